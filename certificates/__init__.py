@@ -1,0 +1,1 @@
+"""Certificate files: format, writers and an independent verifier."""

@@ -1,0 +1,1 @@
+"""Subcommands of `headflow`, discovered by `checks.cli` (one module per command)."""

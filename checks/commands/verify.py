@@ -1,0 +1,43 @@
+"""`headflow verify`: decide the paper's claims and write the report."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from checks.output import deliver
+from checks.progress import progress_bar
+from checks.registry import PROFILES, Context, load_all
+from checks.report import FORMATS, build_report
+from checks.runner import run_claims
+
+HELP = "decide every claim of the paper (or those matching --only) and report the verdicts"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--only", metavar="GLOB", help="claim ids to decide, e.g. 'T11.*' or 'T19.*,C8.*'")
+    parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
+    parser.add_argument("--format", choices=FORMATS, default="table", help="report format (default: table)")
+    parser.add_argument("--out", metavar="PATH", help="write the report here (atomically) instead of stdout")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every random search (default: 0)")
+    parser.add_argument(
+        "--certificates",
+        metavar="DIR",
+        default="certs",
+        help="folder for certificate files written while deciding (default: certs)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="overall budget; claims left over are INCONCLUSIVE"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    registry = load_all()
+    claims = registry.select(args.only)
+    deadline = None if args.timeout is None else time.monotonic() + max(args.timeout, 0.0)
+    base = Context(args.profile, args.seed, Path(args.certificates), deadline)
+    with progress_bar("verifying", len(claims)) as advance:
+        results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
+    deliver(build_report(results, args.profile, args.seed), args.format, args.out)
+    return 1 if any(r.crashed for r in results) else 0

@@ -1,0 +1,143 @@
+"""Seeded, reproducible families of tokens and heads used by every numerical check."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from checks.errors import InputError
+
+# ---------------------------------------------------------------- tokens
+
+
+def random_sphere_tokens(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
+    """n tokens drawn uniformly on S^{d-1}."""
+    _require(n >= 2, "n", n, "at least two tokens")
+    _require(d >= 1, "d", d, "dimension at least 1")
+    X = rng.standard_normal((n, d))
+    return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+
+def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) -> np.ndarray:
+    """n orthonormal tokens (needs d >= n); randomly rotated when `rng` is given."""
+    _require(d >= n, "d", d, f"orthogonal tokens need d >= n = {n}")
+    X = np.eye(d)[:n]
+    return X @ _random_rotation(d, rng) if rng is not None else X
+
+
+def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | None = None) -> np.ndarray:
+    """n unit tokens with <x_i, x_j> = rho for i != j (needs d >= n, rho in (-1/(n-1), 1))."""
+    _require(d >= n, "d", d, f"equiangular tokens need d >= n = {n}")
+    _require(-1.0 / (n - 1) < rho < 1.0, "rho", rho, f"must lie in (-1/{n - 1}, 1)")
+    G = (1.0 - rho) * np.eye(n) + rho * np.ones((n, n))
+    values, vectors = np.linalg.eigh(G)
+    X = np.zeros((n, d))
+    X[:, :n] = vectors * np.sqrt(np.clip(values, 0.0, None))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    return X @ _random_rotation(d, rng) if rng is not None else X
+
+
+def stereographic_lift(t: Sequence[Fraction]) -> list[Fraction]:
+    """Inverse stereographic projection R^{d-1} -> S^{d-1}: a rational t gives a rational unit x."""
+    s = sum((ti * ti for ti in t), Fraction(0))
+    return [2 * ti / (s + 1) for ti in t] + [(s - 1) / (s + 1)]
+
+
+def rational_sphere_tokens(n: int, d: int, rng: np.random.Generator, denominator: int = 16) -> list[list[Fraction]]:
+    """n exactly-unit rational tokens in Q^d, from random rational stereographic coordinates."""
+    _require(d >= 2, "d", d, "rational points on the sphere need d >= 2")
+    _require(n >= 2, "n", n, "at least two tokens")
+    points = []
+    for _ in range(n):
+        t = [Fraction(int(k), denominator) for k in rng.integers(-2 * denominator, 2 * denominator + 1, d - 1)]
+        points.append(stereographic_lift(t))
+    return points
+
+
+def rational_to_float(points: Sequence[Sequence[Fraction]]) -> np.ndarray:
+    """The float64 array of a rational matrix (for running the numpy model on exact data)."""
+    return np.array([[float(v) for v in row] for row in points], dtype=float)
+
+
+# ---------------------------------------------------------------- heads
+
+
+def scalar_heads(lambdas: Sequence[float], d: int) -> np.ndarray:
+    """M_h = lambda_h I, shape (H, d, d)."""
+    lam = np.asarray(lambdas, dtype=float)
+    _require(lam.ndim == 1 and lam.size >= 1, "lambdas", lambdas, "a non-empty list of numbers")
+    return lam[:, None, None] * np.eye(d)[None]
+
+
+def random_symmetric_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """H random symmetric score matrices with entries of size about scale/sqrt(d)."""
+    _require(H >= 1, "H", H, "at least one head")
+    A = rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
+    return 0.5 * (A + np.swapaxes(A, 1, 2))
+
+
+def random_general_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """H random (not symmetric) score matrices with entries of size about scale/sqrt(d)."""
+    _require(H >= 1, "H", H, "at least one head")
+    return rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
+
+
+def block_sizes(H: int, d: int) -> list[int]:
+    """Split d coordinates into H contiguous blocks as evenly as possible (needs d >= H)."""
+    _require(d >= H, "d", d, f"orthogonal-subspace heads need d >= H = {H}")
+    return [d // H + (1 if h < d % H else 0) for h in range(H)]
+
+
+def orthogonal_subspace_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """Symmetric heads on disjoint coordinate blocks, so M_h M_h' = 0 exactly for h != h'."""
+    M = np.zeros((H, d, d))
+    start = 0
+    for h, size in enumerate(block_sizes(H, d)):
+        block = rng.standard_normal((size, size)) * (scale / np.sqrt(size))
+        M[h, start : start + size, start : start + size] = 0.5 * (block + block.T)
+        start += size
+    return M
+
+
+def max_cross_product_norm(M: np.ndarray) -> float:
+    """delta = max_{h != h'} |M_h' M_h|_op (0 for orthogonal heads)."""
+    H = M.shape[0]
+    norms = [np.linalg.norm(M[g] @ M[h], 2) for g in range(H) for h in range(H) if g != h]
+    return float(max(norms, default=0.0))
+
+
+def approximately_orthogonal_heads(
+    H: int, d: int, delta: float, rng: np.random.Generator, scale: float = 1.0
+) -> np.ndarray:
+    """Orthogonal-subspace heads plus a symmetric perturbation tuned so max |M_h' M_h|_op = delta."""
+    _require(delta >= 0, "delta", delta, "must be non-negative")
+    base = orthogonal_subspace_heads(H, d, rng, scale)
+    if delta == 0 or H == 1:
+        return base
+    noise = random_symmetric_heads(H, d, rng, scale)
+    low, high = 0.0, 1.0
+    while max_cross_product_norm(base + high * noise) < delta:
+        high *= 2.0
+        _require(high < 1e12, "delta", delta, "too large to reach by perturbation")
+    for _ in range(60):
+        mid = 0.5 * (low + high)
+        if max_cross_product_norm(base + mid * noise) < delta:
+            low = mid
+        else:
+            high = mid
+    return base + low * noise
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
+    Q, R = np.linalg.qr(rng.standard_normal((d, d)))
+    return Q * np.sign(np.diag(R))
+
+
+def _require(condition: bool, field: str, value: object, reason: str) -> None:
+    if not condition:
+        raise InputError(field, value, reason)

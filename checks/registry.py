@@ -1,0 +1,136 @@
+"""The one claim registry: claims (SPEC ids, statements) and the procedures that decide them.
+
+Modules whose name ends in `_claims` inside `identities`, `checks` and `certificates` register
+procedures here when imported; `load_all` imports them. A claim is declared once; any number of
+procedures (symbolic, SMT, interval, numerical) may be attached to it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import importlib
+import pkgutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from checks.errors import BudgetExceeded, InputError
+from checks.verdicts import Outcome
+
+PROFILES = ("quick", "thorough")
+CLAIM_PACKAGES = ("identities", "checks", "certificates")
+
+
+@dataclass
+class Context:
+    """What a procedure may use: the profile, a seed, a folder for certificates, a deadline."""
+
+    profile: str = "quick"
+    seed: int = 0
+    certificate_dir: Path | None = None
+    deadline: float | None = None
+    claim_id: str = ""
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILES:
+            raise InputError("profile", self.profile, f"expected one of {', '.join(PROFILES)}")
+
+    @property
+    def thorough(self) -> bool:
+        return self.profile == "thorough"
+
+    def rng(self, salt: str = "") -> np.random.Generator:
+        """A generator determined by the seed, the claim id and `salt` (stable across runs)."""
+        digest = hashlib.sha256(f"{self.claim_id}|{salt}".encode()).digest()
+        return np.random.default_rng([self.seed, int.from_bytes(digest[:8], "little")])
+
+    def seconds_left(self) -> float:
+        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+
+    def check_budget(self) -> None:
+        """Raise BudgetExceeded once the deadline has passed (procedures call this in loops)."""
+        if self.seconds_left() <= 0:
+            raise BudgetExceeded("time budget exhausted")
+
+
+Procedure = Callable[[Context], Outcome]
+
+
+@dataclass
+class Claim:
+    """A claim of SPEC section 2 (or a reading of one): id, title, precise statement."""
+
+    id: str
+    title: str
+    statement: str
+    procedures: list[tuple[str, Procedure]] = field(default_factory=list)
+
+
+class Registry:
+    """Claims by id, in declaration order."""
+
+    def __init__(self) -> None:
+        self._claims: dict[str, Claim] = {}
+
+    def declare(self, claim_id: str, title: str, statement: str) -> Claim:
+        """Declare a claim; declaring the same id twice is an error unless the text is identical."""
+        existing = self._claims.get(claim_id)
+        if existing is not None:
+            if (existing.title, existing.statement) != (title, statement):
+                raise ValueError(f"claim {claim_id} declared twice with different text")
+            return existing
+        claim = Claim(claim_id, title, statement)
+        self._claims[claim_id] = claim
+        return claim
+
+    def procedure(self, claim_id: str, name: str) -> Callable[[Procedure], Procedure]:
+        """Decorator attaching a decision procedure called `name` to a declared claim."""
+
+        def attach(function: Procedure) -> Procedure:
+            claim = self.get(claim_id)
+            if any(existing == name for existing, _ in claim.procedures):
+                raise ValueError(f"claim {claim_id} already has a procedure named {name}")
+            claim.procedures.append((name, function))
+            return function
+
+        return attach
+
+    def get(self, claim_id: str) -> Claim:
+        try:
+            return self._claims[claim_id]
+        except KeyError:
+            raise InputError("claim", claim_id, "no such claim in the registry") from None
+
+    def claims(self) -> list[Claim]:
+        return list(self._claims.values())
+
+    def select(self, pattern: str | None) -> list[Claim]:
+        """Claims whose id matches the glob (all when None); a glob matching none is an error."""
+        if pattern is None:
+            return self.claims()
+        patterns = [p.strip() for p in pattern.split(",") if p.strip()]
+        chosen = [c for c in self.claims() if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
+        if not chosen:
+            raise InputError("--only", pattern, "matches no claim id")
+        return chosen
+
+
+REGISTRY = Registry()
+
+# The SPEC claims are declared as soon as the registry exists, so that any module may attach
+# procedures to them regardless of import order.
+import checks.catalog  # noqa: E402, F401
+
+
+def load_all() -> Registry:
+    """Import every `*_claims` module of the claim packages, so that all procedures register."""
+    for package_name in CLAIM_PACKAGES:
+        package = importlib.import_module(package_name)
+        for module in pkgutil.iter_modules(package.__path__):
+            if module.name.endswith("_claims"):
+                importlib.import_module(f"{package_name}.{module.name}")
+    return REGISTRY

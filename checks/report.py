@@ -1,0 +1,136 @@
+"""The one report format: a JSON-ready dict, rendered as a rich table, JSON or markdown."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from checks import __version__
+from checks.runner import ClaimResult
+from checks.verdicts import Verdict
+
+FORMATS = ("table", "json", "markdown")
+
+
+def build_report(results: list[ClaimResult], profile: str, seed: int) -> dict[str, Any]:
+    """The report dict: {"headflow", "profile", "seed", "claims": [...], "summary": {...}}."""
+    claims = []
+    for r in results:
+        evidence: dict[str, Any] = {"procedures": [o.as_dict() | {"name": n} for n, o in r.outcomes]}
+        if r.certificates:
+            evidence["certificates"] = r.certificates
+        if r.conflict:
+            evidence["conflict"] = r.conflict
+        if r.crashed:
+            evidence["crashed"] = True
+        claims.append(
+            {
+                "id": r.claim.id,
+                "title": r.claim.title,
+                "statement": r.claim.statement,
+                "verdict": r.verdict.value,
+                "method": r.method,
+                "evidence": evidence,
+                "seconds": round(r.seconds, 4),
+            }
+        )
+    counts = Counter(r.verdict.value for r in results)
+    summary = {v.value: counts.get(v.value, 0) for v in Verdict}
+    return {"headflow": __version__, "profile": profile, "seed": seed, "claims": claims, "summary": summary}
+
+
+def render_json(report: dict[str, Any]) -> str:
+    return json.dumps(report, indent=2, sort_keys=False, default=_json_default) + "\n"
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """A markdown report: a summary table, then per claim its statement and evidence."""
+    lines = [
+        f"# headflow report (version {report['headflow']}, profile {report['profile']}, seed {report['seed']})",
+        "",
+        "| verdict | count |",
+        "|---|---|",
+        *(f"| {verdict} | {count} |" for verdict, count in report["summary"].items()),
+        "",
+        "| claim | verdict | method | seconds |",
+        "|---|---|---|---|",
+        *(
+            f"| `{c['id']}` | **{c['verdict']}** | {_cell(c['method'])} | {c['seconds']:.2f} |"
+            for c in report["claims"]
+        ),
+        "",
+    ]
+    for c in report["claims"]:
+        lines += [f"## `{c['id']}`: {c['title']}", "", f"**Verdict: {c['verdict']}**", ""]
+        lines += [f"*Statement.* {c['statement']}", ""]
+        for proc in c["evidence"]["procedures"]:
+            lines.append(f"- **{proc['name']}** ({proc['verdict']}): {proc['method']}")
+            for key in ("cases", "worst_margin", "tolerance", "notes"):
+                if key in proc:
+                    lines.append(f"  - {key.replace('_', ' ')}: {proc[key]}")
+            for path in proc.get("certificates", []):
+                lines.append(f"  - certificate: `{path}`")
+            if "witness" in proc:
+                lines.append(f"  - witness: `{json.dumps(proc['witness'], default=_json_default)[:400]}`")
+            for step in proc.get("steps", []):
+                formula = f": $${step['latex']}$$" if step["latex"] else ""
+                lines.append(f"  1. {step['text']}{formula}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def render_table(report: dict[str, Any]) -> Any:
+    """A rich Table of claims and verdicts (for the terminal)."""
+    from rich.table import Table
+
+    styles = {
+        "PROVED": "bold green",
+        "CERTIFIED": "green",
+        "CONFIRMED": "cyan",
+        "REFUTED": "bold red",
+        "INCONCLUSIVE": "yellow",
+    }
+    table = Table(title=f"headflow {report['headflow']} — profile {report['profile']}, seed {report['seed']}")
+    table.add_column("claim", style="bold")
+    table.add_column("verdict")
+    table.add_column("method")
+    table.add_column("evidence")
+    table.add_column("s", justify="right")
+    for c in report["claims"]:
+        table.add_row(
+            c["id"],
+            f"[{styles[c['verdict']]}]{c['verdict']}[/]",
+            c["method"],
+            _evidence_line(c["evidence"]),
+            f"{c['seconds']:.2f}",
+        )
+    return table
+
+
+def _evidence_line(evidence: dict[str, Any]) -> str:
+    parts = []
+    for proc in evidence["procedures"]:
+        bits = []
+        if "cases" in proc:
+            bits.append(f"{proc['cases']} cases")
+        if "worst_margin" in proc:
+            bits.append(f"worst {proc['worst_margin']:.3g}")
+        if "certificates" in proc:
+            bits.append(f"{len(proc['certificates'])} cert")
+        if "notes" in proc:
+            bits.append(proc["notes"][:80])
+        parts.append(", ".join(bits))
+    if "conflict" in evidence:
+        parts.append(f"CONFLICT: {evidence['conflict']}")
+    return "; ".join(p for p in parts if p)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)

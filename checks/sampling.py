@@ -1,0 +1,90 @@
+"""Shared pieces of numerical evidence: random configurations and float-only verdicts.
+
+Floats can at most CONFIRM: when a float check fails, the result is INCONCLUSIVE with the
+candidate counterexample attached, until a rigorous certifier turns it into a REFUTED witness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from checks import families
+from checks.config import Configuration
+from checks.verdicts import Outcome, Verdict
+
+
+def random_configuration(
+    rng: np.random.Generator,
+    *,
+    attention: str = "usa",
+    geometry: str = "sphere",
+    heads: str = "symmetric",
+    max_n: int = 10,
+    max_d: int = 6,
+    max_heads: int = 4,
+    beta_range: tuple[float, float] = (0.1, 2.0),
+    scale: float = 1.0,
+) -> Configuration:
+    """A random configuration of the given kind; `heads` is symmetric, general or orthogonal."""
+    n = int(rng.integers(2, max_n + 1))
+    H = int(rng.integers(1, max_heads + 1))
+    d = int(rng.integers(H if heads == "orthogonal" else 1, max(max_d, H) + 1))
+    X = families.random_sphere_tokens(n, d, rng)
+    if geometry == "flat":
+        X = X * rng.uniform(0.5, 1.5, size=(n, 1))
+    builders = {
+        "symmetric": families.random_symmetric_heads,
+        "general": families.random_general_heads,
+        "orthogonal": families.orthogonal_subspace_heads,
+    }
+    M = builders[heads](H, d, rng, scale)
+    beta = float(rng.uniform(*beta_range))
+    return Configuration.create(X, M, beta=beta, attention=attention, geometry=geometry)
+
+
+def relative_discrepancy(a: float, b: float, floor: float = 1e-300) -> float:
+    """|a - b| / max(|a|, |b|), with 0 when both vanish."""
+    scale = max(abs(a), abs(b))
+    return 0.0 if scale <= floor else abs(a - b) / scale
+
+
+def float_verdict(
+    method: str,
+    cases: int,
+    worst_margin: float,
+    tolerance: float,
+    candidate: dict[str, Any] | None,
+    details: dict[str, Any] | None = None,
+) -> Outcome:
+    """CONFIRMED when every case kept margin >= -tolerance, else INCONCLUSIVE with the candidate."""
+    details = details or {}
+    if worst_margin >= -tolerance:
+        return Outcome(
+            Verdict.CONFIRMED, method, cases=cases, worst_margin=worst_margin, tolerance=tolerance, details=details
+        )
+    return Outcome(
+        Verdict.INCONCLUSIVE,
+        method,
+        cases=cases,
+        worst_margin=worst_margin,
+        tolerance=tolerance,
+        details=details | ({"candidate": candidate} if candidate else {}),
+        notes="a float counterexample candidate was found; it is not verified rigorously",
+    )
+
+
+def configuration_record(cfg: Configuration) -> dict[str, Any]:
+    """A JSON-ready description of a configuration (for candidates and witnesses)."""
+    return {
+        "n": cfg.n,
+        "d": cfg.d,
+        "H": cfg.H,
+        "beta": cfg.beta,
+        "attention": cfg.attention,
+        "geometry": cfg.geometry,
+        "tokens": cfg.tokens.tolist(),
+        "scores": cfg.scores.tolist(),
+        "values": cfg.values.tolist(),
+    }

@@ -1,0 +1,139 @@
+"""The registry, the verdict rules, the runner and the report format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from checks import cli
+from checks.commands import verify
+from checks.energy_claims import check_energy_rate
+from checks.registry import REGISTRY, Context, Registry, load_all
+from checks.report import build_report, render_markdown
+from checks.runner import run_claim
+from checks.verdicts import EvidenceError, Outcome, Step, Verdict, combine
+
+
+def test_every_spec_claim_is_declared() -> None:
+    load_all()
+    ids = {c.id for c in REGISTRY.claims()}
+    for expected in (
+        "projection.tangency",
+        "T11.energy-rate.flat",
+        "T17.shadow-obstruction",
+        "T19.threshold",
+        "T22.superadditivity",
+        "T25.relu-time",
+        "T27.entropy-limit",
+        "T39.approximate-orthogonality",
+    ):
+        assert expected in ids
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"verdict": Verdict.PROVED},
+        {"verdict": Verdict.CERTIFIED},
+        {"verdict": Verdict.CONFIRMED, "tolerance": 1e-9},
+        {"verdict": Verdict.CONFIRMED, "cases": 3},
+        {"verdict": Verdict.REFUTED, "witness": {"verified_by": "float"}},
+        {"verdict": Verdict.REFUTED},
+        {"verdict": Verdict.INCONCLUSIVE},
+    ],
+)
+def test_outcomes_without_their_required_evidence_are_rejected(kwargs: dict) -> None:
+    with pytest.raises(EvidenceError):
+        Outcome(method="m", **kwargs)
+
+
+def test_combine_flags_a_refutation_next_to_a_proof() -> None:
+    proved = Outcome(Verdict.PROVED, "sympy", steps=[Step("a")])
+    refuted = Outcome(Verdict.REFUTED, "ball", witness={"verified_by": "ball"})
+    confirmed = Outcome(Verdict.CONFIRMED, "float", cases=3, tolerance=0.0)
+    assert combine([proved, refuted])[0] is Verdict.INCONCLUSIVE
+    assert combine([confirmed, refuted])[0] is Verdict.REFUTED
+    assert combine([confirmed, proved])[0] is Verdict.PROVED
+
+
+def test_t11_spherical_is_confirmed_and_a_wrong_coefficient_is_not() -> None:
+    ctx = Context(claim_id="T11.energy-rate.spherical")
+    assert check_energy_rate(ctx, "sphere").verdict is Verdict.CONFIRMED
+    wrong = check_energy_rate(ctx, "sphere", coefficient=2.0)
+    assert wrong.verdict is not Verdict.CONFIRMED
+    assert wrong.details["max_relative_identity_discrepancy"] > 0.1
+
+
+def test_flat_t11_is_confirmed_and_a_wrong_coefficient_is_not() -> None:
+    ctx = Context(claim_id="T11.energy-rate.flat")
+    assert check_energy_rate(ctx, "flat").verdict is Verdict.CONFIRMED
+    assert check_energy_rate(ctx, "flat", coefficient=0.5).verdict is not Verdict.CONFIRMED
+
+
+def _crashing_registry() -> Registry:
+    registry = Registry()
+    registry.declare("demo.crash", "crashes", "a procedure that raises")
+    registry.declare("demo.ok", "fine", "a procedure that confirms")
+
+    @registry.procedure("demo.crash", "boom")
+    def _boom(ctx: Context) -> Outcome:
+        raise ZeroDivisionError("on purpose")
+
+    @registry.procedure("demo.ok", "fine")
+    def _fine(ctx: Context) -> Outcome:
+        return Outcome(Verdict.CONFIRMED, "fine", cases=1, tolerance=0.0)
+
+    return registry
+
+
+def test_a_crashed_procedure_is_inconclusive_with_the_error() -> None:
+    result = run_claim(_crashing_registry().get("demo.crash"), Context())
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert result.crashed
+    assert "ZeroDivisionError" in result.outcomes[0][1].notes
+
+
+def test_verify_exits_1_after_a_crash_and_writes_the_json_shape(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(verify, "load_all", _crashing_registry)
+    out = tmp_path / "report.json"
+    code = cli.main(["verify", "--format", "json", "--out", str(out), "--seed", "5"])
+    assert code == 1
+    report = json.loads(out.read_text())
+    assert set(report) >= {"headflow", "profile", "seed", "claims", "summary"}
+    assert report["seed"] == 5
+    assert [c["id"] for c in report["claims"]] == ["demo.crash", "demo.ok"]
+    for claim in report["claims"]:
+        assert set(claim) >= {"id", "title", "statement", "verdict", "method", "evidence", "seconds"}
+    assert report["summary"]["INCONCLUSIVE"] == 1 and report["summary"]["CONFIRMED"] == 1
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_verify_json_lists_the_t11_claims_with_evidence(capsys) -> None:
+    assert cli.main(["verify", "--only", "T11.energy-rate.*", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    by_id = {c["id"]: c for c in report["claims"]}
+    assert set(by_id) == {"T11.energy-rate.spherical", "T11.energy-rate.flat"}
+    for claim in by_id.values():
+        numeric = next(p for p in claim["evidence"]["procedures"] if p["name"] == "numeric")
+        assert numeric["cases"] > 0 and "max_relative_identity_discrepancy" in numeric["details"]
+
+
+def test_markdown_report_names_every_claim() -> None:
+    registry = _crashing_registry()
+    results = [run_claim(c, Context()) for c in registry.claims()]
+    text = render_markdown(build_report(results, "quick", 0))
+    assert "`demo.crash`" in text and "`demo.ok`" in text
+
+
+def test_same_seed_gives_the_same_report_apart_from_timings() -> None:
+    def strip(report: dict) -> dict:
+        for claim in report["claims"]:
+            claim.pop("seconds")
+        return report
+
+    claims = REGISTRY.select("T11.energy-rate.*")
+    first = build_report([run_claim(c, Context(seed=3)) for c in claims], "quick", 3)
+    second = build_report([run_claim(c, Context(seed=3)) for c in claims], "quick", 3)
+    assert strip(first) == strip(second)

@@ -1,0 +1,80 @@
+"""Invalid input produces InputError naming the field; the CLI exits 2 with one line, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from checks.config import Configuration
+from checks.errors import InputError
+
+X = np.eye(3)[:2]
+M = np.eye(3)[None]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"tokens": np.eye(3)[:1]}, "n"),
+        ({"scores": np.zeros((0, 3, 3))}, "scores.shape"),
+        ({"scores": np.eye(2)[None]}, "scores.shape"),
+        ({"values": np.eye(2)[None]}, "values.shape"),
+        ({"beta": 0.0}, "beta"),
+        ({"beta": float("inf")}, "beta"),
+        ({"beta": "hot"}, "beta"),
+        ({"attention": "linear"}, "attention"),
+        ({"geometry": "torus"}, "geometry"),
+        ({"tokens": [[1.0, 0, 0], [0, 2.0, 0]]}, "tokens[1]"),
+        ({"tokens": [[1.0, 0, 0], [0, float("nan"), 0]]}, "tokens"),
+        ({"tokens": [[1.0, "a", 0], [0, 1, 0]]}, "tokens"),
+        ({"tokens": [1.0, 0.0]}, "tokens.ndim"),
+        ({"scores": np.full((1, 3, 3), np.inf)}, "scores"),
+    ],
+)
+def test_invalid_configurations_name_the_field(kwargs: dict, field: str) -> None:
+    args = {"tokens": X, "scores": M} | kwargs
+    with pytest.raises(InputError) as info:
+        Configuration.create(**args)
+    assert info.value.field == field
+    assert str(info.value).startswith(field)
+
+
+def test_normalize_rescales_instead_of_rejecting() -> None:
+    cfg = Configuration.create([[2.0, 0, 0], [0, 3.0, 0]], M, normalize=True)
+    assert np.allclose(np.linalg.norm(cfg.tokens, axis=1), 1.0)
+
+
+def test_flat_geometry_accepts_tokens_off_the_sphere() -> None:
+    cfg = Configuration.create([[2.0, 0, 0], [0, 3.0, 0]], M, geometry="flat")
+    assert cfg.tokens[1, 1] == 3.0
+
+
+def test_configuration_arrays_are_read_only() -> None:
+    cfg = Configuration.create(X, M)
+    with pytest.raises(ValueError):
+        cfg.tokens[0, 0] = 5.0
+
+
+def _headflow(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "checks", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "--only", "no-such-claim"],
+        ["verify", "--profile", "huge"],
+        ["verify", "--seed", "abc"],
+        ["verify", "--format", "pdf"],
+        ["frobnicate"],
+    ],
+)
+def test_cli_rejects_bad_input_in_one_line(args: list[str]) -> None:
+    result = _headflow(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "error" in result.stderr
