@@ -1,0 +1,83 @@
+"""Rigorous evaluation of SymPy expressions as python-flint balls (arb).
+
+One evaluator serves the constants tables, the interval certificates and the claims files, so
+that a formula is never rewritten for one of them. Only the node types below are accepted; any
+other node raises UnsupportedExpression.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sympy as sp
+from flint import arb, ctx, fmpq
+
+
+class UnsupportedExpression(ValueError):
+    """The expression has a node the ball evaluator does not know."""
+
+
+def rational_ball(value: sp.Rational | int) -> arb:
+    """An exact rational as a ball (exact when the binary expansion is finite)."""
+    q = sp.Rational(value)
+    return arb(fmpq(int(q.p), int(q.q)))
+
+
+def to_arb(expr: sp.Expr, env: Mapping[sp.Symbol, arb] | None = None, prec: int | None = None) -> arb:
+    """Evaluate `expr` as a ball with symbols bound by `env`, at `prec` bits (default: ctx.prec)."""
+    if prec is None:
+        return _eval(sp.sympify(expr), dict(env or {}))
+    saved = ctx.prec
+    ctx.prec = prec
+    try:
+        return _eval(sp.sympify(expr), dict(env or {}))
+    finally:
+        ctx.prec = saved
+
+
+def _eval(e: sp.Basic, env: dict[sp.Symbol, arb]) -> arb:
+    if e.is_Integer or e.is_Rational:
+        return rational_ball(e)
+    if e.is_Float:
+        p, q = sp.Rational(e).as_numer_denom()
+        return arb(fmpq(int(p), int(q)))
+    if e is sp.pi:
+        return arb.pi()
+    if e is sp.E:
+        return arb(1).exp()
+    if e is sp.GoldenRatio:
+        return (1 + arb(5).sqrt()) / 2
+    if e.is_Symbol:
+        if e not in env:
+            raise UnsupportedExpression(f"no value bound for symbol {e}")
+        return env[e]
+    if isinstance(e, sp.Add):
+        total = arb(0)
+        for term in e.args:
+            total += _eval(term, env)
+        return total
+    if isinstance(e, sp.Mul):
+        product = arb(1)
+        for factor in e.args:
+            product *= _eval(factor, env)
+        return product
+    if isinstance(e, sp.Pow):
+        base, exponent = e.args
+        if exponent.is_Integer:
+            b = _eval(base, env)
+            k = int(exponent)
+            return b**k if k >= 0 else 1 / (b ** (-k))
+        if exponent == sp.Rational(1, 2):
+            return _eval(base, env).sqrt()
+        if exponent == sp.Rational(-1, 2):
+            return _eval(base, env).rsqrt()
+        return (_eval(exponent, env) * _eval(base, env).log()).exp()
+    if isinstance(e, sp.exp):
+        return _eval(e.args[0], env).exp()
+    if isinstance(e, sp.log):
+        return _eval(e.args[0], env).log()
+    if isinstance(e, sp.LambertW):
+        if len(e.args) != 1:
+            raise UnsupportedExpression("only the principal Lambert W branch is supported")
+        return _eval(e.args[0], env).lambertw()
+    raise UnsupportedExpression(f"cannot evaluate {type(e).__name__} as a ball")
