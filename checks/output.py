@@ -7,15 +7,18 @@ import sys
 from typing import Any
 
 from checks.atomic import write_text_atomic
+from checks.html_report import render_html
 from checks.report import render_json, render_markdown, render_table
 
 
 def render(report: dict[str, Any], fmt: str) -> str:
-    """The report as text in `fmt` (table, json, markdown)."""
+    """The report as text in `fmt` (table, json, markdown, html)."""
     if fmt == "json":
         return render_json(report)
     if fmt == "markdown":
         return render_markdown(report)
+    if fmt == "html":
+        return render_html(report)
     from rich.console import Console
 
     buffer = io.StringIO()

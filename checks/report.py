@@ -10,7 +10,7 @@ from checks import __version__
 from checks.runner import ClaimResult
 from checks.verdicts import Verdict
 
-FORMATS = ("table", "json", "markdown")
+FORMATS = ("table", "json", "markdown", "html")
 
 
 def build_report(results: list[ClaimResult], profile: str, seed: int) -> dict[str, Any]:
@@ -37,7 +37,26 @@ def build_report(results: list[ClaimResult], profile: str, seed: int) -> dict[st
         )
     counts = Counter(r.verdict.value for r in results)
     summary = {v.value: counts.get(v.value, 0) for v in Verdict}
-    return {"headflow": __version__, "profile": profile, "seed": seed, "claims": claims, "summary": summary}
+    return {
+        "headflow": __version__,
+        "profile": profile,
+        "seed": seed,
+        "claims": claims,
+        "summary": summary,
+        "differences": summary_differences(claims),
+    }
+
+
+def summary_differences(claims: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Claims where what was found differs from the paper's summary: refuted, or with a finding."""
+    differences = []
+    for claim in claims:
+        findings = [p["finding"] for p in claim["evidence"]["procedures"] if p.get("finding")]
+        if claim["verdict"] == Verdict.REFUTED.value:
+            findings.insert(0, "refuted as stated")
+        if findings:
+            differences.append({"id": claim["id"], "verdict": claim["verdict"], "finding": "; ".join(findings)})
+    return differences
 
 
 def render_json(report: dict[str, Any]) -> str:
@@ -53,6 +72,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         "|---|---|",
         *(f"| {verdict} | {count} |" for verdict, count in report["summary"].items()),
         "",
+        *_markdown_differences(report.get("differences", [])),
         "| claim | verdict | method | seconds |",
         "|---|---|---|---|",
         *(
@@ -66,7 +86,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         lines += [f"*Statement.* {c['statement']}", ""]
         for proc in c["evidence"]["procedures"]:
             lines.append(f"- **{proc['name']}** ({proc['verdict']}): {proc['method']}")
-            for key in ("cases", "worst_margin", "tolerance", "notes"):
+            for key in ("cases", "worst_margin", "tolerance", "notes", "finding"):
                 if key in proc:
                     lines.append(f"  - {key.replace('_', ' ')}: {proc[key]}")
             for path in proc.get("certificates", []):
@@ -78,6 +98,14 @@ def render_markdown(report: dict[str, Any]) -> str:
                 lines.append(f"  1. {step['text']}{formula}")
         lines.append("")
     return "\n".join(lines)
+
+
+def _markdown_differences(differences: list[dict[str, str]]) -> list[str]:
+    if not differences:
+        return ["No claim was found to differ from the paper's summary.", ""]
+    lines = ["## Where the summary differs from what was found", ""]
+    lines += [f"- `{d['id']}` ({d['verdict']}): {d['finding']}" for d in differences]
+    return [*lines, ""]
 
 
 def render_table(report: dict[str, Any]) -> Any:

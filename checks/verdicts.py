@@ -52,6 +52,8 @@ class Outcome:
     steps: list[Step] = field(default_factory=list)
     notes: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+    #: What was found that the paper's summary states differently (empty when it agrees).
+    finding: str = ""
 
     def __post_init__(self) -> None:
         self.verdict = Verdict(self.verdict)
@@ -71,7 +73,7 @@ class Outcome:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready evidence of this procedure."""
         data: dict[str, Any] = {"method": self.method, "verdict": self.verdict.value}
-        for key in ("cases", "worst_margin", "tolerance", "witness", "notes"):
+        for key in ("cases", "worst_margin", "tolerance", "witness", "notes", "finding"):
             value = getattr(self, key)
             if value not in (None, ""):
                 data[key] = value

@@ -137,3 +137,39 @@ def test_same_seed_gives_the_same_report_apart_from_timings() -> None:
     first = build_report([run_claim(c, Context(seed=3)) for c in claims], "quick", 3)
     second = build_report([run_claim(c, Context(seed=3)) for c in claims], "quick", 3)
     assert strip(first) == strip(second)
+
+
+def test_html_and_markdown_reports_contain_every_claim_and_no_external_resources() -> None:
+    from checks.html_report import render_html
+
+    claims = REGISTRY.select("T11.energy-rate.*")
+    report = build_report([run_claim(c, Context()) for c in claims], "quick", 0)
+    page = render_html(report)
+    markdown = render_markdown(report)
+    for claim in claims:
+        assert claim.id in page and claim.id in markdown
+    assert "http://" not in page and "https://" not in page and "<script" not in page
+
+
+def test_findings_and_refutations_are_listed_as_differences_from_the_summary() -> None:
+    registry = Registry()
+    registry.declare("demo.refuted", "t", "s")
+    registry.declare("demo.finding", "t", "s")
+    registry.declare("demo.agrees", "t", "s")
+
+    @registry.procedure("demo.refuted", "w")
+    def _refuted(ctx: Context) -> Outcome:
+        return Outcome(Verdict.REFUTED, "w", witness={"verified_by": "exact"})
+
+    @registry.procedure("demo.finding", "f")
+    def _finding(ctx: Context) -> Outcome:
+        return Outcome(Verdict.CONFIRMED, "f", cases=1, tolerance=0.0, finding="sufficient, not exact")
+
+    @registry.procedure("demo.agrees", "a")
+    def _agrees(ctx: Context) -> Outcome:
+        return Outcome(Verdict.CONFIRMED, "a", cases=1, tolerance=0.0)
+
+    report = build_report([run_claim(c, Context()) for c in registry.claims()], "quick", 0)
+    listed = {d["id"]: d["finding"] for d in report["differences"]}
+    assert set(listed) == {"demo.refuted", "demo.finding"}
+    assert "sufficient, not exact" in listed["demo.finding"]
