@@ -1,0 +1,65 @@
+"""Per-point computations of the sweeps; each is a pure function of its parameters.
+
+The Condition 8 threshold is located from the numpy model itself (bisection on beta of the
+smallest Condition 8 margin), never from the summary's formula, so the comparison with beta*
+is a genuine check of that formula.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from checks import families, model
+from checks.config import Configuration
+from checks.errors import InputError
+from identities import closed_forms as cf
+
+BISECTION_STEPS = 80
+_beta_star = sp.lambdify((cf.H, cf.n, cf.alpha), cf.beta_star(), "math")
+_rate = sp.lambdify((cf.lam, cf.n, cf.beta), cf.rate(), "math")
+
+
+def condition8_margin_scalar(H: int, n: int, alpha: float, beta: float) -> float:
+    """Smallest Condition 8 margin over heads and tokens: scalar heads alpha I, orthogonal tokens."""
+    cfg = Configuration.create(families.orthogonal_tokens(n, n), families.scalar_heads([alpha] * H, n), beta=beta)
+    return float(np.min(model.condition8_margins(cfg)))
+
+
+def condition8_threshold(H: int, n: int, alpha: float) -> float:
+    """The beta at which Condition 8 stops holding in the model (0 when it fails for every beta > 0)."""
+    if condition8_margin_scalar(H, n, alpha, 1e-12) < 0:
+        return 0.0
+    low, high = 0.0, 1.0 / alpha
+    while condition8_margin_scalar(H, n, alpha, high) >= 0:
+        low, high = high, 2 * high
+    for _ in range(BISECTION_STEPS):
+        mid = 0.5 * (low + high)
+        if condition8_margin_scalar(H, n, alpha, mid) >= 0:
+            low = mid
+        else:
+            high = mid
+    return 0.5 * (low + high)
+
+
+def threshold_point(H: int, n: int, alpha: float) -> dict[str, float]:
+    """The model's Condition 8 threshold next to the summary's beta* at one (H, n, alpha), H >= 2."""
+    if H < 2:
+        raise InputError("H", H, "beta* needs at least two heads")
+    beta_star = float(_beta_star(H, n, alpha))
+    beta_model = condition8_threshold(H, n, alpha)
+    return {
+        "H": H,
+        "n": n,
+        "alpha": alpha,
+        "beta_condition8_model": beta_model,
+        "beta_star": beta_star,
+        "difference": beta_model - beta_star,
+        "beta_star_positive": float(beta_star > 0),
+    }
+
+
+def superadditivity_point(n: int, beta: float, mean: float, spread: float) -> dict[str, float]:
+    """phi(mean - spread) + phi(mean + spread) - 2 phi(mean) for two heads (> 0: super-additive)."""
+    margin = _rate(mean - spread, n, beta) + _rate(mean + spread, n, beta) - 2 * _rate(mean, n, beta)
+    return {"n": n, "beta": beta, "mean": mean, "spread": spread, "margin": float(margin)}

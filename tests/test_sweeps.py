@@ -1,0 +1,56 @@
+"""Sweeps: dask gives the serial numbers, an interrupted sweep resumes without recomputing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checks.sweeps.runner import partial_path, run_sweep
+from checks.sweeps.tasks import superadditivity_point, threshold_point
+
+
+def test_local_cluster_gives_the_serial_numbers(tmp_path: Path) -> None:
+    points = [{"H": H, "n": n, "alpha": 1.0} for H in (2, 3) for n in (4, 10)]
+    serial = run_sweep(threshold_point, points, tmp_path / "serial.csv", workers=0, show_progress=False)
+    parallel = run_sweep(threshold_point, points, tmp_path / "dask.csv", workers=2, show_progress=False)
+    assert serial == parallel
+    assert (tmp_path / "dask.csv").exists() and not partial_path(tmp_path / "dask.csv").exists()
+
+
+class _Interrupting:
+    """A task that records its calls and fails once `fail_after` calls have been made."""
+
+    def __init__(self, fail_after: int | None) -> None:
+        self.calls: list[float] = []
+        self.fail_after = fail_after
+
+    def __call__(self, mean: float) -> dict[str, float]:
+        if self.fail_after is not None and len(self.calls) >= self.fail_after:
+            raise KeyboardInterrupt
+        self.calls.append(mean)
+        return superadditivity_point(10, 1.0, mean, 0.5)
+
+
+def test_an_interrupted_sweep_resumes_with_only_the_missing_points(tmp_path: Path) -> None:
+    out = tmp_path / "sweep.csv"
+    points = [{"mean": 1.0 + k / 4} for k in range(8)]
+    first = _Interrupting(fail_after=3)
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(first, points, out, workers=0, show_progress=False)
+    assert not out.exists() and partial_path(out).exists()
+    second = _Interrupting(fail_after=None)
+    rows = run_sweep(second, points, out, workers=0, show_progress=False)
+    assert sorted(second.calls) == sorted(p["mean"] for p in points[3:])
+    assert [r["mean"] for r in rows] == [p["mean"] for p in points]
+    assert rows == [superadditivity_point(10, 1.0, p["mean"], 0.5) for p in points]
+    third = _Interrupting(fail_after=0)
+    assert run_sweep(third, points, out, workers=0, show_progress=False) == rows
+
+
+def test_threshold_point_finds_the_model_threshold_above_beta_star() -> None:
+    import math
+
+    row = threshold_point(2, 10, 1.0)
+    assert math.isclose(row["beta_condition8_model"], 0.5 * math.log(9), rel_tol=1e-9)
+    assert row["beta_star"] < row["beta_condition8_model"]
