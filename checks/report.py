@@ -96,6 +96,8 @@ def render_markdown(report: dict[str, Any]) -> str:
             for step in proc.get("steps", []):
                 formula = f": $${step['latex']}$$" if step["latex"] else ""
                 lines.append(f"  1. {step['text']}{formula}")
+        for figure in report.get("figures", {}).get(c["id"], []):
+            lines += ["", f"![{figure['title']}](data:image/png;base64,{figure['png_base64']})"]
         lines.append("")
     return "\n".join(lines)
 

@@ -6,6 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
+from checks.figures import figures_for
 from checks.output import deliver
 from checks.progress import progress_bar
 from checks.registry import PROFILES, Context, load_all
@@ -39,5 +40,8 @@ def run(args: argparse.Namespace) -> int:
     base = Context(args.profile, args.seed, Path(args.certificates), deadline)
     with progress_bar("verifying", len(claims)) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
-    deliver(build_report(results, args.profile, args.seed), args.format, args.out)
+    report = build_report(results, args.profile, args.seed)
+    if args.format in ("html", "markdown"):
+        report["figures"] = figures_for([r.claim.id for r in results])
+    deliver(report, args.format, args.out)
     return 1 if any(r.crashed for r in results) else 0

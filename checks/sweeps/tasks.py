@@ -15,7 +15,8 @@ from checks.config import Configuration
 from checks.errors import InputError
 from identities import closed_forms as cf
 
-BISECTION_STEPS = 80
+#: Relative width at which the bisection for the threshold stops (below float64 resolution).
+BISECTION_TOLERANCE = 1e-13
 _beta_star = sp.lambdify((cf.H, cf.n, cf.alpha), cf.beta_star(), "math")
 _rate = sp.lambdify((cf.lam, cf.n, cf.beta), cf.rate(), "math")
 
@@ -26,14 +27,17 @@ def condition8_margin_scalar(H: int, n: int, alpha: float, beta: float) -> float
     return float(np.min(model.condition8_margins(cfg)))
 
 
-def condition8_threshold(H: int, n: int, alpha: float) -> float:
-    """The beta at which Condition 8 stops holding in the model (0 when it fails for every beta > 0)."""
+def condition8_threshold(H: int, n: int, alpha: float, tolerance: float = BISECTION_TOLERANCE) -> float:
+    """The beta at which Condition 8 stops holding in the model (0 when it fails for every beta > 0).
+
+    Located by bisection to relative width `tolerance`.
+    """
     if condition8_margin_scalar(H, n, alpha, 1e-12) < 0:
         return 0.0
     low, high = 0.0, 1.0 / alpha
     while condition8_margin_scalar(H, n, alpha, high) >= 0:
         low, high = high, 2 * high
-    for _ in range(BISECTION_STEPS):
+    while high - low > tolerance * high:
         mid = 0.5 * (low + high)
         if condition8_margin_scalar(H, n, alpha, mid) >= 0:
             low = mid
@@ -42,12 +46,12 @@ def condition8_threshold(H: int, n: int, alpha: float) -> float:
     return 0.5 * (low + high)
 
 
-def threshold_point(H: int, n: int, alpha: float) -> dict[str, float]:
+def threshold_point(H: int, n: int, alpha: float, tolerance: float = BISECTION_TOLERANCE) -> dict[str, float]:
     """The model's Condition 8 threshold next to the summary's beta* at one (H, n, alpha), H >= 2."""
     if H < 2:
         raise InputError("H", H, "beta* needs at least two heads")
     beta_star = float(_beta_star(H, n, alpha))
-    beta_model = condition8_threshold(H, n, alpha)
+    beta_model = condition8_threshold(H, n, alpha, tolerance)
     return {
         "H": H,
         "n": n,

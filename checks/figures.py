@@ -1,0 +1,93 @@
+"""Figures for the report, each attached to the claim it illustrates, as embeddable PNG.
+
+Figures are computed from the same model and closed forms as the verdicts; they illustrate,
+they never decide.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Callable
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import sympy as sp
+from scipy.optimize import brentq
+
+from checks.sweeps.tasks import threshold_point
+from identities import closed_forms as cf
+
+Figure = dict[str, str]
+
+
+def png_base64(fig: plt.Figure) -> str:
+    """The figure as base64 PNG text (and closed, so figures do not accumulate)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def beta_star_phase_diagram() -> Figure:
+    """beta* and the model's Condition 8 threshold over (H, n), alpha = 1."""
+    ns = np.unique(np.geomspace(2, 64, 8).astype(int))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for H in (2, 3, 4, 8):
+        rows = [threshold_point(H, int(n), 1.0, tolerance=1e-4) for n in ns]
+        line = axes[0].plot(ns, [r["beta_star"] for r in rows], label=f"beta*, H={H}")[0]
+        axes[0].plot(
+            ns,
+            [r["beta_condition8_model"] for r in rows],
+            "--",
+            color=line.get_color(),
+            label=f"model C8 threshold, H={H}",
+        )
+    axes[0].axhline(0, color="k", lw=0.6)
+    axes[0].set(
+        xscale="log",
+        xlabel="n",
+        ylabel="inverse temperature (alpha = 1)",
+        title="beta* (solid) vs Condition 8 threshold from the model (dashed)",
+    )
+    axes[0].legend(fontsize=7)
+    Hs, Ns = np.meshgrid(np.arange(2, 41), np.unique(np.geomspace(2, 10**4, 60).astype(int)))
+    beta_star = sp.lambdify((cf.H, cf.n, cf.alpha), cf.beta_star(), "numpy")
+    mesh = axes[1].pcolormesh(
+        Hs, Ns, beta_star(Hs.astype(float), Ns.astype(float), 1.0), cmap="RdBu_r", shading="auto", vmin=-3, vmax=3
+    )
+    axes[1].contour(Hs, Ns, beta_star(Hs.astype(float), Ns.astype(float), 1.0), levels=[0], colors="k")
+    axes[1].set(yscale="log", xlabel="H", ylabel="n", title="beta*(H, n, 1); black: beta* = 0")
+    fig.colorbar(mesh, ax=axes[1])
+    return {"title": "T19: beta* against the model's Condition 8 threshold", "png_base64": png_base64(fig)}
+
+
+def rate_function_plot(n: int = 10, beta: float = 1.0) -> Figure:
+    """phi(lambda) with lambda_max and lambda_c marked."""
+    rate = sp.lambdify(cf.lam, cf.rate(cf.lam, n, beta), "numpy")
+    u_equation = sp.lambdify(cf.u, cf.lambda_c_equation(cf.u, n), "math")
+    lam_max = float(sp.N(cf.lambda_max(n, beta)))
+    lam_c = brentq(u_equation, 2.0, 50.0) / beta
+    lam = np.linspace(0, 3 * lam_c, 400)
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(lam, rate(lam), label="phi(lambda)")
+    ax.axvline(lam_max, ls="--", color="C1", label=f"lambda_max = {lam_max:.4f}")
+    ax.axvline(lam_c, ls=":", color="C2", label=f"lambda_c = {lam_c:.4f} (convex beyond)")
+    ax.set(xlabel="lambda", ylabel="phi", title=f"early rate phi, n = {n}, beta = {beta}")
+    ax.legend(fontsize=8)
+    return {"title": f"T22: the early-rate function phi (n = {n}, beta = {beta})", "png_base64": png_base64(fig)}
+
+
+#: Which figures illustrate which claims.
+FIGURES: dict[str, list[Callable[[], Figure]]] = {
+    "T19.threshold": [beta_star_phase_diagram],
+    "T22.superadditivity": [rate_function_plot],
+}
+
+
+def figures_for(claim_ids: list[str]) -> dict[str, list[Figure]]:
+    """The figures of the given claims (claims without figures are left out)."""
+    return {cid: [build() for build in FIGURES[cid]] for cid in claim_ids if cid in FIGURES}
