@@ -96,11 +96,12 @@ def gradient_lemma(coefficient: sp.Expr | int = 1) -> Derivation:
     if None in summands:
         d.failures.append("a side is not a combination of double sums over 1 <= j, k <= n")
         return d
+    left, right = (_symmetrized(space, summand) for summand in summands)
     d.zero(
         "Symmetrize both summands under (j, k) -> (k, j) (same sum: dummies relabelled, finite sums swapped); "
         "by score symmetry s_kj = s_jk and <x_j, M_h xdot_k> = <M_h x_j, xdot_k>, the symmetrized summands agree",
-        _symmetrized(space, summands[0]) - _symmetrized(space, summands[1]),
-        r"\tfrac12\left(F(j,k)+F(k,j)\right)_{\mathrm{left}} - \tfrac12\left(F(j,k)+F(k,j)\right)_{\mathrm{right}} = 0",
+        left - right,
+        rf"\tfrac12\left(F(j,k)+F(k,j)\right) = {sp.latex(sp.factor(left))} \text{{ on both sides}}",
     )
     return d
 
