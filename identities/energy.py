@@ -186,7 +186,7 @@ def prove_flat_orthogonal(claimed: Callable[[sp.Expr], sp.Expr] | None = None) -
     d.zero(
         "Per token the rate term equals the claimed term",
         per_token - claimed(space.norm2(own)),
-        rf"\frac{{1}}{{n^3}}\langle \dot x_i \cdot n, f^h_i\rangle = {sp.latex(sp.expand(claimed(space.norm2(own))))}",
+        rf"\frac{{1}}{{n^2}}\langle \dot x_i, f^h_i\rangle = {sp.latex(sp.expand(claimed(space.norm2(own))))}",
     )
     d.holds(
         "Each term is a squared norm over n^3 > 0, so dE_h/dt >= 0",
