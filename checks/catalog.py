@@ -86,8 +86,12 @@ _CLAIMS: tuple[tuple[str, str, str], ...] = (
     (
         "T19.lambert-w",
         "Theorem 19: the Lambert W connection",
-        "The summary says c*(H) relates to the Lambert W function for general H; decided: which "
-        "constants of the scalar regimes are Lambert W values, and whether c*(H) is one.",
+        "The summary says c*(H) relates to the Lambert W function for general H. Decided form: c*(H) is "
+        "algebraic over Q(H) (the positive root of c^2 + (H-1)c - 1), so it is a Lambert W value only in the "
+        "trivial sense c = W(c e^c) true of every c >= -1; the scalar-regime constant that is a Lambert W value "
+        "is lambda_max = (1 + W((n-1)/e))/beta, the unique maximiser of phi on lambda > 0 (n >= 2, beta > 0); "
+        "the inflection point lambda_c is pinned by (u-2)e^u = (n-1)(u+2), u = beta lambda_c, whose only "
+        "positive root satisfies u_c > 2 (no closed form is claimed for it).",
     ),
     (
         "T19.threshold",

@@ -1,0 +1,36 @@
+"""The symbolic claims through `verify`: PROVED with steps in JSON, LaTeX in the markdown report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from checks import cli
+
+OWNED = (
+    "projection.*,T11.energy-rate.*,T16.*,T17.shadow-decomposition,C8.*,T27.entropy-identity,"
+    "T19.c-star,T19.golden,T19.lambert-w*"
+)
+
+
+def test_verify_json_shows_the_symbolic_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["verify", "--only", OWNED, "--format", "json"]) == 0
+    by_id = {c["id"]: c for c in json.loads(capsys.readouterr().out)["claims"]}
+    refuted = {"T19.lambert-w.reading-a"}
+    for claim_id, claim in by_id.items():
+        expected = "REFUTED" if claim_id in refuted else "PROVED"
+        assert claim["verdict"] == expected, (claim_id, claim["evidence"])
+        if expected == "PROVED":
+            symbolic = next(p for p in claim["evidence"]["procedures"] if p["name"] == "symbolic")
+            assert symbolic["steps"] and all(step["text"] for step in symbolic["steps"])
+    assert {"C8.radial-dominance.reading-b", "T19.lambert-w.reading-b", "T16.flat-orthogonal"} <= set(by_id)
+
+
+def test_markdown_report_renders_latex_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["verify", "--only", "projection.*,T17.shadow-decomposition", "--format", "markdown"]) == 0
+    text = capsys.readouterr().out
+    assert "**Verdict: PROVED**" in text
+    assert r"$$\langle P^\perp_x u, u\rangle" in text
+    assert r"T^h_i - a^h_i \sum_{g\ne h} a^g_i" in text
+    assert "[SymPy: residual = 0]" in text
