@@ -1,0 +1,130 @@
+"""T22.superadditivity with balls: the stated reading refuted by a witness, reading-b certified by a cover.
+
+phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) is identities.closed_forms.rate; since
+phi_beta(lambda) = phi_1(beta lambda)/beta, convexity questions are scale-free in u = beta lambda
+(beta = 1 below). lambda_c is the root u_c > 0 of g(u) = (u - 2) e^u - (n - 1)(u + 2)
+(closed_forms.lambda_c_equation); g(0) < 0 and g'' = u e^u > 0 for u > 0, so for u > 0,
+g(u) > 0 exactly when u > u_c.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+from scipy.optimize import brentq
+
+from certificates.intervals import certify_cover, prove
+from certificates.store import certificate_directory
+from certificates.witness import certify_point
+from checks.registry import REGISTRY, Context
+from checks.verdicts import Outcome, Step, Verdict
+from identities import closed_forms
+
+u = sp.Symbol("u", positive=True)
+#: Upper end of the certified range of u = beta * lambda.
+U_MAX = Fraction(40)
+#: The certified range starts this far (at most) above u_c, on a dyadic grid.
+GAP = Fraction(1, 2**10)
+QUICK_TOKENS = (2, 3, 10, 100)
+THOROUGH_TOKENS = (*range(2, 21), 50, 100, 1000, 10_000)
+
+REGISTRY.declare(
+    "T22.superadditivity.reading-b",
+    "Theorem 22: super-additivity when every head is in the convex regime (reading)",
+    "For H >= 2, beta > 0, n in the stated list and strengths lambda_h, not all equal, with every "
+    "beta lambda_h in [u_lo(n), 40] (u_lo(n) the stated dyadic number within 2^-10 above beta lambda_c): "
+    "sum_h phi(lambda_h) > H phi(lambda_bar).",
+)
+
+
+def lambda_c_scaled(tokens: int) -> float:
+    """u_c(n) = beta lambda_c by a float root finder (only used to place the certified range)."""
+    g = sp.lambdify(u, closed_forms.lambda_c_equation(u, tokens), "math")
+    return float(brentq(g, 2.0, 60.0, xtol=1e-14))
+
+
+def convexity_expression(tokens: int) -> sp.Expr:
+    """phi''(u) at beta = 1, differentiated from closed_forms.rate (never rewritten)."""
+    return sp.diff(closed_forms.rate(u, tokens, 1), u, 2)
+
+
+@REGISTRY.procedure("T22.superadditivity.reading-b", "interval")
+def _reading_b(ctx: Context) -> Outcome:
+    directory = certificate_directory(ctx.certificate_dir)
+    paths, ranges = [], {}
+    for tokens in THOROUGH_TOKENS if ctx.thorough else QUICK_TOKENS:
+        ctx.check_budget()
+        start = Fraction(math.ceil(lambda_c_scaled(tokens) / GAP) + 1) * GAP
+        result = prove(convexity_expression(tokens), ">", {u: (start, U_MAX)}, seconds=min(10.0, ctx.seconds_left()))
+        if result.status != "proved":
+            return Outcome(Verdict.INCONCLUSIVE, "interval", notes=f"n={tokens}: {result.status}: {result.reason}")
+        statement = f"n = {tokens}, beta = 1 (scale-free u = beta lambda): phi''(u) > 0 for u in [{start}, {U_MAX}]"
+        paths.append(str(certify_cover(result, ctx.claim_id, statement, directory)))
+        ranges[str(tokens)] = [str(start), str(U_MAX), result.payload["leaves"]]
+    return Outcome(
+        Verdict.CERTIFIED,
+        "branch-and-bound with balls on phi''(u) = d^2/du^2 closed_forms.rate(u, n, 1), then Jensen",
+        certificates=paths,
+        steps=[
+            Step("phi_beta(lambda) = phi_1(beta lambda)/beta, so convexity in lambda is convexity in u = beta lambda"),
+            Step("ball cover: phi''(u) > 0 on [u_lo(n), 40] for each stated n (certificate per n)"),
+            Step("strictly convex on an interval => strict Jensen: sum_h phi(u_h) > H phi(mean) unless all equal"),
+        ],
+        details={"certified_ranges_u_lo_u_hi_boxes": ranges},
+    )
+
+
+def _violation(tokens: int, lambdas: np.ndarray) -> float:
+    phi = 2 * lambdas / (np.exp(lambdas) + tokens - 1)
+    mean = lambdas.mean()
+    return float(len(lambdas) * 2 * mean / (math.exp(mean) + tokens - 1) - phi.sum())
+
+
+def search_counterexample(rng: np.random.Generator, samples: int) -> tuple[int, list[Fraction]]:
+    """Float search for H = 2 strengths (beta = 1) with mean above u_c and sum phi < H phi(mean)."""
+    best = (-math.inf, 2, [Fraction(1)])
+    for tokens in (2, 3, 5, 10):
+        uc = lambda_c_scaled(tokens)
+        for _ in range(samples):
+            mean = uc + rng.uniform(0.05, 3.0)
+            spread = rng.uniform(0.0, mean)
+            lambdas = np.array([mean - spread, mean + spread])
+            gap = _violation(tokens, lambdas)
+            if gap > best[0]:
+                best = (gap, tokens, [Fraction(float(v)).limit_denominator(100) for v in lambdas])
+    return best[1], best[2]
+
+
+@REGISTRY.procedure("T22.superadditivity", "witness")
+def _as_stated(ctx: Context) -> Outcome:
+    tokens, lambdas = search_counterexample(ctx.rng("superadditivity"), 400 if ctx.thorough else 60)
+    if len(set(lambdas)) < 2 or min(lambdas) <= 0:
+        return Outcome(Verdict.INCONCLUSIVE, "search", notes="the search found no admissible candidate")
+    lam = sp.symbols(f"lambda1:{len(lambdas) + 1}", positive=True)
+    mean = sum(lam) / len(lam)
+    conditions = [
+        ("lambda_bar > lambda_c: g(beta lambda_bar) > 0", closed_forms.lambda_c_equation(mean, tokens), ">"),
+        (
+            "H phi(lambda_bar) - sum_h phi(lambda_h) > 0",
+            len(lam) * closed_forms.rate(mean, tokens, 1) - sum(closed_forms.rate(x, tokens, 1) for x in lam),
+            ">",
+        ),
+    ]
+    statement = REGISTRY.get(ctx.claim_id).statement
+    point = dict(zip(lam, lambdas, strict=True))
+    result = certify_point(ctx.claim_id, statement, conditions, point, certificate_directory(ctx.certificate_dir))
+    witness = {"n": tokens, "beta": 1, "lambdas": [str(v) for v in lambdas], "balls": result.values}
+    if not result.verified:
+        return Outcome(Verdict.INCONCLUSIVE, "balls", notes=result.reason, details={"candidate": witness})
+    g2 = sp.simplify(sp.diff(closed_forms.lambda_c_equation(u, sp.Symbol("n")), u, 2))
+    return Outcome(
+        Verdict.REFUTED,
+        "float search, exact rational strengths, ball-verified violation",
+        witness={"verified_by": "ball", **witness},
+        certificates=[str(result.path)],
+        notes="only the mean is in the convex regime; a head in the concave regime breaks super-additivity",
+        details={"g''(u) (positive for u > 0, so g > 0 iff u > u_c)": str(g2)},
+    )
