@@ -136,5 +136,5 @@ def certify_cover(result: CoverResult, claim_id: str, statement: str, directory:
     """Write the certificate of a proved cover."""
     if result.status != "proved":
         raise ValueError("only a proved cover has a certificate")
-    method = f"branch-and-bound with python-flint balls: {result.payload['leaves']} boxes ({result.seconds:.2f}s)"
+    method = f"branch-and-bound with python-flint balls: {result.payload['leaves']} boxes"
     return write_certificate(directory, claim_id, statement, method, "interval-cover", result.payload)
