@@ -124,6 +124,16 @@ def prove(
     return CoverResult("proved", count[0], time.monotonic() - start, tree=tree, payload=payload)
 
 
+def prove_inequality(inequality: sp.Rel, domain: Box, **budgets: Any) -> CoverResult:
+    """`lhs < rhs`, `lhs <= rhs` (or > / >=) on the box, as `prove(rhs - lhs > 0)` and so on."""
+    relation = {sp.StrictLessThan: ">", sp.LessThan: ">=", sp.StrictGreaterThan: "<", sp.GreaterThan: "<="}.get(
+        type(inequality)
+    )
+    if relation is None:
+        raise ValueError(f"not a strict or non-strict inequality: {inequality}")
+    return prove(inequality.rhs - inequality.lhs, relation, domain, **budgets)
+
+
 def _leaves(node: dict[str, Any]):  # type: ignore[no-untyped-def]
     if "leaf" in node:
         yield node

@@ -98,11 +98,13 @@ def _check_smt(payload: dict[str, Any]) -> str:
 
 
 def _solvers() -> list[tuple[str, list[str]]]:
-    binary = shutil.which("z3")
+    """z3 as a fresh process (its binary, else a new Python running z3), and cvc5 when installed."""
     timeout = int(SOLVER_TIMEOUT_SECONDS)
-    solvers = [("z3 (binary)", [binary, "-in", f"-T:{timeout}"]) if binary else ("z3 (python)", [])]
-    if not binary:
-        solvers[0] = ("z3 (python)", [sys.executable, "-c", Z3_SCRIPT])
+    binary = shutil.which("z3")
+    if binary:
+        solvers = [("z3 (binary)", [binary, "-in", f"-T:{timeout}"])]
+    else:
+        solvers = [("z3 (python)", [sys.executable, "-c", Z3_SCRIPT])]
     cvc5 = shutil.which("cvc5")
     if cvc5:
         solvers.append(("cvc5", [cvc5, "--lang=smt2", f"--tlimit={timeout * 1000}"]))

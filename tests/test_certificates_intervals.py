@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from certificates import superadditivity_claims as sc
-from certificates.intervals import certify_cover, prove
+from certificates.intervals import certify_cover, prove, prove_inequality
 from certificates.store import verify_certificate
 from certificates.witness import certify_point
 from checks.registry import Context, load_all
@@ -60,6 +60,14 @@ def test_box_budget_gives_undecided() -> None:
     assert result.status == "undecided" and "budget" in result.reason
 
 
+def test_sign_factor_is_the_ratio_of_phi_second_derivative_to_g() -> None:
+    for tokens, point in ((2, 0.7), (5, 3.1), (100, 6.0)):
+        factor = sc.sign_factor().subs(sc.N, tokens)
+        g = closed_forms.lambda_c_equation(u, tokens)
+        values = [float(e.subs(u, point)) for e in (sc.convexity_expression(tokens), factor * g)]
+        assert math.isclose(*values, rel_tol=1e-12) and float(factor.subs(u, point)) > 0
+
+
 def test_lambda_c_root_matches_the_closed_form_equation() -> None:
     for tokens in (2, 3, 10, 100):
         root = sc.lambda_c_scaled(tokens)
@@ -73,9 +81,17 @@ def test_superadditivity_readings(tmp_path: Path) -> None:
     stated = run_claim(registry.get("T22.superadditivity"), base)
     reading_b = run_claim(registry.get("T22.superadditivity.reading-b"), base)
     assert stated.verdict is Verdict.REFUTED and reading_b.verdict is Verdict.CERTIFIED
-    assert len(reading_b.certificates) == len(sc.QUICK_TOKENS)
+    assert len(reading_b.certificates) == 3 * len(sc.QUICK_TOKENS)  # g(a) < 0, g' > 0 near u_c, phi'' > 0 above
     witness = stated.outcomes[0][1].witness
     n, lambdas = witness["n"], [float(Fraction(v)) for v in witness["lambdas"]]
     phi = [2 * x / (math.exp(x) + n - 1) for x in lambdas]
     mean = sum(lambdas) / len(lambdas)
     assert mean > sc.lambda_c_scaled(n) and sum(phi) < len(phi) * 2 * mean / (math.exp(mean) + n - 1)
+
+
+def test_prove_inequality_reads_both_sides() -> None:
+    x = sp.Symbol("x", positive=True)
+    box = {x: (Fraction(1, 2), Fraction(2))}
+    assert prove_inequality(sp.log(x) < x - 1 + sp.Rational(1, 100), box).status == "proved"
+    assert prove_inequality(x**2 <= x, box).status == "counterexample"
+    assert prove_inequality(sp.exp(x) >= 1 + x, box).status == "proved"

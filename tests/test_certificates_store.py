@@ -142,7 +142,7 @@ COVER_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] =
 @pytest.mark.parametrize("mutation", list(COVER_MUTATIONS))
 def test_cover_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = COVER_MUTATIONS[mutation]
-    source = certs["interval-cover"][0]
+    source = max(certs["interval-cover"], key=lambda p: json.loads(p.read_text())["payload"]["leaves"])
     ok, reason = verify_certificate(_mutated(source, tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
 
