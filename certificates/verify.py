@@ -26,7 +26,7 @@ from typing import Any
 from flint import arb, ctx
 
 from certificates import ball_model, smtlib
-from certificates.exprtree import TreeError, ball_of, eval_ball, parse_rational
+from certificates.exprtree import ball_of, eval_ball, parse_rational
 from certificates.store import FIELDS, KINDS, SCHEMA, content_hash
 
 SOLVER_TIMEOUT_SECONDS = 60.0
@@ -42,14 +42,19 @@ class Rejected(ValueError):
 
 def verify_file(path: Path) -> tuple[bool, str]:
     """(ok, one-line reason) for the certificate at `path`."""
+    ok, reason = _verify_reason(Path(path))
+    return ok, " ".join(reason.split())
+
+
+def _verify_reason(path: Path) -> tuple[bool, str]:
     try:
-        return True, _verify(Path(path))
+        return True, _verify(path)
     except Rejected as exc:
         return False, str(exc)
-    except (TreeError, smtlib.SmtTextError, ValueError, TypeError, KeyError, IndexError) as exc:
-        return False, f"malformed certificate: {type(exc).__name__}: {exc}"
     except OSError as exc:
         return False, f"cannot read: {exc.strerror or exc}"
+    except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
+        return False, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}"
 
 
 def _verify(path: Path) -> str:
@@ -237,7 +242,10 @@ def _check_configuration(payload: dict[str, Any]) -> str:
     rates = ball_model.head_energy_rates(cfg)
     quantity = payload["quantity"]
     if quantity == "head_energy_rate":
-        value = rates[int(payload["head"])]
+        head = payload["head"]
+        if not isinstance(head, int) or not 0 <= head < len(rates):
+            raise Rejected(f"head {head!r} is not one of the {len(rates)} heads")
+        value = rates[head]
     elif quantity == "energy_rate":
         value = sum(rates[1:], rates[0])
     else:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from certificates.store import content_hash, verify_certificate
@@ -209,3 +210,40 @@ def test_verifier_does_not_import_the_deciding_code() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert result.stdout.strip() == ""
+
+
+def _leaf_paths(node: Any, prefix: tuple = ()) -> list[tuple]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _leaf_paths(v, (*prefix, k))]
+    if isinstance(node, list) and node:
+        return [p for i, v in enumerate(node) for p in _leaf_paths(v, (*prefix, i))]
+    return [prefix]
+
+
+def _set_path(data: Any, path: tuple, value: Any) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value
+
+
+@pytest.mark.parametrize("kind", ["smt", "interval-cover", "witness"])
+def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]], tmp_path: Path, kind: str) -> None:
+    """Any payload value replaced by junk (and the hash recomputed): a clean (ok, reason), never an exception."""
+    rng = np.random.default_rng(11)
+    source = certs[kind][0]
+    paths = _leaf_paths(json.loads(source.read_text())["payload"])
+    junk = [None, -1, 10**6, "x", "1/0", [], {}, ["rat"], 0.5, True]
+    rejected = 0
+    for k in rng.choice(len(paths), size=min(25, len(paths)), replace=False):
+        value = junk[int(rng.integers(len(junk)))]
+        mutated = _mutated(source, tmp_path, lambda d, k=k, value=value: _set_path(d["payload"], paths[k], value), True)
+        ok, reason = verify_certificate(mutated)
+        assert isinstance(reason, str) and "\n" not in reason
+        rejected += not ok
+    assert rejected > 0
+
+
+def test_witness_head_out_of_range_is_rejected(certs: dict[str, list[Path]], tmp_path: Path) -> None:
+    source = _first(certs, "witness", "T17.shadow-obstruction")
+    ok, reason = verify_certificate(_mutated(source, tmp_path, lambda d: d["payload"].update(head=-1), True))
+    assert not ok and "head" in reason
