@@ -1,0 +1,150 @@
+"""Branch-and-bound over parameter boxes with python-flint balls: prove `expr relation 0` on a box.
+
+Each box is evaluated as a ball (identities.balls.to_arb, the variables bound to the box's
+intervals). A box where the ball satisfies the relation becomes a leaf; a box where it does not
+is split at the midpoint of its widest side (relative to the domain), after checking whether its
+exact midpoint is a ball-verified counterexample. The result is `proved` (with the bisection tree:
+leaves are boxes with their enclosures, which `certificates.verify` re-checks), `counterexample`
+(an exact point where the relation fails rigorously) or `undecided` (box or time budget).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+from flint import arb, ctx
+
+from certificates.exprtree import ball_of, enclosure_text, from_sympy, rational_text
+from certificates.store import write_certificate
+from identities.balls import to_arb
+
+HOLDS = {">": lambda b: b > 0, ">=": lambda b: b >= 0, "<": lambda b: b < 0, "<=": lambda b: b <= 0}
+FAILS = {">": lambda b: b <= 0, ">=": lambda b: b < 0, "<": lambda b: b >= 0, "<=": lambda b: b > 0}
+Box = dict[sp.Symbol, tuple[Fraction, Fraction]]
+
+
+class _Stop(Exception):
+    def __init__(self, status: str, reason: str, point: dict[str, str] | None = None) -> None:
+        super().__init__(reason)
+        self.status, self.reason, self.point = status, reason, point
+
+
+@dataclass
+class CoverResult:
+    """proved (tree of boxes), counterexample (exact point), or undecided (reason)."""
+
+    status: str
+    boxes: int
+    seconds: float
+    tree: dict[str, Any] | None = None
+    point: dict[str, str] | None = None
+    reason: str = ""
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+def _ball(lo: Fraction, hi: Fraction) -> arb:
+    return ball_of(lo).union(ball_of(hi))
+
+
+def prove(
+    expr: sp.Expr,
+    relation: str,
+    domain: Box,
+    constants: Mapping[sp.Symbol, Fraction] | None = None,
+    max_boxes: int = 20_000,
+    seconds: float = 10.0,
+    prec: int = 64,
+) -> CoverResult:
+    """Decide `expr relation 0` for every point of the box `domain` (rational bounds), within budgets."""
+    if relation not in HOLDS:
+        raise ValueError(f"relation must be one of {', '.join(HOLDS)}")
+    constants = dict(constants or {})
+    fixed = {s: ball_of(v) for s, v in constants.items()}
+    widths = {s: hi - lo for s, (lo, hi) in domain.items()}
+    deadline = time.monotonic() + seconds
+    count = [0]
+    start = time.monotonic()
+
+    def evaluate(box: Box) -> arb:
+        return to_arb(expr, fixed | {s: _ball(lo, hi) for s, (lo, hi) in box.items()})
+
+    def search(box: Box) -> dict[str, Any]:
+        count[0] += 1
+        if count[0] > max_boxes:
+            raise _Stop("undecided", f"box budget of {max_boxes} exhausted")
+        if time.monotonic() > deadline:
+            raise _Stop("undecided", f"time budget of {seconds:g}s exhausted")
+        value = evaluate(box)
+        if HOLDS[relation](value):
+            return {"leaf": enclosure_text(value)}
+        mid = {s: (lo + hi) / 2 for s, (lo, hi) in box.items()}
+        if FAILS[relation](evaluate({s: (m, m) for s, m in mid.items()})):
+            raise _Stop(
+                "counterexample",
+                "the relation fails at an exact point",
+                {s.name: rational_text(m) for s, m in mid.items()},
+            )
+        split = max(box, key=lambda s: (box[s][1] - box[s][0]) / widths[s] if widths[s] else -1)
+        lo, hi = box[split]
+        if lo == hi:
+            raise _Stop("undecided", "the ball cannot settle the relation at a point (degenerate box)")
+        at = mid[split]
+        return {
+            "split": split.name,
+            "at": rational_text(at),
+            "low": search(box | {split: (lo, at)}),
+            "high": search(box | {split: (at, hi)}),
+        }
+
+    saved, ctx.prec = ctx.prec, prec
+    try:
+        tree = search(dict(domain))
+    except _Stop as stop:
+        return CoverResult(stop.status, count[0], time.monotonic() - start, point=stop.point, reason=stop.reason)
+    except RecursionError:
+        return CoverResult("undecided", count[0], time.monotonic() - start, reason="bisection too deep")
+    finally:
+        ctx.prec = saved
+    payload = {
+        "expression": from_sympy(expr),
+        "relation": relation,
+        "variables": [s.name for s in domain],
+        "constants": {s.name: rational_text(v) for s, v in constants.items()},
+        "domain": {s.name: [rational_text(lo), rational_text(hi)] for s, (lo, hi) in domain.items()},
+        "tree": tree,
+        "leaves": sum(1 for _ in _leaves(tree)),
+        "prec": prec,
+    }
+    return CoverResult("proved", count[0], time.monotonic() - start, tree=tree, payload=payload)
+
+
+def prove_inequality(inequality: sp.Rel, domain: Box, **budgets: Any) -> CoverResult:
+    """`lhs < rhs`, `lhs <= rhs` (or > / >=) on the box, as `prove(rhs - lhs > 0)` and so on."""
+    relation = {sp.StrictLessThan: ">", sp.LessThan: ">=", sp.StrictGreaterThan: "<", sp.GreaterThan: "<="}.get(
+        type(inequality)
+    )
+    if relation is None:
+        raise ValueError(f"not a strict or non-strict inequality: {inequality}")
+    return prove(inequality.rhs - inequality.lhs, relation, domain, **budgets)
+
+
+def _leaves(node: dict[str, Any]):  # type: ignore[no-untyped-def]
+    if "leaf" in node:
+        yield node
+    else:
+        yield from _leaves(node["low"])
+        yield from _leaves(node["high"])
+
+
+def certify_cover(result: CoverResult, claim_id: str, statement: str, directory: Path) -> Path:
+    """Write the certificate of a proved cover."""
+    if result.status != "proved":
+        raise ValueError("only a proved cover has a certificate")
+    method = f"branch-and-bound with python-flint balls: {result.payload['leaves']} boxes"
+    return write_certificate(directory, claim_id, statement, method, "interval-cover", result.payload)

@@ -1,0 +1,198 @@
+"""Certified witnesses: exact data whose stated property is verified with exact rationals and balls.
+
+Two kinds. A *point* witness binds the symbols of SymPy expressions to rationals and checks each
+condition (`expr > 0`, `< 0`, ...) with a ball (identities.balls.to_arb), raising the precision
+until the ball decides. A *configuration* witness rounds a float configuration of the model to
+exact data (rational heads, rational unit tokens by inverse stereographic projection, rational
+beta), checks the hypotheses exactly, and evaluates dE_h/dt with the ball model. Either way a
+property is reported only when the ball settles it: rounding noise never becomes a witness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sympy as sp
+from flint import arb, ctx
+
+from certificates import ball_model
+from certificates.exprtree import enclosure_text, from_sympy, rational_text
+from certificates.store import write_certificate
+from checks.families import stereographic_lift
+from identities.balls import to_arb
+
+PRECISIONS = (64, 128, 256, 512)
+RELATIONS = {">": lambda b: b > 0, ">=": lambda b: b >= 0, "<": lambda b: b < 0, "<=": lambda b: b <= 0}
+
+
+@dataclass
+class WitnessResult:
+    """Whether the property was verified, the balls, and the certificate (when written)."""
+
+    verified: bool
+    values: list[str]
+    record: dict[str, Any]
+    path: Path | None = None
+    reason: str = ""
+
+
+def _settle(evaluate: Any, relations: Sequence[str]) -> tuple[bool, list[arb], int]:
+    """Evaluate at rising precision until every relation holds rigorously (or precision runs out)."""
+    values: list[arb] = []
+    for prec in PRECISIONS:
+        saved, ctx.prec = ctx.prec, prec
+        try:
+            values = evaluate()
+        finally:
+            ctx.prec = saved
+        if all(RELATIONS[r](v) for v, r in zip(values, relations, strict=True)):
+            return True, values, prec
+        if any(_opposite(v, r) for v, r in zip(values, relations, strict=True)):
+            break
+    return False, values, PRECISIONS[-1]
+
+
+def _opposite(value: arb, relation: str) -> bool:
+    """The ball already shows the relation fails (no precision can rescue it)."""
+    return {">": value <= 0, ">=": value < 0, "<": value >= 0, "<=": value > 0}[relation]
+
+
+def certify_point(
+    claim_id: str,
+    statement: str,
+    conditions: Sequence[tuple[str, sp.Expr, str]],
+    point: Mapping[sp.Symbol, Fraction],
+    directory: Path,
+) -> WitnessResult:
+    """Verify `expr relation 0` for each (name, expr, relation) at the exact point; certify if all hold."""
+    env_exact = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
+    relations = [r for _, _, r in conditions]
+
+    def evaluate() -> list[arb]:
+        from identities.balls import rational_ball
+
+        env = {s: rational_ball(v) for s, v in env_exact.items()}
+        return [to_arb(expr, env) for _, expr, _ in conditions]
+
+    ok, values, prec = _settle(evaluate, relations)
+    record = {
+        "witness": "point",
+        "point": {s.name: rational_text(v) for s, v in point.items()},
+        "prec": prec,
+        "conditions": [
+            {"name": name, "relation": r, "expression": from_sympy(expr), "enclosure": enclosure_text(v)}
+            for (name, expr, r), v in zip(conditions, values, strict=True)
+        ],
+    }
+    shown = [v.str(8) for v in values]
+    if not ok:
+        return WitnessResult(False, shown, record, reason="the balls do not settle every condition")
+    method = f"exact rational point, python-flint balls at {prec} bits"
+    return WitnessResult(
+        True, shown, record, write_certificate(directory, claim_id, statement, method, "witness", record)
+    )
+
+
+# ---------------------------------------------------------------- configurations
+
+
+def rational(value: float, denominator: int) -> Fraction:
+    """The nearest fraction with the given denominator."""
+    return Fraction(round(value * denominator), denominator)
+
+
+def rational_unit_vector(x: np.ndarray, denominator: int) -> list[Fraction]:
+    """A rational point exactly on the sphere near the unit vector x (inverse stereographic projection).
+
+    Projects from the pole (0, ..., 0, 1) — or from its opposite when x is near that pole — rounds the
+    projected coordinates to the denominator and lifts them back exactly."""
+    flip = x[-1] > 0
+    y = -x if flip else x
+    t = [rational(float(v / (1.0 - y[-1])), denominator) for v in y[:-1]]
+    lifted = stereographic_lift(t)
+    return [-v for v in lifted] if flip else lifted
+
+
+def rational_matrix(M: np.ndarray, denominator: int, symmetric: bool) -> list[list[Fraction]]:
+    """Round entry-wise (exact zeros stay zero, so block structure and orthogonality survive)."""
+    d = M.shape[0]
+    R = [[rational(float(M[i, j]), denominator) for j in range(d)] for i in range(d)]
+    if symmetric:
+        R = [[R[min(i, j)][max(i, j)] for j in range(d)] for i in range(d)]
+    return R
+
+
+def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
+    """The JSON form of exact data (rational strings), as the verifier reads it."""
+
+    def matrix(rows: Sequence[Sequence[Fraction]]) -> list[list[str]]:
+        return [[rational_text(v) for v in row] for row in rows]
+
+    return {
+        "tokens": matrix(cfg.tokens),
+        "scores": [matrix(M) for M in cfg.scores],
+        "values": [matrix(W) for W in cfg.values],
+        "beta": rational_text(cfg.beta),
+        "attention": "usa",
+        "geometry": cfg.geometry,
+    }
+
+
+def round_configuration(
+    tokens: np.ndarray,
+    scores: np.ndarray,
+    values: np.ndarray,
+    beta: float,
+    denominator: int = 2**12,
+    symmetric: bool = True,
+    geometry: str = "sphere",
+) -> ball_model.ExactConfiguration:
+    """Exact data near a float configuration; `values is scores` keeps W_h = M_h exactly."""
+    X = [rational_unit_vector(x, denominator) for x in tokens]
+    M = [rational_matrix(m, denominator, symmetric) for m in scores]
+    W = M if values is scores else [rational_matrix(w, denominator, False) for w in values]
+    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry)
+
+
+def certify_configuration(
+    claim_id: str,
+    statement: str,
+    cfg: ball_model.ExactConfiguration,
+    hypotheses: Sequence[str],
+    quantity: str,
+    head: int | None,
+    relation: str,
+    directory: Path,
+) -> WitnessResult:
+    """Check the hypotheses exactly and `quantity relation 0` with balls; certify when both hold."""
+    record: dict[str, Any] = {
+        "witness": "configuration",
+        "configuration": exact_record(cfg),
+        "hypotheses": list(hypotheses),
+        "quantity": quantity,
+        "relation": relation,
+    }
+    failed = ball_model.hypothesis_failures(cfg, hypotheses)
+    if failed:
+        return WitnessResult(False, [], record, reason=f"exact data violate {', '.join(failed)}")
+
+    def evaluate() -> list[arb]:
+        rates = ball_model.head_energy_rates(cfg)
+        return [rates[head] if quantity == "head_energy_rate" else sum(rates[1:], rates[0])]
+
+    ok, values, prec = _settle(evaluate, [relation])
+    if head is not None:
+        record["head"] = head
+    record |= {"prec": prec, "enclosure": enclosure_text(values[0])}
+    shown = [v.str(8) for v in values]
+    if not ok:
+        return WitnessResult(False, shown, record, reason=f"the ball {shown[0]} does not settle {relation} 0")
+    method = f"exact rational data (stereographic tokens), python-flint balls at {prec} bits"
+    return WitnessResult(
+        True, shown, record, write_certificate(directory, claim_id, statement, method, "witness", record)
+    )

@@ -1,0 +1,47 @@
+"""`headflow certify`: run the certifying procedures and write their certificate files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from checks.progress import progress_bar
+from checks.registry import PROFILES, Claim, Context, load_all
+from checks.runner import run_claims
+
+HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness)"
+#: Names of the procedures that write certificates (see README, "Certificates").
+CERTIFYING = frozenset({"smt", "interval", "witness", "smt+witness"})
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--only", metavar="GLOB", help="claim ids to certify, e.g. 'T19.*'")
+    parser.add_argument("--out", metavar="DIR", default="certs", help="folder for the certificates (default: certs)")
+    parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the witness searches (default: 0)")
+
+
+def certifying_claims(pattern: str | None) -> list[Claim]:
+    """The selected claims, each reduced to its certifying procedures (claims without any are skipped)."""
+    chosen = []
+    for claim in load_all().select(pattern):
+        procedures = [(name, p) for name, p in claim.procedures if name in CERTIFYING]
+        if procedures:
+            chosen.append(Claim(claim.id, claim.title, claim.statement, procedures))
+    return chosen
+
+
+def run(args: argparse.Namespace) -> int:
+    claims = certifying_claims(args.only)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    base = Context(args.profile, args.seed, out)
+    with progress_bar("certifying", len(claims)) as advance:
+        results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
+    for result in results:
+        files = ", ".join(Path(p).name for p in result.certificates) or "no certificate"
+        sys.stdout.write(f"{result.verdict.value:<12} {result.claim.id}: {files}\n")
+    written = sum(len(r.certificates) for r in results)
+    sys.stdout.write(f"{written} certificate(s) in {out}\n")
+    return 1 if any(r.crashed for r in results) else 0

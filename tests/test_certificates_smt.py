@@ -1,0 +1,99 @@
+"""Z3 on the scalar-regime statements of T19.threshold, checked against the numpy model."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from certificates import scalar_regime as sr
+from certificates import threshold_claims as tc
+from certificates.smt import SmtStatement, certify, decide, to_smt
+from checks import families, model
+from checks.config import Configuration
+from checks.registry import Context, load_all
+from checks.runner import run_claim
+from checks.verdicts import Verdict
+from identities import closed_forms
+
+
+def _scalar_configuration(H: int, n: int, alpha: float, beta: float) -> Configuration:
+    """H equal scalar heads alpha I, orthonormal tokens, usa, sphere (the T19 regime)."""
+    X = families.orthogonal_tokens(n, n, np.random.default_rng(n))
+    return Configuration.create(X, families.scalar_heads([alpha] * H, n), beta=beta)
+
+
+@pytest.mark.parametrize(("H", "n", "alpha"), [(2, 3, 1.0), (3, 7, 0.5), (4, 12, 2.0), (2, 20, 0.3)])
+def test_derived_regime_formulas_match_the_model(H: int, n: int, alpha: float) -> None:
+    beta = 0.37
+    cfg = _scalar_configuration(H, n, alpha, beta)
+    env = {sr.H: H, sr.n: n, sr.alpha: alpha, sr.t: math.exp(alpha * beta)}
+    assert np.allclose(model.radial_shadows(cfg), float(sr.radial_shadow().subs(env)), rtol=1e-12)
+    assert np.allclose(model.tangential_powers(cfg), float(sr.tangential_power().subs(env)), rtol=1e-12)
+    assert np.allclose(model.condition8_margins(cfg), float(sr.condition8_margin().subs(env)), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(("H", "n", "alpha"), [(2, 3, 1.0), (3, 7, 0.5), (4, 12, 2.0), (5, 4, 1.5)])
+def test_certified_threshold_is_where_the_model_margin_changes_sign(H: int, n: int, alpha: float) -> None:
+    threshold = math.log((n - 1) / (H - 1)) / (2 * alpha)  # the certified c8-threshold statement, in beta
+    below = model.condition8_margins(_scalar_configuration(H, n, alpha, threshold * 0.999 if threshold > 0 else 1e-3))
+    above = model.condition8_margins(_scalar_configuration(H, n, alpha, abs(threshold) * 1.001 + 1e-3))
+    if threshold > 0:
+        assert below.min() > 0
+    assert above.max() < 0
+    star = float(closed_forms.beta_star(H, n, alpha))
+    if star > 0:
+        assert star < threshold
+        assert model.condition8_margins(_scalar_configuration(H, n, alpha, star)).min() > 0
+        assert math.isclose(threshold - star, math.log(1 / float(closed_forms.c_star(H))) / (2 * alpha))
+
+
+def test_every_threshold_statement_is_unsat() -> None:
+    for statement in [*tc.statements().values(), tc.cauchy_schwarz_statement()]:
+        assert decide(statement).status == "unsat", statement.name
+
+
+def test_false_polynomial_statement_gets_a_model_and_no_certificate(tmp_path: Path) -> None:
+    result, path = certify(tc.exact_statement(), "T19.threshold.exact", tmp_path)
+    assert result.status == "sat" and result.model and path is None
+    assert not list(tmp_path.iterdir())
+
+
+def test_wrong_threshold_in_c8_statement_is_not_proved() -> None:
+    wrong = SmtStatement(
+        "wrong",
+        "C8 iff t^2 <= n - 1 (forgets the H - 1)",
+        (sr.H, sr.n, sr.alpha, sr.t),
+        (sr.H >= 2, sr.n >= 2, sr.alpha > 0, sr.t > 0),
+        sp.Equivalent(sr.condition8_margin() >= 0, sr.t**2 <= sr.n - 1),
+    )
+    assert decide(wrong).status == "sat"
+
+
+def test_solver_budget_gives_timeout_not_a_hang() -> None:
+    xs = sp.symbols("x0:6", real=True)
+    hypotheses = tuple(
+        sp.Eq(xs[i] ** 3 - xs[(i + 1) % 6] * xs[(i + 2) % 6] + xs[(i + 3) % 6] ** 2, 1) for i in range(6)
+    )
+    hard = SmtStatement("hard", "hard", xs, hypotheses, sp.Ne(sum(x**5 for x in xs), 7))
+    result = decide(hard, timeout_seconds=0.05)
+    assert result.status in ("timeout", "unknown") and result.reason
+
+
+def test_printer_rejects_non_polynomial_terms() -> None:
+    x = sp.Symbol("x", real=True)
+    with pytest.raises(ValueError):
+        to_smt(sp.exp(x) > 1)
+
+
+def test_threshold_claims_reach_their_verdicts(tmp_path: Path) -> None:
+    registry = load_all()
+    base = Context("quick", 0, tmp_path)
+    verdicts = {cid: run_claim(registry.get(cid), base) for cid in ("T19.threshold", "T19.threshold.exact")}
+    assert verdicts["T19.threshold"].verdict is Verdict.CERTIFIED
+    assert len(verdicts["T19.threshold"].certificates) == len(tc.statements())
+    assert verdicts["T19.threshold.exact"].verdict is Verdict.REFUTED
+    assert all(Path(p).exists() for r in verdicts.values() for p in r.certificates)

@@ -1,0 +1,249 @@
+"""Certificate files: every kind re-checks from its file in a fresh process; tampering is rejected."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from certificates.store import content_hash, verify_certificate
+from checks import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
+    """`headflow certify --out DIR` once; the files grouped by kind."""
+    out = tmp_path_factory.mktemp("certs")
+    assert cli.main(["certify", "--out", str(out)]) == 0
+    files = sorted(out.glob("*.json"))
+    groups: dict[str, list[Path]] = {"smt": [], "interval-cover": [], "witness": []}
+    for path in files:
+        groups[json.loads(path.read_text())["kind"]].append(path)
+    return groups
+
+
+def check_cert(*paths: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m checks check-cert` in a fresh process."""
+    return subprocess.run(
+        [sys.executable, "-m", "checks", "check-cert", *map(str, paths)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_certify_writes_every_kind(certs: dict[str, list[Path]]) -> None:
+    assert all(certs[kind] for kind in certs), {k: len(v) for k, v in certs.items()}
+    claims = {json.loads(p.read_text())["claim_id"] for group in certs.values() for p in group}
+    assert {"T19.threshold", "T17.shadow-obstruction", "T22.superadditivity.reading-b", "T22.superadditivity"} <= claims
+
+
+def test_every_certificate_rechecks_in_a_fresh_process(certs: dict[str, list[Path]]) -> None:
+    files = [p for group in certs.values() for p in group]
+    result = check_cert(*files)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.strip().splitlines()) == len(files)
+
+
+def _mutated(path: Path, tmp_path: Path, mutate: Callable[[dict[str, Any]], None], rehash: bool) -> Path:
+    data = json.loads(path.read_text())
+    mutate(data)
+    if rehash:
+        data["sha256"] = content_hash(data)
+    target = tmp_path / f"mutated-{path.name}"
+    target.write_text(json.dumps(data))
+    return target
+
+
+def _first(certs: dict[str, list[Path]], kind: str, claim: str, needle: str = "") -> Path:
+    for path in certs[kind]:
+        data = json.loads(path.read_text())
+        if data["claim_id"] == claim and needle in json.dumps(data["payload"]):
+            return path
+    raise AssertionError(f"no {kind} certificate for {claim} containing {needle!r}")
+
+
+def _set_text(data: dict[str, Any], old: str, new: str) -> None:
+    payload = data["payload"]
+    assert old in payload["smtlib"]
+    payload["smtlib"] = payload["smtlib"].replace(old, new, 1)
+
+
+def _drop_hypothesis(data: dict[str, Any], fragment: str) -> None:
+    """Remove a hypothesis from the list and the text consistently (a weaker, here false, statement)."""
+    payload = data["payload"]
+    term = next(h for h in payload["hypotheses"] if fragment in h)
+    payload["hypotheses"].remove(term)
+    payload["smtlib"] = payload["smtlib"].replace(f"(assert {term})\n", "", 1)
+
+
+SMT_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
+    "changed number, hash kept": (lambda d: _set_text(d, "2.0", "3.0"), False, "sha256"),
+    "broken hash": (lambda d: d.update(sha256="0" * 64), False, "sha256"),
+    "removed constraint in the text only": (
+        lambda d: _set_text(d, "(assert (> c 0.0))\n", ""),
+        True,
+        "does not match",
+    ),
+    "removed constraint everywhere": (lambda d: _drop_hypothesis(d, "q_star"), True, "sat"),
+    "flipped answer": (lambda d: d["payload"].update(answer="sat"), True, "answer"),
+    "smuggled assertion": (
+        lambda d: d["payload"]["hypotheses"].append("true) (assert false"),
+        True,
+        "unbalanced",
+    ),
+}
+
+
+@pytest.mark.parametrize("mutation", list(SMT_MUTATIONS))
+def test_smt_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
+    mutate, rehash, expected = SMT_MUTATIONS[mutation]
+    source = _first(certs, "smt", "T19.threshold", "c (+ (- 1.0) n)")  # the summary-form statement
+    ok, reason = verify_certificate(_mutated(source, tmp_path, mutate, rehash))
+    assert not ok and expected in reason, reason
+
+
+def _first_leaf(node: dict[str, Any]) -> dict[str, Any]:
+    return node if "leaf" in node else _first_leaf(node["low"])
+
+
+def _collapse_first_split(data: dict[str, Any]) -> None:
+    tree = data["payload"]["tree"]
+    data["payload"]["tree"] = tree["low"]
+
+
+COVER_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
+    "changed enclosure, hash kept": (
+        lambda d: _first_leaf(d["payload"]["tree"]).update(leaf=["1", "2"]),
+        False,
+        "sha256",
+    ),
+    "enclosure that excludes the value": (
+        lambda d: _first_leaf(d["payload"]["tree"]).update(leaf=["1000", "1001"]),
+        True,
+        "enclosure",
+    ),
+    "domain pushed into the concave region": (lambda d: d["payload"]["domain"]["u"].__setitem__(0, "2"), True, "box"),
+    "removed boxes": (_collapse_first_split, True, "box"),
+    "flipped relation": (lambda d: d["payload"].update(relation="<"), True, "does not satisfy"),
+    "leaf count changed": (lambda d: d["payload"].update(leaves=d["payload"]["leaves"] + 1), True, "leaves"),
+}
+
+
+@pytest.mark.parametrize("mutation", list(COVER_MUTATIONS))
+def test_cover_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
+    mutate, rehash, expected = COVER_MUTATIONS[mutation]
+    source = max(certs["interval-cover"], key=lambda p: json.loads(p.read_text())["payload"]["leaves"])
+    ok, reason = verify_certificate(_mutated(source, tmp_path, mutate, rehash))
+    assert not ok and expected in reason, reason
+
+
+def _nudge_token(d: dict[str, Any]) -> None:
+    row = d["payload"]["configuration"]["tokens"][0]
+    row[0] = row[0] + "1" if "/" in row[0] else row[0] + "/7"
+
+
+def _break_orthogonality(d: dict[str, Any]) -> None:
+    scores = d["payload"]["configuration"]["scores"]
+    for h, M in enumerate(scores):
+        for i, row in enumerate(M):
+            if row[i] == "0":
+                row[i] = "1/3"
+                d["payload"]["configuration"]["values"][h][i][i] = "1/3"
+                return
+    raise AssertionError("no zero diagonal entry to change")
+
+
+WITNESS_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
+    "changed beta, hash kept": (lambda d: d["payload"]["configuration"].update(beta="3"), False, "sha256"),
+    "token off the sphere": (_nudge_token, True, "unit-tokens"),
+    "heads no longer orthogonal": (_break_orthogonality, True, "orthogonal-heads"),
+    "changed beta": (lambda d: d["payload"]["configuration"].update(beta="1/1000"), True, "enclosure"),
+    "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "does not satisfy"),
+    "missing hash": (lambda d: d.pop("sha256"), False, "missing"),
+}
+
+
+@pytest.mark.parametrize("mutation", list(WITNESS_MUTATIONS))
+def test_witness_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
+    mutate, rehash, expected = WITNESS_MUTATIONS[mutation]
+    source = _first(certs, "witness", "T17.shadow-obstruction")
+    ok, reason = verify_certificate(_mutated(source, tmp_path, mutate, rehash and mutation != "missing hash"))
+    assert not ok and expected in reason, reason
+
+
+def test_point_witness_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path) -> None:
+    source = _first(certs, "witness", "T22.superadditivity")
+    moved = _mutated(source, tmp_path, lambda d: d["payload"]["point"].update(lambda1="3"), True)
+    ok, reason = verify_certificate(moved)
+    assert not ok and "condition" in reason, reason
+
+
+def test_check_cert_reports_one_line_per_failing_file(certs: dict[str, list[Path]], tmp_path: Path) -> None:
+    good = certs["smt"][0]
+    bad = _mutated(good, tmp_path, lambda d: d["payload"].update(answer="sat"), True)
+    missing = tmp_path / "absent.json"
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json")
+    result = check_cert(good, bad, missing, garbage)
+    assert result.returncode == 1
+    failing = result.stderr.strip().splitlines()
+    assert len(failing) == 3 and all("FAIL" in line for line in failing)
+    assert "Traceback" not in result.stderr
+
+
+def test_verifier_does_not_import_the_deciding_code() -> None:
+    code = (
+        "import sys, certificates.verify\n"
+        "print(' '.join(m for m in sys.modules if m == 'z3' or m.endswith('_claims') or m in "
+        "('certificates.smt', 'certificates.intervals', 'certificates.witness', 'identities.balls')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.strip() == ""
+
+
+def _leaf_paths(node: Any, prefix: tuple = ()) -> list[tuple]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _leaf_paths(v, (*prefix, k))]
+    if isinstance(node, list) and node:
+        return [p for i, v in enumerate(node) for p in _leaf_paths(v, (*prefix, i))]
+    return [prefix]
+
+
+def _set_path(data: Any, path: tuple, value: Any) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value
+
+
+@pytest.mark.parametrize("kind", ["smt", "interval-cover", "witness"])
+def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]], tmp_path: Path, kind: str) -> None:
+    """Any payload value replaced by junk (and the hash recomputed): a clean (ok, reason), never an exception."""
+    rng = np.random.default_rng(11)
+    source = certs[kind][0]
+    paths = _leaf_paths(json.loads(source.read_text())["payload"])
+    junk = [None, -1, 10**6, "x", "1/0", [], {}, ["rat"], 0.5, True]
+    rejected = 0
+    for k in rng.choice(len(paths), size=min(25, len(paths)), replace=False):
+        value = junk[int(rng.integers(len(junk)))]
+        mutated = _mutated(source, tmp_path, lambda d, k=k, value=value: _set_path(d["payload"], paths[k], value), True)
+        ok, reason = verify_certificate(mutated)
+        assert isinstance(reason, str) and "\n" not in reason
+        rejected += not ok
+    assert rejected > 0
+
+
+def test_witness_head_out_of_range_is_rejected(certs: dict[str, list[Path]], tmp_path: Path) -> None:
+    source = _first(certs, "witness", "T17.shadow-obstruction")
+    ok, reason = verify_certificate(_mutated(source, tmp_path, lambda d: d["payload"].update(head=-1), True))
+    assert not ok and "head" in reason
