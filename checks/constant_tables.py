@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from checks import __version__
-from checks.constants import QUANTITIES, Constant
+from checks.constant_specs import QUANTITIES
+from checks.constants import Constant
 from checks.numbers import format_number
 
-FORMATS = ("table", "csv", "json", "markdown", "latex")
 PARAMETERS = ("H", "n", "alpha", "beta", "lam", "x")
 RESULT_COLUMNS = ("digits", "value", "radius", "correctly_rounded", "precision_bits", "note")
 
@@ -49,7 +49,7 @@ def columns(rows: Sequence[Constant]) -> list[str]:
 
 
 def render(rows: Sequence[Constant], fmt: str) -> str:
-    """The table as text in `fmt` (one of FORMATS)."""
+    """The table as text in `fmt`: table, csv, json, markdown or latex."""
     records = [record(c) for c in rows]
     cols = columns(rows)
     if fmt == "csv":
@@ -81,15 +81,27 @@ def _cell(value: Any) -> str:
 
 
 def rich_table(rows: Sequence[Constant]) -> Any:
-    """A rich Table of the rows (values fold onto several lines when long)."""
+    """A rich Table of the rows: long values fold; notes are numbered and spelled out below."""
+    from rich.markup import escape
     from rich.table import Table
 
-    cols = columns(rows)
-    table = Table(title="headflow constants (certified digits)")
-    for name in cols:
-        table.add_column(name, overflow="fold", no_wrap=False)
-    for r in (record(c) for c in rows):
-        table.add_row(*[_cell(r[k]) for k in cols])
+    digits = sorted({c.digits for c in rows})
+    notes = list(dict.fromkeys(c.note for c in rows if c.note))
+    caption = "\n".join(escape(f"[{k}] {text}") for k, text in enumerate(notes, 1)) or None
+    table = Table(
+        title=f"headflow constants ({', '.join(map(str, digits))} certified digits)",
+        caption=caption,
+        caption_justify="left",
+    )
+    table.add_column("constant", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    table.add_column("radius", no_wrap=True)
+    table.add_column("rounded", no_wrap=True)
+    table.add_column("note", no_wrap=True)
+    for c in rows:
+        args = ", ".join(f"{p}={format_number(c.parameters[p])}" for p in QUANTITIES[c.quantity])
+        mark = escape(f"[{notes.index(c.note) + 1}]") if c.note else ""
+        table.add_row(f"{c.quantity}({args})", c.value, c.radius, _cell(c.correctly_rounded), mark)
     return table
 
 

@@ -24,6 +24,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 from mpmath import mpf
 
+from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
@@ -31,21 +32,6 @@ from checks.lambda_c_root import certify_root
 from checks.numbers import format_number, parse_number
 from identities import closed_forms as cf
 from identities.balls import rational_ball, to_arb
-
-QUANTITIES: dict[str, tuple[str, ...]] = {
-    "golden": (),
-    "c_star": ("H",),
-    "beta_star": ("H", "n", "alpha"),
-    "rate": ("lam", "n", "beta"),
-    "lambda_max": ("n", "beta"),
-    "lambda_c": ("n", "beta"),
-    "lambertw": ("x",),
-}
-"""Each quantity and its parameters, in the order of its signature."""
-
-MAX_DIGITS: dict[str, int] = {q: 100_000 for q in QUANTITIES} | {"lambda_c": 10_000}
-"""Largest --digits per quantity: lambda_c is capped lower because mpmath's cross-check
-(a Newton iteration at full precision) takes minutes beyond 10,000 digits."""
 
 Number = int | Fraction | str | float
 

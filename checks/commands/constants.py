@@ -8,8 +8,7 @@ import sys
 from fractions import Fraction
 
 from checks.atomic import write_text_atomic
-from checks.constant_tables import FORMATS, render, rich_table
-from checks.constants import MAX_DIGITS, QUANTITIES, Constant, CrossCheckError, compute
+from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.errors import InputError
 from checks.numbers import parse_values
 from checks.progress import progress_bar
@@ -23,6 +22,7 @@ MAX_TABLE_DIGITS = 2_000_000
 """Most digits one table may print in all (rows x --digits)."""
 
 DEFAULTS = {"alpha": "1", "beta": "1"}
+FORMATS = ("table", "csv", "json", "markdown", "latex")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,7 +99,12 @@ def plan(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Fraction]]
 
 
 def run(args: argparse.Namespace) -> int:
+    from checks.constant_tables import render, rich_table
+    from checks.constants import Constant, CrossCheckError, compute, validate
+
     rows, digits = plan(args)
+    for quantity, params in rows:  # every bad parameter is reported before any long computation
+        validate(quantity, params)
     results: list[Constant] = []
     try:
         with progress_bar("constants", len(rows), enabled=len(rows) * digits >= 2_000) as advance:
