@@ -107,34 +107,37 @@ def _above_branch_point(x: Fraction) -> bool:
     prec = 64
     while prec <= 1 << 16:
         with ctx.workprec(prec):
-            gap = rational_ball(sp.Rational(x.numerator, x.denominator)) + arb(-1).exp()
+            gap = _rational(x) + arb(-1).exp()
         if gap > 0 or gap < 0:
             return bool(gap > 0)
         prec *= 2
     raise InputError("x", format_number(x), "too close to -1/e to decide the branch")
 
 
-def _closed_form(quantity: str, p: Mapping[str, Fraction]) -> sp.Expr:
-    q = {k: sp.Rational(v.numerator, v.denominator) for k, v in p.items()}
-    if quantity == "golden":
-        return cf.golden
-    if quantity == "c_star":
-        return cf.c_star(q["H"])
-    if quantity == "beta_star":
-        return cf.beta_star(q["H"], q["n"], q["alpha"])
-    if quantity == "rate":
-        return cf.rate(q["lam"], q["n"], q["beta"])
-    if quantity == "lambda_max":
-        return cf.lambda_max(q["n"], q["beta"])
-    return cf.lambertw(q["x"])
+_X = sp.Symbol("x", real=True)
+_SYMBOLS = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": _X}
+_FORMS: dict[str, sp.Expr] = {
+    "golden": cf.golden,
+    "c_star": cf.c_star(),
+    "beta_star": cf.beta_star(),
+    "rate": cf.rate(),
+    "lambda_max": cf.lambda_max(),
+    "lambertw": cf.lambertw(_X),
+}
+"""The closed forms in symbols; numbers enter only as balls, so SymPy never simplifies with them
+(its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100)."""
 
 
-def _ball(quantity: str, p: Mapping[str, Fraction], expr: sp.Expr | None, prec: int) -> arb:
-    if expr is not None:
-        return to_arb(expr, prec=prec)
-    root = certify_root(int(p["n"]), prec)
+def _rational(value: Fraction) -> arb:
+    return rational_ball(sp.Rational(value.numerator, value.denominator))
+
+
+def _ball(quantity: str, p: Mapping[str, Fraction], prec: int) -> arb:
     with ctx.workprec(prec):
-        return root / rational_ball(sp.Rational(p["beta"].numerator, p["beta"].denominator))
+        env = {_SYMBOLS[k]: _rational(v) for k, v in p.items()}
+        if quantity != "lambda_c":
+            return to_arb(_FORMS[quantity], env, prec)
+        return certify_root(int(p["n"]), prec) / env[cf.beta]
 
 
 def _bits(digits: int) -> int:
@@ -159,12 +162,11 @@ def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_pre
     if quantity == "beta_star" and params["H"] == 1:
         note = "H = 1: no other head, the condition holds for every beta (beta* = +inf)"
         return Constant(quantity, dict(params), digits, None, "0", True, 0, note)
-    expr = None if quantity == "lambda_c" else _closed_form(quantity, params)
     need = _bits(digits) + 8
     limit = max_prec or 2 * need + 4096
     prec = min(need + 32, limit)
     while True:
-        ball = _ball(quantity, params, expr, prec)
+        ball = _ball(quantity, params, prec)
         rounded = certified_digits(ball, digits) if ball.is_finite() else None
         if rounded is not None:
             return Constant(

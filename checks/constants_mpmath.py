@@ -4,7 +4,8 @@ These are deliberately other formulas than those of `identities/closed_forms.py`
 forms, mpmath's own functions), so that an error in either side shows up as a disagreement:
 c* = 2 / (sqrt((H - 1)^2 + 4) + H - 1) (no cancellation), beta* = ln(c* (n - 1)/(H - 1)) / (2 alpha)
 (using 1 - c*^2 = (H - 1) c*), golden = mp.phi, lambda_max through mp.lambertw, lambda_c by
-mp.findroot on (u - 2) - (n - 1)(u + 2) e^-u (a 53-bit bracketing solve, then Newton).
+mp.findroot on (u - 2) - (n - 1)(u + 2) e^-u (a 53-bit bracketing solve of its logarithmic form,
+then Newton at full precision).
 """
 
 from __future__ import annotations
@@ -51,9 +52,12 @@ def _lambda_c(p: Mapping[str, Fraction]) -> mpf:
     def df(t: mpf) -> mpf:
         return 1 + m * (t + 1) * mp.exp(-t)
 
+    def h(s: mpf) -> mpf:  # the same equation in logarithms, in s = u - 2 (well scaled for a 53-bit guess)
+        return s + 2 + mp.log(s / (s + 4)) - mp.log(m)
+
     with mp.workprec(53):
-        guess = mp.findroot(f, (mpf(2), max(mpf(6), mp.log(2 * m) + 2)), solver="anderson")
-    return mp.findroot(f, guess, solver="newton", df=df) / _q(p["beta"])
+        s = mp.findroot(h, (mpf("0.1"), max(mpf(4), mp.log(2 * m))), solver="anderson")
+    return mp.findroot(f, 2 + s, solver="newton", df=df) / _q(p["beta"])
 
 
 def _lambertw(p: Mapping[str, Fraction]) -> mpf:

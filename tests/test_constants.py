@@ -169,6 +169,20 @@ def test_exact_values_and_large_magnitudes() -> None:
     assert tiny.value.endswith(f"e{tiny.rounded.exponent}")
 
 
+def test_huge_parameters_stay_real() -> None:
+    """SymPy judges 1 - c*(10^100)^2 negative when numbers are substituted into the closed form;
+    the balls must not inherit that (beta* would become complex)."""
+    big = 10**100
+    b = constants.beta_star(big, big, Fraction(1, big), digits=30)
+    lc = constants.lambda_c(big, 1, digits=30)
+    with mp.workdps(400):
+        cs = 2 / (mp.sqrt(mpf(big - 1) ** 2 + 4) + big - 1)
+        reference = mp.log(cs * (big - 1) / (big - 1)) * big / 2
+        assert abs(_mp(_fraction(b)) - reference) <= _mp(_ulp(b)) / 2
+        u = _mp(_fraction(lc))
+        assert abs((u - 2) * mp.exp(u) / ((big - 1) * (u + 2)) - 1) < mpf(10) ** -27
+
+
 def test_the_ball_is_reported_with_its_radius() -> None:
     c = constants.lambda_c(10, 1, digits=40)
     assert c.ball is not None and c.correctly_rounded
