@@ -11,7 +11,7 @@ from typing import Any
 from checks import __version__
 from checks.constant_specs import QUANTITIES
 from checks.constants import Constant
-from checks.numbers import format_number
+from checks.exact_numbers import format_number
 
 PARAMETERS = ("H", "n", "alpha", "beta", "lam", "x")
 RESULT_COLUMNS = ("digits", "value", "radius", "correctly_rounded", "precision_bits", "note")

@@ -10,7 +10,7 @@ bug and raises CrossCheckError.
 
     >>> from checks import constants
     >>> constants.beta_star(2, 10, 1, digits=30).value
-    '0.858522231979187810014305006081'
+    '0.858006376138307967646365780210'
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
+from checks.exact_numbers import format_number, parse_number
 from checks.lambda_c_root import certify_root
-from checks.numbers import format_number, parse_number
 from identities import closed_forms as cf
 from identities.balls import rational_ball, to_arb
 

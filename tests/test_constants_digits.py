@@ -9,7 +9,7 @@ from flint import arb, ctx, fmpq
 
 from checks.digits import Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
-from checks.numbers import format_number, parse_number, parse_values
+from checks.exact_numbers import format_number, parse_number, parse_values
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from fractions import Fraction
 from checks.atomic import write_text_atomic
 from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.errors import InputError
-from checks.numbers import parse_values
+from checks.exact_numbers import parse_values
 from checks.progress import progress_bar
 
 HELP = "tables of golden, c_star, beta_star, rate, lambda_max, lambda_c, lambertw with certified digits"
