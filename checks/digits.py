@@ -9,6 +9,7 @@ floats.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from flint import arb, fmpz
@@ -90,20 +91,31 @@ def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
     return quotient
 
 
-def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Rounded:
-    """num * 2^g (num > 0) rounded to `digits` significant decimal digits."""
-    e = int((num.bit_length() - 1 + g) * _LOG10_2)
+def _exponent10(num: fmpz, g: int) -> int:
+    """floor(log10(num * 2^g)) for num > 0, exactly (a float estimate, then integer comparisons)."""
+    e = math.floor((num.bit_length() - 1 + g) * _LOG10_2)
     if abs(e) > MAX_EXPONENT10:
         raise OutOfRange(e)
-    low, high = fmpz(10) ** (digits - 1), fmpz(10) ** digits
-    while True:
-        d = _scaled_round(num, g, digits - 1 - e, mode)
-        if d >= high:
-            e += 1
-        elif d < low:
-            e -= 1
-        else:
-            return Rounded(1, str(d), e)
+
+    def at_least(k: int) -> bool:  # num * 2^g >= 10^k ?
+        left, right = num, fmpz(1)
+        left, right = (left * fmpz(10) ** -k, right) if k < 0 else (left, right * fmpz(10) ** k)
+        return (left << g if g >= 0 else left) >= (right << -g if g < 0 else right)
+
+    while not at_least(e):
+        e -= 1
+    while at_least(e + 1):
+        e += 1
+    return e
+
+
+def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Rounded:
+    """num * 2^g (num > 0) rounded to `digits` significant decimal digits."""
+    e = _exponent10(num, g)
+    d = _scaled_round(num, g, digits - 1 - e, mode)
+    if d == fmpz(10) ** digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
+        d, e = d // 10, e + 1
+    return Rounded(1, str(d), e)
 
 
 def certified_digits(ball: arb, digits: int) -> Rounded | None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import decimal
 from fractions import Fraction
 
 import pytest
 from flint import arb, ctx, fmpq
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checks.digits import Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
@@ -80,3 +83,27 @@ def test_numbers_parse_exactly() -> None:
 def test_bad_lists_are_input_errors(text: str) -> None:
     with pytest.raises(InputError):
         parse_values("H", text)
+
+
+@given(
+    st.integers(min_value=-(10**30), max_value=10**30).filter(lambda m: m != 0),
+    st.integers(min_value=-200, max_value=200),
+    st.integers(min_value=1, max_value=40),
+)
+@settings(max_examples=300, deadline=None)
+def test_rounding_agrees_with_the_decimal_module(mantissa: int, exponent: int, digits: int) -> None:
+    """Exact dyadics m * 2^e rounded by certified_digits and by Python's decimal (half-even)."""
+    with ctx.workprec(200):
+        ball = arb(mantissa) * arb(2) ** exponent
+    assert ball.is_exact()
+    with decimal.localcontext() as c:
+        c.prec = 400
+        exact = decimal.Decimal(mantissa) * (decimal.Decimal(2) ** exponent)
+        c.prec, c.rounding = digits, decimal.ROUND_HALF_EVEN
+        expected = +exact
+    sign, ds, _ = expected.as_tuple()
+    rounded = certified_digits(ball, digits)
+    assert rounded is not None
+    assert rounded.sign == (-1 if sign else 1)
+    assert rounded.digits == "".join(map(str, ds)).ljust(digits, "0")
+    assert rounded.exponent == expected.adjusted()
