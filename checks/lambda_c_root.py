@@ -68,6 +68,6 @@ def certify_root(tokens: int, bits: int) -> arb:
             low, high = point - radius, point + radius
         if low > 2 and _value(g, low, check_prec) < 0 and _value(g, high, check_prec) > 0:
             with ctx.workprec(check_prec):
-                return arb(point, radius)
+                return low.union(high)  # holds every point between the two (balls around the) ends
         extra *= 2
     raise ArithmeticError(f"lambda_c: could not certify the root for n={tokens} at {bits} bits")
