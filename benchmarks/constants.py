@@ -6,6 +6,10 @@ times the certified ball computation (precision loop and correct rounding includ
 limit, no cross-check) and mpmath's evaluation at the same precision, and prints both rates and
 their ratio. It then checks the target: 10,000 certified digits of c*(2) and beta*(2, 10, 1)
 in under one second, this time with mpmath's cross-check included.
+
+The whole run takes about seven minutes, nearly all of it mpmath's lambda_c at 100,000 digits
+(a Newton iteration at full precision); `--max-digits 10000` gives the table up to 10,000 digits
+in a few seconds.
 """
 
 from __future__ import annotations
