@@ -1,0 +1,127 @@
+"""`headflow constants`: tables of the regime's constants whose every printed digit is certified."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from fractions import Fraction
+
+from checks.atomic import write_text_atomic
+from checks.constant_specs import MAX_DIGITS, QUANTITIES
+from checks.errors import InputError
+from checks.exact_numbers import parse_values
+from checks.progress import progress_bar
+
+HELP = "tables of golden, c_star, beta_star, rate, lambda_max, lambda_c, lambertw with certified digits"
+
+MAX_ROWS = 10_000
+"""Most rows one table may have."""
+
+MAX_TABLE_DIGITS = 2_000_000
+"""Most digits one table may print in all (rows x --digits)."""
+
+DEFAULTS = {"alpha": "1", "beta": "1"}
+FORMATS = ("table", "csv", "json", "markdown", "latex")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--quantity",
+        action="append",
+        metavar="NAME",
+        help=f"one of {', '.join(QUANTITIES)} (repeat the option or separate with commas)",
+    )
+    lists = "a list of numbers and ranges: 2,10,1e6 or 2..64 or 0.5..2:1/4"
+    parser.add_argument("--H", metavar="LIST", help=f"heads, integers >= 1 ({lists})")
+    parser.add_argument("--n", metavar="LIST", help="tokens, integers >= 2")
+    parser.add_argument("--alpha", metavar="LIST", default=DEFAULTS["alpha"], help="head scale > 0 (default 1)")
+    parser.add_argument("--beta", metavar="LIST", default=DEFAULTS["beta"], help="inverse temperature > 0 (default 1)")
+    parser.add_argument("--lam", metavar="LIST", help="head strength lambda > 0 (for rate)")
+    parser.add_argument("--x", metavar="LIST", help="argument of lambertw, x >= -1/e")
+    parser.add_argument(
+        "--digits",
+        metavar="N",
+        default="50",
+        help=f"significant digits (default 50; at most {MAX_DIGITS['c_star']}, {MAX_DIGITS['lambda_c']} for lambda_c)",
+    )
+    parser.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
+    parser.add_argument("--out", metavar="PATH", help="write the table here (atomically) instead of stdout")
+
+
+def _quantities(args: argparse.Namespace) -> list[str]:
+    if not args.quantity:
+        raise InputError("--quantity", None, f"give at least one of {', '.join(QUANTITIES)}")
+    names = [name.strip() for item in args.quantity for name in item.split(",")]
+    for name in names:
+        if name not in QUANTITIES:
+            raise InputError("--quantity", name, f"unknown (choose from {', '.join(QUANTITIES)})")
+    return list(dict.fromkeys(names))
+
+
+def _digits(text: str, quantities: list[str]) -> int:
+    if not text.strip().isdigit():
+        raise InputError("--digits", text, "must be a positive integer")
+    digits = int(text)
+    for q in quantities:
+        if not 1 <= digits <= MAX_DIGITS[q]:
+            raise InputError("--digits", text, f"must be from 1 to {MAX_DIGITS[q]} for {q}")
+    return digits
+
+
+def plan(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Fraction]]], int]:
+    """The (quantity, parameters) of every row and the digits, checked against the table limits."""
+    quantities = _quantities(args)
+    digits = _digits(args.digits, quantities)
+    lists: dict[str, list[Fraction]] = {}
+    for name in sorted({p for q in quantities for p in QUANTITIES[q]}):
+        text = getattr(args, name)
+        if text is None:
+            users = ", ".join(q for q in quantities if name in QUANTITIES[q])
+            raise InputError(f"--{name}", None, f"required by {users}")
+        lists[name] = parse_values(f"--{name}", text)
+    count = 0
+    for q in quantities:
+        size = 1
+        for p in QUANTITIES[q]:
+            size *= len(lists[p])
+        count += size
+    if count > MAX_ROWS:
+        raise InputError("rows", count, f"too many rows (at most {MAX_ROWS})")
+    if count * digits > MAX_TABLE_DIGITS:
+        raise InputError("rows x digits", count * digits, f"too many digits in one table (at most {MAX_TABLE_DIGITS})")
+    rows = [
+        (q, dict(zip(QUANTITIES[q], combo, strict=True)))
+        for q in quantities
+        for combo in itertools.product(*(lists[p] for p in QUANTITIES[q]))
+    ]
+    return rows, digits
+
+
+def run(args: argparse.Namespace) -> int:
+    from checks.constant_tables import render, rich_table
+    from checks.constants import Constant, CrossCheckError, compute, validate
+
+    rows, digits = plan(args)
+    for quantity, params in rows:  # every bad parameter is reported before any long computation
+        validate(quantity, params)
+    results: list[Constant] = []
+    try:
+        with progress_bar("constants", len(rows), enabled=len(rows) * digits >= 2_000) as advance:
+            for quantity, params in rows:
+                results.append(compute(quantity, params, digits))
+                advance(quantity)
+    except CrossCheckError as exc:
+        sys.stderr.write(f"headflow: INTERNAL ERROR, the two computations disagree: {exc}\n")
+        return 1
+    if args.out is None and args.format == "table":
+        from rich.console import Console
+
+        Console().print(rich_table(results))
+        return 0
+    text = render(results, args.format)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        write_text_atomic(args.out, text)
+    return 0

@@ -1,0 +1,279 @@
+"""The regime's constants with certified decimal digits (the Python API behind `headflow constants`).
+
+Every value is a python-flint ball evaluated from the one SymPy formula in
+`identities/closed_forms.py` (through `identities/balls.to_arb`); lambda_c, which has no closed
+form, is the certified root of `lambda_c_equation` (`checks/lambda_c_root.py`). The working
+precision rises until the ball determines every printed digit (correct rounding); if it still
+straddles a rounding boundary at the maximum precision, the result says so. mpmath then
+recomputes the value with its own formulas (`checks/constants_mpmath.py`); a disagreement is a
+bug and raises CrossCheckError.
+
+    >>> from checks import constants
+    >>> constants.beta_star(2, 10, 1, digits=30).value
+    '0.858006376138307967646365780210'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy as sp
+from flint import arb, ctx, fmpq, fmpz
+from mpmath import mpf
+
+from checks.constant_specs import MAX_DIGITS, QUANTITIES
+from checks.constants_mpmath import mpmath_value
+from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
+from checks.errors import InputError
+from checks.exact_numbers import format_number, parse_number
+from checks.lambda_c_root import certify_root
+from identities import closed_forms as cf
+from identities.balls import rational_ball, to_arb
+
+Number = int | Fraction | str | float
+
+
+class CrossCheckError(RuntimeError):
+    """python-flint and mpmath disagree on a value: one of the two computations is wrong."""
+
+
+@dataclass(frozen=True)
+class Constant:
+    """One certified value: `value` has `digits` significant digits, correctly rounded when
+    `correctly_rounded`; the true number lies within `radius` of the ball's midpoint."""
+
+    quantity: str
+    parameters: dict[str, Fraction]
+    digits: int
+    rounded: Rounded | None
+    radius: str
+    correctly_rounded: bool
+    precision_bits: int
+    note: str | None = None
+    ball: arb | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def value(self) -> str:
+        """The printed digits ('inf' for beta*(1, n, alpha), where no other head constrains beta)."""
+        return "inf" if self.rounded is None else self.rounded.text()
+
+
+def _exact(name: str, value: Number) -> Fraction:
+    if isinstance(value, bool):
+        raise InputError(name, value, "not a number")
+    if isinstance(value, int | Fraction):
+        return Fraction(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InputError(name, value, "not a finite number")
+        return parse_number(name, repr(value))
+    if isinstance(value, str):
+        return parse_number(name, value)
+    raise InputError(name, value, "not a number")
+
+
+def _require(ok: bool, name: str, value: Fraction, reason: str) -> None:
+    if not ok:
+        raise InputError(name, format_number(value), reason)
+
+
+def validate(quantity: str, params: Mapping[str, Number]) -> dict[str, Fraction]:
+    """The parameters of `quantity` as exact fractions, checked against the quantity's domain."""
+    if quantity not in QUANTITIES:
+        raise InputError("quantity", quantity, f"unknown (choose from {', '.join(QUANTITIES)})")
+    exact: dict[str, Fraction] = {}
+    for name in QUANTITIES[quantity]:
+        if name not in params:
+            raise InputError(name, None, f"required by {quantity}")
+        exact[name] = v = _exact(name, params[name])
+        if name == "H":
+            _require(v.denominator == 1 and v >= 1, name, v, "the number of heads must be an integer >= 1")
+        elif name == "n":
+            _require(v.denominator == 1 and v >= 2, name, v, "the number of tokens must be an integer >= 2")
+        elif name == "x":
+            _require(_above_branch_point(v), name, v, "Lambert W_0 is real only for x >= -1/e")
+        else:
+            _require(v > 0, name, v, "must be > 0")
+    return exact
+
+
+def _above_branch_point(x: Fraction) -> bool:
+    """x > -1/e, decided with balls (x is rational and 1/e is not, so they differ)."""
+    if x >= 0:
+        return True
+    prec = 64
+    while prec <= 1 << 16:
+        with ctx.workprec(prec):
+            gap = _rational(x) + arb(-1).exp()
+        if gap > 0 or gap < 0:
+            return bool(gap > 0)
+        prec *= 2
+    raise InputError("x", format_number(x), "too close to -1/e to decide the branch")
+
+
+_X = sp.Symbol("x", real=True)
+_SYMBOLS = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": _X}
+_FORMS: dict[str, sp.Expr] = {
+    "golden": cf.golden,
+    "c_star": cf.c_star(),
+    "beta_star": cf.beta_star(),
+    "rate": cf.rate(),
+    "lambda_max": cf.lambda_max(),
+    "lambertw": cf.lambertw(_X),
+}
+"""The closed forms in symbols; numbers enter only as balls, so SymPy never simplifies with them
+(its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100)."""
+
+
+def _rational(value: Fraction) -> arb:
+    return rational_ball(sp.Rational(value.numerator, value.denominator))
+
+
+def _ball(quantity: str, p: Mapping[str, Fraction], prec: int) -> arb:
+    with ctx.workprec(prec):
+        env = {_SYMBOLS[k]: _rational(v) for k, v in p.items()}
+        if quantity != "lambda_c":
+            return to_arb(_FORMS[quantity], env, prec)
+        return certify_root(int(p["n"]), prec) / env[cf.beta]
+
+
+def _bits(digits: int) -> int:
+    return math.ceil(digits * math.log2(10))
+
+
+def _note(quantity: str, rounded: Rounded) -> str | None:
+    if quantity == "beta_star" and rounded.sign < 0:
+        return "beta* < 0: no positive inverse temperature satisfies beta <= beta*, the condition is empty"
+    return None
+
+
+def certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_prec: int | None = None) -> Constant:
+    """The certified value without digit limit or cross-check (validated `params` expected)."""
+    try:
+        return _certify(quantity, params, digits, max_prec)
+    except OutOfRange as exc:
+        raise InputError(quantity, _describe(params), str(exc)) from None
+
+
+def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_prec: int | None) -> Constant:
+    if quantity == "beta_star" and params["H"] == 1:
+        note = "H = 1: no other head, the condition holds for every beta (beta* = +inf)"
+        return Constant(quantity, dict(params), digits, None, "0", True, 0, note)
+    need = _bits(digits) + 8
+    limit = max_prec or 2 * need + 4096
+    prec = min(need + 32, limit)
+    while True:
+        ball = _ball(quantity, params, prec)
+        rounded = certified_digits(ball, digits) if ball.is_finite() else None
+        if rounded is not None:
+            return Constant(
+                quantity, dict(params), digits, rounded, radius_bound(ball), True, prec, _note(quantity, rounded), ball
+            )
+        if prec >= limit:
+            break
+        accuracy = ball.rel_accuracy_bits() if ball.is_finite() else 0
+        if accuracy <= 0:
+            prec *= 2
+        elif accuracy < need:
+            prec += need - accuracy + 64
+        else:  # accurate enough, yet next to a rounding boundary
+            prec += max(64, prec // 2)
+        prec = min(limit, prec)
+    if not ball.is_finite():
+        raise ArithmeticError(f"{quantity}: no finite enclosure at {prec} bits")
+    rounded = midpoint_digits(ball, digits)
+    note = f"not correctly rounded: the ball straddles a rounding boundary at the maximum precision ({prec} bits)"
+    return Constant(quantity, dict(params), digits, rounded, radius_bound(ball), False, prec, note, ball)
+
+
+def _mpmath_ball(value: mpf) -> arb:
+    sign, man, exp, _ = value._mpf_
+    if man == 0:
+        return arb(0)
+    num, den = (man << exp, 1) if exp >= 0 else (man, 1 << -exp)
+    with ctx.workprec(int(man).bit_length() + 8):
+        return arb(fmpq(fmpz(-num if sign else num), fmpz(den)))
+
+
+def cross_check(result: Constant) -> None:
+    """Recompute `result` with mpmath; raise CrossCheckError unless it lies within the ball widened
+    by 2^-(bits of the printed digits + 20), relative (far below one unit of the last digit)."""
+    if result.ball is None:
+        return
+    reference = mpmath_value(result.quantity, result.parameters, result.precision_bits + 64)
+    point = _mpmath_ball(reference)
+    with ctx.workprec(result.precision_bits + 128):
+        mid = result.ball.mid()
+        tolerance = abs(mid) * arb(2) ** (-(_bits(result.digits) + 20)) + result.ball.rad()
+        agree = arb(mid, tolerance).contains(point)
+    if not agree:
+        raise CrossCheckError(
+            f"{result.quantity}({_describe(result.parameters)}): python-flint gives {result.ball.str(40)} "
+            f"but mpmath gives {point.str(40)}"
+        )
+
+
+def _describe(params: Mapping[str, Fraction]) -> str:
+    return ", ".join(f"{k}={format_number(v)}" for k, v in params.items())
+
+
+def compute(
+    quantity: str,
+    params: Mapping[str, Number] | None = None,
+    digits: int = 50,
+    *,
+    check: bool = True,
+    max_prec: int | None = None,
+) -> Constant:
+    """`quantity` at `params` with `digits` certified digits, cross-checked by mpmath when `check`."""
+    exact = validate(quantity, params or {})
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS[quantity]:
+        raise InputError("digits", digits, f"must be an integer from 1 to {MAX_DIGITS[quantity]} for {quantity}")
+    result = certify(quantity, exact, digits, max_prec)
+    if check:
+        cross_check(result)
+    return result
+
+
+def golden(digits: int = 50, *, check: bool = True, max_prec: int | None = None) -> Constant:
+    """The golden ratio (1 + sqrt 5)/2."""
+    return compute("golden", {}, digits, check=check, max_prec=max_prec)
+
+
+def c_star(H: Number, digits: int = 50, *, check: bool = True, max_prec: int | None = None) -> Constant:
+    """c*(H), the positive root of c^2 + (H - 1) c - 1."""
+    return compute("c_star", {"H": H}, digits, check=check, max_prec=max_prec)
+
+
+def beta_star(
+    H: Number, n: Number, alpha: Number, digits: int = 50, *, check: bool = True, max_prec: int | None = None
+) -> Constant:
+    """beta*(H, n, alpha), the summary's threshold inverse temperature."""
+    return compute("beta_star", {"H": H, "n": n, "alpha": alpha}, digits, check=check, max_prec=max_prec)
+
+
+def rate(
+    lam: Number, n: Number, beta: Number, digits: int = 50, *, check: bool = True, max_prec: int | None = None
+) -> Constant:
+    """phi(lambda) = 2 lambda / (exp(lambda beta) + n - 1), the early clustering rate."""
+    return compute("rate", {"lam": lam, "n": n, "beta": beta}, digits, check=check, max_prec=max_prec)
+
+
+def lambda_max(
+    n: Number, beta: Number, digits: int = 50, *, check: bool = True, max_prec: int | None = None
+) -> Constant:
+    """The maximiser of phi, (1 + W((n - 1)/e))/beta."""
+    return compute("lambda_max", {"n": n, "beta": beta}, digits, check=check, max_prec=max_prec)
+
+
+def lambda_c(n: Number, beta: Number, digits: int = 50, *, check: bool = True, max_prec: int | None = None) -> Constant:
+    """The inflection point of phi (phi'' = 0), certified as a root."""
+    return compute("lambda_c", {"n": n, "beta": beta}, digits, check=check, max_prec=max_prec)
+
+
+def lambertw(x: Number, digits: int = 50, *, check: bool = True, max_prec: int | None = None) -> Constant:
+    """The principal branch W_0(x), x >= -1/e."""
+    return compute("lambertw", {"x": x}, digits, check=check, max_prec=max_prec)

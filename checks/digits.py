@@ -1,0 +1,150 @@
+"""Rounded digits that a ball determines: correct rounding decided with exact integer arithmetic.
+
+A ball [m - r, m + r] (m, r exact dyadics) determines the N-significant-digit rounding of the
+number it encloses when both of its endpoints round to the same decimal: rounding to nearest is
+monotone, so every point in between rounds the same way. Endpoints are handled as exact
+integers (python-flint's fmpz, whose decimal conversion is fast at 100,000 digits), never as
+floats.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from flint import arb, fmpz
+
+MAX_EXPONENT10 = 1_000_000
+"""Largest |decimal exponent| of a printed value; beyond it the digits would not fit any table."""
+
+_LOG10_2 = 0.30102999566398119521
+
+
+class OutOfRange(ValueError):
+    """The value's decimal exponent is beyond MAX_EXPONENT10: its digits cannot be printed."""
+
+    def __init__(self, exponent: int) -> None:
+        self.exponent = exponent
+        super().__init__(f"the value is about 10^{exponent}, beyond 10^+-{MAX_EXPONENT10}")
+
+
+@dataclass(frozen=True)
+class Rounded:
+    """sign * d1.d2...dN * 10^exponent; sign 0 for an exact zero."""
+
+    sign: int
+    digits: str
+    exponent: int
+
+    def text(self) -> str:
+        """Positional when the exponent allows it without invented zeros, otherwise scientific."""
+        if self.sign == 0:
+            return "0"
+        sign = "-" if self.sign < 0 else ""
+        d, e = self.digits, self.exponent
+        if 0 <= e < len(d):
+            whole, frac = d[: e + 1], d[e + 1 :]
+            return sign + whole + ("." + frac if frac else "")
+        if -6 <= e < 0:
+            return sign + "0." + "0" * (-e - 1) + d
+        mantissa = d[0] + ("." + d[1:] if len(d) > 1 else "")
+        return f"{sign}{mantissa}e{e:+d}"
+
+
+def _dyadic(x: arb) -> tuple[fmpz, int]:
+    """The exact dyadic x = man * 2^exp of an exact arb (a midpoint or a radius)."""
+    man, exp = x.man_exp()
+    return fmpz(man), int(exp)
+
+
+def _endpoints(ball: arb) -> tuple[fmpz, fmpz, int]:
+    """Exact integers lo, hi and an exponent g with [lo, hi] * 2^g = the ball."""
+    m, e = _dyadic(ball.mid())
+    r, f = _dyadic(ball.rad())
+    if r == 0:
+        return m, m, e
+    if m == 0:
+        return -r, r, f
+    g = min(e, f)
+    m <<= e - g
+    r <<= f - g
+    return m - r, m + r, g
+
+
+def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
+    """round(num * 2^g * 10^k) for num > 0, to nearest (ties to even) or up ('ceil')."""
+    p, q = num, fmpz(1)
+    if k >= 0:
+        p *= fmpz(10) ** k
+    else:
+        q *= fmpz(10) ** (-k)
+    if g >= 0:
+        p <<= g
+    else:
+        q <<= -g
+    quotient, remainder = divmod(p, q)
+    if mode == "ceil":
+        return quotient + (1 if remainder else 0)
+    twice = 2 * remainder
+    if twice > q or (twice == q and quotient % 2 == 1):
+        return quotient + 1
+    return quotient
+
+
+def _exponent10(num: fmpz, g: int) -> int:
+    """floor(log10(num * 2^g)) for num > 0, exactly (a float estimate, then integer comparisons)."""
+    e = math.floor((num.bit_length() - 1 + g) * _LOG10_2)
+    if abs(e) > MAX_EXPONENT10:
+        raise OutOfRange(e)
+
+    def at_least(k: int) -> bool:  # num * 2^g >= 10^k ?
+        left, right = num, fmpz(1)
+        left, right = (left * fmpz(10) ** -k, right) if k < 0 else (left, right * fmpz(10) ** k)
+        return (left << g if g >= 0 else left) >= (right << -g if g < 0 else right)
+
+    while not at_least(e):
+        e -= 1
+    while at_least(e + 1):
+        e += 1
+    return e
+
+
+def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Rounded:
+    """num * 2^g (num > 0) rounded to `digits` significant decimal digits."""
+    e = _exponent10(num, g)
+    d = _scaled_round(num, g, digits - 1 - e, mode)
+    if d == fmpz(10) ** digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
+        d, e = d // 10, e + 1
+    return Rounded(1, str(d), e)
+
+
+def certified_digits(ball: arb, digits: int) -> Rounded | None:
+    """The correctly rounded `digits`-digit decimal of the number in `ball`, or None if undetermined."""
+    lo, hi, g = _endpoints(ball)
+    if lo == 0 and hi == 0:
+        return Rounded(0, "0", 0)
+    if lo <= 0 <= hi:
+        return None
+    if lo > 0:
+        a, b = _round_positive(lo, g, digits), _round_positive(hi, g, digits)
+        return a if a == b else None
+    a, b = _round_positive(-hi, g, digits), _round_positive(-lo, g, digits)
+    return Rounded(-1, a.digits, a.exponent) if a == b else None
+
+
+def midpoint_digits(ball: arb, digits: int) -> Rounded:
+    """The midpoint rounded to `digits` digits: the best guess when the ball decides nothing better."""
+    m, e = _dyadic(ball.mid())
+    if m == 0:
+        return Rounded(0, "0", 0)
+    rounded = _round_positive(abs(m), e, digits)
+    return Rounded(1 if m > 0 else -1, rounded.digits, rounded.exponent)
+
+
+def radius_bound(ball: arb) -> str:
+    """An upper bound of the ball's radius with two significant digits, e.g. '3.1e-10007'."""
+    r, f = _dyadic(ball.rad())
+    if r == 0:
+        return "0"
+    bound = _round_positive(r, f, 2, mode="ceil")
+    return f"{bound.digits[0]}.{bound.digits[1]}e{bound.exponent:+d}"
