@@ -106,7 +106,15 @@ class Registry:
             raise InputError("claim", claim_id, "no such claim in the registry") from None
 
     def claims(self) -> list[Claim]:
-        return list(self._claims.values())
+        """Claims in declaration order, each reading placed right after the claim it refines."""
+        order = {claim_id: position for position, claim_id in enumerate(self._claims)}
+
+        def family(claim_id: str) -> tuple[int, ...]:
+            parts = claim_id.split(".")
+            prefixes = [".".join(parts[:k]) for k in range(1, len(parts) + 1)]
+            return tuple(order[p] for p in prefixes if p in order)
+
+        return sorted(self._claims.values(), key=lambda claim: family(claim.id))
 
     def select(self, pattern: str | None) -> list[Claim]:
         """Claims whose id matches the glob (all when None); a glob matching none is an error."""

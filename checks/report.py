@@ -122,16 +122,16 @@ def render_table(report: dict[str, Any]) -> Any:
         "INCONCLUSIVE": "yellow",
     }
     table = Table(title=f"headflow {report['headflow']} — profile {report['profile']}, seed {report['seed']}")
-    table.add_column("claim", style="bold")
-    table.add_column("verdict")
-    table.add_column("method")
-    table.add_column("evidence")
-    table.add_column("s", justify="right")
+    table.add_column("claim", style="bold", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("procedures", overflow="fold")
+    table.add_column("evidence", ratio=1, overflow="fold")
+    table.add_column("s", justify="right", no_wrap=True)
     for c in report["claims"]:
         table.add_row(
             c["id"],
             f"[{styles[c['verdict']]}]{c['verdict']}[/]",
-            c["method"],
+            ", ".join(f"{p['name']}: {p['verdict'].lower()}" for p in c["evidence"]["procedures"]),
             _evidence_line(c["evidence"]),
             f"{c['seconds']:.2f}",
         )
