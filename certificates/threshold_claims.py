@@ -152,7 +152,7 @@ def _certify_all(ctx: Context, chosen: dict[str, SmtStatement]) -> Outcome:
 def _threshold(ctx: Context) -> Outcome:
     outcome = _certify_all(ctx, statements())
     if outcome.verdict is Verdict.CERTIFIED:
-        outcome.notes = (
+        outcome.finding = (
             "beta* is sufficient but not exact: Condition 8 holds iff exp(2 alpha beta) <= (n-1)/(H-1), and "
             "exp(2 alpha beta*) = c*(n-1)/(H-1) is smaller by the factor c* < 1; beta* > 0 iff c*(H)(n-1) > H-1"
         )

@@ -55,7 +55,13 @@ def _lambert_w(ctx: Context) -> Outcome:
     )
     d.include(prove_lambda_max(), "lambda_max")
     d.include(prove_lambda_c_equation(), "lambda_c")
-    return d.outcome(METHOD)
+    outcome = d.outcome(METHOD)
+    if outcome.verdict is Verdict.PROVED:
+        outcome.finding = (
+            "c*(H) is algebraic (a quadratic surd in H), not a Lambert W expression; the Lambert W constant of "
+            "the scalar regimes is lambda_max = (1 + W((n-1)/e))/beta"
+        )
+    return outcome
 
 
 @REGISTRY.procedure("T19.lambert-w.reading-a", "exact")
