@@ -54,3 +54,38 @@ def test_threshold_point_finds_the_model_threshold_above_beta_star() -> None:
     row = threshold_point(2, 10, 1.0)
     assert math.isclose(row["beta_condition8_model"], 0.5 * math.log(9), rel_tol=1e-9)
     assert row["beta_star"] < row["beta_condition8_model"]
+
+
+def test_sweep_command_writes_csv_and_plot_and_resumes(tmp_path: Path, capsys) -> None:
+    import json
+
+    from checks import cli
+
+    args = ["sweep", "superadditivity", "--n", "10", "--mean", "1..3", "--workers", "0", "--no-progress"]
+    assert cli.main([*args, "--out", str(tmp_path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["points"] == 3
+    assert (tmp_path / "superadditivity.csv").exists() and (tmp_path / "superadditivity.png").exists()
+    assert cli.main([*args, "--mean", "1..4", "--out", str(tmp_path)]) == 0
+    lines = (tmp_path / "superadditivity.csv").read_text().strip().splitlines()
+    assert len(lines) == 1 + 4
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sweep", "threshold", "--H", "1"],
+        ["sweep", "threshold", "--n", "2.5"],
+        ["sweep", "threshold", "--alpha", "0"],
+        ["sweep", "threshold", "--mean", "1"],
+        ["sweep", "threshold", "--n", "2..10000000"],
+        ["sweep", "threshold", "--workers", "-1"],
+        ["sweep", "superadditivity", "--beta", "abc"],
+    ],
+)
+def test_sweep_rejects_bad_parameters(args: list[str], capsys) -> None:
+    from checks import cli
+
+    assert cli.main([*args, "--workers", "0"] if "--workers" not in args else args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("headflow: error:") and len(err.strip().splitlines()) == 1

@@ -1,0 +1,129 @@
+"""The sweeps `headflow sweep` offers: each a task, its grid parameters and its plot."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from checks.errors import InputError
+from checks.sweeps import tasks
+
+#: Most points one sweep may have (keeps a typo from queueing millions of tasks).
+MAX_POINTS = 100_000
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A grid parameter: its name, its type, its default list and its lower bound."""
+
+    name: str
+    kind: type
+    default: str
+    minimum: Fraction
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class SweepKind:
+    """A sweep: the per-point task, its parameters and a plot of its rows."""
+
+    name: str
+    help: str
+    task: Callable[..., dict[str, Any]]
+    parameters: tuple[Parameter, ...]
+    plot: Callable[[list[dict[str, Any]]], plt.Figure]
+
+    def grid(self, values: dict[str, list[Fraction]]) -> list[dict[str, Any]]:
+        """The Cartesian product of the parameter lists, validated and typed."""
+        typed = {p.name: [self._typed(p, v) for v in values[p.name]] for p in self.parameters}
+        size = 1
+        for column in typed.values():
+            size *= len(column)
+        if size > MAX_POINTS:
+            raise InputError("grid", size, f"at most {MAX_POINTS} points per sweep")
+        names = [p.name for p in self.parameters]
+        return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(typed[n] for n in names))]
+
+    @staticmethod
+    def _typed(parameter: Parameter, value: Fraction) -> int | float:
+        if value < parameter.minimum or (parameter.strict and value == parameter.minimum):
+            relation = ">" if parameter.strict else ">="
+            raise InputError(f"--{parameter.name}", str(value), f"must be {relation} {parameter.minimum}")
+        if parameter.kind is int:
+            if value.denominator != 1:
+                raise InputError(f"--{parameter.name}", str(value), "must be an integer")
+            return int(value)
+        return float(value)
+
+
+def _plot_threshold(rows: list[dict[str, Any]]) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for (H, alpha), group in itertools.groupby(
+        sorted(rows, key=lambda r: (r["H"], r["alpha"], r["n"])), key=lambda r: (r["H"], r["alpha"])
+    ):
+        group = list(group)
+        line = ax.plot([r["n"] for r in group], [r["beta_star"] for r in group], label=f"beta*, H={H}, a={alpha}")
+        ax.plot(
+            [r["n"] for r in group],
+            [r["beta_condition8_model"] for r in group],
+            "--",
+            color=line[0].get_color(),
+            label=f"model C8, H={H}, a={alpha}",
+        )
+    ax.axhline(0, color="k", lw=0.6)
+    ax.set(xscale="log", xlabel="n", ylabel="beta", title="beta* (solid) vs the model's Condition 8 threshold")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def _plot_superadditivity(rows: list[dict[str, Any]]) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for (n, beta, spread), group in itertools.groupby(
+        sorted(rows, key=lambda r: (r["n"], r["beta"], r["spread"], r["mean"])),
+        key=lambda r: (r["n"], r["beta"], r["spread"]),
+    ):
+        group = list(group)
+        ax.plot([r["mean"] for r in group], [r["margin"] for r in group], label=f"n={n}, beta={beta}, s={spread}")
+    ax.axhline(0, color="k", lw=0.6)
+    ax.set(
+        xlabel="mean head strength",
+        ylabel="phi(m-s) + phi(m+s) - 2 phi(m)",
+        title="super-additivity margin of two heads (> 0: heterogeneity is faster)",
+    )
+    ax.legend(fontsize=7)
+    return fig
+
+
+SWEEPS: dict[str, SweepKind] = {
+    "threshold": SweepKind(
+        "threshold",
+        "the model's Condition 8 threshold (scalar heads, orthogonal tokens) against beta*, over (H, n, alpha)",
+        tasks.threshold_point,
+        (
+            Parameter("H", int, "2,3,4,8", Fraction(2)),
+            Parameter("n", int, "2,4,8,16,32,64", Fraction(2)),
+            Parameter("alpha", float, "1", Fraction(0), strict=True),
+        ),
+        _plot_threshold,
+    ),
+    "superadditivity": SweepKind(
+        "superadditivity",
+        "the two-head super-additivity margin of phi over (n, beta, mean, spread)",
+        tasks.superadditivity_point,
+        (
+            Parameter("n", int, "2,10,100", Fraction(2)),
+            Parameter("beta", float, "1", Fraction(0), strict=True),
+            Parameter("mean", float, "0.5..8:1/2", Fraction(0), strict=True),
+            Parameter("spread", float, "0.25", Fraction(0)),
+        ),
+        _plot_superadditivity,
+    ),
+}
