@@ -5,7 +5,7 @@ step-size controller (`controller`), the observables recorded along the way (`re
 the events (`events`) are separate modules.
 """
 
-from checks.integrator.events import Event, cluster_gap_below
+from checks.integrator.events import Event, cluster_gap_below, speed_below
 from checks.integrator.solver import Trajectory, integrate
 
-__all__ = ["Event", "Trajectory", "cluster_gap_below", "integrate"]
+__all__ = ["Event", "Trajectory", "cluster_gap_below", "integrate", "speed_below"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from checks import model
 from checks.config import Configuration
 
@@ -26,6 +28,15 @@ class Event:
 def cluster_gap_below(tolerance: float, terminal: bool = True) -> Event:
     """Fires when the cluster gap max_{i != j}(1 - <x_i, x_j>) first falls to `tolerance`."""
     return Event(f"cluster_gap<={tolerance:g}", lambda cfg: model.cluster_gap(cfg) - tolerance, terminal)
+
+
+def speed_below(tolerance: float, terminal: bool = True) -> Event:
+    """Fires when the largest token speed max_i |xdot_i| falls to `tolerance` (the flow has settled)."""
+
+    def margin(cfg: Configuration) -> float:
+        return float(np.max(np.linalg.norm(model.token_velocity(cfg), axis=1))) - tolerance
+
+    return Event(f"speed<={tolerance:g}", margin, terminal)
 
 
 def locate_crossing(
