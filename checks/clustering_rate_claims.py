@@ -41,10 +41,14 @@ def phi() -> object:
 
 
 def equiangular_softmax(
-    rng: np.random.Generator, rho: float, max_n: int = 7, max_heads: int = 3
+    rng: np.random.Generator, rho: float | None = None, max_n: int = 7, max_heads: int = 3
 ) -> tuple[Configuration, np.ndarray]:
-    """Softmax, scalar heads lambda_h in [0.2, 2], equiangular tokens (randomly rotated), and the lambdas."""
+    """Softmax, scalar heads lambda_h in [0.2, 2], equiangular tokens (randomly rotated), and the lambdas.
+
+    `rho=None` draws the common inner product uniformly from (-0.9/(n-1), 0.9).
+    """
     n = int(rng.integers(3, max_n + 1))
+    rho = float(rng.uniform(-0.9 / (n - 1), 0.9)) if rho is None else rho
     d = n + int(rng.integers(0, 3))
     lambdas = rng.uniform(0.2, 2.0, size=int(rng.integers(1, max_heads + 1)))
     X = families.equiangular_tokens(n, d, rho, rng)
@@ -104,7 +108,7 @@ def check_late_rate(ctx: Context, multiple: float = 2.0) -> Outcome:
     worst, candidate, fits = 0.0, None, []
     for _ in range(cases):
         ctx.check_budget()
-        cfg, lambdas = equiangular_softmax(rng, float(rng.uniform(-0.1, 0.5)))
+        cfg, lambdas = equiangular_softmax(rng)
         claimed = multiple * float(np.sum(lambdas))
         fitted, error, drift, points = late_exponent(cfg)
         relative = abs(fitted - claimed) / claimed
