@@ -21,7 +21,7 @@ from functools import cache
 import numpy as np
 
 from checks import families
-from checks.config import Configuration
+from checks.config import ATTENTION_KINDS, Configuration
 from checks.fits import LinearFit, power_law
 from checks.integrator import cluster_gap_below, integrate, speed_below
 from checks.registry import REGISTRY, Context
@@ -33,6 +33,7 @@ SETTLED_SPEED = 1e-8
 T_MAX = 2e3
 RTOL, ATOL = 1e-6, 1e-9
 EXPONENT_SLACK = 0.1
+CLUSTER_RADIUS = 1e-3
 GRIDS = {
     ("softmax", "quick"): ((8, 16, 32, 64), (4, 16), 2),
     ("softmax", "thorough"): ((8, 16, 32, 64, 128, 256), (3, 8, 32, 128), 4),
@@ -61,12 +62,31 @@ for _kind, _law in (("softmax", "n"), ("relu", "n log d")):
 
 @dataclass(frozen=True)
 class Run:
-    """One measured run: size, time, and how it ended (clustered, settled, or timeout)."""
+    """One measured run: size, time, how it ended, and the end state's clusters.
+
+    `clusters` counts groups of tokens within CLUSTER_RADIUS of each other (in 1 - cosine) and
+    `max_cosine_between` is the largest cosine between two groups: clusters that are points with
+    pairwise cosines <= 0 are an exact equilibrium of ReLU attention (no weight between them).
+    """
 
     n: int
     d: int
     time: float
     ending: str
+    clusters: int
+    max_cosine_between: float
+
+
+def cluster_structure(X: np.ndarray) -> tuple[int, float]:
+    """(number of groups, largest cosine between two groups' first tokens), grouping greedily."""
+    G = X @ X.T
+    unassigned, leaders = np.ones(len(X), dtype=bool), []
+    while unassigned.any():
+        leader = int(np.argmax(unassigned))
+        leaders.append(leader)
+        unassigned &= G[leader] < 1.0 - CLUSTER_RADIUS
+    between = G[np.ix_(leaders, leaders)][~np.eye(len(leaders), dtype=bool)]
+    return len(leaders), float(between.max(initial=-1.0))
 
 
 def measure(attention: str, n: int, d: int, rng: np.random.Generator) -> Run:
@@ -75,15 +95,16 @@ def measure(attention: str, n: int, d: int, rng: np.random.Generator) -> Run:
     cfg = Configuration.create(X, families.scalar_heads([1.0], d), beta=1.0, attention=attention)
     events = (cluster_gap_below(GAP_TOLERANCE), speed_below(SETTLED_SPEED))
     traj = integrate(cfg, T_MAX, rtol=RTOL, atol=ATOL, events=events, observables=(), keep_states=False)
+    structure = cluster_structure(traj.final.tokens)
     if traj.status == f"event:{events[0].name}":
-        return Run(n, d, traj.t_end, "clustered")
-    return Run(n, d, np.inf, "settled unclustered" if traj.status.startswith("event") else "timeout")
+        return Run(n, d, traj.t_end, "clustered", *structure)
+    return Run(n, d, np.inf, "settled unclustered" if traj.status.startswith("event") else "timeout", *structure)
 
 
 @cache
 def _runs(attention: str, profile: str, seed: int) -> tuple[Run, ...]:
     ns, ds, seeds = GRIDS[(attention, profile)]
-    rng = np.random.default_rng([seed, 25, len(attention)])
+    rng = np.random.default_rng([seed, 25, ATTENTION_KINDS.index(attention)])
     return tuple(measure(attention, n, d, rng) for n in ns for d in ds for _ in range(seeds))
 
 
@@ -129,7 +150,12 @@ def check_clustering_time(
             Verdict.INCONCLUSIVE,
             method,
             cases=len(runs),
-            details={"endings": endings, "unclustered": [(r.n, r.d, r.ending) for r in runs if r.time == np.inf]},
+            details={
+                "endings": endings,
+                "unclustered (n, d, ending, clusters, max cosine between clusters)": [
+                    (r.n, r.d, r.ending, r.clusters, r.max_cosine_between) for r in runs if r.time == np.inf
+                ],
+            },
             notes=f"{len(runs) - endings['clustered']} of {len(runs)} runs never clustered (settled into several "
             f"clusters at speed <= {SETTLED_SPEED:g}, or not clustered by T = {T_MAX:g}): the clustering time is "
             "infinite there, so no scaling law holds on those runs; float evidence cannot refute",
