@@ -31,14 +31,23 @@ def _row_sums(cfg: Configuration) -> np.ndarray:
 
 
 def misalignment_margin(cfg: Configuration, delta_factor: float = 1.0) -> tuple[float, float]:
-    """(dE/dt - bound, scale) for T12 with |delta_i| bounded by delta_factor times the catalog's bound."""
+    """(worst margin, scale) of T12's two inequalities, the delta bound scaled by delta_factor.
+
+    delta_i = v_i(W) - v_i(W = M) is taken from the model (velocities with and without Delta);
+    margins: dE/dt - (1/n) sum_i |xdot_i| (|xdot_i| - |delta_i|), then, per token,
+    delta_factor * (1/n) sum_h |Delta_h|_op S^h_i - |delta_i| (scaled by the speed it multiplies).
+    """
     xdot = model.token_velocity(cfg)
     speed = np.linalg.norm(xdot, axis=1)
+    aligned = Configuration.create(cfg.tokens, cfg.scores, None, cfg.beta, cfg.attention, cfg.geometry)
+    delta = np.linalg.norm(model.velocity(cfg) - model.velocity(aligned), axis=1)
     deltas = np.array([np.linalg.norm(D, 2) for D in cfg.values - cfg.scores])
     delta_bound = delta_factor * (deltas[:, None] * _row_sums(cfg)).sum(axis=0) / cfg.n
-    bound = float(np.sum(speed * (speed - delta_bound))) / cfg.n
     rate = model.energy_rate(cfg, xdot)
-    return rate - bound, 1.0 + abs(rate) + float(np.sum(speed * delta_bound)) / cfg.n
+    scale = 1.0 + abs(rate) + float(np.sum(speed * np.maximum(delta, delta_bound))) / cfg.n
+    first = rate - float(np.sum(speed * (speed - delta))) / cfg.n
+    second = float(np.min(speed * (delta_bound - delta))) / cfg.n
+    return min(first, second), scale
 
 
 def approximate_orthogonality_margin(cfg: Configuration, delta_factor: float = 1.0) -> tuple[float, float]:
@@ -71,9 +80,9 @@ def check_value_misalignment(ctx: Context, delta_factor: float = 1.0) -> Outcome
         if margin / scale < worst:
             worst, candidate = margin / scale, configuration_record(cfg)
     method = (
-        f"numeric: exact chain-rule dE/dt vs (1/n) sum_i |xdot_i|(|xdot_i| - {delta_factor:g} * (1/n) sum_h "
-        f"|Delta_h|_op S^h_i) at {cases} random usa spherical configurations, W_h = M_h + Delta_h, "
-        "|Delta_h| from 1e-3 to 1"
+        f"numeric: exact chain-rule dE/dt vs (1/n) sum_i |xdot_i|(|xdot_i| - |delta_i|), delta_i = v_i(M + Delta) "
+        f"- v_i(M) from the model, and |delta_i| <= {delta_factor:g} * (1/n) sum_h |Delta_h|_op S^h_i, at {cases} "
+        "random usa spherical configurations, W_h = M_h + Delta_h, |Delta_h| from 1e-3 to 1"
     )
     return float_verdict(method, cases, worst, TOLERANCE, candidate, {"cases_with_non_negative_margin": positive_cases})
 
