@@ -66,6 +66,11 @@ def test_entropy_monotone_and_limit() -> None:
     assert entropy.check_limit(_ctx(), limit=lambda n: math.log(n - 1)).verdict is not Verdict.CONFIRMED
 
 
+def test_entropy_limit_for_symmetric_heads() -> None:
+    assert entropy.check_limit_general(_ctx()).verdict is Verdict.CONFIRMED
+    assert entropy.check_limit_general(_ctx(), limit=lambda n: 0.5 * math.log(n)).verdict is not Verdict.CONFIRMED
+
+
 def test_broader_entropy_reading_candidate_really_decreases() -> None:
     outcome = entropy.check_monotone_general(_ctx(), "scalar")
     assert outcome.verdict is Verdict.INCONCLUSIVE  # floats never refute
