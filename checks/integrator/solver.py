@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -42,7 +42,6 @@ class Trajectory:
     evaluations: int
     accepted: int
     rejected: int
-    stats: dict[str, float] = field(default_factory=dict)
 
 
 class _Flow:
@@ -90,7 +89,10 @@ def integrate(
     controller = controller or PIController()
     y = flow.retract(np.array(cfg.tokens, dtype=float))
     k = flow(y)
-    h = first_step if first_step is not None else _initial_step(flow, y, k, rtol, atol, t_final)
+    if first_step is None:
+        h = _initial_step(flow, y, k, rtol, atol, t_final)
+    else:
+        h = _positive("first_step", first_step)
     t, accepted, rejected, fired, status = 0.0, 0, 0, [], "completed"
     g_old = [e.function(cfg.moved_to(y)) for e in events]
 
@@ -119,13 +121,17 @@ def integrate(
         y_new = flow.retract(step.state)
         g_new = [e.function(cfg.moved_to(y_new)) for e in events]
         hit = [i for i, (a, b) in enumerate(zip(g_old, g_new, strict=True)) if a > 0 >= b]
-        if hit:
-            h_event, first = _earliest(flow, y, k, h_try, events, hit, g_old, g_new)
-            fired.append((events[first].name, t + h_event))
-            if events[first].terminal:
-                y = y_new if h_event >= h_try else flow.retract(dormand_prince_step(flow, y, k, h_event).state)
-                t, status = t + h_event, f"event:{events[first].name}"
+        stop = None
+        for h_event, i in _located(flow, y, k, h_try, events, hit, g_old, g_new):
+            fired.append((events[i].name, t + h_event))
+            if events[i].terminal:
+                stop = (h_event, i)
                 break
+        if stop is not None:
+            h_event, i = stop
+            y = y_new if h_event >= h_try else flow.retract(dormand_prince_step(flow, y, k, h_event).state)
+            t, status = t + h_event, f"event:{events[i].name}"
+            break
         landed = h_try == target - t
         t = target if landed else t + h_try
         y, k, g_old = y_new, step.last_stage, g_new
@@ -141,7 +147,7 @@ def integrate(
     return Trajectory(times, states, values, fired, cfg.moved_to(y), t, status, flow.evaluations, accepted, rejected)
 
 
-def _earliest(
+def _located(
     flow: _Flow,
     y: np.ndarray,
     k: np.ndarray,
@@ -150,8 +156,8 @@ def _earliest(
     hit: list[int],
     g_old: list[float],
     g_new: list[float],
-) -> tuple[float, int]:
-    """The earliest located crossing among the events that fired within the step, and its index."""
+) -> list[tuple[float, int]]:
+    """(offset within the step, event index) of every event that fired in the step, earliest first."""
     located = []
     for i in hit:
 
@@ -160,7 +166,7 @@ def _earliest(
             return events[i].function(flow.cfg.moved_to(state))
 
         located.append((locate_crossing(g, 0.0, g_old[i], h, g_new[i], 1e-13 * max(h, 1.0)), i))
-    return min(located)
+    return sorted(located)
 
 
 def _initial_step(flow: _Flow, y: np.ndarray, k: np.ndarray, rtol: float, atol: float, t_final: float) -> float:
