@@ -89,10 +89,8 @@ def integrate(
     controller = controller or PIController()
     y = flow.retract(np.array(cfg.tokens, dtype=float))
     k = flow(y)
-    if first_step is None:
-        h = _initial_step(flow, y, k, rtol, atol, t_final)
-    else:
-        h = _positive("first_step", first_step)
+    given = first_step is not None
+    h = _positive("first_step", first_step) if given else _initial_step(flow, y, k, rtol, atol, t_final)
     t, accepted, rejected, fired, status = 0.0, 0, 0, [], "completed"
     g_old = [e.function(cfg.moved_to(y)) for e in events]
 
