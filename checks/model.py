@@ -24,29 +24,45 @@ def scores(cfg: Configuration) -> np.ndarray:
     return X @ cfg.scores @ X.T
 
 
-def _exp(values: np.ndarray) -> np.ndarray:
+def _scaled_scores(cfg: Configuration) -> np.ndarray:
+    """beta * s^h_ij as a fresh array (scaled in place: one allocation for n x n arrays)."""
+    z = scores(cfg)
+    z *= cfg.beta
+    return z
+
+
+def _exp_in_place(values: np.ndarray) -> np.ndarray:
+    """exp(values), written over `values` (no new n x n array).
+
+    The inputs are finite (validated configurations), so the result is finite unless some entry
+    overflowed, which its maximum shows without a second full-size array.
+    """
     with np.errstate(over="ignore"):
-        result = np.exp(values)
-    if not np.all(np.isfinite(result)):
-        raise InputError("beta*scores", float(np.max(values)), "exp overflows float64; lower beta or the head scale")
+        result = np.exp(values, out=values)
+    if not np.isfinite(np.max(result)):
+        raise InputError("beta*scores", "> 709.78", "exp overflows float64; lower beta or the head scale")
     return result
 
 
 def attention_distributions(cfg: Configuration) -> np.ndarray:
     """p^h_ij = softmax_j(beta s^h_ij), shape (H, n, n), for every attention kind."""
-    z = cfg.beta * scores(cfg)
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    z = _scaled_scores(cfg)
+    z -= z.max(axis=-1, keepdims=True)
+    np.exp(z, out=z)
+    z /= z.sum(axis=-1, keepdims=True)
+    return z
 
 
 def weights(cfg: Configuration) -> np.ndarray:
     """The attention weights w^h_ij of the configuration's kind, shape (H, n, n)."""
     if cfg.attention == "usa":
-        return _exp(cfg.beta * scores(cfg))
+        return _exp_in_place(_scaled_scores(cfg))
     if cfg.attention == "softmax":
         return attention_distributions(cfg)
-    return np.maximum(cfg.beta * scores(cfg), 0.0) / cfg.n
+    z = _scaled_scores(cfg)
+    np.maximum(z, 0.0, out=z)
+    z /= cfg.n
+    return z
 
 
 def head_outputs(cfg: Configuration) -> np.ndarray:
@@ -69,7 +85,7 @@ def token_velocity(cfg: Configuration) -> np.ndarray:
 
 def head_energies(cfg: Configuration) -> np.ndarray:
     """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij), shape (H,) (the usa energy)."""
-    return _exp(cfg.beta * scores(cfg)).sum(axis=(1, 2)) / (2.0 * cfg.beta * cfg.n**2)
+    return _exp_in_place(_scaled_scores(cfg)).sum(axis=(1, 2)) / (2.0 * cfg.beta * cfg.n**2)
 
 
 def energy(cfg: Configuration) -> float:
@@ -86,7 +102,7 @@ def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np
 
 def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
     """dE_h/dt by the chain rule, for any M_h, W_h and kind, shape (H,)."""
-    e = _exp(cfg.beta * scores(cfg))
+    e = _exp_in_place(_scaled_scores(cfg))
     return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
 
 

@@ -1,0 +1,132 @@
+"""The DP5(4) integrator: order, invariants, events, recording, input checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+from checks import families, model
+from checks.config import Configuration
+from checks.errors import InputError
+from checks.integrator import cluster_gap_below, integrate
+from checks.integrator.controller import FixedStep
+from checks.integrator.tableau import B4, B5, A, C
+
+N, D, LAMBDAS, BETA = 5, 6, (0.5, 0.8), 1.0
+
+
+def _equiangular(rho: float, attention: str = "softmax") -> Configuration:
+    X = families.equiangular_tokens(N, D, rho, np.random.default_rng(3))
+    return Configuration.create(X, families.scalar_heads(LAMBDAS, D), beta=BETA, attention=attention)
+
+
+def _rho_rate(t: float, rho: np.ndarray) -> list[float]:
+    """The equiangular reduction of the softmax dynamics, derived by hand (see the maths notes)."""
+    r = rho[0]
+    speed = sum(2 * lam / (np.exp(BETA * lam * (1 - r)) + N - 1) for lam in LAMBDAS)
+    return [speed * (1 - r) * (1 + (N - 1) * r)]
+
+
+def _reference_rho(rho0: float, T: float) -> float:
+    return float(solve_ivp(_rho_rate, (0, T), [rho0], method="DOP853", rtol=1e-13, atol=1e-15).y[0, -1])
+
+
+def _max_rho_error(cfg: Configuration, reference: float) -> float:
+    G = cfg.tokens @ cfg.tokens.T
+    return float(np.max(np.abs(G[~np.eye(cfg.n, dtype=bool)] - reference)))
+
+
+def test_tableau_satisfies_the_basic_order_conditions() -> None:
+    for row, c in zip(A, C, strict=True):
+        assert sum(row) == pytest.approx(c, abs=1e-15)
+    for b in (B5, B4):
+        assert b.sum() == pytest.approx(1.0, abs=1e-15)
+        assert b @ C == pytest.approx(0.5, abs=1e-15)
+        assert b @ C**2 == pytest.approx(1 / 3, abs=1e-15)
+    assert pytest.approx(1 / 5, abs=1e-15) == B5 @ C**4  # fifth order needs this; B4 need not
+
+
+def test_convergence_order_on_the_equiangular_reduction() -> None:
+    T, rho0 = 2.0, 0.0
+    reference = _reference_rho(rho0, T)
+    steps = [T / 8, T / 16, T / 32, T / 64]
+    errors = []
+    for h in steps:
+        traj = integrate(
+            _equiangular(rho0), T, controller=FixedStep(h), first_step=h, observables=(), keep_states=False
+        )
+        errors.append(_max_rho_error(traj.final, reference))
+    orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
+    assert np.all(orders > 4.5), orders  # a fourth-order (or lower) scheme fails this
+    assert np.all(orders < 7.0), orders
+
+
+def test_adaptive_error_follows_the_tolerance() -> None:
+    T, rho0 = 3.0, -0.1
+    reference = _reference_rho(rho0, T)
+    for rtol in (1e-6, 1e-9):
+        traj = integrate(_equiangular(rho0), T, rtol=rtol, atol=rtol * 1e-2, observables=(), keep_states=False)
+        assert _max_rho_error(traj.final, reference) < 100 * rtol
+
+
+def test_tokens_stay_on_the_sphere_over_long_runs() -> None:
+    rng = np.random.default_rng(11)
+    X = families.random_sphere_tokens(16, 3, rng)
+    cfg = Configuration.create(X, families.random_symmetric_heads(2, 3, rng), beta=2.0, attention="softmax")
+    traj = integrate(cfg, 500.0, rtol=1e-6, atol=1e-8, observables=())
+    deviation = np.abs(np.linalg.norm(traj.states, axis=-1) - 1.0)
+    assert traj.accepted > 100
+    assert deviation.max() <= 1e-14  # stated tolerance: a few ulps, no drift
+
+
+def test_flat_dynamics_is_not_retracted() -> None:
+    rng = np.random.default_rng(2)
+    X = families.random_sphere_tokens(4, 3, rng)
+    cfg = Configuration.create(X, families.random_symmetric_heads(1, 3, rng, 0.5), geometry="flat")
+    traj = integrate(cfg, 0.2, observables=())
+    assert np.abs(np.linalg.norm(traj.final.tokens, axis=1) - 1.0).max() > 1e-4
+
+
+def test_energy_is_non_decreasing_on_usa_trajectories() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        X = families.random_sphere_tokens(8, 4, rng)
+        cfg = Configuration.create(X, families.random_symmetric_heads(3, 4, rng), beta=1.0)
+        traj = integrate(cfg, 5.0, rtol=1e-10, atol=1e-12, observables=("energy",))
+        E = traj.observables["energy"]
+        assert E[-1] > E[0]
+        assert np.all(np.diff(E) >= -1e-12 * E[:-1])
+
+
+def test_cluster_gap_event_matches_the_reduced_ode() -> None:
+    tolerance, rho0 = 1e-4, 0.2
+    traj = integrate(_equiangular(rho0), 100.0, rtol=1e-11, atol=1e-13, events=(cluster_gap_below(tolerance),))
+
+    def reached(t: float, rho: np.ndarray) -> float:
+        return (1 - rho[0]) - tolerance
+
+    reached.terminal = True  # type: ignore[attr-defined]
+    ode = solve_ivp(_rho_rate, (0, 100), [rho0], method="DOP853", rtol=1e-13, atol=1e-15, events=reached)
+    assert traj.status.startswith("event:")
+    assert traj.t_end == pytest.approx(float(ode.t_events[0][0]), rel=1e-7)
+    assert model.cluster_gap(traj.final) == pytest.approx(tolerance, rel=1e-6)
+    assert traj.times[-1] == traj.t_end
+
+
+def test_records_land_on_the_requested_times() -> None:
+    grid = np.linspace(0.0, 2.0, 9)
+    traj = integrate(_equiangular(0.0), 2.0, record_times=grid)
+    assert np.array_equal(traj.times, grid)
+    assert traj.observables["entropies"].shape == (9, len(LAMBDAS), N)
+    assert traj.observables["condition8_margin"].shape == (9, len(LAMBDAS))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"t_final": 0.0}, {"t_final": -1.0}, {"rtol": 0.0}, {"record_times": [3.0]}, {"observables": ("nope",)}],
+)
+def test_bad_arguments_raise_input_errors(kwargs: dict) -> None:
+    arguments = {"t_final": 1.0} | kwargs
+    with pytest.raises(InputError):
+        integrate(_equiangular(0.0), **arguments)
