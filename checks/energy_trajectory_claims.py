@@ -168,6 +168,6 @@ def _flat(ctx: Context) -> Outcome:
     return check_energy_trajectories(ctx, "flat")
 
 
-@REGISTRY.procedure("T16.flat-orthogonal", "numeric")
+@REGISTRY.procedure("T16.flat-orthogonal", "trajectory")
 def _flat_orthogonal(ctx: Context) -> Outcome:
     return check_flat_orthogonal(ctx)
