@@ -46,14 +46,13 @@ def _best(task: Callable[[], object], budget: float = 2.0, most: int = 5) -> flo
     return min(times)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-digits", type=int, default=100_000, help="skip the sizes above this (default 100000)")
-    args = parser.parse_args(argv)
+def measure(max_digits: int = 100_000) -> list[dict[str, object]]:
+    """Print the digits-per-second table and return its rows (ratio = mpmath time / headflow time)."""
+    rows: list[dict[str, object]] = []
     header = f"{'constant':<18}{'digits':>9}{'headflow s':>12}{'digits/s':>12}{'mpmath s':>11}{'digits/s':>12}"
     print(header + f"{'ratio':>8}")
     for label, quantity, params in CASES:
-        for digits in (d for d in DIGITS if d <= args.max_digits):
+        for digits in (d for d in DIGITS if d <= max_digits):
             ours = _best(lambda q=quantity, p=params, d=digits: constants.certify(q, p, d))
             bits = math.ceil(digits * math.log2(10)) + 10
             theirs = _best(lambda q=quantity, p=params, b=bits: mpmath_value(q, p, b))
@@ -62,6 +61,24 @@ def main(argv: list[str] | None = None) -> int:
                 f"{theirs / ours:>7.1f}x",
                 flush=True,
             )
+            rows.append(
+                {
+                    "benchmark": "constants",
+                    "case": f"{label} at {digits} digits",
+                    "seconds": ours,
+                    "baseline": "mpmath",
+                    "baseline_seconds": theirs,
+                    "ratio": theirs / ours,
+                }
+            )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-digits", type=int, default=100_000, help="skip the sizes above this (default 100000)")
+    args = parser.parse_args(argv)
+    measure(args.max_digits)
     print("\ntarget: 10,000 certified digits in under one second (cross-check by mpmath included)")
     met = True
     for label, quantity, params in CASES[:2]:

@@ -66,7 +66,9 @@ def euler(cfg: Configuration, steps: int) -> np.ndarray:
     return X
 
 
-def compare_schemes() -> None:
+def compare_schemes() -> list[dict[str, object]]:
+    """DP5(4) against projected Euler at equal final-state error; prints a table, returns its rows."""
+    rows: list[dict[str, object]] = []
     cfg = problem()
     reference, _ = adaptive(cfg, 1e-13)
     print("problem: softmax, n=64, d=8, H=4 symmetric heads, beta=1, sphere, T=10; reference DP5(4) rtol=1e-13")
@@ -99,9 +101,15 @@ def compare_schemes() -> None:
             f"{target:8.0e} {rtol:8.1e} {evaluations:9d} {dp_seconds:8.3f} {steps:12.3e} {euler_seconds:10.3e} "
             f"{steps / evaluations:12.3e} {euler_seconds / dp_seconds:11.3e}  {how}"
         )
+        rows.append(
+            _row(f"integrate to error {target:.0e}", dp_seconds, "projected Euler", euler_seconds)
+            | {"evaluations": evaluations, "baseline_evaluations": steps}
+        )
+    return rows
 
 
-def velocity_cost() -> None:
+def velocity_cost() -> list[dict[str, object]]:
+    """One velocity evaluation against its own matrix products and exponentials; returns the rows."""
     rng = np.random.default_rng(7)
     n, d, H = 2048, 64, 8
     X = families.random_sphere_tokens(n, d, rng)
@@ -113,10 +121,27 @@ def velocity_cost() -> None:
         weights @ (X @ np.swapaxes(M, 1, 2))
 
     core_seconds = best_time(core)
+    rows = []
     for attention in ("usa", "softmax", "relu"):
         cfg = Configuration.create(X, M, beta=1.0, attention=attention)
         seconds = best_time(lambda c=cfg: model.token_velocity(c.moved_to(X)))
         print(f"  {attention:8s} {seconds:8.3f} s / {core_seconds:8.3f} s = {seconds / core_seconds:5.2f}x")
+        rows.append(
+            _row(f"velocity evaluation ({attention}, n={n}, d={d}, H={H})", seconds, "products + exp", core_seconds)
+        )
+    return rows
+
+
+def _row(case: str, seconds: float, baseline: str, baseline_seconds: float) -> dict[str, object]:
+    """One benchmark figure with its baseline measured in the same run (ratio = baseline / ours)."""
+    return {
+        "benchmark": "integrator",
+        "case": case,
+        "seconds": seconds,
+        "baseline": baseline,
+        "baseline_seconds": baseline_seconds,
+        "ratio": baseline_seconds / seconds,
+    }
 
 
 if __name__ == "__main__":

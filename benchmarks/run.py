@@ -1,0 +1,68 @@
+"""Run every benchmark in one process: constants, integrator, and `headflow verify --profile quick`.
+
+Each figure is printed with its baseline measured in the same run and their ratio, and all of
+them are written to a JSON file. Run `python benchmarks/run.py` or `python -m benchmarks` from
+the repository root (`--max-digits 100000` for the full constants table: several minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import constants, integrator
+from checks.atomic import write_text_atomic
+
+#: The quick profile's budget from the issue: every paper claim decided within a minute.
+VERIFY_BUDGET_SECONDS = 60.0
+
+
+def verify_timing() -> list[dict[str, object]]:
+    """Wall time of `headflow verify --profile quick` in a fresh process, against its budget."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "checks", "verify", "--profile", "quick", "--format", "json"]
+        command += ["--out", str(Path(folder) / "report.json"), "--certificates", str(Path(folder) / "certs")]
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        seconds = time.perf_counter() - start
+    print(f"\nheadflow verify --profile quick: {seconds:.1f} s (budget {VERIFY_BUDGET_SECONDS:.0f} s)")
+    return [
+        {
+            "benchmark": "verify",
+            "case": "headflow verify --profile quick (fresh process)",
+            "seconds": seconds,
+            "baseline": "budget",
+            "baseline_seconds": VERIFY_BUDGET_SECONDS,
+            "ratio": VERIFY_BUDGET_SECONDS / seconds,
+        }
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-digits", type=int, default=10_000, help="largest constants size (default 10000)")
+    parser.add_argument("--out", default="benchmark-results.json", help="JSON file for every figure")
+    args = parser.parse_args(argv)
+    rows = constants.measure(args.max_digits)
+    print()
+    rows += integrator.compare_schemes()
+    rows += integrator.velocity_cost()
+    rows += verify_timing()
+    print(f"\n{'benchmark':<12}{'case':<58}{'ratio':>10}  (baseline / headflow; > 1 means headflow is faster)")
+    for row in rows:
+        print(f"{row['benchmark']:<12}{row['case']:<58}{row['ratio']:>9.2f}x  vs {row['baseline']}")
+    write_text_atomic(args.out, json.dumps({"python": sys.version.split()[0], "rows": rows}, indent=2) + "\n")
+    print(f"\nwritten to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
