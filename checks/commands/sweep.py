@@ -10,7 +10,6 @@ from pathlib import Path
 
 from checks.atomic import write_bytes_atomic
 from checks.errors import InputError
-from checks.exact_numbers import parse_values
 from checks.sweeps.kinds import SWEEPS
 from checks.sweeps.runner import run_sweep
 
@@ -25,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             f"--{name}",
             metavar="LIST",
-            help="values: '2,4,8', ranges '2..64' or '0.5..2:1/4'; default "
+            help="values: '2,4,8', ranges '2..64' or '0.5..2:1/4' (or names); default "
             + ", ".join(f"{v} ({k})" for k, v in defaults.items()),
         )
     parser.add_argument("--workers", type=int, default=2, help="local cluster processes (0: serial, no dask)")
@@ -38,12 +37,11 @@ def run(args: argparse.Namespace) -> int:
     kind = SWEEPS[args.kind]
     if args.workers < 0:
         raise InputError("--workers", args.workers, "must be >= 0")
-    values = {p.name: parse_values(f"--{p.name}", getattr(args, p.name) or p.default) for p in kind.parameters}
     own = {p.name for p in kind.parameters}
     for other in (p.name for s in SWEEPS.values() for p in s.parameters if p.name not in own):
         if getattr(args, other) is not None:
             raise InputError(f"--{other}", getattr(args, other), f"not a parameter of the {kind.name} sweep")
-    points = kind.grid(values)
+    points = kind.grid({p.name: getattr(args, p.name) for p in kind.parameters})
     out = Path(args.out) / f"{kind.name}.csv"
     rows = run_sweep(
         kind.task, points, out, workers=args.workers, scheduler=args.scheduler, show_progress=not args.no_progress

@@ -12,8 +12,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import numpy as np
 
 from checks.errors import InputError
+from checks.exact_numbers import parse_values
 from checks.sweeps import tasks
 
 #: Most points one sweep may have (keeps a typo from queueing millions of tasks).
@@ -22,13 +24,34 @@ MAX_POINTS = 100_000
 
 @dataclass(frozen=True)
 class Parameter:
-    """A grid parameter: its name, its type, its default list and its lower bound."""
+    """A grid parameter: its name, its type, its default list, its lower bound or its choices."""
 
     name: str
     kind: type
     default: str
-    minimum: Fraction
+    minimum: Fraction = Fraction(0)
     strict: bool = False
+    choices: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> list[Any]:
+        """The typed values of a comma-separated list (numbers and ranges, or choices)."""
+        if self.choices:
+            values = [item.strip() for item in text.split(",")]
+            for value in values:
+                if value not in self.choices:
+                    raise InputError(f"--{self.name}", value, f"expected one of {', '.join(self.choices)}")
+            return values
+        return [self._typed(v) for v in parse_values(f"--{self.name}", text)]
+
+    def _typed(self, value: Fraction) -> int | float:
+        if value < self.minimum or (self.strict and value == self.minimum):
+            relation = ">" if self.strict else ">="
+            raise InputError(f"--{self.name}", str(value), f"must be {relation} {self.minimum}")
+        if self.kind is int:
+            if value.denominator != 1:
+                raise InputError(f"--{self.name}", str(value), "must be an integer")
+            return int(value)
+        return float(value)
 
 
 @dataclass(frozen=True)
@@ -41,9 +64,9 @@ class SweepKind:
     parameters: tuple[Parameter, ...]
     plot: Callable[[list[dict[str, Any]]], plt.Figure]
 
-    def grid(self, values: dict[str, list[Fraction]]) -> list[dict[str, Any]]:
-        """The Cartesian product of the parameter lists, validated and typed."""
-        typed = {p.name: [self._typed(p, v) for v in values[p.name]] for p in self.parameters}
+    def grid(self, texts: dict[str, str | None]) -> list[dict[str, Any]]:
+        """The Cartesian product of the parameter lists (given as text; None for the default)."""
+        typed = {p.name: p.parse(texts.get(p.name) or p.default) for p in self.parameters}
         size = 1
         for column in typed.values():
             size *= len(column)
@@ -51,17 +74,6 @@ class SweepKind:
             raise InputError("grid", size, f"at most {MAX_POINTS} points per sweep")
         names = [p.name for p in self.parameters]
         return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(typed[n] for n in names))]
-
-    @staticmethod
-    def _typed(parameter: Parameter, value: Fraction) -> int | float:
-        if value < parameter.minimum or (parameter.strict and value == parameter.minimum):
-            relation = ">" if parameter.strict else ">="
-            raise InputError(f"--{parameter.name}", str(value), f"must be {relation} {parameter.minimum}")
-        if parameter.kind is int:
-            if value.denominator != 1:
-                raise InputError(f"--{parameter.name}", str(value), "must be an integer")
-            return int(value)
-        return float(value)
 
 
 def _plot_threshold(rows: list[dict[str, Any]]) -> plt.Figure:
@@ -102,6 +114,23 @@ def _plot_superadditivity(rows: list[dict[str, Any]]) -> plt.Figure:
     return fig
 
 
+def _plot_clustering(rows: list[dict[str, Any]]) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(7, 4))
+    key = lambda r: (r["attention"], r["d"])  # noqa: E731
+    for (attention, d), group in itertools.groupby(sorted(rows, key=lambda r: (*key(r), r["n"])), key=key):
+        group = [r for r in group if np.isfinite(r["time"])]
+        ax.plot([r["n"] for r in group], [r["time"] for r in group], "o", label=f"{attention}, d={d}")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="n",
+        ylabel="time to cluster gap < 1e-2",
+        title="clustering times from random initializations (unclustered runs omitted)",
+    )
+    ax.legend(fontsize=7)
+    return fig
+
+
 SWEEPS: dict[str, SweepKind] = {
     "threshold": SweepKind(
         "threshold",
@@ -125,5 +154,17 @@ SWEEPS: dict[str, SweepKind] = {
             Parameter("spread", float, "0.25", Fraction(0)),
         ),
         _plot_superadditivity,
+    ),
+    "clustering": SweepKind(
+        "clustering",
+        "clustering times from random initializations over (attention, n, d, seed), T25's setting",
+        tasks.clustering_point,
+        (
+            Parameter("attention", str, "softmax,relu", choices=("softmax", "relu", "usa")),
+            Parameter("n", int, "8,16,32", Fraction(2)),
+            Parameter("d", int, "4,16,64", Fraction(2)),
+            Parameter("seed", int, "0,1", Fraction(0)),
+        ),
+        _plot_clustering,
     ),
 }

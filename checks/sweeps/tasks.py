@@ -11,6 +11,7 @@ import numpy as np
 import sympy as sp
 
 from checks import families, model
+from checks.clustering_time_claims import measure
 from checks.config import Configuration
 from checks.errors import InputError
 from identities import closed_forms as cf
@@ -67,3 +68,18 @@ def superadditivity_point(n: int, beta: float, mean: float, spread: float) -> di
     """phi(mean - spread) + phi(mean + spread) - 2 phi(mean) for two heads (> 0: super-additive)."""
     margin = _rate(mean - spread, n, beta) + _rate(mean + spread, n, beta) - 2 * _rate(mean, n, beta)
     return {"n": n, "beta": beta, "mean": mean, "spread": spread, "margin": float(margin)}
+
+
+def clustering_point(attention: str, n: int, d: int, seed: int) -> dict[str, float | str]:
+    """Clustering time of one random initialization (T25's setting: one head M = I, beta = 1)."""
+    run = measure(attention, n, d, np.random.default_rng([seed, n, d]))
+    return {
+        "attention": attention,
+        "n": n,
+        "d": d,
+        "seed": seed,
+        "time": run.time,
+        "ending": run.ending,
+        "clusters": run.clusters,
+        "max_cosine_between": run.max_cosine_between,
+    }
