@@ -198,16 +198,6 @@ def search_monotone_general(
     return RateSearch(method, cases, worst, sorted(candidates, key=lambda c: c[0]))
 
 
-def check_monotone_general(ctx: Context, heads: str) -> Outcome:
-    """Floats only: CONFIRMED when no rate is negative beyond tolerance, else INCONCLUSIVE with the candidate."""
-    search = search_monotone_general(ctx, heads)
-    candidate = None
-    if search.candidates:
-        cfg = search.candidates[0][1]
-        candidate = configuration_record(cfg) | {"entropy_rates": model.entropy_rates(cfg).tolist()}
-    return float_verdict(search.method, search.cases, search.worst, RATE_TOLERANCE, candidate)
-
-
 @REGISTRY.procedure("T27.entropy-monotone", "trajectory")
 def _monotone(ctx: Context) -> Outcome:
     return check_monotone_along_trajectories(ctx)
