@@ -113,13 +113,16 @@ def test_witness_decreases_along_the_flow(certs: dict[str, Path], heads: str) ->
     """Independent of the chain rule: a central difference of the float entropies at the exact witness."""
     payload = json.loads(certs[heads].read_text())["payload"]
     cfg = _float_configuration(exact_configuration(payload["configuration"]))
-    step = 1e-5
+    assert _entropy_difference(cfg)[payload["head"], payload["token"]] < -1e-3
+
+
+def _entropy_difference(cfg: Configuration, step: float = 1e-5) -> np.ndarray:
+    """Central difference of the float entropies along the flow (retracted to the sphere), shape (H, n)."""
     moved = []
     for sign in (-1, 1):
         X = cfg.tokens + sign * step * model.token_velocity(cfg)
         moved.append(cfg.moved_to(X / np.linalg.norm(X, axis=1, keepdims=True)))
-    difference = (model.attention_entropies(moved[1]) - model.attention_entropies(moved[0])) / (2 * step)
-    assert difference[payload["head"], payload["token"]] < -1e-3
+    return (model.attention_entropies(moved[1]) - model.attention_entropies(moved[0])) / (2 * step)
 
 
 def test_certificates_recheck_in_a_fresh_process(certs: dict[str, Path]) -> None:
@@ -266,3 +269,18 @@ def test_summary_regime_is_confirmed_not_refuted(tmp_path: Path) -> None:
     assert outcome.verdict is Verdict.CONFIRMED, outcome
     result = run_claim(load_all().get("T27.entropy-monotone"), Context("quick", 0, tmp_path))
     assert result.verdict is Verdict.CONFIRMED
+
+
+def test_hand_made_witness_for_reading_b(tmp_path: Path) -> None:
+    """n=3, d=2, H=1, M=W=I, beta=1: x1, x2 close up away from x0, so token 0's attention concentrates on itself."""
+    identity = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]
+    tokens = [[Fraction(1), Fraction(0)], [Fraction(-4, 5), Fraction(3, 5)], [Fraction(-4, 5), Fraction(-3, 5)]]
+    exact = ball_model.ExactConfiguration(tokens, [identity], [identity], Fraction(1), "sphere", "softmax")
+    claim = READINGS["scalar"]
+    wrong = certify_configuration(claim, "s", exact, HYPOTHESES["scalar"], "entropy_rate", 0, ">", tmp_path, token=0)
+    assert not wrong.verified and not list(tmp_path.iterdir())
+    result = certify_configuration(claim, "s", exact, HYPOTHESES["scalar"], "entropy_rate", 0, "<", tmp_path, token=0)
+    assert result.verified and result.path is not None
+    assert verify_certificate(result.path)[0]
+    ball = ball_model.entropy_rates(exact)[0][0]
+    assert abs(_entropy_difference(_float_configuration(exact))[0, 0] - float(ball.mid())) < 1e-6
