@@ -1,9 +1,10 @@
-"""The usa model on exact rational data, evaluated with exact scores and ball exponentials.
+"""The model (usa or softmax attention) on exact rational data, with exact scores and ball exponentials.
 
 With rational tokens, heads and beta every score s^h_ij is an exact rational; only exp(beta s)
-needs a ball. This small model serves witnesses (it is what makes a counterexample rigorous)
-and is tested against `checks.model` on the same data. It also checks the hypotheses a
-witness claims (unit tokens, symmetry, alignment, orthogonal heads) exactly.
+(and the log of a softmax normalizer) needs a ball. This small model serves witnesses (it is what
+makes a counterexample rigorous) and is tested against `checks.model` on the same data: per-head
+energy rates dE_h/dt and attention entropy rates dH^h_i/dt. It also checks the hypotheses a
+witness claims (unit tokens, symmetry, alignment, orthogonal or scalar heads, kind) exactly.
 """
 
 from __future__ import annotations
@@ -18,18 +19,29 @@ from certificates.exprtree import ball_of
 
 Vector = list[Fraction]
 Matrix = list[list[Fraction]]
-HYPOTHESES = ("unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads")
+HYPOTHESES = (
+    "unit-tokens",
+    "symmetric-scores",
+    "aligned-values",
+    "orthogonal-heads",
+    "scalar-heads",
+    "softmax-attention",
+    "spherical-geometry",
+    "dimension-at-least-2",
+)
+ATTENTION_KINDS = ("usa", "softmax")
 
 
 @dataclass(frozen=True)
 class ExactConfiguration:
-    """Rational tokens (n x d), score and value matrices (H x d x d), rational beta > 0."""
+    """Rational tokens (n x d), score and value matrices (H x d x d), rational beta > 0, kind, geometry."""
 
     tokens: list[Vector]
     scores: list[Matrix]
     values: list[Matrix]
     beta: Fraction
     geometry: str = "sphere"
+    attention: str = "usa"
 
     @property
     def n(self) -> int:
@@ -72,6 +84,14 @@ def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> l
                 for h in range(len(cfg.scores))
                 if g != h
             )
+        elif name == "scalar-heads":
+            ok = all(_is_positive_scalar(M) for M in cfg.scores)
+        elif name == "softmax-attention":
+            ok = cfg.attention == "softmax"
+        elif name == "spherical-geometry":
+            ok = cfg.geometry == "sphere"
+        elif name == "dimension-at-least-2":
+            ok = len(cfg.tokens[0]) >= 2
         else:
             raise ValueError(f"unknown hypothesis {name!r}")
         if not ok:
@@ -79,13 +99,49 @@ def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> l
     return failures
 
 
+def _is_positive_scalar(M: Matrix) -> bool:
+    """M = lambda I with lambda > 0, exactly."""
+    lam = M[0][0]
+    return lam > 0 and all(M[i][j] == (lam if i == j else 0) for i in range(len(M)) for j in range(len(M)))
+
+
 def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
     """s^h_ij = <x_i, M_h x_j>, exactly."""
     return [[[_dot(xi, _matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.scores]
 
 
+def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift: bool) -> list[list[list[arb]]]:
+    """exp(beta (s^h_ij - m^h_i)) as balls, with m^h_i = max_j s^h_ij when `shift` (exact), else 0."""
+    beta = ball_of(cfg.beta)
+    out = []
+    for head in s:
+        rows = []
+        for row in head:
+            m = max(row) if shift else Fraction(0)
+            rows.append([(beta * ball_of(sij - m)).exp() for sij in row])
+        out.append(rows)
+    return out
+
+
+def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
+    """p^h_ij = softmax_j(beta s^h_ij) as balls (shifted by the exact row maximum, which cancels)."""
+    e = _exponentials(cfg, s, shift=True)
+    return [[[eij / sum(row[1:], row[0]) for eij in row] for row in head] for head in e]
+
+
+def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
+    """w^h_ij of the configuration's kind: exp(beta s) for usa, softmax_j(beta s) for softmax."""
+    if cfg.attention == "usa":
+        return _exponentials(cfg, s, shift=False)
+    if cfg.attention == "softmax":
+        return softmax_distributions(cfg, s)
+    raise ValueError(f"the ball model covers usa and softmax attention, not {cfg.attention!r}")
+
+
 def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
-    """xdot_i = P⊥_{x_i}((1/n) sum_h f^h_i) on the sphere, the plain v_i in flat space (balls)."""
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space (balls).
+
+    v_i = (1/n) sum_h f^h_i for usa and sum_h f^h_i for softmax, f^h_i = sum_j w^h_ij W_h x_j."""
     n, d = cfg.n, len(cfg.tokens[0])
     values_of_tokens = [[_matvec(W, x) for x in cfg.tokens] for W in cfg.values]
     velocities = []
@@ -94,7 +150,8 @@ def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) ->
         for h, w in enumerate(weights):
             for j in range(n):
                 v = [vk + w[i][j] * ball_of(fk) for vk, fk in zip(v, values_of_tokens[h][j], strict=True)]
-        v = [vk / n for vk in v]
+        if cfg.attention == "usa":
+            v = [vk / n for vk in v]
         if cfg.geometry == "sphere":
             x = [ball_of(t) for t in cfg.tokens[i]]
             radial = _dot(v, x)
@@ -103,21 +160,54 @@ def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) ->
     return velocities
 
 
-def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
-    """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) (<xdot_i, M_h x_j> + <x_i, M_h xdot_j>), as balls."""
-    s = exact_scores(cfg)
-    beta = ball_of(cfg.beta)
-    weights = [[[(beta * ball_of(sij)).exp() for sij in row] for row in head] for head in s]
-    xdot = token_velocities(cfg, weights)
-    n = cfg.n
+def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[list[arb]]]:
+    """ds^h_ij/dt = <xdot_i, M_h x_j> + <M_h^T x_i, xdot_j> along the dynamics (balls)."""
     rates = []
-    for h, M in enumerate(cfg.scores):
+    for M in cfg.scores:
         Mx = [[ball_of(v) for v in _matvec(M, x)] for x in cfg.tokens]
         MTx = [[ball_of(v) for v in _matvec([list(col) for col in zip(*M, strict=True)], x)] for x in cfg.tokens]
+        rates.append([[_dot(xdot[i], Mx[j]) + _dot(MTx[i], xdot[j]) for j in range(cfg.n)] for i in range(cfg.n)])
+    return rates
+
+
+def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
+    """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) ds^h_ij/dt (usa energy, the kind's dynamics), as balls."""
+    s = exact_scores(cfg)
+    exponentials = _exponentials(cfg, s, shift=False)
+    sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
+    n = cfg.n
+    rates = []
+    for e, r in zip(exponentials, sdot, strict=True):
         total = arb(0)
         for i in range(n):
             for j in range(n):
-                rate = _dot(xdot[i], Mx[j]) + _dot(MTx[i], xdot[j])
-                total += weights[h][i][j] * rate
+                total += e[i][j] * r[i][j]
         rates.append(total / (2 * n * n))
+    return rates
+
+
+def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
+    """dH^h_i/dt = -sum_j pdot^h_ij log p^h_ij (H x n balls), p = softmax_j(beta s^h_ij).
+
+    pdot_ij = beta p_ij (sdot_ij - sum_k p_ik sdot_ik) by the chain rule through the softmax, with
+    sdot from the kind's token velocities; log p_ij = beta (s_ij - m_i) - log sum_k exp(beta (s_ik - m_i))
+    with the exact row maximum m_i (the same number as log of the ball p_ij, with a tighter radius)."""
+    s = exact_scores(cfg)
+    beta = ball_of(cfg.beta)
+    shifted = _exponentials(cfg, s, shift=True)
+    sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
+    rates = []
+    for s_h, e_h, r_h in zip(s, shifted, sdot, strict=True):
+        row_rates = []
+        for s_i, e_i, r_i in zip(s_h, e_h, r_h, strict=True):
+            Z = sum(e_i[1:], e_i[0])
+            p = [e / Z for e in e_i]
+            mean = _dot(p, r_i)
+            m = max(s_i)
+            log_Z = Z.log()
+            total = arb(0)
+            for pj, rj, sj in zip(p, r_i, s_i, strict=True):
+                total += beta * pj * (rj - mean) * (beta * ball_of(sj - m) - log_Z)
+            row_rates.append(-total)
+        rates.append(row_rates)
     return rates

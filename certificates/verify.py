@@ -8,7 +8,10 @@ Checks, in order: the JSON shape and schema, the sha256 of the canonical content
   and at every leaf the expression, re-evaluated with balls on the leaf box, satisfies the
   relation and lies inside the recorded enclosure;
 - witness: the exact data satisfy the stated hypotheses exactly, and every stated quantity,
-  re-evaluated with exact rationals and balls, satisfies its relation rigorously.
+  re-evaluated with exact rationals and balls, satisfies its relation rigorously. For the claims
+  listed in REQUIRED (readings whose refutation is a configuration witness) the verifier also
+  knows, on its own, which quantity, relation and hypotheses the reading needs, so a certificate
+  that drops a hypothesis from its list or certifies another quantity is rejected.
 This module imports no encoder and no search: only the file format, the expression-tree
 evaluator and the small ball model.
 """
@@ -34,6 +37,13 @@ MAX_LEAVES = 200_000
 MAX_FILE_BYTES = 50_000_000
 RELATIONS = (">", ">=", "<", "<=")
 Z3_SCRIPT = "import sys, z3\ns = z3.Solver()\ns.from_string(sys.stdin.read())\nprint(s.check())\n"
+#: quantity, relation and hypotheses a configuration witness must state (and satisfy) for these claims;
+#: written here from the readings' statements, independently of the code that searches for witnesses.
+_SPHERE_SOFTMAX = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
+REQUIRED: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "T27.entropy-monotone.reading-b": ("entropy_rate", "<", (*_SPHERE_SOFTMAX, "scalar-heads")),
+    "T27.entropy-monotone.reading-c": ("entropy_rate", "<", (*_SPHERE_SOFTMAX, "symmetric-scores")),
+}
 
 
 class Rejected(ValueError):
@@ -78,7 +88,9 @@ def _verify(path: Path) -> str:
     payload = certificate["payload"]
     if not isinstance(payload, dict):
         raise Rejected("payload is not an object")
-    checker = {"smt": _check_smt, "interval-cover": _check_cover, "witness": _check_witness}[certificate["kind"]]
+    if certificate["kind"] == "witness":
+        return f"ok: {certificate['claim_id']}: {_check_witness(payload, certificate['claim_id'])}"
+    checker = {"smt": _check_smt, "interval-cover": _check_cover}[certificate["kind"]]
     return f"ok: {certificate['claim_id']}: {checker(payload)}"
 
 
@@ -214,18 +226,19 @@ def exact_configuration(record: dict[str, Any]) -> ball_model.ExactConfiguration
         or any(len(M) != d or any(len(r) != d for r in M) for M in scores + values)
     ):
         raise Rejected("score and value matrices must be H matrices of size d x d")
-    if record["attention"] != "usa" or record["geometry"] not in ("sphere", "flat"):
-        raise Rejected("the ball model covers usa attention on the sphere or in flat space")
+    if record["attention"] not in ball_model.ATTENTION_KINDS or record["geometry"] not in ("sphere", "flat"):
+        raise Rejected("the ball model covers usa and softmax attention on the sphere or in flat space")
     beta = parse_rational(record["beta"])
     if beta <= 0:
         raise Rejected("beta must be positive")
-    return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"])
+    return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"])
 
 
-def _check_witness(payload: dict[str, Any]) -> str:
+def _check_witness(payload: dict[str, Any], claim_id: str) -> str:
     saved, ctx.prec = ctx.prec, _precision(payload)
     try:
         if payload["witness"] == "configuration":
+            _check_requirements(payload, claim_id)
             return _check_configuration(payload)
         if payload["witness"] == "point":
             return _check_point(payload)
@@ -234,19 +247,43 @@ def _check_witness(payload: dict[str, Any]) -> str:
     raise Rejected(f"unknown witness type {payload['witness']!r}")
 
 
+def _check_requirements(payload: dict[str, Any], claim_id: str) -> None:
+    """For a claim in REQUIRED: the stated quantity and relation are the reading's, and no hypothesis is missing."""
+    if claim_id not in REQUIRED:
+        return
+    quantity, relation, hypotheses = REQUIRED[claim_id]
+    if payload["quantity"] != quantity or payload["relation"] != relation:
+        raise Rejected(f"{claim_id} is refuted by {quantity} {relation} 0, not {payload['quantity']!r}")
+    if not isinstance(payload["hypotheses"], list):
+        raise Rejected("hypotheses must be a list")
+    missing = [name for name in hypotheses if name not in payload["hypotheses"]]
+    if missing:
+        raise Rejected(f"the witness does not state the required hypotheses of {claim_id}: {', '.join(missing)}")
+
+
+def _index(payload: dict[str, Any], key: str, size: int, what: str) -> int:
+    value = payload[key]
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
+        raise Rejected(f"{key} {value!r} is not one of the {size} {what}")
+    return value
+
+
 def _check_configuration(payload: dict[str, Any]) -> str:
     cfg = exact_configuration(payload["configuration"])
     failed = ball_model.hypothesis_failures(cfg, payload["hypotheses"])
     if failed:
         raise Rejected(f"the exact data violate the stated hypotheses: {', '.join(failed)}")
-    rates = ball_model.head_energy_rates(cfg)
     quantity = payload["quantity"]
-    if quantity == "head_energy_rate":
-        head = payload["head"]
-        if not isinstance(head, int) or not 0 <= head < len(rates):
-            raise Rejected(f"head {head!r} is not one of the {len(rates)} heads")
-        value = rates[head]
+    if quantity == "entropy_rate":
+        head = _index(payload, "head", len(cfg.scores), "heads")
+        token = _index(payload, "token", cfg.n, "tokens")
+        value = ball_model.entropy_rates(cfg)[head][token]
+        quantity = f"entropy_rate[head {head}, token {token}]"
+    elif quantity == "head_energy_rate":
+        rates = ball_model.head_energy_rates(cfg)
+        value = rates[_index(payload, "head", len(rates), "heads")]
     elif quantity == "energy_rate":
+        rates = ball_model.head_energy_rates(cfg)
         value = sum(rates[1:], rates[0])
     else:
         raise Rejected(f"unknown quantity {quantity!r}")

@@ -4,8 +4,9 @@ Two kinds. A *point* witness binds the symbols of SymPy expressions to rationals
 condition (`expr > 0`, `< 0`, ...) with a ball (identities.balls.to_arb), raising the precision
 until the ball decides. A *configuration* witness rounds a float configuration of the model to
 exact data (rational heads, rational unit tokens by inverse stereographic projection, rational
-beta), checks the hypotheses exactly, and evaluates dE_h/dt with the ball model. Either way a
-property is reported only when the ball settles it: rounding noise never becomes a witness.
+beta; usa or softmax attention), checks the hypotheses exactly, and evaluates dE_h/dt, dE/dt or an
+attention entropy rate dH^h_i/dt with the ball model. Either way a property is reported only when
+the ball settles it: rounding noise never becomes a witness.
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
         "scores": [matrix(M) for M in cfg.scores],
         "values": [matrix(W) for W in cfg.values],
         "beta": rational_text(cfg.beta),
-        "attention": "usa",
+        "attention": cfg.attention,
         "geometry": cfg.geometry,
     }
 
@@ -151,12 +152,16 @@ def round_configuration(
     denominator: int = 2**12,
     symmetric: bool = True,
     geometry: str = "sphere",
+    attention: str = "usa",
 ) -> ball_model.ExactConfiguration:
-    """Exact data near a float configuration; `values is scores` keeps W_h = M_h exactly."""
+    """Exact data near a float configuration; `values is scores` keeps W_h = M_h exactly.
+
+    Entry-wise rounding keeps exact zeros and equal entries equal, so a scalar head lambda I stays
+    an exact rational multiple of I (its diagonal entries are one float rounded one way)."""
     X = [rational_unit_vector(x, denominator) for x in tokens]
     M = [rational_matrix(m, denominator, symmetric) for m in scores]
     W = M if values is scores else [rational_matrix(w, denominator, False) for w in values]
-    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry)
+    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention)
 
 
 def certify_configuration(
@@ -168,8 +173,12 @@ def certify_configuration(
     head: int | None,
     relation: str,
     directory: Path,
+    token: int | None = None,
 ) -> WitnessResult:
-    """Check the hypotheses exactly and `quantity relation 0` with balls; certify when both hold."""
+    """Check the hypotheses exactly and `quantity relation 0` with balls; certify when both hold.
+
+    `quantity` is "energy_rate" (dE/dt), "head_energy_rate" (dE_h/dt, `head`) or "entropy_rate"
+    (dH^h_i/dt, `head` and `token`)."""
     record: dict[str, Any] = {
         "witness": "configuration",
         "configuration": exact_record(cfg),
@@ -182,12 +191,16 @@ def certify_configuration(
         return WitnessResult(False, [], record, reason=f"exact data violate {', '.join(failed)}")
 
     def evaluate() -> list[arb]:
+        if quantity == "entropy_rate":
+            return [ball_model.entropy_rates(cfg)[head][token]]
         rates = ball_model.head_energy_rates(cfg)
         return [rates[head] if quantity == "head_energy_rate" else sum(rates[1:], rates[0])]
 
     ok, values, prec = _settle(evaluate, [relation])
     if head is not None:
         record["head"] = head
+    if token is not None:
+        record["token"] = token
     record |= {"prec": prec, "enclosure": enclosure_text(values[0])}
     shown = [v.str(8) for v in values]
     if not ok:
