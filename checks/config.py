@@ -21,6 +21,10 @@ UNIT_NORM_TOLERANCE = 1e-9
 MAX_TOKENS = 20_000
 MAX_DIMENSION = 4_096
 MAX_HEADS = 256
+#: Most float64 entries of one per-head array the model builds: H*n*n (scores, weights), H*n*d
+#: (head outputs) and H*d*d (score and value matrices). 2^25 entries are 256 MiB per array, and an
+#: evaluation holds a few such arrays at once.
+MAX_ARRAY_ELEMENTS = 2**25
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +72,13 @@ class Configuration:
             raise InputError("scores.shape", M.shape, f"expected (H, {d}, {d}) for d={d}")
         if W.shape != M.shape:
             raise InputError("values.shape", W.shape, f"expected the shape of scores {M.shape}")
+        largest = H * max(n * n, n * d, d * d)
+        if largest > MAX_ARRAY_ELEMENTS:
+            raise InputError(
+                "H*max(n*n, n*d, d*d)",
+                largest,
+                f"at most {MAX_ARRAY_ELEMENTS} entries per model array (H={H}, n={n}, d={d}); use fewer tokens",
+            )
         beta = _positive_float("beta", beta)
         if attention not in ATTENTION_KINDS:
             raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")

@@ -22,6 +22,8 @@ from checks.errors import BudgetExceeded, InputError
 from checks.verdicts import Outcome
 
 PROFILES = ("quick", "thorough")
+#: Seeds are non-negative integers below 2^64 (numpy's SeedSequence takes no negative entropy).
+MAX_SEED = 2**64 - 1
 CLAIM_PACKAGES = ("identities", "checks", "certificates")
 
 
@@ -38,6 +40,8 @@ class Context:
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
             raise InputError("profile", self.profile, f"expected one of {', '.join(PROFILES)}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            raise InputError("seed", self.seed, f"must be an integer from 0 to {MAX_SEED}")
 
     @property
     def thorough(self) -> bool:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from pathlib import Path
 
+from checks.errors import InputError
 from checks.figures import figures_for
 from checks.output import deliver
 from checks.progress import progress_bar
@@ -34,9 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout >= 0):
+        raise InputError("--timeout", args.timeout, "must be a finite number of seconds >= 0")
     registry = load_all()
     claims = registry.select(args.only)
-    deadline = None if args.timeout is None else time.monotonic() + max(args.timeout, 0.0)
+    deadline = None if args.timeout is None else time.monotonic() + args.timeout
     base = Context(args.profile, args.seed, Path(args.certificates), deadline)
     with progress_bar("verifying", len(claims)) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
