@@ -84,20 +84,24 @@ class Configuration:
             raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
         if geometry not in GEOMETRIES:
             raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
+        if not (isinstance(unit_tolerance, int | float) and 0 <= unit_tolerance < 1):
+            raise InputError("unit_tolerance", unit_tolerance, "must be a number in [0, 1)")
         if normalize:
             norms = np.linalg.norm(X, axis=1)
             if np.any(norms == 0):
                 raise InputError("tokens", int(np.argmin(norms)), "a zero token cannot be normalized")
+            if not np.all(np.isfinite(norms)):
+                raise InputError("tokens", int(np.argmax(~np.isfinite(norms))), "the token's norm overflows float64")
             X = X / norms[:, None]
-        elif geometry == "sphere":
+        if normalize or geometry == "sphere":
             deviation = np.abs(np.linalg.norm(X, axis=1) - 1.0)
             worst = int(np.argmax(deviation))
-            if deviation[worst] > unit_tolerance:
+            if deviation[worst] > max(unit_tolerance, 1e-12 if normalize else 0.0):
                 raise InputError(
                     f"tokens[{worst}]",
                     float(np.linalg.norm(X[worst])),
                     f"tokens on the sphere need unit norm (tolerance {unit_tolerance:g}); "
-                    "pass normalize=True to rescale",
+                    + ("normalizing did not reach it" if normalize else "pass normalize=True to rescale"),
                 )
         return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry)  # type: ignore[arg-type]
 

@@ -100,9 +100,10 @@ def block_sizes(H: int, d: int) -> list[int]:
 
 def orthogonal_subspace_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """Symmetric heads on disjoint coordinate blocks, so M_h M_h' = 0 exactly for h != h'."""
+    sizes = block_sizes(H, d)
     M = np.zeros((H, d, d))
     start = 0
-    for h, size in enumerate(block_sizes(H, d)):
+    for h, size in enumerate(sizes):
         block = rng.standard_normal((size, size)) * (scale / np.sqrt(size))
         M[h, start : start + size, start : start + size] = 0.5 * (block + block.T)
         start += size
@@ -120,7 +121,7 @@ def approximately_orthogonal_heads(
     H: int, d: int, delta: float, rng: np.random.Generator, scale: float = 1.0
 ) -> np.ndarray:
     """Orthogonal-subspace heads plus a symmetric perturbation tuned so max |M_h' M_h|_op = delta."""
-    _require(delta >= 0, "delta", delta, "must be non-negative")
+    _require(isinstance(delta, int | float) and delta >= 0, "delta", delta, "must be a non-negative number")
     base = orthogonal_subspace_heads(H, d, rng, scale)
     if delta == 0 or H == 1:
         return base
