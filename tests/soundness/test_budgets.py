@@ -20,6 +20,7 @@ from checks.errors import InputError
 from checks.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
 from checks.registry import MAX_SEED, Context, load_all
 from checks.runner import TIMED_OUT, run_claim
+from checks.sweeps.runner import MAX_GRID_POINTS, run_sweep
 
 
 def _report(tmp: Path, capsys: pytest.CaptureFixture[str], *options: str) -> dict:
@@ -127,3 +128,10 @@ def test_oversized_certificate_files_are_rejected_unread(tmp_path, monkeypatch) 
     path.write_text("{" + " " * 100 + "}")
     ok, reason = certificate_verify.verify_file(path)
     assert not ok and "too large" in reason
+
+
+@pytest.mark.parametrize(("points", "workers"), [([{"n": 2}] * (MAX_GRID_POINTS + 1), 0), ([{"n": 2}], -1)])
+def test_sweep_limits(tmp_path, points, workers) -> None:
+    with pytest.raises(InputError):
+        run_sweep(lambda n: {"n": n}, points, tmp_path / "out.csv", workers=workers, show_progress=False)
+    assert not list(tmp_path.iterdir())

@@ -10,15 +10,16 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from checks import families, model
 from checks.config import MAX_ARRAY_ELEMENTS, UNIT_NORM_TOLERANCE, Configuration
 from checks.errors import InputError
+from tests.soundness.fuzzing import fuzz_settings
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = fuzz_settings(60)
 
 wild_floats = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([0.0, -0.0, 1e308, -1e308, 5e-324])
 junk = st.one_of(

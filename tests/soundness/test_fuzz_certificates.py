@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from certificates import threshold_claims as tc
@@ -25,10 +25,9 @@ from certificates.store import build_certificate
 from certificates.superadditivity_claims import convexity_expression, u
 from checks.cli import main
 from checks.registry import Context
+from tests.soundness.fuzzing import fuzz_settings
 
-FUZZ = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
-)
+FUZZ = fuzz_settings(60)
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,14 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from checks.cli import main
 from checks.constant_specs import QUANTITIES
+from tests.soundness.fuzzing import fuzz_settings
 
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = fuzz_settings(40)
 
 #: Claim globs that decide in well under a second (fuzzing must not run the whole catalogue each time).
 CHEAP = ["projection.*", "T19.golden", "T19.c-star", "T19.threshold.cauchy-schwarz", "T12.value-misalignment"]
