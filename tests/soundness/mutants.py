@@ -328,6 +328,21 @@ def _energy() -> list[Mutant]:
             lambda ctx: check_energy_rate(ctx, "sphere", heads="general"),
         ),
         Mutant(
+            "t11-num-tiny",
+            "T11.energy-rate.spherical",
+            "numeric: dE/dt = (1 + 1e-12)(1/n) sum |xdot|^2 (below the float tolerance: CONFIRMED is no proof)",
+            False,
+            lambda ctx: check_energy_rate(ctx, "sphere", coefficient=1 + 1e-12),
+            required=False,
+        ),
+        Mutant(
+            "t11-sph-tiny",
+            "T11.energy-rate.spherical",
+            "dE/dt = (1 + 10^-12)(1/n) sum |xdot|^2 (the same tiny change, symbolically)",
+            False,
+            symbolic(lambda: energy.prove_energy_rate("sphere", lambda q: (1 + sp.Rational(1, 10**12)) * q / n)),
+        ),
+        Mutant(
             "t11-num-true",
             "T11.energy-rate.spherical",
             "numeric: the claim",
