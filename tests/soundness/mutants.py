@@ -856,6 +856,13 @@ def _constants() -> list[Mutant]:
             digits_claim("beta_star", {"H": 3, "n": 10, "alpha": 1}, "0.8580"),
         ),
         Mutant(
+            "digits-lambdac-is-lmax",
+            "T22.superadditivity.reading-b",
+            "lambda_c(10, 1) = lambda_max(10, 1) to 12 digits (phi'' = 0 confused with phi' = 0)",
+            False,
+            digits_claim("lambda_c", {"n": 10, "beta": 1}, constants.lambda_max(10, 1, digits=12).value),
+        ),
+        Mutant(
             "crosscheck-shift",
             "T19.c-star",
             "a c*(3) ball shifted by 1e-18 relative passes the cross-check",

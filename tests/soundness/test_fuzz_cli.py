@@ -89,7 +89,7 @@ def test_verify_options(capsys, tmp_path, chosen, to_file) -> None:
     argv = [*argv_of("verify", chosen), f"--certificates={tmp_path / 'certs'}"]
     argv += [f"--out={out}"] if to_file else []
     code, _stdout, err = run(capsys, argv)
-    assert_clean(code, err)
+    assert_clean(code, err, (0, 2))  # 1 would mean a procedure crashed: a bug
     if code != 0:
         assert not out.exists(), "a failed run left an output file"
     elif to_file and chosen["format"] == "json":
