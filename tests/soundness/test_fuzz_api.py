@@ -7,6 +7,7 @@ API either returns a valid object or raises InputError; never another exception.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -14,8 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from checks import families, model
+from checks import constants, families, model
 from checks.config import MAX_ARRAY_ELEMENTS, UNIT_NORM_TOLERANCE, Configuration
+from checks.constant_specs import QUANTITIES
 from checks.errors import InputError
 from tests.soundness.fuzzing import fuzz_settings
 
@@ -176,3 +178,30 @@ def test_families_return_arrays_or_raise_input_error(family: str, a, b, real, se
     except InputError:
         return
     assert len(result) >= 1
+
+
+api_numbers = st.one_of(
+    st.integers(-(10**120), 10**120),
+    st.fractions(max_denominator=10**6),
+    st.builds(lambda p, q: Fraction(p, q), st.integers(-(10**110), 10**110), st.integers(1, 10**110)),
+    wild_floats,
+    st.sampled_from(["2", "1/3", "1e6", "-0.3678", "1e101", "x", "", "1..3"]),
+    st.none(),
+    st.booleans(),
+)
+
+
+@FUZZ
+@given(
+    quantity=st.sampled_from([*sorted(QUANTITIES), "nope"]),
+    params=st.dictionaries(st.sampled_from(["H", "n", "alpha", "beta", "lam", "x", "y"]), api_numbers, max_size=4),
+    digits=st.one_of(st.integers(-2, 40), st.sampled_from([100_001, 10**9]), st.just("5"), st.none()),
+)
+def test_constants_api_returns_certified_digits_or_raises_input_error(quantity, params, digits) -> None:
+    try:
+        value = constants.compute(quantity, params, digits)  # type: ignore[arg-type]
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert value.correctly_rounded, value.note
+    assert value.value == "inf" or value.ball is not None
