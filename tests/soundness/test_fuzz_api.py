@@ -19,6 +19,7 @@ from checks import constants, families, model
 from checks.config import MAX_ARRAY_ELEMENTS, UNIT_NORM_TOLERANCE, Configuration
 from checks.constant_specs import QUANTITIES
 from checks.errors import InputError
+from checks.registry import Context
 from tests.soundness.fuzzing import fuzz_settings
 
 FUZZ = fuzz_settings(60)
@@ -205,3 +206,26 @@ def test_constants_api_returns_certified_digits_or_raises_input_error(quantity, 
         return
     assert value.correctly_rounded, value.note
     assert value.value == "inf" or value.ball is not None
+
+
+@FUZZ
+@given(
+    profile=st.one_of(st.sampled_from(["quick", "thorough"]), st.text(max_size=6), st.none()),
+    seed=st.one_of(st.integers(-(2**70), 2**70), wild_floats, st.text(max_size=3), st.booleans()),
+    deadline=st.one_of(st.none(), wild_floats, st.text(max_size=3)),
+    pattern=st.one_of(st.none(), st.text(max_size=12), st.sampled_from(["T19.*", "*", ",", "[", "T1[1-9]*", "**"])),
+)
+def test_contexts_and_claim_selection_accept_or_raise_input_error(profile, seed, deadline, pattern) -> None:
+    from checks.registry import load_all
+
+    try:
+        ctx = Context(profile, seed, None, deadline)
+    except InputError:
+        pass
+    else:
+        assert ctx.rng("x").random() < 1 and math.isfinite(ctx.seconds_left()) == (deadline is not None)
+    try:
+        chosen = load_all().select(pattern)
+    except InputError:
+        return
+    assert chosen
