@@ -28,6 +28,7 @@ from certificates import scalar_regime as sr
 from certificates import superadditivity_claims as sa
 from certificates import threshold_claims as tc
 from certificates import witness_claims as wc
+from certificates.exprtree import ball_of
 from certificates.intervals import certify_cover, prove, prove_inequality
 from certificates.smt import SmtStatement
 from certificates.smt import certify as smt_certify
@@ -80,7 +81,7 @@ def symbolic(build: Callable[[], object]) -> Decide:
 
 def smt(statement: SmtStatement) -> Decide:
     """T19.threshold's own decision step (z3 on the negation, certificate on unsat) on a mutated statement."""
-    return lambda ctx: tc._certify_all(ctx, {statement.name: statement})
+    return lambda ctx: tc.certify_statements(ctx, {statement.name: statement})
 
 
 def cover(
@@ -752,7 +753,11 @@ def _witnesses() -> list[Mutant]:
         ("unit-tokens", "symmetric-scores", "aligned-values"),
         "energy_rate",
     )
-    mislabelled = wc.Search(wc._general, ("unit-tokens", "symmetric-scores", "aligned-values"), "energy_rate")
+    mislabelled = wc.Search(
+        wc.SEARCHES["T11.hypotheses.no-symmetry"].heads,
+        ("unit-tokens", "symmetric-scores", "aligned-values"),
+        "energy_rate",
+    )
     return [
         Mutant(
             "t11-witness-all-hyp",
@@ -802,7 +807,7 @@ def digits_claim(quantity: str, params: dict[str, int], claimed: str) -> Decide:
         half = Fraction(1, 2 * 10**exponent)
         centre = Fraction(claimed)
         ball = value.ball
-        lo, hi = constants._rational(centre - half), constants._rational(centre + half)
+        lo, hi = ball_of(centre - half), ball_of(centre + half)
         if ball is not None and (ball < lo or ball > hi):
             return Outcome(Verdict.REFUTED, "certified digits", witness={"verified_by": "ball", "ball": ball.str(30)})
         return Outcome(Verdict.INCONCLUSIVE, "certified digits", notes="the ball does not exclude the claimed value")
@@ -818,7 +823,7 @@ def cross_checked(quantity: str, params: dict[str, int], shift_digits: int | Non
         ball = value.ball
         if shift_digits is not None:
             with flint_ctx.workprec(value.precision_bits + 64):  # keep the shift: 53 bits would round it away
-                ball = ball * (1 + constants._rational(Fraction(1, 10**shift_digits)))
+                ball = ball * (1 + ball_of(Fraction(1, 10**shift_digits)))
         mutated = dataclasses.replace(value, ball=ball, quantity=relabel or quantity)
         if relabel:
             mutated = dataclasses.replace(mutated, parameters=constants.validate(relabel, params))
