@@ -28,6 +28,7 @@ from certificates import scalar_regime as sr
 from certificates import superadditivity_claims as sa
 from certificates import threshold_claims as tc
 from certificates import witness_claims as wc
+from certificates.ball_model import ExactConfiguration
 from certificates.exprtree import ball_of
 from certificates.intervals import certify_cover, prove, prove_inequality
 from certificates.smt import SmtStatement
@@ -747,6 +748,20 @@ def _flat_obstruction(ctx: Context) -> Outcome:
     return Outcome(Verdict.INCONCLUSIVE, "witness", notes=f"{len(found)} candidates; {'; '.join(reasons) or 'none'}")
 
 
+def _stationary(ctx: Context) -> Outcome:
+    """Two equal tokens e1 and M = W = diag(1, 2): f_i = 2 e^beta e1 is radial, so xdot = 0 and dE/dt = 0
+    exactly; floats (and a careless witness check) could see rounding noise of either sign."""
+    one, two, zero = Fraction(1), Fraction(2), Fraction(0)
+    M = [[one, zero], [zero, two]]
+    exact = ExactConfiguration([[one, zero], [one, zero]], [M], [M], Fraction(3, 2))
+    result = certify_configuration(ctx.claim_id, "mutant", exact, ("unit-tokens", "symmetric-scores",
+                                   "aligned-values"), "energy_rate", None, "<",
+                                   certificate_directory(ctx.certificate_dir))  # fmt: skip
+    if result.verified:
+        return Outcome(Verdict.CERTIFIED, "witness", certificates=[str(result.path)])
+    return Outcome(Verdict.INCONCLUSIVE, "witness", notes=result.reason)
+
+
 def _witnesses() -> list[Mutant]:
     aligned = wc.Search(
         lambda rng, H, d, n: (wc.families.random_symmetric_heads(H, d, rng, 2.0), None),
@@ -759,6 +774,13 @@ def _witnesses() -> list[Mutant]:
         "energy_rate",
     )
     return [
+        Mutant(
+            "t11-rounding-noise",
+            "T11.hypotheses",
+            "dE/dt < 0 at an exactly stationary configuration (the rate is exactly 0: rounding noise only)",
+            False,
+            _stationary,
+        ),
         Mutant(
             "t11-witness-all-hyp",
             "T11.hypotheses",
