@@ -183,3 +183,11 @@ def test_no_traceback_reaches_stderr(argv: list[str]) -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_verify_refuses_a_certificate_folder_below_a_file_before_deciding(capsys, tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, out, err = run(capsys, ["verify", "--only=T19.threshold", f"--certificates={blocker / 'certs'}"])
+    assert_clean(code, err, (2,))
+    assert "--certificates" in err and not out
