@@ -78,7 +78,9 @@ def _verify(path: Path) -> str:
     payload = certificate["payload"]
     if not isinstance(payload, dict):
         raise Rejected("payload is not an object")
-    checker = {"smt": _check_smt, "interval-cover": _check_cover, "witness": _check_witness}[certificate["kind"]]
+    if certificate["kind"] == "witness":
+        return f"ok: {certificate['claim_id']}: {_check_witness(payload, certificate['claim_id'])}"
+    checker = {"smt": _check_smt, "interval-cover": _check_cover}[certificate["kind"]]
     return f"ok: {certificate['claim_id']}: {checker(payload)}"
 
 
@@ -222,11 +224,43 @@ def exact_configuration(record: dict[str, Any]) -> ball_model.ExactConfiguration
     return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"])
 
 
-def _check_witness(payload: dict[str, Any]) -> str:
+#: What a configuration witness of each existential claim must show: (geometry, hypotheses that the
+#: exact data must satisfy, quantity, relation). Without this binding, data satisfying fewer
+#: hypotheses (a witness of another statement) could be filed under the claim's id.
+WITNESS_REQUIREMENTS: dict[str, tuple[str, frozenset[str], str, str]] = {
+    "T17.shadow-obstruction": (
+        "sphere",
+        frozenset({"unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads"}),
+        "head_energy_rate",
+        "<",
+    ),
+    "T11.hypotheses.no-symmetry": ("sphere", frozenset({"unit-tokens", "aligned-values"}), "energy_rate", "<"),
+    "T11.hypotheses.no-alignment": ("sphere", frozenset({"unit-tokens", "symmetric-scores"}), "energy_rate", "<"),
+}
+
+
+def _check_requirements(payload: dict[str, Any], claim_id: str) -> None:
+    required = WITNESS_REQUIREMENTS.get(claim_id)
+    if required is None:
+        return
+    geometry, hypotheses, quantity, relation = required
+    stated = (payload["configuration"]["geometry"], payload["quantity"], payload["relation"])
+    missing = sorted(hypotheses - set(payload["hypotheses"]))
+    if stated != (geometry, quantity, relation) or missing:
+        raise Rejected(
+            f"{claim_id} needs a {geometry} witness of {quantity} {relation} 0 with {', '.join(sorted(hypotheses))}; "
+            f"the file shows {stated[0]}, {stated[1]} {stated[2]} 0"
+            + (f", without {', '.join(missing)}" if missing else "")
+        )
+
+
+def _check_witness(payload: dict[str, Any], claim_id: str = "") -> str:
     saved, ctx.prec = ctx.prec, _precision(payload)
     try:
         if payload["witness"] == "configuration":
-            return _check_configuration(payload)
+            checked = _check_configuration(payload)
+            _check_requirements(payload, claim_id)
+            return checked
         if payload["witness"] == "point":
             return _check_point(payload)
     finally:

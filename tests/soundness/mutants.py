@@ -957,6 +957,24 @@ def _cover_edit(key: str, value: object) -> Callable[[dict], None]:
     return edit
 
 
+def _alignment_witness(directory: Path) -> Path:
+    """A genuine T11.hypotheses.no-alignment witness (symmetric M, W != M, dE/dt < 0)."""
+    ctx = Context("quick", 0, directory, claim_id="T11.hypotheses.no-alignment")
+    outcome = wc.find_witness(ctx, "T11.hypotheses.no-alignment", wc.SEARCHES["T11.hypotheses.no-alignment"])
+    return Path(outcome.certificates[0])
+
+
+def _relabelled_witness(directory: Path) -> Path:
+    """That witness filed as a no-symmetry witness (which needs W = M), its hypothesis list trimmed to what
+    the data satisfy, hash recomputed: the data do not show the no-symmetry claim."""
+    data = json.loads(_alignment_witness(directory).read_text())
+    data["payload"]["hypotheses"] = ["unit-tokens"]
+    forged = build_certificate("T11.hypotheses.no-symmetry", "forged", data["method"], "witness", data["payload"])
+    target = directory / "forged-relabelled.json"
+    target.write_text(json.dumps(forged))
+    return target
+
+
 def _certificates() -> list[Mutant]:
     def forged(edit: Callable[[dict], None], name: str) -> Callable[[Path], Path]:
         return lambda directory: _rewrite(_true_cover(directory), edit, directory, name)
@@ -998,6 +1016,21 @@ def _certificates() -> list[Mutant]:
             "a cover certificate of phi'' > 0 relabelled phi'' < 0 (hash recomputed)",
             False,
             certificate_file(forged(_cover_edit("relation", "<"), "relation")),
+        ),
+        Mutant(
+            "cert-witness-relabelled",
+            "T11.hypotheses",
+            "a no-alignment witness (W != M) filed as a no-symmetry witness, hypotheses trimmed, hash recomputed",
+            False,
+            certificate_file(_relabelled_witness),
+        ),
+        Mutant(
+            "cert-witness-true",
+            "T11.hypotheses",
+            "the genuine no-alignment witness certificate",
+            True,
+            certificate_file(_alignment_witness),
+            accept=True,
         ),
         Mutant(
             "cert-cover-true",
