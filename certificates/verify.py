@@ -9,7 +9,7 @@ Checks, in order: the JSON shape and schema, the sha256 of the canonical content
   relation and lies inside the recorded enclosure;
 - witness: the exact data satisfy the stated hypotheses exactly, and every stated quantity,
   re-evaluated with exact rationals and balls, satisfies its relation rigorously. For the claims
-  listed in REQUIRED (readings whose refutation is a configuration witness) the verifier also
+  listed in WITNESS_REQUIREMENTS (readings whose refutation is a configuration witness) the verifier also
   knows, on its own, which quantity, relation and hypotheses the reading needs, so a certificate
   that drops a hypothesis from its list or certifies another quantity is rejected.
 This module imports no encoder and no search: only the file format, the expression-tree
@@ -37,13 +37,6 @@ MAX_LEAVES = 200_000
 MAX_FILE_BYTES = 50_000_000
 RELATIONS = (">", ">=", "<", "<=")
 Z3_SCRIPT = "import sys, z3\ns = z3.Solver()\ns.from_string(sys.stdin.read())\nprint(s.check())\n"
-#: quantity, relation and hypotheses a configuration witness must state (and satisfy) for these claims;
-#: written here from the readings' statements, independently of the code that searches for witnesses.
-_SPHERE_SOFTMAX = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
-REQUIRED: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "T27.entropy-monotone.reading-b": ("entropy_rate", "<", (*_SPHERE_SOFTMAX, "scalar-heads")),
-    "T27.entropy-monotone.reading-c": ("entropy_rate", "<", (*_SPHERE_SOFTMAX, "symmetric-scores")),
-}
 
 
 class Rejected(ValueError):
@@ -234,31 +227,55 @@ def exact_configuration(record: dict[str, Any]) -> ball_model.ExactConfiguration
     return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"])
 
 
-def _check_witness(payload: dict[str, Any], claim_id: str) -> str:
+#: What a configuration witness of each existential claim must show: (geometry, hypotheses that the
+#: exact data must satisfy, quantity, relation). Without this binding, data satisfying fewer
+#: hypotheses (a witness of another statement) could be filed under the claim's id.
+_SPHERE_SOFTMAX = frozenset(
+    {"unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2"}
+)
+WITNESS_REQUIREMENTS: dict[str, tuple[str, frozenset[str], str, str]] = {
+    "T17.shadow-obstruction": (
+        "sphere",
+        frozenset({"unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads"}),
+        "head_energy_rate",
+        "<",
+    ),
+    "T11.hypotheses.no-symmetry": ("sphere", frozenset({"unit-tokens", "aligned-values"}), "energy_rate", "<"),
+    "T11.hypotheses.no-alignment": ("sphere", frozenset({"unit-tokens", "symmetric-scores"}), "energy_rate", "<"),
+    "T27.entropy-monotone.reading-b": ("sphere", _SPHERE_SOFTMAX | {"scalar-heads"}, "entropy_rate", "<"),
+    "T27.entropy-monotone.reading-c": ("sphere", _SPHERE_SOFTMAX | {"symmetric-scores"}, "entropy_rate", "<"),
+}
+
+
+def _check_requirements(payload: dict[str, Any], claim_id: str) -> None:
+    required = WITNESS_REQUIREMENTS.get(claim_id)
+    if required is None:
+        return
+    geometry, hypotheses, quantity, relation = required
+    if not isinstance(payload["hypotheses"], list):
+        raise Rejected("hypotheses must be a list")
+    stated = (payload["configuration"]["geometry"], payload["quantity"], payload["relation"])
+    missing = sorted(hypotheses - set(payload["hypotheses"]))
+    if stated != (geometry, quantity, relation) or missing:
+        raise Rejected(
+            f"{claim_id} needs a {geometry} witness of {quantity} {relation} 0 with {', '.join(sorted(hypotheses))}; "
+            f"the file shows {stated[0]}, {stated[1]} {stated[2]} 0"
+            + (f", without the required hypotheses {', '.join(missing)}" if missing else "")
+        )
+
+
+def _check_witness(payload: dict[str, Any], claim_id: str = "") -> str:
     saved, ctx.prec = ctx.prec, _precision(payload)
     try:
         if payload["witness"] == "configuration":
+            checked = _check_configuration(payload)
             _check_requirements(payload, claim_id)
-            return _check_configuration(payload)
+            return checked
         if payload["witness"] == "point":
             return _check_point(payload)
     finally:
         ctx.prec = saved
     raise Rejected(f"unknown witness type {payload['witness']!r}")
-
-
-def _check_requirements(payload: dict[str, Any], claim_id: str) -> None:
-    """For a claim in REQUIRED: the stated quantity and relation are the reading's, and no hypothesis is missing."""
-    if claim_id not in REQUIRED:
-        return
-    quantity, relation, hypotheses = REQUIRED[claim_id]
-    if payload["quantity"] != quantity or payload["relation"] != relation:
-        raise Rejected(f"{claim_id} is refuted by {quantity} {relation} 0, not {payload['quantity']!r}")
-    if not isinstance(payload["hypotheses"], list):
-        raise Rejected("hypotheses must be a list")
-    missing = [name for name in hypotheses if name not in payload["hypotheses"]]
-    if missing:
-        raise Rejected(f"the witness does not state the required hypotheses of {claim_id}: {', '.join(missing)}")
 
 
 def _index(payload: dict[str, Any], key: str, size: int, what: str) -> int:

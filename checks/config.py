@@ -21,6 +21,10 @@ UNIT_NORM_TOLERANCE = 1e-9
 MAX_TOKENS = 20_000
 MAX_DIMENSION = 4_096
 MAX_HEADS = 256
+#: Most float64 entries of one per-head array the model builds: H*n*n (scores, weights), H*n*d
+#: (head outputs) and H*d*d (score and value matrices). 2^25 entries are 256 MiB per array, and an
+#: evaluation holds a few such arrays at once.
+MAX_ARRAY_ELEMENTS = 2**25
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,25 +72,36 @@ class Configuration:
             raise InputError("scores.shape", M.shape, f"expected (H, {d}, {d}) for d={d}")
         if W.shape != M.shape:
             raise InputError("values.shape", W.shape, f"expected the shape of scores {M.shape}")
+        largest = H * max(n * n, n * d, d * d)
+        if largest > MAX_ARRAY_ELEMENTS:
+            raise InputError(
+                "H*max(n*n, n*d, d*d)",
+                largest,
+                f"at most {MAX_ARRAY_ELEMENTS} entries per model array (H={H}, n={n}, d={d}); use fewer tokens",
+            )
         beta = _positive_float("beta", beta)
         if attention not in ATTENTION_KINDS:
             raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
         if geometry not in GEOMETRIES:
             raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
+        if not (isinstance(unit_tolerance, int | float) and 0 <= unit_tolerance < 1):
+            raise InputError("unit_tolerance", unit_tolerance, "must be a number in [0, 1)")
         if normalize:
             norms = np.linalg.norm(X, axis=1)
             if np.any(norms == 0):
                 raise InputError("tokens", int(np.argmin(norms)), "a zero token cannot be normalized")
+            if not np.all(np.isfinite(norms)):
+                raise InputError("tokens", int(np.argmax(~np.isfinite(norms))), "the token's norm overflows float64")
             X = X / norms[:, None]
-        elif geometry == "sphere":
+        if normalize or geometry == "sphere":
             deviation = np.abs(np.linalg.norm(X, axis=1) - 1.0)
             worst = int(np.argmax(deviation))
-            if deviation[worst] > unit_tolerance:
+            if deviation[worst] > max(unit_tolerance, 1e-12 if normalize else 0.0):
                 raise InputError(
                     f"tokens[{worst}]",
                     float(np.linalg.norm(X[worst])),
                     f"tokens on the sphere need unit norm (tolerance {unit_tolerance:g}); "
-                    "pass normalize=True to rescale",
+                    + ("normalizing did not reach it" if normalize else "pass normalize=True to rescale"),
                 )
         return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry)  # type: ignore[arg-type]
 

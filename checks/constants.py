@@ -28,7 +28,7 @@ from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
-from checks.exact_numbers import format_number, parse_number
+from checks.exact_numbers import check_bounds, format_number, parse_number
 from checks.lambda_c_root import certify_root
 from identities import closed_forms as cf
 from identities.balls import rational_ball, to_arb
@@ -65,7 +65,7 @@ def _exact(name: str, value: Number) -> Fraction:
     if isinstance(value, bool):
         raise InputError(name, value, "not a number")
     if isinstance(value, int | Fraction):
-        return Fraction(value)
+        return check_bounds(name, Fraction(value))
     if isinstance(value, float):
         if not math.isfinite(value):
             raise InputError(name, value, "not a finite number")

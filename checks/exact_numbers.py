@@ -40,8 +40,16 @@ def parse_number(field: str, text: str) -> Fraction:
         value = Fraction(int(numerator), int(denominator))
     else:
         raise InputError(field, text, "not a number (use 2, 0.5, 1e6 or 1/3)")
+    return check_bounds(field, value, text)
+
+
+def check_bounds(field: str, value: Fraction, text: str | None = None) -> Fraction:
+    """`value` unchanged when |value| and its denominator are at most 10^MAX_EXPONENT, else InputError
+    (beyond, cancellation in the closed forms needs more precision than the evaluator allows)."""
     if abs(value) > _BOUND or value.denominator > _BOUND:
-        raise InputError(field, text, f"numbers must stay within 10^-{MAX_EXPONENT}..10^{MAX_EXPONENT}")
+        digits = (abs(value.numerator).bit_length() - value.denominator.bit_length()) * 0.30103
+        shown = text if text is not None else f"about 10^{digits:.0f}"
+        raise InputError(field, shown, f"numbers must stay within 10^-{MAX_EXPONENT}..10^{MAX_EXPONENT}")
     return value
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
 
 # ---------------------------------------------------------------- tokens
@@ -14,14 +15,14 @@ from checks.errors import InputError
 
 def random_sphere_tokens(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
     """n tokens drawn uniformly on S^{d-1}."""
-    _require(n >= 2, "n", n, "at least two tokens")
-    _require(d >= 1, "d", d, "dimension at least 1")
+    _sizes(n=n, d=d)
     X = rng.standard_normal((n, d))
     return X / np.linalg.norm(X, axis=1, keepdims=True)
 
 
 def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) -> np.ndarray:
     """n orthonormal tokens (needs d >= n); randomly rotated when `rng` is given."""
+    _sizes(n=n, d=d)
     _require(d >= n, "d", d, f"orthogonal tokens need d >= n = {n}")
     X = np.eye(d)[:n]
     return X @ _random_rotation(d, rng) if rng is not None else X
@@ -29,6 +30,7 @@ def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) ->
 
 def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | None = None) -> np.ndarray:
     """n unit tokens with <x_i, x_j> = rho for i != j (needs d >= n, rho in (-1/(n-1), 1))."""
+    _sizes(n=n, d=d)
     _require(d >= n, "d", d, f"equiangular tokens need d >= n = {n}")
     _require(-1.0 / (n - 1) < rho < 1.0, "rho", rho, f"must lie in (-1/{n - 1}, 1)")
     G = (1.0 - rho) * np.eye(n) + rho * np.ones((n, n))
@@ -47,8 +49,9 @@ def stereographic_lift(t: Sequence[Fraction]) -> list[Fraction]:
 
 def rational_sphere_tokens(n: int, d: int, rng: np.random.Generator, denominator: int = 16) -> list[list[Fraction]]:
     """n exactly-unit rational tokens in Q^d, from random rational stereographic coordinates."""
+    _sizes(n=n, d=d)
     _require(d >= 2, "d", d, "rational points on the sphere need d >= 2")
-    _require(n >= 2, "n", n, "at least two tokens")
+    _require(isinstance(denominator, int) and 1 <= denominator <= 2**62, "denominator", denominator, "an integer >= 1")
     points = []
     for _ in range(n):
         t = [Fraction(int(k), denominator) for k in rng.integers(-2 * denominator, 2 * denominator + 1, d - 1)]
@@ -66,35 +69,41 @@ def rational_to_float(points: Sequence[Sequence[Fraction]]) -> np.ndarray:
 
 def scalar_heads(lambdas: Sequence[float], d: int) -> np.ndarray:
     """M_h = lambda_h I, shape (H, d, d)."""
-    lam = np.asarray(lambdas, dtype=float)
+    try:
+        lam = np.asarray(lambdas, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("lambdas", lambdas, "a non-empty list of numbers") from None
     _require(lam.ndim == 1 and lam.size >= 1, "lambdas", lambdas, "a non-empty list of numbers")
+    _sizes(H=lam.size, d=d)
     return lam[:, None, None] * np.eye(d)[None]
 
 
 def random_symmetric_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """H random symmetric score matrices with entries of size about scale/sqrt(d)."""
-    _require(H >= 1, "H", H, "at least one head")
+    _sizes(H=H, d=d)
     A = rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
     return 0.5 * (A + np.swapaxes(A, 1, 2))
 
 
 def random_general_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """H random (not symmetric) score matrices with entries of size about scale/sqrt(d)."""
-    _require(H >= 1, "H", H, "at least one head")
+    _sizes(H=H, d=d)
     return rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
 
 
 def block_sizes(H: int, d: int) -> list[int]:
     """Split d coordinates into H contiguous blocks as evenly as possible (needs d >= H)."""
+    _sizes(H=H, d=d)
     _require(d >= H, "d", d, f"orthogonal-subspace heads need d >= H = {H}")
     return [d // H + (1 if h < d % H else 0) for h in range(H)]
 
 
 def orthogonal_subspace_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """Symmetric heads on disjoint coordinate blocks, so M_h M_h' = 0 exactly for h != h'."""
+    sizes = block_sizes(H, d)
     M = np.zeros((H, d, d))
     start = 0
-    for h, size in enumerate(block_sizes(H, d)):
+    for h, size in enumerate(sizes):
         block = rng.standard_normal((size, size)) * (scale / np.sqrt(size))
         M[h, start : start + size, start : start + size] = 0.5 * (block + block.T)
         start += size
@@ -112,7 +121,7 @@ def approximately_orthogonal_heads(
     H: int, d: int, delta: float, rng: np.random.Generator, scale: float = 1.0
 ) -> np.ndarray:
     """Orthogonal-subspace heads plus a symmetric perturbation tuned so max |M_h' M_h|_op = delta."""
-    _require(delta >= 0, "delta", delta, "must be non-negative")
+    _require(isinstance(delta, int | float) and delta >= 0, "delta", delta, "must be a non-negative number")
     base = orthogonal_subspace_heads(H, d, rng, scale)
     if delta == 0 or H == 1:
         return base
@@ -136,6 +145,20 @@ def approximately_orthogonal_heads(
 def _random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
     Q, R = np.linalg.qr(rng.standard_normal((d, d)))
     return Q * np.sign(np.diag(R))
+
+
+#: Inclusive ranges of the sizes a family accepts (the limits of checks.config.Configuration).
+SIZE_RANGES = {"n": (2, MAX_TOKENS), "d": (1, MAX_DIMENSION), "H": (1, MAX_HEADS)}
+
+
+def _sizes(**sizes: object) -> None:
+    """Each size an integer within SIZE_RANGES, and the family's array within MAX_ARRAY_ELEMENTS."""
+    for field, value in sizes.items():
+        low, high = SIZE_RANGES[field]
+        ok = isinstance(value, int | np.integer) and not isinstance(value, bool) and low <= value <= high
+        _require(ok, field, value, f"must be an integer from {low} to {high}")
+    n, d, H = (int(sizes.get(k, 1)) for k in ("n", "d", "H"))  # type: ignore[call-overload]
+    _require(H * max(n, d) * d <= MAX_ARRAY_ELEMENTS, "sizes", sizes, f"more than {MAX_ARRAY_ELEMENTS} array entries")
 
 
 def _require(condition: bool, field: str, value: object, reason: str) -> None:

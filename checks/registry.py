@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import importlib
+import math
 import pkgutil
 import time
 from collections.abc import Callable
@@ -22,6 +23,8 @@ from checks.errors import BudgetExceeded, InputError
 from checks.verdicts import Outcome
 
 PROFILES = ("quick", "thorough")
+#: Seeds are non-negative integers below 2^64 (numpy's SeedSequence takes no negative entropy).
+MAX_SEED = 2**64 - 1
 CLAIM_PACKAGES = ("identities", "checks", "certificates")
 
 
@@ -38,6 +41,10 @@ class Context:
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
             raise InputError("profile", self.profile, f"expected one of {', '.join(PROFILES)}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            raise InputError("seed", self.seed, f"must be an integer from 0 to {MAX_SEED}")
+        if self.deadline is not None and not (isinstance(self.deadline, int | float) and math.isfinite(self.deadline)):
+            raise InputError("deadline", self.deadline, "must be None or a finite time.monotonic() value")
 
     @property
     def thorough(self) -> bool:

@@ -12,6 +12,9 @@ from checks.errors import BudgetExceeded
 from checks.registry import Claim, Context
 from checks.verdicts import Outcome, Verdict, combine
 
+#: The reason given to a procedure that the overall deadline left no time to start.
+TIMED_OUT = "the time budget (--timeout) ran out before this procedure started"
+
 
 @dataclass
 class ClaimResult:
@@ -41,6 +44,9 @@ def run_claim(claim: Claim, base: Context, budget_seconds: float | None = None) 
             own = time.monotonic() + budget_seconds
             deadline = own if deadline is None else min(deadline, own)
         ctx = Context(base.profile, base.seed, base.certificate_dir, deadline, claim.id)
+        if ctx.seconds_left() <= 0:
+            outcomes.append((name, Outcome(Verdict.INCONCLUSIVE, name, notes=f"budget: {TIMED_OUT}")))
+            continue
         try:
             outcome = procedure(ctx)
         except BudgetExceeded as exc:

@@ -239,10 +239,13 @@ def prove_shadow_decomposition(claimed: Callable[[sp.Expr, sp.Expr, sp.Expr], sp
     return Proof(d, formula)
 
 
-def prove_radial_dominance() -> Derivation:
-    """C8 per-token form: if T^h_i - a^h_i sum_{g != h} a^g_i >= 0 for every i then dE_h/dt >= 0."""
+def prove_radial_dominance(claimed: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr] | None = None) -> Derivation:
+    """C8 per-token form: if T^h_i - a^h_i sum_{g != h} a^g_i >= 0 for every i then dE_h/dt >= 0.
+
+    `claimed` is the per-token rate term the margin stands for (default T17's, see
+    prove_shadow_decomposition); a wrong one is accepted so that tests can check it does not prove."""
     d = Derivation()
-    d.include(prove_shadow_decomposition().derivation, "T17")
+    d.include(prove_shadow_decomposition(claimed).derivation, "T17")
     margin = sp.Symbol("m_i", nonnegative=True)
     d.note(
         "Condition 8 (per token): the margin m_i = T^h_i - sum_{g != h} a^h_i a^g_i is >= 0 for every token i",
@@ -256,11 +259,14 @@ def prove_radial_dominance() -> Derivation:
     return d
 
 
-def prove_summed_radial_dominance() -> Derivation:
+def prove_summed_radial_dominance(
+    claimed: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr] | None = None,
+) -> Derivation:
     """C8 summed form: n^3 dE_h/dt = sum_i T^h_i - sum_i a^h_i A^h_i exactly, so the summed
-    condition sum_i a^h_i A^h_i <= sum_i T^h_i is equivalent to dE_h/dt >= 0."""
+    condition sum_i a^h_i A^h_i <= sum_i T^h_i is equivalent to dE_h/dt >= 0 (`claimed` as in
+    prove_radial_dominance)."""
     d = Derivation()
-    d.include(prove_shadow_decomposition().derivation, "T17")
+    d.include(prove_shadow_decomposition(claimed).derivation, "T17")
     T, a, A = sp.IndexedBase("T"), sp.IndexedBase("a"), sp.IndexedBase("A")
     rate = sp.Sum((T[i] - a[i] * A[i]) / n**3, (i, 1, n))
     split = (sp.Sum(T[i], (i, 1, n)) - sp.Sum(a[i] * A[i], (i, 1, n))) / n**3

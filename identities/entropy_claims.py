@@ -14,11 +14,12 @@ from identities.entropy import prove_entropy_identity
 TOLERANCE = 1e-9
 
 
-def covariance_rates(cfg: Configuration) -> np.ndarray:
-    """-beta^2 Cov_p(s, sdot) per head and token from the model's p, s and sdot, shape (H, n)."""
+def covariance_rates(cfg: Configuration, coefficient: float = -1.0, beta_power: int = 2) -> np.ndarray:
+    """coefficient * beta^beta_power * Cov_p(s, sdot) per head and token, shape (H, n); the identity
+    has coefficient -1 and beta_power 2 (other values state wrong variants, for soundness tests)."""
     p, s, sdot = model.attention_distributions(cfg), model.scores(cfg), model.score_rates(cfg)
     mean_s, mean_rate = np.sum(p * s, axis=-1), np.sum(p * sdot, axis=-1)
-    return -(cfg.beta**2) * (np.sum(p * s * sdot, axis=-1) - mean_s * mean_rate)
+    return coefficient * cfg.beta**beta_power * (np.sum(p * s * sdot, axis=-1) - mean_s * mean_rate)
 
 
 @REGISTRY.procedure("T27.entropy-identity", "symbolic")
@@ -28,6 +29,11 @@ def _symbolic(ctx: Context) -> Outcome:
 
 @REGISTRY.procedure("T27.entropy-identity", "numeric")
 def _numeric(ctx: Context) -> Outcome:
+    return check_entropy_identity(ctx)
+
+
+def check_entropy_identity(ctx: Context, coefficient: float = -1.0, beta_power: int = 2) -> Outcome:
+    """model.entropy_rates against coefficient * beta^beta_power * Cov_p(s, sdot) at random configurations."""
     rng = ctx.rng("entropy")
     cases = 200 if ctx.thorough else 30
     worst, candidate = 0.0, None
@@ -35,7 +41,7 @@ def _numeric(ctx: Context) -> Outcome:
         ctx.check_budget()
         attention = ("usa", "softmax", "relu")[case % 3]
         cfg = random_configuration(rng, attention=attention, heads="general")
-        exact, claimed = model.entropy_rates(cfg), covariance_rates(cfg)
+        exact, claimed = model.entropy_rates(cfg), covariance_rates(cfg, coefficient, beta_power)
         scale = 1e-12 * (1.0 + float(np.max(np.abs(exact))))
         gap = max(
             relative_discrepancy(float(e), float(c), scale) for e, c in zip(exact.ravel(), claimed.ravel(), strict=True)
@@ -43,6 +49,7 @@ def _numeric(ctx: Context) -> Outcome:
         if gap > worst:
             worst, candidate = gap, configuration_record(cfg)
     method = (
-        "numeric: model.entropy_rates vs -beta^2 Cov_p(s, sdot) at random configurations (all kinds, general heads)"
+        f"numeric: model.entropy_rates vs {coefficient:g} beta^{beta_power} Cov_p(s, sdot) at random configurations "
+        "(all kinds, general heads)"
     )
     return float_verdict(method, cases, -worst, TOLERANCE, candidate, {"max_relative_discrepancy": worst})

@@ -66,11 +66,17 @@ def _lambert_w(ctx: Context) -> Outcome:
 
 @REGISTRY.procedure("T19.lambert-w.reading-a", "exact")
 def _reading_a(ctx: Context) -> Outcome:
-    """Refuted by the exact identity p(c*(H)) = 0 for the integer polynomial p = c^2 + (H-1)c - 1."""
-    residual = sp.expand(cf.c_star_polynomial(c, H).subs(c, cf.c_star(H)))
+    return refute_transcendence()
+
+
+def refute_transcendence(formula: sp.Expr | None = None) -> Outcome:
+    """'formula (default c*(H)) is not algebraic in H' refuted by the exact identity p(formula) = 0 for the
+    integer polynomial p = c^2 + (H-1)c - 1; any other formula (a soundness test) is INCONCLUSIVE."""
+    formula = cf.c_star(H) if formula is None else formula
+    residual = sp.expand(cf.c_star_polynomial(c, H).subs(c, formula))
     if residual != 0:
         return Outcome(Verdict.INCONCLUSIVE, "exact", notes=f"c*(H) does not satisfy its polynomial: {residual}")
-    value = cf.c_star(sp.Integer(2))
+    value = formula.subs(H, 2)
     witness = {
         "verified_by": "exact",
         "statement": "c*(H) is a root of c^2 + (H-1) c - 1 in Z[H][c], identically in H",

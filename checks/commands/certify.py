@@ -35,8 +35,8 @@ def certifying_claims(pattern: str | None) -> list[Claim]:
 def run(args: argparse.Namespace) -> int:
     claims = certifying_claims(args.only)
     out = Path(args.out)
+    base = Context(args.profile, args.seed, out)  # validates the seed before the folder is made
     out.mkdir(parents=True, exist_ok=True)
-    base = Context(args.profile, args.seed, out)
     with progress_bar("certifying", len(claims)) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
     for result in results:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import time
 from pathlib import Path
 
+from checks.errors import InputError
 from checks.figures import figures_for
 from checks.output import deliver
 from checks.progress import progress_bar
@@ -34,10 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout >= 0):
+        raise InputError("--timeout", args.timeout, "must be a finite number of seconds >= 0")
+    certificates = Path(args.certificates)
+    _require_writable_folder("--certificates", certificates)
     registry = load_all()
     claims = registry.select(args.only)
-    deadline = None if args.timeout is None else time.monotonic() + max(args.timeout, 0.0)
-    base = Context(args.profile, args.seed, Path(args.certificates), deadline)
+    deadline = None if args.timeout is None else time.monotonic() + args.timeout
+    base = Context(args.profile, args.seed, certificates, deadline)
     with progress_bar("verifying", len(claims)) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
     report = build_report(results, args.profile, args.seed)
@@ -45,3 +52,14 @@ def run(args: argparse.Namespace) -> int:
         report["figures"] = figures_for([r.claim.id for r in results])
     deliver(report, args.format, args.out)
     return 1 if any(r.crashed for r in results) else 0
+
+
+def _require_writable_folder(option: str, folder: Path) -> None:
+    """The folder exists and is writable, or can be created (checked before any claim is decided)."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(option, str(folder), f"{existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError(option, str(folder), f"{existing} is not writable")

@@ -20,6 +20,9 @@ from checks.progress import progress_bar
 
 Task = Callable[..., dict[str, Any]]
 KEY = "point_key"
+#: Most points one sweep may have, and most local worker processes (beyond, the grid is a typo).
+MAX_GRID_POINTS = 100_000
+MAX_WORKERS = 64
 
 
 def point_key(point: dict[str, Any]) -> str:
@@ -73,6 +76,10 @@ def run_sweep(
 
     `workers=0` without a scheduler runs serially in this process (same numbers, no cluster).
     """
+    if len(points) > MAX_GRID_POINTS:
+        raise InputError("grid points", len(points), f"at most {MAX_GRID_POINTS} points per sweep")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= MAX_WORKERS:
+        raise InputError("workers", workers, f"must be an integer from 0 to {MAX_WORKERS}")
     finished = load_finished(out_csv)
     todo = [p for p in points if point_key(p) not in finished]
     new_rows: dict[str, dict[str, Any]] = {}

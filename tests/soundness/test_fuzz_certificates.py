@@ -1,0 +1,217 @@
+"""Fuzzing `headflow check-cert` with hostile files: binary junk, random JSON, truncated and mutated
+real certificates, and structure-aware mutations whose hash is recomputed.
+
+The contract: exit code 1 and one `FAIL` line per rejected file (0 only when every file re-checks),
+never a traceback; a file whose content changed without a matching hash is always rejected.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from certificates import threshold_claims as tc
+from certificates import witness_claims as wc
+from certificates.intervals import certify_cover, prove
+from certificates.smt import certify as smt_certify
+from certificates.store import build_certificate
+from certificates.superadditivity_claims import convexity_expression, u
+from checks.cli import main
+from checks.registry import Context
+from tests.soundness.fuzzing import fuzz_settings
+
+FUZZ = fuzz_settings(60)
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One genuine certificate of each kind: smt, interval-cover, point witness, configuration witness."""
+    from fractions import Fraction
+
+    directory = tmp_path_factory.mktemp("real-certificates")
+    _, smt_path = smt_certify(tc.statements()["summary-form"], "T19.threshold", directory)
+    cover = prove(convexity_expression(3), ">", {u: (Fraction(4), Fraction(6))})
+    _, point = tc.exact_reading_witness(directory)
+    ctx = Context("quick", 0, directory, claim_id="T17.shadow-obstruction")
+    configuration = wc.find_witness(ctx, "T17.shadow-obstruction", wc.SEARCHES["T17.shadow-obstruction"])
+    return {
+        "smt": Path(smt_path),
+        "interval-cover": certify_cover(cover, "T22.superadditivity.reading-b", "phi'' > 0 on [4, 6]", directory),
+        "point": Path(point.path),
+        "configuration": Path(configuration.certificates[0]),
+    }
+
+
+def check_cert(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, str, str]:
+    try:
+        code = main(["check-cert", *map(str, paths)])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err + out
+    return code, out, err
+
+
+def write(tmp: Path, data: bytes) -> Path:
+    path = tmp / f"{uuid.uuid4().hex}.json"
+    path.write_bytes(data)
+    return path
+
+
+def assert_rejected(code: int, err: str, path: Path) -> None:
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{path}: FAIL: "), err
+
+
+def test_every_real_certificate_rechecks(capsys, real) -> None:
+    code, out, err = check_cert(capsys, *real.values())
+    assert code == 0, err
+    assert len(out.strip().splitlines()) == 4
+
+
+@FUZZ
+@given(data=st.binary(max_size=400))
+def test_binary_junk_is_rejected(capsys, tmp_path, data: bytes) -> None:
+    path = write(tmp_path, data)
+    code, _, err = check_cert(capsys, path)
+    assert_rejected(code, err, path)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@FUZZ
+@given(value=json_values | st.fixed_dictionaries({"schema": st.just("headflow-certificate/1"), "kind": json_values}))
+def test_random_json_is_rejected(capsys, tmp_path, value: Any) -> None:
+    path = write(tmp_path, json.dumps(value).encode())
+    code, _, err = check_cert(capsys, path)
+    assert_rejected(code, err, path)
+
+
+@FUZZ
+@given(kind=st.sampled_from(["smt", "interval-cover", "point", "configuration"]), cut=st.floats(0, 1))
+def test_truncated_certificates_are_rejected(capsys, tmp_path, real, kind: str, cut: float) -> None:
+    text = real[kind].read_bytes()
+    path = write(tmp_path, text[: int(cut * (len(text) - 2))])
+    code, _, err = check_cert(capsys, path)
+    assert_rejected(code, err, path)
+
+
+@FUZZ
+@given(
+    kind=st.sampled_from(["smt", "interval-cover", "point", "configuration"]),
+    position=st.floats(0, 1, exclude_max=True),
+    byte=st.integers(0, 255),
+)
+def test_a_changed_byte_is_rejected_unless_the_content_is_unchanged(
+    capsys, tmp_path, real, kind: str, position: float, byte: int
+) -> None:
+    original = real[kind].read_bytes()
+    index = int(position * len(original))
+    mutated = original[:index] + bytes([byte]) + original[index + 1 :]
+    path = write(tmp_path, mutated)
+    code, _, err = check_cert(capsys, path)
+    try:
+        unchanged = json.loads(mutated) == json.loads(original)
+    except (ValueError, UnicodeDecodeError):
+        unchanged = False
+    if not unchanged:
+        assert_rejected(code, err, path)
+
+
+def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every path to a value inside a JSON document."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+@FUZZ
+@given(
+    kind=st.sampled_from(["interval-cover", "point", "configuration"]),
+    choice=st.floats(0, 1, exclude_max=True),
+    replacement=json_values,
+)
+def test_payload_mutations_with_a_valid_hash_never_crash(capsys, tmp_path, real, kind, choice, replacement) -> None:
+    """Any value of the payload replaced by random JSON, hash recomputed: a clean verdict, never a crash."""
+    data = json.loads(real[kind].read_text())
+    payload = data["payload"]
+    paths = _paths(payload)[1:]
+    target = paths[int(choice * len(paths))]
+    holder = payload
+    for key in target[:-1]:
+        holder = holder[key]
+    holder[target[-1]] = replacement
+    forged = build_certificate(data["claim_id"], data["statement"], data["method"], data["kind"], payload)
+    path = write(tmp_path, json.dumps(forged).encode())
+    code, _, err = check_cert(capsys, path)
+    assert code in (0, 1)
+    if code == 1:
+        assert_rejected(code, err, path)
+
+
+@pytest.mark.parametrize(
+    ("name", "edit"),
+    [
+        ("deep expression", lambda p: p.__setitem__("expression", _deep_expression(900))),
+        ("deep tree", lambda p: p.__setitem__("tree", _deep_tree(900))),
+        ("huge exponent", lambda p: p.__setitem__("expression", ["pow", ["sym", "u"], 10**9])),
+        ("huge rational", lambda p: p.__setitem__("constants", {"k": "1" * 20_000})),
+        ("huge precision", lambda p: p.__setitem__("prec", 10**9)),
+    ],
+)
+def test_hostile_sizes_are_rejected_quickly(capsys, tmp_path, real, name: str, edit) -> None:
+    data = json.loads(real["interval-cover"].read_text())
+    payload = copy.deepcopy(data["payload"])
+    edit(payload)
+    forged = build_certificate(data["claim_id"], data["statement"], data["method"], data["kind"], payload)
+    path = write(tmp_path, json.dumps(forged).encode())
+    code, _, err = check_cert(capsys, path)
+    assert_rejected(code, err, path)
+
+
+def test_json_nested_beyond_the_parser_is_rejected(capsys, tmp_path) -> None:
+    path = write(tmp_path, b'{"schema": "headflow-certificate/1", "payload": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    code, _, err = check_cert(capsys, path)
+    assert_rejected(code, err, path)
+
+
+def _deep_expression(depth: int) -> list[Any]:
+    node: list[Any] = ["sym", "u"]
+    for _ in range(depth):
+        node = ["exp", node]
+    return node
+
+
+def _deep_tree(depth: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"leaf": ["0", "1"]}
+    for _ in range(depth):
+        node = {"split": "u", "at": "5", "low": node, "high": {"leaf": ["0", "1"]}}
+    return node
+
+
+def test_a_folder_of_junk_fails_file_by_file(capsys, tmp_path, real) -> None:
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "a.json").write_bytes(b"\x00\xff")
+    (junk / "b.json").write_text("{}")
+    code, out, err = check_cert(capsys, junk, real["point"])
+    assert code == 1
+    assert len(err.strip().splitlines()) == 2 and len(out.strip().splitlines()) == 1
