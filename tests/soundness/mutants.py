@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,7 +36,11 @@ from certificates.smt import SmtStatement
 from certificates.smt import certify as smt_certify
 from certificates.store import build_certificate, certificate_directory, verify_certificate
 from certificates.witness import certify_configuration, certify_point, round_configuration
+from checks import clustering_rate_claims as rates
+from checks import clustering_time_claims as times
 from checks import constants
+from checks import entropy_dynamics_claims as entropy_dynamics
+from checks import robustness_claims as robustness
 from checks.energy_claims import check_energy_rate
 from checks.registry import Context, Registry
 from checks.verdicts import Outcome, Step, Verdict
@@ -1079,6 +1084,68 @@ def _slow() -> list[Mutant]:
     return thorough + covers
 
 
+def _dynamics() -> list[Mutant]:
+    """Claims decided along trajectories: each check with a wrong constant, law or sign."""
+    return [
+        Mutant(
+            "t12-no-correction",
+            "T12.value-misalignment",
+            "dE/dt >= (1/n) sum |xdot|^2 without the misalignment correction (Delta dropped from the bound)",
+            False,
+            lambda ctx: robustness.check_value_misalignment(ctx, delta_factor=0.0),
+        ),
+        Mutant(
+            "t39-no-delta",
+            "T39.approximate-orthogonality",
+            "the per-head bound without the delta term (orthogonality assumed exact)",
+            False,
+            lambda ctx: robustness.check_approximate_orthogonality(ctx, delta_factor=0.0),
+        ),
+        Mutant(
+            "t22-late-3",
+            "T22.late-rate",
+            "eps(t) ~ C exp(-3 Lambda t) (rate constant 3 instead of 2)",
+            False,
+            lambda ctx: rates.check_late_rate(ctx, multiple=3.0),
+        ),
+        Mutant(
+            "t27-decreasing",
+            "T27.entropy-monotone",
+            "attention entropy is non-increasing (sign flipped)",
+            False,
+            lambda ctx: entropy_dynamics.check_monotone_along_trajectories(ctx, sign=-1.0),
+        ),
+        Mutant(
+            "t27-limit-log-n-1",
+            "T27.entropy-limit",
+            "entropy tends to log(n - 1)",
+            False,
+            lambda ctx: entropy_dynamics.check_limit(ctx, limit=lambda n: math.log(n - 1)),
+        ),
+        Mutant(
+            "t27-limit-half-log-n",
+            "T27.entropy-limit.reading-b",
+            "entropy tends to (1/2) log n (symmetric heads)",
+            False,
+            lambda ctx: entropy_dynamics.check_limit_general(ctx, limit=lambda n: 0.5 * math.log(n)),
+        ),
+        Mutant(
+            "t25-softmax-decreasing",
+            "T25.softmax-time",
+            "softmax clustering time ~ 1/n (exponent -1, tight)",
+            False,
+            lambda ctx: times.check_clustering_time(ctx, "softmax", ("tight",), claimed=(-1.0, 0.0)),
+        ),
+        Mutant(
+            "t25-relu-decreasing",
+            "T25.relu-time",
+            "relu clustering time ~ 1/n (exponent -1, upper bound)",
+            False,
+            lambda ctx: times.check_clustering_time(ctx, "relu", ("upper",), claimed=(-1.0, 0.0)),
+        ),
+    ]
+
+
 def all_mutants() -> list[Mutant]:
     """Every mutant, fast ones first."""
     table = (
@@ -1089,6 +1156,7 @@ def all_mutants() -> list[Mutant]:
         + _t19_smt()
         + _t22()
         + _witnesses()
+        + _dynamics()
         + _constants()
         + _certificates()
         + _slow()
