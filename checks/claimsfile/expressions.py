@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -75,7 +76,9 @@ def parse_expression(text: object, symbols: Mapping[str, sp.Symbol] | None = Non
         raise ExpressionError(text, f"longer than {MAX_TEXT} characters")
     _check_bracket_depth(text)
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. "invalid decimal literal": the text is refused or accepted anyway
+            tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         raise ExpressionError(text, f"syntax error: {exc.msg}", exc.offset or 0) from None
     except (ValueError, RecursionError, MemoryError) as exc:
