@@ -12,7 +12,9 @@ Limits, so that no text can exhaust time or memory:
   the brackets before parsing, and on the tree while walking it);
 - a literal has at most MAX_LITERAL_CHARS characters and magnitude at most 10**100;
 - a numeric exponent has magnitude at most MAX_EXPONENT, and an exact rational produced by a
-  power or product has at most MAX_RESULT_BITS bits.
+  power or product has at most MAX_RESULT_BITS bits;
+- SymPy's automatic evaluation while building gets BUILD_SECONDS (main thread only, see
+  `checks.claimsfile.symbolic`); any exception it raises becomes an ExpressionError.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import sympy as sp
 
 from checks.claimsfile.names import CONSTANTS, FUNCTIONS
 from checks.claimsfile.problems import ExpressionError
+from checks.claimsfile.symbolic import within
 
 MAX_TEXT = 2000
 MAX_NODES = 400
@@ -35,6 +38,7 @@ MAX_LITERAL_CHARS = 120
 MAX_LITERAL = 10**100
 MAX_EXPONENT = 1000
 MAX_RESULT_BITS = 20_000
+BUILD_SECONDS = 2.0
 
 _DECIMAL = re.compile(r"^(?P<mantissa>[0-9][0-9_]*(\.[0-9_]*)?|\.[0-9][0-9_]*)([eE](?P<exponent>[+-]?[0-9]+))?$")
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
@@ -63,8 +67,10 @@ _DESCRIBE = {
 }
 
 
-def parse_expression(text: object, symbols: Mapping[str, sp.Symbol] | None = None) -> sp.Expr:
+def parse_expression(text: object, symbols: Mapping[str, sp.Expr] | None = None) -> sp.Expr:
     """The SymPy expression `text` denotes, with `symbols` the names it may use besides the built-ins.
+
+    A name in `symbols` may stand for a SymPy symbol or for a value (a number substituted for it).
 
     Raises ExpressionError (an InputError) for anything outside the grammar; never another exception.
     """
@@ -87,7 +93,14 @@ def parse_expression(text: object, symbols: Mapping[str, sp.Symbol] | None = Non
     if nodes > MAX_NODES:
         raise ExpressionError(text, f"too large: {nodes} syntax nodes (at most {MAX_NODES})")
     builder = _Builder(text, dict(symbols or {}))
-    result = builder.build(tree.body, 0)
+    try:
+        result = within(BUILD_SECONDS, lambda: builder.build(tree.body, 0))
+    except ExpressionError:
+        raise
+    except Exception as exc:  # SymPy's automatic evaluation may fail in many ways on odd constants
+        raise ExpressionError(text, f"SymPy cannot build this expression ({type(exc).__name__})") from None
+    if result is None:
+        raise ExpressionError(text, f"too expensive to build (SymPy needed more than {BUILD_SECONDS:g} s)")
     if result.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise ExpressionError(text, "undefined or infinite (e.g. a division by zero)")
     return result
@@ -107,7 +120,7 @@ def _check_bracket_depth(text: str) -> None:
 class _Builder:
     """Walks a syntax tree and builds SymPy nodes, refusing everything not whitelisted."""
 
-    def __init__(self, original: str, symbols: dict[str, sp.Symbol]) -> None:
+    def __init__(self, original: str, symbols: dict[str, sp.Expr]) -> None:
         self.original, self.source, self.symbols = original, original.strip(), symbols
         self.offset = len(original) - len(original.lstrip())
 

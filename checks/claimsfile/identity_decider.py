@@ -30,11 +30,10 @@ PRECISIONS = (64, 256)
 
 def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     """PROVED, REFUTED (ball witness) or INCONCLUSIVE for lhs = rhs over the declared domains."""
-    difference = claim.lhs - claim.rhs
     seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
-    simplified = within(seconds, lambda: sp.simplify(difference))
+    simplified = within(seconds, lambda: sp.simplify(claim.lhs - claim.rhs))
     if simplified is not None and simplified == 0:
-        return Outcome(Verdict.PROVED, METHOD, steps=_proof_steps(claim, difference))
+        return Outcome(Verdict.PROVED, METHOD, steps=_proof_steps(claim, claim.lhs - claim.rhs))
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
         return Outcome(Verdict.REFUTED, METHOD, witness=witness)

@@ -205,10 +205,7 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
     if target_key is not None:
         if target_key not in raw:
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
-        names = {name: sp.Symbol(name, positive=True) for name in ("n", "d", "H", "beta")}
-        target = _expression(raw, target_key, names).xreplace(
-            {names[key]: _exact(options[key]) for key in ("n", "d", "H", "beta")}
-        )
+        target = _expression(raw, target_key, {key: _exact(options[key]) for key in ("n", "d", "H", "beta")})
     words = ", ".join(f"{key}={value}" for key, value in options.items())
     phrase = {
         "non-decreasing": "is non-decreasing along trajectories",
@@ -270,7 +267,7 @@ def _domains(raw: dict[str, Any], key: str) -> tuple[dict[sp.Symbol, Domain], li
     return domains, [symbols[name] for name in order], symbols
 
 
-def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Symbol]) -> sp.Expr:
+def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> sp.Expr:
     try:
         return parse_expression(raw[key], symbols)
     except ExpressionError as exc:
