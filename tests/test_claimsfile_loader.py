@@ -51,6 +51,20 @@ def test_identity_symbols_carry_assumptions_implied_by_their_domains() -> None:
     assert sp.simplify(claim.lhs - claim.rhs) == 0
 
 
+def test_bounds_that_are_not_rational_imply_no_assumption() -> None:
+    (claim,) = claims(
+        """
+        [[claim]]
+        id = "a"
+        kind = "identity"
+        lhs = "x"
+        rhs = "x"
+        symbols = { x = { min = "lambda_c(2, 1) - 2", max = "sqrt(2)" } }
+        """
+    )
+    assert claim.domains[claim.order[0]].assumptions() == {"real": True}
+
+
 def test_constant_interval_is_half_a_unit_of_the_last_digit() -> None:
     (claim,) = claims(
         """

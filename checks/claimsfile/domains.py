@@ -56,10 +56,10 @@ class Domain:
         return {str(s) for bound in (self.low, self.high) if bound is not None for s in bound.free_symbols}
 
     def assumptions(self) -> dict[str, bool]:
-        """SymPy assumptions implied by the numeric bounds (bounds in other symbols imply none)."""
+        """SymPy assumptions implied by the rational bounds (other bounds imply none: comparing them may not decide)."""
         facts = {"integer": True} if self.integer else {"real": True}
-        low = self.low if self.low is not None and self.low.is_number else None
-        high = self.high if self.high is not None and self.high.is_number else None
+        low = self.low if self.low is not None and self.low.is_Rational else None
+        high = self.high if self.high is not None and self.high.is_Rational else None
         if low is not None and (low > 0 or (low == 0 and self.low_open)):
             facts["positive"] = True
         elif low is not None and low >= 0:

@@ -41,7 +41,7 @@ def ball(expr: sp.Expr, env: Mapping[sp.Symbol, sp.Rational], prec: int) -> arb:
     finally:
         ctx.prec = saved
     if not value.is_finite():
-        raise EvaluationError(f"{expr} has no finite value at this point")
+        raise EvaluationError("no finite value at this point")  # (printing expr can be slow in SymPy)
     return value
 
 
@@ -54,7 +54,9 @@ def _evaluate(expr: sp.Expr, point: dict[sp.Symbol, arb]) -> arb:
     placeholder = sp.Dummy("lambda_c")
     bound = dict(point)
     bound[placeholder] = lambda_c_ball(tokens, inverse_temperature)
-    return _evaluate(expr.xreplace({node: placeholder}), bound)
+    with sp.evaluate(False):  # substitute without SymPy re-simplifying the whole tree
+        replaced = expr.xreplace({node: placeholder})
+    return _evaluate(replaced, bound)
 
 
 def lambda_c_ball(tokens: arb, inverse_temperature: arb) -> arb:

@@ -28,6 +28,10 @@ class LambdaC(sp.Function):
     def _sympystr(self, printer: sp.printing.StrPrinter) -> str:
         return f"lambda_c({', '.join(printer.doprint(a) for a in self.args)})"
 
+    def _latex(self, printer: sp.printing.latex.LatexPrinter, exp: str | None = None) -> str:
+        body = rf"\lambda_c\left({', '.join(printer.doprint(a) for a in self.args)}\right)"
+        return body if exp is None else rf"{body}^{{{exp}}}"
+
 
 #: Functions by name: (number of positional arguments, builder of the SymPy node).
 FUNCTIONS: dict[str, tuple[int, Callable[..., sp.Expr]]] = {
