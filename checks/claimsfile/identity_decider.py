@@ -19,7 +19,8 @@ from checks.claimsfile.symbolic import within
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict
 
-METHOD = "SymPy simplification; ball-verified counterexample search"
+PROOF = "SymPy simplification"
+SEARCH = "ball-verified counterexample search"
 #: Seconds SymPy may spend simplifying, per profile.
 SIMPLIFY_SECONDS = {"quick": 10.0, "thorough": 60.0}
 #: Random points tried for a counterexample, per profile.
@@ -34,14 +35,14 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
     simplified = within(seconds, lambda: sp.simplify(claim.lhs - claim.rhs))
     if simplified is not None and simplified == 0:
-        return Outcome(Verdict.PROVED, METHOD, steps=_proof_steps(claim, claim.lhs - claim.rhs))
+        return Outcome(Verdict.PROVED, PROOF, steps=_proof_steps(claim, claim.lhs - claim.rhs))
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
-        return Outcome(Verdict.REFUTED, METHOD, witness=witness)
+        return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
     reason = "timed out" if simplified is None else f"left {_short(simplified)}"
     return Outcome(
         Verdict.INCONCLUSIVE,
-        METHOD,
+        f"{PROOF}; {SEARCH}",
         notes=f"SymPy could not reduce lhs - rhs to 0 ({reason}); no counterexample at {tried} random points "
         f"({undefined} more were outside the expressions' domain)",
         details={"points_tried": tried, "points_undefined": undefined},
