@@ -8,13 +8,13 @@ tolerance = the ball radius) until certificate files are integrated.
 
 from __future__ import annotations
 
-from checks.claimsfile.evaluation import EvaluationError, ball, exact_ends
+from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import ConstantClaim, decimal_text
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
 METHOD = "ball evaluation"
-PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096, 8192)
+PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 
 
 def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
@@ -25,16 +25,16 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
             value = ball(claim.expr, {}, prec)
         except EvaluationError as exc:
             return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"cannot evaluate the expression: {exc}")
-        lower, upper = exact_ends(value)
+        low, high = ball(claim.low, {}, prec), ball(claim.high, {}, prec)
         evidence = {
             "ball": value.str(30, radius=True),
             "precision_bits": prec,
             "interval": [decimal_text(claim.low), decimal_text(claim.high)],
         }
-        if upper < claim.low or lower > claim.high:
+        if value < low or value > high:  # arb comparisons are True only when certain
             return Outcome(Verdict.REFUTED, METHOD, witness={"verified_by": "ball", **evidence})
-        if claim.low <= lower and upper <= claim.high:
-            margin = min(lower - claim.low, claim.high - upper)
+        if value >= low and value <= high:
+            margin = min((value - low).lower(), (high - value).lower())
             return Outcome(
                 Verdict.CONFIRMED,
                 METHOD,

@@ -2,10 +2,11 @@
 
 `identities.balls.to_arb` evaluates every closed form; `lambda_c` has none, so each of its
 occurrences is first replaced by a ball that provably contains it: u_c is bracketed by
-bisection on g(u) = (u - 2) e^u - (n - 1)(u + 2), whose sign is decided with balls, and
-lambda_c = u_c / beta. g(u) / (u + 2) has derivative e^u u^2 / (u + 2)^2 > 0 on u > -2, so for
-n > 1 the root in (2, oo) is unique and g < 0 left of it, g > 0 right of it: every bisection
-step that keeps a certain sign keeps the root inside the bracket.
+bisection on g(u) = (u - 2) e^u - (n - 1)(u + 2) (`closed_forms.lambda_c_equation`), whose
+sign is decided with balls, and lambda_c = u_c / beta. g(u) / (u + 2) has derivative
+e^u u^2 / (u + 2)^2 > 0 on u > -2, so for n > 1 the root in (2, oo) is unique, g < 0 left of
+it and g > 0 right of it: every bisection step that keeps a certain sign keeps the root inside
+the bracket.
 """
 
 from __future__ import annotations
@@ -16,10 +17,14 @@ import sympy as sp
 from flint import arb, ctx
 
 from checks.claimsfile.names import LambdaC
+from identities import closed_forms
 from identities.balls import UnsupportedExpression, rational_ball, to_arb
 
 #: Largest bracket tried for u_c before giving up (u_c ~ log n, so this covers any n).
 MAX_BRACKET = 2.0**12
+_EQUATION = closed_forms.lambda_c_equation()
+#: Largest binary exponent of a ball end turned into an exact rational.
+MAX_END_EXPONENT = 4096
 
 
 class EvaluationError(ValueError):
@@ -68,7 +73,7 @@ def lambda_c_ball(tokens: arb, inverse_temperature: arb) -> arb:
         raise EvaluationError("lambda_c(n, beta) needs beta > 0")
 
     def g(u: arb) -> arb:
-        return (u - 2) * u.exp() - m * (u + 2)
+        return to_arb(_EQUATION, {closed_forms.u: u, closed_forms.n: tokens})
 
     low, high = arb(2), arb(4)
     while not g(high) > 0:
@@ -90,9 +95,14 @@ def lambda_c_ball(tokens: arb, inverse_temperature: arb) -> arb:
 
 
 def exact_ends(value: arb) -> tuple[sp.Rational, sp.Rational]:
-    """The ends of a finite ball as exact rationals (lower, upper)."""
+    """The ends of a finite ball as exact rationals (lower, upper); EvaluationError when they are huge.
+
+    An end m 2^k is materialised exactly, so |k| is bounded (MAX_END_EXPONENT) to keep memory small.
+    """
     ends = []
     for end in (value.lower(), value.upper()):
         mantissa, exponent = end.man_exp()
+        if abs(int(exponent)) > MAX_END_EXPONENT:
+            raise EvaluationError("a bound too large or too small to sample from")
         ends.append(sp.Integer(int(mantissa)) * sp.Integer(2) ** int(exponent))
     return ends[0], ends[1]
