@@ -15,7 +15,7 @@ import sympy as sp
 from checks.claimsfile.domains import sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import IdentityClaim
-from checks.claimsfile.symbolic import within
+from checks.claimsfile.symbolic import short_text, simplifies_to_zero, within
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict
 
@@ -27,19 +27,23 @@ SIMPLIFY_SECONDS = {"quick": 10.0, "thorough": 60.0}
 POINTS = {"quick": 40, "thorough": 300}
 #: Working precisions (bits): a difference too small to separate from 0 is retried at the next one.
 PRECISIONS = (64, 256)
+#: Seconds for SymPy to form lhs - rhs, or to print it.
 PRINT_SECONDS = 2.0
 
 
 def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     """PROVED, REFUTED (ball witness) or INCONCLUSIVE for lhs = rhs over the declared domains."""
+    difference = within(PRINT_SECONDS, lambda: claim.lhs - claim.rhs)
     seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
-    simplified = within(seconds, lambda: sp.simplify(claim.lhs - claim.rhs))
-    if simplified is not None and simplified == 0:
-        return Outcome(Verdict.PROVED, PROOF, steps=_proof_steps(claim, claim.lhs - claim.rhs))
+    zero, left = (
+        (None, "forming lhs - rhs timed out") if difference is None else simplifies_to_zero(difference, seconds)
+    )
+    if zero:
+        return Outcome(Verdict.PROVED, PROOF, steps=_proof_steps(claim, difference))
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
-    reason = "timed out" if simplified is None else f"left {_short(simplified)}"
+    reason = left if zero is None else f"left {left}"
     return Outcome(
         Verdict.INCONCLUSIVE,
         f"{PROOF}; {SEARCH}",
@@ -83,13 +87,7 @@ def _search(claim: IdentityClaim, ctx: Context) -> tuple[dict[str, Any] | None, 
 def _proof_steps(claim: IdentityClaim, difference: sp.Expr) -> list[Step]:
     facts = ", ".join(f"{s}: {', '.join(sorted(claim.domains[s].assumptions()))}" for s in claim.order)
     return [
-        Step(f"lhs - rhs = {_short(difference, 2000)}", within(PRINT_SECONDS, lambda: sp.latex(difference)) or ""),
+        Step(f"lhs - rhs = {short_text(difference, 2000)}", within(PRINT_SECONDS, lambda: sp.latex(difference)) or ""),
         Step(f"SymPy simplify reduces lhs - rhs to 0 under the assumptions ({facts or 'none'})", "0"),
         Step("The assumptions are implied by the declared domains, so lhs = rhs on all of them"),
     ]
-
-
-def _short(expr: sp.Expr, limit: int = 80) -> str:
-    """str(expr) cut to `limit` characters; SymPy's printer may be slow, so it gets PRINT_SECONDS."""
-    text = within(PRINT_SECONDS, lambda: str(expr)) or "(an expression too slow to print)"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
