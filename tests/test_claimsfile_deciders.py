@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import textwrap
+import time
 from pathlib import Path
 
 import mpmath
 import pytest
+import sympy as sp
 from flint import arb
 
 from checks.claimsfile.evaluation import EvaluationError, lambda_c_ball
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
+from checks.claimsfile.symbolic import simplifies_to_zero
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
@@ -235,3 +240,32 @@ def test_lambda_c_ball_contains_the_root_and_is_tight(n: int, beta: float) -> No
 def test_lambda_c_needs_n_above_one() -> None:
     with pytest.raises(EvaluationError):
         lambda_c_ball(arb(1), arb(1))
+
+
+def _abort(expr: object) -> object:
+    os.kill(os.getpid(), signal.SIGFPE)  # what python-flint does on huge integers inside SymPy's polys
+    return expr
+
+
+def _hang(expr: object) -> object:
+    time.sleep(30)
+    return expr
+
+
+def test_simplify_runs_isolated_a_crash_or_hang_leaves_the_claim_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
+    x = sp.Symbol("x", positive=True)
+    monkeypatch.setattr(sp, "simplify", _abort)
+    zero, reason = simplifies_to_zero(x - x + sp.sin(x), 5.0)
+    assert zero is None and "child process" in reason
+    monkeypatch.setattr(sp, "simplify", _hang)
+    start = time.monotonic()
+    zero, reason = simplifies_to_zero(sp.sin(x), 0.5)
+    assert zero is None and "timed out" in reason
+    assert time.monotonic() - start < 5
+
+
+def test_simplify_answers_from_the_child() -> None:
+    x = sp.Symbol("x", positive=True)
+    assert simplifies_to_zero(sp.sqrt(x**2) - x, 10.0) == (True, "")
+    zero, left = simplifies_to_zero(sp.sqrt(x**2) + x, 10.0)
+    assert zero is False and left == "2*x"

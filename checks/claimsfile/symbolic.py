@@ -8,6 +8,7 @@ it, and what is left of it is restored afterwards.
 
 from __future__ import annotations
 
+import faulthandler
 import multiprocessing
 import resource
 import signal
@@ -96,6 +97,7 @@ def simplifies_to_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]
 
 
 def _simplify_child(expr: sp.Expr, sender: Connection) -> None:
+    faulthandler.disable()  # a crash here is expected and reported by the parent, without a dump
     with open("/proc/self/statm") as statm:
         size = int(statm.read().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + CHILD_MEMORY_BYTES, size + CHILD_MEMORY_BYTES))
