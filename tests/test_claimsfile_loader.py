@@ -167,6 +167,7 @@ def test_errors_name_claim_line_and_column(rhs: str, line: int, column: int | No
         ('id = "a"\nkind = "identity"\nlhs = "x"\nrhs = "x"\nsymbols = { x = "[2, 1]" }', "symbols.x", "empty domain"),
         ('id = "a"\nkind = "identity"\nlhs = "1"\nrhs = "1"\nsymbols = { exp = "real" }', "symbols.exp", "built-in"),
         ('id = "a"\nkind = "identity"\nlhs = "1"\nrhs = "1"\nsymbols = { __x = "real" }', "symbols.__x", "symbol name"),
+        ('id = "a"\nkind = "identity"\nlhs = "1"\nrhs = "1"\nsymbols = { if = "real" }', "symbols.if", "keyword"),
         ('id = "a"\nkind = "constant"\nexpr = "pi"\nvalue = 3.14\ndigits = 3', "value", "decimal string"),
         ('id = "a"\nkind = "constant"\nexpr = "pi"\nvalue = "3,14"\ndigits = 3', "value", "not a decimal"),
         ('id = "a"\nkind = "constant"\nexpr = "pi"\nvalue = "3.14"\ndigits = "3"', "digits", "integer"),

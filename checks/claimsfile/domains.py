@@ -9,6 +9,7 @@ symbol are derived from its numeric bounds only, so they never claim more than t
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -105,6 +106,8 @@ def check_symbol_name(name: str) -> None:
         raise InputError(name, name, "a symbol name is a letter followed by letters, digits or _ (at most 31)")
     if name in RESERVED:
         raise InputError(name, name, "this name is a built-in function or constant")
+    if keyword.iskeyword(name):
+        raise InputError(name, name, "a Python keyword cannot be used in formulas, so not as a symbol")
 
 
 def dependency_order(domains: dict[str, Domain]) -> list[str]:
