@@ -269,3 +269,30 @@ def test_simplify_answers_from_the_child() -> None:
     assert simplifies_to_zero(sp.sqrt(x**2) - x, 10.0) == (True, "")
     zero, left = simplifies_to_zero(sp.sqrt(x**2) + x, 10.0)
     assert zero is False and left == "2*x"
+
+
+def test_samples_respect_bounds_that_depend_on_other_symbols() -> None:
+    """|y - x| = y - x holds exactly where y >= x: never refuted there; its mirror is refuted."""
+    verdicts = decide(
+        """
+        [[claim]]
+        id = "above"
+        kind = "identity"
+        lhs = "sqrt((y - x)**2)"
+        rhs = "y - x"
+        symbols = { x = "real", y = { min = "x + lambda_c(3, 1) - lambda_c(3, 1)" } }
+
+        [[claim]]
+        id = "mirror"
+        kind = "identity"
+        lhs = "sqrt((y - x)**2)"
+        rhs = "x - y"
+        symbols = { x = "real", y = { min = "x + 1/1000" } }
+        """,
+        profile="thorough",
+    )
+    assert verdicts["above"][0] is not Verdict.REFUTED
+    verdict, evidence = verdicts["mirror"]
+    assert verdict is Verdict.REFUTED
+    point = {k: sp.Rational(v) for k, v in evidence["witness"]["point"].items()}
+    assert point["y"] >= point["x"] + sp.Rational(1, 1000)

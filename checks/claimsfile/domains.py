@@ -39,6 +39,8 @@ _TABLE_KEYS = frozenset({"min", "max", "integer"})
 #: Magnitudes of unbounded samples, and the steps of a bounded one.
 _MAGNITUDE_DENOMINATORS = (1, 2, 3, 4, 5, 7, 8, 10, 16)
 _STEPS = 1000
+#: Dependent bounds are rounded to multiples of 1/_GRID towards the inside of the domain.
+_GRID = 10**6
 
 
 @dataclass(frozen=True)
@@ -140,11 +142,23 @@ def sample_point(
             high = None if domain.high is None else exact_ends(ball(domain.high, point, prec))[0]
         except EvaluationError:
             return None
+        nice_low = None if low is None else _rounded(low, up=True)
+        nice_high = None if high is None else _rounded(high, up=False)
+        if nice_low is None or nice_high is None or nice_low <= nice_high:
+            low, high = nice_low, nice_high
         value = _draw(domain, low, high, rng)
         if value is None:
             return None
         point[symbol] = value
     return point
+
+
+def _rounded(end: sp.Rational, up: bool) -> sp.Rational:
+    """A lower end rounded up (an upper end down) to a multiple of 1/_GRID: still inside the bound, and readable."""
+    if end.q == 1 or (end * _GRID).q == 1:
+        return end
+    scaled = end * _GRID
+    return (sp.ceiling(scaled) if up else sp.floor(scaled)) / _GRID
 
 
 def _draw(

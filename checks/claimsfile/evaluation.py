@@ -1,4 +1,4 @@
-"""Rigorous ball evaluation of claims-file expressions, including the implicit lambda_c(n, beta).
+"""Rigorous ball evaluation of claims-file expressions, including the implicit lambda_c(n, beta) and Abs.
 
 `identities.balls.to_arb` evaluates every closed form; `lambda_c` has none, so each of its
 occurrences is first replaced by a ball that provably contains it: u_c is bracketed by
@@ -51,14 +51,15 @@ def ball(expr: sp.Expr, env: Mapping[sp.Symbol, sp.Rational], prec: int) -> arb:
 
 
 def _evaluate(expr: sp.Expr, point: dict[sp.Symbol, arb]) -> arb:
-    implicit = [node for node in sp.preorder_traversal(expr) if isinstance(node, LambdaC)]
-    if not implicit:
+    """to_arb, after replacing each node it does not know (lambda_c, Abs) by a ball bound to a placeholder."""
+    special = [node for node in sp.preorder_traversal(expr) if isinstance(node, LambdaC | sp.Abs)]
+    if not special:
         return to_arb(expr, point)
-    node = implicit[-1]  # preorder: the last one found holds no other occurrence
-    tokens, inverse_temperature = (_evaluate(arg, point) for arg in node.args)
-    placeholder = sp.Dummy("lambda_c")
+    node = special[-1]  # preorder: the last one found holds no other occurrence
+    args = [_evaluate(arg, point) for arg in node.args]
+    placeholder = sp.Dummy("special")
     bound = dict(point)
-    bound[placeholder] = lambda_c_ball(tokens, inverse_temperature)
+    bound[placeholder] = lambda_c_ball(*args) if isinstance(node, LambdaC) else abs(args[0])
     with sp.evaluate(False):  # substitute without SymPy re-simplifying the whole tree
         replaced = expr.xreplace({node: placeholder})
     return _evaluate(replaced, bound)
