@@ -1,0 +1,19 @@
+"""Turn loaded claims into a fresh registry, so the ordinary runner and report decide and show them."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from checks.claimsfile.deciders import DECIDERS
+from checks.claimsfile.schema import UserClaim
+from checks.registry import Registry
+
+
+def register_claims(claims: list[UserClaim]) -> Registry:
+    """A registry holding each user claim with the decider of its kind as its one procedure."""
+    registry = Registry()
+    for claim in claims:
+        registry.declare(claim.id, claim.title, claim.statement)
+        name, decider = DECIDERS[claim.kind]
+        registry.procedure(claim.id, name)(partial(decider, claim))
+    return registry

@@ -1,0 +1,361 @@
+"""The four kinds of claims a claims file may state, validated field by field into typed claims.
+
+Each `[[claim]]` table has `id`, `kind`, optionally `title` and `statement` (the user's own
+words; a precise statement is generated otherwise), and the fields of its kind. Unknown keys,
+missing fields and wrong types are InputErrors naming the field; expressions are parsed by
+`checks.claimsfile.expressions` with exactly the declared symbols.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from checks.claimsfile.domains import Domain, dependency_order, parse_domain
+from checks.claimsfile.expressions import parse_expression
+from checks.claimsfile.problems import ExpressionError
+from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from checks.errors import InputError
+
+KINDS = ("identity", "constant", "inequality", "dynamics")
+OPERATORS = ("<", "<=", ">", ">=")
+QUANTITIES = (
+    "energy",
+    "energy_rate",
+    "head_energy_rate",
+    "radial_shadow",
+    "tangential_power",
+    "attention_entropy",
+    "entropy_rate",
+    "cluster_gap",
+)
+PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate")
+HEAD_FAMILIES = ("scalar", "random-symmetric", "random-general", "orthogonal-subspace", "approximately-orthogonal")
+TOKEN_FAMILIES = ("random-sphere", "orthogonal", "equiangular", "rational-sphere")
+MAX_DIGITS = 1000
+MAX_SAMPLES = 10_000
+
+_COMMON = {"id", "kind", "title", "statement"}
+_FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional)
+    "identity": ({"lhs", "rhs"}, {"symbols"}),
+    "constant": ({"expr", "value", "digits"}, set()),
+    "inequality": ({"lhs", "op", "rhs"}, {"domain"}),
+    "dynamics": (
+        {"quantity", "property", "n", "d", "beta", "heads", "tokens"},
+        {"attention", "geometry", "H", "lambdas", "rho", "delta", "scale", "head", "time", "samples", "limit", "rate"},
+    ),
+}
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
+_DECIMAL = re.compile(r"^[+-]?([0-9]{1,1000}(\.[0-9]{0,1000})?|\.[0-9]{1,1000})([eE][+-]?[0-9]{1,3})?$")
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserClaim:
+    """What every claim has: id, kind, title, statement, and its line in the file (None if unknown)."""
+
+    id: str
+    kind: str
+    title: str
+    statement: str
+    line: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class IdentityClaim(UserClaim):
+    """lhs = rhs for every point of the symbols' domains."""
+
+    lhs: sp.Expr
+    rhs: sp.Expr
+    domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
+    order: list[sp.Symbol] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConstantClaim(UserClaim):
+    """expr lies in [low, high], the numbers that round to `value` at `digits` significant digits."""
+
+    expr: sp.Expr
+    value: sp.Rational
+    digits: int
+    low: sp.Rational
+    high: sp.Rational
+
+
+@dataclass(frozen=True, kw_only=True)
+class InequalityClaim(UserClaim):
+    """lhs op rhs for every point of the domain (bounds may depend on other parameters)."""
+
+    lhs: sp.Expr
+    op: str
+    rhs: sp.Expr
+    domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
+    order: list[sp.Symbol] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DynamicsClaim(UserClaim):
+    """A property of a model quantity (SPEC section 4) under the given model options."""
+
+    quantity: str
+    property: str
+    options: dict[str, Any]
+    target: sp.Expr | None = None
+
+
+def validate_claim(raw: Any, line: int | None) -> UserClaim:
+    """The typed claim of one `[[claim]]` table; InputError names the first bad field."""
+    if not isinstance(raw, dict):
+        raise InputError("claim", raw, "each [[claim]] must be a table")
+    claim_id = _string(raw, "id")
+    if not _ID.match(claim_id):
+        raise InputError("id", claim_id, "ids are 1-100 characters: letters, digits and _ . : + - (not first)")
+    kind = _string(raw, "kind")
+    if kind not in KINDS:
+        raise InputError("kind", kind, f"unknown kind (expected one of {', '.join(KINDS)})")
+    required, optional = _FIELDS[kind]
+    unknown = sorted(set(raw) - _COMMON - required - optional)
+    if unknown:
+        allowed = ", ".join(sorted(_COMMON | required | optional))
+        raise InputError(unknown[0], raw[unknown[0]], f"unknown key for a {kind} claim (allowed: {allowed})")
+    for key in sorted(required):
+        if key not in raw:
+            raise InputError(key, None, f"missing: a {kind} claim needs {', '.join(sorted(required))}")
+    header = {"id": claim_id, "kind": kind, "line": line, "title": _optional_string(raw, "title") or claim_id}
+    stated = _optional_string(raw, "statement")
+    return _BUILDERS[kind](raw, header, stated)
+
+
+def _identity(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> IdentityClaim:
+    domains, order, symbols = _domains(raw, "symbols")
+    lhs, rhs = _expression(raw, "lhs", symbols), _expression(raw, "rhs", symbols)
+    statement = stated or f"{_for_all(domains, order)}{raw['lhs']} = {raw['rhs']}."
+    return IdentityClaim(**header, statement=statement, lhs=lhs, rhs=rhs, domains=domains, order=order)
+
+
+def _constant(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> ConstantClaim:
+    expr = _expression(raw, "expr", {})
+    text = raw["value"]
+    if not isinstance(text, str):
+        raise InputError("value", text, 'write the value as a decimal string, e.g. value = "0.6180339887"')
+    if not _DECIMAL.match(text.strip()):
+        raise InputError("value", text, "not a decimal number (digits, optional point and exponent up to 3 digits)")
+    exact = Fraction(text.strip())
+    if abs(exact) > 10**100 or (exact != 0 and abs(exact) < Fraction(1, 10**400)):
+        raise InputError("value", text, "magnitude must lie within 1e-400..1e100")
+    digits = raw["digits"]
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
+        raise InputError("digits", digits, f"an integer from 1 to {MAX_DIGITS} (significant digits)")
+    value = sp.Rational(exact.numerator, exact.denominator)
+    half_unit = _half_unit(value, digits)
+    low, high = value - half_unit, value + half_unit
+    statement = stated or (
+        f"{raw['expr']} = {text} to {digits} significant digits, i.e. {raw['expr']} lies in "
+        f"[{decimal_text(low)}, {decimal_text(high)}]."
+    )
+    return ConstantClaim(**header, statement=statement, expr=expr, value=value, digits=digits, low=low, high=high)
+
+
+def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> InequalityClaim:
+    op = raw["op"]
+    if op not in OPERATORS:
+        raise InputError("op", op, f"expected one of {' '.join(OPERATORS)}")
+    domains, order, symbols = _domains(raw, "domain")
+    lhs, rhs = _expression(raw, "lhs", symbols), _expression(raw, "rhs", symbols)
+    statement = stated or f"{_for_all(domains, order)}{raw['lhs']} {op} {raw['rhs']}."
+    return InequalityClaim(**header, statement=statement, lhs=lhs, op=op, rhs=rhs, domains=domains, order=order)
+
+
+def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> DynamicsClaim:
+    quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
+    options: dict[str, Any] = {
+        "attention": _choice(raw, "attention", ATTENTION_KINDS, "usa"),
+        "geometry": _choice(raw, "geometry", GEOMETRIES, "sphere"),
+        "heads": _choice(raw, "heads", HEAD_FAMILIES),
+        "tokens": _choice(raw, "tokens", TOKEN_FAMILIES),
+        "n": _integer(raw, "n", 2, MAX_TOKENS),
+        "d": _integer(raw, "d", 1, MAX_DIMENSION),
+        "beta": _number(raw, "beta", positive=True),
+        "scale": _number(raw, "scale", positive=True, default=1.0),
+    }
+    if "lambdas" in raw:
+        lambdas = raw["lambdas"]
+        if not isinstance(lambdas, list) or not lambdas or len(lambdas) > MAX_HEADS:
+            raise InputError("lambdas", lambdas, f"a list of 1 to {MAX_HEADS} numbers")
+        options["lambdas"] = [_finite("lambdas", value) for value in lambdas]
+    options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=len(options.get("lambdas", [0])))
+    _check_families(raw, options)
+    if "head" in raw:
+        options["head"] = _integer(raw, "head", 0, options["H"] - 1)
+    if "samples" in raw:
+        options["samples"] = _integer(raw, "samples", 1, MAX_SAMPLES)
+    if "time" in raw:
+        options["time"] = _number(raw, "time", positive=True)
+    target_key = {"tends-to": "limit", "decays-at-rate": "rate"}.get(prop)
+    for key in ("limit", "rate"):
+        if key in raw and key != target_key:
+            raise InputError(
+                key, raw[key], f"only used with property = {'tends-to' if key == 'limit' else 'decays-at-rate'}"
+            )
+    target = None
+    if target_key is not None:
+        if target_key not in raw:
+            raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
+        target = _expression(raw, target_key, {key: _exact(options[key]) for key in ("n", "d", "H", "beta")})
+    words = ", ".join(f"{key}={value}" for key, value in options.items())
+    phrase = {
+        "non-decreasing": "is non-decreasing along trajectories",
+        "non-negative": "is non-negative",
+        "tends-to": f"tends to {raw.get('limit')}",
+        "decays-at-rate": f"decays at rate {raw.get('rate')}",
+    }[prop]
+    statement = stated or f"{quantity} {phrase} ({words})."
+    return DynamicsClaim(
+        **header, statement=statement, quantity=quantity, property=prop, options=options, target=target
+    )
+
+
+def _check_families(raw: dict[str, Any], options: dict[str, Any]) -> None:
+    n, d, H = options["n"], options["d"], options["H"]
+    if options["heads"] == "scalar":
+        if "lambdas" not in options:
+            raise InputError("lambdas", None, "missing: scalar heads need `lambdas` (one strength per head)")
+        if len(options["lambdas"]) != H:
+            raise InputError("lambdas", raw["lambdas"], f"expected H = {H} strengths")
+    elif "lambdas" in options:
+        raise InputError("lambdas", raw["lambdas"], "only used with heads = scalar")
+    if options["heads"] == "approximately-orthogonal":
+        options["delta"] = _number(raw, "delta", positive=False)
+        if options["delta"] < 0:
+            raise InputError("delta", raw["delta"], "must be non-negative")
+    elif "delta" in raw:
+        raise InputError("delta", raw["delta"], "only used with heads = approximately-orthogonal")
+    if options["heads"] in ("orthogonal-subspace", "approximately-orthogonal") and d < H:
+        raise InputError("d", d, f"{options['heads']} heads need d >= H = {H}")
+    if options["tokens"] in ("orthogonal", "equiangular") and d < n:
+        raise InputError("d", d, f"{options['tokens']} tokens need d >= n = {n}")
+    if options["tokens"] == "rational-sphere" and d < 2:
+        raise InputError("d", d, "rational-sphere tokens need d >= 2")
+    if options["tokens"] == "equiangular":
+        rho = _number(raw, "rho", positive=False)
+        if not -1 / (n - 1) < rho < 1:
+            raise InputError("rho", rho, f"equiangular tokens need rho in (-1/{n - 1}, 1)")
+        options["rho"] = rho
+    elif "rho" in raw:
+        raise InputError("rho", raw["rho"], "only used with tokens = equiangular")
+
+
+def _domains(raw: dict[str, Any], key: str) -> tuple[dict[sp.Symbol, Domain], list[sp.Symbol], dict[str, sp.Symbol]]:
+    table = raw.get(key, {})
+    if not isinstance(table, dict):
+        raise InputError(key, table, 'a table of symbol = domain, e.g. { x = "positive", n = "integer>=2" }')
+    names = set(table)
+    parsed = {}
+    for name, spec in table.items():
+        try:
+            parsed[name] = parse_domain(name, spec, names)
+        except InputError as exc:
+            exc.field = f"{key}.{exc.field}"
+            raise
+    order = dependency_order(parsed)
+    symbols = {name: sp.Symbol(name, **parsed[name].assumptions()) for name in order}
+    domains = {symbols[name]: parsed[name].with_symbols(symbols) for name in order}
+    return domains, [symbols[name] for name in order], symbols
+
+
+def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> sp.Expr:
+    try:
+        return parse_expression(raw[key], symbols)
+    except ExpressionError as exc:
+        exc.field = key
+        raise
+
+
+def _half_unit(value: sp.Rational, digits: int) -> sp.Rational:
+    """Half a unit in the last of `digits` significant digits of `value` (of 10^-digits when value = 0)."""
+    if value == 0:
+        return sp.Rational(1, 2 * 10**digits)
+    magnitude = abs(value)
+    exponent = len(str(magnitude.p)) - len(str(magnitude.q))
+    while sp.Integer(10) ** exponent > magnitude:
+        exponent -= 1
+    while sp.Integer(10) ** (exponent + 1) <= magnitude:
+        exponent += 1
+    return sp.Integer(10) ** (exponent - digits + 1) / 2
+
+
+def decimal_text(value: sp.Rational) -> str:
+    """The exact decimal expansion of a rational whose denominator divides a power of ten."""
+    places = 0
+    while (value * 10**places).q != 1:
+        places += 1
+    scaled = abs(int(value * 10**places))
+    digits = str(scaled).rjust(places + 1, "0")
+    body = digits if places == 0 else f"{digits[:-places]}.{digits[-places:]}"
+    return ("-" if value < 0 else "") + body
+
+
+def _for_all(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> str:
+    if not order:
+        return ""
+    return "For all " + ", ".join(f"{symbol} {domains[symbol].text}" for symbol in order) + ": "
+
+
+def _string(raw: dict[str, Any], key: str) -> str:
+    if key not in raw:
+        raise InputError(key, None, "missing")
+    value = raw[key]
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(key, value, "must be a non-empty string")
+    return value.strip()
+
+
+def _optional_string(raw: dict[str, Any], key: str) -> str | None:
+    return _string(raw, key) if key in raw else None
+
+
+def _choice(raw: dict[str, Any], key: str, choices: tuple[str, ...], default: str | None = None) -> str:
+    if key not in raw and default is not None:
+        return default
+    value = _string(raw, key)
+    if value not in choices:
+        raise InputError(key, value, f"expected one of {', '.join(choices)}")
+    return value
+
+
+def _integer(raw: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
+    if key not in raw and default is not None:
+        return default
+    value = raw.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(key, value, f"an integer from {low} to {high}")
+    return value
+
+
+def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None = None) -> float:
+    if key not in raw:
+        if default is not None:
+            return default
+        raise InputError(key, None, "missing")
+    value = _finite(key, raw[key])
+    if positive and value <= 0:
+        raise InputError(key, raw[key], "must be positive")
+    return value
+
+
+def _finite(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or abs(value) > 1e100:
+        raise InputError(key, value, "a finite number (at most 1e100 in magnitude)")
+    return float(value)
+
+
+def _exact(value: float | int) -> sp.Rational:
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    return sp.Rational(exact.numerator, exact.denominator)
+
+
+_BUILDERS = {"identity": _identity, "constant": _constant, "inequality": _inequality, "dynamics": _dynamics}

@@ -1,0 +1,118 @@
+"""SymPy work under time (and, for simplify, memory) limits: SymPy has none of its own.
+
+The limit is a SIGALRM timer, which only the main thread can use; elsewhere the call runs
+unbounded. The timeout exception derives from BaseException so that no `except Exception`
+inside SymPy can swallow it. An enclosing timer keeps running: the inner limit is shortened to
+it, and what is left of it is restored afterwards.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import multiprocessing
+import resource
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
+from typing import TypeVar
+
+import sympy as sp
+
+T = TypeVar("T")
+
+#: Memory a simplify child may use beyond the size of the parent at the fork.
+CHILD_MEMORY_BYTES = 2 * 1024**3
+
+
+class SymbolicTimeout(BaseException):
+    """The time limit of a symbolic computation passed."""
+
+
+def within(seconds: float, compute: Callable[[], T]) -> T | None:
+    """compute(), or None when it did not finish within `seconds`."""
+    if seconds <= 0:
+        return None
+    try:
+        with _alarm(seconds):
+            return compute()
+    except SymbolicTimeout:
+        return None
+
+
+@contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise SymbolicTimeout
+
+    enclosing = signal.getitimer(signal.ITIMER_REAL)[0]
+    start = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, enclosing) if enclosing > 0 else seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if enclosing > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(enclosing - (time.monotonic() - start), 1e-3))
+
+
+def simplifies_to_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
+    """Whether SymPy's simplify(expr) is 0: (True, ""), (False, what is left), or (None, why undecided).
+
+    simplify runs in a forked child process with a memory cap (CHILD_MEMORY_BYTES above the
+    parent's size) and a hard deadline: SymPy's polynomial code can crash the interpreter on
+    huge integers (python-flint aborts with SIGFPE), and that must not take the report down.
+    Where fork is unavailable it runs in-process under the SIGALRM limit.
+    """
+    if seconds <= 0:
+        return None, "no time left"
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        result = within(seconds, lambda: sp.simplify(expr))
+        return (None, "timed out") if result is None else (result == 0, "" if result == 0 else short_text(result))
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_simplify_child, args=(expr, sender), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        if not receiver.poll(seconds):
+            return None, f"simplify timed out after {seconds:g} s"
+        return receiver.recv()
+    except (EOFError, OSError):
+        return None, f"simplify failed in its child process (exit code {child.exitcode})"
+    finally:
+        receiver.close()
+        if child.is_alive():
+            child.kill()
+        child.join()
+
+
+def _simplify_child(expr: sp.Expr, sender: Connection) -> None:
+    faulthandler.disable()  # a crash here is expected and reported by the parent, without a dump
+    with open("/proc/self/statm") as statm:
+        size = int(statm.read().split()[0]) * resource.getpagesize()
+    resource.setrlimit(resource.RLIMIT_AS, (size + CHILD_MEMORY_BYTES, size + CHILD_MEMORY_BYTES))
+    try:
+        result = sp.simplify(expr)
+        message = (True, "") if result == 0 else (False, short_text(result))
+    except MemoryError:
+        message = (None, "simplify ran out of memory")
+    except Exception as exc:  # SymPy may fail in many ways; the claim then stays undecided
+        message = (None, f"simplify failed: {type(exc).__name__}")
+    sender.send(message)
+    sender.close()
+
+
+def short_text(expr: sp.Expr, limit: int = 80) -> str:
+    """str(expr) cut to `limit` characters; SymPy's printer can be slow, so it gets 2 seconds."""
+    text = within(2.0, lambda: str(expr)) or "(too slow to print)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

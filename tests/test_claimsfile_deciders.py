@@ -1,0 +1,298 @@
+"""Identity and constant claims decided correctly (true ones proved or confirmed, false ones refuted)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import textwrap
+import time
+from pathlib import Path
+
+import mpmath
+import pytest
+import sympy as sp
+from flint import arb
+
+from checks.claimsfile.evaluation import EvaluationError, lambda_c_ball
+from checks.claimsfile.loader import parse_claims
+from checks.claimsfile.register import register_claims
+from checks.claimsfile.symbolic import simplifies_to_zero
+from checks.registry import Context
+from checks.runner import run_claims
+from checks.verdicts import Verdict
+
+
+def decide(text: str, profile: str = "quick") -> dict[str, tuple[Verdict, dict]]:
+    registry = register_claims(parse_claims(textwrap.dedent(text), "t.toml"))
+    results = run_claims(registry.claims(), Context(profile, seed=3))
+    assert not any(r.crashed for r in results)
+    return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
+
+
+def test_identities_true_proved_false_refuted_with_a_ball_witness() -> None:
+    verdicts = decide(
+        """
+        [[claim]]
+        id = "golden"
+        kind = "identity"
+        lhs = "c_star(2)"
+        rhs = "golden - 1"
+
+        [[claim]]
+        id = "c-star-root"
+        kind = "identity"
+        lhs = "c_star(H)**2 + (H - 1) * c_star(H)"
+        rhs = "1"
+        symbols = { H = "positive" }
+
+        [[claim]]
+        id = "log-product"
+        kind = "identity"
+        lhs = "log(x * y)"
+        rhs = "log(x) + log(y)"
+        symbols = { x = "positive", y = "positive" }
+
+        [[claim]]
+        id = "wrong-golden"
+        kind = "identity"
+        lhs = "c_star(2)"
+        rhs = "golden"
+
+        [[claim]]
+        id = "wrong-log"
+        kind = "identity"
+        lhs = "log(x + y)"
+        rhs = "log(x) + log(y)"
+        symbols = { x = "[1, 3]", y = "[1, 3]" }
+
+        [[claim]]
+        id = "near-miss"
+        kind = "identity"
+        lhs = "x"
+        rhs = "x + 10**-30"
+        symbols = { x = "real" }
+        """
+    )
+    for claim_id in ("golden", "c-star-root", "log-product"):
+        verdict, evidence = verdicts[claim_id]
+        assert verdict is Verdict.PROVED, claim_id
+        assert evidence["steps"]
+    for claim_id in ("wrong-golden", "wrong-log", "near-miss"):
+        verdict, evidence = verdicts[claim_id]
+        assert verdict is Verdict.REFUTED, claim_id
+        assert evidence["witness"]["verified_by"] == "ball"
+
+
+def test_refutation_witness_lies_in_the_domain_and_really_violates() -> None:
+    _, evidence = decide(
+        """
+        [[claim]]
+        id = "sqrt-square"
+        kind = "identity"
+        lhs = "sqrt(x**2)"
+        rhs = "x"
+        symbols = { x = "[-5, -1]" }
+        """
+    )["sqrt-square"]
+    point = evidence["witness"]["point"]
+    value = mpmath.mpf(mpmath.fraction(*map(int, point["x"].split("/"))) if "/" in point["x"] else int(point["x"]))
+    assert -5 <= value <= -1
+    assert abs(mpmath.sqrt(value**2) - value) > 1
+
+
+def test_identity_true_only_on_the_declared_domain_is_not_refuted() -> None:
+    verdict, _ = decide(
+        """
+        [[claim]]
+        id = "abs"
+        kind = "identity"
+        lhs = "sqrt(x**2)"
+        rhs = "x"
+        symbols = { x = "[0, 7]" }
+        """
+    )["abs"]
+    assert verdict is not Verdict.REFUTED
+
+
+def test_identity_with_lambda_c_true_is_not_refuted_and_false_is() -> None:
+    verdicts = decide(
+        """
+        [[claim]]
+        id = "scaling"
+        kind = "identity"
+        lhs = "lambda_c(n, beta) * beta"
+        rhs = "lambda_c(n, 1)"
+        symbols = { n = "integer>=2", beta = "[1/2, 3]" }
+
+        [[claim]]
+        id = "not-max"
+        kind = "identity"
+        lhs = "lambda_c(n, beta)"
+        rhs = "lambda_max(n, beta)"
+        symbols = { n = "integer>=2", beta = "positive" }
+        """
+    )
+    assert verdicts["scaling"][0] is Verdict.INCONCLUSIVE
+    assert verdicts["not-max"][0] is Verdict.REFUTED
+
+
+def test_constants_true_confirmed_rigorously_false_refuted() -> None:
+    verdicts = decide(
+        """
+        [[claim]]
+        id = "inverse-golden"
+        kind = "constant"
+        expr = "1 / golden"
+        value = "0.61803398874989"
+        digits = 14
+
+        [[claim]]
+        id = "c-star-3"
+        kind = "constant"
+        expr = "c_star(3)"
+        value = "0.41421356"
+        digits = 8
+
+        [[claim]]
+        id = "lambda-c"
+        kind = "constant"
+        expr = "lambda_c(10, 1)"
+        value = "3.49764871626487"
+        digits = 15
+
+        [[claim]]
+        id = "pi-wrong"
+        kind = "constant"
+        expr = "pi"
+        value = "3.1415"
+        digits = 5
+
+        [[claim]]
+        id = "pi-truncated"
+        kind = "constant"
+        expr = "pi"
+        value = "3.1415926"
+        digits = 8
+        """
+    )
+    for claim_id in ("inverse-golden", "c-star-3", "lambda-c"):
+        verdict, evidence = verdicts[claim_id]
+        assert verdict is Verdict.CONFIRMED, claim_id
+        assert evidence["cases"] == 1 and evidence["tolerance"] < 1e-15
+        assert "certificate file pending" in evidence["notes"]
+    for claim_id in ("pi-wrong", "pi-truncated"):
+        verdict, evidence = verdicts[claim_id]
+        assert verdict is Verdict.REFUTED, claim_id
+        assert evidence["witness"]["verified_by"] == "ball"
+
+
+def test_constant_at_an_interval_end() -> None:
+    """0.125 is the closed upper end of "0.12 to 2 digits": exact, so inside; an inexact ball never decides."""
+    template = """
+        [[claim]]
+        id = "edge"
+        kind = "constant"
+        expr = "{expr}"
+        value = "0.12"
+        digits = 2
+        """
+    assert decide(template.format(expr="1/8"))["edge"][0] is Verdict.CONFIRMED
+    verdict, evidence = decide(template.format(expr="(golden**2 - golden) / 8"))["edge"]
+    assert verdict is Verdict.INCONCLUSIVE
+    assert "straddles" in evidence["notes"]
+
+
+def test_undefined_constant_is_inconclusive() -> None:
+    verdict, _ = decide(
+        """
+        [[claim]]
+        id = "log-negative"
+        kind = "constant"
+        expr = "sqrt(-2)"
+        value = "1.4"
+        digits = 2
+        """
+    )["log-negative"]
+    assert verdict is Verdict.INCONCLUSIVE
+
+
+def test_pending_kinds_are_inconclusive_with_the_reason() -> None:
+    verdicts = decide(Path("examples/user.toml").read_text())
+    for claim_id in ("T22.superadditivity.jensen", "energy.monotone.usa", "entropy.limit"):
+        verdict, evidence = verdicts[claim_id]
+        assert verdict is Verdict.INCONCLUSIVE
+        assert "decider pending" in evidence["notes"]
+
+
+@pytest.mark.parametrize(("n", "beta"), [(2, 1), (3, 0.5), (10, 1), (1000, 2), (10**6, 3)])
+def test_lambda_c_ball_contains_the_root_and_is_tight(n: int, beta: float) -> None:
+    enclosure = lambda_c_ball(arb(n), arb(beta))
+    mpmath.mp.dps = 40
+    u = mpmath.findroot(lambda t: (t - 2) * mpmath.exp(t) - (n - 1) * (t + 2), 2 + mpmath.log(n) + 1)
+    assert float(enclosure.rad()) < 1e-12
+    assert abs(float(enclosure.mid()) - float(u / beta)) < 1e-12
+    # lambda_c is the inflection point of phi: phi'' changes sign there
+    phi = lambda lam: 2 * lam / (mpmath.exp(lam * beta) + n - 1)  # noqa: E731
+    lam_c = u / beta
+    assert mpmath.diff(phi, lam_c - 1e-3, 2) < 0 < mpmath.diff(phi, lam_c + 1e-3, 2)
+
+
+def test_lambda_c_needs_n_above_one() -> None:
+    with pytest.raises(EvaluationError):
+        lambda_c_ball(arb(1), arb(1))
+
+
+def _abort(expr: object) -> object:
+    os.kill(os.getpid(), signal.SIGFPE)  # what python-flint does on huge integers inside SymPy's polys
+    return expr
+
+
+def _hang(expr: object) -> object:
+    time.sleep(30)
+    return expr
+
+
+def test_simplify_runs_isolated_a_crash_or_hang_leaves_the_claim_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
+    x = sp.Symbol("x", positive=True)
+    monkeypatch.setattr(sp, "simplify", _abort)
+    zero, reason = simplifies_to_zero(x - x + sp.sin(x), 5.0)
+    assert zero is None and "child process" in reason
+    monkeypatch.setattr(sp, "simplify", _hang)
+    start = time.monotonic()
+    zero, reason = simplifies_to_zero(sp.sin(x), 0.5)
+    assert zero is None and "timed out" in reason
+    assert time.monotonic() - start < 5
+
+
+def test_simplify_answers_from_the_child() -> None:
+    x = sp.Symbol("x", positive=True)
+    assert simplifies_to_zero(sp.sqrt(x**2) - x, 10.0) == (True, "")
+    zero, left = simplifies_to_zero(sp.sqrt(x**2) + x, 10.0)
+    assert zero is False and left == "2*x"
+
+
+def test_samples_respect_bounds_that_depend_on_other_symbols() -> None:
+    """|y - x| = y - x holds exactly where y >= x: never refuted there; its mirror is refuted."""
+    verdicts = decide(
+        """
+        [[claim]]
+        id = "above"
+        kind = "identity"
+        lhs = "sqrt((y - x)**2)"
+        rhs = "y - x"
+        symbols = { x = "real", y = { min = "x + lambda_c(3, 1) - lambda_c(3, 1)" } }
+
+        [[claim]]
+        id = "mirror"
+        kind = "identity"
+        lhs = "sqrt((y - x)**2)"
+        rhs = "x - y"
+        symbols = { x = "real", y = { min = "x + 1/1000" } }
+        """,
+        profile="thorough",
+    )
+    assert verdicts["above"][0] is not Verdict.REFUTED
+    verdict, evidence = verdicts["mirror"]
+    assert verdict is Verdict.REFUTED
+    point = {k: sp.Rational(v) for k, v in evidence["witness"]["point"].items()}
+    assert point["y"] >= point["x"] + sp.Rational(1, 1000)
