@@ -268,9 +268,8 @@ def _check_witness(payload: dict[str, Any], claim_id: str = "") -> str:
     saved, ctx.prec = ctx.prec, _precision(payload)
     try:
         if payload["witness"] == "configuration":
-            checked = _check_configuration(payload)
             _check_requirements(payload, claim_id)
-            return checked
+            return _check_configuration(payload)
         if payload["witness"] == "point":
             return _check_point(payload)
     finally:

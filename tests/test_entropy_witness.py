@@ -178,9 +178,9 @@ MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
     "usa attention": (lambda d: _configuration(d).update(attention="usa"), True, "softmax-attention"),
     "flat geometry": (lambda d: _configuration(d).update(geometry="flat"), True, "spherical-geometry"),
     "token off the sphere": (_nudge_token, True, "unit-tokens"),
-    "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "refuted by"),
+    "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "needs a sphere witness"),
     "flipped sign of the enclosure": (_negate_enclosure, True, "enclosure"),
-    "another quantity": (lambda d: d["payload"].update(quantity="energy_rate"), True, "refuted by"),
+    "another quantity": (lambda d: d["payload"].update(quantity="energy_rate"), True, "needs a sphere witness"),
     "token out of range": (lambda d: d["payload"].update(token=99), True, "token"),
 }
 
