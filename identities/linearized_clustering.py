@@ -21,6 +21,7 @@ from identities.derivation import Derivation
 
 rho, rho1, d, t = sp.symbols("rho rho_1 d t", positive=True)
 c0_, c1_, start_ = sp.symbols("c_0 c_1 rho_0", positive=True)
+eps = sp.Symbol("epsilon", positive=True)
 lam, n, beta = cf.lam, cf.n, cf.beta
 
 
@@ -132,3 +133,38 @@ def relu_first_order(derivation: Derivation) -> sp.Expr:
         "t / (n ln d) -> 1/(4 lambda^2 beta) > 0 as d -> oo: Theta(n log d)", limit - 1 / (4 * lam**2 * beta)
     )
     return time
+
+
+def softmax_rate_in_gap(derivation: Derivation) -> sp.Expr:
+    """The one-head softmax reduction as d eps/dt with eps = 1 - rho (the cluster gap), i.e. -rate(1 - eps)."""
+    return -softmax_reduction(derivation).subs(rho, 1 - eps)
+
+
+def early_rate(derivation: Derivation, claimed: sp.Expr | None = None) -> sp.Expr:
+    """d eps/dt at the orthogonal start (eps = 1) for one head, checked against `claimed` (default -phi(lambda))."""
+    start = softmax_rate_in_gap(derivation).subs(eps, 1)
+    claimed = -cf.rate(lam, n, beta) if claimed is None else claimed
+    derivation.zero(
+        "at eps = 1 (orthogonal tokens) the head contributes d eps/dt = -phi(lambda)",
+        start - claimed,
+        r"\dot\varepsilon\big|_{\varepsilon=1} = -\varphi(\lambda)",
+    )
+    return start
+
+
+def late_rate(derivation: Derivation, coefficient: int | sp.Expr = 2) -> sp.Expr:
+    """The head's (d eps/dt)/eps as eps -> 0, checked against -coefficient * lambda, and its O(eps) remainder."""
+    per_gap = sp.simplify(softmax_rate_in_gap(derivation) / eps)
+    leading = sp.limit(per_gap, eps, 0)
+    derivation.zero(
+        "(d eps/dt)/eps -> -2 lambda as eps -> 0",
+        leading + coefficient * lam,
+        r"\dot\varepsilon/\varepsilon \to -2\lambda",
+    )
+    slope = sp.limit(sp.diff(per_gap, eps), eps, 0)
+    derivation.holds(
+        "the remainder is O(eps): d/d eps of (d eps/dt)/eps has a finite limit at eps = 0",
+        slope.is_finite,
+        r"\dot\varepsilon/\varepsilon = -2\lambda + O(\varepsilon)",
+    )
+    return leading

@@ -73,3 +73,43 @@ def _relu_first(ctx: Context) -> Outcome:
     derivation = Derivation()
     lc.relu_first_order(derivation)
     return derivation.outcome(METHOD)
+
+
+_EQUIANGULAR_LEMMAS = (
+    "softmax, scalar heads M_h = W_h = lambda_h I: the vector field commutes with permutations of the tokens, so "
+    "an equiangular start stays equiangular (uniqueness of ODE solutions) and rho(t) obeys a scalar ODE",
+    "the softmax velocity is sum_h P f^h_i, so d eps/dt is the sum over heads of each head's contribution "
+    "(derived below for one head lambda)",
+)
+
+
+@REGISTRY.procedure("T22.early-rate", "symbolic")
+def _early_rate(ctx: Context) -> Outcome:
+    derivation = Derivation()
+    for lemma in _EQUIANGULAR_LEMMAS:
+        derivation.note(lemma)
+    lc.early_rate(derivation)
+    derivation.note(
+        "summing over heads: d eps/dt at t = 0 equals -sum_h phi(lambda_h)",
+        r"\dot\varepsilon(0) = -\sum_h \varphi(\lambda_h)",
+    )
+    return derivation.outcome(METHOD)
+
+
+@REGISTRY.procedure("T22.late-rate", "symbolic")
+def _late_rate(ctx: Context) -> Outcome:
+    derivation = Derivation()
+    for lemma in _EQUIANGULAR_LEMMAS:
+        derivation.note(lemma)
+    lc.late_rate(derivation)
+    derivation.note(
+        "summing over heads: d ln(eps)/dt = -2 Lambda + O(eps), Lambda = sum_h lambda_h",
+        r"\frac{d}{dt}\ln\varepsilon = -2\Lambda + O(\varepsilon)",
+    )
+    derivation.note(
+        "each head's d eps/dt is negative for eps in (0, n/(n-1)) (factors lambda eps (1 + (n-1)(1 - eps)) > 0), "
+        "so eps decreases to 0 exponentially; the O(eps) remainder is then integrable in t, hence "
+        "ln eps(t) + 2 Lambda t converges: eps(t) ~ C exp(-2 Lambda t) with C > 0",
+        r"\varepsilon(t) \sim C e^{-2\Lambda t}",
+    )
+    return derivation.outcome(METHOD)

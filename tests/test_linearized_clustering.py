@@ -11,6 +11,7 @@ from checks.config import Configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
 from checks.verdicts import Verdict
+from identities import closed_forms as cf
 from identities import linearized_clustering as lc
 from identities.derivation import Derivation
 
@@ -51,3 +52,13 @@ def test_linearized_readings_are_decided() -> None:
         "T25.softmax-time.reading-d": Verdict.REFUTED,
         "T25.relu-time.reading-c": Verdict.PROVED,
     }
+
+
+def test_early_and_late_rates_are_proved_and_wrong_constants_are_not() -> None:
+    right_early, right_late, wrong_early, wrong_late = Derivation(), Derivation(), Derivation(), Derivation()
+    lc.early_rate(right_early)
+    lc.late_rate(right_late)
+    lc.early_rate(wrong_early, claimed=-2 * cf.rate(lc.lam, lc.n, lc.beta))
+    lc.late_rate(wrong_late, coefficient=sp.Integer(3))
+    assert right_early.proved and right_late.proved
+    assert not wrong_early.proved and not wrong_late.proved
