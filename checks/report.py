@@ -105,7 +105,7 @@ def render_markdown(report: dict[str, Any]) -> str:
 def _markdown_differences(differences: list[dict[str, str]]) -> list[str]:
     if not differences:
         return ["No claim was found to differ from the paper's summary.", ""]
-    lines = ["## Where the summary differs from what was found", ""]
+    lines = ["## Where the summary, or a reading of it, is not what was found", ""]
     lines += [f"- `{d['id']}` ({d['verdict']}): {d['finding']}" for d in differences]
     return [*lines, ""]
 
