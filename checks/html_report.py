@@ -58,7 +58,8 @@ def _differences(differences: list[dict[str, str]]) -> str:
         f"<li><code>{html.escape(d['id'])}</code> ({html.escape(d['verdict'])}): {html.escape(d['finding'])}</li>"
         for d in differences
     )
-    return f"<div class='diff'><h2>Where the summary, or a reading of it, is not what was found</h2><ul>{items}</ul></div>"
+    heading = "Where the summary, or a reading of it, is not what was found"
+    return f"<div class='diff'><h2>{heading}</h2><ul>{items}</ul></div>"
 
 
 def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
