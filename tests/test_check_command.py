@@ -136,7 +136,12 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_command_line_process_exit_codes(tmp_path: Path) -> None:
     """The real entry point, as a user runs it: 1 for the example file (it holds false claims), 2 for bad input."""
     run = [sys.executable, "-m", "checks", "check"]
-    example = subprocess.run([*run, "examples/user.toml", "--format", "json", "--certificates", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    example = subprocess.run(
+        [*run, "examples/user.toml", "--format", "json", "--certificates", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert example.returncode == 1, example.stderr
     verdicts = {c["id"]: c["verdict"] for c in json.loads(example.stdout)["claims"]}
     assert verdicts["golden.reciprocal"] == "PROVED" and verdicts["golden.wrong-digits"] == "REFUTED"
