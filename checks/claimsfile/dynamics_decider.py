@@ -63,7 +63,10 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """CONFIRMED (floats), REFUTED (certified witness of a negative rate) or INCONCLUSIVE."""
     options = claim.options
     count = options.get("samples", SAMPLES[ctx.profile])
-    target = _target(claim)
+    try:
+        target = _target(claim)
+    except EvaluationError as exc:
+        return Outcome(Verdict.INCONCLUSIVE, "ball evaluation", notes=f"the stated {claim.property} target: {exc}")
     method = f"{claim.property} of {claim.quantity} along {{}} integrated trajectories ({options['tokens']} tokens)"
     samples: list[Sample] = []
     for k in range(count):
@@ -127,10 +130,7 @@ def quantity(name: str, cfg: Configuration, head: int | None) -> np.ndarray:
 def _target(claim: DynamicsClaim) -> float | None:
     if claim.target is None:
         return None
-    try:
-        return float(ball(claim.target, {}, 128).mid())
-    except EvaluationError as exc:
-        raise InputError("limit" if claim.property == "tends-to" else "rate", str(claim.target), str(exc)) from None
+    return float(ball(claim.target, {}, 128).mid())
 
 
 def _sample(claim: DynamicsClaim, cfg: Configuration, target: float | None) -> Sample:

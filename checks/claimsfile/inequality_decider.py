@@ -65,7 +65,8 @@ def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
     searched = f"no counterexample at {tried} random points of the domain"
     for pieces in PIECES:
         cases, reason = cover_cases(claim, pieces)
-        if cases is None:
+        if not cases:
+            reason = reason or "the bounds leave no box (is the domain empty?)"
             return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=f"{searched}; no cover attempted: {reason}")
         outcome = _cover(claim, cases, ctx)
         if isinstance(outcome, Outcome):
