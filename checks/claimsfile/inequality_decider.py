@@ -63,8 +63,12 @@ def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
     if witness is not None:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
     searched = f"no counterexample at {tried} random points of the domain"
+    previous: list[Case] | None = None
     for pieces in PIECES:
         cases, reason = cover_cases(claim, pieces)
+        if cases is not None and cases == previous:
+            break  # too many boxes to cut finer: the same cover again would fail the same way
+        previous = cases
         if not cases:
             reason = reason or "the bounds leave no box (is the domain empty?)"
             return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=f"{searched}; no cover attempted: {reason}")
