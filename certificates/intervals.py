@@ -20,9 +20,8 @@ from typing import Any
 import sympy as sp
 from flint import arb, ctx
 
-from certificates.exprtree import ball_of, enclosure_text, from_sympy, rational_text
+from certificates.exprtree import ball_of, enclosure_text, eval_ball, from_sympy, rational_text
 from certificates.store import write_certificate
-from identities.balls import to_arb
 
 HOLDS = {">": lambda b: b > 0, ">=": lambda b: b >= 0, "<": lambda b: b < 0, "<=": lambda b: b <= 0}
 FAILS = {">": lambda b: b <= 0, ">=": lambda b: b < 0, "<": lambda b: b >= 0, "<=": lambda b: b > 0}
@@ -65,14 +64,15 @@ def prove(
     if relation not in HOLDS:
         raise ValueError(f"relation must be one of {', '.join(HOLDS)}")
     constants = dict(constants or {})
-    fixed = {s: ball_of(v) for s, v in constants.items()}
+    expression = from_sympy(expr)  # evaluated exactly as certificates.verify re-evaluates it
+    fixed = {s.name: ball_of(v) for s, v in constants.items()}
     widths = {s: hi - lo for s, (lo, hi) in domain.items()}
     deadline = time.monotonic() + seconds
     count = [0]
     start = time.monotonic()
 
     def evaluate(box: Box) -> arb:
-        return to_arb(expr, fixed | {s: _ball(lo, hi) for s, (lo, hi) in box.items()})
+        return eval_ball(expression, fixed | {s.name: _ball(lo, hi) for s, (lo, hi) in box.items()})
 
     def search(box: Box) -> dict[str, Any]:
         count[0] += 1
@@ -104,7 +104,7 @@ def prove(
 
     saved, ctx.prec = ctx.prec, prec
     try:
-        tree = search(dict(domain))
+        cover = search(dict(domain))
     except _Stop as stop:
         return CoverResult(stop.status, count[0], time.monotonic() - start, point=stop.point, reason=stop.reason)
     except RecursionError:
@@ -112,16 +112,16 @@ def prove(
     finally:
         ctx.prec = saved
     payload = {
-        "expression": from_sympy(expr),
+        "expression": expression,
         "relation": relation,
         "variables": [s.name for s in domain],
         "constants": {s.name: rational_text(v) for s, v in constants.items()},
         "domain": {s.name: [rational_text(lo), rational_text(hi)] for s, (lo, hi) in domain.items()},
-        "tree": tree,
-        "leaves": sum(1 for _ in _leaves(tree)),
+        "tree": cover,
+        "leaves": sum(1 for _ in _leaves(cover)),
         "prec": prec,
     }
-    return CoverResult("proved", count[0], time.monotonic() - start, tree=tree, payload=payload)
+    return CoverResult("proved", count[0], time.monotonic() - start, tree=cover, payload=payload)
 
 
 def prove_inequality(inequality: sp.Rel, domain: Box, **budgets: Any) -> CoverResult:

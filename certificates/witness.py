@@ -1,7 +1,7 @@
 """Certified witnesses: exact data whose stated property is verified with exact rationals and balls.
 
 Two kinds. A *point* witness binds the symbols of SymPy expressions to rationals and checks each
-condition (`expr > 0`, `< 0`, ...) with a ball (identities.balls.to_arb), raising the precision
+condition (`expr > 0`, `< 0`, ...) with a ball (the verifier's own tree evaluator), raising the precision
 until the ball decides. A *configuration* witness rounds a float configuration of the model to
 exact data (rational heads, rational unit tokens by inverse stereographic projection, rational
 beta; usa or softmax attention), checks the hypotheses exactly, and evaluates dE_h/dt, dE/dt or an
@@ -22,10 +22,9 @@ import sympy as sp
 from flint import arb, ctx
 
 from certificates import ball_model
-from certificates.exprtree import enclosure_text, from_sympy, rational_text
+from certificates.exprtree import ball_of, enclosure_text, eval_ball, from_sympy, rational_text
 from certificates.store import write_certificate
 from checks.families import stereographic_lift
-from identities.balls import to_arb
 
 PRECISIONS = (64, 128, 256, 512)
 RELATIONS = {">": lambda b: b > 0, ">=": lambda b: b >= 0, "<": lambda b: b < 0, "<=": lambda b: b <= 0}
@@ -71,14 +70,12 @@ def certify_point(
     directory: Path,
 ) -> WitnessResult:
     """Verify `expr relation 0` for each (name, expr, relation) at the exact point; certify if all hold."""
-    env_exact = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
     relations = [r for _, _, r in conditions]
+    trees = [from_sympy(expr) for _, expr, _ in conditions]  # evaluated as certificates.verify re-evaluates them
 
     def evaluate() -> list[arb]:
-        from identities.balls import rational_ball
-
-        env = {s: rational_ball(v) for s, v in env_exact.items()}
-        return [to_arb(expr, env) for _, expr, _ in conditions]
+        env = {s.name: ball_of(Fraction(v)) for s, v in point.items()}
+        return [eval_ball(tree, env) for tree in trees]
 
     ok, values, prec = _settle(evaluate, relations)
     record = {
@@ -86,8 +83,8 @@ def certify_point(
         "point": {s.name: rational_text(v) for s, v in point.items()},
         "prec": prec,
         "conditions": [
-            {"name": name, "relation": r, "expression": from_sympy(expr), "enclosure": enclosure_text(v)}
-            for (name, expr, r), v in zip(conditions, values, strict=True)
+            {"name": name, "relation": r, "expression": tree, "enclosure": enclosure_text(v)}
+            for (name, _, r), tree, v in zip(conditions, trees, values, strict=True)
         ],
     }
     shown = [v.str(8) for v in values]

@@ -46,17 +46,29 @@ def write(tmp_path: Path, text: str) -> Path:
 
 def test_true_claims_exit_0_and_report_has_the_verify_shape(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
-    code = main(["check", str(write(tmp_path, TRUE_CLAIMS)), "--format", "json", "--out", str(out), "--seed", "5"])
+    path = write(tmp_path, TRUE_CLAIMS)
+    code = main(
+        ["check", str(path), "--format", "json", "--out", str(out), "--seed", "5", "--certificates", str(tmp_path)]
+    )
     assert code == 0
     report = json.loads(out.read_text())
     assert set(report) >= {"headflow", "profile", "seed", "claims", "summary"}
     assert report["seed"] == 5
-    assert [(c["id"], c["verdict"]) for c in report["claims"]] == [("golden", "PROVED"), ("digits", "CONFIRMED")]
+    assert [(c["id"], c["verdict"]) for c in report["claims"]] == [("golden", "PROVED"), ("digits", "CERTIFIED")]
     assert set(report["claims"][0]) == {"id", "title", "statement", "verdict", "method", "evidence", "seconds"}
 
 
 def test_a_refuted_claim_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["check", str(write(tmp_path, TRUE_CLAIMS + FALSE_CLAIM)), "--format", "markdown"])
+    code = main(
+        [
+            "check",
+            str(write(tmp_path, TRUE_CLAIMS + FALSE_CLAIM)),
+            "--format",
+            "markdown",
+            "--certificates",
+            str(tmp_path),
+        ]
+    )
     assert code == 1
     assert "**REFUTED**" in capsys.readouterr().out
 
@@ -124,7 +136,12 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_command_line_process_exit_codes(tmp_path: Path) -> None:
     """The real entry point, as a user runs it: 1 for the example file (it holds false claims), 2 for bad input."""
     run = [sys.executable, "-m", "checks", "check"]
-    example = subprocess.run([*run, "examples/user.toml", "--format", "json"], cwd=ROOT, capture_output=True, text=True)
+    example = subprocess.run(
+        [*run, "examples/user.toml", "--format", "json", "--certificates", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert example.returncode == 1, example.stderr
     verdicts = {c["id"]: c["verdict"] for c in json.loads(example.stdout)["claims"]}
     assert verdicts["golden.reciprocal"] == "PROVED" and verdicts["golden.wrong-digits"] == "REFUTED"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 import sympy as sp
 from flint import arb
 
+from certificates.verify import verify_file
 from checks.claimsfile.evaluation import EvaluationError, lambda_c_ball
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
@@ -24,7 +26,7 @@ from checks.verdicts import Verdict
 
 def decide(text: str, profile: str = "quick") -> dict[str, tuple[Verdict, dict]]:
     registry = register_claims(parse_claims(textwrap.dedent(text), "t.toml"))
-    results = run_claims(registry.claims(), Context(profile, seed=3))
+    results = run_claims(registry.claims(), Context(profile, seed=3, certificate_dir=Path(tempfile.mkdtemp())))
     assert not any(r.crashed for r in results)
     return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
 
@@ -136,7 +138,7 @@ def test_identity_with_lambda_c_true_is_not_refuted_and_false_is() -> None:
     assert verdicts["not-max"][0] is Verdict.REFUTED
 
 
-def test_constants_true_confirmed_rigorously_false_refuted() -> None:
+def test_constants_true_certified_or_confirmed_rigorously_false_refuted() -> None:
     verdicts = decide(
         """
         [[claim]]
@@ -175,11 +177,15 @@ def test_constants_true_confirmed_rigorously_false_refuted() -> None:
         digits = 8
         """
     )
-    for claim_id in ("inverse-golden", "c-star-3", "lambda-c"):
+    for claim_id in ("inverse-golden", "c-star-3"):
         verdict, evidence = verdicts[claim_id]
-        assert verdict is Verdict.CONFIRMED, claim_id
-        assert evidence["cases"] == 1 and evidence["tolerance"] < 1e-15
-        assert "certificate file pending" in evidence["notes"]
+        assert verdict is Verdict.CERTIFIED, claim_id
+        (path,) = evidence["certificates"]
+        assert verify_file(Path(path))[0], claim_id
+    verdict, evidence = verdicts["lambda-c"]  # lambda_c has no form in certificate files: rigorous, no file
+    assert verdict is Verdict.CONFIRMED
+    assert evidence["cases"] == 1 and evidence["tolerance"] < 1e-15
+    assert "certificate format cannot hold" in evidence["notes"]
     for claim_id in ("pi-wrong", "pi-truncated"):
         verdict, evidence = verdicts[claim_id]
         assert verdict is Verdict.REFUTED, claim_id
@@ -196,7 +202,7 @@ def test_constant_at_an_interval_end() -> None:
         value = "0.12"
         digits = 2
         """
-    assert decide(template.format(expr="1/8"))["edge"][0] is Verdict.CONFIRMED
+    assert decide(template.format(expr="1/8"))["edge"][0] is Verdict.CERTIFIED
     verdict, evidence = decide(template.format(expr="(golden**2 - golden) / 8"))["edge"]
     assert verdict is Verdict.INCONCLUSIVE
     assert "straddles" in evidence["notes"]
@@ -216,12 +222,12 @@ def test_undefined_constant_is_inconclusive() -> None:
     assert verdict is Verdict.INCONCLUSIVE
 
 
-def test_pending_kinds_are_inconclusive_with_the_reason() -> None:
+def test_user_example_inequality_and_dynamics_are_decided() -> None:
     verdicts = decide(Path("examples/user.toml").read_text())
-    for claim_id in ("T22.superadditivity.jensen", "energy.monotone.usa", "entropy.limit"):
-        verdict, evidence = verdicts[claim_id]
-        assert verdict is Verdict.INCONCLUSIVE
-        assert "decider pending" in evidence["notes"]
+    verdict, evidence = verdicts["T22.superadditivity.jensen"]  # equality on l1 = l2: no cover can settle it
+    assert verdict is Verdict.INCONCLUSIVE and "no counterexample" in evidence["notes"]
+    assert verdicts["energy.monotone.usa"][0] is Verdict.CONFIRMED
+    assert verdicts["entropy.limit"][0] is Verdict.CONFIRMED
 
 
 @pytest.mark.parametrize(("n", "beta"), [(2, 1), (3, 0.5), (10, 1), (1000, 2), (10**6, 3)])

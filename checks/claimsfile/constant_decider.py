@@ -2,16 +2,22 @@
 
 The stated value with `digits` significant digits denotes the closed interval [low, high]
 (half a unit of the last digit either side). A ball strictly outside it refutes the claim
-rigorously; a ball inside it proves it rigorously. The latter is reported CONFIRMED (one case,
-tolerance = the ball radius) until certificate files are integrated.
+rigorously; a ball inside it proves it rigorously, and is written as a `witness` point
+certificate (conditions expr - low >= 0 and high - expr >= 0, re-checked by `headflow
+check-cert`): CERTIFIED. Expressions the certificate format cannot hold (`lambda_c`, `Abs`)
+stay CONFIRMED (one case, tolerance = the ball radius): rigorous, but without a file.
 """
 
 from __future__ import annotations
 
+from certificates.exprtree import TreeError
+from certificates.store import certificate_directory
+from certificates.witness import certify_point
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import ConstantClaim, decimal_text
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
+from identities.balls import UnsupportedExpression
 
 METHOD = "ball evaluation"
 PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
@@ -34,6 +40,9 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
         if value < low or value > high:  # arb comparisons are True only when certain
             return Outcome(Verdict.REFUTED, METHOD, witness={"verified_by": "ball", **evidence})
         if value >= low and value <= high:
+            certified = _certify(claim, ctx)
+            if certified is not None:
+                return Outcome(Verdict.CERTIFIED, METHOD, certificates=[certified], details=evidence)
             margin = min((value - low).lower(), (high - value).lower())
             return Outcome(
                 Verdict.CONFIRMED,
@@ -41,7 +50,7 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
                 cases=1,
                 worst_margin=float(margin),
                 tolerance=float(value.rad()),
-                notes="rigorous ball evaluation; certificate file pending integration",
+                notes="rigorous ball evaluation; the certificate format cannot hold this expression",
                 details=evidence,
             )
     return Outcome(
@@ -49,3 +58,16 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
         METHOD,
         notes=f"the ball still straddles an end of the interval at {PRECISIONS[-1]} bits (value at an end?)",
     )
+
+
+def _certify(claim: ConstantClaim, ctx: Context) -> str | None:
+    """The path of a point certificate of low <= expr <= high, or None when it cannot be written or settled."""
+    conditions = [
+        ("expr - low >= 0", claim.expr - claim.low, ">="),
+        ("high - expr >= 0", claim.high - claim.expr, ">="),
+    ]
+    try:
+        result = certify_point(claim.id, claim.statement, conditions, {}, certificate_directory(ctx.certificate_dir))
+    except (TreeError, UnsupportedExpression):
+        return None
+    return str(result.path) if result.verified else None

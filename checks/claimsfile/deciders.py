@@ -6,27 +6,19 @@ from collections.abc import Callable
 from typing import Any
 
 from checks.claimsfile.constant_decider import decide_constant
+from checks.claimsfile.dynamics_decider import decide_dynamics
 from checks.claimsfile.identity_decider import decide_identity
-from checks.claimsfile.schema import UserClaim
+from checks.claimsfile.inequality_decider import decide_inequality
 from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from checks.verdicts import Outcome
 
 Decider = Callable[[Any, Context], Outcome]
-
-
-def decide_pending(claim: UserClaim, ctx: Context) -> Outcome:
-    """The claim was parsed and validated, but no decider for its kind is integrated yet."""
-    return Outcome(
-        Verdict.INCONCLUSIVE,
-        "none",
-        notes=f"decider pending: {claim.kind} claims are parsed and validated but not decided yet",
-    )
 
 
 #: kind -> (procedure name, decider).
 DECIDERS: dict[str, tuple[str, Decider]] = {
     "identity": ("symbolic+ball", decide_identity),
     "constant": ("ball", decide_constant),
-    "inequality": ("pending", decide_pending),
-    "dynamics": ("pending", decide_pending),
+    "inequality": ("ball search+cover", decide_inequality),
+    "dynamics": ("trajectories", decide_dynamics),
 }

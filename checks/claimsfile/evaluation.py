@@ -50,6 +50,21 @@ def ball(expr: sp.Expr, env: Mapping[sp.Symbol, sp.Rational], prec: int) -> arb:
     return value
 
 
+def ball_over(expr: sp.Expr, env: Mapping[sp.Symbol, arb], prec: int) -> arb:
+    """A ball containing every value of `expr` when each symbol ranges over its ball in `env` (boxes, not points)."""
+    saved = ctx.prec
+    ctx.prec = prec
+    try:
+        value = _evaluate(expr, dict(env))
+    except (UnsupportedExpression, ZeroDivisionError, ValueError, TypeError) as exc:
+        raise EvaluationError(str(exc)) from None
+    finally:
+        ctx.prec = saved
+    if not value.is_finite():
+        raise EvaluationError("no finite enclosure on this box")
+    return value
+
+
 def _evaluate(expr: sp.Expr, point: dict[sp.Symbol, arb]) -> arb:
     """to_arb, after replacing each node it does not know (lambda_c, Abs) by a ball bound to a placeholder."""
     special = [node for node in sp.preorder_traversal(expr) if isinstance(node, LambdaC | sp.Abs)]

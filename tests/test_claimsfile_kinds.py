@@ -1,0 +1,219 @@
+"""Inequality and dynamics claims of a claims file: true ones certified or confirmed, false ones never."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from certificates.verify import verify_file
+from checks.claimsfile import inequality_decider
+from checks.claimsfile.inequality_decider import inside, refutation
+from checks.claimsfile.loader import parse_claims
+from checks.claimsfile.register import register_claims
+from checks.registry import Context, load_all
+from checks.runner import run_claims
+from checks.verdicts import TRUE_VERDICTS, Verdict
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
+    registry = register_claims(parse_claims(textwrap.dedent(text), "t.toml"))
+    results = run_claims(registry.claims(), Context("quick", seed=3, certificate_dir=directory))
+    assert not any(r.crashed for r in results)
+    return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
+
+
+INEQUALITIES = """
+[[claim]]
+id = "rate-bounded"
+kind = "inequality"
+lhs = "rate(l, n, beta)"
+op = "<="
+rhs = "3/2"
+domain = { n = { min = 2, max = 5, integer = true }, beta = "[1/2, 2]", l = "[0, 5]" }
+
+[[claim]]
+id = "rate-below-quarter"
+kind = "inequality"
+lhs = "rate(l, n, beta)"
+op = "<"
+rhs = "1/4"
+domain = { n = { min = 2, max = 6, integer = true }, beta = "[1/2, 2]", l = "[0, 5]" }
+
+[[claim]]
+id = "dependent"
+kind = "inequality"
+lhs = "l"
+op = ">="
+rhs = "2 / beta"
+domain = { beta = "[1, 2]", l = { min = "lambda_c(3, beta)", max = 10 } }
+
+[[claim]]
+id = "square-strict"
+kind = "inequality"
+lhs = "x**2 + 1"
+op = ">"
+rhs = "2 * x"
+domain = { x = "[-3, 3]" }
+
+[[claim]]
+id = "unbounded"
+kind = "inequality"
+lhs = "exp(x)"
+op = ">"
+rhs = "x"
+domain = { x = "real" }
+
+[[claim]]
+id = "unbounded-false"
+kind = "inequality"
+lhs = "x"
+op = "<"
+rhs = "100"
+domain = { x = "positive" }
+"""
+
+
+@pytest.fixture(scope="module")
+def inequalities(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdict, dict]]:
+    return decide(INEQUALITIES, tmp_path_factory.mktemp("certs"))
+
+
+def test_true_inequalities_are_certified_with_certificates_that_recheck(inequalities: dict) -> None:
+    for claim_id in ("rate-bounded", "dependent"):  # max phi = 2 W((n-1)/e) / (beta (n-1)) <= 1.12; u_c(3) > 2
+        verdict, evidence = inequalities[claim_id]
+        assert verdict is Verdict.CERTIFIED, (claim_id, evidence)
+        assert evidence["certificates"] and all(verify_file(Path(p))[0] for p in evidence["certificates"])
+
+
+def test_false_inequality_refuted_at_a_point_of_the_domain(inequalities: dict) -> None:
+    verdict, evidence = inequalities["rate-below-quarter"]  # phi(l) > 1/4 near lambda_max for n = 2, beta = 1/2
+    assert verdict is Verdict.REFUTED
+    witness = evidence["witness"]
+    assert witness["verified_by"] == "ball"
+    (claim,) = [c for c in parse_claims(INEQUALITIES, "t.toml") if c.id == "rate-below-quarter"]
+    point = {s: sp.Rational(witness["point"][str(s)]) for s in claim.order}
+    assert inside(claim, point) and refutation(claim, point) is not None
+    n, beta, lam = (float(point[s]) for s in claim.order)
+    assert 2 * lam / (sp.exp(beta * lam) + n - 1) >= 0.25
+
+
+def test_wrong_and_undecidable_inequalities_are_never_certified(inequalities: dict) -> None:
+    verdict, evidence = inequalities["square-strict"]  # (x - 1)^2 > 0 fails only at x = 1
+    assert verdict not in TRUE_VERDICTS and verdict is not Verdict.CONFIRMED
+    verdict, evidence = inequalities["unbounded"]
+    assert verdict is Verdict.INCONCLUSIVE and "unbounded domain" in evidence["notes"]
+    verdict, evidence = inequalities["unbounded-false"]  # sampling refutes even without a cover
+    assert verdict is Verdict.REFUTED
+
+
+def test_box_budget_leaves_the_claim_inconclusive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(inequality_decider.MAX_BOXES, "quick", 3)
+    text = INEQUALITIES.split("[[claim]]")[1]
+    verdict, evidence = decide("[[claim]]" + text, tmp_path)["rate-bounded"]
+    assert verdict is Verdict.INCONCLUSIVE and "box budget" in evidence["notes"]
+
+
+DYNAMICS = """
+[[claim]]
+id = "energy-monotone"
+kind = "dynamics"
+quantity = "energy"
+property = "non-decreasing"
+heads = "random-symmetric"
+tokens = "random-sphere"
+n = 6
+d = 3
+H = 2
+beta = 1.0
+time = 2.0
+
+[[claim]]
+id = "entropy-rate-any-symmetric"
+kind = "dynamics"
+quantity = "entropy_rate"
+property = "non-negative"
+attention = "softmax"
+heads = "random-symmetric"
+tokens = "random-sphere"
+n = 4
+d = 3
+H = 1
+beta = 2.0
+time = 1.0
+
+[[claim]]
+id = "gap-rate-wrong"
+kind = "dynamics"
+quantity = "cluster_gap"
+property = "decays-at-rate"
+rate = "1"
+attention = "softmax"
+heads = "scalar"
+lambdas = [1.0, 0.5]
+tokens = "equiangular"
+rho = 0.2
+n = 4
+d = 4
+beta = 1.0
+
+[[claim]]
+id = "energy-decreasing"
+kind = "dynamics"
+quantity = "energy_rate"
+property = "non-negative"
+heads = "scalar"
+lambdas = [-1.0]
+tokens = "equiangular"
+rho = 0.3
+n = 4
+d = 4
+beta = 1.0
+time = 1.0
+"""
+
+
+def test_dynamics_true_confirmed_false_refuted_or_inconclusive(tmp_path: Path) -> None:
+    verdicts = decide(DYNAMICS, tmp_path)
+    verdict, evidence = verdicts["energy-monotone"]
+    assert verdict is Verdict.CONFIRMED and evidence["cases"] == 3
+    verdict, evidence = verdicts["entropy-rate-any-symmetric"]  # T27 reading-c is false
+    assert verdict is Verdict.REFUTED
+    (path,) = evidence["certificates"]
+    assert verify_file(Path(path))[0]
+    assert "symmetric-scores" in evidence["witness"]["hypotheses"]
+    verdict, evidence = verdicts["gap-rate-wrong"]  # the rate is 2 Lambda = 3, not 1
+    assert verdict is Verdict.INCONCLUSIVE and "candidate" in evidence["details"]
+    # A negative scalar head moves tokens apart (dE/dt = (1/n) sum |xdot|^2 still >= 0 when W = M):
+    # the claim holds; equiangular starts are not "any configuration", so never a certified refutation.
+    assert verdicts["energy-decreasing"][0] is not Verdict.REFUTED
+
+
+def test_paper_file_and_registry_agree_on_shared_ids(tmp_path: Path) -> None:
+    """`headflow check examples/paper.toml` and `headflow verify` decide the ids they share alike."""
+    paper = ROOT / "examples" / "paper.toml"
+    ids = [c["id"] for c in tomllib.loads(paper.read_text())["claim"]]
+    shared = sorted(set(ids) & {c.id for c in load_all().claims()})
+    assert len(shared) >= 6
+    run = [sys.executable, "-m", "checks"]
+    common = ["--format", "json", "--certificates", str(tmp_path)]
+    checked = subprocess.run(
+        [*run, "check", str(paper), *common, "--out", str(tmp_path / "c.json")], cwd=ROOT, capture_output=True
+    )
+    verified = subprocess.run(
+        [*run, "verify", "--only", ",".join(shared), *common, "--out", str(tmp_path / "v.json")],
+        cwd=ROOT,
+        capture_output=True,
+    )
+    assert checked.returncode in (0, 1) and verified.returncode in (0, 1), (checked.stderr, verified.stderr)
+    file_verdicts = {c["id"]: c["verdict"] for c in json.loads((tmp_path / "c.json").read_text())["claims"]}
+    registry_verdicts = {c["id"]: c["verdict"] for c in json.loads((tmp_path / "v.json").read_text())["claims"]}
+    assert {i: file_verdicts[i] for i in shared} == {i: registry_verdicts[i] for i in shared}
