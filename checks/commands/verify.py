@@ -3,63 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import math
-import os
-import time
-from pathlib import Path
 
-from checks.errors import InputError
-from checks.figures import figures_for
-from checks.output import deliver
-from checks.progress import progress_bar
-from checks.registry import PROFILES, Context, load_all
-from checks.report import FORMATS, build_report
-from checks.runner import run_claims
+from checks.deciding import add_decision_arguments, decide_and_report, validate_decision_arguments
+from checks.registry import load_all
 
 HELP = "decide every claim of the paper (or those matching --only) and report the verdicts"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", metavar="GLOB", help="claim ids to decide, e.g. 'T11.*' or 'T19.*,C8.*'")
-    parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
-    parser.add_argument("--format", choices=FORMATS, default="table", help="report format (default: table)")
-    parser.add_argument("--out", metavar="PATH", help="write the report here (atomically) instead of stdout")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every random search (default: 0)")
-    parser.add_argument(
-        "--certificates",
-        metavar="DIR",
-        default="certs",
-        help="folder for certificate files written while deciding (default: certs)",
-    )
-    parser.add_argument(
-        "--timeout", type=float, metavar="SECONDS", help="overall budget; claims left over are INCONCLUSIVE"
-    )
+    add_decision_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout >= 0):
-        raise InputError("--timeout", args.timeout, "must be a finite number of seconds >= 0")
-    certificates = Path(args.certificates)
-    _require_writable_folder("--certificates", certificates)
-    registry = load_all()
-    claims = registry.select(args.only)
-    deadline = None if args.timeout is None else time.monotonic() + args.timeout
-    base = Context(args.profile, args.seed, certificates, deadline)
-    with progress_bar("verifying", len(claims)) as advance:
-        results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
-    report = build_report(results, args.profile, args.seed)
-    if args.format in ("html", "markdown"):
-        report["figures"] = figures_for([r.claim.id for r in results])
-    deliver(report, args.format, args.out)
+    validate_decision_arguments(args)
+    claims = load_all().select(args.only)
+    results = decide_and_report(claims, args, "verifying")
     return 1 if any(r.crashed for r in results) else 0
-
-
-def _require_writable_folder(option: str, folder: Path) -> None:
-    """The folder exists and is writable, or can be created (checked before any claim is decided)."""
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise InputError(option, str(folder), f"{existing} is not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(option, str(folder), f"{existing} is not writable")
