@@ -141,9 +141,12 @@ def test_same_seed_gives_the_same_report_apart_from_timings() -> None:
 
 def test_html_and_markdown_reports_contain_every_claim_and_no_external_resources() -> None:
     from checks.html_report import render_html
+    from checks.runner import ClaimResult
 
-    claims = REGISTRY.select("T11.energy-rate.*")
-    report = build_report([run_claim(c, Context()) for c in claims], "quick", 0)
+    claims = load_all().claims()
+    placeholder = Outcome(Verdict.INCONCLUSIVE, "not run", notes="report rendering test")
+    results = [ClaimResult(c, Verdict.INCONCLUSIVE, [("none", placeholder)], 0.0) for c in claims]
+    report = build_report(results, "quick", 0)
     page = render_html(report)
     markdown = render_markdown(report)
     for claim in claims:
