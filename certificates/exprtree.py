@@ -51,7 +51,7 @@ def from_sympy(expr: Any) -> Tree:
     """The tree of a SymPy expression built from + * integer powers, exp, log, sqrt, LambertW."""
     import sympy as sp
 
-    e = sp.sympify(expr)
+    e = sp.sympify(expr, strict=True)
     if e.is_Rational:
         return ["rat", rational_text(Fraction(int(e.p), int(e.q)))]
     if e is sp.E:

@@ -32,7 +32,12 @@ def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | No
     """n unit tokens with <x_i, x_j> = rho for i != j (needs d >= n, rho in (-1/(n-1), 1))."""
     _sizes(n=n, d=d)
     _require(d >= n, "d", d, f"equiangular tokens need d >= n = {n}")
-    _require(-1.0 / (n - 1) < rho < 1.0, "rho", rho, f"must lie in (-1/{n - 1}, 1)")
+    _require(
+        isinstance(rho, int | float) and not isinstance(rho, bool) and -1.0 / (n - 1) < rho < 1.0,
+        "rho",
+        rho,
+        f"must be a number in (-1/{n - 1}, 1)",
+    )
     G = (1.0 - rho) * np.eye(n) + rho * np.ones((n, n))
     values, vectors = np.linalg.eigh(G)
     X = np.zeros((n, d))

@@ -26,11 +26,11 @@ def rational_ball(value: sp.Rational | int) -> arb:
 def to_arb(expr: sp.Expr, env: Mapping[sp.Symbol, arb] | None = None, prec: int | None = None) -> arb:
     """Evaluate `expr` as a ball with symbols bound by `env`, at `prec` bits (default: ctx.prec)."""
     if prec is None:
-        return _eval(sp.sympify(expr), dict(env or {}))
+        return _eval(sp.sympify(expr, strict=True), dict(env or {}))
     saved = ctx.prec
     ctx.prec = prec
     try:
-        return _eval(sp.sympify(expr), dict(env or {}))
+        return _eval(sp.sympify(expr, strict=True), dict(env or {}))
     finally:
         ctx.prec = saved
 
