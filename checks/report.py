@@ -53,7 +53,7 @@ def summary_differences(claims: list[dict[str, Any]]) -> list[dict[str, str]]:
     for claim in claims:
         findings = [p["finding"] for p in claim["evidence"]["procedures"] if p.get("finding")]
         if claim["verdict"] == Verdict.REFUTED.value:
-            findings.insert(0, "refuted as stated")
+            findings.insert(0, "refuted as stated" + _witness_summary(claim["evidence"]["procedures"]))
         if findings:
             differences.append({"id": claim["id"], "verdict": claim["verdict"], "finding": "; ".join(findings)})
     return differences
@@ -100,6 +100,19 @@ def render_markdown(report: dict[str, Any]) -> str:
             lines += ["", f"![{figure['title']}](data:image/png;base64,{figure['png_base64']})"]
         lines.append("")
     return "\n".join(lines)
+
+
+#: Witness fields that name the counterexample's parameters (tokens and matrices are left to the evidence).
+_WITNESS_PARAMETERS = ("H", "n", "d", "alpha", "beta", "lambdas", "point", "parameters", "example", "quantity", "ball")
+
+
+def _witness_summary(procedures: list[dict[str, Any]]) -> str:
+    """', witness: H=2, n=3, ...' from the first rigorous witness, or '' when there is none."""
+    witness = next((p["witness"] for p in procedures if "witness" in p), None)
+    if not witness:
+        return ""
+    shown = [f"{key}={witness[key]}" for key in _WITNESS_PARAMETERS if key in witness]
+    return f" (witness, verified by {witness['verified_by']}: {', '.join(shown)})" if shown else ""
 
 
 def _markdown_differences(differences: list[dict[str, str]]) -> list[str]:

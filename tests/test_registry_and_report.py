@@ -162,7 +162,7 @@ def test_findings_and_refutations_are_listed_as_differences_from_the_summary() -
 
     @registry.procedure("demo.refuted", "w")
     def _refuted(ctx: Context) -> Outcome:
-        return Outcome(Verdict.REFUTED, "w", witness={"verified_by": "exact"})
+        return Outcome(Verdict.REFUTED, "w", witness={"verified_by": "exact", "n": 3, "tokens": [[1, 0]]})
 
     @registry.procedure("demo.finding", "f")
     def _finding(ctx: Context) -> Outcome:
@@ -176,3 +176,4 @@ def test_findings_and_refutations_are_listed_as_differences_from_the_summary() -
     listed = {d["id"]: d["finding"] for d in report["differences"]}
     assert set(listed) == {"demo.refuted", "demo.finding"}
     assert "sufficient, not exact" in listed["demo.finding"]
+    assert "n=3" in listed["demo.refuted"] and "tokens" not in listed["demo.refuted"]
