@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 from checks.errors import InputError
-from checks.figures import figures_for
 from checks.output import deliver
 from checks.progress import progress_bar
 from checks.registry import PROFILES, Claim, Context
@@ -49,6 +48,8 @@ def decide_and_report(claims: list[Claim], args: argparse.Namespace, label: str)
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
     report = build_report(results, args.profile, args.seed)
     if args.format in ("html", "markdown"):
+        from checks.figures import figures_for  # matplotlib and the integrator only when figures are wanted
+
         report["figures"] = figures_for([r.claim.id for r in results])
     deliver(report, args.format, args.out)
     return results

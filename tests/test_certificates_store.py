@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from certificates.store import content_hash, verify_certificate
+from certificates.store import verify_certificate
 from checks import cli
+from tests.certificate_edits import mutated_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,16 +54,6 @@ def test_every_certificate_rechecks_in_a_fresh_process(certs: dict[str, list[Pat
     result = check_cert(*files)
     assert result.returncode == 0, result.stderr
     assert len(result.stdout.strip().splitlines()) == len(files)
-
-
-def _mutated(path: Path, tmp_path: Path, mutate: Callable[[dict[str, Any]], None], rehash: bool) -> Path:
-    data = json.loads(path.read_text())
-    mutate(data)
-    if rehash:
-        data["sha256"] = content_hash(data)
-    target = tmp_path / f"mutated-{path.name}"
-    target.write_text(json.dumps(data))
-    return target
 
 
 def _first(certs: dict[str, list[Path]], kind: str, claim: str, needle: str = "") -> Path:
@@ -109,7 +100,7 @@ SMT_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
 def test_smt_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = SMT_MUTATIONS[mutation]
     source = _first(certs, "smt", "T19.threshold", "c (+ (- 1.0) n)")  # the summary-form statement
-    ok, reason = verify_certificate(_mutated(source, tmp_path, mutate, rehash))
+    ok, reason = verify_certificate(mutated_copy(source, tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
 
 
@@ -144,7 +135,7 @@ COVER_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] =
 def test_cover_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = COVER_MUTATIONS[mutation]
     source = max(certs["interval-cover"], key=lambda p: json.loads(p.read_text())["payload"]["leaves"])
-    ok, reason = verify_certificate(_mutated(source, tmp_path, mutate, rehash))
+    ok, reason = verify_certificate(mutated_copy(source, tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
 
 
@@ -178,20 +169,20 @@ WITNESS_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]]
 def test_witness_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = WITNESS_MUTATIONS[mutation]
     source = _first(certs, "witness", "T17.shadow-obstruction")
-    ok, reason = verify_certificate(_mutated(source, tmp_path, mutate, rehash and mutation != "missing hash"))
+    ok, reason = verify_certificate(mutated_copy(source, tmp_path, mutate, rehash and mutation != "missing hash"))
     assert not ok and expected in reason, reason
 
 
 def test_point_witness_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path) -> None:
     source = _first(certs, "witness", "T22.superadditivity")
-    moved = _mutated(source, tmp_path, lambda d: d["payload"]["point"].update(lambda1="3"), True)
+    moved = mutated_copy(source, tmp_path, lambda d: d["payload"]["point"].update(lambda1="3"), True)
     ok, reason = verify_certificate(moved)
     assert not ok and "condition" in reason, reason
 
 
 def test_check_cert_reports_one_line_per_failing_file(certs: dict[str, list[Path]], tmp_path: Path) -> None:
     good = certs["smt"][0]
-    bad = _mutated(good, tmp_path, lambda d: d["payload"].update(answer="sat"), True)
+    bad = mutated_copy(good, tmp_path, lambda d: d["payload"].update(answer="sat"), True)
     missing = tmp_path / "absent.json"
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
@@ -236,7 +227,9 @@ def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]
     rejected = 0
     for k in rng.choice(len(paths), size=min(25, len(paths)), replace=False):
         value = junk[int(rng.integers(len(junk)))]
-        mutated = _mutated(source, tmp_path, lambda d, k=k, value=value: _set_path(d["payload"], paths[k], value), True)
+        mutated = mutated_copy(
+            source, tmp_path, lambda d, k=k, value=value: _set_path(d["payload"], paths[k], value), True
+        )
         ok, reason = verify_certificate(mutated)
         assert isinstance(reason, str) and "\n" not in reason
         rejected += not ok
@@ -245,5 +238,5 @@ def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]
 
 def test_witness_head_out_of_range_is_rejected(certs: dict[str, list[Path]], tmp_path: Path) -> None:
     source = _first(certs, "witness", "T17.shadow-obstruction")
-    ok, reason = verify_certificate(_mutated(source, tmp_path, lambda d: d["payload"].update(head=-1), True))
+    ok, reason = verify_certificate(mutated_copy(source, tmp_path, lambda d: d["payload"].update(head=-1), True))
     assert not ok and "head" in reason

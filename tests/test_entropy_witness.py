@@ -16,7 +16,7 @@ import pytest
 
 from certificates import ball_model
 from certificates.entropy_witness_claims import HYPOTHESES, refute_monotone
-from certificates.store import content_hash, verify_certificate
+from certificates.store import verify_certificate
 from certificates.verify import exact_configuration
 from certificates.witness import certify_configuration
 from checks import cli, families, model
@@ -25,6 +25,7 @@ from checks.config import Configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
 from checks.verdicts import Verdict
+from tests.certificate_edits import mutated_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 READINGS = {"scalar": "T27.entropy-monotone.reading-b", "symmetric": "T27.entropy-monotone.reading-c"}
@@ -185,21 +186,11 @@ MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
 }
 
 
-def _mutated(path: Path, tmp_path: Path, mutate: Callable[[dict[str, Any]], None], rehash: bool) -> Path:
-    data = json.loads(path.read_text())
-    mutate(data)
-    if rehash:
-        data["sha256"] = content_hash(data)
-    target = tmp_path / f"mutated-{path.name}"
-    target.write_text(json.dumps(data))
-    return target
-
-
 @pytest.mark.parametrize("heads", list(READINGS))
 @pytest.mark.parametrize("mutation", list(MUTATIONS))
 def test_tampering_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: str, mutation: str) -> None:
     mutate, rehash, expected = MUTATIONS[mutation]
-    ok, reason = verify_certificate(_mutated(certs[heads], tmp_path, mutate, rehash))
+    ok, reason = verify_certificate(mutated_copy(certs[heads], tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
     if mutation == "non-symmetric head":
         assert ("scalar-heads" if heads == "scalar" else "symmetric-scores") in reason
@@ -207,12 +198,12 @@ def test_tampering_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: st
 
 @pytest.mark.parametrize("heads", list(READINGS))
 def test_dropping_the_readings_hypothesis_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: str) -> None:
-    ok, reason = verify_certificate(_mutated(certs[heads], tmp_path, _drop_hypothesis(heads), True))
+    ok, reason = verify_certificate(mutated_copy(certs[heads], tmp_path, _drop_hypothesis(heads), True))
     assert not ok and "required hypotheses" in reason, reason
 
 
 def test_non_scalar_head_breaks_reading_b(certs: dict[str, Path], tmp_path: Path) -> None:
-    ok, reason = verify_certificate(_mutated(certs["scalar"], tmp_path, _symmetric_off_diagonal, True))
+    ok, reason = verify_certificate(mutated_copy(certs["scalar"], tmp_path, _symmetric_off_diagonal, True))
     assert not ok and "scalar-heads" in reason, reason
 
 
