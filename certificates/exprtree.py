@@ -1,10 +1,13 @@
 """Expressions as JSON trees, so that a certificate carries its formula without any parser.
 
-A tree is a list `[op, *args]`: `["sym", name]`, `["rat", "p/q"]`, `["add", ...]`, `["mul", ...]`,
+A term is a list `[op, *args]`: `["sym", name]`, `["rat", "p/q"]`, `["add", ...]`, `["mul", ...]`,
 `["pow", base, k]` (k an integer), `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]`.
-`from_sympy` writes one from a SymPy expression (the deciding side); `eval_ball` evaluates one
-with python-flint balls from the file alone (the verifying side), so reading a certificate never
-calls eval, sympify or a parser on file text.
+A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with rel one of
+`< <= > >= =`, `["and", ...]`, `["or", ...]`, `["not", f]`, `["implies", f, g]`, `["iff", f, g]`,
+`["true"]` or `["false"]`. `from_sympy` and `formula_from_sympy` write trees from SymPy (the
+deciding side and the checker's obligations); `eval_ball` evaluates a term with python-flint balls
+from the file alone (the verifying side), so reading a certificate never calls eval, sympify or a
+parser on file text.
 """
 
 from __future__ import annotations
@@ -17,7 +20,11 @@ from flint import arb, fmpq
 
 Tree = list[Any]
 UNARY = ("exp", "log", "sqrt", "lambertw")
+RELATIONS = ("<", "<=", ">", ">=", "=")
+CONNECTIVES = ("and", "or", "not", "implies", "iff", "true", "false")
 MAX_DEPTH = 200
+#: Characters of one rational's text (numerator and denominator together).
+MAX_RATIONAL_CHARS = 2_000
 
 
 class TreeError(ValueError):
@@ -26,7 +33,7 @@ class TreeError(ValueError):
 
 def parse_rational(text: object) -> Fraction:
     """A rational from its exact text 'p/q' or 'p' (no floats: they would not be exact)."""
-    if not isinstance(text, str) or not text or len(text) > 10_000:
+    if not isinstance(text, str) or not text or len(text) > MAX_RATIONAL_CHARS:
         raise TreeError(f"not an exact rational string: {text!r}")
     num, _, den = text.partition("/")
     try:
@@ -75,6 +82,49 @@ def from_sympy(expr: Any) -> Tree:
         if isinstance(e, cls) and len(e.args) == 1:
             return [name, from_sympy(e.args[0])]
     raise TreeError(f"unsupported node {type(e).__name__}")
+
+
+_SYMPY_RELATIONS = {"StrictLessThan": "<", "LessThan": "<=", "StrictGreaterThan": ">", "GreaterThan": ">="}
+
+
+def formula_from_sympy(formula: Any) -> Tree:
+    """The tree of a SymPy boolean formula over polynomial relations (an SMT hypothesis or goal)."""
+    import sympy as sp
+
+    if formula is sp.true or formula is sp.false:
+        return [str(bool(formula)).lower()]
+    name = type(formula).__name__
+    if name in _SYMPY_RELATIONS:
+        return [_SYMPY_RELATIONS[name], from_sympy(formula.lhs), from_sympy(formula.rhs)]
+    if isinstance(formula, sp.Equality):
+        return ["=", from_sympy(formula.lhs), from_sympy(formula.rhs)]
+    if isinstance(formula, sp.Not):
+        return ["not", formula_from_sympy(formula.args[0])]
+    if isinstance(formula, sp.And | sp.Or):
+        return ["and" if isinstance(formula, sp.And) else "or", *[formula_from_sympy(a) for a in formula.args]]
+    if isinstance(formula, sp.Implies | sp.Equivalent) and len(formula.args) == 2:
+        op = "implies" if isinstance(formula, sp.Implies) else "iff"
+        return [op, *[formula_from_sympy(a) for a in formula.args]]
+    raise TreeError(f"unsupported formula node {name}")
+
+
+def count_nodes(tree: object, limit: int) -> int:
+    """The number of nodes of a tree (terms or formulas); TreeError beyond `limit` or `MAX_DEPTH`."""
+    count, stack = 0, [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise TreeError("expression tree too deep")
+        if not isinstance(node, list) or not node or not isinstance(node[0], str):
+            raise TreeError(f"malformed node {str(node)[:60]}")
+        count += 1
+        if count > limit:
+            raise TreeError(f"expression tree larger than {limit} nodes")
+        if node[0] not in ("sym", "rat", "pow"):
+            stack.extend((child, depth + 1) for child in node[1:])
+        elif node[0] == "pow" and len(node) == 3:
+            stack.append((node[1], depth + 1))
+    return count
 
 
 def eval_ball(tree: object, env: Mapping[str, arb], depth: int = 0) -> arb:

@@ -1,51 +1,29 @@
-"""Decide polynomial statements over the reals with Z3 (nlsat), from SymPy, with SMT-LIB2 text.
+"""Decide polynomial statements over the reals with Z3 (nlsat), and write their SMT certificates.
 
-A statement is `hypotheses => goal` over real symbols. It is printed once as SMT-LIB2
-(`certificates.smtlib.assemble`: hypotheses and the negated goal), parsed by Z3 from that same
-text and solved under a time budget: `unsat` proves the statement for every real value at once;
-`sat` comes with a model (a counterexample to the statement); `unknown` or a timeout is reported
-as such. The text goes into the certificate unchanged.
+A statement (`certificates.obligations.SmtStatement`) is `hypotheses => goal` over real
+constants. It is printed once as SMT-LIB2 by the checker's own printer
+(`certificates.smtlib.problem_text`, from the statement's trees), parsed by Z3 from that text and
+solved under a time budget: `unsat` proves the statement for every real value at once; `sat`
+comes with a model (a counterexample); `unknown` or a timeout is reported as such. A certificate
+holds the trees, never the text: `headflow check-cert` prints the text again and re-runs z3 and
+cvc5 on it.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import sympy as sp
 import z3
 
 from certificates import smtlib
+from certificates.obligations import SmtStatement
 from certificates.store import write_certificate
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
 MODEL_DIGITS = 20
-
-
-@dataclass(frozen=True)
-class SmtStatement:
-    """`hypotheses => goal` over `symbols` (real), with a name and a sentence for the report."""
-
-    name: str
-    sentence: str
-    symbols: tuple[sp.Symbol, ...]
-    hypotheses: tuple[sp.Basic, ...]
-    goal: sp.Basic
-
-    def parts(self) -> dict[str, Any]:
-        """logic, declarations, hypotheses, goal and the assembled SMT-LIB2 text."""
-        declarations = [[s.name, "Real"] for s in self.symbols]
-        hypotheses = [to_smt(h) for h in self.hypotheses]
-        goal = to_smt(self.goal)
-        return {
-            "logic": "QF_NRA",
-            "declarations": declarations,
-            "hypotheses": hypotheses,
-            "goal": goal,
-            "smtlib": smtlib.assemble("QF_NRA", declarations, hypotheses, goal),
-        }
 
 
 @dataclass
@@ -54,52 +32,14 @@ class SmtResult:
 
     status: str
     seconds: float
-    parts: dict[str, Any]
     model: dict[str, str] = field(default_factory=dict)
     reason: str = ""
 
 
-def _number(value: sp.Rational) -> str:
-    p, q = int(value.p), int(value.q)
-    magnitude = f"{abs(p)}.0" if q == 1 else f"(/ {abs(p)}.0 {q}.0)"
-    return f"(- {magnitude})" if p < 0 else magnitude
-
-
-_RELATIONS = {sp.StrictLessThan: "<", sp.LessThan: "<=", sp.StrictGreaterThan: ">", sp.GreaterThan: ">="}
-
-
-def to_smt(e: sp.Basic) -> str:
-    """SMT-LIB2 text of a polynomial SymPy expression or a boolean combination of relations."""
-    if e is sp.true:
-        return "true"
-    if e is sp.false:
-        return "false"
-    if isinstance(e, sp.Symbol):
-        return e.name
-    if isinstance(e, sp.Rational):
-        return _number(e)
-    if isinstance(e, sp.Add):
-        return "(+ " + " ".join(to_smt(a) for a in e.args) + ")"
-    if isinstance(e, sp.Mul):
-        return "(* " + " ".join(to_smt(a) for a in e.args) + ")"
-    if isinstance(e, sp.Pow) and e.exp.is_Integer and int(e.exp) >= 1:
-        return "(* " + " ".join([to_smt(e.base)] * int(e.exp)) + ")" if int(e.exp) > 1 else to_smt(e.base)
-    if type(e) in _RELATIONS:
-        return f"({_RELATIONS[type(e)]} {to_smt(e.lhs)} {to_smt(e.rhs)})"
-    if isinstance(e, sp.Equality):
-        return f"(= {to_smt(e.lhs)} {to_smt(e.rhs)})"
-    if isinstance(e, sp.Unequality):
-        return f"(not (= {to_smt(e.lhs)} {to_smt(e.rhs)}))"
-    if isinstance(e, sp.Not):
-        return f"(not {to_smt(e.args[0])})"
-    if isinstance(e, sp.And | sp.Or):
-        return f"({'and' if isinstance(e, sp.And) else 'or'} " + " ".join(to_smt(a) for a in e.args) + ")"
-    if isinstance(e, sp.Implies):
-        return f"(=> {to_smt(e.args[0])} {to_smt(e.args[1])})"
-    if isinstance(e, sp.Equivalent):
-        a, *rest = e.args
-        return "(and " + " ".join(f"(= {to_smt(a)} {to_smt(b)})" for b in rest) + ")"
-    raise ValueError(f"not a polynomial statement node: {type(e).__name__}")
+def problem(statement: SmtStatement) -> str:
+    """The SMT-LIB2 text of the negated statement, exactly as the checker prints it."""
+    tree = statement.tree()
+    return smtlib.problem_text(tree["constants"], tree["hypotheses"], tree["goal"])
 
 
 def _model_value(value: z3.ExprRef) -> str:
@@ -112,31 +52,37 @@ def _model_value(value: z3.ExprRef) -> str:
 
 def decide(statement: SmtStatement, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> SmtResult:
     """Solve `hypotheses and not goal` from its SMT-LIB2 text, within the time budget."""
-    parts = statement.parts()
     solver = z3.Solver()
     solver.set("timeout", max(1, int(timeout_seconds * 1000)))
-    solver.from_string(parts["smtlib"])
+    solver.from_string(problem(statement))
     start = time.monotonic()
     answer = solver.check()
     seconds = time.monotonic() - start
     if answer == z3.unsat:
-        return SmtResult("unsat", seconds, parts)
+        return SmtResult("unsat", seconds)
     if answer == z3.sat:
         model = solver.model()
-        values = {d.name(): _model_value(model[d]) for d in model.decls()}
-        return SmtResult("sat", seconds, parts, values, "the negated statement has a model")
+        names = {f"x{index}": s.name for index, s in enumerate(statement.symbols)}
+        values = {names.get(d.name(), d.name()): _model_value(model[d]) for d in model.decls()}
+        return SmtResult("sat", seconds, values, "the negated statement has a model")
     reason = solver.reason_unknown() or "unknown"
     status = "timeout" if "timeout" in reason or "canceled" in reason else "unknown"
-    return SmtResult(status, seconds, parts, reason=f"z3 {reason} after {seconds:.2f}s (budget {timeout_seconds:g}s)")
+    return SmtResult(status, seconds, reason=f"z3 {reason} after {seconds:.2f}s (budget {timeout_seconds:g}s)")
 
 
 def certify(
-    statement: SmtStatement, claim_id: str, directory: Path, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
-) -> tuple[SmtResult, Path | None]:
-    """Decide the statement; on `unsat`, write its certificate and return the path."""
-    result = decide(statement, timeout_seconds)
-    if result.status != "unsat":
-        return result, None
-    payload = dict(result.parts) | {"answer": "unsat", "name": statement.name, "sentence": statement.sentence}
-    method = f"z3 {z3.get_version_string()} nlsat: negation unsat"
-    return result, write_certificate(directory, claim_id, statement.sentence, method, "smt", payload)
+    statements: Sequence[SmtStatement],
+    claim_id: str,
+    sentence: str,
+    directory: Path,
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+) -> tuple[dict[str, SmtResult], Path | None]:
+    """Decide every statement; when all are `unsat`, write one certificate holding them all."""
+    results: dict[str, SmtResult] = {}
+    for statement in statements:
+        results[statement.name] = decide(statement, timeout_seconds)
+        if results[statement.name].status != "unsat":
+            return results, None
+    payload = {"logic": smtlib.LOGIC, "statements": [s.tree() for s in statements]}
+    method = f"z3 {z3.get_version_string()} nlsat: every negation unsat (re-checked with z3 and cvc5)"
+    return results, write_certificate(directory, claim_id, sentence, method, "smt", payload)

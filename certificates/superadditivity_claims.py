@@ -18,19 +18,16 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
-from certificates.intervals import certify_cover, prove
-from certificates.store import certificate_directory
-from certificates.witness import certify_point
+from certificates import obligations
+from certificates.intervals import prove
+from certificates.store import certificate_directory, write_certificate
+from certificates.witness import certify_obligation_point, settle_point
 from checks.errors import BudgetExceeded
 from checks.registry import REGISTRY, Context
 from checks.verdicts import Outcome, Step, Verdict
 from identities import closed_forms
 
-u = sp.Symbol("u", positive=True)
-#: The number of tokens as a symbol (for the symbolic sign factor).
-N = sp.Symbol("n", positive=True)
-#: Upper end of the certified range of u = beta * lambda.
-U_MAX = Fraction(40)
+u = obligations.u
 #: Grid of the dyadic points a < u_c < b that bracket lambda_c.
 GAP = Fraction(1, 2**10)
 QUICK_TOKENS = (2, 3, 10, 100)
@@ -50,50 +47,34 @@ def lambda_c_scaled(tokens: int) -> float:
     return float(brentq(g, 2.0, 60.0, xtol=1e-14))
 
 
-def convexity_expression(tokens: int) -> sp.Expr:
-    """phi''(u) at beta = 1, differentiated from closed_forms.rate (never rewritten)."""
-    return sp.diff(closed_forms.rate(u, tokens, 1), u, 2)
+def certify_convexity(ctx: Context, tokens: int, directory: Path) -> tuple[str, dict[str, object]]:
+    """One certificate that phi is strictly convex on [u_c(n), 40] (u_c the root of g), and its ranges.
 
-
-@functools.cache
-def sign_factor() -> sp.Expr:
-    """K(u, n) with phi''(u) = K g(u), g = closed_forms.lambda_c_equation; SymPy checks K > 0 for n > 1.
-
-    exp(u) is replaced by a positive symbol X, so the identity is one of rational functions (and
-    holds for every X > 0, in particular X = e^u); `cancel` decides it exactly."""
-    X, excess = sp.Symbol("X", positive=True), sp.Symbol("m", positive=True)
-    second = sp.diff(closed_forms.rate(u, N, 1), u, 2).subs(sp.exp(u), X)
-    g = closed_forms.lambda_c_equation(u, N).subs(sp.exp(u), X)
-    factor = sp.factor(sp.cancel(second / g))
-    if sp.cancel(second - factor * g) != 0 or not factor.subs(N, excess + 1).is_positive:
-        raise ValueError(f"phi'' is not a positive multiple of g: {factor}")
-    return factor.subs(X, sp.exp(u))
-
-
-def certify_convexity(ctx: Context, tokens: int, directory: Path) -> tuple[list[str], dict[str, object]]:
-    """Certificates that phi is strictly convex on [u_c(n), U_MAX] (u_c the root of g).
-
-    Three files: g(a) < 0 at a dyadic a < u_c (ball witness); g' > 0 on [a, b] (cover), so g has one
-    root u_c in (a, b) and g > 0 on (u_c, b], hence phi'' = K g > 0 there; phi'' > 0 on [b, U_MAX] (cover).
+    Three facts (certificates.obligations.convexity_parts): g(a) < 0 at a dyadic a < u_c (ball
+    witness); g' > 0 on [a, b] (cover), so g has one root u_c in (a, b) and g > 0 on (u_c, b], hence
+    phi'' = K g > 0 there; phi'' > 0 on [b, 40] (cover).
     """
     root = lambda_c_scaled(tokens)
     a, b = Fraction(math.floor(root / GAP) - 1) * GAP, Fraction(math.ceil(root / GAP) + 1) * GAP
-    g = closed_forms.lambda_c_equation(u, tokens)
-    factor = sign_factor().subs(N, tokens)
-    below = certify_point(ctx.claim_id, f"n = {tokens}: g({a}) < 0", [("g(a) < 0", g, "<")], {u: a}, directory)
+    facts = obligations.convexity_parts(tokens)
+    g, below_relation = facts["g-below"]
+    below = settle_point([("g(a) < 0", g, below_relation)], {u: a})
     if not below.verified:
         raise BudgetExceeded(f"n={tokens}: g({a}) < 0 not settled by balls")
-    paths = [str(below.path)]
-    ranges: dict[str, object] = {"a": str(a), "b": str(b), "phi''/g": str(factor)}
-    for name, expr, lo, hi in (("g'", sp.diff(g, u), a, b), ("phi''", convexity_expression(tokens), b, U_MAX)):
+    parts: dict[str, object] = {"g-below": below.record}
+    ranges: dict[str, object] = {"a": str(a), "b": str(b), "phi''/g": str(obligations.convexity_factor())}
+    for name, lo, hi in (("g-rising", a, b), ("convex", b, obligations.CONVEX_U_MAX)):
         ctx.check_budget()
-        result = prove(expr, ">", {u: (lo, hi)}, seconds=max(0.1, min(10.0, ctx.seconds_left())))
+        expr, relation = facts[name]
+        result = prove(expr, relation, {u: (lo, hi)}, seconds=max(0.1, min(10.0, ctx.seconds_left())))
         if result.status != "proved":
-            raise BudgetExceeded(f"n={tokens}: {name} > 0 on [{lo}, {hi}]: {result.status}: {result.reason}")
-        statement = f"n = {tokens}, beta = 1 (scale-free u = beta lambda): {name}(u) > 0 for u in [{lo}, {hi}]"
-        paths.append(str(certify_cover(result, ctx.claim_id, statement, directory)))
+            raise BudgetExceeded(f"n={tokens}: {name} on [{lo}, {hi}]: {result.status}: {result.reason}")
+        parts[name] = result.payload
         ranges[f"{name} boxes"] = result.payload["leaves"]
-    return paths, ranges
+    payload = {"parameters": {"n": str(tokens)}, "a": str(a), "b": str(b), "parts": parts}
+    statement = f"n = {tokens}: phi is strictly convex on [u_c, 40] (u = beta lambda), so reading-b holds"
+    method = "python-flint balls: a point witness and two interval covers; phi''/g re-derived by SymPy"
+    return str(write_certificate(directory, ctx.claim_id, statement, method, "convexity", payload)), ranges
 
 
 @REGISTRY.procedure("T22.superadditivity.reading-b", "interval")
@@ -102,8 +83,8 @@ def _reading_b(ctx: Context) -> Outcome:
     paths, ranges = [], {}
     for tokens in THOROUGH_TOKENS if ctx.thorough else QUICK_TOKENS:
         ctx.check_budget()
-        files, ranges[str(tokens)] = certify_convexity(ctx, tokens, directory)
-        paths += files
+        path, ranges[str(tokens)] = certify_convexity(ctx, tokens, directory)
+        paths.append(path)
     return Outcome(
         Verdict.CERTIFIED,
         "balls: g(a) < 0, covers of g' > 0 near lambda_c and of phi'' > 0 above it, then Jensen",
@@ -145,19 +126,8 @@ def _as_stated(ctx: Context) -> Outcome:
     tokens, lambdas = search_counterexample(ctx.rng("superadditivity"), 400 if ctx.thorough else 60)
     if len(set(lambdas)) < 2 or min(lambdas) <= 0:
         return Outcome(Verdict.INCONCLUSIVE, "search", notes="the search found no admissible candidate")
-    lam = sp.symbols(f"lambda1:{len(lambdas) + 1}", positive=True)
-    mean = sum(lam) / len(lam)
-    conditions = [
-        ("lambda_bar > lambda_c: g(beta lambda_bar) > 0", closed_forms.lambda_c_equation(mean, tokens), ">"),
-        (
-            "H phi(lambda_bar) - sum_h phi(lambda_h) > 0",
-            len(lam) * closed_forms.rate(mean, tokens, 1) - sum(closed_forms.rate(x, tokens, 1) for x in lam),
-            ">",
-        ),
-    ]
-    statement = REGISTRY.get(ctx.claim_id).statement
-    point = dict(zip(lam, lambdas, strict=True))
-    result = certify_point(ctx.claim_id, statement, conditions, point, certificate_directory(ctx.certificate_dir))
+    directory = certificate_directory(ctx.certificate_dir)
+    result = certify_obligation_point(ctx.claim_id, {"n": tokens, "H": len(lambdas)}, lambdas, directory)
     witness = {"n": tokens, "beta": 1, "lambdas": [str(v) for v in lambdas], "balls": result.values}
     if not result.verified:
         return Outcome(Verdict.INCONCLUSIVE, "balls", notes=result.reason, details={"candidate": witness})

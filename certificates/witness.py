@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 from flint import arb, ctx
 
-from certificates import ball_model
+from certificates import ball_model, obligations
 from certificates.exprtree import ball_of, enclosure_text, eval_ball, from_sympy, rational_text
 from certificates.store import write_certificate
 from checks.families import stereographic_lift
@@ -62,14 +62,12 @@ def _opposite(value: arb, relation: str) -> bool:
     return {">": value <= 0, ">=": value < 0, "<": value >= 0, "<=": value > 0}[relation]
 
 
-def certify_point(
-    claim_id: str,
-    statement: str,
+def settle_point(
     conditions: Sequence[tuple[str, sp.Expr, str]],
     point: Mapping[sp.Symbol, Fraction],
-    directory: Path,
+    parameters: Mapping[str, int] | None = None,
 ) -> WitnessResult:
-    """Verify `expr relation 0` for each (name, expr, relation) at the exact point; certify if all hold."""
+    """Verify `expr relation 0` for each (name, expr, relation) at the exact point (no file is written)."""
     relations = [r for _, _, r in conditions]
     trees = [from_sympy(expr) for _, expr, _ in conditions]  # evaluated as certificates.verify re-evaluates them
 
@@ -80,6 +78,7 @@ def certify_point(
     ok, values, prec = _settle(evaluate, relations)
     record = {
         "witness": "point",
+        "parameters": {k: str(v) for k, v in (parameters or {}).items()},
         "point": {s.name: rational_text(v) for s, v in point.items()},
         "prec": prec,
         "conditions": [
@@ -88,12 +87,34 @@ def certify_point(
         ],
     }
     shown = [v.str(8) for v in values]
-    if not ok:
-        return WitnessResult(False, shown, record, reason="the balls do not settle every condition")
-    method = f"exact rational point, python-flint balls at {prec} bits"
-    return WitnessResult(
-        True, shown, record, write_certificate(directory, claim_id, statement, method, "witness", record)
-    )
+    return WitnessResult(ok, shown, record, reason="" if ok else "the balls do not settle every condition")
+
+
+def certify_point(
+    claim_id: str,
+    statement: str,
+    conditions: Sequence[tuple[str, sp.Expr, str]],
+    point: Mapping[sp.Symbol, Fraction],
+    directory: Path,
+    parameters: Mapping[str, int] | None = None,
+    claim: dict[str, Any] | None = None,
+) -> WitnessResult:
+    """Settle the conditions at the point; when all hold, write the witness certificate."""
+    result = settle_point(conditions, point, parameters)
+    if result.verified:
+        method = f"exact rational point, python-flint balls at {result.record['prec']} bits"
+        result.path = write_certificate(directory, claim_id, statement, method, "witness", result.record, claim)
+    return result
+
+
+def certify_obligation_point(
+    claim_id: str, parameters: Mapping[str, int], coordinates: Sequence[Fraction], directory: Path
+) -> WitnessResult:
+    """A point witness of a registry claim: its conditions are the checker's obligation for these parameters."""
+    obligation = obligations.POINTS[claim_id]
+    point = dict(zip(obligation.symbols(parameters), coordinates, strict=True))
+    sentence = obligation.sentence(parameters, {s.name: v for s, v in point.items()})
+    return certify_point(claim_id, sentence, obligation.conditions(parameters), point, directory, parameters)
 
 
 # ---------------------------------------------------------------- configurations
@@ -171,6 +192,7 @@ def certify_configuration(
     relation: str,
     directory: Path,
     token: int | None = None,
+    claim: dict[str, Any] | None = None,
 ) -> WitnessResult:
     """Check the hypotheses exactly and `quantity relation 0` with balls; certify when both hold.
 
@@ -204,5 +226,5 @@ def certify_configuration(
         return WitnessResult(False, shown, record, reason=f"the ball {shown[0]} does not settle {relation} 0")
     method = f"exact rational data (stereographic tokens), python-flint balls at {prec} bits"
     return WitnessResult(
-        True, shown, record, write_certificate(directory, claim_id, statement, method, "witness", record)
+        True, shown, record, write_certificate(directory, claim_id, statement, method, "witness", record, claim)
     )

@@ -1,4 +1,4 @@
-"""`headflow check-cert FILE...`: re-verify certificate files from the files alone."""
+"""`headflow check-cert FILE...`: re-check certificate files from the files alone, against their claims' obligations."""
 
 from __future__ import annotations
 
@@ -6,14 +6,21 @@ import argparse
 import sys
 from pathlib import Path
 
-from certificates.store import verify_certificate
+from certificates.verify import check_file
+from checks.claimsfile.embedding import embedded_claim_mismatch
+from checks.errors import InputError
 
 NAME = "check-cert"
-HELP = "re-verify certificate files (SMT re-run in a fresh solver, balls re-evaluated, hash checked)"
+HELP = "re-check certificate files: each must prove its claim's obligation (z3 and cvc5, balls, exact data)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="certificate files (a folder means its *.json)")
+    parser.add_argument(
+        "--claims",
+        metavar="CLAIMS.toml",
+        help="also confirm that each claims-file certificate embeds exactly the claim of that id in this file",
+    )
 
 
 def _expand(names: list[str]) -> list[Path]:
@@ -25,15 +32,34 @@ def _expand(names: list[str]) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """One line per file; exit 1 when any file fails, 0 when all re-check."""
-    failures = 0
+    """One line per file (what it proves, or why it fails); exit 1 when any file fails, 0 when all re-check."""
     paths = _expand(args.files)
-    for path in paths:
-        ok, reason = verify_certificate(path)
-        failures += not ok
-        stream = sys.stdout if ok else sys.stderr
-        stream.write(f"{path}: {reason}\n" if ok else f"{path}: FAIL: {reason}\n")
     if not paths:
         sys.stderr.write("FAIL: no certificate files given\n")
         return 1
+    compare = None
+    if args.claims is not None:
+        from checks.claimsfile.loader import load_claims
+
+        try:
+            compare = {claim.id: claim for claim in load_claims(args.claims)}
+        except InputError as exc:
+            raise InputError(f"--claims: {exc}") from None
+    failures = 0
+    for path in paths:
+        result = check_file(path)
+        message = " ".join(result.message.split())
+        if result.ok and compare is not None:
+            mismatch = embedded_claim_mismatch(path, compare)
+            if mismatch:
+                result_ok, message = False, mismatch
+            else:
+                result_ok = True
+        else:
+            result_ok = result.ok
+        failures += not result_ok
+        if result_ok:
+            sys.stdout.write(f"{path}: {message}\n")
+        else:
+            sys.stderr.write(f"{path}: FAIL: {message}\n")
     return 1 if failures else 0

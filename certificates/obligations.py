@@ -1,0 +1,346 @@
+"""What a certificate of each claim must establish: the checker's own table, built from the closed forms.
+
+A certificate names a claim; the checker looks the claim up here and rejects a certificate whose
+content is not this obligation, so a true statement filed under another claim, a weakened goal or
+a dropped hypothesis never re-checks. The deciding code builds its certificates from these same
+obligations (it imports this module; this module imports no deciding code: only the closed forms
+of `identities.closed_forms` and the regime derivation of `certificates.scalar_regime`).
+
+Kinds of obligation:
+- `SmtObligation`: statements `hypotheses => goal` over real constants, each to be `unsat` when
+  negated, for z3 and cvc5 alike;
+- `PointObligation`: conditions `expr relation 0` at an exact point, built from the file's integer
+  parameters (which the obligation bounds) and checked with balls;
+- `ConfigurationObligation`: an exact configuration of the model with every hypothesis of the claim
+  (attention kind, geometry, symmetry, alignment, ...) and a rate with a sign, checked with balls;
+- `ConvexityObligation`: T22 reading-b for one n, a chain of one point witness and two covers.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from certificates import scalar_regime as sr
+from certificates.exprtree import formula_from_sympy, from_sympy
+from identities import closed_forms
+
+H, n, alpha, t, c, q_star = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
+beta = sp.Symbol("beta", positive=True)
+u = sp.Symbol("u", positive=True)
+
+
+# ---------------------------------------------------------------- smt
+
+
+@dataclass(frozen=True)
+class SmtStatement:
+    """`hypotheses => goal` for all real values of `symbols`, with a name and a sentence."""
+
+    name: str
+    sentence: str
+    symbols: tuple[sp.Symbol, ...]
+    hypotheses: tuple[sp.Basic, ...]
+    goal: sp.Basic
+
+    def tree(self) -> dict[str, Any]:
+        """The statement as certificate data: constants, hypothesis and goal trees."""
+        return {
+            "name": self.name,
+            "constants": [s.name for s in self.symbols],
+            "hypotheses": [formula_from_sympy(h) for h in self.hypotheses],
+            "goal": formula_from_sympy(self.goal),
+        }
+
+
+@dataclass(frozen=True)
+class SmtObligation:
+    """Every statement must be in the certificate, exactly, and each negation must be unsat."""
+
+    sentence: str
+    statements: Callable[[], tuple[SmtStatement, ...]]
+
+
+def summary_q_star_relation() -> sp.Boolean:
+    """q* (1 - c^2) = c^2 (n - 1): exp(2 alpha beta*) from closed_forms.beta_star, with c*(H) named c."""
+    q = sp.exp(2 * alpha * closed_forms.beta_star(H, n, alpha)).subs(closed_forms.c_star(H), c)
+    numerator, denominator = sp.fraction(sp.together(q))
+    if q.has(sp.exp, sp.log) or not numerator.free_symbols <= {c, n, H}:
+        raise ValueError(f"exp(2 alpha beta*) did not reduce to a rational function of c, n, H: {q}")
+    return sp.Eq(q_star * denominator, numerator)
+
+
+def threshold_hypotheses() -> tuple[sp.Basic, ...]:
+    """H >= 2, n >= 2, c = c*(H) (the positive root of its polynomial), q* = exp(2 alpha beta*)."""
+    return (H >= 2, n >= 2, c > 0, sp.Eq(closed_forms.c_star_polynomial(c, H), 0), summary_q_star_relation())
+
+
+@functools.cache
+def threshold_statements() -> tuple[SmtStatement, ...]:
+    """T19.threshold: Condition 8's exact threshold, and where beta* lies against it."""
+    margin = sr.condition8_margin()
+    regime = (H >= 2, n >= 2, alpha > 0, t > 0)
+    return (
+        SmtStatement(
+            "c8-threshold",
+            "Condition 8 margin T - (H-1) a^2 >= 0 at a token iff (H-1) exp(2 alpha beta) <= n-1 "
+            "(for all real H >= 2, n >= 2, alpha > 0, t = exp(alpha beta) > 0)",
+            (H, n, alpha, t),
+            regime,
+            sp.Equivalent(margin >= 0, (H - 1) * t**2 <= n - 1),
+        ),
+        SmtStatement(
+            "summary-form",
+            "exp(2 alpha beta*) = c*^2 (n-1)/(1-c*^2) equals c* (n-1)/(H-1) (c* the positive root of c^2+(H-1)c-1)",
+            (H, n, c, q_star),
+            threshold_hypotheses(),
+            sp.Eq(q_star * (H - 1), c * (n - 1)),
+        ),
+        SmtStatement(
+            "strictly-below",
+            "exp(2 alpha beta*) < (n-1)/(H-1), the Condition 8 threshold, and c* < 1: beta* is strictly below "
+            "the threshold, by ln(1/c*)/(2 alpha)",
+            (H, n, c, q_star),
+            threshold_hypotheses(),
+            sp.And(q_star * (H - 1) < n - 1, c < 1),
+        ),
+        SmtStatement(
+            "sufficient",
+            "beta <= beta* (t^2 <= exp(2 alpha beta*)) implies Condition 8 at every token",
+            (H, n, alpha, t, c, q_star),
+            (alpha > 0, t > 0, *threshold_hypotheses(), t**2 <= q_star),
+            margin >= 0,
+        ),
+        SmtStatement(
+            "positive-region",
+            "beta* > 0 (exp(2 alpha beta*) > 1) iff c*(H) (n-1) > H-1",
+            (H, n, c, q_star),
+            threshold_hypotheses(),
+            sp.Equivalent(q_star > 1, c * (n - 1) > H - 1),
+        ),
+    )
+
+
+@functools.cache
+def cauchy_schwarz_statements() -> tuple[SmtStatement, ...]:
+    """T19.threshold.cauchy-schwarz: beta* is exactly the threshold of the Cauchy-Schwarz form."""
+    return (
+        SmtStatement(
+            "cauchy-schwarz-exact",
+            "(H-1) |a^h_i| |f^h'_i| <= T^h_i at a token iff t^2 <= exp(2 alpha beta*): beta* is exactly its threshold",
+            (H, n, alpha, t, c, q_star),
+            (H >= 2, n >= 2, alpha > 0, t > 0, *threshold_hypotheses()),
+            sp.Equivalent(sr.cauchy_schwarz_condition(), t**2 <= q_star),
+        ),
+    )
+
+
+# ---------------------------------------------------------------- exact points
+
+Condition = tuple[str, sp.Expr, str]
+
+
+@dataclass(frozen=True)
+class PointObligation:
+    """Conditions at an exact point, determined by the file's integer parameters.
+
+    `parameters` maps each parameter name to its allowed (min, max); `symbols(params)` names the
+    point's coordinates; `conditions(params)` are the `(name, expr, relation)` the balls must settle."""
+
+    parameters: Mapping[str, tuple[int, int]]
+    symbols: Callable[[Mapping[str, int]], tuple[sp.Symbol, ...]]
+    conditions: Callable[[Mapping[str, int]], list[Condition]]
+    sentence: Callable[[Mapping[str, int], Mapping[str, Fraction]], str]
+
+
+def threshold_exact_conditions(params: Mapping[str, int]) -> list[Condition]:
+    """beta > beta*(H, n, alpha) and the Condition 8 margin at beta is > 0: beta* is not the threshold."""
+    heads, tokens, scale = params["H"], params["n"], params["alpha"]
+    margin = sr.condition8_margin().subs({H: heads, n: tokens, alpha: scale, t: sp.exp(scale * beta)})
+    return [
+        (f"beta - beta*({heads}, {tokens}, {scale}) > 0", beta - closed_forms.beta_star(heads, tokens, scale), ">"),
+        ("Condition 8 margin at beta > 0", margin, ">"),
+    ]
+
+
+def strength_symbols(params: Mapping[str, int]) -> tuple[sp.Symbol, ...]:
+    """lambda1, ..., lambdaH."""
+    return sp.symbols(f"lambda1:{params['H'] + 1}", positive=True)
+
+
+def superadditivity_counterexample_conditions(params: Mapping[str, int]) -> list[Condition]:
+    """beta = 1: every lambda_h > 0, the mean above lambda_c (g(mean) > 0) and H phi(mean) > sum phi(lambda_h).
+
+    For u > 0, g(u) = (u - 2) e^u - (n - 1)(u + 2) is negative at 0 and convex (g'' = u e^u), so
+    g(mean) > 0 says exactly mean > u_c = lambda_c at beta = 1."""
+    tokens, strengths = params["n"], strength_symbols(params)
+    mean = sum(strengths) / len(strengths)
+    positive: list[Condition] = [(f"{s.name} > 0", s, ">") for s in strengths]
+    return [
+        *positive,
+        ("lambda_bar > lambda_c: g(beta lambda_bar) > 0", closed_forms.lambda_c_equation(mean, tokens), ">"),
+        (
+            "H phi(lambda_bar) - sum_h phi(lambda_h) > 0",
+            len(strengths) * closed_forms.rate(mean, tokens, 1) - sum(closed_forms.rate(x, tokens, 1) for x in strengths),
+            ">",
+        ),
+    ]
+
+
+def _list(point: Mapping[str, Fraction]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in point.items())
+
+
+POINTS: dict[str, PointObligation] = {
+    "T19.threshold.exact": PointObligation(
+        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        lambda params: (beta,),
+        threshold_exact_conditions,
+        lambda p, point: (
+            f"refutes 'beta* is exactly the Condition 8 threshold': scalar heads alpha I, usa, orthogonal tokens, "
+            f"H = {p['H']}, n = {p['n']}, alpha = {p['alpha']}, {_list(point)}: beta > beta* and Condition 8 "
+            "still holds at every token"
+        ),
+    ),
+    "T22.superadditivity": PointObligation(
+        {"n": (2, 10**9), "H": (2, 64)},
+        strength_symbols,
+        superadditivity_counterexample_conditions,
+        lambda p, point: (
+            f"refutes super-additivity as stated: n = {p['n']}, beta = 1, {_list(point)}: the mean strength is "
+            "above lambda_c, yet sum_h phi(lambda_h) < H phi(lambda_bar)"
+        ),
+    ),
+}
+
+
+# ---------------------------------------------------------------- T22 reading-b
+
+#: Upper end of the certified range of u = beta lambda in T22.superadditivity.reading-b.
+CONVEX_U_MAX = Fraction(40)
+
+
+@functools.cache
+def convexity_factor() -> sp.Expr:
+    """K(u, n) with phi''(u) = K g(u), g = closed_forms.lambda_c_equation; checked exactly, K > 0 for n > 1.
+
+    exp(u) is replaced by a positive symbol X, so the identity is one of rational functions (and
+    holds for every X > 0, in particular X = e^u); `cancel` decides it exactly."""
+    X, excess, tokens = sp.Symbol("X", positive=True), sp.Symbol("m", positive=True), sp.Symbol("n", positive=True)
+    second = sp.diff(closed_forms.rate(u, tokens, 1), u, 2).subs(sp.exp(u), X)
+    g = closed_forms.lambda_c_equation(u, tokens).subs(sp.exp(u), X)
+    factor = sp.factor(sp.cancel(second / g))
+    if sp.cancel(second - factor * g) != 0 or not factor.subs(tokens, excess + 1).is_positive:
+        raise ValueError(f"phi'' is not a positive multiple of g: {factor}")
+    return factor.subs(X, sp.exp(u))
+
+
+def convexity_parts(tokens: int) -> dict[str, tuple[sp.Expr, str]]:
+    """The three facts of reading-b for n tokens (u = beta lambda): g(a) < 0, g' > 0 on [a, b], phi'' > 0 on [b, 40]."""
+    g = closed_forms.lambda_c_equation(u, tokens)
+    return {
+        "g-below": (g, "<"),
+        "g-rising": (sp.diff(g, u), ">"),
+        "convex": (sp.diff(closed_forms.rate(u, tokens, 1), u, 2), ">"),
+    }
+
+
+CONVEXITY_TOKENS = (2, 10**6)
+
+
+# ---------------------------------------------------------------- configurations
+
+
+@dataclass(frozen=True)
+class ConfigurationObligation:
+    """An exact configuration with exactly these hypotheses, and `quantity relation 0` in balls."""
+
+    attention: str
+    geometry: str
+    hypotheses: frozenset[str]
+    quantity: str
+    relation: str
+    sentence: str
+
+
+_SOFTMAX = frozenset({"unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2"})
+CONFIGURATIONS: dict[str, ConfigurationObligation] = {
+    "T17.shadow-obstruction": ConfigurationObligation(
+        "usa",
+        "sphere",
+        frozenset({"unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads"}),
+        "head_energy_rate",
+        "<",
+        "usa attention on the sphere, symmetric aligned heads with M_h M_h' = 0: some dE_h/dt < 0",
+    ),
+    "T11.hypotheses.no-symmetry": ConfigurationObligation(
+        "usa",
+        "sphere",
+        frozenset({"unit-tokens", "aligned-values"}),
+        "energy_rate",
+        "<",
+        "usa attention on the sphere, W_h = M_h without score symmetry: dE/dt < 0",
+    ),
+    "T11.hypotheses.no-alignment": ConfigurationObligation(
+        "usa",
+        "sphere",
+        frozenset({"unit-tokens", "symmetric-scores"}),
+        "energy_rate",
+        "<",
+        "usa attention on the sphere, symmetric M_h without value alignment: dE/dt < 0",
+    ),
+    "T27.entropy-monotone.reading-b": ConfigurationObligation(
+        "softmax",
+        "sphere",
+        _SOFTMAX | {"scalar-heads"},
+        "entropy_rate",
+        "<",
+        "refutes entropy monotonicity for scalar heads lambda_h I (lambda_h > 0), softmax, W = M, on the sphere: "
+        "some dH^h_i/dt < 0",
+    ),
+    "T27.entropy-monotone.reading-c": ConfigurationObligation(
+        "softmax",
+        "sphere",
+        _SOFTMAX | {"symmetric-scores"},
+        "entropy_rate",
+        "<",
+        "refutes entropy monotonicity for symmetric heads, softmax, W = M, on the sphere: some dH^h_i/dt < 0",
+    ),
+}
+
+SMT: dict[str, SmtObligation] = {
+    "T19.threshold": SmtObligation(
+        "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: Condition 8 holds iff "
+        "(H-1) exp(2 alpha beta) <= n-1; exp(2 alpha beta*) = c*(n-1)/(H-1) lies strictly below it (beta* is "
+        "sufficient, not exact); beta* > 0 iff c*(H)(n-1) > H-1",
+        threshold_statements,
+    ),
+    "T19.threshold.cauchy-schwarz": SmtObligation(
+        "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: "
+        "(H-1)|a^h_i||f^h'_i| <= T^h_i iff beta <= beta*",
+        cauchy_schwarz_statements,
+    ),
+}
+
+#: Every claim whose certificates the checker accepts, by the kind of certificate.
+CLAIMS: dict[str, str] = (
+    dict.fromkeys(SMT, "smt")
+    | dict.fromkeys(POINTS, "witness")
+    | dict.fromkeys(CONFIGURATIONS, "witness")
+    | {"T22.superadditivity.reading-b": "convexity"}
+)
+
+
+def expected_statement_trees(claim_id: str) -> list[dict[str, Any]]:
+    """The statement trees an smt certificate of the claim must carry, in order."""
+    return [statement.tree() for statement in SMT[claim_id].statements()]
+
+
+def condition_trees(conditions: list[Condition]) -> list[dict[str, Any]]:
+    """(name, tree, relation) of each condition, as a point certificate records them."""
+    return [{"name": name, "expression": from_sympy(expr), "relation": relation} for name, expr, relation in conditions]
