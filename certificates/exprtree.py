@@ -98,6 +98,8 @@ def formula_from_sympy(formula: Any) -> Tree:
         return [_SYMPY_RELATIONS[name], from_sympy(formula.lhs), from_sympy(formula.rhs)]
     if isinstance(formula, sp.Equality):
         return ["=", from_sympy(formula.lhs), from_sympy(formula.rhs)]
+    if isinstance(formula, sp.Unequality):
+        return ["not", ["=", from_sympy(formula.lhs), from_sympy(formula.rhs)]]
     if isinstance(formula, sp.Not):
         return ["not", formula_from_sympy(formula.args[0])]
     if isinstance(formula, sp.And | sp.Or):

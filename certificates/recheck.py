@@ -136,7 +136,7 @@ def cover(
     }
     wrong = [name for name, ok in checks.items() if not ok]
     if wrong:
-        raise Rejected(f"the cover's {', '.join(wrong)} are not the obligation's")
+        raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}")
     leaves = payload["leaves"]  # type: ignore[index]
     if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
         raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")

@@ -51,13 +51,15 @@ def exact_statement() -> SmtStatement:
     )
 
 
-def certify_statements(ctx: Context) -> Outcome:
-    """CERTIFIED with one SMT certificate holding every statement of the claim's obligation when z3 finds
-    every negation unsat, else INCONCLUSIVE naming the first statement that was not proved."""
-    obligation = obligations.SMT[ctx.claim_id]
-    statements = obligation.statements()
+def certify_statements(ctx: Context, statements: tuple[SmtStatement, ...] | None = None) -> Outcome:
+    """CERTIFIED with one SMT certificate holding the statements (by default the claim's obligation) when z3
+    finds every negation unsat, else INCONCLUSIVE naming the first statement that was not proved."""
+    obligation = obligations.SMT.get(ctx.claim_id)
+    if statements is None:
+        statements = obligations.SMT[ctx.claim_id].statements()
+    sentence = obligation.sentence if obligation else "; ".join(s.sentence for s in statements)
     results, path = certify(
-        statements, ctx.claim_id, obligation.sentence, certificate_directory(ctx.certificate_dir), TIMEOUT_SECONDS
+        statements, ctx.claim_id, sentence, certificate_directory(ctx.certificate_dir), TIMEOUT_SECONDS
     )
     answers = {
         name: r.status + (f" {r.model}" if r.model else "") + (f" ({r.reason})" if r.reason else "")

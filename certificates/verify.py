@@ -128,7 +128,7 @@ def _check_smt(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
     for mine, theirs in zip(expected, stated, strict=True):
         for part in ("constants", "hypotheses", "goal"):
             if theirs.get(part) != mine[part]:
-                raise Rejected(f"statement {mine['name']}: the {part} are not the obligation of {claim_id}")
+                raise Rejected(f"statement {mine['name']}: its {part} differ from the obligation of {claim_id}")
         if set(theirs) != set(mine):
             raise Rejected(f"statement {mine['name']}: unexpected fields {sorted(set(theirs) - set(mine))}")
     texts = [smtlib.problem_text(s["constants"], s["hypotheses"], s["goal"]) for s in expected]

@@ -5,10 +5,26 @@ must be reproducible, so the `ci` profile derandomizes hypothesis (set HEADFLOW_
 explore there too).
 """
 
+import json
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI") and not os.environ.get("HEADFLOW_FUZZ_RANDOM"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session")
+def certified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
+    """`headflow certify --out DIR` once per session: the written files grouped by claim id."""
+    from checks import cli
+
+    out = tmp_path_factory.mktemp("certified")
+    assert cli.main(["certify", "--out", str(out)]) == 0
+    groups: dict[str, list[Path]] = {}
+    for path in sorted(out.glob("*.json")):
+        groups.setdefault(json.loads(path.read_text())["claim_id"], []).append(path)
+    return groups

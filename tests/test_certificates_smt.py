@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 import sympy as sp
 
+from certificates import obligations, smtlib, solvers
 from certificates import scalar_regime as sr
 from certificates import threshold_claims as tc
-from certificates.smt import SmtStatement, certify, decide, to_smt
+from certificates.exprtree import TreeError, formula_from_sympy
+from certificates.obligations import SmtStatement
+from certificates.smt import certify, decide, problem
+from tests.soundness.forgeries import SMUGGLED
 from checks import families, model
 from checks.config import Configuration
 from checks.registry import Context, load_all
@@ -52,13 +57,20 @@ def test_certified_threshold_is_where_the_model_margin_changes_sign(H: int, n: i
 
 
 def test_every_threshold_statement_is_unsat() -> None:
-    for statement in [*tc.statements().values(), tc.cauchy_schwarz_statement()]:
+    for statement in [*obligations.threshold_statements(), *obligations.cauchy_schwarz_statements()]:
         assert decide(statement).status == "unsat", statement.name
 
 
+def test_both_solvers_in_fresh_processes_agree_and_refute_the_false_reading() -> None:
+    texts = [problem(s) for s in obligations.threshold_statements()] + [problem(tc.exact_statement())]
+    for solver in solvers.SCRIPTS:
+        assert solvers.answers(solver, texts) == ["unsat"] * (len(texts) - 1) + ["sat"], solver
+
+
 def test_false_polynomial_statement_gets_a_model_and_no_certificate(tmp_path: Path) -> None:
-    result, path = certify(tc.exact_statement(), "T19.threshold.exact", tmp_path)
-    assert result.status == "sat" and result.model and path is None
+    results, path = certify((tc.exact_statement(),), "T19.threshold.exact", "false", tmp_path)
+    result = results["exact"]
+    assert result.status == "sat" and set(result.model) >= {"H", "n"} and path is None
     assert not list(tmp_path.iterdir())
 
 
@@ -85,8 +97,33 @@ def test_solver_budget_gives_timeout_not_a_hang() -> None:
 
 def test_printer_rejects_non_polynomial_terms() -> None:
     x = sp.Symbol("x", real=True)
-    with pytest.raises(ValueError):
-        to_smt(sp.exp(x) > 1)
+    with pytest.raises(smtlib.SmtTextError):
+        smtlib.problem_text(["x"], [], formula_from_sympy(sp.exp(x) > 1))
+
+
+@pytest.mark.parametrize("text", SMUGGLED)
+def test_printer_never_copies_text_from_a_file(text: str) -> None:
+    """Smuggled text in any place of an obligation is refused; nothing is printed."""
+    x, one = ["sym", "x"], ["rat", "1"]
+    hostile = [
+        (["x", text], [], [">", x, one]),
+        (["x"], [text], [">", x, one]),
+        (["x"], [], text),
+        (["x"], [[">", ["rat", text], one]], [">", x, one]),
+        (["x"], [[text, x, one]], [">", x, one]),
+        (["x"], [[">", ["sym", text], one]], [">", x, one]),
+    ]
+    for constants, hypotheses, goal in hostile:
+        with pytest.raises((smtlib.SmtTextError, TreeError)):
+            smtlib.problem_text(constants, hypotheses, goal)
+
+
+def test_printed_text_holds_only_the_four_commands() -> None:
+    allowed = re.compile(r"^\((set-logic QF_NRA|declare-fun x[0-9]+ \(\) Real|assert .*|check-sat)\)$")
+    for statement in [*obligations.threshold_statements(), *obligations.cauchy_schwarz_statements()]:
+        text = problem(statement)
+        assert all(allowed.match(line) for line in text.splitlines()), text
+        assert not set(text) & set('|";:!@'), text
 
 
 def test_threshold_claims_reach_their_verdicts(tmp_path: Path) -> None:
@@ -94,6 +131,6 @@ def test_threshold_claims_reach_their_verdicts(tmp_path: Path) -> None:
     base = Context("quick", 0, tmp_path)
     verdicts = {cid: run_claim(registry.get(cid), base) for cid in ("T19.threshold", "T19.threshold.exact")}
     assert verdicts["T19.threshold"].verdict is Verdict.CERTIFIED
-    assert len(verdicts["T19.threshold"].certificates) == len(tc.statements())
+    assert len(verdicts["T19.threshold"].certificates) == 1
     assert verdicts["T19.threshold.exact"].verdict is Verdict.REFUTED
     assert all(Path(p).exists() for r in verdicts.values() for p in r.certificates)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from certificates.store import verify_certificate
+from certificates.verify import verify_file as verify_certificate
 from checks import cli
 from tests.certificate_edits import mutated_copy
 
@@ -20,13 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def certs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
-    """`headflow certify --out DIR` once; the files grouped by kind."""
-    out = tmp_path_factory.mktemp("certs")
-    assert cli.main(["certify", "--out", str(out)]) == 0
-    files = sorted(out.glob("*.json"))
-    groups: dict[str, list[Path]] = {"smt": [], "interval-cover": [], "witness": []}
-    for path in files:
+def certs(certified: dict[str, list[Path]]) -> dict[str, list[Path]]:
+    """`headflow certify --out DIR` (once per session); the files grouped by kind."""
+    groups: dict[str, list[Path]] = {"smt": [], "convexity": [], "witness": []}
+    for path in (p for group in certified.values() for p in group):
         groups[json.loads(path.read_text())["kind"]].append(path)
     return groups
 
@@ -64,42 +61,39 @@ def _first(certs: dict[str, list[Path]], kind: str, claim: str, needle: str = ""
     raise AssertionError(f"no {kind} certificate for {claim} containing {needle!r}")
 
 
-def _set_text(data: dict[str, Any], old: str, new: str) -> None:
-    payload = data["payload"]
-    assert old in payload["smtlib"]
-    payload["smtlib"] = payload["smtlib"].replace(old, new, 1)
+def _statement(data: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(s for s in data["payload"]["statements"] if s["name"] == name)
 
 
-def _drop_hypothesis(data: dict[str, Any], fragment: str) -> None:
-    """Remove a hypothesis from the list and the text consistently (a weaker, here false, statement)."""
-    payload = data["payload"]
-    term = next(h for h in payload["hypotheses"] if fragment in h)
-    payload["hypotheses"].remove(term)
-    payload["smtlib"] = payload["smtlib"].replace(f"(assert {term})\n", "", 1)
+def _drop_hypothesis(data: dict[str, Any], name: str, symbol: str) -> None:
+    """Remove a hypothesis mentioning `symbol` (a weaker, here false, statement)."""
+    statement = _statement(data, name)
+    term = next(h for h in statement["hypotheses"] if symbol in json.dumps(h))
+    statement["hypotheses"].remove(term)
 
 
 SMT_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
-    "changed number, hash kept": (lambda d: _set_text(d, "2.0", "3.0"), False, "sha256"),
+    "changed number, hash kept": (
+        lambda d: _statement(d, "summary-form")["hypotheses"][0].__setitem__(2, ["rat", "3"]),
+        False,
+        "sha256",
+    ),
     "broken hash": (lambda d: d.update(sha256="0" * 64), False, "sha256"),
-    "removed constraint in the text only": (
-        lambda d: _set_text(d, "(assert (> c 0.0))\n", ""),
-        True,
-        "does not match",
-    ),
-    "removed constraint everywhere": (lambda d: _drop_hypothesis(d, "q_star"), True, "sat"),
-    "flipped answer": (lambda d: d["payload"].update(answer="sat"), True, "answer"),
+    "removed hypothesis": (lambda d: _drop_hypothesis(d, "summary-form", "q_star"), True, "differ from the obligation"),
+    "added answer field": (lambda d: d["payload"].update(answer="sat"), True, "unexpected ['answer']"),
     "smuggled assertion": (
-        lambda d: d["payload"]["hypotheses"].append("true) (assert false"),
+        lambda d: _statement(d, "summary-form")["hypotheses"].append("true) (assert false"),
         True,
-        "unbalanced",
+        "differ from the obligation",
     ),
+    "true statement relabelled": (lambda d: d.update(claim_id="T19.threshold.cauchy-schwarz"), True, "needs the"),
 }
 
 
 @pytest.mark.parametrize("mutation", list(SMT_MUTATIONS))
 def test_smt_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = SMT_MUTATIONS[mutation]
-    source = _first(certs, "smt", "T19.threshold", "c (+ (- 1.0) n)")  # the summary-form statement
+    source = _first(certs, "smt", "T19.threshold")
     ok, reason = verify_certificate(mutated_copy(source, tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
 
@@ -108,33 +102,37 @@ def _first_leaf(node: dict[str, Any]) -> dict[str, Any]:
     return node if "leaf" in node else _first_leaf(node["low"])
 
 
+def _convex(data: dict[str, Any]) -> dict[str, Any]:
+    return data["payload"]["parts"]["convex"]
+
+
 def _collapse_first_split(data: dict[str, Any]) -> None:
-    tree = data["payload"]["tree"]
-    data["payload"]["tree"] = tree["low"]
+    _convex(data)["tree"] = _convex(data)["tree"]["low"]
 
 
 COVER_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
     "changed enclosure, hash kept": (
-        lambda d: _first_leaf(d["payload"]["tree"]).update(leaf=["1", "2"]),
+        lambda d: _first_leaf(_convex(d)["tree"]).update(leaf=["1", "2"]),
         False,
         "sha256",
     ),
     "enclosure that excludes the value": (
-        lambda d: _first_leaf(d["payload"]["tree"]).update(leaf=["1000", "1001"]),
+        lambda d: _first_leaf(_convex(d)["tree"]).update(leaf=["1000", "1001"]),
         True,
         "enclosure",
     ),
-    "domain pushed into the concave region": (lambda d: d["payload"]["domain"]["u"].__setitem__(0, "2"), True, "box"),
+    "domain pushed into the concave region": (lambda d: _convex(d)["domain"]["u"].__setitem__(0, "2"), True, "domain"),
+    "b pushed into the concave region": (lambda d: d["payload"].update(b="2"), True, "need 0 < a < b"),
     "removed boxes": (_collapse_first_split, True, "box"),
-    "flipped relation": (lambda d: d["payload"].update(relation="<"), True, "does not satisfy"),
-    "leaf count changed": (lambda d: d["payload"].update(leaves=d["payload"]["leaves"] + 1), True, "leaves"),
+    "flipped relation": (lambda d: _convex(d).update(relation="<"), True, "relation"),
+    "leaf count changed": (lambda d: _convex(d).update(leaves=_convex(d)["leaves"] + 1), True, "leaves"),
 }
 
 
 @pytest.mark.parametrize("mutation", list(COVER_MUTATIONS))
 def test_cover_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = COVER_MUTATIONS[mutation]
-    source = max(certs["interval-cover"], key=lambda p: json.loads(p.read_text())["payload"]["leaves"])
+    source = certs["convexity"][0]
     ok, reason = verify_certificate(mutated_copy(source, tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
 
@@ -160,7 +158,8 @@ WITNESS_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]]
     "token off the sphere": (_nudge_token, True, "unit-tokens"),
     "heads no longer orthogonal": (_break_orthogonality, True, "orthogonal-heads"),
     "changed beta": (lambda d: d["payload"]["configuration"].update(beta="1/1000"), True, "enclosure"),
-    "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "needs a sphere witness"),
+    "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "relation '>' (needs '<')"),
+    "softmax attention": (lambda d: d["payload"]["configuration"].update(attention="softmax"), True, "attention"),
     "missing hash": (lambda d: d.pop("sha256"), False, "missing"),
 }
 
@@ -193,14 +192,46 @@ def test_check_cert_reports_one_line_per_failing_file(certs: dict[str, list[Path
     assert "Traceback" not in result.stderr
 
 
-def test_verifier_does_not_import_the_deciding_code() -> None:
+#: What the checker may import (besides the standard library, flint, sympy and mpmath): its own modules,
+#: the expression trees, the small ball model, the regime derivation and the closed forms.
+TRUSTED = {
+    "certificates",
+    "certificates.verify",
+    "certificates.recheck",
+    "certificates.obligations",
+    "certificates.claim_obligations",
+    "certificates.format",
+    "certificates.smtlib",
+    "certificates.solvers",
+    "certificates.exprtree",
+    "certificates.ball_model",
+    "certificates.scalar_regime",
+    "identities",
+    "identities.closed_forms",
+}
+
+
+def test_verifier_imports_no_deciding_code() -> None:
+    """The import graph of the checker: only trusted project modules, and no solver in-process."""
     code = (
-        "import sys, certificates.verify\n"
-        "print(' '.join(m for m in sys.modules if m == 'z3' or m.endswith('_claims') or m in "
-        "('certificates.smt', 'certificates.intervals', 'certificates.witness', 'identities.balls')))"
+        "import sys, certificates.verify, certificates.claim_obligations\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('certificates', 'checks', 'identities', 'z3', 'cvc5'))))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert result.stdout.strip() == ""
+    loaded = set(result.stdout.split())
+    assert loaded - TRUSTED == set(), loaded - TRUSTED
+
+
+def test_obligations_cover_exactly_what_certify_writes(certs: dict[str, list[Path]]) -> None:
+    """Both ways: every claim certify writes has an obligation, and every obligation is exercised by certify."""
+    from certificates import obligations
+    from checks.commands.certify import certifying_claims
+
+    written = {json.loads(p.read_text())["claim_id"] for group in certs.values() for p in group}
+    assert written == set(obligations.CLAIMS)
+    registered = {claim.id for claim in certifying_claims(None)}
+    assert set(obligations.CLAIMS) <= registered | {"T11.hypotheses.no-symmetry", "T11.hypotheses.no-alignment"}
 
 
 def _leaf_paths(node: Any, prefix: tuple = ()) -> list[tuple]:
@@ -217,7 +248,7 @@ def _set_path(data: Any, path: tuple, value: Any) -> None:
     data[path[-1]] = value
 
 
-@pytest.mark.parametrize("kind", ["smt", "interval-cover", "witness"])
+@pytest.mark.parametrize("kind", ["smt", "convexity", "witness"])
 def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]], tmp_path: Path, kind: str) -> None:
     """Any payload value replaced by junk (and the hash recomputed): a clean (ok, reason), never an exception."""
     rng = np.random.default_rng(11)

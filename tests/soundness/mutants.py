@@ -25,6 +25,7 @@ from pathlib import Path
 import sympy as sp
 from flint import ctx as flint_ctx
 
+from certificates import obligations
 from certificates import scalar_regime as sr
 from certificates import superadditivity_claims as sa
 from certificates import threshold_claims as tc
@@ -32,9 +33,9 @@ from certificates import witness_claims as wc
 from certificates.ball_model import ExactConfiguration
 from certificates.exprtree import ball_of
 from certificates.intervals import certify_cover, prove, prove_inequality
-from certificates.smt import SmtStatement
-from certificates.smt import certify as smt_certify
-from certificates.store import build_certificate, certificate_directory, verify_certificate
+from certificates.obligations import SmtStatement
+from certificates.store import build_certificate, certificate_directory
+from certificates.verify import verify_file
 from certificates.witness import certify_configuration, certify_point, round_configuration
 from checks import clustering_rate_claims as rates
 from checks import clustering_time_claims as times
@@ -53,6 +54,7 @@ from identities.entropy import beta as ent_beta
 from identities.entropy import prove_entropy_identity
 from identities.entropy_claims import check_entropy_identity
 from identities.scalar_regime_claims import refute_transcendence
+from tests.soundness.forgeries import rehashed
 
 Decide = Callable[[Context], Outcome]
 
@@ -89,7 +91,7 @@ def symbolic(build: Callable[[], object]) -> Decide:
 
 def smt(statement: SmtStatement) -> Decide:
     """T19.threshold's own decision step (z3 on the negation, certificate on unsat) on a mutated statement."""
-    return lambda ctx: tc.certify_statements(ctx, {statement.name: statement})
+    return lambda ctx: tc.certify_statements(ctx, (statement,))
 
 
 def cover(
@@ -130,7 +132,7 @@ def certificate_file(forge: Callable[[Path], Path]) -> Decide:
 
     def decide(ctx: Context) -> Outcome:
         path = forge(certificate_directory(ctx.certificate_dir))
-        ok, reason = verify_certificate(path)
+        ok, reason = verify_file(path)
         if ok:
             return Outcome(Verdict.CERTIFIED, "check-cert", certificates=[str(path)])
         return Outcome(Verdict.INCONCLUSIVE, "check-cert", notes=reason)
@@ -539,7 +541,7 @@ H, nn, alpha, t, c, qs = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
 
 
 def _t19_smt() -> list[Mutant]:
-    base = tc.statements()
+    base = {s.name: s for s in obligations.threshold_statements()}
     c8, summary, below, sufficient, positive = (
         base[k] for k in ("c8-threshold", "summary-form", "strictly-below", "sufficient", "positive-region")
     )
@@ -549,7 +551,7 @@ def _t19_smt() -> list[Mutant]:
     crude = sp.expand((H - 1) * sr.radial_shadow() ** 2 * sr.output_norm_squared()) <= sp.expand(
         sr.tangential_power() ** 2
     )
-    cs = tc.cauchy_schwarz_statement()
+    (cs,) = obligations.cauchy_schwarz_statements()
     r = dataclasses.replace
     return [
         Mutant(
@@ -662,14 +664,14 @@ def _t22() -> list[Mutant]:
             "T22.superadditivity.reading-b",
             "phi'' > 0 on [u_c - 1, 40] for n = 3 (domain widened into the concave region)",
             False,
-            cover(sa.convexity_expression(3), {u: (uc3 - 1, Fraction(40))}, ">"),
+            cover(obligations.convexity_parts(3)["convex"][0], {u: (uc3 - 1, Fraction(40))}, ">"),
         ),
         Mutant(
             "convex-above-uc",
             "T22.superadditivity.reading-b",
             "phi'' > 0 on [u_c + 1/4, 40] for n = 3 (true)",
             True,
-            cover(sa.convexity_expression(3), {u: (uc3 + Fraction(1, 4), Fraction(40))}, ">"),
+            cover(obligations.convexity_parts(3)["convex"][0], {u: (uc3 + Fraction(1, 4), Fraction(40))}, ">"),
             accept=True,
         ),
         Mutant(
@@ -924,44 +926,22 @@ def _constants() -> list[Mutant]:
 # ---------------------------------------------------------------- forged certificates given to check-cert
 
 
-def _rewrite(path: Path, edit: Callable[[dict], None], directory: Path, name: str) -> Path:
-    """A copy of the certificate at `path` with `edit` applied to its payload and a *valid* new hash."""
-    data = json.loads(path.read_text())
-    edit(data["payload"])
-    forged = build_certificate(data["claim_id"], data["statement"], data["method"], data["kind"], data["payload"])
-    target = directory / f"forged-{name}.json"
-    target.write_text(json.dumps(forged))
-    return target
-
-
 def _forged_smt(directory: Path) -> Path:
-    """The false exact reading written as an 'unsat' certificate with a valid hash."""
-    parts = tc.exact_statement().parts()
-    payload = dict(parts) | {"answer": "unsat", "name": "exact", "sentence": "forged"}
+    """The false exact reading written as an smt certificate of its claim, with a valid checksum."""
+    payload = {"logic": "QF_NRA", "statements": [tc.exact_statement().tree()]}
     target = directory / "forged-smt.json"
     target.write_text(json.dumps(build_certificate("T19.threshold.exact", "forged", "forged", "smt", payload)))
     return target
 
 
-def _true_cover(directory: Path) -> Path:
-    result = prove(sa.convexity_expression(3), ">", {u: (Fraction(4), Fraction(8))}, seconds=5.0)
-    return certify_cover(result, "T22.superadditivity.reading-b", "phi'' > 0 on [4, 8], n = 3", directory)
-
-
 def _true_smt(directory: Path) -> Path:
-    _, path = smt_certify(tc.statements()["summary-form"], "T19.threshold", directory)
-    assert path is not None
-    return path
+    ctx = Context("quick", 0, directory, claim_id="T19.threshold")
+    return Path(tc.certify_statements(ctx).certificates[0])
 
 
-def _cover_edit(key: str, value: object) -> Callable[[dict], None]:
-    def edit(payload: dict) -> None:
-        if key == "domain":
-            payload["domain"]["u"][0] = value
-        else:
-            payload[key] = value
-
-    return edit
+def _true_convexity(directory: Path) -> Path:
+    ctx = Context("quick", 0, directory, claim_id="T22.superadditivity.reading-b")
+    return Path(sa.certify_convexity(ctx, 3, directory)[0])
 
 
 def _alignment_witness(directory: Path) -> Path:
@@ -971,41 +951,43 @@ def _alignment_witness(directory: Path) -> Path:
     return Path(outcome.certificates[0])
 
 
-def _relabelled_witness(directory: Path) -> Path:
-    """That witness filed as a no-symmetry witness (which needs W = M), its hypothesis list trimmed to what
-    the data satisfy, hash recomputed: the data do not show the no-symmetry claim."""
-    data = json.loads(_alignment_witness(directory).read_text())
-    data["payload"]["hypotheses"] = ["unit-tokens"]
-    forged = build_certificate("T11.hypotheses.no-symmetry", "forged", data["method"], "witness", data["payload"])
-    target = directory / "forged-relabelled.json"
-    target.write_text(json.dumps(forged))
-    return target
+def _forged(source: Callable[[Path], Path], edit: Callable[[dict], None], name: str) -> Callable[[Path], Path]:
+    """A copy of a genuine certificate with `edit` applied and a valid recomputed checksum."""
+
+    def forge(directory: Path) -> Path:
+        data = rehashed(json.loads(source(directory).read_text()), edit)
+        target = directory / f"forged-{name}.json"
+        target.write_text(json.dumps(data))
+        return target
+
+    return forge
+
+
+def _relabel_and_trim(d: dict) -> None:
+    """A no-alignment witness filed as a no-symmetry witness (which needs W = M), hypotheses trimmed."""
+    d["claim_id"] = "T11.hypotheses.no-symmetry"
+    d["payload"]["hypotheses"] = ["unit-tokens", "aligned-values"]
+
+
+def _weaker_goal(d: dict) -> None:
+    d["payload"]["statements"][1]["goal"] = ["=", ["mul", ["sym", "q_star"], ["sym", "H"]], ["sym", "n"]]
 
 
 def _certificates() -> list[Mutant]:
-    def forged(edit: Callable[[dict], None], name: str) -> Callable[[Path], Path]:
-        return lambda directory: _rewrite(_true_cover(directory), edit, directory, name)
-
-    def smt_goal(payload: dict) -> None:
-        payload["goal"] = "(= (* q_star (+ H (- 1.0))) (+ n (- 1.0)))"
-        payload["smtlib"] = "".join(payload["smtlib"].rsplit("(assert (not", 1)[0]) + (
-            f"(assert (not {payload['goal']}))\n(check-sat)\n"
-        )
-
     return [
         Mutant(
             "cert-smt-forged",
             "T19.threshold.exact",
-            "a forged 'unsat' certificate of the false exact reading",
+            "a forged smt certificate of the false exact reading (valid checksum)",
             False,
             certificate_file(_forged_smt),
         ),
         Mutant(
             "cert-smt-goal",
             "T19.threshold",
-            "a true SMT certificate whose goal is changed (hash recomputed)",
+            "a true SMT certificate whose goal is changed (checksum recomputed)",
             False,
-            certificate_file(lambda d: _rewrite(_true_smt(d), smt_goal, d, "smt-goal")),
+            certificate_file(_forged(_true_smt, _weaker_goal, "smt-goal")),
         ),
         Mutant(
             "cert-smt-true", "T19.threshold", "the true SMT certificate", True, certificate_file(_true_smt), accept=True
@@ -1013,23 +995,29 @@ def _certificates() -> list[Mutant]:
         Mutant(
             "cert-cover-widened",
             "T22.superadditivity.reading-b",
-            "a cover certificate whose domain is widened to [1, 8] (hash recomputed)",
+            "a convexity certificate whose phi'' cover starts at 1 (checksum recomputed)",
             False,
-            certificate_file(forged(_cover_edit("domain", "1"), "widened")),
+            certificate_file(
+                _forged(
+                    _true_convexity, lambda d: d["payload"]["parts"]["convex"]["domain"]["u"].__setitem__(0, "1"), "wide"
+                )
+            ),
         ),
         Mutant(
             "cert-cover-relation",
             "T22.superadditivity.reading-b",
-            "a cover certificate of phi'' > 0 relabelled phi'' < 0 (hash recomputed)",
+            "a convexity certificate with phi'' > 0 relabelled phi'' < 0 (checksum recomputed)",
             False,
-            certificate_file(forged(_cover_edit("relation", "<"), "relation")),
+            certificate_file(
+                _forged(_true_convexity, lambda d: d["payload"]["parts"]["convex"].update(relation="<"), "relation")
+            ),
         ),
         Mutant(
             "cert-witness-relabelled",
             "T11.hypotheses",
-            "a no-alignment witness (W != M) filed as a no-symmetry witness, hypotheses trimmed, hash recomputed",
+            "a no-alignment witness (W != M) filed as a no-symmetry witness, hypotheses trimmed, checksum recomputed",
             False,
-            certificate_file(_relabelled_witness),
+            certificate_file(_forged(_alignment_witness, _relabel_and_trim, "relabelled")),
         ),
         Mutant(
             "cert-witness-true",
@@ -1040,11 +1028,11 @@ def _certificates() -> list[Mutant]:
             accept=True,
         ),
         Mutant(
-            "cert-cover-true",
+            "cert-convexity-true",
             "T22.superadditivity.reading-b",
-            "the true cover certificate",
+            "the true convexity certificate (n = 3)",
             True,
-            certificate_file(_true_cover),
+            certificate_file(_true_convexity),
             accept=True,
         ),
     ]
@@ -1075,7 +1063,7 @@ def _slow() -> list[Mutant]:
             f"phi'' > 0 on [u_c - 1/2, 40] for n = {tokens} (widened)",
             False,
             cover(
-                sa.convexity_expression(tokens),
+                obligations.convexity_parts(tokens)["convex"][0],
                 {u: (Fraction(sa.lambda_c_scaled(tokens)).limit_denominator(1000) - Fraction(1, 2), Fraction(40))},
                 ">",
             ),

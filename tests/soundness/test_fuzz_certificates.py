@@ -7,7 +7,6 @@ never a traceback; a file whose content changed without a matching hash is alway
 
 from __future__ import annotations
 
-import copy
 import json
 import uuid
 from pathlib import Path
@@ -17,36 +16,32 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from certificates import threshold_claims as tc
-from certificates import witness_claims as wc
-from certificates.intervals import certify_cover, prove
-from certificates.smt import certify as smt_certify
-from certificates.store import build_certificate
-from certificates.superadditivity_claims import convexity_expression, u
+from certificates.format import content_hash
 from checks.cli import main
-from checks.registry import Context
 from tests.soundness.fuzzing import fuzz_settings
 
 FUZZ = fuzz_settings(60)
 
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """One genuine certificate of each kind: smt, interval-cover, point witness, configuration witness."""
-    from fractions import Fraction
+REAL = {
+    "smt": "T19.threshold",
+    "convexity": "T22.superadditivity.reading-b",
+    "point": "T19.threshold.exact",
+    "configuration": "T17.shadow-obstruction",
+}
+KINDS = list(REAL)
 
-    directory = tmp_path_factory.mktemp("real-certificates")
-    _, smt_path = smt_certify(tc.statements()["summary-form"], "T19.threshold", directory)
-    cover = prove(convexity_expression(3), ">", {u: (Fraction(4), Fraction(6))})
-    _, point = tc.exact_reading_witness(directory)
-    ctx = Context("quick", 0, directory, claim_id="T17.shadow-obstruction")
-    configuration = wc.find_witness(ctx, "T17.shadow-obstruction", wc.SEARCHES["T17.shadow-obstruction"])
-    return {
-        "smt": Path(smt_path),
-        "interval-cover": certify_cover(cover, "T22.superadditivity.reading-b", "phi'' > 0 on [4, 6]", directory),
-        "point": Path(point.path),
-        "configuration": Path(configuration.certificates[0]),
-    }
+
+@pytest.fixture(scope="module")
+def real(certified: dict[str, list[Path]]) -> dict[str, Path]:
+    """One genuine certificate of each kind: smt, convexity (point and covers), point witness, configuration."""
+    return {kind: certified[claim][0] for kind, claim in REAL.items()}
+
+
+def rebuilt(data: dict[str, Any]) -> dict[str, Any]:
+    """The certificate with a valid recomputed checksum."""
+    data["sha256"] = content_hash(data)
+    return data
 
 
 def check_cert(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, str, str]:
@@ -93,7 +88,7 @@ json_values = st.recursive(
 
 
 @FUZZ
-@given(value=json_values | st.fixed_dictionaries({"schema": st.just("headflow-certificate/1"), "kind": json_values}))
+@given(value=json_values | st.fixed_dictionaries({"schema": st.just("headflow-certificate/2"), "kind": json_values}))
 def test_random_json_is_rejected(capsys, tmp_path, value: Any) -> None:
     path = write(tmp_path, json.dumps(value).encode())
     code, _, err = check_cert(capsys, path)
@@ -101,7 +96,7 @@ def test_random_json_is_rejected(capsys, tmp_path, value: Any) -> None:
 
 
 @FUZZ
-@given(kind=st.sampled_from(["smt", "interval-cover", "point", "configuration"]), cut=st.floats(0, 1))
+@given(kind=st.sampled_from(KINDS), cut=st.floats(0, 1))
 def test_truncated_certificates_are_rejected(capsys, tmp_path, real, kind: str, cut: float) -> None:
     text = real[kind].read_bytes()
     path = write(tmp_path, text[: int(cut * (len(text) - 2))])
@@ -111,7 +106,7 @@ def test_truncated_certificates_are_rejected(capsys, tmp_path, real, kind: str, 
 
 @FUZZ
 @given(
-    kind=st.sampled_from(["smt", "interval-cover", "point", "configuration"]),
+    kind=st.sampled_from(KINDS),
     position=st.floats(0, 1, exclude_max=True),
     byte=st.integers(0, 255),
 )
@@ -145,7 +140,7 @@ def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
 
 @FUZZ
 @given(
-    kind=st.sampled_from(["interval-cover", "point", "configuration"]),
+    kind=st.sampled_from(KINDS),
     choice=st.floats(0, 1, exclude_max=True),
     replacement=json_values,
 )
@@ -159,8 +154,7 @@ def test_payload_mutations_with_a_valid_hash_never_crash(capsys, tmp_path, real,
     for key in target[:-1]:
         holder = holder[key]
     holder[target[-1]] = replacement
-    forged = build_certificate(data["claim_id"], data["statement"], data["method"], data["kind"], payload)
-    path = write(tmp_path, json.dumps(forged).encode())
+    path = write(tmp_path, json.dumps(rebuilt(data)).encode())
     code, _, err = check_cert(capsys, path)
     assert code in (0, 1)
     if code == 1:
@@ -178,17 +172,15 @@ def test_payload_mutations_with_a_valid_hash_never_crash(capsys, tmp_path, real,
     ],
 )
 def test_hostile_sizes_are_rejected_quickly(capsys, tmp_path, real, name: str, edit) -> None:
-    data = json.loads(real["interval-cover"].read_text())
-    payload = copy.deepcopy(data["payload"])
-    edit(payload)
-    forged = build_certificate(data["claim_id"], data["statement"], data["method"], data["kind"], payload)
-    path = write(tmp_path, json.dumps(forged).encode())
+    data = json.loads(real["convexity"].read_text())
+    edit(data["payload"]["parts"]["convex"])
+    path = write(tmp_path, json.dumps(rebuilt(data)).encode())
     code, _, err = check_cert(capsys, path)
     assert_rejected(code, err, path)
 
 
 def test_json_nested_beyond_the_parser_is_rejected(capsys, tmp_path) -> None:
-    path = write(tmp_path, b'{"schema": "headflow-certificate/1", "payload": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    path = write(tmp_path, b'{"schema": "headflow-certificate/2", "payload": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
     code, _, err = check_cert(capsys, path)
     assert_rejected(code, err, path)
 
