@@ -28,9 +28,9 @@ MAX_CONDITIONS = 80
 MAX_TERM_NODES = 4_000
 MAX_COVER_LEAVES = 200_000
 #: Leaves times expression nodes of one cover: the number of ball operations a re-check costs.
-MAX_COVER_WORK = 20_000_000
+MAX_COVER_WORK = 4_000_000
 MIN_PRECISION, MAX_PRECISION = 16, 4096
-MAX_COVER_PRECISION = 1024
+MAX_COVER_PRECISION = 256
 
 
 def canonical_json(content: dict[str, Any]) -> str:

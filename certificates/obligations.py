@@ -186,7 +186,8 @@ def superadditivity_counterexample_conditions(params: Mapping[str, int]) -> list
         ("lambda_bar > lambda_c: g(beta lambda_bar) > 0", closed_forms.lambda_c_equation(mean, tokens), ">"),
         (
             "H phi(lambda_bar) - sum_h phi(lambda_h) > 0",
-            len(strengths) * closed_forms.rate(mean, tokens, 1) - sum(closed_forms.rate(x, tokens, 1) for x in strengths),
+            len(strengths) * closed_forms.rate(mean, tokens, 1)
+            - sum(closed_forms.rate(x, tokens, 1) for x in strengths),
             ">",
         ),
     ]
@@ -268,7 +269,9 @@ class ConfigurationObligation:
     sentence: str
 
 
-_SOFTMAX = frozenset({"unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2"})
+_SOFTMAX = frozenset(
+    {"unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2"}
+)
 CONFIGURATIONS: dict[str, ConfigurationObligation] = {
     "T17.shadow-obstruction": ConfigurationObligation(
         "usa",

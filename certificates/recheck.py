@@ -124,7 +124,9 @@ def cover(
 
     The expression, relation, domain and constants are the obligation's (compared with the file);
     the bisection tree must split inside each box, so the leaves cover the domain exactly."""
-    require_keys(payload, {"expression", "relation", "variables", "constants", "domain", "tree", "leaves", "prec"}, "cover")
+    require_keys(
+        payload, {"expression", "relation", "variables", "constants", "domain", "tree", "leaves", "prec"}, "cover"
+    )
     stated_domain = {k: [str(v) for v in pair] for k, pair in payload["domain"].items()}  # type: ignore[index]
     wanted_domain = {k: [_text(lo), _text(hi)] for k, (lo, hi) in domain.items()}
     checks = {

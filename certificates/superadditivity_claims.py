@@ -9,7 +9,6 @@ g(u) > 0 exactly when u > u_c.
 
 from __future__ import annotations
 
-import functools
 import math
 from fractions import Fraction
 from pathlib import Path

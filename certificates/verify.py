@@ -214,4 +214,3 @@ def _check_configuration(claim_id: str, payload: dict[str, Any]) -> tuple[str, s
         claim_id=claim_id,
     )
     return obligation.sentence, how
-

@@ -62,7 +62,9 @@ def test_equality_point_is_a_counterexample_to_a_strict_inequality() -> None:
 
 
 def test_box_budget_gives_undecided() -> None:
-    result = prove(obligations.convexity_parts(3)["convex"][0], ">", {u: (Fraction(5, 2) + 1, Fraction(40))}, max_boxes=2)
+    result = prove(
+        obligations.convexity_parts(3)["convex"][0], ">", {u: (Fraction(5, 2) + 1, Fraction(40))}, max_boxes=2
+    )
     assert result.status == "undecided" and "budget" in result.reason
 
 

@@ -16,13 +16,13 @@ from certificates import threshold_claims as tc
 from certificates.exprtree import TreeError, formula_from_sympy
 from certificates.obligations import SmtStatement
 from certificates.smt import certify, decide, problem
-from tests.soundness.forgeries import SMUGGLED
 from checks import families, model
 from checks.config import Configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
 from checks.verdicts import Verdict
 from identities import closed_forms
+from tests.soundness.forgeries import SMUGGLED
 
 
 def _scalar_configuration(H: int, n: int, alpha: float, beta: float) -> Configuration:

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from certificates.verify import verify_file as verify_certificate
-from checks import cli
 from tests.certificate_edits import mutated_copy
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,8 +16,8 @@ import pytest
 
 from certificates import ball_model
 from certificates.entropy_witness_claims import HYPOTHESES, refute_monotone
-from certificates.verify import verify_file as verify_certificate
 from certificates.recheck import exact_configuration
+from certificates.verify import verify_file as verify_certificate
 from certificates.witness import certify_configuration
 from checks import cli, families, model
 from checks.clustering_rate_claims import equiangular_softmax

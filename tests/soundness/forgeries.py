@@ -22,7 +22,7 @@ Edit = Callable[[dict[str, Any]], None]
 #: Text that an attacker would like a solver to read: comments, quoted symbols, strings, options,
 #: commands (with every whitespace form between the bracket and the keyword).
 SMUGGLED = [
-    '; (\n(> x 0.0)) (\tassert false) (\tassert true ; )\n',
+    "; (\n(> x 0.0)) (\tassert false) (\tassert true ; )\n",
     '(echo "unsat")',
     '(set-option :regular-output-channel "/tmp/headflow-forged.pth")',
     "(push 1)",
@@ -54,13 +54,25 @@ def smt_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
         yield f"smuggled hypothesis text {k}", lambda d, t=text: _statements(d)[0]["hypotheses"].append(t)
         yield f"smuggled goal text {k}", lambda d, t=text: _statements(d)[0].update(goal=t)
         yield f"smuggled symbol {k}", lambda d, t=text: _statements(d)[0]["constants"].append(t)
-        yield f"smuggled rational {k}", lambda d, t=text: _statements(d)[0]["hypotheses"].append([">", ["rat", t], ["rat", "0"]])
+        yield (
+            f"smuggled rational {k}",
+            lambda d, t=text: _statements(d)[0]["hypotheses"].append([">", ["rat", t], ["rat", "0"]]),
+        )
         yield f"smuggled operator {k}", lambda d, t=text: _statements(d)[0]["hypotheses"].append([t, ["rat", "1"]])
     x = ["sym", "H"]
     trivial_goal = [">", x, ["rat", "1"]]
-    yield "trivial goal with a matching hypothesis", lambda d: _statements(d)[0].update(hypotheses=[[">", x, ["rat", "2"]]], goal=trivial_goal)
-    yield "goal replaced by a consequence of the hypotheses", lambda d: _statements(d)[0].update(goal=[">=", x, ["rat", "2"]])
-    yield "contradictory hypotheses added", lambda d: _statements(d)[0]["hypotheses"].extend([[">", x, ["rat", "0"]], ["<", x, ["rat", "0"]]])
+    yield (
+        "trivial goal with a matching hypothesis",
+        lambda d: _statements(d)[0].update(hypotheses=[[">", x, ["rat", "2"]]], goal=trivial_goal),
+    )
+    yield (
+        "goal replaced by a consequence of the hypotheses",
+        lambda d: _statements(d)[0].update(goal=[">=", x, ["rat", "2"]]),
+    )
+    yield (
+        "contradictory hypotheses added",
+        lambda d: _statements(d)[0]["hypotheses"].extend([[">", x, ["rat", "0"]], ["<", x, ["rat", "0"]]]),
+    )
     yield "hypothesis false added", lambda d: _statements(d)[0]["hypotheses"].append(["false"])
     yield "goal true", lambda d: _statements(d)[0].update(goal=["true"])
     yield "goal and last hypothesis swapped", _swap_goal
@@ -77,8 +89,14 @@ def smt_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     for index, statement in enumerate(genuine["payload"]["statements"]):
         yield f"statement {statement['name']} dropped", lambda d, i=index: _statements(d).pop(i)
         for h in range(len(statement["hypotheses"])):
-            yield f"statement {statement['name']}: hypothesis {h} dropped", lambda d, i=index, h=h: _statements(d)[i]["hypotheses"].pop(h)
-        yield f"statement {statement['name']}: goal negated", lambda d, i=index: _statements(d)[i].update(goal=["not", _statements(d)[i]["goal"]])
+            yield (
+                f"statement {statement['name']}: hypothesis {h} dropped",
+                lambda d, i=index, h=h: _statements(d)[i]["hypotheses"].pop(h),
+            )
+        yield (
+            f"statement {statement['name']}: goal negated",
+            lambda d, i=index: _statements(d)[i].update(goal=["not", _statements(d)[i]["goal"]]),
+        )
         yield f"statement {statement['name']}: renamed", lambda d, i=index: _statements(d)[i].update(name="other")
 
 
@@ -100,7 +118,10 @@ def point_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     for k in range(len(conditions)):
         yield f"condition {k} dropped", lambda d, k=k: d["payload"]["conditions"].pop(k)
         yield f"condition {k} relation flipped", lambda d, k=k: d["payload"]["conditions"][k].update(relation="<")
-        yield f"condition {k} expression replaced", lambda d, k=k: d["payload"]["conditions"][k].update(expression=["rat", "1"])
+        yield (
+            f"condition {k} expression replaced",
+            lambda d, k=k: d["payload"]["conditions"][k].update(expression=["rat", "1"]),
+        )
     yield "n changed", lambda d: d["payload"]["parameters"].update(n=str(int(d["payload"]["parameters"]["n"]) + 1))
     yield "H changed", lambda d: d["payload"]["parameters"].update(H="3")
     yield "n out of range", lambda d: d["payload"]["parameters"].update(n="1")
@@ -120,9 +141,15 @@ def convexity_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     yield "convex cover starts at 1", lambda d: parts(d)["convex"]["domain"]["u"].__setitem__(0, "1")
     yield "convex cover stops at 20", lambda d: parts(d)["convex"]["domain"]["u"].__setitem__(1, "20")
     yield "convex relation flipped", lambda d: parts(d)["convex"].update(relation="<")
-    yield "rising cover of another expression", lambda d: parts(d)["g-rising"].update(expression=parts(d)["convex"]["expression"])
+    yield (
+        "rising cover of another expression",
+        lambda d: parts(d)["g-rising"].update(expression=parts(d)["convex"]["expression"]),
+    )
     yield "g-below at another point", lambda d: parts(d)["g-below"]["point"].update(u="1")
-    yield "convex tree collapsed to its low half", lambda d: parts(d)["convex"].update(tree=parts(d)["convex"]["tree"]["low"])
+    yield (
+        "convex tree collapsed to its low half",
+        lambda d: parts(d)["convex"].update(tree=parts(d)["convex"]["tree"]["low"]),
+    )
     yield "leaf count inflated", lambda d: parts(d)["convex"].update(leaves=10**9)
     yield "part dropped", lambda d: parts(d).pop("g-rising")
     yield "precision out of range", lambda d: parts(d)["convex"].update(prec=100_000)

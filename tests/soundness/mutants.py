@@ -999,7 +999,9 @@ def _certificates() -> list[Mutant]:
             False,
             certificate_file(
                 _forged(
-                    _true_convexity, lambda d: d["payload"]["parts"]["convex"]["domain"]["u"].__setitem__(0, "1"), "wide"
+                    _true_convexity,
+                    lambda d: d["payload"]["parts"]["convex"]["domain"]["u"].__setitem__(0, "1"),
+                    "wide",
                 )
             ),
         ),
