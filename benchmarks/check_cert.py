@@ -20,6 +20,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import contextlib
+
 import numpy as np
 
 from certificates import format as fmt
@@ -104,10 +106,8 @@ def cover_seconds() -> tuple[float, int]:
 
 
 def _try(call) -> None:  # type: ignore[no-untyped-def]
-    try:
+    with contextlib.suppress(recheck.Rejected):
         call()
-    except recheck.Rejected:
-        pass
 
 
 def baseline_seconds() -> float:
