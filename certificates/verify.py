@@ -2,8 +2,8 @@
 
 In order: the file's size, JSON shape and schema, the sha256 checksum, then the claim. The
 checker knows what a certificate of each claim must establish (`certificates.obligations` for
-the registry's claims, `certificates.claim_obligations` for a claims-file claim, re-derived from
-the claim's own fields) and rejects any certificate whose content is not that obligation,
+the registry's claims; for a claims-file claim, the `ClaimChecker` that `headflow check-cert`
+passes in re-derives it from the claim's own fields) and rejects any certificate whose content is not that obligation,
 naming the difference. Then it re-checks the proof itself:
 - smt: the checker prints the SMT-LIB2 text from its own trees (`certificates.smtlib`) and both
   z3 and cvc5, each in a fresh isolated process (`certificates.solvers`), must answer `unsat`;
@@ -17,6 +17,7 @@ listed in the README ("Trust model").
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,13 @@ from certificates.exprtree import TreeError, from_sympy, parse_rational
 from certificates.recheck import Rejected
 
 
+#: Re-derives and re-checks the obligation of a claims-file claim from its embedded fields:
+#: (claim fields, claim id, kind, payload) -> (what is proved, how). `headflow check-cert` passes
+#: the claims-file reader's (`checks.claimsfile.certificate_obligations.check`); this layer does
+#: not import the claims-file reader itself.
+ClaimChecker = Callable[[dict[str, Any], str, str, dict[str, Any]], tuple[str, str]]
+
+
 @dataclass(frozen=True)
 class CheckResult:
     """Whether the file re-checks; what it proves, in words (or why it was rejected)."""
@@ -37,19 +45,19 @@ class CheckResult:
     message: str
 
 
-def verify_file(path: Path) -> tuple[bool, str]:
-    """(ok, one line): `ok: <claim>: proves <statement> [how]` or the reason for the rejection."""
-    result = check_file(Path(path))
+def verify_file(path: Path, claim_checker: ClaimChecker | None = None) -> tuple[bool, str]:
+    """(ok, one line): `ok: <claim>: <what it proves> [how]` or the reason for the rejection."""
+    result = check_file(Path(path), claim_checker)
     return result.ok, " ".join(result.message.split())
 
 
-def check_file(path: Path) -> CheckResult:
+def check_file(path: Path, claim_checker: ClaimChecker | None = None) -> CheckResult:
     """Re-check one certificate file; never raises on a hostile file."""
     claim_id = "?"
     try:
         certificate = load(path)
         claim_id = str(certificate["claim_id"])[:200]
-        proved, how = _check(certificate)
+        proved, how = _check(certificate, claim_checker)
         return CheckResult(True, claim_id, f"ok: {claim_id}: {proved} [{how}]")
     except Rejected as exc:
         return CheckResult(False, claim_id, str(exc))
@@ -88,13 +96,15 @@ def load(path: Path) -> dict[str, Any]:
     return certificate
 
 
-def _check(certificate: dict[str, Any]) -> tuple[str, str]:
+def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked) for a certificate of a known claim."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     if certificate["claim"] is not None:
-        from certificates import claim_obligations
-
-        return claim_obligations.check(certificate["claim"], claim_id, kind, payload)
+        if not isinstance(certificate["claim"], dict):
+            raise Rejected("claim must be null or the claims-file claim's fields")
+        if claim_checker is None:
+            raise Rejected("a claims-file certificate: re-check it with `headflow check-cert`")
+        return claim_checker(certificate["claim"], claim_id, kind, payload)
     expected_kind = ob.CLAIMS.get(claim_id)
     if expected_kind is None:
         raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
