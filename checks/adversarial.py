@@ -244,7 +244,8 @@ def _unit(X: np.ndarray) -> np.ndarray:
 
 
 def _antipodal(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
-    base = families.random_sphere_tokens((n + 1) // 2, d, rng)
+    half = (n + 1) // 2
+    base = families.random_sphere_tokens(max(half, 2), d, rng)[:half]
     return np.concatenate([base, -base])[:n]
 
 

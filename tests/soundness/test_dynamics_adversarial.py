@@ -189,3 +189,13 @@ def test_search_finds_the_hand_witness_shape() -> None:
             family, adversarial.rate_margin("entropy_rate"), adversarial.BUDGETS["quick"], np.random.default_rng(seed)
         )
         assert result.worst < -0.01 and result.evaluations <= adversarial.BUDGETS["quick"].evaluations
+
+
+@pytest.mark.parametrize(("n", "d"), [(2, 1), (2, 2), (3, 1), (5, 4)])
+def test_structured_starts_for_small_sizes(n: int, d: int) -> None:
+    """Every structured start is a valid configuration of the template's sizes (unit tokens)."""
+    rng = np.random.default_rng(0)
+    template = Configuration.create(families.random_sphere_tokens(n, d, rng), families.scalar_heads([1.0], d))
+    for cfg in adversarial.structured(template, rng):
+        assert cfg.tokens.shape == (n, d)
+        assert np.allclose(np.linalg.norm(cfg.tokens, axis=1), 1.0)
