@@ -81,6 +81,8 @@ class SearchResult:
     found: list[Found] = field(default_factory=list)
     starts: int = 0
     structured_starts: int = 0
+    #: Starts (random or structured) whose margin was negative.
+    negative_starts: int = 0
     local_runs: int = 0
     evaluations: int = 0
     seconds: float = 0.0
@@ -136,6 +138,7 @@ def search(
             margin, index = objective(cfg)
             pool.append(Found(margin, cfg, index))
             result.evaluations += 1
+            result.negative_starts += margin < 0
         result.starts += 1
         result.structured_starts += len(shaped)
     pool.sort(key=lambda f: f.margin)

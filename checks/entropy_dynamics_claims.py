@@ -161,8 +161,10 @@ class RateSearch:
     method: str
     cases: int
     worst: float
-    #: (relative margin, configuration, head, token) of each case with a negative rate, most negative first.
+    #: (relative margin, configuration, head, token) of the most negative cases kept, most negative first.
     candidates: list[tuple[float, Configuration, int, int]]
+    #: How many starts had a negative rate.
+    negatives: int = 0
 
 
 def sample_general(rng: np.random.Generator, heads: str) -> Configuration:
@@ -177,15 +179,25 @@ def sample_general(rng: np.random.Generator, heads: str) -> Configuration:
 
 
 def search_monotone_general(
-    ctx: Context, heads: str, sample: Callable[[np.random.Generator, str], Configuration] = sample_general
+    ctx: Context,
+    heads: str,
+    sample: Callable[[np.random.Generator, str], Configuration] = sample_general,
+    free: bool | None = None,
 ) -> RateSearch:
     """The adversarial search (`checks.adversarial`) for a negative dH^h_i/dt among `sample`'s configurations.
 
     Random draws, structured token sets, then local minimization over the tokens (and the symmetric
-    heads of reading-c); every negative relative minimum kept is a candidate."""
+    heads of reading-c); the kept negative minima are the candidates. The readings allow any tokens,
+    so the default sampler's tokens (and symmetric heads) are free; a custom sampler defines its own
+    family, searched only at its draws unless `free` is True."""
+    free = sample is sample_general if free is None else free
     budget = adversarial.BUDGETS[ctx.profile]
     budget = dataclasses.replace(budget, starts=400 if ctx.thorough else 100)
-    family = adversarial.Family(lambda rng: sample(rng, heads), free_heads=None if heads == "scalar" else "symmetric")
+    family = adversarial.Family(
+        lambda rng: sample(rng, heads),
+        free_tokens=free,
+        free_heads="symmetric" if free and heads != "scalar" else None,
+    )
     result = adversarial.search(
         family, adversarial.rate_margin("entropy_rate"), budget, ctx.rng(f"general-{heads}"), ctx.check_budget
     )
@@ -196,7 +208,9 @@ def search_monotone_general(
         f"{result.evaluations} evaluations)"
     )
     candidates = [(f.margin, f.cfg, f.index[0], f.index[1]) for f in result.candidates]
-    return RateSearch(method, result.evaluations, min(0.0, result.worst), candidates)
+    return RateSearch(
+        method, result.evaluations, min(0.0, result.worst), candidates, max(result.negative_starts, len(candidates))
+    )
 
 
 @REGISTRY.procedure("T27.entropy-monotone", "trajectory")
