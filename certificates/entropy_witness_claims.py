@@ -78,7 +78,7 @@ def refute_monotone(
                 tolerance=RATE_TOLERANCE,
                 witness=witness,
                 certificates=[str(result.path)],
-                details={"float_candidates": len(search.candidates)},
+                details={"float_candidates": search.negatives},
             )
         reasons.append(result.reason)
     return Outcome(
@@ -87,7 +87,7 @@ def refute_monotone(
         cases=search.cases,
         worst_margin=search.worst,
         tolerance=RATE_TOLERANCE,
-        notes=f"{len(search.candidates)} float candidates; none verified ({'; '.join(reasons)})",
+        notes=f"{search.negatives} float candidates; none verified ({'; '.join(reasons)})",
     )
 
 

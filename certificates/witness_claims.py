@@ -9,6 +9,7 @@ a float candidate alone leaves it INCONCLUSIVE.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from certificates.store import certificate_directory
 from certificates.witness import certify_configuration, round_configuration
-from checks import families, model
+from checks import adversarial, families, model
 from checks.config import Configuration
 from checks.registry import REGISTRY, Context
 from checks.verdicts import Outcome, Verdict
@@ -69,8 +70,8 @@ SEARCHES = {
 
 
 def _score(rates: np.ndarray, quantity: str) -> tuple[float, int | None]:
-    """The rate relative to the rates' total size (negative is good), and the head it concerns."""
-    size = float(np.abs(rates).sum()) or 1.0
+    """The rate relative to 1 + the rates' total size (negative is good; tiny rates rank low), and its head."""
+    size = 1.0 + float(np.abs(rates).sum())
     if quantity == "head_energy_rate":
         head = int(np.argmin(rates))
         return float(rates[head]) / size, head
@@ -78,17 +79,26 @@ def _score(rates: np.ndarray, quantity: str) -> tuple[float, int | None]:
 
 
 def candidates(search: Search, rng: np.random.Generator, samples: int) -> list[tuple[float, Configuration, int | None]]:
-    """Float configurations with a negative rate, most negative (relative) first."""
-    found = []
-    for _ in range(samples):
-        n, H = int(rng.integers(2, 6)), int(rng.integers(2, 4))
-        d = int(rng.integers(max(H, 2), 6))
-        M, W = search.heads(rng, H, d, n)
-        cfg = Configuration.create(families.random_sphere_tokens(n, d, rng), M, W, beta=float(rng.uniform(0.2, 3.0)))
-        score, head = _score(model.head_energy_rates(cfg), search.quantity)
-        if score < 0:
-            found.append((score, cfg, head))
-    return sorted(found, key=lambda item: item[0])
+    """Float configurations with a negative rate, most negative (relative) first.
+
+    The adversarial search (`checks.adversarial`) over `samples` random draws, structured token sets
+    and local minimization over the tokens (and general heads, which stay W_h = M_h)."""
+    family = adversarial.Family(lambda r: _draw(search, r), free_heads="general" if search.heads is _general else None)
+    budget = dataclasses.replace(adversarial.BUDGETS["quick"], starts=samples)
+    result = adversarial.search(family, lambda cfg: _objective(cfg, search.quantity), budget, rng)
+    return [(f.margin, f.cfg, f.index[0] if f.index else None) for f in result.candidates]
+
+
+def _draw(search: Search, rng: np.random.Generator) -> Configuration:
+    n, H = int(rng.integers(2, 6)), int(rng.integers(2, 4))
+    d = int(rng.integers(max(H, 2), 6))
+    M, W = search.heads(rng, H, d, n)
+    return Configuration.create(families.random_sphere_tokens(n, d, rng), M, W, beta=float(rng.uniform(0.2, 3.0)))
+
+
+def _objective(cfg: Configuration, quantity: str) -> tuple[float, tuple[int, ...]]:
+    score, head = _score(model.head_energy_rates(cfg), quantity)
+    return score, () if head is None else (head,)
 
 
 def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import time
 from pathlib import Path
 
+from checks.bounds import MAX_TIMEOUT, check_seed, check_timeout
 from checks.errors import InputError
 from checks.output import deliver
 from checks.progress import progress_bar
@@ -21,7 +21,7 @@ def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
     parser.add_argument("--format", choices=FORMATS, default="table", help="report format (default: table)")
     parser.add_argument("--out", metavar="PATH", help="write the report here (atomically) instead of stdout")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every random search (default: 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every random search, 0..2^64-1 (default: 0)")
     parser.add_argument(
         "--certificates",
         metavar="DIR",
@@ -29,14 +29,17 @@ def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
         help="folder for certificate files written while deciding (default: certs)",
     )
     parser.add_argument(
-        "--timeout", type=float, metavar="SECONDS", help="overall budget; claims left over are INCONCLUSIVE"
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"overall budget, 0..{MAX_TIMEOUT:g} s; claims left over are INCONCLUSIVE",
     )
 
 
 def validate_decision_arguments(args: argparse.Namespace) -> None:
     """Reject a bad --timeout or --certificates before any claim is decided."""
-    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout >= 0):
-        raise InputError("--timeout", args.timeout, "must be a finite number of seconds >= 0")
+    check_timeout(args.timeout)
+    check_seed("--seed", args.seed)
     _require_writable_folder("--certificates", Path(args.certificates))
 
 

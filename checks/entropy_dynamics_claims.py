@@ -17,13 +17,14 @@ limit, reading-b takes random symmetric heads and random tokens and checks the r
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from checks import families, model
+from checks import adversarial, families, model
 from checks.clustering_rate_claims import equiangular_softmax
 from checks.config import Configuration
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
@@ -160,8 +161,10 @@ class RateSearch:
     method: str
     cases: int
     worst: float
-    #: (relative margin, configuration, head, token) of each case with a negative rate, most negative first.
+    #: (relative margin, configuration, head, token) of the most negative cases kept, most negative first.
     candidates: list[tuple[float, Configuration, int, int]]
+    #: How many starts had a negative rate.
+    negatives: int = 0
 
 
 def sample_general(rng: np.random.Generator, heads: str) -> Configuration:
@@ -176,26 +179,38 @@ def sample_general(rng: np.random.Generator, heads: str) -> Configuration:
 
 
 def search_monotone_general(
-    ctx: Context, heads: str, sample: Callable[[np.random.Generator, str], Configuration] = sample_general
+    ctx: Context,
+    heads: str,
+    sample: Callable[[np.random.Generator, str], Configuration] = sample_general,
+    free: bool | None = None,
 ) -> RateSearch:
-    """The model's dH^h_i/dt at random configurations; every negative (relative) minimum is a candidate."""
-    rng = ctx.rng(f"general-{heads}")
-    cases = 400 if ctx.thorough else 100
-    worst, candidates = 0.0, []
-    for _ in range(cases):
-        ctx.check_budget()
-        cfg = sample(rng, heads)
-        rates = model.entropy_rates(cfg)
-        margin = float(rates.min()) / (1.0 + float(np.abs(rates).max()))
-        worst = min(worst, margin)
-        if margin < 0:
-            h, i = np.unravel_index(int(np.argmin(rates)), rates.shape)
-            candidates.append((margin, cfg, int(h), int(i)))
-    method = (
-        f"numeric: the model's dH^h_i/dt at {cases} random softmax spherical configurations with "
-        f"{'scalar' if heads == 'scalar' else 'random symmetric'} heads and random tokens"
+    """The adversarial search (`checks.adversarial`) for a negative dH^h_i/dt among `sample`'s configurations.
+
+    Random draws, structured token sets, then local minimization over the tokens (and the symmetric
+    heads of reading-c); the kept negative minima are the candidates. The readings allow any tokens,
+    so the default sampler's tokens (and symmetric heads) are free; a custom sampler defines its own
+    family, searched only at its draws unless `free` is True."""
+    free = sample is sample_general if free is None else free
+    budget = adversarial.BUDGETS[ctx.profile]
+    budget = dataclasses.replace(budget, starts=400 if ctx.thorough else 100)
+    family = adversarial.Family(
+        lambda rng: sample(rng, heads),
+        free_tokens=free,
+        free_heads="symmetric" if free and heads != "scalar" else None,
     )
-    return RateSearch(method, cases, worst, sorted(candidates, key=lambda c: c[0]))
+    result = adversarial.search(
+        family, adversarial.rate_margin("entropy_rate"), budget, ctx.rng(f"general-{heads}"), ctx.check_budget
+    )
+    method = (
+        f"numeric: adversarial search of the model's dH^h_i/dt over softmax spherical configurations with "
+        f"{'scalar' if heads == 'scalar' else 'random symmetric'} heads and any tokens ({result.starts} random and "
+        f"{result.structured_starts} structured starts, {result.local_runs} local minimizations, "
+        f"{result.evaluations} evaluations)"
+    )
+    candidates = [(f.margin, f.cfg, f.index[0], f.index[1]) for f in result.candidates]
+    return RateSearch(
+        method, result.evaluations, min(0.0, result.worst), candidates, max(result.negative_starts, len(candidates))
+    )
 
 
 @REGISTRY.procedure("T27.entropy-monotone", "trajectory")

@@ -156,7 +156,7 @@ WITNESS_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]]
     "changed beta, hash kept": (lambda d: d["payload"]["configuration"].update(beta="3"), False, "sha256"),
     "token off the sphere": (_nudge_token, True, "unit-tokens"),
     "heads no longer orthogonal": (_break_orthogonality, True, "orthogonal-heads"),
-    "changed beta": (lambda d: d["payload"]["configuration"].update(beta="1/1000"), True, "enclosure"),
+    "changed beta": (lambda d: d["payload"]["configuration"].update(beta="1/1000"), True, "re-evaluated ball"),
     "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "relation '>' (needs '<')"),
     "softmax attention": (lambda d: d["payload"]["configuration"].update(attention="softmax"), True, "attention"),
     "missing hash": (lambda d: d.pop("sha256"), False, "missing"),

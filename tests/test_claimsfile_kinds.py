@@ -184,7 +184,8 @@ time = 1.0
 def test_dynamics_true_confirmed_false_refuted_or_inconclusive(tmp_path: Path) -> None:
     verdicts = decide(DYNAMICS, tmp_path)
     verdict, evidence = verdicts["energy-monotone"]
-    assert verdict is Verdict.CONFIRMED and evidence["cases"] == 3
+    assert verdict is Verdict.CONFIRMED and evidence["cases"] > 3  # 3 trajectories and the adversarial search
+    assert evidence["details"]["search"]["evaluations"] > 100
     verdict, evidence = verdicts["entropy-rate-any-symmetric"]  # T27 reading-c is false
     assert verdict is Verdict.REFUTED
     (path,) = evidence["certificates"]

@@ -50,6 +50,12 @@ def test_simulate_writes_the_trajectory_and_plots(tmp_path: Path, options: list[
         ["--attention", "nope"],
         ["--heads", "2", "--lambdas", "1,2"],
         ["--stop-gap", "0"],
+        ["--T", "1e308"],
+        ["--T", "inf"],
+        ["--samples", "100000000000"],
+        ["--rtol", "1e-300"],
+        ["--scale", "1e308"],
+        ["--max-steps", "0"],
     ],
 )
 def test_simulate_rejects_bad_options_in_one_line(
@@ -72,3 +78,26 @@ def test_simulate_stops_at_the_cluster_gap_event(tmp_path: Path, capsys: pytest.
     assert str(data["status"]).startswith("event:")
     assert data["cluster_gap"][-1] == pytest.approx(1e-3, rel=1e-6)
     assert data["times"][-1] < 100
+
+
+def test_simulate_stops_when_the_motion_has_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--T 1e6 on the sphere: the tokens collapse, the speed falls below the threshold, the run stops and says so."""
+    assert cli.main(["simulate", "--n", "4", "--d", "3", "--T", "1e6", "--samples", "3", "--out", str(tmp_path)]) == 0
+    data = np.load(tmp_path / "trajectory.npz")
+    assert str(data["status"]).startswith("event:speed")
+    assert data["times"][-1] < 1e3
+    assert "the motion has stopped" in capsys.readouterr().out
+
+
+def test_simulate_no_settle_stop_runs_to_T(tmp_path: Path) -> None:
+    options = ["--n", "4", "--d", "3", "--T", "60", "--samples", "3", "--no-settle-stop", "--out", str(tmp_path)]
+    assert cli.main(["simulate", *options]) == 0
+    data = np.load(tmp_path / "trajectory.npz")
+    assert str(data["status"]) == "completed" and data["times"][-1] == 60
+
+
+def test_simulate_max_steps_is_a_stop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    options = ["--n", "4", "--T", "1e6", "--no-settle-stop", "--max-steps", "20", "--samples", "2"]
+    assert cli.main(["simulate", *options, "--out", str(tmp_path)]) == 0
+    assert str(np.load(tmp_path / "trajectory.npz")["status"]) == "max_steps"
+    assert "--max-steps" in capsys.readouterr().out

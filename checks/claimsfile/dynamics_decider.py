@@ -1,30 +1,40 @@
-"""Deciding a dynamics claim: the quantity along integrated trajectories of the file's configuration family.
+"""Deciding a dynamics claim: an adversarial search over the file's family, and integrated trajectories.
 
 Each sample draws one configuration of the family (`checks.families`, seeded by the context),
 integrates it (`checks.integrator.integrate`) and evaluates the quantity with `checks.model` at
 every recorded state. The property gives a margin per sample (`non-negative`: the least value;
 `non-decreasing`: the least increment between records; `tends-to`: minus the distance of the
 final value to the limit; `decays-at-rate`: minus the relative error of the fitted exponential
-rate, by `clustering_rate_claims.late_exponent` for the cluster gap); floats give at most
-CONFIRMED (`sampling.float_verdict`). A pointwise violation (`non-negative`) of energy_rate,
-head_energy_rate or entropy_rate is handed to the witness certifier: the state is rounded to
-exact data that keep the claim's exact hypotheses, and a ball-verified negative value is a
-REFUTED witness with a certificate. That rounded state is a configuration of the claim's family
-only when the family is "any configuration" of its kind: random tokens on the sphere, random
-(or exactly representable scalar) heads and a dyadic beta; other violations stay INCONCLUSIVE.
+rate, by `clustering_rate_claims.late_exponent` for the cluster gap).
+
+Pointwise properties are also searched adversarially (`checks.adversarial`): `non-negative` of
+any quantity, and `non-decreasing` of a quantity with a rate (attention_entropy -> entropy_rate,
+energy -> energy_rate, one head's energy -> head_energy_rate), since Q is non-decreasing along
+every trajectory of the family iff dQ/dt >= 0 at every state of it. Both readings of one
+quantity are therefore decided by the same search. Floats give at most CONFIRMED
+(`sampling.float_verdict`); a negative rate (energy_rate, head_energy_rate, entropy_rate) is
+handed to the witness certifier: the state is rounded to exact data of the claim's family (the
+file's beta and scalar strengths as the exact rationals written in the file, W_h = M_h, the
+attention kind and geometry), family membership is checked exactly, and a ball-verified negative
+value is a REFUTED witness with a certificate whose data is the start of a trajectory. That
+rounded state is a configuration of the family only when the family's tokens are free (random or
+rational tokens on the sphere) and its heads are scalar with the given strengths or random
+symmetric/general; other violations stay INCONCLUSIVE.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from certificates.ball_model import ExactConfiguration
 from certificates.store import certificate_directory
 from certificates.witness import certify_configuration, round_configuration
-from checks import families, model
+from checks import adversarial, families, model
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import DynamicsClaim
 from checks.clustering_rate_claims import late_exponent
@@ -45,7 +55,14 @@ LIMIT_TOLERANCE = 1e-3
 RATE_TOLERANCE = 0.05
 #: Quantities whose sign at an exact configuration the ball model can certify.
 CERTIFIABLE = ("energy_rate", "head_energy_rate", "entropy_rate")
+#: The rate of a quantity that has one (Q non-decreasing along trajectories iff dQ/dt >= 0).
+RATES = {"attention_entropy": "entropy_rate", "energy": "energy_rate"}
 DENOMINATOR = 2**12
+#: How many of the search's most negative states are rounded and tried as witnesses.
+CANDIDATES_TRIED = 5
+#: Head families whose members are any (symmetric / general) matrices: the search may move them.
+FREE_HEADS = {"random-symmetric": "symmetric", "random-general": "general"}
+FREE_TOKENS = ("random-sphere", "rational-sphere")
 
 
 @dataclass
@@ -57,10 +74,12 @@ class Sample:
     scale: float
     worst_state: Configuration
     worst_index: tuple[int, ...]
+    states: list[Configuration]
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """CONFIRMED (floats), REFUTED (certified witness of a negative rate) or INCONCLUSIVE."""
+    """CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of a negative rate) or
+    INCONCLUSIVE."""
     options = claim.options
     count = options.get("samples", SAMPLES[ctx.profile])
     try:
@@ -79,11 +98,85 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     worst = min(samples, key=lambda s: s.margin / s.scale)
     tolerance = _tolerance(claim) * worst.scale
     candidate = {"configuration": configuration_record(worst.cfg), "index": list(worst.worst_index)}
-    outcome = float_verdict(method.format(len(samples)), len(samples), worst.margin, tolerance, candidate)
-    if outcome.verdict is Verdict.CONFIRMED or claim.property != "non-negative":
+    trajectories = float_verdict(method.format(len(samples)), len(samples), worst.margin, tolerance, candidate)
+    searched = searched_quantity(claim)
+    if searched is None:
+        return trajectories
+    return _decide_by_search(claim, ctx, searched, samples, trajectories)
+
+
+def searched_quantity(claim: DynamicsClaim) -> str | None:
+    """The quantity whose least value decides the claim pointwise, or None (trajectories only).
+
+    non-negative: the quantity itself; non-decreasing: its rate, when it has one."""
+    head = claim.options.get("head")
+    if claim.property == "non-negative":
+        return claim.quantity
+    if claim.property == "non-decreasing" and claim.quantity in RATES:
+        return "head_energy_rate" if claim.quantity == "energy" and head is not None else RATES[claim.quantity]
+    return None
+
+
+def _decide_by_search(
+    claim: DynamicsClaim, ctx: Context, searched: str, samples: list[Sample], trajectories: Outcome
+) -> Outcome:
+    """The adversarial search over the family's states (and the trajectories' records) for `searched` < 0."""
+    options, head = claim.options, claim.options.get("head")
+    objective = adversarial.rate_margin(searched, head) if searched in CERTIFIABLE else _value_margin(searched, head)
+    family = adversarial.Family(
+        lambda rng: configuration(options, rng),
+        free_tokens=options["tokens"] in FREE_TOKENS,
+        free_heads=FREE_HEADS.get(options["heads"]),
+    )
+    result = adversarial.search(
+        family, objective, adversarial.BUDGETS[ctx.profile], ctx.rng("adversarial"), ctx.check_budget
+    )
+    result.include([_worst_record(objective, sample.states) for sample in samples])
+    best = result.found[0]
+    reading = searched if searched == claim.quantity else f"d({claim.quantity})/dt = {searched}"
+    method = (
+        f"{trajectories.method}; adversarial search of {reading} over the family "
+        f"({result.starts} random and {result.structured_starts} structured starts, {result.local_runs} local "
+        f"minimizations, {result.evaluations} evaluations)"
+    )
+    candidate = {"configuration": configuration_record(best.cfg), "index": list(best.index), "quantity": searched}
+    details = {"search": result.evidence(), "trajectories": _summary(trajectories)}
+    cases = (trajectories.cases or 0) + result.evaluations
+    outcome = float_verdict(method, cases, best.margin, POINTWISE_TOLERANCE, candidate, details)
+    if outcome.verdict is Verdict.CONFIRMED and trajectories.verdict is not Verdict.CONFIRMED:
+        outcome = dataclasses.replace(
+            trajectories, method=method, details=(trajectories.details or {}) | {"search": result.evidence()}
+        )
+    if outcome.verdict is Verdict.CONFIRMED or searched not in CERTIFIABLE:
         return outcome
-    refuted = _certify(claim, worst, ctx, outcome)
-    return refuted if refuted is not None else outcome
+    for found in result.candidates[:CANDIDATES_TRIED]:
+        ctx.check_budget()
+        refuted = _certify(claim, searched, found, ctx, outcome)
+        if refuted is not None:
+            return refuted
+    return outcome
+
+
+def _summary(outcome: Outcome) -> dict[str, Any]:
+    return {"verdict": outcome.verdict.value, "cases": outcome.cases, "worst_margin": outcome.worst_margin}
+
+
+def _worst_record(objective: adversarial.Objective, states: list[Configuration]) -> adversarial.Found:
+    """The least margin over the recorded states of one trajectory."""
+    margins = [(objective(state), state) for state in states]
+    (margin, index), state = min(margins, key=lambda m: m[0][0])
+    return adversarial.Found(margin, state, index)
+
+
+def _value_margin(name: str, head: int | None) -> adversarial.Objective:
+    """The least value of a quantity relative to 1 + its largest magnitude."""
+
+    def margin(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
+        values = quantity(name, cfg, head)
+        index = np.unravel_index(int(np.argmin(values)), values.shape) if values.ndim else ()
+        return float(values[index]) / (1.0 + float(np.max(np.abs(values)))), tuple(int(i) for i in index)
+
+    return margin
 
 
 def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configuration:
@@ -110,7 +203,10 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
 
 
 def quantity(name: str, cfg: Configuration, head: int | None) -> np.ndarray:
-    """The quantity at one state, as an array (per head and token where it has them)."""
+    """The quantity at one state, as an array (per head and token where it has them; `energy` of one
+    head is E_h)."""
+    if name == "energy" and head is not None:
+        return np.asarray(model.head_energies(cfg)[head], dtype=float)
     value = np.asarray(
         {
             "energy": model.energy,
@@ -138,7 +234,7 @@ def _sample(claim: DynamicsClaim, cfg: Configuration, target: float | None) -> S
     horizon = options.get("time", HORIZON[cfg.geometry])
     if claim.property == "decays-at-rate" and claim.quantity == "cluster_gap":
         rate, _, _, points = late_exponent(cfg)
-        return Sample(cfg, -abs(rate - target) if points >= 3 else -np.inf, abs(target), cfg, ())
+        return Sample(cfg, -abs(rate - target) if points >= 3 else -np.inf, abs(target), cfg, (), [cfg])
     traj = integrate(cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=())
     states = [cfg.moved_to(X) for X in traj.states]
     values = np.array([quantity(claim.quantity, state, head) for state in states])
@@ -147,33 +243,32 @@ def _sample(claim: DynamicsClaim, cfg: Configuration, target: float | None) -> S
         raise InputError("quantity", claim.quantity, "not finite along the trajectory")
     if claim.property == "non-negative":
         index = np.unravel_index(int(np.argmin(values)), values.shape)
-        return Sample(cfg, float(values[index]), scale, states[index[0]], tuple(int(i) for i in index[1:]))
+        return Sample(cfg, float(values[index]), scale, states[index[0]], tuple(int(i) for i in index[1:]), states)
     if claim.property == "non-decreasing":
         steps = np.diff(values, axis=0)
         index = np.unravel_index(int(np.argmin(steps)), steps.shape)
-        return Sample(cfg, float(steps[index]), scale, states[index[0]], tuple(int(i) for i in index[1:]))
+        return Sample(cfg, float(steps[index]), scale, states[index[0]], tuple(int(i) for i in index[1:]), states)
     if claim.property == "tends-to":
         distance = np.abs(values[-1] - target)
-        return Sample(cfg, -float(np.max(distance)), max(1.0, abs(target)), states[-1], ())
+        return Sample(cfg, -float(np.max(distance)), max(1.0, abs(target)), states[-1], (), states)
     half = len(values) // 2
     magnitude = np.abs(values[half:]).reshape(len(values) - half, -1)
     fitted = [-float(exponential_rate(traj.times[half:], column).coefficients[1]) for column in magnitude.T]
-    return Sample(cfg, -max(abs(r - target) for r in fitted), abs(target), states[-1], ())
+    return Sample(cfg, -max(abs(r - target) for r in fitted), abs(target), states[-1], (), states)
 
 
 def _tolerance(claim: DynamicsClaim) -> float:
     return {"tends-to": LIMIT_TOLERANCE, "decays-at-rate": RATE_TOLERANCE}.get(claim.property, POINTWISE_TOLERANCE)
 
 
+# ---------------------------------------------------------------- witnesses
+
+
 def _hypotheses(options: dict[str, Any]) -> list[str] | None:
     """The exact hypotheses the claim's family implies, or None when a rounded state leaves the family."""
-    if options["tokens"] not in ("random-sphere", "rational-sphere") or options["attention"] == "relu":
+    if options["tokens"] not in FREE_TOKENS or options["attention"] == "relu":
         return None
-    if options["heads"] not in ("scalar", "random-symmetric", "random-general"):
-        return None
-    if Fraction(options["beta"]) != Fraction(round(options["beta"] * DENOMINATOR), DENOMINATOR):
-        return None
-    if options["heads"] == "scalar" and any(Fraction(v) * DENOMINATOR % 1 for v in options["lambdas"]):
+    if options["heads"] not in ("scalar", *FREE_HEADS):
         return None
     names = ["aligned-values"]
     if options["geometry"] == "sphere":
@@ -187,26 +282,73 @@ def _hypotheses(options: dict[str, Any]) -> list[str] | None:
     return names
 
 
-def _certify(claim: DynamicsClaim, worst: Sample, ctx: Context, floats: Outcome) -> Outcome | None:
-    """REFUTED when the worst state, rounded to exact data of the family, has a ball-verified negative value."""
-    hypotheses = _hypotheses(claim.options)
-    if claim.quantity not in CERTIFIABLE or hypotheses is None:
-        return None
-    state = worst.worst_state
-    symmetric = claim.options["heads"] != "random-general"
+def stated(value: float) -> Fraction:
+    """The exact rational a file's number stands for: its shortest decimal text (0.95 is 19/20)."""
+    return Fraction(repr(float(value)))
+
+
+def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfiguration:
+    """The state rounded to exact data of the family: rational unit tokens, W_h = M_h, and the file's
+    beta (and scalar strengths) exactly as written."""
+    symmetric = options["heads"] != "random-general"
     exact = round_configuration(
         state.tokens, state.scores, state.scores, state.beta, DENOMINATOR, symmetric, state.geometry, state.attention
     )
-    head = claim.options.get("head", worst.worst_index[0] if worst.worst_index else None)
-    token = worst.worst_index[-1] if claim.quantity == "entropy_rate" else None
-    if claim.quantity == "energy_rate":
+    exact = dataclasses.replace(exact, beta=stated(options["beta"]))
+    if options["heads"] == "scalar":
+        d = state.d
+        heads = [
+            [[stated(lam) if i == j else Fraction(0) for j in range(d)] for i in range(d)] for lam in options["lambdas"]
+        ]
+        exact = dataclasses.replace(exact, scores=heads, values=heads)
+    return exact
+
+
+def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
+    """What keeps exact data out of the claim's family (checked exactly; empty when it belongs)."""
+    d = len(exact.tokens[0])
+    failures = []
+    if (exact.n, d, len(exact.scores)) != (options["n"], options["d"], options["H"]):
+        failures.append("sizes")
+    if exact.beta != stated(options["beta"]):
+        failures.append("beta")
+    if exact.attention != options["attention"] or exact.geometry != options["geometry"]:
+        failures.append("attention or geometry")
+    if exact.values != exact.scores:
+        failures.append("W_h = M_h")
+    if any(sum(v * v for v in x) != 1 for x in exact.tokens):
+        failures.append("unit tokens")
+    if options["heads"] == "scalar":
+        expected = [[[stated(lam) if i == j else 0 for j in range(d)] for i in range(d)] for lam in options["lambdas"]]
+        if exact.scores != expected:
+            failures.append("the stated scalar strengths")
+    if options["heads"] == "random-symmetric" and any(
+        M[i][j] != M[j][i] for M in exact.scores for i in range(d) for j in range(d)
+    ):
+        failures.append("symmetric heads")
+    return failures
+
+
+def _certify(
+    claim: DynamicsClaim, searched: str, found: adversarial.Found, ctx: Context, floats: Outcome
+) -> Outcome | None:
+    """REFUTED when the state, rounded to exact data of the family, has a ball-verified negative rate."""
+    hypotheses = _hypotheses(claim.options)
+    if hypotheses is None:
+        return None
+    exact = exact_state(claim.options, found.cfg)
+    if family_failures(claim.options, exact):
+        return None
+    head = claim.options.get("head", found.index[0] if found.index else None)
+    token = found.index[-1] if searched == "entropy_rate" else None
+    if searched == "energy_rate":
         head = None
     result = certify_configuration(
         claim.id,
         claim.statement,
         exact,
         hypotheses,
-        claim.quantity,
+        searched,
         head,
         "<",
         certificate_directory(ctx.certificate_dir),
@@ -216,14 +358,20 @@ def _certify(claim: DynamicsClaim, worst: Sample, ctx: Context, floats: Outcome)
         return None
     witness = {
         "verified_by": "ball",
-        "quantity": claim.quantity,
+        "quantity": searched,
         "head": head,
         "token": token,
         "ball": result.values[0],
         "hypotheses": hypotheses,
+        "beta": str(exact.beta),
         "certificate": str(result.path),
     }
-    method = floats.method + "; the worst state rounded to exact data, the sign verified with balls"
+    if searched != claim.quantity:
+        witness["reading"] = (
+            f"d({claim.quantity})/dt = {searched} < 0 at this exact state of the family, so {claim.quantity} "
+            "decreases on the trajectory that starts there"
+        )
+    method = floats.method + "; the state rounded to exact data of the family, the sign verified with balls"
     return Outcome(
         Verdict.REFUTED,
         method,
@@ -232,4 +380,5 @@ def _certify(claim: DynamicsClaim, worst: Sample, ctx: Context, floats: Outcome)
         tolerance=floats.tolerance,
         witness=witness,
         certificates=[str(result.path)],
+        details=floats.details,
     )

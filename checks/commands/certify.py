@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", metavar="GLOB", help="claim ids to certify, e.g. 'T19.*'")
     parser.add_argument("--out", metavar="DIR", default="certs", help="folder for the certificates (default: certs)")
     parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the witness searches (default: 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the witness searches, 0..2^64-1 (default: 0)")
 
 
 def certifying_claims(pattern: str | None) -> list[Claim]:

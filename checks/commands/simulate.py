@@ -1,4 +1,9 @@
-"""`headflow simulate`: integrate one configuration and save its trajectory and plots into a folder."""
+"""`headflow simulate`: integrate one configuration and save its trajectory and plots into a folder.
+
+Every numeric option is bounded (`--help`, README "Size limits"), and a run on the sphere stops by
+itself once the motion has stopped (max_i |xdot_i| <= SETTLED_SPEED) unless `--no-settle-stop`:
+a huge `--T` therefore never means a run without end.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +16,24 @@ import numpy as np
 
 from checks import families, plots
 from checks.atomic import write_bytes_atomic
-from checks.config import ATTENTION_KINDS, GEOMETRIES, Configuration
+from checks.bounds import check_range, check_seed
+from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_ARRAY_ELEMENTS, Configuration
 from checks.errors import InputError
-from checks.integrator import Trajectory, cluster_gap_below, integrate
+from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.progress import progress_bar
 
 HELP = "integrate the dynamics of one configuration; save the trajectory (.npz) and plots (PNG, SVG)"
 HEAD_FAMILIES = ("scalar", "symmetric", "orthogonal", "general")
 TOKEN_FAMILIES = ("random", "orthogonal", "equiangular")
+#: Bounds of the numeric options (also in --help and the README's size-limits table).
+MAX_T = 1e6
+MAX_SAMPLES = 100_000
+RTOL_RANGE = (1e-13, 1e-2)
+MAX_BETA = 1e3
+MAX_STRENGTH = 1e3
+MAX_STEPS = (1, 1_000_000)
+#: The spherical run stops once max_i |xdot_i| falls to this (the tokens have settled).
+SETTLED_SPEED = 1e-12
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,25 +41,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--d", type=int, default=3, help="dimension (default 3)")
     heads = parser.add_mutually_exclusive_group()
     heads.add_argument("--heads", type=int, metavar="H", help="number of heads of --head-family (default 1)")
-    heads.add_argument("--lambdas", metavar="L1,L2,...", help="scalar heads M_h = lambda_h I, comma-separated")
+    heads.add_argument(
+        "--lambdas",
+        metavar="L1,L2,...",
+        help=f"scalar heads M_h = lambda_h I, comma-separated, |lambda_h| <= {MAX_STRENGTH:g}",
+    )
     parser.add_argument("--head-family", choices=HEAD_FAMILIES, default="scalar", help="heads when --heads is given")
-    parser.add_argument("--scale", type=float, default=1.0, help="head scale (lambda of scalar heads; default 1)")
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help=f"head scale, |scale| <= {MAX_STRENGTH:g} (lambda of scalar heads; default 1)",
+    )
     parser.add_argument("--tokens", choices=TOKEN_FAMILIES, default="random", help="initial tokens (default random)")
     parser.add_argument("--rho", type=float, default=0.0, help="inner product of equiangular tokens (default 0)")
-    parser.add_argument("--beta", type=float, default=1.0, help="inverse temperature (default 1)")
+    parser.add_argument("--beta", type=float, default=1.0, help=f"inverse temperature in (0, {MAX_BETA:g}] (default 1)")
     parser.add_argument("--attention", choices=ATTENTION_KINDS, default="softmax", help="default softmax")
     parser.add_argument("--geometry", choices=GEOMETRIES, default="sphere", help="default sphere")
-    parser.add_argument("--T", type=float, default=10.0, help="final time (default 10)")
-    parser.add_argument("--samples", type=int, default=201, help="recorded times, evenly spaced (default 201)")
-    parser.add_argument("--rtol", type=float, default=1e-8, help="relative tolerance of the integrator")
-    parser.add_argument("--stop-gap", type=float, metavar="TOL", help="stop once the cluster gap is <= TOL")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random families (default 0)")
+    parser.add_argument("--T", type=float, default=10.0, help=f"final time in (0, {MAX_T:g}] (default 10)")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=201,
+        help=f"recorded times, evenly spaced, 2..{MAX_SAMPLES:,} and samples*n*max(d, H) <= 2^25 (default 201)",
+    )
+    parser.add_argument(
+        "--rtol",
+        type=float,
+        default=1e-8,
+        help=f"relative tolerance of the integrator, {RTOL_RANGE[0]:g}..{RTOL_RANGE[1]:g}",
+    )
+    parser.add_argument("--stop-gap", type=float, metavar="TOL", help="stop once the cluster gap is <= TOL, in (0, 2]")
+    parser.add_argument(
+        "--no-settle-stop",
+        action="store_true",
+        help=f"on the sphere, keep integrating after the motion has stopped (max |xdot_i| <= {SETTLED_SPEED:g})",
+    )
+    parser.add_argument(
+        "--max-steps",
+        type=int,
+        default=200_000,
+        help=f"stop after this many integrator steps, {MAX_STEPS[0]}..{MAX_STEPS[1]:,} (default 200,000)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random families, 0..2^64-1 (default 0)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for trajectory.npz and the plots")
 
 
 def build_configuration(args: argparse.Namespace, rng: np.random.Generator) -> Configuration:
     """The initial configuration described by the options (every field validated)."""
     n, d = _at_least("n", args.n, 2), _at_least("d", args.d, 1)
+    check_range("--rho", args.rho, -1.0, 1.0)
+    check_range("--scale", args.scale, -MAX_STRENGTH, MAX_STRENGTH)
+    check_range("--beta", args.beta, 0.0, MAX_BETA, open_low=True)
     if args.tokens == "random":
         X = families.random_sphere_tokens(n, d, rng)
     elif args.tokens == "orthogonal":
@@ -67,8 +115,8 @@ def parse_lambdas(text: str) -> list[float]:
             value = float(item)
         except ValueError:
             raise InputError("--lambdas", text, f"{item.strip()!r} is not a number") from None
-        if not math.isfinite(value):
-            raise InputError("--lambdas", text, "every lambda must be finite")
+        if not (math.isfinite(value) and abs(value) <= MAX_STRENGTH):
+            raise InputError("--lambdas", text, f"every lambda must be finite, |lambda| <= {MAX_STRENGTH:g}")
         values.append(value)
     return values
 
@@ -87,6 +135,28 @@ def _at_least(field: str, value: int, low: int) -> int:
     if value < low:
         raise InputError(f"--{field}", value, f"must be at least {low}")
     return value
+
+
+def events_of(args: argparse.Namespace, cfg: Configuration) -> tuple:
+    """The terminal events: the cluster gap (--stop-gap) and, on the sphere, the settled motion."""
+    events = [] if args.stop_gap is None else [cluster_gap_below(args.stop_gap)]
+    if cfg.geometry == "sphere" and not args.no_settle_stop:
+        events.append(speed_below(SETTLED_SPEED))
+    return tuple(events)
+
+
+def stop_reason(traj: Trajectory, horizon: float) -> str:
+    """One line saying why the run ended."""
+    if traj.status.startswith("event:speed"):
+        return (
+            f"stopped at t={traj.t_end:.6g} < T={horizon:g}: the motion has stopped (max |xdot_i| <= "
+            f"{SETTLED_SPEED:g}); --no-settle-stop integrates on"
+        )
+    if traj.status.startswith("event:cluster_gap"):
+        return f"stopped at t={traj.t_end:.6g}: the cluster gap reached --stop-gap"
+    if traj.status == "max_steps":
+        return f"stopped at t={traj.t_end:.6g}: --max-steps integrator steps were taken"
+    return f"reached T={horizon:g}"
 
 
 def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
@@ -108,16 +178,17 @@ def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    samples = _at_least("samples", args.samples, 2)
-    if not (math.isfinite(args.T) and args.T > 0):
-        raise InputError("--T", args.T, "must be positive and finite")
-    if not (math.isfinite(args.rtol) and 0 < args.rtol < 1):
-        raise InputError("--rtol", args.rtol, "must lie in (0, 1)")
-    if args.stop_gap is not None and not (math.isfinite(args.stop_gap) and args.stop_gap > 0):
-        raise InputError("--stop-gap", args.stop_gap, "must be positive and finite")
-    cfg = build_configuration(args, np.random.default_rng(args.seed))
+    samples = int(check_range("--samples", args.samples, 2, MAX_SAMPLES))
+    check_range("--T", args.T, 0.0, MAX_T, open_low=True)
+    check_range("--rtol", args.rtol, *RTOL_RANGE)
+    max_steps = int(check_range("--max-steps", args.max_steps, *MAX_STEPS))
+    if args.stop_gap is not None:
+        check_range("--stop-gap", args.stop_gap, 0.0, 2.0, open_low=True)
+    cfg = build_configuration(args, np.random.default_rng(check_seed("--seed", args.seed)))
+    if samples * cfg.n * max(cfg.d, cfg.H) > MAX_ARRAY_ELEMENTS:
+        raise InputError("--samples", samples, f"samples*n*max(d, H) must be at most {MAX_ARRAY_ELEMENTS}")
     out = Path(args.out)
-    events = () if args.stop_gap is None else (cluster_gap_below(args.stop_gap),)
+    events = events_of(args, cfg)
     with progress_bar("simulating", samples) as advance:
         traj = integrate(
             cfg,
@@ -126,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
             atol=args.rtol * 1e-2,
             record_times=np.linspace(0.0, args.T, samples),
             events=events,
+            max_steps=max_steps,
             on_record=lambda t: advance(f"t={t:.3g}"),
         )
     written = [save_trajectory(cfg, traj, out / "trajectory.npz")]
@@ -139,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
         f"{traj.status} at t={traj.t_end:.6g}: {traj.accepted} steps ({traj.rejected} rejected), "
         f"{traj.evaluations} velocity evaluations, cluster gap {values['cluster_gap'][-1]:.3g}"
     )
+    print(stop_reason(traj, args.T))
     for path in written:
         print(path)
     return 0

@@ -20,14 +20,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=sorted(SWEEPS), help="; ".join(f"{k}: {s.help}" for k, s in SWEEPS.items()))
     names = sorted({p.name for s in SWEEPS.values() for p in s.parameters})
     for name in names:
-        defaults = {k: p.default for k, s in SWEEPS.items() for p in s.parameters if p.name == name}
+        used = {k: p for k, s in SWEEPS.items() for p in s.parameters if p.name == name}
         parser.add_argument(
             f"--{name}",
             metavar="LIST",
             help="values: '2,4,8', ranges '2..64' or '0.5..2:1/4' (or names); default "
-            + ", ".join(f"{v} ({k})" for k, v in defaults.items()),
+            + ", ".join(f"{p.default} ({k}; {p.bounds()})" for k, p in used.items()),
         )
-    parser.add_argument("--workers", type=int, default=2, help="local cluster processes (0: serial, no dask)")
+    parser.add_argument("--workers", type=int, default=2, help="local cluster processes, 0..64 (0: serial, no dask)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="use this dask scheduler instead")
     parser.add_argument("--out", metavar="DIR", default="sweeps", help="folder for <kind>.csv and <kind>.png")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -14,8 +14,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from checks.config import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
 from checks.exact_numbers import parse_values
+from checks.registry import MAX_SEED
 from checks.sweeps import tasks
 
 #: Most points one sweep may have (keeps a typo from queueing millions of tasks).
@@ -32,6 +34,14 @@ class Parameter:
     minimum: Fraction = Fraction(0)
     strict: bool = False
     choices: tuple[str, ...] = ()
+    maximum: Fraction | None = None
+
+    def bounds(self) -> str:
+        """The accepted values, for --help."""
+        if self.choices:
+            return "|".join(self.choices)
+        low = f"{'>' if self.strict else '>='} {self.minimum}"
+        return low if self.maximum is None else f"{low}, <= {self.maximum}"
 
     def parse(self, text: str) -> list[Any]:
         """The typed values of a comma-separated list (numbers and ranges, or choices)."""
@@ -47,6 +57,8 @@ class Parameter:
         if value < self.minimum or (self.strict and value == self.minimum):
             relation = ">" if self.strict else ">="
             raise InputError(f"--{self.name}", str(value), f"must be {relation} {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise InputError(f"--{self.name}", str(value), f"must be <= {self.maximum}")
         if self.kind is int:
             if value.denominator != 1:
                 raise InputError(f"--{self.name}", str(value), "must be an integer")
@@ -63,6 +75,8 @@ class SweepKind:
     task: Callable[..., dict[str, Any]]
     parameters: tuple[Parameter, ...]
     plot: Callable[[list[dict[str, Any]]], plt.Figure]
+    #: A bound that involves several parameters of one point (InputError when violated).
+    point_check: Callable[[dict[str, Any]], None] = lambda point: None
 
     def grid(self, texts: dict[str, str | None]) -> list[dict[str, Any]]:
         """The Cartesian product of the parameter lists (given as text; None for the default)."""
@@ -73,7 +87,20 @@ class SweepKind:
         if size > MAX_POINTS:
             raise InputError("grid", size, f"at most {MAX_POINTS} points per sweep")
         names = [p.name for p in self.parameters]
-        return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(typed[n] for n in names))]
+        points = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(typed[n] for n in names))]
+        for point in points:
+            self.point_check(point)
+        return points
+
+
+#: Largest beta * (mean + spread) of a superadditivity point: exp of it must stay within float64.
+MAX_RATE_EXPONENT = 700
+
+
+def _check_rate_exponent(point: dict[str, Any]) -> None:
+    exponent = point["beta"] * (point["mean"] + point["spread"])
+    if exponent > MAX_RATE_EXPONENT:
+        raise InputError("beta*(mean+spread)", exponent, f"must be at most {MAX_RATE_EXPONENT} (exp overflows)")
 
 
 def _plot_threshold(rows: list[dict[str, Any]]) -> plt.Figure:
@@ -137,9 +164,9 @@ SWEEPS: dict[str, SweepKind] = {
         "the model's Condition 8 threshold (scalar heads, orthogonal tokens) against beta*, over (H, n, alpha)",
         tasks.threshold_point,
         (
-            Parameter("H", int, "2,3,4,8", Fraction(2)),
-            Parameter("n", int, "2,4,8,16,32,64", Fraction(2)),
-            Parameter("alpha", float, "1", Fraction(0), strict=True),
+            Parameter("H", int, "2,3,4,8", Fraction(2), maximum=Fraction(MAX_HEADS)),
+            Parameter("n", int, "2,4,8,16,32,64", Fraction(2), maximum=Fraction(MAX_TOKENS)),
+            Parameter("alpha", float, "1", Fraction(0), strict=True, maximum=Fraction(100)),
         ),
         _plot_threshold,
     ),
@@ -148,12 +175,13 @@ SWEEPS: dict[str, SweepKind] = {
         "the two-head super-additivity margin of phi over (n, beta, mean, spread)",
         tasks.superadditivity_point,
         (
-            Parameter("n", int, "2,10,100", Fraction(2)),
-            Parameter("beta", float, "1", Fraction(0), strict=True),
-            Parameter("mean", float, "0.5..8:1/2", Fraction(0), strict=True),
-            Parameter("spread", float, "0.25", Fraction(0)),
+            Parameter("n", int, "2,10,100", Fraction(2), maximum=Fraction(10**12)),
+            Parameter("beta", float, "1", Fraction(0), strict=True, maximum=Fraction(MAX_RATE_EXPONENT)),
+            Parameter("mean", float, "0.5..8:1/2", Fraction(0), strict=True, maximum=Fraction(MAX_RATE_EXPONENT)),
+            Parameter("spread", float, "0.25", Fraction(0), maximum=Fraction(MAX_RATE_EXPONENT)),
         ),
         _plot_superadditivity,
+        _check_rate_exponent,
     ),
     "clustering": SweepKind(
         "clustering",
@@ -161,9 +189,9 @@ SWEEPS: dict[str, SweepKind] = {
         tasks.clustering_point,
         (
             Parameter("attention", str, "softmax,relu", choices=("softmax", "relu", "usa")),
-            Parameter("n", int, "8,16,32", Fraction(2)),
-            Parameter("d", int, "4,16,64", Fraction(2)),
-            Parameter("seed", int, "0,1", Fraction(0)),
+            Parameter("n", int, "8,16,32", Fraction(2), maximum=Fraction(MAX_TOKENS)),
+            Parameter("d", int, "4,16,64", Fraction(2), maximum=Fraction(MAX_DIMENSION)),
+            Parameter("seed", int, "0,1", Fraction(0), maximum=Fraction(MAX_SEED)),
         ),
         _plot_clustering,
     ),

@@ -191,3 +191,72 @@ def test_verify_refuses_a_certificate_folder_below_a_file_before_deciding(capsys
     code, out, err = run(capsys, ["verify", "--only=T19.threshold", f"--certificates={blocker / 'certs'}"])
     assert_clean(code, err, (2,))
     assert "--certificates" in err and not out
+
+
+#: Values that once meant "run until killed" or a crash: huge, infinite, not a number, tiny, negative.
+extreme = st.sampled_from(["1e308", "inf", "nan", "-1", "0", "99999999999999999999999", "1e-300", "abc", ""])
+
+
+@fuzz_settings(12)
+@given(
+    chosen=options(
+        {
+            "n": st.sampled_from(["2", "3", "5"]),
+            "d": st.sampled_from(["2", "3"]),
+            "heads": st.sampled_from(["1", "2"]),
+            "scale": st.sampled_from(["1", "0.5", "-1"]),
+            "beta": st.sampled_from(["1", "0.5", "2"]),
+            "T": st.sampled_from(["0.5", "1", "1e6"]),
+            "samples": st.sampled_from(["2", "5"]),
+            "rtol": st.sampled_from(["1e-6", "1e-8"]),
+            "max-steps": st.sampled_from(["50", "100000"]),
+            "seed": st.sampled_from(["0", "18446744073709551615"]),
+        }
+    ).map(lambda chosen: chosen | ({"T": "1e308"} if chosen["T"] == "1e6" and chosen["n"] == "5" else {})),
+    junk=st.sampled_from(["n", "d", "heads", "scale", "beta", "rho", "T", "samples", "rtol", "stop-gap", "max-steps"]),
+    value=st.one_of(extreme, st.none()),
+)
+def test_simulate_options(capsys, tmp_path, chosen, junk, value) -> None:
+    """Every numeric option of simulate is bounded: a clean run (0) or one error line (2), never a hang."""
+    out = fresh(tmp_path, "run")
+    code, _stdout, err = run(capsys, [*argv_of("simulate", chosen | {junk: value}), f"--out={out}"])
+    assert_clean(code, err, (0, 2))
+    if code != 0:
+        assert not (out / "trajectory.npz").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--T", "1e308"],
+        ["simulate", "--samples", "100000000000"],
+        ["simulate", "--samples", "100000", "--n", "2000"],
+        ["simulate", "--rtol", "1e-300"],
+        ["simulate", "--scale", "1e308"],
+        ["simulate", "--lambdas", "1,1e308"],
+        ["simulate", "--beta", "inf"],
+        ["simulate", "--rho", "nan"],
+        ["simulate", "--stop-gap", "1e308"],
+        ["simulate", "--max-steps", "99999999999999999999"],
+        ["simulate", "--seed", "99999999999999999999999"],
+        ["verify", "--only", "T19.golden", "--timeout", "1e308"],
+        ["check", "examples/user.toml", "--timeout", "inf"],
+        ["check", "examples/user.toml", "--seed", "99999999999999999999999"],
+        ["certify", "--only", "T19.golden", "--seed", "99999999999999999999999"],
+        ["sweep", "threshold", "--n", "1e100", "--workers", "0"],
+        ["sweep", "threshold", "--alpha", "1e100", "--workers", "0"],
+        ["sweep", "superadditivity", "--beta", "1e100", "--workers", "0"],
+        ["sweep", "superadditivity", "--beta", "100", "--mean", "10", "--workers", "0"],
+        ["sweep", "clustering", "--seed", "1e30", "--workers", "0"],
+        ["sweep", "threshold", "--workers", "1000000000"],
+        ["constants", "--quantity", "c_star", "--H", "2", "--digits", "1e308"],
+        ["constants", "--quantity", "c_star", "--H", "2", "--digits", "99999999999999999999"],
+    ],
+)
+def test_extreme_numbers_are_one_line_errors(capsys, tmp_path, argv: list[str]) -> None:
+    """Huge, infinite or not-a-number options of every command end at once with exit code 2."""
+    outputs = {"simulate": [f"--out={tmp_path / 'run'}"], "certify": [f"--out={tmp_path / 'certs'}"]}
+    outputs["sweep"] = [f"--out={tmp_path / 'sweeps'}", "--no-progress"]
+    code, _, err = run(capsys, [*argv, *outputs.get(argv[0], [])])
+    assert_clean(code, err, (2,))
+    assert not (tmp_path / "run").exists() and not (tmp_path / "certs").exists()
