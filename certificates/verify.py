@@ -28,7 +28,6 @@ from certificates import recheck, smtlib, solvers
 from certificates.exprtree import TreeError, from_sympy, parse_rational
 from certificates.recheck import Rejected
 
-
 #: Re-derives and re-checks the obligation of a claims-file claim from its embedded fields:
 #: (claim fields, claim id, kind, payload) -> (what is proved, how). `headflow check-cert` passes
 #: the claims-file reader's (`checks.claimsfile.certificate_obligations.check`); this layer does

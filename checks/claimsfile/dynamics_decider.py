@@ -37,6 +37,15 @@ from certificates.witness import certify_configuration, round_configuration
 from checks import adversarial, families, model
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import DynamicsClaim
+from checks.claimsfile.witness_family import (
+    CERTIFIABLE,
+    FREE_HEADS,
+    FREE_TOKENS,
+    family_failures,
+    family_hypotheses,
+    searched_quantity,
+    stated,
+)
 from checks.clustering_rate_claims import late_exponent
 from checks.config import Configuration
 from checks.errors import InputError
@@ -53,16 +62,9 @@ RECORDS = 201
 POINTWISE_TOLERANCE = 1e-8
 LIMIT_TOLERANCE = 1e-3
 RATE_TOLERANCE = 0.05
-#: Quantities whose sign at an exact configuration the ball model can certify.
-CERTIFIABLE = ("energy_rate", "head_energy_rate", "entropy_rate")
-#: The rate of a quantity that has one (Q non-decreasing along trajectories iff dQ/dt >= 0).
-RATES = {"attention_entropy": "entropy_rate", "energy": "energy_rate"}
 DENOMINATOR = 2**12
 #: How many of the search's most negative states are rounded and tried as witnesses.
 CANDIDATES_TRIED = 5
-#: Head families whose members are any (symmetric / general) matrices: the search may move them.
-FREE_HEADS = {"random-symmetric": "symmetric", "random-general": "general"}
-FREE_TOKENS = ("random-sphere", "rational-sphere")
 
 
 @dataclass
@@ -103,18 +105,6 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     if searched is None:
         return trajectories
     return _decide_by_search(claim, ctx, searched, samples, trajectories)
-
-
-def searched_quantity(claim: DynamicsClaim) -> str | None:
-    """The quantity whose least value decides the claim pointwise, or None (trajectories only).
-
-    non-negative: the quantity itself; non-decreasing: its rate, when it has one."""
-    head = claim.options.get("head")
-    if claim.property == "non-negative":
-        return claim.quantity
-    if claim.property == "non-decreasing" and claim.quantity in RATES:
-        return "head_energy_rate" if claim.quantity == "energy" and head is not None else RATES[claim.quantity]
-    return None
 
 
 def _decide_by_search(
@@ -264,29 +254,6 @@ def _tolerance(claim: DynamicsClaim) -> float:
 # ---------------------------------------------------------------- witnesses
 
 
-def _hypotheses(options: dict[str, Any]) -> list[str] | None:
-    """The exact hypotheses the claim's family implies, or None when a rounded state leaves the family."""
-    if options["tokens"] not in FREE_TOKENS or options["attention"] == "relu":
-        return None
-    if options["heads"] not in ("scalar", *FREE_HEADS):
-        return None
-    names = ["aligned-values"]
-    if options["geometry"] == "sphere":
-        names += ["unit-tokens", "spherical-geometry"]
-    if options["attention"] == "softmax":
-        names.append("softmax-attention")
-    if options["heads"] != "random-general":
-        names.append("symmetric-scores")
-    if options["heads"] == "scalar":
-        names.append("scalar-heads")
-    return names
-
-
-def stated(value: float) -> Fraction:
-    """The exact rational a file's number stands for: its shortest decimal text (0.95 is 19/20)."""
-    return Fraction(repr(float(value)))
-
-
 def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfiguration:
     """The state rounded to exact data of the family: rational unit tokens, W_h = M_h, and the file's
     beta (and scalar strengths) exactly as written."""
@@ -304,36 +271,11 @@ def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfigura
     return exact
 
 
-def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
-    """What keeps exact data out of the claim's family (checked exactly; empty when it belongs)."""
-    d = len(exact.tokens[0])
-    failures = []
-    if (exact.n, d, len(exact.scores)) != (options["n"], options["d"], options["H"]):
-        failures.append("sizes")
-    if exact.beta != stated(options["beta"]):
-        failures.append("beta")
-    if exact.attention != options["attention"] or exact.geometry != options["geometry"]:
-        failures.append("attention or geometry")
-    if exact.values != exact.scores:
-        failures.append("W_h = M_h")
-    if any(sum(v * v for v in x) != 1 for x in exact.tokens):
-        failures.append("unit tokens")
-    if options["heads"] == "scalar":
-        expected = [[[stated(lam) if i == j else 0 for j in range(d)] for i in range(d)] for lam in options["lambdas"]]
-        if exact.scores != expected:
-            failures.append("the stated scalar strengths")
-    if options["heads"] == "random-symmetric" and any(
-        M[i][j] != M[j][i] for M in exact.scores for i in range(d) for j in range(d)
-    ):
-        failures.append("symmetric heads")
-    return failures
-
-
 def _certify(
     claim: DynamicsClaim, searched: str, found: adversarial.Found, ctx: Context, floats: Outcome
 ) -> Outcome | None:
     """REFUTED when the state, rounded to exact data of the family, has a ball-verified negative rate."""
-    hypotheses = _hypotheses(claim.options)
+    hypotheses = family_hypotheses(claim.options)
     if hypotheses is None:
         return None
     exact = exact_state(claim.options, found.cfg)

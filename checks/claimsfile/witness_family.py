@@ -1,0 +1,84 @@
+"""Which exact configurations belong to a dynamics claim's family, and which rate refutes the claim.
+
+Shared by the dynamics decider (which rounds a float state to exact data and certifies it) and
+the claims-file certificate checker (which re-derives, from the claim's own fields, what a
+witness of that claim must be): the quantity whose negative value refutes the claim, the exact
+hypotheses its family implies, and the exact membership test (sizes, the file's beta and scalar
+strengths exactly as written, W_h = M_h, unit tokens, symmetry, attention kind, geometry).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from certificates.ball_model import ExactConfiguration
+from checks.claimsfile.schema import DynamicsClaim
+
+#: Quantities whose sign at an exact configuration the ball model can certify.
+CERTIFIABLE = ("energy_rate", "head_energy_rate", "entropy_rate")
+#: The rate of a quantity that has one (Q non-decreasing along trajectories iff dQ/dt >= 0).
+RATES = {"attention_entropy": "entropy_rate", "energy": "energy_rate"}
+#: Head families whose members are any (symmetric / general) matrices: the search may move them.
+FREE_HEADS = {"random-symmetric": "symmetric", "random-general": "general"}
+FREE_TOKENS = ("random-sphere", "rational-sphere")
+
+
+def searched_quantity(claim: DynamicsClaim) -> str | None:
+    """The quantity whose least value decides the claim pointwise, or None (trajectories only).
+
+    non-negative: the quantity itself; non-decreasing: its rate, when it has one."""
+    head = claim.options.get("head")
+    if claim.property == "non-negative":
+        return claim.quantity
+    if claim.property == "non-decreasing" and claim.quantity in RATES:
+        return "head_energy_rate" if claim.quantity == "energy" and head is not None else RATES[claim.quantity]
+    return None
+
+
+def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
+    """The exact hypotheses the claim's family implies, or None when a rounded state leaves the family."""
+    if options["tokens"] not in FREE_TOKENS or options["attention"] == "relu":
+        return None
+    if options["heads"] not in ("scalar", *FREE_HEADS):
+        return None
+    names = ["aligned-values"]
+    if options["geometry"] == "sphere":
+        names += ["unit-tokens", "spherical-geometry"]
+    if options["attention"] == "softmax":
+        names.append("softmax-attention")
+    if options["heads"] != "random-general":
+        names.append("symmetric-scores")
+    if options["heads"] == "scalar":
+        names.append("scalar-heads")
+    return names
+
+
+def stated(value: float) -> Fraction:
+    """The exact rational a file's number stands for: its shortest decimal text (0.95 is 19/20)."""
+    return Fraction(repr(float(value)))
+
+
+def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
+    """What keeps exact data out of the claim's family (checked exactly; empty when it belongs)."""
+    d = len(exact.tokens[0])
+    failures = []
+    if (exact.n, d, len(exact.scores)) != (options["n"], options["d"], options["H"]):
+        failures.append("sizes")
+    if exact.beta != stated(options["beta"]):
+        failures.append("beta")
+    if exact.attention != options["attention"] or exact.geometry != options["geometry"]:
+        failures.append("attention or geometry")
+    if exact.values != exact.scores:
+        failures.append("W_h = M_h")
+    if any(sum(v * v for v in x) != 1 for x in exact.tokens):
+        failures.append("unit tokens")
+    if options["heads"] == "scalar":
+        expected = [[[stated(lam) if i == j else 0 for j in range(d)] for i in range(d)] for lam in options["lambdas"]]
+        if exact.scores != expected:
+            failures.append("the stated scalar strengths")
+    if options["heads"] == "random-symmetric" and any(
+        M[i][j] != M[j][i] for M in exact.scores for i in range(d) for j in range(d)
+    ):
+        failures.append("symmetric heads")
+    return failures
