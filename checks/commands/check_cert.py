@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from certificates.verify import check_file
+from checks.claimsfile import certificate_obligations
 from checks.claimsfile.embedding import embedded_claim_mismatch
 from checks.errors import InputError
 
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--claims: {exc}") from None
     failures = 0
     for path in paths:
-        result = check_file(path)
+        result = check_file(path, certificate_obligations.check)
         message = " ".join(result.message.split())
         if result.ok and compare is not None:
             mismatch = embedded_claim_mismatch(path, compare)
