@@ -12,7 +12,6 @@ from __future__ import annotations
 import keyword
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
@@ -22,6 +21,7 @@ import sympy as sp
 from checks.claimsfile.evaluation import EvaluationError, ball, exact_ends
 from checks.claimsfile.expressions import parse_expression
 from checks.claimsfile.names import RESERVED
+from checks.claimsfile.numbers import exact_number, is_number
 from checks.claimsfile.problems import ExpressionError
 from checks.errors import InputError
 
@@ -144,8 +144,8 @@ def sample_point(
             return None
         nice_low = None if low is None else _rounded(low, up=True)
         nice_high = None if high is None else _rounded(high, up=False)
-        if nice_low is None or nice_high is None or nice_low <= nice_high:
-            low, high = nice_low, nice_high
+        if nice_low is None or nice_high is None or nice_low < nice_high or low == high:
+            low, high = nice_low, nice_high  # (rounding must not shrink a thin interval to a point)
         value = _draw(domain, low, high, rng)
         if value is None:
             return None
@@ -222,22 +222,15 @@ def _rational(field: str, text: str) -> sp.Rational:
 
 
 def _bound(field: str, value: Any, placeholders: dict[str, sp.Symbol]) -> sp.Expr:
-    if isinstance(value, bool):
+    if is_number(value):
+        exact = exact_number(field, value)  # the number as written, never rounded to binary
+        return sp.Rational(exact.numerator, exact.denominator)
+    if not isinstance(value, str):
         raise InputError(field, value, "a bound is a number or an expression string")
-    if isinstance(value, int):
-        bound = sp.Integer(value)
-    elif isinstance(value, float):
-        if not np.isfinite(value):
-            raise InputError(field, value, "a bound must be finite")
-        exact = Fraction(repr(value))
-        bound = sp.Rational(exact.numerator, exact.denominator)
-    elif isinstance(value, str):
-        try:
-            bound = parse_expression(value, placeholders)
-        except ExpressionError as exc:
-            raise InputError(field, value, exc.reason) from None
-    else:
-        raise InputError(field, value, "a bound is a number or an expression string")
+    try:
+        bound = parse_expression(value, placeholders)
+    except ExpressionError as exc:
+        raise InputError(field, value, exc.reason) from None
     if bound.is_Rational and abs(bound) > 10**100:
         raise InputError(field, value, "a bound must have magnitude at most 1e100")
     return bound

@@ -147,9 +147,9 @@ def _ends(claim: InequalityClaim, symbol: sp.Symbol, constants: dict, box: Box) 
     env: dict[sp.Symbol, arb] = {s: ball_of(v) for s, v in constants.items()}
     env |= {s: ball_of(lo).union(ball_of(hi)) for s, (lo, hi) in box.items()}
     domain = claim.domains[symbol]
-    try:
-        low = exact_ends(ball_over(domain.low, env, PRECISIONS[0]))[0]
-        high = exact_ends(ball_over(domain.high, env, PRECISIONS[0]))[1]
+    try:  # a rational bound is its own end: a ball would round it outward, past the declared domain
+        low = domain.low if domain.low.is_Rational else exact_ends(ball_over(domain.low, env, PRECISIONS[0]))[0]
+        high = domain.high if domain.high.is_Rational else exact_ends(ball_over(domain.high, env, PRECISIONS[0]))[1]
     except EvaluationError:
         return None
     return Fraction(int(low.p), int(low.q)), Fraction(int(high.p), int(high.q))

@@ -8,7 +8,6 @@ missing fields and wrong types are InputErrors naming the field; expressions are
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,6 +17,7 @@ import sympy as sp
 
 from checks.claimsfile.domains import Domain, dependency_order, parse_domain
 from checks.claimsfile.expressions import parse_expression
+from checks.claimsfile.numbers import float_parameter
 from checks.claimsfile.problems import ExpressionError
 from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
@@ -179,14 +179,14 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
         "tokens": _choice(raw, "tokens", TOKEN_FAMILIES),
         "n": _integer(raw, "n", 2, MAX_TOKENS),
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
-        "beta": _number(raw, "beta", positive=True),
+        "beta": _number(raw, "beta", positive=True, dyadic=True),
         "scale": _number(raw, "scale", positive=True, default=1.0),
     }
     if "lambdas" in raw:
         lambdas = raw["lambdas"]
         if not isinstance(lambdas, list) or not lambdas or len(lambdas) > MAX_HEADS:
             raise InputError("lambdas", lambdas, f"a list of 1 to {MAX_HEADS} numbers")
-        options["lambdas"] = [_finite("lambdas", value) for value in lambdas]
+        options["lambdas"] = [float_parameter("lambdas", value, dyadic=True) for value in lambdas]
     options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=len(options.get("lambdas", [0])))
     _check_families(raw, options)
     if "head" in raw:
@@ -336,25 +336,20 @@ def _integer(raw: dict[str, Any], key: str, low: int, high: int, default: int | 
     return value
 
 
-def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None = None) -> float:
+def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None = None, dyadic: bool = False) -> float:
+    """A float model parameter, faithful to its text (`numbers.float_parameter`)."""
     if key not in raw:
         if default is not None:
             return default
         raise InputError(key, None, "missing")
-    value = _finite(key, raw[key])
+    value = float_parameter(key, raw[key], dyadic)
     if positive and value <= 0:
         raise InputError(key, raw[key], "must be positive")
     return value
 
 
-def _finite(key: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or abs(value) > 1e100:
-        raise InputError(key, value, "a finite number (at most 1e100 in magnitude)")
-    return float(value)
-
-
 def _exact(value: float | int) -> sp.Rational:
-    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    exact = Fraction(value)  # n, d, H are integers and beta is exactly its float (`float_parameter(dyadic=True)`)
     return sp.Rational(exact.numerator, exact.denominator)
 
 
