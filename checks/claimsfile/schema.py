@@ -150,14 +150,29 @@ def _constant(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
     digits = raw["digits"]
     if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
         raise InputError("digits", digits, f"an integer from 1 to {MAX_DIGITS} (significant digits)")
+    written = significant_digits(text.strip())
+    if written > digits:
+        raise InputError(
+            "value", text, f"{written} significant digits, more than digits = {digits}: write the value rounded to "
+            f"{digits} digits (or raise digits)"
+        )  # fmt: skip
     value = sp.Rational(exact.numerator, exact.denominator)
-    half_unit = _half_unit(value, digits)
-    low, high = value - half_unit, value + half_unit
+    low, high = rounding_interval(value, digits)
     statement = stated or (
         f"{raw['expr']} = {text} to {digits} significant digits, i.e. {raw['expr']} lies in "
         f"[{decimal_text(low)}, {decimal_text(high)}]."
     )
     return ConstantClaim(**header, statement=statement, expr=expr, value=value, digits=digits, low=low, high=high)
+
+
+def significant_digits(text: str) -> int:
+    """The significant digits of a decimal text: from the first non-zero digit of the mantissa to its last
+    digit, trailing zeros included after a decimal point ("1.50": 3) and not in a whole number ("1500": 2).
+    Zero has none."""
+    mantissa = text.lstrip("+-").lower().partition("e")[0]
+    whole, point, fraction = mantissa.partition(".")
+    figures = (whole + fraction).lstrip("0")
+    return len(figures if point else figures.rstrip("0"))
 
 
 def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> InequalityClaim:
@@ -275,17 +290,25 @@ def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> s
         raise
 
 
-def _half_unit(value: sp.Rational, digits: int) -> sp.Rational:
-    """Half a unit in the last of `digits` significant digits of `value` (of 10^-digits when value = 0)."""
+def rounding_interval(value: sp.Rational, digits: int) -> tuple[sp.Rational, sp.Rational]:
+    """The closed interval of the numbers that round to `value` at `digits` significant digits.
+
+    Half a unit of the last digit either side (half of 10^-digits when value is 0), except below
+    a power of ten in magnitude, where numbers have one more digit after the point: 0.9996 rounds
+    to 1.00 at 3 digits, 0.996 to 0.996, so the side towards zero is a tenth as wide.
+    """
     if value == 0:
-        return sp.Rational(1, 2 * 10**digits)
+        half = sp.Rational(1, 2 * 10**digits)
+        return -half, half
     magnitude = abs(value)
     exponent = len(str(magnitude.p)) - len(str(magnitude.q))
     while sp.Integer(10) ** exponent > magnitude:
         exponent -= 1
     while sp.Integer(10) ** (exponent + 1) <= magnitude:
         exponent += 1
-    return sp.Integer(10) ** (exponent - digits + 1) / 2
+    half = sp.Integer(10) ** (exponent - digits + 1) / 2
+    inner = half / 10 if magnitude == sp.Integer(10) ** exponent else half
+    return (value - half, value + inner) if value < 0 else (value - inner, value + half)
 
 
 def decimal_text(value: sp.Rational) -> str:
