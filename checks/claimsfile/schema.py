@@ -15,8 +15,9 @@ from typing import Any
 
 import sympy as sp
 
+from checks.claimsfile.conditions import Condition, unique
 from checks.claimsfile.domains import Domain, dependency_order, parse_domain
-from checks.claimsfile.expressions import parse_expression
+from checks.claimsfile.expressions import parse_defined
 from checks.claimsfile.numbers import float_parameter
 from checks.claimsfile.problems import ExpressionError
 from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
@@ -73,6 +74,7 @@ class IdentityClaim(UserClaim):
     rhs: sp.Expr
     domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
     order: list[sp.Symbol] = field(default_factory=list)
+    conditions: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,6 +86,7 @@ class ConstantClaim(UserClaim):
     digits: int
     low: sp.Rational
     high: sp.Rational
+    conditions: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,6 +98,7 @@ class InequalityClaim(UserClaim):
     rhs: sp.Expr
     domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
     order: list[sp.Symbol] = field(default_factory=list)
+    conditions: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,13 +136,15 @@ def validate_claim(raw: Any, line: int | None) -> UserClaim:
 
 def _identity(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> IdentityClaim:
     domains, order, symbols = _domains(raw, "symbols")
-    lhs, rhs = _expression(raw, "lhs", symbols), _expression(raw, "rhs", symbols)
+    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} = {raw['rhs']}."
-    return IdentityClaim(**header, statement=statement, lhs=lhs, rhs=rhs, domains=domains, order=order)
+    return IdentityClaim(
+        **header, statement=statement, lhs=lhs, rhs=rhs, domains=domains, order=order, conditions=unique(left + right)
+    )
 
 
 def _constant(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> ConstantClaim:
-    expr = _expression(raw, "expr", {})
+    expr, conditions = _defined(raw, "expr", {})
     text = raw["value"]
     if not isinstance(text, str):
         raise InputError("value", text, 'write the value as a decimal string, e.g. value = "0.6180339887"')
@@ -162,7 +168,9 @@ def _constant(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
         f"{raw['expr']} = {text} to {digits} significant digits, i.e. {raw['expr']} lies in "
         f"[{decimal_text(low)}, {decimal_text(high)}]."
     )
-    return ConstantClaim(**header, statement=statement, expr=expr, value=value, digits=digits, low=low, high=high)
+    return ConstantClaim(
+        **header, statement=statement, expr=expr, value=value, digits=digits, low=low, high=high, conditions=conditions
+    )
 
 
 def significant_digits(text: str) -> int:
@@ -180,9 +188,18 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     if op not in OPERATORS:
         raise InputError("op", op, f"expected one of {' '.join(OPERATORS)}")
     domains, order, symbols = _domains(raw, "domain")
-    lhs, rhs = _expression(raw, "lhs", symbols), _expression(raw, "rhs", symbols)
+    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} {op} {raw['rhs']}."
-    return InequalityClaim(**header, statement=statement, lhs=lhs, op=op, rhs=rhs, domains=domains, order=order)
+    return InequalityClaim(
+        **header,
+        statement=statement,
+        lhs=lhs,
+        op=op,
+        rhs=rhs,
+        domains=domains,
+        order=order,
+        conditions=unique(left + right),
+    )
 
 
 def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> DynamicsClaim:
@@ -283,8 +300,13 @@ def _domains(raw: dict[str, Any], key: str) -> tuple[dict[sp.Symbol, Domain], li
 
 
 def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> sp.Expr:
+    return _defined(raw, key, symbols)[0]
+
+
+def _defined(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> tuple[sp.Expr, tuple[Condition, ...]]:
+    """The expression of field `key` and the conditions under which it is defined as written."""
     try:
-        return parse_expression(raw[key], symbols)
+        return parse_defined(raw[key], symbols)
     except ExpressionError as exc:
         exc.field = key
         raise
