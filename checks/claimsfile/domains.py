@@ -41,6 +41,8 @@ _MAGNITUDE_DENOMINATORS = (1, 2, 3, 4, 5, 7, 8, 10, 16)
 _STEPS = 1000
 #: Dependent bounds are rounded to multiples of 1/_GRID towards the inside of the domain.
 _GRID = 10**6
+#: Precision of the balls that check a point against dependent bounds.
+_CONTAINS_PREC = 256
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,25 @@ def sample_point(
             return None
         point[symbol] = value
     return point
+
+
+def contains(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], point: dict[sp.Symbol, sp.Rational]) -> bool:
+    """Whether the exact point provably satisfies every declared bound (integers, open and closed ends)."""
+    for symbol in order:
+        domain, value = domains[symbol], point[symbol]
+        if domain.integer and not value.is_integer:
+            return False
+        for bound, below, strict in ((domain.low, True, domain.low_open), (domain.high, False, domain.high_open)):
+            if bound is None:
+                continue
+            try:
+                end, at = ball(bound, point, _CONTAINS_PREC), ball(value, {}, _CONTAINS_PREC)
+            except EvaluationError:
+                return False
+            gap = end - at if below else at - end
+            if not (gap < 0 if strict else gap <= 0):
+                return False
+    return True
 
 
 def _rounded(end: sp.Rational, up: bool) -> sp.Rational:
