@@ -11,7 +11,8 @@ so its deciders must establish the conditions recorded by the expression builder
 - `check_point`: at an exact rational point each condition is settled exactly (SymPy on rationals)
   or with balls; a necessary condition that fails makes the claim false there (`undefined`).
 - `candidate_points`: points where a condition fails at a single point (a denominator's zero)
-  are rarely hit by random sampling, so the rational roots of `expr = 0` in each symbol are tried.
+  are rarely hit by random sampling, so the rational roots of `expr = 0` in each symbol are tried
+  (polynomial numerators only).
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ SYMBOLIC_SECONDS = 1.0
 PRECISIONS = (64, 256)
 #: Random points of the domain at which each condition is solved for each of its symbols.
 ROOT_BASES = 3
-#: Rational roots kept per solve.
+#: Rational roots kept per solve, and the largest degree of a polynomial solved.
 MAX_ROOTS = 8
+MAX_DEGREE = 20
 
 _SIGN = {"!=": "is_nonzero", ">": "is_positive", ">=": "is_nonnegative"}
 _HOLDS = {"!=": lambda b: b > 0 or b < 0, ">": lambda b: b > 0, ">=": lambda b: b >= 0}
@@ -141,9 +143,20 @@ def candidate_points(
 
 
 def _rational_roots(expr: sp.Expr, symbol: sp.Symbol) -> list[sp.Rational]:
-    """The rational solutions of expr = 0 SymPy finds in SYMBOLIC_SECONDS (none when it cannot)."""
+    """The rational roots of the numerator of expr when it is a polynomial in `symbol` of degree at most
+    MAX_DEGREE (a transcendental equation has no rational root SymPy could find quickly); [] otherwise."""
+
+    def roots() -> list[sp.Rational]:
+        numerator = sp.numer(sp.together(expr))
+        if not numerator.is_polynomial(symbol):
+            return []
+        poly = sp.Poly(numerator, symbol)
+        if poly.degree() > MAX_DEGREE or not all(c.is_Rational for c in poly.all_coeffs()):
+            return []
+        return [root for root in sp.roots(poly, filter="Q") if root.is_Rational]
+
     try:
-        roots = within(SYMBOLIC_SECONDS, lambda: sp.solve(expr, symbol))
-    except Exception:  # SymPy's solvers fail in many ways; a root not found is only a candidate lost
+        found = within(SYMBOLIC_SECONDS, roots)
+    except Exception:  # SymPy's polynomial code fails in many ways; a root not found is only a candidate lost
         return []
-    return [root for root in (roots or []) if isinstance(root, sp.Basic) and root.is_Rational][:MAX_ROOTS]
+    return (found or [])[:MAX_ROOTS]

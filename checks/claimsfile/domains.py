@@ -140,8 +140,8 @@ def sample_point(
     for symbol in order:
         domain = domains[symbol]
         try:
-            low = None if domain.low is None else exact_ends(ball(domain.low, point, prec))[1]
-            high = None if domain.high is None else exact_ends(ball(domain.high, point, prec))[0]
+            low = _inner_end(domain.low, point, prec, upper=True)
+            high = _inner_end(domain.high, point, prec, upper=False)
         except EvaluationError:
             return None
         nice_low = None if low is None else _rounded(low, up=True)
@@ -155,6 +155,13 @@ def sample_point(
     return point
 
 
+def _inner_end(bound: sp.Expr | None, point: dict[sp.Symbol, sp.Rational], prec: int, upper: bool) -> sp.Rational:
+    """A rational bound itself, else the inner end of its ball at the point (the upper end for a lower bound)."""
+    if bound is None or bound.is_Rational:
+        return bound
+    return exact_ends(ball(bound, point, prec))[1 if upper else 0]
+
+
 def contains(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], point: dict[sp.Symbol, sp.Rational]) -> bool:
     """Whether the exact point provably satisfies every declared bound (integers, open and closed ends)."""
     for symbol in order:
@@ -164,11 +171,14 @@ def contains(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], point: di
         for bound, below, strict in ((domain.low, True, domain.low_open), (domain.high, False, domain.high_open)):
             if bound is None:
                 continue
-            try:
-                end, at = ball(bound, point, _CONTAINS_PREC), ball(value, {}, _CONTAINS_PREC)
-            except EvaluationError:
-                return False
-            gap = end - at if below else at - end
+            if bound.is_Rational:  # exactly: a ball of 1/10 cannot tell x = 1/10 from the bound 1/10
+                gap = bound - value if below else value - bound
+            else:
+                try:
+                    end, at = ball(bound, point, _CONTAINS_PREC), ball(value, {}, _CONTAINS_PREC)
+                except EvaluationError:
+                    return False
+                gap = end - at if below else at - end
             if not (gap < 0 if strict else gap <= 0):
                 return False
     return True
