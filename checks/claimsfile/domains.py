@@ -146,8 +146,8 @@ def sample_point(
             return None
         nice_low = None if low is None else _rounded(low, up=True)
         nice_high = None if high is None else _rounded(high, up=False)
-        if nice_low is None or nice_high is None or nice_low < nice_high or low == high:
-            low, high = nice_low, nice_high  # (rounding must not shrink a thin interval to a point)
+        if nice_low is None or nice_high is None or nice_low < nice_high:
+            low, high = nice_low, nice_high  # (rounding must not shrink a thin interval to a point or nothing)
         value = _draw(domain, low, high, rng)
         if value is None:
             return None

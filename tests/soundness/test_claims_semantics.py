@@ -258,6 +258,12 @@ def test_x_over_x_on_zero_is_refuted_undefined() -> None:
     assert witness(evidence)["verified_by"] == "exact"
 
 
+def test_degenerate_domain_off_the_sampling_grid_is_sampled() -> None:
+    """Found by the generator below: [1/3, 1/3] was rounded to an empty grid interval, so no point was tried."""
+    verdict, evidence = one(identity("(x - 1/3)/(x - 1/3)", "1", '{ x = "[1/3, 1/3]" }'))
+    assert verdict is Verdict.REFUTED and witness(evidence)["point"] == {"x": "1/3"}
+
+
 def test_removable_singularity_refuted_over_the_reals_proved_away_from_it() -> None:
     verdict, evidence = one(identity("(x**2 - 1)/(x - 1)", "x + 1", '{ x = "real" }'))
     assert verdict is Verdict.REFUTED and witness(evidence)["point"] == {"x": "1"}
