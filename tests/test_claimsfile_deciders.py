@@ -17,6 +17,7 @@ from flint import arb
 from certificates.verify import verify_file
 from checks.claimsfile.evaluation import EvaluationError, lambda_c_ball
 from checks.claimsfile.loader import parse_claims
+from checks.claimsfile.problems import ClaimsFileError
 from checks.claimsfile.register import register_claims
 from checks.claimsfile.symbolic import simplifies_to_zero
 from checks.registry import Context
@@ -208,18 +209,18 @@ def test_constant_at_an_interval_end() -> None:
     assert "straddles" in evidence["notes"]
 
 
-def test_undefined_constant_is_inconclusive() -> None:
-    verdict, _ = decide(
-        """
-        [[claim]]
-        id = "log-negative"
-        kind = "constant"
-        expr = "sqrt(-2)"
-        value = "1.4"
-        digits = 2
-        """
-    )["log-negative"]
-    assert verdict is Verdict.INCONCLUSIVE
+def test_constant_undefined_on_exact_numbers_is_an_input_error() -> None:
+    with pytest.raises(ClaimsFileError, match="sqrt of a negative number"):
+        decide(
+            """
+            [[claim]]
+            id = "sqrt-negative"
+            kind = "constant"
+            expr = "sqrt(-2)"
+            value = "1.4"
+            digits = 2
+            """
+        )
 
 
 def test_user_example_inequality_and_dynamics_are_decided() -> None:

@@ -6,11 +6,19 @@ rigorously; a ball inside it proves it rigorously, and is written as a `witness`
 certificate (conditions expr - low >= 0 and high - expr >= 0, re-checked by `headflow
 check-cert`): CERTIFIED. Expressions the certificate format cannot hold (`lambda_c`, `Abs`)
 stay CONFIRMED (one case, tolerance = the ball radius): rigorous, but without a file.
+
+First the definedness conditions of the formula (`checks.claimsfile.conditions`) are settled
+with balls: one verified to fail means the expression has no value (a log of a negative
+number...), so it lies in no interval: REFUTED; one unsettled at every precision leaves the
+claim INCONCLUSIVE. The settled conditions are written into the certificate with the interval's.
 """
 
 from __future__ import annotations
 
+import sympy as sp
+
 from certificates.exprtree import TreeError
+from certificates.intervals import FAILS, HOLDS
 from certificates.store import certificate_directory
 from certificates.witness import certify_point
 from checks.claimsfile.evaluation import EvaluationError, ball
@@ -24,9 +32,14 @@ PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 
 
 def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
-    """REFUTED (ball outside the interval), CONFIRMED (ball inside) or INCONCLUSIVE."""
+    """REFUTED (undefined, or a ball outside the interval), CERTIFIED/CONFIRMED (ball inside) or INCONCLUSIVE."""
     for prec in PRECISIONS:
         ctx.check_budget()
+        signs = _definedness(claim, prec)
+        if isinstance(signs, Outcome):
+            return signs
+        if signs is None:
+            continue
         try:
             value = ball(claim.expr, {}, prec)
         except EvaluationError as exc:
@@ -40,7 +53,7 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
         if value < low or value > high:  # arb comparisons are True only when certain
             return Outcome(Verdict.REFUTED, METHOD, witness={"verified_by": "ball", **evidence})
         if value >= low and value <= high:
-            certified = _certify(claim, ctx)
+            certified = _certify(claim, signs, ctx)
             if certified is not None:
                 return Outcome(Verdict.CERTIFIED, METHOD, certificates=[certified], details=evidence)
             margin = min((value - low).lower(), (high - value).lower())
@@ -56,13 +69,44 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
     return Outcome(
         Verdict.INCONCLUSIVE,
         METHOD,
-        notes=f"the ball still straddles an end of the interval at {PRECISIONS[-1]} bits (value at an end?)",
+        notes=f"the ball still straddles an end of the interval (or a definedness condition is unsettled) at "
+        f"{PRECISIONS[-1]} bits (value at an end?)",
     )
 
 
-def _certify(claim: ConstantClaim, ctx: Context) -> str | None:
+def _definedness(claim: ConstantClaim, prec: int) -> list[tuple[str, sp.Expr, str]] | Outcome | None:
+    """The certificate conditions that make the formula defined (all settled at `prec`), a REFUTED outcome
+    when one verifiably fails, or None when one is not settled yet."""
+    signs = []
+    for condition in claim.conditions:
+        try:
+            value = ball(condition.expr, {}, prec)
+        except EvaluationError:
+            return None
+        if condition.relation == "!=":
+            relation = ">" if value > 0 else "<" if value < 0 else None
+        else:
+            relation = condition.relation if HOLDS[condition.relation](value) else None
+        if relation is not None:
+            signs.append((f"defined: {condition.text()}", condition.expr, relation))
+            continue
+        if condition.necessary and condition.relation != "!=" and FAILS[condition.relation](value):
+            witness = {
+                "verified_by": "ball",
+                "undefined": condition.reason,
+                "condition": condition.text(),
+                "condition_value": value.str(20, radius=True),
+                "precision_bits": prec,
+            }
+            return Outcome(Verdict.REFUTED, METHOD, witness=witness)
+        return None
+    return signs
+
+
+def _certify(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]], ctx: Context) -> str | None:
     """The path of a point certificate of low <= expr <= high, or None when it cannot be written or settled."""
     conditions = [
+        *signs,
         ("expr - low >= 0", claim.expr - claim.low, ">="),
         ("high - expr >= 0", claim.high - claim.expr, ">="),
     ]

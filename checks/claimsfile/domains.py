@@ -12,7 +12,6 @@ from __future__ import annotations
 import keyword
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
@@ -22,6 +21,7 @@ import sympy as sp
 from checks.claimsfile.evaluation import EvaluationError, ball, exact_ends
 from checks.claimsfile.expressions import parse_expression
 from checks.claimsfile.names import RESERVED
+from checks.claimsfile.numbers import exact_number, is_number
 from checks.claimsfile.problems import ExpressionError
 from checks.errors import InputError
 
@@ -41,6 +41,8 @@ _MAGNITUDE_DENOMINATORS = (1, 2, 3, 4, 5, 7, 8, 10, 16)
 _STEPS = 1000
 #: Dependent bounds are rounded to multiples of 1/_GRID towards the inside of the domain.
 _GRID = 10**6
+#: Precision of the balls that check a point against dependent bounds.
+_CONTAINS_PREC = 256
 
 
 @dataclass(frozen=True)
@@ -138,19 +140,48 @@ def sample_point(
     for symbol in order:
         domain = domains[symbol]
         try:
-            low = None if domain.low is None else exact_ends(ball(domain.low, point, prec))[1]
-            high = None if domain.high is None else exact_ends(ball(domain.high, point, prec))[0]
+            low = _inner_end(domain.low, point, prec, upper=True)
+            high = _inner_end(domain.high, point, prec, upper=False)
         except EvaluationError:
             return None
         nice_low = None if low is None else _rounded(low, up=True)
         nice_high = None if high is None else _rounded(high, up=False)
-        if nice_low is None or nice_high is None or nice_low <= nice_high:
-            low, high = nice_low, nice_high
+        if nice_low is None or nice_high is None or nice_low < nice_high:
+            low, high = nice_low, nice_high  # (rounding must not shrink a thin interval to a point or nothing)
         value = _draw(domain, low, high, rng)
         if value is None:
             return None
         point[symbol] = value
     return point
+
+
+def _inner_end(bound: sp.Expr | None, point: dict[sp.Symbol, sp.Rational], prec: int, upper: bool) -> sp.Rational:
+    """A rational bound itself, else the inner end of its ball at the point (the upper end for a lower bound)."""
+    if bound is None or bound.is_Rational:
+        return bound
+    return exact_ends(ball(bound, point, prec))[1 if upper else 0]
+
+
+def contains(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], point: dict[sp.Symbol, sp.Rational]) -> bool:
+    """Whether the exact point provably satisfies every declared bound (integers, open and closed ends)."""
+    for symbol in order:
+        domain, value = domains[symbol], point[symbol]
+        if domain.integer and not value.is_integer:
+            return False
+        for bound, below, strict in ((domain.low, True, domain.low_open), (domain.high, False, domain.high_open)):
+            if bound is None:
+                continue
+            if bound.is_Rational:  # exactly: a ball of 1/10 cannot tell x = 1/10 from the bound 1/10
+                gap = bound - value if below else value - bound
+            else:
+                try:
+                    end, at = ball(bound, point, _CONTAINS_PREC), ball(value, {}, _CONTAINS_PREC)
+                except EvaluationError:
+                    return False
+                gap = end - at if below else at - end
+            if not (gap < 0 if strict else gap <= 0):
+                return False
+    return True
 
 
 def _rounded(end: sp.Rational, up: bool) -> sp.Rational:
@@ -222,22 +253,15 @@ def _rational(field: str, text: str) -> sp.Rational:
 
 
 def _bound(field: str, value: Any, placeholders: dict[str, sp.Symbol]) -> sp.Expr:
-    if isinstance(value, bool):
+    if is_number(value):
+        exact = exact_number(field, value)  # the number as written, never rounded to binary
+        return sp.Rational(exact.numerator, exact.denominator)
+    if not isinstance(value, str):
         raise InputError(field, value, "a bound is a number or an expression string")
-    if isinstance(value, int):
-        bound = sp.Integer(value)
-    elif isinstance(value, float):
-        if not np.isfinite(value):
-            raise InputError(field, value, "a bound must be finite")
-        exact = Fraction(repr(value))
-        bound = sp.Rational(exact.numerator, exact.denominator)
-    elif isinstance(value, str):
-        try:
-            bound = parse_expression(value, placeholders)
-        except ExpressionError as exc:
-            raise InputError(field, value, exc.reason) from None
-    else:
-        raise InputError(field, value, "a bound is a number or an expression string")
+    try:
+        bound = parse_expression(value, placeholders)
+    except ExpressionError as exc:
+        raise InputError(field, value, exc.reason) from None
     if bound.is_Rational and abs(bound) > 10**100:
         raise InputError(field, value, "a bound must have magnitude at most 1e100")
     return bound

@@ -15,6 +15,11 @@ Limits, so that no text can exhaust time or memory:
   power or product has at most MAX_RESULT_BITS bits;
 - SymPy's automatic evaluation while building gets BUILD_SECONDS (main thread only, see
   `checks.claimsfile.symbolic`); any exception it raises becomes an ExpressionError.
+
+While building, each operation's definedness conditions are recorded from its operands
+(`checks.claimsfile.conditions`), before SymPy simplifies them away (`x/x` becomes 1, but the
+condition x != 0 stays); `parse_defined` returns them. A condition on exact numbers that fails
+(`sqrt(-1)`, `(-8)**(1/3)`) is an ExpressionError.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from checks.claimsfile.conditions import Condition, call_conditions, power_conditions, settled, unique
 from checks.claimsfile.names import CONSTANTS, FUNCTIONS
 from checks.claimsfile.problems import ExpressionError
 from checks.claimsfile.symbolic import within
@@ -74,6 +80,11 @@ def parse_expression(text: object, symbols: Mapping[str, sp.Expr] | None = None)
 
     Raises ExpressionError (an InputError) for anything outside the grammar; never another exception.
     """
+    return parse_defined(text, symbols)[0]
+
+
+def parse_defined(text: object, symbols: Mapping[str, sp.Expr] | None = None) -> tuple[sp.Expr, tuple[Condition, ...]]:
+    """`parse_expression`, with the conditions under which the formula as written is defined."""
     if not isinstance(text, str):
         raise ExpressionError(repr(text), f"an expression must be a string, not {type(text).__name__}")
     if not text.strip():
@@ -103,7 +114,7 @@ def parse_expression(text: object, symbols: Mapping[str, sp.Expr] | None = None)
         raise ExpressionError(text, f"too expensive to build (SymPy needed more than {BUILD_SECONDS:g} s)")
     if result.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise ExpressionError(text, "undefined or infinite (e.g. a division by zero)")
-    return result
+    return result, unique(builder.conditions)
 
 
 def _check_bracket_depth(text: str) -> None:
@@ -123,6 +134,16 @@ class _Builder:
     def __init__(self, original: str, symbols: dict[str, sp.Expr]) -> None:
         self.original, self.source, self.symbols = original, original.strip(), symbols
         self.offset = len(original) - len(original.lstrip())
+        self.conditions: list[Condition] = []
+
+    def require(self, node: ast.AST, conditions: list[Condition]) -> None:
+        """Record what an operation needs; one that fails on exact numbers is an error at the node."""
+        for condition in conditions:
+            holds = settled(condition)
+            if holds is False:
+                raise self.fail(node, f"undefined: {condition.reason}")
+            if holds is None:
+                self.conditions.append(condition)
 
     def fail(self, node: ast.AST, reason: str) -> ExpressionError:
         """An error at the node's column in the original text (1-based)."""
@@ -193,8 +214,7 @@ class _Builder:
         if op == "*":
             return self.checked(node, left * right)
         if op == "/":
-            if right == 0:
-                raise self.fail(node, "division by zero")
+            self.require(node, [Condition(right, "!=", "division by zero")])
             return self.checked(node, left / right)
         return self.power(node, left, right)
 
@@ -207,8 +227,7 @@ class _Builder:
                 bits = (int(base.p).bit_length() + int(base.q).bit_length()) * abs(int(exponent.p))
                 if bits > MAX_RESULT_BITS:
                     raise self.fail(node, f"power too large (about {bits} bits; at most {MAX_RESULT_BITS})")
-                if base == 0 and exponent.is_negative:
-                    raise self.fail(node, "division by zero")
+        self.require(node, power_conditions(base, exponent))
         return self.checked(node, base**exponent)
 
     def call(self, node: ast.Call, depth: int) -> sp.Expr:
@@ -226,6 +245,7 @@ class _Builder:
         if len(node.args) != arity:
             raise self.fail(node, f"{name} takes {arity} argument{'s' * (arity != 1)}, got {len(node.args)}")
         args = [self.build(arg, depth + 1) for arg in node.args]
+        self.require(node, call_conditions(function, args))
         return self.checked(node, function(*args))
 
     def checked(self, node: ast.AST, result: sp.Expr) -> sp.Expr:

@@ -1,17 +1,24 @@
-"""Deciding an identity claim: exact simplification first, then a search for a ball-verified counterexample.
+"""Deciding an identity claim: exact simplification first, then a search for a verified counterexample.
 
 PROVED when SymPy reduces lhs - rhs to 0 under the symbols' assumptions (which are implied by
-their domains, never stronger). Otherwise random exact rational points of the domain are tried:
-where both sides evaluate to finite balls whose difference excludes 0, the identity is false
-(REFUTED, `verified_by: "ball"`). When neither happens the claim stays INCONCLUSIVE.
+their domains, never stronger) AND every definedness condition of both sides, as written, is
+proved on the whole domain (`definedness.proved_symbolically`): simplify's result is only valid
+where the original sides are defined. Otherwise exact points are tried, first those where a
+condition's expression vanishes (a denominator's zero), then random ones: a point where a side is
+undefined refutes the identity (verified exactly or with balls), and so does a point where both
+sides are defined and their balls differ (REFUTED, `verified_by: "ball"`). When neither happens
+the claim stays INCONCLUSIVE.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from typing import Any
 
 import sympy as sp
 
+from checks.claimsfile.definedness import candidate_points, check_point, proved_symbolically
 from checks.claimsfile.domains import sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import IdentityClaim
@@ -33,40 +40,56 @@ PRINT_SECONDS = 2.0
 
 def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     """PROVED, REFUTED (ball witness) or INCONCLUSIVE for lhs = rhs over the declared domains."""
+    unproved = [c for c in claim.conditions if not proved_symbolically(c, claim.domains, claim.order)]
     difference = within(PRINT_SECONDS, lambda: claim.lhs - claim.rhs)
     seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
     zero, left = (
         (None, "forming lhs - rhs timed out") if difference is None else simplifies_to_zero(difference, seconds)
     )
-    if zero:
+    if zero and not unproved:
         return Outcome(Verdict.PROVED, PROOF, steps=_proof_steps(claim, difference))
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
-    reason = left if zero is None else f"left {left}"
+    if zero:
+        reason = "SymPy reduces lhs - rhs to 0, but it did not prove both sides defined on the whole domain ("
+        reason += "; ".join(f"{c.text()}: {c.reason}" for c in unproved[:3]) + ")"
+    else:
+        reason = f"SymPy could not reduce lhs - rhs to 0 ({left if zero is None else f'left {left}'})"
     return Outcome(
         Verdict.INCONCLUSIVE,
         f"{PROOF}; {SEARCH}",
-        notes=f"SymPy could not reduce lhs - rhs to 0 ({reason}); no counterexample at {tried} random points "
-        f"({undefined} more were outside the expressions' domain)",
+        notes=f"{reason}; no counterexample at {tried} points ({undefined} more could not be settled)",
         details={"points_tried": tried, "points_undefined": undefined},
     )
 
 
-def _search(claim: IdentityClaim, ctx: Context) -> tuple[dict[str, Any] | None, int, int]:
-    """A ball-verified counterexample, with the number of points tried and of points where a side is undefined."""
+def _points(claim: IdentityClaim, ctx: Context) -> Iterator[dict[sp.Symbol, sp.Rational] | None]:
+    """Points where a definedness condition vanishes, then random points of the domain."""
     rng = ctx.rng("identity-points")
-    tried = undefined = 0
-    for _ in range(POINTS[ctx.profile]):
+    candidates = candidate_points(claim.conditions, claim.domains, claim.order, rng)
+    randoms = (sample_point(claim.domains, claim.order, rng) for _ in range(POINTS[ctx.profile]))
+    return itertools.chain(candidates, randoms)
+
+
+def _search(claim: IdentityClaim, ctx: Context) -> tuple[dict[str, Any] | None, int, int]:
+    """A verified counterexample, with the number of points tried and of points that could not be settled."""
+    tried = unsettled = 0
+    for point in _points(claim, ctx):
         ctx.check_budget()
-        point = sample_point(claim.domains, claim.order, rng)
         if point is None:
+            continue
+        check = check_point(claim.conditions, point)
+        if check.status == "undefined":
+            return check.witness(point), tried + 1, unsettled
+        if check.status == "unknown":
+            unsettled += 1
             continue
         for prec in PRECISIONS:
             try:
                 left, right = ball(claim.lhs, point, prec), ball(claim.rhs, point, prec)
             except EvaluationError:
-                undefined += 1
+                unsettled += 1
                 break
             gap = left - right
             if gap > 0 or gap < 0:
@@ -78,10 +101,10 @@ def _search(claim: IdentityClaim, ctx: Context) -> tuple[dict[str, Any] | None, 
                     "lhs_minus_rhs": gap.str(20, radius=True),
                     "precision_bits": prec,
                 }
-                return witness, tried + 1, undefined
+                return witness, tried + 1, unsettled
         else:
             tried += 1
-    return None, tried, undefined
+    return None, tried, unsettled
 
 
 def _proof_steps(claim: IdentityClaim, difference: sp.Expr) -> list[Step]:
@@ -89,5 +112,10 @@ def _proof_steps(claim: IdentityClaim, difference: sp.Expr) -> list[Step]:
     return [
         Step(f"lhs - rhs = {short_text(difference, 2000)}", within(PRINT_SECONDS, lambda: sp.latex(difference)) or ""),
         Step(f"SymPy simplify reduces lhs - rhs to 0 under the assumptions ({facts or 'none'})", "0"),
+        Step(
+            "Both sides are defined on the whole domain: "
+            + ("; ".join(c.text() for c in claim.conditions) or "no condition (no quotient, log, sqrt, root, lambertw)")
+            + " (SymPy's assumptions, with each symbol written from its rational end)"
+        ),
         Step("The assumptions are implied by the declared domains, so lhs = rhs on all of them"),
     ]

@@ -27,7 +27,9 @@ from flint import arb
 from certificates.exprtree import TreeError, ball_of, from_sympy
 from certificates.intervals import FAILS, certify_cover, prove
 from certificates.store import certificate_directory
-from checks.claimsfile.domains import sample_point
+from checks.claimsfile.conditions import Condition
+from checks.claimsfile.definedness import candidate_points, check_point
+from checks.claimsfile.domains import contains, sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball, ball_over, exact_ends
 from checks.claimsfile.names import LambdaC
 from checks.claimsfile.schema import InequalityClaim
@@ -81,11 +83,13 @@ def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
 
 
 def _search(claim: InequalityClaim, ctx: Context) -> tuple[dict[str, Any] | None, int]:
+    """Points where a definedness condition vanishes, then random points: the first refutation found."""
     rng = ctx.rng("inequality-points")
+    candidates = candidate_points(claim.conditions, claim.domains, claim.order, rng)
+    randoms = (sample_point(claim.domains, claim.order, rng) for _ in range(POINTS[ctx.profile]))
     tried = 0
-    for _ in range(POINTS[ctx.profile]):
+    for point in itertools.chain(candidates, randoms):
         ctx.check_budget()
-        point = sample_point(claim.domains, claim.order, rng)
         if point is None:
             continue
         tried += 1
@@ -96,7 +100,13 @@ def _search(claim: InequalityClaim, ctx: Context) -> tuple[dict[str, Any] | None
 
 
 def refutation(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> dict[str, Any] | None:
-    """The ball witness that `lhs op rhs` fails at this exact point, or None (holds, or balls cannot tell)."""
+    """The witness that `lhs op rhs` fails at this exact point: a side verified undefined there, or balls
+    that violate the relation where both sides are verified defined; None otherwise."""
+    check = check_point(claim.conditions, point)
+    if check.status == "undefined":
+        return check.witness(point) | {"relation": f"lhs {claim.op} rhs fails: a side is undefined"}
+    if check.status != "defined":
+        return None
     for prec in PRECISIONS:
         try:
             left, right = ball(claim.lhs, point, prec), ball(claim.rhs, point, prec)
@@ -147,9 +157,9 @@ def _ends(claim: InequalityClaim, symbol: sp.Symbol, constants: dict, box: Box) 
     env: dict[sp.Symbol, arb] = {s: ball_of(v) for s, v in constants.items()}
     env |= {s: ball_of(lo).union(ball_of(hi)) for s, (lo, hi) in box.items()}
     domain = claim.domains[symbol]
-    try:
-        low = exact_ends(ball_over(domain.low, env, PRECISIONS[0]))[0]
-        high = exact_ends(ball_over(domain.high, env, PRECISIONS[0]))[1]
+    try:  # a rational bound is its own end: a ball would round it outward, past the declared domain
+        low = domain.low if domain.low.is_Rational else exact_ends(ball_over(domain.low, env, PRECISIONS[0]))[0]
+        high = domain.high if domain.high.is_Rational else exact_ends(ball_over(domain.high, env, PRECISIONS[0]))[1]
     except EvaluationError:
         return None
     return Fraction(int(low.p), int(low.q)), Fraction(int(high.p), int(high.q))
@@ -185,67 +195,98 @@ def _dependent_parents(claim: InequalityClaim) -> set[sp.Symbol]:
 
 
 def _cover(claim: InequalityClaim, cases: list[Case], ctx: Context) -> Outcome | str:
-    """CERTIFIED or REFUTED from the covers of all cases, or the reason none applies."""
+    """CERTIFIED or REFUTED from the covers of all cases, or the reason none applies.
+
+    Each case needs a cover of the relation and one of each definedness condition: the relation's
+    expression is SymPy's (x/x is already 1 there), so the conditions recorded from the formulas
+    as written are proved separately, each with its own certificate."""
     expr, relation = claim.rhs - claim.lhs, RELATION[claim.op]
     boxes_left = MAX_BOXES[ctx.profile]
     stop = min(SECONDS[ctx.profile], ctx.seconds_left())
-    results = []
+    proofs: list[tuple[str, Any, dict, Box]] = []
+    spent = 0.0
     for constants, box in cases:
-        ctx.check_budget()
-        seconds = max(stop - sum(r.seconds for r in results), 0.0)
-        try:
-            result = prove(expr, relation, box, constants, max_boxes=boxes_left, seconds=seconds)
-        except ValueError as exc:  # a point (no real side left) that the ball cannot settle
-            return f"the cover could not settle the case {_text(constants)}: {exc}"
-        if result.status == "counterexample":
-            point = {s: sp.Rational(v.numerator, v.denominator) for s, v in constants.items()}
-            point |= {s: sp.Rational(result.point[s.name]) for s in box}
-            witness = refutation(claim, point) if inside(claim, point) else None
-            if witness is not None:
-                return Outcome(Verdict.REFUTED, COVER, witness=witness)
-            return f"the cover found a violation at {_text(point)}, {OUTSIDE} (dependent bounds)"
-        if result.status != "proved":
-            return f"cover of the case {_text(constants) or 'box'} undecided: {result.reason}"
-        boxes_left -= result.boxes
-        results.append(result)
+        goals: list[tuple[str, sp.Expr, str]] = [("", expr, relation)]
+        for condition in claim.conditions:
+            goal = _condition_goal(condition, constants, box)
+            if isinstance(goal, str):
+                where = _text(constants) or "box"
+                return f"cannot prove {condition.text()} ({condition.reason}) on the case {where}: {goal}"
+            goals.append(goal)
+        for label, goal_expr, goal_relation in goals:
+            ctx.check_budget()
+            try:
+                result = prove(
+                    goal_expr, goal_relation, box, constants, max_boxes=boxes_left, seconds=max(stop - spent, 0.0)
+                )
+            except TreeError as exc:
+                return f"the certificate format cannot hold {label or 'the relation'} ({exc})"
+            except ValueError as exc:  # a point (no real side left) that the ball cannot settle
+                return f"the cover could not settle {label or 'the case'} {_text(constants)}: {exc}"
+            if result.status == "counterexample":
+                point = {s: sp.Rational(v.numerator, v.denominator) for s, v in constants.items()}
+                point |= {s: sp.Rational(result.point[s.name]) for s in box}
+                witness = refutation(claim, point) if inside(claim, point) else None
+                if witness is not None:
+                    return Outcome(Verdict.REFUTED, COVER, witness=witness)
+                if label:
+                    return f"the cover of {label} fails at {_text(point)}, where it could not be refuted"
+                return f"the cover found a violation at {_text(point)}, {OUTSIDE} (dependent bounds)"
+            if result.status != "proved":
+                return f"cover of {label or 'the case'} {_text(constants) or 'box'} undecided: {result.reason}"
+            boxes_left -= result.boxes
+            spent += result.seconds
+            proofs.append((label, result, constants, box))
     directory = certificate_directory(ctx.certificate_dir)
-    paths = [
-        str(_certify(claim, result, constants, box, directory))
-        for result, (constants, box) in zip(results, cases, strict=True)
-    ]
+    paths = [str(_certify(claim, label, result, constants, box, directory)) for label, result, constants, box in proofs]
     return Outcome(
         Verdict.CERTIFIED,
         COVER,
         certificates=paths,
-        details={"cases": len(cases), "boxes": sum(r.boxes for r in results)},
-        notes="" if len(cases) == 1 else f"{len(cases)} covers (integer values; pieces of dependent bounds' parents)",
+        details={"cases": len(cases), "boxes": sum(result.boxes for _, result, _, _ in proofs)},
+        notes=f"{len(cases)} case(s) (integer values; pieces of dependent bounds' parents); "
+        f"{len(claim.conditions)} definedness condition(s) covered in each",
     )
 
 
-def _certify(claim: InequalityClaim, result: Any, constants: dict, box: Box, directory: Path) -> Path:
+def _condition_goal(condition: Condition, constants: dict, box: Box) -> tuple[str, sp.Expr, str] | str:
+    """(label, expression, relation) for `prove`: a != condition becomes > 0 or < 0 by its sign in the box."""
+    label = f"definedness: {condition.text()} ({condition.reason})"
+    if condition.relation != "!=":
+        return label, condition.expr, condition.relation
+    env = {s: ball_of(v) for s, v in constants.items()} | {
+        s: ball_of(lo).union(ball_of(hi)) for s, (lo, hi) in box.items()
+    }
+    middle = {s: sp.Rational(v.numerator, v.denominator) for s, v in constants.items()}
+    middle |= {s: sp.Rational((lo + hi) / 2) for s, (lo, hi) in box.items()}
+    for value in (_enclosure(condition.expr, env), _enclosure(condition.expr, middle, point=True)):
+        if value is not None and value > 0:
+            return label, condition.expr, ">"
+        if value is not None and value < 0:
+            return label, condition.expr, "<"
+    return "the sign of the expression is not settled in the middle of the box"
+
+
+def _enclosure(expr: sp.Expr, env: dict, point: bool = False) -> arb | None:
+    try:
+        return ball(expr, env, PRECISIONS[-1]) if point else ball_over(expr, env, PRECISIONS[0])
+    except EvaluationError:
+        return None
+
+
+def _certify(claim: InequalityClaim, label: str, result: Any, constants: dict, box: Box, directory: Path) -> Path:
     fixed = [f"{s} = {v}" for s, v in constants.items()]
     where = ", ".join(fixed + [f"{s} in [{a}, {b}]" for s, (a, b) in box.items()])
-    statement = f"{claim.statement} Case: {where or 'no parameters'} (this box contains the domain for these values)."
+    goal = f" This certificate proves the {label}." if label else ""
+    statement = (
+        f"{claim.statement} Case: {where or 'no parameters'} (this box contains the domain for these values).{goal}"
+    )
     return certify_cover(result, claim.id, statement, directory)
 
 
 def inside(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> bool:
     """Whether the exact point provably satisfies every declared bound (integers, open and closed ends)."""
-    for symbol in claim.order:
-        domain, value = claim.domains[symbol], point[symbol]
-        if domain.integer and not value.is_integer:
-            return False
-        for bound, below, strict in ((domain.low, True, domain.low_open), (domain.high, False, domain.high_open)):
-            if bound is None:
-                continue
-            try:
-                end = ball(bound, point, PRECISIONS[-1])
-            except EvaluationError:
-                return False
-            gap = (end - ball(value, {}, PRECISIONS[-1])) if below else (ball(value, {}, PRECISIONS[-1]) - end)
-            if not (gap < 0 if strict else gap <= 0):
-                return False
-    return True
+    return contains(claim.domains, claim.order, point)
 
 
 def _text(point: dict) -> str:

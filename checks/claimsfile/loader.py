@@ -3,7 +3,8 @@
 tomllib reports no positions for values, so positions are recovered from the raw text: the
 n-th `[[claim]]` header starts the n-th claim, and inside it the line holding a key (and the
 column of an expression's text on that line) is searched for. Where that fails (inline arrays,
-multi-line strings) the error still names the claim id and the field.
+multi-line strings) the error still names the claim id and the field. Floats are read with
+`parse_float=TomlFloat`, so they reach the schema as their literal text (`checks.claimsfile.numbers`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from checks.claimsfile.numbers import TomlFloat
 from checks.claimsfile.problems import ClaimsFileError, ExpressionError
 from checks.claimsfile.schema import UserClaim, validate_claim
 from checks.errors import InputError
@@ -41,7 +43,7 @@ def load_claims(path: str | Path) -> list[UserClaim]:
 def parse_claims(text: str, name: str = "<claims>") -> list[UserClaim]:
     """The claims of TOML `text` (`name` is used in error messages)."""
     try:
-        document = tomllib.loads(text)
+        document = tomllib.loads(text, parse_float=TomlFloat)  # floats keep their literal text: nothing is rounded
     except tomllib.TOMLDecodeError as exc:
         raise ClaimsFileError(name, f"not valid TOML: {exc}") from None
     except RecursionError:

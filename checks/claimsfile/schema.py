@@ -8,7 +8,6 @@ missing fields and wrong types are InputErrors naming the field; expressions are
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -16,8 +15,10 @@ from typing import Any
 
 import sympy as sp
 
+from checks.claimsfile.conditions import Condition, unique
 from checks.claimsfile.domains import Domain, dependency_order, parse_domain
-from checks.claimsfile.expressions import parse_expression
+from checks.claimsfile.expressions import parse_defined
+from checks.claimsfile.numbers import float_parameter
 from checks.claimsfile.problems import ExpressionError
 from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
@@ -73,6 +74,7 @@ class IdentityClaim(UserClaim):
     rhs: sp.Expr
     domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
     order: list[sp.Symbol] = field(default_factory=list)
+    conditions: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,6 +86,7 @@ class ConstantClaim(UserClaim):
     digits: int
     low: sp.Rational
     high: sp.Rational
+    conditions: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,6 +98,7 @@ class InequalityClaim(UserClaim):
     rhs: sp.Expr
     domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
     order: list[sp.Symbol] = field(default_factory=list)
+    conditions: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,13 +136,15 @@ def validate_claim(raw: Any, line: int | None) -> UserClaim:
 
 def _identity(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> IdentityClaim:
     domains, order, symbols = _domains(raw, "symbols")
-    lhs, rhs = _expression(raw, "lhs", symbols), _expression(raw, "rhs", symbols)
+    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} = {raw['rhs']}."
-    return IdentityClaim(**header, statement=statement, lhs=lhs, rhs=rhs, domains=domains, order=order)
+    return IdentityClaim(
+        **header, statement=statement, lhs=lhs, rhs=rhs, domains=domains, order=order, conditions=unique(left + right)
+    )
 
 
 def _constant(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> ConstantClaim:
-    expr = _expression(raw, "expr", {})
+    expr, conditions = _defined(raw, "expr", {})
     text = raw["value"]
     if not isinstance(text, str):
         raise InputError("value", text, 'write the value as a decimal string, e.g. value = "0.6180339887"')
@@ -150,14 +156,31 @@ def _constant(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
     digits = raw["digits"]
     if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
         raise InputError("digits", digits, f"an integer from 1 to {MAX_DIGITS} (significant digits)")
+    written = significant_digits(text.strip())
+    if written > digits:
+        raise InputError(
+            "value", text, f"{written} significant digits, more than digits = {digits}: write the value rounded to "
+            f"{digits} digits (or raise digits)"
+        )  # fmt: skip
     value = sp.Rational(exact.numerator, exact.denominator)
-    half_unit = _half_unit(value, digits)
-    low, high = value - half_unit, value + half_unit
+    low, high = rounding_interval(value, digits)
     statement = stated or (
         f"{raw['expr']} = {text} to {digits} significant digits, i.e. {raw['expr']} lies in "
         f"[{decimal_text(low)}, {decimal_text(high)}]."
     )
-    return ConstantClaim(**header, statement=statement, expr=expr, value=value, digits=digits, low=low, high=high)
+    return ConstantClaim(
+        **header, statement=statement, expr=expr, value=value, digits=digits, low=low, high=high, conditions=conditions
+    )
+
+
+def significant_digits(text: str) -> int:
+    """The significant digits of a decimal text: from the first non-zero digit of the mantissa to its last
+    digit, trailing zeros included after a decimal point ("1.50": 3) and not in a whole number ("1500": 2).
+    Zero has none."""
+    mantissa = text.lstrip("+-").lower().partition("e")[0]
+    whole, point, fraction = mantissa.partition(".")
+    figures = (whole + fraction).lstrip("0")
+    return len(figures if point else figures.rstrip("0"))
 
 
 def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> InequalityClaim:
@@ -165,9 +188,18 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     if op not in OPERATORS:
         raise InputError("op", op, f"expected one of {' '.join(OPERATORS)}")
     domains, order, symbols = _domains(raw, "domain")
-    lhs, rhs = _expression(raw, "lhs", symbols), _expression(raw, "rhs", symbols)
+    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} {op} {raw['rhs']}."
-    return InequalityClaim(**header, statement=statement, lhs=lhs, op=op, rhs=rhs, domains=domains, order=order)
+    return InequalityClaim(
+        **header,
+        statement=statement,
+        lhs=lhs,
+        op=op,
+        rhs=rhs,
+        domains=domains,
+        order=order,
+        conditions=unique(left + right),
+    )
 
 
 def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> DynamicsClaim:
@@ -179,14 +211,14 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
         "tokens": _choice(raw, "tokens", TOKEN_FAMILIES),
         "n": _integer(raw, "n", 2, MAX_TOKENS),
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
-        "beta": _number(raw, "beta", positive=True),
+        "beta": _number(raw, "beta", positive=True, dyadic=True),
         "scale": _number(raw, "scale", positive=True, default=1.0),
     }
     if "lambdas" in raw:
         lambdas = raw["lambdas"]
         if not isinstance(lambdas, list) or not lambdas or len(lambdas) > MAX_HEADS:
             raise InputError("lambdas", lambdas, f"a list of 1 to {MAX_HEADS} numbers")
-        options["lambdas"] = [_finite("lambdas", value) for value in lambdas]
+        options["lambdas"] = [float_parameter("lambdas", value, dyadic=True) for value in lambdas]
     options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=len(options.get("lambdas", [0])))
     _check_families(raw, options)
     if "head" in raw:
@@ -268,24 +300,37 @@ def _domains(raw: dict[str, Any], key: str) -> tuple[dict[sp.Symbol, Domain], li
 
 
 def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> sp.Expr:
+    return _defined(raw, key, symbols)[0]
+
+
+def _defined(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> tuple[sp.Expr, tuple[Condition, ...]]:
+    """The expression of field `key` and the conditions under which it is defined as written."""
     try:
-        return parse_expression(raw[key], symbols)
+        return parse_defined(raw[key], symbols)
     except ExpressionError as exc:
         exc.field = key
         raise
 
 
-def _half_unit(value: sp.Rational, digits: int) -> sp.Rational:
-    """Half a unit in the last of `digits` significant digits of `value` (of 10^-digits when value = 0)."""
+def rounding_interval(value: sp.Rational, digits: int) -> tuple[sp.Rational, sp.Rational]:
+    """The closed interval of the numbers that round to `value` at `digits` significant digits.
+
+    Half a unit of the last digit either side (half of 10^-digits when value is 0), except below
+    a power of ten in magnitude, where numbers have one more digit after the point: 0.9996 rounds
+    to 1.00 at 3 digits, 0.996 to 0.996, so the side towards zero is a tenth as wide.
+    """
     if value == 0:
-        return sp.Rational(1, 2 * 10**digits)
+        half = sp.Rational(1, 2 * 10**digits)
+        return -half, half
     magnitude = abs(value)
     exponent = len(str(magnitude.p)) - len(str(magnitude.q))
     while sp.Integer(10) ** exponent > magnitude:
         exponent -= 1
     while sp.Integer(10) ** (exponent + 1) <= magnitude:
         exponent += 1
-    return sp.Integer(10) ** (exponent - digits + 1) / 2
+    half = sp.Integer(10) ** (exponent - digits + 1) / 2
+    inner = half / 10 if magnitude == sp.Integer(10) ** exponent else half
+    return (value - half, value + inner) if value < 0 else (value - inner, value + half)
 
 
 def decimal_text(value: sp.Rational) -> str:
@@ -336,25 +381,20 @@ def _integer(raw: dict[str, Any], key: str, low: int, high: int, default: int | 
     return value
 
 
-def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None = None) -> float:
+def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None = None, dyadic: bool = False) -> float:
+    """A float model parameter, faithful to its text (`numbers.float_parameter`)."""
     if key not in raw:
         if default is not None:
             return default
         raise InputError(key, None, "missing")
-    value = _finite(key, raw[key])
+    value = float_parameter(key, raw[key], dyadic)
     if positive and value <= 0:
         raise InputError(key, raw[key], "must be positive")
     return value
 
 
-def _finite(key: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or abs(value) > 1e100:
-        raise InputError(key, value, "a finite number (at most 1e100 in magnitude)")
-    return float(value)
-
-
 def _exact(value: float | int) -> sp.Rational:
-    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    exact = Fraction(value)  # n, d, H are integers and beta is exactly its float (`float_parameter(dyadic=True)`)
     return sp.Rational(exact.numerator, exact.denominator)
 
 
