@@ -18,12 +18,29 @@ from __future__ import annotations
 
 from typing import Any
 
+import sympy as sp
+
 from certificates import recheck
+from certificates.exprtree import from_sympy, parse_rational
 from certificates.recheck import Rejected
 from checks.claimsfile.embedding import read_embedded
-from checks.claimsfile.schema import DynamicsClaim, UserClaim
+from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, InequalityClaim, UserClaim
 from checks.claimsfile.witness_family import CERTIFIABLE, family_failures, family_hypotheses, searched_quantity
 from checks.errors import InputError
+
+#: `lhs op rhs` as `rhs - lhs relation 0`.
+RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+#: The signs that settle each kind of definedness condition (`!=`: either strict sign).
+SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">")}
+
+
+def constant_conditions(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]]) -> list[tuple[str, sp.Expr, str]]:
+    """The conditions of a constant's point certificate: the settled definedness signs, then low <= expr <= high."""
+    return [
+        *signs,
+        ("expr - low >= 0", claim.expr - claim.low, ">="),
+        ("high - expr >= 0", claim.high - claim.expr, ">="),
+    ]
 
 
 def check(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
@@ -36,6 +53,10 @@ def check(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, A
         raise Rejected(f"the certificate is filed under {claim_id[:80]!r} but embeds claim {claim.id!r}")
     if isinstance(claim, DynamicsClaim):
         return _dynamics(claim, kind, payload)
+    if isinstance(claim, ConstantClaim):
+        return _constant(claim, kind, payload)
+    if isinstance(claim, InequalityClaim):
+        return _inequality(claim, kind, payload)
     raise Rejected(f"{claim.kind} claims have no certificates of kind {kind!r}")
 
 
@@ -71,3 +92,60 @@ def _dynamics(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple
         f"its family{consequence}"
     )
     return proved, how
+
+
+def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
+    """A point certificate with no coordinates: every definedness condition of expr, then the interval."""
+    _require_kind(claim, kind, "witness")
+    recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
+    if payload["witness"] != "point" or payload["parameters"] != {} or payload["point"] != {}:
+        raise Rejected("a constant claim is certified by a point witness without coordinates or parameters")
+    stated = payload["conditions"]
+    if not isinstance(stated, list) or len(stated) != len(claim.conditions) + 2:
+        raise Rejected(f"claim {claim.id!r} needs {len(claim.conditions)} definedness condition(s) and 2 bounds")
+    expected = []
+    for condition, theirs in zip(claim.conditions, stated, strict=False):
+        relation = theirs.get("relation") if isinstance(theirs, dict) else None
+        if relation not in SETTLING[condition.relation]:
+            raise Rejected(f"definedness condition {condition.text()} is not settled by relation {relation!r}")
+        expected.append(
+            {"name": f"defined: {condition.text()}", "expression": from_sympy(condition.expr), "relation": relation}
+        )
+    expected += [
+        {"name": name, "expression": from_sympy(expr), "relation": relation}
+        for name, expr, relation in constant_conditions(claim, [])
+    ]
+    recheck.require_conditions(stated, expected, claim.id)
+    how = recheck.point_conditions(payload, {})
+    return f"claims-file claim {claim.id!r}: {claim.statement}", how
+
+
+def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
+    """One case of the claim: a cover, over the file's box and integer values, of the relation or of one
+    definedness condition of its sides, with the expression re-derived from the claim's fields."""
+    _require_kind(claim, kind, "interval-cover")
+    names = {s.name: s for s in claim.order}
+    goals = [(from_sympy(claim.rhs - claim.lhs), (RELATION[claim.op],), f"{claim.lhs} {claim.op} {claim.rhs}")]
+    goals += [(from_sympy(c.expr), SETTLING[c.relation], f"defined: {c.text()}") for c in claim.conditions]
+    if not isinstance(payload, dict) or not isinstance(payload.get("domain"), dict):
+        raise Rejected("a cover needs a domain")
+    match = [g for g in goals if g[0] == payload.get("expression") and payload.get("relation") in g[1]]
+    if not match:
+        raise Rejected(f"the cover is neither the relation of {claim.id!r} nor one of its definedness conditions")
+    if any(not isinstance(ends, list) or len(ends) != 2 for ends in payload["domain"].values()):
+        raise Rejected("each box side must be [lo, hi]")
+    domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}
+    constants = recheck.rational_map(payload.get("constants"), "constants")
+    if set(domain) | set(constants) != set(names) or set(domain) & set(constants):
+        raise Rejected(f"the cover's variables and constants must be the claim's symbols {sorted(names)}")
+    if any(not lo <= hi for lo, hi in domain.values()):
+        raise Rejected("each box side must be [lo, hi] with lo <= hi")
+    for name, value in constants.items():
+        if not claim.domains[names[name]].integer or value.denominator != 1:
+            raise Rejected(f"only integer parameters are fixed in a cover, not {name}")
+    boxes = recheck.cover(payload, match[0][0], payload["relation"], domain, constants)
+    where = ", ".join(
+        [f"{k} = {v}" for k, v in constants.items()] + [f"{k} in [{a}, {b}]" for k, (a, b) in domain.items()]
+    )
+    proved = f"claims-file claim {claim.id!r}, the case {where or 'of no parameters'}: {match[0][2]}"
+    return proved, f"{boxes} boxes re-evaluated with balls"

@@ -21,6 +21,8 @@ from certificates.exprtree import TreeError
 from certificates.intervals import FAILS, HOLDS
 from certificates.store import certificate_directory
 from certificates.witness import certify_point
+from checks.claimsfile.certificate_obligations import constant_conditions
+from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import ConstantClaim, decimal_text
 from checks.registry import Context
@@ -105,13 +107,11 @@ def _definedness(claim: ConstantClaim, prec: int) -> list[tuple[str, sp.Expr, st
 
 def _certify(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]], ctx: Context) -> str | None:
     """The path of a point certificate of low <= expr <= high, or None when it cannot be written or settled."""
-    conditions = [
-        *signs,
-        ("expr - low >= 0", claim.expr - claim.low, ">="),
-        ("high - expr >= 0", claim.high - claim.expr, ">="),
-    ]
+    directory = certificate_directory(ctx.certificate_dir)
     try:
-        result = certify_point(claim.id, claim.statement, conditions, {}, certificate_directory(ctx.certificate_dir))
+        result = certify_point(
+            claim.id, claim.statement, constant_conditions(claim, signs), {}, directory, claim=embedded(claim)
+        )
     except (TreeError, UnsupportedExpression):
         return None
     return str(result.path) if result.verified else None

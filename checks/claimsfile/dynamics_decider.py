@@ -35,6 +35,7 @@ from certificates.ball_model import ExactConfiguration
 from certificates.store import certificate_directory
 from certificates.witness import certify_configuration, round_configuration
 from checks import adversarial, families, model
+from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import DynamicsClaim
 from checks.claimsfile.witness_family import (
@@ -295,6 +296,7 @@ def _certify(
         "<",
         certificate_directory(ctx.certificate_dir),
         token=token,
+        claim=embedded(claim),
     )
     if not result.verified:
         return None

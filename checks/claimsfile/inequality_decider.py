@@ -27,9 +27,11 @@ from flint import arb
 from certificates.exprtree import TreeError, ball_of, from_sympy
 from certificates.intervals import FAILS, certify_cover, prove
 from certificates.store import certificate_directory
+from checks.claimsfile.certificate_obligations import RELATION
 from checks.claimsfile.conditions import Condition
 from checks.claimsfile.definedness import candidate_points, check_point
 from checks.claimsfile.domains import contains, sample_point
+from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball, ball_over, exact_ends
 from checks.claimsfile.names import LambdaC
 from checks.claimsfile.schema import InequalityClaim
@@ -53,7 +55,6 @@ PRECISIONS = (64, 256)
 PIECES = (1, 4, 16)
 OUTSIDE = "outside the declared domain"
 #: lhs op rhs  <=>  (rhs - lhs) RELATION[op] 0, the form `prove` decides.
-RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 Box = dict[sp.Symbol, tuple[Fraction, Fraction]]
 Case = tuple[dict[sp.Symbol, Fraction], Box]
@@ -281,7 +282,7 @@ def _certify(claim: InequalityClaim, label: str, result: Any, constants: dict, b
     statement = (
         f"{claim.statement} Case: {where or 'no parameters'} (this box contains the domain for these values).{goal}"
     )
-    return certify_cover(result, claim.id, statement, directory)
+    return certify_cover(result, claim.id, statement, directory, embedded(claim))
 
 
 def inside(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> bool:

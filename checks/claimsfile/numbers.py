@@ -60,23 +60,18 @@ def exact_number(field: str, value: object) -> Fraction:
     return exact
 
 
-def float_parameter(field: str, value: object, dyadic: bool = False) -> float:
+def float_parameter(field: str, value: object) -> float:
     """The float a model parameter runs with; InputError when it is not faithful to the text.
 
     A literal is faithful when it is the shortest text of its binary64 value (`0.2` is the float
     nearest 0.2, as in any float program; `1.0000000000000001` and `1e-400` name numbers the float
-    cannot tell from 1 and 0, so they are refused). With `dyadic`, the parameter is used exactly
-    (a refutation evaluates the model at it with exact arithmetic), so it must be exactly a binary64
-    value, such as 1.0, 0.5 or 0.375.
+    cannot tell from 1 and 0, so they are refused). A faithful literal names one exact rational
+    (`Fraction(repr(float))`, 0.95 is 19/20): what a refutation uses exactly.
     """
     exact = exact_number(field, value)
     number = float(exact)
     if Fraction(number) == exact:
         return number
-    if dyadic:
-        raise InputError(
-            field, value, "not exactly a binary floating-point number, and it is used exactly: write e.g. 0.5 or 0.375"
-        )
     if Fraction(repr(number)) != exact:
         raise InputError(
             field, value, f"more digits than a binary64 float holds (it would run as {number!r}): write {number!r}"

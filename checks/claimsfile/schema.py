@@ -64,6 +64,8 @@ class UserClaim:
     title: str
     statement: str
     line: int | None = None
+    #: The claim's own TOML fields as parsed (floats as their literal text): what a certificate embeds.
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,7 +131,13 @@ def validate_claim(raw: Any, line: int | None) -> UserClaim:
     for key in sorted(required):
         if key not in raw:
             raise InputError(key, None, f"missing: a {kind} claim needs {', '.join(sorted(required))}")
-    header = {"id": claim_id, "kind": kind, "line": line, "title": _optional_string(raw, "title") or claim_id}
+    header = {
+        "id": claim_id,
+        "kind": kind,
+        "line": line,
+        "title": _optional_string(raw, "title") or claim_id,
+        "raw": dict(raw),
+    }
     stated = _optional_string(raw, "statement")
     return _BUILDERS[kind](raw, header, stated)
 
@@ -211,14 +219,14 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
         "tokens": _choice(raw, "tokens", TOKEN_FAMILIES),
         "n": _integer(raw, "n", 2, MAX_TOKENS),
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
-        "beta": _number(raw, "beta", positive=True, dyadic=True),
+        "beta": _number(raw, "beta", positive=True),
         "scale": _number(raw, "scale", positive=True, default=1.0),
     }
     if "lambdas" in raw:
         lambdas = raw["lambdas"]
         if not isinstance(lambdas, list) or not lambdas or len(lambdas) > MAX_HEADS:
             raise InputError("lambdas", lambdas, f"a list of 1 to {MAX_HEADS} numbers")
-        options["lambdas"] = [float_parameter("lambdas", value, dyadic=True) for value in lambdas]
+        options["lambdas"] = [float_parameter("lambdas", value) for value in lambdas]
     options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=len(options.get("lambdas", [0])))
     _check_families(raw, options)
     if "head" in raw:
@@ -381,20 +389,20 @@ def _integer(raw: dict[str, Any], key: str, low: int, high: int, default: int | 
     return value
 
 
-def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None = None, dyadic: bool = False) -> float:
+def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None = None) -> float:
     """A float model parameter, faithful to its text (`numbers.float_parameter`)."""
     if key not in raw:
         if default is not None:
             return default
         raise InputError(key, None, "missing")
-    value = float_parameter(key, raw[key], dyadic)
+    value = float_parameter(key, raw[key])
     if positive and value <= 0:
         raise InputError(key, raw[key], "must be positive")
     return value
 
 
 def _exact(value: float | int) -> sp.Rational:
-    exact = Fraction(value)  # n, d, H are integers and beta is exactly its float (`float_parameter(dyadic=True)`)
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)  # the faithful literal, exactly
     return sp.Rational(exact.numerator, exact.denominator)
 
 

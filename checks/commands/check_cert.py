@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from certificates import verify
 from certificates.verify import check_file
 from checks.claimsfile import certificate_obligations
 from checks.claimsfile.embedding import embedded_claim_mismatch
@@ -22,6 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CLAIMS.toml",
         help="also confirm that each claims-file certificate embeds exactly the claim of that id in this file",
     )
+
+
+def verify_file(path: Path) -> tuple[bool, str]:
+    """(ok, one line) for any certificate, claims-file certificates included (what `check-cert` prints)."""
+    return verify.verify_file(path, certificate_obligations.check)
 
 
 def _expand(names: list[str]) -> list[Path]:

@@ -35,7 +35,6 @@ from certificates.exprtree import ball_of
 from certificates.intervals import certify_cover, prove, prove_inequality
 from certificates.obligations import SmtStatement
 from certificates.store import build_certificate, certificate_directory
-from certificates.verify import verify_file
 from certificates.witness import certify_configuration, certify_point, round_configuration
 from checks import clustering_rate_claims as rates
 from checks import clustering_time_claims as times
@@ -44,6 +43,7 @@ from checks import entropy_dynamics_claims as entropy_dynamics
 from checks import robustness_claims as robustness
 from checks.claimsfile.deciders import DECIDERS
 from checks.claimsfile.loader import parse_claims
+from checks.commands.check_cert import verify_file
 from checks.energy_claims import check_energy_rate
 from checks.registry import Context, Registry
 from checks.verdicts import Outcome, Step, Verdict

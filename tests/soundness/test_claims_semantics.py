@@ -22,12 +22,12 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certificates.verify import verify_file
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.problems import ClaimsFileError
 from checks.claimsfile.register import register_claims
 from checks.claimsfile.schema import ConstantClaim, InequalityClaim, significant_digits
 from checks.cli import main
+from checks.commands.check_cert import verify_file
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict

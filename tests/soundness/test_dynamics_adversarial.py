@@ -17,12 +17,12 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from certificates.verify import verify_file
 from certificates.witness import certify_configuration
 from checks import adversarial, families
 from checks.claimsfile import dynamics_decider, witness_family
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
+from checks.commands.check_cert import verify_file
 from checks.config import Configuration
 from checks.registry import Context
 from checks.runner import run_claims
