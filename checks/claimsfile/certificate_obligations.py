@@ -5,8 +5,9 @@ TOML is parsed by the claims-file loader (the same safe parser as `headflow chec
 obligation is rebuilt from the parsed claim alone, never from the certificate's own description:
 - constant: a point witness whose conditions are exactly `expr - low >= 0`, `high - expr >= 0`
   (low and high from `value` and `digits`) and the definedness conditions of `expr`;
-- inequality: interval covers of the relation and of every definedness condition, over boxes whose
-  union contains the declared domain;
+- inequality: an interval cover of the relation, or of one definedness condition, over one case (a
+  box and fixed integer values) named in the output; the checker proves that case, and whether the
+  cases of a claim's certificates together exhaust its domain is not re-checked (README, "Trust model");
 - dynamics: an exact configuration of the claim's family (sizes, the file's beta and strengths,
   attention kind, geometry, symmetry, W = M) where the refuting rate is negative.
 Identities have no certificates (they are PROVED symbolically or REFUTED at a point).

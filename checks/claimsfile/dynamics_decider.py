@@ -37,6 +37,7 @@ from certificates.witness import certify_configuration, round_configuration
 from checks import adversarial, families, model
 from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball
+from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
 from checks.claimsfile.witness_family import (
     CERTIFIABLE,
@@ -45,7 +46,6 @@ from checks.claimsfile.witness_family import (
     family_failures,
     family_hypotheses,
     searched_quantity,
-    stated,
 )
 from checks.clustering_rate_claims import late_exponent
 from checks.config import Configuration

@@ -60,6 +60,11 @@ def exact_number(field: str, value: object) -> Fraction:
     return exact
 
 
+def stated(value: float | int) -> Fraction:
+    """The exact rational a faithful model parameter stands for: its shortest decimal text (0.95 is 19/20)."""
+    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+
+
 def float_parameter(field: str, value: object) -> float:
     """The float a model parameter runs with; InputError when it is not faithful to the text.
 

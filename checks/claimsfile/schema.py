@@ -18,7 +18,7 @@ import sympy as sp
 from checks.claimsfile.conditions import Condition, unique
 from checks.claimsfile.domains import Domain, dependency_order, parse_domain
 from checks.claimsfile.expressions import parse_defined
-from checks.claimsfile.numbers import float_parameter
+from checks.claimsfile.numbers import float_parameter, stated
 from checks.claimsfile.problems import ExpressionError
 from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
@@ -402,7 +402,7 @@ def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None
 
 
 def _exact(value: float | int) -> sp.Rational:
-    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)  # the faithful literal, exactly
+    exact = stated(value)
     return sp.Rational(exact.numerator, exact.denominator)
 
 

@@ -9,10 +9,10 @@ strengths exactly as written, W_h = M_h, unit tokens, symmetry, attention kind, 
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from certificates.ball_model import ExactConfiguration
+from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
 
 #: Quantities whose sign at an exact configuration the ball model can certify.
@@ -52,11 +52,6 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     if options["heads"] == "scalar":
         names.append("scalar-heads")
     return names
-
-
-def stated(value: float) -> Fraction:
-    """The exact rational a file's number stands for: its shortest decimal text (0.95 is 19/20)."""
-    return Fraction(repr(float(value)))
 
 
 def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:

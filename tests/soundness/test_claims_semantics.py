@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checks.claimsfile.loader import parse_claims
+from checks.claimsfile.numbers import stated
 from checks.claimsfile.problems import ClaimsFileError
 from checks.claimsfile.register import register_claims
 from checks.claimsfile.schema import ConstantClaim, InequalityClaim, significant_digits
@@ -125,12 +126,13 @@ def test_dynamics_float_parameters_must_be_faithful() -> None:
     assert claim.options["rho"] == 0.2 and claim.options["beta"] == 1.0
     with pytest.raises(ClaimsFileError, match=r"rho.*more digits than a binary64"):
         parse_claims(dynamics(rho="0.20000000000000001"))
-    with pytest.raises(ClaimsFileError, match=r"beta.*used exactly"):
+    with pytest.raises(ClaimsFileError, match=r"beta.*more digits than a binary64"):
         parse_claims(dynamics(beta="0.5000000000000000001"))
-    with pytest.raises(ClaimsFileError, match=r"beta.*used exactly"):
-        parse_claims(dynamics(beta="0.1"))  # a refutation would use the double 0.1000000000000000055...
+    (tenth,) = parse_claims(dynamics(beta="0.1"))  # faithful: runs as the double, refuted at exactly 1/10
+    assert tenth.options["beta"] == 0.1
+    assert stated(tenth.options["beta"]) == Fraction(1, 10)
     with pytest.raises(ClaimsFileError, match="lambdas"):
-        parse_claims(dynamics(lambdas="[1.0, 0.3]"))
+        parse_claims(dynamics(lambdas="[1.0, 0.30000000000000001]"))
     with pytest.raises(ClaimsFileError, match=r"n=3\.0"):
         parse_claims(dynamics(n="3.0"))
 
