@@ -19,7 +19,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import check_cert, constants, integrator
-from checks.atomic import write_text_atomic
+from certificates.atomic import write_text_atomic
 
 #: The quick profile's budget from the issue: every paper claim decided within a minute.
 VERIFY_BUDGET_SECONDS = 60.0

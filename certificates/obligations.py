@@ -4,7 +4,7 @@ A certificate names a claim; the checker looks the claim up here and rejects a c
 content is not this obligation, so a true statement filed under another claim, a weakened goal or
 a dropped hypothesis never re-checks. The deciding code builds its certificates from these same
 obligations (it imports this module; this module imports no deciding code: only the closed forms
-of `identities.closed_forms` and the regime derivation of `certificates.scalar_regime`).
+of `identities.closed_forms` and the regime derivation of `identities.condition8_scalar`).
 
 Kinds of obligation:
 - `SmtObligation`: statements `hypotheses => goal` over real constants, each to be `unsat` when
@@ -26,9 +26,9 @@ from typing import Any
 
 import sympy as sp
 
-from certificates import scalar_regime as sr
 from certificates.exprtree import formula_from_sympy, from_sympy
 from identities import closed_forms
+from identities import condition8_scalar as sr
 
 H, n, alpha, t, c, q_star = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
 beta = sp.Symbol("beta", positive=True)

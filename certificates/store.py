@@ -13,8 +13,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from certificates.atomic import write_text_atomic
 from certificates.format import KINDS, SCHEMA, content_hash
-from checks.atomic import write_text_atomic
 
 
 def tool_versions() -> dict[str, str]:

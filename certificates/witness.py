@@ -23,8 +23,8 @@ from flint import arb, ctx
 
 from certificates import ball_model, obligations
 from certificates.exprtree import ball_of, enclosure_text, eval_ball, from_sympy, rational_text
+from certificates.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
-from checks.families import stereographic_lift
 
 PRECISIONS = (64, 128, 256, 512)
 RELATIONS = {">": lambda b: b > 0, ">=": lambda b: b >= 0, "<": lambda b: b < 0, "<=": lambda b: b <= 0}

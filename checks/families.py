@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from certificates.rational_sphere import stereographic_lift
 from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
 
@@ -44,12 +45,6 @@ def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | No
     X[:, :n] = vectors * np.sqrt(np.clip(values, 0.0, None))
     X /= np.linalg.norm(X, axis=1, keepdims=True)
     return X @ _random_rotation(d, rng) if rng is not None else X
-
-
-def stereographic_lift(t: Sequence[Fraction]) -> list[Fraction]:
-    """Inverse stereographic projection R^{d-1} -> S^{d-1}: a rational t gives a rational unit x."""
-    s = sum((ti * ti for ti in t), Fraction(0))
-    return [2 * ti / (s + 1) for ti in t] + [(s - 1) / (s + 1)]
 
 
 def rational_sphere_tokens(n: int, d: int, rng: np.random.Generator, denominator: int = 16) -> list[list[Fraction]]:

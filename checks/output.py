@@ -6,7 +6,7 @@ import io
 import sys
 from typing import Any
 
-from checks.atomic import write_text_atomic
+from certificates.atomic import write_text_atomic
 from checks.html_report import render_html
 from checks.report import render_json, render_markdown, render_table
 

@@ -18,7 +18,7 @@ matplotlib.use("Agg")
 import numpy as np
 from matplotlib.figure import Figure
 
-from checks.atomic import write_bytes_atomic
+from certificates.atomic import write_bytes_atomic
 
 
 def save(fig: Figure, stem: Path) -> list[Path]:

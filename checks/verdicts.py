@@ -11,6 +11,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from identities.derivation import Derivation, Step
+
 
 class Verdict(enum.StrEnum):
     PROVED = "PROVED"
@@ -28,14 +30,6 @@ RIGOROUS_WITNESS_METHODS = frozenset({"exact", "ball"})
 
 class EvidenceError(ValueError):
     """An Outcome that does not carry what its verdict requires (a bug in a procedure)."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of a derivation: what it says in words, and optionally in LaTeX."""
-
-    text: str
-    latex: str = ""
 
 
 @dataclass
@@ -100,3 +94,15 @@ def combine(outcomes: list[Outcome]) -> tuple[Verdict, str]:
         if verdict in verdicts:
             return verdict, ""
     return Verdict.INCONCLUSIVE, ""
+
+
+def derived(derivation: Derivation, method: str, details: dict[str, Any] | None = None) -> Outcome:
+    """PROVED with the steps when every check of the derivation passed; INCONCLUSIVE with the failures otherwise."""
+    if derivation.proved:
+        return Outcome(Verdict.PROVED, method, steps=list(derivation.steps), details=details or {})
+    return Outcome(
+        Verdict.INCONCLUSIVE,
+        method,
+        notes="symbolic derivation did not close: " + "; ".join(derivation.failures),
+        details=details or {},
+    )

@@ -2,18 +2,23 @@
 
 A prover records each step; a step that carries a check is kept only as a proved step when
 SymPy reduces the residual to 0 (or decides the stated sign). Any failed check turns the final
-Outcome into INCONCLUSIVE with the residual in the notes: a derivation can never be PROVED
+outcome (`checks.verdicts.derived`) into INCONCLUSIVE with the residual in the notes: a derivation can never be PROVED
 unless every computation in it succeeded on this run.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import sympy as sp
 
-from checks.verdicts import Outcome, Step, Verdict
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a derivation: what it says in words, and optionally in LaTeX."""
+
+    text: str
+    latex: str = ""
 
 
 def is_zero(residual: sp.Expr) -> bool:
@@ -59,14 +64,3 @@ class Derivation:
     @property
     def proved(self) -> bool:
         return not self.failures and bool(self.steps)
-
-    def outcome(self, method: str, details: dict[str, Any] | None = None) -> Outcome:
-        """PROVED with the steps when every check passed; INCONCLUSIVE with the failures otherwise."""
-        if self.proved:
-            return Outcome(Verdict.PROVED, method, steps=list(self.steps), details=details or {})
-        return Outcome(
-            Verdict.INCONCLUSIVE,
-            method,
-            notes="symbolic derivation did not close: " + "; ".join(self.failures),
-            details=details or {},
-        )

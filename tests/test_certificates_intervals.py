@@ -10,12 +10,12 @@ import pytest
 import sympy as sp
 
 from certificates import obligations, recheck
-from certificates import superadditivity_claims as sc
 from certificates.exprtree import from_sympy
 from certificates.intervals import certify_cover, prove, prove_inequality
 from certificates.witness import settle_point
 from checks.registry import Context, load_all
 from checks.runner import run_claim
+from checks.theorems import clustering as sc
 from checks.verdicts import Verdict
 from identities import closed_forms
 

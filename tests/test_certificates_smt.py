@@ -11,8 +11,6 @@ import pytest
 import sympy as sp
 
 from certificates import obligations, smtlib, solvers
-from certificates import scalar_regime as sr
-from certificates import threshold_claims as tc
 from certificates.exprtree import TreeError, formula_from_sympy
 from certificates.obligations import SmtStatement
 from certificates.smt import certify, decide, problem
@@ -20,8 +18,10 @@ from checks import families, model
 from checks.config import Configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
+from checks.theorems import threshold as tc
 from checks.verdicts import Verdict
 from identities import closed_forms
+from identities import condition8_scalar as sr
 from tests.soundness.forgeries import SMUGGLED
 
 

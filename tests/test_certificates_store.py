@@ -204,7 +204,7 @@ TRUSTED = {
     "certificates.solvers",
     "certificates.exprtree",
     "certificates.ball_model",
-    "certificates.scalar_regime",
+    "identities.condition8_scalar",
     "identities",
     "identities.closed_forms",
     "identities.balls",

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from certificates import ball_model, witness_claims
+from certificates import ball_model
+from checks.theorems import energy as witness_claims
 from certificates.witness import certify_configuration, rational_unit_vector, round_configuration
 from checks import families, model
 from checks.config import Configuration

@@ -7,15 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from checks import clustering_rate_claims as rates
-from checks import clustering_time_claims as times
-from checks import energy_trajectory_claims as trajectories
-from checks import entropy_dynamics_claims as entropy
 from checks import model
-from checks import robustness_claims as robustness
 from checks.fits import power_law
 from checks.registry import Context, load_all
 from checks.runner import run_claim
+from checks.theorems import clustering as rates
+from checks.theorems import clustering as times
+from checks.theorems import energy as robustness
+from checks.theorems import energy as trajectories
+from checks.theorems import entropy as entropy
 from checks.verdicts import Verdict
 
 

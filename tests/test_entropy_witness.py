@@ -15,15 +15,15 @@ import numpy as np
 import pytest
 
 from certificates import ball_model
-from certificates.entropy_witness_claims import HYPOTHESES, refute_monotone
 from certificates.recheck import exact_configuration
 from certificates.verify import verify_file as verify_certificate
 from certificates.witness import certify_configuration
 from checks import cli, families, model
-from checks.clustering_rate_claims import equiangular_softmax
 from checks.config import Configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
+from checks.theorems.clustering import equiangular_softmax
+from checks.theorems.entropy import HYPOTHESES, refute_monotone
 from checks.verdicts import Verdict
 from tests.certificate_edits import mutated_copy
 

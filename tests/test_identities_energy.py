@@ -12,10 +12,10 @@ from checks import families, model
 from checks.config import Configuration
 from checks.registry import Context
 from checks.sampling import random_configuration
-from checks.verdicts import Verdict
+from checks.theorems.energy import check_formula, t16_formula, t17_formula
+from checks.verdicts import Verdict, derived
 from identities import energy
 from identities.energy import n
-from identities.energy_identity_claims import check_formula, t16_formula, t17_formula
 
 
 def test_lemmas_and_theorems_are_proved() -> None:
@@ -39,7 +39,7 @@ def test_gradient_lemma_with_a_wrong_coefficient_is_not_proved(coefficient: int)
 def test_wrong_energy_rates_are_not_proved(geometry: str, wrong: Callable[..., sp.Expr]) -> None:
     proof = energy.prove_energy_rate(geometry, wrong)
     assert not proof.derivation.proved
-    assert proof.derivation.outcome("m").verdict is Verdict.INCONCLUSIVE
+    assert derived(proof.derivation, "m").verdict is Verdict.INCONCLUSIVE
 
 
 @pytest.mark.parametrize("wrong", [lambda q: q / n**2, lambda q: 2 * q / n**3, lambda q: -q / n**3])

@@ -10,8 +10,8 @@ import sympy as sp
 
 from checks import model
 from checks.sampling import random_configuration
+from checks.theorems.entropy import covariance_rates
 from identities.entropy import beta, prove_entropy_identity, to_moments, weight
-from identities.entropy_claims import covariance_rates
 
 
 def test_entropy_identity_is_proved() -> None:

@@ -8,7 +8,7 @@ import sympy as sp
 
 from checks import model
 from checks.registry import Context, load_all
-from checks.verdicts import Verdict
+from checks.verdicts import Verdict, derived
 from identities.projection import PU, PW, SPACE, U, W, X, prove_self_pairing, prove_symmetry, prove_tangency
 
 
@@ -16,7 +16,7 @@ def test_the_three_identities_are_proved() -> None:
     for prover in (prove_self_pairing, prove_symmetry, prove_tangency):
         derivation = prover()
         assert derivation.proved, derivation.failures
-        assert derivation.outcome("m").verdict is Verdict.PROVED
+        assert derived(derivation, "m").verdict is Verdict.PROVED
 
 
 @pytest.mark.parametrize(
@@ -30,7 +30,7 @@ def test_the_three_identities_are_proved() -> None:
 def test_wrong_self_pairing_is_not_proved(wrong: sp.Expr) -> None:
     derivation = prove_self_pairing(wrong)
     assert not derivation.proved
-    assert derivation.outcome("m").verdict is Verdict.INCONCLUSIVE
+    assert derived(derivation, "m").verdict is Verdict.INCONCLUSIVE
 
 
 @pytest.mark.parametrize("wrong", [SPACE.inner(PU, PW) * 2, -SPACE.inner(U, PW), SPACE.inner(U, W)])

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from checks import families, model
 from checks.config import Configuration
-from checks.energy_claims import central_difference_energy_rate
 from checks.sampling import relative_discrepancy
+from checks.theorems.energy import central_difference_energy_rate
 
 seeds = st.integers(0, 2**32 - 1)
 kinds = st.sampled_from(["usa", "softmax", "relu"])

@@ -9,10 +9,10 @@ import pytest
 
 from checks import cli
 from checks.commands import verify
-from checks.energy_claims import check_energy_rate
 from checks.registry import REGISTRY, Context, Registry, load_all
 from checks.report import build_report, render_markdown
 from checks.runner import run_claim
+from checks.theorems.energy import check_energy_rate
 from checks.verdicts import EvidenceError, Outcome, Step, Verdict, combine
 
 

@@ -5,7 +5,7 @@ integrates it (`checks.integrator.integrate`) and evaluates the quantity with `c
 every recorded state. The property gives a margin per sample (`non-negative`: the least value;
 `non-decreasing`: the least increment between records; `tends-to`: minus the distance of the
 final value to the limit; `decays-at-rate`: minus the relative error of the fitted exponential
-rate, by `clustering_rate_claims.late_exponent` for the cluster gap).
+rate, by `checks.theorems.clustering.late_exponent` for the cluster gap).
 
 Pointwise properties are also searched adversarially (`checks.adversarial`): `non-negative` of
 any quantity, and `non-decreasing` of a quantity with a rate (attention_entropy -> entropy_rate,
@@ -47,13 +47,13 @@ from checks.claimsfile.witness_family import (
     family_hypotheses,
     searched_quantity,
 )
-from checks.clustering_rate_claims import late_exponent
 from checks.config import Configuration
 from checks.errors import InputError
 from checks.fits import exponential_rate
 from checks.integrator import integrate
 from checks.registry import Context
 from checks.sampling import configuration_record, float_verdict
+from checks.theorems.clustering import late_exponent
 from checks.verdicts import Outcome, Verdict
 
 SAMPLES = {"quick": 3, "thorough": 12}

@@ -7,7 +7,7 @@ import itertools
 import sys
 from fractions import Fraction
 
-from checks.atomic import write_text_atomic
+from certificates.atomic import write_text_atomic
 from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.errors import InputError
 from checks.exact_numbers import parse_values

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from certificates.atomic import write_bytes_atomic
 from checks import families, plots
-from checks.atomic import write_bytes_atomic
 from checks.bounds import check_range, check_seed
 from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_ARRAY_ELEMENTS, Configuration
 from checks.errors import InputError

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from checks.atomic import write_bytes_atomic
+from certificates.atomic import write_bytes_atomic
 from checks.errors import InputError
 from checks.sweeps.kinds import SWEEPS
 from checks.sweeps.runner import run_sweep

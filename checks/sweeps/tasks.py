@@ -11,9 +11,9 @@ import numpy as np
 import sympy as sp
 
 from checks import families, model
-from checks.clustering_time_claims import measure
 from checks.config import Configuration
 from checks.errors import InputError
+from checks.theorems.clustering import measure
 from identities import closed_forms as cf
 
 #: Relative width at which the bisection for the threshold stops (below float64 resolution).

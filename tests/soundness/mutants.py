@@ -26,34 +26,33 @@ import sympy as sp
 from flint import ctx as flint_ctx
 
 from certificates import obligations
-from certificates import scalar_regime as sr
-from certificates import superadditivity_claims as sa
-from certificates import threshold_claims as tc
-from certificates import witness_claims as wc
 from certificates.ball_model import ExactConfiguration
 from certificates.exprtree import ball_of
 from certificates.intervals import certify_cover, prove, prove_inequality
 from certificates.obligations import SmtStatement
 from certificates.store import build_certificate, certificate_directory
 from certificates.witness import certify_configuration, certify_point, round_configuration
-from checks import clustering_rate_claims as rates
-from checks import clustering_time_claims as times
 from checks import constants
-from checks import entropy_dynamics_claims as entropy_dynamics
-from checks import robustness_claims as robustness
 from checks.claimsfile.deciders import DECIDERS
 from checks.claimsfile.loader import parse_claims
 from checks.commands.check_cert import verify_file
-from checks.energy_claims import check_energy_rate
 from checks.registry import Context, Registry
-from checks.verdicts import Outcome, Step, Verdict
+from checks.theorems import clustering as rates
+from checks.theorems import clustering as sa
+from checks.theorems import clustering as times
+from checks.theorems import energy as robustness
+from checks.theorems import energy as wc
+from checks.theorems import entropy as entropy_dynamics
+from checks.theorems import threshold as tc
+from checks.theorems.energy import check_energy_rate, check_formula, t16_formula, t17_formula
+from checks.theorems.entropy import check_entropy_identity
+from checks.theorems.threshold import refute_transcendence
+from checks.verdicts import Outcome, Step, Verdict, derived
 from identities import closed_forms as cf
+from identities import condition8_scalar as sr
 from identities import energy, projection, scalar_regime
-from identities.energy_identity_claims import check_formula, t16_formula, t17_formula
 from identities.entropy import beta as ent_beta
 from identities.entropy import prove_entropy_identity
-from identities.entropy_claims import check_entropy_identity
-from identities.scalar_regime_claims import refute_transcendence
 from tests.soundness.forgeries import rehashed
 
 Decide = Callable[[Context], Outcome]
@@ -84,7 +83,7 @@ def symbolic(build: Callable[[], object]) -> Decide:
     def decide(ctx: Context) -> Outcome:
         result = build()
         derivation = getattr(result, "derivation", result)
-        return derivation.outcome(METHOD)  # type: ignore[attr-defined]
+        return derived(derivation, METHOD)
 
     return decide
 

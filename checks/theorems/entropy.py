@@ -1,6 +1,12 @@
-"""Theorem 27 along trajectories: attention entropy non-decreasing, and its limit log n.
+"""Theorem 27, attention entropy: the production identity, monotonicity and the limit log n.
 
-The summary's regime (catalog statements): softmax, scalar heads lambda_h > 0, equiangular
+The identity: The entropy production identity (T27): symbolic proof and a numeric cross-check
+against the model.
+
+Along trajectories: Theorem 27 along trajectories: attention entropy non-decreasing, and its limit
+log n.
+
+The summary's regime (the statements below): softmax, scalar heads lambda_h > 0, equiangular
 tokens, spherical dynamics. Each run integrates until the cluster gap is below 1e-8 and, at every
 accepted step, checks the model's dH^h_i/dt >= 0 and that recorded entropies never decrease by
 more than integration error; the limit is checked at the end state (log n - H^h_i <= tolerance)
@@ -10,9 +16,21 @@ Broader readings, declared here as their own claims: for monotonicity, reading-b
 equiangularity (scalar heads, arbitrary tokens) and reading-c also drops scalar heads (arbitrary
 symmetric heads); they are searched at random configurations through the model's entropy rates
 (`search_monotone_general`), and a negative rate is only a float candidate: the procedures in
-certificates/entropy_witness_claims.py round it to exact data and verify it with balls. For the
+this module's witness procedures round it to exact data and verify it with balls. For the
 limit, reading-b takes random symmetric heads and random tokens and checks the runs that collapse
 (a run may instead settle into several clusters; those are counted).
+
+Broader readings (witnesses): Broader readings of Theorem 27 decided by certified witnesses:
+T27.entropy-monotone.reading-b and -c.
+
+Each reading says every dH^h_i/dt >= 0 (softmax, W_h = M_h, spherical dynamics, any tokens) with
+scalar heads (reading-b) or any symmetric heads (reading-c). The float search of
+checks.theorems.entropy proposes configurations where the model's rate is negative; the
+most negative few are rounded to exact data that keep the reading's hypotheses (rational unit
+tokens, the scalar or symmetric heads rounded entry-wise, W_h = M_h, softmax, the sphere), the
+hypotheses are checked exactly, and the rate is settled with the ball model. Only a ball-verified
+negative rate, written as a witness certificate, makes a reading REFUTED; a float candidate alone
+leaves it INCONCLUSIVE, and no candidate at all leaves the float verdict (CONFIRMED).
 """
 
 from __future__ import annotations
@@ -24,24 +42,106 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from certificates.store import certificate_directory
+from certificates.witness import certify_configuration, round_configuration
 from checks import adversarial, families, model
-from checks.clustering_rate_claims import equiangular_softmax
 from checks.config import Configuration
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.registry import REGISTRY, Context
-from checks.sampling import configuration_record, float_verdict
-from checks.verdicts import Outcome, Verdict
+from checks.sampling import configuration_record, float_verdict, random_configuration, relative_discrepancy
+from checks.theorems.clustering import equiangular_softmax
+from checks.verdicts import Outcome, Verdict, derived
+from identities.entropy import prove_entropy_identity
+
+_STATEMENTS: tuple[tuple[str, str, str], ...] = (
+    (
+        "T27.entropy-identity",
+        "Theorem 27: entropy production identity",
+        "For every n >= 2, beta > 0 and every differentiable family of scores s_j(t), the entropy of "
+        "p = softmax(beta s) obeys dH/dt = -beta^2 Cov_p(s, sdot).",
+    ),
+    (
+        "T27.entropy-monotone",
+        "Theorem 27: entropy is non-decreasing",
+        "softmax, scalar heads M_h = lambda_h I (lambda_h > 0), W_h = M_h, equiangular tokens, "
+        "spherical dynamics: every attention entropy H^h_i is non-decreasing in time.",
+    ),
+    (
+        "T27.entropy-limit",
+        "Theorem 27: entropy tends to log n",
+        "In the regime of T27.entropy-monotone, every H^h_i(t) -> log n as t -> infinity.",
+    ),
+)
+
+for _id, _title, _statement in _STATEMENTS:
+    REGISTRY.declare(_id, _title, _statement)
+
+
+TOLERANCE = 1e-9
+
+
+def covariance_rates(cfg: Configuration, coefficient: float = -1.0, beta_power: int = 2) -> np.ndarray:
+    """coefficient * beta^beta_power * Cov_p(s, sdot) per head and token, shape (H, n); the identity
+    has coefficient -1 and beta_power 2 (other values state wrong variants, for soundness tests)."""
+    p, s, sdot = model.attention_distributions(cfg), model.scores(cfg), model.score_rates(cfg)
+    mean_s, mean_rate = np.sum(p * s, axis=-1), np.sum(p * sdot, axis=-1)
+    return coefficient * cfg.beta**beta_power * (np.sum(p * s * sdot, axis=-1) - mean_s * mean_rate)
+
+
+@REGISTRY.procedure("T27.entropy-identity", "symbolic")
+def _symbolic(ctx: Context) -> Outcome:
+    return derived(prove_entropy_identity(), "symbolic (SymPy): moments of sums with symbolic n, chain rule")
+
+
+@REGISTRY.procedure("T27.entropy-identity", "numeric")
+def _numeric(ctx: Context) -> Outcome:
+    return check_entropy_identity(ctx)
+
+
+def check_entropy_identity(ctx: Context, coefficient: float = -1.0, beta_power: int = 2) -> Outcome:
+    """model.entropy_rates against coefficient * beta^beta_power * Cov_p(s, sdot) at random configurations."""
+    rng = ctx.rng("entropy")
+    cases = 200 if ctx.thorough else 30
+    worst, candidate = 0.0, None
+    for case in range(cases):
+        ctx.check_budget()
+        attention = ("usa", "softmax", "relu")[case % 3]
+        cfg = random_configuration(rng, attention=attention, heads="general")
+        exact, claimed = model.entropy_rates(cfg), covariance_rates(cfg, coefficient, beta_power)
+        scale = 1e-12 * (1.0 + float(np.max(np.abs(exact))))
+        gap = max(
+            relative_discrepancy(float(e), float(c), scale) for e, c in zip(exact.ravel(), claimed.ravel(), strict=True)
+        )
+        if gap > worst:
+            worst, candidate = gap, configuration_record(cfg)
+    method = (
+        f"numeric: model.entropy_rates vs {coefficient:g} beta^{beta_power} Cov_p(s, sdot) at random configurations "
+        "(all kinds, general heads)"
+    )
+    return float_verdict(method, cases, -worst, TOLERANCE, candidate, {"max_relative_discrepancy": worst})
+
 
 RTOL, ATOL = 1e-11, 1e-14
+
+
 FINAL_GAP = 1e-8
+
+
 #: Tolerance on rates relative to (1 + max |dH/dt|) and on decreases of recorded entropies.
 RATE_TOLERANCE = 1e-10
+
+
 #: Tolerance on log n - H^h_i at the end state (the deficit there is O((beta lambda eps)^2)).
 LIMIT_TOLERANCE = 1e-8
+
+
 #: The same for general heads, where the deficit at cluster gap eps is O(beta^2 |M|^2 eps).
 GENERAL_LIMIT_TOLERANCE = 1e-6
+
+
 #: General runs that stop moving (speed below this) before collapsing are not collapsing runs.
 SETTLED_SPEED = 1e-9
+
 
 REGISTRY.declare(
     "T27.entropy-monotone.reading-b",
@@ -49,12 +149,16 @@ REGISTRY.declare(
     "softmax, scalar heads M_h = lambda_h I (lambda_h > 0), W_h = M_h, spherical dynamics, any n >= 2, "
     "d >= 2 and any tokens on S^{d-1} (not necessarily equiangular): every dH^h_i/dt >= 0.",
 )
+
+
 REGISTRY.declare(
     "T27.entropy-limit.reading-b",
     "Theorem 27, broader reading: the entropy limit for symmetric heads",
     "softmax, any symmetric M_h, W_h = M_h, spherical dynamics, any n >= 2, d >= 2: along every trajectory "
     "whose cluster gap tends to 0, every H^h_i(t) -> log n.",
 )
+
+
 REGISTRY.declare(
     "T27.entropy-monotone.reading-c",
     "Theorem 27, broader reading: symmetric heads, arbitrary tokens",
@@ -226,3 +330,86 @@ def _limit(ctx: Context) -> Outcome:
 @REGISTRY.procedure("T27.entropy-limit.reading-b", "trajectory")
 def _limit_reading_b(ctx: Context) -> Outcome:
     return check_limit_general(ctx)
+
+
+CANDIDATES_TRIED = 5
+
+
+_COMMON = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
+
+
+#: The hypotheses each reading's witness must satisfy exactly.
+HYPOTHESES = {"scalar": (*_COMMON, "scalar-heads"), "symmetric": (*_COMMON, "symmetric-scores")}
+
+
+READINGS = {"scalar": "T27.entropy-monotone.reading-b", "symmetric": "T27.entropy-monotone.reading-c"}
+
+
+def refute_monotone(
+    ctx: Context,
+    heads: str,
+    sample: Callable[[np.random.Generator, str], Configuration] = sample_general,
+) -> Outcome:
+    """Search, round and certify: REFUTED with the witness file, else the float verdict or INCONCLUSIVE."""
+    claim_id = READINGS[heads]
+    search = search_monotone_general(ctx, heads, sample)
+    if search.worst >= -RATE_TOLERANCE:
+        return float_verdict(search.method, search.cases, search.worst, RATE_TOLERANCE, None)
+    statement = REGISTRY.get(claim_id).statement
+    method = search.method + "; the most negative candidates rounded to exact data, dH^h_i/dt < 0 verified with balls"
+    reasons = []
+    for margin, cfg, head, token in search.candidates[:CANDIDATES_TRIED]:
+        ctx.check_budget()
+        exact = round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, symmetric=True, attention="softmax")
+        result = certify_configuration(
+            claim_id,
+            statement,
+            exact,
+            HYPOTHESES[heads],
+            "entropy_rate",
+            head,
+            "<",
+            certificate_directory(ctx.certificate_dir),
+            token=token,
+        )
+        if result.verified:
+            witness = {
+                "verified_by": "ball",
+                "n": exact.n,
+                "d": len(exact.tokens[0]),
+                "H": len(exact.scores),
+                "beta": str(exact.beta),
+                "quantity": f"dH^{head}_{token}/dt",
+                "ball": result.values[0],
+                "float_relative_rate": margin,
+                "certificate": str(result.path),
+            }
+            return Outcome(
+                Verdict.REFUTED,
+                method,
+                cases=search.cases,
+                worst_margin=search.worst,
+                tolerance=RATE_TOLERANCE,
+                witness=witness,
+                certificates=[str(result.path)],
+                details={"float_candidates": search.negatives},
+            )
+        reasons.append(result.reason)
+    return Outcome(
+        Verdict.INCONCLUSIVE,
+        method,
+        cases=search.cases,
+        worst_margin=search.worst,
+        tolerance=RATE_TOLERANCE,
+        notes=f"{search.negatives} float candidates; none verified ({'; '.join(reasons)})",
+    )
+
+
+@REGISTRY.procedure("T27.entropy-monotone.reading-b", "witness")
+def _reading_b(ctx: Context) -> Outcome:
+    return refute_monotone(ctx, "scalar")
+
+
+@REGISTRY.procedure("T27.entropy-monotone.reading-c", "witness")
+def _reading_c(ctx: Context) -> Outcome:
+    return refute_monotone(ctx, "symmetric")

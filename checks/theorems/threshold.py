@@ -1,0 +1,262 @@
+"""Theorem 19: c*(H), the golden ratio, Lambert W, and the threshold beta*: statements, readings,
+procedures.
+
+The constants: Theorem 19's constants: exact nature of c*(H), the golden ratio, and the Lambert W
+question.
+
+The threshold (SMT): T19.threshold decided by Z3 for all real H >= 2 and n >= 2 at once, with SMT
+certificates.
+
+In the scalar-head, orthogonal-token regime (identities.condition8_scalar) Condition 8 is the
+polynomial margin alpha^2 ((n - 1) - (H - 1) t^2) with t = exp(alpha beta) > 0. The summary's
+beta* enters through q* = exp(2 alpha beta*), taken from identities.closed_forms.beta_star, and
+c = c*(H) through its defining polynomial. Since log and exp are increasing, comparisons of
+thresholds in beta are comparisons of q = t^2; every statement below is then polynomial.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import sympy as sp
+
+from certificates import obligations
+from certificates.obligations import SmtStatement
+from certificates.smt import certify, decide
+from certificates.store import certificate_directory
+from certificates.witness import certify_obligation_point
+from checks.registry import REGISTRY, Context
+from checks.verdicts import Outcome, Step, Verdict, derived
+from identities import closed_forms
+from identities import closed_forms as cf
+from identities import condition8_scalar as sr
+from identities.derivation import Derivation
+from identities.scalar_regime import (
+    prove_c_star,
+    prove_golden,
+    prove_lambda_c_equation,
+    prove_lambda_max,
+)
+
+_STATEMENTS: tuple[tuple[str, str, str], ...] = (
+    (
+        "T19.c-star",
+        "Theorem 19: the exact nature of c*(H)",
+        "c*(H) = (sqrt((H-1)^2 + 4) - (H-1))/2 is the positive root of c^2 + (H-1) c - 1 = 0; for "
+        "integer H >= 1 it is algebraic of degree at most 2, lies in (0, 1] and decreases in H.",
+    ),
+    (
+        "T19.golden",
+        "Theorem 19: the golden ratio at H = 2",
+        "c*(2) = 1/phi with phi = (1 + sqrt 5)/2.",
+    ),
+    (
+        "T19.lambert-w",
+        "Theorem 19: the Lambert W connection",
+        "The summary says c*(H) relates to the Lambert W function for general H. Decided form: c*(H) is "
+        "algebraic over Q(H) (the positive root of c^2 + (H-1)c - 1), so it is a Lambert W value only in the "
+        "trivial sense c = W(c e^c) true of every c >= -1; the scalar-regime constant that is a Lambert W value "
+        "is lambda_max = (1 + W((n-1)/e))/beta, the unique maximiser of phi on lambda > 0 (n >= 2, beta > 0); "
+        "the inflection point lambda_c is pinned by (u-2)e^u = (n-1)(u+2), u = beta lambda_c, whose only "
+        "positive root satisfies u_c > 2 (no closed form is claimed for it).",
+    ),
+    (
+        "T19.threshold",
+        "Theorem 19: the critical inverse temperature",
+        "Scalar heads M_h = alpha I (alpha > 0), W_h = M_h, usa, orthogonal tokens, H >= 2, n >= 2: "
+        "beta* = (1/(2 alpha)) ln(c*(H)^2 (n-1)/(1 - c*(H)^2)) compared with the threshold at which "
+        "Condition 8 stops holding in the model; and the (H, n) where beta* > 0.",
+    ),
+)
+
+for _id, _title, _statement in _STATEMENTS:
+    REGISTRY.declare(_id, _title, _statement)
+
+
+METHOD = "symbolic (SymPy): exact algebra on the closed forms of identities.closed_forms"
+
+
+REGISTRY.declare(
+    "T19.lambert-w.reading-a",
+    "c*(H) needs Lambert W",
+    "c*(H) is not an algebraic function of H: writing it for general H needs the Lambert W function "
+    "(or another transcendental function).",
+)
+
+
+REGISTRY.declare(
+    "T19.lambert-w.reading-b",
+    "lambda_max is the Lambert W constant",
+    "For every n >= 2 and beta > 0, lambda_max = (1 + W((n-1)/e))/beta (principal branch) is the unique "
+    "maximiser of phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) on lambda > 0.",
+)
+
+
+@REGISTRY.procedure("T19.c-star", "symbolic")
+def _c_star(ctx: Context) -> Outcome:
+    return derived(prove_c_star(), METHOD)
+
+
+@REGISTRY.procedure("T19.golden", "symbolic")
+def _golden(ctx: Context) -> Outcome:
+    return derived(prove_golden(), METHOD)
+
+
+@REGISTRY.procedure("T19.lambert-w", "symbolic")
+def _lambert_w(ctx: Context) -> Outcome:
+    d = Derivation()
+    d.include(prove_c_star(), "c*(H) is algebraic")
+    d.note(
+        "Lambert W for c*: W_0 inverts w e^w on w >= -1, so c = W_0(c e^c) for every c >= -1; for c*(H) this "
+        "is no closed form, it holds for any number. c* itself is a quadratic surd in H",
+        r"c^*(H) = W_0\!\left(c^*(H)\,e^{c^*(H)}\right)\ \text{(trivially)},\quad "
+        r"c^*(H) = \frac{\sqrt{(H-1)^2+4}-(H-1)}{2}",
+    )
+    d.include(prove_lambda_max(), "lambda_max")
+    d.include(prove_lambda_c_equation(), "lambda_c")
+    outcome = derived(d, METHOD)
+    if outcome.verdict is Verdict.PROVED:
+        outcome.finding = (
+            "c*(H) is algebraic (a quadratic surd in H), not a Lambert W expression; the Lambert W constant of "
+            "the scalar regimes is lambda_max = (1 + W((n-1)/e))/beta"
+        )
+    return outcome
+
+
+@REGISTRY.procedure("T19.lambert-w.reading-a", "exact")
+def _reading_a(ctx: Context) -> Outcome:
+    return refute_transcendence()
+
+
+def refute_transcendence(formula: sp.Expr | None = None) -> Outcome:
+    """'formula (default c*(H)) is not algebraic in H' refuted by the exact identity p(formula) = 0 for the
+    integer polynomial p = c^2 + (H-1)c - 1; any other formula (a soundness test) is INCONCLUSIVE."""
+    formula = cf.c_star(H) if formula is None else formula
+    residual = sp.expand(cf.c_star_polynomial(c, H).subs(c, formula))
+    if residual != 0:
+        return Outcome(Verdict.INCONCLUSIVE, "exact", notes=f"c*(H) does not satisfy its polynomial: {residual}")
+    value = formula.subs(H, 2)
+    witness = {
+        "verified_by": "exact",
+        "statement": "c*(H) is a root of c^2 + (H-1) c - 1 in Z[H][c], identically in H",
+        "residual_of_p(c*(H))": str(residual),
+        "example": {"H": 2, "c_star": str(value), "minimal_polynomial": str(sp.minimal_polynomial(value, c))},
+    }
+    return Outcome(
+        Verdict.REFUTED,
+        "exact: SymPy expands p(c*(H)) to 0 for symbolic H, so c*(H) is algebraic (degree <= 2 over Q(H))",
+        witness=witness,
+    )
+
+
+@REGISTRY.procedure("T19.lambert-w.reading-b", "symbolic")
+def _reading_b(ctx: Context) -> Outcome:
+    return derived(prove_lambda_max(), METHOD)
+
+
+H, n, alpha, t, c, qs = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
+
+
+TIMEOUT_SECONDS = 10.0
+
+
+REGISTRY.declare(
+    "T19.threshold.exact",
+    "Theorem 19: beta* is exactly the Condition 8 threshold (reading)",
+    "Scalar heads alpha I, usa, orthogonal tokens, H >= 2, n >= 2: Condition 8 holds at every token iff beta <= beta*.",
+)
+
+
+REGISTRY.declare(
+    "T19.threshold.cauchy-schwarz",
+    "Theorem 19: beta* is the threshold of the Cauchy-Schwarz form of Condition 8 (reading)",
+    "Scalar heads alpha I, usa, orthogonal tokens, H >= 2, n >= 2: (H-1) |a^h_i| |f^h'_i| <= T^h_i at every "
+    "token iff beta <= beta*.",
+)
+
+
+def exact_statement() -> SmtStatement:
+    """The false reading: q* equals the Condition 8 threshold (n-1)/(H-1) for all H, n."""
+    return SmtStatement(
+        "exact",
+        "exp(2 alpha beta*) = (n-1)/(H-1)",
+        (H, n, c, qs),
+        obligations.threshold_hypotheses(),
+        sp.Eq(qs * (H - 1), n - 1),
+    )
+
+
+def certify_statements(ctx: Context, statements: tuple[SmtStatement, ...] | None = None) -> Outcome:
+    """CERTIFIED with one SMT certificate holding the statements (by default the claim's obligation) when z3
+    finds every negation unsat, else INCONCLUSIVE naming the first statement that was not proved."""
+    obligation = obligations.SMT.get(ctx.claim_id)
+    if statements is None:
+        statements = obligations.SMT[ctx.claim_id].statements()
+    sentence = obligation.sentence if obligation else "; ".join(s.sentence for s in statements)
+    results, path = certify(
+        statements, ctx.claim_id, sentence, certificate_directory(ctx.certificate_dir), TIMEOUT_SECONDS
+    )
+    answers = {
+        name: r.status + (f" {r.model}" if r.model else "") + (f" ({r.reason})" if r.reason else "")
+        for name, r in results.items()
+    }
+    if path is None:
+        name = next(name for name, r in results.items() if r.status != "unsat")
+        return Outcome(
+            Verdict.INCONCLUSIVE,
+            "z3 nlsat",
+            notes=f"statement {name!r} not proved: {answers[name]}",
+            details={"answers": answers},
+        )
+    steps = [Step(f"{s.sentence}: negation unsat (z3 nlsat, for all real parameters)") for s in statements]
+    return Outcome(
+        Verdict.CERTIFIED,
+        "z3 nlsat on polynomial encodings (t = exp(alpha beta), c* by its defining polynomial)",
+        certificates=[str(path)],
+        steps=steps,
+        details={"answers": answers},
+    )
+
+
+@REGISTRY.procedure("T19.threshold", "smt")
+def _threshold(ctx: Context) -> Outcome:
+    outcome = certify_statements(ctx)
+    if outcome.verdict is Verdict.CERTIFIED:
+        outcome.finding = (
+            "beta* is sufficient but not exact: Condition 8 holds iff exp(2 alpha beta) <= (n-1)/(H-1), and "
+            "exp(2 alpha beta*) = c*(n-1)/(H-1) is smaller by the factor c* < 1; beta* > 0 iff c*(H)(n-1) > H-1"
+        )
+    return outcome
+
+
+@REGISTRY.procedure("T19.threshold.cauchy-schwarz", "smt")
+def _cauchy_schwarz(ctx: Context) -> Outcome:
+    return certify_statements(ctx)
+
+
+def exact_reading_witness(directory: Path) -> tuple[dict[str, object], object]:
+    """H = 2, n = 3, alpha = 1 and a rational beta above beta* where Condition 8 still holds (balls)."""
+    params = {"H": 2, "n": 3, "alpha": 1}
+    heads, tokens, scale = params["H"], params["n"], params["alpha"]
+    star = float(closed_forms.beta_star(heads, tokens, scale))
+    c8 = float(sp.log(sp.Rational(tokens - 1, heads - 1)) / (2 * scale))
+    point = Fraction((star + c8) / 2).limit_denominator(1000)
+    result = certify_obligation_point("T19.threshold.exact", params, [point], directory)
+    return {"H": heads, "n": tokens, "alpha": scale, "beta": str(point), "balls": result.values}, result
+
+
+@REGISTRY.procedure("T19.threshold.exact", "smt+witness")
+def _exact(ctx: Context) -> Outcome:
+    smt = decide(exact_statement(), TIMEOUT_SECONDS)
+    data, result = exact_reading_witness(certificate_directory(ctx.certificate_dir))
+    details = {"z3_on_negation": smt.status, "z3_model": smt.model}
+    if not result.verified:  # type: ignore[attr-defined]
+        return Outcome(Verdict.INCONCLUSIVE, "balls", notes=result.reason, details=details)  # type: ignore[attr-defined]
+    return Outcome(
+        Verdict.REFUTED,
+        "z3 model of the negation; ball-verified witness beta* < beta with Condition 8 holding",
+        witness={"verified_by": "ball", **data},
+        certificates=[str(result.path)],  # type: ignore[attr-defined]
+        details=details,
+    )
