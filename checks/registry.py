@@ -137,6 +137,7 @@ class Registry:
 
 REGISTRY = Registry()
 
+
 def load_all() -> Registry:
     """Import every theorem module, so that all claims are declared and all procedures attached."""
     for name in THEOREMS:
