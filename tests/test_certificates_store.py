@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def certs(certified: dict[str, list[Path]]) -> dict[str, list[Path]]:
-    """`headflow certify --out DIR` (once per session); the files grouped by kind."""
+    """`headflow certify --certificates DIR` (once per session); the files grouped by kind."""
     groups: dict[str, list[Path]] = {"smt": [], "convexity": [], "witness": []}
     for path in (p for group in certified.values() for p in group):
         groups[json.loads(path.read_text())["kind"]].append(path)

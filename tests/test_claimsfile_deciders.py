@@ -14,6 +14,7 @@ import pytest
 import sympy as sp
 from flint import arb
 
+from checks.claim_runner import run_claims
 from checks.claimsfile.evaluation import EvaluationError, lambda_c_ball
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.problems import ClaimsFileError
@@ -21,7 +22,6 @@ from checks.claimsfile.register import register_claims
 from checks.claimsfile.symbolic import simplifies_to_zero
 from checks.commands.check_cert import verify_file
 from checks.registry import Context
-from checks.runner import run_claims
 from checks.verdicts import Verdict
 
 

@@ -19,9 +19,9 @@ from certificates.recheck import exact_configuration
 from certificates.verify import verify_file as verify_certificate
 from certificates.witness import certify_configuration
 from checks import cli, families, model
+from checks.claim_runner import run_claim
 from checks.config import Configuration
 from checks.registry import Context, load_all
-from checks.runner import run_claim
 from checks.theorems.clustering import equiangular_softmax
 from checks.theorems.entropy import HYPOTHESES, refute_monotone
 from checks.verdicts import Verdict
@@ -93,7 +93,7 @@ def test_a_wrong_ball_entropy_rate_would_be_caught() -> None:
 def certs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """`headflow certify` for the two readings; their witness files by reading."""
     out = tmp_path_factory.mktemp("entropy-certs")
-    assert cli.main(["certify", "--only", "T27.entropy-monotone.reading-*", "--out", str(out)]) == 0
+    assert cli.main(["certify", "--only", "T27.entropy-monotone.reading-*", "--certificates", str(out)]) == 0
     files = {json.loads(p.read_text())["claim_id"]: p for p in out.glob("*.json")}
     assert set(files) == set(READINGS.values()), files
     return {heads: files[claim] for heads, claim in READINGS.items()}

@@ -5,7 +5,7 @@ coefficient, a dropped hypothesis, a widened domain) and hands the mutated state
 *deciding code itself* (the provers take the claimed right-hand side, SMT statements are data,
 covers take their box, the numeric checks take a coefficient or a head family, the certificate
 verifier takes a file). `registry()` declares every mutant as a claim of a private Registry, so
-it is run by `checks.runner.run_claim` exactly like a paper claim.
+it is run by `checks.claim_runner.run_claim` exactly like a paper claim.
 
 A false mutant must come out REFUTED or INCONCLUSIVE ("killed"); a true variant must never come
 out REFUTED, and those marked `accept` must come out true (so a kill is due to the mutation, not

@@ -14,13 +14,13 @@ from certificates import format as certificate_format
 from certificates import verify as certificate_verify
 from certificates.exprtree import MAX_DEPTH, TreeError, eval_ball
 from checks import constants, families
+from checks.claim_runner import TIMED_OUT, run_claim
 from checks.cli import main
 from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS, Configuration
 from checks.constant_specs import MAX_DIGITS
 from checks.errors import InputError
 from checks.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
 from checks.registry import MAX_SEED, Context, load_all
-from checks.runner import TIMED_OUT, run_claim
 from checks.sweeps.runner import MAX_GRID_POINTS, run_sweep
 
 
