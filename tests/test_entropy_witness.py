@@ -25,7 +25,7 @@ from checks.registry import Context, load_all
 from checks.theorems.clustering import equiangular_softmax
 from checks.theorems.entropy import HYPOTHESES, refute_monotone
 from checks.verdicts import Verdict
-from tests.certificate_edits import mutated_copy
+from tests.forging import forged_file
 
 ROOT = Path(__file__).resolve().parents[1]
 READINGS = {"scalar": "T27.entropy-monotone.reading-b", "symmetric": "T27.entropy-monotone.reading-c"}
@@ -190,7 +190,7 @@ MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
 @pytest.mark.parametrize("mutation", list(MUTATIONS))
 def test_tampering_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: str, mutation: str) -> None:
     mutate, rehash, expected = MUTATIONS[mutation]
-    ok, reason = verify_certificate(mutated_copy(certs[heads], tmp_path, mutate, rehash))
+    ok, reason = verify_certificate(forged_file(certs[heads], tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
     if mutation == "non-symmetric head":
         assert ("scalar-heads" if heads == "scalar" else "symmetric-scores") in reason
@@ -198,12 +198,12 @@ def test_tampering_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: st
 
 @pytest.mark.parametrize("heads", list(READINGS))
 def test_dropping_the_readings_hypothesis_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: str) -> None:
-    ok, reason = verify_certificate(mutated_copy(certs[heads], tmp_path, _drop_hypothesis(heads), True))
+    ok, reason = verify_certificate(forged_file(certs[heads], tmp_path, _drop_hypothesis(heads), True))
     assert not ok and "(needs" in reason, reason
 
 
 def test_non_scalar_head_breaks_reading_b(certs: dict[str, Path], tmp_path: Path) -> None:
-    ok, reason = verify_certificate(mutated_copy(certs["scalar"], tmp_path, _symmetric_off_diagonal, True))
+    ok, reason = verify_certificate(forged_file(certs["scalar"], tmp_path, _symmetric_off_diagonal, True))
     assert not ok and "scalar-heads" in reason, reason
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from checks.claim_runner import run_claim
 from checks.registry import Context
 from checks.verdicts import TRUE_VERDICTS, Verdict
-from tests.soundness.mutants import Mutant, accepted, killed, registry
+from tests.soundness.mutation import Mutant, accepted, killed, registry
 
 
 @dataclass

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from certificates.verify import verify_file
+from tests.forging import write
 from tests.soundness import forgeries
 
 SOURCES = {
@@ -46,7 +47,7 @@ def test_every_forgery_is_rejected(genuine: dict[str, dict[str, Any]], tmp_path:
     for k, (group, name, data) in enumerate(forged):
         assert data != genuine[group], name
         path = tmp_path / f"forgery-{k}.json"
-        forgeries.write(data, path)
+        write(data, path)
         start = time.monotonic()
         ok, reason = verify_file(path)
         if time.monotonic() - start > 5:
