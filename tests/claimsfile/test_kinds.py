@@ -21,7 +21,7 @@ from checks.commands.check_cert import verify_file
 from checks.registry import Context, load_all
 from checks.verdicts import TRUE_VERDICTS, Verdict
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:

@@ -15,7 +15,7 @@ import pytest
 from certificates.verify import verify_file as verify_certificate
 from tests.forging import forged_file
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
