@@ -106,7 +106,6 @@ def test_readings_are_refuted_by_ball_witnesses(tmp_path: Path, heads: str) -> N
     (_, outcome), *_ = result.outcomes
     assert outcome.witness and outcome.witness["verified_by"] == "ball"
     assert Path(outcome.witness["certificate"]).exists() and result.certificates
-    assert result.seconds < 5
 
 
 @pytest.mark.parametrize("heads", list(READINGS))
