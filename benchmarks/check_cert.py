@@ -115,7 +115,7 @@ def baseline_seconds() -> float:
     from checks import cli
 
     with tempfile.TemporaryDirectory() as folder:
-        cli.main(["certify", "--out", folder])
+        cli.main(["certify", "--certificates", folder])
         paths = sorted(Path(folder).glob("*.json"))
         return _seconds(lambda: [verify_file(p) for p in paths]) / len(paths)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Callable
+from typing import TypedDict
 
 import matplotlib
 
@@ -24,7 +25,12 @@ from checks.integrator.solver import integrate
 from checks.sweeps.tasks import threshold_point
 from identities import closed_forms as cf
 
-Figure = dict[str, str]
+
+class EmbeddedFigure(TypedDict):
+    """A figure as the report embeds it: its title and the PNG as base64 text (not a matplotlib Figure)."""
+
+    title: str
+    png_base64: str
 
 
 def png_base64(fig: plt.Figure) -> str:
@@ -35,7 +41,7 @@ def png_base64(fig: plt.Figure) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def beta_star_phase_diagram() -> Figure:
+def beta_star_phase_diagram() -> EmbeddedFigure:
     """beta* and the model's Condition 8 threshold over (H, n), alpha = 1."""
     ns = np.unique(np.geomspace(2, 64, 8).astype(int))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
@@ -68,7 +74,7 @@ def beta_star_phase_diagram() -> Figure:
     return {"title": "T19: beta* against the model's Condition 8 threshold", "png_base64": png_base64(fig)}
 
 
-def rate_function_plot(n: int = 10, beta: float = 1.0) -> Figure:
+def rate_function_plot(n: int = 10, beta: float = 1.0) -> EmbeddedFigure:
     """phi(lambda) with lambda_max and lambda_c marked."""
     rate = sp.lambdify(cf.lam, cf.rate(cf.lam, n, beta), "numpy")
     u_equation = sp.lambdify(cf.u, cf.lambda_c_equation(cf.u, n), "math")
@@ -84,7 +90,7 @@ def rate_function_plot(n: int = 10, beta: float = 1.0) -> Figure:
     return {"title": f"T22: the early-rate function phi (n = {n}, beta = {beta})", "png_base64": png_base64(fig)}
 
 
-def head_energy_curves() -> Figure:
+def head_energy_curves() -> EmbeddedFigure:
     """E and each E_h along a spherical usa trajectory with exactly orthogonal heads (T17's setting)."""
     rng = np.random.default_rng(17)
     cfg = Configuration.create(
@@ -97,7 +103,7 @@ def head_energy_curves() -> Figure:
     return {"title": "T17: total and per-head energies along a trajectory", "png_base64": png_base64(figure)}
 
 
-def entropy_curves() -> Figure:
+def entropy_curves() -> EmbeddedFigure:
     """Attention entropies along the equiangular softmax dynamics with scalar heads (T27's regime)."""
     n = 6
     cfg = Configuration.create(
@@ -110,7 +116,7 @@ def entropy_curves() -> Figure:
 
 
 #: Which figures illustrate which claims.
-FIGURES: dict[str, list[Callable[[], Figure]]] = {
+FIGURES: dict[str, list[Callable[[], EmbeddedFigure]]] = {
     "T19.threshold": [beta_star_phase_diagram],
     "T22.superadditivity": [rate_function_plot],
     "T17.shadow-obstruction": [head_energy_curves],
@@ -118,6 +124,6 @@ FIGURES: dict[str, list[Callable[[], Figure]]] = {
 }
 
 
-def figures_for(claim_ids: list[str]) -> dict[str, list[Figure]]:
+def figures_for(claim_ids: list[str]) -> dict[str, list[EmbeddedFigure]]:
     """The figures of the given claims (claims without figures are left out)."""
     return {cid: [build() for build in FIGURES[cid]] for cid in claim_ids if cid in FIGURES}

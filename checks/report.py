@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from checks import __version__
-from checks.runner import ClaimResult
+from checks.claim_runner import ClaimResult
 from checks.verdicts import Verdict
 
 FORMATS = ("table", "json", "markdown", "html")

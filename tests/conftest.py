@@ -19,11 +19,11 @@ if os.environ.get("CI") and not os.environ.get("HEADFLOW_FUZZ_RANDOM"):
 
 @pytest.fixture(scope="session")
 def certified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
-    """`headflow certify --out DIR` once per session: the written files grouped by claim id."""
+    """`headflow certify --certificates DIR` once per session: the written files grouped by claim id."""
     from checks import cli
 
     out = tmp_path_factory.mktemp("certified")
-    assert cli.main(["certify", "--out", str(out)]) == 0
+    assert cli.main(["certify", "--certificates", str(out)]) == 0
     groups: dict[str, list[Path]] = {}
     for path in sorted(out.glob("*.json")):
         groups.setdefault(json.loads(path.read_text())["claim_id"], []).append(path)

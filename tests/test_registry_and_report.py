@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from checks import cli
+from checks.claim_runner import run_claim
 from checks.commands import verify
 from checks.registry import REGISTRY, Context, Registry, load_all
 from checks.report import build_report, render_markdown
-from checks.runner import run_claim
 from checks.theorems.energy import check_energy_rate
 from checks.verdicts import EvidenceError, Outcome, Step, Verdict, combine
 
@@ -140,8 +140,8 @@ def test_same_seed_gives_the_same_report_apart_from_timings() -> None:
 
 
 def test_html_and_markdown_reports_contain_every_claim_and_no_external_resources() -> None:
+    from checks.claim_runner import ClaimResult
     from checks.html_report import render_html
-    from checks.runner import ClaimResult
 
     claims = load_all().claims()
     placeholder = Outcome(Verdict.INCONCLUSIVE, "not run", notes="report rendering test")

@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from checks.claim_runner import run_claims
 from checks.progress import progress_bar
 from checks.registry import PROFILES, Claim, Context, load_all
-from checks.runner import run_claims
 
 HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness)"
 #: Names of the procedures that write certificates (see README, "Certificates").
@@ -17,7 +17,9 @@ CERTIFYING = frozenset({"smt", "interval", "witness", "smt+witness"})
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", metavar="GLOB", help="claim ids to certify, e.g. 'T19.*'")
-    parser.add_argument("--out", metavar="DIR", default="certs", help="folder for the certificates (default: certs)")
+    parser.add_argument(
+        "--certificates", metavar="DIR", default="certs", help="folder for the certificates (default: certs)"
+    )
     parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
     parser.add_argument("--seed", type=int, default=0, help="seed of the witness searches, 0..2^64-1 (default: 0)")
 
@@ -34,7 +36,7 @@ def certifying_claims(pattern: str | None) -> list[Claim]:
 
 def run(args: argparse.Namespace) -> int:
     claims = certifying_claims(args.only)
-    out = Path(args.out)
+    out = Path(args.certificates)
     base = Context(args.profile, args.seed, out)  # validates the seed before the folder is made
     out.mkdir(parents=True, exist_ok=True)
     with progress_bar("certifying", len(claims)) as advance:

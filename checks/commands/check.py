@@ -6,7 +6,7 @@ import argparse
 
 from checks.claimsfile.loader import load_claims
 from checks.claimsfile.register import register_claims
-from checks.deciding import add_decision_arguments, decide_and_report, validate_decision_arguments
+from checks.decision_commands import add_decision_arguments, decide_and_report, validate_decision_arguments
 from checks.verdicts import Verdict
 
 HELP = "decide the claims of a claims file (TOML); exit 1 when one is refuted, 2 for bad input"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from checks.deciding import add_decision_arguments, decide_and_report, validate_decision_arguments
+from checks.decision_commands import add_decision_arguments, decide_and_report, validate_decision_arguments
 from checks.registry import load_all
 
 HELP = "decide every claim of the paper (or those matching --only) and report the verdicts"

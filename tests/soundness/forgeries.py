@@ -11,14 +11,11 @@ hypothesis removed, ...), so the suite grows with the obligations instead of lis
 
 from __future__ import annotations
 
-import copy
-import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from certificates.format import content_hash
+from tests.forging import Edit, forged
 
-Edit = Callable[[dict[str, Any]], None]
 #: Text that an attacker would like a solver to read: comments, quoted symbols, strings, options,
 #: commands (with every whitespace form between the bracket and the keyword).
 SMUGGLED = [
@@ -34,14 +31,6 @@ SMUGGLED = [
     *[f"({ws}assert false)" for ws in (" ", "\t", "\n", "\r", "\x0b", "\x0c", "  \t\n")],
     "true) (assert false",
 ]
-
-
-def rehashed(original: dict[str, Any], edit: Edit) -> dict[str, Any]:
-    """A deep copy with `edit` applied and a valid checksum."""
-    forged = copy.deepcopy(original)
-    edit(forged)
-    forged["sha256"] = content_hash(forged)
-    return forged
 
 
 def _statements(d: dict[str, Any]) -> list[dict[str, Any]]:
@@ -198,10 +187,5 @@ def forgeries(genuine: dict[str, dict[str, Any]]) -> list[tuple[str, str, dict[s
     out = []
     for group, generate in GROUPS.items():
         for name, edit in generate(genuine[group]):
-            out.append((group, name, rehashed(genuine[group], edit)))
+            out.append((group, name, forged(genuine[group], edit)))
     return out
-
-
-def write(forged: dict[str, Any], path: Any) -> None:
-    """Write a forged object as a certificate file would be written."""
-    path.write_text(json.dumps(forged, indent=1))

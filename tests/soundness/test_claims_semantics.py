@@ -22,6 +22,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checks.claim_runner import run_claims
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.problems import ClaimsFileError
@@ -30,7 +31,6 @@ from checks.claimsfile.schema import ConstantClaim, InequalityClaim, significant
 from checks.cli import main
 from checks.commands.check_cert import verify_file
 from checks.registry import Context
-from checks.runner import run_claims
 from checks.verdicts import Verdict
 
 PROVEN = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.CONFIRMED)

@@ -49,14 +49,14 @@ def test_the_same_seed_gives_the_same_report(tmp_path: Path, capsys: pytest.Capt
 
 
 def _certify_in_process(out: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, bytes]:
-    assert main(["certify", f"--only={CERTIFYING}", f"--out={out}", "--seed=3"]) == 0
+    assert main(["certify", f"--only={CERTIFYING}", f"--certificates={out}", "--seed=3"]) == 0
     capsys.readouterr()
     return {path.name: path.read_bytes() for path in sorted(out.iterdir())}
 
 
 def _certify_in_subprocess(out: Path, hash_seed: str) -> dict[str, bytes]:
     env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-    command = [sys.executable, "-m", "checks", "certify", f"--only={CERTIFYING}", f"--out={out}", "--seed=3"]
+    command = [sys.executable, "-m", "checks", "certify", f"--only={CERTIFYING}", f"--certificates={out}", "--seed=3"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
     assert result.returncode == 0, result.stderr
     return {path.name: path.read_bytes() for path in sorted(out.iterdir())}

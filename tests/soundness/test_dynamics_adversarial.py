@@ -19,13 +19,13 @@ import pytest
 
 from certificates.witness import certify_configuration
 from checks import adversarial, families
+from checks.claim_runner import run_claims
 from checks.claimsfile import dynamics_decider, witness_family
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
 from checks.commands.check_cert import verify_file
 from checks.config import Configuration
 from checks.registry import Context
-from checks.runner import run_claims
 from checks.verdicts import Verdict
 
 SCALAR_N3 = """

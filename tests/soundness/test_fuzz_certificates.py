@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from certificates.format import content_hash
 from checks.cli import main
+from tests.forging import forged_file
 from tests.soundness.fuzzing import fuzz_settings
 
 FUZZ = fuzz_settings(60)
@@ -36,12 +36,6 @@ KINDS = list(REAL)
 def real(certified: dict[str, list[Path]]) -> dict[str, Path]:
     """One genuine certificate of each kind: smt, convexity (point and covers), point witness, configuration."""
     return {kind: certified[claim][0] for kind, claim in REAL.items()}
-
-
-def rebuilt(data: dict[str, Any]) -> dict[str, Any]:
-    """The certificate with a valid recomputed checksum."""
-    data["sha256"] = content_hash(data)
-    return data
 
 
 def check_cert(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, str, str]:
@@ -146,15 +140,16 @@ def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
 )
 def test_payload_mutations_with_a_valid_hash_never_crash(capsys, tmp_path, real, kind, choice, replacement) -> None:
     """Any value of the payload replaced by random JSON, hash recomputed: a clean verdict, never a crash."""
-    data = json.loads(real[kind].read_text())
-    payload = data["payload"]
-    paths = _paths(payload)[1:]
+    paths = _paths(json.loads(real[kind].read_text())["payload"])[1:]
     target = paths[int(choice * len(paths))]
-    holder = payload
-    for key in target[:-1]:
-        holder = holder[key]
-    holder[target[-1]] = replacement
-    path = write(tmp_path, json.dumps(rebuilt(data)).encode())
+
+    def replace(data: dict[str, Any]) -> None:
+        holder = data["payload"]
+        for key in target[:-1]:
+            holder = holder[key]
+        holder[target[-1]] = replacement
+
+    path = forged_file(real[kind], tmp_path, replace)
     code, _, err = check_cert(capsys, path)
     assert code in (0, 1)
     if code == 1:
@@ -172,9 +167,7 @@ def test_payload_mutations_with_a_valid_hash_never_crash(capsys, tmp_path, real,
     ],
 )
 def test_hostile_sizes_are_rejected_quickly(capsys, tmp_path, real, name: str, edit) -> None:
-    data = json.loads(real["convexity"].read_text())
-    edit(data["payload"]["parts"]["convex"])
-    path = write(tmp_path, json.dumps(rebuilt(data)).encode())
+    path = forged_file(real["convexity"], tmp_path, lambda d: edit(d["payload"]["parts"]["convex"]))
     code, _, err = check_cert(capsys, path)
     assert_rejected(code, err, path)
 

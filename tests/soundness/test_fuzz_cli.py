@@ -155,7 +155,7 @@ def test_constants_options(capsys, tmp_path, chosen, to_file) -> None:
 )
 def test_certify_options(capsys, tmp_path, chosen) -> None:
     out = fresh(tmp_path, "certs")
-    code, _stdout, err = run(capsys, [*argv_of("certify", chosen), f"--out={out}"])
+    code, _stdout, err = run(capsys, [*argv_of("certify", chosen), f"--certificates={out}"])
     assert_clean(code, err, (0, 2))
     if code != 0:
         assert not out.exists(), "a failed certify run created its output folder"
@@ -255,7 +255,7 @@ def test_simulate_options(capsys, tmp_path, chosen, junk, value) -> None:
 )
 def test_extreme_numbers_are_one_line_errors(capsys, tmp_path, argv: list[str]) -> None:
     """Huge, infinite or not-a-number options of every command end at once with exit code 2."""
-    outputs = {"simulate": [f"--out={tmp_path / 'run'}"], "certify": [f"--out={tmp_path / 'certs'}"]}
+    outputs = {"simulate": [f"--out={tmp_path / 'run'}"], "certify": [f"--certificates={tmp_path / 'certs'}"]}
     outputs["sweep"] = [f"--out={tmp_path / 'sweeps'}", "--no-progress"]
     code, _, err = run(capsys, [*argv, *outputs.get(argv[0], [])])
     assert_clean(code, err, (2,))

@@ -1,4 +1,4 @@
-"""The soundness suite: no false mutant is accepted, no true variant is refuted (see mutants.py).
+"""The soundness suite: no false mutant is accepted, no true variant is refuted (see mutation.py and mutants.py).
 
 Each mutant is one test (fast ones by default, thorough ones marked slow); the mutation score over
 the mutants that ran is printed at the end of the session by conftest.py, and
@@ -13,7 +13,8 @@ import pytest
 
 from checks.verdicts import TRUE_VERDICTS, Verdict
 from tests.soundness import score
-from tests.soundness.mutants import Mutant, accepted, all_mutants
+from tests.soundness.mutants import all_mutants
+from tests.soundness.mutation import Mutant, accepted
 
 MUTANTS = all_mutants()
 RESULTS: dict[str, score.MutantResult] = {}

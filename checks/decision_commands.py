@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 from checks.bounds import MAX_TIMEOUT, check_seed, check_timeout
+from checks.claim_runner import ClaimResult, run_claims
 from checks.errors import InputError
 from checks.output import deliver
 from checks.progress import progress_bar
 from checks.registry import PROFILES, Claim, Context
 from checks.report import FORMATS, build_report
-from checks.runner import ClaimResult, run_claims
 
 
 def add_decision_arguments(parser: argparse.ArgumentParser) -> None:

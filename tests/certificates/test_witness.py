@@ -11,9 +11,9 @@ import pytest
 from certificates import ball_model
 from certificates.witness import certify_configuration, rational_unit_vector, round_configuration
 from checks import families, model
+from checks.claim_runner import run_claim
 from checks.config import Configuration
 from checks.registry import Context, load_all
-from checks.runner import run_claim
 from checks.theorems import energy as witness_claims
 from checks.verdicts import Verdict
 

@@ -13,8 +13,8 @@ from certificates import obligations, recheck
 from certificates.exprtree import from_sympy
 from certificates.intervals import certify_cover, prove, prove_inequality
 from certificates.witness import settle_point
+from checks.claim_runner import run_claim
 from checks.registry import Context, load_all
-from checks.runner import run_claim
 from checks.theorems import clustering as sc
 from checks.verdicts import Verdict
 from identities import closed_forms

@@ -15,9 +15,9 @@ from certificates.exprtree import TreeError, formula_from_sympy
 from certificates.obligations import SmtStatement
 from certificates.smt import certify, decide, problem
 from checks import families, model
+from checks.claim_runner import run_claim
 from checks.config import Configuration
 from checks.registry import Context, load_all
-from checks.runner import run_claim
 from checks.theorems import threshold as tc
 from checks.verdicts import Verdict
 from identities import closed_forms

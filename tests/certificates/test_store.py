@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 from certificates.verify import verify_file as verify_certificate
-from tests.certificate_edits import mutated_copy
+from tests.forging import forged_file
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def certs(certified: dict[str, list[Path]]) -> dict[str, list[Path]]:
-    """`headflow certify --out DIR` (once per session); the files grouped by kind."""
+    """`headflow certify --certificates DIR` (once per session); the files grouped by kind."""
     groups: dict[str, list[Path]] = {"smt": [], "convexity": [], "witness": []}
     for path in (p for group in certified.values() for p in group):
         groups[json.loads(path.read_text())["kind"]].append(path)
@@ -93,7 +93,7 @@ SMT_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
 def test_smt_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = SMT_MUTATIONS[mutation]
     source = _first(certs, "smt", "T19.threshold")
-    ok, reason = verify_certificate(mutated_copy(source, tmp_path, mutate, rehash))
+    ok, reason = verify_certificate(forged_file(source, tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
 
 
@@ -132,7 +132,7 @@ COVER_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] =
 def test_cover_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = COVER_MUTATIONS[mutation]
     source = certs["convexity"][0]
-    ok, reason = verify_certificate(mutated_copy(source, tmp_path, mutate, rehash))
+    ok, reason = verify_certificate(forged_file(source, tmp_path, mutate, rehash))
     assert not ok and expected in reason, reason
 
 
@@ -167,20 +167,20 @@ WITNESS_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]]
 def test_witness_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path, mutation: str) -> None:
     mutate, rehash, expected = WITNESS_MUTATIONS[mutation]
     source = _first(certs, "witness", "T17.shadow-obstruction")
-    ok, reason = verify_certificate(mutated_copy(source, tmp_path, mutate, rehash and mutation != "missing hash"))
+    ok, reason = verify_certificate(forged_file(source, tmp_path, mutate, rehash and mutation != "missing hash"))
     assert not ok and expected in reason, reason
 
 
 def test_point_witness_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path) -> None:
     source = _first(certs, "witness", "T22.superadditivity")
-    moved = mutated_copy(source, tmp_path, lambda d: d["payload"]["point"].update(lambda1="3"), True)
+    moved = forged_file(source, tmp_path, lambda d: d["payload"]["point"].update(lambda1="3"), True)
     ok, reason = verify_certificate(moved)
     assert not ok and "condition" in reason, reason
 
 
 def test_check_cert_reports_one_line_per_failing_file(certs: dict[str, list[Path]], tmp_path: Path) -> None:
     good = certs["smt"][0]
-    bad = mutated_copy(good, tmp_path, lambda d: d["payload"].update(answer="sat"), True)
+    bad = forged_file(good, tmp_path, lambda d: d["payload"].update(answer="sat"), True)
     missing = tmp_path / "absent.json"
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
@@ -282,7 +282,7 @@ def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]
     rejected = 0
     for k in rng.choice(len(paths), size=min(25, len(paths)), replace=False):
         value = junk[int(rng.integers(len(junk)))]
-        mutated = mutated_copy(
+        mutated = forged_file(
             source, tmp_path, lambda d, k=k, value=value: _set_path(d["payload"], paths[k], value), True
         )
         ok, reason = verify_certificate(mutated)
@@ -293,5 +293,5 @@ def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]
 
 def test_witness_head_out_of_range_is_rejected(certs: dict[str, list[Path]], tmp_path: Path) -> None:
     source = _first(certs, "witness", "T17.shadow-obstruction")
-    ok, reason = verify_certificate(mutated_copy(source, tmp_path, lambda d: d["payload"].update(head=-1), True))
+    ok, reason = verify_certificate(forged_file(source, tmp_path, lambda d: d["payload"].update(head=-1), True))
     assert not ok and "head" in reason

@@ -1,0 +1,100 @@
+"""Mutants in the claims-file language (`headflow check`): file forms of paper claims, mutated."""
+
+from __future__ import annotations
+
+from checks.claimsfile.deciders import DECIDERS
+from checks.claimsfile.loader import parse_claims
+from checks.registry import Context
+from checks.verdicts import Outcome
+from tests.soundness.mutation import Decide, Mutant
+
+
+def claims_file(text: str) -> Decide:
+    """The one claim of a claims-file text, decided by the decider of its kind (what `headflow check` runs)."""
+
+    def decide(ctx: Context) -> Outcome:
+        (claim,) = parse_claims(text, "mutant.toml")
+        return DECIDERS[claim.kind][1](claim, ctx)
+
+    return decide
+
+
+_THRESHOLD_FILE = """
+[[claim]]
+id = "threshold"
+kind = "inequality"
+lhs = "exp(2 * alpha * beta_star(H, n, alpha))"
+op = "{op}"
+rhs = "(n - 1) / (H - 1)"
+[claim.domain]
+H = {{ min = 2, max = 3, integer = true }}
+n = {{ min = 3, max = 5, integer = true }}
+alpha = "[1/2, 2]"
+"""
+_ENTROPY_FILE = """
+[[claim]]
+id = "entropy"
+kind = "dynamics"
+quantity = "{quantity}"
+property = "{property}"
+{extra}
+attention = "softmax"
+heads = "{heads}"
+{lambdas}
+tokens = "{tokens}"
+n = 4
+d = 4
+H = 1
+beta = 2.0
+time = 1.0
+"""
+
+
+def mutants() -> list[Mutant]:
+    """The claims-file deciders (`headflow check`) on file forms of T19, T27 and the golden ratio, mutated."""
+    scalar = {"heads": "scalar", "lambdas": "lambdas = [1.0]", "tokens": "equiangular", "extra": "rho = 0.2"}
+    symmetric = {"heads": "random-symmetric", "lambdas": "", "tokens": "random-sphere", "extra": ""}
+    return [
+        Mutant(
+            "file-threshold-reversed",
+            "T19.threshold",
+            "file form: at beta*, e^(2 alpha beta) > (n-1)/(H-1), i.e. Condition 8 fails at beta* (relation reversed)",
+            False,
+            claims_file(_THRESHOLD_FILE.format(op=">")),
+        ),
+        Mutant(
+            "file-threshold",
+            "T19.threshold",
+            "file form: at beta*, e^(2 alpha beta) < (n-1)/(H-1) (true: c* < 1); the cover must certify it",
+            True,
+            claims_file(_THRESHOLD_FILE.format(op="<")),
+            accept=True,
+        ),
+        Mutant(
+            "file-entropy-rate-any-heads",
+            "T27.entropy-monotone",
+            "file form: dH/dt >= 0 for any symmetric head and any tokens (false: reading-c is refuted)",
+            False,
+            claims_file(_ENTROPY_FILE.format(quantity="entropy_rate", property="non-negative", **symmetric)),
+        ),
+        Mutant(
+            "file-entropy-limit-log-n-1",
+            "T27.entropy-limit",
+            "file form: the entropy of a scalar head on equiangular tokens tends to log(n - 1)",
+            False,
+            claims_file(
+                _ENTROPY_FILE.format(quantity="attention_entropy", property="tends-to", **scalar)
+                .replace("rho = 0.2", 'rho = 0.2\nlimit = "log(n - 1)"')
+                .replace("time = 1.0", "time = 30.0")
+            ),
+        ),
+        Mutant(
+            "file-golden-digits",
+            "T19.golden",
+            "file form: 1/golden = 0.6180339888 to 10 digits (last digit off by one)",
+            False,
+            claims_file(
+                '[[claim]]\nid = "g"\nkind = "constant"\nexpr = "1/golden"\nvalue = "0.6180339888"\ndigits = 10\n'
+            ),
+        ),
+    ]

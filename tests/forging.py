@@ -1,0 +1,38 @@
+"""Forged certificates: a genuine certificate edited, its checksum recomputed, so only the re-check can catch it.
+
+A certificate's `sha256` is a checksum against accidental damage, not a seal (README, "Certificates"):
+anyone can recompute it, and every tampering test does so here, with `certificates.store.content_hash`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from certificates.store import content_hash
+
+Edit = Callable[[dict[str, Any]], None]
+
+
+def forged(original: dict[str, Any], edit: Edit, rehash: bool = True) -> dict[str, Any]:
+    """A deep copy of a certificate object with `edit` applied and (unless `rehash` is false) a valid checksum."""
+    data = copy.deepcopy(original)
+    edit(data)
+    if rehash:
+        data["sha256"] = content_hash(data)
+    return data
+
+
+def write(data: dict[str, Any], path: Path) -> Path:
+    """Write a certificate object to `path` as a JSON file and return the path."""
+    path.write_text(json.dumps(data, indent=1))
+    return path
+
+
+def forged_file(source: Path, folder: Path, edit: Edit, rehash: bool = True, name: str = "") -> Path:
+    """The certificate file `source` forged (see `forged`), written in `folder` as `forged-<name or its name>`."""
+    data = forged(json.loads(source.read_text()), edit, rehash)
+    return write(data, folder / f"forged-{name or source.name}")
