@@ -52,8 +52,8 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import simpson
 
-from certificates.store import certificate_directory
-from certificates.witness import certify_configuration, round_configuration
+from certificates.ball_model import ExactConfiguration
+from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.config import Configuration
 from checks.evidence import Worst, cases
@@ -61,6 +61,7 @@ from checks.integrator import Event, Trajectory, integrate
 from checks.registry import REGISTRY, Context
 from checks.sampling import float_verdict, random_configuration, relative_discrepancy
 from checks.verdicts import Outcome, Verdict, derived
+from checks.witnesses import Candidate, certify_first
 from identities import energy
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
@@ -450,9 +451,6 @@ def _flat_orthogonal(ctx: Context) -> Outcome:
     return check_flat_orthogonal(ctx)
 
 
-CANDIDATES_TRIED = 5
-
-
 Builder = Callable[[np.random.Generator, int, int, int], tuple[np.ndarray, np.ndarray | None]]
 
 
@@ -536,49 +534,29 @@ def _objective(cfg: Configuration, quantity: str) -> tuple[float, tuple[int, ...
 
 def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
     """Search, round and certify; CERTIFIED with the witness file, else INCONCLUSIVE with the reason."""
-    rng = ctx.rng(claim_id)
-    found = candidates(search, rng, 400 if ctx.thorough else 80)
+    found = candidates(search, ctx.rng(claim_id), 400 if ctx.thorough else 80)
+    aligned = "aligned-values" in search.hypotheses
+    symmetric = "symmetric-scores" in search.hypotheses
+
+    def rounding(candidate: Candidate) -> ExactConfiguration:
+        cfg = candidate.cfg
+        values = cfg.scores if aligned else cfg.values
+        return round_configuration(cfg.tokens, cfg.scores, values, cfg.beta, symmetric=symmetric)
+
     statement = REGISTRY.get(claim_id).statement
-    reasons = []
-    for score, cfg, head in found[:CANDIDATES_TRIED]:
-        ctx.check_budget()
-        aligned = "aligned-values" in search.hypotheses
-        symmetric = "symmetric-scores" in search.hypotheses
-        exact = round_configuration(
-            cfg.tokens, cfg.scores, cfg.scores if aligned else cfg.values, cfg.beta, symmetric=symmetric
-        )
-        result = certify_configuration(
-            claim_id,
-            statement,
-            exact,
-            search.hypotheses,
-            search.quantity,
-            head,
-            "<",
-            certificate_directory(ctx.certificate_dir),
-        )
-        if result.verified:
-            witness = {
-                "n": exact.n,
-                "d": len(exact.tokens[0]),
-                "H": len(exact.scores),
-                "beta": str(exact.beta),
-                "quantity": search.quantity + ("" if head is None else f"[{head}]"),
-                "ball": result.values[0],
-                "float_relative_rate": score,
-            }
-            return Outcome(
-                Verdict.CERTIFIED,
-                "float search with checks.model, exact rational rounding, ball-verified rate < 0",
-                certificates=[str(result.path)],
-                witness={"verified_by": "ball", **witness},
-                details={"float_candidates": len(found)},
-            )
-        reasons.append(result.reason)
+    attempts = certify_first(
+        ctx, claim_id, statement, [Candidate(*f) for f in found], rounding, search.hypotheses, search.quantity
+    )
+    if attempts.certified is None:
+        notes = f"{len(found)} float candidates; none verified ({'; '.join(attempts.reasons) or 'no candidate'})"
+        return Outcome(Verdict.INCONCLUSIVE, "float search + balls", notes=notes)
+    head = attempts.certified.candidate.head
     return Outcome(
-        Verdict.INCONCLUSIVE,
-        "float search + balls",
-        notes=f"{len(found)} float candidates; none verified ({'; '.join(reasons) or 'no candidate'})",
+        Verdict.CERTIFIED,
+        "float search with checks.model, exact rational rounding, ball-verified rate < 0",
+        certificates=[str(attempts.certified.result.path)],
+        witness=attempts.certified.record(search.quantity + ("" if head is None else f"[{head}]")),
+        details={"float_candidates": len(found)},
     )
 
 

@@ -42,8 +42,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from certificates.store import certificate_directory
-from certificates.witness import certify_configuration, round_configuration
+from certificates.ball_model import ExactConfiguration
+from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.config import Configuration
 from checks.evidence import Worst, cases
@@ -52,6 +52,7 @@ from checks.registry import REGISTRY, Context
 from checks.sampling import float_verdict, random_configuration, relative_discrepancy
 from checks.theorems.clustering import equiangular_softmax
 from checks.verdicts import Outcome, Verdict, derived
+from checks.witnesses import Candidate, certify_first
 from identities.entropy import prove_entropy_identity
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
@@ -248,8 +249,8 @@ class RateSearch:
     method: str
     cases: int
     worst: float
-    #: (relative margin, configuration, head, token) of the most negative cases kept, most negative first.
-    candidates: list[tuple[float, Configuration, int, int]]
+    #: The most negative cases kept (relative margin, configuration, head, token), most negative first.
+    candidates: list[Candidate]
     #: How many starts had a negative rate.
     negatives: int = 0
 
@@ -294,7 +295,7 @@ def search_monotone_general(
         f"{result.structured_starts} structured starts, {result.local_runs} local minimizations, "
         f"{result.evaluations} evaluations)"
     )
-    candidates = [(f.margin, f.cfg, f.index[0], f.index[1]) for f in result.candidates]
+    candidates = [Candidate(f.margin, f.cfg, f.index[0], f.index[1]) for f in result.candidates]
     return RateSearch(
         method, result.evaluations, min(0.0, result.worst), candidates, max(result.negative_starts, len(candidates))
     )
@@ -313,9 +314,6 @@ def _limit(ctx: Context) -> Outcome:
 @REGISTRY.procedure("T27.entropy-limit.reading-b", "trajectory")
 def _limit_reading_b(ctx: Context) -> Outcome:
     return check_limit_general(ctx)
-
-
-CANDIDATES_TRIED = 5
 
 
 _COMMON = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
@@ -340,51 +338,25 @@ def refute_monotone(
         return float_verdict(search.method, search.cases, search.worst, RATE_TOLERANCE, None)
     statement = REGISTRY.get(claim_id).statement
     method = search.method + "; the most negative candidates rounded to exact data, dH^h_i/dt < 0 verified with balls"
-    reasons = []
-    for margin, cfg, head, token in search.candidates[:CANDIDATES_TRIED]:
-        ctx.check_budget()
-        exact = round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, symmetric=True, attention="softmax")
-        result = certify_configuration(
-            claim_id,
-            statement,
-            exact,
-            HYPOTHESES[heads],
-            "entropy_rate",
-            head,
-            "<",
-            certificate_directory(ctx.certificate_dir),
-            token=token,
-        )
-        if result.verified:
-            witness = {
-                "verified_by": "ball",
-                "n": exact.n,
-                "d": len(exact.tokens[0]),
-                "H": len(exact.scores),
-                "beta": str(exact.beta),
-                "quantity": f"dH^{head}_{token}/dt",
-                "ball": result.values[0],
-                "float_relative_rate": margin,
-                "certificate": str(result.path),
-            }
-            return Outcome(
-                Verdict.REFUTED,
-                method,
-                cases=search.cases,
-                worst_margin=search.worst,
-                tolerance=RATE_TOLERANCE,
-                witness=witness,
-                certificates=[str(result.path)],
-                details={"float_candidates": search.negatives},
-            )
-        reasons.append(result.reason)
+
+    def rounding(candidate: Candidate) -> ExactConfiguration:
+        cfg = candidate.cfg
+        return round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, symmetric=True, attention="softmax")
+
+    attempts = certify_first(ctx, claim_id, statement, search.candidates, rounding, HYPOTHESES[heads], "entropy_rate")
+    floats = {"cases": search.cases, "worst_margin": search.worst, "tolerance": RATE_TOLERANCE}
+    if attempts.certified is None:
+        notes = f"{search.negatives} float candidates; none verified ({'; '.join(attempts.reasons)})"
+        return Outcome(Verdict.INCONCLUSIVE, method, notes=notes, **floats)
+    found, path = attempts.certified.candidate, str(attempts.certified.result.path)
+    witness = attempts.certified.record(f"dH^{found.head}_{found.token}/dt") | {"certificate": path}
     return Outcome(
-        Verdict.INCONCLUSIVE,
+        Verdict.REFUTED,
         method,
-        cases=search.cases,
-        worst_margin=search.worst,
-        tolerance=RATE_TOLERANCE,
-        notes=f"{search.negatives} float candidates; none verified ({'; '.join(reasons)})",
+        witness=witness,
+        certificates=[path],
+        details={"float_candidates": search.negatives},
+        **floats,
     )
 
 
