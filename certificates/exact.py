@@ -1,4 +1,5 @@
-"""Exact rationals and python-flint balls: the working precision, rational -> ball, and what settles a relation.
+"""Exact rationals and python-flint balls: decimal text -> rational, the working precision, rational -> ball,
+and what settles a relation.
 
 One module for the arithmetic that every rigorous step shares — the writers (`certificates.witness`,
 `certificates.intervals`), the deciders of `checks` and the independent checker (`certificates.recheck`) —
@@ -38,6 +39,15 @@ NEGATION = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "!=": "==", "==": "!="}
 #: The signs that settle each relation, in order of preference: `x != 0` is settled by `x > 0` or
 #: `x < 0`, and `x >= 0` by `x >= 0` itself or by `x > 0`.
 SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">"), "<": ("<",), "<=": ("<=", "<")}
+
+
+def decimal_value(text: str, max_exponent: int) -> Fraction | None:
+    """The exact rational of a decimal literal its caller's grammar already accepted ('1.5e-3' is 3/2000),
+    or None when the decimal exponent exceeds `max_exponent` (the caller says why in its own words)."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if exponent and abs(int(exponent)) > max_exponent:
+        return None
+    return Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
 
 
 def precision(bits: int) -> AbstractContextManager[Any]:
