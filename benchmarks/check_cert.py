@@ -26,6 +26,7 @@ import numpy as np
 
 from certificates import format as fmt
 from certificates import recheck
+from certificates.exact import precision
 from certificates.exprtree import count_nodes
 from certificates.verify import verify_file
 from certificates.witness import exact_record, round_configuration
@@ -59,16 +60,11 @@ def configuration_seconds(attention: str, quantity: str) -> float:
 
         cfg = recheck.exact_configuration(payload["configuration"])
         assert not ball_model.hypothesis_failures(cfg, sorted(hypotheses))
-        from flint import ctx
-
-        saved, ctx.prec = ctx.prec, fmt.MAX_PRECISION
-        try:
+        with precision(fmt.MAX_PRECISION):
             if quantity == "entropy_rate":
                 ball_model.entropy_rates(cfg)
             else:
                 ball_model.head_energy_rates(cfg)
-        finally:
-            ctx.prec = saved
 
     return _seconds(run)
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from certificates.exprtree import ball_of
+from certificates.exact import ball_of
 
 Vector = list[Fraction]
 Matrix = list[list[Fraction]]

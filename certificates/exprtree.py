@@ -16,7 +16,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from flint import arb, fmpq
+from flint import arb
+
+from certificates.exact import ball_of
 
 Tree = list[Any]
 UNARY = ("exp", "log", "sqrt", "lambertw")
@@ -47,11 +49,6 @@ def rational_text(value: Fraction | int) -> str:
     """The exact text of a rational, as `parse_rational` reads it."""
     q = Fraction(value)
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-
-
-def ball_of(value: Fraction) -> arb:
-    """An exact rational as a ball."""
-    return arb(fmpq(value.numerator, value.denominator))
 
 
 def from_sympy(expr: Any) -> Tree:

@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import sympy as sp
-from flint import arb, ctx
+from flint import arb
 
-from certificates.exprtree import ball_of, enclosure_text, eval_ball, from_sympy, rational_text
+from certificates.exact import SIGNS, ball_of, fails, holds, interval_ball, precision
+from certificates.exprtree import enclosure_text, eval_ball, from_sympy, rational_text
 from certificates.store import write_certificate
 
-HOLDS = {">": lambda b: b > 0, ">=": lambda b: b >= 0, "<": lambda b: b < 0, "<=": lambda b: b <= 0}
-FAILS = {">": lambda b: b <= 0, ">=": lambda b: b < 0, "<": lambda b: b >= 0, "<=": lambda b: b > 0}
 Box = dict[sp.Symbol, tuple[Fraction, Fraction]]
 
 
@@ -47,10 +46,6 @@ class CoverResult:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
-def _ball(lo: Fraction, hi: Fraction) -> arb:
-    return ball_of(lo).union(ball_of(hi))
-
-
 def prove(
     expr: sp.Expr,
     relation: str,
@@ -61,8 +56,8 @@ def prove(
     prec: int = 64,
 ) -> CoverResult:
     """Decide `expr relation 0` for every point of the box `domain` (rational bounds), within budgets."""
-    if relation not in HOLDS:
-        raise ValueError(f"relation must be one of {', '.join(HOLDS)}")
+    if relation not in SIGNS:
+        raise ValueError(f"relation must be one of {', '.join(SIGNS)}")
     constants = dict(constants or {})
     expression = from_sympy(expr)  # evaluated exactly as certificates.verify re-evaluates it
     fixed = {s.name: ball_of(v) for s, v in constants.items()}
@@ -72,7 +67,7 @@ def prove(
     start = time.monotonic()
 
     def evaluate(box: Box) -> arb:
-        return eval_ball(expression, fixed | {s.name: _ball(lo, hi) for s, (lo, hi) in box.items()})
+        return eval_ball(expression, fixed | {s.name: interval_ball(lo, hi) for s, (lo, hi) in box.items()})
 
     def search(box: Box) -> dict[str, Any]:
         count[0] += 1
@@ -81,10 +76,10 @@ def prove(
         if time.monotonic() > deadline:
             raise _Stop("undecided", f"time budget of {seconds:g}s exhausted")
         value = evaluate(box)
-        if HOLDS[relation](value):
+        if holds(value, relation):
             return {"leaf": enclosure_text(value)}
         mid = {s: (lo + hi) / 2 for s, (lo, hi) in box.items()}
-        if FAILS[relation](evaluate({s: (m, m) for s, m in mid.items()})):
+        if fails(evaluate({s: (m, m) for s, m in mid.items()}), relation):
             raise _Stop(
                 "counterexample",
                 "the relation fails at an exact point",
@@ -102,15 +97,13 @@ def prove(
             "high": search(box | {split: (at, hi)}),
         }
 
-    saved, ctx.prec = ctx.prec, prec
     try:
-        cover = search(dict(domain))
+        with precision(prec):
+            cover = search(dict(domain))
     except _Stop as stop:
         return CoverResult(stop.status, count[0], time.monotonic() - start, point=stop.point, reason=stop.reason)
     except RecursionError:
         return CoverResult("undecided", count[0], time.monotonic() - start, reason="bisection too deep")
-    finally:
-        ctx.prec = saved
     payload = {
         "expression": expression,
         "relation": relation,

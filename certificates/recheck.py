@@ -12,13 +12,12 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from flint import arb, ctx
+from flint import arb
 
-from certificates import ball_model
+from certificates import ball_model, exact
 from certificates import format as fmt
-from certificates.exprtree import ball_of, count_nodes, eval_ball, parse_rational
-
-RELATIONS = (">", ">=", "<", "<=")
+from certificates.exact import ball_of, interval_ball, precision
+from certificates.exprtree import count_nodes, eval_ball, parse_rational
 
 
 class Rejected(ValueError):
@@ -54,7 +53,7 @@ def rational_map(data: object, what: str) -> dict[str, Fraction]:
     return {str(k): parse_rational(v) for k, v in data.items()}
 
 
-def precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION) -> int:
+def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION) -> int:
     """The recorded ball precision, within the format's bounds."""
     prec = payload["prec"]
     if not isinstance(prec, int) or isinstance(prec, bool) or not fmt.MIN_PRECISION <= prec <= highest:
@@ -64,10 +63,9 @@ def precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION) -> int:
 
 def holds(value: arb, relation: str) -> bool:
     """`value relation 0`, settled by the ball (False when the ball cannot tell)."""
-    if relation not in RELATIONS:
+    if relation not in exact.SIGNS:
         raise Rejected(f"unknown relation {str(relation)[:10]!r}")
-    zero = arb(0)
-    return {">": value > zero, ">=": value >= zero, "<": value < zero, "<=": value <= zero}[relation]
+    return exact.holds(value, relation)
 
 
 def check_enclosure(value: arb, enclosure: object, relation: str, where: str) -> None:
@@ -99,14 +97,11 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
         raise Rejected(f"a point witness has 1 to {fmt.MAX_CONDITIONS} conditions")
     for condition in conditions:
         count_nodes(condition["expression"], fmt.MAX_TERM_NODES)
-    saved, ctx.prec = ctx.prec, precision(payload)
-    try:
+    with precision(recorded_precision(payload)):
         env = {name: ball_of(value) for name, value in point.items()}
         for condition in conditions:
             value = eval_ball(condition["expression"], env)
             check_enclosure(value, condition["enclosure"], condition["relation"], f"condition {condition['name']!r}")
-    finally:
-        ctx.prec = saved
     return f"{len(conditions)} condition(s) settled by balls at the exact point"
 
 
@@ -146,11 +141,8 @@ def cover(
     if leaves * nodes > fmt.MAX_COVER_WORK:
         raise Rejected(f"{leaves} leaves of a {nodes}-node expression: more than {fmt.MAX_COVER_WORK} ball operations")
     fixed = {k: ball_of(v) for k, v in constants.items()}
-    saved, ctx.prec = ctx.prec, precision(payload, fmt.MAX_COVER_PRECISION)  # type: ignore[arg-type]
-    try:
+    with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):  # type: ignore[arg-type]
         count = _walk(payload["tree"], dict(domain), expression, fixed, relation, leaves)  # type: ignore[index]
-    finally:
-        ctx.prec = saved
     if count != leaves:
         raise Rejected(f"the tree has {count} leaves, the certificate records {leaves}")
     return count
@@ -178,7 +170,7 @@ def _walk(
             count += 1
             if count > leaves:
                 raise Rejected(f"the tree has more leaves than the {leaves} recorded")
-            env = fixed | {name: ball_of(lo).union(ball_of(hi)) for name, (lo, hi) in box.items()}
+            env = fixed | {name: interval_ball(lo, hi) for name, (lo, hi) in box.items()}
             where = "box " + ", ".join(f"{k} in [{float(lo):.6g}, {float(hi):.6g}]" for k, (lo, hi) in box.items())
             check_enclosure(eval_ball(expression, env), node["leaf"], relation, where)
             continue
@@ -275,8 +267,7 @@ def configuration(
     failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses))
     if failed:
         raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")
-    saved, ctx.prec = ctx.prec, precision(payload)
-    try:
+    with precision(recorded_precision(payload)):
         if quantity == "entropy_rate":
             head = _index(payload, "head", len(cfg.scores), "heads")
             token = _index(payload, "token", cfg.n, "tokens")
@@ -290,7 +281,5 @@ def configuration(
             else:
                 value, name = sum(rates[1:], rates[0]), "dE/dt"
         check_enclosure(value, payload["enclosure"], relation, name)
-    finally:
-        ctx.prec = saved
     d = len(cfg.tokens[0])
     return f"exact data n = {cfg.n}, d = {d}, H = {len(cfg.scores)}, beta = {cfg.beta}: {name} = {value.str(6)} (balls)"

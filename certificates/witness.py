@@ -19,15 +19,15 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
-from flint import arb, ctx
+from flint import arb
 
 from certificates import ball_model, obligations
-from certificates.exprtree import ball_of, enclosure_text, eval_ball, from_sympy, rational_text
+from certificates.exact import ball_of, fails, holds, precision
+from certificates.exprtree import enclosure_text, eval_ball, from_sympy, rational_text
 from certificates.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
 
 PRECISIONS = (64, 128, 256, 512)
-RELATIONS = {">": lambda b: b > 0, ">=": lambda b: b >= 0, "<": lambda b: b < 0, "<=": lambda b: b <= 0}
 
 
 @dataclass
@@ -45,21 +45,13 @@ def _settle(evaluate: Any, relations: Sequence[str]) -> tuple[bool, list[arb], i
     """Evaluate at rising precision until every relation holds rigorously (or precision runs out)."""
     values: list[arb] = []
     for prec in PRECISIONS:
-        saved, ctx.prec = ctx.prec, prec
-        try:
+        with precision(prec):
             values = evaluate()
-        finally:
-            ctx.prec = saved
-        if all(RELATIONS[r](v) for v, r in zip(values, relations, strict=True)):
+        if all(holds(v, r) for v, r in zip(values, relations, strict=True)):
             return True, values, prec
-        if any(_opposite(v, r) for v, r in zip(values, relations, strict=True)):
+        if any(fails(v, r) for v, r in zip(values, relations, strict=True)):  # no precision can rescue it
             break
     return False, values, PRECISIONS[-1]
-
-
-def _opposite(value: arb, relation: str) -> bool:
-    """The ball already shows the relation fails (no precision can rescue it)."""
-    return {">": value <= 0, ">=": value < 0, "<": value >= 0, "<=": value > 0}[relation]
 
 
 def settle_point(

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
-from flint import arb, ctx, fmpq, fmpz
+from flint import arb, ctx
 from mpmath import mpf
 
+from certificates.exact import ball_of
 from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
@@ -31,7 +32,7 @@ from checks.errors import InputError
 from checks.exact_numbers import check_bounds, format_number, parse_number
 from checks.lambda_c_root import certify_root
 from identities import closed_forms as cf
-from identities.balls import rational_ball, to_arb
+from identities.balls import to_arb
 
 Number = int | Fraction | str | float
 
@@ -107,7 +108,7 @@ def _above_branch_point(x: Fraction) -> bool:
     prec = 64
     while prec <= 1 << 16:
         with ctx.workprec(prec):
-            gap = _rational(x) + arb(-1).exp()
+            gap = ball_of(x) + arb(-1).exp()
         if gap > 0 or gap < 0:
             return bool(gap > 0)
         prec *= 2
@@ -128,13 +129,9 @@ _FORMS: dict[str, sp.Expr] = {
 (its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100)."""
 
 
-def _rational(value: Fraction) -> arb:
-    return rational_ball(sp.Rational(value.numerator, value.denominator))
-
-
 def _ball(quantity: str, p: Mapping[str, Fraction], prec: int) -> arb:
     with ctx.workprec(prec):
-        env = {_SYMBOLS[k]: _rational(v) for k, v in p.items()}
+        env = {_SYMBOLS[k]: ball_of(v) for k, v in p.items()}
         if quantity != "lambda_c":
             return to_arb(_FORMS[quantity], env, prec)
         return certify_root(int(p["n"]), prec) / env[cf.beta]
@@ -195,7 +192,7 @@ def _mpmath_ball(value: mpf) -> arb:
         return arb(0)
     num, den = (man << exp, 1) if exp >= 0 else (man, 1 << -exp)
     with ctx.workprec(int(man).bit_length() + 8):
-        return arb(fmpq(fmpz(-num if sign else num), fmpz(den)))
+        return ball_of(Fraction(-num if sign else num, den))
 
 
 def cross_check(result: Constant) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from certificates.exact import decimal_value
 from checks.errors import InputError
 
 MAX_VALUES = 10_000
@@ -29,10 +30,10 @@ def parse_number(field: str, text: str) -> Fraction:
     if len(token) > 400:
         raise InputError(field, text, "number too long (at most 400 characters)")
     if _DECIMAL.fullmatch(token):
-        mantissa, _, exponent = token.lower().partition("e")
-        if exponent and abs(int(exponent)) > MAX_EXPONENT:
+        decimal = decimal_value(token, MAX_EXPONENT)
+        if decimal is None:
             raise InputError(field, text, f"exponent beyond +-{MAX_EXPONENT}")
-        value = Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
+        value = decimal
     elif _RATIO.fullmatch(token):
         numerator, denominator = token.split("/")
         if int(denominator) == 0:

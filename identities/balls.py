@@ -24,23 +24,19 @@ def rational_ball(value: sp.Rational | int) -> arb:
 
 
 def to_arb(expr: sp.Expr, env: Mapping[sp.Symbol, arb] | None = None, prec: int | None = None) -> arb:
-    """Evaluate `expr` as a ball with symbols bound by `env`, at `prec` bits (default: ctx.prec)."""
-    if prec is None:
+    """Evaluate `expr` as a ball with symbols bound by `env`, at `prec` bits (default: ctx.prec).
+
+    (This layer imports nothing of ours, so it uses python-flint's precision manager directly, as
+    `certificates.exact.precision` does.)"""
+    with ctx.workprec(ctx.prec if prec is None else prec):
         return _eval(sp.sympify(expr, strict=True), dict(env or {}))
-    saved = ctx.prec
-    ctx.prec = prec
-    try:
-        return _eval(sp.sympify(expr, strict=True), dict(env or {}))
-    finally:
-        ctx.prec = saved
 
 
 def _eval(e: sp.Basic, env: dict[sp.Symbol, arb]) -> arb:
     if e.is_Integer or e.is_Rational:
         return rational_ball(e)
     if e.is_Float:
-        p, q = sp.Rational(e).as_numer_denom()
-        return arb(fmpq(int(p), int(q)))
+        return rational_ball(sp.Rational(e))
     if e is sp.pi:
         return arb.pi()
     if e is sp.E:

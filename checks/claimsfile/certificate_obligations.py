@@ -22,6 +22,7 @@ from typing import Any
 import sympy as sp
 
 from certificates import recheck
+from certificates.exact import SETTLING
 from certificates.exprtree import from_sympy, parse_rational
 from certificates.recheck import Rejected
 from checks.claimsfile.embedding import read_embedded
@@ -31,8 +32,6 @@ from checks.errors import InputError
 
 #: `lhs op rhs` as `rhs - lhs relation 0`.
 RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
-#: The signs that settle each kind of definedness condition (`!=`: either strict sign).
-SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">")}
 
 
 def constant_conditions(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]]) -> list[tuple[str, sp.Expr, str]]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from certificates.exact import holds
 from checks.claimsfile.names import LambdaC
 
 #: Relations of a condition `expr relation 0`.
@@ -98,4 +99,4 @@ def settled(condition: Condition) -> bool | None:
     value = condition.expr
     if not value.is_Rational:
         return None
-    return bool({"!=": value != 0, ">": value > 0, ">=": value >= 0}[condition.relation])
+    return holds(value, condition.relation)

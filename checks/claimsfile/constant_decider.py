@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from certificates.exact import fails, settling_sign
 from certificates.exprtree import TreeError
-from certificates.intervals import FAILS, HOLDS
 from certificates.store import certificate_directory
 from certificates.witness import certify_point
 from checks.claimsfile.certificate_obligations import constant_conditions
@@ -85,14 +85,11 @@ def _definedness(claim: ConstantClaim, prec: int) -> list[tuple[str, sp.Expr, st
             value = ball(condition.expr, {}, prec)
         except EvaluationError:
             return None
-        if condition.relation == "!=":
-            relation = ">" if value > 0 else "<" if value < 0 else None
-        else:
-            relation = condition.relation if HOLDS[condition.relation](value) else None
+        relation = settling_sign(value, condition.relation)
         if relation is not None:
             signs.append((f"defined: {condition.text()}", condition.expr, relation))
             continue
-        if condition.necessary and condition.relation != "!=" and FAILS[condition.relation](value):
+        if condition.necessary and condition.relation != "!=" and fails(value, condition.relation):
             witness = {
                 "verified_by": "ball",
                 "undefined": condition.reason,

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from certificates.exact import fails, holds
 from checks.claimsfile.conditions import Condition
 from checks.claimsfile.domains import Domain, contains, sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
@@ -39,9 +40,6 @@ MAX_ROOTS = 8
 MAX_DEGREE = 20
 
 _SIGN = {"!=": "is_nonzero", ">": "is_positive", ">=": "is_nonnegative"}
-_HOLDS = {"!=": lambda b: b > 0 or b < 0, ">": lambda b: b > 0, ">=": lambda b: b >= 0}
-_FAILS = {"!=": lambda b: b.is_exact() and b.is_zero(), ">": lambda b: b <= 0, ">=": lambda b: b < 0}
-_EXACT = {"!=": lambda q: q != 0, ">": lambda q: q > 0, ">=": lambda q: q >= 0}
 
 
 @dataclass(frozen=True)
@@ -105,15 +103,15 @@ def _settle(condition: Condition, point: dict[sp.Symbol, sp.Rational]) -> tuple[
     """(holds, value, how): exactly when the condition is a rational at the point, else with balls."""
     exact = within(SYMBOLIC_SECONDS, lambda: condition.expr.xreplace(point))
     if exact is not None and exact.is_Rational:
-        return bool(_EXACT[condition.relation](exact)), str(exact), "exact"
+        return holds(exact, condition.relation), str(exact), "exact"
     for prec in PRECISIONS:
         try:
             value = ball(condition.expr, point, prec)
         except EvaluationError:
             return None, "not evaluable", ""
-        if _HOLDS[condition.relation](value):
+        if holds(value, condition.relation):
             return True, value.str(20, radius=True), "ball"
-        if _FAILS[condition.relation](value):
+        if fails(value, condition.relation):
             return False, value.str(20, radius=True), "ball"
     return None, "", ""
 

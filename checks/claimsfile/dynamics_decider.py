@@ -32,8 +32,7 @@ from typing import Any
 import numpy as np
 
 from certificates.ball_model import ExactConfiguration
-from certificates.store import certificate_directory
-from certificates.witness import certify_configuration, round_configuration
+from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball
@@ -55,6 +54,7 @@ from checks.registry import Context
 from checks.sampling import configuration_record, float_verdict
 from checks.theorems.clustering import late_exponent
 from checks.verdicts import Outcome, Verdict
+from checks.witnesses import Candidate, certify_first
 
 SAMPLES = {"quick": 3, "thorough": 12}
 HORIZON = {"sphere": 10.0, "flat": 1.0}
@@ -64,8 +64,6 @@ POINTWISE_TOLERANCE = 1e-8
 LIMIT_TOLERANCE = 1e-3
 RATE_TOLERANCE = 0.05
 DENOMINATOR = 2**12
-#: How many of the search's most negative states are rounded and tried as witnesses.
-CANDIDATES_TRIED = 5
 
 
 @dataclass
@@ -140,12 +138,7 @@ def _decide_by_search(
         )
     if outcome.verdict is Verdict.CONFIRMED or searched not in CERTIFIABLE:
         return outcome
-    for found in result.candidates[:CANDIDATES_TRIED]:
-        ctx.check_budget()
-        refuted = _certify(claim, searched, found, ctx, outcome)
-        if refuted is not None:
-            return refuted
-    return outcome
+    return _certify(claim, searched, result.candidates, ctx, outcome)
 
 
 def _summary(outcome: Outcome) -> dict[str, Any]:
@@ -272,39 +265,37 @@ def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfigura
     return exact
 
 
+def _candidate(options: dict[str, Any], searched: str, found: adversarial.Found) -> Candidate:
+    """The search's state with the head and token of its negative rate (the file's head when it names one)."""
+    head = None if searched == "energy_rate" else options.get("head", found.index[0] if found.index else None)
+    token = found.index[-1] if searched == "entropy_rate" else None
+    return Candidate(found.margin, found.cfg, head, token)
+
+
 def _certify(
-    claim: DynamicsClaim, searched: str, found: adversarial.Found, ctx: Context, floats: Outcome
-) -> Outcome | None:
-    """REFUTED when the state, rounded to exact data of the family, has a ball-verified negative rate."""
+    claim: DynamicsClaim, searched: str, found: list[adversarial.Found], ctx: Context, floats: Outcome
+) -> Outcome:
+    """REFUTED when a state, rounded to exact data of the family, has a ball-verified negative rate; else `floats`."""
     hypotheses = family_hypotheses(claim.options)
     if hypotheses is None:
-        return None
-    exact = exact_state(claim.options, found.cfg)
-    if family_failures(claim.options, exact):
-        return None
-    head = claim.options.get("head", found.index[0] if found.index else None)
-    token = found.index[-1] if searched == "entropy_rate" else None
-    if searched == "energy_rate":
-        head = None
-    result = certify_configuration(
-        claim.id,
-        claim.statement,
-        exact,
-        hypotheses,
-        searched,
-        head,
-        "<",
-        certificate_directory(ctx.certificate_dir),
-        token=token,
-        claim=embedded(claim),
+        return floats
+
+    def rounding(candidate: Candidate) -> ExactConfiguration | None:
+        exact = exact_state(claim.options, candidate.cfg)
+        return None if family_failures(claim.options, exact) else exact
+
+    candidates = [_candidate(claim.options, searched, f) for f in found]
+    attempts = certify_first(
+        ctx, claim.id, claim.statement, candidates, rounding, hypotheses, searched, claim=embedded(claim)
     )
-    if not result.verified:
-        return None
+    if attempts.certified is None:
+        return floats
+    exact, result = attempts.certified.exact, attempts.certified.result
     witness = {
         "verified_by": "ball",
         "quantity": searched,
-        "head": head,
-        "token": token,
+        "head": attempts.certified.candidate.head,
+        "token": attempts.certified.candidate.token,
         "ball": result.values[0],
         "hypotheses": hypotheses,
         "beta": str(exact.beta),

@@ -11,11 +11,12 @@ the bracket.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import sympy as sp
 from flint import arb, ctx
 
+from certificates.exact import precision
 from checks.claimsfile.names import LambdaC
 from identities import closed_forms
 from identities.balls import UnsupportedExpression, rational_ball, to_arb
@@ -36,32 +37,28 @@ def ball(expr: sp.Expr, env: Mapping[sp.Symbol, sp.Rational], prec: int) -> arb:
 
     Raises EvaluationError when the value is not a finite real (a log of a negative, a pole...).
     """
-    saved = ctx.prec
-    ctx.prec = prec
-    try:
-        point = {symbol: rational_ball(value) for symbol, value in env.items()}
-        value = _evaluate(expr, point)
-    except (UnsupportedExpression, ZeroDivisionError, ValueError, TypeError) as exc:
-        raise EvaluationError(str(exc)) from None
-    finally:
-        ctx.prec = saved
-    if not value.is_finite():
-        raise EvaluationError("no finite value at this point")  # (printing expr can be slow in SymPy)
-    return value
+
+    def bind() -> dict[sp.Symbol, arb]:
+        return {symbol: rational_ball(value) for symbol, value in env.items()}
+
+    return _enclosure(expr, bind, prec, "no finite value at this point")
 
 
 def ball_over(expr: sp.Expr, env: Mapping[sp.Symbol, arb], prec: int) -> arb:
     """A ball containing every value of `expr` when each symbol ranges over its ball in `env` (boxes, not points)."""
-    saved = ctx.prec
-    ctx.prec = prec
+    return _enclosure(expr, lambda: dict(env), prec, "no finite enclosure on this box")
+
+
+def _enclosure(expr: sp.Expr, bind: Callable[[], dict[sp.Symbol, arb]], prec: int, undefined: str) -> arb:
+    """`expr` at `prec` bits with the symbols bound by `bind()` (called at that precision); EvaluationError
+    with `undefined` when the value is not finite (printing expr can be slow in SymPy, so it is not shown)."""
     try:
-        value = _evaluate(expr, dict(env))
+        with precision(prec):
+            value = _evaluate(expr, bind())
     except (UnsupportedExpression, ZeroDivisionError, ValueError, TypeError) as exc:
         raise EvaluationError(str(exc)) from None
-    finally:
-        ctx.prec = saved
     if not value.is_finite():
-        raise EvaluationError("no finite enclosure on this box")
+        raise EvaluationError(undefined)
     return value
 
 

@@ -24,8 +24,9 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
-from certificates.exprtree import TreeError, ball_of, from_sympy
-from certificates.intervals import FAILS, certify_cover, prove
+from certificates.exact import ball_of, fails, interval_ball
+from certificates.exprtree import TreeError, from_sympy
+from certificates.intervals import certify_cover, prove
 from certificates.store import certificate_directory
 from checks.claimsfile.certificate_obligations import RELATION
 from checks.claimsfile.conditions import Condition
@@ -113,7 +114,7 @@ def refutation(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> d
             left, right = ball(claim.lhs, point, prec), ball(claim.rhs, point, prec)
         except EvaluationError:
             return None
-        if FAILS[RELATION[claim.op]](right - left):
+        if fails(right - left, RELATION[claim.op]):
             return {
                 "verified_by": "ball",
                 "point": {str(symbol): str(value) for symbol, value in point.items()},
@@ -156,7 +157,7 @@ def cover_cases(claim: InequalityClaim, pieces: int = 1) -> tuple[list[Case] | N
 def _ends(claim: InequalityClaim, symbol: sp.Symbol, constants: dict, box: Box) -> tuple[Fraction, Fraction] | None:
     """Outer rational ends of the symbol's bounds over the constants and the box of its parents."""
     env: dict[sp.Symbol, arb] = {s: ball_of(v) for s, v in constants.items()}
-    env |= {s: ball_of(lo).union(ball_of(hi)) for s, (lo, hi) in box.items()}
+    env |= {s: interval_ball(lo, hi) for s, (lo, hi) in box.items()}
     domain = claim.domains[symbol]
     try:  # a rational bound is its own end: a ball would round it outward, past the declared domain
         low = domain.low if domain.low.is_Rational else exact_ends(ball_over(domain.low, env, PRECISIONS[0]))[0]
@@ -255,9 +256,7 @@ def _condition_goal(condition: Condition, constants: dict, box: Box) -> tuple[st
     label = f"definedness: {condition.text()} ({condition.reason})"
     if condition.relation != "!=":
         return label, condition.expr, condition.relation
-    env = {s: ball_of(v) for s, v in constants.items()} | {
-        s: ball_of(lo).union(ball_of(hi)) for s, (lo, hi) in box.items()
-    }
+    env = {s: ball_of(v) for s, v in constants.items()} | {s: interval_ball(lo, hi) for s, (lo, hi) in box.items()}
     middle = {s: sp.Rational(v.numerator, v.denominator) for s, v in constants.items()}
     middle |= {s: sp.Rational((lo + hi) / 2) for s, (lo, hi) in box.items()}
     for value in (_enclosure(condition.expr, env), _enclosure(condition.expr, middle, point=True)):

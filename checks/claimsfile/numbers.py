@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from certificates.exact import decimal_value
 from checks.errors import InputError
 
 #: Largest magnitude of a number in a file, and the range of a literal's decimal exponent.
@@ -49,10 +50,10 @@ def exact_number(field: str, value: object) -> Fraction:
         text = value.text.replace("_", "")
         if len(text) > MAX_CHARS or not _LITERAL.match(text):
             raise InputError(field, value, f"a finite number of at most {MAX_CHARS} characters")
-        mantissa, _, exponent = text.lower().partition("e")
-        if exponent and abs(int(exponent)) > MAX_EXPONENT:
+        decimal = decimal_value(text, MAX_EXPONENT)
+        if decimal is None:
             raise InputError(field, value, "magnitude must lie within 1e-400..1e100")
-        exact = Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
+        exact = decimal
     else:
         raise InputError(field, value, "a number")
     if abs(exact) > MAX_MAGNITUDE:

@@ -57,10 +57,11 @@ from certificates.witness import certify_obligation_point, settle_point
 from checks import families, model
 from checks.config import ATTENTION_KINDS, Configuration
 from checks.errors import BudgetExceeded
+from checks.evidence import Worst, cases
 from checks.fits import LinearFit, exponential_rate, power_law
 from checks.integrator import cluster_gap_below, integrate, speed_below
 from checks.registry import REGISTRY, Context
-from checks.sampling import configuration_record, float_verdict
+from checks.sampling import float_verdict
 from checks.verdicts import Outcome, Step, Verdict, derived
 from identities import closed_forms
 from identities import linearized_clustering as lc
@@ -262,22 +263,18 @@ def gap_rates(cfg: Configuration) -> np.ndarray:
 def check_early_rate(ctx: Context, coefficient: float = 1.0) -> Outcome:
     """d eps/dt at an orthogonal start equals -coefficient * sum_h phi(lambda_h), for every pair."""
     rng = ctx.rng("early")
-    cases = 500 if ctx.thorough else 100
-    worst, candidate = 0.0, None
+    worst = Worst.largest()
     rate = phi()
-    for _ in range(cases):
-        ctx.check_budget()
+    for _ in cases(ctx, 100, 500):
         cfg, lambdas = equiangular_softmax(rng, 0.0, max_n=12, max_heads=4)
         claimed = -coefficient * float(np.sum(rate(lambdas, cfg.n, cfg.beta)))
-        gap = float(np.max(np.abs(gap_rates(cfg) - claimed))) / abs(claimed)
-        if gap > worst:
-            worst, candidate = gap, configuration_record(cfg)
+        worst.update(float(np.max(np.abs(gap_rates(cfg) - claimed))) / abs(claimed), cfg)
     method = (
-        f"numeric: d(1 - <x_i, x_j>)/dt from the model's token velocities at {cases} random rotated orthogonal "
+        f"numeric: d(1 - <x_i, x_j>)/dt from the model's token velocities at {worst.cases} random rotated orthogonal "
         f"softmax configurations with scalar heads, every pair, vs -{coefficient:g} * sum_h phi(lambda_h), "
         "phi lambdified from identities.closed_forms.rate"
     )
-    return float_verdict(method, cases, -worst, EARLY_TOLERANCE, candidate, {"max_relative_discrepancy": worst})
+    return worst.verdict(method, EARLY_TOLERANCE, {"max_relative_discrepancy": worst.value})
 
 
 def late_exponent(cfg: Configuration) -> tuple[float, float, float, int]:
@@ -298,10 +295,8 @@ def late_exponent(cfg: Configuration) -> tuple[float, float, float, int]:
 def check_late_rate(ctx: Context, multiple: float = 2.0) -> Outcome:
     """The fitted late exponent of eps(t) equals multiple * Lambda within LATE_TOLERANCE (relative)."""
     rng = ctx.rng("late")
-    cases = 8 if ctx.thorough else 3
-    worst, candidate, fits = 0.0, None, []
-    for _ in range(cases):
-        ctx.check_budget()
+    worst, fits = Worst.largest(), []
+    for _ in cases(ctx, 3, 8):
         cfg, lambdas = equiangular_softmax(rng)
         claimed = multiple * float(np.sum(lambdas))
         fitted, error, drift, points = late_exponent(cfg)
@@ -318,15 +313,14 @@ def check_late_rate(ctx: Context, multiple: float = 2.0) -> Outcome:
                 "claimed_rate": claimed,
             }
         )
-        if relative > worst:
-            worst, candidate = relative, configuration_record(cfg)
+        worst.update(relative, cfg)
     method = (
-        f"numeric: DP5(4) (rtol={RTOL:g}) from {cases} random equiangular softmax configurations with scalar "
+        f"numeric: DP5(4) (rtol={RTOL:g}) from {worst.cases} random equiangular softmax configurations with scalar "
         f"heads until eps < {LATE_WINDOW[0]:g}; least-squares fit of log eps on eps in {list(LATE_WINDOW)}; "
         f"fitted rate vs {multiple:g} * Lambda"
     )
-    details = {"max_relative_rate_discrepancy": worst, "fits": fits}
-    return float_verdict(method, cases, -worst, LATE_TOLERANCE, candidate, details)
+    details = {"max_relative_rate_discrepancy": worst.value, "fits": fits}
+    return worst.verdict(method, LATE_TOLERANCE, details)
 
 
 @REGISTRY.procedure("T22.early-rate", "numeric")

@@ -52,14 +52,16 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import simpson
 
-from certificates.store import certificate_directory
-from certificates.witness import certify_configuration, round_configuration
+from certificates.ball_model import ExactConfiguration
+from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.config import Configuration
+from checks.evidence import Worst, cases
 from checks.integrator import Event, Trajectory, integrate
 from checks.registry import REGISTRY, Context
-from checks.sampling import configuration_record, float_verdict, random_configuration, relative_discrepancy
+from checks.sampling import float_verdict, random_configuration, relative_discrepancy
 from checks.verdicts import Outcome, Verdict, derived
+from checks.witnesses import Candidate, certify_first
 from identities import energy
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
@@ -200,20 +202,18 @@ def check_formula(
     """The proved per-head formula against model.head_energy_rates at random configurations whose heads
     are `heads` (orthogonal by default, the theorems' hypothesis; others serve soundness tests)."""
     rng = ctx.rng(geometry)
-    cases = 200 if ctx.thorough else 30
-    worst, candidate = 0.0, None
-    for _ in range(cases):
-        ctx.check_budget()
+    worst = Worst.largest()
+    for _ in cases(ctx, 30, 200):
         cfg = random_configuration(rng, geometry=geometry, heads=heads)
         exact, claimed = model.head_energy_rates(cfg), formula(cfg)
         floor = 1e-12 * (1.0 + model.energy(cfg))
-        gap = max(relative_discrepancy(float(e), float(c), floor) for e, c in zip(exact, claimed, strict=True))
-        if gap > worst:
-            worst, candidate = gap, configuration_record(cfg)
+        worst.update(
+            max(relative_discrepancy(float(e), float(c), floor) for e, c in zip(exact, claimed, strict=True)), cfg
+        )
     method = (
         f"numeric: proved formula vs the model's chain-rule dE_h/dt at random {geometry} {heads}-head configurations"
     )
-    return float_verdict(method, cases, -worst, FORMULA_TOLERANCE, candidate, {"max_relative_discrepancy": worst})
+    return worst.verdict(method, FORMULA_TOLERANCE, {"max_relative_discrepancy": worst.value})
 
 
 @REGISTRY.procedure("T16.flat-orthogonal", "numeric")
@@ -258,36 +258,31 @@ def check_energy_rate(ctx: Context, geometry: str, coefficient: float = 1.0, hea
     """dE/dt = coefficient * (1/n) sum |xdot_i|^2 >= 0 at random usa, aligned configurations whose heads
     are `heads` (symmetric by default, as T11 assumes; "general" drops score symmetry, for soundness tests)."""
     rng = ctx.rng(geometry)
-    cases = 400 if ctx.thorough else 60
-    worst_identity = worst_fd = worst_sign = 0.0
-    candidate = None
-    for _ in range(cases):
-        ctx.check_budget()
+    identity = Worst.largest()
+    worst_fd = worst_sign = 0.0
+    for _ in cases(ctx, 60, 400):
         cfg = random_configuration(rng, geometry=geometry, heads=heads)
         xdot = model.token_velocity(cfg)
         exact = model.energy_rate(cfg, xdot)
         claimed = coefficient * float(np.sum(xdot * xdot)) / cfg.n
         floor = 1e-12 * (1.0 + model.energy(cfg))
-        identity_gap = relative_discrepancy(exact, claimed, floor)
-        fd_gap = relative_discrepancy(exact, central_difference_energy_rate(cfg), floor)
-        if identity_gap > worst_identity:
-            worst_identity, candidate = identity_gap, configuration_record(cfg)
-        worst_fd = max(worst_fd, fd_gap)
+        identity.update(relative_discrepancy(exact, claimed, floor), cfg)
+        worst_fd = max(worst_fd, relative_discrepancy(exact, central_difference_energy_rate(cfg), floor))
         worst_sign = min(worst_sign, claimed)
     method = (
         f"numeric: exact chain-rule dE/dt vs {coefficient:g}*(1/n) sum |xdot|^2 and vs a central "
         f"finite difference (h={FINITE_DIFFERENCE_STEP:g}) at random {geometry} configurations ({heads} heads)"
     )
     details = {
-        "max_relative_identity_discrepancy": worst_identity,
+        "max_relative_identity_discrepancy": identity.value,
         "max_relative_finite_difference_discrepancy": worst_fd,
         "finite_difference_tolerance": FINITE_DIFFERENCE_TOLERANCE,
         "min_claimed_rate": worst_sign,
     }
-    worst_margin = -worst_identity
+    worst_margin = identity.margin
     if worst_fd > FINITE_DIFFERENCE_TOLERANCE:
         worst_margin = min(worst_margin, -worst_fd)
-    return float_verdict(method, cases, worst_margin, IDENTITY_TOLERANCE, candidate, details)
+    return identity.verdict(method, IDENTITY_TOLERANCE, details, worst_margin)
 
 
 @REGISTRY.procedure("T11.energy-rate.spherical", "numeric")
@@ -346,12 +341,11 @@ def _trajectory_configuration(rng: np.random.Generator, geometry: str, heads: st
 def check_energy_trajectories(ctx: Context, geometry: str, coefficient: float = 1.0) -> Outcome:
     """E non-decreasing and dE/dt = coefficient * (1/n) sum |xdot|^2 along integrated usa trajectories."""
     rng = ctx.rng(f"trajectory-{geometry}")
-    runs = 12 if ctx.thorough else 3
     T = HORIZON[geometry]
-    worst_identity = worst_drop = worst_balance = 0.0
-    candidate, balance_candidate, states = None, None, 0
-    for _ in range(runs):
-        ctx.check_budget()
+    identity, balance = Worst.largest(), Worst.largest()
+    worst_drop = 0.0
+    runs = cases(ctx, 3, 12)
+    for _ in runs:
         cfg = _trajectory_configuration(rng, geometry)
         traj = _run(cfg, T, ("energy",))
         energy = traj.observables["energy"]
@@ -361,34 +355,29 @@ def check_energy_trajectories(ctx: Context, geometry: str, coefficient: float = 
             xdot = model.token_velocity(state)
             claimed.append(coefficient * float(np.sum(xdot * xdot)) / cfg.n)
             floor = 1e-12 * (1.0 + model.energy(state))
-            gap = relative_discrepancy(model.energy_rate(state, xdot), claimed[-1], floor)
-            if gap > worst_identity:
-                worst_identity, candidate = gap, configuration_record(state)
-        states += len(traj.states)
+            identity.update(relative_discrepancy(model.energy_rate(state, xdot), claimed[-1], floor), state)
         worst_drop = max(worst_drop, float(np.max(-np.diff(energy) / energy[:-1], initial=0.0)))
-        balance = _balance_excess(traj.times, np.array(claimed), energy[-1] - energy[0])
-        if balance > worst_balance:
-            worst_balance, balance_candidate = balance, configuration_record(cfg)
+        balance.update(_balance_excess(traj.times, np.array(claimed), energy[-1] - energy[0]), cfg)
     method = (
-        f"numeric: {runs} DP5(4) trajectories (rtol={RTOL:g}, {geometry}, T={T:g}{_stop(geometry)}); at {RECORDS} "
+        f"numeric: {len(runs)} DP5(4) trajectories (rtol={RTOL:g}, {geometry}, T={T:g}{_stop(geometry)}); at {RECORDS} "
         "records each, "
         f"chain-rule dE/dt vs {coefficient:g}*(1/n) sum |xdot|^2; E non-decreasing between records; "
         "E(T)-E(0) vs the Simpson quadrature of the claimed rate"
     )
     details = {
-        "states": states,
-        "max_relative_identity_residual": worst_identity,
+        "states": identity.cases,
+        "max_relative_identity_residual": identity.value,
         "max_relative_energy_drop": worst_drop,
         "monotone_tolerance": MONOTONE_TOLERANCE,
-        "max_balance_excess": worst_balance,
+        "max_balance_excess": balance.value,
         "balance_tolerance": f"{BALANCE_TOLERANCE:g} + 10 x the estimated Simpson error",
     }
-    margin = -worst_identity
+    margin, candidate = identity.margin, identity.candidate
     if worst_drop > MONOTONE_TOLERANCE:
         margin = min(margin, -worst_drop)
-    if worst_balance > 0.0:
-        margin, candidate = min(margin, -worst_balance), balance_candidate
-    return float_verdict(method, states, margin, ENERGY_TRAJECTORY_IDENTITY_TOLERANCE, candidate, details)
+    if balance.value > 0.0:
+        margin, candidate = min(margin, balance.margin), balance.candidate
+    return float_verdict(method, identity.cases, margin, ENERGY_TRAJECTORY_IDENTITY_TOLERANCE, candidate, details)
 
 
 def _balance_excess(times: np.ndarray, rate: np.ndarray, change: float) -> float:
@@ -411,44 +400,40 @@ def _stop(geometry: str) -> str:
 def check_flat_orthogonal(ctx: Context, coefficient: float = 1.0) -> Outcome:
     """dE_h/dt = coefficient * (1/n^3) sum_i |f^h_i|^2 >= 0 (flat, orthogonal heads): pointwise and in time."""
     rng = ctx.rng("flat-orthogonal")
-    cases = 300 if ctx.thorough else 60
-    runs = 8 if ctx.thorough else 2
-    worst_identity = min_rate = worst_drop = 0.0
-    candidate = None
-    for _ in range(cases):
-        ctx.check_budget()
+    identity = Worst.largest()
+    min_rate = worst_drop = 0.0
+    for _ in cases(ctx, 60, 300):
         cfg = random_configuration(rng, geometry="flat", heads="orthogonal")
         f = model.head_outputs(cfg)
         claimed = coefficient * np.sum(f * f, axis=(1, 2)) / cfg.n**3
         exact = model.head_energy_rates(cfg)
         floor = 1e-12 * (1.0 + model.energy(cfg))
-        gap = max(relative_discrepancy(a, b, floor) for a, b in zip(exact, claimed, strict=True))
-        if gap > worst_identity:
-            worst_identity, candidate = gap, configuration_record(cfg)
+        identity.update(max(relative_discrepancy(a, b, floor) for a, b in zip(exact, claimed, strict=True)), cfg)
         min_rate = min(min_rate, float(exact.min()) / (1.0 + model.energy(cfg)))
-    states = 0
-    for _ in range(runs):
-        ctx.check_budget()
+    states, runs = 0, cases(ctx, 2, 8)
+    for _ in runs:
         cfg = _trajectory_configuration(rng, "flat", heads="orthogonal")
         traj = _run(cfg, HORIZON["flat"], ("head_energies",))
         E_h = traj.observables["head_energies"]
         states += len(E_h)
         worst_drop = max(worst_drop, float(np.max(-np.diff(E_h, axis=0) / E_h[:-1], initial=0.0)))
     method = (
-        f"numeric: chain-rule dE_h/dt vs {coefficient:g}*(1/n^3) sum_i |f^h_i|^2 at {cases} random flat "
-        f"configurations with exactly orthogonal symmetric heads, and each E_h along {runs} DP5(4) trajectories"
+        f"numeric: chain-rule dE_h/dt vs {coefficient:g}*(1/n^3) sum_i |f^h_i|^2 at {identity.cases} random flat "
+        f"configurations with exactly orthogonal symmetric heads, and each E_h along {len(runs)} DP5(4) trajectories"
     )
     details = {
-        "max_relative_identity_residual": worst_identity,
+        "max_relative_identity_residual": identity.value,
         "min_scaled_head_rate": min_rate,
         "trajectory_states": states,
         "max_relative_head_energy_drop": worst_drop,
         "monotone_tolerance": MONOTONE_TOLERANCE,
     }
-    margin = min(-worst_identity, min_rate)
+    margin = min(identity.margin, min_rate)
     if worst_drop > MONOTONE_TOLERANCE:
         margin = min(margin, -worst_drop)
-    return float_verdict(method, cases + states, margin, ENERGY_TRAJECTORY_IDENTITY_TOLERANCE, candidate, details)
+    return float_verdict(
+        method, identity.cases + states, margin, ENERGY_TRAJECTORY_IDENTITY_TOLERANCE, identity.candidate, details
+    )
 
 
 @REGISTRY.procedure("T11.energy-rate.spherical", "trajectory")
@@ -464,9 +449,6 @@ def _energy_trajectory_flat(ctx: Context) -> Outcome:
 @REGISTRY.procedure("T16.flat-orthogonal", "trajectory")
 def _flat_orthogonal(ctx: Context) -> Outcome:
     return check_flat_orthogonal(ctx)
-
-
-CANDIDATES_TRIED = 5
 
 
 Builder = Callable[[np.random.Generator, int, int, int], tuple[np.ndarray, np.ndarray | None]]
@@ -552,49 +534,29 @@ def _objective(cfg: Configuration, quantity: str) -> tuple[float, tuple[int, ...
 
 def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
     """Search, round and certify; CERTIFIED with the witness file, else INCONCLUSIVE with the reason."""
-    rng = ctx.rng(claim_id)
-    found = candidates(search, rng, 400 if ctx.thorough else 80)
+    found = candidates(search, ctx.rng(claim_id), 400 if ctx.thorough else 80)
+    aligned = "aligned-values" in search.hypotheses
+    symmetric = "symmetric-scores" in search.hypotheses
+
+    def rounding(candidate: Candidate) -> ExactConfiguration:
+        cfg = candidate.cfg
+        values = cfg.scores if aligned else cfg.values
+        return round_configuration(cfg.tokens, cfg.scores, values, cfg.beta, symmetric=symmetric)
+
     statement = REGISTRY.get(claim_id).statement
-    reasons = []
-    for score, cfg, head in found[:CANDIDATES_TRIED]:
-        ctx.check_budget()
-        aligned = "aligned-values" in search.hypotheses
-        symmetric = "symmetric-scores" in search.hypotheses
-        exact = round_configuration(
-            cfg.tokens, cfg.scores, cfg.scores if aligned else cfg.values, cfg.beta, symmetric=symmetric
-        )
-        result = certify_configuration(
-            claim_id,
-            statement,
-            exact,
-            search.hypotheses,
-            search.quantity,
-            head,
-            "<",
-            certificate_directory(ctx.certificate_dir),
-        )
-        if result.verified:
-            witness = {
-                "n": exact.n,
-                "d": len(exact.tokens[0]),
-                "H": len(exact.scores),
-                "beta": str(exact.beta),
-                "quantity": search.quantity + ("" if head is None else f"[{head}]"),
-                "ball": result.values[0],
-                "float_relative_rate": score,
-            }
-            return Outcome(
-                Verdict.CERTIFIED,
-                "float search with checks.model, exact rational rounding, ball-verified rate < 0",
-                certificates=[str(result.path)],
-                witness={"verified_by": "ball", **witness},
-                details={"float_candidates": len(found)},
-            )
-        reasons.append(result.reason)
+    attempts = certify_first(
+        ctx, claim_id, statement, [Candidate(*f) for f in found], rounding, search.hypotheses, search.quantity
+    )
+    if attempts.certified is None:
+        notes = f"{len(found)} float candidates; none verified ({'; '.join(attempts.reasons) or 'no candidate'})"
+        return Outcome(Verdict.INCONCLUSIVE, "float search + balls", notes=notes)
+    head = attempts.certified.candidate.head
     return Outcome(
-        Verdict.INCONCLUSIVE,
-        "float search + balls",
-        notes=f"{len(found)} float candidates; none verified ({'; '.join(reasons) or 'no candidate'})",
+        Verdict.CERTIFIED,
+        "float search with checks.model, exact rational rounding, ball-verified rate < 0",
+        certificates=[str(attempts.certified.result.path)],
+        witness=attempts.certified.record(search.quantity + ("" if head is None else f"[{head}]")),
+        details={"float_candidates": len(found)},
     )
 
 
@@ -677,10 +639,8 @@ def approximate_orthogonality_margin(cfg: Configuration, delta_factor: float = 1
 def check_value_misalignment(ctx: Context, delta_factor: float = 1.0) -> Outcome:
     """T12's bound at random usa, symmetric configurations with W_h = M_h + Delta_h on the sphere."""
     rng = ctx.rng("misalignment")
-    cases = 600 if ctx.thorough else 150
-    worst, candidate, positive_cases = np.inf, None, 0
-    for _ in range(cases):
-        ctx.check_budget()
+    worst, positive_cases = Worst.least(np.inf), 0
+    for _ in cases(ctx, 150, 600):
         n, H = int(rng.integers(2, 9)), int(rng.integers(1, 4))
         d = int(rng.integers(2, 6))  # d >= 2: on S^0 every velocity vanishes
         M = families.random_symmetric_heads(H, d, rng)
@@ -690,23 +650,20 @@ def check_value_misalignment(ctx: Context, delta_factor: float = 1.0) -> Outcome
         )
         margin, scale = misalignment_margin(cfg, delta_factor)
         positive_cases += int(margin >= 0)
-        if margin / scale < worst:
-            worst, candidate = margin / scale, configuration_record(cfg)
+        worst.update(margin / scale, cfg)
     method = (
         f"numeric: exact chain-rule dE/dt vs (1/n) sum_i |xdot_i|(|xdot_i| - |delta_i|), delta_i = v_i(M + Delta) "
-        f"- v_i(M) from the model, and |delta_i| <= {delta_factor:g} * (1/n) sum_h |Delta_h|_op S^h_i, at {cases} "
-        "random usa spherical configurations, W_h = M_h + Delta_h, |Delta_h| from 1e-3 to 1"
+        f"- v_i(M) from the model, and |delta_i| <= {delta_factor:g} * (1/n) sum_h |Delta_h|_op S^h_i, at "
+        f"{worst.cases} random usa spherical configurations, W_h = M_h + Delta_h, |Delta_h| from 1e-3 to 1"
     )
-    return float_verdict(method, cases, worst, TOLERANCE, candidate, {"cases_with_non_negative_margin": positive_cases})
+    return worst.verdict(method, TOLERANCE, {"cases_with_non_negative_margin": positive_cases})
 
 
 def check_approximate_orthogonality(ctx: Context, delta_factor: float = 1.0) -> Outcome:
     """T39's bound at random usa configurations whose symmetric heads have max |M_h' M_h|_op = delta."""
     rng = ctx.rng("approximate-orthogonality")
-    cases = 300 if ctx.thorough else 80
-    worst, candidate, guaranteed, guaranteed_ok = np.inf, None, 0, 0
-    for _ in range(cases):
-        ctx.check_budget()
+    worst, guaranteed, guaranteed_ok = Worst.least(np.inf), 0, 0
+    for _ in cases(ctx, 80, 300):
         H = int(rng.integers(2, 4))
         d = int(rng.integers(H, 7))
         n = int(rng.integers(2, 8))
@@ -714,8 +671,7 @@ def check_approximate_orthogonality(ctx: Context, delta_factor: float = 1.0) -> 
         M = families.approximately_orthogonal_heads(H, d, delta, rng)
         cfg = Configuration.create(families.random_sphere_tokens(n, d, rng), M, beta=float(rng.uniform(0.1, 2.0)))
         margin, scale = approximate_orthogonality_margin(cfg, delta_factor)
-        if margin / scale < worst:
-            worst, candidate = margin / scale, configuration_record(cfg)
+        worst.update(margin / scale, cfg)
         S = _row_sums(cfg)
         bracket = model.condition8_margins(cfg) - delta * S * (S.sum(axis=0, keepdims=True) - S)
         covered = bracket.sum(axis=1) >= 0
@@ -723,10 +679,11 @@ def check_approximate_orthogonality(ctx: Context, delta_factor: float = 1.0) -> 
         guaranteed_ok += int(np.sum(model.head_energy_rates(cfg)[covered] >= 0))
     method = (
         f"numeric: exact chain-rule dE_h/dt vs (1/n^3) sum_i (T^h_i - sum_h' a^h_i a^h'_i - {delta_factor:g} * delta "
-        f"sum_h' S^h_i S^h'_i) at {cases} random usa spherical configurations, delta in {{0, 1e-3, 1e-2, 0.1, 0.3}}"
+        f"sum_h' S^h_i S^h'_i) at {worst.cases} random usa spherical configurations, "
+        "delta in {0, 1e-3, 1e-2, 0.1, 0.3}"
     )
     details = {"heads_with_non_negative_bracket": guaranteed, "of_which_dE_h_dt_non_negative": guaranteed_ok}
-    return float_verdict(method, cases, worst, TOLERANCE, candidate, details)
+    return worst.verdict(method, TOLERANCE, details)
 
 
 @REGISTRY.procedure("T12.value-misalignment", "numeric")

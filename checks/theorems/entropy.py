@@ -42,15 +42,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from certificates.store import certificate_directory
-from certificates.witness import certify_configuration, round_configuration
+from certificates.ball_model import ExactConfiguration
+from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.config import Configuration
+from checks.evidence import Worst, cases
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.registry import REGISTRY, Context
-from checks.sampling import configuration_record, float_verdict, random_configuration, relative_discrepancy
+from checks.sampling import float_verdict, random_configuration, relative_discrepancy
 from checks.theorems.clustering import equiangular_softmax
 from checks.verdicts import Outcome, Verdict, derived
+from checks.witnesses import Candidate, certify_first
 from identities.entropy import prove_entropy_identity
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
@@ -101,24 +103,19 @@ def _numeric(ctx: Context) -> Outcome:
 def check_entropy_identity(ctx: Context, coefficient: float = -1.0, beta_power: int = 2) -> Outcome:
     """model.entropy_rates against coefficient * beta^beta_power * Cov_p(s, sdot) at random configurations."""
     rng = ctx.rng("entropy")
-    cases = 200 if ctx.thorough else 30
-    worst, candidate = 0.0, None
-    for case in range(cases):
-        ctx.check_budget()
+    worst = Worst.largest()
+    for case in cases(ctx, 30, 200):
         attention = ("usa", "softmax", "relu")[case % 3]
         cfg = random_configuration(rng, attention=attention, heads="general")
         exact, claimed = model.entropy_rates(cfg), covariance_rates(cfg, coefficient, beta_power)
         scale = 1e-12 * (1.0 + float(np.max(np.abs(exact))))
-        gap = max(
-            relative_discrepancy(float(e), float(c), scale) for e, c in zip(exact.ravel(), claimed.ravel(), strict=True)
-        )
-        if gap > worst:
-            worst, candidate = gap, configuration_record(cfg)
+        pairs = zip(exact.ravel(), claimed.ravel(), strict=True)
+        worst.update(max(relative_discrepancy(float(e), float(c), scale) for e, c in pairs), cfg)
     method = (
         f"numeric: model.entropy_rates vs {coefficient:g} beta^{beta_power} Cov_p(s, sdot) at random configurations "
         "(all kinds, general heads)"
     )
-    return float_verdict(method, cases, -worst, TOLERANCE, candidate, {"max_relative_discrepancy": worst})
+    return worst.verdict(method, TOLERANCE, {"max_relative_discrepancy": worst.value})
 
 
 RTOL, ATOL = 1e-11, 1e-14
@@ -174,10 +171,8 @@ def _run(cfg: Configuration) -> Trajectory:
 
 def _trajectories(ctx: Context) -> list[tuple[Configuration, Trajectory]]:
     rng = ctx.rng("equiangular-trajectories")
-    runs = 8 if ctx.thorough else 3
     out = []
-    for _ in range(runs):
-        ctx.check_budget()
+    for _ in cases(ctx, 3, 8):
         cfg, _ = equiangular_softmax(rng)
         out.append((cfg, _run(cfg)))
     return out
@@ -185,31 +180,27 @@ def _trajectories(ctx: Context) -> list[tuple[Configuration, Trajectory]]:
 
 def check_monotone_along_trajectories(ctx: Context, sign: float = 1.0) -> Outcome:
     """sign * dH^h_i/dt >= 0 at every accepted step, and recorded sign * H^h_i never decreasing."""
-    worst, candidate, states = 0.0, None, 0
+    worst = Worst.least()
     for cfg, traj in _trajectories(ctx):
         for X in traj.states:
             state = cfg.moved_to(X)
             rates = sign * model.entropy_rates(state)
-            margin = float(rates.min()) / (1.0 + float(np.abs(rates).max()))
-            if margin < worst:
-                worst, candidate = margin, configuration_record(state)
+            worst.update(float(rates.min()) / (1.0 + float(np.abs(rates).max())), state)
         drops = -np.diff(sign * traj.observables["entropies"], axis=0)
-        worst = min(worst, -float(np.max(drops, initial=0.0)))
-        states += len(traj.states)
+        worst.bound(-float(np.max(drops, initial=0.0)))
     direction = "non-decreasing" if sign > 0 else "non-increasing"
     method = (
         f"numeric: DP5(4) (rtol={RTOL:g}) from random equiangular softmax configurations with scalar heads until "
         f"the cluster gap is < {FINAL_GAP:g}; model dH^h_i/dt and recorded H^h_i {direction} at every accepted step"
     )
-    return float_verdict(method, states, worst, RATE_TOLERANCE, candidate, {"states": states})
+    return worst.verdict(method, RATE_TOLERANCE, {"states": worst.cases})
 
 
 def check_limit(ctx: Context, limit: Callable[[int], float] = math.log) -> Outcome:
     """Every H^h_i at the end state (cluster gap < FINAL_GAP) within LIMIT_TOLERANCE of limit(n)."""
-    worst, candidate, runs, deficits = 0.0, None, 0, []
+    worst, deficits = Worst.largest(), []
     for cfg, traj in _trajectories(ctx):
         entropies = traj.observables["entropies"]
-        gap = float(np.max(np.abs(limit(cfg.n) - entropies[-1])))
         deficit = math.log(cfg.n) - entropies.min(axis=(1, 2))
         deficits.append(
             {
@@ -219,43 +210,36 @@ def check_limit(ctx: Context, limit: Callable[[int], float] = math.log) -> Outco
                 "deficit_non_increasing": bool(np.all(np.diff(deficit) <= RATE_TOLERANCE)),
             }
         )
-        if gap > worst:
-            worst, candidate = gap, configuration_record(traj.final)
-        runs += 1
+        worst.update(float(np.max(np.abs(limit(cfg.n) - entropies[-1]))), traj.final)
     method = (
-        f"numeric: DP5(4) from {runs} random equiangular softmax configurations with scalar heads until the "
+        f"numeric: DP5(4) from {worst.cases} random equiangular softmax configurations with scalar heads until the "
         f"cluster gap is < {FINAL_GAP:g}; max |limit(n) - H^h_i| at the end state"
     )
-    details = {"max_gap_to_limit": worst, "runs": deficits}
-    return float_verdict(method, runs, -worst, LIMIT_TOLERANCE, candidate, details)
+    details = {"max_gap_to_limit": worst.value, "runs": deficits}
+    return worst.verdict(method, LIMIT_TOLERANCE, details)
 
 
 def check_limit_general(ctx: Context, limit: Callable[[int], float] = math.log) -> Outcome:
     """Random symmetric heads: on runs that collapse (gap < FINAL_GAP), every H^h_i ends near limit(n)."""
     rng = ctx.rng("limit-general")
-    runs = 40 if ctx.thorough else 10
-    worst, candidate, collapsed = 0.0, None, 0
-    for _ in range(runs):
-        ctx.check_budget()
+    runs, worst = cases(ctx, 10, 40), Worst.largest()
+    for _ in runs:
         n, d, H = int(rng.integers(3, 8)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
         X = families.random_sphere_tokens(n, d, rng)
         cfg = Configuration.create(X, families.random_symmetric_heads(H, d, rng), beta=1.0, attention="softmax")
         events = (cluster_gap_below(FINAL_GAP), speed_below(SETTLED_SPEED))
         traj = integrate(cfg, 1e3, rtol=RTOL, atol=ATOL, events=events, observables=("entropies",))
-        if traj.status != f"event:{events[0].name}":
-            continue
-        collapsed += 1
-        gap = float(np.max(np.abs(limit(n) - traj.observables["entropies"][-1])))
-        if gap > worst:
-            worst, candidate = gap, configuration_record(traj.final)
+        if traj.status == f"event:{events[0].name}":
+            worst.update(float(np.max(np.abs(limit(n) - traj.observables["entropies"][-1]))), traj.final)
+    collapsed = worst.cases
     method = (
-        f"numeric: DP5(4) from {runs} random softmax configurations with random symmetric heads (beta = 1); on "
+        f"numeric: DP5(4) from {len(runs)} random softmax configurations with random symmetric heads (beta = 1); on "
         f"the {collapsed} runs that collapse (cluster gap < {FINAL_GAP:g}), max |limit(n) - H^h_i| at the end"
     )
-    details = {"runs": runs, "collapsed": collapsed, "settled_or_unfinished": runs - collapsed}
+    details = {"runs": len(runs), "collapsed": collapsed, "settled_or_unfinished": len(runs) - collapsed}
     if not collapsed:
-        return Outcome(Verdict.INCONCLUSIVE, method, cases=runs, details=details, notes="no run collapsed")
-    return float_verdict(method, collapsed, -worst, GENERAL_LIMIT_TOLERANCE, candidate, details)
+        return Outcome(Verdict.INCONCLUSIVE, method, cases=len(runs), details=details, notes="no run collapsed")
+    return worst.verdict(method, GENERAL_LIMIT_TOLERANCE, details)
 
 
 @dataclass
@@ -265,8 +249,8 @@ class RateSearch:
     method: str
     cases: int
     worst: float
-    #: (relative margin, configuration, head, token) of the most negative cases kept, most negative first.
-    candidates: list[tuple[float, Configuration, int, int]]
+    #: The most negative cases kept (relative margin, configuration, head, token), most negative first.
+    candidates: list[Candidate]
     #: How many starts had a negative rate.
     negatives: int = 0
 
@@ -311,7 +295,7 @@ def search_monotone_general(
         f"{result.structured_starts} structured starts, {result.local_runs} local minimizations, "
         f"{result.evaluations} evaluations)"
     )
-    candidates = [(f.margin, f.cfg, f.index[0], f.index[1]) for f in result.candidates]
+    candidates = [Candidate(f.margin, f.cfg, f.index[0], f.index[1]) for f in result.candidates]
     return RateSearch(
         method, result.evaluations, min(0.0, result.worst), candidates, max(result.negative_starts, len(candidates))
     )
@@ -330,9 +314,6 @@ def _limit(ctx: Context) -> Outcome:
 @REGISTRY.procedure("T27.entropy-limit.reading-b", "trajectory")
 def _limit_reading_b(ctx: Context) -> Outcome:
     return check_limit_general(ctx)
-
-
-CANDIDATES_TRIED = 5
 
 
 _COMMON = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
@@ -357,51 +338,25 @@ def refute_monotone(
         return float_verdict(search.method, search.cases, search.worst, RATE_TOLERANCE, None)
     statement = REGISTRY.get(claim_id).statement
     method = search.method + "; the most negative candidates rounded to exact data, dH^h_i/dt < 0 verified with balls"
-    reasons = []
-    for margin, cfg, head, token in search.candidates[:CANDIDATES_TRIED]:
-        ctx.check_budget()
-        exact = round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, symmetric=True, attention="softmax")
-        result = certify_configuration(
-            claim_id,
-            statement,
-            exact,
-            HYPOTHESES[heads],
-            "entropy_rate",
-            head,
-            "<",
-            certificate_directory(ctx.certificate_dir),
-            token=token,
-        )
-        if result.verified:
-            witness = {
-                "verified_by": "ball",
-                "n": exact.n,
-                "d": len(exact.tokens[0]),
-                "H": len(exact.scores),
-                "beta": str(exact.beta),
-                "quantity": f"dH^{head}_{token}/dt",
-                "ball": result.values[0],
-                "float_relative_rate": margin,
-                "certificate": str(result.path),
-            }
-            return Outcome(
-                Verdict.REFUTED,
-                method,
-                cases=search.cases,
-                worst_margin=search.worst,
-                tolerance=RATE_TOLERANCE,
-                witness=witness,
-                certificates=[str(result.path)],
-                details={"float_candidates": search.negatives},
-            )
-        reasons.append(result.reason)
+
+    def rounding(candidate: Candidate) -> ExactConfiguration:
+        cfg = candidate.cfg
+        return round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, symmetric=True, attention="softmax")
+
+    attempts = certify_first(ctx, claim_id, statement, search.candidates, rounding, HYPOTHESES[heads], "entropy_rate")
+    floats = {"cases": search.cases, "worst_margin": search.worst, "tolerance": RATE_TOLERANCE}
+    if attempts.certified is None:
+        notes = f"{search.negatives} float candidates; none verified ({'; '.join(attempts.reasons)})"
+        return Outcome(Verdict.INCONCLUSIVE, method, notes=notes, **floats)
+    found, path = attempts.certified.candidate, str(attempts.certified.result.path)
+    witness = attempts.certified.record(f"dH^{found.head}_{found.token}/dt") | {"certificate": path}
     return Outcome(
-        Verdict.INCONCLUSIVE,
+        Verdict.REFUTED,
         method,
-        cases=search.cases,
-        worst_margin=search.worst,
-        tolerance=RATE_TOLERANCE,
-        notes=f"{search.negatives} float candidates; none verified ({'; '.join(reasons)})",
+        witness=witness,
+        certificates=[path],
+        details={"float_candidates": search.negatives},
+        **floats,
     )
 
 

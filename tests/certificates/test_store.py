@@ -200,6 +200,7 @@ TRUSTED = {
     "certificates.recheck",
     "certificates.obligations",
     "certificates.format",
+    "certificates.exact",
     "certificates.smtlib",
     "certificates.solvers",
     "certificates.exprtree",

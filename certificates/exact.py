@@ -1,0 +1,81 @@
+"""Exact rationals and python-flint balls: decimal text -> rational, the working precision, rational -> ball,
+and what settles a relation.
+
+One module for the arithmetic that every rigorous step shares — the writers (`certificates.witness`,
+`certificates.intervals`), the deciders of `checks` and the independent checker (`certificates.recheck`) —
+so that "the ball settles `value relation 0`" means the same thing on both sides of a certificate.
+
+A relation is settled by a ball when EVERY point of the ball satisfies it, and refuted when no
+point does; python-flint's comparisons have exactly these semantics (`b > 0` only when the whole
+ball is positive, `b != 0` only when it excludes 0, `b == 0` only for the exact zero). The same
+tables compare exact rationals (`Fraction`, SymPy's `Rational`) in the ordinary way.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from fractions import Fraction
+from typing import Any
+
+from flint import arb, ctx, fmpq
+
+#: The relations `value relation 0` that a certificate's ball settles.
+SIGNS = (">", ">=", "<", "<=")
+
+_COMPARE: dict[str, Callable[[Any, int], Any]] = {
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
+    "!=": operator.ne,
+    "==": operator.eq,
+}
+
+#: The relation that holds exactly where the given one fails.
+NEGATION = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "!=": "==", "==": "!="}
+
+#: The signs that settle each relation, in order of preference: `x != 0` is settled by `x > 0` or
+#: `x < 0`, and `x >= 0` by `x >= 0` itself or by `x > 0`.
+SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">"), "<": ("<",), "<=": ("<=", "<")}
+
+
+def decimal_value(text: str, max_exponent: int) -> Fraction | None:
+    """The exact rational of a decimal literal its caller's grammar already accepted ('1.5e-3' is 3/2000),
+    or None when the decimal exponent exceeds `max_exponent` (the caller says why in its own words)."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if exponent and abs(int(exponent)) > max_exponent:
+        return None
+    return Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
+
+
+def precision(bits: int) -> AbstractContextManager[Any]:
+    """python-flint's working precision at `bits` inside a `with` block, restored afterwards (also on errors)."""
+    return ctx.workprec(bits)
+
+
+def ball_of(value: Fraction | int) -> arb:
+    """An exact rational as a ball (exact when its binary expansion fits the working precision)."""
+    q = Fraction(value)
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def interval_ball(low: Fraction, high: Fraction) -> arb:
+    """A ball containing every point of the rational interval [low, high]."""
+    return ball_of(low).union(ball_of(high))
+
+
+def holds(value: Any, relation: str) -> bool:
+    """`value relation 0` settled: for a ball, by every point of it; for an exact rational, as usual."""
+    return bool(_COMPARE[relation](value, 0))
+
+
+def fails(value: Any, relation: str) -> bool:
+    """`value relation 0` refuted: for a ball, by every point of it (no precision can rescue it)."""
+    return holds(value, NEGATION[relation])
+
+
+def settling_sign(value: Any, relation: str) -> str | None:
+    """The first sign of SETTLING[relation] that `value` satisfies (so that `relation` holds), or None."""
+    return next((sign for sign in SETTLING[relation] if holds(value, sign)), None)
