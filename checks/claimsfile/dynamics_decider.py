@@ -32,15 +32,15 @@ from typing import Any
 import numpy as np
 
 from certificates.ball_model import ExactConfiguration
+from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.store import certificate_directory
 from certificates.witness import certify_configuration, round_configuration
-from checks import adversarial, families, model
+from checks import adversarial, families
 from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
 from checks.claimsfile.witness_family import (
-    CERTIFIABLE,
     FREE_HEADS,
     FREE_TOKENS,
     family_failures,
@@ -51,6 +51,7 @@ from checks.config import Configuration
 from checks.errors import InputError
 from checks.fits import exponential_rate
 from checks.integrator import integrate
+from checks.observables import EVALUATORS
 from checks.registry import Context
 from checks.sampling import configuration_record, float_verdict
 from checks.theorems.clustering import late_exponent
@@ -113,7 +114,7 @@ def _decide_by_search(
 ) -> Outcome:
     """The adversarial search over the family's states (and the trajectories' records) for `searched` < 0."""
     options, head = claim.options, claim.options.get("head")
-    objective = adversarial.rate_margin(searched, head) if searched in CERTIFIABLE else _value_margin(searched, head)
+    objective = adversarial.rate_margin(searched, head) if searched in CERTIFIED else _value_margin(searched, head)
     family = adversarial.Family(
         lambda rng: configuration(options, rng),
         free_tokens=options["tokens"] in FREE_TOKENS,
@@ -138,7 +139,7 @@ def _decide_by_search(
         outcome = dataclasses.replace(
             trajectories, method=method, details=(trajectories.details or {}) | {"search": result.evidence()}
         )
-    if outcome.verdict is Verdict.CONFIRMED or searched not in CERTIFIABLE:
+    if outcome.verdict is Verdict.CONFIRMED or searched not in CERTIFIED:
         return outcome
     for found in result.candidates[:CANDIDATES_TRIED]:
         ctx.check_budget()
@@ -196,21 +197,10 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
 def quantity(name: str, cfg: Configuration, head: int | None) -> np.ndarray:
     """The quantity at one state, as an array (per head and token where it has them; `energy` of one
     head is E_h)."""
-    if name == "energy" and head is not None:
-        return np.asarray(model.head_energies(cfg)[head], dtype=float)
-    value = np.asarray(
-        {
-            "energy": model.energy,
-            "energy_rate": model.energy_rate,
-            "head_energy_rate": model.head_energy_rates,
-            "radial_shadow": model.radial_shadows,
-            "tangential_power": model.tangential_powers,
-            "attention_entropy": model.attention_entropies,
-            "entropy_rate": model.entropy_rates,
-            "cluster_gap": model.cluster_gap,
-        }[name](cfg),
-        dtype=float,
-    )
+    per_head = MODEL_QUANTITIES[name].per_head
+    if per_head is not None and head is not None:
+        return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
+    value = np.asarray(EVALUATORS[name](cfg), dtype=float)
     return value[head] if head is not None and value.ndim >= 1 else value
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.conditions import Condition, unique
 from checks.claimsfile.domains import Domain, dependency_order, parse_domain
 from checks.claimsfile.expressions import parse_defined
@@ -25,16 +26,7 @@ from checks.errors import InputError
 
 KINDS = ("identity", "constant", "inequality", "dynamics")
 OPERATORS = ("<", "<=", ">", ">=")
-QUANTITIES = (
-    "energy",
-    "energy_rate",
-    "head_energy_rate",
-    "radial_shadow",
-    "tangential_power",
-    "attention_entropy",
-    "entropy_rate",
-    "cluster_gap",
-)
+QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
 PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate")
 HEAD_FAMILIES = ("scalar", "random-symmetric", "random-general", "orthogonal-subspace", "approximately-orthogonal")
 TOKEN_FAMILIES = ("random-sphere", "orthogonal", "equiangular", "rational-sphere")

@@ -12,13 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from certificates.ball_model import ExactConfiguration
+from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
 
-#: Quantities whose sign at an exact configuration the ball model can certify.
-CERTIFIABLE = ("energy_rate", "head_energy_rate", "entropy_rate")
-#: The rate of a quantity that has one (Q non-decreasing along trajectories iff dQ/dt >= 0).
-RATES = {"attention_entropy": "entropy_rate", "energy": "energy_rate"}
 #: Head families whose members are any (symmetric / general) matrices: the search may move them.
 FREE_HEADS = {"random-symmetric": "symmetric", "random-general": "general"}
 FREE_TOKENS = ("random-sphere", "rational-sphere")
@@ -27,12 +24,16 @@ FREE_TOKENS = ("random-sphere", "rational-sphere")
 def searched_quantity(claim: DynamicsClaim) -> str | None:
     """The quantity whose least value decides the claim pointwise, or None (trajectories only).
 
-    non-negative: the quantity itself; non-decreasing: its rate, when it has one."""
+    non-negative: the quantity itself; non-decreasing: its rate, when it has one (of its value per head
+    when the claim names a head); Q is non-decreasing along trajectories iff dQ/dt >= 0."""
     head = claim.options.get("head")
     if claim.property == "non-negative":
         return claim.quantity
-    if claim.property == "non-decreasing" and claim.quantity in RATES:
-        return "head_energy_rate" if claim.quantity == "energy" and head is not None else RATES[claim.quantity]
+    quantity = MODEL_QUANTITIES[claim.quantity]
+    if claim.property == "non-decreasing" and quantity.rate is not None:
+        if head is not None and quantity.per_head is not None:
+            quantity = MODEL_QUANTITIES[quantity.per_head]
+        return quantity.rate
     return None
 
 

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from certificates.obligations import CONFIGURATIONS
 from certificates.store import certificate_directory
 from certificates.witness import certify_configuration, round_configuration
 from checks import adversarial, families, model
@@ -335,14 +336,10 @@ def _limit_reading_b(ctx: Context) -> Outcome:
 CANDIDATES_TRIED = 5
 
 
-_COMMON = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
-
-
-#: The hypotheses each reading's witness must satisfy exactly.
-HYPOTHESES = {"scalar": (*_COMMON, "scalar-heads"), "symmetric": (*_COMMON, "symmetric-scores")}
-
-
 READINGS = {"scalar": "T27.entropy-monotone.reading-b", "symmetric": "T27.entropy-monotone.reading-c"}
+
+#: The hypotheses each reading's witness must satisfy exactly: those of the checker's obligation.
+HYPOTHESES = {heads: CONFIGURATIONS[claim].hypotheses for heads, claim in READINGS.items()}
 
 
 def refute_monotone(
