@@ -41,8 +41,6 @@ from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
 from checks.claimsfile.witness_family import (
-    FREE_HEADS,
-    FREE_TOKENS,
     family_failures,
     family_hypotheses,
     searched_quantity,
@@ -117,8 +115,8 @@ def _decide_by_search(
     objective = adversarial.rate_margin(searched, head) if searched in CERTIFIED else _value_margin(searched, head)
     family = adversarial.Family(
         lambda rng: configuration(options, rng),
-        free_tokens=options["tokens"] in FREE_TOKENS,
-        free_heads=FREE_HEADS.get(options["heads"]),
+        free_tokens=families.TOKEN_FAMILIES[options["tokens"]].free,
+        free_heads=families.HEAD_FAMILIES[options["heads"]].moves,
     )
     result = adversarial.search(
         family, objective, adversarial.BUDGETS[ctx.profile], ctx.rng("adversarial"), ctx.check_budget
@@ -173,22 +171,8 @@ def _value_margin(name: str, head: int | None) -> adversarial.Objective:
 
 def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configuration:
     """A configuration of the file's family (tokens, heads, W_h = M_h, attention, geometry)."""
-    n, d, H, scale = options["n"], options["d"], options["H"], options["scale"]
-    tokens = {
-        "random-sphere": lambda: families.random_sphere_tokens(n, d, rng),
-        "orthogonal": lambda: families.orthogonal_tokens(n, d, rng),
-        "equiangular": lambda: families.equiangular_tokens(n, d, options.get("rho", 0.0), rng),
-        "rational-sphere": lambda: families.rational_to_float(families.rational_sphere_tokens(n, d, rng)),
-    }[options["tokens"]]()
-    heads = {
-        "scalar": lambda: families.scalar_heads(options.get("lambdas", []), d),
-        "random-symmetric": lambda: families.random_symmetric_heads(H, d, rng, scale),
-        "random-general": lambda: families.random_general_heads(H, d, rng, scale),
-        "orthogonal-subspace": lambda: families.orthogonal_subspace_heads(H, d, rng, scale),
-        "approximately-orthogonal": lambda: families.approximately_orthogonal_heads(
-            H, d, options.get("delta", 0.0), rng, scale
-        ),
-    }[options["heads"]]()
+    tokens = families.TOKEN_FAMILIES[options["tokens"]].draw(options["n"], options["d"], rng, options)
+    heads = families.HEAD_FAMILIES[options["heads"]].draw(options["H"], options["d"], rng, options)
     return Configuration.create(
         tokens, heads, beta=options["beta"], attention=options["attention"], geometry=options["geometry"]
     )
@@ -248,7 +232,7 @@ def _tolerance(claim: DynamicsClaim) -> float:
 def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfiguration:
     """The state rounded to exact data of the family: rational unit tokens, W_h = M_h, and the file's
     beta (and scalar strengths) exactly as written."""
-    symmetric = options["heads"] != "random-general"
+    symmetric = "symmetric-scores" in families.HEAD_FAMILIES[options["heads"]].hypotheses
     exact = round_configuration(
         state.tokens, state.scores, state.scores, state.beta, DENOMINATOR, symmetric, state.geometry, state.attention
     )

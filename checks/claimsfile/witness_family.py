@@ -15,10 +15,11 @@ from certificates.ball_model import ExactConfiguration
 from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
+from checks.families import HEAD_FAMILIES, TOKEN_FAMILIES
 
-#: Head families whose members are any (symmetric / general) matrices: the search may move them.
-FREE_HEADS = {"random-symmetric": "symmetric", "random-general": "general"}
-FREE_TOKENS = ("random-sphere", "rational-sphere")
+#: The exact hypotheses of a claim's geometry and attention kind (relu: none that the ball model knows).
+GEOMETRY_HYPOTHESES = {"sphere": ("unit-tokens", "spherical-geometry"), "flat": ()}
+ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",)}
 
 
 def searched_quantity(claim: DynamicsClaim) -> str | None:
@@ -39,20 +40,15 @@ def searched_quantity(claim: DynamicsClaim) -> str | None:
 
 def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     """The exact hypotheses the claim's family implies, or None when a rounded state leaves the family."""
-    if options["tokens"] not in FREE_TOKENS or options["attention"] == "relu":
+    tokens, heads = TOKEN_FAMILIES[options["tokens"]], HEAD_FAMILIES[options["heads"]]
+    if not (tokens.free and heads.rounds) or options["attention"] not in ATTENTION_HYPOTHESES:
         return None
-    if options["heads"] not in ("scalar", *FREE_HEADS):
-        return None
-    names = ["aligned-values"]
-    if options["geometry"] == "sphere":
-        names += ["unit-tokens", "spherical-geometry"]
-    if options["attention"] == "softmax":
-        names.append("softmax-attention")
-    if options["heads"] != "random-general":
-        names.append("symmetric-scores")
-    if options["heads"] == "scalar":
-        names.append("scalar-heads")
-    return names
+    return [
+        "aligned-values",
+        *GEOMETRY_HYPOTHESES[options["geometry"]],
+        *ATTENTION_HYPOTHESES[options["attention"]],
+        *heads.hypotheses,
+    ]
 
 
 def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
