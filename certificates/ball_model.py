@@ -9,7 +9,7 @@ witness claims (unit tokens, symmetry, alignment, orthogonal or scalar heads, ki
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,16 +19,6 @@ from certificates.exact import ball_of
 
 Vector = list[Fraction]
 Matrix = list[list[Fraction]]
-HYPOTHESES = (
-    "unit-tokens",
-    "symmetric-scores",
-    "aligned-values",
-    "orthogonal-heads",
-    "scalar-heads",
-    "softmax-attention",
-    "spherical-geometry",
-    "dimension-at-least-2",
-)
 ATTENTION_KINDS = ("usa", "softmax")
 
 
@@ -65,38 +55,41 @@ def _matmul(A: Matrix, B: Matrix) -> Matrix:
     ]
 
 
+def _unit_tokens(cfg: ExactConfiguration) -> bool:
+    return cfg.geometry != "sphere" or all(_dot(x, x) == 1 for x in cfg.tokens)
+
+
+def _symmetric_scores(cfg: ExactConfiguration) -> bool:
+    return all(M[i][j] == M[j][i] for M in cfg.scores for i in range(len(M)) for j in range(len(M)))
+
+
+def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
+    d = len(cfg.tokens[0])
+    zero = [[Fraction(0)] * d for _ in range(d)]
+    heads = range(len(cfg.scores))
+    return all(_matmul(cfg.scores[g], cfg.scores[h]) == zero for g in heads for h in heads if g != h)
+
+
+#: Every hypothesis a witness may claim, by name, and its exact check. Theorems, searches, families and
+#: the certificate checker name hypotheses from this table only.
+HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
+    "unit-tokens": _unit_tokens,
+    "symmetric-scores": _symmetric_scores,
+    "aligned-values": lambda cfg: cfg.values == cfg.scores,
+    "orthogonal-heads": _orthogonal_heads,
+    "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.scores),
+    "softmax-attention": lambda cfg: cfg.attention == "softmax",
+    "spherical-geometry": lambda cfg: cfg.geometry == "sphere",
+    "dimension-at-least-2": lambda cfg: len(cfg.tokens[0]) >= 2,
+}
+
+
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
     """The named hypotheses that the exact data violate (empty when all hold exactly)."""
-    failures = []
-    for name in hypotheses:
-        if name == "unit-tokens":
-            ok = cfg.geometry != "sphere" or all(_dot(x, x) == 1 for x in cfg.tokens)
-        elif name == "symmetric-scores":
-            ok = all(M[i][j] == M[j][i] for M in cfg.scores for i in range(len(M)) for j in range(len(M)))
-        elif name == "aligned-values":
-            ok = cfg.values == cfg.scores
-        elif name == "orthogonal-heads":
-            d = len(cfg.tokens[0])
-            zero = [[Fraction(0)] * d for _ in range(d)]
-            ok = all(
-                _matmul(cfg.scores[g], cfg.scores[h]) == zero
-                for g in range(len(cfg.scores))
-                for h in range(len(cfg.scores))
-                if g != h
-            )
-        elif name == "scalar-heads":
-            ok = all(_is_positive_scalar(M) for M in cfg.scores)
-        elif name == "softmax-attention":
-            ok = cfg.attention == "softmax"
-        elif name == "spherical-geometry":
-            ok = cfg.geometry == "sphere"
-        elif name == "dimension-at-least-2":
-            ok = len(cfg.tokens[0]) >= 2
-        else:
-            raise ValueError(f"unknown hypothesis {name!r}")
-        if not ok:
-            failures.append(name)
-    return failures
+    unknown = [name for name in hypotheses if name not in HYPOTHESES]
+    if unknown:
+        raise ValueError(f"unknown hypothesis {unknown[0]!r}")
+    return [name for name in hypotheses if not HYPOTHESES[name](cfg)]
 
 
 def _is_positive_scalar(M: Matrix) -> bool:

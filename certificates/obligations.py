@@ -259,24 +259,26 @@ CONVEXITY_TOKENS = (2, 10**6)
 
 @dataclass(frozen=True)
 class ConfigurationObligation:
-    """An exact configuration with exactly these hypotheses, and `quantity relation 0` in balls."""
+    """An exact configuration with exactly these hypotheses, and `quantity relation 0` in balls.
+
+    The hypotheses are names of `ball_model.HYPOTHESES`, in the order a certificate lists them (the
+    searches that find witnesses take them from here); `quantity` is one of
+    `model_quantities.CERTIFIED`."""
 
     attention: str
     geometry: str
-    hypotheses: frozenset[str]
+    hypotheses: tuple[str, ...]
     quantity: str
     relation: str
     sentence: str
 
 
-_SOFTMAX = frozenset(
-    {"unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2"}
-)
+_SOFTMAX = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
 CONFIGURATIONS: dict[str, ConfigurationObligation] = {
     "T17.shadow-obstruction": ConfigurationObligation(
         "usa",
         "sphere",
-        frozenset({"unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads"}),
+        ("unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads"),
         "head_energy_rate",
         "<",
         "usa attention on the sphere, symmetric aligned heads with M_h M_h' = 0: some dE_h/dt < 0",
@@ -284,7 +286,7 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
     "T11.hypotheses.no-symmetry": ConfigurationObligation(
         "usa",
         "sphere",
-        frozenset({"unit-tokens", "aligned-values"}),
+        ("unit-tokens", "aligned-values"),
         "energy_rate",
         "<",
         "usa attention on the sphere, W_h = M_h without score symmetry: dE/dt < 0",
@@ -292,7 +294,7 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
     "T11.hypotheses.no-alignment": ConfigurationObligation(
         "usa",
         "sphere",
-        frozenset({"unit-tokens", "symmetric-scores"}),
+        ("unit-tokens", "symmetric-scores"),
         "energy_rate",
         "<",
         "usa attention on the sphere, symmetric M_h without value alignment: dE/dt < 0",
@@ -300,7 +302,7 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
     "T27.entropy-monotone.reading-b": ConfigurationObligation(
         "softmax",
         "sphere",
-        _SOFTMAX | {"scalar-heads"},
+        (*_SOFTMAX, "scalar-heads"),
         "entropy_rate",
         "<",
         "refutes entropy monotonicity for scalar heads lambda_h I (lambda_h > 0), softmax, W = M, on the sphere: "
@@ -309,7 +311,7 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
     "T27.entropy-monotone.reading-c": ConfigurationObligation(
         "softmax",
         "sphere",
-        _SOFTMAX | {"symmetric-scores"},
+        (*_SOFTMAX, "symmetric-scores"),
         "entropy_rate",
         "<",
         "refutes entropy monotonicity for symmetric heads, softmax, W = M, on the sphere: some dH^h_i/dt < 0",

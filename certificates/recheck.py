@@ -8,7 +8,7 @@ hostile file cannot make the checker run for minutes. Any failure raises `Reject
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -18,6 +18,7 @@ from certificates import ball_model, exact
 from certificates import format as fmt
 from certificates.exact import ball_of, interval_ball, precision
 from certificates.exprtree import count_nodes, eval_ball, parse_rational
+from certificates.model_quantities import MODEL_QUANTITIES, ball_value
 
 
 class Rejected(ValueError):
@@ -232,15 +233,15 @@ def configuration(
     *,
     attention: str,
     geometry: str,
-    hypotheses: frozenset[str],
+    hypotheses: Collection[str],
     quantity: str,
     relation: str,
     claim_id: str,
 ) -> str:
     """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry,
     and `quantity relation 0` is settled by balls (inside the recorded enclosure)."""
-    indices = {"entropy_rate": {"head", "token"}, "head_energy_rate": {"head"}, "energy_rate": set()}[quantity]
-    keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *indices}
+    axes = MODEL_QUANTITIES[quantity].axes
+    keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *axes}
     require_keys(payload, keys, "configuration witness")
     record = payload["configuration"]
     stated = {
@@ -259,7 +260,7 @@ def configuration(
     }
     wrong = [f"{k} {str(stated[k])[:30]!r} (needs {v!r})" for k, v in wanted.items() if stated[k] != v]
     listed = payload["hypotheses"]
-    if not isinstance(listed, list) or set(map(str, listed)) != hypotheses:
+    if not isinstance(listed, list) or set(map(str, listed)) != set(hypotheses):
         wrong.append(f"hypotheses {str(listed)[:120]} (needs {', '.join(sorted(hypotheses))})")
     if wrong:
         raise Rejected(f"not a witness of {claim_id}: " + "; ".join(wrong))
@@ -268,18 +269,10 @@ def configuration(
     if failed:
         raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")
     with precision(recorded_precision(payload)):
-        if quantity == "entropy_rate":
-            head = _index(payload, "head", len(cfg.scores), "heads")
-            token = _index(payload, "token", cfg.n, "tokens")
-            value = ball_model.entropy_rates(cfg)[head][token]
-            name = f"dH^{head}_{token}/dt"
-        else:
-            rates = ball_model.head_energy_rates(cfg)
-            if quantity == "head_energy_rate":
-                head = _index(payload, "head", len(rates), "heads")
-                value, name = rates[head], f"dE_{head}/dt"
-            else:
-                value, name = sum(rates[1:], rates[0]), "dE/dt"
+        sizes = {"head": (len(cfg.scores), "heads"), "token": (cfg.n, "tokens")}
+        at = {axis: _index(payload, axis, *sizes[axis]) for axis in axes}
+        value = ball_value(cfg, quantity, at.get("head"), at.get("token"))
+        name = MODEL_QUANTITIES[quantity].written(**at)
         check_enclosure(value, payload["enclosure"], relation, name)
     d = len(cfg.tokens[0])
     return f"exact data n = {cfg.n}, d = {d}, H = {len(cfg.scores)}, beta = {cfg.beta}: {name} = {value.str(6)} (balls)"

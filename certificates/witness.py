@@ -24,6 +24,7 @@ from flint import arb
 from certificates import ball_model, obligations
 from certificates.exact import ball_of, fails, holds, precision
 from certificates.exprtree import enclosure_text, eval_ball, from_sympy, rational_text
+from certificates.model_quantities import ball_value
 from certificates.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
 
@@ -188,8 +189,8 @@ def certify_configuration(
 ) -> WitnessResult:
     """Check the hypotheses exactly and `quantity relation 0` with balls; certify when both hold.
 
-    `quantity` is "energy_rate" (dE/dt), "head_energy_rate" (dE_h/dt, `head`) or "entropy_rate"
-    (dH^h_i/dt, `head` and `token`)."""
+    `quantity` is one of `certificates.model_quantities.CERTIFIED`: "energy_rate" (dE/dt),
+    "head_energy_rate" (dE_h/dt, `head`) or "entropy_rate" (dH^h_i/dt, `head` and `token`)."""
     record: dict[str, Any] = {
         "witness": "configuration",
         "configuration": exact_record(cfg),
@@ -202,10 +203,7 @@ def certify_configuration(
         return WitnessResult(False, [], record, reason=f"exact data violate {', '.join(failed)}")
 
     def evaluate() -> list[arb]:
-        if quantity == "entropy_rate":
-            return [ball_model.entropy_rates(cfg)[head][token]]
-        rates = ball_model.head_energy_rates(cfg)
-        return [rates[head] if quantity == "head_energy_rate" else sum(rates[1:], rates[0])]
+        return [ball_value(cfg, quantity, head, token)]
 
     ok, values, prec = _settle(evaluate, [relation])
     if head is not None:

@@ -9,22 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from checks import __version__
-from checks.constant_specs import QUANTITIES
+from checks.constant_specs import PARAMETERS, QUANTITIES
 from checks.constants import Constant
 from checks.exact_numbers import format_number
 
-PARAMETERS = ("H", "n", "alpha", "beta", "lam", "x")
 RESULT_COLUMNS = ("digits", "value", "radius", "correctly_rounded", "precision_bits", "note")
-
-_SYMBOLS = {
-    "golden": r"\varphi",
-    "c_star": r"c^*",
-    "beta_star": r"\beta^*",
-    "rate": r"\phi",
-    "lambda_max": r"\lambda_{\max}",
-    "lambda_c": r"\lambda_c",
-    "lambertw": r"W_0",
-}
 
 
 def record(c: Constant) -> dict[str, Any]:
@@ -99,7 +88,7 @@ def rich_table(rows: Sequence[Constant]) -> Any:
     table.add_column("rounded", no_wrap=True)
     table.add_column("note", no_wrap=True)
     for c in rows:
-        args = ", ".join(f"{p}={format_number(c.parameters[p])}" for p in QUANTITIES[c.quantity])
+        args = ", ".join(f"{p}={format_number(c.parameters[p])}" for p in QUANTITIES[c.quantity].parameters)
         mark = escape(f"[{notes.index(c.note) + 1}]") if c.note else ""
         table.add_row(f"{c.quantity}({args})", c.value, c.radius, _cell(c.correctly_rounded), mark)
     return table
@@ -127,8 +116,8 @@ def _latex(rows: Sequence[Constant]) -> str:
         r"\hline",
     ]
     for c in rows:
-        args = ", ".join(format_number(c.parameters[p]) for p in QUANTITIES[c.quantity])
-        name = _SYMBOLS[c.quantity] + (f"({args})" if args else "")
+        args = ", ".join(format_number(c.parameters[p]) for p in QUANTITIES[c.quantity].parameters)
+        name = QUANTITIES[c.quantity].latex + (f"({args})" if args else "")
         radius = _latex_number(c.radius)
         lines.append(
             f"${name}$ & ${_latex_number(c.value)}$ & ${radius}$ & {'yes' if c.correctly_rounded else 'no'} & "

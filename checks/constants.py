@@ -25,7 +25,7 @@ from flint import arb, ctx
 from mpmath import mpf
 
 from certificates.exact import ball_of
-from checks.constant_specs import MAX_DIGITS, QUANTITIES
+from checks.constant_specs import PARAMETERS, QUANTITIES, resolve
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
@@ -86,19 +86,25 @@ def validate(quantity: str, params: Mapping[str, Number]) -> dict[str, Fraction]
     if quantity not in QUANTITIES:
         raise InputError("quantity", quantity, f"unknown (choose from {', '.join(QUANTITIES)})")
     exact: dict[str, Fraction] = {}
-    for name in QUANTITIES[quantity]:
+    for name in QUANTITIES[quantity].parameters:
         if name not in params:
             raise InputError(name, None, f"required by {quantity}")
-        exact[name] = v = _exact(name, params[name])
-        if name == "H":
-            _require(v.denominator == 1 and v >= 1, name, v, "the number of heads must be an integer >= 1")
-        elif name == "n":
-            _require(v.denominator == 1 and v >= 2, name, v, "the number of tokens must be an integer >= 2")
-        elif name == "x":
-            _require(_above_branch_point(v), name, v, "Lambert W_0 is real only for x >= -1/e")
-        else:
-            _require(v > 0, name, v, "must be > 0")
+        exact[name] = _in_domain(name, _exact(name, params[name]))
     return exact
+
+
+def _in_domain(name: str, v: Fraction) -> Fraction:
+    """`v` when it lies in the domain of parameter `name` (`checks.constant_specs.PARAMETERS`)."""
+    domain = PARAMETERS[name].domain
+    if domain == "integer>=1":
+        _require(v.denominator == 1 and v >= 1, name, v, "the number of heads must be an integer >= 1")
+    elif domain == "integer>=2":
+        _require(v.denominator == 1 and v >= 2, name, v, "the number of tokens must be an integer >= 2")
+    elif domain == "lambertw":
+        _require(_above_branch_point(v), name, v, "Lambert W_0 is real only for x >= -1/e")
+    else:
+        _require(v > 0, name, v, "must be > 0")
+    return v
 
 
 def _above_branch_point(x: Fraction) -> bool:
@@ -118,23 +124,24 @@ def _above_branch_point(x: Fraction) -> bool:
 _X = sp.Symbol("x", real=True)
 _SYMBOLS = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": _X}
 _FORMS: dict[str, sp.Expr] = {
-    "golden": cf.golden,
-    "c_star": cf.c_star(),
-    "beta_star": cf.beta_star(),
-    "rate": cf.rate(),
-    "lambda_max": cf.lambda_max(),
-    "lambertw": cf.lambertw(_X),
+    q.name: q.symbolic_form(*(_SYMBOLS[p] for p in q.parameters)) for q in QUANTITIES.values() if q.ball is None
 }
 """The closed forms in symbols; numbers enter only as balls, so SymPy never simplifies with them
 (its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100)."""
 
 
 def _ball(quantity: str, p: Mapping[str, Fraction], prec: int) -> arb:
+    enclosure = QUANTITIES[quantity].ball
+    if enclosure is not None:
+        return resolve(enclosure)(p, prec)
     with ctx.workprec(prec):
-        env = {_SYMBOLS[k]: ball_of(v) for k, v in p.items()}
-        if quantity != "lambda_c":
-            return to_arb(_FORMS[quantity], env, prec)
-        return certify_root(int(p["n"]), prec) / env[cf.beta]
+        return to_arb(_FORMS[quantity], {_SYMBOLS[k]: ball_of(v) for k, v in p.items()}, prec)
+
+
+def lambda_c_ball(p: Mapping[str, Fraction], prec: int) -> arb:
+    """lambda_c(n, beta) = u_c / beta, u_c the certified root of `lambda_c_equation`."""
+    with ctx.workprec(prec):
+        return certify_root(int(p["n"]), prec) / ball_of(p["beta"])
 
 
 def _bits(digits: int) -> int:
@@ -227,8 +234,9 @@ def compute(
 ) -> Constant:
     """`quantity` at `params` with `digits` certified digits, cross-checked by mpmath when `check`."""
     exact = validate(quantity, params or {})
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS[quantity]:
-        raise InputError("digits", digits, f"must be an integer from 1 to {MAX_DIGITS[quantity]} for {quantity}")
+    most = QUANTITIES[quantity].max_digits
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= most:
+        raise InputError("digits", digits, f"must be an integer from 1 to {most} for {quantity}")
     result = certify(quantity, exact, digits, max_prec)
     if check:
         cross_check(result)

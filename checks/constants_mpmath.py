@@ -5,45 +5,48 @@ forms, mpmath's own functions), so that an error in either side shows up as a di
 c* = 2 / (sqrt((H - 1)^2 + 4) + H - 1) (no cancellation), beta* = ln(c* (n - 1)/(H - 1)) / (2 alpha)
 (using 1 - c*^2 = (H - 1) c*), golden = mp.phi, lambda_max through mp.lambertw, lambda_c by
 mp.findroot on (u - 2) - (n - 1)(u + 2) e^-u (a 53-bit bracketing solve of its logarithmic form,
-then Newton at full precision).
+then Newton at full precision). Each formula is named after its quantity, the `reference` of its row
+in `checks.constant_specs.QUANTITIES`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 
 from mpmath import mp, mpf
+
+from checks.constant_specs import QUANTITIES
 
 
 def _q(value: Fraction) -> mpf:
     return mpf(value.numerator) / value.denominator
 
 
-def _golden(p: Mapping[str, Fraction]) -> mpf:
+def golden(p: Mapping[str, Fraction]) -> mpf:
     return +mp.phi
 
 
-def _c_star(p: Mapping[str, Fraction]) -> mpf:
+def c_star(p: Mapping[str, Fraction]) -> mpf:
     h1 = _q(p["H"]) - 1
     return 2 / (mp.sqrt(h1 * h1 + 4) + h1)
 
 
-def _beta_star(p: Mapping[str, Fraction]) -> mpf:
+def beta_star(p: Mapping[str, Fraction]) -> mpf:
     h1 = _q(p["H"]) - 1
-    return mp.log(_c_star(p) * (_q(p["n"]) - 1) / h1) / (2 * _q(p["alpha"]))
+    return mp.log(c_star(p) * (_q(p["n"]) - 1) / h1) / (2 * _q(p["alpha"]))
 
 
-def _rate(p: Mapping[str, Fraction]) -> mpf:
+def rate(p: Mapping[str, Fraction]) -> mpf:
     lam = _q(p["lam"])
     return 2 * lam / (mp.exp(lam * _q(p["beta"])) + _q(p["n"]) - 1)
 
 
-def _lambda_max(p: Mapping[str, Fraction]) -> mpf:
+def lambda_max(p: Mapping[str, Fraction]) -> mpf:
     return (1 + mp.re(mp.lambertw((_q(p["n"]) - 1) / mp.e))) / _q(p["beta"])
 
 
-def _lambda_c(p: Mapping[str, Fraction]) -> mpf:
+def lambda_c(p: Mapping[str, Fraction]) -> mpf:
     m = _q(p["n"]) - 1
 
     def f(t: mpf) -> mpf:
@@ -60,22 +63,11 @@ def _lambda_c(p: Mapping[str, Fraction]) -> mpf:
     return mp.findroot(f, 2 + s, solver="newton", df=df) / _q(p["beta"])
 
 
-def _lambertw(p: Mapping[str, Fraction]) -> mpf:
+def lambertw(p: Mapping[str, Fraction]) -> mpf:
     return mp.re(mp.lambertw(_q(p["x"])))
-
-
-FORMULAS: dict[str, Callable[..., mpf]] = {
-    "golden": _golden,
-    "c_star": _c_star,
-    "beta_star": _beta_star,
-    "rate": _rate,
-    "lambda_max": _lambda_max,
-    "lambda_c": _lambda_c,
-    "lambertw": _lambertw,
-}
 
 
 def mpmath_value(quantity: str, params: Mapping[str, Fraction], prec: int) -> mpf:
     """The constant at `prec` bits with mpmath alone."""
     with mp.workprec(prec):
-        return FORMULAS[quantity](params)
+        return QUANTITIES[quantity].reference_formula()(params)

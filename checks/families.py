@@ -1,9 +1,16 @@
-"""Seeded, reproducible families of tokens and heads used by every numerical check."""
+"""Seeded, reproducible families of tokens and heads used by every numerical check.
+
+The named families of a claims file (TOKEN_FAMILIES, HEAD_FAMILIES) are the one vocabulary of
+families: the claims-file schema, the dynamics decider, its adversarial search and the witness
+checker read their names, draws and hypotheses from here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -137,6 +144,83 @@ def approximately_orthogonal_heads(
         else:
             high = mid
     return base + low * noise
+
+
+# ---------------------------------------------------------------- named families
+
+Options = Mapping[str, Any]
+"""A family's parameters as a claims file states them: scale (heads), lambdas, delta, rho."""
+
+
+@dataclass(frozen=True)
+class TokenFamily:
+    """Named initial tokens: `draw(n, d, rng, options)`; `free` when every unit-token configuration near a
+    member is a member too (so the adversarial search may move the tokens and a rounded state stays in it)."""
+
+    name: str
+    draw: Callable[[int, int, np.random.Generator, Options], np.ndarray]
+    free: bool
+
+
+@dataclass(frozen=True)
+class HeadFamily:
+    """Named heads: `draw(H, d, rng, options)`, the hypotheses (`certificates.ball_model.HYPOTHESES`) every
+    member satisfies and no generic member exceeds, `moves` ("symmetric" or "general") when the
+    adversarial search may move the heads within the family, and `rounds` when exact data rounded
+    from a member (scalar heads reset to the stated strengths) is a member."""
+
+    name: str
+    draw: Callable[[int, int, np.random.Generator, Options], np.ndarray]
+    hypotheses: tuple[str, ...]
+    moves: str | None = None
+    rounds: bool = False
+
+
+TOKEN_FAMILIES: dict[str, TokenFamily] = {
+    f.name: f
+    for f in (
+        TokenFamily("random-sphere", lambda n, d, rng, o: random_sphere_tokens(n, d, rng), free=True),
+        TokenFamily("orthogonal", lambda n, d, rng, o: orthogonal_tokens(n, d, rng), free=False),
+        TokenFamily("equiangular", lambda n, d, rng, o: equiangular_tokens(n, d, o.get("rho", 0.0), rng), free=False),
+        TokenFamily(
+            "rational-sphere", lambda n, d, rng, o: rational_to_float(rational_sphere_tokens(n, d, rng)), free=True
+        ),
+    )
+}
+"""The token families a claims file names, in the order it lists them."""
+
+HEAD_FAMILIES: dict[str, HeadFamily] = {
+    f.name: f
+    for f in (
+        HeadFamily(
+            "scalar",
+            lambda H, d, rng, o: scalar_heads(o.get("lambdas", []), d),
+            ("symmetric-scores", "scalar-heads"),
+            rounds=True,
+        ),
+        HeadFamily(
+            "random-symmetric",
+            lambda H, d, rng, o: random_symmetric_heads(H, d, rng, o["scale"]),
+            ("symmetric-scores",),
+            moves="symmetric",
+            rounds=True,
+        ),
+        HeadFamily(
+            "random-general", lambda H, d, rng, o: random_general_heads(H, d, rng, o["scale"]), (), "general", True
+        ),
+        HeadFamily(
+            "orthogonal-subspace",
+            lambda H, d, rng, o: orthogonal_subspace_heads(H, d, rng, o["scale"]),
+            ("symmetric-scores", "orthogonal-heads"),
+        ),
+        HeadFamily(
+            "approximately-orthogonal",
+            lambda H, d, rng, o: approximately_orthogonal_heads(H, d, o.get("delta", 0.0), rng, o["scale"]),
+            ("symmetric-scores",),
+        ),
+    )
+}
+"""The head families a claims file names, in the order it lists them."""
 
 
 # ---------------------------------------------------------------- helpers

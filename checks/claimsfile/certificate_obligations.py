@@ -24,10 +24,11 @@ import sympy as sp
 from certificates import recheck
 from certificates.exact import SETTLING
 from certificates.exprtree import from_sympy, parse_rational
+from certificates.model_quantities import CERTIFIED
 from certificates.recheck import Rejected
 from checks.claimsfile.embedding import read_embedded
 from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, InequalityClaim, UserClaim
-from checks.claimsfile.witness_family import CERTIFIABLE, family_failures, family_hypotheses, searched_quantity
+from checks.claimsfile.witness_family import family_failures, family_hypotheses, searched_quantity
 from checks.errors import InputError
 
 #: `lhs op rhs` as `rhs - lhs relation 0`.
@@ -70,7 +71,7 @@ def _dynamics(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple
     _require_kind(claim, kind, "witness")
     options = claim.options
     searched, hypotheses = searched_quantity(claim), family_hypotheses(options)
-    if searched not in CERTIFIABLE or hypotheses is None:
+    if searched not in CERTIFIED or hypotheses is None:
         raise Rejected(f"claim {claim.id!r}: its family has no exact witnesses (no certificate can refute it)")
     how = recheck.configuration(
         payload,

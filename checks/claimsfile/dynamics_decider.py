@@ -32,16 +32,14 @@ from typing import Any
 import numpy as np
 
 from certificates.ball_model import ExactConfiguration
+from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.witness import round_configuration
-from checks import adversarial, families, model
+from checks import adversarial, families
 from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
 from checks.claimsfile.witness_family import (
-    CERTIFIABLE,
-    FREE_HEADS,
-    FREE_TOKENS,
     family_failures,
     family_hypotheses,
     searched_quantity,
@@ -50,6 +48,7 @@ from checks.config import Configuration
 from checks.errors import InputError
 from checks.fits import exponential_rate
 from checks.integrator import integrate
+from checks.observables import EVALUATORS
 from checks.registry import Context
 from checks.sampling import configuration_record, float_verdict
 from checks.theorems.clustering import late_exponent
@@ -111,11 +110,11 @@ def _decide_by_search(
 ) -> Outcome:
     """The adversarial search over the family's states (and the trajectories' records) for `searched` < 0."""
     options, head = claim.options, claim.options.get("head")
-    objective = adversarial.rate_margin(searched, head) if searched in CERTIFIABLE else _value_margin(searched, head)
+    objective = adversarial.rate_margin(searched, head) if searched in CERTIFIED else _value_margin(searched, head)
     family = adversarial.Family(
         lambda rng: configuration(options, rng),
-        free_tokens=options["tokens"] in FREE_TOKENS,
-        free_heads=FREE_HEADS.get(options["heads"]),
+        free_tokens=families.TOKEN_FAMILIES[options["tokens"]].free,
+        free_heads=families.HEAD_FAMILIES[options["heads"]].moves,
     )
     result = adversarial.search(
         family, objective, adversarial.BUDGETS[ctx.profile], ctx.rng("adversarial"), ctx.check_budget
@@ -136,7 +135,7 @@ def _decide_by_search(
         outcome = dataclasses.replace(
             trajectories, method=method, details=(trajectories.details or {}) | {"search": result.evidence()}
         )
-    if outcome.verdict is Verdict.CONFIRMED or searched not in CERTIFIABLE:
+    if outcome.verdict is Verdict.CONFIRMED or searched not in CERTIFIED:
         return outcome
     return _certify(claim, searched, result.candidates, ctx, outcome)
 
@@ -165,22 +164,8 @@ def _value_margin(name: str, head: int | None) -> adversarial.Objective:
 
 def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configuration:
     """A configuration of the file's family (tokens, heads, W_h = M_h, attention, geometry)."""
-    n, d, H, scale = options["n"], options["d"], options["H"], options["scale"]
-    tokens = {
-        "random-sphere": lambda: families.random_sphere_tokens(n, d, rng),
-        "orthogonal": lambda: families.orthogonal_tokens(n, d, rng),
-        "equiangular": lambda: families.equiangular_tokens(n, d, options.get("rho", 0.0), rng),
-        "rational-sphere": lambda: families.rational_to_float(families.rational_sphere_tokens(n, d, rng)),
-    }[options["tokens"]]()
-    heads = {
-        "scalar": lambda: families.scalar_heads(options.get("lambdas", []), d),
-        "random-symmetric": lambda: families.random_symmetric_heads(H, d, rng, scale),
-        "random-general": lambda: families.random_general_heads(H, d, rng, scale),
-        "orthogonal-subspace": lambda: families.orthogonal_subspace_heads(H, d, rng, scale),
-        "approximately-orthogonal": lambda: families.approximately_orthogonal_heads(
-            H, d, options.get("delta", 0.0), rng, scale
-        ),
-    }[options["heads"]]()
+    tokens = families.TOKEN_FAMILIES[options["tokens"]].draw(options["n"], options["d"], rng, options)
+    heads = families.HEAD_FAMILIES[options["heads"]].draw(options["H"], options["d"], rng, options)
     return Configuration.create(
         tokens, heads, beta=options["beta"], attention=options["attention"], geometry=options["geometry"]
     )
@@ -189,21 +174,10 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
 def quantity(name: str, cfg: Configuration, head: int | None) -> np.ndarray:
     """The quantity at one state, as an array (per head and token where it has them; `energy` of one
     head is E_h)."""
-    if name == "energy" and head is not None:
-        return np.asarray(model.head_energies(cfg)[head], dtype=float)
-    value = np.asarray(
-        {
-            "energy": model.energy,
-            "energy_rate": model.energy_rate,
-            "head_energy_rate": model.head_energy_rates,
-            "radial_shadow": model.radial_shadows,
-            "tangential_power": model.tangential_powers,
-            "attention_entropy": model.attention_entropies,
-            "entropy_rate": model.entropy_rates,
-            "cluster_gap": model.cluster_gap,
-        }[name](cfg),
-        dtype=float,
-    )
+    per_head = MODEL_QUANTITIES[name].per_head
+    if per_head is not None and head is not None:
+        return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
+    value = np.asarray(EVALUATORS[name](cfg), dtype=float)
     return value[head] if head is not None and value.ndim >= 1 else value
 
 
@@ -251,7 +225,7 @@ def _tolerance(claim: DynamicsClaim) -> float:
 def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfiguration:
     """The state rounded to exact data of the family: rational unit tokens, W_h = M_h, and the file's
     beta (and scalar strengths) exactly as written."""
-    symmetric = options["heads"] != "random-general"
+    symmetric = "symmetric-scores" in families.HEAD_FAMILIES[options["heads"]].hypotheses
     exact = round_configuration(
         state.tokens, state.scores, state.scores, state.beta, DENOMINATOR, symmetric, state.geometry, state.attention
     )

@@ -1,6 +1,7 @@
 """The names a claims-file expression may use: SPEC section 4 functions, elementary functions, constants.
 
-Every function is built from `identities/closed_forms.py`, so a claims file means exactly what
+The regime's constants come from the one table `checks.constant_specs.QUANTITIES`; every function is
+built from `identities/closed_forms.py`, so a claims file means exactly what
 the paper's checks mean. `lambda_c(n, beta)` has no closed form: it is the SymPy function
 `LambdaC`, kept symbolic and evaluated rigorously by `checks.claimsfile.evaluation`.
 """
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from identities import closed_forms
+from checks.constant_specs import QUANTITIES, resolve
 
 
 class LambdaC(sp.Function):
@@ -33,21 +34,17 @@ class LambdaC(sp.Function):
         return body if exp is None else rf"{body}^{{{exp}}}"
 
 
-#: Functions by name: (number of positional arguments, builder of the SymPy node).
+#: Functions by name: (number of positional arguments, builder of the SymPy node): the constants of
+#: `checks.constant_specs` that have parameters, then the elementary functions.
 FUNCTIONS: dict[str, tuple[int, Callable[..., sp.Expr]]] = {
-    "c_star": (1, closed_forms.c_star),
-    "beta_star": (3, closed_forms.beta_star),
-    "rate": (3, closed_forms.rate),
-    "lambda_max": (2, closed_forms.lambda_max),
-    "lambda_c": (2, LambdaC),
-    "lambertw": (1, closed_forms.lambertw),
-    "exp": (1, sp.exp),
-    "log": (1, sp.log),
-    "sqrt": (1, sp.sqrt),
-}
+    q.name: (len(q.parameters), resolve(q.symbolic)) for q in QUANTITIES.values() if q.parameters
+} | {"exp": (1, sp.exp), "log": (1, sp.log), "sqrt": (1, sp.sqrt)}
 
-#: Constants by name.
-CONSTANTS: dict[str, sp.Expr] = {"golden": closed_forms.golden, "pi": sp.pi, "e": sp.E}
+#: Constants by name: those of `checks.constant_specs` without parameters, then pi and e.
+CONSTANTS: dict[str, sp.Expr] = {q.name: q.symbolic_form() for q in QUANTITIES.values() if not q.parameters} | {
+    "pi": sp.pi,
+    "e": sp.E,
+}
 
 #: Names a user may not declare as a symbol.
 RESERVED = frozenset(FUNCTIONS) | frozenset(CONSTANTS)

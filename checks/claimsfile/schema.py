@@ -15,6 +15,7 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.conditions import Condition, unique
 from checks.claimsfile.domains import Domain, dependency_order, parse_domain
 from checks.claimsfile.expressions import parse_defined
@@ -22,22 +23,12 @@ from checks.claimsfile.numbers import float_parameter, stated
 from checks.claimsfile.problems import ExpressionError
 from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
+from checks.families import HEAD_FAMILIES, TOKEN_FAMILIES
 
 KINDS = ("identity", "constant", "inequality", "dynamics")
 OPERATORS = ("<", "<=", ">", ">=")
-QUANTITIES = (
-    "energy",
-    "energy_rate",
-    "head_energy_rate",
-    "radial_shadow",
-    "tangential_power",
-    "attention_entropy",
-    "entropy_rate",
-    "cluster_gap",
-)
+QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
 PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate")
-HEAD_FAMILIES = ("scalar", "random-symmetric", "random-general", "orthogonal-subspace", "approximately-orthogonal")
-TOKEN_FAMILIES = ("random-sphere", "orthogonal", "equiangular", "rational-sphere")
 MAX_DIGITS = 1000
 MAX_SAMPLES = 10_000
 
@@ -215,8 +206,8 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
     options: dict[str, Any] = {
         "attention": _choice(raw, "attention", ATTENTION_KINDS, "usa"),
         "geometry": _choice(raw, "geometry", GEOMETRIES, "sphere"),
-        "heads": _choice(raw, "heads", HEAD_FAMILIES),
-        "tokens": _choice(raw, "tokens", TOKEN_FAMILIES),
+        "heads": _choice(raw, "heads", tuple(HEAD_FAMILIES)),
+        "tokens": _choice(raw, "tokens", tuple(TOKEN_FAMILIES)),
         "n": _integer(raw, "n", 2, MAX_TOKENS),
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
         "beta": _number(raw, "beta", positive=True),

@@ -12,46 +12,43 @@ from __future__ import annotations
 from typing import Any
 
 from certificates.ball_model import ExactConfiguration
+from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
+from checks.families import HEAD_FAMILIES, TOKEN_FAMILIES
 
-#: Quantities whose sign at an exact configuration the ball model can certify.
-CERTIFIABLE = ("energy_rate", "head_energy_rate", "entropy_rate")
-#: The rate of a quantity that has one (Q non-decreasing along trajectories iff dQ/dt >= 0).
-RATES = {"attention_entropy": "entropy_rate", "energy": "energy_rate"}
-#: Head families whose members are any (symmetric / general) matrices: the search may move them.
-FREE_HEADS = {"random-symmetric": "symmetric", "random-general": "general"}
-FREE_TOKENS = ("random-sphere", "rational-sphere")
+#: The exact hypotheses of a claim's geometry and attention kind (relu: none that the ball model knows).
+GEOMETRY_HYPOTHESES = {"sphere": ("unit-tokens", "spherical-geometry"), "flat": ()}
+ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",)}
 
 
 def searched_quantity(claim: DynamicsClaim) -> str | None:
     """The quantity whose least value decides the claim pointwise, or None (trajectories only).
 
-    non-negative: the quantity itself; non-decreasing: its rate, when it has one."""
+    non-negative: the quantity itself; non-decreasing: its rate, when it has one (of its value per head
+    when the claim names a head); Q is non-decreasing along trajectories iff dQ/dt >= 0."""
     head = claim.options.get("head")
     if claim.property == "non-negative":
         return claim.quantity
-    if claim.property == "non-decreasing" and claim.quantity in RATES:
-        return "head_energy_rate" if claim.quantity == "energy" and head is not None else RATES[claim.quantity]
+    quantity = MODEL_QUANTITIES[claim.quantity]
+    if claim.property == "non-decreasing" and quantity.rate is not None:
+        if head is not None and quantity.per_head is not None:
+            quantity = MODEL_QUANTITIES[quantity.per_head]
+        return quantity.rate
     return None
 
 
 def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     """The exact hypotheses the claim's family implies, or None when a rounded state leaves the family."""
-    if options["tokens"] not in FREE_TOKENS or options["attention"] == "relu":
+    tokens, heads = TOKEN_FAMILIES[options["tokens"]], HEAD_FAMILIES[options["heads"]]
+    if not (tokens.free and heads.rounds) or options["attention"] not in ATTENTION_HYPOTHESES:
         return None
-    if options["heads"] not in ("scalar", *FREE_HEADS):
-        return None
-    names = ["aligned-values"]
-    if options["geometry"] == "sphere":
-        names += ["unit-tokens", "spherical-geometry"]
-    if options["attention"] == "softmax":
-        names.append("softmax-attention")
-    if options["heads"] != "random-general":
-        names.append("symmetric-scores")
-    if options["heads"] == "scalar":
-        names.append("scalar-heads")
-    return names
+    return [
+        "aligned-values",
+        *GEOMETRY_HYPOTHESES[options["geometry"]],
+        *ATTENTION_HYPOTHESES[options["attention"]],
+        *heads.hypotheses,
+    ]
 
 
 def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:

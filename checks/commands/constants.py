@@ -8,12 +8,12 @@ import sys
 from fractions import Fraction
 
 from certificates.atomic import write_text_atomic
-from checks.constant_specs import MAX_DIGITS, QUANTITIES
+from checks.constant_specs import DEFAULT_MAX_DIGITS, PARAMETERS, QUANTITIES
 from checks.errors import InputError
 from checks.exact_numbers import parse_values
 from checks.progress import progress_bar
 
-HELP = "tables of golden, c_star, beta_star, rate, lambda_max, lambda_c, lambertw with certified digits"
+HELP = f"tables of {', '.join(QUANTITIES)} with certified digits"
 
 MAX_ROWS = 10_000
 """Most rows one table may have."""
@@ -21,7 +21,6 @@ MAX_ROWS = 10_000
 MAX_TABLE_DIGITS = 2_000_000
 """Most digits one table may print in all (rows x --digits)."""
 
-DEFAULTS = {"alpha": "1", "beta": "1"}
 FORMATS = ("table", "csv", "json", "markdown", "latex")
 
 
@@ -33,20 +32,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"one of {', '.join(QUANTITIES)} (repeat the option or separate with commas)",
     )
     lists = "a list of numbers and ranges: 2,10,1e6 or 2..64 or 0.5..2:1/4"
-    parser.add_argument("--H", metavar="LIST", help=f"heads, integers >= 1 ({lists})")
-    parser.add_argument("--n", metavar="LIST", help="tokens, integers >= 2")
-    parser.add_argument("--alpha", metavar="LIST", default=DEFAULTS["alpha"], help="head scale > 0 (default 1)")
-    parser.add_argument("--beta", metavar="LIST", default=DEFAULTS["beta"], help="inverse temperature > 0 (default 1)")
-    parser.add_argument("--lam", metavar="LIST", help="head strength lambda > 0 (for rate)")
-    parser.add_argument("--x", metavar="LIST", help="argument of lambertw, x >= -1/e")
+    for k, p in enumerate(PARAMETERS.values()):  # the first option explains the list syntax
+        help_text = f"{p.help} ({lists})" if k == 0 else p.help
+        parser.add_argument(f"--{p.name}", metavar="LIST", default=p.default, help=help_text)
     parser.add_argument(
         "--digits",
         metavar="N",
         default="50",
-        help=f"significant digits (default 50; at most {MAX_DIGITS['c_star']}, {MAX_DIGITS['lambda_c']} for lambda_c)",
+        help=f"significant digits (default 50; at most {DEFAULT_MAX_DIGITS}{_lower_limits()})",
     )
     parser.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
     parser.add_argument("--out", metavar="PATH", help="write the table here (atomically) instead of stdout")
+
+
+def _lower_limits() -> str:
+    """ ", 10000 for lambda_c": the quantities whose digits are capped below the default."""
+    return "".join(f", {q.max_digits} for {q.name}" for q in QUANTITIES.values() if q.max_digits != DEFAULT_MAX_DIGITS)
 
 
 def _quantities(args: argparse.Namespace) -> list[str]:
@@ -64,8 +65,8 @@ def _digits(text: str, quantities: list[str]) -> int:
         raise InputError("--digits", text, "must be a positive integer")
     digits = int(text)
     for q in quantities:
-        if not 1 <= digits <= MAX_DIGITS[q]:
-            raise InputError("--digits", text, f"must be from 1 to {MAX_DIGITS[q]} for {q}")
+        if not 1 <= digits <= QUANTITIES[q].max_digits:
+            raise InputError("--digits", text, f"must be from 1 to {QUANTITIES[q].max_digits} for {q}")
     return digits
 
 
@@ -74,16 +75,16 @@ def plan(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Fraction]]
     quantities = _quantities(args)
     digits = _digits(args.digits, quantities)
     lists: dict[str, list[Fraction]] = {}
-    for name in sorted({p for q in quantities for p in QUANTITIES[q]}):
+    for name in sorted({p for q in quantities for p in QUANTITIES[q].parameters}):
         text = getattr(args, name)
         if text is None:
-            users = ", ".join(q for q in quantities if name in QUANTITIES[q])
+            users = ", ".join(q for q in quantities if name in QUANTITIES[q].parameters)
             raise InputError(f"--{name}", None, f"required by {users}")
         lists[name] = parse_values(f"--{name}", text)
     count = 0
     for q in quantities:
         size = 1
-        for p in QUANTITIES[q]:
+        for p in QUANTITIES[q].parameters:
             size *= len(lists[p])
         count += size
     if count > MAX_ROWS:
@@ -91,9 +92,9 @@ def plan(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Fraction]]
     if count * digits > MAX_TABLE_DIGITS:
         raise InputError("rows x digits", count * digits, f"too many digits in one table (at most {MAX_TABLE_DIGITS})")
     rows = [
-        (q, dict(zip(QUANTITIES[q], combo, strict=True)))
+        (q, dict(zip(QUANTITIES[q].parameters, combo, strict=True)))
         for q in quantities
-        for combo in itertools.product(*(lists[p] for p in QUANTITIES[q]))
+        for combo in itertools.product(*(lists[p] for p in QUANTITIES[q].parameters))
     ]
     return rows, digits
 

@@ -1,48 +1,25 @@
 """Observables recorded along a trajectory: energies, entropies, cluster gap, Condition 8 margin.
 
-Every observable is computed by `checks.model` at the recorded state (no formula is repeated
-here). A quantity that overflows float64 at some state (the usa exponentials of a large flat
-configuration) is recorded as NaN instead of stopping the run.
+Every observable is a model quantity of `certificates.model_quantities`, computed by its float
+evaluator (`checks.observables`) at the recorded state. A quantity that overflows float64 at some
+state (the usa exponentials of a large flat configuration) is recorded as NaN instead of stopping
+the run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from checks import model
+from certificates.model_quantities import MODEL_QUANTITIES
 from checks.config import Configuration
 from checks.errors import InputError
+from checks.observables import EVALUATORS, shape
 
-Observable = Callable[[Configuration], np.ndarray | float]
-
-
-@dataclass(frozen=True)
-class Spec:
-    """How to compute one observable, and its shape (for NaN records when it overflows)."""
-
-    function: Observable
-    shape: Callable[[Configuration], tuple[int, ...]]
-
-
-def _scalar(cfg: Configuration) -> tuple[int, ...]:
-    return ()
-
-
-def _per_head(cfg: Configuration) -> tuple[int, ...]:
-    return (cfg.H,)
-
-
-#: Name -> observable. condition8_margin is the worst token's margin per head.
-OBSERVABLES: dict[str, Spec] = {
-    "energy": Spec(model.energy, _scalar),
-    "head_energies": Spec(model.head_energies, _per_head),
-    "entropies": Spec(model.attention_entropies, lambda cfg: (cfg.H, cfg.n)),
-    "cluster_gap": Spec(model.cluster_gap, _scalar),
-    "condition8_margin": Spec(lambda cfg: model.condition8_margins(cfg).min(axis=1), _per_head),
-}
+#: Observable name -> model quantity (`certificates.model_quantities`), for the quantities the recorder keeps.
+OBSERVABLES: dict[str, str] = {q.recorded_as: q.name for q in MODEL_QUANTITIES.values() if q.recorded_as}
 DEFAULT_OBSERVABLES: tuple[str, ...] = tuple(OBSERVABLES)
 
 
@@ -53,11 +30,11 @@ def _checked_names(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _evaluate(spec: Spec, cfg: Configuration) -> np.ndarray:
+def _evaluate(name: str, cfg: Configuration) -> np.ndarray:
     try:
-        return np.asarray(spec.function(cfg), dtype=float)
+        return np.asarray(EVALUATORS[name](cfg), dtype=float)
     except InputError:  # exp overflow at this state
-        return np.full(spec.shape(cfg), np.nan)
+        return np.full(shape(name, cfg), np.nan)
 
 
 @dataclass

@@ -53,6 +53,7 @@ import sympy as sp
 from scipy.integrate import simpson
 
 from certificates.ball_model import ExactConfiguration
+from certificates.obligations import CONFIGURATIONS
 from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.config import Configuration
@@ -492,12 +493,14 @@ def _misaligned(rng: np.random.Generator, H: int, d: int, n: int) -> tuple[np.nd
 
 
 SEARCHES = {
-    "T17.shadow-obstruction": Search(
-        _orthogonal, ("unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads"), "head_energy_rate"
-    ),
-    "T11.hypotheses.no-symmetry": Search(_general, ("unit-tokens", "aligned-values"), "energy_rate"),
-    "T11.hypotheses.no-alignment": Search(_misaligned, ("unit-tokens", "symmetric-scores"), "energy_rate"),
+    claim: Search(heads, CONFIGURATIONS[claim].hypotheses, CONFIGURATIONS[claim].quantity)
+    for claim, heads in (
+        ("T17.shadow-obstruction", _orthogonal),
+        ("T11.hypotheses.no-symmetry", _general),
+        ("T11.hypotheses.no-alignment", _misaligned),
+    )
 }
+"""The search of each claim, with the hypotheses and quantity the checker's obligation requires."""
 
 
 def _score(rates: np.ndarray, quantity: str) -> tuple[float, int | None]:

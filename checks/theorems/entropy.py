@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.ball_model import ExactConfiguration
+from certificates.obligations import CONFIGURATIONS
 from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.config import Configuration
@@ -316,14 +317,12 @@ def _limit_reading_b(ctx: Context) -> Outcome:
     return check_limit_general(ctx)
 
 
-_COMMON = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
-
-
-#: The hypotheses each reading's witness must satisfy exactly.
-HYPOTHESES = {"scalar": (*_COMMON, "scalar-heads"), "symmetric": (*_COMMON, "symmetric-scores")}
 
 
 READINGS = {"scalar": "T27.entropy-monotone.reading-b", "symmetric": "T27.entropy-monotone.reading-c"}
+
+#: The hypotheses each reading's witness must satisfy exactly: those of the checker's obligation.
+HYPOTHESES = {heads: CONFIGURATIONS[claim].hypotheses for heads, claim in READINGS.items()}
 
 
 def refute_monotone(

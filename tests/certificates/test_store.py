@@ -205,6 +205,7 @@ TRUSTED = {
     "certificates.solvers",
     "certificates.exprtree",
     "certificates.ball_model",
+    "certificates.model_quantities",
     "identities.condition8_scalar",
     "identities",
     "identities.closed_forms",
@@ -227,6 +228,9 @@ CLAIMS_FILE_READER = {
     "checks.claimsfile.evaluation",
     "checks.claimsfile.problems",
     "checks.claimsfile.symbolic",
+    "checks.constant_specs",
+    "checks.families",
+    "certificates.rational_sphere",
     "checks.claimsfile.witness_family",
 }
 

@@ -200,18 +200,18 @@ def test_a_disagreement_with_mpmath_is_an_error(monkeypatch: pytest.MonkeyPatch)
     def wrong(p: dict[str, Fraction]) -> mpf:
         return 2 / (mp.sqrt((_mp(p["H"]) - 1) ** 2 + 4) + _mp(p["H"]))  # H instead of H - 1
 
-    monkeypatch.setitem(constants_mpmath.FORMULAS, "c_star", wrong)
+    monkeypatch.setattr(constants_mpmath, "c_star", wrong)
     with pytest.raises(constants.CrossCheckError):
         constants.c_star(3, digits=30)
 
 
 def test_a_tiny_mpmath_error_is_caught_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = constants_mpmath.FORMULAS["lambertw"]
+    original = constants_mpmath.lambertw
 
     def off(p: dict[str, Fraction]) -> mpf:
         return original(p) * (1 + mpf(10) ** -48)
 
-    monkeypatch.setitem(constants_mpmath.FORMULAS, "lambertw", off)
+    monkeypatch.setattr(constants_mpmath, "lambertw", off)
     assert constants.lambertw(3, digits=40).correctly_rounded
     with pytest.raises(constants.CrossCheckError):
         constants.lambertw(3, digits=50)

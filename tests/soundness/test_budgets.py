@@ -20,7 +20,7 @@ from checks import claim_runner, constants, decision_commands, families, registr
 from checks.claim_runner import TIMED_OUT, run_claim
 from checks.cli import main
 from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS, Configuration
-from checks.constant_specs import MAX_DIGITS
+from checks.constant_specs import QUANTITIES
 from checks.errors import InputError
 from checks.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
 from checks.registry import MAX_SEED, Context, load_all
@@ -88,7 +88,7 @@ def test_a_deadline_reached_inside_a_procedure_is_inconclusive_not_a_crash(clock
         (["verify", "--timeout=nan"], "--timeout"),
         (["verify", "--only=T19.golden", f"--seed={MAX_SEED + 1}"], "seed"),
         (["certify", "--only=T19.golden", "--seed=-1"], "seed"),
-        (["constants", "--quantity=c_star", "--H=2", f"--digits={MAX_DIGITS['c_star'] + 1}"], "--digits"),
+        (["constants", "--quantity=c_star", "--H=2", f"--digits={QUANTITIES['c_star'].max_digits + 1}"], "--digits"),
         (["constants", "--quantity=lambda_c", "--n=2", "--beta=1", "--digits=10001"], "--digits"),
         (["constants", "--quantity=c_star", "--H=1..20000"], "--H"),
         (["constants", "--quantity=c_star", "--H=1..10000", "--digits=300"], "rows x digits"),
@@ -130,7 +130,7 @@ def test_configuration_size_limits(shape: tuple[int, int, int], field: str) -> N
         lambda: families.random_sphere_tokens(10**6, 3, np.random.default_rng(0)),
         lambda: families.random_symmetric_heads(MAX_HEADS, MAX_DIMENSION, np.random.default_rng(0)),
         lambda: families.orthogonal_tokens(3, MAX_DIMENSION + 1),
-        lambda: constants.c_star(2, digits=MAX_DIGITS["c_star"] + 1),
+        lambda: constants.c_star(2, digits=QUANTITIES["c_star"].max_digits + 1),
         lambda: parse_values("--n", f"1..{MAX_VALUES + 1}"),
     ],
 )

@@ -1,0 +1,175 @@
+"""One vocabulary: the names of the constants, model quantities, hypotheses and families are each defined once.
+
+Adding a constant is one row of `checks.constant_specs.QUANTITIES`: the claims-file language, the
+`headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
+Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
+the recorder and the dynamics claims share; every named family of `checks.families` draws exactly the
+hypotheses it declares (so the searches and the verifier agree).
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from certificates.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
+from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
+from certificates.obligations import CONFIGURATIONS
+from checks import constants, families
+from checks.claimsfile import evaluation, names
+from checks.claimsfile.expressions import parse_expression
+from checks.commands import constants as constants_command
+from checks.config import Configuration
+from checks.constant_specs import PARAMETERS, QUANTITIES, resolve
+from checks.constant_tables import render
+from checks.families import HEAD_FAMILIES
+from checks.observables import EVALUATORS, shape
+from tests.family_strategies import HEAD_STRATEGIES, TOKEN_STRATEGIES
+
+ELEMENTARY = {"exp", "log", "sqrt", "pi", "e"}
+#: A point inside every parameter's domain (written here, not taken from the table).
+POINT = {"H": Fraction(3), "n": Fraction(7), "alpha": Fraction(1, 2), "beta": Fraction(2), "lam": Fraction(3, 4)}
+POINT["x"] = Fraction(5, 2)
+
+
+def test_the_claims_file_names_the_constants_of_the_table_and_no_other() -> None:
+    assert set(QUANTITIES) == names.RESERVED - ELEMENTARY
+
+
+@pytest.mark.parametrize("name", list(QUANTITIES))
+def test_a_claims_file_expression_of_each_constant_has_its_certified_value(name: str) -> None:
+    quantity = QUANTITIES[name]
+    arguments = ", ".join(str(POINT[p]) for p in quantity.parameters)
+    expr = parse_expression(f"{name}({arguments})" if quantity.parameters else name)
+    enclosure = evaluation.ball(expr, {}, 256)
+    certified = constants.compute(name, {p: POINT[p] for p in quantity.parameters}, digits=30)
+    assert enclosure.overlaps(certified.ball)
+    assert abs(float(enclosure.mid()) - float(certified.value)) <= 1e-12 * max(1.0, abs(float(certified.value)))
+
+
+@pytest.mark.parametrize("name", list(QUANTITIES))
+def test_the_arity_of_each_claims_file_function_is_its_parameter_count(name: str) -> None:
+    parameters = QUANTITIES[name].parameters
+    if not parameters:
+        assert names.CONSTANTS[name] == QUANTITIES[name].symbolic_form()
+        return
+    too_many = ", ".join(["1"] * (len(parameters) + 1))
+    with pytest.raises(Exception, match="argument"):
+        parse_expression(f"{name}({too_many})")
+
+
+def test_every_evaluator_reference_resolves() -> None:
+    for quantity in QUANTITIES.values():
+        for reference in (quantity.symbolic, quantity.reference, quantity.ball):
+            if reference is not None:
+                assert resolve(reference) is not None
+    assert {p for q in QUANTITIES.values() for p in q.parameters} == set(PARAMETERS)
+
+
+def _arguments(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    constants_command.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_the_constants_command_offers_every_quantity_of_the_table() -> None:
+    values = [f"--{p}={POINT[p]}" for p in PARAMETERS]
+    rows, digits = constants_command.plan(_arguments(f"--quantity={','.join(QUANTITIES)}", *values, "--digits=12"))
+    assert digits == 12
+    assert [(q, set(params)) for q, params in rows] == [(q.name, set(q.parameters)) for q in QUANTITIES.values()]
+    assert all(value == POINT[p] for _, params in rows for p, value in params.items())
+
+
+def test_every_table_format_names_every_quantity() -> None:
+    rows = [constants.compute(q.name, {p: POINT[p] for p in q.parameters}, digits=8) for q in QUANTITIES.values()]
+    latex = render(rows, "latex")
+    markdown = render(rows, "markdown")
+    for q in QUANTITIES.values():
+        assert q.latex in latex
+        assert f"| {q.name} |" in markdown
+
+
+# ---------------------------------------------------------------- model quantities and hypotheses
+
+
+def test_every_model_quantity_has_a_float_evaluator_and_every_certified_one_a_ball() -> None:
+    assert set(EVALUATORS) == set(MODEL_QUANTITIES)
+    assert set(CERTIFIED) == {"energy_rate", "head_energy_rate", "entropy_rate"}
+    for q in MODEL_QUANTITIES.values():
+        for other in (q.rate, q.per_head):
+            assert other is None or other in MODEL_QUANTITIES
+
+
+def test_the_checker_obligations_name_only_known_hypotheses_and_certified_quantities() -> None:
+    for obligation in CONFIGURATIONS.values():
+        assert set(obligation.hypotheses) <= set(HYPOTHESES)
+        assert obligation.quantity in CERTIFIED
+    for family in HEAD_FAMILIES.values():
+        assert set(family.hypotheses) <= set(HYPOTHESES)
+
+
+@pytest.mark.parametrize("name", list(MODEL_QUANTITIES))
+def test_each_float_evaluator_has_the_shape_of_its_axes(name: str) -> None:
+    rng = np.random.default_rng(5)
+    cfg = Configuration.create(
+        families.random_sphere_tokens(4, 3, rng), families.random_symmetric_heads(2, 3, rng), beta=1.0
+    )
+    assert (
+        np.shape(EVALUATORS[name](cfg))
+        == shape(name, cfg)
+        == {(): (), ("head",): (2,)}.get(MODEL_QUANTITIES[name].axes, (2, 4))
+    )
+
+
+@pytest.mark.parametrize("name", CERTIFIED)
+@pytest.mark.parametrize("attention", ["usa", "softmax"])
+def test_the_ball_of_each_certified_quantity_encloses_its_float_value(name: str, attention: str) -> None:
+    rng = np.random.default_rng(11)
+    tokens = families.rational_sphere_tokens(4, 3, rng)
+    heads = [[[Fraction(v) for v in row] for row in M] for M in families.random_general_heads(2, 3, rng)]
+    exact = ExactConfiguration(tokens, heads, heads, Fraction(3, 2), "sphere", attention)
+    cfg = Configuration.create(
+        families.rational_to_float(tokens), np.array(heads, dtype=float), beta=1.5, attention=attention
+    )
+    floats = np.asarray(EVALUATORS[name](cfg))
+    for index in np.ndindex(floats.shape):
+        at = dict(zip(MODEL_QUANTITIES[name].axes, index, strict=True))
+        value = ball_value(exact, name, at.get("head"), at.get("token"))
+        assert abs(float(value.mid()) - float(floats[index])) <= 1e-9 * (1 + abs(float(floats[index])))
+
+
+# ---------------------------------------------------------------- named families
+
+HEAD_LEVEL = ("symmetric-scores", "orthogonal-heads", "scalar-heads")
+"""The hypotheses about the heads alone (the others concern tokens, values, kind and geometry)."""
+
+
+def test_every_family_has_a_strategy() -> None:
+    assert set(HEAD_STRATEGIES) == set(HEAD_FAMILIES)
+    assert set(TOKEN_STRATEGIES) == set(families.TOKEN_FAMILIES)
+
+
+@pytest.mark.parametrize("name", list(HEAD_FAMILIES))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_drawn_heads_have_exactly_the_hypotheses_of_their_family(name: str, data: st.DataObject) -> None:
+    heads = data.draw(HEAD_STRATEGIES[name])
+    d = heads.shape[1]
+    exact_heads = [[[Fraction(float(v)) for v in row] for row in M] for M in heads]  # the floats, exactly
+    tokens = [[Fraction(int(i == j)) for j in range(d)] for i in range(2)]
+    exact = ExactConfiguration(tokens, exact_heads, exact_heads, Fraction(1))
+    held = [h for h in HEAD_LEVEL if h not in hypothesis_failures(exact, [h])]
+    assert held == [h for h in HEAD_LEVEL if h in HEAD_FAMILIES[name].hypotheses]
+
+
+@pytest.mark.parametrize("name", list(families.TOKEN_FAMILIES))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_drawn_tokens_are_unit_tokens(name: str, data: st.DataObject) -> None:
+    tokens = data.draw(TOKEN_STRATEGIES[name])
+    assert np.allclose(np.linalg.norm(tokens, axis=1), 1.0, rtol=0, atol=1e-12)
