@@ -2,7 +2,7 @@
 
 Every value is a python-flint ball evaluated from the one SymPy formula in
 `identities/closed_forms.py` (through `identities/balls.to_arb`); lambda_c, which has no closed
-form, is the certified root of `lambda_c_equation` (`checks/lambda_c_root.py`). The working
+form, is the certified root of `lambda_c_equation` (`certificates/lambda_c.py`). The working
 precision rises until the ball determines every printed digit (correct rounding); if it still
 straddles a rounding boundary at the maximum precision, the result says so. mpmath then
 recomputes the value with its own formulas (`checks/constants_mpmath.py`); a disagreement is a
@@ -24,12 +24,12 @@ import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 from mpmath import mpf
 
+from certificates.lambda_c import certify_root
 from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
 from checks.exact_numbers import check_bounds, format_number, parse_number
-from checks.lambda_c_root import certify_root
 from identities import closed_forms as cf
 from identities.balls import rational_ball, to_arb
 
