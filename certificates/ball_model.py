@@ -65,6 +65,12 @@ def _matmul(A: Matrix, B: Matrix) -> Matrix:
     ]
 
 
+def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:
+    """P⊥_x(u) = u - <u, x> x in balls (a tangent projection when <x, x> = 1)."""
+    radial = _dot(u, x)
+    return [uk - radial * xk for uk, xk in zip(u, x, strict=True)]
+
+
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
     """The named hypotheses that the exact data violate (empty when all hold exactly)."""
     failures = []
@@ -153,9 +159,7 @@ def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) ->
         if cfg.attention == "usa":
             v = [vk / n for vk in v]
         if cfg.geometry == "sphere":
-            x = [ball_of(t) for t in cfg.tokens[i]]
-            radial = _dot(v, x)
-            v = [vk - radial * xk for vk, xk in zip(v, x, strict=True)]
+            v = tangent_projection([ball_of(t) for t in cfg.tokens[i]], v)
         velocities.append(v)
     return velocities
 

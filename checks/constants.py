@@ -1,10 +1,10 @@
 """The regime's constants with certified decimal digits (the Python API behind `headflow constants`).
 
-Every value is a python-flint ball evaluated from the one SymPy formula in
-`identities/closed_forms.py` (through `identities/balls.to_arb`); lambda_c, which has no closed
-form, is the certified root of `lambda_c_equation` (`certificates/lambda_c.py`). The working
-precision rises until the ball determines every printed digit (correct rounding); if it still
-straddles a rounding boundary at the maximum precision, the result says so. mpmath then
+Every value is a python-flint ball of `certificates/constant_balls.py`, evaluated from the one SymPy
+formula in `identities/closed_forms.py`; lambda_c, which has no closed form, is the certified root
+of `lambda_c_equation` (`certificates/lambda_c.py`). The working precision rises until the ball
+determines every printed digit (correct rounding); if it still straddles a rounding boundary at
+the maximum precision, the result says so. mpmath then
 recomputes the value with its own formulas (`checks/constants_mpmath.py`); a disagreement is a
 bug and raises CrossCheckError.
 
@@ -20,18 +20,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 from mpmath import mpf
 
-from certificates.lambda_c import certify_root
+from certificates import constant_balls
+from certificates.constant_balls import fraction_ball
 from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
 from checks.exact_numbers import check_bounds, format_number, parse_number
-from identities import closed_forms as cf
-from identities.balls import rational_ball, to_arb
 
 Number = int | Fraction | str | float
 
@@ -107,37 +105,11 @@ def _above_branch_point(x: Fraction) -> bool:
     prec = 64
     while prec <= 1 << 16:
         with ctx.workprec(prec):
-            gap = _rational(x) + arb(-1).exp()
+            gap = fraction_ball(x) + arb(-1).exp()
         if gap > 0 or gap < 0:
             return bool(gap > 0)
         prec *= 2
     raise InputError("x", format_number(x), "too close to -1/e to decide the branch")
-
-
-_X = sp.Symbol("x", real=True)
-_SYMBOLS = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": _X}
-_FORMS: dict[str, sp.Expr] = {
-    "golden": cf.golden,
-    "c_star": cf.c_star(),
-    "beta_star": cf.beta_star(),
-    "rate": cf.rate(),
-    "lambda_max": cf.lambda_max(),
-    "lambertw": cf.lambertw(_X),
-}
-"""The closed forms in symbols; numbers enter only as balls, so SymPy never simplifies with them
-(its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100)."""
-
-
-def _rational(value: Fraction) -> arb:
-    return rational_ball(sp.Rational(value.numerator, value.denominator))
-
-
-def _ball(quantity: str, p: Mapping[str, Fraction], prec: int) -> arb:
-    with ctx.workprec(prec):
-        env = {_SYMBOLS[k]: _rational(v) for k, v in p.items()}
-        if quantity != "lambda_c":
-            return to_arb(_FORMS[quantity], env, prec)
-        return certify_root(int(p["n"]), prec) / env[cf.beta]
 
 
 def _bits(digits: int) -> int:
@@ -166,7 +138,7 @@ def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_pre
     limit = max_prec or 2 * need + 4096
     prec = min(need + 32, limit)
     while True:
-        ball = _ball(quantity, params, prec)
+        ball = constant_balls.ball(quantity, params, prec)
         rounded = certified_digits(ball, digits) if ball.is_finite() else None
         if rounded is not None:
             return Constant(
