@@ -14,9 +14,10 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx
 
+from certificates.exprtree import ball_of
 from certificates.lambda_c import certify_root
 from identities import closed_forms as cf
-from identities.balls import rational_ball, to_arb
+from identities.balls import to_arb
 
 _X = sp.Symbol("x", real=True)
 #: The parameter names of the quantities, as the closed forms' symbols.
@@ -32,17 +33,12 @@ FORMS: dict[str, sp.Expr] = {
 }
 
 
-def fraction_ball(value: Fraction) -> arb:
-    """An exact fraction as a ball (exact when its binary expansion is finite)."""
-    return rational_ball(sp.Rational(value.numerator, value.denominator))
-
-
 def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
     """A ball containing `quantity` (a key of FORMS, or "lambda_c") at the exact `params`, at `prec` bits.
 
     lambda_c needs an integer n >= 2 and beta > 0 (the caller validates)."""
     with ctx.workprec(prec):
-        env = {SYMBOLS[k]: fraction_ball(v) for k, v in params.items()}
+        env = {SYMBOLS[k]: ball_of(v) for k, v in params.items()}
         if quantity != "lambda_c":
             return to_arb(FORMS[quantity], env, prec)
         return certify_root(int(params["n"]), prec) / env[cf.beta]

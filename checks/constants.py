@@ -24,7 +24,7 @@ from flint import arb, ctx, fmpq, fmpz
 from mpmath import mpf
 
 from certificates import constant_balls
-from certificates.constant_balls import fraction_ball
+from certificates.exprtree import ball_of
 from checks.constant_specs import MAX_DIGITS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
@@ -105,7 +105,7 @@ def _above_branch_point(x: Fraction) -> bool:
     prec = 64
     while prec <= 1 << 16:
         with ctx.workprec(prec):
-            gap = fraction_ball(x) + arb(-1).exp()
+            gap = ball_of(x) + arb(-1).exp()
         if gap > 0 or gap < 0:
             return bool(gap > 0)
         prec *= 2

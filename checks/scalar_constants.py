@@ -47,7 +47,10 @@ _RATE = _float_function((cf.lam, cf.n, cf.beta), cf.rate())
 
 
 def c_star(H: Any) -> Any:
-    """c*(H), the positive root of c^2 + (H - 1) c - 1 (elementwise on arrays)."""
+    """c*(H), the positive root of c^2 + (H - 1) c - 1 (elementwise on arrays).
+
+    The closed form subtracts two numbers close to H - 1, so the relative error grows like H^2 ulps
+    (and beta*'s absolute error with it); `certificates.constant_balls` has no such loss."""
     return _C_STAR(H)
 
 
