@@ -84,6 +84,12 @@ HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
 }
 
 
+def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:
+    """P⊥_x(u) = u - <u, x> x in balls (a tangent projection when <x, x> = 1)."""
+    radial = _dot(u, x)
+    return [uk - radial * xk for uk, xk in zip(u, x, strict=True)]
+
+
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
     """The named hypotheses that the exact data violate (empty when all hold exactly)."""
     unknown = [name for name in hypotheses if name not in HYPOTHESES]
@@ -146,9 +152,7 @@ def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) ->
         if cfg.attention == "usa":
             v = [vk / n for vk in v]
         if cfg.geometry == "sphere":
-            x = [ball_of(t) for t in cfg.tokens[i]]
-            radial = _dot(v, x)
-            v = [vk - radial * xk for vk, xk in zip(v, x, strict=True)]
+            v = tangent_projection([ball_of(t) for t in cfg.tokens[i]], v)
         velocities.append(v)
     return velocities
 

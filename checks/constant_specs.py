@@ -41,16 +41,14 @@ class Quantity:
     """One constant: its parameters (in the order of its signature), its evaluators and its formats.
 
     `symbolic` is the SymPy builder, called with one expression per parameter (the expression itself
-    when there is no parameter): the claims-file function and, unless `ball` is given, the closed form
-    that `checks.constants` encloses in balls. `ball` is the enclosure `(parameters, precision) -> arb` of
-    a quantity without closed form; `reference` is mpmath's independent formula `(parameters) -> mpf`."""
+    when there is no parameter): the claims-file function; the balls are `certificates.constant_balls`'s;
+    `reference` is mpmath's independent formula `(parameters) -> mpf`."""
 
     name: str
     parameters: tuple[str, ...]
     latex: str
     symbolic: str
     reference: str
-    ball: str | None = None
     max_digits: int = DEFAULT_MAX_DIGITS
 
     def symbolic_form(self, *arguments: Any) -> Any:
@@ -93,7 +91,6 @@ QUANTITIES: dict[str, Quantity] = {
             r"\lambda_c",
             "checks.claimsfile.names:LambdaC",
             f"{_MPMATH}:lambda_c",
-            ball="checks.constants:lambda_c_ball",
             # mpmath's cross-check (a Newton iteration at full precision) takes minutes beyond 10,000 digits
             max_digits=10_000,
         ),

@@ -1,10 +1,10 @@
 """The regime's constants with certified decimal digits (the Python API behind `headflow constants`).
 
-Every value is a python-flint ball evaluated from the one SymPy formula in
-`identities/closed_forms.py` (through `identities/balls.to_arb`); lambda_c, which has no closed
-form, is the certified root of `lambda_c_equation` (`checks/lambda_c_root.py`). The working
-precision rises until the ball determines every printed digit (correct rounding); if it still
-straddles a rounding boundary at the maximum precision, the result says so. mpmath then
+Every value is a python-flint ball of `certificates/constant_balls.py`, evaluated from the one SymPy
+formula in `identities/closed_forms.py`; lambda_c, which has no closed form, is the certified root
+of `lambda_c_equation` (`certificates/lambda_c.py`). The working precision rises until the ball
+determines every printed digit (correct rounding); if it still straddles a rounding boundary at
+the maximum precision, the result says so. mpmath then
 recomputes the value with its own formulas (`checks/constants_mpmath.py`); a disagreement is a
 bug and raises CrossCheckError.
 
@@ -20,19 +20,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import sympy as sp
 from flint import arb, ctx
 from mpmath import mpf
 
+from certificates import constant_balls
 from certificates.exact import ball_of
-from checks.constant_specs import PARAMETERS, QUANTITIES, resolve
+from checks.constant_specs import PARAMETERS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
 from checks.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.errors import InputError
 from checks.exact_numbers import check_bounds, format_number, parse_number
-from checks.lambda_c_root import certify_root
-from identities import closed_forms as cf
-from identities.balls import to_arb
 
 Number = int | Fraction | str | float
 
@@ -121,29 +118,6 @@ def _above_branch_point(x: Fraction) -> bool:
     raise InputError("x", format_number(x), "too close to -1/e to decide the branch")
 
 
-_X = sp.Symbol("x", real=True)
-_SYMBOLS = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": _X}
-_FORMS: dict[str, sp.Expr] = {
-    q.name: q.symbolic_form(*(_SYMBOLS[p] for p in q.parameters)) for q in QUANTITIES.values() if q.ball is None
-}
-"""The closed forms in symbols; numbers enter only as balls, so SymPy never simplifies with them
-(its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100)."""
-
-
-def _ball(quantity: str, p: Mapping[str, Fraction], prec: int) -> arb:
-    enclosure = QUANTITIES[quantity].ball
-    if enclosure is not None:
-        return resolve(enclosure)(p, prec)
-    with ctx.workprec(prec):
-        return to_arb(_FORMS[quantity], {_SYMBOLS[k]: ball_of(v) for k, v in p.items()}, prec)
-
-
-def lambda_c_ball(p: Mapping[str, Fraction], prec: int) -> arb:
-    """lambda_c(n, beta) = u_c / beta, u_c the certified root of `lambda_c_equation`."""
-    with ctx.workprec(prec):
-        return certify_root(int(p["n"]), prec) / ball_of(p["beta"])
-
-
 def _bits(digits: int) -> int:
     return math.ceil(digits * math.log2(10))
 
@@ -170,7 +144,7 @@ def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_pre
     limit = max_prec or 2 * need + 4096
     prec = min(need + 32, limit)
     while True:
-        ball = _ball(quantity, params, prec)
+        ball = constant_balls.ball(quantity, params, prec)
         rounded = certified_digits(ball, digits) if ball.is_finite() else None
         if rounded is not None:
             return Constant(

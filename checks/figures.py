@@ -16,14 +16,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-import sympy as sp
-from scipy.optimize import brentq
 
 from checks import families, plots
 from checks.config import Configuration
 from checks.integrator.solver import integrate
+from checks.scalar_constants import beta_star, lambda_c, lambda_max, rate
 from checks.sweeps.tasks import threshold_point
-from identities import closed_forms as cf
 
 
 class EmbeddedFigure(TypedDict):
@@ -64,11 +62,9 @@ def beta_star_phase_diagram() -> EmbeddedFigure:
     )
     axes[0].legend(fontsize=7)
     Hs, Ns = np.meshgrid(np.arange(2, 41), np.unique(np.geomspace(2, 10**4, 60).astype(int)))
-    beta_star = sp.lambdify((cf.H, cf.n, cf.alpha), cf.beta_star(), "numpy")
-    mesh = axes[1].pcolormesh(
-        Hs, Ns, beta_star(Hs.astype(float), Ns.astype(float), 1.0), cmap="RdBu_r", shading="auto", vmin=-3, vmax=3
-    )
-    axes[1].contour(Hs, Ns, beta_star(Hs.astype(float), Ns.astype(float), 1.0), levels=[0], colors="k")
+    values = beta_star(Hs.astype(float), Ns.astype(float), 1.0)
+    mesh = axes[1].pcolormesh(Hs, Ns, values, cmap="RdBu_r", shading="auto", vmin=-3, vmax=3)
+    axes[1].contour(Hs, Ns, values, levels=[0], colors="k")
     axes[1].set(yscale="log", xlabel="H", ylabel="n", title="beta*(H, n, 1); black: beta* = 0")
     fig.colorbar(mesh, ax=axes[1])
     return {"title": "T19: beta* against the model's Condition 8 threshold", "png_base64": png_base64(fig)}
@@ -76,13 +72,10 @@ def beta_star_phase_diagram() -> EmbeddedFigure:
 
 def rate_function_plot(n: int = 10, beta: float = 1.0) -> EmbeddedFigure:
     """phi(lambda) with lambda_max and lambda_c marked."""
-    rate = sp.lambdify(cf.lam, cf.rate(cf.lam, n, beta), "numpy")
-    u_equation = sp.lambdify(cf.u, cf.lambda_c_equation(cf.u, n), "math")
-    lam_max = float(sp.N(cf.lambda_max(n, beta)))
-    lam_c = brentq(u_equation, 2.0, 50.0) / beta
+    lam_max, lam_c = lambda_max(n, beta), lambda_c(n, beta)
     lam = np.linspace(0, 3 * lam_c, 400)
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(lam, rate(lam), label="phi(lambda)")
+    ax.plot(lam, rate(lam, n, beta), label="phi(lambda)")
     ax.axvline(lam_max, ls="--", color="C1", label=f"lambda_max = {lam_max:.4f}")
     ax.axvline(lam_c, ls=":", color="C2", label=f"lambda_c = {lam_c:.4f} (convex beyond)")
     ax.set(xlabel="lambda", ylabel="phi", title=f"early rate phi, n = {n}, beta = {beta}")

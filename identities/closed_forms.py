@@ -8,11 +8,17 @@ formulas from here. Conventions: u = beta * lambda, m = n - 1.
 - phi(lambda) = 2 lambda / (exp(lambda beta) + n - 1), the early clustering rate.
 - lambda_max: phi' = 0  <=>  (u - 1) e^u = n - 1  <=>  u = 1 + W((n - 1)/e).
 - lambda_c: phi'' = 0  <=>  (u - 2) e^u = (n - 1)(u + 2), with no elementary or single-W form.
+- P⊥_x u = u - <u, x> x, the tangent projection at a unit vector x, for any vector representation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import sympy as sp
+
+V = TypeVar("V")
 
 H, n, alpha, beta, lam, c, u = sp.symbols("H n alpha beta lambda c u", positive=True)
 
@@ -58,3 +64,9 @@ def lambda_c_equation(u_symbol: sp.Expr = u, tokens: sp.Expr = n) -> sp.Expr:
 def lambertw(x: sp.Expr) -> sp.Expr:
     """The principal branch W_0 of the Lambert W function."""
     return sp.LambertW(x)
+
+
+def tangent_projection(x: V, vector: V, inner: Callable[[V, V], sp.Expr]) -> V:
+    """P⊥_x(u) = u - <u, x> x, with `inner` the bilinear form of the representation (Gram vectors,
+    coefficient columns): a tangent projection when <x, x> = 1."""
+    return vector - inner(vector, x) * x  # type: ignore[operator]

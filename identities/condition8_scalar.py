@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from identities.closed_forms import tangent_projection
+
 H, n, alpha, t, c, q_star = sp.symbols("H n alpha t c q_star", real=True)
 
 #: Gram matrix of (x_i, S): <x_i, x_i> = 1, <x_i, S> = 0, <S, S> = n - 1 (orthonormal tokens).
@@ -34,7 +36,7 @@ def radial_shadow() -> sp.Expr:
 
 def tangential_power() -> sp.Expr:
     """T_i = |f_i - a_i x_i|^2."""
-    tangent = head_output() - radial_shadow() * sp.Matrix([1, 0])
+    tangent = tangent_projection(sp.Matrix([1, 0]), head_output(), _inner)
     return _inner(tangent, tangent)
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from identities.closed_forms import tangent_projection
+
 Atom = tuple[tuple[sp.Basic, ...], sp.Basic]
 
 
@@ -130,7 +132,7 @@ class GramSpace:
 
     def project(self, x: Vector, u: Vector) -> Vector:
         """P⊥_x(u) = u - <u, x> x (a tangent projection when <x, x> = 1 in this space)."""
-        return u - x.scaled(self.inner(u, x))
+        return tangent_projection(x, u, self.inner)
 
     def canonical(self, expr: sp.Expr) -> sp.Expr:
         """`expr` with every pairing re-reduced (after its arguments were renamed, say)."""

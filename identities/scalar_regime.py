@@ -98,7 +98,7 @@ def prove_lambda_max(formula: sp.Expr | None = None) -> Derivation:
     """The given formula (default closed_forms.lambda_max) is the unique maximiser of phi on lambda > 0."""
     formula = cf.lambda_max(m + 1, beta) if formula is None else formula
     phi = cf.rate(lam, m + 1, beta)
-    g = m - (u - 1) * sp.exp(u)
+    g = -cf.lambda_max_equation(u, m + 1)  # m - (u - 1) e^u
     d = Derivation()
     d.zero(
         "phi'(lambda) = 2 g(u) / (e^u + m)^2 with g(u) = m - (u - 1) e^u, u = beta lambda, m = n - 1",

@@ -65,7 +65,7 @@ def test_the_arity_of_each_claims_file_function_is_its_parameter_count(name: str
 
 def test_every_evaluator_reference_resolves() -> None:
     for quantity in QUANTITIES.values():
-        for reference in (quantity.symbolic, quantity.reference, quantity.ball):
+        for reference in (quantity.symbolic, quantity.reference):
             if reference is not None:
                 assert resolve(reference) is not None
     assert {p for q in QUANTITIES.values() for p in q.parameters} == set(PARAMETERS)

@@ -1,12 +1,8 @@
 """Rigorous ball evaluation of claims-file expressions, including the implicit lambda_c(n, beta) and Abs.
 
 `identities.balls.to_arb` evaluates every closed form; `lambda_c` has none, so each of its
-occurrences is first replaced by a ball that provably contains it: u_c is bracketed by
-bisection on g(u) = (u - 2) e^u - (n - 1)(u + 2) (`closed_forms.lambda_c_equation`), whose
-sign is decided with balls, and lambda_c = u_c / beta. g(u) / (u + 2) has derivative
-e^u u^2 / (u + 2)^2 > 0 on u > -2, so for n > 1 the root in (2, oo) is unique, g < 0 left of
-it and g > 0 right of it: every bisection step that keeps a certain sign keeps the root inside
-the bracket.
+occurrences is first replaced by a ball that provably contains it (`certificates.lambda_c.enclose`,
+over the balls of its arguments).
 """
 
 from __future__ import annotations
@@ -14,16 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import sympy as sp
-from flint import arb, ctx
+from flint import arb
 
+from certificates import lambda_c
 from certificates.exact import precision
 from checks.claimsfile.names import LambdaC
-from identities import closed_forms
 from identities.balls import UnsupportedExpression, rational_ball, to_arb
 
-#: Largest bracket tried for u_c before giving up (u_c ~ log n, so this covers any n).
-MAX_BRACKET = 2.0**12
-_EQUATION = closed_forms.lambda_c_equation()
 #: Largest binary exponent of a ball end turned into an exact rational.
 MAX_END_EXPONENT = 4096
 
@@ -71,40 +64,10 @@ def _evaluate(expr: sp.Expr, point: dict[sp.Symbol, arb]) -> arb:
     args = [_evaluate(arg, point) for arg in node.args]
     placeholder = sp.Dummy("special")
     bound = dict(point)
-    bound[placeholder] = lambda_c_ball(*args) if isinstance(node, LambdaC) else abs(args[0])
+    bound[placeholder] = lambda_c.enclose(*args) if isinstance(node, LambdaC) else abs(args[0])
     with sp.evaluate(False):  # substitute without SymPy re-simplifying the whole tree
         replaced = expr.xreplace({node: placeholder})
     return _evaluate(replaced, bound)
-
-
-def lambda_c_ball(tokens: arb, inverse_temperature: arb) -> arb:
-    """A ball containing lambda_c(n, beta) for every n, beta in the given balls (n > 1, beta > 0)."""
-    m = tokens - 1
-    if not m > 0:
-        raise EvaluationError("lambda_c(n, beta) needs n > 1")
-    if not inverse_temperature > 0:
-        raise EvaluationError("lambda_c(n, beta) needs beta > 0")
-
-    def g(u: arb) -> arb:
-        return to_arb(_EQUATION, {closed_forms.u: u, closed_forms.n: tokens})
-
-    low, high = arb(2), arb(4)
-    while not g(high) > 0:
-        if g(high) < 0:
-            low = high
-        high = high * 2
-        if high > MAX_BRACKET:
-            raise EvaluationError("lambda_c: cannot bracket the root")
-    for _ in range(ctx.prec + 8):
-        middle = ((low + high) / 2).mid()
-        sign = g(middle)
-        if sign > 0:
-            high = middle
-        elif sign < 0:
-            low = middle
-        else:
-            break
-    return low.union(high) / inverse_temperature
 
 
 def exact_ends(value: arb) -> tuple[sp.Rational, sp.Rational]:

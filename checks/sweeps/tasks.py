@@ -8,18 +8,14 @@ is a genuine check of that formula.
 from __future__ import annotations
 
 import numpy as np
-import sympy as sp
 
-from checks import families, model
+from checks import families, model, scalar_constants
 from checks.config import Configuration
 from checks.errors import InputError
 from checks.theorems.clustering import measure
-from identities import closed_forms as cf
 
 #: Relative width at which the bisection for the threshold stops (below float64 resolution).
 BISECTION_TOLERANCE = 1e-13
-_beta_star = sp.lambdify((cf.H, cf.n, cf.alpha), cf.beta_star(), "math")
-_rate = sp.lambdify((cf.lam, cf.n, cf.beta), cf.rate(), "math")
 
 
 def condition8_margin_scalar(H: int, n: int, alpha: float, beta: float) -> float:
@@ -51,7 +47,7 @@ def threshold_point(H: int, n: int, alpha: float, tolerance: float = BISECTION_T
     """The model's Condition 8 threshold next to the summary's beta* at one (H, n, alpha), H >= 2."""
     if H < 2:
         raise InputError("H", H, "beta* needs at least two heads")
-    beta_star = float(_beta_star(H, n, alpha))
+    beta_star = float(scalar_constants.beta_star(H, n, alpha))
     beta_model = condition8_threshold(H, n, alpha, tolerance)
     return {
         "H": H,
@@ -66,7 +62,8 @@ def threshold_point(H: int, n: int, alpha: float, tolerance: float = BISECTION_T
 
 def superadditivity_point(n: int, beta: float, mean: float, spread: float) -> dict[str, float]:
     """phi(mean - spread) + phi(mean + spread) - 2 phi(mean) for two heads (> 0: super-additive)."""
-    margin = _rate(mean - spread, n, beta) + _rate(mean + spread, n, beta) - 2 * _rate(mean, n, beta)
+    rate = scalar_constants.rate
+    margin = rate(mean - spread, n, beta) + rate(mean + spread, n, beta) - 2 * rate(mean, n, beta)
     return {"n": n, "beta": beta, "mean": mean, "spread": spread, "margin": float(margin)}
 
 

@@ -48,13 +48,12 @@ from pathlib import Path
 
 import numpy as np
 import sympy as sp
-from scipy.optimize import brentq
 
 from certificates import obligations
 from certificates.intervals import prove
 from certificates.store import certificate_directory, write_certificate
 from certificates.witness import certify_obligation_point, settle_point
-from checks import families, model
+from checks import families, model, scalar_constants
 from checks.config import ATTENTION_KINDS, Configuration
 from checks.errors import BudgetExceeded
 from checks.evidence import Worst, cases
@@ -62,6 +61,7 @@ from checks.fits import LinearFit, exponential_rate, power_law
 from checks.integrator import cluster_gap_below, integrate, speed_below
 from checks.registry import REGISTRY, Context
 from checks.sampling import float_verdict
+from checks.scalar_constants import lambda_c_scaled
 from checks.verdicts import Outcome, Step, Verdict, derived
 from identities import closed_forms
 from identities import linearized_clustering as lc
@@ -229,12 +229,6 @@ LATE_WINDOW = (1e-9, 1e-5)
 RTOL, ATOL = 1e-11, 1e-14
 
 
-@cache
-def phi() -> object:
-    """phi(lambda, n, beta) = 2 lambda / (exp(lambda beta) + n - 1) as a numpy function of the closed form."""
-    return sp.lambdify((closed_forms.lam, closed_forms.n, closed_forms.beta), closed_forms.rate(), "numpy")
-
-
 def equiangular_softmax(
     rng: np.random.Generator, rho: float | None = None, max_n: int = 7, max_heads: int = 3
 ) -> tuple[Configuration, np.ndarray]:
@@ -264,10 +258,9 @@ def check_early_rate(ctx: Context, coefficient: float = 1.0) -> Outcome:
     """d eps/dt at an orthogonal start equals -coefficient * sum_h phi(lambda_h), for every pair."""
     rng = ctx.rng("early")
     worst = Worst.largest()
-    rate = phi()
     for _ in cases(ctx, 100, 500):
         cfg, lambdas = equiangular_softmax(rng, 0.0, max_n=12, max_heads=4)
-        claimed = -coefficient * float(np.sum(rate(lambdas, cfg.n, cfg.beta)))
+        claimed = -coefficient * float(np.sum(scalar_constants.rate(lambdas, cfg.n, cfg.beta)))
         worst.update(float(np.max(np.abs(gap_rates(cfg) - claimed))) / abs(claimed), cfg)
     method = (
         f"numeric: d(1 - <x_i, x_j>)/dt from the model's token velocities at {worst.cases} random rotated orthogonal "
@@ -354,12 +347,6 @@ REGISTRY.declare(
 )
 
 
-def lambda_c_scaled(tokens: int) -> float:
-    """u_c(n) = beta lambda_c by a float root finder (only used to place the certified ranges)."""
-    g = sp.lambdify(u, closed_forms.lambda_c_equation(u, tokens), "math")
-    return float(brentq(g, 2.0, 60.0, xtol=1e-14))
-
-
 def certify_convexity(ctx: Context, tokens: int, directory: Path) -> tuple[str, dict[str, object]]:
     """One certificate that phi is strictly convex on [u_c(n), 40] (u_c the root of g), and its ranges.
 
@@ -414,9 +401,9 @@ def _reading_b(ctx: Context) -> Outcome:
 
 
 def _violation(tokens: int, lambdas: np.ndarray) -> float:
-    phi = 2 * lambdas / (np.exp(lambdas) + tokens - 1)
-    mean = lambdas.mean()
-    return float(len(lambdas) * 2 * mean / (math.exp(mean) + tokens - 1) - phi.sum())
+    """H phi(mean) - sum_h phi(lambda_h) at beta = 1 (> 0: super-additivity fails)."""
+    rate = scalar_constants.rate
+    return float(len(lambdas) * rate(lambdas.mean(), tokens, 1) - rate(lambdas, tokens, 1).sum())
 
 
 def search_counterexample(rng: np.random.Generator, samples: int) -> tuple[int, list[Fraction]]:

@@ -317,8 +317,6 @@ def _limit_reading_b(ctx: Context) -> Outcome:
     return check_limit_general(ctx)
 
 
-
-
 READINGS = {"scalar": "T27.entropy-monotone.reading-b", "symmetric": "T27.entropy-monotone.reading-c"}
 
 #: The hypotheses each reading's witness must satisfy exactly: those of the checker's obligation.

@@ -226,6 +226,7 @@ CLAIMS_FILE_READER = {
     "checks.claimsfile.conditions",
     "checks.claimsfile.domains",
     "checks.claimsfile.evaluation",
+    "certificates.lambda_c",  # the lambda_c enclosure of evaluation (moved there, unchanged)
     "checks.claimsfile.problems",
     "checks.claimsfile.symbolic",
     "checks.constant_specs",

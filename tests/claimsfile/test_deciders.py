@@ -14,8 +14,8 @@ import pytest
 import sympy as sp
 from flint import arb
 
+from certificates.lambda_c import RootError, enclose
 from checks.claim_runner import run_claims
-from checks.claimsfile.evaluation import EvaluationError, lambda_c_ball
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.problems import ClaimsFileError
 from checks.claimsfile.register import register_claims
@@ -233,7 +233,7 @@ def test_user_example_inequality_and_dynamics_are_decided() -> None:
 
 @pytest.mark.parametrize(("n", "beta"), [(2, 1), (3, 0.5), (10, 1), (1000, 2), (10**6, 3)])
 def test_lambda_c_ball_contains_the_root_and_is_tight(n: int, beta: float) -> None:
-    enclosure = lambda_c_ball(arb(n), arb(beta))
+    enclosure = enclose(arb(n), arb(beta))
     mpmath.mp.dps = 40
     u = mpmath.findroot(lambda t: (t - 2) * mpmath.exp(t) - (n - 1) * (t + 2), 2 + mpmath.log(n) + 1)
     assert float(enclosure.rad()) < 1e-12
@@ -245,8 +245,8 @@ def test_lambda_c_ball_contains_the_root_and_is_tight(n: int, beta: float) -> No
 
 
 def test_lambda_c_needs_n_above_one() -> None:
-    with pytest.raises(EvaluationError):
-        lambda_c_ball(arb(1), arb(1))
+    with pytest.raises(RootError):
+        enclose(arb(1), arb(1))
 
 
 def _abort(expr: object) -> object:

@@ -84,7 +84,7 @@ def test_lambda_max_and_lambda_c_zero_the_derivatives_of_phi(tokens: int, beta: 
 
 
 def test_lambda_c_equation_is_convex_right_of_zero() -> None:
-    """The uniqueness argument of checks.lambda_c_root: g'' = u e^u."""
+    """The uniqueness argument of certificates.lambda_c: g'' = u e^u."""
     from identities.closed_forms import lambda_c_equation, n, u
 
     assert sp.simplify(sp.diff(lambda_c_equation(u, n), u, 2) - u * sp.exp(u)) == 0

@@ -1,0 +1,120 @@
+"""Certified balls for lambda_c, the inflection point of phi: the one ball-arithmetic root finder.
+
+u_c = beta lambda_c is the root of g(u) = (u - 2) e^u - (n - 1)(u + 2)
+(`identities.closed_forms.lambda_c_equation`, evaluated with `identities.balls.to_arb`; the
+equation is not written again here). The uniqueness argument, used by both entry points below:
+g''(u) = u e^u > 0 for u > 0 (proved by `identities.scalar_regime.prove_lambda_c_equation`), so g
+is convex on (0, inf), and g(2) = -4(n - 1) < 0 for n > 1. Hence g has exactly one zero u_c in
+(2, inf), g < 0 on (2, u_c) and g > 0 on (u_c, inf): a ball on which g is certainly negative
+(positive) lies left (right) of u_c, and g(a) < 0 < g(b) with 2 <= a < b puts u_c in [a, b].
+The argument holds for every n > 1, so a sign certified for all n in a ball of n brackets the root
+of each of them.
+
+- `certify_root(n, bits)`: an exact integer n, any precision. Newton's method from the right of the
+  root (where a convex increasing g makes it converge monotonically) finds the midpoint at
+  doubling precision; a sign change around it then certifies the ball.
+- `enclose(n, beta)`: balls of n and beta (the claims files' boxes), at the context precision, by
+  bisection of [2, 4 * 2^k] on the certified sign of g.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import sympy as sp
+from flint import arb, ctx
+
+from identities.balls import to_arb
+from identities.closed_forms import lambda_c_equation, n, u
+
+#: Largest bracket tried by `enclose` for u_c before giving up (u_c ~ log n, so this covers any n).
+MAX_BRACKET = 2.0**12
+_EQUATION = lambda_c_equation(u, n)
+
+
+class RootError(ArithmeticError, ValueError):
+    """lambda_c could not be enclosed: outside its domain (n <= 1, beta <= 0) or not certified."""
+
+
+def sign_function(tokens: arb, point: arb, prec: int | None = None) -> arb:
+    """g(point) for n in the ball `tokens`: negative left of u_c, positive right of it (module docstring)."""
+    return to_arb(_EQUATION, {u: point, n: tokens}, prec)
+
+
+@lru_cache(maxsize=64)
+def _equation(tokens: int) -> tuple[sp.Expr, sp.Expr]:
+    """g and g' with the integer n substituted (SymPy folds n - 1 exactly, so n costs no ball operation)."""
+    g = lambda_c_equation(u, sp.Integer(tokens))
+    return g, sp.diff(g, u)
+
+
+def _value(expr: sp.Expr, point: arb, prec: int) -> arb:
+    return to_arb(expr, {u: point}, prec)
+
+
+def _newton(g: sp.Expr, dg: sp.Expr, point: arb, prec: int) -> arb:
+    """One Newton step at `prec` bits; only the midpoint is kept (the certificate comes later)."""
+    with ctx.workprec(prec):
+        return (point - _value(g, point, prec) / _value(dg, point, prec)).mid()
+
+
+def _start(tokens: int) -> arb:
+    """A point right of u_c: for b >= 6, (b - 2)/(b + 2) >= 1/2 and e^b > 2 (n - 1) give g(b) > 0."""
+    return arb(max(6, math.floor(math.log(2 * (tokens - 1))) + 2))
+
+
+def certify_root(tokens: int, bits: int) -> arb:
+    """A ball containing u_c(n) whose radius is about 2^-bits relative; raises RootError if not certified."""
+    g, dg = _equation(tokens)
+    point = _start(tokens)
+    if not _value(g, point, 64) > 0:
+        raise RootError(f"lambda_c: no sign change at the start point for n={tokens}")
+    for _ in range(200):
+        nxt = _newton(g, dg, point, 64)
+        if abs(float(nxt - point)) < 1e-12 * float(point):
+            point = nxt
+            break
+        point = nxt
+    prec = 64
+    while prec < bits:
+        prec = min(2 * prec, bits)
+        point = _newton(g, dg, point, prec + 32)
+    extra = 32
+    for _ in range(8):
+        point = _newton(g, dg, point, bits + extra + 32)
+        man, exp = point.man_exp()
+        radius = arb(2) ** (int(exp) + man.bit_length() - bits)
+        check_prec = bits + extra + 64
+        with ctx.workprec(check_prec):
+            low, high = point - radius, point + radius
+        if low > 2 and _value(g, low, check_prec) < 0 and _value(g, high, check_prec) > 0:
+            with ctx.workprec(check_prec):
+                return low.union(high)  # holds every point between the two (balls around the) ends
+        extra *= 2
+    raise RootError(f"lambda_c: could not certify the root for n={tokens} at {bits} bits")
+
+
+def enclose(tokens: arb, inverse_temperature: arb) -> arb:
+    """A ball containing lambda_c(n, beta) = u_c(n) / beta for every n, beta in the given balls (n > 1, beta > 0)."""
+    if not tokens - 1 > 0:
+        raise RootError("lambda_c(n, beta) needs n > 1")
+    if not inverse_temperature > 0:
+        raise RootError("lambda_c(n, beta) needs beta > 0")
+    low, high = arb(2), arb(4)
+    while not sign_function(tokens, high) > 0:
+        if sign_function(tokens, high) < 0:
+            low = high
+        high = high * 2
+        if high > MAX_BRACKET:
+            raise RootError("lambda_c: cannot bracket the root")
+    for _ in range(ctx.prec + 8):
+        middle = ((low + high) / 2).mid()
+        sign = sign_function(tokens, middle)
+        if sign > 0:
+            high = middle
+        elif sign < 0:
+            low = middle
+        else:
+            break
+    return low.union(high) / inverse_temperature
