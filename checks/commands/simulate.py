@@ -17,7 +17,7 @@ import numpy as np
 from certificates.atomic import write_bytes_atomic
 from checks import families, plots
 from checks.bounds import check_range, check_seed
-from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_ARRAY_ELEMENTS, Configuration
+from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_ARRAY_ELEMENTS, MAX_HEADS, Configuration
 from checks.errors import InputError
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.progress import progress_bar
@@ -103,6 +103,8 @@ def build_configuration(args: argparse.Namespace, rng: np.random.Generator) -> C
         M = families.scalar_heads(parse_lambdas(args.lambdas), d)
     else:
         H = _at_least("heads", 1 if args.heads is None else args.heads, 1)
+        if H > MAX_HEADS:
+            raise InputError("--heads", H, f"at most {MAX_HEADS} heads")
         M = _heads(args.head_family, H, d, args.scale, rng)
     return Configuration.create(X, M, beta=args.beta, attention=args.attention, geometry=args.geometry)
 

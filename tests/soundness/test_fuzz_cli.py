@@ -260,3 +260,10 @@ def test_extreme_numbers_are_one_line_errors(capsys, tmp_path, argv: list[str]) 
     code, _, err = run(capsys, [*argv, *outputs.get(argv[0], [])])
     assert_clean(code, err, (2,))
     assert not (tmp_path / "run").exists() and not (tmp_path / "certs").exists()
+
+
+def test_simulate_refuses_a_huge_head_count(tmp_path) -> None:
+    """Found by hypothesis: `--heads=10^22` overflowed while drawing the heads."""
+    from checks.cli import main
+
+    assert main(["simulate", "--heads=99999999999999999999999", "--out", str(tmp_path / "r.json")]) == 2
