@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
 import z3
@@ -35,19 +34,12 @@ class SmtResult:
     seconds: float
     model: dict[str, str] = field(default_factory=dict)
     reason: str = ""
-    #: The model as exact rationals (algebraic values rounded to MODEL_DIGITS digits), by constant name.
-    point: dict[str, Fraction] = field(default_factory=dict)
 
 
 def problem(statement: SmtStatement) -> str:
     """The SMT-LIB2 text of the negated statement, exactly as the checker prints it."""
     tree = statement.tree()
     return smtlib.problem_text(tree["constants"], tree["hypotheses"], tree["goal"])
-
-
-def _model_rational(value: z3.ExprRef) -> Fraction:
-    rational = value if z3.is_rational_value(value) else value.approx(MODEL_DIGITS)
-    return Fraction(rational.numerator_as_long(), rational.denominator_as_long())
 
 
 def _model_value(value: z3.ExprRef) -> str:
@@ -72,8 +64,7 @@ def decide(statement: SmtStatement, timeout_seconds: float = DEFAULT_TIMEOUT_SEC
         model = solver.model()
         names = {f"x{index}": s.name for index, s in enumerate(statement.symbols)}
         values = {names.get(d.name(), d.name()): _model_value(model[d]) for d in model.decls()}
-        point = {names.get(d.name(), d.name()): _model_rational(model[d]) for d in model.decls()}
-        return SmtResult("sat", seconds, values, "the negated statement has a model", point)
+        return SmtResult("sat", seconds, values, "the negated statement has a model")
     reason = solver.reason_unknown() or "unknown"
     status = "timeout" if "timeout" in reason or "canceled" in reason else "unknown"
     return SmtResult(status, seconds, reason=f"z3 {reason} after {seconds:.2f}s (budget {timeout_seconds:g}s)")
