@@ -95,6 +95,11 @@ class Registry:
         self._claims[claim_id] = claim
         return claim
 
+    def declare_all(self, statements: tuple[tuple[str, str, str], ...]) -> None:
+        """Declare every (id, title, statement) of a theorem module, in order."""
+        for claim_id, title, statement in statements:
+            self.declare(claim_id, title, statement)
+
     def procedure(self, claim_id: str, name: str) -> Callable[[Procedure], Procedure]:
         """Decorator attaching a decision procedure called `name` to a declared claim."""
 

@@ -100,8 +100,7 @@ _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-for _id, _title, _statement in _STATEMENTS:
-    REGISTRY.declare(_id, _title, _statement)
+REGISTRY.declare_all(_STATEMENTS)
 
 
 METHOD = "symbolic (SymPy): equiangular reduction derived by counting, linearized at rho = 0, solved exactly"

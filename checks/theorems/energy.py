@@ -125,8 +125,7 @@ _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-for _id, _title, _statement in _STATEMENTS:
-    REGISTRY.declare(_id, _title, _statement)
+REGISTRY.declare_all(_STATEMENTS)
 
 
 METHOD = "symbolic (SymPy): general n (symbolic sums), d (Gram algebra), H (per-pair, linear)"
@@ -287,19 +286,18 @@ def check_energy_rate(ctx: Context, geometry: str, coefficient: float = 1.0, hea
 
 
 @REGISTRY.procedure("T11.energy-rate.spherical", "numeric")
-def _energy_spherical(ctx: Context) -> Outcome:
+def _numeric_spherical(ctx: Context) -> Outcome:
     return check_energy_rate(ctx, "sphere")
 
 
 @REGISTRY.procedure("T11.energy-rate.flat", "numeric")
-def _energy_flat(ctx: Context) -> Outcome:
+def _numeric_flat(ctx: Context) -> Outcome:
     return check_energy_rate(ctx, "flat")
 
 
 RTOL, ATOL = 1e-10, 1e-12
 
 
-ENERGY_TRAJECTORY_IDENTITY_TOLERANCE = 1e-9
 
 
 #: Relative size of a decrease of E between records that integration error can explain.
@@ -378,7 +376,7 @@ def check_energy_trajectories(ctx: Context, geometry: str, coefficient: float = 
         margin = min(margin, -worst_drop)
     if balance.value > 0.0:
         margin, candidate = min(margin, balance.margin), balance.candidate
-    return float_verdict(method, identity.cases, margin, ENERGY_TRAJECTORY_IDENTITY_TOLERANCE, candidate, details)
+    return float_verdict(method, identity.cases, margin, IDENTITY_TOLERANCE, candidate, details)
 
 
 def _balance_excess(times: np.ndarray, rate: np.ndarray, change: float) -> float:
@@ -433,17 +431,17 @@ def check_flat_orthogonal(ctx: Context, coefficient: float = 1.0) -> Outcome:
     if worst_drop > MONOTONE_TOLERANCE:
         margin = min(margin, -worst_drop)
     return float_verdict(
-        method, identity.cases + states, margin, ENERGY_TRAJECTORY_IDENTITY_TOLERANCE, identity.candidate, details
+        method, identity.cases + states, margin, IDENTITY_TOLERANCE, identity.candidate, details
     )
 
 
 @REGISTRY.procedure("T11.energy-rate.spherical", "trajectory")
-def _energy_trajectory_spherical(ctx: Context) -> Outcome:
+def _trajectory_spherical(ctx: Context) -> Outcome:
     return check_energy_trajectories(ctx, "sphere")
 
 
 @REGISTRY.procedure("T11.energy-rate.flat", "trajectory")
-def _energy_trajectory_flat(ctx: Context) -> Outcome:
+def _trajectory_flat(ctx: Context) -> Outcome:
     return check_energy_trajectories(ctx, "flat")
 
 

@@ -76,8 +76,7 @@ _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-for _id, _title, _statement in _STATEMENTS:
-    REGISTRY.declare(_id, _title, _statement)
+REGISTRY.declare_all(_STATEMENTS)
 
 
 TOLERANCE = 1e-9

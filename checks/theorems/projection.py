@@ -24,8 +24,7 @@ _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-for _id, _title, _statement in _STATEMENTS:
-    REGISTRY.declare(_id, _title, _statement)
+REGISTRY.declare_all(_STATEMENTS)
 
 
 METHOD = "symbolic: dimension-free Gram algebra with <x, x> = 1 (SymPy), valid for every d"

@@ -70,8 +70,7 @@ _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-for _id, _title, _statement in _STATEMENTS:
-    REGISTRY.declare(_id, _title, _statement)
+REGISTRY.declare_all(_STATEMENTS)
 
 
 METHOD = "symbolic (SymPy): exact algebra on the closed forms of identities.closed_forms"
