@@ -281,3 +281,33 @@ def prove_summed_radial_dominance(
         r"\frac{dE_h}{dt}\ge 0 \iff \sum_i \sum_{g\ne h} a^h_i a^g_i \le \sum_i T^h_i",
     )
     return d
+
+
+def prove_equal_heads_monotonicity() -> Derivation:
+    """T19's regime: with every head M_h = W_h = alpha I, E_h = E/H, so by T11 each E_h is non-decreasing for all beta.
+
+    No step uses a bound on beta or on the tokens: per-head monotonicity in this regime does not need
+    Condition 8 (which fails above its threshold), only T11 and the equality of the heads.
+    """
+    d = Derivation()
+    alpha, heads = sp.Symbol("alpha", real=True), sp.Symbol("H", integer=True, positive=True)
+    G = sp.IndexedBase("G")
+    d.note(
+        "every head is M_h = W_h = alpha I (symmetric, value-aligned), so s^h_jk = <x_j, alpha x_k> = alpha G_jk "
+        "for every h",
+        r"s^h_{jk} = \alpha\,\langle x_j, x_k\rangle",
+    )
+    head_energy = _double_sum(sp.exp(beta * alpha * G[j, k])) / (2 * beta * n**2)
+    d.holds("E_h = (1/(2 beta n^2)) sum_{j,k} exp(beta alpha G_jk) does not depend on h", not head_energy.has(h))
+    d.zero(
+        "E = sum_{h=1}^H E_h = H E_h",
+        sp.Sum(head_energy, (h, 1, heads)).doit() - heads * head_energy,
+        r"E = \sum_{h=1}^{H} E_h = H\,E_h",
+    )
+    d.include(prove_energy_rate("sphere").derivation, "T11 (symmetric, value-aligned heads)")
+    d.holds(
+        "dE_h/dt = (1/H) dE/dt = (1/(n H)) sum_i |xdot_i|^2 >= 0, for every beta > 0 and every unit tokens",
+        (q_sym / (n * heads)).is_nonnegative,
+        r"\frac{dE_h}{dt} = \frac{1}{H}\frac{dE}{dt} = \frac{1}{nH}\sum_i |\dot x_i|^2 \ge 0",
+    )
+    return d

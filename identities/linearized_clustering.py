@@ -9,7 +9,10 @@ reduction is derived here from the model's definitions by counting the terms of 
   which is Theta(n);
 - softmax, first order: time ln(1 + c1 rho1 / c0) / c1, which is O(n) but only Theta(log n);
 - relu: no force at rho = 0, first order c1 = 2 lambda^2 beta / n, so from rho0 = d^(-1/2) the
-  time is n ln(rho1 sqrt d) / (2 lambda^2 beta) = Theta(n log d).
+  time to rho1 > d^(-1/2) is n ln(rho1 sqrt d) / (2 lambda^2 beta) = Theta(n log d).
+
+These are statements about the simplified models, which follow the exact reduction only while
+(n - 1) rho << 1; identities.reduced_clustering decides Theorem 25 on the exact reduction.
 """
 
 from __future__ import annotations
@@ -116,8 +119,18 @@ def softmax_first_order(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
     return time, ratio_limit
 
 
-def relu_first_order(derivation: Derivation) -> sp.Expr:
-    """First-order linearization of the relu reduction from rho0 = d^(-1/2), and its Theta(n log d) form."""
+#: The first-order relu reading's domain, rho1 = d^(-1/2) e^sigma with sigma > 0: exactly rho1 > d^(-1/2).
+sigma = sp.Symbol("sigma", positive=True)
+RELU_TARGET_ABOVE_START = d ** sp.Rational(-1, 2) * sp.exp(sigma)
+
+
+def relu_first_order(derivation: Derivation, target: sp.Expr = RELU_TARGET_ABOVE_START) -> sp.Expr:
+    """First-order linearization of the relu reduction from rho0 = d^(-1/2), and its Theta(n log d) form.
+
+    `target` is rho1 written over the statement's domain (by default rho1 = d^(-1/2) e^sigma, sigma > 0,
+    i.e. rho1 > d^(-1/2)): the time must be positive there, else the formula is a time in the past and
+    the derivation does not close.
+    """
     closed = relu_reduction(derivation)
     c0, c1 = closed.subs(rho, 0), sp.diff(closed, rho).subs(rho, 0)
     derivation.zero("no force at rho = 0: relu(0) = 0", c0)
@@ -127,6 +140,12 @@ def relu_first_order(derivation: Derivation) -> sp.Expr:
         "from rho0 = d^(-1/2) it reaches rho1 at t = n ln(rho1 sqrt d) / (2 lambda^2 beta)",
         sp.expand_log(time - n * sp.log(rho1 * sp.sqrt(d)) / (2 * lam**2 * beta), force=True),
         r"t = \frac{n \ln(\rho_1\sqrt{d})}{2\lambda^2\beta}",
+    )
+    on_domain = sp.expand_log(time.subs(rho1, target), force=True)
+    derivation.holds(
+        f"on the statement's domain (rho1 = {target}) the time is positive: rho1 lies ahead of rho0",
+        on_domain.is_positive,
+        r"\rho_1 > d^{-1/2} \Rightarrow t > 0",
     )
     limit = sp.limit(sp.limit(time / (n * sp.log(d)), d, sp.oo), n, sp.oo)
     derivation.zero(

@@ -298,8 +298,6 @@ def _numeric_flat(ctx: Context) -> Outcome:
 RTOL, ATOL = 1e-10, 1e-12
 
 
-
-
 #: Relative size of a decrease of E between records that integration error can explain.
 MONOTONE_TOLERANCE = 1e-9
 
@@ -430,9 +428,7 @@ def check_flat_orthogonal(ctx: Context, coefficient: float = 1.0) -> Outcome:
     margin = min(identity.margin, min_rate)
     if worst_drop > MONOTONE_TOLERANCE:
         margin = min(margin, -worst_drop)
-    return float_verdict(
-        method, identity.cases + states, margin, IDENTITY_TOLERANCE, identity.candidate, details
-    )
+    return float_verdict(method, identity.cases + states, margin, IDENTITY_TOLERANCE, identity.candidate, details)
 
 
 @REGISTRY.procedure("T11.energy-rate.spherical", "trajectory")

@@ -16,9 +16,11 @@ thresholds in beta are comparisons of q = t^2; every statement below is then pol
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import sympy as sp
 
 from certificates import obligations
@@ -26,12 +28,16 @@ from certificates.obligations import SmtStatement
 from certificates.smt import certify, decide
 from certificates.store import certificate_directory
 from certificates.witness import certify_obligation_point
+from checks import families, model
+from checks.config import Configuration
+from checks.evidence import Worst, cases
 from checks.registry import REGISTRY, Context
 from checks.verdicts import Outcome, Step, Verdict, derived
 from identities import closed_forms
 from identities import closed_forms as cf
 from identities import condition8_scalar as sr
 from identities.derivation import Derivation
+from identities.energy import prove_equal_heads_monotonicity
 from identities.scalar_regime import (
     prove_c_star,
     prove_golden,
@@ -66,7 +72,14 @@ _STATEMENTS: tuple[tuple[str, str, str], ...] = (
         "Theorem 19: the critical inverse temperature",
         "Scalar heads M_h = alpha I (alpha > 0), W_h = M_h, usa, orthogonal tokens, H >= 2, n >= 2: "
         "beta* = (1/(2 alpha)) ln(c*(H)^2 (n-1)/(1 - c*(H)^2)) compared with the threshold at which "
-        "Condition 8 stops holding in the model; and the (H, n) where beta* > 0.",
+        "Condition 8 stops holding in the model; and the (H, n) where beta* > 0. The threshold is that of the "
+        "Condition 8 inequality, not of per-head monotonicity (see T19.monotonicity-regime).",
+    ),
+    (
+        "T19.monotonicity-regime",
+        "Theorem 19's regime: per-head monotonicity for every beta",
+        "usa, every head M_h = W_h = alpha I (alpha real), H >= 1, spherical dynamics, any unit tokens: every "
+        "per-head energy E_h is non-decreasing for every beta > 0 (E_h = E/H and Theorem 11).",
     ),
 )
 
@@ -100,6 +113,57 @@ def _c_star(ctx: Context) -> Outcome:
 @REGISTRY.procedure("T19.golden", "symbolic")
 def _golden(ctx: Context) -> Outcome:
     return derived(prove_golden(), METHOD)
+
+
+@REGISTRY.procedure("T19.monotonicity-regime", "symbolic")
+def _monotonicity_regime(ctx: Context) -> Outcome:
+    return derived(prove_equal_heads_monotonicity(), "symbolic (SymPy): E_h = E/H, then Theorem 11's derivation")
+
+
+#: Tolerance on dE_h/dt (relative to the largest |dE_h/dt| of the case) and on the equality of the heads' rates.
+RATE_TOLERANCE = 1e-9
+
+
+def head_monotonicity_margin(cfg: Configuration) -> float:
+    """(min_h dE_h/dt - spread of the heads' rates) / max_h |dE_h/dt|: >= 0 when every head's energy rises
+    and all heads rise alike (as E_h = E/H requires)."""
+    rates = model.head_energy_rates(cfg)
+    scale = max(float(np.max(np.abs(rates))), 1e-300)
+    return (float(np.min(rates)) - float(np.ptp(rates))) / scale
+
+
+@REGISTRY.procedure("T19.monotonicity-regime", "numeric")
+def _monotonicity_regime_numeric(ctx: Context) -> Outcome:
+    """dE_h/dt >= 0 for every head in the model across beta in [1/20, 20], orthogonal or random tokens; and how
+    far below zero the Condition 8 margin went meanwhile (the finding: Condition 8 is not needed here)."""
+    rng = ctx.rng("monotonicity-regime")
+    worst, least_c8, c8_failures = Worst.least(math.inf), math.inf, 0
+    for case in cases(ctx, 60, 400):
+        heads, tokens = int(rng.integers(2, 5)), int(rng.integers(2, 7))
+        dimension = tokens + int(rng.integers(0, 3))
+        draw = families.orthogonal_tokens if case % 2 == 0 else families.random_sphere_tokens
+        cfg = Configuration.create(
+            draw(tokens, dimension, rng),
+            families.scalar_heads([float(rng.uniform(0.2, 2.0))] * heads, dimension),
+            beta=float(np.exp(rng.uniform(np.log(0.05), np.log(20.0)))),
+        )
+        worst.update(head_monotonicity_margin(cfg), cfg)
+        margin = float(np.min(model.condition8_margins(cfg)))
+        least_c8, c8_failures = min(least_c8, margin), c8_failures + (margin < 0)
+    outcome = worst.verdict(
+        f"numeric: dE_h/dt of every head from the model at {worst.cases} usa configurations with equal scalar heads "
+        "alpha I (H in 2..4, n in 2..6), orthogonal or random unit tokens, beta log-uniform in [1/20, 20]; margin "
+        "(min_h dE_h/dt - spread of the heads' rates) / max_h |dE_h/dt|",
+        RATE_TOLERANCE,
+        {"cases with a negative Condition 8 margin": c8_failures, "least Condition 8 margin": least_c8},
+    )
+    if outcome.verdict is Verdict.CONFIRMED and c8_failures:
+        outcome.finding = (
+            f"every head's energy rose in all {worst.cases} cases, although Condition 8 failed in {c8_failures} "
+            f"of them (margin down to {least_c8:.3g}): in T19's regime beta* is a threshold for the Condition 8 "
+            "inequality only, and Condition 8 is far from necessary for per-head monotonicity"
+        )
+    return outcome
 
 
 @REGISTRY.procedure("T19.lambert-w", "symbolic")

@@ -95,3 +95,36 @@ def test_lambert_w_readings() -> None:
     assert {verdicts[c] for c in ("T19.lambert-w", "T19.lambert-w.reading-b", "T19.c-star", "T19.golden")} == {
         Verdict.PROVED
     }
+
+
+def test_monotonicity_regime_is_proved_and_the_numeric_check_sees_condition8_fail() -> None:
+    """Per-head monotonicity with equal scalar heads holds for every beta, while Condition 8 fails at large beta."""
+    from checks.claim_runner import run_claim
+    from checks.registry import Context, load_all
+
+    result = run_claim(load_all().get("T19.monotonicity-regime"), Context())
+    outcomes = dict(result.outcomes)
+    assert result.verdict is Verdict.PROVED
+    assert outcomes["numeric"].verdict is Verdict.CONFIRMED
+    assert outcomes["numeric"].details["cases with a negative Condition 8 margin"] > 0
+    assert "Condition 8" in outcomes["numeric"].finding
+
+
+def test_the_numeric_margin_fails_outside_the_regime() -> None:
+    """The margin of the numeric check can fail: general symmetric heads break per-head monotonicity (T17)."""
+    import numpy as np
+
+    from checks import families
+    from checks.config import Configuration
+    from checks.theorems.threshold import head_monotonicity_margin
+
+    rng = np.random.default_rng(3)
+    margins = [
+        head_monotonicity_margin(
+            Configuration.create(
+                families.random_sphere_tokens(4, 3, rng), families.random_symmetric_heads(2, 3, rng, 3.0), beta=2.0
+            )
+        )
+        for _ in range(100)
+    ]
+    assert min(margins) < 0

@@ -1,0 +1,199 @@
+"""Theorem 25 on the exact reduced dynamics: clustering times of equiangular tokens under one scalar head.
+
+For equiangular tokens and one scalar head M = W = lambda I the model reduces exactly to one ODE
+rho' = R(rho) (derived by counting in identities.linearized_clustering). R > 0 on the interval
+where rho moves, so the time to go from rho0 to rho1 is T = int_{rho0}^{rho1} d rho / R(rho):
+
+- relu, R = 2 lambda^2 beta rho (1 - rho)(1 + (n-1) rho)/n: 1/R has a partial-fraction
+  antiderivative, so T has a closed form. From rho0 = d^(-1/2) it is O(n log d), but for every
+  fixed d it stays bounded as n -> oo (its limit grows like sqrt(d)/(2 lambda^2 beta)): Theta(n log d)
+  is false on the reduction.
+- softmax, R = 2 lambda (1 - rho)(1 + (n-1) rho)/(exp(beta lambda (1 - rho)) + n - 1): the exponential
+  lies between its values at rho1 and at 0, which squeezes T between two closed forms, both
+  ~ ln(n)/(2 lambda): O(n) holds, Theta(n) is false, and the time grows like log n.
+
+Every identity below is checked by SymPy on each call; the few facts that are cited rather than
+computed (inverse function rule, monotone bounds under an integral, boundedness of a continuous
+function with a finite limit) are marked "cited".
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from identities import linearized_clustering as lc
+from identities.derivation import Derivation
+
+lam, beta, n, d, rho, rho1 = lc.lam, lc.beta, lc.n, lc.d, lc.rho, lc.rho1
+#: Auxiliary positive symbols that encode a domain: n = 1 + m (n > 1), rho = r/(1 + r) (0 < rho < 1).
+m, r, s = sp.symbols("m r s", positive=True)
+#: The start rho0 of the relu reading (the typical overlap d^(-1/2) of random tokens), and rho0 >= 0 of softmax.
+relu_start = 1 / sp.sqrt(d)
+start = sp.Symbol("rho_0", nonnegative=True)
+
+
+def positive_on_unit_interval(expr: sp.Expr) -> bool | None:
+    """Whether SymPy decides expr(rho) > 0 for all 0 < rho < 1 and n > 1 (via rho = r/(1+r), n = 1 + m)."""
+    return sp.simplify(expr.subs(rho, r / (1 + r)).subs(n, 1 + m)).is_positive
+
+
+def time_integral_note(derivation: Derivation) -> None:
+    """The cited step that turns a positive rate into a time integral."""
+    derivation.note(
+        "cited: rho' = R(rho) > 0 makes t -> rho(t) increasing, so its inverse has dt/d rho = 1/R(rho) and the "
+        "time from rho0 to rho1 is T = int_{rho0}^{rho1} d rho / R(rho) (inverse function rule)",
+        r"T = \int_{\rho_0}^{\rho_1} \frac{d\rho}{R(\rho)}",
+    )
+
+
+def relu_time(derivation: Derivation) -> sp.Expr:
+    """The exact time from rho0 = d^(-1/2) to rho1 under the relu reduction (closed form by partial fractions)."""
+    rate = lc.relu_reduction(derivation)
+    derivation.holds("R > 0 for 0 < rho < 1 and n > 1", positive_on_unit_interval(rate), r"R(\rho) > 0")
+    time_integral_note(derivation)
+    antiderivative = (n / (2 * lam**2 * beta)) * (
+        sp.log(rho) - sp.log(1 - rho) / n - (n - 1) / n * sp.log(1 + (n - 1) * rho)
+    )
+    derivation.zero(
+        "partial fractions: F(rho) = n/(2 lambda^2 beta) [ln rho - (1/n) ln(1 - rho) - ((n-1)/n) ln(1 + (n-1) rho)] "
+        "has F' = 1/R",
+        sp.diff(antiderivative, rho) - 1 / rate,
+        r"F(\rho) = \frac{n}{2\lambda^2\beta}\Big[\ln\rho - \tfrac1n\ln(1-\rho) - \tfrac{n-1}{n}\ln(1+(n-1)\rho)\Big]",
+    )
+    time = antiderivative.subs(rho, rho1) - antiderivative.subs(rho, relu_start)
+    derivation.note(
+        "from rho0 = d^(-1/2) to rho1 in (d^(-1/2), 1): T = F(rho1) - F(d^(-1/2))",
+        r"T = F(\rho_1) - F(d^{-1/2})",
+    )
+    return time
+
+
+def relu_upper_bound(derivation: Derivation) -> sp.Expr:
+    """T <= C n ln d on the domain n >= 2, d > rho1^(-2), with C depending on lambda, beta, rho1 only; returns C."""
+    time = relu_time(derivation)
+    delta = sp.Symbol("delta", positive=True)
+    dropped = -((n - 1) / (2 * lam**2 * beta)) * sp.log((1 + (n - 1) * rho1) / (1 + (n - 1) * relu_start))
+    bound = (sp.log(rho1 * sp.sqrt(d)) + sp.log((1 - relu_start) / (1 - rho1)) / n) * n / (2 * lam**2 * beta)
+    derivation.zero(
+        "T = B - (n-1)/(2 lambda^2 beta) ln((1 + (n-1) rho1)/(1 + (n-1) rho0)) with "
+        "B = (n ln(rho1 sqrt d) + ln((1 - rho0)/(1 - rho1)))/(2 lambda^2 beta)",
+        sp.expand_log(time - bound - dropped, force=True),
+    )
+    derivation.holds(
+        "the dropped term is <= 0: with rho1 = rho0 + delta (delta > 0) its logarithm is ln(1 + positive)",
+        sp.log(1 + (n - 1) * delta / (1 + (n - 1) * relu_start)).subs(n, 1 + m).is_positive,
+    )
+    constant = (sp.Rational(1, 2) + sp.log(1 / (1 - rho1)) / (2 * sp.log(d))) / (2 * lam**2 * beta)
+    slack_terms = (
+        -sp.log(rho1),
+        sp.log(1 / (1 - rho1)) * (sp.Rational(1, 2) - 1 / n),
+        -sp.log(1 - relu_start) / n,
+    )
+    derivation.zero(
+        "C(d) - B/(n ln d) = [-ln rho1 + ln(1/(1 - rho1)) (1/2 - 1/n) - ln(1 - d^(-1/2))/n] / (2 lambda^2 beta ln d)",
+        sp.expand_log(
+            constant - bound / (n * sp.log(d)) - sum(slack_terms) / (2 * lam**2 * beta * sp.log(d)), force=True
+        ),
+        r"C(d) = \frac{1}{2\lambda^2\beta}\Big(\frac12 + \frac{\ln\frac{1}{1-\rho_1}}{2\ln d}\Big)",
+    )
+    # Each sign uses its own parametrization of the same hypothesis: rho1 = 1/(1+r) and rho1 = r/(1+r) both
+    # cover 0 < rho1 < 1, n = 2 + s covers n > 2 (n = 2 makes the middle term 0), d = ((1+s)/s)^2 covers d > 1.
+    signs = (
+        ("-ln rho1 > 0 for 0 < rho1 < 1", slack_terms[0].subs(rho1, 1 / (1 + r))),
+        ("ln(1/(1 - rho1)) > 0 for 0 < rho1 < 1", sp.log(1 / (1 - rho1)).subs(rho1, r / (1 + r))),
+        ("1/2 - 1/n > 0 for n > 2 (and = 0 at n = 2)", (sp.Rational(1, 2) - 1 / n).subs(n, 2 + s)),
+        ("-ln(1 - d^(-1/2))/n > 0 for d > 1, n > 0", slack_terms[2].subs(d, ((1 + s) / s) ** 2)),
+    )
+    for text, term in signs:
+        derivation.holds(text, sp.simplify(term).is_positive)
+    in_unit = {rho1: r / (1 + r)}
+    derivation.holds(
+        "C(d) decreases in d > 1, so on d > rho1^(-2) it is at most C(rho1^(-2)), a constant",
+        sp.simplify(sp.diff(constant, d).subs(in_unit).subs(d, 1 + s)).is_negative,
+    )
+    sup = sp.simplify(constant.subs(d, rho1**-2))
+    derivation.note(
+        f"hence T <= B <= C n ln d with C = {sup}: T = O(n log d) on the reduction",
+        rf"T \le {sp.latex(sup)}\; n \ln d",
+    )
+    return sup
+
+
+def relu_large_n_limit(derivation: Derivation) -> sp.Expr:
+    """lim_{n -> oo} T for fixed d and rho1 (finite), checked to grow like sqrt(d)/(2 lambda^2 beta)."""
+    time = relu_time(derivation)
+    limit = sp.simplify(sp.limit(time, n, sp.oo))
+    derivation.holds(f"for fixed d and rho1, T -> {limit} as n -> oo (finite)", limit.is_finite)
+    derivation.zero(
+        "so T/(n ln d) -> 0 as n -> oo at fixed d: no c > 0 has T >= c n ln d for all n",
+        sp.limit(time / (n * sp.log(d)), n, sp.oo),
+    )
+    growth = sp.limit(limit / sp.sqrt(d), d, sp.oo)
+    derivation.zero(
+        "the limit grows like sqrt(d)/(2 lambda^2 beta) as d -> oo",
+        growth - 1 / (2 * lam**2 * beta),
+        rf"\lim_{{n\to\infty}} T = {sp.latex(limit)} \sim \frac{{\sqrt d}}{{2\lambda^2\beta}}",
+    )
+    return limit
+
+
+def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
+    """(lower bound from rho0 = 0, upper bound from any rho0 in [0, rho1)) of T under the softmax reduction."""
+    rate = lc.softmax_reduction(derivation)
+    derivation.holds("R > 0 for 0 < rho < 1 and n > 1", positive_on_unit_interval(rate), r"R(\rho) > 0")
+    time_integral_note(derivation)
+    kernel = 1 / (2 * lam * (1 - rho) * (1 + (n - 1) * rho))
+    derivation.zero(
+        "1/R = (exp(beta lambda (1 - rho)) + n - 1) Q(rho), Q = 1/(2 lambda (1 - rho)(1 + (n-1) rho))",
+        1 / rate - (sp.exp(beta * lam * (1 - rho)) + n - 1) * kernel,
+    )
+    antiderivative = sp.log((1 + (n - 1) * rho) / (1 - rho)) / (2 * lam * n)
+    derivation.zero(
+        "A(rho) = ln((1 + (n-1) rho)/(1 - rho))/(2 lambda n) has A' = Q > 0",
+        sp.diff(antiderivative, rho) - kernel,
+        r"A(\rho) = \frac{1}{2\lambda n}\ln\frac{1+(n-1)\rho}{1-\rho}",
+    )
+    derivation.holds(
+        "exp(beta lambda (1 - rho)) decreases in rho, so on [rho0, rho1] it lies in [exp(beta lambda (1 - rho1)), "
+        "exp(beta lambda)]",
+        sp.diff(sp.exp(beta * lam * (1 - rho)), rho).is_negative,
+    )
+    derivation.note(
+        "cited: an integral of Q > 0 times a factor between two constants lies between the constants times int Q; "
+        "and int_{rho0}^{rho1} Q <= A(rho1) - A(0) for rho0 >= 0",
+        r"(n-1+e^{\beta\lambda(1-\rho_1)})\,A(\rho_1) \le T\big|_{\rho_0=0},\qquad "
+        r"T \le (n-1+e^{\beta\lambda})\,A(\rho_1)",
+    )
+    at_target = antiderivative.subs(rho, rho1)
+    return (n - 1 + sp.exp(beta * lam * (1 - rho1))) * at_target, (n - 1 + sp.exp(beta * lam)) * at_target
+
+
+def softmax_upper_bound(derivation: Derivation) -> sp.Expr:
+    """T <= U(n) for every start in [0, rho1), and U(n)/n -> 0: T = O(n) (indeed o(n)); returns U."""
+    _, upper = softmax_time_bounds(derivation)
+    limit = sp.limit(upper / n, n, sp.oo)
+    derivation.zero("U(n)/n -> 0 as n -> oo", limit, r"\frac{U(n)}{n} \to 0")
+    derivation.note(
+        "cited: U(n)/n is continuous on n >= 2 with a finite limit, hence bounded: T <= U(n) <= C n, O(n)",
+    )
+    return upper
+
+
+def softmax_log_growth(derivation: Derivation) -> sp.Expr:
+    """From rho0 = 0 both bounds are ~ ln(n)/(2 lambda), so T/ln n -> 1/(2 lambda) (squeeze); returns the limit."""
+    lower, upper = softmax_time_bounds(derivation)
+    limits = [sp.simplify(sp.limit(bound / sp.log(n), n, sp.oo)) for bound in (lower, upper)]
+    derivation.zero(
+        f"lower bound / ln n -> {limits[0]} and upper bound / ln n -> {limits[1]}: the same limit",
+        limits[0] - limits[1],
+    )
+    derivation.zero(
+        "so T/ln n -> 1/(2 lambda) (squeeze): the time grows like ln n",
+        limits[0] - 1 / (2 * lam),
+        r"\frac{T}{\ln n} \to \frac{1}{2\lambda}",
+    )
+    derivation.zero(
+        "and T/n <= U(n)/n -> 0: no c > 0 has T >= c n for all n",
+        sp.limit(upper / n, n, sp.oo),
+    )
+    return limits[0]
