@@ -283,14 +283,18 @@ def prove_summed_radial_dominance(
     return d
 
 
-def prove_equal_heads_monotonicity() -> Derivation:
+HEADS = sp.Symbol("H", integer=True, positive=True)
+
+
+def prove_equal_heads_monotonicity(claimed_total: sp.Expr = HEADS) -> Derivation:
     """T19's regime: with every head M_h = W_h = alpha I, E_h = E/H, so by T11 each E_h is non-decreasing for all beta.
 
     No step uses a bound on beta or on the tokens: per-head monotonicity in this regime does not need
     Condition 8 (which fails above its threshold), only T11 and the equality of the heads.
+    `claimed_total` is the claimed ratio E/E_h (a wrong one is accepted so that tests can check it does not prove).
     """
     d = Derivation()
-    alpha, heads = sp.Symbol("alpha", real=True), sp.Symbol("H", integer=True, positive=True)
+    alpha, heads = sp.Symbol("alpha", real=True), HEADS
     G = sp.IndexedBase("G")
     d.note(
         "every head is M_h = W_h = alpha I (symmetric, value-aligned), so s^h_jk = <x_j, alpha x_k> = alpha G_jk "
@@ -301,7 +305,7 @@ def prove_equal_heads_monotonicity() -> Derivation:
     d.holds("E_h = (1/(2 beta n^2)) sum_{j,k} exp(beta alpha G_jk) does not depend on h", not head_energy.has(h))
     d.zero(
         "E = sum_{h=1}^H E_h = H E_h",
-        sp.Sum(head_energy, (h, 1, heads)).doit() - heads * head_energy,
+        sp.Sum(head_energy, (h, 1, heads)).doit() - claimed_total * head_energy,
         r"E = \sum_{h=1}^{H} E_h = H\,E_h",
     )
     d.include(prove_energy_rate("sphere").derivation, "T11 (symmetric, value-aligned heads)")

@@ -27,6 +27,28 @@ def smt(statement: SmtStatement) -> Decide:
 Hs, ms, bs = scalar_regime.H, scalar_regime.m, scalar_regime.beta
 
 
+def _monotonicity_regime() -> list[Mutant]:
+    """T19.monotonicity-regime with a wrong share of the total energy per head."""
+    from identities.energy import HEADS, prove_equal_heads_monotonicity
+
+    return [
+        Mutant(
+            "equal-heads-share",
+            "T19.monotonicity-regime",
+            "E = (H - 1) E_h with equal heads (share)",
+            False,
+            symbolic(lambda: prove_equal_heads_monotonicity(HEADS - 1)),
+        ),
+        Mutant(
+            "equal-heads-true",
+            "T19.monotonicity-regime",
+            "E = H E_h with equal heads (true)",
+            True,
+            symbolic(lambda: prove_equal_heads_monotonicity()),
+        ),
+    ]
+
+
 def _constants() -> list[Mutant]:
     """c*, the golden ratio and lambda_max given to the symbolic provers with a changed constant."""
     root = sp.sqrt((Hs - 1) ** 2 + 4)
@@ -261,4 +283,4 @@ def _covers_and_witnesses() -> list[Mutant]:
 
 def mutants() -> list[Mutant]:
     """Every threshold mutant."""
-    return _constants() + _smt() + _covers_and_witnesses()
+    return _constants() + _monotonicity_regime() + _smt() + _covers_and_witnesses()
