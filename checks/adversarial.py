@@ -173,12 +173,12 @@ def _distinct(found: list[Found]) -> list[Found]:
 def _minimize(family: Family, objective: Objective, start: Found, result: SearchResult, deadline: float) -> Found:
     """L-BFGS-B on the free data of `start.cfg` (finite-difference gradients); the best point seen."""
     cfg = start.cfg
-    norms = np.linalg.norm(cfg.scores, axis=(1, 2))
-    aligned = np.array_equal(cfg.values, cfg.scores)
+    norms = np.linalg.norm(cfg.score_matrices, axis=(1, 2))
+    aligned = np.array_equal(cfg.values, cfg.score_matrices)
     best = [start]
 
     def decode(p: np.ndarray) -> Configuration | None:
-        X, M = cfg.tokens, cfg.scores
+        X, M = cfg.tokens, cfg.score_matrices
         offset = 0
         if family.free_tokens:
             Y = p[: cfg.n * cfg.d].reshape(cfg.n, cfg.d)
@@ -188,14 +188,14 @@ def _minimize(family: Family, objective: Objective, start: Found, result: Search
                 return None
             X = Y / size
         if family.free_heads is not None:
-            A = p[offset:].reshape(cfg.scores.shape)
+            A = p[offset:].reshape(cfg.score_matrices.shape)
             if family.free_heads == "symmetric":
                 A = (A + A.transpose(0, 2, 1)) / 2
             size = np.linalg.norm(A, axis=(1, 2))
             if np.any(size < _TINY):
                 return None
             M = A * (norms / size)[:, None, None]
-        return dataclasses.replace(cfg, tokens=X, scores=M, values=M if aligned else cfg.values)
+        return dataclasses.replace(cfg, tokens=X, score_matrices=M, values=M if aligned else cfg.values)
 
     def value(p: np.ndarray) -> float:
         if result.evaluations >= result.budget.evaluations or time.monotonic() >= deadline:
@@ -214,7 +214,7 @@ def _minimize(family: Family, objective: Objective, start: Found, result: Search
 
     parts = [cfg.tokens.ravel()] if family.free_tokens else []
     if family.free_heads is not None:
-        parts.append(cfg.scores.ravel())
+        parts.append(cfg.score_matrices.ravel())
     with contextlib.suppress(_Stop):
         minimize(value, np.concatenate(parts), method="L-BFGS-B", options={"maxiter": 200})
     return best[0]

@@ -85,6 +85,6 @@ def configuration_record(cfg: Configuration) -> dict[str, Any]:
         "attention": cfg.attention,
         "geometry": cfg.geometry,
         "tokens": cfg.tokens.tolist(),
-        "scores": cfg.scores.tolist(),
+        "scores": cfg.score_matrices.tolist(),
         "values": cfg.values.tolist(),
     }

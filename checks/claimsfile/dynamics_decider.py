@@ -227,7 +227,14 @@ def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfigura
     beta (and scalar strengths) exactly as written."""
     symmetric = "symmetric-scores" in families.HEAD_FAMILIES[options["heads"]].hypotheses
     exact = round_configuration(
-        state.tokens, state.scores, state.scores, state.beta, DENOMINATOR, symmetric, state.geometry, state.attention
+        state.tokens,
+        state.score_matrices,
+        state.score_matrices,
+        state.beta,
+        DENOMINATOR,
+        symmetric,
+        state.geometry,
+        state.attention,
     )
     exact = dataclasses.replace(exact, beta=stated(options["beta"]))
     if options["heads"] == "scalar":
@@ -235,7 +242,7 @@ def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfigura
         heads = [
             [[stated(lam) if i == j else Fraction(0) for j in range(d)] for i in range(d)] for lam in options["lambdas"]
         ]
-        exact = dataclasses.replace(exact, scores=heads, values=heads)
+        exact = dataclasses.replace(exact, score_matrices=heads, values=heads)
     return exact
 
 

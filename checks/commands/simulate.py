@@ -168,7 +168,7 @@ def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
         buffer,
         times=traj.times,
         tokens=traj.states,
-        scores=cfg.scores,
+        scores=cfg.score_matrices,
         values=cfg.values,
         beta=cfg.beta,
         attention=cfg.attention,

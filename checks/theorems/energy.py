@@ -298,8 +298,6 @@ def _numeric_flat(ctx: Context) -> Outcome:
 RTOL, ATOL = 1e-10, 1e-12
 
 
-
-
 #: Relative size of a decrease of E between records that integration error can explain.
 MONOTONE_TOLERANCE = 1e-9
 
@@ -430,9 +428,7 @@ def check_flat_orthogonal(ctx: Context, coefficient: float = 1.0) -> Outcome:
     margin = min(identity.margin, min_rate)
     if worst_drop > MONOTONE_TOLERANCE:
         margin = min(margin, -worst_drop)
-    return float_verdict(
-        method, identity.cases + states, margin, IDENTITY_TOLERANCE, identity.candidate, details
-    )
+    return float_verdict(method, identity.cases + states, margin, IDENTITY_TOLERANCE, identity.candidate, details)
 
 
 @REGISTRY.procedure("T11.energy-rate.spherical", "trajectory")
@@ -541,8 +537,8 @@ def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
 
     def rounding(candidate: Candidate) -> ExactConfiguration:
         cfg = candidate.cfg
-        values = cfg.scores if aligned else cfg.values
-        return round_configuration(cfg.tokens, cfg.scores, values, cfg.beta, symmetric=symmetric)
+        values = cfg.score_matrices if aligned else cfg.values
+        return round_configuration(cfg.tokens, cfg.score_matrices, values, cfg.beta, symmetric=symmetric)
 
     statement = REGISTRY.get(claim_id).statement
     attempts = certify_first(
@@ -615,9 +611,9 @@ def misalignment_margin(cfg: Configuration, delta_factor: float = 1.0) -> tuple[
     """
     xdot = model.token_velocity(cfg)
     speed = np.linalg.norm(xdot, axis=1)
-    aligned = Configuration.create(cfg.tokens, cfg.scores, None, cfg.beta, cfg.attention, cfg.geometry)
+    aligned = Configuration.create(cfg.tokens, cfg.score_matrices, None, cfg.beta, cfg.attention, cfg.geometry)
     delta = np.linalg.norm(model.velocity(cfg) - model.velocity(aligned), axis=1)
-    deltas = np.array([np.linalg.norm(D, 2) for D in cfg.values - cfg.scores])
+    deltas = np.array([np.linalg.norm(D, 2) for D in cfg.values - cfg.score_matrices])
     delta_bound = delta_factor * (deltas[:, None] * _row_sums(cfg)).sum(axis=0) / cfg.n
     rate = model.energy_rate(cfg, xdot)
     scale = 1.0 + abs(rate) + float(np.sum(speed * np.maximum(delta, delta_bound))) / cfg.n
@@ -628,7 +624,7 @@ def misalignment_margin(cfg: Configuration, delta_factor: float = 1.0) -> tuple[
 
 def approximate_orthogonality_margin(cfg: Configuration, delta_factor: float = 1.0) -> tuple[float, float]:
     """(min_h dE_h/dt - bound_h, scale) for T39 with the delta term scaled by delta_factor."""
-    delta = families.max_cross_product_norm(cfg.scores)
+    delta = families.max_cross_product_norm(cfg.score_matrices)
     S = _row_sums(cfg)
     cross = S * (S.sum(axis=0, keepdims=True) - S)  # sum_{h' != h} S^h_i S^h'_i
     bracket = model.condition8_margins(cfg) - delta_factor * delta * cross

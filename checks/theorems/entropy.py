@@ -337,7 +337,9 @@ def refute_monotone(
 
     def rounding(candidate: Candidate) -> ExactConfiguration:
         cfg = candidate.cfg
-        return round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, symmetric=True, attention="softmax")
+        return round_configuration(
+            cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, symmetric=True, attention="softmax"
+        )
 
     attempts = certify_first(ctx, claim_id, statement, search.candidates, rounding, HYPOTHESES[heads], "entropy_rate")
     floats = {"cases": search.cases, "worst_margin": search.worst, "tolerance": RATE_TOLERANCE}

@@ -39,7 +39,7 @@ def _rational_matrix(rng: np.random.Generator, d: int, symmetric: bool) -> list[
 def _float_configuration(exact: ball_model.ExactConfiguration) -> Configuration:
     return Configuration.create(
         families.rational_to_float(exact.tokens),
-        np.array([families.rational_to_float(M) for M in exact.scores]),
+        np.array([families.rational_to_float(M) for M in exact.score_matrices]),
         np.array([families.rational_to_float(W) for W in exact.values]),
         beta=float(exact.beta),
         attention=exact.attention,
