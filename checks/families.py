@@ -1,22 +1,21 @@
-"""Seeded, reproducible families of tokens and heads used by every numerical check.
+"""Seeded, reproducible draws of tokens and heads used by every numerical check.
 
-The named families of a claims file (TOKEN_FAMILIES, HEAD_FAMILIES) are the one vocabulary of
-families: the claims-file schema, the dynamics decider, its adversarial search and the witness
-checker read their names, draws and hypotheses from here.
+The families a claims file names are listed, with their hypotheses, in `checks.family_names`;
+TOKEN_DRAWS and HEAD_DRAWS give the draw of each name, and `draw_tokens` / `draw_heads` draw a
+named family: every check that draws a named family goes through them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from certificates.rational_sphere import stereographic_lift
 from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
+from checks.family_names import Options
 
 # ---------------------------------------------------------------- tokens
 
@@ -146,81 +145,39 @@ def approximately_orthogonal_heads(
     return base + low * noise
 
 
-# ---------------------------------------------------------------- named families
+# ---------------------------------------------------------------- the draws of the named families
 
-Options = Mapping[str, Any]
-"""A family's parameters as a claims file states them: scale (heads), lambdas, delta, rho."""
+#: A family's draw: (n, d, rng, options) -> tokens (n x d), or (H, d, rng, options) -> score matrices (H x d x d).
+Draw = Callable[[int, int, np.random.Generator, Options], np.ndarray]
 
-
-@dataclass(frozen=True)
-class TokenFamily:
-    """Named initial tokens: `draw(n, d, rng, options)`; `free` when every unit-token configuration near a
-    member is a member too (so the adversarial search may move the tokens and a rounded state stays in it)."""
-
-    name: str
-    draw: Callable[[int, int, np.random.Generator, Options], np.ndarray]
-    free: bool
-
-
-@dataclass(frozen=True)
-class HeadFamily:
-    """Named heads: `draw(H, d, rng, options)`, the hypotheses (`certificates.ball_model.HYPOTHESES`) every
-    member satisfies and no generic member exceeds, `moves` ("symmetric" or "general") when the
-    adversarial search may move the heads within the family, and `rounds` when exact data rounded
-    from a member (scalar heads reset to the stated strengths) is a member."""
-
-    name: str
-    draw: Callable[[int, int, np.random.Generator, Options], np.ndarray]
-    hypotheses: tuple[str, ...]
-    moves: str | None = None
-    rounds: bool = False
-
-
-TOKEN_FAMILIES: dict[str, TokenFamily] = {
-    f.name: f
-    for f in (
-        TokenFamily("random-sphere", lambda n, d, rng, o: random_sphere_tokens(n, d, rng), free=True),
-        TokenFamily("orthogonal", lambda n, d, rng, o: orthogonal_tokens(n, d, rng), free=False),
-        TokenFamily("equiangular", lambda n, d, rng, o: equiangular_tokens(n, d, o.get("rho", 0.0), rng), free=False),
-        TokenFamily(
-            "rational-sphere", lambda n, d, rng, o: rational_to_float(rational_sphere_tokens(n, d, rng)), free=True
-        ),
-    )
+TOKEN_DRAWS: dict[str, Draw] = {
+    "random-sphere": lambda n, d, rng, o: random_sphere_tokens(n, d, rng),
+    "orthogonal": lambda n, d, rng, o: orthogonal_tokens(n, d, rng),
+    "equiangular": lambda n, d, rng, o: equiangular_tokens(n, d, o.get("rho", 0.0), rng),
+    "rational-sphere": lambda n, d, rng, o: rational_to_float(rational_sphere_tokens(n, d, rng)),
 }
-"""The token families a claims file names, in the order it lists them."""
+"""The draw of each family of `checks.family_names.TOKEN_FAMILIES`, by name."""
 
-HEAD_FAMILIES: dict[str, HeadFamily] = {
-    f.name: f
-    for f in (
-        HeadFamily(
-            "scalar",
-            lambda H, d, rng, o: scalar_heads(o.get("lambdas", []), d),
-            ("symmetric-scores", "scalar-heads"),
-            rounds=True,
-        ),
-        HeadFamily(
-            "random-symmetric",
-            lambda H, d, rng, o: random_symmetric_heads(H, d, rng, o["scale"]),
-            ("symmetric-scores",),
-            moves="symmetric",
-            rounds=True,
-        ),
-        HeadFamily(
-            "random-general", lambda H, d, rng, o: random_general_heads(H, d, rng, o["scale"]), (), "general", True
-        ),
-        HeadFamily(
-            "orthogonal-subspace",
-            lambda H, d, rng, o: orthogonal_subspace_heads(H, d, rng, o["scale"]),
-            ("symmetric-scores", "orthogonal-heads"),
-        ),
-        HeadFamily(
-            "approximately-orthogonal",
-            lambda H, d, rng, o: approximately_orthogonal_heads(H, d, o.get("delta", 0.0), rng, o["scale"]),
-            ("symmetric-scores",),
-        ),
-    )
+HEAD_DRAWS: dict[str, Draw] = {
+    "scalar": lambda H, d, rng, o: scalar_heads(o.get("lambdas", []), d),
+    "random-symmetric": lambda H, d, rng, o: random_symmetric_heads(H, d, rng, o["scale"]),
+    "random-general": lambda H, d, rng, o: random_general_heads(H, d, rng, o["scale"]),
+    "orthogonal-subspace": lambda H, d, rng, o: orthogonal_subspace_heads(H, d, rng, o["scale"]),
+    "approximately-orthogonal": lambda H, d, rng, o: approximately_orthogonal_heads(
+        H, d, o.get("delta", 0.0), rng, o["scale"]
+    ),
 }
-"""The head families a claims file names, in the order it lists them."""
+"""The draw of each family of `checks.family_names.HEAD_FAMILIES`, by name."""
+
+
+def draw_tokens(family: str, n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    """n tokens in R^d drawn by the named token family with its parameters (`options`)."""
+    return TOKEN_DRAWS[family](n, d, rng, options)
+
+
+def draw_heads(family: str, H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    """H score matrices (d x d) drawn by the named head family with its parameters (`options`)."""
+    return HEAD_DRAWS[family](H, d, rng, options)
 
 
 # ---------------------------------------------------------------- helpers

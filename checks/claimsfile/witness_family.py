@@ -15,7 +15,7 @@ from certificates.ball_model import ExactConfiguration
 from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
-from checks.families import HEAD_FAMILIES, TOKEN_FAMILIES
+from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 
 #: The exact hypotheses of a claim's geometry and attention kind (relu: none that the ball model knows).
 GEOMETRY_HYPOTHESES = {"sphere": ("unit-tokens", "spherical-geometry"), "flat": ()}
