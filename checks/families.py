@@ -2,7 +2,8 @@
 
 The families a claims file names are listed, with their hypotheses, in `checks.family_names`;
 TOKEN_DRAWS and HEAD_DRAWS give the draw of each name, and `draw_tokens` / `draw_heads` draw a
-named family: every check that draws a named family goes through them.
+named family: every check that draws a named family goes through them. Whole configurations of
+a regime that several theorems share (`equiangular_softmax_configuration`) are drawn here too.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from certificates.rational_sphere import stereographic_lift
-from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS, Configuration
 from checks.errors import InputError
 from checks.family_names import Options
 
@@ -32,7 +33,7 @@ def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) ->
     _sizes(n=n, d=d)
     _require(d >= n, "d", d, f"orthogonal tokens need d >= n = {n}")
     X = np.eye(d)[:n]
-    return X @ _random_rotation(d, rng) if rng is not None else X
+    return X @ random_rotation(d, rng) if rng is not None else X
 
 
 def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | None = None) -> np.ndarray:
@@ -50,7 +51,7 @@ def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | No
     X = np.zeros((n, d))
     X[:, :n] = vectors * np.sqrt(np.clip(values, 0.0, None))
     X /= np.linalg.norm(X, axis=1, keepdims=True)
-    return X @ _random_rotation(d, rng) if rng is not None else X
+    return X @ random_rotation(d, rng) if rng is not None else X
 
 
 def rational_sphere_tokens(n: int, d: int, rng: np.random.Generator, denominator: int = 16) -> list[list[Fraction]]:
@@ -145,6 +146,27 @@ def approximately_orthogonal_heads(
     return base + low * noise
 
 
+# ---------------------------------------------------------------- configurations
+
+
+def equiangular_softmax_configuration(
+    rng: np.random.Generator, rho: float | None = None, max_n: int = 7, max_heads: int = 3
+) -> tuple[Configuration, np.ndarray]:
+    """Softmax, scalar heads lambda_h in [0.2, 2], equiangular tokens (randomly rotated), and the lambdas.
+
+    The scalar regime of the clustering and entropy theorems, whose closed forms (the rate phi, the
+    limit log n) both checks compare with the model. `rho=None` draws the common inner product
+    uniformly from (-0.9/(n-1), 0.9).
+    """
+    n = int(rng.integers(3, max_n + 1))
+    rho = float(rng.uniform(-0.9 / (n - 1), 0.9)) if rho is None else rho
+    d = n + int(rng.integers(0, 3))
+    lambdas = rng.uniform(0.2, 2.0, size=int(rng.integers(1, max_heads + 1)))
+    X = equiangular_tokens(n, d, rho, rng)
+    cfg = Configuration.create(X, scalar_heads(lambdas, d), beta=float(rng.uniform(0.3, 2.0)), attention="softmax")
+    return cfg, lambdas
+
+
 # ---------------------------------------------------------------- the draws of the named families
 
 #: A family's draw: (n, d, rng, options) -> tokens (n x d), or (H, d, rng, options) -> score matrices (H x d x d).
@@ -183,7 +205,8 @@ def draw_heads(family: str, H: int, d: int, rng: np.random.Generator, options: O
 # ---------------------------------------------------------------- helpers
 
 
-def _random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
+def random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
+    """A random orthogonal d x d matrix (Haar-distributed: QR of a Gaussian matrix with R's signs fixed)."""
     Q, R = np.linalg.qr(rng.standard_normal((d, d)))
     return Q * np.sign(np.diag(R))
 

@@ -64,3 +64,12 @@ HEAD_FAMILIES: dict[str, HeadFamily] = {
     )
 }
 """The head families a claims file names, in the order it lists them."""
+
+#: The short names of the families that `headflow simulate` offers and the numeric checks sample.
+SHORT_TOKEN_NAMES = {"random": "random-sphere", "orthogonal": "orthogonal", "equiangular": "equiangular"}
+SHORT_HEAD_NAMES = {
+    "scalar": "scalar",
+    "symmetric": "random-symmetric",
+    "orthogonal": "orthogonal-subspace",
+    "general": "random-general",
+}

@@ -46,7 +46,7 @@ from checks.claimsfile.witness_family import (
 )
 from checks.config import Configuration
 from checks.errors import InputError
-from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from checks.family_names import HEAD_FAMILIES
 from checks.fits import exponential_rate
 from checks.integrator import integrate
 from checks.observables import EVALUATORS
@@ -112,11 +112,7 @@ def _decide_by_search(
     """The adversarial search over the family's states (and the trajectories' records) for `searched` < 0."""
     options, head = claim.options, claim.options.get("head")
     objective = adversarial.rate_margin(searched, head) if searched in CERTIFIED else _value_margin(searched, head)
-    family = adversarial.Family(
-        lambda rng: configuration(options, rng),
-        free_tokens=TOKEN_FAMILIES[options["tokens"]].free,
-        free_heads=HEAD_FAMILIES[options["heads"]].moves,
-    )
+    family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
     result = adversarial.search(
         family, objective, adversarial.BUDGETS[ctx.profile], ctx.rng("adversarial"), ctx.check_budget
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.ball_model import ExactConfiguration
+from certificates.ball_model import ExactConfiguration, hypothesis_failures
 from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
@@ -65,12 +65,12 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
         failures.append("W_h = M_h")
     if any(sum(v * v for v in x) != 1 for x in exact.tokens):
         failures.append("unit tokens")
-    if options["heads"] == "scalar":
+    if options["heads"] == "scalar":  # the stated strengths: every hypothesis of the family follows
         expected = [[[stated(lam) if i == j else 0 for j in range(d)] for i in range(d)] for lam in options["lambdas"]]
         if exact.score_matrices != expected:
             failures.append("the stated scalar strengths")
-    if options["heads"] == "random-symmetric" and any(
-        M[i][j] != M[j][i] for M in exact.score_matrices for i in range(d) for j in range(d)
+    elif "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses and hypothesis_failures(
+        exact, ["symmetric-scores"]
     ):
         failures.append("symmetric heads")
     return failures

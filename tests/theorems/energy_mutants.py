@@ -244,7 +244,7 @@ def _stationary(ctx: Context) -> Outcome:
 def _witnesses() -> list[Mutant]:
     """T11.hypotheses and T17.shadow-obstruction: witness searches given false targets."""
     aligned = theorem.Search(
-        lambda rng, H, d, n: (theorem.families.random_symmetric_heads(H, d, rng, 2.0), None),
+        "random-symmetric",
         ("unit-tokens", "symmetric-scores", "aligned-values"),
         "energy_rate",
     )
