@@ -27,7 +27,7 @@ class ExactConfiguration:
     """Rational tokens (n x d), score and value matrices (H x d x d), rational beta > 0, kind, geometry."""
 
     tokens: list[Vector]
-    scores: list[Matrix]
+    score_matrices: list[Matrix]
     values: list[Matrix]
     beta: Fraction
     geometry: str = "sphere"
@@ -60,14 +60,14 @@ def _unit_tokens(cfg: ExactConfiguration) -> bool:
 
 
 def _symmetric_scores(cfg: ExactConfiguration) -> bool:
-    return all(M[i][j] == M[j][i] for M in cfg.scores for i in range(len(M)) for j in range(len(M)))
+    return all(M[i][j] == M[j][i] for M in cfg.score_matrices for i in range(len(M)) for j in range(len(M)))
 
 
 def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
     d = len(cfg.tokens[0])
     zero = [[Fraction(0)] * d for _ in range(d)]
-    heads = range(len(cfg.scores))
-    return all(_matmul(cfg.scores[g], cfg.scores[h]) == zero for g in heads for h in heads if g != h)
+    heads = range(len(cfg.score_matrices))
+    return all(_matmul(cfg.score_matrices[g], cfg.score_matrices[h]) == zero for g in heads for h in heads if g != h)
 
 
 #: Every hypothesis a witness may claim, by name, and its exact check. Theorems, searches, families and
@@ -75,9 +75,9 @@ def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
 HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
     "unit-tokens": _unit_tokens,
     "symmetric-scores": _symmetric_scores,
-    "aligned-values": lambda cfg: cfg.values == cfg.scores,
+    "aligned-values": lambda cfg: cfg.values == cfg.score_matrices,
     "orthogonal-heads": _orthogonal_heads,
-    "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.scores),
+    "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.score_matrices),
     "softmax-attention": lambda cfg: cfg.attention == "softmax",
     "spherical-geometry": lambda cfg: cfg.geometry == "sphere",
     "dimension-at-least-2": lambda cfg: len(cfg.tokens[0]) >= 2,
@@ -106,7 +106,7 @@ def _is_positive_scalar(M: Matrix) -> bool:
 
 def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
     """s^h_ij = <x_i, M_h x_j>, exactly."""
-    return [[[_dot(xi, _matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.scores]
+    return [[[_dot(xi, _matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices]
 
 
 def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift: bool) -> list[list[list[arb]]]:
@@ -160,7 +160,7 @@ def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) ->
 def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[list[arb]]]:
     """ds^h_ij/dt = <xdot_i, M_h x_j> + <M_h^T x_i, xdot_j> along the dynamics (balls)."""
     rates = []
-    for M in cfg.scores:
+    for M in cfg.score_matrices:
         Mx = [[ball_of(v) for v in _matvec(M, x)] for x in cfg.tokens]
         MTx = [[ball_of(v) for v in _matvec([list(col) for col in zip(*M, strict=True)], x)] for x in cfg.tokens]
         rates.append([[_dot(xdot[i], Mx[j]) + _dot(MTx[i], xdot[j]) for j in range(cfg.n)] for i in range(cfg.n)])

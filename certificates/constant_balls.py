@@ -1,6 +1,6 @@
 """The scalar-regime constants as python-flint balls: the one ball evaluation of c*, beta*, phi, lambda_max, lambda_c.
 
-Every closed form is `identities/closed_forms.py`'s, evaluated by `identities.balls.to_arb`;
+Every closed form is `identities/closed_forms.py`'s, evaluated by `certificates.expression_balls.to_arb`;
 lambda_c, which has none, is the certified root of `certificates.lambda_c`. Parameters are
 exact fractions and enter only as balls, so SymPy never simplifies with them (its automatic
 evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100).
@@ -14,10 +14,10 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx
 
+from certificates.expression_balls import to_arb
 from certificates.exprtree import ball_of
 from certificates.lambda_c import certify_root
 from identities import closed_forms as cf
-from identities.balls import to_arb
 
 _X = sp.Symbol("x", real=True)
 #: The parameter names of the quantities, as the closed forms' symbols.

@@ -13,6 +13,7 @@ tables compare exact rationals (`Fraction`, SymPy's `Rational`) in the ordinary 
 
 from __future__ import annotations
 
+import numbers
 import operator
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -55,13 +56,16 @@ def precision(bits: int) -> AbstractContextManager[Any]:
     return ctx.workprec(bits)
 
 
-def ball_of(value: Fraction | int) -> arb:
-    """An exact rational as a ball (exact when its binary expansion fits the working precision)."""
+def ball_of(value: numbers.Rational | int) -> arb:
+    """An exact rational as a ball (exact when its binary expansion fits the working precision).
+
+    Any exact rational type converts exactly (int, Fraction, and SymPy's Rational, which the
+    claims files' points are): this is the one conversion from an exact rational to a ball."""
     q = Fraction(value)
     return arb(fmpq(q.numerator, q.denominator))
 
 
-def interval_ball(low: Fraction, high: Fraction) -> arb:
+def interval_ball(low: numbers.Rational | int, high: numbers.Rational | int) -> arb:
     """A ball containing every point of the rational interval [low, high]."""
     return ball_of(low).union(ball_of(high))
 

@@ -1,6 +1,6 @@
 """Branch-and-bound over parameter boxes with python-flint balls: prove `expr relation 0` on a box.
 
-Each box is evaluated as a ball (identities.balls.to_arb, the variables bound to the box's
+Each box is evaluated as a ball (certificates.expression_balls.to_arb, the variables bound to the box's
 intervals). A box where the ball satisfies the relation becomes a leaf; a box where it does not
 is split at the midpoint of its widest side (relative to the domain), after checking whether its
 exact midpoint is a ball-verified counterexample. The result is `proved` (with the bisection tree:

@@ -1,7 +1,7 @@
 """Certified balls for lambda_c, the inflection point of phi: the one ball-arithmetic root finder.
 
 u_c = beta lambda_c is the root of g(u) = (u - 2) e^u - (n - 1)(u + 2)
-(`identities.closed_forms.lambda_c_equation`, evaluated with `identities.balls.to_arb`; the
+(`identities.closed_forms.lambda_c_equation`, evaluated with `certificates.expression_balls.to_arb`; the
 equation is not written again here). The uniqueness argument, used by both entry points below:
 g''(u) = u e^u > 0 for u > 0 (proved by `identities.scalar_regime.prove_lambda_c_equation`), so g
 is convex on (0, inf), and g(2) = -4(n - 1) < 0 for n > 1. Hence g has exactly one zero u_c in
@@ -25,7 +25,7 @@ from functools import lru_cache
 import sympy as sp
 from flint import arb, ctx
 
-from identities.balls import to_arb
+from certificates.expression_balls import to_arb
 from identities.closed_forms import lambda_c_equation, n, u
 
 #: Largest bracket tried by `enclose` for u_c before giving up (u_c ~ log n, so this covers any n).

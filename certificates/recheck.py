@@ -269,10 +269,10 @@ def configuration(
     if failed:
         raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")
     with precision(recorded_precision(payload)):
-        sizes = {"head": (len(cfg.scores), "heads"), "token": (cfg.n, "tokens")}
+        sizes = {"head": (len(cfg.score_matrices), "heads"), "token": (cfg.n, "tokens")}
         at = {axis: _index(payload, axis, *sizes[axis]) for axis in axes}
         value = ball_value(cfg, quantity, at.get("head"), at.get("token"))
         name = MODEL_QUANTITIES[quantity].written(**at)
         check_enclosure(value, payload["enclosure"], relation, name)
-    d = len(cfg.tokens[0])
-    return f"exact data n = {cfg.n}, d = {d}, H = {len(cfg.scores)}, beta = {cfg.beta}: {name} = {value.str(6)} (balls)"
+    d, H = len(cfg.tokens[0]), len(cfg.score_matrices)
+    return f"exact data n = {cfg.n}, d = {d}, H = {H}, beta = {cfg.beta}: {name} = {value.str(6)} (balls)"

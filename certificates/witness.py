@@ -147,7 +147,7 @@ def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
 
     return {
         "tokens": matrix(cfg.tokens),
-        "scores": [matrix(M) for M in cfg.scores],
+        "scores": [matrix(M) for M in cfg.score_matrices],
         "values": [matrix(W) for W in cfg.values],
         "beta": rational_text(cfg.beta),
         "attention": cfg.attention,
@@ -157,7 +157,7 @@ def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
 
 def round_configuration(
     tokens: np.ndarray,
-    scores: np.ndarray,
+    score_matrices: np.ndarray,
     values: np.ndarray,
     beta: float,
     denominator: int = 2**12,
@@ -165,13 +165,13 @@ def round_configuration(
     geometry: str = "sphere",
     attention: str = "usa",
 ) -> ball_model.ExactConfiguration:
-    """Exact data near a float configuration; `values is scores` keeps W_h = M_h exactly.
+    """Exact data near a float configuration; `values is score_matrices` keeps W_h = M_h exactly.
 
     Entry-wise rounding keeps exact zeros and equal entries equal, so a scalar head lambda I stays
     an exact rational multiple of I (its diagonal entries are one float rounded one way)."""
     X = [rational_unit_vector(x, denominator) for x in tokens]
-    M = [rational_matrix(m, denominator, symmetric) for m in scores]
-    W = M if values is scores else [rational_matrix(w, denominator, False) for w in values]
+    M = [rational_matrix(m, denominator, symmetric) for m in score_matrices]
+    W = M if values is score_matrices else [rational_matrix(w, denominator, False) for w in values]
     return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention)
 
 

@@ -26,6 +26,7 @@ from scipy.optimize import minimize
 
 from checks import families, model
 from checks.config import Configuration
+from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 
 #: The margin of one configuration (negative means violated) and where (head, token...) it is worst.
 Objective = Callable[[Configuration], tuple[float, tuple[int, ...]]]
@@ -62,6 +63,15 @@ class Family:
     draw: Callable[[np.random.Generator], Configuration]
     free_tokens: bool = True
     free_heads: str | None = None
+
+    @classmethod
+    def of(
+        cls, draw: Callable[[np.random.Generator], Configuration], tokens: str, heads: str, aligned: bool = True
+    ) -> Family:
+        """Members of the named token and head families (`checks.family_names`): the tokens are free when
+        their family is, and the heads move as their family allows when W_h = M_h (values drawn apart
+        from the heads are not moved, so neither are the heads)."""
+        return cls(draw, TOKEN_FAMILIES[tokens].free, HEAD_FAMILIES[heads].moves if aligned else None)
 
 
 @dataclass(frozen=True)
@@ -173,12 +183,12 @@ def _distinct(found: list[Found]) -> list[Found]:
 def _minimize(family: Family, objective: Objective, start: Found, result: SearchResult, deadline: float) -> Found:
     """L-BFGS-B on the free data of `start.cfg` (finite-difference gradients); the best point seen."""
     cfg = start.cfg
-    norms = np.linalg.norm(cfg.scores, axis=(1, 2))
-    aligned = np.array_equal(cfg.values, cfg.scores)
+    norms = np.linalg.norm(cfg.score_matrices, axis=(1, 2))
+    aligned = np.array_equal(cfg.values, cfg.score_matrices)
     best = [start]
 
     def decode(p: np.ndarray) -> Configuration | None:
-        X, M = cfg.tokens, cfg.scores
+        X, M = cfg.tokens, cfg.score_matrices
         offset = 0
         if family.free_tokens:
             Y = p[: cfg.n * cfg.d].reshape(cfg.n, cfg.d)
@@ -188,14 +198,14 @@ def _minimize(family: Family, objective: Objective, start: Found, result: Search
                 return None
             X = Y / size
         if family.free_heads is not None:
-            A = p[offset:].reshape(cfg.scores.shape)
+            A = p[offset:].reshape(cfg.score_matrices.shape)
             if family.free_heads == "symmetric":
                 A = (A + A.transpose(0, 2, 1)) / 2
             size = np.linalg.norm(A, axis=(1, 2))
             if np.any(size < _TINY):
                 return None
             M = A * (norms / size)[:, None, None]
-        return dataclasses.replace(cfg, tokens=X, scores=M, values=M if aligned else cfg.values)
+        return dataclasses.replace(cfg, tokens=X, score_matrices=M, values=M if aligned else cfg.values)
 
     def value(p: np.ndarray) -> float:
         if result.evaluations >= result.budget.evaluations or time.monotonic() >= deadline:
@@ -214,7 +224,7 @@ def _minimize(family: Family, objective: Objective, start: Found, result: Search
 
     parts = [cfg.tokens.ravel()] if family.free_tokens else []
     if family.free_heads is not None:
-        parts.append(cfg.scores.ravel())
+        parts.append(cfg.score_matrices.ravel())
     with contextlib.suppress(_Stop):
         minimize(value, np.concatenate(parts), method="L-BFGS-B", options={"maxiter": 200})
     return best[0]
@@ -227,7 +237,7 @@ def structured(template: Configuration, rng: np.random.Generator) -> list[Config
     """Structured token sets with the template's heads: antipodal, mirror-symmetric, polygon,
     equiangular (d >= n), near-collision, two or three tight clusters; each randomly rotated."""
     n, d = template.n, template.d
-    rotation = _rotation(d, rng)
+    rotation = families.random_rotation(d, rng)
     sets = [_antipodal(n, d, rng), _near_collision(n, d, rng), _clusters(n, d, rng, 2), _clusters(n, d, rng, 3)]
     if d >= 2:
         sets += [_mirror(n, d, rng), _polygon(n, d)]
@@ -235,11 +245,6 @@ def structured(template: Configuration, rng: np.random.Generator) -> list[Config
         rho = float(rng.uniform(-1.0 / (n - 1), 1.0)) * 0.98
         sets.append(families.equiangular_tokens(n, d, rho))
     return [template.moved_to(X @ rotation) for X in sets]
-
-
-def _rotation(d: int, rng: np.random.Generator) -> np.ndarray:
-    Q, R = np.linalg.qr(rng.standard_normal((d, d)))
-    return Q * np.sign(np.diag(R))
 
 
 def _unit(X: np.ndarray) -> np.ndarray:

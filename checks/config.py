@@ -36,7 +36,7 @@ class Configuration:
     """
 
     tokens: np.ndarray
-    scores: np.ndarray
+    score_matrices: np.ndarray
     values: np.ndarray
     beta: float
     attention: Attention = "usa"
@@ -46,7 +46,7 @@ class Configuration:
     def create(
         cls,
         tokens: object,
-        scores: object,
+        score_matrices: object,
         values: object | None = None,
         beta: float = 1.0,
         attention: str = "usa",
@@ -56,7 +56,7 @@ class Configuration:
     ) -> Configuration:
         """Validate and freeze a configuration; `values=None` means value alignment W = M."""
         X = _finite_array("tokens", tokens, ndim=2)
-        M = _finite_array("scores", scores, ndim=3)
+        M = _finite_array("score_matrices", score_matrices, ndim=3)
         W = M if values is None else _finite_array("values", values, ndim=3)
         n, d = X.shape
         if n < 2:
@@ -69,9 +69,9 @@ class Configuration:
         if H < 1 or H > MAX_HEADS:
             raise InputError("H", H, f"the number of heads must lie in 1..{MAX_HEADS}")
         if M.shape[1:] != (d, d):
-            raise InputError("scores.shape", M.shape, f"expected (H, {d}, {d}) for d={d}")
+            raise InputError("score_matrices.shape", M.shape, f"expected (H, {d}, {d}) for d={d}")
         if W.shape != M.shape:
-            raise InputError("values.shape", W.shape, f"expected the shape of scores {M.shape}")
+            raise InputError("values.shape", W.shape, f"expected the shape of score_matrices {M.shape}")
         largest = H * max(n * n, n * d, d * d)
         if largest > MAX_ARRAY_ELEMENTS:
             raise InputError(
@@ -115,7 +115,7 @@ class Configuration:
 
     @property
     def H(self) -> int:
-        return self.scores.shape[0]
+        return self.score_matrices.shape[0]
 
     def moved_to(self, tokens: np.ndarray) -> Configuration:
         """The same heads and options at new token positions (used along trajectories).
@@ -128,7 +128,7 @@ class Configuration:
             raise InputError("tokens.shape", X.shape, f"expected {self.tokens.shape}")
         if not np.all(np.isfinite(X)):
             raise InputError("tokens", "non-finite", "the state left the finite range")
-        return Configuration(_frozen(X), self.scores, self.values, self.beta, self.attention, self.geometry)
+        return Configuration(_frozen(X), self.score_matrices, self.values, self.beta, self.attention, self.geometry)
 
 
 def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:

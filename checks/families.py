@@ -1,22 +1,22 @@
-"""Seeded, reproducible families of tokens and heads used by every numerical check.
+"""Seeded, reproducible draws of tokens and heads used by every numerical check.
 
-The named families of a claims file (TOKEN_FAMILIES, HEAD_FAMILIES) are the one vocabulary of
-families: the claims-file schema, the dynamics decider, its adversarial search and the witness
-checker read their names, draws and hypotheses from here.
+The families a claims file names are listed, with their hypotheses, in `checks.family_names`;
+TOKEN_DRAWS and HEAD_DRAWS give the draw of each name, and `draw_tokens` / `draw_heads` draw a
+named family: every check that draws a named family goes through them. Whole configurations of
+a regime that several theorems share (`equiangular_softmax_configuration`) are drawn here too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from certificates.rational_sphere import stereographic_lift
-from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS, Configuration
 from checks.errors import InputError
+from checks.family_names import Options
 
 # ---------------------------------------------------------------- tokens
 
@@ -33,7 +33,7 @@ def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) ->
     _sizes(n=n, d=d)
     _require(d >= n, "d", d, f"orthogonal tokens need d >= n = {n}")
     X = np.eye(d)[:n]
-    return X @ _random_rotation(d, rng) if rng is not None else X
+    return X @ random_rotation(d, rng) if rng is not None else X
 
 
 def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | None = None) -> np.ndarray:
@@ -51,7 +51,7 @@ def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | No
     X = np.zeros((n, d))
     X[:, :n] = vectors * np.sqrt(np.clip(values, 0.0, None))
     X /= np.linalg.norm(X, axis=1, keepdims=True)
-    return X @ _random_rotation(d, rng) if rng is not None else X
+    return X @ random_rotation(d, rng) if rng is not None else X
 
 
 def rational_sphere_tokens(n: int, d: int, rng: np.random.Generator, denominator: int = 16) -> list[list[Fraction]]:
@@ -146,87 +146,67 @@ def approximately_orthogonal_heads(
     return base + low * noise
 
 
-# ---------------------------------------------------------------- named families
-
-Options = Mapping[str, Any]
-"""A family's parameters as a claims file states them: scale (heads), lambdas, delta, rho."""
+# ---------------------------------------------------------------- configurations
 
 
-@dataclass(frozen=True)
-class TokenFamily:
-    """Named initial tokens: `draw(n, d, rng, options)`; `free` when every unit-token configuration near a
-    member is a member too (so the adversarial search may move the tokens and a rounded state stays in it)."""
+def equiangular_softmax_configuration(
+    rng: np.random.Generator, rho: float | None = None, max_n: int = 7, max_heads: int = 3
+) -> tuple[Configuration, np.ndarray]:
+    """Softmax, scalar heads lambda_h in [0.2, 2], equiangular tokens (randomly rotated), and the lambdas.
 
-    name: str
-    draw: Callable[[int, int, np.random.Generator, Options], np.ndarray]
-    free: bool
-
-
-@dataclass(frozen=True)
-class HeadFamily:
-    """Named heads: `draw(H, d, rng, options)`, the hypotheses (`certificates.ball_model.HYPOTHESES`) every
-    member satisfies and no generic member exceeds, `moves` ("symmetric" or "general") when the
-    adversarial search may move the heads within the family, and `rounds` when exact data rounded
-    from a member (scalar heads reset to the stated strengths) is a member."""
-
-    name: str
-    draw: Callable[[int, int, np.random.Generator, Options], np.ndarray]
-    hypotheses: tuple[str, ...]
-    moves: str | None = None
-    rounds: bool = False
+    The scalar regime of the clustering and entropy theorems, whose closed forms (the rate phi, the
+    limit log n) both checks compare with the model. `rho=None` draws the common inner product
+    uniformly from (-0.9/(n-1), 0.9).
+    """
+    n = int(rng.integers(3, max_n + 1))
+    rho = float(rng.uniform(-0.9 / (n - 1), 0.9)) if rho is None else rho
+    d = n + int(rng.integers(0, 3))
+    lambdas = rng.uniform(0.2, 2.0, size=int(rng.integers(1, max_heads + 1)))
+    X = equiangular_tokens(n, d, rho, rng)
+    cfg = Configuration.create(X, scalar_heads(lambdas, d), beta=float(rng.uniform(0.3, 2.0)), attention="softmax")
+    return cfg, lambdas
 
 
-TOKEN_FAMILIES: dict[str, TokenFamily] = {
-    f.name: f
-    for f in (
-        TokenFamily("random-sphere", lambda n, d, rng, o: random_sphere_tokens(n, d, rng), free=True),
-        TokenFamily("orthogonal", lambda n, d, rng, o: orthogonal_tokens(n, d, rng), free=False),
-        TokenFamily("equiangular", lambda n, d, rng, o: equiangular_tokens(n, d, o.get("rho", 0.0), rng), free=False),
-        TokenFamily(
-            "rational-sphere", lambda n, d, rng, o: rational_to_float(rational_sphere_tokens(n, d, rng)), free=True
-        ),
-    )
+# ---------------------------------------------------------------- the draws of the named families
+
+#: A family's draw: (n, d, rng, options) -> tokens (n x d), or (H, d, rng, options) -> score matrices (H x d x d).
+Draw = Callable[[int, int, np.random.Generator, Options], np.ndarray]
+
+TOKEN_DRAWS: dict[str, Draw] = {
+    "random-sphere": lambda n, d, rng, o: random_sphere_tokens(n, d, rng),
+    "orthogonal": lambda n, d, rng, o: orthogonal_tokens(n, d, rng),
+    "equiangular": lambda n, d, rng, o: equiangular_tokens(n, d, o.get("rho", 0.0), rng),
+    "rational-sphere": lambda n, d, rng, o: rational_to_float(rational_sphere_tokens(n, d, rng)),
 }
-"""The token families a claims file names, in the order it lists them."""
+"""The draw of each family of `checks.family_names.TOKEN_FAMILIES`, by name."""
 
-HEAD_FAMILIES: dict[str, HeadFamily] = {
-    f.name: f
-    for f in (
-        HeadFamily(
-            "scalar",
-            lambda H, d, rng, o: scalar_heads(o.get("lambdas", []), d),
-            ("symmetric-scores", "scalar-heads"),
-            rounds=True,
-        ),
-        HeadFamily(
-            "random-symmetric",
-            lambda H, d, rng, o: random_symmetric_heads(H, d, rng, o["scale"]),
-            ("symmetric-scores",),
-            moves="symmetric",
-            rounds=True,
-        ),
-        HeadFamily(
-            "random-general", lambda H, d, rng, o: random_general_heads(H, d, rng, o["scale"]), (), "general", True
-        ),
-        HeadFamily(
-            "orthogonal-subspace",
-            lambda H, d, rng, o: orthogonal_subspace_heads(H, d, rng, o["scale"]),
-            ("symmetric-scores", "orthogonal-heads"),
-        ),
-        HeadFamily(
-            "approximately-orthogonal",
-            lambda H, d, rng, o: approximately_orthogonal_heads(H, d, o.get("delta", 0.0), rng, o["scale"]),
-            ("symmetric-scores",),
-        ),
-    )
+HEAD_DRAWS: dict[str, Draw] = {
+    "scalar": lambda H, d, rng, o: scalar_heads(o.get("lambdas", []), d),
+    "random-symmetric": lambda H, d, rng, o: random_symmetric_heads(H, d, rng, o["scale"]),
+    "random-general": lambda H, d, rng, o: random_general_heads(H, d, rng, o["scale"]),
+    "orthogonal-subspace": lambda H, d, rng, o: orthogonal_subspace_heads(H, d, rng, o["scale"]),
+    "approximately-orthogonal": lambda H, d, rng, o: approximately_orthogonal_heads(
+        H, d, o.get("delta", 0.0), rng, o["scale"]
+    ),
 }
-"""The head families a claims file names, in the order it lists them."""
+"""The draw of each family of `checks.family_names.HEAD_FAMILIES`, by name."""
+
+
+def draw_tokens(family: str, n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    """n tokens in R^d drawn by the named token family with its parameters (`options`)."""
+    return TOKEN_DRAWS[family](n, d, rng, options)
+
+
+def draw_heads(family: str, H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    """H score matrices (d x d) drawn by the named head family with its parameters (`options`)."""
+    return HEAD_DRAWS[family](H, d, rng, options)
 
 
 # ---------------------------------------------------------------- helpers
 
 
-def _random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
+def random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
+    """A random orthogonal d x d matrix (Haar-distributed: QR of a Gaussian matrix with R's signs fixed)."""
     Q, R = np.linalg.qr(rng.standard_normal((d, d)))
     return Q * np.sign(np.diag(R))
 

@@ -21,7 +21,7 @@ def project(X: np.ndarray, U: np.ndarray) -> np.ndarray:
 def scores(cfg: Configuration) -> np.ndarray:
     """s^h_ij = <x_i, M_h x_j>, shape (H, n, n)."""
     X = cfg.tokens
-    return X @ cfg.scores @ X.T
+    return X @ cfg.score_matrices @ X.T
 
 
 def _scaled_scores(cfg: Configuration) -> np.ndarray:
@@ -97,7 +97,7 @@ def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np
     """ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> along the dynamics, shape (H, n, n)."""
     X = cfg.tokens
     Xdot = token_velocity(cfg) if token_rates is None else token_rates
-    return Xdot @ cfg.scores @ X.T + X @ cfg.scores @ Xdot.T
+    return Xdot @ cfg.score_matrices @ X.T + X @ cfg.score_matrices @ Xdot.T
 
 
 def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:

@@ -12,6 +12,7 @@ import numpy as np
 
 from checks import families
 from checks.config import Configuration
+from checks.family_names import HEAD_FAMILIES, SHORT_HEAD_NAMES
 from checks.verdicts import Outcome, Verdict
 
 
@@ -27,19 +28,16 @@ def random_configuration(
     beta_range: tuple[float, float] = (0.1, 2.0),
     scale: float = 1.0,
 ) -> Configuration:
-    """A random configuration of the given kind; `heads` is symmetric, general or orthogonal."""
+    """A random configuration of the given kind; `heads` is the short name of a head family that takes a
+    scale (symmetric, general or orthogonal: `checks.family_names.SHORT_HEAD_NAMES`)."""
+    family = SHORT_HEAD_NAMES[heads]
     n = int(rng.integers(2, max_n + 1))
     H = int(rng.integers(1, max_heads + 1))
-    d = int(rng.integers(H if heads == "orthogonal" else 1, max(max_d, H) + 1))
-    X = families.random_sphere_tokens(n, d, rng)
+    d = int(rng.integers(H if HEAD_FAMILIES[family].needs_d_at_least_H else 1, max(max_d, H) + 1))
+    X = families.draw_tokens("random-sphere", n, d, rng, {})
     if geometry == "flat":
         X = X * rng.uniform(0.5, 1.5, size=(n, 1))
-    builders = {
-        "symmetric": families.random_symmetric_heads,
-        "general": families.random_general_heads,
-        "orthogonal": families.orthogonal_subspace_heads,
-    }
-    M = builders[heads](H, d, rng, scale)
+    M = families.draw_heads(family, H, d, rng, {"scale": scale})
     beta = float(rng.uniform(*beta_range))
     return Configuration.create(X, M, beta=beta, attention=attention, geometry=geometry)
 
@@ -85,6 +83,6 @@ def configuration_record(cfg: Configuration) -> dict[str, Any]:
         "attention": cfg.attention,
         "geometry": cfg.geometry,
         "tokens": cfg.tokens.tolist(),
-        "scores": cfg.scores.tolist(),
+        "scores": cfg.score_matrices.tolist(),
         "values": cfg.values.tolist(),
     }

@@ -48,7 +48,7 @@ class Certified:
             "verified_by": "ball",
             "n": self.exact.n,
             "d": len(self.exact.tokens[0]),
-            "H": len(self.exact.scores),
+            "H": len(self.exact.score_matrices),
             "beta": str(self.exact.beta),
             "quantity": quantity,
             "ball": self.result.values[0],

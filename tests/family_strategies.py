@@ -1,4 +1,4 @@
-"""A hypothesis strategy per named family of `checks.families`: sizes and parameters inside the family's
+"""A hypothesis strategy per named family of `checks.family_names`: sizes and parameters inside the family's
 domain, generic enough that the family has exactly the hypotheses it declares (H >= 2 and d >= 2, so
 that no structure holds by accident; positive strengths, so that scalar heads are lambda I, lambda > 0).
 """
@@ -11,6 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from checks import families
+from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -43,7 +44,7 @@ def tokens_of(draw: st.DrawFn, name: str) -> np.ndarray:
     """Tokens drawn by the named token family."""
     options = draw(token_options(name))
     rng = np.random.default_rng(draw(SEEDS))
-    return families.TOKEN_FAMILIES[name].draw(options["n"], options["d"], rng, options)
+    return families.draw_tokens(name, options["n"], options["d"], rng, options)
 
 
 @st.composite
@@ -51,8 +52,8 @@ def heads_of(draw: st.DrawFn, name: str) -> np.ndarray:
     """Heads drawn by the named head family."""
     options = draw(head_options(name))
     rng = np.random.default_rng(draw(SEEDS))
-    return families.HEAD_FAMILIES[name].draw(options["H"], options["d"], rng, options)
+    return families.draw_heads(name, options["H"], options["d"], rng, options)
 
 
-TOKEN_STRATEGIES = {name: tokens_of(name) for name in families.TOKEN_FAMILIES}
-HEAD_STRATEGIES = {name: heads_of(name) for name in families.HEAD_FAMILIES}
+TOKEN_STRATEGIES = {name: tokens_of(name) for name in TOKEN_FAMILIES}
+HEAD_STRATEGIES = {name: heads_of(name) for name in HEAD_FAMILIES}

@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("identities", "certificates", "checks")
 #: What each layer may import from the project.
 ALLOWED = {"identities": {"identities"}, "certificates": {"identities", "certificates"}, "checks": set(PACKAGES)}
+#: Libraries the identities may not import: they are SymPy mathematics, with no floats, balls or solvers.
+NOT_IN_IDENTITIES = {"flint", "numpy", "scipy", "z3", "cvc5"}
 
 
 def _module_name(path: Path) -> str:
@@ -26,18 +28,25 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
 
 
-def _imports(path: Path, modules: set[str]) -> set[str]:
-    """Project modules imported by the file (a `from package import name` counts the submodule if it is one)."""
+def _imported_names(path: Path) -> set[str]:
+    """Every name the file imports (a `from module import name` gives both the module and module.name)."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-        else:
-            continue
-        found |= {name for name in names if name in modules}
+            found |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
     return found
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """Project modules imported by the file (a `from package import name` counts the submodule if it is one)."""
+    return _imported_names(path) & modules
+
+
+def _libraries(path: Path) -> set[str]:
+    """The top-level packages the file imports (standard library, third party and ours)."""
+    return {name.split(".")[0] for name in _imported_names(path)}
 
 
 def _graph() -> dict[str, set[str]]:
@@ -102,6 +111,20 @@ def test_layers_import_one_way(package: str) -> None:
         if imported.split(".")[0] not in ALLOWED[package]
     }
     assert breaches == set()
+
+
+def test_the_identities_are_sympy_only() -> None:
+    libraries = {name: _libraries(path) & NOT_IN_IDENTITIES for name, path in _modules().items()}
+    assert {name: found for name, found in libraries.items() if name.startswith("identities") and found} == {}
+
+
+def test_the_family_table_is_pure_and_the_claims_file_reads_only_it() -> None:
+    """checks.family_names holds names and hypotheses only (no numpy); in the claims-file code only the
+    dynamics decider, which samples configurations, imports the numpy draws of checks.families."""
+    modules = _modules()
+    assert _libraries(modules["checks.family_names"]) <= {"__future__", "collections", "dataclasses", "typing"}
+    drawing = {name for name, imports in _graph().items() if "checks.families" in imports}
+    assert {name for name in drawing if name.startswith("checks.claimsfile")} == {"checks.claimsfile.dynamics_decider"}
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

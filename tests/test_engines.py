@@ -138,7 +138,7 @@ def _attempt(tmp_path: Path, cfg: Configuration, hypotheses: tuple[str, ...]) ->
         seen.append(int(candidate.score))
         if candidate.score == 0:
             return None
-        return round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, symmetric=False)
+        return round_configuration(cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, symmetric=False)
 
     candidates = [Candidate(float(k), cfg) for k in range(CANDIDATES_TRIED + 2)]
     context = Context("quick", 0, tmp_path, claim_id="x")

@@ -24,7 +24,7 @@ def _config(attention: str, geometry: str, seed: int) -> Configuration:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_every_quantity_matches_the_loop_reference(attention: str, geometry: str, seed: int) -> None:
     cfg = _config(attention, geometry, seed)
-    ref = Reference(cfg.tokens, cfg.scores, cfg.values, cfg.beta, attention, geometry)
+    ref = Reference(cfg.tokens, cfg.score_matrices, cfg.values, cfg.beta, attention, geometry)
     n, H = cfg.n, cfg.H
     close = dict(rtol=1e-10, atol=1e-12)
     assert np.allclose(
@@ -59,7 +59,7 @@ def test_every_quantity_matches_the_loop_reference(attention: str, geometry: str
 
 def test_condition8_margin_is_power_minus_cross_shadows() -> None:
     cfg = _config("usa", "sphere", 3)
-    ref = Reference(cfg.tokens, cfg.scores, cfg.values, cfg.beta, "usa", "sphere")
+    ref = Reference(cfg.tokens, cfg.score_matrices, cfg.values, cfg.beta, "usa", "sphere")
     expected = [
         [
             ref.tangential(h, i) - sum(ref.shadow(h, i) * ref.shadow(g, i) for g in range(cfg.H) if g != h)

@@ -19,10 +19,10 @@ import sympy as sp
 from flint import arb, ctx
 
 from certificates import ball_model, constant_balls, lambda_c
+from certificates.expression_balls import to_arb
 from certificates.exprtree import ball_of
 from checks import model, scalar_constants
 from identities import closed_forms as cf
-from identities.balls import to_arb
 from identities.gram import Pairing
 from identities.projection import SPACE, U, X, u_name, x_name
 

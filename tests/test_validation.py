@@ -19,8 +19,8 @@ M = np.eye(3)[None]
     ("kwargs", "field"),
     [
         ({"tokens": np.eye(3)[:1]}, "n"),
-        ({"scores": np.zeros((0, 3, 3))}, "scores.shape"),
-        ({"scores": np.eye(2)[None]}, "scores.shape"),
+        ({"score_matrices": np.zeros((0, 3, 3))}, "score_matrices.shape"),
+        ({"score_matrices": np.eye(2)[None]}, "score_matrices.shape"),
         ({"values": np.eye(2)[None]}, "values.shape"),
         ({"beta": 0.0}, "beta"),
         ({"beta": float("inf")}, "beta"),
@@ -31,11 +31,11 @@ M = np.eye(3)[None]
         ({"tokens": [[1.0, 0, 0], [0, float("nan"), 0]]}, "tokens"),
         ({"tokens": [[1.0, "a", 0], [0, 1, 0]]}, "tokens"),
         ({"tokens": [1.0, 0.0]}, "tokens.ndim"),
-        ({"scores": np.full((1, 3, 3), np.inf)}, "scores"),
+        ({"score_matrices": np.full((1, 3, 3), np.inf)}, "score_matrices"),
     ],
 )
 def test_invalid_configurations_name_the_field(kwargs: dict, field: str) -> None:
-    args = {"tokens": X, "scores": M} | kwargs
+    args = {"tokens": X, "score_matrices": M} | kwargs
     with pytest.raises(InputError) as info:
         Configuration.create(**args)
     assert info.value.field == field

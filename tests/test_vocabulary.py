@@ -3,8 +3,8 @@
 Adding a constant is one row of `checks.constant_specs.QUANTITIES`: the claims-file language, the
 `headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
 Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
-the recorder and the dynamics claims share; every named family of `checks.families` draws exactly the
-hypotheses it declares (so the searches and the verifier agree).
+the recorder and the dynamics claims share; every named family of `checks.family_names` has a draw in
+`checks.families`, which draws exactly the hypotheses it declares (so the searches and the verifier agree).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from checks.commands import constants as constants_command
 from checks.config import Configuration
 from checks.constant_specs import PARAMETERS, QUANTITIES, resolve
 from checks.constant_tables import render
-from checks.families import HEAD_FAMILIES
+from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from checks.observables import EVALUATORS, shape
 from tests.family_strategies import HEAD_STRATEGIES, TOKEN_STRATEGIES
 
@@ -149,9 +149,9 @@ HEAD_LEVEL = ("symmetric-scores", "orthogonal-heads", "scalar-heads")
 """The hypotheses about the heads alone (the others concern tokens, values, kind and geometry)."""
 
 
-def test_every_family_has_a_strategy() -> None:
-    assert set(HEAD_STRATEGIES) == set(HEAD_FAMILIES)
-    assert set(TOKEN_STRATEGIES) == set(families.TOKEN_FAMILIES)
+def test_every_family_has_a_draw_and_a_strategy() -> None:
+    assert list(families.HEAD_DRAWS) == list(HEAD_STRATEGIES) == list(HEAD_FAMILIES)
+    assert list(families.TOKEN_DRAWS) == list(TOKEN_STRATEGIES) == list(TOKEN_FAMILIES)
 
 
 @pytest.mark.parametrize("name", list(HEAD_FAMILIES))
@@ -167,7 +167,7 @@ def test_drawn_heads_have_exactly_the_hypotheses_of_their_family(name: str, data
     assert held == [h for h in HEAD_LEVEL if h in HEAD_FAMILIES[name].hypotheses]
 
 
-@pytest.mark.parametrize("name", list(families.TOKEN_FAMILIES))
+@pytest.mark.parametrize("name", list(TOKEN_FAMILIES))
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_drawn_tokens_are_unit_tokens(name: str, data: st.DataObject) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sympy as sp
 
 from certificates.exact import fails, settling_sign
+from certificates.expression_balls import UnsupportedExpression
 from certificates.exprtree import TreeError
 from certificates.store import certificate_directory
 from certificates.witness import certify_point
@@ -27,7 +28,6 @@ from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import ConstantClaim, decimal_text
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
-from identities.balls import UnsupportedExpression
 
 METHOD = "ball evaluation"
 PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)

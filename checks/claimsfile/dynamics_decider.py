@@ -46,6 +46,7 @@ from checks.claimsfile.witness_family import (
 )
 from checks.config import Configuration
 from checks.errors import InputError
+from checks.family_names import HEAD_FAMILIES
 from checks.fits import exponential_rate
 from checks.integrator import integrate
 from checks.observables import EVALUATORS
@@ -111,11 +112,7 @@ def _decide_by_search(
     """The adversarial search over the family's states (and the trajectories' records) for `searched` < 0."""
     options, head = claim.options, claim.options.get("head")
     objective = adversarial.rate_margin(searched, head) if searched in CERTIFIED else _value_margin(searched, head)
-    family = adversarial.Family(
-        lambda rng: configuration(options, rng),
-        free_tokens=families.TOKEN_FAMILIES[options["tokens"]].free,
-        free_heads=families.HEAD_FAMILIES[options["heads"]].moves,
-    )
+    family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
     result = adversarial.search(
         family, objective, adversarial.BUDGETS[ctx.profile], ctx.rng("adversarial"), ctx.check_budget
     )
@@ -164,8 +161,8 @@ def _value_margin(name: str, head: int | None) -> adversarial.Objective:
 
 def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configuration:
     """A configuration of the file's family (tokens, heads, W_h = M_h, attention, geometry)."""
-    tokens = families.TOKEN_FAMILIES[options["tokens"]].draw(options["n"], options["d"], rng, options)
-    heads = families.HEAD_FAMILIES[options["heads"]].draw(options["H"], options["d"], rng, options)
+    tokens = families.draw_tokens(options["tokens"], options["n"], options["d"], rng, options)
+    heads = families.draw_heads(options["heads"], options["H"], options["d"], rng, options)
     return Configuration.create(
         tokens, heads, beta=options["beta"], attention=options["attention"], geometry=options["geometry"]
     )
@@ -225,9 +222,16 @@ def _tolerance(claim: DynamicsClaim) -> float:
 def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfiguration:
     """The state rounded to exact data of the family: rational unit tokens, W_h = M_h, and the file's
     beta (and scalar strengths) exactly as written."""
-    symmetric = "symmetric-scores" in families.HEAD_FAMILIES[options["heads"]].hypotheses
+    symmetric = "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses
     exact = round_configuration(
-        state.tokens, state.scores, state.scores, state.beta, DENOMINATOR, symmetric, state.geometry, state.attention
+        state.tokens,
+        state.score_matrices,
+        state.score_matrices,
+        state.beta,
+        DENOMINATOR,
+        symmetric,
+        state.geometry,
+        state.attention,
     )
     exact = dataclasses.replace(exact, beta=stated(options["beta"]))
     if options["heads"] == "scalar":
@@ -235,7 +239,7 @@ def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfigura
         heads = [
             [[stated(lam) if i == j else Fraction(0) for j in range(d)] for i in range(d)] for lam in options["lambdas"]
         ]
-        exact = dataclasses.replace(exact, scores=heads, values=heads)
+        exact = dataclasses.replace(exact, score_matrices=heads, values=heads)
     return exact
 
 

@@ -1,6 +1,6 @@
 """Rigorous ball evaluation of claims-file expressions, including the implicit lambda_c(n, beta) and Abs.
 
-`identities.balls.to_arb` evaluates every closed form; `lambda_c` has none, so each of its
+`certificates.expression_balls.to_arb` evaluates every closed form; `lambda_c` has none, so each of its
 occurrences is first replaced by a ball that provably contains it (`certificates.lambda_c.enclose`,
 over the balls of its arguments).
 """
@@ -13,9 +13,9 @@ import sympy as sp
 from flint import arb
 
 from certificates import lambda_c
-from certificates.exact import precision
+from certificates.exact import ball_of, precision
+from certificates.expression_balls import UnsupportedExpression, to_arb
 from checks.claimsfile.names import LambdaC
-from identities.balls import UnsupportedExpression, rational_ball, to_arb
 
 #: Largest binary exponent of a ball end turned into an exact rational.
 MAX_END_EXPONENT = 4096
@@ -32,7 +32,7 @@ def ball(expr: sp.Expr, env: Mapping[sp.Symbol, sp.Rational], prec: int) -> arb:
     """
 
     def bind() -> dict[sp.Symbol, arb]:
-        return {symbol: rational_ball(value) for symbol, value in env.items()}
+        return {symbol: ball_of(value) for symbol, value in env.items()}
 
     return _enclosure(expr, bind, prec, "no finite value at this point")
 

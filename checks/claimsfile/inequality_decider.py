@@ -11,6 +11,10 @@ box is a proof of the claim: CERTIFIED, one `interval-cover` certificate per box
 counterexample is a refutation only when the point is, rigorously, in the declared domain.
 Unbounded domains, `lambda_c` or `Abs` inside the relation, and exhausted budgets leave the
 claim INCONCLUSIVE with the reason.
+
+Exact values are SymPy Rationals throughout, the type of the claims file's bounds and points; a
+case becomes Fractions, the type of the certificates, only where a cover is asked for
+(`_for_certificates`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
+from certificates import intervals
 from certificates.exact import ball_of, fails, interval_ball
 from certificates.exprtree import TreeError, from_sympy
 from certificates.intervals import certify_cover, prove
@@ -57,8 +62,8 @@ PIECES = (1, 4, 16)
 OUTSIDE = "outside the declared domain"
 #: lhs op rhs  <=>  (rhs - lhs) RELATION[op] 0, the form `prove` decides.
 
-Box = dict[sp.Symbol, tuple[Fraction, Fraction]]
-Case = tuple[dict[sp.Symbol, Fraction], Box]
+Box = dict[sp.Symbol, tuple[sp.Rational, sp.Rational]]
+Case = tuple[dict[sp.Symbol, sp.Rational], Box]
 
 
 def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
@@ -154,7 +159,9 @@ def cover_cases(claim: InequalityClaim, pieces: int = 1) -> tuple[list[Case] | N
     return cases, ""
 
 
-def _ends(claim: InequalityClaim, symbol: sp.Symbol, constants: dict, box: Box) -> tuple[Fraction, Fraction] | None:
+def _ends(
+    claim: InequalityClaim, symbol: sp.Symbol, constants: dict, box: Box
+) -> tuple[sp.Rational, sp.Rational] | None:
     """Outer rational ends of the symbol's bounds over the constants and the box of its parents."""
     env: dict[sp.Symbol, arb] = {s: ball_of(v) for s, v in constants.items()}
     env |= {s: interval_ball(lo, hi) for s, (lo, hi) in box.items()}
@@ -164,7 +171,7 @@ def _ends(claim: InequalityClaim, symbol: sp.Symbol, constants: dict, box: Box) 
         high = domain.high if domain.high.is_Rational else exact_ends(ball_over(domain.high, env, PRECISIONS[0]))[1]
     except EvaluationError:
         return None
-    return Fraction(int(low.p), int(low.q)), Fraction(int(high.p), int(high.q))
+    return low, high
 
 
 def _extend(
@@ -172,7 +179,7 @@ def _extend(
     symbol: sp.Symbol,
     constants: dict,
     box: Box,
-    ends: tuple[Fraction, Fraction],
+    ends: tuple[sp.Rational, sp.Rational],
     count: int,
     pieces: int,
 ) -> list[Case]:
@@ -183,10 +190,10 @@ def _extend(
     if claim.domains[symbol].integer:
         values = range(math.ceil(low), math.floor(high) + 1)
         if len(values) * count <= MAX_INTEGER_CASES:
-            return [(constants | {symbol: Fraction(v)}, box) for v in values]
+            return [(constants | {symbol: sp.Integer(v)}, box) for v in values]
     if count * pieces > MAX_CASES:
         pieces = 1
-    cuts = [low + (high - low) * Fraction(k, pieces) for k in range(pieces + 1)]
+    cuts = [low + (high - low) * sp.Rational(k, pieces) for k in range(pieces + 1)]
     return [(constants, box | {symbol: (a, b)}) for a, b in itertools.pairwise(cuts)]
 
 
@@ -219,15 +226,18 @@ def _cover(claim: InequalityClaim, cases: list[Case], ctx: Context) -> Outcome |
             ctx.check_budget()
             try:
                 result = prove(
-                    goal_expr, goal_relation, box, constants, max_boxes=boxes_left, seconds=max(stop - spent, 0.0)
+                    goal_expr,
+                    goal_relation,
+                    *_for_certificates(constants, box),
+                    max_boxes=boxes_left,
+                    seconds=max(stop - spent, 0.0),
                 )
             except TreeError as exc:
                 return f"the certificate format cannot hold {label or 'the relation'} ({exc})"
             except ValueError as exc:  # a point (no real side left) that the ball cannot settle
                 return f"the cover could not settle {label or 'the case'} {_text(constants)}: {exc}"
             if result.status == "counterexample":
-                point = {s: sp.Rational(v.numerator, v.denominator) for s, v in constants.items()}
-                point |= {s: sp.Rational(result.point[s.name]) for s in box}
+                point = constants | {s: sp.Rational(result.point[s.name]) for s in box}
                 witness = refutation(claim, point) if inside(claim, point) else None
                 if witness is not None:
                     return Outcome(Verdict.REFUTED, COVER, witness=witness)
@@ -257,14 +267,23 @@ def _condition_goal(condition: Condition, constants: dict, box: Box) -> tuple[st
     if condition.relation != "!=":
         return label, condition.expr, condition.relation
     env = {s: ball_of(v) for s, v in constants.items()} | {s: interval_ball(lo, hi) for s, (lo, hi) in box.items()}
-    middle = {s: sp.Rational(v.numerator, v.denominator) for s, v in constants.items()}
-    middle |= {s: sp.Rational((lo + hi) / 2) for s, (lo, hi) in box.items()}
+    middle = constants | {s: (lo + hi) / 2 for s, (lo, hi) in box.items()}
     for value in (_enclosure(condition.expr, env), _enclosure(condition.expr, middle, point=True)):
         if value is not None and value > 0:
             return label, condition.expr, ">"
         if value is not None and value < 0:
             return label, condition.expr, "<"
     return "the sign of the expression is not settled in the middle of the box"
+
+
+def _for_certificates(
+    constants: dict[sp.Symbol, sp.Rational], box: Box
+) -> tuple[intervals.Box, dict[sp.Symbol, Fraction]]:
+    """The case as `certificates.intervals.prove` takes it: the box and the constants in Fractions."""
+    return (
+        {s: (Fraction(lo), Fraction(hi)) for s, (lo, hi) in box.items()},
+        {s: Fraction(v) for s, v in constants.items()},
+    )
 
 
 def _enclosure(expr: sp.Expr, env: dict, point: bool = False) -> arb | None:

@@ -23,7 +23,7 @@ from checks.claimsfile.numbers import float_parameter, stated
 from checks.claimsfile.problems import ExpressionError
 from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.errors import InputError
-from checks.families import HEAD_FAMILIES, TOKEN_FAMILIES
+from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 
 KINDS = ("identity", "constant", "inequality", "dynamics")
 OPERATORS = ("<", "<=", ">", ">=")
@@ -265,12 +265,13 @@ def _check_families(raw: dict[str, Any], options: dict[str, Any]) -> None:
             raise InputError("delta", raw["delta"], "must be non-negative")
     elif "delta" in raw:
         raise InputError("delta", raw["delta"], "only used with heads = approximately-orthogonal")
-    if options["heads"] in ("orthogonal-subspace", "approximately-orthogonal") and d < H:
-        raise InputError("d", d, f"{options['heads']} heads need d >= H = {H}")
-    if options["tokens"] in ("orthogonal", "equiangular") and d < n:
-        raise InputError("d", d, f"{options['tokens']} tokens need d >= n = {n}")
-    if options["tokens"] == "rational-sphere" and d < 2:
-        raise InputError("d", d, "rational-sphere tokens need d >= 2")
+    heads, tokens = HEAD_FAMILIES[options["heads"]], TOKEN_FAMILIES[options["tokens"]]
+    if heads.needs_d_at_least_H and d < H:
+        raise InputError("d", d, f"{heads.name} heads need d >= H = {H}")
+    if tokens.needs_d_at_least_n and d < n:
+        raise InputError("d", d, f"{tokens.name} tokens need d >= n = {n}")
+    if d < tokens.min_d:
+        raise InputError("d", d, f"{tokens.name} tokens need d >= {tokens.min_d}")
     if options["tokens"] == "equiangular":
         rho = _number(raw, "rho", positive=False)
         if not -1 / (n - 1) < rho < 1:

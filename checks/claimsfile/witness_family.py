@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.ball_model import ExactConfiguration
+from certificates.ball_model import ExactConfiguration, hypothesis_failures
 from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
-from checks.families import HEAD_FAMILIES, TOKEN_FAMILIES
+from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 
 #: The exact hypotheses of a claim's geometry and attention kind (relu: none that the ball model knows).
 GEOMETRY_HYPOTHESES = {"sphere": ("unit-tokens", "spherical-geometry"), "flat": ()}
@@ -55,22 +55,22 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
     """What keeps exact data out of the claim's family (checked exactly; empty when it belongs)."""
     d = len(exact.tokens[0])
     failures = []
-    if (exact.n, d, len(exact.scores)) != (options["n"], options["d"], options["H"]):
+    if (exact.n, d, len(exact.score_matrices)) != (options["n"], options["d"], options["H"]):
         failures.append("sizes")
     if exact.beta != stated(options["beta"]):
         failures.append("beta")
     if exact.attention != options["attention"] or exact.geometry != options["geometry"]:
         failures.append("attention or geometry")
-    if exact.values != exact.scores:
+    if exact.values != exact.score_matrices:
         failures.append("W_h = M_h")
     if any(sum(v * v for v in x) != 1 for x in exact.tokens):
         failures.append("unit tokens")
-    if options["heads"] == "scalar":
+    if options["heads"] == "scalar":  # the stated strengths: every hypothesis of the family follows
         expected = [[[stated(lam) if i == j else 0 for j in range(d)] for i in range(d)] for lam in options["lambdas"]]
-        if exact.scores != expected:
+        if exact.score_matrices != expected:
             failures.append("the stated scalar strengths")
-    if options["heads"] == "random-symmetric" and any(
-        M[i][j] != M[j][i] for M in exact.scores for i in range(d) for j in range(d)
+    elif "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses and hypothesis_failures(
+        exact, ["symmetric-scores"]
     ):
         failures.append("symmetric heads")
     return failures

@@ -19,12 +19,11 @@ from checks import families, plots
 from checks.bounds import check_range, check_seed
 from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_ARRAY_ELEMENTS, MAX_HEADS, Configuration
 from checks.errors import InputError
+from checks.family_names import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.progress import progress_bar
 
 HELP = "integrate the dynamics of one configuration; save the trajectory (.npz) and plots (PNG, SVG)"
-HEAD_FAMILIES = ("scalar", "symmetric", "orthogonal", "general")
-TOKEN_FAMILIES = ("random", "orthogonal", "equiangular")
 #: Bounds of the numeric options (also in --help and the README's size-limits table).
 MAX_T = 1e6
 MAX_SAMPLES = 100_000
@@ -46,14 +45,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="L1,L2,...",
         help=f"scalar heads M_h = lambda_h I, comma-separated, |lambda_h| <= {MAX_STRENGTH:g}",
     )
-    parser.add_argument("--head-family", choices=HEAD_FAMILIES, default="scalar", help="heads when --heads is given")
+    parser.add_argument(
+        "--head-family", choices=tuple(SHORT_HEAD_NAMES), default="scalar", help="heads when --heads is given"
+    )
     parser.add_argument(
         "--scale",
         type=float,
         default=1.0,
         help=f"head scale, |scale| <= {MAX_STRENGTH:g} (lambda of scalar heads; default 1)",
     )
-    parser.add_argument("--tokens", choices=TOKEN_FAMILIES, default="random", help="initial tokens (default random)")
+    parser.add_argument(
+        "--tokens", choices=tuple(SHORT_TOKEN_NAMES), default="random", help="initial tokens (default random)"
+    )
     parser.add_argument("--rho", type=float, default=0.0, help="inner product of equiangular tokens (default 0)")
     parser.add_argument("--beta", type=float, default=1.0, help=f"inverse temperature in (0, {MAX_BETA:g}] (default 1)")
     parser.add_argument("--attention", choices=ATTENTION_KINDS, default="softmax", help="default softmax")
@@ -93,19 +96,16 @@ def build_configuration(args: argparse.Namespace, rng: np.random.Generator) -> C
     check_range("--rho", args.rho, -1.0, 1.0)
     check_range("--scale", args.scale, -MAX_STRENGTH, MAX_STRENGTH)
     check_range("--beta", args.beta, 0.0, MAX_BETA, open_low=True)
-    if args.tokens == "random":
-        X = families.random_sphere_tokens(n, d, rng)
-    elif args.tokens == "orthogonal":
-        X = families.orthogonal_tokens(n, d, rng)
-    else:
-        X = families.equiangular_tokens(n, d, args.rho, rng)
+    X = families.draw_tokens(SHORT_TOKEN_NAMES[args.tokens], n, d, rng, {"rho": args.rho})
     if args.lambdas is not None:
-        M = families.scalar_heads(parse_lambdas(args.lambdas), d)
+        lambdas = parse_lambdas(args.lambdas)
+        M = families.draw_heads("scalar", len(lambdas), d, rng, {"lambdas": lambdas})
     else:
         H = _at_least("heads", 1 if args.heads is None else args.heads, 1)
         if H > MAX_HEADS:
             raise InputError("--heads", H, f"at most {MAX_HEADS} heads")
-        M = _heads(args.head_family, H, d, args.scale, rng)
+        options = {"scale": args.scale, "lambdas": [args.scale] * H}  # scalar heads take the scale as strength
+        M = families.draw_heads(SHORT_HEAD_NAMES[args.head_family], H, d, rng, options)
     return Configuration.create(X, M, beta=args.beta, attention=args.attention, geometry=args.geometry)
 
 
@@ -121,16 +121,6 @@ def parse_lambdas(text: str) -> list[float]:
             raise InputError("--lambdas", text, f"every lambda must be finite, |lambda| <= {MAX_STRENGTH:g}")
         values.append(value)
     return values
-
-
-def _heads(family: str, H: int, d: int, scale: float, rng: np.random.Generator) -> np.ndarray:
-    if family == "scalar":
-        return families.scalar_heads([scale] * H, d)
-    if family == "symmetric":
-        return families.random_symmetric_heads(H, d, rng, scale)
-    if family == "orthogonal":
-        return families.orthogonal_subspace_heads(H, d, rng, scale)
-    return families.random_general_heads(H, d, rng, scale)
 
 
 def _at_least(field: str, value: int, low: int) -> int:
@@ -168,7 +158,7 @@ def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
         buffer,
         times=traj.times,
         tokens=traj.states,
-        scores=cfg.scores,
+        scores=cfg.score_matrices,
         values=cfg.values,
         beta=cfg.beta,
         attention=cfg.attention,

@@ -1,41 +1,38 @@
-"""Clustering (T22 rates and super-additivity, T25 clustering times): statements, readings, procedures.
+"""Clustering: the rates of Theorem 22, its super-additivity, and the clustering times of Theorem 25.
 
-T25 in the linearized regime: Theorem 25 read in its linearized regime (the summary's setting), decided symbolically.
+Claimed: for softmax with scalar heads M_h = lambda_h I and equiangular tokens, the cluster gap
+eps = 1 - rho falls at rate -sum_h phi(lambda_h) at an orthogonal start (T22.early-rate) and as
+eps ~ C exp(-2 Lambda t), Lambda = sum_h lambda_h, late (T22.late-rate); heterogeneous heads with
+mean strength above lambda_c are super-additive, sum_h phi(lambda_h) > H phi(mean)
+(T22.superadditivity); from random starts the clustering time grows as O(n) / Theta(n) for
+softmax and O(n log d) / Theta(n log d) for relu (T25).
 
-T22 rates: Theorem 22: the clustering rates of equiangular tokens under softmax with scalar heads.
-
-Reduction (verified by the checks, not assumed): with M_h = lambda_h I and <x_i, x_j> = rho for
-i != j, the tokens stay equiangular and eps = 1 - rho obeys
-d eps/dt = -sum_h 2 lambda_h eps (n - (n-1) eps) / (exp(beta lambda_h eps) + n - 1):
-at eps = 1 this is -sum_h phi(lambda_h), and as eps -> 0 it is -2 Lambda eps.
-
-- early rate: d eps/dt at an orthogonal start, from the model's token velocities, against
-  -sum_h phi(lambda_h) with phi taken from `identities.closed_forms.rate`;
-- late rate: integrate the full model until eps < 1e-9 and fit log eps = c - r t on the window
-  eps in [1e-9, 1e-5]; compare r with 2 Lambda (relative tolerance), with the fit's standard
-  error and the drift between the two halves of the window as its uncertainty.
-
-T22 super-additivity: the stated reading refuted by a witness, reading-b certified by a cover.
-
-phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) is identities.closed_forms.rate; since
-phi_beta(lambda) = phi_1(beta lambda)/beta, convexity questions are scale-free in u = beta lambda
-(beta = 1 below). lambda_c is the root u_c > 0 of g(u) = (u - 2) e^u - (n - 1)(u + 2)
-(closed_forms.lambda_c_equation); g(0) < 0 and g'' = u e^u > 0 for u > 0, so for u > 0,
-g(u) > 0 exactly when u > u_c.
-
-T25 clustering times: Theorem 25: clustering times from random initializations, and their scaling in n and d.
-
-Measurement: one head M = lambda I (lambda = 1, W = M, beta = 1), tokens uniform on S^{d-1}, the
-DP5(4) integrator run until the cluster gap max_{i != j}(1 - <x_i, x_j>) falls to GAP_TOLERANCE
-(the clustering time), or until the flow settles (max speed <= SETTLED_SPEED) without clustering,
-or until T_MAX. Times over a grid of (n, d) and several seeds are fitted by least squares:
-softmax log T = c + a log n + b log d, relu log T = c + a log n + b log log d.
-
-Readings (declared here): reading-a is the upper bound (exponents at most the claimed ones),
-reading-b the tight rate (exponents equal to them). An exponent passes when it lies within two
-standard errors plus EXPONENT_SLACK (finite-size effects) of the claim. Floats can only support a
-claim: a fit that contradicts it gives INCONCLUSIVE with the fit, never REFUTED; so does a run
-that never clusters (its time is infinite, so no scaling law can be fitted).
+How each is decided:
+- T22 rates, symbolic: with M_h = lambda_h I the tokens stay equiangular and eps obeys
+  d eps/dt = -sum_h 2 lambda_h eps (n - (n-1) eps) / (exp(beta lambda_h eps) + n - 1), derived in
+  `identities.linearized_clustering`; at eps = 1 this is -sum_h phi(lambda_h), and as eps -> 0 it is
+  -2 Lambda eps. The numeric procedures check the reduction instead of assuming it: the early rate
+  from the model's token velocities at rotated orthogonal starts against -sum_h phi(lambda_h) (phi
+  from `identities.closed_forms.rate`); the late rate by integrating the full model until eps < 1e-9
+  and fitting log eps = c - r t on eps in [1e-9, 1e-5], r against 2 Lambda, with the fit's standard
+  error and the drift between the window's halves as its uncertainty.
+- T22 super-additivity: phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) and phi_beta(lambda) =
+  phi_1(beta lambda)/beta, so convexity is scale-free in u = beta lambda. lambda_c is the root u_c > 0
+  of g(u) = (u - 2) e^u - (n - 1)(u + 2) (`closed_forms.lambda_c_equation`); g(0) < 0 and g'' = u e^u > 0
+  for u > 0, so g(u) > 0 exactly when u > u_c. The statement as written is REFUTED by a float search
+  whose rational strengths are verified with balls; reading-b (every beta lambda_h in [u_c, 40], for
+  the listed n) is CERTIFIED by a ball witness and interval covers that phi'' = K g > 0 there, then
+  strict Jensen.
+- T25, linearized readings (c, d): Theorem 25 read in the summary's linearized regime and decided
+  symbolically (`identities.linearized_clustering`).
+- T25, measured readings (a: exponents at most the claimed ones; b: equal to them): one head
+  M = lambda I (lambda = 1, W = M, beta = 1), tokens uniform on S^{d-1}, integrated with DP5(4) until
+  the cluster gap max_{i != j}(1 - <x_i, x_j>) falls to GAP_TOLERANCE (the clustering time), the flow
+  settles (max speed <= SETTLED_SPEED) or T_MAX passes. Times over a grid of (n, d) and several seeds
+  are fitted by least squares: softmax log T = c + a log n + b log d, relu log T = c + a log n +
+  b log log d. An exponent passes within two standard errors plus EXPONENT_SLACK (finite-size
+  effects). Floats can only support a claim: a contradicting fit gives INCONCLUSIVE with the fit,
+  never REFUTED, and so does a run that never clusters (no scaling law can be fitted to it).
 """
 
 from __future__ import annotations
@@ -336,24 +333,6 @@ LATE_WINDOW = (1e-9, 1e-5)
 RTOL, ATOL = 1e-11, 1e-14
 
 
-def equiangular_softmax(
-    rng: np.random.Generator, rho: float | None = None, max_n: int = 7, max_heads: int = 3
-) -> tuple[Configuration, np.ndarray]:
-    """Softmax, scalar heads lambda_h in [0.2, 2], equiangular tokens (randomly rotated), and the lambdas.
-
-    `rho=None` draws the common inner product uniformly from (-0.9/(n-1), 0.9).
-    """
-    n = int(rng.integers(3, max_n + 1))
-    rho = float(rng.uniform(-0.9 / (n - 1), 0.9)) if rho is None else rho
-    d = n + int(rng.integers(0, 3))
-    lambdas = rng.uniform(0.2, 2.0, size=int(rng.integers(1, max_heads + 1)))
-    X = families.equiangular_tokens(n, d, rho, rng)
-    cfg = Configuration.create(
-        X, families.scalar_heads(lambdas, d), beta=float(rng.uniform(0.3, 2.0)), attention="softmax"
-    )
-    return cfg, lambdas
-
-
 def gap_rates(cfg: Configuration) -> np.ndarray:
     """d(1 - <x_i, x_j>)/dt for every pair i < j, from the model's token velocities."""
     xdot = model.token_velocity(cfg)
@@ -366,7 +345,7 @@ def check_early_rate(ctx: Context, coefficient: float = 1.0) -> Outcome:
     rng = ctx.rng("early")
     worst = Worst.largest()
     for _ in cases(ctx, 100, 500):
-        cfg, lambdas = equiangular_softmax(rng, 0.0, max_n=12, max_heads=4)
+        cfg, lambdas = families.equiangular_softmax_configuration(rng, 0.0, max_n=12, max_heads=4)
         claimed = -coefficient * float(np.sum(scalar_constants.rate(lambdas, cfg.n, cfg.beta)))
         worst.update(float(np.max(np.abs(gap_rates(cfg) - claimed))) / abs(claimed), cfg)
     method = (
@@ -397,7 +376,7 @@ def check_late_rate(ctx: Context, multiple: float = 2.0) -> Outcome:
     rng = ctx.rng("late")
     worst, fits = Worst.largest(), []
     for _ in cases(ctx, 3, 8):
-        cfg, lambdas = equiangular_softmax(rng)
+        cfg, lambdas = families.equiangular_softmax_configuration(rng)
         claimed = multiple * float(np.sum(lambdas))
         fitted, error, drift, points = late_exponent(cfg)
         relative = abs(fitted - claimed) / claimed

@@ -1,45 +1,32 @@
-"""Energy monotonicity (T11, T12, T16, T17, Condition 8, T39): statements, readings and every
-procedure.
+"""Energy monotonicity: Theorems 11, 12, 16, 17 and 39 and Condition 8 (statements, readings, procedures).
 
-Symbolic proofs come from identities.energy; the numeric procedures compare them with the numpy
-model at random configurations and along integrated trajectories; the existential claims
-(T11.hypotheses, T17.shadow-obstruction) are settled by certified witnesses.
+Claimed, for usa attention: with symmetric, aligned heads (W_h = M_h) the energy E is non-decreasing,
+dE/dt = (1/n) sum_i |xdot_i|^2, on the sphere and in flat space (T11), and dropping either hypothesis
+allows dE/dt < 0 (T11.hypotheses). With orthogonal heads (M_h M_h' = 0), in flat space each head
+energy is non-decreasing, dE_h/dt = (1/n^3) sum_i |f^h_i|^2 (T16); on the sphere dE_h/dt =
+(1/n^3) sum_i (T^h_i - sum_{h' != h} a^h_i a^h'_i) (T17), which can be negative
+(T17.shadow-obstruction) and is not when the radial terms dominate (Condition 8). When W_h = M_h +
+Delta_h (T12) or max_{h != h'} |M_h' M_h|_op = delta (T39), the rates keep stated lower bounds.
 
-Symbolic: Symbolic procedures for the energy identities (T11, T16, T17, Condition 8), and numeric
-cross-checks of the proved per-head formulas against the numpy model (checks.model).
-
-Numeric (T11): Numerical evidence for Theorem 11: the exact dE/dt against (1/n) sum |xdot|^2 and
-finite differences.
-
-Trajectories (T11, T16): Theorems 11 and 16 along integrated trajectories: energies non-decreasing,
-identities all the way.
-
-T11 "trajectory": integrate usa, symmetric, aligned configurations; at every recorded state the
-chain-rule dE/dt must equal (1/n) sum |xdot_i|^2, the recorded E must never decrease by more than
-the integration error, and E(T) - E(0) must equal the Simpson quadrature of (1/n) sum |xdot|^2.
-T16: orthogonal heads on the flat dynamics; dE_h/dt = (1/n^3) sum_i |f^h_i|^2 at random states
-and each recorded E_h non-decreasing along integrated trajectories.
-
-Witnesses (T11.hypotheses, T17.shadow-obstruction): Existential claims made true by certified
-witnesses: T17.shadow-obstruction and T11.hypotheses.
-
-Each claim says "there is a configuration (with these hypotheses) where an energy rate is
-negative". A float search with checks.model proposes candidates, ranked by how negative the rate
-is relative to the rates' size; the best few are rounded to exact data and the rate is settled
-with the ball model (certificates.witness). Only a ball-verified rate makes the claim CERTIFIED;
-a float candidate alone leaves it INCONCLUSIVE.
-
-Approximate hypotheses (T12, T39): Theorems 12 and 39: lower bounds on energy rates when the
-hypotheses hold only approximately.
-
-T12 (value misalignment, W_h = M_h + Delta_h): from grad_{x_i} E = (1/n^2) sum_h f^h_i(W = M),
-dE/dt = (1/n) sum_i (|xdot_i|^2 - <P⊥ delta_i, xdot_i>) with delta_i = (1/n) sum_h sum_j
-exp(beta s^h_ij) Delta_h x_j, hence the stated bound with |delta_i| <= (1/n) sum_h |Delta_h|_op
-S^h_i.
-T39 (approximate orthogonality): dE_h/dt = (1/n^3) sum_i (T^h_i + sum_{h' != h}(<f^h_i, f^h'_i> -
-a^h_i a^h'_i)) and |<f^h_i, f^h'_i>| <= delta S^h_i S^h'_i. Both bounds are checked against the
-model's exact chain-rule rates at random configurations; `delta_factor` scales the correction
-term so that tests can state a deliberately wrong bound.
+How each is decided:
+- symbolic (T11, T16, T17, Condition 8): the identities are proved in `identities.energy`, which is
+  what makes them PROVED; the numeric procedures only cross-check the proved formulas against the
+  numpy model (`checks.model`) at random configurations, to catch a proof of the wrong statement.
+- numeric (T11): the model's chain-rule dE/dt against (1/n) sum |xdot_i|^2 and a fourth-order finite
+  difference of E along the flow.
+- trajectory (T11, T16): integrated runs; at every recorded state the rate identity holds, E (or
+  each E_h) never decreases by more than the integration error, and E(T) - E(0) matches the Simpson
+  quadrature of (1/n) sum |xdot_i|^2.
+- witness (T11.hypotheses, T17.shadow-obstruction): these say that dropping a hypothesis allows a
+  negative rate. An adversarial float search over the named head family proposes candidates; the
+  most negative are rounded to exact data and the rate is settled with the ball model
+  (`certificates.witness`): only a ball-verified negative rate makes the claim CERTIFIED.
+- numeric (T12, T39): the bounds follow from dE/dt = (1/n) sum_i (|xdot_i|^2 - <P⊥ delta_i, xdot_i>)
+  with delta_i = (1/n) sum_h sum_j exp(beta s^h_ij) Delta_h x_j and |delta_i| <= (1/n) sum_h
+  |Delta_h|_op S^h_i (T12), and from dE_h/dt = (1/n^3) sum_i (T^h_i + sum_{h' != h}(<f^h_i, f^h'_i>
+  - a^h_i a^h'_i)) with |<f^h_i, f^h'_i>| <= delta S^h_i S^h'_i (T39); both are compared with the
+  model's exact chain-rule rates at random configurations, so they are at most CONFIRMED.
+  `delta_factor` scales the correction term so that tests can state a deliberately wrong bound.
 """
 
 from __future__ import annotations
@@ -446,9 +433,6 @@ def _flat_orthogonal(ctx: Context) -> Outcome:
     return check_flat_orthogonal(ctx)
 
 
-Builder = Callable[[np.random.Generator, int, int, int], tuple[np.ndarray, np.ndarray | None]]
-
-
 REGISTRY.declare(
     "T11.hypotheses.no-symmetry",
     "Theorem 11 without score symmetry (reading)",
@@ -467,31 +451,26 @@ REGISTRY.declare(
 
 @dataclass(frozen=True)
 class Search:
-    """What to sample, which hypotheses the witness must satisfy exactly, which rate must be < 0."""
+    """What to sample (the named head family of `checks.family_names` at `scale`, by default large enough
+    for rates of either sign, with W_h = M_h when the witness must have aligned values, else W_h drawn
+    apart from the same family), which hypotheses the witness must satisfy exactly, which rate must be < 0."""
 
-    heads: Builder
+    heads: str
     hypotheses: tuple[str, ...]
     quantity: str
+    scale: float = 2.0
 
-
-def _orthogonal(rng: np.random.Generator, H: int, d: int, n: int) -> tuple[np.ndarray, None]:
-    return families.orthogonal_subspace_heads(H, d, rng, 2.0), None
-
-
-def _general(rng: np.random.Generator, H: int, d: int, n: int) -> tuple[np.ndarray, None]:
-    return families.random_general_heads(H, d, rng, 2.0), None
-
-
-def _misaligned(rng: np.random.Generator, H: int, d: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    return families.random_symmetric_heads(H, d, rng, 2.0), families.random_symmetric_heads(H, d, rng, 2.0)
+    @property
+    def aligned(self) -> bool:
+        return "aligned-values" in self.hypotheses
 
 
 SEARCHES = {
     claim: Search(heads, CONFIGURATIONS[claim].hypotheses, CONFIGURATIONS[claim].quantity)
     for claim, heads in (
-        ("T17.shadow-obstruction", _orthogonal),
-        ("T11.hypotheses.no-symmetry", _general),
-        ("T11.hypotheses.no-alignment", _misaligned),
+        ("T17.shadow-obstruction", "orthogonal-subspace"),
+        ("T11.hypotheses.no-symmetry", "random-general"),
+        ("T11.hypotheses.no-alignment", "random-symmetric"),
     )
 }
 """The search of each claim, with the hypotheses and quantity the checker's obligation requires."""
@@ -510,8 +489,8 @@ def candidates(search: Search, rng: np.random.Generator, samples: int) -> list[t
     """Float configurations with a negative rate, most negative (relative) first.
 
     The adversarial search (`checks.adversarial`) over `samples` random draws, structured token sets
-    and local minimization over the tokens (and general heads, which stay W_h = M_h)."""
-    family = adversarial.Family(lambda r: _draw(search, r), free_heads="general" if search.heads is _general else None)
+    and local minimization over the tokens (and the heads, which stay W_h = M_h, when their family lets them move)."""
+    family = adversarial.Family.of(lambda r: _draw(search, r), "random-sphere", search.heads, search.aligned)
     budget = dataclasses.replace(adversarial.BUDGETS["quick"], starts=samples)
     result = adversarial.search(family, lambda cfg: _objective(cfg, search.quantity), budget, rng)
     return [(f.margin, f.cfg, f.index[0] if f.index else None) for f in result.candidates]
@@ -520,8 +499,11 @@ def candidates(search: Search, rng: np.random.Generator, samples: int) -> list[t
 def _draw(search: Search, rng: np.random.Generator) -> Configuration:
     n, H = int(rng.integers(2, 6)), int(rng.integers(2, 4))
     d = int(rng.integers(max(H, 2), 6))
-    M, W = search.heads(rng, H, d, n)
-    return Configuration.create(families.random_sphere_tokens(n, d, rng), M, W, beta=float(rng.uniform(0.2, 3.0)))
+    options = {"scale": search.scale}
+    M = families.draw_heads(search.heads, H, d, rng, options)
+    W = None if search.aligned else families.draw_heads(search.heads, H, d, rng, options)
+    X = families.draw_tokens("random-sphere", n, d, rng, {})
+    return Configuration.create(X, M, W, beta=float(rng.uniform(0.2, 3.0)))
 
 
 def _objective(cfg: Configuration, quantity: str) -> tuple[float, tuple[int, ...]]:
@@ -532,13 +514,12 @@ def _objective(cfg: Configuration, quantity: str) -> tuple[float, tuple[int, ...
 def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
     """Search, round and certify; CERTIFIED with the witness file, else INCONCLUSIVE with the reason."""
     found = candidates(search, ctx.rng(claim_id), 400 if ctx.thorough else 80)
-    aligned = "aligned-values" in search.hypotheses
     symmetric = "symmetric-scores" in search.hypotheses
 
     def rounding(candidate: Candidate) -> ExactConfiguration:
         cfg = candidate.cfg
-        values = cfg.scores if aligned else cfg.values
-        return round_configuration(cfg.tokens, cfg.scores, values, cfg.beta, symmetric=symmetric)
+        values = cfg.score_matrices if search.aligned else cfg.values
+        return round_configuration(cfg.tokens, cfg.score_matrices, values, cfg.beta, symmetric=symmetric)
 
     statement = REGISTRY.get(claim_id).statement
     attempts = certify_first(
@@ -611,9 +592,9 @@ def misalignment_margin(cfg: Configuration, delta_factor: float = 1.0) -> tuple[
     """
     xdot = model.token_velocity(cfg)
     speed = np.linalg.norm(xdot, axis=1)
-    aligned = Configuration.create(cfg.tokens, cfg.scores, None, cfg.beta, cfg.attention, cfg.geometry)
+    aligned = Configuration.create(cfg.tokens, cfg.score_matrices, None, cfg.beta, cfg.attention, cfg.geometry)
     delta = np.linalg.norm(model.velocity(cfg) - model.velocity(aligned), axis=1)
-    deltas = np.array([np.linalg.norm(D, 2) for D in cfg.values - cfg.scores])
+    deltas = np.array([np.linalg.norm(D, 2) for D in cfg.values - cfg.score_matrices])
     delta_bound = delta_factor * (deltas[:, None] * _row_sums(cfg)).sum(axis=0) / cfg.n
     rate = model.energy_rate(cfg, xdot)
     scale = 1.0 + abs(rate) + float(np.sum(speed * np.maximum(delta, delta_bound))) / cfg.n
@@ -624,7 +605,7 @@ def misalignment_margin(cfg: Configuration, delta_factor: float = 1.0) -> tuple[
 
 def approximate_orthogonality_margin(cfg: Configuration, delta_factor: float = 1.0) -> tuple[float, float]:
     """(min_h dE_h/dt - bound_h, scale) for T39 with the delta term scaled by delta_factor."""
-    delta = families.max_cross_product_norm(cfg.scores)
+    delta = families.max_cross_product_norm(cfg.score_matrices)
     S = _row_sums(cfg)
     cross = S * (S.sum(axis=0, keepdims=True) - S)  # sum_{h' != h} S^h_i S^h'_i
     bracket = model.condition8_margins(cfg) - delta_factor * delta * cross
@@ -640,11 +621,10 @@ def check_value_misalignment(ctx: Context, delta_factor: float = 1.0) -> Outcome
     for _ in cases(ctx, 150, 600):
         n, H = int(rng.integers(2, 9)), int(rng.integers(1, 4))
         d = int(rng.integers(2, 6))  # d >= 2: on S^0 every velocity vanishes
-        M = families.random_symmetric_heads(H, d, rng)
-        Delta = families.random_general_heads(H, d, rng, float(rng.choice([1e-3, 1e-2, 0.1, 1.0])))
-        cfg = Configuration.create(
-            families.random_sphere_tokens(n, d, rng), M, M + Delta, beta=float(rng.uniform(0.1, 2.0))
-        )
+        M = families.draw_heads("random-symmetric", H, d, rng, {"scale": 1.0})
+        Delta = families.draw_heads("random-general", H, d, rng, {"scale": float(rng.choice([1e-3, 1e-2, 0.1, 1.0]))})
+        X = families.draw_tokens("random-sphere", n, d, rng, {})
+        cfg = Configuration.create(X, M, M + Delta, beta=float(rng.uniform(0.1, 2.0)))
         margin, scale = misalignment_margin(cfg, delta_factor)
         positive_cases += int(margin >= 0)
         worst.update(margin / scale, cfg)
@@ -665,8 +645,9 @@ def check_approximate_orthogonality(ctx: Context, delta_factor: float = 1.0) -> 
         d = int(rng.integers(H, 7))
         n = int(rng.integers(2, 8))
         delta = float(rng.choice([0.0, 1e-3, 1e-2, 0.1, 0.3]))
-        M = families.approximately_orthogonal_heads(H, d, delta, rng)
-        cfg = Configuration.create(families.random_sphere_tokens(n, d, rng), M, beta=float(rng.uniform(0.1, 2.0)))
+        M = families.draw_heads("approximately-orthogonal", H, d, rng, {"delta": delta, "scale": 1.0})
+        X = families.draw_tokens("random-sphere", n, d, rng, {})
+        cfg = Configuration.create(X, M, beta=float(rng.uniform(0.1, 2.0)))
         margin, scale = approximate_orthogonality_margin(cfg, delta_factor)
         worst.update(margin / scale, cfg)
         S = _row_sums(cfg)

@@ -1,36 +1,28 @@
-"""Theorem 27, attention entropy: the production identity, monotonicity and the limit log n.
+"""Attention entropy, Theorem 27: the production identity, monotonicity and the limit log n.
 
-The identity: The entropy production identity (T27): symbolic proof and a numeric cross-check
-against the model.
+Claimed: the entropy of p = softmax(beta s) obeys dH/dt = -beta^2 Cov_p(s, sdot) for any scores
+(T27.entropy-identity); in the summary's regime (softmax, scalar heads lambda_h > 0, W_h = M_h,
+equiangular tokens, the sphere) every attention entropy H^h_i is non-decreasing
+(T27.entropy-monotone) and tends to log n (T27.entropy-limit). Broader readings, declared here:
+monotonicity with arbitrary tokens (reading-b) and also arbitrary symmetric heads (reading-c), and
+the limit with random symmetric heads and tokens (T27.entropy-limit.reading-b).
 
-Along trajectories: Theorem 27 along trajectories: attention entropy non-decreasing, and its limit
-log n.
-
-The summary's regime (the statements below): softmax, scalar heads lambda_h > 0, equiangular
-tokens, spherical dynamics. Each run integrates until the cluster gap is below 1e-8 and, at every
-accepted step, checks the model's dH^h_i/dt >= 0 and that recorded entropies never decrease by
-more than integration error; the limit is checked at the end state (log n - H^h_i <= tolerance)
-with the deficit decreasing over the run.
-
-Broader readings, declared here as their own claims: for monotonicity, reading-b drops
-equiangularity (scalar heads, arbitrary tokens) and reading-c also drops scalar heads (arbitrary
-symmetric heads); they are searched at random configurations through the model's entropy rates
-(`search_monotone_general`), and a negative rate is only a float candidate: the procedures in
-this module's witness procedures round it to exact data and verify it with balls. For the
-limit, reading-b takes random symmetric heads and random tokens and checks the runs that collapse
-(a run may instead settle into several clusters; those are counted).
-
-Broader readings (witnesses): Broader readings of Theorem 27 decided by certified witnesses:
-T27.entropy-monotone.reading-b and -c.
-
-Each reading says every dH^h_i/dt >= 0 (softmax, W_h = M_h, spherical dynamics, any tokens) with
-scalar heads (reading-b) or any symmetric heads (reading-c). The float search of
-checks.theorems.entropy proposes configurations where the model's rate is negative; the
-most negative few are rounded to exact data that keep the reading's hypotheses (rational unit
-tokens, the scalar or symmetric heads rounded entry-wise, W_h = M_h, softmax, the sphere), the
-hypotheses are checked exactly, and the rate is settled with the ball model. Only a ball-verified
-negative rate, written as a witness certificate, makes a reading REFUTED; a float candidate alone
-leaves it INCONCLUSIVE, and no candidate at all leaves the float verdict (CONFIRMED).
+How each is decided:
+- symbolic: the identity is proved in `identities.entropy` for a general number of scores; a numeric
+  procedure cross-checks it against the model's entropy rates.
+- trajectory: runs from the equiangular scalar regime (`families.equiangular_softmax_configuration`)
+  are integrated until the cluster gap is below 1e-8; at every accepted step the model's dH^h_i/dt
+  must be >= 0 and the recorded entropies must not decrease beyond the integration error, and at the
+  end |log n - H^h_i| must be within tolerance (the deficit along each run is reported). Floats give
+  at most CONFIRMED. The limit's reading-b checks the runs that collapse and counts those that settle
+  into several clusters instead.
+- witness (monotonicity readings b and c): an adversarial float search over the reading's
+  configurations (`search_monotone_general`) looks for a negative dH^h_i/dt; the most negative
+  candidates are rounded to exact data that keep the reading's hypotheses (rational unit tokens,
+  scalar or symmetric heads rounded entry-wise, W_h = M_h), the hypotheses are checked exactly and
+  the rate is settled with the ball model. Only a ball-verified negative rate, written as a witness
+  certificate, makes a reading REFUTED; a float candidate alone leaves it INCONCLUSIVE, and no
+  candidate leaves the float verdict (CONFIRMED).
 """
 
 from __future__ import annotations
@@ -48,10 +40,10 @@ from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.config import Configuration
 from checks.evidence import Worst, cases
+from checks.family_names import HEAD_FAMILIES, SHORT_HEAD_NAMES
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.registry import REGISTRY, Context
 from checks.sampling import float_verdict, random_configuration, relative_discrepancy
-from checks.theorems.clustering import equiangular_softmax
 from checks.verdicts import Outcome, Verdict, derived
 from checks.witnesses import Candidate, certify_first
 from identities.entropy import prove_entropy_identity
@@ -173,7 +165,7 @@ def _trajectories(ctx: Context) -> list[tuple[Configuration, Trajectory]]:
     rng = ctx.rng("equiangular-trajectories")
     out = []
     for _ in cases(ctx, 3, 8):
-        cfg, _ = equiangular_softmax(rng)
+        cfg, _ = families.equiangular_softmax_configuration(rng)
         out.append((cfg, _run(cfg)))
     return out
 
@@ -225,8 +217,9 @@ def check_limit_general(ctx: Context, limit: Callable[[int], float] = math.log) 
     runs, worst = cases(ctx, 10, 40), Worst.largest()
     for _ in runs:
         n, d, H = int(rng.integers(3, 8)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
-        X = families.random_sphere_tokens(n, d, rng)
-        cfg = Configuration.create(X, families.random_symmetric_heads(H, d, rng), beta=1.0, attention="softmax")
+        X = families.draw_tokens("random-sphere", n, d, rng, {})
+        M = families.draw_heads("random-symmetric", H, d, rng, {"scale": 1.0})
+        cfg = Configuration.create(X, M, beta=1.0, attention="softmax")
         events = (cluster_gap_below(FINAL_GAP), speed_below(SETTLED_SPEED))
         traj = integrate(cfg, 1e3, rtol=RTOL, atol=ATOL, events=events, observables=("entropies",))
         if traj.status == f"event:{events[0].name}":
@@ -258,11 +251,9 @@ class RateSearch:
 def sample_general(rng: np.random.Generator, heads: str) -> Configuration:
     """A random softmax spherical configuration with scalar (`heads='scalar'`) or symmetric heads, W_h = M_h."""
     n, d, H = int(rng.integers(2, 8)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
-    if heads == "scalar":
-        M = families.scalar_heads(rng.uniform(0.2, 2.0, size=H), d)
-    else:
-        M = families.random_symmetric_heads(H, d, rng)
-    X = families.random_sphere_tokens(n, d, rng)
+    options = {"lambdas": rng.uniform(0.2, 2.0, size=H)} if heads == "scalar" else {"scale": 1.0}
+    M = families.draw_heads(SHORT_HEAD_NAMES[heads], H, d, rng, options)
+    X = families.draw_tokens("random-sphere", n, d, rng, {})
     return Configuration.create(X, M, beta=float(rng.uniform(0.3, 2.0)), attention="softmax")
 
 
@@ -281,11 +272,8 @@ def search_monotone_general(
     free = sample is sample_general if free is None else free
     budget = adversarial.BUDGETS[ctx.profile]
     budget = dataclasses.replace(budget, starts=400 if ctx.thorough else 100)
-    family = adversarial.Family(
-        lambda rng: sample(rng, heads),
-        free_tokens=free,
-        free_heads="symmetric" if free and heads != "scalar" else None,
-    )
+    moves = HEAD_FAMILIES[SHORT_HEAD_NAMES[heads]].moves
+    family = adversarial.Family(lambda rng: sample(rng, heads), free_tokens=free, free_heads=moves if free else None)
     result = adversarial.search(
         family, adversarial.rate_margin("entropy_rate"), budget, ctx.rng(f"general-{heads}"), ctx.check_budget
     )
@@ -337,7 +325,9 @@ def refute_monotone(
 
     def rounding(candidate: Candidate) -> ExactConfiguration:
         cfg = candidate.cfg
-        return round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, symmetric=True, attention="softmax")
+        return round_configuration(
+            cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, symmetric=True, attention="softmax"
+        )
 
     attempts = certify_first(ctx, claim_id, statement, search.candidates, rounding, HYPOTHESES[heads], "entropy_rate")
     floats = {"cases": search.cases, "worst_margin": search.worst, "tolerance": RATE_TOLERANCE}

@@ -1,4 +1,9 @@
-"""The projection identities: statements and their symbolic proofs (identities.projection)."""
+"""The tangent projection P⊥_x u = u - <x, u> x at a unit x: self-pairing, symmetry, tangency, idempotence.
+
+The spherical dynamics move each token along P⊥_x of its velocity field. Each identity is PROVED by
+`identities.projection` in dimension-free Gram algebra (inner products with <x, x> = 1), so the
+proof holds for every d at once.
+"""
 
 from __future__ import annotations
 

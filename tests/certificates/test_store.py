@@ -209,7 +209,7 @@ TRUSTED = {
     "identities.condition8_scalar",
     "identities",
     "identities.closed_forms",
-    "identities.balls",
+    "certificates.expression_balls",
 }
 CLAIMS_FILE_READER = {
     "checks",
@@ -230,8 +230,7 @@ CLAIMS_FILE_READER = {
     "checks.claimsfile.problems",
     "checks.claimsfile.symbolic",
     "checks.constant_specs",
-    "checks.families",
-    "certificates.rational_sphere",
+    "checks.family_names",
     "checks.claimsfile.witness_family",
 }
 

@@ -91,9 +91,7 @@ def test_float_noise_candidates_are_not_certified(tmp_path: Path, monkeypatch: p
 
     monkeypatch.setattr(witness_claims.model, "head_energy_rates", noisy)
     search = witness_claims.Search(
-        lambda rng, H, d, n: (families.random_symmetric_heads(H, d, rng), None),
-        ("unit-tokens", "symmetric-scores", "aligned-values"),
-        "energy_rate",
+        "random-symmetric", ("unit-tokens", "symmetric-scores", "aligned-values"), "energy_rate", scale=1.0
     )
     outcome = witness_claims.find_witness(Context("quick", 0, tmp_path, claim_id="x"), "T11.hypotheses", search)
     assert outcome.verdict is Verdict.INCONCLUSIVE and "none verified" in outcome.notes

@@ -171,7 +171,7 @@ def test_family_membership_is_exact() -> None:
     options = parse_claims(textwrap.dedent(claim("m", "entropy_rate", "non-negative", SCALAR_N3)), "t.toml")[0].options
     cfg = Configuration.create(families.random_sphere_tokens(3, 2, np.random.default_rng(0)), [2.0 * np.eye(2)])
     exact = dynamics_decider.exact_state(options, cfg)
-    assert exact.beta == 1 and exact.scores == [[[1, 0], [0, 1]]]
+    assert exact.beta == 1 and exact.score_matrices == [[[1, 0], [0, 1]]]
     assert "beta" in witness_family.family_failures(options | {"beta": 0.3}, exact)
     assert "the stated scalar strengths" in witness_family.family_failures(options | {"lambdas": [0.5]}, exact)
     assert "sizes" in witness_family.family_failures(options | {"n": 4}, exact)

@@ -62,8 +62,8 @@ def plausible_heads() -> st.SearchStrategy[object]:
 
 def _valid(cfg: Configuration, tolerance: float) -> None:
     assert cfg.n >= 2 and cfg.d >= 1 and cfg.H >= 1
-    assert cfg.scores.shape == cfg.values.shape == (cfg.H, cfg.d, cfg.d)
-    for array in (cfg.tokens, cfg.scores, cfg.values):
+    assert cfg.score_matrices.shape == cfg.values.shape == (cfg.H, cfg.d, cfg.d)
+    for array in (cfg.tokens, cfg.score_matrices, cfg.values):
         assert np.all(np.isfinite(array)) and not array.flags.writeable
     if cfg.geometry == "sphere":
         assert np.all(np.abs(np.linalg.norm(cfg.tokens, axis=1) - 1.0) <= max(tolerance, 1e-12))

@@ -210,7 +210,7 @@ def _flat_obstruction(ctx: Context) -> Outcome:
     found = theorem.candidates(search, ctx.rng("flat"), 80)
     reasons = []
     for _, cfg, head in found[:3]:
-        exact = round_configuration(cfg.tokens, cfg.scores, cfg.scores, cfg.beta, geometry="flat")
+        exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, geometry="flat")
         result = certify_configuration(
             ctx.claim_id,
             "mutant",
@@ -244,7 +244,7 @@ def _stationary(ctx: Context) -> Outcome:
 def _witnesses() -> list[Mutant]:
     """T11.hypotheses and T17.shadow-obstruction: witness searches given false targets."""
     aligned = theorem.Search(
-        lambda rng, H, d, n: (theorem.families.random_symmetric_heads(H, d, rng, 2.0), None),
+        "random-symmetric",
         ("unit-tokens", "symmetric-scores", "aligned-values"),
         "energy_rate",
     )

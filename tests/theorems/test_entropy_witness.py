@@ -21,8 +21,8 @@ from certificates.witness import certify_configuration
 from checks import cli, families, model
 from checks.claim_runner import run_claim
 from checks.config import Configuration
+from checks.families import equiangular_softmax_configuration
 from checks.registry import Context, load_all
-from checks.theorems.clustering import equiangular_softmax
 from checks.theorems.entropy import HYPOTHESES, refute_monotone
 from checks.verdicts import Verdict
 from tests.forging import forged_file
@@ -39,7 +39,7 @@ def _rational_matrix(rng: np.random.Generator, d: int, symmetric: bool) -> list[
 def _float_configuration(exact: ball_model.ExactConfiguration) -> Configuration:
     return Configuration.create(
         families.rational_to_float(exact.tokens),
-        np.array([families.rational_to_float(M) for M in exact.scores]),
+        np.array([families.rational_to_float(M) for M in exact.score_matrices]),
         np.array([families.rational_to_float(W) for W in exact.values]),
         beta=float(exact.beta),
         attention=exact.attention,
@@ -254,7 +254,9 @@ def test_rounding_noise_candidates_are_not_refutations(
 
 def test_summary_regime_is_confirmed_not_refuted(tmp_path: Path) -> None:
     outcome = refute_monotone(
-        Context("quick", 0, tmp_path, claim_id="x"), "scalar", lambda rng, heads: equiangular_softmax(rng)[0]
+        Context("quick", 0, tmp_path, claim_id="x"),
+        "scalar",
+        lambda rng, heads: equiangular_softmax_configuration(rng)[0],
     )
     assert outcome.verdict is Verdict.CONFIRMED, outcome
     result = run_claim(load_all().get("T27.entropy-monotone"), Context("quick", 0, tmp_path))

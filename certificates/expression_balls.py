@@ -2,41 +2,34 @@
 
 One evaluator serves the constants tables, the interval certificates and the claims files, so
 that a formula is never rewritten for one of them. Only the node types below are accepted; any
-other node raises UnsupportedExpression.
+other node raises UnsupportedExpression. It lives in `certificates`, not beside the SymPy forms of
+`identities`, because it computes with balls: the identities stay SymPy only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 
 import sympy as sp
-from flint import arb, ctx, fmpq
+from flint import arb, ctx
+
+from certificates.exact import ball_of, precision
 
 
 class UnsupportedExpression(ValueError):
     """The expression has a node the ball evaluator does not know."""
 
 
-def rational_ball(value: sp.Rational | int) -> arb:
-    """An exact rational as a ball (exact when the binary expansion is finite)."""
-    q = sp.Rational(value)
-    return arb(fmpq(int(q.p), int(q.q)))
-
-
 def to_arb(expr: sp.Expr, env: Mapping[sp.Symbol, arb] | None = None, prec: int | None = None) -> arb:
-    """Evaluate `expr` as a ball with symbols bound by `env`, at `prec` bits (default: ctx.prec).
-
-    (This layer imports nothing of ours, so it uses python-flint's precision manager directly, as
-    `certificates.exact.precision` does.)"""
-    with ctx.workprec(ctx.prec if prec is None else prec):
+    """Evaluate `expr` as a ball with symbols bound by `env`, at `prec` bits (default: the working precision)."""
+    with precision(ctx.prec if prec is None else prec):
         return _eval(sp.sympify(expr, strict=True), dict(env or {}))
 
 
 def _eval(e: sp.Basic, env: dict[sp.Symbol, arb]) -> arb:
-    if e.is_Integer or e.is_Rational:
-        return rational_ball(e)
-    if e.is_Float:
-        return rational_ball(sp.Rational(e))
+    if e.is_Rational or e.is_Float:
+        return ball_of(Fraction(sp.Rational(e)))
     if e is sp.pi:
         return arb.pi()
     if e is sp.E:
