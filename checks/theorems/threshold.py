@@ -1,17 +1,23 @@
-"""Theorem 19: c*(H), the golden ratio, Lambert W, and the threshold beta*: statements, readings,
-procedures.
+"""Theorem 19: c*(H), the golden ratio, the Lambert W question, the threshold beta*, and monotonicity in its regime.
 
-The constants: Theorem 19's constants: exact nature of c*(H), the golden ratio, and the Lambert W
-question.
+Claimed, for scalar heads M_h = W_h = alpha I, usa attention and orthogonal tokens: c*(H) =
+(sqrt((H-1)^2 + 4) - (H-1))/2 (T19.c-star), c*(2) = 1/golden (T19.golden), c* "relates to Lambert W"
+(T19.lambert-w), and beta* = (1/(2 alpha)) ln(c*^2 (n-1)/(1 - c*^2)) is the critical inverse
+temperature (T19.threshold). headflow adds T19.monotonicity-regime: in this regime E_h = E/H, so
+every head's energy rises for every beta.
 
-The threshold (SMT): T19.threshold decided by Z3 for all real H >= 2 and n >= 2 at once, with SMT
-certificates.
-
-In the scalar-head, orthogonal-token regime (identities.condition8_scalar) Condition 8 is the
-polynomial margin alpha^2 ((n - 1) - (H - 1) t^2) with t = exp(alpha beta) > 0. The summary's
-beta* enters through q* = exp(2 alpha beta*), taken from identities.closed_forms.beta_star, and
-c = c*(H) through its defining polynomial. Since log and exp are increasing, comparisons of
-thresholds in beta are comparisons of q = t^2; every statement below is then polynomial.
+How each is decided:
+- symbolic (c-star, golden, lambert-w and its readings, monotonicity-regime): exact SymPy algebra on
+  the closed forms (`identities.scalar_regime`, `identities.energy`); the "c* needs Lambert W" reading
+  is REFUTED exactly (c* is a quadratic surd).
+- smt (threshold and its readings): in this regime Condition 8 is the polynomial margin
+  alpha^2 ((n-1) - (H-1) t^2) with t = exp(alpha beta) > 0 (`identities.condition8_scalar`); beta*
+  enters through q* = exp(2 alpha beta*) and c* through its defining polynomial. Since exp and log are
+  increasing, comparisons of thresholds in beta are comparisons of q = t^2, so every statement is
+  polynomial and Z3 decides it for all real H >= 2, n >= 2 at once, with SMT certificates that
+  check-cert re-runs in z3 and cvc5. The "exact threshold" reading is REFUTED by a ball-verified point.
+- numeric (monotonicity-regime): the model's per-head rates stay non-negative across beta while the
+  Condition 8 margin goes far below zero: beta* is a threshold for Condition 8, not for monotonicity.
 """
 
 from __future__ import annotations
