@@ -298,8 +298,6 @@ def _numeric_flat(ctx: Context) -> Outcome:
 RTOL, ATOL = 1e-10, 1e-12
 
 
-
-
 #: Relative size of a decrease of E between records that integration error can explain.
 MONOTONE_TOLERANCE = 1e-9
 
@@ -430,9 +428,7 @@ def check_flat_orthogonal(ctx: Context, coefficient: float = 1.0) -> Outcome:
     margin = min(identity.margin, min_rate)
     if worst_drop > MONOTONE_TOLERANCE:
         margin = min(margin, -worst_drop)
-    return float_verdict(
-        method, identity.cases + states, margin, IDENTITY_TOLERANCE, identity.candidate, details
-    )
+    return float_verdict(method, identity.cases + states, margin, IDENTITY_TOLERANCE, identity.candidate, details)
 
 
 @REGISTRY.procedure("T11.energy-rate.spherical", "trajectory")
@@ -464,8 +460,8 @@ REGISTRY.declare(
 REGISTRY.declare(
     "T11.hypotheses.no-alignment",
     "Theorem 11 without value alignment (reading)",
-    "There are n, d, H, beta, tokens on S^{d-1}, symmetric M_h and symmetric W_h != M_h (usa, spherical "
-    "dynamics) such that dE/dt < 0.",
+    "There are n, d, H, beta, tokens on S^{d-1}, symmetric M_h and symmetric W_h with W_h != M_h for every h "
+    "(usa, spherical dynamics) such that dE/dt < 0.",
 )
 
 
@@ -538,11 +534,14 @@ def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
     found = candidates(search, ctx.rng(claim_id), 400 if ctx.thorough else 80)
     aligned = "aligned-values" in search.hypotheses
     symmetric = "symmetric-scores" in search.hypotheses
+    symmetric_values = "symmetric-values" in search.hypotheses
 
     def rounding(candidate: Candidate) -> ExactConfiguration:
         cfg = candidate.cfg
         values = cfg.scores if aligned else cfg.values
-        return round_configuration(cfg.tokens, cfg.scores, values, cfg.beta, symmetric=symmetric)
+        return round_configuration(
+            cfg.tokens, cfg.scores, values, cfg.beta, symmetric=symmetric, symmetric_values=symmetric_values
+        )
 
     statement = REGISTRY.get(claim_id).statement
     attempts = certify_first(
