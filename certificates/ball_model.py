@@ -4,7 +4,8 @@ With rational tokens, heads and beta every score s^h_ij is an exact rational; on
 (and the log of a softmax normalizer) needs a ball. This small model serves witnesses (it is what
 makes a counterexample rigorous) and is tested against `checks.model` on the same data: per-head
 energy rates dE_h/dt and attention entropy rates dH^h_i/dt. It also checks the hypotheses a
-witness claims (unit tokens, symmetry, alignment, orthogonal or scalar heads, kind) exactly.
+witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at every
+head, orthogonal or scalar heads, kind) exactly.
 """
 
 from __future__ import annotations
@@ -59,8 +60,15 @@ def _unit_tokens(cfg: ExactConfiguration) -> bool:
     return cfg.geometry != "sphere" or all(_dot(x, x) == 1 for x in cfg.tokens)
 
 
-def _symmetric_scores(cfg: ExactConfiguration) -> bool:
-    return all(M[i][j] == M[j][i] for M in cfg.score_matrices for i in range(len(M)) for j in range(len(M)))
+def _symmetric(matrices: Sequence[Matrix]) -> bool:
+    """Every matrix equals its transpose, exactly."""
+    return all(M[i][j] == M[j][i] for M in matrices for i in range(len(M)) for j in range(len(M)))
+
+
+def _misaligned_values(cfg: ExactConfiguration) -> bool:
+    """W_h != M_h for every head h (value alignment fails at each head, not only at some)."""
+    pairs = zip(cfg.values, cfg.score_matrices, strict=False)
+    return len(cfg.values) == len(cfg.score_matrices) and all(W != M for W, M in pairs)
 
 
 def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
@@ -74,8 +82,10 @@ def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
 #: the certificate checker name hypotheses from this table only.
 HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
     "unit-tokens": _unit_tokens,
-    "symmetric-scores": _symmetric_scores,
+    "symmetric-scores": lambda cfg: _symmetric(cfg.score_matrices),
+    "symmetric-values": lambda cfg: _symmetric(cfg.values),
     "aligned-values": lambda cfg: cfg.values == cfg.score_matrices,
+    "misaligned-values": _misaligned_values,
     "orthogonal-heads": _orthogonal_heads,
     "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.score_matrices),
     "softmax-attention": lambda cfg: cfg.attention == "softmax",

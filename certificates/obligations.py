@@ -13,7 +13,8 @@ Kinds of obligation:
   parameters (which the obligation bounds) and checked with balls;
 - `ConfigurationObligation`: an exact configuration of the model with every hypothesis of the claim
   (attention kind, geometry, symmetry, alignment, ...) and a rate with a sign, checked with balls;
-- `ConvexityObligation`: T22 reading-b for one n, a chain of one point witness and two covers.
+- convexity: T22 reading-b for one n and beta lambda <= 40 (claim CONVEXITY_CLAIM), a chain of one
+  point witness and two covers.
 """
 
 from __future__ import annotations
@@ -222,7 +223,11 @@ POINTS: dict[str, PointObligation] = {
 
 # ---------------------------------------------------------------- T22 reading-b
 
-#: Upper end of the certified range of u = beta lambda in T22.superadditivity.reading-b.
+#: The claim whose certificates are convexity chains: T22 reading-b restricted to listed n and
+#: beta lambda_h <= CONVEX_U_MAX (reading-b itself, for all n and strengths, is proved symbolically).
+CONVEXITY_CLAIM = "T22.superadditivity.reading-b.listed-n"
+
+#: Upper end of the certified range of u = beta lambda in CONVEXITY_CLAIM.
 CONVEX_U_MAX = Fraction(40)
 
 
@@ -294,10 +299,10 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
     "T11.hypotheses.no-alignment": ConfigurationObligation(
         "usa",
         "sphere",
-        ("unit-tokens", "symmetric-scores"),
+        ("unit-tokens", "symmetric-scores", "symmetric-values", "misaligned-values"),
         "energy_rate",
         "<",
-        "usa attention on the sphere, symmetric M_h without value alignment: dE/dt < 0",
+        "usa attention on the sphere, symmetric M_h and symmetric W_h with W_h != M_h at every head: dE/dt < 0",
     ),
     "T27.entropy-monotone.reading-b": ConfigurationObligation(
         "softmax",
@@ -337,7 +342,7 @@ CLAIMS: dict[str, str] = (
     dict.fromkeys(SMT, "smt")
     | dict.fromkeys(POINTS, "witness")
     | dict.fromkeys(CONFIGURATIONS, "witness")
-    | {"T22.superadditivity.reading-b": "convexity"}
+    | {CONVEXITY_CLAIM: "convexity"}
 )
 
 

@@ -193,7 +193,7 @@ def _check_convexity(payload: dict[str, Any]) -> tuple[str, str]:
         raise Rejected("g-below must be a point witness without parameters")
     if recheck.rational_map(below["point"], "point") != {"u": a}:
         raise Rejected("g-below must be evaluated at u = a")
-    recheck.require_conditions(below["conditions"], expected, "T22.superadditivity.reading-b")
+    recheck.require_conditions(below["conditions"], expected, ob.CONVEXITY_CLAIM)
     recheck.point_conditions(below, {"u": a})
     boxes = 0
     for name, (lo, hi) in ranges.items():

@@ -164,14 +164,16 @@ def round_configuration(
     symmetric: bool = True,
     geometry: str = "sphere",
     attention: str = "usa",
+    symmetric_values: bool = False,
 ) -> ball_model.ExactConfiguration:
     """Exact data near a float configuration; `values is score_matrices` keeps W_h = M_h exactly.
 
     Entry-wise rounding keeps exact zeros and equal entries equal, so a scalar head lambda I stays
-    an exact rational multiple of I (its diagonal entries are one float rounded one way)."""
+    an exact rational multiple of I (its diagonal entries are one float rounded one way);
+    `symmetric` and `symmetric_values` make the rounded score and value matrices exactly symmetric."""
     X = [rational_unit_vector(x, denominator) for x in tokens]
     M = [rational_matrix(m, denominator, symmetric) for m in score_matrices]
-    W = M if values is score_matrices else [rational_matrix(w, denominator, False) for w in values]
+    W = M if values is score_matrices else [rational_matrix(w, denominator, symmetric_values) for w in values]
     return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention)
 
 

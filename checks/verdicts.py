@@ -74,7 +74,7 @@ class Outcome:
         if self.certificates:
             data["certificates"] = list(self.certificates)
         if self.steps:
-            data["steps"] = [{"text": s.text, "latex": s.latex} for s in self.steps]
+            data["steps"] = [{"text": s.text, "latex": s.latex, "kind": s.kind} for s in self.steps]
         if self.details:
             data["details"] = self.details
         return data

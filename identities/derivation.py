@@ -4,27 +4,58 @@ A prover records each step; a step that carries a check is kept only as a proved
 SymPy reduces the residual to 0 (or decides the stated sign). Any failed check turns the final
 outcome (`checks.verdicts.derived`) into INCONCLUSIVE with the residual in the notes: a derivation can never be PROVED
 unless every computation in it succeeded on this run.
+
+Three kinds of step, told apart in the text and in `Step.kind`, so a reader sees what was computed:
+- computed (`zero`, `all_zero`, `holds`): the text ends with "[SymPy: residual = 0]", "[SymPy: k residuals = 0]"
+  or "[SymPy: True]";
+- cited (`cite`): a named standard lemma that is used, not computed; the text starts with
+  "[cited lemma: <name>]" and gives the reason it holds;
+- note (`note`): a definition, a hypothesis or a rule of the model (no computation, nothing cited).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import sympy as sp
 
+#: The kinds of step (see the module docstring).
+STEP_KINDS = ("note", "computed", "cited")
+
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a derivation: what it says in words, and optionally in LaTeX."""
+    """One step of a derivation: what it says in words, optionally in LaTeX, and its kind (STEP_KINDS)."""
 
     text: str
     latex: str = ""
+    kind: str = "note"
 
 
 def is_zero(residual: sp.Expr) -> bool:
     """True when SymPy reduces the residual to exactly 0 (expansion, then simplification)."""
     expanded = sp.expand(residual)
     return expanded == 0 or sp.simplify(expanded) == 0
+
+
+def clearly_nonzero(residual: sp.Expr, digits: int = 30) -> bool:
+    """True when the residual, at one rational point (every free symbol = 1 + 1/(k + 2)), evaluates to a real
+    number of size > 1e-10: then it is not identically 0 and the slow simplification can be skipped.
+
+    Used only to reject a step faster, never to accept one, so a wrong evaluation cannot make a step pass."""
+    point = {s: 1 + sp.Rational(1, k + 2) for k, s in enumerate(sorted(residual.free_symbols, key=str))}
+    try:
+        value = sp.N(residual.xreplace(point), digits)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+    return bool(value.is_real and value.is_number and abs(value) > sp.Float("1e-10"))
+
+
+def _shown(residual: sp.Expr, limit: int = 400) -> str:
+    """A failed residual for the notes: simplified when it is small (large ones take long to simplify), truncated."""
+    text = str(sp.simplify(residual) if sp.count_ops(residual) <= 60 else residual)
+    return text if len(text) <= limit else text[:limit] + " ..."
 
 
 @dataclass
@@ -40,25 +71,43 @@ class Derivation:
 
     def zero(self, text: str, residual: sp.Expr, latex: str = "") -> bool:
         """A step whose residual (left side minus right side) SymPy must reduce to 0."""
-        ok = is_zero(residual)
+        ok = not clearly_nonzero(residual) and is_zero(residual)
         if ok:
-            self.steps.append(Step(f"{text} [SymPy: residual = 0]", latex))
+            self.steps.append(Step(f"{text} [SymPy: residual = 0]", latex, "computed"))
         else:
-            self.failures.append(f"{text}: residual {sp.simplify(residual)} is not 0")
+            self.failures.append(f"{text}: residual {_shown(residual)} is not 0")
         return ok
+
+    def all_zero(self, text: str, residuals: Sequence[sp.Expr], latex: str = "") -> bool:
+        """One step with several residuals (entries of a matrix, say), every one of which must reduce to 0.
+
+        The check stops at the first residual that does not reduce (simplifying non-zero residuals is slow)."""
+        for k, residual in enumerate(residuals):
+            if clearly_nonzero(residual) or not is_zero(residual):
+                self.failures.append(f"{text}: residual {k} of {len(residuals)} is not 0: {_shown(residual)}")
+                return False
+        self.steps.append(Step(f"{text} [SymPy: {len(residuals)} residuals = 0]", latex, "computed"))
+        return True
 
     def holds(self, text: str, decided: bool | None, latex: str = "") -> bool:
         """A step whose fact SymPy's assumption system (or an exact computation) decided True."""
         ok = decided is True
         if ok:
-            self.steps.append(Step(f"{text} [SymPy: True]", latex))
+            self.steps.append(Step(f"{text} [SymPy: True]", latex, "computed"))
         else:
             self.failures.append(f"{text}: not decided True (got {decided})")
         return ok
 
+    def cite(self, name: str, statement: str, reason: str, latex: str = "") -> None:
+        """A standard lemma used without computing it: its name, what it gives here, and why it holds.
+
+        Nothing is checked, so a derivation that rests on cited lemmas says so in its steps; a
+        prover cites only textbook facts (uniqueness of ODE solutions, Jensen, ...), never the claim."""
+        self.steps.append(Step(f"[cited lemma: {name}] {statement} (why: {reason})", latex, "cited"))
+
     def include(self, other: Derivation, prefix: str) -> None:
         """The steps and failures of a lemma's derivation, labelled with `prefix`."""
-        self.steps += [Step(f"{prefix}: {s.text}", s.latex) for s in other.steps]
+        self.steps += [Step(f"{prefix}: {s.text}", s.latex, s.kind) for s in other.steps]
         self.failures += [f"{prefix}: {f}" for f in other.failures]
 
     @property

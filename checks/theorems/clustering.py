@@ -10,7 +10,8 @@ softmax and O(n log d) / Theta(n log d) for relu (T25).
 How each is decided:
 - T22 rates, symbolic: with M_h = lambda_h I the tokens stay equiangular and eps obeys
   d eps/dt = -sum_h 2 lambda_h eps (n - (n-1) eps) / (exp(beta lambda_h eps) + n - 1), derived in
-  `identities.linearized_clustering`; at eps = 1 this is -sum_h phi(lambda_h), and as eps -> 0 it is
+  `identities.equiangular` from the Gram ODE (explicitly for small n, by counting for general n);
+  at eps = 1 this is -sum_h phi(lambda_h), and as eps -> 0 it is
   -2 Lambda eps. The numeric procedures check the reduction instead of assuming it: the early rate
   from the model's token velocities at rotated orthogonal starts against -sum_h phi(lambda_h) (phi
   from `identities.closed_forms.rate`); the late rate by integrating the full model until eps < 1e-9
@@ -20,11 +21,15 @@ How each is decided:
   phi_1(beta lambda)/beta, so convexity is scale-free in u = beta lambda. lambda_c is the root u_c > 0
   of g(u) = (u - 2) e^u - (n - 1)(u + 2) (`closed_forms.lambda_c_equation`); g(0) < 0 and g'' = u e^u > 0
   for u > 0, so g(u) > 0 exactly when u > u_c. The statement as written is REFUTED by a float search
-  whose rational strengths are verified with balls; reading-b (every beta lambda_h in [u_c, 40], for
-  the listed n) is CERTIFIED by a ball witness and interval covers that phi'' = K g > 0 there, then
-  strict Jensen.
-- T25, linearized readings (c, d): Theorem 25 read in the summary's linearized regime and decided
-  symbolically (`identities.linearized_clustering`).
+  whose rational strengths are verified with balls; reading-b (every head in the convex regime) is
+  PROVED for all n >= 2 and all strengths by `identities.convexity` (phi'' = K g, K > 0, g convex
+  with g(0) < 0, then strict Jensen), and checked independently by ball covers for listed n and
+  beta lambda_h <= 40 (its own claim, COVER_CLAIM, whose certificates `headflow certify` writes).
+- T25, linearized readings (softmax c, d; relu c): statements about the simplified (frozen-rate or
+  first-order) model, decided symbolically (`identities.linearized_clustering`).
+- T25, exact-reduction readings (softmax e, f; relu d, e): the upper-bound and tight readings on the
+  exact reduced ODE for rho, by closed form (relu) or a squeeze between closed forms (softmax), with
+  exact limits (`identities.reduced_clustering`).
 - T25, measured readings (a: exponents at most the claimed ones; b: equal to them): one head
   M = lambda I (lambda = 1, W = M, beta = 1), tokens uniform on S^{d-1}, integrated with DP5(4) until
   the cluster gap max_{i != j}(1 - <x_i, x_j>) falls to GAP_TOLERANCE (the clustering time), the flow
@@ -60,7 +65,7 @@ from checks.registry import REGISTRY, Context
 from checks.sampling import float_verdict
 from checks.scalar_constants import lambda_c_scaled
 from checks.verdicts import Outcome, Step, Verdict, derived
-from identities import closed_forms
+from identities import closed_forms, convexity, equiangular
 from identities import linearized_clustering as lc
 from identities import reduced_clustering as rc
 from identities.derivation import Derivation
@@ -281,44 +286,20 @@ def _relu_reduced_tight(ctx: Context) -> Outcome:
     )
 
 
-_EQUIANGULAR_LEMMAS = (
-    "softmax, scalar heads M_h = W_h = lambda_h I: the vector field commutes with permutations of the tokens, so "
-    "an equiangular start stays equiangular (uniqueness of ODE solutions) and rho(t) obeys a scalar ODE",
-    "the softmax velocity is sum_h P f^h_i, so d eps/dt is the sum over heads of each head's contribution "
-    "(derived below for one head lambda)",
+METHOD_T22 = (
+    "symbolic (SymPy): the Gram ODE derived from the model, its equiangular reduction (explicit for n = 2..5 with "
+    "two heads, by counting for general n), limits of the reduced rate; cited lemmas are marked in the steps"
 )
 
 
 @REGISTRY.procedure("T22.early-rate", "symbolic")
 def _early_rate(ctx: Context) -> Outcome:
-    derivation = Derivation()
-    for lemma in _EQUIANGULAR_LEMMAS:
-        derivation.note(lemma)
-    lc.early_rate(derivation)
-    derivation.note(
-        "summing over heads: d eps/dt at t = 0 equals -sum_h phi(lambda_h)",
-        r"\dot\varepsilon(0) = -\sum_h \varphi(\lambda_h)",
-    )
-    return derived(derivation, METHOD)
+    return derived(equiangular.prove_early_rate(), METHOD_T22)
 
 
 @REGISTRY.procedure("T22.late-rate", "symbolic")
 def _late_rate(ctx: Context) -> Outcome:
-    derivation = Derivation()
-    for lemma in _EQUIANGULAR_LEMMAS:
-        derivation.note(lemma)
-    lc.late_rate(derivation)
-    derivation.note(
-        "summing over heads: d ln(eps)/dt = -2 Lambda + O(eps), Lambda = sum_h lambda_h",
-        r"\frac{d}{dt}\ln\varepsilon = -2\Lambda + O(\varepsilon)",
-    )
-    derivation.note(
-        "each head's d eps/dt is negative for eps in (0, n/(n-1)) (factors lambda eps (1 + (n-1)(1 - eps)) > 0), "
-        "so eps decreases to 0 exponentially; the O(eps) remainder is then integrable in t, hence "
-        "ln eps(t) + 2 Lambda t converges: eps(t) ~ C exp(-2 Lambda t) with C > 0",
-        r"\varepsilon(t) \sim C e^{-2\Lambda t}",
-    )
-    return derived(derivation, METHOD)
+    return derived(equiangular.prove_late_rate(), METHOD_T22)
 
 
 EARLY_TOLERANCE = 1e-12
@@ -425,12 +406,35 @@ QUICK_TOKENS = (2, 3, 10, 100)
 THOROUGH_TOKENS = (*range(2, 21), 50, 100, 1000, 10_000)
 
 
+#: The claim of the ball covers: reading-b restricted to the listed n and beta lambda_h <= 40.
+COVER_CLAIM = obligations.CONVEXITY_CLAIM
+
+
 REGISTRY.declare(
     "T22.superadditivity.reading-b",
     "Theorem 22: super-additivity when every head is in the convex regime (reading)",
-    "For H >= 2, beta > 0, n in the stated list and strengths lambda_h, not all equal, with every "
-    "lambda_h >= lambda_c(n, beta) and beta lambda_h <= 40: sum_h phi(lambda_h) > H phi(lambda_bar).",
+    "For every integer n >= 2, beta > 0, H >= 2 and strengths lambda_h, not all equal, with every "
+    "lambda_h >= lambda_c(n, beta): sum_h phi(lambda_h) > H phi(lambda_bar).",
 )
+
+
+REGISTRY.declare(
+    COVER_CLAIM,
+    "Theorem 22: super-additivity in the convex regime, ball covers for listed n (reading-b on a sub-domain)",
+    "For H >= 2, beta > 0, n in the profile's list (quick: 2, 3, 10, 100; thorough: 2..20, 50, 100, 1000, "
+    "10000) and strengths lambda_h, not all equal, with every lambda_h >= lambda_c(n, beta) and "
+    "beta lambda_h <= 40: sum_h phi(lambda_h) > H phi(lambda_bar). An independent check of "
+    "T22.superadditivity.reading-b on this sub-domain, by ball arithmetic instead of SymPy.",
+)
+
+
+@REGISTRY.procedure("T22.superadditivity.reading-b", "symbolic")
+def _reading_b_symbolic(ctx: Context) -> Outcome:
+    return derived(
+        convexity.prove_superadditivity(),
+        "symbolic (SymPy), all n >= 2 and all lambda_h >= lambda_c: phi'' = K g with K > 0, g strictly convex with "
+        "g(0) < 0 (one root u_c = beta lambda_c), then strict Jensen; cited lemmas are marked in the steps",
+    )
 
 
 def certify_convexity(ctx: Context, tokens: int, directory: Path) -> tuple[str, dict[str, object]]:
@@ -458,22 +462,27 @@ def certify_convexity(ctx: Context, tokens: int, directory: Path) -> tuple[str, 
         parts[name] = result.payload
         ranges[f"{name} boxes"] = result.payload["leaves"]
     payload = {"parameters": {"n": str(tokens)}, "a": str(a), "b": str(b), "parts": parts}
-    statement = f"n = {tokens}: phi is strictly convex on [u_c, 40] (u = beta lambda), so reading-b holds"
+    statement = (
+        f"n = {tokens}: phi is strictly convex on [u_c, 40] (u = beta lambda), so reading-b holds for this n and "
+        "beta lambda_h <= 40"
+    )
     method = "python-flint balls: a point witness and two interval covers; phi''/g re-derived by SymPy"
     return str(write_certificate(directory, ctx.claim_id, statement, method, "convexity", payload)), ranges
 
 
-@REGISTRY.procedure("T22.superadditivity.reading-b", "interval")
+@REGISTRY.procedure(COVER_CLAIM, "interval")
 def _reading_b(ctx: Context) -> Outcome:
     directory = certificate_directory(ctx.certificate_dir)
     paths, ranges = [], {}
-    for tokens in THOROUGH_TOKENS if ctx.thorough else QUICK_TOKENS:
+    tokens_list = THOROUGH_TOKENS if ctx.thorough else QUICK_TOKENS
+    for tokens in tokens_list:
         ctx.check_budget()
         path, ranges[str(tokens)] = certify_convexity(ctx, tokens, directory)
         paths.append(path)
     return Outcome(
         Verdict.CERTIFIED,
-        "balls: g(a) < 0, covers of g' > 0 near lambda_c and of phi'' > 0 above it, then Jensen",
+        f"balls, for n in {list(tokens_list)} and beta lambda_h <= 40 only: g(a) < 0, covers of g' > 0 near "
+        "lambda_c and of phi'' > 0 above it, then Jensen",
         certificates=paths,
         steps=[
             Step("phi_beta(lambda) = phi_1(beta lambda)/beta, so convexity in lambda is convexity in u = beta lambda"),

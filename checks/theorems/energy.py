@@ -444,8 +444,8 @@ REGISTRY.declare(
 REGISTRY.declare(
     "T11.hypotheses.no-alignment",
     "Theorem 11 without value alignment (reading)",
-    "There are n, d, H, beta, tokens on S^{d-1}, symmetric M_h and symmetric W_h != M_h (usa, spherical "
-    "dynamics) such that dE/dt < 0.",
+    "There are n, d, H, beta, tokens on S^{d-1}, symmetric M_h and symmetric W_h with W_h != M_h for every h "
+    "(usa, spherical dynamics) such that dE/dt < 0.",
 )
 
 
@@ -515,11 +515,14 @@ def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
     """Search, round and certify; CERTIFIED with the witness file, else INCONCLUSIVE with the reason."""
     found = candidates(search, ctx.rng(claim_id), 400 if ctx.thorough else 80)
     symmetric = "symmetric-scores" in search.hypotheses
+    symmetric_values = "symmetric-values" in search.hypotheses
 
     def rounding(candidate: Candidate) -> ExactConfiguration:
         cfg = candidate.cfg
         values = cfg.score_matrices if search.aligned else cfg.values
-        return round_configuration(cfg.tokens, cfg.score_matrices, values, cfg.beta, symmetric=symmetric)
+        return round_configuration(
+            cfg.tokens, cfg.score_matrices, values, cfg.beta, symmetric=symmetric, symmetric_values=symmetric_values
+        )
 
     statement = REGISTRY.get(claim_id).statement
     attempts = certify_first(

@@ -47,7 +47,7 @@ def _true_smt(directory: Path) -> Path:
 
 
 def _true_convexity(directory: Path) -> Path:
-    ctx = Context("quick", 0, directory, claim_id="T22.superadditivity.reading-b")
+    ctx = Context("quick", 0, directory, claim_id="T22.superadditivity.reading-b.listed-n")
     return Path(sa.certify_convexity(ctx, 3, directory)[0])
 
 
@@ -95,7 +95,7 @@ def mutants() -> list[Mutant]:
         ),
         Mutant(
             "cert-cover-widened",
-            "T22.superadditivity.reading-b",
+            "T22.superadditivity.reading-b.listed-n",
             "a convexity certificate whose phi'' cover starts at 1 (checksum recomputed)",
             False,
             certificate_file(
@@ -108,7 +108,7 @@ def mutants() -> list[Mutant]:
         ),
         Mutant(
             "cert-cover-relation",
-            "T22.superadditivity.reading-b",
+            "T22.superadditivity.reading-b.listed-n",
             "a convexity certificate with phi'' > 0 relabelled phi'' < 0 (checksum recomputed)",
             False,
             certificate_file(
@@ -132,7 +132,7 @@ def mutants() -> list[Mutant]:
         ),
         Mutant(
             "cert-convexity-true",
-            "T22.superadditivity.reading-b",
+            "T22.superadditivity.reading-b.listed-n",
             "the true convexity certificate (n = 3)",
             True,
             certificate_file(_true_convexity),

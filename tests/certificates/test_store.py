@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,8 @@ def check_cert(*paths: Path) -> subprocess.CompletedProcess[str]:
 def test_certify_writes_every_kind(certs: dict[str, list[Path]]) -> None:
     assert all(certs[kind] for kind in certs), {k: len(v) for k, v in certs.items()}
     claims = {json.loads(p.read_text())["claim_id"] for group in certs.values() for p in group}
-    assert {"T19.threshold", "T17.shadow-obstruction", "T22.superadditivity.reading-b", "T22.superadditivity"} <= claims
+    convexity = "T22.superadditivity.reading-b.listed-n"
+    assert {"T19.threshold", "T17.shadow-obstruction", convexity, "T22.superadditivity"} <= claims
 
 
 def test_every_certificate_rechecks_in_a_fresh_process(certs: dict[str, list[Path]]) -> None:
@@ -168,6 +170,43 @@ def test_witness_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: P
     mutate, rehash, expected = WITNESS_MUTATIONS[mutation]
     source = _first(certs, "witness", "T17.shadow-obstruction")
     ok, reason = verify_certificate(forged_file(source, tmp_path, mutate, rehash and mutation != "missing hash"))
+    assert not ok and expected in reason, reason
+
+
+def _unsymmetric_values(d: dict[str, Any]) -> None:
+    """W_0 with entry (0, 1) moved by 1: no longer symmetric (the scores are untouched)."""
+    W = d["payload"]["configuration"]["values"][0]
+    W[0][1] = str(Fraction(W[0][1]) + 1)
+
+
+def _aligned_first_head(d: dict[str, Any]) -> None:
+    cfg = d["payload"]["configuration"]
+    cfg["values"][0] = cfg["scores"][0]
+
+
+ALIGNMENT_FORGERIES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "W_0 not symmetric": (_unsymmetric_values, "symmetric-values"),
+    "W_0 = M_0": (_aligned_first_head, "misaligned-values"),
+    "W_h = M_h for every h": (
+        lambda d: d["payload"]["configuration"].update(values=d["payload"]["configuration"]["scores"]),
+        "misaligned-values",
+    ),
+    "symmetric-values dropped from the list": (
+        lambda d: d["payload"]["hypotheses"].remove("symmetric-values"),
+        "needs misaligned-values, symmetric-scores, symmetric-values",
+    ),
+}
+
+
+@pytest.mark.parametrize("forgery", list(ALIGNMENT_FORGERIES))
+def test_no_alignment_witness_must_have_symmetric_misaligned_values(
+    certs: dict[str, list[Path]], tmp_path: Path, forgery: str
+) -> None:
+    """The checker binds the no-alignment hypotheses exactly: W_h symmetric and W_h != M_h at every head."""
+    source = _first(certs, "witness", "T11.hypotheses.no-alignment")
+    assert verify_certificate(source)[0]
+    edit, expected = ALIGNMENT_FORGERIES[forgery]
+    ok, reason = verify_certificate(forged_file(source, tmp_path, edit))
     assert not ok and expected in reason, reason
 
 

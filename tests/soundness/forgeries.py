@@ -3,15 +3,17 @@
 Every forgery takes the JSON object of a genuine certificate (of the kind its group names) and
 returns a forged object whose sha256 is recomputed (so only the re-check can catch it). They come
 in groups by the genuine certificate they start from: `smt` (T19.threshold), `point`
-(T22.superadditivity), `convexity` (T22.superadditivity.reading-b), `configuration`
-(T17.shadow-obstruction), `entropy` (T27.entropy-monotone.reading-b). Generators build families
-of forgeries (every whitespace form of a smuggled command, every statement dropped, every
-hypothesis removed, ...), so the suite grows with the obligations instead of listing cases.
+(T22.superadditivity), `convexity` (T22.superadditivity.reading-b.listed-n), `configuration`
+(T17.shadow-obstruction), `alignment` (T11.hypotheses.no-alignment), `entropy`
+(T27.entropy-monotone.reading-b). Generators build families of forgeries (every whitespace form
+of a smuggled command, every statement dropped, every hypothesis removed, ...), so the suite grows
+with the obligations instead of listing cases.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
 from tests.forging import Edit, forged
@@ -122,7 +124,7 @@ def point_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
 
 
 def convexity_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
-    """Forgeries of a T22.superadditivity.reading-b convexity certificate."""
+    """Forgeries of a T22.superadditivity.reading-b.listed-n convexity certificate."""
     parts = lambda d: d["payload"]["parts"]  # noqa: E731
     yield "a moved above b", lambda d: d["payload"].update(a=d["payload"]["b"])
     yield "b moved to 40", lambda d: d["payload"].update(b="40")
@@ -142,6 +144,7 @@ def convexity_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     yield "leaf count inflated", lambda d: parts(d)["convex"].update(leaves=10**9)
     yield "part dropped", lambda d: parts(d).pop("g-rising")
     yield "precision out of range", lambda d: parts(d)["convex"].update(prec=100_000)
+    yield "one n filed as the general reading-b", lambda d: d.update(claim_id="T22.superadditivity.reading-b")
 
 
 def configuration_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
@@ -164,6 +167,23 @@ def configuration_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit
     yield "oversized: 100 tokens in dimension 100", _oversized
 
 
+def alignment_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
+    """Forgeries of a T11.hypotheses.no-alignment witness (usa, sphere, symmetric M_h and W_h, W_h != M_h)."""
+    cfg = lambda d: d["payload"]["configuration"]  # noqa: E731
+    for h in range(len(genuine["payload"]["configuration"]["values"])):
+        yield f"value matrix {h} not symmetric", lambda d, h=h: _unsymmetrize(cfg(d)["values"][h])
+        yield f"head {h} aligned (W_h = M_h)", lambda d, h=h: cfg(d)["values"].__setitem__(h, cfg(d)["scores"][h])
+    yield "values equal to the scores", lambda d: cfg(d).update(values=cfg(d)["scores"])
+    for hypothesis in genuine["payload"]["hypotheses"]:
+        yield f"hypothesis {hypothesis} dropped", lambda d, h=hypothesis: d["payload"]["hypotheses"].remove(h)
+    yield "relabelled to no-symmetry", lambda d: d.update(claim_id="T11.hypotheses.no-symmetry")
+
+
+def _unsymmetrize(matrix: list[list[str]]) -> None:
+    """Add 1 to entry (0, 1) only, so the (exactly symmetric) matrix is no longer symmetric."""
+    matrix[0][1] = str(Fraction(matrix[0][1]) + 1)
+
+
 def _oversized(d: dict[str, Any]) -> None:
     size = 100
     identity = [["1" if i == j else "0" for j in range(size)] for i in range(size)]
@@ -179,6 +199,7 @@ GROUPS: dict[str, Callable[[dict[str, Any]], Iterator[tuple[str, Edit]]]] = {
     "point": point_forgeries,
     "convexity": convexity_forgeries,
     "configuration": configuration_forgeries,
+    "alignment": alignment_forgeries,
 }
 
 

@@ -75,7 +75,7 @@ def test_a_small_timeout_decides_what_fits_and_marks_the_rest(tmp_path, capsys, 
 
 def test_a_deadline_reached_inside_a_procedure_is_inconclusive_not_a_crash(clock: FakeClock) -> None:
     """The reading-b cover loops over n and calls ctx.check_budget(); a deadline mid-way stops it cleanly."""
-    claim = load_all().get("T22.superadditivity.reading-b")
+    claim = load_all().get("T22.superadditivity.reading-b.listed-n")
     result = run_claim(claim, Context("thorough", 0), budget_seconds=2.5)
     assert result.verdict.value == "INCONCLUSIVE" and not result.crashed
     assert result.outcomes[0][1].notes.startswith("budget:")

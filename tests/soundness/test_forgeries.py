@@ -20,8 +20,9 @@ from tests.soundness import forgeries
 SOURCES = {
     "smt": "T19.threshold",
     "point": "T22.superadditivity",
-    "convexity": "T22.superadditivity.reading-b",
+    "convexity": "T22.superadditivity.reading-b.listed-n",
     "configuration": "T17.shadow-obstruction",
+    "alignment": "T11.hypotheses.no-alignment",
 }
 SMUGGLED_OUTPUT = Path("/tmp/headflow-forged.pth")
 

@@ -25,7 +25,7 @@ FUZZ = fuzz_settings(60)
 
 REAL = {
     "smt": "T19.threshold",
-    "convexity": "T22.superadditivity.reading-b",
+    "convexity": "T22.superadditivity.reading-b.listed-n",
     "point": "T19.threshold.exact",
     "configuration": "T17.shadow-obstruction",
 }

@@ -9,7 +9,9 @@ import sympy as sp
 from certificates import obligations
 from checks.theorems import clustering
 from identities import closed_forms as cf
-from tests.soundness.mutation import Mutant, cover, point_witness
+from identities import convexity, equiangular
+from identities.derivation import Derivation
+from tests.soundness.mutation import Mutant, cover, point_witness, symbolic
 
 u = clustering.u
 
@@ -31,14 +33,14 @@ def _covers_and_witnesses() -> list[Mutant]:
     return [
         Mutant(
             "convex-below-uc",
-            "T22.superadditivity.reading-b",
+            clustering.COVER_CLAIM,
             "phi'' > 0 on [u_c - 1, 40] for n = 3 (domain widened into the concave region)",
             False,
             cover(obligations.convexity_parts(3)["convex"][0], {u: (uc3 - 1, Fraction(40))}, ">"),
         ),
         Mutant(
             "convex-above-uc",
-            "T22.superadditivity.reading-b",
+            clustering.COVER_CLAIM,
             "phi'' > 0 on [u_c + 1/4, 40] for n = 3 (true)",
             True,
             cover(obligations.convexity_parts(3)["convex"][0], {u: (uc3 + Fraction(1, 4), Fraction(40))}, ">"),
@@ -46,7 +48,7 @@ def _covers_and_witnesses() -> list[Mutant]:
         ),
         Mutant(
             "gprime-from-0",
-            "T22.superadditivity.reading-b",
+            clustering.COVER_CLAIM,
             "g'(u) > 0 on [0, 3] for n = 3 (widened)",
             False,
             cover(sp.diff(cf.lambda_c_equation(u, 3), u), {u: (Fraction(0), Fraction(3))}, ">"),
@@ -75,6 +77,90 @@ def _covers_and_witnesses() -> list[Mutant]:
                 [("g(mean) > 0", cf.lambda_c_equation(mean, 3), ">"), ("violation > 0", violation, ">")],
                 {l1: uc3 + 1, l2: uc3 + 3},
             ),
+        ),
+    ]
+
+
+def _convex_regime() -> list[Mutant]:
+    """T22 reading-b for all n, symbolically: the prover handed a wrong inflection function g or factor K."""
+    v, n = convexity.u, convexity.n
+    g, K = cf.lambda_c_equation(v, n), convexity.convexity_factor()
+    return [
+        Mutant(
+            "convex-g-positive-at-0",
+            "T22.superadditivity.reading-b",
+            "phi'' = K (g + 4n): g(0) = 2n > 0 would put the whole of (0, oo) in the convex regime (false: phi is "
+            "concave below lambda_c)",
+            False,
+            symbolic(lambda: convexity.prove_superadditivity(inflection=g + 4 * n)),
+        ),
+        Mutant(
+            "convex-negated-pair",
+            "T22.superadditivity.reading-b",
+            "phi'' = K' g' with K' = -K and g' = -g, claimed with K' > 0 and g'(0) < 0: the factorization holds, "
+            "but K' < 0 and g'(0) = 2n > 0 (false)",
+            False,
+            symbolic(lambda: convexity.prove_superadditivity(inflection=-g, factor=-K)),
+        ),
+        Mutant(
+            "convex-wrong-factor",
+            "T22.superadditivity.reading-b",
+            "phi'' = K g with K = 2 e^u/(e^u + n - 1)^2 (exponent)",
+            False,
+            symbolic(lambda: convexity.prove_superadditivity(factor=2 * sp.exp(v) / (sp.exp(v) + n - 1) ** 2)),
+        ),
+        Mutant(
+            "convex-shifted-root",
+            "T22.superadditivity.reading-b",
+            "lambda_c taken as the root of g(u + 1), i.e. u_c - 1 (> 1): false, phi is concave on (u_c - 1, u_c)",
+            False,
+            symbolic(lambda: convexity.prove_superadditivity(inflection=g.subs(v, v + 1))),
+        ),
+        Mutant(
+            "convex-all-n-true",
+            "T22.superadditivity.reading-b",
+            "the claim: every lambda_h >= lambda_c, all n >= 2 (true)",
+            True,
+            symbolic(convexity.prove_superadditivity),
+            accept=True,
+        ),
+    ]
+
+
+def _skewed_invariance() -> Derivation:
+    """check_invariance at G_01 = G_12 = rho, G_02 = sigma (not equiangular), n = 3."""
+    skewed = equiangular.equiangular_gram(3)
+    skewed[0, 2] = skewed[2, 0] = sp.Symbol("sigma", real=True)
+    derivation = Derivation()
+    equiangular.check_invariance(derivation, 3, gram=skewed)
+    return derivation
+
+
+def _equiangular() -> list[Mutant]:
+    """T22's late rate and the equiangular invariance it rests on, symbolically, with a wrong statement."""
+    return [
+        Mutant(
+            "t22-late-3-symbolic",
+            "T22.late-rate",
+            "eps(t) ~ C exp(-3 Lambda t), handed to the symbolic proof (rate constant 3 instead of 2)",
+            False,
+            symbolic(lambda: equiangular.prove_late_rate(coefficient=3)),
+        ),
+        Mutant(
+            "t22-invariance-skewed",
+            "T22.late-rate",
+            "tokens with G_01 = G_12 = rho and G_02 = sigma keep equal pairwise rates (false: the pattern is not "
+            "invariant)",
+            False,
+            symbolic(_skewed_invariance),
+        ),
+        Mutant(
+            "t22-late-true",
+            "T22.late-rate",
+            "eps(t) ~ C exp(-2 Lambda t) (the claim)",
+            True,
+            symbolic(equiangular.prove_late_rate),
+            accept=True,
         ),
     ]
 
@@ -111,7 +197,7 @@ def _slow() -> list[Mutant]:
     return [
         Mutant(
             f"convex-below-uc-n{tokens}",
-            "T22.superadditivity.reading-b",
+            clustering.COVER_CLAIM,
             f"phi'' > 0 on [u_c - 1/2, 40] for n = {tokens} (widened)",
             False,
             cover(
@@ -127,4 +213,4 @@ def _slow() -> list[Mutant]:
 
 def mutants() -> list[Mutant]:
     """Every clustering mutant, the slow covers last."""
-    return _covers_and_witnesses() + _dynamics() + _slow()
+    return _covers_and_witnesses() + _convex_regime() + _equiangular() + _dynamics() + _slow()
