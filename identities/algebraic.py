@@ -207,3 +207,36 @@ def factors(polynomial: sp.Expr, generators: list[sp.Symbol]) -> list[sp.Expr]:
         return [polynomial]
     _, pairs = sp.factor_list(polynomial, *present, domain=sp.QQ)
     return [factor.as_expr() if isinstance(factor, sp.Poly) else factor for factor, _ in pairs]
+
+
+@dataclass(frozen=True)
+class SquareRootForm:
+    """A polynomial as A + B a modulo a**2 - p, for the one radical a = sqrt(p) of its ring; norm = A**2 - B**2 p.
+
+    The caller decides A + B a's sign from those of A, B and the norm, using a >= 0 (a real square
+    root) and a**2 = p: that is where a sign of a radical is used, so the caller must also prove
+    p >= 0 (the radical is real).
+    """
+
+    atom: Atom
+    radicand: sp.Expr
+    constant: sp.Expr
+    coefficient: sp.Expr
+    norm: sp.Expr
+
+
+def square_root_form(form: RingForm, polynomial: sp.Expr) -> SquareRootForm | None:
+    """`polynomial` reduced to A + B sqrt(p) when the form's only radical is a square root with a monic polynomial."""
+    radicals = form.radicals()
+    if len(radicals) != 1 or radicals[0].value.exp != sp.Rational(1, 2):
+        return None
+    (atom,) = radicals
+    relation = sp.Poly(atom.relation, atom.variable)
+    if relation.degree() != 2 or relation.LC() != 1 or relation.coeff_monomial(atom.variable) != 0:
+        return None
+    radicand = -relation.coeff_monomial(1)
+    remainder = sp.Poly(reduce_modulo(form, polynomial).remainder, atom.variable)
+    if remainder.degree() > 1:
+        return None
+    constant, coefficient = remainder.coeff_monomial(1), remainder.coeff_monomial(atom.variable)
+    return SquareRootForm(atom, radicand, constant, coefficient, sp.expand(constant**2 - coefficient**2 * radicand))

@@ -5,24 +5,28 @@ It runs in a child process with a deadline and returns PROVED with every step, o
 did not prove the claim. A proof has three parts, each exact:
 
 1. Definedness of both sides as written on the whole domain (SPEC section 3): the conditions
-   SymPy's assumptions proved (`definedness.proved_symbolically`), and each `!=` condition they did
-   not, proved algebraically: the irreducible factors of its numerator are eliminated against the
+   SymPy's assumptions proved (`definedness.proved_symbolically`), and the others proved here.
+   A `!=` condition: the irreducible factors of its numerator are eliminated against the
    radicals' defining polynomials by resultants (`identities.algebraic.eliminate`), and the
-   result, free of radicals, is proved non-zero on the domain by the assumptions. A resultant is a
-   polynomial combination of the factor and the defining polynomials, so it vanishes wherever the
-   factor does, for every choice of root: `c_star(H) != 0` holds because the resultant of
-   2 c = a - (H - 1) with a^2 - (H - 1)^2 - 4 is the constant -4.
+   result, free of radicals, is proved non-zero on the domain by the assumptions. A resultant is
+   a polynomial combination of the factor and the defining polynomials, so it vanishes wherever
+   the factor does, for every choice of root: `c_star(H) != 0` because the resultant of
+   2 c = r - (H - 1) with r^2 - (H - 1)^2 - 4 is the constant -4. A `>` or `>=` condition (proved
+   strictly): numerator and denominator are each reduced to A + B r modulo r^2 - p, for the one
+   square root r = sqrt(p) of the expression, and their signs follow from those of A, B and
+   A^2 - B^2 p (`_Prover.root_rule`). This is the one place a radical's sign is used, and it is
+   discharged: r >= 0 because r is a real square root, p >= 0 being proved on the domain.
 2. lhs - rhs = N / D over Q[atoms, parameters] (`identities.algebraic.ring_form`; a rational
    identity is the case without atoms). Every base raised to a negative power is proved non-zero
    on the domain as in 1, so D != 0; then N must reduce to 0 modulo a Groebner basis of the
    defining polynomials: N is in their ideal and vanishes wherever the atoms take their values.
    The reduction never uses a radical's sign, so it is valid for every root: `sqrt(x**2) = x` is
-   never proved here (SymPy's own simplify proves it where x >= 0).
-3. Logarithms: when the remainder of N is linear in the log atoms, N = N0 + sum N_i log(u_i) with
-   N0 reducing to 0 and each N_i reducing to c_i D for a rational c_i, lhs - rhs = sum c_i log(u_i).
-   With every u_i > 0 proved on the domain (SymPy's assumptions), that is (1/m) log(prod u_i^k_i)
-   for integers k_i = m c_i, which is 0 iff prod_{k_i > 0} u_i^k_i = prod_{k_i < 0} u_i^-k_i: an
-   identity without those logs, proved by 2.
+   never proved here (SymPy itself turns sqrt(x**2) into x where the domain makes x >= 0).
+3. Logarithms (free atoms in 2): when N = N0 + sum N_i log(u_i) with N0 reducing to 0 and the
+   remainders of the N_i rational multiples r_i of one of them, R, then lhs - rhs = (R / D) sum r_i
+   log(u_i) on the domain. With every u_i > 0 proved (as in 1), sum r_i log(u_i) is
+   (1/m) log(prod u_i^k_i) for integers k_i = m r_i, which is 0 iff
+   prod_{k_i > 0} u_i^k_i = prod_{k_i < 0} u_i^-k_i: an identity without those logs, proved by 2.
 """
 
 from __future__ import annotations
@@ -38,7 +42,15 @@ from checks.claimsfile.schema import IdentityClaim
 from checks.claimsfile.symbolic import isolated, short_text
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict
-from identities.algebraic import RingForm, Unsupported, eliminate, factors, reduce_modulo, ring_form
+from identities.algebraic import (
+    RingForm,
+    Unsupported,
+    eliminate,
+    factors,
+    reduce_modulo,
+    ring_form,
+    square_root_form,
+)
 
 RATIONAL = "rational identity: denominators cleared, numerator expanded to 0"
 ALGEBRAIC = "algebraic reduction: denominators cleared, numerator reduced to 0 by a Groebner basis of the radicals"
@@ -81,6 +93,7 @@ class _Prover:
     claim: IdentityClaim
     steps: list[Step] = field(default_factory=list)
     nonzero_known: dict[sp.Expr, bool] = field(default_factory=dict)
+    positive_known: dict[sp.Expr, bool] = field(default_factory=dict)
 
     def prove(self, unproved: list[Condition]) -> _Proof | str:
         """The steps and method name of a proof, or the reason there is none."""
@@ -114,7 +127,8 @@ class _Prover:
                 "Definedness, by SymPy's assumptions (each symbol written from its rational end): " + "; ".join(assumed)
             )
         for condition in unproved:
-            if condition.relation != "!=" or not self.nonzero(condition.expr, 0):
+            proved = self.nonzero(condition.expr, 0) if condition.relation == "!=" else self.positive(condition.expr)
+            if not proved:
                 raise _Failed(f"definedness condition {condition.text()} ({condition.reason}) not proved on the domain")
         if unproved:
             self.note("Definedness, algebraically (above): " + "; ".join(c.text() for c in unproved))
@@ -185,6 +199,68 @@ class _Prover:
         )
         return True
 
+    def positive(self, expr: sp.Expr) -> bool:
+        """Whether `expr > 0` is proved on the whole domain: by the assumptions, else through N / D (each once)."""
+        if self.on_domain(expr, ">"):
+            return True
+        if expr not in self.positive_known:
+            self.positive_known[expr] = False
+            self.positive_known[expr] = self._positive(expr)
+        return self.positive_known[expr]
+
+    def _positive(self, expr: sp.Expr) -> bool:
+        try:
+            form = ring_form(expr)
+            if not all(self.nonzero(inverted.value, 1) for inverted in form.inverted):
+                return False
+            numerator = self.sign(form, form.numerator)
+            denominator = self.sign(form, sp.expand(form.denominator))
+        except (Unsupported, _Failed):
+            return False
+        if numerator is None or denominator is None or numerator[0] != denominator[0]:
+            return False
+        self.note(f"{_text(expr)} > 0 on the domain: it is N / D with N {numerator[1]}, and D {denominator[1]}")
+        return True
+
+    def sign(self, form: RingForm, polynomial: sp.Expr) -> tuple[int, str] | None:
+        """(+1 or -1, why) when the polynomial's sign at the atoms' values is proved on the whole domain.
+
+        Without radicals, SymPy's assumptions decide. With one square root r = sqrt(p), the
+        polynomial is A + B r modulo r^2 - p, and r >= 0 is used: it holds because r is the real
+        square root, p >= 0 being proved on the domain here.
+        """
+        if not form.radicals():
+            value = form.value_of(polynomial)
+            for sign in (1, -1):
+                if self.on_domain(sign * value, ">"):
+                    return sign, f"= {_text(value, 160)} {'>' if sign > 0 else '<'} 0 (SymPy's assumptions)"
+            return None
+        root = square_root_form(form, polynomial)
+        if root is None or not self.on_domain(form.value_of(root.radicand), ">="):
+            return None
+        constant, coefficient, norm = (form.value_of(e) for e in (root.constant, root.coefficient, root.norm))
+        for sign in (1, -1):
+            rule = self.root_rule(sign * constant, sign * coefficient, norm)
+            if rule:
+                return sign, (
+                    f"= A + B*r modulo {root.atom.relation}, where r = {root.atom.variable} = {root.atom.value} >= 0 "
+                    f"(a real square root: {_text(form.value_of(root.radicand), 120)} >= 0 on the domain), "
+                    f"A = {_text(constant, 160)}, B = {_text(coefficient, 160)}, A^2 - B^2 r^2 = {_text(norm, 160)}: "
+                    f"{'' if sign > 0 else 'with -A, -B for A, B: '}{rule} (SymPy's assumptions), "
+                    f"so it is {'> 0' if sign > 0 else '< 0'}"
+                )
+        return None
+
+    def root_rule(self, constant: sp.Expr, coefficient: sp.Expr, norm: sp.Expr) -> str | None:
+        """The rule that proves A + B r > 0 for a real r >= 0, given norm = A^2 - B^2 r^2, or None."""
+        if self.on_domain(constant, ">") and self.on_domain(coefficient, ">="):
+            return "A > 0 and B >= 0"
+        if self.on_domain(coefficient, ">") and self.on_domain(-norm, ">"):
+            return "B > 0 and A^2 - B^2 r^2 < 0, so |A| < B r"
+        if self.on_domain(constant, ">") and self.on_domain(norm, ">"):
+            return "A > 0 and A^2 - B^2 r^2 > 0, so |B| r < A"
+        return None
+
     def on_domain(self, expr: sp.Expr, relation: str) -> bool:
         """Whether SymPy's assumptions (or exact numbers, or balls for constants) prove `expr relation 0`."""
         reason = "what the algebraic reduction needs"
@@ -203,17 +279,23 @@ class _Prover:
         rest = parts.pop(sp.Integer(1), sp.Integer(0))
         if reduce_modulo(form, rest).remainder != 0:
             raise _Failed("the part of lhs - rhs without logarithms does not reduce to 0")
-        denominator = reduce_modulo(form, form.denominator).remainder
-        coefficients = {logs[v]: _ratio(reduce_modulo(form, part).remainder, denominator) for v, part in parts.items()}
-        coefficients = {log: c for log, c in coefficients.items() if c != 0}
-        if not coefficients or any(c is None for c in coefficients.values()):
-            raise _Failed("the logarithms' coefficients are not rational numbers")
-        self.exponentiate(coefficients)  # type: ignore[arg-type]
+        remainders = {logs[v]: reduce_modulo(form, part).remainder for v, part in parts.items()}
+        reference = next((r for r in remainders.values() if r != 0), None)
+        if reference is None:
+            raise _Failed("the logarithms' coefficients reduce to 0 but the rest does not")
+        ratios = {log: _ratio(r, reference) for log, r in remainders.items()}
+        if any(ratio is None for ratio in ratios.values()):
+            raise _Failed("the logarithms' coefficients are not rational multiples of one another")
+        self.note(
+            f"N = {_text(reference, 160)} * ({_text(sp.Add(*(r * log for log, r in ratios.items())), 300)}) "
+            "modulo the basis (the terms without logarithms reduce to 0)"
+        )
+        self.exponentiate({log: ratio for log, ratio in ratios.items() if ratio != 0})  # type: ignore[misc]
 
     def exponentiate(self, coefficients: dict[sp.Expr, sp.Rational]) -> None:
         """sum c_i log(u_i) = 0 from prod u_i^k_i = 1, every u_i proved positive."""
         for log in coefficients:
-            if not self.on_domain(log.args[0], ">"):
+            if not self.positive(log.args[0]):
                 raise _Failed(f"{_text(log.args[0], 80)} > 0 was not proved on the domain")
         scale = math.lcm(*(int(c.q) for c in coefficients.values()))
         powers = {log.args[0]: int(c * scale) for log, c in coefficients.items()}
@@ -222,10 +304,10 @@ class _Prover:
         total = _text(sp.Add(*(c * log for log, c in coefficients.items())), 300)
         left = sp.Mul(*(u**k for u, k in powers.items() if k > 0))
         right = sp.Mul(*(u ** (-k) for u, k in powers.items() if k < 0))
-        scaled = "lhs - rhs" if scale == 1 else f"{scale}*(lhs - rhs)"
+        scaled = total if scale == 1 else f"{scale}*({total})"
         self.note(
-            f"lhs - rhs = {total} on the domain (the other terms of N reduce to 0), and each argument is positive "
-            f"there (SymPy's assumptions): {', '.join(map(str, powers))} > 0. For positive reals "
+            f"So lhs - rhs = 0 where {total} = 0. Each argument is positive on the domain (proved above or by "
+            f"SymPy's assumptions): {', '.join(map(str, powers))} > 0. For positive reals "
             f"sum k_i log(u_i) = log(prod u_i^k_i), so {scaled} = 0 iff the exponentiated difference is 0: "
             f"{_text(left, 160)} = {_text(right, 160)}"
         )

@@ -6,7 +6,9 @@ so its deciders must establish the conditions recorded by the expression builder
 
 - `proved_symbolically`: SymPy's assumption system decides the sign of each condition after each
   symbol with a rational lower end a is written a + t (t >= 0, or > 0 for an open end), or with
-  only an upper end b as b - t; so `x - 1 != 0` is proved on [2, 5], `x != 0` on "positive".
+  only an upper end b as b - t, then of its expansion (a polynomial in the t's with non-negative
+  coefficients is settled); so `x - 1 != 0` is proved on [2, 5], `x != 0` on "positive",
+  `(n - 1)*(H**2 - 2*H + 3) > 0` for integers n, H >= 2.
   A condition on constants alone (`golden != 0`) is settled with balls instead.
 - `check_point`: at an exact rational point each condition is settled exactly (SymPy on rationals)
   or with balls; a necessary condition that fails makes the claim false there (`undefined`).
@@ -69,7 +71,8 @@ def proved_symbolically(condition: Condition, domains: dict[sp.Symbol, Domain], 
     if not condition.expr.free_symbols:  # constants are settled with balls, not SymPy's float sign evaluation
         return _settle(condition, {})[0] is True
     shifted = condition.expr.xreplace(_shifts(domains, order))
-    verdict = within(SYMBOLIC_SECONDS, lambda: getattr(shifted, _SIGN[condition.relation]))
+    sign = _SIGN[condition.relation]
+    verdict = within(SYMBOLIC_SECONDS, lambda: getattr(shifted, sign) or getattr(sp.expand(shifted), sign))
     return verdict is True
 
 

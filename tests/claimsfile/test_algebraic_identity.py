@@ -112,6 +112,14 @@ def test_inexact_or_complex_expressions_are_refused(expr: sp.Expr) -> None:
         ("log(x*y)", "log(x) + log(y)", '{ x = "positive", y = "positive" }', LOGARITHMS),
         ("log(x/y) + 2*log(y)", "log(x*y)", '{ x = "[1, 2]", y = "[3, 4]" }', LOGARITHMS),
         ("log(x)/2", "log(sqrt(x))", '{ x = "positive" }', LOGARITHMS),
+        ("log(sqrt(x**2 + 1) - x)", "-log(sqrt(x**2 + 1) + x)", '{ x = "real" }', LOGARITHMS),
+        ("log(1/c_star(H) - c_star(H))", "log(H - 1)", '{ H = "[2, 5]" }', LOGARITHMS),
+        (
+            "beta_star(H, n, alpha)",
+            "log(c_star(H)*(n - 1)/(H - 1))/(2*alpha)",
+            '{ H = "integer>=2", n = "integer>=2", alpha = "positive" }',
+            LOGARITHMS,
+        ),
     ],
 )
 def test_true_identities_are_proved_by_the_strategy_with_their_steps(
@@ -152,6 +160,14 @@ def test_c_star_proof_lists_atoms_basis_remainder_and_the_discharged_denominator
         ("log(x*y)", "log(x) + 2*log(y)", '{ x = "positive", y = "positive" }'),
         ("log(x + y)", "log(x) + log(y)", '{ x = "[1, 3]", y = "[1, 3]" }'),
         ("log(x)", "x - 1", '{ x = "positive" }'),
+        ("log(sqrt(x**2 + 1) - x)", "log(sqrt(x**2 + 1) + x)", '{ x = "real" }'),
+        ("log(x - sqrt(x**2 + 1))", "0", '{ x = "real" }'),  # the argument is negative: no sign rule proves it
+        ("log(sqrt(x**2) - x + 1)", "0", '{ x = "[-1, 1]" }'),  # needs |x| = x, false for x < 0
+        (
+            "beta_star(H, n, alpha)",
+            "log(c_star(H)**2*(n - 1)/(H - 1))/(2*alpha)",
+            '{ H = "integer>=2", n = "integer>=2", alpha = "positive" }',
+        ),
     ],
 )
 def test_wrong_or_sign_dependent_identities_are_not_proved(lhs: str, rhs: str, symbols: str) -> None:
@@ -163,6 +179,19 @@ def test_a_sign_is_used_only_where_sympy_evaluates_with_the_domain_assumptions()
     """On [0, 1] SymPy itself turns sqrt(x**2) into x (x is nonnegative there), so lhs - rhs is 0 as built."""
     outcome, _ = strategy("sqrt(x**2)", "x", '{ x = "[0, 1]" }')
     assert outcome is not None and outcome.verdict is Verdict.PROVED
+
+
+def test_signs_of_square_roots_are_proved_from_a_and_b_and_the_norm() -> None:
+    """beta_star's log argument c^2 (n-1)/(1-c^2) > 0: A + B r with A > 0 and A^2 - B^2 r^2 = (n-1)^2 > 0."""
+    outcome, _ = strategy(
+        "beta_star(H, n, alpha)",
+        "log(c_star(H)*(n - 1)/(H - 1))/(2*alpha)",
+        '{ H = "integer>=2", n = "integer>=2", alpha = "positive" }',
+    )
+    assert outcome is not None
+    text = [step.text for step in outcome.steps]
+    assert any("> 0 on the domain: it is N / D" in t and "A^2 - B^2 r^2 = n**2 - 2*n + 1" in t for t in text)
+    assert any("real square root" in t for t in text)
 
 
 def test_the_denominator_is_proved_non_zero_where_it_is() -> None:
@@ -189,6 +218,7 @@ def test_without_simplify_the_strategy_proves_and_the_search_refutes(monkeypatch
         ("(x**2 - 1)/(x - 1)", "x + 2", '{ x = "[2, 5]" }'),  # rational
         ("log(x*y)", "log(x) + 2*log(y)", '{ x = "[1, 3]", y = "[2, 3]" }'),  # logarithms
         ("sqrt(x**2)", "x", '{ x = "[-1, 1]" }'),  # sign
+        ("log(sqrt(x**2 + 1) - x)", "log(sqrt(x**2 + 1) + x)", '{ x = "real" }'),  # signs of square roots
     ]:
         outcome = decided(lhs, rhs, symbols)
         assert outcome.verdict is Verdict.REFUTED, lhs
