@@ -232,7 +232,8 @@ def square_root_form(form: RingForm, polynomial: sp.Expr) -> SquareRootForm | No
         return None
     (atom,) = radicals
     relation = sp.Poly(atom.relation, atom.variable)
-    if relation.degree() != 2 or relation.LC() != 1 or relation.coeff_monomial(atom.variable) != 0:
+    monic = relation.coeff_monomial(atom.variable**2) == 1 and relation.coeff_monomial(atom.variable) == 0
+    if relation.degree() != 2 or not monic:
         return None
     radicand = -relation.coeff_monomial(1)
     remainder = sp.Poly(reduce_modulo(form, polynomial).remainder, atom.variable)

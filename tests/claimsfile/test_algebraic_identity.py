@@ -203,6 +203,14 @@ def test_the_denominator_is_proved_non_zero_where_it_is() -> None:
 # ---------------------------------------------------------------- in the decider, with and without simplify
 
 
+def test_the_search_tries_the_zero_of_a_denominator_with_a_radical() -> None:
+    """sqrt(x) - 1 has no polynomial numerator; eliminating the radical gives 1 - x, whose root 1 refutes."""
+    outcome = decided("(x - 1)/(sqrt(x) - 1)", "sqrt(x) + 1", '{ x = "[0, 4]" }')
+    assert outcome.verdict is Verdict.REFUTED
+    assert outcome.witness and outcome.witness["point"] == {"x": "1"}
+    assert "division by zero" in outcome.witness["undefined"]
+
+
 def test_without_simplify_the_strategy_proves_and_the_search_refutes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(identity_decider, "simplifies_to_zero", lambda expr, seconds: (None, "disabled"))
     for lhs, rhs, symbols in [
