@@ -67,13 +67,10 @@ TEXT = 400
 _Proof = tuple[list[Step], str]
 
 
-def prove_identity(claim: IdentityClaim, unproved: list[Condition], ctx: Context) -> tuple[Outcome | None, str]:
-    """(PROVED outcome, "") or (None, why not), for lhs = rhs on the claim's domain.
-
-    `unproved` are the claim's definedness conditions SymPy's assumptions did not prove.
-    """
+def prove_identity(claim: IdentityClaim, ctx: Context) -> tuple[Outcome | None, str]:
+    """(PROVED outcome, "") or (None, why not), for lhs = rhs on the claim's domain."""
     seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
-    answer, why = isolated(lambda: _Prover(claim).prove(unproved), seconds, "the algebraic reduction")
+    answer, why = isolated(lambda: _Prover(claim).prove(), seconds, "the algebraic reduction")
     if answer is None:
         return None, why
     if isinstance(answer, str):
@@ -95,12 +92,12 @@ class _Prover:
     nonzero_known: dict[sp.Expr, bool] = field(default_factory=dict)
     positive_known: dict[sp.Expr, bool] = field(default_factory=dict)
 
-    def prove(self, unproved: list[Condition]) -> _Proof | str:
+    def prove(self) -> _Proof | str:
         """The steps and method name of a proof, or the reason there is none."""
         difference = self.claim.lhs - self.claim.rhs
         self.note(f"lhs - rhs = {_text(difference)}")
         try:
-            self.definedness(unproved)
+            self.definedness()
             form = ring_form(difference)
             self.denominators(form, "lhs - rhs")
             remainder = self.reduction(form, "lhs - rhs")
@@ -116,8 +113,10 @@ class _Prover:
     def note(self, text: str) -> None:
         self.steps.append(Step(text))
 
-    def definedness(self, unproved: list[Condition]) -> None:
+    def definedness(self) -> None:
         """Every condition of both sides as written holds on the whole domain (part 1)."""
+        domains, order = self.claim.domains, self.claim.order
+        unproved = [c for c in self.claim.conditions if not proved_symbolically(c, domains, order)]
         assumed = [c.text() for c in self.claim.conditions if c not in unproved]
         if not self.claim.conditions:
             self.note("Both sides are defined everywhere: no quotient, log, sqrt, root or lambertw")

@@ -52,7 +52,7 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     )
     if zero and not unproved:
         return Outcome(Verdict.PROVED, PROOF, steps=_proof_steps(claim, difference))
-    algebraic, not_algebraic = prove_identity(claim, unproved, ctx)
+    algebraic, not_algebraic = prove_identity(claim, ctx)
     if algebraic is not None:
         return algebraic
     witness, tried, undefined = _search(claim, ctx)
