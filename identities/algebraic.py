@@ -14,7 +14,7 @@ polynomials the atoms satisfy:
   negative power is listed (`RingForm.inverted`), so that a caller who proves each of them non-zero
   knows that the denominator is non-zero where the expression is evaluated.
 
-Then `reduce_numerator` reduces the numerator modulo a Groebner basis (lex, the atoms above the
+Then `reduce_modulo` reduces the numerator modulo a Groebner basis (lex, the atoms above the
 parameters) of the defining polynomials: a remainder 0 means the numerator is a combination of
 them with polynomial coefficients, hence 0 wherever the atoms take their values. `eliminate`
 takes resultants with the defining polynomials, the last atom first: the result R, free of the
@@ -180,11 +180,6 @@ def reduce_modulo(form: RingForm, polynomial: sp.Expr) -> Reduction:
         raise Unsupported("the defining polynomials have no common root")
     _, remainder = sp.reduced(polynomial, list(basis.exprs), *generators, order="lex", domain=sp.QQ)
     return Reduction(tuple(basis.exprs), sp.expand(remainder))
-
-
-def reduce_numerator(form: RingForm) -> Reduction:
-    """The remainder of the form's numerator modulo the Groebner basis of its defining polynomials."""
-    return reduce_modulo(form, form.numerator)
 
 
 def eliminate(form: RingForm, polynomial: sp.Expr) -> sp.Expr:
