@@ -6,13 +6,15 @@ so its deciders must establish the conditions recorded by the expression builder
 
 - `proved_symbolically`: SymPy's assumption system decides the sign of each condition after each
   symbol with a rational lower end a is written a + t (t >= 0, or > 0 for an open end), or with
-  only an upper end b as b - t; so `x - 1 != 0` is proved on [2, 5], `x != 0` on "positive".
+  only an upper end b as b - t, then of its expansion (a polynomial in the t's with non-negative
+  coefficients is settled); so `x - 1 != 0` is proved on [2, 5], `x != 0` on "positive",
+  `(n - 1)*(H**2 - 2*H + 3) > 0` for integers n, H >= 2.
   A condition on constants alone (`golden != 0`) is settled with balls instead.
 - `check_point`: at an exact rational point each condition is settled exactly (SymPy on rationals)
   or with balls; a necessary condition that fails makes the claim false there (`undefined`).
 - `candidate_points`: points where a condition fails at a single point (a denominator's zero)
   are rarely hit by random sampling, so the rational roots of `expr = 0` in each symbol are tried
-  (polynomial numerators only).
+  (polynomial numerators, or numerators with radicals once these are eliminated by resultants).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from checks.claimsfile.conditions import Condition
 from checks.claimsfile.domains import Domain, contains, sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.symbolic import within
+from identities.algebraic import eliminate, ring_form
 
 #: Seconds SymPy may spend on one condition (a sign query, an exact value, solving for a root).
 SYMBOLIC_SECONDS = 1.0
@@ -69,7 +72,8 @@ def proved_symbolically(condition: Condition, domains: dict[sp.Symbol, Domain], 
     if not condition.expr.free_symbols:  # constants are settled with balls, not SymPy's float sign evaluation
         return _settle(condition, {})[0] is True
     shifted = condition.expr.xreplace(_shifts(domains, order))
-    verdict = within(SYMBOLIC_SECONDS, lambda: getattr(shifted, _SIGN[condition.relation]))
+    sign = _SIGN[condition.relation]
+    verdict = within(SYMBOLIC_SECONDS, lambda: getattr(shifted, sign) or getattr(sp.expand(shifted), sign))
     return verdict is True
 
 
@@ -147,6 +151,8 @@ def _rational_roots(expr: sp.Expr, symbol: sp.Symbol) -> list[sp.Rational]:
     def roots() -> list[sp.Rational]:
         numerator = sp.numer(sp.together(expr))
         if not numerator.is_polynomial(symbol):
+            numerator = _without_radicals(numerator)
+        if not numerator.is_polynomial(symbol):
             return []
         poly = sp.Poly(numerator, symbol)
         if poly.degree() > MAX_DEGREE or not all(c.is_Rational for c in poly.all_coeffs()):
@@ -158,3 +164,10 @@ def _rational_roots(expr: sp.Expr, symbol: sp.Symbol) -> list[sp.Rational]:
     except Exception:  # SymPy's polynomial code fails in many ways; a root not found is only a candidate lost
         return []
     return (found or [])[:MAX_ROOTS]
+
+
+def _without_radicals(expr: sp.Expr) -> sp.Expr:
+    """A polynomial that vanishes wherever expr does, its radicals eliminated by resultants (`identities.algebraic`):
+    `sqrt(x) - 1` gives 1 - x, whose root 1 is then tried. Its other roots are only more candidates."""
+    form = ring_form(expr)
+    return form.value_of(eliminate(form, form.numerator))

@@ -7,7 +7,10 @@ where the original sides are defined. Otherwise exact points are tried, first th
 condition's expression vanishes (a denominator's zero), then random ones: a point where a side is
 undefined refutes the identity (verified exactly or with balls), and so does a point where both
 sides are defined and their balls differ (REFUTED, `verified_by: "ball"`). When neither happens
-the claim stays INCONCLUSIVE.
+the claim stays INCONCLUSIVE. Between the two, `algebraic_identity.prove_identity` tries an exact
+algebraic proof (denominators cleared, radicals reduced modulo a Groebner basis of their defining
+polynomials, logarithms compared through exponentials), which also proves the non-vanishing
+conditions SymPy's assumptions leave open, such as c_star(H) != 0.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 import sympy as sp
 
+from checks.claimsfile.algebraic_identity import prove_identity
 from checks.claimsfile.definedness import candidate_points, check_point, proved_symbolically
 from checks.claimsfile.domains import sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
@@ -48,6 +52,9 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     )
     if zero and not unproved:
         return Outcome(Verdict.PROVED, PROOF, steps=_proof_steps(claim, difference))
+    algebraic, not_algebraic = prove_identity(claim, ctx)
+    if algebraic is not None:
+        return algebraic
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
@@ -59,7 +66,7 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     return Outcome(
         Verdict.INCONCLUSIVE,
         f"{PROOF}; {SEARCH}",
-        notes=f"{reason}; no counterexample at {tried} points ({undefined} more could not be settled)",
+        notes=f"{reason}; {not_algebraic}; no counterexample at {tried} points ({undefined} more could not be settled)",
         details={"points_tried": tried, "points_undefined": undefined},
     )
 

@@ -1,9 +1,11 @@
-"""SymPy work under time (and, for simplify, memory) limits: SymPy has none of its own.
+"""SymPy work under time (and, in a child process, memory) limits: SymPy has none of its own.
 
-The limit is a SIGALRM timer, which only the main thread can use; elsewhere the call runs
-unbounded. The timeout exception derives from BaseException so that no `except Exception`
-inside SymPy can swallow it. An enclosing timer keeps running: the inner limit is shortened to
-it, and what is left of it is restored afterwards.
+`within` bounds time in-process; `isolated` runs work that may crash or swell (simplify, Groebner
+bases) in a forked child with a memory cap and a hard deadline. The in-process limit is a SIGALRM
+timer, which only the main thread can use; elsewhere the call runs unbounded. The timeout
+exception derives from BaseException so that no `except Exception` inside SymPy can swallow it.
+An enclosing timer keeps running: the inner limit is shortened to it, and what is left of it is
+restored afterwards.
 """
 
 from __future__ import annotations
@@ -67,28 +69,43 @@ def _alarm(seconds: float) -> Iterator[None]:
 def simplifies_to_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
     """Whether SymPy's simplify(expr) is 0: (True, ""), (False, what is left), or (None, why undecided).
 
-    simplify runs in a forked child process with a memory cap (CHILD_MEMORY_BYTES above the
-    parent's size) and a hard deadline: SymPy's polynomial code can crash the interpreter on
+    simplify runs isolated (`isolated`): SymPy's polynomial code can crash the interpreter on
     huge integers (python-flint aborts with SIGFPE), and that must not take the report down.
-    Where fork is unavailable it runs in-process under the SIGALRM limit.
+    """
+    answer, why = isolated(lambda: _simplified(expr), seconds, "simplify")
+    return (None, why) if answer is None else answer
+
+
+def _simplified(expr: sp.Expr) -> tuple[bool, str]:
+    result = sp.simplify(expr)
+    return (True, "") if result == 0 else (False, short_text(result))
+
+
+def isolated(compute: Callable[[], T], seconds: float, what: str) -> tuple[T | None, str]:
+    """(compute(), "") computed in a forked child process, or (None, why not) naming `what`.
+
+    The child has a memory cap (CHILD_MEMORY_BYTES above the parent's size at the fork) and a hard
+    deadline of `seconds`; a crash, a hang, a MemoryError or any exception leaves the answer None.
+    The result travels back pickled. Where fork is unavailable it runs in-process under the SIGALRM
+    limit.
     """
     if seconds <= 0:
         return None, "no time left"
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:
-        result = within(seconds, lambda: sp.simplify(expr))
-        return (None, "timed out") if result is None else (result == 0, "" if result == 0 else short_text(result))
+        result = within(seconds, compute)
+        return (None, f"{what} timed out") if result is None else (result, "")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_simplify_child, args=(expr, sender), daemon=True)
+    child = context.Process(target=_child, args=(compute, what, sender), daemon=True)
     child.start()
     sender.close()
     try:
         if not receiver.poll(seconds):
-            return None, f"simplify timed out after {seconds:g} s"
+            return None, f"{what} timed out after {seconds:g} s"
         return receiver.recv()
     except (EOFError, OSError):
-        return None, f"simplify failed in its child process (exit code {child.exitcode})"
+        return None, f"{what} failed in its child process (exit code {child.exitcode})"
     finally:
         receiver.close()
         if child.is_alive():
@@ -96,18 +113,17 @@ def simplifies_to_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]
         child.join()
 
 
-def _simplify_child(expr: sp.Expr, sender: Connection) -> None:
+def _child(compute: Callable[[], object], what: str, sender: Connection) -> None:
     faulthandler.disable()  # a crash here is expected and reported by the parent, without a dump
     with open("/proc/self/statm") as statm:
         size = int(statm.read().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + CHILD_MEMORY_BYTES, size + CHILD_MEMORY_BYTES))
     try:
-        result = sp.simplify(expr)
-        message = (True, "") if result == 0 else (False, short_text(result))
+        message: tuple[object, str] = (compute(), "")
     except MemoryError:
-        message = (None, "simplify ran out of memory")
+        message = (None, f"{what} ran out of memory")
     except Exception as exc:  # SymPy may fail in many ways; the claim then stays undecided
-        message = (None, f"simplify failed: {type(exc).__name__}")
+        message = (None, f"{what} failed: {type(exc).__name__}")
     sender.send(message)
     sender.close()
 

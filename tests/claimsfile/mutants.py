@@ -49,6 +49,23 @@ beta = 2.0
 time = 1.0
 """
 
+_C_STAR_INVERSE_FILE = """
+[[claim]]
+id = "c-star-inverse"
+kind = "identity"
+lhs = "1/c_star(H) - c_star(H)"
+rhs = "{rhs}"
+symbols = {{ H = {{ min = 1 }} }}
+"""
+_BETA_STAR_FILE = """
+[[claim]]
+id = "beta-star"
+kind = "identity"
+lhs = "beta_star(H, n, alpha)"
+rhs = "log(c_star(H){power}*(n - 1)/(H - 1))/(2*alpha)"
+symbols = {{ H = "integer>=2", n = "integer>=2", alpha = "positive" }}
+"""
+
 
 def mutants() -> list[Mutant]:
     """The claims-file deciders (`headflow check`) on file forms of T19, T27 and the golden ratio, mutated."""
@@ -87,6 +104,36 @@ def mutants() -> list[Mutant]:
                 .replace("rho = 0.2", 'rho = 0.2\nlimit = "log(n - 1)"')
                 .replace("time = 1.0", "time = 30.0")
             ),
+        ),
+        Mutant(
+            "file-c-star-inverse",
+            "T19.c-star",
+            "file form: 1/c*(H) - c*(H) = H - 1 for H >= 1 (true: c*^2 + (H-1)c* = 1); proved by algebraic reduction",
+            True,
+            claims_file(_C_STAR_INVERSE_FILE.format(rhs="H - 1")),
+            accept=True,
+        ),
+        Mutant(
+            "file-c-star-inverse-shifted",
+            "T19.c-star",
+            "file form: 1/c*(H) - c*(H) = H (the constant term dropped)",
+            False,
+            claims_file(_C_STAR_INVERSE_FILE.format(rhs="H")),
+        ),
+        Mutant(
+            "file-beta-star-log-form",
+            "T19.threshold",
+            "file form: beta* = ln(c*(n-1)/(H-1))/(2 alpha) (true: c*^2/(1-c*^2) = c*/(H-1)); proved through logs",
+            True,
+            claims_file(_BETA_STAR_FILE.format(power="")),
+            accept=True,
+        ),
+        Mutant(
+            "file-beta-star-log-form-squared",
+            "T19.threshold",
+            "file form: beta* = ln(c*^2 (n-1)/(H-1))/(2 alpha) (c* squared once too often)",
+            False,
+            claims_file(_BETA_STAR_FILE.format(power="**2")),
         ),
         Mutant(
             "file-golden-digits",
