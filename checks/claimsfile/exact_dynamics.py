@@ -95,7 +95,7 @@ def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     derivation.note(MEANING[claim.property])
     pull = er.reduced_pull(derivation, options["attention"], strengths)
     pull = pull.subs({er.n: options["n"], er.beta: _rational(options["beta"])})
-    details: dict[str, Any] = {"rho0": str(start), "pull": str(pull)}
+    details: dict[str, Any] = {"meaning": MEANING[claim.property], "rho0": str(start), "pull": str(pull)}
     try:
         limit = er.destination(derivation, pull, start, options["n"])
         _closed(derivation)
