@@ -160,10 +160,9 @@ def late_rate(derivation: Derivation, pull: sp.Expr, size: sp.Expr = n) -> sp.Ex
 def increasing(pull: sp.Expr, start: sp.Expr, upward: bool) -> bool | None:
     """Whether SymPy's assumptions show dS/drho > 0 for every rho >= start (upward) or rho <= start:
     True, or None when they cannot."""
-    side = on_side(pull, positive=True) if upward and start > 0 else pull
-    if not upward and start < 0:
-        side = on_side(pull, positive=False)
-    return sp.diff(side, rho).subs(rho, start + _u if upward else start - _u).is_positive
+    if (start > 0 and upward) or (start < 0 and not upward):  # the rhos checked keep the sign of start
+        pull = on_side(pull, positive=upward)
+    return sp.diff(pull, rho).subs(rho, start + _u if upward else start - _u).is_positive
 
 
 def destination(derivation: Derivation, pull: sp.Expr, start: sp.Expr, size: int) -> sp.Expr | None:

@@ -49,9 +49,26 @@ beta = 2.0
 time = 1.0
 """
 
+_LATE_RATE_FILE = """
+[[claim]]
+id = "late-rate"
+kind = "dynamics"
+quantity = "cluster_gap"
+property = "decays-at-rate"
+rate = "{rate}"
+attention = "{attention}"
+heads = "scalar"
+lambdas = [1.0, 0.5]
+tokens = "equiangular"
+rho = 0.2
+n = 4
+d = 4
+beta = 1.0
+"""
+
 
 def mutants() -> list[Mutant]:
-    """The claims-file deciders (`headflow check`) on file forms of T19, T27 and the golden ratio, mutated."""
+    """The claims-file deciders (`headflow check`) on file forms of T19, T22, T27 and the golden ratio, mutated."""
     scalar = {"heads": "scalar", "lambdas": "lambdas = [1.0]", "tokens": "equiangular", "extra": "rho = 0.2"}
     symmetric = {"heads": "random-symmetric", "lambdas": "", "tokens": "random-sphere", "extra": ""}
     return [
@@ -87,6 +104,29 @@ def mutants() -> list[Mutant]:
                 .replace("rho = 0.2", 'rho = 0.2\nlimit = "log(n - 1)"')
                 .replace("time = 1.0", "time = 30.0")
             ),
+        ),
+        Mutant(
+            "file-late-rate-3-lambda",
+            "T22.late-rate",
+            "file form: the cluster gap decays at rate 3 Lambda (softmax, equiangular; the exact rate is 2 Lambda)",
+            False,
+            claims_file(_LATE_RATE_FILE.format(rate="3*(1 + 0.5)", attention="softmax")),
+        ),
+        Mutant(
+            "file-late-rate",
+            "T22.late-rate",
+            "file form: the cluster gap decays at rate 2 Lambda (softmax, equiangular); the exact route must prove it",
+            True,
+            claims_file(_LATE_RATE_FILE.format(rate="2*(1 + 0.5)", attention="softmax")),
+            accept=True,
+        ),
+        Mutant(
+            "file-late-rate-usa-2-lambda",
+            "T22.late-rate",
+            "file form: with usa attention the cluster gap decays at softmax's rate 2 Lambda "
+            "(the exact usa rate is 2 sum lambda_h e^(beta lambda_h))",
+            False,
+            claims_file(_LATE_RATE_FILE.format(rate="2*(1 + 0.5)", attention="usa")),
         ),
         Mutant(
             "file-golden-digits",
