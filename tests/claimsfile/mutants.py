@@ -6,6 +6,7 @@ from checks.claimsfile.deciders import DECIDERS
 from checks.claimsfile.loader import parse_claims
 from checks.registry import Context
 from checks.verdicts import Outcome
+from tests.claimsfile.claim_texts import gap_claim
 from tests.soundness.mutation import Decide, Mutant
 
 
@@ -47,23 +48,6 @@ d = 4
 H = 1
 beta = 2.0
 time = 1.0
-"""
-
-_LATE_RATE_FILE = """
-[[claim]]
-id = "late-rate"
-kind = "dynamics"
-quantity = "cluster_gap"
-property = "decays-at-rate"
-rate = "{rate}"
-attention = "{attention}"
-heads = "scalar"
-lambdas = [1.0, 0.5]
-tokens = "equiangular"
-rho = 0.2
-n = 4
-d = 4
-beta = 1.0
 """
 
 
@@ -110,14 +94,14 @@ def mutants() -> list[Mutant]:
             "T22.late-rate",
             "file form: the cluster gap decays at rate 3 Lambda (softmax, equiangular; the exact rate is 2 Lambda)",
             False,
-            claims_file(_LATE_RATE_FILE.format(rate="3*(1 + 0.5)", attention="softmax")),
+            claims_file(gap_claim("late-rate", "decays-at-rate", "3*(1 + 0.5)", "softmax", "[1.0, 0.5]", "0.2")),
         ),
         Mutant(
             "file-late-rate",
             "T22.late-rate",
             "file form: the cluster gap decays at rate 2 Lambda (softmax, equiangular); the exact route must prove it",
             True,
-            claims_file(_LATE_RATE_FILE.format(rate="2*(1 + 0.5)", attention="softmax")),
+            claims_file(gap_claim("late-rate", "decays-at-rate", "2*(1 + 0.5)", "softmax", "[1.0, 0.5]", "0.2")),
             accept=True,
         ),
         Mutant(
@@ -126,7 +110,7 @@ def mutants() -> list[Mutant]:
             "file form: with usa attention the cluster gap decays at softmax's rate 2 Lambda "
             "(the exact usa rate is 2 sum lambda_h e^(beta lambda_h))",
             False,
-            claims_file(_LATE_RATE_FILE.format(rate="2*(1 + 0.5)", attention="usa")),
+            claims_file(gap_claim("late-rate", "decays-at-rate", "2*(1 + 0.5)", "usa", "[1.0, 0.5]", "0.2")),
         ),
         Mutant(
             "file-golden-digits",

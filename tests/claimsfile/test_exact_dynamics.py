@@ -19,6 +19,7 @@ from checks.integrator import IntegrationFailure, integrate
 from checks.registry import Context
 from checks.verdicts import Verdict
 from identities import equiangular_reduction as er
+from tests.claimsfile.claim_texts import claim_text, gap_claim
 
 
 def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
@@ -26,21 +27,6 @@ def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
     results = run_claims(registry.claims(), Context("quick", seed=3, certificate_dir=directory))
     assert not any(r.crashed for r in results)
     return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
-
-
-def claim_text(claim_id: str, **fields: str) -> str:
-    """One dynamics claim as TOML; each field's value is TOML text (strings carry their quotes)."""
-    lines = "\n".join(f"{key} = {value}" for key, value in fields.items())
-    return f'\n[[claim]]\nid = "{claim_id}"\nkind = "dynamics"\n{lines}\n'
-
-
-def gap_claim(claim_id: str, prop: str, target: str, attention: str, lambdas: str, rho: str, **extra: str) -> str:
-    """One cluster_gap claim over equiangular tokens and scalar heads (n = 4, d = 5, beta = 1 unless given)."""
-    key = "rate" if prop == "decays-at-rate" else "limit"
-    family = {"heads": '"scalar"', "lambdas": lambdas, "tokens": '"equiangular"', "rho": rho}
-    sizes = {"n": "4", "d": "5", "beta": "1.0"} | extra
-    head = {"quantity": '"cluster_gap"', "property": f'"{prop}"', key: f'"{target}"', "attention": f'"{attention}"'}
-    return claim_text(claim_id, **head, **family, **sizes)
 
 
 RATES = "".join(
