@@ -20,5 +20,5 @@ DECIDERS: dict[str, tuple[str, Decider]] = {
     "identity": ("symbolic+ball", decide_identity),
     "constant": ("ball", decide_constant),
     "inequality": ("ball search+cover", decide_inequality),
-    "dynamics": ("trajectories", decide_dynamics),
+    "dynamics": ("reduction+trajectories", decide_dynamics),
 }

@@ -37,6 +37,7 @@ from certificates.witness import round_configuration
 from checks import adversarial, families
 from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball
+from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
 from checks.claimsfile.witness_family import (
@@ -48,7 +49,7 @@ from checks.config import Configuration
 from checks.errors import InputError
 from checks.family_names import HEAD_FAMILIES
 from checks.fits import exponential_rate
-from checks.integrator import integrate
+from checks.integrator import IntegrationFailure, Trajectory, integrate
 from checks.observables import EVALUATORS
 from checks.registry import Context
 from checks.sampling import configuration_record, float_verdict
@@ -76,11 +77,26 @@ class Sample:
     worst_state: Configuration
     worst_index: tuple[int, ...]
     states: list[Configuration]
+    #: A run that left every bound: (end of the interval decided, time the integrator reached); None otherwise.
+    blow_up: tuple[float, float] | None = None
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of a negative rate) or
-    INCONCLUSIVE."""
+    """PROVED or REFUTED on the exact equiangular reduction where the family is its regime
+    (`exact_dynamics`); otherwise, or when that route does not decide, CONFIRMED (floats, after an
+    adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE."""
+    exact = decide_exactly(claim, ctx)
+    if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
+        return exact
+    numeric = _decide_numerically(claim, ctx)
+    if exact is None:
+        return numeric
+    notes = "; ".join(note for note in (exact.notes, numeric.notes) if note)
+    return dataclasses.replace(numeric, notes=notes, details=numeric.details | {"exact_route": exact.details})
+
+
+def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
+    """The float evidence: integrated trajectories of the family, then the adversarial search."""
     options = claim.options
     count = options.get("samples", SAMPLES[ctx.profile])
     try:
@@ -94,7 +110,15 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
         cfg = configuration(options, ctx.rng(f"dynamics-{k}"))
         try:
             samples.append(_sample(claim, cfg, target))
-        except InputError as exc:  # overflow or blow-up of this trajectory
+        except IntegrationFailure as failure:  # a limit as t -> oo needs the whole half-line
+            notes = (
+                f"trajectory {k} left every bound at t = {failure.t_reached:.6g} ({failure.reason}): "
+                f"the {claim.property} property as t -> oo is not decided on [0, {failure.t_reached:.6g}]"
+            )
+            return Outcome(
+                Verdict.INCONCLUSIVE, method.format(k + 1), notes=notes, details={"t_reached": failure.t_reached}
+            )
+        except InputError as exc:  # overflow of this trajectory
             return Outcome(Verdict.INCONCLUSIVE, method.format(k + 1), notes=f"trajectory {k} failed: {exc}")
     worst = min(samples, key=lambda s: s.margin / s.scale)
     tolerance = _tolerance(claim) * worst.scale
@@ -102,8 +126,27 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     trajectories = float_verdict(method.format(len(samples)), len(samples), worst.margin, tolerance, candidate)
     searched = searched_quantity(claim)
     if searched is None:
-        return trajectories
-    return _decide_by_search(claim, ctx, searched, samples, trajectories)
+        return _on_integrated_intervals(trajectories, samples)
+    return _on_integrated_intervals(_decide_by_search(claim, ctx, searched, samples, trajectories), samples)
+
+
+def _on_integrated_intervals(outcome: Outcome, samples: list[Sample]) -> Outcome:
+    """The outcome, saying on which interval each run that left every bound was decided (never beyond it)."""
+    blown = [(k, sample.blow_up) for k, sample in enumerate(samples) if sample.blow_up is not None]
+    if not blown:
+        return outcome
+    words = "; ".join(
+        f"trajectory {k} left every bound at t = {reached:.6g} (step size underflow) and is checked on [0, {until:.6g}]"
+        for k, (until, reached) in blown
+    )
+    note = f"{words}: the verdict is about these intervals only, nothing is claimed beyond them"
+    intervals = [{"trajectory": k, "t_reached": reached, "checked_on": [0.0, until]} for k, (until, reached) in blown]
+    return dataclasses.replace(
+        outcome,
+        method=f"{outcome.method}, each on the interval it integrated",
+        notes="; ".join(text for text in (outcome.notes, note) if text),
+        details=outcome.details | {"integrated_intervals": intervals},
+    )
 
 
 def _decide_by_search(
@@ -185,24 +228,28 @@ def _target(claim: DynamicsClaim) -> float | None:
 
 
 def _sample(claim: DynamicsClaim, cfg: Configuration, target: float | None) -> Sample:
-    options, head = claim.options, claim.options.get("head")
+    options = claim.options
     horizon = options.get("time", HORIZON[cfg.geometry])
     if claim.property == "decays-at-rate" and claim.quantity == "cluster_gap":
         rate, _, _, points = late_exponent(cfg)
         return Sample(cfg, -abs(rate - target) if points >= 3 else -np.inf, abs(target), cfg, (), [cfg])
-    traj = integrate(cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=())
-    states = [cfg.moved_to(X) for X in traj.states]
-    values = np.array([quantity(claim.quantity, state, head) for state in states])
-    scale = 1.0 + float(np.nanmax(np.abs(values)))
-    if not np.all(np.isfinite(values)):
-        raise InputError("quantity", claim.quantity, "not finite along the trajectory")
+    try:
+        traj = integrate(cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=())
+    except IntegrationFailure as failure:
+        if claim.property not in ("non-negative", "non-decreasing"):
+            raise
+        traj = failure.partial
+    states, values, blow_up = _records(claim, cfg, traj)
+    scale = 1.0 + float(np.max(np.abs(values)))
     if claim.property == "non-negative":
         index = np.unravel_index(int(np.argmin(values)), values.shape)
-        return Sample(cfg, float(values[index]), scale, states[index[0]], tuple(int(i) for i in index[1:]), states)
+        worst_state, worst_index = states[index[0]], tuple(int(i) for i in index[1:])
+        return Sample(cfg, float(values[index]), scale, worst_state, worst_index, states, blow_up)
     if claim.property == "non-decreasing":
         steps = np.diff(values, axis=0)
         index = np.unravel_index(int(np.argmin(steps)), steps.shape)
-        return Sample(cfg, float(steps[index]), scale, states[index[0]], tuple(int(i) for i in index[1:]), states)
+        worst_state, worst_index = states[index[0]], tuple(int(i) for i in index[1:])
+        return Sample(cfg, float(steps[index]), scale, worst_state, worst_index, states, blow_up)
     if claim.property == "tends-to":
         distance = np.abs(values[-1] - target)
         return Sample(cfg, -float(np.max(distance)), max(1.0, abs(target)), states[-1], (), states)
@@ -210,6 +257,31 @@ def _sample(claim: DynamicsClaim, cfg: Configuration, target: float | None) -> S
     magnitude = np.abs(values[half:]).reshape(len(values) - half, -1)
     fitted = [-float(exponential_rate(traj.times[half:], column).coefficients[1]) for column in magnitude.T]
     return Sample(cfg, -max(abs(r - target) for r in fitted), abs(target), states[-1], (), states)
+
+
+def _records(
+    claim: DynamicsClaim, cfg: Configuration, traj: Trajectory
+) -> tuple[list[Configuration], np.ndarray, tuple[float, float] | None]:
+    """The recorded states and the quantity at each; a run that left every bound (`traj.status`) keeps the
+    records up to the last finite value, with (that record's time, the time reached)."""
+    blown = traj.status == "step size underflow"
+    states, values = [cfg.moved_to(X) for X in traj.states], []
+    for state in states:
+        try:
+            value = quantity(claim.quantity, state, claim.options.get("head"))
+        except InputError:
+            if not blown:
+                raise
+            break
+        if not np.all(np.isfinite(value)):
+            if not blown:
+                raise InputError("quantity", claim.quantity, "not finite along the trajectory")
+            break
+        values.append(value)
+    if blown and len(values) < 2:
+        raise InputError("t", traj.t_end, f"the run left every bound before two finite records of {claim.quantity}")
+    blow_up = (float(traj.times[len(values) - 1]), traj.t_end) if blown else None
+    return states[: len(values)], np.array(values), blow_up
 
 
 def _tolerance(claim: DynamicsClaim) -> float:

@@ -242,7 +242,7 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
         "non-decreasing": "is non-decreasing along trajectories",
         "non-negative": "is non-negative",
         "tends-to": f"tends to {raw.get('limit')}",
-        "decays-at-rate": f"decays at rate {raw.get('rate')}",
+        "decays-at-rate": f"decays at rate r = {raw.get('rate')}, i.e. {quantity}(t) ~ C exp(-r t) with C > 0",
     }[prop]
     statement = stated or f"{quantity} {phrase} ({words})."
     return DynamicsClaim(

@@ -6,6 +6,6 @@ the events (`events`) are separate modules.
 """
 
 from checks.integrator.events import Event, cluster_gap_below, speed_below
-from checks.integrator.solver import Trajectory, integrate
+from checks.integrator.solver import IntegrationFailure, Trajectory, integrate
 
-__all__ = ["Event", "Trajectory", "cluster_gap_below", "integrate", "speed_below"]
+__all__ = ["Event", "IntegrationFailure", "Trajectory", "cluster_gap_below", "integrate", "speed_below"]

@@ -9,6 +9,11 @@ runs (no drift accumulates) without lowering the order of the method. It acts ro
 a fixed point on the sphere, so it does not reorder or mix tokens. The error estimate is taken
 before the retraction, and the FSAL velocity is reused at the retracted state: the two differ by
 O(h^6) times a Lipschitz constant, below the local error. Flat dynamics: no retraction.
+
+A trial step whose stages leave the finite range (an exp overflow, a non-finite state) is rejected
+and retried with a smaller step. When the step size underflows (a flat run that blows up in finite
+time, or a stiff one), the run raises IntegrationFailure, an InputError that carries the trajectory
+of the interval actually integrated, [0, t_reached]: its records and the last state reached.
 """
 
 from __future__ import annotations
@@ -42,6 +47,24 @@ class Trajectory:
     evaluations: int
     accepted: int
     rejected: int
+
+
+class IntegrationFailure(InputError):
+    """The run could not go past `partial.t_end` < t_final; `partial` holds the records of [0, t_end] and
+    the last state reached (status "step size underflow")."""
+
+    def __init__(self, partial: Trajectory, reason: str) -> None:
+        super().__init__("t", partial.t_end, reason)
+        self.partial = partial
+
+    @property
+    def t_reached(self) -> float:
+        """The end of the interval actually integrated."""
+        return self.partial.t_end
+
+
+#: Shrink factor of a trial step whose stages left the finite range.
+NON_FINITE_SHRINK = 0.2
 
 
 class _Flow:
@@ -109,8 +132,13 @@ def integrate(
         target = min(t_final, pending[0]) if pending else t_final
         h_try = target - t if h >= (target - t) * (1.0 - 1e-9) else h  # no sliver step before a target
         if h_try <= 16 * np.finfo(float).eps * max(1.0, abs(t)):
-            raise InputError("t", t, "step size underflow: the dynamics is too stiff or blows up")
-        step = dormand_prince_step(flow, y, k, h_try)
+            status = "step size underflow"
+            break
+        try:
+            step = dormand_prince_step(flow, y, k, h_try)
+        except InputError:  # a stage overflowed or left the finite range: a shorter step may stay inside
+            rejected, h = rejected + 1, h_try * NON_FINITE_SHRINK
+            continue
         ok, h_next = controller.decide(h_try, error_norm(step.error, y, step.state, rtol, atol))
         if not ok:
             rejected, h = rejected + 1, h_next
@@ -142,7 +170,10 @@ def integrate(
     if not recorder.times or recorder.times[-1] != t:
         save(t, y)
     times, states, values = recorder.arrays()
-    return Trajectory(times, states, values, fired, cfg.moved_to(y), t, status, flow.evaluations, accepted, rejected)
+    run = Trajectory(times, states, values, fired, cfg.moved_to(y), t, status, flow.evaluations, accepted, rejected)
+    if status == "step size underflow":
+        raise IntegrationFailure(run, "step size underflow: the dynamics is too stiff or blows up")
+    return run
 
 
 def _located(

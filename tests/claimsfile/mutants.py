@@ -6,6 +6,7 @@ from checks.claimsfile.deciders import DECIDERS
 from checks.claimsfile.loader import parse_claims
 from checks.registry import Context
 from checks.verdicts import Outcome
+from tests.claimsfile.claim_texts import gap_claim
 from tests.soundness.mutation import Decide, Mutant
 
 
@@ -68,7 +69,7 @@ symbols = {{ H = "integer>=2", n = "integer>=2", alpha = "positive" }}
 
 
 def mutants() -> list[Mutant]:
-    """The claims-file deciders (`headflow check`) on file forms of T19, T27 and the golden ratio, mutated."""
+    """The claims-file deciders (`headflow check`) on file forms of T19, T22, T27 and the golden ratio, mutated."""
     scalar = {"heads": "scalar", "lambdas": "lambdas = [1.0]", "tokens": "equiangular", "extra": "rho = 0.2"}
     symmetric = {"heads": "random-symmetric", "lambdas": "", "tokens": "random-sphere", "extra": ""}
     return [
@@ -134,6 +135,29 @@ def mutants() -> list[Mutant]:
             "file form: beta* = ln(c*^2 (n-1)/(H-1))/(2 alpha) (c* squared once too often)",
             False,
             claims_file(_BETA_STAR_FILE.format(power="**2")),
+        ),
+        Mutant(
+            "file-late-rate-3-lambda",
+            "T22.late-rate",
+            "file form: the cluster gap decays at rate 3 Lambda (softmax, equiangular; the exact rate is 2 Lambda)",
+            False,
+            claims_file(gap_claim("late-rate", "decays-at-rate", "3*(1 + 0.5)", "softmax", "[1.0, 0.5]", "0.2")),
+        ),
+        Mutant(
+            "file-late-rate",
+            "T22.late-rate",
+            "file form: the cluster gap decays at rate 2 Lambda (softmax, equiangular); the exact route must prove it",
+            True,
+            claims_file(gap_claim("late-rate", "decays-at-rate", "2*(1 + 0.5)", "softmax", "[1.0, 0.5]", "0.2")),
+            accept=True,
+        ),
+        Mutant(
+            "file-late-rate-usa-2-lambda",
+            "T22.late-rate",
+            "file form: with usa attention the cluster gap decays at softmax's rate 2 Lambda "
+            "(the exact usa rate is 2 sum lambda_h e^(beta lambda_h))",
+            False,
+            claims_file(gap_claim("late-rate", "decays-at-rate", "2*(1 + 0.5)", "usa", "[1.0, 0.5]", "0.2")),
         ),
         Mutant(
             "file-golden-digits",

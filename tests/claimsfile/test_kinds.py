@@ -191,8 +191,8 @@ def test_dynamics_true_confirmed_false_refuted_or_inconclusive(tmp_path: Path) -
     (path,) = evidence["certificates"]
     assert verify_file(Path(path))[0]
     assert "symmetric-scores" in evidence["witness"]["hypotheses"]
-    verdict, evidence = verdicts["gap-rate-wrong"]  # the rate is 2 Lambda = 3, not 1
-    assert verdict is Verdict.INCONCLUSIVE and "candidate" in evidence["details"]
+    verdict, evidence = verdicts["gap-rate-wrong"]  # the rate is 2 Lambda = 3, not 1: decided on the reduced ODE
+    assert verdict is Verdict.REFUTED and evidence["witness"]["exact_rate"] == "3"
     # A negative scalar head moves tokens apart (dE/dt = (1/n) sum |xdot|^2 still >= 0 when W = M):
     # the claim holds; equiangular starts are not "any configuration", so never a certified refutation.
     assert verdicts["energy-decreasing"][0] is not Verdict.REFUTED

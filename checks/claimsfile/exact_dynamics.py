@@ -1,0 +1,209 @@
+"""The exact route for the cluster gap of a dynamics claim in the equiangular scalar-head regime.
+
+It applies when the claim's family is exactly the regime of `identities.equiangular_reduction`:
+quantity `cluster_gap`, property `decays-at-rate` or `tends-to`, tokens = "equiangular" (its rho),
+heads = "scalar" (its lambdas), geometry = "sphere" (W_h = M_h always). Then eps = 1 - rho obeys the
+reduced ODE d eps/dt = F(eps) = -eps (n - (n - 1) eps) S(1 - eps), derived from the model's definitions
+for the file's attention kind and heads, and the claim is decided on it with n, beta, the lambdas and
+rho as the exact rationals written in the file (`numbers.stated`: 0.2 is 1/5):
+
+- "eps decays at rate r" means eps(t) -> 0 and eps(t) e^{r t} -> C for a constant C > 0, i.e.
+  eps(t) ~ C exp(-r t). Whenever eps -> 0, d ln eps/dt = F(eps)/eps -> -r* with the exact rate
+  r* = -F'(0) = n S(1), so eps(t) e^{r t} = exp((r - r*) t + o(t)): no r other than r* can hold. A
+  claimed rate that differs from r* (ball-verified) is REFUTED with r* as the witness; r = r* is PROVED
+  when r* > 0 and eps(t) -> 0 from the file's rho, and REFUTED when r* <= 0 or eps tends elsewhere.
+- The limit of eps is exact: S is increasing, so S(rho0) > 0 sends eps to 0, S(rho0) < 0 to n/(n - 1)
+  and S(rho0) = 0 keeps eps0 (`equiangular_reduction.destination`). `tends-to` is PROVED when the
+  claimed limit equals it exactly, REFUTED when a ball separates them.
+
+A refutation rests on the same derivation as a proof, and the sign of S(rho0) that picks the limit is
+also settled with balls. What the route cannot decide (a SymPy step that does not close, a comparison
+neither balls nor SymPy settle) is handed back undecided, with the reason, to the float evidence of
+`dynamics_decider`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from checks.claimsfile.evaluation import EvaluationError, ball
+from checks.claimsfile.numbers import stated
+from checks.claimsfile.schema import DynamicsClaim
+from checks.claimsfile.symbolic import simplifies_to_zero
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict, derived
+from identities import equiangular_reduction as er
+from identities.derivation import Derivation
+
+METHOD = "exact: the equiangular reduction d eps/dt = -eps (n - (n-1) eps) S(1 - eps) (equiangular_reduction)"
+PROPERTIES = ("decays-at-rate", "tends-to")
+#: Working precision (bits) of every ball of this route.
+PRECISION = 128
+#: Seconds SymPy may spend on one exact comparison, per profile.
+SIMPLIFY_SECONDS = {"quick": 10.0, "thorough": 60.0}
+
+MEANING = {
+    "decays-at-rate": (
+        "'eps decays at rate r' means: eps(t) -> 0 and eps(t) e^(r t) -> C for a constant C > 0, i.e. "
+        "eps(t) ~ C exp(-r t) (eps = cluster_gap = 1 - rho on the equiangular trajectory)"
+    ),
+    "tends-to": "'eps tends to L' means eps(t) -> L as t -> oo (eps = cluster_gap = 1 - rho)",
+}
+
+
+def applies(claim: DynamicsClaim) -> bool:
+    """Whether the claim's family is exactly the regime of the reduction (and its property one this route decides)."""
+    options = claim.options
+    return (
+        claim.quantity == "cluster_gap"
+        and claim.property in PROPERTIES
+        and options["tokens"] == "equiangular"
+        and options["heads"] == "scalar"
+        and options["geometry"] == "sphere"
+    )
+
+
+class _Undecided(Exception):
+    """The exact route cannot decide this claim; the message says why."""
+
+
+@dataclass
+class _Problem:
+    """One claim on its reduced ODE: the claimed target, rho0, the pull S(rho), the derivation so far, the
+    exact limit of eps, and the report's details."""
+
+    claimed: sp.Expr
+    size: int
+    start: sp.Rational
+    pull: sp.Expr
+    derivation: Derivation
+    limit: sp.Expr
+    ctx: Context
+    details: dict[str, Any]
+
+
+def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
+    """PROVED, REFUTED, or INCONCLUSIVE (undecided, with the reason) on the reduced ODE; None outside the regime."""
+    if not applies(claim) or claim.target is None:
+        return None
+    options = claim.options
+    start, strengths = _rational(options["rho"]), [_rational(value) for value in options["lambdas"]]
+    derivation = Derivation()
+    derivation.note(MEANING[claim.property])
+    pull = er.reduced_pull(derivation, options["attention"], strengths)
+    pull = pull.subs({er.n: options["n"], er.beta: _rational(options["beta"])})
+    details: dict[str, Any] = {"meaning": MEANING[claim.property], "rho0": str(start), "pull": str(pull)}
+    try:
+        limit = er.destination(derivation, pull, start, options["n"])
+        _closed(derivation)
+        details["limit"] = str(limit)
+        problem = _Problem(claim.target, options["n"], start, pull, derivation, limit, ctx, details)
+        _check_start_sign(problem)
+        return _decays(problem) if claim.property == "decays-at-rate" else _tends(problem)
+    except _Undecided as undecided:
+        notes = f"the exact route did not decide: {undecided}"
+        return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=notes, details=details)
+
+
+def _closed(derivation: Derivation) -> None:
+    """_Undecided when a step of the derivation failed: a refutation rests on the same derivation as a proof."""
+    if derivation.failures:
+        raise _Undecided("the derivation did not close: " + "; ".join(derivation.failures))
+
+
+def _check_start_sign(problem: _Problem) -> None:
+    """The ball of S(rho0) agrees with the sign SymPy's derivation used to pick the limit (0: positive;
+    n/(n - 1): negative; an equilibrium: SymPy showed S(rho0) = 0 exactly)."""
+    value = _ball(problem.pull.subs(er.rho, problem.start))
+    problem.details["pull_at_rho0"] = value.str(20, radius=True)
+    if problem.limit == 0:
+        confirmed = value > 0
+    elif problem.limit == 1 - problem.start:
+        confirmed = True  # an equilibrium: SymPy reduced S(rho0) to exactly 0
+    else:
+        confirmed = value < 0
+    if not confirmed:
+        raise _Undecided(f"the ball {value.str(20, radius=True)} of S(rho0) does not confirm the sign SymPy used")
+
+
+def _decays(problem: _Problem) -> Outcome:
+    """`decays-at-rate`: the claimed rate against the exact rate r*, then r* > 0 and eps -> 0."""
+    derivation, claimed = problem.derivation, problem.claimed
+    rate = er.late_rate(derivation, er.on_side(problem.pull, positive=True), problem.size)
+    _closed(derivation)
+    problem.details["exact_rate"] = str(rate)
+    if not _equal(claimed, rate, problem.ctx):
+        return _refuted(
+            problem,
+            "ball",
+            f"the exact rate is r* = -F'(0) = n S(1) = {rate}; eps(t) e^(r t) = exp((r - r*) t + o(t)) whenever "
+            f"eps -> 0, so no rate other than r* holds, and the claimed rate {claimed} differs from r*",
+            exact_rate=str(rate),
+            claimed_rate=str(claimed),
+            difference=_text(claimed - rate),
+        )
+    derivation.zero(f"the claimed rate {claimed} equals r* = {rate}", claimed - rate)
+    if problem.limit != 0:
+        return _refuted(problem, "ball", f"eps(t) -> {problem.limit} != 0: it decays at no rate", exact_rate=str(rate))
+    derivation.holds(f"r* = {rate} > 0 (S(1) > S(rho0) > 0)", rate.is_positive)
+    derivation.note(
+        "with eps -> 0 and F(eps)/eps = -r* + O(eps): d/dt ln(eps e^(r* t)) = F(eps)/eps + r* = O(eps), and eps "
+        "decays exponentially once F(eps)/eps <= -r*/2, so the integral converges and eps(t) e^(r* t) -> C in "
+        "(0, oo) [cited: comparison for a scalar ODE]",
+        r"\varepsilon(t) \sim C e^{-r^* t},\ C > 0",
+    )
+    return derived(derivation, METHOD, problem.details)
+
+
+def _tends(problem: _Problem) -> Outcome:
+    """`tends-to`: the claimed limit against the exact limit of eps."""
+    claimed, limit = problem.claimed, problem.limit
+    if not _equal(claimed, limit, problem.ctx):
+        return _refuted(
+            problem,
+            "ball",
+            f"eps(t) -> {limit} exactly, and the claimed limit {claimed} differs from it",
+            exact_limit=str(limit),
+            claimed_limit=str(claimed),
+            difference=_text(claimed - limit),
+        )
+    problem.derivation.zero(f"the claimed limit {claimed} equals lim eps = {limit}", claimed - limit)
+    return derived(problem.derivation, METHOD, problem.details)
+
+
+def _refuted(problem: _Problem, by: str, reading: str, **fields: Any) -> Outcome:
+    """REFUTED with the witness `fields`, verified `by` exact arithmetic or balls, and the derivation's steps
+    in the details (the reduction, the limit and the rate the witness rests on)."""
+    steps = [step.text for step in problem.derivation.steps]
+    witness = {"verified_by": by, "reading": reading, **fields}
+    return Outcome(Verdict.REFUTED, METHOD, witness=witness, details=problem.details | {"derivation": steps})
+
+
+def _equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
+    """Whether left = right exactly (SymPy) or not (balls); _Undecided when neither settles it."""
+    difference = left - right
+    value = _ball(difference)
+    if value > 0 or value < 0:
+        return False
+    zero, left_over = simplifies_to_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    if zero:
+        return True
+    raise _Undecided(f"{left} - {right} is neither separated from 0 by balls nor reduced to 0 ({left_over})")
+
+
+def _ball(value: sp.Expr) -> Any:
+    try:
+        return ball(value, {}, PRECISION)
+    except EvaluationError as exc:
+        raise _Undecided(f"{value} has no ball: {exc}") from None
+
+
+def _text(value: sp.Expr) -> str:
+    return _ball(value).str(20, radius=True)
+
+
+def _rational(value: float | int) -> sp.Rational:
+    return sp.Rational(stated(value))
