@@ -30,7 +30,7 @@ _PAGE_CSS = """
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
 code,pre{background:#f6f6f6;padding:.1em .3em;border-radius:3px}
 pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
-math[display=block]{margin:.4em 0;overflow-x:auto}
+math{font-size:1.1em}math[display=block]{margin:.4em 0;overflow-x:auto}
 .tex-source{margin:.4em 0}.tex-source small{color:#666}
 section{border-top:1px solid #ddd;margin-top:1.5em}img{max-width:100%}
 """
