@@ -7,7 +7,8 @@ report.summary, report.verdicts["T19.threshold"], report.differences
 ```
 
 `headflow verify` and `headflow check` are these functions plus printing: there is no second
-code path. Bad arguments raise `checks.errors.InputError` before any claim is decided; its message
+code path. The keyword arguments are those of `decide` (profile, seed, certificates, timeout,
+progress). Bad arguments raise `checks.errors.InputError` before any claim is decided; its message
 names the argument as the command line spells it (`--seed`, `--timeout`, `--certificates`).
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from checks.bounds import check_seed, check_timeout
 from checks.claim_runner import run_claims
@@ -28,49 +30,47 @@ from checks.report_object import Report
 DEFAULT_CERTIFICATES = "certs"
 
 
-def verify(
-    only: str | None = None,
-    profile: str = "quick",
-    seed: int = 0,
-    certificates: str | Path = DEFAULT_CERTIFICATES,
-    timeout: float | None = None,
-    progress: bool = True,
-) -> Report:
+class DecisionOptions(TypedDict, total=False):
+    """How claims are decided: the keyword arguments `verify` and `check` pass on to `decide`."""
+
+    profile: str
+    seed: int
+    certificates: str | Path
+    timeout: float | None
+    progress: bool
+
+
+def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Report:
     """Decide the paper's claims (those whose id matches the glob(s) `only`, comma-separated; all when None)."""
-    validate(profile, seed, certificates, timeout)
-    return decide(load_all().select(only), profile, seed, certificates, timeout, progress, "verifying")
+    return decide(load_all().select(only), "verifying", **options)
 
 
-def check(
-    claims: str | Path,
-    profile: str = "quick",
-    seed: int = 0,
-    certificates: str | Path = DEFAULT_CERTIFICATES,
-    timeout: float | None = None,
-    progress: bool = True,
-) -> Report:
+def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
     """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none)."""
     from checks.claimsfile.loader import load_claims, parse_claims
     from checks.claimsfile.register import register_claims
 
-    validate(profile, seed, certificates, timeout)
     if not isinstance(claims, str | os.PathLike):
         raise InputError("claims", claims, "must be a claims file's path or its TOML text")
     is_text = isinstance(claims, str) and "\n" in claims
     loaded = parse_claims(claims) if is_text else load_claims(claims)
-    return decide(register_claims(loaded).claims(), profile, seed, certificates, timeout, progress, "checking")
+    return decide(register_claims(loaded).claims(), "checking", **options)
 
 
 def decide(
     claims: list[Claim],
+    label: str = "deciding",
     profile: str = "quick",
     seed: int = 0,
     certificates: str | Path = DEFAULT_CERTIFICATES,
     timeout: float | None = None,
     progress: bool = True,
-    label: str = "deciding",
 ) -> Report:
-    """Decide `claims` in order (a progress bar on a terminal's stderr) within the overall `timeout` in seconds."""
+    """Decide `claims` in order within the overall `timeout` in seconds; `label` names the progress bar.
+
+    The bar is drawn on stderr when it is a terminal and `progress` is true. Certificate files go to
+    the folder `certificates`; the options are checked before any claim is decided.
+    """
     validate(profile, seed, certificates, timeout)
     deadline = None if timeout is None else time.monotonic() + timeout
     base = Context(profile, seed, Path(certificates), deadline)

@@ -14,23 +14,11 @@ import checks
 from checks.errors import InputError
 from checks.report_object import Report
 from checks.verdicts import Verdict
+from tests.test_check_command import FALSE_CLAIM, TRUE_CLAIMS
 
 ROOT = Path(__file__).resolve().parents[1]
 
-CLAIMS = """
-[[claim]]
-id = "golden"
-kind = "identity"
-lhs = "c_star(2)"
-rhs = "1 / golden"
-
-[[claim]]
-id = "wrong"
-kind = "constant"
-expr = "c_star(2)"
-value = "0.618035"
-digits = 6
-"""
+CLAIMS = TRUE_CLAIMS + FALSE_CLAIM
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +72,7 @@ def test_check_takes_a_claims_file_or_its_text(tmp_path: Path) -> None:
     from_text = checks.check(CLAIMS, certificates=tmp_path / "certs")
     from_file = checks.check(path, certificates=tmp_path / "certs")
     for report in (from_text, from_file):
-        assert report.verdicts == {"golden": Verdict.PROVED, "wrong": Verdict.REFUTED}
+        assert report.verdicts == {"golden": Verdict.PROVED, "digits": Verdict.CERTIFIED, "wrong": Verdict.REFUTED}
 
 
 @pytest.mark.parametrize(
