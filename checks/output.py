@@ -11,7 +11,6 @@ import sys
 
 from rich.console import Console
 
-from certificates.atomic import write_text_atomic
 from checks.report_object import Report
 from checks.terminal_report import certificates_notice, print_terminal
 
@@ -23,7 +22,7 @@ def deliver(report: Report, fmt: str, out: str | None) -> None:
     elif out is None:
         sys.stdout.write(report.render(fmt))
     else:
-        write_text_atomic(out, report.render(fmt))
+        report.save(out, fmt)
     notice = certificates_notice(report.certificates)
     if notice:
         stream = sys.stderr if out is None and fmt != "table" else sys.stdout

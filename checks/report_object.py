@@ -10,11 +10,17 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
+from certificates.atomic import write_text_atomic
 from checks.claim_runner import ClaimResult
-from checks.report import build_report, render_json, render_markdown, render_markdown_overview
+from checks.errors import InputError
+from checks.report import FORMATS, build_report, render_json, render_markdown, render_markdown_overview
 from checks.verdicts import Verdict
+
+#: The format `Report.save` writes for each file suffix.
+_SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".json": "json", ".txt": "table"}
 
 
 @dataclass(frozen=True)
@@ -132,7 +138,19 @@ class Report:
     def render(self, fmt: str) -> str:
         """The report in one of the formats of `checks.report.FORMATS` (table is `to_text`)."""
         renderers = {"json": self.to_json, "markdown": self.to_markdown, "html": self.to_html, "table": self.to_text}
+        if fmt not in renderers:
+            raise InputError("format", fmt, f"expected one of {', '.join(FORMATS)}")
         return renderers[fmt]()
+
+    def save(self, path: str | Path, fmt: str | None = None) -> Path:
+        """Write the report to `path` so that it appears complete or not at all; the format from the suffix by default.
+
+        .html, .md, .json and .txt (the terminal table) are understood; another suffix needs `fmt`.
+        """
+        chosen = fmt or _SUFFIX_FORMATS.get(Path(path).suffix.lower())
+        if chosen is None:
+            raise InputError("path", str(path), f"give the format, or a path ending in {', '.join(_SUFFIX_FORMATS)}")
+        return write_text_atomic(path, self.render(chosen))
 
     def _repr_html_(self) -> str:
         from checks.html_report import render_notebook

@@ -121,3 +121,14 @@ def test_import_checks_loads_nothing_heavy(tmp_path: Path) -> None:
     run = _python(code, tmp_path)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_save_picks_the_format_from_the_suffix_and_writes_whole(report: Report, tmp_path: Path) -> None:
+    assert report.save(tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert json.loads(report.save(tmp_path / "r.json").read_text(encoding="utf-8"))["seed"] == 0
+    assert "T19.golden" in report.save(tmp_path / "r.report", "markdown").read_text(encoding="utf-8")
+    with pytest.raises(InputError, match="path ending in"):
+        report.save(tmp_path / "r.pdf")
+    with pytest.raises(InputError, match="expected one of"):
+        report.save(tmp_path / "r.txt", "pdf")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "r.json", "r.report"]
