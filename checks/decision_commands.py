@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from checks.api import DEFAULT_CERTIFICATES
 from checks.bounds import MAX_TIMEOUT
 from checks.registry import PROFILES
 from checks.report import FORMATS
@@ -19,8 +20,8 @@ def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--certificates",
         metavar="DIR",
-        default="certs",
-        help="folder for certificate files written while deciding (default: certs)",
+        default=DEFAULT_CERTIFICATES,
+        help=f"folder for certificate files written while deciding (default: {DEFAULT_CERTIFICATES})",
     )
     parser.add_argument(
         "--timeout",
