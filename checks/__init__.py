@@ -1,8 +1,34 @@
-"""headflow's numerical side: the model, the claim registry, the checks and the CLI."""
+"""headflow's numerical side: the model, the claim registry, the checks, the CLI and the Python API.
 
-from importlib.metadata import PackageNotFoundError, version
+`checks.verify(...)` and `checks.check(...)` (see `checks.api`) decide claims and return a
+`checks.Report`. They, and `__version__`, are loaded on first use, so that `import checks` (and
+every `from checks import module`) stays cheap: nothing heavy is imported until it is needed.
+"""
 
-try:
-    __version__ = version("headflow")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0.0.0+source"
+from __future__ import annotations
+
+import importlib
+
+#: Public names loaded on first use, and the module each comes from.
+_LAZY = {"verify": "checks.api", "check": "checks.api", "Report": "checks.report_object"}
+
+__all__ = ["Report", "__version__", "check", "verify"]
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("headflow")
+        except PackageNotFoundError:  # running from a source tree that was not installed
+            found = "0.0.0+source"
+        globals()["__version__"] = found
+        return found
+    raise AttributeError(f"module 'checks' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

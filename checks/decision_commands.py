@@ -1,19 +1,14 @@
-"""What `headflow verify` and `headflow check` share: their options and the decide-then-report run."""
+"""The options `headflow verify` and `headflow check` share, and their translation into the API's arguments."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import time
-from pathlib import Path
+from typing import Any
 
-from checks.bounds import MAX_TIMEOUT, check_seed, check_timeout
-from checks.claim_runner import ClaimResult, run_claims
-from checks.errors import InputError
-from checks.output import deliver
-from checks.progress import progress_bar
-from checks.registry import PROFILES, Claim, Context
-from checks.report import FORMATS, build_report
+from checks.api import DEFAULT_CERTIFICATES
+from checks.bounds import MAX_TIMEOUT
+from checks.registry import PROFILES
+from checks.report import FORMATS
 
 
 def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,8 +20,8 @@ def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--certificates",
         metavar="DIR",
-        default="certs",
-        help="folder for certificate files written while deciding (default: certs)",
+        default=DEFAULT_CERTIFICATES,
+        help=f"folder for certificate files written while deciding (default: {DEFAULT_CERTIFICATES})",
     )
     parser.add_argument(
         "--timeout",
@@ -36,34 +31,6 @@ def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def validate_decision_arguments(args: argparse.Namespace) -> None:
-    """Reject a bad --timeout or --certificates before any claim is decided."""
-    check_timeout(args.timeout)
-    check_seed("--seed", args.seed)
-    _require_writable_folder("--certificates", Path(args.certificates))
-
-
-def decide_and_report(claims: list[Claim], args: argparse.Namespace, label: str) -> list[ClaimResult]:
-    """Decide `claims` with a progress bar, then deliver the report (figures in html and markdown)."""
-    deadline = None if args.timeout is None else time.monotonic() + args.timeout
-    base = Context(args.profile, args.seed, Path(args.certificates), deadline)
-    with progress_bar(label, len(claims)) as advance:
-        results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
-    report = build_report(results, args.profile, args.seed)
-    if args.format in ("html", "markdown"):
-        from checks.figures import figures_for  # matplotlib and the integrator only when figures are wanted
-
-        report["figures"] = figures_for([r.claim.id for r in results])
-    deliver(report, args.format, args.out)
-    return results
-
-
-def _require_writable_folder(option: str, folder: Path) -> None:
-    """The folder exists and is writable, or can be created (checked before any claim is decided)."""
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise InputError(option, str(folder), f"{existing} is not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(option, str(folder), f"{existing} is not writable")
+def decision_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The API's keyword arguments (`checks.api.verify` and `check`) from the parsed options."""
+    return {"profile": args.profile, "seed": args.seed, "certificates": args.certificates, "timeout": args.timeout}

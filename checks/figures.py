@@ -1,21 +1,19 @@
 """Figures for the report, each attached to the claim it illustrates, as embeddable PNG.
 
 Figures are computed from the same model and closed forms as the verdicts; they illustrate,
-they never decide.
+they never decide. The trajectory figures are `headflow simulate`'s own (`checks.plots`), drawn
+from the same builders and rendered by the same `plots.png_bytes`; every figure follows the axes
+conventions of `checks.plots` (the paper's symbols in the labels, plain numbers on log axes).
 """
 
 from __future__ import annotations
 
 import base64
-import io
 from collections.abc import Callable
 from typing import TypedDict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 from checks import families, plots
 from checks.config import Configuration
@@ -31,42 +29,41 @@ class EmbeddedFigure(TypedDict):
     png_base64: str
 
 
-def png_base64(fig: plt.Figure) -> str:
-    """The figure as base64 PNG text (and closed, so figures do not accumulate)."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+def png_base64(fig: Figure) -> str:
+    """The figure as base64 PNG text."""
+    return base64.b64encode(plots.png_bytes(fig)).decode("ascii")
 
 
 def beta_star_phase_diagram() -> EmbeddedFigure:
     """beta* and the model's Condition 8 threshold over (H, n), alpha = 1."""
     ns = np.unique(np.geomspace(2, 64, 8).astype(int))
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    fig = Figure(figsize=(11, 4), layout="constrained")
+    left, right = fig.subplots(1, 2)
     for H in (2, 3, 4, 8):
         rows = [threshold_point(H, int(n), 1.0, tolerance=1e-4) for n in ns]
-        line = axes[0].plot(ns, [r["beta_star"] for r in rows], label=f"beta*, H={H}")[0]
-        axes[0].plot(
+        line = left.plot(ns, [r["beta_star"] for r in rows], label=rf"$\beta^*$, $H$ = {H}")[0]
+        left.plot(
             ns,
             [r["beta_condition8_model"] for r in rows],
             "--",
             color=line.get_color(),
-            label=f"model C8 threshold, H={H}",
+            label=f"model C8 threshold, $H$ = {H}",
         )
-    axes[0].axhline(0, color="k", lw=0.6)
-    axes[0].set(
-        xscale="log",
-        xlabel="n",
-        ylabel="inverse temperature (alpha = 1)",
-        title="beta* (solid) vs Condition 8 threshold from the model (dashed)",
+    left.axhline(0, color="k", lw=0.6)
+    plots.log_scale(left, "x")
+    left.set(
+        xlabel="$n$ (tokens)",
+        ylabel=r"inverse temperature $\beta$ ($\alpha$ = 1)",
+        title=r"$\beta^*$ (solid) vs Condition 8 threshold from the model (dashed)",
     )
-    axes[0].legend(fontsize=7)
+    left.legend(fontsize=7)
     Hs, Ns = np.meshgrid(np.arange(2, 41), np.unique(np.geomspace(2, 10**4, 60).astype(int)))
     values = beta_star(Hs.astype(float), Ns.astype(float), 1.0)
-    mesh = axes[1].pcolormesh(Hs, Ns, values, cmap="RdBu_r", shading="auto", vmin=-3, vmax=3)
-    axes[1].contour(Hs, Ns, values, levels=[0], colors="k")
-    axes[1].set(yscale="log", xlabel="H", ylabel="n", title="beta*(H, n, 1); black: beta* = 0")
-    fig.colorbar(mesh, ax=axes[1])
+    mesh = right.pcolormesh(Hs, Ns, values, cmap="RdBu_r", shading="auto", vmin=-3, vmax=3)
+    right.contour(Hs, Ns, values, levels=[0], colors="k")
+    plots.log_scale(right, "y")
+    right.set(xlabel="$H$ (heads)", ylabel="$n$ (tokens)", title=r"$\beta^*(H, n, 1)$; black: $\beta^*$ = 0")
+    fig.colorbar(mesh, ax=right, label=r"$\beta^*$")
     return {"title": "T19: beta* against the model's Condition 8 threshold", "png_base64": png_base64(fig)}
 
 
@@ -74,11 +71,16 @@ def rate_function_plot(n: int = 10, beta: float = 1.0) -> EmbeddedFigure:
     """phi(lambda) with lambda_max and lambda_c marked."""
     lam_max, lam_c = lambda_max(n, beta), lambda_c(n, beta)
     lam = np.linspace(0, 3 * lam_c, 400)
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(lam, rate(lam, n, beta), label="phi(lambda)")
-    ax.axvline(lam_max, ls="--", color="C1", label=f"lambda_max = {lam_max:.4f}")
-    ax.axvline(lam_c, ls=":", color="C2", label=f"lambda_c = {lam_c:.4f} (convex beyond)")
-    ax.set(xlabel="lambda", ylabel="phi", title=f"early rate phi, n = {n}, beta = {beta}")
+    fig = Figure(figsize=(6, 3.5))
+    ax = fig.add_subplot()
+    ax.plot(lam, rate(lam, n, beta), label=r"$\varphi(\lambda)$")
+    ax.axvline(lam_max, ls="--", color="C1", label=rf"$\lambda_{{\max}}$ = {lam_max:.4f}")
+    ax.axvline(lam_c, ls=":", color="C2", label=rf"$\lambda_c$ = {lam_c:.4f} (convex beyond)")
+    ax.set(
+        xlabel=r"head strength $\lambda$",
+        ylabel=r"early rate $\varphi(\lambda)$",
+        title=rf"early rate $\varphi$, $n$ = {n}, $\beta$ = {beta:g}",
+    )
     ax.legend(fontsize=8)
     return {"title": f"T22: the early-rate function phi (n = {n}, beta = {beta})", "png_base64": png_base64(fig)}
 
@@ -90,9 +92,8 @@ def head_energy_curves() -> EmbeddedFigure:
         families.random_sphere_tokens(8, 6, rng), families.orthogonal_subspace_heads(3, 6, rng, scale=3.0), beta=1.0
     )
     traj = integrate(cfg, 6.0, record_times=np.linspace(0, 6.0, 121), observables=("energy", "head_energies"))
-    figure = plots.energy_figure(traj.times, traj.observables["energy"], traj.observables["head_energies"])
-    figure.axes[0].set_yscale("log")
-    figure.axes[0].set_title("sphere, usa, orthogonal heads: E rises; a single E_h need not (E_1 falls)")
+    title = "sphere, usa, orthogonal heads: $E$ rises; a single $E_h$ need not ($E_1$ falls)"
+    figure = plots.energy_figure(traj.times, traj.observables["energy"], traj.observables["head_energies"], title)
     return {"title": "T17: total and per-head energies along a trajectory", "png_base64": png_base64(figure)}
 
 
@@ -103,8 +104,8 @@ def entropy_curves() -> EmbeddedFigure:
         families.equiangular_tokens(n, n, 0.05), families.scalar_heads([1.0, 2.5], n), beta=1.0, attention="softmax"
     )
     traj = integrate(cfg, 8.0, record_times=np.linspace(0, 8.0, 161), observables=("entropies",))
-    figure = plots.entropy_figure(traj.times, traj.observables["entropies"], n)
-    figure.axes[0].set_title("equiangular tokens, scalar heads 1 and 2.5: entropy rises to log n")
+    title = r"equiangular tokens, scalar heads 1 and 2.5: entropy rises to $\log n$"
+    figure = plots.entropy_figure(traj.times, traj.observables["entropies"], n, title)
     return {"title": "T27: attention entropy against time", "png_base64": png_base64(figure)}
 
 

@@ -1,7 +1,10 @@
-"""The report as one self-contained HTML file (inline CSS and images, no external resources).
+"""The report as one self-contained HTML file (inline CSS and images, no script, no external resources).
 
-Formulas are shown as their LaTeX source: loading a math renderer would need the network.
-Figures are PNG images embedded as data URIs, listed in the report under "figures".
+Formulas are MathML, converted from each derivation step's LaTeX when the report is written
+(`checks.mathml`), which browsers lay out natively; the LaTeX source stays in the page as the
+formula's annotation. Statements and step texts are words and stay words. Figures are PNG
+images embedded as data URIs, listed in the report under "figures". `render_overview` is the
+part a notebook shows (verdict counts, differences from the summary, the table of claims).
 """
 
 from __future__ import annotations
@@ -10,15 +13,25 @@ import html
 import json
 from typing import Any
 
-_CSS = """
+from checks.mathml import formula_html
+from checks.report import DIFFERENCES_HEADING, NO_DIFFERENCES
+
+#: Styles of the overview, scoped to class `headflow` so that a notebook's own styles are left alone.
+_OVERVIEW_CSS = """
+.headflow table{border-collapse:collapse;margin:1em 0}
+.headflow td,.headflow th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
+.headflow th{background:#f3f3f3}
+.headflow .v{font-weight:bold;padding:.1em .5em;border-radius:3px;color:#fff}
+.headflow .PROVED{background:#1b7f3b}.headflow .CERTIFIED{background:#2e9e58}.headflow .CONFIRMED{background:#2a7fa8}
+.headflow .REFUTED{background:#b3261e}.headflow .INCONCLUSIVE{background:#b58105}
+.headflow .diff{border-left:4px solid #b3261e;padding-left:1em}
+"""
+_PAGE_CSS = """
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
-table{border-collapse:collapse;margin:1em 0}
-td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
-th{background:#f3f3f3}code,pre{background:#f6f6f6;padding:.1em .3em;border-radius:3px}
+code,pre{background:#f6f6f6;padding:.1em .3em;border-radius:3px}
 pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
-.v{font-weight:bold;padding:.1em .5em;border-radius:3px;color:#fff}
-.PROVED{background:#1b7f3b}.CERTIFIED{background:#2e9e58}.CONFIRMED{background:#2a7fa8}
-.REFUTED{background:#b3261e}.INCONCLUSIVE{background:#b58105}.diff{border-left:4px solid #b3261e;padding-left:1em}
+math{font-size:1.1em}math[display=block]{margin:.4em 0;overflow-x:auto}
+.tex-source{margin:.4em 0}.tex-source small{color:#666}
 section{border-top:1px solid #ddd;margin-top:1.5em}img{max-width:100%}
 """
 
@@ -28,23 +41,39 @@ def render_html(report: dict[str, Any]) -> str:
     e = html.escape
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>headflow report {e(str(report['headflow']))}</title><style>{_CSS}</style></head><body>",
-        f"<h1>headflow report</h1><p>version {e(str(report['headflow']))}, profile "
-        f"{e(str(report['profile']))}, seed {e(str(report['seed']))}</p>",
-        _differences(report.get("differences", [])),
-        "<table><tr><th>verdict</th><th>count</th></tr>",
-        *(f"<tr><td>{_badge(v)}</td><td>{c}</td></tr>" for v, c in report["summary"].items()),
-        "</table><table><tr><th>claim</th><th>verdict</th><th>method</th><th>seconds</th></tr>",
-        *(
-            f"<tr><td><a href='#{e(c['id'])}'><code>{e(c['id'])}</code></a></td><td>{_badge(c['verdict'])}</td>"
-            f"<td>{e(c['method'])}</td><td>{c['seconds']:.2f}</td></tr>"
-            for c in report["claims"]
-        ),
-        "</table>",
+        f"<title>headflow report {e(str(report['headflow']))}</title>",
+        f"<style>{_OVERVIEW_CSS}{_PAGE_CSS}</style></head><body class='headflow'>",
+        render_overview(report),
         *(_claim(c, report.get("figures", {}).get(c["id"], [])) for c in report["claims"]),
         "</body></html>",
     ]
     return "\n".join(parts)
+
+
+def render_overview(report: dict[str, Any]) -> str:
+    """The heading, the differences from the summary, the verdict counts and the table of claims."""
+    e = html.escape
+    return "\n".join(
+        [
+            f"<h1>headflow report</h1><p>version {e(str(report['headflow']))}, profile "
+            f"{e(str(report['profile']))}, seed {e(str(report['seed']))}</p>",
+            _differences(report.get("differences", [])),
+            "<table><tr><th>verdict</th><th>count</th></tr>",
+            *(f"<tr><td>{_badge(v)}</td><td>{c}</td></tr>" for v, c in report["summary"].items()),
+            "</table><table><tr><th>claim</th><th>verdict</th><th>method</th><th>seconds</th></tr>",
+            *(
+                f"<tr><td><a href='#{e(c['id'])}'><code>{e(c['id'])}</code></a></td><td>{_badge(c['verdict'])}</td>"
+                f"<td>{e(c['method'])}</td><td>{c['seconds']:.2f}</td></tr>"
+                for c in report["claims"]
+            ),
+            "</table>",
+        ]
+    )
+
+
+def render_notebook(report: dict[str, Any]) -> str:
+    """The overview as a notebook cell shows it: a `headflow` block carrying its own scoped styles."""
+    return f"<div class='headflow'><style>{_OVERVIEW_CSS}</style>{render_overview(report)}</div>"
 
 
 def _badge(verdict: str) -> str:
@@ -53,13 +82,12 @@ def _badge(verdict: str) -> str:
 
 def _differences(differences: list[dict[str, str]]) -> str:
     if not differences:
-        return "<p>No claim was found to differ from the paper's summary.</p>"
+        return f"<p>{html.escape(NO_DIFFERENCES)}</p>"
     items = "".join(
         f"<li><code>{html.escape(d['id'])}</code> ({html.escape(d['verdict'])}): {html.escape(d['finding'])}</li>"
         for d in differences
     )
-    heading = "Where the summary, or a reading of it, is not what was found"
-    return f"<div class='diff'><h2>{heading}</h2><ul>{items}</ul></div>"
+    return f"<div class='diff'><h2>{html.escape(DIFFERENCES_HEADING)}</h2><ul>{items}</ul></div>"
 
 
 def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
@@ -78,8 +106,8 @@ def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
         if proc.get("steps"):
             out.append("<ol>")
             for step in proc["steps"]:
-                latex = f"<pre>{e(step['latex'])}</pre>" if step.get("latex") else ""
-                out.append(f"<li>{e(step['text'])}{latex}</li>")
+                formula = formula_html(step["latex"]) if step.get("latex") else ""
+                out.append(f"<li>{e(step['text'])}{formula}</li>")
             out.append("</ol>")
         if "witness" in proc:
             out.append(

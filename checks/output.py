@@ -1,40 +1,29 @@
-"""Deliver a rendered report: to stdout, or atomically to a file."""
+"""Deliver a report: printed (the table in colour at a terminal), or written atomically to a file.
+
+After the report, a run that wrote certificate files says in one line how many, where, and the
+command that re-checks them. The line goes to stdout, unless stdout carries a JSON, markdown or
+HTML report, which it would spoil: then to stderr.
+"""
 
 from __future__ import annotations
 
-import io
 import sys
-from typing import Any
 
-from certificates.atomic import write_text_atomic
-from checks.html_report import render_html
-from checks.report import render_json, render_markdown, render_table
+from rich.console import Console
 
-
-def render(report: dict[str, Any], fmt: str) -> str:
-    """The report as text in `fmt` (table, json, markdown, html)."""
-    if fmt == "json":
-        return render_json(report)
-    if fmt == "markdown":
-        return render_markdown(report)
-    if fmt == "html":
-        return render_html(report)
-    from rich.console import Console
-
-    buffer = io.StringIO()
-    Console(file=buffer, width=160, force_terminal=False).print(render_table(report))
-    return buffer.getvalue()
+from checks.report_object import Report
+from checks.terminal_report import certificates_notice, print_terminal
 
 
-def deliver(report: dict[str, Any], fmt: str, out: str | None) -> None:
-    """Print the report, or write it to `out` so that it appears complete or not at all."""
+def deliver(report: Report, fmt: str, out: str | None) -> None:
+    """Print the report in `fmt`, or write it to `out` so that it appears complete or not at all."""
     if out is None and fmt == "table":
-        from rich.console import Console
-
-        Console().print(render_table(report))
-        return
-    text = render(report, fmt)
-    if out is None:
-        sys.stdout.write(text)
+        print_terminal(report.data, Console())
+    elif out is None:
+        sys.stdout.write(report.render(fmt))
     else:
-        write_text_atomic(out, text)
+        report.save(out, fmt)
+    notice = certificates_notice(report.certificates)
+    if notice:
+        stream = sys.stderr if out is None and fmt != "table" else sys.stdout
+        stream.write(notice + "\n")

@@ -1,4 +1,9 @@
-"""Figures of a trajectory (matplotlib, Agg backend), each saved atomically as PNG and SVG.
+"""Figures of a trajectory (matplotlib, Agg backend), and the axes conventions of every figure headflow draws.
+
+`headflow simulate` saves these figures (atomically, as PNG and SVG); the report embeds the same
+builders' output for its trajectory figures (`checks.figures`), rendered by the same `png_bytes`.
+Axes are labelled with the paper's symbols (matplotlib mathtext, no LaTeX installation needed)
+and, on log scales, with plain numbers (2, 5, 10, 100) wherever they fit (`log_scale`).
 
 Tokens are drawn on the circle (d = 2) or the sphere (d = 3) directly; for d > 3 every recorded
 state is projected on the three leading principal axes of all recorded positions (PCA), which
@@ -16,19 +21,53 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogFormatterSciNotation, LogLocator, NullFormatter
 
 from certificates.atomic import write_bytes_atomic
+
+#: The time axis of every trajectory figure (the model's time is dimensionless).
+TIME_LABEL = "time $t$"
+#: Decades a log axis may span and still carry plain numbers (beyond, powers of ten).
+PLAIN_DECADES = 4
+
+
+def png_bytes(fig: Figure, fmt: str = "png") -> bytes:
+    """The figure rendered as PNG (or `fmt`), at the one resolution every headflow figure uses."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, dpi=120, bbox_inches="tight")
+    return buffer.getvalue()
 
 
 def save(fig: Figure, stem: Path) -> list[Path]:
     """Write stem.png and stem.svg atomically; return the paths."""
-    written = []
-    for fmt in ("png", "svg"):
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format=fmt, dpi=120, bbox_inches="tight")
-        written.append(write_bytes_atomic(stem.with_suffix(f".{fmt}"), buffer.getvalue()))
-    return written
+    return [write_bytes_atomic(stem.with_suffix(f".{fmt}"), png_bytes(fig, fmt)) for fmt in ("png", "svg")]
+
+
+def log_scale(ax: Axes, which: str = "y") -> None:
+    """Put the x or y axis on a log scale with readable ticks (call after plotting: the span of the data decides).
+
+    Over at most PLAIN_DECADES decades the ticks are plain numbers (1, 2, 5, 10, 20, ... within two
+    decades, powers of ten beyond), never matplotlib's overlapping minor labels such as 2x10^0;
+    over more decades, majors only, as powers of ten.
+    """
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    (ax.set_xscale if which == "x" else ax.set_yscale)("log")
+    low, high = sorted(ax.dataLim.intervalx if which == "x" else ax.dataLim.intervaly)
+    decades = math.log10(high / low) if low > 0 else math.inf
+    axis.set_minor_formatter(NullFormatter())
+    if decades > PLAIN_DECADES:
+        axis.set_major_locator(LogLocator(base=10))
+        axis.set_major_formatter(LogFormatterSciNotation())
+        return
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 2 else (1.0,)))
+    axis.set_major_formatter(FuncFormatter(_plain_number))
+
+
+def _plain_number(value: float, _position: float) -> str:
+    """2, 50, 1,000 or 0.001: a tick value as written by hand."""
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
 
 
 def pca_projection(states: np.ndarray, dims: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -49,12 +88,14 @@ def tokens_figure(states: np.ndarray, geometry: str) -> Figure:
         ax = fig.add_subplot()
         ax.plot(states[..., 0], lw=0.8)
         ax.set_xlabel("record")
-        ax.set_ylabel("x")
+        ax.set_ylabel("token $x_i$")
         ax.set_title("tokens (d = 1)")
         return fig
+    names = [f"$x_{{i,{k + 1}}}$" for k in range(3)]
     if d > 3:
         states, explained = pca_projection(states)
-        title = f"tokens, PCA projection of d={d} ({100 * explained.sum():.0f}% of variance)"
+        title = f"tokens, PCA projection of $d$ = {d} ({100 * explained.sum():.0f}% of variance)"
+        names = [f"principal axis {k + 1} ({100 * share:.0f}%)" for k, share in enumerate(explained)]
     if states.shape[-1] == 2:
         ax = fig.add_subplot()
         if geometry == "sphere" and d == 2:
@@ -71,24 +112,32 @@ def tokens_figure(states: np.ndarray, geometry: str) -> Figure:
         (line,) = ax.plot(*path.T, lw=0.8, alpha=0.7)
         ax.scatter(*path[0], facecolors="none", edgecolors=line.get_color(), s=18)
         ax.scatter(*path[-1], color=line.get_color(), s=18)
+    ax.set_xlabel(names[0])
+    ax.set_ylabel(names[1])
+    if states.shape[-1] == 3:
+        ax.set_zlabel(names[2])
     ax.set_title(title)
     return fig
 
 
-def energy_figure(times: np.ndarray, energy: np.ndarray, head_energies: np.ndarray) -> Figure:
-    """E and each E_h against time."""
+def energy_figure(times: np.ndarray, energy: np.ndarray, head_energies: np.ndarray, title: str = "") -> Figure:
+    """E and each E_h against time; on a log scale when every value is positive and they span a decade or more."""
     fig = Figure(figsize=(7, 4))
     ax = fig.add_subplot()
-    ax.plot(times, energy, color="black", lw=2, label="E")
+    ax.plot(times, energy, color="black", lw=2, label="$E$")
     for h in range(head_energies.shape[1]):
-        ax.plot(times, head_energies[:, h], lw=1, label=f"E_{h + 1}")
-    ax.set_xlabel("t")
-    ax.set_ylabel("energy (usa form)")
+        ax.plot(times, head_energies[:, h], lw=1, label=f"$E_{{{h + 1}}}$")
+    ax.set_xlabel(TIME_LABEL)
+    ax.set_ylabel("energy $E$, $E_h$ (usa form)")
+    values = np.concatenate([np.ravel(energy), np.ravel(head_energies)])
+    if np.all(values > 0) and values.max() >= 10 * values.min():
+        log_scale(ax)
     ax.legend(fontsize="small", ncol=2)
+    ax.set_title(title)
     return fig
 
 
-def entropy_figure(times: np.ndarray, entropies: np.ndarray, n: int) -> Figure:
+def entropy_figure(times: np.ndarray, entropies: np.ndarray, n: int, title: str = "") -> Figure:
     """Mean attention entropy per head (band: min to max over tokens) against time, with log n."""
     fig = Figure(figsize=(7, 4))
     ax = fig.add_subplot()
@@ -97,10 +146,11 @@ def entropy_figure(times: np.ndarray, entropies: np.ndarray, n: int) -> Figure:
         ax.fill_between(
             times, entropies[:, h].min(axis=-1), entropies[:, h].max(axis=-1), alpha=0.2, color=line.get_color()
         )
-    ax.axhline(math.log(n), color="black", ls="--", lw=1, label="log n")
-    ax.set_xlabel("t")
-    ax.set_ylabel("attention entropy")
+    ax.axhline(math.log(n), color="black", ls="--", lw=1, label=r"$\log n$")
+    ax.set_xlabel(TIME_LABEL)
+    ax.set_ylabel("attention entropy $H^h_i$ (nats)")
     ax.legend(fontsize="small")
+    ax.set_title(title)
     return fig
 
 
@@ -109,9 +159,11 @@ def gap_figure(times: np.ndarray, gap: np.ndarray) -> Figure:
     fig = Figure(figsize=(7, 4))
     ax = fig.add_subplot()
     positive = gap > 0
-    ax.semilogy(times[positive], gap[positive], color="tab:blue")
-    ax.set_xlabel("t")
-    ax.set_ylabel("cluster gap")
+    ax.plot(times[positive], gap[positive], color="tab:blue")
+    if np.any(positive):
+        log_scale(ax)
+    ax.set_xlabel(TIME_LABEL)
+    ax.set_ylabel(r"cluster gap $\max_{i \neq j}\,(1 - \langle x_i, x_j \rangle)$")
     return fig
 
 
@@ -124,7 +176,7 @@ def condition8_figure(times: np.ndarray, margins: np.ndarray) -> Figure:
     ax.axhline(0.0, color="black", lw=0.8)
     scale = float(np.nanmax(np.abs(margins))) if np.any(np.isfinite(margins)) else 1.0
     ax.set_yscale("symlog", linthresh=max(scale * 1e-3, 1e-300))
-    ax.set_xlabel("t")
-    ax.set_ylabel("min_i Condition 8 margin")
+    ax.set_xlabel(TIME_LABEL)
+    ax.set_ylabel(r"Condition 8 margin $\min_i\,(T^h_i - \sum_{h'} a^h_i a^{h'}_i)$")
     ax.legend(fontsize="small")
     return fig

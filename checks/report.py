@@ -1,4 +1,4 @@
-"""The one report format: a JSON-ready dict, rendered as a rich table, JSON or markdown."""
+"""The one report format: a JSON-ready dict, rendered as JSON or markdown (HTML and terminal: their own modules)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from checks.claim_runner import ClaimResult
 from checks.verdicts import Verdict
 
 FORMATS = ("table", "json", "markdown", "html")
+#: The heading of the list of claims where what was found differs from the summary (every format shows it).
+DIFFERENCES_HEADING = "Where the summary, or a reading of it, is not what was found"
+#: What every format says when that list is empty.
+NO_DIFFERENCES = "No claim was found to differ from the paper's summary."
 
 
 def build_report(results: list[ClaimResult], profile: str, seed: int) -> dict[str, Any]:
@@ -64,23 +68,8 @@ def render_json(report: dict[str, Any]) -> str:
 
 
 def render_markdown(report: dict[str, Any]) -> str:
-    """A markdown report: a summary table, then per claim its statement and evidence."""
-    lines = [
-        f"# headflow report (version {report['headflow']}, profile {report['profile']}, seed {report['seed']})",
-        "",
-        "| verdict | count |",
-        "|---|---|",
-        *(f"| {verdict} | {count} |" for verdict, count in report["summary"].items()),
-        "",
-        *_markdown_differences(report.get("differences", [])),
-        "| claim | verdict | method | seconds |",
-        "|---|---|---|---|",
-        *(
-            f"| `{c['id']}` | **{c['verdict']}** | {_cell(c['method'])} | {c['seconds']:.2f} |"
-            for c in report["claims"]
-        ),
-        "",
-    ]
+    """A markdown report: the overview, then per claim its statement, evidence and figures."""
+    lines = [render_markdown_overview(report)]
     for c in report["claims"]:
         lines += [f"## `{c['id']}`: {c['title']}", "", f"**Verdict: {c['verdict']}**", ""]
         lines += [f"*Statement.* {c['statement']}", ""]
@@ -102,6 +91,27 @@ def render_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_markdown_overview(report: dict[str, Any]) -> str:
+    """The heading, the verdict counts, the differences from the summary and the table of claims."""
+    lines = [
+        f"# headflow report (version {report['headflow']}, profile {report['profile']}, seed {report['seed']})",
+        "",
+        "| verdict | count |",
+        "|---|---|",
+        *(f"| {verdict} | {count} |" for verdict, count in report["summary"].items()),
+        "",
+        *_markdown_differences(report.get("differences", [])),
+        "| claim | verdict | method | seconds |",
+        "|---|---|---|---|",
+        *(
+            f"| `{c['id']}` | **{c['verdict']}** | {_cell(c['method'])} | {c['seconds']:.2f} |"
+            for c in report["claims"]
+        ),
+        "",
+    ]
+    return "\n".join(lines)
+
+
 #: Witness fields that name the counterexample's parameters (tokens and matrices are left to the evidence).
 _WITNESS_PARAMETERS = ("H", "n", "d", "alpha", "beta", "lambdas", "point", "parameters", "example", "quantity", "ball")
 
@@ -117,56 +127,10 @@ def _witness_summary(procedures: list[dict[str, Any]]) -> str:
 
 def _markdown_differences(differences: list[dict[str, str]]) -> list[str]:
     if not differences:
-        return ["No claim was found to differ from the paper's summary.", ""]
-    lines = ["## Where the summary, or a reading of it, is not what was found", ""]
+        return [NO_DIFFERENCES, ""]
+    lines = [f"## {DIFFERENCES_HEADING}", ""]
     lines += [f"- `{d['id']}` ({d['verdict']}): {d['finding']}" for d in differences]
     return [*lines, ""]
-
-
-def render_table(report: dict[str, Any]) -> Any:
-    """A rich Table of claims and verdicts (for the terminal)."""
-    from rich.table import Table
-
-    styles = {
-        "PROVED": "bold green",
-        "CERTIFIED": "green",
-        "CONFIRMED": "cyan",
-        "REFUTED": "bold red",
-        "INCONCLUSIVE": "yellow",
-    }
-    table = Table(title=f"headflow {report['headflow']} — profile {report['profile']}, seed {report['seed']}")
-    table.add_column("claim", style="bold", no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("procedures", overflow="fold")
-    table.add_column("evidence", ratio=1, overflow="fold")
-    table.add_column("s", justify="right", no_wrap=True)
-    for c in report["claims"]:
-        table.add_row(
-            c["id"],
-            f"[{styles[c['verdict']]}]{c['verdict']}[/]",
-            ", ".join(f"{p['name']}: {p['verdict'].lower()}" for p in c["evidence"]["procedures"]),
-            _evidence_line(c["evidence"]),
-            f"{c['seconds']:.2f}",
-        )
-    return table
-
-
-def _evidence_line(evidence: dict[str, Any]) -> str:
-    parts = []
-    for proc in evidence["procedures"]:
-        bits = []
-        if "cases" in proc:
-            bits.append(f"{proc['cases']} cases")
-        if "worst_margin" in proc:
-            bits.append(f"worst {proc['worst_margin']:.3g}")
-        if "certificates" in proc:
-            bits.append(f"{len(proc['certificates'])} cert")
-        if "notes" in proc:
-            bits.append(proc["notes"][:80])
-        parts.append(", ".join(bits))
-    if "conflict" in evidence:
-        parts.append(f"CONFLICT: {evidence['conflict']}")
-    return "; ".join(p for p in parts if p)
 
 
 def _cell(text: str) -> str:

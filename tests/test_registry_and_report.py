@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from checks import cli
+from checks import api, cli
 from checks.claim_runner import run_claim
-from checks.commands import verify
 from checks.registry import REGISTRY, Context, Registry, load_all
 from checks.report import build_report, render_markdown
 from checks.theorems.energy import check_energy_rate
@@ -96,7 +95,7 @@ def test_a_crashed_procedure_is_inconclusive_with_the_error() -> None:
 
 
 def test_verify_exits_1_after_a_crash_and_writes_the_json_shape(monkeypatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(verify, "load_all", _crashing_registry)
+    monkeypatch.setattr(api, "load_all", _crashing_registry)
     out = tmp_path / "report.json"
     code = cli.main(["verify", "--format", "json", "--out", str(out), "--seed", "5"])
     assert code == 1

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from checks.claimsfile.loader import load_claims
-from checks.claimsfile.register import register_claims
-from checks.decision_commands import add_decision_arguments, decide_and_report, validate_decision_arguments
+from checks import api
+from checks.decision_commands import add_decision_arguments, decision_options
+from checks.output import deliver
 from checks.verdicts import Verdict
 
 HELP = "decide the claims of a claims file (TOML); exit 1 when one is refuted, 2 for bad input"
@@ -18,7 +19,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    validate_decision_arguments(args)
-    registry = register_claims(load_claims(args.file))
-    results = decide_and_report(registry.claims(), args, "checking")
-    return 1 if any(r.verdict is Verdict.REFUTED for r in results) else 0
+    report = api.check(Path(args.file), **decision_options(args))
+    deliver(report, args.format, args.out)
+    return 1 if Verdict.REFUTED in report.verdicts.values() else 0

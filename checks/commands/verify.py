@@ -1,11 +1,12 @@
-"""`headflow verify`: decide the paper's claims and write the report."""
+"""`headflow verify`: decide the paper's claims and write the report (`checks.api.verify`, then printing)."""
 
 from __future__ import annotations
 
 import argparse
 
-from checks.decision_commands import add_decision_arguments, decide_and_report, validate_decision_arguments
-from checks.registry import load_all
+from checks import api
+from checks.decision_commands import add_decision_arguments, decision_options
+from checks.output import deliver
 
 HELP = "decide every claim of the paper (or those matching --only) and report the verdicts"
 
@@ -16,7 +17,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    validate_decision_arguments(args)
-    claims = load_all().select(args.only)
-    results = decide_and_report(claims, args, "verifying")
-    return 1 if any(r.crashed for r in results) else 0
+    report = api.verify(args.only, **decision_options(args))
+    deliver(report, args.format, args.out)
+    return 1 if report.crashed else 0

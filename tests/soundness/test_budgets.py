@@ -16,7 +16,7 @@ import pytest
 from certificates import format as certificate_format
 from certificates import verify as certificate_verify
 from certificates.exprtree import MAX_DEPTH, TreeError, eval_ball
-from checks import claim_runner, constants, decision_commands, families, registry
+from checks import api, claim_runner, constants, families, registry
 from checks.claim_runner import TIMED_OUT, run_claim
 from checks.cli import main
 from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS, Configuration
@@ -42,7 +42,7 @@ class FakeClock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     """The fake clock in place of `time` where deadlines are set and read (verify, the claim runner, Context)."""
     fake = FakeClock()
-    for module in (decision_commands, claim_runner, registry):
+    for module in (api, claim_runner, registry):
         monkeypatch.setattr(module, "time", fake)
     return fake
 

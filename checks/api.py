@@ -1,0 +1,101 @@
+"""The Python API: decide the paper's claims, or a claims file's, and get a `Report` back.
+
+```python
+import checks
+report = checks.verify(only="T19.*")
+report.summary, report.verdicts["T19.threshold"], report.differences
+```
+
+`headflow verify` and `headflow check` are these functions plus printing: there is no second
+code path. The keyword arguments are those of `decide` (profile, seed, certificates, timeout,
+progress). Bad arguments raise `checks.errors.InputError` before any claim is decided; its message
+names the argument as the command line spells it (`--seed`, `--timeout`, `--certificates`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import TypedDict, Unpack
+
+from checks.bounds import check_seed, check_timeout
+from checks.claim_runner import run_claims
+from checks.errors import InputError
+from checks.progress import progress_bar
+from checks.registry import PROFILES, Claim, Context, load_all
+from checks.report_object import Report
+
+#: Where certificate files go unless another folder is given (the command line's default too).
+DEFAULT_CERTIFICATES = "certs"
+
+
+class DecisionOptions(TypedDict, total=False):
+    """How claims are decided: the keyword arguments `verify` and `check` pass on to `decide`."""
+
+    profile: str
+    seed: int
+    certificates: str | Path
+    timeout: float | None
+    progress: bool
+
+
+def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Report:
+    """Decide the paper's claims (those whose id matches the glob(s) `only`, comma-separated; all when None)."""
+    return decide(load_all().select(only), "verifying", **options)
+
+
+def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
+    """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none)."""
+    from checks.claimsfile.loader import load_claims, parse_claims
+    from checks.claimsfile.register import register_claims
+
+    if not isinstance(claims, str | os.PathLike):
+        raise InputError("claims", claims, "must be a claims file's path or its TOML text")
+    is_text = isinstance(claims, str) and "\n" in claims
+    loaded = parse_claims(claims) if is_text else load_claims(claims)
+    return decide(register_claims(loaded).claims(), "checking", **options)
+
+
+def decide(
+    claims: list[Claim],
+    label: str = "deciding",
+    profile: str = "quick",
+    seed: int = 0,
+    certificates: str | Path = DEFAULT_CERTIFICATES,
+    timeout: float | None = None,
+    progress: bool = True,
+) -> Report:
+    """Decide `claims` in order within the overall `timeout` in seconds; `label` names the progress bar.
+
+    The bar is drawn on stderr when it is a terminal and `progress` is true. Certificate files go to
+    the folder `certificates`; the options are checked before any claim is decided.
+    """
+    validate(profile, seed, certificates, timeout)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    base = Context(profile, seed, Path(certificates), deadline)
+    with progress_bar(label, len(claims), enabled=progress) as advance:
+        results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
+    return Report(results, profile, seed)
+
+
+def validate(profile: str, seed: int, certificates: str | Path, timeout: float | None) -> None:
+    """Reject a bad profile, seed, certificate folder or timeout before any claim is decided."""
+    if profile not in PROFILES:
+        raise InputError("--profile", profile, f"expected one of {', '.join(PROFILES)}")
+    check_seed("--seed", seed)
+    check_timeout(timeout)
+    if not isinstance(certificates, str | os.PathLike):
+        raise InputError("--certificates", certificates, "must be a folder path")
+    _require_writable_folder("--certificates", Path(certificates))
+
+
+def _require_writable_folder(option: str, folder: Path) -> None:
+    """The folder exists and is writable, or can be created (checked before any claim is decided)."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(option, str(folder), f"{existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError(option, str(folder), f"{existing} is not writable")

@@ -1,0 +1,134 @@
+"""The Python API: `checks.verify` and `checks.check` return a Report: every format, and a notebook display."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import checks
+from checks.errors import InputError
+from checks.report_object import Report
+from checks.verdicts import Verdict
+from tests.test_check_command import FALSE_CLAIM, TRUE_CLAIMS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CLAIMS = TRUE_CLAIMS + FALSE_CLAIM
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    return checks.verify(only="T19.golden,T19.threshold.exact", certificates=tmp_path_factory.mktemp("certs"))
+
+
+def test_verify_returns_claims_verdicts_and_evidence_as_attributes(report: Report) -> None:
+    assert [c.id for c in report.claims] == ["T19.golden", "T19.threshold.exact"]
+    assert report.verdicts == {"T19.golden": Verdict.PROVED, "T19.threshold.exact": Verdict.REFUTED}
+    assert report.summary["PROVED"] == 1 and report.summary["REFUTED"] == 1 and sum(report.summary.values()) == 2
+    golden = report.claim("T19.golden")
+    assert golden.verdict is Verdict.PROVED and golden.procedures[0]["steps"]
+    assert report.evidence["T19.threshold.exact"]["procedures"][0]["witness"]["verified_by"] in ("exact", "ball")
+    assert [d["id"] for d in report.differences] == ["T19.threshold.exact"]
+    assert report.certificates and all(Path(path).exists() for path in report.certificates)
+    assert report.crashed == []
+    with pytest.raises(KeyError):
+        report.claim("T99.none")
+
+
+def test_the_formats_are_the_report_the_command_line_writes(report: Report) -> None:
+    data = json.loads(report.to_json())
+    assert data == json.loads(json.dumps(report.data)) and "figures" not in data
+    assert "`T19.golden`" in report.to_markdown(figures=False)
+    page = report.to_html(figures=False)
+    assert page.startswith("<!DOCTYPE html>") and "<math" in page
+    text = report.to_text()
+    assert "T19.threshold.exact (REFUTED): refuted as stated" in text
+
+
+def test_repr_html_is_the_report_overview_with_scoped_styles(report: Report) -> None:
+    shown = report._repr_html_()
+    assert shown.startswith("<div class='headflow'><style>") and shown.endswith("</div>")
+    assert "Where the summary, or a reading of it, is not what was found" in shown
+    assert "<code>T19.golden</code>" in shown and "<span class='v REFUTED'>REFUTED</span>" in shown
+    assert "<section" not in shown and "<math" not in shown  # the overview, not the whole page
+    assert all(rule.startswith(".headflow") for rule in _css_selectors(shown))
+    assert "| `T19.threshold.exact` | **REFUTED** |" in report._repr_markdown_()
+    assert repr(report) == "<headflow Report: 2 claims (1 PROVED, 1 REFUTED)>"
+
+
+def _css_selectors(page: str) -> list[str]:
+    css = page.split("<style>", 1)[1].split("</style>", 1)[0]
+    return [rule.split("{", 1)[0].strip() for rule in css.split("}") if "{" in rule]
+
+
+def test_check_takes_a_claims_file_or_its_text(tmp_path: Path) -> None:
+    path = tmp_path / "claims.toml"
+    path.write_text(CLAIMS, encoding="utf-8")
+    from_text = checks.check(CLAIMS, certificates=tmp_path / "certs")
+    from_file = checks.check(path, certificates=tmp_path / "certs")
+    for report in (from_text, from_file):
+        assert report.verdicts == {"golden": Verdict.PROVED, "digits": Verdict.CERTIFIED, "wrong": Verdict.REFUTED}
+
+
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda: checks.verify(only="T19.golden", seed=-1), "--seed"),
+        (lambda: checks.verify(only="T19.golden", profile="slow"), "--profile"),
+        (lambda: checks.verify(only="T19.golden", timeout=float("nan")), "--timeout"),
+        (lambda: checks.verify(only="no-such-claim"), "--only"),
+        (lambda: checks.verify(only="T19.golden", certificates=3), "--certificates"),
+        (lambda: checks.check(5), "claims"),
+        (lambda: checks.check("[[claim]]\nid = 1\n"), "<claims>"),
+        (lambda: checks.check("missing.toml"), "missing.toml"),
+    ],
+)
+def test_bad_arguments_raise_an_input_error_naming_them(call, named: str) -> None:
+    with pytest.raises(InputError, match=named):
+        call()
+
+
+def _python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+
+
+def test_the_readme_one_liner_prints_the_summary(tmp_path: Path) -> None:
+    run = _python("import checks; r = checks.verify(only='T19.*'); print(r.summary)", tmp_path)
+    assert run.returncode == 0, run.stderr
+    summary = ast.literal_eval(run.stdout.strip())
+    assert set(summary) == {v.value for v in Verdict} and summary["PROVED"] >= 3 and summary["REFUTED"] >= 1
+
+
+def test_import_checks_loads_nothing_heavy(tmp_path: Path) -> None:
+    code = (
+        "import sys, checks; "
+        "heavy = ('numpy', 'sympy', 'rich', 'matplotlib', 'z3', 'flint', 'latex2mathml', 'checks.'); "
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))"
+    )
+    run = _python(code, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
+def test_save_picks_the_format_from_the_suffix_and_writes_whole(report: Report, tmp_path: Path) -> None:
+    assert report.save(tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert json.loads(report.save(tmp_path / "r.json").read_text(encoding="utf-8"))["seed"] == 0
+    assert "T19.golden" in report.save(tmp_path / "r.report", "markdown").read_text(encoding="utf-8")
+    with pytest.raises(InputError, match="path ending in"):
+        report.save(tmp_path / "r.pdf")
+    with pytest.raises(InputError, match="expected one of"):
+        report.save(tmp_path / "r.txt", "pdf")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "r.json", "r.report"]
