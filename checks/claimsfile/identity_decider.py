@@ -21,7 +21,9 @@ import sympy as sp
 from checks.claimsfile.definedness import candidate_points, check_point, proved_symbolically
 from checks.claimsfile.domains import sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
+from checks.claimsfile.inequality_decider import refutation
 from checks.claimsfile.schema import IdentityClaim
+from checks.claimsfile.smt_route import decide as decide_smt
 from checks.claimsfile.symbolic import short_text, simplifies_to_zero, within
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict
@@ -51,6 +53,9 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
+    smt = decide_smt(claim, ctx, refutation)  # the second proof route: negation of the equality unsat
+    if isinstance(smt, Outcome):
+        return smt
     if zero:
         reason = "SymPy reduces lhs - rhs to 0, but it did not prove both sides defined on the whole domain ("
         reason += "; ".join(f"{c.text()}: {c.reason}" for c in unproved[:3]) + ")"
@@ -59,7 +64,7 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     return Outcome(
         Verdict.INCONCLUSIVE,
         f"{PROOF}; {SEARCH}",
-        notes=f"{reason}; no counterexample at {tried} points ({undefined} more could not be settled)",
+        notes=f"{reason}; {smt}; no counterexample at {tried} points ({undefined} more could not be settled)",
         details={"points_tried": tried, "points_undefined": undefined},
     )
 

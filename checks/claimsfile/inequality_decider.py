@@ -36,6 +36,7 @@ from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball, ball_over, exact_ends
 from checks.claimsfile.names import LambdaC
 from checks.claimsfile.schema import InequalityClaim
+from checks.claimsfile.smt_route import decide as decide_smt
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
@@ -67,6 +68,10 @@ def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
     if witness is not None:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
     searched = f"no counterexample at {tried} random points of the domain"
+    smt = decide_smt(claim, ctx, refutation)  # exact encoding, any domain: a certificate or a verified model
+    if isinstance(smt, Outcome):
+        return smt
+    searched += f"; {smt}"
     previous: list[Case] | None = None
     for pieces in PIECES:
         cases, reason = cover_cases(claim, pieces)

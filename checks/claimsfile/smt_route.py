@@ -1,0 +1,119 @@
+"""The SMT route for claims-file inequalities and identities: exact polynomial encoding, z3 with Taylor cuts.
+
+The claim becomes `domain => defined and lhs op rhs` in real (and integer) polynomial arithmetic
+(`checks.claimsfile.smt_statement`): sqrt, rational powers and quotients exactly through auxiliary
+variables, exp as atoms known by true facts and Taylor cuts, log, lambertw and lambda_c through exp.
+z3 decides it, over bounded and unbounded domains alike (`certificates.smt_refinement`):
+- the negation unsat: the certificate (`smt`: the statement and its cuts) is checked by cvc5 within
+  the budget, written, and re-checked as `headflow check-cert` does (the statement re-derived from the
+  embedded claim, every cut validated with balls, z3 and cvc5 in fresh processes): CERTIFIED only when
+  that re-check passes;
+- a model of the negation: a candidate only, REFUTED when the caller's test verifies the claim false
+  at the model's point of the domain (a side undefined there, or balls that violate the relation);
+- otherwise the reason, for the caller's notes (the route then leaves the claim to other methods).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+import z3
+
+from certificates import smtlib, solvers
+from certificates.real_encoding import CutError, NotEncodable
+from certificates.smt_refinement import refine
+from certificates.store import certificate_directory, write_certificate
+from certificates.verify import check_file
+from checks.claimsfile import certificate_obligations
+from checks.claimsfile.domains import contains
+from checks.claimsfile.embedding import embedded
+from checks.claimsfile.schema import IdentityClaim, InequalityClaim
+from checks.claimsfile.smt_statement import encode_claim, relation_of
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict
+
+METHOD = "SMT (z3 nlsat; exp through Taylor cuts)"
+#: Seconds of z3 time for the route, and for cvc5's confirmation, per profile.
+SECONDS = {"quick": 6.0, "thorough": 40.0}
+CONFIRM_SECONDS = {"quick": 10.0, "thorough": 60.0}
+
+#: The caller's refutation test: the claim (an identity as the relation `=`) and an exact point of the
+#: domain -> the verified witness that the claim fails there, or None.
+Refute = Callable[[InequalityClaim, dict[sp.Symbol, sp.Rational]], dict[str, Any] | None]
+
+
+def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute) -> Outcome | str:
+    """CERTIFIED (smt certificate that re-checks) or REFUTED (verified model point); else why not."""
+    try:
+        encoded = encode_claim(claim)
+    except NotEncodable as exc:
+        return f"no SMT encoding ({exc})"
+    view = _as_relation(claim)
+
+    def falsifies(values: dict[str, Fraction]) -> dict[str, Any] | None:
+        point = {s: sp.Rational(values[s.name].numerator, values[s.name].denominator) for s in claim.order}
+        return refute(view, point) if contains(claim.domains, claim.order, point) else None
+
+    seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
+    try:
+        result = refine(encoded.encoding, encoded.statement, falsifies, seconds)
+    except (NotEncodable, CutError) as exc:
+        return f"the SMT statement cannot be formed ({exc})"
+    counted = f"{result.rounds} z3 round(s), {len(result.cuts)} Taylor cut(s), {result.seconds:.1f} s"
+    if result.status == "counterexample":
+        return Outcome(Verdict.REFUTED, f"{METHOD}: a model of the negation, verified", witness=result.witness)
+    if result.status != "proved":
+        return f"SMT undecided after {counted}: {result.reason}"
+    tree = result.statement.tree()
+    integers = tree.get("integers", [])
+    text = smtlib.problem_text(tree["constants"], tree["hypotheses"], tree["goal"], integers)
+    (answer,) = solvers.answers("cvc5", [text], min(CONFIRM_SECONDS[ctx.profile], max(ctx.seconds_left(), 1.0)))
+    if answer != "unsat":
+        return f"z3 proves the SMT statement ({counted}) but cvc5 answers {answer!r}: no certificate both accept"
+    payload = {"logic": smtlib.logic(integers), "cuts": [cut.data() for cut in result.cuts], "statements": [tree]}
+    method = f"z3 {z3.get_version_string()} nlsat, {len(result.cuts)} Taylor cut(s) of exp: negation unsat"
+    directory = certificate_directory(ctx.certificate_dir)
+    path = write_certificate(
+        directory, claim.id, result.statement.sentence, method, "smt", payload, embedded(claim)
+    )
+    check = check_file(path, certificate_obligations.check)
+    if not check.ok:
+        path.unlink()
+        return f"the SMT certificate does not re-check ({check.message[:200]})"
+    return Outcome(
+        Verdict.CERTIFIED,
+        METHOD,
+        certificates=[str(path)],
+        details={"rounds": result.rounds, "cuts": len(result.cuts), "seconds": round(result.seconds, 2)},
+        notes=f"negation of `domain => defined and {_relation_text(claim)}` unsat ({counted}); "
+        "re-checked by z3 and cvc5 from the embedded claim",
+    )
+
+
+def _as_relation(claim: InequalityClaim | IdentityClaim) -> InequalityClaim:
+    """The claim as a relation for the refutation test (an identity is `lhs = rhs`)."""
+    if isinstance(claim, InequalityClaim):
+        return claim
+    lhs, op, rhs = relation_of(claim)
+    return InequalityClaim(
+        id=claim.id,
+        kind=claim.kind,
+        title=claim.title,
+        statement=claim.statement,
+        line=claim.line,
+        raw=claim.raw,
+        lhs=lhs,
+        op=op,
+        rhs=rhs,
+        domains=claim.domains,
+        order=claim.order,
+        conditions=claim.conditions,
+    )
+
+
+def _relation_text(claim: InequalityClaim | IdentityClaim) -> str:
+    lhs, op, rhs = relation_of(claim)
+    return f"{claim.raw.get('lhs', lhs)} {op} {claim.raw.get('rhs', rhs)}"
