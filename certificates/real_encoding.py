@@ -33,7 +33,7 @@ by the claims-file parser, and writes no solver text (`certificates.smtlib` does
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -119,7 +119,9 @@ class Cut:
         if kind == "upper":
             keys |= {"radius", "remainder"}
         if not isinstance(data, dict) or kind not in ("lower", "upper") or set(data) != keys:
-            raise CutError(f"a cut is lower {{atom, degree, at, factor}} or upper (also radius, remainder): {data!r:.80}")
+            raise CutError(
+                f"a cut is lower {{atom, degree, at, factor}} or upper (also radius, remainder): {data!r:.80}"
+            )
         atom, degree = data["atom"], data["degree"]
         if any(isinstance(v, bool) or not isinstance(v, int) for v in (atom, degree)):
             raise CutError("a cut's atom and degree are integers")
@@ -219,7 +221,9 @@ class Encoder:
     def __init__(
         self, variables: Sequence[sp.Symbol], integers: Sequence[sp.Symbol] = (), lambda_c: type | None = None
     ) -> None:
-        self._plain = {v: sp.Symbol(v.name, integer=True) if v in integers else sp.Symbol(v.name, real=True) for v in variables}
+        self._plain = {
+            v: sp.Symbol(v.name, integer=True) if v in integers else sp.Symbol(v.name, real=True) for v in variables
+        }
         self.encoding = Encoding(tuple(self._plain.values()), tuple(self._plain[v] for v in integers))
         taken = {v.name for v in variables}
         prefix = "aux"
@@ -296,7 +300,9 @@ class Encoder:
             return value
         if isinstance(expr, sp.LambertW) and len(expr.args) == 1:
             argument, w = self.term(expr.args[0]), self._fresh()
-            self._partial(argument + self._exponential(sp.Integer(-1)) >= 0, w >= -1, sp.Eq(w * self._exponential(w), argument))
+            self._partial(
+                argument + self._exponential(sp.Integer(-1)) >= 0, w >= -1, sp.Eq(w * self._exponential(w), argument)
+            )
             return w
         if isinstance(expr, sp.Abs):
             argument, b = self.term(expr.args[0]), self._fresh()

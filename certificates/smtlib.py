@@ -1,13 +1,13 @@
 """The SMT-LIB2 text of an obligation, printed by the checker from expression trees and nothing else.
 
-An SMT obligation is data: real constants (names, some of them possibly integers), hypotheses and
-a goal as trees over a fixed vocabulary (`certificates.exprtree`: rational constants, + and ×, integer powers, the relations
-`< <= > >= =`, and/or/not/implies/iff). `problem_text` validates every node and prints the only
-text a solver ever sees: `set-logic` (QF_NRA, or QF_NIRA when some constants are integers), one
+An SMT obligation is data: real constants (names, some possibly integers), hypotheses and a goal as
+trees over a fixed vocabulary (`certificates.exprtree`: rational constants, + and ×, integer powers,
+the relations `< <= > >= =`, and/or/not/implies/iff). `problem_text` validates every node and prints
+the only text a solver ever sees: `set-logic` (QF_NRA, or QF_NIRA with integer constants), one
 `declare-fun` per constant (`Real` or `Int`, renamed `x0`, `x1`, ... so that no name from a file
-reaches the solver), one `assert` per hypothesis, the negated goal and `check-sat`. Numbers are printed from exact rationals. No string from a certificate is copied
-into the text, so comments, quoted symbols, string literals, options and commands cannot be
-smuggled in.
+reaches the solver), one `assert` per hypothesis, the negated goal and `check-sat`. Numbers are
+printed from exact rationals. No string from a certificate is copied into the text, so comments,
+quoted symbols, string literals, options and commands cannot be smuggled in.
 """
 
 from __future__ import annotations

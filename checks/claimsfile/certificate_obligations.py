@@ -161,8 +161,17 @@ def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> t
 
 
 def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any]) -> tuple[str, str]:
-    """The whole claim: the statement re-derived from the claim and the file's cuts, which must be the file's
-    statement exactly; then z3 and cvc5 on the checker's own text of it."""
+    """The whole claim: z3 and cvc5 on the checker's own text of the statement re-derived from the claim."""
+    text = smt_problem(claim, payload)
+    how = run_solvers([text])
+    proved = f"claims-file claim {claim.id!r}: {claim.statement} (both sides defined on the whole domain)"
+    cuts = len(payload["cuts"])
+    return proved, f"{how}; statement re-derived from the claim, {cuts} Taylor cut(s) of exp checked with balls"
+
+
+def smt_problem(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any]) -> str:
+    """The SMT-LIB2 text of the claim's statement with the payload's cuts (each validated with balls), after
+    checking that the payload holds exactly that statement; Rejected otherwise."""
     recheck.require_keys(payload, {"logic", "cuts", "statements"}, "smt payload")
     if not isinstance(payload["cuts"], list) or len(payload["cuts"]) > MAX_CUTS:
         raise Rejected(f"cuts must be a list of at most {MAX_CUTS}")
@@ -184,6 +193,4 @@ def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any]) -> tup
             raise Rejected(f"the statement's {part} differ from the encoding of claim {claim.id!r} with these cuts")
     if set(stated[0]) != set(mine):
         raise Rejected(f"unexpected statement fields {sorted(set(stated[0]) - set(mine))}")
-    how = run_solvers([smtlib.problem_text(mine["constants"], mine["hypotheses"], mine["goal"], integers)])
-    proved = f"claims-file claim {claim.id!r}: {claim.statement} (both sides defined on the whole domain)"
-    return proved, f"{how}; statement re-derived from the claim, {len(cuts)} Taylor cut(s) of exp checked with balls"
+    return smtlib.problem_text(mine["constants"], mine["hypotheses"], mine["goal"], integers)

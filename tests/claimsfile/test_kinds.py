@@ -96,7 +96,11 @@ def inequalities(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ve
 
 
 def test_true_inequalities_are_certified_with_certificates_that_recheck(inequalities: dict) -> None:
-    for claim_id in ("rate-bounded", "dependent", "unbounded"):  # exp(x) >= 1 + x > x: SMT, any domain  # max phi = 2 W((n-1)/e) / (beta (n-1)) <= 1.12; u_c(3) > 2
+    for claim_id in (
+        "rate-bounded",
+        "dependent",
+        "unbounded",
+    ):  # exp(x) >= 1 + x > x: SMT, any domain  # max phi = 2 W((n-1)/e) / (beta (n-1)) <= 1.12; u_c(3) > 2
         verdict, evidence = inequalities[claim_id]
         assert verdict is Verdict.CERTIFIED, (claim_id, evidence)
         assert evidence["certificates"] and all(verify_file(Path(p))[0] for p in evidence["certificates"])
