@@ -127,7 +127,7 @@ class Cut:
             raise CutError("a cut's atom and degree are integers")
         texts = [data[key] for key in sorted(keys - {"kind", "atom", "degree"})]
         if any(not isinstance(text, str) or len(text) > MAX_CUT_RATIONAL_CHARS for text in texts):
-            raise CutError(f"a cut's rationals are texts of at most {MAX_CUT_RATIONAL_CHARS} characters")
+            raise CutError(f"a cut's rationals are exact texts 'p/q' of at most {MAX_CUT_RATIONAL_CHARS} characters")
         try:
             values = {key: parse_rational(data[key]) for key in keys - {"kind", "atom", "degree"}}
         except TreeError as exc:

@@ -190,7 +190,7 @@ def smt_problem(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any])
         raise Rejected("a claims-file smt certificate holds exactly one statement")
     for part in ("name", "constants", "integers", "hypotheses", "goal"):
         if stated[0].get(part) != mine.get(part):
-            raise Rejected(f"the statement's {part} differ from the encoding of claim {claim.id!r} with these cuts")
+            raise Rejected(f"the statement's {part} field differs from the encoding of claim {claim.id!r} and its cuts")
     if set(stated[0]) != set(mine):
         raise Rejected(f"unexpected statement fields {sorted(set(stated[0]) - set(mine))}")
     return smtlib.problem_text(mine["constants"], mine["hypotheses"], mine["goal"], integers)
