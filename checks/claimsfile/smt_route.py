@@ -15,6 +15,7 @@ z3 decides it, over bounded and unbounded domains alike (`certificates.smt_refin
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from fractions import Fraction
@@ -98,24 +99,10 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
 
 
 def _as_relation(claim: InequalityClaim | IdentityClaim) -> InequalityClaim:
-    """The claim as a relation for the refutation test (an identity is `lhs = rhs`)."""
+    """The claim as a relation for the refutation test (an identity is `lhs = rhs`, with the same fields)."""
     if isinstance(claim, InequalityClaim):
         return claim
-    lhs, op, rhs = relation_of(claim)
-    return InequalityClaim(
-        id=claim.id,
-        kind=claim.kind,
-        title=claim.title,
-        statement=claim.statement,
-        line=claim.line,
-        raw=claim.raw,
-        lhs=lhs,
-        op=op,
-        rhs=rhs,
-        domains=claim.domains,
-        order=claim.order,
-        conditions=claim.conditions,
-    )
+    return InequalityClaim(op="=", **{f.name: getattr(claim, f.name) for f in dataclasses.fields(claim)})
 
 
 def _relation_text(claim: InequalityClaim | IdentityClaim) -> str:
