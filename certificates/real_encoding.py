@@ -13,8 +13,9 @@ The facts of a partial operation hold under its *guard*, the condition that it i
 free. The guards of everything encoded for a goal are collected (`guards`): a goal proved together
 with them is proved with both sides defined.
 
-Exponential atoms are known through true facts only: e > 0, e >= 1 + a, exp increasing (for every pair,
-a_i < a_j iff e_i < e_j), and *cuts*, true by Taylor's theorem (T_k the Taylor polynomial of exp at 0,
+Exponential atoms are known through true facts only: e > 0, e >= 1 + a, exp increasing (against
+exp(0) = 1 and between every pair: a_i < a_j iff e_i < e_j), exp(a + b) = exp(a) exp(b) where the
+arguments of atoms add up exactly, and *cuts*, true by Taylor's theorem (T_k the Taylor polynomial of exp at 0,
 of odd degree k, so that the remainder e^xi y^(k+1)/(k+1)! is >= 0):
 - lower: e >= L T_k(a - t) for every a, given 0 < L <= exp(t) (where T_k(a - t) < 0 the bound is
   below 0 < e);
@@ -183,14 +184,25 @@ class Encoding:
         return (*self.variables, *self.auxiliaries)
 
     def exponential_facts(self) -> list[sp.Basic]:
-        """e > 0 and e >= 1 + a for each atom, and exp increasing between every pair of atoms."""
+        """For each atom: e > 0, e >= 1 + a, and e against exp(0) = 1 (a < 0 iff e < 1, a > 0 iff e > 1); for
+        every pair, exp increasing (a_i < a_j iff e_i < e_j); and exp(a + b) = exp(a) exp(b) wherever the
+        arguments of atoms add up exactly (e_i e_j = 1 when a_i + a_j = 0, e_i e_j = e_k when a_i + a_j = a_k)."""
+        atoms = self.exponentials
         facts: list[sp.Basic] = []
-        for atom in self.exponentials:
-            facts += [atom.symbol > 0, atom.symbol >= 1 + atom.argument]
-        for i, first in enumerate(self.exponentials):
-            for second in self.exponentials[i + 1 :]:
+        for atom in atoms:
+            a, e = atom.argument, atom.symbol
+            facts += [e > 0, e >= 1 + a, sp.Equivalent(a < 0, e < 1), sp.Equivalent(a > 0, e > 1)]
+        for i, first in enumerate(atoms):
+            for second in atoms[i + 1 :]:
                 a, b, ea, eb = first.argument, second.argument, first.symbol, second.symbol
                 facts += [sp.Equivalent(a < b, ea < eb), sp.Equivalent(b < a, eb < ea)]
+        for i, first in enumerate(atoms):
+            for second in atoms[i:]:
+                total = sp.expand(first.argument + second.argument)
+                product = first.symbol * second.symbol
+                if total == 0:
+                    facts.append(sp.Eq(product, 1))
+                facts += [sp.Eq(product, sum_.symbol) for sum_ in atoms if sp.expand(sum_.argument) == total]
         return facts
 
     def statement(

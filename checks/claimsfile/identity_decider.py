@@ -6,8 +6,10 @@ proved on the whole domain (`definedness.proved_symbolically`): simplify's resul
 where the original sides are defined. Otherwise exact points are tried, first those where a
 condition's expression vanishes (a denominator's zero), then random ones: a point where a side is
 undefined refutes the identity (verified exactly or with balls), and so does a point where both
-sides are defined and their balls differ (REFUTED, `verified_by: "ball"`). When neither happens
-the claim stays INCONCLUSIVE.
+sides are defined and their balls differ (REFUTED, `verified_by: "ball"`). Then the SMT route
+(`checks.claimsfile.smt_route`) decides `lhs = rhs` with both sides defined, as a relation: an `smt`
+certificate (CERTIFIED) or a verified model point (REFUTED). When none of these happens the claim
+stays INCONCLUSIVE.
 """
 
 from __future__ import annotations

@@ -2,15 +2,17 @@
 
 First random exact points of the domain are tried (`domains.sample_point`, so every bound
 holds rigorously): a point where lhs and rhs are balls that violate `op` for certain refutes the
-claim (REFUTED, `verified_by: "ball"`). Otherwise the domain is turned into boxes for
+claim (REFUTED, `verified_by: "ball"`). Then the SMT route (`checks.claimsfile.smt_route`) decides the
+claim exactly on any domain: an `smt` certificate (CERTIFIED) or a verified model point (REFUTED).
+Otherwise the domain is turned into boxes for
 `certificates.intervals.prove`: integer ranges of at most MAX_INTEGER_CASES values in all are
 enumerated (each value a constant of the cover), and a bound that depends on other parameters
 (`l1 >= lambda_c(n, beta)`) is replaced by the outer end of its ball over the parents' box. Each
 box therefore contains the declared domain (for its integer values), so a proved cover of every
 box is a proof of the claim: CERTIFIED, one `interval-cover` certificate per box. A cover
 counterexample is a refutation only when the point is, rigorously, in the declared domain.
-Unbounded domains, `lambda_c` or `Abs` inside the relation, and exhausted budgets leave the
-claim INCONCLUSIVE with the reason.
+Unbounded domains (when the SMT route did not decide), `lambda_c` or `Abs` inside the relation, and
+exhausted budgets leave the claim INCONCLUSIVE with the reasons.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import sympy as sp
 import z3
 
 from certificates import smt, smtlib, solvers
+from certificates.exprtree import TreeError
 from certificates.real_encoding import CutError, NotEncodable
 from certificates.recheck import Rejected
 from certificates.smt_refinement import refine
@@ -62,8 +63,8 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
     seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
     try:
         result = refine(encoded.encoding, encoded.statement, falsifies, seconds)
-    except (NotEncodable, CutError) as exc:
-        return f"the SMT statement cannot be formed ({exc})"
+    except (NotEncodable, CutError, TreeError, smtlib.SmtTextError, z3.Z3Exception) as exc:
+        return f"the SMT statement cannot be formed or solved ({str(exc)[:200]})"
     counted = f"{result.rounds} z3 round(s), {len(result.cuts)} Taylor cut(s), {result.seconds:.1f} s"
     if result.status == "counterexample":
         return Outcome(Verdict.REFUTED, f"{METHOD}: a model of the negation, verified", witness=result.witness)
