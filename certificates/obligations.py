@@ -41,22 +41,29 @@ u = sp.Symbol("u", positive=True)
 
 @dataclass(frozen=True)
 class SmtStatement:
-    """`hypotheses => goal` for all real values of `symbols`, with a name and a sentence."""
+    """`hypotheses => goal` for all real values of `symbols`, with a name and a sentence.
+
+    `integers` (a subset of `symbols`) range over the integers instead (declared `Int`)."""
 
     name: str
     sentence: str
     symbols: tuple[sp.Symbol, ...]
     hypotheses: tuple[sp.Basic, ...]
     goal: sp.Basic
+    integers: tuple[sp.Symbol, ...] = ()
 
     def tree(self) -> dict[str, Any]:
-        """The statement as certificate data: constants, hypothesis and goal trees."""
-        return {
+        """The statement as certificate data: constants, hypothesis and goal trees (and the integer
+        constants, only when there are some, so that a statement over the reals has no such field)."""
+        tree: dict[str, Any] = {
             "name": self.name,
             "constants": [s.name for s in self.symbols],
             "hypotheses": [formula_from_sympy(h) for h in self.hypotheses],
             "goal": formula_from_sympy(self.goal),
         }
+        if self.integers:
+            tree["integers"] = [s.name for s in self.integers]
+        return tree
 
 
 @dataclass(frozen=True)

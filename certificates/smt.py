@@ -4,7 +4,9 @@ A statement (`certificates.obligations.SmtStatement`) is `hypotheses => goal` ov
 constants. It is printed once as SMT-LIB2 by the checker's own printer
 (`certificates.smtlib.problem_text`, from the statement's trees), parsed by Z3 from that text and
 solved under a time budget: `unsat` proves the statement for every real value at once; `sat`
-comes with a model (a counterexample); `unknown` or a timeout is reported as such. A certificate
+comes with a model (a candidate counterexample: its values as text, and as rationals, exact for
+rational and integer values and within 10^-30 for algebraic ones); `unknown` or a timeout is
+reported as such. A certificate
 holds the trees, never the text: `headflow check-cert` prints the text again and re-runs z3 and
 cvc5 on it.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import z3
@@ -24,22 +27,28 @@ from certificates.store import write_certificate
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
 MODEL_DIGITS = 20
+#: Decimal digits of the rational that stands for an algebraic model value.
+APPROXIMATION_DIGITS = 30
 
 
 @dataclass
 class SmtResult:
-    """The solver's answer on the negated statement: unsat (proved), sat (model), unknown."""
+    """The solver's answer on the negated statement: unsat (proved), sat (model), unknown.
+
+    `model` shows each constant's value; `point` gives it as a rational (exact unless the value is
+    algebraic and irrational: then a rational approximation, so only a candidate to verify)."""
 
     status: str
     seconds: float
     model: dict[str, str] = field(default_factory=dict)
     reason: str = ""
+    point: dict[str, Fraction] = field(default_factory=dict)
 
 
 def problem(statement: SmtStatement) -> str:
     """The SMT-LIB2 text of the negated statement, exactly as the checker prints it."""
     tree = statement.tree()
-    return smtlib.problem_text(tree["constants"], tree["hypotheses"], tree["goal"])
+    return smtlib.problem_text(tree["constants"], tree["hypotheses"], tree["goal"], tree.get("integers", ()))
 
 
 def _model_value(value: z3.ExprRef) -> str:
@@ -48,6 +57,17 @@ def _model_value(value: z3.ExprRef) -> str:
     if z3.is_algebraic_value(value):
         return f"~{value.as_decimal(MODEL_DIGITS)} (algebraic)"
     return str(value)
+
+
+def _model_rational(value: z3.ExprRef) -> Fraction | None:
+    """The value as a rational: exact for integers and rationals, an approximation for algebraic numbers."""
+    if z3.is_int_value(value):
+        return Fraction(value.as_long())
+    if z3.is_algebraic_value(value):
+        value = value.approx(APPROXIMATION_DIGITS)
+    if z3.is_rational_value(value):
+        return Fraction(value.numerator_as_long(), value.denominator_as_long())
+    return None
 
 
 def decide(statement: SmtStatement, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> SmtResult:
@@ -63,8 +83,11 @@ def decide(statement: SmtStatement, timeout_seconds: float = DEFAULT_TIMEOUT_SEC
     if answer == z3.sat:
         model = solver.model()
         names = {f"x{index}": s.name for index, s in enumerate(statement.symbols)}
-        values = {names.get(d.name(), d.name()): _model_value(model[d]) for d in model.decls()}
-        return SmtResult("sat", seconds, values, "the negated statement has a model")
+        # only the declared constants: a model may also interpret functions (division by zero), not values
+        constants = {names[d.name()]: model[d] for d in model.decls() if d.arity() == 0 and d.name() in names}
+        values = {name: _model_value(value) for name, value in constants.items()}
+        point = {name: q for name, value in constants.items() if (q := _model_rational(value)) is not None}
+        return SmtResult("sat", seconds, values, "the negated statement has a model", point)
     reason = solver.reason_unknown() or "unknown"
     status = "timeout" if "timeout" in reason or "canceled" in reason else "unknown"
     return SmtResult(status, seconds, reason=f"z3 {reason} after {seconds:.2f}s (budget {timeout_seconds:g}s)")

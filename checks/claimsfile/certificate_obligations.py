@@ -8,9 +8,12 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
 - inequality: an interval cover of the relation, or of one definedness condition, over one case (a
   box and fixed integer values) named in the output; the checker proves that case, and whether the
   cases of a claim's certificates together exhaust its domain is not re-checked (README, "Trust model");
+- inequality or identity: an smt certificate of the whole claim, `domain => defined and lhs op rhs`,
+  whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
+  the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
 - dynamics: an exact configuration of the claim's family (sizes, the file's beta and strengths,
   attention kind, geometry, symmetry, W = M) where the refuting rate is negative.
-Identities have no certificates (they are PROVED symbolically or REFUTED at a point).
+Identities have no other certificates (they are PROVED symbolically or REFUTED at a point).
 This module uses the checker's re-computations (`certificates.recheck`) and the claims-file reader,
 never a decider.
 """
@@ -21,18 +24,21 @@ from typing import Any
 
 import sympy as sp
 
-from certificates import recheck
+from certificates import recheck, smtlib
 from certificates.exact import SETTLING
 from certificates.exprtree import from_sympy, parse_rational
 from certificates.model_quantities import CERTIFIED
+from certificates.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.recheck import Rejected
+from certificates.verify import run_solvers
 from checks.claimsfile.embedding import read_embedded
-from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, InequalityClaim, UserClaim
+from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, UserClaim
+from checks.claimsfile.smt_statement import encode_claim
 from checks.claimsfile.witness_family import family_failures, family_hypotheses, searched_quantity
 from checks.errors import InputError
 
-#: `lhs op rhs` as `rhs - lhs relation 0`.
-RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+#: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
+RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=="}
 
 
 def constant_conditions(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]]) -> list[tuple[str, sp.Expr, str]]:
@@ -56,6 +62,8 @@ def check(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, A
         return _dynamics(claim, kind, payload)
     if isinstance(claim, ConstantClaim):
         return _constant(claim, kind, payload)
+    if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
+        return _smt(claim, payload)
     if isinstance(claim, InequalityClaim):
         return _inequality(claim, kind, payload)
     raise Rejected(f"{claim.kind} claims have no certificates of kind {kind!r}")
@@ -150,3 +158,39 @@ def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> t
     )
     proved = f"claims-file claim {claim.id!r}, the case {where or 'of no parameters'}: {match[0][2]}"
     return proved, f"{boxes} boxes re-evaluated with balls"
+
+
+def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any]) -> tuple[str, str]:
+    """The whole claim: z3 and cvc5 on the checker's own text of the statement re-derived from the claim."""
+    text = smt_problem(claim, payload)
+    how = run_solvers([text])
+    proved = f"claims-file claim {claim.id!r}: {claim.statement} (both sides defined on the whole domain)"
+    cuts = len(payload["cuts"])
+    return proved, f"{how}; statement re-derived from the claim, {cuts} Taylor cut(s) of exp checked with balls"
+
+
+def smt_problem(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any]) -> str:
+    """The SMT-LIB2 text of the claim's statement with the payload's cuts (each validated with balls), after
+    checking that the payload holds exactly that statement; Rejected otherwise."""
+    recheck.require_keys(payload, {"logic", "cuts", "statements"}, "smt payload")
+    if not isinstance(payload["cuts"], list) or len(payload["cuts"]) > MAX_CUTS:
+        raise Rejected(f"cuts must be a list of at most {MAX_CUTS}")
+    try:
+        cuts = [Cut.from_data(data) for data in payload["cuts"]]
+        mine = encode_claim(claim).statement(cuts).tree()
+    except CutError as exc:
+        raise Rejected(f"a cut is not valid: {exc}") from None
+    except NotEncodable as exc:
+        raise Rejected(f"claim {claim.id!r} has no SMT encoding ({exc})") from None
+    integers = mine.get("integers", [])
+    if payload["logic"] != smtlib.logic(integers):
+        raise Rejected(f"logic {str(payload['logic'])[:40]!r}: the claim is stated in {smtlib.logic(integers)}")
+    stated = payload["statements"]
+    if not isinstance(stated, list) or len(stated) != 1 or not isinstance(stated[0], dict):
+        raise Rejected("a claims-file smt certificate holds exactly one statement")
+    for part in ("name", "constants", "integers", "hypotheses", "goal"):
+        if stated[0].get(part) != mine.get(part):
+            raise Rejected(f"the statement's {part} field differs from the encoding of claim {claim.id!r} and its cuts")
+    if set(stated[0]) != set(mine):
+        raise Rejected(f"unexpected statement fields {sorted(set(stated[0]) - set(mine))}")
+    return smtlib.problem_text(mine["constants"], mine["hypotheses"], mine["goal"], integers)

@@ -17,8 +17,8 @@ Decider = Callable[[Any, Context], Outcome]
 
 #: kind -> (procedure name, decider).
 DECIDERS: dict[str, tuple[str, Decider]] = {
-    "identity": ("symbolic+ball", decide_identity),
+    "identity": ("symbolic+ball+smt", decide_identity),
     "constant": ("ball", decide_constant),
-    "inequality": ("ball search+cover", decide_inequality),
+    "inequality": ("ball search+smt+cover", decide_inequality),
     "dynamics": ("reduction+trajectories", decide_dynamics),
 }

@@ -6,11 +6,13 @@ proved on the whole domain (`definedness.proved_symbolically`): simplify's resul
 where the original sides are defined. Otherwise exact points are tried, first those where a
 condition's expression vanishes (a denominator's zero), then random ones: a point where a side is
 undefined refutes the identity (verified exactly or with balls), and so does a point where both
-sides are defined and their balls differ (REFUTED, `verified_by: "ball"`). When neither happens
-the claim stays INCONCLUSIVE. Between the two, `algebraic_identity.prove_identity` tries an exact
-algebraic proof (denominators cleared, radicals reduced modulo a Groebner basis of their defining
-polynomials, logarithms compared through exponentials), which also proves the non-vanishing
-conditions SymPy's assumptions leave open, such as c_star(H) != 0.
+sides are defined and their balls differ (REFUTED, `verified_by: "ball"`). Between the two,
+`algebraic_identity.prove_identity` tries an exact algebraic proof (denominators cleared, radicals
+reduced modulo a Groebner basis of their defining polynomials, logarithms compared through
+exponentials), which also proves the non-vanishing conditions SymPy's assumptions leave open, such
+as c_star(H) != 0. Then the SMT route (`checks.claimsfile.smt_route`) decides `lhs = rhs` with both
+sides defined, as a relation: an `smt` certificate (CERTIFIED) or a verified model point (REFUTED).
+When none of these happens the claim stays INCONCLUSIVE.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from checks.claimsfile.algebraic_identity import prove_identity
 from checks.claimsfile.definedness import candidate_points, check_point, proved_symbolically
 from checks.claimsfile.domains import sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
+from checks.claimsfile.inequality_decider import refutation
 from checks.claimsfile.schema import IdentityClaim
+from checks.claimsfile.smt_route import decide as decide_smt
 from checks.claimsfile.symbolic import short_text, simplifies_to_zero, within
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict
@@ -58,6 +62,9 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
+    smt = decide_smt(claim, ctx, refutation)  # the second proof route: negation of the equality unsat
+    if isinstance(smt, Outcome):
+        return smt
     if zero:
         reason = "SymPy reduces lhs - rhs to 0, but it did not prove both sides defined on the whole domain ("
         reason += "; ".join(f"{c.text()}: {c.reason}" for c in unproved[:3]) + ")"
@@ -66,7 +73,8 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     return Outcome(
         Verdict.INCONCLUSIVE,
         f"{PROOF}; {SEARCH}",
-        notes=f"{reason}; {not_algebraic}; no counterexample at {tried} points ({undefined} more could not be settled)",
+        notes=f"{reason}; {not_algebraic}; {smt}; "
+        f"no counterexample at {tried} points ({undefined} more could not be settled)",
         details={"points_tried": tried, "points_undefined": undefined},
     )
 

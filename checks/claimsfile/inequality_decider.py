@@ -2,15 +2,17 @@
 
 First random exact points of the domain are tried (`domains.sample_point`, so every bound
 holds rigorously): a point where lhs and rhs are balls that violate `op` for certain refutes the
-claim (REFUTED, `verified_by: "ball"`). Otherwise the domain is turned into boxes for
+claim (REFUTED, `verified_by: "ball"`). Then the SMT route (`checks.claimsfile.smt_route`) decides the
+claim exactly on any domain: an `smt` certificate (CERTIFIED) or a verified model point (REFUTED).
+Otherwise the domain is turned into boxes for
 `certificates.intervals.prove`: integer ranges of at most MAX_INTEGER_CASES values in all are
 enumerated (each value a constant of the cover), and a bound that depends on other parameters
 (`l1 >= lambda_c(n, beta)`) is replaced by the outer end of its ball over the parents' box. Each
 box therefore contains the declared domain (for its integer values), so a proved cover of every
 box is a proof of the claim: CERTIFIED, one `interval-cover` certificate per box. A cover
 counterexample is a refutation only when the point is, rigorously, in the declared domain.
-Unbounded domains, `lambda_c` or `Abs` inside the relation, and exhausted budgets leave the
-claim INCONCLUSIVE with the reason.
+Unbounded domains (when the SMT route did not decide), `lambda_c` or `Abs` inside the relation, and
+exhausted budgets leave the claim INCONCLUSIVE with the reasons.
 
 Exact values are SymPy Rationals throughout, the type of the claims file's bounds and points; a
 case becomes Fractions, the type of the certificates, only where a cover is asked for
@@ -41,6 +43,7 @@ from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball, ball_over, exact_ends
 from checks.claimsfile.names import LambdaC
 from checks.claimsfile.schema import InequalityClaim
+from checks.claimsfile.smt_route import decide as decide_smt
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
@@ -72,6 +75,10 @@ def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
     if witness is not None:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
     searched = f"no counterexample at {tried} random points of the domain"
+    smt = decide_smt(claim, ctx, refutation)  # exact encoding, any domain: a certificate or a verified model
+    if isinstance(smt, Outcome):
+        return smt
+    searched += f"; {smt}"
     previous: list[Case] | None = None
     for pieces in PIECES:
         cases, reason = cover_cases(claim, pieces)

@@ -271,6 +271,8 @@ CLAIMS_FILE_READER = {
     "checks.constant_specs",
     "checks.family_names",
     "checks.claimsfile.witness_family",
+    "checks.claimsfile.smt_statement",  # the SMT statement of a claim, re-derived from the embedded claim
+    "certificates.real_encoding",  # its polynomial encoding, and the ball check of each Taylor cut
 }
 
 

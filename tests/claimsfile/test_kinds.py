@@ -13,7 +13,7 @@ import pytest
 import sympy as sp
 
 from checks.claim_runner import run_claims
-from checks.claimsfile import inequality_decider
+from checks.claimsfile import inequality_decider, smt_route
 from checks.claimsfile.inequality_decider import inside, refutation
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
@@ -73,6 +73,14 @@ rhs = "x"
 domain = { x = "real" }
 
 [[claim]]
+id = "unbounded-no-encoding"
+kind = "inequality"
+lhs = "x**y"
+op = ">"
+rhs = "0"
+domain = { x = "positive", y = "[0, 1]" }
+
+[[claim]]
 id = "unbounded-false"
 kind = "inequality"
 lhs = "x"
@@ -88,7 +96,11 @@ def inequalities(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ve
 
 
 def test_true_inequalities_are_certified_with_certificates_that_recheck(inequalities: dict) -> None:
-    for claim_id in ("rate-bounded", "dependent"):  # max phi = 2 W((n-1)/e) / (beta (n-1)) <= 1.12; u_c(3) > 2
+    for claim_id in (
+        "rate-bounded",
+        "dependent",
+        "unbounded",
+    ):  # exp(x) >= 1 + x > x: SMT, any domain  # max phi = 2 W((n-1)/e) / (beta (n-1)) <= 1.12; u_c(3) > 2
         verdict, evidence = inequalities[claim_id]
         assert verdict is Verdict.CERTIFIED, (claim_id, evidence)
         assert evidence["certificates"] and all(verify_file(Path(p))[0] for p in evidence["certificates"])
@@ -109,14 +121,15 @@ def test_false_inequality_refuted_at_a_point_of_the_domain(inequalities: dict) -
 def test_wrong_and_undecidable_inequalities_are_never_certified(inequalities: dict) -> None:
     verdict, evidence = inequalities["square-strict"]  # (x - 1)^2 > 0 fails only at x = 1
     assert verdict not in TRUE_VERDICTS and verdict is not Verdict.CONFIRMED
-    verdict, evidence = inequalities["unbounded"]
-    assert verdict is Verdict.INCONCLUSIVE and "unbounded domain" in evidence["notes"]
+    verdict, evidence = inequalities["unbounded-no-encoding"]  # a symbolic exponent: no SMT encoding, no cover
+    assert verdict is Verdict.INCONCLUSIVE and "no SMT encoding" in evidence["notes"]
     verdict, evidence = inequalities["unbounded-false"]  # sampling refutes even without a cover
     assert verdict is Verdict.REFUTED
 
 
 def test_box_budget_leaves_the_claim_inconclusive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(inequality_decider.MAX_BOXES, "quick", 3)
+    monkeypatch.setitem(smt_route.SECONDS, "quick", 0.0)  # the SMT route would certify it first
     text = INEQUALITIES.split("[[claim]]")[1]
     verdict, evidence = decide("[[claim]]" + text, tmp_path)["rate-bounded"]
     assert verdict is Verdict.INCONCLUSIVE and "box budget" in evidence["notes"]

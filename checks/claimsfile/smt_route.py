@@ -1,0 +1,111 @@
+"""The SMT route for claims-file inequalities and identities: exact polynomial encoding, z3 with Taylor cuts.
+
+The claim becomes `domain => defined and lhs op rhs` in real (and integer) polynomial arithmetic
+(`checks.claimsfile.smt_statement`): sqrt, rational powers and quotients exactly through auxiliary
+variables, exp as atoms known by true facts and Taylor cuts, log, lambertw and lambda_c through exp.
+z3 decides it, over bounded and unbounded domains alike (`certificates.smt_refinement`):
+- the negation unsat: the problem `headflow check-cert` will solve is re-derived as it does (from the
+  claim embedded in the certificate and the cut data, every cut validated with balls); it must be the
+  text z3 just answered, and cvc5 must answer unsat on it within the budget; then the certificate
+  (`smt`: the statement and its cuts) is written: CERTIFIED;
+- a model of the negation: a candidate only, REFUTED when the caller's test verifies the claim false
+  at the model's point of the domain (a side undefined there, or balls that violate the relation);
+- otherwise the reason, for the caller's notes (the route then leaves the claim to other methods).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+import z3
+
+from certificates import smt, smtlib, solvers
+from certificates.exprtree import TreeError
+from certificates.real_encoding import CutError, NotEncodable
+from certificates.recheck import Rejected
+from certificates.smt_refinement import refine
+from certificates.store import certificate_directory, write_certificate
+from checks.claimsfile import certificate_obligations
+from checks.claimsfile.domains import contains
+from checks.claimsfile.embedding import embedded, read_embedded
+from checks.claimsfile.schema import IdentityClaim, InequalityClaim
+from checks.claimsfile.smt_statement import encode_claim, relation_of
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict
+
+METHOD = "SMT (z3; exp through Taylor cuts), re-checked with cvc5"
+#: Seconds of z3 time for the route, and for cvc5's confirmation, per profile.
+SECONDS = {"quick": 4.0, "thorough": 40.0}
+CONFIRM_SECONDS = {"quick": 10.0, "thorough": 60.0}
+
+#: The caller's refutation test: the claim (an identity as the relation `=`) and an exact point of the
+#: domain -> the verified witness that the claim fails there, or None.
+Refute = Callable[[InequalityClaim, dict[sp.Symbol, sp.Rational]], dict[str, Any] | None]
+
+
+def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute) -> Outcome | str:
+    """CERTIFIED (smt certificate that re-checks) or REFUTED (verified model point); else why not."""
+    try:
+        encoded = encode_claim(claim)
+    except NotEncodable as exc:
+        return f"no SMT encoding ({exc})"
+    view = _as_relation(claim)
+
+    def falsifies(values: dict[str, Fraction]) -> dict[str, Any] | None:
+        point = {s: sp.Rational(values[s.name].numerator, values[s.name].denominator) for s in claim.order}
+        return refute(view, point) if contains(claim.domains, claim.order, point) else None
+
+    seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
+    try:
+        result = refine(encoded.encoding, encoded.statement, falsifies, seconds)
+    except (NotEncodable, CutError, TreeError, smtlib.SmtTextError, z3.Z3Exception) as exc:
+        return f"the SMT statement cannot be formed or solved ({str(exc)[:200]})"
+    counted = f"{result.rounds} z3 round(s), {len(result.cuts)} Taylor cut(s), {result.seconds:.1f} s"
+    if result.status == "counterexample":
+        return Outcome(Verdict.REFUTED, f"{METHOD}: a model of the negation, verified", witness=result.witness)
+    if result.status != "proved":
+        return f"SMT undecided after {counted}: {result.reason}"
+    tree = result.statement.tree()
+    payload = {
+        "logic": smtlib.logic(tree.get("integers", [])),
+        "cuts": [c.data() for c in result.cuts],
+        "statements": [tree],
+    }
+    try:  # what `headflow check-cert` will run: the statement re-derived from the embedded claim and the cut data
+        text = certificate_obligations.smt_problem(read_embedded(embedded(claim)), json.loads(json.dumps(payload)))
+    except Rejected as exc:
+        return f"z3 proves the SMT statement ({counted}), but the certificate would not re-check: {exc}"
+    if text != smt.problem(result.statement):
+        return f"z3 proves the SMT statement ({counted}), but the checker would print another problem"
+    budget = min(CONFIRM_SECONDS[ctx.profile], max(ctx.seconds_left(), 1.0))
+    (answer,) = solvers.answers("cvc5", [text], budget)  # z3 answered unsat on this very text
+    if answer != "unsat":
+        return f"z3 proves the SMT statement ({counted}) but cvc5 answers {answer!r}: no certificate both accept"
+    method = f"z3 {z3.get_version_string()} nlsat, {len(result.cuts)} Taylor cut(s) of exp: negation unsat"
+    directory = certificate_directory(ctx.certificate_dir)
+    path = write_certificate(directory, claim.id, result.statement.sentence, method, "smt", payload, embedded(claim))
+    return Outcome(
+        Verdict.CERTIFIED,
+        METHOD,
+        certificates=[str(path)],
+        details={"rounds": result.rounds, "cuts": len(result.cuts), "seconds": round(result.seconds, 2)},
+        notes=f"negation of `domain => defined and {_relation_text(claim)}` unsat ({counted}); "
+        "z3 and cvc5 answer unsat on the problem re-derived from the embedded claim, as check-cert does",
+    )
+
+
+def _as_relation(claim: InequalityClaim | IdentityClaim) -> InequalityClaim:
+    """The claim as a relation for the refutation test (an identity is `lhs = rhs`, with the same fields)."""
+    if isinstance(claim, InequalityClaim):
+        return claim
+    return InequalityClaim(op="=", **{f.name: getattr(claim, f.name) for f in dataclasses.fields(claim)})
+
+
+def _relation_text(claim: InequalityClaim | IdentityClaim) -> str:
+    lhs, op, rhs = relation_of(claim)
+    return f"{claim.raw.get('lhs', lhs)} {op} {claim.raw.get('rhs', rhs)}"
