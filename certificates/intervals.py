@@ -41,7 +41,7 @@ from flint import arb
 
 from certificates import derivatives, forms
 from certificates.exact import SIGNS, ball_of, fails, holds, precision
-from certificates.exprtree import Tree, TreeError, enclosure_text, eval_ball, from_sympy, rational_text
+from certificates.exprtree import Tree, TreeError, enclosure_text, eval_ball, exact_value, from_sympy, rational_text
 from certificates.regions import ENDS, Region
 from certificates.store import write_certificate
 
@@ -66,12 +66,12 @@ class _Stop(Exception):
 
 
 class _Fail(Exception):
-    """A sub-cover (a face, a derivative) could not be proved; `certain` when a point of it violates the relation
-    for certain, so that no refinement can prove it (nor the sub-cover it is part of)."""
+    """A sub-cover (a face, a derivative) could not be proved; `point` when the relation fails for certain there,
+    so that no refinement can prove it (nor the sub-cover it is part of)."""
 
-    def __init__(self, certain: bool = False) -> None:
+    def __init__(self, point: dict[str, Fraction] | None = None) -> None:
         super().__init__("sub-cover failed")
-        self.certain = certain
+        self.point = point
 
 
 @dataclass(frozen=True)
@@ -299,17 +299,19 @@ class _Search:
             end = forms.face_end(goal.relation, sign)
             graph = self._graph(box, goal, name, end)
             if graph is not None:
-                face, certain = self._sub(*graph)
+                face, failed = self._sub(*graph)
                 if face is not None:
                     return {"graph": name, "end": end, "sign": sign, "face": face}, frozenset()
+                if failed is not None:
+                    self._near_bound(failed, goal, name, end)
             lo, hi = box[name]
             at = lo if end == "low" else hi
             relaxed = goal.relaxed | {name} | self._referencing(name)
-            face, certain = self._sub(box | {name: (at, at)}, replace(goal, relaxed=relaxed))
+            face, failed = self._sub(box | {name: (at, at)}, replace(goal, relaxed=relaxed))
             if face is not None:
                 return {"monotone": name, "sign": sign, "face": face}, frozenset()
-            if certain and (not goal.top or goal.relaxed):
-                raise _Fail(certain=True)
+            if failed is not None and (not goal.top or goal.relaxed):
+                raise _Fail(failed)
             side = self.region.side(name) if self.region is not None else None
             split = split or frozenset(side.parents() if side is not None else ())
         return None, split
@@ -332,17 +334,36 @@ class _Search:
     def _referencing(self, name: str) -> frozenset[str]:
         return self.region.referencing(name) if self.region is not None else frozenset()
 
-    def _sub(self, box: Sides, goal: _Goal) -> tuple[dict[str, Any] | None, bool]:
-        """A sub-cover within SUB_BOXES boxes, or None and whether it failed for certain (a sub-cover is not in the
-        region: its failures are never counterexamples)."""
+    def _sub(self, box: Sides, goal: _Goal) -> tuple[dict[str, Any] | None, dict[str, Fraction] | None]:
+        """A sub-cover within SUB_BOXES boxes, or None and the point where it failed for certain, if any (a
+        sub-cover is not in the region: its failures are not counterexamples by themselves)."""
         saved = self.limit
         self.limit = min(saved, self.count + SUB_BOXES)
         try:
-            return self.node(box, goal), False
+            return self.node(box, goal), None
         except _Fail as failure:
-            return None, failure.certain
+            return None, failure.point
         finally:
             self.limit = saved
+
+    def _near_bound(self, point: dict[str, Fraction], goal: _Goal, name: str, end: str) -> None:
+        """After the graph face failed for certain at `point`: stop with a counterexample at the rational point of
+        the region next to the graph (the bound's ball end, rounded inwards), when the relation fails there."""
+        if not goal.top or goal.relaxed or self.region is None:
+            return
+        side = self.region.side(name)
+        assert side is not None
+        value = self.region.bound_ball(side, end, {k: (v, v) for k, v in point.items()})
+        if value is None or not value.is_finite():
+            return
+        grid = Fraction(1, 2**40)
+        inner = exact_value(value.upper() if end == "low" else value.lower())
+        rounded = (math.ceil(inner / grid) if end == "low" else math.floor(inner / grid)) * grid
+        candidate = point | {name: rounded}
+        if self._in_region(candidate, goal):
+            at = eval_ball(goal.expression, self.fixed | {k: ball_of(v) for k, v in candidate.items()})
+            if fails(at, goal.relation):
+                raise _Stop("counterexample", "the relation fails next to a dependent bound", _texts(candidate))
 
     # ------------------------------------------------------------ failures
 
@@ -359,7 +380,7 @@ class _Search:
         if certain and self._in_region(point, goal):
             raise _Stop("counterexample", "the relation fails at an exact point", _texts(point))
         self.failed.append(_describe(box))
-        raise _Fail(certain)
+        raise _Fail(point if certain else None)
 
     def _probe(self, box: Sides, goal: _Goal) -> None:
         """When the relation fails, for certain, at the box's exact midpoint: a counterexample in the region, a
@@ -371,7 +392,7 @@ class _Search:
         if self._in_region(middle, goal):
             raise _Stop("counterexample", "the relation fails at an exact point", _texts(middle))
         if not goal.top or goal.relaxed:
-            raise _Fail(certain=True)
+            raise _Fail(middle)
 
     def _choose(self, box: Sides, goal: _Goal, moving: list[str], split: frozenset[str]) -> tuple[str, Fraction]:
         """The side to split and where: integers to enumerate first; then, among the preferred parents (else all

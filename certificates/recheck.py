@@ -176,6 +176,10 @@ def cover(
     return count
 
 
+def _where(box: Mapping[str, tuple[Fraction, Fraction]]) -> str:
+    return "box " + ", ".join(f"{k} in [{float(lo):.6g}, {float(hi):.6g}]" for k, (lo, hi) in box.items())
+
+
 def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
     """The listed variables are the domain's, each once (their order is the writer's, JSON sorts the domain)."""
     return isinstance(stated, list) and len(stated) == len(domain) and set(map(str, stated)) == set(domain)
@@ -236,7 +240,7 @@ class _Walk:
             if clipped is not None or kind != "empty" or node["empty"] is not True:
                 raise Rejected("a node is marked empty exactly when its box holds no point of the domain")
             return self._leaf()
-        where = "box " + ", ".join(f"{k} in [{float(lo):.6g}, {float(hi):.6g}]" for k, (lo, hi) in clipped.items())
+        where = _where(clipped)
         if kind == "leaf":
             self._leaf()
             whole = self._ball(goal.expression, clipped)
@@ -272,7 +276,7 @@ class _Walk:
             raise Rejected(f"{where}: a {kind} node needs the expression defined (a finite ball) on its box")
         referencing = self.region.referencing(variable) if self.region is not None else frozenset()
         if kind == "boundary":
-            return [self._boundary(node, clipped, goal, variable, referencing, where)]
+            return [self._boundary(node, clipped, goal)]
         sign = node["sign"]
         if goal.relation not in exact.SIGNS or sign not in (">=", "<="):
             raise Rejected(f"a {kind} node proves a sign (not {goal.relation!r}) by a derivative >= or <= 0")
@@ -285,19 +289,14 @@ class _Walk:
         if kind == "monotone":
             at = lo if end == "low" else hi
             return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
-        return [(node["face"], clipped | {variable: (lo, lo)}, self._graph(node, clipped, goal, variable, end, where))]
+        return [(node["face"], clipped | {variable: (lo, lo)}, self._graph(node, clipped, goal, end))]
 
     def _graph(
-        self,
-        node: dict[str, Any],
-        clipped: dict[str, tuple[Fraction, Fraction]],
-        goal: _Goal,
-        variable: str,
-        end: str,
-        where: str,
+        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal, end: str
     ) -> _Goal:
         """A graph node: the extreme over each segment from the bound at `end` lies on the bound, which the box
         reaches for all its parents; the face is the expression with the bound put in for the variable."""
+        variable = node["graph"]
         side = self.region.side(variable) if self.region is not None else None
         if side is None or node["end"] != end or variable in goal.relaxed or not isinstance(side.bound(end), list):
             raise Rejected(
@@ -306,7 +305,7 @@ class _Walk:
             )
         assert self.region is not None
         if not self.region.touches(clipped, variable, end):
-            raise Rejected(f"{where}: the box does not reach the {end} bound of {variable}")
+            raise Rejected(f"{_where(clipped)}: the box does not reach the {end} bound of {variable}")
         key = (id(goal.expression), variable, end)
         if key not in self.graphs:
             self.graphs[key] = derivatives.substitute(goal.expression, variable, side.bound(end))  # type: ignore[arg-type]
@@ -315,17 +314,11 @@ class _Walk:
         return _Goal(self.graphs[key], goal.relation, relaxed, top=False)
 
     def _boundary(
-        self,
-        node: dict[str, Any],
-        clipped: dict[str, tuple[Fraction, Fraction]],
-        goal: _Goal,
-        variable: str,
-        referencing: frozenset[str],
-        where: str,
+        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal
     ) -> tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]:
         """A boundary node: the expression vanishes on the bound at `end` (SymPy, `vanishing`), the box reaches
         that bound, and the derivative subtree proves the sign that keeps the relation away from it."""
-        end = node["end"]
+        variable, end, where = node["boundary"], node["end"], _where(clipped)
         if not goal.top or goal.relation not in (">=", "<=") or self.region is None or self.vanishing is None:
             raise Rejected("a boundary node proves only the claim's own non-strict relation on a region")
         if variable in goal.relaxed or end not in ENDS or not self.region.touches(clipped, variable, end):
@@ -337,7 +330,8 @@ class _Walk:
             if not self._ball(tree, clipped) != 0:
                 raise Rejected(f"{where}: a condition of the vanishing on the {end} bound of {variable} is unsettled")
         relation = forms.derivative_relation(goal.relation, end)
-        subgoal = _Goal(self._derivative(goal.expression, variable), relation, goal.relaxed | referencing, top=False)
+        relaxed = goal.relaxed | self.region.referencing(variable)
+        subgoal = _Goal(self._derivative(goal.expression, variable), relation, relaxed, top=False)
         return node["derivative"], clipped, subgoal
 
     def _leaf(self) -> list[Any]:

@@ -235,7 +235,7 @@ def _forms(proofs: list[tuple[str, CoverResult]]) -> dict[str, int]:
     counts: dict[str, int] = {}
 
     def visit(node: dict[str, Any]) -> None:
-        kind = next((k for k in ("monotone", "boundary", "split", "empty") if k in node), None)
+        kind = next((k for k in ("monotone", "graph", "boundary", "split", "empty") if k in node), None)
         kind = kind or node.get("form", "natural")
         if kind != "split":
             counts[kind] = counts.get(kind, 0) + 1
