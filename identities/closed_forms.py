@@ -104,7 +104,7 @@ def eliminate_exp_lambertw(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
 
     def rewrite(power: sp.Expr) -> sp.Expr:
         factor, rest = sp.Integer(1), []
-        for term in sp.Add.make_args(power.args[0]):
+        for term in sp.Add.make_args(sp.expand(power.args[0])):
             coefficient, core = term.as_coeff_Mul()
             if isinstance(core, sp.LambertW) and len(core.args) == 1 and coefficient.is_Integer:
                 factor *= (core.args[0] / core) ** coefficient
@@ -113,7 +113,7 @@ def eliminate_exp_lambertw(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
                 rest.append(term)
         return factor * sp.exp(sp.Add(*rest))
 
-    rewritten = sp.expand(expr).replace(lambda e: isinstance(e, sp.exp), rewrite)
+    rewritten = expr.replace(lambda e: isinstance(e, sp.exp), rewrite)
     return rewritten, list(dict.fromkeys(used))
 
 

@@ -20,6 +20,7 @@ never a decider.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -35,14 +36,15 @@ from certificates.recheck import Rejected
 from certificates.regions import Bound, Region, Side
 from checks.claimsfile.embedding import read_embedded
 from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, InequalityClaim, UserClaim
-from checks.claimsfile.symbolic import simplifies_to_zero
+from checks.claimsfile.symbolic import simplifies_to_zero, within
 from checks.claimsfile.witness_family import family_failures, family_hypotheses, searched_quantity
 from checks.errors import InputError
 from identities.closed_forms import eliminate_exp_lambertw
 
 #: `lhs op rhs` as `rhs - lhs relation 0`.
 RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
-#: Seconds SymPy may spend proving that the relation's expression vanishes on one bound.
+#: Seconds SymPy may spend, for one claim (one certificate), proving that the relation's expression vanishes on
+#: its bounds.
 VANISHING_SECONDS = 10.0
 
 
@@ -161,23 +163,28 @@ def claim_vanishing(claim: InequalityClaim) -> Callable[[str, str], list[Tree] |
     (`identities.closed_forms.eliminate_exp_lambertw`); None when it does not (or the claim is strict)."""
     symbols = {s.name: s for s in claim.order}
     proved: dict[tuple[str, str], list[Tree] | None] = {}
+    deadline = time.monotonic() + VANISHING_SECONDS
 
     def vanishing(name: str, end: str) -> list[Tree] | None:
         if (name, end) not in proved:
-            proved[(name, end)] = _vanishes(claim, symbols.get(name), end)
+            proved[(name, end)] = _vanishes(claim, symbols.get(name), end, deadline - time.monotonic())
         return proved[(name, end)]
 
     return vanishing
 
 
-def _vanishes(claim: InequalityClaim, symbol: sp.Symbol | None, end: str) -> list[Tree] | None:
+def _vanishes(claim: InequalityClaim, symbol: sp.Symbol | None, end: str, seconds: float) -> list[Tree] | None:
     if symbol is None or claim.op not in ("<=", ">="):
         return None
     bound = claim.domains[symbol].low if end == "low" else claim.domains[symbol].high
     if bound is None:
         return None
-    rewritten, arguments = eliminate_exp_lambertw((claim.rhs - claim.lhs).xreplace({symbol: bound}))
-    if rewritten != 0 and simplifies_to_zero(rewritten, VANISHING_SECONDS)[0] is not True:
+    started = time.monotonic()
+    rewriting = within(seconds, lambda: eliminate_exp_lambertw((claim.rhs - claim.lhs).xreplace({symbol: bound})))
+    if rewriting is None:
+        return None
+    rewritten, arguments = rewriting
+    if rewritten != 0 and simplifies_to_zero(rewritten, seconds - (time.monotonic() - started))[0] is not True:
         return None
     try:
         return [from_sympy(z) for z in arguments]

@@ -127,7 +127,7 @@ def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[st
     region, root = prepared
     boxes_left, stop, spent = MAX_BOXES[ctx.profile], min(SECONDS[ctx.profile], ctx.seconds_left()), 0.0
     proofs: list[tuple[str, CoverResult]] = []
-    for label, goal_expr, relations in _goals(claim, region, root):
+    for label, goal_expr, relations in _goals(claim, root):
         for relation in relations:
             ctx.check_budget()
             result = prove(
@@ -189,11 +189,11 @@ def _prepare(claim: InequalityClaim) -> tuple[Region, Sides] | str:
     return region, {name: root[name] if name in exact else rounded[name] for name in root}
 
 
-def _goals(claim: InequalityClaim, region: Region, root: Sides) -> list[tuple[str, sp.Expr, tuple[str, ...]]]:
+def _goals(claim: InequalityClaim, root: Sides) -> list[tuple[str, sp.Expr, tuple[str, ...]]]:
     """(label, expression, relations to try in turn): the relation, then each definedness condition (a !=
     condition by the sign it has in the middle of the domain, else by != itself)."""
     goals: list[tuple[str, sp.Expr, tuple[str, ...]]] = [("", claim.rhs - claim.lhs, (RELATION[claim.op],))]
-    middle = {sp.Symbol(name): sp.Rational((lo + hi) / 2) for name, (lo, hi) in root.items()}
+    middle = {s: sp.Rational((root[s.name][0] + root[s.name][1]) / 2) for s in claim.order}
     for condition in claim.conditions:
         label = f"definedness: {condition.text()} ({condition.reason})"
         relations = condition_relations(condition.relation)
@@ -217,8 +217,7 @@ def _failure(claim: InequalityClaim, label: str, result: CoverResult) -> Outcome
     goal = label or "the relation"
     details: dict[str, Any] = {}
     if result.status == "counterexample" and result.point is not None:
-        point = {sp.Symbol(k): sp.Rational(v) for k, v in result.point.items()}
-        point = {s: point[sp.Symbol(s.name)] for s in claim.order}
+        point = {s: sp.Rational(result.point[s.name]) for s in claim.order}
         witness = refutation(claim, point) if inside(claim, point) else None
         if witness is not None:
             return Outcome(Verdict.REFUTED, COVER, witness=witness)

@@ -50,6 +50,22 @@ time = 1.0
 """
 
 
+#: phi's tangent condition beyond lambda_max: (1 - u) e^u + n - 1 <= 0 for u = beta l >= 1 + W((n-1)/e), tight at
+#: the bound (the boundary step of the interval engine proves it).
+_TANGENT_FILE = """
+[[claim]]
+id = "tangent"
+kind = "inequality"
+lhs = "(1 - beta*l)*exp(beta*l) + n - 1"
+op = "{op}"
+rhs = "{rhs}"
+[claim.domain]
+n = {{ min = 2, max = 6, integer = true }}
+beta = "[1/2, 2]"
+l = {{ min = "lambda_max(n, beta)", max = 8 }}
+"""
+
+
 def mutants() -> list[Mutant]:
     """The claims-file deciders (`headflow check`) on file forms of T19, T27 and the golden ratio, mutated."""
     scalar = {"heads": "scalar", "lambdas": "lambdas = [1.0]", "tokens": "equiangular", "extra": "rho = 0.2"}
@@ -87,6 +103,28 @@ def mutants() -> list[Mutant]:
                 .replace("rho = 0.2", 'rho = 0.2\nlimit = "log(n - 1)"')
                 .replace("time = 1.0", "time = 30.0")
             ),
+        ),
+        Mutant(
+            "file-tangent",
+            "T22.superadditivity",
+            "file form: beyond lambda_max, phi' <= 0: (1 - beta l) e^(beta l) + n - 1 <= 0 (true, 0 at the bound)",
+            True,
+            claims_file(_TANGENT_FILE.format(op="<=", rhs="0")),
+            accept=True,
+        ),
+        Mutant(
+            "file-tangent-shifted",
+            "T22.superadditivity",
+            "file form: beyond lambda_max, (1 - beta l) e^(beta l) + n - 1 <= -1/1000 (false at the bound)",
+            False,
+            claims_file(_TANGENT_FILE.format(op="<=", rhs="-1/1000")),
+        ),
+        Mutant(
+            "file-tangent-reversed",
+            "T22.superadditivity",
+            "file form: beyond lambda_max, (1 - beta l) e^(beta l) + n - 1 >= 0 (relation reversed)",
+            False,
+            claims_file(_TANGENT_FILE.format(op=">=", rhs="0")),
         ),
         Mutant(
             "file-golden-digits",
