@@ -1,7 +1,8 @@
 """Expressions as JSON trees, so that a certificate carries its formula without any parser.
 
 A term is a list `[op, *args]`: `["sym", name]`, `["rat", "p/q"]`, `["add", ...]`, `["mul", ...]`,
-`["pow", base, k]` (k an integer), `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]`.
+`["pow", base, k]` (k an integer), `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]`,
+`["lambda_c", n, beta]` (the implicit lambda_c(n, beta), enclosed by `certificates.lambda_c.enclose`).
 A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with rel one of
 `< <= > >= =`, `["and", ...]`, `["or", ...]`, `["not", f]`, `["implies", f, g]`, `["iff", f, g]`,
 `["true"]` or `["false"]`. `from_sympy` and `formula_from_sympy` write trees from SymPy (the
@@ -14,14 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
-from flint import arb
+from flint import arb, ctx
 
+from certificates import endpoints, lambda_c
 from certificates.exact import ball_of
+from identities.closed_forms import LambdaC
 
 Tree = list[Any]
 UNARY = ("exp", "log", "sqrt", "lambertw")
+#: Nodes of two arguments that are functions (not operators).
+BINARY = ("lambda_c",)
 RELATIONS = ("<", "<=", ">", ">=", "=")
 CONNECTIVES = ("and", "or", "not", "implies", "iff", "true", "false")
 MAX_DEPTH = 200
@@ -52,7 +58,7 @@ def rational_text(value: Fraction | int) -> str:
 
 
 def from_sympy(expr: Any) -> Tree:
-    """The tree of a SymPy expression built from + * integer powers, exp, log, sqrt, LambertW."""
+    """The tree of a SymPy expression built from + * integer powers, exp, log, sqrt, LambertW, lambda_c."""
     import sympy as sp
 
     e = sp.sympify(expr, strict=True)
@@ -78,6 +84,8 @@ def from_sympy(expr: Any) -> Tree:
     for name, cls in (("exp", sp.exp), ("log", sp.log), ("lambertw", sp.LambertW)):
         if isinstance(e, cls) and len(e.args) == 1:
             return [name, from_sympy(e.args[0])]
+    if isinstance(e, LambdaC):
+        return ["lambda_c", *[from_sympy(a) for a in e.args]]
     raise TreeError(f"unsupported node {type(e).__name__}")
 
 
@@ -127,14 +135,15 @@ def count_nodes(tree: object, limit: int) -> int:
 
 
 def eval_ball(tree: object, env: Mapping[str, arb], depth: int = 0) -> arb:
-    """Evaluate a tree as a ball at the current flint precision; unknown nodes raise TreeError."""
+    """Evaluate a tree as a ball at the current flint precision; unknown nodes raise TreeError. Products,
+    powers and the increasing functions of wide balls use their end points (`certificates.endpoints`)."""
     if depth > MAX_DEPTH:
         raise TreeError("expression tree too deep")
     if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
         raise TreeError(f"malformed node {str(tree)[:60]}")
     op, args = tree[0], tree[1:]
-    if op == "rat" and len(args) == 1:
-        return ball_of(parse_rational(args[0]))
+    if op == "rat" and len(args) == 1 and isinstance(args[0], str):
+        return _rational_ball(args[0], ctx.prec)
     if op == "sym" and len(args) == 1:
         if args[0] not in env:
             raise TreeError(f"no value for symbol {args[0]!r}")
@@ -143,17 +152,32 @@ def eval_ball(tree: object, env: Mapping[str, arb], depth: int = 0) -> arb:
         values = [eval_ball(a, env, depth + 1) for a in args]
         result = values[0]
         for v in values[1:]:
-            result = result + v if op == "add" else result * v
+            result = result + v if op == "add" else endpoints.times(result, v)
         return result
     if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
         base, k = eval_ball(args[0], env, depth + 1), args[1]
         if abs(k) > 1000:
             raise TreeError("exponent too large")
-        return base**k if k >= 0 else 1 / base ** (-k)
+        return endpoints.power(base, k)
     if op in UNARY and len(args) == 1:
         x = eval_ball(args[0], env, depth + 1)
-        return {"exp": x.exp, "log": x.log, "sqrt": x.sqrt, "lambertw": x.lambertw}[op]()
+        return endpoints.increasing(_UNARY_BALLS[op], x)
+    if op == "lambda_c" and len(args) == 2:
+        tokens, inverse_temperature = (eval_ball(a, env, depth + 1) for a in args)
+        try:
+            return lambda_c.enclose(tokens, inverse_temperature)
+        except lambda_c.RootError:
+            return arb("nan")  # undefined here (n <= 1, beta <= 0) or not certified: settles no relation
     raise TreeError(f"unknown or malformed node {op!r}")
+
+
+_UNARY_BALLS = {"exp": arb.exp, "log": arb.log, "sqrt": arb.sqrt, "lambertw": arb.lambertw}
+
+
+@lru_cache(maxsize=4096)
+def _rational_ball(text: object, prec: int) -> arb:
+    """The ball of a rational's text at a precision (cached: covers evaluate the same constants many times)."""
+    return ball_of(parse_rational(text))
 
 
 def exact_value(ball: arb) -> Fraction:

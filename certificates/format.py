@@ -42,3 +42,9 @@ def content_hash(certificate: dict[str, Any]) -> str:
     """sha256 (hex) of the canonical JSON of the certificate's fields other than the checksum."""
     content = {key: certificate[key] for key in FIELDS if key in certificate}
     return hashlib.sha256(canonical_json(content).encode("ascii")).hexdigest()
+
+
+#: Nodes of a derivative tree the checker computes from an expression (`certificates.derivatives`).
+MAX_DERIVED_NODES = 40_000
+#: lambda_c roots (at distinct exact ends) one cover's re-check may certify.
+MAX_COVER_ROOTS = 2_000

@@ -10,16 +10,20 @@ is convex on (0, inf), and g(2) = -4(n - 1) < 0 for n > 1. Hence g has exactly o
 The argument holds for every n > 1, so a sign certified for all n in a ball of n brackets the root
 of each of them.
 
-- `certify_root(n, bits)`: an exact integer n, any precision. Newton's method from the right of the
-  root (where a convex increasing g makes it converge monotonically) finds the midpoint at
+- `certify_root(n, bits)`: an exact n > 1 (an integer or a rational), any precision. Newton's method from
+  the right of the root (where a convex increasing g makes it converge monotonically) finds the midpoint at
   doubling precision; a sign change around it then certifies the ball.
-- `enclose(n, beta)`: balls of n and beta (the claims files' boxes), at the context precision, by
-  bisection of [2, 4 * 2^k] on the certified sign of g.
+- `enclose(n, beta)`: balls of n and beta (the claims files' boxes and the certificates' trees), at the
+  context precision. lambda_c is increasing in n and decreasing in beta > 0
+  (`identities.scalar_regime.prove_lambda_c_monotone`, run once per process before the first enclosure),
+  so over the balls it lies in [u_c(n_lo)/beta_hi, u_c(n_hi)/beta_lo], with certified roots at the two
+  exact ends (cached).
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
 
 import sympy as sp
@@ -27,10 +31,11 @@ from flint import arb, ctx
 
 from certificates.expression_balls import to_arb
 from identities.closed_forms import lambda_c_equation, n, u
+from identities.scalar_regime import prove_lambda_c_monotone
 
-#: Largest bracket tried by `enclose` for u_c before giving up (u_c ~ log n, so this covers any n).
-MAX_BRACKET = 2.0**12
 _EQUATION = lambda_c_equation(u, n)
+#: Exact ends n of the balls `enclose` has rooted, per precision: certified roots are reused.
+ROOT_CACHE = 4096
 
 
 class RootError(ArithmeticError, ValueError):
@@ -43,9 +48,10 @@ def sign_function(tokens: arb, point: arb, prec: int | None = None) -> arb:
 
 
 @lru_cache(maxsize=64)
-def _equation(tokens: int) -> tuple[sp.Expr, sp.Expr]:
-    """g and g' with the integer n substituted (SymPy folds n - 1 exactly, so n costs no ball operation)."""
-    g = lambda_c_equation(u, sp.Integer(tokens))
+def _equation(tokens: int | Fraction) -> tuple[sp.Expr, sp.Expr]:
+    """g and g' with the exact n substituted (SymPy folds n - 1 exactly, so n costs no ball operation)."""
+    exact = Fraction(tokens)
+    g = lambda_c_equation(u, sp.Rational(exact.numerator, exact.denominator))
     return g, sp.diff(g, u)
 
 
@@ -59,13 +65,16 @@ def _newton(g: sp.Expr, dg: sp.Expr, point: arb, prec: int) -> arb:
         return (point - _value(g, point, prec) / _value(dg, point, prec)).mid()
 
 
-def _start(tokens: int) -> arb:
+def _start(tokens: int | Fraction) -> arb:
     """A point right of u_c: for b >= 6, (b - 2)/(b + 2) >= 1/2 and e^b > 2 (n - 1) give g(b) > 0."""
     return arb(max(6, math.floor(math.log(2 * (tokens - 1))) + 2))
 
 
-def certify_root(tokens: int, bits: int) -> arb:
-    """A ball containing u_c(n) whose radius is about 2^-bits relative; raises RootError if not certified."""
+def certify_root(tokens: int | Fraction, bits: int) -> arb:
+    """A ball containing u_c(n) whose radius is about 2^-bits relative, for an exact n > 1; raises RootError
+    if not certified."""
+    if not tokens > 1:
+        raise RootError("lambda_c(n, beta) needs n > 1")
     g, dg = _equation(tokens)
     point = _start(tokens)
     if not _value(g, point, 64) > 0:
@@ -95,26 +104,39 @@ def certify_root(tokens: int, bits: int) -> arb:
     raise RootError(f"lambda_c: could not certify the root for n={tokens} at {bits} bits")
 
 
+@lru_cache(maxsize=1)
+def _monotone() -> bool:
+    """Whether SymPy proves lambda_c increasing in n and decreasing in beta (once per process)."""
+    return prove_lambda_c_monotone().proved
+
+
+@lru_cache(maxsize=ROOT_CACHE)
+def _root(tokens: Fraction, bits: int) -> arb:
+    return certify_root(tokens, bits)
+
+
+def root_count() -> int:
+    """How many roots `enclose` has certified in this process (the checker bounds it per certificate)."""
+    return _root.cache_info().misses
+
+
+def _exact(end: arb) -> Fraction:
+    """The exact value of a ball end (python-flint's lower() and upper() are exact)."""
+    mantissa, exponent = end.man_exp()
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+
+
 def enclose(tokens: arb, inverse_temperature: arb) -> arb:
-    """A ball containing lambda_c(n, beta) = u_c(n) / beta for every n, beta in the given balls (n > 1, beta > 0)."""
+    """A ball containing lambda_c(n, beta) = u_c(n) / beta for every n, beta in the given balls (n > 1, beta > 0):
+    the certified roots at the ends n_lo, n_hi over beta_hi, beta_lo (lambda_c is monotone, module docstring)."""
+    if not (tokens.is_finite() and inverse_temperature.is_finite()):
+        raise RootError("lambda_c(n, beta) needs finite n and beta")
     if not tokens - 1 > 0:
         raise RootError("lambda_c(n, beta) needs n > 1")
     if not inverse_temperature > 0:
         raise RootError("lambda_c(n, beta) needs beta > 0")
-    low, high = arb(2), arb(4)
-    while not sign_function(tokens, high) > 0:
-        if sign_function(tokens, high) < 0:
-            low = high
-        high = high * 2
-        if high > MAX_BRACKET:
-            raise RootError("lambda_c: cannot bracket the root")
-    for _ in range(ctx.prec + 8):
-        middle = ((low + high) / 2).mid()
-        sign = sign_function(tokens, middle)
-        if sign > 0:
-            high = middle
-        elif sign < 0:
-            low = middle
-        else:
-            break
-    return low.union(high) / inverse_temperature
+    if not _monotone():
+        raise RootError("lambda_c: SymPy did not prove its monotonicity, so a box has no enclosure")
+    bits = ctx.prec
+    low, high = (_root(_exact(end), bits) for end in (tokens.lower(), tokens.upper()))
+    return (low / inverse_temperature.upper()).union(high / inverse_temperature.lower())

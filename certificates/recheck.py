@@ -8,17 +8,19 @@ hostile file cannot make the checker run for minutes. Any failure raises `Reject
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from flint import arb
 
-from certificates import ball_model, exact
+from certificates import ball_model, derivatives, exact, forms, lambda_c
 from certificates import format as fmt
-from certificates.exact import ball_of, interval_ball, precision
-from certificates.exprtree import count_nodes, eval_ball, parse_rational
+from certificates.exact import ball_of, precision
+from certificates.exprtree import TreeError, count_nodes, eval_ball, parse_rational
 from certificates.model_quantities import MODEL_QUANTITIES, ball_value
+from certificates.regions import ENDS, Region
 
 
 class Rejected(ValueError):
@@ -62,9 +64,13 @@ def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION
     return prec
 
 
+#: Relations a cover proves: the signs, and != for a definedness condition (every leaf excludes 0).
+COVER_RELATIONS = (*exact.SIGNS, "!=")
+
+
 def holds(value: arb, relation: str) -> bool:
     """`value relation 0`, settled by the ball (False when the ball cannot tell)."""
-    if relation not in exact.SIGNS:
+    if relation not in COVER_RELATIONS:
         raise Rejected(f"unknown relation {str(relation)[:10]!r}")
     return exact.holds(value, relation)
 
@@ -108,6 +114,24 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
 
 # ---------------------------------------------------------------- covers
 
+#: The fields of a cover's payload.
+COVER_KEYS = frozenset({"expression", "relation", "variables", "constants", "domain", "tree", "leaves", "prec"})
+
+#: (variable, end) -> the trees that must be non-zero on a box for the relation's expression to vanish
+#: identically on that bound of the variable, or None when it does not vanish there (SymPy, the caller's).
+Vanishing = Callable[[str, str], "list[list[Any]] | None"]
+
+
+@dataclass(frozen=True)
+class _Goal:
+    """What a subtree proves: `expression relation 0`, with the region's bounds of `relaxed` dropped; `top` for
+    the claim's own relation (the only goal a boundary node may use)."""
+
+    expression: list[Any]
+    relation: str
+    relaxed: frozenset[str] = frozenset()
+    top: bool = True
+
 
 def cover(
     payload: object,
@@ -115,14 +139,17 @@ def cover(
     relation: str,
     domain: Mapping[str, tuple[Fraction, Fraction]],
     constants: Mapping[str, Fraction],
+    region: Region | None = None,
+    vanishing: Vanishing | None = None,
 ) -> int:
-    """The cover proves `expression relation 0` on the box `domain`; returns the number of boxes.
+    """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given);
+    returns the number of leaves.
 
-    The expression, relation, domain and constants are the obligation's (compared with the file);
-    the bisection tree must split inside each box, so the leaves cover the domain exactly."""
-    require_keys(
-        payload, {"expression", "relation", "variables", "constants", "domain", "tree", "leaves", "prec"}, "cover"
-    )
+    The expression, relation, domain and constants are the obligation's (compared with the file). Every
+    node's box is first clipped to the region (`certificates.regions`); the tree must split inside each
+    clipped box, so the leaves cover it exactly. Node kinds: a leaf settled by the natural or the centred
+    form, an empty box, a split, a monotone step to a face, a boundary step (`_walk`)."""
+    require_keys(payload, COVER_KEYS, "cover")
     stated_domain = {k: [str(v) for v in pair] for k, pair in payload["domain"].items()}  # type: ignore[index]
     wanted_domain = {k: [_text(lo), _text(hi)] for k, (lo, hi) in domain.items()}
     checks = {
@@ -130,61 +157,214 @@ def cover(
         "relation": payload["relation"] == relation,  # type: ignore[index]
         "domain": stated_domain == wanted_domain,
         "constants": payload["constants"] == {k: _text(v) for k, v in constants.items()},  # type: ignore[index]
-        "variables": payload["variables"] == list(domain),  # type: ignore[index]
+        "variables": _same_names(payload["variables"], domain),  # type: ignore[index]
     }
     wrong = [name for name, ok in checks.items() if not ok]
     if wrong:
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}")
+    if relation not in COVER_RELATIONS:
+        raise Rejected(f"unknown relation {str(relation)[:10]!r}")
     leaves = payload["leaves"]  # type: ignore[index]
     if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
         raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
-    nodes = count_nodes(expression, fmt.MAX_TERM_NODES)
-    if leaves * nodes > fmt.MAX_COVER_WORK:
-        raise Rejected(f"{leaves} leaves of a {nodes}-node expression: more than {fmt.MAX_COVER_WORK} ball operations")
-    fixed = {k: ball_of(v) for k, v in constants.items()}
+    count_nodes(expression, fmt.MAX_TERM_NODES)
+    walk = _Walk(dict(domain), {k: ball_of(v) for k, v in constants.items()}, leaves, region, vanishing)
     with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):  # type: ignore[arg-type]
-        count = _walk(payload["tree"], dict(domain), expression, fixed, relation, leaves)  # type: ignore[index]
+        count = walk.run(payload["tree"], _Goal(expression, relation))  # type: ignore[index]
     if count != leaves:
         raise Rejected(f"the tree has {count} leaves, the certificate records {leaves}")
     return count
+
+
+def _where(box: Mapping[str, tuple[Fraction, Fraction]]) -> str:
+    return "box " + ", ".join(f"{k} in [{float(lo):.6g}, {float(hi):.6g}]" for k, (lo, hi) in box.items())
+
+
+def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
+    """The listed variables are the domain's, each once (their order is the writer's, JSON sorts the domain)."""
+    return isinstance(stated, list) and len(stated) == len(domain) and set(map(str, stated)) == set(domain)
 
 
 def _text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def _walk(
-    root: object,
-    domain: dict[str, tuple[Fraction, Fraction]],
-    expression: list[Any],
-    fixed: dict[str, arb],
-    relation: str,
-    leaves: int,
-) -> int:
-    """Iterative walk (no recursion limit); stops as soon as more leaves than recorded appear."""
-    count, stack = 0, [(root, domain)]
-    while stack:
-        node, box = stack.pop()
-        if not isinstance(node, dict):
+_NODE_KEYS = (
+    ({"leaf"}, "leaf"),
+    ({"leaf", "form"}, "leaf"),
+    ({"empty"}, "empty"),
+    ({"split", "at", "low", "high"}, "split"),
+    ({"monotone", "sign", "face"}, "monotone"),
+    ({"graph", "end", "sign", "face"}, "graph"),
+    ({"boundary", "end", "derivative"}, "boundary"),
+)
+
+
+class _Walk:
+    """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format."""
+
+    def __init__(
+        self,
+        domain: dict[str, tuple[Fraction, Fraction]],
+        fixed: dict[str, arb],
+        leaves: int,
+        region: Region | None,
+        vanishing: Vanishing | None,
+    ) -> None:
+        self.domain, self.fixed, self.leaves = domain, fixed, leaves
+        self.region, self.vanishing = region, vanishing
+        self.work, self.count = 0, 0
+        self.roots = lambda_c.root_count()
+        self.derivatives: dict[tuple[int, str], list[Any]] = {}
+        self.graphs: dict[tuple[int, str, str], list[Any]] = {}
+        self.kept: list[list[Any]] = []  # keeps the trees whose id() keys the caches alive
+        self.sizes: dict[int, int] = {}
+        bounds = [] if region is None else [b for side in region.sides for b in (side.low, side.high)]
+        self.bound_nodes = sum(count_nodes(b, fmt.MAX_TERM_NODES) for b in bounds if isinstance(b, list))
+
+    def run(self, root: object, goal: _Goal) -> int:
+        stack: list[tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]] = [(root, self.domain, goal)]
+        while stack:
+            node, box, goal = stack.pop()
+            stack.extend(self._node(node, box, goal))
+        return self.count
+
+    def _node(self, node: object, box: dict[str, tuple[Fraction, Fraction]], goal: _Goal) -> list[Any]:
+        kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
+        if kind is None:
             raise Rejected("malformed cover node")
-        if "leaf" in node:
-            count += 1
-            if count > leaves:
-                raise Rejected(f"the tree has more leaves than the {leaves} recorded")
-            env = fixed | {name: interval_ball(lo, hi) for name, (lo, hi) in box.items()}
-            where = "box " + ", ".join(f"{k} in [{float(lo):.6g}, {float(hi):.6g}]" for k, (lo, hi) in box.items())
-            check_enclosure(eval_ball(expression, env), node["leaf"], relation, where)
-            continue
-        require_keys(node, {"split", "at", "low", "high"}, "cover node")
-        variable, at = node["split"], parse_rational(node["at"])
-        if variable not in box:
-            raise Rejected(f"split on unknown variable {str(variable)[:40]!r}")
-        lo, hi = box[variable]
-        if not lo < at < hi:
-            raise Rejected(f"split point {at} of {variable} outside ({lo}, {hi}): the boxes would not cover the domain")
-        stack.append((node["high"], box | {variable: (at, hi)}))
-        stack.append((node["low"], box | {variable: (lo, at)}))
-    return count
+        assert isinstance(node, dict)
+        self.work += self.bound_nodes
+        clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
+        if clipped is None or kind == "empty":
+            if clipped is not None or kind != "empty" or node["empty"] is not True:
+                raise Rejected("a node is marked empty exactly when its box holds no point of the domain")
+            return self._leaf()
+        where = _where(clipped)
+        if kind == "leaf":
+            self._leaf()
+            whole = self._ball(goal.expression, clipped)
+            if node.get("form", "natural") == "natural":
+                check_enclosure(whole, node["leaf"], goal.relation, where)
+                return []
+            if node["form"] != "centred":
+                raise Rejected(f"unknown leaf form {str(node['form'])[:20]!r}")
+            slopes = {
+                name: self._ball(self._derivative(goal.expression, name), clipped) for name in forms.varying(clipped)
+            }
+            self._cost(goal.expression)  # the value at the midpoint
+            value = forms.centred(goal.expression, slopes, clipped, self.fixed, whole)
+            if value is None:
+                raise Rejected(f"{where}: the centred form needs finite balls of the expression and its derivatives")
+            check_enclosure(value, node["leaf"], goal.relation, where)
+            return []
+        if kind == "split":
+            variable, at = node["split"], parse_rational(node["at"])
+            if variable not in clipped:
+                raise Rejected(f"split on unknown variable {str(variable)[:40]!r}")
+            lo, hi = clipped[variable]
+            if not lo < at < hi:
+                raise Rejected(f"split point {at} of {variable} outside ({lo}, {hi}): the boxes would not cover it")
+            return [
+                (node["high"], clipped | {variable: (at, hi)}, goal),
+                (node["low"], clipped | {variable: (lo, at)}, goal),
+            ]
+        variable = node[kind]
+        if variable not in clipped or clipped[variable][0] == clipped[variable][1]:
+            raise Rejected(f"a {kind} node needs a variable with a side of positive width, not {str(variable)[:40]!r}")
+        if not self._ball(goal.expression, clipped).is_finite():
+            raise Rejected(f"{where}: a {kind} node needs the expression defined (a finite ball) on its box")
+        referencing = self.region.referencing(variable) if self.region is not None else frozenset()
+        if kind == "boundary":
+            return [self._boundary(node, clipped, goal)]
+        sign = node["sign"]
+        if goal.relation not in exact.SIGNS or sign not in (">=", "<="):
+            raise Rejected(f"a {kind} node proves a sign (not {goal.relation!r}) by a derivative >= or <= 0")
+        slope = self._ball(self._derivative(goal.expression, variable), clipped)
+        if not exact.holds(slope, sign):
+            raise Rejected(f"{where}: the derivative in {variable} is {slope.str(5)}, not {sign} 0 (monotonicity)")
+        end = forms.face_end(goal.relation, sign)
+        relaxed = goal.relaxed | {variable} | referencing
+        lo, hi = clipped[variable]
+        if kind == "monotone":
+            at = lo if end == "low" else hi
+            return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
+        return [(node["face"], clipped | {variable: (lo, lo)}, self._graph(node, clipped, goal, end))]
+
+    def _graph(
+        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal, end: str
+    ) -> _Goal:
+        """A graph node: the extreme over each segment from the bound at `end` lies on the bound, which the box
+        reaches for all its parents; the face is the expression with the bound put in for the variable."""
+        variable = node["graph"]
+        side = self.region.side(variable) if self.region is not None else None
+        if side is None or node["end"] != end or variable in goal.relaxed or not isinstance(side.bound(end), list):
+            raise Rejected(
+                f"a graph node follows the dependent bound of {str(variable)[:40]} at the end where the derivative's "
+                "sign puts the extreme"
+            )
+        assert self.region is not None
+        if not self.region.touches(clipped, variable, end):
+            raise Rejected(f"{_where(clipped)}: the box does not reach the {end} bound of {variable}")
+        key = (id(goal.expression), variable, end)
+        if key not in self.graphs:
+            self.graphs[key] = derivatives.substitute(goal.expression, variable, side.bound(end))  # type: ignore[arg-type]
+            self.kept.append(goal.expression)
+        relaxed = goal.relaxed | {variable} | self.region.referencing(variable)
+        return _Goal(self.graphs[key], goal.relation, relaxed, top=False)
+
+    def _boundary(
+        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal
+    ) -> tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]:
+        """A boundary node: the expression vanishes on the bound at `end` (SymPy, `vanishing`), the box reaches
+        that bound, and the derivative subtree proves the sign that keeps the relation away from it."""
+        variable, end, where = node["boundary"], node["end"], _where(clipped)
+        if not goal.top or goal.relation not in (">=", "<=") or self.region is None or self.vanishing is None:
+            raise Rejected("a boundary node proves only the claim's own non-strict relation on a region")
+        if variable in goal.relaxed or end not in ENDS or not self.region.touches(clipped, variable, end):
+            raise Rejected(f"{where}: the box does not reach the {str(end)[:10]} bound of {variable}")
+        nonzero = self.vanishing(variable, end)
+        if nonzero is None:
+            raise Rejected(f"the expression does not vanish identically on the {end} bound of {variable}")
+        for tree in nonzero:
+            if not self._ball(tree, clipped) != 0:
+                raise Rejected(f"{where}: a condition of the vanishing on the {end} bound of {variable} is unsettled")
+        relation = forms.derivative_relation(goal.relation, end)
+        relaxed = goal.relaxed | self.region.referencing(variable)
+        subgoal = _Goal(self._derivative(goal.expression, variable), relation, relaxed, top=False)
+        return node["derivative"], clipped, subgoal
+
+    def _leaf(self) -> list[Any]:
+        self.count += 1
+        if self.count > self.leaves:
+            raise Rejected(f"the tree has more leaves than the {self.leaves} recorded")
+        return []
+
+    def _derivative(self, tree: list[Any], name: str) -> list[Any]:
+        key = (id(tree), name)
+        if key not in self.derivatives:
+            try:
+                result = derivatives.derivative(tree, name)
+            except TreeError as exc:
+                raise Rejected(f"no derivative in {name}: {exc}") from None
+            self.kept += [tree, result]
+            self.derivatives[key] = result
+        return self.derivatives[key]
+
+    def _cost(self, tree: list[Any]) -> None:
+        """Count the ball operations of one evaluation of the tree against the format's bound."""
+        if id(tree) not in self.sizes:
+            self.kept.append(tree)
+            self.sizes[id(tree)] = count_nodes(tree, fmt.MAX_DERIVED_NODES)
+        self.work += self.sizes[id(tree)]
+        if self.work > fmt.MAX_COVER_WORK:
+            raise Rejected(f"more than {fmt.MAX_COVER_WORK} ball operations: the cover is too large to re-check")
+        if lambda_c.root_count() - self.roots > fmt.MAX_COVER_ROOTS:
+            raise Rejected(f"more than {fmt.MAX_COVER_ROOTS} lambda_c roots: the cover is too large to re-check")
+
+    def _ball(self, tree: list[Any], box: dict[str, tuple[Fraction, Fraction]]) -> arb:
+        self._cost(tree)
+        return forms.natural(tree, box, self.fixed)
 
 
 # ---------------------------------------------------------------- configurations

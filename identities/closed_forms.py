@@ -7,7 +7,10 @@ formulas from here. Conventions: u = beta * lambda, m = n - 1.
 - beta*(H, n, alpha) = (1/(2 alpha)) ln(c*^2 (n - 1) / (1 - c*^2)).
 - phi(lambda) = 2 lambda / (exp(lambda beta) + n - 1), the early clustering rate.
 - lambda_max: phi' = 0  <=>  (u - 1) e^u = n - 1  <=>  u = 1 + W((n - 1)/e).
-- lambda_c: phi'' = 0  <=>  (u - 2) e^u = (n - 1)(u + 2), with no elementary or single-W form.
+- lambda_c: phi'' = 0  <=>  (u - 2) e^u = (n - 1)(u + 2), with no elementary or single-W form: the SymPy
+  function `LambdaC`, kept symbolic; its partial derivatives (`lambda_c_partials`) follow by implicit
+  differentiation (`identities.scalar_regime.prove_lambda_c_monotone`).
+- W(z) e^{W(z)} = z, the defining identity of Lambert W, as a rewriting (`eliminate_exp_lambertw`).
 - P⊥_x u = u - <u, x> x, the tangent projection at a unit vector x, for any vector representation.
 """
 
@@ -61,9 +64,57 @@ def lambda_c_equation(u_symbol: sp.Expr = u, tokens: sp.Expr = n) -> sp.Expr:
     return (u_symbol - 2) * sp.exp(u_symbol) - (tokens - 1) * (u_symbol + 2)
 
 
+class LambdaC(sp.Function):
+    """lambda_c(n, beta) = u_c / beta, u_c > 2 the root of (u - 2) e^u = (n - 1)(u + 2) (inflection of phi)."""
+
+    nargs = 2
+
+    def _eval_is_positive(self) -> bool | None:
+        tokens, inverse_temperature = self.args
+        if (tokens - 1).is_positive and inverse_temperature.is_positive:
+            return True
+        return None
+
+    def _sympystr(self, printer: sp.printing.StrPrinter) -> str:
+        return f"lambda_c({', '.join(printer.doprint(a) for a in self.args)})"
+
+    def _latex(self, printer: sp.printing.latex.LatexPrinter, exp: str | None = None) -> str:
+        body = rf"\lambda_c\left({', '.join(printer.doprint(a) for a in self.args)}\right)"
+        return body if exp is None else rf"{body}^{{{exp}}}"
+
+
+def lambda_c_partials(tokens: sp.Expr = n, inverse_temperature: sp.Expr = beta) -> tuple[sp.Expr, sp.Expr]:
+    """(d lambda_c / d n, d lambda_c / d beta) in terms of lambda_c itself, with u = beta lambda_c = u_c(n):
+    ((u + 2)^2 e^-u / (u^2 beta), -lambda_c / beta), both from the implicit function theorem."""
+    value = LambdaC(tokens, inverse_temperature)
+    scaled = inverse_temperature * value
+    return (scaled + 2) ** 2 * sp.exp(-scaled) / (scaled**2 * inverse_temperature), -value / inverse_temperature
+
+
 def lambertw(x: sp.Expr) -> sp.Expr:
     """The principal branch W_0 of the Lambert W function."""
     return sp.LambertW(x)
+
+
+def eliminate_exp_lambertw(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
+    """`expr` with every exp(k W(z) + rest) (k an integer) written (z / W(z))^k exp(rest), and the arguments z
+    used: W(z) e^{W(z)} = z makes e^{W(z)} = z / W(z) wherever W(z) != 0, that is wherever z != 0, so the
+    rewritten expression equals `expr` where every returned z is non-zero."""
+    used: list[sp.Expr] = []
+
+    def rewrite(power: sp.Expr) -> sp.Expr:
+        factor, rest = sp.Integer(1), []
+        for term in sp.Add.make_args(sp.expand(power.args[0])):
+            coefficient, core = term.as_coeff_Mul()
+            if isinstance(core, sp.LambertW) and len(core.args) == 1 and coefficient.is_Integer:
+                factor *= (core.args[0] / core) ** coefficient
+                used.append(core.args[0])
+            else:
+                rest.append(term)
+        return factor * sp.exp(sp.Add(*rest))
+
+    rewritten = expr.replace(lambda e: isinstance(e, sp.exp), rewrite)
+    return rewritten, list(dict.fromkeys(used))
 
 
 def tangent_projection(x: V, vector: V, inner: Callable[[V, V], sp.Expr]) -> V:

@@ -148,3 +148,47 @@ def prove_lambda_c_equation() -> Derivation:
         r"(u_c - 2)e^{u_c} = (n-1)(u_c + 2)",
     )
     return d
+
+
+def prove_lambda_c_monotone() -> Derivation:
+    """u_c(n) is increasing in n > 1, so lambda_c(n, beta) = u_c(n)/beta is increasing in n and decreasing in
+    beta > 0, with the partial derivatives `closed_forms.lambda_c_partials` (implicit differentiation).
+
+    Over a box n in [n0, n1], beta in [b0, b1] this gives lambda_c in [u_c(n0)/b1, u_c(n1)/b0]
+    (`certificates.lambda_c.enclose`)."""
+    g = cf.lambda_c_equation(u, cf.n)
+    g_u, g_n = sp.diff(g, u), sp.diff(g, cf.n)
+    at_root = {cf.n: 1 + (u - 2) * sp.exp(u) / (u + 2)}  # g = 0 solved for n
+    slope = (u + 2) ** 2 * sp.exp(-u) / u**2
+    d = Derivation()
+    d.zero(
+        "At the root, where n - 1 = (u - 2) e^u / (u + 2): g_u = (u - 1) e^u - (n - 1) = u^2 e^u / (u + 2)",
+        g_u.subs(at_root) - u**2 * sp.exp(u) / (u + 2),
+        r"g_u(u_c) = \frac{u_c^2 e^{u_c}}{u_c + 2}",
+    )
+    d.holds(
+        "g_u(u_c) > 0 for u_c > 2 (u_c > 2: prove_lambda_c_equation), so the implicit function theorem applies and "
+        "u_c(n) is continuously differentiable for n > 1",
+        (u**2 * sp.exp(u) / (u + 2)).is_positive,
+        r"g_u(u_c) > 0",
+    )
+    d.zero(
+        "du_c/dn = -g_n / g_u = (u_c + 2)^2 e^{-u_c} / u_c^2",
+        sp.simplify((-g_n / g_u).subs(at_root) - slope),
+        r"\frac{du_c}{dn} = \frac{(u_c + 2)^2 e^{-u_c}}{u_c^2}",
+    )
+    d.holds("du_c/dn > 0: u_c is increasing in n", slope.is_positive, r"\frac{du_c}{dn} > 0")
+    d_n, d_beta = cf.lambda_c_partials(cf.n, beta)
+    scaled = {cf.LambdaC(cf.n, beta): u / beta}  # lambda_c = u_c / beta
+    d.zero(
+        "d lambda_c / dn = (du_c/dn) / beta, as closed_forms.lambda_c_partials writes it",
+        d_n.subs(scaled) - slope / beta,
+        r"\frac{\partial \lambda_c}{\partial n} = \frac{1}{\beta}\frac{du_c}{dn} > 0",
+    )
+    d.zero(
+        "d lambda_c / d beta = -u_c / beta^2 < 0 for beta > 0, as closed_forms.lambda_c_partials writes it",
+        d_beta.subs(scaled) + u / beta**2,
+        r"\frac{\partial \lambda_c}{\partial \beta} = -\frac{u_c}{\beta^2} < 0",
+    )
+    d.holds("-u_c / beta^2 < 0", (-u / beta**2).is_negative, r"-u_c/\beta^2 < 0")
+    return d

@@ -36,3 +36,14 @@ def forged_file(source: Path, folder: Path, edit: Edit, rehash: bool = True, nam
     """The certificate file `source` forged (see `forged`), written in `folder` as `forged-<name or its name>`."""
     data = forged(json.loads(source.read_text()), edit, rehash)
     return write(data, folder / f"forged-{name or source.name}")
+
+
+def collapse_first_split(tree: dict[str, Any]) -> dict[str, Any]:
+    """A cover tree with its first split (below monotone faces and boundary derivatives) replaced by its low
+    half: a forgery that covers less than the domain."""
+    if "split" in tree:
+        return tree["low"]
+    for key in ("face", "derivative"):
+        if key in tree:
+            return tree | {key: collapse_first_split(tree[key])}
+    raise ValueError("the tree has no split")

@@ -5,9 +5,12 @@ TOML is parsed by the claims-file loader (the same safe parser as `headflow chec
 obligation is rebuilt from the parsed claim alone, never from the certificate's own description:
 - constant: a point witness whose conditions are exactly `expr - low >= 0`, `high - expr >= 0`
   (low and high from `value` and `digits`) and the definedness conditions of `expr`;
-- inequality: an interval cover of the relation, or of one definedness condition, over one case (a
-  box and fixed integer values) named in the output; the checker proves that case, and whether the
-  cases of a claim's certificates together exhaust its domain is not re-checked (README, "Trust model");
+- inequality: an interval cover of the relation, or of one definedness condition, over the claim's whole
+  domain: the cover's root box must contain the domain (`certificates.regions`: integer sides, bounds that
+  depend on other parameters, rebuilt here from the claim), and every node's box is clipped to the domain
+  as the checker walks it, so the cases of the cover exhaust the domain by construction. A boundary node
+  uses a bound on which the relation's expression vanishes identically: `vanishing` proves that with
+  SymPy (after W(z) e^{W(z)} = z) every time a certificate needs it;
 - inequality or identity: an smt certificate of the whole claim, `domain => defined and lhs op rhs`,
   whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
   the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
@@ -20,25 +23,35 @@ never a decider.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 
+from certificates import format as fmt
 from certificates import recheck, smtlib
-from certificates.exact import SETTLING
-from certificates.exprtree import from_sympy, parse_rational
+from certificates.exact import SETTLING, precision
+from certificates.exprtree import Tree, TreeError, from_sympy, parse_rational
 from certificates.model_quantities import CERTIFIED
 from certificates.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.recheck import Rejected
+from certificates.regions import Bound, Region, Side
 from certificates.verify import run_solvers
 from checks.claimsfile.embedding import read_embedded
 from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, UserClaim
 from checks.claimsfile.smt_statement import encode_claim
+from checks.claimsfile.symbolic import simplifies_to_zero, within
 from checks.claimsfile.witness_family import family_failures, family_hypotheses, searched_quantity
 from checks.errors import InputError
+from identities.closed_forms import eliminate_exp_lambertw
 
 #: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
 RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=="}
+#: Seconds SymPy may spend, for one claim (one certificate), proving that the relation's expression vanishes on
+#: its bounds.
+VANISHING_SECONDS = 10.0
 
 
 def constant_conditions(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]]) -> list[tuple[str, sp.Expr, str]]:
@@ -129,13 +142,70 @@ def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple
     return f"claims-file claim {claim.id!r}: {claim.statement}", how
 
 
+def condition_relations(relation: str) -> tuple[str, ...]:
+    """The relations a cover of a definedness condition `expr relation 0` may prove: a settling sign, or, for
+    `!=`, also `!=` itself (every leaf's ball excludes 0, whatever its sign)."""
+    return (*SETTLING[relation], "!=") if relation == "!=" else SETTLING[relation]
+
+
+def claim_region(claim: InequalityClaim) -> Region:
+    """The claim's domain as covers see it: each parameter in dependency order, integer or real, with its
+    bounds as exact rationals or expression trees (open ends are closed: a cover of more proves the claim)."""
+
+    def bound(value: sp.Expr | None) -> Bound:
+        if value is None:
+            return None
+        if value.is_Rational:
+            return Fraction(int(value.p), int(value.q))
+        return from_sympy(value)
+
+    sides = [
+        Side(s.name, d.integer, bound(d.low), bound(d.high)) for s, d in ((s, claim.domains[s]) for s in claim.order)
+    ]
+    return Region(tuple(sides))
+
+
+def claim_vanishing(claim: InequalityClaim) -> Callable[[str, str], list[Tree] | None]:
+    """For a non-strict claim: (parameter, end) -> the arguments z (as trees) that must be non-zero for `rhs - lhs`
+    to vanish identically on that bound, when SymPy simplifies it to 0 after W(z) e^{W(z)} = z
+    (`identities.closed_forms.eliminate_exp_lambertw`); None when it does not (or the claim is strict)."""
+    symbols = {s.name: s for s in claim.order}
+    proved: dict[tuple[str, str], list[Tree] | None] = {}
+    deadline = time.monotonic() + VANISHING_SECONDS
+
+    def vanishing(name: str, end: str) -> list[Tree] | None:
+        if (name, end) not in proved:
+            proved[(name, end)] = _vanishes(claim, symbols.get(name), end, deadline - time.monotonic())
+        return proved[(name, end)]
+
+    return vanishing
+
+
+def _vanishes(claim: InequalityClaim, symbol: sp.Symbol | None, end: str, seconds: float) -> list[Tree] | None:
+    if symbol is None or claim.op not in ("<=", ">="):
+        return None
+    bound = claim.domains[symbol].low if end == "low" else claim.domains[symbol].high
+    if bound is None:
+        return None
+    started = time.monotonic()
+    rewriting = within(seconds, lambda: eliminate_exp_lambertw((claim.rhs - claim.lhs).xreplace({symbol: bound})))
+    if rewriting is None:
+        return None
+    rewritten, arguments = rewriting
+    if rewritten != 0 and simplifies_to_zero(rewritten, seconds - (time.monotonic() - started))[0] is not True:
+        return None
+    try:
+        return [from_sympy(z) for z in arguments]
+    except TreeError:
+        return None
+
+
 def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """One case of the claim: a cover, over the file's box and integer values, of the relation or of one
-    definedness condition of its sides, with the expression re-derived from the claim's fields."""
+    """A cover, over the claim's whole domain, of the relation or of one definedness condition of its sides,
+    with the expression and the domain re-derived from the claim's fields."""
     _require_kind(claim, kind, "interval-cover")
-    names = {s.name: s for s in claim.order}
     goals = [(from_sympy(claim.rhs - claim.lhs), (RELATION[claim.op],), f"{claim.lhs} {claim.op} {claim.rhs}")]
-    goals += [(from_sympy(c.expr), SETTLING[c.relation], f"defined: {c.text()}") for c in claim.conditions]
+    goals += [(from_sympy(c.expr), condition_relations(c.relation), f"defined: {c.text()}") for c in claim.conditions]
     if not isinstance(payload, dict) or not isinstance(payload.get("domain"), dict):
         raise Rejected("a cover needs a domain")
     match = [g for g in goals if g[0] == payload.get("expression") and payload.get("relation") in g[1]]
@@ -144,20 +214,23 @@ def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> t
     if any(not isinstance(ends, list) or len(ends) != 2 for ends in payload["domain"].values()):
         raise Rejected("each box side must be [lo, hi]")
     domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}
-    constants = recheck.rational_map(payload.get("constants"), "constants")
-    if set(domain) | set(constants) != set(names) or set(domain) & set(constants):
-        raise Rejected(f"the cover's variables and constants must be the claim's symbols {sorted(names)}")
+    if recheck.rational_map(payload.get("constants"), "constants"):
+        raise Rejected("a claims-file cover fixes no parameter: it covers the whole domain")
     if any(not lo <= hi for lo, hi in domain.values()):
         raise Rejected("each box side must be [lo, hi] with lo <= hi")
-    for name, value in constants.items():
-        if not claim.domains[names[name]].integer or value.denominator != 1:
-            raise Rejected(f"only integer parameters are fixed in a cover, not {name}")
-    boxes = recheck.cover(payload, match[0][0], payload["relation"], domain, constants)
-    where = ", ".join(
-        [f"{k} = {v}" for k, v in constants.items()] + [f"{k} in [{a}, {b}]" for k, (a, b) in domain.items()]
+    region = claim_region(claim)
+    recheck.require_keys(payload, recheck.COVER_KEYS, "cover")
+    with precision(recheck.recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
+        missing = region.uncovered(domain)
+    if missing is not None:
+        raise Rejected(f"the cover's box does not contain the domain of {claim.id!r}: {missing}")
+    vanishing = claim_vanishing(claim) if match[0] is goals[0] else None
+    boxes = recheck.cover(payload, match[0][0], payload["relation"], domain, {}, region, vanishing)
+    where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in domain.items())
+    proved = (
+        f"claims-file claim {claim.id!r} on its whole domain (root box {where or 'of no parameters'}): {match[0][2]}"
     )
-    proved = f"claims-file claim {claim.id!r}, the case {where or 'of no parameters'}: {match[0][2]}"
-    return proved, f"{boxes} boxes re-evaluated with balls"
+    return proved, f"{boxes} boxes re-evaluated with balls, each clipped to the domain"
 
 
 def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any]) -> tuple[str, str]:

@@ -4,19 +4,19 @@ First random exact points of the domain are tried (`domains.sample_point`, so ev
 holds rigorously): a point where lhs and rhs are balls that violate `op` for certain refutes the
 claim (REFUTED, `verified_by: "ball"`). Then the SMT route (`checks.claimsfile.smt_route`) decides the
 claim exactly on any domain: an `smt` certificate (CERTIFIED) or a verified model point (REFUTED).
-Otherwise the domain is turned into boxes for
-`certificates.intervals.prove`: integer ranges of at most MAX_INTEGER_CASES values in all are
-enumerated (each value a constant of the cover), and a bound that depends on other parameters
-(`l1 >= lambda_c(n, beta)`) is replaced by the outer end of its ball over the parents' box. Each
-box therefore contains the declared domain (for its integer values), so a proved cover of every
-box is a proof of the claim: CERTIFIED, one `interval-cover` certificate per box. A cover
-counterexample is a refutation only when the point is, rigorously, in the declared domain.
-Unbounded domains (when the SMT route did not decide), `lambda_c` or `Abs` inside the relation, and
-exhausted budgets leave the claim INCONCLUSIVE with the reasons.
+Otherwise `certificates.intervals.prove` covers the whole
+domain, one cover for the relation and one for each definedness condition: the domain is a
+`certificates.regions.Region` (`certificate_obligations.claim_region`, the same the checker rebuilds),
+whose root box holds the outer ends of every bound; each box of the cover is clipped to the region
+(integer sides, bounds that depend on other parameters such as `l1 >= lambda_c(n, beta)`), and the
+parents of a dependent bound are split where the child's cover fails. A bound on which the relation's
+expression vanishes (`certificate_obligations.claim_vanishing`, SymPy) allows boundary steps. All
+covers proved: CERTIFIED, one `interval-cover` certificate per goal. A cover counterexample is a
+refutation only when the point is, rigorously, in the declared domain. Unbounded domains, `Abs` inside
+the relation and exhausted budgets (reported with a few boxes that failed) leave the claim INCONCLUSIVE.
 
-Exact values are SymPy Rationals throughout, the type of the claims file's bounds and points; a
-case becomes Fractions, the type of the certificates, only where a cover is asked for
-(`_for_certificates`).
+Exact values are SymPy Rationals throughout, the type of the claims file's bounds and points; the
+region and its boxes are Fractions, the type of the certificates.
 """
 
 from __future__ import annotations
@@ -28,20 +28,19 @@ from pathlib import Path
 from typing import Any
 
 import sympy as sp
-from flint import arb
 
-from certificates import intervals
-from certificates.exact import ball_of, fails, interval_ball
+from certificates.exact import fails, precision
 from certificates.exprtree import TreeError, from_sympy
-from certificates.intervals import certify_cover, prove
+from certificates.intervals import CoverResult, certify_cover, prove
+from certificates.regions import Box as Sides
+from certificates.regions import Region
 from certificates.store import certificate_directory
-from checks.claimsfile.certificate_obligations import RELATION
+from checks.claimsfile.certificate_obligations import RELATION, claim_region, claim_vanishing, condition_relations
 from checks.claimsfile.conditions import Condition
 from checks.claimsfile.definedness import candidate_points, check_point
 from checks.claimsfile.domains import contains, sample_point
 from checks.claimsfile.embedding import embedded
-from checks.claimsfile.evaluation import EvaluationError, ball, ball_over, exact_ends
-from checks.claimsfile.names import LambdaC
+from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.schema import InequalityClaim
 from checks.claimsfile.smt_route import decide as decide_smt
 from checks.registry import Context
@@ -54,19 +53,13 @@ POINTS = {"quick": 200, "thorough": 2000}
 #: Boxes and seconds the whole cover may use, per profile.
 MAX_BOXES = {"quick": 20_000, "thorough": 200_000}
 SECONDS = {"quick": 10.0, "thorough": 60.0}
-#: Integer parameters are enumerated when their value combinations are at most this many.
-MAX_INTEGER_CASES = 64
-#: At most this many boxes in all (integer values times pieces).
-MAX_CASES = 256
 PRECISIONS = (64, 256)
-#: Pieces each real parent of a dependent bound is cut into, tried in turn while a cover's violation
-#: lies outside the domain (the outer box of a dependent bound shrinks with its parents' pieces).
-PIECES = (1, 4, 16)
-OUTSIDE = "outside the declared domain"
-#: lhs op rhs  <=>  (rhs - lhs) RELATION[op] 0, the form `prove` decides.
-
-Box = dict[sp.Symbol, tuple[sp.Rational, sp.Rational]]
-Case = tuple[dict[sp.Symbol, sp.Rational], Box]
+#: Precision of the covers' balls.
+COVER_PRECISION = 64
+#: The root box's dependent ends are rounded outwards to multiples of 1/ROOT_GRID (a box that contains the
+#: domain with a margin, so another python-flint's last bits cannot put the domain outside it).
+ROOT_GRID = 2**20
+NOT_ATTEMPTED = "no cover attempted"
 
 
 def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
@@ -79,21 +72,12 @@ def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
     if isinstance(smt, Outcome):
         return smt
     searched += f"; {smt}"
-    previous: list[Case] | None = None
-    for pieces in PIECES:
-        cases, reason = cover_cases(claim, pieces)
-        if cases is not None and cases == previous:
-            break  # too many boxes to cut finer: the same cover again would fail the same way
-        previous = cases
-        if not cases:
-            reason = reason or "the bounds leave no box (is the domain empty?)"
-            return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=f"{searched}; no cover attempted: {reason}")
-        outcome = _cover(claim, cases, ctx)
-        if isinstance(outcome, Outcome):
-            return outcome
-        if OUTSIDE not in outcome or not _dependent_parents(claim):
-            break
-    return Outcome(Verdict.INCONCLUSIVE, f"{SEARCH}; {COVER}", notes=f"{searched}; {outcome}")
+    outcome = _cover(claim, ctx)
+    if isinstance(outcome, Outcome):
+        return outcome
+    reason, details = outcome
+    method = SEARCH if reason.startswith(NOT_ATTEMPTED) else f"{SEARCH}; {COVER}"
+    return Outcome(Verdict.INCONCLUSIVE, method, notes=f"{searched}; {reason}", details=details)
 
 
 def _search(claim: InequalityClaim, ctx: Context) -> tuple[dict[str, Any] | None, int]:
@@ -138,175 +122,143 @@ def refutation(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> d
     return None
 
 
-def cover_cases(claim: InequalityClaim, pieces: int = 1) -> tuple[list[Case] | None, str]:
-    """Boxes (with integer values as constants) whose union contains the domain, or None and the reason.
+def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[str, Any]]:
+    """CERTIFIED or REFUTED from covers of the whole domain, or the reason none applies (and details).
 
-    Real parameters that a dependent bound refers to are cut into `pieces` equal sides."""
-    expr = claim.rhs - claim.lhs
-    special = [node for node in sp.preorder_traversal(expr) if isinstance(node, LambdaC | sp.Abs)]
-    if special:
-        return None, f"{special[0].func.__name__} inside the relation has no enclosure in the cover's evaluator"
-    try:
-        from_sympy(expr)
-    except TreeError as exc:
-        return None, f"the certificate format cannot hold the expression ({exc})"
-    unbounded = [str(s) for s in claim.order if claim.domains[s].low is None or claim.domains[s].high is None]
-    if unbounded:
-        return None, f"unbounded domain ({', '.join(unbounded)}): a cover needs finite bounds"
-    cases: list[Case] = [({}, {})]
-    parents = _dependent_parents(claim)
-    for symbol in claim.order:
-        grown: list[Case] = []
-        for constants, box in cases:
-            ends = _ends(claim, symbol, constants, box)
-            if ends is None:
-                return None, f"cannot enclose the bounds of {symbol} on a box"
-            grown.extend(_extend(claim, symbol, constants, box, ends, len(cases), pieces if symbol in parents else 1))
-        cases = grown
-    return cases, ""
-
-
-def _ends(
-    claim: InequalityClaim, symbol: sp.Symbol, constants: dict, box: Box
-) -> tuple[sp.Rational, sp.Rational] | None:
-    """Outer rational ends of the symbol's bounds over the constants and the box of its parents."""
-    env: dict[sp.Symbol, arb] = {s: ball_of(v) for s, v in constants.items()}
-    env |= {s: interval_ball(lo, hi) for s, (lo, hi) in box.items()}
-    domain = claim.domains[symbol]
-    try:  # a rational bound is its own end: a ball would round it outward, past the declared domain
-        low = domain.low if domain.low.is_Rational else exact_ends(ball_over(domain.low, env, PRECISIONS[0]))[0]
-        high = domain.high if domain.high.is_Rational else exact_ends(ball_over(domain.high, env, PRECISIONS[0]))[1]
-    except EvaluationError:
-        return None
-    return low, high
-
-
-def _extend(
-    claim: InequalityClaim,
-    symbol: sp.Symbol,
-    constants: dict,
-    box: Box,
-    ends: tuple[sp.Rational, sp.Rational],
-    count: int,
-    pieces: int,
-) -> list[Case]:
-    """The cases after adding `symbol`: one per integer value (when few enough), else `pieces` box sides."""
-    low, high = ends
-    if low > high:
-        return []  # the domain is empty for these values
-    if claim.domains[symbol].integer:
-        values = range(math.ceil(low), math.floor(high) + 1)
-        if len(values) * count <= MAX_INTEGER_CASES:
-            return [(constants | {symbol: sp.Integer(v)}, box) for v in values]
-    if count * pieces > MAX_CASES:
-        pieces = 1
-    cuts = [low + (high - low) * sp.Rational(k, pieces) for k in range(pieces + 1)]
-    return [(constants, box | {symbol: (a, b)}) for a, b in itertools.pairwise(cuts)]
-
-
-def _dependent_parents(claim: InequalityClaim) -> set[sp.Symbol]:
-    """The real parameters some bound depends on."""
-    names = set().union(*(claim.domains[s].dependencies() for s in claim.order))
-    return {s for s in claim.order if str(s) in names and not claim.domains[s].integer}
-
-
-def _cover(claim: InequalityClaim, cases: list[Case], ctx: Context) -> Outcome | str:
-    """CERTIFIED or REFUTED from the covers of all cases, or the reason none applies.
-
-    Each case needs a cover of the relation and one of each definedness condition: the relation's
-    expression is SymPy's (x/x is already 1 there), so the conditions recorded from the formulas
-    as written are proved separately, each with its own certificate."""
-    expr, relation = claim.rhs - claim.lhs, RELATION[claim.op]
-    boxes_left = MAX_BOXES[ctx.profile]
-    stop = min(SECONDS[ctx.profile], ctx.seconds_left())
-    proofs: list[tuple[str, Any, dict, Box]] = []
-    spent = 0.0
-    for constants, box in cases:
-        goals: list[tuple[str, sp.Expr, str]] = [("", expr, relation)]
-        for condition in claim.conditions:
-            goal = _condition_goal(condition, constants, box)
-            if isinstance(goal, str):
-                where = _text(constants) or "box"
-                return f"cannot prove {condition.text()} ({condition.reason}) on the case {where}: {goal}"
-            goals.append(goal)
-        for label, goal_expr, goal_relation in goals:
+    One cover proves the relation and one each definedness condition: the relation's expression is
+    SymPy's (x/x is already 1 there), so the conditions recorded from the formulas as written are proved
+    separately, each with its own certificate."""
+    prepared = _prepare(claim)
+    if isinstance(prepared, str):
+        return f"{NOT_ATTEMPTED}: {prepared}", {}
+    region, root = prepared
+    boxes_left, stop, spent = MAX_BOXES[ctx.profile], min(SECONDS[ctx.profile], ctx.seconds_left()), 0.0
+    proofs: list[tuple[str, CoverResult]] = []
+    for label, goal_expr, relations in _goals(claim, root):
+        for relation in relations:
             ctx.check_budget()
-            try:
-                result = prove(
-                    goal_expr,
-                    goal_relation,
-                    *_for_certificates(constants, box),
-                    max_boxes=boxes_left,
-                    seconds=max(stop - spent, 0.0),
-                )
-            except TreeError as exc:
-                return f"the certificate format cannot hold {label or 'the relation'} ({exc})"
-            except ValueError as exc:  # a point (no real side left) that the ball cannot settle
-                return f"the cover could not settle {label or 'the case'} {_text(constants)}: {exc}"
-            if result.status == "counterexample":
-                point = constants | {s: sp.Rational(result.point[s.name]) for s in box}
-                witness = refutation(claim, point) if inside(claim, point) else None
-                if witness is not None:
-                    return Outcome(Verdict.REFUTED, COVER, witness=witness)
-                if label:
-                    return f"the cover of {label} fails at {_text(point)}, where it could not be refuted"
-                return f"the cover found a violation at {_text(point)}, {OUTSIDE} (dependent bounds)"
-            if result.status != "proved":
-                return f"cover of {label or 'the case'} {_text(constants) or 'box'} undecided: {result.reason}"
-            boxes_left -= result.boxes
-            spent += result.seconds
-            proofs.append((label, result, constants, box))
+            result = prove(
+                goal_expr,
+                relation,
+                {sp.Symbol(name): ends for name, ends in root.items()},
+                max_boxes=boxes_left,
+                seconds=max(stop - spent, 0.0),
+                prec=COVER_PRECISION,
+                region=region,
+                vanishing=None if label else claim_vanishing(claim),
+            )
+            boxes_left, spent = boxes_left - result.boxes, spent + result.seconds
+            if result.status == "proved":
+                proofs.append((label, result))
+                break
+        else:
+            return _failure(claim, label, result)
     directory = certificate_directory(ctx.certificate_dir)
-    paths = [str(_certify(claim, label, result, constants, box, directory)) for label, result, constants, box in proofs]
+    paths = [str(_certify(claim, label, result, root, directory)) for label, result in proofs]
+    forms = _forms(proofs)
     return Outcome(
         Verdict.CERTIFIED,
         COVER,
         certificates=paths,
-        details={"cases": len(cases), "boxes": sum(result.boxes for _, result, _, _ in proofs)},
-        notes=f"{len(cases)} case(s) (integer values; pieces of dependent bounds' parents); "
-        f"{len(claim.conditions)} definedness condition(s) covered in each",
+        details={"boxes": sum(result.boxes for _, result in proofs), "leaves": forms},
+        notes=f"one cover of the whole domain for the relation and for each of {len(claim.conditions)} "
+        f"definedness condition(s); leaves by form: {', '.join(f'{k} {v}' for k, v in forms.items())}",
     )
 
 
-def _condition_goal(condition: Condition, constants: dict, box: Box) -> tuple[str, sp.Expr, str] | str:
-    """(label, expression, relation) for `prove`: a != condition becomes > 0 or < 0 by its sign in the box."""
-    label = f"definedness: {condition.text()} ({condition.reason})"
-    if condition.relation != "!=":
-        return label, condition.expr, condition.relation
-    env = {s: ball_of(v) for s, v in constants.items()} | {s: interval_ball(lo, hi) for s, (lo, hi) in box.items()}
-    middle = constants | {s: (lo + hi) / 2 for s, (lo, hi) in box.items()}
-    for value in (_enclosure(condition.expr, env), _enclosure(condition.expr, middle, point=True)):
-        if value is not None and value > 0:
-            return label, condition.expr, ">"
-        if value is not None and value < 0:
-            return label, condition.expr, "<"
-    return "the sign of the expression is not settled in the middle of the box"
-
-
-def _for_certificates(
-    constants: dict[sp.Symbol, sp.Rational], box: Box
-) -> tuple[intervals.Box, dict[sp.Symbol, Fraction]]:
-    """The case as `certificates.intervals.prove` takes it: the box and the constants in Fractions."""
-    return (
-        {s: (Fraction(lo), Fraction(hi)) for s, (lo, hi) in box.items()},
-        {s: Fraction(v) for s, v in constants.items()},
-    )
-
-
-def _enclosure(expr: sp.Expr, env: dict, point: bool = False) -> arb | None:
+def _prepare(claim: InequalityClaim) -> tuple[Region, Sides] | str:
+    """The claim's region and a root box that contains it, or why no cover applies."""
+    expr = claim.rhs - claim.lhs
+    special = [node for node in sp.preorder_traversal(expr) if isinstance(node, sp.Abs)]
+    if special:
+        return f"{special[0].func.__name__} inside the relation has no enclosure in the cover's evaluator"
     try:
-        return ball(expr, env, PRECISIONS[-1]) if point else ball_over(expr, env, PRECISIONS[0])
+        from_sympy(expr)
+        region = claim_region(claim)
+    except TreeError as exc:
+        return f"the certificate format cannot hold the expression or a bound ({exc})"
+    unbounded = [str(s) for s in claim.order if claim.domains[s].low is None or claim.domains[s].high is None]
+    if unbounded:
+        return f"unbounded domain ({', '.join(unbounded)}): a cover needs finite bounds"
+    with precision(COVER_PRECISION):
+        root = region.outer_box()
+    if root is None:
+        return "cannot enclose the bounds of the domain on its outer box"
+    grid = Fraction(1, ROOT_GRID)
+    rounded = {
+        name: (
+            lo if lo.denominator == 1 else math.floor(lo / grid) * grid,
+            hi if hi.denominator == 1 else math.ceil(hi / grid) * grid,
+        )
+        for name, (lo, hi) in root.items()
+    }
+    exact = {s.name for s in claim.order if claim.domains[s].low.is_Rational and claim.domains[s].high.is_Rational}
+    return region, {name: root[name] if name in exact else rounded[name] for name in root}
+
+
+def _goals(claim: InequalityClaim, root: Sides) -> list[tuple[str, sp.Expr, tuple[str, ...]]]:
+    """(label, expression, relations to try in turn): the relation, then each definedness condition (a !=
+    condition by the sign it has in the middle of the domain, else by != itself)."""
+    goals: list[tuple[str, sp.Expr, tuple[str, ...]]] = [("", claim.rhs - claim.lhs, (RELATION[claim.op],))]
+    middle = {s: sp.Rational((root[s.name][0] + root[s.name][1]) / 2) for s in claim.order}
+    for condition in claim.conditions:
+        label = f"definedness: {condition.text()} ({condition.reason})"
+        relations = condition_relations(condition.relation)
+        if condition.relation == "!=":
+            sign = _sign(condition, middle)
+            relations = (sign, "!=") if sign else ("!=",)
+        goals.append((label, condition.expr, relations[:1] if condition.relation != "!=" else relations))
+    return goals
+
+
+def _sign(condition: Condition, point: dict[sp.Symbol, sp.Rational]) -> str | None:
+    try:
+        value = ball(condition.expr, point, PRECISIONS[-1])
     except EvaluationError:
         return None
+    return ">" if value > 0 else "<" if value < 0 else None
 
 
-def _certify(claim: InequalityClaim, label: str, result: Any, constants: dict, box: Box, directory: Path) -> Path:
-    fixed = [f"{s} = {v}" for s, v in constants.items()]
-    where = ", ".join(fixed + [f"{s} in [{a}, {b}]" for s, (a, b) in box.items()])
+def _failure(claim: InequalityClaim, label: str, result: CoverResult) -> Outcome | tuple[str, dict[str, Any]]:
+    """REFUTED for a cover's counterexample in the domain, else the reason the cover failed."""
+    goal = label or "the relation"
+    details: dict[str, Any] = {}
+    if result.status == "counterexample" and result.point is not None:
+        point = {s: sp.Rational(result.point[s.name]) for s in claim.order}
+        witness = refutation(claim, point) if inside(claim, point) else None
+        if witness is not None:
+            return Outcome(Verdict.REFUTED, COVER, witness=witness)
+        return f"the cover of {goal} fails at {_text(point)}, where it could not be refuted", details
+    if result.failed:
+        details["failed_boxes"] = result.failed
+    shown = "; ".join(result.failed)
+    where = f" (boxes that failed: {shown})" if shown else ""
+    return f"cover of {goal} undecided: {result.reason}{where}", details
+
+
+def _forms(proofs: list[tuple[str, CoverResult]]) -> dict[str, int]:
+    """How many leaves of each kind the certificates hold (natural, centred, empty; monotone, boundary steps)."""
+    counts: dict[str, int] = {}
+
+    def visit(node: dict[str, Any]) -> None:
+        kind = next((k for k in ("monotone", "graph", "boundary", "split", "empty") if k in node), None)
+        kind = kind or node.get("form", "natural")
+        if kind != "split":
+            counts[kind] = counts.get(kind, 0) + 1
+        for key in ("low", "high", "face", "derivative"):
+            if key in node:
+                visit(node[key])
+
+    for _, result in proofs:
+        if result.tree is not None:
+            visit(result.tree)
+    return counts
+
+
+def _certify(claim: InequalityClaim, label: str, result: CoverResult, root: Sides, directory: Path) -> Path:
+    where = ", ".join(f"{name} in [{lo}, {hi}]" for name, (lo, hi) in root.items())
     goal = f" This certificate proves the {label}." if label else ""
-    statement = (
-        f"{claim.statement} Case: {where or 'no parameters'} (this box contains the domain for these values).{goal}"
-    )
+    statement = f"{claim.statement} Cover of the whole domain (root box: {where or 'no parameters'}).{goal}"
     return certify_cover(result, claim.id, statement, directory, embedded(claim))
 
 

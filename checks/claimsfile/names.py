@@ -3,7 +3,7 @@
 The regime's constants come from the one table `checks.constant_specs.QUANTITIES`; every function is
 built from `identities/closed_forms.py`, so a claims file means exactly what
 the paper's checks mean. `lambda_c(n, beta)` has no closed form: it is the SymPy function
-`LambdaC`, kept symbolic and evaluated rigorously by `checks.claimsfile.evaluation`.
+`LambdaC` of `identities.closed_forms`, kept symbolic and evaluated rigorously by `checks.claimsfile.evaluation`.
 """
 
 from __future__ import annotations
@@ -13,25 +13,9 @@ from collections.abc import Callable
 import sympy as sp
 
 from checks.constant_specs import QUANTITIES, resolve
+from identities.closed_forms import LambdaC
 
-
-class LambdaC(sp.Function):
-    """lambda_c(n, beta) = u_c / beta, u_c > 2 the root of (u - 2) e^u = (n - 1)(u + 2) (inflection of phi)."""
-
-    nargs = 2
-
-    def _eval_is_positive(self) -> bool | None:
-        tokens, inverse_temperature = self.args
-        if (tokens - 1).is_positive and inverse_temperature.is_positive:
-            return True
-        return None
-
-    def _sympystr(self, printer: sp.printing.StrPrinter) -> str:
-        return f"lambda_c({', '.join(printer.doprint(a) for a in self.args)})"
-
-    def _latex(self, printer: sp.printing.latex.LatexPrinter, exp: str | None = None) -> str:
-        body = rf"\lambda_c\left({', '.join(printer.doprint(a) for a in self.args)}\right)"
-        return body if exp is None else rf"{body}^{{{exp}}}"
+__all__ = ["CONSTANTS", "FUNCTIONS", "RESERVED", "LambdaC"]
 
 
 #: Functions by name: (number of positional arguments, builder of the SymPy node): the constants of

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from certificates.verify import verify_file as verify_certificate
-from tests.forging import forged_file
+from tests.forging import collapse_first_split, forged_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,7 +100,10 @@ def test_smt_tampering_is_rejected(certs: dict[str, list[Path]], tmp_path: Path,
 
 
 def _first_leaf(node: dict[str, Any]) -> dict[str, Any]:
-    return node if "leaf" in node else _first_leaf(node["low"])
+    """The first leaf of a cover tree (below splits, monotone faces and boundary derivatives)."""
+    if "leaf" in node:
+        return node
+    return _first_leaf(next(node[key] for key in ("low", "face", "derivative") if key in node))
 
 
 def _convex(data: dict[str, Any]) -> dict[str, Any]:
@@ -108,7 +111,7 @@ def _convex(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _collapse_first_split(data: dict[str, Any]) -> None:
-    _convex(data)["tree"] = _convex(data)["tree"]["low"]
+    _convex(data)["tree"] = collapse_first_split(_convex(data)["tree"])
 
 
 COVER_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
@@ -231,8 +234,10 @@ def test_check_cert_reports_one_line_per_failing_file(certs: dict[str, list[Path
 
 
 #: What the checker may import (besides the standard library, flint, sympy, mpmath and numpy): its own
-#: modules, the expression trees, the small ball model, the regime derivation, the closed forms and,
-#: for claims-file certificates, the claims-file reader (the same safe parser as `headflow check`).
+#: modules, the expression trees with their derivatives, end-point arithmetic and the lambda_c enclosure
+#: (whose monotonicity the SymPy derivation of identities.scalar_regime proves), the cover forms and regions,
+#: the small ball model, the regime derivation, the closed forms and, for claims-file certificates, the
+#: claims-file reader (the same safe parser as `headflow check`).
 TRUSTED = {
     "certificates",
     "certificates.verify",
@@ -249,6 +254,13 @@ TRUSTED = {
     "identities",
     "identities.closed_forms",
     "certificates.expression_balls",
+    "certificates.derivatives",
+    "certificates.endpoints",
+    "certificates.forms",
+    "certificates.lambda_c",
+    "certificates.regions",
+    "identities.derivation",
+    "identities.scalar_regime",
 }
 CLAIMS_FILE_READER = {
     "checks",
@@ -265,7 +277,6 @@ CLAIMS_FILE_READER = {
     "checks.claimsfile.conditions",
     "checks.claimsfile.domains",
     "checks.claimsfile.evaluation",
-    "certificates.lambda_c",  # the lambda_c enclosure of evaluation (moved there, unchanged)
     "checks.claimsfile.problems",
     "checks.claimsfile.symbolic",
     "checks.constant_specs",

@@ -68,6 +68,22 @@ symbols = {{ H = "integer>=2", n = "integer>=2", alpha = "positive" }}
 """
 
 
+#: phi's tangent condition beyond lambda_max: (1 - u) e^u + n - 1 <= 0 for u = beta l >= 1 + W((n-1)/e), tight at
+#: the bound (the boundary step of the interval engine proves it).
+_TANGENT_FILE = """
+[[claim]]
+id = "tangent"
+kind = "inequality"
+lhs = "(1 - beta*l)*exp(beta*l) + n - 1"
+op = "{op}"
+rhs = "{rhs}"
+[claim.domain]
+n = {{ min = 2, max = 6, integer = true }}
+beta = "[1/2, 2]"
+l = {{ min = "lambda_max(n, beta)", max = 8 }}
+"""
+
+
 def mutants() -> list[Mutant]:
     """The claims-file deciders (`headflow check`) on file forms of T19, T22, T27 and the golden ratio, mutated."""
     scalar = {"heads": "scalar", "lambdas": "lambdas = [1.0]", "tokens": "equiangular", "extra": "rho = 0.2"}
@@ -158,6 +174,28 @@ def mutants() -> list[Mutant]:
             "(the exact usa rate is 2 sum lambda_h e^(beta lambda_h))",
             False,
             claims_file(gap_claim("late-rate", "decays-at-rate", "2*(1 + 0.5)", "usa", "[1.0, 0.5]", "0.2")),
+        ),
+        Mutant(
+            "file-tangent",
+            "T22.superadditivity",
+            "file form: beyond lambda_max, phi' <= 0: (1 - beta l) e^(beta l) + n - 1 <= 0 (true, 0 at the bound)",
+            True,
+            claims_file(_TANGENT_FILE.format(op="<=", rhs="0")),
+            accept=True,
+        ),
+        Mutant(
+            "file-tangent-shifted",
+            "T22.superadditivity",
+            "file form: beyond lambda_max, (1 - beta l) e^(beta l) + n - 1 <= -1/1000 (false at the bound)",
+            False,
+            claims_file(_TANGENT_FILE.format(op="<=", rhs="-1/1000")),
+        ),
+        Mutant(
+            "file-tangent-reversed",
+            "T22.superadditivity",
+            "file form: beyond lambda_max, (1 - beta l) e^(beta l) + n - 1 >= 0 (relation reversed)",
+            False,
+            claims_file(_TANGENT_FILE.format(op=">=", rhs="0")),
         ),
         Mutant(
             "file-golden-digits",

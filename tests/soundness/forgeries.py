@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from tests.forging import Edit, forged
+from tests.forging import Edit, collapse_first_split, forged
 
 #: Text that an attacker would like a solver to read: comments, quoted symbols, strings, options,
 #: commands (with every whitespace form between the bracket and the keyword).
@@ -139,7 +139,7 @@ def convexity_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     yield "g-below at another point", lambda d: parts(d)["g-below"]["point"].update(u="1")
     yield (
         "convex tree collapsed to its low half",
-        lambda d: parts(d)["convex"].update(tree=parts(d)["convex"]["tree"]["low"]),
+        lambda d: parts(d)["convex"].update(tree=collapse_first_split(parts(d)["convex"]["tree"])),
     )
     yield "leaf count inflated", lambda d: parts(d)["convex"].update(leaves=10**9)
     yield "part dropped", lambda d: parts(d).pop("g-rising")

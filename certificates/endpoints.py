@@ -1,0 +1,74 @@
+"""Products, powers and monotone functions of wide balls by their end points (interval arithmetic on balls).
+
+python-flint's balls are midpoint-radius: [-5, -0.065] is -2.53 +/- 2.47, and the product of two wide
+balls bounds |m1| r2 + |m2| r1 + r1 r2 around m1 m2, which can reach across 0 although every product of
+their points has one sign ([-5, -0.065] x [2.9, 403] gives about [-2014, 988], not [-2015, -0.19]); exp of
+a wide ball is bounded through its derivative at the upper end. A cover over wide boxes then fails where
+interval arithmetic would settle the relation. For a ball wider than WIDE (relative to its midpoint) these
+functions work on the exact end points instead (`arb.lower()`, `arb.upper()`, rounded outwards) and return
+a ball holding every result between them (`arb.union` of balls is a ball, so it holds their hull):
+- a product of intervals is the hull of its four corner products;
+- x^k: odd k is increasing; even k is decreasing below 0, increasing above, with minimum 0 at 0;
+- 1/x on an interval without 0 is decreasing;
+- exp, log, sqrt, lambertw are increasing on their domains; the ball's own value is computed first, so the
+  end points are used only when the whole ball is in the domain (a non-finite result falls back to it).
+Narrow balls (points of a certificate, midpoints) keep python-flint's operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flint import arb
+
+#: A ball is wide when its radius exceeds this fraction of its midpoint's magnitude.
+WIDE = 2.0**-20
+
+
+def wide(x: arb) -> bool:
+    """Whether the ball is wide enough for end-point arithmetic (finite and not nearly a point)."""
+    return bool(x.is_finite() and x.rad() > WIDE * abs(x.mid()))
+
+
+def hull(*balls: arb) -> arb:
+    """A ball holding every given ball (hence every point between them)."""
+    result = balls[0]
+    for ball in balls[1:]:
+        result = result.union(ball)
+    return result
+
+
+def times(x: arb, y: arb) -> arb:
+    """x y: the hull of the corner products when either ball is wide."""
+    if not (wide(x) or wide(y)) or not (x.is_finite() and y.is_finite()):
+        return x * y
+    a, b, c, d = x.lower(), x.upper(), y.lower(), y.upper()
+    return hull(a * c, a * d, b * c, b * d)
+
+
+def power(x: arb, k: int) -> arb:
+    """x^k for an integer k (k < 0: 1 / x^-k, infinite or undefined when the ball holds 0)."""
+    if k == 0:
+        return x**0
+    if k < 0:
+        positive = power(x, -k)
+        if not wide(positive) or positive.contains(0):
+            return 1 / positive
+        return hull(1 / positive.upper(), 1 / positive.lower())
+    if not wide(x):
+        return x**k
+    low, high = x.lower(), x.upper()
+    if k % 2 == 1 or low >= 0:
+        return hull(low**k, high**k)
+    if high <= 0:
+        return hull(high**k, low**k)
+    return hull(arb(0), low**k, high**k)
+
+
+def increasing(function: Callable[[arb], arb], x: arb) -> arb:
+    """function(x) for a function increasing on its domain: from the end points when x is wide and inside it."""
+    value = function(x)
+    if not wide(x) or not value.is_finite():
+        return value
+    ends = hull(function(x.lower()), function(x.upper()))
+    return ends if ends.is_finite() else value
