@@ -1,4 +1,4 @@
-"""Run every benchmark in one process: constants, integrator, `headflow verify --profile quick`, check-cert.
+"""Run every benchmark in one process: constants, integrator, `headflow verify --profile quick`, check-cert, engine.
 
 Each figure is printed with its baseline measured in the same run and their ratio, and all of
 them are written to a JSON file. Run `python benchmarks/run.py` or `python -m benchmarks` from
@@ -18,7 +18,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import check_cert, constants, integrator
+from benchmarks import check_cert, constants, engine, integrator
 from certificates.atomic import write_text_atomic
 
 #: The quick profile's budget from the issue: every paper claim decided within a minute.
@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     rows += integrator.velocity_cost()
     rows += verify_timing()
     rows += check_cert.run()
+    rows += engine.run()
     print(f"\n{'benchmark':<12}{'case':<58}{'ratio':>10}  (baseline / headflow; > 1 means headflow is faster)")
     for row in rows:
         print(f"{row['benchmark']:<12}{row['case']:<58}{row['ratio']:>9.2f}x  vs {row['baseline']}")

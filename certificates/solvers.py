@@ -16,6 +16,9 @@ import tempfile
 from collections.abc import Sequence
 
 SOLVER_TIMEOUT_SECONDS = 60.0
+#: Seconds for the solver process to start, on top of the solver's own limit: a solver that does not honour its
+#: limit (cvc5's `tlimit` is not always checked inside nonlinear arithmetic) is stopped this long after it.
+STARTUP_SECONDS = 5.0
 ANSWERS = ("sat", "unsat", "unknown")
 
 _Z3 = """
@@ -52,7 +55,7 @@ SCRIPTS = {"z3": _Z3, "cvc5": _CVC5}
 
 def answers(solver: str, problems: Sequence[str], timeout_seconds: float = SOLVER_TIMEOUT_SECONDS) -> list[str]:
     """The solver's answer to each problem (`sat`, `unsat`, `unknown`), or one `error: ...` per problem."""
-    budget = timeout_seconds * len(problems) + 30
+    budget = timeout_seconds * len(problems) + STARTUP_SECONDS
     milliseconds = str(max(1, int(timeout_seconds * 1000)))
     with tempfile.TemporaryDirectory(prefix="headflow-solver-") as folder:
         try:

@@ -41,7 +41,7 @@ from checks.verdicts import Outcome, Verdict
 METHOD = "SMT (z3; exp through Taylor cuts), re-checked with cvc5"
 #: Seconds of z3 time for the route, and for cvc5's confirmation, per profile.
 SECONDS = {"quick": 4.0, "thorough": 40.0}
-CONFIRM_SECONDS = {"quick": 10.0, "thorough": 60.0}
+CONFIRM_SECONDS = {"quick": 5.0, "thorough": 60.0}
 
 #: The caller's refutation test: the claim (an identity as the relation `=`) and an exact point of the
 #: domain -> the verified witness that the claim fails there, or None.
