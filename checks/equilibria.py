@@ -156,7 +156,11 @@ def search(inst: Instance, rng: np.random.Generator, starts: int) -> list[Found]
     candidates = [*structured_candidates(inst)]
     candidates += [("random start", rng.standard_normal((inst.n, inst.d))) for _ in range(starts)]
     for name, start in candidates:
-        X = start if name != "random start" and np.max(np.abs(velocity(inst, start))) < RESIDUAL else polish(inst, start)
+        X = (
+            start
+            if name != "random start" and np.max(np.abs(velocity(inst, start))) < RESIDUAL
+            else polish(inst, start)
+        )
         if X is None:
             continue
         key = head_invariants(inst, X)
@@ -273,7 +277,7 @@ def _symmetries(inst: Instance, Xf: np.ndarray) -> list[tuple[np.ndarray, tuple[
         if pi is not None and not (np.allclose(R, np.eye(inst.d)) and pi == tuple(range(inst.n))):
             found.append((R, pi))
     for group in _clusters(Xf):
-        for a, b in zip(group, group[1:], strict=False):
+        for a, b in itertools.pairwise(group):
             pi = list(range(inst.n))
             pi[a], pi[b] = b, a
             found.append((np.eye(inst.d), tuple(pi)))
@@ -328,7 +332,9 @@ def exact_problem(inst: Instance, X: np.ndarray, denominator: int = 2**40) -> tu
             for a in range(inst.d):
                 centre[pi[i]][a] += image[a]
     centre = [[v / len(group) for v in c] for c in centre]
-    symmetries = [eq.Symmetry([[Fraction(int(v)) for v in row] for row in np.round(R).astype(int)], pi) for R, pi in generators]
+    symmetries = [
+        eq.Symmetry([[Fraction(int(v)) for v in row] for row in np.round(R).astype(int)], pi) for R, pi in generators
+    ]
     problem = eq.Problem(inst.score_matrices, inst.score_matrices, inst.beta, inst.attention, centre, symmetries)
     return problem, Q
 
@@ -355,7 +361,9 @@ def _newton(inst: Instance, C: np.ndarray, Ef: np.ndarray) -> tuple[np.ndarray, 
     J = np.eye(p)
     for _ in range(12):
         h = 1e-7
-        J = np.column_stack([(_psi(inst, C, Ef, z + h * e) - _psi(inst, C, Ef, z - h * e)) / (2 * h) for e in np.eye(p)])
+        J = np.column_stack(
+            [(_psi(inst, C, Ef, z + h * e) - _psi(inst, C, Ef, z - h * e)) / (2 * h) for e in np.eye(p)]
+        )
         step = np.linalg.lstsq(J, _psi(inst, C, Ef, z), rcond=None)[0]
         z = z - step
         if np.max(np.abs(step)) < 1e-15:
@@ -463,13 +471,18 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
         "beta": rational_text(problem.beta),
         "attention": problem.attention,
         "centre": matrix(problem.centre),
-        "symmetries": [{"rotation": matrix(g.rotation), "permutation": list(g.permutation)} for g in problem.symmetries],
+        "symmetries": [
+            {"rotation": matrix(g.rotation), "permutation": list(g.permutation)} for g in problem.symmetries
+        ],
         "point": [rational_text(v) for v in record["point"]],
         "radius": rational_text(record["radius"]),
         "preconditioner": matrix(record["preconditioner"]),
         "orbit": list(record["orbit"]),
         "pivots": list(record["pivots"]),
-        "eigenvectors": [[[rational_text(Fraction(v.real)), rational_text(Fraction(v.imag))] for v in row] for row in record["eigenvectors"]],
+        "eigenvectors": [
+            [[rational_text(Fraction(v.real)), rational_text(Fraction(v.imag))] for v in row]
+            for row in record["eigenvectors"]
+        ],
         "prec": PRECISION,
         "spectrum": {"zeros": outcome["zeros"], "negative": outcome["negative"], "positive": outcome["index"]},
     }
@@ -477,5 +490,5 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
 
 def write(directory: Path, claim_id: str, statement: str, outcome: dict[str, Any]) -> Path:
     """Write the equilibrium certificate of a certified outcome with a decided spectrum."""
-    method = f"Krawczyk in the symmetry slice, Gershgorin discs of the tangent Jacobian, python-flint balls at {PRECISION} bits"
+    method = f"Krawczyk in the symmetry slice, Gershgorin discs of the tangent Jacobian, balls at {PRECISION} bits"
     return write_certificate(directory, claim_id, statement, method, "equilibrium", payload(outcome["record"], outcome))
