@@ -454,7 +454,14 @@ def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: 
         tokens = eq.solution_box(problem, E, z0, radius) if E else eq.solution_box(problem, [], [], radius)
         J = eq.tangent_jacobian(problem, tokens, pivots)
     mid = np.array([[float(v.mid()) for v in row] for row in J])
-    _, vectors = np.linalg.eig(mid)
+    values, vectors = np.linalg.eig(mid)
+    # eigenvectors of a repeated eigenvalue may come out nearly parallel: orthonormalize each cluster
+    done = np.zeros(len(values), dtype=bool)
+    for k in range(len(values)):
+        if not done[k]:
+            group = np.flatnonzero(~done & (np.abs(values - values[k]) < 1e-7 * (1 + abs(values[k]))))
+            vectors[:, group] = np.linalg.qr(vectors[:, group])[0]
+            done[group] = True
     return [[complex(v) for v in row] for row in vectors]
 
 
