@@ -454,12 +454,14 @@ def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: 
         tokens = eq.solution_box(problem, E, z0, radius) if E else eq.solution_box(problem, [], [], radius)
         J = eq.tangent_jacobian(problem, tokens, pivots)
     mid = np.array([[float(v.mid()) for v in row] for row in J])
+    if np.allclose(mid, mid.T, rtol=0, atol=1e-12 * (1 + np.abs(mid).max())):
+        return [[complex(v) for v in row] for row in np.linalg.eigh(0.5 * (mid + mid.T))[1]]
     values, vectors = np.linalg.eig(mid)
     # eigenvectors of a repeated eigenvalue may come out nearly parallel: orthonormalize each cluster
     done = np.zeros(len(values), dtype=bool)
     for k in range(len(values)):
         if not done[k]:
-            group = np.flatnonzero(~done & (np.abs(values - values[k]) < 1e-7 * (1 + abs(values[k]))))
+            group = np.flatnonzero(~done & (np.abs(values - values[k]) < 1e-5 * (1 + abs(values[k]))))
             vectors[:, group] = np.linalg.qr(vectors[:, group])[0]
             done[group] = True
     return [[complex(v) for v in row] for row in vectors]
