@@ -168,13 +168,14 @@ def _table(ctx: Context) -> Outcome:
             details={"table": table},
         )
     indices = sorted({r.outcome["index"] for r in rows})
+    stable = sorted({r.found.name for r in rows if r.outcome["index"] == 0})
     return Outcome(
         Verdict.CERTIFIED,
         CERTIFIED_METHOD,
         certificates=_write(ctx, rows),
         details={"table": table},
         finding=f"{len(rows)} equilibrium classes on the grid, all certified; indices found: "
-        f"{', '.join(map(str, indices))}; only the single cluster has index 0",
+        f"{', '.join(map(str, indices))}; index 0 (linearly stable modulo rotations) only for: {', '.join(stable)}",
     )
 
 
