@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from flint import arb
 
@@ -132,10 +133,14 @@ def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift:
     return out
 
 
+def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]]]:
+    """Each row divided by its sum: the softmax normalization, for balls and jets alike."""
+    return [[[eij / sum(row[1:], row[0]) for eij in row] for row in head] for head in exponentials]
+
+
 def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
     """p^h_ij = softmax_j(beta s^h_ij) as balls (shifted by the exact row maximum, which cancels)."""
-    e = _exponentials(cfg, s, shift=True)
-    return [[[eij / sum(row[1:], row[0]) for eij in row] for row in head] for head in e]
+    return _normalized_rows(_exponentials(cfg, s, shift=True))
 
 
 def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
@@ -147,24 +152,64 @@ def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) ->
     raise ValueError(f"the ball model covers usa and softmax attention, not {cfg.attention!r}")
 
 
-def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
-    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space (balls).
+def _head_sums(
+    weights: list[list[list[Any]]],
+    values_of_tokens: list[list[list[Any]]],
+    tokens: list[list[Any]],
+    attention: str,
+    geometry: str,
+) -> list[list[Any]]:
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space, from the weights w^h_ij and the rows W_h x_j.
 
-    v_i = (1/n) sum_h f^h_i for usa and sum_h f^h_i for softmax, f^h_i = sum_j w^h_ij W_h x_j."""
-    n, d = cfg.n, len(cfg.tokens[0])
-    values_of_tokens = [[_matvec(W, x) for x in cfg.tokens] for W in cfg.values]
+    v_i = (1/n) sum_h f^h_i for usa and sum_h f^h_i for softmax, f^h_i = sum_j w^h_ij W_h x_j; the one
+    combination step of the ball model, for exact tokens (balls) and for tokens over a box (jets)."""
+    n, d = len(tokens), len(tokens[0])
     velocities = []
     for i in range(n):
-        v = [arb(0)] * d
+        v: list[Any] = [arb(0)] * d
         for h, w in enumerate(weights):
             for j in range(n):
-                v = [vk + w[i][j] * ball_of(fk) for vk, fk in zip(v, values_of_tokens[h][j], strict=True)]
-        if cfg.attention == "usa":
+                v = [vk + w[i][j] * fk for vk, fk in zip(v, values_of_tokens[h][j], strict=True)]
+        if attention == "usa":
             v = [vk / n for vk in v]
-        if cfg.geometry == "sphere":
-            v = tangent_projection([ball_of(t) for t in cfg.tokens[i]], v)
+        if geometry == "sphere":
+            v = tangent_projection(tokens[i], v)
         velocities.append(v)
     return velocities
+
+
+def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space (balls), at exact tokens."""
+    values_of_tokens = [[[ball_of(f) for f in _matvec(W, x)] for x in cfg.tokens] for W in cfg.values]
+    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
+    return _head_sums(weights, values_of_tokens, tokens, cfg.attention, cfg.geometry)
+
+
+def velocity_field(
+    tokens: list[list[Any]],
+    score_matrices: Sequence[Matrix],
+    values: Sequence[Matrix],
+    beta: Fraction,
+    attention: str,
+    geometry: str = "sphere",
+) -> list[list[Any]]:
+    """The token velocities at tokens given as balls or jets (`certificates.jets`), exact heads and beta.
+
+    The same weights and combination as `token_velocities`, with the scores computed from the given
+    tokens (which need not be exact, nor unit: off the sphere this is the field's ambient extension,
+    P⊥_x(v) = v - <v, x> x). Used over boxes by the equilibrium certificates."""
+    if attention not in ATTENTION_KINDS:
+        raise ValueError(f"the ball model covers usa and softmax attention, not {attention!r}")
+    b = ball_of(beta)
+
+    def apply(M: Matrix, x: list[Any]) -> list[Any]:
+        return [_dot([ball_of(m) for m in row], x) for row in M]
+
+    scores = [[[_dot(xi, apply(M, xj)) for xj in tokens] for xi in tokens] for M in score_matrices]
+    exponentials = [[[(sij * b).exp() for sij in row] for row in head] for head in scores]
+    weights = _normalized_rows(exponentials) if attention == "softmax" else exponentials
+    values_of_tokens = [[apply(W, x) for x in tokens] for W in values]
+    return _head_sums(weights, values_of_tokens, tokens, attention, geometry)
 
 
 def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[list[arb]]]:

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 SCHEMA = "headflow-certificate/2"
-KINDS = ("smt", "witness", "interval-cover", "convexity")
+KINDS = ("smt", "witness", "interval-cover", "convexity", "equilibrium")
 FIELDS = ("schema", "claim_id", "claim", "statement", "method", "kind", "payload", "tools")
 
 #: Bounds on every size in a certificate, so that re-checking an accepted-size file is fast

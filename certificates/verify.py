@@ -9,7 +9,9 @@ naming the difference. Then it re-checks the proof itself:
   z3 and cvc5, each in a fresh isolated process (`certificates.solvers`), must answer `unsat`;
 - witness: exact data (a point, or a configuration of the model) satisfy the claim's hypotheses
   exactly and every condition is settled by balls (`certificates.recheck`);
-- interval-cover and convexity: the boxes cover the domain exactly and the relation holds on each.
+- interval-cover and convexity: the boxes cover the domain exactly and the relation holds on each;
+- equilibrium: the Krawczyk inclusion and the Gershgorin spectrum are recomputed from the exact data
+  (`certificates.equilibrium_obligations`).
 This module imports no deciding code (a test checks the import graph); the modules it trusts are
 listed in the README ("Trust model").
 """
@@ -25,6 +27,7 @@ from typing import Any
 from certificates import format as fmt
 from certificates import obligations as ob
 from certificates import recheck, smtlib, solvers
+from certificates.equilibrium_obligations import EQUILIBRIA, check_equilibrium
 from certificates.exprtree import TreeError, from_sympy, parse_rational
 from certificates.recheck import Rejected
 
@@ -104,7 +107,7 @@ def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None) -> t
         if claim_checker is None:
             raise Rejected("a claims-file certificate: re-check it with `headflow check-cert`")
         return claim_checker(certificate["claim"], claim_id, kind, payload)
-    expected_kind = ob.CLAIMS.get(claim_id)
+    expected_kind = "equilibrium" if claim_id in EQUILIBRIA else ob.CLAIMS.get(claim_id)
     if expected_kind is None:
         raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
     if kind != expected_kind:
@@ -113,6 +116,8 @@ def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None) -> t
         return _check_smt(claim_id, payload)
     if kind == "convexity":
         return _check_convexity(payload)
+    if kind == "equilibrium":
+        return check_equilibrium(claim_id, payload)
     if claim_id in ob.POINTS:
         return _check_point(claim_id, payload)
     return _check_configuration(claim_id, payload)

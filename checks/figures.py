@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TypedDict
 
 import numpy as np
 from matplotlib.figure import Figure
 
-from checks import families, plots
+from checks import equilibria, families, plots
 from checks.config import Configuration
 from checks.integrator.solver import integrate
 from checks.scalar_constants import beta_star, lambda_c, lambda_max, rate
@@ -109,12 +110,27 @@ def entropy_curves() -> EmbeddedFigure:
     return {"title": "T27: attention entropy against time", "png_base64": png_base64(figure)}
 
 
+def equilibria_gallery() -> EmbeddedFigure:
+    """The certified equilibria of n = 4, d = 3, scalar heads (1, 1/2), softmax, beta = 1, with their indices."""
+    inst = equilibria.instance(4, 3, [Fraction(1), Fraction(1, 2)], "softmax", Fraction(1), "scalar")
+    panels = []
+    for f in equilibria.search(inst, np.random.default_rng(0), 12):
+        outcome = equilibria.certify(inst, f.tokens)
+        index = outcome["index"] if outcome.get("certified") and outcome.get("spectrum_decided") else "not certified"
+        panels.append((f"{f.name}: index {index}", f.tokens))
+    return {
+        "title": "critical points: equilibria of n = 4 tokens on S^2 (softmax, lambda = 1, 1/2, beta = 1)",
+        "png_base64": png_base64(plots.equilibria_figure(panels)),
+    }
+
+
 #: Which figures illustrate which claims.
 FIGURES: dict[str, list[Callable[[], EmbeddedFigure]]] = {
     "T19.threshold": [beta_star_phase_diagram],
     "T22.superadditivity": [rate_function_plot],
     "T17.shadow-obstruction": [head_energy_curves],
     "T27.entropy-monotone": [entropy_curves],
+    "critical-points": [equilibria_gallery],
 }
 
 

@@ -180,3 +180,33 @@ def condition8_figure(times: np.ndarray, margins: np.ndarray) -> Figure:
     ax.set_ylabel(r"Condition 8 margin $\min_i\,(T^h_i - \sum_{h'} a^h_i a^{h'}_i)$")
     ax.legend(fontsize="small")
     return fig
+
+
+def equilibria_figure(configurations: list[tuple[str, np.ndarray]]) -> Figure:
+    """One panel per equilibrium: its tokens on the circle (d = 2) or the sphere (d = 3; PCA beyond), a point's
+    size growing with the number of tokens that sit on it."""
+    count = max(len(configurations), 1)
+    columns = min(count, 3)
+    rows = (count + columns - 1) // columns
+    fig = Figure(figsize=(4 * columns, 4 * rows), layout="constrained")
+    for k, (title, X) in enumerate(configurations):
+        d = X.shape[1]
+        points = X if d <= 3 else pca_projection(X[None])[0][0]
+        if d == 1:
+            points = np.column_stack([X[:, 0], np.zeros(len(X))])
+        three = points.shape[1] == 3
+        ax = fig.add_subplot(rows, columns, k + 1, **({"projection": "3d"} if three else {}))
+        if three:
+            u, v = np.meshgrid(np.linspace(0, 2 * math.pi, 24), np.linspace(0, math.pi, 12))
+            ax.plot_wireframe(np.cos(u) * np.sin(v), np.sin(u) * np.sin(v), np.cos(v), color="0.88", lw=0.4)
+        else:
+            theta = np.linspace(0, 2 * math.pi, 256)
+            ax.plot(np.cos(theta), np.sin(theta), color="0.85", lw=1)
+            ax.set_aspect("equal")
+        rounded = np.round(points, 6)
+        unique, counts = np.unique(rounded, axis=0, return_counts=True)
+        ax.scatter(*unique.T, s=40 * counts, color="tab:red", depthshade=False) if three else ax.scatter(
+            *unique.T, s=40 * counts, color="tab:red"
+        )
+        ax.set_title(title, fontsize=8)
+    return fig

@@ -1,0 +1,130 @@
+"""Critical points: the symbolic structures, the certified equilibria, and certificates that must be rejected."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from certificates.verify import verify_file
+from checks import cli, equilibria
+from identities import critical_points as proofs
+from tests.forging import forged_file
+
+INSTANCE = equilibria.instance(4, 3, [Fraction(1), Fraction(1, 2)], "softmax", Fraction(1), "scalar")
+
+
+def test_the_structures_are_proved_and_a_wrong_simplex_is_not() -> None:
+    assert proofs.prove_single_cluster().proved
+    assert proofs.prove_antipodal().proved
+    assert proofs.prove_simplex().proved
+    assert not proofs.prove_simplex(sp.Rational(-1, 2)).proved  # equiangular tokens that do not sum to zero
+
+
+@pytest.fixture(scope="module")
+def found() -> dict[str, np.ndarray]:
+    return {f.name: f.tokens for f in equilibria.search(INSTANCE, np.random.default_rng(0), 12)}
+
+
+def _certificate(tokens: np.ndarray, folder: Path, claim: str = "critical-points") -> tuple[Path, dict[str, Any]]:
+    outcome = equilibria.certify(INSTANCE, tokens)
+    assert outcome["certified"] and outcome["spectrum_decided"], outcome
+    return equilibria.write(folder, claim, "test", outcome), outcome
+
+
+def _float_index(tokens: np.ndarray) -> int:
+    """Eigenvalues with positive real part of a finite-difference tangent Jacobian (an independent float check)."""
+    n, d = tokens.shape
+    basis = []
+    for i in range(n):
+        q = np.linalg.qr(np.column_stack([tokens[i], np.eye(d)]))[0]
+        for k in range(1, d):
+            v = np.zeros((n, d))
+            v[i] = q[:, k]
+            basis.append(v)
+    h = 1e-6
+    columns = []
+    for v in basis:
+        plus = equilibria.velocity(INSTANCE, equilibria._normalized(tokens + h * v))
+        minus = equilibria.velocity(INSTANCE, equilibria._normalized(tokens - h * v))
+        columns.append([np.sum(w * (plus - minus) / (2 * h)) for w in basis])
+    return int(np.sum(np.linalg.eigvals(np.array(columns).T).real > 1e-6))
+
+
+def test_every_class_is_certified_with_the_float_index(found: dict[str, np.ndarray], tmp_path: Path) -> None:
+    assert {"single cluster", "regular simplex", "antipodal split 2+2"} <= set(found)
+    for name, tokens in found.items():
+        path, outcome = _certificate(tokens, tmp_path)
+        assert outcome["index"] == _float_index(tokens), name
+        ok, reason = verify_file(path)
+        assert ok, reason
+
+
+def test_a_non_equilibrium_is_not_certified() -> None:
+    tokens = equilibria._normalized(np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0.0]]))
+    assert not equilibria.certify(INSTANCE, tokens)["certified"]
+
+
+def _centre_moved(d: dict[str, Any]) -> None:
+    """The planar class's centre moved along its slice: the Krawczyk box no longer holds the zero."""
+    d["payload"]["point"] = [str(Fraction(v) + Fraction(1, 10)) for v in d["payload"]["point"]]
+
+
+FORGERIES = {
+    "wrong index": lambda d: d["payload"]["spectrum"].update(positive=d["payload"]["spectrum"]["positive"] - 1),
+    "box shrunk to nothing": lambda d: d["payload"].update(radius="1/1000000000000000000000000000000"),
+    "centre moved": _centre_moved,
+    "symmetries dropped (the rotation orbit is back)": lambda d: d["payload"].update(symmetries=[]),
+    "head strength changed": lambda d: d["payload"]["scores"][1][0].__setitem__(0, "1/3"),
+    "relabelled as the single cluster": lambda d: d.update(claim_id="critical-points.cluster-stable"),
+    "relabelled as the simplex": lambda d: d.update(claim_id="critical-points.simplex-index"),
+    "eigenvectors singular": lambda d: d["payload"]["eigenvectors"].__setitem__(1, d["payload"]["eigenvectors"][0]),
+    "kind changed to relu": lambda d: d["payload"].update(attention="relu"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORGERIES))
+def test_forged_equilibrium_certificates_are_rejected(name: str, found: dict[str, np.ndarray], tmp_path: Path) -> None:
+    planar = next(t for n, t in found.items() if n.startswith("3 distinct"))
+    path, _ = _certificate(planar, tmp_path)
+    assert verify_file(path)[0]
+    assert json.loads(path.read_text())["payload"]["point"]  # a slice of positive dimension: a Krawczyk box
+    ok, reason = verify_file(forged_file(path, tmp_path, FORGERIES[name]))
+    assert not ok, name
+    assert "\n" not in reason
+
+
+def test_the_cluster_claim_needs_a_stable_cluster(found: dict[str, np.ndarray], tmp_path: Path) -> None:
+    path, outcome = _certificate(found["single cluster"], tmp_path, "critical-points.cluster-stable")
+    assert outcome["index"] == 0 and verify_file(path)[0]
+    path, _ = _certificate(found["antipodal split 2+2"], tmp_path, "critical-points.cluster-stable")
+    assert not verify_file(path)[0]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--n", "0"],
+        ["--lambdas", "1,x"],
+        ["--lambdas", "1,-1"],
+        ["--beta", "0"],
+        ["--d", "2", "--lambdas", "1,1,1", "--head-family", "orthogonal"],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["equilibria", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_command_lists_certified_equilibria_with_a_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["equilibria", "--n", "4", "--d", "3", "--lambdas", "1,0.5", "--attention", "softmax", "--beta", "1"]
+    assert cli.main([*argv, "--starts", "8", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "single cluster" in out and "CERTIFIED  index 0" in out
+    assert (tmp_path / "equilibria.png").stat().st_size > 0
