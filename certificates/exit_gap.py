@@ -11,6 +11,7 @@ final signs are trusted, so a poor approximation can only cost precision, never 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -38,6 +39,13 @@ class Bracket:
     lo: Fraction
     hi: Fraction
     prec: int
+
+    def gap_interval(self, digits: int = 6) -> str:
+        """[a, b] with `digits` decimals, rounded outwards, containing eps_exit = 1 - rho_exit."""
+        scale = 10**digits
+        low = Fraction(math.floor((1 - self.hi) * scale), scale)
+        high = Fraction(math.ceil((1 - self.lo) * scale), scale)
+        return f"[{float(low):.{digits}f}, {float(high):.{digits}f}]"
 
     def gap(self) -> arb:
         """A ball containing eps_exit = 1 - rho_exit (the union of the balls of 1 - hi and 1 - lo)."""
