@@ -282,8 +282,8 @@ POINTS: dict[str, PointObligation] = {
         lambda params: (beta, rho_w),
         invariance_conditions,
         lambda p, point: (
-            f"refutes the invariance of Condition 8: usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, n = {p['n']} "
-            f"orthonormal tokens on the sphere, {_list(point)}: beta < beta*, Condition 8 holds at the start, the "
+            f"refutes the invariance of Condition 8: usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, "
+            f"n = {p['n']} orthonormal tokens on the sphere, {_list(point)}: beta < beta*, Condition 8 holds at the start, the "
             "equiangular trajectory reaches correlation rho (d rho/dt > 0 on [0, 1)) by time "
             f"n ln(1/(1 - rho))/(2 H alpha), and there Condition 8 fails at every token and head"
         ),

@@ -125,7 +125,8 @@ def _invariance(ctx: Context) -> Outcome:
         "Condition 8 is not invariant: in Theorem 19's regime every trajectory (every H >= 2, n, alpha > 0, "
         "0 < beta <= beta*) leaves the region in finite time, since the margin tends to -(H-1) alpha^2 n^2 "
         f"exp(2 alpha beta) < 0 as the tokens collapse; at H = {heads}, n = {tokens}, alpha = {scale}, beta = {beta} "
-        f"(about beta*/2) it is lost at cluster gap eps_exit in {bracket.gap_interval(6)}, and fails at rho = {past} (reached by t <= "
+        f"(about beta*/2) it is lost at cluster gap eps_exit in {bracket.gap_interval(6)}, and fails at "
+        f"rho = {past} (reached by t <= "
         f"{witness['time_bound']:.3g})"
     )
     return outcome
