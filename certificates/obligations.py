@@ -283,8 +283,8 @@ POINTS: dict[str, PointObligation] = {
         invariance_conditions,
         lambda p, point: (
             f"refutes the invariance of Condition 8: usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, "
-            f"n = {p['n']} orthonormal tokens on the sphere, {_list(point)}: beta < beta*, Condition 8 holds at the start, the "
-            "equiangular trajectory reaches correlation rho (d rho/dt > 0 on [0, 1)) by time "
+            f"n = {p['n']} orthonormal tokens on the sphere, {_list(point)}: beta < beta*, Condition 8 holds at the "
+            "start, the equiangular trajectory reaches correlation rho (d rho/dt > 0 on [0, 1)) by time "
             f"n ln(1/(1 - rho))/(2 H alpha), and there Condition 8 fails at every token and head"
         ),
         exit_lemma,
