@@ -163,9 +163,10 @@ def prove_exit(derivation: Derivation) -> sp.Expr:
     return h
 
 
-def prove_exit_gap(derivation: Derivation) -> sp.Expr:
+def prove_exit_gap(derivation: Derivation, lower_bound: sp.Expr | None = None) -> sp.Expr:
     """prove_exit, then where the exit lies: eps_exit(H, n, kappa) is increasing in kappa and
-    n (H - 1)/(H (n - 1)) < eps_exit < 1, the lower end being its limit as kappa -> 0. Returns g(eps)."""
+    lower_bound < eps_exit < 1, lower_bound (default n (H - 1)/(H (n - 1)), another value only to test that a wrong
+    one does not go through) being its limit as kappa -> 0. Returns g(eps)."""
     h = prove_exit(derivation)
     derivation.zero(
         "in the cluster gap eps = 1 - rho the exit gap eps_exit is the zero in (0, 1) of g(eps) = h(1 - eps)",
@@ -179,8 +180,7 @@ def prove_exit_gap(derivation: Derivation) -> sp.Expr:
         slope.subs(_REGIME).subs(rho, _p / (1 + _p)).is_negative,
         r"\partial_\kappa h < 0",
     )
-    start = exit_lower_bound()
-    rho0 = 1 - start
+    rho0 = 1 - (exit_lower_bound() if lower_bound is None else lower_bound)
     derivation.zero(
         "at kappa = 0, h(rho) = (1 + (n-1) rho)((n-1)(1-rho) - (H-1)(1 + (n-1) rho)) vanishes at "
         "rho0 = (n - H)/(H (n - 1)) = 1 - n (H-1)/(H (n-1))",

@@ -5,14 +5,14 @@ there. headflow decides it in Theorem 19's regime (usa, M_h = W_h = alpha I, ort
 0 < beta <= beta*), where the tokens stay equiangular and rho alone moves, and measures the exit gap.
 
 How each is decided:
-- symbolic+witness (C8.invariance): `identities.condition8_invariance.prove_exit` derives, for symbolic
+- witness (C8.invariance): `identities.condition8_invariance.prove_exit` derives, for symbolic
   H >= 2, n, alpha > 0 and beta (Condition 8 strict at the start, which every beta in (0, beta*] gives),
   that rho increases through (0, 1) in finite time, that the margin is alpha^2 w^2 h(rho) with h strictly
   concave and h(1) = -(H - 1) n^2 < 0: every such trajectory leaves the region. The REFUTED verdict rests
   on a point certificate (H = 2, n = 3, alpha = 1, a rational beta near beta*/2, a rational rho past the
   exit) whose signs are settled by balls, its lemma re-derived by the checker.
 - symbolic (C8.invariance.exit-gap): `prove_exit_gap` adds that eps_exit increases with alpha beta and
-  n (H - 1)/(H (n - 1)) < eps_exit < 1; balls: certified brackets of eps_exit at a few instances
+  n (H - 1)/(H (n - 1)) < eps_exit < 1; witness: certified brackets of eps_exit at a few instances
   (`certificates.exit_gap`); trajectory: the numpy model integrated from orthonormal tokens, its first
   negative Condition 8 margin located by an event, agrees with the certified gap (floats: evidence).
 - search (C8.invariance.reading-b): orthogonal-subspace heads and random unit tokens, each started at the
@@ -90,7 +90,7 @@ def rational_beta(heads: int, tokens: int, scale: int, ratio: Fraction) -> Fract
     return Fraction(math.floor(target / 10.0**exponent)) * Fraction(10) ** exponent
 
 
-@REGISTRY.procedure("C8.invariance", "symbolic+witness")
+@REGISTRY.procedure("C8.invariance", "witness")
 def _invariance(ctx: Context) -> Outcome:
     derivation = Derivation()
     ci.prove_exit(derivation)
@@ -151,7 +151,7 @@ def _exit_gap_derivation() -> Derivation:
     return derivation
 
 
-@REGISTRY.procedure("C8.invariance.exit-gap", "balls")
+@REGISTRY.procedure("C8.invariance.exit-gap", "witness")
 def _exit_gap_balls(ctx: Context) -> Outcome:
     """Certified brackets of eps_exit at BRACKETED, each a point certificate (beta rational, just below ratio beta*)."""
     directory = certificate_directory(ctx.certificate_dir)
