@@ -1,4 +1,5 @@
-"""The scalar-regime constants as python-flint balls: the one ball evaluation of c*, beta*, phi, lambda_max, lambda_c.
+"""The scalar-regime constants as python-flint balls: the one ball evaluation of c*, beta*, phi, lambda_max, lambda_c
+and the Condition 8 exit gap (a certified root, `certificates.exit_gap`).
 
 Every closed form is `identities/closed_forms.py`'s, evaluated by `certificates.expression_balls.to_arb`;
 lambda_c, which has none, is the certified root of `certificates.lambda_c`. Parameters are
@@ -14,6 +15,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx
 
+from certificates.exit_gap import exit_gap_ball
 from certificates.expression_balls import to_arb
 from certificates.exprtree import ball_of
 from certificates.lambda_c import certify_root
@@ -36,7 +38,11 @@ FORMS: dict[str, sp.Expr] = {
 def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
     """A ball containing `quantity` (a key of FORMS, or "lambda_c") at the exact `params`, at `prec` bits.
 
-    lambda_c needs an integer n >= 2 and beta > 0 (the caller validates)."""
+    lambda_c needs an integer n >= 2 and beta > 0; c8_exit_gap integers H >= 2, n and Condition 8 strict at the
+    orthonormal start (the caller validates; `certificates.exit_gap.NoExit` otherwise)."""
+    if quantity == "c8_exit_gap":
+        heads, tokens = int(params["H"]), int(params["n"])
+        return exit_gap_ball(heads, tokens, params["alpha"], params["beta"], prec)
     with ctx.workprec(prec):
         env = {SYMBOLS[k]: ball_of(v) for k, v in params.items()}
         if quantity != "lambda_c":

@@ -13,6 +13,9 @@ Kinds of obligation:
   parameters (which the obligation bounds) and checked with balls;
 - `ConfigurationObligation`: an exact configuration of the model with every hypothesis of the claim
   (attention kind, geometry, symmetry, alignment, ...) and a rate with a sign, checked with balls;
+- a `PointObligation` may carry a `lemma`: a fact about the regime that the checker re-derives with SymPy
+  when it re-checks the point (the equiangular reduction and the concavity of the exit function for
+  C8.invariance and its exit gap);
 - convexity: T22 reading-b for one n and beta lambda <= 40 (claim CONVEXITY_CLAIM), a chain of one
   point witness and two covers.
 """
@@ -29,7 +32,9 @@ import sympy as sp
 
 from certificates.exprtree import formula_from_sympy, from_sympy
 from identities import closed_forms
+from identities import condition8_invariance as ci
 from identities import condition8_scalar as sr
+from identities.derivation import Derivation
 
 H, n, alpha, t, c, q_star = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
 beta = sp.Symbol("beta", positive=True)
@@ -164,6 +169,9 @@ class PointObligation:
     symbols: Callable[[Mapping[str, int]], tuple[sp.Symbol, ...]]
     conditions: Callable[[Mapping[str, int]], list[Condition]]
     sentence: Callable[[Mapping[str, int], Mapping[str, Fraction]], str]
+    #: A fact of the regime the point's conclusion rests on, re-derived by the checker: returns what it
+    #: established, raises ValueError when SymPy does not close it.
+    lemma: Callable[[], str] | None = None
 
 
 def threshold_exact_conditions(params: Mapping[str, int]) -> list[Condition]:
@@ -201,6 +209,59 @@ def superadditivity_counterexample_conditions(params: Mapping[str, int]) -> list
     ]
 
 
+#: The point coordinates: a correlation; the two ends rho_1 < rho_2 of a bracket (JSON keeps them sorted).
+rho_w, rho_lo, rho_hi = sp.symbols("rho rho_1 rho_2", positive=True)
+
+
+def _regime(params: Mapping[str, int]) -> tuple[int, int, int, sp.Expr]:
+    """(H, n, alpha, beta*(H, n, alpha)) of a C8 invariance point."""
+    heads, tokens, scale = params["H"], params["n"], params["alpha"]
+    return heads, tokens, scale, closed_forms.beta_star(heads, tokens, scale)
+
+
+def invariance_conditions(params: Mapping[str, int]) -> list[Condition]:
+    """0 < beta < beta*, Condition 8 strict at the orthonormal start, and violated at correlation rho in (0, 1)."""
+    heads, tokens, scale, star = _regime(params)
+    margin = ci.trajectory_margin(rho_w).subs({ci.H: heads, ci.n: tokens, ci.alpha: scale})
+    return [
+        ("beta > 0", beta, ">"),
+        (f"beta*({heads}, {tokens}, {scale}) - beta > 0", star - beta, ">"),
+        ("Condition 8 margin at the orthonormal start (rho = 0) > 0", margin.subs(rho_w, 0), ">"),
+        ("rho > 0", rho_w, ">"),
+        ("1 - rho > 0", 1 - rho_w, ">"),
+        ("Condition 8 margin at correlation rho < 0", margin, "<"),
+    ]
+
+
+def exit_gap_conditions(params: Mapping[str, int]) -> list[Condition]:
+    """0 < beta < beta*, h(0) > 0, 0 < rho_1 < rho_2 < 1 and h(rho_1) > 0 > h(rho_2), kappa = alpha beta."""
+    heads, tokens, scale, star = _regime(params)
+    h = ci.exit_function().subs({ci.H: heads, ci.n: tokens, ci.kappa: scale * beta})
+    return [
+        ("beta > 0", beta, ">"),
+        (f"beta*({heads}, {tokens}, {scale}) - beta > 0", star - beta, ">"),
+        ("h(0) > 0 (Condition 8 strict at the start)", h.subs(ci.rho, 0), ">"),
+        ("rho_1 > 0", rho_lo, ">"),
+        ("rho_2 - rho_1 > 0", rho_hi - rho_lo, ">"),
+        ("1 - rho_2 > 0", 1 - rho_hi, ">"),
+        ("h(rho_1) > 0", h.subs(ci.rho, rho_lo), ">"),
+        ("h(rho_2) < 0", h.subs(ci.rho, rho_hi), "<"),
+    ]
+
+
+def exit_lemma() -> str:
+    """Re-derive, for symbolic H, n, alpha, beta, that rho increases through (0, 1) in finite time and that the
+    margin's sign is that of the strictly concave h with h(1) < 0 (`identities.condition8_invariance`)."""
+    derivation = Derivation()
+    ci.prove_exit(derivation)
+    if not derivation.proved:
+        raise ValueError("the regime's derivation did not close: " + "; ".join(derivation.failures)[:300])
+    return (
+        f"the regime re-derived by SymPy ({len(derivation.steps)} steps: d rho/dt > 0 on [0, 1), reaching rho_1 by "
+        "n ln(1/(1 - rho_1))/(2 H alpha); margin = alpha^2 w^2 h(rho), h strictly concave, h(1) < 0)"
+    )
+
+
 def _list(point: Mapping[str, Fraction]) -> str:
     return ", ".join(f"{k} = {v}" for k, v in point.items())
 
@@ -215,6 +276,30 @@ POINTS: dict[str, PointObligation] = {
             f"H = {p['H']}, n = {p['n']}, alpha = {p['alpha']}, {_list(point)}: beta > beta* and Condition 8 "
             "still holds at every token"
         ),
+    ),
+    "C8.invariance": PointObligation(
+        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        lambda params: (beta, rho_w),
+        invariance_conditions,
+        lambda p, point: (
+            f"refutes the invariance of Condition 8: usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, "
+            f"n = {p['n']} orthonormal tokens on the sphere, {_list(point)}: beta < beta*, Condition 8 holds at the "
+            "start, the equiangular trajectory reaches correlation rho (d rho/dt > 0 on [0, 1)) by time "
+            f"n ln(1/(1 - rho))/(2 H alpha), and there Condition 8 fails at every token and head"
+        ),
+        exit_lemma,
+    ),
+    "C8.invariance.exit-gap": PointObligation(
+        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        lambda params: (beta, rho_lo, rho_hi),
+        exit_gap_conditions,
+        lambda p, point: (
+            f"usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, n = {p['n']} orthonormal tokens, "
+            f"{_list(point)}: beta < beta*, and the trajectory leaves the Condition 8 region at a cluster gap "
+            f"eps_exit in [1 - rho_2, 1 - rho_1] = [{1 - point['rho_2']}, {1 - point['rho_1']}] "
+            "(h concave with h(0) > 0: its one zero lies between rho_1 and rho_2)"
+        ),
+        exit_lemma,
     ),
     "T22.superadditivity": PointObligation(
         {"n": (2, 10**9), "H": (2, 64)},

@@ -174,6 +174,11 @@ def _check_point(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
     expected = ob.condition_trees(obligation.conditions(params))
     recheck.require_conditions(payload["conditions"], expected, claim_id)
     how = recheck.point_conditions(payload, point)
+    if obligation.lemma is not None:
+        try:
+            how += "; " + obligation.lemma()
+        except ValueError as exc:
+            raise Rejected(f"{claim_id}: {exc}") from None
     return obligation.sentence(params, point), how
 
 

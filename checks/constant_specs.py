@@ -41,18 +41,21 @@ class Quantity:
     """One constant: its parameters (in the order of its signature), its evaluators and its formats.
 
     `symbolic` is the SymPy builder, called with one expression per parameter (the expression itself
-    when there is no parameter): the claims-file function; the balls are `certificates.constant_balls`'s;
-    `reference` is mpmath's independent formula `(parameters) -> mpf`."""
+    when there is no parameter): the claims-file function (None for a quantity that has no SymPy form and is
+    therefore not in the claims-file language, such as the root c8_exit_gap); the balls are
+    `certificates.constant_balls`'s; `reference` is mpmath's independent formula `(parameters) -> mpf`."""
 
     name: str
     parameters: tuple[str, ...]
     latex: str
-    symbolic: str
+    symbolic: str | None
     reference: str
     max_digits: int = DEFAULT_MAX_DIGITS
 
     def symbolic_form(self, *arguments: Any) -> Any:
         """The SymPy expression of the quantity at `arguments` (one per parameter)."""
+        if self.symbolic is None:
+            raise ValueError(f"{self.name} has no SymPy form")
         built = resolve(self.symbolic)
         return built(*arguments) if self.parameters else built
 
@@ -95,6 +98,15 @@ QUANTITIES: dict[str, Quantity] = {
             max_digits=10_000,
         ),
         Quantity("lambertw", ("x",), r"W_0", f"{_FORMS}:lambertw", f"{_MPMATH}:lambertw"),
+        # the cluster gap at which Condition 8 is lost (C8.invariance.exit-gap): a certified root, no closed form
+        Quantity(
+            "c8_exit_gap",
+            ("H", "n", "alpha", "beta"),
+            r"\varepsilon_{\mathrm{exit}}",
+            None,
+            f"{_MPMATH}:c8_exit_gap",
+            max_digits=10_000,
+        ),
     )
 }
 """Each quantity by name, in the order the command and the claims-file language list them."""

@@ -23,7 +23,7 @@ from fractions import Fraction
 from flint import arb, ctx
 from mpmath import mpf
 
-from certificates import constant_balls
+from certificates import constant_balls, exit_gap
 from certificates.exact import ball_of
 from checks.constant_specs import PARAMETERS, QUANTITIES
 from checks.constants_mpmath import mpmath_value
@@ -87,7 +87,30 @@ def validate(quantity: str, params: Mapping[str, Number]) -> dict[str, Fraction]
         if name not in params:
             raise InputError(name, None, f"required by {quantity}")
         exact[name] = _in_domain(name, _exact(name, params[name]))
+    if quantity == "c8_exit_gap":
+        _exit_domain(exact)
     return exact
+
+
+#: Largest H and n of c8_exit_gap (those of its point certificates).
+MAX_EXIT_HEADS, MAX_EXIT_TOKENS = 10**6, 10**9
+
+
+def _exit_domain(params: Mapping[str, Fraction]) -> None:
+    """c8_exit_gap needs 2 <= H <= 10^6, n <= 10^9 and Condition 8 strict at the orthonormal start."""
+    heads, tokens = params["H"], params["n"]
+    _require(2 <= heads <= MAX_EXIT_HEADS, "H", heads, f"c8_exit_gap needs 2 <= H <= {MAX_EXIT_HEADS}")
+    _require(tokens <= MAX_EXIT_TOKENS, "n", tokens, f"c8_exit_gap needs n <= {MAX_EXIT_TOKENS}")
+    try:
+        inside = exit_gap.start_margin_positive(int(heads), int(tokens), params["alpha"] * params["beta"])
+    except exit_gap.NoExit as exc:
+        raise InputError("alpha*beta", format_number(params["alpha"] * params["beta"]), str(exc)) from None
+    _require(
+        inside,
+        "alpha*beta",
+        params["alpha"] * params["beta"],
+        "Condition 8 fails at the orthonormal start ((H - 1) exp(2 alpha beta) > n - 1): there is no exit gap",
+    )
 
 
 def _in_domain(name: str, v: Fraction) -> Fraction:

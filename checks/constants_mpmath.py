@@ -67,6 +67,20 @@ def lambertw(p: Mapping[str, Fraction]) -> mpf:
     return mp.re(mp.lambertw(_q(p["x"])))
 
 
+def c8_exit_gap(p: Mapping[str, Fraction]) -> mpf:
+    """The zero in (0, 1) of sqrt((n-1) e (n - (n-1) e)) - sqrt(H-1) (exp(alpha beta e) + (n-1)(1 - e)) (both sides
+    of g(e) = 0 as square roots), by a bracketing solve at 53 bits and Newton at full precision."""
+    heads, tokens, strength = _q(p["H"]), _q(p["n"]), _q(p["alpha"]) * _q(p["beta"])
+    m = tokens - 1
+
+    def f(e: mpf) -> mpf:
+        return mp.sqrt(m * e * (tokens - m * e)) - mp.sqrt(heads - 1) * (mp.exp(strength * e) + m * (1 - e))
+
+    with mp.workprec(53):
+        guess = mp.findroot(f, (mpf(10) ** -30, 1), solver="anderson")
+    return mp.findroot(f, guess, solver="newton")
+
+
 def mpmath_value(quantity: str, params: Mapping[str, Fraction], prec: int) -> mpf:
     """The constant at `prec` bits with mpmath alone."""
     with mp.workprec(prec):

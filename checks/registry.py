@@ -26,7 +26,7 @@ PROFILES = ("quick", "thorough")
 #: Seeds are non-negative integers below 2^64 (numpy's SeedSequence takes no negative entropy).
 MAX_SEED = 2**64 - 1
 #: The theorem modules of `checks.theorems`, in report order.
-THEOREMS = ("projection", "energy", "threshold", "clustering", "entropy", "critical_points")
+THEOREMS = ("projection", "energy", "threshold", "invariance", "clustering", "entropy", "critical_points")
 
 
 @dataclass

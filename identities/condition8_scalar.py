@@ -1,53 +1,68 @@
-"""Condition 8 in the scalar-head, orthogonal-token regime, derived from the model's formulas.
+"""Condition 8 in the scalar-head regime (usa, M_h = W_h = alpha I), derived from the model's formulas.
 
-Regime: M_h = W_h = alpha I for every head, usa, orthonormal tokens (s^h_ij = alpha delta_ij).
-Write t = exp(alpha beta). For token i the weights are w_ii = t and w_ij = 1 (j != i), so
-f^h_i = alpha t x_i + alpha S with S = sum_{j != i} x_j. Vectors are kept as coefficients on
-(x_i, S) with Gram matrix diag(1, n - 1) (the SPEC's Gram technique), which makes every inner
-product below exact and valid for every n and d >= n. All heads are equal, so
-sum_{h' != h} a^h_i a^h'_i = (H - 1) a_i^2.
+Tokens are equiangular, <x_i, x_j> = rho for i != j; orthonormal tokens (Theorem 19's regime) are
+rho = 0, the default of every function here. Write t = exp(alpha beta) (the weight w_ii, s_ii = alpha)
+and w = exp(alpha beta rho) (the weight w_ij of another token, s_ij = alpha rho; w = 1 at rho = 0).
+For token i, f^h_i = alpha t x_i + alpha w S with S = sum_{j != i} x_j. Vectors are kept as
+coefficients on (x_i, S), whose Gram matrix is counted from the sum over j != i (the SPEC's Gram
+technique): <x_i, S> = (n - 1) rho, <S, S> = (n - 1) + (n - 1)(n - 2) rho. This makes every inner
+product below exact and valid for every n and d (d >= n at rho = 0). All heads are equal, so
+sum_{h' != h} a^h_i a^h'_i = (H - 1) a_i^2, the same at every token and head.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import sympy as sp
 
 from identities.closed_forms import tangent_projection
 
 H, n, alpha, t, c, q_star = sp.symbols("H n alpha t c q_star", real=True)
-
-#: Gram matrix of (x_i, S): <x_i, x_i> = 1, <x_i, S> = 0, <S, S> = n - 1 (orthonormal tokens).
-GRAM = sp.Matrix([[1, 0], [0, n - 1]])
-
-
-def _inner(u: sp.Matrix, w: sp.Matrix) -> sp.Expr:
-    return sp.expand((u.T * GRAM * w)[0, 0])
+#: The correlation of equiangular tokens and the weight exp(alpha beta rho) of another token.
+rho = sp.Symbol("rho", real=True)
+w = sp.Symbol("w", positive=True)
 
 
-def head_output() -> sp.Matrix:
-    """f^h_i = sum_j exp(beta s_ij) alpha x_j = alpha t x_i + alpha S, on the basis (x_i, S)."""
-    return sp.Matrix([alpha * t, alpha])
+def gram(correlation: sp.Expr = 0) -> sp.Matrix:
+    """Gram matrix of (x_i, S), S = sum_{j != i} x_j, counted over the n - 1 other tokens (1 term j = k and
+    n - 2 terms j != k in <S, S>'s sum for each k): diag(1, n - 1) for orthonormal tokens."""
+    cross = (n - 1) * correlation
+    return sp.Matrix([[1, cross], [cross, (n - 1) + (n - 1) * (n - 2) * correlation]])
 
 
-def radial_shadow() -> sp.Expr:
+def _inner(correlation: sp.Expr) -> Callable[[sp.Matrix, sp.Matrix], sp.Expr]:
+    """The inner product of coefficient columns on (x_i, S) at tokens of this correlation."""
+    matrix = gram(correlation)
+    return lambda u, v: sp.expand((u.T * matrix * v)[0, 0])
+
+
+def head_output(other_weight: sp.Expr = 1) -> sp.Matrix:
+    """f^h_i = sum_j exp(beta s_ij) alpha x_j = alpha t x_i + alpha w S, on the basis (x_i, S)."""
+    return sp.Matrix([alpha * t, alpha * other_weight])
+
+
+def radial_shadow(correlation: sp.Expr = 0, other_weight: sp.Expr = 1) -> sp.Expr:
     """a_i = <f_i, x_i>."""
-    return _inner(head_output(), sp.Matrix([1, 0]))
+    return _inner(correlation)(head_output(other_weight), sp.Matrix([1, 0]))
 
 
-def tangential_power() -> sp.Expr:
+def tangential_power(correlation: sp.Expr = 0, other_weight: sp.Expr = 1) -> sp.Expr:
     """T_i = |f_i - a_i x_i|^2."""
-    tangent = tangent_projection(sp.Matrix([1, 0]), head_output(), _inner)
-    return _inner(tangent, tangent)
+    inner = _inner(correlation)
+    tangent = tangent_projection(sp.Matrix([1, 0]), head_output(other_weight), inner)
+    return inner(tangent, tangent)
 
 
 def output_norm_squared() -> sp.Expr:
-    """|f_i|^2 (the other heads' outputs, all equal to this one)."""
-    return _inner(head_output(), head_output())
+    """|f_i|^2 at orthonormal tokens (the other heads' outputs, all equal to this one)."""
+    return _inner(0)(head_output(), head_output())
 
 
-def condition8_margin() -> sp.Expr:
+def condition8_margin(correlation: sp.Expr = 0, other_weight: sp.Expr = 1) -> sp.Expr:
     """T_i - sum_{h' != h} a^h_i a^h'_i = T_i - (H - 1) a_i^2 (Condition 8 holds where >= 0)."""
-    return sp.expand(tangential_power() - (H - 1) * radial_shadow() ** 2)
+    shadow = radial_shadow(correlation, other_weight)
+    return sp.expand(tangential_power(correlation, other_weight) - (H - 1) * shadow**2)
 
 
 def cauchy_schwarz_condition() -> sp.Boolean:

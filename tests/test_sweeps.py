@@ -89,3 +89,35 @@ def test_sweep_rejects_bad_parameters(args: list[str], capsys) -> None:
     assert cli.main([*args, "--workers", "0"] if "--workers" not in args else args) == 2
     err = capsys.readouterr().err
     assert err.startswith("headflow: error:") and len(err.strip().splitlines()) == 1
+
+
+def test_c8_exit_point_agrees_with_the_model_and_its_bound(tmp_path: Path) -> None:
+    import math
+
+    from checks.cli import main
+    from checks.sweeps.tasks import c8_exit_point
+
+    row = c8_exit_point(2, 3, 0.5, 1.0)
+    assert math.isclose(row["exit_gap"], row["exit_gap_model"], abs_tol=1e-9)
+    assert row["lower_bound"] == 0.75 < row["exit_gap"] < 1
+    assert math.isnan(c8_exit_point(3, 3, 0.5, 1.0)["exit_gap"])  # beta* < 0: the regime is empty
+    assert (
+        main(
+            [
+                "sweep",
+                "c8-exit",
+                "--H",
+                "2",
+                "--n",
+                "3,200",
+                "--ratio",
+                "0.5,1",
+                "--workers",
+                "0",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
+    assert (tmp_path / "c8-exit.csv").exists() and (tmp_path / "c8-exit.png").exists()

@@ -35,13 +35,24 @@ ELEMENTARY = {"exp", "log", "sqrt", "pi", "e"}
 #: A point inside every parameter's domain (written here, not taken from the table).
 POINT = {"H": Fraction(3), "n": Fraction(7), "alpha": Fraction(1, 2), "beta": Fraction(2), "lam": Fraction(3, 4)}
 POINT["x"] = Fraction(5, 2)
+#: c8_exit_gap needs Condition 8 at the orthonormal start, (H - 1) exp(2 alpha beta) < n - 1: a smaller beta.
+INSIDE = {"c8_exit_gap": {"beta": Fraction(1, 10)}}
+
+
+def _point(quantity: str) -> dict[str, Fraction]:
+    """POINT restricted to the quantity's parameters, moved into its domain where POINT is outside it."""
+    return {p: POINT[p] for p in QUANTITIES[quantity].parameters} | INSIDE.get(quantity, {})
 
 
 def test_the_claims_file_names_the_constants_of_the_table_and_no_other() -> None:
-    assert set(QUANTITIES) == names.RESERVED - ELEMENTARY
+    assert {q for q in QUANTITIES if QUANTITIES[q].symbolic} == names.RESERVED - ELEMENTARY
 
 
-@pytest.mark.parametrize("name", list(QUANTITIES))
+#: The constants of the claims-file language (those with a SymPy form).
+IN_CLAIMS = [q for q in QUANTITIES if QUANTITIES[q].symbolic]
+
+
+@pytest.mark.parametrize("name", IN_CLAIMS)
 def test_a_claims_file_expression_of_each_constant_has_its_certified_value(name: str) -> None:
     quantity = QUANTITIES[name]
     arguments = ", ".join(str(POINT[p]) for p in quantity.parameters)
@@ -52,7 +63,7 @@ def test_a_claims_file_expression_of_each_constant_has_its_certified_value(name:
     assert abs(float(enclosure.mid()) - float(certified.value)) <= 1e-12 * max(1.0, abs(float(certified.value)))
 
 
-@pytest.mark.parametrize("name", list(QUANTITIES))
+@pytest.mark.parametrize("name", IN_CLAIMS)
 def test_the_arity_of_each_claims_file_function_is_its_parameter_count(name: str) -> None:
     parameters = QUANTITIES[name].parameters
     if not parameters:
@@ -86,7 +97,7 @@ def test_the_constants_command_offers_every_quantity_of_the_table() -> None:
 
 
 def test_every_table_format_names_every_quantity() -> None:
-    rows = [constants.compute(q.name, {p: POINT[p] for p in q.parameters}, digits=8) for q in QUANTITIES.values()]
+    rows = [constants.compute(q.name, _point(q.name), digits=8) for q in QUANTITIES.values()]
     latex = render(rows, "latex")
     markdown = render(rows, "markdown")
     for q in QUANTITIES.values():

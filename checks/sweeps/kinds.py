@@ -158,6 +158,24 @@ def _plot_clustering(rows: list[dict[str, Any]]) -> plt.Figure:
     return fig
 
 
+def _plot_c8_exit(rows: list[dict[str, Any]]) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(7, 4))
+    key = lambda r: (r["H"], r["n"], r["alpha"])  # noqa: E731
+    for (H, n, _), group in itertools.groupby(sorted(rows, key=lambda r: (*key(r), r["ratio"])), key=key):
+        group = [r for r in group if np.isfinite(r["exit_gap"])]
+        if not group:
+            continue
+        line = ax.plot([r["ratio"] for r in group], [r["exit_gap"] for r in group], "o-", label=f"H={H}, n={n}")
+        ax.axhline(group[0]["lower_bound"], color=line[0].get_color(), ls=":", lw=0.8)
+    ax.set(
+        xlabel=r"$\beta/\beta^*$",
+        ylabel=r"exit cluster gap $\varepsilon_{\mathrm{exit}}$",
+        title=r"where Condition 8 is lost (dotted: $n(H-1)/(H(n-1))$, the $\alpha\beta \to 0$ limit)",
+    )
+    ax.legend(fontsize=7)
+    return fig
+
+
 SWEEPS: dict[str, SweepKind] = {
     "threshold": SweepKind(
         "threshold",
@@ -182,6 +200,19 @@ SWEEPS: dict[str, SweepKind] = {
         ),
         _plot_superadditivity,
         _check_rate_exponent,
+    ),
+    "c8-exit": SweepKind(
+        "c8-exit",
+        "the certified cluster gap at which Condition 8 is lost (T19's regime, orthonormal start) over "
+        "(H, n, beta/beta*)",
+        tasks.c8_exit_point,
+        (
+            Parameter("H", int, "2,3,4", Fraction(2), maximum=Fraction(1000)),
+            Parameter("n", int, "8,16,64,1000", Fraction(2), maximum=Fraction(10**9)),
+            Parameter("ratio", float, "0.1..1:0.1", Fraction(0), strict=True, maximum=Fraction(1)),
+            Parameter("alpha", float, "1", Fraction(0), strict=True, maximum=Fraction(100)),
+        ),
+        _plot_c8_exit,
     ),
     "clustering": SweepKind(
         "clustering",

@@ -7,12 +7,16 @@ is a genuine check of that formula.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
-from checks import families, model, scalar_constants
+from checks import constants, families, model, scalar_constants
 from checks.config import Configuration
 from checks.errors import InputError
 from checks.theorems.clustering import measure
+from checks.theorems.invariance import regime_exit
 
 #: Relative width at which the bisection for the threshold stops (below float64 resolution).
 BISECTION_TOLERANCE = 1e-13
@@ -79,4 +83,38 @@ def clustering_point(attention: str, n: int, d: int, seed: int) -> dict[str, flo
         "ending": run.ending,
         "clusters": run.clusters,
         "max_cosine_between": run.max_cosine_between,
+    }
+
+
+#: Largest n at which the c8-exit sweep also integrates the model (d = n tokens: the cost grows like n^3).
+MODEL_EXIT_TOKENS = 32
+
+
+def c8_exit_point(H: int, n: int, ratio: float, alpha: float) -> dict[str, float]:
+    """The certified exit cluster gap eps_exit at beta = ratio * beta*(H, n, alpha) (beta rounded to its double),
+    the lower bound n (H - 1)/(H (n - 1)), and for n <= MODEL_EXIT_TOKENS the model's own exit gap from orthonormal
+    tokens; NaN where beta* <= 0 (the regime beta <= beta* is empty)."""
+    if H < 2:
+        raise InputError("H", H, "Condition 8 has no cross shadows with one head: there is no exit")
+    star = float(scalar_constants.beta_star(H, n, alpha))
+    row = {
+        "H": H,
+        "n": n,
+        "ratio": ratio,
+        "alpha": alpha,
+        "beta_star": star,
+        "lower_bound": n * (H - 1) / (H * (n - 1)),
+    }
+    if star <= 0:
+        return row | {"beta": math.nan, "exit_gap": math.nan, "exit_gap_model": math.nan, "exit_time_model": math.nan}
+    beta = ratio * star
+    certified = constants.compute(
+        "c8_exit_gap", {"H": H, "n": n, "alpha": Fraction(alpha), "beta": Fraction(beta)}, digits=17, check=False
+    )
+    found = regime_exit(H, n, alpha, beta) if n <= MODEL_EXIT_TOKENS else None
+    return row | {
+        "beta": beta,
+        "exit_gap": float(certified.value),
+        "exit_gap_model": found.cluster_gap if found else math.nan,
+        "exit_time_model": found.time if found else math.nan,
     }

@@ -3,8 +3,8 @@
 Every forgery takes the JSON object of a genuine certificate (of the kind its group names) and
 returns a forged object whose sha256 is recomputed (so only the re-check can catch it). They come
 in groups by the genuine certificate they start from: `smt` (T19.threshold), `point`
-(T22.superadditivity), `convexity` (T22.superadditivity.reading-b.listed-n), `configuration`
-(T17.shadow-obstruction), `alignment` (T11.hypotheses.no-alignment), `entropy`
+(T22.superadditivity), `invariance` (C8.invariance), `convexity` (T22.superadditivity.reading-b.listed-n),
+`configuration` (T17.shadow-obstruction), `alignment` (T11.hypotheses.no-alignment), `entropy`
 (T27.entropy-monotone.reading-b). Generators build families of forgeries (every whitespace form
 of a smuggled command, every statement dropped, every hypothesis removed, ...), so the suite grows
 with the obligations instead of listing cases.
@@ -123,6 +123,22 @@ def point_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     yield "precision out of range", lambda d: d["payload"].update(prec=10**6)
 
 
+def invariance_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
+    """Forgeries of a C8.invariance point witness (H, n, alpha; beta, rho)."""
+    conditions = genuine["payload"]["conditions"]
+    for k in range(len(conditions)):
+        yield f"condition {k} dropped", lambda d, k=k: d["payload"]["conditions"].pop(k)
+        yield f"condition {k} relation flipped", lambda d, k=k: d["payload"]["conditions"][k].update(relation=">=")
+    yield "rho before the exit", lambda d: d["payload"]["point"].update(rho="1/10")
+    yield "rho negative (never reached)", lambda d: d["payload"]["point"].update(rho="-2/5")
+    yield "rho at the collapse", lambda d: d["payload"]["point"].update(rho="1")
+    yield "beta above beta*", lambda d: d["payload"]["point"].update(beta="1")
+    yield "beta negative", lambda d: d["payload"]["point"].update(beta="-1/20")
+    yield "one head", lambda d: d["payload"]["parameters"].update(H="1")
+    yield "more tokens", lambda d: d["payload"]["parameters"].update(n="4")
+    yield "relabelled to the exit gap", lambda d: d.update(claim_id="C8.invariance.exit-gap")
+
+
 def convexity_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     """Forgeries of a T22.superadditivity.reading-b.listed-n convexity certificate."""
     parts = lambda d: d["payload"]["parts"]  # noqa: E731
@@ -197,6 +213,7 @@ def _oversized(d: dict[str, Any]) -> None:
 GROUPS: dict[str, Callable[[dict[str, Any]], Iterator[tuple[str, Edit]]]] = {
     "smt": smt_forgeries,
     "point": point_forgeries,
+    "invariance": invariance_forgeries,
     "convexity": convexity_forgeries,
     "configuration": configuration_forgeries,
     "alignment": alignment_forgeries,

@@ -9,13 +9,21 @@ from tests.certificates import mutants as certificates
 from tests.claimsfile import mutants as claims_files
 from tests.constants import mutants as constants
 from tests.soundness.mutation import Mutant
-from tests.theorems import clustering_mutants, energy_mutants, entropy_mutants, projection_mutants, threshold_mutants
+from tests.theorems import (
+    clustering_mutants,
+    energy_mutants,
+    entropy_mutants,
+    invariance_mutants,
+    projection_mutants,
+    threshold_mutants,
+)
 
 TOPICS = (
     projection_mutants,
     energy_mutants,
     entropy_mutants,
     threshold_mutants,
+    invariance_mutants,
     clustering_mutants,
     claims_files,
     constants,

@@ -20,6 +20,7 @@ from tests.soundness import forgeries
 SOURCES = {
     "smt": "T19.threshold",
     "point": "T22.superadditivity",
+    "invariance": "C8.invariance",
     "convexity": "T22.superadditivity.reading-b.listed-n",
     "configuration": "T17.shadow-obstruction",
     "alignment": "T11.hypotheses.no-alignment",
