@@ -265,6 +265,11 @@ TRUSTED = {
     "identities.condition8_invariance",
     "identities.equiangular_reduction",
     "identities.linearized_clustering",
+    # equilibrium certificates: the exact problem, Krawczyk and Gershgorin recomputed over balls (jets of the
+    # ball model), and the structure each critical-points claim is about
+    "certificates.equilibrium",
+    "certificates.equilibrium_obligations",
+    "certificates.jets",
 }
 CLAIMS_FILE_READER = {
     "checks",

@@ -11,6 +11,7 @@ from tests.constants import mutants as constants
 from tests.soundness.mutation import Mutant
 from tests.theorems import (
     clustering_mutants,
+    critical_points_mutants,
     energy_mutants,
     entropy_mutants,
     invariance_mutants,
@@ -25,6 +26,7 @@ TOPICS = (
     threshold_mutants,
     invariance_mutants,
     clustering_mutants,
+    critical_points_mutants,
     claims_files,
     constants,
     certificates,
