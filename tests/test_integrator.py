@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
@@ -9,9 +11,11 @@ from scipy.integrate import solve_ivp
 from checks import families, model
 from checks.config import Configuration
 from checks.errors import InputError
-from checks.integrator import cluster_gap_below, integrate
+from checks.integrator import cluster_gap_below, integrate, speed_below
 from checks.integrator.controller import FixedStep
 from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
+from checks.integrator.stepper import Stepper
+from checks.integrator.tableau import Tableau
 
 N, D, LAMBDAS, BETA = 5, 6, (0.5, 0.8), 1.0
 
@@ -66,10 +70,11 @@ def test_convergence_order_on_the_equiangular_reduction(method: str) -> None:
     assert np.all(orders < high), orders
 
 
-def test_auto_takes_the_high_order_pair_at_tight_tolerances() -> None:
+def test_auto_takes_the_high_order_pair_at_tight_tolerances_for_smooth_kinds() -> None:
     loose = integrate(_equiangular(0.0), 1.0, rtol=10 * HIGH_ORDER_RTOL, observables=())
     tight = integrate(_equiangular(0.0), 1.0, rtol=HIGH_ORDER_RTOL, observables=())
-    assert (loose.method, tight.method) == ("DP5(4)", "DOP853")
+    relu = integrate(_equiangular(0.0, "relu"), 1.0, rtol=1e-10, observables=())
+    assert (loose.method, tight.method, relu.method) == ("DP5(4)", "DOP853", "DP5(4)")
 
 
 def test_adaptive_error_follows_the_tolerance() -> None:
@@ -165,3 +170,61 @@ def test_bad_arguments_raise_input_errors(kwargs: dict) -> None:
     arguments = {"t_final": 1.0} | kwargs
     with pytest.raises(InputError):
         integrate(_equiangular(0.0), **arguments)
+
+
+def test_without_a_continuous_extension_dense_output_retakes_the_step() -> None:
+    cfg = _equiangular(0.0)
+
+    def flow(X: np.ndarray) -> np.ndarray:
+        return model.token_velocity(cfg.moved_to(X))
+
+    def retract(X: np.ndarray) -> np.ndarray:
+        return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+    def stepped(tableau: Tableau, h: float) -> Stepper:
+        stepper = Stepper(tableau, flow, retract, np.array(cfg.tokens))
+        stepper.attempt(h)
+        stepper.accept()
+        return stepper
+
+    half = stepped(METHODS["dp54"], 0.1).y_new
+    assert np.array_equal(stepped(replace(METHODS["dp54"], dense=None), 0.2).dense(0.5), half)
+    interpolated = stepped(METHODS["dp54"], 0.2).dense(0.5)
+    assert 0 < np.max(np.abs(interpolated - half)) < 1e-6
+
+
+def _linear_stepper(tableau: Tableau, rate: float) -> Stepper:
+    """A stepper on y' = rate * y (one 1 x 1 token), no retraction."""
+    return Stepper(tableau, lambda y: rate * y, lambda y: y, np.ones((1, 1)))
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_the_stability_boundary_is_where_a_step_stops_damping(method: str) -> None:
+    """The boundary from the tableau's stability polynomial, against the factor of an actual step on y' = -y."""
+    tableau = METHODS[method]
+    r = tableau.stability_boundary
+
+    def factor(h: float) -> float:
+        stepper = _linear_stepper(tableau, -1.0)
+        stepper.attempt(h)
+        return abs(float(stepper.y_new[0, 0]))
+
+    assert factor(0.5 * r) < 1 and factor(r * (1 - 1e-6)) <= 1 < factor(r * (1 + 1e-6))
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_the_stable_step_is_exact_on_a_linear_problem(method: str) -> None:
+    stepper = _linear_stepper(METHODS[method], -4.0)
+    stepper.attempt(0.1)
+    stepper.accept()
+    assert stepper.stable_step() == pytest.approx(METHODS[method].stability_boundary / 4.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_a_run_into_an_equilibrium_converges_instead_of_hovering_at_the_tolerance(method: str) -> None:
+    """Without the stability bound on the step the state chatters at about rtol and the speed never reaches 1e-12."""
+    rng = np.random.default_rng(0)
+    X = families.random_sphere_tokens(16, 3, rng)
+    cfg = Configuration.create(X, families.random_symmetric_heads(2, 3, rng), beta=1.0, attention="softmax")
+    traj = integrate(cfg, 1000.0, rtol=1e-8, method=method, events=(speed_below(1e-12),), observables=())
+    assert traj.status == "event:speed<=1e-12" and traj.t_end < 200

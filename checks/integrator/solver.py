@@ -1,7 +1,7 @@
 """The one entry point `integrate(cfg, t_final, ...)`: an adaptive explicit Runge-Kutta pair along the model's dynamics.
 
 The right-hand side is `model.token_velocity(cfg.moved_to(X))`, vectorized over tokens. The pair
-is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol), stepped by `stepper.Stepper` under
+is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol and the attention kind), stepped by `stepper.Stepper` under
 the PI controller; records and events between steps come from the pair's dense output, so
 recording at many times does not shorten the steps.
 
@@ -84,13 +84,13 @@ def integrate(
 ) -> Trajectory:
     """Integrate the dynamics of `cfg` from t = 0 to `t_final` (or a terminal event).
 
-    `method`: "auto" (DP5(4) or DOP853 by rtol), "dp54" or "dop853". `record_times`: times in
-    [0, t_final] at which the observables are recorded (from the dense output); None records
-    t = 0 and every accepted step. The end state is always recorded.
+    `method`: "auto" (DP5(4) or DOP853 by rtol and attention kind, see `methods`), "dp54" or
+    "dop853". `record_times`: times in [0, t_final] at which the observables are recorded (from
+    the dense output); None records t = 0 and every accepted step. The end state is always recorded.
     """
     t_final = _positive("t_final", t_final)
     rtol, atol = _positive("rtol", rtol), _positive("atol", atol)
-    tableau = tableau_for(method, rtol)
+    tableau = tableau_for(rtol, method, cfg.attention)
     pending = _record_grid(record_times, t_final)
     flow = _Flow(cfg)
     recorder = Recorder(tuple(observables), keep_states)
@@ -122,6 +122,7 @@ def integrate(
             continue
         accepted += 1
         stepper.accept()
+        h = controller.limit(h, stepper.stable_step())
         t_new = t_final if h_try == t_final - t else t + h_try
         g_new = [e.function(cfg.moved_to(stepper.y_new)) for e in events]
         stop = _first_terminal(cfg, stepper, events, g_old, g_new, t, fired)

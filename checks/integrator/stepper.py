@@ -42,6 +42,7 @@ class Stepper:
         self._combined = s - 1 if tableau.fsal else s  # stages that b weights (an FSAL stage has b = 0)
         self._next = s - 1 if tableau.fsal else total  # the row that holds f at the new state
         self._last_in_error = tableau.fsal and bool(np.any(tableau.error_weights[:, -1]))
+        self._estimated = s if self._last_in_error else self._combined  # stages evaluated before acceptance
         self.K = np.empty((total + (0 if tableau.fsal else 1), *y.shape))
         self.K[0] = f(y)
         self.y = self.y_new = y
@@ -61,16 +62,35 @@ class Stepper:
         tableau, y = self.tableau, self.y
         fill_stages(tableau, self.f, y, h, self.K, range(1, self._combined))
         self.y_new = self.retract(combine(tableau.weights[: self._combined], self.K, y, h))
-        s = tableau.stages
         if self._last_in_error:
-            self.K[s - 1] = self.f(self.y_new)
+            self.K[tableau.stages - 1] = self.f(self.y_new)
         self.h, self._extended = h, False
-        return h * (tableau.error_weights @ self.K[:s].reshape(s, -1)).reshape(-1, *y.shape)
+        e = self._estimated
+        return h * (tableau.error_weights[:, :e] @ self.K[:e].reshape(e, -1)).reshape(-1, *y.shape)
 
     def accept(self) -> None:
         """Complete the attempted step: f at the new state, unless the error estimate has evaluated it."""
         if not self._last_in_error:
             self.K[self._next] = self.f(self.y_new)
+
+    def stable_step(self) -> float:
+        """The largest step that the method keeps stable at the stiffness met in the accepted step (inf if unknown).
+
+        The stiffest rate is estimated as |k_q - k_p| / |Y_q - Y_p| from the two stages at c = 1
+        (`Tableau.stiffness_stages`; Y_q is the retracted new state); the step is the stability
+        boundary over that rate. Without such stages, or when the two states coincide, no bound is known.
+        """
+        pair = self.tableau.stiffness_stages
+        if pair is None:
+            return np.inf
+        p, q = pair
+        flat = self.K.reshape(len(self.K), -1)
+        state_p = self.y + self.h * (self.tableau.matrix[p, :p] @ flat[:p]).reshape(self.y.shape)
+        distance = float(np.linalg.norm(self.y_new - state_p))
+        change = float(np.linalg.norm(self.K[q] - self.K[p]))
+        if distance == 0.0 or change == 0.0:
+            return np.inf
+        return self.tableau.stability_boundary * distance / change
 
     def dense(self, theta: float) -> np.ndarray:
         """The retracted state at fraction theta in [0, 1] of the accepted step (before `advance`).

@@ -103,6 +103,44 @@ class Tableau:
             return None
         return np.array([[float(v) for v in row] for row in self.dense])
 
+    @cached_property
+    def stability_boundary(self) -> float:
+        """The length r of the interval [-r, 0] of the real axis on which the method is stable, |R(z)| <= 1.
+
+        R(z) = 1 + sum_k z^k b^T A^(k-1) 1 is the stability polynomial (the step's factor on
+        y' = lambda y, z = h lambda). A step with h |lambda| > r amplifies a decaying mode instead
+        of damping it. The first grid point (spacing 1e-3) with |R| > 1, refined by bisection; for an
+        explicit method R is a polynomial, so the interval is finite.
+        """
+        s = self.stages
+        A, coefficients, power = self.matrix[:s, :s], [1.0], np.ones(s)
+        for _ in range(s):
+            coefficients.append(float(self.weights @ power))
+            power = A @ power
+        R = np.polynomial.Polynomial(coefficients)
+        x = np.arange(1, 100_001) * 1e-3
+        unstable = np.flatnonzero(np.abs(R(-x)) > 1.0)
+        if unstable.size == 0 or unstable[0] == 0:
+            raise ValueError(f"{self.name}: no stability interval found in [-100, 0]")
+        low, high = x[unstable[0] - 1], x[unstable[0]]
+        for _ in range(50):
+            middle = 0.5 * (low + high)
+            low, high = (low, middle) if abs(R(-middle)) > 1.0 else (middle, high)
+        return float(low)
+
+    @cached_property
+    def stiffness_stages(self) -> tuple[int, int] | None:
+        """Two stages at c = 1, the second the FSAL stage at the new state, or None when there are none.
+
+        The difference of their velocities over the difference of their states estimates the
+        stiffest rate |lambda| met in the step (Hairer's stiffness test in DOPRI5 and DOP853).
+        """
+        s = self.stages
+        if not self.fsal:
+            return None
+        earlier = [i for i in range(1, s - 1) if self.c[i] == 1]
+        return (earlier[-1], s - 1) if earlier else None
+
     def dense_weights(self, theta: float) -> np.ndarray:
         """b_i(theta) for every stage, shape (len(c),); requires a continuous extension."""
         matrix = self.dense_matrix
