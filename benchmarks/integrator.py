@@ -1,19 +1,20 @@
 """Benchmark: headflow's integrator against scipy's solve_ivp at equal final error, and one velocity evaluation.
 
-Run from the repository root: `python benchmarks/integrator.py` (several minutes, most of it the
-large problem), or `--quick` for the small problem and the velocity alone (under a minute).
+Run from the repository root: `python benchmarks/integrator.py` (the large problem takes most of
+an hour on two cores), or `--quick` for the small problem and the velocity alone (about a minute).
 
 1. Problems (softmax, random symmetric heads, beta = 1, sphere): small n = 64, d = 8, H = 4,
    T = 10; large n = 1024, d = 32, H = 8, T = 5. Every integrator calls the same right-hand side,
    `model.token_velocity(cfg.moved_to(X))`; scipy gets it through the flat-vector wrapper a user
    would write, with `solve_ivp`'s defaults otherwise. The reference final state is headflow's
-   DOP853 at rtol = 1e-14, checked against scipy's DOP853 at its tightest rtol (the discrepancy is
+   DOP853 at rtol = 1e-13, checked against scipy's DOP853 at its tightest rtol (the discrepancy is
    printed). For each target final error (the largest coordinate of |X(T) - X_ref(T)|: 1e-6,
    1e-8, 1e-10, 1e-12) each integrator runs at the loosest rtol (atol = rtol / 100) of the
-   half-decade ladder 1e-2, 10^-2.5, ..., 1e-13 that reaches it. Printed per integrator:
-   that rtol, the velocity evaluations, the wall time (best of 3, the integrators' runs
-   interleaved so that load on the machine hits all of them alike), the error reached, the norm
-   drift max_i ||x_i(T)| - 1|, and the time ratio headflow / scipy (< 1: headflow is faster).
+   half-decade ladder 1e-2, 10^-2.5, ..., 1e-13 that reaches it (found by a walk from a guess,
+   `Ladder`). Printed per integrator: that rtol, the velocity evaluations, the wall time (best of
+   3, the integrators' runs interleaved so that load on the machine hits all of them alike), the
+   error reached, the norm drift max_i ||x_i(T)| - 1|, and the time ratio headflow / scipy (< 1:
+   headflow is faster).
 2. One velocity evaluation at n = 2048, d = 64, H = 8 for each attention kind, against its own
    matrix products and exponential alone (beta X M_h stacked, times X^T, exp in place, times the
    values X W_h^T): the ratio says how close the evaluation is to that floor.
@@ -41,7 +42,12 @@ from checks.integrator import integrate
 TARGETS = (1e-6, 1e-8, 1e-10, 1e-12)
 LADDER = tuple(10.0 ** (-2.0 - 0.5 * k) for k in range(23))  # 1e-2 .. 1e-13
 REPEATS = 3
-#: scipy refuses rtol below 100 x machine epsilon; its reference run uses the smallest it accepts.
+#: Ladder rungs between consecutive targets (two decades of error, half a decade per rung): the
+#: first guess for the next target's rung, since every integrator's error here falls about like rtol.
+RUNGS_PER_TARGET = 4
+#: The reference final state: headflow's DOP853 at this rtol (atol = rtol / 100).
+REFERENCE_RTOL = 1e-13
+#: scipy refuses rtol below 100 x machine epsilon; its check of the reference uses the smallest it accepts.
 SCIPY_TIGHTEST_RTOL = 2.3e-14
 
 
@@ -72,9 +78,9 @@ LARGE = Problem("large", 1024, 32, 8, 5.0, 2027)
 Solver = Callable[[Configuration, float, float], tuple[np.ndarray, int]]
 
 
-def headflow(cfg: Configuration, T: float, rtol: float) -> tuple[np.ndarray, int]:
-    """headflow's integrator with its default method (`auto`)."""
-    traj = integrate(cfg, T, rtol=rtol, atol=rtol * 1e-2, observables=(), keep_states=False)
+def headflow(cfg: Configuration, T: float, rtol: float, method: str = "auto") -> tuple[np.ndarray, int]:
+    """headflow's integrator, by default with its automatic choice of the pair."""
+    traj = integrate(cfg, T, rtol=rtol, atol=rtol * 1e-2, method=method, observables=(), keep_states=False)
     return np.array(traj.final.tokens), traj.evaluations
 
 
@@ -102,7 +108,7 @@ SOLVERS: dict[str, Solver] = {
 
 @dataclass
 class Run:
-    """The run of one integrator chosen for one target: its rtol, cost, error and norm drift."""
+    """One run of one integrator at one rung of the ladder: its rtol, cost, error and norm drift."""
 
     rtol: float
     evaluations: int
@@ -111,44 +117,84 @@ class Run:
     drift: float
 
 
+class Ladder:
+    """The runs of one integrator on one problem down the rtol ladder, each rung run at most once.
+
+    `loosest(target, guess)` walks from the guessed rung: down while the error misses the target,
+    then up while the looser rung still reaches it. When the error does not grow down the ladder
+    this is the loosest rung that reaches the target, found with about two runs per target instead
+    of one run per rung.
+    """
+
+    def __init__(self, solver: Solver, cfg: Configuration, T: float, reference: np.ndarray) -> None:
+        self.solver, self.cfg, self.T, self.reference = solver, cfg, T, reference
+        self.runs: dict[int, Run] = {}
+
+    def run(self, rung: int) -> Run:
+        if rung not in self.runs:
+            rtol = LADDER[rung]
+            final, evaluations, seconds = _timed(self.solver, self.cfg, self.T, rtol)
+            error = float(np.max(np.abs(final - self.reference)))
+            drift = float(np.max(np.abs(np.linalg.norm(final, axis=1) - 1.0)))
+            self.runs[rung] = Run(rtol, evaluations, seconds, error, drift)
+        return self.runs[rung]
+
+    def loosest(self, target: float, guess: int) -> int | None:
+        """The loosest rung whose run reaches `target` (None if even the last one misses it)."""
+        rung = min(guess, len(LADDER) - 1)
+        while self.run(rung).error > target:
+            if rung == len(LADDER) - 1:
+                return None
+            rung += 1
+        while rung > 0 and self.run(rung - 1).error <= target:
+            rung -= 1
+        return rung
+
+    def repeat(self, rung: int) -> None:
+        """One more timed run at `rung`; the rung keeps the best wall time."""
+        run = self.runs[rung]
+        run.seconds = min(run.seconds, _timed(self.solver, self.cfg, self.T, run.rtol)[2])
+
+
 def _timed(solver: Solver, cfg: Configuration, T: float, rtol: float) -> tuple[np.ndarray, int, float]:
     start = time.perf_counter()
     final, evaluations = solver(cfg, T, rtol)
     return final, evaluations, time.perf_counter() - start
 
 
-def scan(solver: Solver, cfg: Configuration, T: float, reference: np.ndarray) -> dict[float, Run]:
-    """Down the ladder until every target is reached: for each target the first (loosest) rung that reaches it."""
-    found: dict[float, Run] = {}
-    for rtol in LADDER:
-        final, evaluations, seconds = _timed(solver, cfg, T, rtol)
-        error = float(np.max(np.abs(final - reference)))
-        drift = float(np.max(np.abs(np.linalg.norm(final, axis=1) - 1.0)))
-        for target in TARGETS:
-            if target not in found and error <= target:
-                found[target] = Run(rtol, evaluations, seconds, error, drift)
-        if len(found) == len(TARGETS):
+def scan(ladder: Ladder) -> dict[float, int]:
+    """The chosen rung per reached target: each target guessed RUNGS_PER_TARGET below the last one's rung."""
+    chosen: dict[float, int] = {}
+    guess = 0
+    for target in TARGETS:
+        rung = ladder.loosest(target, guess)
+        if rung is None:
             break
-    return found
+        chosen[target], guess = rung, rung + RUNGS_PER_TARGET
+    return chosen
 
 
 def compare_integrators(problem: Problem) -> list[dict[str, object]]:
     """headflow against scipy's DOP853 and RK45 at each target error on one problem; prints a table, returns rows."""
     cfg = problem.configuration()
-    reference = headflow(cfg, problem.T, 1e-14)[0]
+    reference = headflow(cfg, problem.T, REFERENCE_RTOL, "dop853")[0]
     check = scipy_solver("DOP853")(cfg, problem.T, SCIPY_TIGHTEST_RTOL)[0]
     print(f"\n{problem}")
     print(
-        f"reference: headflow rtol=1e-14; scipy DOP853 rtol={SCIPY_TIGHTEST_RTOL:g} differs by "
-        f"{np.max(np.abs(check - reference)):.1e}"
+        f"reference: headflow DOP853 rtol={REFERENCE_RTOL:g}; scipy DOP853 rtol={SCIPY_TIGHTEST_RTOL:g} differs by "
+        f"{np.max(np.abs(check - reference)):.1e}",
+        flush=True,
     )
-    runs = {name: scan(solver, cfg, problem.T, reference) for name, solver in SOLVERS.items()}
-    for target in TARGETS:
-        for _ in range(REPEATS - 1):  # interleaved repeats: best of REPEATS with the scan's run
-            for name, solver in SOLVERS.items():
-                if target in runs[name]:
-                    run = runs[name][target]
-                    run.seconds = min(run.seconds, _timed(solver, cfg, problem.T, run.rtol)[2])
+    ladders = {name: Ladder(solver, cfg, problem.T, reference) for name, solver in SOLVERS.items()}
+    chosen = {}
+    for name, ladder in ladders.items():
+        chosen[name] = scan(ladder)
+        print(f"  {name}: {len(ladder.runs)} runs to find the rungs", flush=True)
+    for _ in range(REPEATS - 1):  # interleaved repeats: load on the machine hits every integrator alike
+        for name, ladder in ladders.items():
+            for rung in sorted(set(chosen[name].values())):
+                ladder.repeat(rung)
+    runs = {name: {target: ladders[name].runs[rung] for target, rung in chosen[name].items()} for name in SOLVERS}
     print(
         f"{'target':>7} {'integrator':<13} {'rtol':>8} {'evals':>6} {'seconds':>8} {'error':>8} {'drift':>8}"
         f"  {'headflow / this (time)':>22}"
