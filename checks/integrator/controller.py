@@ -28,7 +28,9 @@ THIRD_ORDER_WEIGHT = 0.01
 def error_norm(errors: np.ndarray, y_old: np.ndarray, y_new: np.ndarray, rtol: float, atol: float) -> float:
     """The scaled size of a step's error estimate: the step is acceptable when it is <= 1.
 
-    Each entry is divided by atol + rtol * max(|y_old|, |y_new|) (Hairer's scale). `errors` holds
+    Each entry is divided by atol + rtol * max(|y_old|, |y_new|): Hairer's scale, also that of
+    scipy's solve_ivp and of the earlier DP5(4)-only integrator, so the tolerances of the
+    trajectory claims keep their meaning. `errors` holds
     one or two estimates of the shape of y (module `tableau`). One estimate: the RMS of the scaled
     error. Two (DOP853): Hairer's blend |e5|^2 / sqrt(|e5|^2 + 0.01 |e3|^2) of the RMS norms, which
     behaves like an estimate of order 7 for small steps and like the robust third-order one for

@@ -1,9 +1,10 @@
 """The one entry point `integrate(cfg, t_final, ...)`: an adaptive explicit Runge-Kutta pair along the model's dynamics.
 
 The right-hand side is `model.token_velocity(cfg.moved_to(X))`, vectorized over tokens. The pair
-is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol and the attention kind), stepped by `stepper.Stepper` under
-the PI controller; records and events between steps come from the pair's dense output, so
-recording at many times does not shorten the steps.
+is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol and the attention kind), stepped by
+`stepper.Stepper` under the PI controller, which also keeps each step inside the pair's stability
+interval at the stiffness estimated in the last step (`controller`); records and events between
+steps come from the pair's dense output, so recording at many times does not shorten the steps.
 
 Sphere: after each step every row is divided by its norm (a retraction). The exact flow keeps
 |x_i| = 1, and a Runge-Kutta step leaves it only by the local error, so the normalization moves
