@@ -1,6 +1,8 @@
-"""The DP5(4) integrator: order, invariants, events, recording, input checks."""
+"""The integrator: measured order of every method, invariants, dense records, events, input checks."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -9,9 +11,11 @@ from scipy.integrate import solve_ivp
 from checks import families, model
 from checks.config import Configuration
 from checks.errors import InputError
-from checks.integrator import cluster_gap_below, integrate
+from checks.integrator import cluster_gap_below, integrate, speed_below
 from checks.integrator.controller import FixedStep
-from checks.integrator.tableau import B4, B5, A, C
+from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
+from checks.integrator.stepper import Stepper
+from checks.integrator.tableau import Tableau
 
 N, D, LAMBDAS, BETA = 5, 6, (0.5, 0.8), 1.0
 
@@ -29,7 +33,7 @@ def _rho_rate(t: float, rho: np.ndarray) -> list[float]:
 
 
 def _reference_rho(rho0: float, T: float) -> float:
-    return float(solve_ivp(_rho_rate, (0, T), [rho0], method="DOP853", rtol=1e-13, atol=1e-15).y[0, -1])
+    return float(solve_ivp(_rho_rate, (0, T), [rho0], method="DOP853", rtol=1e-13, atol=1e-16).y[0, -1])
 
 
 def _max_rho_error(cfg: Configuration, reference: float) -> float:
@@ -37,29 +41,40 @@ def _max_rho_error(cfg: Configuration, reference: float) -> float:
     return float(np.max(np.abs(G[~np.eye(cfg.n, dtype=bool)] - reference)))
 
 
-def test_tableau_satisfies_the_basic_order_conditions() -> None:
-    for row, c in zip(A, C, strict=True):
-        assert sum(row) == pytest.approx(c, abs=1e-15)
-    for b in (B5, B4):
-        assert b.sum() == pytest.approx(1.0, abs=1e-15)
-        assert b @ C == pytest.approx(0.5, abs=1e-15)
-        assert b @ C**2 == pytest.approx(1 / 3, abs=1e-15)
-    assert pytest.approx(1 / 5, abs=1e-15) == B5 @ C**4  # fifth order needs this; B4 need not
+#: Fixed step counts on [0, 2] whose errors lie between rounding and the asymptotic range, and the accepted
+#: measured orders: each method's order p (pre-asymptotically a little above it), never p - 1.
+CONVERGENCE = {"dp54": ((8, 16, 32), 4.5, 7.0), "dop853": ((2, 4, 8), 7.5, 10.0)}
 
 
-def test_convergence_order_on_the_equiangular_reduction() -> None:
+@pytest.mark.parametrize("method", list(METHODS))
+def test_convergence_order_on_the_equiangular_reduction(method: str) -> None:
     T, rho0 = 2.0, 0.0
     reference = _reference_rho(rho0, T)
-    steps = [T / 8, T / 16, T / 32, T / 64]
+    counts, low, high = CONVERGENCE[method]
     errors = []
-    for h in steps:
+    for steps in counts:
+        h = T / steps
         traj = integrate(
-            _equiangular(rho0), T, controller=FixedStep(h), first_step=h, observables=(), keep_states=False
+            _equiangular(rho0),
+            T,
+            method=method,
+            controller=FixedStep(h),
+            first_step=h,
+            observables=(),
+            keep_states=False,
         )
+        assert traj.accepted == steps and traj.method == METHODS[method].name
         errors.append(_max_rho_error(traj.final, reference))
     orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
-    assert np.all(orders > 4.5), orders  # a fourth-order (or lower) scheme fails this
-    assert np.all(orders < 7.0), orders
+    assert np.all(orders > low), orders  # a method one order lower fails this
+    assert np.all(orders < high), orders
+
+
+def test_auto_takes_the_high_order_pair_at_tight_tolerances_for_smooth_kinds() -> None:
+    loose = integrate(_equiangular(0.0), 1.0, rtol=10 * HIGH_ORDER_RTOL, observables=())
+    tight = integrate(_equiangular(0.0), 1.0, rtol=HIGH_ORDER_RTOL, observables=())
+    relu = integrate(_equiangular(0.0, "relu"), 1.0, rtol=1e-10, observables=())
+    assert (loose.method, tight.method, relu.method) == ("DP5(4)", "DOP853", "DP5(4)")
 
 
 def test_adaptive_error_follows_the_tolerance() -> None:
@@ -70,11 +85,12 @@ def test_adaptive_error_follows_the_tolerance() -> None:
         assert _max_rho_error(traj.final, reference) < 100 * rtol
 
 
-def test_tokens_stay_on_the_sphere_over_long_runs() -> None:
+@pytest.mark.parametrize("method", list(METHODS))
+def test_tokens_stay_on_the_sphere_over_long_runs(method: str) -> None:
     rng = np.random.default_rng(11)
     X = families.random_sphere_tokens(16, 3, rng)
     cfg = Configuration.create(X, families.random_symmetric_heads(2, 3, rng), beta=2.0, attention="softmax")
-    traj = integrate(cfg, 500.0, rtol=1e-6, atol=1e-8, observables=())
+    traj = integrate(cfg, 500.0, rtol=1e-6, atol=1e-8, method=method, observables=())
     deviation = np.abs(np.linalg.norm(traj.states, axis=-1) - 1.0)
     assert traj.accepted > 100
     assert deviation.max() <= 1e-14  # stated tolerance: a few ulps, no drift
@@ -99,9 +115,11 @@ def test_energy_is_non_decreasing_on_usa_trajectories() -> None:
         assert np.all(np.diff(E) >= -1e-12 * E[:-1])
 
 
-def test_cluster_gap_event_matches_the_reduced_ode() -> None:
+@pytest.mark.parametrize("method", list(METHODS))
+def test_cluster_gap_event_matches_the_reduced_ode(method: str) -> None:
     tolerance, rho0 = 1e-4, 0.2
-    traj = integrate(_equiangular(rho0), 100.0, rtol=1e-11, atol=1e-13, events=(cluster_gap_below(tolerance),))
+    gap = (cluster_gap_below(tolerance),)
+    traj = integrate(_equiangular(rho0), 100.0, rtol=1e-11, atol=1e-13, method=method, events=gap)
 
     def reached(t: float, rho: np.ndarray) -> float:
         return (1 - rho[0]) - tolerance
@@ -114,6 +132,21 @@ def test_cluster_gap_event_matches_the_reduced_ode() -> None:
     assert traj.times[-1] == traj.t_end
 
 
+@pytest.mark.parametrize("method", list(METHODS))
+def test_dense_records_follow_the_solution_without_shortening_steps(method: str) -> None:
+    T, rho0 = 3.0, -0.1
+    grid = np.linspace(0.0, T, 301)
+    end_only = integrate(_equiangular(rho0), T, rtol=1e-9, method=method, record_times=[T], observables=())
+    dense = integrate(_equiangular(rho0), T, rtol=1e-9, method=method, record_times=grid, observables=())
+    assert (dense.accepted, dense.rejected) == (end_only.accepted, end_only.rejected) and dense.accepted < 100
+    assert np.array_equal(dense.final.tokens, end_only.final.tokens)
+    ode = solve_ivp(_rho_rate, (0, T), [rho0], method="DOP853", rtol=1e-13, atol=1e-16, t_eval=grid)
+    off_diagonal = ~np.eye(N, dtype=bool)
+    errors = [np.max(np.abs((X @ X.T)[off_diagonal] - rho)) for X, rho in zip(dense.states, ode.y[0], strict=True)]
+    assert max(errors) < 1e-7
+    assert np.abs(np.linalg.norm(dense.states, axis=-1) - 1.0).max() <= 1e-15
+
+
 def test_records_land_on_the_requested_times() -> None:
     grid = np.linspace(0.0, 2.0, 9)
     traj = integrate(_equiangular(0.0), 2.0, record_times=grid)
@@ -124,9 +157,74 @@ def test_records_land_on_the_requested_times() -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"t_final": 0.0}, {"t_final": -1.0}, {"rtol": 0.0}, {"record_times": [3.0]}, {"observables": ("nope",)}],
+    [
+        {"t_final": 0.0},
+        {"t_final": -1.0},
+        {"rtol": 0.0},
+        {"record_times": [3.0]},
+        {"observables": ("nope",)},
+        {"method": "rk4"},
+    ],
 )
 def test_bad_arguments_raise_input_errors(kwargs: dict) -> None:
     arguments = {"t_final": 1.0} | kwargs
     with pytest.raises(InputError):
         integrate(_equiangular(0.0), **arguments)
+
+
+def test_without_a_continuous_extension_dense_output_retakes_the_step() -> None:
+    cfg = _equiangular(0.0)
+
+    def flow(X: np.ndarray) -> np.ndarray:
+        return model.token_velocity(cfg.moved_to(X))
+
+    def retract(X: np.ndarray) -> np.ndarray:
+        return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+    def stepped(tableau: Tableau, h: float) -> Stepper:
+        stepper = Stepper(tableau, flow, retract, np.array(cfg.tokens))
+        stepper.attempt(h)
+        stepper.accept()
+        return stepper
+
+    half = stepped(METHODS["dp54"], 0.1).y_new
+    assert np.array_equal(stepped(replace(METHODS["dp54"], dense=None), 0.2).dense(0.5), half)
+    interpolated = stepped(METHODS["dp54"], 0.2).dense(0.5)
+    assert 0 < np.max(np.abs(interpolated - half)) < 1e-6
+
+
+def _linear_stepper(tableau: Tableau, rate: float) -> Stepper:
+    """A stepper on y' = rate * y (one 1 x 1 token), no retraction."""
+    return Stepper(tableau, lambda y: rate * y, lambda y: y, np.ones((1, 1)))
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_the_stability_boundary_is_where_a_step_stops_damping(method: str) -> None:
+    """The boundary from the tableau's stability polynomial, against the factor of an actual step on y' = -y."""
+    tableau = METHODS[method]
+    r = tableau.stability_boundary
+
+    def factor(h: float) -> float:
+        stepper = _linear_stepper(tableau, -1.0)
+        stepper.attempt(h)
+        return abs(float(stepper.y_new[0, 0]))
+
+    assert factor(0.5 * r) < 1 and factor(r * (1 - 1e-6)) <= 1 < factor(r * (1 + 1e-6))
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_the_stable_step_is_exact_on_a_linear_problem(method: str) -> None:
+    stepper = _linear_stepper(METHODS[method], -4.0)
+    stepper.attempt(0.1)
+    stepper.accept()
+    assert stepper.stable_step() == pytest.approx(METHODS[method].stability_boundary / 4.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_a_run_into_an_equilibrium_converges_instead_of_hovering_at_the_tolerance(method: str) -> None:
+    """Without the stability bound on the step the state chatters at about rtol and the speed never reaches 1e-12."""
+    rng = np.random.default_rng(0)
+    X = families.random_sphere_tokens(16, 3, rng)
+    cfg = Configuration.create(X, families.random_symmetric_heads(2, 3, rng), beta=1.0, attention="softmax")
+    traj = integrate(cfg, 1000.0, rtol=1e-8, method=method, events=(speed_below(1e-12),), observables=())
+    assert traj.status == "event:speed<=1e-12" and traj.t_end < 200

@@ -7,6 +7,7 @@ import pytest
 
 from checks import families, model
 from checks.config import ATTENTION_KINDS, GEOMETRIES, Configuration
+from checks.errors import InputError
 from tests.reference_model import Reference
 
 
@@ -68,3 +69,20 @@ def test_condition8_margin_is_power_minus_cross_shadows() -> None:
         for h in range(cfg.H)
     ]
     assert np.allclose(model.condition8_margins(cfg), expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("beta", [300.0, 1000.0])
+def test_softmax_stays_exact_where_exp_of_the_scores_overflows(beta: float) -> None:
+    """Scores beyond the unshifted range take the row-max shift; the result still matches the loop reference."""
+    rng = np.random.default_rng(4)
+    X = families.random_sphere_tokens(5, 3, rng)
+    M = families.random_general_heads(2, 3, rng)
+    cfg = Configuration.create(X, M, beta=beta, attention="softmax")
+    assert np.max(np.abs(beta * model.scores(cfg))) > model.UNSHIFTED_SOFTMAX_BOUND
+    ref = Reference(cfg.tokens, cfg.score_matrices, cfg.values, beta, "softmax", "sphere")
+    expected = [[ref.f(h, i) for i in range(cfg.n)] for h in range(cfg.H)]
+    assert np.allclose(model.head_outputs(cfg), expected, rtol=1e-9, atol=1e-12)
+    assert np.allclose(model.weights(cfg).sum(axis=-1), 1.0)
+    if np.max(beta * model.scores(cfg)) > 710:
+        with pytest.raises(InputError):
+            model.token_velocity(Configuration.create(X, M, beta=beta, attention="usa"))

@@ -56,6 +56,7 @@ def test_simulate_writes_the_trajectory_and_plots(tmp_path: Path, options: list[
         ["--rtol", "1e-300"],
         ["--scale", "1e308"],
         ["--max-steps", "0"],
+        ["--method", "rk4"],
     ],
 )
 def test_simulate_rejects_bad_options_in_one_line(
@@ -101,3 +102,12 @@ def test_simulate_max_steps_is_a_stop(tmp_path: Path, capsys: pytest.CaptureFixt
     assert cli.main(["simulate", *options, "--out", str(tmp_path)]) == 0
     assert str(np.load(tmp_path / "trajectory.npz")["status"]) == "max_steps"
     assert "--max-steps" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("options", "pair"), [([], "DOP853"), (["--method", "dp54"], "DP5(4)")])
+def test_simulate_says_which_pair_stepped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], pair: str
+) -> None:
+    """The default (auto at rtol 1e-8) steps with DOP853; --method overrides it."""
+    assert cli.main(["simulate", "--n", "4", "--T", "1", "--samples", "2", *options, "--out", str(tmp_path)]) == 0
+    assert f" {pair} steps" in capsys.readouterr().out

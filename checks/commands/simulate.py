@@ -21,6 +21,7 @@ from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_ARRAY_ELEMENTS, MAX_H
 from checks.errors import InputError
 from checks.family_names import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
+from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
 from checks.progress import progress_bar
 
 HELP = "integrate the dynamics of one configuration; save the trajectory (.npz) and plots (PNG, SVG)"
@@ -73,6 +74,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=1e-8,
         help=f"relative tolerance of the integrator, {RTOL_RANGE[0]:g}..{RTOL_RANGE[1]:g}",
+    )
+    parser.add_argument(
+        "--method",
+        choices=("auto", *METHODS),
+        default="auto",
+        help=f"Runge-Kutta pair (default auto: DOP853 for rtol <= {HIGH_ORDER_RTOL:g}, else and for relu DP5(4))",
     )
     parser.add_argument("--stop-gap", type=float, metavar="TOL", help="stop once the cluster gap is <= TOL, in (0, 2]")
     parser.add_argument(
@@ -187,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
             args.T,
             rtol=args.rtol,
             atol=args.rtol * 1e-2,
+            method=args.method,
             record_times=np.linspace(0.0, args.T, samples),
             events=events,
             max_steps=max_steps,
@@ -200,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     written += plots.save(plots.gap_figure(traj.times, values["cluster_gap"]), out / "cluster_gap")
     written += plots.save(plots.condition8_figure(traj.times, values["condition8_margin"]), out / "condition8")
     print(
-        f"{traj.status} at t={traj.t_end:.6g}: {traj.accepted} steps ({traj.rejected} rejected), "
+        f"{traj.status} at t={traj.t_end:.6g}: {traj.accepted} {traj.method} steps ({traj.rejected} rejected), "
         f"{traj.evaluations} velocity evaluations, cluster gap {values['cluster_gap'][-1]:.3g}"
     )
     print(stop_reason(traj, args.T))

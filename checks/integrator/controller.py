@@ -1,9 +1,15 @@
 """Step-size control: the scaled error norm and two controllers (PI and fixed step).
 
-The PI controller is Hairer's DOPRI5 rule: the new step is h * err^(-alpha) * err_prev^(beta)
-with a safety factor, clipped growth and shrinkage. The proportional part reacts to the current
-error, the integral part (the previous error) damps the oscillation of step sizes that a pure
-error-per-step rule shows on stiff-ish stretches, such as the fast collapse of a cluster.
+The PI controller is Hairer's rule: the new step is h * err^(-alpha) * err_prev^(beta) with a
+safety factor, clipped growth and shrinkage, alpha = 1/(q+1) - 0.75 beta for an error estimate of
+order q. The proportional part reacts to the current error, the integral part (the previous
+error) damps the oscillation of step sizes that a pure error-per-step rule shows on stiff-ish
+stretches, such as the fast collapse of a cluster.
+
+Near an equilibrium the error estimate alone lets the step grow to the method's stability
+boundary, where a decaying mode is no longer damped: the state then hovers at the tolerance
+instead of converging, and a run never sees the motion stop. The PI controller therefore also
+keeps each step below STABILITY_FRACTION of the largest stable step (`Stepper.stable_step`).
 """
 
 from __future__ import annotations
@@ -12,19 +18,39 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from checks.integrator.tableau import ERROR_ORDER
+#: Fraction of the largest stable step that the PI controller allows (the damping of the stiffest
+#: mode per step is then |R(-0.8 r)|: 0.30 for DP5(4), 0.08 for DOP853).
+STABILITY_FRACTION = 0.8
+#: Weight of the third-order estimate in Hairer's DOP853 blend err5^2 / sqrt(err5^2 + 0.01 err3^2).
+THIRD_ORDER_WEIGHT = 0.01
 
 
-def error_norm(error: np.ndarray, y_old: np.ndarray, y_new: np.ndarray, rtol: float, atol: float) -> float:
-    """RMS of error / (atol + rtol * max(|y_old|, |y_new|)): a step is acceptable when <= 1."""
-    scale = atol + rtol * np.maximum(np.abs(y_old), np.abs(y_new))
-    return float(np.sqrt(np.mean((error / scale) ** 2)))
+def error_norm(errors: np.ndarray, y_old: np.ndarray, y_new: np.ndarray, rtol: float, atol: float) -> float:
+    """The scaled size of a step's error estimate: the step is acceptable when it is <= 1.
+
+    Each entry is divided by atol + rtol * max(|y_old|, |y_new|): Hairer's scale, also that of
+    scipy's solve_ivp and of the earlier DP5(4)-only integrator, so the tolerances of the
+    trajectory claims keep their meaning. `errors` holds
+    one or two estimates of the shape of y (module `tableau`). One estimate: the RMS of the scaled
+    error. Two (DOP853): Hairer's blend |e5|^2 / sqrt(|e5|^2 + 0.01 |e3|^2) of the RMS norms, which
+    behaves like an estimate of order 7 for small steps and like the robust third-order one for
+    large steps.
+    """
+    scaled = errors / (atol + rtol * np.maximum(np.abs(y_old), np.abs(y_new)))
+    squares = np.einsum("kij,kij->k", scaled, scaled) / y_old.size
+    if len(squares) == 1:
+        return float(np.sqrt(squares[0]))
+    fifth, third = float(squares[0]), float(squares[1])
+    if fifth == 0.0:
+        return 0.0
+    return fifth / float(np.sqrt(fifth + THIRD_ORDER_WEIGHT * third))
 
 
 @dataclass
 class PIController:
-    """Hairer's PI step-size rule; `decide` says whether to accept and proposes the next step."""
+    """Hairer's PI step-size rule for an error estimate of order `error_order`; `decide` accepts or rejects."""
 
+    error_order: int
     safety: float = 0.9
     min_factor: float = 0.2
     max_factor: float = 10.0
@@ -33,7 +59,7 @@ class PIController:
 
     @property
     def alpha(self) -> float:
-        return 1.0 / (ERROR_ORDER + 1) - 0.75 * self.beta
+        return 1.0 / (self.error_order + 1) - 0.75 * self.beta
 
     def decide(self, h: float, err: float) -> tuple[bool, float]:
         """(accepted, next step size) for a step of size h whose scaled error is err."""
@@ -45,6 +71,10 @@ class PIController:
             return True, h / factor
         return False, h / min(1.0 / self.min_factor, proportional / self.safety)
 
+    def limit(self, h: float, stable_step: float) -> float:
+        """The next step h, kept below STABILITY_FRACTION of the largest stable step."""
+        return min(h, STABILITY_FRACTION * stable_step)
+
 
 @dataclass
 class FixedStep:
@@ -54,6 +84,10 @@ class FixedStep:
 
     def decide(self, h: float, err: float) -> tuple[bool, float]:
         return True, self.step
+
+    def limit(self, h: float, stable_step: float) -> float:
+        """The fixed step, unbounded (an order measurement must not be changed by stability)."""
+        return h
 
 
 Controller = PIController | FixedStep

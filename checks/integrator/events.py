@@ -1,8 +1,9 @@
 """Events along a trajectory: a scalar function of the state crossing zero from above.
 
 After each accepted step the integrator evaluates every event; when one has become <= 0 the
-crossing time is located by the Illinois variant of regula falsi on re-taken steps from the
-last accepted state, so the event time is as accurate as the integrator itself.
+crossing time is located by the Illinois variant of regula falsi on the step's dense output
+(`Stepper.dense`), which is as accurate as the step itself and costs no velocity evaluations
+beyond the extra stages of the continuous extension, computed once per step.
 """
 
 from __future__ import annotations

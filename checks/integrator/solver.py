@@ -1,14 +1,18 @@
-"""The one entry point `integrate(cfg, t_final, ...)`: adaptive DP5(4) along the model's dynamics.
+"""The one entry point `integrate(cfg, t_final, ...)`: an adaptive explicit Runge-Kutta pair along the model's dynamics.
 
-The right-hand side is `model.token_velocity(cfg.moved_to(X))`, vectorized over tokens.
+The right-hand side is `model.token_velocity(cfg.moved_to(X))`, vectorized over tokens. The pair
+is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol and the attention kind), stepped by
+`stepper.Stepper` under the PI controller, which also keeps each step inside the pair's stability
+interval at the stiffness estimated in the last step (`controller`); records and events between
+steps come from the pair's dense output, so recording at many times does not shorten the steps.
 
-Sphere: after each accepted step every row is divided by its norm (a retraction). The exact
-flow keeps |x_i| = 1, and a Runge-Kutta step leaves it only by the local error, so the
-normalization moves the state by O(h^6): it keeps |x_i| = 1 to rounding over arbitrarily long
-runs (no drift accumulates) without lowering the order of the method. It acts row by row and is
-a fixed point on the sphere, so it does not reorder or mix tokens. The error estimate is taken
-before the retraction, and the FSAL velocity is reused at the retracted state: the two differ by
-O(h^6) times a Lipschitz constant, below the local error. Flat dynamics: no retraction.
+Sphere: after each step every row is divided by its norm (a retraction). The exact flow keeps
+|x_i| = 1, and a Runge-Kutta step leaves it only by the local error, so the normalization moves
+the state by O(h^(p+1)): it keeps |x_i| = 1 to rounding over arbitrarily long runs (no drift
+accumulates) without lowering the order p of the method, for every tableau. It acts row by row
+and is a fixed point on the sphere, so it does not reorder or mix tokens. The velocity that
+starts the next step is evaluated at the retracted state, and interpolated states are retracted
+too. Flat dynamics: no retraction.
 
 A trial step whose stages leave the finite range (an exp overflow, a non-finite state) is rejected
 and retried with a smaller step. When the step size underflows (a flat run that blows up in finite
@@ -29,8 +33,9 @@ from checks.config import Configuration
 from checks.errors import InputError
 from checks.integrator.controller import Controller, PIController, error_norm
 from checks.integrator.events import Event, locate_crossing
+from checks.integrator.methods import tableau_for
 from checks.integrator.recorder import DEFAULT_OBSERVABLES, Recorder
-from checks.integrator.tableau import ORDER, dormand_prince_step
+from checks.integrator.stepper import Stepper
 
 
 @dataclass
@@ -47,6 +52,7 @@ class Trajectory:
     evaluations: int
     accepted: int
     rejected: int
+    method: str
 
 
 class IntegrationFailure(InputError):
@@ -90,6 +96,7 @@ def integrate(
     *,
     rtol: float = 1e-8,
     atol: float = 1e-10,
+    method: str = "auto",
     record_times: Sequence[float] | np.ndarray | None = None,
     observables: Sequence[str] = DEFAULT_OBSERVABLES,
     events: Sequence[Event] = (),
@@ -101,21 +108,22 @@ def integrate(
 ) -> Trajectory:
     """Integrate the dynamics of `cfg` from t = 0 to `t_final` (or a terminal event).
 
-    `record_times`: times in [0, t_final] at which the observables are recorded (steps land on
-    them exactly); None records t = 0 and every accepted step. The end state is always recorded.
+    `method`: "auto" (DP5(4) or DOP853 by rtol and attention kind, see `methods`), "dp54" or
+    "dop853". `record_times`: times in [0, t_final] at which the observables are recorded (from
+    the dense output); None records t = 0 and every accepted step. The end state is always recorded.
     """
     t_final = _positive("t_final", t_final)
     rtol, atol = _positive("rtol", rtol), _positive("atol", atol)
+    tableau = tableau_for(rtol, method, cfg.attention)
     pending = _record_grid(record_times, t_final)
     flow = _Flow(cfg)
     recorder = Recorder(tuple(observables), keep_states)
-    controller = controller or PIController()
-    y = flow.retract(np.array(cfg.tokens, dtype=float))
-    k = flow(y)
+    controller = controller or PIController(tableau.error_order)
+    stepper = Stepper(tableau, flow, flow.retract, flow.retract(np.array(cfg.tokens, dtype=float)))
     given = first_step is not None
-    h = _positive("first_step", first_step) if given else _initial_step(flow, y, k, rtol, atol, t_final)
-    t, accepted, rejected, fired, status = 0.0, 0, 0, [], "completed"
-    g_old = [e.function(cfg.moved_to(y)) for e in events]
+    h = _positive("first_step", first_step) if given else _initial_step(flow, stepper, rtol, atol, t_final)
+    t, accepted, rejected, fired, status, stopped_at = 0.0, 0, 0, [], "completed", None
+    g_old = [e.function(cfg.moved_to(stepper.y)) for e in events]
 
     def save(time: float, state: np.ndarray) -> None:
         recorder.record(time, cfg.moved_to(state))
@@ -123,90 +131,90 @@ def integrate(
             on_record(time)
 
     if record_times is None or (pending and pending[0] == 0.0):
-        save(0.0, y)
+        save(0.0, stepper.y)
         pending = pending[1:] if pending and pending[0] == 0.0 else pending
     while t < t_final:
         if accepted + rejected >= max_steps:
             status = "max_steps"
             break
-        target = min(t_final, pending[0]) if pending else t_final
-        h_try = target - t if h >= (target - t) * (1.0 - 1e-9) else h  # no sliver step before a target
+        h_try = t_final - t if h >= (t_final - t) * (1.0 - 1e-9) else h  # no sliver step before the end
         if h_try <= 16 * np.finfo(float).eps * max(1.0, abs(t)):
             status = "step size underflow"
             break
         try:
-            step = dormand_prince_step(flow, y, k, h_try)
+            error = stepper.attempt(h_try)
         except InputError:  # a stage overflowed or left the finite range: a shorter step may stay inside
             rejected, h = rejected + 1, h_try * NON_FINITE_SHRINK
             continue
-        ok, h_next = controller.decide(h_try, error_norm(step.error, y, step.state, rtol, atol))
+        ok, h = controller.decide(h_try, error_norm(error, stepper.y, stepper.y_new, rtol, atol))
         if not ok:
-            rejected, h = rejected + 1, h_next
+            rejected += 1
             continue
         accepted += 1
-        y_new = flow.retract(step.state)
-        g_new = [e.function(cfg.moved_to(y_new)) for e in events]
-        hit = [i for i, (a, b) in enumerate(zip(g_old, g_new, strict=True)) if a > 0 >= b]
-        stop = None
-        for h_event, i in _located(flow, y, k, h_try, events, hit, g_old, g_new):
-            fired.append((events[i].name, t + h_event))
-            if events[i].terminal:
-                stop = (h_event, i)
-                break
-        if stop is not None:
-            h_event, i = stop
-            y = y_new if h_event >= h_try else flow.retract(dormand_prince_step(flow, y, k, h_event).state)
-            t, status = t + h_event, f"event:{events[i].name}"
-            break
-        landed = h_try == target - t
-        t = target if landed else t + h_try
-        y, k, g_old = y_new, step.last_stage, g_new
-        h = max(h, h_next) if h_try < h else h_next  # a step shortened to land does not shrink h
-        if landed and pending and target == pending[0]:
+        stepper.accept()
+        h = controller.limit(h, stepper.stable_step())
+        t_new = t_final if h_try == t_final - t else t + h_try
+        g_new = [e.function(cfg.moved_to(stepper.y_new)) for e in events]
+        stop = _first_terminal(cfg, stepper, events, g_old, g_new, t, fired)
+        t_end = t_new if stop is None else t + stop[0] * h_try
+        while pending and pending[0] <= t_end:
+            save(pending[0], stepper.dense(1.0 if pending[0] >= t_new else (pending[0] - t) / h_try))
             pending = pending[1:]
-            save(t, y)
-        elif record_times is None:
-            save(t, y)
+        if stop is not None:
+            t, stopped_at, status = t_end, stepper.dense(stop[0]), f"event:{events[stop[1]].name}"
+            break
+        if record_times is None:
+            save(t_new, stepper.y_new)
+        stepper.advance()
+        t, g_old = t_new, g_new
+    y = stepper.y if stopped_at is None else stopped_at
     if not recorder.times or recorder.times[-1] != t:
         save(t, y)
     times, states, values = recorder.arrays()
-    run = Trajectory(times, states, values, fired, cfg.moved_to(y), t, status, flow.evaluations, accepted, rejected)
+    run = Trajectory(
+        times, states, values, fired, cfg.moved_to(y), t, status, flow.evaluations, accepted, rejected, tableau.name
+    )
     if status == "step size underflow":
         raise IntegrationFailure(run, "step size underflow: the dynamics is too stiff or blows up")
     return run
 
 
-def _located(
-    flow: _Flow,
-    y: np.ndarray,
-    k: np.ndarray,
-    h: float,
+def _first_terminal(
+    cfg: Configuration,
+    stepper: Stepper,
     events: Sequence[Event],
-    hit: list[int],
     g_old: list[float],
     g_new: list[float],
-) -> list[tuple[float, int]]:
-    """(offset within the step, event index) of every event that fired in the step, earliest first."""
+    t: float,
+    fired: list,
+) -> tuple[float, int] | None:
+    """Locate the events that fired in the accepted step on its dense output, earliest first, and log them in
+    `fired` up to the first terminal one; return (fraction of the step, event index) of that one, or None."""
     located = []
-    for i in hit:
+    for i, (before, after) in enumerate(zip(g_old, g_new, strict=True)):
+        if before > 0 >= after:
 
-        def g(s: float, i: int = i) -> float:
-            state = flow.retract(dormand_prince_step(flow, y, k, s).state)
-            return events[i].function(flow.cfg.moved_to(state))
+            def g(theta: float, i: int = i) -> float:
+                return events[i].function(cfg.moved_to(stepper.dense(theta)))
 
-        located.append((locate_crossing(g, 0.0, g_old[i], h, g_new[i], 1e-13 * max(h, 1.0)), i))
-    return sorted(located)
+            located.append((locate_crossing(g, 0.0, before, 1.0, after, 1e-13 * max(stepper.h, 1.0) / stepper.h), i))
+    for theta, i in sorted(located):
+        fired.append((events[i].name, t + theta * stepper.h))
+        if events[i].terminal:
+            return theta, i
+    return None
 
 
-def _initial_step(flow: _Flow, y: np.ndarray, k: np.ndarray, rtol: float, atol: float, t_final: float) -> float:
+def _initial_step(flow: _Flow, stepper: Stepper, rtol: float, atol: float, t_final: float) -> float:
     """Hairer's starting step: from the sizes of y, f(y) and a finite-difference second derivative."""
+    y, k = stepper.y, stepper.velocity
     scale = atol + rtol * np.abs(y)
     d0 = float(np.sqrt(np.mean((y / scale) ** 2)))
     d1 = float(np.sqrt(np.mean((k / scale) ** 2)))
     h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
     k1 = flow(y + h0 * k)
     d2 = float(np.sqrt(np.mean(((k1 - k) / scale) ** 2))) / h0
-    h1 = max(1e-6, h0 * 1e-3) if max(d1, d2) <= 1e-15 else (0.01 / max(d1, d2)) ** (1.0 / ORDER)
+    h1 = max(1e-6, h0 * 1e-3) if max(d1, d2) <= 1e-15 else (0.01 / max(d1, d2)) ** (1.0 / stepper.tableau.order)
     return min(100 * h0, h1, t_final)
 
 

@@ -31,13 +31,14 @@ How each is decided:
   exact reduced ODE for rho, by closed form (relu) or a squeeze between closed forms (softmax), with
   exact limits (`identities.reduced_clustering`).
 - T25, measured readings (a: exponents at most the claimed ones; b: equal to them): one head
-  M = lambda I (lambda = 1, W = M, beta = 1), tokens uniform on S^{d-1}, integrated with DP5(4) until
-  the cluster gap max_{i != j}(1 - <x_i, x_j>) falls to GAP_TOLERANCE (the clustering time), the flow
-  settles (max speed <= SETTLED_SPEED) or T_MAX passes. Times over a grid of (n, d) and several seeds
-  are fitted by least squares: softmax log T = c + a log n + b log d, relu log T = c + a log n +
-  b log log d. An exponent passes within two standard errors plus EXPONENT_SLACK (finite-size
-  effects). Floats can only support a claim: a contradicting fit gives INCONCLUSIVE with the fit,
-  never REFUTED, and so does a run that never clusters (no scaling law can be fitted to it).
+  M = lambda I (lambda = 1, W = M, beta = 1), tokens uniform on S^{d-1}, integrated (with the pair
+  that `auto` takes for the kind at RTOL) until the cluster gap max_{i != j}(1 - <x_i, x_j>) falls to
+  GAP_TOLERANCE (the clustering time), the flow settles (max speed <= SETTLED_SPEED) or T_MAX
+  passes. Times over a grid of (n, d) and several seeds are fitted by least squares: softmax
+  log T = c + a log n + b log d, relu log T = c + a log n + b log log d. An exponent passes within
+  two standard errors plus EXPONENT_SLACK (finite-size effects). Floats can only support a claim:
+  a contradicting fit gives INCONCLUSIVE with the fit, never REFUTED, and so does a run that never
+  clusters (no scaling law can be fitted to it).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ from checks.config import ATTENTION_KINDS, Configuration
 from checks.errors import BudgetExceeded
 from checks.evidence import Worst, cases
 from checks.fits import LinearFit, exponential_rate, power_law
-from checks.integrator import cluster_gap_below, integrate, speed_below
+from checks.integrator import cluster_gap_below, integrate, speed_below, tableau_for
 from checks.registry import REGISTRY, Context
 from checks.sampling import float_verdict
 from checks.scalar_constants import lambda_c_scaled
@@ -311,7 +312,13 @@ LATE_TOLERANCE = 1e-3
 LATE_WINDOW = (1e-9, 1e-5)
 
 
-RTOL, ATOL = 1e-11, 1e-14
+#: Tolerances of the late-rate runs: eps down to LATE_WINDOW[0] = 1e-9 must be resolved.
+LATE_RTOL, LATE_ATOL = 1e-11, 1e-14
+
+
+#: Records of eps(t) per late-rate run, evenly spaced up to the end of the run (dense output): the
+#: fit window holds tens of them whatever step sizes the integrator takes.
+LATE_RECORDS = 401
 
 
 def gap_rates(cfg: Configuration) -> np.ndarray:
@@ -338,10 +345,16 @@ def check_early_rate(ctx: Context, coefficient: float = 1.0) -> Outcome:
 
 
 def late_exponent(cfg: Configuration) -> tuple[float, float, float, int]:
-    """(fitted rate r, its standard error, |r_first_half - r_second_half|, points) of eps(t) ~ C exp(-r t)."""
-    traj = integrate(
-        cfg, 1e4, rtol=RTOL, atol=ATOL, events=(cluster_gap_below(LATE_WINDOW[0]),), observables=("cluster_gap",)
-    )
+    """(fitted rate r, its standard error, |r_first_half - r_second_half|, points) of eps(t) ~ C exp(-r t).
+
+    One run finds the time at which eps falls to LATE_WINDOW[0]; a second run up to that time records
+    eps on an even grid from the dense output (records do not shorten steps).
+    """
+    end = integrate(
+        cfg, 1e4, rtol=LATE_RTOL, atol=LATE_ATOL, events=(cluster_gap_below(LATE_WINDOW[0]),), observables=()
+    ).t_end
+    grid = np.linspace(0.0, end, LATE_RECORDS)
+    traj = integrate(cfg, end, rtol=LATE_RTOL, atol=LATE_ATOL, record_times=grid, observables=("cluster_gap",))
     t, eps = traj.times, traj.observables["cluster_gap"]
     window = (eps >= LATE_WINDOW[0]) & (eps <= LATE_WINDOW[1])
     t, eps = t[window], eps[window]
@@ -375,8 +388,9 @@ def check_late_rate(ctx: Context, multiple: float = 2.0) -> Outcome:
         )
         worst.update(relative, cfg)
     method = (
-        f"numeric: DP5(4) (rtol={RTOL:g}) from {worst.cases} random equiangular softmax configurations with scalar "
-        f"heads until eps < {LATE_WINDOW[0]:g}; least-squares fit of log eps on eps in {list(LATE_WINDOW)}; "
+        f"numeric: {tableau_for(LATE_RTOL).name} (rtol={LATE_RTOL:g}) from {worst.cases} random equiangular "
+        f"softmax configurations with scalar heads until eps < {LATE_WINDOW[0]:g}, recorded at {LATE_RECORDS} "
+        f"evenly spaced times; least-squares fit of log eps on eps in {list(LATE_WINDOW)}; "
         f"fitted rate vs {multiple:g} * Lambda"
     )
     details = {"max_relative_rate_discrepancy": worst.value, "fits": fits}
@@ -666,7 +680,8 @@ def check_clustering_time(
     feature = D_FEATURE[attention]
     method = (
         f"numeric: clustering times (cluster gap <= {GAP_TOLERANCE:g}) of {attention}, M = I, beta = 1, over "
-        f"n in {list(ns)}, d in {list(ds)}, {seeds} random initializations each (DP5(4), rtol={RTOL:g}); "
+        f"n in {list(ns)}, d in {list(ds)}, {seeds} random initializations each "
+        f"({tableau_for(RTOL, attention=attention).name}, rtol={RTOL:g}); "
         f"least-squares fit log T = c + a log n + b {feature}; claimed a = {claimed[0]:g}, b = {claimed[1]:g} "
         f"({' and '.join(readings)} reading)"
     )

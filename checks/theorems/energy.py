@@ -45,7 +45,7 @@ from certificates.witness import round_configuration
 from checks import adversarial, families, model
 from checks.config import Configuration
 from checks.evidence import Worst, cases
-from checks.integrator import Event, Trajectory, integrate
+from checks.integrator import Event, Trajectory, integrate, tableau_for
 from checks.registry import REGISTRY, Context
 from checks.sampling import float_verdict, random_configuration, relative_discrepancy
 from checks.verdicts import Outcome, Verdict, derived
@@ -312,7 +312,7 @@ def _bounded_norm() -> Event:
 
 
 def _run(cfg: Configuration, T: float, observables: tuple[str, ...]) -> Trajectory:
-    """A recorded DP5(4) trajectory on [0, T], stopped early if a flat token norm reaches the bound."""
+    """A recorded trajectory on [0, T], stopped early if a flat token norm reaches the bound."""
     events = (_bounded_norm(),) if cfg.geometry == "flat" else ()
     grid = np.linspace(0, T, RECORDS)
     return integrate(cfg, T, rtol=RTOL, atol=ATOL, record_times=grid, observables=observables, events=events)
@@ -343,7 +343,8 @@ def check_energy_trajectories(ctx: Context, geometry: str, coefficient: float = 
         worst_drop = max(worst_drop, float(np.max(-np.diff(energy) / energy[:-1], initial=0.0)))
         balance.update(_balance_excess(traj.times, np.array(claimed), energy[-1] - energy[0]), cfg)
     method = (
-        f"numeric: {len(runs)} DP5(4) trajectories (rtol={RTOL:g}, {geometry}, T={T:g}{_stop(geometry)}); at {RECORDS} "
+        f"numeric: {len(runs)} {tableau_for(RTOL).name} trajectories (rtol={RTOL:g}, {geometry}, T={T:g}"
+        f"{_stop(geometry)}); at {RECORDS} "
         "records each, "
         f"chain-rule dE/dt vs {coefficient:g}*(1/n) sum |xdot|^2; E non-decreasing between records; "
         "E(T)-E(0) vs the Simpson quadrature of the claimed rate"
@@ -403,7 +404,8 @@ def check_flat_orthogonal(ctx: Context, coefficient: float = 1.0) -> Outcome:
         worst_drop = max(worst_drop, float(np.max(-np.diff(E_h, axis=0) / E_h[:-1], initial=0.0)))
     method = (
         f"numeric: chain-rule dE_h/dt vs {coefficient:g}*(1/n^3) sum_i |f^h_i|^2 at {identity.cases} random flat "
-        f"configurations with exactly orthogonal symmetric heads, and each E_h along {len(runs)} DP5(4) trajectories"
+        f"configurations with exactly orthogonal symmetric heads, and each E_h along {len(runs)} "
+        f"{tableau_for(RTOL).name} trajectories"
     )
     details = {
         "max_relative_identity_residual": identity.value,

@@ -41,7 +41,7 @@ from checks import adversarial, families, model
 from checks.config import Configuration
 from checks.evidence import Worst, cases
 from checks.family_names import HEAD_FAMILIES, SHORT_HEAD_NAMES
-from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
+from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below, tableau_for
 from checks.registry import REGISTRY, Context
 from checks.sampling import float_verdict, random_configuration, relative_discrepancy
 from checks.verdicts import Outcome, Verdict, derived
@@ -182,7 +182,8 @@ def check_monotone_along_trajectories(ctx: Context, sign: float = 1.0) -> Outcom
         worst.bound(-float(np.max(drops, initial=0.0)))
     direction = "non-decreasing" if sign > 0 else "non-increasing"
     method = (
-        f"numeric: DP5(4) (rtol={RTOL:g}) from random equiangular softmax configurations with scalar heads until "
+        f"numeric: {tableau_for(RTOL).name} (rtol={RTOL:g}) from random equiangular softmax configurations with "
+        "scalar heads until "
         f"the cluster gap is < {FINAL_GAP:g}; model dH^h_i/dt and recorded H^h_i {direction} at every accepted step"
     )
     return worst.verdict(method, RATE_TOLERANCE, {"states": worst.cases})
@@ -204,7 +205,8 @@ def check_limit(ctx: Context, limit: Callable[[int], float] = math.log) -> Outco
         )
         worst.update(float(np.max(np.abs(limit(cfg.n) - entropies[-1]))), traj.final)
     method = (
-        f"numeric: DP5(4) from {worst.cases} random equiangular softmax configurations with scalar heads until the "
+        f"numeric: {tableau_for(RTOL).name} from {worst.cases} random equiangular softmax configurations with "
+        "scalar heads until the "
         f"cluster gap is < {FINAL_GAP:g}; max |limit(n) - H^h_i| at the end state"
     )
     details = {"max_gap_to_limit": worst.value, "runs": deficits}
@@ -226,7 +228,8 @@ def check_limit_general(ctx: Context, limit: Callable[[int], float] = math.log) 
             worst.update(float(np.max(np.abs(limit(n) - traj.observables["entropies"][-1]))), traj.final)
     collapsed = worst.cases
     method = (
-        f"numeric: DP5(4) from {len(runs)} random softmax configurations with random symmetric heads (beta = 1); on "
+        f"numeric: {tableau_for(RTOL).name} from {len(runs)} random softmax configurations with random symmetric "
+        "heads (beta = 1); on "
         f"the {collapsed} runs that collapse (cluster gap < {FINAL_GAP:g}), max |limit(n) - H^h_i| at the end"
     )
     details = {"runs": len(runs), "collapsed": collapsed, "settled_or_unfinished": len(runs) - collapsed}
