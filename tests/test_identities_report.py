@@ -9,7 +9,7 @@ import pytest
 from checks import cli
 
 OWNED = (
-    "projection.*,T11.energy-rate.*,T16.*,T17.shadow-decomposition,C8.*,T27.entropy-identity,"
+    "projection.*,T11.energy-rate.*,T16.*,T17.shadow-decomposition,C8.radial-dominance*,T27.entropy-identity,"
     "T19.c-star,T19.golden,T19.lambert-w*"
 )
 
