@@ -156,9 +156,22 @@ REGISTRY.declare(
 )
 
 
+#: Times at which states and entropies are recorded (on the dense output, up to the stopping event): log-spaced,
+#: so that the fast early phase is sampled densely whatever step sizes the integrator takes.
+RECORD_TIMES = np.concatenate([[0.0], np.geomspace(1e-3, 1e4, 1200)])
+
+
 def _run(cfg: Configuration) -> Trajectory:
     events = (cluster_gap_below(FINAL_GAP),)
-    return integrate(cfg, 1e4, rtol=RTOL, atol=ATOL, events=events, observables=("entropies", "cluster_gap"))
+    return integrate(
+        cfg,
+        1e4,
+        rtol=RTOL,
+        atol=ATOL,
+        events=events,
+        observables=("entropies", "cluster_gap"),
+        record_times=RECORD_TIMES,
+    )
 
 
 def _trajectories(ctx: Context) -> list[tuple[Configuration, Trajectory]]:
@@ -171,7 +184,7 @@ def _trajectories(ctx: Context) -> list[tuple[Configuration, Trajectory]]:
 
 
 def check_monotone_along_trajectories(ctx: Context, sign: float = 1.0) -> Outcome:
-    """sign * dH^h_i/dt >= 0 at every accepted step, and recorded sign * H^h_i never decreasing."""
+    """sign * dH^h_i/dt >= 0 at every recorded state, and recorded sign * H^h_i never decreasing."""
     worst = Worst.least()
     for cfg, traj in _trajectories(ctx):
         for X in traj.states:
@@ -184,7 +197,8 @@ def check_monotone_along_trajectories(ctx: Context, sign: float = 1.0) -> Outcom
     method = (
         f"numeric: {tableau_for(RTOL).name} (rtol={RTOL:g}) from random equiangular softmax configurations with "
         "scalar heads until "
-        f"the cluster gap is < {FINAL_GAP:g}; model dH^h_i/dt and recorded H^h_i {direction} at every accepted step"
+        f"the cluster gap is < {FINAL_GAP:g}; model dH^h_i/dt and H^h_i {direction} at {len(RECORD_TIMES)} log-spaced "
+        "record times (dense output)"
     )
     return worst.verdict(method, RATE_TOLERANCE, {"states": worst.cases})
 
