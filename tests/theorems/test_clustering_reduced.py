@@ -14,6 +14,7 @@ import sympy as sp
 
 from checks.claim_runner import run_claim
 from checks.registry import Context, load_all
+from checks.theorems.clustering import _refuted_by_finite_limit
 from checks.verdicts import Verdict
 from identities import linearized_clustering as lc
 from identities import reduced_clustering as rc
@@ -100,3 +101,18 @@ def test_reduced_readings_are_decided_and_state_their_domain() -> None:
     assert "d^(-1/2) < rho1 < 1" in registry.get("T25.relu-time.reading-c").statement
     findings = " ".join(outcome.finding for r in results.values() for _, outcome in r.outcomes)
     assert "ln n" in findings and "sqrt(d)" in findings
+
+
+def test_a_theta_reading_is_not_refuted_by_an_infinite_or_unproved_limit() -> None:
+    """The refutation needs a proved, finite limit of T over the slower growth; otherwise it is not a witness."""
+
+    def closed() -> Derivation:
+        derivation = Derivation()
+        derivation.zero("a step that closes", sp.Integer(0), "0 = 0")
+        return derivation
+
+    assert closed().proved and not Derivation().proved
+    assert _refuted_by_finite_limit(Derivation(), sp.Rational(1, 2), "", {}, "T/n", "").verdict is not Verdict.REFUTED
+    assert _refuted_by_finite_limit(closed(), sp.oo, "", {}, "T/n", "").verdict is Verdict.INCONCLUSIVE
+    finite = _refuted_by_finite_limit(closed(), sp.Rational(1, 2), "", {}, "T/n", "")
+    assert finite.verdict is Verdict.REFUTED and finite.witness["T/n"] == "0"

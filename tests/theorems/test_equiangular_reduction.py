@@ -115,7 +115,7 @@ def _integrate_reduced(pull: sp.Expr, n: int, rho0: float, t_final: float) -> fl
 )
 def test_destination_matches_the_integrated_reduction(kind: str, lambdas: list, rho0: sp.Rational, limit) -> None:
     n = 4
-    pull = er.reduced_pull(Derivation(), kind, [sp.sympify(v) for v in lambdas]).subs({er.n: n, er.beta: 1})
+    pull = er.reduced_pull(Derivation(), kind, [sp.Rational(v) for v in lambdas]).subs({er.n: n, er.beta: 1})
     derivation = Derivation()
     assert er.destination(derivation, pull, rho0, n) == limit
     assert derivation.proved, derivation.failures
