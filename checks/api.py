@@ -24,6 +24,7 @@ from checks.claim_runner import run_claims
 from checks.errors import InputError
 from checks.progress import progress_bar
 from checks.registry import PROFILES, Claim, Context, load_all
+from checks.report import Subject
 from checks.report_object import Report
 
 #: Where certificate files go unless another folder is given (the command line's default too).
@@ -42,7 +43,7 @@ class DecisionOptions(TypedDict, total=False):
 
 def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Report:
     """Decide the paper's claims (those whose id matches the glob(s) `only`, comma-separated; all when None)."""
-    return decide(load_all().select(only), "verifying", **options)
+    return decide(load_all().select(only), "verifying", subject="paper", **options)
 
 
 def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
@@ -54,7 +55,7 @@ def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
         raise InputError("claims", claims, "must be a claims file's path or its TOML text")
     is_text = isinstance(claims, str) and "\n" in claims
     loaded = parse_claims(claims) if is_text else load_claims(claims)
-    return decide(register_claims(loaded).claims(), "checking", **options)
+    return decide(register_claims(loaded).claims(), "checking", subject="claims file", **options)
 
 
 def decide(
@@ -65,8 +66,11 @@ def decide(
     certificates: str | Path = DEFAULT_CERTIFICATES,
     timeout: float | None = None,
     progress: bool = True,
+    subject: Subject = "paper",
 ) -> Report:
     """Decide `claims` in order within the overall `timeout` in seconds; `label` names the progress bar.
+
+    `subject` says whether they are the paper's claims or a claims file's (`checks.report.Subject`).
 
     The bar is drawn on stderr when it is a terminal and `progress` is true. Certificate files go to
     the folder `certificates`; the options are checked before any claim is decided.
@@ -76,7 +80,7 @@ def decide(
     base = Context(profile, seed, Path(certificates), deadline)
     with progress_bar(label, len(claims), enabled=progress) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
-    return Report(results, profile, seed)
+    return Report(results, profile, seed, subject)
 
 
 def validate(profile: str, seed: int, certificates: str | Path, timeout: float | None) -> None:

@@ -10,11 +10,11 @@ part a notebook shows (verdict counts, differences from the summary, the table o
 from __future__ import annotations
 
 import html
-import json
 from typing import Any
 
 from checks.mathml import formula_html
-from checks.report import DIFFERENCES_HEADING, NO_DIFFERENCES
+from checks.report import attention_words
+from checks.report_values import dumps
 
 #: Styles of the overview, scoped to class `headflow` so that a notebook's own styles are left alone.
 _OVERVIEW_CSS = """
@@ -51,13 +51,13 @@ def render_html(report: dict[str, Any]) -> str:
 
 
 def render_overview(report: dict[str, Any]) -> str:
-    """The heading, the differences from the summary, the verdict counts and the table of claims."""
+    """The heading, the block of claims that need attention, the verdict counts and the table of claims."""
     e = html.escape
     return "\n".join(
         [
             f"<h1>headflow report</h1><p>version {e(str(report['headflow']))}, profile "
             f"{e(str(report['profile']))}, seed {e(str(report['seed']))}</p>",
-            _differences(report.get("differences", [])),
+            _differences(report),
             "<table><tr><th>verdict</th><th>count</th></tr>",
             *(f"<tr><td>{_badge(v)}</td><td>{c}</td></tr>" for v, c in report["summary"].items()),
             "</table><table><tr><th>claim</th><th>verdict</th><th>method</th><th>seconds</th></tr>",
@@ -80,14 +80,16 @@ def _badge(verdict: str) -> str:
     return f"<span class='v {html.escape(verdict)}'>{html.escape(verdict)}</span>"
 
 
-def _differences(differences: list[dict[str, str]]) -> str:
+def _differences(report: dict[str, Any]) -> str:
+    heading, none = attention_words(report)
+    differences = report.get("differences", [])
     if not differences:
-        return f"<p>{html.escape(NO_DIFFERENCES)}</p>"
+        return f"<p>{html.escape(none)}</p>"
     items = "".join(
         f"<li><code>{html.escape(d['id'])}</code> ({html.escape(d['verdict'])}): {html.escape(d['finding'])}</li>"
         for d in differences
     )
-    return f"<div class='diff'><h2>{html.escape(DIFFERENCES_HEADING)}</h2><ul>{items}</ul></div>"
+    return f"<div class='diff'><h2>{html.escape(heading)}</h2><ul>{items}</ul></div>"
 
 
 def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
@@ -110,13 +112,9 @@ def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
                 out.append(f"<li>{e(step['text'])}{formula}</li>")
             out.append("</ol>")
         if "witness" in proc:
-            out.append(
-                f"<details><summary>witness</summary><pre>{e(json.dumps(proc['witness'], indent=1))}</pre></details>"
-            )
+            out.append(f"<details><summary>witness</summary><pre>{e(dumps(proc['witness'], indent=1))}</pre></details>")
         if "details" in proc:
-            out.append(
-                f"<details><summary>details</summary><pre>{e(json.dumps(proc['details'], indent=1))}</pre></details>"
-            )
+            out.append(f"<details><summary>details</summary><pre>{e(dumps(proc['details'], indent=1))}</pre></details>")
     for figure in figures:
         out.append(f"<figure><img alt='{e(figure['title'])}' src='data:image/png;base64,{figure['png_base64']}'>")
         out.append(f"<figcaption>{e(figure['title'])}</figcaption></figure>")

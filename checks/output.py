@@ -1,4 +1,4 @@
-"""Deliver a report: printed (the table in colour at a terminal), or written atomically to a file.
+"""Deliver a report: printed (in colour at a terminal, laid out wide in a pipe), or written atomically to a file.
 
 After the report, a run that wrote certificate files says in one line how many, where, and the
 command that re-checks them. The line goes to stdout, unless stdout carries a JSON, markdown or
@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import sys
 
-from rich.console import Console
-
 from checks.report_object import Report
-from checks.terminal_report import certificates_notice, print_terminal
+from checks.terminal_report import certificates_notice, console_for, print_terminal
 
 
 def deliver(report: Report, fmt: str, out: str | None) -> None:
     """Print the report in `fmt`, or write it to `out` so that it appears complete or not at all."""
     if out is None and fmt == "table":
-        print_terminal(report.data, Console())
+        print_terminal(report.data, console_for())
     elif out is None:
         sys.stdout.write(report.render(fmt))
     else:

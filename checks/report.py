@@ -1,24 +1,39 @@
-"""The one report format: a JSON-ready dict, rendered as JSON or markdown (HTML and terminal: their own modules)."""
+"""The one report format: a JSON-ready dict, rendered as JSON or markdown (HTML and terminal: their own modules).
+
+The dict holds plain values only (`checks.report_values.plain`), so every format prints it as it is.
+Markdown text from claims and evidence is escaped (`markdown_text`, `markdown_code`): a claims file's
+title or statement reaches the page as words, never as a link, an image or HTML.
+"""
 
 from __future__ import annotations
 
-import json
+import html
+import re
 from collections import Counter
-from typing import Any
+from typing import Any, Literal
 
 from checks import __version__
 from checks.claim_runner import ClaimResult
+from checks.report_values import dumps, plain
 from checks.verdicts import Verdict
 
 FORMATS = ("table", "json", "markdown", "html")
-#: The heading of the list of claims where what was found differs from the summary (every format shows it).
-DIFFERENCES_HEADING = "Where the summary, or a reading of it, is not what was found"
-#: What every format says when that list is empty.
-NO_DIFFERENCES = "No claim was found to differ from the paper's summary."
+#: What a report decides: the paper's claims (`headflow verify`) or the claims of a user's file (`headflow check`).
+Subject = Literal["paper", "claims file"]
+#: Per subject, the heading of the block of claims that need a reader's attention, and what every format says
+#: when there is none: for the paper, the claims where what was found differs from its summary; for a
+#: claims file, those refuted or left undecided.
+ATTENTION_WORDS: dict[str, tuple[str, str]] = {
+    "paper": (
+        "Where the summary, or a reading of it, is not what was found",
+        "No claim was found to differ from the paper's summary.",
+    ),
+    "claims file": ("Refuted or undecided claims, with their reasons", "No claim was refuted or left undecided."),
+}
 
 
-def build_report(results: list[ClaimResult], profile: str, seed: int) -> dict[str, Any]:
-    """The report dict: {"headflow", "profile", "seed", "claims": [...], "summary": {...}}."""
+def build_report(results: list[ClaimResult], profile: str, seed: int, subject: Subject = "paper") -> dict[str, Any]:
+    """The report dict: {"headflow", "profile", "seed", "subject", "claims": [...], "summary", "differences"}."""
     claims = []
     for r in results:
         evidence: dict[str, Any] = {"procedures": [o.as_dict() | {"name": n} for n, o in r.outcomes]}
@@ -39,16 +54,23 @@ def build_report(results: list[ClaimResult], profile: str, seed: int) -> dict[st
                 "seconds": round(r.seconds, 4),
             }
         )
+    claims = plain(claims)
     counts = Counter(r.verdict.value for r in results)
     summary = {v.value: counts.get(v.value, 0) for v in Verdict}
     return {
         "headflow": __version__,
         "profile": profile,
         "seed": seed,
+        "subject": subject,
         "claims": claims,
         "summary": summary,
-        "differences": summary_differences(claims),
+        "differences": summary_differences(claims) if subject == "paper" else unsettled_claims(claims),
     }
+
+
+def attention_words(report: dict[str, Any]) -> tuple[str, str]:
+    """The heading of the report's "differences" block and the sentence shown when it is empty."""
+    return ATTENTION_WORDS[report.get("subject", "paper")]
 
 
 def summary_differences(claims: list[dict[str, Any]]) -> list[dict[str, str]]:
@@ -63,36 +85,54 @@ def summary_differences(claims: list[dict[str, Any]]) -> list[dict[str, str]]:
     return differences
 
 
+def unsettled_claims(claims: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Claims of a claims file that were refuted (with the witness) or not decided (with each reason)."""
+    listed = []
+    for claim in claims:
+        procedures = claim["evidence"]["procedures"]
+        if claim["verdict"] == Verdict.REFUTED.value:
+            reasons = ["refuted as stated" + _witness_summary(procedures)]
+        elif claim["verdict"] == Verdict.INCONCLUSIVE.value:
+            reasons = [f"not decided: {p['notes']}" for p in procedures if p["verdict"] == Verdict.INCONCLUSIVE.value]
+            reasons += [f"conflict: {claim['evidence']['conflict']}"] if "conflict" in claim["evidence"] else []
+        else:
+            continue
+        reasons += [p["finding"] for p in procedures if p.get("finding")]
+        listed.append({"id": claim["id"], "verdict": claim["verdict"], "finding": "; ".join(reasons)})
+    return listed
+
+
 def render_json(report: dict[str, Any]) -> str:
-    return json.dumps(report, indent=2, sort_keys=False, default=_json_default) + "\n"
+    return dumps(report, indent=2) + "\n"
 
 
 def render_markdown(report: dict[str, Any]) -> str:
     """A markdown report: the overview, then per claim its statement, evidence and figures."""
+    text, code = markdown_text, markdown_code
     lines = [render_markdown_overview(report)]
     for c in report["claims"]:
-        lines += [f"## `{c['id']}`: {c['title']}", "", f"**Verdict: {c['verdict']}**", ""]
-        lines += [f"*Statement.* {c['statement']}", ""]
+        lines += [f"## {code(c['id'])}: {text(c['title'])}", "", f"**Verdict: {c['verdict']}**", ""]
+        lines += [f"*Statement.* {text(c['statement'])}", ""]
         for proc in c["evidence"]["procedures"]:
-            lines.append(f"- **{proc['name']}** ({proc['verdict']}): {proc['method']}")
+            lines.append(f"- **{text(proc['name'])}** ({proc['verdict']}): {text(proc['method'])}")
             for key in ("cases", "worst_margin", "tolerance", "notes", "finding"):
                 if key in proc:
-                    lines.append(f"  - {key.replace('_', ' ')}: {proc[key]}")
+                    lines.append(f"  - {key.replace('_', ' ')}: {text(proc[key])}")
             for path in proc.get("certificates", []):
-                lines.append(f"  - certificate: `{path}`")
+                lines.append(f"  - certificate: {code(path)}")
             if "witness" in proc:
-                lines.append(f"  - witness: `{json.dumps(proc['witness'], default=_json_default)[:400]}`")
+                lines.append(f"  - witness: {code(dumps(proc['witness'])[:400])}")
             for step in proc.get("steps", []):
                 formula = f": $${step['latex']}$$" if step["latex"] else ""
-                lines.append(f"  1. {step['text']}{formula}")
+                lines.append(f"  1. {text(step['text'])}{formula}")
         for figure in report.get("figures", {}).get(c["id"], []):
-            lines += ["", f"![{figure['title']}](data:image/png;base64,{figure['png_base64']})"]
+            lines += ["", f"![{text(figure['title'])}](data:image/png;base64,{figure['png_base64']})"]
         lines.append("")
     return "\n".join(lines)
 
 
 def render_markdown_overview(report: dict[str, Any]) -> str:
-    """The heading, the verdict counts, the differences from the summary and the table of claims."""
+    """The heading, the verdict counts, the block of claims that need attention and the table of claims."""
     lines = [
         f"# headflow report (version {report['headflow']}, profile {report['profile']}, seed {report['seed']})",
         "",
@@ -100,16 +140,36 @@ def render_markdown_overview(report: dict[str, Any]) -> str:
         "|---|---|",
         *(f"| {verdict} | {count} |" for verdict, count in report["summary"].items()),
         "",
-        *_markdown_differences(report.get("differences", [])),
+        *_markdown_differences(report),
         "| claim | verdict | method | seconds |",
         "|---|---|---|---|",
         *(
-            f"| `{c['id']}` | **{c['verdict']}** | {_cell(c['method'])} | {c['seconds']:.2f} |"
+            f"| {markdown_code(c['id'])} | **{c['verdict']}** | {markdown_text(c['method'])} | {c['seconds']:.2f} |"
             for c in report["claims"]
         ),
         "",
     ]
     return "\n".join(lines)
+
+
+#: Characters with a meaning in (GitHub) markdown inside a line: emphasis, code, links and images,
+#: headings' closing marks, table cells, strikethrough, math. Each is written with a backslash.
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]#!|~$])")
+
+
+def markdown_text(value: Any) -> str:
+    """`value` as words on one markdown line: whitespace collapsed, HTML characters as entities, and
+    markdown punctuation escaped, so that no title or note becomes a link, an image, markup or a new block."""
+    words = " ".join(str(value).split())
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(words, quote=False))
+
+
+def markdown_code(value: Any) -> str:
+    """`value` as an inline code span (on one line; its fence is longer than any run of backticks inside)."""
+    words = " ".join(str(value).split())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", words)), default=0) + 1)
+    pad = " " if words.startswith("`") or words.endswith("`") else ""
+    return f"{fence}{pad}{words}{pad}{fence}"
 
 
 #: Witness fields that name the counterexample's parameters (tokens and matrices are left to the evidence).
@@ -125,19 +185,11 @@ def _witness_summary(procedures: list[dict[str, Any]]) -> str:
     return f" (witness, verified by {witness['verified_by']}: {', '.join(shown)})" if shown else ""
 
 
-def _markdown_differences(differences: list[dict[str, str]]) -> list[str]:
+def _markdown_differences(report: dict[str, Any]) -> list[str]:
+    heading, none = attention_words(report)
+    differences = report.get("differences", [])
     if not differences:
-        return [NO_DIFFERENCES, ""]
-    lines = [f"## {DIFFERENCES_HEADING}", ""]
-    lines += [f"- `{d['id']}` ({d['verdict']}): {d['finding']}" for d in differences]
+        return [none, ""]
+    lines = [f"## {heading}", ""]
+    lines += [f"- {markdown_code(d['id'])} ({d['verdict']}): {markdown_text(d['finding'])}" for d in differences]
     return [*lines, ""]
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _json_default(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    return str(value)

@@ -16,7 +16,7 @@ from typing import Any
 from certificates.atomic import write_text_atomic
 from checks.claim_runner import ClaimResult
 from checks.errors import InputError
-from checks.report import FORMATS, build_report, render_json, render_markdown, render_markdown_overview
+from checks.report import FORMATS, Subject, build_report, render_json, render_markdown, render_markdown_overview
 from checks.verdicts import Verdict
 
 #: The format `Report.save` writes for each file suffix.
@@ -47,11 +47,15 @@ class DecidedClaim:
 
 
 class Report:
-    """The claims of one run, decided with `profile` and `seed`; `data` is the JSON report."""
+    """The claims of one run, decided with `profile` and `seed`; `data` is the JSON report.
 
-    def __init__(self, results: list[ClaimResult], profile: str, seed: int) -> None:
+    `subject` says whose claims they are, the paper's or a claims file's: it names the block of claims
+    that need attention (differences from the paper's summary, or claims refuted or left undecided).
+    """
+
+    def __init__(self, results: list[ClaimResult], profile: str, seed: int, subject: Subject = "paper") -> None:
         self.results = results
-        self.data = build_report(results, profile, seed)
+        self.data = build_report(results, profile, seed, subject)
 
     @property
     def claims(self) -> list[DecidedClaim]:
@@ -80,7 +84,8 @@ class Report:
 
     @property
     def differences(self) -> list[dict[str, str]]:
-        """The claims where what was found is not what the summary says: id, verdict, finding."""
+        """The claims that need attention (id, verdict, finding): for the paper, where what was found is not what
+        its summary says; for a claims file, those refuted or left undecided, with the reasons."""
         return list(self.data["differences"])
 
     @property
@@ -125,14 +130,15 @@ class Report:
 
         return render_html(self.to_dict(figures))
 
-    def to_text(self, width: int = 160) -> str:
-        """The terminal table and the differences from the summary, as plain text."""
+    def to_text(self, width: int | None = None) -> str:
+        """The terminal table and the claims that need attention, as plain text `width` columns wide
+        (by default `checks.terminal_report.PLAIN_WIDTH`, as printed to a file)."""
         from rich.console import Console
 
-        from checks.terminal_report import print_terminal
+        from checks.terminal_report import PLAIN_WIDTH, print_terminal
 
         buffer = io.StringIO()
-        print_terminal(self.data, Console(file=buffer, width=width, force_terminal=False))
+        print_terminal(self.data, Console(file=buffer, width=width or PLAIN_WIDTH, force_terminal=False))
         return buffer.getvalue()
 
     def render(self, fmt: str) -> str:
