@@ -144,7 +144,9 @@ def _border_width(columns: int) -> int:
 def _details_lines(claim: dict[str, Any], width: int) -> list[Text]:
     """The claim's id, procedures and evidence wrapped at words to `width`, continued under a deeper indent."""
     details = "; ".join(part for part in (_procedures_line(claim), _evidence_line(claim["evidence"])) if part)
-    wrapped = textwrap.wrap(f"{claim['id']}: {details}", width, initial_indent="  ", subsequent_indent="      ")
+    wrapped = textwrap.wrap(
+        f"{claim['id']}: {details}", width, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False
+    )
     lines = [Text(line) for line in wrapped]
     lines[0].stylize("bold", 2, 2 + len(claim["id"]))
     return lines

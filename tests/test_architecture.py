@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from checks.report_object import Report
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("identities", "certificates", "checks")
@@ -156,15 +160,12 @@ def test_each_claim_is_declared_in_one_theorem_module() -> None:
         assert len(homes) == 1 and next(iter(homes)).startswith("checks.theorems."), (claim.id, homes)
 
 
-def test_verify_gives_the_recorded_verdicts(tmp_path: Path) -> None:
-    """Moving code changes no verdict: `verify --format json` (quick, seed 0) against the verdicts
-    recorded before the redesign; a verdict that changes on purpose updates the file with a reason."""
+def test_verify_gives_the_recorded_verdicts(whole_paper: Report) -> None:
+    """Moving code changes no verdict: the JSON report of `verify` on the whole paper (quick, seed 0, the session's
+    run) against the verdicts recorded before the redesign; a verdict that changes on purpose updates the file
+    with a reason."""
     import json
 
-    from checks.cli import main
-
     recorded = json.loads((ROOT / "tests" / "data" / "verify_quick_verdicts.json").read_text())
-    report = tmp_path / "verify.json"
-    main(["verify", "--format", "json", "--out", str(report), "--certificates", str(tmp_path / "certs")])
-    verdicts = {claim["id"]: claim["verdict"] for claim in json.loads(report.read_text())["claims"]}
+    verdicts = {claim["id"]: claim["verdict"] for claim in json.loads(whole_paper.to_json())["claims"]}
     assert verdicts == recorded["verdicts"]

@@ -1,7 +1,9 @@
 """The HTML report in a real browser (headless Chromium): formulas laid out as MathML, no LaTeX left as text.
 
-The page and a screenshot of its first screen are kept as artefacts in HEADFLOW_ARTEFACTS (a
-folder), or in the test's temporary folder. Without Chromium the tests are skipped with the reason.
+The page is the whole paper's report, as `headflow verify --format html` writes it (the session's
+run, figures included); a small report adds a formula that cannot be converted, whose source must
+be shown. The page and a screenshot of its first screen are kept as artefacts in HEADFLOW_ARTEFACTS
+(a folder), or in the test's temporary folder. Without Chromium the tests are skipped with the reason.
 """
 
 from __future__ import annotations
@@ -48,23 +50,32 @@ def artefacts(tmp_path: Path) -> Path:
     return folder
 
 
-def _latex_steps(report: Report) -> int:
-    return sum(1 for c in report.claims for p in c.procedures for s in p.get("steps", []) if s["latex"])
+def _sources(report: Report) -> list[str]:
+    """The LaTeX of every derivation step of the report."""
+    return [s["latex"] for c in report.claims for p in c.procedures for s in p.get("steps", []) if s["latex"]]
 
 
-def test_every_formula_is_laid_out_as_mathml_and_no_latex_is_visible(
-    report: Report, artefacts: Path, tmp_path: Path
+def test_every_formula_of_the_whole_paper_is_laid_out_as_mathml_and_no_latex_is_visible(
+    whole_paper: Report, artefacts: Path, tmp_path: Path
 ) -> None:
     chromium = require_chromium(tmp_path)
-    page = report.to_html()
+    page = whole_paper.to_html()
     measured = measure(chromium, page, tmp_path)
-    formulas = _latex_steps(report) - 1
-    assert formulas >= 15
-    assert layout_problems(measured, formulas=formulas, fallbacks=1) == []
-    assert [f["annotation"] for f in measured["formulas"]].count(UNCONVERTIBLE) == 0
+    sources = _sources(whole_paper)
+    assert len(sources) >= 100
+    assert layout_problems(measured, formulas=len(sources), fallbacks=0, sources=sources) == []
     kept = artefacts / "report.html"
     kept.write_text(page, encoding="utf-8")
     assert screenshot(chromium, kept, artefacts / "report-first-screen.png", tmp_path).stat().st_size > 10_000
+
+
+def test_a_formula_that_cannot_be_converted_is_shown_as_its_source(report: Report, tmp_path: Path) -> None:
+    chromium = require_chromium(tmp_path)
+    measured = measure(chromium, report.to_html(figures=False), tmp_path)
+    sources = _sources(report)
+    assert len(sources) - 1 >= 15
+    assert layout_problems(measured, formulas=len(sources) - 1, fallbacks=1, sources=sources) == []
+    assert [f["annotation"] for f in measured["formulas"]].count(UNCONVERTIBLE) == 0
 
 
 def test_a_formula_emitted_as_latex_text_is_caught(
@@ -72,7 +83,8 @@ def test_a_formula_emitted_as_latex_text_is_caught(
 ) -> None:
     chromium = require_chromium(tmp_path)
     monkeypatch.setattr(html_report, "formula_html", lambda latex: f"<pre>{html.escape(latex)}</pre>")
-    problems = layout_problems(measure(chromium, report.to_html(figures=False), tmp_path), _latex_steps(report) - 1, 1)
+    measured = measure(chromium, report.to_html(figures=False), tmp_path)
+    problems = layout_problems(measured, len(_sources(report)) - 1, 1, _sources(report))
     assert any(p.startswith("raw LaTeX visible as text") for p in problems)
     assert any("MathML formulas in the page" in p for p in problems)
 
@@ -83,5 +95,6 @@ def test_mathml_holding_latex_text_is_caught(report: Report, monkeypatch: pytest
     monkeypatch.setattr(
         html_report, "formula_html", lambda latex: f"<math display='block'><mtext>{html.escape(latex)}</mtext></math>"
     )
-    problems = layout_problems(measure(chromium, report.to_html(figures=False), tmp_path), _latex_steps(report) - 1, 1)
+    measured = measure(chromium, report.to_html(figures=False), tmp_path)
+    problems = layout_problems(measured, len(_sources(report)) - 1, 1, _sources(report))
     assert any(p.startswith("raw LaTeX visible as text") for p in problems)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from checks import api
 from checks.cli import main
 from checks.registry import Context, Registry
-from checks.terminal_report import certificates_notice
+from checks.report import attention_words
+from checks.report_object import Report
+from checks.terminal_report import certificates_notice, print_terminal
 from checks.verdicts import Outcome, Verdict
 
 HEADING = "Where the summary, or a reading of it, is not what was found:"
@@ -92,3 +97,140 @@ def test_the_certificates_line_counts_files_once_and_names_each_folder() -> None
         "1 certificate written to a; re-check them with: headflow check-cert a"
     )
     assert certificates_notice(["a/x.json", "b/y.json"]).endswith("headflow check-cert a b")
+
+
+CLAIMS_FILE = """
+[[claim]]
+id = "right"
+kind = "constant"
+expr = "c_star(2)"
+value = "0.618034"
+digits = 6
+"""
+#: A value on an end of the interval of "0.12 to 2 digits": the ball never settles it.
+UNDECIDED = """
+[[claim]]
+id = "undecided"
+kind = "constant"
+expr = "(golden**2 - golden) / 8"
+value = "0.12"
+digits = 2
+"""
+WRONG = '[[claim]]\nid = "wrong"\nkind = "constant"\nexpr = "c_star(2)"\nvalue = "0.618035"\ndigits = 6\n'
+
+
+def test_a_claims_file_is_not_compared_with_the_papers_summary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    claims = tmp_path / "claims.toml"
+    claims.write_text(CLAIMS_FILE + UNDECIDED + WRONG)
+    code, out, _ = _run(capsys, ["check", str(claims), f"--certificates={tmp_path / 'certs'}"])
+    assert code == 1 and "summary" not in out
+    lines = out.splitlines()
+    start = lines.index("Refuted or undecided claims, with their reasons:")
+    assert lines[start + 1].startswith("  undecided (INCONCLUSIVE): not decided: the ball still straddles an end")
+    assert lines[start + 2].startswith("  wrong (REFUTED): refuted as stated (witness, verified by ball")
+    for fmt in ("markdown", "html"):
+        report = tmp_path / f"report.{fmt}"
+        _run(capsys, ["check", str(claims), f"--format={fmt}", f"--out={report}", f"--certificates={tmp_path}"])
+        text = re.sub(r"</?summary>", "", report.read_text(encoding="utf-8"))  # HTML's <details><summary>
+        assert "Refuted or undecided claims, with their reasons" in text and "summary" not in text
+
+
+def test_a_claims_file_decided_in_full_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    claims = tmp_path / "claims.toml"
+    claims.write_text(CLAIMS_FILE)
+    code, out, _ = _run(capsys, ["check", str(claims), f"--certificates={tmp_path / 'certs'}"])
+    assert code == 0 and "summary" not in out
+    assert "No claim was refuted or left undecided." in out.splitlines()
+
+
+def test_the_papers_claims_are_still_compared_with_its_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    """`verify` keeps the paper's words."""
+    report = api.verify(only="T19.golden", progress=False)
+    assert report.data["subject"] == "paper"
+    assert report.to_text().splitlines()[-1] == "No claim was found to differ from the paper's summary."
+
+
+#: Characters of the table's rules, and punctuation that ends a word in the procedures and evidence.
+_RULES = str.maketrans({c: " " for c in "│┃┏┓┗┛┡┩┣┫━─┳┻╇╋└┘┴┬├┤┼"})
+_PUNCTUATION = ",;:…()"
+
+
+def _printed(data: dict, width: int) -> str:
+    buffer = io.StringIO()
+    print_terminal(data, Console(file=buffer, width=width, force_terminal=False))
+    return buffer.getvalue()
+
+
+def _words(text: str) -> set[str]:
+    return {word.strip(_PUNCTUATION) for word in text.translate(_RULES).split()} - {""}
+
+
+def _expected_words(claim: dict, width: int) -> set[str]:
+    """Words the reader must find whole: each procedure's name and verdict, its case count, its notes' first words."""
+    words = set()
+    for proc in claim["evidence"]["procedures"]:
+        words |= {proc["name"], proc["verdict"].lower()} | ({"cases", str(proc["cases"])} if "cases" in proc else set())
+        words |= set(proc.get("notes", "").split()[:4])
+    return {w.strip(_PUNCTUATION) for w in words if len(w) < width - 10} - {""}
+
+
+def _assert_readable(data: dict, width: int) -> None:
+    text = _printed(data, width)
+    lines = text.splitlines()
+    heading, none = attention_words(data)
+    laid_out = lines[: next(i for i, line in enumerate(lines) if line in (f"{heading}:", none))]
+    assert max(len(line) for line in laid_out) <= width  # the findings after it are one line each, not wrapped
+    found = _words(text)
+    for claim in data["claims"]:
+        head = claim["id"][: width - 24]
+        row = next((line for line in lines if head in line and claim["verdict"] in line), None)
+        assert row is not None and f"{claim['seconds']:.2f}" in row, (width, claim["id"])  # claim, verdict, s
+        missing = _expected_words(claim, width) - found
+        assert not missing, (width, claim["id"], missing)  # no word broken into fragments
+
+
+@pytest.mark.parametrize("width", [60, 80, 200])
+def test_the_whole_papers_table_is_readable_at_any_width(whole_paper: Report, width: int) -> None:
+    _assert_readable(whole_paper.data, width)
+
+
+def _long_registry() -> Registry:
+    registry = Registry()
+    registry.declare("a." + "very-long-claim-id." * 5, "t", "s")
+    registry.declare("short", "t", "s")
+
+    @registry.procedure("a." + "very-long-claim-id." * 5, "float-evidence-with-a-long-name")
+    def _long(ctx: Context) -> Outcome:
+        notes = "measured clustering times scale as n^0.11 (fit), not as the claimed n^1, " * 3
+        return Outcome(Verdict.INCONCLUSIVE, "f", notes=notes)
+
+    @registry.procedure("short", "exact")
+    def _short(ctx: Context) -> Outcome:
+        return Outcome(Verdict.CONFIRMED, "e", cases=123456, tolerance=0.0, worst_margin=-1.5e-15)
+
+    return registry
+
+
+@pytest.mark.parametrize("width", [60, 80, 200])
+def test_a_long_id_and_long_evidence_stay_readable(width: int, tmp_path: Path) -> None:
+    report = api.decide(_long_registry().claims(), certificates=tmp_path, progress=False)
+    _assert_readable(report.data, width)
+
+
+def test_a_table_printed_to_a_pipe_uses_the_full_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Not a terminal: laid out PLAIN_WIDTH wide (procedures and evidence in the table), not rich's 80 columns."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(api, "load_all", _long_registry)
+    code, out, _ = _run(capsys, ["verify", f"--certificates={tmp_path}"])
+    assert code == 0
+    header = next(line for line in out.splitlines() if "claim" in line and "verdict" in line)
+    assert "procedures" in header and "evidence" in header and len(header) > 80
+    monkeypatch.setenv("COLUMNS", "60")  # a width the user asks for is kept
+    _, out, _ = _run(capsys, ["verify", f"--certificates={tmp_path}"])
+    lines = out.splitlines()
+    table = lines[: lines.index("Procedures and evidence:")]  # the procedures and evidence went under the table
+    assert max(len(line) for line in table) <= 60

@@ -1,0 +1,46 @@
+"""`headflow verify` on the whole paper writes a complete report in every format (the session's one run).
+
+Each format is written the way the command writes it (`checks.output.deliver` with `--out`), then
+read back: every claim is in it, and the file is whole (the JSON parses as strict JSON, the page
+closes). This is the run of the README's first command that once ended in a traceback for HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from checks.output import deliver
+from checks.report import FORMATS
+from checks.report_object import Report
+
+SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"}
+
+
+def _strict(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_writes_the_whole_paper(whole_paper: Report, fmt: str, tmp_path: Path) -> None:
+    out = tmp_path / f"report.{SUFFIXES[fmt]}"
+    deliver(whole_paper, fmt, str(out))
+    text = out.read_text(encoding="utf-8")
+    ids = [claim.id for claim in whole_paper.claims]
+    assert len(ids) >= 50
+    if fmt == "json":
+        assert [c["id"] for c in json.loads(text, parse_constant=_strict)["claims"]] == ids
+    elif fmt == "html":
+        assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</body></html>")
+        assert re.findall(r"<section id='([^']+)'>", text) == ids
+    elif fmt == "markdown":
+        assert re.findall(r"^## `([^`]+)`: ", text, re.MULTILINE) == ids
+        assert text.count("![") >= 1  # the figures are embedded
+    else:
+        lines = text.splitlines()
+        for claim in whole_paper.claims:  # each claim's id, verdict and seconds on one line of the table
+            assert any(claim.id in line and claim.verdict.value in line for line in lines), claim.id
+    assert list(tmp_path.iterdir()) == [out]  # no temporary file left beside it
