@@ -8,6 +8,7 @@ descendant it had to be gone one second later (a zombie counts as gone: it runs 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -155,3 +156,19 @@ def test_a_child_whose_parent_is_already_gone_ends_at_once() -> None:
     code = "from certificates.processes import tie_to_parent\ntie_to_parent(1)\nprint('survived')"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 3 and "survived" not in result.stdout, result
+
+
+def test_every_child_process_is_started_by_the_one_module() -> None:
+    """No module but `certificates/processes.py` starts a process itself (subprocess, os.fork or spawn, a
+    multiprocessing Process): each spawn site goes through it, so no child escapes the group and the tie.
+    (The sweeps' dask cluster manages its own worker processes.)"""
+    starts = re.compile(r"\bsubprocess\b|\bos\.(fork|spawn\w*|posix_spawn\w*|exec\w*)\b|\.Process\(|\bPopen\b")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for package in ("identities", "certificates", "checks")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if path != ROOT / "certificates" / "processes.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if starts.search(line)
+    ]
+    assert found == []
