@@ -107,7 +107,8 @@ def _start(args: list[str], started: list, word: str) -> tuple[subprocess.Popen,
     return process, children
 
 
-SIGNALS = [signal.SIGTERM, signal.SIGINT, signal.SIGKILL]
+#: SIGINT (Ctrl-C) ends the same way as SIGTERM, through KeyboardInterrupt: run with the slow tests.
+SIGNALS = [signal.SIGTERM, signal.SIGKILL, pytest.param(signal.SIGINT, marks=pytest.mark.slow)]
 
 
 @pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
