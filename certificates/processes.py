@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
-from typing import Any, Protocol
+from typing import Any
 
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
 #: The live children (each leads its own process group, so a pid is also its group id).
@@ -78,7 +78,7 @@ def tie_to_parent(parent: int, death_signal: bool = True, poll_seconds: float = 
 _TIE_SOURCE = inspect.getsource(tie_to_parent)
 
 
-def kill_children() -> None:
+def _kill_children() -> None:
     """SIGKILL every live child's process group (what the parent's SIGTERM and SIGINT handlers do first)."""
     for pid in list(_LIVE):
         _kill_group(pid)
@@ -95,7 +95,7 @@ def _kill_group(pid: int) -> None:
 
 
 def _on_signal(signum: int, frame: Any) -> None:
-    kill_children()
+    _kill_children()
     previous = _PREVIOUS.get(signum)
     if callable(previous):
         previous(signum, frame)
@@ -103,21 +103,16 @@ def _on_signal(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
-class _HasPid(Protocol):
-    @property
-    def pid(self) -> int | None: ...
-
-
 @contextmanager
-def _watched(child: _HasPid) -> Iterator[None]:
-    """Count `child` (started) as live for the duration: the parent's handlers kill it; it is killed on leaving."""
-    pid = child.pid
-    assert pid is not None
+def _watched(pid: int) -> Iterator[None]:
+    """Count the started child `pid` as live while the block runs: the SIGTERM and SIGINT handlers, installed for
+    the first live child and restored after the last (main thread only), kill it. Killing it when the block
+    ends is the caller's: only the caller knows whether it was reaped (after which its pid may be reused)."""
     install = not _LIVE and threading.current_thread() is threading.main_thread()
     if install:
         for signum in _SIGNALS:
             previous = signal.getsignal(signum)
-            if previous is not signal.SIG_IGN:
+            if previous is not None and previous is not signal.SIG_IGN:  # None: a handler not set from Python
                 _PREVIOUS[signum] = previous
                 signal.signal(signum, _on_signal)
     _LIVE.add(pid)
@@ -155,7 +150,7 @@ def run_python(script: str, stdin: str, seconds: float) -> Finished:
             cwd=folder,
             process_group=0,
         )
-        with process, _watched(process):
+        with process, _watched(process.pid):
             try:
                 stdout, stderr = process.communicate(stdin, timeout=seconds)
                 return Finished(process.returncode, stdout, stderr)
@@ -174,9 +169,10 @@ def forked(context: BaseContext, target: Callable[..., None], *args: object) -> 
     process; on leaving, the child is killed (if still running) and reaped."""
     child = context.Process(target=_run_tied, args=(os.getpid(), target, args), daemon=True)
     child.start()
+    assert child.pid is not None  # started
     with suppress(OSError):  # the child makes the group too: whichever runs first does, the other fails
         os.setpgid(child.pid, child.pid)
-    with _watched(child):
+    with _watched(child.pid):
         try:
             yield child
         finally:
