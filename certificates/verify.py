@@ -5,8 +5,9 @@ checker knows what a certificate of each claim must establish (`certificates.obl
 the registry's claims; for a claims-file claim, the `ClaimChecker` that `headflow check-cert`
 passes in re-derives it from the claim's own fields) and rejects any certificate whose content is not that obligation,
 naming the difference. Then it re-checks the proof itself:
-- smt: the checker prints the SMT-LIB2 text from its own trees (`certificates.smtlib`) and both
-  z3 and cvc5, each in a fresh isolated process (`certificates.solvers`), must answer `unsat`;
+- smt: the checker prints the SMT-LIB2 text from its own trees (`certificates.smtlib`) and runs z3
+  and cvc5, each in a fresh isolated process with a time limit (`certificates.solvers`): see `run_solvers`
+  for what is accepted;
 - witness: exact data (a point, or a configuration of the model) satisfy the claim's hypotheses
   exactly and every condition is settled by balls (`certificates.recheck`);
 - interval-cover and convexity: the boxes cover the domain exactly and the relation holds on each;
@@ -47,19 +48,24 @@ class CheckResult:
     message: str
 
 
-def verify_file(path: Path, claim_checker: ClaimChecker | None = None) -> tuple[bool, str]:
+def verify_file(
+    path: Path, claim_checker: ClaimChecker | None = None, solver_seconds: float = solvers.DEFAULT_SECONDS
+) -> tuple[bool, str]:
     """(ok, one line): `ok: <claim>: <what it proves> [how]` or the reason for the rejection."""
-    result = check_file(Path(path), claim_checker)
+    result = check_file(Path(path), claim_checker, solver_seconds)
     return result.ok, " ".join(result.message.split())
 
 
-def check_file(path: Path, claim_checker: ClaimChecker | None = None) -> CheckResult:
-    """Re-check one certificate file; never raises on a hostile file."""
+def check_file(
+    path: Path, claim_checker: ClaimChecker | None = None, solver_seconds: float = solvers.DEFAULT_SECONDS
+) -> CheckResult:
+    """Re-check one certificate file; never raises on a hostile file. Each solver gets `solver_seconds` for the
+    file (a claims-file certificate's solver time is its `claim_checker`'s to give)."""
     claim_id = "?"
     try:
         certificate = load(path)
         claim_id = str(certificate["claim_id"])[:200]
-        proved, how = _check(certificate, claim_checker)
+        proved, how = _check(certificate, claim_checker, solver_seconds)
         return CheckResult(True, claim_id, f"ok: {claim_id}: {proved} [{how}]")
     except Rejected as exc:
         return CheckResult(False, claim_id, str(exc))
@@ -98,7 +104,7 @@ def load(path: Path) -> dict[str, Any]:
     return certificate
 
 
-def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None) -> tuple[str, str]:
+def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None, seconds: float) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked) for a certificate of a known claim."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     if certificate["claim"] is not None:
@@ -113,7 +119,7 @@ def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None) -> t
     if kind != expected_kind:
         raise Rejected(f"{claim_id} is certified by a {expected_kind} certificate, not {kind}")
     if kind == "smt":
-        return _check_smt(claim_id, payload)
+        return _check_smt(claim_id, payload, seconds)
     if kind == "convexity":
         return _check_convexity(payload)
     if kind == "equilibrium":
@@ -126,7 +132,7 @@ def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None) -> t
 # ---------------------------------------------------------------- smt
 
 
-def _check_smt(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
+def _check_smt(claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     obligation = ob.SMT[claim_id]
     expected = ob.expected_statement_trees(claim_id)
     recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
@@ -146,16 +152,31 @@ def _check_smt(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
         if set(theirs) != set(mine):
             raise Rejected(f"statement {mine['name']}: unexpected fields {sorted(set(theirs) - set(mine))}")
     texts = [smtlib.problem_text(s["constants"], s["hypotheses"], s["goal"]) for s in expected]
-    return obligation.sentence, run_solvers(texts)
+    return obligation.sentence, run_solvers(texts, seconds)
 
 
-def run_solvers(texts: list[str]) -> str:
-    """Both solvers must answer `unsat` to every problem; the first other answer rejects the file."""
+def run_solvers(texts: list[str], seconds: float) -> str:
+    """How the problems were re-checked; Rejected unless some solver answered `unsat` to every one of them.
+
+    z3, then cvc5, each get `seconds` for all the problems. A solver re-checks the file when it answers `unsat`
+    to every problem. One that runs out of time has not re-checked it, and the result says so ("not re-checked
+    by cvc5 (time limit ...)"): the file is then accepted on the other solver alone. Any other answer (`sat`,
+    `unknown`, an error) from either solver rejects the file, and so does a file that no solver re-checked."""
+    rechecked: list[str] = []
+    ran_out: list[str] = []
     for solver in solvers.SCRIPTS:
-        for index, answer in enumerate(solvers.answers(solver, texts)):
-            if answer != "unsat":
+        said = solvers.answers(solver, texts, seconds)
+        for index, answer in enumerate(said):
+            if answer not in ("unsat", solvers.TIME_LIMIT):
                 raise Rejected(f"{solver} answers {answer!r} on statement {index + 1}: only unsat closes a proof")
-    return f"{len(texts)} statement(s) unsat in z3 and in cvc5 (fresh processes)"
+        if solvers.TIME_LIMIT in said:
+            done = said.index(solvers.TIME_LIMIT)
+            ran_out.append(f"not re-checked by {solver} (time limit: {seconds:g} s, {done} of {len(texts)} unsat)")
+        else:
+            rechecked.append(solver)
+    if not rechecked:
+        raise Rejected(f"{'; '.join(ran_out)}: no solver re-checked it")
+    return "; ".join([f"{len(texts)} statement(s) unsat in {' and in '.join(rechecked)} (fresh processes)", *ran_out])
 
 
 # ---------------------------------------------------------------- exact points

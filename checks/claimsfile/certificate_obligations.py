@@ -38,6 +38,7 @@ from certificates.model_quantities import CERTIFIED
 from certificates.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.recheck import Rejected
 from certificates.regions import Bound, Region, Side
+from certificates.solvers import DEFAULT_SECONDS
 from certificates.verify import run_solvers
 from checks.claimsfile.embedding import read_embedded
 from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, UserClaim
@@ -63,8 +64,16 @@ def constant_conditions(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, st
     ]
 
 
-def check(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """(what the certificate proves, how it was re-checked); Rejected when it is not the claim's obligation."""
+def check(
+    fields: dict[str, Any],
+    claim_id: str,
+    kind: str,
+    payload: dict[str, Any],
+    solver_seconds: float = DEFAULT_SECONDS,
+) -> tuple[str, str]:
+    """(what the certificate proves, how it was re-checked); Rejected when it is not the claim's obligation.
+
+    An smt certificate gives each solver `solver_seconds` (`certificates.verify.run_solvers`)."""
     try:
         claim = read_embedded(fields)
     except InputError as exc:
@@ -76,7 +85,7 @@ def check(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, A
     if isinstance(claim, ConstantClaim):
         return _constant(claim, kind, payload)
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
-        return _smt(claim, payload)
+        return _smt(claim, payload, solver_seconds)
     if isinstance(claim, InequalityClaim):
         return _inequality(claim, kind, payload)
     raise Rejected(f"{claim.kind} claims have no certificates of kind {kind!r}")
@@ -233,10 +242,10 @@ def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> t
     return proved, f"{boxes} boxes re-evaluated with balls, each clipped to the domain"
 
 
-def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any]) -> tuple[str, str]:
+def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """The whole claim: z3 and cvc5 on the checker's own text of the statement re-derived from the claim."""
     text = smt_problem(claim, payload)
-    how = run_solvers([text])
+    how = run_solvers([text], seconds)
     proved = f"claims-file claim {claim.id!r}: {claim.statement} (both sides defined on the whole domain)"
     cuts = len(payload["cuts"])
     return proved, f"{how}; statement re-derived from the claim, {cuts} Taylor cut(s) of exp checked with balls"

@@ -23,6 +23,8 @@ from typing import TypeVar
 
 import sympy as sp
 
+from certificates import processes
+
 T = TypeVar("T")
 
 #: Memory a simplify child may use beyond the size of the parent at the fork.
@@ -85,9 +87,9 @@ def isolated(compute: Callable[[], T], seconds: float, what: str) -> tuple[T | N
     """(compute(), "") computed in a forked child process, or (None, why not) naming `what`.
 
     The child has a memory cap (CHILD_MEMORY_BYTES above the parent's size at the fork) and a hard
-    deadline of `seconds`; a crash, a hang, a MemoryError or any exception leaves the answer None.
-    The result travels back pickled. Where fork is unavailable it runs in-process under the SIGALRM
-    limit.
+    deadline of `seconds`, and never outlives this process (`certificates.processes.forked`); a crash, a
+    hang, a MemoryError or any exception leaves the answer None. The result travels back pickled. Where
+    fork is unavailable it runs in-process under the SIGALRM limit.
     """
     if seconds <= 0:
         return None, "no time left"
@@ -97,20 +99,16 @@ def isolated(compute: Callable[[], T], seconds: float, what: str) -> tuple[T | N
         result = within(seconds, compute)
         return (None, f"{what} timed out") if result is None else (result, "")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(compute, what, sender), daemon=True)
-    child.start()
-    sender.close()
-    try:
-        if not receiver.poll(seconds):
-            return None, f"{what} timed out after {seconds:g} s"
-        return receiver.recv()
-    except (EOFError, OSError):
-        return None, f"{what} failed in its child process (exit code {child.exitcode})"
-    finally:
-        receiver.close()
-        if child.is_alive():
-            child.kill()
-        child.join()
+    with processes.forked(context, _child, compute, what, sender) as child:
+        sender.close()
+        try:
+            if not receiver.poll(seconds):
+                return None, f"{what} timed out after {seconds:g} s"
+            return receiver.recv()
+        except (EOFError, OSError):
+            return None, f"{what} failed in its child process (exit code {child.exitcode})"
+        finally:
+            receiver.close()
 
 
 def _child(compute: Callable[[], object], what: str, sender: Connection) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
-from certificates import verify
+from certificates import solvers, verify
 from certificates.verify import check_file
+from checks.bounds import MAX_TIMEOUT, check_range
 from checks.claimsfile import certificate_obligations
 from checks.claimsfile.embedding import embedded_claim_mismatch
 from checks.errors import InputError
@@ -23,11 +25,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CLAIMS.toml",
         help="also confirm that each claims-file certificate embeds exactly the claim of that id in this file",
     )
+    parser.add_argument(
+        "--solver-seconds",
+        type=float,
+        default=solvers.DEFAULT_SECONDS,
+        metavar="SECONDS",
+        help=f"wall time z3 and cvc5 each get per smt certificate (default: {solvers.DEFAULT_SECONDS:g}); "
+        "a solver still running then is killed and the file is not re-checked by it",
+    )
 
 
-def verify_file(path: Path) -> tuple[bool, str]:
+def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> tuple[bool, str]:
     """(ok, one line) for any certificate, claims-file certificates included (what `check-cert` prints)."""
-    return verify.verify_file(path, certificate_obligations.check)
+    return verify.verify_file(path, _claim_checker(solver_seconds), solver_seconds)
+
+
+def _claim_checker(solver_seconds: float) -> verify.ClaimChecker:
+    return functools.partial(certificate_obligations.check, solver_seconds=solver_seconds)
 
 
 def _expand(names: list[str]) -> list[Path]:
@@ -40,6 +54,7 @@ def _expand(names: list[str]) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """One line per file (what it proves, or why it fails); exit 1 when any file fails, 0 when all re-check."""
+    seconds = check_range("--solver-seconds", args.solver_seconds, 0.0, MAX_TIMEOUT, open_low=True)
     paths = _expand(args.files)
     if not paths:
         sys.stderr.write("FAIL: no certificate files given\n")
@@ -54,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--claims: {exc}") from None
     failures = 0
     for path in paths:
-        result = check_file(path, certificate_obligations.check)
+        result = check_file(path, _claim_checker(seconds), seconds)
         message = " ".join(result.message.split())
         if result.ok and compare is not None:
             mismatch = embedded_claim_mismatch(path, compare)

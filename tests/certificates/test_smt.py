@@ -64,7 +64,7 @@ def test_every_threshold_statement_is_unsat() -> None:
 def test_both_solvers_in_fresh_processes_agree_and_refute_the_false_reading() -> None:
     texts = [problem(s) for s in obligations.threshold_statements()] + [problem(tc.exact_statement())]
     for solver in solvers.SCRIPTS:
-        assert solvers.answers(solver, texts) == ["unsat"] * (len(texts) - 1) + ["sat"], solver
+        assert solvers.answers(solver, texts, solvers.DEFAULT_SECONDS) == ["unsat"] * (len(texts) - 1) + ["sat"], solver
 
 
 def test_false_polynomial_statement_gets_a_model_and_no_certificate(tmp_path: Path) -> None:

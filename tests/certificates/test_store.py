@@ -247,6 +247,7 @@ TRUSTED = {
     "certificates.exact",
     "certificates.smtlib",
     "certificates.solvers",
+    "certificates.processes",  # the solver processes' groups, time limits and death with their parent
     "certificates.exprtree",
     "certificates.ball_model",
     "certificates.model_quantities",

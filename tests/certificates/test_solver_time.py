@@ -1,0 +1,104 @@
+"""`check-cert --solver-seconds`: each solver's time per certificate is bounded, and a solver that ran out says so.
+
+The busy certificate (AM-GM in 7 variables, `busy_solvers`) is re-checked by z3 in about a second and keeps
+cvc5 busy for more than half a minute: with a limit of a few seconds z3 re-checks it and cvc5 runs out; with a
+limit below z3's start-up neither does, and the file is not accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from certificates import solvers, verify
+from certificates.recheck import Rejected
+from checks.claimsfile import certificate_obligations
+from checks.claimsfile.embedding import read_embedded
+from checks.cli import main
+from checks.commands import check_cert
+from tests.certificates import busy_solvers
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Seconds each solver gets below: z3 needs about one (its start included; several on a loaded machine), cvc5
+#: more than thirty.
+LIMIT = 10.0
+
+
+@pytest.fixture(scope="module")
+def busy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return busy_solvers.certificate(tmp_path_factory.mktemp("busy"))
+
+
+def test_a_solver_that_runs_out_is_named_and_the_file_rests_on_the_other(busy: Path) -> None:
+    started = time.monotonic()
+    ok, line = check_cert.verify_file(busy, LIMIT)
+    seconds = time.monotonic() - started
+    assert ok, line
+    assert "1 statement(s) unsat in z3 (fresh processes)" in line
+    assert f"not re-checked by cvc5 (time limit: {LIMIT:g} s, 0 of 1 unsat)" in line
+    assert "in cvc5 (fresh" not in line
+    # not a timing of headflow: a bound far below cvc5's own time, which check-cert must not wait for
+    assert seconds < 2 * LIMIT + 15, seconds
+
+
+def test_a_file_no_solver_rechecked_is_not_accepted(busy: Path) -> None:
+    """On the command line: below z3's start-up time, neither solver answers."""
+    result = subprocess.run(
+        [sys.executable, "-m", "checks", "check-cert", str(busy), "--solver-seconds", "0.1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "FAIL: not re-checked by z3 (time limit: 0.1 s" in result.stderr
+    assert "not re-checked by cvc5 (time limit: 0.1 s" in result.stderr and "no solver re-checked it" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "1e9", "soon"])
+def test_a_bad_limit_is_a_one_line_error(busy: Path, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = main(["check-cert", str(busy), f"--solver-seconds={value}"])
+    except SystemExit as exc:  # argparse's own refusal (not a number), one line through the CLI's parser
+        code = exc.code
+    error = capsys.readouterr().err
+    assert code == 2 and "--solver-seconds" in error, error
+    assert len(error.strip().splitlines()) == 1 and "Traceback" not in error
+
+
+def test_answers_before_the_limit_are_kept_and_the_rest_ran_out(busy: Path) -> None:
+    """One cvc5 process for two problems: the easy one answered, the busy one cut off at the limit."""
+    easy = "(set-logic QF_NRA)\n(declare-fun x0 () Real)\n(assert (< (* x0 x0) 0))\n(check-sat)\n"
+    data = json.loads(busy.read_text())
+    hard = certificate_obligations.smt_problem(read_embedded(data["claim"]), data["payload"])  # check-cert's text
+    started = time.monotonic()
+    assert solvers.answers("cvc5", [easy, hard], LIMIT) == ["unsat", solvers.TIME_LIMIT]
+    assert time.monotonic() - started < LIMIT + 10  # killed at the limit, not waited for
+
+
+@pytest.mark.parametrize(
+    ("z3", "cvc5", "accepted"),
+    [
+        ("unsat", "unsat", "unsat in z3 and in cvc5"),
+        ("unsat", solvers.TIME_LIMIT, "not re-checked by cvc5"),
+        (solvers.TIME_LIMIT, "unsat", "not re-checked by z3"),
+        (solvers.TIME_LIMIT, solvers.TIME_LIMIT, None),
+        ("sat", solvers.TIME_LIMIT, None),  # a disagreement is never outweighed by a solver that ran out
+        (solvers.TIME_LIMIT, "unknown", None),
+        ("unsat", "sat", None),
+        ("unsat", "error: cvc5 failed (exit code -11)", None),
+    ],
+)
+def test_what_counts_as_rechecked(monkeypatch: pytest.MonkeyPatch, z3: str, cvc5: str, accepted: str | None) -> None:
+    said = {"z3": z3, "cvc5": cvc5}
+    monkeypatch.setattr(solvers, "answers", lambda solver, texts, seconds: [said[solver]] * len(texts))
+    if accepted is None:
+        with pytest.raises(Rejected):
+            verify.run_solvers(["problem 1", "problem 2"], 1.0)
+    else:
+        assert accepted in verify.run_solvers(["problem 1", "problem 2"], 1.0)
