@@ -13,6 +13,7 @@ tables compare exact rationals (`Fraction`, SymPy's `Rational`) in the ordinary 
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 from collections.abc import Callable
@@ -64,6 +65,16 @@ def shown(value: numbers.Rational | int) -> str:
         return str(q)
     with precision(80):
         return f"about {ball_of(q).str(20, radius=False)} (a rational of {bits} bits)"
+
+
+def approximate(value: numbers.Rational | int, digits: int = 6) -> str:
+    """`digits` significant digits of a rational at any magnitude (a float would overflow past 1e308 or show 0)."""
+    q = Fraction(value)
+    number = float(q) if abs(q.numerator).bit_length() - q.denominator.bit_length() < 1000 else math.inf
+    if math.isfinite(number) and (number != 0 or q == 0):
+        return f"{number:.{digits}g}"
+    with precision(max(64, 4 * digits)):
+        return ball_of(q).str(digits, radius=False)
 
 
 def precision(bits: int) -> AbstractContextManager[Any]:

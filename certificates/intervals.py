@@ -40,7 +40,7 @@ import sympy as sp
 from flint import arb
 
 from certificates import derivatives, forms
-from certificates.exact import SIGNS, ball_of, fails, holds, precision
+from certificates.exact import SIGNS, approximate, ball_of, fails, holds, precision
 from certificates.exprtree import Tree, TreeError, enclosure_text, eval_ball, exact_value, from_sympy, rational_text
 from certificates.regions import ENDS, Region
 from certificates.store import write_certificate
@@ -462,7 +462,7 @@ def _texts(point: dict[str, Fraction]) -> dict[str, str]:
 
 
 def _describe(box: Sides) -> str:
-    return ", ".join(f"{k} in [{float(lo):.6g}, {float(hi):.6g}]" for k, (lo, hi) in box.items())
+    return ", ".join(f"{k} in [{approximate(lo)}, {approximate(hi)}]" for k, (lo, hi) in box.items())
 
 
 def prove_inequality(inequality: sp.Rel, domain: Box, **budgets: Any) -> CoverResult:

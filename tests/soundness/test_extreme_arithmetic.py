@@ -69,8 +69,9 @@ def constant_claim(index: int, call: str) -> str:
     return f'[[claim]]\nid = "c{index}"\nkind = "constant"\nexpr = "{call}"\nvalue = "1"\ndigits = 3\n'
 
 
-def identity_claim(index: int, call: str) -> str:
-    return f'[[claim]]\nid = "i{index}"\nkind = "identity"\nlhs = "{call}"\nrhs = "1"\n'
+def identity_claim(index: int, call: str, symbolic: bool = False) -> str:
+    symbols = 'symbols = { x = "positive" }\n' if symbolic else ""
+    return f'[[claim]]\nid = "i{index}"\nkind = "identity"\nlhs = "{call}"\nrhs = "1"\n{symbols}'
 
 
 def inequality_claim(index: int, call: str, domain: str) -> str:
@@ -120,6 +121,12 @@ def test_identities_of_every_function_at_every_extreme(argument: str, tmp_path: 
     assert_no_crash([identity_claim(i, call) for i, call in enumerate(calls(argument))], tmp_path)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("form", ["x**1000", "x**-1000", "(2**1000)**19*x", "exp(exp(x))", "exp(-exp(x))", "10**400*x"])
+def test_identities_of_every_function_on_symbols_at_extremes(form: str, tmp_path: Path) -> None:
+    assert_no_crash([identity_claim(i, call, symbolic=True) for i, call in enumerate(calls(form))], tmp_path)
+
+
 @pytest.mark.parametrize(("domain", "form"), [(d, f) for d, forms in SHARP_FORMS for f in forms])
 def test_inequalities_of_every_function_on_sharp_domains(domain: str, form: str, tmp_path: Path) -> None:
     assert_no_crash([inequality_claim(i, call, domain) for i, call in enumerate(calls(form))], tmp_path)
@@ -144,3 +151,18 @@ def test_the_reported_overflows_end_in_verdicts_with_reasons(
     claims = {claim["id"]: claim for claim in json.loads(out)["claims"]}
     assert claims["c0"]["verdict"] == "REFUTED"
     assert claims["q1"]["verdict"] in {"CERTIFIED", "INCONCLUSIVE"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an integer domain beyond numpy's int64 (the random points are drawn exactly)
+        '[[claim]]\nid = "n"\nkind = "inequality"\nlhs = "lambda_c(n, 1)"\nop = ">="\nrhs = "2"\n'
+        "domain = { n = { min = 2, max = 1e100, integer = true } }\n",
+        # a dependent bound far beyond the floats (the cover describes its boxes without float())
+        '[[claim]]\nid = "y"\nkind = "inequality"\nlhs = "lambertw(y)"\nop = "<="\nrhs = "x - 1/1000"\n'
+        'domain = { x = "[2, 1000]", y = { min = 0, max = "exp(x)" } }\n',
+    ],
+)
+def test_domains_beyond_the_floats(text: str, tmp_path: Path) -> None:
+    assert_no_crash([text], tmp_path)
