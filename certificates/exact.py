@@ -13,6 +13,7 @@ tables compare exact rationals (`Fraction`, SymPy's `Rational`) in the ordinary 
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 from collections.abc import Callable
@@ -49,6 +50,31 @@ def decimal_value(text: str, max_exponent: int) -> Fraction | None:
     if exponent and abs(int(exponent)) > max_exponent:
         return None
     return Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
+
+
+#: Bits of a rational shown exactly by `shown`; a larger one is shown to 20 digits with its size (its exact
+#: text is long, slow to print, and refused by Python beyond 4300 digits).
+MAX_SHOWN_BITS = 512
+
+
+def shown(value: numbers.Rational | int) -> str:
+    """A rational for a report: its exact text when it has at most MAX_SHOWN_BITS bits, else about 20 digits."""
+    q = Fraction(value)
+    bits = q.numerator.bit_length() + q.denominator.bit_length()
+    if bits <= MAX_SHOWN_BITS:
+        return str(q)
+    with precision(80):
+        return f"about {ball_of(q).str(20, radius=False)} (a rational of {bits} bits)"
+
+
+def approximate(value: numbers.Rational | int, digits: int = 6) -> str:
+    """`digits` significant digits of a rational at any magnitude (a float would overflow past 1e308 or show 0)."""
+    q = Fraction(value)
+    number = float(q) if abs(q.numerator).bit_length() - q.denominator.bit_length() < 1000 else math.inf
+    if math.isfinite(number) and (number != 0 or q == 0):
+        return f"{number:.{digits}g}"
+    with precision(max(64, 4 * digits)):
+        return ball_of(q).str(digits, radius=False)
 
 
 def precision(bits: int) -> AbstractContextManager[Any]:

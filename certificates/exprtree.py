@@ -33,6 +33,7 @@ CONNECTIVES = ("and", "or", "not", "implies", "iff", "true", "false")
 MAX_DEPTH = 200
 #: Characters of one rational's text (numerator and denominator together).
 MAX_RATIONAL_CHARS = 2_000
+_DIGITS_PER_BIT = 0.30103  # decimal digits per bit, slightly above log10(2)
 
 
 class TreeError(ValueError):
@@ -52,8 +53,13 @@ def parse_rational(text: object) -> Fraction:
 
 
 def rational_text(value: Fraction | int) -> str:
-    """The exact text of a rational, as `parse_rational` reads it."""
+    """The exact text of a rational, as `parse_rational` reads it; TreeError when that text would be longer
+    than MAX_RATIONAL_CHARS (no checker would read it, and Python refuses to print huge integers)."""
     q = Fraction(value)
+    if (q.numerator.bit_length() + q.denominator.bit_length()) * _DIGITS_PER_BIT > MAX_RATIONAL_CHARS - 4:
+        raise TreeError(
+            f"a rational of {q.numerator.bit_length() + q.denominator.bit_length()} bits is too large to record"
+        )
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 

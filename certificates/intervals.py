@@ -40,7 +40,7 @@ import sympy as sp
 from flint import arb
 
 from certificates import derivatives, forms
-from certificates.exact import SIGNS, ball_of, fails, holds, precision
+from certificates.exact import SIGNS, approximate, ball_of, fails, holds, precision
 from certificates.exprtree import Tree, TreeError, enclosure_text, eval_ball, exact_value, from_sympy, rational_text
 from certificates.regions import ENDS, Region
 from certificates.store import write_certificate
@@ -112,10 +112,13 @@ def prove(
     if relation not in RELATIONS:
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}")
     constants = dict(constants or {})
-    expression = from_sympy(expr)  # evaluated exactly as certificates.verify re-evaluates it
+    start = time.monotonic()
+    try:
+        expression = from_sympy(expr)  # evaluated exactly as certificates.verify re-evaluates it
+    except TreeError as exc:
+        return CoverResult("undecided", 0, 0.0, reason=f"the certificate format cannot hold the expression ({exc})")
     sides = {s.name: ends for s, ends in domain.items()}
     search = _Search(expression, {s.name: ball_of(v) for s, v in constants.items()}, region, vanishing)
-    start = time.monotonic()
     try:
         with precision(prec):
             cover = search.run(sides, relation, max_boxes, start + seconds, seconds)
@@ -131,6 +134,8 @@ def prove(
         )
     except RecursionError:
         return CoverResult("undecided", search.count, time.monotonic() - start, reason="bisection too deep")
+    except TreeError as exc:  # an enclosure or a split point beyond what a certificate records
+        return CoverResult("undecided", search.count, time.monotonic() - start, reason=f"not recordable: {exc}")
     payload = {
         "expression": expression,
         "relation": relation,
@@ -457,7 +462,7 @@ def _texts(point: dict[str, Fraction]) -> dict[str, str]:
 
 
 def _describe(box: Sides) -> str:
-    return ", ".join(f"{k} in [{float(lo):.6g}, {float(hi):.6g}]" for k, (lo, hi) in box.items())
+    return ", ".join(f"{k} in [{approximate(lo)}, {approximate(hi)}]" for k, (lo, hi) in box.items())
 
 
 def prove_inequality(inequality: sp.Rel, domain: Box, **budgets: Any) -> CoverResult:

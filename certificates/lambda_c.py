@@ -29,6 +29,7 @@ from functools import lru_cache
 import sympy as sp
 from flint import arb, ctx
 
+from certificates.exact import shown
 from certificates.expression_balls import to_arb
 from identities.closed_forms import lambda_c_equation, n, u
 from identities.scalar_regime import prove_lambda_c_monotone
@@ -36,6 +37,8 @@ from identities.scalar_regime import prove_lambda_c_monotone
 _EQUATION = lambda_c_equation(u, n)
 #: Exact ends n of the balls `enclose` has rooted, per precision: certified roots are reused.
 ROOT_CACHE = 4096
+#: Largest |binary exponent| of an end of n that is rooted (u_c(n) is then at most about 45,000).
+MAX_END_EXPONENT = 1 << 16
 
 
 class RootError(ArithmeticError, ValueError):
@@ -66,8 +69,12 @@ def _newton(g: sp.Expr, dg: sp.Expr, point: arb, prec: int) -> arb:
 
 
 def _start(tokens: int | Fraction) -> arb:
-    """A point right of u_c: for b >= 6, (b - 2)/(b + 2) >= 1/2 and e^b > 2 (n - 1) give g(b) > 0."""
-    return arb(max(6, math.floor(math.log(2 * (tokens - 1))) + 2))
+    """A point right of u_c: for b >= 6, (b - 2)/(b + 2) >= 1/2 and e^b > 2 (n - 1) give g(b) > 0.
+
+    The logarithm is taken of the integer ceil(2 (n - 1)) (math.log is exact enough on integers of any size,
+    and e^b > e ceil(2 (n - 1)) leaves a margin of 1 for its rounding): n may be far beyond the floats."""
+    ceiling = max(math.ceil(2 * (Fraction(tokens) - 1)), 1)
+    return arb(max(6, math.floor(math.log(ceiling)) + 2))
 
 
 def certify_root(tokens: int | Fraction, bits: int) -> arb:
@@ -78,7 +85,7 @@ def certify_root(tokens: int | Fraction, bits: int) -> arb:
     g, dg = _equation(tokens)
     point = _start(tokens)
     if not _value(g, point, 64) > 0:
-        raise RootError(f"lambda_c: no sign change at the start point for n={tokens}")
+        raise RootError(f"lambda_c: no sign change at the start point for n={shown(tokens)}")
     for _ in range(200):
         nxt = _newton(g, dg, point, 64)
         if abs(float(nxt - point)) < 1e-12 * float(point):
@@ -101,7 +108,7 @@ def certify_root(tokens: int | Fraction, bits: int) -> arb:
             with ctx.workprec(check_prec):
                 return low.union(high)  # holds every point between the two (balls around the) ends
         extra *= 2
-    raise RootError(f"lambda_c: could not certify the root for n={tokens} at {bits} bits")
+    raise RootError(f"lambda_c: could not certify the root for n={shown(tokens)} at {bits} bits")
 
 
 @lru_cache(maxsize=1)
@@ -121,8 +128,11 @@ def root_count() -> int:
 
 
 def _exact(end: arb) -> Fraction:
-    """The exact value of a ball end (python-flint's lower() and upper() are exact)."""
+    """The exact value of a ball end (python-flint's lower() and upper() are exact); RootError when its binary
+    exponent exceeds MAX_END_EXPONENT (n = exp(exp(100)) has an end of 2^(10^43): no exact value of it fits)."""
     mantissa, exponent = end.man_exp()
+    if abs(int(exponent)) > MAX_END_EXPONENT:
+        raise RootError(f"lambda_c(n, beta): n or an end of its ball is beyond 2^+-{MAX_END_EXPONENT}, not rooted")
     return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 

@@ -30,6 +30,7 @@ from certificates import obligations as ob
 from certificates import recheck, smtlib, solvers
 from certificates.equilibrium_obligations import EQUILIBRIA, check_equilibrium
 from certificates.exprtree import TreeError, from_sympy, parse_rational
+from certificates.reading import RefusedFile, read_bounded
 from certificates.recheck import Rejected
 
 #: Re-derives and re-checks the obligation of a claims-file claim from its embedded fields:
@@ -79,10 +80,10 @@ def check_file(
 
 def load(path: Path) -> dict[str, Any]:
     """The certificate object, after the size, JSON, field, schema and checksum checks."""
-    if path.stat().st_size > fmt.MAX_FILE_BYTES:
-        raise Rejected(f"file larger than {fmt.MAX_FILE_BYTES} bytes")
     try:
-        certificate = json.loads(path.read_text(encoding="utf-8"))
+        certificate = json.loads(read_bounded(path, fmt.MAX_FILE_BYTES).decode("utf-8"))
+    except RefusedFile as exc:
+        raise Rejected(f"file {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise Rejected(f"not JSON: {str(exc)[:120]}") from None
     if not isinstance(certificate, dict):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pytest
 
-from checks.sweeps.runner import partial_path, run_sweep
+from checks.sweeps.runner import KEY, partial_path, point_key, run_sweep
 from checks.sweeps.tasks import superadditivity_point, threshold_point
 
 
@@ -46,6 +47,82 @@ def test_an_interrupted_sweep_resumes_with_only_the_missing_points(tmp_path: Pat
     assert rows == [superadditivity_point(10, 1.0, p["mean"], 0.5) for p in points]
     third = _Interrupting(fail_after=0)
     assert run_sweep(third, points, out, workers=0, show_progress=False) == rows
+
+
+def _means(count: int) -> list[dict[str, float]]:
+    return [{"mean": 1.0 + k / 4} for k in range(count)]
+
+
+def _final_rows(out: Path) -> list[dict[str, str]]:
+    """The rows of the complete CSV; the partial file must be gone."""
+    assert not partial_path(out).exists()
+    with out.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _assert_one_row_per_point(out: Path, points: list[dict[str, float]]) -> None:
+    """Exactly one row per grid point, in grid order, each with the task's own numbers."""
+    rows = _final_rows(out)
+    assert [row[KEY] for row in rows] == [point_key(p) for p in points]
+    for row, point in zip(rows, points, strict=True):
+        expected = superadditivity_point(10, 1.0, point["mean"], 0.5)
+        assert float(row["margin"]) == expected["margin"] and float(row["mean"]) == point["mean"]
+
+
+def test_a_resumed_sweep_reads_its_partial_file_even_next_to_an_older_complete_csv(tmp_path: Path) -> None:
+    """A complete run of 3 points, then a run of 8 killed after 2 new points: the rerun computes only the 3 others."""
+    out = tmp_path / "sweep.csv"
+    run_sweep(_Interrupting(None), _means(3), out, workers=0, show_progress=False)
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(_Interrupting(fail_after=2), _means(8), out, workers=0, show_progress=False)
+    assert out.exists() and partial_path(out).exists()
+    rerun = _Interrupting(None)
+    run_sweep(rerun, _means(8), out, workers=0, show_progress=False)
+    assert sorted(rerun.calls) == [p["mean"] for p in _means(8)[5:]]
+    _assert_one_row_per_point(out, _means(8))
+
+
+def _partial_by_hand(out: Path, points: list[dict[str, float]], tail: str) -> None:
+    """A partial file of `points` (as an interrupted run writes it) followed by the raw text `tail`."""
+    fields = [KEY, "n", "beta", "mean", "spread", "margin"]
+    with partial_path(out).open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        for point in points:
+            writer.writerow({KEY: point_key(point), **superadditivity_point(10, 1.0, point["mean"], 0.5)})
+        handle.write(tail)
+
+
+@pytest.mark.parametrize(
+    ("done", "tail"),
+    [
+        ([0, 1, 2], '"{""mean"": 1.75}",10,1.0,1.75,0.5,0.0012'),  # a torn last line: no newline, margin cut short
+        ([0, 1, 2, 1, 2, 0], ""),  # the same points twice (two runs appended to one partial file)
+        ([0, 1], '"{""mean"": 1.5}",10,1.0\r\n'),  # a row with too few fields
+    ],
+)
+def test_a_resumed_sweep_ends_with_one_row_per_point_whatever_the_partial_file_holds(
+    tmp_path: Path, done: list[int], tail: str
+) -> None:
+    out = tmp_path / "sweep.csv"
+    points = _means(6)
+    _partial_by_hand(out, [points[k] for k in done], tail)
+    rerun = _Interrupting(None)
+    rows = run_sweep(rerun, points, out, workers=0, show_progress=False)
+    assert sorted(rerun.calls) == [p["mean"] for k, p in enumerate(points) if k not in done]
+    assert rows == [superadditivity_point(10, 1.0, p["mean"], 0.5) for p in points]
+    _assert_one_row_per_point(out, points)
+
+
+def test_a_sweep_killed_again_while_resuming_still_ends_with_one_row_per_point(tmp_path: Path) -> None:
+    """Torn partial file, resumed and interrupted once more, then resumed to the end."""
+    out = tmp_path / "sweep.csv"
+    points = _means(8)
+    _partial_by_hand(out, points[:2], '"{""mean"": 1.5}",10,1.0,1.5')
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(_Interrupting(fail_after=3), points, out, workers=0, show_progress=False)
+    run_sweep(_Interrupting(None), points, out, workers=0, show_progress=False)
+    _assert_one_row_per_point(out, points)
 
 
 def test_threshold_point_finds_the_model_threshold_above_beta_star() -> None:

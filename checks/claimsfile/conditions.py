@@ -38,8 +38,22 @@ class Condition:
     necessary: bool = True
 
     def text(self) -> str:
-        """The condition as a readable formula, e.g. `x - 1 != 0`."""
-        return f"{self.expr} {self.relation} 0"
+        """The condition as a readable formula, e.g. `x - 1 != 0` (certificates name their conditions by it)."""
+        return f"{formula_text(self.expr)} {self.relation} 0"
+
+
+#: Bits of the largest exact number in a formula that SymPy's printer may sort numerically.
+MAX_SORTED_BITS = 1024
+
+
+def formula_text(expr: sp.Expr) -> str:
+    """`str(expr)`, except that a formula holding a number of more than MAX_SORTED_BITS bits keeps the terms in
+    SymPy's stored order: the printer's usual order evaluates each numeric term, and exp(2**19000) takes it minutes.
+    The rule depends on the formula alone, so the text is the same on every machine (certificates record it)."""
+    huge = any(
+        int(atom.p).bit_length() + int(atom.q).bit_length() > MAX_SORTED_BITS for atom in expr.atoms(sp.Rational)
+    )
+    return sp.sstr(expr, order="none") if huge else str(expr)
 
 
 def power_conditions(base: sp.Expr, exponent: sp.Expr) -> list[Condition]:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from certificates.exact import fails, holds
+from certificates.exact import fails, holds, shown
 from checks.claimsfile.conditions import Condition
 from checks.claimsfile.domains import Domain, contains, sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
@@ -107,7 +107,7 @@ def _settle(condition: Condition, point: dict[sp.Symbol, sp.Rational]) -> tuple[
     """(holds, value, how): exactly when the condition is a rational at the point, else with balls."""
     exact = within(SYMBOLIC_SECONDS, lambda: condition.expr.xreplace(point))
     if exact is not None and exact.is_Rational:
-        return holds(exact, condition.relation), str(exact), "exact"
+        return holds(exact, condition.relation), shown(exact), "exact"
     for prec in PRECISIONS:
         try:
             value = ball(condition.expr, point, prec)

@@ -206,7 +206,7 @@ def _draw(
             return sp.Integer(first + int(rng.integers(0, 21)))
         if first is None:
             return sp.Integer(last - int(rng.integers(0, 21)))
-        return None if first > last else sp.Integer(int(rng.integers(first, last + 1)))
+        return None if first > last else sp.Integer(first + _integer_up_to(rng, last - first))
     if low is not None and high is not None:
         if high < low or (high == low and (low_open or high_open)):
             return None
@@ -218,6 +218,17 @@ def _draw(
     if high is not None:
         return high if not high_open and rng.random() < 0.1 else high - size
     return size if rng.random() < 0.5 else -size
+
+
+def _integer_up_to(rng: np.random.Generator, span: int) -> int:
+    """A uniform integer in [0, span] of any size (numpy's integers stop at int64; domains reach 1e100 and beyond)."""
+    if span < 2**62:
+        return int(rng.integers(0, span + 1))
+    bits = span.bit_length()
+    while True:  # rejection: each draw is accepted with probability above 1/2
+        value = int.from_bytes(rng.bytes((bits + 7) // 8), "little") >> (-bits % 8)
+        if value <= span:
+            return value
 
 
 def _from_string(name: str, text: str) -> Domain:

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from certificates.verify import load
 from checks.claimsfile.numbers import TomlFloat
 from checks.claimsfile.schema import UserClaim
 
@@ -67,7 +68,7 @@ def read_embedded(fields: object) -> UserClaim:
 
 def embedded_claim_mismatch(path: Path, claims: dict[str, UserClaim]) -> str | None:
     """Why the certificate at `path` does not embed the claim of its id in the user's file (None: it does)."""
-    certificate = json.loads(Path(path).read_text(encoding="utf-8"))
+    certificate = load(Path(path))
     if certificate.get("claim") is None:
         return "not a claims-file certificate: --claims compares only certificates of claims-file claims"
     mine = read_embedded(certificate["claim"])

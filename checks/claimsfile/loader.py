@@ -13,6 +13,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from certificates.reading import RefusedFile, read_bounded
 from checks.claimsfile.numbers import TomlFloat
 from checks.claimsfile.problems import ClaimsFileError, ExpressionError
 from checks.claimsfile.schema import UserClaim, validate_claim
@@ -28,11 +29,11 @@ def load_claims(path: str | Path) -> list[UserClaim]:
     """The claims of the file at `path`, in file order; ClaimsFileError (an InputError) otherwise."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_bounded(path, MAX_FILE_BYTES)
+    except RefusedFile as exc:
+        raise ClaimsFileError(name, str(exc.strerror)) from None
     except OSError as exc:
         raise ClaimsFileError(name, f"cannot read the file ({exc.strerror or exc})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise ClaimsFileError(name, f"larger than {MAX_FILE_BYTES} bytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

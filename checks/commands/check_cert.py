@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import sys
 from pathlib import Path
 
 from certificates import solvers, verify
+from certificates.reading import require_regular
 from certificates.verify import check_file
 from checks.bounds import MAX_TIMEOUT, check_range
 from checks.claimsfile import certificate_obligations
@@ -45,10 +47,16 @@ def _claim_checker(solver_seconds: float) -> verify.ClaimChecker:
 
 
 def _expand(names: list[str]) -> list[Path]:
+    """The certificate files named (a folder stands for its *.json). One that exists but is not a regular file (a FIFO
+    or a device would hang or flood the reader) is bad input: OSError (one line, exit 2) before any file is checked;
+    a missing file fails on its own line like any other unreadable certificate."""
     paths: list[Path] = []
     for name in names:
         path = Path(name)
         paths.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
+    for path in paths:
+        with contextlib.suppress(FileNotFoundError):
+            require_regular(path)
     return paths
 
 

@@ -1,20 +1,25 @@
 """Run a per-point task over a grid on dask.distributed (or serially), resumable from disk.
 
 Finished rows are appended to `<name>.partial.csv` as they arrive, so an interrupted sweep
-loses no finished point; on completion the file is renamed to `<name>.csv`, which therefore
-only ever exists complete. A rerun reads the partial file and computes only missing points.
+loses no finished point. A rerun reads the rows of both files a previous run may have left (an older
+complete `<name>.csv` and the partial file; a torn last line or a malformed row is dropped, a point
+met twice counts once), rewrites the partial file with them before appending, and computes only the
+missing points. On completion `<name>.csv` is written atomically with exactly one row per point of the
+grid, in grid order, and the partial file is removed: the complete file only ever exists complete.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from certificates.atomic import write_text_atomic
+from certificates.reading import read_bounded
 from checks.errors import InputError
 from checks.progress import progress_bar
 
@@ -23,6 +28,8 @@ KEY = "point_key"
 #: Most points one sweep may have, and most local worker processes (beyond, the grid is a typo).
 MAX_GRID_POINTS = 100_000
 MAX_WORKERS = 64
+#: Largest CSV file a sweep reads back (far above MAX_GRID_POINTS rows of any sweep).
+MAX_CSV_BYTES = 256 << 20
 
 
 def point_key(point: dict[str, Any]) -> str:
@@ -35,12 +42,27 @@ def partial_path(out_csv: Path) -> Path:
 
 
 def load_finished(out_csv: Path) -> dict[str, dict[str, str]]:
-    """Rows already computed (from a complete or a partial run), by point key."""
-    for path in (out_csv, partial_path(out_csv)):
-        if path.exists():
-            with path.open(newline="") as handle:
-                return {row[KEY]: row for row in csv.DictReader(handle)}
-    return {}
+    """Rows already computed, by point key: those of the complete CSV, then of the partial one (which is newer)."""
+    return _rows(out_csv) | _rows(partial_path(out_csv))
+
+
+def _rows(path: Path) -> dict[str, dict[str, str]]:
+    """The well-formed rows of one CSV file, by point key ({} when it does not exist).
+
+    A line without its newline is the torn end of an interrupted write and is dropped, as is a row whose
+    number of fields differs from the header's or whose key is empty; a later row of a key replaces an earlier one.
+    """
+    try:
+        data = read_bounded(path, MAX_CSV_BYTES)
+    except FileNotFoundError:
+        return {}
+    text = data.decode("utf-8", errors="replace")
+    complete = text[: text.rfind("\n") + 1]
+    rows = {}
+    for row in csv.DictReader(io.StringIO(complete, newline="")):
+        if None not in row and None not in row.values() and row.get(KEY):
+            rows[row[KEY]] = row
+    return rows
 
 
 @contextmanager
@@ -81,7 +103,7 @@ def run_sweep(
     if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= MAX_WORKERS:
         raise InputError("workers", workers, f"must be an integer from 0 to {MAX_WORKERS}")
     finished = load_finished(out_csv)
-    todo = [p for p in points if point_key(p) not in finished]
+    todo = list({point_key(p): p for p in points if point_key(p) not in finished}.values())
     new_rows: dict[str, dict[str, Any]] = {}
     if todo:
         writer = _PartialWriter(partial_path(out_csv), finished)
@@ -91,10 +113,10 @@ def run_sweep(
                 new_rows[key] = row
                 writer.append(key, row)
                 advance()
-    rows = [new_rows.get(point_key(p)) or _typed(finished[point_key(p)]) for p in points]
-    if partial_path(out_csv).exists():
-        os.replace(partial_path(out_csv), out_csv)
-    return rows
+    keys = list(dict.fromkeys(point_key(p) for p in points))
+    write_text_atomic(out_csv, _csv_text({key: new_rows[key] if key in new_rows else finished[key] for key in keys}))
+    partial_path(out_csv).unlink(missing_ok=True)
+    return [new_rows[key] if key in new_rows else _typed(finished[key]) for key in map(point_key, points)]
 
 
 def _compute(task: Task, todo: list[dict[str, Any]], workers: int, scheduler: str | None):
@@ -110,8 +132,23 @@ def _compute(task: Task, todo: list[dict[str, Any]], workers: int, scheduler: st
             yield futures[future], future.result()
 
 
+def _fields(rows: Iterable[dict[str, Any]]) -> list[str]:
+    """The key column, then every other column in order of first appearance."""
+    return list(dict.fromkeys([KEY, *(name for row in rows for name in row)]))
+
+
+def _csv_text(rows: dict[str, dict[str, Any]]) -> str:
+    """A CSV of the rows by point key (header included; a column a row lacks is left empty)."""
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=_fields(rows.values()), restval="")
+    writer.writeheader()
+    writer.writerows({**row, KEY: key} for key, row in rows.items())
+    return buffer.getvalue()
+
+
 class _PartialWriter:
-    """Appends finished rows to the partial CSV, flushing each one."""
+    """Rewrites the partial CSV with the finished rows (deduplicated, no torn line) at its first row, then appends
+    each new row, flushing it."""
 
     def __init__(self, path: Path, finished: dict[str, dict[str, str]]) -> None:
         self.path = path
@@ -120,19 +157,15 @@ class _PartialWriter:
         self.writer: csv.DictWriter | None = None
 
     def __enter__(self) -> _PartialWriter:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         return self
 
     def append(self, key: str, row: dict[str, Any]) -> None:
         if self.writer is None:
-            fields = [KEY, *row]
-            fresh = not self.path.exists()
+            write_text_atomic(self.path, _csv_text(self.finished | {key: row}))
             self.handle = self.path.open("a", newline="")
-            self.writer = csv.DictWriter(self.handle, fieldnames=fields)
-            if fresh:
-                self.writer.writeheader()
-                for old_key, old_row in self.finished.items():
-                    self.writer.writerow({**old_row, KEY: old_key})
+            fields = _fields([*self.finished.values(), row])
+            self.writer = csv.DictWriter(self.handle, fieldnames=fields, restval="")
+            return
         self.writer.writerow({KEY: key, **row})
         self.handle.flush()
 

@@ -1,0 +1,71 @@
+"""Read a user's file with a bound: a regular file only, never more than a stated number of bytes.
+
+Every file headflow reads on a user's behalf (claims files, certificates, the files of a certificate
+folder, a sweep's CSV files) is read here, so that `/dev/zero`, a FIFO or a huge sparse file is refused
+in one line instead of hanging the process or exhausting its memory. The path is stat'ed first; it is
+then opened with O_NONBLOCK (opening a FIFO for reading would otherwise wait for a writer) and the open
+file is fstat'ed again (the path may have been swapped in between); at most limit + 1 bytes are read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+_CHUNK = 1 << 20
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class RefusedFile(OSError):
+    """The path is not a regular file, or the file is larger than the limit (strerror says which)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        super().__init__(None, reason, str(path))
+
+
+def require_regular(path: str | os.PathLike[str]) -> None:
+    """Refuse (RefusedFile) a path that is not a regular file; OSError when it cannot be stat'ed."""
+    _check_mode(path, os.stat(path).st_mode)
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file at `path`, refused (RefusedFile) when it is not one or holds more than `limit`."""
+    require_regular(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        status = os.fstat(fd)
+        _check_mode(path, status.st_mode)
+        if status.st_size > limit:
+            raise RefusedFile(path, f"larger than {limit} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise RefusedFile(path, f"larger than {limit} bytes")
+    return b"".join(chunks)
+
+
+def read_text_bounded(path: str | os.PathLike[str], limit: int) -> str:
+    """`read_bounded` decoded as UTF-8 (UnicodeDecodeError when it is not)."""
+    return read_bounded(path, limit).decode("utf-8")
+
+
+def _check_mode(path: str | os.PathLike[str], mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    what = next((name for test, name in _KINDS if test(mode)), "an unknown kind")
+    raise RefusedFile(Path(path), f"not a regular file ({what})")
