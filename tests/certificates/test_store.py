@@ -248,6 +248,7 @@ TRUSTED = {
     "certificates.smtlib",
     "certificates.solvers",
     "certificates.exprtree",
+    "certificates.tree_text",
     "certificates.ball_model",
     "certificates.model_quantities",
     "identities.condition8_scalar",
