@@ -132,6 +132,9 @@ def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple
     """A point certificate with no coordinates: every definedness condition of expr, then the interval."""
     _require_kind(claim, kind, "witness")
     recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
+    for part in ("parameters", "point"):
+        if isinstance(payload[part], dict) and payload[part]:
+            raise Rejected(f"unknown field {part}.{sorted(payload[part])[0][:60]!r}: a constant has no {part}")
     if payload["witness"] != "point" or payload["parameters"] != {} or payload["point"] != {}:
         raise Rejected("a constant claim is certified by a point witness without coordinates or parameters")
     stated = payload["conditions"]
@@ -259,6 +262,9 @@ def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> t
     match = [g for g in goals if g[0] == payload.get("expression") and payload.get("relation") in g[1]]
     if not match:
         raise Rejected(f"the cover is neither the relation of {claim.id!r} nor one of its definedness conditions")
+    unknown = sorted(set(payload["domain"]) - {s.name for s in claim.order})
+    if unknown:
+        raise Rejected(f"unknown field domain.{unknown[0][:60]!r}: not a parameter of {claim.id!r}")
     if any(not isinstance(ends, list) or len(ends) != 2 for ends in payload["domain"].values()):
         raise Rejected("each box side must be [lo, hi]")
     domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}

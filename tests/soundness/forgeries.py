@@ -222,7 +222,7 @@ def unchecked_fields(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     while stack:
         path, node = stack.pop()
         children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-        stack.extend((path + (key,), child) for key, child in children)
+        stack.extend(((*path, key), child) for key, child in children)
         shape = (min(len(path), 8), frozenset(node) if isinstance(node, dict) else frozenset())
         if isinstance(node, dict) and shape not in seen:
             seen.add(shape)
