@@ -27,22 +27,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 
 from certificates import format as fmt
-from certificates import recheck, smtlib
+from certificates import nonempty, recheck, smtlib
 from certificates.exact import SETTLING, precision
 from certificates.exprtree import Tree, TreeError, from_sympy, parse_rational
 from certificates.model_quantities import CERTIFIED
 from certificates.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.recheck import Rejected
-from certificates.regions import Bound, Region, Side
+from certificates.regions import Region
 from certificates.tree_text import term_text
 from certificates.verify import run_solvers
-from checks.claimsfile.domains import Domain
+from checks.claimsfile.domains import Domain, domain_region
 from checks.claimsfile.embedding import read_embedded
 from checks.claimsfile.schema import (
     ConstantClaim,
@@ -82,6 +81,26 @@ def check(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, A
         raise Rejected(f"the embedded claim does not parse: {exc}") from None
     if claim.id != claim_id:
         raise Rejected(f"the certificate is filed under {claim_id[:80]!r} but embeds claim {claim.id!r}")
+    if isinstance(claim, InequalityClaim | IdentityClaim):
+        point = domain_point(claim)
+        proved, how = _obligation(claim, kind, payload)
+        return proved, f"{how}; domain non-empty: {point} verified exactly"
+    return _obligation(claim, kind, payload)
+
+
+def domain_point(claim: InequalityClaim | IdentityClaim) -> str:
+    """The checker's own proof that the claim's domain is not empty (`certificates.nonempty`): a verified exact
+    point, as text; Rejected when the domain is empty or no point is found (a vacuous claim proves nothing)."""
+    try:
+        settled = nonempty.settle(claim_region(claim))
+    except TreeError as exc:
+        raise Rejected(f"the domain of {claim.id!r} cannot be shown non-empty: {exc}") from None
+    if settled.point is None:
+        raise Rejected(f"claim {claim.id!r}: {settled.reason}")
+    return settled.describe()
+
+
+def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     if isinstance(claim, DynamicsClaim):
         return _dynamics(claim, kind, payload)
     if isinstance(claim, ConstantClaim):
@@ -197,20 +216,9 @@ def condition_relations(relation: str) -> tuple[str, ...]:
 
 
 def claim_region(claim: InequalityClaim) -> Region:
-    """The claim's domain as covers see it: each parameter in dependency order, integer or real, with its
-    bounds as exact rationals or expression trees (open ends are closed: a cover of more proves the claim)."""
-
-    def bound(value: sp.Expr | None) -> Bound:
-        if value is None:
-            return None
-        if value.is_Rational:
-            return Fraction(int(value.p), int(value.q))
-        return from_sympy(value)
-
-    sides = [
-        Side(s.name, d.integer, bound(d.low), bound(d.high)) for s, d in ((s, claim.domains[s]) for s in claim.order)
-    ]
-    return Region(tuple(sides))
+    """The claim's domain as covers see it (`domains.domain_region`: open ends are marked, and covers treat them as
+    closed: a cover of more proves the claim)."""
+    return domain_region(claim.domains, claim.order)
 
 
 def claim_vanishing(claim: InequalityClaim) -> Callable[[str, str], list[Tree] | None]:

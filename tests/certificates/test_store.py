@@ -249,6 +249,7 @@ TRUSTED = {
     "certificates.solvers",
     "certificates.exprtree",
     "certificates.tree_text",
+    "certificates.nonempty",
     "certificates.ball_model",
     "certificates.model_quantities",
     "identities.condition8_scalar",
