@@ -4,7 +4,8 @@ A certificate of a claims-file claim carries `{"toml": "<one [[claim]] table>"}`
 own fields, rendered back to TOML (strings, integers, booleans, float literals with their
 original text, arrays and inline tables), except its free text (`title`, `statement`): the checker
 checks every field it accepts and prints only what it generates from them, so an embedded claim with
-free text is rejected. `headflow check-cert` parses that text with the claims-file loader itself, so
+free text is rejected, and so is one whose text is not exactly `claim_text` of its parsed fields (no
+comment, no other spacing or order). `headflow check-cert` parses that text with the claims-file loader itself, so
 the obligation it re-derives is the claim as the user wrote it, read by the same safe parser;
 `--claims FILE` compares the embedded fields with the claim of the same id in the user's file.
 """
@@ -77,6 +78,8 @@ def read_embedded(fields: object) -> UserClaim:
     free = [key for key in FREE_TEXT if key in claims[0].raw]
     if free:
         raise InputError(free[0], "...", "free text is not checked, so a certificate does not embed it")
+    if claim_text(claims[0].raw) != fields["toml"]:
+        raise InputError("claim", "...", "not the canonical text of its fields (comments, spacing or order differ)")
     return claims[0]
 
 

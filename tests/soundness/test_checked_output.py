@@ -123,6 +123,7 @@ FORGERIES = {
     "embedded statement": (_embed_statement, "statement"),
     "embedded title": (lambda d: d["claim"].update(toml=d["claim"]["toml"] + '"title" = "x"\n'), "title"),
     "field next to the embedded claim": (lambda d: d["claim"].update(note=LIE), "note"),
+    "comment in the embedded claim": (lambda d: d["claim"].update(toml=d["claim"]["toml"] + f"# {LIE}\n"), "canonical"),
     "unknown tool": (lambda d: d["tools"].update(note=LIE), "note"),
     "tool version as a sentence": (lambda d: d["tools"].update(z3=LIE), "tools.z3"),
 }
