@@ -200,3 +200,42 @@ def enclosure_text(ball: arb) -> list[str]:
     wide_lo = lo - slack if (lo - slack > 0) == (lo > 0) else lo
     wide_hi = hi + slack if (hi + slack < 0) == (hi < 0) else hi
     return [rational_text(wide_lo), rational_text(wide_hi)]
+
+
+#: Bits of a rational that `exact_rational` still computes with (beyond, the caller falls back to balls).
+MAX_EXACT_BITS = 100_000
+
+
+def exact_rational(tree: object, env: Mapping[str, Fraction], depth: int = 0) -> Fraction | None:
+    """The exact value of a tree of rational arithmetic (rationals, symbols, +, *, integer powers) at a rational
+    point; None when the tree has another node, a value is undefined (0 to a negative power) or too large."""
+    if depth > MAX_DEPTH or not isinstance(tree, list) or not tree:
+        return None
+    op, args = tree[0], tree[1:]
+    if op == "rat" and len(args) == 1:
+        try:
+            return parse_rational(args[0])
+        except TreeError:
+            return None
+    if op == "sym" and len(args) == 1:
+        return env.get(args[0]) if isinstance(args[0], str) else None
+    if op in ("add", "mul") and args:
+        values = [exact_rational(a, env, depth + 1) for a in args]
+        if any(v is None for v in values):
+            return None
+        result = values[0]
+        for v in values[1:]:
+            result = result + v if op == "add" else result * v  # type: ignore[operator]
+            if _bits(result) > MAX_EXACT_BITS:  # type: ignore[arg-type]
+                return None
+        return result
+    if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
+        base = exact_rational(args[0], env, depth + 1)
+        if base is None or (base == 0 and args[1] < 0) or _bits(base) * abs(args[1]) > MAX_EXACT_BITS:
+            return None
+        return base ** args[1]
+    return None
+
+
+def _bits(value: Fraction) -> int:
+    return value.numerator.bit_length() + value.denominator.bit_length()

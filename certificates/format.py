@@ -1,8 +1,11 @@
 """The certificate file format, shared by the writer and the checker: fields, canonical JSON, checksum, sizes.
 
-A certificate is one JSON object `{"schema", "claim_id", "claim", "statement", "method", "kind",
-"payload", "tools", "sha256"}`. `claim` is null for the registry's claims and holds a claims-file
-claim's own fields (as written in the user's TOML) otherwise. `sha256` is a checksum of the
+A certificate is one JSON object `{"schema", "claim_id", "claim", "kind", "payload", "tools", "sha256"}`.
+`claim` is null for the registry's claims and holds a claims-file claim's own checked fields (as written
+in the user's TOML, without its free-text `title` and `statement`) otherwise. There is no free text: every
+field is checked by `headflow check-cert`, which rejects any other field (at every level) and prints only
+sentences it generates from what it checked. `tools` records the versions of the tools the writer used
+(names and version strings of a fixed form; never printed, never evidence). `sha256` is a checksum of the
 canonical JSON of the other fields against accidental damage, not a seal: anyone can recompute
 it. What makes a certificate trustworthy is that `headflow check-cert` re-derives the claim's
 obligation and re-checks the proof from the file alone.
@@ -12,11 +15,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
-SCHEMA = "headflow-certificate/2"
+SCHEMA = "headflow-certificate/3"
 KINDS = ("smt", "witness", "interval-cover", "convexity", "equilibrium")
-FIELDS = ("schema", "claim_id", "claim", "statement", "method", "kind", "payload", "tools")
+FIELDS = ("schema", "claim_id", "claim", "kind", "payload", "tools")
+#: The tools a certificate records (name -> distribution), and the form of a recorded version.
+TOOLS = {
+    "python": "",
+    "z3": "z3-solver",
+    "cvc5": "cvc5",
+    "flint": "python-flint",
+    "sympy": "sympy",
+    "headflow": "headflow",
+}
+VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,39}$")
 
 #: Bounds on every size in a certificate, so that re-checking an accepted-size file is fast
 #: (see benchmarks/check_cert.py for the measured worst cases).

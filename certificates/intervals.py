@@ -484,11 +484,8 @@ def _leaves(node: dict[str, Any]):  # type: ignore[no-untyped-def]
                 yield from _leaves(node[key])
 
 
-def certify_cover(
-    result: CoverResult, claim_id: str, statement: str, directory: Path, claim: dict[str, Any] | None = None
-) -> Path:
+def certify_cover(result: CoverResult, claim_id: str, directory: Path, claim: dict[str, Any] | None = None) -> Path:
     """Write the certificate of a proved cover (`claim`: the claims-file claim's own fields)."""
     if result.status != "proved":
         raise ValueError("only a proved cover has a certificate")
-    method = f"branch-and-bound with python-flint balls: {result.payload['leaves']} boxes"
-    return write_certificate(directory, claim_id, statement, method, "interval-cover", result.payload, claim)
+    return write_certificate(directory, claim_id, "interval-cover", result.payload, claim)

@@ -53,7 +53,13 @@ def rational_map(data: object, what: str) -> dict[str, Fraction]:
     """An object of exact rational strings."""
     if not isinstance(data, dict) or len(data) > 64:
         raise Rejected(f"{what} must be an object of at most 64 exact rationals")
-    return {str(k): parse_rational(v) for k, v in data.items()}
+    values = {}
+    for key, text in data.items():
+        try:
+            values[str(key)] = parse_rational(text)
+        except TreeError as exc:
+            raise Rejected(f"{what}.{str(key)[:60]}: {exc}") from None
+    return values
 
 
 def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION) -> int:
@@ -161,7 +167,10 @@ def cover(
     }
     wrong = [name for name, ok in checks.items() if not ok]
     if wrong:
-        raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}")
+        names = {"domain": domain, "constants": constants}
+        unknown = [f"{part}.{key}" for part, mine in names.items() for key in sorted(set(payload[part]) - set(mine))]  # type: ignore[index]
+        named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
+        raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
     if relation not in COVER_RELATIONS:
         raise Rejected(f"unknown relation {str(relation)[:10]!r}")
     leaves = payload["leaves"]  # type: ignore[index]
@@ -198,6 +207,7 @@ _NODE_KEYS = (
     ({"graph", "end", "sign", "face"}, "graph"),
     ({"boundary", "end", "derivative"}, "boundary"),
 )
+_NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
 
 
 class _Walk:
@@ -232,7 +242,8 @@ class _Walk:
     def _node(self, node: object, box: dict[str, tuple[Fraction, Fraction]], goal: _Goal) -> list[Any]:
         kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
         if kind is None:
-            raise Rejected("malformed cover node")
+            unknown = sorted(set(node) - _NODE_FIELDS) if isinstance(node, dict) else []
+            raise Rejected(f"cover node: unknown field {unknown[0][:60]!r}" if unknown else "malformed cover node")
         assert isinstance(node, dict)
         self.work += self.bound_nodes
         clipped = box if self.region is None else self.region.clip(box, goal.relaxed)

@@ -17,7 +17,8 @@ a monotone node and the segments of a boundary node are not in the region (modul
 
 Clipping only ever removes points outside the region, so a cover of every clipped box of a tree whose
 root box contains the region (`uncovered`) proves the claim on the whole region: the checker checks
-that the cases exhaust the domain, it does not take it on trust.
+that the cases exhaust the domain, it does not take it on trust. Clipping treats open ends as closed (a
+superset); `contains`, which settles whether one exact point is in the region, honours them.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from fractions import Fraction
 from flint import arb
 
 from certificates.exact import ball_of, interval_ball
-from certificates.exprtree import Tree, eval_ball, exact_value
+from certificates.exprtree import Tree, eval_ball, exact_rational, exact_value
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None
@@ -46,10 +47,17 @@ class Side:
     integer: bool = False
     low: Bound = None
     high: Bound = None
+    low_open: bool = False
+    high_open: bool = False
 
     def bound(self, end: str) -> Bound:
         """The bound at `end` ("low" or "high")."""
         return self.low if end == "low" else self.high
+
+    def tied(self) -> bool:
+        """Whether the side is one real value given by a tree: both bounds the same tree, both ends closed."""
+        tree = isinstance(self.low, list) and self.low == self.high
+        return tree and not (self.integer or self.low_open or self.high_open)
 
     def parents(self) -> set[str]:
         """The variables its bounds refer to."""
@@ -95,6 +103,10 @@ class Region:
 
     def clip(self, box: Box, relaxed: frozenset[str] = frozenset()) -> Box | None:
         """The box shrunk to the region (module docstring); None when no point of the region is in it."""
+        return self.clipped(box, relaxed)[0]
+
+    def clipped(self, box: Box, relaxed: frozenset[str] = frozenset()) -> tuple[Box | None, Side | None]:
+        """(`clip(box)`, None), or (None, the side whose clipped interval is empty)."""
         clipped = dict(box)
         for side in self.sides:
             if side.name not in clipped:
@@ -107,9 +119,9 @@ class Region:
             if side.integer:
                 lo, hi = Fraction(math.ceil(lo)), Fraction(math.floor(hi))
             if lo > hi:
-                return None
+                return None, side
             clipped[side.name] = (lo, hi)
-        return clipped
+        return clipped, None
 
     def touches(self, box: Box, name: str, end: str) -> bool:
         """Whether the (clipped) box reaches the bound of `name` at `end` for every value of its parents in
@@ -151,25 +163,49 @@ class Region:
             box[side.name] = (low, high)
         return box
 
-    def contains(self, point: Mapping[str, Fraction]) -> bool:
-        """Whether the exact point satisfies every bound, settled exactly or by balls (False when unsure)."""
-        at = {k: (v, v) for k, v in point.items()}
+    def contains(self, point: Mapping[str, Fraction | arb]) -> bool:
+        """Whether the point satisfies every bound (open ends strictly; False when unsure). A value is an exact
+        rational, settled against each bound exactly (a rational, or a tree of rational arithmetic evaluated in
+        rationals) or by balls; or, for a real side whose two bounds are one tree (closed), the ball of that
+        tree, which is in the side by identity wherever the ball is finite (the bound is defined there)."""
         for side in self.sides:
             value = point[side.name]
+            if isinstance(value, arb):
+                if not (side.tied() and value.is_finite()):
+                    return False
+                bound = self.point_bound(side, "low", point)
+                if not isinstance(bound, arb) or not bound.is_finite() or not value.contains(bound):
+                    return False
+                continue
             if side.integer and value.denominator != 1:
                 return False
             for end in ENDS:
-                exact = side.bound(end)
-                if isinstance(exact, Fraction):
-                    bound: arb | Fraction | None = exact
-                    at_value: arb | Fraction = value
-                else:
-                    bound, at_value = self.bound_ball(side, end, at), ball_of(value)
+                bound = self.point_bound(side, end, point)
                 if bound is None:
                     continue
-                if not (bound <= at_value if end == "low" else bound >= at_value):
+                strict = side.low_open if end == "low" else side.high_open
+                if isinstance(bound, arb):
+                    below, above = (bound, ball_of(value)) if end == "low" else (ball_of(value), bound)
+                    settled = bool(below < above) if strict else bool(below <= above)
+                else:
+                    below_q, above_q = (bound, value) if end == "low" else (value, bound)
+                    settled = below_q < above_q if strict else below_q <= above_q
+                if not settled:
                     return False
         return True
+
+    def point_bound(self, side: Side, end: str, point: Mapping[str, Fraction | arb]) -> Fraction | arb | None:
+        """The bound at a point of its parents: exact when it is a rational or a tree of rational arithmetic at
+        exact values, else its ball at the current precision (None: no bound)."""
+        bound = side.bound(end)
+        if bound is None or isinstance(bound, Fraction):
+            return bound
+        exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
+        if exact is not None:
+            return exact
+        env = {k: ball_of(v) for k, v in self.constants.items()}
+        env |= {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}
+        return eval_ball(bound, env)
 
 
 def _symbols(tree: Tree) -> set[str]:

@@ -96,7 +96,6 @@ def decide(statement: SmtStatement, timeout_seconds: float = DEFAULT_TIMEOUT_SEC
 def certify(
     statements: Sequence[SmtStatement],
     claim_id: str,
-    sentence: str,
     directory: Path,
     timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
 ) -> tuple[dict[str, SmtResult], Path | None]:
@@ -107,5 +106,4 @@ def certify(
         if results[statement.name].status != "unsat":
             return results, None
     payload = {"logic": smtlib.LOGIC, "statements": [s.tree() for s in statements]}
-    method = f"z3 {z3.get_version_string()} nlsat: every negation unsat (re-checked with z3 and cvc5)"
-    return results, write_certificate(directory, claim_id, sentence, method, "smt", payload)
+    return results, write_certificate(directory, claim_id, "smt", payload)

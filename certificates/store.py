@@ -14,43 +14,32 @@ from pathlib import Path
 from typing import Any
 
 from certificates.atomic import write_text_atomic
-from certificates.format import KINDS, SCHEMA, content_hash
+from certificates.format import KINDS, SCHEMA, TOOLS, VERSION, content_hash
 
 
 def tool_versions() -> dict[str, str]:
-    """Versions of the tools whose arithmetic a certificate relies on (for the record)."""
-    versions = {"python": platform.python_version()}
-    for name, dist in (
-        ("z3", "z3-solver"),
-        ("cvc5", "cvc5"),
-        ("flint", "python-flint"),
-        ("sympy", "sympy"),
-        ("headflow", "headflow"),
-    ):
+    """Versions of the tools whose arithmetic a certificate relies on (for the record; a version not of the
+    checked form, or not installed, is recorded as "unknown")."""
+    versions = {}
+    for name, dist in TOOLS.items():
         try:
-            versions[name] = metadata.version(dist)
+            version = metadata.version(dist) if dist else platform.python_version()
         except metadata.PackageNotFoundError:
-            versions[name] = "unknown"
+            version = "unknown"
+        versions[name] = version if VERSION.match(version) else "unknown"
     return versions
 
 
 def build_certificate(
-    claim_id: str,
-    statement: str,
-    method: str,
-    kind: str,
-    payload: dict[str, Any],
-    claim: dict[str, Any] | None = None,
+    claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The certificate object (with its checksum); `claim` holds a claims-file claim's own fields."""
+    """The certificate object (with its checksum); `claim` holds a claims-file claim's own checked fields."""
     if kind not in KINDS:
         raise ValueError(f"unknown certificate kind {kind!r}")
     certificate: dict[str, Any] = {
         "schema": SCHEMA,
         "claim_id": claim_id,
         "claim": claim,
-        "statement": statement,
-        "method": method,
         "kind": kind,
         "payload": payload,
         "tools": tool_versions(),
@@ -60,16 +49,10 @@ def build_certificate(
 
 
 def write_certificate(
-    directory: Path,
-    claim_id: str,
-    statement: str,
-    method: str,
-    kind: str,
-    payload: dict[str, Any],
-    claim: dict[str, Any] | None = None,
+    directory: Path, claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str, Any] | None = None
 ) -> Path:
     """Write a certificate atomically into `directory`; the name carries the claim, kind and checksum."""
-    certificate = build_certificate(claim_id, statement, method, kind, payload, claim)
+    certificate = build_certificate(claim_id, kind, payload, claim)
     safe_id = re.sub(r"[^A-Za-z0-9._-]", "_", claim_id)
     path = Path(directory) / f"{safe_id}.{kind}.{certificate['sha256'][:12]}.json"
     write_text_atomic(path, json.dumps(certificate, indent=1, sort_keys=True) + "\n")

@@ -85,7 +85,6 @@ def settle_point(
 
 def certify_point(
     claim_id: str,
-    statement: str,
     conditions: Sequence[tuple[str, sp.Expr, str]],
     point: Mapping[sp.Symbol, Fraction],
     directory: Path,
@@ -95,8 +94,7 @@ def certify_point(
     """Settle the conditions at the point; when all hold, write the witness certificate."""
     result = settle_point(conditions, point, parameters)
     if result.verified:
-        method = f"exact rational point, python-flint balls at {result.record['prec']} bits"
-        result.path = write_certificate(directory, claim_id, statement, method, "witness", result.record, claim)
+        result.path = write_certificate(directory, claim_id, "witness", result.record, claim)
     return result
 
 
@@ -106,8 +104,7 @@ def certify_obligation_point(
     """A point witness of a registry claim: its conditions are the checker's obligation for these parameters."""
     obligation = obligations.POINTS[claim_id]
     point = dict(zip(obligation.symbols(parameters), coordinates, strict=True))
-    sentence = obligation.sentence(parameters, {s.name: v for s, v in point.items()})
-    return certify_point(claim_id, sentence, obligation.conditions(parameters), point, directory, parameters)
+    return certify_point(claim_id, obligation.conditions(parameters), point, directory, parameters)
 
 
 # ---------------------------------------------------------------- configurations
@@ -179,7 +176,6 @@ def round_configuration(
 
 def certify_configuration(
     claim_id: str,
-    statement: str,
     cfg: ball_model.ExactConfiguration,
     hypotheses: Sequence[str],
     quantity: str,
@@ -216,7 +212,4 @@ def certify_configuration(
     shown = [v.str(8) for v in values]
     if not ok:
         return WitnessResult(False, shown, record, reason=f"the ball {shown[0]} does not settle {relation} 0")
-    method = f"exact rational data (stereographic tokens), python-flint balls at {prec} bits"
-    return WitnessResult(
-        True, shown, record, write_certificate(directory, claim_id, statement, method, "witness", record, claim)
-    )
+    return WitnessResult(True, shown, record, write_certificate(directory, claim_id, "witness", record, claim))

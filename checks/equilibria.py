@@ -497,7 +497,6 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def write(directory: Path, claim_id: str, statement: str, outcome: dict[str, Any]) -> Path:
+def write(directory: Path, claim_id: str, outcome: dict[str, Any]) -> Path:
     """Write the equilibrium certificate of a certified outcome with a decided spectrum."""
-    method = f"Krawczyk in the symmetry slice, Gershgorin discs of the tangent Jacobian, balls at {PRECISION} bits"
-    return write_certificate(directory, claim_id, statement, method, "equilibrium", payload(outcome["record"], outcome))
+    return write_certificate(directory, claim_id, "equilibrium", payload(outcome["record"], outcome))

@@ -67,7 +67,6 @@ class Attempts:
 def certify_first(
     ctx: Context,
     claim_id: str,
-    statement: str,
     candidates: Sequence[Candidate],
     rounding: Callable[[Candidate], ExactConfiguration | None],
     hypotheses: Sequence[str],
@@ -84,7 +83,6 @@ def certify_first(
             continue
         result = certify_configuration(
             claim_id,
-            statement,
             exact,
             hypotheses,
             quantity,

@@ -142,7 +142,7 @@ def _attempt(tmp_path: Path, cfg: Configuration, hypotheses: tuple[str, ...]) ->
 
     candidates = [Candidate(float(k), cfg) for k in range(CANDIDATES_TRIED + 2)]
     context = Context("quick", 0, tmp_path, claim_id="x")
-    return seen, certify_first(context, "x", "statement", candidates, rounding, hypotheses, "energy_rate")
+    return seen, certify_first(context, "x", candidates, rounding, hypotheses, "energy_rate")
 
 
 def test_certify_first_stops_at_the_first_witness(tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
 - dynamics: an exact configuration of the claim's family (sizes, the file's beta and strengths,
   attention kind, geometry, symmetry, W = M) where the refuting rate is negative.
 Identities have no other certificates (they are PROVED symbolically or REFUTED at a point).
+What it prints is generated from what it checked: formulas rendered from the trees it evaluated or encoded
+(`certificates.tree_text`), the domain from the parsed bounds, never the file's own text.
 This module uses the checker's re-computations (`certificates.recheck`) and the claims-file reader,
 never a decider.
 """
@@ -25,23 +27,31 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 
 from certificates import format as fmt
-from certificates import recheck, smtlib
+from certificates import nonempty, recheck, smtlib
 from certificates.exact import SETTLING, precision
 from certificates.exprtree import Tree, TreeError, from_sympy, parse_rational
 from certificates.model_quantities import CERTIFIED
 from certificates.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.recheck import Rejected
-from certificates.regions import Bound, Region, Side
+from certificates.regions import Region
 from certificates.solvers import DEFAULT_SECONDS
+from certificates.tree_text import term_text
 from certificates.verify import run_solvers
+from checks.claimsfile.domains import Domain, domain_region
 from checks.claimsfile.embedding import read_embedded
-from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, UserClaim
+from checks.claimsfile.schema import (
+    ConstantClaim,
+    DynamicsClaim,
+    IdentityClaim,
+    InequalityClaim,
+    UserClaim,
+    decimal_text,
+)
 from checks.claimsfile.smt_statement import encode_claim
 from checks.claimsfile.symbolic import simplifies_to_zero, within
 from checks.claimsfile.witness_family import family_failures, family_hypotheses, searched_quantity
@@ -80,6 +90,26 @@ def check(
         raise Rejected(f"the embedded claim does not parse: {exc}") from None
     if claim.id != claim_id:
         raise Rejected(f"the certificate is filed under {claim_id[:80]!r} but embeds claim {claim.id!r}")
+    if isinstance(claim, InequalityClaim | IdentityClaim):
+        point = domain_point(claim)
+        proved, how = _obligation(claim, kind, payload, solver_seconds)
+        return proved, f"{how}; domain non-empty: {point} verified exactly"
+    return _obligation(claim, kind, payload, solver_seconds)
+
+
+def domain_point(claim: InequalityClaim | IdentityClaim) -> str:
+    """The checker's own proof that the claim's domain is not empty (`certificates.nonempty`): a verified exact
+    point, as text; Rejected when the domain is empty or no point is found (a vacuous claim proves nothing)."""
+    try:
+        settled = nonempty.settle(claim_region(claim))
+    except TreeError as exc:
+        raise Rejected(f"the domain of {claim.id!r} cannot be shown non-empty: {exc}") from None
+    if settled.point is None:
+        raise Rejected(f"claim {claim.id!r}: {settled.reason}")
+    return settled.describe()
+
+
+def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_seconds: float) -> tuple[str, str]:
     if isinstance(claim, DynamicsClaim):
         return _dynamics(claim, kind, payload)
     if isinstance(claim, ConstantClaim):
@@ -118,9 +148,10 @@ def _dynamics(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple
     if "head" in options and payload.get("head") != options["head"]:
         raise Rejected(f"claim {claim.id!r} is about head {options['head']}, the witness shows another")
     consequence = "" if searched == claim.quantity else f", so {claim.quantity} decreases on the trajectory from it"
+    family = ", ".join(f"{key}={value}" for key, value in options.items())
     proved = (
-        f"refutes claims-file claim {claim.id!r} ({claim.statement}): {searched} < 0 at an exact state of "
-        f"its family{consequence}"
+        f"refutes claims-file claim {claim.id!r} ({claim.quantity} {claim.property}; {family}): {searched} < 0 at "
+        f"an exact state of its family{consequence}"
     )
     return proved, how
 
@@ -129,6 +160,9 @@ def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple
     """A point certificate with no coordinates: every definedness condition of expr, then the interval."""
     _require_kind(claim, kind, "witness")
     recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
+    for part in ("parameters", "point"):
+        if isinstance(payload[part], dict) and payload[part]:
+            raise Rejected(f"unknown field {part}.{sorted(payload[part])[0][:60]!r}: a constant has no {part}")
     if payload["witness"] != "point" or payload["parameters"] != {} or payload["point"] != {}:
         raise Rejected("a constant claim is certified by a point witness without coordinates or parameters")
     stated = payload["conditions"]
@@ -148,7 +182,40 @@ def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple
     ]
     recheck.require_conditions(stated, expected, claim.id)
     how = recheck.point_conditions(payload, {})
-    return f"claims-file claim {claim.id!r}: {claim.statement}", how
+    interval = f"[{decimal_text(claim.low)}, {decimal_text(claim.high)}]"
+    value = f"{decimal_text(claim.value)} to {claim.digits} significant digits"
+    return f"claims-file claim {claim.id!r}: {expr_text(claim.expr)} lies in {interval} (= {value})", how
+
+
+def expr_text(expr: sp.Expr) -> str:
+    """The checked expression as text: rendered from its tree, the one the checker evaluates."""
+    return term_text(from_sympy(expr))
+
+
+def relation_text(claim: InequalityClaim | IdentityClaim) -> str:
+    """`lhs op rhs` of the claim, rendered from the checked trees of its sides."""
+    op = claim.op if isinstance(claim, InequalityClaim) else "="
+    return f"{expr_text(claim.lhs)} {op} {expr_text(claim.rhs)}"
+
+
+def domain_text(claim: InequalityClaim | IdentityClaim) -> str:
+    """`for all x in [a, b], n integer >= 2: ` from the parsed domains (empty without parameters)."""
+    if not claim.order:
+        return ""
+    return "for all " + ", ".join(_side_text(s.name, claim.domains[s]) for s in claim.order) + ": "
+
+
+def _side_text(name: str, domain: Domain) -> str:
+    kind = " integer" if domain.integer else ""
+    low = None if domain.low is None else expr_text(domain.low)
+    high = None if domain.high is None else expr_text(domain.high)
+    if low is not None and high is not None:
+        return f"{name}{kind} in {'(' if domain.low_open else '['}{low}, {high}{')' if domain.high_open else ']'}"
+    if low is not None:
+        return f"{name}{kind} {'>' if domain.low_open else '>='} {low}"
+    if high is not None:
+        return f"{name}{kind} {'<' if domain.high_open else '<='} {high}"
+    return f"{name}{kind or ' real'}"
 
 
 def condition_relations(relation: str) -> tuple[str, ...]:
@@ -158,20 +225,9 @@ def condition_relations(relation: str) -> tuple[str, ...]:
 
 
 def claim_region(claim: InequalityClaim) -> Region:
-    """The claim's domain as covers see it: each parameter in dependency order, integer or real, with its
-    bounds as exact rationals or expression trees (open ends are closed: a cover of more proves the claim)."""
-
-    def bound(value: sp.Expr | None) -> Bound:
-        if value is None:
-            return None
-        if value.is_Rational:
-            return Fraction(int(value.p), int(value.q))
-        return from_sympy(value)
-
-    sides = [
-        Side(s.name, d.integer, bound(d.low), bound(d.high)) for s, d in ((s, claim.domains[s]) for s in claim.order)
-    ]
-    return Region(tuple(sides))
+    """The claim's domain as covers see it (`domains.domain_region`: open ends are marked, and covers treat them as
+    closed: a cover of more proves the claim)."""
+    return domain_region(claim.domains, claim.order)
 
 
 def claim_vanishing(claim: InequalityClaim) -> Callable[[str, str], list[Tree] | None]:
@@ -213,13 +269,19 @@ def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> t
     """A cover, over the claim's whole domain, of the relation or of one definedness condition of its sides,
     with the expression and the domain re-derived from the claim's fields."""
     _require_kind(claim, kind, "interval-cover")
-    goals = [(from_sympy(claim.rhs - claim.lhs), (RELATION[claim.op],), f"{claim.lhs} {claim.op} {claim.rhs}")]
-    goals += [(from_sympy(c.expr), condition_relations(c.relation), f"defined: {c.text()}") for c in claim.conditions]
+    goals = [(from_sympy(claim.rhs - claim.lhs), (RELATION[claim.op],), relation_text(claim))]
+    goals += [
+        (tree := from_sympy(c.expr), condition_relations(c.relation), f"defined: {term_text(tree)} {c.relation} 0")
+        for c in claim.conditions
+    ]
     if not isinstance(payload, dict) or not isinstance(payload.get("domain"), dict):
         raise Rejected("a cover needs a domain")
     match = [g for g in goals if g[0] == payload.get("expression") and payload.get("relation") in g[1]]
     if not match:
         raise Rejected(f"the cover is neither the relation of {claim.id!r} nor one of its definedness conditions")
+    unknown = sorted(set(payload["domain"]) - {s.name for s in claim.order})
+    if unknown:
+        raise Rejected(f"unknown field domain.{unknown[0][:60]!r}: not a parameter of {claim.id!r}")
     if any(not isinstance(ends, list) or len(ends) != 2 for ends in payload["domain"].values()):
         raise Rejected("each box side must be [lo, hi]")
     domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}
@@ -237,7 +299,8 @@ def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> t
     boxes = recheck.cover(payload, match[0][0], payload["relation"], domain, {}, region, vanishing)
     where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in domain.items())
     proved = (
-        f"claims-file claim {claim.id!r} on its whole domain (root box {where or 'of no parameters'}): {match[0][2]}"
+        f"claims-file claim {claim.id!r}: {domain_text(claim)}{match[0][2]} (on the whole domain, root box "
+        f"{where or 'of no parameters'})"
     )
     return proved, f"{boxes} boxes re-evaluated with balls, each clipped to the domain"
 
@@ -246,7 +309,8 @@ def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any], second
     """The whole claim: z3 and cvc5 on the checker's own text of the statement re-derived from the claim."""
     text = smt_problem(claim, payload)
     how = run_solvers([text], seconds)
-    proved = f"claims-file claim {claim.id!r}: {claim.statement} (both sides defined on the whole domain)"
+    statement = domain_text(claim) + relation_text(claim)
+    proved = f"claims-file claim {claim.id!r}: {statement} (both sides defined on the whole domain)"
     cuts = len(payload["cuts"])
     return proved, f"{how}; statement re-derived from the claim, {cuts} Taylor cut(s) of exp checked with balls"
 

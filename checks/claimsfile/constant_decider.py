@@ -106,9 +106,7 @@ def _certify(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]], ctx: C
     """The path of a point certificate of low <= expr <= high, or None when it cannot be written or settled."""
     directory = certificate_directory(ctx.certificate_dir)
     try:
-        result = certify_point(
-            claim.id, claim.statement, constant_conditions(claim, signs), {}, directory, claim=embedded(claim)
-        )
+        result = certify_point(claim.id, constant_conditions(claim, signs), {}, directory, claim=embedded(claim))
     except (TreeError, UnsupportedExpression):
         return None
     return str(result.path) if result.verified else None

@@ -1,4 +1,9 @@
-"""One decision procedure per claim kind; a new kind's decider plugs in here."""
+"""One decision procedure per claim kind; a new kind's decider plugs in here.
+
+Every claim reaches its decider through `decide`: a claim whose domain could not be shown non-empty (no verified
+point, no proof of emptiness: `schema._unsettled`) is INCONCLUSIVE with that reason, before any decider runs
+(a universal claim over an empty domain is vacuous; one proved empty never loads).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from checks.claimsfile.dynamics_decider import decide_dynamics
 from checks.claimsfile.identity_decider import decide_identity
 from checks.claimsfile.inequality_decider import decide_inequality
 from checks.registry import Context
-from checks.verdicts import Outcome
+from checks.verdicts import Outcome, Verdict
 
 Decider = Callable[[Any, Context], Outcome]
 
@@ -22,3 +27,11 @@ DECIDERS: dict[str, tuple[str, Decider]] = {
     "inequality": ("ball search+smt+cover", decide_inequality),
     "dynamics": ("reduction+trajectories", decide_dynamics),
 }
+
+
+def decide(claim: Any, ctx: Context) -> Outcome:
+    """The decider of the claim's kind, once its domain is known to be non-empty."""
+    unsettled = getattr(claim, "domain_unsettled", "")
+    if unsettled:
+        return Outcome(Verdict.INCONCLUSIVE, "domain check", notes=unsettled)
+    return DECIDERS[claim.kind][1](claim, ctx)

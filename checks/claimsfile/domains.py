@@ -12,12 +12,15 @@ from __future__ import annotations
 import keyword
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
+from certificates.exprtree import from_sympy
+from certificates.regions import Bound, Region, Side
 from checks.claimsfile.evaluation import EvaluationError, ball, exact_ends
 from checks.claimsfile.expressions import parse_expression
 from checks.claimsfile.names import RESERVED
@@ -126,6 +129,25 @@ def dependency_order(domains: dict[str, Domain]) -> list[str]:
         return list(TopologicalSorter(graph).static_order())
     except CycleError as exc:
         raise InputError("domain", exc.args[1], "bounds depend on each other in a cycle") from None
+
+
+def domain_region(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> Region:
+    """The domains as a `certificates.regions.Region`: each parameter in dependency order, integer or real, its
+    bounds as exact rationals or expression trees, open ends marked (TreeError for a bound with no tree)."""
+
+    def bound(value: sp.Expr | None) -> Bound:
+        if value is None:
+            return None
+        if value.is_Rational:
+            return Fraction(int(value.p), int(value.q))
+        return from_sympy(value)
+
+    return Region(
+        tuple(
+            Side(s.name, d.integer, bound(d.low), bound(d.high), d.low_open, d.high_open)
+            for s, d in ((s, domains[s]) for s in order)
+        )
+    )
 
 
 def sample_point(

@@ -335,9 +335,7 @@ def _certify(
         return None if family_failures(claim.options, exact) else exact
 
     candidates = [_candidate(claim.options, searched, f) for f in found]
-    attempts = certify_first(
-        ctx, claim.id, claim.statement, candidates, rounding, hypotheses, searched, claim=embedded(claim)
-    )
+    attempts = certify_first(ctx, claim.id, candidates, rounding, hypotheses, searched, claim=embedded(claim))
     if attempts.certified is None:
         return floats
     exact, result = attempts.certified.exact, attempts.certified.result

@@ -2,10 +2,12 @@
 
 A certificate of a claims-file claim carries `{"toml": "<one [[claim]] table>"}`: the claim's
 own fields, rendered back to TOML (strings, integers, booleans, float literals with their
-original text, arrays and inline tables). `headflow check-cert` parses that text with the
-claims-file loader itself, so the obligation it re-derives is the claim as the user wrote it,
-read by the same safe parser; `--claims FILE` compares the embedded fields with the claim of the
-same id in the user's file.
+original text, arrays and inline tables), except its free text (`title`, `statement`): the checker
+checks every field it accepts and prints only what it generates from them, so an embedded claim with
+free text is rejected, and so is one whose text is not exactly `claim_text` of its parsed fields (no
+comment, no other spacing or order). `headflow check-cert` parses that text with the claims-file loader itself, so
+the obligation it re-derives is the claim as the user wrote it, read by the same safe parser;
+`--claims FILE` compares the embedded fields with the claim of the same id in the user's file.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from checks.claimsfile.numbers import TomlFloat
 from checks.claimsfile.schema import UserClaim
 
 MAX_EMBEDDED_CHARS = 100_000
+#: The fields of a claim that are the user's own words: never embedded, never printed by the checker.
+FREE_TEXT = ("title", "statement")
 
 
 def claim_text(raw: dict[str, Any]) -> str:
@@ -46,9 +50,14 @@ def _value(value: object) -> str:
     raise TypeError(f"a TOML value cannot be {type(value).__name__}")  # dates: the schema refuses them first
 
 
+def checked_fields(raw: dict[str, Any]) -> dict[str, Any]:
+    """The claim's fields without its free text: what a certificate embeds and the checker checks."""
+    return {key: value for key, value in raw.items() if key not in FREE_TEXT}
+
+
 def embedded(claim: UserClaim) -> dict[str, str]:
     """The `claim` field of a certificate of this claims-file claim."""
-    return {"toml": claim_text(claim.raw)}
+    return {"toml": claim_text(checked_fields(claim.raw))}
 
 
 def read_embedded(fields: object) -> UserClaim:
@@ -56,6 +65,9 @@ def read_embedded(fields: object) -> UserClaim:
     from checks.claimsfile.loader import parse_claims
     from checks.errors import InputError
 
+    if isinstance(fields, dict) and set(fields) - {"toml"}:
+        field = sorted(set(fields) - {"toml"})[0]
+        raise InputError(f"claim.{field[:60]}", "...", "unknown field: the claim field holds only 'toml'")
     if not isinstance(fields, dict) or set(fields) != {"toml"} or not isinstance(fields["toml"], str):
         raise InputError("claim", fields, "a claims-file certificate embeds {'toml': <one [[claim]] table>}")
     if len(fields["toml"]) > MAX_EMBEDDED_CHARS:
@@ -63,6 +75,11 @@ def read_embedded(fields: object) -> UserClaim:
     claims = parse_claims(fields["toml"], "<embedded claim>")
     if len(claims) != 1:
         raise InputError("claim", len(claims), "a certificate embeds exactly one claim")
+    free = [key for key in FREE_TEXT if key in claims[0].raw]
+    if free:
+        raise InputError(free[0], "...", "free text is not checked, so a certificate does not embed it")
+    if claim_text(claims[0].raw) != fields["toml"]:
+        raise InputError("claim", "...", "not the canonical text of its fields (comments, spacing or order differ)")
     return claims[0]
 
 
@@ -75,6 +92,6 @@ def embedded_claim_mismatch(path: Path, claims: dict[str, UserClaim]) -> str | N
     theirs = claims.get(mine.id)
     if theirs is None:
         return f"the certificate's claim {mine.id!r} is not in the claims file"
-    if claim_text(theirs.raw) != claim_text(mine.raw):
+    if claim_text(checked_fields(theirs.raw)) != claim_text(mine.raw):
         return f"the certificate embeds claim {mine.id!r} with other fields than the claims file's"
     return None

@@ -24,7 +24,6 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import sympy as sp
@@ -154,7 +153,7 @@ def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[st
         else:
             return _failure(claim, label, result)
     directory = certificate_directory(ctx.certificate_dir)
-    paths = [str(_certify(claim, label, result, root, directory)) for label, result in proofs]
+    paths = [str(certify_cover(result, claim.id, directory, embedded(claim))) for _, result in proofs]
     forms = _forms(proofs)
     return Outcome(
         Verdict.CERTIFIED,
@@ -253,13 +252,6 @@ def _forms(proofs: list[tuple[str, CoverResult]]) -> dict[str, int]:
         if result.tree is not None:
             visit(result.tree)
     return counts
-
-
-def _certify(claim: InequalityClaim, label: str, result: CoverResult, root: Sides, directory: Path) -> Path:
-    where = ", ".join(f"{name} in [{lo}, {hi}]" for name, (lo, hi) in root.items())
-    goal = f" This certificate proves the {label}." if label else ""
-    statement = f"{claim.statement} Cover of the whole domain (root box: {where or 'no parameters'}).{goal}"
-    return certify_cover(result, claim.id, statement, directory, embedded(claim))
 
 
 def inside(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> bool:

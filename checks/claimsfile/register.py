@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from checks.claimsfile.deciders import DECIDERS
+from checks.claimsfile.deciders import DECIDERS, decide
 from checks.claimsfile.schema import UserClaim
 from checks.registry import Registry
 
@@ -14,6 +14,5 @@ def register_claims(claims: list[UserClaim]) -> Registry:
     registry = Registry()
     for claim in claims:
         registry.declare(claim.id, claim.title, claim.statement)
-        name, decider = DECIDERS[claim.kind]
-        registry.procedure(claim.id, name)(partial(decider, claim))
+        registry.procedure(claim.id, DECIDERS[claim.kind][0])(partial(decide, claim))
     return registry

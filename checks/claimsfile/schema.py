@@ -15,9 +15,11 @@ from typing import Any
 
 import sympy as sp
 
+from certificates import nonempty
+from certificates.exprtree import TreeError
 from certificates.model_quantities import MODEL_QUANTITIES
 from checks.claimsfile.conditions import Condition, unique
-from checks.claimsfile.domains import Domain, dependency_order, parse_domain
+from checks.claimsfile.domains import Domain, dependency_order, domain_region, parse_domain
 from checks.claimsfile.expressions import parse_defined
 from checks.claimsfile.numbers import float_parameter, stated
 from checks.claimsfile.problems import ExpressionError
@@ -68,6 +70,8 @@ class IdentityClaim(UserClaim):
     domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
     order: list[sp.Symbol] = field(default_factory=list)
     conditions: tuple[Condition, ...] = ()
+    #: Why the domain could not be shown non-empty ("" when a verified point shows it is).
+    domain_unsettled: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,6 +96,8 @@ class InequalityClaim(UserClaim):
     domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
     order: list[sp.Symbol] = field(default_factory=list)
     conditions: tuple[Condition, ...] = ()
+    #: Why the domain could not be shown non-empty ("" when a verified point shows it is).
+    domain_unsettled: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,11 +140,18 @@ def validate_claim(raw: Any, line: int | None) -> UserClaim:
 
 
 def _identity(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> IdentityClaim:
-    domains, order, symbols = _domains(raw, "symbols")
+    domains, order, symbols, unsettled = _domains(raw, "symbols")
     (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} = {raw['rhs']}."
     return IdentityClaim(
-        **header, statement=statement, lhs=lhs, rhs=rhs, domains=domains, order=order, conditions=unique(left + right)
+        **header,
+        statement=statement,
+        lhs=lhs,
+        rhs=rhs,
+        domains=domains,
+        order=order,
+        conditions=unique(left + right),
+        domain_unsettled=unsettled,
     )
 
 
@@ -186,7 +199,7 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     op = raw["op"]
     if op not in OPERATORS:
         raise InputError("op", op, f"expected one of {' '.join(OPERATORS)}")
-    domains, order, symbols = _domains(raw, "domain")
+    domains, order, symbols, unsettled = _domains(raw, "domain")
     (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} {op} {raw['rhs']}."
     return InequalityClaim(
@@ -198,6 +211,7 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
         domains=domains,
         order=order,
         conditions=unique(left + right),
+        domain_unsettled=unsettled,
     )
 
 
@@ -281,7 +295,11 @@ def _check_families(raw: dict[str, Any], options: dict[str, Any]) -> None:
         raise InputError("rho", raw["rho"], "only used with tokens = equiangular")
 
 
-def _domains(raw: dict[str, Any], key: str) -> tuple[dict[sp.Symbol, Domain], list[sp.Symbol], dict[str, sp.Symbol]]:
+def _domains(
+    raw: dict[str, Any], key: str
+) -> tuple[dict[sp.Symbol, Domain], list[sp.Symbol], dict[str, sp.Symbol], str]:
+    """The parsed domains in dependency order, their symbols, and why the domain could not be shown non-empty
+    ("" when a verified point shows it is); InputError naming the conflicting bounds when it is proved empty."""
     table = raw.get(key, {})
     if not isinstance(table, dict):
         raise InputError(key, table, 'a table of symbol = domain, e.g. { x = "positive", n = "integer>=2" }')
@@ -296,7 +314,22 @@ def _domains(raw: dict[str, Any], key: str) -> tuple[dict[sp.Symbol, Domain], li
     order = dependency_order(parsed)
     symbols = {name: sp.Symbol(name, **parsed[name].assumptions()) for name in order}
     domains = {symbols[name]: parsed[name].with_symbols(symbols) for name in order}
-    return domains, [symbols[name] for name in order], symbols
+    ordered = [symbols[name] for name in order]
+    return domains, ordered, symbols, _unsettled(domains, ordered, key, table)
+
+
+def _unsettled(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], key: str, table: dict[str, Any]) -> str:
+    """The one check every claim with a domain passes (`certificates.nonempty`): "" when a verified exact point
+    shows the domain non-empty, else why it could not be shown; a proof that it is empty is an InputError
+    naming the conflicting bounds."""
+    try:
+        settled = nonempty.settle(domain_region(domains, order))
+    except TreeError as exc:
+        return f"the domain could not be shown non-empty: a bound has no expression tree ({exc})"
+    if settled.empty:
+        name = settled.sides[0]
+        raise InputError(f"{key}.{name}", table[name], settled.reason)
+    return "" if settled.point is not None else settled.reason
 
 
 def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> sp.Expr:

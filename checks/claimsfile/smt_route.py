@@ -86,9 +86,8 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
     (answer,) = solvers.answers("cvc5", [text], budget)  # z3 answered unsat on this very text
     if answer != "unsat":
         return f"z3 proves the SMT statement ({counted}) but cvc5 answers {answer!r}: no certificate both accept"
-    method = f"z3 {z3.get_version_string()} nlsat, {len(result.cuts)} Taylor cut(s) of exp: negation unsat"
     directory = certificate_directory(ctx.certificate_dir)
-    path = write_certificate(directory, claim.id, result.statement.sentence, method, "smt", payload, embedded(claim))
+    path = write_certificate(directory, claim.id, "smt", payload, embedded(claim))
     return Outcome(
         Verdict.CERTIFIED,
         METHOD,

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 panels.append((f"#{k} {f.name}: index {outcome['index']}", f.tokens))
                 if certificates is not None:
-                    path = equilibria.write(certificates, "critical-points", f"{f.name}: {inst.describe()}", outcome)
+                    path = equilibria.write(certificates, "critical-points", outcome)
                     line += f"  {path}"
             elif outcome.get("certified"):
                 line = f"CERTIFIED equilibrium, index INCONCLUSIVE: {outcome['spectrum']}"

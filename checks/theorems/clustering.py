@@ -487,12 +487,7 @@ def certify_convexity(ctx: Context, tokens: int, directory: Path) -> tuple[str, 
         parts[name] = result.payload
         ranges[f"{name} boxes"] = result.payload["leaves"]
     payload = {"parameters": {"n": str(tokens)}, "a": str(a), "b": str(b), "parts": parts}
-    statement = (
-        f"n = {tokens}: phi is strictly convex on [u_c, 40] (u = beta lambda), so reading-b holds for this n and "
-        "beta lambda_h <= 40"
-    )
-    method = "python-flint balls: a point witness and two interval covers; phi''/g re-derived by SymPy"
-    return str(write_certificate(directory, ctx.claim_id, statement, method, "convexity", payload)), ranges
+    return str(write_certificate(directory, ctx.claim_id, "convexity", payload)), ranges
 
 
 @REGISTRY.procedure(COVER_CLAIM, "interval")

@@ -148,10 +148,7 @@ def _certified(row: Row) -> bool:
 def _write(ctx: Context, rows: list[Row]) -> list[str]:
     directory = certificate_directory(ctx.certificate_dir)
     directory.mkdir(parents=True, exist_ok=True)
-    return [
-        str(equilibria.write(Path(directory), ctx.claim_id, f"{r.found.name}: {r.instance.describe()}", r.outcome))
-        for r in rows
-    ]
+    return [str(equilibria.write(Path(directory), ctx.claim_id, r.outcome)) for r in rows]
 
 
 @REGISTRY.procedure("critical-points", "equilibria")

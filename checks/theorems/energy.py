@@ -526,9 +526,8 @@ def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
             cfg.tokens, cfg.score_matrices, values, cfg.beta, symmetric=symmetric, symmetric_values=symmetric_values
         )
 
-    statement = REGISTRY.get(claim_id).statement
     attempts = certify_first(
-        ctx, claim_id, statement, [Candidate(*f) for f in found], rounding, search.hypotheses, search.quantity
+        ctx, claim_id, [Candidate(*f) for f in found], rounding, search.hypotheses, search.quantity
     )
     if attempts.certified is None:
         notes = f"{len(found)} float candidates; none verified ({'; '.join(attempts.reasons) or 'no candidate'})"

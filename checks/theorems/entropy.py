@@ -337,7 +337,6 @@ def refute_monotone(
     search = search_monotone_general(ctx, heads, sample)
     if search.worst >= -RATE_TOLERANCE:
         return float_verdict(search.method, search.cases, search.worst, RATE_TOLERANCE, None)
-    statement = REGISTRY.get(claim_id).statement
     method = search.method + "; the most negative candidates rounded to exact data, dH^h_i/dt < 0 verified with balls"
 
     def rounding(candidate: Candidate) -> ExactConfiguration:
@@ -346,7 +345,7 @@ def refute_monotone(
             cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, symmetric=True, attention="softmax"
         )
 
-    attempts = certify_first(ctx, claim_id, statement, search.candidates, rounding, HYPOTHESES[heads], "entropy_rate")
+    attempts = certify_first(ctx, claim_id, search.candidates, rounding, HYPOTHESES[heads], "entropy_rate")
     floats = {"cases": search.cases, "worst_margin": search.worst, "tolerance": RATE_TOLERANCE}
     if attempts.certified is None:
         notes = f"{search.negatives} float candidates; none verified ({'; '.join(attempts.reasons)})"

@@ -259,13 +259,9 @@ def exact_statement() -> SmtStatement:
 def certify_statements(ctx: Context, statements: tuple[SmtStatement, ...] | None = None) -> Outcome:
     """CERTIFIED with one SMT certificate holding the statements (by default the claim's obligation) when z3
     finds every negation unsat, else INCONCLUSIVE naming the first statement that was not proved."""
-    obligation = obligations.SMT.get(ctx.claim_id)
     if statements is None:
         statements = obligations.SMT[ctx.claim_id].statements()
-    sentence = obligation.sentence if obligation else "; ".join(s.sentence for s in statements)
-    results, path = certify(
-        statements, ctx.claim_id, sentence, certificate_directory(ctx.certificate_dir), TIMEOUT_SECONDS
-    )
+    results, path = certify(statements, ctx.claim_id, certificate_directory(ctx.certificate_dir), TIMEOUT_SECONDS)
     answers = {
         name: r.status + (f" {r.model}" if r.model else "") + (f" ({r.reason})" if r.reason else "")
         for name, r in results.items()

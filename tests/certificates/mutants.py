@@ -37,7 +37,7 @@ def _forged_smt(directory: Path) -> Path:
     """The false exact reading written as an smt certificate of its claim, with a valid checksum."""
     payload = {"logic": "QF_NRA", "statements": [tc.exact_statement().tree()]}
     target = directory / "forged-smt.json"
-    target.write_text(json.dumps(build_certificate("T19.threshold.exact", "forged", "forged", "smt", payload)))
+    target.write_text(json.dumps(build_certificate("T19.threshold.exact", "smt", payload)))
     return target
 
 

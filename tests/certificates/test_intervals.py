@@ -47,7 +47,7 @@ def test_false_transcendental_statement_gets_a_verified_witness(tmp_path: Path) 
     result = prove(expr, ">", {u: (Fraction(2), Fraction(40))})
     assert result.status == "counterexample" and result.tree is None
     with pytest.raises(ValueError):
-        certify_cover(result, "test.convex", "phi'' > 0 on [2, 40]", tmp_path)
+        certify_cover(result, "test.convex", tmp_path)
     point = {u: Fraction(result.point["u"])}
     witness = settle_point([("phi''", expr, "<=")], point)
     assert witness.verified

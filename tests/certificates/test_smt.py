@@ -68,7 +68,7 @@ def test_both_solvers_in_fresh_processes_agree_and_refute_the_false_reading() ->
 
 
 def test_false_polynomial_statement_gets_a_model_and_no_certificate(tmp_path: Path) -> None:
-    results, path = certify((tc.exact_statement(),), "T19.threshold.exact", "false", tmp_path)
+    results, path = certify((tc.exact_statement(),), "T19.threshold.exact", tmp_path)
     result = results["exact"]
     assert result.status == "sat" and set(result.model) >= {"H", "n"} and path is None
     assert not list(tmp_path.iterdir())

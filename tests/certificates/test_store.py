@@ -250,6 +250,8 @@ TRUSTED = {
     "certificates.solvers",
     "certificates.processes",  # the solver processes' groups, time limits and death with their parent
     "certificates.exprtree",
+    "certificates.tree_text",
+    "certificates.nonempty",
     "certificates.ball_model",
     "certificates.model_quantities",
     "identities.condition8_scalar",

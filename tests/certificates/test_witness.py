@@ -74,9 +74,7 @@ def test_rounding_noise_is_not_a_witness(tmp_path: Path) -> None:
     ]
     exact = ball_model.ExactConfiguration([x, x, x], heads, heads, Fraction(1, 2))
     for head in (0, 1):
-        result = certify_configuration(
-            "test.noise", "noise", exact, ("unit-tokens",), "head_energy_rate", head, "<", tmp_path
-        )
+        result = certify_configuration("test.noise", exact, ("unit-tokens",), "head_energy_rate", head, "<", tmp_path)
         assert not result.verified and result.path is None
     assert not list(tmp_path.iterdir())
 

@@ -210,6 +210,34 @@ def _oversized(d: dict[str, Any]) -> None:
     )
 
 
+#: The field every `unchecked_fields` forgery adds: a checker that checks every field names it.
+UNCHECKED = "zz_unchecked"
+
+
+def unchecked_fields(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
+    """One unknown field added to each object of the certificate, at every level (objects of the same keys at
+    the same depth are one case: a cover tree's thousand leaves are one)."""
+    seen: set[tuple[int, frozenset[str]]] = set()
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), genuine)]
+    while stack:
+        path, node = stack.pop()
+        children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        stack.extend(((*path, key), child) for key, child in children)
+        shape = (min(len(path), 8), frozenset(node) if isinstance(node, dict) else frozenset())
+        if isinstance(node, dict) and shape not in seen:
+            seen.add(shape)
+            yield (
+                f"unknown field in {'.'.join(map(str, path)) or 'the top level'}",
+                lambda d, p=path: _at(d, p).update({UNCHECKED: "For all H >= 1: c_star(H) <= 1/2"}),
+            )
+
+
+def _at(data: Any, path: tuple[str | int, ...]) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
 GROUPS: dict[str, Callable[[dict[str, Any]], Iterator[tuple[str, Edit]]]] = {
     "smt": smt_forgeries,
     "point": point_forgeries,
@@ -227,3 +255,12 @@ def forgeries(genuine: dict[str, dict[str, Any]]) -> list[tuple[str, str, dict[s
         for name, edit in generate(genuine[group]):
             out.append((group, name, forged(genuine[group], edit)))
     return out
+
+
+def unchecked(genuine: dict[str, dict[str, Any]]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(group, name, forged object) for an unknown field added at every level of every group's certificate."""
+    return [
+        (group, name, forged(original, edit))
+        for group, original in genuine.items()
+        for name, edit in unchecked_fields(original)
+    ]

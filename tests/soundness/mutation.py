@@ -78,7 +78,7 @@ def cover(
         else:
             result = prove_inequality(expression, domain, max_boxes=COVER_BOXES, seconds=math.inf)  # type: ignore[arg-type]
         if result.status == "proved":
-            path = certify_cover(result, ctx.claim_id, str(expression), certificate_directory(ctx.certificate_dir))
+            path = certify_cover(result, ctx.claim_id, certificate_directory(ctx.certificate_dir))
             return Outcome(Verdict.CERTIFIED, "ball cover", certificates=[str(path)], steps=[Step("cover")])
         if result.status == "counterexample":
             return Outcome(Verdict.REFUTED, "ball cover", witness={"verified_by": "ball", "point": result.point})
@@ -91,7 +91,7 @@ def point_witness(conditions: list[tuple[str, sp.Expr, str]], point: dict[sp.Sym
     """certificates.witness.certify_point: CERTIFIED when the balls settle every condition at the point."""
 
     def decide(ctx: Context) -> Outcome:
-        result = certify_point(ctx.claim_id, "mutant", conditions, point, certificate_directory(ctx.certificate_dir))
+        result = certify_point(ctx.claim_id, conditions, point, certificate_directory(ctx.certificate_dir))
         if result.verified:
             return Outcome(Verdict.CERTIFIED, "point witness", certificates=[str(result.path)])
         return Outcome(Verdict.INCONCLUSIVE, "point witness", notes=result.reason)

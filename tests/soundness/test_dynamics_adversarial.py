@@ -162,7 +162,7 @@ def test_exactly_zero_rate_is_never_a_witness(tmp_path: Path) -> None:
     cfg = Configuration.create(X, families.scalar_heads([1.0], 2), beta=1.0, attention="softmax")
     exact = dynamics_decider.exact_state(options, cfg)
     assert witness_family.family_failures(options, exact) == []
-    result = certify_configuration("z", "", exact, ["unit-tokens"], "entropy_rate", 0, "<", tmp_path, token=0)
+    result = certify_configuration("z", exact, ["unit-tokens"], "entropy_rate", 0, "<", tmp_path, token=0)
     assert not result.verified
 
 

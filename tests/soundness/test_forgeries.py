@@ -55,3 +55,17 @@ def test_every_forgery_is_rejected(genuine: dict[str, dict[str, Any]], tmp_path:
         assert "\n" not in reason
     assert not accepted, accepted
     assert not SMUGGLED_OUTPUT.exists()  # no text from a file reached a solver's options
+
+
+def test_every_unknown_field_is_rejected_by_name(genuine: dict[str, dict[str, Any]], tmp_path: Path) -> None:
+    """A field the checker does not check, at any level of any certificate (its checksum recomputed), is rejected
+    and the rejection names it: nothing in a certificate is unchecked free text."""
+    cases = forgeries.unchecked(genuine)
+    assert len(cases) >= 6 * 3
+    unnamed = []
+    for k, (group, name, data) in enumerate(cases):
+        path = write(data, tmp_path / f"unchecked-{k}.json")
+        ok, reason = verify_file(path)
+        if ok or forgeries.UNCHECKED not in reason:
+            unnamed.append(f"{group}: {name}: {reason}")
+    assert not unnamed, unnamed

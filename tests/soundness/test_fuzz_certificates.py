@@ -82,7 +82,7 @@ json_values = st.recursive(
 
 
 @FUZZ
-@given(value=json_values | st.fixed_dictionaries({"schema": st.just("headflow-certificate/2"), "kind": json_values}))
+@given(value=json_values | st.fixed_dictionaries({"schema": st.just("headflow-certificate/3"), "kind": json_values}))
 def test_random_json_is_rejected(capsys, tmp_path, value: Any) -> None:
     path = write(tmp_path, json.dumps(value).encode())
     code, _, err = check_cert(capsys, path)
@@ -173,7 +173,7 @@ def test_hostile_sizes_are_rejected_quickly(capsys, tmp_path, real, name: str, e
 
 
 def test_json_nested_beyond_the_parser_is_rejected(capsys, tmp_path) -> None:
-    path = write(tmp_path, b'{"schema": "headflow-certificate/2", "payload": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    path = write(tmp_path, b'{"schema": "headflow-certificate/3", "payload": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
     code, _, err = check_cert(capsys, path)
     assert_rejected(code, err, path)
 

@@ -213,7 +213,6 @@ def _flat_obstruction(ctx: Context) -> Outcome:
         exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, geometry="flat")
         result = certify_configuration(
             ctx.claim_id,
-            "mutant",
             exact,
             search.hypotheses,
             search.quantity,
@@ -233,7 +232,7 @@ def _stationary(ctx: Context) -> Outcome:
     one, two, zero = Fraction(1), Fraction(2), Fraction(0)
     M = [[one, zero], [zero, two]]
     exact = ExactConfiguration([[one, zero], [one, zero]], [M], [M], Fraction(3, 2))
-    result = certify_configuration(ctx.claim_id, "mutant", exact, ("unit-tokens", "symmetric-scores",
+    result = certify_configuration(ctx.claim_id, exact, ("unit-tokens", "symmetric-scores",
                                    "aligned-values"), "energy_rate", None, "<",
                                    certificate_directory(ctx.certificate_dir))  # fmt: skip
     if result.verified:

@@ -34,7 +34,7 @@ def found() -> dict[str, np.ndarray]:
 def _certificate(tokens: np.ndarray, folder: Path, claim: str = "critical-points") -> tuple[Path, dict[str, Any]]:
     outcome = equilibria.certify(INSTANCE, tokens)
     assert outcome["certified"] and outcome["spectrum_decided"], outcome
-    return equilibria.write(folder, claim, "test", outcome), outcome
+    return equilibria.write(folder, claim, outcome), outcome
 
 
 def _float_index(tokens: np.ndarray) -> int:
