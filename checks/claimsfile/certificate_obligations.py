@@ -9,8 +9,9 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
   domain: the cover's root box must contain the domain (`certificates.regions`: integer sides, bounds that
   depend on other parameters, rebuilt here from the claim), and every node's box is clipped to the domain
   as the checker walks it, so the cases of the cover exhaust the domain by construction. A boundary node
-  uses a bound on which the relation's expression vanishes identically: `vanishing` proves that with
-  SymPy (after W(z) e^{W(z)} = z) every time a certificate needs it;
+  uses a bound on which the relation's expression vanishes identically: `vanishing` proves that by exact
+  algebra (after W(z) e^{W(z)} = z and e^a e^b = e^(a+b), a Groebner reduction valid for every root of the
+  radicals; no SymPy simplify) every time a certificate needs it;
 - inequality or identity: an smt certificate of the whole claim, `domain => defined and lhs op rhs`,
   whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
   the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
@@ -34,6 +35,7 @@ from certificates import format as fmt
 from certificates import recheck, smtlib
 from certificates.exact import SETTLING, precision
 from certificates.exprtree import Tree, TreeError, from_sympy, parse_rational
+from certificates.inert import Exp, W
 from certificates.model_quantities import CERTIFIED
 from certificates.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.recheck import Rejected
@@ -42,9 +44,10 @@ from certificates.verify import run_solvers
 from checks.claimsfile.embedding import read_embedded
 from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, UserClaim
 from checks.claimsfile.smt_statement import encode_claim
-from checks.claimsfile.symbolic import simplifies_to_zero, within
+from checks.claimsfile.symbolic import within
 from checks.claimsfile.witness_family import family_failures, family_hypotheses, searched_quantity
 from checks.errors import InputError
+from identities.algebraic import Unsupported, reduce_modulo, ring_form
 from identities.closed_forms import eliminate_exp_lambertw
 
 #: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
@@ -167,8 +170,8 @@ def claim_region(claim: InequalityClaim) -> Region:
 
 def claim_vanishing(claim: InequalityClaim) -> Callable[[str, str], list[Tree] | None]:
     """For a non-strict claim: (parameter, end) -> the arguments z (as trees) that must be non-zero for `rhs - lhs`
-    to vanish identically on that bound, when SymPy simplifies it to 0 after W(z) e^{W(z)} = z
-    (`identities.closed_forms.eliminate_exp_lambertw`); None when it does not (or the claim is strict)."""
+    to vanish identically on that bound, when exact algebra shows it (`_vanishing_arguments`); None when it
+    does not (or the claim is strict)."""
     symbols = {s.name: s for s in claim.order}
     proved: dict[tuple[str, str], list[Tree] | None] = {}
     deadline = time.monotonic() + VANISHING_SECONDS
@@ -187,17 +190,42 @@ def _vanishes(claim: InequalityClaim, symbol: sp.Symbol | None, end: str, second
     bound = claim.domains[symbol].low if end == "low" else claim.domains[symbol].high
     if bound is None:
         return None
-    started = time.monotonic()
-    rewriting = within(seconds, lambda: eliminate_exp_lambertw((claim.rhs - claim.lhs).xreplace({symbol: bound})))
+    rewriting = within(seconds, lambda: _vanishing_arguments((claim.rhs - claim.lhs).xreplace({symbol: bound})))
     if rewriting is None:
         return None
-    rewritten, arguments = rewriting
-    if rewritten != 0 and simplifies_to_zero(rewritten, seconds - (time.monotonic() - started))[0] is not True:
-        return None
     try:
-        return [from_sympy(z) for z in arguments]
+        return [from_sympy(z) for z in rewriting]
     except TreeError:
         return None
+
+
+def _vanishing_arguments(expr: sp.Expr) -> list[sp.Expr] | None:
+    """The arguments z != 0 under which the inert `expr` is identically 0, by exact algebra only: W(z) e^{W(z)} = z
+    (`eliminate_exp_lambertw`), e^a e^b = e^(a + b), then the numerator of its fraction over its atoms reduced
+    to 0 modulo the radicals' defining polynomials (`identities.algebraic`: valid for every root, so for
+    every value the atoms take). None when it is not shown to vanish."""
+    rewritten, arguments = eliminate_exp_lambertw(expr, Exp, W)
+    try:
+        form = ring_form(_merged_exponentials(rewritten))
+        remainder = reduce_modulo(form, form.numerator).remainder
+    except (Unsupported, sp.PolynomialError):
+        return None
+    return arguments if remainder == 0 else None
+
+
+def _merged_exponentials(expr: sp.Expr) -> sp.Expr:
+    """`expr` expanded, each term's exponential factors merged into one (e^a e^b = e^(a + b), true for all reals)."""
+    terms = []
+    for term in sp.Add.make_args(sp.expand(expr)):
+        exponent, rest = sp.Integer(0), []
+        for factor in sp.Mul.make_args(term):
+            base, power = factor.as_base_exp()
+            if isinstance(base, Exp) and power.is_Integer:
+                exponent += power * base.args[0]
+            else:
+                rest.append(factor)
+        terms.append(sp.Mul(*rest, Exp(sp.expand(exponent))))
+    return sp.Add(*terms)
 
 
 def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
