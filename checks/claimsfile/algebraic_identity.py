@@ -204,7 +204,7 @@ class _Prover:
         return True
 
     def positive(self, expr: sp.Expr) -> bool:
-        """Whether `expr > 0` is proved on the whole domain: by signs of coefficients, else through N / D (each once)."""
+        """Whether `expr > 0` is proved on the whole domain: by coefficient signs, else through N / D (each once)."""
         if self.on_domain(expr, ">"):
             return True
         if expr not in self.positive_known:

@@ -79,7 +79,7 @@ def proved_on_domain(condition: Condition, domains: dict[sp.Symbol, Domain], ord
 
 
 def _signed(expr: sp.Expr, relation: str, domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> bool:
-    """`expr relation 0` by the signs of the coefficients of N and D after the shifts (module docstring)."""
+    """`expr relation 0` from the signs its structure gives, else from the coefficients of N and D."""
     variables: dict[sp.Symbol, bool] = {}  # variable -> strictly positive
 
     def fresh(strict: bool) -> sp.Symbol:
@@ -89,17 +89,60 @@ def _signed(expr: sp.Expr, relation: str, domains: dict[sp.Symbol, Domain], orde
 
     atoms = {node: fresh(isinstance(node, _POSITIVE)) for node in _signed_atoms(expr)}
     shifted = expr.xreplace(atoms).xreplace(_shifts(domains, order, fresh))
-    if shifted.free_symbols - set(variables) or shifted.atoms(sp.Function):
+    if shifted.atoms(sp.Function):
         return False
+    known = {variable: frozenset({1} if strict else {0, 1}) for variable, strict in variables.items()}
+    if _settles(_structure(shifted, known), relation):
+        return True
     numerator, denominator = sp.fraction(sp.together(shifted))
-    top, bottom = _sign(numerator, variables), _sign(denominator, variables)
-    if relation == "!=":
-        return top in ("+", "-")
-    if bottom not in ("+", "-"):
+    if (numerator.free_symbols | denominator.free_symbols) - set(variables):
         return False
-    if relation == ">":
-        return (top, bottom) in (("+", "+"), ("-", "-"))
-    return (top in ("+", "0+"), bottom) == (True, "+") or (top in ("-", "0-"), bottom) == (True, "-")
+    quotient = _product([_coefficients(numerator, variables), _coefficients(denominator, variables)])
+    return _settles(quotient, relation)
+
+
+#: The signs a quantity may have, as a set of -1, 0, 1.
+Signs = frozenset[int]
+_ANY: Signs = frozenset({-1, 0, 1})
+
+
+def _settles(signs: Signs, relation: str) -> bool:
+    if relation == "!=":
+        return 0 not in signs
+    return signs == {1} if relation == ">" else signs <= {0, 1}
+
+
+def _structure(expr: sp.Expr, known: dict[sp.Symbol, Signs]) -> Signs:
+    """The signs `expr` may take, from rationals, the variables' signs, even powers, sums and products of known
+    sign; a real symbol of no known sign may take any (every symbol of a claim is real)."""
+    if expr.is_Rational:
+        return frozenset({int(expr.p > 0) - int(expr.p < 0)})
+    if expr.is_Symbol:
+        return known.get(expr, _ANY)
+    if expr.is_Pow and expr.exp.is_Integer:
+        base, k = _structure(expr.base, known), int(expr.exp)
+        if k < 0:
+            base = base - {0}  # defined only where the base is not 0 (its own recorded condition)
+        return frozenset(s ** abs(k) for s in base) if base else _ANY
+    if expr.is_Mul:
+        return _product([_structure(a, known) for a in expr.args])
+    if expr.is_Add:
+        return _sum([_structure(a, known) for a in expr.args])
+    return _ANY
+
+
+def _product(factors: list[Signs]) -> Signs:
+    result: Signs = frozenset({1})
+    for signs in factors:
+        result = frozenset(a * b for a in result for b in signs)
+    return result
+
+
+def _sum(terms: list[Signs]) -> Signs:
+    for sign in (1, -1):
+        if all(signs <= {0, sign} for signs in terms):
+            return frozenset({sign}) if any(signs == {sign} for signs in terms) else frozenset({0, sign})
+    return _ANY
 
 
 #: Inert atoms that are > 0 wherever defined, and those that are >= 0.
@@ -120,20 +163,16 @@ def _signed_atoms(expr: sp.Expr) -> list[sp.Expr]:
     return found
 
 
-def _sign(polynomial: sp.Expr, variables: dict[sp.Symbol, bool]) -> str:
-    """ "+" (> 0), "-" (< 0), "0+" (>= 0), "0-" (<= 0) or "" (unknown) for a polynomial in variables >= 0
-    (the strict ones > 0)."""
+def _coefficients(polynomial: sp.Expr, variables: dict[sp.Symbol, bool]) -> Signs:
+    """The signs of a polynomial in variables >= 0 (the strict ones > 0) whose coefficients all have one sign."""
     poly = sp.Poly(polynomial, *variables, domain=sp.QQ)
-    if poly.is_zero:
-        return ""
     terms = poly.terms()
-    strict = [v for v, positive in variables.items() if positive]
-    indices = [i for i, v in enumerate(variables) if v not in strict]
-    for sign, name in ((1, "+"), (-1, "-")):
-        if all(sign * coefficient >= 0 for _, coefficient in terms):
-            positive = any(sign * c > 0 and all(m[i] == 0 for i in indices) for m, c in terms)
-            return name if positive else "0" + name
-    return ""
+    lax = [i for i, strict in enumerate(variables.values()) if not strict]
+    for sign in (1, -1):
+        if terms and all(sign * coefficient >= 0 for _, coefficient in terms):
+            positive = any(sign * c > 0 and all(m[i] == 0 for i in lax) for m, c in terms)
+            return frozenset({sign}) if positive else frozenset({0, sign})
+    return _ANY
 
 
 def _shifts(

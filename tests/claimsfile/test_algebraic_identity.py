@@ -1,8 +1,8 @@
 """The algebraic identity strategy: radicals reduced by a Groebner basis, denominators cleared, logs exponentiated.
 
 Three levels: the ring machinery of `identities.algebraic`; the strategy `prove_identity` alone
-(SymPy's simplify is not involved, so each proof here is the strategy's own); and `headflow check`
-on a claims file, where the strategy runs between simplify and the counterexample search. Each
+(each proof here is the strategy's own); and `headflow check` on a claims file, where the strategy
+runs first, before the counterexample search and the SMT route. Each
 strategy has wrong identities that it must not prove and that the ball search refutes.
 """
 
@@ -176,10 +176,13 @@ def test_wrong_or_sign_dependent_identities_are_not_proved(lhs: str, rhs: str, s
     assert outcome is None and why
 
 
-def test_a_sign_is_used_only_where_sympy_evaluates_with_the_domain_assumptions() -> None:
-    """On [0, 1] SymPy itself turns sqrt(x**2) into x (x is nonnegative there), so lhs - rhs is 0 as built."""
-    outcome, _ = strategy("sqrt(x**2)", "x", '{ x = "[0, 1]" }')
-    assert outcome is not None and outcome.verdict is Verdict.PROVED
+def test_a_sign_dependent_identity_is_left_to_a_route_that_proves_the_sign() -> None:
+    """On [0, 1] sqrt(x**2) = x holds because x >= 0 there: the Groebner reduction, valid for every root, does not
+    prove it (the inert sqrt is not rewritten by SymPy's assumptions), the SMT route does (r >= 0, r^2 = x^2)."""
+    outcome, why = strategy("sqrt(x**2)", "x", '{ x = "[0, 1]" }')
+    assert outcome is None and "remainder" in why
+    assert decided("sqrt(x**2)", "x", '{ x = "[0, 1]" }').verdict is Verdict.CERTIFIED
+    assert decided("sqrt(x**2)", "x", '{ x = "[-1, 1]" }').verdict is Verdict.REFUTED
 
 
 def test_signs_of_square_roots_are_proved_from_a_and_b_and_the_norm() -> None:
