@@ -44,10 +44,9 @@ from certificates.verify import run_solvers
 from checks.claimsfile.embedding import read_embedded
 from checks.claimsfile.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, UserClaim
 from checks.claimsfile.smt_statement import encode_claim
-from checks.claimsfile.symbolic import within
+from checks.claimsfile.symbolic import exactly_zero, within
 from checks.claimsfile.witness_family import family_failures, family_hypotheses, searched_quantity
 from checks.errors import InputError
-from identities.algebraic import Unsupported, reduce_modulo, ring_form
 from identities.closed_forms import eliminate_exp_lambertw
 
 #: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
@@ -190,7 +189,11 @@ def _vanishes(claim: InequalityClaim, symbol: sp.Symbol | None, end: str, second
     bound = claim.domains[symbol].low if end == "low" else claim.domains[symbol].high
     if bound is None:
         return None
-    rewriting = within(seconds, lambda: _vanishing_arguments((claim.rhs - claim.lhs).xreplace({symbol: bound})))
+    started = time.monotonic()
+    on_bound = within(seconds, lambda: (claim.rhs - claim.lhs).xreplace({symbol: bound}))  # inert: arithmetic only
+    if on_bound is None:
+        return None
+    rewriting = _vanishing_arguments(on_bound, seconds - (time.monotonic() - started))
     if rewriting is None:
         return None
     try:
@@ -199,33 +202,12 @@ def _vanishes(claim: InequalityClaim, symbol: sp.Symbol | None, end: str, second
         return None
 
 
-def _vanishing_arguments(expr: sp.Expr) -> list[sp.Expr] | None:
+def _vanishing_arguments(expr: sp.Expr, seconds: float) -> list[sp.Expr] | None:
     """The arguments z != 0 under which the inert `expr` is identically 0, by exact algebra only: W(z) e^{W(z)} = z
-    (`eliminate_exp_lambertw`), e^a e^b = e^(a + b), then the numerator of its fraction over its atoms reduced
-    to 0 modulo the radicals' defining polynomials (`identities.algebraic`: valid for every root, so for
-    every value the atoms take). None when it is not shown to vanish."""
+    (`eliminate_exp_lambertw`), then `symbolic.exactly_zero` (a Groebner reduction valid for every root of the
+    radicals). None when it is not shown to vanish."""
     rewritten, arguments = eliminate_exp_lambertw(expr, Exp, W)
-    try:
-        form = ring_form(_merged_exponentials(rewritten))
-        remainder = reduce_modulo(form, form.numerator).remainder
-    except (Unsupported, sp.PolynomialError):
-        return None
-    return arguments if remainder == 0 else None
-
-
-def _merged_exponentials(expr: sp.Expr) -> sp.Expr:
-    """`expr` expanded, each term's exponential factors merged into one (e^a e^b = e^(a + b), true for all reals)."""
-    terms = []
-    for term in sp.Add.make_args(sp.expand(expr)):
-        exponent, rest = sp.Integer(0), []
-        for factor in sp.Mul.make_args(term):
-            base, power = factor.as_base_exp()
-            if isinstance(base, Exp) and power.is_Integer:
-                exponent += power * base.args[0]
-            else:
-                rest.append(factor)
-        terms.append(sp.Mul(*rest, Exp(sp.expand(exponent))))
-    return sp.Add(*terms)
+    return arguments if exactly_zero(rewritten, seconds)[0] is True else None
 
 
 def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:

@@ -32,7 +32,7 @@ import sympy as sp
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
-from checks.claimsfile.symbolic import simplifies_to_zero
+from checks.claimsfile.symbolic import exactly_zero
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 from identities import equiangular_reduction as er
@@ -183,12 +183,12 @@ def _refuted(problem: _Problem, by: str, reading: str, **fields: Any) -> Outcome
 
 
 def _equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
-    """Whether left = right exactly (SymPy) or not (balls); _Undecided when neither settles it."""
+    """Whether left = right exactly (exact algebra, no simplify) or not (balls); _Undecided when neither settles it."""
     difference = left - right
     value = _ball(difference)
     if value > 0 or value < 0:
         return False
-    zero, left_over = simplifies_to_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    zero, left_over = exactly_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
     if zero:
         return True
     raise _Undecided(f"{left} - {right} is neither separated from 0 by balls nor reduced to 0 ({left_over})")
