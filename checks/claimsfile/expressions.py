@@ -104,10 +104,6 @@ def parse_defined(text: object, symbols: Mapping[str, sp.Expr] | None = None) ->
         raise ExpressionError(text, "empty expression")
     if len(text) > MAX_TEXT:
         raise ExpressionError(text, f"longer than {MAX_TEXT} characters")
-    outside = _OUTSIDE.search(text)
-    if outside is not None:
-        what = "a comment sign: formulas have no comments" if outside.group() == "#" else "outside the grammar"
-        raise ExpressionError(text, f"character {outside.group()!r} is {what}", outside.start() + 1)
     _check_bracket_depth(text)
     try:
         with warnings.catch_warnings():
@@ -129,9 +125,18 @@ def parse_defined(text: object, symbols: Mapping[str, sp.Expr] | None = None) ->
         raise ExpressionError(text, f"SymPy cannot build this expression ({type(exc).__name__})") from None
     if result is None:
         raise ExpressionError(text, f"too expensive to build (SymPy needed more than {BUILD_SECONDS:g} s)")
+    _check_characters(text)  # after the walk, which names what it refuses; a comment is invisible to it
     if result.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise ExpressionError(text, "undefined or infinite (e.g. a division by zero)")
     return result, unique(builder.conditions)
+
+
+def _check_characters(text: str) -> None:
+    """Every character belongs to the grammar: Python's parser drops `#` and the rest of the line as a comment."""
+    outside = _OUTSIDE.search(text)
+    if outside is not None:
+        what = "a comment sign: formulas have no comments" if outside.group() == "#" else "outside the grammar"
+        raise ExpressionError(text, f"character {outside.group()!r} is {what}", outside.start() + 1)
 
 
 def _check_bracket_depth(text: str) -> None:
