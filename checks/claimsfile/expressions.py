@@ -162,9 +162,9 @@ class _Builder:
         """Record what an operation needs; one that fails on exact numbers is an error at the node."""
         for condition in conditions:
             holds = settled(condition)
-            if holds is False:
+            if holds is False and condition.necessary:
                 raise self.fail(node, f"undefined: {condition.reason}")
-            if holds is None:
+            if holds is not True:
                 self.conditions.append(condition)
 
     def fail(self, node: ast.AST, reason: str) -> ExpressionError:

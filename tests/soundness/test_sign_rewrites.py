@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import sympy as sp
 from flint import arb
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from certificates.exact import precision
 from checks.claim_runner import run_claims
@@ -227,3 +229,23 @@ def test_characters_outside_the_grammar_are_input_errors(text: str, tmp_path: Pa
     path = tmp_path / "c.toml"
     path.write_text(toml)
     assert main(["check", str(path), "--certificates", str(tmp_path / "certs")]) == 2
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    k=st.integers(min_value=17, max_value=400),
+    sign=st.sampled_from([1, -1]),
+    form=st.sampled_from(["sqrt((E)**2)", "((E)**2)**(1/2)", "sqrt((E)**4)**(1/2)"]),
+)
+def test_generated_absolute_values_of_cancelling_constants(k: int, sign: int, form: str, tmp_path: Path) -> None:
+    """|(1 + 10**-k) - 1| = 10**-k exactly, whatever the sign written in front: 1.00e-k is certified, -1.00e-k
+    refuted (SymPy's float sign of such an e is what the rewrite sqrt(e**2) -> +-e would rest on)."""
+    e = f"{'-' if sign < 0 else ''}((1 + 10**-{k}) - 1)"
+    lhs = form.replace("E", e)
+    text = "".join(
+        f'[[claim]]\nid = "{name}"\nkind = "constant"\nexpr = "{lhs}"\nvalue = "{value}e-{k}"\ndigits = 3\n'
+        for name, value in (("right", "1.00"), ("wrong", "-1.00"))
+    )
+    claims = decide(text, tmp_path)
+    assert claims["right"][0] is Verdict.CERTIFIED, claims["right"]
+    assert claims["wrong"][0] is Verdict.REFUTED, claims["wrong"]
