@@ -22,7 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from certificates.exact import precision
+from certificates.inert import inert
+from certificates.witness import certify_point
 from checks.claim_runner import run_claims
+from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import ball
 from checks.claimsfile.expressions import parse_expression, parse_tree
 from checks.claimsfile.loader import parse_claims
@@ -32,6 +35,7 @@ from checks.commands.check_cert import verify_file
 from checks.errors import InputError
 from checks.registry import Context
 from checks.verdicts import Verdict
+from identities import closed_forms
 
 PROVEN = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.CONFIRMED)
 
@@ -249,3 +253,20 @@ def test_generated_absolute_values_of_cancelling_constants(k: int, sign: int, fo
     claims = decide(text, tmp_path)
     assert claims["right"][0] is Verdict.CERTIFIED, claims["right"]
     assert claims["wrong"][0] is Verdict.REFUTED, claims["wrong"]
+
+
+def test_the_certificate_main_wrote_for_the_false_constant_is_rejected(tmp_path: Path) -> None:
+    """On main the builder rewrote the formula to c_star(10**30)**2 - 1 and certified `= -1.00`: a certificate of
+    that rewritten expression, embedding the claim, is not the claim's obligation (rebuilt from the text in inert
+    form) and is rejected; its bounds are not even true of the formula as written."""
+    (claim,) = (c for c in parse_claims(ISSUE, "t.toml") if c.id == "sqrt-sign-negative")
+    rewritten = sp.sqrt((1 - closed_forms.c_star(sp.Integer(10) ** 30) ** 2) ** 2)  # SymPy's own evaluation
+    assert rewritten.could_extract_minus_sign() or str(rewritten).startswith("-1 +")
+    conditions = [
+        ("defined: " + condition.text(), inert(condition.expr), ">")
+        for condition in claim.conditions  # the square, whose ball is positive
+    ] + [("expr - low >= 0", rewritten - claim.low, ">="), ("high - expr >= 0", claim.high - rewritten, ">=")]
+    result = certify_point(claim.id, claim.statement, conditions, {}, tmp_path, claim=embedded(claim))
+    assert result.verified and result.path is not None  # the balls of the rewritten expression do lie in [low, high]
+    ok, line = verify_file(result.path)
+    assert not ok and "condition" in line, line
