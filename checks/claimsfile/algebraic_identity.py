@@ -43,7 +43,7 @@ from certificates.inert import Log
 from checks.claimsfile.conditions import Condition
 from checks.claimsfile.definedness import proved_on_domain
 from checks.claimsfile.schema import IdentityClaim
-from checks.claimsfile.symbolic import isolated, short_text
+from checks.claimsfile.symbolic import isolated, normalized, short_text
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict
 from identities.algebraic import (
@@ -102,7 +102,14 @@ class _Prover:
         self.note(f"lhs - rhs = {_text(difference)}")
         try:
             self.definedness()
-            form = ring_form(difference)
+            rewritten = normalized(difference)
+            if rewritten != difference:
+                self.note(
+                    "Exact rewrites of exp and log, valid wherever both sides are defined (no sign used: "
+                    "log(e^a) = a, e^(k log a + b) = a^k e^b with a > 0 where log a is defined, e^a e^b = e^(a + b)): "
+                    f"lhs - rhs = {_text(rewritten)}"
+                )
+            form = ring_form(rewritten)
             self.denominators(form, "lhs - rhs")
             remainder = self.reduction(form, "lhs - rhs")
             if remainder == 0:

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 import sympy as sp
 
-from certificates.inert import Exp, inert
+from certificates.inert import Exp, Log, inert
 from identities.algebraic import Unsupported, reduce_modulo, ring_form
 
 T = TypeVar("T")
@@ -71,7 +71,7 @@ def _alarm(seconds: float) -> Iterator[None]:
 def exactly_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
     """Whether exact algebra shows `expr` is 0 wherever it is defined: (True, ""), (False, what is left), or (None,
     why undecided). Not SymPy's simplify, whose rewrites rest on signs from its assumptions and floats: the
-    expression is made inert (`certificates.inert`), its exponentials merged (e^a e^b = e^(a + b)), and the
+    expression is made inert (`certificates.inert`), rewritten by `normalized` (exp and log), and the
     numerator of its fraction over its atoms reduced modulo the radicals' defining polynomials
     (`identities.algebraic`): a remainder 0 holds for every root, so for the values the atoms take.
 
@@ -84,11 +84,30 @@ def exactly_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
 
 def _remainder(expr: sp.Expr) -> tuple[bool | None, str]:
     try:
-        form = ring_form(merged_exponentials(inert(expr)))
+        form = ring_form(normalized(inert(expr)))
         remainder = reduce_modulo(form, form.numerator).remainder
     except (Unsupported, sp.PolynomialError) as exc:
         return None, f"outside exact algebra ({str(exc)[:80]})"
     return (True, "") if remainder == 0 else (False, short_text(remainder))
+
+
+def normalized(expr: sp.Expr) -> sp.Expr:
+    """`expr` rewritten by identities of exp and log that hold wherever it is defined, none using a sign:
+    log(e^a) = a (a real), e^(k log(a) + b) = a^k e^b for an integer k (log(a) is defined, so a > 0: the
+    definedness condition the formula records), then e^a e^b = e^(a + b) (`merged_exponentials`)."""
+
+    def exponential(node: sp.Expr) -> sp.Expr:
+        factor, rest = sp.Integer(1), []
+        for term in sp.Add.make_args(sp.expand(node.args[0])):
+            coefficient, core = term.as_coeff_Mul()
+            if isinstance(core, Log) and coefficient.is_Integer:
+                factor *= core.args[0] ** coefficient
+            else:
+                rest.append(term)
+        return factor * Exp(sp.Add(*rest))
+
+    unlogged = expr.replace(lambda e: isinstance(e, Log) and isinstance(e.args[0], Exp), lambda e: e.args[0].args[0])
+    return merged_exponentials(unlogged.replace(lambda e: isinstance(e, Exp), exponential))
 
 
 def merged_exponentials(expr: sp.Expr) -> sp.Expr:

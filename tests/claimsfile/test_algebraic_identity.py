@@ -329,3 +329,23 @@ def test_headflow_check_decides_the_algebraic_claims(tmp_path: Path) -> None:
     assert "log of a non-positive number" in undefined["witness"]["undefined"]
     (removable,) = claims["removable"]["evidence"]["procedures"]
     assert removable["witness"]["point"] == {"x": "1"}
+
+
+def test_exp_and_log_are_rewritten_only_where_the_rewrite_holds_for_every_defined_value() -> None:
+    """log(e^a) = a, e^(k log a) = a^k (a > 0 where log a is defined), e^a e^b = e^(a+b): exact, no sign used."""
+    for lhs, rhs, symbols in [
+        ("log(exp(x))", "x", '{ x = "real" }'),
+        ("exp(log(x))", "x", '{ x = "positive" }'),
+        ("exp(2*x)", "exp(x)**2", '{ x = "real" }'),
+        ("exp(x + 1)", "e*exp(x)", '{ x = "real" }'),
+        ("exp(3*log(x) - x)", "x**3/exp(x)", '{ x = "[1, 2]" }'),
+    ]:
+        outcome, why = strategy(lhs, rhs, symbols)
+        assert outcome is not None and outcome.verdict is Verdict.PROVED, (lhs, why)
+    for lhs, rhs, symbols in [
+        ("exp(log(x))", "x", '{ x = "[-1, 1]" }'),  # undefined for x <= 0
+        ("exp(x + 1)", "2*exp(x)", '{ x = "real" }'),
+        ("log(exp(x)**2)", "x", '{ x = "real" }'),
+    ]:
+        assert strategy(lhs, rhs, symbols)[0] is None, lhs
+        assert decided(lhs, rhs, symbols).verdict is Verdict.REFUTED, lhs
