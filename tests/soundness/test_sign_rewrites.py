@@ -13,6 +13,7 @@ PROVED or CERTIFIED, a true one never REFUTED, and the false sign-dependent ones
 from __future__ import annotations
 
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,8 @@ from flint import arb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from certificates.exact import precision
+from certificates.exact import ball_of, precision
+from certificates.exprtree import eval_ball
 from certificates.inert import inert
 from certificates.witness import certify_point
 from checks.claim_runner import run_claims
@@ -270,3 +272,24 @@ def test_the_certificate_main_wrote_for_the_false_constant_is_rejected(tmp_path:
     assert result.verified and result.path is not None  # the balls of the rewritten expression do lie in [low, high]
     ok, line = verify_file(result.path)
     assert not ok and "condition" in line, line
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sqrt((1 - c_star(10**30)**2)**2)",
+        "beta_star(H, n, a) - log(c_star(H)*(n - 1)/(H - 1))/(2*a)",
+        "rate(lambda_max(n, a), n, a) * (a - 1/3)**(1/3) / golden",
+        "lambda_c(n, a)**2 - exp(-a) + pi*e - H**-2",
+        "a**H - lambertw(a/e)",
+    ],
+)
+def test_the_faithful_tree_and_the_inert_form_have_the_same_value(text: str) -> None:
+    """What the deciders evaluate (the inert form) is what the text says (its faithful tree, named nodes expanded
+    by their closed forms only when evaluated): their balls overlap at exact points."""
+    symbols = {name: sp.Symbol(name) for name in ("H", "n", "a")}
+    point = {"H": Fraction(3), "n": Fraction(5), "a": Fraction(7, 4)}
+    with precision(256):
+        faithful = eval_ball(parse_tree(text, symbols), {k: ball_of(v) for k, v in point.items()})
+    inert_value = ball(parse_expression(text, symbols), {symbols[k]: sp.Rational(v) for k, v in point.items()}, 256)
+    assert faithful.overlaps(inert_value) and faithful.rad() < 1e-60, (faithful, inert_value)
