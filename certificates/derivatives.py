@@ -7,6 +7,7 @@ a certificate never carries a derivative of its own. The rules, one per node:
     d rat = 0, d sym = 1 or 0, d (a + b) = da + db, d (a b c) = da b c + a db c + a b dc,
     d a^k = k a^(k-1) da, d e^a = e^a da, d log a = da a^-1, d sqrt a = (1/2) da (sqrt a)^-1,
     d W(a) = da e^(-W(a)) (1 + W(a))^-1           (W' = 1 / (e^W (1 + W)), finite for a > -1/e),
+    d a^q = a^q (dq log a + q da a^-1)              (`rpow`, a real power; finite only for a > 0),
     d lambda_c(a, b) = da L_n(a, b) + db L_b(a, b) (`identities.closed_forms.lambda_c_partials`, proved by
                                                     `identities.scalar_regime.prove_lambda_c_monotone`).
 
@@ -87,6 +88,13 @@ def derivative(tree: Tree, name: str) -> Tree:
             "lambertw": lambda: _mul([["exp", ["mul", ["rat", "-1"], tree]], ["pow", ["add", ONE, tree], -1]]),
         }[op]()
         return _mul([outer, inner])
+    if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)
+        base, exponent = args
+        terms = [
+            _mul([derivative(exponent, name), ["log", base]]),
+            _mul([exponent, derivative(base, name), ["pow", base, -1]]),
+        ]
+        return _mul([tree, _add(terms)])
     if op == "lambda_c" and len(args) == 2:
         by_tokens, by_temperature = _lambda_c_templates()
         terms = []

@@ -1,21 +1,34 @@
 """Expressions as JSON trees, so that a certificate carries its formula without any parser.
 
-A term is a list `[op, *args]`: `["sym", name]`, `["rat", "p/q"]`, `["add", ...]`, `["mul", ...]`,
-`["pow", base, k]` (k an integer), `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]`,
-`["lambda_c", n, beta]` (the implicit lambda_c(n, beta), enclosed by `certificates.lambda_c.enclose`).
+A term is a list `[op, *args]`. The node set (also what a claims-file formula is, faithfully, before
+any evaluation: `checks.claimsfile.expressions.parse_tree`):
+
+- `["sym", name]`, `["rat", "p/q"]` (an exact rational; a literal's exact value);
+- `["add", a, b, ...]`, `["mul", a, b, ...]`, `["pow", base, k]` (k a Python integer, negative: a
+  reciprocal), and the shapes of the text `["neg", a]` (-a), `["sub", a, b]` (a - b), `["div", a, b]` (a / b);
+- `["rpow", base, q]`: base**q for an exponent that is not an integer: for a rational q = a/b (the term
+  `["rat", "a/b"]`) the real b-th root of base**a (base >= 0, > 0 when a < 0); for any other term q,
+  exp(q log base) (base > 0);
+- `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]` (principal branch), `["lambda_c", n, beta]`
+  (the implicit lambda_c(n, beta), enclosed by `certificates.lambda_c.enclose`);
+- the claims grammar's named functions and constants, kept as named nodes: `["c_star", H]`,
+  `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
+  `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), as a
+  template tree (`named_template`); `expand_named` replaces them by it.
+
 A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with rel one of
 `< <= > >= =`, `["and", ...]`, `["or", ...]`, `["not", f]`, `["implies", f, g]`, `["iff", f, g]`,
 `["true"]` or `["false"]`. `from_sympy` and `formula_from_sympy` write trees from SymPy (the
-deciding side and the checker's obligations); `eval_ball` evaluates a term with python-flint balls
-from the file alone (the verifying side), so reading a certificate never calls eval, sympify or a
-parser on file text.
+deciding side and the checker's obligations; the inert nodes of `certificates.inert` included);
+`eval_ball` evaluates a term with python-flint balls from the file alone (the verifying side), so
+reading a certificate never calls eval, sympify or a parser on file text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from flint import arb, ctx
@@ -28,6 +41,8 @@ Tree = list[Any]
 UNARY = ("exp", "log", "sqrt", "lambertw")
 #: Nodes of two arguments that are functions (not operators).
 BINARY = ("lambda_c",)
+#: The named nodes: name -> number of arguments (their meaning: `named_template`).
+NAMED = {"c_star": 1, "beta_star": 3, "rate": 3, "lambda_max": 2, "golden": 0, "pi": 0, "e": 0}
 RELATIONS = ("<", "<=", ">", ">=", "=")
 CONNECTIVES = ("and", "or", "not", "implies", "iff", "true", "false")
 MAX_DEPTH = 200
@@ -64,16 +79,27 @@ def rational_text(value: Fraction | int) -> str:
 
 
 def from_sympy(expr: Any) -> Tree:
-    """The tree of a SymPy expression built from + * integer powers, exp, log, sqrt, LambertW, lambda_c."""
+    """The tree of a SymPy expression built from + * integer powers, exp, log, sqrt, LambertW, lambda_c, pi and
+    the inert nodes of `certificates.inert` (whose real powers become `rpow`)."""
     import sympy as sp
+
+    from certificates import inert
 
     e = sp.sympify(expr, strict=True)
     if e.is_Rational:
         return ["rat", rational_text(Fraction(int(e.p), int(e.q)))]
     if e is sp.E:
         return ["exp", ["rat", "1"]]
+    if e is sp.pi or isinstance(e, inert.Pi):
+        return ["pi"]
     if e.is_Symbol:
         return ["sym", e.name]
+    if isinstance(e, inert.Inert) and e.text in UNARY:
+        return [e.text, from_sympy(e.args[0])]
+    if isinstance(e, inert.W):
+        return ["lambertw", from_sympy(e.args[0])]
+    if isinstance(e, inert.RealPower):
+        return ["rpow", from_sympy(e.args[0]), from_sympy(e.args[1])]
     if isinstance(e, sp.Add):
         return ["add", *[from_sympy(a) for a in e.args]]
     if isinstance(e, sp.Mul):
@@ -174,7 +200,92 @@ def eval_ball(tree: object, env: Mapping[str, arb], depth: int = 0) -> arb:
             return lambda_c.enclose(tokens, inverse_temperature)
         except lambda_c.RootError:
             return arb("nan")  # undefined here (n <= 1, beta <= 0) or not certified: settles no relation
+    if op in _SHAPES and len(args) == _SHAPES[op]:
+        values = [eval_ball(a, env, depth + 1) for a in args]
+        if op == "neg":
+            return -values[0]
+        return values[0] - values[1] if op == "sub" else endpoints.times(values[0], endpoints.power(values[1], -1))
+    if op == "rpow" and len(args) == 2:
+        return _real_power(eval_ball(args[0], env, depth + 1), args[1], env, depth)
+    if op == "pi" and not args:
+        return arb.pi()
+    if op == "e" and not args:
+        return arb(1).exp()
+    if op in NAMED and len(args) == NAMED[op]:
+        return eval_ball(instantiate(named_template(op), args), env, depth + 1)
     raise TreeError(f"unknown or malformed node {op!r}")
+
+
+#: The nodes that keep the shape of the text, by number of arguments.
+_SHAPES = {"neg": 1, "sub": 2, "div": 2}
+
+
+def _real_power(base: arb, exponent: object, env: Mapping[str, arb], depth: int) -> arb:
+    """base**exponent for an `rpow` node: a rational exponent a/b through the b-th root, any other through exp and
+    log (both need a non-negative base: a ball reaching below 0 evaluates to nan)."""
+    if isinstance(exponent, list) and len(exponent) == 2 and exponent[0] == "rat":
+        q = parse_rational(exponent[1])
+        if q.denominator == 1:
+            return endpoints.power(base, q.numerator)
+        if abs(q.numerator) > 1000 or q.denominator > 1000:
+            raise TreeError("exponent too large")
+        if base < 0 or (q.numerator < 0 and not base > 0):
+            return arb("nan")
+        root = endpoints.increasing(lambda v: v.root(q.denominator), base)
+        return endpoints.power(root, q.numerator)
+    power = eval_ball(exponent, env, depth + 1)
+    return endpoints.increasing(arb.exp, endpoints.times(power, endpoints.increasing(arb.log, base)))
+
+
+@cache
+def _templates() -> dict[str, Tree]:
+    """Each named node's closed form (`identities.closed_forms`, by the same name) over placeholders #0, #1, ..."""
+    import sympy as sp
+
+    from certificates.inert import inert
+    from identities import closed_forms
+
+    found: dict[str, Tree] = {}
+    for name, arity in NAMED.items():
+        if name in ("pi", "e"):
+            continue
+        form = getattr(closed_forms, name)
+        found[name] = from_sympy(inert(form(*sp.symbols(f"#0:{arity}")) if arity else form))
+    return found
+
+
+def named_template(name: str) -> Tree:
+    """The closed form of a named node over the placeholders `["sym", "#0"]`, `["sym", "#1"]`, ...: what it means."""
+    if name == "pi":
+        return ["pi"]
+    if name == "e":
+        return ["exp", ["rat", "1"]]
+    return _templates()[name]
+
+
+def instantiate(template: Tree, args: list[Any]) -> Tree:
+    """The template with each placeholder `#i` replaced by `args[i]`."""
+    op = template[0]
+    if op == "sym" and template[1].startswith("#"):
+        return args[int(template[1][1:])]
+    if op in ("sym", "rat"):
+        return template
+    if op == "pow":
+        return ["pow", instantiate(template[1], args), template[2]]
+    return [op, *[instantiate(child, args) for child in template[1:]]]
+
+
+def expand_named(tree: Tree) -> Tree:
+    """The tree with every named node replaced by its closed form (a faithful rewriting: no evaluation)."""
+    op = tree[0]
+    if op in ("sym", "rat"):
+        return tree
+    if op == "pow":
+        return ["pow", expand_named(tree[1]), tree[2]]
+    args = [expand_named(child) for child in tree[1:]]
+    if op in NAMED and len(args) == NAMED[op]:
+        return instantiate(named_template(op), args)
+    return [op, *args]
 
 
 _UNARY_BALLS = {"exp": arb.exp, "log": arb.log, "sqrt": arb.sqrt, "lambertw": arb.lambertw}

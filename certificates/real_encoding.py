@@ -28,7 +28,9 @@ negation is unsat, the goal holds at every point of the hypotheses. A model of t
 nothing by itself (the facts about exp may be too weak there): it is a candidate to test exactly.
 
 This module is part of the certificate checker: it is deterministic, encodes SymPy expressions built
-by the claims-file parser, and writes no solver text (`certificates.smtlib` does, from trees).
+by the claims-file parser (inert nodes of `certificates.inert`, which no SymPy evaluation has rewritten;
+the ordinary SymPy classes are accepted too) and writes no solver text (`certificates.smtlib` does, from
+trees). Nothing here asks SymPy for a sign: the only SymPy it runs is polynomial arithmetic.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import sympy as sp
 
 from certificates.exact import ball_of, precision
 from certificates.exprtree import TreeError, parse_rational, rational_text
+from certificates.inert import Exp, Log, Pi, RealPower, Sqrt, W
 from certificates.obligations import SmtStatement
 from certificates.smtlib import MAX_CONSTANTS, MAX_POWER
 from identities.closed_forms import lambda_c_equation
@@ -294,7 +297,7 @@ class Encoder:
             return self._plain[expr]
         if expr is sp.E:
             return self._exponential(sp.Integer(1))
-        if expr is sp.pi:
+        if expr is sp.pi or isinstance(expr, Pi):
             p = self._fresh()
             self.encoding.facts += [p >= _q(PI_BOUNDS[0]), p <= _q(PI_BOUNDS[1])]
             return p
@@ -302,15 +305,17 @@ class Encoder:
             return sp.Add(*[self.term(a) for a in expr.args])
         if isinstance(expr, sp.Mul):
             return sp.Mul(*[self.term(a) for a in expr.args])
-        if isinstance(expr, sp.Pow):
-            return self._power(self.term(expr.base), expr.exp)
-        if isinstance(expr, sp.exp):
+        if isinstance(expr, sp.Pow | RealPower):
+            return self._power(self.term(expr.args[0]), expr.args[1])
+        if isinstance(expr, Sqrt):
+            return self._power(self.term(expr.args[0]), sp.Rational(1, 2))
+        if isinstance(expr, sp.exp | Exp):
             return self._exponential(self.term(expr.args[0]))
-        if isinstance(expr, sp.log) and len(expr.args) == 1:
+        if isinstance(expr, sp.log | Log) and len(expr.args) == 1:
             argument, value = self.term(expr.args[0]), self._fresh()
             self._partial(argument > 0, sp.Eq(self._exponential(value), argument))
             return value
-        if isinstance(expr, sp.LambertW) and len(expr.args) == 1:
+        if isinstance(expr, sp.LambertW | W) and len(expr.args) == 1:
             argument, w = self.term(expr.args[0]), self._fresh()
             self._partial(
                 argument + self._exponential(sp.Integer(-1)) >= 0, w >= -1, sp.Eq(w * self._exponential(w), argument)

@@ -4,7 +4,9 @@ An identity that SymPy's simplify leaves open, such as 1/c*(H) - c*(H) = H - 1 w
 c*(H) = (sqrt((H-1)^2 + 4) - (H-1))/2, is decided in the ring Q[atoms, parameters] modulo the
 polynomials the atoms satisfy:
 
-- every radical b**(p/q) becomes the power a**p of a new variable a with the defining polynomial
+- every radical b**(p/q) (a SymPy power, or an inert node of `certificates.inert` that names its
+  `radical_parts`, so that no SymPy evaluation has rewritten it) becomes the power a**p of a new
+  variable a with the defining polynomial
   a**q * den(b) - num(b), where num(b)/den(b) is b's own fraction. It vanishes at every q-th
   root of b, the one SymPy means included, so nothing derived from it depends on the sign of a:
   `sqrt(x**2) = x` is not in the ideal of a**2 - x**2 and is never reduced to 0 here;
@@ -117,6 +119,10 @@ class _Builder:
         if node.is_Pow and node.exp.is_Rational:
             root = self.radical(node.base, int(node.exp.q))
             return self.power(sp.Pow(node.base, sp.Rational(1, node.exp.q)), (root, sp.Integer(1)), int(node.exp.p))
+        parts = node.radical_parts() if hasattr(node, "radical_parts") else None
+        if parts is not None:  # an inert radical (certificates.inert): base, p, q and its node base**(1/q)
+            base, p, q, key = parts
+            return self.power(key, (self.radical(base, q, key), sp.Integer(1)), p)
         return self.atom(node, None).variable, sp.Integer(1)
 
     def power(self, base: sp.Expr, pair: tuple[sp.Expr, sp.Expr], exponent: int) -> tuple[sp.Expr, sp.Expr]:
@@ -130,9 +136,9 @@ class _Builder:
             self.inverted.append(Inverted(base, numerator))
         return sp.expand(denominator**-exponent), numerator**-exponent
 
-    def radical(self, base: sp.Expr, degree: int) -> sp.Symbol:
-        """The variable a of base**(1/degree), with the defining polynomial a**degree * den - num."""
-        key = sp.Pow(base, sp.Rational(1, degree))
+    def radical(self, base: sp.Expr, degree: int, node: sp.Expr | None = None) -> sp.Symbol:
+        """The variable a of base**(1/degree) (`node` when given), with defining polynomial a**degree * den - num."""
+        key = sp.Pow(base, sp.Rational(1, degree)) if node is None else node
         if key not in self.atoms:
             numerator, denominator = self.fraction(base)
             variable = sp.Dummy(f"a{len(self.atoms) + 1}")
@@ -223,7 +229,7 @@ class SquareRootForm:
 def square_root_form(form: RingForm, polynomial: sp.Expr) -> SquareRootForm | None:
     """`polynomial` reduced to A + B sqrt(p) when the form's only radical is a square root with a monic polynomial."""
     radicals = form.radicals()
-    if len(radicals) != 1 or radicals[0].value.exp != sp.Rational(1, 2):
+    if len(radicals) != 1:  # a radical's relation of degree 2 (checked below) is a square root's
         return None
     (atom,) = radicals
     relation = sp.Poly(atom.relation, atom.variable)

@@ -96,24 +96,27 @@ def lambertw(x: sp.Expr) -> sp.Expr:
     return sp.LambertW(x)
 
 
-def eliminate_exp_lambertw(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
+def eliminate_exp_lambertw(
+    expr: sp.Expr, exp: type = sp.exp, lambertw: type = sp.LambertW
+) -> tuple[sp.Expr, list[sp.Expr]]:
     """`expr` with every exp(k W(z) + rest) (k an integer) written (z / W(z))^k exp(rest), and the arguments z
     used: W(z) e^{W(z)} = z makes e^{W(z)} = z / W(z) wherever W(z) != 0, that is wherever z != 0, so the
-    rewritten expression equals `expr` where every returned z is non-zero."""
+    rewritten expression equals `expr` where every returned z is non-zero. `exp` and `lambertw` are the
+    function classes (SymPy's, or the inert ones of `certificates.inert`)."""
     used: list[sp.Expr] = []
 
     def rewrite(power: sp.Expr) -> sp.Expr:
         factor, rest = sp.Integer(1), []
         for term in sp.Add.make_args(sp.expand(power.args[0])):
             coefficient, core = term.as_coeff_Mul()
-            if isinstance(core, sp.LambertW) and len(core.args) == 1 and coefficient.is_Integer:
+            if isinstance(core, lambertw) and len(core.args) == 1 and coefficient.is_Integer:
                 factor *= (core.args[0] / core) ** coefficient
                 used.append(core.args[0])
             else:
                 rest.append(term)
-        return factor * sp.exp(sp.Add(*rest))
+        return factor * exp(sp.Add(*rest))
 
-    rewritten = expr.replace(lambda e: isinstance(e, sp.exp), rewrite)
+    rewritten = expr.replace(lambda e: isinstance(e, exp), rewrite)
     return rewritten, list(dict.fromkeys(used))
 
 

@@ -1,14 +1,17 @@
-"""Identities SymPy's simplify leaves open: denominators cleared, radicals reduced by a Groebner basis, logs compared.
+"""Exact proofs of identities: denominators cleared, radicals reduced by a Groebner basis, logs compared.
 
-`identity_decider` calls `prove_identity` after simplify and before its counterexample search.
+`identity_decider` calls `prove_identity` first. The sides are inert expressions (`certificates.inert`):
+no SymPy evaluation has used a sign, and every sign used below is proved by exact algebra
+(`definedness.proved_on_domain`: signs of polynomial coefficients after shifting the symbols to
+their domain's ends) or by balls for constants.
 It runs in a child process with a deadline and returns PROVED with every step, or the reason it
 did not prove the claim. A proof has three parts, each exact:
 
-1. Definedness of both sides as written on the whole domain (SPEC section 3): the conditions
-   SymPy's assumptions proved (`definedness.proved_symbolically`), and the others proved here.
+1. Definedness of both sides as written on the whole domain (SPEC section 3): the conditions the
+   signs of coefficients prove (`definedness.proved_on_domain`), and the others proved here.
    A `!=` condition: the irreducible factors of its numerator are eliminated against the
    radicals' defining polynomials by resultants (`identities.algebraic.eliminate`), and the
-   result, free of radicals, is proved non-zero on the domain by the assumptions. A resultant is
+   result, free of radicals, is proved non-zero on the domain by the signs of coefficients. A resultant is
    a polynomial combination of the factor and the defining polynomials, so it vanishes wherever
    the factor does, for every choice of root: `c_star(H) != 0` because the resultant of
    2 c = r - (H - 1) with r^2 - (H - 1)^2 - 4 is the constant -4. A `>` or `>=` condition (proved
@@ -21,7 +24,7 @@ did not prove the claim. A proof has three parts, each exact:
    on the domain as in 1, so D != 0; then N must reduce to 0 modulo a Groebner basis of the
    defining polynomials: N is in their ideal and vanishes wherever the atoms take their values.
    The reduction never uses a radical's sign, so it is valid for every root: `sqrt(x**2) = x` is
-   never proved here (SymPy itself turns sqrt(x**2) into x where the domain makes x >= 0).
+   never proved here (the SMT route proves it where the domain makes x >= 0).
 3. Logarithms (free atoms in 2): when N = N0 + sum N_i log(u_i) with N0 reducing to 0 and the
    remainders of the N_i rational multiples r_i of one of them, R, then lhs - rhs = (R / D) sum r_i
    log(u_i) on the domain. With every u_i > 0 proved (as in 1), sum r_i log(u_i) is
@@ -36,10 +39,11 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from certificates.inert import Log
 from checks.claimsfile.conditions import Condition
-from checks.claimsfile.definedness import proved_symbolically
+from checks.claimsfile.definedness import proved_on_domain
 from checks.claimsfile.schema import IdentityClaim
-from checks.claimsfile.symbolic import isolated, short_text
+from checks.claimsfile.symbolic import isolated, normalized, short_text
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict
 from identities.algebraic import (
@@ -98,7 +102,14 @@ class _Prover:
         self.note(f"lhs - rhs = {_text(difference)}")
         try:
             self.definedness()
-            form = ring_form(difference)
+            rewritten = normalized(difference)
+            if rewritten != difference:
+                self.note(
+                    "Exact rewrites of exp and log, valid wherever both sides are defined (no sign used: "
+                    "log(e^a) = a, e^(k log a + b) = a^k e^b with a > 0 where log a is defined, e^a e^b = e^(a + b)): "
+                    f"lhs - rhs = {_text(rewritten)}"
+                )
+            form = ring_form(rewritten)
             self.denominators(form, "lhs - rhs")
             remainder = self.reduction(form, "lhs - rhs")
             if remainder == 0:
@@ -116,14 +127,15 @@ class _Prover:
     def definedness(self) -> None:
         """Every condition of both sides as written holds on the whole domain (part 1)."""
         domains, order = self.claim.domains, self.claim.order
-        unproved = [c for c in self.claim.conditions if not proved_symbolically(c, domains, order)]
+        unproved = [c for c in self.claim.conditions if not proved_on_domain(c, domains, order)]
         assumed = [c.text() for c in self.claim.conditions if c not in unproved]
         if not self.claim.conditions:
             self.note("Both sides are defined everywhere: no quotient, log, sqrt, root or lambertw")
             return
         if assumed:
             self.note(
-                "Definedness, by SymPy's assumptions (each symbol written from its rational end): " + "; ".join(assumed)
+                "Definedness, by signs of coefficients (each symbol written from its rational end): "
+                + "; ".join(assumed)
             )
         for condition in unproved:
             proved = self.nonzero(condition.expr, 0) if condition.relation == "!=" else self.positive(condition.expr)
@@ -175,7 +187,7 @@ class _Prover:
 
     def _nonzero(self, expr: sp.Expr, depth: int) -> bool:
         if self.on_domain(expr, "!="):
-            self.note(f"{_text(expr)} != 0 on the domain (SymPy's assumptions)")
+            self.note(f"{_text(expr)} != 0 on the domain (signs of coefficients)")
             return True
         if depth >= MAX_NESTING:
             return False
@@ -193,13 +205,13 @@ class _Prover:
         self.note(
             f"{_text(expr)} != 0 on the domain. Its numerator's irreducible factors, eliminated against the defining "
             f"polynomials ({relations or 'none'}) by resultants: {eliminations}. Each resultant is a polynomial "
-            "combination of its factor and the defining polynomials and is non-zero on the domain (SymPy's "
-            "assumptions), so no factor vanishes, whichever roots the atoms take"
+            "combination of its factor and the defining polynomials and is non-zero on the domain (signs of "
+            "coefficients), so no factor vanishes, whichever roots the atoms take"
         )
         return True
 
     def positive(self, expr: sp.Expr) -> bool:
-        """Whether `expr > 0` is proved on the whole domain: by the assumptions, else through N / D (each once)."""
+        """Whether `expr > 0` is proved on the whole domain: by coefficient signs, else through N / D (each once)."""
         if self.on_domain(expr, ">"):
             return True
         if expr not in self.positive_known:
@@ -224,7 +236,7 @@ class _Prover:
     def sign(self, form: RingForm, polynomial: sp.Expr) -> tuple[int, str] | None:
         """(+1 or -1, why) when the polynomial's sign at the atoms' values is proved on the whole domain.
 
-        Without radicals, SymPy's assumptions decide. With one square root r = sqrt(p), the
+        Without radicals, signs of coefficients decide. With one square root r = sqrt(p), the
         polynomial is A + B r modulo r^2 - p, and r >= 0 is used: it holds because r is the real
         square root, p >= 0 being proved on the domain here.
         """
@@ -232,7 +244,7 @@ class _Prover:
             value = form.value_of(polynomial)
             for sign in (1, -1):
                 if self.on_domain(sign * value, ">"):
-                    return sign, f"= {_text(value, 160)} {'>' if sign > 0 else '<'} 0 (SymPy's assumptions)"
+                    return sign, f"= {_text(value, 160)} {'>' if sign > 0 else '<'} 0 (signs of coefficients)"
             return None
         root = square_root_form(form, polynomial)
         if root is None or not self.on_domain(form.value_of(root.radicand), ">="):
@@ -245,7 +257,7 @@ class _Prover:
                     f"= A + B*r modulo {root.atom.relation}, where r = {root.atom.variable} = {root.atom.value} >= 0 "
                     f"(a real square root: {_text(form.value_of(root.radicand), 120)} >= 0 on the domain), "
                     f"A = {_text(constant, 160)}, B = {_text(coefficient, 160)}, A^2 - B^2 r^2 = {_text(norm, 160)}: "
-                    f"{'' if sign > 0 else 'with -A, -B for A, B: '}{rule} (SymPy's assumptions), "
+                    f"{'' if sign > 0 else 'with -A, -B for A, B: '}{rule} (signs of coefficients), "
                     f"so it is {'> 0' if sign > 0 else '< 0'}"
                 )
         return None
@@ -261,13 +273,13 @@ class _Prover:
         return None
 
     def on_domain(self, expr: sp.Expr, relation: str) -> bool:
-        """Whether SymPy's assumptions (or exact numbers, or balls for constants) prove `expr relation 0`."""
+        """Whether signs of coefficients (or exact numbers, or balls for constants) prove `expr relation 0`."""
         reason = "what the algebraic reduction needs"
-        return proved_symbolically(Condition(expr, relation, reason), self.claim.domains, self.claim.order)
+        return proved_on_domain(Condition(expr, relation, reason), self.claim.domains, self.claim.order)
 
     def logarithms(self, form: RingForm, remainder: sp.Expr) -> None:
         """lhs - rhs = sum c_i log(u_i) with u_i > 0, compared through exponentials (part 3)."""
-        logs = {atom.variable: atom.value for atom in form.atoms if isinstance(atom.value, sp.log)}
+        logs = {atom.variable: atom.value for atom in form.atoms if isinstance(atom.value, Log)}
         if not logs:
             raise _Failed(f"lhs - rhs leaves the remainder {_text(remainder, 160)} and has no logarithm")
         if form.denominator.has(*logs):
@@ -306,7 +318,7 @@ class _Prover:
         scaled = total if scale == 1 else f"{scale}*({total})"
         self.note(
             f"So lhs - rhs = 0 where {total} = 0. Each argument is positive on the domain (proved above or by "
-            f"SymPy's assumptions): {', '.join(map(str, powers))} > 0. For positive reals "
+            f"signs of coefficients): {', '.join(map(str, powers))} > 0. For positive reals "
             f"sum k_i log(u_i) = log(prod u_i^k_i), so {scaled} = 0 iff the exponentiated difference is 0: "
             f"{_text(left, 160)} = {_text(right, 160)}"
         )

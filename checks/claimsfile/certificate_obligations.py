@@ -9,8 +9,9 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
   domain: the cover's root box must contain the domain (`certificates.regions`: integer sides, bounds that
   depend on other parameters, rebuilt here from the claim), and every node's box is clipped to the domain
   as the checker walks it, so the cases of the cover exhaust the domain by construction. A boundary node
-  uses a bound on which the relation's expression vanishes identically: `vanishing` proves that with
-  SymPy (after W(z) e^{W(z)} = z) every time a certificate needs it;
+  uses a bound on which the relation's expression vanishes identically: `vanishing` proves that by exact
+  algebra (after W(z) e^{W(z)} = z and e^a e^b = e^(a+b), a Groebner reduction valid for every root of the
+  radicals; no SymPy simplify) every time a certificate needs it;
 - inequality or identity: an smt certificate of the whole claim, `domain => defined and lhs op rhs`,
   whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
   the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
@@ -35,6 +36,7 @@ from certificates import format as fmt
 from certificates import nonempty, recheck, smtlib
 from certificates.exact import SETTLING, precision
 from certificates.exprtree import Tree, TreeError, from_sympy, parse_rational
+from certificates.inert import Exp, W
 from certificates.model_quantities import CERTIFIED
 from certificates.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.recheck import Rejected
@@ -53,7 +55,7 @@ from checks.claimsfile.schema import (
     decimal_text,
 )
 from checks.claimsfile.smt_statement import encode_claim
-from checks.claimsfile.symbolic import simplifies_to_zero, within
+from checks.claimsfile.symbolic import exactly_zero, within
 from checks.claimsfile.witness_family import family_failures, family_hypotheses, searched_quantity
 from checks.errors import InputError
 from identities.closed_forms import eliminate_exp_lambertw
@@ -232,8 +234,8 @@ def claim_region(claim: InequalityClaim) -> Region:
 
 def claim_vanishing(claim: InequalityClaim) -> Callable[[str, str], list[Tree] | None]:
     """For a non-strict claim: (parameter, end) -> the arguments z (as trees) that must be non-zero for `rhs - lhs`
-    to vanish identically on that bound, when SymPy simplifies it to 0 after W(z) e^{W(z)} = z
-    (`identities.closed_forms.eliminate_exp_lambertw`); None when it does not (or the claim is strict)."""
+    to vanish identically on that bound, when exact algebra shows it (`_vanishing_arguments`); None when it
+    does not (or the claim is strict)."""
     symbols = {s.name: s for s in claim.order}
     proved: dict[tuple[str, str], list[Tree] | None] = {}
     deadline = time.monotonic() + VANISHING_SECONDS
@@ -253,16 +255,24 @@ def _vanishes(claim: InequalityClaim, symbol: sp.Symbol | None, end: str, second
     if bound is None:
         return None
     started = time.monotonic()
-    rewriting = within(seconds, lambda: eliminate_exp_lambertw((claim.rhs - claim.lhs).xreplace({symbol: bound})))
+    on_bound = within(seconds, lambda: (claim.rhs - claim.lhs).xreplace({symbol: bound}))  # inert: arithmetic only
+    if on_bound is None:
+        return None
+    rewriting = _vanishing_arguments(on_bound, seconds - (time.monotonic() - started))
     if rewriting is None:
         return None
-    rewritten, arguments = rewriting
-    if rewritten != 0 and simplifies_to_zero(rewritten, seconds - (time.monotonic() - started))[0] is not True:
-        return None
     try:
-        return [from_sympy(z) for z in arguments]
+        return [from_sympy(z) for z in rewriting]
     except TreeError:
         return None
+
+
+def _vanishing_arguments(expr: sp.Expr, seconds: float) -> list[sp.Expr] | None:
+    """The arguments z != 0 under which the inert `expr` is identically 0, by exact algebra only: W(z) e^{W(z)} = z
+    (`eliminate_exp_lambertw`), then `symbolic.exactly_zero` (a Groebner reduction valid for every root of the
+    radicals). None when it is not shown to vanish."""
+    rewritten, arguments = eliminate_exp_lambertw(expr, Exp, W)
+    return arguments if exactly_zero(rewritten, seconds)[0] is True else None
 
 
 def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:

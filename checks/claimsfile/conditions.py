@@ -1,4 +1,4 @@
-"""Where a formula is defined: the conditions its operations impose, collected before SymPy simplifies.
+"""Where a formula is defined: the conditions its operations impose, collected before SymPy combines terms.
 
 Functions are real-valued (SPEC section 3): a quotient needs a non-zero denominator, log a
 positive argument, sqrt a non-negative one, lambertw (principal branch) an argument >= -1/e, a
@@ -7,7 +7,8 @@ power is a division by zero, and lambda_c(n, beta) needs n > 1 and beta > 0. Sym
 `x/x` into 1 and `(x**2 - 1)/(x - 1)` stays undefined at 1 only in the text, so the expression
 builder records a `Condition` for each operation from its operands, before SymPy combines them;
 the deciders must then prove the conditions on the whole domain (or refute the claim where one
-fails).
+fails). Expressions are in inert form (`certificates.inert`); whether an exponent is an integer or a
+rational is read from the exact number only, never from SymPy's assumptions.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from certificates.exact import holds
+from certificates.inert import Exp, Log, RealPower, Sqrt, W
 from checks.claimsfile.names import LambdaC
 
 #: Relations of a condition `expr relation 0`.
@@ -57,14 +59,13 @@ def formula_text(expr: sp.Expr) -> str:
 
 
 def power_conditions(base: sp.Expr, exponent: sp.Expr) -> list[Condition]:
-    """What `base**exponent` needs in real arithmetic."""
-    if exponent.is_integer:
-        if exponent.is_nonnegative:
+    """What `base**exponent` needs in real arithmetic (the exponent's kind read from its exact value)."""
+    if exponent.is_Integer:
+        if exponent >= 0:
             return []
-        reason = "division by zero (0 to a negative power)"
-        return [Condition(base, "!=", reason, necessary=bool(exponent.is_Integer))]
+        return [Condition(base, "!=", "division by zero (0 to a negative power)")]
     if exponent.is_Rational:  # a non-integer rational
-        if exponent.is_positive:
+        if exponent > 0:
             what = "sqrt" if exponent == sp.Rational(1, 2) else "non-integer power"
             return [Condition(base, ">=", f"{what} of a negative number")]
         return [Condition(base, ">", "negative non-integer power of a non-positive number")]
@@ -72,15 +73,17 @@ def power_conditions(base: sp.Expr, exponent: sp.Expr) -> list[Condition]:
 
 
 def tree_conditions(expr: sp.Expr) -> list[Condition]:
-    """The conditions of every node of a SymPy tree, inner nodes first (used for the built-in functions)."""
+    """The conditions of every node of an inert tree, inner nodes first (used for the built-in functions)."""
     found: list[Condition] = []
     for node in sp.postorder_traversal(expr):
-        if isinstance(node, sp.Pow):
+        if isinstance(node, sp.Pow | RealPower):
             found += power_conditions(*node.args)
-        elif isinstance(node, sp.log):
+        elif isinstance(node, Sqrt):
+            found.append(Condition(node.args[0], ">=", "sqrt of a negative number"))
+        elif isinstance(node, Log):
             found.append(Condition(node.args[0], ">", "log of a non-positive number"))
-        elif isinstance(node, sp.LambertW):
-            found.append(Condition(node.args[0] + sp.exp(-1), ">=", "lambertw of a number below -1/e"))
+        elif isinstance(node, W):
+            found.append(Condition(node.args[0] + Exp(-1), ">=", "lambertw of a number below -1/e"))
         elif isinstance(node, LambdaC):
             tokens, inverse_temperature = node.args
             found.append(Condition(tokens - 1, ">", "lambda_c(n, beta) needs n > 1"))
@@ -89,9 +92,9 @@ def tree_conditions(expr: sp.Expr) -> list[Condition]:
 
 
 def call_conditions(function: object, args: list[sp.Expr]) -> list[Condition]:
-    """What a call of a built-in function needs: the conditions of its body on generic real arguments,
-    with the actual arguments put in (so SymPy's simplification of the actual call cannot hide one)."""
-    generic = [sp.Dummy(f"a{i}", real=True) for i in range(len(args))]
+    """What a call of a built-in function needs: the conditions of its body on plain placeholder arguments,
+    with the actual arguments put in (so that combining the actual call's terms cannot hide one)."""
+    generic = sp.symbols(f"_c0:{len(args)}")
     body = function(*generic)  # type: ignore[operator]
     swap = dict(zip(generic, args, strict=True))
     return [

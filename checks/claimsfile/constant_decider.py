@@ -4,8 +4,10 @@ The stated value with `digits` significant digits denotes the closed interval [l
 (half a unit of the last digit either side). A ball strictly outside it refutes the claim
 rigorously; a ball inside it proves it rigorously, and is written as a `witness` point
 certificate (conditions expr - low >= 0 and high - expr >= 0, re-checked by `headflow
-check-cert`): CERTIFIED. Expressions the certificate format cannot hold (`lambda_c`, `Abs`)
-stay CONFIRMED (one case, tolerance = the ball radius): rigorous, but without a file.
+check-cert`): CERTIFIED. Expressions the certificate format cannot hold (a symbolic real power)
+stay CONFIRMED (one case, tolerance = the ball radius): rigorous, but without a file. The expression is
+the inert form of the text (`checks.claimsfile.expressions`), so its ball is the value of the formula as
+written; no SymPy evaluation decides a sign.
 
 First the definedness conditions of the formula (`checks.claimsfile.conditions`) are settled
 with balls: one verified to fail means the expression has no value (a log of a negative
@@ -34,7 +36,11 @@ PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 
 
 def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
-    """REFUTED (undefined, or a ball outside the interval), CERTIFIED/CONFIRMED (ball inside) or INCONCLUSIVE."""
+    """REFUTED (undefined, or a ball outside the interval), CERTIFIED/CONFIRMED (ball inside) or INCONCLUSIVE.
+
+    A ball that is not finite at one precision (a square root of a ball that still reaches below 0) is
+    retried at the next: only the last precision's failure is reported."""
+    unevaluated = ""
     for prec in PRECISIONS:
         ctx.check_budget()
         signs = _definedness(claim, prec)
@@ -45,7 +51,8 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
         try:
             value = ball(claim.expr, {}, prec)
         except EvaluationError as exc:
-            return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"cannot evaluate the expression: {exc}")
+            unevaluated = f"cannot evaluate the expression at {prec} bits: {exc}"
+            continue
         low, high = ball(claim.low, {}, prec), ball(claim.high, {}, prec)
         evidence = {
             "ball": value.str(30, radius=True),
@@ -68,6 +75,8 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
                 notes="rigorous ball evaluation; the certificate format cannot hold this expression",
                 details=evidence,
             )
+    if unevaluated:
+        return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=unevaluated)
     return Outcome(
         Verdict.INCONCLUSIVE,
         METHOD,

@@ -4,12 +4,15 @@ A universal claim is false at a point of its domain where a side is undefined (S
 so its deciders must establish the conditions recorded by the expression builder
 (`checks.claimsfile.conditions`):
 
-- `proved_symbolically`: SymPy's assumption system decides the sign of each condition after each
-  symbol with a rational lower end a is written a + t (t >= 0, or > 0 for an open end), or with
-  only an upper end b as b - t, then of its expansion (a polynomial in the t's with non-negative
-  coefficients is settled); so `x - 1 != 0` is proved on [2, 5], `x != 0` on "positive",
-  `(n - 1)*(H**2 - 2*H + 3) > 0` for integers n, H >= 2.
-  A condition on constants alone (`golden != 0`) is settled with balls instead.
+- `proved_on_domain`: exact algebra, no SymPy assumption. Each symbol with a rational end a (an
+  integer one: its least integer) is written a + t with t >= 0 (t > 0 for an open end), or with only an
+  upper end b as b - t; each inert atom of known sign (a square root or real power >= 0, exp, lambda_c
+  and pi > 0: true wherever the atom is defined, which its own recorded condition establishes) becomes a
+  fresh variable of that sign; then the expression, as N / D, is settled when N and D are polynomials
+  with rational coefficients all of one sign in these variables (a positive coefficient on a monomial of
+  strictly positive variables makes it strict). So `x - 1 != 0` is proved on [2, 5], `x != 0` on
+  "positive", `(n - 1)*(H**2 - 2*H + 3) > 0` for integers n, H >= 2, `sqrt(x) + 1 > 0`. A condition
+  on constants alone (`golden != 0`) is settled with balls at rising precision.
 - `check_point`: at an exact rational point each condition is settled exactly (SymPy on rationals)
   or with balls; a necessary condition that fails makes the claim false there (`undefined`).
 - `candidate_points`: points where a condition fails at a single point (a denominator's zero)
@@ -19,7 +22,7 @@ so its deciders must establish the conditions recorded by the expression builder
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,22 +30,22 @@ import numpy as np
 import sympy as sp
 
 from certificates.exact import fails, holds, shown
+from certificates.inert import Exp, Pi, RealPower, Sqrt
 from checks.claimsfile.conditions import Condition
 from checks.claimsfile.domains import Domain, contains, sample_point
 from checks.claimsfile.evaluation import EvaluationError, ball
+from checks.claimsfile.names import LambdaC
 from checks.claimsfile.symbolic import within
 from identities.algebraic import eliminate, ring_form
 
 #: Seconds SymPy may spend on one condition (a sign query, an exact value, solving for a root).
 SYMBOLIC_SECONDS = 1.0
-PRECISIONS = (64, 256)
+PRECISIONS = (64, 256, 1024)
 #: Random points of the domain at which each condition is solved for each of its symbols.
 ROOT_BASES = 3
 #: Rational roots kept per solve, and the largest degree of a polynomial solved.
 MAX_ROOTS = 8
 MAX_DEGREE = 20
-
-_SIGN = {"!=": "is_nonzero", ">": "is_positive", ">=": "is_nonnegative"}
 
 
 @dataclass(frozen=True)
@@ -67,28 +70,131 @@ class PointCheck:
         }
 
 
-def proved_symbolically(condition: Condition, domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> bool:
-    """Whether SymPy's assumptions prove the condition on the whole domain (False: not proved)."""
-    if not condition.expr.free_symbols:  # constants are settled with balls, not SymPy's float sign evaluation
+def proved_on_domain(condition: Condition, domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> bool:
+    """Whether exact algebra (or balls, for a constant) proves the condition on the whole domain (False: not proved)."""
+    if not condition.expr.free_symbols:
         return _settle(condition, {})[0] is True
-    shifted = condition.expr.xreplace(_shifts(domains, order))
-    sign = _SIGN[condition.relation]
-    verdict = within(SYMBOLIC_SECONDS, lambda: getattr(shifted, sign) or getattr(sp.expand(shifted), sign))
+    verdict = within(SYMBOLIC_SECONDS, lambda: _signed(condition.expr, condition.relation, domains, order))
     return verdict is True
 
 
-def _shifts(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> dict[sp.Symbol, sp.Expr]:
-    """symbol -> a + t (or b - t) with t a fresh non-negative symbol, for each rational end a (or b)."""
+def _signed(expr: sp.Expr, relation: str, domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> bool:
+    """`expr relation 0` from the signs its structure gives, else from the coefficients of N and D."""
+    variables: dict[sp.Symbol, bool] = {}  # variable -> strictly positive
+
+    def fresh(strict: bool) -> sp.Symbol:
+        variable = sp.Dummy(f"t{len(variables)}")
+        variables[variable] = strict
+        return variable
+
+    atoms = {node: fresh(isinstance(node, _POSITIVE)) for node in _signed_atoms(expr)}
+    shifted = expr.xreplace(atoms).xreplace(_shifts(domains, order, fresh))
+    if shifted.atoms(sp.Function):
+        return False
+    known = {variable: frozenset({1} if strict else {0, 1}) for variable, strict in variables.items()}
+    if _settles(_structure(shifted, known), relation):
+        return True
+    numerator, denominator = sp.fraction(sp.together(shifted))
+    if (numerator.free_symbols | denominator.free_symbols) - set(variables):
+        return False
+    quotient = _product([_coefficients(numerator, variables), _coefficients(denominator, variables)])
+    return _settles(quotient, relation)
+
+
+#: The signs a quantity may have, as a set of -1, 0, 1.
+Signs = frozenset[int]
+_ANY: Signs = frozenset({-1, 0, 1})
+
+
+def _settles(signs: Signs, relation: str) -> bool:
+    if relation == "!=":
+        return 0 not in signs
+    return signs == {1} if relation == ">" else signs <= {0, 1}
+
+
+def _structure(expr: sp.Expr, known: dict[sp.Symbol, Signs]) -> Signs:
+    """The signs `expr` may take, from rationals, the variables' signs, even powers, sums and products of known
+    sign; a real symbol of no known sign may take any (every symbol of a claim is real)."""
+    if expr.is_Rational:
+        return frozenset({int(expr.p > 0) - int(expr.p < 0)})
+    if expr.is_Symbol:
+        return known.get(expr, _ANY)
+    if expr.is_Pow and expr.exp.is_Integer:
+        base, k = _structure(expr.base, known), int(expr.exp)
+        if k < 0:
+            base = base - {0}  # defined only where the base is not 0 (its own recorded condition)
+        return frozenset(s ** abs(k) for s in base) if base else _ANY
+    if expr.is_Mul:
+        return _product([_structure(a, known) for a in expr.args])
+    if expr.is_Add:
+        return _sum([_structure(a, known) for a in expr.args])
+    return _ANY
+
+
+def _product(factors: list[Signs]) -> Signs:
+    result: Signs = frozenset({1})
+    for signs in factors:
+        result = frozenset(a * b for a in result for b in signs)
+    return result
+
+
+def _sum(terms: list[Signs]) -> Signs:
+    for sign in (1, -1):
+        if all(signs <= {0, sign} for signs in terms):
+            return frozenset({sign}) if any(signs == {sign} for signs in terms) else frozenset({0, sign})
+    return _ANY
+
+
+#: Inert atoms that are > 0 wherever defined, and those that are >= 0.
+_POSITIVE = (Exp, LambdaC, Pi)
+_NONNEGATIVE = (Sqrt, RealPower)
+
+
+def _signed_atoms(expr: sp.Expr) -> list[sp.Expr]:
+    """The outermost inert atoms of known sign (what they contain does not matter to their sign)."""
+    found: list[sp.Expr] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _POSITIVE + _NONNEGATIVE):
+            found.append(node)
+        else:
+            stack.extend(node.args)
+    return found
+
+
+def _coefficients(polynomial: sp.Expr, variables: dict[sp.Symbol, bool]) -> Signs:
+    """The signs of a polynomial in variables >= 0 (the strict ones > 0) whose coefficients all have one sign."""
+    poly = sp.Poly(polynomial, *variables, domain=sp.QQ)
+    terms = poly.terms()
+    lax = [i for i, strict in enumerate(variables.values()) if not strict]
+    for sign in (1, -1):
+        if terms and all(sign * coefficient >= 0 for _, coefficient in terms):
+            positive = any(sign * c > 0 and all(m[i] == 0 for i in lax) for m, c in terms)
+            return frozenset({sign}) if positive else frozenset({0, sign})
+    return _ANY
+
+
+def _shifts(
+    domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], fresh: Callable[[bool], sp.Symbol]
+) -> dict[sp.Symbol, sp.Expr]:
+    """symbol -> a + t (or b - t) with t a fresh variable >= 0 (> 0 for an open end), for each rational end."""
     swap: dict[sp.Symbol, sp.Expr] = {}
     for symbol in order:
         domain = domains[symbol]
-        facts = {"integer": True} if domain.integer else {}
-        if domain.low is not None and domain.low.is_Rational and (domain.low.is_integer or not domain.integer):
-            facts["positive" if domain.low_open else "nonnegative"] = True
-            swap[symbol] = domain.low + sp.Dummy(f"{symbol}_up", **facts)
-        elif domain.high is not None and domain.high.is_Rational and (domain.high.is_integer or not domain.integer):
-            facts["positive" if domain.high_open else "nonnegative"] = True
-            swap[symbol] = domain.high - sp.Dummy(f"{symbol}_down", **facts)
+        low, high = domain.low, domain.high
+        if low is not None and low.is_Rational:
+            if domain.integer:
+                first = sp.floor(low) + 1 if (domain.low_open or not low.is_integer) else low
+                swap[symbol] = first + fresh(False)
+            else:
+                swap[symbol] = low + fresh(domain.low_open)
+        elif high is not None and high.is_Rational:
+            if domain.integer:
+                last = sp.ceiling(high) - 1 if (domain.high_open or not high.is_integer) else high
+                swap[symbol] = last - fresh(False)
+            else:
+                swap[symbol] = high - fresh(domain.high_open)
     return swap
 
 
@@ -105,19 +211,19 @@ def check_point(conditions: tuple[Condition, ...], point: dict[sp.Symbol, sp.Rat
 
 def _settle(condition: Condition, point: dict[sp.Symbol, sp.Rational]) -> tuple[bool | None, str, str]:
     """(holds, value, how): exactly when the condition is a rational at the point, else with balls."""
-    exact = within(SYMBOLIC_SECONDS, lambda: condition.expr.xreplace(point))
+    exact = within(SYMBOLIC_SECONDS, lambda: condition.expr.xreplace(point))  # inert: rational arithmetic only
     if exact is not None and exact.is_Rational:
         return holds(exact, condition.relation), shown(exact), "exact"
     for prec in PRECISIONS:
         try:
             value = ball(condition.expr, point, prec)
         except EvaluationError:
-            return None, "not evaluable", ""
+            continue  # not finite at this precision (a root of a ball reaching below 0): try the next
         if holds(value, condition.relation):
             return True, value.str(20, radius=True), "ball"
         if fails(value, condition.relation):
             return False, value.str(20, radius=True), "ball"
-    return None, "", ""
+    return None, "not settled by balls", ""
 
 
 def candidate_points(

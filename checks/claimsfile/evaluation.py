@@ -1,21 +1,20 @@
-"""Rigorous ball evaluation of claims-file expressions, including the implicit lambda_c(n, beta) and Abs.
+"""Rigorous ball evaluation of claims-file expressions (inert SymPy, `certificates.inert`), lambda_c included.
 
-`certificates.expression_balls.to_arb` evaluates every closed form; `lambda_c` has none, so each of its
-occurrences is first replaced by a ball that provably contains it (`certificates.lambda_c.enclose`,
-over the balls of its arguments).
+The expression is written as a tree (`certificates.exprtree.from_sympy`) and evaluated with python-flint
+balls by `certificates.exprtree.eval_ball`, the evaluator `headflow check-cert` uses on certificates;
+`lambda_c` is enclosed by `certificates.lambda_c`. No SymPy evaluation takes part: a sign is a ball's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 import sympy as sp
 from flint import arb
 
-from certificates import lambda_c
 from certificates.exact import ball_of, precision
-from certificates.expression_balls import UnsupportedExpression, to_arb
-from checks.claimsfile.names import LambdaC
+from certificates.exprtree import Tree, TreeError, eval_ball, from_sympy
 
 #: Largest binary exponent of a ball end turned into an exact rational.
 MAX_END_EXPONENT = 4096
@@ -31,43 +30,35 @@ def ball(expr: sp.Expr, env: Mapping[sp.Symbol, sp.Rational], prec: int) -> arb:
     Raises EvaluationError when the value is not a finite real (a log of a negative, a pole...).
     """
 
-    def bind() -> dict[sp.Symbol, arb]:
-        return {symbol: ball_of(value) for symbol, value in env.items()}
+    def bind() -> dict[str, arb]:
+        return {symbol.name: ball_of(value) for symbol, value in env.items()}
 
     return _enclosure(expr, bind, prec, "no finite value at this point")
 
 
 def ball_over(expr: sp.Expr, env: Mapping[sp.Symbol, arb], prec: int) -> arb:
     """A ball containing every value of `expr` when each symbol ranges over its ball in `env` (boxes, not points)."""
-    return _enclosure(expr, lambda: dict(env), prec, "no finite enclosure on this box")
+    return _enclosure(expr, lambda: {symbol.name: value for symbol, value in env.items()}, prec, "no finite enclosure")
 
 
-def _enclosure(expr: sp.Expr, bind: Callable[[], dict[sp.Symbol, arb]], prec: int, undefined: str) -> arb:
+@lru_cache(maxsize=4096)
+def tree_of(expr: sp.Expr) -> Tree:
+    """The tree of an inert expression (TreeError for a node no tree holds)."""
+    return from_sympy(expr)
+
+
+def _enclosure(expr: sp.Expr, bind: Callable[[], dict[str, arb]], prec: int, undefined: str) -> arb:
     """`expr` at `prec` bits with the symbols bound by `bind()` (called at that precision); EvaluationError
-    with `undefined` when the value is not finite (printing expr can be slow in SymPy, so it is not shown)."""
+    with `undefined` when the value is not finite."""
     try:
+        tree = tree_of(sp.sympify(expr, strict=True))
         with precision(prec):
-            value = _evaluate(expr, bind())
-    except (UnsupportedExpression, ZeroDivisionError, ValueError, TypeError) as exc:
+            value = eval_ball(tree, bind())
+    except (TreeError, ZeroDivisionError, ValueError, TypeError) as exc:
         raise EvaluationError(str(exc)) from None
     if not value.is_finite():
         raise EvaluationError(undefined)
     return value
-
-
-def _evaluate(expr: sp.Expr, point: dict[sp.Symbol, arb]) -> arb:
-    """to_arb, after replacing each node it does not know (lambda_c, Abs) by a ball bound to a placeholder."""
-    special = [node for node in sp.preorder_traversal(expr) if isinstance(node, LambdaC | sp.Abs)]
-    if not special:
-        return to_arb(expr, point)
-    node = special[-1]  # preorder: the last one found holds no other occurrence
-    args = [_evaluate(arg, point) for arg in node.args]
-    placeholder = sp.Dummy("special")
-    bound = dict(point)
-    bound[placeholder] = lambda_c.enclose(*args) if isinstance(node, LambdaC) else abs(args[0])
-    with sp.evaluate(False):  # substitute without SymPy re-simplifying the whole tree
-        replaced = expr.xreplace({node: placeholder})
-    return _evaluate(replaced, bound)
 
 
 def exact_ends(value: arb) -> tuple[sp.Rational, sp.Rational]:

@@ -29,10 +29,11 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.inert import inert
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
-from checks.claimsfile.symbolic import simplifies_to_zero
+from checks.claimsfile.symbolic import exactly_zero
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 from identities import equiangular_reduction as er
@@ -145,7 +146,7 @@ def _decays(problem: _Problem) -> Outcome:
             claimed_rate=str(claimed),
             difference=_text(claimed - rate),
         )
-    derivation.zero(f"the claimed rate {claimed} equals r* = {rate}", claimed - rate)
+    derivation.zero(f"the claimed rate {claimed} equals r* = {rate}", claimed - inert(rate))
     if problem.limit != 0:
         return _refuted(problem, "ball", f"eps(t) -> {problem.limit} != 0: it decays at no rate", exact_rate=str(rate))
     derivation.holds(f"r* = {rate} > 0 (S(1) > S(rho0) > 0)", rate.is_positive)
@@ -170,7 +171,7 @@ def _tends(problem: _Problem) -> Outcome:
             claimed_limit=str(claimed),
             difference=_text(claimed - limit),
         )
-    problem.derivation.zero(f"the claimed limit {claimed} equals lim eps = {limit}", claimed - limit)
+    problem.derivation.zero(f"the claimed limit {claimed} equals lim eps = {limit}", claimed - inert(limit))
     return derived(problem.derivation, METHOD, problem.details)
 
 
@@ -183,12 +184,13 @@ def _refuted(problem: _Problem, by: str, reading: str, **fields: Any) -> Outcome
 
 
 def _equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
-    """Whether left = right exactly (SymPy) or not (balls); _Undecided when neither settles it."""
-    difference = left - right
+    """Whether left = right exactly (exact algebra, no simplify) or not (balls); _Undecided when neither settles it.
+    The claimed side is the file's inert formula (`certificates.inert`), the exact side is put in the same form."""
+    difference = left - inert(right)
     value = _ball(difference)
     if value > 0 or value < 0:
         return False
-    zero, left_over = simplifies_to_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    zero, left_over = exactly_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
     if zero:
         return True
     raise _Undecided(f"{left} - {right} is neither separated from 0 by balls nor reduced to 0 ({left_over})")

@@ -1,11 +1,20 @@
-"""A restricted expression grammar: formula text -> SymPy expression, with nothing executed.
+"""A restricted expression grammar: formula text -> inert SymPy expression, with nothing executed.
 
-`ast.parse(text, mode="eval")` only builds a syntax tree; the tree is then walked with a strict
-whitelist and every SymPy node is built here. Accepted: numeric literals (turned into exact
-rationals from their source text), declared symbols, the names of `checks.claimsfile.names`,
-binary + - * / **, unary + and -, and calls of whitelisted functions with positional arguments.
-Anything else (attributes, subscripts, lambdas, comprehensions, strings, comparisons, keyword
-arguments, unknown names...) is an `ExpressionError` naming the column.
+Only the characters of the grammar may appear (letters, digits, `_`, white space and `+ - * / ( ) , .`):
+anything else, `#` included (Python would read the rest of the text as a comment), is an
+`ExpressionError` naming its column. `ast.parse(text, mode="eval")` then only builds a syntax tree;
+the tree is walked with a strict whitelist and every SymPy node is built here. Accepted: numeric
+literals (turned into exact rationals from their source text), declared symbols, the names of
+`checks.claimsfile.names`, binary + - * / **, unary + and -, and calls of whitelisted functions with
+positional arguments. Anything else (attributes, subscripts, lambdas, comprehensions, strings,
+comparisons, keyword arguments, unknown names...) is an `ExpressionError` naming the column.
+
+Every non-polynomial operation is built as an inert node (`certificates.inert`: sqrt, a non-integer
+power, exp, log, lambertw, lambda_c and the named functions' closed forms), so SymPy's automatic
+evaluation is only rational-function arithmetic, the same for every value of the atoms: no sign,
+branch or zero test of SymPy's shapes the expression (`sqrt((1 - c_star(10**30)**2)**2)` stays a
+square root of a square). `parse_tree` gives the formula exactly as written, as a tree of
+`certificates.exprtree` with the grammar's named functions as named nodes.
 
 Limits, so that no text can exhaust time or memory:
 - at most MAX_TEXT characters, MAX_NODES syntax nodes and MAX_DEPTH levels of nesting (checked on
@@ -13,7 +22,7 @@ Limits, so that no text can exhaust time or memory:
 - a literal has at most MAX_LITERAL_CHARS characters and magnitude at most 10**100;
 - a numeric exponent has magnitude at most MAX_EXPONENT, and an exact rational produced by a
   power or product has at most MAX_RESULT_BITS bits;
-- SymPy's automatic evaluation while building gets BUILD_SECONDS (main thread only, see
+- SymPy's (rational) arithmetic while building gets BUILD_SECONDS (main thread only, see
   `checks.claimsfile.symbolic`); any exception it raises becomes an ExpressionError.
 
 While building, each operation's definedness conditions are recorded from its operands
@@ -32,6 +41,8 @@ from fractions import Fraction
 
 import sympy as sp
 
+from certificates.exprtree import NAMED, Tree, rational_text
+from certificates.inert import RealPower
 from checks.claimsfile.conditions import Condition, call_conditions, power_conditions, settled, unique
 from checks.claimsfile.names import CONSTANTS, FUNCTIONS
 from checks.claimsfile.problems import ExpressionError
@@ -46,6 +57,8 @@ MAX_EXPONENT = 1000
 MAX_RESULT_BITS = 20_000
 BUILD_SECONDS = 2.0
 
+#: The characters of the grammar; any other (`#`, `;`, `\\`, quotes, brackets other than round ones...) is an error.
+_OUTSIDE = re.compile(r"[^A-Za-z0-9_+\-*/().,\s]")
 _DECIMAL = re.compile(r"^(?P<mantissa>[0-9][0-9_]*(\.[0-9_]*)?|\.[0-9][0-9_]*)([eE](?P<exponent>[+-]?[0-9]+))?$")
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
 _DESCRIBE = {
@@ -105,16 +118,25 @@ def parse_defined(text: object, symbols: Mapping[str, sp.Expr] | None = None) ->
         raise ExpressionError(text, f"too large: {nodes} syntax nodes (at most {MAX_NODES})")
     builder = _Builder(text, dict(symbols or {}))
     try:
-        result = within(BUILD_SECONDS, lambda: builder.build(tree.body, 0))
+        result = within(BUILD_SECONDS, lambda: builder.build(tree.body, 0))  # type: ignore[arg-type]
     except ExpressionError:
         raise
-    except Exception as exc:  # SymPy's automatic evaluation may fail in many ways on odd constants
+    except Exception as exc:  # SymPy's arithmetic may fail in many ways on odd constants
         raise ExpressionError(text, f"SymPy cannot build this expression ({type(exc).__name__})") from None
     if result is None:
         raise ExpressionError(text, f"too expensive to build (SymPy needed more than {BUILD_SECONDS:g} s)")
+    _check_characters(text)  # after the walk, which names what it refuses; a comment is invisible to it
     if result.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise ExpressionError(text, "undefined or infinite (e.g. a division by zero)")
     return result, unique(builder.conditions)
+
+
+def _check_characters(text: str) -> None:
+    """Every character belongs to the grammar: Python's parser drops `#` and the rest of the line as a comment."""
+    outside = _OUTSIDE.search(text)
+    if outside is not None:
+        what = "a comment sign: formulas have no comments" if outside.group() == "#" else "outside the grammar"
+        raise ExpressionError(text, f"character {outside.group()!r} is {what}", outside.start() + 1)
 
 
 def _check_bracket_depth(text: str) -> None:
@@ -140,9 +162,9 @@ class _Builder:
         """Record what an operation needs; one that fails on exact numbers is an error at the node."""
         for condition in conditions:
             holds = settled(condition)
-            if holds is False:
+            if holds is False and condition.necessary:
                 raise self.fail(node, f"undefined: {condition.reason}")
-            if holds is None:
+            if holds is not True:
                 self.conditions.append(condition)
 
     def fail(self, node: ast.AST, reason: str) -> ExpressionError:
@@ -219,7 +241,7 @@ class _Builder:
         return self.power(node, left, right)
 
     def power(self, node: ast.BinOp, base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
-        """Only exact rational exponents make SymPy compute eagerly, so they are the ones bounded."""
+        """An integer power (exact rationals are bounded: SymPy computes them eagerly), else an inert real power."""
         if exponent.is_Rational:
             if abs(exponent) > MAX_EXPONENT:
                 raise self.fail(node, f"exponent {exponent} too large (magnitude at most {MAX_EXPONENT})")
@@ -228,7 +250,7 @@ class _Builder:
                 if bits > MAX_RESULT_BITS:
                     raise self.fail(node, f"power too large (about {bits} bits; at most {MAX_RESULT_BITS})")
         self.require(node, power_conditions(base, exponent))
-        return self.checked(node, base**exponent)
+        return self.checked(node, base**exponent if exponent.is_Integer else RealPower(base, exponent))
 
     def call(self, node: ast.Call, depth: int) -> sp.Expr:
         if not isinstance(node.func, ast.Name):
@@ -253,3 +275,40 @@ class _Builder:
         if result.is_Rational and int(result.p).bit_length() + int(result.q).bit_length() > MAX_RESULT_BITS:
             raise self.fail(node, f"number too large (more than {MAX_RESULT_BITS} bits)")
         return result
+
+
+def parse_tree(text: object, symbols: Mapping[str, sp.Expr] | None = None) -> Tree:
+    """The formula exactly as written, as a `certificates.exprtree` tree: `a - b` is `sub`, `a / b` is `div`, `-a`
+    is `neg`, and c_star, beta_star, rate, lambda_max, golden, pi, e stay named nodes (for printing a claim in its
+    own shape). ExpressionError exactly when `parse_expression` raises one."""
+    parse_expression(text, symbols)  # every check of the grammar, limits and exact definedness
+    assert isinstance(text, str)
+    builder = _Builder(text, dict(symbols or {}))
+    return _faithful(builder, ast.parse(text.strip(), mode="eval").body)
+
+
+_SHAPE = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div"}
+
+
+def _faithful(builder: _Builder, node: ast.AST) -> Tree:
+    """The tree of a syntax node that `_Builder` accepted."""
+    if isinstance(node, ast.Constant):
+        value = builder.literal(node)
+        return ["rat", rational_text(Fraction(int(value.p), int(value.q)))]
+    if isinstance(node, ast.Name):
+        return [node.id] if node.id in CONSTANTS else ["sym", node.id]
+    if isinstance(node, ast.UnaryOp):
+        operand = _faithful(builder, node.operand)
+        return ["neg", operand] if isinstance(node.op, ast.USub) else operand
+    if isinstance(node, ast.BinOp) and type(node.op) in _SHAPE:
+        return [_SHAPE[type(node.op)], _faithful(builder, node.left), _faithful(builder, node.right)]
+    if isinstance(node, ast.BinOp):
+        base, exponent = _faithful(builder, node.left), builder.build(node.right, 0)
+        if exponent.is_Integer:
+            return ["pow", base, int(exponent)]
+        if exponent.is_Rational:
+            return ["rpow", base, ["rat", rational_text(Fraction(int(exponent.p), int(exponent.q)))]]
+        return ["rpow", base, _faithful(builder, node.right)]
+    assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    assert node.func.id in NAMED or node.func.id in FUNCTIONS
+    return [node.func.id, *[_faithful(builder, arg) for arg in node.args]]

@@ -10,10 +10,11 @@ domain, one cover for the relation and one for each definedness condition: the d
 whose root box holds the outer ends of every bound; each box of the cover is clipped to the region
 (integer sides, bounds that depend on other parameters such as `l1 >= lambda_c(n, beta)`), and the
 parents of a dependent bound are split where the child's cover fails. A bound on which the relation's
-expression vanishes (`certificate_obligations.claim_vanishing`, SymPy) allows boundary steps. All
+expression vanishes (`certificate_obligations.claim_vanishing`, exact algebra) allows boundary steps. All
 covers proved: CERTIFIED, one `interval-cover` certificate per goal. A cover counterexample is a
-refutation only when the point is, rigorously, in the declared domain. Unbounded domains, `Abs` inside
-the relation and exhausted budgets (reported with a few boxes that failed) leave the claim INCONCLUSIVE.
+refutation only when the point is, rigorously, in the declared domain. Unbounded domains, nodes the
+certificate format cannot hold and exhausted budgets (reported with a few boxes that failed) leave the
+claim INCONCLUSIVE.
 
 Exact values are SymPy Rationals throughout, the type of the claims file's bounds and points; the
 region and its boxes are Fractions, the type of the certificates.
@@ -52,7 +53,7 @@ POINTS = {"quick": 200, "thorough": 2000}
 #: Boxes and seconds the whole cover may use, per profile.
 MAX_BOXES = {"quick": 20_000, "thorough": 200_000}
 SECONDS = {"quick": 10.0, "thorough": 60.0}
-PRECISIONS = (64, 256)
+PRECISIONS = (64, 256, 1024)
 #: Precision of the covers' balls.
 COVER_PRECISION = 64
 #: The root box's dependent ends are rounded outwards to multiples of 1/ROOT_GRID (a box that contains the
@@ -108,7 +109,7 @@ def refutation(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> d
         try:
             left, right = ball(claim.lhs, point, prec), ball(claim.rhs, point, prec)
         except EvaluationError:
-            return None
+            continue  # not finite at this precision (a root of a ball reaching below 0): try the next
         if fails(right - left, RELATION[claim.op]):
             return {
                 "verified_by": "ball",
@@ -124,8 +125,8 @@ def refutation(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> d
 def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[str, Any]]:
     """CERTIFIED or REFUTED from covers of the whole domain, or the reason none applies (and details).
 
-    One cover proves the relation and one each definedness condition: the relation's expression is
-    SymPy's (x/x is already 1 there), so the conditions recorded from the formulas as written are proved
+    One cover proves the relation and one each definedness condition: the relation's expression is the
+    inert form (x/x is already 1 there), so the conditions recorded from the formulas as written are proved
     separately, each with its own certificate."""
     prepared = _prepare(claim)
     if isinstance(prepared, str):
@@ -168,9 +169,6 @@ def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[st
 def _prepare(claim: InequalityClaim) -> tuple[Region, Sides] | str:
     """The claim's region and a root box that contains it, or why no cover applies."""
     expr = claim.rhs - claim.lhs
-    special = [node for node in sp.preorder_traversal(expr) if isinstance(node, sp.Abs)]
-    if special:
-        return f"{special[0].func.__name__} inside the relation has no enclosure in the cover's evaluator"
     try:
         from_sympy(expr)
         region = claim_region(claim)

@@ -1,11 +1,10 @@
 """SymPy work under time (and, in a child process, memory) limits: SymPy has none of its own.
 
-`within` bounds time in-process; `isolated` runs work that may crash or swell (simplify, Groebner
-bases) in a forked child with a memory cap and a hard deadline. The in-process limit is a SIGALRM
-timer, which only the main thread can use; elsewhere the call runs unbounded. The timeout
-exception derives from BaseException so that no `except Exception` inside SymPy can swallow it.
-An enclosing timer keeps running: the inner limit is shortened to it, and what is left of it is
-restored afterwards.
+`within` bounds time in-process; `isolated` runs work that may crash or swell (Groebner bases) in a
+forked child with a memory cap and a hard deadline. The in-process limit is a SIGALRM timer, which
+only the main thread can use; elsewhere the call runs unbounded. The timeout exception derives from
+BaseException so that no `except Exception` inside SymPy can swallow it. An enclosing timer keeps
+running: the inner limit is shortened to it, and what is left of it is restored afterwards.
 """
 
 from __future__ import annotations
@@ -24,6 +23,8 @@ from typing import TypeVar
 import sympy as sp
 
 from certificates import processes
+from certificates.inert import Exp, Log, inert
+from identities.algebraic import Unsupported, reduce_modulo, ring_form
 
 T = TypeVar("T")
 
@@ -68,19 +69,61 @@ def _alarm(seconds: float) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_REAL, max(enclosing - (time.monotonic() - start), 1e-3))
 
 
-def simplifies_to_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
-    """Whether SymPy's simplify(expr) is 0: (True, ""), (False, what is left), or (None, why undecided).
+def exactly_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
+    """Whether exact algebra shows `expr` is 0 wherever it is defined: (True, ""), (False, what is left), or (None,
+    why undecided). Not SymPy's simplify, whose rewrites rest on signs from its assumptions and floats: the
+    expression is made inert (`certificates.inert`), rewritten by `normalized` (exp and log), and the
+    numerator of its fraction over its atoms reduced modulo the radicals' defining polynomials
+    (`identities.algebraic`): a remainder 0 holds for every root, so for the values the atoms take.
 
-    simplify runs isolated (`isolated`): SymPy's polynomial code can crash the interpreter on
-    huge integers (python-flint aborts with SIGFPE), and that must not take the report down.
+    The algebra runs isolated (`isolated`): SymPy's polynomial code can crash the interpreter on huge
+    integers (python-flint aborts with SIGFPE), and that must not take the report down.
     """
-    answer, why = isolated(lambda: _simplified(expr), seconds, "simplify")
+    answer, why = isolated(lambda: _remainder(expr), seconds, "the exact reduction")
     return (None, why) if answer is None else answer
 
 
-def _simplified(expr: sp.Expr) -> tuple[bool, str]:
-    result = sp.simplify(expr)
-    return (True, "") if result == 0 else (False, short_text(result))
+def _remainder(expr: sp.Expr) -> tuple[bool | None, str]:
+    try:
+        form = ring_form(normalized(inert(expr)))
+        remainder = reduce_modulo(form, form.numerator).remainder
+    except (Unsupported, sp.PolynomialError) as exc:
+        return None, f"outside exact algebra ({str(exc)[:80]})"
+    return (True, "") if remainder == 0 else (False, short_text(remainder))
+
+
+def normalized(expr: sp.Expr) -> sp.Expr:
+    """`expr` rewritten by identities of exp and log that hold wherever it is defined, none using a sign:
+    log(e^a) = a (a real), e^(k log(a) + b) = a^k e^b for an integer k (log(a) is defined, so a > 0: the
+    definedness condition the formula records), then e^a e^b = e^(a + b) (`merged_exponentials`)."""
+
+    def exponential(node: sp.Expr) -> sp.Expr:
+        factor, rest = sp.Integer(1), []
+        for term in sp.Add.make_args(sp.expand(node.args[0])):
+            coefficient, core = term.as_coeff_Mul()
+            if isinstance(core, Log) and coefficient.is_Integer:
+                factor *= core.args[0] ** coefficient
+            else:
+                rest.append(term)
+        return factor * Exp(sp.Add(*rest))
+
+    unlogged = expr.replace(lambda e: isinstance(e, Log) and isinstance(e.args[0], Exp), lambda e: e.args[0].args[0])
+    return merged_exponentials(unlogged.replace(lambda e: isinstance(e, Exp), exponential))
+
+
+def merged_exponentials(expr: sp.Expr) -> sp.Expr:
+    """`expr` expanded, each term's exponential factors merged into one (e^a e^b = e^(a + b), true for all reals)."""
+    terms = []
+    for term in sp.Add.make_args(sp.expand(expr)):
+        exponent, rest = sp.Integer(0), []
+        for factor in sp.Mul.make_args(term):
+            base, power = factor.as_base_exp()
+            if isinstance(base, Exp) and power.is_Integer:
+                exponent += power * base.args[0]
+            else:
+                rest.append(factor)
+        terms.append(sp.Mul(*rest, Exp(sp.expand(exponent))))
+    return sp.Add(*terms)
 
 
 def isolated(compute: Callable[[], T], seconds: float, what: str) -> tuple[T | None, str]:

@@ -297,6 +297,8 @@ CLAIMS_FILE_READER = {
     "checks.claimsfile.witness_family",
     "checks.claimsfile.smt_statement",  # the SMT statement of a claim, re-derived from the embedded claim
     "certificates.real_encoding",  # its polynomial encoding, and the ball check of each Taylor cut
+    "certificates.inert",  # the inert SymPy nodes the reader builds (no sign-dependent evaluation)
+    "identities.algebraic",  # the exact (Groebner) proof that the relation vanishes on a bound
 }
 
 

@@ -1,8 +1,8 @@
 """The algebraic identity strategy: radicals reduced by a Groebner basis, denominators cleared, logs exponentiated.
 
 Three levels: the ring machinery of `identities.algebraic`; the strategy `prove_identity` alone
-(SymPy's simplify is not involved, so each proof here is the strategy's own); and `headflow check`
-on a claims file, where the strategy runs between simplify and the counterexample search. Each
+(each proof here is the strategy's own); and `headflow check` on a claims file, where the strategy
+runs first, before the counterexample search and the SMT route. Each
 strategy has wrong identities that it must not prove and that the ball search refutes.
 """
 
@@ -176,10 +176,13 @@ def test_wrong_or_sign_dependent_identities_are_not_proved(lhs: str, rhs: str, s
     assert outcome is None and why
 
 
-def test_a_sign_is_used_only_where_sympy_evaluates_with_the_domain_assumptions() -> None:
-    """On [0, 1] SymPy itself turns sqrt(x**2) into x (x is nonnegative there), so lhs - rhs is 0 as built."""
-    outcome, _ = strategy("sqrt(x**2)", "x", '{ x = "[0, 1]" }')
-    assert outcome is not None and outcome.verdict is Verdict.PROVED
+def test_a_sign_dependent_identity_is_left_to_a_route_that_proves_the_sign() -> None:
+    """On [0, 1] sqrt(x**2) = x holds because x >= 0 there: the Groebner reduction, valid for every root, does not
+    prove it (the inert sqrt is not rewritten by SymPy's assumptions), the SMT route does (r >= 0, r^2 = x^2)."""
+    outcome, why = strategy("sqrt(x**2)", "x", '{ x = "[0, 1]" }')
+    assert outcome is None and "remainder" in why
+    assert decided("sqrt(x**2)", "x", '{ x = "[0, 1]" }').verdict is Verdict.CERTIFIED
+    assert decided("sqrt(x**2)", "x", '{ x = "[-1, 1]" }').verdict is Verdict.REFUTED
 
 
 def test_signs_of_square_roots_are_proved_from_a_and_b_and_the_norm() -> None:
@@ -212,8 +215,9 @@ def test_the_search_tries_the_zero_of_a_denominator_with_a_radical() -> None:
     assert "division by zero" in outcome.witness["undefined"]
 
 
-def test_without_simplify_the_strategy_proves_and_the_search_refutes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(identity_decider, "simplifies_to_zero", lambda expr, seconds: (None, "disabled"))
+def test_without_simplify_the_strategy_proves_and_the_search_refutes() -> None:
+    """The decider has no simplify: the strategy proves, the search refutes."""
+    assert not hasattr(identity_decider, "simplifies_to_zero")
     for lhs, rhs, symbols in [
         ("golden**2", "golden + 1", "{}"),
         ("1/golden", "golden - 1", "{}"),
@@ -325,3 +329,23 @@ def test_headflow_check_decides_the_algebraic_claims(tmp_path: Path) -> None:
     assert "log of a non-positive number" in undefined["witness"]["undefined"]
     (removable,) = claims["removable"]["evidence"]["procedures"]
     assert removable["witness"]["point"] == {"x": "1"}
+
+
+def test_exp_and_log_are_rewritten_only_where_the_rewrite_holds_for_every_defined_value() -> None:
+    """log(e^a) = a, e^(k log a) = a^k (a > 0 where log a is defined), e^a e^b = e^(a+b): exact, no sign used."""
+    for lhs, rhs, symbols in [
+        ("log(exp(x))", "x", '{ x = "real" }'),
+        ("exp(log(x))", "x", '{ x = "positive" }'),
+        ("exp(2*x)", "exp(x)**2", '{ x = "real" }'),
+        ("exp(x + 1)", "e*exp(x)", '{ x = "real" }'),
+        ("exp(3*log(x) - x)", "x**3/exp(x)", '{ x = "[1, 2]" }'),
+    ]:
+        outcome, why = strategy(lhs, rhs, symbols)
+        assert outcome is not None and outcome.verdict is Verdict.PROVED, (lhs, why)
+    for lhs, rhs, symbols in [
+        ("exp(log(x))", "x", '{ x = "[-1, 1]" }'),  # undefined for x <= 0
+        ("exp(x + 1)", "2*exp(x)", '{ x = "real" }'),
+        ("log(exp(x)**2)", "x", '{ x = "real" }'),
+    ]:
+        assert strategy(lhs, rhs, symbols)[0] is None, lhs
+        assert decided(lhs, rhs, symbols).verdict is Verdict.REFUTED, lhs

@@ -14,12 +14,14 @@ import pytest
 import sympy as sp
 from flint import arb
 
+from certificates.inert import Exp, Sqrt
 from certificates.lambda_c import RootError, enclose
 from checks.claim_runner import run_claims
+from checks.claimsfile import symbolic
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.problems import ClaimsFileError
 from checks.claimsfile.register import register_claims
-from checks.claimsfile.symbolic import simplifies_to_zero
+from checks.claimsfile.symbolic import exactly_zero
 from checks.commands.check_cert import verify_file
 from checks.registry import Context
 from checks.verdicts import Verdict
@@ -247,31 +249,37 @@ def test_lambda_c_needs_n_above_one() -> None:
         enclose(arb(1), arb(1))
 
 
-def _abort(expr: object) -> object:
+def _abort(*args: object) -> object:
     os.kill(os.getpid(), signal.SIGFPE)  # what python-flint does on huge integers inside SymPy's polys
-    return expr
+    return args
 
 
-def _hang(expr: object) -> object:
+def _hang(*args: object) -> object:
     time.sleep(30)
-    return expr
+    return args
 
 
-def test_simplify_runs_isolated_a_crash_or_hang_leaves_the_claim_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exact_algebra_runs_isolated_a_crash_or_hang_leaves_the_claim_undecided(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     x = sp.Symbol("x", positive=True)
-    monkeypatch.setattr(sp, "simplify", _abort)
-    zero, reason = simplifies_to_zero(x - x + sp.sin(x), 5.0)
+    monkeypatch.setattr(symbolic, "reduce_modulo", _abort)
+    zero, reason = exactly_zero(x - x + Sqrt(x), 5.0)
     assert zero is None and "child process" in reason
-    monkeypatch.setattr(sp, "simplify", _hang)
-    zero, reason = simplifies_to_zero(sp.sin(x), 0.5)  # the child sleeps 30 s: only the deadline answers
+    monkeypatch.setattr(symbolic, "reduce_modulo", _hang)
+    zero, reason = exactly_zero(Sqrt(x), 0.5)  # the child sleeps 30 s: only the deadline answers
     assert zero is None and "timed out" in reason
 
 
-def test_simplify_answers_from_the_child() -> None:
+def test_exact_zero_holds_for_every_root_and_never_uses_a_sign() -> None:
+    """sqrt(x)**2 - x is 0 for every root of a^2 = x; sqrt(x**2) - x is not (a = -x is a root of a^2 = x^2),
+    although SymPy's simplify calls it 0 for a positive x."""
     x = sp.Symbol("x", positive=True)
-    assert simplifies_to_zero(sp.sqrt(x**2) - x, 10.0) == (True, "")
-    zero, left = simplifies_to_zero(sp.sqrt(x**2) + x, 10.0)
-    assert zero is False and left == "2*x"
+    assert exactly_zero(Sqrt(x) ** 2 - x, 10.0) == (True, "")
+    assert exactly_zero(Exp(x) * Exp(-x) - 1, 10.0) == (True, "")
+    zero, left = exactly_zero(Sqrt(x**2) - x, 10.0)
+    assert zero is False and left
+    assert sp.simplify(sp.sqrt(x**2) - x) == 0  # what the inert form protects against
 
 
 def test_samples_respect_bounds_that_depend_on_other_symbols() -> None:
