@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from identities import signs
+
 #: The kinds of step (see the module docstring).
 STEP_KINDS = ("note", "computed", "cited")
 
@@ -97,6 +99,15 @@ class Derivation:
         else:
             self.failures.append(f"{text}: not decided True (got {decided})")
         return ok
+
+    def sign(self, text: str, expr: sp.Expr, relation: str, known: signs.Facts, latex: str = "") -> bool:
+        """A step whose sign fact `expr relation 0` the structural prover (`identities.signs`) proves from `known`."""
+        proof = signs.prove(expr, relation, known)
+        if proof is None:
+            self.failures.append(f"{text}: {expr} {relation[:-1]} 0 not proved from the declared facts")
+            return False
+        self.steps.append(Step(f"{text} [signs: {len(proof)} rule steps]", latex, "computed"))
+        return True
 
     def cite(self, name: str, statement: str, reason: str, latex: str = "") -> None:
         """A standard lemma used without computing it: its name, what it gives here, and why it holds.
