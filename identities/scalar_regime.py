@@ -22,8 +22,8 @@ FACTS = signs.facts(positive=[m, u, lam, beta, cf.n], nonnegative=[k])
 
 
 def _square_gaps(difference: int) -> list[int]:
-    """The |b| of all integer solutions of a^2 - b^2 = difference != 0, exactly: (a - b)(a + b) = difference, so
-    a - b = p runs over the divisors of difference (finitely many) and a = (p + q)/2, b = (q - p)/2, q = difference/p."""
+    """The |b| of all integer solutions of a^2 - b^2 = difference != 0, exactly: (a - b)(a + b) = difference,
+    so p = a - b runs over the divisors of difference and a = (p + q)/2, b = (q - p)/2 with q = difference/p."""
     out = set()
     for p in range(-abs(difference), abs(difference) + 1):
         if p != 0 and difference % p == 0 and (p + difference // p) % 2 == 0:
