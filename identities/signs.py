@@ -101,6 +101,21 @@ def facts(
     return Facts(signs, dict(shifts or {}))
 
 
+def declared_facts(expr: sp.Expr) -> Facts:
+    """Facts taken from how the free symbols of expr were declared to SymPy (`Symbol("x", positive=True)`): the
+    declaration as written (`assumptions0`), never an inferred or evaluated property. For steps whose hypotheses
+    are exactly those declarations; symbols declared without a real sign are left out (nothing is proved about
+    them)."""
+    names = {POSITIVE: "positive", NEGATIVE: "negative", NONNEGATIVE: "nonnegative", NONPOSITIVE: "nonpositive"}
+    names |= {NONZERO: "nonzero", REAL: "real"}
+    signs = {}
+    for symbol in expr.free_symbols:
+        declared = declared_sign(symbol)
+        if declared in names:
+            signs[symbol] = names[declared]
+    return Facts(signs)
+
+
 def prove(expr: sp.Expr, relation: str, known: Facts) -> list[str] | None:
     """A proof (its rule steps) that `expr relation 0` at every point allowed by `known`, or None.
 
