@@ -296,8 +296,6 @@ def prove_summed_radial_dominance(
     return d
 
 
-
-
 def prove_equal_heads_monotonicity(claimed_total: sp.Expr = HEADS) -> Derivation:
     """T19's regime: with every head M_h = W_h = alpha I, E_h = E/H, so by T11 each E_h is non-decreasing for all beta.
 

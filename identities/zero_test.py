@@ -7,11 +7,13 @@ node is replaced by a fresh symbol (an *atom*), bottom-up and structurally:
 - exp(a) with a = sum_i c_i t_i (c_i rational, after exact expansion) becomes prod_i E_i^(c_i * L_i) with
   E_i = exp(t_i / L_i), L_i the common denominator of the coefficients of t_i in the whole expression: the
   identities exp(a + b) = exp(a) exp(b) and exp(k a) = exp(a)^k hold for every complex a, b and integer k;
+- exp(c log a) (c rational) is a^c, the principal power, for every a != 0;
 - b^(p/q) (q > 1) becomes R^p with R = b^(1/q), and R^q is reduced to b: every root atom satisfies R^q = b;
 - a finite Sum is split by linearity (terms of its expanded summand, factors free of the dummies taken out),
   each remaining sum an atom; a sum of 1 is its number of terms (`doit`, an exact count);
 - any other function application, a power with a symbolic exponent, E, pi become atoms keyed by their
-  rewritten arguments (structurally equal nodes give the same atom).
+  rewritten arguments, each put in the canonical form p/q of `sp.cancel` (an exact gcd over Q): equal rational
+  functions of the atoms give the same atom.
 
 The result is a rational function over Q in symbols and atoms; it is put over a common denominator and its
 numerator expanded (exact arithmetic in Q[symbols, atoms]). A numerator that expands to 0 is 0 for every value
@@ -58,6 +60,9 @@ class _Atomizer:
         if isinstance(e, sp.exp):
             total = sp.Integer(1)
             for coefficient, core in _exp_terms(e.args[0]):
+                if isinstance(core, sp.log):  # exp(c log a) = a^c (principal power), for every a != 0
+                    total *= self.rewrite(sp.Pow(core.args[0], coefficient, evaluate=False))
+                    continue
                 scale = self.denominators[core]
                 total *= self.atom(sp.exp(self.rewrite(core) / scale)) ** int(coefficient * scale)
             return total
@@ -76,7 +81,7 @@ class _Atomizer:
         if isinstance(e, sp.Sum):
             return self._sum(e)
         if e.args:
-            return self.atom(e.func(*(self.rewrite(a) for a in e.args)))
+            return self.atom(e.func(*(_canonical(self.rewrite(a)) for a in e.args)))
         return self.atom(e)  # E, pi and other atomic constants
 
     def _sum(self, e: sp.Sum) -> sp.Expr:
@@ -89,6 +94,12 @@ class _Atomizer:
                 self.atom(sp.Sum(varying, *e.limits)) if varying != 1 else self.rewrite(sp.Sum(1, *e.limits).doit())
             )
         return total
+
+
+def _canonical(argument: sp.Expr) -> sp.Expr:
+    """A function's rewritten argument in the canonical form p/q of `sp.cancel` (exact gcd over Q), so that equal
+    rational functions of the atoms key the same atom (they are equal wherever the argument is defined)."""
+    return sp.cancel(argument) if isinstance(argument, sp.Basic) and not isinstance(argument, sp.Tuple) else argument
 
 
 class _Refused(ValueError):
@@ -112,11 +123,11 @@ def _reduce_roots(numerator: sp.Expr, roots: list[tuple[sp.Symbol, int, sp.Expr]
     return numerator
 
 
-def _nonzero_at_a_point(polynomial: sp.Expr) -> bool:
-    """True when the polynomial (in symbols and atoms, no root relations) is non-zero at one rational point,
-    computed exactly: then it is not the zero polynomial, and the expansion can be skipped. Only ever rejects."""
-    point = {s: sp.Rational(k + 2, 2 * k + 7) for k, s in enumerate(sorted(polynomial.free_symbols, key=str))}
-    value = polynomial.xreplace(point)
+def _nonzero_at_a_point(rational: sp.Expr) -> bool:
+    """True when the rational function (in symbols and atoms, no root relations) is defined and non-zero at one
+    rational point, computed exactly: then it is not identically 0 and the expansion can be skipped. Only rejects."""
+    point = {s: sp.Rational(k + 2, 2 * k + 7) for k, s in enumerate(sorted(rational.free_symbols, key=str))}
+    value = rational.xreplace(point)
     return isinstance(value, sp.Rational) and value != 0
 
 
@@ -127,10 +138,11 @@ def is_identically_zero(residual: sp.Expr) -> bool:
         rational = atomizer.rewrite(sp.sympify(residual))
     except _Refused:
         return False
-    numerator = sp.fraction(sp.together(rational))[0]
-    if not atomizer.roots and _nonzero_at_a_point(numerator):
+    if not atomizer.roots and _nonzero_at_a_point(rational):
         return False
-    numerator = exact_expand(numerator)
+    if exact_expand(rational) == 0:  # often enough, and much cheaper than a common denominator
+        return True
+    numerator = exact_expand(sp.fraction(sp.together(rational))[0])
     if numerator == 0:
         return True
     if not atomizer.roots:
