@@ -12,11 +12,13 @@ its answer only proposes. Here a limit is a computation whose every side conditi
   approached from both sides by a function smooth at 0).
 - var -> oo through log var: when the expression depends on var only through log(var) (checked: var is not
   free once log(var) is replaced by 1/s), s = 1/log(var) -> 0+ [cited: log var -> oo].
-- `split_logs` rewrites log(a b) = log a + log b and log(a^q) = q log a only where a, b > 0 are proved, so
-  that a limit through log var can see log var.
+- `split_logs` writes log(c prod f_i^q_i) = log c + sum q_i log f_i (a factorization SymPy proposes, checked
+  equal by the exact zero test) only where every f_i > 0 is proved, so that a limit through log var sees log var.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import sympy as sp
 
@@ -29,20 +31,33 @@ MAX_ORDER = 3
 
 
 def split_logs(expr: sp.Expr, known: signs.Facts) -> sp.Expr:
-    """expr with log(a b ...) = log a + log b + ... and log(a^q) = q log a (q rational), applied bottom-up only
-    where each a is proved > 0 from `known`; other logarithms are left as they are."""
+    """expr with each log(a) written log c + sum_i q_i log f_i, where a = c prod_i f_i^q_i is SymPy's factorization
+    of a (`sp.factor`), accepted only when the exact zero test shows the product equal to a, with c a positive
+    rational, q_i rational and every f_i (or -f_i, the sign moved into c) proved > 0 from `known`. A logarithm
+    whose factorization is not checked this way is left as it is."""
 
     def split(node: sp.Expr) -> sp.Expr:
         argument = node.args[0]
-        if isinstance(argument, sp.Mul):
-            factors = argument.args
-            if all(signs.prove(f, ">0", known) is not None for f in factors):
-                return sp.Add(*(split(sp.log(f)) if isinstance(sp.log(f), sp.log) else sp.log(f) for f in factors))
-        rational_power = isinstance(argument, sp.Pow) and isinstance(argument.exp, sp.Rational)
-        if rational_power and signs.prove(argument.base, ">0", known) is not None:
-            inner = sp.log(argument.base)
-            return argument.exp * (split(inner) if isinstance(inner, sp.log) else inner)
-        return node
+        factored = sp.factor(sp.together(argument))
+        if not is_identically_zero(factored - argument):
+            return node
+        constant, terms = sp.Integer(1), []
+        for part in sp.Mul.make_args(factored):
+            base, power = part.as_base_exp()
+            if base.is_Rational and power.is_Integer:
+                constant *= part
+            elif not power.is_Rational:
+                return node
+            elif signs.prove(base, ">0", known) is not None:
+                terms.append(power * sp.log(base))
+            elif power.is_Integer and signs.prove(-base, ">0", known) is not None:
+                terms.append(power * sp.log(-base))
+                constant *= (-1) ** power
+            else:
+                return node
+        if not (constant.is_Rational and constant > 0):
+            return node
+        return sp.Add(sp.log(constant), *terms)
 
     return expr.replace(lambda e: isinstance(e, sp.log), split)
 
@@ -67,21 +82,57 @@ def at_point(expr: sp.Expr, var: sp.Symbol, point: sp.Expr, known: signs.Facts) 
 
 
 def at_infinity(
-    expr: sp.Expr, var: sp.Symbol, known: signs.Facts, through_log: bool = False
+    expr: sp.Expr,
+    var: sp.Symbol,
+    known: signs.Facts,
+    through_log: bool = False,
+    form: Callable[[sp.Symbol], sp.Expr] = lambda s: 1 / s,
 ) -> tuple[sp.Expr, str] | None:
-    """(lim_{var -> oo} expr, how): var = 1/s (or log var = 1/s) and `at_point` at s = 0; None if it does not close."""
+    """(lim_{var -> oo} expr, how): var = form(s) with form(s) -> oo as s -> 0+ (default 1/s), or log var = 1/s;
+    logs split where proved, and the limit at s = 0+ (`at_zero`); None if it does not close."""
     s = sp.Dummy("s", positive=True)
+    at = known.with_signs(positive=[s])
     if through_log:
         rewritten = split_logs(expr, known).xreplace({sp.log(var): 1 / s})
         if rewritten.has(var):
             return None
     else:
-        rewritten = expr.xreplace({var: 1 / s})
-    found = at_point(rewritten, s, sp.Integer(0), known)
+        rewritten = split_logs(expr.xreplace({var: form(s)}), at)
+    found = at_zero(rewritten, s, at)
     if found is None:
         return None
-    via = "s = 1/log" if through_log else "s = 1/"
-    return found[0], f"{via}{var} -> 0+, then {found[1]}"
+    via = f"log {var} = 1/s" if through_log else f"{var} = {form(sp.Symbol('s'))}"
+    return found[0], f"{via}, s -> 0+: {found[1]}"
+
+
+def at_zero(expr: sp.Expr, s: sp.Symbol, known: signs.Facts) -> tuple[sp.Expr, str] | None:
+    """lim_{s -> 0+} expr: `at_point`, or, when expr has log s, as a quotient N/D of polynomials in L = log s:
+    with k the degree of D in L, the limit is [L^k]N(0) / [L^k]D(0) when [L^k]D(0) != 0 (proved), every other
+    coefficient of D and those of N up to L^k have finite limits, and each coefficient c_j of N with j > k has
+    c_j(s)/s with a finite limit [cited: divide by L^k; s |log s|^j -> 0 and 1/|log s| -> 0 as s -> 0+]."""
+    direct = at_point(expr, s, sp.Integer(0), known)
+    if direct is not None or not expr.has(sp.log(s)):
+        return direct
+    L = sp.Dummy("L")
+    numerator, denominator = sp.fraction(sp.together(expr.xreplace({sp.log(s): L})))
+    try:
+        top, bottom = sp.Poly(signs.exact_expand(numerator), L), sp.Poly(signs.exact_expand(denominator), L)
+    except sp.PolynomialError:
+        return None
+    if any(c.has(L) for c in (*top.coeffs(), *bottom.coeffs())):
+        return None
+    k = bottom.degree()
+    leading = bottom.coeff_monomial(L**k)
+    if signs.prove(leading.subs(s, 0), "!=0", known) is None:
+        return None
+    lead = at_point(leading, s, sp.Integer(0), known)
+    for (j,), coefficient in [*top.terms(), *bottom.terms()]:
+        if at_point(coefficient / s if j > k else coefficient, s, sp.Integer(0), known) is None:
+            return None
+    above = at_point(top.coeff_monomial(L**k), s, sp.Integer(0), known)
+    if lead is None or above is None:
+        return None
+    return above[0] / lead[0], f"a quotient of polynomials in log s of degree {k} in the denominator"
 
 
 def record_limit(
