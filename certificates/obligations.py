@@ -31,10 +31,11 @@ from typing import Any
 import sympy as sp
 
 from certificates.exprtree import formula_from_sympy, from_sympy
-from identities import closed_forms
+from identities import closed_forms, signs
 from identities import condition8_invariance as ci
 from identities import condition8_scalar as sr
 from identities.derivation import Derivation
+from identities.zero_test import is_identically_zero
 
 H, n, alpha, t, c, q_star = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
 beta = sp.Symbol("beta", positive=True)
@@ -257,7 +258,8 @@ def exit_lemma() -> str:
     if not derivation.proved:
         raise ValueError("the regime's derivation did not close: " + "; ".join(derivation.failures)[:300])
     return (
-        f"the regime re-derived by SymPy ({len(derivation.steps)} steps: d rho/dt > 0 on [0, 1), reaching rho_1 by "
+        f"the regime re-derived (exact zero tests, structural signs; {len(derivation.steps)} steps: d rho/dt > 0 "
+        "on [0, 1), reaching rho_1 by "
         "n ln(1/(1 - rho_1))/(2 H alpha); margin = alpha^2 w^2 h(rho), h strictly concave, h(1) < 0)"
     )
 
@@ -328,12 +330,14 @@ def convexity_factor() -> sp.Expr:
     """K(u, n) with phi''(u) = K g(u), g = closed_forms.lambda_c_equation; checked exactly, K > 0 for n > 1.
 
     exp(u) is replaced by a positive symbol X, so the identity is one of rational functions (and
-    holds for every X > 0, in particular X = e^u); `cancel` decides it exactly."""
+    holds for every X > 0, in particular X = e^u); SymPy's `factor` proposes K, the exact zero test
+    (`identities.zero_test`) checks it and the structural sign prover (`identities.signs`) proves K > 0."""
     X, excess, tokens = sp.Symbol("X", positive=True), sp.Symbol("m", positive=True), sp.Symbol("n", positive=True)
     second = sp.diff(closed_forms.rate(u, tokens, 1), u, 2).subs(sp.exp(u), X)
     g = closed_forms.lambda_c_equation(u, tokens).subs(sp.exp(u), X)
     factor = sp.factor(sp.cancel(second / g))
-    if sp.cancel(second - factor * g) != 0 or not factor.subs(tokens, excess + 1).is_positive:
+    positive = signs.facts(positive=[X, excess, u], shifts={tokens: (excess, 1)})  # n = m + 1 > 1
+    if not is_identically_zero(second - factor * g) or signs.prove(factor, ">0", positive) is None:
         raise ValueError(f"phi'' is not a positive multiple of g: {factor}")
     return factor.subs(X, sp.exp(u))
 

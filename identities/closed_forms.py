@@ -21,6 +21,8 @@ from typing import TypeVar
 
 import sympy as sp
 
+from identities import signs
+
 V = TypeVar("V")
 
 H, n, alpha, beta, lam, c, u = sp.symbols("H n alpha beta lambda c u", positive=True)
@@ -70,8 +72,11 @@ class LambdaC(sp.Function):
     nargs = 2
 
     def _eval_is_positive(self) -> bool | None:
+        """True when n - 1 > 0 and beta > 0 are proved structurally (`identities.signs`, from the arguments'
+        declarations), never from SymPy's numerical sign of the arguments: lambda_c = u_c/beta with u_c > 2."""
         tokens, inverse_temperature = self.args
-        if (tokens - 1).is_positive and inverse_temperature.is_positive:
+        facts = signs.declared_facts(tokens + inverse_temperature)
+        if signs.prove(tokens - 1, ">0", facts) and signs.prove(inverse_temperature, ">0", facts):
             return True
         return None
 

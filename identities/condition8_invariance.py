@@ -24,6 +24,7 @@ import sympy as sp
 
 from identities import condition8_scalar as sr
 from identities import equiangular_reduction as er
+from identities import signs
 from identities.derivation import Derivation
 
 H, n, alpha, t, rho, w = sr.H, sr.n, sr.alpha, sr.t, sr.rho, sr.w
@@ -37,6 +38,9 @@ _ratio = sp.Symbol("r", positive=True)
 #: Sign stand-ins: H = 2 + j, n = 2 + m (j, m >= 0), rho = p / (1 + p) in [0, 1) (p >= 0), rho >= 0 (q).
 _j, _m, _p, _q = sp.symbols("j m p q", nonnegative=True)
 _REGIME = {H: 2 + _j, n: 2 + _m}
+#: The sign facts of those stand-ins (identities.signs), with alpha, kappa, beta > 0.
+_FACTS = signs.facts(positive=[alpha, kappa, beta], nonnegative=[_j, _m, _p, _q])
+_ON_UNIT = {rho: _p / (1 + _p)}
 
 
 def trajectory_margin(correlation: sp.Expr = rho) -> sp.Expr:
@@ -98,15 +102,25 @@ def prove_exit(derivation: Derivation) -> sp.Expr:
         "0 < beta <= beta*: T19.threshold certifies exp(2 alpha beta*) = c*(n - 1)/(H - 1) < (n - 1)/(H - 1))",
     )
     rate = trajectory_rate(derivation)
-    derivation.holds(
+    derivation.sign(
         "d rho/dt > 0 for every rho in [0, 1) (rho = p/(1 + p), p >= 0; n = 2 + m, H = 2 + j): rho increases",
-        rate.subs(_REGIME).subs(rho, _p / (1 + _p)).subs(alpha, sp.Symbol("a", positive=True)).is_positive,
+        rate.subs(_REGIME).subs(_ON_UNIT),
+        ">0",
+        _FACTS,
         r"\dot\rho > 0 \text{ on } [0, 1)",
     )
-    derivation.holds(
+    derivation.sign(
         "d rho/dt >= (2 H alpha / n)(1 - rho) on [0, 1): the other factors are 1 + (n - 1) rho >= 1 and "
-        "exp(alpha beta rho) >= 1, both because rho, n - 1 and alpha beta are >= 0",
-        sp.And(((n - 1) * rho).subs(_REGIME).subs(rho, _q).is_nonnegative, (kappa * _q).is_nonnegative) is sp.true,
+        "exp(alpha beta rho) >= 1, because rho, n - 1 and alpha beta are >= 0: (n - 1) rho >= 0",
+        ((n - 1) * rho).subs(_REGIME).subs(rho, _q),
+        ">=0",
+        _FACTS,
+    )
+    derivation.sign(
+        "and kappa rho >= 0",
+        kappa * _q,
+        ">=0",
+        _FACTS,
         r"\dot\rho \ge \tfrac{2H\alpha}{n}(1-\rho)",
     )
     derivation.all_zero(
@@ -141,9 +155,11 @@ def prove_exit(derivation: Derivation) -> sp.Expr:
         sp.diff(structured_exit_function(), rho, 2) - second,
         r"h'' = -2(n-1)^2 - 2(H-1)\left(u'^2 + u\,u''\right)",
     )
-    derivation.holds(
+    derivation.sign(
         "h'' < 0 for rho >= 0 (u > 0, u'' = kappa^2 exp(kappa (1-rho)) > 0): h is strictly concave on [0, 1]",
-        second.subs(_REGIME).subs(rho, _q).is_negative,
+        second.subs(_REGIME).subs(rho, _q),
+        "<0",
+        _FACTS,
         r"h'' < 0",
     )
     at_one = sp.expand(h.subs(rho, 1))
@@ -152,7 +168,7 @@ def prove_exit(derivation: Derivation) -> sp.Expr:
         at_one + (H - 1) * n**2,
         r"h(1) = -(H-1)n^2",
     )
-    derivation.holds("h(1) < 0 for H >= 2", sp.factor(at_one.subs(_REGIME)).is_negative, r"h(1) < 0")
+    derivation.sign("h(1) < 0 for H >= 2", at_one.subs(_REGIME), "<0", _FACTS, r"h(1) < 0")
     derivation.note(
         "so h (continuous, strictly concave, h(0) > 0 > h(1)) has exactly one zero rho_exit in (0, 1), with h > 0 on "
         "[0, rho_exit) and h < 0 on (rho_exit, 1]; rho(t) increases from 0 and passes rho_exit at a finite time "
@@ -174,10 +190,12 @@ def prove_exit_gap(derivation: Derivation, lower_bound: sp.Expr | None = None) -
         r"g(\varepsilon_{\text{exit}}) = 0",
     )
     slope = sp.diff(structured_exit_function(), kappa)
-    derivation.holds(
+    derivation.sign(
         f"dh/dkappa = {sp.factor(slope)} < 0 on [0, 1): a larger kappa lowers h at every rho < 1, so (h concave, "
         "positive at 0) rho_exit decreases and eps_exit increases strictly with kappa = alpha beta",
-        slope.subs(_REGIME).subs(rho, _p / (1 + _p)).is_negative,
+        slope.subs(_REGIME).subs(_ON_UNIT),
+        "<0",
+        _FACTS,
         r"\partial_\kappa h < 0",
     )
     rho0 = 1 - (exit_lower_bound() if lower_bound is None else lower_bound)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import sympy as sp
 
 from identities import closed_forms as cf
+from identities import signs
 from identities.derivation import Derivation
 
 n, beta, lam, u = cf.n, cf.beta, cf.lam, cf.u
@@ -32,6 +33,8 @@ m = sp.Symbol("m", nonnegative=True)
 #: the total strength, the number of heads.
 g0, uc, gap, phi_mean, slope_mean, total = sp.symbols("g_0 u_c delta Phi Phi' S", real=True)
 heads = sp.Symbol("H", positive=True, integer=True)
+#: The sign facts of the convex-regime steps: n = m + 1 with m >= 0, u > 0 (and beta, lambda > 0).
+FACTS = signs.facts(positive=[u, beta, lam], nonnegative=[m], shifts={n: (m, 1)})
 
 
 def convexity_factor(tokens: sp.Expr = n) -> sp.Expr:
@@ -52,9 +55,11 @@ def prove_convex_regime(inflection: sp.Expr | None = None, factor: sp.Expr | Non
         "u = beta lambda; g(u) = (u - 2) e^u - (n - 1)(u + 2) (identities.closed_forms.lambda_c_equation)",
         r"\varphi_\beta(\lambda) = \frac{2\lambda}{e^{\beta\lambda} + n - 1},\ g(u) = (u-2)e^u - (n-1)(u+2)",
     )
-    d.holds(
+    d.sign(
         "phi is defined for every lambda: e^u + n - 1 > 0 for n >= 1 (n - 1 = m >= 0)",
-        (sp.exp(u) + n - 1).subs(n, m + 1).is_positive,
+        sp.exp(u) + n - 1,
+        ">0",
+        FACTS,
     )
     d.zero(
         "scaling: phi_beta(lambda) = phi_1(beta lambda)/beta",
@@ -71,14 +76,14 @@ def prove_convex_regime(inflection: sp.Expr | None = None, factor: sp.Expr | Non
         sp.diff(cf.rate(lam, n, beta), lam, 2) - beta * (K * g).subs(u, beta * lam),
         r"\varphi_\beta''(\lambda) = \beta\,K(\beta\lambda)\,g(\beta\lambda)",
     )
-    d.holds("K(u) > 0 for u > 0 and n >= 1 (n - 1 = m >= 0)", K.subs(n, m + 1).is_positive, r"K(u) > 0")
-    at_zero = sp.simplify(g.subs(u, 0))
+    d.sign("K(u) > 0 for u > 0 and n >= 1 (n - 1 = m >= 0)", K, ">0", FACTS, r"K(u) > 0")
+    at_zero = g.subs(u, 0)
     d.zero("g(0) = -2n", at_zero + 2 * n, r"g(0) = -2n")
-    d.holds("g(0) < 0 (n >= 1)", at_zero.subs(n, m + 1).is_negative, r"g(0) < 0")
+    d.sign("g(0) < 0 (n >= 1)", at_zero, "<0", FACTS, r"g(0) < 0")
     curvature = sp.diff(g, u, 2)
     d.zero("g''(u) = u e^u", curvature - u * sp.exp(u), r"g''(u) = u e^u")
-    d.holds("g''(u) > 0 for u > 0", curvature.subs(n, m + 1).is_positive, r"g''(u) > 0\ (u > 0)")
-    d.holds("g(u) -> oo as u -> oo", sp.limit(g, u, sp.oo) == sp.oo, r"\lim_{u\to\infty} g(u) = \infty")
+    d.sign("g''(u) > 0 for u > 0", curvature, ">0", FACTS, r"g''(u) > 0\ (u > 0)")
+    _unbounded_step(d, g)
     d.cite(
         "strict convexity from g'' > 0",
         "g is strictly convex on [0, oo)",
@@ -101,6 +106,33 @@ def prove_convex_regime(inflection: sp.Expr | None = None, factor: sp.Expr | Non
     return d
 
 
+def _unbounded_step(d: Derivation, g: sp.Expr) -> None:
+    """g(u) -> oo as u -> oo, by an explicit bound instead of SymPy's limit: g(u) - L >= 0 for u >= u_L, proved
+    for every level L >= 0 at a point u_L given in closed form (identities.signs on the shifted variables)."""
+    level, past = sp.symbols("L v", nonnegative=True)
+    point = 2 * level + 4 * n + 2  # u_L: u = u_L + v with v >= 0
+    lower = (u - 2) * (1 + u) - (n - 1) * (u + 2)  # e^u >= 1 + u and u - 2 >= 0 on u >= u_L
+    d.zero(
+        "g(u) - [(u - 2)(1 + u) - (n - 1)(u + 2)] = (u - 2)(e^u - 1 - u)",
+        g - lower - (u - 2) * (sp.exp(u) - 1 - u),
+    )
+    shifted = signs.facts(nonnegative=[m, level, past], shifts={n: (m, 1)})
+    at = {u: point + past}
+    d.sign("u - 2 >= 0 for u >= u_L = 2L + 4n + 2", (u - 2).xreplace(at), ">=0", shifted)
+    d.cite(
+        "e^u >= 1 + u",
+        "e^u - 1 - u >= 0 for u >= 0",
+        "its derivative e^u - 1 is >= 0 on [0, oo) and it is 0 at u = 0",
+    )
+    d.sign(
+        "hence g(u) - L >= (u - 2)(1 + u) - (n - 1)(u + 2) - L >= 0 for u >= u_L: g(u) -> oo as u -> oo",
+        (lower - level).xreplace(at),
+        ">=0",
+        shifted,
+        r"\lim_{u\to\infty} g(u) = \infty",
+    )
+
+
 def _chord_step(d: Derivation) -> None:
     """One positive root, and g > 0 above it: the chord inequality (cited), its rearrangement and sign (computed)."""
     point = uc + gap  # u > u_c, gap > 0
@@ -121,10 +153,12 @@ def _chord_step(d: Derivation) -> None:
         r"g(u) > g(u_c) + (u - u_c)\frac{g(u_c) - g(0)}{u_c}",
     )
     depth, root, above = sp.symbols("a c e", positive=True)  # -g(0), u_c, delta: all > 0
-    d.holds(
+    d.sign(
         "that bound is > 0 when g(0) < 0, u_c > 0, delta > 0: g > 0 on (u_c, oo), so u_c is the only positive root "
         "(a second root u > u_c would have g(u) > 0), and g < 0 on (0, u_c) (no root there, g(0) < 0)",
-        bound.subs({g0: -depth, uc: root, gap: above}).is_positive,
+        bound.subs({g0: -depth, uc: root, gap: above}),
+        ">0",
+        signs.facts(positive=[depth, root, above]),
         r"g(u) > (u - u_c)\frac{-g(0)}{u_c} > 0 \quad (u > u_c)",
     )
 

@@ -1,13 +1,15 @@
-"""A derivation under construction: its steps, and the residuals SymPy must reduce to exactly 0.
+"""A derivation under construction: its steps, and the residuals that must be shown exactly 0.
 
-A prover records each step; a step that carries a check is kept only as a proved step when
-SymPy reduces the residual to 0 (or decides the stated sign). Any failed check turns the final
+A prover records each step; a step that carries a check is kept only as a proved step when the residual is
+shown identically 0 by exact polynomial arithmetic (`identities.zero_test`), or the stated sign is proved by
+the structural sign prover (`identities.signs`), or an exact fact (a structural test, an exact computation)
+holds. SymPy's simplify and assumption system are never taken as proof. Any failed check turns the final
 outcome (`checks.verdicts.derived`) into INCONCLUSIVE with the residual in the notes: a derivation can never be PROVED
 unless every computation in it succeeded on this run.
 
 Three kinds of step, told apart in the text and in `Step.kind`, so a reader sees what was computed:
-- computed (`zero`, `all_zero`, `holds`): the text ends with "[SymPy: residual = 0]", "[SymPy: k residuals = 0]"
-  or "[SymPy: True]";
+- computed (`zero`, `all_zero`, `sign`, `holds`): the text ends with "[checked exactly: residual = 0]",
+  "[checked exactly: k residuals = 0]", "[checked by signs: k rule steps]" or "[checked: True]";
 - cited (`cite`): a named standard lemma that is used, not computed; the text starts with
   "[cited lemma: <name>]" and gives the reason it holds;
 - note (`note`): a definition, a hypothesis or a rule of the model (no computation, nothing cited).
@@ -19,6 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import sympy as sp
+
+from identities import signs
+from identities.zero_test import is_identically_zero
 
 #: The kinds of step (see the module docstring).
 STEP_KINDS = ("note", "computed", "cited")
@@ -34,22 +39,9 @@ class Step:
 
 
 def is_zero(residual: sp.Expr) -> bool:
-    """True when SymPy reduces the residual to exactly 0 (expansion, then simplification)."""
-    expanded = sp.expand(residual)
-    return expanded == 0 or sp.simplify(expanded) == 0
-
-
-def clearly_nonzero(residual: sp.Expr, digits: int = 30) -> bool:
-    """True when the residual, at one rational point (every free symbol = 1 + 1/(k + 2)), evaluates to a real
-    number of size > 1e-10: then it is not identically 0 and the slow simplification can be skipped.
-
-    Used only to reject a step faster, never to accept one, so a wrong evaluation cannot make a step pass."""
-    point = {s: 1 + sp.Rational(1, k + 2) for k, s in enumerate(sorted(residual.free_symbols, key=str))}
-    try:
-        value = sp.N(residual.xreplace(point), digits)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return False
-    return bool(value.is_real and value.is_number and abs(value) > sp.Float("1e-10"))
+    """True when the residual is shown identically 0 by exact polynomial arithmetic (`identities.zero_test`);
+    SymPy's simplify is never taken as a proof."""
+    return is_identically_zero(residual)
 
 
 def _shown(residual: sp.Expr, limit: int = 400) -> str:
@@ -70,10 +62,10 @@ class Derivation:
         self.steps.append(Step(text, latex))
 
     def zero(self, text: str, residual: sp.Expr, latex: str = "") -> bool:
-        """A step whose residual (left side minus right side) SymPy must reduce to 0."""
-        ok = not clearly_nonzero(residual) and is_zero(residual)
+        """A step whose residual (left side minus right side) must be shown identically 0 (`is_zero`)."""
+        ok = is_zero(residual)
         if ok:
-            self.steps.append(Step(f"{text} [SymPy: residual = 0]", latex, "computed"))
+            self.steps.append(Step(f"{text} [checked exactly: residual = 0]", latex, "computed"))
         else:
             self.failures.append(f"{text}: residual {_shown(residual)} is not 0")
         return ok
@@ -83,20 +75,31 @@ class Derivation:
 
         The check stops at the first residual that does not reduce (simplifying non-zero residuals is slow)."""
         for k, residual in enumerate(residuals):
-            if clearly_nonzero(residual) or not is_zero(residual):
+            if not is_zero(residual):
                 self.failures.append(f"{text}: residual {k} of {len(residuals)} is not 0: {_shown(residual)}")
                 return False
-        self.steps.append(Step(f"{text} [SymPy: {len(residuals)} residuals = 0]", latex, "computed"))
+        self.steps.append(Step(f"{text} [checked exactly: {len(residuals)} residuals = 0]", latex, "computed"))
         return True
 
     def holds(self, text: str, decided: bool | None, latex: str = "") -> bool:
-        """A step whose fact SymPy's assumption system (or an exact computation) decided True."""
+        """A step whose fact an exact computation decided True: a structural test (`has`, `==` of trees), exact
+        rational arithmetic or a proved sign combined by logic. Never a `.is_*` assumption or a simplify result:
+        signs go through `sign`, zeros through `zero`."""
         ok = decided is True
         if ok:
-            self.steps.append(Step(f"{text} [SymPy: True]", latex, "computed"))
+            self.steps.append(Step(f"{text} [checked: True]", latex, "computed"))
         else:
             self.failures.append(f"{text}: not decided True (got {decided})")
         return ok
+
+    def sign(self, text: str, expr: sp.Expr, relation: str, known: signs.Facts, latex: str = "") -> bool:
+        """A step whose sign fact `expr relation 0` the structural prover (`identities.signs`) proves from `known`."""
+        proof = signs.prove(expr, relation, known)
+        if proof is None:
+            self.failures.append(f"{text}: {expr} {relation[:-1]} 0 not proved from the declared facts")
+            return False
+        self.steps.append(Step(f"{text} [checked by signs: {len(proof)} rule steps]", latex, "computed"))
+        return True
 
     def cite(self, name: str, statement: str, reason: str, latex: str = "") -> None:
         """A standard lemma used without computing it: its name, what it gives here, and why it holds.

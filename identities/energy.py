@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from identities import signs
 from identities.derivation import Derivation
 from identities.gram import GramSpace, Vector
 
@@ -33,6 +34,10 @@ f = sp.IndexedBase("f")
 T_sym, a_sym, others_sym = sp.symbols("T a A", real=True)
 #: A squared norm (|xdot_i|^2 in T11, |f^h_i|^2 in T16).
 q_sym = sp.Symbol("q", nonnegative=True)
+#: The number of heads.
+HEADS = sp.Symbol("H", integer=True, positive=True)
+#: The sign facts the steps use (identities.signs): n > 0 tokens, H > 0 heads, q a squared norm >= 0.
+_FACTS = signs.facts(positive=[n, HEADS], nonnegative=[q_sym])
 
 
 @dataclass
@@ -161,9 +166,11 @@ def prove_energy_rate(geometry: str, claimed: Callable[[sp.Expr], sp.Expr] | Non
         rf"{rule}:\quad \frac1n\langle \dot x_i, v_i\rangle = {sp.latex(sp.expand(summand))} "
         rf"= {sp.latex(sp.expand(claimed(speed2)))}",
     )
-    d.holds(
+    d.sign(
         "Each term is a squared norm over n > 0, so dE/dt >= 0",
-        claimed(q_sym).is_nonnegative,
+        claimed(q_sym),
+        ">=0",
+        _FACTS,
         r"\frac{dE}{dt} = \frac1n \sum_{i=1}^n |\dot x_i|^2 \ge 0",
     )
     return Proof(d, claimed(q_sym))
@@ -188,9 +195,11 @@ def prove_flat_orthogonal(claimed: Callable[[sp.Expr], sp.Expr] | None = None) -
         per_token - claimed(space.norm2(own)),
         rf"\frac{{1}}{{n^2}}\langle \dot x_i, f^h_i\rangle = {sp.latex(sp.expand(claimed(space.norm2(own))))}",
     )
-    d.holds(
+    d.sign(
         "Each term is a squared norm over n^3 > 0, so dE_h/dt >= 0",
-        claimed(q_sym).is_nonnegative,
+        claimed(q_sym),
+        ">=0",
+        _FACTS,
         r"\frac{dE_h}{dt} = \frac{1}{n^3}\sum_i |f^h_i|^2 \ge 0",
     )
     return Proof(d, claimed(q_sym))
@@ -251,9 +260,11 @@ def prove_radial_dominance(claimed: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Exp
         "Condition 8 (per token): the margin m_i = T^h_i - sum_{g != h} a^h_i a^g_i is >= 0 for every token i",
         r"m_i = T^h_i - \sum_{g\ne h} a^h_i a^g_i \ge 0 \quad (i = 1..n)",
     )
-    d.holds(
+    d.sign(
         "By T17, dE_h/dt = (1/n^3) sum_i m_i, a sum of n non-negative terms over n^3 > 0",
-        (margin / n**3).is_nonnegative,
+        margin / n**3,
+        ">=0",
+        _FACTS.with_signs(nonnegative=[margin]),
         r"\frac{dE_h}{dt} = \frac{1}{n^3}\sum_{i=1}^n m_i \ge 0",
     )
     return d
@@ -275,15 +286,14 @@ def prove_summed_radial_dominance(
         sp.expand(rate) - sp.expand(split),
         r"\frac{dE_h}{dt} = \frac{1}{n^3}\Big(\sum_i T^h_i - \sum_i a^h_i A^h_i\Big)",
     )
-    d.holds(
+    d.sign(
         "n^3 > 0, so dE_h/dt >= 0 if and only if sum_i a^h_i A^h_i <= sum_i T^h_i",
-        (n**3).is_positive,
+        n**3,
+        ">0",
+        _FACTS,
         r"\frac{dE_h}{dt}\ge 0 \iff \sum_i \sum_{g\ne h} a^h_i a^g_i \le \sum_i T^h_i",
     )
     return d
-
-
-HEADS = sp.Symbol("H", integer=True, positive=True)
 
 
 def prove_equal_heads_monotonicity(claimed_total: sp.Expr = HEADS) -> Derivation:
@@ -309,9 +319,11 @@ def prove_equal_heads_monotonicity(claimed_total: sp.Expr = HEADS) -> Derivation
         r"E = \sum_{h=1}^{H} E_h = H\,E_h",
     )
     d.include(prove_energy_rate("sphere").derivation, "T11 (symmetric, value-aligned heads)")
-    d.holds(
+    d.sign(
         "dE_h/dt = (1/H) dE/dt = (1/(n H)) sum_i |xdot_i|^2 >= 0, for every beta > 0 and every unit tokens",
-        (q_sym / (n * heads)).is_nonnegative,
+        q_sym / (n * heads),
+        ">=0",
+        _FACTS,
         r"\frac{dE_h}{dt} = \frac{1}{H}\frac{dE}{dt} = \frac{1}{nH}\sum_i |\dot x_i|^2 \ge 0",
     )
     return d

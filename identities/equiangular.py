@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 import sympy as sp
 
 from identities import closed_forms as cf
+from identities import limits, signs
 from identities import linearized_clustering as lc
 from identities.derivation import Derivation
 
@@ -41,6 +42,8 @@ EXPLICIT_TOKENS = (2, 3, 4, 5)
 t = sp.Symbol("t", nonnegative=True)
 m = sp.Symbol("m", positive=True)  # n - 1 for n >= 2
 c, bound, start, delta, total_strength = sp.symbols("c C epsilon_0 delta Lambda", positive=True)
+#: Sign facts: n = m + 1 with m > 0 (n >= 2), every declared strength, gap and bound > 0.
+_FACTS = signs.facts(positive=[m, beta, lam, eps, delta, c, bound, start, total_strength], shifts={n: (m, 1)})
 
 #: weights(G, i, strength) -> [w_i0, ..., w_i(n-1)], the attention weights of token i for one head.
 Weights = Callable[[sp.Matrix, int, sp.Expr], list[sp.Expr]]
@@ -206,7 +209,7 @@ def prove_late_rate(coefficient: int | sp.Expr = 2) -> Derivation:
     """T22.late-rate: eps(t) ~ C exp(-coefficient Lambda t), checked against coefficient (the claim: 2)."""
     d = Derivation()
     d.include(invariance_lemma(), "equiangular invariance")
-    per_gap = sp.simplify(lc.softmax_rate_in_gap(Derivation()) / eps)  # its derivation is recorded by late_rate
+    per_gap = sp.cancel(lc.softmax_rate_in_gap(Derivation()) / eps)  # exact; its derivation is recorded by late_rate
     d.note(
         "one head lambda, eps = 1 - rho in (0, n/(n-1)): d eps/dt = -eps a(eps), "
         "a(eps) = 2 lambda (n - (n-1) eps)/(exp(beta lambda eps) + n - 1); with heads, d eps/dt = -eps sum_h a_h(eps)"
@@ -215,15 +218,18 @@ def prove_late_rate(coefficient: int | sp.Expr = 2) -> Derivation:
     rate_factor = 2 * lam * (n - (n - 1) * eps) / (sp.exp(beta * lam * eps) + n - 1)
     d.zero("(d eps/dt)/eps = -a(eps) (the reduced rate above, rho = 1 - eps)", per_gap + rate_factor)
     remainder = per_gap + coefficient * lam
-    limit = sp.limit(remainder / eps, eps, 0)
-    d.zero(
+    limits.record_limit(
+        d,
         "remainder R(eps) = (d eps/dt)/eps + 2 lambda: R(eps)/eps -> 2 lambda (n - 1 + beta lambda)/n, finite",
-        limit - 2 * lam * (n - 1 + beta * lam) / n,
+        limits.at_point(remainder / eps, eps, sp.Integer(0), lc.FACTS),
+        2 * lam * (n - 1 + beta * lam) / n,
         r"\frac{R(\varepsilon)}{\varepsilon} \to \frac{2\lambda(n - 1 + \beta\lambda)}{n}",
     )
-    d.holds(
+    d.sign(
         "R(eps)/eps is continuous for eps > 0: its denominator exp(beta lambda eps) + n - 1 is > 0 (n >= 2)",
-        (sp.exp(beta * lam * eps) + n - 1).subs(n, m + 1).is_positive,
+        sp.exp(beta * lam * eps) + n - 1,
+        ">0",
+        _FACTS,
     )
     d.cite(
         "bounded continuous extension",
@@ -235,9 +241,11 @@ def prove_late_rate(coefficient: int | sp.Expr = 2) -> Derivation:
         "a(eps) > 0 for 0 < eps < n/(n-1): with eps = n/(n-1) - delta (delta > 0), n - (n-1) eps = (n-1) delta",
         (n - (n - 1) * eps).subs(eps, n / (n - 1) - delta) - (n - 1) * delta,
     )
-    d.holds(
+    d.sign(
         "(n-1) delta > 0 and lambda > 0 and exp(beta lambda eps) + n - 1 > 0 (n >= 2), so a(eps) > 0",
-        (m * delta * lam / (sp.exp(beta * lam * eps) + m)).is_positive,
+        m * delta * lam / (sp.exp(beta * lam * eps) + m),
+        ">0",
+        _FACTS,
     )
     d.cite(
         "trapping",

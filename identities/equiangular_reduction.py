@@ -35,7 +35,9 @@ import sympy as sp
 
 from identities import closed_forms as cf
 from identities import linearized_clustering as lc
+from identities import signs
 from identities.derivation import Derivation
+from identities.zero_test import is_identically_zero
 
 KINDS = ("usa", "softmax", "relu")
 
@@ -121,11 +123,27 @@ def reduced_pull(derivation: Derivation, kind: str, strengths: Sequence[sp.Expr]
     return sum((head_pull(kind, s) for s in strengths), sp.Integer(0))
 
 
+#: The facts the sign steps of this module use: rho on its side, the distance u >= 0, n > 0, beta > 0.
+_FACTS = signs.facts(positive=[_positive, n, beta], negative=[_negative], nonnegative=[_u])
+
+
 def on_side(pull: sp.Expr, positive: bool) -> sp.Expr:
-    """`pull` for rho > 0 (or rho < 0), where each relu weight max(beta lambda_h rho, 0) is beta lambda_h rho or 0
-    by the signs (SymPy settles each Max for exact strengths); usa and softmax are unchanged."""
+    """`pull` for rho > 0 (or rho < 0), where each relu weight max(c rho, 0) is c rho or 0 by the sign of c rho,
+    proved by `identities.signs` (a Max whose sign is not proved is left as it is); usa and softmax are unchanged."""
     side = _positive if positive else _negative
-    return pull.subs(rho, side).subs(side, rho)
+
+    def settled(node: sp.Max) -> sp.Expr:
+        if len(node.args) != 2 or sp.Integer(0) not in node.args:
+            return node
+        other = node.args[0] if node.args[1] == 0 else node.args[1]
+        on = other.xreplace({rho: side})
+        if signs.prove(on, ">=0", _FACTS) is not None:
+            return other
+        if signs.prove(on, "<=0", _FACTS) is not None:
+            return sp.Integer(0)
+        return node
+
+    return pull.replace(lambda e: isinstance(e, sp.Max), settled)
 
 
 def gap_ode(pull: sp.Expr, size: sp.Expr = n) -> sp.Expr:
@@ -150,19 +168,21 @@ def late_rate(derivation: Derivation, pull: sp.Expr, size: sp.Expr = n) -> sp.Ex
     )
     slope = sp.diff(pull, rho).subs(rho, 1)
     derivation.holds(
-        "S is differentiable at rho = 1, so F(eps)/eps = -r + O(eps)",
-        slope.is_finite,
+        "S is differentiable at rho = 1 (its derivative there is shown defined and real by identities.signs), so "
+        "F(eps)/eps = -r + O(eps)",
+        signs.sign_of(slope, signs.declared_facts(slope)) is not None,
         r"F(\varepsilon)/\varepsilon = -r + O(\varepsilon)",
     )
     return rate
 
 
 def increasing(pull: sp.Expr, start: sp.Expr, upward: bool) -> bool | None:
-    """Whether SymPy's assumptions show dS/drho > 0 for every rho >= start (upward) or rho <= start:
-    True, or None when they cannot."""
+    """Whether identities.signs proves dS/drho > 0 for every rho >= start (upward) or rho <= start (start a
+    rational): True, or None when it cannot."""
     if (start > 0 and upward) or (start < 0 and not upward):  # the rhos checked keep the sign of start
         pull = on_side(pull, positive=upward)
-    return sp.diff(pull, rho).subs(rho, start + _u if upward else start - _u).is_positive
+    slope = sp.diff(pull, rho).subs(rho, start + _u if upward else start - _u)
+    return True if signs.prove(slope, ">0", _FACTS) is not None else None
 
 
 def destination(derivation: Derivation, pull: sp.Expr, start: sp.Expr, size: int) -> sp.Expr | None:
@@ -170,14 +190,26 @@ def destination(derivation: Derivation, pull: sp.Expr, start: sp.Expr, size: int
     monotonicity of S: 0 (S(start) > 0), 1 - start (S(start) = 0, an equilibrium) or n/(n - 1)
     (S(start) < 0); None, with the failure in the derivation, when SymPy cannot decide a step."""
     value = pull.subs(rho, start)
-    if value.is_zero or (value.is_zero is None and sp.simplify(value) == 0):
+    if is_identically_zero(value):
         derivation.zero(f"S(rho0) = 0 at rho0 = {start}: rho0 is an equilibrium, eps(t) = {1 - start} for all t", value)
         return 1 - start
-    upward = True if value.is_positive else False if value.is_negative else None
-    if upward is None:
-        derivation.holds(f"the sign of S(rho0) = {value} is decided", None)
-        return None
-    derivation.holds(f"S(rho0) = {value} {'>' if upward else '<'} 0 at rho0 = {start}", True)
+    found = signs.sign_of(value, _FACTS)
+    upward = True if found == signs.POSITIVE else False if found == signs.NEGATIVE else None
+    if upward is not None:
+        derivation.sign(
+            f"S(rho0) = {value} {'>' if upward else '<'} 0 at rho0 = {start}", value, ">0" if upward else "<0", _FACTS
+        )
+    else:
+        # A number whose sign the structural prover cannot read (terms of both signs): SymPy's numerical sign only
+        # picks the branch; the caller confirms it with a ball before any verdict (claimsfile.exact_dynamics).
+        upward = True if value.is_positive else False if value.is_negative else None
+        if upward is None:
+            derivation.holds(f"the sign of S(rho0) = {value} is decided", None)
+            return None
+        derivation.note(
+            f"S(rho0) = {value} {'>' if upward else '<'} 0 at rho0 = {start} (branch proposed by "
+            "SymPy's numerical sign; to be confirmed by a ball before any verdict)"
+        )
     monotone = derivation.holds(
         f"dS/drho > 0 for every rho {'>=' if upward else '<='} rho0 (rho = rho0 {'+' if upward else '-'} u, u >= 0): "
         "each head's term has derivative beta lambda_h^2 times a positive factor",

@@ -79,11 +79,6 @@ class Vector:
         """The vector A v for the operator A (prepended to every word)."""
         return Vector({((operator, *word), base): coeff for (word, base), coeff in self.terms.items()})
 
-    def simplified(self) -> Vector:
-        """The same vector with each coefficient simplified and zero terms dropped."""
-        out = {atom: sp.simplify(coeff) for atom, coeff in self.terms.items()}
-        return Vector({atom: coeff for atom, coeff in out.items() if coeff != 0})
-
 
 @dataclass(frozen=True)
 class GramSpace:

@@ -20,12 +20,17 @@ from __future__ import annotations
 import sympy as sp
 
 from identities import closed_forms as cf
+from identities import limits, signs
 from identities.derivation import Derivation
 
 rho, rho1, d, t = sp.symbols("rho rho_1 d t", positive=True)
 c0_, c1_, start_ = sp.symbols("c_0 c_1 rho_0", positive=True)
 eps = sp.Symbol("epsilon", positive=True)
 lam, n, beta = cf.lam, cf.n, cf.beta
+#: n = m + 2 (n >= 2), m >= 0, in sign steps.
+m = sp.Symbol("m", nonnegative=True)
+#: The sign facts of this module's steps: every declared symbol > 0.
+FACTS = signs.facts(positive=[rho, rho1, d, t, c0_, c1_, start_, eps, lam, n, beta])
 
 
 def pairing_with_other_token(weight_self: sp.Expr, weight_other: sp.Expr) -> sp.Expr:
@@ -88,7 +93,7 @@ def linear_ode_time(derivation: Derivation) -> sp.Expr:
     time = sp.log((rho1 + c0_ / c1_) / (start_ + c0_ / c1_)) / c1_
     derivation.zero(
         "it reaches rho1 at t = ln((rho1 + c0/c1)/(rho0 + c0/c1)) / c1",
-        sp.simplify(solution.subs(t, time)) - rho1,
+        solution.subs(t, time) - rho1,
         r"t = \frac{1}{c_1}\ln\frac{\rho_1 + c_0/c_1}{\rho_0 + c_0/c_1}",
     )
     return time
@@ -103,20 +108,39 @@ def softmax_zeroth_order(derivation: Derivation) -> sp.Expr:
         time - rho1 * (sp.exp(beta * lam) + n - 1) / (2 * lam),
         r"t_0 = \frac{\rho_1 (e^{\beta\lambda} + n - 1)}{2\lambda}",
     )
-    limit = sp.limit(time / n, n, sp.oo)
-    derivation.zero("t_0 / n -> rho1 / (2 lambda) > 0 as n -> oo: Theta(n)", limit - rho1 / (2 * lam))
+    limits.record_limit(
+        derivation,
+        "t_0 / n -> rho1 / (2 lambda) > 0 as n -> oo: Theta(n)",
+        limits.at_infinity(time / n, n, FACTS),
+        rho1 / (2 * lam),
+    )
     return time
 
 
-def softmax_first_order(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
-    """First-order linearization at rho = 0: the time, and the limit of time / n (which is 0)."""
+def softmax_first_order(derivation: Derivation) -> tuple[sp.Expr, sp.Expr | None]:
+    """First-order linearization at rho = 0: the time, and the limit of time / n (0, by a squeeze), or None when
+    a step of the squeeze does not close (the failure is then in the derivation)."""
     closed = softmax_reduction(derivation)
     c0, c1 = closed.subs(rho, 0), sp.diff(closed, rho).subs(rho, 0)
-    derivation.holds("c1 = d/d rho of the rate at 0 is positive for n >= 2", sp.simplify(c1.subs(n, n + 2)).is_positive)
+    tokens = signs.facts(positive=[lam, beta, rho1], nonnegative=[m], shifts={n: (m, 2)})
+    derivation.sign("c1 = d/d rho of the rate at 0 is positive for n >= 2", c1, ">0", tokens)
     time = linear_ode_time(derivation).subs({start_: 0, c0_: c0, c1_: c1})
-    at_unit = {lam: 1, beta: 1, rho1: sp.Rational(1, 2)}
-    ratio_limit = sp.limit(sp.simplify(time.subs(at_unit)) / n, n, sp.oo)
-    return time, ratio_limit
+    ratio = 1 + c1 * rho1 / c0  # time = ln(ratio) / c1
+    derivation.zero("t = ln(Y)/c1 with Y = 1 + c1 rho1/c0", time - sp.log(ratio) / c1)
+    derivation.sign("Y - 1 = c1 rho1/c0 > 0, so ln Y > 0 and t > 0", ratio - 1, ">0", tokens)
+    derivation.cite(
+        "ln y <= 2 sqrt(y) for y > 0",
+        "0 < t/n = ln(Y)/(c1 n) <= B(n) = 2 sqrt(Y)/(c1 n)",
+        "ln y = 2 ln sqrt(y) <= 2 (sqrt(y) - 1) by ln z <= z - 1 (concavity of ln)",
+    )
+    bound_squared = 4 * ratio / (c1 * n) ** 2
+    ok = limits.record_limit(
+        derivation,
+        "B(n)^2 = 4 Y/(c1 n)^2 -> 0 as n -> oo, so B(n) -> 0 and t/n -> 0 (squeeze)",
+        limits.at_infinity(bound_squared, n, FACTS),
+        sp.Integer(0),
+    )
+    return time, sp.Integer(0) if ok else None
 
 
 #: The first-order relu reading's domain, rho1 = d^(-1/2) e^sigma with sigma > 0: exactly rho1 > d^(-1/2).
@@ -132,24 +156,29 @@ def relu_first_order(derivation: Derivation, target: sp.Expr = RELU_TARGET_ABOVE
     the derivation does not close.
     """
     closed = relu_reduction(derivation)
+    known = FACTS.with_signs(positive=target.free_symbols)
     c0, c1 = closed.subs(rho, 0), sp.diff(closed, rho).subs(rho, 0)
     derivation.zero("no force at rho = 0: relu(0) = 0", c0)
     derivation.zero("c1 = 2 lambda^2 beta / n", c1 - 2 * lam**2 * beta / n)
     time = linear_ode_time(derivation).subs({c0_: 0, c1_: c1, start_: d ** sp.Rational(-1, 2)})
     derivation.zero(
         "from rho0 = d^(-1/2) it reaches rho1 at t = n ln(rho1 sqrt d) / (2 lambda^2 beta)",
-        sp.expand_log(time - n * sp.log(rho1 * sp.sqrt(d)) / (2 * lam**2 * beta), force=True),
+        limits.split_logs(time - n * sp.log(rho1 * sp.sqrt(d)) / (2 * lam**2 * beta), known),
         r"t = \frac{n \ln(\rho_1\sqrt{d})}{2\lambda^2\beta}",
     )
-    on_domain = sp.expand_log(time.subs(rho1, target), force=True)
-    derivation.holds(
+    on_domain = limits.split_logs(time.subs(rho1, target), known)
+    derivation.sign(
         f"on the statement's domain (rho1 = {target}) the time is positive: rho1 lies ahead of rho0",
-        on_domain.is_positive,
+        on_domain,
+        ">0",
+        known,
         r"\rho_1 > d^{-1/2} \Rightarrow t > 0",
     )
-    limit = sp.limit(sp.limit(time / (n * sp.log(d)), d, sp.oo), n, sp.oo)
-    derivation.zero(
-        "t / (n ln d) -> 1/(4 lambda^2 beta) > 0 as d -> oo: Theta(n log d)", limit - 1 / (4 * lam**2 * beta)
+    limits.record_limit(
+        derivation,
+        "t / (n ln d) -> 1/(4 lambda^2 beta) > 0 as d -> oo (for every n): Theta(n log d)",
+        limits.at_infinity(time / (n * sp.log(d)), d, known, through_log=True),
+        1 / (4 * lam**2 * beta),
     )
     return time
 
@@ -173,17 +202,19 @@ def early_rate(derivation: Derivation, claimed: sp.Expr | None = None) -> sp.Exp
 
 def late_rate(derivation: Derivation, coefficient: int | sp.Expr = 2) -> sp.Expr:
     """The head's (d eps/dt)/eps as eps -> 0, checked against -coefficient * lambda, and its O(eps) remainder."""
-    per_gap = sp.simplify(softmax_rate_in_gap(derivation) / eps)
-    leading = sp.limit(per_gap, eps, 0)
-    derivation.zero(
+    per_gap = sp.cancel(softmax_rate_in_gap(derivation) / eps)  # exact: a quotient of polynomials in eps, exp(.)
+    leading = limits.at_point(per_gap, eps, sp.Integer(0), FACTS)
+    limits.record_limit(
+        derivation,
         "(d eps/dt)/eps -> -2 lambda as eps -> 0",
-        leading + coefficient * lam,
+        leading,
+        -coefficient * lam,
         r"\dot\varepsilon/\varepsilon \to -2\lambda",
     )
-    slope = sp.limit(sp.diff(per_gap, eps), eps, 0)
+    slope = limits.at_point(sp.diff(per_gap, eps), eps, sp.Integer(0), FACTS)
     derivation.holds(
-        "the remainder is O(eps): d/d eps of (d eps/dt)/eps has a finite limit at eps = 0",
-        slope.is_finite,
+        "the remainder is O(eps): d/d eps of (d eps/dt)/eps has a finite limit at eps = 0 (identities.limits)",
+        slope is not None,
         r"\dot\varepsilon/\varepsilon = -2\lambda + O(\varepsilon)",
     )
-    return leading
+    return sp.nan if leading is None else leading[0]  # nan: not established (the failure is recorded)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from identities import limits, signs
 from identities import linearized_clustering as lc
 from identities.derivation import Derivation
 
@@ -32,9 +33,22 @@ relu_start = 1 / sp.sqrt(d)
 start = sp.Symbol("rho_0", nonnegative=True)
 
 
-def positive_on_unit_interval(expr: sp.Expr) -> bool | None:
-    """Whether SymPy decides expr(rho) > 0 for all 0 < rho < 1 and n > 1 (via rho = r/(1+r), n = 1 + m)."""
-    return sp.simplify(expr.subs(rho, r / (1 + r)).subs(n, 1 + m)).is_positive
+#: The statement's domain as sign facts: n = 1 + m (m > 0), every other symbol > 0, and the hypotheses
+#: 0 < rho1 < 1 and d > 1 (d > rho1^-2), declared as the signs of the sub-expressions 1 - rho1, sqrt(d) - 1 and
+#: log d that the logarithms need.
+FACTS = signs.facts(
+    positive=[lam, beta, d, rho, rho1, m, r, s, 1 - rho1, sp.sqrt(d) - 1, sp.log(d)], shifts={n: (m, 1)}
+)
+
+
+def _PAST_ONE(t: sp.Symbol) -> sp.Expr:
+    """n = 1 + 1/t: n -> oo as t -> 0+, and n - 1 = 1/t keeps the factors 1 + (n - 1) rho positive in form."""
+    return 1 + 1 / t
+
+
+def on_unit_interval(expr: sp.Expr) -> sp.Expr:
+    """expr with 0 < rho < 1 and n > 1 encoded as rho = r/(1+r), n = 1 + m (r, m > 0), for a sign step."""
+    return expr.subs(rho, r / (1 + r)).subs(n, 1 + m)
 
 
 def time_integral_note(derivation: Derivation) -> None:
@@ -49,7 +63,7 @@ def time_integral_note(derivation: Derivation) -> None:
 def relu_time(derivation: Derivation) -> sp.Expr:
     """The exact time from rho0 = d^(-1/2) to rho1 under the relu reduction (closed form by partial fractions)."""
     rate = lc.relu_reduction(derivation)
-    derivation.holds("R > 0 for 0 < rho < 1 and n > 1", positive_on_unit_interval(rate), r"R(\rho) > 0")
+    derivation.sign("R > 0 for 0 < rho < 1 and n > 1", on_unit_interval(rate), ">0", FACTS, r"R(\rho) > 0")
     time_integral_note(derivation)
     antiderivative = (n / (2 * lam**2 * beta)) * (
         sp.log(rho) - sp.log(1 - rho) / n - (n - 1) / n * sp.log(1 + (n - 1) * rho)
@@ -77,11 +91,13 @@ def relu_upper_bound(derivation: Derivation) -> sp.Expr:
     derivation.zero(
         "T = B - (n-1)/(2 lambda^2 beta) ln((1 + (n-1) rho1)/(1 + (n-1) rho0)) with "
         "B = (n ln(rho1 sqrt d) + ln((1 - rho0)/(1 - rho1)))/(2 lambda^2 beta)",
-        sp.expand_log(time - bound - dropped, force=True),
+        limits.split_logs(time - bound - dropped, FACTS),
     )
-    derivation.holds(
+    derivation.sign(
         "the dropped term is <= 0: with rho1 = rho0 + delta (delta > 0) its logarithm is ln(1 + positive)",
-        sp.log(1 + (n - 1) * delta / (1 + (n - 1) * relu_start)).subs(n, 1 + m).is_positive,
+        sp.log(1 + (n - 1) * delta / (1 + (n - 1) * relu_start)).subs(n, 1 + m),
+        ">0",
+        FACTS.with_signs(positive=[delta]),
     )
     constant = (sp.Rational(1, 2) + sp.log(1 / (1 - rho1)) / (2 * sp.log(d))) / (2 * lam**2 * beta)
     slack_terms = (
@@ -91,27 +107,29 @@ def relu_upper_bound(derivation: Derivation) -> sp.Expr:
     )
     derivation.zero(
         "C(d) - B/(n ln d) = [-ln rho1 + ln(1/(1 - rho1)) (1/2 - 1/n) - ln(1 - d^(-1/2))/n] / (2 lambda^2 beta ln d)",
-        sp.expand_log(
-            constant - bound / (n * sp.log(d)) - sum(slack_terms) / (2 * lam**2 * beta * sp.log(d)), force=True
+        limits.split_logs(
+            constant - bound / (n * sp.log(d)) - sum(slack_terms) / (2 * lam**2 * beta * sp.log(d)), FACTS
         ),
         r"C(d) = \frac{1}{2\lambda^2\beta}\Big(\frac12 + \frac{\ln\frac{1}{1-\rho_1}}{2\ln d}\Big)",
     )
     # Each sign uses its own parametrization of the same hypothesis: rho1 = 1/(1+r) and rho1 = r/(1+r) both
     # cover 0 < rho1 < 1, n = 2 + s covers n > 2 (n = 2 makes the middle term 0), d = ((1+s)/s)^2 covers d > 1.
-    signs = (
+    slack_signs = (
         ("-ln rho1 > 0 for 0 < rho1 < 1", slack_terms[0].subs(rho1, 1 / (1 + r))),
         ("ln(1/(1 - rho1)) > 0 for 0 < rho1 < 1", sp.log(1 / (1 - rho1)).subs(rho1, r / (1 + r))),
         ("1/2 - 1/n > 0 for n > 2 (and = 0 at n = 2)", (sp.Rational(1, 2) - 1 / n).subs(n, 2 + s)),
         ("-ln(1 - d^(-1/2))/n > 0 for d > 1, n > 0", slack_terms[2].subs(d, ((1 + s) / s) ** 2)),
     )
-    for text, term in signs:
-        derivation.holds(text, sp.simplify(term).is_positive)
+    for text, term in slack_signs:
+        derivation.sign(text, term, ">0", FACTS)
     in_unit = {rho1: r / (1 + r)}
-    derivation.holds(
+    derivation.sign(
         "C(d) decreases in d > 1, so on d > rho1^(-2) it is at most C(rho1^(-2)), a constant",
-        sp.simplify(sp.diff(constant, d).subs(in_unit).subs(d, 1 + s)).is_negative,
+        sp.diff(constant, d).subs(in_unit).subs(d, 1 + s),
+        "<0",
+        FACTS,
     )
-    sup = sp.simplify(constant.subs(d, rho1**-2))
+    sup = constant.subs(d, rho1**-2)
     derivation.note(
         f"hence T <= B <= C n ln d with C = {sup}: T = O(n log d) on the reduction",
         rf"T \le {sp.latex(sup)}\; n \ln d",
@@ -122,16 +140,20 @@ def relu_upper_bound(derivation: Derivation) -> sp.Expr:
 def relu_large_n_limit(derivation: Derivation) -> sp.Expr:
     """lim_{n -> oo} T for fixed d and rho1 (finite), checked to grow like sqrt(d)/(2 lambda^2 beta)."""
     time = relu_time(derivation)
-    limit = sp.simplify(sp.limit(time, n, sp.oo))
-    derivation.holds(f"for fixed d and rho1, T -> {limit} as n -> oo (finite)", limit.is_finite)
-    derivation.zero(
+    found = limits.at_infinity(time, n, FACTS, form=_PAST_ONE)
+    limit = sp.nan if found is None else found[0]
+    limits.record_limit(derivation, f"for fixed d and rho1, T -> {limit} as n -> oo (finite)", found, limit)
+    limits.record_limit(
+        derivation,
         "so T/(n ln d) -> 0 as n -> oo at fixed d: no c > 0 has T >= c n ln d for all n",
-        sp.limit(time / (n * sp.log(d)), n, sp.oo),
+        limits.at_infinity(time / (n * sp.log(d)), n, FACTS, form=_PAST_ONE),
+        sp.Integer(0),
     )
-    growth = sp.limit(limit / sp.sqrt(d), d, sp.oo)
-    derivation.zero(
+    limits.record_limit(
+        derivation,
         "the limit grows like sqrt(d)/(2 lambda^2 beta) as d -> oo",
-        growth - 1 / (2 * lam**2 * beta),
+        None if found is None else limits.at_infinity(limit / sp.sqrt(d), d, FACTS, form=lambda t: (1 + 1 / t) ** 2),
+        1 / (2 * lam**2 * beta),
         rf"\lim_{{n\to\infty}} T = {sp.latex(limit)} \sim \frac{{\sqrt d}}{{2\lambda^2\beta}}",
     )
     return limit
@@ -140,7 +162,7 @@ def relu_large_n_limit(derivation: Derivation) -> sp.Expr:
 def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
     """(lower bound from rho0 = 0, upper bound from any rho0 in [0, rho1)) of T under the softmax reduction."""
     rate = lc.softmax_reduction(derivation)
-    derivation.holds("R > 0 for 0 < rho < 1 and n > 1", positive_on_unit_interval(rate), r"R(\rho) > 0")
+    derivation.sign("R > 0 for 0 < rho < 1 and n > 1", on_unit_interval(rate), ">0", FACTS, r"R(\rho) > 0")
     time_integral_note(derivation)
     kernel = 1 / (2 * lam * (1 - rho) * (1 + (n - 1) * rho))
     derivation.zero(
@@ -153,10 +175,12 @@ def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
         sp.diff(antiderivative, rho) - kernel,
         r"A(\rho) = \frac{1}{2\lambda n}\ln\frac{1+(n-1)\rho}{1-\rho}",
     )
-    derivation.holds(
+    derivation.sign(
         "exp(beta lambda (1 - rho)) decreases in rho, so on [rho0, rho1] it lies in [exp(beta lambda (1 - rho1)), "
         "exp(beta lambda)]",
-        sp.diff(sp.exp(beta * lam * (1 - rho)), rho).is_negative,
+        sp.diff(sp.exp(beta * lam * (1 - rho)), rho),
+        "<0",
+        FACTS,
     )
     derivation.note(
         "cited: an integral of Q > 0 times a factor between two constants lies between the constants times int Q; "
@@ -171,8 +195,13 @@ def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
 def softmax_upper_bound(derivation: Derivation) -> sp.Expr:
     """T <= U(n) for every start in [0, rho1), and U(n)/n -> 0: T = O(n) (indeed o(n)); returns U."""
     _, upper = softmax_time_bounds(derivation)
-    limit = sp.limit(upper / n, n, sp.oo)
-    derivation.zero("U(n)/n -> 0 as n -> oo", limit, r"\frac{U(n)}{n} \to 0")
+    limits.record_limit(
+        derivation,
+        "U(n)/n -> 0 as n -> oo",
+        limits.at_infinity(upper / n, n, FACTS, form=_PAST_ONE),
+        sp.Integer(0),
+        r"\frac{U(n)}{n} \to 0",
+    )
     derivation.note(
         "cited: U(n)/n is continuous on n >= 2 with a finite limit, hence bounded: T <= U(n) <= C n, O(n)",
     )
@@ -182,18 +211,22 @@ def softmax_upper_bound(derivation: Derivation) -> sp.Expr:
 def softmax_log_growth(derivation: Derivation) -> sp.Expr:
     """From rho0 = 0 both bounds are ~ ln(n)/(2 lambda), so T/ln n -> 1/(2 lambda) (squeeze); returns the limit."""
     lower, upper = softmax_time_bounds(derivation)
-    limits = [sp.simplify(sp.limit(bound / sp.log(n), n, sp.oo)) for bound in (lower, upper)]
-    derivation.zero(
-        f"lower bound / ln n -> {limits[0]} and upper bound / ln n -> {limits[1]}: the same limit",
-        limits[0] - limits[1],
-    )
-    derivation.zero(
-        "so T/ln n -> 1/(2 lambda) (squeeze): the time grows like ln n",
-        limits[0] - 1 / (2 * lam),
+    growth = 1 / (2 * lam)
+    for name, bound in (("lower", lower), ("upper", upper)):
+        limits.record_limit(
+            derivation,
+            f"the {name} bound / ln n -> 1/(2 lambda)",
+            limits.at_infinity(bound / sp.log(n), n, FACTS, form=_PAST_ONE),
+            growth,
+        )
+    derivation.note(
+        "so T/ln n -> 1/(2 lambda) (squeeze between the two bounds): the time grows like ln n",
         r"\frac{T}{\ln n} \to \frac{1}{2\lambda}",
     )
-    derivation.zero(
+    limits.record_limit(
+        derivation,
         "and T/n <= U(n)/n -> 0: no c > 0 has T >= c n for all n",
-        sp.limit(upper / n, n, sp.oo),
+        limits.at_infinity(upper / n, n, FACTS, form=_PAST_ONE),
+        sp.Integer(0),
     )
-    return limits[0]
+    return growth

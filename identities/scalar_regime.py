@@ -9,13 +9,26 @@ from __future__ import annotations
 import sympy as sp
 
 from identities import closed_forms as cf
+from identities import signs
 from identities.derivation import Derivation
+from identities.zero_test import is_identically_zero
 
 c, H = cf.c, sp.Symbol("H", real=True)
 k = sp.Symbol("k", nonnegative=True)
 m = sp.Symbol("m", positive=True)
 u, lam, beta = cf.u, cf.lam, cf.beta
-a_int, b_int = sp.symbols("a b", integer=True)
+#: Sign facts: k = H - 1 >= 0, m = n - 1 > 0, u, beta, lambda > 0.
+FACTS = signs.facts(positive=[m, u, lam, beta, cf.n], nonnegative=[k])
+
+
+def _square_gaps(difference: int) -> list[int]:
+    """The |b| of all integer solutions of a^2 - b^2 = difference != 0, exactly: (a - b)(a + b) = difference,
+    so p = a - b runs over the divisors of difference and a = (p + q)/2, b = (q - p)/2 with q = difference/p."""
+    out = set()
+    for p in range(-abs(difference), abs(difference) + 1):
+        if p != 0 and difference % p == 0 and (p + difference // p) % 2 == 0:
+            out.add(abs(difference // p - p) // 2)
+    return sorted(out)
 
 
 def prove_c_star(formula: sp.Expr | None = None) -> Derivation:
@@ -34,10 +47,10 @@ def prove_c_star(formula: sp.Expr | None = None) -> Derivation:
     rationalized = 2 / (sp.sqrt(k**2 + 4) + k)
     d.zero(
         "With k = H - 1 >= 0, rationalize: c*(H) = 2 / (sqrt(k^2 + 4) + k)",
-        sp.radsimp(shifted - rationalized),
+        shifted - rationalized,
         rf"c^*(H) = {sp.latex(rationalized)}",
     )
-    d.holds("Hence c*(H) > 0 for every real H >= 1 (the other root is negative)", rationalized.is_positive, r"c^* > 0")
+    d.sign("Hence c*(H) > 0 for every real H >= 1 (the other root is negative)", rationalized, ">0", FACTS, r"c^* > 0")
     factors = sp.factor_list(poly, c, H)[1]
     irreducible = len(factors) == 1 and factors[0][1] == 1 and sp.degree(factors[0][0], c) == 2
     d.holds(
@@ -46,13 +59,12 @@ def prove_c_star(formula: sp.Expr | None = None) -> Derivation:
         irreducible,
         r"[\mathbb{Q}(H, c^*) : \mathbb{Q}(H)] = 2",
     )
-    solutions = sp.diophantine(a_int**2 - b_int**2 - 4, syms=(a_int, b_int))
-    square_cases = sorted({abs(int(b)) for a, b in solutions})
+    square_cases = _square_gaps(4)
     d.holds(
         "At an integer H the discriminant (H-1)^2 + 4 is a perfect square r^2 only when (r - k)(r + k) = 4, "
         "whose integer solutions have k = 0: c*(H) is rational (degree 1, c*(1) = 1) only for H = 1, "
         "and a quadratic irrational with minimal polynomial c^2 + (H-1)c - 1 for every integer H >= 2",
-        square_cases == [0] and sp.simplify(formula.subs(H, 1) - 1) == 0,
+        square_cases == [0] and is_identically_zero(formula.subs(H, 1) - 1),
         r"r^2 - (H-1)^2 = 4 \iff (r, H) = (\pm 2, 1)",
     )
     d.zero(
@@ -61,15 +73,17 @@ def prove_c_star(formula: sp.Expr | None = None) -> Derivation:
         r"(k+2)^2 - (k^2+4) = 4k \ge 0 \Rightarrow c^* = \tfrac{\sqrt{k^2+4} - k}{2} \le 1",
     )
     derivative = sp.diff(rationalized, k)
-    d.holds(
+    d.sign(
         "Strictly decreasing in H: d c*/dH < 0 for every real H >= 1",
-        derivative.is_negative,
-        rf"\frac{{dc^*}}{{dH}} = {sp.latex(sp.simplify(derivative))} < 0",
+        derivative,
+        "<0",
+        FACTS,
+        rf"\frac{{dc^*}}{{dH}} = {sp.latex(derivative)} < 0",
     )
     implicit = -c / (2 * c + H - 1)
     d.zero(
         "Cross-check by implicit differentiation of the defining polynomial: dc/dH = -c / (2c + H - 1)",
-        sp.radsimp(sp.diff(formula, H) - implicit.subs(c, formula)),
+        sp.diff(formula, H) - implicit.subs(c, formula),
         r"\frac{dc^*}{dH} = -\frac{c^*}{2c^* + H - 1}",
     )
     return d
@@ -83,12 +97,18 @@ def prove_golden(claimed: sp.Expr | None = None) -> Derivation:
     d.note("At H = 2 the defining polynomial is c^2 + c - 1", rf"c^*(2) = {sp.latex(value)}")
     d.zero(
         "c*(2) minus the claimed value (rationalized exactly)",
-        sp.radsimp(value - claimed),
+        value - claimed,
         rf"{sp.latex(value)} = {sp.latex(claimed)}",
     )
+    golden_polynomial = c**2 + c - 1
+    d.all_zero(
+        "Both are roots of c^2 + c - 1",
+        [golden_polynomial.subs(c, value), golden_polynomial.subs(c, claimed)],
+    )
     d.holds(
-        "Both have the minimal polynomial c^2 + c - 1 over Q",
-        sp.minimal_polynomial(value, c) == sp.minimal_polynomial(claimed, c) == c**2 + c - 1,
+        "c^2 + c - 1 is irreducible over Q (its discriminant 5 is not a square, so it has no rational root): it is "
+        "the minimal polynomial of both",
+        sp.discriminant(golden_polynomial, c) == 5 and 2**2 < 5 < 3**2,
         r"\mathrm{minpoly}_{\mathbb{Q}}(c^*(2)) = c^2 + c - 1 = \mathrm{minpoly}_{\mathbb{Q}}(1/\varphi)",
     )
     return d
@@ -116,12 +136,14 @@ def prove_lambda_max(formula: sp.Expr | None = None) -> Derivation:
     at_formula = sp.expand(g.subs(u, u_star))
     d.zero(
         "beta * lambda_max = 1 + W(m/e) solves g(u) = 0, using only the defining identity W(z) e^{W(z)} = z",
-        sp.simplify(at_formula.subs(sp.exp(w), (m / sp.E) / w)),
+        at_formula.subs(sp.exp(w), (m / sp.E) / w),
         r"g(1 + W(m/e)) = m - e\,W(m/e)\,e^{W(m/e)} = m - e \cdot \tfrac{m}{e} = 0",
     )
-    d.holds(
+    d.sign(
         "u* = 1 + W(m/e) > 0: for z = m/e > 0, W(z) e^{W(z)} = z > 0 forces W(z) > 0",
-        (m / sp.E).is_positive,
+        u_star,
+        ">0",
+        FACTS,
         r"\lambda_{\max} = \frac{1 + W\!\left(\frac{n-1}{e}\right)}{\beta} > 0",
     )
     return d
@@ -166,18 +188,20 @@ def prove_lambda_c_monotone() -> Derivation:
         g_u.subs(at_root) - u**2 * sp.exp(u) / (u + 2),
         r"g_u(u_c) = \frac{u_c^2 e^{u_c}}{u_c + 2}",
     )
-    d.holds(
+    d.sign(
         "g_u(u_c) > 0 for u_c > 2 (u_c > 2: prove_lambda_c_equation), so the implicit function theorem applies and "
         "u_c(n) is continuously differentiable for n > 1",
-        (u**2 * sp.exp(u) / (u + 2)).is_positive,
+        u**2 * sp.exp(u) / (u + 2),
+        ">0",
+        FACTS,
         r"g_u(u_c) > 0",
     )
     d.zero(
         "du_c/dn = -g_n / g_u = (u_c + 2)^2 e^{-u_c} / u_c^2",
-        sp.simplify((-g_n / g_u).subs(at_root) - slope),
+        (-g_n / g_u).subs(at_root) - slope,
         r"\frac{du_c}{dn} = \frac{(u_c + 2)^2 e^{-u_c}}{u_c^2}",
     )
-    d.holds("du_c/dn > 0: u_c is increasing in n", slope.is_positive, r"\frac{du_c}{dn} > 0")
+    d.sign("du_c/dn > 0: u_c is increasing in n", slope, ">0", FACTS, r"\frac{du_c}{dn} > 0")
     d_n, d_beta = cf.lambda_c_partials(cf.n, beta)
     scaled = {cf.LambdaC(cf.n, beta): u / beta}  # lambda_c = u_c / beta
     d.zero(
@@ -190,5 +214,5 @@ def prove_lambda_c_monotone() -> Derivation:
         d_beta.subs(scaled) + u / beta**2,
         r"\frac{\partial \lambda_c}{\partial \beta} = -\frac{u_c}{\beta^2} < 0",
     )
-    d.holds("-u_c / beta^2 < 0", (-u / beta**2).is_negative, r"-u_c/\beta^2 < 0")
+    d.sign("-u_c / beta^2 < 0", -u / beta**2, "<0", FACTS, r"-u_c/\beta^2 < 0")
     return d

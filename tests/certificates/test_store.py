@@ -265,6 +265,10 @@ TRUSTED = {
     "certificates.regions",
     "identities.derivation",
     "identities.scalar_regime",
+    # what the derivations' steps rest on: the exact zero test, the structural sign prover, checked limits
+    "identities.zero_test",
+    "identities.signs",
+    "identities.limits",
     # the regime derivation of C8.invariance that check-cert re-derives (the equiangular reduction, by counting)
     "identities.condition8_invariance",
     "identities.equiangular_reduction",

@@ -28,7 +28,7 @@ from identities.derivation import Derivation, Step
 def _labelled_consistently(steps: list[Step]) -> bool:
     """Computed steps end with the SymPy mark, cited ones carry the cited-lemma mark, notes carry neither."""
     allowed = {("computed", True, False), ("cited", False, True), ("note", False, False)}
-    return all((s.kind, "[SymPy: " in s.text, "[cited lemma: " in s.text) in allowed for s in steps)
+    return all((s.kind, "[checked" in s.text, "[cited lemma: " in s.text) in allowed for s in steps)
 
 
 @pytest.mark.parametrize("claim_id", ["T22.superadditivity.reading-b", "T22.late-rate", "T22.early-rate"])
