@@ -42,3 +42,21 @@ Ltac hf_decide :=
          | |- ~ _ => intro
          end;
   solve [ lra | nra ].
+
+(* Polynomial facts for the T19 statements (c* pinned by c^2 + (H - 1) c - 1 = 0). *)
+Lemma le_iff_factor (L R0 A K : R) : 0 < K -> L - R0 = A * K -> (L <= R0 <-> A <= 0).
+Proof. intros hK e. split; intro; nra. Qed.
+(* An identity modulo a polynomial relation p = 0: L - R0 - A K is a multiple of p. *)
+Lemma factor_mod (L R0 A K p m : R) : p = 0 -> L - R0 - A * K = m * p -> L - R0 = A * K.
+Proof. intros hp e. rewrite hp, Rmult_0_r in e. lra. Qed.
+(* From c > 0, H >= 2, c^2 + (H - 1) c - 1 = 0 and q (1 - c^2) = c^2 (n - 1): q (H - 1) = c (n - 1) and c < 1. *)
+Ltac hf_summary H n c q :=
+  match goal with
+  | hp : (-1) + (c ^ 2) + (c * ((-1) + H)) = 0 |- _ =>
+    assert (hs : q * ((-1) + H) = c * ((-1) + n));
+    [ assert (q * ((-1) + (c ^ 2) + (c * ((-1) + H))) = 0) by (rewrite hp; ring);
+      let E := fresh "E" in
+      assert (E : c * (q * ((-1) + H) - c * ((-1) + n)) = 0) by nra;
+      destruct (Rmult_integral _ _ E); lra
+    | assert (hc1 : c < 1) by nra ]
+  end.

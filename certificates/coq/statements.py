@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from certificates.coq import terms
+from certificates.coq.proofs import PROOFS
 from certificates.coq.terms import NotTranslatable
 
 PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
@@ -113,7 +114,7 @@ def _universal(statement: UniversalStatement) -> str:
     labels = [f"h{k}" for k in range(len(hypotheses))]
     intros = " ".join(names + labels)
     facts = _atom_facts([*statement.hypotheses, statement.goal])
-    proof = [f"  intros {intros}." if intros else "", *facts, "  hf_decide."]
+    proof = [f"  intros {intros}." if intros else "", *facts, PROOFS.get(statement.name, "  hf_decide.")]
     return (
         f"Theorem {theorem_name(statement.name)} :\n  {binders}{shown}{goal}.\n"
         "Proof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
