@@ -7,8 +7,8 @@ Two shapes cover the translatable certificates:
   obligation's order; `interval` proves each conjunct (bisection-free: the point is exact).
 - `UniversalProblem`: statements `forall constants, hypotheses -> goal` over the reals (the SMT
   obligations: the T19 threshold statements, a claims-file inequality on its domain). The proof adds,
-  for each `exp`, `sqrt` and `ln` atom, the library facts it rests on (`exp_pos`, `exp_ineq1_le`,
-  monotonicity, `exp_plus`, `sqrt_sqrt` with its sign proved, `exp_ln`), then closes the goal with
+  for each `exp`, `sqrt`, `ln` and inverse atom, the library facts it rests on (`exp_pos`, `exp_ineq1_le`,
+  monotonicity, `exp_plus`, `sqrt_sqrt` with its sign proved, `exp_ln`, `Rinv_r` with its base proved non-zero), then closes the goal with
   `nra`/`lra` after splitting conjunctions and equivalences.
 The source starts with the prelude (`prelude.v`) inline, so each file compiles alone.
 """
@@ -126,6 +126,7 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
     exps: list[str] = []
     roots: list[str] = []
     logs: list[str] = []
+    inverses: list[str] = []
 
     def walk(node: Any) -> None:
         if not isinstance(node, list) or not node or node[0] in ("rat", "sym"):
@@ -138,11 +139,13 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
             roots.append(terms.term(node[1]))
         elif node[0] == "log":
             logs.append(terms.term(node[1]))
+        elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:
+            inverses.append(terms.term(node[1] if node[2] == -1 else ["pow", node[1], -node[2]]))
 
     for f in formulas:
         walk(f)
-    exps, roots, logs = (list(dict.fromkeys(x)) for x in (exps, roots, logs))
-    lines = []
+    exps, roots, logs, inverses = (list(dict.fromkeys(x)) for x in (exps, roots, logs, inverses))
+    lines = [f"  hf_inverse_facts {a}." for a in inverses]
     for a in logs:
         lines.append(f"  hf_log_facts {a}.")
         exps.append(f"(ln {a})")

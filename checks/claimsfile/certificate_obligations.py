@@ -119,6 +119,14 @@ def _dynamics(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple
 def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     """A point certificate with no coordinates: every definedness condition of expr, then the interval."""
     _require_kind(claim, kind, "witness")
+    constant_obligation(claim, payload)
+    how = recheck.point_conditions(payload, {})
+    return f"claims-file claim {claim.id!r}: {claim.statement}", how
+
+
+def constant_obligation(claim: ConstantClaim, payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The conditions (name, expression, relation) a constant's point certificate must hold, in order, after
+    checking that the payload holds exactly them (each definedness condition settled by a relation that settles it)."""
     recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
     if payload["witness"] != "point" or payload["parameters"] != {} or payload["point"] != {}:
         raise Rejected("a constant claim is certified by a point witness without coordinates or parameters")
@@ -138,8 +146,7 @@ def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple
         for name, expr, relation in constant_conditions(claim, [])
     ]
     recheck.require_conditions(stated, expected, claim.id)
-    how = recheck.point_conditions(payload, {})
-    return f"claims-file claim {claim.id!r}: {claim.statement}", how
+    return expected
 
 
 def condition_relations(relation: str) -> tuple[str, ...]:
