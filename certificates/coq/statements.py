@@ -7,8 +7,9 @@ Two shapes cover the translatable certificates:
   obligation's order; `interval` proves each conjunct (bisection-free: the point is exact).
 - `UniversalProblem`: statements `forall constants, hypotheses -> goal` over the reals (the SMT
   obligations: the T19 threshold statements, a claims-file inequality on its domain). The proof adds,
-  for each `exp`, `sqrt`, `ln` and inverse atom, the library facts it rests on (`exp_pos`, `exp_ineq1_le`,
-  monotonicity, `exp_plus`, `sqrt_sqrt` with its sign proved, `exp_ln`, `Rinv_r` with its base proved non-zero), then closes the goal with
+  for each `exp`, `sqrt`, `ln` and inverse atom, the library facts it rests on (`exp_pos`,
+  `exp_ineq1_le`, monotonicity, `exp_plus`, `sqrt_sqrt` with its sign proved, `exp_ln`, `Rinv_r` with its
+  base proved non-zero), then closes the goal with
   `nra`/`lra` after splitting conjunctions and equivalences.
 The source starts with the prelude (`prelude.v`) inline, so each file compiles alone.
 """
@@ -84,7 +85,10 @@ def source(title: str, claim_id: str, sentence: str, problem: Problem) -> str:
 
 def _point(claim_id: str, problem: PointProblem) -> str:
     names = [terms.identifier(name) for name in problem.point]
-    lines = [f"Definition {name} : R := {terms.real(value)}." for name, value in zip(names, problem.point.values())]
+    lines = [
+        f"Definition {name} : R := {terms.real(value)}."
+        for name, value in zip(names, problem.point.values(), strict=True)
+    ]
     conjuncts: list[str] = []
     for name, tree, relation in problem.conditions:
         conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from certificates import verify
 from certificates.verify import check_file
+from checks import coq_files
 from checks.claimsfile import certificate_obligations
 from checks.claimsfile.embedding import embedded_claim_mismatch
 from checks.errors import InputError
@@ -22,6 +23,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--claims",
         metavar="CLAIMS.toml",
         help="also confirm that each claims-file certificate embeds exactly the claim of that id in this file",
+    )
+    parser.add_argument(
+        "--coq",
+        action="store_true",
+        help="also re-check each certificate in Coq: its Coq file is regenerated from the claim and compiled by coqc",
+    )
+    parser.add_argument(
+        "--coq-seconds",
+        type=float,
+        default=coq_files.run.SECONDS,
+        metavar="S",
+        help=f"time limit of coqc per certificate (default: {coq_files.run.SECONDS:.0f})",
     )
 
 
@@ -52,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
             compare = {claim.id: claim for claim in load_claims(args.claims)}
         except InputError as exc:
             raise InputError(f"--claims: {exc}") from None
+    if args.coq and coq_files.run.coqc() is None:
+        raise InputError("--coq", "coqc", "Coq is not installed (apt-get install coq libcoq-interval)")
+    if not 1 <= args.coq_seconds <= 3600:
+        raise InputError("--coq-seconds", str(args.coq_seconds), "must be between 1 and 3600")
     failures = 0
     for path in paths:
         result = check_file(path, certificate_obligations.check)
@@ -69,4 +86,18 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"{path}: {message}\n")
         else:
             sys.stderr.write(f"{path}: FAIL: {message}\n")
+        if args.coq:
+            failures += not _coq_line(path, args.coq_seconds)
     return 1 if failures else 0
+
+
+def _coq_line(path: Path, seconds: float) -> bool:
+    """Print the Coq re-check of one certificate; False when Coq rejected it (not translatable is no failure)."""
+    verdict = coq_files.check(path, seconds)
+    timing = f", {verdict.seconds:.1f} s" if verdict.seconds else ""
+    line = f"{path}: coq: {verdict.status}: {verdict.message}{timing}\n"
+    if verdict.status == coq_files.REJECTED:
+        sys.stderr.write(line.replace(": coq: ", ": FAIL: coq: ", 1))
+        return False
+    sys.stdout.write(line)
+    return True
