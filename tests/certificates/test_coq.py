@@ -23,7 +23,7 @@ from certificates.witness import certify_obligation_point
 from checks import coq_files
 
 if run.coqc() is None:
-    pytest.skip("coqc is not installed (apt-get install coq libcoq-interval): Coq checks skipped", allow_module_level=True)
+    pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq tests skipped", allow_module_level=True)
 
 CLAIMS = """
 [[claim]]
