@@ -38,6 +38,7 @@ Ltac hf_log_facts a := try (let h := fresh "hdef" in assert (h : 0 < a) by nra; 
 Ltac hf_inverse_facts a := try (let h := fresh "hdef" in assert (h : a <> 0) by (intro; nra); pose proof (Rinv_r a h)).
 (* Split conjunctions, equivalences and negations of the goal, then close each part by real arithmetic. *)
 Ltac hf_decide :=
+  unfold Rdiv in *;
   repeat match goal with
          | |- _ /\ _ => split
          | |- _ <-> _ => split; intro

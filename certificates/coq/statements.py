@@ -97,7 +97,8 @@ def _point(claim_id: str, problem: PointProblem) -> str:
         raise NotTranslatable("the point witness has no conditions")
     prec = problem.prec + EXTRA_BITS
     close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
-    unfold = f"  unfold {', '.join(names)}.\n" if names else ""
+    named = names + (["c_star"] if _uses_c_star([tree for _, tree, _ in problem.conditions]) else [])
+    unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     statement = " /\\\n  ".join(conjuncts)
     lines += [
         f"Theorem {theorem_name(claim_id)} :\n  {statement}.",
@@ -143,13 +144,18 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
             roots.append(terms.term(node[1]))
         elif node[0] == "log":
             logs.append(terms.term(node[1]))
+        elif node[0] == "c_star":
+            roots.append(f"(({terms.term(node[1])} - 1) ^ 2 + 4)")
+        elif node[0] == "div":
+            inverses.append(terms.term(node[2]))
         elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:
             inverses.append(terms.term(node[1] if node[2] == -1 else ["pow", node[1], -node[2]]))
 
     for f in formulas:
         walk(f)
     exps, roots, logs, inverses = (list(dict.fromkeys(x)) for x in (exps, roots, logs, inverses))
-    lines = [f"  hf_inverse_facts {a}." for a in inverses]
+    lines = ["  unfold c_star in *."] if _uses_c_star(formulas) else []
+    lines += [f"  hf_inverse_facts {a}." for a in inverses]
     for a in logs:
         lines.append(f"  hf_log_facts {a}.")
         exps.append(f"(ln {a})")
@@ -161,3 +167,8 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
         for b in exps[i + 1 :]:
             lines.append(f"  hf_exp_pair {a} {b}.")
     return lines
+
+
+def _uses_c_star(trees: list[Any]) -> bool:
+    """Whether a `c_star` node occurs (the proof then unfolds the prelude's definition)."""
+    return any(node == "c_star" or (isinstance(node, list) and _uses_c_star(node)) for node in trees)

@@ -2,11 +2,12 @@
 
 The translation is one case per node, so that a reader can check it: `add` and `mul` are `+` and `*`,
 `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natural exponent) and `/ (b ^ -k)` for k < 0,
+`neg`, `sub`, `div` are `-`, `-`, `/`, `c_star` is the prelude's `c_star`, `golden`, `pi`, `e` their values,
 `exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`. Coq's `ln`,
 `sqrt` and `/` are total (they return 0 outside their domain), so `definedness` lists what a statement
 must also assert for every subterm to be defined: `0 < x` under `ln`, `0 <= x` under `sqrt`, `x <> 0`
-under a negative power. `lambertw` and `lambda_c` have no Coq definition here (they are implicit):
-`NotTranslatable` names them. Symbol names become Coq identifiers unchanged when they are ones;
+under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
+Coq term here: `NotTranslatable` names them. Symbol names become Coq identifiers unchanged when they are ones;
 any other name is refused, never escaped into text.
 """
 
@@ -128,12 +129,22 @@ def term(tree: Any) -> str:
         return f"({base} ^ {k})" if k >= 0 else f"(/ ({base} ^ {-k}))"
     if op in ("exp", "log", "sqrt") and len(args) == 1:
         return f"({_FUNCTIONS[op]} {term(args[0])})"
+    if op == "neg" and len(args) == 1:
+        return f"(- {term(args[0])})"
+    if op in ("sub", "div") and len(args) == 2:
+        return f"({term(args[0])} {'-' if op == 'sub' else '/'} {term(args[1])})"
+    if op == "c_star" and len(args) == 1:
+        return f"(c_star {term(args[0])})"
+    if op in _CONSTANTS and not args:
+        return _CONSTANTS[op]
     if op in ("lambertw", "lambda_c"):
         raise NotTranslatable(f"{op} is defined implicitly (by its equation); no Coq term states its value here")
-    raise TreeError(f"unknown or malformed node {op!r}")
+    raise NotTranslatable(f"no Coq translation of the node {str(op)[:40]!r} yet")
 
 
 _FUNCTIONS = {"exp": "exp", "log": "ln", "sqrt": "sqrt"}
+#: The named constants of the claims grammar, by their closed forms.
+_CONSTANTS = {"golden": "((1 + sqrt 5) / 2)", "pi": "PI", "e": "(exp 1)"}
 
 
 def formula(tree: Any) -> str:
@@ -173,6 +184,8 @@ def definedness(tree: Any) -> list[str]:
             walk(child)
         if node[0] == "log":
             found.append(condition(node[1], ">"))
+        elif node[0] == "div":
+            found.append(condition(node[2], "!="))
         elif node[0] == "sqrt":
             found.append(condition(node[1], ">="))
         elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:

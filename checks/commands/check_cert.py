@@ -87,12 +87,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             sys.stderr.write(f"{path}: FAIL: {message}\n")
         if args.coq:
-            failures += not _coq_line(path, args.coq_seconds)
+            failures += not _coq_line(path, args.coq_seconds, result_ok)
     return 1 if failures else 0
 
 
-def _coq_line(path: Path, seconds: float) -> bool:
-    """Print the Coq re-check of one certificate; False when Coq rejected it (not translatable is no failure)."""
+def _coq_line(path: Path, seconds: float, rechecked: bool) -> bool:
+    """Print the Coq re-check of one certificate and the independent checkers that accepted it; False when Coq
+    rejected it (not translatable is no failure)."""
     verdict = coq_files.check(path, seconds)
     timing = f", {verdict.seconds:.1f} s" if verdict.seconds else ""
     line = f"{path}: coq: {verdict.status}: {verdict.message}{timing}\n"
@@ -100,4 +101,11 @@ def _coq_line(path: Path, seconds: float) -> bool:
         sys.stderr.write(line.replace(": coq: ", ": FAIL: coq: ", 1))
         return False
     sys.stdout.write(line)
+    checkers = (_checkers(path) if rechecked else []) + (["Coq"] if verdict.status == coq_files.RECHECKED else [])
+    sys.stdout.write(f"{path}: independent checkers: {', '.join(checkers) or 'none'}\n")
     return True
+
+
+def _checkers(path: Path) -> list[str]:
+    """The checkers check-cert ran on an accepted certificate: its own re-check, and both solvers for smt."""
+    return ["check-cert", "z3", "cvc5"] if verify.load(path)["kind"] == "smt" else ["check-cert (balls)"]

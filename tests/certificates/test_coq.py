@@ -168,4 +168,23 @@ def test_check_cert_coq_reports_each_certificate(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert f"{good}: coq: re-checked by Coq" in result.stdout
+    assert f"{good}: independent checkers: check-cert (balls), Coq" in result.stdout
     assert f"{bad}: FAIL: coq: rejected by Coq" in result.stderr
+
+
+def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
+    from certificates.coq.statements import PointProblem, UniversalProblem, UniversalStatement, source
+
+    # c_star(H) <= 1 for H >= 1; 1/golden - (golden - 1) + 1/1000 > 0 and c_star(2) > 0 (named nodes)
+    H = ["sym", "H"]
+    universal = UniversalStatement("named", ["H"], [[">=", H, ["rat", "1"]]], ["<=", ["c_star", H], ["rat", "1"]])
+    assert run.compile_source(source("t", "named", "s", UniversalProblem([universal]))).status == "accepted"
+    inverse = ["add", ["sub", ["div", ["rat", "1"], ["golden"]], ["sub", ["golden"], ["rat", "1"]]], ["rat", "1/1000"]]
+    point = PointProblem(
+        {}, [("1/golden > golden - 1 - 1/1000", inverse, ">"), ("c_star(2) > 0", ["c_star", ["rat", "2"]], ">")], 64
+    )
+    text = source("t", "named", "s", point)
+    assert "((1 + sqrt 5) / 2) <> 0" in text  # the div's definedness is stated
+    assert run.compile_source(text).status == "accepted"
+    false = PointProblem({}, [("c_star(2) > 1", ["sub", ["c_star", ["rat", "2"]], ["rat", "1"]], ">")], 64)
+    assert run.compile_source(source("t", "named", "s", false)).status == "rejected"
