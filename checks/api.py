@@ -21,6 +21,7 @@ from typing import TypedDict, Unpack
 
 from checks.bounds import check_seed, check_timeout
 from checks.claim_runner import run_claims
+from checks.coq_files import write_coq_files
 from checks.errors import InputError
 from checks.progress import progress_bar
 from checks.registry import PROFILES, Claim, Context, load_all
@@ -80,6 +81,7 @@ def decide(
     base = Context(profile, seed, Path(certificates), deadline)
     with progress_bar(label, len(claims), enabled=progress) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
+    write_coq_files([path for r in results for path in r.certificates])
     return Report(results, profile, seed, subject)
 
 

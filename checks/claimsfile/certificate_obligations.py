@@ -161,6 +161,16 @@ def _dynamics(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple
 def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     """A point certificate with no coordinates: every definedness condition of expr, then the interval."""
     _require_kind(claim, kind, "witness")
+    constant_obligation(claim, payload)
+    how = recheck.point_conditions(payload, {})
+    interval = f"[{decimal_text(claim.low)}, {decimal_text(claim.high)}]"
+    value = f"{decimal_text(claim.value)} to {claim.digits} significant digits"
+    return f"claims-file claim {claim.id!r}: {expr_text(claim.expr)} lies in {interval} (= {value})", how
+
+
+def constant_obligation(claim: ConstantClaim, payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The conditions (name, expression, relation) a constant's point certificate must hold, in order, after
+    checking that the payload holds exactly them (each definedness condition settled by a relation that settles it)."""
     recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
     for part in ("parameters", "point"):
         if isinstance(payload[part], dict) and payload[part]:
@@ -183,10 +193,7 @@ def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple
         for name, expr, relation in constant_conditions(claim, [])
     ]
     recheck.require_conditions(stated, expected, claim.id)
-    how = recheck.point_conditions(payload, {})
-    interval = f"[{decimal_text(claim.low)}, {decimal_text(claim.high)}]"
-    value = f"{decimal_text(claim.value)} to {claim.digits} significant digits"
-    return f"claims-file claim {claim.id!r}: {expr_text(claim.expr)} lies in {interval} (= {value})", how
+    return expected
 
 
 def expr_text(expr: sp.Expr) -> str:

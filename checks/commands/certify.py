@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from checks.claim_runner import run_claims
+from checks.coq_files import write_coq_files
 from checks.progress import progress_bar
 from checks.registry import PROFILES, Claim, Context, load_all
 
@@ -41,9 +42,10 @@ def run(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with progress_bar("certifying", len(claims)) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
+    coq = write_coq_files([path for r in results for path in r.certificates])
     for result in results:
         files = ", ".join(Path(p).name for p in result.certificates) or "no certificate"
         sys.stdout.write(f"{result.verdict.value:<12} {result.claim.id}: {files}\n")
     written = sum(len(r.certificates) for r in results)
-    sys.stdout.write(f"{written} certificate(s) in {out}\n")
+    sys.stdout.write(f"{written} certificate(s) in {out}, {len(coq)} with a Coq file (headflow check-cert --coq)\n")
     return 1 if any(r.crashed for r in results) else 0

@@ -11,6 +11,7 @@ from pathlib import Path
 from certificates import solvers, verify
 from certificates.reading import require_regular
 from certificates.verify import check_file
+from checks import coq_files
 from checks.bounds import MAX_TIMEOUT, check_range
 from checks.claimsfile import certificate_obligations
 from checks.claimsfile.embedding import embedded_claim_mismatch
@@ -34,6 +35,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"wall time z3 and cvc5 each get per smt certificate (default: {solvers.DEFAULT_SECONDS:g}); "
         "a solver still running then is killed and the file is not re-checked by it",
+    )
+    parser.add_argument(
+        "--coq",
+        action="store_true",
+        help="also re-check each certificate in Coq: its Coq file is regenerated from the claim and compiled by coqc",
+    )
+    parser.add_argument(
+        "--coq-seconds",
+        type=float,
+        default=coq_files.run.SECONDS,
+        metavar="S",
+        help=f"time limit of coqc per certificate (default: {coq_files.run.SECONDS:.0f})",
     )
 
 
@@ -74,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             compare = {claim.id: claim for claim in load_claims(args.claims)}
         except InputError as exc:
-            raise InputError(f"--claims: {exc}") from None
+            raise InputError("--claims", args.claims, exc.reason) from None
+    if args.coq and coq_files.run.coqc() is None:
+        raise InputError("--coq", "coqc", "Coq is not installed (apt-get install coq libcoq-interval)")
+    coq_seconds = check_range("--coq-seconds", args.coq_seconds, 1.0, 3600.0)
     failures = 0
     for path in paths:
         result = check_file(path, _claim_checker(seconds), seconds)
@@ -92,4 +108,30 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"{path}: {message}\n")
         else:
             sys.stderr.write(f"{path}: FAIL: {message}\n")
+        if args.coq:
+            failures += not _coq_line(path, coq_seconds, message if result_ok else None)
     return 1 if failures else 0
+
+
+def _coq_line(path: Path, seconds: float, rechecked: str | None) -> bool:
+    """Print the Coq re-check of one certificate and the independent checkers that accepted it; False when Coq
+    rejected it (not translatable is no failure)."""
+    verdict = coq_files.check(path, seconds)
+    timing = f", {verdict.seconds:.1f} s" if verdict.seconds else ""
+    line = f"{path}: coq: {verdict.status}: {verdict.message}{timing}\n"
+    if verdict.status == coq_files.REJECTED:
+        sys.stderr.write(line.replace(": coq: ", ": FAIL: coq: ", 1))
+        return False
+    sys.stdout.write(line)
+    checkers = _checkers(path, rechecked) if rechecked is not None else []
+    checkers += ["Coq"] if verdict.status == coq_files.RECHECKED else []
+    sys.stdout.write(f"{path}: independent checkers: {', '.join(checkers) or 'none'}\n")
+    return True
+
+
+def _checkers(path: Path, message: str) -> list[str]:
+    """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
+    answered within its time limit (`certificates.verify.run_solvers` names those that ran out)."""
+    if verify.load(path)["kind"] != "smt":
+        return ["check-cert (balls)"]
+    return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]

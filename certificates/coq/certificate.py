@@ -1,0 +1,96 @@
+"""The Coq problem of a certificate, rebuilt from the claim's obligation and the file's checked data.
+
+For a registry claim the statement comes from `certificates.obligations` (the checker's own table), for a
+claims-file claim from the `ClaimProblem` the caller passes (the claims-file reader's, in `checks`); the
+file contributes only data that the obligation then constrains: integer parameters and an exact point
+(whose coordinates must be the obligation's), and the recorded statements or conditions, which must be
+exactly the obligation's (else `Rejected`: the file does not state the claim). A kind with no Coq
+translation yet raises `NotTranslatable` with the reason. The Coq text is therefore regenerated every
+time from checked data: a `.v` file next to a certificate is for reading, never what is compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from certificates import obligations as ob
+from certificates import recheck
+from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement, source
+from certificates.coq.terms import NotTranslatable
+from certificates.equilibrium_obligations import EQUILIBRIA
+from certificates.recheck import Rejected
+
+#: (claim fields, claim id, kind, payload) -> (what the certificate proves, its Coq problem), for a claims-file
+#: certificate; raises Rejected or NotTranslatable. `checks.claimsfile.coq_obligations.problem` is the one.
+ClaimProblem = Callable[[dict[str, Any], str, str, dict[str, Any]], tuple[str, Problem]]
+
+#: Why the kinds without a translation have none (the README's coverage table says the same).
+UNTRANSLATED = {
+    "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
+    "(interval matrices are not in Coq's Interval library)",
+    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: "
+    "not translated (the cover kind is not yet)",
+    "interval-cover": "covers with monotone, graph and boundary steps over clipped boxes: not translated yet "
+    "(one interval lemma per leaf is the planned form)",
+    "configuration": "a rate of the attention dynamics at an exact configuration: the model is not defined in Coq here",
+}
+
+
+def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> tuple[str, Problem]:
+    """(what it proves, its Coq problem) for a loaded certificate (`certificates.verify.load`)."""
+    claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
+    if certificate["claim"] is not None:
+        if claim_problem is None or not isinstance(certificate["claim"], dict):
+            raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")
+        return claim_problem(certificate["claim"], claim_id, kind, payload)
+    expected = "equilibrium" if claim_id in EQUILIBRIA else ob.CLAIMS.get(claim_id)
+    if expected is None:
+        raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
+    if kind != expected:
+        raise Rejected(f"{claim_id} is certified by a {expected} certificate, not {kind}")
+    if kind == "smt":
+        return ob.SMT[claim_id].sentence, _smt(claim_id, payload)
+    if claim_id in ob.POINTS:
+        return _point(claim_id, payload)
+    raise NotTranslatable(UNTRANSLATED["configuration" if claim_id in ob.CONFIGURATIONS else kind])
+
+
+def coq_source(title: str, certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> str:
+    """The Coq file of a loaded certificate (Rejected or NotTranslatable when there is none)."""
+    sentence, built = problem(certificate, claim_problem)
+    return source(title, certificate["claim_id"], sentence, built)
+
+
+def _smt(claim_id: str, payload: dict[str, Any]) -> UniversalProblem:
+    expected = ob.expected_statement_trees(claim_id)
+    recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
+    if payload["statements"] != expected:
+        raise Rejected(f"the statements are not the obligation of {claim_id}")
+    return universal(expected)
+
+
+def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
+    """SMT statement trees as universal statements over the reals (integer constants are not translated)."""
+    if any(s.get("integers") for s in statements):
+        raise NotTranslatable("a statement over integer constants (the Coq side states real ones only)")
+    return UniversalProblem(
+        [UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"]) for s in statements]
+    )
+
+
+def _point(claim_id: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
+    obligation = ob.POINTS[claim_id]
+    recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
+    params = recheck.integer_parameters(payload["parameters"], obligation.parameters)
+    point = recheck.rational_map(payload["point"], "point")
+    names = [s.name for s in obligation.symbols(params)]
+    if list(point) != names:
+        raise Rejected(f"the point must give {', '.join(names)}; the file gives {', '.join(point)[:120]}")
+    conditions = ob.condition_trees(obligation.conditions(params))
+    recheck.require_conditions(payload["conditions"], conditions, claim_id)
+    rows = [(c["name"], c["expression"], c["relation"]) for c in conditions]
+    sentence = obligation.sentence(params, point)
+    if obligation.lemma is not None:
+        sentence += " (the regime's lemma is re-derived by check-cert, not by Coq)"
+    return sentence, PointProblem(point, rows, recheck.recorded_precision(payload))

@@ -1,0 +1,65 @@
+(* headflow prelude: the libraries and the few names every generated file uses (certificates/coq/prelude.v). *)
+Require Import Reals Lra Lia Psatz.
+From Interval Require Import Tactic.
+Open Scope R_scope.
+
+(* c*(H): the positive root of c^2 + (H - 1) c - 1. *)
+Definition c_star (H : R) : R := (sqrt ((H - 1) ^ 2 + 4) - (H - 1)) / 2.
+
+(* lambda_c(n, beta) = u_c / beta, u_c > 2 the root of (u - 2) e^u = (n - 1)(u + 2): stated by its equation. *)
+Definition is_lambda_c (n beta l : R) : Prop :=
+  0 < beta /\ 2 < l * beta /\ (l * beta - 2) * exp (l * beta) = (n - 1) * (l * beta + 2).
+
+(* The principal branch of Lambert W: w >= -1 and w e^w = z. *)
+Definition is_lambertw (z w : R) : Prop := -1 <= w /\ w * exp w = z.
+
+(* x <> 0 from |x| > 0, which the interval tactic proves. *)
+Lemma nonzero_of_abs (x : R) : 0 < Rabs x -> x <> 0.
+Proof. intros H E. rewrite E, Rabs_R0 in H. lra. Qed.
+
+(* exp against exp(0) = 1, and exp increasing: the facts of an exp atom and of a pair of them. *)
+Lemma exp_lt_1_iff (a : R) : a < 0 <-> exp a < 1.
+Proof. rewrite <- exp_0. split; [apply exp_increasing | apply exp_lt_inv]. Qed.
+Lemma exp_gt_1_iff (a : R) : 0 < a <-> 1 < exp a.
+Proof. rewrite <- exp_0. split; [apply exp_increasing | apply exp_lt_inv]. Qed.
+Lemma exp_lt_iff (a b : R) : a < b <-> exp a < exp b.
+Proof. split; [apply exp_increasing | apply exp_lt_inv]. Qed.
+
+Ltac hf_exp_facts a :=
+  pose proof (exp_pos a); pose proof (exp_ineq1_le a); pose proof (exp_lt_1_iff a); pose proof (exp_gt_1_iff a).
+Ltac hf_exp_pair a b := pose proof (exp_plus a b); pose proof (exp_lt_iff a b); pose proof (exp_lt_iff b a).
+(* sqrt a: its sign, and sqrt a * sqrt a = a once 0 <= a is proved from the hypotheses. *)
+Ltac hf_sqrt_facts a :=
+  pose proof (sqrt_pos a);
+  try (let h := fresh "hdef" in assert (h : 0 <= a) by nra; pose proof (sqrt_sqrt a h)).
+(* ln a: exp (ln a) = a once 0 < a is proved from the hypotheses. *)
+Ltac hf_log_facts a := try (let h := fresh "hdef" in assert (h : 0 < a) by nra; pose proof (exp_ln a h)).
+(* / a: a * / a = 1 once a <> 0 is proved from the hypotheses. *)
+Ltac hf_inverse_facts a := try (let h := fresh "hdef" in assert (h : a <> 0) by (intro; nra); pose proof (Rinv_r a h)).
+(* Split conjunctions, equivalences and negations of the goal, then close each part by real arithmetic. *)
+Ltac hf_decide :=
+  unfold Rdiv in *;
+  repeat match goal with
+         | |- _ /\ _ => split
+         | |- _ <-> _ => split; intro
+         | |- ~ _ => intro
+         end;
+  solve [ lra | nra ].
+
+(* Polynomial facts for the T19 statements (c* pinned by c^2 + (H - 1) c - 1 = 0). *)
+Lemma le_iff_factor (L R0 A K : R) : 0 < K -> L - R0 = A * K -> (L <= R0 <-> A <= 0).
+Proof. intros hK e. split; intro; nra. Qed.
+(* An identity modulo a polynomial relation p = 0: L - R0 - A K is a multiple of p. *)
+Lemma factor_mod (L R0 A K p m : R) : p = 0 -> L - R0 - A * K = m * p -> L - R0 = A * K.
+Proof. intros hp e. rewrite hp, Rmult_0_r in e. lra. Qed.
+(* From c > 0, H >= 2, c^2 + (H - 1) c - 1 = 0 and q (1 - c^2) = c^2 (n - 1): q (H - 1) = c (n - 1) and c < 1. *)
+Ltac hf_summary H n c q :=
+  match goal with
+  | hp : (-1) + (c ^ 2) + (c * ((-1) + H)) = 0 |- _ =>
+    assert (hs : q * ((-1) + H) = c * ((-1) + n));
+    [ assert (q * ((-1) + (c ^ 2) + (c * ((-1) + H))) = 0) by (rewrite hp; ring);
+      let E := fresh "E" in
+      assert (E : c * (q * ((-1) + H) - c * ((-1) + n)) = 0) by nra;
+      destruct (Rmult_integral _ _ E); lra
+    | assert (hc1 : c < 1) by nra ]
+  end.

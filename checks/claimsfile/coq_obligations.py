@@ -1,0 +1,73 @@
+"""The Coq problem of a claims-file certificate, rebuilt from the claim's embedded fields.
+
+The claim is parsed by the claims-file reader (as `certificate_obligations.check` does) and the Coq
+statement is the claim itself, written from its trees:
+- constant: `low <= expr <= high` and every definedness condition of `expr`, at no point (the conditions
+  the obligation requires, in its order; the payload must hold exactly them);
+- inequality or identity with an smt certificate: for all real values of its variables in the domain,
+  every definedness condition of the claim and `lhs op rhs` (the payload must be exactly the encoding
+  `certificate_obligations.smt_problem` re-derives). The Coq proof does not use the SMT encoding: it
+  adds each atom's library facts (`certificates.coq.statements`) and closes the goal with `nra`.
+Taylor cuts of exp, integer variables and covers are not translated yet (`NotTranslatable`, with why).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
+from certificates.coq.terms import NotTranslatable
+from certificates.exprtree import Tree, from_sympy
+from certificates.recheck import Rejected, recorded_precision
+from checks.claimsfile import certificate_obligations as co
+from checks.claimsfile.embedding import read_embedded
+from checks.claimsfile.schema import ConstantClaim, IdentityClaim, InequalityClaim
+from checks.claimsfile.smt_statement import relation_of
+from checks.errors import InputError
+
+
+def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:
+    """(what the certificate proves, its Coq problem); Rejected when the file is not the claim's obligation."""
+    try:
+        claim = read_embedded(fields)
+    except InputError as exc:
+        raise Rejected(f"the embedded claim does not parse: {exc}") from None
+    if claim.id != claim_id:
+        raise Rejected(f"the certificate is filed under {claim_id[:80]!r} but embeds claim {claim.id!r}")
+    if isinstance(claim, ConstantClaim) and kind == "witness":
+        conditions = co.constant_obligation(claim, payload)
+        rows = [(c["name"], c["expression"], c["relation"]) for c in conditions]
+        return f"claims-file claim {claim.id!r}: {claim.statement}", PointProblem({}, rows, recorded_precision(payload))
+    if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
+        co.smt_problem(claim, payload)  # the payload is exactly the claim's encoding, or Rejected
+        if payload["cuts"]:
+            raise NotTranslatable("Taylor cuts of exp: their Coq lemmas are not written yet")
+        return f"claims-file claim {claim.id!r}: {claim.statement}", UniversalProblem([_whole_claim(claim)])
+    if kind == "interval-cover":
+        raise NotTranslatable("interval covers are not translated yet (one interval lemma per leaf is the plan)")
+    raise NotTranslatable(f"{claim.kind} claims with {kind} certificates have no Coq translation yet")
+
+
+def _whole_claim(claim: InequalityClaim | IdentityClaim) -> UniversalStatement:
+    """For all variables in the domain: the claim's definedness conditions and its relation."""
+    if any(claim.domains[s].integer for s in claim.order):
+        raise NotTranslatable("a claim over integer variables (the Coq statements are over the reals)")
+    hypotheses: list[Tree] = []
+    for symbol in claim.order:
+        domain, variable = claim.domains[symbol], ["sym", symbol.name]
+        if domain.low is not None:
+            hypotheses.append([">" if domain.low_open else ">=", variable, from_sympy(domain.low)])
+        if domain.high is not None:
+            hypotheses.append(["<" if domain.high_open else "<=", variable, from_sympy(domain.high)])
+    lhs, op, rhs = relation_of(claim)
+    conditions = [_condition(c.expr, c.relation) for c in claim.conditions]
+    goal = ["and", *conditions, [op, from_sympy(lhs), from_sympy(rhs)]]
+    return UniversalStatement(claim.id, [s.name for s in claim.order], hypotheses, goal)
+
+
+def _condition(expr: sp.Expr, relation: str) -> Tree:
+    """A definedness condition `expr relation 0` as a formula tree."""
+    tree = from_sympy(expr)
+    return ["not", ["=", tree, ["rat", "0"]]] if relation == "!=" else [relation, tree, ["rat", "0"]]

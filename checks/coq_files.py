@@ -1,0 +1,81 @@
+"""Coq files of certificates: write one next to each certificate, and re-check a certificate with coqc.
+
+The Coq text is regenerated from the certificate every time (`certificates.coq.certificate`: the statement
+from the claim's obligation, the file's data checked against it), so a `.v` file next to a certificate is
+for people to read and compile themselves; `headflow check-cert --coq` compiles the regenerated text, and
+says when the file on disk differs from it. The name is the certificate's with every character that is
+not a letter, digit or underscore replaced by `_` (coqc takes only identifiers as file names).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from certificates.atomic import write_text_atomic
+from certificates.coq import run
+from certificates.coq.certificate import coq_source
+from certificates.coq.terms import NotTranslatable
+from certificates.exprtree import TreeError
+from certificates.recheck import Rejected
+from certificates.verify import load
+from checks.claimsfile.coq_obligations import problem
+
+#: The statuses of a Coq re-check, as the reports print them.
+RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
+
+
+@dataclass(frozen=True)
+class CoqCheck:
+    """One certificate's Coq re-check: a status above, the reason or coqc's message, coqc's seconds."""
+
+    status: str
+    message: str
+    seconds: float = 0.0
+
+
+def coq_path(certificate: Path) -> Path:
+    """Where the certificate's Coq file lives: next to it, its stem made an identifier, `.v`."""
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", certificate.stem)
+    return certificate.with_name(("c_" + stem if not stem[:1].isalpha() else stem) + ".v")
+
+
+def coq_text(certificate: Path) -> str:
+    """The regenerated Coq file of a certificate; Rejected, NotTranslatable or TreeError when there is none."""
+    return coq_source(certificate.name, load(certificate), problem)
+
+
+def write_coq_files(certificates: list[str] | list[Path]) -> list[Path]:
+    """Write the Coq file of every translatable certificate (atomically); the others get none."""
+    written = []
+    for name in certificates:
+        path = Path(name)
+        try:
+            text = coq_text(path)
+        except Exception:
+            continue
+        write_text_atomic(coq_path(path), text)
+        written.append(coq_path(path))
+    return written
+
+
+def check(certificate: Path, seconds: float = run.SECONDS) -> CoqCheck:
+    """Regenerate the certificate's Coq file and compile it with coqc (fresh folder, time limit)."""
+    try:
+        text = coq_text(certificate)
+    except NotTranslatable as exc:
+        return CoqCheck(UNTRANSLATABLE, str(exc))
+    except (Rejected, TreeError) as exc:
+        return CoqCheck(REJECTED, f"the certificate does not state its claim's obligation: {exc}")
+    except OSError as exc:
+        return CoqCheck(REJECTED, f"cannot read: {exc.strerror or exc}")
+    except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
+        return CoqCheck(REJECTED, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
+    answer = run.compile_source(text, seconds)
+    status = RECHECKED if answer.status == "accepted" else REJECTED
+    message = answer.message
+    on_disk = coq_path(certificate)
+    if on_disk.exists() and on_disk.read_text(encoding="utf-8", errors="replace") != text:
+        message += f" (the file {on_disk.name} differs from the regenerated one, which was compiled)"
+    return CoqCheck(status, message, answer.seconds)

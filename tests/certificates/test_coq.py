@@ -1,0 +1,190 @@
+"""Coq re-checks certificates: constants, point witnesses and smt statements compile; forgeries do not.
+
+Skipped, with the reason printed, when coqc (with the Interval library) is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import checks
+from certificates import obligations as ob
+from certificates import smtlib
+from certificates.coq import run
+from certificates.format import content_hash
+from certificates.store import write_certificate
+from certificates.witness import certify_obligation_point
+from checks import coq_files
+
+if run.coqc() is None:
+    pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq tests skipped", allow_module_level=True)
+
+CLAIMS = """
+[[claim]]
+id = "golden.inverse"
+kind = "constant"
+expr = "1 / golden"
+value = "0.6180339887"
+digits = 10
+
+[[claim]]
+id = "c-star.at-most-one"
+kind = "inequality"
+lhs = "c_star(H)"
+op = "<="
+rhs = "1"
+domain = { H = { min = 1 } }
+"""
+
+
+def _edit(path: Path, change) -> Path:  # type: ignore[no-untyped-def]
+    """Apply `change` to the certificate's content, re-seal its checksum (a forger can), write a new file."""
+    certificate = json.loads(path.read_text())
+    change(certificate)
+    certificate["sha256"] = content_hash(certificate)
+    forged = path.with_name("forged." + path.name)
+    forged.write_text(json.dumps(certificate))
+    return forged
+
+
+@pytest.fixture(scope="module")
+def claims_certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("coq-claims")
+    report = checks.check(CLAIMS, certificates=folder, progress=False)
+    return {Path(p).name.split(".witness")[0].split(".smt")[0]: Path(p) for p in report.certificates}
+
+
+def _superadditivity(folder: Path, second: Fraction = Fraction(242, 45)) -> Path:
+    result = certify_obligation_point("T22.superadditivity", {"n": 2, "H": 2}, [Fraction(11, 100), second], folder)
+    assert result.path is not None
+    return Path(result.path)
+
+
+def test_point_witness_is_rechecked_by_coq(tmp_path: Path) -> None:
+    verdict = coq_files.check(_superadditivity(tmp_path))
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+
+
+def test_point_witness_with_changed_data_is_rejected_by_coq(tmp_path: Path) -> None:
+    # lambda2 = 1/2: the mean is below lambda_c, so g(mean) > 0 is false: interval cannot prove it
+    def change(c: dict) -> None:  # type: ignore[type-arg]
+        c["payload"]["point"]["lambda2"] = "1/2"
+
+    verdict = coq_files.check(_edit(_superadditivity(tmp_path), change))
+    assert verdict.status == coq_files.REJECTED
+    assert "headflow_certificate.v" in verdict.message  # coqc's own error, with its location
+
+
+def test_relabelled_witness_does_not_state_the_other_claim(tmp_path: Path) -> None:
+    def change(c: dict) -> None:  # type: ignore[type-arg]
+        c["claim_id"] = "T19.threshold.exact"
+
+    verdict = coq_files.check(_edit(_superadditivity(tmp_path), change))
+    assert verdict.status == coq_files.REJECTED and "does not state" in verdict.message
+
+
+def test_registry_smt_statements_are_proved_in_coq(tmp_path: Path) -> None:
+    payload = {"logic": smtlib.LOGIC, "statements": ob.expected_statement_trees("T19.threshold")}
+    path = write_certificate(tmp_path, "T19.threshold", "s", "m", "smt", payload)
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+
+
+def test_weakened_smt_statement_is_rejected(tmp_path: Path) -> None:
+    payload = {"logic": smtlib.LOGIC, "statements": ob.expected_statement_trees("T19.threshold")}
+    payload["statements"][1]["hypotheses"] = payload["statements"][1]["hypotheses"][:-1]
+    path = write_certificate(tmp_path, "T19.threshold", "s", "m", "smt", payload)
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.REJECTED and "does not state" in verdict.message
+
+
+def test_claims_file_certificates_are_rechecked_and_written(claims_certificates: dict[str, Path]) -> None:
+    for name in ("golden.inverse", "c-star.at-most-one"):
+        path = claims_certificates[name]
+        assert coq_files.coq_path(path).exists(), "check --certificates writes the Coq file next to the certificate"
+        verdict = coq_files.check(path)
+        assert verdict.status == coq_files.RECHECKED, (name, verdict.message)
+
+
+def test_edited_constant_claim_is_rejected_by_coq(claims_certificates: dict[str, Path]) -> None:
+    # the claim now says 0.6180339888 (false at the 10th digit); the payload is re-sealed, not re-derived
+    def change(c: dict) -> None:  # type: ignore[type-arg]
+        c["claim"]["toml"] = c["claim"]["toml"].replace("0.6180339887", "0.6180339888")
+
+    verdict = coq_files.check(_edit(claims_certificates["golden.inverse"], change))
+    assert verdict.status == coq_files.REJECTED
+
+
+def test_false_claim_with_the_true_claims_payload_is_rejected(claims_certificates: dict[str, Path]) -> None:
+    # c_star(H) <= 1/2 is false: its Coq statement, the claim itself, does not compile (nor does the payload match)
+    def change(c: dict) -> None:  # type: ignore[type-arg]
+        c["claim"]["toml"] = c["claim"]["toml"].replace('"rhs" = "1"', '"rhs" = "1/2"')
+
+    verdict = coq_files.check(_edit(claims_certificates["c-star.at-most-one"], change))
+    assert verdict.status == coq_files.REJECTED
+
+
+def test_false_universal_statement_does_not_compile() -> None:
+    from certificates.coq.statements import UniversalProblem, UniversalStatement, source
+
+    # c_star(H) <= 1/2 for all H >= 1, with its sqrt: false at H = 1 (c_star(1) = 1)
+    sqrt = ["sqrt", ["add", ["rat", "4"], ["pow", ["add", ["sym", "H"], ["rat", "-1"]], 2]]]
+    c_star = ["mul", ["rat", "1/2"], ["add", sqrt, ["mul", ["rat", "-1"], ["add", ["sym", "H"], ["rat", "-1"]]]]]
+    statement = UniversalStatement("false", ["H"], [[">=", ["sym", "H"], ["rat", "1"]]], ["<=", c_star, ["rat", "1/2"]])
+    answer = run.compile_source(source("t", "false", "false", UniversalProblem([statement])))
+    assert answer.status == "rejected"
+
+
+def test_not_translatable_kinds_say_why(tmp_path: Path) -> None:
+    payload = {"logic": smtlib.LOGIC, "statements": []}
+    path = write_certificate(tmp_path, "T17.shadow-obstruction", "s", "m", "witness", payload)
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.UNTRANSLATABLE and "not defined in Coq" in verdict.message
+
+
+def test_coqc_timeout_kills_the_process() -> None:
+    answer = run.compile_source("Ltac loop := loop.\nGoal True. Proof. loop. Qed.\n", seconds=3)
+    assert answer.status == "timeout" and "killed" in answer.message
+
+
+def test_check_cert_coq_reports_each_certificate(tmp_path: Path) -> None:
+    good = _superadditivity(tmp_path)
+
+    def change(c: dict) -> None:  # type: ignore[type-arg]
+        c["payload"]["point"]["lambda2"] = "1/2"
+
+    bad = _edit(good, change)
+    result = subprocess.run(
+        [sys.executable, "-m", "checks", "check-cert", "--coq", str(good), str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 1
+    assert f"{good}: coq: re-checked by Coq" in result.stdout
+    assert f"{good}: independent checkers: check-cert (balls), Coq" in result.stdout
+    assert f"{bad}: FAIL: coq: rejected by Coq" in result.stderr
+
+
+def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
+    from certificates.coq.statements import PointProblem, UniversalProblem, UniversalStatement, source
+
+    # c_star(H) <= 1 for H >= 1; 1/golden - (golden - 1) + 1/1000 > 0 and c_star(2) > 0 (named nodes)
+    H = ["sym", "H"]
+    universal = UniversalStatement("named", ["H"], [[">=", H, ["rat", "1"]]], ["<=", ["c_star", H], ["rat", "1"]])
+    assert run.compile_source(source("t", "named", "s", UniversalProblem([universal]))).status == "accepted"
+    inverse = ["add", ["sub", ["div", ["rat", "1"], ["golden"]], ["sub", ["golden"], ["rat", "1"]]], ["rat", "1/1000"]]
+    point = PointProblem(
+        {}, [("1/golden > golden - 1 - 1/1000", inverse, ">"), ("c_star(2) > 0", ["c_star", ["rat", "2"]], ">")], 64
+    )
+    text = source("t", "named", "s", point)
+    assert "((1 + sqrt 5) / 2) <> 0" in text  # the div's definedness is stated
+    assert run.compile_source(text).status == "accepted"
+    false = PointProblem({}, [("c_star(2) > 1", ["sub", ["c_star", ["rat", "2"]], ["rat", "1"]], ">")], 64)
+    assert run.compile_source(source("t", "named", "s", false)).status == "rejected"
