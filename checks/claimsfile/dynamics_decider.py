@@ -59,6 +59,8 @@ from checks.witnesses import Candidate, certify_first
 #: The confidence and failing fraction that fix the number of independent starts of a random family
 #: (`sampling.starts_for_confidence`: 29 starts in the quick profile, 90 in the thorough one).
 CONFIDENCE = {"quick": (0.95, 0.10), "thorough": (0.99, 0.05)}
+#: Starts of a pointwise claim that the adversarial search decides (its trajectories add states to it).
+SEARCHED_STARTS = {"quick": 3, "thorough": 12}
 DENOMINATOR = 2**12
 
 
@@ -84,7 +86,13 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
     except EvaluationError as exc:
         return Outcome(Verdict.INCONCLUSIVE, "ball evaluation", notes=f"the stated {claim.property} target: {exc}")
     confidence, fraction = CONFIDENCE[ctx.profile]
-    count = 1 if _one_orbit(options) else options.get("samples", starts_for_confidence(confidence, fraction))
+    searched = searched_quantity(claim)
+    if _one_orbit(options):
+        count = 1
+    elif searched is not None:  # the search over every state of the family is the evidence; runs add states
+        count = options.get("samples", SEARCHED_STARTS[ctx.profile])
+    else:
+        count = options.get("samples", starts_for_confidence(confidence, fraction))
     method = f"{claim.property} of {claim.quantity} along {{}} integrated trajectories ({options['tokens']} tokens)"
     starts: list[Start] = []
     for k in range(count):
@@ -103,7 +111,6 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
         except InputError as exc:  # overflow of this trajectory
             return Outcome(Verdict.INCONCLUSIVE, method.format(k + 1), notes=f"trajectory {k} failed: {exc}")
     trajectories = _over_starts(method.format(count), starts, confidence, _one_orbit(options))
-    searched = searched_quantity(claim)
     if searched is None:
         return _on_integrated_intervals(trajectories, starts)
     return _on_integrated_intervals(_decide_by_search(claim, ctx, searched, starts, trajectories), starts)
