@@ -2,8 +2,9 @@
 
 A value at the horizon is not a limit: a run with `time = 1e-6` ends where it started. `settle`
 integrates to the horizon and, while the run is still moving, continues from where it ended over a
-span as long as the time run so far (the horizon doubles), at most `extensions` times (a count, so
-the same start always gets the same answer). The motion has stopped at T when
+span as long as the time run so far (the horizon doubles), at most `extensions` times, each span
+within MAX_STEPS integrator steps (counts, so the same start always gets the same answer). The motion
+has stopped at T when
 
 - the token speed max_i |dx_i/dt| at T is below SPEED_TOLERANCE, and
 - the quantity's changes over the last three quarters of the final span decay geometrically: with
@@ -18,6 +19,7 @@ CONFIRMED) or shows a float candidate against it; a run that does not stop says 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,8 +39,10 @@ MAX_RATIO = 0.5
 RTOL, ATOL = 1e-10, 1e-12
 INTEGRATION_ERRORS = 100.0
 ROUNDING = 1e-12
-#: Records per span (the quarter-span windows read four of them).
+#: Records per span (the quarter-span windows read four of them); accepted and rejected steps per span
+#: (a count, not seconds: a run that needs more is still moving as far as this budget can tell).
 RECORDS = 201
+MAX_STEPS = 50_000
 
 
 @dataclass
@@ -82,12 +86,15 @@ def settle(
     most `extensions` more spans); the quantity `evaluate` at the end with its error estimate."""
     state, t0, span, evaluations = cfg, 0.0, horizon, 0
     for attempt in range(extensions + 1):
-        traj = integrate(
-            state, span, rtol=RTOL, atol=ATOL, record_times=np.linspace(0.0, span, RECORDS), observables=()
-        )
+        grid = np.linspace(0.0, span, RECORDS)
+        traj = integrate(state, span, rtol=RTOL, atol=ATOL, record_times=grid, observables=(), max_steps=MAX_STEPS)
         evaluations += traj.evaluations
         values = np.array([np.asarray(evaluate(state.moved_to(X)), dtype=float) for X in traj.states])
         state, t0 = traj.final, t0 + traj.t_end
+        if traj.status == "max_steps":
+            limit = _judge(values, state, t0, evaluations)
+            reason = f"still moving at t = {t0:.6g}: {MAX_STEPS} integrator steps did not reach the span's end"
+            return dataclasses.replace(limit, settled=False, reason=reason)
         limit = _judge(values, state, t0, evaluations)
         if limit.settled or attempt == extensions:
             return limit

@@ -321,8 +321,9 @@ LATE_TOLERANCE = 1e-3
 
 
 LATE_WINDOW = (1e-9, 1e-5)
-#: How long a late-rate run may take to bring eps below LATE_WINDOW[0].
+#: How long a late-rate run may take to bring eps below LATE_WINDOW[0], in time and in integrator steps.
 LATE_HORIZON = 1e4
+LATE_MAX_STEPS = 200_000
 
 
 #: Tolerances of the late-rate runs: eps down to LATE_WINDOW[0] = 1e-9 must be resolved.
@@ -360,14 +361,24 @@ def check_early_rate(ctx: Context, coefficient: float = 1.0) -> Outcome:
 def late_exponent(cfg: Configuration) -> tuple[Estimate, int] | None:
     """The fitted rate r of eps(t) ~ C exp(-r t) with its error (`checks.fits.decay_rate`: fit residuals,
     drift between the window's halves, integrator tolerances), and the points fitted; None when eps does
-    not fall through the window LATE_WINDOW by t = LATE_HORIZON (at least 8 records in it).
+    not fall through the window LATE_WINDOW by t = LATE_HORIZON within LATE_MAX_STEPS steps (at least 8
+    records in it).
 
     One run finds the time at which eps falls to LATE_WINDOW[0]; a second run up to that time records
     eps on an even grid from the dense output (records do not shorten steps).
     """
-    end = integrate(
-        cfg, LATE_HORIZON, rtol=LATE_RTOL, atol=LATE_ATOL, events=(cluster_gap_below(LATE_WINDOW[0]),), observables=()
-    ).t_end
+    first = integrate(
+        cfg,
+        LATE_HORIZON,
+        rtol=LATE_RTOL,
+        atol=LATE_ATOL,
+        events=(cluster_gap_below(LATE_WINDOW[0]),),
+        observables=(),
+        max_steps=LATE_MAX_STEPS,
+    )
+    if first.status == "max_steps":
+        return None
+    end = first.t_end
     grid = np.linspace(0.0, end, LATE_RECORDS)
     traj = integrate(cfg, end, rtol=LATE_RTOL, atol=LATE_ATOL, record_times=grid, observables=("cluster_gap",))
     t, eps = traj.times, traj.observables["cluster_gap"]

@@ -12,6 +12,7 @@ claims-file claim, and the true claims next to it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import textwrap
@@ -24,13 +25,13 @@ import pytest
 from certificates import ball_model
 from certificates.exact import ball_of, precision
 from certificates.witness import certify_configuration, round_configuration
-from checks import adversarial, families, model
+from checks import adversarial, families, limits, model
 from checks.claim_runner import run_claims
+from checks.claimsfile import dynamics_decider
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
 from checks.commands.check_cert import verify_file
 from checks.config import Configuration
-from checks.limits import settle
 from checks.registry import Context
 from checks.sampling import confidence_sentence, failing_fraction_bound, starts_for_confidence
 from checks.theorems.clustering import check_late_rate
@@ -130,6 +131,15 @@ def test_a_relu_witness_under_another_attention_kind_is_rejected(tmp_path: Path)
     assert not ok, reason
 
 
+def test_relu_data_on_a_kink_are_no_witness() -> None:
+    """Orthogonal tokens have a score exactly 0 (the kink of max(beta s, 0)): such data are not certified."""
+    X = np.eye(3)[:2]
+    on_kink = round_configuration(X, np.eye(3)[None], np.eye(3)[None], 1.0, attention="relu")
+    off_kink = round_configuration(planar([0.0, 80.0]), np.eye(3)[None], np.eye(3)[None], 1.0, attention="relu")
+    assert dynamics_decider.on_a_kink(on_kink) and not dynamics_decider.on_a_kink(off_kink)
+    assert not dynamics_decider.on_a_kink(dataclasses.replace(on_kink, attention="softmax"))
+
+
 def test_the_search_spends_its_budget_on_a_true_claim() -> None:
     """Theorem 11 (usa, symmetric heads): no violation, so the whole evaluation budget is spent, the
     structured starts perturbed; the same seed gives the same evidence (no clock in the budget)."""
@@ -217,14 +227,28 @@ def test_the_energy_limit_of_collapsing_tokens_is_confirmed_after_extending_the_
     assert worst["settled"] and worst["t_end"] > 4.0 and worst["speed"] < 1e-6
 
 
+def test_a_run_that_needs_more_steps_than_its_budget_is_still_moving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step budget is a count: a span it cannot finish leaves the start undecided, never judged."""
+    monkeypatch.setattr(limits, "MAX_STEPS", 3)
+    cfg = Configuration.create(families.random_sphere_tokens(4, 3, np.random.default_rng(0)), np.eye(3)[None])
+    limit = limits.settle(cfg, model.cluster_gap, 10.0, 2)
+    assert not limit.settled and "3 integrator steps did not reach the span's end" in limit.reason
+
+
+def test_same_seed_same_verdict_and_evidence(tmp_path: Path) -> None:
+    fields = {"quantity": '"attention_entropy"', "property": '"tends-to"', "limit": '"log(6) - 1/2000"'}
+    text = claim_text("c", **fields, **SOFTMAX, samples="3")
+    assert decide(text, tmp_path / "a", seed=5) == decide(text, tmp_path / "b", seed=5)
+
+
 def test_settle_at_an_equilibrium_and_near_the_start() -> None:
     """Antipodal tokens never move: settled at once with speed 0; at t = 1e-6 nothing has stopped."""
     X = np.array([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
     cfg = Configuration.create(X, np.eye(3)[None], beta=1.0, attention="softmax")
-    limit = settle(cfg, model.cluster_gap, 1.0, 0)
+    limit = limits.settle(cfg, model.cluster_gap, 1.0, 0)
     assert limit.settled and limit.speed == 0.0 and limit.contains(2.0) and not limit.contains(2.0 - 1e-6)
     moving = cfg.moved_to(families.random_sphere_tokens(2, 3, np.random.default_rng(0)))
-    early = settle(moving, model.cluster_gap, 1e-6, 1)
+    early = limits.settle(moving, model.cluster_gap, 1e-6, 1)
     assert not early.settled and early.reason.startswith("still moving at t = 2e-06")
 
 
