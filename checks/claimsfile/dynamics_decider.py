@@ -216,6 +216,13 @@ def _decide_by_search(
     details = {"search": result.evidence(), "trajectories": _summary(trajectories)}
     cases = (trajectories.cases or 0) + result.evaluations
     outcome = float_verdict(method, cases, best.margin, POINTWISE_TOLERANCE, candidate, details)
+    if outcome.verdict is Verdict.CONFIRMED:
+        spent = (
+            f"the search stopped ({result.stopped}) after {result.evaluations} of its "
+            f"{result.budget.evaluations} evaluations with no margin below -{POINTWISE_TOLERANCE:g}: "
+            f"best margin {best.margin:.3g}"
+        )
+        outcome = dataclasses.replace(outcome, notes="; ".join(n for n in (trajectories.notes, spent) if n))
     if outcome.verdict is Verdict.CONFIRMED and trajectories.verdict is not Verdict.CONFIRMED:
         outcome = dataclasses.replace(
             trajectories, method=method, details=(trajectories.details or {}) | {"search": result.evidence()}

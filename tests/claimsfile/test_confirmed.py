@@ -161,6 +161,14 @@ def test_the_search_spends_its_budget_on_a_true_claim() -> None:
     assert "seconds" not in evidence["budget"]
 
 
+def test_a_true_pointwise_claim_is_confirmed_only_after_the_whole_budget(tmp_path: Path) -> None:
+    """Theorem 11 as a claim: CONFIRMED, and the notes say the search spent its budget and its best margin."""
+    family = {"heads": '"random-symmetric"', "tokens": '"random-sphere"', "n": "4", "d": "3", "H": "1", "beta": "1"}
+    verdict, evidence = one(tmp_path, 0, quantity='"energy_rate"', property='"non-negative"', **family)
+    assert verdict is Verdict.CONFIRMED, evidence
+    assert "after 2500 of its 2500 evaluations with no margin below -1e-08: best margin" in evidence["notes"]
+
+
 def test_kink_restarts_put_a_score_on_the_other_side() -> None:
     """For relu, a minimum seeds starts with its nearest score reflected through 0 (the other branch)."""
     X = planar([0.0, 89.0, 200.0])
