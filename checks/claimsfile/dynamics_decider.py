@@ -5,8 +5,9 @@ by a stated confidence (CONFIDENCE: 0 failures in N starts shows, with confidenc
 1 - (1 - c)^(1/N) of the family's starts fail; `checks.sampling`), and the verdict says so. Each start
 is judged by `dynamics_starts.run_start` (limits only once the motion stopped, fitted rates and limits
 with their error, CONFIRMED only when the claimed value lies within it). A family that is one
-configuration up to rotation (fixed tokens, scalar heads) needs one start. A property that fails on
-some starts is INCONCLUSIVE with the failing fraction and the first failing start as data.
+configuration up to rotation (fixed tokens, scalar heads) needs one start; a pointwise claim that the
+search below decides uses SEARCHED_STARTS runs, whose states join the search. A property that fails
+on some starts is INCONCLUSIVE with the failing fraction and the first failing start as data.
 
 Pointwise properties are also searched adversarially (`checks.adversarial`): `non-negative` of
 any quantity, and `non-decreasing` of a quantity with a rate (attention_entropy -> entropy_rate,
