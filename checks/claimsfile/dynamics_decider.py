@@ -111,7 +111,8 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
             )
         except InputError as exc:  # overflow of this trajectory
             return Outcome(Verdict.INCONCLUSIVE, method.format(k + 1), notes=f"trajectory {k} failed: {exc}")
-    trajectories = _over_starts(method.format(count), starts, confidence, _one_orbit(options))
+    tolerance = 0.0 if target is not None else POINTWISE_TOLERANCE  # a limit or rate: within its own error
+    trajectories = _over_starts(method.format(count), starts, confidence, _one_orbit(options), tolerance)
     if searched is None:
         return _on_integrated_intervals(trajectories, starts)
     return _on_integrated_intervals(_decide_by_search(claim, ctx, searched, starts, trajectories), starts)
@@ -123,7 +124,7 @@ def _one_orbit(options: dict[str, Any]) -> bool:
     return not TOKEN_FAMILIES[options["tokens"]].free and options["heads"] == "scalar"
 
 
-def _over_starts(method: str, starts: list[Start], confidence: float, one_orbit: bool) -> Outcome:
+def _over_starts(method: str, starts: list[Start], confidence: float, one_orbit: bool, tolerance: float) -> Outcome:
     """The verdict of the starts: CONFIRMED when every start held, saying what that shows about the family;
     INCONCLUSIVE with the failing fraction and the first failing start (as data), or with the first
     undecided start's reason."""
@@ -143,7 +144,7 @@ def _over_starts(method: str, starts: list[Start], confidence: float, one_orbit:
         "worst_start": {"start": worst, **starts[worst].measured},
     }
     shown = _measured_text(starts[worst].measured)
-    common = {"cases": len(starts), "worst_margin": starts[worst].margin, "tolerance": POINTWISE_TOLERANCE}
+    common = {"cases": len(starts), "worst_margin": starts[worst].margin, "tolerance": tolerance}
     if failed:
         first = starts[failed[0]]
         details |= {

@@ -130,7 +130,7 @@ def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon
     if not estimates:
         return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
     worst = max(estimates, key=lambda e: abs(e.value - target) - e.error)
-    margin = -max(abs(e.value - target) - e.error for e in estimates) / abs(target)
+    margin = -max(abs(e.value - target) - e.error for e in estimates) / max(1.0, abs(target))
     status = "holds" if all(e.contains(target) for e in estimates) else "fails"
     return Start(cfg, status, margin, cfg, measured=worst.record(target))
 
