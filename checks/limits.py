@@ -69,10 +69,11 @@ class Limit:
     def record(self, target: float) -> dict[str, Any]:
         """The worst entry's fitted limit and error next to the claimed one, the end time and speed."""
         k = int(np.argmax(self.distance(target) - self.error))
+        error = float(self.error.flat[k])
         return {
             "claimed": target,
             "fitted": float(self.value.flat[k]),
-            "error": float(self.error.flat[k]),
+            "error": error if np.isfinite(error) else None,  # None: no bound on what is left (still moving)
             "t_end": self.t_end,
             "speed": self.speed,
             "settled": self.settled,

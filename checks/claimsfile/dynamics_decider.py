@@ -144,7 +144,8 @@ def _over_starts(method: str, starts: list[Start], confidence: float, one_orbit:
         "worst_start": {"start": worst, **starts[worst].measured},
     }
     shown = _measured_text(starts[worst].measured)
-    common = {"cases": len(starts), "worst_margin": starts[worst].margin, "tolerance": tolerance}
+    margin = starts[worst].margin if np.isfinite(starts[worst].margin) else None
+    common = {"cases": len(starts), "worst_margin": margin, "tolerance": tolerance}
     if failed:
         first = starts[failed[0]]
         details |= {
@@ -164,9 +165,8 @@ def _measured_text(measured: dict[str, Any]) -> str:
     """The measurement next to the claim: fitted value +- error vs claimed (or the least value)."""
     if "fitted" in measured:
         where = f" at t = {measured['t_end']:.6g}" if "t_end" in measured else ""
-        return (
-            f"fitted {measured['fitted']:.10g} +- {measured['error']:.3g}{where} vs claimed {measured['claimed']:.10g}"
-        )
+        error = "no bound on what is left" if measured["error"] is None else f"{measured['error']:.3g}"
+        return f"fitted {measured['fitted']:.10g} +- {error}{where} vs claimed {measured['claimed']:.10g}"
     if "least" in measured:
         return f"least value {measured['least']:.6g}"
     return "undecided"
