@@ -1,7 +1,9 @@
-"""The model (usa or softmax attention) on exact rational data, with exact scores and ball exponentials.
+"""The model (usa, softmax or relu attention) on exact rational data, with exact scores and ball exponentials.
 
 With rational tokens, heads and beta every score s^h_ij is an exact rational; only exp(beta s)
-(and the log of a softmax normalizer) needs a ball. This small model serves witnesses (it is what
+(and the log of a softmax normalizer) needs a ball. The relu weight max(beta s, 0) / n is then an
+exact rational too: the sign of every score, which picks the branch of the kink at s = 0, is decided
+exactly, never by rounding. This small model serves witnesses (it is what
 makes a counterexample rigorous) and is tested against `checks.model` on the same data: per-head
 energy rates dE_h/dt and attention entropy rates dH^h_i/dt. It also checks the hypotheses a
 witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at every
@@ -21,7 +23,9 @@ from certificates.exact import ball_of
 
 Vector = list[Fraction]
 Matrix = list[list[Fraction]]
-ATTENTION_KINDS = ("usa", "softmax")
+#: The kinds the exact-data model covers; the jets over boxes (`velocity_field`) need smooth weights.
+ATTENTION_KINDS = ("usa", "softmax", "relu")
+SMOOTH_KINDS = ("usa", "softmax")
 
 
 @dataclass(frozen=True)
@@ -144,12 +148,15 @@ def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]
 
 
 def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
-    """w^h_ij of the configuration's kind: exp(beta s) for usa, softmax_j(beta s) for softmax."""
+    """w^h_ij of the configuration's kind: exp(beta s) for usa, softmax_j(beta s) for softmax, and
+    max(beta s, 0) / n for relu (exact: the score's sign is a comparison of rationals)."""
     if cfg.attention == "usa":
         return _exponentials(cfg, s, shift=False)
     if cfg.attention == "softmax":
         return softmax_distributions(cfg, s)
-    raise ValueError(f"the ball model covers usa and softmax attention, not {cfg.attention!r}")
+    if cfg.attention == "relu":
+        return [[[ball_of(max(cfg.beta * sij, Fraction(0)) / cfg.n) for sij in row] for row in head] for head in s]
+    raise ValueError(f"the ball model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
 
 
 def _head_sums(
@@ -198,8 +205,8 @@ def velocity_field(
     The same weights and combination as `token_velocities`, with the scores computed from the given
     tokens (which need not be exact, nor unit: off the sphere this is the field's ambient extension,
     P⊥_x(v) = v - <v, x> x). Used over boxes by the equilibrium certificates."""
-    if attention not in ATTENTION_KINDS:
-        raise ValueError(f"the ball model covers usa and softmax attention, not {attention!r}")
+    if attention not in SMOOTH_KINDS:
+        raise ValueError(f"the field over boxes covers usa and softmax attention, not {attention!r}")
     b = ball_of(beta)
 
     def apply(M: Matrix, x: list[Any]) -> list[Any]:

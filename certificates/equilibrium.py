@@ -49,8 +49,8 @@ from certificates.jets import Jet
 
 Matrix = list[list[Fraction]]
 Vector = list[Fraction]
-#: Kinds the ball model evaluates (relu has no ball form: its weights are not differentiable at 0).
-KINDS = ball_model.ATTENTION_KINDS
+#: Kinds the field over boxes evaluates (relu weights are not differentiable at a zero score).
+KINDS = ball_model.SMOOTH_KINDS
 
 
 @dataclass(frozen=True)

@@ -405,7 +405,8 @@ def exact_configuration(record: object) -> ball_model.ExactConfiguration:
     if len(values) != len(scores) or any(len(M) != d or any(len(r) != d for r in M) for M in scores + values):
         raise Rejected("score and value matrices must be H matrices of size d x d")
     if record["attention"] not in ball_model.ATTENTION_KINDS or record["geometry"] not in ("sphere", "flat"):
-        raise Rejected("the ball model covers usa and softmax attention on the sphere or in flat space")
+        kinds = ", ".join(ball_model.ATTENTION_KINDS)
+        raise Rejected(f"the ball model covers {kinds} attention on the sphere or in flat space")
     beta = parse_rational(record["beta"])
     if beta <= 0:
         raise Rejected("beta must be positive")

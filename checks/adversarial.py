@@ -1,23 +1,33 @@
 """An adversarial float search for the worst configuration of a family: the evidence behind CONFIRMED.
 
 A few random draws miss counterexamples that live on thin sets (three tokens on a circle with two
-of them mirrored, a near-collision, two tight clusters). Before a float procedure says CONFIRMED it
-searches: random members of the family, structured members (antipodal pairs, mirror-symmetric and
-regular-polygon tokens, equiangular tokens, near-collisions, a few tight clusters), then local
-minimization of the margin (scipy L-BFGS-B) from the most promising starts over the family's free
-data: the tokens, parameterized on the sphere as x_i = y_i / |y_i|, and heads the family leaves
-free (symmetric or general M_h = W_h, each kept at its drawn Frobenius norm). beta and anything the
-family fixes stay fixed. The budget (starts, evaluations, seconds) and the best margin are part of
-the result, so the evidence says how hard the search looked. Floats only: a negative margin is a
-candidate that a rigorous certifier may turn into a witness.
+of them mirrored, a near-collision, two tight clusters, a cluster with one antipodal token). Before a
+float procedure says CONFIRMED it searches: random members of the family, structured members
+(antipodal pairs, mirror-symmetric and regular-polygon tokens, equiangular tokens, near-collisions, a
+few tight clusters), then local minimization of the margin (scipy L-BFGS-B, which follows the
+finite-difference gradient) over the family's free data: the tokens, parameterized on the sphere as
+x_i = y_i / |y_i|, and heads the family leaves free (symmetric or general M_h = W_h, each kept at its
+drawn Frobenius norm). beta and anything the family fixes stay fixed.
+
+Structured members often have a margin of exactly 0 and a zero gradient (a symmetric set is a
+critical point of every symmetric quantity), so a minimization started there does not move: the
+search starts its minimizations from the best random members and from *perturbed* structured
+members, and once those are spent it keeps restarting (perturbations of the best state found, of
+new structured sets, fresh draws) until a violation (a margin below -tolerance) is found after at
+least `Budget.local` minimizations, or the evaluation budget is gone. For relu attention, whose
+weights max(beta s, 0) have a kink where a score vanishes, every minimum also seeds starts on the
+other side of each of its nearest kinks (the score reflected through 0 by moving one token).
+
+The budget stops on evaluation counts only (same seed, same result, on any machine); the evaluations
+spent and the best margin are part of the result, so the evidence says how hard the search looked.
+Floats only: a negative margin is a candidate that a rigorous certifier may turn into a witness.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,26 +44,32 @@ Objective = Callable[[Configuration], tuple[float, tuple[int, ...]]]
 _TINY = 1e-12
 #: How many of the most negative distinct configurations are kept for the certifier.
 KEPT = 8
+#: Relative sizes of the perturbations of a restart (cycled): far enough to leave a symmetric critical
+#: point, near enough to stay in the basin of the state perturbed.
+PERTURBATIONS = (3e-2, 3e-1, 3e-3, 1e-1)
+#: Iterations of one local minimization; the nearest relu kinks of each minimum that seed new starts.
+MAX_ITERATIONS = 60
+KINKS = 3
+#: A margin below -VIOLATION is a violation (rounding noise of an exact zero is far smaller).
+VIOLATION = 1e-8
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How hard the search looks: random starts, local minimizations, objective evaluations, seconds.
+    """How hard the search looks: random starts, the least number of local minimizations, evaluations.
 
-    The evaluation count is the deterministic stop (same seed, same result); seconds is a safety cap."""
+    The search stops on the evaluation count (deterministic: same seed, same result), or earlier once a
+    violation is found and at least `local` minimizations have run."""
 
     starts: int
     local: int
     evaluations: int
-    seconds: float
 
     def record(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
-#: The seconds are a safety cap far above what the evaluations take on a quiet machine, so that a loaded
-#: machine does not stop the search early and change its result (the evaluation count decides).
-BUDGETS = {"quick": Budget(48, 4, 2500, 30.0), "thorough": Budget(400, 16, 40_000, 300.0)}
+BUDGETS = {"quick": Budget(48, 4, 2500), "thorough": Budget(400, 16, 40_000)}
 
 
 @dataclass(frozen=True)
@@ -74,6 +90,11 @@ class Family:
         their family is, and the heads move as their family allows when W_h = M_h (values drawn apart
         from the heads are not moved, so neither are the heads)."""
         return cls(draw, TOKEN_FAMILIES[tokens].free, HEAD_FAMILIES[heads].moves if aligned else None)
+
+    @property
+    def movable(self) -> bool:
+        """Whether the family leaves any data free (else only its draws are searched)."""
+        return self.free_tokens or self.free_heads is not None
 
 
 @dataclass(frozen=True)
@@ -96,8 +117,12 @@ class SearchResult:
     #: Starts (random or structured) whose margin was negative.
     negative_starts: int = 0
     local_runs: int = 0
+    #: Local minimizations started from a perturbed state, and from the other side of a relu kink.
+    perturbed_runs: int = 0
+    kink_runs: int = 0
     evaluations: int = 0
-    seconds: float = 0.0
+    #: Why the search stopped: "violation found", "evaluation budget spent" or "nothing free to move".
+    stopped: str = ""
 
     @property
     def worst(self) -> float:
@@ -119,14 +144,19 @@ class SearchResult:
             "random_starts": self.starts,
             "structured_starts": self.structured_starts,
             "local_minimizations": self.local_runs,
+            "perturbed_restarts": self.perturbed_runs,
+            "kink_restarts": self.kink_runs,
             "evaluations": self.evaluations,
-            "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
             "best_margin": float(self.worst),
         }
 
+    def spent(self) -> bool:
+        return self.evaluations >= self.budget.evaluations
+
 
 class _Stop(Exception):
-    """The evaluation or time budget ran out inside a local minimization."""
+    """The evaluation budget ran out inside a local minimization."""
 
 
 def search(
@@ -135,42 +165,153 @@ def search(
     budget: Budget,
     rng: np.random.Generator,
     check: Callable[[], None] = lambda: None,
+    tolerance: float = VIOLATION,
 ) -> SearchResult:
-    """Random and structured starts, then local minimization of `objective` from the best few.
+    """Random and structured starts, then local minimizations of `objective` until a margin below
+    -`tolerance` is found (after at least `budget.local` of them) or the evaluation budget is spent.
 
     `check` is called between steps (a procedure passes its deadline check, which raises)."""
     result = SearchResult(budget)
-    began = time.monotonic()
     pool: list[Found] = []
+    structured_pool: list[Found] = []
     for k in range(budget.starts):
         check()
         template = family.draw(rng)
         shaped = structured(template, rng) if family.free_tokens and k % 4 == 0 else []
         for cfg in [template, *shaped]:
             margin, index = objective(cfg)
-            pool.append(Found(margin, cfg, index))
+            (pool if cfg is template else structured_pool).append(Found(margin, cfg, index))
             result.evaluations += 1
             result.negative_starts += margin < 0
         result.starts += 1
         result.structured_starts += len(shaped)
-    pool.sort(key=lambda f: f.margin)
-    local = [f for f in pool if np.isfinite(f.margin)][: budget.local] if _has_free_data(family) else []
-    deadline = began + budget.seconds
-    for start in local:
-        check()
-        if result.evaluations >= budget.evaluations or time.monotonic() >= deadline:
-            break
-        best = _minimize(family, objective, start, result, deadline)
-        result.local_runs += 1
-        pool.append(best)
-    pool.sort(key=lambda f: f.margin)
-    result.found = _distinct(pool)[:KEPT]
-    result.seconds = time.monotonic() - began
+    everything = pool + structured_pool
+    if not family.movable:
+        result.stopped = "nothing free to move"
+    else:
+        for start, how in _restarts(family, pool, structured_pool, everything, rng):
+            check()
+            if result.spent() or (result.local_runs >= budget.local and _best(everything) < -tolerance):
+                break
+            if start is None:
+                continue
+            best = _minimize(family, objective, start, result)
+            result.local_runs += 1
+            result.perturbed_runs += how == "perturbed"
+            result.kink_runs += how == "kink"
+            everything.append(best)
+    if not result.stopped:
+        result.stopped = "violation found" if _best(everything) < -tolerance else "evaluation budget spent"
+    everything.sort(key=lambda f: f.margin)
+    result.found = _distinct(everything)[:KEPT]
     return result
 
 
-def _has_free_data(family: Family) -> bool:
-    return family.free_tokens or family.free_heads is not None
+def _best(found: list[Found]) -> float:
+    return min((f.margin for f in found), default=float("inf"))
+
+
+def _finite(found: list[Found]) -> list[Found]:
+    return sorted((f for f in found if np.isfinite(f.margin)), key=lambda f: f.margin)
+
+
+def _restarts(
+    family: Family,
+    pool: list[Found],
+    structured_pool: list[Found],
+    everything: list[Found],
+    rng: np.random.Generator,
+) -> Iterator[tuple[Found | None, str]]:
+    """The starts of the local minimizations, in order, without end (the caller stops on its budget).
+
+    First the best random members and perturbations of the best structured ones, alternately; then, in
+    turn, a perturbation of the best state found so far, the other sides of the relu kinks nearest to
+    the last minimum, a perturbed new structured set and a fresh draw."""
+    randoms, shaped = _finite(pool), _finite(structured_pool)
+    for k in range(max(len(randoms), len(shaped))):
+        if k < len(randoms):
+            yield randoms[k], "random"
+            yield from _kink_sides(family, everything[-1], rng)
+        if k < len(shaped):
+            yield _perturbed(family, shaped[k], PERTURBATIONS[k % len(PERTURBATIONS)], rng), "perturbed"
+            yield from _kink_sides(family, everything[-1], rng)
+    for k in range(10**9):
+        sigma = PERTURBATIONS[k % len(PERTURBATIONS)]
+        finite = _finite(everything)
+        yield (_perturbed(family, finite[0], sigma, rng) if finite else None), "perturbed"
+        yield from _kink_sides(family, everything[-1], rng)
+        template = family.draw(rng)
+        if family.free_tokens:
+            options = structured(template, rng)
+            choice = options[int(rng.integers(len(options)))]
+            yield _perturbed(family, Found(np.inf, choice, ()), sigma, rng), "perturbed"
+        yield Found(np.inf, template, ()), "random"
+
+
+def _kink_sides(family: Family, found: Found, rng: np.random.Generator) -> Iterator[tuple[Found | None, str]]:
+    """For relu attention with free tokens: `found` moved to the other side of its KINKS nearest kinks.
+
+    A kink is a score s^h_ij = 0 (i != j) of the weight max(beta s, 0). Moving x_i along the tangent
+    gradient g = P_x_i(M_h x_j) of s^h_ij by -2 s^h_ij g / |g|^2 reflects that score through 0 to first
+    order; the margin on that side is a different branch, which a minimization on this side never sees."""
+    cfg = found.cfg
+    if cfg.attention != "relu" or not family.free_tokens or not np.all(np.isfinite(cfg.tokens)):
+        return
+    s = model.scores(cfg)
+    off = np.abs(s) + np.where(np.eye(cfg.n, dtype=bool), np.inf, 0.0)
+    for flat in np.argsort(off, axis=None)[:KINKS]:
+        h, i, j = np.unravel_index(int(flat), s.shape)
+        g = model.project(cfg.tokens[i], cfg.score_matrices[h] @ cfg.tokens[j])
+        size = float(g @ g)
+        if size < _TINY:
+            continue
+        X = np.array(cfg.tokens)
+        X[i] = X[i] - (2.0 * s[h, i, j] + 1e-3 * np.sign(s[h, i, j] or 1.0)) * g / size
+        norm = np.linalg.norm(X[i])
+        if norm < _TINY:
+            continue
+        X[i] /= norm
+        yield Found(np.inf, cfg.moved_to(X), ()), "kink"
+
+
+def _parameters(family: Family, cfg: Configuration) -> np.ndarray:
+    """The free data of `cfg` as one vector: the tokens, then the heads (as the family lets them move)."""
+    parts = [cfg.tokens.ravel()] if family.free_tokens else []
+    if family.free_heads is not None:
+        parts.append(cfg.score_matrices.ravel())
+    return np.concatenate(parts)
+
+
+def _decode(family: Family, cfg: Configuration, p: np.ndarray) -> Configuration | None:
+    """The configuration of free data `p` (tokens normalized onto the sphere, heads symmetrized as the
+    family requires and rescaled to the Frobenius norms of `cfg`'s heads); None where that fails."""
+    X, M = cfg.tokens, cfg.score_matrices
+    offset = 0
+    if family.free_tokens:
+        Y = p[: cfg.n * cfg.d].reshape(cfg.n, cfg.d)
+        offset = Y.size
+        size = np.linalg.norm(Y, axis=1, keepdims=True)
+        if np.any(size < _TINY) or not np.all(np.isfinite(Y)):
+            return None
+        X = Y / size
+    if family.free_heads is not None:
+        A = p[offset:].reshape(cfg.score_matrices.shape)
+        if family.free_heads == "symmetric":
+            A = (A + A.transpose(0, 2, 1)) / 2
+        size = np.linalg.norm(A, axis=(1, 2))
+        if np.any(size < _TINY):
+            return None
+        M = A * (np.linalg.norm(cfg.score_matrices, axis=(1, 2)) / size)[:, None, None]
+    aligned = np.array_equal(cfg.values, cfg.score_matrices)
+    return dataclasses.replace(cfg, tokens=X, score_matrices=M, values=M if aligned else cfg.values)
+
+
+def _perturbed(family: Family, found: Found, sigma: float, rng: np.random.Generator) -> Found | None:
+    """`found`'s configuration with its free data moved by Gaussian noise of relative size `sigma`."""
+    p = _parameters(family, found.cfg)
+    scale = max(float(np.max(np.abs(p))), 1.0)
+    moved = _decode(family, found.cfg, p + sigma * scale * rng.standard_normal(p.shape))
+    return None if moved is None else Found(np.inf, moved, ())
 
 
 def _distinct(found: list[Found]) -> list[Found]:
@@ -182,39 +323,18 @@ def _distinct(found: list[Found]) -> list[Found]:
     return out
 
 
-def _minimize(family: Family, objective: Objective, start: Found, result: SearchResult, deadline: float) -> Found:
-    """L-BFGS-B on the free data of `start.cfg` (finite-difference gradients); the best point seen."""
+def _minimize(family: Family, objective: Objective, start: Found, result: SearchResult) -> Found:
+    """L-BFGS-B on the free data of `start.cfg` (finite-difference gradients); the best point seen
+    (the start itself is evaluated first, so a start of unknown margin gets one)."""
     cfg = start.cfg
-    norms = np.linalg.norm(cfg.score_matrices, axis=(1, 2))
-    aligned = np.array_equal(cfg.values, cfg.score_matrices)
     best = [start]
 
-    def decode(p: np.ndarray) -> Configuration | None:
-        X, M = cfg.tokens, cfg.score_matrices
-        offset = 0
-        if family.free_tokens:
-            Y = p[: cfg.n * cfg.d].reshape(cfg.n, cfg.d)
-            offset = Y.size
-            size = np.linalg.norm(Y, axis=1, keepdims=True)
-            if np.any(size < _TINY):
-                return None
-            X = Y / size
-        if family.free_heads is not None:
-            A = p[offset:].reshape(cfg.score_matrices.shape)
-            if family.free_heads == "symmetric":
-                A = (A + A.transpose(0, 2, 1)) / 2
-            size = np.linalg.norm(A, axis=(1, 2))
-            if np.any(size < _TINY):
-                return None
-            M = A * (norms / size)[:, None, None]
-        return dataclasses.replace(cfg, tokens=X, score_matrices=M, values=M if aligned else cfg.values)
-
     def value(p: np.ndarray) -> float:
-        if result.evaluations >= result.budget.evaluations or time.monotonic() >= deadline:
+        if result.spent():
             raise _Stop
         result.evaluations += 1
-        moved = decode(p)
-        if moved is None or not np.all(np.isfinite(moved.tokens)):
+        moved = _decode(family, cfg, p)
+        if moved is None:
             return 1e300
         with np.errstate(all="ignore"):
             margin, index = objective(moved)
@@ -224,11 +344,8 @@ def _minimize(family: Family, objective: Objective, start: Found, result: Search
             best[0] = Found(margin, moved, index)
         return margin
 
-    parts = [cfg.tokens.ravel()] if family.free_tokens else []
-    if family.free_heads is not None:
-        parts.append(cfg.score_matrices.ravel())
     with contextlib.suppress(_Stop):
-        minimize(value, np.concatenate(parts), method="L-BFGS-B", options={"maxiter": 200})
+        minimize(value, _parameters(family, cfg), method="L-BFGS-B", options={"maxiter": MAX_ITERATIONS})
     return best[0]
 
 
@@ -299,13 +416,14 @@ def rate_margin(quantity: str, head: int | None = None) -> Objective:
     beta E max|sdot|; entropy_rate: sum_j pdot log p is bounded by 2 beta max|sdot| log n."""
 
     def margin(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        sdot = model.score_rates(cfg)
+        xdot = model.token_velocity(cfg)
+        sdot = model.score_rates(cfg, xdot)
         size = float(np.max(np.abs(sdot)))
         if quantity == "entropy_rate":
-            values = model.entropy_rates(cfg)
+            values = model.entropy_rates(cfg, xdot)
             scale = 1.0 + 2.0 * cfg.beta * size * np.log(cfg.n)
         else:
-            values = model.head_energy_rates(cfg)
+            values = model.head_energy_rates(cfg, xdot)
             scale = 1.0 + cfg.beta * model.energy(cfg) * size
             if quantity == "energy_rate":
                 values = np.array(values.sum())

@@ -54,3 +54,42 @@ def power_law(values: np.ndarray, *features: np.ndarray) -> LinearFit:
     """Fit log(values) = c + sum_k a_k log(features_k); coefficients are [c, a_1, ...]."""
     columns = [np.ones(len(values))] + [np.log(np.asarray(f, dtype=float)) for f in features]
     return least_squares(np.column_stack(columns), np.log(np.asarray(values, dtype=float)))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A value measured in floats with an error estimate, and the parts the error is made of.
+
+    A claimed value is supported (CONFIRMED at most) only when |claimed - value| <= error; the report
+    shows value and error next to the claim."""
+
+    value: float
+    error: float
+    parts: dict[str, float]
+
+    def contains(self, claimed: float) -> bool:
+        return abs(claimed - self.value) <= self.error
+
+    def record(self, claimed: float) -> dict[str, object]:
+        return {"claimed": claimed, "fitted": self.value, "error": self.error, "error_parts": self.parts}
+
+
+#: Standard errors counted in an estimate's error (about a 99.7 % band for Gaussian residuals).
+STANDARD_ERRORS = 3.0
+
+
+def decay_rate(t: np.ndarray, values: np.ndarray, rtol: float, atol: float) -> Estimate:
+    """The rate r of values ~ C exp(-r t) over the given window, with its error: STANDARD_ERRORS standard
+    errors of the fit (residuals), the change of the fitted rate between the window's halves (the window
+    is not yet asymptotic: the horizon), and what the integrator's tolerances can move the slope
+    (a relative error rtol + atol / min value at both ends of a window of length t[-1] - t[0])."""
+    t, values = np.asarray(t, dtype=float), np.asarray(values, dtype=float)
+    fit = exponential_rate(t, values)
+    half = len(t) // 2
+    first, second = exponential_rate(t[:half], values[:half]), exponential_rate(t[half:], values[half:])
+    parts = {
+        "fit": STANDARD_ERRORS * float(fit.standard_errors[1]),
+        "window_drift": abs(float(first.coefficients[1] - second.coefficients[1])),
+        "integrator": 2.0 * (rtol + atol / float(np.min(np.abs(values)))) / float(t[-1] - t[0]),
+    }
+    return Estimate(-float(fit.coefficients[1]), sum(parts.values()), parts)

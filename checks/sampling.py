@@ -6,6 +6,7 @@ candidate counterexample attached, until a rigorous certifier turns it into a RE
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -86,3 +87,32 @@ def configuration_record(cfg: Configuration) -> dict[str, Any]:
         "scores": cfg.score_matrices.tolist(),
         "values": cfg.values.tolist(),
     }
+
+
+# ---------------------------------------------------------------- claims about every start of a family
+
+
+def starts_for_confidence(confidence: float, fraction: float) -> int:
+    """The least number of independent starts after which 0 failures shows, with `confidence`, that fewer
+    than `fraction` of the family's starts fail: (1 - fraction)^N <= 1 - confidence, N = ceil(ln(1 - c) /
+    ln(1 - p)) (0.95 and 0.05 give 59)."""
+    if not (0.0 < confidence < 1.0 and 0.0 < fraction < 1.0):
+        raise ValueError("confidence and fraction must lie in (0, 1)")
+    return math.ceil(math.log1p(-confidence) / math.log1p(-fraction) - 1e-12)
+
+
+def failing_fraction_bound(starts: int, confidence: float) -> float:
+    """The fraction p with (1 - p)^starts = 1 - confidence: after 0 failures in `starts` independent starts,
+    fewer than p of the family's starts fail, with `confidence` (the one-sided exact binomial bound)."""
+    return -math.expm1(math.log1p(-confidence) / starts)
+
+
+def confidence_sentence(failed: int, starts: int, confidence: float) -> str:
+    """What `failed` of `starts` independent starts show about the family (the text of the verdict)."""
+    if failed:
+        return f"{failed} of {starts} starts failed (failing fraction {failed / starts:.3g})"
+    bound = failing_fraction_bound(starts, confidence)
+    return (
+        f"0 of {starts} starts failed: with {100 * confidence:g} % confidence, fewer than "
+        f"{100 * bound:.3g} % of the family's starts fail"
+    )

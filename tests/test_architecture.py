@@ -124,11 +124,12 @@ def test_the_identities_are_sympy_only() -> None:
 
 def test_the_family_table_is_pure_and_the_claims_file_reads_only_it() -> None:
     """checks.family_names holds names and hypotheses only (no numpy); in the claims-file code only the
-    dynamics decider, which samples configurations, imports the numpy draws of checks.families."""
+    dynamics starts (`dynamics_starts`, which draw the decider's configurations) import the numpy draws of
+    checks.families."""
     modules = _modules()
     assert _libraries(modules["checks.family_names"]) <= {"__future__", "collections", "dataclasses", "typing"}
     drawing = {name for name, imports in _graph().items() if "checks.families" in imports}
-    assert {name for name in drawing if name.startswith("checks.claimsfile")} == {"checks.claimsfile.dynamics_decider"}
+    assert {name for name in drawing if name.startswith("checks.claimsfile")} == {"checks.claimsfile.dynamics_starts"}
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

@@ -1,40 +1,43 @@
-"""Deciding a dynamics claim: an adversarial search over the file's family, and integrated trajectories.
+"""Deciding a dynamics claim: integrated trajectories of the file's family, and an adversarial search.
 
-Each sample draws one configuration of the family (`checks.families`, seeded by the context),
-integrates it (`checks.integrator.integrate`) and evaluates the quantity with `checks.model` at
-every recorded state. The property gives a margin per sample (`non-negative`: the least value;
-`non-decreasing`: the least increment between records; `tends-to`: minus the distance of the
-final value to the limit; `decays-at-rate`: minus the relative error of the fitted exponential
-rate, by `checks.theorems.clustering.late_exponent` for the cluster gap).
+Starts. A claim about every start of a random family is tried on a number of independent starts fixed
+by a stated confidence (CONFIDENCE: 0 failures in N starts shows, with confidence c, that fewer than
+1 - (1 - c)^(1/N) of the family's starts fail; `checks.sampling`), and the verdict says so. Each start
+is judged by `dynamics_starts.run_start` (limits only once the motion stopped, fitted rates and limits
+with their error, CONFIRMED only when the claimed value lies within it). A family that is one
+configuration up to rotation (fixed tokens, scalar heads) needs one start; a pointwise claim that the
+search below decides uses SEARCHED_STARTS runs, whose states join the search. A property that fails
+on some starts is INCONCLUSIVE with the failing fraction and the first failing start as data.
 
 Pointwise properties are also searched adversarially (`checks.adversarial`): `non-negative` of
 any quantity, and `non-decreasing` of a quantity with a rate (attention_entropy -> entropy_rate,
 energy -> energy_rate, one head's energy -> head_energy_rate), since Q is non-decreasing along
 every trajectory of the family iff dQ/dt >= 0 at every state of it. Both readings of one
-quantity are therefore decided by the same search. Floats give at most CONFIRMED
-(`sampling.float_verdict`); a negative rate (energy_rate, head_energy_rate, entropy_rate) is
-handed to the witness certifier: the state is rounded to exact data of the claim's family (the
-file's beta and scalar strengths as the exact rationals written in the file, W_h = M_h, the
-attention kind and geometry), family membership is checked exactly, and a ball-verified negative
-value is a REFUTED witness with a certificate whose data is the start of a trajectory. That
-rounded state is a configuration of the family only when the family's tokens are free (random or
-rational tokens on the sphere) and its heads are scalar with the given strengths or random
-symmetric/general; other violations stay INCONCLUSIVE.
+quantity are therefore decided by the same search. Floats give at most CONFIRMED; a negative rate
+(energy_rate, head_energy_rate, entropy_rate) is handed to the witness certifier: the state is
+rounded to exact data of the claim's family (the file's beta and scalar strengths as the exact
+rationals written in the file, W_h = M_h, the attention kind and geometry), family membership is
+checked exactly, and a ball-verified negative value is a REFUTED witness with a certificate whose
+data is the start of a trajectory. For relu attention the exact scores also fix the branch of every
+weight max(beta s, 0) exactly, and a witness needs every score off the kink (s != 0). That rounded
+state is a configuration of the family only when the family's tokens are free (random or rational
+tokens on the sphere) and its heads are scalar with the given strengths or random symmetric/general;
+other violations stay INCONCLUSIVE.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from certificates.ball_model import ExactConfiguration
-from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from certificates.ball_model import ExactConfiguration, exact_scores
+from certificates.model_quantities import CERTIFIED
 from certificates.witness import round_configuration
-from checks import adversarial, families
+from checks import adversarial
+from checks.claimsfile.dynamics_starts import POINTWISE_TOLERANCE, Start, configuration, quantity, run_start
 from checks.claimsfile.embedding import embedded
 from checks.claimsfile.evaluation import EvaluationError, ball
 from checks.claimsfile.exact_dynamics import decide_exactly
@@ -47,38 +50,19 @@ from checks.claimsfile.witness_family import (
 )
 from checks.config import Configuration
 from checks.errors import InputError
-from checks.family_names import HEAD_FAMILIES
-from checks.fits import exponential_rate
-from checks.integrator import IntegrationFailure, Trajectory, integrate
-from checks.observables import EVALUATORS
+from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from checks.integrator import IntegrationFailure
 from checks.registry import Context
-from checks.sampling import configuration_record, float_verdict
-from checks.theorems.clustering import late_exponent
+from checks.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.verdicts import Outcome, Verdict
 from checks.witnesses import Candidate, certify_first
 
-SAMPLES = {"quick": 3, "thorough": 12}
-HORIZON = {"sphere": 10.0, "flat": 1.0}
-RECORDS = 201
-#: Relative float tolerances: pointwise and monotone (integration error), limit, fitted rate.
-POINTWISE_TOLERANCE = 1e-8
-LIMIT_TOLERANCE = 1e-3
-RATE_TOLERANCE = 0.05
+#: The confidence and failing fraction that fix the number of independent starts of a random family
+#: (`sampling.starts_for_confidence`: 29 starts in the quick profile, 90 in the thorough one).
+CONFIDENCE = {"quick": (0.95, 0.10), "thorough": (0.99, 0.05)}
+#: Starts of a pointwise claim that the adversarial search decides (its trajectories add states to it).
+SEARCHED_STARTS = {"quick": 3, "thorough": 12}
 DENOMINATOR = 2**12
-
-
-@dataclass
-class Sample:
-    """One configuration, its trajectory's records of the quantity, and the worst record."""
-
-    cfg: Configuration
-    margin: float
-    scale: float
-    worst_state: Configuration
-    worst_index: tuple[int, ...]
-    states: list[Configuration]
-    #: A run that left every bound: (end of the interval decided, time the integrator reached); None otherwise.
-    blow_up: tuple[float, float] | None = None
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
@@ -96,20 +80,27 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
 
 
 def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """The float evidence: integrated trajectories of the family, then the adversarial search."""
+    """The float evidence: integrated trajectories of the family's starts, then the adversarial search."""
     options = claim.options
-    count = options.get("samples", SAMPLES[ctx.profile])
     try:
         target = _target(claim)
     except EvaluationError as exc:
         return Outcome(Verdict.INCONCLUSIVE, "ball evaluation", notes=f"the stated {claim.property} target: {exc}")
+    confidence, fraction = CONFIDENCE[ctx.profile]
+    searched = searched_quantity(claim)
+    if _one_orbit(options):
+        count = 1
+    elif searched is not None:  # the search over every state of the family is the evidence; runs add states
+        count = options.get("samples", SEARCHED_STARTS[ctx.profile])
+    else:
+        count = options.get("samples", starts_for_confidence(confidence, fraction))
     method = f"{claim.property} of {claim.quantity} along {{}} integrated trajectories ({options['tokens']} tokens)"
-    samples: list[Sample] = []
+    starts: list[Start] = []
     for k in range(count):
         ctx.check_budget()
         cfg = configuration(options, ctx.rng(f"dynamics-{k}"))
         try:
-            samples.append(_sample(claim, cfg, target))
+            starts.append(run_start(claim, cfg, target, ctx.profile))
         except IntegrationFailure as failure:  # a limit as t -> oo needs the whole half-line
             notes = (
                 f"trajectory {k} left every bound at t = {failure.t_reached:.6g} ({failure.reason}): "
@@ -120,17 +111,68 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
             )
         except InputError as exc:  # overflow of this trajectory
             return Outcome(Verdict.INCONCLUSIVE, method.format(k + 1), notes=f"trajectory {k} failed: {exc}")
-    worst = min(samples, key=lambda s: s.margin / s.scale)
-    tolerance = _tolerance(claim) * worst.scale
-    candidate = {"configuration": configuration_record(worst.cfg), "index": list(worst.worst_index)}
-    trajectories = float_verdict(method.format(len(samples)), len(samples), worst.margin, tolerance, candidate)
-    searched = searched_quantity(claim)
+    tolerance = 0.0 if target is not None else POINTWISE_TOLERANCE  # a limit or rate: within its own error
+    trajectories = _over_starts(method.format(count), starts, confidence, _one_orbit(options), tolerance)
     if searched is None:
-        return _on_integrated_intervals(trajectories, samples)
-    return _on_integrated_intervals(_decide_by_search(claim, ctx, searched, samples, trajectories), samples)
+        return _on_integrated_intervals(trajectories, starts)
+    return _on_integrated_intervals(_decide_by_search(claim, ctx, searched, starts, trajectories), starts)
 
 
-def _on_integrated_intervals(outcome: Outcome, samples: list[Sample]) -> Outcome:
+def _one_orbit(options: dict[str, Any]) -> bool:
+    """Whether every start of the family is one configuration up to a rotation (fixed tokens, scalar heads):
+    the dynamics commutes with rotations, so one start decides every start."""
+    return not TOKEN_FAMILIES[options["tokens"]].free and options["heads"] == "scalar"
+
+
+def _over_starts(method: str, starts: list[Start], confidence: float, one_orbit: bool, tolerance: float) -> Outcome:
+    """The verdict of the starts: CONFIRMED when every start held, saying what that shows about the family;
+    INCONCLUSIVE with the failing fraction and the first failing start (as data), or with the first
+    undecided start's reason."""
+    failed = [k for k, start in enumerate(starts) if start.status == "fails"]
+    undecided = [k for k, start in enumerate(starts) if start.status == "undecided"]
+    worst = min(range(len(starts)), key=lambda k: starts[k].margin)
+    sentence = (
+        "the family is one configuration up to rotation, which the dynamics commutes with: one start decides all"
+        if one_orbit
+        else confidence_sentence(len(failed), len(starts), confidence)
+    )
+    details: dict[str, Any] = {
+        "starts": len(starts),
+        "failed": len(failed),
+        "undecided": len(undecided),
+        "confidence": confidence,
+        "worst_start": {"start": worst, **starts[worst].measured},
+    }
+    shown = _measured_text(starts[worst].measured)
+    margin = starts[worst].margin if np.isfinite(starts[worst].margin) else None
+    common = {"cases": len(starts), "worst_margin": margin, "tolerance": tolerance}
+    if failed:
+        first = starts[failed[0]]
+        details |= {
+            "failing_fraction": len(failed) / len(starts),
+            "failing_start": {"start": failed[0], "configuration": configuration_record(first.cfg), **first.measured},
+            "candidate": {"configuration": configuration_record(first.worst_state), "index": list(first.worst_index)},
+        }
+        notes = f"{sentence}; start {failed[0]} {_measured_text(first.measured)}: a float failure, not certified"
+        return Outcome(Verdict.INCONCLUSIVE, method, notes=notes, details=details, **common)
+    if undecided:
+        notes = f"start {undecided[0]}: {starts[undecided[0]].reason} ({len(undecided)} of {len(starts)} undecided)"
+        return Outcome(Verdict.INCONCLUSIVE, method, notes=notes, details=details, **common)
+    return Outcome(Verdict.CONFIRMED, method, notes=f"{sentence}; worst start {shown}", details=details, **common)
+
+
+def _measured_text(measured: dict[str, Any]) -> str:
+    """The measurement next to the claim: fitted value +- error vs claimed (or the least value)."""
+    if "fitted" in measured:
+        where = f" at t = {measured['t_end']:.6g}" if "t_end" in measured else ""
+        error = "no bound on what is left" if measured["error"] is None else f"{measured['error']:.3g}"
+        return f"fitted {measured['fitted']:.10g} +- {error}{where} vs claimed {measured['claimed']:.10g}"
+    if "least" in measured:
+        return f"least value {measured['least']:.6g}"
+    return "undecided"
+
+
+def _on_integrated_intervals(outcome: Outcome, samples: list[Start]) -> Outcome:
     """The outcome, saying on which interval each run that left every bound was decided (never beyond it)."""
     blown = [(k, sample.blow_up) for k, sample in enumerate(samples) if sample.blow_up is not None]
     if not blown:
@@ -150,14 +192,19 @@ def _on_integrated_intervals(outcome: Outcome, samples: list[Sample]) -> Outcome
 
 
 def _decide_by_search(
-    claim: DynamicsClaim, ctx: Context, searched: str, samples: list[Sample], trajectories: Outcome
+    claim: DynamicsClaim, ctx: Context, searched: str, samples: list[Start], trajectories: Outcome
 ) -> Outcome:
     """The adversarial search over the family's states (and the trajectories' records) for `searched` < 0."""
     options, head = claim.options, claim.options.get("head")
     objective = adversarial.rate_margin(searched, head) if searched in CERTIFIED else _value_margin(searched, head)
     family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
     result = adversarial.search(
-        family, objective, adversarial.BUDGETS[ctx.profile], ctx.rng("adversarial"), ctx.check_budget
+        family,
+        objective,
+        adversarial.BUDGETS[ctx.profile],
+        ctx.rng("adversarial"),
+        ctx.check_budget,
+        POINTWISE_TOLERANCE,
     )
     result.include([_worst_record(objective, sample.states) for sample in samples])
     best = result.found[0]
@@ -171,6 +218,13 @@ def _decide_by_search(
     details = {"search": result.evidence(), "trajectories": _summary(trajectories)}
     cases = (trajectories.cases or 0) + result.evaluations
     outcome = float_verdict(method, cases, best.margin, POINTWISE_TOLERANCE, candidate, details)
+    if outcome.verdict is Verdict.CONFIRMED:
+        spent = (
+            f"the search stopped ({result.stopped}) after {result.evaluations} of its "
+            f"{result.budget.evaluations} evaluations with no margin below -{POINTWISE_TOLERANCE:g}: "
+            f"best margin {best.margin:.3g}"
+        )
+        outcome = dataclasses.replace(outcome, notes="; ".join(n for n in (trajectories.notes, spent) if n))
     if outcome.verdict is Verdict.CONFIRMED and trajectories.verdict is not Verdict.CONFIRMED:
         outcome = dataclasses.replace(
             trajectories, method=method, details=(trajectories.details or {}) | {"search": result.evidence()}
@@ -202,90 +256,10 @@ def _value_margin(name: str, head: int | None) -> adversarial.Objective:
     return margin
 
 
-def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configuration:
-    """A configuration of the file's family (tokens, heads, W_h = M_h, attention, geometry)."""
-    tokens = families.draw_tokens(options["tokens"], options["n"], options["d"], rng, options)
-    heads = families.draw_heads(options["heads"], options["H"], options["d"], rng, options)
-    return Configuration.create(
-        tokens, heads, beta=options["beta"], attention=options["attention"], geometry=options["geometry"]
-    )
-
-
-def quantity(name: str, cfg: Configuration, head: int | None) -> np.ndarray:
-    """The quantity at one state, as an array (per head and token where it has them; `energy` of one
-    head is E_h)."""
-    per_head = MODEL_QUANTITIES[name].per_head
-    if per_head is not None and head is not None:
-        return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
-    value = np.asarray(EVALUATORS[name](cfg), dtype=float)
-    return value[head] if head is not None and value.ndim >= 1 else value
-
-
 def _target(claim: DynamicsClaim) -> float | None:
     if claim.target is None:
         return None
     return float(ball(claim.target, {}, 128).mid())
-
-
-def _sample(claim: DynamicsClaim, cfg: Configuration, target: float | None) -> Sample:
-    options = claim.options
-    horizon = options.get("time", HORIZON[cfg.geometry])
-    if claim.property == "decays-at-rate" and claim.quantity == "cluster_gap":
-        rate, _, _, points = late_exponent(cfg)
-        return Sample(cfg, -abs(rate - target) if points >= 3 else -np.inf, abs(target), cfg, (), [cfg])
-    try:
-        traj = integrate(cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=())
-    except IntegrationFailure as failure:
-        if claim.property not in ("non-negative", "non-decreasing"):
-            raise
-        traj = failure.partial
-    states, values, blow_up = _records(claim, cfg, traj)
-    scale = 1.0 + float(np.max(np.abs(values)))
-    if claim.property == "non-negative":
-        index = np.unravel_index(int(np.argmin(values)), values.shape)
-        worst_state, worst_index = states[index[0]], tuple(int(i) for i in index[1:])
-        return Sample(cfg, float(values[index]), scale, worst_state, worst_index, states, blow_up)
-    if claim.property == "non-decreasing":
-        steps = np.diff(values, axis=0)
-        index = np.unravel_index(int(np.argmin(steps)), steps.shape)
-        worst_state, worst_index = states[index[0]], tuple(int(i) for i in index[1:])
-        return Sample(cfg, float(steps[index]), scale, worst_state, worst_index, states, blow_up)
-    if claim.property == "tends-to":
-        distance = np.abs(values[-1] - target)
-        return Sample(cfg, -float(np.max(distance)), max(1.0, abs(target)), states[-1], (), states)
-    half = len(values) // 2
-    magnitude = np.abs(values[half:]).reshape(len(values) - half, -1)
-    fitted = [-float(exponential_rate(traj.times[half:], column).coefficients[1]) for column in magnitude.T]
-    return Sample(cfg, -max(abs(r - target) for r in fitted), abs(target), states[-1], (), states)
-
-
-def _records(
-    claim: DynamicsClaim, cfg: Configuration, traj: Trajectory
-) -> tuple[list[Configuration], np.ndarray, tuple[float, float] | None]:
-    """The recorded states and the quantity at each; a run that left every bound (`traj.status`) keeps the
-    records up to the last finite value, with (that record's time, the time reached)."""
-    blown = traj.status == "step size underflow"
-    states, values = [cfg.moved_to(X) for X in traj.states], []
-    for state in states:
-        try:
-            value = quantity(claim.quantity, state, claim.options.get("head"))
-        except InputError:
-            if not blown:
-                raise
-            break
-        if not np.all(np.isfinite(value)):
-            if not blown:
-                raise InputError("quantity", claim.quantity, "not finite along the trajectory")
-            break
-        values.append(value)
-    if blown and len(values) < 2:
-        raise InputError("t", traj.t_end, f"the run left every bound before two finite records of {claim.quantity}")
-    blow_up = (float(traj.times[len(values) - 1]), traj.t_end) if blown else None
-    return states[: len(values)], np.array(values), blow_up
-
-
-def _tolerance(claim: DynamicsClaim) -> float:
-    return {"tends-to": LIMIT_TOLERANCE, "decays-at-rate": RATE_TOLERANCE}.get(claim.property, POINTWISE_TOLERANCE)
 
 
 # ---------------------------------------------------------------- witnesses
@@ -315,6 +289,12 @@ def exact_state(options: dict[str, Any], state: Configuration) -> ExactConfigura
     return exact
 
 
+def on_a_kink(exact: ExactConfiguration) -> bool:
+    """Whether relu data have a score exactly 0 (the kink of max(beta s, 0)); the sign of every score is a
+    comparison of exact rationals, so off the kink each weight is one polynomial branch at the witness."""
+    return exact.attention == "relu" and any(s == 0 for head in exact_scores(exact) for row in head for s in row)
+
+
 def _candidate(options: dict[str, Any], searched: str, found: adversarial.Found) -> Candidate:
     """The search's state with the head and token of its negative rate (the file's head when it names one)."""
     head = None if searched == "energy_rate" else options.get("head", found.index[0] if found.index else None)
@@ -332,7 +312,7 @@ def _certify(
 
     def rounding(candidate: Candidate) -> ExactConfiguration | None:
         exact = exact_state(claim.options, candidate.cfg)
-        return None if family_failures(claim.options, exact) else exact
+        return None if family_failures(claim.options, exact) or on_a_kink(exact) else exact
 
     candidates = [_candidate(claim.options, searched, f) for f in found]
     attempts = certify_first(ctx, claim.id, candidates, rounding, hypotheses, searched, claim=embedded(claim))

@@ -17,9 +17,10 @@ from checks.claimsfile.numbers import stated
 from checks.claimsfile.schema import DynamicsClaim
 from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 
-#: The exact hypotheses of a claim's geometry and attention kind (relu: none that the ball model knows).
+#: The exact hypotheses of a claim's geometry and attention kind (usa and relu: none beyond the witness's
+#: `attention` field, which the checker compares with the claim's).
 GEOMETRY_HYPOTHESES = {"sphere": ("unit-tokens", "spherical-geometry"), "flat": ()}
-ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",)}
+ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",), "relu": ()}
 
 
 def searched_quantity(claim: DynamicsClaim) -> str | None:

@@ -1,0 +1,174 @@
+"""One start of a dynamics claim: the family's configuration, its trajectory, and whether the property held.
+
+A start *holds*, *fails* or stays *undecided*, with the measurement next to the claim:
+
+- `non-negative` / `non-decreasing`: the least value (least increment between records) of the
+  quantity along the integrated trajectory; it fails below -POINTWISE_TOLERANCE (relative).
+- `tends-to`: the limit is judged only once the motion has stopped (`checks.limits.settle`, which
+  extends the horizon within its budget); the start holds when the claimed limit lies within the
+  error of the value at the end, fails when it does not, and is undecided ("still moving at t = ...")
+  when the motion did not stop.
+- `decays-at-rate`: the fitted rate with its error (`checks.fits.decay_rate`: residuals, the drift
+  between the window's halves, integrator tolerances); cluster_gap through the late window of
+  `checks.theorems.clustering.late_exponent`, other quantities over the second half of the records.
+  It holds when the claimed rate lies within that error.
+
+Floats only: a failing start is a float candidate, never a refutation by itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from certificates.model_quantities import MODEL_QUANTITIES
+from checks import families
+from checks.claimsfile.schema import DynamicsClaim
+from checks.config import Configuration
+from checks.errors import InputError
+from checks.fits import Estimate, decay_rate
+from checks.integrator import IntegrationFailure, Trajectory, integrate
+from checks.limits import settle
+from checks.observables import EVALUATORS
+from checks.theorems.clustering import late_exponent
+
+HORIZON = {"sphere": 10.0, "flat": 1.0}
+RECORDS = 201
+#: Relative float tolerance of pointwise and monotone properties (integration error).
+POINTWISE_TOLERANCE = 1e-8
+#: How many times a limit's horizon may double while the run is still moving, per profile.
+EXTENSIONS = {"quick": 3, "thorough": 6}
+#: Integrator tolerances of the records a generic rate is fitted on; the least number of points fitted.
+RATE_RTOL, RATE_ATOL = 1e-10, 1e-13
+RATE_POINTS = 8
+#: Values below this fraction of the quantity's largest are rounding noise, not part of a decay.
+RATE_FLOOR = 1e-11
+
+
+@dataclass
+class Start:
+    """One start: its configuration, status ("holds", "fails", "undecided"), margin (relative; < 0 when
+    the property failed), the worst recorded state and index, and what was measured."""
+
+    cfg: Configuration
+    status: str
+    margin: float
+    worst_state: Configuration
+    worst_index: tuple[int, ...] = ()
+    states: list[Configuration] = field(default_factory=list)
+    measured: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
+    #: A run that left every bound: (end of the interval decided, time the integrator reached); None otherwise.
+    blow_up: tuple[float, float] | None = None
+
+
+def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configuration:
+    """A configuration of the file's family (tokens, heads, W_h = M_h, attention, geometry)."""
+    tokens = families.draw_tokens(options["tokens"], options["n"], options["d"], rng, options)
+    heads = families.draw_heads(options["heads"], options["H"], options["d"], rng, options)
+    return Configuration.create(
+        tokens, heads, beta=options["beta"], attention=options["attention"], geometry=options["geometry"]
+    )
+
+
+def quantity(name: str, cfg: Configuration, head: int | None) -> np.ndarray:
+    """The quantity at one state, as an array (per head and token where it has them; `energy` of one
+    head is E_h)."""
+    per_head = MODEL_QUANTITIES[name].per_head
+    if per_head is not None and head is not None:
+        return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
+    value = np.asarray(EVALUATORS[name](cfg), dtype=float)
+    return value[head] if head is not None and value.ndim >= 1 else value
+
+
+def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, profile: str) -> Start:
+    """Integrate one start and judge the claim's property on it (IntegrationFailure of a limit or rate
+    run propagates: a property as t -> oo needs the whole half-line)."""
+    options = claim.options
+    horizon = options.get("time", HORIZON[cfg.geometry])
+    if claim.property == "tends-to":
+        assert target is not None
+        limit = settle(cfg, lambda s: quantity(claim.quantity, s, options.get("head")), horizon, EXTENSIONS[profile])
+        measured = limit.record(target)
+        scale = max(1.0, abs(target))
+        margin = -float(np.max(limit.distance(target) - limit.error)) / scale
+        if not limit.settled:
+            return Start(cfg, "undecided", margin, limit.final, measured=measured, reason=limit.reason)
+        return Start(cfg, "holds" if limit.contains(target) else "fails", margin, limit.final, measured=measured)
+    if claim.property == "decays-at-rate":
+        assert target is not None
+        return _rate_start(claim, cfg, target, horizon)
+    try:
+        traj = integrate(cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=())
+    except IntegrationFailure as failure:
+        traj = failure.partial
+    states, values, blow_up = _records(claim, cfg, traj)
+    scale = 1.0 + float(np.max(np.abs(values)))
+    steps = values if claim.property == "non-negative" else np.diff(values, axis=0)
+    index = np.unravel_index(int(np.argmin(steps)), steps.shape)
+    margin = float(steps[index]) / scale
+    status = "holds" if margin >= -POINTWISE_TOLERANCE else "fails"
+    worst_state, worst_index = states[index[0]], tuple(int(i) for i in index[1:])
+    measured = {"least": float(steps[index]), "scale": scale}
+    return Start(cfg, status, margin, worst_state, worst_index, states, measured, blow_up=blow_up)
+
+
+def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon: float) -> Start:
+    """The fitted decay rate (every entry of the quantity) against the claimed one."""
+    if claim.quantity == "cluster_gap":
+        fitted = late_exponent(cfg)
+        estimates = [] if fitted is None else [fitted[0]]
+        reason = "the cluster gap did not fall through the late window by the late horizon"
+    else:
+        grid = np.linspace(0.0, horizon, RECORDS)
+        traj = integrate(cfg, horizon, rtol=RATE_RTOL, atol=RATE_ATOL, record_times=grid, observables=())
+        _, values, _ = _records(claim, cfg, traj)
+        estimates = _column_rates(traj.times, np.abs(values))
+        reason = f"fewer than {RATE_POINTS} records of |{claim.quantity}| above rounding in the second half"
+    if not estimates:
+        return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+    worst = max(estimates, key=lambda e: abs(e.value - target) - e.error)
+    margin = -max(abs(e.value - target) - e.error for e in estimates) / max(1.0, abs(target))
+    status = "holds" if all(e.contains(target) for e in estimates) else "fails"
+    return Start(cfg, status, margin, cfg, measured=worst.record(target))
+
+
+def _column_rates(times: np.ndarray, magnitude: np.ndarray) -> list[Estimate]:
+    """The decay rate of each entry over the second half of the records, above the rounding floor; empty
+    when some entry has too few such points."""
+    half = len(times) // 2
+    t, columns = times[half:], magnitude[half:].reshape(len(times) - half, -1)
+    estimates = []
+    for column in columns.T:
+        kept = column > RATE_FLOOR * float(np.max(magnitude))
+        if np.count_nonzero(kept) < RATE_POINTS:
+            return []
+        estimates.append(decay_rate(t[kept], column[kept], RATE_RTOL, RATE_ATOL))
+    return estimates
+
+
+def _records(
+    claim: DynamicsClaim, cfg: Configuration, traj: Trajectory
+) -> tuple[list[Configuration], np.ndarray, tuple[float, float] | None]:
+    """The recorded states and the quantity at each; a run that left every bound (`traj.status`) keeps the
+    records up to the last finite value, with (that record's time, the time reached)."""
+    blown = traj.status == "step size underflow"
+    states, values = [cfg.moved_to(X) for X in traj.states], []
+    for state in states:
+        try:
+            value = quantity(claim.quantity, state, claim.options.get("head"))
+        except InputError:
+            if not blown:
+                raise
+            break
+        if not np.all(np.isfinite(value)):
+            if not blown:
+                raise InputError("quantity", claim.quantity, "not finite along the trajectory")
+            break
+        values.append(value)
+    if blown and len(values) < 2:
+        raise InputError("t", traj.t_end, f"the run left every bound before two finite records of {claim.quantity}")
+    blow_up = (float(traj.times[len(values) - 1]), traj.t_end) if blown else None
+    return states[: len(values)], np.array(values), blow_up
