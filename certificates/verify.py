@@ -139,7 +139,6 @@ def _check_tools(tools: object) -> None:
 
 
 def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None, seconds: float) -> tuple[str, str]:
-
     """(what the certificate proves, how it was re-checked) for a certificate of a known claim."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     if certificate["claim"] is not None:
