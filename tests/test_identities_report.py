@@ -33,4 +33,4 @@ def test_markdown_report_renders_latex_steps(capsys: pytest.CaptureFixture[str])
     assert "**Verdict: PROVED**" in text
     assert r"$$\langle P^\perp_x u, u\rangle" in text
     assert r"T^h_i - a^h_i \sum_{g\ne h} a^g_i" in text
-    assert "[checked exactly: residual = 0]" in text
+    assert r"\[checked exactly: residual = 0\]" in text  # step texts are escaped markdown: the brackets make no link
