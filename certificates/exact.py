@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from fractions import Fraction
 from typing import Any
@@ -75,6 +75,11 @@ def approximate(value: numbers.Rational | int, digits: int = 6) -> str:
         return f"{number:.{digits}g}"
     with precision(max(64, 4 * digits)):
         return ball_of(q).str(digits, radius=False)
+
+
+def box_text(box: Mapping[str, tuple[numbers.Rational, numbers.Rational]]) -> str:
+    """`x in [lo, hi], ...` to 6 digits, for messages about a box of rational sides."""
+    return ", ".join(f"{name} in [{approximate(lo)}, {approximate(hi)}]" for name, (lo, hi) in box.items())
 
 
 def precision(bits: int) -> AbstractContextManager[Any]:

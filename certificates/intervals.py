@@ -40,7 +40,7 @@ import sympy as sp
 from flint import arb
 
 from certificates import derivatives, forms
-from certificates.exact import SIGNS, approximate, ball_of, fails, holds, precision
+from certificates.exact import SIGNS, ball_of, box_text, fails, holds, precision
 from certificates.exprtree import Tree, TreeError, enclosure_text, eval_ball, exact_value, from_sympy, rational_text
 from certificates.regions import ENDS, Region
 from certificates.store import write_certificate
@@ -206,7 +206,7 @@ class _Search:
         if not moving:
             self._point(clipped, goal, whole)
         self._probe(clipped, goal)
-        self.failed.append(_describe(clipped))
+        self.failed.append(box_text(clipped))
         name, at = self._choose(clipped, goal, moving, split)
         lo, hi = clipped[name]
         return {
@@ -384,7 +384,7 @@ class _Search:
         certain = fails(whole, goal.relation)
         if certain and self._in_region(point, goal):
             raise _Stop("counterexample", "the relation fails at an exact point", _texts(point))
-        self.failed.append(_describe(box))
+        self.failed.append(box_text(box))
         raise _Fail(point if certain else None)
 
     def _probe(self, box: Sides, goal: _Goal) -> None:
@@ -459,10 +459,6 @@ class _Search:
 
 def _texts(point: dict[str, Fraction]) -> dict[str, str]:
     return {name: rational_text(value) for name, value in point.items()}
-
-
-def _describe(box: Sides) -> str:
-    return ", ".join(f"{k} in [{approximate(lo)}, {approximate(hi)}]" for k, (lo, hi) in box.items())
 
 
 def prove_inequality(inequality: sp.Rel, domain: Box, **budgets: Any) -> CoverResult:

@@ -59,11 +59,6 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_text_bounded(path: str | os.PathLike[str], limit: int) -> str:
-    """`read_bounded` decoded as UTF-8 (UnicodeDecodeError when it is not)."""
-    return read_bounded(path, limit).decode("utf-8")
-
-
 def _check_mode(path: str | os.PathLike[str], mode: int) -> None:
     if stat.S_ISREG(mode):
         return

@@ -17,7 +17,7 @@ from flint import arb
 
 from certificates import ball_model, derivatives, exact, forms, lambda_c
 from certificates import format as fmt
-from certificates.exact import ball_of, precision
+from certificates.exact import ball_of, box_text, precision
 from certificates.exprtree import TreeError, count_nodes, eval_ball, parse_rational
 from certificates.model_quantities import MODEL_QUANTITIES, ball_value
 from certificates.regions import ENDS, Region
@@ -186,7 +186,7 @@ def cover(
 
 
 def _where(box: Mapping[str, tuple[Fraction, Fraction]]) -> str:
-    return "box " + ", ".join(f"{k} in [{float(lo):.6g}, {float(hi):.6g}]" for k, (lo, hi) in box.items())
+    return "box " + box_text(box)
 
 
 def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
