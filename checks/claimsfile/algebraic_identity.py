@@ -102,7 +102,7 @@ class _Prover:
         self.note(f"lhs - rhs = {_text(difference)}")
         try:
             self.definedness()
-            rewritten = normalized(difference)
+            rewritten = normalized(difference, expand=False)
             if rewritten != difference:
                 self.note(
                     "Exact rewrites of exp and log, valid wherever both sides are defined (no sign used: "

@@ -149,7 +149,7 @@ def _decays(problem: _Problem) -> Outcome:
     derivation.zero(f"the claimed rate {claimed} equals r* = {rate}", claimed - inert(rate))
     if problem.limit != 0:
         return _refuted(problem, "ball", f"eps(t) -> {problem.limit} != 0: it decays at no rate", exact_rate=str(rate))
-    derivation.holds(f"r* = {rate} > 0 (S(1) > S(rho0) > 0)", rate.is_positive)
+    derivation.holds(f"r* = {rate} > 0 (S(1) > S(rho0) > 0; its ball is positive)", bool(_ball(rate) > 0))
     derivation.note(
         "with eps -> 0 and F(eps)/eps = -r* + O(eps): d/dt ln(eps e^(r* t)) = F(eps)/eps + r* = O(eps), and eps "
         "decays exponentially once F(eps)/eps <= -r*/2, so the integral converges and eps(t) e^(r* t) -> C in "

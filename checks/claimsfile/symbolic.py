@@ -92,10 +92,13 @@ def _remainder(expr: sp.Expr) -> tuple[bool | None, str]:
     return (True, "") if remainder == 0 else (False, short_text(remainder))
 
 
-def normalized(expr: sp.Expr) -> sp.Expr:
+def normalized(expr: sp.Expr, expand: bool = True) -> sp.Expr:
     """`expr` rewritten by identities of exp and log that hold wherever it is defined, none using a sign:
     log(e^a) = a (a real), e^(k log(a) + b) = a^k e^b for an integer k (log(a) is defined, so a > 0: the
-    definedness condition the formula records), then e^a e^b = e^(a + b) (`merged_exponentials`)."""
+    definedness condition the formula records), then e^a e^b = e^(a + b) (`merged_exponentials`, within the
+    terms of the expansion, or of `expr` as it is when not `expand`). Unchanged without exp and log."""
+    if not expr.has(Exp, Log):
+        return expr
 
     def exponential(node: sp.Expr) -> sp.Expr:
         factor, rest = sp.Integer(1), []
@@ -108,13 +111,14 @@ def normalized(expr: sp.Expr) -> sp.Expr:
         return factor * Exp(sp.Add(*rest))
 
     unlogged = expr.replace(lambda e: isinstance(e, Log) and isinstance(e.args[0], Exp), lambda e: e.args[0].args[0])
-    return merged_exponentials(unlogged.replace(lambda e: isinstance(e, Exp), exponential))
+    return merged_exponentials(unlogged.replace(lambda e: isinstance(e, Exp), exponential), expand)
 
 
-def merged_exponentials(expr: sp.Expr) -> sp.Expr:
-    """`expr` expanded, each term's exponential factors merged into one (e^a e^b = e^(a + b), true for all reals)."""
+def merged_exponentials(expr: sp.Expr, expand: bool = True) -> sp.Expr:
+    """Each term's exponential factors merged into one (e^a e^b = e^(a + b), true for all reals), in `expr`
+    expanded (or as it is)."""
     terms = []
-    for term in sp.Add.make_args(sp.expand(expr)):
+    for term in sp.Add.make_args(sp.expand(expr) if expand else expr):
         exponent, rest = sp.Integer(0), []
         for factor in sp.Mul.make_args(term):
             base, power = factor.as_base_exp()

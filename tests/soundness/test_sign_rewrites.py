@@ -77,12 +77,13 @@ def _variants() -> list[tuple[str, str, str, bool]]:
                 wrong = values[1] if positive else values[0]
                 lhs = form.replace("E", e)
                 name = f"e{index}{'n' if flipped else 'p'}-f{number}"
-                if right is not None:
-                    found.append((f"{name}-true", lhs, right.replace("E", e), True))
+                if right is None:  # undefined here: false whatever it is compared with (an exact rational e
+                    if not exact:  # makes the file an input error, tested below)
+                        found.append((f"{name}-undefined", lhs, e, False))
+                    continue
+                found.append((f"{name}-true", lhs, right.replace("E", e), True))
                 if wrong is not None and wrong != right:
                     found.append((f"{name}-false", lhs, wrong.replace("E", e), False))
-                if right is None and not exact:  # undefined here: the identity is false (for an exact rational
-                    found.append((f"{name}-undefined", lhs, e, False))  # e, the file is refused when read)
     return found
 
 
@@ -224,6 +225,12 @@ def test_the_inert_form_keeps_the_square_root_of_a_square() -> None:
 )
 def test_the_faithful_tree_is_the_text(text: str, shape: list) -> None:
     assert parse_tree(text, {name: sp.Symbol(name) for name in "abc"}) == shape
+
+
+def test_an_undefined_rewrite_of_an_exact_number_is_an_input_error() -> None:
+    """sqrt(e)**2 for the exact rational e = -((1 + 10**-60) - 1) < 0: no value, refused when the file is read."""
+    with pytest.raises(InputError, match="sqrt of a negative number"):
+        parse_expression("sqrt(-((1 + 10**-60) - 1))**2")
 
 
 @pytest.mark.parametrize("text", ["1 + x #+ x**2/2", "x # comment", "x; x", "x \\\\", "x @ x", "'x'", "x[0]", "x == 1"])
