@@ -50,6 +50,8 @@ PERTURBATIONS = (3e-2, 3e-1, 3e-3, 1e-1)
 #: Iterations of one local minimization; the nearest relu kinks of each minimum that seed new starts.
 MAX_ITERATIONS = 60
 KINKS = 3
+#: The least number of gradients one local minimization may take before the next restart.
+RUN_GRADIENTS = 20
 #: A margin below -VIOLATION is a violation (rounding noise of an exact zero is far smaller).
 VIOLATION = 1e-8
 
@@ -344,9 +346,23 @@ def _minimize(family: Family, objective: Objective, start: Found, result: Search
             best[0] = Found(margin, moved, index)
         return margin
 
+    p0 = _parameters(family, cfg)
+    stop = min(result.budget.evaluations, result.evaluations + _run_share(result.budget, p0.size))
+
+    def capped(p: np.ndarray) -> float:
+        if result.evaluations >= stop:
+            raise _Stop
+        return value(p)
+
     with contextlib.suppress(_Stop):
-        minimize(value, _parameters(family, cfg), method="L-BFGS-B", options={"maxiter": MAX_ITERATIONS})
+        minimize(capped, p0, method="L-BFGS-B", options={"maxiter": MAX_ITERATIONS})
     return best[0]
+
+
+def _run_share(budget: Budget, unknowns: int) -> int:
+    """The evaluations one local minimization may spend: an even share of the budget over twice the least
+    number of minimizations, but at least RUN_GRADIENTS finite-difference gradients (unknowns + 1 each)."""
+    return max(budget.evaluations // (2 * max(budget.local, 1)), RUN_GRADIENTS * (unknowns + 1))
 
 
 # ---------------------------------------------------------------- structured starts

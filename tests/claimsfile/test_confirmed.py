@@ -159,7 +159,7 @@ def test_relu_data_on_a_kink_are_no_witness() -> None:
 def test_the_search_spends_its_budget_on_a_true_claim() -> None:
     """Theorem 11 (usa, symmetric heads): no violation, so the whole evaluation budget is spent, the
     structured starts perturbed; the same seed gives the same evidence (no clock in the budget)."""
-    budget = dataclasses.replace(adversarial.BUDGETS["quick"], evaluations=800)
+    budget = dataclasses.replace(adversarial.BUDGETS["quick"], evaluations=2000)
 
     def draw(rng: np.random.Generator) -> Configuration:
         X = families.random_sphere_tokens(5, 3, rng)
