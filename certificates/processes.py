@@ -141,26 +141,46 @@ def run_python(script: str, stdin: str, seconds: float) -> Finished:
     result holds what it printed until then."""
     code = f"{_TIE_SOURCE}\ntie_to_parent({os.getpid()})\n{script}"
     with tempfile.TemporaryDirectory(prefix="headflow-solver-") as folder:
-        process = subprocess.Popen(
-            [sys.executable, "-I", "-c", code],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=folder,
-            process_group=0,
-        )
-        with process, _watched(process.pid):
-            try:
-                stdout, stderr = process.communicate(stdin, timeout=seconds)
-                return Finished(process.returncode, stdout, stderr)
-            except subprocess.TimeoutExpired:
+        return run_program([sys.executable, "-I", "-c", code], stdin, seconds, folder)
+
+
+def run_program(argv: list[str], stdin: str, seconds: float, folder: str) -> Finished:
+    """Run the program `argv` (an argument list, never a shell line) in `folder`, in its own process group and
+    tied to this process: the parent-death signal is armed between fork and exec, where prctl exists (it
+    survives exec); at `seconds` of wall time its group is killed, and the result holds what it printed."""
+    parent = os.getpid()
+    process = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=folder,
+        process_group=0,
+        preexec_fn=lambda: _arm_death_signal(parent),
+    )
+    with process, _watched(process.pid):
+        try:
+            stdout, stderr = process.communicate(stdin, timeout=seconds)
+            return Finished(process.returncode, stdout, stderr)
+        except subprocess.TimeoutExpired:
+            _kill_group(process.pid)
+            stdout, stderr = process.communicate()
+            return Finished(None, stdout, stderr)
+        finally:
+            if process.poll() is None:  # not reaped yet, so the pid is still this child's
                 _kill_group(process.pid)
-                stdout, stderr = process.communicate()
-                return Finished(None, stdout, stderr)
-            finally:
-                if process.poll() is None:  # not reaped yet, so the pid is still this child's
-                    _kill_group(process.pid)
+
+
+def _arm_death_signal(parent: int) -> None:
+    """In the forked child before exec: the parent-death signal only (a polling thread would not survive exec)."""
+    import ctypes
+
+    if sys.platform.startswith("linux"):
+        with suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(3)
 
 
 @contextmanager

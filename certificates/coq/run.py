@@ -7,14 +7,13 @@ kernel), `rejected` (coqc's first error, one line) or `timeout`.
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from certificates import processes
 
 #: Seconds one file may take in coqc before it is killed.
 SECONDS = 120.0
@@ -43,25 +42,13 @@ def compile_source(text: str, seconds: float = SECONDS, name: str = FILE) -> Coq
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="headflow-coq-") as folder:
         Path(folder, name).write_text(text, encoding="ascii")
-        process = subprocess.Popen(
-            [executable, "-q", name],
-            cwd=folder,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        try:
-            output, _ = process.communicate(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            return CoqAnswer("timeout", f"coqc did not finish in {seconds:.0f} s (killed)", time.monotonic() - started)
+        finished = processes.run_program([executable, "-q", name], "", seconds, folder)
     elapsed = time.monotonic() - started
-    text_out = output.decode("utf-8", "replace")
-    if process.returncode == 0:
+    if finished.returncode is None:
+        return CoqAnswer("timeout", f"coqc did not finish in {seconds:.0f} s (killed)", elapsed)
+    if finished.returncode == 0:
         return CoqAnswer("accepted", "coqc accepted every proof", elapsed)
-    return CoqAnswer("rejected", first_error(text_out), elapsed)
+    return CoqAnswer("rejected", first_error(finished.stdout + finished.stderr), elapsed)
 
 
 def first_error(output: str) -> str:

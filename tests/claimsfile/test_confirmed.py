@@ -78,7 +78,7 @@ def test_the_issue_relu_state_has_a_negative_ball_rate(tmp_path: Path) -> None:
     cfg = Configuration.create(planar(ISSUE_TOKENS), np.eye(3)[None], beta=1.0, attention="relu")
     assert model.energy_rate(cfg) == pytest.approx(-4.818e-4, rel=1e-3)
     exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.score_matrices, 1.0, attention="relu")
-    result = certify_configuration("relu", "", exact, ["unit-tokens"], "energy_rate", None, "<", tmp_path)
+    result = certify_configuration("relu", exact, ["unit-tokens"], "energy_rate", None, "<", tmp_path)
     assert result.verified, result.reason
     floats = model.energy_rate(cfg.moved_to(np.array([[float(v) for v in x] for x in exact.tokens])))
     with precision(128):

@@ -275,7 +275,7 @@ def test_the_certificate_main_wrote_for_the_false_constant_is_rejected(tmp_path:
         ("defined: " + condition.text(), inert(condition.expr), ">")
         for condition in claim.conditions  # the square, whose ball is positive
     ] + [("expr - low >= 0", rewritten - claim.low, ">="), ("high - expr >= 0", claim.high - rewritten, ">=")]
-    result = certify_point(claim.id, claim.statement, conditions, {}, tmp_path, claim=embedded(claim))
+    result = certify_point(claim.id, conditions, {}, tmp_path, claim=embedded(claim))
     assert result.verified and result.path is not None  # the balls of the rewritten expression do lie in [low, high]
     ok, line = verify_file(result.path)
     assert not ok and "condition" in line, line
