@@ -245,7 +245,7 @@ def test_rounding_noise_candidates_are_not_refutations(
 ) -> None:
     """Float noise makes equal-token configurations (rate exactly 0) look negative; none may be REFUTED."""
     real = model.entropy_rates
-    monkeypatch.setattr(model, "entropy_rates", lambda cfg: real(cfg) - 1e-6)
+    monkeypatch.setattr(model, "entropy_rates", lambda cfg, *rates: real(cfg, *rates) - 1e-6)
     outcome = refute_monotone(Context("quick", 0, tmp_path, claim_id="x"), heads, _equal_tokens)
     assert outcome.verdict is Verdict.INCONCLUSIVE and "none verified" in outcome.notes, outcome
     assert outcome.notes.startswith("100 float candidates"), outcome.notes
