@@ -397,7 +397,7 @@ def check_late_rate(ctx: Context, multiple: float = 2.0) -> Outcome:
         fitted = late_exponent(cfg)
         if fitted is None:
             worst.update(float("inf"), cfg)
-            fits.append({"n": cfg.n, "claimed_rate": claimed, "fitted_rate": None})
+            fits.append({"n": cfg.n, "claimed": claimed, "fitted": None})
             continue
         estimate, points = fitted
         fits.append(

@@ -55,6 +55,7 @@ def test_late_rate_against_two_lambda() -> None:
     outcome = rates.check_late_rate(_ctx())
     assert outcome.verdict is Verdict.CONFIRMED
     assert all(f["error"] < 1e-3 * f["fitted"] for f in outcome.details["fits"])
+    assert rates.check_late_rate(_ctx(), multiple=2.001).verdict is not Verdict.CONFIRMED
     assert rates.check_late_rate(_ctx(), multiple=3.0).verdict is not Verdict.CONFIRMED
 
 
