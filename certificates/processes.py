@@ -38,8 +38,10 @@ from typing import Any
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
 #: The live children (each leads its own process group, so a pid is also its group id).
 _LIVE: set[int] = set()
-#: The handlers ours replaced, while any child lives.
+#: The handlers ours replaced, while any child is being started or lives.
 _PREVIOUS: dict[int, Any] = {}
+#: How many guards (`_guarded`) are open.
+_DEPTH = [0]
 
 
 def tie_to_parent(parent: int, death_signal: bool = True, poll_seconds: float = 0.2) -> None:
@@ -104,26 +106,37 @@ def _on_signal(signum: int, frame: Any) -> None:
 
 
 @contextmanager
-def _watched(pid: int) -> Iterator[None]:
-    """Count the started child `pid` as live while the block runs: the SIGTERM and SIGINT handlers, installed for
-    the first live child and restored after the last (main thread only), kill it. Killing it when the block
-    ends is the caller's: only the caller knows whether it was reaped (after which its pid may be reused)."""
-    install = not _LIVE and threading.current_thread() is threading.main_thread()
+def _guarded() -> Iterator[None]:
+    """SIGTERM and SIGINT handlers that kill every live child, installed (main thread only) before a child is
+    started and restored after the outermost guard: a signal that arrives while the child starts still ends
+    headflow with the conventional code, and the parent-death signal takes the child it could not see yet."""
+    install = _DEPTH[0] == 0 and threading.current_thread() is threading.main_thread()
     if install:
         for signum in _SIGNALS:
             previous = signal.getsignal(signum)
             if previous is not None and previous is not signal.SIG_IGN:  # None: a handler not set from Python
                 _PREVIOUS[signum] = previous
                 signal.signal(signum, _on_signal)
+    _DEPTH[0] += 1
+    try:
+        yield
+    finally:
+        _DEPTH[0] -= 1
+        if install:
+            for signum, previous in _PREVIOUS.items():
+                signal.signal(signum, previous)
+            _PREVIOUS.clear()
+
+
+@contextmanager
+def _live(pid: int) -> Iterator[None]:
+    """Count the started child `pid` as live while the block runs (the handlers kill it). Killing it when the
+    block ends is the caller's: only the caller knows whether it was reaped (after which its pid may be reused)."""
     _LIVE.add(pid)
     try:
         yield
     finally:
         _LIVE.discard(pid)
-        if install:
-            for signum, previous in _PREVIOUS.items():
-                signal.signal(signum, previous)
-            _PREVIOUS.clear()
 
 
 @dataclass(frozen=True)
@@ -149,27 +162,28 @@ def run_program(argv: list[str], stdin: str, seconds: float, folder: str) -> Fin
     tied to this process: the parent-death signal is armed between fork and exec, where prctl exists (it
     survives exec); at `seconds` of wall time its group is killed, and the result holds what it printed."""
     parent = os.getpid()
-    process = subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=folder,
-        process_group=0,
-        preexec_fn=lambda: _arm_death_signal(parent),
-    )
-    with process, _watched(process.pid):
-        try:
-            stdout, stderr = process.communicate(stdin, timeout=seconds)
-            return Finished(process.returncode, stdout, stderr)
-        except subprocess.TimeoutExpired:
-            _kill_group(process.pid)
-            stdout, stderr = process.communicate()
-            return Finished(None, stdout, stderr)
-        finally:
-            if process.poll() is None:  # not reaped yet, so the pid is still this child's
+    with _guarded():
+        process = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=folder,
+            process_group=0,
+            preexec_fn=lambda: _arm_death_signal(parent),
+        )
+        with process, _live(process.pid):
+            try:
+                stdout, stderr = process.communicate(stdin, timeout=seconds)
+                return Finished(process.returncode, stdout, stderr)
+            except subprocess.TimeoutExpired:
                 _kill_group(process.pid)
+                stdout, stderr = process.communicate()
+                return Finished(None, stdout, stderr)
+            finally:
+                if process.poll() is None:  # not reaped yet, so the pid is still this child's
+                    _kill_group(process.pid)
 
 
 def _arm_death_signal(parent: int) -> None:
@@ -188,17 +202,18 @@ def forked(context: BaseContext, target: Callable[..., None], *args: object) -> 
     """A started child, forked from `context`, running target(*args) in its own process group and tied to this
     process; on leaving, the child is killed (if still running) and reaped."""
     child = context.Process(target=_run_tied, args=(os.getpid(), target, args), daemon=True)
-    child.start()
-    assert child.pid is not None  # started
-    with suppress(OSError):  # the child makes the group too: whichever runs first does, the other fails
-        os.setpgid(child.pid, child.pid)
-    with _watched(child.pid):
-        try:
-            yield child
-        finally:
-            if child.exitcode is None:
-                _kill_group(child.pid)
-            child.join()
+    with _guarded():
+        child.start()
+        assert child.pid is not None  # started
+        with suppress(OSError):  # the child makes the group too: whichever runs first does, the other fails
+            os.setpgid(child.pid, child.pid)
+        with _live(child.pid):
+            try:
+                yield child
+            finally:
+                if child.exitcode is None:
+                    _kill_group(child.pid)
+                child.join()
 
 
 def _run_tied(parent: int, target: Callable[..., None], args: tuple[object, ...]) -> None:
@@ -209,5 +224,6 @@ def _run_tied(parent: int, target: Callable[..., None], args: tuple[object, ...]
         signal.signal(signum, signal.SIG_DFL)
     _LIVE.clear()
     _PREVIOUS.clear()
+    _DEPTH[0] = 0
     tie_to_parent(parent)
     target(*args)

@@ -226,7 +226,7 @@ def test_an_exactly_zero_rate_is_not_a_witness(tmp_path: Path, case: int) -> Non
     assert ball_model.hypothesis_failures(exact, HYPOTHESES[heads]) == []
     for token in range(exact.n):
         result = certify_configuration(
-            READINGS[heads], "noise", exact, HYPOTHESES[heads], "entropy_rate", 0, "<", tmp_path, token=token
+            READINGS[heads], exact, HYPOTHESES[heads], "entropy_rate", 0, "<", tmp_path, token=token
         )
         assert not result.verified and result.path is None
     assert not list(tmp_path.iterdir())
@@ -269,9 +269,9 @@ def test_hand_made_witness_for_reading_b(tmp_path: Path) -> None:
     tokens = [[Fraction(1), Fraction(0)], [Fraction(-4, 5), Fraction(3, 5)], [Fraction(-4, 5), Fraction(-3, 5)]]
     exact = ball_model.ExactConfiguration(tokens, [identity], [identity], Fraction(1), "sphere", "softmax")
     claim = READINGS["scalar"]
-    wrong = certify_configuration(claim, "s", exact, HYPOTHESES["scalar"], "entropy_rate", 0, ">", tmp_path, token=0)
+    wrong = certify_configuration(claim, exact, HYPOTHESES["scalar"], "entropy_rate", 0, ">", tmp_path, token=0)
     assert not wrong.verified and not list(tmp_path.iterdir())
-    result = certify_configuration(claim, "s", exact, HYPOTHESES["scalar"], "entropy_rate", 0, "<", tmp_path, token=0)
+    result = certify_configuration(claim, exact, HYPOTHESES["scalar"], "entropy_rate", 0, "<", tmp_path, token=0)
     assert result.verified and result.path is not None
     assert verify_certificate(result.path)[0]
     ball = ball_model.entropy_rates(exact)[0][0]
