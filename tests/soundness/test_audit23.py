@@ -1,0 +1,99 @@
+"""Attacks of a hostile auditor on issue 23's trust path (claims files, their certificates, `check-cert`).
+
+Each test is an attack: a certificate `headflow check` writes must be accepted by `check-cert` (a CERTIFIED
+verdict whose certificate the checker cannot read is no certificate), and the text `check-cert` prints is
+rendered from the checked tree, so it must read back, through the claims-file grammar, as the same value.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import sympy as sp
+from flint import arb
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from certificates.exact import precision
+from certificates.exprtree import eval_ball, from_sympy
+from certificates.tree_text import term_text
+from checks.claimsfile.expressions import parse_expression
+from checks.cli import main
+from checks.commands.check_cert import verify_file
+from checks.errors import InputError
+
+SYMBOLS = {name: sp.Symbol(name) for name in "xy"}
+
+
+def _texts() -> st.SearchStrategy[str]:
+    """Formulas of the grammar over x, y with real powers (`rpow`) among integer powers, calls and rationals."""
+    leaves = st.sampled_from(["x", "y", "2", "1/3", "golden", "pi", "7/2"])
+    exponents = st.sampled_from(["2", "-1", "(1/3)", "(-1/2)", "(2/3)", "y", "x", "(x + 1)"])
+
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.tuples(inner, st.sampled_from(["+", "-", "*", "/"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(inner, exponents).map(lambda t: f"({t[0]})**{t[1]}"),
+            st.tuples(st.sampled_from(["exp", "sqrt", "log"]), inner).map(lambda t: f"{t[0]}({t[1]})"),
+            inner.map(lambda t: f"-{t}"),
+        )
+
+    return st.recursive(leaves, extend, max_leaves=6)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_texts())
+def test_the_printed_text_of_a_tree_reads_back_as_that_tree(text: str) -> None:
+    """Rendering covers every node a claims-file term builds (`rpow` was missing: check-cert rejected the
+    certificates of `golden**x >= 1` and `x**(1/3) >= x` that `check` wrote for its CERTIFIED verdicts)."""
+    try:
+        tree = from_sympy(parse_expression(text, SYMBOLS))
+    except InputError:  # an exact undefined value (sqrt(-2), log(0)...), refused when read
+        return
+    again = from_sympy(parse_expression(term_text(tree), SYMBOLS))
+    with precision(128):
+        env = {"x": arb(3) / 7, "y": arb(5) / 11}
+        first, second = eval_ball(tree, env), eval_ball(again, env)
+        if first.is_finite():  # the same value: SymPy may distribute a sign over a sum, never change a value
+            assert second.is_finite() and first.overlaps(second), (term_text(tree), first, second)
+
+
+REAL_POWERS = textwrap.dedent("""
+    [[claim]]
+    id = "golden-power"
+    kind = "inequality"
+    lhs = "golden**x"
+    op = ">="
+    rhs = "1"
+    domain = { x = "[0, 3]" }
+
+    [[claim]]
+    id = "cube-root"
+    kind = "inequality"
+    lhs = "x**(1/3)"
+    op = ">="
+    rhs = "x"
+    domain = { x = "[0, 1]" }
+
+    [[claim]]
+    id = "pi-above-three"
+    kind = "inequality"
+    lhs = "pi*x"
+    op = ">"
+    rhs = "3*x"
+    domain = { x = "[1, 2]" }
+""")
+
+
+def test_certificates_of_real_powers_and_pi_are_accepted_by_check_cert(tmp_path: Path) -> None:
+    claims = tmp_path / "powers.toml"
+    claims.write_text(REAL_POWERS)
+    folder = tmp_path / "certs"
+    assert main(["check", str(claims), "--certificates", str(folder), "--format", "json"]) == 0
+    written = sorted(folder.glob("*.json"))
+    assert {path.name.split(".")[0] for path in written} == {"golden-power", "cube-root", "pi-above-three"}
+    for path in written:
+        ok, line = verify_file(path)
+        assert ok, line
+    assert "x**(1/3) >= x" in "\n".join(verify_file(path)[1] for path in written)
