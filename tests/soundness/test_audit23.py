@@ -1,13 +1,16 @@
 """Attacks of a hostile auditor on issue 23's trust path (claims files, their certificates, `check-cert`).
 
-Each test is an attack: a certificate `headflow check` writes must be accepted by `check-cert` (a CERTIFIED
+Each test is an attack. A certificate `headflow check` writes must be accepted by `check-cert` (a CERTIFIED
 verdict whose certificate the checker cannot read is no certificate), and the text `check-cert` prints is
-rendered from the checked tree, so it must read back, through the claims-file grammar, as the same value.
+rendered from the checked tree, so it must read back, through the claims-file grammar, as the same value. A
+false claim whose only counterexamples are points of equality is refuted exactly, and a true one never is.
 """
 
 from __future__ import annotations
 
+import json
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 
 import sympy as sp
@@ -19,6 +22,9 @@ from certificates.exact import precision
 from certificates.exprtree import eval_ball, from_sympy
 from certificates.tree_text import term_text
 from checks.claimsfile.expressions import parse_expression
+from checks.claimsfile.inequality_decider import refutation
+from checks.claimsfile.loader import parse_claims
+from checks.claimsfile.schema import InequalityClaim
 from checks.cli import main
 from checks.commands.check_cert import verify_file
 from checks.errors import InputError
@@ -97,3 +103,70 @@ def test_certificates_of_real_powers_and_pi_are_accepted_by_check_cert(tmp_path:
         ok, line = verify_file(path)
         assert ok, line
     assert "x**(1/3) >= x" in "\n".join(verify_file(path)[1] for path in written)
+
+
+def _inequality(lhs: str, op: str, rhs: str, domain: str) -> InequalityClaim:
+    text = f'[[claim]]\nid = "q"\nkind = "inequality"\nlhs = "{lhs}"\nop = "{op}"\nrhs = "{rhs}"\ndomain = {domain}\n'
+    (claim,) = parse_claims(text)
+    assert isinstance(claim, InequalityClaim)
+    return claim
+
+
+EQUALITY_FAILURES = textwrap.dedent("""
+    [[claim]]
+    id = "closed-end"
+    kind = "inequality"
+    lhs = "x"
+    op = "<"
+    rhs = "1/10"
+    domain = { x = { min = 0, max = 0.1 } }
+
+    [[claim]]
+    id = "double-root"
+    kind = "inequality"
+    lhs = "(x - 1/3)**2 * 10**100"
+    op = ">"
+    rhs = "0"
+    domain = { x = "[0, 1]" }
+
+    [[claim]]
+    id = "huge-integer-root"
+    kind = "inequality"
+    lhs = "(n - 10**50)**2"
+    op = ">"
+    rhs = "0"
+    domain = { n = { min = 1, integer = true } }
+""")
+
+
+def test_a_strict_inequality_failing_only_at_equality_is_refuted_exactly(tmp_path: Path) -> None:
+    """A ball never settles a relation at equality: these false claims were INCONCLUSIVE although z3 handed over
+    the very point (x = 1/10, 1/3, n = 10**50), 'not a counterexample' for the balls; exact arithmetic refutes them."""
+    claims = tmp_path / "equality.toml"
+    claims.write_text(EQUALITY_FAILURES)
+    report = tmp_path / "report.json"
+    assert main(["check", str(claims), "--format", "json", "--out", str(report)]) == 1
+    decided = {c["id"]: c for c in json.loads(report.read_text())["claims"]}
+    for claim_id, point in [("closed-end", "1/10"), ("double-root", "1/3"), ("huge-integer-root", str(10**50))]:
+        assert decided[claim_id]["verdict"] == "REFUTED", decided[claim_id]
+        (procedure,) = decided[claim_id]["evidence"]["procedures"]
+        assert procedure["witness"]["verified_by"] == "exact"
+        assert list(procedure["witness"]["point"].values()) == [point]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.fractions(min_value=-(10**30), max_value=10**30, max_denominator=10**40),
+    st.integers(min_value=1, max_value=400),
+)
+def test_exact_refutation_is_right_at_the_point_and_beside_it(value: Fraction, scale: int) -> None:
+    """At x = r, `x < r` and `x > r` fail and `x <= r`, `x >= r` hold; a rational step of 10**-scale beside r (far
+    below what a ball of 512 bits sees against r) decides each correctly too: no refutation of a true relation."""
+    r = f"{value.numerator}/{value.denominator}"
+    domain = '{ x = "real" }'
+    at = {sp.Symbol("x"): sp.Rational(value.numerator, value.denominator)}
+    above = {sp.Symbol("x"): at[sp.Symbol("x")] + sp.Rational(1, 10**scale)}
+    for op, fails_at, fails_above in [("<", True, True), ("<=", False, True), (">", True, False), (">=", False, False)]:
+        claim = _inequality("x", op, r, domain)
+        assert (refutation(claim, at) is not None) is fails_at, (op, r)
+        assert (refutation(claim, above) is not None) is fails_above, (op, r, scale)
