@@ -170,3 +170,45 @@ def test_exact_refutation_is_right_at_the_point_and_beside_it(value: Fraction, s
         claim = _inequality("x", op, r, domain)
         assert (refutation(claim, at) is not None) is fails_at, (op, r)
         assert (refutation(claim, above) is not None) is fails_above, (op, r, scale)
+
+
+def _gap_rate(claim_id: str, rate: str, attention: str) -> str:
+    return textwrap.dedent(f"""
+        [[claim]]
+        id = "{claim_id}"
+        kind = "dynamics"
+        quantity = "cluster_gap"
+        property = "decays-at-rate"
+        rate = "{rate}"
+        attention = "{attention}"
+        heads = "scalar"
+        lambdas = [1.0, 0.5]
+        tokens = "equiangular"
+        rho = 0.2
+        n = 4
+        d = 4
+        beta = 1.0
+    """)
+
+
+#: (id, rate, attention, true?): the exact rate r* is 3 (softmax) and 2 exp(1) + exp(1/2) (usa); the false ones miss
+#: it by about 1e-120 and 1e-80 (past any float, and past 256-bit balls), the true ones equal it through cancellations.
+GAP_RATES = [
+    ("softmax-off", "2*(1 + 0.5) + 10**-90*(c_star(10**30)*10**30 - 1)", "softmax", False),
+    ("usa-off", "2*(exp(beta) + exp(beta/2)/2) + 10**-50*(c_star(10**30)*10**30 - 1)", "usa", False),
+    ("usa-golden", "2*(exp(beta) + exp(beta/2)/2) + (golden**2 - golden - 1)", "usa", True),
+    ("usa-exp-log", "2*exp(log(exp(beta) + exp(beta/2)/2))", "usa", True),
+]
+
+
+def test_the_exact_rate_route_proves_no_rate_off_by_less_than_a_float(tmp_path: Path) -> None:
+    """The equiangular reduction's rate comparison (exact route, then floats): a rate off by 1e-120 is never PROVED
+    (CONFIRMED by floats at most), a rate equal to r* through a cancellation is never REFUTED."""
+    claims = tmp_path / "rates.toml"
+    claims.write_text("".join(_gap_rate(i, rate, attention) for i, rate, attention, _ in GAP_RATES))
+    report = tmp_path / "report.json"
+    main(["check", str(claims), "--format", "json", "--out", str(report)])
+    decided = {c["id"]: c["verdict"] for c in json.loads(report.read_text())["claims"]}
+    for claim_id, _, _, true in GAP_RATES:
+        assert decided[claim_id] != ("REFUTED" if true else "PROVED"), (claim_id, decided[claim_id])
+        assert decided[claim_id] != "CERTIFIED", claim_id
