@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from certificates.exprtree import BINARY, UNARY, Tree, TreeError, parse_rational
+from certificates.exprtree import BINARY, NAMED, UNARY, Tree, TreeError, parse_rational
 
 #: Binding strength of a rendered node: a sum, a product or quotient, a power, an atom or call.
 _SUM, _PRODUCT, _POWER, _ATOM = 1, 2, 3, 4
@@ -38,7 +38,11 @@ def _text(tree: object) -> tuple[str, int]:
         if args[1] < 0:
             return f"1/{_power(args[0], -args[1])}", _PRODUCT
         return _power(args[0], args[1]), _POWER
-    if (op in UNARY and len(args) == 1) or (op in BINARY and len(args) == 2):
+    if op == "rpow" and len(args) == 2:
+        return f"{_wrapped(args[0], _ATOM)}**{_wrapped(args[1], _ATOM)}", _POWER
+    if op in NAMED and not args and NAMED[op] == 0:
+        return op, _ATOM
+    if (op in UNARY and len(args) == 1) or (op in BINARY and len(args) == 2) or NAMED.get(op, 0) == len(args) > 0:
         return f"{op}({', '.join(term_text(a) for a in args)})", _ATOM
     raise TreeError(f"unknown or malformed node {op!r}")
 

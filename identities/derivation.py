@@ -67,7 +67,7 @@ class Derivation:
         if ok:
             self.steps.append(Step(f"{text} [checked exactly: residual = 0]", latex, "computed"))
         else:
-            self.failures.append(f"{text}: residual {_shown(residual)} is not 0")
+            self.failures.append(f"{text}: residual {_shown(residual)} is not shown to be 0")
         return ok
 
     def all_zero(self, text: str, residuals: Sequence[sp.Expr], latex: str = "") -> bool:
@@ -76,7 +76,8 @@ class Derivation:
         The check stops at the first residual that does not reduce (simplifying non-zero residuals is slow)."""
         for k, residual in enumerate(residuals):
             if not is_zero(residual):
-                self.failures.append(f"{text}: residual {k} of {len(residuals)} is not 0: {_shown(residual)}")
+                shown = _shown(residual)
+                self.failures.append(f"{text}: residual {k} of {len(residuals)} is not shown to be 0: {shown}")
                 return False
         self.steps.append(Step(f"{text} [checked exactly: {len(residuals)} residuals = 0]", latex, "computed"))
         return True

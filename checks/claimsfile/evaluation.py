@@ -8,13 +8,14 @@ balls by `certificates.exprtree.eval_ball`, the evaluator `headflow check-cert` 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from functools import lru_cache
 
 import sympy as sp
 from flint import arb
 
 from certificates.exact import ball_of, precision
-from certificates.exprtree import Tree, TreeError, eval_ball, from_sympy
+from certificates.exprtree import Tree, TreeError, eval_ball, exact_rational, from_sympy, rational_text
 
 #: Largest binary exponent of a ball end turned into an exact rational.
 MAX_END_EXPONENT = 4096
@@ -39,6 +40,27 @@ def ball(expr: sp.Expr, env: Mapping[sp.Symbol, sp.Rational], prec: int) -> arb:
 def ball_over(expr: sp.Expr, env: Mapping[sp.Symbol, arb], prec: int) -> arb:
     """A ball containing every value of `expr` when each symbol ranges over its ball in `env` (boxes, not points)."""
     return _enclosure(expr, lambda: {symbol.name: value for symbol, value in env.items()}, prec, "no finite enclosure")
+
+
+def exact(expr: sp.Expr, env: Mapping[sp.Symbol, sp.Rational]) -> Fraction | None:
+    """The exact value of a rational expression (rationals, symbols, + * and integer powers of its tree) at the
+    exact point `env`; None for any other expression, an undefined value or one too large to compute. A ball
+    cannot settle a relation at equality (`x < 1/10` at x = 1/10): this can."""
+    try:
+        tree = tree_of(sp.sympify(expr, strict=True))
+    except (TreeError, TypeError, ValueError):
+        return None
+    return exact_rational(tree, {symbol.name: Fraction(int(v.p), int(v.q)) for symbol, v in env.items()})
+
+
+def exact_witness(point: Mapping[sp.Symbol, sp.Rational], left: Fraction, right: Fraction) -> dict[str, str]:
+    """The record of a claim's sides computed exactly at a point (a counterexample verified without balls)."""
+    return {
+        "verified_by": "exact",
+        "point": {str(symbol): str(value) for symbol, value in point.items()},
+        "lhs": rational_text(left),
+        "rhs": rational_text(right),
+    }
 
 
 @lru_cache(maxsize=4096)

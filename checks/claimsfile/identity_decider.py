@@ -22,10 +22,11 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.exprtree import rational_text
 from checks.claimsfile.algebraic_identity import prove_identity
 from checks.claimsfile.definedness import candidate_points, check_point
 from checks.claimsfile.domains import sample_point
-from checks.claimsfile.evaluation import EvaluationError, ball
+from checks.claimsfile.evaluation import EvaluationError, ball, exact, exact_witness
 from checks.claimsfile.inequality_decider import refutation
 from checks.claimsfile.schema import IdentityClaim
 from checks.claimsfile.smt_route import decide as decide_smt
@@ -78,6 +79,16 @@ def _search(claim: IdentityClaim, ctx: Context) -> tuple[dict[str, Any] | None, 
             return check.witness(point), tried + 1, unsettled
         if check.status == "unknown":
             unsettled += 1
+            continue
+        left, right = exact(claim.lhs, point), exact(claim.rhs, point)
+        if left is not None and right is not None:
+            if left != right:
+                return (
+                    exact_witness(point, left, right) | {"lhs_minus_rhs": rational_text(left - right)},
+                    tried + 1,
+                    unsettled,
+                )
+            tried += 1
             continue
         for prec in PRECISIONS:
             try:

@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.exact import fails, precision
+from certificates.exact import fails, holds, precision
 from certificates.exprtree import TreeError, from_sympy
 from certificates.intervals import CoverResult, certify_cover, prove
 from certificates.regions import Box as Sides
@@ -40,7 +40,7 @@ from checks.claimsfile.conditions import Condition
 from checks.claimsfile.definedness import candidate_points, check_point
 from checks.claimsfile.domains import contains, sample_point
 from checks.claimsfile.embedding import embedded
-from checks.claimsfile.evaluation import EvaluationError, ball
+from checks.claimsfile.evaluation import EvaluationError, ball, exact, exact_witness
 from checks.claimsfile.schema import InequalityClaim
 from checks.claimsfile.smt_route import decide as decide_smt
 from checks.registry import Context
@@ -105,6 +105,11 @@ def refutation(claim: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> d
         return check.witness(point) | {"relation": f"lhs {claim.op} rhs fails: a side is undefined"}
     if check.status != "defined":
         return None
+    left, right = exact(claim.lhs, point), exact(claim.rhs, point)
+    if left is not None and right is not None:
+        if holds(right - left, RELATION[claim.op]):
+            return None
+        return exact_witness(point, left, right) | {"relation": f"lhs {claim.op} rhs fails"}
     for prec in PRECISIONS:
         try:
             left, right = ball(claim.lhs, point, prec), ball(claim.rhs, point, prec)

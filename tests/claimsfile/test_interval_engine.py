@@ -111,7 +111,7 @@ def test_lambda_c_at_twenty_is_refuted_by_a_ball(report: tuple) -> None:
 def test_false_variants_are_refuted_at_a_point_of_the_domain(report: tuple, claim_id: str) -> None:
     claims, _ = report
     assert claims[claim_id]["verdict"] == "REFUTED", _procedure(claims[claim_id])
-    assert _procedure(claims[claim_id])["witness"]["verified_by"] == "ball"
+    assert _procedure(claims[claim_id])["witness"]["verified_by"] in ("ball", "exact")
 
 
 def test_a_claim_false_at_one_point_no_ball_reaches_is_never_certified(report: tuple) -> None:
