@@ -266,14 +266,31 @@ def test_same_seed_same_verdict_and_evidence(tmp_path: Path) -> None:
 
 
 def test_settle_at_an_equilibrium_and_near_the_start() -> None:
-    """Antipodal tokens never move: settled at once with speed 0; at t = 1e-6 nothing has stopped."""
+    """Antipodal tokens never move, but floats cannot tell that from a motion below rounding: not settled;
+    at t = 1e-6 nothing has stopped."""
     X = np.array([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
     cfg = Configuration.create(X, np.eye(3)[None], beta=1.0, attention="softmax")
     limit = limits.settle(cfg, model.cluster_gap, 1.0, 0)
-    assert limit.settled and limit.speed == 0.0 and limit.contains(2.0) and not limit.contains(2.0 - 1e-6)
+    assert not limit.settled and limit.speed == 0.0 and "no token moved more than 0" in limit.reason
     moving = cfg.moved_to(families.random_sphere_tokens(2, 3, np.random.default_rng(0)))
     early = limits.settle(moving, model.cluster_gap, 1e-6, 1)
     assert not early.settled and early.reason.startswith("still moving at t = 2e-06")
+
+
+def test_a_motion_below_rounding_is_not_a_stop(tmp_path: Path) -> None:
+    """Audit: softmax, beta = 40, orthogonal tokens move at speed ~ e^(-40) (below rounding) yet collapse
+    (rho = 0, lambda > 0: the cluster gap tends to 0). "cluster_gap tends to 1" (its initial value) was
+    CONFIRMED as a settled run; now the start is undecided, and the same with a stiff random start."""
+    stiff = {"attention": '"softmax"', "heads": '"scalar"', "lambdas": "[1]", "n": "4", "d": "4", "beta": "40"}
+    fields = {"quantity": '"cluster_gap"', "property": '"tends-to"', "limit": '"1"'}
+    verdict, evidence = one(tmp_path, 0, **fields, **stiff, tokens='"orthogonal"')
+    assert verdict is Verdict.INCONCLUSIVE, evidence
+    assert "cannot tell an equilibrium from a motion below rounding" in evidence["notes"]
+    X = np.eye(4)
+    limit = limits.settle(
+        Configuration.create(X, np.eye(4)[None], beta=40.0, attention="softmax"), model.cluster_gap, 10.0, 0
+    )
+    assert not limit.settled and limit.speed < 1e-12
 
 
 # ---------------------------------------------------------------- rates: the fitted value and its error
