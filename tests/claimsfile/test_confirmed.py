@@ -296,6 +296,20 @@ def test_a_motion_below_rounding_is_not_a_stop(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- rates: the fitted value and its error
 
 
+@pytest.mark.parametrize(("rate", "verdict"), [("1.6", "INCONCLUSIVE"), ("2", "CONFIRMED")])
+def test_a_rate_fitted_before_the_decay_is_exponential_is_not_confirmed(
+    tmp_path: Path, rate: str, verdict: str
+) -> None:
+    """Audit: tangential_power, softmax, equiangular tokens, time = 3: the window [1.5, 3] fitted
+    1.83 +- 0.25 (drift 0.23 between its halves) and rate 1.6 was CONFIRMED; the rate is 2. The horizon
+    now doubles while the fitted rate drifts, and the asymptotic window separates 1.6 from 2."""
+    fields = {"quantity": '"tangential_power"', "property": '"decays-at-rate"', "rate": f'"{rate}"', "time": "3"}
+    got, evidence = one(tmp_path, 0, **fields, **EQUIANGULAR)
+    assert got.value == verdict, evidence
+    worst = evidence["details"]["worst_start"]
+    assert worst["fitted"] == pytest.approx(2.0, abs=1e-3) and worst["error_parts"]["window_drift"] < 2e-3
+
+
 @pytest.mark.parametrize(("rate", "n", "verdict"), [("2.08", "6", "INCONCLUSIVE"), ("2", "6", "CONFIRMED")])
 def test_a_rate_is_confirmed_only_within_the_fit_error(tmp_path: Path, rate: str, n: str, verdict: str) -> None:
     """softmax, lambda = 1, random tokens: the late fit gives 2.0000009; 2.08 was CONFIRMED (5 % tolerance)."""
