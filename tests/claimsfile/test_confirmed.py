@@ -177,6 +177,18 @@ def test_the_search_spends_its_budget_on_a_true_claim() -> None:
     assert "seconds" not in evidence["budget"]
 
 
+def test_a_violation_within_the_float_tolerance_is_still_certified(tmp_path: Path) -> None:
+    """Audit: softmax, lambdas = [1, 0.9]: the search's best dE/dt is ~ -5e-9 (relative), inside the float
+    tolerance 1e-8, and the claim was CONFIRMED; balls need no tolerance, and the state rounded with the
+    finer denominator keeps the sign: REFUTED with a witness that re-checks."""
+    fields = {"quantity": '"energy_rate"', "property": '"non-negative"', "time": "1"}
+    two_heads = SOFTMAX | {"lambdas": "[1.0, 0.9]", "n": "5"}
+    verdict, evidence = one(tmp_path, 0, **fields, **two_heads)
+    assert verdict is Verdict.REFUTED, evidence
+    assert -1e-8 < evidence["worst_margin"] < 0
+    assert all(verify_file(Path(path))[0] for path in evidence["certificates"])
+
+
 def test_a_true_pointwise_claim_is_confirmed_only_after_the_whole_budget(tmp_path: Path) -> None:
     """Theorem 11 as a claim: CONFIRMED, and the notes say the search spent its budget and its best margin."""
     family = {"heads": '"random-symmetric"', "tokens": '"random-sphere"', "n": "4", "d": "3", "H": "1", "beta": "1"}
