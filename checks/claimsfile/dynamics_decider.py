@@ -269,7 +269,9 @@ def _target(claim: DynamicsClaim) -> float | None:
 # ---------------------------------------------------------------- witnesses
 
 
-def exact_state(options: dict[str, Any], state: Configuration, denominator: int) -> ExactConfiguration:
+def exact_state(
+    options: dict[str, Any], state: Configuration, denominator: int = DENOMINATORS[0]
+) -> ExactConfiguration:
     """The state rounded to exact data of the family (entries with `denominator`): rational unit tokens,
     W_h = M_h, and the file's beta (and scalar strengths) exactly as written."""
     symmetric = "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses
