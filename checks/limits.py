@@ -13,8 +13,16 @@ has stopped at T when
   below RESOLUTION (1 + |Q|).
 
 The limit is then Q(T) with an error estimate: that tail, the integrator's tolerance (INTEGRATION_ERRORS
-times rtol, relative) and a rounding floor. Floats only: a run that stops supports a limit (at most
-CONFIRMED) or shows a float candidate against it; a run that does not stop says "still moving at t".
+times rtol, relative) and a rounding floor.
+
+A run whose tokens never moved measurably (no token ever more than MIN_DISPLACEMENT from its start) has
+not *stopped*: a float run cannot tell an equilibrium from a motion below rounding. Softmax with a large
+beta moves orthogonal tokens at speed ~ e^(-beta), which is below rounding for beta = 40, yet they
+collapse (the cluster gap tends to 0, not to its initial value 1). Such a run is "still moving" as far
+as floats can tell: the start stays undecided, never judged at its initial value.
+
+Floats only: a run that stops supports a limit (at most CONFIRMED) or shows a float candidate against
+it; a run that does not stop says "still moving at t".
 """
 
 from __future__ import annotations
@@ -43,6 +51,9 @@ ROUNDING = 1e-12
 #: (a count, not seconds: a run that needs more is still moving as far as this budget can tell).
 RECORDS = 201
 MAX_STEPS = 50_000
+#: The least token displacement (from the start, at some record) that shows the run moved at all; far above
+#: the rounding of positions over MAX_STEPS steps (~1e-13), far below any motion that converges measurably.
+MIN_DISPLACEMENT = 1e-9
 
 
 @dataclass
@@ -85,18 +96,26 @@ def settle(
 ) -> Limit:
     """Integrate from `cfg` to `horizon`, then over doubling spans while the motion has not stopped (at
     most `extensions` more spans); the quantity `evaluate` at the end with its error estimate."""
-    state, t0, span, evaluations = cfg, 0.0, horizon, 0
+    state, t0, span, evaluations, moved = cfg, 0.0, horizon, 0, 0.0
     for attempt in range(extensions + 1):
         grid = np.linspace(0.0, span, RECORDS)
         traj = integrate(state, span, rtol=RTOL, atol=ATOL, record_times=grid, observables=(), max_steps=MAX_STEPS)
         evaluations += traj.evaluations
         values = np.array([np.asarray(evaluate(state.moved_to(X)), dtype=float) for X in traj.states])
         state, t0 = traj.final, t0 + traj.t_end
+        moved = max(moved, max(float(np.max(np.linalg.norm(X - cfg.tokens, axis=-1))) for X in traj.states))
         if traj.status == "max_steps":
             limit = _judge(values, state, t0, evaluations)
             reason = f"still moving at t = {t0:.6g}: {MAX_STEPS} integrator steps did not reach the span's end"
             return dataclasses.replace(limit, settled=False, reason=reason)
         limit = _judge(values, state, t0, evaluations)
+        if limit.settled and moved < MIN_DISPLACEMENT:
+            reason = (
+                f"still moving at t = {t0:.6g} as far as floats can tell: no token moved more than {moved:.3g}"
+                f" (< {MIN_DISPLACEMENT:g}) from its start, so this run cannot tell an equilibrium from a motion"
+                " below rounding"
+            )
+            limit = dataclasses.replace(limit, settled=False, reason=reason)
         if limit.settled or attempt == extensions:
             return limit
         span = t0

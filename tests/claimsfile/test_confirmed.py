@@ -177,6 +177,18 @@ def test_the_search_spends_its_budget_on_a_true_claim() -> None:
     assert "seconds" not in evidence["budget"]
 
 
+def test_a_violation_within_the_float_tolerance_is_still_certified(tmp_path: Path) -> None:
+    """Audit: softmax, lambdas = [1, 0.9]: the search's best dE/dt is ~ -5e-9 (relative), inside the float
+    tolerance 1e-8, and the claim was CONFIRMED; balls need no tolerance, and the state rounded with the
+    finer denominator keeps the sign: REFUTED with a witness that re-checks."""
+    fields = {"quantity": '"energy_rate"', "property": '"non-negative"', "time": "1"}
+    two_heads = SOFTMAX | {"lambdas": "[1.0, 0.9]", "n": "5"}
+    verdict, evidence = one(tmp_path, 0, **fields, **two_heads)
+    assert verdict is Verdict.REFUTED, evidence
+    assert -1e-8 < evidence["worst_margin"] < 0
+    assert all(verify_file(Path(path))[0] for path in evidence["certificates"])
+
+
 def test_a_true_pointwise_claim_is_confirmed_only_after_the_whole_budget(tmp_path: Path) -> None:
     """Theorem 11 as a claim: CONFIRMED, and the notes say the search spent its budget and its best margin."""
     family = {"heads": '"random-symmetric"', "tokens": '"random-sphere"', "n": "4", "d": "3", "H": "1", "beta": "1"}
@@ -266,17 +278,48 @@ def test_same_seed_same_verdict_and_evidence(tmp_path: Path) -> None:
 
 
 def test_settle_at_an_equilibrium_and_near_the_start() -> None:
-    """Antipodal tokens never move: settled at once with speed 0; at t = 1e-6 nothing has stopped."""
+    """Antipodal tokens never move, but floats cannot tell that from a motion below rounding: not settled;
+    at t = 1e-6 nothing has stopped."""
     X = np.array([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
     cfg = Configuration.create(X, np.eye(3)[None], beta=1.0, attention="softmax")
     limit = limits.settle(cfg, model.cluster_gap, 1.0, 0)
-    assert limit.settled and limit.speed == 0.0 and limit.contains(2.0) and not limit.contains(2.0 - 1e-6)
+    assert not limit.settled and limit.speed == 0.0 and "no token moved more than 0" in limit.reason
     moving = cfg.moved_to(families.random_sphere_tokens(2, 3, np.random.default_rng(0)))
     early = limits.settle(moving, model.cluster_gap, 1e-6, 1)
     assert not early.settled and early.reason.startswith("still moving at t = 2e-06")
 
 
+def test_a_motion_below_rounding_is_not_a_stop(tmp_path: Path) -> None:
+    """Audit: softmax, beta = 40, orthogonal tokens move at speed ~ e^(-40) (below rounding) yet collapse
+    (rho = 0, lambda > 0: the cluster gap tends to 0). "cluster_gap tends to 1" (its initial value) was
+    CONFIRMED as a settled run; now the start is undecided, and the same with a stiff random start."""
+    stiff = {"attention": '"softmax"', "heads": '"scalar"', "lambdas": "[1]", "n": "4", "d": "4", "beta": "40"}
+    fields = {"quantity": '"cluster_gap"', "property": '"tends-to"', "limit": '"1"'}
+    verdict, evidence = one(tmp_path, 0, **fields, **stiff, tokens='"orthogonal"')
+    assert verdict is Verdict.INCONCLUSIVE, evidence
+    assert "cannot tell an equilibrium from a motion below rounding" in evidence["notes"]
+    X = np.eye(4)
+    limit = limits.settle(
+        Configuration.create(X, np.eye(4)[None], beta=40.0, attention="softmax"), model.cluster_gap, 10.0, 0
+    )
+    assert not limit.settled and limit.speed < 1e-12
+
+
 # ---------------------------------------------------------------- rates: the fitted value and its error
+
+
+@pytest.mark.parametrize(("rate", "verdict"), [("1.6", "INCONCLUSIVE"), ("2", "CONFIRMED")])
+def test_a_rate_fitted_before_the_decay_is_exponential_is_not_confirmed(
+    tmp_path: Path, rate: str, verdict: str
+) -> None:
+    """Audit: tangential_power, softmax, equiangular tokens, time = 3: the window [1.5, 3] fitted
+    1.83 +- 0.25 (drift 0.23 between its halves) and rate 1.6 was CONFIRMED; the rate is 2. The horizon
+    now doubles while the fitted rate drifts, and the asymptotic window separates 1.6 from 2."""
+    fields = {"quantity": '"tangential_power"', "property": '"decays-at-rate"', "rate": f'"{rate}"', "time": "3"}
+    got, evidence = one(tmp_path, 0, **fields, **EQUIANGULAR)
+    assert got.value == verdict, evidence
+    worst = evidence["details"]["worst_start"]
+    assert worst["fitted"] == pytest.approx(2.0, abs=1e-3) and worst["error_parts"]["window_drift"] < 2e-3
 
 
 @pytest.mark.parametrize(("rate", "n", "verdict"), [("2.08", "6", "INCONCLUSIVE"), ("2", "6", "CONFIRMED")])
