@@ -138,6 +138,15 @@ def _check_tools(tools: object) -> None:
             raise Rejected(f"tools.{name}: not a version string")
 
 
+def require_registry_kind(claim_id: str, kind: str) -> None:
+    """Rejected unless `claim_id` is a registry claim with a known obligation and `kind` is its certificate kind."""
+    expected = "equilibrium" if claim_id in EQUILIBRIA else ob.CLAIMS.get(claim_id)
+    if expected is None:
+        raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
+    if kind != expected:
+        raise Rejected(f"{claim_id} is certified by a {expected} certificate, not {kind}")
+
+
 def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None, seconds: float) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked) for a certificate of a known claim."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
@@ -147,11 +156,7 @@ def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None, seco
         if claim_checker is None:
             raise Rejected("a claims-file certificate: re-check it with `headflow check-cert`")
         return claim_checker(certificate["claim"], claim_id, kind, payload)
-    expected_kind = "equilibrium" if claim_id in EQUILIBRIA else ob.CLAIMS.get(claim_id)
-    if expected_kind is None:
-        raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
-    if kind != expected_kind:
-        raise Rejected(f"{claim_id} is certified by a {expected_kind} certificate, not {kind}")
+    require_registry_kind(claim_id, kind)
     if kind == "smt":
         return _check_smt(claim_id, payload, seconds)
     if kind == "convexity":

@@ -18,8 +18,8 @@ from certificates import obligations as ob
 from certificates import recheck
 from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement, source
 from certificates.coq.terms import NotTranslatable
-from certificates.equilibrium_obligations import EQUILIBRIA
 from certificates.recheck import Rejected
+from certificates.verify import require_registry_kind
 
 #: (claim fields, claim id, kind, payload) -> (what the certificate proves, its Coq problem), for a claims-file
 #: certificate; raises Rejected or NotTranslatable. `checks.claimsfile.coq_obligations.problem` is the one.
@@ -44,11 +44,7 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
         if claim_problem is None or not isinstance(certificate["claim"], dict):
             raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")
         return claim_problem(certificate["claim"], claim_id, kind, payload)
-    expected = "equilibrium" if claim_id in EQUILIBRIA else ob.CLAIMS.get(claim_id)
-    if expected is None:
-        raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
-    if kind != expected:
-        raise Rejected(f"{claim_id} is certified by a {expected} certificate, not {kind}")
+    require_registry_kind(claim_id, kind)
     if kind == "smt":
         return ob.SMT[claim_id].sentence, _smt(claim_id, payload)
     if claim_id in ob.POINTS:

@@ -86,17 +86,24 @@ def check(
     """(what the certificate proves, how it was re-checked); Rejected when it is not the claim's obligation.
 
     An smt certificate gives each solver `solver_seconds` (`certificates.verify.run_solvers`)."""
+    claim = embedded_claim(fields, claim_id)
+    if isinstance(claim, InequalityClaim | IdentityClaim):
+        point = domain_point(claim)
+        proved, how = _obligation(claim, kind, payload, solver_seconds)
+        return proved, f"{how}; domain non-empty: {point} verified exactly"
+    return _obligation(claim, kind, payload, solver_seconds)
+
+
+def embedded_claim(fields: dict[str, Any], claim_id: str) -> UserClaim:
+    """The claim a claims-file certificate embeds, parsed by the claims-file reader; Rejected when it does not
+    parse or is not the claim the certificate is filed under."""
     try:
         claim = read_embedded(fields)
     except InputError as exc:
         raise Rejected(f"the embedded claim does not parse: {exc}") from None
     if claim.id != claim_id:
         raise Rejected(f"the certificate is filed under {claim_id[:80]!r} but embeds claim {claim.id!r}")
-    if isinstance(claim, InequalityClaim | IdentityClaim):
-        point = domain_point(claim)
-        proved, how = _obligation(claim, kind, payload, solver_seconds)
-        return proved, f"{how}; domain non-empty: {point} verified exactly"
-    return _obligation(claim, kind, payload, solver_seconds)
+    return claim
 
 
 def domain_point(claim: InequalityClaim | IdentityClaim) -> str:

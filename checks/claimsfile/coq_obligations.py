@@ -20,22 +20,15 @@ import sympy as sp
 from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.coq.terms import NotTranslatable
 from certificates.exprtree import Tree, from_sympy
-from certificates.recheck import Rejected, recorded_precision
+from certificates.recheck import recorded_precision
 from checks.claimsfile import certificate_obligations as co
-from checks.claimsfile.embedding import read_embedded
 from checks.claimsfile.schema import ConstantClaim, IdentityClaim, InequalityClaim
 from checks.claimsfile.smt_statement import relation_of
-from checks.errors import InputError
 
 
 def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:
     """(what the certificate proves, its Coq problem); Rejected when the file is not the claim's obligation."""
-    try:
-        claim = read_embedded(fields)
-    except InputError as exc:
-        raise Rejected(f"the embedded claim does not parse: {exc}") from None
-    if claim.id != claim_id:
-        raise Rejected(f"the certificate is filed under {claim_id[:80]!r} but embeds claim {claim.id!r}")
+    claim = co.embedded_claim(fields, claim_id)
     if isinstance(claim, ConstantClaim) and kind == "witness":
         conditions = co.constant_obligation(claim, payload)
         rows = [(c["name"], c["expression"], c["relation"]) for c in conditions]
