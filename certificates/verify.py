@@ -165,7 +165,7 @@ def _check(certificate: dict[str, Any], claim_checker: ClaimChecker | None, seco
         return check_equilibrium(claim_id, payload)
     if claim_id in ob.POINTS:
         return _check_point(claim_id, payload)
-    return _check_configuration(claim_id, payload)
+    return check_configuration(claim_id, payload)
 
 
 # ---------------------------------------------------------------- smt
@@ -281,7 +281,8 @@ def _check_convexity(payload: dict[str, Any]) -> tuple[str, str]:
 # ---------------------------------------------------------------- configurations
 
 
-def _check_configuration(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
+def check_configuration(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
+    """(what a configuration witness proves, how check-cert re-checked it); Rejected when it does not."""
     obligation = ob.CONFIGURATIONS[claim_id]
     how = recheck.configuration(
         payload,

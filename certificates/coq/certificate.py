@@ -12,17 +12,23 @@ time from checked data: a `.v` file next to a certificate is for reading, never 
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from certificates import obligations as ob
 from certificates import recheck
+from certificates.coq import model_tree
 from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement, source
 from certificates.coq.terms import NotTranslatable
+from certificates.model_quantities import MODEL_QUANTITIES
 from certificates.recheck import Rejected
-from certificates.verify import require_registry_kind
+from certificates.verify import check_configuration, require_registry_kind
 
 #: (claim fields, claim id, kind, payload) -> (what the certificate proves, its Coq problem), for a claims-file
 #: certificate; raises Rejected or NotTranslatable. `checks.claimsfile.coq_obligations.problem` is the one.
+#: Bits `interval` works with on a configuration witness, less EXTRA_BITS (its sign has a wide margin; coqc checks).
+PRECISION = 14
+
 ClaimProblem = Callable[[dict[str, Any], str, str, dict[str, Any]], tuple[str, Problem]]
 
 #: Why the kinds without a translation have none (the README's coverage table says the same).
@@ -33,7 +39,6 @@ UNTRANSLATED = {
     "not translated (the cover kind is not yet)",
     "interval-cover": "covers with monotone, graph and boundary steps over clipped boxes: not translated yet "
     "(one interval lemma per leaf is the planned form)",
-    "configuration": "a rate of the attention dynamics at an exact configuration: the model is not defined in Coq here",
 }
 
 
@@ -49,7 +54,9 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
         return ob.SMT[claim_id].sentence, _smt(claim_id, payload)
     if claim_id in ob.POINTS:
         return _point(claim_id, payload)
-    raise NotTranslatable(UNTRANSLATED["configuration" if claim_id in ob.CONFIGURATIONS else kind])
+    if claim_id in ob.CONFIGURATIONS:
+        return _configuration(claim_id, payload)
+    raise NotTranslatable(UNTRANSLATED[kind])
 
 
 def coq_source(title: str, certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> str:
@@ -90,3 +97,20 @@ def _point(claim_id: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
     if obligation.lemma is not None:
         sentence += " (the regime's lemma is re-derived by check-cert, not by Coq)"
     return sentence, PointProblem(point, rows, recheck.recorded_precision(payload))
+
+
+def _configuration(claim_id: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
+    """`quantity < 0` at the exact data, once check-cert's own re-check (hypotheses exact, sign in balls) passes.
+
+    The tree is built from the checked configuration by `model_tree` (never from file text)."""
+    obligation = ob.CONFIGURATIONS[claim_id]
+    check_configuration(claim_id, payload)
+    cfg = recheck.exact_configuration(payload["configuration"])
+    at = {axis: payload[axis] for axis in MODEL_QUANTITIES[obligation.quantity].axes}
+    rate = model_tree.BUILDERS[obligation.quantity](cfg, at)
+    name = MODEL_QUANTITIES[obligation.quantity].written(**at)
+    if isinstance(rate.value, Fraction):
+        raise NotTranslatable(f"{name} is the rational {rate.value} at these data (no exponential to bound)")
+    sentence = f"{obligation.sentence}; the witness: {name} {obligation.relation} 0 at exact data"
+    rows = [(f"{name} {obligation.relation} 0", rate.value, obligation.relation)]
+    return sentence, PointProblem({}, rows, PRECISION, tuple(rate.definitions))

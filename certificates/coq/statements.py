@@ -38,6 +38,8 @@ class PointProblem:
     point: dict[str, Fraction]
     conditions: list[tuple[str, Any, str]]
     prec: int
+    #: Named subterms (name, tree) after the point, each over the point and the earlier names.
+    definitions: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,9 @@ def _point(claim_id: str, problem: PointProblem) -> str:
         for name, value in zip(names, problem.point.values(), strict=True)
     ]
     conjuncts: list[str] = []
+    for name, tree in problem.definitions:
+        lines.append(f"Definition {terms.identifier(name)} : R := {terms.term(tree)}.")
+        conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
     for name, tree, relation in problem.conditions:
         conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
         conjuncts.append(f"(* {_comment(name)} *) {terms.condition(tree, relation)}")
@@ -97,7 +102,8 @@ def _point(claim_id: str, problem: PointProblem) -> str:
         raise NotTranslatable("the point witness has no conditions")
     prec = problem.prec + EXTRA_BITS
     close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
-    named = names + (["c_star"] if _uses_c_star([tree for _, tree, _ in problem.conditions]) else [])
+    named = [terms.identifier(name) for name, _ in reversed(problem.definitions)] + names
+    named += ["c_star"] if _uses_c_star([tree for _, tree, _ in problem.conditions]) else []
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     statement = " /\\\n  ".join(conjuncts)
     lines += [

@@ -142,10 +142,46 @@ def test_false_universal_statement_does_not_compile() -> None:
 
 
 def test_not_translatable_kinds_say_why(tmp_path: Path) -> None:
-    payload = {"logic": smtlib.LOGIC, "statements": []}
-    path = write_certificate(tmp_path, "T17.shadow-obstruction", "witness", payload)
+    path = write_certificate(tmp_path, ob.CONVEXITY_CLAIM, "convexity", {})
     verdict = coq_files.check(path)
-    assert verdict.status == coq_files.UNTRANSLATABLE and "not defined in Coq" in verdict.message
+    assert verdict.status == coq_files.UNTRANSLATABLE and "not translated" in verdict.message
+
+
+def test_registry_configuration_witnesses_are_rechecked_in_coq(certified: dict[str, list[Path]]) -> None:
+    # each small witness compiles; a larger one says it is too large (never silently skipped)
+    for claim_id in ob.CONFIGURATIONS:
+        for path in certified[claim_id]:
+            verdict = coq_files.check(path)
+            too_large = verdict.status == coq_files.UNTRANSLATABLE and "too large" in verdict.message
+            assert verdict.status == coq_files.RECHECKED or too_large, (path.name, verdict.message)
+    shadow = coq_files.check(certified["T17.shadow-obstruction"][0])
+    assert shadow.status == coq_files.RECHECKED, shadow.message
+
+
+def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, list[Path]], tmp_path: Path) -> None:
+    # x_0's first coordinate flipped in sign (still a unit token): dE_1/dt becomes positive (about +64.6)
+    original = certified["T17.shadow-obstruction"][0]
+
+    def flip(tokens: list) -> None:  # type: ignore[type-arg]
+        tokens[0][0] = tokens[0][0][1:] if tokens[0][0].startswith("-") else "-" + tokens[0][0]
+
+    def change(c: dict) -> None:  # type: ignore[type-arg]
+        flip(c["payload"]["configuration"]["tokens"])
+
+    forged = tmp_path / original.name
+    forged.write_text(original.read_text())
+    verdict = coq_files.check(_edit(forged, change))
+    assert verdict.status == coq_files.REJECTED, verdict.message
+    # past check-cert, Coq itself refuses `rate < 0` for the forged data, where the rate is positive
+    from certificates.coq.model_tree import head_energy_rate
+    from certificates.coq.statements import PointProblem, source
+    from certificates.recheck import exact_configuration
+
+    record = json.loads(original.read_text())["payload"]["configuration"]
+    flip(record["tokens"])
+    rate = head_energy_rate(exact_configuration(record), 1)
+    problem = PointProblem({}, [("forged", rate.value, "<")], 14, tuple(rate.definitions))
+    assert run.compile_source(source("t", "forged", "s", problem)).status == "rejected"
 
 
 def test_coqc_timeout_kills_the_process() -> None:

@@ -1,0 +1,90 @@
+"""The Coq side's trees of the model's rates agree in floats with `checks.model` on random exact data."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from certificates import ball_model
+from certificates.coq import model_tree
+from certificates.coq.terms import NotTranslatable
+from checks import families, model
+from checks.config import Configuration
+
+
+def _value(tree: Any, names: dict[str, float]) -> float:
+    """A tree's float value, symbols from `names` (an independent reading of the tree grammar)."""
+    if isinstance(tree, Fraction):
+        return float(tree)
+    op, args = tree[0], tree[1:]
+    if op == "rat":
+        return float(Fraction(args[0]))
+    if op == "sym":
+        return names[args[0]]
+    values = [_value(a, names) for a in args]
+    if op == "add":
+        return math.fsum(values)
+    if op == "mul":
+        return values[0] * values[1]
+    if op == "div":
+        return values[0] / values[1]
+    return {"exp": math.exp, "log": math.log}[op](values[0])
+
+
+def _float(rate: model_tree.Rate) -> float:
+    names: dict[str, float] = {}
+    for name, tree in rate.definitions:
+        names[name] = _value(tree, names)
+    return _value(rate.value, names)
+
+
+def _matrix(rng: np.random.Generator, d: int) -> list[list[Fraction]]:
+    A = [[Fraction(int(rng.integers(-8, 9)), 4) for _ in range(d)] for _ in range(d)]
+    return [[A[min(i, j)][max(i, j)] for j in range(d)] for i in range(d)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("attention", ["usa", "softmax", "relu"])
+def test_rate_trees_agree_with_the_float_model(seed: int, attention: str) -> None:
+    rng = np.random.default_rng(seed)
+    n, d, H = 3, 2, 2
+    tokens = families.rational_sphere_tokens(n, d, rng)
+    scores = [_matrix(rng, d) for _ in range(H)]
+    values = [_matrix(rng, d) for _ in range(H)]
+    geometry = "sphere" if seed % 2 == 0 else "flat"
+    exact = ball_model.ExactConfiguration(tokens, scores, values, Fraction(3, 4), geometry, attention)
+    cfg = Configuration.create(
+        families.rational_to_float(tokens),
+        np.array([families.rational_to_float(M) for M in scores]),
+        np.array([families.rational_to_float(W) for W in values]),
+        beta=0.75,
+        attention=attention,
+        geometry=geometry,
+    )
+    model_tree.MAX_SIZE, saved = 10**6, model_tree.MAX_SIZE
+    try:
+        pairs = [(_float(model_tree.energy_rate(exact)), model.energy_rate(cfg))]
+        rates = model.head_energy_rates(cfg)
+        pairs += [(_float(model_tree.head_energy_rate(exact, h)), rates[h]) for h in range(H)]
+        entropy = model.entropy_rates(cfg)
+        pairs += [(_float(model_tree.entropy_rate(exact, h, i)), entropy[h][i]) for h in range(H) for i in range(n)]
+    finally:
+        model_tree.MAX_SIZE = saved
+    for tree_value, float_value in pairs:
+        assert abs(tree_value - float_value) <= 1e-9 * max(1.0, abs(float_value)), (tree_value, float_value)
+
+
+def test_a_large_configuration_is_not_translated() -> None:
+    x = [Fraction(1), Fraction(0)]
+    exact = ball_model.ExactConfiguration(
+        [x] * 5,
+        [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]] * 2,
+        [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]] * 2,
+        Fraction(1),
+    )
+    with pytest.raises(NotTranslatable, match="too large"):
+        model_tree.energy_rate(exact)
