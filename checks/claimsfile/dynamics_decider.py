@@ -198,7 +198,11 @@ def _decide_by_search(
 ) -> Outcome:
     """The adversarial search over the family's states (and the trajectories' records) for `searched` < 0."""
     options, head = claim.options, claim.options.get("head")
-    objective = adversarial.rate_margin(searched, head) if searched in CERTIFIED else _value_margin(searched, head)
+    objective = (
+        adversarial.rate_margin(searched, head, POINTWISE_TOLERANCE)
+        if searched in CERTIFIED
+        else _value_margin(searched, head)
+    )
     family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
     result = adversarial.search(
         family,
