@@ -212,7 +212,7 @@ def _decide_by_search(
         ctx.check_budget,
         POINTWISE_TOLERANCE,
     )
-    result.include([_worst_record(objective, sample.states) for sample in samples])
+    result.include([_worst_record(objective, sample.states) for sample in samples if sample.states])
     best = result.found[0]
     reading = searched if searched == claim.quantity else f"d({claim.quantity})/dt = {searched}"
     method = (

@@ -27,7 +27,7 @@ from certificates.exact import ball_of, precision
 from certificates.witness import certify_configuration, round_configuration
 from checks import adversarial, families, limits, model
 from checks.claim_runner import run_claims
-from checks.claimsfile import dynamics_decider
+from checks.claimsfile import dynamics_decider, dynamics_starts
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
 from checks.commands.check_cert import verify_file
@@ -225,6 +225,17 @@ def test_a_true_usa_energy_rate_at_beta_10_is_confirmed_not_a_candidate(tmp_path
     verdict, evidence = one(tmp_path, 0, quantity='"energy_rate"', property='"non-negative"', **family, **sizes)
     assert verdict is Verdict.CONFIRMED, evidence
     assert "candidate" not in evidence.get("details", {})
+
+
+def test_a_pointwise_run_past_its_step_budget_is_undecided(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit: usa, n = 32, d = 2, beta = 20 did not end in 900 s (a stiff run: 50,000 steps reach t ~ 7e-4);
+    each pointwise start now has a step budget, and a run past it is undecided with the time reached."""
+    monkeypatch.setattr(dynamics_starts, "POINTWISE_STEPS", 5)
+    family = {"attention": '"usa"', "heads": '"scalar"', "lambdas": "[1]", "tokens": '"random-sphere"'}
+    sizes = {"n": "4", "d": "2", "beta": "1", "time": "1"}
+    verdict, evidence = one(tmp_path, 0, quantity='"energy_rate"', property='"non-negative"', **family, **sizes)
+    assert verdict is Verdict.INCONCLUSIVE, evidence
+    assert "5 integrator steps reached only t = " in evidence["notes"]
 
 
 def test_a_true_pointwise_claim_is_confirmed_only_after_the_whole_budget(tmp_path: Path) -> None:
