@@ -425,16 +425,20 @@ def _clusters(n: int, d: int, rng: np.random.Generator, k: int) -> np.ndarray:
 # ---------------------------------------------------------------- margins of the model's rates
 
 
-def rate_margin(quantity: str, head: int | None = None) -> Objective:
-    """The least value of a model rate relative to the size of the terms it sums (rounding scale).
+def rate_margin(quantity: str, head: int | None = None, tolerance: float = VIOLATION) -> Objective:
+    """The least value of a model rate relative to the size of the terms it sums and to its float error.
 
     energy_rate / head_energy_rate: sum_ij e^{beta s} sdot / (2 n^2) has terms bounded by
-    beta E max|sdot|; entropy_rate: sum_j pdot log p is bounded by 2 beta max|sdot| log n."""
+    beta E max|sdot|; entropy_rate: sum_j pdot log p is bounded by 2 beta max|sdot| log n. The scale also
+    holds `rate_error_bound / tolerance`, so a value within its rounding error has a margin within
+    `tolerance` of 0 and float noise is never a violation; the sign is the computed value's, so a negative
+    margin of any size is still a candidate for the ball certifier."""
 
     def margin(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
         xdot = model.token_velocity(cfg)
         sdot = model.score_rates(cfg, xdot)
         size = float(np.max(np.abs(sdot)))
+        errors = rate_error_bounds(cfg, xdot, sdot, quantity)
         if quantity == "entropy_rate":
             values = model.entropy_rates(cfg, xdot)
             scale = 1.0 + 2.0 * cfg.beta * size * np.log(cfg.n)
@@ -442,10 +446,49 @@ def rate_margin(quantity: str, head: int | None = None) -> Objective:
             values = model.head_energy_rates(cfg, xdot)
             scale = 1.0 + cfg.beta * model.energy(cfg) * size
             if quantity == "energy_rate":
-                values = np.array(values.sum())
-        if head is not None and values.ndim >= 1:
-            values = values[head]
-        index = np.unravel_index(int(np.argmin(values)), values.shape) if values.ndim else ()
-        return float(values[index]) / scale, tuple(int(i) for i in index)
+                values, errors = np.array(values.sum()), np.array(errors.sum())
+        margins = values / (scale + errors / tolerance)
+        if head is not None and margins.ndim >= 1:
+            margins = margins[head]
+        index = np.unravel_index(int(np.argmin(margins)), margins.shape) if margins.ndim else ()
+        return float(margins[index]), tuple(int(i) for i in index)
 
     return margin
+
+
+def rate_error_bounds(cfg: Configuration, xdot: np.ndarray, sdot: np.ndarray, quantity: str) -> np.ndarray:
+    """A first-order bound on the rounding error of the float rates (per head, or per head and token for
+    entropy_rate): unit roundoff times the condition of each sum, i.e. the sums of absolute values of its
+    terms, with the number of operations that feed each term (n, d, H, and beta max|s| through exp).
+
+    At a nearly collapsed usa state the terms e^{beta s} sdot are as large as their sum, and sdot itself is
+    computed from a velocity that sums n terms of size up to e^{beta max s} |W|: this is what the bound
+    measures (a relative tolerance on the terms alone calls that noise a violation)."""
+    u = np.finfo(float).eps
+    X = cfg.tokens
+    norms = np.linalg.norm(X, axis=1)
+    absolute_scores = np.abs(X) @ np.abs(cfg.score_matrices) @ np.abs(X).T  # (H, n, n), >= |s|
+    smax = float(np.max(absolute_scores))
+    ops = cfg.n + cfg.d + cfg.H + cfg.beta * smax + 4.0
+    w = np.abs(model.weights(cfg))
+    if cfg.attention == "relu":
+        w = w + cfg.beta * absolute_scores / cfg.n  # the kink: the rounding of beta s is absolute there
+    absolute_values = np.abs(X) @ np.swapaxes(np.abs(cfg.values), 1, 2)  # rows |W_h| |x_j|, (H, n, d)
+    v_size = np.linalg.norm(w @ absolute_values, axis=-1).sum(axis=0)  # (n,)
+    if cfg.attention == "usa":
+        v_size = v_size / cfg.n
+    xdot_error = 2.0 * u * ops * v_size * (1.0 + norms**2)
+    m = np.linalg.norm(cfg.score_matrices, axis=(1, 2))[:, None, None]
+    xdot_norms = np.linalg.norm(xdot, axis=1)
+    sdot_error = m * (xdot_error[:, None] * norms[None, :] + norms[:, None] * xdot_error[None, :])
+    sdot_error += 2.0 * u * cfg.d * m * (xdot_norms[:, None] * norms[None, :] + norms[:, None] * xdot_norms[None, :])
+    relative = u * ops * (1.0 + cfg.beta * smax)
+    if quantity == "entropy_rate":
+        p = model.attention_distributions(cfg)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_p = np.abs(np.where(p > 0, np.log(p), 0.0))
+        mean_error = np.max(sdot_error, axis=-1, keepdims=True)
+        terms = cfg.beta * p * (np.abs(sdot) + np.max(np.abs(sdot), axis=-1, keepdims=True))
+        return np.sum(cfg.beta * p * log_p * (sdot_error + mean_error) + terms * (log_p * relative + ops * u), axis=-1)
+    e = np.exp(cfg.beta * model.scores(cfg))
+    return np.sum(e * (sdot_error + np.abs(sdot) * relative), axis=(1, 2)) / (2.0 * cfg.n**2)

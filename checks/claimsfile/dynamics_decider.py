@@ -198,7 +198,11 @@ def _decide_by_search(
 ) -> Outcome:
     """The adversarial search over the family's states (and the trajectories' records) for `searched` < 0."""
     options, head = claim.options, claim.options.get("head")
-    objective = adversarial.rate_margin(searched, head) if searched in CERTIFIED else _value_margin(searched, head)
+    objective = (
+        adversarial.rate_margin(searched, head, POINTWISE_TOLERANCE)
+        if searched in CERTIFIED
+        else _value_margin(searched, head)
+    )
     family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
     result = adversarial.search(
         family,
@@ -208,7 +212,7 @@ def _decide_by_search(
         ctx.check_budget,
         POINTWISE_TOLERANCE,
     )
-    result.include([_worst_record(objective, sample.states) for sample in samples])
+    result.include([_worst_record(objective, sample.states) for sample in samples if sample.states])
     best = result.found[0]
     reading = searched if searched == claim.quantity else f"d({claim.quantity})/dt = {searched}"
     method = (

@@ -42,6 +42,8 @@ HORIZON = {"sphere": 10.0, "flat": 1.0}
 RECORDS = 201
 #: Relative float tolerance of pointwise and monotone properties (integration error).
 POINTWISE_TOLERANCE = 1e-8
+#: The integrator steps of one pointwise start: a run that needs more is undecided (counts, not seconds).
+POINTWISE_STEPS = 50_000
 #: How many times a limit's horizon may double while the run is still moving, per profile.
 EXTENSIONS = {"quick": 3, "thorough": 6}
 #: Integrator tolerances of the records a generic rate is fitted on; the least number of points fitted.
@@ -107,9 +109,14 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
         assert target is not None
         return _rate_start(claim, cfg, target, horizon, EXTENSIONS[profile])
     try:
-        traj = integrate(cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=())
+        traj = integrate(
+            cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=(), max_steps=POINTWISE_STEPS
+        )
     except IntegrationFailure as failure:
         traj = failure.partial
+    if traj.status == "max_steps":  # a stiff run (usa at a large beta): bounded by steps, not by seconds
+        reason = f"{POINTWISE_STEPS} integrator steps reached only t = {traj.t_end:.6g} of {horizon:.6g}"
+        return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
     states, values, blow_up = _records(claim, cfg, traj)
     scale = 1.0 + float(np.max(np.abs(values)))
     steps = values if claim.property == "non-negative" else np.diff(values, axis=0)

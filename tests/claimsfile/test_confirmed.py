@@ -27,7 +27,7 @@ from certificates.exact import ball_of, precision
 from certificates.witness import certify_configuration, round_configuration
 from checks import adversarial, families, limits, model
 from checks.claim_runner import run_claims
-from checks.claimsfile import dynamics_decider
+from checks.claimsfile import dynamics_decider, dynamics_starts
 from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
 from checks.commands.check_cert import verify_file
@@ -187,6 +187,55 @@ def test_a_violation_within_the_float_tolerance_is_still_certified(tmp_path: Pat
     assert verdict is Verdict.REFUTED, evidence
     assert -1e-8 < evidence["worst_margin"] < 0
     assert all(verify_file(Path(path))[0] for path in evidence["certificates"])
+
+
+def two_collapsed_clusters(seed: int, spread: float = 1e-9) -> Configuration:
+    """usa, one identity head, beta = 10: 4 and 2 tokens collapsed to within `spread` rad at angles 196.75
+    degrees apart (the audit's state, found by the search at n = 32). The motion is ~1e-5, the terms
+    e^{beta s} sdot are as large as their sum, and the velocity sums terms of size e^{beta}."""
+    rng = np.random.default_rng(seed)
+    angles = np.where(np.arange(6) < 4, np.deg2rad(-29.75), np.deg2rad(166.99)) + spread * rng.standard_normal(6)
+    return Configuration.create(np.column_stack([np.cos(angles), np.sin(angles)]), np.eye(2)[None], beta=10.0)
+
+
+def test_float_noise_of_a_true_rate_is_within_its_error_bound() -> None:
+    """Audit: dE/dt = (1/n) sum |xdot|^2 >= 0 (Theorem 11), yet the float rate is negative beyond 1e-8 of
+    the terms' size; the margin's scale holds the rounding error bound of the computation, so the margin
+    keeps the computed sign and stays within the tolerance."""
+    noisy = 0
+    for seed in range(30):
+        cfg = two_collapsed_clusters(seed)
+        xdot = model.token_velocity(cfg)
+        sdot = model.score_rates(cfg, xdot)
+        rate = model.energy_rate(cfg, xdot)
+        terms_only = rate / (1.0 + cfg.beta * model.energy(cfg) * float(np.max(np.abs(sdot))))
+        margin, _ = adversarial.rate_margin("energy_rate")(cfg)
+        bound = float(adversarial.rate_error_bounds(cfg, xdot, sdot, "energy_rate").sum())
+        assert abs(rate - float(np.sum(xdot * xdot)) / cfg.n) <= bound
+        assert margin >= -adversarial.VIOLATION and np.sign(margin) == np.sign(rate)
+        noisy += terms_only < -adversarial.VIOLATION
+    assert noisy >= 1
+
+
+def test_a_true_usa_energy_rate_at_beta_10_is_confirmed_not_a_candidate(tmp_path: Path) -> None:
+    """Audit: usa, scalar head, n = 6, d = 2, beta = 10, energy_rate non-negative (true by Theorem 11) was
+    INCONCLUSIVE with a float candidate -5.2e-8 (rounding noise of two collapsed clusters)."""
+    family = {"attention": '"usa"', "heads": '"scalar"', "lambdas": "[1]", "tokens": '"random-sphere"'}
+    sizes = {"n": "6", "d": "2", "beta": "10", "time": "1"}
+    verdict, evidence = one(tmp_path, 0, quantity='"energy_rate"', property='"non-negative"', **family, **sizes)
+    assert verdict is Verdict.CONFIRMED, evidence
+    assert "candidate" not in evidence.get("details", {})
+
+
+def test_a_pointwise_run_past_its_step_budget_is_undecided(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit: usa, n = 32, d = 2, beta = 20 did not end in 900 s (a stiff run: 50,000 steps reach t ~ 7e-4);
+    each pointwise start now has a step budget, and a run past it is undecided with the time reached."""
+    monkeypatch.setattr(dynamics_starts, "POINTWISE_STEPS", 5)
+    family = {"attention": '"usa"', "heads": '"scalar"', "lambdas": "[1]", "tokens": '"random-sphere"'}
+    sizes = {"n": "4", "d": "2", "beta": "1", "time": "1"}
+    verdict, evidence = one(tmp_path, 0, quantity='"energy_rate"', property='"non-negative"', **family, **sizes)
+    assert verdict is Verdict.INCONCLUSIVE, evidence
+    assert "5 integrator steps reached only t = " in evidence["notes"]
 
 
 def test_a_true_pointwise_claim_is_confirmed_only_after_the_whole_budget(tmp_path: Path) -> None:
