@@ -1,9 +1,9 @@
 """Worst-case re-check times of certificates at the size bounds, against the genuine certificates.
 
-`certificates.format` bounds every size in a certificate (tokens, dimension, heads, precision,
+`certificates.kernel.format` bounds every size in a certificate (tokens, dimension, heads, precision,
 cover leaves times expression nodes, conditions) so that re-checking any accepted-size file is
 fast. This benchmark builds data at those bounds and times the checker's own re-computation
-(`certificates.recheck`), side by side with the re-check of what `headflow certify` writes (the
+(`certificates.kernel.recheck`), side by side with the re-check of what `headflow certify` writes (the
 baseline), and prints the ratio worst / baseline.
 
 Run `python benchmarks/check_cert.py` from the repository root (or `python -m benchmarks`).
@@ -24,12 +24,12 @@ import contextlib
 
 import numpy as np
 
-from certificates import format as fmt
-from certificates import recheck
-from certificates.exact import precision
-from certificates.exprtree import count_nodes
-from certificates.verify import verify_file
-from certificates.witness import exact_record, round_configuration
+from certificates.kernel import format as fmt
+from certificates.kernel import recheck
+from certificates.kernel.exact import precision
+from certificates.kernel.exprtree import count_nodes
+from certificates.kernel.verify import verify_file
+from certificates.provers.witness import exact_record, round_configuration
 
 
 def _seconds(call) -> float:  # type: ignore[no-untyped-def]
@@ -56,7 +56,7 @@ def configuration_seconds(attention: str, quantity: str) -> float:
     hypotheses = frozenset({"unit-tokens", "symmetric-scores", "aligned-values"})
 
     def run() -> None:
-        from certificates import ball_model
+        from certificates.kernel import ball_model
 
         cfg = recheck.exact_configuration(payload["configuration"])
         assert not ball_model.hypothesis_failures(cfg, sorted(hypotheses))

@@ -25,8 +25,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from checks import constants
-from checks.constants_mpmath import mpmath_value
+from checks.constants import certified as constants
+from checks.constants.mpmath_reference import mpmath_value
 
 CASES: list[tuple[str, str, dict[str, Fraction]]] = [
     ("c*(2)", "c_star", {"H": Fraction(2)}),

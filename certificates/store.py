@@ -1,6 +1,6 @@
-"""Writing certificate files: the content (see certificates.format), the tool versions, atomically.
+"""Writing certificate files: the content (see certificates.kernel.format), the tool versions, atomically.
 
-Files are written complete or not at all; `headflow check-cert` (certificates.verify) re-checks
+Files are written complete or not at all; `headflow check-cert` (certificates.kernel.verify) re-checks
 one from the file alone.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from certificates.atomic import write_text_atomic
-from certificates.format import KINDS, SCHEMA, TOOLS, VERSION, content_hash
+from certificates.kernel.format import KINDS, SCHEMA, TOOLS, VERSION, content_hash
 
 
 def tool_versions() -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 #: Public names loaded on first use, and the module each comes from.
-_LAZY = {"verify": "checks.api", "check": "checks.api", "Report": "checks.report_object"}
+_LAZY = {"verify": "checks.api", "check": "checks.api", "Report": "checks.reports.report"}
 
 __all__ = ["Report", "__version__", "check", "verify"]
 

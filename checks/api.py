@@ -8,7 +8,7 @@ report.summary, report.verdicts["T19.threshold"], report.differences
 
 `headflow verify` and `headflow check` are these functions plus printing: there is no second
 code path. The keyword arguments are those of `decide` (profile, seed, certificates, timeout,
-progress). Bad arguments raise `checks.errors.InputError` before any claim is decided; its message
+progress). Bad arguments raise `certificates.kernel.errors.InputError` before any claim is decided; its message
 names the argument as the command line spells it (`--seed`, `--timeout`, `--certificates`).
 """
 
@@ -19,14 +19,14 @@ import time
 from pathlib import Path
 from typing import TypedDict, Unpack
 
-from checks.bounds import check_seed, check_timeout
-from checks.claim_runner import run_claims
+from certificates.kernel.errors import InputError
 from checks.coq_files import write_coq_files
-from checks.errors import InputError
-from checks.progress import progress_bar
+from checks.input_bounds import check_seed, check_timeout
 from checks.registry import PROFILES, Claim, Context, load_all
-from checks.report import Subject
-from checks.report_object import Report
+from checks.reports.document import Subject
+from checks.reports.progress import progress_bar
+from checks.reports.report import Report
+from checks.runner import run_claims
 
 #: Where certificate files go unless another folder is given (the command line's default too).
 DEFAULT_CERTIFICATES = "certs"
@@ -49,7 +49,7 @@ def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Repor
 
 def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
     """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none)."""
-    from checks.claimsfile.loader import load_claims, parse_claims
+    from certificates.kernel.claims.loader import load_claims, parse_claims
     from checks.claimsfile.register import register_claims
 
     if not isinstance(claims, str | os.PathLike):
@@ -71,7 +71,7 @@ def decide(
 ) -> Report:
     """Decide `claims` in order within the overall `timeout` in seconds; `label` names the progress bar.
 
-    `subject` says whether they are the paper's claims or a claims file's (`checks.report.Subject`).
+    `subject` says whether they are the paper's claims or a claims file's (`checks.reports.document.Subject`).
 
     The bar is drawn on stderr when it is a terminal and `progress` is true. Certificate files go to
     the folder `certificates`; the options are checked before any claim is decided.

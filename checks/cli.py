@@ -12,8 +12,8 @@ import pkgutil
 import sys
 from typing import NoReturn
 
+from certificates.kernel.errors import InputError
 from checks import __version__, commands
-from checks.errors import InputError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"headflow {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.ispkg:  # a package of commands/ holds what several commands share, not a command
+            continue
         module = importlib.import_module(f"checks.commands.{info.name}")
         name = getattr(module, "NAME", info.name.replace("_", "-"))
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)

@@ -17,9 +17,9 @@ from certificates.atomic import write_text_atomic
 from certificates.coq import run
 from certificates.coq.certificate import coq_source
 from certificates.coq.terms import NotTranslatable
-from certificates.exprtree import TreeError
-from certificates.recheck import Rejected
-from certificates.verify import load
+from certificates.kernel.exprtree import TreeError
+from certificates.kernel.recheck import Rejected
+from certificates.kernel.verify import load
 from checks.claimsfile.coq_obligations import problem
 
 #: The statuses of a Coq re-check, as the reports print them.

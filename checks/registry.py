@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from checks.errors import BudgetExceeded, InputError
+from certificates.kernel.errors import BudgetExceeded, InputError
 from checks.verdicts import Outcome
 
 PROFILES = ("quick", "thorough")

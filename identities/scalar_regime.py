@@ -177,7 +177,7 @@ def prove_lambda_c_monotone() -> Derivation:
     beta > 0, with the partial derivatives `closed_forms.lambda_c_partials` (implicit differentiation).
 
     Over a box n in [n0, n1], beta in [b0, b1] this gives lambda_c in [u_c(n0)/b1, u_c(n1)/b0]
-    (`certificates.lambda_c.enclose`)."""
+    (`certificates.kernel.lambda_c.enclose`)."""
     g = cf.lambda_c_equation(u, cf.n)
     g_u, g_n = sp.diff(g, u), sp.diff(g, cf.n)
     at_root = {cf.n: 1 + (u - 2) * sp.exp(u) / (u + 2)}  # g = 0 solved for n

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import settings
 
 if TYPE_CHECKING:
-    from checks.report_object import Report
+    from checks.reports.report import Report
 
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI") and not os.environ.get("HEADFLOW_FUZZ_RANDOM"):

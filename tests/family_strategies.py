@@ -1,5 +1,5 @@
-"""A hypothesis strategy per named family of `checks.family_names`: sizes and parameters inside the family's
-domain, generic enough that the family has exactly the hypotheses it declares (H >= 2 and d >= 2, so
+"""A hypothesis strategy per named family of `certificates.kernel.family_names`: sizes and parameters inside the
+family's domain, generic enough that the family has exactly the hypotheses it declares (H >= 2 and d >= 2, so
 that no structure holds by accident; positive strengths, so that scalar heads are lambda I, lambda > 0).
 """
 
@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from checks import families
-from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from checks.model import families
 
 SEEDS = st.integers(0, 2**32 - 1)
 

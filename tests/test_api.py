@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import checks
-from checks.errors import InputError
-from checks.report_object import Report
+from certificates.kernel.errors import InputError
+from checks.reports.report import Report
 from checks.verdicts import Verdict
 from tests.test_check_command import FALSE_CLAIM, TRUE_CLAIMS
 

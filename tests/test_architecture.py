@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from checks.report_object import Report
+    from checks.reports.report import Report
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("identities", "certificates", "checks")
@@ -123,12 +123,17 @@ def test_the_identities_are_sympy_only() -> None:
 
 
 def test_the_family_table_is_pure_and_the_claims_file_reads_only_it() -> None:
-    """checks.family_names holds names and hypotheses only (no numpy); in the claims-file code only the
+    """certificates.kernel.family_names holds names and hypotheses only (no numpy); in the claims-file code only the
     dynamics starts (`dynamics_starts`, which draw the decider's configurations) import the numpy draws of
-    checks.families."""
+    checks.model.families."""
     modules = _modules()
-    assert _libraries(modules["checks.family_names"]) <= {"__future__", "collections", "dataclasses", "typing"}
-    drawing = {name for name, imports in _graph().items() if "checks.families" in imports}
+    assert _libraries(modules["certificates.kernel.family_names"]) <= {
+        "__future__",
+        "collections",
+        "dataclasses",
+        "typing",
+    }
+    drawing = {name for name, imports in _graph().items() if "checks.model.families" in imports}
     assert {name for name in drawing if name.startswith("checks.claimsfile")} == {"checks.claimsfile.dynamics_starts"}
 
 

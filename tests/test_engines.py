@@ -1,5 +1,5 @@
-"""The shared engines: exact/ball arithmetic (certificates.exact), the float-evidence loop (checks.evidence)
-and the witness pipeline (checks.witnesses)."""
+"""The shared engines: exact/ball arithmetic (certificates.kernel.exact), the float-evidence loop
+(checks.evidence.cases) and the witness pipeline (checks.evidence.witnesses)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ import pytest
 import sympy as sp
 from flint import arb, ctx
 
-from certificates import exact
-from certificates.ball_model import ExactConfiguration
-from certificates.witness import round_configuration
-from checks import families, model
-from checks.config import Configuration
-from checks.errors import BudgetExceeded
-from checks.evidence import Worst, cases
+from certificates.kernel import exact
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.errors import BudgetExceeded
+from certificates.provers.witness import round_configuration
+from checks.evidence.cases import Worst, cases
+from checks.evidence.witnesses import CANDIDATES_TRIED, Attempts, Candidate, certify_first
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.verdicts import Verdict
-from checks.witnesses import CANDIDATES_TRIED, Attempts, Candidate, certify_first
 
 
 def test_precision_is_restored_also_after_an_error() -> None:

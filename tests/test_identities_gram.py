@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from checks import model
+from checks.model import field as model
 from identities.gram import GramSpace, Pairing, Vector
 
 x, u, w = sp.symbols("x u w")

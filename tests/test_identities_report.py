@@ -8,7 +8,7 @@ import pytest
 
 from checks import cli
 from checks.registry import load_all
-from checks.report_object import Report
+from checks.reports.report import Report
 
 OWNED = (
     "projection.*,T11.energy-rate.*,T16.*,T17.shadow-decomposition,C8.radial-dominance*,T27.entropy-identity,"

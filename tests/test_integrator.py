@@ -8,14 +8,15 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from checks import families, model
-from checks.config import Configuration
-from checks.errors import InputError
+from certificates.kernel.errors import InputError
 from checks.integrator import cluster_gap_below, integrate, speed_below
 from checks.integrator.controller import FixedStep
 from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
 from checks.integrator.stepper import Stepper
 from checks.integrator.tableau import Tableau
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 
 N, D, LAMBDAS, BETA = 5, 6, (0.5, 0.8), 1.0
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from checks import api
-from checks.report import markdown_code, markdown_text
+from checks.reports.document import markdown_code, markdown_text
 
 TITLE = "<script>alert(1)</script> [click](javascript:alert(1)) [site](https://evil.example/x) *loud* `tick`"
 STATEMENT = "c_star(2) ![img](https://evil.example/i.png) <img src=x onerror=alert(1)> | cell\n\n# heading\n<b>bold</b>"

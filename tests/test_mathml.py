@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks.mathml import MAX_LATEX_CHARS, Unconvertible, formula_html, to_mathml
+from checks.reports.mathml import MAX_LATEX_CHARS, Unconvertible, formula_html, to_mathml
 from tests.soundness.fuzzing import fuzz_settings
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checks import families, model
-from checks.config import ATTENTION_KINDS, GEOMETRIES, Configuration
-from checks.errors import InputError
+from certificates.kernel.errors import InputError
+from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from tests.reference_model import Reference
 
 

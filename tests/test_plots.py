@@ -7,7 +7,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from checks import plots
+from checks.reports import plots
 
 
 def _tick_labels(fig: Figure, axis: str) -> tuple[list[str], list[str]]:

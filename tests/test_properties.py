@@ -8,9 +8,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks import families, model
-from checks.config import Configuration
-from checks.sampling import relative_discrepancy
+from checks.evidence.sampling import relative_discrepancy
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.theorems.energy import central_difference_energy_rate
 
 seeds = st.integers(0, 2**32 - 1)

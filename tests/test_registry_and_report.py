@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from checks import api, cli
-from checks.claim_runner import run_claim
 from checks.registry import REGISTRY, Context, Registry, load_all
-from checks.report import build_report, render_markdown
-from checks.report_object import Report
+from checks.reports.document import build_report, render_markdown
+from checks.reports.report import Report
+from checks.runner import run_claim
 from checks.theorems.energy import check_energy_rate
 from checks.verdicts import EvidenceError, Outcome, Step, Verdict, combine
 

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from checks import api, html_report
+from checks import api
 from checks.registry import Context, Registry, load_all
-from checks.report_object import Report
+from checks.reports import html as html_report
+from checks.reports.report import Report
 from checks.verdicts import Outcome, Step, Verdict
 from tests.browser import layout_problems, measure, require_chromium, screenshot
 

@@ -14,8 +14,8 @@ import sympy as sp
 
 from checks import api
 from checks.registry import Context, Registry
-from checks.report import FORMATS
-from checks.report_values import dumps, plain
+from checks.reports.document import FORMATS
+from checks.reports.values import dumps, plain
 from checks.verdicts import Outcome, Verdict
 
 

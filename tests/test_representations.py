@@ -2,8 +2,8 @@
 
 The reference is the SymPy closed form of `identities/closed_forms.py` evaluated by mpmath at
 60 digits (lambda_c: mpmath's bracketing root finder on the SymPy equation). Against it: the
-floats of `checks.scalar_constants` (and `checks.model.project`) to a few ulps, and the balls of
-`certificates.constant_balls` and `certificates.lambda_c` (and `certificates.ball_model`), which
+floats of `checks.constants.floats` (and `checks.model.field.project`) to a few ulps, and the balls of
+`certificates.provers.constant_balls` and `certificates.kernel.lambda_c` (and `certificates.kernel.ball_model`), which
 must be tight and overlap the reference. A deliberately wrong formula in any representation is
 rejected by the same comparison.
 """
@@ -18,10 +18,12 @@ import pytest
 import sympy as sp
 from flint import arb, ctx
 
-from certificates import ball_model, constant_balls, lambda_c
-from certificates.expression_balls import to_arb
-from certificates.exprtree import ball_of
-from checks import model, scalar_constants
+from certificates.kernel import ball_model, lambda_c
+from certificates.kernel.expression_balls import to_arb
+from certificates.kernel.exprtree import ball_of
+from certificates.provers import constant_balls
+from checks.constants import floats as scalar_constants
+from checks.model import field as model
 from identities import closed_forms as cf
 from identities.gram import Pairing
 from identities.projection import SPACE, U, X, u_name, x_name
@@ -241,7 +243,7 @@ def test_a_wrong_projection_is_rejected() -> None:
 
 
 def test_float_functions_work_on_arrays_as_on_scalars() -> None:
-    """The numpy path of checks.scalar_constants agrees with its libm path to an ulp."""
+    """The numpy path of checks.constants.floats agrees with its libm path to an ulp."""
     lam = np.linspace(0.1, 20.0, 50)
     vectorized = scalar_constants.rate(lam, 10, 0.5)
     scalar = np.array([scalar_constants.rate(float(v), 10, 0.5) for v in lam])

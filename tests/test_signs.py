@@ -10,7 +10,7 @@ from flint import arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certificates.expression_balls import to_arb
+from certificates.kernel.expression_balls import to_arb
 from identities import signs
 
 x, y, z = sp.symbols("x y z", real=True)

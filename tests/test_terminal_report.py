@@ -13,9 +13,9 @@ from rich.console import Console
 from checks import api
 from checks.cli import main
 from checks.registry import Context, Registry
-from checks.report import attention_words
-from checks.report_object import Report
-from checks.terminal_report import certificates_notice, print_terminal
+from checks.reports.document import attention_words
+from checks.reports.report import Report
+from checks.reports.terminal import certificates_notice, print_terminal
 from checks.verdicts import Outcome, Verdict
 
 HEADING = "Where the summary, or a reading of it, is not what was found:"

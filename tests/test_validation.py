@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from checks.config import Configuration
-from checks.errors import InputError
+from certificates.kernel.errors import InputError
+from checks.model.configuration import Configuration
 
 X = np.eye(3)[:2]
 M = np.eye(3)[None]

@@ -1,10 +1,10 @@
 """One vocabulary: the names of the constants, model quantities, hypotheses and families are each defined once.
 
-Adding a constant is one row of `checks.constant_specs.QUANTITIES`: the claims-file language, the
+Adding a constant is one row of `certificates.kernel.constant_specs.QUANTITIES`: the claims-file language, the
 `headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
 Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
-the recorder and the dynamics claims share; every named family of `checks.family_names` has a draw in
-`checks.families`, which draws exactly the hypotheses it declares (so the searches and the verifier agree).
+the recorder and the dynamics claims share; every named family of `certificates.kernel.family_names` has a draw in
+`checks.model.families`, which draws exactly the hypotheses it declares (so the searches and the verifier agree).
 """
 
 from __future__ import annotations
@@ -17,19 +17,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from certificates.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
-from certificates.inert import inert
-from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
-from certificates.obligations import CONFIGURATIONS
-from checks import constants, families
-from checks.claimsfile import evaluation, names
-from checks.claimsfile.expressions import parse_expression
+from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
+from certificates.kernel.claims import evaluation, names
+from certificates.kernel.claims.expressions import parse_expression
+from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES, resolve
+from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.inert import inert
+from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
+from certificates.kernel.obligations import CONFIGURATIONS
 from checks.commands import constants as constants_command
-from checks.config import Configuration
-from checks.constant_specs import PARAMETERS, QUANTITIES, resolve
-from checks.constant_tables import render
-from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
-from checks.observables import EVALUATORS, shape
+from checks.constants import certified as constants
+from checks.constants.tables import render
+from checks.model import families
+from checks.model.configuration import Configuration
+from checks.model.observables import EVALUATORS, shape
 from tests.family_strategies import HEAD_STRATEGIES, TOKEN_STRATEGIES
 
 ELEMENTARY = {"exp", "log", "sqrt", "pi", "e"}

@@ -1,6 +1,6 @@
 """The Coq problem of a certificate, rebuilt from the claim's obligation and the file's checked data.
 
-For a registry claim the statement comes from `certificates.obligations` (the checker's own table), for a
+For a registry claim the statement comes from `certificates.kernel.obligations` (the checker's own table), for a
 claims-file claim from the `ClaimProblem` the caller passes (the claims-file reader's, in `checks`); the
 file contributes only data that the obligation then constrains: integer parameters and an exact point
 (whose coordinates must be the obligation's), and the recorded statements or conditions, which must be
@@ -15,14 +15,14 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from certificates import obligations as ob
-from certificates import recheck
 from certificates.coq import model_tree
 from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement, source
 from certificates.coq.terms import NotTranslatable
-from certificates.model_quantities import MODEL_QUANTITIES
-from certificates.recheck import Rejected
-from certificates.verify import check_configuration, require_registry_kind
+from certificates.kernel import obligations as ob
+from certificates.kernel import recheck
+from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from certificates.kernel.recheck import Rejected
+from certificates.kernel.verify import check_configuration, require_registry_kind
 
 #: (claim fields, claim id, kind, payload) -> (what the certificate proves, its Coq problem), for a claims-file
 #: certificate; raises Rejected or NotTranslatable. `checks.claimsfile.coq_obligations.problem` is the one.
@@ -43,7 +43,7 @@ UNTRANSLATED = {
 
 
 def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> tuple[str, Problem]:
-    """(what it proves, its Coq problem) for a loaded certificate (`certificates.verify.load`)."""
+    """(what it proves, its Coq problem) for a loaded certificate (`certificates.kernel.verify.load`)."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     if certificate["claim"] is not None:
         if claim_problem is None or not isinstance(certificate["claim"], dict):

@@ -8,16 +8,16 @@
   (`List.fold_right`); the gradient lemma that turns dE_h/dt into these per-token terms is not in Coq.
 - `threshold.v` (generated): the T19 threshold statements and the Cauchy-Schwarz threshold for all real
   H >= 2, n >= 2 (t = exp(alpha beta) and q* = exp(2 alpha beta*) positive variables, c* pinned by its
-  polynomial), written from `certificates.obligations` by the same generator as the smt certificates' files.
+  polynomial), written from `certificates.kernel.obligations` by the same generator as the smt certificates' files.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from certificates import obligations as ob
 from certificates.coq.certificate import universal
 from certificates.coq.statements import source
+from certificates.kernel import obligations as ob
 
 STATIC = Path(__file__).with_name("general")
 

@@ -5,7 +5,7 @@ rational (computed here with Fractions, as `ball_model.exact_scores`), so the tr
 `exp` of rational multiples of beta's scores, `log` of a softmax normalizer and the four operations. To keep
 the Coq text small the trees are built over named definitions (`Rate.definitions`, in order: each may use the
 earlier names): the weights w^h_ij, the velocity components xdot_i[k] and the score rates sdot^h_ij. The
-quantities are those of `certificates.ball_model` (which a test compares with `checks.model` in floats):
+quantities are those of `certificates.kernel.ball_model` (which a test compares with `checks.model.field` in floats):
 - dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) sdot^h_ij, dE/dt = sum_h dE_h/dt;
 - dH^h_i/dt = -sum_j beta p_j (sdot_j - sum_k p_k sdot_k) (beta (s_j - m_i) - log Z_i), p_j = e_j / Z_i,
   e_j = exp(beta (s_j - m_i)), m_i the exact row maximum;
@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from certificates import ball_model
 from certificates.coq.terms import NotTranslatable
-from certificates.exprtree import rational_text
+from certificates.kernel import ball_model
+from certificates.kernel.exprtree import rational_text
 
 #: The largest n^2 H d a configuration's Coq statement may have: `interval` on the unfolded rate takes
 #: seconds at 16 and minutes (past coqc's time limit) at a few hundred.

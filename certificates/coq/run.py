@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from certificates import processes
+from certificates.kernel import processes
 
 #: Seconds one file may take in coqc before it is killed.
 SECONDS = 120.0

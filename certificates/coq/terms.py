@@ -1,4 +1,4 @@
-"""Expression and formula trees (`certificates.exprtree`) as Coq text over the reals (R_scope).
+"""Expression and formula trees (`certificates.kernel.exprtree`) as Coq text over the reals (R_scope).
 
 The translation is one case per node, so that a reader can check it: `add` and `mul` are `+` and `*`,
 `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natural exponent) and `/ (b ^ -k)` for k < 0,
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from certificates.exprtree import TreeError, parse_rational, rational_text
+from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
 
 #: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
 RESERVED = frozenset(

@@ -19,11 +19,11 @@ import sympy as sp
 
 from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.coq.terms import NotTranslatable
-from certificates.exprtree import Tree, from_sympy
-from certificates.recheck import recorded_precision
-from checks.claimsfile import certificate_obligations as co
-from checks.claimsfile.schema import ConstantClaim, IdentityClaim, InequalityClaim
-from checks.claimsfile.smt_statement import relation_of
+from certificates.kernel.claims import certificate_obligations as co
+from certificates.kernel.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim
+from certificates.kernel.claims.smt_statement import relation_of
+from certificates.kernel.exprtree import Tree, from_sympy
+from certificates.kernel.recheck import recorded_precision
 
 
 def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:

@@ -2,7 +2,7 @@
 
 A universal claim is false at a point of its domain where a side is undefined (SPEC section 3),
 so its deciders must establish the conditions recorded by the expression builder
-(`checks.claimsfile.conditions`):
+(`certificates.kernel.claims.conditions`):
 
 - `proved_on_domain`: exact algebra, no SymPy assumption. Each symbol with a rational end a (an
   integer one: its least integer) is written a + t with t >= 0 (t > 0 for an open end), or with only an
@@ -29,13 +29,13 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from certificates.exact import fails, holds, shown
-from certificates.inert import Exp, Pi, RealPower, Sqrt
-from checks.claimsfile.conditions import Condition
-from checks.claimsfile.domains import Domain, contains, sample_point
-from checks.claimsfile.evaluation import EvaluationError, ball
-from checks.claimsfile.names import LambdaC
-from checks.claimsfile.symbolic import within
+from certificates.kernel.claims.conditions import Condition
+from certificates.kernel.claims.domains import Domain, contains, sample_point
+from certificates.kernel.claims.evaluation import EvaluationError, ball
+from certificates.kernel.claims.names import LambdaC
+from certificates.kernel.claims.symbolic import within
+from certificates.kernel.exact import fails, holds, shown
+from certificates.kernel.inert import Exp, Pi, RealPower, Sqrt
 from identities.algebraic import eliminate, ring_form
 
 #: Seconds SymPy may spend on one condition (a sign query, an exact value, solving for a root).

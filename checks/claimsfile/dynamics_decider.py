@@ -2,14 +2,14 @@
 
 Starts. A claim about every start of a random family is tried on a number of independent starts fixed
 by a stated confidence (CONFIDENCE: 0 failures in N starts shows, with confidence c, that fewer than
-1 - (1 - c)^(1/N) of the family's starts fail; `checks.sampling`), and the verdict says so. Each start
+1 - (1 - c)^(1/N) of the family's starts fail; `checks.evidence.sampling`), and the verdict says so. Each start
 is judged by `dynamics_starts.run_start` (limits only once the motion stopped, fitted rates and limits
 with their error, CONFIRMED only when the claimed value lies within it). A family that is one
 configuration up to rotation (fixed tokens, scalar heads) needs one start; a pointwise claim that the
 search below decides uses SEARCHED_STARTS runs, whose states join the search. A property that fails
 on some starts is INCONCLUSIVE with the failing fraction and the first failing start as data.
 
-Pointwise properties are also searched adversarially (`checks.adversarial`): `non-negative` of
+Pointwise properties are also searched adversarially (`checks.evidence.adversarial`): `non-negative` of
 any quantity, and `non-decreasing` of a quantity with a rate (attention_entropy -> entropy_rate,
 energy -> energy_rate, one head's energy -> head_energy_rate), since Q is non-decreasing along
 every trajectory of the family iff dQ/dt >= 0 at every state of it. Both readings of one
@@ -33,29 +33,29 @@ from typing import Any
 
 import numpy as np
 
-from certificates.ball_model import ExactConfiguration, exact_scores
-from certificates.model_quantities import CERTIFIED
-from certificates.witness import round_configuration
-from checks import adversarial
-from checks.claimsfile.dynamics_starts import POINTWISE_TOLERANCE, Start, configuration, quantity, run_start
-from checks.claimsfile.embedding import embedded
-from checks.claimsfile.evaluation import EvaluationError, ball
-from checks.claimsfile.exact_dynamics import decide_exactly
-from checks.claimsfile.numbers import stated
-from checks.claimsfile.schema import DynamicsClaim
-from checks.claimsfile.witness_family import (
+from certificates.kernel.ball_model import ExactConfiguration, exact_scores
+from certificates.kernel.claims.embedding import embedded
+from certificates.kernel.claims.evaluation import EvaluationError, ball
+from certificates.kernel.claims.numbers import stated
+from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.kernel.claims.witness_family import (
     family_failures,
     family_hypotheses,
     searched_quantity,
 )
-from checks.config import Configuration
-from checks.errors import InputError
-from checks.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.errors import InputError
+from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.model_quantities import CERTIFIED
+from certificates.provers.witness import round_configuration
+from checks.claimsfile.dynamics_starts import POINTWISE_TOLERANCE, Start, configuration, quantity, run_start
+from checks.claimsfile.exact_dynamics import decide_exactly
+from checks.evidence import adversarial
+from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
+from checks.evidence.witnesses import Candidate, certify_first
 from checks.integrator import IntegrationFailure
+from checks.model.configuration import Configuration
 from checks.registry import Context
-from checks.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.verdicts import Outcome, Verdict
-from checks.witnesses import Candidate, certify_first
 
 #: The confidence and failing fraction that fix the number of independent starts of a random family
 #: (`sampling.starts_for_confidence`: 29 starts in the quick profile, 90 in the thorough one).

@@ -4,11 +4,11 @@ A start *holds*, *fails* or stays *undecided*, with the measurement next to the 
 
 - `non-negative` / `non-decreasing`: the least value (least increment between records) of the
   quantity along the integrated trajectory; it fails below -POINTWISE_TOLERANCE (relative).
-- `tends-to`: the limit is judged only once the motion has stopped (`checks.limits.settle`, which
+- `tends-to`: the limit is judged only once the motion has stopped (`checks.evidence.limits.settle`, which
   extends the horizon within its budget); the start holds when the claimed limit lies within the
   error of the value at the end, fails when it does not, and is undecided ("still moving at t = ...")
   when the motion did not stop.
-- `decays-at-rate`: the fitted rate with its error (`checks.fits.decay_rate`: residuals, the drift
+- `decays-at-rate`: the fitted rate with its error (`checks.evidence.fits.decay_rate`: residuals, the drift
   between the window's halves, integrator tolerances); cluster_gap through the late window of
   `checks.theorems.clustering.late_exponent`, other quantities over the second half of the records.
   It holds when the claimed rate lies within that error. A window that is not yet asymptotic (the
@@ -27,15 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from certificates.model_quantities import MODEL_QUANTITIES
-from checks import families
-from checks.claimsfile.schema import DynamicsClaim
-from checks.config import Configuration
-from checks.errors import InputError
-from checks.fits import Estimate, decay_rate
+from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.kernel.errors import InputError
+from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from checks.evidence.fits import Estimate, decay_rate
+from checks.evidence.limits import settle
 from checks.integrator import IntegrationFailure, Trajectory, integrate
-from checks.limits import settle
-from checks.observables import EVALUATORS
+from checks.model import families
+from checks.model.configuration import Configuration
+from checks.model.observables import EVALUATORS
 from checks.theorems.clustering import late_exponent
 
 HORIZON = {"sphere": 10.0, "flat": 1.0}

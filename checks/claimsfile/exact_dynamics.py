@@ -29,11 +29,11 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.inert import inert
-from checks.claimsfile.evaluation import EvaluationError, ball
-from checks.claimsfile.numbers import stated
-from checks.claimsfile.schema import DynamicsClaim
-from checks.claimsfile.symbolic import exactly_zero
+from certificates.kernel.claims.evaluation import EvaluationError, ball
+from certificates.kernel.claims.numbers import stated
+from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.kernel.claims.symbolic import exactly_zero
+from certificates.kernel.inert import inert
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 from identities import equiangular_reduction as er
@@ -185,7 +185,8 @@ def _refuted(problem: _Problem, by: str, reading: str, **fields: Any) -> Outcome
 
 def _equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
     """Whether left = right exactly (exact algebra, no simplify) or not (balls); _Undecided when neither settles it.
-    The claimed side is the file's inert formula (`certificates.inert`), the exact side is put in the same form."""
+    The claimed side is the file's inert formula (`certificates.kernel.inert`), the exact side is put in the same
+    form."""
     difference = left - inert(right)
     value = _ball(difference)
     if value > 0 or value < 0:

@@ -1,6 +1,6 @@
 """Deciding an identity claim: an exact algebraic proof, a verified counterexample, or the SMT route.
 
-The sides are inert expressions (`certificates.inert`), built from the text without any sign-dependent
+The sides are inert expressions (`certificates.kernel.inert`), built from the text without any sign-dependent
 rewrite. First `algebraic_identity.prove_identity` tries an exact proof (denominators cleared, radicals
 reduced modulo a Groebner basis of their defining polynomials, logarithms compared through
 exponentials), with every definedness condition of both sides, as written, proved on the whole domain
@@ -22,13 +22,13 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.exprtree import rational_text
+from certificates.kernel.claims.domains import sample_point
+from certificates.kernel.claims.evaluation import EvaluationError, ball, exact, exact_witness
+from certificates.kernel.claims.schema import IdentityClaim
+from certificates.kernel.exprtree import rational_text
 from checks.claimsfile.algebraic_identity import prove_identity
 from checks.claimsfile.definedness import candidate_points, check_point
-from checks.claimsfile.domains import sample_point
-from checks.claimsfile.evaluation import EvaluationError, ball, exact, exact_witness
 from checks.claimsfile.inequality_decider import refutation
-from checks.claimsfile.schema import IdentityClaim
 from checks.claimsfile.smt_route import decide as decide_smt
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict

@@ -4,9 +4,9 @@ First random exact points of the domain are tried (`domains.sample_point`, so ev
 holds rigorously): a point where lhs and rhs are balls that violate `op` for certain refutes the
 claim (REFUTED, `verified_by: "ball"`). Then the SMT route (`checks.claimsfile.smt_route`) decides the
 claim exactly on any domain: an `smt` certificate (CERTIFIED) or a verified model point (REFUTED).
-Otherwise `certificates.intervals.prove` covers the whole
+Otherwise `certificates.provers.intervals.prove` covers the whole
 domain, one cover for the relation and one for each definedness condition: the domain is a
-`certificates.regions.Region` (`certificate_obligations.claim_region`, the same the checker rebuilds),
+`certificates.kernel.regions.Region` (`certificate_obligations.claim_region`, the same the checker rebuilds),
 whose root box holds the outer ends of every bound; each box of the cover is clipped to the region
 (integer sides, bounds that depend on other parameters such as `l1 >= lambda_c(n, beta)`), and the
 parents of a dependent bound are split where the child's cover fails. A bound on which the relation's
@@ -29,19 +29,24 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.exact import fails, holds, precision
-from certificates.exprtree import TreeError, from_sympy
-from certificates.intervals import CoverResult, certify_cover, prove
-from certificates.regions import Box as Sides
-from certificates.regions import Region
+from certificates.kernel.claims.certificate_obligations import (
+    RELATION,
+    claim_region,
+    claim_vanishing,
+    condition_relations,
+)
+from certificates.kernel.claims.conditions import Condition
+from certificates.kernel.claims.domains import contains, sample_point
+from certificates.kernel.claims.embedding import embedded
+from certificates.kernel.claims.evaluation import EvaluationError, ball, exact, exact_witness
+from certificates.kernel.claims.schema import InequalityClaim
+from certificates.kernel.exact import fails, holds, precision
+from certificates.kernel.exprtree import TreeError, from_sympy
+from certificates.kernel.regions import Box as Sides
+from certificates.kernel.regions import Region
+from certificates.provers.intervals import CoverResult, certify_cover, prove
 from certificates.store import certificate_directory
-from checks.claimsfile.certificate_obligations import RELATION, claim_region, claim_vanishing, condition_relations
-from checks.claimsfile.conditions import Condition
 from checks.claimsfile.definedness import candidate_points, check_point
-from checks.claimsfile.domains import contains, sample_point
-from checks.claimsfile.embedding import embedded
-from checks.claimsfile.evaluation import EvaluationError, ball, exact, exact_witness
-from checks.claimsfile.schema import InequalityClaim
 from checks.claimsfile.smt_route import decide as decide_smt
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
+from certificates.kernel.claims.schema import UserClaim
 from checks.claimsfile.deciders import DECIDERS, decide
-from checks.claimsfile.schema import UserClaim
 from checks.registry import Registry
 
 

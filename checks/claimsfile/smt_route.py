@@ -1,9 +1,9 @@
 """The SMT route for claims-file inequalities and identities: exact polynomial encoding, z3 with Taylor cuts.
 
 The claim becomes `domain => defined and lhs op rhs` in real (and integer) polynomial arithmetic
-(`checks.claimsfile.smt_statement`): sqrt, rational powers and quotients exactly through auxiliary
+(`certificates.kernel.claims.smt_statement`): sqrt, rational powers and quotients exactly through auxiliary
 variables, exp as atoms known by true facts and Taylor cuts, log, lambertw and lambda_c through exp.
-z3 decides it, over bounded and unbounded domains alike (`certificates.smt_refinement`):
+z3 decides it, over bounded and unbounded domains alike (`certificates.provers.smt_refinement`):
 - the negation unsat: the problem `headflow check-cert` will solve is re-derived as it does (from the
   claim embedded in the certificate and the cut data, every cut validated with balls); it must be the
   text z3 just answered, and cvc5 must answer unsat on it within the budget; then the certificate
@@ -24,17 +24,18 @@ from typing import Any
 import sympy as sp
 import z3
 
-from certificates import smt, smtlib, solvers
-from certificates.exprtree import TreeError
-from certificates.real_encoding import CutError, NotEncodable
-from certificates.recheck import Rejected
-from certificates.smt_refinement import refine
+from certificates.kernel import smtlib, solvers
+from certificates.kernel.claims import certificate_obligations
+from certificates.kernel.claims.domains import contains
+from certificates.kernel.claims.embedding import embedded, read_embedded
+from certificates.kernel.claims.schema import IdentityClaim, InequalityClaim
+from certificates.kernel.claims.smt_statement import encode_claim, relation_of
+from certificates.kernel.exprtree import TreeError
+from certificates.kernel.real_encoding import CutError, NotEncodable
+from certificates.kernel.recheck import Rejected
+from certificates.provers import smt
+from certificates.provers.smt_refinement import refine
 from certificates.store import certificate_directory, write_certificate
-from checks.claimsfile import certificate_obligations
-from checks.claimsfile.domains import contains
-from checks.claimsfile.embedding import embedded, read_embedded
-from checks.claimsfile.schema import IdentityClaim, InequalityClaim
-from checks.claimsfile.smt_statement import encode_claim, relation_of
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 from checks import api
-from checks.decision_commands import add_decision_arguments, decision_options
-from checks.output import deliver
+from checks.commands.options.decision import add_decision_arguments, decision_options
+from checks.reports.delivery import deliver
 from checks.verdicts import Verdict
 
 HELP = "decide the claims of a claims file (TOML); exit 1 when one is refuted, 2 for bad input"

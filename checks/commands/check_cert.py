@@ -8,14 +8,14 @@ import functools
 import sys
 from pathlib import Path
 
-from certificates import solvers, verify
-from certificates.reading import require_regular
-from certificates.verify import check_file
+from certificates.kernel import solvers, verify
+from certificates.kernel.claims import certificate_obligations
+from certificates.kernel.claims.embedding import embedded_claim_mismatch
+from certificates.kernel.errors import InputError
+from certificates.kernel.reading import require_regular
+from certificates.kernel.verify import check_file
 from checks import coq_files
-from checks.bounds import MAX_TIMEOUT, check_range
-from checks.claimsfile import certificate_obligations
-from checks.claimsfile.embedding import embedded_claim_mismatch
-from checks.errors import InputError
+from checks.input_bounds import MAX_TIMEOUT, check_range
 
 NAME = "check-cert"
 HELP = "re-check certificate files: each must prove its claim's obligation (z3 and cvc5, balls, exact data)"
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     compare = None
     if args.claims is not None:
-        from checks.claimsfile.loader import load_claims
+        from certificates.kernel.claims.loader import load_claims
 
         try:
             compare = {claim.id: claim for claim in load_claims(args.claims)}
@@ -131,7 +131,7 @@ def _coq_line(path: Path, seconds: float, rechecked: str | None) -> bool:
 
 def _checkers(path: Path, message: str) -> list[str]:
     """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
-    answered within its time limit (`certificates.verify.run_solvers` names those that ran out)."""
+    answered within its time limit (`certificates.kernel.verify.run_solvers` names those that ran out)."""
     if verify.load(path)["kind"] != "smt":
         return ["check-cert (balls)"]
     return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]

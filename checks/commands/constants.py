@@ -8,10 +8,10 @@ import sys
 from fractions import Fraction
 
 from certificates.atomic import write_text_atomic
-from checks.constant_specs import DEFAULT_MAX_DIGITS, PARAMETERS, QUANTITIES
-from checks.errors import InputError
-from checks.exact_numbers import parse_values
-from checks.progress import progress_bar
+from certificates.kernel.constant_specs import DEFAULT_MAX_DIGITS, PARAMETERS, QUANTITIES
+from certificates.kernel.errors import InputError
+from checks.constants.exact_numbers import parse_values
+from checks.reports.progress import progress_bar
 
 HELP = f"tables of {', '.join(QUANTITIES)} with certified digits"
 
@@ -100,8 +100,8 @@ def plan(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Fraction]]
 
 
 def run(args: argparse.Namespace) -> int:
-    from checks.constant_tables import render, rich_table
-    from checks.constants import Constant, CrossCheckError, compute, validate
+    from checks.constants.certified import Constant, CrossCheckError, compute, validate
+    from checks.constants.tables import render, rich_table
 
     rows, digits = plan(args)
     for quantity, params in rows:  # every bad parameter is reported before any long computation

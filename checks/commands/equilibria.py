@@ -15,10 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from checks import equilibria, plots
-from checks.bounds import check_range, check_seed
-from checks.errors import InputError
-from checks.progress import progress_bar
+from certificates.kernel.errors import InputError
+from checks.evidence import equilibria
+from checks.input_bounds import check_range, check_seed
+from checks.reports import plots
+from checks.reports.progress import progress_bar
 
 HELP = "find equilibria of the multi-head field; certify existence (Krawczyk) and index (Gershgorin); plot them"
 MAX_N, MAX_D, MAX_HEADS = 8, 4, 4

@@ -15,14 +15,16 @@ from pathlib import Path
 import numpy as np
 
 from certificates.atomic import write_bytes_atomic
-from checks import families, plots
-from checks.bounds import check_range, check_seed
-from checks.config import ATTENTION_KINDS, GEOMETRIES, MAX_ARRAY_ELEMENTS, MAX_HEADS, Configuration
-from checks.errors import InputError
-from checks.family_names import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
+from certificates.kernel.errors import InputError
+from certificates.kernel.family_names import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
+from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_HEADS
+from checks.input_bounds import check_range, check_seed
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
-from checks.progress import progress_bar
+from checks.model import families
+from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
+from checks.reports import plots
+from checks.reports.progress import progress_bar
 
 HELP = "integrate the dynamics of one configuration; save the trajectory (.npz) and plots (PNG, SVG)"
 #: Bounds of the numeric options (also in --help and the README's size-limits table).

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from certificates.atomic import write_bytes_atomic
-from checks.errors import InputError
+from certificates.kernel.errors import InputError
 from checks.sweeps.kinds import SWEEPS
 from checks.sweeps.runner import run_sweep
 

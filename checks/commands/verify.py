@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from checks import api
-from checks.decision_commands import add_decision_arguments, decision_options
-from checks.output import deliver
+from checks.commands.options.decision import add_decision_arguments, decision_options
+from checks.reports.delivery import deliver
 
 HELP = "decide every claim of the paper (or those matching --only) and report the verdicts"
 

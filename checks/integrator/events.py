@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from checks import model
-from checks.config import Configuration
+from checks.model import field as model
+from checks.model.configuration import Configuration
 
 
 @dataclass(frozen=True)

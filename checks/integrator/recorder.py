@@ -1,7 +1,7 @@
 """Observables recorded along a trajectory: energies, entropies, cluster gap, Condition 8 margin.
 
-Every observable is a model quantity of `certificates.model_quantities`, computed by its float
-evaluator (`checks.observables`) at the recorded state. A quantity that overflows float64 at some
+Every observable is a model quantity of `certificates.kernel.model_quantities`, computed by its float
+evaluator (`checks.model.observables`) at the recorded state. A quantity that overflows float64 at some
 state (the usa exponentials of a large flat configuration) is recorded as NaN instead of stopping
 the run.
 """
@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from certificates.model_quantities import MODEL_QUANTITIES
-from checks.config import Configuration
-from checks.errors import InputError
-from checks.observables import EVALUATORS, shape
+from certificates.kernel.errors import InputError
+from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from checks.model.configuration import Configuration
+from checks.model.observables import EVALUATORS, shape
 
-#: Observable name -> model quantity (`certificates.model_quantities`), for the quantities the recorder keeps.
+#: Observable name -> model quantity (`certificates.kernel.model_quantities`), for the quantities the recorder keeps.
 OBSERVABLES: dict[str, str] = {q.recorded_as: q.name for q in MODEL_QUANTITIES.values() if q.recorded_as}
 DEFAULT_OBSERVABLES: tuple[str, ...] = tuple(OBSERVABLES)
 

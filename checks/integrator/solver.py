@@ -28,14 +28,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from checks import model
-from checks.config import Configuration
-from checks.errors import InputError
+from certificates.kernel.errors import InputError
 from checks.integrator.controller import Controller, PIController, error_norm
 from checks.integrator.events import Event, locate_crossing
 from checks.integrator.methods import tableau_for
 from checks.integrator.recorder import DEFAULT_OBSERVABLES, Recorder
 from checks.integrator.stepper import Stepper
+from checks.model import field as model
+from checks.model.configuration import Configuration
 
 
 @dataclass

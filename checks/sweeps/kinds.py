@@ -14,9 +14,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from checks.config import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
-from checks.errors import InputError
-from checks.exact_numbers import parse_values
+from certificates.kernel.errors import InputError
+from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from checks.constants.exact_numbers import parse_values
 from checks.registry import MAX_SEED
 from checks.sweeps import tasks
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from certificates.atomic import write_text_atomic
-from certificates.reading import read_bounded
-from checks.errors import InputError
-from checks.progress import progress_bar
+from certificates.kernel.errors import InputError
+from certificates.kernel.reading import read_bounded
+from checks.reports.progress import progress_bar
 
 Task = Callable[..., dict[str, Any]]
 KEY = "point_key"

@@ -12,9 +12,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from checks import constants, families, model, scalar_constants
-from checks.config import Configuration
-from checks.errors import InputError
+from certificates.kernel.errors import InputError
+from checks.constants import certified as constants
+from checks.constants import floats as scalar_constants
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.theorems.clustering import measure
 from checks.theorems.invariance import regime_exit
 

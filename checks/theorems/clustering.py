@@ -52,19 +52,22 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
-from certificates import obligations
-from certificates.intervals import prove
+from certificates.kernel import obligations
+from certificates.kernel.errors import BudgetExceeded
+from certificates.kernel.vocabulary import ATTENTION_KINDS
+from certificates.provers.intervals import prove
+from certificates.provers.witness import certify_obligation_point, settle_point
 from certificates.store import certificate_directory, write_certificate
-from certificates.witness import certify_obligation_point, settle_point
-from checks import families, model, scalar_constants
-from checks.config import ATTENTION_KINDS, Configuration
-from checks.errors import BudgetExceeded
-from checks.evidence import Worst, cases
-from checks.fits import Estimate, LinearFit, decay_rate, power_law
+from checks.constants import floats as scalar_constants
+from checks.constants.floats import lambda_c_scaled
+from checks.evidence.cases import Worst, cases
+from checks.evidence.fits import Estimate, LinearFit, decay_rate, power_law
+from checks.evidence.sampling import float_verdict
 from checks.integrator import cluster_gap_below, integrate, speed_below, tableau_for
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import REGISTRY, Context
-from checks.sampling import float_verdict
-from checks.scalar_constants import lambda_c_scaled
 from checks.verdicts import Outcome, Step, Verdict, derived
 from identities import closed_forms, convexity, equiangular, signs
 from identities import linearized_clustering as lc
@@ -357,7 +360,7 @@ def check_early_rate(ctx: Context, coefficient: float = 1.0) -> Outcome:
 
 
 def late_exponent(cfg: Configuration) -> tuple[Estimate, int] | None:
-    """The fitted rate r of eps(t) ~ C exp(-r t) with its error (`checks.fits.decay_rate`: fit residuals,
+    """The fitted rate r of eps(t) ~ C exp(-r t) with its error (`checks.evidence.fits.decay_rate`: fit residuals,
     drift between the window's halves, integrator tolerances), and the points fitted; None when eps does
     not fall through the window LATE_WINDOW by t = LATE_HORIZON within LATE_MAX_STEPS steps (at least 8
     records in it).
@@ -472,7 +475,7 @@ def _reading_b_symbolic(ctx: Context) -> Outcome:
 def certify_convexity(ctx: Context, tokens: int, directory: Path) -> tuple[str, dict[str, object]]:
     """One certificate that phi is strictly convex on [u_c(n), 40] (u_c the root of g), and its ranges.
 
-    Three facts (certificates.obligations.convexity_parts): g(a) < 0 at a dyadic a < u_c (ball
+    Three facts (certificates.kernel.obligations.convexity_parts): g(a) < 0 at a dyadic a < u_c (ball
     witness); g' > 0 on [a, b] (cover), so g has one root u_c in (a, b) and g > 0 on (u_c, b], hence
     phi'' = K g > 0 there; phi'' > 0 on [b, 40] (cover).
     """

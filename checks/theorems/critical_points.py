@@ -3,7 +3,7 @@
 How each is decided:
 - symbolic (single cluster, antipodal splits, regular simplex): `identities.critical_points` shows that the
   velocity of every token is a multiple of the token, for every n, d, H, beta and attention kind: PROVED.
-- equilibria (the grid of small instances): `checks.equilibria` searches (structured candidates and seeded
+- equilibria (the grid of small instances): `checks.evidence.equilibria` searches (structured candidates and seeded
   random starts, Levenberg-Marquardt), then certifies each class found: existence by a Krawczyk test in
   the fixed set of the configuration's symmetries (which removes the rotation directions), the index
   from Gershgorin discs of the tangent Jacobian with the rotation zeros removed; each certificate is
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from certificates.store import certificate_directory
-from checks import equilibria
+from checks.evidence import equilibria
 from checks.registry import REGISTRY, Context
 from checks.verdicts import Outcome, Verdict, derived
 from identities import critical_points as proofs

@@ -11,7 +11,7 @@ Delta_h (T12) or max_{h != h'} |M_h' M_h|_op = delta (T39), the rates keep state
 How each is decided:
 - symbolic (T11, T16, T17, Condition 8): the identities are proved in `identities.energy`, which is
   what makes them PROVED; the numeric procedures only cross-check the proved formulas against the
-  numpy model (`checks.model`) at random configurations, to catch a proof of the wrong statement.
+  numpy model (`checks.model.field`) at random configurations, to catch a proof of the wrong statement.
 - numeric (T11): the model's chain-rule dE/dt against (1/n) sum |xdot_i|^2 and a fourth-order finite
   difference of E along the flow.
 - trajectory (T11, T16): integrated runs; at every recorded state the rate identity holds, E (or
@@ -20,7 +20,7 @@ How each is decided:
 - witness (T11.hypotheses, T17.shadow-obstruction): these say that dropping a hypothesis allows a
   negative rate. An adversarial float search over the named head family proposes candidates; the
   most negative are rounded to exact data and the rate is settled with the ball model
-  (`certificates.witness`): only a ball-verified negative rate makes the claim CERTIFIED.
+  (`certificates.provers.witness`): only a ball-verified negative rate makes the claim CERTIFIED.
 - numeric (T12, T39): the bounds follow from dE/dt = (1/n) sum_i (|xdot_i|^2 - <P⊥ delta_i, xdot_i>)
   with delta_i = (1/n) sum_h sum_j exp(beta s^h_ij) Delta_h x_j and |delta_i| <= (1/n) sum_h
   |Delta_h|_op S^h_i (T12), and from dE_h/dt = (1/n^3) sum_i (T^h_i + sum_{h' != h}(<f^h_i, f^h'_i>
@@ -39,17 +39,19 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import simpson
 
-from certificates.ball_model import ExactConfiguration
-from certificates.obligations import CONFIGURATIONS
-from certificates.witness import round_configuration
-from checks import adversarial, families, model
-from checks.config import Configuration
-from checks.evidence import Worst, cases
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.obligations import CONFIGURATIONS
+from certificates.provers.witness import round_configuration
+from checks.evidence import adversarial
+from checks.evidence.cases import Worst, cases
+from checks.evidence.sampling import float_verdict, random_configuration, relative_discrepancy
+from checks.evidence.witnesses import Candidate, certify_first
 from checks.integrator import Event, Trajectory, integrate, tableau_for
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import REGISTRY, Context
-from checks.sampling import float_verdict, random_configuration, relative_discrepancy
 from checks.verdicts import Outcome, Verdict, derived
-from checks.witnesses import Candidate, certify_first
 from identities import energy
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
@@ -453,7 +455,7 @@ REGISTRY.declare(
 
 @dataclass(frozen=True)
 class Search:
-    """What to sample (the named head family of `checks.family_names` at `scale`, by default large enough
+    """What to sample (the named head family of `certificates.kernel.family_names` at `scale`, by default large enough
     for rates of either sign, with W_h = M_h when the witness must have aligned values, else W_h drawn
     apart from the same family), which hypotheses the witness must satisfy exactly, which rate must be < 0."""
 
@@ -490,7 +492,7 @@ def _score(rates: np.ndarray, quantity: str) -> tuple[float, int | None]:
 def candidates(search: Search, rng: np.random.Generator, samples: int) -> list[tuple[float, Configuration, int | None]]:
     """Float configurations with a negative rate, most negative (relative) first.
 
-    The adversarial search (`checks.adversarial`) over `samples` random draws, structured token sets
+    The adversarial search (`checks.evidence.adversarial`) over `samples` random draws, structured token sets
     and local minimization over the tokens (and the heads, which stay W_h = M_h, when their family lets them move)."""
     family = adversarial.Family.of(lambda r: _draw(search, r), "random-sphere", search.heads, search.aligned)
     budget = dataclasses.replace(adversarial.BUDGETS["quick"], starts=samples)
@@ -535,7 +537,7 @@ def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
     head = attempts.certified.candidate.head
     return Outcome(
         Verdict.CERTIFIED,
-        "float search with checks.model, exact rational rounding, ball-verified rate < 0",
+        "float search with checks.model.field, exact rational rounding, ball-verified rate < 0",
         certificates=[str(attempts.certified.result.path)],
         witness=attempts.certified.record(search.quantity + ("" if head is None else f"[{head}]")),
         details={"float_candidates": len(found)},

@@ -34,18 +34,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from certificates.ball_model import ExactConfiguration
-from certificates.obligations import CONFIGURATIONS
-from certificates.witness import round_configuration
-from checks import adversarial, families, model
-from checks.config import Configuration
-from checks.evidence import Worst, cases
-from checks.family_names import HEAD_FAMILIES, SHORT_HEAD_NAMES
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.family_names import HEAD_FAMILIES, SHORT_HEAD_NAMES
+from certificates.kernel.obligations import CONFIGURATIONS
+from certificates.provers.witness import round_configuration
+from checks.evidence import adversarial
+from checks.evidence.cases import Worst, cases
+from checks.evidence.sampling import float_verdict, random_configuration, relative_discrepancy
+from checks.evidence.witnesses import Candidate, certify_first
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below, tableau_for
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import REGISTRY, Context
-from checks.sampling import float_verdict, random_configuration, relative_discrepancy
 from checks.verdicts import Outcome, Verdict, derived
-from checks.witnesses import Candidate, certify_first
 from identities.entropy import prove_entropy_identity
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
@@ -280,7 +282,7 @@ def search_monotone_general(
     sample: Callable[[np.random.Generator, str], Configuration] = sample_general,
     free: bool | None = None,
 ) -> RateSearch:
-    """The adversarial search (`checks.adversarial`) for a negative dH^h_i/dt among `sample`'s configurations.
+    """The adversarial search (`checks.evidence.adversarial`) for a negative dH^h_i/dt among `sample`'s configurations.
 
     Random draws, structured token sets, then local minimization over the tokens (and the symmetric
     heads of reading-c); the kept negative minima are the candidates. The readings allow any tokens,

@@ -13,7 +13,7 @@ How each is decided:
   exit) whose signs are settled by balls, its lemma re-derived by the checker.
 - symbolic (C8.invariance.exit-gap): `prove_exit_gap` adds that eps_exit increases with alpha beta and
   n (H - 1)/(H (n - 1)) < eps_exit < 1; witness: certified brackets of eps_exit at a few instances
-  (`certificates.exit_gap`); trajectory: the numpy model integrated from orthonormal tokens, its first
+  (`certificates.provers.exit_gap`); trajectory: the numpy model integrated from orthonormal tokens, its first
   negative Condition 8 margin located by an event, agrees with the certified gap (floats: evidence).
 - search (C8.invariance.reading-b): orthogonal-subspace heads and random unit tokens, each started at the
   edge of the region (the largest beta at which Condition 8 still holds at every token and head, by
@@ -31,15 +31,17 @@ from typing import Any
 
 import numpy as np
 
-from certificates import exit_gap
+from certificates.provers import exit_gap
+from certificates.provers.witness import certify_obligation_point
 from certificates.store import certificate_directory
-from certificates.witness import certify_obligation_point
-from checks import families, model, scalar_constants
-from checks.config import Configuration
-from checks.evidence import Worst, cases
+from checks.constants import floats as scalar_constants
+from checks.evidence.cases import Worst, cases
+from checks.evidence.sampling import configuration_record
 from checks.integrator import Event, IntegrationFailure, integrate
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import REGISTRY, Context
-from checks.sampling import configuration_record
 from checks.verdicts import Outcome, Verdict, derived
 from identities import condition8_invariance as ci
 from identities.derivation import Derivation

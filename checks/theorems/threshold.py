@@ -29,14 +29,15 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
-from certificates import obligations
-from certificates.obligations import SmtStatement
-from certificates.smt import certify, decide
+from certificates.kernel import obligations
+from certificates.kernel.obligations import SmtStatement
+from certificates.provers.smt import certify, decide
+from certificates.provers.witness import certify_obligation_point
 from certificates.store import certificate_directory
-from certificates.witness import certify_obligation_point
-from checks import families, model
-from checks.config import Configuration
-from checks.evidence import Worst, cases
+from checks.evidence.cases import Worst, cases
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import REGISTRY, Context
 from checks.verdicts import Outcome, Step, Verdict, derived
 from identities import closed_forms

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from certificates.kernel.claims.loader import parse_claims
 from checks.claimsfile import smt_route
 from checks.claimsfile.inequality_decider import refutation
-from checks.claimsfile.loader import parse_claims
 from checks.registry import Context
 
 NAMES = "abcdfgh"  # e is the constant

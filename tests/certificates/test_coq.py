@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 import checks
-from certificates import obligations as ob
-from certificates import smtlib
 from certificates.coq import run
-from certificates.format import content_hash
+from certificates.kernel import obligations as ob
+from certificates.kernel import smtlib
+from certificates.kernel.format import content_hash
+from certificates.provers.witness import certify_obligation_point
 from certificates.store import write_certificate
-from certificates.witness import certify_obligation_point
 from checks import coq_files
 
 if run.coqc() is None:
@@ -175,7 +175,7 @@ def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, l
     # past check-cert, Coq itself refuses `rate < 0` for the forged data, where the rate is positive
     from certificates.coq.model_tree import head_energy_rate
     from certificates.coq.statements import PointProblem, source
-    from certificates.recheck import exact_configuration
+    from certificates.kernel.recheck import exact_configuration
 
     record = json.loads(original.read_text())["payload"]["configuration"]
     flip(record["tokens"])

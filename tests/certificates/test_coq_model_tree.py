@@ -1,4 +1,4 @@
-"""The Coq side's trees of the model's rates agree in floats with `checks.model` on random exact data."""
+"""The Coq side's trees of the model's rates agree in floats with `checks.model.field` on random exact data."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from certificates import ball_model
 from certificates.coq import model_tree
 from certificates.coq.terms import NotTranslatable
-from checks import families, model
-from checks.config import Configuration
+from certificates.kernel import ball_model
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 
 
 def _value(tree: Any, names: dict[str, float]) -> float:

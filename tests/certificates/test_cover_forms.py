@@ -10,12 +10,12 @@ import pytest
 import sympy as sp
 from flint import arb
 
-from certificates import endpoints, forms, lambda_c
-from certificates.derivatives import derivative, substitute
-from certificates.exact import ball_of, interval_ball, precision
-from certificates.exprtree import eval_ball, from_sympy
-from certificates.intervals import prove
-from certificates.regions import Region, Side
+from certificates.kernel import endpoints, forms, lambda_c
+from certificates.kernel.derivatives import derivative, substitute
+from certificates.kernel.exact import ball_of, interval_ball, precision
+from certificates.kernel.exprtree import eval_ball, from_sympy
+from certificates.kernel.regions import Region, Side
+from certificates.provers.intervals import prove
 from identities.closed_forms import LambdaC, eliminate_exp_lambertw
 from identities.scalar_regime import prove_lambda_c_monotone
 
@@ -88,7 +88,7 @@ def test_end_point_arithmetic_holds_every_value_and_is_tighter(seed: int) -> Non
 
 
 def test_products_of_one_signed_intervals_keep_their_sign() -> None:
-    """Midpoint-radius balls reach across 0 here, intervals do not (the case `certificates.endpoints` names)."""
+    """Midpoint-radius balls reach across 0 here, intervals do not (the case `certificates.kernel.endpoints` names)."""
     negative, positive = interval_ball(Fraction(-5), Fraction(-65, 1000)), interval_ball(Fraction(29, 10), 403)
     assert not (negative * positive) < 0
     assert endpoints.times(negative, positive) < 0

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from certificates import obligations, recheck
-from certificates.exprtree import from_sympy
-from certificates.intervals import certify_cover, prove, prove_inequality
-from certificates.witness import settle_point
-from checks.claim_runner import run_claim
+from certificates.kernel import obligations, recheck
+from certificates.kernel.exprtree import from_sympy
+from certificates.provers.intervals import certify_cover, prove, prove_inequality
+from certificates.provers.witness import settle_point
 from checks.registry import Context, load_all
+from checks.runner import run_claim
 from checks.theorems import clustering as sc
 from checks.verdicts import Verdict
 from identities import closed_forms

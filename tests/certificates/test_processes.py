@@ -136,7 +136,7 @@ def test_check_killed_inside_cvc5_leaves_no_solver(tmp_path: Path, started: list
 ISOLATED = (
     "import functools, time\n"
     "from certificates import processes\n"
-    "from checks.claimsfile.symbolic import isolated\n"
+    "from certificates.kernel.claims.symbolic import isolated\n"
     "if {poll}:\n"
     "    processes.tie_to_parent = functools.partial(processes.tie_to_parent, death_signal=False)\n"
     "isolated(lambda: time.sleep(120), 300, 'sleeping')\n"
@@ -154,13 +154,13 @@ def test_forked_worker_dies_with_its_parent(started: list, signum: int, poll: bo
 
 def test_a_child_whose_parent_is_already_gone_ends_at_once() -> None:
     """The race the death signal leaves open (the parent dies before the child arms it) is closed by a check."""
-    code = "from certificates.processes import tie_to_parent\ntie_to_parent(1)\nprint('survived')"
+    code = "from certificates.kernel.processes import tie_to_parent\ntie_to_parent(1)\nprint('survived')"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 3 and "survived" not in result.stdout, result
 
 
 def test_every_child_process_is_started_by_the_one_module() -> None:
-    """No module but `certificates/processes.py` starts a process itself (subprocess, os.fork or spawn, a
+    """No module but `certificates/kernel/processes.py` starts a process itself (subprocess, os.fork or spawn, a
     multiprocessing Process): each spawn site goes through it, so no child escapes the group and the tie.
     (The sweeps' dask cluster manages its own worker processes.)"""
     starts = re.compile(r"\bsubprocess\b|\bos\.(fork|spawn\w*|posix_spawn\w*|exec\w*)\b|\.Process\(|\bPopen\b")

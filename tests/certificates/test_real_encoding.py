@@ -8,11 +8,11 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from certificates import smtlib
-from certificates.obligations import SmtStatement
-from certificates.real_encoding import MAX_CUT_POINT, Cut, CutError, Encoder, NotEncodable
-from certificates.smt import decide
-from certificates.smt_refinement import model_cuts, refine
+from certificates.kernel import smtlib
+from certificates.kernel.obligations import SmtStatement
+from certificates.kernel.real_encoding import MAX_CUT_POINT, Cut, CutError, Encoder, NotEncodable
+from certificates.provers.smt import decide
+from certificates.provers.smt_refinement import model_cuts, refine
 
 x = sp.Symbol("x", real=True)
 

@@ -10,14 +10,15 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from certificates import obligations, smtlib, solvers
-from certificates.exprtree import TreeError, formula_from_sympy
-from certificates.obligations import SmtStatement
-from certificates.smt import certify, decide, problem
-from checks import families, model
-from checks.claim_runner import run_claim
-from checks.config import Configuration
+from certificates.kernel import obligations, smtlib, solvers
+from certificates.kernel.exprtree import TreeError, formula_from_sympy
+from certificates.kernel.obligations import SmtStatement
+from certificates.provers.smt import certify, decide, problem
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import Context, load_all
+from checks.runner import run_claim
 from checks.theorems import threshold as tc
 from checks.verdicts import Verdict
 from identities import closed_forms

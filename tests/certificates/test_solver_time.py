@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from certificates import solvers, verify
-from certificates.recheck import Rejected
-from checks.claimsfile import certificate_obligations
-from checks.claimsfile.embedding import read_embedded
+from certificates.kernel import solvers, verify
+from certificates.kernel.claims import certificate_obligations
+from certificates.kernel.claims.embedding import read_embedded
+from certificates.kernel.recheck import Rejected
 from checks.cli import main
 from checks.commands import check_cert
 from tests.certificates import busy_solvers

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from certificates.verify import verify_file as verify_certificate
+from certificates.kernel.verify import verify_file as verify_certificate
 from tests.forging import collapse_first_split, forged_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,29 +240,29 @@ def test_check_cert_reports_one_line_per_failing_file(certs: dict[str, list[Path
 #: claims-file reader (the same safe parser as `headflow check`).
 TRUSTED = {
     "certificates",
-    "certificates.verify",
-    "certificates.recheck",
-    "certificates.obligations",
-    "certificates.format",
-    "certificates.reading",  # the bounded reader of the file itself
-    "certificates.exact",
-    "certificates.smtlib",
-    "certificates.solvers",
-    "certificates.processes",  # the solver processes' groups, time limits and death with their parent
-    "certificates.exprtree",
-    "certificates.tree_text",
-    "certificates.nonempty",
-    "certificates.ball_model",
-    "certificates.model_quantities",
+    "certificates.kernel.verify",
+    "certificates.kernel.recheck",
+    "certificates.kernel.obligations",
+    "certificates.kernel.format",
+    "certificates.kernel.reading",  # the bounded reader of the file itself
+    "certificates.kernel.exact",
+    "certificates.kernel.smtlib",
+    "certificates.kernel.solvers",
+    "certificates.kernel.processes",  # the solver processes' groups, time limits and death with their parent
+    "certificates.kernel.exprtree",
+    "certificates.kernel.tree_text",
+    "certificates.kernel.nonempty",
+    "certificates.kernel.ball_model",
+    "certificates.kernel.model_quantities",
     "identities.condition8_scalar",
     "identities",
     "identities.closed_forms",
-    "certificates.expression_balls",
-    "certificates.derivatives",
-    "certificates.endpoints",
-    "certificates.forms",
-    "certificates.lambda_c",
-    "certificates.regions",
+    "certificates.kernel.expression_balls",
+    "certificates.kernel.derivatives",
+    "certificates.kernel.endpoints",
+    "certificates.kernel.forms",
+    "certificates.kernel.lambda_c",
+    "certificates.kernel.regions",
     "identities.derivation",
     "identities.scalar_regime",
     # what the derivations' steps rest on: the exact zero test, the structural sign prover, checked limits
@@ -275,33 +275,33 @@ TRUSTED = {
     "identities.linearized_clustering",
     # equilibrium certificates: the exact problem, Krawczyk and Gershgorin recomputed over balls (jets of the
     # ball model), and the structure each critical-points claim is about
-    "certificates.equilibrium",
-    "certificates.equilibrium_obligations",
-    "certificates.jets",
+    "certificates.kernel.equilibrium",
+    "certificates.kernel.equilibrium_obligations",
+    "certificates.kernel.jets",
 }
 CLAIMS_FILE_READER = {
     "checks",
-    "checks.errors",
-    "checks.config",
+    "certificates.kernel.errors",
+    "checks.model.configuration",
     "checks.claimsfile",
-    "checks.claimsfile.certificate_obligations",
-    "checks.claimsfile.embedding",
-    "checks.claimsfile.loader",
-    "checks.claimsfile.schema",
-    "checks.claimsfile.numbers",
-    "checks.claimsfile.expressions",
-    "checks.claimsfile.names",
-    "checks.claimsfile.conditions",
-    "checks.claimsfile.domains",
-    "checks.claimsfile.evaluation",
-    "checks.claimsfile.problems",
-    "checks.claimsfile.symbolic",
-    "checks.constant_specs",
-    "checks.family_names",
-    "checks.claimsfile.witness_family",
-    "checks.claimsfile.smt_statement",  # the SMT statement of a claim, re-derived from the embedded claim
-    "certificates.real_encoding",  # its polynomial encoding, and the ball check of each Taylor cut
-    "certificates.inert",  # the inert SymPy nodes the reader builds (no sign-dependent evaluation)
+    "certificates.kernel.claims.certificate_obligations",
+    "certificates.kernel.claims.embedding",
+    "certificates.kernel.claims.loader",
+    "certificates.kernel.claims.schema",
+    "certificates.kernel.claims.numbers",
+    "certificates.kernel.claims.expressions",
+    "certificates.kernel.claims.names",
+    "certificates.kernel.claims.conditions",
+    "certificates.kernel.claims.domains",
+    "certificates.kernel.claims.evaluation",
+    "certificates.kernel.claims.problems",
+    "certificates.kernel.claims.symbolic",
+    "certificates.kernel.constant_specs",
+    "certificates.kernel.family_names",
+    "certificates.kernel.claims.witness_family",
+    "certificates.kernel.claims.smt_statement",  # the SMT statement of a claim, re-derived from the embedded claim
+    "certificates.kernel.real_encoding",  # its polynomial encoding, and the ball check of each Taylor cut
+    "certificates.kernel.inert",  # the inert SymPy nodes the reader builds (no sign-dependent evaluation)
     "identities.algebraic",  # the exact (Groebner) proof that the relation vanishes on a bound
 }
 
@@ -318,14 +318,14 @@ def _loaded(module: str) -> set[str]:
 
 def test_verifier_imports_no_deciding_code() -> None:
     """The import graph of the checker: only trusted project modules, and no solver in-process."""
-    assert _loaded("certificates.verify") - TRUSTED == set()
-    extra = _loaded("checks.claimsfile.certificate_obligations") - TRUSTED - CLAIMS_FILE_READER
+    assert _loaded("certificates.kernel.verify") - TRUSTED == set()
+    extra = _loaded("certificates.kernel.claims.certificate_obligations") - TRUSTED - CLAIMS_FILE_READER
     assert extra == set(), extra
 
 
 def test_obligations_cover_exactly_what_certify_writes(certs: dict[str, list[Path]]) -> None:
     """Both ways: every claim certify writes has an obligation, and every obligation is exercised by certify."""
-    from certificates import obligations
+    from certificates.kernel import obligations
     from checks.commands.certify import certifying_claims
 
     written = {json.loads(p.read_text())["claim_id"] for group in certs.values() for p in group}

@@ -1,4 +1,4 @@
-"""Certified witnesses: the ball model against checks.model, exact rounding, and no rounding-noise witness."""
+"""Certified witnesses: the ball model against checks.model.field, exact rounding, and no rounding-noise witness."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from certificates import ball_model
-from certificates.witness import certify_configuration, rational_unit_vector, round_configuration
-from checks import families, model
-from checks.claim_runner import run_claim
-from checks.config import Configuration
+from certificates.kernel import ball_model
+from certificates.provers.witness import certify_configuration, rational_unit_vector, round_configuration
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import Context, load_all
+from checks.runner import run_claim
 from checks.theorems import energy as witness_claims
 from checks.verdicts import Verdict
 

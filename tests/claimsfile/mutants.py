@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from certificates.kernel.claims.loader import parse_claims
 from checks.claimsfile.deciders import DECIDERS
-from checks.claimsfile.loader import parse_claims
 from checks.registry import Context
 from checks.verdicts import Outcome
 from tests.claimsfile.claim_texts import gap_claim

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.schema import IdentityClaim
 from checks.claimsfile import identity_decider
 from checks.claimsfile.algebraic_identity import ALGEBRAIC, LOGARITHMS, RATIONAL, prove_identity
 from checks.claimsfile.deciders import DECIDERS
-from checks.claimsfile.loader import parse_claims
-from checks.claimsfile.schema import IdentityClaim
 from checks.cli import main
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict

@@ -22,18 +22,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from certificates import ball_model
-from certificates.exact import ball_of, precision
-from certificates.witness import certify_configuration, round_configuration
-from checks import adversarial, families, limits, model
-from checks.claim_runner import run_claims
+from certificates.kernel import ball_model
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.exact import ball_of, precision
+from certificates.provers.witness import certify_configuration, round_configuration
 from checks.claimsfile import dynamics_decider, dynamics_starts
-from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
 from checks.commands.check_cert import verify_file
-from checks.config import Configuration
+from checks.evidence import adversarial, limits
+from checks.evidence.sampling import confidence_sentence, failing_fraction_bound, starts_for_confidence
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import Context
-from checks.sampling import confidence_sentence, failing_fraction_bound, starts_for_confidence
+from checks.runner import run_claims
 from checks.theorems.clustering import check_late_rate
 from checks.verdicts import Verdict
 from tests.claimsfile.claim_texts import claim_text

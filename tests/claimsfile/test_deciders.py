@@ -14,16 +14,16 @@ import pytest
 import sympy as sp
 from flint import arb
 
-from certificates.inert import Exp, Sqrt
-from certificates.lambda_c import RootError, enclose
-from checks.claim_runner import run_claims
-from checks.claimsfile import symbolic
-from checks.claimsfile.loader import parse_claims
-from checks.claimsfile.problems import ClaimsFileError
+from certificates.kernel.claims import symbolic
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.problems import ClaimsFileError
+from certificates.kernel.claims.symbolic import exactly_zero
+from certificates.kernel.inert import Exp, Sqrt
+from certificates.kernel.lambda_c import RootError, enclose
 from checks.claimsfile.register import register_claims
-from checks.claimsfile.symbolic import exactly_zero
 from checks.commands.check_cert import verify_file
 from checks.registry import Context
+from checks.runner import run_claims
 from checks.verdicts import Verdict
 
 

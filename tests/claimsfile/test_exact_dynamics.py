@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from checks import families
-from checks.claim_runner import run_claims
+from certificates.kernel.claims.loader import parse_claims
 from checks.claimsfile.exact_dynamics import METHOD
-from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
-from checks.config import Configuration
 from checks.integrator import IntegrationFailure, integrate
+from checks.model import families
+from checks.model.configuration import Configuration
 from checks.registry import Context
+from checks.runner import run_claims
 from checks.verdicts import Verdict
 from identities import equiangular_reduction as er
 from tests.claimsfile.claim_texts import claim_text, gap_claim

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from certificates.exprtree import from_sympy
+from certificates.kernel.claims.certificate_obligations import RELATION
+from certificates.kernel.claims.embedding import embedded
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.exprtree import from_sympy
 from checks.claimsfile import inequality_decider
-from checks.claimsfile.certificate_obligations import RELATION
-from checks.claimsfile.embedding import embedded
-from checks.claimsfile.loader import parse_claims
 from checks.cli import main
 from checks.commands.check_cert import verify_file
 from tests.forging import forged, write

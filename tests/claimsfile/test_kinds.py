@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from checks.claim_runner import run_claims
+from certificates.kernel.claims.loader import parse_claims
 from checks.claimsfile import inequality_decider, smt_route
 from checks.claimsfile.inequality_decider import inside, refutation
-from checks.claimsfile.loader import parse_claims
 from checks.claimsfile.register import register_claims
 from checks.commands.check_cert import verify_file
 from checks.registry import Context, load_all
+from checks.runner import run_claims
 from checks.verdicts import TRUE_VERDICTS, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,17 +17,17 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from certificates import nonempty
-from certificates.exprtree import from_sympy
-from certificates.recheck import Rejected
-from certificates.regions import Region, Side
-from checks.claim_runner import run_claims
-from checks.claimsfile.certificate_obligations import domain_point
-from checks.claimsfile.loader import parse_claims
-from checks.claimsfile.names import LambdaC
+from certificates.kernel import nonempty
+from certificates.kernel.claims.certificate_obligations import domain_point
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.names import LambdaC
+from certificates.kernel.exprtree import from_sympy
+from certificates.kernel.recheck import Rejected
+from certificates.kernel.regions import Region, Side
 from checks.claimsfile.register import register_claims
 from checks.commands.check_cert import verify_file
 from checks.registry import Context
+from checks.runner import run_claims
 from checks.verdicts import Verdict
 from identities.closed_forms import lambda_max
 

@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 import sympy as sp
 
-from certificates import smtlib
-from certificates.real_encoding import Cut, CutError
+from certificates.kernel import smtlib
+from certificates.kernel.claims.embedding import claim_text, read_embedded
+from certificates.kernel.claims.loader import load_claims, parse_claims
+from certificates.kernel.claims.smt_statement import encode_claim
+from certificates.kernel.real_encoding import Cut, CutError
 from checks.claimsfile import identity_decider, smt_route
-from checks.claimsfile.embedding import claim_text, read_embedded
 from checks.claimsfile.inequality_decider import inside, refutation
-from checks.claimsfile.loader import load_claims, parse_claims
-from checks.claimsfile.smt_statement import encode_claim
 from checks.cli import main
 from checks.commands.check_cert import verify_file
 from checks.registry import Context

@@ -1,4 +1,4 @@
-"""Mutants of the certified constants (checks.constants): wrong digits, and shifted or relabelled balls."""
+"""Mutants of the certified constants (checks.constants.certified): wrong digits, and shifted or relabelled balls."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from fractions import Fraction
 
 from flint import ctx as flint_ctx
 
-from certificates.exprtree import ball_of
-from checks import constants
+from certificates.kernel.exprtree import ball_of
+from checks.constants import certified as constants
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 from tests.soundness.mutation import Decide, Mutant

@@ -8,9 +8,10 @@ import pytest
 import sympy as sp
 from mpmath import mp, mpf
 
-from checks import constants, constants_mpmath
-from checks.digits import Rounded
-from checks.errors import InputError
+from certificates.kernel.errors import InputError
+from checks.constants import certified as constants
+from checks.constants import mpmath_reference as constants_mpmath
+from checks.constants.digits import Rounded
 
 
 def _fraction(c: constants.Constant) -> Fraction:
@@ -84,7 +85,7 @@ def test_lambda_max_and_lambda_c_zero_the_derivatives_of_phi(tokens: int, beta: 
 
 
 def test_lambda_c_equation_is_convex_right_of_zero() -> None:
-    """The uniqueness argument of certificates.lambda_c: g'' = u e^u."""
+    """The uniqueness argument of certificates.kernel.lambda_c: g'' = u e^u."""
     from identities.closed_forms import lambda_c_equation, n, u
 
     assert sp.simplify(sp.diff(lambda_c_equation(u, n), u, 2) - u * sp.exp(u)) == 0

@@ -5,7 +5,7 @@ coefficient, a dropped hypothesis, a widened domain) and hands the mutated state
 *deciding code itself* (the provers take the claimed right-hand side, SMT statements are data,
 covers take their box, the numeric checks take a coefficient or a head family, the certificate
 verifier takes a file). `registry()` declares every mutant as a claim of a private Registry, so
-it is run by `checks.claim_runner.run_claim` exactly like a paper claim.
+it is run by `checks.runner.run_claim` exactly like a paper claim.
 
 A false mutant must come out REFUTED or INCONCLUSIVE ("killed"); a true variant must never come
 out REFUTED, and those marked `accept` must come out true (so a kill is due to the mutation, not
@@ -25,9 +25,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates.intervals import certify_cover, prove, prove_inequality
+from certificates.provers.intervals import certify_cover, prove, prove_inequality
+from certificates.provers.witness import certify_point
 from certificates.store import certificate_directory
-from certificates.witness import certify_point
 from checks.registry import Context, Registry
 from checks.verdicts import Outcome, Step, Verdict, derived
 
@@ -88,7 +88,7 @@ def cover(
 
 
 def point_witness(conditions: list[tuple[str, sp.Expr, str]], point: dict[sp.Symbol, Fraction]) -> Decide:
-    """certificates.witness.certify_point: CERTIFIED when the balls settle every condition at the point."""
+    """certificates.provers.witness.certify_point: CERTIFIED when the balls settle every condition at the point."""
 
     def decide(ctx: Context) -> Outcome:
         result = certify_point(ctx.claim_id, conditions, point, certificate_directory(ctx.certificate_dir))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from checks.claim_runner import run_claim
 from checks.registry import Context
+from checks.runner import run_claim
 from checks.verdicts import TRUE_VERDICTS, Verdict
 from tests.soundness.mutation import Mutant, accepted, killed, registry
 

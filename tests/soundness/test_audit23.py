@@ -18,16 +18,16 @@ from flint import arb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from certificates.exact import precision
-from certificates.exprtree import eval_ball, from_sympy
-from certificates.tree_text import term_text
-from checks.claimsfile.expressions import parse_expression
+from certificates.kernel.claims.expressions import parse_expression
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.schema import InequalityClaim
+from certificates.kernel.errors import InputError
+from certificates.kernel.exact import precision
+from certificates.kernel.exprtree import eval_ball, from_sympy
+from certificates.kernel.tree_text import term_text
 from checks.claimsfile.inequality_decider import refutation
-from checks.claimsfile.loader import parse_claims
-from checks.claimsfile.schema import InequalityClaim
 from checks.cli import main
 from checks.commands.check_cert import verify_file
-from checks.errors import InputError
 
 SYMBOLS = {name: sp.Symbol(name) for name in "xy"}
 

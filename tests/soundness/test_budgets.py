@@ -13,17 +13,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from certificates import format as certificate_format
-from certificates import verify as certificate_verify
-from certificates.exprtree import MAX_DEPTH, TreeError, eval_ball
-from checks import api, claim_runner, constants, families, registry
-from checks.claim_runner import TIMED_OUT, run_claim
+from certificates.kernel import format as certificate_format
+from certificates.kernel import verify as certificate_verify
+from certificates.kernel.constant_specs import QUANTITIES
+from certificates.kernel.errors import InputError
+from certificates.kernel.exprtree import MAX_DEPTH, TreeError, eval_ball
+from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from checks import api, registry
+from checks import runner as claim_runner
 from checks.cli import main
-from checks.config import MAX_ARRAY_ELEMENTS, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS, Configuration
-from checks.constant_specs import QUANTITIES
-from checks.errors import InputError
-from checks.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
+from checks.constants import certified as constants
+from checks.constants.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
+from checks.model import families
+from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
 from checks.registry import MAX_SEED, Context, load_all
+from checks.runner import TIMED_OUT, run_claim
 from checks.sweeps.runner import MAX_GRID_POINTS, run_sweep
 
 

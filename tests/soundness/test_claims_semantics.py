@@ -22,15 +22,15 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks.claim_runner import run_claims
-from checks.claimsfile.loader import parse_claims
-from checks.claimsfile.numbers import stated
-from checks.claimsfile.problems import ClaimsFileError
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.numbers import stated
+from certificates.kernel.claims.problems import ClaimsFileError
+from certificates.kernel.claims.schema import ConstantClaim, InequalityClaim, significant_digits
 from checks.claimsfile.register import register_claims
-from checks.claimsfile.schema import ConstantClaim, InequalityClaim, significant_digits
 from checks.cli import main
 from checks.commands.check_cert import verify_file
 from checks.registry import Context
+from checks.runner import run_claims
 from checks.verdicts import Verdict
 
 PROVEN = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.CONFIRMED)

@@ -82,7 +82,7 @@ def test_certificates_are_byte_identical_across_runs_and_processes(
 
 def test_report_figures_are_byte_identical() -> None:
     """The html and markdown reports embed PNG figures: they must not carry a timestamp either."""
-    from checks.figures import figures_for
+    from checks.reports.figures import figures_for
 
     ids = ["T19.threshold", "T22.early-rate"]
     assert figures_for(ids) == figures_for(ids)

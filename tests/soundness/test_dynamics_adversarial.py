@@ -17,15 +17,17 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from certificates.witness import certify_configuration
-from checks import adversarial, families
-from checks.claim_runner import run_claims
-from checks.claimsfile import dynamics_decider, witness_family
-from checks.claimsfile.loader import parse_claims
+from certificates.kernel.claims import witness_family
+from certificates.kernel.claims.loader import parse_claims
+from certificates.provers.witness import certify_configuration
+from checks.claimsfile import dynamics_decider
 from checks.claimsfile.register import register_claims
 from checks.commands.check_cert import verify_file
-from checks.config import Configuration
+from checks.evidence import adversarial
+from checks.model import families
+from checks.model.configuration import Configuration
 from checks.registry import Context
+from checks.runner import run_claims
 from checks.verdicts import Verdict
 
 SCALAR_N3 = """

@@ -15,10 +15,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from checks import constants, families, model
-from checks.config import MAX_ARRAY_ELEMENTS, UNIT_NORM_TOLERANCE, Configuration
-from checks.constant_specs import QUANTITIES
-from checks.errors import InputError
+from certificates.kernel.constant_specs import QUANTITIES
+from certificates.kernel.errors import InputError
+from checks.constants import certified as constants
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import MAX_ARRAY_ELEMENTS, UNIT_NORM_TOLERANCE, Configuration
 from checks.registry import Context
 from tests.soundness.fuzzing import fuzz_settings
 

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from certificates.kernel.constant_specs import QUANTITIES
 from checks.cli import main
-from checks.constant_specs import QUANTITIES
 from tests.soundness.fuzzing import fuzz_settings
 
 FUZZ = fuzz_settings(40)

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates import obligations
+from certificates.kernel import obligations
 from checks.theorems import clustering
 from identities import closed_forms as cf
 from identities import convexity, equiangular

@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from checks import equilibria
+from checks.evidence import equilibria
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 from identities import critical_points as proofs

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates.ball_model import ExactConfiguration
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.provers.witness import certify_configuration, round_configuration
 from certificates.store import certificate_directory
-from certificates.witness import certify_configuration, round_configuration
 from checks.registry import Context
 from checks.theorems import energy as theorem
 from checks.theorems.energy import check_energy_rate, check_formula, t16_formula, t17_formula

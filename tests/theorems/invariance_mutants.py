@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates import obligations
+from certificates.kernel import obligations
 from checks.theorems import invariance as inv
 from identities import condition8_invariance as ci
 from identities.derivation import Derivation

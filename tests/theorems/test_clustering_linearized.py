@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from checks import families, model
-from checks.claim_runner import run_claim
-from checks.config import Configuration
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import Context, load_all
+from checks.runner import run_claim
 from checks.verdicts import Verdict
 from identities import closed_forms as cf
 from identities import linearized_clustering as lc

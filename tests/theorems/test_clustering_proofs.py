@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from checks import families, model
-from checks.claim_runner import run_claim
-from checks.config import Configuration
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import Context, load_all
+from checks.runner import run_claim
 from checks.theorems import clustering
 from checks.verdicts import Verdict
 from identities import closed_forms as cf
@@ -112,7 +113,7 @@ def test_invariance_fails_for_mismatched_head_weights() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_derived_gram_velocity_matches_the_model(seed: int) -> None:
-    """F(G) derived symbolically, at the Gram matrix of random (not equiangular) tokens, against checks.model."""
+    """F(G) derived symbolically, at the Gram matrix of random (not equiangular) tokens, against checks.model.field."""
     rng = np.random.default_rng(seed)
     tokens, dimension = int(rng.integers(2, 5)), 4
     strengths = rng.uniform(0.2, 2.0, size=2)

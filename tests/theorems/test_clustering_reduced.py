@@ -12,8 +12,8 @@ import mpmath
 import pytest
 import sympy as sp
 
-from checks.claim_runner import run_claim
 from checks.registry import Context, load_all
+from checks.runner import run_claim
 from checks.theorems.clustering import _refuted_by_finite_limit
 from checks.verdicts import Verdict
 from identities import linearized_clustering as lc

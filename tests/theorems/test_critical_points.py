@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from certificates.verify import verify_file
-from checks import cli, equilibria
+from certificates.kernel.verify import verify_file
+from checks import cli
+from checks.evidence import equilibria
 from identities import critical_points as proofs
 from tests.forging import forged_file
 

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from checks import model
-from checks.claim_runner import run_claim
-from checks.fits import power_law
+from checks.evidence.fits import power_law
+from checks.model import field as model
 from checks.registry import Context, load_all
+from checks.runner import run_claim
 from checks.theorems import clustering as rates
 from checks.theorems import clustering as times
 from checks.theorems import energy as robustness

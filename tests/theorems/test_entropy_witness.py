@@ -14,15 +14,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from certificates import ball_model
-from certificates.recheck import exact_configuration
-from certificates.verify import verify_file as verify_certificate
-from certificates.witness import certify_configuration
-from checks import cli, families, model
-from checks.claim_runner import run_claim
-from checks.config import Configuration
-from checks.families import equiangular_softmax_configuration
+from certificates.kernel import ball_model
+from certificates.kernel.recheck import exact_configuration
+from certificates.kernel.verify import verify_file as verify_certificate
+from certificates.provers.witness import certify_configuration
+from checks import cli
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
+from checks.model.families import equiangular_softmax_configuration
 from checks.registry import Context, load_all
+from checks.runner import run_claim
 from checks.theorems.entropy import HYPOTHESES, refute_monotone
 from checks.verdicts import Verdict
 from tests.forging import forged_file

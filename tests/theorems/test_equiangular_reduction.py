@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from checks import families, model
-from checks.config import Configuration
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from identities import equiangular_reduction as er
 from identities import linearized_clustering as lc
 from identities.derivation import Derivation

@@ -12,10 +12,11 @@ import pytest
 import sympy as sp
 from scipy.optimize import brentq
 
-from certificates import exit_gap
-from certificates.verify import verify_file
-from checks import families, model
-from checks.config import Configuration
+from certificates.kernel.verify import verify_file
+from certificates.provers import exit_gap
+from checks.model import families
+from checks.model import field as model
+from checks.model.configuration import Configuration
 from checks.registry import REGISTRY, Context, load_all
 from checks.verdicts import Verdict
 from identities import condition8_invariance as ci

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from checks import model
+from checks.model import field as model
 from checks.registry import Context, load_all
 from checks.verdicts import Verdict, derived
 from identities.projection import PU, PW, SPACE, U, W, X, prove_self_pairing, prove_symmetry, prove_tangency

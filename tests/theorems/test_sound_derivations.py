@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from certificates import obligations
+from certificates.kernel import obligations
 from identities import closed_forms as cf
 from identities import convexity, energy, limits, scalar_regime, signs
 from identities import linearized_clustering as lc

@@ -99,8 +99,8 @@ def test_lambert_w_readings() -> None:
 
 def test_monotonicity_regime_is_proved_and_the_numeric_check_sees_condition8_fail() -> None:
     """Per-head monotonicity with equal scalar heads holds for every beta, while Condition 8 fails at large beta."""
-    from checks.claim_runner import run_claim
     from checks.registry import Context, load_all
+    from checks.runner import run_claim
 
     result = run_claim(load_all().get("T19.monotonicity-regime"), Context())
     outcomes = dict(result.outcomes)
@@ -114,8 +114,8 @@ def test_the_numeric_margin_fails_outside_the_regime() -> None:
     """The margin of the numeric check can fail: general symmetric heads break per-head monotonicity (T17)."""
     import numpy as np
 
-    from checks import families
-    from checks.config import Configuration
+    from checks.model import families
+    from checks.model.configuration import Configuration
     from checks.theorems.threshold import head_monotonicity_margin
 
     rng = np.random.default_rng(3)

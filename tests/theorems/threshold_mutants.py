@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates import obligations
-from certificates.obligations import SmtStatement
+from certificates.kernel import obligations
+from certificates.kernel.obligations import SmtStatement
 from checks.theorems import threshold as tc
 from checks.theorems.threshold import refute_transcendence
 from identities import closed_forms as cf

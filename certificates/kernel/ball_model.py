@@ -1,0 +1,270 @@
+"""The model (usa, softmax or relu attention) on exact rational data, with exact scores and ball exponentials.
+
+With rational tokens, heads and beta every score s^h_ij is an exact rational; only exp(beta s)
+(and the log of a softmax normalizer) needs a ball. The relu weight max(beta s, 0) / n is then an
+exact rational too: the sign of every score, which picks the branch of the kink at s = 0, is decided
+exactly, never by rounding. This small model serves witnesses (it is what
+makes a counterexample rigorous) and is tested against `checks.model.field` on the same data: per-head
+energy rates dE_h/dt and attention entropy rates dH^h_i/dt. It also checks the hypotheses a
+witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at every
+head, orthogonal or scalar heads, kind) exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flint import arb
+
+from certificates.kernel.exact import ball_of
+from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
+
+Vector = list[Fraction]
+Matrix = list[list[Fraction]]
+
+
+@dataclass(frozen=True)
+class ExactConfiguration:
+    """Rational tokens (n x d), score and value matrices (H x d x d), rational beta > 0, kind, geometry."""
+
+    tokens: list[Vector]
+    score_matrices: list[Matrix]
+    values: list[Matrix]
+    beta: Fraction
+    geometry: str = "sphere"
+    attention: str = "usa"
+
+    @property
+    def n(self) -> int:
+        return len(self.tokens)
+
+
+def _matvec(M: Matrix, x: Sequence[Fraction]) -> Vector:
+    return [sum((m * xi for m, xi in zip(row, x, strict=True)), Fraction(0)) for row in M]
+
+
+def _dot(u: Sequence, w: Sequence):  # type: ignore[no-untyped-def]
+    total = 0
+    for a, b in zip(u, w, strict=True):
+        total = total + a * b
+    return total
+
+
+def _matmul(A: Matrix, B: Matrix) -> Matrix:
+    return [
+        [sum((A[i][k] * B[k][j] for k in range(len(B))), Fraction(0)) for j in range(len(B[0]))] for i in range(len(A))
+    ]
+
+
+def _unit_tokens(cfg: ExactConfiguration) -> bool:
+    return cfg.geometry != "sphere" or all(_dot(x, x) == 1 for x in cfg.tokens)
+
+
+def _symmetric(matrices: Sequence[Matrix]) -> bool:
+    """Every matrix equals its transpose, exactly."""
+    return all(M[i][j] == M[j][i] for M in matrices for i in range(len(M)) for j in range(len(M)))
+
+
+def _misaligned_values(cfg: ExactConfiguration) -> bool:
+    """W_h != M_h for every head h (value alignment fails at each head, not only at some)."""
+    pairs = zip(cfg.values, cfg.score_matrices, strict=False)
+    return len(cfg.values) == len(cfg.score_matrices) and all(W != M for W, M in pairs)
+
+
+def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
+    d = len(cfg.tokens[0])
+    zero = [[Fraction(0)] * d for _ in range(d)]
+    heads = range(len(cfg.score_matrices))
+    return all(_matmul(cfg.score_matrices[g], cfg.score_matrices[h]) == zero for g in heads for h in heads if g != h)
+
+
+#: Every hypothesis a witness may claim, by name, and its exact check. Theorems, searches, families and
+#: the certificate checker name hypotheses from this table only.
+HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
+    "unit-tokens": _unit_tokens,
+    "symmetric-scores": lambda cfg: _symmetric(cfg.score_matrices),
+    "symmetric-values": lambda cfg: _symmetric(cfg.values),
+    "aligned-values": lambda cfg: cfg.values == cfg.score_matrices,
+    "misaligned-values": _misaligned_values,
+    "orthogonal-heads": _orthogonal_heads,
+    "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.score_matrices),
+    "softmax-attention": lambda cfg: cfg.attention == "softmax",
+    "spherical-geometry": lambda cfg: cfg.geometry == "sphere",
+    "dimension-at-least-2": lambda cfg: len(cfg.tokens[0]) >= 2,
+}
+
+
+def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:
+    """P⊥_x(u) = u - <u, x> x in balls (a tangent projection when <x, x> = 1)."""
+    radial = _dot(u, x)
+    return [uk - radial * xk for uk, xk in zip(u, x, strict=True)]
+
+
+def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
+    """The named hypotheses that the exact data violate (empty when all hold exactly)."""
+    unknown = [name for name in hypotheses if name not in HYPOTHESES]
+    if unknown:
+        raise ValueError(f"unknown hypothesis {unknown[0]!r}")
+    return [name for name in hypotheses if not HYPOTHESES[name](cfg)]
+
+
+def _is_positive_scalar(M: Matrix) -> bool:
+    """M = lambda I with lambda > 0, exactly."""
+    lam = M[0][0]
+    return lam > 0 and all(M[i][j] == (lam if i == j else 0) for i in range(len(M)) for j in range(len(M)))
+
+
+def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
+    """s^h_ij = <x_i, M_h x_j>, exactly."""
+    return [[[_dot(xi, _matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices]
+
+
+def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift: bool) -> list[list[list[arb]]]:
+    """exp(beta (s^h_ij - m^h_i)) as balls, with m^h_i = max_j s^h_ij when `shift` (exact), else 0."""
+    beta = ball_of(cfg.beta)
+    out = []
+    for head in s:
+        rows = []
+        for row in head:
+            m = max(row) if shift else Fraction(0)
+            rows.append([(beta * ball_of(sij - m)).exp() for sij in row])
+        out.append(rows)
+    return out
+
+
+def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]]]:
+    """Each row divided by its sum: the softmax normalization, for balls and jets alike."""
+    return [[[eij / sum(row[1:], row[0]) for eij in row] for row in head] for head in exponentials]
+
+
+def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
+    """p^h_ij = softmax_j(beta s^h_ij) as balls (shifted by the exact row maximum, which cancels)."""
+    return _normalized_rows(_exponentials(cfg, s, shift=True))
+
+
+def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
+    """w^h_ij of the configuration's kind: exp(beta s) for usa, softmax_j(beta s) for softmax, and
+    max(beta s, 0) / n for relu (exact: the score's sign is a comparison of rationals)."""
+    if cfg.attention == "usa":
+        return _exponentials(cfg, s, shift=False)
+    if cfg.attention == "softmax":
+        return softmax_distributions(cfg, s)
+    if cfg.attention == "relu":
+        return [[[ball_of(max(cfg.beta * sij, Fraction(0)) / cfg.n) for sij in row] for row in head] for head in s]
+    raise ValueError(f"the ball model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
+
+
+def _head_sums(
+    weights: list[list[list[Any]]],
+    values_of_tokens: list[list[list[Any]]],
+    tokens: list[list[Any]],
+    attention: str,
+    geometry: str,
+) -> list[list[Any]]:
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space, from the weights w^h_ij and the rows W_h x_j.
+
+    v_i = (1/n) sum_h f^h_i for usa and sum_h f^h_i for softmax, f^h_i = sum_j w^h_ij W_h x_j; the one
+    combination step of the ball model, for exact tokens (balls) and for tokens over a box (jets)."""
+    n, d = len(tokens), len(tokens[0])
+    velocities = []
+    for i in range(n):
+        v: list[Any] = [arb(0)] * d
+        for h, w in enumerate(weights):
+            for j in range(n):
+                v = [vk + w[i][j] * fk for vk, fk in zip(v, values_of_tokens[h][j], strict=True)]
+        if attention == "usa":
+            v = [vk / n for vk in v]
+        if geometry == "sphere":
+            v = tangent_projection(tokens[i], v)
+        velocities.append(v)
+    return velocities
+
+
+def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space (balls), at exact tokens."""
+    values_of_tokens = [[[ball_of(f) for f in _matvec(W, x)] for x in cfg.tokens] for W in cfg.values]
+    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
+    return _head_sums(weights, values_of_tokens, tokens, cfg.attention, cfg.geometry)
+
+
+def velocity_field(
+    tokens: list[list[Any]],
+    score_matrices: Sequence[Matrix],
+    values: Sequence[Matrix],
+    beta: Fraction,
+    attention: str,
+    geometry: str = "sphere",
+) -> list[list[Any]]:
+    """The token velocities at tokens given as balls or jets (`certificates.kernel.jets`), exact heads and beta.
+
+    The same weights and combination as `token_velocities`, with the scores computed from the given
+    tokens (which need not be exact, nor unit: off the sphere this is the field's ambient extension,
+    P⊥_x(v) = v - <v, x> x). Used over boxes by the equilibrium certificates."""
+    if attention not in SMOOTH_KINDS:
+        raise ValueError(f"the field over boxes covers usa and softmax attention, not {attention!r}")
+    b = ball_of(beta)
+
+    def apply(M: Matrix, x: list[Any]) -> list[Any]:
+        return [_dot([ball_of(m) for m in row], x) for row in M]
+
+    scores = [[[_dot(xi, apply(M, xj)) for xj in tokens] for xi in tokens] for M in score_matrices]
+    exponentials = [[[(sij * b).exp() for sij in row] for row in head] for head in scores]
+    weights = _normalized_rows(exponentials) if attention == "softmax" else exponentials
+    values_of_tokens = [[apply(W, x) for x in tokens] for W in values]
+    return _head_sums(weights, values_of_tokens, tokens, attention, geometry)
+
+
+def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[list[arb]]]:
+    """ds^h_ij/dt = <xdot_i, M_h x_j> + <M_h^T x_i, xdot_j> along the dynamics (balls)."""
+    rates = []
+    for M in cfg.score_matrices:
+        Mx = [[ball_of(v) for v in _matvec(M, x)] for x in cfg.tokens]
+        MTx = [[ball_of(v) for v in _matvec([list(col) for col in zip(*M, strict=True)], x)] for x in cfg.tokens]
+        rates.append([[_dot(xdot[i], Mx[j]) + _dot(MTx[i], xdot[j]) for j in range(cfg.n)] for i in range(cfg.n)])
+    return rates
+
+
+def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
+    """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) ds^h_ij/dt (usa energy, the kind's dynamics), as balls."""
+    s = exact_scores(cfg)
+    exponentials = _exponentials(cfg, s, shift=False)
+    sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
+    n = cfg.n
+    rates = []
+    for e, r in zip(exponentials, sdot, strict=True):
+        total = arb(0)
+        for i in range(n):
+            for j in range(n):
+                total += e[i][j] * r[i][j]
+        rates.append(total / (2 * n * n))
+    return rates
+
+
+def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
+    """dH^h_i/dt = -sum_j pdot^h_ij log p^h_ij (H x n balls), p = softmax_j(beta s^h_ij).
+
+    pdot_ij = beta p_ij (sdot_ij - sum_k p_ik sdot_ik) by the chain rule through the softmax, with
+    sdot from the kind's token velocities; log p_ij = beta (s_ij - m_i) - log sum_k exp(beta (s_ik - m_i))
+    with the exact row maximum m_i (the same number as log of the ball p_ij, with a tighter radius)."""
+    s = exact_scores(cfg)
+    beta = ball_of(cfg.beta)
+    shifted = _exponentials(cfg, s, shift=True)
+    sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
+    rates = []
+    for s_h, e_h, r_h in zip(s, shifted, sdot, strict=True):
+        row_rates = []
+        for s_i, e_i, r_i in zip(s_h, e_h, r_h, strict=True):
+            Z = sum(e_i[1:], e_i[0])
+            p = [e / Z for e in e_i]
+            mean = _dot(p, r_i)
+            m = max(s_i)
+            log_Z = Z.log()
+            total = arb(0)
+            for pj, rj, sj in zip(p, r_i, s_i, strict=True):
+                total += beta * pj * (rj - mean) * (beta * ball_of(sj - m) - log_Z)
+            row_rates.append(-total)
+        rates.append(row_rates)
+    return rates

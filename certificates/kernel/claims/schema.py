@@ -1,0 +1,434 @@
+"""The four kinds of claims a claims file may state, validated field by field into typed claims.
+
+Each `[[claim]]` table has `id`, `kind`, optionally `title` and `statement` (the user's own
+words; a precise statement is generated otherwise), and the fields of its kind. Unknown keys,
+missing fields and wrong types are InputErrors naming the field; expressions are parsed by
+`certificates.kernel.claims.expressions` with exactly the declared symbols.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from certificates.kernel import nonempty
+from certificates.kernel.claims.conditions import Condition, unique
+from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
+from certificates.kernel.claims.expressions import parse_defined
+from certificates.kernel.claims.numbers import float_parameter, stated
+from certificates.kernel.claims.problems import ExpressionError
+from certificates.kernel.errors import InputError
+from certificates.kernel.exprtree import TreeError
+from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+
+KINDS = ("identity", "constant", "inequality", "dynamics")
+OPERATORS = ("<", "<=", ">", ">=")
+QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
+PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate")
+MAX_DIGITS = 1000
+MAX_SAMPLES = 10_000
+
+_COMMON = {"id", "kind", "title", "statement"}
+_FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional)
+    "identity": ({"lhs", "rhs"}, {"symbols"}),
+    "constant": ({"expr", "value", "digits"}, set()),
+    "inequality": ({"lhs", "op", "rhs"}, {"domain"}),
+    "dynamics": (
+        {"quantity", "property", "n", "d", "beta", "heads", "tokens"},
+        {"attention", "geometry", "H", "lambdas", "rho", "delta", "scale", "head", "time", "samples", "limit", "rate"},
+    ),
+}
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
+_DECIMAL = re.compile(r"^[+-]?([0-9]{1,1000}(\.[0-9]{0,1000})?|\.[0-9]{1,1000})([eE][+-]?[0-9]{1,3})?$")
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserClaim:
+    """What every claim has: id, kind, title, statement, and its line in the file (None if unknown)."""
+
+    id: str
+    kind: str
+    title: str
+    statement: str
+    line: int | None = None
+    #: The claim's own TOML fields as parsed (floats as their literal text): what a certificate embeds.
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class IdentityClaim(UserClaim):
+    """lhs = rhs for every point of the symbols' domains."""
+
+    lhs: sp.Expr
+    rhs: sp.Expr
+    domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
+    order: list[sp.Symbol] = field(default_factory=list)
+    conditions: tuple[Condition, ...] = ()
+    #: Why the domain could not be shown non-empty ("" when a verified point shows it is).
+    domain_unsettled: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConstantClaim(UserClaim):
+    """expr lies in [low, high], the numbers that round to `value` at `digits` significant digits."""
+
+    expr: sp.Expr
+    value: sp.Rational
+    digits: int
+    low: sp.Rational
+    high: sp.Rational
+    conditions: tuple[Condition, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class InequalityClaim(UserClaim):
+    """lhs op rhs for every point of the domain (bounds may depend on other parameters)."""
+
+    lhs: sp.Expr
+    op: str
+    rhs: sp.Expr
+    domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
+    order: list[sp.Symbol] = field(default_factory=list)
+    conditions: tuple[Condition, ...] = ()
+    #: Why the domain could not be shown non-empty ("" when a verified point shows it is).
+    domain_unsettled: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DynamicsClaim(UserClaim):
+    """A property of a model quantity (SPEC section 4) under the given model options."""
+
+    quantity: str
+    property: str
+    options: dict[str, Any]
+    target: sp.Expr | None = None
+
+
+def validate_claim(raw: Any, line: int | None) -> UserClaim:
+    """The typed claim of one `[[claim]]` table; InputError names the first bad field."""
+    if not isinstance(raw, dict):
+        raise InputError("claim", raw, "each [[claim]] must be a table")
+    claim_id = _string(raw, "id")
+    if not _ID.match(claim_id):
+        raise InputError("id", claim_id, "ids are 1-100 characters: letters, digits and _ . : + - (not first)")
+    kind = _string(raw, "kind")
+    if kind not in KINDS:
+        raise InputError("kind", kind, f"unknown kind (expected one of {', '.join(KINDS)})")
+    required, optional = _FIELDS[kind]
+    unknown = sorted(set(raw) - _COMMON - required - optional)
+    if unknown:
+        allowed = ", ".join(sorted(_COMMON | required | optional))
+        raise InputError(unknown[0], raw[unknown[0]], f"unknown key for a {kind} claim (allowed: {allowed})")
+    for key in sorted(required):
+        if key not in raw:
+            raise InputError(key, None, f"missing: a {kind} claim needs {', '.join(sorted(required))}")
+    header = {
+        "id": claim_id,
+        "kind": kind,
+        "line": line,
+        "title": _optional_string(raw, "title") or claim_id,
+        "raw": dict(raw),
+    }
+    stated = _optional_string(raw, "statement")
+    return _BUILDERS[kind](raw, header, stated)
+
+
+def _identity(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> IdentityClaim:
+    domains, order, symbols, unsettled = _domains(raw, "symbols")
+    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
+    statement = stated or f"{_for_all(domains, order)}{raw['lhs']} = {raw['rhs']}."
+    return IdentityClaim(
+        **header,
+        statement=statement,
+        lhs=lhs,
+        rhs=rhs,
+        domains=domains,
+        order=order,
+        conditions=unique(left + right),
+        domain_unsettled=unsettled,
+    )
+
+
+def _constant(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> ConstantClaim:
+    expr, conditions = _defined(raw, "expr", {})
+    text = raw["value"]
+    if not isinstance(text, str):
+        raise InputError("value", text, 'write the value as a decimal string, e.g. value = "0.6180339887"')
+    if not _DECIMAL.match(text.strip()):
+        raise InputError("value", text, "not a decimal number (digits, optional point and exponent up to 3 digits)")
+    exact = Fraction(text.strip())
+    if abs(exact) > 10**100 or (exact != 0 and abs(exact) < Fraction(1, 10**400)):
+        raise InputError("value", text, "magnitude must lie within 1e-400..1e100")
+    digits = raw["digits"]
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
+        raise InputError("digits", digits, f"an integer from 1 to {MAX_DIGITS} (significant digits)")
+    written = significant_digits(text.strip())
+    if written > digits:
+        raise InputError(
+            "value", text, f"{written} significant digits, more than digits = {digits}: write the value rounded to "
+            f"{digits} digits (or raise digits)"
+        )  # fmt: skip
+    value = sp.Rational(exact.numerator, exact.denominator)
+    low, high = rounding_interval(value, digits)
+    statement = stated or (
+        f"{raw['expr']} = {text} to {digits} significant digits, i.e. {raw['expr']} lies in "
+        f"[{decimal_text(low)}, {decimal_text(high)}]."
+    )
+    return ConstantClaim(
+        **header, statement=statement, expr=expr, value=value, digits=digits, low=low, high=high, conditions=conditions
+    )
+
+
+def significant_digits(text: str) -> int:
+    """The significant digits of a decimal text: from the first non-zero digit of the mantissa to its last
+    digit, trailing zeros included after a decimal point ("1.50": 3) and not in a whole number ("1500": 2).
+    Zero has none."""
+    mantissa = text.lstrip("+-").lower().partition("e")[0]
+    whole, point, fraction = mantissa.partition(".")
+    figures = (whole + fraction).lstrip("0")
+    return len(figures if point else figures.rstrip("0"))
+
+
+def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> InequalityClaim:
+    op = raw["op"]
+    if op not in OPERATORS:
+        raise InputError("op", op, f"expected one of {' '.join(OPERATORS)}")
+    domains, order, symbols, unsettled = _domains(raw, "domain")
+    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
+    statement = stated or f"{_for_all(domains, order)}{raw['lhs']} {op} {raw['rhs']}."
+    return InequalityClaim(
+        **header,
+        statement=statement,
+        lhs=lhs,
+        op=op,
+        rhs=rhs,
+        domains=domains,
+        order=order,
+        conditions=unique(left + right),
+        domain_unsettled=unsettled,
+    )
+
+
+def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> DynamicsClaim:
+    quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
+    options: dict[str, Any] = {
+        "attention": _choice(raw, "attention", ATTENTION_KINDS, "usa"),
+        "geometry": _choice(raw, "geometry", GEOMETRIES, "sphere"),
+        "heads": _choice(raw, "heads", tuple(HEAD_FAMILIES)),
+        "tokens": _choice(raw, "tokens", tuple(TOKEN_FAMILIES)),
+        "n": _integer(raw, "n", 2, MAX_TOKENS),
+        "d": _integer(raw, "d", 1, MAX_DIMENSION),
+        "beta": _number(raw, "beta", positive=True),
+        "scale": _number(raw, "scale", positive=True, default=1.0),
+    }
+    if "lambdas" in raw:
+        lambdas = raw["lambdas"]
+        if not isinstance(lambdas, list) or not lambdas or len(lambdas) > MAX_HEADS:
+            raise InputError("lambdas", lambdas, f"a list of 1 to {MAX_HEADS} numbers")
+        options["lambdas"] = [float_parameter("lambdas", value) for value in lambdas]
+    options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=len(options.get("lambdas", [0])))
+    _check_families(raw, options)
+    if "head" in raw:
+        options["head"] = _integer(raw, "head", 0, options["H"] - 1)
+    if "samples" in raw:
+        options["samples"] = _integer(raw, "samples", 1, MAX_SAMPLES)
+    if "time" in raw:
+        options["time"] = _number(raw, "time", positive=True)
+    target_key = {"tends-to": "limit", "decays-at-rate": "rate"}.get(prop)
+    for key in ("limit", "rate"):
+        if key in raw and key != target_key:
+            raise InputError(
+                key, raw[key], f"only used with property = {'tends-to' if key == 'limit' else 'decays-at-rate'}"
+            )
+    target = None
+    if target_key is not None:
+        if target_key not in raw:
+            raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
+        target = _expression(raw, target_key, {key: _exact(options[key]) for key in ("n", "d", "H", "beta")})
+    words = ", ".join(f"{key}={value}" for key, value in options.items())
+    phrase = {
+        "non-decreasing": "is non-decreasing along trajectories",
+        "non-negative": "is non-negative",
+        "tends-to": f"tends to {raw.get('limit')}",
+        "decays-at-rate": f"decays at rate r = {raw.get('rate')}, i.e. {quantity}(t) ~ C exp(-r t) with C > 0",
+    }[prop]
+    statement = stated or f"{quantity} {phrase} ({words})."
+    return DynamicsClaim(
+        **header, statement=statement, quantity=quantity, property=prop, options=options, target=target
+    )
+
+
+def _check_families(raw: dict[str, Any], options: dict[str, Any]) -> None:
+    n, d, H = options["n"], options["d"], options["H"]
+    if options["heads"] == "scalar":
+        if "lambdas" not in options:
+            raise InputError("lambdas", None, "missing: scalar heads need `lambdas` (one strength per head)")
+        if len(options["lambdas"]) != H:
+            raise InputError("lambdas", raw["lambdas"], f"expected H = {H} strengths")
+    elif "lambdas" in options:
+        raise InputError("lambdas", raw["lambdas"], "only used with heads = scalar")
+    if options["heads"] == "approximately-orthogonal":
+        options["delta"] = _number(raw, "delta", positive=False)
+        if options["delta"] < 0:
+            raise InputError("delta", raw["delta"], "must be non-negative")
+    elif "delta" in raw:
+        raise InputError("delta", raw["delta"], "only used with heads = approximately-orthogonal")
+    heads, tokens = HEAD_FAMILIES[options["heads"]], TOKEN_FAMILIES[options["tokens"]]
+    if heads.needs_d_at_least_H and d < H:
+        raise InputError("d", d, f"{heads.name} heads need d >= H = {H}")
+    if tokens.needs_d_at_least_n and d < n:
+        raise InputError("d", d, f"{tokens.name} tokens need d >= n = {n}")
+    if d < tokens.min_d:
+        raise InputError("d", d, f"{tokens.name} tokens need d >= {tokens.min_d}")
+    if options["tokens"] == "equiangular":
+        rho = _number(raw, "rho", positive=False)
+        if not -1 / (n - 1) < rho < 1:
+            raise InputError("rho", rho, f"equiangular tokens need rho in (-1/{n - 1}, 1)")
+        options["rho"] = rho
+    elif "rho" in raw:
+        raise InputError("rho", raw["rho"], "only used with tokens = equiangular")
+
+
+def _domains(
+    raw: dict[str, Any], key: str
+) -> tuple[dict[sp.Symbol, Domain], list[sp.Symbol], dict[str, sp.Symbol], str]:
+    """The parsed domains in dependency order, their symbols, and why the domain could not be shown non-empty
+    ("" when a verified point shows it is); InputError naming the conflicting bounds when it is proved empty."""
+    table = raw.get(key, {})
+    if not isinstance(table, dict):
+        raise InputError(key, table, 'a table of symbol = domain, e.g. { x = "positive", n = "integer>=2" }')
+    names = set(table)
+    parsed = {}
+    for name, spec in table.items():
+        try:
+            parsed[name] = parse_domain(name, spec, names)
+        except InputError as exc:
+            exc.field = f"{key}.{exc.field}"
+            raise
+    order = dependency_order(parsed)
+    symbols = {name: sp.Symbol(name, **parsed[name].assumptions()) for name in order}
+    domains = {symbols[name]: parsed[name].with_symbols(symbols) for name in order}
+    ordered = [symbols[name] for name in order]
+    return domains, ordered, symbols, _unsettled(domains, ordered, key, table)
+
+
+def _unsettled(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], key: str, table: dict[str, Any]) -> str:
+    """The one check every claim with a domain passes (`certificates.kernel.nonempty`): "" when a verified exact point
+    shows the domain non-empty, else why it could not be shown; a proof that it is empty is an InputError
+    naming the conflicting bounds."""
+    try:
+        settled = nonempty.settle(domain_region(domains, order))
+    except TreeError as exc:
+        return f"the domain could not be shown non-empty: a bound has no expression tree ({exc})"
+    if settled.empty:
+        name = settled.sides[0]
+        raise InputError(f"{key}.{name}", table[name], settled.reason)
+    return "" if settled.point is not None else settled.reason
+
+
+def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> sp.Expr:
+    return _defined(raw, key, symbols)[0]
+
+
+def _defined(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> tuple[sp.Expr, tuple[Condition, ...]]:
+    """The expression of field `key` and the conditions under which it is defined as written."""
+    try:
+        return parse_defined(raw[key], symbols)
+    except ExpressionError as exc:
+        exc.field = key
+        raise
+
+
+def rounding_interval(value: sp.Rational, digits: int) -> tuple[sp.Rational, sp.Rational]:
+    """The closed interval of the numbers that round to `value` at `digits` significant digits.
+
+    Half a unit of the last digit either side (half of 10^-digits when value is 0), except below
+    a power of ten in magnitude, where numbers have one more digit after the point: 0.9996 rounds
+    to 1.00 at 3 digits, 0.996 to 0.996, so the side towards zero is a tenth as wide.
+    """
+    if value == 0:
+        half = sp.Rational(1, 2 * 10**digits)
+        return -half, half
+    magnitude = abs(value)
+    exponent = len(str(magnitude.p)) - len(str(magnitude.q))
+    while sp.Integer(10) ** exponent > magnitude:
+        exponent -= 1
+    while sp.Integer(10) ** (exponent + 1) <= magnitude:
+        exponent += 1
+    half = sp.Integer(10) ** (exponent - digits + 1) / 2
+    inner = half / 10 if magnitude == sp.Integer(10) ** exponent else half
+    return (value - half, value + inner) if value < 0 else (value - inner, value + half)
+
+
+def decimal_text(value: sp.Rational) -> str:
+    """The exact decimal expansion of a rational whose denominator divides a power of ten."""
+    places = 0
+    while (value * 10**places).q != 1:
+        places += 1
+    scaled = abs(int(value * 10**places))
+    digits = str(scaled).rjust(places + 1, "0")
+    body = digits if places == 0 else f"{digits[:-places]}.{digits[-places:]}"
+    return ("-" if value < 0 else "") + body
+
+
+def _for_all(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> str:
+    if not order:
+        return ""
+    return "For all " + ", ".join(f"{symbol} {domains[symbol].text}" for symbol in order) + ": "
+
+
+def _string(raw: dict[str, Any], key: str) -> str:
+    if key not in raw:
+        raise InputError(key, None, "missing")
+    value = raw[key]
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(key, value, "must be a non-empty string")
+    return value.strip()
+
+
+def _optional_string(raw: dict[str, Any], key: str) -> str | None:
+    return _string(raw, key) if key in raw else None
+
+
+def _choice(raw: dict[str, Any], key: str, choices: tuple[str, ...], default: str | None = None) -> str:
+    if key not in raw and default is not None:
+        return default
+    value = _string(raw, key)
+    if value not in choices:
+        raise InputError(key, value, f"expected one of {', '.join(choices)}")
+    return value
+
+
+def _integer(raw: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
+    if key not in raw and default is not None:
+        return default
+    value = raw.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(key, value, f"an integer from {low} to {high}")
+    return value
+
+
+def _number(raw: dict[str, Any], key: str, positive: bool, default: float | None = None) -> float:
+    """A float model parameter, faithful to its text (`numbers.float_parameter`)."""
+    if key not in raw:
+        if default is not None:
+            return default
+        raise InputError(key, None, "missing")
+    value = float_parameter(key, raw[key])
+    if positive and value <= 0:
+        raise InputError(key, raw[key], "must be positive")
+    return value
+
+
+def _exact(value: float | int) -> sp.Rational:
+    exact = stated(value)
+    return sp.Rational(exact.numerator, exact.denominator)
+
+
+_BUILDERS = {"identity": _identity, "constant": _constant, "inequality": _inequality, "dynamics": _dynamics}

@@ -1,0 +1,77 @@
+"""Which exact configurations belong to a dynamics claim's family, and which rate refutes the claim.
+
+Shared by the dynamics decider (which rounds a float state to exact data and certifies it) and
+the claims-file certificate checker (which re-derives, from the claim's own fields, what a
+witness of that claim must be): the quantity whose negative value refutes the claim, the exact
+hypotheses its family implies, and the exact membership test (sizes, the file's beta and scalar
+strengths exactly as written, W_h = M_h, unit tokens, symmetry, attention kind, geometry).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from certificates.kernel.ball_model import ExactConfiguration, hypothesis_failures
+from certificates.kernel.claims.numbers import stated
+from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.model_quantities import MODEL_QUANTITIES
+
+#: The exact hypotheses of a claim's geometry and attention kind (usa and relu: none beyond the witness's
+#: `attention` field, which the checker compares with the claim's).
+GEOMETRY_HYPOTHESES = {"sphere": ("unit-tokens", "spherical-geometry"), "flat": ()}
+ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",), "relu": ()}
+
+
+def searched_quantity(claim: DynamicsClaim) -> str | None:
+    """The quantity whose least value decides the claim pointwise, or None (trajectories only).
+
+    non-negative: the quantity itself; non-decreasing: its rate, when it has one (of its value per head
+    when the claim names a head); Q is non-decreasing along trajectories iff dQ/dt >= 0."""
+    head = claim.options.get("head")
+    if claim.property == "non-negative":
+        return claim.quantity
+    quantity = MODEL_QUANTITIES[claim.quantity]
+    if claim.property == "non-decreasing" and quantity.rate is not None:
+        if head is not None and quantity.per_head is not None:
+            quantity = MODEL_QUANTITIES[quantity.per_head]
+        return quantity.rate
+    return None
+
+
+def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
+    """The exact hypotheses the claim's family implies, or None when a rounded state leaves the family."""
+    tokens, heads = TOKEN_FAMILIES[options["tokens"]], HEAD_FAMILIES[options["heads"]]
+    if not (tokens.free and heads.rounds) or options["attention"] not in ATTENTION_HYPOTHESES:
+        return None
+    return [
+        "aligned-values",
+        *GEOMETRY_HYPOTHESES[options["geometry"]],
+        *ATTENTION_HYPOTHESES[options["attention"]],
+        *heads.hypotheses,
+    ]
+
+
+def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
+    """What keeps exact data out of the claim's family (checked exactly; empty when it belongs)."""
+    d = len(exact.tokens[0])
+    failures = []
+    if (exact.n, d, len(exact.score_matrices)) != (options["n"], options["d"], options["H"]):
+        failures.append("sizes")
+    if exact.beta != stated(options["beta"]):
+        failures.append("beta")
+    if exact.attention != options["attention"] or exact.geometry != options["geometry"]:
+        failures.append("attention or geometry")
+    if exact.values != exact.score_matrices:
+        failures.append("W_h = M_h")
+    if any(sum(v * v for v in x) != 1 for x in exact.tokens):
+        failures.append("unit tokens")
+    if options["heads"] == "scalar":  # the stated strengths: every hypothesis of the family follows
+        expected = [[[stated(lam) if i == j else 0 for j in range(d)] for i in range(d)] for lam in options["lambdas"]]
+        if exact.score_matrices != expected:
+            failures.append("the stated scalar strengths")
+    elif "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses and hypothesis_failures(
+        exact, ["symmetric-scores"]
+    ):
+        failures.append("symmetric heads")
+    return failures

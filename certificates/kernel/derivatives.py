@@ -1,0 +1,130 @@
+"""Partial derivatives of expression trees (`certificates.kernel.exprtree`), by the rules of calculus.
+
+The centred form and the monotonicity tests of `certificates.provers.intervals` enclose a partial derivative over a
+box; the checker (`certificates.kernel.recheck`) recomputes it here from the certificate's expression itself, so
+a certificate never carries a derivative of its own. The rules, one per node:
+
+    d rat = 0, d sym = 1 or 0, d (a + b) = da + db, d (a b c) = da b c + a db c + a b dc,
+    d a^k = k a^(k-1) da, d e^a = e^a da, d log a = da a^-1, d sqrt a = (1/2) da (sqrt a)^-1,
+    d W(a) = da e^(-W(a)) (1 + W(a))^-1           (W' = 1 / (e^W (1 + W)), finite for a > -1/e),
+    d a^q = a^q (dq log a + q da a^-1)              (`rpow`, a real power; finite only for a > 0),
+    d lambda_c(a, b) = da L_n(a, b) + db L_b(a, b) (`identities.closed_forms.lambda_c_partials`, proved by
+                                                    `identities.scalar_regime.prove_lambda_c_monotone`).
+
+What a ball of the derivative over a box means: when the ball of the expression over the box and the
+ball of its derivative are both finite, every node is continuously differentiable on the box (a negative
+power's base, a log's argument, a square root's argument and 1 + W are then bounded away from 0, and
+W's argument from -1/e), so the mean value theorem applies with the derivative inside its ball. The
+callers check both balls.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+from certificates.kernel.exprtree import Tree, TreeError, from_sympy
+from identities.closed_forms import lambda_c_partials
+
+ZERO: Tree = ["rat", "0"]
+ONE: Tree = ["rat", "1"]
+#: Placeholders of the arguments in the templates of lambda_c's partial derivatives.
+_N, _BETA = "#n", "#beta"
+
+
+def depends(tree: Tree, name: str) -> bool:
+    """Whether the symbol `name` occurs in the tree."""
+    op, args = tree[0], tree[1:]
+    if op == "sym":
+        return bool(args[0] == name)
+    if op == "rat":
+        return False
+    if op == "pow":
+        return depends(args[0], name)
+    return any(depends(a, name) for a in args)
+
+
+def substitute(tree: Tree, name: str, replacement: Tree) -> Tree:
+    """The tree with every occurrence of the symbol `name` replaced by `replacement`."""
+    op, args = tree[0], tree[1:]
+    if op == "sym":
+        return replacement if args[0] == name else tree
+    if op == "rat":
+        return tree
+    if op == "pow":
+        return ["pow", substitute(args[0], name, replacement), args[1]]
+    return [op, *[substitute(a, name, replacement) for a in args]]
+
+
+def derivative(tree: Tree, name: str) -> Tree:
+    """The partial derivative of the tree with respect to the symbol `name` (TreeError on an unknown node)."""
+    if not depends(tree, name):
+        return ZERO
+    op, args = tree[0], tree[1:]
+    if op == "sym":
+        return ONE
+    if op == "add":
+        return _add([derivative(a, name) for a in args])
+    if op == "mul":
+        terms = []
+        for i, factor in enumerate(args):
+            inner = derivative(factor, name)
+            if inner != ZERO:
+                terms.append(_mul([*args[:i], inner, *args[i + 1 :]]))
+        return _add(terms)
+    if op == "pow" and isinstance(args[1], int) and not isinstance(args[1], bool):
+        base, k = args
+        if k == 0:
+            return ZERO
+        power = ONE if k == 1 else base if k == 2 else ["pow", base, k - 1]
+        return _mul([["rat", str(k)], power, derivative(base, name)])
+    if op in ("exp", "log", "sqrt", "lambertw") and len(args) == 1:
+        inner = derivative(args[0], name)
+        outer = {
+            "exp": lambda: tree,
+            "log": lambda: ["pow", args[0], -1],
+            "sqrt": lambda: _mul([["rat", "1/2"], ["pow", tree, -1]]),
+            "lambertw": lambda: _mul([["exp", ["mul", ["rat", "-1"], tree]], ["pow", ["add", ONE, tree], -1]]),
+        }[op]()
+        return _mul([outer, inner])
+    if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)
+        base, exponent = args
+        terms = [
+            _mul([derivative(exponent, name), ["log", base]]),
+            _mul([exponent, derivative(base, name), ["pow", base, -1]]),
+        ]
+        return _mul([tree, _add(terms)])
+    if op == "lambda_c" and len(args) == 2:
+        by_tokens, by_temperature = _lambda_c_templates()
+        terms = []
+        for argument, template in zip(args, (by_tokens, by_temperature), strict=True):
+            inner = derivative(argument, name)
+            if inner != ZERO:
+                partial = substitute(substitute(template, _N, args[0]), _BETA, args[1])
+                terms.append(_mul([partial, inner]))
+        return _add(terms)
+    raise TreeError(f"no derivative rule for node {str(op)[:20]!r}")
+
+
+@lru_cache(maxsize=1)
+def _lambda_c_templates() -> tuple[Tree, Tree]:
+    """The trees of d lambda_c / dn and d lambda_c / dbeta at the placeholder arguments."""
+    tokens, inverse_temperature = sp.Symbol(_N), sp.Symbol(_BETA)
+    return tuple(from_sympy(partial) for partial in lambda_c_partials(tokens, inverse_temperature))  # type: ignore[return-value]
+
+
+def _add(terms: list[Tree]) -> Tree:
+    kept = [t for t in terms if t != ZERO]
+    if not kept:
+        return ZERO
+    return kept[0] if len(kept) == 1 else ["add", *kept]
+
+
+def _mul(factors: list[Tree]) -> Tree:
+    if any(f == ZERO for f in factors):
+        return ZERO
+    kept = [f for f in factors if f != ONE]
+    if not kept:
+        return ONE
+    return kept[0] if len(kept) == 1 else ["mul", *kept]

@@ -1,0 +1,116 @@
+"""Exact rationals and python-flint balls: decimal text -> rational, the working precision, rational -> ball,
+and what settles a relation.
+
+One module for the arithmetic that every rigorous step shares — the writers
+(`certificates.provers.witness`, `certificates.provers.intervals`), the deciders of `checks` and the independent
+checker (`certificates.kernel.recheck`) — so that "the ball settles `value relation 0`" means the same thing on both sides of a certificate.
+
+A relation is settled by a ball when EVERY point of the ball satisfies it, and refuted when no
+point does; python-flint's comparisons have exactly these semantics (`b > 0` only when the whole
+ball is positive, `b != 0` only when it excludes 0, `b == 0` only for the exact zero). The same
+tables compare exact rationals (`Fraction`, SymPy's `Rational`) in the ordinary way.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from fractions import Fraction
+from typing import Any
+
+from flint import arb, ctx, fmpq
+
+#: The relations `value relation 0` that a certificate's ball settles.
+SIGNS = (">", ">=", "<", "<=")
+
+_COMPARE: dict[str, Callable[[Any, int], Any]] = {
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
+    "!=": operator.ne,
+    "==": operator.eq,
+}
+
+#: The relation that holds exactly where the given one fails.
+NEGATION = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "!=": "==", "==": "!="}
+
+#: The signs that settle each relation, in order of preference: `x != 0` is settled by `x > 0` or
+#: `x < 0`, and `x >= 0` by `x >= 0` itself or by `x > 0`.
+SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">"), "<": ("<",), "<=": ("<=", "<")}
+
+
+def decimal_value(text: str, max_exponent: int) -> Fraction | None:
+    """The exact rational of a decimal literal its caller's grammar already accepted ('1.5e-3' is 3/2000),
+    or None when the decimal exponent exceeds `max_exponent` (the caller says why in its own words)."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if exponent and abs(int(exponent)) > max_exponent:
+        return None
+    return Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
+
+
+#: Bits of a rational shown exactly by `shown`; a larger one is shown to 20 digits with its size (its exact
+#: text is long, slow to print, and refused by Python beyond 4300 digits).
+MAX_SHOWN_BITS = 512
+
+
+def shown(value: numbers.Rational | int) -> str:
+    """A rational for a report: its exact text when it has at most MAX_SHOWN_BITS bits, else about 20 digits."""
+    q = Fraction(value)
+    bits = q.numerator.bit_length() + q.denominator.bit_length()
+    if bits <= MAX_SHOWN_BITS:
+        return str(q)
+    with precision(80):
+        return f"about {ball_of(q).str(20, radius=False)} (a rational of {bits} bits)"
+
+
+def approximate(value: numbers.Rational | int, digits: int = 6) -> str:
+    """`digits` significant digits of a rational at any magnitude (a float would overflow past 1e308 or show 0)."""
+    q = Fraction(value)
+    number = float(q) if abs(q.numerator).bit_length() - q.denominator.bit_length() < 1000 else math.inf
+    if math.isfinite(number) and (number != 0 or q == 0):
+        return f"{number:.{digits}g}"
+    with precision(max(64, 4 * digits)):
+        return ball_of(q).str(digits, radius=False)
+
+
+def box_text(box: Mapping[str, tuple[numbers.Rational, numbers.Rational]]) -> str:
+    """`x in [lo, hi], ...` to 6 digits, for messages about a box of rational sides."""
+    return ", ".join(f"{name} in [{approximate(lo)}, {approximate(hi)}]" for name, (lo, hi) in box.items())
+
+
+def precision(bits: int) -> AbstractContextManager[Any]:
+    """python-flint's working precision at `bits` inside a `with` block, restored afterwards (also on errors)."""
+    return ctx.workprec(bits)
+
+
+def ball_of(value: numbers.Rational | int) -> arb:
+    """An exact rational as a ball (exact when its binary expansion fits the working precision).
+
+    Any exact rational type converts exactly (int, Fraction, and SymPy's Rational, which the
+    claims files' points are): this is the one conversion from an exact rational to a ball."""
+    q = Fraction(value)
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def interval_ball(low: numbers.Rational | int, high: numbers.Rational | int) -> arb:
+    """A ball containing every point of the rational interval [low, high]."""
+    return ball_of(low).union(ball_of(high))
+
+
+def holds(value: Any, relation: str) -> bool:
+    """`value relation 0` settled: for a ball, by every point of it; for an exact rational, as usual."""
+    return bool(_COMPARE[relation](value, 0))
+
+
+def fails(value: Any, relation: str) -> bool:
+    """`value relation 0` refuted: for a ball, by every point of it (no precision can rescue it)."""
+    return holds(value, NEGATION[relation])
+
+
+def settling_sign(value: Any, relation: str) -> str | None:
+    """The first sign of SETTLING[relation] that `value` satisfies (so that `relation` holds), or None."""
+    return next((sign for sign in SETTLING[relation] if holds(value, sign)), None)

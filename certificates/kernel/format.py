@@ -1,0 +1,64 @@
+"""The certificate file format, shared by the writer and the checker: fields, canonical JSON, checksum, sizes.
+
+A certificate is one JSON object `{"schema", "claim_id", "claim", "kind", "payload", "tools", "sha256"}`.
+`claim` is null for the registry's claims and holds a claims-file claim's own checked fields (as written
+in the user's TOML, without its free-text `title` and `statement`) otherwise. There is no free text: every
+field is checked by `headflow check-cert`, which rejects any other field (at every level) and prints only
+sentences it generates from what it checked. `tools` records the versions of the tools the writer used
+(names and version strings of a fixed form; never printed, never evidence). `sha256` is a checksum of the
+canonical JSON of the other fields against accidental damage, not a seal: anyone can recompute
+it. What makes a certificate trustworthy is that `headflow check-cert` re-derives the claim's
+obligation and re-checks the proof from the file alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+SCHEMA = "headflow-certificate/3"
+KINDS = ("smt", "witness", "interval-cover", "convexity", "equilibrium")
+FIELDS = ("schema", "claim_id", "claim", "kind", "payload", "tools")
+#: The tools a certificate records (name -> distribution), and the form of a recorded version.
+TOOLS = {
+    "python": "",
+    "z3": "z3-solver",
+    "cvc5": "cvc5",
+    "flint": "python-flint",
+    "sympy": "sympy",
+    "headflow": "headflow",
+}
+VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,39}$")
+
+#: Bounds on every size in a certificate, so that re-checking an accepted-size file is fast
+#: (see benchmarks/check_cert.py for the measured worst cases).
+MAX_FILE_BYTES = 20_000_000
+MAX_TOKENS = 12
+MAX_DIMENSION = 12
+MAX_HEADS = 8
+MAX_CONDITIONS = 80
+MAX_TERM_NODES = 4_000
+MAX_COVER_LEAVES = 200_000
+#: Leaves times expression nodes of one cover: the number of ball operations a re-check costs.
+MAX_COVER_WORK = 4_000_000
+MIN_PRECISION, MAX_PRECISION = 16, 4096
+MAX_COVER_PRECISION = 256
+
+
+def canonical_json(content: dict[str, Any]) -> str:
+    """The one serialization that is hashed: sorted keys, no spaces, ASCII only."""
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def content_hash(certificate: dict[str, Any]) -> str:
+    """sha256 (hex) of the canonical JSON of the certificate's fields other than the checksum."""
+    content = {key: certificate[key] for key in FIELDS if key in certificate}
+    return hashlib.sha256(canonical_json(content).encode("ascii")).hexdigest()
+
+
+#: Nodes of a derivative tree the checker computes from an expression (`certificates.kernel.derivatives`).
+MAX_DERIVED_NODES = 40_000
+#: lambda_c roots (at distinct exact ends) one cover's re-check may certify.
+MAX_COVER_ROOTS = 2_000

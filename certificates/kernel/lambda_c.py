@@ -1,0 +1,152 @@
+"""Certified balls for lambda_c, the inflection point of phi: the one ball-arithmetic root finder.
+
+u_c = beta lambda_c is the root of g(u) = (u - 2) e^u - (n - 1)(u + 2)
+(`identities.closed_forms.lambda_c_equation`, evaluated with `certificates.kernel.expression_balls.to_arb`; the
+equation is not written again here). The uniqueness argument, used by both entry points below:
+g''(u) = u e^u > 0 for u > 0 (proved by `identities.scalar_regime.prove_lambda_c_equation`), so g
+is convex on (0, inf), and g(2) = -4(n - 1) < 0 for n > 1. Hence g has exactly one zero u_c in
+(2, inf), g < 0 on (2, u_c) and g > 0 on (u_c, inf): a ball on which g is certainly negative
+(positive) lies left (right) of u_c, and g(a) < 0 < g(b) with 2 <= a < b puts u_c in [a, b].
+The argument holds for every n > 1, so a sign certified for all n in a ball of n brackets the root
+of each of them.
+
+- `certify_root(n, bits)`: an exact n > 1 (an integer or a rational), any precision. Newton's method from
+  the right of the root (where a convex increasing g makes it converge monotonically) finds the midpoint at
+  doubling precision; a sign change around it then certifies the ball.
+- `enclose(n, beta)`: balls of n and beta (the claims files' boxes and the certificates' trees), at the
+  context precision. lambda_c is increasing in n and decreasing in beta > 0
+  (`identities.scalar_regime.prove_lambda_c_monotone`, run once per process before the first enclosure),
+  so over the balls it lies in [u_c(n_lo)/beta_hi, u_c(n_hi)/beta_lo], with certified roots at the two
+  exact ends (cached).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy as sp
+from flint import arb, ctx
+
+from certificates.kernel.exact import shown
+from certificates.kernel.expression_balls import to_arb
+from identities.closed_forms import lambda_c_equation, n, u
+from identities.scalar_regime import prove_lambda_c_monotone
+
+_EQUATION = lambda_c_equation(u, n)
+#: Exact ends n of the balls `enclose` has rooted, per precision: certified roots are reused.
+ROOT_CACHE = 4096
+#: Largest |binary exponent| of an end of n that is rooted (u_c(n) is then at most about 45,000).
+MAX_END_EXPONENT = 1 << 16
+
+
+class RootError(ArithmeticError, ValueError):
+    """lambda_c could not be enclosed: outside its domain (n <= 1, beta <= 0) or not certified."""
+
+
+def sign_function(tokens: arb, point: arb, prec: int | None = None) -> arb:
+    """g(point) for n in the ball `tokens`: negative left of u_c, positive right of it (module docstring)."""
+    return to_arb(_EQUATION, {u: point, n: tokens}, prec)
+
+
+@lru_cache(maxsize=64)
+def _equation(tokens: int | Fraction) -> tuple[sp.Expr, sp.Expr]:
+    """g and g' with the exact n substituted (SymPy folds n - 1 exactly, so n costs no ball operation)."""
+    exact = Fraction(tokens)
+    g = lambda_c_equation(u, sp.Rational(exact.numerator, exact.denominator))
+    return g, sp.diff(g, u)
+
+
+def _value(expr: sp.Expr, point: arb, prec: int) -> arb:
+    return to_arb(expr, {u: point}, prec)
+
+
+def _newton(g: sp.Expr, dg: sp.Expr, point: arb, prec: int) -> arb:
+    """One Newton step at `prec` bits; only the midpoint is kept (the certificate comes later)."""
+    with ctx.workprec(prec):
+        return (point - _value(g, point, prec) / _value(dg, point, prec)).mid()
+
+
+def _start(tokens: int | Fraction) -> arb:
+    """A point right of u_c: for b >= 6, (b - 2)/(b + 2) >= 1/2 and e^b > 2 (n - 1) give g(b) > 0.
+
+    The logarithm is taken of the integer ceil(2 (n - 1)) (math.log is exact enough on integers of any size,
+    and e^b > e ceil(2 (n - 1)) leaves a margin of 1 for its rounding): n may be far beyond the floats."""
+    ceiling = max(math.ceil(2 * (Fraction(tokens) - 1)), 1)
+    return arb(max(6, math.floor(math.log(ceiling)) + 2))
+
+
+def certify_root(tokens: int | Fraction, bits: int) -> arb:
+    """A ball containing u_c(n) whose radius is about 2^-bits relative, for an exact n > 1; raises RootError
+    if not certified."""
+    if not tokens > 1:
+        raise RootError("lambda_c(n, beta) needs n > 1")
+    g, dg = _equation(tokens)
+    point = _start(tokens)
+    if not _value(g, point, 64) > 0:
+        raise RootError(f"lambda_c: no sign change at the start point for n={shown(tokens)}")
+    for _ in range(200):
+        nxt = _newton(g, dg, point, 64)
+        if abs(float(nxt - point)) < 1e-12 * float(point):
+            point = nxt
+            break
+        point = nxt
+    prec = 64
+    while prec < bits:
+        prec = min(2 * prec, bits)
+        point = _newton(g, dg, point, prec + 32)
+    extra = 32
+    for _ in range(8):
+        point = _newton(g, dg, point, bits + extra + 32)
+        man, exp = point.man_exp()
+        radius = arb(2) ** (int(exp) + man.bit_length() - bits)
+        check_prec = bits + extra + 64
+        with ctx.workprec(check_prec):
+            low, high = point - radius, point + radius
+        if low > 2 and _value(g, low, check_prec) < 0 and _value(g, high, check_prec) > 0:
+            with ctx.workprec(check_prec):
+                return low.union(high)  # holds every point between the two (balls around the) ends
+        extra *= 2
+    raise RootError(f"lambda_c: could not certify the root for n={shown(tokens)} at {bits} bits")
+
+
+@lru_cache(maxsize=1)
+def _monotone() -> bool:
+    """Whether SymPy proves lambda_c increasing in n and decreasing in beta (once per process)."""
+    return prove_lambda_c_monotone().proved
+
+
+@lru_cache(maxsize=ROOT_CACHE)
+def _root(tokens: Fraction, bits: int) -> arb:
+    return certify_root(tokens, bits)
+
+
+def root_count() -> int:
+    """How many roots `enclose` has certified in this process (the checker bounds it per certificate)."""
+    return _root.cache_info().misses
+
+
+def _exact(end: arb) -> Fraction:
+    """The exact value of a ball end (python-flint's lower() and upper() are exact); RootError when its binary
+    exponent exceeds MAX_END_EXPONENT (n = exp(exp(100)) has an end of 2^(10^43): no exact value of it fits)."""
+    mantissa, exponent = end.man_exp()
+    if abs(int(exponent)) > MAX_END_EXPONENT:
+        raise RootError(f"lambda_c(n, beta): n or an end of its ball is beyond 2^+-{MAX_END_EXPONENT}, not rooted")
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+
+
+def enclose(tokens: arb, inverse_temperature: arb) -> arb:
+    """A ball containing lambda_c(n, beta) = u_c(n) / beta for every n, beta in the given balls (n > 1, beta > 0):
+    the certified roots at the ends n_lo, n_hi over beta_hi, beta_lo (lambda_c is monotone, module docstring)."""
+    if not (tokens.is_finite() and inverse_temperature.is_finite()):
+        raise RootError("lambda_c(n, beta) needs finite n and beta")
+    if not tokens - 1 > 0:
+        raise RootError("lambda_c(n, beta) needs n > 1")
+    if not inverse_temperature > 0:
+        raise RootError("lambda_c(n, beta) needs beta > 0")
+    if not _monotone():
+        raise RootError("lambda_c: SymPy did not prove its monotonicity, so a box has no enclosure")
+    bits = ctx.prec
+    low, high = (_root(_exact(end), bits) for end in (tokens.lower(), tokens.upper()))
+    return (low / inverse_temperature.upper()).union(high / inverse_temperature.lower())

@@ -1,0 +1,80 @@
+"""The one table of the model's quantities: names, shapes, rates, and which ones balls certify.
+
+The recorder (`checks.integrator.recorder`), the dynamics claims of a claims file
+(`certificates.kernel.claims.schema`, `certificates.kernel.claims.witness_family`), the witnesses
+(`certificates.provers.witness`) and the certificate checker (`certificates.kernel.recheck`) all name model
+quantities from MODEL_QUANTITIES. It lives in this layer because the checker may not import `checks`; the float evaluator of every
+quantity is `checks.model.observables.EVALUATORS` (a test checks both have the same names), the ball
+evaluator of a certified one is its `ball` here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flint import arb
+
+from certificates.kernel import ball_model
+
+
+def _energy_rate(cfg: ball_model.ExactConfiguration) -> arb:
+    rates = ball_model.head_energy_rates(cfg)
+    return sum(rates[1:], rates[0])
+
+
+@dataclass(frozen=True)
+class ModelQuantity:
+    """One quantity of the model at a state.
+
+    axes: what its array is indexed by ("head", then "token"); rate: the quantity that is its time
+    derivative; per_head: the quantity that is its value per head (`energy` of one head is E_h);
+    claims: whether a dynamics claim may name it; recorded_as: its observable name in the recorder;
+    ball: its exact-data enclosure (nested lists along `axes`) when witnesses may certify its sign;
+    notation: how the checker writes it at given head and token."""
+
+    name: str
+    axes: tuple[str, ...] = ()
+    rate: str | None = None
+    per_head: str | None = None
+    claims: bool = True
+    recorded_as: str | None = None
+    ball: Callable[[ball_model.ExactConfiguration], Any] | None = None
+    notation: str = ""
+
+    def written(self, head: int | None = None, token: int | None = None) -> str:
+        """The quantity's notation at the given head and token, e.g. dH^0_2/dt."""
+        return self.notation.format(head=head, token=token)
+
+
+MODEL_QUANTITIES: dict[str, ModelQuantity] = {
+    q.name: q
+    for q in (
+        ModelQuantity("energy", rate="energy_rate", per_head="head_energies", recorded_as="energy"),
+        ModelQuantity("head_energies", ("head",), rate="head_energy_rate", claims=False, recorded_as="head_energies"),
+        ModelQuantity("energy_rate", ball=_energy_rate, notation="dE/dt"),
+        ModelQuantity("head_energy_rate", ("head",), ball=ball_model.head_energy_rates, notation="dE_{head}/dt"),
+        ModelQuantity("radial_shadow", ("head", "token")),
+        ModelQuantity("tangential_power", ("head", "token")),
+        ModelQuantity("attention_entropy", ("head", "token"), rate="entropy_rate", recorded_as="entropies"),
+        ModelQuantity(
+            "entropy_rate", ("head", "token"), ball=ball_model.entropy_rates, notation="dH^{head}_{token}/dt"
+        ),
+        ModelQuantity("cluster_gap", recorded_as="cluster_gap"),
+        ModelQuantity("condition8_margin", ("head",), claims=False, recorded_as="condition8_margin"),
+    )
+}
+"""Every model quantity by name (claims-file names in the order the claims file lists them)."""
+
+CERTIFIED = tuple(q.name for q in MODEL_QUANTITIES.values() if q.ball is not None)
+"""The quantities whose sign at exact data a witness certifies with balls."""
+
+
+def ball_value(cfg: ball_model.ExactConfiguration, quantity: str, head: int | None, token: int | None) -> arb:
+    """The ball of a certified quantity at exact data, at the given head and token (as its axes need)."""
+    value = MODEL_QUANTITIES[quantity].ball(cfg)  # type: ignore[misc]
+    indices = {"head": head, "token": token}
+    for axis in MODEL_QUANTITIES[quantity].axes:
+        value = value[indices[axis]]
+    return value

@@ -1,0 +1,452 @@
+"""What a certificate of each claim must establish: the checker's own table, built from the closed forms.
+
+A certificate names a claim; the checker looks the claim up here and rejects a certificate whose
+content is not this obligation, so a true statement filed under another claim, a weakened goal or
+a dropped hypothesis never re-checks. The deciding code builds its certificates from these same
+obligations (it imports this module; this module imports no deciding code: only the closed forms
+of `identities.closed_forms` and the regime derivation of `identities.condition8_scalar`).
+
+Kinds of obligation:
+- `SmtObligation`: statements `hypotheses => goal` over real constants, each to be `unsat` when
+  negated, for z3 and cvc5 alike;
+- `PointObligation`: conditions `expr relation 0` at an exact point, built from the file's integer
+  parameters (which the obligation bounds) and checked with balls;
+- `ConfigurationObligation`: an exact configuration of the model with every hypothesis of the claim
+  (attention kind, geometry, symmetry, alignment, ...) and a rate with a sign, checked with balls;
+- a `PointObligation` may carry a `lemma`: a fact about the regime that the checker re-derives with SymPy
+  when it re-checks the point (the equiangular reduction and the concavity of the exit function for
+  C8.invariance and its exit gap);
+- convexity: T22 reading-b for one n and beta lambda <= 40 (claim CONVEXITY_CLAIM), a chain of one
+  point witness and two covers.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from certificates.kernel.exprtree import formula_from_sympy, from_sympy
+from identities import closed_forms, signs
+from identities import condition8_invariance as ci
+from identities import condition8_scalar as sr
+from identities.derivation import Derivation
+from identities.zero_test import is_identically_zero
+
+H, n, alpha, t, c, q_star = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
+beta = sp.Symbol("beta", positive=True)
+u = sp.Symbol("u", positive=True)
+
+
+# ---------------------------------------------------------------- smt
+
+
+@dataclass(frozen=True)
+class SmtStatement:
+    """`hypotheses => goal` for all real values of `symbols`, with a name and a sentence.
+
+    `integers` (a subset of `symbols`) range over the integers instead (declared `Int`)."""
+
+    name: str
+    sentence: str
+    symbols: tuple[sp.Symbol, ...]
+    hypotheses: tuple[sp.Basic, ...]
+    goal: sp.Basic
+    integers: tuple[sp.Symbol, ...] = ()
+
+    def tree(self) -> dict[str, Any]:
+        """The statement as certificate data: constants, hypothesis and goal trees (and the integer
+        constants, only when there are some, so that a statement over the reals has no such field)."""
+        tree: dict[str, Any] = {
+            "name": self.name,
+            "constants": [s.name for s in self.symbols],
+            "hypotheses": [formula_from_sympy(h) for h in self.hypotheses],
+            "goal": formula_from_sympy(self.goal),
+        }
+        if self.integers:
+            tree["integers"] = [s.name for s in self.integers]
+        return tree
+
+
+@dataclass(frozen=True)
+class SmtObligation:
+    """Every statement must be in the certificate, exactly, and each negation must be unsat."""
+
+    sentence: str
+    statements: Callable[[], tuple[SmtStatement, ...]]
+
+
+def summary_q_star_relation() -> sp.Boolean:
+    """q* (1 - c^2) = c^2 (n - 1): exp(2 alpha beta*) from closed_forms.beta_star, with c*(H) named c."""
+    q = sp.exp(2 * alpha * closed_forms.beta_star(H, n, alpha)).subs(closed_forms.c_star(H), c)
+    numerator, denominator = sp.fraction(sp.together(q))
+    if q.has(sp.exp, sp.log) or not numerator.free_symbols <= {c, n, H}:
+        raise ValueError(f"exp(2 alpha beta*) did not reduce to a rational function of c, n, H: {q}")
+    return sp.Eq(q_star * denominator, numerator)
+
+
+def threshold_hypotheses() -> tuple[sp.Basic, ...]:
+    """H >= 2, n >= 2, c = c*(H) (the positive root of its polynomial), q* = exp(2 alpha beta*)."""
+    return (H >= 2, n >= 2, c > 0, sp.Eq(closed_forms.c_star_polynomial(c, H), 0), summary_q_star_relation())
+
+
+@functools.cache
+def threshold_statements() -> tuple[SmtStatement, ...]:
+    """T19.threshold: Condition 8's exact threshold, and where beta* lies against it."""
+    margin = sr.condition8_margin()
+    regime = (H >= 2, n >= 2, alpha > 0, t > 0)
+    return (
+        SmtStatement(
+            "c8-threshold",
+            "Condition 8 margin T - (H-1) a^2 >= 0 at a token iff (H-1) exp(2 alpha beta) <= n-1 "
+            "(for all real H >= 2, n >= 2, alpha > 0, t = exp(alpha beta) > 0)",
+            (H, n, alpha, t),
+            regime,
+            sp.Equivalent(margin >= 0, (H - 1) * t**2 <= n - 1),
+        ),
+        SmtStatement(
+            "summary-form",
+            "exp(2 alpha beta*) = c*^2 (n-1)/(1-c*^2) equals c* (n-1)/(H-1) (c* the positive root of c^2+(H-1)c-1)",
+            (H, n, c, q_star),
+            threshold_hypotheses(),
+            sp.Eq(q_star * (H - 1), c * (n - 1)),
+        ),
+        SmtStatement(
+            "strictly-below",
+            "exp(2 alpha beta*) < (n-1)/(H-1), the Condition 8 threshold, and c* < 1: beta* is strictly below "
+            "the threshold, by ln(1/c*)/(2 alpha)",
+            (H, n, c, q_star),
+            threshold_hypotheses(),
+            sp.And(q_star * (H - 1) < n - 1, c < 1),
+        ),
+        SmtStatement(
+            "sufficient",
+            "beta <= beta* (t^2 <= exp(2 alpha beta*)) implies Condition 8 at every token",
+            (H, n, alpha, t, c, q_star),
+            (alpha > 0, t > 0, *threshold_hypotheses(), t**2 <= q_star),
+            margin >= 0,
+        ),
+        SmtStatement(
+            "positive-region",
+            "beta* > 0 (exp(2 alpha beta*) > 1) iff c*(H) (n-1) > H-1",
+            (H, n, c, q_star),
+            threshold_hypotheses(),
+            sp.Equivalent(q_star > 1, c * (n - 1) > H - 1),
+        ),
+    )
+
+
+@functools.cache
+def cauchy_schwarz_statements() -> tuple[SmtStatement, ...]:
+    """T19.threshold.cauchy-schwarz: beta* is exactly the threshold of the Cauchy-Schwarz form."""
+    return (
+        SmtStatement(
+            "cauchy-schwarz-exact",
+            "(H-1) |a^h_i| |f^h'_i| <= T^h_i at a token iff t^2 <= exp(2 alpha beta*): beta* is exactly its threshold",
+            (H, n, alpha, t, c, q_star),
+            (H >= 2, n >= 2, alpha > 0, t > 0, *threshold_hypotheses()),
+            sp.Equivalent(sr.cauchy_schwarz_condition(), t**2 <= q_star),
+        ),
+    )
+
+
+# ---------------------------------------------------------------- exact points
+
+Condition = tuple[str, sp.Expr, str]
+
+
+@dataclass(frozen=True)
+class PointObligation:
+    """Conditions at an exact point, determined by the file's integer parameters.
+
+    `parameters` maps each parameter name to its allowed (min, max); `symbols(params)` names the
+    point's coordinates; `conditions(params)` are the `(name, expr, relation)` the balls must settle."""
+
+    parameters: Mapping[str, tuple[int, int]]
+    symbols: Callable[[Mapping[str, int]], tuple[sp.Symbol, ...]]
+    conditions: Callable[[Mapping[str, int]], list[Condition]]
+    sentence: Callable[[Mapping[str, int], Mapping[str, Fraction]], str]
+    #: A fact of the regime the point's conclusion rests on, re-derived by the checker: returns what it
+    #: established, raises ValueError when SymPy does not close it.
+    lemma: Callable[[], str] | None = None
+
+
+def threshold_exact_conditions(params: Mapping[str, int]) -> list[Condition]:
+    """beta > beta*(H, n, alpha) and the Condition 8 margin at beta is > 0: beta* is not the threshold."""
+    heads, tokens, scale = params["H"], params["n"], params["alpha"]
+    margin = sr.condition8_margin().subs({H: heads, n: tokens, alpha: scale, t: sp.exp(scale * beta)})
+    return [
+        (f"beta - beta*({heads}, {tokens}, {scale}) > 0", beta - closed_forms.beta_star(heads, tokens, scale), ">"),
+        ("Condition 8 margin at beta > 0", margin, ">"),
+    ]
+
+
+def strength_symbols(params: Mapping[str, int]) -> tuple[sp.Symbol, ...]:
+    """lambda1, ..., lambdaH."""
+    return sp.symbols(f"lambda1:{params['H'] + 1}", positive=True)
+
+
+def superadditivity_counterexample_conditions(params: Mapping[str, int]) -> list[Condition]:
+    """beta = 1: every lambda_h > 0, the mean above lambda_c (g(mean) > 0) and H phi(mean) > sum phi(lambda_h).
+
+    For u > 0, g(u) = (u - 2) e^u - (n - 1)(u + 2) is negative at 0 and convex (g'' = u e^u), so
+    g(mean) > 0 says exactly mean > u_c = lambda_c at beta = 1."""
+    tokens, strengths = params["n"], strength_symbols(params)
+    mean = sum(strengths) / len(strengths)
+    positive: list[Condition] = [(f"{s.name} > 0", s, ">") for s in strengths]
+    return [
+        *positive,
+        ("lambda_bar > lambda_c: g(beta lambda_bar) > 0", closed_forms.lambda_c_equation(mean, tokens), ">"),
+        (
+            "H phi(lambda_bar) - sum_h phi(lambda_h) > 0",
+            len(strengths) * closed_forms.rate(mean, tokens, 1)
+            - sum(closed_forms.rate(x, tokens, 1) for x in strengths),
+            ">",
+        ),
+    ]
+
+
+#: The point coordinates: a correlation; the two ends rho_1 < rho_2 of a bracket (JSON keeps them sorted).
+rho_w, rho_lo, rho_hi = sp.symbols("rho rho_1 rho_2", positive=True)
+
+
+def _regime(params: Mapping[str, int]) -> tuple[int, int, int, sp.Expr]:
+    """(H, n, alpha, beta*(H, n, alpha)) of a C8 invariance point."""
+    heads, tokens, scale = params["H"], params["n"], params["alpha"]
+    return heads, tokens, scale, closed_forms.beta_star(heads, tokens, scale)
+
+
+def invariance_conditions(params: Mapping[str, int]) -> list[Condition]:
+    """0 < beta < beta*, Condition 8 strict at the orthonormal start, and violated at correlation rho in (0, 1)."""
+    heads, tokens, scale, star = _regime(params)
+    margin = ci.trajectory_margin(rho_w).subs({ci.H: heads, ci.n: tokens, ci.alpha: scale})
+    return [
+        ("beta > 0", beta, ">"),
+        (f"beta*({heads}, {tokens}, {scale}) - beta > 0", star - beta, ">"),
+        ("Condition 8 margin at the orthonormal start (rho = 0) > 0", margin.subs(rho_w, 0), ">"),
+        ("rho > 0", rho_w, ">"),
+        ("1 - rho > 0", 1 - rho_w, ">"),
+        ("Condition 8 margin at correlation rho < 0", margin, "<"),
+    ]
+
+
+def exit_gap_conditions(params: Mapping[str, int]) -> list[Condition]:
+    """0 < beta < beta*, h(0) > 0, 0 < rho_1 < rho_2 < 1 and h(rho_1) > 0 > h(rho_2), kappa = alpha beta."""
+    heads, tokens, scale, star = _regime(params)
+    h = ci.exit_function().subs({ci.H: heads, ci.n: tokens, ci.kappa: scale * beta})
+    return [
+        ("beta > 0", beta, ">"),
+        (f"beta*({heads}, {tokens}, {scale}) - beta > 0", star - beta, ">"),
+        ("h(0) > 0 (Condition 8 strict at the start)", h.subs(ci.rho, 0), ">"),
+        ("rho_1 > 0", rho_lo, ">"),
+        ("rho_2 - rho_1 > 0", rho_hi - rho_lo, ">"),
+        ("1 - rho_2 > 0", 1 - rho_hi, ">"),
+        ("h(rho_1) > 0", h.subs(ci.rho, rho_lo), ">"),
+        ("h(rho_2) < 0", h.subs(ci.rho, rho_hi), "<"),
+    ]
+
+
+def exit_lemma() -> str:
+    """Re-derive, for symbolic H, n, alpha, beta, that rho increases through (0, 1) in finite time and that the
+    margin's sign is that of the strictly concave h with h(1) < 0 (`identities.condition8_invariance`)."""
+    derivation = Derivation()
+    ci.prove_exit(derivation)
+    if not derivation.proved:
+        raise ValueError("the regime's derivation did not close: " + "; ".join(derivation.failures)[:300])
+    return (
+        f"the regime re-derived (exact zero tests, structural signs; {len(derivation.steps)} steps: d rho/dt > 0 "
+        "on [0, 1), reaching rho_1 by "
+        "n ln(1/(1 - rho_1))/(2 H alpha); margin = alpha^2 w^2 h(rho), h strictly concave, h(1) < 0)"
+    )
+
+
+def _list(point: Mapping[str, Fraction]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in point.items())
+
+
+POINTS: dict[str, PointObligation] = {
+    "T19.threshold.exact": PointObligation(
+        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        lambda params: (beta,),
+        threshold_exact_conditions,
+        lambda p, point: (
+            f"refutes 'beta* is exactly the Condition 8 threshold': scalar heads alpha I, usa, orthogonal tokens, "
+            f"H = {p['H']}, n = {p['n']}, alpha = {p['alpha']}, {_list(point)}: beta > beta* and Condition 8 "
+            "still holds at every token"
+        ),
+    ),
+    "C8.invariance": PointObligation(
+        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        lambda params: (beta, rho_w),
+        invariance_conditions,
+        lambda p, point: (
+            f"refutes the invariance of Condition 8: usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, "
+            f"n = {p['n']} orthonormal tokens on the sphere, {_list(point)}: beta < beta*, Condition 8 holds at the "
+            "start, the equiangular trajectory reaches correlation rho (d rho/dt > 0 on [0, 1)) by time "
+            f"n ln(1/(1 - rho))/(2 H alpha), and there Condition 8 fails at every token and head"
+        ),
+        exit_lemma,
+    ),
+    "C8.invariance.exit-gap": PointObligation(
+        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        lambda params: (beta, rho_lo, rho_hi),
+        exit_gap_conditions,
+        lambda p, point: (
+            f"usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, n = {p['n']} orthonormal tokens, "
+            f"{_list(point)}: beta < beta*, and the trajectory leaves the Condition 8 region at a cluster gap "
+            f"eps_exit in [1 - rho_2, 1 - rho_1] = [{1 - point['rho_2']}, {1 - point['rho_1']}] "
+            "(h concave with h(0) > 0: its one zero lies between rho_1 and rho_2)"
+        ),
+        exit_lemma,
+    ),
+    "T22.superadditivity": PointObligation(
+        {"n": (2, 10**9), "H": (2, 64)},
+        strength_symbols,
+        superadditivity_counterexample_conditions,
+        lambda p, point: (
+            f"refutes super-additivity as stated: n = {p['n']}, beta = 1, {_list(point)}: the mean strength is "
+            "above lambda_c, yet sum_h phi(lambda_h) < H phi(lambda_bar)"
+        ),
+    ),
+}
+
+
+# ---------------------------------------------------------------- T22 reading-b
+
+#: The claim whose certificates are convexity chains: T22 reading-b restricted to listed n and
+#: beta lambda_h <= CONVEX_U_MAX (reading-b itself, for all n and strengths, is proved symbolically).
+CONVEXITY_CLAIM = "T22.superadditivity.reading-b.listed-n"
+
+#: Upper end of the certified range of u = beta lambda in CONVEXITY_CLAIM.
+CONVEX_U_MAX = Fraction(40)
+
+
+@functools.cache
+def convexity_factor() -> sp.Expr:
+    """K(u, n) with phi''(u) = K g(u), g = closed_forms.lambda_c_equation; checked exactly, K > 0 for n > 1.
+
+    exp(u) is replaced by a positive symbol X, so the identity is one of rational functions (and
+    holds for every X > 0, in particular X = e^u); SymPy's `factor` proposes K, the exact zero test
+    (`identities.zero_test`) checks it and the structural sign prover (`identities.signs`) proves K > 0."""
+    X, excess, tokens = sp.Symbol("X", positive=True), sp.Symbol("m", positive=True), sp.Symbol("n", positive=True)
+    second = sp.diff(closed_forms.rate(u, tokens, 1), u, 2).subs(sp.exp(u), X)
+    g = closed_forms.lambda_c_equation(u, tokens).subs(sp.exp(u), X)
+    factor = sp.factor(sp.cancel(second / g))
+    positive = signs.facts(positive=[X, excess, u], shifts={tokens: (excess, 1)})  # n = m + 1 > 1
+    if not is_identically_zero(second - factor * g) or signs.prove(factor, ">0", positive) is None:
+        raise ValueError(f"phi'' is not a positive multiple of g: {factor}")
+    return factor.subs(X, sp.exp(u))
+
+
+def convexity_parts(tokens: int) -> dict[str, tuple[sp.Expr, str]]:
+    """The three facts of reading-b for n tokens (u = beta lambda): g(a) < 0, g' > 0 on [a, b], phi'' > 0 on [b, 40]."""
+    g = closed_forms.lambda_c_equation(u, tokens)
+    return {
+        "g-below": (g, "<"),
+        "g-rising": (sp.diff(g, u), ">"),
+        "convex": (sp.diff(closed_forms.rate(u, tokens, 1), u, 2), ">"),
+    }
+
+
+CONVEXITY_TOKENS = (2, 10**6)
+
+
+# ---------------------------------------------------------------- configurations
+
+
+@dataclass(frozen=True)
+class ConfigurationObligation:
+    """An exact configuration with exactly these hypotheses, and `quantity relation 0` in balls.
+
+    The hypotheses are names of `ball_model.HYPOTHESES`, in the order a certificate lists them (the
+    searches that find witnesses take them from here); `quantity` is one of
+    `model_quantities.CERTIFIED`."""
+
+    attention: str
+    geometry: str
+    hypotheses: tuple[str, ...]
+    quantity: str
+    relation: str
+    sentence: str
+
+
+_SOFTMAX = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
+CONFIGURATIONS: dict[str, ConfigurationObligation] = {
+    "T17.shadow-obstruction": ConfigurationObligation(
+        "usa",
+        "sphere",
+        ("unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads"),
+        "head_energy_rate",
+        "<",
+        "usa attention on the sphere, symmetric aligned heads with M_h M_h' = 0: some dE_h/dt < 0",
+    ),
+    "T11.hypotheses.no-symmetry": ConfigurationObligation(
+        "usa",
+        "sphere",
+        ("unit-tokens", "aligned-values"),
+        "energy_rate",
+        "<",
+        "usa attention on the sphere, W_h = M_h without score symmetry: dE/dt < 0",
+    ),
+    "T11.hypotheses.no-alignment": ConfigurationObligation(
+        "usa",
+        "sphere",
+        ("unit-tokens", "symmetric-scores", "symmetric-values", "misaligned-values"),
+        "energy_rate",
+        "<",
+        "usa attention on the sphere, symmetric M_h and symmetric W_h with W_h != M_h at every head: dE/dt < 0",
+    ),
+    "T27.entropy-monotone.reading-b": ConfigurationObligation(
+        "softmax",
+        "sphere",
+        (*_SOFTMAX, "scalar-heads"),
+        "entropy_rate",
+        "<",
+        "refutes entropy monotonicity for scalar heads lambda_h I (lambda_h > 0), softmax, W = M, on the sphere: "
+        "some dH^h_i/dt < 0",
+    ),
+    "T27.entropy-monotone.reading-c": ConfigurationObligation(
+        "softmax",
+        "sphere",
+        (*_SOFTMAX, "symmetric-scores"),
+        "entropy_rate",
+        "<",
+        "refutes entropy monotonicity for symmetric heads, softmax, W = M, on the sphere: some dH^h_i/dt < 0",
+    ),
+}
+
+SMT: dict[str, SmtObligation] = {
+    "T19.threshold": SmtObligation(
+        "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: Condition 8 holds iff "
+        "(H-1) exp(2 alpha beta) <= n-1; exp(2 alpha beta*) = c*(n-1)/(H-1) lies strictly below it (beta* is "
+        "sufficient, not exact); beta* > 0 iff c*(H)(n-1) > H-1",
+        threshold_statements,
+    ),
+    "T19.threshold.cauchy-schwarz": SmtObligation(
+        "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: "
+        "(H-1)|a^h_i||f^h'_i| <= T^h_i iff beta <= beta*",
+        cauchy_schwarz_statements,
+    ),
+}
+
+#: Every claim whose certificates the checker accepts, by the kind of certificate.
+CLAIMS: dict[str, str] = (
+    dict.fromkeys(SMT, "smt")
+    | dict.fromkeys(POINTS, "witness")
+    | dict.fromkeys(CONFIGURATIONS, "witness")
+    | {CONVEXITY_CLAIM: "convexity"}
+)
+
+
+def expected_statement_trees(claim_id: str) -> list[dict[str, Any]]:
+    """The statement trees an smt certificate of the claim must carry, in order."""
+    return [statement.tree() for statement in SMT[claim_id].statements()]
+
+
+def condition_trees(conditions: list[Condition]) -> list[dict[str, Any]]:
+    """(name, tree, relation) of each condition, as a point certificate records them."""
+    return [{"name": name, "expression": from_sympy(expr), "relation": relation} for name, expr, relation in conditions]

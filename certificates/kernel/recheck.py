@@ -1,0 +1,471 @@
+"""The checker's re-computations: exact points, interval covers and model configurations, with balls.
+
+Each function takes certificate data (already known to be the claim's obligation, or compared
+with it here) and re-evaluates it with exact rationals and python-flint balls; a relation holds
+only when the ball settles it. Every size is bounded first (`certificates.kernel.format`), so a small
+hostile file cannot make the checker run for minutes. Any failure raises `Rejected`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from flint import arb
+
+from certificates.kernel import ball_model, derivatives, exact, forms, lambda_c
+from certificates.kernel import format as fmt
+from certificates.kernel.exact import ball_of, box_text, precision
+from certificates.kernel.exprtree import TreeError, count_nodes, eval_ball, parse_rational
+from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
+from certificates.kernel.regions import ENDS, Region
+from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+
+
+class Rejected(ValueError):
+    """The certificate does not re-check; the message is the one-line reason."""
+
+
+def require_keys(data: object, keys: Iterable[str], what: str) -> None:
+    """`data` is an object with exactly these keys."""
+    wanted = set(keys)
+    if not isinstance(data, dict):
+        raise Rejected(f"{what} is not an object")
+    if set(data) != wanted:
+        missing, extra = sorted(wanted - set(data)), sorted(set(data) - wanted)
+        raise Rejected(f"{what}: missing {missing or 'nothing'}, unexpected {str(extra)[:120] or 'nothing'}")
+
+
+def integer_parameters(data: object, ranges: Mapping[str, tuple[int, int]]) -> dict[str, int]:
+    """Integer parameters given as decimal strings, each within the obligation's (min, max)."""
+    require_keys(data, ranges, "parameters")
+    params = {}
+    for name, (lo, hi) in ranges.items():
+        text = data[name]  # type: ignore[index]
+        if not isinstance(text, str) or not text.isdigit() or len(text) > 12 or not lo <= int(text) <= hi:
+            raise Rejected(f"parameter {name} must be an integer in [{lo}, {hi}], not {str(text)[:40]!r}")
+        params[name] = int(text)
+    return params
+
+
+def rational_map(data: object, what: str) -> dict[str, Fraction]:
+    """An object of exact rational strings."""
+    if not isinstance(data, dict) or len(data) > 64:
+        raise Rejected(f"{what} must be an object of at most 64 exact rationals")
+    values = {}
+    for key, text in data.items():
+        try:
+            values[str(key)] = parse_rational(text)
+        except TreeError as exc:
+            raise Rejected(f"{what}.{str(key)[:60]}: {exc}") from None
+    return values
+
+
+def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION) -> int:
+    """The recorded ball precision, within the format's bounds."""
+    prec = payload["prec"]
+    if not isinstance(prec, int) or isinstance(prec, bool) or not fmt.MIN_PRECISION <= prec <= highest:
+        raise Rejected(f"precision {str(prec)[:20]} outside {fmt.MIN_PRECISION}..{highest} bits")
+    return prec
+
+
+#: Relations a cover proves: the signs, and != for a definedness condition (every leaf excludes 0).
+COVER_RELATIONS = (*exact.SIGNS, "!=")
+
+
+def holds(value: arb, relation: str) -> bool:
+    """`value relation 0`, settled by the ball (False when the ball cannot tell)."""
+    if relation not in COVER_RELATIONS:
+        raise Rejected(f"unknown relation {str(relation)[:10]!r}")
+    return exact.holds(value, relation)
+
+
+def check_enclosure(value: arb, enclosure: object, relation: str, where: str) -> None:
+    """The ball satisfies the relation and lies inside the recorded [lo, hi]."""
+    if not isinstance(enclosure, list) or len(enclosure) != 2:
+        raise Rejected(f"{where}: the enclosure must be [lo, hi]")
+    lo, hi = (ball_of(parse_rational(t)) for t in enclosure)
+    if not holds(value, relation):
+        raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} does not satisfy {relation} 0")
+    if not (value.lower() >= lo and value.upper() <= hi):
+        raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} is not inside the recorded enclosure")
+
+
+def require_conditions(stated: object, expected: list[dict[str, Any]], claim_id: str) -> None:
+    """The file's conditions are exactly the obligation's (name, expression, relation), in order."""
+    if not isinstance(stated, list) or len(stated) != len(expected):
+        raise Rejected(f"{claim_id} needs {len(expected)} conditions: {', '.join(e['name'] for e in expected)}")
+    for mine, theirs in zip(expected, stated, strict=True):
+        require_keys(theirs, {"name", "expression", "relation", "enclosure"}, f"condition {mine['name']}")
+        for part in ("name", "expression", "relation"):
+            if theirs[part] != mine[part]:
+                raise Rejected(f"condition {mine['name']!r}: the {part} is not the obligation of {claim_id}")
+
+
+def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> str:
+    """Every condition holds at the exact point, settled by balls at the recorded precision."""
+    conditions = payload["conditions"]
+    if not isinstance(conditions, list) or not 1 <= len(conditions) <= fmt.MAX_CONDITIONS:
+        raise Rejected(f"a point witness has 1 to {fmt.MAX_CONDITIONS} conditions")
+    for condition in conditions:
+        count_nodes(condition["expression"], fmt.MAX_TERM_NODES)
+    with precision(recorded_precision(payload)):
+        env = {name: ball_of(value) for name, value in point.items()}
+        for condition in conditions:
+            value = eval_ball(condition["expression"], env)
+            check_enclosure(value, condition["enclosure"], condition["relation"], f"condition {condition['name']!r}")
+    return f"{len(conditions)} condition(s) settled by balls at the exact point"
+
+
+# ---------------------------------------------------------------- covers
+
+#: The fields of a cover's payload.
+COVER_KEYS = frozenset({"expression", "relation", "variables", "constants", "domain", "tree", "leaves", "prec"})
+
+#: (variable, end) -> the trees that must be non-zero on a box for the relation's expression to vanish
+#: identically on that bound of the variable, or None when it does not vanish there (SymPy, the caller's).
+Vanishing = Callable[[str, str], "list[list[Any]] | None"]
+
+
+@dataclass(frozen=True)
+class _Goal:
+    """What a subtree proves: `expression relation 0`, with the region's bounds of `relaxed` dropped; `top` for
+    the claim's own relation (the only goal a boundary node may use)."""
+
+    expression: list[Any]
+    relation: str
+    relaxed: frozenset[str] = frozenset()
+    top: bool = True
+
+
+def cover(
+    payload: object,
+    expression: list[Any],
+    relation: str,
+    domain: Mapping[str, tuple[Fraction, Fraction]],
+    constants: Mapping[str, Fraction],
+    region: Region | None = None,
+    vanishing: Vanishing | None = None,
+) -> int:
+    """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given);
+    returns the number of leaves.
+
+    The expression, relation, domain and constants are the obligation's (compared with the file). Every
+    node's box is first clipped to the region (`certificates.kernel.regions`); the tree must split inside each
+    clipped box, so the leaves cover it exactly. Node kinds: a leaf settled by the natural or the centred
+    form, an empty box, a split, a monotone step to a face, a boundary step (`_walk`)."""
+    require_keys(payload, COVER_KEYS, "cover")
+    stated_domain = {k: [str(v) for v in pair] for k, pair in payload["domain"].items()}  # type: ignore[index]
+    wanted_domain = {k: [_text(lo), _text(hi)] for k, (lo, hi) in domain.items()}
+    checks = {
+        "expression": payload["expression"] == expression,  # type: ignore[index]
+        "relation": payload["relation"] == relation,  # type: ignore[index]
+        "domain": stated_domain == wanted_domain,
+        "constants": payload["constants"] == {k: _text(v) for k, v in constants.items()},  # type: ignore[index]
+        "variables": _same_names(payload["variables"], domain),  # type: ignore[index]
+    }
+    wrong = [name for name, ok in checks.items() if not ok]
+    if wrong:
+        names = {"domain": domain, "constants": constants}
+        unknown = [f"{part}.{key}" for part, mine in names.items() for key in sorted(set(payload[part]) - set(mine))]  # type: ignore[index]
+        named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
+        raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
+    if relation not in COVER_RELATIONS:
+        raise Rejected(f"unknown relation {str(relation)[:10]!r}")
+    leaves = payload["leaves"]  # type: ignore[index]
+    if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
+        raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
+    count_nodes(expression, fmt.MAX_TERM_NODES)
+    walk = _Walk(dict(domain), {k: ball_of(v) for k, v in constants.items()}, leaves, region, vanishing)
+    with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):  # type: ignore[arg-type]
+        count = walk.run(payload["tree"], _Goal(expression, relation))  # type: ignore[index]
+    if count != leaves:
+        raise Rejected(f"the tree has {count} leaves, the certificate records {leaves}")
+    return count
+
+
+def _where(box: Mapping[str, tuple[Fraction, Fraction]]) -> str:
+    return "box " + box_text(box)
+
+
+def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
+    """The listed variables are the domain's, each once (their order is the writer's, JSON sorts the domain)."""
+    return isinstance(stated, list) and len(stated) == len(domain) and set(map(str, stated)) == set(domain)
+
+
+def _text(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+_NODE_KEYS = (
+    ({"leaf"}, "leaf"),
+    ({"leaf", "form"}, "leaf"),
+    ({"empty"}, "empty"),
+    ({"split", "at", "low", "high"}, "split"),
+    ({"monotone", "sign", "face"}, "monotone"),
+    ({"graph", "end", "sign", "face"}, "graph"),
+    ({"boundary", "end", "derivative"}, "boundary"),
+)
+_NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
+
+
+class _Walk:
+    """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format."""
+
+    def __init__(
+        self,
+        domain: dict[str, tuple[Fraction, Fraction]],
+        fixed: dict[str, arb],
+        leaves: int,
+        region: Region | None,
+        vanishing: Vanishing | None,
+    ) -> None:
+        self.domain, self.fixed, self.leaves = domain, fixed, leaves
+        self.region, self.vanishing = region, vanishing
+        self.work, self.count = 0, 0
+        self.roots = lambda_c.root_count()
+        self.derivatives: dict[tuple[int, str], list[Any]] = {}
+        self.graphs: dict[tuple[int, str, str], list[Any]] = {}
+        self.kept: list[list[Any]] = []  # keeps the trees whose id() keys the caches alive
+        self.sizes: dict[int, int] = {}
+        bounds = [] if region is None else [b for side in region.sides for b in (side.low, side.high)]
+        self.bound_nodes = sum(count_nodes(b, fmt.MAX_TERM_NODES) for b in bounds if isinstance(b, list))
+
+    def run(self, root: object, goal: _Goal) -> int:
+        stack: list[tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]] = [(root, self.domain, goal)]
+        while stack:
+            node, box, goal = stack.pop()
+            stack.extend(self._node(node, box, goal))
+        return self.count
+
+    def _node(self, node: object, box: dict[str, tuple[Fraction, Fraction]], goal: _Goal) -> list[Any]:
+        kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
+        if kind is None:
+            unknown = sorted(set(node) - _NODE_FIELDS) if isinstance(node, dict) else []
+            raise Rejected(f"cover node: unknown field {unknown[0][:60]!r}" if unknown else "malformed cover node")
+        assert isinstance(node, dict)
+        self.work += self.bound_nodes
+        clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
+        if clipped is None or kind == "empty":
+            if clipped is not None or kind != "empty" or node["empty"] is not True:
+                raise Rejected("a node is marked empty exactly when its box holds no point of the domain")
+            return self._leaf()
+        where = _where(clipped)
+        if kind == "leaf":
+            self._leaf()
+            whole = self._ball(goal.expression, clipped)
+            if node.get("form", "natural") == "natural":
+                check_enclosure(whole, node["leaf"], goal.relation, where)
+                return []
+            if node["form"] != "centred":
+                raise Rejected(f"unknown leaf form {str(node['form'])[:20]!r}")
+            slopes = {
+                name: self._ball(self._derivative(goal.expression, name), clipped) for name in forms.varying(clipped)
+            }
+            self._cost(goal.expression)  # the value at the midpoint
+            value = forms.centred(goal.expression, slopes, clipped, self.fixed, whole)
+            if value is None:
+                raise Rejected(f"{where}: the centred form needs finite balls of the expression and its derivatives")
+            check_enclosure(value, node["leaf"], goal.relation, where)
+            return []
+        if kind == "split":
+            variable, at = node["split"], parse_rational(node["at"])
+            if variable not in clipped:
+                raise Rejected(f"split on unknown variable {str(variable)[:40]!r}")
+            lo, hi = clipped[variable]
+            if not lo < at < hi:
+                raise Rejected(f"split point {at} of {variable} outside ({lo}, {hi}): the boxes would not cover it")
+            return [
+                (node["high"], clipped | {variable: (at, hi)}, goal),
+                (node["low"], clipped | {variable: (lo, at)}, goal),
+            ]
+        variable = node[kind]
+        if variable not in clipped or clipped[variable][0] == clipped[variable][1]:
+            raise Rejected(f"a {kind} node needs a variable with a side of positive width, not {str(variable)[:40]!r}")
+        if not self._ball(goal.expression, clipped).is_finite():
+            raise Rejected(f"{where}: a {kind} node needs the expression defined (a finite ball) on its box")
+        referencing = self.region.referencing(variable) if self.region is not None else frozenset()
+        if kind == "boundary":
+            return [self._boundary(node, clipped, goal)]
+        sign = node["sign"]
+        if goal.relation not in exact.SIGNS or sign not in (">=", "<="):
+            raise Rejected(f"a {kind} node proves a sign (not {goal.relation!r}) by a derivative >= or <= 0")
+        slope = self._ball(self._derivative(goal.expression, variable), clipped)
+        if not exact.holds(slope, sign):
+            raise Rejected(f"{where}: the derivative in {variable} is {slope.str(5)}, not {sign} 0 (monotonicity)")
+        end = forms.face_end(goal.relation, sign)
+        relaxed = goal.relaxed | {variable} | referencing
+        lo, hi = clipped[variable]
+        if kind == "monotone":
+            at = lo if end == "low" else hi
+            return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
+        return [(node["face"], clipped | {variable: (lo, lo)}, self._graph(node, clipped, goal, end))]
+
+    def _graph(
+        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal, end: str
+    ) -> _Goal:
+        """A graph node: the extreme over each segment from the bound at `end` lies on the bound, which the box
+        reaches for all its parents; the face is the expression with the bound put in for the variable."""
+        variable = node["graph"]
+        side = self.region.side(variable) if self.region is not None else None
+        if side is None or node["end"] != end or variable in goal.relaxed or not isinstance(side.bound(end), list):
+            raise Rejected(
+                f"a graph node follows the dependent bound of {str(variable)[:40]} at the end where the derivative's "
+                "sign puts the extreme"
+            )
+        assert self.region is not None
+        if not self.region.touches(clipped, variable, end):
+            raise Rejected(f"{_where(clipped)}: the box does not reach the {end} bound of {variable}")
+        key = (id(goal.expression), variable, end)
+        if key not in self.graphs:
+            self.graphs[key] = derivatives.substitute(goal.expression, variable, side.bound(end))  # type: ignore[arg-type]
+            self.kept.append(goal.expression)
+        relaxed = goal.relaxed | {variable} | self.region.referencing(variable)
+        return _Goal(self.graphs[key], goal.relation, relaxed, top=False)
+
+    def _boundary(
+        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal
+    ) -> tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]:
+        """A boundary node: the expression vanishes on the bound at `end` (SymPy, `vanishing`), the box reaches
+        that bound, and the derivative subtree proves the sign that keeps the relation away from it."""
+        variable, end, where = node["boundary"], node["end"], _where(clipped)
+        if not goal.top or goal.relation not in (">=", "<=") or self.region is None or self.vanishing is None:
+            raise Rejected("a boundary node proves only the claim's own non-strict relation on a region")
+        if variable in goal.relaxed or end not in ENDS or not self.region.touches(clipped, variable, end):
+            raise Rejected(f"{where}: the box does not reach the {str(end)[:10]} bound of {variable}")
+        nonzero = self.vanishing(variable, end)
+        if nonzero is None:
+            raise Rejected(f"the expression does not vanish identically on the {end} bound of {variable}")
+        for tree in nonzero:
+            if not self._ball(tree, clipped) != 0:
+                raise Rejected(f"{where}: a condition of the vanishing on the {end} bound of {variable} is unsettled")
+        relation = forms.derivative_relation(goal.relation, end)
+        relaxed = goal.relaxed | self.region.referencing(variable)
+        subgoal = _Goal(self._derivative(goal.expression, variable), relation, relaxed, top=False)
+        return node["derivative"], clipped, subgoal
+
+    def _leaf(self) -> list[Any]:
+        self.count += 1
+        if self.count > self.leaves:
+            raise Rejected(f"the tree has more leaves than the {self.leaves} recorded")
+        return []
+
+    def _derivative(self, tree: list[Any], name: str) -> list[Any]:
+        key = (id(tree), name)
+        if key not in self.derivatives:
+            try:
+                result = derivatives.derivative(tree, name)
+            except TreeError as exc:
+                raise Rejected(f"no derivative in {name}: {exc}") from None
+            self.kept += [tree, result]
+            self.derivatives[key] = result
+        return self.derivatives[key]
+
+    def _cost(self, tree: list[Any]) -> None:
+        """Count the ball operations of one evaluation of the tree against the format's bound."""
+        if id(tree) not in self.sizes:
+            self.kept.append(tree)
+            self.sizes[id(tree)] = count_nodes(tree, fmt.MAX_DERIVED_NODES)
+        self.work += self.sizes[id(tree)]
+        if self.work > fmt.MAX_COVER_WORK:
+            raise Rejected(f"more than {fmt.MAX_COVER_WORK} ball operations: the cover is too large to re-check")
+        if lambda_c.root_count() - self.roots > fmt.MAX_COVER_ROOTS:
+            raise Rejected(f"more than {fmt.MAX_COVER_ROOTS} lambda_c roots: the cover is too large to re-check")
+
+    def _ball(self, tree: list[Any], box: dict[str, tuple[Fraction, Fraction]]) -> arb:
+        self._cost(tree)
+        return forms.natural(tree, box, self.fixed)
+
+
+# ---------------------------------------------------------------- configurations
+
+
+def exact_configuration(record: object) -> ball_model.ExactConfiguration:
+    """The exact configuration of a witness record (rational strings only), within the size bounds."""
+    require_keys(record, {"tokens", "scores", "values", "beta", "attention", "geometry"}, "configuration")
+    assert isinstance(record, dict)
+
+    def matrix(rows: object, what: str, max_rows: int, max_cols: int) -> list[list[Fraction]]:
+        if not isinstance(rows, list) or not 1 <= len(rows) <= max_rows:
+            raise Rejected(f"{what}: 1 to {max_rows} rows")
+        if any(not isinstance(r, list) or not 1 <= len(r) <= max_cols for r in rows):
+            raise Rejected(f"{what}: rows of 1 to {max_cols} entries")
+        return [[parse_rational(v) for v in row] for row in rows]
+
+    tokens = matrix(record["tokens"], "tokens", fmt.MAX_TOKENS, fmt.MAX_DIMENSION)
+    d = len(tokens[0])
+    heads = record["scores"], record["values"]
+    if any(not isinstance(h, list) or not 1 <= len(h) <= fmt.MAX_HEADS for h in heads):
+        raise Rejected(f"1 to {fmt.MAX_HEADS} score and value matrices")
+    scores = [matrix(M, "scores", d, d) for M in record["scores"]]
+    values = [matrix(W, "values", d, d) for W in record["values"]]
+    if len(tokens) < 2 or any(len(x) != d for x in tokens):
+        raise Rejected("tokens must be at least two rows of equal length")
+    if len(values) != len(scores) or any(len(M) != d or any(len(r) != d for r in M) for M in scores + values):
+        raise Rejected("score and value matrices must be H matrices of size d x d")
+    if record["attention"] not in ATTENTION_KINDS or record["geometry"] not in GEOMETRIES:
+        kinds = ", ".join(ATTENTION_KINDS)
+        raise Rejected(f"the ball model covers {kinds} attention on the sphere or in flat space")
+    beta = parse_rational(record["beta"])
+    if beta <= 0:
+        raise Rejected("beta must be positive")
+    return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"])
+
+
+def _index(payload: dict[str, Any], key: str, size: int, what: str) -> int:
+    value = payload.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
+        raise Rejected(f"{key} {str(value)[:20]} is not one of the {size} {what}")
+    return value
+
+
+def configuration(
+    payload: dict[str, Any],
+    *,
+    attention: str,
+    geometry: str,
+    hypotheses: Collection[str],
+    quantity: str,
+    relation: str,
+    claim_id: str,
+) -> str:
+    """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry,
+    and `quantity relation 0` is settled by balls (inside the recorded enclosure)."""
+    axes = MODEL_QUANTITIES[quantity].axes
+    keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *axes}
+    require_keys(payload, keys, "configuration witness")
+    record = payload["configuration"]
+    stated = {
+        "witness": payload["witness"],
+        "attention": record.get("attention") if isinstance(record, dict) else None,
+        "geometry": record.get("geometry") if isinstance(record, dict) else None,
+        "quantity": payload["quantity"],
+        "relation": payload["relation"],
+    }
+    wanted = {
+        "witness": "configuration",
+        "attention": attention,
+        "geometry": geometry,
+        "quantity": quantity,
+        "relation": relation,
+    }
+    wrong = [f"{k} {str(stated[k])[:30]!r} (needs {v!r})" for k, v in wanted.items() if stated[k] != v]
+    listed = payload["hypotheses"]
+    if not isinstance(listed, list) or set(map(str, listed)) != set(hypotheses):
+        wrong.append(f"hypotheses {str(listed)[:120]} (needs {', '.join(sorted(hypotheses))})")
+    if wrong:
+        raise Rejected(f"not a witness of {claim_id}: " + "; ".join(wrong))
+    cfg = exact_configuration(record)
+    failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses))
+    if failed:
+        raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")
+    with precision(recorded_precision(payload)):
+        sizes = {"head": (len(cfg.score_matrices), "heads"), "token": (cfg.n, "tokens")}
+        at = {axis: _index(payload, axis, *sizes[axis]) for axis in axes}
+        value = ball_value(cfg, quantity, at.get("head"), at.get("token"))
+        name = MODEL_QUANTITIES[quantity].written(**at)
+        check_enclosure(value, payload["enclosure"], relation, name)
+    d, H = len(cfg.tokens[0]), len(cfg.score_matrices)
+    return f"exact data n = {cfg.n}, d = {d}, H = {H}, beta = {cfg.beta}: {name} = {value.str(6)} (balls)"

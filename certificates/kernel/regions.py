@@ -1,0 +1,219 @@
+"""The domain of an inequality as covers see it: sides in dependency order, integers, dependent bounds.
+
+A claims-file domain is not a box: `l = { min = "lambda_c(n, beta) + 1/100", max = 10 }` bounds l by a
+function of its parents, and `n = { min = 2, max = 10, integer = true }` takes integer values only. A
+`Region` holds each variable's side: integer or real, and a lower and an upper bound that are an exact
+rational, an expression tree in the variables before it, or absent. The prover
+(`certificates.provers.intervals`) and the checker (`certificates.kernel.recheck`) share one operation on it:
+
+`clip(box)`: the box shrunk to what the region leaves of it. In dependency order, each side is raised to
+its lower bound (a rational, or the lower end of the bound's ball over the clipped sides of its parents)
+and lowered to its upper bound; an integer side is rounded inwards to integers. By induction over the
+order, every point of the region inside the box is inside the clipped box; an empty clipped box (None)
+holds no point of the region. A bound whose ball is not finite clips nothing (a larger box is still a
+superset). Variables in `relaxed` keep their box side (only the integer rounding applies): the faces of
+a monotone node and the segments of a boundary node are not in the region (module docstring of
+`certificates.kernel.recheck`).
+
+Clipping only ever removes points outside the region, so a cover of every clipped box of a tree whose
+root box contains the region (`uncovered`) proves the claim on the whole region: the checker checks
+that the cases exhaust the domain, it does not take it on trust. Clipping treats open ends as closed (a
+superset); `contains`, which settles whether one exact point is in the region, honours them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import arb
+
+from certificates.kernel.exact import ball_of, interval_ball
+from certificates.kernel.exprtree import Tree, eval_ball, exact_rational, exact_value
+
+Box = dict[str, tuple[Fraction, Fraction]]
+Bound = Fraction | Tree | None
+#: The ends of a side, as `Side.bound` names them.
+ENDS = ("low", "high")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One variable of the region: integer or real, and its lower and upper bounds."""
+
+    name: str
+    integer: bool = False
+    low: Bound = None
+    high: Bound = None
+    low_open: bool = False
+    high_open: bool = False
+
+    def bound(self, end: str) -> Bound:
+        """The bound at `end` ("low" or "high")."""
+        return self.low if end == "low" else self.high
+
+    def tied(self) -> bool:
+        """Whether the side is one real value given by a tree: both bounds the same tree, both ends closed."""
+        tree = isinstance(self.low, list) and self.low == self.high
+        return tree and not (self.integer or self.low_open or self.high_open)
+
+    def parents(self) -> set[str]:
+        """The variables its bounds refer to."""
+        return {name for bound in (self.low, self.high) if isinstance(bound, list) for name in _symbols(bound)}
+
+
+@dataclass(frozen=True)
+class Region:
+    """Sides in dependency order (every bound uses only the variables before its own), and fixed constants."""
+
+    sides: tuple[Side, ...]
+    constants: Mapping[str, Fraction] = field(default_factory=dict)
+
+    def side(self, name: str) -> Side | None:
+        """The side of a variable (None for a name that is not a variable of the region)."""
+        return next((s for s in self.sides if s.name == name), None)
+
+    def referencing(self, name: str) -> frozenset[str]:
+        """The variables whose bounds refer to `name`."""
+        return frozenset(s.name for s in self.sides if name in s.parents())
+
+    def bound_ball(self, side: Side, end: str, box: Box) -> arb | None:
+        """The bound of `side` at `end` as a ball over the box's sides of its parents (None: no bound)."""
+        bound = side.bound(end)
+        if bound is None:
+            return None
+        if isinstance(bound, Fraction):
+            return ball_of(bound)
+        env = {k: ball_of(v) for k, v in self.constants.items()}
+        env |= {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()}
+        return eval_ball(bound, env)
+
+    def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
+        """The exact outer end of the bound over the box's parents (its lower end for a lower bound); None
+        when there is no bound or its ball is not finite."""
+        bound = side.bound(end)
+        if isinstance(bound, Fraction):
+            return bound
+        value = self.bound_ball(side, end, box)
+        if value is None or not value.is_finite():
+            return None
+        return exact_value(value.lower() if end == "low" else value.upper())
+
+    def clip(self, box: Box, relaxed: frozenset[str] = frozenset()) -> Box | None:
+        """The box shrunk to the region (module docstring); None when no point of the region is in it."""
+        return self.clipped(box, relaxed)[0]
+
+    def clipped(self, box: Box, relaxed: frozenset[str] = frozenset()) -> tuple[Box | None, Side | None]:
+        """(`clip(box)`, None), or (None, the side whose clipped interval is empty)."""
+        clipped = dict(box)
+        for side in self.sides:
+            if side.name not in clipped:
+                continue
+            lo, hi = clipped[side.name]
+            if side.name not in relaxed:
+                low, high = (self.bound_end(side, end, clipped) for end in ENDS)
+                lo = lo if low is None else max(lo, low)
+                hi = hi if high is None else min(hi, high)
+            if side.integer:
+                lo, hi = Fraction(math.ceil(lo)), Fraction(math.floor(hi))
+            if lo > hi:
+                return None, side
+            clipped[side.name] = (lo, hi)
+        return clipped, None
+
+    def touches(self, box: Box, name: str, end: str) -> bool:
+        """Whether the (clipped) box reaches the bound of `name` at `end` for every value of its parents in
+        the box: its side starts at or below the bound's lower end (ends at or above its upper end)."""
+        side = self.side(name)
+        if side is None or side.bound(end) is None:
+            return False
+        lo, hi = box[name]
+        bound = side.bound(end)
+        if isinstance(bound, Fraction):
+            return lo <= bound if end == "low" else hi >= bound
+        value = self.bound_ball(side, end, box)
+        if value is None or not value.is_finite():
+            return False
+        return bool(ball_of(lo) <= value) if end == "low" else bool(ball_of(hi) >= value)
+
+    def uncovered(self, box: Box) -> str | None:
+        """Why the box does not contain the region (a variable it lacks, an unbounded side, a bound outside
+        its side), or None when it does."""
+        if set(box) != {s.name for s in self.sides}:
+            return f"the box's variables {sorted(box)} are not the region's {[s.name for s in self.sides]}"
+        clipped = dict(box)
+        for side in self.sides:
+            lo, hi = box[side.name]
+            if side.low is None or side.high is None:
+                return f"{side.name} is unbounded"
+            low, high = self.bound_end(side, "low", clipped), self.bound_end(side, "high", clipped)
+            if low is None or high is None or lo > low or hi < high:
+                return f"the side of {side.name} does not contain its bounds"
+        return None
+
+    def outer_box(self) -> Box | None:
+        """The box of the bounds' outer ends, in order (None when a side is unbounded or a bound has no ball)."""
+        box: Box = {}
+        for side in self.sides:
+            low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
+            if low is None or high is None:
+                return None
+            box[side.name] = (low, high)
+        return box
+
+    def contains(self, point: Mapping[str, Fraction | arb]) -> bool:
+        """Whether the point satisfies every bound (open ends strictly; False when unsure). A value is an exact
+        rational, settled against each bound exactly (a rational, or a tree of rational arithmetic evaluated in
+        rationals) or by balls; or, for a real side whose two bounds are one tree (closed), the ball of that
+        tree, which is in the side by identity wherever the ball is finite (the bound is defined there)."""
+        for side in self.sides:
+            value = point[side.name]
+            if isinstance(value, arb):
+                if not (side.tied() and value.is_finite()):
+                    return False
+                bound = self.point_bound(side, "low", point)
+                if not isinstance(bound, arb) or not bound.is_finite() or not value.contains(bound):
+                    return False
+                continue
+            if side.integer and value.denominator != 1:
+                return False
+            for end in ENDS:
+                bound = self.point_bound(side, end, point)
+                if bound is None:
+                    continue
+                strict = side.low_open if end == "low" else side.high_open
+                if isinstance(bound, arb):
+                    below, above = (bound, ball_of(value)) if end == "low" else (ball_of(value), bound)
+                    settled = bool(below < above) if strict else bool(below <= above)
+                else:
+                    below_q, above_q = (bound, value) if end == "low" else (value, bound)
+                    settled = below_q < above_q if strict else below_q <= above_q
+                if not settled:
+                    return False
+        return True
+
+    def point_bound(self, side: Side, end: str, point: Mapping[str, Fraction | arb]) -> Fraction | arb | None:
+        """The bound at a point of its parents: exact when it is a rational or a tree of rational arithmetic at
+        exact values, else its ball at the current precision (None: no bound)."""
+        bound = side.bound(end)
+        if bound is None or isinstance(bound, Fraction):
+            return bound
+        exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
+        if exact is not None:
+            return exact
+        env = {k: ball_of(v) for k, v in self.constants.items()}
+        env |= {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}
+        return eval_ball(bound, env)
+
+
+def _symbols(tree: Tree) -> set[str]:
+    op, args = tree[0], tree[1:]
+    if op == "sym":
+        return {args[0]}
+    if op == "rat":
+        return set()
+    if op == "pow":
+        return _symbols(args[0])
+    return set().union(*(_symbols(a) for a in args))

@@ -1,0 +1,117 @@
+"""The exit cluster gap eps_exit(H, n, kappa) of Condition 8 in Theorem 19's regime, as a certified ball.
+
+`identities.condition8_invariance` proves that the margin's sign along the trajectory is that of the
+strictly concave h(rho) = (n - 1)(1 - rho)(1 + (n - 1) rho) - (H - 1)(exp(kappa (1 - rho)) + (n - 1) rho)^2
+(kappa = alpha beta), with h(1) < 0; when h(0) > 0 it has exactly one zero rho_exit in (0, 1), and
+eps_exit = 1 - rho_exit. So two exact rationals lo < hi with h(lo) > 0 > h(hi), each sign settled by a
+ball, enclose rho_exit: no cover of [0, lo] is needed (concavity and h(0) > 0 keep h > 0 there). The
+approximation comes from bisection at low precision and Newton steps at doubling precision; only the two
+final signs are trusted, so a poor approximation can only cost precision, never soundness.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+from flint import arb
+
+from certificates.kernel.exact import ball_of, precision
+from certificates.kernel.expression_balls import to_arb
+from identities import condition8_invariance as ci
+
+#: Bisection steps before Newton takes over (a start accurate to about 2^-30).
+_BISECTIONS = 30
+#: Newton steps at the full precision (each doubles the correct bits, the doubling schedule lags behind).
+_FINAL_STEPS = 2
+
+
+class NoExit(ValueError):
+    """Condition 8 does not hold strictly at the orthogonal start (h(0) <= 0 or undecided), or H < 2."""
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """lo < rho_exit < hi, both exact, with h(lo) > 0 > h(hi) settled by balls at `prec` bits."""
+
+    lo: Fraction
+    hi: Fraction
+    prec: int
+
+    def gap_interval(self, digits: int = 6) -> str:
+        """[a, b] with `digits` decimals, rounded outwards, containing eps_exit = 1 - rho_exit."""
+        scale = 10**digits
+        low = Fraction(math.floor((1 - self.hi) * scale), scale)
+        high = Fraction(math.ceil((1 - self.lo) * scale), scale)
+        return f"[{float(low):.{digits}f}, {float(high):.{digits}f}]"
+
+    def gap(self) -> arb:
+        """A ball containing eps_exit = 1 - rho_exit (the union of the balls of 1 - hi and 1 - lo)."""
+        with precision(self.prec + 64):
+            return ball_of(1 - self.hi).union(ball_of(1 - self.lo))
+
+
+def _h(heads: int, tokens: int, strength: Fraction) -> tuple[sp.Expr, sp.Expr]:
+    """h and dh/drho with H, n fixed and kappa a symbol (bound as a ball, never simplified by SymPy)."""
+    h = ci.exit_function().subs({ci.H: heads, ci.n: tokens})
+    return h, sp.diff(h, ci.rho)
+
+
+def _value(expr: sp.Expr, strength: Fraction, at: Fraction | arb, prec: int) -> arb:
+    with precision(prec):
+        point = at if isinstance(at, arb) else ball_of(at)
+        return to_arb(expr, {ci.kappa: ball_of(strength), ci.rho: point}, prec)
+
+
+def start_margin_positive(heads: int, tokens: int, strength: Fraction, max_prec: int = 4096) -> bool:
+    """Whether h(0) = (n - 1) - (H - 1) exp(2 kappa) > 0, settled by balls (False when it is < 0)."""
+    h, _ = _h(heads, tokens, strength)
+    prec = 64
+    while prec <= max_prec:
+        value = _value(h, strength, Fraction(0), prec)
+        if value > 0 or value < 0:
+            return bool(value > 0)
+        prec *= 2
+    raise NoExit(f"h(0) too close to 0 to decide at {max_prec} bits")
+
+
+def bracket(heads: int, tokens: int, strength: Fraction, prec: int) -> Bracket:
+    """Exact lo < rho_exit < hi about 2^-(prec - 16) apart, certified by the signs of h (NoExit without a zero)."""
+    if heads < 2:
+        raise NoExit("a single head has no cross shadows: Condition 8 always holds, there is no exit")
+    if not start_margin_positive(heads, tokens, strength):
+        raise NoExit("Condition 8 fails at the orthogonal start ((H - 1) exp(2 alpha beta) > n - 1)")
+    h, slope = _h(heads, tokens, strength)
+    lo, hi = Fraction(0), Fraction(1)
+    for _ in range(_BISECTIONS):
+        mid = (lo + hi) / 2
+        if _value(h, strength, mid, 64) > 0:
+            lo = mid
+        else:
+            hi = mid
+    x, working, steps = (lo + hi) / 2, 32, 0
+    while working < prec + 32 or steps < _FINAL_STEPS:  # a few steps at full precision: the start has ~30 bits
+        working = min(2 * working, prec + 32)
+        steps += working == prec + 32
+        with precision(working):
+            x = _dyadic((ball_of(x) - _value(h, strength, x, working) / _value(slope, strength, x, working)).mid())
+    width = Fraction(1, 2 ** max(prec - 8, 8))
+    while width < 1:
+        lo, hi = max(x - width, Fraction(0)), min(x + width, Fraction(1))
+        if _value(h, strength, lo, prec + 64) > 0 and _value(h, strength, hi, prec + 64) < 0:
+            return Bracket(lo, hi, prec + 64)
+        width *= 2**8
+    raise NoExit("no bracket of the zero of h was certified")  # unreachable for h(0) > 0 > h(1)
+
+
+def _dyadic(point: arb) -> Fraction:
+    """The exact value of a ball's midpoint (a dyadic rational)."""
+    mantissa, exponent = point.man_exp()
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+
+
+def exit_gap_ball(heads: int, tokens: int, scale: Fraction, inverse_temperature: Fraction, prec: int) -> arb:
+    """A ball containing eps_exit(H, n, alpha beta) at about `prec` bits."""
+    return bracket(heads, tokens, scale * inverse_temperature, prec).gap()

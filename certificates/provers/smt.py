@@ -1,0 +1,109 @@
+"""Decide polynomial statements over the reals with Z3 (nlsat), and write their SMT certificates.
+
+A statement (`certificates.kernel.obligations.SmtStatement`) is `hypotheses => goal` over real
+constants. It is printed once as SMT-LIB2 by the checker's own printer
+(`certificates.kernel.smtlib.problem_text`, from the statement's trees), parsed by Z3 from that text and
+solved under a time budget: `unsat` proves the statement for every real value at once; `sat`
+comes with a model (a candidate counterexample: its values as text, and as rationals, exact for
+rational and integer values and within 10^-30 for algebraic ones); `unknown` or a timeout is
+reported as such. A certificate
+holds the trees, never the text: `headflow check-cert` prints the text again and re-runs z3 and
+cvc5 on it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import z3
+
+from certificates.kernel import smtlib
+from certificates.kernel.obligations import SmtStatement
+from certificates.store import write_certificate
+
+DEFAULT_TIMEOUT_SECONDS = 10.0
+MODEL_DIGITS = 20
+#: Decimal digits of the rational that stands for an algebraic model value.
+APPROXIMATION_DIGITS = 30
+
+
+@dataclass
+class SmtResult:
+    """The solver's answer on the negated statement: unsat (proved), sat (model), unknown.
+
+    `model` shows each constant's value; `point` gives it as a rational (exact unless the value is
+    algebraic and irrational: then a rational approximation, so only a candidate to verify)."""
+
+    status: str
+    seconds: float
+    model: dict[str, str] = field(default_factory=dict)
+    reason: str = ""
+    point: dict[str, Fraction] = field(default_factory=dict)
+
+
+def problem(statement: SmtStatement) -> str:
+    """The SMT-LIB2 text of the negated statement, exactly as the checker prints it."""
+    tree = statement.tree()
+    return smtlib.problem_text(tree["constants"], tree["hypotheses"], tree["goal"], tree.get("integers", ()))
+
+
+def _model_value(value: z3.ExprRef) -> str:
+    if z3.is_rational_value(value):
+        return f"{value.numerator_as_long()}/{value.denominator_as_long()}"
+    if z3.is_algebraic_value(value):
+        return f"~{value.as_decimal(MODEL_DIGITS)} (algebraic)"
+    return str(value)
+
+
+def _model_rational(value: z3.ExprRef) -> Fraction | None:
+    """The value as a rational: exact for integers and rationals, an approximation for algebraic numbers."""
+    if z3.is_int_value(value):
+        return Fraction(value.as_long())
+    if z3.is_algebraic_value(value):
+        value = value.approx(APPROXIMATION_DIGITS)
+    if z3.is_rational_value(value):
+        return Fraction(value.numerator_as_long(), value.denominator_as_long())
+    return None
+
+
+def decide(statement: SmtStatement, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> SmtResult:
+    """Solve `hypotheses and not goal` from its SMT-LIB2 text, within the time budget."""
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(timeout_seconds * 1000)))
+    solver.from_string(problem(statement))
+    start = time.monotonic()
+    answer = solver.check()
+    seconds = time.monotonic() - start
+    if answer == z3.unsat:
+        return SmtResult("unsat", seconds)
+    if answer == z3.sat:
+        model = solver.model()
+        names = {f"x{index}": s.name for index, s in enumerate(statement.symbols)}
+        # only the declared constants: a model may also interpret functions (division by zero), not values
+        constants = {names[d.name()]: model[d] for d in model.decls() if d.arity() == 0 and d.name() in names}
+        values = {name: _model_value(value) for name, value in constants.items()}
+        point = {name: q for name, value in constants.items() if (q := _model_rational(value)) is not None}
+        return SmtResult("sat", seconds, values, "the negated statement has a model", point)
+    reason = solver.reason_unknown() or "unknown"
+    status = "timeout" if "timeout" in reason or "canceled" in reason else "unknown"
+    return SmtResult(status, seconds, reason=f"z3 {reason} after {seconds:.2f}s (budget {timeout_seconds:g}s)")
+
+
+def certify(
+    statements: Sequence[SmtStatement],
+    claim_id: str,
+    directory: Path,
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+) -> tuple[dict[str, SmtResult], Path | None]:
+    """Decide every statement; when all are `unsat`, write one certificate holding them all."""
+    results: dict[str, SmtResult] = {}
+    for statement in statements:
+        results[statement.name] = decide(statement, timeout_seconds)
+        if results[statement.name].status != "unsat":
+            return results, None
+    payload = {"logic": smtlib.LOGIC, "statements": [s.tree() for s in statements]}
+    return results, write_certificate(directory, claim_id, "smt", payload)

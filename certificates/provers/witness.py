@@ -1,0 +1,215 @@
+"""Certified witnesses: exact data whose stated property is verified with exact rationals and balls.
+
+Two kinds. A *point* witness binds the symbols of SymPy expressions to rationals and checks each
+condition (`expr > 0`, `< 0`, ...) with a ball (the verifier's own tree evaluator), raising the precision
+until the ball decides. A *configuration* witness rounds a float configuration of the model to
+exact data (rational heads, rational unit tokens by inverse stereographic projection, rational
+beta; usa or softmax attention), checks the hypotheses exactly, and evaluates dE_h/dt, dE/dt or an
+attention entropy rate dH^h_i/dt with the ball model. Either way a property is reported only when
+the ball settles it: rounding noise never becomes a witness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sympy as sp
+from flint import arb
+
+from certificates.kernel import ball_model, obligations
+from certificates.kernel.exact import ball_of, fails, holds, precision
+from certificates.kernel.exprtree import enclosure_text, eval_ball, from_sympy, rational_text
+from certificates.kernel.model_quantities import ball_value
+from certificates.provers.rational_sphere import stereographic_lift
+from certificates.store import write_certificate
+
+PRECISIONS = (64, 128, 256, 512)
+
+
+@dataclass
+class WitnessResult:
+    """Whether the property was verified, the balls, and the certificate (when written)."""
+
+    verified: bool
+    values: list[str]
+    record: dict[str, Any]
+    path: Path | None = None
+    reason: str = ""
+
+
+def _settle(evaluate: Any, relations: Sequence[str]) -> tuple[bool, list[arb], int]:
+    """Evaluate at rising precision until every relation holds rigorously (or precision runs out)."""
+    values: list[arb] = []
+    for prec in PRECISIONS:
+        with precision(prec):
+            values = evaluate()
+        if all(holds(v, r) for v, r in zip(values, relations, strict=True)):
+            return True, values, prec
+        if any(fails(v, r) for v, r in zip(values, relations, strict=True)):  # no precision can rescue it
+            break
+    return False, values, PRECISIONS[-1]
+
+
+def settle_point(
+    conditions: Sequence[tuple[str, sp.Expr, str]],
+    point: Mapping[sp.Symbol, Fraction],
+    parameters: Mapping[str, int] | None = None,
+) -> WitnessResult:
+    """Verify `expr relation 0` for each (name, expr, relation) at the exact point (no file is written)."""
+    relations = [r for _, _, r in conditions]
+    trees = [from_sympy(expr) for _, expr, _ in conditions]  # evaluated as certificates.kernel.verify re-evaluates them
+
+    def evaluate() -> list[arb]:
+        env = {s.name: ball_of(Fraction(v)) for s, v in point.items()}
+        return [eval_ball(tree, env) for tree in trees]
+
+    ok, values, prec = _settle(evaluate, relations)
+    record = {
+        "witness": "point",
+        "parameters": {k: str(v) for k, v in (parameters or {}).items()},
+        "point": {s.name: rational_text(v) for s, v in point.items()},
+        "prec": prec,
+        "conditions": [
+            {"name": name, "relation": r, "expression": tree, "enclosure": enclosure_text(v)}
+            for (name, _, r), tree, v in zip(conditions, trees, values, strict=True)
+        ],
+    }
+    shown = [v.str(8) for v in values]
+    return WitnessResult(ok, shown, record, reason="" if ok else "the balls do not settle every condition")
+
+
+def certify_point(
+    claim_id: str,
+    conditions: Sequence[tuple[str, sp.Expr, str]],
+    point: Mapping[sp.Symbol, Fraction],
+    directory: Path,
+    parameters: Mapping[str, int] | None = None,
+    claim: dict[str, Any] | None = None,
+) -> WitnessResult:
+    """Settle the conditions at the point; when all hold, write the witness certificate."""
+    result = settle_point(conditions, point, parameters)
+    if result.verified:
+        result.path = write_certificate(directory, claim_id, "witness", result.record, claim)
+    return result
+
+
+def certify_obligation_point(
+    claim_id: str, parameters: Mapping[str, int], coordinates: Sequence[Fraction], directory: Path
+) -> WitnessResult:
+    """A point witness of a registry claim: its conditions are the checker's obligation for these parameters."""
+    obligation = obligations.POINTS[claim_id]
+    point = dict(zip(obligation.symbols(parameters), coordinates, strict=True))
+    return certify_point(claim_id, obligation.conditions(parameters), point, directory, parameters)
+
+
+# ---------------------------------------------------------------- configurations
+
+
+def rational(value: float, denominator: int) -> Fraction:
+    """The nearest fraction with the given denominator."""
+    return Fraction(round(value * denominator), denominator)
+
+
+def rational_unit_vector(x: np.ndarray, denominator: int) -> list[Fraction]:
+    """A rational point exactly on the sphere near the unit vector x (inverse stereographic projection).
+
+    Projects from the pole (0, ..., 0, 1) — or from its opposite when x is near that pole — rounds the
+    projected coordinates to the denominator and lifts them back exactly."""
+    flip = x[-1] > 0
+    y = -x if flip else x
+    t = [rational(float(v / (1.0 - y[-1])), denominator) for v in y[:-1]]
+    lifted = stereographic_lift(t)
+    return [-v for v in lifted] if flip else lifted
+
+
+def rational_matrix(M: np.ndarray, denominator: int, symmetric: bool) -> list[list[Fraction]]:
+    """Round entry-wise (exact zeros stay zero, so block structure and orthogonality survive)."""
+    d = M.shape[0]
+    R = [[rational(float(M[i, j]), denominator) for j in range(d)] for i in range(d)]
+    if symmetric:
+        R = [[R[min(i, j)][max(i, j)] for j in range(d)] for i in range(d)]
+    return R
+
+
+def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
+    """The JSON form of exact data (rational strings), as the verifier reads it."""
+
+    def matrix(rows: Sequence[Sequence[Fraction]]) -> list[list[str]]:
+        return [[rational_text(v) for v in row] for row in rows]
+
+    return {
+        "tokens": matrix(cfg.tokens),
+        "scores": [matrix(M) for M in cfg.score_matrices],
+        "values": [matrix(W) for W in cfg.values],
+        "beta": rational_text(cfg.beta),
+        "attention": cfg.attention,
+        "geometry": cfg.geometry,
+    }
+
+
+def round_configuration(
+    tokens: np.ndarray,
+    score_matrices: np.ndarray,
+    values: np.ndarray,
+    beta: float,
+    denominator: int = 2**12,
+    symmetric: bool = True,
+    geometry: str = "sphere",
+    attention: str = "usa",
+    symmetric_values: bool = False,
+) -> ball_model.ExactConfiguration:
+    """Exact data near a float configuration; `values is score_matrices` keeps W_h = M_h exactly.
+
+    Entry-wise rounding keeps exact zeros and equal entries equal, so a scalar head lambda I stays
+    an exact rational multiple of I (its diagonal entries are one float rounded one way);
+    `symmetric` and `symmetric_values` make the rounded score and value matrices exactly symmetric."""
+    X = [rational_unit_vector(x, denominator) for x in tokens]
+    M = [rational_matrix(m, denominator, symmetric) for m in score_matrices]
+    W = M if values is score_matrices else [rational_matrix(w, denominator, symmetric_values) for w in values]
+    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention)
+
+
+def certify_configuration(
+    claim_id: str,
+    cfg: ball_model.ExactConfiguration,
+    hypotheses: Sequence[str],
+    quantity: str,
+    head: int | None,
+    relation: str,
+    directory: Path,
+    token: int | None = None,
+    claim: dict[str, Any] | None = None,
+) -> WitnessResult:
+    """Check the hypotheses exactly and `quantity relation 0` with balls; certify when both hold.
+
+    `quantity` is one of `certificates.kernel.model_quantities.CERTIFIED`: "energy_rate" (dE/dt),
+    "head_energy_rate" (dE_h/dt, `head`) or "entropy_rate" (dH^h_i/dt, `head` and `token`)."""
+    record: dict[str, Any] = {
+        "witness": "configuration",
+        "configuration": exact_record(cfg),
+        "hypotheses": list(hypotheses),
+        "quantity": quantity,
+        "relation": relation,
+    }
+    failed = ball_model.hypothesis_failures(cfg, hypotheses)
+    if failed:
+        return WitnessResult(False, [], record, reason=f"exact data violate {', '.join(failed)}")
+
+    def evaluate() -> list[arb]:
+        return [ball_value(cfg, quantity, head, token)]
+
+    ok, values, prec = _settle(evaluate, [relation])
+    if head is not None:
+        record["head"] = head
+    if token is not None:
+        record["token"] = token
+    record |= {"prec": prec, "enclosure": enclosure_text(values[0])}
+    shown = [v.str(8) for v in values]
+    if not ok:
+        return WitnessResult(False, shown, record, reason=f"the ball {shown[0]} does not settle {relation} 0")
+    return WitnessResult(True, shown, record, write_certificate(directory, claim_id, "witness", record, claim))

@@ -1,0 +1,1 @@
+"""What several subcommands share: the options of the deciding commands (`verify`, `check`)."""

@@ -1,0 +1,1 @@
+"""The regime's constants: certified digits from balls, mpmath's cross-check, floats, tables, number parsing."""

@@ -1,0 +1,502 @@
+"""Equilibria of the multi-head field on (S^{d-1})^n: float search, symmetry detection, certification.
+
+The search (floats, `checks.model.field`) polishes many seeded random starts and the structured candidates
+(all tokens equal, antipodal splits, regular simplices, tokens split along orthogonal head
+subspaces) with Levenberg-Marquardt on the velocity, and keeps one representative per class modulo
+the rotations that commute with the heads and the permutations of tokens. Each representative is
+then put in a frame where its symmetries are signed permutations commuting with the heads
+(candidate frames from the tokens and their sums and differences), rounded to exact data in the
+fixed set of those symmetries, polished by Newton in that slice, and certified by
+`certificates.kernel.equilibrium` (Krawczyk existence, Gershgorin index); the certificate is written by
+`certificates.store`. A float result alone is never reported as certified.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import least_squares
+
+from certificates.kernel import equilibrium as eq
+from certificates.kernel.exprtree import rational_text
+from certificates.store import write_certificate
+from checks.model import field as model
+from checks.model.configuration import Configuration
+
+#: Velocity size below which a polished float point counts as an equilibrium candidate.
+RESIDUAL = 1e-10
+#: Distance below which two tokens are the same point (clusters) in symmetry detection.
+MATCH = 1e-6
+#: Working precision of the certificates (bits).
+PRECISION = 128
+#: Most group elements generated when closing the detected symmetries.
+MAX_GROUP = 4096
+
+
+@dataclass(frozen=True)
+class Instance:
+    """Exact heads (H x d x d rationals, W_h = M_h), beta and attention kind, for n tokens."""
+
+    n: int
+    d: int
+    score_matrices: list[list[list[Fraction]]]
+    beta: Fraction
+    attention: str
+    heads: str  # "scalar" or "orthogonal"
+    strengths: tuple[Fraction, ...]
+
+    def configuration(self, tokens: np.ndarray) -> Configuration:
+        M = np.array([[[float(v) for v in row] for row in m] for m in self.score_matrices])
+        return Configuration.create(tokens, M, beta=float(self.beta), attention=self.attention, unit_tolerance=1e-6)
+
+    def float_heads(self) -> np.ndarray:
+        return np.array([[[float(v) for v in row] for row in m] for m in self.score_matrices])
+
+    def describe(self) -> str:
+        lams = ",".join(str(s) for s in self.strengths)
+        return f"n={self.n}, d={self.d}, {self.heads} heads lambda=({lams}), {self.attention}, beta={self.beta}"
+
+
+def block_ranges(H: int, d: int) -> list[range]:
+    """Contiguous coordinate blocks, as even as possible (head h acts on block h)."""
+    sizes = [d // H + (1 if h < d % H else 0) for h in range(H)]
+    starts = np.cumsum([0, *sizes])
+    return [range(int(starts[h]), int(starts[h + 1])) for h in range(H)]
+
+
+def instance(n: int, d: int, strengths: Sequence[Fraction], attention: str, beta: Fraction, heads: str) -> Instance:
+    """Scalar heads lambda_h I, or orthogonal heads lambda_h P_h (P_h the projection on coordinate block h)."""
+    H = len(strengths)
+    mats = []
+    blocks = block_ranges(H, d) if heads == "orthogonal" else [range(d)] * H
+    for lam, block in zip(strengths, blocks, strict=True):
+        mats.append([[lam if (i == j and i in block) else Fraction(0) for j in range(d)] for i in range(d)])
+    return Instance(n, d, mats, Fraction(beta), attention, heads, tuple(Fraction(s) for s in strengths))
+
+
+# ---------------------------------------------------------------- float search
+
+
+def velocity(inst: Instance, tokens: np.ndarray) -> np.ndarray:
+    """The tangent velocity (n x d) at unit tokens, from the numpy model."""
+    return model.token_velocity(inst.configuration(tokens))
+
+
+def _normalized(Y: np.ndarray) -> np.ndarray:
+    return Y / np.linalg.norm(Y, axis=1, keepdims=True)
+
+
+def polish(inst: Instance, start: np.ndarray) -> np.ndarray | None:
+    """Levenberg-Marquardt on the velocity from `start`; the unit tokens when the residual is below RESIDUAL."""
+
+    def residual(y: np.ndarray) -> np.ndarray:
+        Y = y.reshape(inst.n, inst.d)
+        if np.any(np.linalg.norm(Y, axis=1) < 1e-8):
+            return np.full(inst.n * inst.d, 1e3)
+        return velocity(inst, _normalized(Y)).ravel()
+
+    result = least_squares(residual, start.ravel(), method="lm", xtol=1e-15, ftol=1e-15, gtol=1e-15, max_nfev=4000)
+    X = _normalized(result.x.reshape(inst.n, inst.d))
+    return X if np.max(np.abs(velocity(inst, X))) < RESIDUAL else None
+
+
+def structured_candidates(inst: Instance) -> list[tuple[str, np.ndarray]]:
+    """All tokens equal, antipodal splits, a regular simplex, a square, and splits along the head subspaces."""
+    n, d = inst.n, inst.d
+    e = np.eye(d)
+    out: list[tuple[str, np.ndarray]] = [("single cluster", np.tile(e[-1], (n, 1)))]
+    for k in range(1, n // 2 + 1):
+        out.append((f"antipodal split {n - k}+{k}", np.array([e[-1]] * (n - k) + [-e[-1]] * k)))
+    if d >= n:
+        out.append(("regular simplex", _normalized(np.eye(n, d) - np.eye(n, d).sum(axis=0) / n)))
+    elif d == n - 1 and n == 4:
+        out.append(("regular simplex", _normalized(np.array([[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1.0]]))))
+    elif d == 2 and n == 3:
+        angles = 2 * math.pi * np.arange(3) / 3
+        out.append(("regular simplex", np.stack([np.cos(angles), np.sin(angles)], axis=1)))
+    if d >= 2 and n == 4:
+        out.append(("square (two orthogonal antipodal pairs)", np.array([e[0], e[1], -e[0], -e[1]])))
+    if inst.heads == "orthogonal" and len(inst.strengths) >= 2:
+        blocks = block_ranges(len(inst.strengths), d)
+        X = np.array([e[blocks[i % len(blocks)][0]] * (1 if (i // len(blocks)) % 2 == 0 else -1) for i in range(n)])
+        out.append(("split along the head subspaces (antipodal pairs)", X))
+    return out
+
+
+def head_invariants(inst: Instance, X: np.ndarray) -> tuple[float, ...]:
+    """Sorted score matrices of every head (a class invariant modulo commuting rotations and permutations)."""
+    parts = []
+    for M in inst.float_heads():
+        S = X @ M @ X.T
+        parts.extend(np.sort(np.linalg.eigvalsh(0.5 * (S + S.T))))
+        parts.extend(np.sort(S.ravel()))
+    return tuple(np.round(parts, 6))
+
+
+@dataclass
+class Found:
+    """One equilibrium class: a float representative, how it was found, and later its certification."""
+
+    name: str
+    tokens: np.ndarray
+    starts: int = 1
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+def search(inst: Instance, rng: np.random.Generator, starts: int) -> list[Found]:
+    """Structured candidates and `starts` random starts, polished, one per class (in order of discovery)."""
+    found: dict[tuple[float, ...], Found] = {}
+    candidates = [*structured_candidates(inst)]
+    candidates += [("random start", rng.standard_normal((inst.n, inst.d))) for _ in range(starts)]
+    for name, start in candidates:
+        X = (
+            start
+            if name != "random start" and np.max(np.abs(velocity(inst, start))) < RESIDUAL
+            else polish(inst, start)
+        )
+        if X is None:
+            continue
+        key = head_invariants(inst, X)
+        if key in found:
+            found[key].starts += 1
+        else:
+            found[key] = Found(name if name != "random start" else _name(X), X)
+    return list(found.values())
+
+
+def _name(X: np.ndarray) -> str:
+    """A plain description of a configuration found from a random start: its distinct points and rank."""
+    distinct = len(_clusters(X))
+    rank = int(np.linalg.matrix_rank(X, tol=1e-6))
+    return f"{distinct} distinct point(s), spanning dimension {rank}"
+
+
+def _clusters(X: np.ndarray) -> list[list[int]]:
+    groups: list[list[int]] = []
+    for i, x in enumerate(X):
+        for g in groups:
+            if np.linalg.norm(X[g[0]] - x) < MATCH:
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
+# ---------------------------------------------------------------- symmetry detection
+
+
+def _allowed_signed_permutations(inst: Instance) -> list[np.ndarray]:
+    """Signed permutation matrices that commute with every head (coordinates permuted within head blocks)."""
+    d = inst.d
+    blocks = [range(d)] if inst.heads == "scalar" else block_ranges(len(inst.strengths), d)
+    per_block = []
+    for block in blocks:
+        options = []
+        for perm in itertools.permutations(block):
+            for signs in itertools.product((1, -1), repeat=len(block)):
+                options.append((perm, signs))
+        per_block.append(options)
+    out = []
+    for choice in itertools.product(*per_block):
+        R = np.zeros((d, d))
+        for block, (perm, signs) in zip(blocks, choice, strict=True):
+            for src, dst, s in zip(block, perm, signs, strict=True):
+                R[dst, src] = s
+        out.append(R)
+    return out
+
+
+def _match(Y: np.ndarray, X: np.ndarray) -> tuple[int, ...] | None:
+    """pi with Y_i = X_pi(i) (a bijection), or None."""
+    used: set[int] = set()
+    pi = []
+    for y in Y:
+        j = next((j for j in range(len(X)) if j not in used and np.linalg.norm(y - X[j]) < MATCH), None)
+        if j is None:
+            return None
+        used.add(j)
+        pi.append(j)
+    return tuple(pi)
+
+
+def _frames(inst: Instance, X: np.ndarray) -> list[np.ndarray]:
+    """Candidate orthogonal frames Q (columns) commuting with the heads: axes from tokens, sums and differences."""
+    d = inst.d
+    blocks = [range(d)] if inst.heads == "scalar" else block_ranges(len(inst.strengths), d)
+    per_block = []
+    for block in blocks:
+        idx = list(block)
+        axes = []
+        vectors = [X[i, idx] for i in range(inst.n)]
+        vectors += [X[i, idx] + s * X[j, idx] for i, j in itertools.combinations(range(inst.n), 2) for s in (1, -1)]
+        for v in vectors:
+            if np.linalg.norm(v) > 1e-6:
+                u = v / np.linalg.norm(v)
+                if all(abs(abs(u @ a) - 1) > 1e-9 for a in axes):
+                    axes.append(u)
+        frames = []
+        for first in axes[:12]:
+            basis = [first]
+            for a in axes:
+                if len(basis) == len(idx):
+                    break
+                if all(abs(a @ b) < 1e-7 for b in basis):
+                    basis.append(a)
+            # complete with a Gram-Schmidt of the standard axes
+            for k in range(len(idx)):
+                if len(basis) == len(idx):
+                    break
+                v = np.eye(len(idx))[k] - sum((np.eye(len(idx))[k] @ b) * b for b in basis)
+                if np.linalg.norm(v) > 1e-6:
+                    basis.append(v / np.linalg.norm(v))
+            frames.append(np.array(basis).T)
+        per_block.append(frames or [np.eye(len(idx))])
+    out = []
+    for choice in itertools.islice(itertools.product(*per_block), 200):
+        Q = np.zeros((d, d))
+        for block, q in zip(blocks, choice, strict=True):
+            Q[np.ix_(list(block), list(block))] = q
+        out.append(Q)
+    return out
+
+
+def _symmetries(inst: Instance, Xf: np.ndarray) -> list[tuple[np.ndarray, tuple[int, ...]]]:
+    """Signed permutations (with their token permutation) that map the configuration to itself, and the swaps of
+    coinciding tokens."""
+    found = []
+    for R in _allowed_signed_permutations(inst):
+        pi = _match(Xf @ R.T, Xf)
+        if pi is not None and not (np.allclose(R, np.eye(inst.d)) and pi == tuple(range(inst.n))):
+            found.append((R, pi))
+    for group in _clusters(Xf):
+        for a, b in itertools.pairwise(group):
+            pi = list(range(inst.n))
+            pi[a], pi[b] = b, a
+            found.append((np.eye(inst.d), tuple(pi)))
+    return found
+
+
+def _compose(g: tuple[np.ndarray, tuple[int, ...]], h: tuple[np.ndarray, tuple[int, ...]]) -> tuple[np.ndarray, tuple]:
+    """g after h: (R_g R_h, pi_g o pi_h)."""
+    return g[0] @ h[0], tuple(g[1][k] for k in h[1])
+
+
+def _closure(generators: list[tuple[np.ndarray, tuple[int, ...]]], n: int, d: int) -> list[tuple[np.ndarray, tuple]]:
+    identity = (np.eye(d), tuple(range(n)))
+    group = {_key(identity): identity}
+    frontier = [identity]
+    while frontier and len(group) < MAX_GROUP:
+        new = []
+        for g in frontier:
+            for s in generators:
+                h = _compose(s, g)
+                if _key(h) not in group:
+                    group[_key(h)] = h
+                    new.append(h)
+        frontier = new
+    return list(group.values())
+
+
+def _key(g: tuple[np.ndarray, tuple]) -> tuple:
+    return (tuple(np.round(g[0]).astype(int).ravel()), g[1])
+
+
+def exact_problem(inst: Instance, X: np.ndarray, denominator: int = 2**40) -> tuple[eq.Problem, np.ndarray] | None:
+    """Exact data of the slice around X: the frame with the largest symmetry group, the centre rounded and averaged
+    over the group (so that it lies exactly in the fixed set), the generators. None when no frame works."""
+    best = None
+    for Q in _frames(inst, X):
+        Xf = X @ Q
+        generators = _symmetries(inst, Xf)
+        size = len(_closure(generators, inst.n, inst.d)) if generators else 1
+        if best is None or size > best[0]:
+            best = (size, Q, Xf, generators)
+    if best is None:
+        return None
+    _, Q, Xf, generators = best
+    group = _closure(generators, inst.n, inst.d)
+    rounded = [[Fraction(round(v * denominator), denominator) for v in x] for x in Xf]
+    centre = [[Fraction(0)] * inst.d for _ in range(inst.n)]
+    for R, pi in group:
+        Ri = np.round(R).astype(int)
+        for i, c in enumerate(rounded):
+            image = [sum((int(Ri[a][b]) * c[b] for b in range(inst.d)), Fraction(0)) for a in range(inst.d)]
+            for a in range(inst.d):
+                centre[pi[i]][a] += image[a]
+    centre = [[v / len(group) for v in c] for c in centre]
+    symmetries = [
+        eq.Symmetry([[Fraction(int(v)) for v in row] for row in np.round(R).astype(int)], pi) for R, pi in generators
+    ]
+    problem = eq.Problem(inst.score_matrices, inst.score_matrices, inst.beta, inst.attention, centre, symmetries)
+    return problem, Q
+
+
+# ---------------------------------------------------------------- certification
+
+
+def _float_slice(problem: eq.Problem, E: list[list[Fraction]]) -> tuple[np.ndarray, np.ndarray]:
+    C = np.array([[float(v) for v in c] for c in problem.centre])
+    Ef = np.array([[float(v) for v in col] for col in E]).reshape(len(E), problem.n, problem.d)
+    return C, Ef
+
+
+def _psi(inst: Instance, C: np.ndarray, Ef: np.ndarray, z: np.ndarray) -> np.ndarray:
+    W = C + np.tensordot(z, Ef, axes=1) if len(z) else C
+    F = velocity(inst, _normalized(W))
+    return np.array([np.sum(e * F) for e in Ef])
+
+
+def _newton(inst: Instance, C: np.ndarray, Ef: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """z* of Psi (float Newton from 0, central differences) and the inverse Jacobian there."""
+    p = len(Ef)
+    z = np.zeros(p)
+    J = np.eye(p)
+    for _ in range(12):
+        h = 1e-7
+        J = np.column_stack(
+            [(_psi(inst, C, Ef, z + h * e) - _psi(inst, C, Ef, z - h * e)) / (2 * h) for e in np.eye(p)]
+        )
+        step = np.linalg.lstsq(J, _psi(inst, C, Ef, z), rcond=None)[0]
+        z = z - step
+        if np.max(np.abs(step)) < 1e-15:
+            break
+    return z, np.linalg.pinv(J)
+
+
+def _dyadic(value: float, bits: int = 50) -> Fraction:
+    return Fraction(round(value * 2**bits), 2**bits)
+
+
+def _orbit_choice(problem: eq.Problem, X: np.ndarray) -> list[int]:
+    """Indices of gauge rotations whose orbit directions A X are independent at X (greedy, floats)."""
+    chosen: list[int] = []
+    vectors: list[np.ndarray] = []
+    for k, A in enumerate(eq.gauge(problem)):
+        v = (X @ np.array([[float(a) for a in row] for row in A]).T).ravel()
+        trial = np.array([*vectors, v])
+        if np.linalg.matrix_rank(trial, tol=1e-7) == len(trial):
+            chosen.append(k)
+            vectors.append(v)
+    return chosen
+
+
+def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
+    """Certification data and outcome for one float equilibrium: existence, zeros, index (or the reason not)."""
+    if inst.attention not in eq.KINDS:
+        return {"certified": False, "reason": f"no ball form of {inst.attention} attention (kink of max at 0)"}
+    built = exact_problem(inst, X)
+    if built is None:
+        return {"certified": False, "reason": "no frame found"}
+    problem, _ = built
+    failures = eq.symmetry_failures(problem)
+    if failures:
+        return {"certified": False, "reason": "; ".join(failures)}
+    if eq.residual_gauge(problem):
+        return {
+            "certified": False,
+            "reason": "no symmetry of this equilibrium removes every rotation direction (a relative equilibrium, "
+            "a rigidly rotating configuration, cannot be excluded by the slice method)",
+        }
+    E = eq.slice_basis(problem)
+    C, Ef = _float_slice(problem, E)
+    z, Yf = _newton(inst, C, Ef) if len(E) else (np.zeros(0), np.zeros((0, 0)))
+    W = C + np.tensordot(z, Ef, axes=1) if len(E) else C
+    Xs = _normalized(W)
+    if np.max(np.abs(velocity(inst, Xs))) > 1e-9:
+        return {"certified": False, "reason": "Newton in the symmetry slice did not converge"}
+    z0 = [_dyadic(v) for v in z]
+    Y = [[_dyadic(v, 40) for v in row] for row in Yf]
+    pivots = [int(np.argmax(np.abs(x))) for x in Xs]
+    orbit = _orbit_choice(problem, Xs)
+    for radius in (Fraction(1, 2**30), Fraction(1, 2**24), Fraction(1, 2**16)):
+        V = _eigenvectors(problem, z0, radius, E, pivots)
+        outcome = eq.check(problem, z0, radius, Y, orbit, pivots, V, PRECISION)
+        if outcome.existence.proved:
+            break
+    record = {
+        "problem": problem,
+        "point": z0,
+        "radius": radius,
+        "preconditioner": Y,
+        "orbit": orbit,
+        "pivots": pivots,
+        "eigenvectors": V,
+        "tokens": Xs,
+        "slice_dimension": len(E),
+    }
+    spectrum = outcome.spectrum
+    return {
+        "certified": outcome.existence.proved,
+        "existence": outcome.existence.reason,
+        "spectrum_decided": spectrum.decided,
+        "spectrum": spectrum.reason,
+        "zeros": spectrum.zeros,
+        "negative": spectrum.negative,
+        "index": spectrum.positive if spectrum.decided else None,
+        "record": record,
+        "reason": "" if outcome.existence.proved else outcome.existence.reason,
+    }
+
+
+def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: list, pivots: list[int]) -> list[list]:
+    """Eigenvectors of the midpoint tangent Jacobian (floats), for the Gershgorin similarity."""
+    from certificates.kernel.exact import precision
+
+    with precision(64):
+        tokens = eq.solution_box(problem, E, z0, radius) if E else eq.solution_box(problem, [], [], radius)
+        J = eq.tangent_jacobian(problem, tokens, pivots)
+    mid = np.array([[float(v.mid()) for v in row] for row in J])
+    if np.allclose(mid, mid.T, rtol=0, atol=1e-12 * (1 + np.abs(mid).max())):
+        return [[complex(v) for v in row] for row in np.linalg.eigh(0.5 * (mid + mid.T))[1]]
+    values, vectors = np.linalg.eig(mid)
+    # eigenvectors of a repeated eigenvalue may come out nearly parallel: orthonormalize each cluster
+    done = np.zeros(len(values), dtype=bool)
+    for k in range(len(values)):
+        if not done[k]:
+            group = np.flatnonzero(~done & (np.abs(values - values[k]) < 1e-5 * (1 + abs(values[k]))))
+            vectors[:, group] = np.linalg.qr(vectors[:, group])[0]
+            done[group] = True
+    return [[complex(v) for v in row] for row in vectors]
+
+
+def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
+    """The certificate's payload: the exact data and the claimed counts (the checker recomputes all of it)."""
+    problem: eq.Problem = record["problem"]
+
+    def matrix(rows: Sequence[Sequence[Fraction]]) -> list[list[str]]:
+        return [[rational_text(v) for v in row] for row in rows]
+
+    return {
+        "scores": [matrix(M) for M in problem.score_matrices],
+        "values": [matrix(W) for W in problem.values],
+        "beta": rational_text(problem.beta),
+        "attention": problem.attention,
+        "centre": matrix(problem.centre),
+        "symmetries": [
+            {"rotation": matrix(g.rotation), "permutation": list(g.permutation)} for g in problem.symmetries
+        ],
+        "point": [rational_text(v) for v in record["point"]],
+        "radius": rational_text(record["radius"]),
+        "preconditioner": matrix(record["preconditioner"]),
+        "orbit": list(record["orbit"]),
+        "pivots": list(record["pivots"]),
+        "eigenvectors": [
+            [[rational_text(Fraction(v.real)), rational_text(Fraction(v.imag))] for v in row]
+            for row in record["eigenvectors"]
+        ],
+        "prec": PRECISION,
+        "spectrum": {"zeros": outcome["zeros"], "negative": outcome["negative"], "positive": outcome["index"]},
+    }
+
+
+def write(directory: Path, claim_id: str, outcome: dict[str, Any]) -> Path:
+    """Write the equilibrium certificate of a certified outcome with a decided spectrum."""
+    return write_certificate(directory, claim_id, "equilibrium", payload(outcome["record"], outcome))

@@ -1,0 +1,145 @@
+"""The limit of a quantity along one trajectory, in floats, judged only once the motion has stopped.
+
+A value at the horizon is not a limit: a run with `time = 1e-6` ends where it started. `settle`
+integrates to the horizon and, while the run is still moving, continues from where it ended over a
+span as long as the time run so far (the horizon doubles), at most `extensions` times, each span
+within MAX_STEPS integrator steps (counts, so the same start always gets the same answer). The motion
+has stopped at T when
+
+- the token speed max_i |dx_i/dt| at T is below SPEED_TOLERANCE, and
+- the quantity's changes over the last three quarters of the final span decay geometrically: with
+  D_0 = |Q(3T'/4) - Q(T'/2)| and D_1 = |Q(T') - Q(3T'/4)| (T' the end of the span), the ratio q = D_1 / D_0
+  is at most MAX_RATIO, and what is left after T, bounded by the geometric tail D_1 q / (1 - q), is
+  below RESOLUTION (1 + |Q|).
+
+The limit is then Q(T) with an error estimate: that tail, the integrator's tolerance (INTEGRATION_ERRORS
+times rtol, relative) and a rounding floor.
+
+A run whose tokens never moved measurably (no token ever more than MIN_DISPLACEMENT from its start) has
+not *stopped*: a float run cannot tell an equilibrium from a motion below rounding. Softmax with a large
+beta moves orthogonal tokens at speed ~ e^(-beta), which is below rounding for beta = 40, yet they
+collapse (the cluster gap tends to 0, not to its initial value 1). Such a run is "still moving" as far
+as floats can tell: the start stays undecided, never judged at its initial value.
+
+Floats only: a run that stops supports a limit (at most CONFIRMED) or shows a float candidate against
+it; a run that does not stop says "still moving at t".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from checks.integrator import integrate
+from checks.model import field as model
+from checks.model.configuration import Configuration
+
+#: Speed below which the tokens count as stopped, and the largest leftover change (relative) of a settled run.
+SPEED_TOLERANCE = 1e-6
+RESOLUTION = 1e-6
+#: The largest ratio of successive quarter-span changes that counts as a decaying tail.
+MAX_RATIO = 0.5
+#: Relative integrator tolerance of the runs, the multiple of it counted as integration error, rounding floor.
+RTOL, ATOL = 1e-10, 1e-12
+INTEGRATION_ERRORS = 100.0
+ROUNDING = 1e-12
+#: Records per span (the quarter-span windows read four of them); accepted and rejected steps per span
+#: (a count, not seconds: a run that needs more is still moving as far as this budget can tell).
+RECORDS = 201
+MAX_STEPS = 50_000
+#: The least token displacement (from the start, at some record) that shows the run moved at all; far above
+#: the rounding of positions over MAX_STEPS steps (~1e-13), far below any motion that converges measurably.
+MIN_DISPLACEMENT = 1e-9
+
+
+@dataclass
+class Limit:
+    """Q at the end of the run, its error estimate (per entry), and whether (and why not) the motion stopped."""
+
+    value: np.ndarray
+    error: np.ndarray
+    t_end: float
+    speed: float
+    settled: bool
+    reason: str
+    final: Configuration
+    #: The vector-field evaluations of the runs.
+    evaluations: int = 0
+
+    def distance(self, target: float) -> np.ndarray:
+        return np.abs(self.value - target)
+
+    def contains(self, target: float) -> bool:
+        """Whether the claimed limit lies within the error of every entry."""
+        return bool(np.all(self.distance(target) <= self.error))
+
+    def record(self, target: float) -> dict[str, Any]:
+        """The worst entry's fitted limit and error next to the claimed one, the end time and speed."""
+        k = int(np.argmax(self.distance(target) - self.error))
+        error = float(self.error.flat[k])
+        return {
+            "claimed": target,
+            "fitted": float(self.value.flat[k]),
+            "error": error if np.isfinite(error) else None,  # None: no bound on what is left (still moving)
+            "t_end": self.t_end,
+            "speed": self.speed,
+            "settled": self.settled,
+        }
+
+
+def settle(
+    cfg: Configuration, evaluate: Callable[[Configuration], np.ndarray], horizon: float, extensions: int
+) -> Limit:
+    """Integrate from `cfg` to `horizon`, then over doubling spans while the motion has not stopped (at
+    most `extensions` more spans); the quantity `evaluate` at the end with its error estimate."""
+    state, t0, span, evaluations, moved = cfg, 0.0, horizon, 0, 0.0
+    for attempt in range(extensions + 1):
+        grid = np.linspace(0.0, span, RECORDS)
+        traj = integrate(state, span, rtol=RTOL, atol=ATOL, record_times=grid, observables=(), max_steps=MAX_STEPS)
+        evaluations += traj.evaluations
+        values = np.array([np.asarray(evaluate(state.moved_to(X)), dtype=float) for X in traj.states])
+        state, t0 = traj.final, t0 + traj.t_end
+        moved = max(moved, max(float(np.max(np.linalg.norm(X - cfg.tokens, axis=-1))) for X in traj.states))
+        if traj.status == "max_steps":
+            limit = _judge(values, state, t0, evaluations)
+            reason = f"still moving at t = {t0:.6g}: {MAX_STEPS} integrator steps did not reach the span's end"
+            return dataclasses.replace(limit, settled=False, reason=reason)
+        limit = _judge(values, state, t0, evaluations)
+        if limit.settled and moved < MIN_DISPLACEMENT:
+            reason = (
+                f"still moving at t = {t0:.6g} as far as floats can tell: no token moved more than {moved:.3g}"
+                f" (< {MIN_DISPLACEMENT:g}) from its start, so this run cannot tell an equilibrium from a motion"
+                " below rounding"
+            )
+            limit = dataclasses.replace(limit, settled=False, reason=reason)
+        if limit.settled or attempt == extensions:
+            return limit
+        span = t0
+    raise AssertionError("unreachable")
+
+
+def _judge(values: np.ndarray, final: Configuration, t_end: float, evaluations: int) -> Limit:
+    """Whether the recorded values of one span (and the speed at its end) show the motion stopped."""
+    quarter = (len(values) - 1) // 4
+    last = values[-1]
+    d0 = np.abs(values[-1 - quarter] - values[-1 - 2 * quarter])
+    d1 = np.abs(last - values[-1 - quarter])
+    floor = ROUNDING * (1.0 + np.abs(last))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(d1 <= floor, 0.0, d1 / d0)
+    tail = np.where(ratio <= MAX_RATIO, d1 * ratio / (1.0 - np.minimum(ratio, MAX_RATIO)), np.inf)
+    speed = float(np.max(np.linalg.norm(model.token_velocity(final), axis=-1)))
+    error = tail + INTEGRATION_ERRORS * RTOL * (1.0 + np.abs(last)) + floor
+    reasons = []
+    if speed > SPEED_TOLERANCE:
+        reasons.append(f"token speed {speed:.3g} > {SPEED_TOLERANCE:g}")
+    if not np.all(np.isfinite(tail)):
+        reasons.append(f"the quantity's last changes do not decay (ratio {float(np.max(ratio)):.3g} > {MAX_RATIO:g})")
+    elif np.any(tail > RESOLUTION * (1.0 + np.abs(last))):
+        reasons.append(f"what is left of the quantity's change ({float(np.max(tail)):.3g}) exceeds {RESOLUTION:g}")
+    reason = f"still moving at t = {t_end:.6g}: " + "; ".join(reasons) if reasons else ""
+    return Limit(last, error, t_end, speed, not reasons, reason, final, evaluations)

@@ -1,0 +1,99 @@
+"""The witness pipeline: float candidates -> exact data -> a ball-verified negative rate -> a certificate.
+
+A float search (`checks.evidence.adversarial` through `checks.model.field`) proposes states where a rate came out
+negative, most negative first. The first CANDIDATES_TRIED are rounded to exact data that keep the
+claim's hypotheses (the caller's rounding, built on `certificates.provers.witness.round_configuration`),
+and `certificates.provers.witness.certify_configuration` checks the hypotheses exactly, settles `rate < 0`
+with balls and writes the certificate. Only a ball-verified rate is a witness: a float candidate
+alone never is. Used by T11.hypotheses and T17.shadow-obstruction (`checks.theorems.energy`), the
+T27 readings (`checks.theorems.entropy`) and the claims-file dynamics decider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.provers.witness import WitnessResult, certify_configuration
+from certificates.store import certificate_directory
+from checks.model.configuration import Configuration
+from checks.registry import Context
+
+#: How many of a search's most negative candidates are rounded and tried.
+CANDIDATES_TRIED = 5
+
+
+class Candidate(NamedTuple):
+    """A float state with a negative rate: its relative float rate, the state, and the rate's head and token."""
+
+    score: float
+    cfg: Configuration
+    head: int | None = None
+    token: int | None = None
+
+
+@dataclass(frozen=True)
+class Certified:
+    """The candidate that became a witness, its exact data, and the ball verification (with the certificate)."""
+
+    candidate: Candidate
+    exact: ExactConfiguration
+    result: WitnessResult
+
+    def record(self, quantity: str) -> dict[str, Any]:
+        """The witness as reports show it: exact sizes and beta, the rate's ball and its float estimate."""
+        return {
+            "verified_by": "ball",
+            "n": self.exact.n,
+            "d": len(self.exact.tokens[0]),
+            "H": len(self.exact.score_matrices),
+            "beta": str(self.exact.beta),
+            "quantity": quantity,
+            "ball": self.result.values[0],
+            "float_relative_rate": self.candidate.score,
+        }
+
+
+@dataclass
+class Attempts:
+    """The first certified candidate (None when none was), and why each earlier one was not."""
+
+    certified: Certified | None
+    reasons: list[str] = field(default_factory=list)
+
+
+def certify_first(
+    ctx: Context,
+    claim_id: str,
+    candidates: Sequence[Candidate],
+    rounding: Callable[[Candidate], ExactConfiguration | None],
+    hypotheses: Sequence[str],
+    quantity: str,
+    claim: dict[str, Any] | None = None,
+) -> Attempts:
+    """Round the most negative candidates (`rounding` returns None for one that has no exact counterpart
+    in the claim's family) and certify `quantity < 0` with balls; stop at the first verified one."""
+    attempts = Attempts(None)
+    for candidate in candidates[:CANDIDATES_TRIED]:
+        ctx.check_budget()
+        exact = rounding(candidate)
+        if exact is None:
+            continue
+        result = certify_configuration(
+            claim_id,
+            exact,
+            hypotheses,
+            quantity,
+            candidate.head,
+            "<",
+            certificate_directory(ctx.certificate_dir),
+            token=candidate.token,
+            claim=claim,
+        )
+        if result.verified:
+            attempts.certified = Certified(candidate, exact, result)
+            return attempts
+        attempts.reasons.append(result.reason)
+    return attempts

@@ -1,0 +1,160 @@
+"""A validated configuration of the model of SPEC section 1 (tokens, heads, beta, kind, geometry)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from certificates.kernel.errors import InputError
+from certificates.kernel.vocabulary import (
+    ATTENTION_KINDS,
+    GEOMETRIES,
+    MAX_DIMENSION,
+    MAX_HEADS,
+    MAX_TOKENS,
+    Attention,
+    Geometry,
+)
+
+#: Largest |norm - 1| accepted for a token on the sphere when the caller does not normalize.
+UNIT_NORM_TOLERANCE = 1e-9
+#: Most float64 entries of one per-head array the model builds: H*n*n (scores, weights), H*n*d
+#: (head outputs) and H*d*d (score and value matrices). 2^25 entries are 256 MiB per array, and an
+#: evaluation holds a few such arrays at once.
+MAX_ARRAY_ELEMENTS = 2**25
+
+
+@dataclass(frozen=True, eq=False)
+class Configuration:
+    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry.
+
+    Build it with `Configuration.create`, which validates every field; the arrays are
+    read-only so a configuration can be shared safely between checks.
+    """
+
+    tokens: np.ndarray
+    score_matrices: np.ndarray
+    values: np.ndarray
+    beta: float
+    attention: Attention = "usa"
+    geometry: Geometry = "sphere"
+
+    @classmethod
+    def create(
+        cls,
+        tokens: object,
+        score_matrices: object,
+        values: object | None = None,
+        beta: float = 1.0,
+        attention: str = "usa",
+        geometry: str = "sphere",
+        normalize: bool = False,
+        unit_tolerance: float = UNIT_NORM_TOLERANCE,
+    ) -> Configuration:
+        """Validate and freeze a configuration; `values=None` means value alignment W = M."""
+        X = _finite_array("tokens", tokens, ndim=2)
+        M = _finite_array("score_matrices", score_matrices, ndim=3)
+        W = M if values is None else _finite_array("values", values, ndim=3)
+        n, d = X.shape
+        if n < 2:
+            raise InputError("n", n, "at least two tokens are needed")
+        if n > MAX_TOKENS:
+            raise InputError("n", n, f"at most {MAX_TOKENS} tokens are supported")
+        if d < 1 or d > MAX_DIMENSION:
+            raise InputError("d", d, f"the dimension must lie in 1..{MAX_DIMENSION}")
+        H = M.shape[0]
+        if H < 1 or H > MAX_HEADS:
+            raise InputError("H", H, f"the number of heads must lie in 1..{MAX_HEADS}")
+        if M.shape[1:] != (d, d):
+            raise InputError("score_matrices.shape", M.shape, f"expected (H, {d}, {d}) for d={d}")
+        if W.shape != M.shape:
+            raise InputError("values.shape", W.shape, f"expected the shape of score_matrices {M.shape}")
+        largest = H * max(n * n, n * d, d * d)
+        if largest > MAX_ARRAY_ELEMENTS:
+            raise InputError(
+                "H*max(n*n, n*d, d*d)",
+                largest,
+                f"at most {MAX_ARRAY_ELEMENTS} entries per model array (H={H}, n={n}, d={d}); use fewer tokens",
+            )
+        beta = _positive_float("beta", beta)
+        if attention not in ATTENTION_KINDS:
+            raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
+        if geometry not in GEOMETRIES:
+            raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
+        if not (isinstance(unit_tolerance, int | float) and 0 <= unit_tolerance < 1):
+            raise InputError("unit_tolerance", unit_tolerance, "must be a number in [0, 1)")
+        if normalize:
+            norms = np.linalg.norm(X, axis=1)
+            if np.any(norms == 0):
+                raise InputError("tokens", int(np.argmin(norms)), "a zero token cannot be normalized")
+            if not np.all(np.isfinite(norms)):
+                raise InputError("tokens", int(np.argmax(~np.isfinite(norms))), "the token's norm overflows float64")
+            X = X / norms[:, None]
+        if normalize or geometry == "sphere":
+            deviation = np.abs(np.linalg.norm(X, axis=1) - 1.0)
+            worst = int(np.argmax(deviation))
+            if deviation[worst] > max(unit_tolerance, 1e-12 if normalize else 0.0):
+                raise InputError(
+                    f"tokens[{worst}]",
+                    float(np.linalg.norm(X[worst])),
+                    f"tokens on the sphere need unit norm (tolerance {unit_tolerance:g}); "
+                    + ("normalizing did not reach it" if normalize else "pass normalize=True to rescale"),
+                )
+        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry)  # type: ignore[arg-type]
+
+    @property
+    def n(self) -> int:
+        return self.tokens.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.tokens.shape[1]
+
+    @property
+    def H(self) -> int:
+        return self.score_matrices.shape[0]
+
+    def moved_to(self, tokens: np.ndarray) -> Configuration:
+        """The same heads and options at new token positions (used along trajectories).
+
+        Only the shape and finiteness are re-checked: an integrator's retraction keeps the
+        norms within rounding, and the caller owns that invariant.
+        """
+        X = np.asarray(tokens, dtype=float)
+        if X.shape != self.tokens.shape:
+            raise InputError("tokens.shape", X.shape, f"expected {self.tokens.shape}")
+        if not np.all(np.isfinite(X)):
+            raise InputError("tokens", "non-finite", "the state left the finite range")
+        return Configuration(_frozen(X), self.score_matrices, self.values, self.beta, self.attention, self.geometry)
+
+
+def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:
+    try:
+        array = np.array(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InputError(field, value, f"not a numeric array ({exc})") from None
+    if array.ndim != ndim:
+        raise InputError(f"{field}.ndim", array.ndim, f"expected a {ndim}-dimensional array")
+    if array.size == 0:
+        raise InputError(f"{field}.shape", array.shape, "empty array")
+    if not np.all(np.isfinite(array)):
+        raise InputError(field, "non-finite entry", "every entry must be finite")
+    return array
+
+
+def _positive_float(field: str, value: object) -> float:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise InputError(field, value, "not a number") from None
+    if not math.isfinite(number) or number <= 0:
+        raise InputError(field, value, "must be positive and finite")
+    return number
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array = np.array(array, dtype=float, copy=True)
+    array.setflags(write=False)
+    return array

@@ -1,0 +1,231 @@
+"""Seeded, reproducible draws of tokens and heads used by every numerical check.
+
+The families a claims file names are listed, with their hypotheses, in `certificates.kernel.family_names`;
+TOKEN_DRAWS and HEAD_DRAWS give the draw of each name, and `draw_tokens` / `draw_heads` draw a
+named family: every check that draws a named family goes through them. Whole configurations of
+a regime that several theorems share (`equiangular_softmax_configuration`) are drawn here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from certificates.kernel.errors import InputError
+from certificates.kernel.family_names import Options
+from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from certificates.provers.rational_sphere import stereographic_lift
+from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
+
+# ---------------------------------------------------------------- tokens
+
+
+def random_sphere_tokens(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
+    """n tokens drawn uniformly on S^{d-1}."""
+    _sizes(n=n, d=d)
+    X = rng.standard_normal((n, d))
+    return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+
+def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) -> np.ndarray:
+    """n orthonormal tokens (needs d >= n); randomly rotated when `rng` is given."""
+    _sizes(n=n, d=d)
+    _require(d >= n, "d", d, f"orthogonal tokens need d >= n = {n}")
+    X = np.eye(d)[:n]
+    return X @ random_rotation(d, rng) if rng is not None else X
+
+
+def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | None = None) -> np.ndarray:
+    """n unit tokens with <x_i, x_j> = rho for i != j (needs d >= n, rho in (-1/(n-1), 1))."""
+    _sizes(n=n, d=d)
+    _require(d >= n, "d", d, f"equiangular tokens need d >= n = {n}")
+    _require(
+        isinstance(rho, int | float) and not isinstance(rho, bool) and -1.0 / (n - 1) < rho < 1.0,
+        "rho",
+        rho,
+        f"must be a number in (-1/{n - 1}, 1)",
+    )
+    G = (1.0 - rho) * np.eye(n) + rho * np.ones((n, n))
+    values, vectors = np.linalg.eigh(G)
+    X = np.zeros((n, d))
+    X[:, :n] = vectors * np.sqrt(np.clip(values, 0.0, None))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    return X @ random_rotation(d, rng) if rng is not None else X
+
+
+def rational_sphere_tokens(n: int, d: int, rng: np.random.Generator, denominator: int = 16) -> list[list[Fraction]]:
+    """n exactly-unit rational tokens in Q^d, from random rational stereographic coordinates."""
+    _sizes(n=n, d=d)
+    _require(d >= 2, "d", d, "rational points on the sphere need d >= 2")
+    _require(isinstance(denominator, int) and 1 <= denominator <= 2**62, "denominator", denominator, "an integer >= 1")
+    points = []
+    for _ in range(n):
+        t = [Fraction(int(k), denominator) for k in rng.integers(-2 * denominator, 2 * denominator + 1, d - 1)]
+        points.append(stereographic_lift(t))
+    return points
+
+
+def rational_to_float(points: Sequence[Sequence[Fraction]]) -> np.ndarray:
+    """The float64 array of a rational matrix (for running the numpy model on exact data)."""
+    return np.array([[float(v) for v in row] for row in points], dtype=float)
+
+
+# ---------------------------------------------------------------- heads
+
+
+def scalar_heads(lambdas: Sequence[float], d: int) -> np.ndarray:
+    """M_h = lambda_h I, shape (H, d, d)."""
+    try:
+        lam = np.asarray(lambdas, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("lambdas", lambdas, "a non-empty list of numbers") from None
+    _require(lam.ndim == 1 and lam.size >= 1, "lambdas", lambdas, "a non-empty list of numbers")
+    _sizes(H=lam.size, d=d)
+    return lam[:, None, None] * np.eye(d)[None]
+
+
+def random_symmetric_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """H random symmetric score matrices with entries of size about scale/sqrt(d)."""
+    _sizes(H=H, d=d)
+    A = rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
+    return 0.5 * (A + np.swapaxes(A, 1, 2))
+
+
+def random_general_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """H random (not symmetric) score matrices with entries of size about scale/sqrt(d)."""
+    _sizes(H=H, d=d)
+    return rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
+
+
+def block_sizes(H: int, d: int) -> list[int]:
+    """Split d coordinates into H contiguous blocks as evenly as possible (needs d >= H)."""
+    _sizes(H=H, d=d)
+    _require(d >= H, "d", d, f"orthogonal-subspace heads need d >= H = {H}")
+    return [d // H + (1 if h < d % H else 0) for h in range(H)]
+
+
+def orthogonal_subspace_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """Symmetric heads on disjoint coordinate blocks, so M_h M_h' = 0 exactly for h != h'."""
+    sizes = block_sizes(H, d)
+    M = np.zeros((H, d, d))
+    start = 0
+    for h, size in enumerate(sizes):
+        block = rng.standard_normal((size, size)) * (scale / np.sqrt(size))
+        M[h, start : start + size, start : start + size] = 0.5 * (block + block.T)
+        start += size
+    return M
+
+
+def max_cross_product_norm(M: np.ndarray) -> float:
+    """delta = max_{h != h'} |M_h' M_h|_op (0 for orthogonal heads)."""
+    H = M.shape[0]
+    norms = [np.linalg.norm(M[g] @ M[h], 2) for g in range(H) for h in range(H) if g != h]
+    return float(max(norms, default=0.0))
+
+
+def approximately_orthogonal_heads(
+    H: int, d: int, delta: float, rng: np.random.Generator, scale: float = 1.0
+) -> np.ndarray:
+    """Orthogonal-subspace heads plus a symmetric perturbation tuned so max |M_h' M_h|_op = delta."""
+    _require(isinstance(delta, int | float) and delta >= 0, "delta", delta, "must be a non-negative number")
+    base = orthogonal_subspace_heads(H, d, rng, scale)
+    if delta == 0 or H == 1:
+        return base
+    noise = random_symmetric_heads(H, d, rng, scale)
+    low, high = 0.0, 1.0
+    while max_cross_product_norm(base + high * noise) < delta:
+        high *= 2.0
+        _require(high < 1e12, "delta", delta, "too large to reach by perturbation")
+    for _ in range(60):
+        mid = 0.5 * (low + high)
+        if max_cross_product_norm(base + mid * noise) < delta:
+            low = mid
+        else:
+            high = mid
+    return base + low * noise
+
+
+# ---------------------------------------------------------------- configurations
+
+
+def equiangular_softmax_configuration(
+    rng: np.random.Generator, rho: float | None = None, max_n: int = 7, max_heads: int = 3
+) -> tuple[Configuration, np.ndarray]:
+    """Softmax, scalar heads lambda_h in [0.2, 2], equiangular tokens (randomly rotated), and the lambdas.
+
+    The scalar regime of the clustering and entropy theorems, whose closed forms (the rate phi, the
+    limit log n) both checks compare with the model. `rho=None` draws the common inner product
+    uniformly from (-0.9/(n-1), 0.9).
+    """
+    n = int(rng.integers(3, max_n + 1))
+    rho = float(rng.uniform(-0.9 / (n - 1), 0.9)) if rho is None else rho
+    d = n + int(rng.integers(0, 3))
+    lambdas = rng.uniform(0.2, 2.0, size=int(rng.integers(1, max_heads + 1)))
+    X = equiangular_tokens(n, d, rho, rng)
+    cfg = Configuration.create(X, scalar_heads(lambdas, d), beta=float(rng.uniform(0.3, 2.0)), attention="softmax")
+    return cfg, lambdas
+
+
+# ---------------------------------------------------------------- the draws of the named families
+
+#: A family's draw: (n, d, rng, options) -> tokens (n x d), or (H, d, rng, options) -> score matrices (H x d x d).
+Draw = Callable[[int, int, np.random.Generator, Options], np.ndarray]
+
+TOKEN_DRAWS: dict[str, Draw] = {
+    "random-sphere": lambda n, d, rng, o: random_sphere_tokens(n, d, rng),
+    "orthogonal": lambda n, d, rng, o: orthogonal_tokens(n, d, rng),
+    "equiangular": lambda n, d, rng, o: equiangular_tokens(n, d, o.get("rho", 0.0), rng),
+    "rational-sphere": lambda n, d, rng, o: rational_to_float(rational_sphere_tokens(n, d, rng)),
+}
+"""The draw of each family of `certificates.kernel.family_names.TOKEN_FAMILIES`, by name."""
+
+HEAD_DRAWS: dict[str, Draw] = {
+    "scalar": lambda H, d, rng, o: scalar_heads(o.get("lambdas", []), d),
+    "random-symmetric": lambda H, d, rng, o: random_symmetric_heads(H, d, rng, o["scale"]),
+    "random-general": lambda H, d, rng, o: random_general_heads(H, d, rng, o["scale"]),
+    "orthogonal-subspace": lambda H, d, rng, o: orthogonal_subspace_heads(H, d, rng, o["scale"]),
+    "approximately-orthogonal": lambda H, d, rng, o: approximately_orthogonal_heads(
+        H, d, o.get("delta", 0.0), rng, o["scale"]
+    ),
+}
+"""The draw of each family of `certificates.kernel.family_names.HEAD_FAMILIES`, by name."""
+
+
+def draw_tokens(family: str, n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    """n tokens in R^d drawn by the named token family with its parameters (`options`)."""
+    return TOKEN_DRAWS[family](n, d, rng, options)
+
+
+def draw_heads(family: str, H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    """H score matrices (d x d) drawn by the named head family with its parameters (`options`)."""
+    return HEAD_DRAWS[family](H, d, rng, options)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
+    """A random orthogonal d x d matrix (Haar-distributed: QR of a Gaussian matrix with R's signs fixed)."""
+    Q, R = np.linalg.qr(rng.standard_normal((d, d)))
+    return Q * np.sign(np.diag(R))
+
+
+#: Inclusive ranges of the sizes a family accepts (the limits of checks.model.configuration.Configuration).
+SIZE_RANGES = {"n": (2, MAX_TOKENS), "d": (1, MAX_DIMENSION), "H": (1, MAX_HEADS)}
+
+
+def _sizes(**sizes: object) -> None:
+    """Each size an integer within SIZE_RANGES, and the family's array within MAX_ARRAY_ELEMENTS."""
+    for field, value in sizes.items():
+        low, high = SIZE_RANGES[field]
+        ok = isinstance(value, int | np.integer) and not isinstance(value, bool) and low <= value <= high
+        _require(ok, field, value, f"must be an integer from {low} to {high}")
+    n, d, H = (int(sizes.get(k, 1)) for k in ("n", "d", "H"))  # type: ignore[call-overload]
+    _require(H * max(n, d) * d <= MAX_ARRAY_ELEMENTS, "sizes", sizes, f"more than {MAX_ARRAY_ELEMENTS} array entries")
+
+
+def _require(condition: bool, field: str, value: object, reason: str) -> None:
+    if not condition:
+        raise InputError(field, value, reason)

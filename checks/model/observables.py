@@ -1,0 +1,38 @@
+"""The float evaluator of every model quantity of `certificates.kernel.model_quantities.MODEL_QUANTITIES`.
+
+Each is a function of `checks.model.field` at one state (no formula is repeated here); the table of names,
+shapes and rates stays in the certificates layer, which the checker shares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from checks.model import field as model
+from checks.model.configuration import Configuration
+
+Evaluator = Callable[[Configuration], np.ndarray | float]
+
+_FLOAT: dict[str, Evaluator] = {
+    "energy": model.energy,
+    "head_energies": model.head_energies,
+    "energy_rate": model.energy_rate,
+    "head_energy_rate": model.head_energy_rates,
+    "radial_shadow": model.radial_shadows,
+    "tangential_power": model.tangential_powers,
+    "attention_entropy": model.attention_entropies,
+    "entropy_rate": model.entropy_rates,
+    "cluster_gap": model.cluster_gap,
+    "condition8_margin": lambda cfg: model.condition8_margins(cfg).min(axis=1),  # the worst token per head
+}
+
+#: Name -> float evaluator, for every model quantity (a KeyError here names one without an evaluator).
+EVALUATORS: dict[str, Evaluator] = {name: _FLOAT[name] for name in MODEL_QUANTITIES}
+
+
+def shape(name: str, cfg: Configuration) -> tuple[int, ...]:
+    """The shape of the quantity's value at `cfg`, from its axes (head: H, token: n)."""
+    return tuple({"head": cfg.H, "token": cfg.n}[axis] for axis in MODEL_QUANTITIES[name].axes)
