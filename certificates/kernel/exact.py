@@ -3,7 +3,8 @@ and what settles a relation.
 
 One module for the arithmetic that every rigorous step shares — the writers
 (`certificates.provers.witness`, `certificates.provers.intervals`), the deciders of `checks` and the independent
-checker (`certificates.kernel.recheck`) — so that "the ball settles `value relation 0`" means the same thing on both sides of a certificate.
+checker (`certificates.kernel.recheck`) — so that "the ball settles `value relation 0`" means the same thing on
+both sides of a certificate.
 
 A relation is settled by a ball when EVERY point of the ball satisfies it, and refuted when no
 point does; python-flint's comparisons have exactly these semantics (`b > 0` only when the whole
