@@ -18,8 +18,8 @@ from certificates.coq import run
 from certificates.coq.certificate import coq_source
 from certificates.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
+from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
-from certificates.kernel.verify import load
 from checks.claimsfile.coq_obligations import problem
 
 #: The statuses of a Coq re-check, as the reports print them.

@@ -43,7 +43,7 @@ UNTRANSLATED = {
 
 
 def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> tuple[str, Problem]:
-    """(what it proves, its Coq problem) for a loaded certificate (`certificates.kernel.verify.load`)."""
+    """(what it proves, its Coq problem) for a loaded certificate (`certificates.kernel.loading.load`)."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     if certificate["claim"] is not None:
         if claim_problem is None or not isinstance(certificate["claim"], dict):

@@ -19,6 +19,7 @@ import json
 from collections.abc import Sequence
 
 from certificates.kernel import processes
+from certificates.kernel.recheck import Rejected
 
 #: Seconds each solver gets for the problems of one certificate in `headflow check-cert` (`--solver-seconds`).
 DEFAULT_SECONDS = 30.0
@@ -69,3 +70,27 @@ def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
 
 def _answer(solver: str, line: str) -> str:
     return line if line in ANSWERS else f"error: {solver} printed {line[:40]!r}"
+
+
+def recheck_unsat(texts: list[str], seconds: float) -> str:
+    """How the problems were re-checked; Rejected unless some solver answered `unsat` to every one of them.
+
+    z3, then cvc5, each get `seconds` for all the problems. A solver re-checks the file when it answers `unsat`
+    to every problem. One that runs out of time has not re-checked it, and the result says so ("not re-checked
+    by cvc5 (time limit ...)"): the file is then accepted on the other solver alone. Any other answer (`sat`,
+    `unknown`, an error) from either solver rejects the file, and so does a file that no solver re-checked."""
+    rechecked: list[str] = []
+    ran_out: list[str] = []
+    for solver in SCRIPTS:
+        said = answers(solver, texts, seconds)
+        for index, answer in enumerate(said):
+            if answer not in ("unsat", TIME_LIMIT):
+                raise Rejected(f"{solver} answers {answer!r} on statement {index + 1}: only unsat closes a proof")
+        if TIME_LIMIT in said:
+            done = said.index(TIME_LIMIT)
+            ran_out.append(f"not re-checked by {solver} (time limit: {seconds:g} s, {done} of {len(texts)} unsat)")
+        else:
+            rechecked.append(solver)
+    if not rechecked:
+        raise Rejected(f"{'; '.join(ran_out)}: no solver re-checked it")
+    return "; ".join([f"{len(texts)} statement(s) unsat in {' and in '.join(rechecked)} (fresh processes)", *ran_out])

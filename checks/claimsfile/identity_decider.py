@@ -22,12 +22,12 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel.claims.domains import sample_point
 from certificates.kernel.claims.evaluation import EvaluationError, ball, exact, exact_witness
 from certificates.kernel.claims.schema import IdentityClaim
 from certificates.kernel.exprtree import rational_text
 from checks.claimsfile.algebraic_identity import prove_identity
 from checks.claimsfile.definedness import candidate_points, check_point
+from checks.claimsfile.domain_sampling import sample_point
 from checks.claimsfile.inequality_decider import refutation
 from checks.claimsfile.smt_route import decide as decide_smt
 from checks.registry import Context

@@ -36,7 +36,7 @@ from certificates.kernel.claims.certificate_obligations import (
     condition_relations,
 )
 from certificates.kernel.claims.conditions import Condition
-from certificates.kernel.claims.domains import contains, sample_point
+from certificates.kernel.claims.domains import contains
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.evaluation import EvaluationError, ball, exact, exact_witness
 from certificates.kernel.claims.schema import InequalityClaim
@@ -47,6 +47,7 @@ from certificates.kernel.regions import Region
 from certificates.provers.intervals import CoverResult, certify_cover, prove
 from certificates.store import certificate_directory
 from checks.claimsfile.definedness import candidate_points, check_point
+from checks.claimsfile.domain_sampling import sample_point
 from checks.claimsfile.smt_route import decide as decide_smt
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict

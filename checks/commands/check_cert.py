@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import sys
 from pathlib import Path
 
-from certificates.kernel import solvers, verify
-from certificates.kernel.claims import certificate_obligations
+from certificates.kernel import loading, solvers
 from certificates.kernel.claims.embedding import embedded_claim_mismatch
 from certificates.kernel.errors import InputError
 from certificates.kernel.reading import require_regular
@@ -50,15 +48,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> tuple[bool, str]:
-    """(ok, one line) for any certificate, claims-file certificates included (what `check-cert` prints)."""
-    return verify.verify_file(path, _claim_checker(solver_seconds), solver_seconds)
-
-
-def _claim_checker(solver_seconds: float) -> verify.ClaimChecker:
-    return functools.partial(certificate_obligations.check, solver_seconds=solver_seconds)
-
-
 def _expand(names: list[str]) -> list[Path]:
     """The certificate files named (a folder stands for its *.json). One that exists but is not a regular file (a FIFO
     or a device would hang or flood the reader) is bad input: OSError (one line, exit 2) before any file is checked;
@@ -93,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     coq_seconds = check_range("--coq-seconds", args.coq_seconds, 1.0, 3600.0)
     failures = 0
     for path in paths:
-        result = check_file(path, _claim_checker(seconds), seconds)
+        result = check_file(path, seconds)
         message = " ".join(result.message.split())
         if result.ok and compare is not None:
             mismatch = embedded_claim_mismatch(path, compare)
@@ -131,7 +120,7 @@ def _coq_line(path: Path, seconds: float, rechecked: str | None) -> bool:
 
 def _checkers(path: Path, message: str) -> list[str]:
     """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
-    answered within its time limit (`certificates.kernel.verify.run_solvers` names those that ran out)."""
-    if verify.load(path)["kind"] != "smt":
+    answered within its time limit (`certificates.kernel.solvers.recheck_unsat` names those that ran out)."""
+    if loading.load(path)["kind"] != "smt":
         return ["check-cert (balls)"]
     return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]

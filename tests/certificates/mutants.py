@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate, certificate_directory
-from checks.commands.check_cert import verify_file
 from checks.registry import Context
 from checks.theorems import clustering as sa
 from checks.theorems import energy as wc

@@ -20,7 +20,6 @@ from certificates.kernel.claims import certificate_obligations
 from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.recheck import Rejected
 from checks.cli import main
-from checks.commands import check_cert
 from tests.certificates import busy_solvers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +35,7 @@ def busy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_solver_that_runs_out_is_named_and_the_file_rests_on_the_other(busy: Path) -> None:
     started = time.monotonic()
-    ok, line = check_cert.verify_file(busy, LIMIT)
+    ok, line = verify.verify_file(busy, LIMIT)
     seconds = time.monotonic() - started
     assert ok, line
     assert "1 statement(s) unsat in z3 (fresh processes)" in line
@@ -99,6 +98,6 @@ def test_what_counts_as_rechecked(monkeypatch: pytest.MonkeyPatch, z3: str, cvc5
     monkeypatch.setattr(solvers, "answers", lambda solver, texts, seconds: [said[solver]] * len(texts))
     if accepted is None:
         with pytest.raises(Rejected):
-            verify.run_solvers(["problem 1", "problem 2"], 1.0)
+            solvers.recheck_unsat(["problem 1", "problem 2"], 1.0)
     else:
-        assert accepted in verify.run_solvers(["problem 1", "problem 2"], 1.0)
+        assert accepted in solvers.recheck_unsat(["problem 1", "problem 2"], 1.0)

@@ -25,10 +25,10 @@ import pytest
 from certificates.kernel import ball_model
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.exact import ball_of, precision
+from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_configuration, round_configuration
 from checks.claimsfile import dynamics_decider, dynamics_starts
 from checks.claimsfile.register import register_claims
-from checks.commands.check_cert import verify_file
 from checks.evidence import adversarial, limits
 from checks.evidence.sampling import confidence_sentence, failing_fraction_bound, starts_for_confidence
 from checks.model import families

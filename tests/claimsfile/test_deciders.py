@@ -20,8 +20,8 @@ from certificates.kernel.claims.problems import ClaimsFileError
 from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.inert import Exp, Sqrt
 from certificates.kernel.lambda_c import RootError, enclose
+from certificates.kernel.verify import verify_file
 from checks.claimsfile.register import register_claims
-from checks.commands.check_cert import verify_file
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict

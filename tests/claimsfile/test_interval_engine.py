@@ -13,9 +13,9 @@ from certificates.kernel.claims.certificate_obligations import RELATION
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.exprtree import from_sympy
+from certificates.kernel.verify import verify_file
 from checks.claimsfile import inequality_decider
 from checks.cli import main
-from checks.commands.check_cert import verify_file
 from tests.forging import forged, write
 
 DEPENDENT_DOMAIN = '{ n = { min = 2, max = 10, integer = true }, beta = "[1/2, 2]", l = { min = "%s", max = 10 } }'

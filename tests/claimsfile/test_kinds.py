@@ -13,10 +13,10 @@ import pytest
 import sympy as sp
 
 from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.verify import verify_file
 from checks.claimsfile import inequality_decider, smt_route
 from checks.claimsfile.inequality_decider import inside, refutation
 from checks.claimsfile.register import register_claims
-from checks.commands.check_cert import verify_file
 from checks.registry import Context, load_all
 from checks.runner import run_claims
 from checks.verdicts import TRUE_VERDICTS, Verdict

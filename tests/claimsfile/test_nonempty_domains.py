@@ -24,8 +24,8 @@ from certificates.kernel.claims.names import LambdaC
 from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region, Side
+from certificates.kernel.verify import verify_file
 from checks.claimsfile.register import register_claims
-from checks.commands.check_cert import verify_file
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict

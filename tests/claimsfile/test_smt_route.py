@@ -25,10 +25,10 @@ from certificates.kernel.claims.embedding import claim_text, read_embedded
 from certificates.kernel.claims.loader import load_claims, parse_claims
 from certificates.kernel.claims.smt_statement import encode_claim
 from certificates.kernel.real_encoding import Cut, CutError
+from certificates.kernel.verify import verify_file
 from checks.claimsfile import identity_decider, smt_route
 from checks.claimsfile.inequality_decider import inside, refutation
 from checks.cli import main
-from checks.commands.check_cert import verify_file
 from checks.registry import Context
 from checks.verdicts import Verdict
 from tests.forging import forged, forged_file, write

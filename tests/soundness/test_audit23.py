@@ -25,9 +25,9 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
 from certificates.kernel.exprtree import eval_ball, from_sympy
 from certificates.kernel.tree_text import term_text
+from certificates.kernel.verify import verify_file
 from checks.claimsfile.inequality_decider import refutation
 from checks.cli import main
-from checks.commands.check_cert import verify_file
 
 SYMBOLS = {name: sp.Symbol(name) for name in "xy"}
 

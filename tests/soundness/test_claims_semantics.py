@@ -26,9 +26,9 @@ from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.problems import ClaimsFileError
 from certificates.kernel.claims.schema import ConstantClaim, InequalityClaim, significant_digits
+from certificates.kernel.verify import verify_file
 from checks.claimsfile.register import register_claims
 from checks.cli import main
-from checks.commands.check_cert import verify_file
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict

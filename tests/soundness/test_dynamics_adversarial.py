@@ -19,10 +19,10 @@ import pytest
 
 from certificates.kernel.claims import witness_family
 from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_configuration
 from checks.claimsfile import dynamics_decider
 from checks.claimsfile.register import register_claims
-from checks.commands.check_cert import verify_file
 from checks.evidence import adversarial
 from checks.model import families
 from checks.model.configuration import Configuration

@@ -30,10 +30,10 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exprtree import eval_ball
 from certificates.kernel.inert import inert
+from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_point
 from checks.claimsfile.register import register_claims
 from checks.cli import main
-from checks.commands.check_cert import verify_file
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict

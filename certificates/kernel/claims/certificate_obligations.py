@@ -55,9 +55,8 @@ from certificates.kernel.model_quantities import CERTIFIED
 from certificates.kernel.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region
-from certificates.kernel.solvers import DEFAULT_SECONDS
+from certificates.kernel.solvers import DEFAULT_SECONDS, recheck_unsat
 from certificates.kernel.tree_text import term_text
-from certificates.kernel.verify import run_solvers
 from identities.closed_forms import eliminate_exp_lambertw
 
 #: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
@@ -85,7 +84,7 @@ def check(
 ) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked); Rejected when it is not the claim's obligation.
 
-    An smt certificate gives each solver `solver_seconds` (`certificates.kernel.verify.run_solvers`)."""
+    An smt certificate gives each solver `solver_seconds` (`certificates.kernel.solvers.recheck_unsat`)."""
     claim = embedded_claim(fields, claim_id)
     if isinstance(claim, InequalityClaim | IdentityClaim):
         point = domain_point(claim)
@@ -332,7 +331,7 @@ def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> t
 def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """The whole claim: z3 and cvc5 on the checker's own text of the statement re-derived from the claim."""
     text = smt_problem(claim, payload)
-    how = run_solvers([text], seconds)
+    how = recheck_unsat([text], seconds)
     statement = domain_text(claim) + relation_text(claim)
     proved = f"claims-file claim {claim.id!r}: {statement} (both sides defined on the whole domain)"
     cuts = len(payload["cuts"])

@@ -16,10 +16,9 @@ from fractions import Fraction
 from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
-import numpy as np
 import sympy as sp
 
-from certificates.kernel.claims.evaluation import EvaluationError, ball, exact_ends
+from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.expressions import parse_expression
 from certificates.kernel.claims.names import RESERVED
 from certificates.kernel.claims.numbers import exact_number, is_number
@@ -39,11 +38,6 @@ _KINDS = {
 _INTEGER_FROM = re.compile(r"^integer\s*>=\s*(-?[0-9]{1,6})$")
 _INTERVAL = re.compile(r"^([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])$")
 _TABLE_KEYS = frozenset({"min", "max", "integer"})
-#: Magnitudes of unbounded samples, and the steps of a bounded one.
-_MAGNITUDE_DENOMINATORS = (1, 2, 3, 4, 5, 7, 8, 10, 16)
-_STEPS = 1000
-#: Dependent bounds are rounded to multiples of 1/_GRID towards the inside of the domain.
-_GRID = 10**6
 #: Precision of the balls that check a point against dependent bounds.
 _CONTAINS_PREC = 256
 
@@ -150,40 +144,6 @@ def domain_region(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol]) -> R
     )
 
 
-def sample_point(
-    domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], rng: np.random.Generator, prec: int = 64
-) -> dict[sp.Symbol, sp.Rational] | None:
-    """A random exact rational point of the domain, or None when a dependent bound is empty here.
-
-    Dependent bounds are evaluated as balls and the sample is drawn inside the ball's outer
-    ends, so the point provably satisfies every bound.
-    """
-    point: dict[sp.Symbol, sp.Rational] = {}
-    for symbol in order:
-        domain = domains[symbol]
-        try:
-            low = _inner_end(domain.low, point, prec, upper=True)
-            high = _inner_end(domain.high, point, prec, upper=False)
-        except EvaluationError:
-            return None
-        nice_low = None if low is None else _rounded(low, up=True)
-        nice_high = None if high is None else _rounded(high, up=False)
-        if nice_low is None or nice_high is None or nice_low < nice_high:
-            low, high = nice_low, nice_high  # (rounding must not shrink a thin interval to a point or nothing)
-        value = _draw(domain, low, high, rng)
-        if value is None:
-            return None
-        point[symbol] = value
-    return point
-
-
-def _inner_end(bound: sp.Expr | None, point: dict[sp.Symbol, sp.Rational], prec: int, upper: bool) -> sp.Rational:
-    """A rational bound itself, else the inner end of its ball at the point (the upper end for a lower bound)."""
-    if bound is None or bound.is_Rational:
-        return bound
-    return exact_ends(ball(bound, point, prec))[1 if upper else 0]
-
-
 def contains(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], point: dict[sp.Symbol, sp.Rational]) -> bool:
     """Whether the exact point provably satisfies every declared bound (integers, open and closed ends)."""
     for symbol in order:
@@ -204,53 +164,6 @@ def contains(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], point: di
             if not (gap < 0 if strict else gap <= 0):
                 return False
     return True
-
-
-def _rounded(end: sp.Rational, up: bool) -> sp.Rational:
-    """A lower end rounded up (an upper end down) to a multiple of 1/_GRID: still inside the bound, and readable."""
-    if end.q == 1 or (end * _GRID).q == 1:
-        return end
-    scaled = end * _GRID
-    return (sp.ceiling(scaled) if up else sp.floor(scaled)) / _GRID
-
-
-def _draw(
-    domain: Domain, low: sp.Rational | None, high: sp.Rational | None, rng: np.random.Generator
-) -> sp.Rational | None:
-    """A random value between the exact ends (ball ends of the bounds, so inside the true bounds)."""
-    low_open, high_open = domain.low_open, domain.high_open
-    if domain.integer:
-        first = None if low is None else int(sp.floor(low)) + 1 if (low_open or not low.is_integer) else int(low)
-        last = None if high is None else int(sp.ceiling(high)) - 1 if (high_open or not high.is_integer) else int(high)
-        if first is None and last is None:
-            return sp.Integer(int(rng.integers(-20, 21)))
-        if last is None:
-            return sp.Integer(first + int(rng.integers(0, 21)))
-        if first is None:
-            return sp.Integer(last - int(rng.integers(0, 21)))
-        return None if first > last else sp.Integer(first + _integer_up_to(rng, last - first))
-    if low is not None and high is not None:
-        if high < low or (high == low and (low_open or high_open)):
-            return None
-        step = int(rng.integers(1 if low_open else 0, _STEPS if high_open else _STEPS + 1))
-        return low + (high - low) * sp.Rational(step, _STEPS)
-    size = sp.Rational(int(rng.integers(1, 201)), int(rng.choice(_MAGNITUDE_DENOMINATORS)))
-    if low is not None:
-        return low if not low_open and rng.random() < 0.1 else low + size
-    if high is not None:
-        return high if not high_open and rng.random() < 0.1 else high - size
-    return size if rng.random() < 0.5 else -size
-
-
-def _integer_up_to(rng: np.random.Generator, span: int) -> int:
-    """A uniform integer in [0, span] of any size (numpy's integers stop at int64; domains reach 1e100 and beyond)."""
-    if span < 2**62:
-        return int(rng.integers(0, span + 1))
-    bits = span.bit_length()
-    while True:  # rejection: each draw is accepted with probability above 1/2
-        value = int.from_bytes(rng.bytes((bits + 7) // 8), "little") >> (-bits % 8)
-        if value <= span:
-            return value
 
 
 def _from_string(name: str, text: str) -> Domain:

@@ -16,9 +16,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.numbers import TomlFloat
 from certificates.kernel.claims.schema import UserClaim
-from certificates.kernel.verify import load
+from certificates.kernel.errors import InputError
+from certificates.kernel.loading import load
 
 MAX_EMBEDDED_CHARS = 100_000
 #: The fields of a claim that are the user's own words: never embedded, never printed by the checker.
@@ -62,9 +64,6 @@ def embedded(claim: UserClaim) -> dict[str, str]:
 
 def read_embedded(fields: object) -> UserClaim:
     """The claim a certificate embeds, parsed by the claims-file loader (InputError when it is not one claim)."""
-    from certificates.kernel.claims.loader import parse_claims
-    from certificates.kernel.errors import InputError
-
     if isinstance(fields, dict) and set(fields) - {"toml"}:
         field = sorted(set(fields) - {"toml"})[0]
         raise InputError(f"claim.{field[:60]}", "...", "unknown field: the claim field holds only 'toml'")
