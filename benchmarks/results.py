@@ -20,15 +20,17 @@ from certificates.atomic import write_text_atomic
 ROOT = Path(__file__).resolve().parent.parent
 #: Where the committed results live (one JSON file per benchmark).
 RESULTS = Path(__file__).with_name("results")
+#: The folders whose changes can change a measurement.
+CODE = ("identities", "certificates", "checks", "benchmarks", "pyproject.toml")
 
 
 def provenance() -> dict[str, object]:
-    """When, at which commit and where a measurement is taken: the date (UTC), the commit, whether the
-    tree had uncommitted changes, Python's version, the processor count and the platform."""
+    """When, at which commit and where a measurement is taken: the date (UTC), the commit, whether the code
+    (the packages and the benchmarks) had uncommitted changes, Python's version, the processors and the platform."""
     return {
         "date": datetime.datetime.now(datetime.UTC).date().isoformat(),
         "commit": _git("rev-parse", "--short=12", "HEAD") or "unknown",
-        "uncommitted_changes": bool(_git("status", "--porcelain", "--untracked-files=no")),
+        "uncommitted_changes": bool(_git("status", "--porcelain", "--untracked-files=no", "--", *CODE)),
         "python": sys.version.split()[0],
         "cpus": os.cpu_count(),
         "platform": platform.platform(terse=True),

@@ -87,7 +87,8 @@ def render_findings(data: dict[str, Any]) -> str:
         "| claim | verdict | reason |",
         "|---|---|---|",
         *(
-            f"| {markdown_code(c['id'])}<br>{markdown_text(c['title'])} | **{c['verdict']}** | {markdown_text(reason(c))} |"
+            f"| {markdown_code(c['id'])}<br>{markdown_text(c['title'])} | **{c['verdict']}** "
+            f"| {markdown_text(reason(c))} |"
             for c in data["claims"]
         ),
         "",
