@@ -146,4 +146,6 @@ def run() -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    run()
+    from benchmarks import results
+
+    results.save("check-cert", run())

@@ -78,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-digits", type=int, default=100_000, help="skip the sizes above this (default 100000)")
     args = parser.parse_args(argv)
-    measure(args.max_digits)
+    from benchmarks import results
+
+    results.save("constants", measure(args.max_digits), max_digits=args.max_digits)
     print("\ntarget: 10,000 certified digits in under one second (cross-check by mpmath included)")
     met = True
     for label, quantity, params in CASES[:2]:

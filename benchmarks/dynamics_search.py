@@ -52,4 +52,7 @@ def run(profile: str = "quick") -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    run(sys.argv[1] if len(sys.argv) > 1 else "quick")
+    from benchmarks import results
+
+    chosen = sys.argv[1] if len(sys.argv) > 1 else "quick"
+    results.save("dynamics_search", run(chosen), profile=chosen)

@@ -73,4 +73,6 @@ def run() -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    run()
+    from benchmarks import results
+
+    results.save("engine", run())

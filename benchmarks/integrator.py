@@ -289,4 +289,7 @@ def _row(case: str, seconds: float, baseline: str, baseline_seconds: float) -> d
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the small problem and the velocity only")
-    measure(parser.parse_args().quick)
+    quick = parser.parse_args().quick
+    from benchmarks import results
+
+    results.save("integrator", measure(quick), quick=quick)

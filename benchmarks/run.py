@@ -1,14 +1,15 @@
-"""Run every benchmark in one process: constants, integrator, `headflow verify --profile quick`, check-cert, engine.
+"""Run every benchmark in one process: constants, integrator, `headflow verify`, check-cert, engine, dynamics search.
 
-Each figure is printed with its baseline measured in the same run and their ratio, and all of
-them are written to a JSON file. Run `python benchmarks/run.py` or `python -m benchmarks` from
-the repository root (`--max-digits 100000` for the full constants table: several minutes).
+Each figure is printed with its baseline measured in the same run and their ratio, and each
+benchmark's rows are saved to `benchmarks/results/<benchmark>.json` with the date and the commit
+(`benchmarks/results.py`), from which the documentation's tables are rendered. Run
+`python benchmarks/run.py` or `python -m benchmarks` from the repository root (`--max-digits 100000` for the full
+constants table: several minutes).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -18,8 +19,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import check_cert, constants, engine, integrator
-from certificates.atomic import write_text_atomic
+from benchmarks import check_cert, constants, dynamics_search, engine, integrator, results
 
 #: The quick profile's budget from the issue: every paper claim decided within a minute.
 VERIFY_BUDGET_SECONDS = 60.0
@@ -50,19 +50,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-digits", type=int, default=10_000, help="largest constants size (default 10000)")
     parser.add_argument("--quick-integrator", action="store_true", help="the integrator's small problem only")
-    parser.add_argument("--out", default="benchmark-results.json", help="JSON file for every figure")
     args = parser.parse_args(argv)
-    rows = constants.measure(args.max_digits)
+    groups = {"constants": constants.measure(args.max_digits)}
     print()
-    rows += integrator.measure(args.quick_integrator)
-    rows += verify_timing()
-    rows += check_cert.run()
-    rows += engine.run()
+    groups["integrator"] = integrator.measure(args.quick_integrator)
+    groups["verify"] = verify_timing()
+    groups["check-cert"] = check_cert.run()
+    groups["engine"] = engine.run()
+    groups["dynamics_search"] = dynamics_search.run()
+    settings = {"constants": {"max_digits": args.max_digits}, "integrator": {"quick": args.quick_integrator}}
+    rows = [row for group in groups.values() for row in group]
     print(f"\n{'benchmark':<12}{'case':<58}{'ratio':>10}  (baseline / headflow; > 1 means headflow is faster)")
     for row in rows:
-        print(f"{row['benchmark']:<12}{row['case']:<58}{row['ratio']:>9.2f}x  vs {row['baseline']}")
-    write_text_atomic(args.out, json.dumps({"python": sys.version.split()[0], "rows": rows}, indent=2) + "\n")
-    print(f"\nwritten to {args.out}")
+        if "ratio" in row:
+            print(f"{row['benchmark']:<12}{row['case']:<58}{row['ratio']:>9.2f}x  vs {row['baseline']}")
+    print()
+    for name, group in groups.items():
+        results.save(name, group, **settings.get(name, {}))
     return 0
 
 

@@ -1,6 +1,6 @@
 """Forged certificates: a genuine certificate edited, its checksum recomputed, so only the re-check can catch it.
 
-A certificate's `sha256` is a checksum against accidental damage, not a seal (README, "Certificates"):
+A certificate's `sha256` is a checksum against accidental damage, not a seal (docs/certificates.md):
 anyone can recompute it, and every tampering test does so here, with `certificates.store.content_hash`.
 """
 

@@ -1,5 +1,5 @@
 """Budgets and limits: `verify --timeout` turns leftover work into INCONCLUSIVE with the reason, and every
-documented size limit (README, "Limits and guarantees") ends in a clear InputError, not in a long run.
+documented size limit (docs/guarantees.md) ends in a clear InputError, not in a long run.
 
 The time budget is tested on a fake clock that advances one second each time it is read, so which
 claims fit in a budget depends on the code, never on the speed of the machine; no test measures seconds.

@@ -43,7 +43,7 @@ def test_the_genuine_certificates_recheck(certified: dict[str, list[Path]]) -> N
 def test_every_forgery_is_rejected(genuine: dict[str, dict[str, Any]], tmp_path: Path) -> None:
     SMUGGLED_OUTPUT.unlink(missing_ok=True)
     forged = forgeries.forgeries(genuine)
-    assert len(forged) >= 192  # the generators, not a hand-picked list (README quotes this number)
+    assert len(forged) >= 192  # the generators, not a hand-picked list (docs/certificates.md quotes this bound)
     accepted = []
     for k, (group, name, data) in enumerate(forged):
         assert data != genuine[group], name

@@ -1,0 +1,139 @@
+"""The documentation: a short README whose statements match a real run, generated pages that are what their data
+gives, and the example notebook, executed.
+
+`mkdocs build --strict` itself runs in `.ci/run` (it needs the `docs` extra).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import importlib.util
+import json
+import re
+import shlex
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _generator() -> ModuleType:
+    """`docs/generate.py`, a script rather than a package module, loaded from its path."""
+    spec = importlib.util.spec_from_file_location("docs_generate", ROOT / "docs" / "generate.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _findings() -> dict:
+    return json.loads((ROOT / "docs" / "data" / "verify.json").read_text(encoding="utf-8"))
+
+
+def test_the_generated_pages_are_what_the_committed_data_gives() -> None:
+    for path, text in _generator().pages().items():
+        assert path.exists(), f"{path} missing: run `python docs/generate.py`"
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `python docs/generate.py`"
+
+
+def test_the_findings_page_follows_the_data() -> None:
+    generate = _generator()
+    data = _findings()
+    page = generate.render_findings(data)
+    assert f"commit `{data['commit']}`" in page and data["date"] in page
+    for claim in data["claims"]:
+        assert f"`{claim['id']}`" in page
+    changed = copy.deepcopy(data)
+    first = changed["claims"][0]
+    first["verdict"] = "INCONCLUSIVE"
+    first["procedures"] = [{"name": "numeric", "verdict": "INCONCLUSIVE", "method": "m", "notes": "a budget ran out"}]
+    assert "a budget ran out" in generate.render_findings(changed)
+    refuted = next(c for c in data["claims"] if c["verdict"] == "REFUTED" and c["id"] == "T19.threshold.exact")
+    assert generate.reason(refuted).startswith("refuted as stated (witness, verified by ball: H=2, n=3")
+
+
+def test_the_findings_data_is_a_run_with_the_pinned_verdicts() -> None:
+    """The findings page shows a real run: its verdicts are the pinned ones of `headflow verify` (quick, seed 0)."""
+    data = _findings()
+    pinned = json.loads((ROOT / "tests" / "data" / "verify_quick_verdicts.json").read_text(encoding="utf-8"))
+    assert (data["profile"], data["seed"]) == (pinned["profile"], pinned["seed"])
+    assert {c["id"]: c["verdict"] for c in data["claims"]} == pinned["verdicts"]
+    counted = {verdict: sum(c["verdict"] == verdict for c in data["claims"]) for verdict in data["summary"]}
+    assert counted == data["summary"]
+
+
+def test_every_benchmark_result_says_when_and_where_it_was_measured() -> None:
+    results = sorted((ROOT / "benchmarks" / "results").glob("*.json"))
+    assert {p.stem for p in results} >= {"constants", "engine", "dynamics_search", "integrator"}
+    page = _generator().render_benchmarks([json.loads(p.read_text(encoding="utf-8")) for p in results])
+    for path in results:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", record["date"]) and re.fullmatch(r"[0-9a-f]{12}", record["commit"])
+        assert record["rows"], path
+        assert f"### `{record['benchmark']}`" in page and f"commit `{record['commit']}`" in page
+
+
+def test_the_readme_is_short_and_opens_with_the_two_set_up_commands() -> None:
+    assert len(README.splitlines()) < 250
+    first_block = README.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert len(first_block) == 2
+    install, test = first_block
+    assert install.endswith(".venv/bin/headflow verify") and "pip install -q ." in install
+    assert "pip install -q -e '.[test]'" in test and test.endswith(".venv/bin/python -m pytest")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test.split(" && ")[1] in ci  # CI installs the test extras the way the README says
+
+
+def test_the_readme_links_and_files_exist() -> None:
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README):
+        assert (ROOT / target).exists(), target
+    for named in ("examples/user.toml", "examples/tour.ipynb", "DEVELOPERS.md"):
+        assert named in README and (ROOT / named).exists(), named
+
+
+def test_the_readme_output_is_that_of_a_run() -> None:
+    """Each verdict in the README's sample output, and the summary of its API example, is the committed run's."""
+    verdicts = {c["id"]: c["verdict"] for c in _findings()["claims"]}
+    rows = re.findall(r"^│ ([\w.:+-]+) +│ ([A-Z]+) +│", README, flags=re.M)
+    rows += re.findall(r"^  ([\w.:+-]+) \(([A-Z]+)\): ", README, flags=re.M)
+    shown = [(claim, verdict) for claim, verdict in rows if claim in verdicts]
+    assert len(shown) >= 10
+    assert all(verdicts[claim] == verdict for claim, verdict in shown), shown
+    line = next(line for line in README.splitlines() if line.startswith("report.summary  # "))
+    summary = ast.literal_eval(line.split("# ", 1)[1])
+    t19 = [v for claim, v in verdicts.items() if claim.startswith("T19.")]
+    assert summary == {verdict: t19.count(verdict) for verdict in summary}
+    assert sum(summary.values()) == len(t19)
+
+
+def test_the_readme_commands_parse() -> None:
+    """Every `headflow ...` line of the README's command block names a subcommand with options it accepts."""
+    from checks import cli
+
+    parser = cli.build_parser()
+    block = README.split("## Other commands", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(line.split("  #", 1)[0]) for line in block.splitlines()]
+    assert len(commands) >= 8
+    for words in commands:
+        assert words[0] == "headflow"
+        parser.parse_args(words[1:])  # argparse exits (SystemExit) on an unknown option
+
+
+def test_the_tour_notebook_runs() -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    notebook = nbformat.read(ROOT / "examples" / "tour.ipynb", as_version=4)
+    assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")  # committed clean
+    run_from = {"metadata": {"path": ROOT}}  # the kernel imports this checkout's code
+    nbclient.NotebookClient(notebook, timeout=240, kernel_name="python3", resources=run_from).execute()
+    outputs = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
+    assert not [out for out in outputs if out.output_type == "error"]
+    text = "\n".join(str(out.get("data", {}).get("text/plain", out.get("text", ""))) for out in outputs)
+    assert "'c-star.below-one': <Verdict.REFUTED: 'REFUTED'>" in text
+    assert "'golden.digits': <Verdict.CERTIFIED: 'CERTIFIED'>" in text
+    assert any("image/png" in out.get("data", {}) for out in outputs)  # the plot
