@@ -3,7 +3,9 @@
 - `docs/generated/findings.md`: every claim of a real `headflow verify` run with its verdict and reason, from
   `docs/data/verify.json` (the run's JSON report, trimmed, with the date and the commit it was made at);
 - `docs/generated/benchmarks.md`: one table per benchmark, from `benchmarks/results/*.json` (each with its date,
-  commit and machine; `benchmarks/results.py` writes them).
+  commit and machine; `benchmarks/results.py` writes them);
+- `docs/generated/kernel.md`: what `headflow check-cert` trusts, from the kernel folder itself (`certificates/kernel`,
+  each module with the first line of its docstring) and the `identities` modules it names (`MATHEMATICS`).
 
 The pages are committed so that they read on GitHub too; `tests/test_docs.py` checks that each is exactly what this
 script makes from the committed data. Run from the repository root:
@@ -16,6 +18,7 @@ script makes from the committed data. Run from the repository root:
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import sys
@@ -28,6 +31,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.results import RESULTS, provenance  # noqa: E402
 from certificates.atomic import write_text_atomic  # noqa: E402
+from certificates.kernel import MATHEMATICS  # noqa: E402
 from checks.reports.document import markdown_code, markdown_text, summary_differences  # noqa: E402
 
 VERIFY_DATA = ROOT / "docs" / "data" / "verify.json"
@@ -118,12 +122,39 @@ def render_benchmarks(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+KERNEL = ROOT / "certificates" / "kernel"
+
+
+def _summary(path: Path) -> tuple[str, int]:
+    """The first line of a module's docstring (read, not imported) and its number of lines."""
+    text = path.read_text(encoding="utf-8")
+    doc = ast.get_docstring(ast.parse(text)) or ""
+    return doc.split("\n", 1)[0], len(text.splitlines())
+
+
+def render_kernel() -> str:
+    """The trust list: every module of the kernel folder and every `identities` module it rests on."""
+    lines = [NOTICE.format(source="the folder certificates/kernel"), ""]
+    modules = sorted(KERNEL.rglob("*.py"))
+    mathematics = [ROOT / Path(*name.split(".")).with_suffix(".py") for name in MATHEMATICS]
+    for title, paths in (("The kernel", modules), ("The mathematics it re-derives", mathematics)):
+        total = sum(_summary(path)[1] for path in paths)
+        lines += [f"**{title}** ({len(paths)} modules, {total:,} lines)", "", "| module | lines | what it holds |"]
+        lines += ["|---|---|---|"]
+        for path in paths:
+            summary, count = _summary(path)
+            lines.append(f"| `{path.relative_to(ROOT).as_posix()}` | {count} | {_cell(summary)} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def pages() -> dict[Path, str]:
     """Each generated page and the text the committed data gives it."""
     results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(RESULTS.glob("*.json"))]
     return {
         GENERATED / "findings.md": render_findings(json.loads(VERIFY_DATA.read_text(encoding="utf-8"))),
         GENERATED / "benchmarks.md": render_benchmarks(results),
+        GENERATED / "kernel.md": render_kernel(),
     }
 
 
