@@ -168,7 +168,7 @@ def test_every_child_process_is_started_by_the_one_module() -> None:
         f"{path.relative_to(ROOT)}:{number}"
         for package in ("identities", "certificates", "checks")
         for path in sorted((ROOT / package).rglob("*.py"))
-        if path != ROOT / "certificates" / "processes.py"
+        if path != ROOT / "certificates" / "kernel" / "processes.py"
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if starts.search(line)
     ]
