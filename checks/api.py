@@ -22,9 +22,9 @@ from typing import TypedDict, Unpack
 from certificates.kernel.errors import InputError
 from checks.coq_files import write_coq_files
 from checks.input_bounds import check_seed, check_timeout
+from checks.progress import progress_bar
 from checks.registry import PROFILES, Claim, Context, load_all
 from checks.reports.document import Subject
-from checks.reports.progress import progress_bar
 from checks.reports.report import Report
 from checks.runner import run_claims
 

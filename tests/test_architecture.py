@@ -105,6 +105,32 @@ def test_no_import_cycle_between_modules() -> None:
     assert _cycles(graph) == []
 
 
+def _room(module: str) -> str:
+    """The room of a module: its folder below the layer (`checks.reports`), or the module itself at the top."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 or (ROOT / Path(*parts)).is_dir() else module
+
+
+def _rooms() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for module, imported in _graph().items():
+        graph.setdefault(_room(module), set()).update(_room(name) for name in imported)
+    return {room: targets - {room} - _parent_packages(room) - {room.split(".")[0]} for room, targets in graph.items()}
+
+
+def test_no_import_cycle_between_rooms() -> None:
+    """Rooms (the folders of a layer, and its top modules) import one way too: none reaches back into one that
+    imports it, so each room can be read knowing only the rooms below it."""
+    assert _cycles(_rooms()) == []
+
+
+def test_the_room_cycle_finder_sees_folders() -> None:
+    assert _room("checks.reports.html") == "checks.reports"
+    assert _room("checks.model") == "checks.model"
+    assert _room("checks.api") == "checks.api"
+    assert _room("certificates.kernel.claims.schema") == "certificates.kernel"
+
+
 @pytest.mark.parametrize("package", PACKAGES)
 def test_layers_import_one_way(package: str) -> None:
     breaches = {

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from checks.coq_files import write_coq_files
+from checks.progress import progress_bar
 from checks.registry import PROFILES, Claim, Context, load_all
-from checks.reports.progress import progress_bar
 from checks.runner import run_claims
 
 HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness)"

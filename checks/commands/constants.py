@@ -11,7 +11,7 @@ from certificates.atomic import write_text_atomic
 from certificates.kernel.constant_specs import DEFAULT_MAX_DIGITS, PARAMETERS, QUANTITIES
 from certificates.kernel.errors import InputError
 from checks.constants.exact_numbers import parse_values
-from checks.reports.progress import progress_bar
+from checks.progress import progress_bar
 
 HELP = f"tables of {', '.join(QUANTITIES)} with certified digits"
 

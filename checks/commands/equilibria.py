@@ -18,8 +18,8 @@ import numpy as np
 from certificates.kernel.errors import InputError
 from checks.evidence import equilibria
 from checks.input_bounds import check_range, check_seed
+from checks.progress import progress_bar
 from checks.reports import plots
-from checks.reports.progress import progress_bar
 
 HELP = "find equilibria of the multi-head field; certify existence (Krawczyk) and index (Gershgorin); plot them"
 MAX_N, MAX_D, MAX_HEADS = 8, 4, 4

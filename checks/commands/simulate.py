@@ -23,8 +23,8 @@ from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_be
 from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
 from checks.model import families
 from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
+from checks.progress import progress_bar
 from checks.reports import plots
-from checks.reports.progress import progress_bar
 
 HELP = "integrate the dynamics of one configuration; save the trajectory (.npz) and plots (PNG, SVG)"
 #: Bounds of the numeric options (also in --help and the README's size-limits table).

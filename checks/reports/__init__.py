@@ -1,1 +1,1 @@
-"""Reports in every format (terminal, JSON, markdown, HTML with MathML), their figures and progress bars."""
+"""Reports in every format (terminal, JSON, markdown, HTML with MathML) and their figures."""

@@ -21,7 +21,7 @@ from typing import Any
 from certificates.atomic import write_text_atomic
 from certificates.kernel.errors import InputError
 from certificates.kernel.reading import read_bounded
-from checks.reports.progress import progress_bar
+from checks.progress import progress_bar
 
 Task = Callable[..., dict[str, Any]]
 KEY = "point_key"

@@ -6,10 +6,9 @@ Each topic keeps its mutants next to its tests; this module only lists the topic
 from __future__ import annotations
 
 from tests.certificates import mutants as certificates
-from tests.claimsfile import mutants as claims_files
-from tests.constants import mutants as constants
-from tests.soundness.mutation import Mutant
-from tests.theorems import (
+from tests.checks.claimsfile import mutants as claims_files
+from tests.checks.constants import mutants as constants
+from tests.checks.theorems import (
     clustering_mutants,
     critical_points_mutants,
     energy_mutants,
@@ -18,6 +17,7 @@ from tests.theorems import (
     projection_mutants,
     threshold_mutants,
 )
+from tests.soundness.mutation import Mutant
 
 TOPICS = (
     projection_mutants,

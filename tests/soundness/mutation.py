@@ -11,7 +11,7 @@ A false mutant must come out REFUTED or INCONCLUSIVE ("killed"); a true variant 
 out REFUTED, and those marked `accept` must come out true (so a kill is due to the mutation, not
 to a harness that rejects everything). The truth of each mutant is worked out in its description.
 The mutants themselves sit next to the tests of what they mutate (`tests/theorems/<topic>_mutants.py`,
-`tests/claimsfile/mutants.py`, `tests/constants/mutants.py`, `tests/certificates/mutants.py`);
+`tests/checks/claimsfile/mutants.py`, `tests/checks/constants/mutants.py`, `tests/certificates/mutants.py`);
 `tests/soundness/mutants.py` gathers them into one table.
 """
 

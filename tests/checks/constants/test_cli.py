@@ -14,7 +14,7 @@ from mpmath import mp, mpf
 
 from checks.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _headflow(*args: str) -> subprocess.CompletedProcess[str]:

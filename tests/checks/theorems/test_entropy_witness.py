@@ -29,7 +29,7 @@ from checks.theorems.entropy import HYPOTHESES, refute_monotone
 from checks.verdicts import Verdict
 from tests.forging import forged_file
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 READINGS = {"scalar": "T27.entropy-monotone.reading-b", "symmetric": "T27.entropy-monotone.reading-c"}
 
 

@@ -31,7 +31,7 @@ from checks.runner import run_claims
 from checks.verdicts import Verdict
 from identities.closed_forms import lambda_max
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEPENDENT = (
     '{ n = { min = 2, max = 10, integer = true }, beta = "[1/2, 2]", l = { min = "lambda_c(n, beta)", max = "%s" } }'
 )

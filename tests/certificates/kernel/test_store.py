@@ -16,7 +16,7 @@ import pytest
 from certificates.kernel.verify import verify_file as verify_certificate
 from tests.forging import collapse_first_split, forged_file
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")

@@ -20,9 +20,9 @@ from certificates.kernel.claims import certificate_obligations
 from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.recheck import Rejected
 from checks.cli import main
-from tests.certificates import busy_solvers
+from tests.certificates.kernel import busy_solvers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 #: Seconds each solver gets below: z3 needs about one (its start included; several on a loaded machine), cvc5
 #: more than thirty.
 LIMIT = 10.0

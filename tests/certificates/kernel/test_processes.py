@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.certificates import busy_solvers
+from tests.certificates.kernel import busy_solvers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 #: The exit code of a parent ended by each signal: 128 + signal for the ones headflow handles, -9 for SIGKILL.
 EXIT = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGKILL: -signal.SIGKILL}

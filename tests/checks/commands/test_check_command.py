@@ -11,7 +11,7 @@ import pytest
 
 from checks.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 TRUE_CLAIMS = """
 [[claim]]

@@ -14,9 +14,9 @@ import checks
 from certificates.kernel.errors import InputError
 from checks.reports.report import Report
 from checks.verdicts import Verdict
-from tests.test_check_command import FALSE_CLAIM, TRUE_CLAIMS
+from tests.checks.commands.test_check_command import FALSE_CLAIM, TRUE_CLAIMS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 CLAIMS = TRUE_CLAIMS + FALSE_CLAIM
 

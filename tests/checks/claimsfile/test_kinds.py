@@ -21,7 +21,7 @@ from checks.registry import Context, load_all
 from checks.runner import run_claims
 from checks.verdicts import TRUE_VERDICTS, Verdict
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:

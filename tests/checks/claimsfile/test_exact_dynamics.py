@@ -19,7 +19,7 @@ from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
 from identities import equiangular_reduction as er
-from tests.claimsfile.claim_texts import claim_text, gap_claim
+from tests.checks.claimsfile.claim_texts import claim_text, gap_claim
 
 
 def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:

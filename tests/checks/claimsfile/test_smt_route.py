@@ -34,7 +34,7 @@ from checks.verdicts import Verdict
 from tests.forging import forged, forged_file, write
 from tests.soundness.forgeries import smt_forgeries
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "smt.toml"
 #: Claims of examples/smt.toml that only the SMT route can certify (unbounded, tight, lambda_c, exact sqrt).
 BY_SMT = (

@@ -38,7 +38,7 @@ from checks.registry import Context
 from checks.runner import run_claims
 from checks.theorems.clustering import check_late_rate
 from checks.verdicts import Verdict
-from tests.claimsfile.claim_texts import claim_text
+from tests.checks.claimsfile.claim_texts import claim_text
 
 RELU = {
     "attention": '"relu"',

@@ -6,7 +6,7 @@ from certificates.kernel.claims.loader import parse_claims
 from checks.claimsfile.deciders import DECIDERS
 from checks.registry import Context
 from checks.verdicts import Outcome
-from tests.claimsfile.claim_texts import gap_claim
+from tests.checks.claimsfile.claim_texts import gap_claim
 from tests.soundness.mutation import Decide, Mutant
 
 
