@@ -147,8 +147,10 @@ class Registry:
     def figure(self, claim_id: str, title: str) -> Callable[[FigureBuilder], FigureBuilder]:
         """Decorator declaring a figure of a declared claim: `title` and the function that draws it."""
 
+        claim = self.get(claim_id)
+
         def attach(builder: FigureBuilder) -> FigureBuilder:
-            self.get(claim_id).figures.append((title, builder))
+            claim.figures.append((title, builder))
             return builder
 
         return attach
