@@ -1,9 +1,10 @@
 """The one claim registry: claims (SPEC ids, statements) and the procedures that decide them.
 
-Each theorem module of `checks.theorems` declares its claims (statements and readings) and attaches
-its procedures here; `load_all` imports the modules listed in THEOREMS, in the order the report
-shows them. A claim is declared once; any number of procedures (symbolic, SMT, interval,
-numerical) may be attached to it.
+Each theorem module of `checks.theorems` declares its claims (statements and readings), the figures
+that illustrate them and its procedures here; `load_all` imports the modules listed in THEOREMS, in
+the order the report shows them. A claim is declared once; any number of procedures (symbolic, SMT,
+interval, numerical) may be attached to it. A procedure that is a single derivation (`derived(prove(),
+METHOD)`) is registered from a table (`Registry.derivations`) instead of being written out.
 """
 
 from __future__ import annotations
@@ -16,17 +17,33 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from certificates.kernel.errors import BudgetExceeded, InputError
-from checks.verdicts import Outcome
+from checks.verdicts import Outcome, derived
+from identities.derivation import Derivation
 
 PROFILES = ("quick", "thorough")
 #: Seeds are non-negative integers below 2^64 (numpy's SeedSequence takes no negative entropy).
 MAX_SEED = 2**64 - 1
 #: The theorem modules of `checks.theorems`, in report order.
-THEOREMS = ("projection", "energy", "threshold", "invariance", "clustering", "entropy", "critical_points")
+THEOREMS = (
+    "projection",
+    "t11_energy",
+    "t12_value_misalignment",
+    "t16_flat_orthogonal",
+    "t17_radial_shadow",
+    "c8_radial_dominance",
+    "t39_approximate_orthogonality",
+    "t19_threshold",
+    "c8_invariance",
+    "t22_clustering_rates",
+    "t25_clustering_time",
+    "t27_entropy",
+    "critical_points",
+)
 
 
 @dataclass
@@ -66,6 +83,10 @@ class Context:
 
 
 Procedure = Callable[[Context], Outcome]
+#: A figure builder: draws one figure (a matplotlib Figure) when the report asks for it, never at import.
+FigureBuilder = Callable[[], Any]
+#: One row of a derivation table: claim id, the proof (a function returning a Derivation), the method text.
+DerivationRow = tuple[str, Callable[[], Derivation], str]
 
 
 @dataclass
@@ -76,6 +97,8 @@ class Claim:
     title: str
     statement: str
     procedures: list[tuple[str, Procedure]] = field(default_factory=list)
+    #: The figures that illustrate the claim in the report: (title, builder), in order.
+    figures: list[tuple[str, FigureBuilder]] = field(default_factory=list)
 
 
 class Registry:
@@ -112,6 +135,26 @@ class Registry:
 
         return attach
 
+    def derivations(self, home: str, rows: tuple[DerivationRow, ...], name: str = "symbolic") -> None:
+        """Attach, for each (claim id, prove, method), the procedure `derived(prove(), method)` called `name`.
+
+        `home` is the theorem module's `__name__`: the procedure counts as that module's (it is the claim's
+        one home), although the function is made here.
+        """
+        for claim_id, prove, method in rows:
+            self.procedure(claim_id, name)(_derivation_procedure(prove, method, home))
+
+    def figure(self, claim_id: str, title: str) -> Callable[[FigureBuilder], FigureBuilder]:
+        """Decorator declaring a figure of a declared claim: `title` and the function that draws it."""
+
+        claim = self.get(claim_id)
+
+        def attach(builder: FigureBuilder) -> FigureBuilder:
+            claim.figures.append((title, builder))
+            return builder
+
+        return attach
+
     def get(self, claim_id: str) -> Claim:
         try:
             return self._claims[claim_id]
@@ -138,6 +181,17 @@ class Registry:
         if not chosen:
             raise InputError("--only", pattern, "matches no claim id")
         return chosen
+
+
+def _derivation_procedure(prove: Callable[[], Derivation], method: str, home: str) -> Procedure:
+    """The procedure `derived(prove(), method)`, owned by the module `home`."""
+
+    def procedure(ctx: Context) -> Outcome:
+        return derived(prove(), method)
+
+    procedure.__module__ = home
+    procedure.__qualname__ = f"derived[{getattr(prove, '__name__', 'proof')}]"
+    return procedure
 
 
 REGISTRY = Registry()

@@ -38,6 +38,8 @@ q_sym = sp.Symbol("q", nonnegative=True)
 HEADS = sp.Symbol("H", integer=True, positive=True)
 #: The sign facts the steps use (identities.signs): n > 0 tokens, H > 0 heads, q a squared norm >= 0.
 _FACTS = signs.facts(positive=[n, HEADS], nonnegative=[q_sym])
+#: How these proofs decide, as the report states it for each claim they prove.
+METHOD = "symbolic (SymPy): general n (symbolic sums), d (Gram algebra), H (per-pair, linear)"
 
 
 @dataclass

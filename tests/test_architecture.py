@@ -183,6 +183,57 @@ def test_theorems_are_listed_explicitly() -> None:
     assert outside == []
 
 
+def _theorem_importers(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(module, theorem module) for every module outside checks.theorems that imports a theorem module."""
+    return {
+        (module, imported)
+        for module, imported_modules in graph.items()
+        if not module.startswith("checks.theorems")
+        for imported in imported_modules
+        if imported.startswith("checks.theorems.")
+    }
+
+
+def test_no_code_outside_the_theorem_modules_imports_one() -> None:
+    """Theorem modules hold statements and registrations only: what other code uses lives with the evidence, the
+    provers or the identities, so no module of the packages outside checks/theorems imports a theorem module (the
+    registry loads them by name)."""
+    assert _theorem_importers(_graph()) == set()
+
+
+def test_the_theorem_rule_finds_an_importer() -> None:
+    """The rule can fail: a module importing a theorem module is found."""
+    graph = {"checks.sweeps.tasks": {"checks.theorems.t25_clustering_time"}, "checks.theorems.t11_energy": set()}
+    assert _theorem_importers(graph) == {("checks.sweeps.tasks", "checks.theorems.t25_clustering_time")}
+
+
+def _theorem_of(claim_id: str) -> str:
+    """The theorem a claim belongs to: the id's first part (two parts for Condition 8's two questions)."""
+    parts = claim_id.split(".")
+    return ".".join(parts[:2]) if parts[0] == "C8" else parts[0]
+
+
+def test_each_theorem_module_is_one_theorem() -> None:
+    """One module per theorem: the claims whose procedures live in a theorem module all belong to one theorem."""
+    from checks.registry import load_all
+
+    theorems: dict[str, set[str]] = {}
+    for claim in load_all().claims():
+        for _, function in claim.procedures:
+            theorems.setdefault(function.__module__, set()).add(_theorem_of(claim.id))
+    assert {home: found for home, found in theorems.items() if len(found) != 1} == {}
+    assert _theorem_of("C8.invariance.exit-gap") != _theorem_of("C8.radial-dominance.reading-b")
+
+
+def test_figures_hold_no_claim_ids() -> None:
+    """Which claim a figure illustrates is declared next to the claim: the drawing module names none."""
+    from checks.registry import load_all
+
+    text = (ROOT / "checks" / "reports" / "figures.py").read_text(encoding="utf-8")
+    assert [c.id for c in load_all().claims() if c.id in text] == []
+    assert "T19" not in text and "T22" not in text
+
+
 def test_each_claim_is_declared_in_one_theorem_module() -> None:
     """Every registered claim and all its procedures live in one module of checks.theorems."""
     from checks.registry import load_all

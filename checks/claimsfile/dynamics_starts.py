@@ -10,7 +10,7 @@ A start *holds*, *fails* or stays *undecided*, with the measurement next to the 
   when the motion did not stop.
 - `decays-at-rate`: the fitted rate with its error (`checks.evidence.fits.decay_rate`: residuals, the drift
   between the window's halves, integrator tolerances); cluster_gap through the late window of
-  `checks.theorems.clustering.late_exponent`, other quantities over the second half of the records.
+  `checks.evidence.clustering_rates.late_exponent`, other quantities over the second half of the records.
   It holds when the claimed rate lies within that error. A window that is not yet asymptotic (the
   fitted rate drifts between the window's halves by more than MAX_DRIFT of itself) is no measurement
   of the rate as t -> oo: its error band is one-sided in truth (tangential_power, softmax, equiangular
@@ -30,13 +30,13 @@ import numpy as np
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from checks.evidence.clustering_rates import late_exponent
 from checks.evidence.fits import Estimate, decay_rate
 from checks.evidence.limits import settle
 from checks.integrator import IntegrationFailure, Trajectory, integrate
 from checks.model import families
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS
-from checks.theorems.clustering import late_exponent
 
 HORIZON = {"sphere": 10.0, "flat": 1.0}
 RECORDS = 201

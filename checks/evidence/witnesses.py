@@ -5,8 +5,8 @@ negative, most negative first. The first CANDIDATES_TRIED are rounded to exact d
 claim's hypotheses (the caller's rounding, built on `certificates.provers.witness.round_configuration`),
 and `certificates.provers.witness.certify_configuration` checks the hypotheses exactly, settles `rate < 0`
 with balls and writes the certificate. Only a ball-verified rate is a witness: a float candidate
-alone never is. Used by T11.hypotheses and T17.shadow-obstruction (`checks.theorems.energy`), the
-T27 readings (`checks.theorems.entropy`) and the claims-file dynamics decider.
+alone never is. Used by T11.hypotheses and T17.shadow-obstruction (`checks.evidence.energy_witnesses`), the
+T27 readings (`checks.evidence.entropy_witnesses`) and the claims-file dynamics decider.
 """
 
 from __future__ import annotations

@@ -1,15 +1,16 @@
-"""Figures for the report, each attached to the claim it illustrates, as embeddable PNG.
+"""The report's figures: the drawings, and their rendering as embeddable PNG.
 
-Figures are computed from the same model and closed forms as the verdicts; they illustrate,
-they never decide. The trajectory figures are `headflow simulate`'s own (`checks.reports.plots`), drawn
-from the same builders and rendered by the same `plots.png_bytes`; every figure follows the axes
-conventions of `checks.reports.plots` (the paper's symbols in the labels, plain numbers on log axes).
+Which claim a figure illustrates, and under which title, is declared next to the claim in its theorem
+module (`Registry.figure`); this module only draws and embeds. Figures are computed from the same model
+and closed forms as the verdicts; they illustrate, they never decide. The trajectory figures are
+`headflow simulate`'s own (`checks.reports.plots`), drawn from the same builders and rendered by the
+same `plots.png_bytes`; every figure follows the axes conventions of `checks.reports.plots` (the
+paper's symbols in the labels, plain numbers on log axes).
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
 from fractions import Fraction
 from typing import TypedDict
 
@@ -21,6 +22,7 @@ from checks.evidence import equilibria
 from checks.integrator.solver import integrate
 from checks.model import families
 from checks.model.configuration import Configuration
+from checks.registry import load_all
 from checks.reports import plots
 from checks.sweeps.tasks import threshold_point
 
@@ -37,7 +39,7 @@ def png_base64(fig: Figure) -> str:
     return base64.b64encode(plots.png_bytes(fig)).decode("ascii")
 
 
-def beta_star_phase_diagram() -> EmbeddedFigure:
+def beta_star_phase_diagram() -> Figure:
     """beta* and the model's Condition 8 threshold over (H, n), alpha = 1."""
     ns = np.unique(np.geomspace(2, 64, 8).astype(int))
     fig = Figure(figsize=(11, 4), layout="constrained")
@@ -67,10 +69,10 @@ def beta_star_phase_diagram() -> EmbeddedFigure:
     plots.log_scale(right, "y")
     right.set(xlabel="$H$ (heads)", ylabel="$n$ (tokens)", title=r"$\beta^*(H, n, 1)$; black: $\beta^*$ = 0")
     fig.colorbar(mesh, ax=right, label=r"$\beta^*$")
-    return {"title": "T19: beta* against the model's Condition 8 threshold", "png_base64": png_base64(fig)}
+    return fig
 
 
-def rate_function_plot(n: int = 10, beta: float = 1.0) -> EmbeddedFigure:
+def rate_function_plot(n: int = 10, beta: float = 1.0) -> Figure:
     """phi(lambda) with lambda_max and lambda_c marked."""
     lam_max, lam_c = lambda_max(n, beta), lambda_c(n, beta)
     lam = np.linspace(0, 3 * lam_c, 400)
@@ -85,34 +87,32 @@ def rate_function_plot(n: int = 10, beta: float = 1.0) -> EmbeddedFigure:
         title=rf"early rate $\varphi$, $n$ = {n}, $\beta$ = {beta:g}",
     )
     ax.legend(fontsize=8)
-    return {"title": f"T22: the early-rate function phi (n = {n}, beta = {beta})", "png_base64": png_base64(fig)}
+    return fig
 
 
-def head_energy_curves() -> EmbeddedFigure:
-    """E and each E_h along a spherical usa trajectory with exactly orthogonal heads (T17's setting)."""
+def head_energy_curves() -> Figure:
+    """E and each E_h along a spherical usa trajectory with exactly orthogonal heads."""
     rng = np.random.default_rng(17)
     cfg = Configuration.create(
         families.random_sphere_tokens(8, 6, rng), families.orthogonal_subspace_heads(3, 6, rng, scale=3.0), beta=1.0
     )
     traj = integrate(cfg, 6.0, record_times=np.linspace(0, 6.0, 121), observables=("energy", "head_energies"))
     title = "sphere, usa, orthogonal heads: $E$ rises; a single $E_h$ need not ($E_1$ falls)"
-    figure = plots.energy_figure(traj.times, traj.observables["energy"], traj.observables["head_energies"], title)
-    return {"title": "T17: total and per-head energies along a trajectory", "png_base64": png_base64(figure)}
+    return plots.energy_figure(traj.times, traj.observables["energy"], traj.observables["head_energies"], title)
 
 
-def entropy_curves() -> EmbeddedFigure:
-    """Attention entropies along the equiangular softmax dynamics with scalar heads (T27's regime)."""
+def entropy_curves() -> Figure:
+    """Attention entropies along the equiangular softmax dynamics with scalar heads."""
     n = 6
     cfg = Configuration.create(
         families.equiangular_tokens(n, n, 0.05), families.scalar_heads([1.0, 2.5], n), beta=1.0, attention="softmax"
     )
     traj = integrate(cfg, 8.0, record_times=np.linspace(0, 8.0, 161), observables=("entropies",))
     title = r"equiangular tokens, scalar heads 1 and 2.5: entropy rises to $\log n$"
-    figure = plots.entropy_figure(traj.times, traj.observables["entropies"], n, title)
-    return {"title": "T27: attention entropy against time", "png_base64": png_base64(figure)}
+    return plots.entropy_figure(traj.times, traj.observables["entropies"], n, title)
 
 
-def equilibria_gallery() -> EmbeddedFigure:
+def equilibria_gallery() -> Figure:
     """The certified equilibria of n = 4, d = 3, scalar heads (1, 1/2), softmax, beta = 1, with their indices."""
     inst = equilibria.instance(4, 3, [Fraction(1), Fraction(1, 2)], "softmax", Fraction(1), "scalar")
     panels = []
@@ -120,22 +120,16 @@ def equilibria_gallery() -> EmbeddedFigure:
         outcome = equilibria.certify(inst, f.tokens)
         index = outcome["index"] if outcome.get("certified") and outcome.get("spectrum_decided") else "not certified"
         panels.append((f"{f.name}: index {index}", f.tokens))
-    return {
-        "title": "critical points: equilibria of n = 4 tokens on S^2 (softmax, lambda = 1, 1/2, beta = 1)",
-        "png_base64": png_base64(plots.equilibria_figure(panels)),
-    }
-
-
-#: Which figures illustrate which claims.
-FIGURES: dict[str, list[Callable[[], EmbeddedFigure]]] = {
-    "T19.threshold": [beta_star_phase_diagram],
-    "T22.superadditivity": [rate_function_plot],
-    "T17.shadow-obstruction": [head_energy_curves],
-    "T27.entropy-monotone": [entropy_curves],
-    "critical-points": [equilibria_gallery],
-}
+    return plots.equilibria_figure(panels)
 
 
 def figures_for(claim_ids: list[str]) -> dict[str, list[EmbeddedFigure]]:
-    """The figures of the given claims (claims without figures are left out)."""
-    return {cid: [build() for build in FIGURES[cid]] for cid in claim_ids if cid in FIGURES}
+    """The figures the registry declares for the given claims, drawn and embedded (claims without figures are
+    left out)."""
+    registry = load_all()
+    drawn = {cid: registry.get(cid).figures for cid in claim_ids}
+    return {
+        cid: [{"title": title, "png_base64": png_base64(build())} for title, build in figures]
+        for cid, figures in drawn.items()
+        if figures
+    }

@@ -15,11 +15,11 @@ import numpy as np
 from certificates.kernel.errors import InputError
 from checks.constants import certified as constants
 from checks.constants import floats as scalar_constants
+from checks.evidence.clustering_times import measure
+from checks.evidence.condition8_exits import regime_exit
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
-from checks.theorems.clustering import measure
-from checks.theorems.invariance import regime_exit
 
 #: Relative width at which the bisection for the threshold stops (below float64 resolution).
 BISECTION_TOLERANCE = 1e-13

@@ -17,15 +17,18 @@ import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from certificates.store import certificate_directory
 from checks.evidence import equilibria
 from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome, Verdict, derived
+from checks.verdicts import Outcome, Verdict
 from identities import critical_points as proofs
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: The grid of small instances (beta = 1, W_h = M_h): (n, d, strengths, heads, kinds).
 QUICK_GRID = [(n, d, (1, Fraction(1, 2)), "scalar") for n in (3, 4) for d in (2, 3)]
@@ -90,19 +93,24 @@ METHOD = "symbolic: velocity a scalar multiple of the token, dimension-free Gram
 CERTIFIED_METHOD = "search + Krawczyk in a symmetry slice + Gershgorin spectrum (python-flint balls)"
 
 
-@REGISTRY.procedure("critical-points.single-cluster", "symbolic")
-def _cluster(ctx: Context) -> Outcome:
-    return derived(proofs.prove_single_cluster(), METHOD)
+REGISTRY.derivations(
+    __name__,
+    (
+        ("critical-points.single-cluster", proofs.prove_single_cluster, METHOD),
+        ("critical-points.antipodal", proofs.prove_antipodal, METHOD),
+        ("critical-points.simplex", proofs.prove_simplex, METHOD),
+    ),
+)
 
 
-@REGISTRY.procedure("critical-points.antipodal", "symbolic")
-def _antipodal(ctx: Context) -> Outcome:
-    return derived(proofs.prove_antipodal(), METHOD)
+@REGISTRY.figure(
+    "critical-points",
+    "critical points: equilibria of n = 4 tokens on S^2 (softmax, lambda = 1, 1/2, beta = 1)",
+)
+def _equilibria() -> Figure:
+    from checks.reports import figures
 
-
-@REGISTRY.procedure("critical-points.simplex", "symbolic")
-def _simplex(ctx: Context) -> Outcome:
-    return derived(proofs.prove_simplex(), METHOD)
+    return figures.equilibria_gallery()
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,7 @@ proof holds for every d at once.
 
 from __future__ import annotations
 
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome, derived
+from checks.registry import REGISTRY
 from identities.projection import prove_self_pairing, prove_symmetry, prove_tangency
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
@@ -35,16 +34,11 @@ REGISTRY.declare_all(_STATEMENTS)
 METHOD = "symbolic: dimension-free Gram algebra with <x, x> = 1 (SymPy), valid for every d"
 
 
-@REGISTRY.procedure("projection.self-pairing", "symbolic")
-def _self_pairing(ctx: Context) -> Outcome:
-    return derived(prove_self_pairing(), METHOD)
-
-
-@REGISTRY.procedure("projection.symmetry", "symbolic")
-def _symmetry(ctx: Context) -> Outcome:
-    return derived(prove_symmetry(), METHOD)
-
-
-@REGISTRY.procedure("projection.tangency", "symbolic")
-def _tangency(ctx: Context) -> Outcome:
-    return derived(prove_tangency(), METHOD)
+REGISTRY.derivations(
+    __name__,
+    (
+        ("projection.self-pairing", prove_self_pairing, METHOD),
+        ("projection.symmetry", prove_symmetry, METHOD),
+        ("projection.tangency", prove_tangency, METHOD),
+    ),
+)

@@ -7,11 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from certificates.kernel.verify import verify_file
+from certificates.provers.convexity_cover import certify_convexity
 from certificates.store import build_certificate, certificate_directory
+from checks.constants.floats import lambda_c_scaled
+from checks.evidence import energy_witnesses as wc
 from checks.registry import Context
-from checks.theorems import clustering as sa
-from checks.theorems import energy as wc
-from checks.theorems import threshold as tc
+from checks.theorems import t19_threshold as tc
 from checks.verdicts import Outcome, Verdict
 from tests.forging import Edit, forged_file
 from tests.soundness.mutation import Decide, Mutant
@@ -48,7 +49,7 @@ def _true_smt(directory: Path) -> Path:
 
 def _true_convexity(directory: Path) -> Path:
     ctx = Context("quick", 0, directory, claim_id="T22.superadditivity.reading-b.listed-n")
-    return Path(sa.certify_convexity(ctx, 3, directory)[0])
+    return Path(certify_convexity(ctx.claim_id, 3, lambda_c_scaled(3), directory, ctx.seconds_left)[0])
 
 
 def _alignment_witness(directory: Path) -> Path:

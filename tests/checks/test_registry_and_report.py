@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from certificates.kernel.errors import InputError
 from checks import api, cli
+from checks.evidence.energy_rates import check_energy_rate
 from checks.registry import REGISTRY, Context, Registry, load_all
 from checks.reports.document import build_report, render_markdown
 from checks.reports.report import Report
 from checks.runner import run_claim
-from checks.theorems.energy import check_energy_rate
 from checks.verdicts import EvidenceError, Outcome, Step, Verdict, combine
 
 
@@ -30,6 +33,59 @@ def test_every_spec_claim_is_declared() -> None:
         "T39.approximate-orthogonality",
     ):
         assert expected in ids
+
+
+#: Prints the registry's claims as `test_the_claim_set_is_the_recorded_one` compares them, in a fresh process: the
+#: order of declaration is the order of first import, which other tests' imports would change here.
+_CLAIM_SET = """
+import hashlib, json
+from checks.registry import load_all
+claims = load_all().claims()
+print(json.dumps({
+    "claims": [
+        [c.id, hashlib.sha256(f"{c.title}\\n{c.statement}".encode()).hexdigest()[:16], [n for n, _ in c.procedures]]
+        for c in claims
+    ],
+    "figures": {c.id: [title for title, _ in c.figures] for c in claims if c.figures},
+}))
+"""
+
+
+def test_the_claim_set_is_the_recorded_one() -> None:
+    """Splitting and moving theorem code changes no claim: ids in report order, their text and their procedures (by
+    name, in order) against tests/data/registry_claims.json, recorded before the split; and the figure titles."""
+    recorded = json.loads((Path(__file__).resolve().parents[1] / "data" / "registry_claims.json").read_text())
+    run = subprocess.run([sys.executable, "-c", _CLAIM_SET], capture_output=True, text=True, check=True)
+    found = json.loads(run.stdout)
+    assert found["claims"] == recorded["claims"]
+    assert found["figures"] == recorded["figures"]
+
+
+def test_a_derivation_table_registers_the_derived_procedure() -> None:
+    """A table row becomes the procedure derived(prove(), method), owned by the module named; a failed derivation
+    is not PROVED."""
+    from identities.derivation import Derivation
+
+    registry = Registry()
+    registry.declare("x", "x", "x")
+    registry.declare("y", "y", "y")
+    proved, failed = Derivation(), Derivation()
+    proved.holds("1 = 1", True)
+    failed.holds("1 = 2", False)
+    registry.derivations("checks.theorems.example", (("x", lambda: proved, "m"), ("y", lambda: failed, "m")))
+    ((name, procedure),) = registry.get("x").procedures
+    assert (name, procedure.__module__) == ("symbolic", "checks.theorems.example")
+    assert procedure(Context()).verdict is Verdict.PROVED
+    assert registry.get("y").procedures[0][1](Context()).verdict is not Verdict.PROVED
+
+
+def test_a_figure_is_declared_on_its_claim() -> None:
+    registry = Registry()
+    registry.declare("x", "x", "x")
+    registry.figure("x", "the title")(object)
+    assert registry.get("x").figures == [("the title", object)]
+    with pytest.raises(InputError):
+        registry.figure("no-such-claim", "t")
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from certificates.provers.intervals import certify_cover, prove, prove_inequalit
 from certificates.provers.witness import settle_point
 from checks.registry import Context, load_all
 from checks.runner import run_claim
-from checks.theorems import clustering as sc
+from checks.theorems import t22_clustering_rates as sc
 from checks.verdicts import Verdict
 from identities import closed_forms
 

@@ -19,7 +19,7 @@ from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
-from checks.theorems import threshold as tc
+from checks.theorems import t19_threshold as tc
 from checks.verdicts import Verdict
 from identities import closed_forms
 from identities import condition8_scalar as sr

@@ -10,12 +10,12 @@ import pytest
 
 from certificates.kernel import ball_model
 from certificates.provers.witness import certify_configuration, rational_unit_vector, round_configuration
+from checks.evidence import energy_witnesses as witness_claims
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
-from checks.theorems import energy as witness_claims
 from checks.verdicts import Verdict
 
 

@@ -30,13 +30,13 @@ from certificates.provers.witness import certify_configuration, round_configurat
 from checks.claimsfile import dynamics_decider, dynamics_starts
 from checks.claimsfile.register import register_claims
 from checks.evidence import adversarial, limits
+from checks.evidence.clustering_rates import check_late_rate
 from checks.evidence.sampling import confidence_sentence, failing_fraction_bound, starts_for_confidence
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.runner import run_claims
-from checks.theorems.clustering import check_late_rate
 from checks.verdicts import Verdict
 from tests.checks.claimsfile.claim_texts import claim_text
 

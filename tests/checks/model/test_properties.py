@@ -8,11 +8,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checks.evidence.energy_rates import central_difference_energy_rate
 from checks.evidence.sampling import relative_discrepancy
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
-from checks.theorems.energy import central_difference_energy_rate
 
 seeds = st.integers(0, 2**32 - 1)
 kinds = st.sampled_from(["usa", "softmax", "relu"])

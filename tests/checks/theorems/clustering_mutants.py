@@ -1,4 +1,4 @@
-"""Mutants of the clustering theorems (checks.theorems.clustering): T22's covers and witnesses, T22 and T25 rates."""
+"""Mutants of the clustering theorems (T22, T25): covers and witnesses, T22 and T25 rates."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from fractions import Fraction
 import sympy as sp
 
 from certificates.kernel import obligations
-from checks.theorems import clustering
+from checks.constants.floats import lambda_c_scaled
+from checks.evidence import clustering_rates, clustering_times
+from checks.theorems import t22_clustering_rates as clustering
 from identities import closed_forms as cf
 from identities import convexity, equiangular
 from identities.derivation import Derivation
@@ -18,7 +20,7 @@ u = clustering.u
 
 def _u_c(tokens: int) -> Fraction:
     """u_c for `tokens` tokens as a fraction (denominator at most 1000)."""
-    return Fraction(clustering.lambda_c_scaled(tokens)).limit_denominator(1000)
+    return Fraction(lambda_c_scaled(tokens)).limit_denominator(1000)
 
 
 def _covers_and_witnesses() -> list[Mutant]:
@@ -173,21 +175,21 @@ def _dynamics() -> list[Mutant]:
             "T22.late-rate",
             "eps(t) ~ C exp(-3 Lambda t) (rate constant 3 instead of 2)",
             False,
-            lambda ctx: clustering.check_late_rate(ctx, multiple=3.0),
+            lambda ctx: clustering_rates.check_late_rate(ctx, multiple=3.0),
         ),
         Mutant(
             "t25-softmax-decreasing",
             "T25.softmax-time",
             "softmax clustering time ~ 1/n (exponent -1, tight)",
             False,
-            lambda ctx: clustering.check_clustering_time(ctx, "softmax", ("tight",), claimed=(-1.0, 0.0)),
+            lambda ctx: clustering_times.check_clustering_time(ctx, "softmax", ("tight",), claimed=(-1.0, 0.0)),
         ),
         Mutant(
             "t25-relu-decreasing",
             "T25.relu-time",
             "relu clustering time ~ 1/n (exponent -1, upper bound)",
             False,
-            lambda ctx: clustering.check_clustering_time(ctx, "relu", ("upper",), claimed=(-1.0, 0.0)),
+            lambda ctx: clustering_times.check_clustering_time(ctx, "relu", ("upper",), claimed=(-1.0, 0.0)),
         ),
     ]
 

@@ -1,4 +1,4 @@
-"""Mutants of the energy theorems (checks.theorems.energy): T11, T12, T16, T17, Condition 8, T39 and their witnesses."""
+"""Mutants of the energy theorems (T11, T12, T16, T17, Condition 8, T39) and their witnesses."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import sympy as sp
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.provers.witness import certify_configuration, round_configuration
 from certificates.store import certificate_directory
+from checks.evidence import energy_bounds
+from checks.evidence import energy_witnesses as theorem
+from checks.evidence.energy_rates import check_energy_rate, check_formula, t16_formula, t17_formula
 from checks.registry import Context
-from checks.theorems import energy as theorem
-from checks.theorems.energy import check_energy_rate, check_formula, t16_formula, t17_formula
 from checks.verdicts import Outcome, Verdict
 from identities import energy
 from tests.soundness.mutation import Mutant, symbolic, thorough
@@ -300,14 +301,14 @@ def _dynamics() -> list[Mutant]:
             "T12.value-misalignment",
             "dE/dt >= (1/n) sum |xdot|^2 without the misalignment correction (Delta dropped from the bound)",
             False,
-            lambda ctx: theorem.check_value_misalignment(ctx, delta_factor=0.0),
+            lambda ctx: energy_bounds.check_value_misalignment(ctx, delta_factor=0.0),
         ),
         Mutant(
             "t39-no-delta",
             "T39.approximate-orthogonality",
             "the per-head bound without the delta term (orthogonality assumed exact)",
             False,
-            lambda ctx: theorem.check_approximate_orthogonality(ctx, delta_factor=0.0),
+            lambda ctx: energy_bounds.check_approximate_orthogonality(ctx, delta_factor=0.0),
         ),
     ]
 

@@ -1,4 +1,4 @@
-"""Mutants of the invariance question (checks.theorems.invariance): wrong exit bounds, points on the wrong side."""
+"""Mutants of the invariance question (checks.theorems.c8_invariance): wrong exit bounds, points on the wrong side."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from fractions import Fraction
 import sympy as sp
 
 from certificates.kernel import obligations
-from checks.theorems import invariance as inv
+from checks.theorems import c8_invariance as inv
 from identities import condition8_invariance as ci
 from identities.derivation import Derivation
 from tests.soundness.mutation import Mutant, point_witness, symbolic

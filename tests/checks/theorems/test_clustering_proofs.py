@@ -16,7 +16,7 @@ from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
-from checks.theorems import clustering
+from checks.theorems import t22_clustering_rates as clustering
 from checks.verdicts import Verdict
 from identities import closed_forms as cf
 from identities import convexity

@@ -14,7 +14,7 @@ import sympy as sp
 
 from checks.registry import Context, load_all
 from checks.runner import run_claim
-from checks.theorems.clustering import _refuted_by_finite_limit
+from checks.theorems.t25_clustering_time import _refuted_by_finite_limit
 from checks.verdicts import Verdict
 from identities import linearized_clustering as lc
 from identities import reduced_clustering as rc

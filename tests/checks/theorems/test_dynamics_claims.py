@@ -7,15 +7,15 @@ import math
 import numpy as np
 import pytest
 
+from checks.evidence import clustering_rates as rates
+from checks.evidence import clustering_times as times
+from checks.evidence import energy_bounds as robustness
+from checks.evidence import energy_rates as trajectories
+from checks.evidence import entropy_rates, entropy_witnesses
 from checks.evidence.fits import power_law
 from checks.model import field as model
 from checks.registry import Context, load_all
 from checks.runner import run_claim
-from checks.theorems import clustering as rates
-from checks.theorems import clustering as times
-from checks.theorems import energy as robustness
-from checks.theorems import energy as trajectories
-from checks.theorems import entropy as entropy
 from checks.verdicts import Verdict
 
 
@@ -60,19 +60,19 @@ def test_late_rate_against_two_lambda() -> None:
 
 
 def test_entropy_monotone_and_limit() -> None:
-    assert entropy.check_monotone_along_trajectories(_ctx()).verdict is Verdict.CONFIRMED
-    assert entropy.check_monotone_along_trajectories(_ctx(), sign=-1.0).verdict is not Verdict.CONFIRMED
-    assert entropy.check_limit(_ctx()).verdict is Verdict.CONFIRMED
-    assert entropy.check_limit(_ctx(), limit=lambda n: math.log(n - 1)).verdict is not Verdict.CONFIRMED
+    assert entropy_rates.check_monotone_along_trajectories(_ctx()).verdict is Verdict.CONFIRMED
+    assert entropy_rates.check_monotone_along_trajectories(_ctx(), sign=-1.0).verdict is not Verdict.CONFIRMED
+    assert entropy_rates.check_limit(_ctx()).verdict is Verdict.CONFIRMED
+    assert entropy_rates.check_limit(_ctx(), limit=lambda n: math.log(n - 1)).verdict is not Verdict.CONFIRMED
 
 
 def test_entropy_limit_for_symmetric_heads() -> None:
-    assert entropy.check_limit_general(_ctx()).verdict is Verdict.CONFIRMED
-    assert entropy.check_limit_general(_ctx(), limit=lambda n: 0.5 * math.log(n)).verdict is not Verdict.CONFIRMED
+    assert entropy_rates.check_limit_general(_ctx()).verdict is Verdict.CONFIRMED
+    assert entropy_rates.check_limit_general(_ctx(), limit=lambda n: 0.5 * math.log(n)).verdict is not Verdict.CONFIRMED
 
 
 def test_broader_entropy_reading_candidate_really_decreases() -> None:
-    search = entropy.search_monotone_general(_ctx(), "scalar")
+    search = entropy_witnesses.search_monotone_general(_ctx(), "scalar")
     assert search.worst < 0 and search.candidates
     cfg = search.candidates[0][1]
     # Independent of the chain rule: a central difference of the entropies along the flow.

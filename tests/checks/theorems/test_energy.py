@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from checks.evidence.energy_rates import check_formula, t16_formula, t17_formula
 from checks.evidence.sampling import random_configuration
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context
-from checks.theorems.energy import check_formula, t16_formula, t17_formula
 from checks.verdicts import Verdict, derived
 from identities import energy
 from identities.energy import n

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from checks.evidence.entropy_rates import covariance_rates
 from checks.evidence.sampling import random_configuration
 from checks.model import field as model
-from checks.theorems.entropy import covariance_rates
 from identities.entropy import beta, prove_entropy_identity, to_moments, weight
 
 

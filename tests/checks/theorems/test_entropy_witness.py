@@ -19,13 +19,13 @@ from certificates.kernel.recheck import exact_configuration
 from certificates.kernel.verify import verify_file as verify_certificate
 from certificates.provers.witness import certify_configuration
 from checks import cli
+from checks.evidence.entropy_witnesses import HYPOTHESES, refute_monotone
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.model.families import equiangular_softmax_configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
-from checks.theorems.entropy import HYPOTHESES, refute_monotone
 from checks.verdicts import Verdict
 from tests.forging import forged_file
 

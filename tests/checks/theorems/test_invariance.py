@@ -106,7 +106,7 @@ def test_exit_brackets_are_certified_and_the_model_exits_there(tmp_path: Path) -
 
 
 def _run_model(beta: float) -> float:
-    from checks.theorems.invariance import regime_exit
+    from checks.evidence.condition8_exits import regime_exit
 
     return regime_exit(2, 3, 1.0, beta).cluster_gap
 

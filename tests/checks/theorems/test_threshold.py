@@ -114,9 +114,9 @@ def test_the_numeric_margin_fails_outside_the_regime() -> None:
     """The margin of the numeric check can fail: general symmetric heads break per-head monotonicity (T17)."""
     import numpy as np
 
+    from checks.evidence.equal_heads import head_monotonicity_margin
     from checks.model import families
     from checks.model.configuration import Configuration
-    from checks.theorems.threshold import head_monotonicity_margin
 
     rng = np.random.default_rng(3)
     margins = [

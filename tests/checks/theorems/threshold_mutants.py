@@ -1,4 +1,4 @@
-"""Mutants of the threshold theorem (checks.theorems.threshold): T19's constants, SMT statements and Condition 8."""
+"""Mutants of the threshold theorem (checks.theorems.t19_threshold): T19's constants, SMT statements and Condition 8."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import sympy as sp
 
 from certificates.kernel import obligations
 from certificates.kernel.obligations import SmtStatement
-from checks.theorems import threshold as tc
-from checks.theorems.threshold import refute_transcendence
+from checks.theorems import t19_threshold as tc
+from checks.theorems.t19_threshold import refute_transcendence
 from identities import closed_forms as cf
 from identities import condition8_scalar as sr
 from identities import scalar_regime

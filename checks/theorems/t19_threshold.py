@@ -22,11 +22,10 @@ How each is decided:
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import sympy as sp
 
 from certificates.kernel import obligations
@@ -34,10 +33,7 @@ from certificates.kernel.obligations import SmtStatement
 from certificates.provers.smt import certify, decide
 from certificates.provers.witness import certify_obligation_point
 from certificates.store import certificate_directory
-from checks.evidence.cases import Worst, cases
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from checks.evidence.equal_heads import check_equal_heads_monotonicity
 from checks.registry import REGISTRY, Context
 from checks.verdicts import Outcome, Step, Verdict, derived
 from identities import closed_forms
@@ -51,6 +47,9 @@ from identities.scalar_regime import (
     prove_lambda_c_equation,
     prove_lambda_max,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (
@@ -112,65 +111,32 @@ REGISTRY.declare(
 )
 
 
-@REGISTRY.procedure("T19.c-star", "symbolic")
-def _c_star(ctx: Context) -> Outcome:
-    return derived(prove_c_star(), METHOD)
-
-
-@REGISTRY.procedure("T19.golden", "symbolic")
-def _golden(ctx: Context) -> Outcome:
-    return derived(prove_golden(), METHOD)
-
-
-@REGISTRY.procedure("T19.monotonicity-regime", "symbolic")
-def _monotonicity_regime(ctx: Context) -> Outcome:
-    return derived(prove_equal_heads_monotonicity(), "symbolic (SymPy): E_h = E/H, then Theorem 11's derivation")
-
-
-#: Tolerance on dE_h/dt (relative to the largest |dE_h/dt| of the case) and on the equality of the heads' rates.
-RATE_TOLERANCE = 1e-9
-
-
-def head_monotonicity_margin(cfg: Configuration) -> float:
-    """(min_h dE_h/dt - spread of the heads' rates) / max_h |dE_h/dt|: >= 0 when every head's energy rises
-    and all heads rise alike (as E_h = E/H requires)."""
-    rates = model.head_energy_rates(cfg)
-    scale = max(float(np.max(np.abs(rates))), 1e-300)
-    return (float(np.min(rates)) - float(np.ptp(rates))) / scale
+REGISTRY.derivations(
+    __name__,
+    (
+        ("T19.c-star", prove_c_star, METHOD),
+        ("T19.golden", prove_golden, METHOD),
+        (
+            "T19.monotonicity-regime",
+            prove_equal_heads_monotonicity,
+            "symbolic (SymPy): E_h = E/H, then Theorem 11's derivation",
+        ),
+        ("T19.lambert-w.reading-b", prove_lambda_max, METHOD),
+    ),
+)
 
 
 @REGISTRY.procedure("T19.monotonicity-regime", "numeric")
 def _monotonicity_regime_numeric(ctx: Context) -> Outcome:
-    """dE_h/dt >= 0 for every head in the model across beta in [1/20, 20], orthogonal or random tokens; and how
-    far below zero the Condition 8 margin went meanwhile (the finding: Condition 8 is not needed here)."""
-    rng = ctx.rng("monotonicity-regime")
-    worst, least_c8, c8_failures = Worst.least(math.inf), math.inf, 0
-    for case in cases(ctx, 60, 400):
-        heads, tokens = int(rng.integers(2, 5)), int(rng.integers(2, 7))
-        dimension = tokens + int(rng.integers(0, 3))
-        draw = families.orthogonal_tokens if case % 2 == 0 else families.random_sphere_tokens
-        cfg = Configuration.create(
-            draw(tokens, dimension, rng),
-            families.scalar_heads([float(rng.uniform(0.2, 2.0))] * heads, dimension),
-            beta=float(np.exp(rng.uniform(np.log(0.05), np.log(20.0)))),
-        )
-        worst.update(head_monotonicity_margin(cfg), cfg)
-        margin = float(np.min(model.condition8_margins(cfg)))
-        least_c8, c8_failures = min(least_c8, margin), c8_failures + (margin < 0)
-    outcome = worst.verdict(
-        f"numeric: dE_h/dt of every head from the model at {worst.cases} usa configurations with equal scalar heads "
-        "alpha I (H in 2..4, n in 2..6), orthogonal or random unit tokens, beta log-uniform in [1/20, 20]; margin "
-        "(min_h dE_h/dt - spread of the heads' rates) / max_h |dE_h/dt|",
-        RATE_TOLERANCE,
-        {"cases with a negative Condition 8 margin": c8_failures, "least Condition 8 margin": least_c8},
-    )
-    if outcome.verdict is Verdict.CONFIRMED and c8_failures:
-        outcome.finding = (
-            f"every head's energy rose in all {worst.cases} cases, although Condition 8 failed in {c8_failures} "
-            f"of them (margin down to {least_c8:.3g}): in T19's regime beta* is a threshold for the Condition 8 "
-            "inequality only, and Condition 8 is far from necessary for per-head monotonicity"
-        )
-    return outcome
+    """dE_h/dt >= 0 for every head across beta, and how far below zero Condition 8 went meanwhile."""
+    return check_equal_heads_monotonicity(ctx)
+
+
+@REGISTRY.figure("T19.threshold", "T19: beta* against the model's Condition 8 threshold")
+def _phase_diagram() -> Figure:
+    from checks.reports import figures
+
+    return figures.beta_star_phase_diagram()
 
 
 @REGISTRY.procedure("T19.lambert-w", "symbolic")
@@ -218,11 +184,6 @@ def refute_transcendence(formula: sp.Expr | None = None) -> Outcome:
         "exact: SymPy expands p(c*(H)) to 0 for symbolic H, so c*(H) is algebraic (degree <= 2 over Q(H))",
         witness=witness,
     )
-
-
-@REGISTRY.procedure("T19.lambert-w.reading-b", "symbolic")
-def _reading_b(ctx: Context) -> Outcome:
-    return derived(prove_lambda_max(), METHOD)
 
 
 H, n, alpha, t, c, qs = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
