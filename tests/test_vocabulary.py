@@ -3,7 +3,7 @@
 Adding a constant is one row of `certificates.kernel.constant_specs.QUANTITIES`: the claims-file language, the
 `headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
 Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
-the recorder and the dynamics claims share; every named family of `certificates.kernel.family_names` has a draw in
+the recorder and the dynamics claims share; every named family of `certificates.kernel.family_names` has one draw in
 `checks.model.families`, which draws exactly the hypotheses it declares (so the searches and the verifier agree).
 """
 
@@ -21,7 +21,13 @@ from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypot
 from certificates.kernel.claims import evaluation, names
 from certificates.kernel.claims.expressions import parse_expression
 from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES, resolve
-from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.family_names import (
+    HEAD_FAMILIES,
+    OPTIONS,
+    SHORT_HEAD_NAMES,
+    SHORT_TOKEN_NAMES,
+    TOKEN_FAMILIES,
+)
 from certificates.kernel.inert import inert
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
 from certificates.kernel.obligations import CONFIGURATIONS
@@ -162,9 +168,26 @@ HEAD_LEVEL = ("symmetric-scores", "orthogonal-heads", "scalar-heads")
 """The hypotheses about the heads alone (the others concern tokens, values, kind and geometry)."""
 
 
-def test_every_family_has_a_draw_and_a_strategy() -> None:
-    assert list(families.HEAD_DRAWS) == list(HEAD_STRATEGIES) == list(HEAD_FAMILIES)
-    assert list(families.TOKEN_DRAWS) == list(TOKEN_STRATEGIES) == list(TOKEN_FAMILIES)
+def test_every_family_record_has_exactly_one_draw_and_every_draw_a_record() -> None:
+    records = [*TOKEN_FAMILIES.values(), *HEAD_FAMILIES.values()]
+    assert list(families.DRAWS) == records
+    assert list(HEAD_STRATEGIES) == list(HEAD_FAMILIES) and list(TOKEN_STRATEGIES) == list(TOKEN_FAMILIES)
+    with pytest.raises(ValueError, match="has a draw already"):
+        families.draws(HEAD_FAMILIES["scalar"])(lambda H, d, rng, options: np.zeros((H, d, d)))
+    assert list(families.DRAWS) == records
+
+
+def test_a_family_option_is_one_record_under_its_name() -> None:
+    """The options of all families, by name: a name means the same option (domain, default) in every family."""
+    for family in [*TOKEN_FAMILIES.values(), *HEAD_FAMILIES.values()]:
+        assert all(OPTIONS[option.name] is option for option in family.options)
+    assert set(OPTIONS) == {o.name for f in [*TOKEN_FAMILIES.values(), *HEAD_FAMILIES.values()] for o in f.options}
+
+
+def test_the_short_names_are_declared_on_the_records() -> None:
+    for short, table in ((SHORT_TOKEN_NAMES, TOKEN_FAMILIES), (SHORT_HEAD_NAMES, HEAD_FAMILIES)):
+        assert short == {f.short: f.name for f in table.values() if f.short is not None}
+        assert len(set(short.values())) == len(short)
 
 
 @pytest.mark.parametrize("name", list(HEAD_FAMILIES))
