@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,7 +35,7 @@ from certificates.kernel.obligations import CONFIGURATIONS
 from checks.commands import constants as constants_command
 from checks.constants import certified as constants
 from checks.constants.tables import render
-from checks.model import families
+from checks.model import families, family_table
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS, shape
 from tests.family_strategies import HEAD_STRATEGIES, TOKEN_STRATEGIES
@@ -184,10 +185,14 @@ def test_a_family_option_is_one_record_under_its_name() -> None:
     assert set(OPTIONS) == {o.name for f in [*TOKEN_FAMILIES.values(), *HEAD_FAMILIES.values()] for o in f.options}
 
 
-def test_the_short_names_are_declared_on_the_records() -> None:
+def test_each_short_name_names_the_one_record_that_declares_it() -> None:
+    """`headflow simulate`'s names come from the records: no two records of a kind share one, none is lost."""
     for short, table in ((SHORT_TOKEN_NAMES, TOKEN_FAMILIES), (SHORT_HEAD_NAMES, HEAD_FAMILIES)):
-        assert short == {f.short: f.name for f in table.values() if f.short is not None}
-        assert len(set(short.values())) == len(short)
+        declared = [f.short for f in table.values() if f.short is not None]
+        assert sorted(short) == sorted(declared)
+        assert all(table[name].short == name_short for name_short, name in short.items())
+    assert set(SHORT_HEAD_NAMES) == {"scalar", "symmetric", "general", "orthogonal"}  # what `simulate` offered
+    assert set(SHORT_TOKEN_NAMES) == {"random", "orthogonal", "equiangular"}
 
 
 @pytest.mark.parametrize("name", list(HEAD_FAMILIES))
@@ -209,3 +214,13 @@ def test_drawn_heads_have_exactly_the_hypotheses_of_their_family(name: str, data
 def test_drawn_tokens_are_unit_tokens(name: str, data: st.DataObject) -> None:
     tokens = data.draw(TOKEN_STRATEGIES[name])
     assert np.allclose(np.linalg.norm(tokens, axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+def test_the_manual_shows_the_table_of_families_rendered_from_the_records() -> None:
+    """The manual's table is `checks.model.family_table.markdown()` verbatim: a record changed or added without
+    the manual following fails here (regenerate with `python -m checks.model.family_table`)."""
+    root = Path(__file__).resolve().parents[1]
+    manual = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    table = family_table.markdown()
+    assert any(table in page.read_text(encoding="utf-8") for page in manual if page.is_file())
+    assert all(f"| `{name}` |" in table for name in [*TOKEN_FAMILIES, *HEAD_FAMILIES])

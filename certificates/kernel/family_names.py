@@ -53,8 +53,6 @@ class Interval:
 
     def text(self) -> str:
         """The interval as written in the manual and in errors: "(0, oo)", "[0, oo)", "(-1/(n-1), 1)"."""
-        if self.low is None and self.high is None:
-            return "any number"
         left = "(-oo" if self.low is None else ("[" if self.low.closed else "(") + self.low.text()
         right = "oo)" if self.high is None else self.high.text() + ("]" if self.high.closed else ")")
         return f"{left}, {right}"
