@@ -10,6 +10,8 @@ the recorder and the dynamics claims share; every named family of `certificates.
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from hypothesis import strategies as st
 from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
 from certificates.kernel.claims import evaluation, names
 from certificates.kernel.claims.expressions import parse_expression
-from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES, resolve
+from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
 from certificates.kernel.family_names import (
     HEAD_FAMILIES,
     OPTIONS,
@@ -34,12 +36,16 @@ from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, ba
 from certificates.kernel.obligations import CONFIGURATIONS
 from checks.commands import constants as constants_command
 from checks.constants import certified as constants
+from checks.constants import mpmath_reference
+from checks.constants.mpmath_reference import REFERENCES, reference
 from checks.constants.tables import render
 from checks.model import families, family_table
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS, shape
+from identities import closed_forms
 from tests.family_strategies import HEAD_STRATEGIES, TOKEN_STRATEGIES
 
+ROOT = Path(__file__).resolve().parents[1]
 ELEMENTARY = {"exp", "log", "sqrt", "pi", "e"}
 #: A point inside every parameter's domain (written here, not taken from the table).
 POINT = {"H": Fraction(3), "n": Fraction(7), "alpha": Fraction(1, 2), "beta": Fraction(2), "lam": Fraction(3, 4)}
@@ -83,12 +89,33 @@ def test_the_arity_of_each_claims_file_function_is_its_parameter_count(name: str
         parse_expression(f"{name}({too_many})")
 
 
-def test_every_evaluator_reference_resolves() -> None:
-    for quantity in QUANTITIES.values():
-        for reference in (quantity.symbolic, quantity.reference):
-            if reference is not None:
-                assert resolve(reference) is not None
+def test_every_quantity_points_to_its_builder_and_has_exactly_one_reference() -> None:
+    """The SymPy builders are objects of identities.closed_forms (LambdaC is the SymPy function itself), and
+    mpmath's formulas are registered once per row, in the table's order: a row without a formula, or a formula
+    without a row, fails."""
+    assert QUANTITIES["lambda_c"].builder() is closed_forms.LambdaC
+    assert QUANTITIES["c_star"].builder() is closed_forms.c_star
+    assert all(q.builder() is not None for q in QUANTITIES.values() if q.symbolic)
+    assert list(REFERENCES) == list(QUANTITIES)
+    assert all(reference.quantity is QUANTITIES[name] for name, reference in REFERENCES.items())
+    with pytest.raises(ValueError, match="not a quantity without a reference"):
+        reference()(mpmath_reference.c_star)  # a second formula for c_star
+    with pytest.raises(ValueError, match="not a quantity without a reference"):
+        reference()(lambda mp, p: mp.mpf(1))  # no row named "<lambda>"
+    assert list(REFERENCES) == list(QUANTITIES)
     assert {p for q in QUANTITIES.values() for p in q.parameters} == set(PARAMETERS)
+
+
+def test_building_the_constants_command_loads_neither_sympy_nor_mpmath() -> None:
+    """The table, the digit limits and the command's options load without SymPy or mpmath (fast to start)."""
+    code = (
+        "import sys, argparse\n"
+        "from checks.commands import constants\n"
+        "constants.add_arguments(argparse.ArgumentParser())\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'sympy', 'mpmath', 'identities'}))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert run.stdout.strip() == "[]"
 
 
 def _arguments(*argv: str) -> argparse.Namespace:
@@ -219,8 +246,7 @@ def test_drawn_tokens_are_unit_tokens(name: str, data: st.DataObject) -> None:
 def test_the_manual_shows_the_table_of_families_rendered_from_the_records() -> None:
     """The manual's table is `checks.model.family_table.markdown()` verbatim: a record changed or added without
     the manual following fails here (regenerate with `python -m checks.model.family_table`)."""
-    root = Path(__file__).resolve().parents[1]
-    manual = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    manual = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     table = family_table.markdown()
     assert any(table in page.read_text(encoding="utf-8") for page in manual if page.is_file())
     assert all(f"| `{name}` |" in table for name in [*TOKEN_FAMILIES, *HEAD_FAMILIES])
