@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 Options = Mapping[str, Any]
-"""A family's parameters as a claims file states them: scale (heads), lambdas, delta, rho."""
+"""A family's parameters as a claims file states them: the values of its `Option`s, by name."""
 
 
 @dataclass(frozen=True)

@@ -296,7 +296,7 @@ def _family_option(raw: dict[str, Any], option: Option, family: str, n: int, H: 
     if option.name not in raw:
         if option.default is None:
             raise InputError(option.name, None, f"missing: {family} need `{option.name}` ({option.meaning})")
-        return option.default
+        return [option.default] * H if option.per_head else option.default
     if option.per_head and len(_list(raw, option.name)) != H:
         raise InputError(option.name, raw[option.name], f"expected H = {H} numbers, one per head")
     values = [float_parameter(option.name, v) for v in (raw[option.name] if option.per_head else [raw[option.name]])]
