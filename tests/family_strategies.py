@@ -1,6 +1,7 @@
-"""A hypothesis strategy per named family of `certificates.kernel.family_names`: sizes and parameters inside the
-family's domain, generic enough that the family has exactly the hypotheses it declares (H >= 2 and d >= 2, so
-that no structure holds by accident; positive strengths, so that scalar heads are lambda I, lambda > 0).
+"""A hypothesis strategy per named family of `certificates.kernel.family_names`, derived from its record: sizes
+within the family's bounds on d and options within their declared domains (where every member has the family's
+hypotheses, `Option.generic`), generic enough that the family has exactly the hypotheses it declares (H >= 2
+and d >= 2, so that no structure holds by accident).
 """
 
 from __future__ import annotations
@@ -10,39 +11,41 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES, Family, Interval, Option
 from checks.model import families
 
 SEEDS = st.integers(0, 2**32 - 1)
+MAX_N, MAX_HEADS, MAX_D = 5, 4, 6
+#: How far inside a finite end a drawn number stays, and the size of the numbers drawn where a domain is unbounded.
+MARGIN, SIZE = 0.05, 4.0
+
+
+def numbers_in(interval: Interval, n: int) -> st.SearchStrategy[float]:
+    """Floats well inside `interval` for n tokens (MARGIN from a finite end, at most SIZE where it is unbounded)."""
+    low = None if interval.low is None else float(interval.low.at(n)) + MARGIN
+    high = None if interval.high is None else float(interval.high.at(n)) - MARGIN
+    low = min(high or 0.0, 0.0) - SIZE if low is None else low
+    return st.floats(low, max(low, 0.0) + SIZE if high is None else high)
+
+
+def option_value(option: Option, n: int, H: int) -> st.SearchStrategy[Any]:
+    """A value of a family's option (one per head when the option has one per head)."""
+    numbers = numbers_in(option.generic or option.domain, n)
+    return st.lists(numbers, min_size=H, max_size=H) if option.per_head else numbers
 
 
 @st.composite
-def token_options(draw: st.DrawFn, name: str) -> dict[str, Any]:
-    """n, d (d >= n for the families that need it) and rho for equiangular tokens."""
-    n = draw(st.integers(2, 5))
-    d = draw(st.integers(n if name in ("orthogonal", "equiangular") else 2, 6))
-    options: dict[str, Any] = {"n": n, "d": d}
-    if name == "equiangular":
-        options["rho"] = draw(st.floats(-1 / (n - 1) + 0.05, 0.95))
-    return options
-
-
-@st.composite
-def head_options(draw: st.DrawFn, name: str) -> dict[str, Any]:
-    """H >= 2, d >= max(2, H), a scale, and the strengths or delta the family takes."""
-    H = draw(st.integers(2, 4))
-    options: dict[str, Any] = {"H": H, "d": draw(st.integers(max(2, H), 6)), "scale": draw(st.floats(0.25, 4.0))}
-    if name == "scalar":
-        options["lambdas"] = draw(st.lists(st.floats(0.1, 5.0), min_size=H, max_size=H))
-    if name == "approximately-orthogonal":
-        options["delta"] = draw(st.floats(0.05, 1.0))
-    return options
+def sizes_and_options(draw: st.DrawFn, family: Family) -> dict[str, Any]:
+    """n, H >= 2, d from max(2, the family's least d) and a value of each option the family takes."""
+    n, H = draw(st.integers(2, MAX_N)), draw(st.integers(2, MAX_HEADS))
+    options: dict[str, Any] = {"n": n, "H": H, "d": draw(st.integers(max(2, family.least_d(n, H)), MAX_D))}
+    return options | {o.name: draw(option_value(o, n, H)) for o in family.options}
 
 
 @st.composite
 def tokens_of(draw: st.DrawFn, name: str) -> np.ndarray:
     """Tokens drawn by the named token family."""
-    options = draw(token_options(name))
+    options = draw(sizes_and_options(TOKEN_FAMILIES[name]))
     rng = np.random.default_rng(draw(SEEDS))
     return families.draw_tokens(name, options["n"], options["d"], rng, options)
 
@@ -50,7 +53,7 @@ def tokens_of(draw: st.DrawFn, name: str) -> np.ndarray:
 @st.composite
 def heads_of(draw: st.DrawFn, name: str) -> np.ndarray:
     """Heads drawn by the named head family."""
-    options = draw(head_options(name))
+    options = draw(sizes_and_options(HEAD_FAMILIES[name]))
     rng = np.random.default_rng(draw(SEEDS))
     return families.draw_heads(name, options["H"], options["d"], rng, options)
 

@@ -149,14 +149,15 @@ def test_the_identities_are_sympy_only() -> None:
 
 
 def test_the_family_table_is_pure_and_the_claims_file_reads_only_it() -> None:
-    """certificates.kernel.family_names holds names and hypotheses only (no numpy); in the claims-file code only the
-    dynamics starts (`dynamics_starts`, which draw the decider's configurations) import the numpy draws of
-    checks.model.families."""
+    """certificates.kernel.family_names holds records of names, sizes, option domains and hypotheses only (no
+    numpy; exact ends in fractions); in the claims-file code only the dynamics starts (`dynamics_starts`, which
+    draw the decider's configurations) import the numpy draws of checks.model.families."""
     modules = _modules()
     assert _libraries(modules["certificates.kernel.family_names"]) <= {
         "__future__",
         "collections",
         "dataclasses",
+        "fractions",
         "typing",
     }
     drawing = {name for name, imports in _graph().items() if "checks.model.families" in imports}

@@ -3,14 +3,17 @@
 Adding a constant is one row of `certificates.kernel.constant_specs.QUANTITIES`: the claims-file language, the
 `headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
 Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
-the recorder and the dynamics claims share; every named family of `certificates.kernel.family_names` has a draw in
+the recorder and the dynamics claims share; every named family of `certificates.kernel.family_names` has one draw in
 `checks.model.families`, which draws exactly the hypotheses it declares (so the searches and the verifier agree).
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,19 +23,29 @@ from hypothesis import strategies as st
 from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
 from certificates.kernel.claims import evaluation, names
 from certificates.kernel.claims.expressions import parse_expression
-from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES, resolve
-from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
+from certificates.kernel.family_names import (
+    HEAD_FAMILIES,
+    OPTIONS,
+    SHORT_HEAD_NAMES,
+    SHORT_TOKEN_NAMES,
+    TOKEN_FAMILIES,
+)
 from certificates.kernel.inert import inert
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
 from certificates.kernel.obligations import CONFIGURATIONS
 from checks.commands import constants as constants_command
 from checks.constants import certified as constants
+from checks.constants import mpmath_reference
+from checks.constants.mpmath_reference import REFERENCES, reference
 from checks.constants.tables import render
-from checks.model import families
+from checks.model import families, family_table
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS, shape
+from identities import closed_forms
 from tests.family_strategies import HEAD_STRATEGIES, TOKEN_STRATEGIES
 
+ROOT = Path(__file__).resolve().parents[1]
 ELEMENTARY = {"exp", "log", "sqrt", "pi", "e"}
 #: A point inside every parameter's domain (written here, not taken from the table).
 POINT = {"H": Fraction(3), "n": Fraction(7), "alpha": Fraction(1, 2), "beta": Fraction(2), "lam": Fraction(3, 4)}
@@ -76,12 +89,33 @@ def test_the_arity_of_each_claims_file_function_is_its_parameter_count(name: str
         parse_expression(f"{name}({too_many})")
 
 
-def test_every_evaluator_reference_resolves() -> None:
-    for quantity in QUANTITIES.values():
-        for reference in (quantity.symbolic, quantity.reference):
-            if reference is not None:
-                assert resolve(reference) is not None
+def test_every_quantity_points_to_its_builder_and_has_exactly_one_reference() -> None:
+    """The SymPy builders are objects of identities.closed_forms (LambdaC is the SymPy function itself), and
+    mpmath's formulas are registered once per row, in the table's order: a row without a formula, or a formula
+    without a row, fails."""
+    assert QUANTITIES["lambda_c"].builder() is closed_forms.LambdaC
+    assert QUANTITIES["c_star"].builder() is closed_forms.c_star
+    assert all(q.builder() is not None for q in QUANTITIES.values() if q.symbolic)
+    assert list(REFERENCES) == list(QUANTITIES)
+    assert all(reference.quantity is QUANTITIES[name] for name, reference in REFERENCES.items())
+    with pytest.raises(ValueError, match="not a quantity without a reference"):
+        reference()(mpmath_reference.c_star)  # a second formula for c_star
+    with pytest.raises(ValueError, match="not a quantity without a reference"):
+        reference()(lambda mp, p: mp.mpf(1))  # no row named "<lambda>"
+    assert list(REFERENCES) == list(QUANTITIES)
     assert {p for q in QUANTITIES.values() for p in q.parameters} == set(PARAMETERS)
+
+
+def test_building_the_constants_command_loads_neither_sympy_nor_mpmath() -> None:
+    """The table, the digit limits and the command's options load without SymPy or mpmath (fast to start)."""
+    code = (
+        "import sys, argparse\n"
+        "from checks.commands import constants\n"
+        "constants.add_arguments(argparse.ArgumentParser())\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'sympy', 'mpmath', 'identities'}))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert run.stdout.strip() == "[]"
 
 
 def _arguments(*argv: str) -> argparse.Namespace:
@@ -162,9 +196,30 @@ HEAD_LEVEL = ("symmetric-scores", "orthogonal-heads", "scalar-heads")
 """The hypotheses about the heads alone (the others concern tokens, values, kind and geometry)."""
 
 
-def test_every_family_has_a_draw_and_a_strategy() -> None:
-    assert list(families.HEAD_DRAWS) == list(HEAD_STRATEGIES) == list(HEAD_FAMILIES)
-    assert list(families.TOKEN_DRAWS) == list(TOKEN_STRATEGIES) == list(TOKEN_FAMILIES)
+def test_every_family_record_has_exactly_one_draw_and_every_draw_a_record() -> None:
+    records = [*TOKEN_FAMILIES.values(), *HEAD_FAMILIES.values()]
+    assert list(families.DRAWS) == records
+    assert list(HEAD_STRATEGIES) == list(HEAD_FAMILIES) and list(TOKEN_STRATEGIES) == list(TOKEN_FAMILIES)
+    with pytest.raises(ValueError, match="has a draw already"):
+        families.draws(HEAD_FAMILIES["scalar"])(lambda H, d, rng, options: np.zeros((H, d, d)))
+    assert list(families.DRAWS) == records
+
+
+def test_a_family_option_is_one_record_under_its_name() -> None:
+    """The options of all families, by name: a name means the same option (domain, default) in every family."""
+    for family in [*TOKEN_FAMILIES.values(), *HEAD_FAMILIES.values()]:
+        assert all(OPTIONS[option.name] is option for option in family.options)
+    assert set(OPTIONS) == {o.name for f in [*TOKEN_FAMILIES.values(), *HEAD_FAMILIES.values()] for o in f.options}
+
+
+def test_each_short_name_names_the_one_record_that_declares_it() -> None:
+    """`headflow simulate`'s names come from the records: no two records of a kind share one, none is lost."""
+    for short, table in ((SHORT_TOKEN_NAMES, TOKEN_FAMILIES), (SHORT_HEAD_NAMES, HEAD_FAMILIES)):
+        declared = [f.short for f in table.values() if f.short is not None]
+        assert sorted(short) == sorted(declared)
+        assert all(table[name].short == name_short for name_short, name in short.items())
+    assert set(SHORT_HEAD_NAMES) == {"scalar", "symmetric", "general", "orthogonal"}  # what `simulate` offered
+    assert set(SHORT_TOKEN_NAMES) == {"random", "orthogonal", "equiangular"}
 
 
 @pytest.mark.parametrize("name", list(HEAD_FAMILIES))
@@ -186,3 +241,12 @@ def test_drawn_heads_have_exactly_the_hypotheses_of_their_family(name: str, data
 def test_drawn_tokens_are_unit_tokens(name: str, data: st.DataObject) -> None:
     tokens = data.draw(TOKEN_STRATEGIES[name])
     assert np.allclose(np.linalg.norm(tokens, axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+def test_the_manual_shows_the_table_of_families_rendered_from_the_records() -> None:
+    """The manual's table is `checks.model.family_table.markdown()` verbatim: a record changed or added without
+    the manual following fails here (regenerate with `python -m checks.model.family_table`)."""
+    manual = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    table = family_table.markdown()
+    assert any(table in page.read_text(encoding="utf-8") for page in manual if page.is_file())
+    assert all(f"| `{name}` |" in table for name in [*TOKEN_FAMILIES, *HEAD_FAMILIES])

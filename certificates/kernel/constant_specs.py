@@ -1,28 +1,20 @@
 """The one table of the regime's constants: every place that names a constant reads it from here.
 
-`headflow constants` (its options, rows and digit limits), the certified balls (`checks.constants.certified`),
-mpmath's cross-check (`checks.constants.mpmath_reference`), the rendered tables (`checks.constants.tables`) and
-the names a claims-file expression may use (`certificates.kernel.claims.names`) all iterate over QUANTITIES,
-so adding a constant is one row here plus its formulas. The evaluators are named as
-"module:attribute" and imported only when used, so that building the command line stays fast (no
-SymPy, mpmath or python-flint import).
+`headflow constants` (its options and rows), the certified balls (`checks.constants.certified`), mpmath's
+cross-check (`checks.constants.mpmath_reference`, which registers one formula and digit limit per row), the
+rendered tables (`checks.constants.tables`) and the names a claims-file expression may use
+(`certificates.kernel.claims.names`) all iterate over QUANTITIES, so adding a constant is one row here plus its
+formulas. A row points to its SymPy builder in `identities.closed_forms` through a function of that module
+(`lambda forms: forms.c_star`), called on first use, so that the table loads without SymPy and building the
+command line stays fast.
 """
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
-
-DEFAULT_MAX_DIGITS = 100_000
-"""Largest number of digits of a quantity unless its row says otherwise (the ball computation does
-100,000 digits in about a second)."""
-
-
-def resolve(reference: str) -> Any:
-    """The object a "module:attribute" reference names (imported on first use)."""
-    module, _, attribute = reference.partition(":")
-    return getattr(importlib.import_module(module), attribute)
 
 
 @dataclass(frozen=True)
@@ -38,30 +30,30 @@ class Parameter:
 
 @dataclass(frozen=True)
 class Quantity:
-    """One constant: its parameters (in the order of its signature), its evaluators and its formats.
+    """One constant: its parameters (in the order of its signature), its LaTeX name and its SymPy builder.
 
-    `symbolic` is the SymPy builder, called with one expression per parameter (the expression itself
-    when there is no parameter): the claims-file function (None for a quantity that has no SymPy form and is
-    therefore not in the claims-file language, such as the root c8_exit_gap); the balls are
-    `certificates.provers.constant_balls`'s; `reference` is mpmath's independent formula `(parameters) -> mpf`."""
+    `symbolic` picks the builder out of `identities.closed_forms` (handed in by `builder`); the builder is the
+    expression itself when there is no parameter, else a function of one expression per parameter. It is the
+    claims-file function (None for a quantity that has no SymPy form and is therefore not in the claims-file
+    language, such as the root c8_exit_gap); the balls are `certificates.provers.constant_balls`'s."""
 
     name: str
     parameters: tuple[str, ...]
     latex: str
-    symbolic: str | None
-    reference: str
-    max_digits: int = DEFAULT_MAX_DIGITS
+    symbolic: Callable[[ModuleType], Any] | None
+
+    def builder(self) -> Any:
+        """The SymPy builder of the quantity (imports SymPy and the closed forms on first use)."""
+        if self.symbolic is None:
+            raise ValueError(f"{self.name} has no SymPy form")
+        from identities import closed_forms
+
+        return self.symbolic(closed_forms)
 
     def symbolic_form(self, *arguments: Any) -> Any:
         """The SymPy expression of the quantity at `arguments` (one per parameter)."""
-        if self.symbolic is None:
-            raise ValueError(f"{self.name} has no SymPy form")
-        built = resolve(self.symbolic)
+        built = self.builder()
         return built(*arguments) if self.parameters else built
-
-    def reference_formula(self) -> Any:
-        """mpmath's formula of the quantity (looked up at each call, so a test may replace it)."""
-        return resolve(self.reference)
 
 
 PARAMETERS: dict[str, Parameter] = {
@@ -77,36 +69,19 @@ PARAMETERS: dict[str, Parameter] = {
 }
 """Every parameter, in the order of the table columns and command-line options."""
 
-_FORMS = "identities.closed_forms"
-_MPMATH = "checks.constants.mpmath_reference"
-
 QUANTITIES: dict[str, Quantity] = {
     q.name: q
     for q in (
-        Quantity("golden", (), r"\varphi", f"{_FORMS}:golden", f"{_MPMATH}:golden"),
-        Quantity("c_star", ("H",), r"c^*", f"{_FORMS}:c_star", f"{_MPMATH}:c_star"),
-        Quantity("beta_star", ("H", "n", "alpha"), r"\beta^*", f"{_FORMS}:beta_star", f"{_MPMATH}:beta_star"),
-        Quantity("rate", ("lam", "n", "beta"), r"\phi", f"{_FORMS}:rate", f"{_MPMATH}:rate"),
-        Quantity("lambda_max", ("n", "beta"), r"\lambda_{\max}", f"{_FORMS}:lambda_max", f"{_MPMATH}:lambda_max"),
-        Quantity(
-            "lambda_c",
-            ("n", "beta"),
-            r"\lambda_c",
-            "certificates.kernel.claims.names:LambdaC",
-            f"{_MPMATH}:lambda_c",
-            # mpmath's cross-check (a Newton iteration at full precision) takes minutes beyond 10,000 digits
-            max_digits=10_000,
-        ),
-        Quantity("lambertw", ("x",), r"W_0", f"{_FORMS}:lambertw", f"{_MPMATH}:lambertw"),
+        Quantity("golden", (), r"\varphi", lambda forms: forms.golden),
+        Quantity("c_star", ("H",), r"c^*", lambda forms: forms.c_star),
+        Quantity("beta_star", ("H", "n", "alpha"), r"\beta^*", lambda forms: forms.beta_star),
+        Quantity("rate", ("lam", "n", "beta"), r"\phi", lambda forms: forms.rate),
+        Quantity("lambda_max", ("n", "beta"), r"\lambda_{\max}", lambda forms: forms.lambda_max),
+        # no closed form: the SymPy function LambdaC (no automatic evaluation), decided by certificates.kernel.lambda_c
+        Quantity("lambda_c", ("n", "beta"), r"\lambda_c", lambda forms: forms.LambdaC),
+        Quantity("lambertw", ("x",), r"W_0", lambda forms: forms.lambertw),
         # the cluster gap at which Condition 8 is lost (C8.invariance.exit-gap): a certified root, no closed form
-        Quantity(
-            "c8_exit_gap",
-            ("H", "n", "alpha", "beta"),
-            r"\varepsilon_{\mathrm{exit}}",
-            None,
-            f"{_MPMATH}:c8_exit_gap",
-            max_digits=10_000,
-        ),
+        Quantity("c8_exit_gap", ("H", "n", "alpha", "beta"), r"\varepsilon_{\mathrm{exit}}", None),
     )
 }
 """Each quantity by name, in the order the command and the claims-file language list them."""

@@ -1,54 +1,135 @@
-"""The named families of configurations: their names, hypotheses and search freedoms, as a pure table.
+"""The named families of configurations as records: names, sizes, options with their domains, hypotheses.
 
-TOKEN_FAMILIES and HEAD_FAMILIES are the one vocabulary of families: the claims-file schema, the
-witness membership test, the dynamics decider and its adversarial search read names, hypotheses
-and freedoms from here. The table holds no numbers to draw, so the claims-file checker reads it
-without numpy; the seeded draws of each name are in `checks.model.families`.
+TOKEN_FAMILIES and HEAD_FAMILIES are the one vocabulary of families. Each record declares as data what a
+claims file may state about the family (the least dimension d, the options it takes with their domains and
+defaults), what it implies (hypotheses, what a search may move) and its short command-line name. The
+claims-file schema checks a file's options from the records, the test strategies draw from their domains,
+the manual's table of families is rendered from them (`checks.model.family_table`), and the seeded draws of
+`checks.model.families` are registered once per record. The records hold no numbers to draw, so the
+claims-file checker reads them without numpy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 Options = Mapping[str, Any]
-"""A family's parameters as a claims file states them: scale (heads), lambdas, delta, rho."""
+"""A family's parameters as a claims file states them: the values of its `Option`s, by name."""
 
 
 @dataclass(frozen=True)
-class TokenFamily:
-    """Named initial tokens; `free` when every unit-token configuration near a member is a member too (so
-    the adversarial search may move the tokens and a rounded state stays in it); `needs_d_at_least_n` when
-    the family has no member with fewer dimensions than tokens, `min_d` its least dimension."""
+class End:
+    """One end of an interval: `value`, divided by n - 1 when `per_pair` (the bound -1/(n-1) of a common inner
+    product of n unit vectors), included in the interval when `closed`."""
 
-    name: str
-    free: bool
-    needs_d_at_least_n: bool = False
-    min_d: int = 1
+    value: Fraction
+    closed: bool = False
+    per_pair: bool = False
+
+    def at(self, n: int) -> Fraction:
+        """The end for n tokens."""
+        return self.value / (n - 1) if self.per_pair else self.value
+
+    def text(self) -> str:
+        return f"{self.value}/(n-1)" if self.per_pair else str(self.value)
 
 
 @dataclass(frozen=True)
-class HeadFamily:
-    """Named heads: the hypotheses (`certificates.kernel.ball_model.HYPOTHESES`) every member satisfies and no
-    generic member exceeds, `moves` ("symmetric" or "general") when the adversarial search may move the
-    heads within the family, `rounds` when exact data rounded from a member (scalar heads reset to the
-    stated strengths) is a member, and `needs_d_at_least_H` when each head needs a coordinate of its own."""
+class Interval:
+    """A set of reals as data: the numbers between `low` and `high` (None: unbounded on that side)."""
+
+    low: End | None = None
+    high: End | None = None
+
+    def contains(self, value: Fraction, n: int) -> bool:
+        """Whether the exact number `value` lies in the interval for n tokens."""
+        low, high = self.low, self.high
+        above = low is None or (value >= low.at(n) if low.closed else value > low.at(n))
+        below = high is None or (value <= high.at(n) if high.closed else value < high.at(n))
+        return above and below
+
+    def text(self) -> str:
+        """The interval as written in the manual and in errors: "(0, oo)", "[0, oo)", "(-1/(n-1), 1)"."""
+        left = "(-oo" if self.low is None else ("[" if self.low.closed else "(") + self.low.text()
+        right = "oo)" if self.high is None else self.high.text() + ("]" if self.high.closed else ")")
+        return f"{left}, {right}"
+
+
+POSITIVE = Interval(End(Fraction(0)))
+NON_NEGATIVE = Interval(End(Fraction(0), closed=True))
+REAL = Interval()
+
+
+@dataclass(frozen=True)
+class Option:
+    """A number a claims file gives a family (`per_head`: a list of one number per head, whose length H defaults
+    to): its domain, its default (None: the family needs it), and `generic`, the values at which every member
+    has all the hypotheses the family declares, when that is narrower than the domain (None: the domain)."""
 
     name: str
-    hypotheses: tuple[str, ...]
-    moves: str | None = None
-    rounds: bool = False
-    needs_d_at_least_H: bool = False
+    domain: Interval
+    meaning: str
+    default: float | None = None
+    per_head: bool = False
+    generic: Interval | None = None
+
+
+SCALE = Option("scale", POSITIVE, "size of the score matrices' entries (times 1/sqrt(d))", default=1.0)
+LAMBDAS = Option("lambdas", REAL, "strength lambda_h of each head, M_h = lambda_h I", per_head=True, generic=POSITIVE)
+DELTA = Option("delta", NON_NEGATIVE, "max |M_h' M_h|_op over pairs of heads h != h'")
+RHO = Option("rho", Interval(End(Fraction(-1), per_pair=True), End(Fraction(1))), "common inner product <x_i, x_j>")
+
+
+@dataclass(frozen=True)
+class Family:
+    """What every family declares: its name, the sizes d must reach (`d_at_least`: numbers, or "n" or "H"), the
+    options a claims file may give it, and its short name in `headflow simulate` (None: not offered there)."""
+
+    name: str
+    d_at_least: tuple[int | str, ...] = field(default=(), kw_only=True)
+    options: tuple[Option, ...] = field(default=(), kw_only=True)
+    short: str | None = field(default=None, kw_only=True)
+
+    def least_d(self, n: int, H: int) -> int:
+        """The least dimension a member with n tokens and H heads has."""
+        sizes = {"n": n, "H": H}
+        return max((sizes[bound] if isinstance(bound, str) else bound for bound in self.d_at_least), default=1)
+
+    def d_text(self) -> str:
+        """The dimension bounds as written in the manual and in errors ("d >= n"; "" when there is none)."""
+        return ", ".join(f"d >= {bound}" for bound in self.d_at_least)
+
+
+@dataclass(frozen=True)
+class TokenFamily(Family):
+    """Named initial tokens; `free` when every unit-token configuration near a member is a member too (so the
+    adversarial search may move the tokens and a rounded state stays in it)."""
+
+    free: bool = field(kw_only=True)
+
+
+@dataclass(frozen=True)
+class HeadFamily(Family):
+    """Named heads: the hypotheses (`certificates.kernel.ball_model.HYPOTHESES`) every generic member satisfies and
+    no generic member exceeds, `moves` ("symmetric" or "general") when the adversarial search may move the heads
+    within the family, and `rounds` when exact data rounded from a member (scalar heads reset to the stated
+    strengths) is a member."""
+
+    hypotheses: tuple[str, ...] = field(kw_only=True)
+    moves: str | None = field(default=None, kw_only=True)
+    rounds: bool = field(default=False, kw_only=True)
 
 
 TOKEN_FAMILIES: dict[str, TokenFamily] = {
     f.name: f
     for f in (
-        TokenFamily("random-sphere", free=True),
-        TokenFamily("orthogonal", free=False, needs_d_at_least_n=True),
-        TokenFamily("equiangular", free=False, needs_d_at_least_n=True),
-        TokenFamily("rational-sphere", free=True, min_d=2),
+        TokenFamily("random-sphere", free=True, short="random"),
+        TokenFamily("orthogonal", free=False, d_at_least=("n",), short="orthogonal"),
+        TokenFamily("equiangular", free=False, d_at_least=("n",), options=(RHO,), short="equiangular"),
+        TokenFamily("rational-sphere", free=True, d_at_least=(2,)),
     )
 }
 """The token families a claims file names, in the order it lists them."""
@@ -56,20 +137,40 @@ TOKEN_FAMILIES: dict[str, TokenFamily] = {
 HEAD_FAMILIES: dict[str, HeadFamily] = {
     f.name: f
     for f in (
-        HeadFamily("scalar", ("symmetric-scores", "scalar-heads"), rounds=True),
-        HeadFamily("random-symmetric", ("symmetric-scores",), moves="symmetric", rounds=True),
-        HeadFamily("random-general", (), moves="general", rounds=True),
-        HeadFamily("orthogonal-subspace", ("symmetric-scores", "orthogonal-heads"), needs_d_at_least_H=True),
-        HeadFamily("approximately-orthogonal", ("symmetric-scores",), needs_d_at_least_H=True),
+        HeadFamily(
+            "scalar", hypotheses=("symmetric-scores", "scalar-heads"), rounds=True, options=(LAMBDAS,), short="scalar"
+        ),
+        HeadFamily(
+            "random-symmetric",
+            hypotheses=("symmetric-scores",),
+            moves="symmetric",
+            rounds=True,
+            options=(SCALE,),
+            short="symmetric",
+        ),
+        HeadFamily("random-general", hypotheses=(), moves="general", rounds=True, options=(SCALE,), short="general"),
+        HeadFamily(
+            "orthogonal-subspace",
+            hypotheses=("symmetric-scores", "orthogonal-heads"),
+            d_at_least=("H",),
+            options=(SCALE,),
+            short="orthogonal",
+        ),
+        HeadFamily(
+            "approximately-orthogonal", hypotheses=("symmetric-scores",), d_at_least=("H",), options=(SCALE, DELTA)
+        ),
     )
 }
 """The head families a claims file names, in the order it lists them."""
 
+
+def _short(families: Mapping[str, Family]) -> dict[str, str]:
+    return {f.short: f.name for f in families.values() if f.short is not None}
+
+
 #: The short names of the families that `headflow simulate` offers and the numeric checks sample.
-SHORT_TOKEN_NAMES = {"random": "random-sphere", "orthogonal": "orthogonal", "equiangular": "equiangular"}
-SHORT_HEAD_NAMES = {
-    "scalar": "scalar",
-    "symmetric": "random-symmetric",
-    "orthogonal": "orthogonal-subspace",
-    "general": "random-general",
-}
+SHORT_TOKEN_NAMES = _short(TOKEN_FAMILIES)
+SHORT_HEAD_NAMES = _short(HEAD_FAMILIES)
+
+#: Every option a claims file may give some family, by name (a name means one option in every family).
+OPTIONS: dict[str, Option] = {o.name: o for f in (*HEAD_FAMILIES.values(), *TOKEN_FAMILIES.values()) for o in f.options}

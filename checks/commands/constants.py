@@ -8,9 +8,10 @@ import sys
 from fractions import Fraction
 
 from certificates.atomic import write_text_atomic
-from certificates.kernel.constant_specs import DEFAULT_MAX_DIGITS, PARAMETERS, QUANTITIES
+from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
 from certificates.kernel.errors import InputError
 from checks.constants.exact_numbers import parse_values
+from checks.constants.mpmath_reference import DEFAULT_MAX_DIGITS, max_digits
 from checks.progress import progress_bar
 
 HELP = f"tables of {', '.join(QUANTITIES)} with certified digits"
@@ -47,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _lower_limits() -> str:
     """ ", 10000 for lambda_c": the quantities whose digits are capped below the default."""
-    return "".join(f", {q.max_digits} for {q.name}" for q in QUANTITIES.values() if q.max_digits != DEFAULT_MAX_DIGITS)
+    return "".join(f", {max_digits(q)} for {q}" for q in QUANTITIES if max_digits(q) != DEFAULT_MAX_DIGITS)
 
 
 def _quantities(args: argparse.Namespace) -> list[str]:
@@ -65,8 +66,8 @@ def _digits(text: str, quantities: list[str]) -> int:
         raise InputError("--digits", text, "must be a positive integer")
     digits = int(text)
     for q in quantities:
-        if not 1 <= digits <= QUANTITIES[q].max_digits:
-            raise InputError("--digits", text, f"must be from 1 to {QUANTITIES[q].max_digits} for {q}")
+        if not 1 <= digits <= max_digits(q):
+            raise InputError("--digits", text, f"must be from 1 to {max_digits(q)} for {q}")
     return digits
 
 

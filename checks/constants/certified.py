@@ -29,7 +29,7 @@ from certificates.kernel.exact import ball_of
 from certificates.provers import constant_balls, exit_gap
 from checks.constants.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.constants.exact_numbers import check_bounds, format_number, parse_number
-from checks.constants.mpmath_reference import mpmath_value
+from checks.constants.mpmath_reference import max_digits, mpmath_value
 
 Number = int | Fraction | str | float
 
@@ -231,7 +231,7 @@ def compute(
 ) -> Constant:
     """`quantity` at `params` with `digits` certified digits, cross-checked by mpmath when `check`."""
     exact = validate(quantity, params or {})
-    most = QUANTITIES[quantity].max_digits
+    most = max_digits(quantity)
     if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= most:
         raise InputError("digits", digits, f"must be an integer from 1 to {most} for {quantity}")
     result = certify(quantity, exact, digits, max_prec)

@@ -34,7 +34,7 @@ def random_configuration(
     family = SHORT_HEAD_NAMES[heads]
     n = int(rng.integers(2, max_n + 1))
     H = int(rng.integers(1, max_heads + 1))
-    d = int(rng.integers(H if HEAD_FAMILIES[family].needs_d_at_least_H else 1, max(max_d, H) + 1))
+    d = int(rng.integers(HEAD_FAMILIES[family].least_d(n, H), max(max_d, H) + 1))
     X = families.draw_tokens("random-sphere", n, d, rng, {})
     if geometry == "flat":
         X = X * rng.uniform(0.5, 1.5, size=(n, 1))

@@ -1,20 +1,21 @@
 """Seeded, reproducible draws of tokens and heads used by every numerical check.
 
-The families a claims file names are listed, with their hypotheses, in `certificates.kernel.family_names`;
-TOKEN_DRAWS and HEAD_DRAWS give the draw of each name, and `draw_tokens` / `draw_heads` draw a
-named family: every check that draws a named family goes through them. Whole configurations of
+The families a claims file names are records of `certificates.kernel.family_names`; DRAWS holds the draw
+registered for each record (`draws`), and `draw_tokens` / `draw_heads` draw a named family: every check
+that draws a named family goes through them. Whole configurations of
 a regime that several theorems share (`equiangular_softmax_configuration`) are drawn here too.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from certificates.kernel.errors import InputError
-from certificates.kernel.family_names import Options
+from certificates.kernel.family_names import HEAD_FAMILIES, RHO, TOKEN_FAMILIES, Family, Options
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from certificates.provers.rational_sphere import stereographic_lift
 from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
@@ -38,15 +39,12 @@ def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) ->
 
 
 def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | None = None) -> np.ndarray:
-    """n unit tokens with <x_i, x_j> = rho for i != j (needs d >= n, rho in (-1/(n-1), 1))."""
+    """n unit tokens with <x_i, x_j> = rho for i != j (needs d >= n, rho in the domain of RHO: (-1/(n-1), 1))."""
     _sizes(n=n, d=d)
     _require(d >= n, "d", d, f"equiangular tokens need d >= n = {n}")
-    _require(
-        isinstance(rho, int | float) and not isinstance(rho, bool) and -1.0 / (n - 1) < rho < 1.0,
-        "rho",
-        rho,
-        f"must be a number in (-1/{n - 1}, 1)",
-    )
+    domain = RHO.domain
+    number = isinstance(rho, int | float) and not isinstance(rho, bool) and math.isfinite(rho)
+    _require(number and domain.contains(Fraction(rho), n), "rho", rho, f"must be a number in {domain.text()}")
     G = (1.0 - rho) * np.eye(n) + rho * np.ones((n, n))
     values, vectors = np.linalg.eigh(G)
     X = np.zeros((n, d))
@@ -173,34 +171,75 @@ def equiangular_softmax_configuration(
 #: A family's draw: (n, d, rng, options) -> tokens (n x d), or (H, d, rng, options) -> score matrices (H x d x d).
 Draw = Callable[[int, int, np.random.Generator, Options], np.ndarray]
 
-TOKEN_DRAWS: dict[str, Draw] = {
-    "random-sphere": lambda n, d, rng, o: random_sphere_tokens(n, d, rng),
-    "orthogonal": lambda n, d, rng, o: orthogonal_tokens(n, d, rng),
-    "equiangular": lambda n, d, rng, o: equiangular_tokens(n, d, o.get("rho", 0.0), rng),
-    "rational-sphere": lambda n, d, rng, o: rational_to_float(rational_sphere_tokens(n, d, rng)),
-}
-"""The draw of each family of `certificates.kernel.family_names.TOKEN_FAMILIES`, by name."""
+DRAWS: dict[Family, Draw] = {}
+"""The draw of each record of `certificates.kernel.family_names`, registered once by `draws`."""
 
-HEAD_DRAWS: dict[str, Draw] = {
-    "scalar": lambda H, d, rng, o: scalar_heads(o.get("lambdas", []), d),
-    "random-symmetric": lambda H, d, rng, o: random_symmetric_heads(H, d, rng, o["scale"]),
-    "random-general": lambda H, d, rng, o: random_general_heads(H, d, rng, o["scale"]),
-    "orthogonal-subspace": lambda H, d, rng, o: orthogonal_subspace_heads(H, d, rng, o["scale"]),
-    "approximately-orthogonal": lambda H, d, rng, o: approximately_orthogonal_heads(
-        H, d, o.get("delta", 0.0), rng, o["scale"]
-    ),
-}
-"""The draw of each family of `certificates.kernel.family_names.HEAD_FAMILIES`, by name."""
+
+def draws(family: Family) -> Callable[[Draw], Draw]:
+    """Register the decorated function as the one draw of `family` (a second draw of a family is an error)."""
+
+    def register(draw: Draw) -> Draw:
+        if family in DRAWS:
+            raise ValueError(f"{family.name} has a draw already")
+        DRAWS[family] = draw
+        return draw
+
+    return register
+
+
+@draws(TOKEN_FAMILIES["random-sphere"])
+def _random_sphere(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return random_sphere_tokens(n, d, rng)
+
+
+@draws(TOKEN_FAMILIES["orthogonal"])
+def _orthogonal(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return orthogonal_tokens(n, d, rng)
+
+
+@draws(TOKEN_FAMILIES["equiangular"])
+def _equiangular(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return equiangular_tokens(n, d, options.get("rho", 0.0), rng)
+
+
+@draws(TOKEN_FAMILIES["rational-sphere"])
+def _rational_sphere(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return rational_to_float(rational_sphere_tokens(n, d, rng))
+
+
+@draws(HEAD_FAMILIES["scalar"])
+def _scalar(H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return scalar_heads(options.get("lambdas", []), d)
+
+
+@draws(HEAD_FAMILIES["random-symmetric"])
+def _random_symmetric(H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return random_symmetric_heads(H, d, rng, options["scale"])
+
+
+@draws(HEAD_FAMILIES["random-general"])
+def _random_general(H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return random_general_heads(H, d, rng, options["scale"])
+
+
+@draws(HEAD_FAMILIES["orthogonal-subspace"])
+def _orthogonal_subspace(H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return orthogonal_subspace_heads(H, d, rng, options["scale"])
+
+
+@draws(HEAD_FAMILIES["approximately-orthogonal"])
+def _approximately_orthogonal(H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return approximately_orthogonal_heads(H, d, options.get("delta", 0.0), rng, options["scale"])
 
 
 def draw_tokens(family: str, n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
     """n tokens in R^d drawn by the named token family with its parameters (`options`)."""
-    return TOKEN_DRAWS[family](n, d, rng, options)
+    return DRAWS[TOKEN_FAMILIES[family]](n, d, rng, options)
 
 
 def draw_heads(family: str, H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
     """H score matrices (d x d) drawn by the named head family with its parameters (`options`)."""
-    return HEAD_DRAWS[family](H, d, rng, options)
+    return DRAWS[HEAD_FAMILIES[family]](H, d, rng, options)
 
 
 # ---------------------------------------------------------------- helpers

@@ -10,7 +10,7 @@ it is run by `checks.runner.run_claim` exactly like a paper claim.
 A false mutant must come out REFUTED or INCONCLUSIVE ("killed"); a true variant must never come
 out REFUTED, and those marked `accept` must come out true (so a kill is due to the mutation, not
 to a harness that rejects everything). The truth of each mutant is worked out in its description.
-The mutants themselves sit next to the tests of what they mutate (`tests/theorems/<topic>_mutants.py`,
+The mutants themselves sit next to the tests of what they mutate (`tests/checks/theorems/<topic>_mutants.py`,
 `tests/checks/claimsfile/mutants.py`, `tests/checks/constants/mutants.py`, `tests/certificates/mutants.py`);
 `tests/soundness/mutants.py` gathers them into one table.
 """

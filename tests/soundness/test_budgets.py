@@ -15,7 +15,6 @@ import pytest
 
 from certificates.kernel import format as certificate_format
 from certificates.kernel import verify as certificate_verify
-from certificates.kernel.constant_specs import QUANTITIES
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import MAX_DEPTH, TreeError, eval_ball
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
@@ -24,6 +23,7 @@ from checks import runner as claim_runner
 from checks.cli import main
 from checks.constants import certified as constants
 from checks.constants.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
+from checks.constants.mpmath_reference import max_digits
 from checks.model import families
 from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
 from checks.registry import MAX_SEED, Context, load_all
@@ -92,7 +92,7 @@ def test_a_deadline_reached_inside_a_procedure_is_inconclusive_not_a_crash(clock
         (["verify", "--timeout=nan"], "--timeout"),
         (["verify", "--only=T19.golden", f"--seed={MAX_SEED + 1}"], "seed"),
         (["certify", "--only=T19.golden", "--seed=-1"], "seed"),
-        (["constants", "--quantity=c_star", "--H=2", f"--digits={QUANTITIES['c_star'].max_digits + 1}"], "--digits"),
+        (["constants", "--quantity=c_star", "--H=2", f"--digits={max_digits('c_star') + 1}"], "--digits"),
         (["constants", "--quantity=lambda_c", "--n=2", "--beta=1", "--digits=10001"], "--digits"),
         (["constants", "--quantity=c_star", "--H=1..20000"], "--H"),
         (["constants", "--quantity=c_star", "--H=1..10000", "--digits=300"], "rows x digits"),
@@ -134,7 +134,7 @@ def test_configuration_size_limits(shape: tuple[int, int, int], field: str) -> N
         lambda: families.random_sphere_tokens(10**6, 3, np.random.default_rng(0)),
         lambda: families.random_symmetric_heads(MAX_HEADS, MAX_DIMENSION, np.random.default_rng(0)),
         lambda: families.orthogonal_tokens(3, MAX_DIMENSION + 1),
-        lambda: constants.c_star(2, digits=QUANTITIES["c_star"].max_digits + 1),
+        lambda: constants.c_star(2, digits=max_digits("c_star") + 1),
         lambda: parse_values("--n", f"1..{MAX_VALUES + 1}"),
     ],
 )

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from certificates.kernel.constant_specs import QUANTITIES, resolve
+from certificates.kernel.constant_specs import QUANTITIES
 from certificates.kernel.inert import Exp, Log, Pi, Sqrt, inert
 from identities.closed_forms import LambdaC
 
@@ -33,7 +33,7 @@ def _inert_builder(function: Callable[..., sp.Expr], arity: int) -> Callable[...
 #: Functions by name: (number of positional arguments, builder of the inert SymPy node): the constants of
 #: `certificates.kernel.constant_specs` that have parameters, then the elementary functions.
 FUNCTIONS: dict[str, tuple[int, Callable[..., sp.Expr]]] = {
-    q.name: (len(q.parameters), _inert_builder(resolve(q.symbolic), len(q.parameters)))
+    q.name: (len(q.parameters), _inert_builder(q.builder(), len(q.parameters)))
     for q in QUANTITIES.values()
     if q.parameters and q.symbolic
 } | {"exp": (1, Exp), "log": (1, Log), "sqrt": (1, Sqrt)}

@@ -23,7 +23,7 @@ from certificates.kernel.claims.numbers import float_parameter, stated
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
@@ -41,7 +41,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
     "inequality": ({"lhs", "op", "rhs"}, {"domain"}),
     "dynamics": (
         {"quantity", "property", "n", "d", "beta", "heads", "tokens"},
-        {"attention", "geometry", "H", "lambdas", "rho", "delta", "scale", "head", "time", "samples", "limit", "rate"},
+        {"attention", "geometry", "H", *OPTIONS, "head", "time", "samples", "limit", "rate"},
     ),
 }
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
@@ -225,15 +225,8 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
         "n": _integer(raw, "n", 2, MAX_TOKENS),
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
         "beta": _number(raw, "beta", positive=True),
-        "scale": _number(raw, "scale", positive=True, default=1.0),
     }
-    if "lambdas" in raw:
-        lambdas = raw["lambdas"]
-        if not isinstance(lambdas, list) or not lambdas or len(lambdas) > MAX_HEADS:
-            raise InputError("lambdas", lambdas, f"a list of 1 to {MAX_HEADS} numbers")
-        options["lambdas"] = [float_parameter("lambdas", value) for value in lambdas]
-    options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=len(options.get("lambdas", [0])))
-    _check_families(raw, options)
+    _family_options(raw, options)
     if "head" in raw:
         options["head"] = _integer(raw, "head", 0, options["H"] - 1)
     if "samples" in raw:
@@ -264,35 +257,53 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
     )
 
 
-def _check_families(raw: dict[str, Any], options: dict[str, Any]) -> None:
-    n, d, H = options["n"], options["d"], options["H"]
-    if options["heads"] == "scalar":
-        if "lambdas" not in options:
-            raise InputError("lambdas", None, "missing: scalar heads need `lambdas` (one strength per head)")
-        if len(options["lambdas"]) != H:
-            raise InputError("lambdas", raw["lambdas"], f"expected H = {H} strengths")
-    elif "lambdas" in options:
-        raise InputError("lambdas", raw["lambdas"], "only used with heads = scalar")
-    if options["heads"] == "approximately-orthogonal":
-        options["delta"] = _number(raw, "delta", positive=False)
-        if options["delta"] < 0:
-            raise InputError("delta", raw["delta"], "must be non-negative")
-    elif "delta" in raw:
-        raise InputError("delta", raw["delta"], "only used with heads = approximately-orthogonal")
-    heads, tokens = HEAD_FAMILIES[options["heads"]], TOKEN_FAMILIES[options["tokens"]]
-    if heads.needs_d_at_least_H and d < H:
-        raise InputError("d", d, f"{heads.name} heads need d >= H = {H}")
-    if tokens.needs_d_at_least_n and d < n:
-        raise InputError("d", d, f"{tokens.name} tokens need d >= n = {n}")
-    if d < tokens.min_d:
-        raise InputError("d", d, f"{tokens.name} tokens need d >= {tokens.min_d}")
-    if options["tokens"] == "equiangular":
-        rho = _number(raw, "rho", positive=False)
-        if not -1 / (n - 1) < rho < 1:
-            raise InputError("rho", rho, f"equiangular tokens need rho in (-1/{n - 1}, 1)")
-        options["rho"] = rho
-    elif "rho" in raw:
-        raise InputError("rho", raw["rho"], "only used with tokens = equiangular")
+def _family_options(raw: dict[str, Any], options: dict[str, Any]) -> None:
+    """H and the options the claim's families take, each in its domain, and the families' bounds on d, all as the
+    records of `certificates.kernel.family_names` declare them; an option no chosen family takes is an error."""
+    n, d = options["n"], options["d"]
+    chosen: dict[str, Family] = {"heads": HEAD_FAMILIES[options["heads"]], "tokens": TOKEN_FAMILIES[options["tokens"]]}
+    taken = {o.name for family in chosen.values() for o in family.options}
+    for name in OPTIONS:
+        if name in raw and name not in taken:
+            raise InputError(name, raw[name], f"only used with {_takers(name)}")
+    lengths = [len(_list(raw, o.name)) for o in chosen["heads"].options if o.per_head and o.name in raw]
+    H = options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=lengths[0] if lengths else 1)
+    for kind, family in chosen.items():
+        for option in family.options:
+            options[option.name] = _family_option(raw, option, f"{family.name} {kind}", n, H)
+        if d < family.least_d(n, H):
+            raise InputError("d", d, f"{family.name} {kind} need {family.d_text()} (here d >= {family.least_d(n, H)})")
+
+
+def _takers(name: str) -> str:
+    """ "heads = scalar": the families that take option `name`."""
+    return " or ".join(
+        f"{kind} = {', '.join(f.name for f in users)}"
+        for kind, table in (("heads", HEAD_FAMILIES), ("tokens", TOKEN_FAMILIES))
+        if (users := [f for f in table.values() if any(o.name == name for o in f.options)])
+    )
+
+
+def _list(raw: dict[str, Any], key: str) -> list[Any]:
+    value = raw[key]
+    if not isinstance(value, list) or not value or len(value) > MAX_HEADS:
+        raise InputError(key, value, f"a list of 1 to {MAX_HEADS} numbers")
+    return value
+
+
+def _family_option(raw: dict[str, Any], option: Option, family: str, n: int, H: int) -> float | list[float]:
+    """The value of a family's option: its default or the file's number(s), each exactly in the option's domain."""
+    if option.name not in raw:
+        if option.default is None:
+            raise InputError(option.name, None, f"missing: {family} need `{option.name}` ({option.meaning})")
+        return [option.default] * H if option.per_head else option.default
+    if option.per_head and len(_list(raw, option.name)) != H:
+        raise InputError(option.name, raw[option.name], f"expected H = {H} numbers, one per head")
+    values = [float_parameter(option.name, v) for v in (raw[option.name] if option.per_head else [raw[option.name]])]
+    for value in values:
+        if not option.domain.contains(stated(value), n):
+            raise InputError(option.name, raw[option.name], f"{family} need {option.name} in {option.domain.text()}")
+    return values if option.per_head else values[0]
 
 
 def _domains(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -197,11 +198,17 @@ def test_too_little_precision_is_said_not_hidden() -> None:
     assert "not correctly rounded" in (c.note or "")
 
 
+def _replace(monkeypatch: pytest.MonkeyPatch, quantity: str, formula: constants_mpmath.Formula) -> None:
+    """Register another mpmath formula for `quantity` for the test."""
+    reference = replace(constants_mpmath.REFERENCES[quantity], formula=formula)
+    monkeypatch.setitem(constants_mpmath.REFERENCES, quantity, reference)
+
+
 def test_a_disagreement_with_mpmath_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    def wrong(p: dict[str, Fraction]) -> mpf:
+    def wrong(context: object, p: dict[str, Fraction]) -> mpf:
         return 2 / (mp.sqrt((_mp(p["H"]) - 1) ** 2 + 4) + _mp(p["H"]))  # H instead of H - 1
 
-    monkeypatch.setattr(constants_mpmath, "c_star", wrong)
+    _replace(monkeypatch, "c_star", wrong)
     with pytest.raises(constants.CrossCheckError):
         constants.c_star(3, digits=30)
 
@@ -209,10 +216,10 @@ def test_a_disagreement_with_mpmath_is_an_error(monkeypatch: pytest.MonkeyPatch)
 def test_a_tiny_mpmath_error_is_caught_too(monkeypatch: pytest.MonkeyPatch) -> None:
     original = constants_mpmath.lambertw
 
-    def off(p: dict[str, Fraction]) -> mpf:
-        return original(p) * (1 + mpf(10) ** -48)
+    def off(context: object, p: dict[str, Fraction]) -> mpf:
+        return original(mp, p) * (1 + mpf(10) ** -48)
 
-    monkeypatch.setattr(constants_mpmath, "lambertw", off)
+    _replace(monkeypatch, "lambertw", off)
     assert constants.lambertw(3, digits=40).correctly_rounded
     with pytest.raises(constants.CrossCheckError):
         constants.lambertw(3, digits=50)
