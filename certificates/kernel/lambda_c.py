@@ -3,12 +3,12 @@
 u_c = beta lambda_c is the root of g(u) = (u - 2) e^u - (n - 1)(u + 2)
 (`identities.closed_forms.lambda_c_equation`, written as a tree once and evaluated by
 `certificates.kernel.exprtree.evaluate`, the one ball evaluator; the equation is not written again here).
-The uniqueness argument, used by both entry points below: g''(u) = u e^u > 0 for u > 0 (proved by `identities.scalar_regime.prove_lambda_c_equation`), so g
-is convex on (0, inf), and g(2) = -4(n - 1) < 0 for n > 1. Hence g has exactly one zero u_c in
-(2, inf), g < 0 on (2, u_c) and g > 0 on (u_c, inf): a ball on which g is certainly negative
-(positive) lies left (right) of u_c, and g(a) < 0 < g(b) with 2 <= a < b puts u_c in [a, b].
-The argument holds for every n > 1, so a sign certified for all n in a ball of n brackets the root
-of each of them.
+The uniqueness argument, used by both entry points below: g''(u) = u e^u > 0 for u > 0 (proved by
+`identities.scalar_regime.prove_lambda_c_equation`), so g is convex on (0, inf), and g(2) = -4(n - 1) < 0 for
+n > 1. Hence g has exactly one zero u_c in (2, inf), g < 0 on (2, u_c) and g > 0 on (u_c, inf): a ball on
+which g is certainly negative (positive) lies left (right) of u_c, and g(a) < 0 < g(b) with 2 <= a < b puts
+u_c in [a, b]. The argument holds for every n > 1, so a sign certified for all n in a ball of n brackets the
+root of each of them.
 
 - `certify_root(n, bits)`: an exact n > 1 (an integer or a rational), any precision. Newton's method from
   the right of the root (where a convex increasing g makes it converge monotonically) finds the midpoint at
