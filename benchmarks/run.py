@@ -1,4 +1,5 @@
-"""Run every benchmark in one process: constants, integrator, `headflow verify --profile quick`, check-cert, engine.
+"""Run every benchmark in one process: constants, the ball evaluator, integrator, `headflow verify --profile quick`,
+check-cert, engine.
 
 Each figure is printed with its baseline measured in the same run and their ratio, and all of
 them are written to a JSON file. Run `python benchmarks/run.py` or `python -m benchmarks` from
@@ -18,7 +19,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import check_cert, constants, engine, integrator
+from benchmarks import ball_evaluator, check_cert, constants, engine, integrator
 from certificates.atomic import write_text_atomic
 
 #: The quick profile's budget from the issue: every paper claim decided within a minute.
@@ -53,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="benchmark-results.json", help="JSON file for every figure")
     args = parser.parse_args(argv)
     rows = constants.measure(args.max_digits)
+    print()
+    rows += ball_evaluator.measure(args.max_digits)
     print()
     rows += integrator.measure(args.quick_integrator)
     rows += verify_timing()
