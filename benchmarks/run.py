@@ -1,4 +1,5 @@
-"""Run every benchmark in one process: constants, integrator, `headflow verify`, check-cert, engine, dynamics search.
+"""Run every benchmark in one process: constants, the ball evaluator, integrator, `headflow verify`, check-cert,
+engine, dynamics search.
 
 Each figure is printed with its baseline measured in the same run and their ratio, and each
 benchmark's rows are saved to `benchmarks/results/<benchmark>.json` with the date and the commit
@@ -19,7 +20,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import check_cert, constants, dynamics_search, engine, integrator, results
+from benchmarks import ball_evaluator, check_cert, constants, dynamics_search, engine, integrator, results
 
 #: The quick profile's budget from the issue: every paper claim decided within a minute.
 VERIFY_BUDGET_SECONDS = 60.0
@@ -53,12 +54,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     groups = {"constants": constants.measure(args.max_digits)}
     print()
+    groups["ball_evaluator"] = ball_evaluator.measure(args.max_digits)
+    print()
     groups["integrator"] = integrator.measure(args.quick_integrator)
     groups["verify"] = verify_timing()
     groups["check-cert"] = check_cert.run()
     groups["engine"] = engine.run()
     groups["dynamics_search"] = dynamics_search.run()
-    settings = {"constants": {"max_digits": args.max_digits}, "integrator": {"quick": args.quick_integrator}}
+    settings = {
+        "constants": {"max_digits": args.max_digits},
+        "ball_evaluator": {"max_digits": args.max_digits},
+        "integrator": {"quick": args.quick_integrator},
+    }
     rows = [row for group in groups.values() for row in group]
     print(f"\n{'benchmark':<12}{'case':<58}{'ratio':>10}  (baseline / headflow; > 1 means headflow is faster)")
     for row in rows:

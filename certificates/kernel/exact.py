@@ -1,5 +1,5 @@
 """Exact rationals and python-flint balls: decimal text -> rational, the working precision, rational -> ball,
-and what settles a relation.
+the exact ends of a ball (ball -> rational: `dyadic`, `exact_value`) and what settles a relation.
 
 One module for the arithmetic that every rigorous step shares — the writers
 (`certificates.provers.witness`, `certificates.provers.intervals`), the deciders of `checks` and the independent
@@ -95,6 +95,32 @@ def ball_of(value: numbers.Rational | int) -> arb:
     claims files' points are): this is the one conversion from an exact rational to a ball."""
     q = Fraction(value)
     return arb(fmpq(q.numerator, q.denominator))
+
+
+class ExponentTooLarge(ArithmeticError):
+    """An exact ball's binary exponent is beyond the bound its caller set: its exact value would be huge."""
+
+    def __init__(self, exponent: int, bound: int) -> None:
+        self.exponent, self.bound = exponent, bound
+        super().__init__(f"a ball end of binary exponent {exponent}, beyond 2^+-{bound}")
+
+
+def dyadic(point: arb, max_exponent: int | None = None) -> tuple[int, int]:
+    """(m, e) with `point` = m 2^e exactly: the one way from an exact ball to exact numbers.
+
+    `point` is an exact ball: an end of a ball (`arb.lower()`, `arb.upper()`, rounded outwards), its midpoint
+    (`arb.mid()`) or its radius (`arb.rad()`); python-flint raises ValueError for any other. ExponentTooLarge when
+    |e| > `max_exponent` (an end such as 2^(10^43) has no exact value that fits in memory)."""
+    mantissa, exponent = point.man_exp()
+    if max_exponent is not None and abs(int(exponent)) > max_exponent:
+        raise ExponentTooLarge(int(exponent), max_exponent)
+    return int(mantissa), int(exponent)
+
+
+def exact_value(point: arb, max_exponent: int | None = None) -> Fraction:
+    """The exact rational value of an exact ball (an end, midpoint or radius: `dyadic`)."""
+    mantissa, exponent = dyadic(point, max_exponent)
+    return Fraction(mantissa << exponent) if exponent >= 0 else Fraction(mantissa, 1 << -exponent)
 
 
 def interval_ball(low: numbers.Rational | int, high: numbers.Rational | int) -> arb:

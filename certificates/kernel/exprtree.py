@@ -10,7 +10,7 @@ any evaluation: `certificates.kernel.claims.expressions.parse_tree`):
   `["rat", "a/b"]`) the real b-th root of base**a (base >= 0, > 0 when a < 0); for any other term q,
   exp(q log base) (base > 0);
 - `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]` (principal branch), `["lambda_c", n, beta]`
-  (the implicit lambda_c(n, beta), enclosed by `certificates.kernel.lambda_c.enclose`);
+  (the implicit lambda_c(n, beta), enclosed by `certificates.kernel.lambda_c.enclose`: `IMPLICIT`);
 - the claims grammar's named functions and constants, kept as named nodes: `["c_star", H]`,
   `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
   `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), as a
@@ -20,27 +20,32 @@ A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with r
 `< <= > >= =`, `["and", ...]`, `["or", ...]`, `["not", f]`, `["implies", f, g]`, `["iff", f, g]`,
 `["true"]` or `["false"]`. `from_sympy` and `formula_from_sympy` write trees from SymPy (the
 deciding side and the checker's obligations; the inert nodes of `certificates.kernel.inert` included);
-`eval_ball` evaluates a term with python-flint balls from the file alone (the verifying side), so
-reading a certificate never calls eval, sympify or a parser on file text.
+`evaluate` evaluates a term with python-flint balls from the file alone (the verifying side), so
+reading a certificate never calls eval, sympify or a parser on file text. It is the one ball evaluator:
+`certificates.kernel.balls.eval_ball` is it with lambda_c's enclosure, and every SymPy expression is written
+as a tree once (`from_sympy`) before it is evaluated. The implicit functions (lambda_c, which has no closed
+form) are given by the caller, because lambda_c's own root finder evaluates its equation here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
 from flint import arb, ctx
 
-from certificates.kernel import endpoints, lambda_c
-from certificates.kernel.exact import ball_of
+from certificates.kernel import endpoints
+from certificates.kernel.exact import ball_of, exact_value
 from identities.closed_forms import LambdaC
 
 Tree = list[Any]
 UNARY = ("exp", "log", "sqrt", "lambertw")
-#: Nodes of two arguments that are functions (not operators).
-BINARY = ("lambda_c",)
+#: The implicit functions: name -> number of arguments; their balls come from the caller of `evaluate`.
+IMPLICIT = {"lambda_c": 2}
+#: An implicit function's enclosure: the balls of its arguments -> a ball holding every value over them.
+Enclosure = Callable[..., arb]
 #: The named nodes: name -> number of arguments (their meaning: `named_template`).
 NAMED = {"c_star": 1, "beta_star": 3, "rate": 3, "lambda_max": 2, "golden": 0, "pi": 0, "e": 0}
 RELATIONS = ("<", "<=", ">", ">=", "=")
@@ -166,9 +171,17 @@ def count_nodes(tree: object, limit: int) -> int:
     return count
 
 
-def eval_ball(tree: object, env: Mapping[str, arb], depth: int = 0) -> arb:
-    """Evaluate a tree as a ball at the current flint precision; unknown nodes raise TreeError. Products,
-    powers and the increasing functions of wide balls use their end points (`certificates.kernel.endpoints`)."""
+def evaluate(
+    tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None, depth: int = 0
+) -> arb:
+    """Evaluate a tree as a ball at the current flint precision, the implicit functions (`IMPLICIT`) by their
+    enclosures in `functions`; unknown nodes raise TreeError. Products, powers and the increasing functions of
+    wide balls use their end points (`certificates.kernel.endpoints`)."""
+    implicit = functions or {}
+
+    def inner(child: object) -> arb:
+        return evaluate(child, env, implicit, depth + 1)
+
     if depth > MAX_DEPTH:
         raise TreeError("expression tree too deep")
     if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
@@ -181,38 +194,35 @@ def eval_ball(tree: object, env: Mapping[str, arb], depth: int = 0) -> arb:
             raise TreeError(f"no value for symbol {args[0]!r}")
         return env[args[0]]
     if op in ("add", "mul") and args:
-        values = [eval_ball(a, env, depth + 1) for a in args]
+        values = [inner(a) for a in args]
         result = values[0]
         for v in values[1:]:
             result = result + v if op == "add" else endpoints.times(result, v)
         return result
     if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
-        base, k = eval_ball(args[0], env, depth + 1), args[1]
+        base, k = inner(args[0]), args[1]
         if abs(k) > 1000:
             raise TreeError("exponent too large")
         return endpoints.power(base, k)
     if op in UNARY and len(args) == 1:
-        x = eval_ball(args[0], env, depth + 1)
-        return endpoints.increasing(_UNARY_BALLS[op], x)
-    if op == "lambda_c" and len(args) == 2:
-        tokens, inverse_temperature = (eval_ball(a, env, depth + 1) for a in args)
-        try:
-            return lambda_c.enclose(tokens, inverse_temperature)
-        except lambda_c.RootError:
-            return arb("nan")  # undefined here (n <= 1, beta <= 0) or not certified: settles no relation
+        return endpoints.increasing(_UNARY_BALLS[op], inner(args[0]))
+    if op in IMPLICIT and len(args) == IMPLICIT[op]:
+        if op not in implicit:
+            raise TreeError(f"no enclosure of {op} given to this evaluation")
+        return implicit[op](*(inner(a) for a in args))
     if op in _SHAPES and len(args) == _SHAPES[op]:
-        values = [eval_ball(a, env, depth + 1) for a in args]
+        values = [inner(a) for a in args]
         if op == "neg":
             return -values[0]
         return values[0] - values[1] if op == "sub" else endpoints.times(values[0], endpoints.power(values[1], -1))
     if op == "rpow" and len(args) == 2:
-        return _real_power(eval_ball(args[0], env, depth + 1), args[1], env, depth)
+        return _real_power(inner(args[0]), args[1], inner)
     if op == "pi" and not args:
         return arb.pi()
     if op == "e" and not args:
         return arb(1).exp()
     if op in NAMED and len(args) == NAMED[op]:
-        return eval_ball(instantiate(named_template(op), args), env, depth + 1)
+        return inner(instantiate(named_template(op), args))
     raise TreeError(f"unknown or malformed node {op!r}")
 
 
@@ -220,7 +230,7 @@ def eval_ball(tree: object, env: Mapping[str, arb], depth: int = 0) -> arb:
 _SHAPES = {"neg": 1, "sub": 2, "div": 2}
 
 
-def _real_power(base: arb, exponent: object, env: Mapping[str, arb], depth: int) -> arb:
+def _real_power(base: arb, exponent: object, inner: Callable[[object], arb]) -> arb:
     """base**exponent for an `rpow` node: a rational exponent a/b through the b-th root, any other through exp and
     log (both need a non-negative base: a ball reaching below 0 evaluates to nan)."""
     if isinstance(exponent, list) and len(exponent) == 2 and exponent[0] == "rat":
@@ -233,7 +243,7 @@ def _real_power(base: arb, exponent: object, env: Mapping[str, arb], depth: int)
             return arb("nan")
         root = endpoints.increasing(lambda v: v.root(q.denominator), base)
         return endpoints.power(root, q.numerator)
-    power = eval_ball(exponent, env, depth + 1)
+    power = inner(exponent)
     return endpoints.increasing(arb.exp, endpoints.times(power, endpoints.increasing(arb.log, base)))
 
 
@@ -295,12 +305,6 @@ _UNARY_BALLS = {"exp": arb.exp, "log": arb.log, "sqrt": arb.sqrt, "lambertw": ar
 def _rational_ball(text: object, prec: int) -> arb:
     """The ball of a rational's text at a precision (cached: covers evaluate the same constants many times)."""
     return ball_of(parse_rational(text))
-
-
-def exact_value(ball: arb) -> Fraction:
-    """The exact rational value of an exact ball (a ball's lower or upper endpoint)."""
-    man, exp = ball.man_exp()
-    return Fraction(int(man)) * (Fraction(2) ** int(exp))
 
 
 def enclosure_text(ball: arb) -> list[str]:

@@ -20,8 +20,9 @@ from fractions import Fraction
 
 from flint import arb
 
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, interval_ball
-from certificates.kernel.exprtree import Tree, eval_ball
+from certificates.kernel.exprtree import Tree
 
 Box = Mapping[str, tuple[Fraction, Fraction]]
 #: The relation of the derivative that a boundary node needs, by (relation, end of the bound).

@@ -24,8 +24,8 @@ from fractions import Fraction
 
 from flint import arb
 
-from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import TreeError, exact_value, rational_text
+from certificates.kernel.exact import exact_value, precision
+from certificates.kernel.exprtree import TreeError, rational_text
 from certificates.kernel.regions import Box, Region, Side
 from certificates.kernel.tree_text import term_text
 

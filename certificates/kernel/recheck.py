@@ -17,8 +17,9 @@ from flint import arb
 
 from certificates.kernel import ball_model, derivatives, exact, forms, lambda_c
 from certificates.kernel import format as fmt
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, precision
-from certificates.kernel.exprtree import TreeError, count_nodes, eval_ball, parse_rational
+from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
 from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
 from certificates.kernel.regions import ENDS, Region
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES

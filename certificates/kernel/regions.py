@@ -30,8 +30,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from certificates.kernel.exact import ball_of, interval_ball
-from certificates.kernel.exprtree import Tree, eval_ball, exact_rational, exact_value
+from certificates.kernel.balls import eval_ball
+from certificates.kernel.exact import ball_of, exact_value, interval_ball
+from certificates.kernel.exprtree import Tree, exact_rational
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from certificates.kernel.exprtree import BINARY, NAMED, UNARY, Tree, TreeError, parse_rational
+from certificates.kernel.exprtree import IMPLICIT, NAMED, UNARY, Tree, TreeError, parse_rational
 
 #: Binding strength of a rendered node: a sum, a product or quotient, a power, an atom or call.
 _SUM, _PRODUCT, _POWER, _ATOM = 1, 2, 3, 4
+#: The nodes written as calls `name(a, ...)`, by number of arguments.
+_CALLS = dict.fromkeys(UNARY, 1) | IMPLICIT | NAMED
 
 
 def term_text(tree: Tree) -> str:
@@ -42,7 +44,7 @@ def _text(tree: object) -> tuple[str, int]:
         return f"{_wrapped(args[0], _ATOM)}**{_wrapped(args[1], _ATOM)}", _POWER
     if op in NAMED and not args and NAMED[op] == 0:
         return op, _ATOM
-    if (op in UNARY and len(args) == 1) or (op in BINARY and len(args) == 2) or NAMED.get(op, 0) == len(args) > 0:
+    if _CALLS.get(op, 0) == len(args) > 0:
         return f"{op}({', '.join(term_text(a) for a in args)})", _ATOM
     raise TreeError(f"unknown or malformed node {op!r}")
 

@@ -1,7 +1,8 @@
 """The scalar-regime constants as python-flint balls: the one ball evaluation of c*, beta*, phi, lambda_max, lambda_c
 and the Condition 8 exit gap (a certified root, `certificates.provers.exit_gap`).
 
-Every closed form is `identities/closed_forms.py`'s, evaluated by `certificates.kernel.expression_balls.to_arb`;
+Every closed form is `identities/closed_forms.py`'s, written as a tree once (`certificates.kernel.exprtree.from_sympy`)
+and evaluated by the one ball evaluator (`certificates.kernel.balls.eval_ball`);
 lambda_c, which has none, is the certified root of `certificates.kernel.lambda_c`. Parameters are
 exact fractions and enter only as balls, so SymPy never simplifies with them (its automatic
 evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100).
@@ -15,8 +16,9 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx
 
-from certificates.kernel.expression_balls import to_arb
-from certificates.kernel.exprtree import ball_of
+from certificates.kernel.balls import eval_ball
+from certificates.kernel.exact import ball_of
+from certificates.kernel.exprtree import Tree, from_sympy
 from certificates.kernel.lambda_c import certify_root
 from certificates.provers.exit_gap import exit_gap_ball
 from identities import closed_forms as cf
@@ -33,6 +35,8 @@ FORMS: dict[str, sp.Expr] = {
     "lambda_max": cf.lambda_max(),
     "lambertw": cf.lambertw(_X),
 }
+#: The closed forms as trees, what is evaluated.
+TREES: dict[str, Tree] = {name: from_sympy(form) for name, form in FORMS.items()}
 
 
 def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
@@ -44,7 +48,6 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
         heads, tokens = int(params["H"]), int(params["n"])
         return exit_gap_ball(heads, tokens, params["alpha"], params["beta"], prec)
     with ctx.workprec(prec):
-        env = {SYMBOLS[k]: ball_of(v) for k, v in params.items()}
         if quantity != "lambda_c":
-            return to_arb(FORMS[quantity], env, prec)
-        return certify_root(int(params["n"]), prec) / env[cf.beta]
+            return eval_ball(TREES[quantity], {SYMBOLS[k].name: ball_of(v) for k, v in params.items()})
+        return certify_root(int(params["n"]), prec) / ball_of(params["beta"])

@@ -14,12 +14,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import sympy as sp
 from flint import arb
 
-from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.expression_balls import to_arb
+from certificates.kernel.balls import eval_ball
+from certificates.kernel.exact import ball_of, exact_value, precision
+from certificates.kernel.exprtree import Tree, from_sympy
 from identities import condition8_invariance as ci
 
 #: Bisection steps before Newton takes over (a start accurate to about 2^-30).
@@ -53,21 +55,22 @@ class Bracket:
             return ball_of(1 - self.hi).union(ball_of(1 - self.lo))
 
 
-def _h(heads: int, tokens: int, strength: Fraction) -> tuple[sp.Expr, sp.Expr]:
-    """h and dh/drho with H, n fixed and kappa a symbol (bound as a ball, never simplified by SymPy)."""
+@lru_cache(maxsize=64)
+def _h(heads: int, tokens: int) -> tuple[Tree, Tree]:
+    """h and dh/drho with H, n fixed and kappa a symbol (bound as a ball, never simplified by SymPy), as trees."""
     h = ci.exit_function().subs({ci.H: heads, ci.n: tokens})
-    return h, sp.diff(h, ci.rho)
+    return from_sympy(h), from_sympy(sp.diff(h, ci.rho))
 
 
-def _value(expr: sp.Expr, strength: Fraction, at: Fraction | arb, prec: int) -> arb:
+def _value(tree: Tree, strength: Fraction, at: Fraction, prec: int) -> arb:
+    """h or dh/drho (`tree`) at rho = `at`, kappa = `strength`, at `prec` bits."""
     with precision(prec):
-        point = at if isinstance(at, arb) else ball_of(at)
-        return to_arb(expr, {ci.kappa: ball_of(strength), ci.rho: point}, prec)
+        return eval_ball(tree, {ci.kappa.name: ball_of(strength), ci.rho.name: ball_of(at)})
 
 
 def start_margin_positive(heads: int, tokens: int, strength: Fraction, max_prec: int = 4096) -> bool:
     """Whether h(0) = (n - 1) - (H - 1) exp(2 kappa) > 0, settled by balls (False when it is < 0)."""
-    h, _ = _h(heads, tokens, strength)
+    h, _ = _h(heads, tokens)
     prec = 64
     while prec <= max_prec:
         value = _value(h, strength, Fraction(0), prec)
@@ -83,7 +86,7 @@ def bracket(heads: int, tokens: int, strength: Fraction, prec: int) -> Bracket:
         raise NoExit("a single head has no cross shadows: Condition 8 always holds, there is no exit")
     if not start_margin_positive(heads, tokens, strength):
         raise NoExit("Condition 8 fails at the orthogonal start ((H - 1) exp(2 alpha beta) > n - 1)")
-    h, slope = _h(heads, tokens, strength)
+    h, slope = _h(heads, tokens)
     lo, hi = Fraction(0), Fraction(1)
     for _ in range(_BISECTIONS):
         mid = (lo + hi) / 2
@@ -96,7 +99,7 @@ def bracket(heads: int, tokens: int, strength: Fraction, prec: int) -> Bracket:
         working = min(2 * working, prec + 32)
         steps += working == prec + 32
         with precision(working):
-            x = _dyadic((ball_of(x) - _value(h, strength, x, working) / _value(slope, strength, x, working)).mid())
+            x = exact_value((ball_of(x) - _value(h, strength, x, working) / _value(slope, strength, x, working)).mid())
     width = Fraction(1, 2 ** max(prec - 8, 8))
     while width < 1:
         lo, hi = max(x - width, Fraction(0)), min(x + width, Fraction(1))
@@ -104,12 +107,6 @@ def bracket(heads: int, tokens: int, strength: Fraction, prec: int) -> Bracket:
             return Bracket(lo, hi, prec + 64)
         width *= 2**8
     raise NoExit("no bracket of the zero of h was certified")  # unreachable for h(0) > 0 > h(1)
-
-
-def _dyadic(point: arb) -> Fraction:
-    """The exact value of a ball's midpoint (a dyadic rational)."""
-    mantissa, exponent = point.man_exp()
-    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
 def exit_gap_ball(heads: int, tokens: int, scale: Fraction, inverse_temperature: Fraction, prec: int) -> arb:

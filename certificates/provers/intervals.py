@@ -40,16 +40,9 @@ import sympy as sp
 from flint import arb
 
 from certificates.kernel import derivatives, forms
-from certificates.kernel.exact import SIGNS, ball_of, box_text, fails, holds, precision
-from certificates.kernel.exprtree import (
-    Tree,
-    TreeError,
-    enclosure_text,
-    eval_ball,
-    exact_value,
-    from_sympy,
-    rational_text,
-)
+from certificates.kernel.balls import eval_ball
+from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, fails, holds, precision
+from certificates.kernel.exprtree import Tree, TreeError, enclosure_text, from_sympy, rational_text
 from certificates.kernel.regions import ENDS, Region
 from certificates.store import write_certificate
 

@@ -24,8 +24,8 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
-from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import exact_value, rational_text
+from certificates.kernel.exact import ball_of, exact_value, precision
+from certificates.kernel.exprtree import rational_text
 from certificates.kernel.obligations import SmtStatement
 from certificates.kernel.real_encoding import CUT_DEGREES, CUT_PRECISION, MAX_CUT_POINT, MAX_CUTS, Cut, Encoding
 from certificates.provers.smt import decide

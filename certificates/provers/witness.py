@@ -22,8 +22,9 @@ import sympy as sp
 from flint import arb
 
 from certificates.kernel import ball_model, obligations
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, fails, holds, precision
-from certificates.kernel.exprtree import enclosure_text, eval_ball, from_sympy, rational_text
+from certificates.kernel.exprtree import enclosure_text, from_sympy, rational_text
 from certificates.kernel.model_quantities import ball_value
 from certificates.provers.rational_sphere import stereographic_lift
 from certificates.store import write_certificate

@@ -24,7 +24,6 @@ from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.schema import ConstantClaim, decimal_text
 from certificates.kernel.exact import fails, settling_sign
-from certificates.kernel.expression_balls import UnsupportedExpression
 from certificates.kernel.exprtree import TreeError
 from certificates.provers.witness import certify_point
 from certificates.store import certificate_directory
@@ -116,6 +115,6 @@ def _certify(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]], ctx: C
     directory = certificate_directory(ctx.certificate_dir)
     try:
         result = certify_point(claim.id, constant_conditions(claim, signs), {}, directory, claim=embedded(claim))
-    except (TreeError, UnsupportedExpression):
+    except TreeError:
         return None
     return str(result.path) if result.verified else None

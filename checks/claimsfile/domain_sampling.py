@@ -10,13 +10,16 @@ import numpy as np
 import sympy as sp
 
 from certificates.kernel.claims.domains import Domain
-from certificates.kernel.claims.evaluation import EvaluationError, ball, exact_ends
+from certificates.kernel.claims.evaluation import EvaluationError, ball
+from certificates.kernel.exact import ExponentTooLarge, exact_value
 
 #: Magnitudes of unbounded samples, and the steps of a bounded one.
 _MAGNITUDE_DENOMINATORS = (1, 2, 3, 4, 5, 7, 8, 10, 16)
 _STEPS = 1000
 #: Dependent bounds are rounded to multiples of 1/_GRID towards the inside of the domain.
 _GRID = 10**6
+#: Largest binary exponent of a ball end turned into an exact rational (|k| of m 2^k: memory stays small).
+MAX_END_EXPONENT = 4096
 
 
 def sample_point(
@@ -33,7 +36,7 @@ def sample_point(
         try:
             low = _inner_end(domain.low, point, prec, upper=True)
             high = _inner_end(domain.high, point, prec, upper=False)
-        except EvaluationError:
+        except (EvaluationError, ExponentTooLarge):
             return None
         nice_low = None if low is None else _rounded(low, up=True)
         nice_high = None if high is None else _rounded(high, up=False)
@@ -47,10 +50,12 @@ def sample_point(
 
 
 def _inner_end(bound: sp.Expr | None, point: dict[sp.Symbol, sp.Rational], prec: int, upper: bool) -> sp.Rational:
-    """A rational bound itself, else the inner end of its ball at the point (the upper end for a lower bound)."""
+    """A rational bound itself, else the inner end of its ball at the point (the upper end for a lower bound);
+    ExponentTooLarge when that end is too large or too small to sample from."""
     if bound is None or bound.is_Rational:
         return bound
-    return exact_ends(ball(bound, point, prec))[1 if upper else 0]
+    value = ball(bound, point, prec)
+    return sp.Rational(exact_value(value.upper() if upper else value.lower(), MAX_END_EXPONENT))
 
 
 def _rounded(end: sp.Rational, up: bool) -> sp.Rational:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from flint import arb, fmpz
 
+from certificates.kernel.exact import dyadic
+
 MAX_EXPONENT10 = 1_000_000
 """Largest |decimal exponent| of a printed value; beyond it the digits would not fit any table."""
 
@@ -52,9 +54,9 @@ class Rounded:
 
 
 def _dyadic(x: arb) -> tuple[fmpz, int]:
-    """The exact dyadic x = man * 2^exp of an exact arb (a midpoint or a radius)."""
-    man, exp = x.man_exp()
-    return fmpz(man), int(exp)
+    """The exact dyadic x = man * 2^exp of an exact arb (a midpoint or a radius), its mantissa as fmpz."""
+    man, exp = dyadic(x)
+    return fmpz(man), exp
 
 
 def _endpoints(ball: arb) -> tuple[fmpz, fmpz, int]:

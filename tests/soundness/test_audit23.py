@@ -18,12 +18,13 @@ from flint import arb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.claims.expressions import parse_expression
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.schema import InequalityClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import eval_ball, from_sympy
+from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.tree_text import term_text
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.inequality_decider import refutation

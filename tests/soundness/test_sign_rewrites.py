@@ -22,13 +22,13 @@ from flint import arb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.evaluation import ball
 from certificates.kernel.claims.expressions import parse_expression, parse_tree
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import eval_ball
 from certificates.kernel.inert import inert
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_point

@@ -11,9 +11,10 @@ import sympy as sp
 from flint import arb
 
 from certificates.kernel import endpoints, forms, lambda_c
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.derivatives import derivative, substitute
 from certificates.kernel.exact import ball_of, interval_ball, precision
-from certificates.kernel.exprtree import eval_ball, from_sympy
+from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.regions import Region, Side
 from certificates.provers.intervals import prove
 from identities.closed_forms import LambdaC, eliminate_exp_lambertw

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from flint import ctx as flint_ctx
 
-from certificates.kernel.exprtree import ball_of
+from certificates.kernel.exact import ball_of
 from checks.constants import certified as constants
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
