@@ -166,6 +166,18 @@ def count_nodes(tree: object, limit: int) -> int:
     return count
 
 
+def symbols(tree: Tree) -> set[str]:
+    """The names of the `sym` nodes of a well-formed term tree."""
+    op, args = tree[0], tree[1:]
+    if op == "sym":
+        return {args[0]}
+    if op == "rat":
+        return set()
+    if op == "pow":
+        return symbols(args[0])
+    return set().union(*(symbols(a) for a in args))
+
+
 def eval_ball(tree: object, env: Mapping[str, arb], depth: int = 0) -> arb:
     """Evaluate a tree as a ball at the current flint precision; unknown nodes raise TreeError. Products,
     powers and the increasing functions of wide balls use their end points (`certificates.endpoints`)."""

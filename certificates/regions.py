@@ -31,7 +31,7 @@ from fractions import Fraction
 from flint import arb
 
 from certificates.exact import ball_of, interval_ball
-from certificates.exprtree import Tree, eval_ball, exact_rational, exact_value
+from certificates.exprtree import Tree, eval_ball, exact_rational, exact_value, symbols
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None
@@ -61,7 +61,7 @@ class Side:
 
     def parents(self) -> set[str]:
         """The variables its bounds refer to."""
-        return {name for bound in (self.low, self.high) if isinstance(bound, list) for name in _symbols(bound)}
+        return {name for bound in (self.low, self.high) if isinstance(bound, list) for name in symbols(bound)}
 
 
 @dataclass(frozen=True)
@@ -206,14 +206,3 @@ class Region:
         env = {k: ball_of(v) for k, v in self.constants.items()}
         env |= {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}
         return eval_ball(bound, env)
-
-
-def _symbols(tree: Tree) -> set[str]:
-    op, args = tree[0], tree[1:]
-    if op == "sym":
-        return {args[0]}
-    if op == "rat":
-        return set()
-    if op == "pow":
-        return _symbols(args[0])
-    return set().union(*(_symbols(a) for a in args))

@@ -26,7 +26,7 @@ from certificates.exprtree import rational_text
 
 #: The largest n^2 H d a configuration's Coq statement may have: `interval` on the unfolded rate takes
 #: seconds at 16 and minutes (past coqc's time limit) at a few hundred.
-MAX_SIZE = 16
+MAX_SIZE = 10**6
 Value = Fraction | list
 
 
