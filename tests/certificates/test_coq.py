@@ -16,6 +16,7 @@ import pytest
 import checks
 from certificates import obligations as ob
 from certificates import smtlib
+from certificates.ball_model import ExactConfiguration
 from certificates.coq import run
 from certificates.format import content_hash
 from certificates.store import write_certificate
@@ -40,6 +41,20 @@ lhs = "c_star(H)"
 op = "<="
 rhs = "1"
 domain = { H = { min = 1 } }
+
+[[claim]]
+id = "entropy-rate.any-symmetric-heads"
+kind = "dynamics"
+quantity = "entropy_rate"
+property = "non-negative"
+attention = "softmax"
+heads = "random-symmetric"
+tokens = "random-sphere"
+n = 4
+d = 3
+H = 1
+beta = 2.0
+time = 1.0
 """
 
 
@@ -147,15 +162,33 @@ def test_not_translatable_kinds_say_why(tmp_path: Path) -> None:
     assert verdict.status == coq_files.UNTRANSLATABLE and "not translated" in verdict.message
 
 
+@pytest.mark.slow
 def test_registry_configuration_witnesses_are_rechecked_in_coq(certified: dict[str, list[Path]]) -> None:
-    # each small witness compiles; a larger one says it is too large (never silently skipped)
-    for claim_id in ob.CONFIGURATIONS:
-        for path in certified[claim_id]:
-            verdict = coq_files.check(path)
-            too_large = verdict.status == coq_files.UNTRANSLATABLE and "too large" in verdict.message
-            assert verdict.status == coq_files.RECHECKED or too_large, (path.name, verdict.message)
+    # every configuration witness of the registry (T11.*, T17, T27 readings, C8): one bound lemma per definition
+    paths = [path for claim_id in ob.CONFIGURATIONS for path in certified.get(claim_id, [])]
+    assert len(paths) >= 7
+    for path in paths:
+        verdict = coq_files.check(path)
+        assert verdict.status == coq_files.RECHECKED, (path.name, verdict.message)
+
+
+def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, list[Path]]) -> None:
     shadow = coq_files.check(certified["T17.shadow-obstruction"][0])
     assert shadow.status == coq_files.RECHECKED, shadow.message
+
+
+def test_configuration_file_bounds_each_definition_and_states_the_rate() -> None:
+    from certificates.coq.model_tree import head_energy_rate
+    from certificates.coq.statements import PointProblem, source
+
+    one, zero = Fraction(1), Fraction(0)
+    identity = [[one, zero], [zero, one]]
+    exact = ExactConfiguration(identity, [identity], [identity], one)
+    rate = head_energy_rate(exact, 0)
+    text = source("t", "c", "s", PointProblem({}, [("rate", rate.value, "<")], 14, tuple(rate.definitions)))
+    for name, _ in rate.definitions:
+        assert f"Lemma {name}_bounds :" in text and f"Opaque {name}." in text
+    assert "unfold" not in text.split("Theorem")[1]  # the theorem's interval sees the named atoms, never their terms
 
 
 def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, list[Path]], tmp_path: Path) -> None:
@@ -224,3 +257,30 @@ def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
     assert run.compile_source(text).status == "accepted"
     false = PointProblem({}, [("c_star(2) > 1", ["sub", ["c_star", ["rat", "2"]], ["rat", "1"]], ">")], 64)
     assert run.compile_source(source("t", "named", "s", false)).status == "rejected"
+
+
+def test_claims_file_dynamics_witness_is_rechecked_by_coq(claims_certificates: dict[str, Path]) -> None:
+    path = claims_certificates["entropy-rate.any-symmetric-heads"]
+    assert coq_files.coq_path(path).exists()
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+    assert "dH^0_" in coq_files.coq_text(path)  # the theorem states the entropy rate's sign
+
+
+def _flip_first_token(c: dict) -> None:  # type: ignore[type-arg]
+    tokens = c["payload"]["configuration"]["tokens"]
+    tokens[0] = [t[1:] if t.startswith("-") else "-" + t for t in tokens[0]]
+
+
+def _relabel(c: dict) -> None:  # type: ignore[type-arg]
+    c["claim_id"] = "entropy-rate.other"
+
+
+def _edit_property(c: dict) -> None:  # type: ignore[type-arg]
+    c["claim"]["toml"] = c["claim"]["toml"].replace('"non-negative"', '"non-positive"')
+
+
+@pytest.mark.parametrize("change", [_flip_first_token, _relabel, _edit_property])
+def test_forged_dynamics_witness_fails_the_coq_check(claims_certificates: dict[str, Path], change) -> None:  # type: ignore[no-untyped-def]
+    verdict = coq_files.check(_edit(claims_certificates["entropy-rate.any-symmetric-heads"], change))
+    assert verdict.status == coq_files.REJECTED, verdict.message
