@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import sys
 from pathlib import Path
 
 from certificates import solvers, verify
 from certificates.reading import require_regular
 from certificates.verify import check_file
-from checks import coq_files
+from checks import coq_files, rechecks
 from checks.bounds import MAX_TIMEOUT, check_range
-from checks.claimsfile import certificate_obligations
 from checks.claimsfile.embedding import embedded_claim_mismatch
 from checks.errors import InputError
 
@@ -52,11 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> tuple[bool, str]:
     """(ok, one line) for any certificate, claims-file certificates included (what `check-cert` prints)."""
-    return verify.verify_file(path, _claim_checker(solver_seconds), solver_seconds)
-
-
-def _claim_checker(solver_seconds: float) -> verify.ClaimChecker:
-    return functools.partial(certificate_obligations.check, solver_seconds=solver_seconds)
+    return verify.verify_file(path, rechecks.claim_checker(solver_seconds), solver_seconds)
 
 
 def _expand(names: list[str]) -> list[Path]:
@@ -93,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     coq_seconds = check_range("--coq-seconds", args.coq_seconds, 1.0, 3600.0)
     failures = 0
     for path in paths:
-        result = check_file(path, _claim_checker(seconds), seconds)
+        result = check_file(path, rechecks.claim_checker(seconds), seconds)
         message = " ".join(result.message.split())
         if result.ok and compare is not None:
             mismatch = embedded_claim_mismatch(path, compare)
@@ -123,15 +117,7 @@ def _coq_line(path: Path, seconds: float, rechecked: str | None) -> bool:
         sys.stderr.write(line.replace(": coq: ", ": FAIL: coq: ", 1))
         return False
     sys.stdout.write(line)
-    checkers = _checkers(path, rechecked) if rechecked is not None else []
+    checkers = rechecks.accepting(path, rechecked) if rechecked is not None else []
     checkers += ["Coq"] if verdict.status == coq_files.RECHECKED else []
     sys.stdout.write(f"{path}: independent checkers: {', '.join(checkers) or 'none'}\n")
     return True
-
-
-def _checkers(path: Path, message: str) -> list[str]:
-    """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
-    answered within its time limit (`certificates.verify.run_solvers` names those that ran out)."""
-    if verify.load(path)["kind"] != "smt":
-        return ["check-cert (balls)"]
-    return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]
