@@ -31,14 +31,20 @@ PRECISION = 14
 
 ClaimProblem = Callable[[dict[str, Any], str, str, dict[str, Any]], tuple[str, Problem]]
 
+#: Why covers have no translation: their steps are not interval evaluations that Interval's tactic can replay.
+COVERS = (
+    "interval covers are not translated: their monotone, graph and boundary steps rest on derivative signs "
+    "(a Coq proof of each needs a derivative lemma and the mean value theorem), their centred leaves on slopes, "
+    "and integer sides on clipping; Interval's own bisection on the real box is no replay of them"
+)
+
 #: Why the kinds without a translation have none (the README's coverage table says the same).
 UNTRANSLATED = {
     "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
     "(interval matrices are not in Coq's Interval library)",
-    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: "
-    "not translated (the cover kind is not yet)",
-    "interval-cover": "covers with monotone, graph and boundary steps over clipped boxes: not translated yet "
-    "(one interval lemma per leaf is the planned form)",
+    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: not translated "
+    "(covers are not)",
+    "interval-cover": COVERS,
 }
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.coq.certificate import configuration_problem
+from certificates.coq.certificate import COVERS, configuration_problem
 from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.coq.terms import NotTranslatable
 from certificates.exprtree import Tree, from_sympy
@@ -41,13 +41,13 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
         co.smt_problem(claim, payload)  # the payload is exactly the claim's encoding, or Rejected
         if payload["cuts"]:
-            raise NotTranslatable("Taylor cuts of exp: their Coq lemmas are not written yet")
+            raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
         return f"claims-file claim {claim.id!r}: {claim.statement}", UniversalProblem([_whole_claim(claim)])
     if isinstance(claim, DynamicsClaim) and kind == "witness":
         proved, _ = co.dynamics_obligation(claim, kind, payload)  # the checker's re-check, or Rejected
         return proved, configuration_problem(searched_quantity(claim), "<", payload)[1]
     if kind == "interval-cover":
-        raise NotTranslatable("interval covers are not translated yet (one interval lemma per leaf is the plan)")
+        raise NotTranslatable(COVERS)
     raise NotTranslatable(f"{claim.kind} claims with {kind} certificates have no Coq translation yet")
 
 
