@@ -284,3 +284,44 @@ def _edit_property(c: dict) -> None:  # type: ignore[type-arg]
 def test_forged_dynamics_witness_fails_the_coq_check(claims_certificates: dict[str, Path], change) -> None:  # type: ignore[no-untyped-def]
     verdict = coq_files.check(_edit(claims_certificates["entropy-rate.any-symmetric-heads"], change))
     assert verdict.status == coq_files.REJECTED, verdict.message
+
+
+def _beta_doubled(c: dict) -> None:  # type: ignore[type-arg]
+    beta = Fraction(c["payload"]["configuration"]["beta"])
+    c["payload"]["configuration"]["beta"] = str(2 * beta)
+
+
+def _relabel_configuration(c: dict) -> None:  # type: ignore[type-arg]
+    c["claim_id"] = "T11.hypotheses.no-symmetry"
+
+
+@pytest.mark.parametrize("change", [_beta_doubled, _relabel_configuration])
+def test_forged_configuration_data_or_id_fails(certified: dict[str, list[Path]], tmp_path: Path, change) -> None:  # type: ignore[no-untyped-def]
+    original = certified["T17.shadow-obstruction"][0]
+    forged = tmp_path / original.name
+    forged.write_text(original.read_text())
+    verdict = coq_files.check(_edit(forged, change))
+    assert verdict.status == coq_files.REJECTED, verdict.message
+
+
+def test_a_wrong_hint_fails_the_file_not_the_theorem(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the hints are only hints: one bound moved past the true value and coqc refuses that lemma
+    from certificates.coq import enclosures
+    from certificates.coq.model_tree import head_energy_rate
+    from certificates.coq.statements import PointProblem, source
+
+    one, zero, half = Fraction(1), Fraction(0), Fraction(1, 2)
+    tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]
+    scores = [[[one, half], [half, one]]]
+    rate = head_energy_rate(ExactConfiguration(tokens, scores, scores, one), 0)
+    problem = PointProblem({}, [("rate", rate.value, "!=")], 14, tuple(rate.definitions))
+    assert run.compile_source(source("t", "c", "s", problem)).status == "accepted"
+    true_hints = enclosures.hints
+
+    def wrong(point, definitions):  # type: ignore[no-untyped-def]
+        bounds = true_hints(point, definitions)
+        low, high = bounds[0]
+        return [(high + (high - low), high + 2 * (high - low)), *bounds[1:]]
+
+    monkeypatch.setattr(enclosures, "hints", wrong)
+    assert run.compile_source(source("t", "c", "s", problem)).status == "rejected"
