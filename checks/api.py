@@ -8,7 +8,8 @@ report.summary, report.verdicts["T19.threshold"], report.differences
 
 `headflow verify` and `headflow check` are these functions plus printing: there is no second
 code path. The keyword arguments are those of `decide` (profile, seed, certificates, timeout,
-progress). Bad arguments raise `certificates.kernel.errors.InputError` before any claim is decided; its message
+progress, recheck, coq). Bad arguments raise `certificates.kernel.errors.InputError` before any claim is decided;
+its message
 names the argument as the command line spells it (`--seed`, `--timeout`, `--certificates`).
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TypedDict, Unpack
 
 from certificates.kernel.errors import InputError
+from checks import coq_files, rechecks
 from checks.coq_files import write_coq_files
 from checks.input_bounds import check_seed, check_timeout
 from checks.progress import progress_bar
@@ -40,6 +42,8 @@ class DecisionOptions(TypedDict, total=False):
     certificates: str | Path
     timeout: float | None
     progress: bool
+    recheck: bool
+    coq: bool
 
 
 def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Report:
@@ -68,20 +72,29 @@ def decide(
     timeout: float | None = None,
     progress: bool = True,
     subject: Subject = "paper",
+    recheck: bool = False,
+    coq: bool = False,
 ) -> Report:
     """Decide `claims` in order within the overall `timeout` in seconds; `label` names the progress bar.
 
     `subject` says whether they are the paper's claims or a claims file's (`checks.reports.document.Subject`).
 
     The bar is drawn on stderr when it is a terminal and `progress` is true. Certificate files go to
-    the folder `certificates`; the options are checked before any claim is decided.
+    the folder `certificates`; the options are checked before any claim is decided. With `recheck` every
+    certificate is then re-checked by check-cert (`checks.rechecks`), with `coq` also by coqc, and each verdict
+    lists the checkers that accepted its certificates.
     """
     validate(profile, seed, certificates, timeout)
+    if coq and coq_files.run.coqc() is None:
+        raise InputError("--coq", "coqc", "Coq is not installed (apt-get install coq libcoq-interval)")
     deadline = None if timeout is None else time.monotonic() + timeout
     base = Context(profile, seed, Path(certificates), deadline)
     with progress_bar(label, len(claims), enabled=progress) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
     write_coq_files([path for r in results for path in r.certificates])
+    if recheck or coq:
+        for r in results:
+            r.rechecked = {path: rechecks.recheck(Path(path), coq).checkers for path in r.certificates}
     return Report(results, profile, seed, subject)
 
 

@@ -27,6 +27,8 @@ class ClaimResult:
     crashed: bool = False
     conflict: str = ""
     certificates: list[str] = field(default_factory=list)
+    #: Certificate path -> the independent checkers that re-checked it in this run; None when none were run.
+    rechecked: dict[str, list[str]] | None = None
 
     @property
     def method(self) -> str:

@@ -31,14 +31,20 @@ PRECISION = 14
 
 ClaimProblem = Callable[[dict[str, Any], str, str, dict[str, Any]], tuple[str, Problem]]
 
+#: Why covers have no translation: their steps are not interval evaluations that Interval's tactic can replay.
+COVERS = (
+    "interval covers are not translated: their monotone, graph and boundary steps rest on derivative signs "
+    "(a Coq proof of each needs a derivative lemma and the mean value theorem), their centred leaves on slopes, "
+    "and integer sides on clipping; Interval's own bisection on the real box is no replay of them"
+)
+
 #: Why the kinds without a translation have none (the README's coverage table says the same).
 UNTRANSLATED = {
     "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
     "(interval matrices are not in Coq's Interval library)",
-    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: "
-    "not translated (the cover kind is not yet)",
-    "interval-cover": "covers with monotone, graph and boundary steps over clipped boxes: not translated yet "
-    "(one interval lemma per leaf is the planned form)",
+    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: not translated "
+    "(covers are not)",
+    "interval-cover": COVERS,
 }
 
 
@@ -100,17 +106,22 @@ def _point(claim_id: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
 
 
 def _configuration(claim_id: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
-    """`quantity < 0` at the exact data, once check-cert's own re-check (hypotheses exact, sign in balls) passes.
-
-    The tree is built from the checked configuration by `model_tree` (never from file text)."""
+    """`quantity < 0` at the exact data, once check-cert's own re-check (hypotheses exact, sign in balls) passes."""
     obligation = ob.CONFIGURATIONS[claim_id]
     check_configuration(claim_id, payload)
+    name, built = configuration_problem(obligation.quantity, obligation.relation, payload)
+    return f"{obligation.sentence}; the witness: {name} {obligation.relation} 0 at exact data", built
+
+
+def configuration_problem(quantity: str, relation: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
+    """(the quantity's written name, `quantity relation 0` at the payload's exact configuration) for a witness
+    the checker has already re-checked. The tree is built from the exact data by `model_tree` (never from file
+    text), over named definitions that the Coq file bounds one by one (`statements`)."""
     cfg = recheck.exact_configuration(payload["configuration"])
-    at = {axis: payload[axis] for axis in MODEL_QUANTITIES[obligation.quantity].axes}
-    rate = model_tree.BUILDERS[obligation.quantity](cfg, at)
-    name = MODEL_QUANTITIES[obligation.quantity].written(**at)
+    at = {axis: payload[axis] for axis in MODEL_QUANTITIES[quantity].axes}
+    rate = model_tree.BUILDERS[quantity](cfg, at)
+    name = MODEL_QUANTITIES[quantity].written(**at)
     if isinstance(rate.value, Fraction):
         raise NotTranslatable(f"{name} is the rational {rate.value} at these data (no exponential to bound)")
-    sentence = f"{obligation.sentence}; the witness: {name} {obligation.relation} 0 at exact data"
-    rows = [(f"{name} {obligation.relation} 0", rate.value, obligation.relation)]
-    return sentence, PointProblem({}, rows, PRECISION, tuple(rate.definitions))
+    rows = [(f"{name} {relation} 0", rate.value, relation)]
+    return name, PointProblem({}, rows, PRECISION, tuple(rate.definitions))

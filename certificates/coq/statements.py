@@ -22,9 +22,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from certificates.coq import terms
+from certificates.coq import enclosures, terms
 from certificates.coq.proofs import PROOFS
 from certificates.coq.terms import NotTranslatable
+from certificates.kernel import exprtree
 
 PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
@@ -92,25 +93,41 @@ def _point(claim_id: str, problem: PointProblem) -> str:
         for name, value in zip(names, problem.point.values(), strict=True)
     ]
     conjuncts: list[str] = []
-    for name, tree in problem.definitions:
+    defined = [terms.identifier(name) for name, _ in problem.definitions]
+    bounds = enclosures.hints(problem.point, problem.definitions) if problem.definitions else []
+    for (name, tree), hint in zip(problem.definitions, bounds, strict=True):
         lines.append(f"Definition {terms.identifier(name)} : R := {terms.term(tree)}.")
+        lines.append(_bound_lemma(name, tree, hint, names))
         conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
     for name, tree, relation in problem.conditions:
         conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
         conjuncts.append(f"(* {_comment(name)} *) {terms.condition(tree, relation)}")
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
-    prec = problem.prec + EXTRA_BITS
+    prec = max(problem.prec + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
     close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
-    named = [terms.identifier(name) for name, _ in reversed(problem.definitions)] + names
-    named += ["c_star"] if _uses_c_star([tree for _, tree, _ in problem.conditions]) else []
+    named = names + (["c_star"] if _uses_c_star([tree for _, tree, _ in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     statement = " /\\\n  ".join(conjuncts)
+    facts = "".join(f"  pose proof {name}_bounds.\n" for name in defined)
     lines += [
         f"Theorem {theorem_name(claim_id)} :\n  {statement}.",
-        f"Proof.\n{unfold}  repeat split.\n  all: {close}.\nQed.",
+        f"Proof.\n{facts}{unfold}  repeat split.\n  all: {close}.\nQed.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: list[str]) -> str:
+    """`lo <= name <= hi`, proved by `interval` on the definition's own term, the earlier names as bounded atoms."""
+    used = sorted(exprtree.symbols(tree))
+    facts = "".join(f" pose proof {terms.identifier(u)}_bounds." for u in used if u not in point)
+    unfold = ", ".join([terms.identifier(name)] + [u for u in used if u in point])
+    low, high = terms.real(hint[0]), terms.real(hint[1])
+    return (
+        f"Lemma {terms.identifier(name)}_bounds : {low} <= {terms.identifier(name)} <= {high}.\n"
+        f"Proof.{facts} unfold {unfold}. interval with (i_prec {enclosures.COQ_BITS}). Qed.\n"
+        f"Opaque {terms.identifier(name)}."
+    )
 
 
 # ---------------------------------------------------------------- universal statements

@@ -171,6 +171,18 @@ def count_nodes(tree: object, limit: int) -> int:
     return count
 
 
+def symbols(tree: Tree) -> set[str]:
+    """The names of the `sym` nodes of a well-formed term tree."""
+    op, args = tree[0], tree[1:]
+    if op == "sym":
+        return {args[0]}
+    if op == "rat":
+        return set()
+    if op == "pow":
+        return symbols(args[0])
+    return set().union(*(symbols(a) for a in args))
+
+
 def evaluate(
     tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None, depth: int = 0
 ) -> arb:

@@ -32,7 +32,7 @@ from flint import arb
 
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, exact_value, interval_ball
-from certificates.kernel.exprtree import Tree, exact_rational
+from certificates.kernel.exprtree import Tree, exact_rational, symbols
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None
@@ -62,7 +62,7 @@ class Side:
 
     def parents(self) -> set[str]:
         """The variables its bounds refer to."""
-        return {name for bound in (self.low, self.high) if isinstance(bound, list) for name in _symbols(bound)}
+        return {name for bound in (self.low, self.high) if isinstance(bound, list) for name in symbols(bound)}
 
 
 @dataclass(frozen=True)
@@ -207,14 +207,3 @@ class Region:
         env = {k: ball_of(v) for k, v in self.constants.items()}
         env |= {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}
         return eval_ball(bound, env)
-
-
-def _symbols(tree: Tree) -> set[str]:
-    op, args = tree[0], tree[1:]
-    if op == "sym":
-        return {args[0]}
-    if op == "rat":
-        return set()
-    if op == "pow":
-        return _symbols(args[0])
-    return set().union(*(_symbols(a) for a in args))

@@ -8,6 +8,9 @@ statement is the claim itself, written from its trees:
   every definedness condition of the claim and `lhs op rhs` (the payload must be exactly the encoding
   `certificate_obligations.smt_problem` re-derives). The Coq proof does not use the SMT encoding: it
   adds each atom's library facts (`certificates.coq.statements`) and closes the goal with `nra`.
+- dynamics with a witness: `rate < 0` at the exact configuration, once the checker's own re-check of the
+  witness (`certificate_obligations.dynamics_obligation`: the family, the hypotheses, the sign in balls)
+  passes; the rate's tree is built from the exact data (`certificates.coq.certificate.configuration_problem`).
 Taylor cuts of exp, integer variables and covers are not translated yet (`NotTranslatable`, with why).
 """
 
@@ -17,11 +20,13 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.coq.certificate import COVERS, configuration_problem
 from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.coq.terms import NotTranslatable
 from certificates.kernel.claims import certificate_obligations as co
-from certificates.kernel.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim
+from certificates.kernel.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim
 from certificates.kernel.claims.smt_statement import relation_of
+from certificates.kernel.claims.witness_family import searched_quantity
 from certificates.kernel.exprtree import Tree, from_sympy
 from certificates.kernel.recheck import recorded_precision
 
@@ -36,10 +41,13 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
         co.smt_problem(claim, payload)  # the payload is exactly the claim's encoding, or Rejected
         if payload["cuts"]:
-            raise NotTranslatable("Taylor cuts of exp: their Coq lemmas are not written yet")
+            raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
         return f"claims-file claim {claim.id!r}: {claim.statement}", UniversalProblem([_whole_claim(claim)])
+    if isinstance(claim, DynamicsClaim) and kind == "witness":
+        proved, _ = co.dynamics_obligation(claim, kind, payload)  # the checker's re-check, or Rejected
+        return proved, configuration_problem(searched_quantity(claim), "<", payload)[1]
     if kind == "interval-cover":
-        raise NotTranslatable("interval covers are not translated yet (one interval lemma per leaf is the plan)")
+        raise NotTranslatable(COVERS)
     raise NotTranslatable(f"{claim.kind} claims with {kind} certificates have no Coq translation yet")
 
 

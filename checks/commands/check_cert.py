@@ -7,12 +7,12 @@ import contextlib
 import sys
 from pathlib import Path
 
-from certificates.kernel import loading, solvers
+from certificates.kernel import solvers
 from certificates.kernel.claims.embedding import embedded_claim_mismatch
 from certificates.kernel.errors import InputError
 from certificates.kernel.reading import require_regular
 from certificates.kernel.verify import check_file
-from checks import coq_files
+from checks import coq_files, rechecks
 from checks.input_bounds import MAX_TIMEOUT, check_range
 
 NAME = "check-cert"
@@ -112,15 +112,7 @@ def _coq_line(path: Path, seconds: float, rechecked: str | None) -> bool:
         sys.stderr.write(line.replace(": coq: ", ": FAIL: coq: ", 1))
         return False
     sys.stdout.write(line)
-    checkers = _checkers(path, rechecked) if rechecked is not None else []
+    checkers = rechecks.accepting(path, rechecked) if rechecked is not None else []
     checkers += ["Coq"] if verdict.status == coq_files.RECHECKED else []
     sys.stdout.write(f"{path}: independent checkers: {', '.join(checkers) or 'none'}\n")
     return True
-
-
-def _checkers(path: Path, message: str) -> list[str]:
-    """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
-    answered within its time limit (`certificates.kernel.solvers.recheck_unsat` names those that ran out)."""
-    if loading.load(path)["kind"] != "smt":
-        return ["check-cert (balls)"]
-    return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]

@@ -39,6 +39,9 @@ def build_report(results: list[ClaimResult], profile: str, seed: int, subject: S
         evidence: dict[str, Any] = {"procedures": [o.as_dict() | {"name": n} for n, o in r.outcomes]}
         if r.certificates:
             evidence["certificates"] = r.certificates
+        if r.rechecked is not None:
+            evidence["independent_checkers"] = _common(list(r.rechecked.values())) if r.certificates else []
+            evidence["rechecked_by"] = r.rechecked
         if r.conflict:
             evidence["conflict"] = r.conflict
         if r.crashed:
@@ -66,6 +69,20 @@ def build_report(results: list[ClaimResult], profile: str, seed: int, subject: S
         "summary": summary,
         "differences": summary_differences(claims) if subject == "paper" else unsettled_claims(claims),
     }
+
+
+def checkers_text(evidence: dict[str, Any], path: str | None = None) -> str | None:
+    """The independent checkers that re-checked the verdict (or, given `path`, that one certificate) as text, the
+    same in every format; None when no re-check ran (`--recheck`)."""
+    if "independent_checkers" not in evidence:
+        return None
+    names = evidence["independent_checkers"] if path is None else evidence["rechecked_by"].get(path, [])
+    return ", ".join(names) or ("none" if path is not None or evidence.get("certificates") else "none (no certificate)")
+
+
+def _common(checkers: list[list[str]]) -> list[str]:
+    """The checkers that re-checked every one of a verdict's certificates, in the order of the first."""
+    return [name for name in checkers[0] if all(name in other for other in checkers[1:])]
 
 
 def attention_words(report: dict[str, Any]) -> tuple[str, str]:
@@ -113,13 +130,16 @@ def render_markdown(report: dict[str, Any]) -> str:
     for c in report["claims"]:
         lines += [f"## {code(c['id'])}: {text(c['title'])}", "", f"**Verdict: {c['verdict']}**", ""]
         lines += [f"*Statement.* {text(c['statement'])}", ""]
+        checkers = checkers_text(c["evidence"])
+        lines += [f"*Independent checkers:* {text(checkers)}", ""] if checkers is not None else []
         for proc in c["evidence"]["procedures"]:
             lines.append(f"- **{text(proc['name'])}** ({proc['verdict']}): {text(proc['method'])}")
             for key in ("cases", "worst_margin", "tolerance", "notes", "finding"):
                 if key in proc:
                     lines.append(f"  - {key.replace('_', ' ')}: {text(proc[key])}")
             for path in proc.get("certificates", []):
-                lines.append(f"  - certificate: {code(path)}")
+                by = checkers_text(c["evidence"], path)
+                lines.append(f"  - certificate: {code(path)}" + (f" (re-checked by: {text(by)})" if by else ""))
             if "witness" in proc:
                 lines.append(f"  - witness: {code(dumps(proc['witness'])[:400])}")
             for step in proc.get("steps", []):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from checks.reports.document import attention_words
+from checks.reports.document import attention_words, checkers_text
 from checks.reports.mathml import formula_html
 from checks.reports.values import dumps
 
@@ -98,12 +98,18 @@ def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
         f"<section id='{e(claim['id'])}'><h2><code>{e(claim['id'])}</code>: {e(claim['title'])}</h2>",
         f"<p>{_badge(claim['verdict'])}</p><p><em>Statement.</em> {e(claim['statement'])}</p>",
     ]
+    checkers = checkers_text(claim["evidence"])
+    if checkers is not None:
+        out.append(f"<p><em>Independent checkers:</em> {e(checkers)}</p>")
     for proc in claim["evidence"]["procedures"]:
         out.append(f"<h3>{e(proc['name'])} — {_badge(proc['verdict'])}</h3><p>{e(proc['method'])}</p><ul>")
         for key in ("cases", "worst_margin", "tolerance", "notes", "finding"):
             if key in proc:
                 out.append(f"<li>{key.replace('_', ' ')}: {e(str(proc[key]))}</li>")
-        out.extend(f"<li>certificate: <code>{e(path)}</code></li>" for path in proc.get("certificates", []))
+        for path in proc.get("certificates", []):
+            by = checkers_text(claim["evidence"], path)
+            suffix = f" (re-checked by: {e(by)})" if by else ""
+            out.append(f"<li>certificate: <code>{e(path)}</code>{suffix}</li>")
         out.append("</ul>")
         if proc.get("steps"):
             out.append("<ol>")

@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from checks.reports.document import attention_words
+from checks.reports.document import attention_words, checkers_text
 
 VERDICT_STYLES = {
     "PROVED": "bold green",
@@ -157,7 +157,8 @@ def _procedures_line(claim: dict[str, Any]) -> str:
 
 
 def _evidence_line(evidence: dict[str, Any]) -> str:
-    parts = []
+    checkers = checkers_text(evidence)
+    parts = [] if checkers is None else [f"re-checked by: {checkers}"]
     for proc in evidence["procedures"]:
         bits = []
         if "cases" in proc:

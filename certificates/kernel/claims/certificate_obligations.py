@@ -119,7 +119,7 @@ def domain_point(claim: InequalityClaim | IdentityClaim) -> str:
 
 def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_seconds: float) -> tuple[str, str]:
     if isinstance(claim, DynamicsClaim):
-        return _dynamics(claim, kind, payload)
+        return dynamics_obligation(claim, kind, payload)
     if isinstance(claim, ConstantClaim):
         return _constant(claim, kind, payload)
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
@@ -134,7 +134,7 @@ def _require_kind(claim: UserClaim, kind: str, expected: str) -> None:
         raise Rejected(f"a {claim.kind} claim is certified by a {expected} certificate, not {kind}")
 
 
-def _dynamics(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
+def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     """A witness refuting the claim: an exact state of its family where the refuting rate is negative."""
     _require_kind(claim, kind, "witness")
     options = claim.options

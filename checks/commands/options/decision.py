@@ -12,7 +12,7 @@ from checks.reports.document import FORMATS
 
 
 def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
-    """--profile, --format, --out, --seed, --certificates and --timeout."""
+    """--profile, --format, --out, --seed, --certificates, --timeout, --recheck and --coq."""
     parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
     parser.add_argument("--format", choices=FORMATS, default="table", help="report format (default: table)")
     parser.add_argument("--out", metavar="PATH", help="write the report here (atomically) instead of stdout")
@@ -29,8 +29,15 @@ def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"overall budget, 0..{MAX_TIMEOUT:g} s; claims left over are INCONCLUSIVE",
     )
+    parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="re-check every certificate written with check-cert; each verdict lists the checkers that accepted it",
+    )
+    parser.add_argument("--coq", action="store_true", help="with --recheck, also re-check every certificate in Coq")
 
 
 def decision_options(args: argparse.Namespace) -> dict[str, Any]:
     """The API's keyword arguments (`checks.api.verify` and `check`) from the parsed options."""
-    return {"profile": args.profile, "seed": args.seed, "certificates": args.certificates, "timeout": args.timeout}
+    options = {"profile": args.profile, "seed": args.seed, "certificates": args.certificates, "timeout": args.timeout}
+    return options | {"recheck": args.recheck or args.coq, "coq": args.coq}

@@ -17,6 +17,7 @@ import checks
 from certificates.coq import run
 from certificates.kernel import obligations as ob
 from certificates.kernel import smtlib
+from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.format import content_hash
 from certificates.provers.witness import certify_obligation_point
 from certificates.store import write_certificate
@@ -40,6 +41,20 @@ lhs = "c_star(H)"
 op = "<="
 rhs = "1"
 domain = { H = { min = 1 } }
+
+[[claim]]
+id = "entropy-rate.any-symmetric-heads"
+kind = "dynamics"
+quantity = "entropy_rate"
+property = "non-negative"
+attention = "softmax"
+heads = "random-symmetric"
+tokens = "random-sphere"
+n = 4
+d = 3
+H = 1
+beta = 2.0
+time = 1.0
 """
 
 
@@ -147,15 +162,33 @@ def test_not_translatable_kinds_say_why(tmp_path: Path) -> None:
     assert verdict.status == coq_files.UNTRANSLATABLE and "not translated" in verdict.message
 
 
+@pytest.mark.slow
 def test_registry_configuration_witnesses_are_rechecked_in_coq(certified: dict[str, list[Path]]) -> None:
-    # each small witness compiles; a larger one says it is too large (never silently skipped)
-    for claim_id in ob.CONFIGURATIONS:
-        for path in certified[claim_id]:
-            verdict = coq_files.check(path)
-            too_large = verdict.status == coq_files.UNTRANSLATABLE and "too large" in verdict.message
-            assert verdict.status == coq_files.RECHECKED or too_large, (path.name, verdict.message)
+    # every configuration witness of the registry (T11.*, T17, T27 readings, C8): one bound lemma per definition
+    paths = [path for claim_id in ob.CONFIGURATIONS for path in certified.get(claim_id, [])]
+    assert len(paths) >= 7
+    for path in paths:
+        verdict = coq_files.check(path)
+        assert verdict.status == coq_files.RECHECKED, (path.name, verdict.message)
+
+
+def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, list[Path]]) -> None:
     shadow = coq_files.check(certified["T17.shadow-obstruction"][0])
     assert shadow.status == coq_files.RECHECKED, shadow.message
+
+
+def test_configuration_file_bounds_each_definition_and_states_the_rate() -> None:
+    from certificates.coq.model_tree import head_energy_rate
+    from certificates.coq.statements import PointProblem, source
+
+    one, zero = Fraction(1), Fraction(0)
+    identity = [[one, zero], [zero, one]]
+    exact = ExactConfiguration(identity, [identity], [identity], one)
+    rate = head_energy_rate(exact, 0)
+    text = source("t", "c", "s", PointProblem({}, [("rate", rate.value, "<")], 14, tuple(rate.definitions)))
+    for name, _ in rate.definitions:
+        assert f"Lemma {name}_bounds :" in text and f"Opaque {name}." in text
+    assert "unfold" not in text.split("Theorem")[1]  # the theorem's interval sees the named atoms, never their terms
 
 
 def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, list[Path]], tmp_path: Path) -> None:
@@ -224,3 +257,71 @@ def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
     assert run.compile_source(text).status == "accepted"
     false = PointProblem({}, [("c_star(2) > 1", ["sub", ["c_star", ["rat", "2"]], ["rat", "1"]], ">")], 64)
     assert run.compile_source(source("t", "named", "s", false)).status == "rejected"
+
+
+def test_claims_file_dynamics_witness_is_rechecked_by_coq(claims_certificates: dict[str, Path]) -> None:
+    path = claims_certificates["entropy-rate.any-symmetric-heads"]
+    assert coq_files.coq_path(path).exists()
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+    assert "dH^0_" in coq_files.coq_text(path)  # the theorem states the entropy rate's sign
+
+
+def _flip_first_token(c: dict) -> None:  # type: ignore[type-arg]
+    tokens = c["payload"]["configuration"]["tokens"]
+    tokens[0] = [t[1:] if t.startswith("-") else "-" + t for t in tokens[0]]
+
+
+def _relabel(c: dict) -> None:  # type: ignore[type-arg]
+    c["claim_id"] = "entropy-rate.other"
+
+
+def _edit_property(c: dict) -> None:  # type: ignore[type-arg]
+    c["claim"]["toml"] = c["claim"]["toml"].replace('"non-negative"', '"non-positive"')
+
+
+@pytest.mark.parametrize("change", [_flip_first_token, _relabel, _edit_property])
+def test_forged_dynamics_witness_fails_the_coq_check(claims_certificates: dict[str, Path], change) -> None:  # type: ignore[no-untyped-def]
+    verdict = coq_files.check(_edit(claims_certificates["entropy-rate.any-symmetric-heads"], change))
+    assert verdict.status == coq_files.REJECTED, verdict.message
+
+
+def _beta_doubled(c: dict) -> None:  # type: ignore[type-arg]
+    beta = Fraction(c["payload"]["configuration"]["beta"])
+    c["payload"]["configuration"]["beta"] = str(2 * beta)
+
+
+def _relabel_configuration(c: dict) -> None:  # type: ignore[type-arg]
+    c["claim_id"] = "T11.hypotheses.no-symmetry"
+
+
+@pytest.mark.parametrize("change", [_beta_doubled, _relabel_configuration])
+def test_forged_configuration_data_or_id_fails(certified: dict[str, list[Path]], tmp_path: Path, change) -> None:  # type: ignore[no-untyped-def]
+    original = certified["T17.shadow-obstruction"][0]
+    forged = tmp_path / original.name
+    forged.write_text(original.read_text())
+    verdict = coq_files.check(_edit(forged, change))
+    assert verdict.status == coq_files.REJECTED, verdict.message
+
+
+def test_a_wrong_hint_fails_the_file_not_the_theorem(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the hints are only hints: one bound moved past the true value and coqc refuses that lemma
+    from certificates.coq import enclosures
+    from certificates.coq.model_tree import head_energy_rate
+    from certificates.coq.statements import PointProblem, source
+
+    one, zero, half = Fraction(1), Fraction(0), Fraction(1, 2)
+    tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]
+    scores = [[[one, half], [half, one]]]
+    rate = head_energy_rate(ExactConfiguration(tokens, scores, scores, one), 0)
+    problem = PointProblem({}, [("rate", rate.value, "!=")], 14, tuple(rate.definitions))
+    assert run.compile_source(source("t", "c", "s", problem)).status == "accepted"
+    true_hints = enclosures.hints
+
+    def wrong(point, definitions):  # type: ignore[no-untyped-def]
+        bounds = true_hints(point, definitions)
+        low, high = bounds[0]
+        return [(high + (high - low), high + 2 * (high - low)), *bounds[1:]]
+
+    monkeypatch.setattr(enclosures, "hints", wrong)
+    assert run.compile_source(source("t", "c", "s", problem)).status == "rejected"

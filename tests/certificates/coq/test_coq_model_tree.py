@@ -82,7 +82,7 @@ def test_rate_trees_agree_with_the_float_model(seed: int, attention: str) -> Non
 def test_a_large_configuration_is_not_translated() -> None:
     x = [Fraction(1), Fraction(0)]
     exact = ball_model.ExactConfiguration(
-        [x] * 5,
+        [x] * 12,
         [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]] * 2,
         [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]] * 2,
         Fraction(1),

@@ -1,0 +1,52 @@
+"""Which independent checkers re-checked a certificate: check-cert (balls and exact data, or z3 and cvc5 for smt)
+and, when asked, Coq. What `headflow check-cert` prints, and what the reports list per verdict.
+
+A checker is listed only when it accepted the file in this run: check-cert when the certificate re-checks against
+its claim's obligation (each smt solver only when it answered within its time limit), Coq only when coqc accepted
+the regenerated Coq file (`checks.coq_files`). Nothing is remembered between runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from certificates.kernel import loading, solvers
+from certificates.kernel.verify import check_file
+from checks import coq_files
+
+#: The name of check-cert's own re-check of a certificate that is not smt (balls, exact data).
+BALLS = "check-cert (balls)"
+
+
+@dataclass(frozen=True)
+class Recheck:
+    """One certificate re-checked: the checkers that accepted it, check-cert's line, and the Coq re-check (or None)."""
+
+    checkers: list[str]
+    message: str
+    coq: coq_files.CoqCheck | None = None
+
+
+def accepting(path: Path, message: str) -> list[str]:
+    """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
+    answered within its time limit (`certificates.kernel.solvers.recheck_unsat` names those that ran out)."""
+    if loading.load(path)["kind"] != "smt":
+        return [BALLS]
+    return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]
+
+
+def recheck(
+    path: Path,
+    coq: bool = False,
+    solver_seconds: float = solvers.DEFAULT_SECONDS,
+    coq_seconds: float = coq_files.run.SECONDS,
+) -> Recheck:
+    """Re-check one certificate with check-cert and, when `coq`, with coqc; never raises for a bad file."""
+    result = check_file(path, solver_seconds)
+    message = " ".join(result.message.split())
+    checkers = accepting(path, message) if result.ok else []
+    verdict = coq_files.check(path, coq_seconds) if coq else None
+    if verdict is not None and verdict.status == coq_files.RECHECKED:
+        checkers.append("Coq")
+    return Recheck(checkers, message, verdict)

@@ -1,0 +1,98 @@
+"""Each verdict lists the independent checkers that re-checked its certificates, in every report format.
+
+Coq is listed only where coqc accepted the certificate's file in that run: a constant whose Coq file cannot be
+written (lambda_c is implicit) lists check-cert alone. Skipped, with the reason, when coqc is missing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import checks
+from certificates.coq import run
+
+if run.coqc() is None:
+    pytest.skip("coqc missing (apt-get install coq libcoq-interval): checker tests skipped", allow_module_level=True)
+
+CLAIMS = """
+[[claim]]
+id = "golden.inverse"
+kind = "constant"
+expr = "1 / golden"
+value = "0.6180339887"
+digits = 10
+
+[[claim]]
+id = "c-star.at-most-one"
+kind = "inequality"
+lhs = "c_star(H)"
+op = "<="
+rhs = "1"
+domain = { H = { min = 1 } }
+
+[[claim]]
+id = "lambda-c.n10"
+kind = "constant"
+expr = "lambda_c(10, 1)"
+value = "3.4976"
+digits = 5
+
+[[claim]]
+id = "golden.square"
+kind = "identity"
+lhs = "golden**2"
+rhs = "golden + 1"
+"""
+
+EXPECTED = {
+    "golden.inverse": "check-cert (balls), Coq",
+    "c-star.at-most-one": "check-cert, z3, cvc5, Coq",
+    "lambda-c.n10": "check-cert (balls)",
+    "golden.square": "none (no certificate)",
+}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> checks.Report:
+    return checks.check(CLAIMS, certificates=tmp_path_factory.mktemp("rechecked"), progress=False, coq=True)
+
+
+def test_json_lists_the_checkers_of_each_verdict(report: checks.Report) -> None:
+    data = json.loads(report.render("json"))
+    found = {c["id"]: ", ".join(c["evidence"]["independent_checkers"]) for c in data["claims"]}
+    assert found.pop("golden.square") == ""  # no certificate: no checker
+    assert found == {k: v for k, v in EXPECTED.items() if k != "golden.square"}
+    coq_of = data["claims"][2]["evidence"]["rechecked_by"]
+    assert all("Coq" not in names for names in coq_of.values()), "lambda_c has no Coq file: Coq is not listed"
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html", "table"])
+def test_every_format_lists_the_checkers(report: checks.Report, fmt: str) -> None:
+    text = " ".join(report.render(fmt).replace("\u2502", " ").split())  # the table's wrapped cells joined
+    for checkers in EXPECTED.values():
+        assert checkers in text, (fmt, checkers)
+
+
+def test_without_recheck_no_checker_is_claimed(tmp_path: Path) -> None:
+    plain = checks.check(CLAIMS.split('[[claim]]\nid = "c-star')[0], certificates=tmp_path, progress=False)
+    assert "independent_checkers" not in plain.claims[0].evidence
+    assert "Coq" not in plain.render("markdown")
+
+
+def test_coq_option_implies_recheck_and_needs_coqc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import argparse
+
+    from certificates.kernel.errors import InputError
+    from checks.commands.options.decision import add_decision_arguments, decision_options
+
+    parser = argparse.ArgumentParser()
+    add_decision_arguments(parser)
+    options = decision_options(parser.parse_args(["--coq"]))
+    assert options["recheck"] is True and options["coq"] is True
+    assert decision_options(parser.parse_args([]))["recheck"] is False
+    monkeypatch.setattr(run, "coqc", lambda: None)
+    with pytest.raises(InputError, match="Coq is not installed"):
+        checks.check(CLAIMS, certificates=tmp_path, progress=False, coq=True)
