@@ -114,7 +114,10 @@ class Report:
 
     @cached_property
     def figures(self) -> dict[str, list[dict[str, str]]]:
-        """The figures illustrating the decided claims (computed once, on first use)."""
+        """The figures illustrating the decided claims (computed once, on first use). Only the paper's claims have
+        figures: a claims file's claim is not the registry's, even under the same id."""
+        if self.data.get("subject", "paper") != "paper":
+            return {}
         from checks.reports.figures import figures_for  # matplotlib and the integrator only when figures are wanted
 
         return figures_for([c["id"] for c in self.data["claims"]])
