@@ -16,6 +16,7 @@ import sympy as sp
 from certificates.kernel.claims.domains import contains
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.schema import AsymptoticClaim
+from certificates.kernel.claims.symbolic import within
 from certificates.kernel.inert import inert
 from checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
 from checks.registry import Context
@@ -26,10 +27,20 @@ from identities.derivation import Derivation
 METHOD = "exact: a proved bracket of the quantity, limits by the checked route (identities.limits), exact signs"
 #: Working precision (bits) of the balls that separate a limit from the claimed value at a parameter point.
 PRECISION = 128
+#: Seconds the bracket and its limits may take, per profile (a formula like n**1000 makes SymPy's algebra slow).
+SECONDS = {"quick": 15.0, "thorough": 120.0}
 
 
 def decide_asymptotic(claim: AsymptoticClaim, ctx: Context) -> Outcome:
     """PROVED, REFUTED or INCONCLUSIVE (with the reason) for the claim's relation as its variable -> oo."""
+    seconds = min(SECONDS.get(ctx.profile, SECONDS["quick"]), ctx.seconds_left())
+    decided = within(seconds, lambda: _decide(claim))
+    if decided is None:
+        return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"the bracket and its limits took longer than {seconds:g} s")
+    return decided
+
+
+def _decide(claim: AsymptoticClaim) -> Outcome:
     derivation = Derivation()
     try:
         found = setting(claim, derivation)

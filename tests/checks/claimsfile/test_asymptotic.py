@@ -11,6 +11,7 @@ import pytest
 
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
+from checks.claimsfile import asymptotic_decider
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims
@@ -179,3 +180,10 @@ def test_the_command_line_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     bad.write_text(softmax("bad", order="Theta(n) # comment"))
     done = subprocess.run([sys.executable, "-m", "checks", "check", str(bad)], capture_output=True, text=True)
     assert done.returncode == 2 and "order" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_formula_too_costly_for_the_budget_is_inconclusive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """n**1000 makes the algebra of the limits slow: past the profile's seconds the claim is left undecided."""
+    monkeypatch.setitem(asymptotic_decider.SECONDS, "quick", 1.0)
+    verdict, outcome = decide(softmax("huge", order="Theta(n**1000)"))["huge"]
+    assert verdict is Verdict.INCONCLUSIVE and "longer than 1 s" in outcome["notes"]
