@@ -24,7 +24,7 @@ import sympy as sp
 
 from identities import condition8_scalar as sr
 from identities import equiangular_reduction as er
-from identities import signs
+from identities import limits, signs
 from identities.derivation import Derivation
 
 H, n, alpha, t, rho, w = sr.H, sr.n, sr.alpha, sr.t, sr.rho, sr.w
@@ -214,3 +214,39 @@ def prove_exit_gap(derivation: Derivation, lower_bound: sp.Expr | None = None) -
         r"\frac{n(H-1)}{H(n-1)} < \varepsilon_{\text{exit}}(H, n, \alpha\beta) < 1",
     )
     return gap_function()
+
+
+def exit_gap_bracket(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
+    """(lower(n), upper(n)) with lower < eps_exit(H, n, kappa) < upper for every large enough n (H >= 2 and kappa > 0
+    fixed), both -> (H - 1)/H: the lower bound is prove_exit_gap's, the upper one is 1 - rho_a with
+    rho_a = (1 - K/(n - 1))/H, K = 2 (H - 1) exp(kappa (H - 1)/H), where h(rho_a)/(n - 1) -> (H - 1)/H > 0."""
+    prove_exit_gap(derivation)
+    lower = exit_lower_bound()
+    derivation.note(
+        "for every large n the hypothesis (H - 1) exp(2 kappa) < n - 1 holds, so the exit gap is defined: "
+        "the statements below are about large n at fixed H >= 2, kappa > 0",
+    )
+    spare = 2 * (H - 1) * sp.exp(kappa * (H - 1) / H)
+    inner = (1 - spare / (n - 1)) / H
+    j = sp.Symbol("j", nonnegative=True)
+    facts = signs.facts(positive=[kappa], nonnegative=[j], shifts={H: (j, 2)})
+    found = limits.at_infinity(
+        structured_exit_function().subs(rho, inner) / (n - 1), n, facts, form=lambda s: 1 + 1 / s
+    )
+    limits.record_limit(
+        derivation,
+        f"with rho_a = (1 - K/(n - 1))/H, K = {spare}: h(rho_a)/(n - 1) -> (H - 1)/H as n -> oo",
+        found,
+        (H - 1) / H,
+    )
+    derivation.sign("(H - 1)/H > 0 for H >= 2", ((H - 1) / H).subs(_REGIME), ">0", _FACTS)
+    limits.record_limit(
+        derivation, "rho_a -> 1/H in (0, 1)", limits.at_infinity(inner, n, facts, form=lambda s: 1 + 1 / s), 1 / H
+    )
+    derivation.note(
+        "so for large n, 0 <= rho_a < 1 and h(rho_a) > 0 [cited: a positive limit makes the function eventually "
+        "positive]; h > 0 on [0, 1) exactly below rho_exit (prove_exit), hence rho_a < rho_exit and "
+        "eps_exit < 1 - rho_a",
+        r"\frac{n(H-1)}{H(n-1)} < \varepsilon_{\text{exit}} < 1 - \frac{1}{H}\Big(1 - \frac{K}{n-1}\Big)",
+    )
+    return lower, 1 - inner

@@ -69,6 +69,8 @@ def at_point(expr: sp.Expr, var: sp.Symbol, point: sp.Expr, known: signs.Facts) 
     numerator, denominator = sp.fraction(sp.together(expr))
     for order in range(MAX_ORDER + 1):
         top, bottom = (sp.diff(part, var, order).subs(var, point) for part in (numerator, denominator))
+        if any(part.has(sp.nan, sp.zoo, sp.oo, -sp.oo) for part in (top, bottom)):
+            return None  # a part undefined at the point (exp(1/s) at s = 0): not this route's case
         if signs.prove(bottom, "!=0", known) is not None:
             if signs.sign_of(top, known) is None:
                 return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from checks.claimsfile.asymptotic_decider import decide_asymptotic
 from checks.claimsfile.constant_decider import decide_constant
 from checks.claimsfile.dynamics_decider import decide_dynamics
 from checks.claimsfile.identity_decider import decide_identity
@@ -26,6 +27,7 @@ DECIDERS: dict[str, tuple[str, Decider]] = {
     "constant": ("ball", decide_constant),
     "inequality": ("ball search+smt+cover", decide_inequality),
     "dynamics": ("reduction+trajectories", decide_dynamics),
+    "asymptotic": ("bracket+checked limits", decide_asymptotic),
 }
 
 

@@ -1,4 +1,4 @@
-"""The four kinds of claims a claims file may state, validated field by field into typed claims.
+"""The five kinds of claims a claims file may state, validated field by field into typed claims.
 
 Each `[[claim]]` table has `id`, `kind`, optionally `title` and `statement` (the user's own
 words; a precise statement is generated otherwise), and the fields of its kind. Unknown keys,
@@ -20,6 +20,8 @@ from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
 from certificates.kernel.claims.numbers import float_parameter, stated
+from certificates.kernel.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
+from certificates.kernel.claims.orders import parameter_symbol, parse_approach, parse_order
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
@@ -27,7 +29,7 @@ from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMIL
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
-KINDS = ("identity", "constant", "inequality", "dynamics")
+KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic")
 OPERATORS = ("<", "<=", ">", ">=")
 QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
 PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate")
@@ -43,6 +45,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
         {"quantity", "property", "n", "d", "beta", "heads", "tokens"},
         {"attention", "geometry", "H", *OPTIONS, "head", "time", "samples", "limit", "rate"},
     ),
+    "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
 }
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
 _DECIMAL = re.compile(r"^[+-]?([0-9]{1,1000}(\.[0-9]{0,1000})?|\.[0-9]{1,1000})([eE][+-]?[0-9]{1,3})?$")
@@ -108,6 +111,24 @@ class DynamicsClaim(UserClaim):
     property: str
     options: dict[str, Any]
     target: sp.Expr | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AsymptoticClaim(UserClaim):
+    """quantity relation reference as variable -> oo (`certificates.kernel.claims.orders`): relation is Theta, O, o,
+    ~ or limit (quantity/over -> reference); `expr` and the domain only for quantity = "expression"."""
+
+    quantity: str
+    attention: str
+    variable: sp.Symbol
+    relation: str
+    reference: sp.Expr
+    over: sp.Expr
+    expr: sp.Expr | None = None
+    domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
+    order: list[sp.Symbol] = field(default_factory=list)
+    conditions: tuple[Condition, ...] = ()
+    domain_unsettled: str = ""
 
 
 def validate_claim(raw: Any, line: int | None) -> UserClaim:
@@ -254,6 +275,76 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
     statement = stated or f"{quantity} {phrase} ({words})."
     return DynamicsClaim(
         **header, statement=statement, quantity=quantity, property=prop, options=options, target=target
+    )
+
+
+def _asymptotic(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> AsymptoticClaim:
+    quantity = _choice(raw, "quantity", tuple(ASYMPTOTIC_QUANTITIES))
+    spec = ASYMPTOTIC_QUANTITIES[quantity]
+    kinds = tuple(k for k in spec.variables if k)
+    attention = _choice(raw, "attention", kinds, kinds[0] if len(kinds) == 1 else None) if kinds else ""
+    if not kinds and "attention" in raw:
+        raise InputError("attention", raw["attention"], f"not used with quantity = {quantity}")
+    for key, needed in (("expr", quantity == "expression"), ("domain", quantity == "expression")):
+        if key in raw and not needed:
+            raise InputError(key, raw[key], "only used with quantity = expression")
+    if ("order" in raw) == ("limit" in raw):
+        raise InputError("order", raw.get("order"), "state exactly one of `order` (Theta, O, o, ~) and `limit`")
+    if "over" in raw and "limit" not in raw:
+        raise InputError("over", raw["over"], "only used with `limit` (quantity/over -> limit)")
+    domains: dict[sp.Symbol, Domain] = {}
+    order: list[sp.Symbol] = []
+    unsettled, expr, conditions = "", None, ()
+    if quantity == "expression":
+        if "expr" not in raw:
+            raise InputError("expr", None, "missing: quantity = expression needs `expr`")
+        domains, order, symbols, unsettled = _domains(raw, "domain")
+        expr, conditions = _defined(raw, "expr", symbols)
+    else:
+        symbols = {name: parameter_symbol(name) for name in spec.parameters}
+    allowed = tuple(v for v in spec.variables[attention] if quantity != "expression" or v in symbols)
+    try:
+        variable = symbols[parse_approach(raw["as"], allowed)]
+    except ExpressionError as exc:
+        exc.field = "as"
+        raise
+    if "order" in raw:
+        try:
+            relation, reference, extra = parse_order(raw["order"], symbols)
+        except ExpressionError as exc:
+            exc.field = "order"
+            raise
+        over = sp.Integer(1)
+    else:
+        relation, (reference, extra) = "limit", _defined(raw, "limit", symbols)
+        over, more = _defined(raw, "over", symbols) if "over" in raw else (sp.Integer(1), ())
+        extra += more
+    subject = (
+        raw["expr"]
+        if expr is not None
+        else f"the {quantity.replace('_', ' ')}" + (f" ({attention})" if attention else "")
+    )
+    if relation == "limit":
+        ratio = f"{subject} / ({raw['over']})" if "over" in raw else subject
+        phrase = f"{ratio} -> {raw['limit']}"
+    else:
+        phrase = f"{subject} = {raw['order'].strip()}" if relation != "~" else f"{subject} {raw['order'].strip()}"
+    where = _for_all(domains, order) if expr is not None else f"For all parameters of its regime ({spec.meaning}): "
+    statement = stated or f"{where}{phrase} as {variable} -> oo."
+    return AsymptoticClaim(
+        **header,
+        statement=statement,
+        quantity=quantity,
+        attention=attention,
+        variable=variable,
+        relation=relation,
+        reference=reference,
+        over=over,
+        expr=expr,
+        domains=domains,
+        order=order,
+        conditions=unique((*conditions, *extra)),
+        domain_unsettled=unsettled,
     )
 
 
@@ -442,4 +533,10 @@ def _exact(value: float | int) -> sp.Rational:
     return sp.Rational(exact.numerator, exact.denominator)
 
 
-_BUILDERS = {"identity": _identity, "constant": _constant, "inequality": _inequality, "dynamics": _dynamics}
+_BUILDERS = {
+    "identity": _identity,
+    "constant": _constant,
+    "inequality": _inequality,
+    "dynamics": _dynamics,
+    "asymptotic": _asymptotic,
+}

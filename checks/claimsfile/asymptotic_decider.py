@@ -1,0 +1,105 @@
+"""Deciding an asymptotic claim: its quantity's bracket (`asymptotic_quantities`), then the order or limit on it.
+
+The bracket's proof and every limit, sign and zero the relation rests on are exact (`identities.asymptotic_orders`
+on `identities.limits`, `identities.signs`, `identities.zero_test`): PROVED with those steps and the limits
+shown, REFUTED when a limit shows the relation false (for every parameter, or at an exact parameter point where a
+ball separates the two sides, the point in the witness), INCONCLUSIVE with the reason otherwise. No verdict here
+comes from floats or from SymPy's evaluation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from certificates.kernel.claims.domains import contains
+from certificates.kernel.claims.evaluation import EvaluationError, ball
+from certificates.kernel.claims.schema import AsymptoticClaim
+from certificates.kernel.claims.symbolic import within
+from certificates.kernel.inert import inert
+from checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict
+from identities import asymptotic_orders as ao
+from identities.derivation import Derivation
+
+METHOD = "exact: a proved bracket of the quantity, limits by the checked route (identities.limits), exact signs"
+#: Working precision (bits) of the balls that separate a limit from the claimed value at a parameter point.
+PRECISION = 128
+#: Seconds the bracket and its limits may take, per profile (a formula like n**1000 makes SymPy's algebra slow).
+SECONDS = {"quick": 15.0, "thorough": 120.0}
+
+
+def decide_asymptotic(claim: AsymptoticClaim, ctx: Context) -> Outcome:
+    """PROVED, REFUTED or INCONCLUSIVE (with the reason) for the claim's relation as its variable -> oo."""
+    seconds = min(SECONDS.get(ctx.profile, SECONDS["quick"]), ctx.seconds_left())
+    decided = within(seconds, lambda: _decide(claim))
+    if decided is None:
+        return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"the bracket and its limits took longer than {seconds:g} s")
+    return decided
+
+
+def _decide(claim: AsymptoticClaim) -> Outcome:
+    derivation = Derivation()
+    try:
+        found = setting(claim, derivation)
+        reference, over = (plain(e).xreplace(found.symbols) for e in (claim.reference, claim.over))
+    except Unsupported as exc:
+        return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=str(exc))
+    decision = ao.decide(
+        found.bracket, claim.relation, reference, lambda expr: _separated(expr, found, claim), over, _label(claim)
+    )
+    details: dict[str, Any] = {
+        "quantity": claim.quantity + (f" ({claim.attention})" if claim.attention else ""),
+        "bracket": f"{found.bracket.lower} <= Q <= {found.bracket.upper} for large {claim.variable}",
+        "limits": decision.shown,
+        "reason": decision.reason,
+    }
+    if decision.status == "proved":
+        return Outcome(Verdict.PROVED, METHOD, steps=list(derivation.steps), notes=decision.reason, details=details)
+    if decision.status == "refuted":
+        steps = [step.text for step in derivation.steps]
+        witness = {"verified_by": decision.by, "reading": decision.reason, **decision.shown}
+        return Outcome(
+            Verdict.REFUTED,
+            METHOD,
+            witness=witness,
+            notes=decision.reason,
+            finding=decision.reason,
+            details=details | {"derivation": steps},
+        )
+    return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=decision.reason, details=details)
+
+
+def _label(claim: AsymptoticClaim) -> str:
+    raw = claim.raw.get("over" if claim.relation == "limit" else "order", "1")
+    text = str(raw).strip().lstrip("~").strip()
+    for name in ("Theta", "O", "o"):
+        if text.startswith(f"{name}(") and text.endswith(")"):
+            return f"({text[len(name) + 1 : -1]})"
+    return f"({text})"
+
+
+def _separated(expr: sp.Expr, found: Setting, claim: AsymptoticClaim) -> str | None:
+    """An exact parameter point of the regime (of the claim's domain, for an expression) where a ball shows
+    expr != 0, as text; None when no candidate point does."""
+    needed = set(expr.free_symbols) | (set(found.candidates) if claim.quantity == "expression" else set())
+    free = sorted(needed, key=str)
+    if any(symbol not in found.candidates for symbol in free):
+        return None
+    base = {symbol: found.candidates[symbol][0] for symbol in free}
+    tried = [base] + [base | {symbol: value} for symbol in free for value in found.candidates[symbol][1:]]
+    for point in tried:
+        if claim.quantity == "expression" and not contains(
+            claim.domains, [s for s in claim.order if s != claim.variable], point
+        ):
+            continue
+        try:
+            value = ball(inert(expr.xreplace(point)), {}, PRECISION)
+        except (EvaluationError, ValueError):
+            continue
+        if value > 0 or value < 0:
+            where = ", ".join(f"{symbol} = {number}" for symbol, number in point.items())
+            return f"{where} (the difference is {value.str(15, radius=True)})"
+    return None

@@ -1,0 +1,185 @@
+"""The brackets of the quantities an asymptotic claim may be about, each from the derivation that proves it.
+
+A bracket (`identities.asymptotic_orders.Bracket`) is lower <= Q <= upper for every large value of the claim's
+variable, with the sign facts of the quantity's regime. What each quantity rests on:
+
+- `clustering_time`, softmax: the squeeze of the time from rho0 = 0 between two closed forms
+  (`identities.reduced_clustering.softmax_time_bounds`, Theorem 25's exact-reduction readings);
+  relu: the closed form of the time from rho0 = d^(-1/2) (`reduced_clustering.relu_time`), lower = upper.
+- `exit_gap`: n (H - 1)/(H (n - 1)) < eps_exit < 1 - (1 - K/(n - 1))/H for large n
+  (`identities.condition8_invariance.exit_gap_bracket`), alpha beta in place of kappa.
+- `expression`: the user's formula itself (lower = upper), in ordinary SymPy form (`plain`), with facts from the
+  claim's domain (`domain_facts`).
+
+Each quantity also names the exact parameter points a refutation may try (`candidates`), inside its regime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sympy as sp
+
+from certificates.kernel.claims.domains import Domain
+from certificates.kernel.claims.orders import parameter_symbol
+from certificates.kernel.claims.schema import AsymptoticClaim
+from certificates.kernel.inert import Exp, Log, Pi, RealPower, Sqrt, W, inert
+from identities import condition8_invariance as ci
+from identities import reduced_clustering as rc
+from identities import signs
+from identities.asymptotic_orders import Bracket
+from identities.derivation import Derivation
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A claim's bracket, the map from the claim's symbols to the bracket's, and exact candidate points."""
+
+    bracket: Bracket
+    symbols: dict[sp.Symbol, sp.Symbol]
+    candidates: dict[sp.Symbol, tuple[sp.Rational, ...]]
+
+
+class Unsupported(Exception):
+    """The claim's formula or domain cannot be put in the form the checked limits work on; the message says why."""
+
+
+def _past_one(s: sp.Symbol) -> sp.Expr:
+    """n = 1 + 1/s: n -> oo as s -> 0+, with n - 1 = 1/s positive in form."""
+    return 1 + 1 / s
+
+
+_FORMS: dict[str, Callable[[sp.Symbol], sp.Expr]] = {
+    "n": _past_one,
+    "d": lambda s: (1 + 1 / s) ** 2,  # d -> oo with sqrt(d) = 1 + 1/s and d > 1
+    "beta": lambda s: 1 / s,
+}
+_R = sp.Rational
+_POSITIVE = (_R(1), _R(2), _R(1, 2))
+
+
+def setting(claim: AsymptoticClaim, derivation: Derivation) -> Setting:
+    """The claim's quantity as a bracket in its variable (Unsupported when the formula cannot be used)."""
+    return _BUILDERS[claim.quantity](claim, derivation)
+
+
+def _names(names: dict[str, sp.Symbol]) -> dict[sp.Symbol, sp.Symbol]:
+    return {parameter_symbol(name): target for name, target in names.items()}
+
+
+def _clustering(claim: AsymptoticClaim, derivation: Derivation) -> Setting:
+    names = {"n": rc.n, "d": rc.d, "lam": rc.lam, "beta": rc.beta, "rho1": rc.rho1}
+    if claim.attention == "softmax":
+        lower, upper = rc.softmax_time_bounds(derivation)
+    else:
+        lower = upper = rc.relu_time(derivation)
+    variable = names[claim.variable.name]
+    candidates = {
+        rc.lam: _POSITIVE,
+        rc.beta: _POSITIVE,
+        rc.rho1: (_R(1, 2), _R(1, 3), _R(3, 4)),
+        rc.n: (_R(2), _R(3), _R(10)),
+        rc.d: (_R(16), _R(100)),
+    }
+    bracket = Bracket(claim.quantity, lower, upper, variable, rc.FACTS, derivation, _FORMS[claim.variable.name])
+    return Setting(bracket, _names(names), _without(candidates, variable))
+
+
+def _exit_gap(claim: AsymptoticClaim, derivation: Derivation) -> Setting:
+    names = {"H": ci.H, "n": ci.n, "alpha": ci.alpha, "beta": ci.beta}
+    lower, upper = (bound.subs(ci.kappa, ci.alpha * ci.beta) for bound in ci.exit_gap_bracket(derivation))
+    j = sp.Dummy("j", nonnegative=True)
+    facts = signs.facts(positive=[ci.alpha, ci.beta], nonnegative=[j], shifts={ci.H: (j, 2)})
+    candidates = {ci.H: (_R(2), _R(3), _R(5)), ci.alpha: _POSITIVE, ci.beta: _POSITIVE}
+    bracket = Bracket(claim.quantity, lower, upper, ci.n, facts, derivation, _past_one)
+    return Setting(bracket, _names(names), candidates)
+
+
+def _expression(claim: AsymptoticClaim, derivation: Derivation) -> Setting:
+    assert claim.expr is not None
+    formula = plain(claim.expr)
+    derivation.note(f"the quantity is the formula Q = {formula} itself (lower = upper = Q)")
+    others = [s for s in claim.order if s != claim.variable]
+    for symbol in others:
+        if claim.variable.name in claim.domains[symbol].dependencies():
+            raise Unsupported(f"the domain of {symbol} depends on the variable {claim.variable}: it is not held fixed")
+    if claim.domains[claim.variable].high is not None:
+        raise Unsupported(f"the domain of {claim.variable} is bounded above: it cannot tend to infinity")
+    facts = domain_facts({s: claim.domains[s] for s in others})
+    candidates = {s: _domain_candidates(claim.domains[s]) for s in others}
+    bracket = Bracket("expression", formula, formula, claim.variable, facts, derivation, _FORMS[claim.variable.name])
+    return Setting(bracket, {s: s for s in claim.order}, candidates)
+
+
+def _without(candidates: dict[sp.Symbol, tuple[sp.Rational, ...]], variable: sp.Symbol) -> dict:
+    return {symbol: values for symbol, values in candidates.items() if symbol != variable}
+
+
+def domain_facts(domains: dict[sp.Symbol, Domain]) -> signs.Facts:
+    """Sign facts a domain implies, never more: a rational lower end a gives s = m + a (m > 0 or >= 0), a rational
+    upper end b makes the atom b - s > 0 (or >= 0); bounds that are formulas give nothing; a symbol with no
+    rational end is only real."""
+    named: dict[str, list[sp.Expr]] = {"positive": [], "nonnegative": [], "real": []}
+    shifts: dict[sp.Symbol, tuple[sp.Symbol, sp.Rational]] = {}
+    for symbol, domain in domains.items():
+        low = domain.low if domain.low is not None and domain.low.is_Rational else None
+        high = domain.high if domain.high is not None and domain.high.is_Rational else None
+        if low is None:
+            named["real"].append(symbol)
+        else:
+            base = sp.Dummy(f"{symbol}_above")
+            named["positive" if domain.low_open else "nonnegative"].append(base)
+            shifts[symbol] = (base, low)
+        if high is not None:
+            named["positive" if domain.high_open else "nonnegative"].append(high - symbol)
+    return signs.facts(positive=named["positive"], nonnegative=named["nonnegative"], real=named["real"], shifts=shifts)
+
+
+def _domain_candidates(domain: Domain) -> tuple[sp.Rational, ...]:
+    """A few exact values of a domain with rational ends (the caller keeps only points the domain contains)."""
+    low = domain.low if domain.low is not None and domain.low.is_Rational else None
+    high = domain.high if domain.high is not None and domain.high.is_Rational else None
+    if low is not None and high is not None:
+        return ((low + high) / 2, (3 * low + high) / 4, (low + 3 * high) / 4)
+    if low is not None:
+        return (low + 1, low + 2, low + 10)
+    if high is not None:
+        return (high - 1, high - 2, high - 10)
+    return (_R(1), _R(-1), _R(2))
+
+
+_PLAIN: dict[type, Callable[..., sp.Expr]] = {Sqrt: sp.sqrt, Exp: sp.exp, Log: sp.log, W: sp.LambertW}
+
+
+def plain(expr: sp.Expr) -> sp.Expr:
+    """An inert claims-file formula in ordinary SymPy form, for the checked limits of `identities.limits`; accepted
+    only when putting it back in inert form gives the formula exactly, so that no automatic rewrite SymPy made
+    while building it (a sign it read off a number) goes unnoticed: Unsupported otherwise."""
+    converted = _convert(expr)
+    if inert(converted) != expr:
+        raise Unsupported(f"SymPy rewrote the formula {expr} while converting it (to {converted})")
+    return converted
+
+
+def _convert(expr: sp.Expr) -> sp.Expr:
+    if expr.is_Rational or expr.is_Symbol:
+        return expr
+    if isinstance(expr, Pi):
+        return sp.pi
+    args = [_convert(a) for a in expr.args]
+    if isinstance(expr, RealPower):
+        return sp.Pow(*args)
+    for node, ordinary in _PLAIN.items():
+        if isinstance(expr, node):
+            return ordinary(*args)
+    if isinstance(expr, sp.Add | sp.Mul | sp.Pow):
+        return expr.func(*args)
+    raise Unsupported(f"{type(expr).__name__} has no form the checked limits work on")
+
+
+_BUILDERS: dict[str, Callable[[AsymptoticClaim, Derivation], Setting]] = {
+    "clustering_time": _clustering,
+    "exit_gap": _exit_gap,
+    "expression": _expression,
+}

@@ -1,0 +1,189 @@
+"""Asymptotic claims (kind = "asymptotic"): orders and limits as n, d or beta -> oo, decided on proved brackets."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.errors import InputError
+from checks.claimsfile import asymptotic_decider
+from checks.claimsfile.register import register_claims
+from checks.registry import Context
+from checks.runner import run_claims
+from checks.verdicts import Verdict
+
+EXAMPLE = Path("examples/asymptotics.toml")
+
+#: The truth of each example, known from the mathematics (Theorem 25's reduction, the exit-gap bounds, the closed
+#: forms): softmax time ~ ln(n)/(2 lambda), relu time bounded in n and ~ n ln(d)/(4 lambda^2 beta) in d, the exit gap
+#: -> (H - 1)/H, phi ~ 2 lambda / n; beta* needs 1 - c*(H)^2 > 0, which the structural sign prover cannot read.
+TRUTH = {
+    "softmax-time.log-n": Verdict.PROVED,
+    "softmax-time.linear-n": Verdict.REFUTED,
+    "softmax-time.constant": Verdict.PROVED,
+    "softmax-time.wrong-constant": Verdict.REFUTED,
+    "relu-time.log-d": Verdict.PROVED,
+    "relu-time.n-log-d": Verdict.REFUTED,
+    "exit-gap.limit": Verdict.PROVED,
+    "exit-gap.half": Verdict.REFUTED,
+    "rate.two-lambda-over-n": Verdict.PROVED,
+    "rate.decays-like-1-over-n": Verdict.REFUTED,
+    "beta-star.log-n": Verdict.INCONCLUSIVE,
+}
+
+
+def decide(text: str) -> dict[str, tuple[Verdict, dict]]:
+    registry = register_claims(parse_claims(textwrap.dedent(text), "t.toml"))
+    results = run_claims(registry.claims(), Context("quick", seed=0))
+    assert not any(r.crashed for r in results)
+    return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
+
+
+def claim(ident: str, **fields: str) -> str:
+    body = "".join(
+        f'{key} = "{value}"\n' if key != "domain" else f"domain = {value}\n" for key, value in fields.items()
+    )
+    return f'[[claim]]\nid = "{ident}"\nkind = "asymptotic"\n{body}\n'
+
+
+def softmax(ident: str, **fields: str) -> str:
+    return claim(ident, quantity="clustering_time", attention="softmax", **{"as": "n -> oo"}, **fields)
+
+
+@pytest.fixture(scope="module")
+def example() -> dict[str, tuple[Verdict, dict]]:
+    return decide(EXAMPLE.read_text())
+
+
+def test_the_example_file_is_decided_rightly(example: dict[str, tuple[Verdict, dict]]) -> None:
+    assert {ident: verdict for ident, (verdict, _) in example.items()} == TRUTH
+
+
+def test_the_limit_or_constant_is_shown(example: dict[str, tuple[Verdict, dict]]) -> None:
+    proved = example["softmax-time.constant"][1]
+    assert "1/(2*lambda)" in proved["notes"] and proved["steps"]
+    linear = example["softmax-time.linear-n"][1]["witness"]
+    assert linear["verified_by"] == "exact" and linear["lim upper/(n) as n -> oo"] == "0"
+    wrong = example["softmax-time.wrong-constant"][1]["witness"]
+    assert "1/(2*lambda)" in wrong["reading"] and "for every parameter" in wrong["reading"]
+
+
+def test_a_statement_false_at_one_parameter_is_refuted_there_with_a_ball(
+    example: dict[str, tuple[Verdict, dict]],
+) -> None:
+    """(H - 1)/H = 1/2 at H = 2 only: refuted at another H, the point in the witness."""
+    witness = example["exit-gap.half"][1]["witness"]
+    assert witness["verified_by"] == "ball" and "H = 3" in witness["reading"]
+    point = decide(
+        claim(
+            "near-one",
+            quantity="expression",
+            expr="(a*n + 1)/(n + 1)",
+            domain='{ a = "positive", n = "positive" }',
+            limit="1",
+            **{"as": "n -> oo"},
+        )
+    )["near-one"]
+    assert point[0] is Verdict.REFUTED and "a = 2" in point[1]["witness"]["reading"]
+
+
+def test_deliberately_wrong_orders_are_refuted_and_true_ones_proved() -> None:
+    verdicts = decide(
+        softmax("bounded", order="O(1)")
+        + softmax("slower-than-log", order="o(log(n))")
+        + softmax("half-the-constant", order="~ log(n)/lam")
+        + softmax("linear-upper", order="O(n)")
+        + softmax("sublinear", order="o(n)")
+        + claim("relu-beta", quantity="clustering_time", attention="relu", order="O(1/beta)",
+                **{"as": "beta -> oo"})
+        + claim("relu-beta-tight", quantity="clustering_time", attention="relu", order="Theta(1/beta)",
+                **{"as": "beta -> oo"})
+        + claim("beta-tight", quantity="clustering_time", attention="softmax", order="Theta(exp(beta*lam))",
+                **{"as": "beta -> oo"})
+    )  # fmt: skip
+    assert {ident: verdict for ident, (verdict, _) in verdicts.items()} == {
+        "bounded": Verdict.REFUTED,
+        "slower-than-log": Verdict.REFUTED,
+        "half-the-constant": Verdict.REFUTED,
+        "linear-upper": Verdict.PROVED,
+        "sublinear": Verdict.PROVED,
+        "relu-beta": Verdict.PROVED,
+        # true, but beta T is a sum of logarithms whose positivity the structural sign prover does not read
+        "relu-beta-tight": Verdict.INCONCLUSIVE,
+        # false (T ~ e^(beta lam)/(2 beta lam^2)), but exp(lam/s) at s = 0 is beyond the checked limits
+        "beta-tight": Verdict.INCONCLUSIVE,
+    }
+
+
+def test_exact_numbers_decide_limits_of_closed_forms() -> None:
+    """A float literal is the number written (0.1 is 1/10); a claimed 0.333... is not 1/3."""
+    verdicts = decide(
+        claim("tenth", quantity="expression", expr="0.1*n/(n + 1)", domain='{ n = "positive" }', limit="1/10",
+              **{"as": "n -> oo"})
+        + claim("third", quantity="expression", expr="n/(3*n + 1)", domain='{ n = "positive" }',
+                limit="0.3333333333333333", **{"as": "n -> oo"})
+    )  # fmt: skip
+    assert verdicts["tenth"][0] is Verdict.PROVED
+    assert verdicts["third"][0] is Verdict.REFUTED
+
+
+def test_what_the_checked_route_cannot_settle_is_inconclusive_with_the_reason() -> None:
+    verdicts = decide(
+        claim("lambda-c", quantity="expression", expr="lambda_c(n, 1)", domain='{ n = "integer>=2" }',
+              order="O(log(n))", **{"as": "n -> oo"})
+        + claim("bounded-n", quantity="expression", expr="n", domain='{ n = "[2, 10]" }', order="O(1)",
+                **{"as": "n -> oo"})
+        + claim("coupled", quantity="expression", expr="d/n", domain='{ n = "positive", d = { min = "n" } }',
+                order="O(1)", **{"as": "n -> oo"})
+        + claim("oscillating", quantity="expression", expr="n*(2 + (-1)**2)", domain='{ n = "positive", c = "real" }',
+                order="Theta(c*n)", **{"as": "n -> oo"})
+    )  # fmt: skip
+    reasons = {ident: outcome.get("notes", "") for ident, (_, outcome) in verdicts.items()}
+    assert all(verdict is Verdict.INCONCLUSIVE for verdict, _ in verdicts.values()), verdicts
+    assert "LambdaC" in reasons["lambda-c"]
+    assert "bounded above" in reasons["bounded-n"]
+    assert "depends on the variable" in reasons["coupled"]
+    assert "not proved positive" in reasons["oscillating"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"order": "Theta(n) # comment"}, "order"),
+        ({"order": "__import__('os')"}, "order"),
+        ({"order": "Theta(n, d)"}, "order"),
+        ({"order": "Omega(n)"}, "order"),
+        ({"order": "Theta(m)"}, "order"),
+        ({"order": "Theta(n)", "limit": "0"}, "order"),
+        ({"over": "n"}, "order"),
+        ({"order": "O(n)", "over": "n"}, "over"),
+        ({"order": "O(n)", "as": "rho1 -> oo"}, "as"),
+        ({"order": "O(n)", "as": "n -> 5"}, "as"),
+        ({"order": "O(n)", "expr": "n"}, "expr"),
+        ({"order": "O(n)", "attention": "usa"}, "attention"),
+    ],
+)
+def test_bad_input_is_a_clear_error(fields: dict[str, str], field: str) -> None:
+    text = claim("bad", quantity="clustering_time", **({"attention": "softmax", "as": "n -> oo"} | fields))
+    with pytest.raises(InputError) as raised:
+        parse_claims(text, "t.toml")
+    assert raised.value.field == field
+
+
+def test_the_command_line_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(softmax("bad", order="Theta(n) # comment"))
+    done = subprocess.run([sys.executable, "-m", "checks", "check", str(bad)], capture_output=True, text=True)
+    assert done.returncode == 2 and "order" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_formula_too_costly_for_the_budget_is_inconclusive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """n**1000 makes the algebra of the limits slow: past the profile's seconds the claim is left undecided."""
+    monkeypatch.setitem(asymptotic_decider.SECONDS, "quick", 1.0)
+    verdict, outcome = decide(softmax("huge", order="Theta(n**1000)"))["huge"]
+    assert verdict is Verdict.INCONCLUSIVE and "longer than 1 s" in outcome["notes"]
