@@ -1,6 +1,6 @@
 """Coq files of certificates: write one next to each certificate, and re-check a certificate with coqc.
 
-The Coq text is regenerated from the certificate every time (`certificates.coq.certificate`: the statement
+The Coq text is regenerated from the certificate every time (`certificates.kernel.coq.certificate`: the statement
 from the claim's obligation, the file's data checked against it), so a `.v` file next to a certificate is
 for people to read and compile themselves; `headflow check-cert --coq` compiles the regenerated text, and
 says when the file on disk differs from it. The name is the certificate's with every character that is
@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from certificates.atomic import write_text_atomic
-from certificates.coq import run
-from certificates.coq.certificate import coq_source
-from certificates.coq.terms import NotTranslatable
+from certificates.coq.source import coq_source
+from certificates.kernel.coq import run
+from certificates.kernel.coq.claims import problem
+from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
-from checks.claimsfile.coq_obligations import problem
 
 #: The statuses of a Coq re-check, as the reports print them.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from certificates.coq.certificate import universal
-from certificates.coq.statements import source
+from certificates.coq.source import source
 from certificates.kernel import obligations as ob
+from certificates.kernel.coq.certificate import universal
 
 STATIC = Path(__file__).with_name("general")
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import checks
-from certificates.coq import run
 from certificates.kernel import obligations as ob
 from certificates.kernel import smtlib
 from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.coq import run
 from certificates.kernel.format import content_hash
 from certificates.provers.witness import certify_obligation_point
 from certificates.store import write_certificate
@@ -146,7 +146,8 @@ def test_false_claim_with_the_true_claims_payload_is_rejected(claims_certificate
 
 
 def test_false_universal_statement_does_not_compile() -> None:
-    from certificates.coq.statements import UniversalProblem, UniversalStatement, source
+    from certificates.coq.source import source
+    from certificates.kernel.coq.statements import UniversalProblem, UniversalStatement
 
     # c_star(H) <= 1/2 for all H >= 1, with its sqrt: false at H = 1 (c_star(1) = 1)
     sqrt = ["sqrt", ["add", ["rat", "4"], ["pow", ["add", ["sym", "H"], ["rat", "-1"]], 2]]]
@@ -178,8 +179,9 @@ def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, li
 
 
 def test_configuration_file_bounds_each_definition_and_states_the_rate() -> None:
-    from certificates.coq.model_tree import head_energy_rate
-    from certificates.coq.statements import PointProblem, source
+    from certificates.coq.source import source
+    from certificates.kernel.coq.model_tree import head_energy_rate
+    from certificates.kernel.coq.statements import PointProblem
 
     one, zero = Fraction(1), Fraction(0)
     identity = [[one, zero], [zero, one]]
@@ -206,8 +208,9 @@ def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, l
     verdict = coq_files.check(_edit(forged, change))
     assert verdict.status == coq_files.REJECTED, verdict.message
     # past check-cert, Coq itself refuses `rate < 0` for the forged data, where the rate is positive
-    from certificates.coq.model_tree import head_energy_rate
-    from certificates.coq.statements import PointProblem, source
+    from certificates.coq.source import source
+    from certificates.kernel.coq.model_tree import head_energy_rate
+    from certificates.kernel.coq.statements import PointProblem
     from certificates.kernel.recheck import exact_configuration
 
     record = json.loads(original.read_text())["payload"]["configuration"]
@@ -242,7 +245,8 @@ def test_check_cert_coq_reports_each_certificate(tmp_path: Path) -> None:
 
 
 def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
-    from certificates.coq.statements import PointProblem, UniversalProblem, UniversalStatement, source
+    from certificates.coq.source import source
+    from certificates.kernel.coq.statements import PointProblem, UniversalProblem, UniversalStatement
 
     # c_star(H) <= 1 for H >= 1; 1/golden - (golden - 1) + 1/1000 > 0 and c_star(2) > 0 (named nodes)
     H = ["sym", "H"]
@@ -307,8 +311,9 @@ def test_forged_configuration_data_or_id_fails(certified: dict[str, list[Path]],
 def test_a_wrong_hint_fails_the_file_not_the_theorem(monkeypatch: pytest.MonkeyPatch) -> None:
     # the hints are only hints: one bound moved past the true value and coqc refuses that lemma
     from certificates.coq import enclosures
-    from certificates.coq.model_tree import head_energy_rate
-    from certificates.coq.statements import PointProblem, source
+    from certificates.coq.source import source
+    from certificates.kernel.coq.model_tree import head_energy_rate
+    from certificates.kernel.coq.statements import PointProblem
 
     one, zero, half = Fraction(1), Fraction(0), Fraction(1, 2)
     tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from certificates.coq import model_tree
-from certificates.coq.terms import NotTranslatable
 from certificates.kernel import ball_model
+from certificates.kernel.coq import model_tree
+from certificates.kernel.coq.terms import NotTranslatable
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from certificates.coq import general, run
+from certificates.coq import general
+from certificates.kernel.coq import run
 
 if run.coqc() is None:
     pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq export tests skipped", allow_module_level=True)

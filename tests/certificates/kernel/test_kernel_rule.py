@@ -97,9 +97,12 @@ def _loaded(code: str) -> set[str]:
 
 
 def test_checking_a_certificate_loads_the_kernel_and_nothing_else() -> None:
-    """What the one entry point loads is the kernel (all of it: nothing in the folder is untrusted baggage) and
-    its mathematics; no deciding code, no solver in-process."""
-    loaded = _loaded("from certificates.kernel.verify import check_file")
+    """What check-cert loads (its entry point, and the statements of its Coq re-check) is the kernel (all of it:
+    nothing in the folder is untrusted baggage) and its mathematics; no deciding code, no solver in-process."""
+    loaded = _loaded(
+        "from certificates.kernel.verify import check_file\n"  # check-cert
+        "from certificates.kernel.coq import certificate, claims, run"  # check-cert --coq: the statements, coqc
+    )
     kernel = {_module_name(path) for path in KERNEL.rglob("*.py")}
     assert loaded - kernel - set(MATHEMATICS) == {"certificates", "identities"}
     assert kernel - loaded == set()

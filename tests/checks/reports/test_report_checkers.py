@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import checks
-from certificates.coq import run
+from certificates.kernel.coq import run
 
 if run.coqc() is None:
     pytest.skip("coqc missing (apt-get install coq libcoq-interval): checker tests skipped", allow_module_level=True)

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from certificates.coq.terms import NotTranslatable
 from certificates.kernel import ball_model
+from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import rational_text
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition

@@ -15,20 +15,22 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from certificates.coq import model_tree
-from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement, source
-from certificates.coq.terms import NotTranslatable
 from certificates.kernel import obligations as ob
 from certificates.kernel import recheck
+from certificates.kernel.coq import model_tree
+from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
+from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import check_configuration, require_registry_kind
 
-#: (claim fields, claim id, kind, payload) -> (what the certificate proves, its Coq problem), for a claims-file
-#: certificate; raises Rejected or NotTranslatable. `checks.claimsfile.coq_obligations.problem` is the one.
-#: Bits `interval` works with on a configuration witness, less EXTRA_BITS (its sign has a wide margin; coqc checks).
+#: Bits `interval` works with on a configuration witness, less `certificates.coq.source.EXTRA_BITS` (its sign has a
+#: wide margin; coqc checks).
 PRECISION = 14
 
+#: (claim fields, claim id, kind, payload) -> (what the certificate proves, its Coq problem), for a claims-file
+#: certificate; raises Rejected or NotTranslatable. `certificates.kernel.coq.claims.problem` is the one (it builds on
+#: this module, hence passed in).
 ClaimProblem = Callable[[dict[str, Any], str, str, dict[str, Any]], tuple[str, Problem]]
 
 #: Why covers have no translation: their steps are not interval evaluations that Interval's tactic can replay.
@@ -63,12 +65,6 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
     if claim_id in ob.CONFIGURATIONS:
         return _configuration(claim_id, payload)
     raise NotTranslatable(UNTRANSLATED[kind])
-
-
-def coq_source(title: str, certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> str:
-    """The Coq file of a loaded certificate (Rejected or NotTranslatable when there is none)."""
-    sentence, built = problem(certificate, claim_problem)
-    return source(title, certificate["claim_id"], sentence, built)
 
 
 def _smt(claim_id: str, payload: dict[str, Any]) -> UniversalProblem:

@@ -7,10 +7,10 @@ statement is the claim itself, written from its trees:
 - inequality or identity with an smt certificate: for all real values of its variables in the domain,
   every definedness condition of the claim and `lhs op rhs` (the payload must be exactly the encoding
   `certificate_obligations.smt_problem` re-derives). The Coq proof does not use the SMT encoding: it
-  adds each atom's library facts (`certificates.coq.statements`) and closes the goal with `nra`.
+  adds each atom's library facts (`certificates.kernel.coq.statements`) and closes the goal with `nra`.
 - dynamics with a witness: `rate < 0` at the exact configuration, once the checker's own re-check of the
   witness (`certificate_obligations.dynamics_obligation`: the family, the hypotheses, the sign in balls)
-  passes; the rate's tree is built from the exact data (`certificates.coq.certificate.configuration_problem`).
+  passes; the rate's tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
 Taylor cuts of exp, integer variables and covers are not translated yet (`NotTranslatable`, with why).
 """
 
@@ -20,13 +20,13 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.coq.certificate import COVERS, configuration_problem
-from certificates.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
-from certificates.coq.terms import NotTranslatable
 from certificates.kernel.claims import certificate_obligations as co
 from certificates.kernel.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim
 from certificates.kernel.claims.smt_statement import relation_of
 from certificates.kernel.claims.witness_family import searched_quantity
+from certificates.kernel.coq.certificate import COVERS, configuration_problem
+from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
+from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import Tree, from_sympy
 from certificates.kernel.recheck import recorded_precision
 

@@ -1,0 +1,138 @@
+"""The whole Coq file of a certificate: the kernel's statement (`certificates.kernel.coq.statements`) and its proof.
+
+Nothing here is trusted: the statement comes from the kernel, written from the claim's obligation, and coqc checks
+every proof written here. A point problem's proof bounds each named definition by a lemma proved by `interval` on its
+own short term (hints from `enclosures`, re-proved by coqc), makes it `Opaque`, and closes every conjunct with
+`interval` (bisection-free: the point is exact). A universal statement's proof puts the library facts of every
+`exp`, `sqrt`, `ln` and inverse atom among the hypotheses (`exp_pos`, `exp_ineq1_le`, monotonicity, `exp_plus`,
+`sqrt_sqrt` with its sign proved, `exp_ln`, `Rinv_r` with its base proved non-zero), then closes the goal with
+`nra`/`lra` after splitting conjunctions and equivalences, or uses a hand proof (`proofs.PROOFS`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from certificates.coq import enclosures
+from certificates.coq.proofs import PROOFS
+from certificates.kernel import exprtree
+from certificates.kernel.coq import terms
+from certificates.kernel.coq.certificate import ClaimProblem, problem
+from certificates.kernel.coq.statements import (
+    PointProblem,
+    Problem,
+    UniversalStatement,
+    header,
+    point_statement,
+    universal_statement,
+    uses_c_star,
+)
+
+#: Bits of working precision `interval` uses beyond the certificate's ball precision.
+EXTRA_BITS = 16
+
+
+def coq_source(title: str, certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> str:
+    """The Coq file of a loaded certificate (Rejected or NotTranslatable when there is none)."""
+    sentence, built = problem(certificate, claim_problem)
+    return source(title, certificate["claim_id"], sentence, built)
+
+
+def source(title: str, claim_id: str, sentence: str, problem: Problem) -> str:
+    """The whole Coq file: a header naming the certificate, the prelude, the statement and its proof."""
+    if isinstance(problem, PointProblem):
+        body = _point(claim_id, problem)
+    else:
+        body = "\n".join(_universal(s) for s in problem.statements)
+    return header(title, claim_id, sentence) + "\n" + body
+
+
+# ---------------------------------------------------------------- points
+
+
+def _point(claim_id: str, problem: PointProblem) -> str:
+    statement = point_statement(claim_id, problem)
+    names = [terms.identifier(name) for name in problem.point]
+    bounds = enclosures.hints(problem.point, problem.definitions) if problem.definitions else []
+    lemmas = {
+        terms.identifier(name): _bound_lemma(name, tree, hint, names)
+        for (name, tree), hint in zip(problem.definitions, bounds, strict=True)
+    }
+    lines = [line for identifier, text in statement.definitions for line in (text, lemmas.get(identifier)) if line]
+    defined = [terms.identifier(name) for name, _ in problem.definitions]
+    prec = max(problem.prec + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
+    close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
+    named = names + (["c_star"] if uses_c_star([tree for _, tree, _ in problem.conditions]) else [])
+    unfold = f"  unfold {', '.join(named)}.\n" if named else ""
+    facts = "".join(f"  pose proof {name}_bounds.\n" for name in defined)
+    lines += [statement.theorem, f"Proof.\n{facts}{unfold}  repeat split.\n  all: {close}.\nQed."]
+    return "\n".join(lines) + "\n"
+
+
+def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: list[str]) -> str:
+    """`lo <= name <= hi`, proved by `interval` on the definition's own term, the earlier names as bounded atoms."""
+    used = sorted(exprtree.symbols(tree))
+    facts = "".join(f" pose proof {terms.identifier(u)}_bounds." for u in used if u not in point)
+    unfold = ", ".join([terms.identifier(name)] + [u for u in used if u in point])
+    low, high = terms.real(hint[0]), terms.real(hint[1])
+    return (
+        f"Lemma {terms.identifier(name)}_bounds : {low} <= {terms.identifier(name)} <= {high}.\n"
+        f"Proof.{facts} unfold {unfold}. interval with (i_prec {enclosures.COQ_BITS}). Qed.\n"
+        f"Opaque {terms.identifier(name)}."
+    )
+
+
+# ---------------------------------------------------------------- universal statements
+
+
+def _universal(statement: UniversalStatement) -> str:
+    names = [terms.identifier(name) for name in statement.constants]
+    labels = [f"h{k}" for k in range(len(statement.hypotheses))]
+    intros = " ".join(names + labels)
+    facts = _atom_facts([*statement.hypotheses, statement.goal])
+    proof = [f"  intros {intros}." if intros else "", *facts, PROOFS.get(statement.name, "  hf_decide.")]
+    return universal_statement(statement) + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
+
+
+def _atom_facts(formulas: list[Any]) -> list[str]:
+    """Proof lines that put the library facts of every exp, sqrt and ln atom among the hypotheses."""
+    exps: list[str] = []
+    roots: list[str] = []
+    logs: list[str] = []
+    inverses: list[str] = []
+
+    def walk(node: Any) -> None:
+        if not isinstance(node, list) or not node or node[0] in ("rat", "sym"):
+            return
+        for child in node[1:2] if node[0] == "pow" else node[1:]:
+            walk(child)
+        if node[0] == "exp":
+            exps.append(terms.term(node[1]))
+        elif node[0] == "sqrt":
+            roots.append(terms.term(node[1]))
+        elif node[0] == "log":
+            logs.append(terms.term(node[1]))
+        elif node[0] == "c_star":
+            roots.append(f"(({terms.term(node[1])} - 1) ^ 2 + 4)")
+        elif node[0] == "div":
+            inverses.append(terms.term(node[2]))
+        elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:
+            inverses.append(terms.term(node[1] if node[2] == -1 else ["pow", node[1], -node[2]]))
+
+    for f in formulas:
+        walk(f)
+    exps, roots, logs, inverses = (list(dict.fromkeys(x)) for x in (exps, roots, logs, inverses))
+    lines = ["  unfold c_star in *."] if uses_c_star(formulas) else []
+    lines += [f"  hf_inverse_facts {a}." for a in inverses]
+    for a in logs:
+        lines.append(f"  hf_log_facts {a}.")
+        exps.append(f"(ln {a})")
+    for a in roots:
+        lines.append(f"  hf_sqrt_facts {a}.")
+    for a in exps:
+        lines.append(f"  hf_exp_facts {a}.")
+    for i, a in enumerate(exps):
+        for b in exps[i + 1 :]:
+            lines.append(f"  hf_exp_pair {a} {b}.")
+    return lines

@@ -1,0 +1,119 @@
+"""The Coq statement of what a certificate proves, written from the checker's own obligation (never from file text).
+
+The statement is the `Definition`s and the `Theorem` line; the proofs are written outside the kernel
+(`certificates.coq.source`) and checked by coqc, so a wrong proof fails the file and never changes what it states.
+Two shapes cover the translatable certificates:
+- `PointProblem`: conditions `expr relation 0` at an exact rational point (a constant to digits, a
+  counterexample, a refuting point). The file defines each coordinate once, and the `Theorem` states
+  every definedness condition of every expression (`terms.definedness`) and every condition, in the
+  obligation's order; `interval` proves each conjunct (bisection-free: the point is exact).
+- `UniversalProblem`: statements `forall constants, hypotheses -> goal` over the reals (the SMT
+  obligations: the T19 threshold statements, a claims-file inequality on its domain). The proof adds,
+  for each `exp`, `sqrt`, `ln` and inverse atom, the library facts it rests on (`exp_pos`,
+  `exp_ineq1_le`, monotonicity, `exp_plus`, `sqrt_sqrt` with its sign proved, `exp_ln`, `Rinv_r` with its
+  base proved non-zero), then closes the goal with
+  `nra`/`lra` after splitting conjunctions and equivalences.
+The source starts with the prelude (`prelude.v`) inline, so each file compiles alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from certificates.kernel.coq import terms
+from certificates.kernel.coq.terms import NotTranslatable
+
+PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
+
+
+@dataclass(frozen=True)
+class PointProblem:
+    """Conditions (name, expression tree, relation) at an exact point, with the ball precision they were settled at."""
+
+    point: dict[str, Fraction]
+    conditions: list[tuple[str, Any, str]]
+    prec: int
+    #: Named subterms (name, tree) after the point, each over the point and the earlier names.
+    definitions: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class UniversalStatement:
+    """For all real `constants`: the hypotheses (formula trees) imply the goal (a formula tree)."""
+
+    name: str
+    constants: list[str]
+    hypotheses: list[Any]
+    goal: Any
+
+
+@dataclass(frozen=True)
+class UniversalProblem:
+    """Statements, each its own Theorem."""
+
+    statements: list[UniversalStatement]
+
+
+Problem = PointProblem | UniversalProblem
+
+
+def theorem_name(text: str) -> str:
+    """A Coq identifier from a claim id or statement name (letters, digits, underscores)."""
+    return "claim_" + re.sub(r"[^A-Za-z0-9]", "_", text)[:80]
+
+
+def comment(text: str) -> str:
+    """Text inside a Coq comment, with the comment delimiters removed (claim text is untrusted)."""
+    return re.sub(r"[^ -~]", "?", text.replace("(*", "( *").replace("*)", "* )"))[:300]
+
+
+@dataclass(frozen=True)
+class PointStatement:
+    """A point problem in Coq: its definitions (identifier, `Definition ... .`) in order, and the theorem."""
+
+    definitions: list[tuple[str, str]]
+    theorem: str
+
+
+def header(title: str, claim_id: str, sentence: str) -> str:
+    """The file's opening comment (certificate, claim, what it proves) and the prelude's definitions."""
+    return (
+        f"(* headflow certificate {comment(title)}: claim {comment(claim_id)} *)\n(* {comment(sentence)} *)\n" + PRELUDE
+    )
+
+
+def point_statement(claim_id: str, problem: PointProblem) -> PointStatement:
+    """Each coordinate and named subterm as a `Definition`, then the `Theorem`: every definedness condition of every
+    expression (`terms.definedness`) and every condition, in the obligation's order."""
+    definitions = [
+        (terms.identifier(name), f"Definition {terms.identifier(name)} : R := {terms.real(value)}.")
+        for name, value in problem.point.items()
+    ]
+    conjuncts: list[str] = []
+    for name, tree in problem.definitions:
+        definitions.append((terms.identifier(name), f"Definition {terms.identifier(name)} : R := {terms.term(tree)}."))
+        conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
+    for name, tree, relation in problem.conditions:
+        conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
+        conjuncts.append(f"(* {comment(name)} *) {terms.condition(tree, relation)}")
+    if not conjuncts:
+        raise NotTranslatable("the point witness has no conditions")
+    statement = " /\\\n  ".join(conjuncts)
+    return PointStatement(definitions, f"Theorem {theorem_name(claim_id)} :\n  {statement}.")
+
+
+def universal_statement(statement: UniversalStatement) -> str:
+    """`Theorem name : forall constants : R, hypotheses -> goal.`"""
+    names = [terms.identifier(name) for name in statement.constants]
+    binders = f"forall {' '.join(names)} : R,\n  " if names else ""
+    shown = "".join(f"{terms.formula(h)} ->\n  " for h in statement.hypotheses)
+    return f"Theorem {theorem_name(statement.name)} :\n  {binders}{shown}{terms.formula(statement.goal)}."
+
+
+def uses_c_star(trees: list[Any]) -> bool:
+    """Whether a `c_star` node occurs (the proof then unfolds the prelude's definition)."""
+    return any(node == "c_star" or (isinstance(node, list) and uses_c_star(node)) for node in trees)
