@@ -122,26 +122,32 @@ def _identity(d: int) -> Matrix:
     return [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
 
 
+def _skew_pairs(d: int) -> list[tuple[int, int]]:
+    """(a, b) for a < b, in the order of `skew_basis`."""
+    return [(a, b) for a in range(d) for b in range(a + 1, d)]
+
+
 def skew_basis(d: int) -> list[Matrix]:
     """E_ab - E_ba for a < b: the standard basis of so(d)."""
     basis = []
-    for a in range(d):
-        for b in range(a + 1, d):
-            A = [[Fraction(0)] * d for _ in range(d)]
-            A[a][b], A[b][a] = Fraction(1), Fraction(-1)
-            basis.append(A)
+    for a, b in _skew_pairs(d):
+        A = [[Fraction(0)] * d for _ in range(d)]
+        A[a][b], A[b][a] = Fraction(1), Fraction(-1)
+        basis.append(A)
     return basis
+
+
+def _commutator_entry(a: int, b: int, M: Matrix, i: int, j: int) -> Fraction | int:
+    """(A M - M A)_ij for A = E_ab - E_ba, exactly and without a product: A only moves entries of M,
+    (A M)_ij = [i = a] M_bj - [i = b] M_aj and (M A)_ij = [j = b] M_ia - [j = a] M_ib."""
+    moved = (M[b][j] if i == a else 0) - (M[a][j] if i == b else 0)
+    return moved - (M[i][a] if j == b else 0) + (M[i][b] if j == a else 0)
 
 
 def commuting_rotations(d: int, matrices: Sequence[Matrix]) -> list[Matrix]:
     """An exact basis of {A in so(d) : A M = M A for every M}: the Lie algebra of the rotations that commute."""
-    basis = skew_basis(d)
-    rows = []
-    for M in matrices:
-        products = [(_matmul(A, M), _matmul(M, A)) for A in basis]
-        for i in range(d):
-            for j in range(d):
-                rows.append([AM[i][j] - MA[i][j] for AM, MA in products])
+    basis, pairs = skew_basis(d), _skew_pairs(d)
+    rows = [[_commutator_entry(a, b, M, i, j) for a, b in pairs] for M in matrices for i in range(d) for j in range(d)]
     combos = nullspace(rows, len(basis))
     return [
         [
