@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from hypothesis import settings
 
+import checks  # noqa: F401 -- before any test module loads numpy: one BLAS thread (see checks/__init__.py)
+
 if TYPE_CHECKING:
     from checks.report_object import Report
 
