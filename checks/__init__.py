@@ -3,11 +3,19 @@
 `checks.verify(...)` and `checks.check(...)` (see `checks.api`) decide claims and return a
 `checks.Report`. They, and `__version__`, are loaded on first use, so that `import checks` (and
 every `from checks import module`) stays cheap: nothing heavy is imported until it is needed.
+
+BLAS runs on one thread unless the user asked for more (OPENBLAS_NUM_THREADS, read when numpy is first imported):
+headflow's matrices are small (tokens x dimension, a few hundred at most), so BLAS threads mostly wait for
+each other, and on a loaded two-core machine they multiplied the CPU time of the matrix-heavy claims of
+`headflow verify` by two to nine and nearly doubled their wall time (benchmarks/blas_threads.py).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Public names loaded on first use, and the module each comes from.
 _LAZY = {"verify": "checks.api", "check": "checks.api", "Report": "checks.reports.report"}

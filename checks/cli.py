@@ -24,7 +24,17 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_modules(argv: list[str]) -> list[str]:
+    """The command modules the parser is built from: only the one `argv` starts with, so that a command imports
+    what it uses and no more (start-up stays cheap); every one for anything else (help, --version, a wrong name)."""
+    # a package of commands/ holds what several commands share, not a command
+    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.ispkg)
+    module = argv[0].replace("-", "_") if argv else ""
+    return [module] if module in names else names
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the one command `argv` names (see `_command_modules`)."""
     parser = _Parser(
         prog="headflow",
         description="Check the theorems of 'Gradient Flow Structure and Quantitative Dynamics of "
@@ -32,11 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"headflow {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.ispkg:  # a package of commands/ holds what several commands share, not a command
-            continue
-        module = importlib.import_module(f"checks.commands.{info.name}")
-        name = getattr(module, "NAME", info.name.replace("_", "-"))
+    chosen = _command_modules(argv or [])
+    for module_name in chosen:
+        module = importlib.import_module(f"checks.commands.{module_name}")
+        name = getattr(module, "NAME", module_name.replace("_", "-"))
+        if len(chosen) == 1 and argv and name != argv[0]:
+            return build_parser()  # argv names a module, not its command (check_cert for check-cert)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(handler=module.run)
@@ -44,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
         parser.print_help()

@@ -6,18 +6,24 @@ derandomizes hypothesis (set HEADFLOW_FUZZ_RANDOM=1 to explore there too).
 
 The expensive runs are done once per session and shared: `whole_paper` is `headflow verify` on the
 whole paper (quick profile, seed 0), which the pinned verdicts, every report format and the browser
-test read; `certified` is `headflow certify`.
+test read; `certified` is `headflow certify`; `user_example` is `headflow check examples/user.toml`, run as a
+user runs it (a process), which the exit-code and the deciders' tests read.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings
+
+import checks  # noqa: F401 -- before any test module loads numpy: one BLAS thread (see checks/__init__.py)
 
 if TYPE_CHECKING:
     from checks.reports.report import Report
@@ -47,3 +53,32 @@ def whole_paper(tmp_path_factory: pytest.TempPathFactory) -> Report:
     from checks import api
 
     return api.verify(certificates=tmp_path_factory.mktemp("whole-paper-certs"), progress=False)
+
+
+@dataclass(frozen=True)
+class ExampleRun:
+    """One `headflow check` process: its exit code, its JSON report and its stderr."""
+
+    returncode: int
+    report: dict[str, Any]
+    stderr: str
+
+    @property
+    def claims(self) -> dict[str, dict[str, Any]]:
+        """The report's claims by id."""
+        return {claim["id"]: claim for claim in self.report["claims"]}
+
+
+@pytest.fixture(scope="session")
+def user_example(tmp_path_factory: pytest.TempPathFactory) -> ExampleRun:
+    """`python -m checks check examples/user.toml --format json` (quick profile, seed 0) once per session."""
+    root = Path(__file__).resolve().parents[1]
+    certificates = tmp_path_factory.mktemp("user-example-certs")
+    command = [sys.executable, "-m", "checks", "check", "examples/user.toml", "--format", "json"]
+    run = subprocess.run(
+        [*command, "--certificates", str(certificates)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    return ExampleRun(run.returncode, json.loads(run.stdout) if run.stdout else {"claims": []}, run.stderr)

@@ -89,7 +89,7 @@ def nullspace(rows: Sequence[Sequence[Fraction]], columns: int) -> list[Vector]:
     """An exact basis of {v in Q^columns : rows v = 0} (from the reduced row echelon form)."""
     if not rows:
         return [[Fraction(int(i == j)) for i in range(columns)] for j in range(columns)]
-    reduced, rank = fmpq_mat([[fmpq(q.numerator, q.denominator) for q in row] for row in rows]).rref()
+    reduced, rank = _rational_matrix(rows).rref()
     pivots: list[int] = []
     for r in range(rank):
         pivots.append(next(c for c in range(columns) if reduced[r, c] != 0))
@@ -104,10 +104,15 @@ def nullspace(rows: Sequence[Sequence[Fraction]], columns: int) -> list[Vector]:
     return basis
 
 
+def _rational_matrix(rows: Sequence[Sequence[Fraction]]) -> fmpq_mat:
+    """The same exact matrix as python-flint's rationals (whose products are exact and much faster)."""
+    return fmpq_mat([[fmpq(q.numerator, q.denominator) for q in row] for row in rows])
+
+
 def _matmul(A: Matrix, B: Matrix) -> Matrix:
-    return [
-        [sum((A[i][k] * B[k][j] for k in range(len(B))), Fraction(0)) for j in range(len(B[0]))] for i in range(len(A))
-    ]
+    """A B, exactly."""
+    product = _rational_matrix(A) * _rational_matrix(B)
+    return [[Fraction(int(q.p), int(q.q)) for q in row] for row in product.tolist()]
 
 
 def _transpose(A: Matrix) -> Matrix:
@@ -118,26 +123,32 @@ def _identity(d: int) -> Matrix:
     return [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
 
 
+def _skew_pairs(d: int) -> list[tuple[int, int]]:
+    """(a, b) for a < b, in the order of `skew_basis`."""
+    return [(a, b) for a in range(d) for b in range(a + 1, d)]
+
+
 def skew_basis(d: int) -> list[Matrix]:
     """E_ab - E_ba for a < b: the standard basis of so(d)."""
     basis = []
-    for a in range(d):
-        for b in range(a + 1, d):
-            A = [[Fraction(0)] * d for _ in range(d)]
-            A[a][b], A[b][a] = Fraction(1), Fraction(-1)
-            basis.append(A)
+    for a, b in _skew_pairs(d):
+        A = [[Fraction(0)] * d for _ in range(d)]
+        A[a][b], A[b][a] = Fraction(1), Fraction(-1)
+        basis.append(A)
     return basis
+
+
+def _commutator_entry(a: int, b: int, M: Matrix, i: int, j: int) -> Fraction | int:
+    """(A M - M A)_ij for A = E_ab - E_ba, exactly and without a product: A only moves entries of M,
+    (A M)_ij = [i = a] M_bj - [i = b] M_aj and (M A)_ij = [j = b] M_ia - [j = a] M_ib."""
+    moved = (M[b][j] if i == a else 0) - (M[a][j] if i == b else 0)
+    return moved - (M[i][a] if j == b else 0) + (M[i][b] if j == a else 0)
 
 
 def commuting_rotations(d: int, matrices: Sequence[Matrix]) -> list[Matrix]:
     """An exact basis of {A in so(d) : A M = M A for every M}: the Lie algebra of the rotations that commute."""
-    basis = skew_basis(d)
-    rows = []
-    for M in matrices:
-        products = [(_matmul(A, M), _matmul(M, A)) for A in basis]
-        for i in range(d):
-            for j in range(d):
-                rows.append([AM[i][j] - MA[i][j] for AM, MA in products])
+    basis, pairs = skew_basis(d), _skew_pairs(d)
+    rows = [[_commutator_entry(a, b, M, i, j) for a, b in pairs] for M in matrices for i in range(d) for j in range(d)]
     combos = nullspace(rows, len(basis))
     return [
         [

@@ -13,6 +13,7 @@ fixed set of those symmetries, polished by Newton in that slice, and certified b
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -53,10 +54,17 @@ class Instance:
     strengths: tuple[Fraction, ...]
 
     def configuration(self, tokens: np.ndarray) -> Configuration:
-        M = np.array([[[float(v) for v in row] for row in m] for m in self.score_matrices])
-        return Configuration.create(tokens, M, beta=float(self.beta), attention=self.attention, unit_tolerance=1e-6)
+        return Configuration.create(
+            tokens, self._float_heads, beta=float(self.beta), attention=self.attention, unit_tolerance=1e-6
+        )
 
     def float_heads(self) -> np.ndarray:
+        """The heads in floats (a fresh copy of the array converted once: the search evaluates the field many
+        thousand times, and `Configuration.create` copies what it is given)."""
+        return self._float_heads.copy()
+
+    @functools.cached_property
+    def _float_heads(self) -> np.ndarray:
         return np.array([[[float(v) for v in row] for row in m] for m in self.score_matrices])
 
     def describe(self) -> str:
@@ -290,23 +298,27 @@ def _compose(g: tuple[np.ndarray, tuple[int, ...]], h: tuple[np.ndarray, tuple[i
 
 
 def _closure(generators: list[tuple[np.ndarray, tuple[int, ...]]], n: int, d: int) -> list[tuple[np.ndarray, tuple]]:
-    identity = (np.eye(d), tuple(range(n)))
+    """The group the signed permutations generate (at most MAX_GROUP elements), as integer matrices: their products
+    are exact, and an element is known by its bytes."""
+    identity = (np.eye(d, dtype=np.int64), tuple(range(n)))
+    integral = [(np.round(R).astype(np.int64), pi) for R, pi in generators]
     group = {_key(identity): identity}
     frontier = [identity]
     while frontier and len(group) < MAX_GROUP:
         new = []
         for g in frontier:
-            for s in generators:
+            for s in integral:
                 h = _compose(s, g)
-                if _key(h) not in group:
-                    group[_key(h)] = h
+                key = _key(h)
+                if key not in group:
+                    group[key] = h
                     new.append(h)
         frontier = new
     return list(group.values())
 
 
 def _key(g: tuple[np.ndarray, tuple]) -> tuple:
-    return (tuple(np.round(g[0]).astype(int).ravel()), g[1])
+    return (g[0].tobytes(), g[1])
 
 
 def exact_problem(inst: Instance, X: np.ndarray, denominator: int = 2**40) -> tuple[eq.Problem, np.ndarray] | None:
@@ -316,22 +328,18 @@ def exact_problem(inst: Instance, X: np.ndarray, denominator: int = 2**40) -> tu
     for Q in _frames(inst, X):
         Xf = X @ Q
         generators = _symmetries(inst, Xf)
-        size = len(_closure(generators, inst.n, inst.d)) if generators else 1
-        if best is None or size > best[0]:
-            best = (size, Q, Xf, generators)
+        group = _closure(generators, inst.n, inst.d)
+        if best is None or len(group) > len(best[3]):
+            best = (Q, Xf, generators, group)
     if best is None:
         return None
-    _, Q, Xf, generators = best
-    group = _closure(generators, inst.n, inst.d)
-    rounded = [[Fraction(round(v * denominator), denominator) for v in x] for x in Xf]
-    centre = [[Fraction(0)] * inst.d for _ in range(inst.n)]
+    Q, Xf, generators, group = best
+    # Numerators over `denominator`, summed over the group in Python integers (object arrays: exact, no overflow).
+    rounded = np.array([[round(v * denominator) for v in x] for x in Xf], dtype=object)
+    total = np.zeros((inst.n, inst.d), dtype=object)
     for R, pi in group:
-        Ri = np.round(R).astype(int)
-        for i, c in enumerate(rounded):
-            image = [sum((int(Ri[a][b]) * c[b] for b in range(inst.d)), Fraction(0)) for a in range(inst.d)]
-            for a in range(inst.d):
-                centre[pi[i]][a] += image[a]
-    centre = [[v / len(group) for v in c] for c in centre]
+        total[list(pi)] += rounded @ R.astype(object).T  # row pi(i) gains R c_i
+    centre = [[Fraction(int(v), denominator * len(group)) for v in row] for row in total]
     symmetries = [
         eq.Symmetry([[Fraction(int(v)) for v in row] for row in np.round(R).astype(int)], pi) for R, pi in generators
     ]

@@ -123,6 +123,28 @@ def test_import_checks_loads_nothing_heavy(tmp_path: Path) -> None:
     assert run.stdout.strip() == "[]"
 
 
+def test_a_command_imports_only_its_own_module(tmp_path: Path) -> None:
+    """`headflow check-cert` builds the parser of check-cert alone: the plotting and equilibria modules of other
+    commands (matplotlib, scipy) are not imported; help and unknown names still see every command."""
+    code = (
+        "import sys; from checks import cli; parser = cli.build_parser(['check-cert', 'x']); "
+        "print(sorted(m for m in ('matplotlib', 'scipy', 'checks.commands.verify') if m in sys.modules)); "
+        "print(parser.parse_args(['check-cert', 'x']).handler.__module__); "
+        "print(cli.build_parser(['check_cert']).parse_args(['verify']).handler.__module__)"
+    )
+    run = _python(code, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:3] == ["[]", "checks.commands.check_cert", "checks.commands.verify"]
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])
+def test_blas_runs_on_one_thread_unless_the_user_set_it(tmp_path: Path, given: str | None, expected: str) -> None:
+    setting = "" if given is None else f"os.environ['OPENBLAS_NUM_THREADS'] = '{given}'; "
+    run = _python(f"import os; {setting}import checks; print(os.environ['OPENBLAS_NUM_THREADS'])", tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == expected
+
+
 def test_save_picks_the_format_from_the_suffix_and_writes_whole(report: Report, tmp_path: Path) -> None:
     assert report.save(tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert json.loads(report.save(tmp_path / "r.json").read_text(encoding="utf-8"))["seed"] == 0

@@ -8,6 +8,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import mpmath
 import pytest
@@ -25,6 +26,9 @@ from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from tests.conftest import ExampleRun
 
 
 def decide(text: str, profile: str = "quick") -> dict[str, tuple[Verdict, dict]]:
@@ -224,12 +228,12 @@ def test_constant_undefined_on_exact_numbers_is_an_input_error() -> None:
         )
 
 
-def test_user_example_inequality_and_dynamics_are_decided() -> None:
-    verdicts = decide(Path("examples/user.toml").read_text())
-    verdict, evidence = verdicts["T22.superadditivity.jensen"]  # equality on l1 = l2: no cover can settle it
-    assert verdict is Verdict.INCONCLUSIVE and "no counterexample" in evidence["notes"]
-    assert verdicts["energy.monotone.usa"][0] is Verdict.CONFIRMED
-    assert verdicts["entropy.limit"][0] is Verdict.CONFIRMED
+def test_user_example_inequality_and_dynamics_are_decided(user_example: ExampleRun) -> None:
+    claims = user_example.claims
+    jensen = claims["T22.superadditivity.jensen"]  # equality on l1 = l2: no cover can settle it
+    assert jensen["verdict"] == "INCONCLUSIVE" and "no counterexample" in jensen["evidence"]["procedures"][0]["notes"]
+    assert claims["energy.monotone.usa"]["verdict"] == "CONFIRMED"
+    assert claims["entropy.limit"]["verdict"] == "CONFIRMED"
 
 
 @pytest.mark.parametrize(("n", "beta"), [(2, 1), (3, 0.5), (10, 1), (1000, 2), (10**6, 3)])

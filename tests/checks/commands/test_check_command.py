@@ -6,10 +6,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from checks.cli import main
+
+if TYPE_CHECKING:
+    from tests.conftest import ExampleRun
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -133,17 +137,11 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_command_line_process_exit_codes(tmp_path: Path) -> None:
+def test_command_line_process_exit_codes(tmp_path: Path, user_example: ExampleRun) -> None:
     """The real entry point, as a user runs it: 1 for the example file (it holds false claims), 2 for bad input."""
     run = [sys.executable, "-m", "checks", "check"]
-    example = subprocess.run(
-        [*run, "examples/user.toml", "--format", "json", "--certificates", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert example.returncode == 1, example.stderr
-    verdicts = {c["id"]: c["verdict"] for c in json.loads(example.stdout)["claims"]}
+    assert user_example.returncode == 1, user_example.stderr
+    verdicts = {c["id"]: c["verdict"] for c in user_example.report["claims"]}
     assert verdicts["golden.reciprocal"] == "PROVED" and verdicts["golden.wrong-digits"] == "REFUTED"
     target = tmp_path / "pwned"
     bad = write(

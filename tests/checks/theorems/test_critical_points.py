@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from certificates.kernel import equilibrium as eq
 from certificates.kernel.verify import verify_file
 from checks import cli
 from checks.evidence import equilibria
@@ -25,6 +26,35 @@ def test_the_structures_are_proved_and_a_wrong_simplex_is_not() -> None:
     assert proofs.prove_antipodal().proved
     assert proofs.prove_simplex().proved
     assert not proofs.prove_simplex(sp.Rational(-1, 2)).proved  # equiangular tokens that do not sum to zero
+
+
+def _commutes(A: list[list[Fraction]], M: list[list[Fraction]]) -> bool:
+    d = len(M)
+    product = [[sum((A[i][k] * M[k][j] for k in range(d)), Fraction(0)) for j in range(d)] for i in range(d)]
+    reverse = [[sum((M[i][k] * A[k][j] for k in range(d)), Fraction(0)) for j in range(d)] for i in range(d)]
+    return product == reverse
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_commuting_rotations_are_those_the_products_say(seed: int) -> None:
+    """The commutator rows are read off the entries of M (no products): every rotation returned commutes with
+    every M by the products themselves, and their number is the dimension the products give (so(d) for scalar
+    heads, one block's so(k) per block of projections, only 0 for heads with distinct eigenvalues)."""
+    rng = np.random.default_rng(seed)
+    d = 2 + seed % 3
+    scalar = [[Fraction(3, 2) * (i == j) for j in range(d)] for i in range(d)]
+    block = [[Fraction(int(i == j and i < 2)) for j in range(d)] for i in range(d)]
+    generic = [[Fraction(int(rng.integers(-4, 5)), int(rng.integers(1, 4))) for _ in range(d)] for _ in range(d)]
+    generic = [[generic[i][j] + generic[j][i] for j in range(d)] for i in range(d)]
+    pairs = d * (d - 1) // 2
+    for matrices, expected in (([scalar], pairs), ([block], 1 + (d - 2) * (d - 3) // 2), ([scalar, generic], None)):
+        rotations = eq.commuting_rotations(d, matrices)
+        assert all(_commutes(A, M) for A in rotations for M in matrices)
+        assert all(A[i][j] == -A[j][i] for A in rotations for i in range(d) for j in range(d))
+        if expected is not None:
+            assert len(rotations) == expected
+    wrong = [[Fraction(int(i == j) * (i + 1)) for j in range(d)] for i in range(d)]  # distinct eigenvalues
+    assert eq.commuting_rotations(d, [wrong]) == []
 
 
 @pytest.fixture(scope="module")
