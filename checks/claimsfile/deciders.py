@@ -14,6 +14,7 @@ from checks.claimsfile.constant_decider import decide_constant
 from checks.claimsfile.dynamics_decider import decide_dynamics
 from checks.claimsfile.identity_decider import decide_identity
 from checks.claimsfile.inequality_decider import decide_inequality
+from checks.claimsfile.model_decider import decide_model
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
@@ -26,6 +27,7 @@ DECIDERS: dict[str, tuple[str, Decider]] = {
     "constant": ("ball", decide_constant),
     "inequality": ("ball search+smt+cover", decide_inequality),
     "dynamics": ("reduction+trajectories", decide_dynamics),
+    "model": ("symbolic+witness search", decide_model),
 }
 
 
