@@ -206,7 +206,9 @@ def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
 def head_energies(cfg: ExactConfiguration) -> list[arb]:
     """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij) (the usa energy), as balls."""
     scale = 2 * ball_of(cfg.beta) * cfg.n * cfg.n
-    return [sum((e for row in head for e in row), arb(0)) / scale for head in _exponentials(cfg, exact_scores(cfg), False)]
+    return [
+        sum((e for row in head for e in row), arb(0)) / scale for head in _exponentials(cfg, exact_scores(cfg), False)
+    ]
 
 
 def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+
 import sympy as sp
 
 from certificates.kernel.claims.model_terms import evaluate, parse_term
@@ -32,6 +33,7 @@ from certificates.kernel.claims.schema import ModelClaim
 from identities import energy, signs
 from identities.derivation import Derivation
 
+ZERO = sp.Integer(0)
 POSITIVE_SYMBOLS = {name: sp.Symbol(name) for name in ("n", "d", "H", "beta")}
 METHOD = "symbolic: per-token Gram reduction, lemmas of identities.energy, exact zero and sign tests (all n, d, H)"
 
@@ -49,7 +51,7 @@ class Form:
     """free + sum_k summand: `free` holds atoms of the free token i (and global ones), `summand` those of k."""
 
     free: sp.Expr
-    summand: sp.Expr = sp.Integer(0)
+    summand: sp.Expr = ZERO
 
     def __add__(self, other: Form) -> Form:
         return Form(self.free + other.free, self.summand + other.summand)
@@ -162,7 +164,9 @@ def _retoken(expr: sp.Expr, old: str, new: str) -> sp.Expr:
 
 
 def _head_atoms(expr: sp.Expr, head: str) -> list[sp.Symbol]:
-    return sorted((s for s in expr.free_symbols if f"f_{head}" in str(s) or f"_{head}" in str(s).split("@")[0]), key=str)
+    return sorted(
+        (s for s in expr.free_symbols if f"f_{head}" in str(s) or f"_{head}" in str(s).split("@")[0]), key=str
+    )
 
 
 def _sum_heads(expr: sp.Expr) -> sp.Expr:
@@ -241,7 +245,9 @@ def _reduce(claim: ModelClaim, algebra: SymbolicAlgebra) -> Reduced:
     for condition in claim.given:
         tokens = ("i", "k") if "i" in condition.free else (None,)
         for token in tokens:
-            m = evaluate(condition.rhs, algebra, token or "i", "h") - evaluate(condition.lhs, algebra, token or "i", "h")
+            m = evaluate(condition.rhs, algebra, token or "i", "h") - evaluate(
+                condition.lhs, algebra, token or "i", "h"
+            )
             if m.summand != 0:
                 raise NotReducible(f"given {condition.text} holds per token, not as a sum over tokens")
             sign = {"<=": ">=0", "<": ">0", ">=": "<=0", ">": "<0"}[condition.op]
@@ -314,7 +320,9 @@ def _use_margins(
         atom, coefficient, rest = chosen
         mu = _atom(f"m{index}@{str(atom).split('@')[1]}")
         value = (mu - rest) / coefficient
-        residual = Form(sp.expand(residual.free.xreplace({atom: value})), sp.expand(residual.summand.xreplace({atom: value})))
+        residual = Form(
+            sp.expand(residual.free.xreplace({atom: value})), sp.expand(residual.summand.xreplace({atom: value}))
+        )
         known = {s: v for s, v in known.items() if s != atom} | {mu: "positive" if relation == ">0" else "nonnegative"}
         d.note(f"Given condition at token {str(atom).split('@')[1]}: m = {margin} {relation[0]} 0, so {atom} = {value}")
     return residual, known
@@ -338,7 +346,12 @@ def _decide(d: Derivation, residual: Form, relation: str, known: dict[sp.Expr, s
         d.sign(f"rhs - lhs {relation[:-1]} 0 at the free token", flip * free, sign, facts)
         return
     if free == 0:
-        d.sign(f"Per token k, the summand of rhs - lhs is {relation[:-1]} 0, hence so is the sum", flip * summand, sign, facts)
+        d.sign(
+            f"Per token k, the summand of rhs - lhs is {relation[:-1]} 0, hence so is the sum",
+            flip * summand,
+            sign,
+            facts,
+        )
         return
     total = _atom("S")
     if d.sign(f"Per token k, the summand is {relation[:-1]} 0: so is S = its sum", flip * summand, sign, facts):
@@ -347,4 +360,3 @@ def _decide(d: Derivation, residual: Form, relation: str, known: dict[sp.Expr, s
 
 def _name(sign: str) -> str:
     return "positive" if sign == ">0" else "nonnegative"
-

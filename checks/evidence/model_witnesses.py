@@ -179,4 +179,3 @@ def witness_record(result: WitnessResult, worst: float) -> dict[str, Any]:
         "relation": f"rhs - lhs {result.record['relation']} 0",
         "float_relative_margin": worst,
     }
-

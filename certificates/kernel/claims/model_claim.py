@@ -66,7 +66,13 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     hypotheses = tuple(sorted(set(assume) | ({"unit-tokens"} if geometry == "sphere" else set())))
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")
     given = tuple(_condition(text) for text in _strings(raw, "given", MAX_GIVEN))
-    return {"attention": attention, "geometry": geometry, "hypotheses": hypotheses, "relation": relation, "given": given}
+    return {
+        "attention": attention,
+        "geometry": geometry,
+        "hypotheses": hypotheses,
+        "relation": relation,
+        "given": given,
+    }
 
 
 def model_statement(fields: dict[str, Any]) -> str:

@@ -37,7 +37,13 @@ from certificates.kernel.claims.problems import ExpressionError
 MAX_POWER = 8
 SYMBOLS = ("n", "d", "H", "beta")
 #: Vectors by name: (primitive or defined name, uses head h).
-VECTORS = {"x_i": ("x", False), "f_h_i": ("f", True), "F_i": ("F", False), "v_i": ("v", False), "xdot_i": ("xdot", False)}
+VECTORS = {
+    "x_i": ("x", False),
+    "f_h_i": ("f", True),
+    "F_i": ("F", False),
+    "v_i": ("v", False),
+    "xdot_i": ("xdot", False),
+}
 #: Scalars by name: (uses token i, uses head h).
 SCALARS = {
     "a_h_i": (True, True),

@@ -158,4 +158,3 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
     out.value = residual(claim.relation, algebra, at)
     out.sign = settling_sign(out.value, NEGATED[claim.relation.op]) or ""
     return out
-
