@@ -176,7 +176,9 @@ def _sum_heads(expr: sp.Expr) -> sp.Expr:
     atoms = _head_atoms(expr, "s")
     if not atoms:
         return sp.expand(POSITIVE_SYMBOLS["H"] * expr)
-    if sp.Poly(expr, *atoms).total_degree() > 1:
+    weight = sp.Dummy("t")  # <f_s, f_s> is of degree 2 in head s's output, <f_s, u> and E_s of degree 1
+    weighted = expr.xreplace({a: a * weight ** max(str(a).count("f_s"), 1) for a in atoms})
+    if sp.Poly(weighted, weight).degree() > 1:
         raise NotReducible("a sum over heads of a term that is not linear in the head's quantities")
     free = expr.xreplace(dict.fromkeys(atoms, sp.Integer(0)))
     summed = {a: _atom(_summed_name(str(a))) for a in atoms}
