@@ -306,6 +306,7 @@ def _use_margins(
 ) -> tuple[Form, dict[sp.Expr, str]]:
     """Each margin m (>= 0 or > 0 at its token) solved for one atom of rational coefficient, replaced by a new atom
     of that sign: an identity, so the residual is unchanged as a function of the configuration."""
+    margins = list(margins)
     for index, (margin, relation) in enumerate(margins):
         poly_atoms = sorted(margin.free_symbols - set(POSITIVE_SYMBOLS.values()), key=str)
         chosen = None
@@ -325,6 +326,7 @@ def _use_margins(
         residual = Form(
             sp.expand(residual.free.xreplace({atom: value})), sp.expand(residual.summand.xreplace({atom: value}))
         )
+        margins[index + 1 :] = [(sp.expand(m.xreplace({atom: value})), r) for m, r in margins[index + 1 :]]
         known = {s: v for s, v in known.items() if s != atom} | {mu: "positive" if relation == ">0" else "nonnegative"}
         d.note(f"Given condition at token {str(atom).split('@')[1]}: m = {margin} {relation[0]} 0, so {atom} = {value}")
     return residual, known

@@ -163,7 +163,9 @@ def _drop_hypothesis(payload: dict, claim: dict) -> None:
 
 
 def _weaker_claim(payload: dict, claim: dict) -> None:  # the claim it embeds is made the true Theorem 11
-    claim["toml"] = claim["toml"].replace('["symmetric-scores", "symmetric-values"]', '["symmetric-scores", "aligned-values"]')
+    claim["toml"] = claim["toml"].replace(
+        '["symmetric-scores", "symmetric-values"]', '["symmetric-scores", "aligned-values"]'
+    )
 
 
 def _wrong_relation(payload: dict, claim: dict) -> None:
