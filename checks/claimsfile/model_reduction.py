@@ -34,6 +34,8 @@ from identities import energy, signs
 from identities.derivation import Derivation
 
 ZERO = sp.Integer(0)
+#: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
+LEAST = {"n": 2, "d": 1, "H": 1}
 POSITIVE_SYMBOLS = {name: sp.Symbol(name) for name in ("n", "d", "H", "beta")}
 METHOD = "symbolic: per-token Gram reduction, lemmas of identities.energy, exact zero and sign tests (all n, d, H)"
 
@@ -339,7 +341,16 @@ def _decide(d: Derivation, residual: Form, relation: str, known: dict[sp.Expr, s
     if not _markers(free, "i") and summand != 0:
         summand, free = sp.expand(summand + free / n), sp.Integer(0)
         d.note("Terms free of the tokens are spread over the sum (sum_k c / n = c)")
-    facts = signs.Facts({s: v for s, v in known.items() if s in (free.free_symbols | summand.free_symbols)})
+    present = free.free_symbols | summand.free_symbols
+    declared = {s: v for s, v in known.items() if s in present}
+    shifts = {}
+    for name, least in LEAST.items():  # n = n_0 + 2, d = d_0 + 1, H = H_0 + 1 with n_0, d_0, H_0 >= 0
+        symbol = POSITIVE_SYMBOLS[name]
+        if symbol in present:
+            base = _atom(f"{name}_0")
+            declared[base] = "nonnegative"
+            shifts[symbol] = (base, least)
+    facts = signs.Facts(declared, shifts)
     if relation == "=0":
         d.zero("Per token k, the summand of rhs - lhs is identically 0", summand)
         d.zero("The part at the free token is identically 0", free)

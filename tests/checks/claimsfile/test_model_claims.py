@@ -111,6 +111,8 @@ def test_a_deliberately_wrong_formula_is_refuted(tmp_path: Path) -> None:
         (ORTHOGONAL, "sum_h(norm2(f_h_i))", "<", "norm2(F_i)", []),  # equal for orthogonal heads, not <
         ([], "a_h_i", "<=", "A_h_i", []),
         (SYMMETRIC_ALIGNED, "dE_dt", ">", "0", []),  # 0 at a critical point
+        ([], "n", ">=", "3", []),
+        ([], "d", ">", "1", []),
     ],
 )
 def test_symbolic_engine_proves_no_false_or_unproved_variant(
@@ -130,6 +132,8 @@ def test_symbolic_engine_proves_no_false_or_unproved_variant(
         (ORTHOGONAL, "dE_h_dt", "=", "sum_i(norm2(f_h_i)) / n**3", {"geometry": "flat"}),
         (SYMMETRIC_ALIGNED, "dE_dt", ">=", "sum_h(0)", {"geometry": "flat"}),
         (SYMMETRIC_ALIGNED, "2 * dE_dt", "=", "sum_i(inner(xdot_i, v_i)) * 2 / n", {}),
+        ([], "n", ">=", "2", {}),  # integer sizes: n >= 2, d >= 1, H >= 1
+        ([], "H * d", ">=", "1", {}),
     ],
 )
 def test_general_true_statements_proved(assume: list[str], lhs: str, op: str, rhs: str, extra: dict) -> None:
@@ -182,3 +186,9 @@ def test_forged_certificates_rejected(examples: tuple[dict, Path], tmp_path: Pat
     (path,) = verdicts["energy-monotone-without-alignment"][1]["certificates"]
     ok, message = verify_file(_forged(Path(path), change, tmp_path))
     assert not ok, message
+
+
+def test_integer_boundary_refuted_at_the_least_size(tmp_path: Path) -> None:
+    verdict, evidence = decide(claim_text("three-tokens", [], "n", ">=", "3"), tmp_path)["three-tokens"]
+    assert verdict is Verdict.REFUTED and evidence["witness"]["n"] == 2
+    assert verify_file(Path(evidence["certificates"][0]))[0]
