@@ -169,18 +169,46 @@ def _head_sums(
     v_i = (1/n) sum_h f^h_i for usa and sum_h f^h_i for softmax, f^h_i = sum_j w^h_ij W_h x_j; the one
     combination step of the ball model, for exact tokens (balls) and for tokens over a box (jets)."""
     n, d = len(tokens), len(tokens[0])
+    outputs = _outputs(weights, values_of_tokens)
     velocities = []
     for i in range(n):
         v: list[Any] = [arb(0)] * d
-        for h, w in enumerate(weights):
-            for j in range(n):
-                v = [vk + w[i][j] * fk for vk, fk in zip(v, values_of_tokens[h][j], strict=True)]
+        for f in outputs:
+            v = [vk + fk for vk, fk in zip(v, f[i], strict=True)]
         if attention == "usa":
             v = [vk / n for vk in v]
         if geometry == "sphere":
             v = tangent_projection(tokens[i], v)
         velocities.append(v)
     return velocities
+
+
+def _outputs(weights: list[list[list[Any]]], values_of_tokens: list[list[list[Any]]]) -> list[list[list[Any]]]:
+    """f^h_i = sum_j w^h_ij W_h x_j (H x n x d), from the weights and the rows W_h x_j."""
+    outputs = []
+    for w, rows in zip(weights, values_of_tokens, strict=True):
+        head = []
+        for w_i in w:
+            f: list[Any] = [arb(0)] * len(rows[0])
+            for w_ij, row in zip(w_i, rows, strict=True):
+                f = [fk + w_ij * rk for fk, rk in zip(f, row, strict=True)]
+            head.append(f)
+        outputs.append(head)
+    return outputs
+
+
+def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
+    """f^h_i = sum_j w^h_ij W_h x_j at exact data (H x n x d balls), weights of the configuration's kind."""
+    values_of_tokens = [[[ball_of(f) for f in _matvec(W, x)] for x in cfg.tokens] for W in cfg.values]
+    return _outputs(attention_weights(cfg, exact_scores(cfg)), values_of_tokens)
+
+
+def head_energies(cfg: ExactConfiguration) -> list[arb]:
+    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij) (the usa energy), as balls."""
+    scale = 2 * ball_of(cfg.beta) * cfg.n * cfg.n
+    return [
+        sum((e for row in head for e in row), arb(0)) / scale for head in _exponentials(cfg, exact_scores(cfg), False)
+    ]
 
 
 def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
@@ -241,6 +269,21 @@ def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
                 total += e[i][j] * r[i][j]
         rates.append(total / (2 * n * n))
     return rates
+
+
+def attention_entropies(cfg: ExactConfiguration) -> list[list[arb]]:
+    """H^h_i = -sum_j p^h_ij log p^h_ij (H x n balls), log p_ij = beta (s_ij - m_i) - log Z_i as in `entropy_rates`."""
+    s = exact_scores(cfg)
+    beta = ball_of(cfg.beta)
+    out = []
+    for s_h, e_h in zip(s, _exponentials(cfg, s, shift=True), strict=True):
+        row = []
+        for s_i, e_i in zip(s_h, e_h, strict=True):
+            Z = sum(e_i[1:], e_i[0])
+            m, log_Z = max(s_i), Z.log()
+            row.append(-sum((e / Z * (beta * ball_of(sj - m) - log_Z) for e, sj in zip(e_i, s_i, strict=True)), arb(0)))
+        out.append(row)
+    return out
 
 
 def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:

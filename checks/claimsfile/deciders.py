@@ -15,6 +15,7 @@ from checks.claimsfile.constant_decider import decide_constant
 from checks.claimsfile.dynamics_decider import decide_dynamics
 from checks.claimsfile.identity_decider import decide_identity
 from checks.claimsfile.inequality_decider import decide_inequality
+from checks.claimsfile.model_decider import decide_model
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
@@ -28,6 +29,7 @@ DECIDERS: dict[str, tuple[str, Decider]] = {
     "inequality": ("ball search+smt+cover", decide_inequality),
     "dynamics": ("reduction+trajectories", decide_dynamics),
     "asymptotic": ("bracket+checked limits", decide_asymptotic),
+    "model": ("symbolic+witness search", decide_model),
 }
 
 

@@ -16,7 +16,9 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
   whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
   the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
 - dynamics: an exact configuration of the claim's family (sizes, the file's beta and strengths,
-  attention kind, geometry, symmetry, W = M) where the refuting rate is negative.
+  attention kind, geometry, symmetry, W = M) where the refuting rate is negative;
+- model: an exact configuration of the claim's kind with its hypotheses where the given conditions hold at every
+  token and `rhs - lhs` negates the relation (`certificates.kernel.claims.model_obligation`).
 Identities have no other certificates (they are PROVED symbolically or REFUTED at a point).
 What it prints is generated from what it checked: formulas rendered from the trees it evaluated or encoded
 (`certificates.kernel.tree_text`), the domain from the parsed bounds, never the file's own text.
@@ -34,6 +36,7 @@ import sympy as sp
 
 from certificates.kernel import format as fmt
 from certificates.kernel import nonempty, recheck, smtlib
+from certificates.kernel.claims import model_obligation
 from certificates.kernel.claims.domains import Domain, domain_region
 from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.claims.schema import (
@@ -41,6 +44,7 @@ from certificates.kernel.claims.schema import (
     DynamicsClaim,
     IdentityClaim,
     InequalityClaim,
+    ModelClaim,
     UserClaim,
     decimal_text,
 )
@@ -120,6 +124,8 @@ def domain_point(claim: InequalityClaim | IdentityClaim) -> str:
 def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_seconds: float) -> tuple[str, str]:
     if isinstance(claim, DynamicsClaim):
         return dynamics_obligation(claim, kind, payload)
+    if isinstance(claim, ModelClaim):
+        return model_obligation.check(claim, kind, payload)
     if isinstance(claim, ConstantClaim):
         return _constant(claim, kind, payload)
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":

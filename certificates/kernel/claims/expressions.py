@@ -98,6 +98,28 @@ def parse_expression(text: object, symbols: Mapping[str, sp.Expr] | None = None)
 
 def parse_defined(text: object, symbols: Mapping[str, sp.Expr] | None = None) -> tuple[sp.Expr, tuple[Condition, ...]]:
     """`parse_expression`, with the conditions under which the formula as written is defined."""
+    tree = checked_syntax(text)
+    builder = _Builder(text, dict(symbols or {}))
+    try:
+        result = within(BUILD_SECONDS, lambda: builder.build(tree, 0))
+    except ExpressionError:
+        raise
+    except Exception as exc:  # SymPy's arithmetic may fail in many ways on odd constants
+        raise ExpressionError(text, f"SymPy cannot build this expression ({type(exc).__name__})") from None
+    if result is None:
+        raise ExpressionError(text, f"too expensive to build (SymPy needed more than {BUILD_SECONDS:g} s)")
+    check_characters(text)  # after the walk, which names what it refuses; a comment is invisible to it
+    if result.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise ExpressionError(text, "undefined or infinite (e.g. a division by zero)")
+    return result, unique(builder.conditions)
+
+
+def checked_syntax(text: object) -> ast.expr:
+    """The Python syntax tree of a formula text within the limits (length, nesting, node count); nothing built yet.
+
+    Shared by every grammar on this syntax (`parse_defined` here, the model terms of
+    `certificates.kernel.claims.model_terms`); the caller walks the tree with its own whitelist and then calls
+    `check_characters` (after the walk, which names what it refuses more precisely)."""
     if not isinstance(text, str):
         raise ExpressionError(repr(text), f"an expression must be a string, not {type(text).__name__}")
     if not text.strip():
@@ -116,22 +138,15 @@ def parse_defined(text: object, symbols: Mapping[str, sp.Expr] | None = None) ->
     nodes = sum(1 for _ in ast.walk(tree))
     if nodes > MAX_NODES:
         raise ExpressionError(text, f"too large: {nodes} syntax nodes (at most {MAX_NODES})")
-    builder = _Builder(text, dict(symbols or {}))
-    try:
-        result = within(BUILD_SECONDS, lambda: builder.build(tree.body, 0))  # type: ignore[arg-type]
-    except ExpressionError:
-        raise
-    except Exception as exc:  # SymPy's arithmetic may fail in many ways on odd constants
-        raise ExpressionError(text, f"SymPy cannot build this expression ({type(exc).__name__})") from None
-    if result is None:
-        raise ExpressionError(text, f"too expensive to build (SymPy needed more than {BUILD_SECONDS:g} s)")
-    _check_characters(text)  # after the walk, which names what it refuses; a comment is invisible to it
-    if result.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        raise ExpressionError(text, "undefined or infinite (e.g. a division by zero)")
-    return result, unique(builder.conditions)
+    return tree.body
 
 
-def _check_characters(text: str) -> None:
+def rational_literal(text: str, node: ast.Constant) -> sp.Rational:
+    """The exact rational of a numeric literal of `text` (the tree of `checked_syntax(text)`), or ExpressionError."""
+    return _Builder(text, {}).literal(node)
+
+
+def check_characters(text: str) -> None:
     """Every character belongs to the grammar: Python's parser drops `#` and the rest of the line as a comment."""
     outside = _OUTSIDE.search(text)
     if outside is not None:
@@ -282,7 +297,6 @@ def parse_tree(text: object, symbols: Mapping[str, sp.Expr] | None = None) -> Tr
     `div`, `-a` is `neg`, and c_star, beta_star, rate, lambda_max, golden, pi, e stay named nodes (for printing a
     claim in its own shape). ExpressionError exactly when `parse_expression` raises one."""
     parse_expression(text, symbols)  # every check of the grammar, limits and exact definedness
-    assert isinstance(text, str)
     builder = _Builder(text, dict(symbols or {}))
     return _faithful(builder, ast.parse(text.strip(), mode="eval").body)
 

@@ -19,6 +19,9 @@ from certificates.kernel import nonempty
 from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
+from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
+from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
+from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
 from certificates.kernel.claims.numbers import float_parameter, stated
 from certificates.kernel.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
 from certificates.kernel.claims.orders import parameter_symbol, parse_approach, parse_order
@@ -29,7 +32,7 @@ from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMIL
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
-KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic")
+KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model")
 OPERATORS = ("<", "<=", ">", ">=")
 QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
 PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate")
@@ -46,6 +49,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
         {"attention", "geometry", "H", *OPTIONS, "head", "time", "samples", "limit", "rate"},
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
+    "model": (MODEL_REQUIRED, MODEL_OPTIONAL),
 }
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
 _DECIMAL = re.compile(r"^[+-]?([0-9]{1,1000}(\.[0-9]{0,1000})?|\.[0-9]{1,1000})([eE][+-]?[0-9]{1,3})?$")
@@ -129,6 +133,18 @@ class AsymptoticClaim(UserClaim):
     order: list[sp.Symbol] = field(default_factory=list)
     conditions: tuple[Condition, ...] = ()
     domain_unsettled: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelClaim(UserClaim):
+    """A relation between model terms at every configuration of the stated kind with the hypotheses, for all n, d,
+    H, beta (`certificates.kernel.claims.model_claim`), under the `given` conditions at every token."""
+
+    attention: str
+    geometry: str
+    hypotheses: tuple[str, ...]
+    relation: Relation
+    given: tuple[Relation, ...] = ()
 
 
 def validate_claim(raw: Any, line: int | None) -> UserClaim:
@@ -533,10 +549,16 @@ def _exact(value: float | int) -> sp.Rational:
     return sp.Rational(exact.numerator, exact.denominator)
 
 
+def _model(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> ModelClaim:
+    fields = model_fields(raw)
+    return ModelClaim(**header, statement=stated or model_statement(fields), **fields)
+
+
 _BUILDERS = {
     "identity": _identity,
     "constant": _constant,
     "inequality": _inequality,
     "dynamics": _dynamics,
     "asymptotic": _asymptotic,
+    "model": _model,
 }

@@ -1,0 +1,56 @@
+"""What a certificate of a `model` claim must establish, re-derived from the embedded claim: a refuting configuration.
+
+A model claim is PROVED symbolically (no certificate) or REFUTED by a witness: exact data (rational unit tokens,
+rational heads and beta) of the claim's attention kind and geometry with exactly the claim's hypotheses, at which
+every `given` condition holds at every token and `rhs - lhs` has the sign that negates the relation, at the token
+and head the witness names (balls, `certificates.kernel.claims.model_values.settle`). The sides, the conditions and
+the hypotheses come from the parsed claim, never from the certificate; what is printed is rendered from the terms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from certificates.kernel import recheck
+from certificates.kernel.claims.model_terms import term_text
+from certificates.kernel.claims.model_values import NEGATED, settle
+from certificates.kernel.exact import SETTLING, precision
+from certificates.kernel.recheck import Rejected
+
+KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
+
+
+def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
+    """(what the witness refutes, how it was re-checked); Rejected when it is not a witness of the claim's negation."""
+    if kind != "witness":
+        raise Rejected(f"a model claim is refuted by a witness certificate, not {kind}")
+    recheck.require_keys(payload, KEYS, "model witness")
+    if payload["witness"] != "model-configuration":
+        raise Rejected("a model claim's witness is a model-configuration")
+    if payload["hypotheses"] != list(claim.hypotheses):
+        raise Rejected(f"the witness states hypotheses other than the claim's ({', '.join(claim.hypotheses)})")
+    at = payload["at"]
+    if not isinstance(at, dict) or any(not isinstance(v, int) or isinstance(v, bool) for v in at.values()):
+        raise Rejected("`at` names the token i and head h as integers")
+    relation = payload["relation"]
+    if relation not in SETTLING[NEGATED[claim.relation.op]]:
+        raise Rejected(f"relation {str(relation)[:20]!r} does not negate {claim.relation.op}")
+    cfg = recheck.exact_configuration(payload["configuration"])
+    with precision(recheck.recorded_precision(payload)):
+        settled = settle(claim, cfg, dict(at))
+        if settled.failures:
+            raise Rejected(f"not a witness of {claim.id!r}: {'; '.join(settled.failures)}")
+        recheck.check_enclosure(settled.value, payload["enclosure"], relation, "rhs - lhs")
+    statement = f"{term_text(claim.relation.lhs)} {claim.relation.op} {term_text(claim.relation.rhs)}"
+    given = " and ".join(f"{term_text(g.lhs)} {g.op} {term_text(g.rhs)}" for g in claim.given)
+    where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
+    proved = (
+        f"refutes claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}; "
+        f"{', '.join(claim.hypotheses) or 'no hypothesis'}{'; given ' + given if given else ''}): "
+        f"{statement} fails at an exact configuration{' at ' + where if where else ''}"
+    )
+    how = (
+        f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}: "
+        f"hypotheses checked exactly, rhs - lhs = {settled.value.str(6)} {relation} 0 (balls)"
+    )
+    return proved, how

@@ -1,0 +1,299 @@
+"""Model terms: expressions over the model's named quantities, parsed from text, and their one interpreter.
+
+The grammar of a `model` claim's sides (and of its `given` conditions). The text is read with the syntax checks of
+`certificates.kernel.claims.expressions` (`checked_syntax`: characters, length, nesting, node count) and its tree is
+walked with the whitelist below; nothing is evaluated, every node is built here. Names (SPEC section 1):
+
+- symbols `n`, `d`, `H`, `beta` (positive);
+- token vectors at token i: `x_i` (the token), `f_h_i` (head h's output f^h_i), `F_i` (sum_h f^h_i), `v_i` (the
+  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (P_i v_i on the sphere, v_i in flat space);
+- scalars at token i and head h: `a_h_i` (radial shadow <f^h_i, x_i>), `T_h_i` (tangential power |P_i f^h_i|^2),
+  `A_h_i` (the other heads' shadow sum_{g != h} a^g_i), `entropy_h_i`, `entropy_rate_h_i` (H^h_i, dH^h_i/dt);
+- global scalars: `E`, `E_h` (energies), `dE_dt`, `dE_h_dt` (their rates along the dynamics);
+- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `sum_i(e)` (over the
+  tokens), `sum_h(e)` (over the heads);
+- numbers (exact rationals from their text), `+ - *`, `/` by a monomial of numbers and symbols (always defined:
+  the symbols are positive), `**` a non-negative integer literal up to MAX_POWER.
+
+An index not bound by a sum is free: the statement is meant for every token i and every head h. Sums of one kind do
+not nest. Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
+
+`evaluate` interprets a term in an `Algebra`: floats (the adversarial search), balls at exact data (witnesses and
+`check-cert`) and the symbolic per-token algebra of the prover each supply only the primitive quantities; what the
+named quantities mean (a_h_i = <f_h_i, x_i>, ...) is written once, here.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+from certificates.kernel.claims.expressions import check_characters, checked_syntax, rational_literal
+from certificates.kernel.claims.problems import ExpressionError
+
+MAX_POWER = 8
+SYMBOLS = ("n", "d", "H", "beta")
+#: Vectors by name: (primitive or defined name, uses head h).
+VECTORS = {
+    "x_i": ("x", False),
+    "f_h_i": ("f", True),
+    "F_i": ("F", False),
+    "v_i": ("v", False),
+    "xdot_i": ("xdot", False),
+}
+#: Scalars by name: (uses token i, uses head h).
+SCALARS = {
+    "a_h_i": (True, True),
+    "T_h_i": (True, True),
+    "A_h_i": (True, True),
+    "entropy_h_i": (True, True),
+    "entropy_rate_h_i": (True, True),
+    "E": (False, False),
+    "E_h": (False, True),
+    "dE_dt": (False, False),
+    "dE_h_dt": (False, True),
+}
+#: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
+PRIMITIVE_SCALARS = ("entropy_h_i", "entropy_rate_h_i", "E", "E_h", "dE_dt", "dE_h_dt")
+FUNCTIONS = {"inner": 2, "norm2": 1, "proj": 1, "sum_i": 1, "sum_h": 1}
+
+
+@dataclass(frozen=True)
+class Term:
+    """A node: `op` ("num", "symbol", "scalar", "vector", "+", "-", "*", "/", "neg", "pow", a function name), its
+    arguments (terms, or a Fraction / name / integer), whether it is a vector, and its free indices ("i", "h")."""
+
+    op: str
+    args: tuple[Any, ...]
+    vector: bool = False
+    free: frozenset[str] = frozenset()
+
+    @property
+    def sums(self) -> frozenset[str]:
+        """The sums ("sum_i", "sum_h") that occur in this term."""
+        own = {self.op} if self.op in ("sum_i", "sum_h") else set()
+        return frozenset(own).union(*(a.sums for a in self.args if isinstance(a, Term)))
+
+
+def parse_term(text: object) -> Term:
+    """The scalar term `text` denotes; ExpressionError (an InputError) for anything outside the grammar."""
+    tree = checked_syntax(text)
+    assert isinstance(text, str)
+    term = _Walker(text).walk(tree, 0)
+    check_characters(text)
+    if term.vector:
+        raise ExpressionError(text, "a side is a number, not a vector (use inner or norm2)")
+    return term
+
+
+class _Walker:
+    def __init__(self, text: str) -> None:
+        self.text, self.offset = text, len(text) - len(text.lstrip())
+
+    def fail(self, node: ast.AST, reason: str) -> ExpressionError:
+        return ExpressionError(self.text, reason, getattr(node, "col_offset", 0) + 1 + self.offset)
+
+    def walk(self, node: ast.AST, depth: int) -> Term:
+        if depth > 60:
+            raise self.fail(node, "nested too deeply")
+        if isinstance(node, ast.Constant):
+            return Term("num", (Fraction(str(rational_literal(self.text.strip(), node))),))
+        if isinstance(node, ast.Name):
+            return self.name(node)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            operand = self.walk(node.operand, depth + 1)
+            return operand if isinstance(node.op, ast.UAdd) else Term("neg", (operand,), operand.vector, operand.free)
+        if isinstance(node, ast.BinOp):
+            return self.binary(node, depth)
+        if isinstance(node, ast.Call):
+            return self.call(node, depth)
+        raise self.fail(node, f"not allowed in model expressions: {type(node).__name__}")
+
+    def name(self, node: ast.Name) -> Term:
+        name = node.id
+        if name in SYMBOLS:
+            return Term("symbol", (name,))
+        if name in VECTORS:
+            head = VECTORS[name][1]
+            return Term("vector", (VECTORS[name][0],), True, frozenset({"i", "h"} if head else {"i"}))
+        if name in SCALARS:
+            token, head = SCALARS[name]
+            return Term("scalar", (name,), False, frozenset(k for k, used in (("i", token), ("h", head)) if used))
+        known = ", ".join([*SYMBOLS, *VECTORS, *SCALARS])
+        raise self.fail(node, f"unknown name {name!r} (model expressions know {known})")
+
+    def binary(self, node: ast.BinOp, depth: int) -> Term:
+        left = self.walk(node.left, depth + 1)
+        if isinstance(node.op, ast.Pow):
+            k = node.right
+            if not (isinstance(k, ast.Constant) and type(k.value) is int and 0 <= k.value <= MAX_POWER):
+                raise self.fail(node, f"an exponent is an integer literal from 0 to {MAX_POWER}")
+            if left.vector:
+                raise self.fail(node, "a vector has no power (use norm2)")
+            return Term("pow", (left, k.value), False, left.free)
+        right = self.walk(node.right, depth + 1)
+        free = left.free | right.free
+        if isinstance(node.op, ast.Add | ast.Sub):
+            if left.vector != right.vector:
+                raise self.fail(node, "a vector and a number cannot be added")
+            return Term("+" if isinstance(node.op, ast.Add) else "-", (left, right), left.vector, free)
+        if isinstance(node.op, ast.Mult):
+            if left.vector and right.vector:
+                raise self.fail(node, "two vectors cannot be multiplied (use inner)")
+            return Term("*", (left, right), left.vector or right.vector, free)
+        if isinstance(node.op, ast.Div):
+            if right.vector or not _monomial(right):
+                raise self.fail(node.right, "divide only by a product of non-zero numbers and n, d, H, beta")
+            return Term("/", (left, right), left.vector, free)
+        raise self.fail(node, f"operator {type(node.op).__name__} is not allowed")
+
+    def call(self, node: ast.Call, depth: int) -> Term:
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name not in FUNCTIONS or node.keywords:
+            raise self.fail(node, f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
+        if len(node.args) != FUNCTIONS[name]:
+            raise self.fail(node, f"{name} takes {FUNCTIONS[name]} argument(s)")
+        args = [self.walk(a, depth + 1) for a in node.args]
+        free = frozenset().union(*(a.free for a in args))
+        if name in ("inner", "norm2", "proj") and not all(a.vector for a in args):
+            raise self.fail(node, f"{name} takes vectors")
+        if name == "proj":
+            return Term("proj", (args[0],), True, free | {"i"})
+        if name in ("inner", "norm2"):
+            return Term(name, tuple(args), False, free)
+        if args[0].vector:
+            raise self.fail(node, f"{name} sums numbers (use inner or norm2 on vectors)")
+        if name in args[0].sums:
+            raise self.fail(node, f"{name} inside {name}: sums of one kind do not nest")
+        return Term(name, (args[0],), False, free - {name[-1]})
+
+
+def _monomial(term: Term) -> bool:
+    """A non-zero number or symbol, or a product, quotient or power of such: positive or non-zero everywhere."""
+    if term.op == "num":
+        return term.args[0] != 0
+    if term.op == "symbol":
+        return True
+    if term.op in ("*", "/"):
+        return all(_monomial(a) for a in term.args)
+    if term.op == "neg":
+        return _monomial(term.args[0])
+    return term.op == "pow" and _monomial(term.args[0])
+
+
+class Algebra(Protocol):
+    """What an interpretation supplies: numbers, symbols, the primitive vectors and scalars at a token and head,
+    vector arithmetic, inner products and the two sums. Scalars support + - * / and ** by Python operators."""
+
+    attention: str
+    geometry: str
+
+    def number(self, value: Fraction) -> Any: ...
+    def symbol(self, name: str) -> Any: ...
+    def vector(self, name: str, token: Any, head: Any) -> Any: ...
+    def scalar(self, name: str, token: Any, head: Any) -> Any: ...
+    def add(self, u: Any, w: Any) -> Any: ...
+    def scale(self, c: Any, u: Any) -> Any: ...
+    def inner(self, u: Any, w: Any) -> Any: ...
+    def token_sum(self, body: Callable[[Any], Any]) -> Any: ...
+    def head_sum(self, body: Callable[[Any], Any]) -> Any: ...
+
+
+def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) -> Any:
+    """The value of `term` in `algebra` with the free token and head bound to `token` and `head`."""
+
+    def ev(t: Term, tok: Any, hd: Any) -> Any:
+        op, args = t.op, t.args
+        if op == "num":
+            return algebra.number(args[0])
+        if op == "symbol":
+            return algebra.symbol(args[0])
+        if op == "vector":
+            return _vector(args[0], algebra, tok, hd)
+        if op == "scalar":
+            return _scalar(args[0], algebra, tok, hd)
+        if op == "neg":
+            value = ev(args[0], tok, hd)
+            return algebra.scale(algebra.number(Fraction(-1)), value) if t.vector else -value
+        if op == "pow":
+            return ev(args[0], tok, hd) ** args[1]
+        if op == "sum_i":
+            return algebra.token_sum(lambda k: ev(args[0], k, hd))
+        if op == "sum_h":
+            return algebra.head_sum(lambda g: ev(args[0], tok, g))
+        values = [ev(a, tok, hd) for a in args]
+        if op == "inner":
+            return algebra.inner(*values)
+        if op == "norm2":
+            return algebra.inner(values[0], values[0])
+        if op == "proj":
+            return _project(algebra, values[0], tok)
+        return _arithmetic(op, t, values, algebra)
+
+    return ev(term, token, head)
+
+
+def _arithmetic(op: str, t: Term, values: list[Any], algebra: Algebra) -> Any:
+    left, right = values
+    if op in ("+", "-"):
+        if not t.vector:
+            return left + right if op == "+" else left - right
+        return algebra.add(left, right if op == "+" else algebra.scale(algebra.number(Fraction(-1)), right))
+    if op == "*":
+        if t.args[0].vector:
+            return algebra.scale(right, left)
+        return algebra.scale(left, right) if t.args[1].vector else left * right
+    return algebra.scale(algebra.number(Fraction(1)) / right, left) if t.vector else left / right
+
+
+def _project(algebra: Algebra, u: Any, token: Any) -> Any:
+    """P_i u = u - <u, x_i> x_i."""
+    x = algebra.vector("x", token, None)
+    return algebra.add(u, algebra.scale(-algebra.inner(u, x), x))
+
+
+def _vector(name: str, algebra: Algebra, token: Any, head: Any) -> Any:
+    if name in ("x", "f", "F"):
+        return algebra.vector(name, token, None if name != "f" else head)
+    total = algebra.vector("F", token, None)
+    v = algebra.scale(algebra.number(Fraction(1)) / algebra.symbol("n"), total) if algebra.attention == "usa" else total
+    if name == "v" or algebra.geometry != "sphere":
+        return v
+    return _project(algebra, v, token)
+
+
+def _scalar(name: str, algebra: Algebra, token: Any, head: Any) -> Any:
+    if name in PRIMITIVE_SCALARS:
+        return algebra.scalar(name, token, head)
+    x, f = algebra.vector("x", token, None), algebra.vector("f", token, head)
+    if name == "a_h_i":
+        return algebra.inner(f, x)
+    if name == "T_h_i":
+        tangent = _project(algebra, f, token)
+        return algebra.inner(tangent, tangent)
+    others = algebra.add(algebra.vector("F", token, None), algebra.scale(algebra.number(Fraction(-1)), f))
+    return algebra.inner(others, x)  # A_h_i
+
+
+_INFIX = {"+": " + ", "-": " - ", "*": "*", "/": "/"}
+
+
+def term_text(term: Term) -> str:
+    """The term as text, rendered from its tree (what the checker prints is what it evaluated)."""
+    op, args = term.op, term.args
+    if op == "num":
+        return str(args[0]) if args[0] >= 0 else f"({args[0]})"
+    if op in ("symbol", "scalar"):
+        return str(args[0])
+    if op == "vector":
+        return next(name for name, (primitive, _) in VECTORS.items() if primitive == args[0])
+    if op == "neg":
+        return f"-({term_text(args[0])})"
+    if op == "pow":
+        return f"({term_text(args[0])})**{args[1]}"
+    if op in _INFIX:
+        return f"({term_text(args[0])}{_INFIX[op]}{term_text(args[1])})"
+    return f"{op}({', '.join(term_text(a) for a in args)})"

@@ -1,0 +1,160 @@
+"""Model terms at one configuration: floats for the search, balls at exact data for witnesses and `check-cert`.
+
+`NumericAlgebra` interprets `certificates.kernel.claims.model_terms` over numbers: vectors are sequences, sums are
+loops over the tokens and heads. Its primitives (tokens, head outputs, energies and their rates, attention entropies
+and their rates) come from a `source`: `ball_source` reads them from the ball model at exact data
+(`certificates.kernel.ball_model`); the float search gives the numpy model's (`checks.model.field`).
+
+`settle` is the one check of a refuting configuration, shared by the prover that writes a witness and the checker
+that re-checks it: the claim's kind, geometry and hypotheses hold exactly, every `given` condition holds at every
+token (balls), and `rhs - lhs` has the sign that negates the claim's relation (balls) at the witness's token and head.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+from certificates.kernel import ball_model
+from certificates.kernel.claims.model_claim import Relation
+from certificates.kernel.claims.model_terms import evaluate
+from certificates.kernel.exact import ball_of, settling_sign
+
+#: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`.
+NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
+#: The relation of `rhs - lhs` to 0 that a given condition `lhs op rhs` states.
+STATED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
+@dataclass
+class NumericAlgebra:
+    """Model terms over numbers (floats or balls); `source(name)` gives a primitive: n, d, H, beta, x (n x d),
+    f (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate (H x n); each is read once."""
+
+    source: Callable[[str], Any]
+    number: Callable[[Fraction], Any]
+    attention: str
+    geometry: str
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str) -> Any:
+        if name not in self.cache:
+            self.cache[name] = self.source(name)
+        return self.cache[name]
+
+    def symbol(self, name: str) -> Any:
+        return self.get(name)
+
+    def vector(self, name: str, token: int, head: int | None) -> Any:
+        if name == "x":
+            return self.get("x")[token]
+        if name == "f":
+            return self.get("f")[head][token]
+        heads = self.get("f")
+        total = heads[0][token]
+        for h in range(1, len(heads)):
+            total = self.add(total, heads[h][token])
+        return total
+
+    def scalar(self, name: str, token: int | None, head: int | None) -> Any:
+        if name in ("E", "dE_dt"):
+            values = self.get("E_h" if name == "E" else "dE_h_dt")
+            return sum(values[1:], values[0])
+        if name in ("E_h", "dE_h_dt"):
+            return self.get(name)[head]
+        return self.get(name.removesuffix("_h_i"))[head][token]
+
+    def add(self, u: Any, w: Any) -> list[Any]:
+        return [a + b for a, b in zip(u, w, strict=True)]
+
+    def scale(self, c: Any, u: Any) -> list[Any]:
+        return [c * a for a in u]
+
+    def inner(self, u: Any, w: Any) -> Any:
+        terms = [a * b for a, b in zip(u, w, strict=True)]
+        return sum(terms[1:], terms[0])
+
+    def token_sum(self, body: Callable[[int], Any]) -> Any:
+        return _total(body(k) for k in range(self.get("n")))
+
+    def head_sum(self, body: Callable[[int], Any]) -> Any:
+        return _total(body(h) for h in range(self.get("H")))
+
+
+def _total(values: Iterator[Any]) -> Any:
+    first = next(values)
+    for value in values:
+        first = first + value
+    return first
+
+
+def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
+    """The model terms at exact data, as balls (at the working precision of the caller's context)."""
+
+    def source(name: str) -> Any:
+        sizes = {"n": cfg.n, "d": len(cfg.tokens[0]), "H": len(cfg.score_matrices)}
+        if name in sizes:
+            return sizes[name]
+        readers: dict[str, Callable[[], Any]] = {
+            "beta": lambda: ball_of(cfg.beta),
+            "x": lambda: [[ball_of(v) for v in x] for x in cfg.tokens],
+            "f": lambda: ball_model.head_outputs(cfg),
+            "E_h": lambda: ball_model.head_energies(cfg),
+            "dE_h_dt": lambda: ball_model.head_energy_rates(cfg),
+            "entropy": lambda: ball_model.attention_entropies(cfg),
+            "entropy_rate": lambda: ball_model.entropy_rates(cfg),
+        }
+        return readers[name]()
+
+    return NumericAlgebra(source, ball_of, cfg.attention, cfg.geometry)
+
+
+def residual(relation: Relation, algebra: NumericAlgebra, at: dict[str, int]) -> Any:
+    """rhs - lhs of the relation at the token and head of `at`."""
+    token, head = at.get("i"), at.get("h")
+    return evaluate(relation.rhs, algebra, token, head) - evaluate(relation.lhs, algebra, token, head)
+
+
+def index_values(free: frozenset[str], at: dict[str, int], sizes: dict[str, int]) -> Iterator[dict[str, int]]:
+    """Every binding of the free indices, those of `at` kept: a condition holds for each of them."""
+    names = sorted(free)
+    ranges = [[at[k]] if k in at else range(sizes[k]) for k in names]
+    for values in product(*ranges):
+        yield dict(zip(names, values, strict=True))
+
+
+@dataclass
+class Settled:
+    """The refuting residual's ball and the sign that settled it ("" when none did), and what failed."""
+
+    value: Any = None
+    sign: str = ""
+    failures: list[str] = field(default_factory=list)
+
+
+def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> Settled:
+    """Whether the exact configuration refutes the model claim at the token and head of `at` (balls at the
+    caller's precision): kind, geometry and hypotheses exactly, every given condition, the negated relation."""
+    out = Settled()
+    if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
+        out.failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
+    if cfg.n < 2:
+        out.failures.append("the claim is about n >= 2 tokens")
+    out.failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
+    sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
+    if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):
+        out.failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
+    if out.failures:
+        return out
+    algebra = ball_algebra(cfg)
+    for condition in claim.given:
+        for binding in index_values(condition.free, at, sizes):
+            if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
+                out.failures.append(f"given {condition.text} is not settled by balls at {binding}")
+                return out
+    out.value = residual(claim.relation, algebra, at)
+    out.sign = settling_sign(out.value, NEGATED[claim.relation.op]) or ""
+    return out

@@ -1,0 +1,46 @@
+"""A certified refutation of a `model` claim: exact data where the claim's negation is settled with balls.
+
+The checker's own test (`certificates.kernel.claims.model_values.settle`) runs at rising precision; once it settles
+the sign that negates the relation, the witness certificate is written with the claim embedded, and `check-cert`
+re-derives the obligation from that claim (`certificates.kernel.claims.model_obligation`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.claims.embedding import embedded
+from certificates.kernel.claims.model_values import settle
+from certificates.kernel.exact import precision
+from certificates.kernel.exprtree import enclosure_text
+from certificates.provers.witness import PRECISIONS, WitnessResult, exact_record
+from certificates.store import write_certificate
+
+
+def certify_model_witness(claim: Any, cfg: ExactConfiguration, at: dict[str, int], directory: Path) -> WitnessResult:
+    """Settle the claim's negation at the exact data (token and head of `at`); write the certificate when it holds."""
+    settled = None
+    for prec in PRECISIONS:
+        with precision(prec):
+            settled = settle(claim, cfg, at)
+        if settled.failures:
+            return WitnessResult(False, [], {}, reason="; ".join(settled.failures))
+        if settled.sign:
+            break
+    assert settled is not None
+    shown = [settled.value.str(8)]
+    if not settled.sign:
+        return WitnessResult(False, shown, {}, reason=f"rhs - lhs = {shown[0]} does not settle the negation")
+    record = {
+        "witness": "model-configuration",
+        "configuration": exact_record(cfg),
+        "hypotheses": list(claim.hypotheses),
+        "at": dict(sorted(at.items())),
+        "prec": prec,
+        "relation": settled.sign,
+        "enclosure": enclosure_text(settled.value),
+    }
+    path = write_certificate(directory, claim.id, "witness", record, embedded(claim))
+    return WitnessResult(True, shown, record, path)

@@ -1,0 +1,51 @@
+"""Deciding a `model` claim: PROVED for all n, d, H by the symbolic reduction, REFUTED by a certified configuration,
+otherwise the adversarial search's CONFIRMED (no violation found) or INCONCLUSIVE (a float violation that no exact
+rounding settled).
+
+The proof (`checks.claimsfile.model_reduction`) comes first: it is exact and general. When it does not close, the
+claim may still be true (the reducible subset is small) or false: the search (`checks.evidence.model_witnesses`)
+looks for a violation and certifies it with balls at exact data, in a certificate that `check-cert` re-checks from
+the claim it embeds.
+"""
+
+from __future__ import annotations
+
+from checks.claimsfile.model_reduction import METHOD, prove_model
+from checks.evidence.adversarial import VIOLATION
+from checks.evidence.model_witnesses import search_and_certify, witness_record
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict, derived
+
+SEARCH = "adversarial float search over the claim's configurations, exact rounding, ball-verified negation"
+
+
+def decide_model(claim: object, ctx: Context) -> Outcome:
+    """The verdict of a model claim (see the module docstring)."""
+    derivation = prove_model(claim)  # type: ignore[arg-type]
+    if derivation.proved:
+        return derived(derivation, METHOD)
+    why = "; ".join(derivation.failures)
+    found = search_and_certify(claim, ctx)  # type: ignore[arg-type]
+    details = {"search": found.evidence, "not_proved": why}
+    if found.certified is not None:
+        return Outcome(
+            Verdict.REFUTED,
+            SEARCH,
+            witness=witness_record(found.certified, found.worst),
+            certificates=[str(found.certified.path)],
+            details=details,
+        )
+    if found.candidates:
+        reasons = "; ".join(dict.fromkeys(found.reasons)) or "no candidate could be rounded"
+        notes = f"not proved ({why}); {found.candidates} float violations, none certified ({reasons})"
+        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
+    evaluations = int(found.evidence["evaluations"])
+    return Outcome(
+        Verdict.CONFIRMED,
+        SEARCH,
+        cases=max(evaluations, 1),
+        worst_margin=found.worst,
+        tolerance=VIOLATION,
+        notes=f"not proved symbolically ({why}); no violation in {evaluations} evaluations",
+        details=details,
+    )
