@@ -1,4 +1,4 @@
-"""The five kinds of claims a claims file may state, validated field by field into typed claims.
+"""The six kinds of claims a claims file may state, validated field by field into typed claims.
 
 Each `[[claim]]` table has `id`, `kind`, optionally `title` and `statement` (the user's own
 words; a precise statement is generated otherwise), and the fields of its kind. Unknown keys,
