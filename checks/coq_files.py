@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from certificates.atomic import write_text_atomic
-from certificates.coq.source import coq_source
+from certificates.coq.source import source
 from certificates.kernel.coq import run
+from certificates.kernel.coq.certificate import problem as certificate_problem
 from certificates.kernel.coq.claims import problem
+from certificates.kernel.coq.statements import NotStated, require_stated, theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.loading import load
@@ -43,7 +45,18 @@ def coq_path(certificate: Path) -> Path:
 
 def coq_text(certificate: Path) -> str:
     """The regenerated Coq file of a certificate; Rejected, NotTranslatable or TreeError when there is none."""
-    return coq_source(certificate.name, load(certificate), problem)
+    return _regenerated(certificate)[0]
+
+
+def _regenerated(certificate: Path) -> tuple[str, list[str]]:
+    """(the Coq file, the theorems it must prove): the statement is the kernel's, from the claim's obligation, and
+    the assembled file is held to it (`statements.require_stated`: the statements verbatim, no vernacular in the
+    proofs that could add an axiom or change their meaning)."""
+    data = load(certificate)
+    sentence, built = certificate_problem(data, problem)
+    text = source(certificate.name, data["claim_id"], sentence, built)
+    require_stated(text, certificate.name, data["claim_id"], sentence, built)
+    return text, theorem_names(data["claim_id"], built)
 
 
 def write_coq_files(certificates: list[str] | list[Path]) -> list[Path]:
@@ -63,16 +76,18 @@ def write_coq_files(certificates: list[str] | list[Path]) -> list[Path]:
 def check(certificate: Path, seconds: float = run.SECONDS) -> CoqCheck:
     """Regenerate the certificate's Coq file and compile it with coqc (fresh folder, time limit)."""
     try:
-        text = coq_text(certificate)
+        text, theorems = _regenerated(certificate)
     except NotTranslatable as exc:
         return CoqCheck(UNTRANSLATABLE, str(exc))
+    except NotStated as exc:
+        return CoqCheck(REJECTED, f"the Coq file does not state the claim: {exc}")
     except (Rejected, TreeError) as exc:
         return CoqCheck(REJECTED, f"the certificate does not state its claim's obligation: {exc}")
     except OSError as exc:
         return CoqCheck(REJECTED, f"cannot read: {exc.strerror or exc}")
     except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
         return CoqCheck(REJECTED, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
-    answer = run.compile_source(text, seconds)
+    answer = run.compile_source(text, seconds, theorems=theorems)
     status = RECHECKED if answer.status == "accepted" else REJECTED
     message = answer.message
     on_disk = coq_path(certificate)

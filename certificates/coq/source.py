@@ -18,7 +18,6 @@ from certificates.coq import enclosures
 from certificates.coq.proofs import PROOFS
 from certificates.kernel import exprtree
 from certificates.kernel.coq import terms
-from certificates.kernel.coq.certificate import ClaimProblem, problem
 from certificates.kernel.coq.statements import (
     PointProblem,
     Problem,
@@ -31,12 +30,6 @@ from certificates.kernel.coq.statements import (
 
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
 EXTRA_BITS = 16
-
-
-def coq_source(title: str, certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> str:
-    """The Coq file of a loaded certificate (Rejected or NotTranslatable when there is none)."""
-    sentence, built = problem(certificate, claim_problem)
-    return source(title, certificate["claim_id"], sentence, built)
 
 
 def source(title: str, claim_id: str, sentence: str, problem: Problem) -> str:

@@ -7,9 +7,11 @@ kernel), `rejected` (coqc's first error, one line) or `timeout`.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +20,20 @@ from certificates.kernel import processes
 #: Seconds one file may take in coqc before it is killed.
 SECONDS = 120.0
 FILE = "headflow_certificate.v"
+#: The axioms a proof may rest on, by module: those of Coq's real numbers (classical Dedekind reals, excluded
+#: middle, functional extensionality) and of the primitive integers and floats Interval computes with.
+STANDARD_AXIOMS = (
+    "ClassicalDedekindReals.",
+    "Classical_Prop.",
+    "FunctionalExtensionality.",
+    "PrimInt63.",
+    "Uint63.",
+    "PrimFloat.",
+    "FloatAxioms.",
+    "Float64.",
+)
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
+_AXIOM = re.compile(r"^([A-Za-z_][A-Za-z0-9_.']*)(\s*:.*)?$")
 
 
 @dataclass(frozen=True)
@@ -34,8 +50,12 @@ def coqc() -> str | None:
     return shutil.which("coqc")
 
 
-def compile_source(text: str, seconds: float = SECONDS, name: str = FILE) -> CoqAnswer:
-    """Compile `text` with coqc in a fresh folder; never raises for a failing proof."""
+def compile_source(text: str, seconds: float = SECONDS, name: str = FILE, theorems: Sequence[str] = ()) -> CoqAnswer:
+    """Compile `text` with coqc in a fresh folder; never raises for a failing proof. Each of `theorems` must then rest
+    on no axiom beyond Coq's standard ones (`Print Assumptions`): an admitted proof or a declared axiom rejects."""
+    if not all(_IDENTIFIER.match(theorem) for theorem in theorems):
+        raise ValueError("theorem names must be Coq identifiers")
+    text += "".join(f"\nPrint Assumptions {theorem}." for theorem in theorems)
     executable = coqc()
     if executable is None:
         return CoqAnswer("rejected", "coqc is not installed", 0.0)
@@ -47,8 +67,21 @@ def compile_source(text: str, seconds: float = SECONDS, name: str = FILE) -> Coq
     if finished.returncode is None:
         return CoqAnswer("timeout", f"coqc did not finish in {seconds:.0f} s (killed)", elapsed)
     if finished.returncode == 0:
+        foreign = foreign_axioms(finished.stdout)
+        if foreign:
+            return CoqAnswer("rejected", f"the proof rests on {', '.join(foreign[:3])}: not a standard axiom", elapsed)
         return CoqAnswer("accepted", "coqc accepted every proof", elapsed)
     return CoqAnswer("rejected", first_error(finished.stdout + finished.stderr), elapsed)
+
+
+def foreign_axioms(output: str) -> list[str]:
+    """The axioms `Print Assumptions` lists that are not Coq's standard ones (`STANDARD_AXIOMS`)."""
+    names = []
+    for line in output.splitlines():
+        found = _AXIOM.match(line)  # an axiom's name starts its line; its type follows indented
+        if found and line not in ("Axioms:", "Closed under the global context"):
+            names.append(found.group(1))
+    return [name for name in names if not name.startswith(STANDARD_AXIOMS)]
 
 
 def first_error(output: str) -> str:

@@ -114,6 +114,54 @@ def universal_statement(statement: UniversalStatement) -> str:
     return f"Theorem {theorem_name(statement.name)} :\n  {binders}{shown}{terms.formula(statement.goal)}."
 
 
+def theorem_names(claim_id: str, problem: Problem) -> list[str]:
+    """The names of the theorems a problem's Coq file must prove."""
+    if isinstance(problem, PointProblem):
+        return [theorem_name(claim_id)]
+    return [theorem_name(s.name) for s in problem.statements]
+
+
+def statement_texts(claim_id: str, problem: Problem) -> list[str]:
+    """Every `Definition` and `Theorem` the file must hold verbatim: what it states."""
+    if isinstance(problem, PointProblem):
+        statement = point_statement(claim_id, problem)
+        return [text for _, text in statement.definitions] + [statement.theorem]
+    return [universal_statement(s) for s in problem.statements]
+
+
+#: Vernacular a proof may not use: what could declare an axiom, leave a proof unfinished, or change what the stated
+#: text means (notations, scopes, definitions, options). The prelude (kernel text) is exempt.
+_FORBIDDEN = re.compile(
+    r"\b(Axiom|Axioms|Parameter|Parameters|Hypothesis|Hypotheses|Variable|Variables|Conjecture|Admitted|admit|"
+    r"Abort|Notation|Infix|Reserved|Ltac|Tactic|Require|Import|Export|From|Module|Section|End|Local|Global|Set|"
+    r"Unset|Arguments|Coercion|Canonical|Instance|Existing|Declare|Delimit|Bind|Open|Close|Definition|Fixpoint|"
+    r"CoFixpoint|Inductive|CoInductive|Record|Structure|Class|Let|Include|Transparent|Remove|Hint|Create|Add|"
+    r"Program|Obligation|Next|Scheme|Theorem|Corollary|Proposition|Fact|Remark|Example|Print|Extraction|Drop|"
+    r"Redirect|Timeout|Fail|Succeed|Time|Load|Cd|Back|Reset)\b"
+)
+
+
+def require_stated(text: str, title: str, claim_id: str, sentence: str, problem: Problem) -> None:
+    """NotStated unless the Coq file is the kernel's header, then its statements verbatim with only proofs around
+    them: every `Definition` and `Theorem` the obligation gives, once each, and no vernacular in between that could
+    add an axiom or change their meaning (`_FORBIDDEN`). What coqc then accepts is the claim."""
+    opening = header(title, claim_id, sentence)
+    if not text.startswith(opening):
+        raise NotStated("the file does not open with the kernel's header and prelude")
+    rest = text[len(opening) :]
+    for statement in statement_texts(claim_id, problem):
+        if rest.count(statement) != 1:
+            raise NotStated(f"the file does not state, once, {statement.splitlines()[0][:80]!r}")
+        rest = rest.replace(statement, "\n")
+    found = _FORBIDDEN.search(rest)
+    if found:
+        raise NotStated(f"the proof uses {found.group(1)!r}, which a certificate's proof may not")
+
+
+class NotStated(ValueError):
+    """A Coq file that does not state exactly the kernel's statement (or whose proof could change it)."""
+
+
 def uses_c_star(trees: list[Any]) -> bool:
     """Whether a `c_star` node occurs (the proof then unfolds the prelude's definition)."""
     return any(node == "c_star" or (isinstance(node, list) and uses_c_star(node)) for node in trees)
