@@ -56,6 +56,7 @@ from checks.claimsfile.dynamics_starts import (
     run_start,
 )
 from checks.claimsfile.exact_dynamics import decide_exactly
+from checks.claimsfile.given_start import refuted_at_start
 from checks.evidence import adversarial
 from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.evidence.witnesses import Candidate, certify_first
@@ -75,9 +76,12 @@ DENOMINATORS = (2**12, 2**40)
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """PROVED or REFUTED on the exact equiangular reduction where the family is its regime
-    (`exact_dynamics`); otherwise, or when that route does not decide, CONFIRMED (floats, after an
+    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); PROVED or
+    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`); otherwise, or when that route does not decide, CONFIRMED (floats, after an
     adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE."""
+    at_start = refuted_at_start(claim)
+    if at_start is not None:
+        return at_start
     exact = decide_exactly(claim, ctx)
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact

@@ -42,7 +42,7 @@ _NPY_HEADER = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GivenTokens:
     """The tokens as rows: exact rationals (`exact`) or floats normalised to the sphere; `source` is the file's path
     as written ("" for inline rows)."""
@@ -63,10 +63,12 @@ class GivenTokens:
         """The tokens as float rows (what the numeric model runs with)."""
         return [[float(v) for v in row] for row in self.rows]
 
-    def text(self) -> str:
-        """How a statement names them: "the 3 given tokens in R^2 (exact)" or "... from tokens.csv"."""
+    def __str__(self) -> str:
+        """How statements and the checker name them: "the 3 given tokens in R^2 (exact)" or "... from tokens.csv"."""
         where = f" from {self.source}" if self.source else ""
         return f"the {self.n} given tokens in R^{self.d}{where} ({'exact' if self.exact else 'floats'})"
+
+    __repr__ = __str__
 
 
 def given_tokens(field: str, value: object, base: Path | None) -> GivenTokens:

@@ -281,7 +281,7 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None, b
         if target_key not in raw:
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
         target = _expression(raw, target_key, {key: _exact(options[key]) for key in ("n", "d", "H", "beta")})
-    words = ", ".join(f"{key}={getattr(value, 'text', lambda v=value: v)()}" for key, value in options.items())
+    words = ", ".join(f"{key}={value}" for key, value in options.items())
     phrase = {
         "non-decreasing": "is non-decreasing along trajectories",
         "non-negative": "is non-negative",
