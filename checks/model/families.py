@@ -75,25 +75,28 @@ def hemisphere_tokens(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
     return X * np.sign(side)[:, None]
 
 
-#: How many times k group centres are redrawn before `group_tokens` says the groups cannot be separated.
-CENTRE_DRAWS = 100
+#: Candidate centres per group among which `group_tokens` picks its centres far apart.
+CANDIDATES_PER_GROUP = 32
 
 
 def group_tokens(n: int, d: int, groups: int, spread: float, rng: np.random.Generator) -> np.ndarray:
     """n tokens in k = `groups` separated groups: token i lies at angle `spread`, in a random direction, from centre
-    i mod k, and the centres (uniform on the sphere) are redrawn until any two are more than 4 spread apart in
-    angle, so no token is nearer another group's centre than its own."""
+    i mod k. The centres are picked far apart among uniform candidates (each next one the farthest from those
+    picked) and must be more than 4 spread apart in angle, so no token is nearer another group's centre than its
+    own; InputError when k such centres do not fit."""
     _sizes(n=n, d=d)
     _require(isinstance(groups, int) and 1 <= groups <= n, "groups", groups, f"an integer from 1 to n = {n}")
     _require(0 < spread < 3 / 8, "spread", spread, "an angle in (0, 3/8)")
-    for _ in range(CENTRE_DRAWS):
-        centres = rng.standard_normal((groups, d))
-        centres /= np.linalg.norm(centres, axis=1, keepdims=True)
-        angles = np.arccos(np.clip(centres @ centres.T, -1.0, 1.0))[~np.eye(groups, dtype=bool)]
-        if angles.size == 0 or float(np.min(angles)) > 4 * spread:
-            break
-    else:
-        raise InputError("groups", groups, f"{groups} centres more than 4 spread apart not found in S^{d - 1}")
+    candidates = rng.standard_normal((CANDIDATES_PER_GROUP * groups, d))
+    candidates /= np.linalg.norm(candidates, axis=1, keepdims=True)
+    picked, nearest = [0], np.full(len(candidates), np.inf)
+    for _ in range(groups - 1):
+        nearest = np.minimum(nearest, np.arccos(np.clip(candidates @ candidates[picked[-1]], -1.0, 1.0)))
+        picked.append(int(np.argmax(nearest)))
+    centres = candidates[picked]
+    angles = np.arccos(np.clip(centres @ centres.T, -1.0, 1.0))[~np.eye(groups, dtype=bool)]
+    _require(angles.size == 0 or float(np.min(angles)) > 4 * spread, "groups", groups,
+             f"{groups} centres more than 4 spread = {4 * spread:g} apart do not fit in S^{d - 1}")  # fmt: skip
     return np.array([_at_angle(centres[i % groups], spread, rng) for i in range(n)])
 
 
