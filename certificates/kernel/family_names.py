@@ -85,9 +85,14 @@ LAMBDAS = Option("lambdas", REAL, "strength lambda_h of each head, M_h = lambda_
 DELTA = Option("delta", NON_NEGATIVE, "max |M_h' M_h|_op over pairs of heads h != h'")
 RHO = Option("rho", Interval(End(Fraction(-1), per_pair=True), End(Fraction(1))), "common inner product <x_i, x_j>")
 POINTS = Option("points", REAL, "the tokens: inline rows of numbers, or a .npy/.csv file", kind="tokens")
-GROUPS = Option("groups", Interval(End(Fraction(1), closed=True)), "number k of separated groups (k <= n)", kind="count")
+GROUPS = Option(
+    "groups", Interval(End(Fraction(1), closed=True)), "number k of separated groups (k <= n)", kind="count"
+)
 SPREAD = Option(
-    "spread", Interval(End(Fraction(0)), End(Fraction(3, 8))), "angle of each token from its group's centre", default=0.05
+    "spread",
+    Interval(End(Fraction(0)), End(Fraction(3, 8))),
+    "angle of each token from its group's centre",
+    default=0.05,
 )
 SEPARATION = Option(
     "separation", Interval(End(Fraction(0)), End(Fraction(2))), "distance |x_0 - x_1| of the close pair", default=0.001

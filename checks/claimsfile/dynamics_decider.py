@@ -77,8 +77,9 @@ DENOMINATORS = (2**12, 2**40)
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); PROVED or
-    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`); otherwise, or when that route does not decide, CONFIRMED (floats, after an
-    adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE."""
+    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`); otherwise, or
+    when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
+    a negative rate) or INCONCLUSIVE."""
     at_start = refuted_at_start(claim)
     if at_start is not None:
         return at_start

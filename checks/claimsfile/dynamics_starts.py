@@ -122,7 +122,9 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     if claim.property == "tends-to":
         assert target is not None
         value = parameter(claim)
-        limit = settle(cfg, lambda s: quantity(claim.quantity, s, options.get("head"), value), horizon, EXTENSIONS[profile])
+        limit = settle(
+            cfg, lambda s: quantity(claim.quantity, s, options.get("head"), value), horizon, EXTENSIONS[profile]
+        )
         measured = limit.record(target)
         scale = max(1.0, abs(target))
         margin = -float(np.max(limit.distance(target) - limit.error)) / scale

@@ -23,7 +23,9 @@ METHOD = "exact: the claimed quantity at the start t = 0, the user's tokens exac
 
 
 def _products(rows: Rows) -> list[Fraction]:
-    return [sum((a * b for a, b in zip(x, y, strict=True)), Fraction(0)) for i, x in enumerate(rows) for y in rows[i + 1 :]]
+    return [
+        sum((a * b for a, b in zip(x, y, strict=True)), Fraction(0)) for i, x in enumerate(rows) for y in rows[i + 1 :]
+    ]
 
 
 def _cluster_count(rows: Rows, radius: Fraction) -> Fraction:

@@ -167,7 +167,9 @@ def _npy_rows(field: str, name: str, data: bytes) -> list[list[Fraction | float]
     code, integral = _NPY_TYPES[found["descr"]]
     rows, cols = int(found["rows"]), int(found["cols"])
     if not (2 <= rows <= MAX_TOKENS and 1 <= cols <= MAX_DIMENSION and rows * cols <= MAX_ENTRIES):
-        raise InputError(field, name, f"shape ({rows}, {cols}): from 2 to {MAX_TOKENS} tokens in at most R^{MAX_DIMENSION}")
+        raise InputError(
+            field, name, f"shape ({rows}, {cols}): from 2 to {MAX_TOKENS} tokens in at most R^{MAX_DIMENSION}"
+        )
     body = data[start + length :]
     if len(body) != rows * cols * struct.calcsize(code):
         raise InputError(field, name, "the .npy data do not have the length its header states")

@@ -47,7 +47,20 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
     "inequality": ({"lhs", "op", "rhs"}, {"domain"}),
     "dynamics": (
         {"quantity", "property", "n", "d", "beta", "heads", "tokens"},
-        {"attention", "geometry", "H", *OPTIONS, "head", "time", "samples", "limit", "rate", "bound", "radius", "level"},
+        {
+            "attention",
+            "geometry",
+            "H",
+            *OPTIONS,
+            "head",
+            "time",
+            "samples",
+            "limit",
+            "rate",
+            "bound",
+            "radius",
+            "level",
+        },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
 }
@@ -406,7 +419,8 @@ def _list(raw: dict[str, Any], key: str) -> list[Any]:
 
 def _family_option(raw: dict[str, Any], option: Option, family: str, n: int, H: int, base: Path | None) -> Any:
     """The value of a family's option: its default or the file's number(s), each exactly in the option's domain; a
-    count an integer in its domain up to n; the user's tokens read and checked (`given_tokens`), of the claim's n and d."""
+    count an integer in its domain up to n; the user's tokens read and checked (`given_tokens`), of the claim's n
+    and d."""
     if option.name in raw and option.kind == "tokens":
         tokens = given_tokens(option.name, raw[option.name], base)
         if (tokens.n, tokens.d) != (n, raw["d"]):
