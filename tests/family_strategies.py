@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from certificates.kernel.claims.given_tokens import given_tokens
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES, Family, Interval, Option
 from checks.model import families
 
@@ -28,8 +29,13 @@ def numbers_in(interval: Interval, n: int) -> st.SearchStrategy[float]:
     return st.floats(low, max(low, 0.0) + SIZE if high is None else high)
 
 
-def option_value(option: Option, n: int, H: int) -> st.SearchStrategy[Any]:
-    """A value of a family's option (one per head when the option has one per head)."""
+def option_value(option: Option, n: int, H: int, d: int) -> st.SearchStrategy[Any]:
+    """A value of a family's option (one per head when the option has one per head; a count from 1 to n; the user's
+    tokens as n exact unit rows in R^d)."""
+    if option.kind == "count":  # at most 3 groups: k centres 4 spread apart need not fit on S^1 for larger k
+        return st.integers(1, min(n, 3))
+    if option.kind == "tokens":
+        return SEEDS.map(lambda seed: given_tokens("points", _rows(n, d, seed), None))
     numbers = numbers_in(option.generic or option.domain, n)
     return st.lists(numbers, min_size=H, max_size=H) if option.per_head else numbers
 
@@ -39,7 +45,13 @@ def sizes_and_options(draw: st.DrawFn, family: Family) -> dict[str, Any]:
     """n, H >= 2, d from max(2, the family's least d) and a value of each option the family takes."""
     n, H = draw(st.integers(2, MAX_N)), draw(st.integers(2, MAX_HEADS))
     options: dict[str, Any] = {"n": n, "H": H, "d": draw(st.integers(max(2, family.least_d(n, H)), MAX_D))}
-    return options | {o.name: draw(option_value(o, n, H)) for o in family.options}
+    return options | {o.name: draw(option_value(o, n, H, options["d"])) for o in family.options}
+
+
+def _rows(n: int, d: int, seed: int) -> list[list[str]]:
+    """n exact rational unit tokens in R^d, as the texts a claims file writes."""
+    points = families.rational_sphere_tokens(n, d, np.random.default_rng(seed))
+    return [[str(v) for v in row] for row in points]
 
 
 @st.composite

@@ -32,7 +32,7 @@ from certificates.kernel.family_names import (
     TOKEN_FAMILIES,
 )
 from certificates.kernel.inert import inert
-from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
+from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, STATE_QUANTITIES, ball_value
 from certificates.kernel.obligations import CONFIGURATIONS
 from checks.commands import constants as constants_command
 from checks.constants import certified as constants
@@ -145,11 +145,11 @@ def test_every_table_format_names_every_quantity() -> None:
 
 
 def test_every_model_quantity_has_a_float_evaluator_and_every_certified_one_a_ball() -> None:
-    assert set(EVALUATORS) == set(MODEL_QUANTITIES)
+    assert set(EVALUATORS) == set(STATE_QUANTITIES) == {q for q in MODEL_QUANTITIES if q != "clustering_time"}
     assert set(CERTIFIED) == {"energy_rate", "head_energy_rate", "entropy_rate"}
     for q in MODEL_QUANTITIES.values():
-        for other in (q.rate, q.per_head):
-            assert other is None or other in MODEL_QUANTITIES
+        for other in (q.rate, q.per_head, q.first_time_of):
+            assert other is None or other in STATE_QUANTITIES
 
 
 def test_the_checker_obligations_name_only_known_hypotheses_and_certified_quantities() -> None:
@@ -160,16 +160,17 @@ def test_the_checker_obligations_name_only_known_hypotheses_and_certified_quanti
         assert set(family.hypotheses) <= set(HYPOTHESES)
 
 
-@pytest.mark.parametrize("name", list(MODEL_QUANTITIES))
+@pytest.mark.parametrize("name", STATE_QUANTITIES)
 def test_each_float_evaluator_has_the_shape_of_its_axes(name: str) -> None:
     rng = np.random.default_rng(5)
     cfg = Configuration.create(
         families.random_sphere_tokens(4, 3, rng), families.random_symmetric_heads(2, 3, rng), beta=1.0
     )
+    arguments = () if MODEL_QUANTITIES[name].parameter is None else (0.5,)
     assert (
-        np.shape(EVALUATORS[name](cfg))
+        np.shape(EVALUATORS[name](cfg, *arguments))
         == shape(name, cfg)
-        == {(): (), ("head",): (2,)}.get(MODEL_QUANTITIES[name].axes, (2, 4))
+        == {(): (), ("head",): (2,), ("head", "token", "token"): (2, 4, 4)}.get(MODEL_QUANTITIES[name].axes, (2, 4))
     )
 
 

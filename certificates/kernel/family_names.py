@@ -67,7 +67,9 @@ REAL = Interval()
 class Option:
     """A number a claims file gives a family (`per_head`: a list of one number per head, whose length H defaults
     to): its domain, its default (None: the family needs it), and `generic`, the values at which every member
-    has all the hypotheses the family declares, when that is narrower than the domain (None: the domain)."""
+    has all the hypotheses the family declares, when that is narrower than the domain (None: the domain).
+    `kind` is what the file writes: "number", "count" (an integer in the domain and at most n) or "tokens" (the
+    user's own tokens, `certificates.kernel.claims.given_tokens`; the domain is then unused)."""
 
     name: str
     domain: Interval
@@ -75,12 +77,26 @@ class Option:
     default: float | None = None
     per_head: bool = False
     generic: Interval | None = None
+    kind: str = "number"
 
 
 SCALE = Option("scale", POSITIVE, "size of the score matrices' entries (times 1/sqrt(d))", default=1.0)
 LAMBDAS = Option("lambdas", REAL, "strength lambda_h of each head, M_h = lambda_h I", per_head=True, generic=POSITIVE)
 DELTA = Option("delta", NON_NEGATIVE, "max |M_h' M_h|_op over pairs of heads h != h'")
 RHO = Option("rho", Interval(End(Fraction(-1), per_pair=True), End(Fraction(1))), "common inner product <x_i, x_j>")
+POINTS = Option("points", REAL, "the tokens: inline rows of numbers, or a .npy/.csv file", kind="tokens")
+GROUPS = Option(
+    "groups", Interval(End(Fraction(1), closed=True)), "number k of separated groups (k <= n)", kind="count"
+)
+SPREAD = Option(
+    "spread",
+    Interval(End(Fraction(0)), End(Fraction(3, 8))),
+    "angle of each token from its group's centre",
+    default=0.05,
+)
+SEPARATION = Option(
+    "separation", Interval(End(Fraction(0)), End(Fraction(2))), "distance |x_0 - x_1| of the close pair", default=0.001
+)
 
 
 @dataclass(frozen=True)
@@ -106,9 +122,14 @@ class Family:
 @dataclass(frozen=True)
 class TokenFamily(Family):
     """Named initial tokens; `free` when every unit-token configuration near a member is a member too (so the
-    adversarial search may move the tokens and a rounded state stays in it)."""
+    adversarial search may move the tokens and a rounded state stays in it); `exact_members` when exact data are
+    tested for membership exactly (`certificates.kernel.claims.witness_family.family_failures`), so that a
+    ball-verified state of the family refutes a claim about it although the search does not move its tokens;
+    `fixed` when every member is one configuration up to a rotation (so, with scalar heads, one start decides all)."""
 
     free: bool = field(kw_only=True)
+    exact_members: bool = field(default=False, kw_only=True)
+    fixed: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -127,9 +148,13 @@ TOKEN_FAMILIES: dict[str, TokenFamily] = {
     f.name: f
     for f in (
         TokenFamily("random-sphere", free=True, short="random"),
-        TokenFamily("orthogonal", free=False, d_at_least=("n",), short="orthogonal"),
-        TokenFamily("equiangular", free=False, d_at_least=("n",), options=(RHO,), short="equiangular"),
+        TokenFamily("orthogonal", free=False, fixed=True, d_at_least=("n",), short="orthogonal"),
+        TokenFamily("equiangular", free=False, fixed=True, d_at_least=("n",), options=(RHO,), short="equiangular"),
         TokenFamily("rational-sphere", free=True, d_at_least=(2,)),
+        TokenFamily("given", free=False, exact_members=True, fixed=True, options=(POINTS,)),
+        TokenFamily("hemisphere", free=False, exact_members=True, d_at_least=(2,)),
+        TokenFamily("groups", free=False, d_at_least=(2,), options=(GROUPS, SPREAD)),
+        TokenFamily("near-collision", free=False, d_at_least=(2,), options=(SEPARATION,)),
     )
 }
 """The token families a claims file names, in the order it lists them."""

@@ -32,7 +32,9 @@ class ModelQuantity:
     derivative; per_head: the quantity that is its value per head (`energy` of one head is E_h);
     claims: whether a dynamics claim may name it; recorded_as: its observable name in the recorder;
     ball: its exact-data enclosure (nested lists along `axes`) when witnesses may certify its sign;
-    notation: how the checker writes it at given head and token."""
+    notation: how the checker writes it at given head and token; parameter: the claim field its value depends
+    on (a merge radius, a level); first_time_of: for a number per trajectory, the state quantity whose first fall
+    to the parameter's value it times (clustering_time: the first t with cluster_gap <= level)."""
 
     name: str
     axes: tuple[str, ...] = ()
@@ -42,6 +44,13 @@ class ModelQuantity:
     recorded_as: str | None = None
     ball: Callable[[ball_model.ExactConfiguration], Any] | None = None
     notation: str = ""
+    parameter: str | None = None
+    first_time_of: str | None = None
+
+    @property
+    def of_trajectory(self) -> bool:
+        """Whether the quantity is one number per trajectory (not a value at each state)."""
+        return self.first_time_of is not None
 
     def written(self, head: int | None = None, token: int | None = None) -> str:
         """The quantity's notation at the given head and token, e.g. dH^0_2/dt."""
@@ -63,9 +72,17 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
         ),
         ModelQuantity("cluster_gap", recorded_as="cluster_gap"),
         ModelQuantity("condition8_margin", ("head",), claims=False, recorded_as="condition8_margin"),
+        ModelQuantity("least_inner_product"),
+        ModelQuantity("largest_inner_product"),
+        ModelQuantity("attention_matrix", ("head", "token", "token")),
+        ModelQuantity("cluster_count", parameter="radius"),
+        ModelQuantity("clustering_time", parameter="level", first_time_of="cluster_gap"),
     )
 }
 """Every model quantity by name (claims-file names in the order the claims file lists them)."""
+
+STATE_QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if not q.of_trajectory)
+"""The quantities with a value at each state (the others time a state quantity along a trajectory)."""
 
 CERTIFIED = tuple(q.name for q in MODEL_QUANTITIES.values() if q.ball is not None)
 """The quantities whose sign at exact data a witness certifies with balls."""

@@ -47,8 +47,16 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.model_quantities import CERTIFIED
 from certificates.provers.witness import round_configuration
-from checks.claimsfile.dynamics_starts import POINTWISE_TOLERANCE, Start, configuration, quantity, run_start
+from checks.claimsfile.dynamics_starts import (
+    POINTWISE_TOLERANCE,
+    Start,
+    configuration,
+    parameter,
+    quantity,
+    run_start,
+)
 from checks.claimsfile.exact_dynamics import decide_exactly
+from checks.claimsfile.given_start import refuted_at_start
 from checks.evidence import adversarial
 from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.evidence.witnesses import Candidate, certify_first
@@ -68,9 +76,13 @@ DENOMINATORS = (2**12, 2**40)
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """PROVED or REFUTED on the exact equiangular reduction where the family is its regime
-    (`exact_dynamics`); otherwise, or when that route does not decide, CONFIRMED (floats, after an
-    adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE."""
+    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); PROVED or
+    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`); otherwise, or
+    when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
+    a negative rate) or INCONCLUSIVE."""
+    at_start = refuted_at_start(claim)
+    if at_start is not None:
+        return at_start
     exact = decide_exactly(claim, ctx)
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
@@ -123,7 +135,7 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def _one_orbit(options: dict[str, Any]) -> bool:
     """Whether every start of the family is one configuration up to a rotation (fixed tokens, scalar heads):
     the dynamics commutes with rotations, so one start decides every start."""
-    return not TOKEN_FAMILIES[options["tokens"]].free and options["heads"] == "scalar"
+    return TOKEN_FAMILIES[options["tokens"]].fixed and options["heads"] == "scalar"
 
 
 def _over_starts(method: str, starts: list[Start], confidence: float, one_orbit: bool, tolerance: float) -> Outcome:
@@ -171,6 +183,10 @@ def _measured_text(measured: dict[str, Any]) -> str:
         return f"fitted {measured['fitted']:.10g} +- {error}{where} vs claimed {measured['claimed']:.10g}"
     if "least" in measured:
         return f"least value {measured['least']:.6g}"
+    if "first_time" in measured:
+        reached = measured["first_time"]
+        when = f"at t = {reached:.10g}" if reached is not None else f"not by t = {measured['not_reached_by']:.6g}"
+        return f"reached the level {measured['level']:g} {when} vs claimed bound {measured['claimed']:.10g}"
     return "undecided"
 
 
@@ -201,7 +217,7 @@ def _decide_by_search(
     objective = (
         adversarial.rate_margin(searched, head, POINTWISE_TOLERANCE)
         if searched in CERTIFIED
-        else _value_margin(searched, head)
+        else _value_margin(searched, head, parameter(claim) if searched == claim.quantity else None)
     )
     family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
     result = adversarial.search(
@@ -253,11 +269,11 @@ def _worst_record(objective: adversarial.Objective, states: list[Configuration])
     return adversarial.Found(margin, state, index)
 
 
-def _value_margin(name: str, head: int | None) -> adversarial.Objective:
-    """The least value of a quantity relative to 1 + its largest magnitude."""
+def _value_margin(name: str, head: int | None, value: float | None) -> adversarial.Objective:
+    """The least value of a quantity (whose parameter is `value`) relative to 1 + its largest magnitude."""
 
     def margin(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        values = quantity(name, cfg, head)
+        values = quantity(name, cfg, head, value)
         index = np.unravel_index(int(np.argmin(values)), values.shape) if values.ndim else ()
         return float(values[index]) / (1.0 + float(np.max(np.abs(values)))), tuple(int(i) for i in index)
 
@@ -276,8 +292,9 @@ def _target(claim: DynamicsClaim) -> float | None:
 def exact_state(
     options: dict[str, Any], state: Configuration, denominator: int = DENOMINATORS[0]
 ) -> ExactConfiguration:
-    """The state rounded to exact data of the family (entries with `denominator`): rational unit tokens,
-    W_h = M_h, and the file's beta (and scalar strengths) exactly as written."""
+    """The state rounded to exact data of the family (entries with `denominator`): rational unit tokens (the user's
+    own exact tokens for given tokens: a witness is then their start), W_h = M_h, and the file's beta (and scalar
+    strengths) exactly as written."""
     symmetric = "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses
     exact = round_configuration(
         state.tokens,
@@ -290,6 +307,8 @@ def exact_state(
         state.attention,
     )
     exact = dataclasses.replace(exact, beta=stated(options["beta"]))
+    if options["tokens"] == "given" and options["points"].exact:  # the user's start, exactly as written
+        exact = dataclasses.replace(exact, tokens=[list(row) for row in options["points"].rows])
     if options["heads"] == "scalar":
         d = state.d
         heads = [

@@ -8,6 +8,9 @@ A start *holds*, *fails* or stays *undecided*, with the measurement next to the 
   extends the horizon within its budget); the start holds when the claimed limit lies within the
   error of the value at the end, fails when it does not, and is undecided ("still moving at t = ...")
   when the motion did not stop.
+- `at-most` / `at-least`: the quantity against the claimed bound at every record of [0, time]; the
+  clustering time (a number per trajectory) is the time of the integrator's event cluster_gap <= level, and the
+  run stops just past the bound (TIME_TOLERANCE), since whether the gap reached the level by then decides it.
 - `decays-at-rate`: the fitted rate with its error (`checks.evidence.fits.decay_rate`: residuals, the drift
   between the window's halves, integrator tolerances); cluster_gap through the late window of
   `checks.evidence.clustering_rates.late_exponent`, other quantities over the second half of the records.
@@ -34,6 +37,7 @@ from checks.evidence.clustering_rates import late_exponent
 from checks.evidence.fits import Estimate, decay_rate
 from checks.evidence.limits import settle
 from checks.integrator import IntegrationFailure, Trajectory, integrate
+from checks.integrator.events import Event
 from checks.model import families
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS
@@ -53,6 +57,15 @@ RATE_POINTS = 8
 RATE_FLOOR = 1e-11
 #: The largest drift of a fitted rate between its window's halves (relative to the rate) that counts as asymptotic.
 MAX_DRIFT = 1e-3
+#: Relative tolerance of a first time (the event's location on the dense output and the integration error).
+TIME_TOLERANCE = 1e-6
+#: How the pointwise properties read the records: the value whose least entry must be >= 0.
+POINTWISE = {
+    "non-negative": lambda values, bound: values,
+    "non-decreasing": lambda values, bound: np.diff(values, axis=0),
+    "at-most": lambda values, bound: bound - values,
+    "at-least": lambda values, bound: values - bound,
+}
 
 
 @dataclass
@@ -81,14 +94,21 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
     )
 
 
-def quantity(name: str, cfg: Configuration, head: int | None) -> np.ndarray:
+def quantity(name: str, cfg: Configuration, head: int | None, parameter: float | None = None) -> np.ndarray:
     """The quantity at one state, as an array (per head and token where it has them; `energy` of one
-    head is E_h)."""
+    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius)."""
     per_head = MODEL_QUANTITIES[name].per_head
     if per_head is not None and head is not None:
         return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
-    value = np.asarray(EVALUATORS[name](cfg), dtype=float)
+    evaluator = EVALUATORS[name]
+    value = np.asarray(evaluator(cfg) if parameter is None else evaluator(cfg, parameter), dtype=float)
     return value[head] if head is not None and value.ndim >= 1 else value
+
+
+def parameter(claim: DynamicsClaim) -> float | None:
+    """The value of the claim's quantity's parameter (its merge radius or level), None when it has none."""
+    name = MODEL_QUANTITIES[claim.quantity].parameter
+    return None if name is None else claim.options[name]
 
 
 def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, profile: str) -> Start:
@@ -96,9 +116,15 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     run propagates: a property as t -> oo needs the whole half-line)."""
     options = claim.options
     horizon = options.get("time", HORIZON[cfg.geometry])
+    if MODEL_QUANTITIES[claim.quantity].of_trajectory:
+        assert target is not None
+        return _first_time_start(claim, cfg, target)
     if claim.property == "tends-to":
         assert target is not None
-        limit = settle(cfg, lambda s: quantity(claim.quantity, s, options.get("head")), horizon, EXTENSIONS[profile])
+        value = parameter(claim)
+        limit = settle(
+            cfg, lambda s: quantity(claim.quantity, s, options.get("head"), value), horizon, EXTENSIONS[profile]
+        )
         measured = limit.record(target)
         scale = max(1.0, abs(target))
         margin = -float(np.max(limit.distance(target) - limit.error)) / scale
@@ -118,14 +144,41 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
         reason = f"{POINTWISE_STEPS} integrator steps reached only t = {traj.t_end:.6g} of {horizon:.6g}"
         return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
     states, values, blow_up = _records(claim, cfg, traj)
-    scale = 1.0 + float(np.max(np.abs(values)))
-    steps = values if claim.property == "non-negative" else np.diff(values, axis=0)
+    scale = 1.0 + max(float(np.max(np.abs(values))), abs(target or 0.0))
+    steps = POINTWISE[claim.property](values, target)
     index = np.unravel_index(int(np.argmin(steps)), steps.shape)
     margin = float(steps[index]) / scale
     status = "holds" if margin >= -POINTWISE_TOLERANCE else "fails"
     worst_state, worst_index = states[index[0]], tuple(int(i) for i in index[1:])
     measured = {"least": float(steps[index]), "scale": scale}
     return Start(cfg, status, margin, worst_state, worst_index, states, measured, blow_up=blow_up)
+
+
+def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) -> Start:
+    """The first time the quantity it times falls to the level (the integrator's event), against the bound; the run
+    stops just past max(bound, 0), where reaching the level or not settles both at-most and at-least."""
+    spec = MODEL_QUANTITIES[claim.quantity]
+    timed, level = spec.first_time_of, claim.options[spec.parameter]  # type: ignore[index]
+    assert timed is not None
+    event = Event(f"{timed}<={level:g}", lambda state: float(quantity(timed, state, None)) - level)
+    scale, at_most = max(1.0, abs(bound)), claim.property == "at-most"
+    if event.function(cfg) <= 0:
+        reached: float | None = 0.0
+    else:
+        until = max(bound, 0.0) * (1 + 2 * TIME_TOLERANCE) + TIME_TOLERANCE
+        traj = integrate(cfg, until, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS)
+        if traj.status == "max_steps":
+            reason = f"{POINTWISE_STEPS} integrator steps reached only t = {traj.t_end:.6g} of {until:.6g}"
+            return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+        reached = traj.t_end if traj.status == f"event:{event.name}" else None
+    measured: dict[str, Any] = {"first_time": reached, "claimed": bound, "level": level}
+    if reached is None:  # the level was not reached by just past the bound: the time exceeds it
+        measured["not_reached_by"] = max(bound, 0.0)
+        margin = -np.inf if at_most else TIME_TOLERANCE
+    else:
+        margin = ((bound - reached) if at_most else (reached - bound)) / scale
+    status = "holds" if margin >= -TIME_TOLERANCE else "fails"
+    return Start(cfg, status, margin, cfg, measured=measured)
 
 
 def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon: float, extensions: int) -> Start:
@@ -184,7 +237,7 @@ def _records(
     states, values = [cfg.moved_to(X) for X in traj.states], []
     for state in states:
         try:
-            value = quantity(claim.quantity, state, claim.options.get("head"))
+            value = quantity(claim.quantity, state, claim.options.get("head"), parameter(claim))
         except InputError:
             if not blown:
                 raise

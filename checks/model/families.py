@@ -65,6 +65,58 @@ def rational_sphere_tokens(n: int, d: int, rng: np.random.Generator, denominator
     return points
 
 
+def hemisphere_tokens(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
+    """n tokens uniform on the open hemisphere {<x, e> > 0} of a random pole e (each uniform token reflected
+    through the origin when it falls on the other side; d >= 2)."""
+    _require(d >= 2, "d", d, "a hemisphere of S^{d-1} needs d >= 2")
+    X, pole = random_sphere_tokens(n, d, rng), rng.standard_normal(d)
+    side = X @ pole
+    _require(bool(np.all(side != 0.0)), "tokens", "hemisphere", "a token fell on the boundary; draw again")
+    return X * np.sign(side)[:, None]
+
+
+#: Candidate centres per group among which `group_tokens` picks its centres far apart.
+CANDIDATES_PER_GROUP = 32
+
+
+def group_tokens(n: int, d: int, groups: int, spread: float, rng: np.random.Generator) -> np.ndarray:
+    """n tokens in k = `groups` separated groups: token i lies at angle `spread`, in a random direction, from centre
+    i mod k. The centres are picked far apart among uniform candidates (each next one the farthest from those
+    picked) and must be more than 4 spread apart in angle, so no token is nearer another group's centre than its
+    own; InputError when k such centres do not fit."""
+    _sizes(n=n, d=d)
+    _require(isinstance(groups, int) and 1 <= groups <= n, "groups", groups, f"an integer from 1 to n = {n}")
+    _require(0 < spread < 3 / 8, "spread", spread, "an angle in (0, 3/8)")
+    candidates = rng.standard_normal((CANDIDATES_PER_GROUP * groups, d))
+    candidates /= np.linalg.norm(candidates, axis=1, keepdims=True)
+    picked, nearest = [0], np.full(len(candidates), np.inf)
+    for _ in range(groups - 1):
+        nearest = np.minimum(nearest, np.arccos(np.clip(candidates @ candidates[picked[-1]], -1.0, 1.0)))
+        picked.append(int(np.argmax(nearest)))
+    centres = candidates[picked]
+    angles = np.arccos(np.clip(centres @ centres.T, -1.0, 1.0))[~np.eye(groups, dtype=bool)]
+    _require(angles.size == 0 or float(np.min(angles)) > 4 * spread, "groups", groups,
+             f"{groups} centres more than 4 spread = {4 * spread:g} apart do not fit in S^{d - 1}")  # fmt: skip
+    return np.array([_at_angle(centres[i % groups], spread, rng) for i in range(n)])
+
+
+def near_collision_tokens(n: int, d: int, separation: float, rng: np.random.Generator) -> np.ndarray:
+    """n uniform tokens except x_1, placed at distance `separation` from x_0 (in a random tangent direction)."""
+    _sizes(n=n, d=d)
+    _require(0 < separation < 2, "separation", separation, "a distance in (0, 2)")
+    X = random_sphere_tokens(n, d, rng)
+    X[1] = _at_angle(X[0], 2 * math.asin(separation / 2), rng)
+    return X
+
+
+def _at_angle(x: np.ndarray, angle: float, rng: np.random.Generator) -> np.ndarray:
+    """A unit vector at `angle` from the unit vector x, in a random tangent direction (d >= 2)."""
+    tangent = rng.standard_normal(x.shape)
+    tangent -= (tangent @ x) * x
+    tangent /= np.linalg.norm(tangent)
+    return math.cos(angle) * x + math.sin(angle) * tangent
+
+
 def rational_to_float(points: Sequence[Sequence[Fraction]]) -> np.ndarray:
     """The float64 array of a rational matrix (for running the numpy model on exact data)."""
     return np.array([[float(v) for v in row] for row in points], dtype=float)
@@ -205,6 +257,26 @@ def _equiangular(n: int, d: int, rng: np.random.Generator, options: Options) -> 
 @draws(TOKEN_FAMILIES["rational-sphere"])
 def _rational_sphere(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
     return rational_to_float(rational_sphere_tokens(n, d, rng))
+
+
+@draws(TOKEN_FAMILIES["given"])
+def _given(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return np.array(options["points"].floats(), dtype=float)
+
+
+@draws(TOKEN_FAMILIES["hemisphere"])
+def _hemisphere(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return hemisphere_tokens(n, d, rng)
+
+
+@draws(TOKEN_FAMILIES["groups"])
+def _groups(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return group_tokens(n, d, options["groups"], options["spread"], rng)
+
+
+@draws(TOKEN_FAMILIES["near-collision"])
+def _near_collision(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return near_collision_tokens(n, d, options["separation"], rng)
 
 
 @draws(HEAD_FAMILIES["scalar"])

@@ -15,6 +15,10 @@ def option_text(option: Option) -> str:
     """ "rho in (-1/(n-1), 1), needed": an option, its domain, its default and where the hypotheses hold."""
     each = " (one per head)" if option.per_head else ""
     default = "needed" if option.default is None else f"default {option.default:g}"
+    if option.kind == "tokens":
+        return f"`{option.name}`: inline rows of numbers or a .npy/.csv file, unit tokens, {default}"
+    if option.kind == "count":
+        return f"`{option.name}` an integer from {option.domain.low.text() if option.domain.low else 1} to n, {default}"
     generic = "" if option.generic is None else f" (the hypotheses hold in {option.generic.text()})"
     return f"`{option.name}`{each} in {option.domain.text()}, {default}{generic}"
 

@@ -225,3 +225,39 @@ def cluster_gap(cfg: Configuration) -> float:
     G = gram(cfg)
     off_diagonal = ~np.eye(cfg.n, dtype=bool)
     return float(np.max(1.0 - G[off_diagonal]))
+
+
+def _off_diagonal_products(cfg: Configuration) -> np.ndarray:
+    G = gram(cfg)
+    return G[~np.eye(cfg.n, dtype=bool)]
+
+
+def least_inner_product(cfg: Configuration) -> float:
+    """min_{i != j} <x_i, x_j>."""
+    return float(np.min(_off_diagonal_products(cfg)))
+
+
+def largest_inner_product(cfg: Configuration) -> float:
+    """max_{i != j} <x_i, x_j>."""
+    return float(np.max(_off_diagonal_products(cfg)))
+
+
+def cluster_count(cfg: Configuration, radius: float) -> float:
+    """The number of clusters for merge radius r: the connected components of the graph joining tokens with
+    |x_i - x_j| <= r (single linkage, so a chain of close tokens is one cluster)."""
+    G = gram(cfg)
+    squares = np.diag(G)
+    close = squares[:, None] + squares[None, :] - 2.0 * G <= radius * radius
+    seen = np.zeros(cfg.n, dtype=bool)
+    count = 0
+    for root in range(cfg.n):
+        if seen[root]:
+            continue
+        count += 1
+        frontier = [root]
+        seen[root] = True
+        while frontier:
+            reached = close[frontier].any(axis=0) & ~seen
+            seen |= reached
+            frontier = list(np.flatnonzero(reached))
+    return float(count)

@@ -1,7 +1,10 @@
 """The float evaluator of every model quantity of `certificates.kernel.model_quantities.MODEL_QUANTITIES`.
 
-Each is a function of `checks.model.field` at one state (no formula is repeated here); the table of names,
-shapes and rates stays in the certificates layer, which the checker shares.
+Each is a function of `checks.model.field` at one state (no formula is repeated here); one whose quantity takes a
+parameter (`ModelQuantity.parameter`: cluster_count's merge radius) takes it as its second argument. A quantity
+that is one number per trajectory (clustering_time) has no evaluator at a state: it times its `first_time_of`
+(`checks.claimsfile.dynamics_starts`). The table of names, shapes and rates stays in the certificates layer,
+which the checker shares.
 """
 
 from __future__ import annotations
@@ -10,11 +13,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from certificates.kernel.model_quantities import MODEL_QUANTITIES, STATE_QUANTITIES
 from checks.model import field as model
 from checks.model.configuration import Configuration
 
-Evaluator = Callable[[Configuration], np.ndarray | float]
+Evaluator = Callable[..., np.ndarray | float]
+"""(cfg) -> value, or (cfg, parameter) -> value for a quantity with a parameter."""
 
 _FLOAT: dict[str, Evaluator] = {
     "energy": model.energy,
@@ -27,10 +31,14 @@ _FLOAT: dict[str, Evaluator] = {
     "entropy_rate": model.entropy_rates,
     "cluster_gap": model.cluster_gap,
     "condition8_margin": lambda cfg: model.condition8_margins(cfg).min(axis=1),  # the worst token per head
+    "least_inner_product": model.least_inner_product,
+    "largest_inner_product": model.largest_inner_product,
+    "attention_matrix": model.weights,
+    "cluster_count": model.cluster_count,
 }
 
-#: Name -> float evaluator, for every model quantity (a KeyError here names one without an evaluator).
-EVALUATORS: dict[str, Evaluator] = {name: _FLOAT[name] for name in MODEL_QUANTITIES}
+#: Name -> float evaluator, for every quantity with a value at a state (a KeyError names one without an evaluator).
+EVALUATORS: dict[str, Evaluator] = {name: _FLOAT[name] for name in STATE_QUANTITIES}
 
 
 def shape(name: str, cfg: Configuration) -> tuple[int, ...]:

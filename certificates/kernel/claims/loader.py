@@ -38,11 +38,12 @@ def load_claims(path: str | Path) -> list[UserClaim]:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ClaimsFileError(name, "not UTF-8 text") from None
-    return parse_claims(text, name)
+    return parse_claims(text, name, Path(path).parent)
 
 
-def parse_claims(text: str, name: str = "<claims>") -> list[UserClaim]:
-    """The claims of TOML `text` (`name` is used in error messages)."""
+def parse_claims(text: str, name: str = "<claims>", base: Path | None = None) -> list[UserClaim]:
+    """The claims of TOML `text` (`name` is used in error messages; token files are read relative to `base`, the
+    working folder when None)."""
     try:
         document = tomllib.loads(text, parse_float=TomlFloat)  # floats keep their literal text: nothing is rounded
     except tomllib.TOMLDecodeError as exc:
@@ -65,7 +66,7 @@ def parse_claims(text: str, name: str = "<claims>") -> list[UserClaim]:
         line = None if block is None else block[0] + 1
         claim_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
         try:
-            claim = validate_claim(raw, line)
+            claim = validate_claim(raw, line, base)
         except InputError as exc:
             raise _located(name, text, block, claim_id, exc) from None
         if claim.id in seen:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import sympy as sp
@@ -19,6 +20,7 @@ from certificates.kernel import nonempty
 from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
+from certificates.kernel.claims.given_tokens import given_tokens
 from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
@@ -35,7 +37,9 @@ from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIME
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model")
 OPERATORS = ("<", "<=", ">", ">=")
 QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
-PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate")
+PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate", "at-most", "at-least")
+#: The field holding the target of each property that has one.
+TARGETS = {"tends-to": "limit", "decays-at-rate": "rate", "at-most": "bound", "at-least": "bound"}
 MAX_DIGITS = 1000
 MAX_SAMPLES = 10_000
 
@@ -46,7 +50,20 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
     "inequality": ({"lhs", "op", "rhs"}, {"domain"}),
     "dynamics": (
         {"quantity", "property", "n", "d", "beta", "heads", "tokens"},
-        {"attention", "geometry", "H", *OPTIONS, "head", "time", "samples", "limit", "rate"},
+        {
+            "attention",
+            "geometry",
+            "H",
+            *OPTIONS,
+            "head",
+            "time",
+            "samples",
+            "limit",
+            "rate",
+            "bound",
+            "radius",
+            "level",
+        },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
     "model": (MODEL_REQUIRED, MODEL_OPTIONAL),
@@ -147,8 +164,9 @@ class ModelClaim(UserClaim):
     given: tuple[Relation, ...] = ()
 
 
-def validate_claim(raw: Any, line: int | None) -> UserClaim:
-    """The typed claim of one `[[claim]]` table; InputError names the first bad field."""
+def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> UserClaim:
+    """The typed claim of one `[[claim]]` table; InputError names the first bad field. Token files a dynamics
+    claim names are read relative to `base` (the claims file's folder; None: the working folder)."""
     if not isinstance(raw, dict):
         raise InputError("claim", raw, "each [[claim]] must be a table")
     claim_id = _string(raw, "id")
@@ -173,6 +191,8 @@ def validate_claim(raw: Any, line: int | None) -> UserClaim:
         "raw": dict(raw),
     }
     stated = _optional_string(raw, "statement")
+    if kind == "dynamics":
+        return _dynamics(raw, header, stated, base)
     return _BUILDERS[kind](raw, header, stated)
 
 
@@ -252,8 +272,11 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     )
 
 
-def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> DynamicsClaim:
+def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None, base: Path | None) -> DynamicsClaim:
     quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
+    spec = MODEL_QUANTITIES[quantity]
+    if spec.of_trajectory and prop not in ("at-most", "at-least"):
+        raise InputError("property", prop, f"{quantity} is one number per trajectory: use at-most or at-least")
     options: dict[str, Any] = {
         "attention": _choice(raw, "attention", ATTENTION_KINDS, "usa"),
         "geometry": _choice(raw, "geometry", GEOMETRIES, "sphere"),
@@ -263,19 +286,25 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
         "beta": _number(raw, "beta", positive=True),
     }
-    _family_options(raw, options)
+    _family_options(raw, options, base)
+    for key in ("radius", "level"):
+        if key in raw and key != spec.parameter:
+            raise InputError(key, raw[key], f"only used with the quantity that takes it ({_taking(key)})")
+    if spec.parameter is not None:
+        if spec.parameter not in raw:
+            raise InputError(spec.parameter, None, f"missing: {quantity} needs `{spec.parameter}`")
+        options[spec.parameter] = _number(raw, spec.parameter, positive=True)
     if "head" in raw:
         options["head"] = _integer(raw, "head", 0, options["H"] - 1)
     if "samples" in raw:
         options["samples"] = _integer(raw, "samples", 1, MAX_SAMPLES)
     if "time" in raw:
         options["time"] = _number(raw, "time", positive=True)
-    target_key = {"tends-to": "limit", "decays-at-rate": "rate"}.get(prop)
-    for key in ("limit", "rate"):
+    target_key = TARGETS.get(prop)
+    for key in set(TARGETS.values()):
         if key in raw and key != target_key:
-            raise InputError(
-                key, raw[key], f"only used with property = {'tends-to' if key == 'limit' else 'decays-at-rate'}"
-            )
+            users = " or ".join(p for p, k in TARGETS.items() if k == key)
+            raise InputError(key, raw[key], f"only used with property = {users}")
     target = None
     if target_key is not None:
         if target_key not in raw:
@@ -287,6 +316,8 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -
         "non-negative": "is non-negative",
         "tends-to": f"tends to {raw.get('limit')}",
         "decays-at-rate": f"decays at rate r = {raw.get('rate')}, i.e. {quantity}(t) ~ C exp(-r t) with C > 0",
+        "at-most": f"is at most {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
+        "at-least": f"is at least {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
     }[prop]
     statement = stated or f"{quantity} {phrase} ({words})."
     return DynamicsClaim(
@@ -364,7 +395,11 @@ def _asymptotic(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     )
 
 
-def _family_options(raw: dict[str, Any], options: dict[str, Any]) -> None:
+def _taking(key: str) -> str:
+    return ", ".join(q.name for q in MODEL_QUANTITIES.values() if q.parameter == key)
+
+
+def _family_options(raw: dict[str, Any], options: dict[str, Any], base: Path | None) -> None:
     """H and the options the claim's families take, each in its domain, and the families' bounds on d, all as the
     records of `certificates.kernel.family_names` declare them; an option no chosen family takes is an error."""
     n, d = options["n"], options["d"]
@@ -377,7 +412,7 @@ def _family_options(raw: dict[str, Any], options: dict[str, Any]) -> None:
     H = options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=lengths[0] if lengths else 1)
     for kind, family in chosen.items():
         for option in family.options:
-            options[option.name] = _family_option(raw, option, f"{family.name} {kind}", n, H)
+            options[option.name] = _family_option(raw, option, f"{family.name} {kind}", n, H, base)
         if d < family.least_d(n, H):
             raise InputError("d", d, f"{family.name} {kind} need {family.d_text()} (here d >= {family.least_d(n, H)})")
 
@@ -398,8 +433,18 @@ def _list(raw: dict[str, Any], key: str) -> list[Any]:
     return value
 
 
-def _family_option(raw: dict[str, Any], option: Option, family: str, n: int, H: int) -> float | list[float]:
-    """The value of a family's option: its default or the file's number(s), each exactly in the option's domain."""
+def _family_option(raw: dict[str, Any], option: Option, family: str, n: int, H: int, base: Path | None) -> Any:
+    """The value of a family's option: its default or the file's number(s), each exactly in the option's domain; a
+    count an integer in its domain up to n; the user's tokens read and checked (`given_tokens`), of the claim's n
+    and d."""
+    if option.name in raw and option.kind == "tokens":
+        tokens = given_tokens(option.name, raw[option.name], base)
+        if (tokens.n, tokens.d) != (n, raw["d"]):
+            raise InputError(option.name, f"{tokens.n} x {tokens.d}", f"the claim states n = {n}, d = {raw['d']}")
+        return tokens
+    if option.name in raw and option.kind == "count":
+        low = int(option.domain.low.value) if option.domain.low is not None else 1
+        return _integer(raw, option.name, low, n)
     if option.name not in raw:
         if option.default is None:
             raise InputError(option.name, None, f"missing: {family} need `{option.name}` ({option.meaning})")

@@ -4,11 +4,13 @@ Shared by the dynamics decider (which rounds a float state to exact data and cer
 the claims-file certificate checker (which re-derives, from the claim's own fields, what a
 witness of that claim must be): the quantity whose negative value refutes the claim, the exact
 hypotheses its family implies, and the exact membership test (sizes, the file's beta and scalar
-strengths exactly as written, W_h = M_h, unit tokens, symmetry, attention kind, geometry).
+strengths exactly as written, W_h = M_h, unit tokens, symmetry, attention kind, geometry; the user's own tokens
+exactly, or tokens in an open hemisphere by an exact sufficient test).
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from certificates.kernel.ball_model import ExactConfiguration, hypothesis_failures
@@ -42,7 +44,10 @@ def searched_quantity(claim: DynamicsClaim) -> str | None:
 def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     """The exact hypotheses the claim's family implies, or None when a rounded state leaves the family."""
     tokens, heads = TOKEN_FAMILIES[options["tokens"]], HEAD_FAMILIES[options["heads"]]
-    if not (tokens.free and heads.rounds) or options["attention"] not in ATTENTION_HYPOTHESES:
+    if not ((tokens.free or tokens.exact_members) and heads.rounds) or options["attention"] not in ATTENTION_HYPOTHESES:
+        return None
+    given = options.get("points")
+    if given is not None and (not given.exact or given.source):  # floats are no exact start; a file is not embedded
         return None
     return [
         "aligned-values",
@@ -66,6 +71,10 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
         failures.append("W_h = M_h")
     if any(sum(v * v for v in x) != 1 for x in exact.tokens):
         failures.append("unit tokens")
+    if options["tokens"] == "given" and [tuple(x) for x in exact.tokens] != list(options["points"].rows):
+        failures.append("the given tokens")
+    if options["tokens"] == "hemisphere" and not in_open_hemisphere(exact.tokens):
+        failures.append("tokens in an open hemisphere")
     if options["heads"] == "scalar":  # the stated strengths: every hypothesis of the family follows
         expected = [[[stated(lam) if i == j else 0 for j in range(d)] for i in range(d)] for lam in options["lambdas"]]
         if exact.score_matrices != expected:
@@ -75,3 +84,10 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
     ):
         failures.append("symmetric heads")
     return failures
+
+
+def in_open_hemisphere(tokens: list[list[Fraction]]) -> bool:
+    """A sufficient exact test that the tokens lie in one open hemisphere: <x_i, c> > 0 for every i, with c the sum
+    of the tokens (then they lie in {y : <y, c> > 0}); False does not show that no hemisphere holds them."""
+    centre = [sum(column, Fraction(0)) for column in zip(*tokens, strict=True)]
+    return all(sum((a * b for a, b in zip(x, centre, strict=True)), Fraction(0)) > 0 for x in tokens)

@@ -45,19 +45,29 @@ def _value(option: Option, number: float) -> Any:
     return [number] * SIZES["H"] if option.per_head else number
 
 
+def _valid(option: Option, n: int = SIZES["n"]) -> Any:
+    """A value the option accepts: a number inside its domain, a count of 2, or n unit rows of R^d (exact)."""
+    if option.kind == "count":
+        return 2
+    if option.kind == "tokens":
+        return [[int(i == j) for j in range(SIZES["d"])] for i in range(n)]
+    return _value(option, _inside(option.domain, n))
+
+
 def _claim(kind: str, family: Family, **given: Any) -> dict[str, Any]:
     return {**SIZES, **PLAIN, kind: family.name, **given}
 
 
 FAMILIES = [("heads", f) for f in HEAD_FAMILIES.values()] + [("tokens", f) for f in TOKEN_FAMILIES.values()]
-OPTIONED = [(kind, f, o) for kind, f in FAMILIES for o in f.options]
+#: The numeric options (counts and the user's tokens are attacked in tests/checks/claimsfile/test_starts.py).
+OPTIONED = [(kind, f, o) for kind, f in FAMILIES for o in f.options if o.kind == "number"]
 BOUNDED = [(kind, f, o) for kind, f, o in OPTIONED if o.domain.low or o.domain.high]
 
 
 @pytest.mark.parametrize(("kind", "family", "option"), OPTIONED, ids=lambda v: getattr(v, "name", v))
 def test_each_declared_option_is_read_within_its_domain(kind: str, family: Family, option: Option) -> None:
     number = _inside(option.domain, SIZES["n"])
-    given = {o.name: _value(o, _inside(o.domain, SIZES["n"])) for o in family.options}
+    given = {o.name: _valid(o) for o in family.options}
     options = _options(_claim(kind, family, **given))
     assert options[option.name] == _value(option, number)
     if option.default is not None:
@@ -72,7 +82,7 @@ def test_each_declared_option_is_read_within_its_domain(kind: str, family: Famil
 
 @pytest.mark.parametrize(("kind", "family", "option"), BOUNDED, ids=lambda v: getattr(v, "name", v))
 def test_a_value_outside_an_options_domain_is_one_clear_error(kind: str, family: Family, option: Option) -> None:
-    given = {o.name: _value(o, _inside(o.domain, SIZES["n"])) for o in family.options}
+    given = {o.name: _valid(o) for o in family.options}
     ends = [(e, -1) for e in [option.domain.low] if e] + [(e, 1) for e in [option.domain.high] if e]
     for end, side in ends:
         edge = float(end.at(SIZES["n"]))
@@ -88,7 +98,7 @@ def test_an_option_of_another_family_names_the_families_that_take_it(name: str) 
     takers = [f.name for _, f in FAMILIES if option in f.options]
     heads = next(f for f in HEAD_FAMILIES.values() if option not in f.options)
     tokens = next(f for f in TOKEN_FAMILIES.values() if option not in f.options)
-    given = {o.name: _value(o, _inside(o.domain, SIZES["n"])) for o in (*heads.options, *tokens.options)}
+    given = {o.name: _valid(o) for o in (*heads.options, *tokens.options)}
     fields = {**SIZES, "heads": heads.name, "tokens": tokens.name, **given}
     assert name not in _options(fields)
     with pytest.raises(InputError, match="only used with") as refused:
@@ -98,7 +108,7 @@ def test_an_option_of_another_family_names_the_families_that_take_it(name: str) 
 
 @pytest.mark.parametrize(("kind", "family"), [(k, f) for k, f in FAMILIES if f.d_at_least])
 def test_a_dimension_below_the_familys_bound_is_refused(kind: str, family: Family) -> None:
-    given = {o.name: _value(o, _inside(o.domain, 5)) for o in family.options}
+    given = {o.name: _valid(o, 5) for o in family.options}
     least = family.least_d(5, 3)
     fields = {"n": 5, "H": 3, **PLAIN, kind: family.name, **given}
     if "lambdas" in given:

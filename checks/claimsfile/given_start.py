@@ -1,0 +1,89 @@
+"""A claim about the trajectory from the user's own exact tokens, refuted exactly at its start (t = 0).
+
+`non-negative`, `at-most` and `at-least` speak of every time of the trajectory, t = 0 included, and at t = 0 the
+state is the user's tokens exactly as written. The pairwise inner products, the cluster gap and the number of
+clusters for a merge radius are rational functions of the tokens (the radius and bound enter as the exact rationals
+written in the file), so a start that already violates the claim is a counterexample computed without rounding; the
+clustering time is exactly 0 when the cluster gap starts at or below the level.
+Any other quantity, float tokens, or a start that satisfies the claim: None, and the float evidence decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from certificates.kernel.claims.evaluation import exact
+from certificates.kernel.claims.numbers import stated
+from certificates.kernel.claims.schema import DynamicsClaim
+from checks.verdicts import Outcome, Verdict
+
+Rows = tuple[tuple[Fraction, ...], ...]
+METHOD = "exact: the claimed quantity at the start t = 0, the user's tokens exactly as written"
+
+
+def _products(rows: Rows) -> list[Fraction]:
+    return [
+        sum((a * b for a, b in zip(x, y, strict=True)), Fraction(0)) for i, x in enumerate(rows) for y in rows[i + 1 :]
+    ]
+
+
+def _cluster_count(rows: Rows, radius: Fraction) -> Fraction:
+    """Connected components of |x_i - x_j| <= radius, i.e. 2 - 2 <x_i, x_j> <= radius^2 for unit tokens."""
+    parent = list(range(len(rows)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, x in enumerate(rows):
+        for j in range(i + 1, len(rows)):
+            product = sum((a * b for a, b in zip(x, rows[j], strict=True)), Fraction(0))
+            if 2 - 2 * product <= radius * radius:
+                parent[root(j)] = root(i)
+    return Fraction(len({root(i) for i in range(len(rows))}))
+
+
+EXACT: dict[str, Callable[[Rows, Fraction | None], Fraction]] = {
+    "least_inner_product": lambda rows, _: min(_products(rows)),
+    "largest_inner_product": lambda rows, _: max(_products(rows)),
+    "cluster_gap": lambda rows, _: 1 - min(_products(rows)),
+    "cluster_count": lambda rows, radius: _cluster_count(rows, radius),  # type: ignore[arg-type]
+}
+"""The quantities computed exactly at exact unit tokens (their float evaluators are `checks.model.observables`)."""
+
+
+def refuted_at_start(claim: DynamicsClaim) -> Outcome | None:
+    """REFUTED with the exact value at t = 0 when the user's exact tokens violate the claim there; None otherwise."""
+    options = claim.options
+    given = options.get("points")
+    if given is None or not given.exact or claim.quantity not in (*EXACT, "clustering_time"):
+        return None
+    if claim.property not in ("non-negative", "at-most", "at-least") or options.get("head") is not None:
+        return None
+    bound = Fraction(0)
+    if claim.target is not None:
+        value = exact(claim.target, {})
+        if value is None:
+            return None
+        bound = value
+    if claim.quantity == "clustering_time":  # T = 0 exactly when the gap starts at or below the level, else unknown
+        if EXACT["cluster_gap"](given.rows, None) > stated(options["level"]):
+            return None
+        at_start = Fraction(0)
+    else:
+        radius = stated(options["radius"]) if "radius" in options else None
+        at_start = EXACT[claim.quantity](given.rows, radius)
+    holds = at_start <= bound if claim.property == "at-most" else at_start >= bound
+    if holds:
+        return None
+    relation = {"non-negative": "< 0", "at-most": f"> {bound}", "at-least": f"< {bound}"}[claim.property]
+    witness = {
+        "verified_by": "exact",
+        "time": 0,
+        "quantity": claim.quantity,
+        "value": str(at_start),
+        "reading": f"at t = 0 (the given tokens) {claim.quantity} = {at_start} {relation}, computed exactly",
+    }
+    return Outcome(Verdict.REFUTED, METHOD, witness=witness, cases=1)

@@ -1,0 +1,145 @@
+"""Starts and observables people use: the user's own tokens, a hemisphere, groups, a near collision; inner products,
+clusters, the attention matrix and the clustering time (issue 27, item 5).
+
+True and false examples are decided rightly (examples/starts.toml), a start that violates the claim is refuted
+exactly, a witness must use exactly the given tokens, and bad token data (off the sphere, malformed, huge, a FIFO)
+is one clear error.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.claims.given_tokens import MAX_FILE_BYTES
+from certificates.kernel.claims.loader import load_claims, parse_claims
+from certificates.kernel.claims.witness_family import family_failures, in_open_hemisphere
+from certificates.kernel.errors import InputError
+from checks.claimsfile.register import register_claims
+from checks.model import families, field
+from checks.model.configuration import Configuration
+from checks.registry import Context
+from checks.runner import run_claims
+from checks.verdicts import Verdict
+
+ROOT = Path(__file__).resolve().parents[3]
+UNIT = '[["3/5", "4/5", 0], [1, 0, 0], [0, "-4/5", "3/5"], [0, 0, 1]]'
+
+
+def claim(points: str, n: int = 4, d: int = 3, **fields: str) -> str:
+    heads = {"heads": '"scalar"', "lambdas": "[1.0]"} if "heads" not in fields else {}
+    body = {"quantity": '"energy"', "property": '"non-decreasing"', **heads} | fields
+    lines = "\n".join(f"{key} = {value}" for key, value in body.items())
+    return (
+        f'[[claim]]\nid = "c"\nkind = "dynamics"\n{lines}\ntokens = "given"\npoints = {points}\n'
+        f"n = {n}\nd = {d}\nbeta = 1.0\n"
+    )
+
+
+def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
+    claims = load_claims(ROOT / "examples" / "starts.toml")
+    results = run_claims(register_claims(claims).claims(), Context("quick", seed=0, certificate_dir=tmp_path))
+    verdicts = {r.claim.id: r.verdict for r in results}
+    refuted = {i for i in verdicts if any(word in i for word in ("wrong", "energy", "entropy", "early", "positive"))}
+    assert refuted == {i for i, v in verdicts.items() if v is Verdict.REFUTED}, verdicts
+    assert all(verdicts[i] is Verdict.CONFIRMED for i in set(verdicts) - refuted), verdicts
+    exact = {r.claim.id: r.outcomes[0][1].witness for r in results if r.claim.id.startswith("given.")}
+    assert exact["given.inner-products.start-wrong"]["value"] == "-3/5"
+    assert exact["given.groups.merged-early"]["value"] == "2"
+    assert exact["given.clustering-time.positive"]["value"] == "0"
+
+
+def test_exact_tokens_must_be_exactly_unit_and_float_tokens_within_tolerance() -> None:
+    tokens = parse_claims(claim(UNIT))[0].options["points"]
+    assert tokens.exact and tokens.rows[0] == (Fraction(3, 5), Fraction(4, 5), Fraction(0))
+    with pytest.raises(InputError, match="token 1 is not on the unit sphere: \\|x\\|\\^2 = 26/25"):
+        parse_claims(claim('[["3/5", "4/5", 0], ["1", "1/5", 0], [0, 0, 1], [0, 1, 0]]'))
+    floats = parse_claims(claim("[[0.6, 0.8, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]"))[0]
+    assert not floats.options["points"].exact
+    with pytest.raises(InputError, match="token 0 is not on the unit sphere"):
+        parse_claims(claim("[[0.6, 0.8000001, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]"))
+    with pytest.raises(InputError, match="the claim states n = 5"):
+        parse_claims(claim(UNIT, n=5))
+    with pytest.raises(InputError, match="same number of entries"):
+        parse_claims(claim("[[1, 0, 0], [0, 1], [0, 0, 1], [1, 0, 0]]"))
+    with pytest.raises(InputError, match="not a number"):
+        parse_claims(claim('[["1", "x", 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]]'))
+
+
+def test_token_files_are_read_with_limits(tmp_path: Path) -> None:
+    X = families.random_sphere_tokens(4, 3, np.random.default_rng(0))
+    np.save(tmp_path / "x.npy", X)
+    np.save(tmp_path / "f.npy", np.asfortranarray(X))
+    for name in ("x.npy", "f.npy"):
+        rows = parse_claims(claim(f'"{name}"'), "t.toml", tmp_path)[0].options["points"].rows
+        assert np.allclose(np.array(rows), X, atol=1e-15)
+    (tmp_path / "exact.csv").write_text("3/5,4/5,0\n1,0,0\n0,-4/5,3/5\n0,0,1\n")
+    assert parse_claims(claim('"exact.csv"'), "t.toml", tmp_path)[0].options["points"].exact
+    bad = {
+        "ragged.csv": ("1,0,0\n0,1\n0,0,1\n1,0,0\n", "same number of entries"),
+        "words.csv": ("1,0,0\n0,one,0\n0,0,1\n1,0,0\n", "line 2.*not a number"),
+        "quote.csv": ('1,0,0\n"0,1,0\n0,0,1\n', "not a number|malformed"),
+        "off.csv": ("0.6,0.8,0\n2,0,0\n0,1,0\n0,0,1\n", "token 1 is not on the unit sphere"),
+        "fake.npy": ("not numpy", "not a .npy file"),
+        "x.txt": ("1,0,0\n", "a .npy or .csv file"),
+    }
+    for name, (text, reason) in bad.items():
+        (tmp_path / name).write_text(text)
+        with pytest.raises(InputError, match=reason):
+            parse_claims(claim(f'"{name}"'), "t.toml", tmp_path)
+    np.save(tmp_path / "strings.npy", np.array([["a", "b"], ["c", "d"]]))
+    with pytest.raises(InputError, match="2-D array"):
+        parse_claims(claim('"strings.npy"'), "t.toml", tmp_path)
+    with open(tmp_path / "huge.csv", "wb") as handle:
+        handle.truncate(MAX_FILE_BYTES + 1)
+    with pytest.raises(InputError, match="larger than"):
+        parse_claims(claim('"huge.csv"'), "t.toml", tmp_path)
+    os.mkfifo(tmp_path / "pipe.csv")
+    with pytest.raises(InputError, match="FIFO"):
+        parse_claims(claim('"pipe.csv"'), "t.toml", tmp_path)
+    with pytest.raises(InputError, match="cannot read"):
+        parse_claims(claim('"missing.npy"'), "t.toml", tmp_path)
+
+
+def test_bad_tokens_are_a_one_line_error_from_the_cli(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(claim('[["3/5", "3/5", 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]'))
+    done = subprocess.run([sys.executable, "-m", "checks", "check", str(path)], capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "not on the unit sphere" in done.stderr
+
+
+def test_a_witness_of_a_given_start_must_use_exactly_the_given_tokens() -> None:
+    options = parse_claims(claim(UNIT, heads='"random-general"', H="2"))[0].options
+    rows = [list(row) for row in options["points"].rows]
+    heads = [[[Fraction(int(i == j)) for j in range(3)] for i in range(3)]] * 2
+    exact = ExactConfiguration(rows, heads, heads, Fraction(1), "sphere", "usa")
+    assert family_failures(options, exact) == []
+    other = [rows[1], rows[0], *rows[2:]]  # the same tokens, another start
+    forged = ExactConfiguration(other, heads, heads, Fraction(1), "sphere", "usa")
+    assert family_failures(options, forged) == ["the given tokens"]
+
+
+def test_the_exact_hemisphere_test_refuses_tokens_it_cannot_place() -> None:
+    half = [[Fraction(3, 5), Fraction(4, 5)], [Fraction(1), Fraction(0)], [Fraction(3, 5), Fraction(-4, 5)]]
+    assert in_open_hemisphere(half)
+    assert not in_open_hemisphere([[Fraction(1), Fraction(0)], [Fraction(-1), Fraction(0)]])  # antipodal
+
+
+def test_the_new_draws_and_observables() -> None:
+    rng = np.random.default_rng(4)
+    X = families.near_collision_tokens(6, 3, 1e-3, rng)
+    assert abs(np.linalg.norm(X[0] - X[1]) - 1e-3) < 1e-12
+    groups = families.group_tokens(9, 4, 3, 0.02, rng)
+    cfg = Configuration.create(groups, families.scalar_heads([1.0], 4), beta=1.0)
+    assert field.cluster_count(cfg, 0.1) == 3 and field.cluster_count(cfg, 3.0) == 1
+    assert field.least_inner_product(cfg) < field.largest_inner_product(cfg) <= 1
+    with pytest.raises(InputError, match="do not fit"):
+        families.group_tokens(8, 2, 8, 0.3, rng)
