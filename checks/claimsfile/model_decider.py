@@ -1,6 +1,7 @@
 """Deciding a `model` claim: PROVED for all n, d, H by the symbolic reduction, REFUTED by a certified configuration,
-otherwise the adversarial search's CONFIRMED (no violation found) or INCONCLUSIVE (a float violation that no exact
-rounding settled).
+otherwise the adversarial search's CONFIRMED (no violation found at enough configurations where the claim was
+tested, and for a strict relation none within float error of equality) or INCONCLUSIVE (a float violation that no
+exact rounding settled, or too little evidence).
 
 The proof (`checks.claimsfile.model_reduction`) comes first: it is exact and general. When it does not close, the
 claim may still be true (the reducible subset is small) or false: the search (`checks.evidence.model_witnesses`)
@@ -17,6 +18,8 @@ from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 
 SEARCH = "adversarial float search over the claim's configurations, exact rounding, ball-verified negation"
+#: Fewest configurations at which the claim was actually tested (its given conditions held) for a CONFIRMED.
+MIN_TESTED = 100
 
 
 def decide_model(claim: object, ctx: Context) -> Outcome:
@@ -39,7 +42,19 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
         reasons = "; ".join(dict.fromkeys(found.reasons)) or "no candidate could be rounded"
         notes = f"not proved ({why}); {found.candidates} float violations, none certified ({reasons})"
         return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
-    evaluations = int(found.evidence["evaluations"])
+    evaluations, tested = int(found.evidence["evaluations"]), int(found.evidence["tested"])
+    if tested < MIN_TESTED:
+        notes = (
+            f"not proved ({why}); the given conditions held at {tested} of the {evaluations} configurations tried, "
+            "too few to confirm anything"
+        )
+        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
+    if claim.relation.op in ("<", ">") and found.worst <= VIOLATION:  # type: ignore[attr-defined]
+        notes = (
+            f"not proved ({why}); the strict relation came within float error of equality (worst relative margin "
+            f"{found.worst:.3g}): floats cannot tell a strict claim from one that fails at equality"
+        )
+        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
     return Outcome(
         Verdict.CONFIRMED,
         SEARCH,

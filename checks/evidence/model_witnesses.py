@@ -134,8 +134,16 @@ def search_and_certify(claim: ModelClaim, ctx: Context) -> SearchOutcome:
     budget = adversarial.BUDGETS["thorough" if ctx.thorough else "quick"]
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
-    result = adversarial.search(family, lambda cfg: margin(claim, cfg), budget, ctx.rng(claim.id), ctx.check_budget)
-    out = SearchOutcome(result.evidence(), result.worst)
+    tested = 0
+
+    def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
+        nonlocal tested
+        value, where = margin(claim, cfg)
+        tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
+        return value, where
+
+    result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
+    out = SearchOutcome(result.evidence() | {"tested": tested}, result.worst)
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
     out.candidates = len(found)
     symmetric = draws.heads != "random-general"
