@@ -364,6 +364,8 @@ def _asymptotic(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
         over = sp.Integer(1)
     else:
         relation, (reference, extra) = "limit", _defined(raw, "limit", symbols)
+        if variable in reference.free_symbols:
+            raise InputError("limit", raw["limit"], f"a limit as {variable} -> oo cannot depend on {variable}")
         over, more = _defined(raw, "over", symbols) if "over" in raw else (sp.Integer(1), ())
         extra += more
     subject = (

@@ -166,6 +166,7 @@ def test_what_the_checked_route_cannot_settle_is_inconclusive_with_the_reason() 
         ({"order": "O(n)", "as": "n -> 5"}, "as"),
         ({"order": "O(n)", "expr": "n"}, "expr"),
         ({"order": "O(n)", "attention": "usa"}, "attention"),
+        ({"limit": "1/(2*lam) + 1/n", "over": "log(n)"}, "limit"),  # a limit as n -> oo that depends on n
     ],
 )
 def test_bad_input_is_a_clear_error(fields: dict[str, str], field: str) -> None:
