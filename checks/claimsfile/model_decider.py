@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from checks.claimsfile.model_reduction import METHOD, prove_model
 from checks.evidence.adversarial import VIOLATION
-from checks.evidence.model_witnesses import search_and_certify, witness_record
+from checks.evidence.model_witnesses import search_and_certify, sizes_covered, witness_record
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 
@@ -61,6 +61,6 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
         cases=max(evaluations, 1),
         worst_margin=found.worst,
         tolerance=VIOLATION,
-        notes=f"not proved symbolically ({why}); no violation in {evaluations} evaluations",
+        notes=f"not proved symbolically ({why}); no violation in {evaluations} evaluations ({sizes_covered()})",
         details=details,
     )

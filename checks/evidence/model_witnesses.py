@@ -33,6 +33,20 @@ from checks.registry import Context
 
 #: A given condition counts as holding in floats above this margin (the balls decide for the witness).
 GIVEN_SLACK = 1e-9
+#: The sizes the search draws: small ones most often (witnesses stay small to certify), larger ones too, so that a
+#: claim false only beyond a few tokens or heads is not confirmed on small ones alone (the notes say the range);
+#: at most what a certificate may hold (12 tokens, dimension 12, 8 heads: `certificates.kernel.format`).
+TOKENS = (2, 3, 4, 5, 6, 8, 10, 12)
+HEADS = (1, 2, 3, 4, 6, 8)
+#: The share of draws from the small sizes (n <= 5, H <= 3, d <= 5).
+SMALL_SHARE = 0.7
+#: Dimensions drawn above the least one (max(H, 2)).
+EXTRA_DIMENSIONS = 4
+
+
+def sizes_covered() -> str:
+    """The sizes the search draws, for a CONFIRMED's notes."""
+    return f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
 
 
 def float_algebra(cfg: Configuration) -> NumericAlgebra:
@@ -105,8 +119,12 @@ class Draws:
         return Draws(heads, "aligned-values" in wanted, "symmetric-values" in wanted)
 
     def draw(self, claim: ModelClaim, rng: np.random.Generator) -> Configuration:
-        n, H = int(rng.integers(2, 6)), int(rng.integers(1, 4))
-        d = int(rng.integers(max(H, 2), 6))
+        if rng.random() < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
+            n, H = int(rng.integers(2, 6)), int(rng.integers(1, 4))
+            d = int(rng.integers(max(H, 2), 6))
+        else:
+            n, H = int(rng.choice(TOKENS)), int(rng.choice(HEADS))
+            d = int(rng.integers(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1))
         options: dict[str, Any] = {"scale": 2.0, "lambdas": list(rng.uniform(0.3, 2.0, size=H))}
         M = families.draw_heads(self.heads, H, d, rng, options)
         values_family = "random-symmetric" if self.symmetric_values else "random-general"

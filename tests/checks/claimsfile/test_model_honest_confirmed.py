@@ -50,3 +50,27 @@ def test_untested_or_borderline_claims_are_not_confirmed(tmp_path: Path) -> None
     assert report.verdicts["strict-monotone"] is Verdict.INCONCLUSIVE
     assert "within float error of equality" in _notes(report, "strict-monotone")
     assert report.verdicts["monotone"] is Verdict.PROVED  # the non-strict statement is Theorem 11
+
+
+SIZES = """
+[[claim]]
+id = "few-heads"
+kind = "model"
+lhs = "H"
+op = "<="
+rhs = "3"
+
+[[claim]]
+id = "few-tokens"
+kind = "model"
+lhs = "n"
+op = "<="
+rhs = "5"
+"""
+
+
+def test_a_claim_false_only_beyond_small_sizes_is_refuted(tmp_path: Path) -> None:
+    """The search draws larger sizes too: a statement false only for more heads or tokens is not confirmed."""
+    report = checks.check(SIZES, certificates=tmp_path, progress=False)
+    assert report.verdicts["few-heads"] is Verdict.REFUTED
+    assert report.verdicts["few-tokens"] is Verdict.REFUTED
