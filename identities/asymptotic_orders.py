@@ -12,6 +12,8 @@ lower/g and upper/g (and of g/lower), each computed by `identities.limits.at_inf
 - `Theta(g)`: lim lower/g = a > 0 (proved) and lim upper/g finite: c g <= Q <= C g for large v. REFUTED when
   lim upper/g = 0 (Q/g -> 0) or lim g/lower = 0 (Q/g -> oo).
 - `O(g)`: both limits finite (|Q|/g is eventually bounded); REFUTED when lim g/lower = 0.
+- `Omega(g)` (Q >= c g for large v, some c > 0): lim lower/g = a > 0 (proved), or g/lower -> 0 (Q/g -> oo);
+  REFUTED when lim upper/g = 0 (Q/g -> 0, below every c > 0).
 - `o(g)`: lim upper/g = 0 and lim lower/g = 0; REFUTED when lim lower/g > 0 or lim g/lower = 0.
 - `~ g` (Q/g -> 1): both limits identically 1; REFUTED when the limit of upper/g is proved < 1, that of lower/g
   proved > 1, a common limit proved != 1, or g/lower -> 0.
@@ -33,7 +35,7 @@ from identities import limits, signs
 from identities.derivation import Derivation
 from identities.zero_test import is_identically_zero
 
-RELATIONS = ("limit", "Theta", "O", "o", "~")
+RELATIONS = ("limit", "Theta", "O", "Omega", "o", "~")
 
 
 @dataclass(frozen=True)
@@ -205,6 +207,20 @@ def _big_o(seen: _Limits, reference: sp.Expr, facts: signs.Facts, separated: Sep
     return Decision("undecided", f"the limits of the bracket over {seen.label} are not established")
 
 
+def _big_omega(seen: _Limits, reference: sp.Expr, facts: signs.Facts, separated: Separated) -> Decision:
+    low, high = seen.of("lower"), seen.of("upper")
+    if high is not None and _zero(high):
+        return Decision(
+            "refuted",
+            f"{seen.ratio()} <= upper/{seen.label} -> 0: no c > 0 has Q >= c g for large {seen.bracket.variable}",
+        )
+    if _positive(low, facts):
+        return Decision("proved", f"{seen.ratio()} >= lower/{seen.label} -> {low} > 0")
+    if _faster(seen):
+        return Decision("proved", f"{seen.label}/lower -> 0: Q/{seen.label} -> oo")
+    return Decision("undecided", f"the limits ({low}, {high}) of the bracket over {seen.label} do not settle Omega")
+
+
 def _little_o(seen: _Limits, reference: sp.Expr, facts: signs.Facts, separated: Separated) -> Decision:
     low, high = seen.of("lower"), seen.of("upper")
     if _zero(low) and _zero(high):
@@ -242,6 +258,7 @@ _RULES: dict[str, Callable[[_Limits, sp.Expr, signs.Facts, Separated], Decision]
     "limit": _limit,
     "Theta": _theta,
     "O": _big_o,
+    "Omega": _big_omega,
     "o": _little_o,
     "~": _asymptotic,
 }

@@ -15,6 +15,7 @@ import sympy as sp
 
 from certificates.kernel.claims.domains import contains
 from certificates.kernel.claims.evaluation import EvaluationError, ball
+from certificates.kernel.claims.orders import ORDERS
 from certificates.kernel.claims.schema import AsymptoticClaim
 from certificates.kernel.claims.symbolic import within
 from certificates.kernel.inert import inert
@@ -75,7 +76,7 @@ def _decide(claim: AsymptoticClaim) -> Outcome:
 def _label(claim: AsymptoticClaim) -> str:
     raw = claim.raw.get("over" if claim.relation == "limit" else "order", "1")
     text = str(raw).strip().lstrip("~").strip()
-    for name in ("Theta", "O", "o"):
+    for name in ORDERS:
         if text.startswith(f"{name}(") and text.endswith(")"):
             return f"({text[len(name) + 1 : -1]})"
     return f"({text})"

@@ -43,6 +43,19 @@ def test_a_loose_bracket_settles_only_what_both_sides_give() -> None:
     assert ao.decide(loose, "o", sp.sqrt(x), _never).status == "refuted"  # sqrt(x)/lower -> 0
 
 
+def test_omega_needs_a_positive_lower_limit_and_fails_when_the_upper_one_vanishes() -> None:
+    """Omega(g): Q >= c g for large x. x <= Q <= x^2 is Omega(x) (and Omega(sqrt(x)), g/lower -> 0); it is not
+    Omega(x^3) (upper/g -> 0); Omega(x^2) is open (lower/x^2 -> 0, upper/x^2 -> 1)."""
+    loose = _bracket(x, x**2)
+    assert ao.decide(loose, "Omega", x, _never).status == "proved"
+    assert ao.decide(loose, "Omega", sp.sqrt(x), _never).status == "proved"
+    refuted = ao.decide(loose, "Omega", x**3, _never)
+    assert refuted.status == "refuted" and "large x" in refuted.reason
+    assert ao.decide(loose, "Omega", x**2, _never).status == "undecided"
+    # a lower bound that is not proved positive does not give Q/g -> oo
+    assert ao.decide(_bracket(x - x**2, x**2), "Omega", sp.sqrt(x), _never).status == "undecided"
+
+
 def test_a_bracket_whose_proof_failed_decides_nothing() -> None:
     broken = Derivation()
     broken.zero("a wrong step", x - 1)

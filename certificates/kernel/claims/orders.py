@@ -3,11 +3,11 @@
 An `asymptotic` claim states how a quantity behaves as one variable tends to infinity:
 
 - `as = "n -> oo"` (the variable: n, d or beta; `oo` or `infinity`);
-- `order = "Theta(g)"`, `"O(g)"`, `"o(g)"` or `"~ g"` (Q/g -> 1), or `limit = "L"` (Q -> L, or Q/over -> L with
-  `over = "g"`), g and L formulas of the expression grammar (`certificates.kernel.claims.expressions`).
+- `order = "Theta(g)"`, `"O(g)"`, `"Omega(g)"`, `"o(g)"` or `"~ g"` (Q/g -> 1), or `limit = "L"` (Q -> L, or
+  Q/over -> L with `over = "g"`), g and L formulas of the expression grammar (`certificates.kernel.claims.expressions`).
 
 The text of `order` is checked character by character (the grammar's characters and `~`), then `ast.parse` only
-builds a syntax tree: the whole text must be one call of Theta, O or o with one positional argument, or `~`
+builds a syntax tree: the whole text must be one call of Theta, O, Omega or o with one positional argument, or `~`
 followed by a formula. The argument's own text is parsed by `parse_defined`, with every check of the grammar;
 nothing is executed.
 
@@ -29,7 +29,7 @@ from certificates.kernel.claims.expressions import parse_defined
 from certificates.kernel.claims.problems import ExpressionError
 
 #: The relations an order states (`limit` is stated with the `limit` field).
-ORDERS = ("Theta", "O", "o")
+ORDERS = ("Theta", "O", "Omega", "o")
 VARIABLES = ("n", "d", "beta")
 _APPROACH = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*->\s*(oo|infinity)\s*$")
 _OUTSIDE = re.compile(r"[^A-Za-z0-9_+\-*/().,\s~]")
@@ -81,9 +81,12 @@ def parse_approach(text: object, allowed: tuple[str, ...]) -> str:
 
 
 def parse_order(text: object, symbols: Mapping[str, sp.Expr]) -> tuple[str, sp.Expr, tuple[Condition, ...]]:
-    """(relation, g, conditions) of `"Theta(g)"`, `"O(g)"`, `"o(g)"` or `"~ g"`; ExpressionError otherwise."""
+    """(relation, g, conditions) of `"Theta(g)"`, `"O(g)"`, `"Omega(g)"`, `"o(g)"` or `"~ g"`; ExpressionError
+    otherwise."""
     if not isinstance(text, str) or not text.strip():
-        raise ExpressionError(repr(text), 'an order is a string such as "Theta(log(n))", "O(n)", "o(n)" or "~ n"')
+        raise ExpressionError(
+            repr(text), 'an order is a string such as "Theta(log(n))", "O(n)", "Omega(n)", "o(n)" or "~ n"'
+        )
     body = text.strip()
     outside = _OUTSIDE.search(body)
     if outside is not None:
@@ -102,7 +105,7 @@ def parse_order(text: object, symbols: Mapping[str, sp.Expr]) -> tuple[str, sp.E
         and not tree.keywords
         and not isinstance(tree.args[0], ast.Starred)
     ):
-        raise ExpressionError(text, "expected one of Theta(g), O(g), o(g) or ~ g, with g a formula")
+        raise ExpressionError(text, "expected one of Theta(g), O(g), Omega(g), o(g) or ~ g, with g a formula")
     argument = ast.get_source_segment(body, tree.args[0])
     if argument is None:
         raise ExpressionError(text, "the argument of the order cannot be read")

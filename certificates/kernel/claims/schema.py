@@ -136,8 +136,8 @@ class DynamicsClaim(UserClaim):
 
 @dataclass(frozen=True, kw_only=True)
 class AsymptoticClaim(UserClaim):
-    """quantity relation reference as variable -> oo (`certificates.kernel.claims.orders`): relation is Theta, O, o,
-    ~ or limit (quantity/over -> reference); `expr` and the domain only for quantity = "expression"."""
+    """quantity relation reference as variable -> oo (`certificates.kernel.claims.orders`): relation is Theta, O, Omega,
+    o, ~ or limit (quantity/over -> reference); `expr` and the domain only for quantity = "expression"."""
 
     quantity: str
     attention: str
@@ -336,7 +336,7 @@ def _asymptotic(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
         if key in raw and not needed:
             raise InputError(key, raw[key], "only used with quantity = expression")
     if ("order" in raw) == ("limit" in raw):
-        raise InputError("order", raw.get("order"), "state exactly one of `order` (Theta, O, o, ~) and `limit`")
+        raise InputError("order", raw.get("order"), "state exactly one of `order` (Theta, O, Omega, o, ~) and `limit`")
     if "over" in raw and "limit" not in raw:
         raise InputError("over", raw["over"], "only used with `limit` (quantity/over -> limit)")
     domains: dict[sp.Symbol, Domain] = {}

@@ -99,6 +99,10 @@ def test_deliberately_wrong_orders_are_refuted_and_true_ones_proved() -> None:
         + softmax("half-the-constant", order="~ log(n)/lam")
         + softmax("linear-upper", order="O(n)")
         + softmax("sublinear", order="o(n)")
+        + softmax("at-least-linear", order="Omega(n)")
+        + softmax("at-least-log", order="Omega(log(n))")
+        + claim("relu-at-least-n-log-d", quantity="clustering_time", attention="relu", order="Omega(n*log(d))",
+                **{"as": "n -> oo"})
         + claim("relu-beta", quantity="clustering_time", attention="relu", order="O(1/beta)",
                 **{"as": "beta -> oo"})
         + claim("relu-beta-tight", quantity="clustering_time", attention="relu", order="Theta(1/beta)",
@@ -112,6 +116,9 @@ def test_deliberately_wrong_orders_are_refuted_and_true_ones_proved() -> None:
         "half-the-constant": Verdict.REFUTED,
         "linear-upper": Verdict.PROVED,
         "sublinear": Verdict.PROVED,
+        "at-least-linear": Verdict.REFUTED,  # T ~ log(n)/(2 lam): below c n for every c > 0
+        "at-least-log": Verdict.PROVED,
+        "relu-at-least-n-log-d": Verdict.REFUTED,  # bounded in n at fixed d
         "relu-beta": Verdict.PROVED,
         # true, but beta T is a sum of logarithms whose positivity the structural sign prover does not read
         "relu-beta-tight": Verdict.INCONCLUSIVE,
@@ -157,7 +164,7 @@ def test_what_the_checked_route_cannot_settle_is_inconclusive_with_the_reason() 
         ({"order": "Theta(n) # comment"}, "order"),
         ({"order": "__import__('os')"}, "order"),
         ({"order": "Theta(n, d)"}, "order"),
-        ({"order": "Omega(n)"}, "order"),
+        ({"order": "omega(n)"}, "order"),
         ({"order": "Theta(m)"}, "order"),
         ({"order": "Theta(n)", "limit": "0"}, "order"),
         ({"over": "n"}, "order"),
