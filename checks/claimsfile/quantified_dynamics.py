@@ -59,6 +59,7 @@ def decide_quantified(claim: DynamicsClaim, ctx: Context, decide_instance: Calla
             continue
         outcome = decide_instance(instance, ctx)
         record = {"point": _text(point), "verdict": outcome.verdict.value, "method": outcome.method}
+        record |= {"cases": outcome.cases or 1, "tolerance": outcome.tolerance or 0.0, "margin": outcome.worst_margin}
         covered.append(record)
         if outcome.verdict is Verdict.REFUTED:
             witness = {"parameter_point": _text(point), **(outcome.witness or {})}
@@ -67,7 +68,9 @@ def decide_quantified(claim: DynamicsClaim, ctx: Context, decide_instance: Calla
                 f"{METHOD.format(len(covered))}; at the refuting point: {outcome.method}",
                 witness=witness,
                 certificates=outcome.certificates,
-                notes=f"refuted at the exact parameter point {_words(point)}; " + (outcome.notes or ""),
+                notes="; ".join(
+                    t for t in (f"refuted at the exact parameter point {_words(point)}", outcome.notes) if t
+                ),
                 details={"covered": covered, "skipped": skipped, "point_details": outcome.details},
             )
     return _over_points(claim, covered, skipped, why)
@@ -76,14 +79,23 @@ def decide_quantified(claim: DynamicsClaim, ctx: Context, decide_instance: Calla
 def _over_points(claim: DynamicsClaim, covered: list[dict[str, Any]], skipped: list[str], why: str) -> Outcome:
     """CONFIRMED when every covered point was PROVED or CONFIRMED, else INCONCLUSIVE; the points listed."""
     held = {Verdict.PROVED.value, Verdict.CONFIRMED.value}
-    points = "; ".join(f"{record['point']}: {record['verdict']}" for record in covered) or "none"
+    points = "; ".join(_point_words(record["point"]) + f": {record['verdict']}" for record in covered) or "none"
     not_whole = f"not decided for the whole domain ({why or 'no exact reduction applies to this claim'})"
     notes = f"{not_whole}; parameter points covered: {points}"
     if skipped:
         notes += f"; skipped: {'; '.join(skipped[:3])}"
     details = {"covered": covered, "skipped": skipped, "symbolic_route": why}
     verdict = Verdict.CONFIRMED if covered and all(r["verdict"] in held for r in covered) else Verdict.INCONCLUSIVE
-    return Outcome(verdict, METHOD.format(len(covered)), notes=notes, details=details, cases=len(covered))
+    margins = [r["margin"] for r in covered if r["margin"] is not None]
+    return Outcome(
+        verdict,
+        METHOD.format(len(covered)),
+        cases=sum(r["cases"] for r in covered),
+        worst_margin=min(margins) if margins else None,
+        tolerance=max((r["tolerance"] for r in covered), default=0.0),
+        notes=notes,
+        details=details,
+    )
 
 
 def _points(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> list[Point]:
@@ -124,4 +136,8 @@ def _text(point: Point) -> dict[str, str]:
 
 
 def _words(point: Point) -> str:
-    return ", ".join(f"{symbol} = {value}" for symbol, value in point.items())
+    return _point_words(_text(point))
+
+
+def _point_words(point: dict[str, str]) -> str:
+    return ", ".join(f"{name} = {value}" for name, value in point.items())

@@ -104,7 +104,12 @@ def _limit(derivation: Derivation, pull: sp.Expr, start: sp.Expr, n: sp.Expr, fa
         moved = start + _u if upward else start - _u
         slope = sp.diff(side, er.rho).subs(er.rho, moved)
         along = signs.Facts({**known.signs, _u: "nonnegative"}, known.shifts)
-        derivation.sign(f"dS/drho > 0 at rho = {moved} for every u >= 0", slope, ">0", along)
+        derivation.sign(
+            f"dS/drho > 0 at rho = rho0 + {'u' if upward else '-u'} for every u >= 0 (rho0 = {start})",
+            slope,
+            ">0",
+            along,
+        )
         if upward:
             derivation.note("so rho increases to 1: eps(t) -> 0", r"\varepsilon(t) \to 0")
             return sp.Integer(0)

@@ -54,9 +54,10 @@ def quantified_fields(raw: dict[str, Any], symbols: dict[str, sp.Symbol]) -> dic
 
 
 def check_domains(found: dict[str, sp.Symbol], domains: dict[sp.Symbol, Domain], n: int | None) -> None:
-    """Each quantified field's domain admits only values its field takes at every point: n and d integers (n >= 2,
-    d >= 1, or a min in the other symbols), beta > 0, rho in (-1/(n-1), 1) for every n of the domain (`n` the file's number, None when n is
-    quantified); read from the rational bounds, so a bound that depends on other symbols proves nothing here."""
+    """Each quantified field's domain admits only values its field takes at every point: n and d integers (n >= 2;
+    d >= 1, or a min in the other symbols), beta > 0, rho in (-1/(n-1), 1) for every n of the domain (`n` the
+    file's number, None when n is quantified); read from the rational bounds, so a bound that depends on other
+    symbols proves nothing here."""
     for path, symbol in found.items():
         domain, key = domains[symbol], path.partition("[")[0]
         low = _rational(domain.low)

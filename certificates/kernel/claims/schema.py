@@ -29,7 +29,13 @@ from certificates.kernel.claims.numbers import float_parameter, stated
 from certificates.kernel.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
 from certificates.kernel.claims.orders import parameter_symbol, parse_approach, parse_order
 from certificates.kernel.claims.problems import ExpressionError
-from certificates.kernel.claims.quantified import FIELD_NAMES, check_domains, instance_fields, quantified_fields
+from certificates.kernel.claims.quantified import (
+    FIELD_NAMES,
+    QUANTIFIABLE,
+    check_domains,
+    instance_fields,
+    quantified_fields,
+)
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
@@ -362,7 +368,9 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
     settled = nonempty.settle(domain_region(domains, order))
     point = settled.point or {}
     if settled.point is None or not all(isinstance(value, Fraction) for value in point.values()):
-        raise InputError("domain", raw["domain"], f"no exact point of the domain found to check the claim ({unsettled})")
+        raise InputError(
+            "domain", raw["domain"], f"no exact point of the domain found to check the claim ({unsettled})"
+        )
     exact_point = {symbol: point[symbol.name] for symbol in order}
     instance = dynamics_instance_of(raw, header, found, exact_point, base)
     options = dict(instance.options)
@@ -375,9 +383,13 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
             options[key] = symbol
     target = None
     if instance.target is not None:
-        known = {key: options[key] if isinstance(options[key], sp.Symbol) else _exact(options[key]) for key in FIELD_NAMES}
+        known = {
+            key: options[key] if isinstance(options[key], sp.Symbol) else _exact(options[key]) for key in FIELD_NAMES
+        }
         target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order})
-    statement = stated or _for_all(domains, order) + _dynamics_statement(raw, instance.quantity, instance.property, options)
+    statement = stated or _for_all(domains, order) + _dynamics_statement(
+        raw, instance.quantity, instance.property, options
+    )
     return dataclasses.replace(
         instance,
         statement=statement,
@@ -406,6 +418,8 @@ def dynamics_instance_of(
     try:
         return _dynamics(fields, header | {"raw": fields}, None, base, values)
     except InputError as exc:
+        if str(exc.field).partition("[")[0] not in QUANTIFIABLE:
+            raise
         raise InputError(exc.field, exc.value, f"at the point {at} of the domain: {exc.reason}") from None
 
 
