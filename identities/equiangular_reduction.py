@@ -127,23 +127,30 @@ def reduced_pull(derivation: Derivation, kind: str, strengths: Sequence[sp.Expr]
 _FACTS = signs.facts(positive=[_positive, n, beta], negative=[_negative], nonnegative=[_u])
 
 
-def on_side(pull: sp.Expr, positive: bool) -> sp.Expr:
+def on_side(pull: sp.Expr, positive: bool, known: signs.Facts | None = None) -> sp.Expr:
     """`pull` for rho > 0 (or rho < 0), where each relu weight max(c rho, 0) is c rho or 0 by the sign of c rho,
-    proved by `identities.signs` (a Max whose sign is not proved is left as it is); usa and softmax are unchanged."""
+    proved by `identities.signs` (a Max whose sign is not proved is left as it is); usa and softmax are unchanged.
+    `known`: facts about the other symbols of `pull` (quantified strengths, beta, n), added to this module's."""
     side = _positive if positive else _negative
+    facts = _FACTS if known is None else with_facts(known)
 
     def settled(node: sp.Max) -> sp.Expr:
         if len(node.args) != 2 or sp.Integer(0) not in node.args:
             return node
         other = node.args[0] if node.args[1] == 0 else node.args[1]
         on = other.xreplace({rho: side})
-        if signs.prove(on, ">=0", _FACTS) is not None:
+        if signs.prove(on, ">=0", facts) is not None:
             return other
-        if signs.prove(on, "<=0", _FACTS) is not None:
+        if signs.prove(on, "<=0", facts) is not None:
             return sp.Integer(0)
         return node
 
     return pull.replace(lambda e: isinstance(e, sp.Max), settled)
+
+
+def with_facts(known: signs.Facts) -> signs.Facts:
+    """`known` and this module's facts (rho on its side, u >= 0; n > 0 and beta > 0 unless `known` says more)."""
+    return signs.Facts({**_FACTS.signs, **known.signs}, dict(known.shifts))
 
 
 def gap_ode(pull: sp.Expr, size: sp.Expr = n) -> sp.Expr:

@@ -57,6 +57,7 @@ from checks.claimsfile.dynamics_starts import (
 )
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
+from checks.claimsfile.quantified_dynamics import decide_quantified
 from checks.evidence import adversarial
 from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.evidence.witnesses import Candidate, certify_first
@@ -79,7 +80,10 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
-    a negative rate) or INCONCLUSIVE."""
+    a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
+    exact points of it (`quantified_dynamics`), each point by this function."""
+    if claim.parameters:
+        return decide_quantified(claim, ctx, decide_dynamics)
     at_start = refuted_at_start(claim)
     if at_start is not None:
         return at_start

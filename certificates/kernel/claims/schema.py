@@ -8,6 +8,7 @@ missing fields and wrong types are InputErrors naming the field; expressions are
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -28,6 +29,13 @@ from certificates.kernel.claims.numbers import float_parameter, stated
 from certificates.kernel.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
 from certificates.kernel.claims.orders import parameter_symbol, parse_approach, parse_order
 from certificates.kernel.claims.problems import ExpressionError
+from certificates.kernel.claims.quantified import (
+    FIELD_NAMES,
+    QUANTIFIABLE,
+    check_domains,
+    instance_fields,
+    quantified_fields,
+)
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
@@ -63,6 +71,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "bound",
             "radius",
             "level",
+            "domain",
         },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
@@ -132,6 +141,12 @@ class DynamicsClaim(UserClaim):
     property: str
     options: dict[str, Any]
     target: sp.Expr | None = None
+    #: Quantified parameters (`certificates.kernel.claims.quantified`): field path ("n", "lambdas[0]") -> symbol,
+    #: the symbols' domains in dependency order; the options then hold these symbols. Empty: one instance.
+    parameters: dict[str, sp.Symbol] = field(default_factory=dict)
+    domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
+    order: list[sp.Symbol] = field(default_factory=list)
+    domain_unsettled: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -272,7 +287,17 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     )
 
 
-def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None, base: Path | None) -> DynamicsClaim:
+def _dynamics(
+    raw: dict[str, Any],
+    header: dict[str, Any],
+    stated: str | None,
+    base: Path | None,
+    values: dict[str, sp.Expr] | None = None,
+) -> DynamicsClaim:
+    """One dynamics claim; a `domain` table makes it quantified (`_quantified`). `values` are the quantified
+    parameters' values by symbol name, which the target may use (an instance of a quantified claim)."""
+    if "domain" in raw:
+        return _quantified(raw, header, stated, base)
     quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
     spec = MODEL_QUANTITIES[quantity]
     if spec.of_trajectory and prop not in ("at-most", "at-least"):
@@ -309,7 +334,17 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None, b
     if target_key is not None:
         if target_key not in raw:
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
-        target = _expression(raw, target_key, {key: _exact(options[key]) for key in ("n", "d", "H", "beta")})
+        known = {key: _exact(options[key]) for key in ("n", "d", "H", "beta")}
+        target = _expression(raw, target_key, known | (values or {}))
+    statement = stated or _dynamics_statement(raw, quantity, prop, options)
+    return DynamicsClaim(
+        **header, statement=statement, quantity=quantity, property=prop, options=options, target=target
+    )
+
+
+def _dynamics_statement(raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any]) -> str:
+    """The generated statement: the quantity, its property and the model options."""
+    spec = MODEL_QUANTITIES[quantity]
     words = ", ".join(f"{key}={value}" for key, value in options.items())
     phrase = {
         "non-decreasing": "is non-decreasing along trajectories",
@@ -319,10 +354,79 @@ def _dynamics(raw: dict[str, Any], header: dict[str, Any], stated: str | None, b
         "at-most": f"is at most {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
         "at-least": f"is at least {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
     }[prop]
-    statement = stated or f"{quantity} {phrase} ({words})."
-    return DynamicsClaim(
-        **header, statement=statement, quantity=quantity, property=prop, options=options, target=target
+    return f"{quantity} {phrase} ({words})."
+
+
+def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None, base: Path | None) -> DynamicsClaim:
+    """A dynamics claim over the points of its `[claim.domain]`: its other fields are validated at a verified
+    point of the domain (an instance), its options hold the symbols, its target is read with them."""
+    if raw.get("tokens") == "given":
+        raise InputError("domain", raw["domain"], "given tokens fix n and d: a claim about them has no domain")
+    domains, order, symbols, unsettled = _domains(raw, "domain")
+    found = quantified_fields(raw, symbols)
+    check_domains(found, domains, raw.get("n") if "n" not in found else None)
+    settled = nonempty.settle(domain_region(domains, order))
+    point = settled.point or {}
+    if settled.point is None or not all(isinstance(value, Fraction) for value in point.values()):
+        raise InputError(
+            "domain", raw["domain"], f"no exact point of the domain found to check the claim ({unsettled})"
+        )
+    exact_point = {symbol: point[symbol.name] for symbol in order}
+    instance = dynamics_instance_of(raw, header, found, exact_point, base)
+    options = dict(instance.options)
+    for path, symbol in found.items():
+        key, _, index = path.partition("[")
+        if index:
+            options[key] = list(options[key])
+            options[key][int(index[:-1])] = symbol
+        else:
+            options[key] = symbol
+    target = None
+    if instance.target is not None:
+        known = {
+            key: options[key] if isinstance(options[key], sp.Symbol) else _exact(options[key]) for key in FIELD_NAMES
+        }
+        target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order})
+    statement = stated or _for_all(domains, order) + _dynamics_statement(
+        raw, instance.quantity, instance.property, options
     )
+    return dataclasses.replace(
+        instance,
+        statement=statement,
+        raw=dict(raw),
+        options=options,
+        target=target,
+        parameters=found,
+        domains=domains,
+        order=order,
+        domain_unsettled=unsettled,
+    )
+
+
+def dynamics_instance_of(
+    raw: dict[str, Any],
+    header: dict[str, Any],
+    found: dict[str, sp.Symbol],
+    point: dict[sp.Symbol, Fraction],
+    base: Path | None = None,
+) -> DynamicsClaim:
+    """The claim at one exact point of its domain, validated as a dynamics claim of its own (InputError naming the
+    point when the family has no member there, e.g. d < n for equiangular tokens)."""
+    fields = instance_fields(raw, found, point)
+    values = {symbol.name: sp.Rational(value.numerator, value.denominator) for symbol, value in point.items()}
+    at = ", ".join(f"{symbol} = {value}" for symbol, value in values.items())
+    try:
+        return _dynamics(fields, header | {"raw": fields}, None, base, values)
+    except InputError as exc:
+        if str(exc.field).partition("[")[0] not in QUANTIFIABLE:
+            raise
+        raise InputError(exc.field, exc.value, f"at the point {at} of the domain: {exc.reason}") from None
+
+
+def dynamics_instance(claim: DynamicsClaim, point: dict[sp.Symbol, Fraction]) -> DynamicsClaim:
+    """A quantified dynamics claim at one exact point of its domain (see dynamics_instance_of)."""
+    header = {"id": claim.id, "kind": claim.kind, "line": claim.line, "title": claim.title}
+    return dynamics_instance_of(claim.raw, header, claim.parameters, point)
 
 
 def _asymptotic(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> AsymptoticClaim:

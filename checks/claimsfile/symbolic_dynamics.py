@@ -1,0 +1,131 @@
+"""The exact route of `exact_dynamics` for every point of a quantified claim's domain at once.
+
+The equiangular reduction is symbolic in n, beta, the strengths and rho (`identities.equiangular_reduction`), so a
+cluster-gap claim of its regime whose parameters are symbols with domains (`certificates.kernel.claims.quantified`)
+is derived once with those symbols: the pull S(rho) of the file's heads, the sign of S(rho0) and the monotonicity
+of S on the side rho0 goes to (which fix lim eps: 0 or n/(n - 1)), the exact rate r* = n S(1) and r* > 0. Every
+sign is proved by `identities.signs` from the domains as facts (each symbol's sign from its rational bounds, n as
+m + min with m >= 0), the claimed target is compared with the exact one by the exact zero test; nothing is
+sampled or evaluated. When a step does not close (signs that depend on the point, a target that is not the
+exact one identically), the route says why and the caller samples exact points of the domain instead.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from certificates.kernel.claims.numbers import stated
+from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.kernel.claims.symbolic import exactly_zero
+from certificates.kernel.inert import inert
+from checks.claimsfile.exact_dynamics import MEANING, SIMPLIFY_SECONDS, applies
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict, derived
+from identities import equiangular_reduction as er
+from identities import signs
+from identities.derivation import Derivation
+
+METHOD = (
+    "exact: the equiangular reduction d eps/dt = -eps (n - (n-1) eps) S(1 - eps) with symbolic parameters, "
+    "for every point of the domain (equiangular_reduction, identities.signs)"
+)
+_u = sp.Symbol("u", nonnegative=True)
+
+
+def prove_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None, str]:
+    """PROVED for the whole domain with the symbolic steps, or (None, why not); (None, "") outside the regime."""
+    if not applies(claim) or claim.target is None:
+        return None, ""
+    options = claim.options
+    facts = domain_facts(claim)
+    n, beta, start = (_value(options[key]) for key in ("n", "beta", "rho"))
+    strengths = [_value(value) for value in options["lambdas"]]
+    derivation = Derivation()
+    derivation.note(MEANING[claim.property])
+    derivation.note("for every point of the domain: " + _facts_text(facts) + " (d does not enter the reduction)")
+    pull = er.reduced_pull(derivation, options["attention"], strengths).subs({er.n: n, er.beta: beta})
+    limit = _limit(derivation, pull, start, n, facts)
+    details: dict[str, Any] = {"meaning": MEANING[claim.property], "pull": str(pull), "limit": str(limit)}
+    if limit is None:
+        return None, "the sign of S(rho0) or the monotonicity of S is not proved on the whole domain"
+    exact = limit
+    if claim.property == "decays-at-rate":
+        exact = er.late_rate(derivation, er.on_side(pull, positive=True, known=facts), n)
+        details["exact_rate"] = str(exact)
+    if derivation.failures:
+        return None, "the derivation did not close: " + "; ".join(derivation.failures)
+    seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
+    zero, left_over = exactly_zero(claim.target - inert(exact), seconds)
+    if not zero:
+        return None, f"the claimed {claim.property} target {claim.target} is not shown equal to {exact} ({left_over})"
+    derivation.zero(f"the claimed target {claim.target} equals {exact} identically", claim.target - inert(exact))
+    if claim.property == "decays-at-rate":
+        if limit != 0:
+            return None, f"eps tends to {limit}, not 0, on the whole domain"
+        derivation.sign(f"r* = {exact} > 0 on the domain", exact, ">0", facts)
+        derivation.note(
+            "with eps -> 0 and F(eps)/eps = -r* + O(eps), eps(t) e^(r* t) -> C in (0, oo) "
+            "[cited: comparison for a scalar ODE]"
+        )
+    outcome = derived(derivation, METHOD, details)
+    return (outcome, "") if outcome.verdict is Verdict.PROVED else (None, outcome.notes)
+
+
+def domain_facts(claim: DynamicsClaim) -> signs.Facts:
+    """The domains as sign facts: each symbol's sign from its rational bounds (as the symbol was declared), and an
+    integer with min m written as m + k, k >= 0 (n >= 2 gives n - 1 > 0)."""
+    known: dict[sp.Expr, str] = {}
+    shifts: dict[sp.Symbol, tuple[sp.Symbol, sp.Rational]] = {}
+    for symbol in claim.order:
+        declared = signs.declared_facts(symbol).signs
+        known.update(declared)
+        domain = claim.domains[symbol]
+        if domain.integer and domain.low is not None and domain.low.is_Rational:
+            offset = sp.Symbol(f"{symbol}_above_min", nonnegative=True)
+            known[offset] = "nonnegative"
+            shifts[symbol] = (offset, domain.low)
+    return signs.Facts(known, shifts)
+
+
+def _limit(derivation: Derivation, pull: sp.Expr, start: sp.Expr, n: sp.Expr, facts: signs.Facts) -> sp.Expr | None:
+    """lim eps from rho0 = start on the whole domain: 0 when S(rho0) > 0 and S increases on [rho0, 1), n/(n - 1)
+    when S(rho0) < 0 and S increases on (-1/(n-1), rho0]; None when a sign is not proved."""
+    known = er.with_facts(facts)
+    for upward, relation in ((True, ">0"), (False, "<0")):
+        side_known = signs.prove(start, relation, known) is not None  # rho keeps the sign of rho0 on its way
+        side = er.on_side(pull, positive=upward, known=facts) if side_known else pull
+        value = side.subs(er.rho, start)
+        if signs.prove(value, relation, known) is None:
+            continue
+        derivation.sign(f"S(rho0) = {value} {relation[:-1]} 0 at rho0 = {start}", value, relation, known)
+        moved = start + _u if upward else start - _u
+        slope = sp.diff(side, er.rho).subs(er.rho, moved)
+        along = signs.Facts({**known.signs, _u: "nonnegative"}, known.shifts)
+        derivation.sign(
+            f"dS/drho > 0 at rho = rho0 + {'u' if upward else '-u'} for every u >= 0 (rho0 = {start})",
+            slope,
+            ">0",
+            along,
+        )
+        if upward:
+            derivation.note("so rho increases to 1: eps(t) -> 0", r"\varepsilon(t) \to 0")
+            return sp.Integer(0)
+        derivation.note("so rho decreases to -1/(n - 1): eps(t) -> n/(n - 1)", r"\varepsilon(t) \to \frac{n}{n-1}")
+        return n / (n - 1)
+    return None
+
+
+def _facts_text(facts: signs.Facts) -> str:
+    words = [f"{atom} {name}" for atom, name in facts.signs.items()]
+    words += [f"{symbol} = {base} + {offset}" for symbol, (base, offset) in facts.shifts.items()]
+    return ", ".join(words) or "no facts"
+
+
+def _value(value: Any) -> sp.Expr:
+    if isinstance(value, sp.Symbol):
+        return value
+    exact = stated(value) if not isinstance(value, Fraction) else value
+    return sp.Rational(exact.numerator, exact.denominator)
