@@ -1,7 +1,8 @@
-"""A certified refutation of a `model` claim: exact data where the claim's negation is settled with balls.
+"""A certified witness of a `model` claim: exact data where the claim's negation (a universal claim's refutation) or
+the claim itself (an existence claim's instance) is settled with balls.
 
 The checker's own test (`certificates.kernel.claims.model_values.settle`) runs at rising precision; once it settles
-the sign that negates the relation, the witness certificate is written with the claim embedded, and `check-cert`
+the sign it looks for, the witness certificate is written with the claim embedded, and `check-cert`
 re-derives the obligation from that claim (`certificates.kernel.claims.model_obligation`).
 """
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.model_values import settle
+from certificates.kernel.claims.model_values import settle, witnessed
 from certificates.kernel.exact import precision
 from certificates.kernel.exprtree import enclosure_text
 from certificates.provers.witness import PRECISIONS, WitnessResult, exact_record
@@ -20,7 +21,8 @@ from certificates.store import write_certificate
 
 
 def certify_model_witness(claim: Any, cfg: ExactConfiguration, at: dict[str, int], directory: Path) -> WitnessResult:
-    """Settle the claim's negation at the exact data (token and head of `at`); write the certificate when it holds."""
+    """Settle the witnessed relation (`model_values.witnessed`: the negation, or for an existence claim the relation)
+    at the exact data (token and head of `at`); write the certificate when it holds."""
     settled = None
     for prec in PRECISIONS:
         with precision(prec):
@@ -32,7 +34,7 @@ def certify_model_witness(claim: Any, cfg: ExactConfiguration, at: dict[str, int
     assert settled is not None
     shown = [settled.value.str(8)]
     if not settled.sign:
-        return WitnessResult(False, shown, {}, reason=f"rhs - lhs = {shown[0]} does not settle the negation")
+        return WitnessResult(False, shown, {}, reason=f"rhs - lhs = {shown[0]} does not settle {witnessed(claim)} 0")
     record = {
         "witness": "model-configuration",
         "configuration": exact_record(cfg),

@@ -6,11 +6,13 @@ exact rounding settled, or too little evidence).
 The proof (`checks.claimsfile.model_reduction`) comes first: it is exact and general. When it does not close, the
 claim may still be true (the reducible subset is small) or false: the search (`checks.evidence.model_witnesses`)
 looks for a violation and certifies it with balls at exact data, in a certificate that `check-cert` re-checks from
-the claim it embeds.
+the claim it embeds. An existence claim (`exists = true`) is decided by the dual route
+(`checks.claimsfile.model_existence`).
 """
 
 from __future__ import annotations
 
+from checks.claimsfile.model_existence import decide_existence
 from checks.claimsfile.model_reduction import METHOD, prove_model
 from checks.evidence.adversarial import VIOLATION
 from checks.evidence.model_witnesses import search_and_certify, sizes_covered, witness_record
@@ -24,6 +26,8 @@ MIN_TESTED = 100
 
 def decide_model(claim: object, ctx: Context) -> Outcome:
     """The verdict of a model claim (see the module docstring)."""
+    if claim.exists:  # type: ignore[attr-defined]
+        return decide_existence(claim, ctx)  # type: ignore[arg-type]
     derivation = prove_model(claim)  # type: ignore[arg-type]
     if derivation.proved:
         return derived(derivation, METHOD)

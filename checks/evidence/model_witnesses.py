@@ -145,8 +145,11 @@ class SearchOutcome:
     reasons: list[str] = field(default_factory=list)
 
 
-def search_and_certify(claim: ModelClaim, ctx: Context) -> SearchOutcome:
-    """The adversarial search over the claim's configurations, then the certification of its best candidates."""
+def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim | None = None) -> SearchOutcome:
+    """The adversarial search for violations of the (universal) claim, then the certification of its best candidates
+    as witnesses of `certify_as` (default: the claim itself; an existence claim whose universal negation `claim` is,
+    so that its certificate embeds the existence claim)."""
+    certified_claim = claim if certify_as is None else certify_as
     draws = Draws.of(claim.hypotheses)
     family = adversarial.Family.of(lambda r: draws.draw(claim, r), "random-sphere", draws.heads, draws.aligned)
     budget = adversarial.BUDGETS["thorough" if ctx.thorough else "quick"]
@@ -183,7 +186,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context) -> SearchOutcome:
             )
             at = dict(zip(("i", "h"), candidate.index, strict=False))
             at = {k: v for k, v in at.items() if k in claim.relation.free}
-            attempt = certify_model_witness(claim, exact, at, certificate_directory(ctx.certificate_dir))
+            attempt = certify_model_witness(certified_claim, exact, at, certificate_directory(ctx.certificate_dir))
             if attempt.verified:
                 out.certified = attempt
                 return out

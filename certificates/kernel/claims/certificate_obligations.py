@@ -18,7 +18,8 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
 - dynamics: an exact configuration of the claim's family (sizes, the file's beta and strengths,
   attention kind, geometry, symmetry, W = M) where the refuting rate is negative;
 - model: an exact configuration of the claim's kind with its hypotheses where the given conditions hold at every
-  token and `rhs - lhs` negates the relation (`certificates.kernel.claims.model_obligation`).
+  token and `rhs - lhs` negates the relation, or states it for an existence claim (`exists = true`;
+  `certificates.kernel.claims.model_obligation`).
 Identities have no other certificates (they are PROVED symbolically or REFUTED at a point).
 What it prints is generated from what it checked: formulas rendered from the trees it evaluated or encoded
 (`certificates.kernel.tree_text`), the domain from the parsed bounds, never the file's own text.

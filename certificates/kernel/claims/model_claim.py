@@ -4,8 +4,11 @@ Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `certificates.kernel.clai
 `attention` (usa, softmax, relu; default usa), `geometry` (sphere or flat; default sphere), `assume` (hypotheses on
 the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES), `given` (conditions,
 each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at every token i, for the statement's head
-h: an implication). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and every configuration of the stated
-kind with the hypotheses; free indices i and h mean every token and every head.
+h: an implication), `exists` (a boolean, default false). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
+every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
+`exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
+conditions at every token) satisfy the relation at some token i and head h. Its op is strict or non-strict, not `=`:
+an existence claim is settled by a witness whose sign balls settle, and balls never settle an equality.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
-OPTIONAL = {"attention", "geometry", "assume", "given"}
+OPTIONAL = {"attention", "geometry", "assume", "given", "exists"}
 RELATIONS = ("=", "<=", "<", ">=", ">")
 #: The hypotheses a model claim may assume (their exact checks: `ball_model.HYPOTHESES`).
 MODEL_HYPOTHESES = (
@@ -66,12 +69,18 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     hypotheses = tuple(sorted(set(assume) | ({"unit-tokens"} if geometry == "sphere" else set())))
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")
     given = tuple(_condition(text) for text in _strings(raw, "given", MAX_GIVEN))
+    exists = raw.get("exists", False)
+    if not isinstance(exists, bool):
+        raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
+    if exists and op == "=":
+        raise InputError("op", op, "an existence claim states < <= > >= (balls settle a sign, never an equality)")
     return {
         "attention": attention,
         "geometry": geometry,
         "hypotheses": hypotheses,
         "relation": relation,
         "given": given,
+        "exists": exists,
     }
 
 
@@ -79,13 +88,21 @@ def model_statement(fields: dict[str, Any]) -> str:
     """The precise statement the fields make."""
     relation: Relation = fields["relation"]
     free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in fields["given"])))
-    indices = {"i": "every token i", "h": "every head h"}
-    every = ", ".join(["every n >= 2, d >= 1, H >= 1, beta > 0", *(indices[k] for k in free)])
     kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
     assumed = ", ".join(fields["hypotheses"]) or "no further hypothesis"
-    given = ""
-    if fields["given"]:
-        given = "if " + " and ".join(g.text for g in fields["given"]) + " at every token i, then "
+    conditions = " and ".join(g.text for g in fields["given"])
+    if fields["exists"]:
+        some = {"i": "a token i", "h": "a head h"}
+        heads = " and every head h" if "h" in free and "h" not in relation.free else ""
+        where = f" where {conditions} at every token i{heads}" if conditions else ""
+        at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
+        return (
+            f"There are n >= 2, d >= 1, H >= 1, beta > 0 and a configuration ({kind}; {assumed}){where} "
+            f"with {relation.text}{at}."
+        )
+    indices = {"i": "every token i", "h": "every head h"}
+    every = ", ".join(["every n >= 2, d >= 1, H >= 1, beta > 0", *(indices[k] for k in free)])
+    given = f"if {conditions} at every token i, then " if conditions else ""
     return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
 
 

@@ -1,10 +1,12 @@
-"""What a certificate of a `model` claim must establish, re-derived from the embedded claim: a refuting configuration.
+"""What a certificate of a `model` claim must establish, re-derived from the embedded claim: a witness configuration.
 
-A model claim is PROVED symbolically (no certificate) or REFUTED by a witness: exact data (rational unit tokens,
-rational heads and beta) of the claim's attention kind and geometry with exactly the claim's hypotheses, at which
-every `given` condition holds at every token and `rhs - lhs` has the sign that negates the relation, at the token
-and head the witness names (balls, `certificates.kernel.claims.model_values.settle`). The sides, the conditions and
-the hypotheses come from the parsed claim, never from the certificate; what is printed is rendered from the terms.
+A universal model claim is PROVED symbolically (no certificate) or REFUTED by a witness; an existence claim
+(`exists = true`) is CERTIFIED by one. The witness is exact data (rational unit tokens, rational heads and beta) of
+the claim's attention kind and geometry with exactly the claim's hypotheses, at which every `given` condition holds
+at every token and `rhs - lhs` has the sign that negates the relation (universal) or states it (existence), at the
+token and head the witness names (balls, `certificates.kernel.claims.model_values.settle`). Which of the two the
+certificate shows follows from the embedded claim's `exists`, never from the certificate. The sides, the conditions
+and the hypotheses come from the parsed claim; what is printed is rendered from the terms.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from certificates.kernel import recheck
 from certificates.kernel.claims.model_terms import term_text
-from certificates.kernel.claims.model_values import NEGATED, settle
+from certificates.kernel.claims.model_values import settle, witnessed
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.recheck import Rejected
 
@@ -21,9 +23,10 @@ KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enc
 
 
 def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """(what the witness refutes, how it was re-checked); Rejected when it is not a witness of the claim's negation."""
+    """(what the witness refutes or establishes, how it was re-checked); Rejected when it is not a witness of the
+    claim's negation (universal claim) or of the claim (existence claim)."""
     if kind != "witness":
-        raise Rejected(f"a model claim is refuted by a witness certificate, not {kind}")
+        raise Rejected(f"a model claim's certificate is a witness, not {kind}")
     recheck.require_keys(payload, KEYS, "model witness")
     if payload["witness"] != "model-configuration":
         raise Rejected("a model claim's witness is a model-configuration")
@@ -33,8 +36,10 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     if not isinstance(at, dict) or any(not isinstance(v, int) or isinstance(v, bool) for v in at.values()):
         raise Rejected("`at` names the token i and head h as integers")
     relation = payload["relation"]
-    if relation not in SETTLING[NEGATED[claim.relation.op]]:
-        raise Rejected(f"relation {str(relation)[:20]!r} does not negate {claim.relation.op}")
+    wanted = witnessed(claim)
+    if relation not in SETTLING[wanted]:
+        what = "state" if claim.exists else "negate"
+        raise Rejected(f"relation {str(relation)[:20]!r} does not {what} {claim.relation.op}")
     cfg = recheck.exact_configuration(payload["configuration"])
     with precision(recheck.recorded_precision(payload)):
         settled = settle(claim, cfg, dict(at))
@@ -44,10 +49,12 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     statement = f"{term_text(claim.relation.lhs)} {claim.relation.op} {term_text(claim.relation.rhs)}"
     given = " and ".join(f"{term_text(g.lhs)} {g.op} {term_text(g.rhs)}" for g in claim.given)
     where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
+    verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
     proved = (
-        f"refutes claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}; "
+        f"{verb} claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}; "
         f"{', '.join(claim.hypotheses) or 'no hypothesis'}{'; given ' + given if given else ''}): "
-        f"{statement} fails at an exact configuration{' at ' + where if where else ''}"
+        f"{statement} {outcome} at an exact configuration{' at ' + where if where else ''}"
+        f"{' (some configuration satisfies it)' if claim.exists else ''}"
     )
     how = (
         f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}: "

@@ -5,9 +5,10 @@ loops over the tokens and heads. Its primitives (tokens, head outputs, energies 
 and their rates) come from a `source`: `ball_source` reads them from the ball model at exact data
 (`certificates.kernel.ball_model`); the float search gives the numpy model's (`checks.model.field`).
 
-`settle` is the one check of a refuting configuration, shared by the prover that writes a witness and the checker
+`settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
 that re-checks it: the claim's kind, geometry and hypotheses hold exactly, every `given` condition holds at every
-token (balls), and `rhs - lhs` has the sign that negates the claim's relation (balls) at the witness's token and head.
+token (balls), and `rhs - lhs` has the sign that negates the claim's relation (a universal claim: a counterexample)
+or that states it (an existence claim: an instance) at the witness's token and head (balls; `witnessed`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,12 @@ from certificates.kernel.exact import ball_of, settling_sign
 NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
 #: The relation of `rhs - lhs` to 0 that a given condition `lhs op rhs` states.
 STATED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
+def witnessed(claim: Any) -> str:
+    """The relation of `rhs - lhs` to 0 that a witness of the claim settles: the negation of a universal claim's
+    relation (a counterexample), the relation itself for an existence claim (an instance; its op is never `=`)."""
+    return STATED[claim.relation.op] if claim.exists else NEGATED[claim.relation.op]
 
 
 @dataclass
@@ -128,7 +135,7 @@ def index_values(free: frozenset[str], at: dict[str, int], sizes: dict[str, int]
 
 @dataclass
 class Settled:
-    """The refuting residual's ball and the sign that settled it ("" when none did), and what failed."""
+    """The witness's residual ball and the sign that settled it ("" when none did), and what failed."""
 
     value: Any = None
     sign: str = ""
@@ -136,8 +143,9 @@ class Settled:
 
 
 def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> Settled:
-    """Whether the exact configuration refutes the model claim at the token and head of `at` (balls at the
-    caller's precision): kind, geometry and hypotheses exactly, every given condition, the negated relation."""
+    """Whether the exact configuration witnesses the model claim's negation (universal) or the claim (existence)
+    at the token and head of `at` (balls at the caller's precision): kind, geometry and hypotheses exactly, every
+    given condition, then the relation of `witnessed`."""
     out = Settled()
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
         out.failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
@@ -156,5 +164,5 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
                 out.failures.append(f"given {condition.text} is not settled by balls at {binding}")
                 return out
     out.value = residual(claim.relation, algebra, at)
-    out.sign = settling_sign(out.value, NEGATED[claim.relation.op]) or ""
+    out.sign = settling_sign(out.value, witnessed(claim)) or ""
     return out

@@ -170,13 +170,15 @@ class AsymptoticClaim(UserClaim):
 @dataclass(frozen=True, kw_only=True)
 class ModelClaim(UserClaim):
     """A relation between model terms at every configuration of the stated kind with the hypotheses, for all n, d,
-    H, beta (`certificates.kernel.claims.model_claim`), under the `given` conditions at every token."""
+    H, beta (`certificates.kernel.claims.model_claim`), under the `given` conditions at every token; with `exists`,
+    at some configuration, token and head."""
 
     attention: str
     geometry: str
     hypotheses: tuple[str, ...]
     relation: Relation
     given: tuple[Relation, ...] = ()
+    exists: bool = False
 
 
 def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> UserClaim:

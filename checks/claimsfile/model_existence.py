@@ -1,0 +1,79 @@
+"""Deciding an existence `model` claim (`exists = true`): some configuration with the hypotheses satisfies the relation.
+
+Its verdict is the dual of the universal one. The claim is false exactly when its universal negation (every such
+configuration, token and head satisfies the opposite relation) is true, and true exactly when one configuration
+satisfies it. So:
+
+- CERTIFIED by a witness: the adversarial search looks for violations of the universal negation
+  (`checks.evidence.model_witnesses`), rounds the best to exact data and settles, with balls, that the claim's own
+  relation holds there; the certificate embeds the existence claim and `check-cert` re-checks it from that claim;
+- REFUTED when the universal negation is PROVED for all n, d, H by the symbolic reduction
+  (`checks.claimsfile.model_reduction`; the witness is that proof, verified exactly, its steps in the report);
+- otherwise INCONCLUSIVE, never CONFIRMED: a float search that finds no instance, or instances no exact rounding
+  settled, witnesses nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from certificates.kernel.claims.model_claim import Relation, model_statement
+from certificates.kernel.claims.schema import ModelClaim
+from checks.claimsfile.model_reduction import METHOD, prove_model
+from checks.evidence.model_witnesses import search_and_certify, witness_record
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict
+
+#: The op of the relation that fails exactly where `lhs op rhs` holds (existence claims never state `=`).
+OPPOSITE = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}
+SEARCH = "adversarial float search for an instance, exact rounding, ball-verified relation"
+
+
+def universal_negation(claim: ModelClaim) -> ModelClaim:
+    """The universal claim that every configuration of the existence claim's kind violates its relation."""
+    relation = claim.relation
+    op = OPPOSITE[relation.op]
+    lhs_text, rhs_text = (str(claim.raw[key]) for key in ("lhs", "rhs"))
+    negated = Relation(relation.lhs, op, relation.rhs, f"{lhs_text} {op} {rhs_text}")
+    fields = {
+        "attention": claim.attention,
+        "geometry": claim.geometry,
+        "hypotheses": claim.hypotheses,
+        "relation": negated,
+        "given": claim.given,
+        "exists": False,
+    }
+    return dataclasses.replace(claim, statement=model_statement(fields), relation=negated, exists=False)
+
+
+def decide_existence(claim: ModelClaim, ctx: Context) -> Outcome:
+    """The verdict of an existence model claim (see the module docstring)."""
+    negation = universal_negation(claim)
+    derivation = prove_model(negation)
+    if derivation.proved:
+        return Outcome(
+            Verdict.REFUTED,
+            METHOD,
+            witness={"verified_by": "exact", "negation_proved": negation.statement},
+            steps=list(derivation.steps),
+            notes="the universal negation is PROVED for all n, d, H: no configuration satisfies the relation",
+        )
+    why = "; ".join(derivation.failures)
+    found = search_and_certify(negation, ctx, certify_as=claim)
+    details = {"search": found.evidence, "negation_not_proved": why}
+    if found.certified is not None:
+        return Outcome(
+            Verdict.CERTIFIED,
+            SEARCH,
+            witness=witness_record(found.certified, found.worst),
+            certificates=[str(found.certified.path)],
+            notes="an exact configuration satisfies the relation (balls); `check-cert` re-checks it from the claim",
+            details=details,
+        )
+    if found.candidates:
+        reasons = "; ".join(dict.fromkeys(found.reasons)) or "no candidate could be rounded"
+        searched = f"{found.candidates} float instances, none certified ({reasons})"
+    else:
+        searched = f"no instance in {found.evidence['evaluations']} evaluations (best margin {found.worst:.3g})"
+    notes = f"no certified witness: {searched}; the universal negation is not proved ({why})"
+    return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
