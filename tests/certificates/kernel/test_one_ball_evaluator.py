@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import sympy as sp
 from flint import arb
 
 from certificates.kernel import exact, exprtree, lambda_c
@@ -111,3 +112,17 @@ def test_a_wrong_value_is_refuted_by_the_tree_evaluator() -> None:
         named = eval_ball(["c_star", ["rat", "2"]], {})
         for value in (closed_form, named):
             assert ball_of(Fraction(6180339887, 10**10)) < value < ball_of(Fraction(6180339888, 10**10))
+
+
+@pytest.mark.parametrize("text", ["x + 1", "__import__('os').system('true')"])
+def test_text_is_never_parsed_at_the_sympy_boundary(text: str) -> None:
+    """The one place SymPy becomes a tree takes SymPy objects only: a string (user text) is refused, never parsed."""
+    from certificates.kernel.claims.evaluation import EvaluationError, ball
+    from certificates.kernel.exprtree import from_sympy
+
+    with pytest.raises(sp.SympifyError):
+        from_sympy(text)
+    with pytest.raises(EvaluationError):
+        ball(text, {}, 64)  # type: ignore[arg-type]
+    with pytest.raises(EvaluationError):
+        ball("1 + 1", {}, 64)  # type: ignore[arg-type]  # parsed, it would be the ball of 2
