@@ -8,7 +8,8 @@ import numpy as np
 
 
 class Reference:
-    def __init__(self, X, M, W, beta, attention, geometry):
+    def __init__(self, X, M, W, beta, attention, geometry, mask=None):
+        self.mask = None if mask is None else [[bool(m) for m in row] for row in mask]
         self.X = [list(map(float, row)) for row in X]
         self.M = [[list(map(float, r)) for r in m] for m in M]
         self.W = [[list(map(float, r)) for r in w] for w in W]
@@ -31,8 +32,14 @@ class Reference:
         X = X or self.X
         return self.dot(X[i], self.matvec(self.M[h], X[j]))
 
+    def m(self, i, j):
+        """The mask entry: 1 when token i attends to token j (every pair without a mask)."""
+        return 1.0 if self.mask is None or self.mask[i][j] else 0.0
+
     def weight(self, h, i, j):
         b, n = self.beta, self.n
+        if not self.m(i, j):
+            return 0.0
         if self.attention == "usa":
             return math.exp(b * self.score(h, i, j))
         if self.attention == "softmax":
@@ -40,9 +47,12 @@ class Reference:
         return max(b * self.score(h, i, j), 0.0) / n
 
     def p(self, h, i, j, X=None):
-        z = [self.beta * self.score(h, i, k, X) for k in range(self.n)]
-        top = max(z)
-        denom = sum(math.exp(v - top) for v in z)
+        if not self.m(i, j):
+            return 0.0
+        seen = [k for k in range(self.n) if self.m(i, k)]
+        z = {k: self.beta * self.score(h, i, k, X) for k in seen}
+        top = max(z.values())
+        denom = sum(math.exp(v - top) for v in z.values())
         return math.exp(z[j] - top) / denom
 
     def f(self, h, i):
@@ -69,7 +79,9 @@ class Reference:
 
     def head_energy(self, h, X=None):
         X = X or self.X
-        total = sum(math.exp(self.beta * self.score(h, i, j, X)) for i in range(self.n) for j in range(self.n))
+        total = sum(
+            self.m(i, j) * math.exp(self.beta * self.score(h, i, j, X)) for i in range(self.n) for j in range(self.n)
+        )
         return total / (2 * self.beta * self.n**2)
 
     def head_energy_rate(self, h):
@@ -81,7 +93,7 @@ class Reference:
                 sdot = self.dot(Xd[i], self.matvec(self.M[h], self.X[j])) + self.dot(
                     self.X[i], self.matvec(self.M[h], Xd[j])
                 )
-                total += math.exp(self.beta * self.score(h, i, j)) * sdot
+                total += self.m(i, j) * math.exp(self.beta * self.score(h, i, j)) * sdot
         return total / (2 * self.n**2)
 
     def shadow(self, h, i):

@@ -20,6 +20,7 @@ from typing import Any
 from flint import arb
 
 from certificates.kernel.exact import ball_of
+from certificates.kernel.masks import Mask
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
 
 Vector = list[Fraction]
@@ -28,7 +29,8 @@ Matrix = list[list[Fraction]]
 
 @dataclass(frozen=True)
 class ExactConfiguration:
-    """Rational tokens (n x d), score and value matrices (H x d x d), rational beta > 0, kind, geometry."""
+    """Rational tokens (n x d), score and value matrices (H x d x d), rational beta (either sign: beta < 0 is
+    repulsive attention), kind, geometry, and the attention mask (`certificates.kernel.masks`; None: no mask)."""
 
     tokens: list[Vector]
     score_matrices: list[Matrix]
@@ -36,6 +38,7 @@ class ExactConfiguration:
     beta: Fraction
     geometry: str = "sphere"
     attention: str = "usa"
+    mask: Mask | None = None
 
     @property
     def n(self) -> int:
@@ -74,6 +77,27 @@ def _misaligned_values(cfg: ExactConfiguration) -> bool:
     return len(cfg.values) == len(cfg.score_matrices) and all(W != M for W, M in pairs)
 
 
+def _identity(M: Matrix) -> bool:
+    return all(M[i][j] == (1 if i == j else 0) for i in range(len(M)) for j in range(len(M)))
+
+
+def _positive_definite(M: Matrix) -> bool:
+    """M symmetric positive definite, exactly: symmetric, and every pivot of its Cholesky (LDL^T) elimination in
+    rationals positive (equivalently, by Sylvester's criterion, every leading principal minor positive)."""
+    if not _symmetric([M]):
+        return False
+    A = [list(row) for row in M]
+    size = len(A)
+    for k in range(size):
+        if A[k][k] <= 0:
+            return False
+        for i in range(k + 1, size):
+            factor = A[i][k] / A[k][k]
+            for j in range(k, size):
+                A[i][j] -= factor * A[k][j]
+    return True
+
+
 def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
     d = len(cfg.tokens[0])
     zero = [[Fraction(0)] * d for _ in range(d)]
@@ -89,6 +113,8 @@ HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
     "symmetric-values": lambda cfg: _symmetric(cfg.values),
     "aligned-values": lambda cfg: cfg.values == cfg.score_matrices,
     "misaligned-values": _misaligned_values,
+    "identity-values": lambda cfg: all(_identity(W) for W in cfg.values),
+    "spd-values": lambda cfg: all(_positive_definite(W) for W in cfg.values),
     "orthogonal-heads": _orthogonal_heads,
     "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.score_matrices),
     "softmax-attention": lambda cfg: cfg.attention == "softmax",
@@ -122,17 +148,31 @@ def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
     return [[[_dot(xi, _matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices]
 
 
+def _seen(cfg: ExactConfiguration, i: int, j: int) -> bool:
+    """Whether token i attends to token j (the mask entry; always without a mask)."""
+    return cfg.mask is None or cfg.mask[i][j]
+
+
 def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift: bool) -> list[list[list[arb]]]:
-    """exp(beta (s^h_ij - m^h_i)) as balls, with m^h_i = max_j s^h_ij when `shift` (exact), else 0."""
+    """m_ij exp(beta (s^h_ij - m^h_i)) as balls (an exact 0 where the mask hides j from i), with m^h_i the exact
+    maximum of beta s^h_ij over the j token i attends to when `shift` (`_shift`), else 0."""
     beta = ball_of(cfg.beta)
     out = []
     for head in s:
         rows = []
-        for row in head:
-            m = max(row) if shift else Fraction(0)
-            rows.append([(beta * ball_of(sij - m)).exp() for sij in row])
+        for i, row in enumerate(head):
+            m = _shift(cfg, i, row) if shift else Fraction(0)
+            rows.append(
+                [(beta * ball_of(sij) - ball_of(m)).exp() if _seen(cfg, i, j) else arb(0) for j, sij in enumerate(row)]
+            )
         out.append(rows)
     return out
+
+
+def _shift(cfg: ExactConfiguration, i: int, row: list[Fraction]) -> Fraction:
+    """The exact maximum of beta s_ij over the tokens j that token i attends to (the softmax shift, either sign
+    of beta)."""
+    return max(cfg.beta * sij for j, sij in enumerate(row) if _seen(cfg, i, j))
 
 
 def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]]]:
@@ -153,7 +193,11 @@ def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) ->
     if cfg.attention == "softmax":
         return softmax_distributions(cfg, s)
     if cfg.attention == "relu":
-        return [[[ball_of(max(cfg.beta * sij, Fraction(0)) / cfg.n) for sij in row] for row in head] for head in s]
+        return [
+            [[ball_of(max(cfg.beta * sij, Fraction(0)) / cfg.n if _seen(cfg, i, j) else 0) for j, sij in enumerate(row)]
+             for i, row in enumerate(head)]
+            for head in s
+        ]  # fmt: skip
     raise ValueError(f"the ball model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
 
 
@@ -204,7 +248,7 @@ def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
 
 
 def head_energies(cfg: ExactConfiguration) -> list[arb]:
-    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij) (the usa energy), as balls."""
+    """E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij) (the usa energy; m the mask, 1 without one), as balls."""
     scale = 2 * ball_of(cfg.beta) * cfg.n * cfg.n
     return [
         sum((e for row in head for e in row), arb(0)) / scale for head in _exponentials(cfg, exact_scores(cfg), False)
@@ -272,16 +316,16 @@ def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
 
 
 def attention_entropies(cfg: ExactConfiguration) -> list[list[arb]]:
-    """H^h_i = -sum_j p^h_ij log p^h_ij (H x n balls), log p_ij = beta (s_ij - m_i) - log Z_i as in `entropy_rates`."""
+    """H^h_i = -sum_j p^h_ij log p^h_ij (H x n balls), log p_ij = beta s_ij - m_i - log Z_i as in `entropy_rates`."""
     s = exact_scores(cfg)
-    beta = ball_of(cfg.beta)
     out = []
     for s_h, e_h in zip(s, _exponentials(cfg, s, shift=True), strict=True):
         row = []
-        for s_i, e_i in zip(s_h, e_h, strict=True):
+        for i, (s_i, e_i) in enumerate(zip(s_h, e_h, strict=True)):
             Z = sum(e_i[1:], e_i[0])
-            m, log_Z = max(s_i), Z.log()
-            row.append(-sum((e / Z * (beta * ball_of(sj - m) - log_Z) for e, sj in zip(e_i, s_i, strict=True)), arb(0)))
+            m, log_Z = _shift(cfg, i, s_i), Z.log()
+            terms = (e / Z * (ball_of(cfg.beta * sj - m) - log_Z) for e, sj in zip(e_i, s_i, strict=True))
+            row.append(-sum(terms, arb(0)))
         out.append(row)
     return out
 
@@ -290,8 +334,9 @@ def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
     """dH^h_i/dt = -sum_j pdot^h_ij log p^h_ij (H x n balls), p = softmax_j(beta s^h_ij).
 
     pdot_ij = beta p_ij (sdot_ij - sum_k p_ik sdot_ik) by the chain rule through the softmax, with
-    sdot from the kind's token velocities; log p_ij = beta (s_ij - m_i) - log sum_k exp(beta (s_ik - m_i))
-    with the exact row maximum m_i (the same number as log of the ball p_ij, with a tighter radius)."""
+    sdot from the kind's token velocities; log p_ij = beta s_ij - m_i - log sum_k exp(beta s_ik - m_i)
+    with the exact row maximum m_i of beta s_ik (`_shift`; the same number as log of the ball p_ij, with a tighter
+    radius). A masked j has p_ij = 0 exactly, so its term vanishes."""
     s = exact_scores(cfg)
     beta = ball_of(cfg.beta)
     shifted = _exponentials(cfg, s, shift=True)
@@ -299,15 +344,15 @@ def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
     rates = []
     for s_h, e_h, r_h in zip(s, shifted, sdot, strict=True):
         row_rates = []
-        for s_i, e_i, r_i in zip(s_h, e_h, r_h, strict=True):
+        for i, (s_i, e_i, r_i) in enumerate(zip(s_h, e_h, r_h, strict=True)):
             Z = sum(e_i[1:], e_i[0])
             p = [e / Z for e in e_i]
             mean = _dot(p, r_i)
-            m = max(s_i)
+            m = _shift(cfg, i, s_i)
             log_Z = Z.log()
             total = arb(0)
             for pj, rj, sj in zip(p, r_i, s_i, strict=True):
-                total += beta * pj * (rj - mean) * (beta * ball_of(sj - m) - log_Z)
+                total += beta * pj * (rj - mean) * (ball_of(cfg.beta * sj - m) - log_Z)
             row_rates.append(-total)
         rates.append(row_rates)
     return rates

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.kernel.errors import InputError
+from certificates.kernel.masks import mask_of
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,
     GEOMETRIES,
@@ -28,10 +29,13 @@ MAX_ARRAY_ELEMENTS = 2**25
 
 @dataclass(frozen=True, eq=False)
 class Configuration:
-    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry.
+    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry, attention mask.
 
     Build it with `Configuration.create`, which validates every field; the arrays are
-    read-only so a configuration can be shared safely between checks.
+    read-only so a configuration can be shared safely between checks. beta may have either sign
+    (beta < 0: repulsive attention) or be 0 (uniform softmax weights; the usa energy, with its
+    1/beta, is undefined there). `mask` is None (every token attends to every token) or an n x n
+    boolean array with a true diagonal (`certificates.kernel.masks`).
     """
 
     tokens: np.ndarray
@@ -40,22 +44,31 @@ class Configuration:
     beta: float
     attention: Attention = "usa"
     geometry: Geometry = "sphere"
+    mask: np.ndarray | None = None
 
     @classmethod
     def create(
         cls,
         tokens: object,
-        score_matrices: object,
+        score_matrices: object | None = None,
         values: object | None = None,
         beta: float = 1.0,
         attention: str = "usa",
         geometry: str = "sphere",
         normalize: bool = False,
         unit_tolerance: float = UNIT_NORM_TOLERANCE,
+        *,
+        queries: object | None = None,
+        keys: object | None = None,
+        mask: object | None = None,
     ) -> Configuration:
-        """Validate and freeze a configuration; `values=None` means value alignment W = M."""
+        """Validate and freeze a configuration; `values=None` means value alignment W = M.
+
+        The scores are given either as `score_matrices` M_h or as `queries` Q_h and `keys` K_h (H x r x d
+        each), with M_h = Q_h^T K_h so that s^h_ij = <Q_h x_i, K_h x_j>. `mask` is None, "causal" (token i
+        attends to j <= i) or n rows of n entries 0/1 with ones on the diagonal."""
         X = _finite_array("tokens", tokens, ndim=2)
-        M = _finite_array("score_matrices", score_matrices, ndim=3)
+        M = _finite_array("score_matrices", _scores(score_matrices, queries, keys), ndim=3)
         W = M if values is None else _finite_array("values", values, ndim=3)
         n, d = X.shape
         if n < 2:
@@ -78,7 +91,9 @@ class Configuration:
                 largest,
                 f"at most {MAX_ARRAY_ELEMENTS} entries per model array (H={H}, n={n}, d={d}); use fewer tokens",
             )
-        beta = _positive_float("beta", beta)
+        beta = _finite_float("beta", beta)
+        causal_or_rows = mask_of(mask, n)
+        mask_array = None if causal_or_rows is None else np.array(causal_or_rows, dtype=bool)
         if attention not in ATTENTION_KINDS:
             raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
         if geometry not in GEOMETRIES:
@@ -102,7 +117,9 @@ class Configuration:
                     f"tokens on the sphere need unit norm (tolerance {unit_tolerance:g}); "
                     + ("normalizing did not reach it" if normalize else "pass normalize=True to rescale"),
                 )
-        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry)  # type: ignore[arg-type]
+        if mask_array is not None:
+            mask_array.setflags(write=False)
+        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry, mask_array)  # type: ignore[arg-type]
 
     @property
     def n(self) -> int:
@@ -127,7 +144,9 @@ class Configuration:
             raise InputError("tokens.shape", X.shape, f"expected {self.tokens.shape}")
         if not np.all(np.isfinite(X)):
             raise InputError("tokens", "non-finite", "the state left the finite range")
-        return Configuration(_frozen(X), self.score_matrices, self.values, self.beta, self.attention, self.geometry)
+        return Configuration(
+            _frozen(X), self.score_matrices, self.values, self.beta, self.attention, self.geometry, self.mask
+        )
 
 
 def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:
@@ -144,13 +163,31 @@ def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:
     return array
 
 
-def _positive_float(field: str, value: object) -> float:
+def _scores(score_matrices: object | None, queries: object | None, keys: object | None) -> object:
+    """M_h as given, or Q_h^T K_h from queries and keys (H x r x d each); exactly one of the two ways."""
+    if (queries is None) != (keys is None):
+        raise InputError("keys" if keys is None else "queries", None, "give both queries and keys (M_h = Q_h^T K_h)")
+    if queries is None:
+        if score_matrices is None:
+            raise InputError("score_matrices", None, "give score_matrices, or queries and keys")
+        return score_matrices
+    if score_matrices is not None:
+        raise InputError("score_matrices", "given", "give score_matrices or queries and keys, not both")
+    Q, K = _finite_array("queries", queries, ndim=3), _finite_array("keys", keys, ndim=3)
+    if Q.shape != K.shape:
+        raise InputError("keys.shape", K.shape, f"expected the shape of queries {Q.shape} (H x r x d)")
+    return np.swapaxes(Q, 1, 2) @ K
+
+
+def _finite_float(field: str, value: object) -> float:
+    if isinstance(value, bool):
+        raise InputError(field, value, "not a number")
     try:
         number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise InputError(field, value, "not a number") from None
-    if not math.isfinite(number) or number <= 0:
-        raise InputError(field, value, "must be positive and finite")
+    if not math.isfinite(number):
+        raise InputError(field, value, "must be finite")
     return number
 
 

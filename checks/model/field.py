@@ -72,32 +72,37 @@ def _exp_in_place(values: np.ndarray, bound: float) -> np.ndarray:
     return result
 
 
-def _softmax_numerators(z: np.ndarray, bound: float) -> np.ndarray:
-    """exp(z - shift) in place, shift = the row maxima when `bound` (>= max |z|) allows overflow, else 0."""
+def _softmax_numerators(z: np.ndarray, bound: float, mask: np.ndarray | None = None) -> np.ndarray:
+    """exp(z - shift) in place, shift = the row maxima when `bound` (>= max |z|) allows overflow, else 0; a masked
+    entry (mask false) is set to -inf first, so its numerator is 0 and the row maxima are over the unmasked ones."""
+    if mask is not None:
+        z[:, ~mask] = -np.inf
     if bound > UNSHIFTED_SOFTMAX_BOUND:
         z -= z.max(axis=-1, keepdims=True)
     return np.exp(z, out=z)
 
 
 def attention_distributions(cfg: Configuration) -> np.ndarray:
-    """p^h_ij = softmax_j(beta s^h_ij), shape (H, n, n), for every attention kind."""
-    z = _softmax_numerators(*_scaled_scores(cfg))
+    """p^h_ij = softmax_j(beta s^h_ij) over the unmasked j, shape (H, n, n), for every attention kind."""
+    z = _softmax_numerators(*_scaled_scores(cfg), cfg.mask)
     z /= z.sum(axis=-1, keepdims=True)
     return z
 
 
 def _unnormalized_weights(cfg: Configuration) -> np.ndarray:
-    """The n x n part of the weights, in place on beta s: exp (usa), shifted exp (softmax), max(., 0) (relu).
+    """The n x n part of the weights, in place on beta s: exp (usa), shifted exp (softmax), max(., 0) (relu),
+    times the mask m_ij where the configuration has one.
 
     What remains of w^h_ij is a factor per row (1 / the row sum for softmax) or a constant (1/n for
     relu), which `weights` and `head_outputs` apply where it is cheapest.
     """
     z, bound = _scaled_scores(cfg)
-    if cfg.attention == "usa":
-        return _exp_in_place(z, bound)
     if cfg.attention == "softmax":
-        return _softmax_numerators(z, bound)
-    return np.maximum(z, 0.0, out=z)
+        return _softmax_numerators(z, bound, cfg.mask)
+    z = _exp_in_place(z, bound) if cfg.attention == "usa" else np.maximum(z, 0.0, out=z)
+    if cfg.mask is not None:
+        z *= cfg.mask
+    return z
 
 
 def weights(cfg: Configuration) -> np.ndarray:
@@ -146,9 +151,21 @@ def token_velocity(cfg: Configuration) -> np.ndarray:
     return project(cfg.tokens, v) if cfg.geometry == "sphere" else v
 
 
+def _energy_terms(cfg: Configuration) -> np.ndarray:
+    """m_ij exp(beta s^h_ij), shape (H, n, n): the terms of the (masked) usa energy."""
+    e = _exp_in_place(*_scaled_scores(cfg))
+    if cfg.mask is not None:
+        e *= cfg.mask
+    return e
+
+
 def head_energies(cfg: Configuration) -> np.ndarray:
-    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij), shape (H,) (the usa energy)."""
-    return _exp_in_place(*_scaled_scores(cfg)).sum(axis=(1, 2)) / (2.0 * cfg.beta * cfg.n**2)
+    """E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij), shape (H,) (the usa energy; m = 1 without a mask).
+
+    Negative for beta < 0; undefined at beta = 0 (its 1/beta), where this raises InputError."""
+    if cfg.beta == 0:
+        raise InputError("beta", 0, "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
+    return _energy_terms(cfg).sum(axis=(1, 2)) / (2.0 * cfg.beta * cfg.n**2)
 
 
 def energy(cfg: Configuration) -> float:
@@ -164,8 +181,8 @@ def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np
 
 
 def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
-    """dE_h/dt by the chain rule, for any M_h, W_h and kind, shape (H,)."""
-    e = _exp_in_place(*_scaled_scores(cfg))
+    """dE_h/dt by the chain rule, for any M_h, W_h, kind and mask, shape (H,)."""
+    e = _energy_terms(cfg)
     return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
 
 

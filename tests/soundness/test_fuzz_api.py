@@ -69,7 +69,7 @@ def _valid(cfg: Configuration, tolerance: float) -> None:
         assert np.all(np.isfinite(array)) and not array.flags.writeable
     if cfg.geometry == "sphere":
         assert np.all(np.abs(np.linalg.norm(cfg.tokens, axis=1) - 1.0) <= max(tolerance, 1e-12))
-    assert math.isfinite(cfg.beta) and cfg.beta > 0
+    assert math.isfinite(cfg.beta)  # either sign: beta < 0 is repulsive attention
 
 
 @FUZZ
