@@ -73,19 +73,32 @@ def _symmetrized(space: GramSpace, summand: sp.Expr) -> sp.Expr:
     return (summand + swapped) / 2
 
 
-def gradient_lemma(coefficient: sp.Expr | int = 1) -> Derivation:
+#: beta < 0 (repulsive attention), for the lemma's variant of that sign.
+NEGATIVE_BETA = sp.Symbol("beta", negative=True)
+#: The entries m_jk of an attention mask (0 or 1), kept symbolic: nothing is assumed of them.
+MASK = sp.IndexedBase("m")
+
+
+def gradient_lemma(coefficient: sp.Expr | int = 1, beta_sign: str = "positive", masked: bool = False) -> Derivation:
     """dE_h/dt = coefficient * (1/n^2) sum_i <xdot_i, f^h_i> for one usa head, M_h = M_h^T, W_h = M_h.
 
     The true statement has coefficient 1; other values are accepted so that tests can check that
-    a wrong variant does not prove.
+    a wrong variant does not prove. `beta_sign = "negative"` derives it for beta < 0 (repulsive attention):
+    nothing in the derivation uses the sign, and SymPy re-derives it for that symbol. `masked` puts a general
+    mask m_jk on the energy's terms and on the head output (f^h_j = sum_k m_jk exp(beta s_jk) M_h x_k): the
+    symmetrization then meets m_jk against m_kj, and the lemma does not close (it holds for symmetric masks only).
     """
+    b = NEGATIVE_BETA if beta_sign == "negative" else beta
+    weight = MASK[j, k] if masked else sp.Integer(1)
     space = GramSpace.create(unit=[x])
     Mh = M[h]
     score = space.pair((Mh,), x[j], x[k])
-    energy = _double_sum(sp.exp(beta * score)) / (2 * beta * n**2)
+    energy = _double_sum(weight * sp.exp(b * score)) / (2 * b * n**2)
     d = Derivation()
     d.note(
-        "Energy of head h with s_jk = <x_j, M_h x_k>, M_h symmetric, n symbolic",
+        "Energy of head h with s_jk = <x_j, M_h x_k>, M_h symmetric, n symbolic"
+        + (f", beta {'< 0' if beta_sign == 'negative' else '> 0'}")
+        + (", masked terms m_jk" if masked else ""),
         rf"E_h = {sp.latex(energy)}",
     )
     rate = space.directional_derivative(energy, {x: xdot})
@@ -94,9 +107,11 @@ def gradient_lemma(coefficient: sp.Expr | int = 1) -> Derivation:
         rf"\frac{{dE_h}}{{dt}} = {sp.latex(rate)}",
     )
     head_output_pairing = space.inner(Vector.named(xdot[j]), Vector.named(x[k]).apply(Mh))
-    claimed = coefficient * _double_sum(sp.exp(beta * score) * head_output_pairing) / n**2
+    claimed = coefficient * _double_sum(weight * sp.exp(b * score) * head_output_pairing) / n**2
     d.note(
-        "Claimed form: W_h = M_h gives f^h_j = sum_k exp(beta s_jk) M_h x_k, so the right side is",
+        "Claimed form: W_h = M_h gives f^h_j = sum_k "
+        + ("m_jk " if masked else "")
+        + "exp(beta s_jk) M_h x_k, so the right side is",
         rf"\frac{{1}}{{n^2}}\sum_j \langle \dot x_j, f^h_j\rangle = {sp.latex(claimed)}",
     )
     summands = [_summand_of_double_sum(side) for side in (rate, claimed)]

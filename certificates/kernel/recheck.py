@@ -15,9 +15,10 @@ from typing import Any
 
 from flint import arb
 
-from certificates.kernel import ball_model, derivatives, exact, forms, lambda_c
+from certificates.kernel import ball_model, derivatives, exact, forms, lambda_c, masks
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
+from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, box_text, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
 from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
@@ -383,9 +384,12 @@ class _Walk:
 # ---------------------------------------------------------------- configurations
 
 
-def exact_configuration(record: object) -> ball_model.ExactConfiguration:
-    """The exact configuration of a witness record (rational strings only), within the size bounds."""
-    require_keys(record, {"tokens", "scores", "values", "beta", "attention", "geometry"}, "configuration")
+def exact_configuration(record: object, negative_beta: bool = False) -> ball_model.ExactConfiguration:
+    """The exact configuration of a witness record (rational strings only), within the size bounds; beta > 0, or
+    beta < 0 when `negative_beta` (a claim about repulsive attention says so, never the certificate). An optional
+    `mask` holds n rows of 0/1 with a unit diagonal (`certificates.kernel.masks`)."""
+    keys = {"tokens", "scores", "values", "beta", "attention", "geometry"}
+    require_keys(record, keys | ({"mask"} & set(record) if isinstance(record, dict) else set()), "configuration")
     assert isinstance(record, dict)
 
     def matrix(rows: object, what: str, max_rows: int, max_cols: int) -> list[list[Fraction]]:
@@ -410,9 +414,13 @@ def exact_configuration(record: object) -> ball_model.ExactConfiguration:
         kinds = ", ".join(ATTENTION_KINDS)
         raise Rejected(f"the ball model covers {kinds} attention on the sphere or in flat space")
     beta = parse_rational(record["beta"])
-    if beta <= 0:
-        raise Rejected("beta must be positive")
-    return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"])
+    if beta == 0 or (beta < 0) != negative_beta:
+        raise Rejected(f"beta must be {'negative' if negative_beta else 'positive'}")
+    try:
+        mask = masks.mask_of(record["mask"], len(tokens)) if "mask" in record else None
+    except InputError as exc:
+        raise Rejected(f"the mask: {exc}") from None
+    return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"], mask)
 
 
 def _index(payload: dict[str, Any], key: str, size: int, what: str) -> int:

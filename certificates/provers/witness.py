@@ -25,6 +25,7 @@ from certificates.kernel import ball_model, obligations
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, fails, holds, precision
 from certificates.kernel.exprtree import enclosure_text, from_sympy, rational_text
+from certificates.kernel.masks import mask_rows
 from certificates.kernel.model_quantities import ball_value
 from certificates.provers.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
@@ -143,7 +144,7 @@ def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
     def matrix(rows: Sequence[Sequence[Fraction]]) -> list[list[str]]:
         return [[rational_text(v) for v in row] for row in rows]
 
-    return {
+    record = {
         "tokens": matrix(cfg.tokens),
         "scores": [matrix(M) for M in cfg.score_matrices],
         "values": [matrix(W) for W in cfg.values],
@@ -151,6 +152,7 @@ def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
         "attention": cfg.attention,
         "geometry": cfg.geometry,
     }
+    return record if cfg.mask is None else record | {"mask": mask_rows(cfg.mask)}
 
 
 def round_configuration(
@@ -163,6 +165,7 @@ def round_configuration(
     geometry: str = "sphere",
     attention: str = "usa",
     symmetric_values: bool = False,
+    mask: np.ndarray | None = None,
 ) -> ball_model.ExactConfiguration:
     """Exact data near a float configuration; `values is score_matrices` keeps W_h = M_h exactly.
 
@@ -172,7 +175,8 @@ def round_configuration(
     X = [rational_unit_vector(x, denominator) for x in tokens]
     M = [rational_matrix(m, denominator, symmetric) for m in score_matrices]
     W = M if values is score_matrices else [rational_matrix(w, denominator, symmetric_values) for w in values]
-    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention)
+    rows = None if mask is None else tuple(tuple(bool(m) for m in row) for row in mask)
+    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention, rows)
 
 
 def certify_configuration(

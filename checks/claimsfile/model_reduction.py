@@ -94,6 +94,8 @@ class SymbolicAlgebra:
     geometry: str
     hypotheses: tuple[str, ...]
     lemmas: set[str]
+    mask: str = "none"
+    token: str = "every"
 
     @property
     def unit(self) -> bool:
@@ -101,7 +103,18 @@ class SymbolicAlgebra:
 
     @property
     def gradient(self) -> bool:
-        return self.attention == "usa" and {"symmetric-scores", "aligned-values"} <= set(self.hypotheses)
+        """The gradient lemma's hypotheses; a mask breaks it (`energy.gradient_lemma(masked=True)` does not close)."""
+        hypotheses = {"symmetric-scores", "aligned-values"} <= set(self.hypotheses)
+        return self.attention == "usa" and hypotheses and self.mask == "none"
+
+    @property
+    def first_token_alone(self) -> bool:
+        """Under the causal mask the first token attends to itself only: f^h_1 = w^h_11 W_h x_1, a multiple of x_1
+        when W_h = I (identity-values) or W_h = M_h = lambda_h I (scalar, aligned heads)."""
+        scalar_values = "identity-values" in self.hypotheses or {"scalar-heads", "aligned-values"} <= set(
+            self.hypotheses
+        )
+        return self.mask == "causal" and self.token == "first" and scalar_values
 
     def number(self, value: Fraction) -> Form:
         return Form(sp.Rational(value.numerator, value.denominator))
@@ -110,6 +123,9 @@ class SymbolicAlgebra:
         return Form(POSITIVE_SYMBOLS[name])
 
     def vector(self, name: str, token: str, head: str | None) -> Vec:
+        if token == "i" and name in ("f", "F") and self.first_token_alone:
+            self.lemmas.add("first-token")
+            return {"x@i": Form(_atom(f"w_{head}@i" if name == "f" else "sum_h w@i"))}
         base = f"f_{head}" if name == "f" else name
         return {f"{base}@{token}": Form(sp.Integer(1))}
 
@@ -214,9 +230,12 @@ _TARGET = {"=": "=0", "<=": ">=0", "<": ">0", ">=": "<=0", ">": "<0"}
 def prove_model(claim: ModelClaim) -> Derivation:
     """The derivation of the claim for all n, d, H, beta (its `proved` says whether every step closed)."""
     d = Derivation()
-    algebra = SymbolicAlgebra(claim.attention, claim.geometry, claim.hypotheses, set())
+    algebra = SymbolicAlgebra(claim.attention, claim.geometry, claim.hypotheses, set(), claim.mask, claim.token)
     d.note(
-        f"Model: {claim.attention} attention, {claim.geometry} dynamics; hypotheses {', '.join(claim.hypotheses)}",
+        f"Model: {claim.attention} attention, {claim.geometry} dynamics; hypotheses {', '.join(claim.hypotheses)}"
+        + f"; beta {'< 0' if claim.beta_sign == 'negative' else '> 0'}"
+        + ("; causal mask" if claim.mask == "causal" else "")
+        + ("; at the first token" if claim.token == "first" else ""),
         r"v_i = " + (r"\tfrac1n F_i" if claim.attention == "usa" else "F_i") + r",\ F_i = \sum_h f^h_i",
     )
     try:
@@ -225,7 +244,15 @@ def prove_model(claim: ModelClaim) -> Derivation:
         d.failures.append(f"not in the reducible subset: {exc}")
         return d
     if "gradient" in algebra.lemmas:
-        d.include(energy.gradient_lemma(), "gradient lemma")
+        d.include(energy.gradient_lemma(beta_sign=claim.beta_sign), "gradient lemma")
+    if claim.mask == "causal" and {"symmetric-scores", "aligned-values"} <= set(claim.hypotheses):
+        d.note("Causal mask: the gradient lemma with mask terms m_jk does not close (m_jk != m_kj), so dE/dt and "
+               "dE_h/dt stay atoms (" + "; ".join(energy.gradient_lemma(masked=True).failures)[:200] + ")")  # fmt: skip
+    if "first-token" in algebra.lemmas:
+        d.note(
+            "Causal mask, first token: it attends to itself only, so f^h_1 = w^h_11 W_h x_1 = c_h x_1 "
+            "(W_h = I, or W_h = M_h = lambda_h I) and F_1 = (sum_h c_h) x_1"
+        )
     orthogonal = {"orthogonal-heads", "symmetric-scores", "aligned-values"} <= set(claim.hypotheses)
     residual, margins = reduced.residual, reduced.margins
     if orthogonal:
@@ -237,7 +264,7 @@ def prove_model(claim: ModelClaim) -> Derivation:
         residual = Form(_tangent(residual.free), _tangent(residual.summand))
         margins = [(_tangent(m), r) for m, r in margins]
         d.note("Unit tokens: <b, b'> = <P b, P b'> + <x, b><x, b'> for the token's vectors (tangent coordinates)")
-    residual, facts = _use_margins(d, residual, margins, _facts(residual, margins))
+    residual, facts = _use_margins(d, residual, margins, _facts(residual, margins, claim.beta_sign))
     _decide(d, residual, reduced.relation, facts)
     return d
 
@@ -280,8 +307,9 @@ def _tangent(expr: sp.Expr) -> sp.Expr:
     return sp.expand(expr.xreplace(rule))
 
 
-def _facts(residual: Form, margins: list[tuple[sp.Expr, str]]) -> dict[sp.Expr, str]:
-    """The sign of every atom: symbols, energies > 0; squared norms, entropies >= 0; everything else real."""
+def _facts(residual: Form, margins: list[tuple[sp.Expr, str]], beta_sign: str = "positive") -> dict[sp.Expr, str]:
+    """The sign of every atom: n, d, H > 0; beta and the energies E, E_h (sums of exponentials over 2 beta n^2)
+    of the claim's sign of beta; squared norms, entropies >= 0; everything else real."""
     atoms = set(residual.free.free_symbols | residual.summand.free_symbols)
     for m, _ in margins:
         atoms |= m.free_symbols
@@ -289,7 +317,9 @@ def _facts(residual: Form, margins: list[tuple[sp.Expr, str]]) -> dict[sp.Expr, 
     for s in atoms:
         name = str(s).split("@")[0]
         first, _, second = name.strip("<>[]").partition(",")
-        if s in POSITIVE_SYMBOLS.values() or name == "E" or (name.startswith("E_") and "/" not in name):
+        if s == POSITIVE_SYMBOLS["beta"] or name == "E" or (name.startswith("E_") and "/" not in name):
+            known[s] = beta_sign
+        elif s in POSITIVE_SYMBOLS.values():
             known[s] = "positive"
         elif (name.startswith(("<", "[")) and first == second) or _is_entropy(name):
             known[s] = "nonnegative"

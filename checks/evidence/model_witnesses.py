@@ -66,9 +66,10 @@ def float_algebra(cfg: Configuration) -> NumericAlgebra:
     return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 
 
-def _bindings(free: frozenset[str], cfg: Configuration) -> list[dict[str, int]]:
+def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> list[dict[str, int]]:
+    """Every binding of the free indices; the token i only the first one when `first` (token = "first")."""
     names = sorted(free)
-    sizes = {"i": cfg.n, "h": cfg.H}
+    sizes = {"i": 1 if first else cfg.n, "h": cfg.H}
     return [dict(zip(names, values, strict=True)) for values in product(*(range(sizes[k]) for k in names))]
 
 
@@ -81,7 +82,7 @@ def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...
             if {"<=": gap, "<": gap, ">=": -gap, ">": -gap}[condition.op] < GIVEN_SLACK:
                 return 1.0, ()
     worst, where = np.inf, ()
-    for binding in _bindings(claim.relation.free, cfg):
+    for binding in _bindings(claim.relation.free, cfg, claim.token == "first"):
         r = float(residual(claim.relation, algebra, binding))
         scale = 1.0 + abs(float(_side(claim, algebra, binding)))
         value = {"=": -abs(r), "<=": r, "<": r, ">=": -r, ">": -r}[claim.relation.op] / scale
@@ -98,11 +99,13 @@ def _side(claim: ModelClaim, algebra: NumericAlgebra, binding: dict[str, int]) -
 
 @dataclass(frozen=True)
 class Draws:
-    """The head family and value rule the hypotheses name."""
+    """The head family and value rule the hypotheses name (values: aligned W = M, identity W = I, symmetric positive
+    definite, symmetric, or general)."""
 
     heads: str
     aligned: bool
     symmetric_values: bool
+    values: str = "general"
 
     @staticmethod
     def of(hypotheses: tuple[str, ...]) -> Draws:
@@ -116,7 +119,22 @@ class Draws:
             if "symmetric-scores" in wanted
             else "random-general"
         )
-        return Draws(heads, "aligned-values" in wanted, "symmetric-values" in wanted)
+        values = next((v for v in ("identity", "spd") if f"{v}-values" in wanted), "general")
+        symmetric = "symmetric-values" in wanted or values != "general"
+        return Draws(heads, "aligned-values" in wanted, symmetric, values)
+
+    def value_matrices(self, M: np.ndarray, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray | None:
+        """W: None for W = M, else the identity, a random SPD matrix A A^T / d + I / 4, or a family's draw."""
+        H, d = M.shape[0], M.shape[1]
+        if self.aligned:
+            return None
+        if self.values == "identity":
+            return np.broadcast_to(np.eye(d), (H, d, d)).copy()
+        if self.values == "spd":
+            A = rng.standard_normal((H, d, d))
+            return A @ np.swapaxes(A, 1, 2) / d + np.eye(d) / 4
+        family = "random-symmetric" if self.symmetric_values else "random-general"
+        return families.draw_heads(family, H, d, rng, options)
 
     def draw(self, claim: ModelClaim, rng: np.random.Generator) -> Configuration:
         if rng.random() < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
@@ -127,11 +145,11 @@ class Draws:
             d = int(rng.integers(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1))
         options: dict[str, Any] = {"scale": 2.0, "lambdas": list(rng.uniform(0.3, 2.0, size=H))}
         M = families.draw_heads(self.heads, H, d, rng, options)
-        values_family = "random-symmetric" if self.symmetric_values else "random-general"
-        W = None if self.aligned else families.draw_heads(values_family, H, d, rng, options)
+        W = self.value_matrices(M, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
-        beta = float(rng.uniform(0.2, 3.0))
-        return Configuration.create(X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry)
+        beta = float(rng.uniform(0.2, 3.0)) * (-1 if claim.beta_sign == "negative" else 1)
+        mask = None if claim.mask == "none" else claim.mask
+        return Configuration.create(X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry, mask=mask)
 
 
 @dataclass
@@ -183,6 +201,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 geometry=cfg.geometry,
                 attention=cfg.attention,
                 symmetric_values=draws.symmetric_values,
+                mask=cfg.mask,
             )
             at = dict(zip(("i", "h"), candidate.index, strict=False))
             at = {k: v for k, v in at.items() if k in claim.relation.free}

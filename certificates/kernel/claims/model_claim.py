@@ -9,6 +9,11 @@ every configuration of the stated kind with the hypotheses; free indices i and h
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
 conditions at every token) satisfy the relation at some token i and head h. Its op is strict or non-strict, not `=`:
 an existence claim is settled by a witness whose sign balls settle, and balls never settle an equality.
+
+Models beyond the paper: `beta = "negative"` states the claim for every beta < 0 (repulsive attention) instead of
+beta > 0; `mask = "causal"` puts the causal mask on every configuration (token i attends to the tokens j <= i,
+`certificates.kernel.masks`); `token = "first"` binds the free token i to the first token only (under the causal
+mask it attends to itself alone).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
-OPTIONAL = {"attention", "geometry", "assume", "given", "exists"}
+OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "mask", "beta", "token"}
 RELATIONS = ("=", "<=", "<", ">=", ">")
 #: The hypotheses a model claim may assume (their exact checks: `ball_model.HYPOTHESES`).
 MODEL_HYPOTHESES = (
@@ -33,7 +38,15 @@ MODEL_HYPOTHESES = (
     "orthogonal-heads",
     "scalar-heads",
     "symmetric-values",
+    "identity-values",
+    "spd-values",
 )
+#: The sign of beta a model claim is about (beta > 0 by default; beta < 0 is repulsive attention).
+BETA_SIGNS = ("positive", "negative")
+#: The masks a model claim may put on every configuration ("none": every token attends to every token).
+MASKS = ("none", "causal")
+#: Which tokens the free index i ranges over.
+TOKENS = ("every", "first")
 #: Named conditions a `given` may use: Condition 8 at (i, h), sum_{g != h} a^h_i a^g_i <= T^h_i.
 NAMED_CONDITIONS = {"condition8": "a_h_i * A_h_i <= T_h_i"}
 MAX_GIVEN = 8
@@ -74,7 +87,14 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
     if exists and op == "=":
         raise InputError("op", op, "an existence claim states < <= > >= (balls settle a sign, never an equality)")
+    choices = (("beta", BETA_SIGNS), ("mask", MASKS), ("token", TOKENS))
+    extra = {key: _word(raw, key, allowed) for key, allowed in choices}
+    if extra["token"] == "first" and "i" not in relation.free:
+        raise InputError("token", "first", "only used when the relation speaks of the token i")
     return {
+        "beta_sign": extra["beta"],
+        "mask": extra["mask"],
+        "token": extra["token"],
         "attention": attention,
         "geometry": geometry,
         "hypotheses": hypotheses,
@@ -89,19 +109,21 @@ def model_statement(fields: dict[str, Any]) -> str:
     relation: Relation = fields["relation"]
     free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in fields["given"])))
     kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
+    kind += ", causal mask" if fields.get("mask") == "causal" else ""
+    beta = "beta < 0" if fields.get("beta_sign") == "negative" else "beta > 0"
     assumed = ", ".join(fields["hypotheses"]) or "no further hypothesis"
     conditions = " and ".join(g.text for g in fields["given"])
     if fields["exists"]:
-        some = {"i": "a token i", "h": "a head h"}
+        some = {"i": "the first token i" if fields.get("token") == "first" else "a token i", "h": "a head h"}
         heads = " and every head h" if "h" in free and "h" not in relation.free else ""
         where = f" where {conditions} at every token i{heads}" if conditions else ""
         at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
         return (
-            f"There are n >= 2, d >= 1, H >= 1, beta > 0 and a configuration ({kind}; {assumed}){where} "
+            f"There are n >= 2, d >= 1, H >= 1, {beta} and a configuration ({kind}; {assumed}){where} "
             f"with {relation.text}{at}."
         )
-    indices = {"i": "every token i", "h": "every head h"}
-    every = ", ".join(["every n >= 2, d >= 1, H >= 1, beta > 0", *(indices[k] for k in free)])
+    indices = {"i": "the first token i" if fields.get("token") == "first" else "every token i", "h": "every head h"}
+    every = ", ".join([f"every n >= 2, d >= 1, H >= 1, {beta}", *(indices[k] for k in free)])
     given = f"if {conditions} at every token i, then " if conditions else ""
     return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
 
@@ -126,6 +148,14 @@ def _condition(text: str) -> Relation:
         exc.field = "given"
         raise
     return Relation(lhs, parts[1], rhs, text.strip() if text.strip() in NAMED_CONDITIONS else written.strip())
+
+
+def _word(raw: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
+    """An optional choice among `allowed` (default the first)."""
+    value = raw.get(key, allowed[0])
+    if value not in allowed:
+        raise InputError(key, value, f"expected one of {', '.join(allowed)}")
+    return value
 
 
 def _strings(raw: dict[str, Any], key: str, most: int) -> list[str]:

@@ -40,7 +40,7 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     if relation not in SETTLING[wanted]:
         what = "state" if claim.exists else "negate"
         raise Rejected(f"relation {str(relation)[:20]!r} does not {what} {claim.relation.op}")
-    cfg = recheck.exact_configuration(payload["configuration"])
+    cfg = recheck.exact_configuration(payload["configuration"], negative_beta=claim.beta_sign == "negative")
     with precision(recheck.recorded_precision(payload)):
         settled = settle(claim, cfg, dict(at))
         if settled.failures:
@@ -51,7 +51,7 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
     verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
     proved = (
-        f"{verb} claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}; "
+        f"{verb} claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}{_options_text(claim)}; "
         f"{', '.join(claim.hypotheses) or 'no hypothesis'}{'; given ' + given if given else ''}): "
         f"{statement} {outcome} at an exact configuration{' at ' + where if where else ''}"
         f"{' (some configuration satisfies it)' if claim.exists else ''}"
@@ -61,3 +61,13 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         f"hypotheses checked exactly, rhs - lhs = {settled.value.str(6)} {relation} 0 (balls)"
     )
     return proved, how
+
+
+def _options_text(claim: Any) -> str:
+    """The claim's model options beyond the paper, as check-cert prints them ("" for the paper's model)."""
+    parts = [
+        "beta < 0" if claim.beta_sign == "negative" else "",
+        "causal mask" if claim.mask == "causal" else "",
+        "first token" if claim.token == "first" else "",
+    ]
+    return "".join(f", {part}" for part in parts if part)

@@ -23,6 +23,7 @@ from certificates.kernel import ball_model
 from certificates.kernel.claims.model_claim import Relation
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.exact import ball_of, settling_sign
+from certificates.kernel.masks import is_causal
 
 #: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`.
 NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
@@ -142,6 +143,16 @@ class Settled:
     failures: list[str] = field(default_factory=list)
 
 
+def model_options_failures(claim: Any, cfg: ball_model.ExactConfiguration) -> list[str]:
+    """What the exact data violate of the claim's sign of beta and its mask, exactly."""
+    failures = []
+    if (cfg.beta < 0) != (claim.beta_sign == "negative") or cfg.beta == 0:
+        failures.append(f"the claim is about beta {'< 0' if claim.beta_sign == 'negative' else '> 0'}")
+    if (claim.mask == "causal") != is_causal(cfg.mask) or (claim.mask == "none" and cfg.mask is not None):
+        failures.append(f"the claim is about {'the causal mask' if claim.mask == 'causal' else 'no mask'}")
+    return failures
+
+
 def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> Settled:
     """Whether the exact configuration witnesses the model claim's negation (universal) or the claim (existence)
     at the token and head of `at` (balls at the caller's precision): kind, geometry and hypotheses exactly, every
@@ -151,10 +162,13 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
         out.failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
     if cfg.n < 2:
         out.failures.append("the claim is about n >= 2 tokens")
+    out.failures += model_options_failures(claim, cfg)
     out.failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
     if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):
         out.failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
+    elif claim.token == "first" and at.get("i") != 0:
+        out.failures.append("the claim is about the first token i = 0")
     if out.failures:
         return out
     algebra = ball_algebra(cfg)

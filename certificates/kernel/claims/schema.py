@@ -179,6 +179,12 @@ class ModelClaim(UserClaim):
     relation: Relation
     given: tuple[Relation, ...] = ()
     exists: bool = False
+    #: The sign of beta the claim is about ("positive" or "negative": repulsive attention).
+    beta_sign: str = "positive"
+    #: "none" or "causal": the attention mask of every configuration of the claim.
+    mask: str = "none"
+    #: "every" token i, or the "first" token only.
+    token: str = "every"
 
 
 def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> UserClaim:
