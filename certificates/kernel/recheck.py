@@ -384,12 +384,15 @@ class _Walk:
 # ---------------------------------------------------------------- configurations
 
 
-def exact_configuration(record: object, negative_beta: bool = False) -> ball_model.ExactConfiguration:
+def exact_configuration(
+    record: object, negative_beta: bool = False, masked: bool = False
+) -> ball_model.ExactConfiguration:
     """The exact configuration of a witness record (rational strings only), within the size bounds; beta > 0, or
-    beta < 0 when `negative_beta` (a claim about repulsive attention says so, never the certificate). An optional
-    `mask` holds n rows of 0/1 with a unit diagonal (`certificates.kernel.masks`)."""
-    keys = {"tokens", "scores", "values", "beta", "attention", "geometry"}
-    require_keys(record, keys | ({"mask"} & set(record) if isinstance(record, dict) else set()), "configuration")
+    beta < 0 when `negative_beta`, and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
+    only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
+    caller compares the mask with the claim's."""
+    keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
+    require_keys(record, keys, "configuration")
     assert isinstance(record, dict)
 
     def matrix(rows: object, what: str, max_rows: int, max_cols: int) -> list[list[Fraction]]:
@@ -417,7 +420,7 @@ def exact_configuration(record: object, negative_beta: bool = False) -> ball_mod
     if beta == 0 or (beta < 0) != negative_beta:
         raise Rejected(f"beta must be {'negative' if negative_beta else 'positive'}")
     try:
-        mask = masks.mask_of(record["mask"], len(tokens)) if "mask" in record else None
+        mask = masks.mask_of(record["mask"], len(tokens)) if masked else None
     except InputError as exc:
         raise Rejected(f"the mask: {exc}") from None
     return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"], mask)
@@ -439,9 +442,11 @@ def configuration(
     quantity: str,
     relation: str,
     claim_id: str,
+    masked: bool = False,
 ) -> str:
-    """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry,
-    and `quantity relation 0` is settled by balls (inside the recorded enclosure)."""
+    """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry (and a mask
+    exactly when `masked`: the caller checks it is the claim's), and `quantity relation 0` is settled by balls
+    (inside the recorded enclosure)."""
     axes = MODEL_QUANTITIES[quantity].axes
     keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *axes}
     require_keys(payload, keys, "configuration witness")
@@ -466,7 +471,7 @@ def configuration(
         wrong.append(f"hypotheses {str(listed)[:120]} (needs {', '.join(sorted(hypotheses))})")
     if wrong:
         raise Rejected(f"not a witness of {claim_id}: " + "; ".join(wrong))
-    cfg = exact_configuration(record)
+    cfg = exact_configuration(record, masked=masked)
     failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses))
     if failed:
         raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")

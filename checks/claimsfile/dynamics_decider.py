@@ -297,8 +297,8 @@ def exact_state(
     options: dict[str, Any], state: Configuration, denominator: int = DENOMINATORS[0]
 ) -> ExactConfiguration:
     """The state rounded to exact data of the family (entries with `denominator`): rational unit tokens (the user's
-    own exact tokens for given tokens: a witness is then their start), W_h = M_h, and the file's beta (and scalar
-    strengths) exactly as written."""
+    own exact tokens for given tokens: a witness is then their start), W_h = M_h (W_h = I for values = "identity"),
+    the state's mask, and the file's beta (and scalar strengths) exactly as written."""
     symmetric = "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses
     exact = round_configuration(
         state.tokens,
@@ -309,6 +309,7 @@ def exact_state(
         symmetric,
         state.geometry,
         state.attention,
+        mask=state.mask,
     )
     exact = dataclasses.replace(exact, beta=stated(options["beta"]))
     if options["tokens"] == "given" and options["points"].exact:  # the user's start, exactly as written
@@ -319,6 +320,10 @@ def exact_state(
             [[stated(lam) if i == j else Fraction(0) for j in range(d)] for i in range(d)] for lam in options["lambdas"]
         ]
         exact = dataclasses.replace(exact, score_matrices=heads, values=heads)
+    if options.get("values") == "identity":
+        d = state.d
+        identity = [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
+        exact = dataclasses.replace(exact, values=[identity] * state.H)
     return exact
 
 

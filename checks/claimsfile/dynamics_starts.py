@@ -86,11 +86,18 @@ class Start:
 
 
 def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configuration:
-    """A configuration of the file's family (tokens, heads, W_h = M_h, attention, geometry)."""
+    """A configuration of the file's family (tokens, heads, W_h = M_h or W_h = I, attention, geometry, mask)."""
     tokens = families.draw_tokens(options["tokens"], options["n"], options["d"], rng, options)
     heads = families.draw_heads(options["heads"], options["H"], options["d"], rng, options)
+    values = np.broadcast_to(np.eye(options["d"]), heads.shape) if options.get("values") == "identity" else None
     return Configuration.create(
-        tokens, heads, beta=options["beta"], attention=options["attention"], geometry=options["geometry"]
+        tokens,
+        heads,
+        values,
+        beta=options["beta"],
+        attention=options["attention"],
+        geometry=options["geometry"],
+        mask=options.get("mask"),
     )
 
 

@@ -56,15 +56,25 @@ MEANING = {
 
 
 def applies(claim: DynamicsClaim) -> bool:
-    """Whether the claim's family is exactly the regime of the reduction (and its property one this route decides)."""
+    """Whether the claim's family is exactly the regime of the reduction (and its property one this route decides):
+    beta > 0 (the pull S is increasing only then), no mask (`identities.causal_reduction` says what the causal
+    mask leaves of it), W_h = M_h."""
     options = claim.options
     return (
-        claim.quantity == "cluster_gap"
+        options.get("mask") is None
+        and options.get("values", "aligned") == "aligned"
+        and _positive(options["beta"])
+        and claim.quantity == "cluster_gap"
         and claim.property in PROPERTIES
         and options["tokens"] == "equiangular"
         and options["heads"] == "scalar"
         and options["geometry"] == "sphere"
     )
+
+
+def _positive(beta: object) -> bool:
+    """beta > 0 at a number; a quantified beta (a symbol) is decided at each point of its domain, and only there."""
+    return not isinstance(beta, int | float) or beta > 0
 
 
 class _Undecided(Exception):

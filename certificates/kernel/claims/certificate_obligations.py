@@ -156,8 +156,10 @@ def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]
         quantity=searched,
         relation="<",
         claim_id=claim.id,
+        masked=options.get("mask") is not None,
     )
-    outside = family_failures(options, recheck.exact_configuration(payload["configuration"]))
+    masked = recheck.exact_configuration(payload["configuration"], masked=options.get("mask") is not None)
+    outside = family_failures(options, masked)
     if outside:
         raise Rejected(f"the exact data are not in the family of {claim.id!r}: {', '.join(outside)}")
     if "head" in options and payload.get("head") != options["head"]:

@@ -40,7 +40,8 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     if relation not in SETTLING[wanted]:
         what = "state" if claim.exists else "negate"
         raise Rejected(f"relation {str(relation)[:20]!r} does not {what} {claim.relation.op}")
-    cfg = recheck.exact_configuration(payload["configuration"], negative_beta=claim.beta_sign == "negative")
+    negative, masked = claim.beta_sign == "negative", claim.mask != "none"
+    cfg = recheck.exact_configuration(payload["configuration"], negative_beta=negative, masked=masked)
     with precision(recheck.recorded_precision(payload)):
         settled = settle(claim, cfg, dict(at))
         if settled.failures:

@@ -39,10 +39,18 @@ from certificates.kernel.claims.quantified import (
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
+from certificates.kernel.masks import mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model")
+#: A dynamics claim's model options beyond the paper (docs/models.md): the attention mask ("causal" or n rows of
+#: 0/1) and the values ("aligned": W_h = M_h, the default; "identity": W_h = I). Present in the options only when
+#: the file gives them, so the paper's claims read as before.
+DYNAMICS_MODEL_OPTIONS = ("mask", "values")
+DYNAMICS_VALUES = ("aligned", "identity")
+#: The quantities built on the usa energy, whose 1/beta leaves them undefined at beta = 0.
+ENERGY_QUANTITIES = ("energy", "energy_rate", "head_energy_rate")
 OPERATORS = ("<", "<=", ">", ">=")
 QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
 PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate", "at-most", "at-least")
@@ -72,6 +80,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "radius",
             "level",
             "domain",
+            *DYNAMICS_MODEL_OPTIONS,
         },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
@@ -317,8 +326,16 @@ def _dynamics(
         "tokens": _choice(raw, "tokens", tuple(TOKEN_FAMILIES)),
         "n": _integer(raw, "n", 2, MAX_TOKENS),
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
-        "beta": _number(raw, "beta", positive=True),
+        "beta": _number(raw, "beta", positive=False),
     }
+    if options["beta"] == 0 and quantity in ENERGY_QUANTITIES:
+        raise InputError("beta", raw["beta"], "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
+    if "mask" in raw:
+        mask = raw["mask"]
+        mask_of(mask, options["n"])
+        options["mask"] = mask if isinstance(mask, str) else tuple(tuple(int(m) for m in row) for row in mask)
+    if "values" in raw:
+        options["values"] = _choice(raw, "values", DYNAMICS_VALUES)
     _family_options(raw, options, base)
     for key in ("radius", "level"):
         if key in raw and key != spec.parameter:

@@ -4,8 +4,9 @@ Shared by the dynamics decider (which rounds a float state to exact data and cer
 the claims-file certificate checker (which re-derives, from the claim's own fields, what a
 witness of that claim must be): the quantity whose negative value refutes the claim, the exact
 hypotheses its family implies, and the exact membership test (sizes, the file's beta and scalar
-strengths exactly as written, W_h = M_h, unit tokens, symmetry, attention kind, geometry; the user's own tokens
-exactly, or tokens in an open hemisphere by an exact sufficient test).
+strengths exactly as written, W_h = M_h (W_h = I for values = "identity"), the mask, unit tokens, symmetry,
+attention kind, geometry; the user's own tokens exactly, or tokens in an open hemisphere by an exact sufficient
+test). Witnesses have beta > 0: a claim about beta <= 0 has none (its violations stay INCONCLUSIVE).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from certificates.kernel.ball_model import ExactConfiguration, hypothesis_failur
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.masks import mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 
 #: The exact hypotheses of a claim's geometry and attention kind (usa and relu: none beyond the witness's
@@ -49,8 +51,11 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     given = options.get("points")
     if given is not None and (not given.exact or given.source):  # floats are no exact start; a file is not embedded
         return None
+    beta = options["beta"]
+    if isinstance(beta, int | float) and beta <= 0:
+        return None  # witnesses of dynamics claims have beta > 0 (the certificate reader's)
     return [
-        "aligned-values",
+        "identity-values" if options.get("values") == "identity" else "aligned-values",
         *GEOMETRY_HYPOTHESES[options["geometry"]],
         *ATTENTION_HYPOTHESES[options["attention"]],
         *heads.hypotheses,
@@ -67,7 +72,12 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
         failures.append("beta")
     if exact.attention != options["attention"] or exact.geometry != options["geometry"]:
         failures.append("attention or geometry")
-    if exact.values != exact.score_matrices:
+    if exact.n == options["n"] and exact.mask != mask_of(options.get("mask"), exact.n):
+        failures.append("the mask")
+    if options.get("values") == "identity":
+        if hypothesis_failures(exact, ["identity-values"]):
+            failures.append("W_h = I")
+    elif exact.values != exact.score_matrices:
         failures.append("W_h = M_h")
     if any(sum(v * v for v in x) != 1 for x in exact.tokens):
         failures.append("unit tokens")

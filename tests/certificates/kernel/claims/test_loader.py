@@ -203,9 +203,9 @@ def test_errors_name_claim_line_and_column(rhs: str, line: int, column: int | No
         ),
         (
             'id = "a"\nkind = "dynamics"\nquantity = "energy"\nproperty = "non-negative"\n'
-            'n = 3\nd = 3\nbeta = -1\nheads = "random-symmetric"\ntokens = "random-sphere"',
+            'n = 3\nd = 3\nbeta = 0\nheads = "random-symmetric"\ntokens = "random-sphere"',
             "beta",
-            "positive",
+            "undefined at beta = 0",
         ),
         (
             'id = "a"\nkind = "dynamics"\nquantity = "energy"\nproperty = "non-negative"\n'

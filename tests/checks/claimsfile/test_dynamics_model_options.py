@@ -1,0 +1,142 @@
+"""Dynamics claims beyond the paper's model: `mask` (causal or rows of 0/1), `values = "identity"`, beta of either
+sign. A false claim under the mask (or with W = I) is REFUTED by a ball-verified witness of the masked model, which
+check-cert re-checks; a witness with its mask removed, or relabelled to the unmasked claim, is rejected; the exact
+equiangular route stays out of the masked and repulsive models (it does not hold there)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from certificates.kernel import recheck
+from certificates.kernel.claims.embedding import embedded
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.errors import InputError
+from certificates.kernel.recheck import Rejected
+from certificates.kernel.verify import verify_file
+from certificates.store import build_certificate
+from checks.claimsfile.exact_dynamics import applies
+from checks.claimsfile.register import register_claims
+from checks.registry import Context
+from checks.runner import run_claims
+from checks.verdicts import Verdict
+
+BASE = """
+id = "{id}"
+kind = "dynamics"
+quantity = "{quantity}"
+property = "non-decreasing"
+n = 4
+d = 3
+beta = {beta}
+heads = "random-symmetric"
+tokens = "random-sphere"
+"""
+
+
+def claim(claim_id: str, quantity: str = "energy", beta: str = "1", **extra: object) -> str:
+    lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in extra.items())
+    return "[[claim]]" + BASE.format(id=claim_id, quantity=quantity, beta=beta) + lines + "\n"
+
+
+def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
+    registry = register_claims(parse_claims(textwrap.dedent(text), "t.toml"))
+    results = run_claims(registry.claims(), Context("quick", seed=5, certificate_dir=directory))
+    assert not any(r.crashed for r in results)
+    return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
+
+
+@pytest.fixture(scope="module")
+def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdict, dict]]:
+    text = claim("causal", mask="causal") + claim("identity", values="identity") + claim("repulsive", beta="-1")
+    return decide(text, tmp_path_factory.mktemp("certs"))
+
+
+def test_false_claims_of_the_masked_and_identity_value_models_are_refuted_and_recheck(decided: dict) -> None:
+    for claim_id in ("causal", "identity"):
+        verdict, evidence = decided[claim_id]
+        assert verdict is Verdict.REFUTED, (claim_id, evidence)
+        ok, message = verify_file(Path(evidence["certificates"][0]))
+        assert ok, message
+    assert decided["repulsive"][0] is Verdict.CONFIRMED  # T11 for beta < 0: the energy does not decrease
+
+
+def _relabelled(path: Path, text: str, change=lambda payload: None) -> Path:
+    data = json.loads(path.read_text())
+    change(data["payload"])
+    (other,) = parse_claims(text, "t.toml")
+    out = path.with_name("forged.json")
+    out.write_text(json.dumps(build_certificate(other.id, data["kind"], data["payload"], embedded(other))))
+    return out
+
+
+def test_the_masked_witness_is_no_witness_without_its_mask(decided: dict) -> None:
+    path = Path(decided["causal"][1]["certificates"][0])
+    unmasked = _relabelled(path, claim("causal"))  # the same data for the claim without a mask
+    assert not verify_file(unmasked)[0]
+    stripped = _relabelled(path, claim("causal", mask="causal"), lambda p: p["configuration"].pop("mask"))
+    assert not verify_file(stripped)[0]
+    other = [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 1]]
+    assert not verify_file(_relabelled(path, claim("causal", mask=other)))[0]  # a different mask
+
+
+def test_a_configuration_record_has_a_mask_only_where_the_claim_has_one() -> None:
+    identity = [["1", "0"], ["0", "1"]]
+    record = {"tokens": identity, "scores": [identity], "values": [identity], "beta": "1", "attention": "usa",
+              "geometry": "sphere"}  # fmt: skip
+    assert recheck.exact_configuration(record).mask is None
+    with pytest.raises(Rejected):  # a paper claim's witness cannot smuggle a mask in
+        recheck.exact_configuration(record | {"mask": [[1, 0], [1, 1]]})
+    with pytest.raises(Rejected):
+        recheck.exact_configuration(record, masked=True)
+    with pytest.raises(Rejected, match="mask"):
+        recheck.exact_configuration(record | {"mask": [[1, 0], [1, 0]]}, masked=True)
+    with pytest.raises(Rejected, match="beta"):
+        recheck.exact_configuration(record | {"beta": "-1"})
+    assert recheck.exact_configuration(record | {"beta": "-1"}, negative_beta=True).beta == -1
+
+
+@pytest.mark.parametrize(
+    ("extra", "beta", "quantity", "field"),
+    [
+        ({"mask": "upper"}, "1", "energy", "mask"),
+        ({"mask": [[1, 0], [1, 1]]}, "1", "energy", "mask"),
+        ({"mask": [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1]]}, "1", "energy", "mask[2][2]"),
+        ({"values": "spd"}, "1", "energy", "values"),
+        ({}, "0", "energy", "beta"),
+        ({}, "0", "energy_rate", "beta"),
+    ],
+)
+def test_bad_model_options_are_one_line_errors(extra: dict, beta: str, quantity: str, field: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_claims(claim("bad", quantity, beta, **extra), "t.toml")
+    assert info.value.field == field
+
+
+def test_beta_zero_is_allowed_where_no_energy_is_involved() -> None:
+    (parsed,) = parse_claims(claim("uniform", "cluster_gap", "0", attention="softmax"), "t.toml")
+    assert parsed.options["beta"] == 0
+
+
+def test_the_exact_equiangular_route_stays_out_of_masked_and_repulsive_models() -> None:
+    text = """
+    [[claim]]
+    id = "gap"
+    kind = "dynamics"
+    quantity = "cluster_gap"
+    property = "tends-to"
+    limit = "0"
+    n = 3
+    d = 3
+    beta = {beta}
+    heads = "scalar"
+    lambdas = [1.0]
+    tokens = "equiangular"
+    rho = 0.3
+    """
+    for beta, extra in (("1", ""), ("1", 'mask = "causal"'), ("-1", ""), ("1", 'values = "identity"')):
+        (parsed,) = parse_claims(textwrap.dedent(text.format(beta=beta)) + extra + "\n", "t.toml")
+        assert applies(parsed) is (beta == "1" and not extra), (beta, extra)
