@@ -92,8 +92,7 @@ class Configuration:
                 f"at most {MAX_ARRAY_ELEMENTS} entries per model array (H={H}, n={n}, d={d}); use fewer tokens",
             )
         beta = _finite_float("beta", beta)
-        causal_or_rows = mask_of(mask, n)
-        mask_array = None if causal_or_rows is None else np.array(causal_or_rows, dtype=bool)
+        mask_array = _mask_array(mask, n)
         if attention not in ATTENTION_KINDS:
             raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
         if geometry not in GEOMETRIES:
@@ -161,6 +160,31 @@ def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:
     if not np.all(np.isfinite(array)):
         raise InputError(field, "non-finite entry", "every entry must be finite")
     return array
+
+
+def _mask_array(mask: object | None, n: int) -> np.ndarray | None:
+    """The mask as an n x n boolean array (None: no mask), validated as `certificates.kernel.masks.mask_of` does
+    but in whole-array operations (n may be large): 0/1 entries, ones on the diagonal."""
+    if mask is None:
+        return None
+    if isinstance(mask, str):
+        if mask.strip() != "causal":
+            mask_of(mask, n)  # raises the one-line error naming the known masks
+        return np.tril(np.ones((n, n), dtype=bool))
+    try:
+        rows = np.asarray(mask)
+    except (TypeError, ValueError):
+        rows = np.empty(0)
+    if rows.shape != (n, n) or rows.dtype.kind not in "biuf":
+        raise InputError("mask", getattr(rows, "shape", None), f"expected {n} rows of {n} entries 0/1")
+    binary = (rows == 0) | (rows == 1)
+    if not np.all(binary):
+        raise InputError(f"mask[{int(np.argmin(np.all(binary, axis=1)))}]", "entries", "every entry is 0 or 1")
+    diagonal = np.diagonal(rows) == 1
+    if not np.all(diagonal):
+        i = int(np.argmin(diagonal))
+        raise InputError(f"mask[{i}][{i}]", 0, "every token attends to itself (m_ii = 1): softmax rows normalize")
+    return rows.astype(bool)
 
 
 def _scores(score_matrices: object | None, queries: object | None, keys: object | None) -> object:

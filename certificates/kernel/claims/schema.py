@@ -39,6 +39,7 @@ from certificates.kernel.claims.quantified import (
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
+from certificates.kernel.masks import NAMED as NAMED_MASKS
 from certificates.kernel.masks import mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
@@ -332,7 +333,8 @@ def _dynamics(
         raise InputError("beta", raw["beta"], "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
     if "mask" in raw:
         mask = raw["mask"]
-        mask_of(mask, options["n"])
+        if not (isinstance(mask, str) and mask.strip() in NAMED_MASKS):  # a name needs no table of n^2 entries
+            mask_of(mask, options["n"])
         options["mask"] = mask if isinstance(mask, str) else tuple(tuple(int(m) for m in row) for row in mask)
     if "values" in raw:
         options["values"] = _choice(raw, "values", DYNAMICS_VALUES)
