@@ -29,6 +29,8 @@ and d G_ii/dt = 0. Consequences, each a step of `causal_reduction`:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import sympy as sp
 
 from identities import equiangular_reduction as er
@@ -83,6 +85,19 @@ def pair_gap_rate(kind: str) -> sp.Expr:
     """One head's term of the exact late rate r = 2 c lambda B_2(1) of eps = 1 - rho_12 (-d/d eps of the ODE at 0)."""
     eps = sp.Symbol("eps")
     return sp.diff(pair_ode(kind).subs(rho, 1 - eps), eps).subs(eps, 0)
+
+
+def pair_pull(derivation: Derivation, kind: str, strengths: Sequence[sp.Expr]) -> sp.Expr:
+    """S_12(rho) = c sum_h lambda_h B^h_2(rho), with d rho_12/dt = (1 - rho)(1 + rho) S_12(rho): the first pair under
+    the causal mask in the form of `equiangular_reduction` for n = 2 tokens (so its limit and late rate are read the
+    same way), the steps of `causal_reduction` included."""
+    derivation.include(causal_reduction(kind), "causal mask")
+    derivation.note(
+        f"several heads: the pair's rate is the sum of the heads' terms, lambda = lambda_h for h = 1..{len(strengths)} "
+        f"({', '.join(str(s) for s in strengths)}); as the equiangular reduction of n = 2 tokens with pull S_12"
+    )
+    one_head = er.velocity_scale(kind) * lam * head_weights(kind, lam, 2)[1]
+    return sum((one_head.subs(lam, s) for s in strengths), sp.Integer(0))
 
 
 def causal_reduction(kind: str) -> Derivation:

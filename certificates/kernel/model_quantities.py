@@ -71,6 +71,7 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
             "entropy_rate", ("head", "token"), ball=ball_model.entropy_rates, notation="dH^{head}_{token}/dt"
         ),
         ModelQuantity("cluster_gap", recorded_as="cluster_gap"),
+        ModelQuantity("first_pair_gap"),
         ModelQuantity("condition8_margin", ("head",), claims=False, recorded_as="condition8_margin"),
         ModelQuantity("least_inner_product"),
         ModelQuantity("largest_inner_product"),

@@ -16,6 +16,10 @@ rho as the exact rationals written in the file (`numbers.stated`: 0.2 is 1/5):
   and S(rho0) = 0 keeps eps0 (`equiangular_reduction.destination`). `tends-to` is PROVED when the
   claimed limit equals it exactly, REFUTED when a ball separates them.
 
+Under the causal mask the tokens stop being equiangular, but the first two form a closed system
+(`identities.causal_reduction`): a claim on `first_pair_gap` with `mask = "causal"` is decided on the pair's ODE, the
+same reduction for n = 2 tokens with the pair's pull S_12 (without the mask the first pair's gap is the cluster gap).
+
 A refutation rests on the same derivation as a proof, and the sign of S(rho0) that picks the limit is
 also settled with balls. What the route cannot decide (a SymPy step that does not close, a comparison
 neither balls nor SymPy settle) is handed back undecided, with the reason, to the float evidence of
@@ -36,6 +40,7 @@ from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.inert import inert
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
+from identities import causal_reduction as cr
 from identities import equiangular_reduction as er
 from identities.derivation import Derivation
 
@@ -60,11 +65,12 @@ def applies(claim: DynamicsClaim) -> bool:
     beta > 0 (the pull S is increasing only then), no mask (`identities.causal_reduction` says what the causal
     mask leaves of it), W_h = M_h."""
     options = claim.options
+    causal_pair = claim.quantity == "first_pair_gap" and options.get("mask") == "causal"
     return (
-        options.get("mask") is None
+        (options.get("mask") is None or causal_pair)
         and options.get("values", "aligned") == "aligned"
         and _positive(options["beta"])
-        and claim.quantity == "cluster_gap"
+        and claim.quantity in ("cluster_gap", "first_pair_gap")
         and claim.property in PROPERTIES
         and options["tokens"] == "equiangular"
         and options["heads"] == "scalar"
@@ -104,14 +110,18 @@ def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     start, strengths = _rational(options["rho"]), [_rational(value) for value in options["lambdas"]]
     derivation = Derivation()
     derivation.note(MEANING[claim.property])
-    pull = er.reduced_pull(derivation, options["attention"], strengths)
+    if options.get("mask") == "causal":  # the first pair: a closed system of n = 2 tokens (causal_reduction)
+        derivation.note("eps = first_pair_gap = 1 - <x_1, x_2>; under the causal mask tokens 1 and 2 move alone")
+        pull, size = cr.pair_pull(derivation, options["attention"], strengths), 2
+    else:  # equiangular tokens stay equiangular: first_pair_gap = cluster_gap = 1 - rho
+        pull, size = er.reduced_pull(derivation, options["attention"], strengths), options["n"]
     pull = pull.subs({er.n: options["n"], er.beta: _rational(options["beta"])})
     details: dict[str, Any] = {"meaning": MEANING[claim.property], "rho0": str(start), "pull": str(pull)}
     try:
-        limit = er.destination(derivation, pull, start, options["n"])
+        limit = er.destination(derivation, pull, start, size)
         _closed(derivation)
         details["limit"] = str(limit)
-        problem = _Problem(claim.target, options["n"], start, pull, derivation, limit, ctx, details)
+        problem = _Problem(claim.target, size, start, pull, derivation, limit, ctx, details)
         _check_start_sign(problem)
         return _decays(problem) if claim.property == "decays-at-rate" else _tends(problem)
     except _Undecided as undecided:

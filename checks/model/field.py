@@ -244,6 +244,11 @@ def cluster_gap(cfg: Configuration) -> float:
     return float(np.max(1.0 - G[off_diagonal]))
 
 
+def first_pair_gap(cfg: Configuration) -> float:
+    """1 - <x_1, x_2>: the gap of the first two tokens (under the causal mask they form a closed system)."""
+    return float(1.0 - cfg.tokens[0] @ cfg.tokens[1])
+
+
 def _off_diagonal_products(cfg: Configuration) -> np.ndarray:
     G = gram(cfg)
     return G[~np.eye(cfg.n, dtype=bool)]

@@ -30,6 +30,7 @@ _FLOAT: dict[str, Evaluator] = {
     "attention_entropy": model.attention_entropies,
     "entropy_rate": model.entropy_rates,
     "cluster_gap": model.cluster_gap,
+    "first_pair_gap": model.first_pair_gap,
     "condition8_margin": lambda cfg: model.condition8_margins(cfg).min(axis=1),  # the worst token per head
     "least_inner_product": model.least_inner_product,
     "largest_inner_product": model.largest_inner_product,

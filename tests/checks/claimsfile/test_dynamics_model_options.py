@@ -18,7 +18,8 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
-from checks.claimsfile.exact_dynamics import applies
+from checks.claimsfile.dynamics_decider import _decide_numerically
+from checks.claimsfile.exact_dynamics import applies, decide_exactly
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims
@@ -140,3 +141,40 @@ def test_the_exact_equiangular_route_stays_out_of_masked_and_repulsive_models() 
     for beta, extra in (("1", ""), ("1", 'mask = "causal"'), ("-1", ""), ("1", 'values = "identity"')):
         (parsed,) = parse_claims(textwrap.dedent(text.format(beta=beta)) + extra + "\n", "t.toml")
         assert applies(parsed) is (beta == "1" and not extra), (beta, extra)
+
+
+PAIR = """
+[[claim]]
+id = "pair"
+kind = "dynamics"
+quantity = "first_pair_gap"
+property = "decays-at-rate"
+rate = "{rate}"
+n = 5
+d = 5
+beta = 2
+heads = "scalar"
+lambdas = [1.0, 0.5]
+tokens = "equiangular"
+rho = 0.1
+mask = "causal"
+attention = "{attention}"
+"""
+
+
+@pytest.mark.parametrize(
+    ("attention", "true_rate", "wrong_rate"),
+    [("softmax", "1.5", "3"), ("usa", "2*(exp(2) + exp(1)/2)/5", "2*(exp(2) + exp(1)/2)")],
+)
+def test_the_exact_pair_rate_under_the_mask_is_what_the_integrated_model_shows(
+    attention: str, true_rate: str, wrong_rate: str
+) -> None:
+    """The exact route (causal_reduction's pair) and the floats agree: the true rate PROVED and CONFIRMED, the
+    unmasked one REFUTED exactly and not confirmed by the floats."""
+    ctx = Context("quick", seed=0)
+    (true,) = parse_claims(PAIR.format(rate=true_rate, attention=attention), "t.toml")
+    (wrong,) = parse_claims(PAIR.format(rate=wrong_rate, attention=attention), "t.toml")
+    assert decide_exactly(true, ctx).verdict is Verdict.PROVED
+    assert decide_exactly(wrong, ctx).verdict is Verdict.REFUTED
+    assert _decide_numerically(true, ctx).verdict is Verdict.CONFIRMED
+    assert _decide_numerically(wrong, ctx).verdict is not Verdict.CONFIRMED

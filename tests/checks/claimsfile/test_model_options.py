@@ -40,7 +40,7 @@ def examples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdic
 
 
 def test_the_examples_are_decided_rightly_and_their_certificates_recheck(examples: dict) -> None:
-    true = ("causal-first-token-fixed", "repulsive-energy-rate")
+    true = ("causal-first-token-fixed", "repulsive-energy-rate", "causal-pair-rate")
     false = (
         "causal-first-token-fixed-general-values",
         "causal-energy-rate",
@@ -50,6 +50,7 @@ def test_the_examples_are_decided_rightly_and_their_certificates_recheck(example
     for claim_id in true:
         assert examples[claim_id][0] is Verdict.PROVED, (claim_id, examples[claim_id][1])
     assert examples["repulsive-energy-non-decreasing"][0] is Verdict.CONFIRMED  # floats: at most CONFIRMED
+    assert examples["causal-pair-unmasked-rate"][0] is Verdict.REFUTED  # exact: the rate differs from r*
     for claim_id in (*false, "causal-energy-non-decreasing"):
         verdict, evidence = examples[claim_id]
         assert verdict is Verdict.REFUTED, (claim_id, evidence)
