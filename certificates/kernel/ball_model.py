@@ -161,10 +161,14 @@ def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift:
     for head in s:
         rows = []
         for i, row in enumerate(head):
-            m = _shift(cfg, i, row) if shift else Fraction(0)
+            m = _shift(cfg, i, row) if shift else None
             rows.append(
-                [(beta * ball_of(sij) - ball_of(m)).exp() if _seen(cfg, i, j) else arb(0) for j, sij in enumerate(row)]
-            )
+                [
+                    ((beta * ball_of(sij)) if m is None else ball_of(cfg.beta * sij - m)).exp() if _seen(cfg, i, j)
+                    else arb(0)
+                    for j, sij in enumerate(row)
+                ]
+            )  # fmt: skip
         out.append(rows)
     return out
 

@@ -113,6 +113,8 @@ def configuration_problem(quantity: str, relation: str, payload: dict[str, Any])
     """(the quantity's written name, `quantity relation 0` at the payload's exact configuration) for a witness
     the checker has already re-checked. The tree is built from the exact data by `model_tree` (never from file
     text), over named definitions that the Coq file bounds one by one (`statements`)."""
+    if isinstance(payload["configuration"], dict) and "mask" in payload["configuration"]:
+        raise NotTranslatable("the model with an attention mask is not translated to Coq (model_tree has no mask)")
     cfg = recheck.exact_configuration(payload["configuration"])
     at = {axis: payload[axis] for axis in MODEL_QUANTITIES[quantity].axes}
     rate = model_tree.BUILDERS[quantity](cfg, at)
