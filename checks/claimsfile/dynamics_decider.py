@@ -297,18 +297,21 @@ def exact_state(
     options: dict[str, Any], state: Configuration, denominator: int = DENOMINATORS[0]
 ) -> ExactConfiguration:
     """The state rounded to exact data of the family (entries with `denominator`): rational unit tokens (the user's
-    own exact tokens for given tokens: a witness is then their start), W_h = M_h (W_h = I for values = "identity"),
+    own exact tokens for given tokens: a witness is then their start), W_h = M_h (W_h = I for values = "identity",
+    the state's values rounded symmetric for "spd"),
     the state's mask, and the file's beta (and scalar strengths) exactly as written."""
     symmetric = "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses
+    spd = options.get("values") == "spd"  # rounded symmetric; the exact SPD test decides membership
     exact = round_configuration(
         state.tokens,
         state.score_matrices,
-        state.score_matrices,
+        state.values if spd else state.score_matrices,
         state.beta,
         denominator,
         symmetric,
         state.geometry,
         state.attention,
+        symmetric_values=spd,
         mask=state.mask,
     )
     exact = dataclasses.replace(exact, beta=stated(options["beta"]))
@@ -319,7 +322,8 @@ def exact_state(
         heads = [
             [[stated(lam) if i == j else Fraction(0) for j in range(d)] for i in range(d)] for lam in options["lambdas"]
         ]
-        exact = dataclasses.replace(exact, score_matrices=heads, values=heads)
+        aligned = options.get("values", "aligned") == "aligned"
+        exact = dataclasses.replace(exact, score_matrices=heads, values=heads if aligned else exact.values)
     if options.get("values") == "identity":
         d = state.d
         identity = [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]

@@ -124,15 +124,12 @@ class Draws:
         return Draws(heads, "aligned-values" in wanted, symmetric, values)
 
     def value_matrices(self, M: np.ndarray, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray | None:
-        """W: None for W = M, else the identity, a random SPD matrix A A^T / d + I / 4, or a family's draw."""
+        """W: None for W = M, else the identity, a random SPD matrix (`families.value_matrices`), or a family's draw."""
         H, d = M.shape[0], M.shape[1]
         if self.aligned:
             return None
-        if self.values == "identity":
-            return np.broadcast_to(np.eye(d), (H, d, d)).copy()
-        if self.values == "spd":
-            A = rng.standard_normal((H, d, d))
-            return A @ np.swapaxes(A, 1, 2) / d + np.eye(d) / 4
+        if self.values != "general":
+            return families.value_matrices(self.values, H, d, rng)
         family = "random-symmetric" if self.symmetric_values else "random-general"
         return families.draw_heads(family, H, d, rng, options)
 

@@ -149,6 +149,22 @@ def random_general_heads(H: int, d: int, rng: np.random.Generator, scale: float 
     return rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
 
 
+def random_spd_values(H: int, d: int, rng: np.random.Generator) -> np.ndarray:
+    """H random symmetric positive definite value matrices A A^T / d + I / 4 (eigenvalues at least 1/4)."""
+    _sizes(H=H, d=d)
+    A = rng.standard_normal((H, d, d))
+    return A @ np.swapaxes(A, 1, 2) / d + np.eye(d) / 4
+
+
+def value_matrices(kind: str, H: int, d: int, rng: np.random.Generator) -> np.ndarray:
+    """Value matrices of a named kind other than aligned (W = M): "identity" (W_h = I) or "spd" (random SPD)."""
+    if kind == "identity":
+        return np.broadcast_to(np.eye(d), (H, d, d)).copy()
+    if kind == "spd":
+        return random_spd_values(H, d, rng)
+    raise InputError("values", kind, "expected aligned, identity or spd")
+
+
 def block_sizes(H: int, d: int) -> list[int]:
     """Split d coordinates into H contiguous blocks as evenly as possible (needs d >= H)."""
     _sizes(H=H, d=d)

@@ -46,10 +46,11 @@ from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIME
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model")
 #: A dynamics claim's model options beyond the paper (docs/models.md): the attention mask ("causal" or n rows of
-#: 0/1) and the values ("aligned": W_h = M_h, the default; "identity": W_h = I). Present in the options only when
+#: 0/1) and the values ("aligned": W_h = M_h, the default; "identity": W_h = I; "spd": random symmetric positive
+#: definite W_h). Present in the options only when
 #: the file gives them, so the paper's claims read as before.
 DYNAMICS_MODEL_OPTIONS = ("mask", "values")
-DYNAMICS_VALUES = ("aligned", "identity")
+DYNAMICS_VALUES = ("aligned", "identity", "spd")
 #: The quantities built on the usa energy, whose 1/beta leaves them undefined at beta = 0.
 ENERGY_QUANTITIES = ("energy", "energy_rate", "head_energy_rate")
 OPERATORS = ("<", "<=", ">", ">=")

@@ -4,9 +4,9 @@ Shared by the dynamics decider (which rounds a float state to exact data and cer
 the claims-file certificate checker (which re-derives, from the claim's own fields, what a
 witness of that claim must be): the quantity whose negative value refutes the claim, the exact
 hypotheses its family implies, and the exact membership test (sizes, the file's beta and scalar
-strengths exactly as written, W_h = M_h (W_h = I for values = "identity"), the mask, unit tokens, symmetry,
-attention kind, geometry; the user's own tokens exactly, or tokens in an open hemisphere by an exact sufficient
-test). Witnesses have beta > 0: a claim about beta <= 0 has none (its violations stay INCONCLUSIVE).
+strengths exactly as written, W_h = M_h (W_h = I or SPD for values = "identity" or "spd"), the mask, unit tokens,
+symmetry, attention kind, geometry; the user's own tokens exactly, or tokens in an open hemisphere by an exact
+sufficient test). Witnesses have beta > 0: a claim about beta <= 0 has none (its violations stay INCONCLUSIVE).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     if isinstance(beta, int | float) and beta <= 0:
         return None  # witnesses of dynamics claims have beta > 0 (the certificate reader's)
     return [
-        "identity-values" if options.get("values") == "identity" else "aligned-values",
+        {"identity": "identity-values", "spd": "spd-values"}.get(options.get("values", ""), "aligned-values"),
         *GEOMETRY_HYPOTHESES[options["geometry"]],
         *ATTENTION_HYPOTHESES[options["attention"]],
         *heads.hypotheses,
@@ -74,9 +74,9 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
         failures.append("attention or geometry")
     if exact.n == options["n"] and exact.mask != mask_of(options.get("mask"), exact.n):
         failures.append("the mask")
-    if options.get("values") == "identity":
-        if hypothesis_failures(exact, ["identity-values"]):
-            failures.append("W_h = I")
+    if options.get("values") in ("identity", "spd"):
+        name = f"{options['values']}-values"
+        failures += [name] if hypothesis_failures(exact, [name]) else []
     elif exact.values != exact.score_matrices:
         failures.append("W_h = M_h")
     if any(sum(v * v for v in x) != 1 for x in exact.tokens):

@@ -53,11 +53,12 @@ def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
 @pytest.fixture(scope="module")
 def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdict, dict]]:
     text = claim("causal", mask="causal") + claim("identity", values="identity") + claim("repulsive", beta="-1")
+    text += claim("spd", values="spd")
     return decide(text, tmp_path_factory.mktemp("certs"))
 
 
 def test_false_claims_of_the_masked_and_identity_value_models_are_refuted_and_recheck(decided: dict) -> None:
-    for claim_id in ("causal", "identity"):
+    for claim_id in ("causal", "identity", "spd"):
         verdict, evidence = decided[claim_id]
         assert verdict is Verdict.REFUTED, (claim_id, evidence)
         ok, message = verify_file(Path(evidence["certificates"][0]))
@@ -84,6 +85,17 @@ def test_the_masked_witness_is_no_witness_without_its_mask(decided: dict) -> Non
     assert not verify_file(_relabelled(path, claim("causal", mask=other)))[0]  # a different mask
 
 
+def test_an_spd_witness_with_values_that_are_not_positive_definite_is_rejected(decided: dict) -> None:
+    path = Path(decided["spd"][1]["certificates"][0])
+
+    def indefinite(payload: dict) -> None:
+        W = payload["configuration"]["values"][0]
+        W[0][0] = "-" + W[0][0].lstrip("-") if W[0][0] != "0" else "-1"
+
+    assert not verify_file(_relabelled(path, claim("spd", values="spd"), indefinite))[0]
+    assert not verify_file(_relabelled(path, claim("spd")))[0]  # SPD values are not W = M
+
+
 def test_a_configuration_record_has_a_mask_only_where_the_claim_has_one() -> None:
     identity = [["1", "0"], ["0", "1"]]
     record = {"tokens": identity, "scores": [identity], "values": [identity], "beta": "1", "attention": "usa",
@@ -106,7 +118,7 @@ def test_a_configuration_record_has_a_mask_only_where_the_claim_has_one() -> Non
         ({"mask": "upper"}, "1", "energy", "mask"),
         ({"mask": [[1, 0], [1, 1]]}, "1", "energy", "mask"),
         ({"mask": [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1]]}, "1", "energy", "mask[2][2]"),
-        ({"values": "spd"}, "1", "energy", "values"),
+        ({"values": "general"}, "1", "energy", "values"),
         ({}, "0", "energy", "beta"),
         ({}, "0", "energy_rate", "beta"),
     ],
