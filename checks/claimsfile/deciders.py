@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from checks.claimsfile.asymptotic_decider import decide_asymptotic
+from checks.claimsfile.conjunction import conjunction
 from checks.claimsfile.constant_decider import decide_constant
 from checks.claimsfile.dynamics_decider import decide_dynamics
 from checks.claimsfile.identity_decider import decide_identity
@@ -30,6 +31,7 @@ DECIDERS: dict[str, tuple[str, Decider]] = {
     "dynamics": ("reduction+trajectories", decide_dynamics),
     "asymptotic": ("bracket+checked limits", decide_asymptotic),
     "model": ("symbolic+witness search", decide_model),
+    "all": ("every part", lambda claim, ctx: conjunction([(part, decide(part, ctx)) for part in claim.parts])),
 }
 
 

@@ -42,7 +42,9 @@ from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMIL
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
-KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model")
+KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all")
+#: Most parts of one `all` claim (a conjunction of claims of the other kinds).
+MAX_PARTS = 20
 OPERATORS = ("<", "<=", ">", ">=")
 QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
 PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate", "at-most", "at-least")
@@ -76,6 +78,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
     "model": (MODEL_REQUIRED, MODEL_OPTIONAL),
+    "all": ({"parts"}, set()),
 }
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
 _DECIMAL = re.compile(r"^[+-]?([0-9]{1,1000}(\.[0-9]{0,1000})?|\.[0-9]{1,1000})([eE][+-]?[0-9]{1,3})?$")
@@ -181,6 +184,14 @@ class ModelClaim(UserClaim):
     exists: bool = False
 
 
+@dataclass(frozen=True, kw_only=True)
+class AllClaim(UserClaim):
+    """Every part holds (a conjunction: an "iff" is its two implications). Each part is a claim of another kind
+    whose id is the claim's id and its number (`T19.c-star.part2`); its certificates embed the part."""
+
+    parts: tuple[UserClaim, ...]
+
+
 def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> UserClaim:
     """The typed claim of one `[[claim]]` table; InputError names the first bad field. Token files a dynamics
     claim names are read relative to `base` (the claims file's folder; None: the working folder)."""
@@ -210,7 +221,36 @@ def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> User
     stated = _optional_string(raw, "statement")
     if kind == "dynamics":
         return _dynamics(raw, header, stated, base)
+    if kind == "all":
+        return _all(raw, header, stated, base)
     return _BUILDERS[kind](raw, header, stated)
+
+
+def _all(raw: dict[str, Any], header: dict[str, Any], stated: str | None, base: Path | None) -> AllClaim:
+    """A conjunction: each table of `parts` is a claim of another kind, numbered after the claim's id."""
+    tables = raw["parts"]
+    if not isinstance(tables, list) or not 2 <= len(tables) <= MAX_PARTS:
+        raise InputError("parts", "...", f"a list of 2 to {MAX_PARTS} claim tables ([[claim.parts]])")
+    parts = []
+    for number, table in enumerate(tables, start=1):
+        if not isinstance(table, dict):
+            raise InputError(f"parts[{number}]", table, "each part is a table")
+        if "id" in table:
+            raise InputError(f"parts[{number}].id", table["id"], "a part's id is its claim's id and number")
+        if table.get("kind") == "all":
+            raise InputError(f"parts[{number}].kind", "all", "parts do not nest: list every part in one claim")
+        try:
+            parts.append(validate_claim({"id": f"{header['id']}.part{number}", **table}, header["line"], base))
+        except InputError as exc:
+            exc.field = f"parts[{number}].{exc.field}"  # the same error (an expression keeps its column)
+            raise
+    statement = stated or "all of: " + "; ".join(f"({k}) {part.statement}" for k, part in enumerate(parts, 1))
+    return AllClaim(**header, statement=statement, parts=tuple(parts))
+
+
+def with_parts(claims: list[UserClaim]) -> list[UserClaim]:
+    """The claims and, after each conjunction, its parts (the claims a certificate may embed)."""
+    return [c for claim in claims for c in (claim, *getattr(claim, "parts", ()))]
 
 
 def _identity(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> IdentityClaim:
