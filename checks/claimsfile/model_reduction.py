@@ -385,7 +385,8 @@ def _normalized(d: Derivation, expr: sp.Expr) -> sp.Expr:
                 first, second = data.tokens
                 others = [t for s in term.free_symbols if s != atom for t in atoms.tokens_of(s)]
                 if second.startswith("t") and second != first and second not in others:
-                    term, changed, used = term / atom, True, True
+                    lost = atoms.dummies(term) - {second} - atoms.dummies(term / atom)  # still summed over: n each
+                    term, changed, used = term / atom * N ** len(lost), True, True
                     break
         out += term
     if used:
