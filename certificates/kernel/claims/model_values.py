@@ -8,7 +8,8 @@ and their rates) come from a `source`: `ball_source` reads them from the ball mo
 `settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
 that re-checks it: the claim's kind, geometry and hypotheses hold exactly, every `given` condition holds at every
 token (balls), its sizes lie in the claim's ranges (exactly), and `rhs - lhs` has the sign that negates the claim's
-relation (a universal claim: a counterexample) or that states it (an existence claim: an instance) at the witness's token and head (balls; `witnessed`).
+relation (a universal claim: a counterexample) or that states it (an existence claim: an instance) at the witness's
+token and head (balls; `witnessed`).
 """
 
 from __future__ import annotations
