@@ -65,6 +65,6 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
         cases=max(evaluations, 1),
         worst_margin=found.worst,
         tolerance=VIOLATION,
-        notes=f"not proved symbolically ({why}); no violation in {evaluations} evaluations ({sizes_covered()})",
+        notes=f"not proved symbolically ({why}); no violation in {evaluations} evaluations ({sizes_covered(claim)})",
         details=details,
     )

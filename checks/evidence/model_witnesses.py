@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
 import numpy as np
 
+from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import NumericAlgebra, residual
 from certificates.kernel.claims.schema import ModelClaim
@@ -44,9 +46,29 @@ SMALL_SHARE = 0.7
 EXTRA_DIMENSIONS = 4
 
 
-def sizes_covered() -> str:
-    """The sizes the search draws, for a CONFIRMED's notes."""
-    return f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
+def sizes_covered(claim: ModelClaim | None = None) -> str:
+    """The sizes the search draws, for a CONFIRMED's notes (within the claim's ranges, when it states them)."""
+    drawn = f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
+    if claim is None or not claim.sizes.restricted:
+        return drawn
+    return f"{drawn}, kept within the claim's domain {claim.sizes.text()}"
+
+
+def _size(rng: np.random.Generator, sizes: Sizes, name: str, choices: list[int]) -> int:
+    """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is."""
+    low, high = sizes.low[name], sizes.high[name]
+    inside = [c for c in choices if c >= low and (high is None or c <= high)]
+    if inside:
+        return int(rng.choice(inside))
+    return int(rng.integers(low, min(low + 8, high if high is not None else low + 8) + 1))
+
+
+def _beta(rng: np.random.Generator, sizes: Sizes) -> float:
+    """beta drawn from [0.2, 3], or from the claim's range."""
+    low, high, _, _ = sizes.beta
+    lo = float(low) if low is not None else 0.2 if high is None or high > Fraction(1, 2) else float(high) / 10
+    hi = float(high) if high is not None else max(3.0, 2 * lo)
+    return float(rng.uniform(lo, hi))
 
 
 def float_algebra(cfg: Configuration) -> NumericAlgebra:
@@ -62,6 +84,9 @@ def float_algebra(cfg: Configuration) -> NumericAlgebra:
         "dE_h_dt": lambda: model.head_energy_rates(cfg),
         "entropy": lambda: model.attention_entropies(cfg),
         "entropy_rate": lambda: model.entropy_rates(cfg),
+        "s": lambda: model.scores(cfg),
+        "w": lambda: model.weights(cfg),
+        "p": lambda: model.attention_distributions(cfg),
     }
     return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 
@@ -119,18 +144,19 @@ class Draws:
         return Draws(heads, "aligned-values" in wanted, "symmetric-values" in wanted)
 
     def draw(self, claim: ModelClaim, rng: np.random.Generator) -> Configuration:
+        sizes = claim.sizes
         if rng.random() < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
-            n, H = int(rng.integers(2, 6)), int(rng.integers(1, 4))
-            d = int(rng.integers(max(H, 2), 6))
+            n, H = _size(rng, sizes, "n", [2, 3, 4, 5]), _size(rng, sizes, "H", [1, 2, 3])
+            d = _size(rng, sizes, "d", list(range(max(H, 2), 6)) or [max(H, 2)])
         else:
-            n, H = int(rng.choice(TOKENS)), int(rng.choice(HEADS))
-            d = int(rng.integers(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1))
+            n, H = _size(rng, sizes, "n", list(TOKENS)), _size(rng, sizes, "H", list(HEADS))
+            d = _size(rng, sizes, "d", list(range(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1)))
         options: dict[str, Any] = {"scale": 2.0, "lambdas": list(rng.uniform(0.3, 2.0, size=H))}
         M = families.draw_heads(self.heads, H, d, rng, options)
         values_family = "random-symmetric" if self.symmetric_values else "random-general"
         W = None if self.aligned else families.draw_heads(values_family, H, d, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
-        beta = float(rng.uniform(0.2, 3.0))
+        beta = _beta(rng, sizes)
         return Configuration.create(X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry)
 
 

@@ -4,7 +4,8 @@ Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `certificates.kernel.clai
 `attention` (usa, softmax, relu; default usa), `geometry` (sphere or flat; default sphere), `assume` (hypotheses on
 the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES), `given` (conditions,
 each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at every token i, for the statement's head
-h: an implication), `exists` (a boolean, default false). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
+h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, d, H, beta:
+`certificates.kernel.claims.model_sizes`). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
 conditions at every token) satisfy the relation at some token i and head h. Its op is strict or non-strict, not `=`:
@@ -17,13 +18,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
 from certificates.kernel.claims.model_terms import Term, parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
-OPTIONAL = {"attention", "geometry", "assume", "given", "exists"}
+OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "domain"}
 RELATIONS = ("=", "<=", "<", ">=", ">")
 #: The hypotheses a model claim may assume (their exact checks: `ball_model.HYPOTHESES`).
 MODEL_HYPOTHESES = (
@@ -81,6 +83,7 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         "relation": relation,
         "given": given,
         "exists": exists,
+        "sizes": parse_sizes(raw.get("domain")),
     }
 
 
@@ -91,17 +94,15 @@ def model_statement(fields: dict[str, Any]) -> str:
     kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
     assumed = ", ".join(fields["hypotheses"]) or "no further hypothesis"
     conditions = " and ".join(g.text for g in fields["given"])
+    sizes: Sizes = fields.get("sizes", Sizes())
     if fields["exists"]:
         some = {"i": "a token i", "h": "a head h"}
         heads = " and every head h" if "h" in free and "h" not in relation.free else ""
         where = f" where {conditions} at every token i{heads}" if conditions else ""
         at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
-        return (
-            f"There are n >= 2, d >= 1, H >= 1, beta > 0 and a configuration ({kind}; {assumed}){where} "
-            f"with {relation.text}{at}."
-        )
+        return f"There are {sizes.text()} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
     indices = {"i": "every token i", "h": "every head h"}
-    every = ", ".join(["every n >= 2, d >= 1, H >= 1, beta > 0", *(indices[k] for k in free)])
+    every = ", ".join([f"every {sizes.text()}", *(indices[k] for k in free)])
     given = f"if {conditions} at every token i, then " if conditions else ""
     return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
 

@@ -52,7 +52,8 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
     proved = (
         f"{verb} claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}; "
-        f"{', '.join(claim.hypotheses) or 'no hypothesis'}{'; given ' + given if given else ''}): "
+        f"{', '.join(claim.hypotheses) or 'no hypothesis'}{'; given ' + given if given else ''}"
+        f"{'; ' + claim.sizes.text() if claim.sizes.restricted else ''}): "
         f"{statement} {outcome} at an exact configuration{' at ' + where if where else ''}"
         f"{' (some configuration satisfies it)' if claim.exists else ''}"
     )

@@ -10,13 +10,18 @@ walked with the whitelist below; nothing is evaluated, every node is built here.
 - scalars at token i and head h: `a_h_i` (radial shadow <f^h_i, x_i>), `T_h_i` (tangential power |P_i f^h_i|^2),
   `A_h_i` (the other heads' shadow sum_{g != h} a^g_i), `entropy_h_i`, `entropy_rate_h_i` (H^h_i, dH^h_i/dt);
 - global scalars: `E`, `E_h` (energies), `dE_dt`, `dE_h_dt` (their rates along the dynamics);
-- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `sum_i(e)` (over the
-  tokens), `sum_h(e)` (over the heads);
+- pair scalars of head h at tokens (i, j): `s_h_ij` (the score <x_i, M_h x_j>), `w_h_ij` (the attention weight of
+  the claim's kind), `p_h_ij` (the softmax distribution softmax_j(beta s^h_ij));
+- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `sum_i(e)`, `sum_j(e)`
+  (over the tokens), `sum_h(e)`, `sum_g(e)` (over the heads); a sum of vectors is a vector (`sum_i(x_i) / n`);
 - numbers (exact rationals from their text), `+ - *`, `/` by a monomial of numbers and symbols (always defined:
   the symbols are positive), `**` a non-negative integer literal up to MAX_POWER.
 
-An index not bound by a sum is free: the statement is meant for every token i and every head h. Sums of one kind do
-not nest. Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
+Indices (`certificates.kernel.claims.model_indices`): every name is written with its own indices, the tokens i, j and
+the heads h, g (`x_j`, `f_g_i`, `a_g_j`, `s_h_ji`, `E_g`). An index not bound by a sum is free: the statement is meant
+for every token i and every head h; the second indices j and g must be bound by `sum_j` / `sum_g`. A sum does not
+rebind its own index inside itself (`sum_i(sum_i(...))`), different indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
+Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
 
 `evaluate` interprets a term in an `Algebra`: floats (the adversarial search), balls at exact data (witnesses and
 `check-cert`) and the symbolic per-token algebra of the prover each supply only the primitive quantities; what the
@@ -32,6 +37,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from certificates.kernel.claims.expressions import check_characters, checked_syntax, rational_literal
+from certificates.kernel.claims.model_indices import HEADS, TOKENS, resolve, unbound
 from certificates.kernel.claims.problems import ExpressionError
 
 MAX_POWER = 8
@@ -58,13 +64,17 @@ SCALARS = {
 }
 #: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
 PRIMITIVE_SCALARS = ("entropy_h_i", "entropy_rate_h_i", "E", "E_h", "dE_dt", "dE_h_dt")
-FUNCTIONS = {"inner": 2, "norm2": 1, "proj": 1, "sum_i": 1, "sum_h": 1}
+#: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
+PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
+SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
+FUNCTIONS = {"inner": 2, "norm2": 1, "proj": 1} | dict.fromkeys(SUMS, 1)
 
 
 @dataclass(frozen=True)
 class Term:
-    """A node: `op` ("num", "symbol", "scalar", "vector", "+", "-", "*", "/", "neg", "pow", a function name), its
-    arguments (terms, or a Fraction / name / integer), whether it is a vector, and its free indices ("i", "h")."""
+    """A node: `op` ("num", "symbol", "scalar", "vector", "pair", "+", "-", "*", "/", "neg", "pow", a function name),
+    its arguments (terms, or a Fraction / name / integer; a named quantity: its declared name, its written name and
+    its `Slots`), whether it is a vector, and its free indices ("i", "j", "h", "g")."""
 
     op: str
     args: tuple[Any, ...]
@@ -73,8 +83,8 @@ class Term:
 
     @property
     def sums(self) -> frozenset[str]:
-        """The sums ("sum_i", "sum_h") that occur in this term."""
-        own = {self.op} if self.op in ("sum_i", "sum_h") else set()
+        """The sums ("sum_i", "sum_j", "sum_h", "sum_g") that occur in this term."""
+        own = {self.op} if self.op in SUMS else set()
         return frozenset(own).union(*(a.sums for a in self.args if isinstance(a, Term)))
 
 
@@ -86,6 +96,9 @@ def parse_term(text: object) -> Term:
     check_characters(text)
     if term.vector:
         raise ExpressionError(text, "a side is a number, not a vector (use inner or norm2)")
+    reason = unbound(term.free)
+    if reason is not None:
+        raise ExpressionError(text, reason)
     return term
 
 
@@ -116,14 +129,14 @@ class _Walker:
         name = node.id
         if name in SYMBOLS:
             return Term("symbol", (name,))
-        if name in VECTORS:
-            head = VECTORS[name][1]
-            return Term("vector", (VECTORS[name][0],), True, frozenset({"i", "h"} if head else {"i"}))
-        if name in SCALARS:
-            token, head = SCALARS[name]
-            return Term("scalar", (name,), False, frozenset(k for k, used in (("i", token), ("h", head)) if used))
-        known = ", ".join([*SYMBOLS, *VECTORS, *SCALARS])
-        raise self.fail(node, f"unknown name {name!r} (model expressions know {known})")
+        resolved = resolve(name, {**VECTORS, **SCALARS, **PAIRS})
+        if resolved is not None:
+            declared, slots = resolved
+            if declared in VECTORS:
+                return Term("vector", (VECTORS[declared][0], name, slots), True, slots.letters)
+            return Term("pair" if declared in PAIRS else "scalar", (declared, name, slots), False, slots.letters)
+        known = ", ".join([*SYMBOLS, *VECTORS, *SCALARS, *PAIRS])
+        raise self.fail(node, f"unknown name {name!r} (model expressions know {known}, at tokens i, j and heads h, g)")
 
     def binary(self, node: ast.BinOp, depth: int) -> Term:
         left = self.walk(node.left, depth + 1)
@@ -164,11 +177,9 @@ class _Walker:
             return Term("proj", (args[0],), True, free | {"i"})
         if name in ("inner", "norm2"):
             return Term(name, tuple(args), False, free)
-        if args[0].vector:
-            raise self.fail(node, f"{name} sums numbers (use inner or norm2 on vectors)")
         if name in args[0].sums:
-            raise self.fail(node, f"{name} inside {name}: sums of one kind do not nest")
-        return Term(name, (args[0],), False, free - {name[-1]})
+            raise self.fail(node, f"{name} inside {name}: sums over the same index do not nest")
+        return Term(name, (args[0],), args[0].vector, free - {name.removeprefix("sum_")})
 
 
 def _monomial(term: Term) -> bool:
@@ -185,8 +196,9 @@ def _monomial(term: Term) -> bool:
 
 
 class Algebra(Protocol):
-    """What an interpretation supplies: numbers, symbols, the primitive vectors and scalars at a token and head,
-    vector arithmetic, inner products and the two sums. Scalars support + - * / and ** by Python operators."""
+    """What an interpretation supplies: numbers, symbols, the primitive vectors and scalars at a token and head, the
+    pair scalars at a head and two tokens, vector arithmetic, inner products and the sums over tokens and over heads
+    (of numbers, or of vectors when `vector`). Scalars support + - * / and ** by Python operators."""
 
     attention: str
     geometry: str
@@ -197,43 +209,48 @@ class Algebra(Protocol):
     def scalar(self, name: str, token: Any, head: Any) -> Any: ...
     def add(self, u: Any, w: Any) -> Any: ...
     def scale(self, c: Any, u: Any) -> Any: ...
+    def pair_scalar(self, name: str, head: Any, first: Any, second: Any) -> Any: ...
     def inner(self, u: Any, w: Any) -> Any: ...
-    def token_sum(self, body: Callable[[Any], Any]) -> Any: ...
-    def head_sum(self, body: Callable[[Any], Any]) -> Any: ...
+    def token_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
+    def head_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
 
 
 def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) -> Any:
-    """The value of `term` in `algebra` with the free token and head bound to `token` and `head`."""
+    """The value of `term` in `algebra` with the free token and head bound to `token` and `head` (the second indices
+    j and g are bound by their sums)."""
 
-    def ev(t: Term, tok: Any, hd: Any) -> Any:
+    def ev(t: Term, at: dict[str, Any]) -> Any:
         op, args = t.op, t.args
         if op == "num":
             return algebra.number(args[0])
         if op == "symbol":
             return algebra.symbol(args[0])
-        if op == "vector":
-            return _vector(args[0], algebra, tok, hd)
-        if op == "scalar":
-            return _scalar(args[0], algebra, tok, hd)
+        if op in ("vector", "scalar"):
+            slots = args[2]
+            tok, hd = at.get(slots.token or "i"), at.get(slots.head or "h")
+            return _vector(args[0], algebra, tok, hd) if op == "vector" else _scalar(args[0], algebra, tok, hd)
+        if op == "pair":
+            first, second = args[2].pair
+            return algebra.pair_scalar(PAIRS[args[0]], at.get(args[2].head or "h"), at[first], at[second])
         if op == "neg":
-            value = ev(args[0], tok, hd)
+            value = ev(args[0], at)
             return algebra.scale(algebra.number(Fraction(-1)), value) if t.vector else -value
         if op == "pow":
-            return ev(args[0], tok, hd) ** args[1]
-        if op == "sum_i":
-            return algebra.token_sum(lambda k: ev(args[0], k, hd))
-        if op == "sum_h":
-            return algebra.head_sum(lambda g: ev(args[0], tok, g))
-        values = [ev(a, tok, hd) for a in args]
+            return ev(args[0], at) ** args[1]
+        if op in SUMS:
+            index = op.removeprefix("sum_")
+            total = algebra.token_sum if index in TOKENS else algebra.head_sum
+            return total(lambda k: ev(args[0], at | {index: k}), t.vector)
+        values = [ev(a, at) for a in args]
         if op == "inner":
             return algebra.inner(*values)
         if op == "norm2":
             return algebra.inner(values[0], values[0])
         if op == "proj":
-            return _project(algebra, values[0], tok)
+            return _project(algebra, values[0], at.get("i"))
         return _arithmetic(op, t, values, algebra)
 
-    return ev(term, token, head)
+    return ev(term, {"i": token, "h": head})
 
 
 def _arithmetic(op: str, t: Term, values: list[Any], algebra: Algebra) -> Any:
@@ -286,10 +303,10 @@ def term_text(term: Term) -> str:
     op, args = term.op, term.args
     if op == "num":
         return str(args[0]) if args[0] >= 0 else f"({args[0]})"
-    if op in ("symbol", "scalar"):
+    if op == "symbol":
         return str(args[0])
-    if op == "vector":
-        return next(name for name, (primitive, _) in VECTORS.items() if primitive == args[0])
+    if op in ("vector", "scalar", "pair"):
+        return str(args[1])
     if op == "neg":
         return f"-({term_text(args[0])})"
     if op == "pow":

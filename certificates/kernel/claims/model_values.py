@@ -7,8 +7,9 @@ and their rates) come from a `source`: `ball_source` reads them from the ball mo
 
 `settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
 that re-checks it: the claim's kind, geometry and hypotheses hold exactly, every `given` condition holds at every
-token (balls), and `rhs - lhs` has the sign that negates the claim's relation (a universal claim: a counterexample)
-or that states it (an existence claim: an instance) at the witness's token and head (balls; `witnessed`).
+token (balls), its sizes lie in the claim's ranges (exactly), and `rhs - lhs` has the sign that negates the claim's
+relation (a universal claim: a counterexample) or that states it (an existence claim: an instance) at the witness's
+token and head (balls; `witnessed`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def witnessed(claim: Any) -> str:
 @dataclass
 class NumericAlgebra:
     """Model terms over numbers (floats or balls); `source(name)` gives a primitive: n, d, H, beta, x (n x d),
-    f (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate (H x n); each is read once."""
+    f (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate (H x n), the pair scalars s, w, p (H x n x n); each is
+    read once."""
 
     source: Callable[[str], Any]
     number: Callable[[Fraction], Any]
@@ -74,6 +76,9 @@ class NumericAlgebra:
             return self.get(name)[head]
         return self.get(name.removesuffix("_h_i"))[head][token]
 
+    def pair_scalar(self, name: str, head: int, first: int, second: int) -> Any:
+        return self.get(name)[head][first][second]
+
     def add(self, u: Any, w: Any) -> list[Any]:
         return [a + b for a, b in zip(u, w, strict=True)]
 
@@ -84,18 +89,17 @@ class NumericAlgebra:
         terms = [a * b for a, b in zip(u, w, strict=True)]
         return sum(terms[1:], terms[0])
 
-    def token_sum(self, body: Callable[[int], Any]) -> Any:
-        return _total(body(k) for k in range(self.get("n")))
+    def token_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
+        return self._total((body(k) for k in range(self.get("n"))), vector)
 
-    def head_sum(self, body: Callable[[int], Any]) -> Any:
-        return _total(body(h) for h in range(self.get("H")))
+    def head_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
+        return self._total((body(h) for h in range(self.get("H"))), vector)
 
-
-def _total(values: Iterator[Any]) -> Any:
-    first = next(values)
-    for value in values:
-        first = first + value
-    return first
+    def _total(self, values: Iterator[Any], vector: bool) -> Any:
+        first = next(values)
+        for value in values:
+            first = self.add(first, value) if vector else first + value
+        return first
 
 
 def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
@@ -113,6 +117,9 @@ def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
             "dE_h_dt": lambda: ball_model.head_energy_rates(cfg),
             "entropy": lambda: ball_model.attention_entropies(cfg),
             "entropy_rate": lambda: ball_model.entropy_rates(cfg),
+            "s": lambda: [[[ball_of(v) for v in row] for row in head] for head in ball_model.exact_scores(cfg)],
+            "w": lambda: ball_model.attention_weights(cfg, ball_model.exact_scores(cfg)),
+            "p": lambda: ball_model.softmax_distributions(cfg, ball_model.exact_scores(cfg)),
         }
         return readers[name]()
 
@@ -151,6 +158,7 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
         out.failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
     if cfg.n < 2:
         out.failures.append("the claim is about n >= 2 tokens")
+    out.failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta))
     out.failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
     if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):

@@ -25,6 +25,7 @@ from certificates.kernel.claims.given_tokens import given_tokens
 from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
+from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.numbers import float_parameter, stated
 from certificates.kernel.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
 from certificates.kernel.claims.orders import parameter_symbol, parse_approach, parse_order
@@ -182,6 +183,7 @@ class ModelClaim(UserClaim):
     relation: Relation
     given: tuple[Relation, ...] = ()
     exists: bool = False
+    sizes: Sizes = field(default_factory=Sizes)
 
 
 @dataclass(frozen=True, kw_only=True)
