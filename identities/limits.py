@@ -119,17 +119,20 @@ def _through_exp(expr: sp.Expr, var: sp.Symbol, known: signs.Facts) -> tuple[sp.
     if not powers:
         return None
     rates = [sp.cancel(node.args[0] / var) for node in powers]
-    if any(rate.has(var) or not is_identically_zero(rate * var - node.args[0]) for rate, node in zip(rates, powers)):
+    if any(
+        rate.has(var) or not is_identically_zero(rate * var - node.args[0])
+        for rate, node in zip(rates, powers, strict=True)
+    ):
         return None
     base = next((sign * rates[0] for sign in (1, -1) if signs.prove(sign * rates[0], ">0", known) is not None), None)
     if base is None:
         return None
     ratios = [sp.cancel(rate / base) for rate in rates]
-    if not all(q.is_Rational and is_identically_zero(rate - q * base) for q, rate in zip(ratios, rates)):
+    if not all(q.is_Rational and is_identically_zero(rate - q * base) for q, rate in zip(ratios, rates, strict=True)):
         return None
     m = math.lcm(*(int(sp.Rational(q).q) for q in ratios))
     s = sp.Dummy("s", positive=True)
-    rewritten = expr.xreplace({node: s ** (-q * m) for node, q in zip(powers, ratios)})
+    rewritten = expr.xreplace({node: s ** (-q * m) for node, q in zip(powers, ratios, strict=True)})
     if rewritten.has(var):
         return None
     found = at_zero(rewritten, s, known.with_signs(positive=[s]))
