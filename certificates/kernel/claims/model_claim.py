@@ -7,8 +7,8 @@ each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at eve
 h: an implication), `exists` (a boolean, default false). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
-conditions at every token) satisfy the relation at some token i and head h. Its op is strict or non-strict, not `=`:
-an existence claim is settled by a witness whose sign balls settle, and balls never settle an equality.
+conditions at every token) satisfy the relation at some token i and head h. A sign (< <= > >=) is settled by balls at
+the witness; an equality (`=`) only exactly (`certificates.kernel.claims.exact_witness`), never by balls or floats.
 """
 
 from __future__ import annotations
@@ -72,8 +72,6 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     exists = raw.get("exists", False)
     if not isinstance(exists, bool):
         raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
-    if exists and op == "=":
-        raise InputError("op", op, "an existence claim states < <= > >= (balls settle a sign, never an equality)")
     return {
         "attention": attention,
         "geometry": geometry,
