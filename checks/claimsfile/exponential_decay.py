@@ -8,9 +8,9 @@ d eps/dt = -eps g(eps) with g(eps) = (n - (n - 1) eps) S(1 - eps), decided exact
   unbounded for every r > r*, and r > r0 >= r*;
 - eps -> 0 and r* > r0 (balls): PROVED with r and C shown. S is increasing and S(rho0) > 0, so on (0, eps0] both
   factors of g are positive and decreasing in eps: g(eps) >= g(eps1) while eps <= eps1. With eps1 <= eps0 a rational
-  at which balls show g(eps1) > r0 (halving from eps0), r a rational in (r0, g(eps1)] and T = ln(eps0/eps1)/g(eps0):
-  eps <= eps0 e^(-g(eps0) t) reaches eps1 by T, and then eps(t) <= eps1 e^(-r (t - T)), so eps(t) <= C e^(-r t) with
-  C = eps0 e^(r T) for every t >= 0 (Gronwall); C is shown as a rational above that value (balls).
+  at which balls show g(eps1) > (r0 + r*)/2 (halving from eps0), r a rational in ((r0 + r*)/2, g(eps1)] and
+  T = ln(eps0/eps1)/g(eps0): eps <= eps0 e^(-g(eps0) t) reaches eps1 by T, and then eps(t) <= eps1 e^(-r (t - T)),
+  so eps(t) <= C e^(-r t) with C = eps0 e^(r T) for every t >= 0 (Gronwall); C is shown as a rational above it.
 
 Elsewhere: a stationary start of the family (velocity exactly 0, gap > 0) REFUTES the claim
 (`checks.claimsfile.stationary_starts`); otherwise the late rate is fitted on the family's starts with its error
@@ -31,7 +31,7 @@ from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
-from certificates.kernel.exact import exact_value
+from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.family_names import TOKEN_FAMILIES
 from checks.claimsfile.dynamics_starts import configuration
 from checks.evidence.clustering_rates import LATE_ATOL, LATE_RECORDS, LATE_RTOL, late_exponent
@@ -139,9 +139,10 @@ def _against_rate(
         steps = [step.text for step in derivation.steps]
         return Outcome(Verdict.REFUTED, METHOD, witness=witness, details=details | {"derivation": steps})
     eps0 = 1 - start
+    wanted = (r0 + rate) / 2  # r is shown at least halfway from r0 to r*
 
     def g(eps: sp.Expr) -> Any:
-        return _ball((n - (n - 1) * eps) * pull.subs(er.rho, 1 - eps) - r0)
+        return _ball((n - (n - 1) * eps) * pull.subs(er.rho, 1 - eps) - wanted)
 
     eps1 = eps0
     for _ in range(HALVINGS):
@@ -150,9 +151,10 @@ def _against_rate(
         eps1 = eps1 / 2
     else:
         raise _Undecided(f"no eps1 >= {eps1} with g(eps1) > r0 shown by balls")
-    r = _rational_between(_ball(r0), g(eps1) + _ball(r0))
-    g0 = _ball((n - (n - 1) * eps0) * pull.subs(er.rho, start))
-    bound = _ball(eps0) * (_ball(sp.Rational(r)) * _ball(eps0 / eps1).log() / g0).exp()
+    with precision(PRECISION):  # ball arithmetic outside `ball` runs at the context's precision
+        r = _rational_between(_ball(wanted), g(eps1) + _ball(wanted))
+        g0 = _ball((n - (n - 1) * eps0) * pull.subs(er.rho, start))
+        bound = _ball(eps0) * (_ball(sp.Rational(r)) * _ball(eps0 / eps1).log() / g0).exp()
     C = _rational_above(bound)
     derivation.holds(
         f"S(rho0) > 0 and dS/drho > 0 on [rho0, 1] (above), and n - (n - 1) eps > 0 decreases on [0, eps0] "
@@ -160,7 +162,10 @@ def _against_rate(
         "(g(eps0) > 0 by balls), so eps decreases and g(eps(t)) >= g(eps1) once eps(t) <= eps1",
         bool(g0 > 0),
     )
-    derivation.holds(f"eps1 = {eps1}: g(eps1) > r0 = {r0} (balls); r = {r} lies in (r0, g(eps1)]", True)
+    derivation.holds(
+        f"eps1 = {eps1}: g(eps1) > (r0 + r*)/2 = {wanted} > r0 = {r0} (balls); r = {r} lies in (r0, g(eps1)]",
+        bool(_ball(sp.Rational(r) - r0) > 0),
+    )
     derivation.note(
         "Gronwall: eps(t) <= eps0 e^(-g(eps0) t) reaches eps1 by T = ln(eps0/eps1)/g(eps0); after that "
         "eps(t) <= eps1 e^(-r (t - T)); so eps(t) <= eps0 e^(r T) e^(-r t) for all t >= 0",
@@ -176,6 +181,8 @@ def _against_rate(
 def _rational_between(low: Any, high: Any) -> Fraction:
     """A short rational strictly above the ball `low` and not above the ball `high` (balls: low < high)."""
     lo, hi = exact_value(low.upper()), exact_value(high.lower())
+    if not lo < hi:
+        raise _Undecided("the balls of r0 and g(eps1) overlap")
     for denominator in (1, 2, 4, 10, 100, 1000, 10**6):
         candidate = Fraction(math.floor(hi * denominator), denominator)
         if lo < candidate <= hi:
