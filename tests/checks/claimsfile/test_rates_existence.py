@@ -128,3 +128,31 @@ def test_bad_exists_fields_are_one_line_errors(extra: str, field: str) -> None:
     with pytest.raises(InputError) as info:
         parse_claims(text + extra, "t.toml")
     assert info.value.field == field
+
+
+REPULSIVE = """
+[[claim]]
+id = "{id}"
+kind = "dynamics"
+{exists}quantity = "cluster_gap"
+property = "does-not-tend-to"
+limit = "{limit}"
+attention = "usa"
+heads = "scalar"
+lambdas = [-1.0]
+tokens = "equiangular"
+rho = 0.3
+n = 4
+d = 4
+beta = 1.0
+"""
+
+
+def test_does_not_tend_to_on_the_exact_reduction(tmp_path: Path) -> None:
+    # One repulsive head: eps -> n/(n - 1) = 4/3 exactly. "Some start does not tend to 0" is PROVED (tends-to 0 is
+    # refuted exactly on a family that is one start up to rotation); "no start tends to 4/3" is REFUTED.
+    stays = REPULSIVE.format(id="stays", exists="exists = true\n", limit="0")
+    every = REPULSIVE.format(id="every", exists="", limit="4/3")
+    verdicts = decide(stays + every, tmp_path)
+    assert verdicts["stays"][0] is Verdict.PROVED, verdicts["stays"]
+    assert verdicts["every"][0] is Verdict.REFUTED, verdicts["every"]
