@@ -77,26 +77,6 @@ class ExpNumber:
         """Exactly whether the value is 0 (its numerator is the zero polynomial)."""
         return not self.numerator
 
-    def rational_value(self) -> Fraction | None:
-        """The value when it is a rational number (no exponential left after reduction), else None."""
-        if self.is_zero():
-            return Fraction(0)
-        if len(self.numerator) == len(self.denominator) == 1:
-            (q1, c1), (q2, c2) = self.numerator[0], self.denominator[0]
-            return c1 / c2 if q1 == q2 else None
-        return None
-
-    def ball(self, prec: int | None = None) -> arb:
-        """A ball containing the value (for reports; no verdict rests on it)."""
-
-        def value(poly: Poly) -> arb:
-            total = arb(0)
-            for q, c in poly:
-                total += arb(c.numerator) / c.denominator * (arb(q.numerator) / q.denominator).exp()
-            return total
-
-        return value(self.numerator) / value(self.denominator)
-
     def __add__(self, other: Any) -> ExpNumber:
         o = _coerce(other)
         if self.denominator == o.denominator:

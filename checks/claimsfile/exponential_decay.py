@@ -31,12 +31,13 @@ from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
+from certificates.kernel.errors import InputError
 from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.family_names import TOKEN_FAMILIES
 from checks.claimsfile.dynamics_starts import configuration
 from checks.evidence.clustering_rates import LATE_ATOL, LATE_RECORDS, LATE_RTOL, late_exponent
 from checks.evidence.sampling import configuration_record
-from checks.integrator import integrate
+from checks.integrator import IntegrationFailure, integrate
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 from identities import equiangular_reduction as er
@@ -228,7 +229,10 @@ def decide_by_fit(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def _fitted_start(cfg: Any, r0: float) -> dict[str, Any]:
     """One start: the fitted rate with its error, r = fitted - error, C = max eps(t) e^(r t) on [0, end]."""
     record: dict[str, Any] = {"configuration": configuration_record(cfg)}
-    fitted = late_exponent(cfg)
+    try:
+        fitted = late_exponent(cfg)
+    except (IntegrationFailure, InputError) as exc:
+        return record | {"status": "undecided", "reason": f"could not be integrated ({exc})"}
     if fitted is None:
         return record | {"status": "undecided", "reason": "did not fall through the late window"}
     estimate = fitted[0]
@@ -238,7 +242,10 @@ def _fitted_start(cfg: Any, r0: float) -> dict[str, Any]:
         return record | {"status": "fails", "reason": f"fits a late rate {estimate.value:.6g} +- {estimate.error:.2g}"}
     end = float(np.log(1e5)) / r
     grid = np.linspace(0.0, end, LATE_RECORDS)
-    traj = integrate(cfg, end, rtol=LATE_RTOL, atol=LATE_ATOL, record_times=grid, observables=("cluster_gap",))
+    try:
+        traj = integrate(cfg, end, rtol=LATE_RTOL, atol=LATE_ATOL, record_times=grid, observables=("cluster_gap",))
+    except (IntegrationFailure, InputError) as exc:
+        return record | {"status": "undecided", "reason": f"could not be integrated for C ({exc})"}
     eps = traj.observables["cluster_gap"]
     C = float(np.max(eps * np.exp(r * traj.times)))
     return record | {"status": "holds", "r": r, "C": C}

@@ -326,6 +326,8 @@ def _dynamics(
     spec = MODEL_QUANTITIES[quantity]
     if spec.of_trajectory and prop not in ("at-most", "at-least"):
         raise InputError("property", prop, f"{quantity} is one number per trajectory: use at-most or at-least")
+    if prop == "decays-exponentially" and quantity != "cluster_gap":
+        raise InputError("property", prop, "decays-exponentially is decided for quantity = cluster_gap")
     options: dict[str, Any] = {
         "attention": _choice(raw, "attention", ATTENTION_KINDS, "usa"),
         "geometry": _choice(raw, "geometry", GEOMETRIES, "sphere"),

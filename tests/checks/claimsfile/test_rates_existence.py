@@ -156,3 +156,9 @@ def test_does_not_tend_to_on_the_exact_reduction(tmp_path: Path) -> None:
     verdicts = decide(stays + every, tmp_path)
     assert verdicts["stays"][0] is Verdict.PROVED, verdicts["stays"]
     assert verdicts["every"][0] is Verdict.REFUTED, verdicts["every"]
+
+
+def test_decays_exponentially_is_about_the_cluster_gap() -> None:
+    with pytest.raises(InputError) as info:
+        parse_claims(RATE.format(id="bad", rate="1").replace('"cluster_gap"', '"energy"'), "t.toml")
+    assert info.value.field == "property"
