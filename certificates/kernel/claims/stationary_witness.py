@@ -7,7 +7,10 @@ hence
 
 - proves an existence claim `exists = true`, property `does-not-tend-to` with `limit = L`;
 - refutes a universal claim (`exists = false`) that every start has `tends-to` L, or, for L = 0, `decays-at-rate`
-  or `decays-exponentially` (a constant positive quantity decays at no rate).
+  or `decays-exponentially` (a constant positive quantity decays at no rate), for a family whose every member the
+  claim is about: the user's own tokens, tokens in an open hemisphere (`exact_members`). A random family's universal
+  claim (random-sphere tokens) is read as the float route reads it, about almost every start, which one equilibrium
+  (an antipodal pair is one for every model) does not refute.
 
 What is re-checked, from the embedded claim only: the data belong to the claim's family exactly
 (`witness_family.family_failures`: sizes, the file's beta and strengths as written, W_h = M_h, unit tokens, the
@@ -30,6 +33,7 @@ from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.witness_family import family_failures, family_hypotheses
 from certificates.kernel.exp_field import ExpFieldError
+from certificates.kernel.family_names import TOKEN_FAMILIES
 from certificates.kernel.recheck import Rejected
 
 KEYS = {"witness", "configuration"}
@@ -62,6 +66,8 @@ def avoided_limit(claim: DynamicsClaim) -> sp.Expr | None:
         return None
     if claim.exists and claim.property == "does-not-tend-to":
         return claim.target
+    if not TOKEN_FAMILIES[claim.options["tokens"]].exact_members:
+        return None  # a random family's universal claim is about almost every start (an equilibrium is one point)
     if not claim.exists and claim.property == "tends-to":
         return claim.target
     if not claim.exists and claim.property in ("decays-at-rate", "decays-exponentially"):
