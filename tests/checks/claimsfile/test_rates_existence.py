@@ -162,3 +162,14 @@ def test_decays_exponentially_is_about_the_cluster_gap() -> None:
     with pytest.raises(InputError) as info:
         parse_claims(RATE.format(id="bad", rate="1").replace('"cluster_gap"', '"energy"'), "t.toml")
     assert info.value.field == "property"
+
+
+def test_an_antipodal_equilibrium_is_some_random_start_but_refutes_no_almost_every_claim(tmp_path: Path) -> None:
+    some = REPULSIVE.format(id="some", exists="exists = true\n", limit="0")
+    some = some.replace('"equiangular"\nrho = 0.3', '"random-sphere"').replace("[-1.0]", "[1.0]")
+    every = some.replace('id = "some"', 'id = "every"').replace("exists = true\n", "")
+    every = every.replace('"does-not-tend-to"', '"tends-to"')
+    verdicts = decide(some + every, tmp_path)
+    verdict, evidence = verdicts["some"]
+    assert verdict is Verdict.CERTIFIED and evidence["witness"]["cluster_gap"] == "2", evidence  # x, -x, x
+    assert verdicts["every"][0] is not Verdict.REFUTED, verdicts["every"]
