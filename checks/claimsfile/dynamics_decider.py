@@ -58,6 +58,7 @@ from checks.claimsfile.dynamics_starts import (
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.quantified_dynamics import decide_quantified
+from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
 from checks.evidence import adversarial
 from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.evidence.witnesses import Candidate, certify_first
@@ -77,7 +78,9 @@ DENOMINATORS = (2**12, 2**40)
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); PROVED or
+    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); statements about
+    some start, `does-not-tend-to` and `decays-exponentially` by `start_existence`; REFUTED by a stationary start of the
+    family that avoids a claimed limit (`stationary_starts`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
@@ -87,6 +90,11 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     at_start = refuted_at_start(claim)
     if at_start is not None:
         return at_start
+    if handles(claim):
+        return decide_start_statement(claim, ctx, decide_dynamics)
+    witnessed = stationary_outcome(claim, ctx)
+    if witnessed is not None:
+        return witnessed
     exact = decide_exactly(claim, ctx)
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact

@@ -8,8 +8,8 @@ h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, 
 `certificates.kernel.claims.model_sizes`). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
-conditions at every token) satisfy the relation at some token i and head h. Its op is strict or non-strict, not `=`:
-an existence claim is settled by a witness whose sign balls settle, and balls never settle an equality.
+conditions at every token) satisfy the relation at some token i and head h. A sign (< <= > >=) is settled by balls at
+the witness; an equality (`=`) only exactly (`certificates.kernel.claims.exact_witness`), never by balls or floats.
 """
 
 from __future__ import annotations
@@ -74,8 +74,6 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     exists = raw.get("exists", False)
     if not isinstance(exists, bool):
         raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
-    if exists and op == "=":
-        raise InputError("op", op, "an existence claim states < <= > >= (balls settle a sign, never an equality)")
     return {
         "attention": attention,
         "geometry": geometry,

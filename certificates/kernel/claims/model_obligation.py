@@ -5,7 +5,8 @@ A universal model claim is PROVED symbolically (no certificate) or REFUTED by a 
 the claim's attention kind and geometry with exactly the claim's hypotheses, at which every `given` condition holds
 at every token and `rhs - lhs` has the sign that negates the relation (universal) or states it (existence), at the
 token and head the witness names (balls, `certificates.kernel.claims.model_values.settle`). Which of the two the
-certificate shows follows from the embedded claim's `exists`, never from the certificate. The sides, the conditions
+certificate shows follows from the embedded claim's `exists`, never from the certificate; an existence claim of an
+equality has an exact witness instead (`certificates.kernel.claims.exact_witness`). The sides, the conditions
 and the hypotheses come from the parsed claim; what is printed is rendered from the terms.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from certificates.kernel import recheck
+from certificates.kernel.claims import exact_witness
 from certificates.kernel.claims.model_terms import term_text
 from certificates.kernel.claims.model_values import settle, witnessed
 from certificates.kernel.exact import SETTLING, precision
@@ -25,6 +27,8 @@ KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enc
 def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     """(what the witness refutes or establishes, how it was re-checked); Rejected when it is not a witness of the
     claim's negation (universal claim) or of the claim (existence claim)."""
+    if claim.exists and claim.relation.op == "=":  # an equality: only an exact witness shows it
+        return exact_witness.check(claim, kind, payload)
     if kind != "witness":
         raise Rejected(f"a model claim's certificate is a witness, not {kind}")
     recheck.require_keys(payload, KEYS, "model witness")

@@ -48,9 +48,28 @@ KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model"
 MAX_PARTS = 20
 OPERATORS = ("<", "<=", ">", ">=")
 QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
-PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate", "at-most", "at-least")
-#: The field holding the target of each property that has one.
-TARGETS = {"tends-to": "limit", "decays-at-rate": "rate", "at-most": "bound", "at-least": "bound"}
+PROPERTIES = (
+    "non-decreasing",
+    "non-negative",
+    "tends-to",
+    "decays-at-rate",
+    "at-most",
+    "at-least",
+    "does-not-tend-to",
+    "decays-exponentially",
+)
+#: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
+#: r > r0 beats, `checks.claimsfile.exponential_decay`).
+TARGETS = {
+    "tends-to": "limit",
+    "decays-at-rate": "rate",
+    "at-most": "bound",
+    "at-least": "bound",
+    "does-not-tend-to": "limit",
+    "decays-exponentially": "rate",
+}
+#: The properties about t -> oo that a start of the family may be claimed to have (`exists = true`: some start).
+LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially")
 MAX_DIGITS = 1000
 MAX_SAMPLES = 10_000
 
@@ -75,6 +94,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "radius",
             "level",
             "domain",
+            "exists",
         },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
@@ -145,6 +165,8 @@ class DynamicsClaim(UserClaim):
     property: str
     options: dict[str, Any]
     target: sp.Expr | None = None
+    #: Some start of the family has the property (True), rather than every start (False).
+    exists: bool = False
     #: Quantified parameters (`certificates.kernel.claims.quantified`): field path ("n", "lambdas[0]") -> symbol,
     #: the symbols' domains in dependency order; the options then hold these symbols. Empty: one instance.
     parameters: dict[str, sp.Symbol] = field(default_factory=dict)
@@ -346,6 +368,8 @@ def _dynamics(
     spec = MODEL_QUANTITIES[quantity]
     if spec.of_trajectory and prop not in ("at-most", "at-least"):
         raise InputError("property", prop, f"{quantity} is one number per trajectory: use at-most or at-least")
+    if prop == "decays-exponentially" and quantity != "cluster_gap":
+        raise InputError("property", prop, "decays-exponentially is decided for quantity = cluster_gap")
     options: dict[str, Any] = {
         "attention": _choice(raw, "attention", ATTENTION_KINDS, "usa"),
         "geometry": _choice(raw, "geometry", GEOMETRIES, "sphere"),
@@ -380,14 +404,28 @@ def _dynamics(
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
         known = {key: _exact(options[key]) for key in ("n", "d", "H", "beta")}
         target = _expression(raw, target_key, known | (values or {}))
-    statement = stated or _dynamics_statement(raw, quantity, prop, options)
+    exists = _exists(raw, prop)
+    statement = stated or _dynamics_statement(raw, quantity, prop, options, exists)
     return DynamicsClaim(
-        **header, statement=statement, quantity=quantity, property=prop, options=options, target=target
+        **header, statement=statement, quantity=quantity, property=prop, options=options, target=target, exists=exists
     )
 
 
-def _dynamics_statement(raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any]) -> str:
-    """The generated statement: the quantity, its property and the model options."""
+def _exists(raw: dict[str, Any], prop: str) -> bool:
+    """`exists`: true (some start of the family has the property) or false (every start), for a property as
+    t -> oo (a pointwise property of some start is a model claim's `exists`)."""
+    exists = raw.get("exists", False)
+    if not isinstance(exists, bool):
+        raise InputError("exists", exists, "true (some start of the family) or false (every start)")
+    if exists and prop not in LIMIT_PROPERTIES:
+        raise InputError("exists", exists, f"some start: only with property = {', '.join(LIMIT_PROPERTIES)}")
+    return exists
+
+
+def _dynamics_statement(
+    raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any], exists: bool = False
+) -> str:
+    """The generated statement: the quantity, its property and the model options (`exists`: for some start)."""
     spec = MODEL_QUANTITIES[quantity]
     words = ", ".join(f"{key}={value}" for key, value in options.items())
     phrase = {
@@ -397,7 +435,14 @@ def _dynamics_statement(raw: dict[str, Any], quantity: str, prop: str, options: 
         "decays-at-rate": f"decays at rate r = {raw.get('rate')}, i.e. {quantity}(t) ~ C exp(-r t) with C > 0",
         "at-most": f"is at most {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
         "at-least": f"is at least {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
+        "does-not-tend-to": f"does not tend to {raw.get('limit')}",
+        "decays-exponentially": (
+            f"decays exponentially faster than {raw.get('rate')}: there are r > {raw.get('rate')} and C with "
+            f"{quantity}(t) <= C exp(-r t) for all t >= 0"
+        ),
     }[prop]
+    if exists:
+        return f"Some start of the family has: {quantity} {phrase} ({words})."
     return f"{quantity} {phrase} ({words})."
 
 
@@ -432,7 +477,7 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
         }
         target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order})
     statement = stated or _for_all(domains, order) + _dynamics_statement(
-        raw, instance.quantity, instance.property, options
+        raw, instance.quantity, instance.property, options, instance.exists
     )
     return dataclasses.replace(
         instance,

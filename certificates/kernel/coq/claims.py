@@ -43,6 +43,8 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
         if payload["cuts"]:
             raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
         return f"claims-file claim {claim.id!r}: {claim.statement}", UniversalProblem([_whole_claim(claim)])
+    if isinstance(claim, DynamicsClaim) and isinstance(payload, dict) and payload.get("witness") == "stationary-start":
+        raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
     if isinstance(claim, DynamicsClaim) and kind == "witness":
         proved, _ = co.dynamics_obligation(claim, kind, payload)  # the checker's re-check, or Rejected
         return proved, configuration_problem(searched_quantity(claim), "<", payload)[1]
