@@ -23,14 +23,15 @@ the claim not provable here; then the search decides.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
 
 from certificates.kernel.claims.model_terms import evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
-from identities import energy, signs
+from checks.claimsfile.model_words import applied, pairing
+from identities import energy, entropy, signs
 from identities.derivation import Derivation
 
 ZERO = sp.Integer(0)
@@ -94,6 +95,8 @@ class SymbolicAlgebra:
     geometry: str
     hypotheses: tuple[str, ...]
     lemmas: set[str]
+    #: Entropies met at the free head: (token, H^h_t as reduced), each >= 0 (a fact used like a given condition).
+    entropies: list[tuple[str, Form]] = field(default_factory=list)
 
     @property
     def unit(self) -> bool:
@@ -110,7 +113,9 @@ class SymbolicAlgebra:
         return Form(POSITIVE_SYMBOLS[name])
 
     def vector(self, name: str, token: str, head: str | None) -> Vec:
-        base = f"f_{head}" if name == "f" else name
+        if name == "xbar" and head == "s":
+            raise NotReducible("an attention mean inside a sum over heads")
+        base = f"{name}_{head}" if name in ("f", "xbar") else name
         return {f"{base}@{token}": Form(sp.Integer(1))}
 
     def scalar(self, name: str, token: str | None, head: str | None) -> Form:
@@ -118,7 +123,21 @@ class SymbolicAlgebra:
             self.lemmas.add("gradient")
             body = "inner(xdot_i, F_i)" if name == "dE_dt" else "inner(xdot_i, f_h_i)"
             return evaluate(parse_term(f"sum_i({body}) / n**2"), self, None, head)
+        if name == "dE_h_dt" and head != "s" and "symmetric-scores" in self.hypotheses:
+            self.lemmas.add("energy gradient")  # any kind: the usa energy's gradient, sum_j e^(beta s_kj) M x_j
+            return evaluate(parse_term("sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2"), self, None, head)
+        if name == "entropy_h_i" and head != "s":
+            self.lemmas.add("entropy")
+            value = evaluate(parse_term("log(Z_h_i) - beta * inner(x_i, M_h(xbar_h_i))"), self, token, head)
+            self.entropies.append((str(token), value))
+            return value
+        if name == "cluster_gap":
+            raise NotReducible("cluster_gap (a minimum over pairs of tokens)")
+        if name == "Z_h_i" and head == "s":
+            raise NotReducible("a softmax normalizer inside a sum over heads")
         label = {"E": "E", "dE_dt": "dE/dt", "E_h": f"E_{head}", "dE_h_dt": f"dE_{head}/dt"}.get(name)
+        if name == "lambda_h":
+            label = f"lambda_{head}"
         if label is None:
             label = f"{name.removesuffix('_h_i')}_{head}@{token}"
         return Form(_atom(label))
@@ -143,8 +162,30 @@ class SymbolicAlgebra:
         (base_a, token), (base_b, _) = a.split("@"), b.split("@")
         if base_a == base_b == "x" and self.unit:
             return sp.Integer(1)
-        first, second = sorted((base_a, base_b))
+        symmetric = {"M": "symmetric-scores", "W": "symmetric-values"}
+        first, second = pairing(base_a, base_b, frozenset(k for k, v in symmetric.items() if v in self.hypotheses))
         return _atom(f"<{first},{second}>@{token}")
+
+    def apply(self, matrix: str, head: str, u: Vec) -> Vec:
+        """M_h u or W_h u: lambda_h u for scalar heads (W_h = M_h when aligned), else the word M_h[u] per vector."""
+        if head == "s":
+            raise NotReducible("a head's matrix applied inside a sum over heads")
+        if matrix == "W" and "aligned-values" in self.hypotheses:
+            matrix = "M"
+        if matrix == "M" and "scalar-heads" in self.hypotheses:
+            self.lemmas.add("scalar")
+            return self.scale(Form(_atom(f"lambda_{head}")), u)
+        out: Vec = {}
+        for key, c in u.items():
+            base, token = key.split("@")
+            out = self.add(out, {f"{applied([f'{matrix}_{head}'], base)}@{token}": c})
+        return out
+
+    def log(self, value: Form) -> Form:
+        """log of a positive atom (Z, E, E_h) or symbol (n, d, H, beta): an atom of its own."""
+        if value.summand != 0 or not isinstance(value.free, sp.Symbol):
+            raise NotReducible("a logarithm of a sum over tokens")
+        return Form(_atom(f"log {value.free}"))
 
     def token_sum(self, body: Callable[[str], Form]) -> Form:
         inner = body("j")
@@ -226,6 +267,7 @@ def prove_model(claim: ModelClaim) -> Derivation:
         return d
     if "gradient" in algebra.lemmas:
         d.include(energy.gradient_lemma(), "gradient lemma")
+    _quantity_lemmas(d, algebra, reduced)
     orthogonal = {"orthogonal-heads", "symmetric-scores", "aligned-values"} <= set(claim.hypotheses)
     residual, margins = reduced.residual, reduced.margins
     if orthogonal:
@@ -260,6 +302,33 @@ def _reduce(claim: ModelClaim, algebra: SymbolicAlgebra) -> Reduced:
     return Reduced(value, _TARGET[relation.op], margins)
 
 
+def _quantity_lemmas(d: Derivation, algebra: SymbolicAlgebra, reduced: Reduced) -> None:
+    """The steps behind the reductions of head matrices, dE_h/dt for any kind and entropies; each entropy's
+    non-negativity joins the conditions (at its token)."""
+    if "scalar" in algebra.lemmas:
+        d.note("Scalar heads: M_h = lambda_h I with lambda_h > 0 (and W_h = M_h when the values are aligned)")
+    if "energy gradient" in algebra.lemmas:
+        d.include(energy.gradient_lemma(), "gradient lemma")
+        d.note(
+            "The lemma holds for any motion xdot (any attention kind, any values): with M_h symmetric, "
+            "dE_h/dt = (1/n^2) sum_k <xdot_k, sum_j e^(beta s_kj) M_h x_j>, and sum_j e^(beta s_kj) M_h x_j = "
+            "Z^h_k M_h xbar^h_k by linearity (xbar^h_k = sum_j p^h_kj x_j, p^h_kj = e^(beta s_kj) / Z^h_k)"
+        )
+    if "entropy" in algebra.lemmas:
+        entropy.entropy_lemma(d)
+        d.note("sum_j p^h_tj s^h_tj = <x_t, M_h xbar^h_t>: the score is linear in its second token")
+        d.cite(
+            "entropy is non-negative",
+            "H^h_t >= 0 at every token t, used as a condition where H^h_t occurs",
+            "0 < p^h_tj <= 1, so every term -p log p is >= 0",
+        )
+        for token, value in algebra.entropies:
+            if value.summand != 0:
+                raise NotReducible("an entropy's reduction with a sum over tokens")
+            fact = _retoken(value.free, "j", "k") if token == "j" else value.free
+            reduced.margins.append((fact, ">=0"))
+
+
 def _orthogonal(expr: sp.Expr) -> sp.Expr:
     """<f_h, F>@t -> <f_h, f_h>@t (orthogonality lemma)."""
     rule = {s: _atom(str(s).replace("<F,f_h>", "<f_h,f_h>")) for s in expr.free_symbols if "<F,f_h>" in str(s)}
@@ -289,9 +358,10 @@ def _facts(residual: Form, margins: list[tuple[sp.Expr, str]]) -> dict[sp.Expr, 
     for s in atoms:
         name = str(s).split("@")[0]
         first, _, second = name.strip("<>[]").partition(",")
-        if s in POSITIVE_SYMBOLS.values() or name == "E" or (name.startswith("E_") and "/" not in name):
+        strictly = name.startswith(("E_", "Z_", "lambda_")) and "/" not in name  # energies, normalizers, strengths
+        if s in POSITIVE_SYMBOLS.values() or name in ("E", "log n") or strictly:
             known[s] = "positive"
-        elif (name.startswith(("<", "[")) and first == second) or _is_entropy(name):
+        elif name in ("log d", "log H") or (name.startswith(("<", "[")) and first == second) or _is_entropy(name):
             known[s] = "nonnegative"
         else:
             known[s] = "real"

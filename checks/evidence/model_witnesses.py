@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from certificates.kernel import ball_model
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import NumericAlgebra, residual
 from certificates.kernel.claims.schema import ModelClaim
@@ -62,6 +63,11 @@ def float_algebra(cfg: Configuration) -> NumericAlgebra:
         "dE_h_dt": lambda: model.head_energy_rates(cfg),
         "entropy": lambda: model.attention_entropies(cfg),
         "entropy_rate": lambda: model.entropy_rates(cfg),
+        "Z": lambda: model.partition_functions(cfg),
+        "xbar": lambda: model.attention_means(cfg),
+        "M": lambda: cfg.score_matrices,
+        "W": lambda: cfg.values,
+        "cluster_gap": lambda: model.cluster_gap(cfg),
     }
     return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 
@@ -103,10 +109,16 @@ class Draws:
     heads: str
     aligned: bool
     symmetric_values: bool
+    delta: float | None = None
 
     @staticmethod
     def of(hypotheses: tuple[str, ...]) -> Draws:
         wanted = set(hypotheses)
+        bounds = [b for b in map(ball_model.orthogonality_bound, hypotheses) if b is not None]
+        if bounds:  # |M_h M_g|_F <= delta: near-orthogonal heads, fixed during the search (as orthogonal ones)
+            return Draws(
+                "approximately-orthogonal", "aligned-values" in wanted, "symmetric-values" in wanted, float(bounds[0])
+            )
         heads = (
             "orthogonal-subspace"
             if "orthogonal-heads" in wanted
@@ -126,12 +138,23 @@ class Draws:
             n, H = int(rng.choice(TOKENS)), int(rng.choice(HEADS))
             d = int(rng.integers(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1))
         options: dict[str, Any] = {"scale": 2.0, "lambdas": list(rng.uniform(0.3, 2.0, size=H))}
-        M = families.draw_heads(self.heads, H, d, rng, options)
+        M = self.heads_of(H, d, rng, options)
         values_family = "random-symmetric" if self.symmetric_values else "random-general"
         W = None if self.aligned else families.draw_heads(values_family, H, d, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
         beta = float(rng.uniform(0.2, 3.0))
         return Configuration.create(X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry)
+
+    def heads_of(self, H: int, d: int, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray:
+        """Score matrices of the family; with a delta, max |M_h M_g|_F at a random share of delta (most near
+        delta itself, where a claim false only at the boundary fails; never above it, so rounding keeps it)."""
+        if self.delta is None:
+            return families.draw_heads(self.heads, H, d, rng, options)
+        share = 1.0 - float(rng.choice([1e-3, 1e-2, 0.1, 0.5, 1.0])) * float(rng.uniform(0.0, 1.0))
+        target = self.delta * min(share, 1.0 - 1e-4)
+        return families.approximately_orthogonal_heads(
+            H, d, target, rng, options["scale"], norm=families.max_cross_frobenius_norm
+        )
 
 
 @dataclass

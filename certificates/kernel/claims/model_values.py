@@ -13,6 +13,7 @@ or that states it (an existence claim: an instance) at the witness's token and h
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -39,7 +40,8 @@ def witnessed(claim: Any) -> str:
 @dataclass
 class NumericAlgebra:
     """Model terms over numbers (floats or balls); `source(name)` gives a primitive: n, d, H, beta, x (n x d),
-    f (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate (H x n); each is read once."""
+    f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), M, W (H x d x d), cluster_gap; each is
+    read once."""
 
     source: Callable[[str], Any]
     number: Callable[[Fraction], Any]
@@ -58,8 +60,8 @@ class NumericAlgebra:
     def vector(self, name: str, token: int, head: int | None) -> Any:
         if name == "x":
             return self.get("x")[token]
-        if name == "f":
-            return self.get("f")[head][token]
+        if name in ("f", "xbar"):
+            return self.get(name)[head][token]
         heads = self.get("f")
         total = heads[0][token]
         for h in range(1, len(heads)):
@@ -72,7 +74,19 @@ class NumericAlgebra:
             return sum(values[1:], values[0])
         if name in ("E_h", "dE_h_dt"):
             return self.get(name)[head]
+        if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
+            return self.get("M")[head][0][0]
+        if name == "cluster_gap":
+            return self.get(name)
         return self.get(name.removesuffix("_h_i"))[head][token]
+
+    def apply(self, matrix: str, head: int, u: Any) -> list[Any]:
+        """M_h u or W_h u."""
+        return [self.inner(row, u) for row in self.get(matrix)[head]]
+
+    def log(self, value: Any) -> Any:
+        """The logarithm of a ball (its own method) or of a float (NaN off the domain, as numpy gives it)."""
+        return value.log() if hasattr(value, "log") else math.log(value) if value > 0 else math.nan
 
     def add(self, u: Any, w: Any) -> list[Any]:
         return [a + b for a, b in zip(u, w, strict=True)]
@@ -113,10 +127,27 @@ def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
             "dE_h_dt": lambda: ball_model.head_energy_rates(cfg),
             "entropy": lambda: ball_model.attention_entropies(cfg),
             "entropy_rate": lambda: ball_model.entropy_rates(cfg),
+            "Z": lambda: ball_model.partition_functions(cfg),
+            "xbar": lambda: ball_model.attention_means(cfg),
+            "M": lambda: [[[ball_of(m) for m in row] for row in M] for M in cfg.score_matrices],
+            "W": lambda: [[[ball_of(w) for w in row] for row in W] for W in cfg.values],
+            "cluster_gap": lambda: ball_of(exact_cluster_gap(cfg.tokens)),
         }
         return readers[name]()
 
     return NumericAlgebra(source, ball_of, cfg.attention, cfg.geometry)
+
+
+def exact_cluster_gap(tokens: list[list[Fraction]]) -> Fraction:
+    """1 - min_{i != j} <x_i, x_j> of exact tokens, exactly."""
+    n = len(tokens)
+    products = (
+        sum((a * b for a, b in zip(tokens[i], tokens[j], strict=True)), Fraction(0))
+        for i in range(n)
+        for j in range(n)
+        if i != j
+    )
+    return 1 - min(products)
 
 
 def residual(relation: Relation, algebra: NumericAlgebra, at: dict[str, int]) -> Any:
