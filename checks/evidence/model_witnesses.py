@@ -114,21 +114,24 @@ class Draws:
     @staticmethod
     def of(hypotheses: tuple[str, ...]) -> Draws:
         wanted = set(hypotheses)
-        bounds = [b for b in map(ball_model.orthogonality_bound, hypotheses) if b is not None]
-        if bounds:  # |M_h M_g|_F <= delta: near-orthogonal heads, fixed during the search (as orthogonal ones)
-            return Draws(
-                "approximately-orthogonal", "aligned-values" in wanted, "symmetric-values" in wanted, float(bounds[0])
-            )
+        bounds = [float(b) for b in map(ball_model.orthogonality_bound, hypotheses) if b is not None]
         heads = (
             "orthogonal-subspace"
             if "orthogonal-heads" in wanted
             else "scalar"
             if "scalar-heads" in wanted
+            else "approximately-orthogonal"  # |M_h M_g|_F <= delta: near-orthogonal heads, fixed while searching
+            if bounds
             else "random-symmetric"
             if "symmetric-scores" in wanted
             else "random-general"
         )
-        return Draws(heads, "aligned-values" in wanted, "symmetric-values" in wanted)
+        delta = bounds[0] if bounds else None
+        return Draws(heads, "aligned-values" in wanted, "symmetric-values" in wanted, delta)
+
+    def admits(self, cfg: Configuration) -> bool:
+        """Whether the float heads keep the stated delta (a draw of another family need not: not a test)."""
+        return self.delta is None or families.max_cross_frobenius_norm(cfg.score_matrices) <= self.delta
 
     def draw(self, claim: ModelClaim, rng: np.random.Generator) -> Configuration:
         if rng.random() < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
@@ -148,7 +151,7 @@ class Draws:
     def heads_of(self, H: int, d: int, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray:
         """Score matrices of the family; with a delta, max |M_h M_g|_F at a random share of delta (most near
         delta itself, where a claim false only at the boundary fails; never above it, so rounding keeps it)."""
-        if self.delta is None:
+        if self.heads != "approximately-orthogonal" or self.delta is None:
             return families.draw_heads(self.heads, H, d, rng, options)
         share = 1.0 - float(rng.choice([1e-3, 1e-2, 0.1, 0.5, 1.0])) * float(rng.uniform(0.0, 1.0))
         target = self.delta * min(share, 1.0 - 1e-4)
@@ -182,6 +185,8 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
         nonlocal tested
+        if not draws.admits(cfg):
+            return 1.0, ()
         value, where = margin(claim, cfg)
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
         return value, where
