@@ -357,7 +357,7 @@ def _facts(residual: Form, margins: list[tuple[sp.Expr, str]]) -> dict[sp.Expr, 
     known: dict[sp.Expr, str] = {}
     for s in atoms:
         name = str(s).split("@")[0]
-        first, _, second = name.strip("<>[]").partition(",")
+        first, _, second = name[1:-1].partition(",")  # the two sides of <a,b> or [Pa,Pb] (bases hold no comma)
         strictly = name.startswith(("E_", "Z_", "lambda_")) and "/" not in name  # energies, normalizers, strengths
         if s in POSITIVE_SYMBOLS.values() or name in ("E", "log n") or strictly:
             known[s] = "positive"
