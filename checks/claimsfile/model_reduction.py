@@ -28,6 +28,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from certificates.kernel.ball_model import orthogonality_bound
 from certificates.kernel.claims.model_terms import evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile.model_words import applied, pairing
@@ -133,8 +134,6 @@ class SymbolicAlgebra:
             return value
         if name == "cluster_gap":
             raise NotReducible("cluster_gap (a minimum over pairs of tokens)")
-        if name == "Z_h_i" and head == "s":
-            raise NotReducible("a softmax normalizer inside a sum over heads")
         label = {"E": "E", "dE_dt": "dE/dt", "E_h": f"E_{head}", "dE_h_dt": f"dE_{head}/dt"}.get(name)
         if name == "lambda_h":
             label = f"lambda_{head}"
@@ -262,12 +261,30 @@ def prove_model(claim: ModelClaim) -> Derivation:
     )
     try:
         reduced = _reduce(claim, algebra)
+        choices = _cross_term_bounds(claim, algebra)
     except NotReducible as exc:
         d.failures.append(f"not in the reducible subset: {exc}")
         return d
     if "gradient" in algebra.lemmas:
         d.include(energy.gradient_lemma(), "gradient lemma")
     _quantity_lemmas(d, algebra, reduced)
+    if not choices:
+        _close(d, claim, algebra, reduced)
+        return d
+    d.include(energy.approximate_orthogonality_lemma(), "approximate orthogonality lemma")
+    for index, (side, extra) in enumerate(choices):  # the lemma's lower bound, else its upper bound
+        trial = Derivation()
+        trial.note(f"The approximate orthogonality lemma's {side} bound on <f^h_t, F_t> - |f^h_t|^2 at each token t")
+        _close(trial, claim, algebra, Reduced(reduced.residual, reduced.relation, [*reduced.margins, *extra]))
+        if trial.proved or index == len(choices) - 1:
+            d.steps += trial.steps
+            d.failures += trial.failures
+            break
+    return d
+
+
+def _close(d: Derivation, claim: ModelClaim, algebra: SymbolicAlgebra, reduced: Reduced) -> None:
+    """The rewrites of the hypotheses, the conditions, then the zero or sign test of the residual."""
     orthogonal = {"orthogonal-heads", "symmetric-scores", "aligned-values"} <= set(claim.hypotheses)
     residual, margins = reduced.residual, reduced.margins
     if orthogonal:
@@ -281,7 +298,26 @@ def prove_model(claim: ModelClaim) -> Derivation:
         d.note("Unit tokens: <b, b'> = <P b, P b'> + <x, b><x, b'> for the token's vectors (tangent coordinates)")
     residual, facts = _use_margins(d, residual, margins, _facts(residual, margins))
     _decide(d, residual, reduced.relation, facts)
-    return d
+
+
+def _cross_term_bounds(claim: ModelClaim, algebra: SymbolicAlgebra) -> list[tuple[str, list[tuple[sp.Expr, str]]]]:
+    """Under `orthogonal-heads(delta=q)` with symmetric, aligned heads on unit tokens (usa or softmax): the lower
+    and the upper bound of |<f^h_t, F_t> - |f^h_t|^2| <= q W^h_t (sum_g W^g_t - W^h_t) as conditions at the tokens
+    i and k (W = Z for usa, 1 for softmax); none otherwise."""
+    deltas = [b for b in map(orthogonality_bound, claim.hypotheses) if b is not None]
+    needed = {"symmetric-scores", "aligned-values", "unit-tokens"}
+    if not deltas or claim.attention not in ("usa", "softmax") or not needed <= set(claim.hypotheses):
+        return []
+    weight = "Z_h_i * (sum_h(Z_h_i) - Z_h_i)" if claim.attention == "usa" else "(H - 1)"
+    cross, bound = "inner(f_h_i, F_i) - norm2(f_h_i)", f"{deltas[0]} * {weight}"
+    out = []
+    for side, text in (("lower", f"{cross} + {bound}"), ("upper", f"{bound} - ({cross})")):
+        margins = []
+        for token in ("i", "k"):
+            value = evaluate(parse_term(text), algebra, token, "h")
+            margins.append((value.free, ">=0"))
+        out.append((side, margins))
+    return out
 
 
 def _reduce(claim: ModelClaim, algebra: SymbolicAlgebra) -> Reduced:
@@ -359,7 +395,7 @@ def _facts(residual: Form, margins: list[tuple[sp.Expr, str]]) -> dict[sp.Expr, 
         name = str(s).split("@")[0]
         first, _, second = name[1:-1].partition(",")  # the two sides of <a,b> or [Pa,Pb] (bases hold no comma)
         strictly = name.startswith(("E_", "Z_", "lambda_")) and "/" not in name  # energies, normalizers, strengths
-        if s in POSITIVE_SYMBOLS.values() or name in ("E", "log n") or strictly:
+        if s in POSITIVE_SYMBOLS.values() or name in ("E", "log n", "sum_h Z") or strictly:
             known[s] = "positive"
         elif name in ("log d", "log H") or (name.startswith(("<", "[")) and first == second) or _is_entropy(name):
             known[s] = "nonnegative"
