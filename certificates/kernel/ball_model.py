@@ -7,7 +7,7 @@ exactly, never by rounding. This small model serves witnesses (it is what
 makes a counterexample rigorous) and is tested against `checks.model.field` on the same data: per-head
 energy rates dE_h/dt and attention entropy rates dH^h_i/dt. It also checks the hypotheses a
 witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at every
-head, orthogonal or scalar heads, kind) exactly.
+head, orthogonal, approximately orthogonal (|M_h M_g|_F <= delta) or scalar heads, kind) exactly.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `certificates.kernel.claims.model_terms`), and optionally
 `attention` (usa, softmax, relu; default usa), `geometry` (sphere or flat; default sphere), `assume` (hypotheses on
-the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES), `given` (conditions,
+the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES, or
+`orthogonal-heads(delta=q)` with an exact q >= 0, kept in its one written form `ball_model.approximate_orthogonality`;
+`lambda_h` needs `scalar-heads`), `given` (conditions,
 each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at every token i, for the statement's head
 h: an implication), `exists` (a boolean, default false). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
