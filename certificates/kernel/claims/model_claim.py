@@ -76,7 +76,7 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     hypotheses = tuple(sorted(set(assume) | ({"unit-tokens"} if geometry == "sphere" else set())))
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")
     given = tuple(_condition(text) for text in _strings(raw, "given", MAX_GIVEN))
-    strengths = [text for text in (relation.text, *(g.text for g in given)) if "lambda_h" in names(text)]
+    strengths = [text for text in (relation.text, *(g.text for g in given)) if "lambda_h" in _identifiers(text)]
     if strengths and "scalar-heads" not in hypotheses:
         raise InputError(
             "assume", assume, "lambda_h is a scalar head's strength (M_h = lambda_h I): assume scalar-heads"
@@ -178,6 +178,6 @@ def _delta(text: str) -> Fraction:
     return value
 
 
-def names(text: str) -> set[str]:
+def _identifiers(text: str) -> set[str]:
     """The names a model expression's text uses (identifiers, for hypotheses that a name needs)."""
     return set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
