@@ -121,6 +121,11 @@ def orthogonality_bound(name: str) -> Fraction | None:
     return delta if approximate_orthogonality(delta) == name else None
 
 
+def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
+    """The delta of the hypotheses' `orthogonal-heads(delta=...)` (None when they state none)."""
+    return next((b for b in map(orthogonality_bound, hypotheses) if b is not None), None)
+
+
 def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
     """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken)."""
     heads = range(len(cfg.score_matrices))

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates.kernel.ball_model import orthogonality_bound
+from certificates.kernel.ball_model import stated_delta
 from certificates.kernel.claims.model_terms import evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile.model_words import applied, pairing
@@ -134,6 +134,10 @@ class SymbolicAlgebra:
             return value
         if name == "cluster_gap":
             raise NotReducible("cluster_gap (a minimum over pairs of tokens)")
+        if name == "delta":
+            delta = stated_delta(self.hypotheses)
+            assert delta is not None  # the claim's fields require the hypothesis with its delta
+            return self.number(delta)
         label = {"E": "E", "dE_dt": "dE/dt", "E_h": f"E_{head}", "dE_h_dt": f"dE_{head}/dt"}.get(name)
         if name == "lambda_h":
             label = f"lambda_{head}"
@@ -304,12 +308,15 @@ def _cross_term_bounds(claim: ModelClaim, algebra: SymbolicAlgebra) -> list[tupl
     """Under `orthogonal-heads(delta=q)` with symmetric, aligned heads on unit tokens (usa or softmax): the lower
     and the upper bound of |<f^h_t, F_t> - |f^h_t|^2| <= q W^h_t (sum_g W^g_t - W^h_t) as conditions at the tokens
     i and k (W = Z for usa, 1 for softmax); none otherwise."""
-    deltas = [b for b in map(orthogonality_bound, claim.hypotheses) if b is not None]
     needed = {"symmetric-scores", "aligned-values", "unit-tokens"}
-    if not deltas or claim.attention not in ("usa", "softmax") or not needed <= set(claim.hypotheses):
+    if (
+        stated_delta(claim.hypotheses) is None
+        or claim.attention not in ("usa", "softmax")
+        or not needed <= set(claim.hypotheses)
+    ):
         return []
     weight = "Z_h_i * (sum_h(Z_h_i) - Z_h_i)" if claim.attention == "usa" else "(H - 1)"
-    cross, bound = "inner(f_h_i, F_i) - norm2(f_h_i)", f"{deltas[0]} * {weight}"
+    cross, bound = "inner(f_h_i, F_i) - norm2(f_h_i)", f"delta * {weight}"
     out = []
     for side, text in (("lower", f"{cross} + {bound}"), ("upper", f"{bound} - ({cross})")):
         margins = []

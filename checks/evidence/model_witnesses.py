@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
@@ -20,7 +21,7 @@ import numpy as np
 
 from certificates.kernel import ball_model
 from certificates.kernel.claims.model_terms import evaluate
-from certificates.kernel.claims.model_values import NumericAlgebra, residual
+from certificates.kernel.claims.model_values import NumericAlgebra, residual, stated_bound
 from certificates.kernel.claims.schema import ModelClaim
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
@@ -50,8 +51,8 @@ def sizes_covered() -> str:
     return f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
 
 
-def float_algebra(cfg: Configuration) -> NumericAlgebra:
-    """The model terms at a float configuration (numpy model)."""
+def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericAlgebra:
+    """The model terms at a float configuration (numpy model); `delta` the claim's stated bound, if any."""
     readers = {
         "n": lambda: cfg.n,
         "d": lambda: cfg.d,
@@ -68,6 +69,7 @@ def float_algebra(cfg: Configuration) -> NumericAlgebra:
         "M": lambda: cfg.score_matrices,
         "W": lambda: cfg.values,
         "cluster_gap": lambda: model.cluster_gap(cfg),
+        "delta": lambda: float(stated_bound(delta)),
     }
     return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 
@@ -80,7 +82,7 @@ def _bindings(free: frozenset[str], cfg: Configuration) -> list[dict[str, int]]:
 
 def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...]]:
     """The relation's relative margin at its worst token and head (negative: violated), index (i, h) as bound."""
-    algebra = float_algebra(cfg)
+    algebra = float_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     for condition in claim.given:
         for binding in _bindings(condition.free, cfg):
             gap = float(residual(condition, algebra, binding))
@@ -114,19 +116,19 @@ class Draws:
     @staticmethod
     def of(hypotheses: tuple[str, ...]) -> Draws:
         wanted = set(hypotheses)
-        bounds = [float(b) for b in map(ball_model.orthogonality_bound, hypotheses) if b is not None]
+        bound = ball_model.stated_delta(hypotheses)
         heads = (
             "orthogonal-subspace"
             if "orthogonal-heads" in wanted
             else "scalar"
             if "scalar-heads" in wanted
             else "approximately-orthogonal"  # |M_h M_g|_F <= delta: near-orthogonal heads, fixed while searching
-            if bounds
+            if bound is not None
             else "random-symmetric"
             if "symmetric-scores" in wanted
             else "random-general"
         )
-        delta = bounds[0] if bounds else None
+        delta = None if bound is None else float(bound)
         return Draws(heads, "aligned-values" in wanted, "symmetric-values" in wanted, delta)
 
     def admits(self, cfg: Configuration) -> bool:
@@ -155,6 +157,9 @@ class Draws:
             return families.draw_heads(self.heads, H, d, rng, options)
         share = 1.0 - float(rng.choice([1e-3, 1e-2, 0.1, 0.5, 1.0])) * float(rng.uniform(0.0, 1.0))
         target = self.delta * min(share, 1.0 - 1e-4)
+        free = families.draw_heads("random-symmetric", H, d, rng, options)
+        if families.max_cross_frobenius_norm(free) <= target:  # a large delta: any symmetric heads keep it
+            return free
         return families.approximately_orthogonal_heads(
             H, d, target, rng, options["scale"], norm=families.max_cross_frobenius_norm
         )

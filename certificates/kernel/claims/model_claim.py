@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel.ball_model import approximate_orthogonality
+from certificates.kernel.ball_model import approximate_orthogonality, stated_delta
 from certificates.kernel.claims.model_terms import Term, parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
@@ -81,6 +81,9 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         raise InputError(
             "assume", assume, "lambda_h is a scalar head's strength (M_h = lambda_h I): assume scalar-heads"
         )
+    bounded = [text for text in (relation.text, *(g.text for g in given)) if "delta" in _identifiers(text)]
+    if bounded and stated_delta(hypotheses) is None:
+        raise InputError("assume", assume, "delta is the bound of orthogonal-heads(delta=q): assume it with q > 0")
     exists = raw.get("exists", False)
     if not isinstance(exists, bool):
         raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
@@ -168,7 +171,11 @@ def _assumed(raw: dict[str, Any]) -> list[str]:
 def _delta(text: str) -> Fraction:
     """The stated delta: an exact non-negative rational (a decimal or p/q)."""
     if not _NUMBER.fullmatch(text):
-        raise InputError("assume", text, "delta is an exact number >= 0: a decimal or p/q (e.g. 1/10 or 0.1)")
+        raise InputError(
+            "assume",
+            text,
+            "delta is an exact number >= 0: a decimal or p/q of at most 30 digits each (e.g. 1/10 or 0.1)",
+        )
     negative, (numerator, _, denominator) = text.startswith("-"), text.lstrip("-").partition("/")
     if denominator and int(denominator) == 0:
         raise InputError("assume", text, "delta's denominator is 0")

@@ -13,7 +13,8 @@ walked with the whitelist below; nothing is evaluated, every node is built here.
   `Z_h_i` (the softmax normalizer sum_j exp(beta s^h_ij), the usa row sum);
 - per head: `lambda_h` (the strength of a scalar head M_h = lambda_h I; a claim using it assumes scalar-heads);
 - global scalars: `E`, `E_h` (the usa energies, whatever the attention kind), `dE_dt`, `dE_h_dt` (their rates along
-  the kind's dynamics), `cluster_gap` (1 - min_{i != j} <x_i, x_j>);
+  the kind's dynamics), `cluster_gap` (1 - min_{i != j} <x_i, x_j>), `delta` (the bound of a claim's
+  `orthogonal-heads(delta=q)`: the number q);
 - functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `M_h(u)` and `W_h(u)`
   (head h's score and value matrices applied to a vector), `log(q)` (q one of LOG_ARGUMENTS, positive everywhere),
   `sum_i(e)` (over the tokens), `sum_h(e)` (over the heads);
@@ -64,6 +65,7 @@ SCALARS = {
     "Z_h_i": (True, True),
     "lambda_h": (False, True),
     "cluster_gap": (False, False),
+    "delta": (False, False),
 }
 #: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
 PRIMITIVE_SCALARS = (
@@ -76,6 +78,7 @@ PRIMITIVE_SCALARS = (
     "Z_h_i",
     "lambda_h",
     "cluster_gap",
+    "delta",
 )
 #: Head h's matrices as operators on vectors: `M_h(u)` = M_h u (scores), `W_h(u)` = W_h u (values).
 OPERATORS = {"M_h": "M", "W_h": "W"}

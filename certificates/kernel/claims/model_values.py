@@ -76,7 +76,7 @@ class NumericAlgebra:
             return self.get(name)[head]
         if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
             return self.get("M")[head][0][0]
-        if name == "cluster_gap":
+        if name in ("cluster_gap", "delta"):
             return self.get(name)
         return self.get(name.removesuffix("_h_i"))[head][token]
 
@@ -112,8 +112,9 @@ def _total(values: Iterator[Any]) -> Any:
     return first
 
 
-def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
-    """The model terms at exact data, as balls (at the working precision of the caller's context)."""
+def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = None) -> NumericAlgebra:
+    """The model terms at exact data, as balls (at the working precision of the caller's context); `delta` is the
+    claim's stated bound (`ball_model.stated_delta`), for claims that name it."""
 
     def source(name: str) -> Any:
         sizes = {"n": cfg.n, "d": len(cfg.tokens[0]), "H": len(cfg.score_matrices)}
@@ -132,10 +133,18 @@ def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
             "M": lambda: [[[ball_of(m) for m in row] for row in M] for M in cfg.score_matrices],
             "W": lambda: [[[ball_of(w) for w in row] for row in W] for W in cfg.values],
             "cluster_gap": lambda: ball_of(exact_cluster_gap(cfg.tokens)),
+            "delta": lambda: ball_of(stated_bound(delta)),
         }
         return readers[name]()
 
     return NumericAlgebra(source, ball_of, cfg.attention, cfg.geometry)
+
+
+def stated_bound(delta: Fraction | None) -> Fraction:
+    """The stated delta of a claim that names `delta` (whose fields require the hypothesis)."""
+    if delta is None:
+        raise ValueError("`delta` is named by a claim that states orthogonal-heads(delta=q)")
+    return delta
 
 
 def exact_cluster_gap(tokens: list[list[Fraction]]) -> Fraction:
@@ -188,7 +197,7 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
         out.failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
     if out.failures:
         return out
-    algebra = ball_algebra(cfg)
+    algebra = ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     for condition in claim.given:
         for binding in index_values(condition.free, at, sizes):
             if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:

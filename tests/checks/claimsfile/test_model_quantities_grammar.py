@@ -80,6 +80,18 @@ def test_bad_terms_are_one_line_errors(text: str, reason: str) -> None:
         parse_term(text)
 
 
+def test_delta_names_the_stated_bound() -> None:
+    with pytest.raises(InputError, match="bound of orthogonal-heads"):
+        claim("delta", ">", "0")
+    with pytest.raises(InputError, match="bound of orthogonal-heads"):  # delta = 0 is exact orthogonality: no bound
+        claim("delta", ">=", "0", ["orthogonal-heads(delta=0)"])
+    with pytest.raises(ExpressionError, match="divide only"):  # not a symbol: nothing is divided by it
+        parse_term("E / delta")
+    bounded = claim("delta", "=", "1/10", ["orthogonal-heads(delta=0.1)"])
+    assert prove_model(bounded).proved
+    assert not prove_model(claim("delta", "=", "1/11", ["orthogonal-heads(delta=0.1)"])).proved
+
+
 def test_lambda_needs_scalar_heads() -> None:
     with pytest.raises(InputError, match="assume scalar-heads"):
         claim("lambda_h", ">", "0")
