@@ -132,6 +132,35 @@ def orthogonality_lemma() -> Derivation:
     return d
 
 
+def approximate_orthogonality_lemma() -> Derivation:
+    """|<f^h_i, f^g_i>| <= delta W^h_i W^g_i for h != g: symmetric M_h = W_h with |M_h M_g|_F <= delta, unit tokens,
+    non-negative weights w^h_ij with row sums W^h_i (usa: Z^h_i = sum_j e^(beta s^h_ij); softmax: 1)."""
+    space = GramSpace.create(unit=[x])
+    w = sp.IndexedBase("w")
+    pairing = space.inner(Vector.named(x[j]).apply(M[h]), Vector.named(x[k]).apply(M[g]))
+    d = Derivation()
+    d.note(
+        "Heads h != g, f^h_i = sum_j w^h_ij M_h x_j (W_h = M_h), w >= 0, W^h_i = sum_j w^h_ij",
+        r"\langle f^h_i, f^g_i\rangle = \sum_{j,k} w^h_{ij} w^g_{ik} \langle M_h x_j, M_g x_k\rangle",
+    )
+    d.zero(
+        "M_h symmetric: <M_h x_j, M_g x_k> = <x_j, M_h M_g x_k>",
+        w[h, i, j] * w[g, i, k] * (pairing - space.pair((M[h], M[g]), x[j], x[k])),
+    )
+    d.cite(
+        "Cauchy-Schwarz, |A|_op <= |A|_F",
+        "|<x_j, M_h M_g x_k>| <= |M_h M_g|_op |x_j| |x_k| <= |M_h M_g|_F <= delta (unit tokens)",
+        "the operator norm is the largest singular value, the Frobenius norm the root of the sum of their squares",
+    )
+    d.cite(
+        "triangle inequality, non-negative weights",
+        "|<f^h_i, f^g_i>| <= delta W^h_i W^g_i; summed over g != h, "
+        "|<f^h_i, F_i> - |f^h_i|^2| <= delta W^h_i (sum_g W^g_i - W^h_i)",
+        "w^h_ij w^g_ik >= 0 and F_i = sum_g f^g_i",
+    )
+    return d
+
+
 def _token_space(orthogonal_heads: bool) -> GramSpace:
     pairs = [(f[h], f[g])] if orthogonal_heads else []
     return GramSpace.create(unit=[x[i]], orthogonal=pairs)

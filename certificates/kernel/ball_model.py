@@ -7,11 +7,12 @@ exactly, never by rounding. This small model serves witnesses (it is what
 makes a counterexample rigorous) and is tested against `checks.model.field` on the same data: per-head
 energy rates dE_h/dt and attention entropy rates dH^h_i/dt. It also checks the hypotheses a
 witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at every
-head, orthogonal or scalar heads, kind) exactly.
+head, orthogonal, approximately orthogonal (|M_h M_g|_F <= delta) or scalar heads, kind) exactly.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -97,6 +98,41 @@ HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
 }
 
 
+#: The hypothesis with a stated bound, in its one written form: `orthogonal-heads(delta=p/q)`, delta > 0 exact,
+#: meaning |M_h M_g|_F <= delta for every h != g (delta = 0 is `orthogonal-heads` itself).
+_BOUNDED_ORTHOGONALITY = re.compile(r"orthogonal-heads\(delta=([1-9][0-9]*(?:/[1-9][0-9]*)?)\)")
+
+
+def approximate_orthogonality(delta: Fraction) -> str:
+    """The name of the hypothesis |M_h M_g|_F <= delta for h != g (`orthogonal-heads` when delta = 0)."""
+    if delta < 0:
+        raise ValueError("delta is a bound on a norm: >= 0")
+    q = Fraction(delta)
+    text = str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    return "orthogonal-heads" if q == 0 else f"orthogonal-heads(delta={text})"
+
+
+def orthogonality_bound(name: str) -> Fraction | None:
+    """The delta of a hypothesis `orthogonal-heads(delta=...)` written in its one form, else None."""
+    match = _BOUNDED_ORTHOGONALITY.fullmatch(name)
+    if match is None or len(name) > 80:
+        return None
+    delta = Fraction(match.group(1))
+    return delta if approximate_orthogonality(delta) == name else None
+
+
+def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
+    """The delta of the hypotheses' `orthogonal-heads(delta=...)` (None when they state none)."""
+    return next((b for b in map(orthogonality_bound, hypotheses) if b is not None), None)
+
+
+def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
+    """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken)."""
+    heads = range(len(cfg.score_matrices))
+    products = (_matmul(cfg.score_matrices[g], cfg.score_matrices[h]) for g in heads for h in heads if g != h)
+    return all(sum(entry * entry for row in P for entry in row) <= delta * delta for P in products)
+
+
 def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:
     """P⊥_x(u) = u - <u, x> x in balls (a tangent projection when <x, x> = 1)."""
     radial = _dot(u, x)
@@ -105,10 +141,15 @@ def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:
 
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
     """The named hypotheses that the exact data violate (empty when all hold exactly)."""
-    unknown = [name for name in hypotheses if name not in HYPOTHESES]
+    unknown = [name for name in hypotheses if name not in HYPOTHESES and orthogonality_bound(name) is None]
     if unknown:
         raise ValueError(f"unknown hypothesis {unknown[0]!r}")
-    return [name for name in hypotheses if not HYPOTHESES[name](cfg)]
+    return [name for name in hypotheses if not _holds(cfg, name)]
+
+
+def _holds(cfg: ExactConfiguration, name: str) -> bool:
+    delta = orthogonality_bound(name)
+    return HYPOTHESES[name](cfg) if delta is None else _approximately_orthogonal(cfg, delta)
 
 
 def _is_positive_scalar(M: Matrix) -> bool:
@@ -311,3 +352,14 @@ def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
             row_rates.append(-total)
         rates.append(row_rates)
     return rates
+
+
+def partition_functions(cfg: ExactConfiguration) -> list[list[arb]]:
+    """Z^h_i = sum_j exp(beta s^h_ij) (H x n balls): the softmax normalizer, the row sum of the usa weights."""
+    return [[sum(row[1:], row[0]) for row in head] for head in _exponentials(cfg, exact_scores(cfg), shift=False)]
+
+
+def attention_means(cfg: ExactConfiguration) -> list[list[list[arb]]]:
+    """xbar^h_i = sum_j p^h_ij x_j (H x n x d balls), p^h_ij = softmax_j(beta s^h_ij) whatever the kind."""
+    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
+    return _outputs(softmax_distributions(cfg, exact_scores(cfg)), [tokens] * len(cfg.score_matrices))

@@ -42,6 +42,7 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.kernel.ball_model import stated_delta
 from certificates.kernel.claims.model_terms import evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile import model_atoms as atoms
@@ -142,14 +143,26 @@ class SymbolicAlgebra:
         return Form(POSITIVE_SYMBOLS[name], self)
 
     def vector(self, name: str, token: str, head: str | None) -> Vec:
-        return {(name, head if name == "f" else None, token): Form(sp.Integer(1), self)}
+        return {(name, head if name in ("f", "xbar") else None, token): Form(sp.Integer(1), self)}
 
     def scalar(self, name: str, token: str | None, head: str | None) -> Form:
         if name in ("dE_dt", "dE_h_dt") and self.gradient:
             self.lemmas.add("gradient")
             body = "inner(xdot_i, F_i)" if name == "dE_dt" else "inner(xdot_i, f_h_i)"
             return evaluate(parse_term(f"sum_i({body}) / n**2"), self, None, head)
-        named = {"E": ("E", None), "E_h": ("E", head), "dE_dt": ("dE", None), "dE_h_dt": ("dE", head)}
+        if name == "cluster_gap":
+            raise NotReducible("cluster_gap (a minimum over pairs of tokens)")
+        if name == "delta":
+            delta = stated_delta(self.hypotheses)
+            assert delta is not None  # the claim's fields require the hypothesis with its delta
+            return self.number(delta)
+        named = {
+            "E": ("E", None),
+            "E_h": ("E", head),
+            "dE_dt": ("dE", None),
+            "dE_h_dt": ("dE", head),
+            "lambda_h": ("lambda", head),
+        }
         if name in named:
             label, at = named[name]
             return Form(atoms.scalar(label, at, ()), self)
@@ -161,6 +174,14 @@ class SymbolicAlgebra:
             name = "p"  # w^h_ij = softmax_j(beta s^h_ij) = p^h_ij
         symmetric = "symmetric-scores" in self.hypotheses and name in ("s", "w")  # w = exp(beta s), max(beta s, 0)/n
         return Form(atoms.scalar(name, head, (first, second), symmetric), self)
+
+    def apply(self, matrix: str, head: str, u: Vec) -> Vec:
+        """Head matrices applied to vectors are not reduced over tokens and heads (the search decides)."""
+        raise NotReducible(f"{matrix}_h applied to a vector")
+
+    def log(self, value: Form) -> Form:
+        """Logarithms are not reduced over tokens and heads (the search decides)."""
+        raise NotReducible("a logarithm")
 
     def add(self, u: Vec, w: Vec) -> Vec:
         out = dict(u)

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from certificates.kernel.claims.model_sizes import Sizes
+from certificates.kernel import ball_model
 from certificates.kernel.claims.model_terms import evaluate
-from certificates.kernel.claims.model_values import NumericAlgebra, residual
+from certificates.kernel.claims.model_values import NumericAlgebra, residual, stated_bound
 from certificates.kernel.claims.schema import ModelClaim
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
@@ -71,8 +72,8 @@ def _beta(rng: np.random.Generator, sizes: Sizes) -> float:
     return float(rng.uniform(lo, hi))
 
 
-def float_algebra(cfg: Configuration) -> NumericAlgebra:
-    """The model terms at a float configuration (numpy model)."""
+def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericAlgebra:
+    """The model terms at a float configuration (numpy model); `delta` the claim's stated bound, if any."""
     readers = {
         "n": lambda: cfg.n,
         "d": lambda: cfg.d,
@@ -87,6 +88,12 @@ def float_algebra(cfg: Configuration) -> NumericAlgebra:
         "s": lambda: model.scores(cfg),
         "w": lambda: model.weights(cfg),
         "p": lambda: model.attention_distributions(cfg),
+        "Z": lambda: model.partition_functions(cfg),
+        "xbar": lambda: model.attention_means(cfg),
+        "M": lambda: cfg.score_matrices,
+        "W": lambda: cfg.values,
+        "cluster_gap": lambda: model.cluster_gap(cfg),
+        "delta": lambda: float(stated_bound(delta)),
     }
     return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 
@@ -99,7 +106,7 @@ def _bindings(free: frozenset[str], cfg: Configuration) -> list[dict[str, int]]:
 
 def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...]]:
     """The relation's relative margin at its worst token and head (negative: violated), index (i, h) as bound."""
-    algebra = float_algebra(cfg)
+    algebra = float_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     for condition in claim.given:
         for binding in _bindings(condition.free, cfg):
             gap = float(residual(condition, algebra, binding))
@@ -128,20 +135,29 @@ class Draws:
     heads: str
     aligned: bool
     symmetric_values: bool
+    delta: float | None = None
 
     @staticmethod
     def of(hypotheses: tuple[str, ...]) -> Draws:
         wanted = set(hypotheses)
+        bound = ball_model.stated_delta(hypotheses)
         heads = (
             "orthogonal-subspace"
             if "orthogonal-heads" in wanted
             else "scalar"
             if "scalar-heads" in wanted
+            else "approximately-orthogonal"  # |M_h M_g|_F <= delta: near-orthogonal heads, fixed while searching
+            if bound is not None
             else "random-symmetric"
             if "symmetric-scores" in wanted
             else "random-general"
         )
-        return Draws(heads, "aligned-values" in wanted, "symmetric-values" in wanted)
+        delta = None if bound is None else float(bound)
+        return Draws(heads, "aligned-values" in wanted, "symmetric-values" in wanted, delta)
+
+    def admits(self, cfg: Configuration) -> bool:
+        """Whether the float heads keep the stated delta (a draw of another family need not: not a test)."""
+        return self.delta is None or families.max_cross_frobenius_norm(cfg.score_matrices) <= self.delta
 
     def draw(self, claim: ModelClaim, rng: np.random.Generator) -> Configuration:
         sizes = claim.sizes
@@ -152,12 +168,26 @@ class Draws:
             n, H = _size(rng, sizes, "n", list(TOKENS)), _size(rng, sizes, "H", list(HEADS))
             d = _size(rng, sizes, "d", list(range(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1)))
         options: dict[str, Any] = {"scale": 2.0, "lambdas": list(rng.uniform(0.3, 2.0, size=H))}
-        M = families.draw_heads(self.heads, H, d, rng, options)
+        M = self.heads_of(H, d, rng, options)
         values_family = "random-symmetric" if self.symmetric_values else "random-general"
         W = None if self.aligned else families.draw_heads(values_family, H, d, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
         beta = _beta(rng, sizes)
         return Configuration.create(X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry)
+
+    def heads_of(self, H: int, d: int, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray:
+        """Score matrices of the family; with a delta, max |M_h M_g|_F at a random share of delta (most near
+        delta itself, where a claim false only at the boundary fails; never above it, so rounding keeps it)."""
+        if self.heads != "approximately-orthogonal" or self.delta is None:
+            return families.draw_heads(self.heads, H, d, rng, options)
+        share = 1.0 - float(rng.choice([1e-3, 1e-2, 0.1, 0.5, 1.0])) * float(rng.uniform(0.0, 1.0))
+        target = self.delta * min(share, 1.0 - 1e-4)
+        free = families.draw_heads("random-symmetric", H, d, rng, options)
+        if families.max_cross_frobenius_norm(free) <= target:  # a large delta: any symmetric heads keep it
+            return free
+        return families.approximately_orthogonal_heads(
+            H, d, target, rng, options["scale"], norm=families.max_cross_frobenius_norm
+        )
 
 
 @dataclass
@@ -185,6 +215,8 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
         nonlocal tested
+        if not draws.admits(cfg):
+            return 1.0, ()
         value, where = margin(claim, cfg)
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
         return value, where

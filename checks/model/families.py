@@ -175,22 +175,34 @@ def max_cross_product_norm(M: np.ndarray) -> float:
     return float(max(norms, default=0.0))
 
 
+def max_cross_frobenius_norm(M: np.ndarray) -> float:
+    """max_{h != h'} |M_h' M_h|_F (0 for orthogonal heads; at least the operator norm's maximum)."""
+    H = M.shape[0]
+    return float(max((np.linalg.norm(M[g] @ M[h]) for g in range(H) for h in range(H) if g != h), default=0.0))
+
+
 def approximately_orthogonal_heads(
-    H: int, d: int, delta: float, rng: np.random.Generator, scale: float = 1.0
+    H: int,
+    d: int,
+    delta: float,
+    rng: np.random.Generator,
+    scale: float = 1.0,
+    norm: Callable[[np.ndarray], float] = max_cross_product_norm,
 ) -> np.ndarray:
-    """Orthogonal-subspace heads plus a symmetric perturbation tuned so max |M_h' M_h|_op = delta."""
+    """Orthogonal-subspace heads plus a symmetric perturbation tuned so that `norm` (by default
+    max |M_h' M_h|_op; `max_cross_frobenius_norm` for the Frobenius norm) is delta (from below)."""
     _require(isinstance(delta, int | float) and delta >= 0, "delta", delta, "must be a non-negative number")
     base = orthogonal_subspace_heads(H, d, rng, scale)
     if delta == 0 or H == 1:
         return base
     noise = random_symmetric_heads(H, d, rng, scale)
     low, high = 0.0, 1.0
-    while max_cross_product_norm(base + high * noise) < delta:
+    while norm(base + high * noise) < delta:
         high *= 2.0
         _require(high < 1e12, "delta", delta, "too large to reach by perturbation")
     for _ in range(60):
         mid = 0.5 * (low + high)
-        if max_cross_product_norm(base + mid * noise) < delta:
+        if norm(base + mid * noise) < delta:
             low = mid
         else:
             high = mid

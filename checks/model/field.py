@@ -204,6 +204,16 @@ def attention_entropies(cfg: Configuration) -> np.ndarray:
     return -terms.sum(axis=-1)
 
 
+def partition_functions(cfg: Configuration) -> np.ndarray:
+    """Z^h_i = sum_j exp(beta s^h_ij), shape (H, n): the softmax normalizer, the row sum of the usa weights."""
+    return _exp_in_place(*_scaled_scores(cfg)).sum(axis=-1)
+
+
+def attention_means(cfg: Configuration) -> np.ndarray:
+    """xbar^h_i = sum_j p^h_ij x_j, shape (H, n, d): the tokens averaged by head h's attention distribution."""
+    return attention_distributions(cfg) @ cfg.tokens
+
+
 def entropy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
     """dH^h_i/dt by differentiating -sum_j p log p through the softmax, shape (H, n)."""
     p = attention_distributions(cfg)

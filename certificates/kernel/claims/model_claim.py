@@ -2,7 +2,9 @@
 
 Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `certificates.kernel.claims.model_terms`), and optionally
 `attention` (usa, softmax, relu; default usa), `geometry` (sphere or flat; default sphere), `assume` (hypotheses on
-the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES), `given` (conditions,
+the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES, or
+`orthogonal-heads(delta=q)` with an exact q >= 0, kept in its one written form `ball_model.approximate_orthogonality`;
+`lambda_h` needs `scalar-heads`), `given` (conditions,
 each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at every token i, for the statement's head
 h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, d, H, beta:
 `certificates.kernel.claims.model_sizes`). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
@@ -16,9 +18,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
+from certificates.kernel.ball_model import approximate_orthogonality, stated_delta
 from certificates.kernel.claims.model_terms import Term, parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
@@ -40,6 +44,9 @@ MODEL_HYPOTHESES = (
 NAMED_CONDITIONS = {"condition8": "a_h_i * A_h_i <= T_h_i"}
 MAX_GIVEN = 8
 _SPLIT = re.compile(r"(<=|>=|<|>)")
+#: `orthogonal-heads(delta=...)` as a user may write it (spaces allowed), and its number.
+_BOUNDED = re.compile(r"orthogonal-heads\s*\(\s*delta\s*=\s*([^)]{1,60}?)\s*\)")
+_NUMBER = re.compile(r"-?[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?")
 
 
 @dataclass(frozen=True)
@@ -67,10 +74,18 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     geometry = raw.get("geometry", "sphere")
     if geometry not in GEOMETRIES:
         raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
-    assume = _names(raw, "assume", MODEL_HYPOTHESES, "hypotheses")
+    assume = _assumed(raw)
     hypotheses = tuple(sorted(set(assume) | ({"unit-tokens"} if geometry == "sphere" else set())))
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")
     given = tuple(_condition(text) for text in _strings(raw, "given", MAX_GIVEN))
+    strengths = [text for text in (relation.text, *(g.text for g in given)) if "lambda_h" in _identifiers(text)]
+    if strengths and "scalar-heads" not in hypotheses:
+        raise InputError(
+            "assume", assume, "lambda_h is a scalar head's strength (M_h = lambda_h I): assume scalar-heads"
+        )
+    bounded = [text for text in (relation.text, *(g.text for g in given)) if "delta" in _identifiers(text)]
+    if bounded and stated_delta(hypotheses) is None:
+        raise InputError("assume", assume, "delta is the bound of orthogonal-heads(delta=q): assume it with q > 0")
     exists = raw.get("exists", False)
     if not isinstance(exists, bool):
         raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
@@ -134,11 +149,41 @@ def _strings(raw: dict[str, Any], key: str, most: int) -> list[str]:
     return value
 
 
-def _names(raw: dict[str, Any], key: str, allowed: tuple[str, ...], what: str) -> list[str]:
-    names = _strings(raw, key, len(allowed))
-    for name in names:
-        if name not in allowed:
-            raise InputError(key, name, f"unknown {what} (expected some of {', '.join(allowed)})")
-    if len(set(names)) != len(names):
-        raise InputError(key, names, f"each of the {what} once")
-    return names
+def _assumed(raw: dict[str, Any]) -> list[str]:
+    """The hypotheses of `assume`, each of MODEL_HYPOTHESES or `orthogonal-heads(delta=q)` (written canonically)."""
+    written = _strings(raw, "assume", len(MODEL_HYPOTHESES))
+    out = []
+    for text in written:
+        bounded = _BOUNDED.fullmatch(text.strip())
+        if bounded is not None:
+            out.append(approximate_orthogonality(_delta(bounded.group(1))))
+        elif text in MODEL_HYPOTHESES:
+            out.append(text)
+        else:
+            expected = ", ".join([*MODEL_HYPOTHESES, "orthogonal-heads(delta=q)"])
+            raise InputError("assume", text, f"unknown hypotheses (expected some of {expected})")
+    if len({name.partition("(")[0] for name in out}) != len(out):
+        raise InputError("assume", written, "each of the hypotheses once (orthogonal-heads with or without delta)")
+    return out
+
+
+def _delta(text: str) -> Fraction:
+    """The stated delta: an exact non-negative rational (a decimal or p/q)."""
+    if not _NUMBER.fullmatch(text):
+        raise InputError(
+            "assume",
+            text,
+            "delta is an exact number >= 0: a decimal or p/q of at most 30 digits each (e.g. 1/10 or 0.1)",
+        )
+    negative, (numerator, _, denominator) = text.startswith("-"), text.lstrip("-").partition("/")
+    if denominator and int(denominator) == 0:
+        raise InputError("assume", text, "delta's denominator is 0")
+    value = Fraction(numerator) / int(denominator or 1)
+    if negative and value:
+        raise InputError("assume", text, "delta bounds a norm: it is >= 0 (delta = 0 is orthogonal-heads)")
+    return value
+
+
+def _identifiers(text: str) -> set[str]:
+    """The names a model expression's text uses (identifiers, for hypotheses that a name needs)."""
+    return set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))

@@ -6,14 +6,21 @@ walked with the whitelist below; nothing is evaluated, every node is built here.
 
 - symbols `n`, `d`, `H`, `beta` (positive);
 - token vectors at token i: `x_i` (the token), `f_h_i` (head h's output f^h_i), `F_i` (sum_h f^h_i), `v_i` (the
-  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (P_i v_i on the sphere, v_i in flat space);
+  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (P_i v_i on the sphere, v_i in flat space),
+  `xbar_h_i` (the attention mean sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) for every kind);
 - scalars at token i and head h: `a_h_i` (radial shadow <f^h_i, x_i>), `T_h_i` (tangential power |P_i f^h_i|^2),
-  `A_h_i` (the other heads' shadow sum_{g != h} a^g_i), `entropy_h_i`, `entropy_rate_h_i` (H^h_i, dH^h_i/dt);
-- global scalars: `E`, `E_h` (energies), `dE_dt`, `dE_h_dt` (their rates along the dynamics);
+  `A_h_i` (the other heads' shadow sum_{g != h} a^g_i), `entropy_h_i`, `entropy_rate_h_i` (H^h_i, dH^h_i/dt),
+  `Z_h_i` (the softmax normalizer sum_j exp(beta s^h_ij), the usa row sum);
+- per head: `lambda_h` (the strength of a scalar head M_h = lambda_h I; a claim using it assumes scalar-heads);
+- global scalars: `E`, `E_h` (the usa energies, whatever the attention kind), `dE_dt`, `dE_h_dt` (their rates along
+  the kind's dynamics), `cluster_gap` (1 - min_{i != j} <x_i, x_j>), `delta` (the bound of a claim's
+  `orthogonal-heads(delta=q)`: the number q);
 - pair scalars of head h at tokens (i, j): `s_h_ij` (the score <x_i, M_h x_j>), `w_h_ij` (the attention weight of
   the claim's kind), `p_h_ij` (the softmax distribution softmax_j(beta s^h_ij));
-- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `sum_i(e)`, `sum_j(e)`
-  (over the tokens), `sum_h(e)`, `sum_g(e)` (over the heads); a sum of vectors is a vector (`sum_i(x_i) / n`);
+- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `M_h(u)` and `W_h(u)`
+  (head h's score and value matrices applied to a vector), `log(q)` (q one of LOG_ARGUMENTS, positive everywhere),
+  `sum_i(e)`, `sum_j(e)` (over the tokens), `sum_h(e)`, `sum_g(e)` (over the heads); a sum of vectors is a vector
+  (`sum_i(x_i) / n`);
 - numbers (exact rationals from their text), `+ - *`, `/` by a monomial of numbers and symbols (always defined:
   the symbols are positive), `**` a non-negative integer literal up to MAX_POWER.
 
@@ -49,6 +56,7 @@ VECTORS = {
     "F_i": ("F", False),
     "v_i": ("v", False),
     "xdot_i": ("xdot", False),
+    "xbar_h_i": ("xbar", True),
 }
 #: Scalars by name: (uses token i, uses head h).
 SCALARS = {
@@ -61,13 +69,32 @@ SCALARS = {
     "E_h": (False, True),
     "dE_dt": (False, False),
     "dE_h_dt": (False, True),
+    "Z_h_i": (True, True),
+    "lambda_h": (False, True),
+    "cluster_gap": (False, False),
+    "delta": (False, False),
 }
 #: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
-PRIMITIVE_SCALARS = ("entropy_h_i", "entropy_rate_h_i", "E", "E_h", "dE_dt", "dE_h_dt")
+PRIMITIVE_SCALARS = (
+    "entropy_h_i",
+    "entropy_rate_h_i",
+    "E",
+    "E_h",
+    "dE_dt",
+    "dE_h_dt",
+    "Z_h_i",
+    "lambda_h",
+    "cluster_gap",
+    "delta",
+)
 #: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
 PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
 SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
-FUNCTIONS = {"inner": 2, "norm2": 1, "proj": 1} | dict.fromkeys(SUMS, 1)
+#: Head h's matrices as operators on vectors: `M_h(u)` = M_h u (scores), `W_h(u)` = W_h u (values).
+OPERATORS = {"M_h": "M", "W_h": "W"}
+#: What `log` may take: quantities positive at every configuration (so that the logarithm is always defined).
+LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
+FUNCTIONS = {"inner": 2, "norm2": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
 
 
 @dataclass(frozen=True)
@@ -171,8 +198,12 @@ class _Walker:
             raise self.fail(node, f"{name} takes {FUNCTIONS[name]} argument(s)")
         args = [self.walk(a, depth + 1) for a in node.args]
         free = frozenset().union(*(a.free for a in args))
-        if name in ("inner", "norm2", "proj") and not all(a.vector for a in args):
+        if name in ("inner", "norm2", "proj", *OPERATORS) and not all(a.vector for a in args):
             raise self.fail(node, f"{name} takes vectors")
+        if name in OPERATORS:
+            return Term(name, (args[0],), True, free | {"h"})
+        if name == "log":
+            return self.logarithm(node, args[0])
         if name == "proj":
             return Term("proj", (args[0],), True, free | {"i"})
         if name in ("inner", "norm2"):
@@ -180,6 +211,12 @@ class _Walker:
         if name in args[0].sums:
             raise self.fail(node, f"{name} inside {name}: sums over the same index do not nest")
         return Term(name, (args[0],), args[0].vector, free - {name.removeprefix("sum_")})
+
+    def logarithm(self, node: ast.Call, argument: Term) -> Term:
+        """log of a quantity positive everywhere (LOG_ARGUMENTS): defined at every configuration."""
+        if argument.op not in ("scalar", "symbol") or argument.args[0] not in LOG_ARGUMENTS:
+            raise self.fail(node, f"log takes one of {', '.join(LOG_ARGUMENTS)} (positive everywhere)")
+        return Term("log", (argument,), False, argument.free)
 
 
 def _monomial(term: Term) -> bool:
@@ -211,6 +248,8 @@ class Algebra(Protocol):
     def scale(self, c: Any, u: Any) -> Any: ...
     def pair_scalar(self, name: str, head: Any, first: Any, second: Any) -> Any: ...
     def inner(self, u: Any, w: Any) -> Any: ...
+    def apply(self, matrix: str, head: Any, u: Any) -> Any: ...
+    def log(self, value: Any) -> Any: ...
     def token_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
     def head_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
 
@@ -248,6 +287,10 @@ def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) 
             return algebra.inner(values[0], values[0])
         if op == "proj":
             return _project(algebra, values[0], at.get("i"))
+        if op in OPERATORS:
+            return algebra.apply(OPERATORS[op], at.get("h"), values[0])
+        if op == "log":
+            return algebra.log(values[0])
         return _arithmetic(op, t, values, algebra)
 
     return ev(term, {"i": token, "h": head})
@@ -273,8 +316,8 @@ def _project(algebra: Algebra, u: Any, token: Any) -> Any:
 
 
 def _vector(name: str, algebra: Algebra, token: Any, head: Any) -> Any:
-    if name in ("x", "f", "F"):
-        return algebra.vector(name, token, None if name != "f" else head)
+    if name in ("x", "f", "F", "xbar"):
+        return algebra.vector(name, token, head if name in ("f", "xbar") else None)
     total = algebra.vector("F", token, None)
     v = algebra.scale(algebra.number(Fraction(1)) / algebra.symbol("n"), total) if algebra.attention == "usa" else total
     if name == "v" or algebra.geometry != "sphere":

@@ -14,6 +14,7 @@ token and head (balls; `witnessed`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,7 +41,8 @@ def witnessed(claim: Any) -> str:
 @dataclass
 class NumericAlgebra:
     """Model terms over numbers (floats or balls); `source(name)` gives a primitive: n, d, H, beta, x (n x d),
-    f (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate (H x n), the pair scalars s, w, p (H x n x n); each is
+    f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), the pair scalars s, w, p (H x n x n),
+    M, W (H x d x d), cluster_gap; each is
     read once."""
 
     source: Callable[[str], Any]
@@ -60,8 +62,8 @@ class NumericAlgebra:
     def vector(self, name: str, token: int, head: int | None) -> Any:
         if name == "x":
             return self.get("x")[token]
-        if name == "f":
-            return self.get("f")[head][token]
+        if name in ("f", "xbar"):
+            return self.get(name)[head][token]
         heads = self.get("f")
         total = heads[0][token]
         for h in range(1, len(heads)):
@@ -74,10 +76,21 @@ class NumericAlgebra:
             return sum(values[1:], values[0])
         if name in ("E_h", "dE_h_dt"):
             return self.get(name)[head]
+        if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
+            return self.get("M")[head][0][0]
+        if name in ("cluster_gap", "delta"):
+            return self.get(name)
         return self.get(name.removesuffix("_h_i"))[head][token]
 
     def pair_scalar(self, name: str, head: int, first: int, second: int) -> Any:
         return self.get(name)[head][first][second]
+    def apply(self, matrix: str, head: int, u: Any) -> list[Any]:
+        """M_h u or W_h u."""
+        return [self.inner(row, u) for row in self.get(matrix)[head]]
+
+    def log(self, value: Any) -> Any:
+        """The logarithm of a ball (its own method) or of a float (NaN off the domain, as numpy gives it)."""
+        return value.log() if hasattr(value, "log") else math.log(value) if value > 0 else math.nan
 
     def add(self, u: Any, w: Any) -> list[Any]:
         return [a + b for a, b in zip(u, w, strict=True)]
@@ -102,8 +115,9 @@ class NumericAlgebra:
         return first
 
 
-def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
-    """The model terms at exact data, as balls (at the working precision of the caller's context)."""
+def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = None) -> NumericAlgebra:
+    """The model terms at exact data, as balls (at the working precision of the caller's context); `delta` is the
+    claim's stated bound (`ball_model.stated_delta`), for claims that name it."""
 
     def source(name: str) -> Any:
         sizes = {"n": cfg.n, "d": len(cfg.tokens[0]), "H": len(cfg.score_matrices)}
@@ -120,10 +134,35 @@ def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
             "s": lambda: [[[ball_of(v) for v in row] for row in head] for head in ball_model.exact_scores(cfg)],
             "w": lambda: ball_model.attention_weights(cfg, ball_model.exact_scores(cfg)),
             "p": lambda: ball_model.softmax_distributions(cfg, ball_model.exact_scores(cfg)),
+            "Z": lambda: ball_model.partition_functions(cfg),
+            "xbar": lambda: ball_model.attention_means(cfg),
+            "M": lambda: [[[ball_of(m) for m in row] for row in M] for M in cfg.score_matrices],
+            "W": lambda: [[[ball_of(w) for w in row] for row in W] for W in cfg.values],
+            "cluster_gap": lambda: ball_of(exact_cluster_gap(cfg.tokens)),
+            "delta": lambda: ball_of(stated_bound(delta)),
         }
         return readers[name]()
 
     return NumericAlgebra(source, ball_of, cfg.attention, cfg.geometry)
+
+
+def stated_bound(delta: Fraction | None) -> Fraction:
+    """The stated delta of a claim that names `delta` (whose fields require the hypothesis)."""
+    if delta is None:
+        raise ValueError("`delta` is named by a claim that states orthogonal-heads(delta=q)")
+    return delta
+
+
+def exact_cluster_gap(tokens: list[list[Fraction]]) -> Fraction:
+    """1 - min_{i != j} <x_i, x_j> of exact tokens, exactly."""
+    n = len(tokens)
+    products = (
+        sum((a * b for a, b in zip(tokens[i], tokens[j], strict=True)), Fraction(0))
+        for i in range(n)
+        for j in range(n)
+        if i != j
+    )
+    return 1 - min(products)
 
 
 def residual(relation: Relation, algebra: NumericAlgebra, at: dict[str, int]) -> Any:
@@ -165,7 +204,7 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
         out.failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
     if out.failures:
         return out
-    algebra = ball_algebra(cfg)
+    algebra = ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     for condition in claim.given:
         for binding in index_values(condition.free, at, sizes):
             if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
