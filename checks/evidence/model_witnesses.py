@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel import ball_model
+from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import NumericAlgebra, residual, stated_bound
 from certificates.kernel.claims.schema import ModelClaim

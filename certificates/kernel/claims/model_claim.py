@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
 from certificates.kernel.ball_model import approximate_orthogonality, stated_delta
+from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
 from certificates.kernel.claims.model_terms import Term, parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
