@@ -84,6 +84,7 @@ class NumericAlgebra:
 
     def pair_scalar(self, name: str, head: int, first: int, second: int) -> Any:
         return self.get(name)[head][first][second]
+
     def apply(self, matrix: str, head: int, u: Any) -> list[Any]:
         """M_h u or W_h u."""
         return [self.inner(row, u) for row in self.get(matrix)[head]]
