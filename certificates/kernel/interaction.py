@@ -60,6 +60,9 @@ class Interaction:
     text: str
     tree: exprtree.Tree
 
+    def __str__(self) -> str:
+        return self.text
+
     def ball(self, s: arb, beta: arb) -> arb:
         """phi(s) as a ball (the tree evaluated with balls)."""
         return exprtree.evaluate(self.tree, {"s": s, "beta": beta})

@@ -309,6 +309,7 @@ def exact_state(
         symmetric,
         state.geometry,
         state.attention,
+        interaction=options.get("interaction"),
     )
     exact = dataclasses.replace(exact, beta=stated(options["beta"]))
     if options["tokens"] == "given" and options["points"].exact:  # the user's start, exactly as written

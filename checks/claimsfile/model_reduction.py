@@ -225,7 +225,8 @@ def prove_model(claim: ModelClaim) -> Derivation:
         d.failures.append(f"not in the reducible subset: {exc}")
         return d
     if "gradient" in algebra.lemmas:
-        d.include(energy.gradient_lemma(), "gradient lemma")
+        general = claim.interaction is not None  # any phi: the lemma with phi an undefined function, Phi' = phi
+        d.include(energy.gradient_lemma(general=general), "gradient lemma" + (" (any interaction phi)" if general else ""))
     orthogonal = {"orthogonal-heads", "symmetric-scores", "aligned-values"} <= set(claim.hypotheses)
     residual, margins = reduced.residual, reduced.margins
     if orthogonal:
@@ -237,7 +238,7 @@ def prove_model(claim: ModelClaim) -> Derivation:
         residual = Form(_tangent(residual.free), _tangent(residual.summand))
         margins = [(_tangent(m), r) for m, r in margins]
         d.note("Unit tokens: <b, b'> = <P b, P b'> + <x, b><x, b'> for the token's vectors (tangent coordinates)")
-    residual, facts = _use_margins(d, residual, margins, _facts(residual, margins))
+    residual, facts = _use_margins(d, residual, margins, _facts(residual, margins, claim.interaction is None))
     _decide(d, residual, reduced.relation, facts)
     return d
 
@@ -280,8 +281,9 @@ def _tangent(expr: sp.Expr) -> sp.Expr:
     return sp.expand(expr.xreplace(rule))
 
 
-def _facts(residual: Form, margins: list[tuple[sp.Expr, str]]) -> dict[sp.Expr, str]:
-    """The sign of every atom: symbols, energies > 0; squared norms, entropies >= 0; everything else real."""
+def _facts(residual: Form, margins: list[tuple[sp.Expr, str]], positive_energy: bool = True) -> dict[sp.Expr, str]:
+    """The sign of every atom: symbols, energies > 0 (exp weights only: an interaction's Phi has no known sign);
+    squared norms, entropies >= 0; everything else real."""
     atoms = set(residual.free.free_symbols | residual.summand.free_symbols)
     for m, _ in margins:
         atoms |= m.free_symbols
@@ -289,7 +291,8 @@ def _facts(residual: Form, margins: list[tuple[sp.Expr, str]]) -> dict[sp.Expr, 
     for s in atoms:
         name = str(s).split("@")[0]
         first, _, second = name.strip("<>[]").partition(",")
-        if s in POSITIVE_SYMBOLS.values() or name == "E" or (name.startswith("E_") and "/" not in name):
+        energy = name == "E" or (name.startswith("E_") and "/" not in name)
+        if s in POSITIVE_SYMBOLS.values() or (energy and positive_energy):
             known[s] = "positive"
         elif (name.startswith(("<", "[")) and first == second) or _is_entropy(name):
             known[s] = "nonnegative"

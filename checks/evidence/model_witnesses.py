@@ -131,7 +131,9 @@ class Draws:
         W = None if self.aligned else families.draw_heads(values_family, H, d, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
         beta = float(rng.uniform(0.2, 3.0))
-        return Configuration.create(X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry)
+        return Configuration.create(
+            X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry, interaction=claim.interaction
+        )
 
 
 @dataclass
@@ -183,6 +185,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 geometry=cfg.geometry,
                 attention=cfg.attention,
                 symmetric_values=draws.symmetric_values,
+                interaction=cfg.interaction,
             )
             at = dict(zip(("i", "h"), candidate.index, strict=False))
             at = {k: v for k, v in at.items() if k in claim.relation.free}

@@ -38,6 +38,7 @@ from certificates.kernel.claims.quantified import (
 )
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
@@ -72,6 +73,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "radius",
             "level",
             "domain",
+            "interaction",
         },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
@@ -179,6 +181,8 @@ class ModelClaim(UserClaim):
     relation: Relation
     given: tuple[Relation, ...] = ()
     exists: bool = False
+    #: The stated interaction function (`certificates.kernel.interaction`); None: the kind's own weights.
+    interaction: Interaction | None = None
 
 
 def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> UserClaim:
@@ -314,6 +318,8 @@ def _dynamics(
         "beta": _number(raw, "beta", positive=True),
     }
     _family_options(raw, options, base)
+    if "interaction" in raw:
+        options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
     for key in ("radius", "level"):
         if key in raw and key != spec.parameter:
             raise InputError(key, raw[key], f"only used with the quantity that takes it ({_taking(key)})")
@@ -342,6 +348,13 @@ def _dynamics(
     return DynamicsClaim(
         **header, statement=statement, quantity=quantity, property=prop, options=options, target=target
     )
+
+
+def _dynamics_interaction(raw: dict[str, Any], attention: str, quantity: str) -> Interaction:
+    """The stated phi(s) of a dynamics claim; entropies are defined for exp(beta s) weights only."""
+    if quantity in ("attention_entropy", "entropy_rate", "attention_matrix"):
+        raise InputError("interaction", raw["interaction"], f"{quantity} is defined for exp(beta s) weights only")
+    return parse_interaction(raw["interaction"], attention)
 
 
 def _dynamics_statement(raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any]) -> str:
