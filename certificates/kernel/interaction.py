@@ -76,7 +76,8 @@ def parse_interaction(text: object, attention: str, field: str = "interaction") 
     """The interaction stated by `text` for the attention kind; InputError naming `field` when the text is outside
     the grammar, uses other names or nodes, is not defined at every score, or (normalized) takes a value <= 0."""
     if attention not in INTERACTION_KINDS:
-        raise InputError(field, text, f"an interaction function is stated with attention {' or '.join(INTERACTION_KINDS)}")
+        kinds = " or ".join(INTERACTION_KINDS)
+        raise InputError(field, text, f"an interaction function is stated with attention {kinds}")
     if not isinstance(text, str) or not text.strip():
         raise InputError(field, text, 'a non-empty string, e.g. interaction = "s**2"')
     symbols = {"s": S, "beta": BETA}
@@ -88,7 +89,8 @@ def parse_interaction(text: object, attention: str, field: str = "interaction") 
         raise
     unknown = sorted({node for node in _nodes(tree) if node not in NODES})
     if unknown:
-        raise InputError(field, text, f"{unknown[0]} is not available in an interaction (it may use + - * / **, exp, log, sqrt, pi, e)")
+        allowed = "+ - * / **, exp, log, sqrt, pi, e"
+        raise InputError(field, text, f"{unknown[0]} is not available in an interaction (it may use {allowed})")
     known = signs.facts(positive=[sp.Symbol("beta")], real=[sp.Symbol("s")])
     for condition in conditions:
         expr = ordinary(exprtree.from_sympy(condition.expr))

@@ -226,7 +226,8 @@ def prove_model(claim: ModelClaim) -> Derivation:
         return d
     if "gradient" in algebra.lemmas:
         general = claim.interaction is not None  # any phi: the lemma with phi an undefined function, Phi' = phi
-        d.include(energy.gradient_lemma(general=general), "gradient lemma" + (" (any interaction phi)" if general else ""))
+        name = "gradient lemma" + (" (any interaction phi)" if general else "")
+        d.include(energy.gradient_lemma(general=general), name)
     orthogonal = {"orthogonal-heads", "symmetric-scores", "aligned-values"} <= set(claim.hypotheses)
     residual, margins = reduced.residual, reduced.margins
     if orthogonal:

@@ -112,7 +112,5 @@ def _real_power(args: list[object], parts: list[Evaluator]) -> Evaluator:
     return lambda s, beta: _where_defined(base(s, beta), np.nextafter(0.0, 1.0), lambda b: b ** exponent(s, beta))
 
 
-def _where_defined(
-    base: np.ndarray, least: float, power: Callable[[np.ndarray], np.ndarray]
-) -> np.ndarray:
+def _where_defined(base: np.ndarray, least: float, power: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     return np.where(base >= least, power(np.abs(base)), np.nan)

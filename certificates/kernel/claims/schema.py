@@ -38,8 +38,8 @@ from certificates.kernel.claims.quantified import (
 )
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 

@@ -13,11 +13,15 @@ from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
-from tests.checks.claimsfile.test_model_claims import ROOT, _forged, claim_text, decide
 from checks.verdicts import Verdict
+from tests.checks.claimsfile.test_model_claims import ROOT, _forged, claim_text, decide
 
 TRUE = {"energy-rate-square-interaction": Verdict.PROVED, "energy-monotone-shifted-exp": Verdict.CONFIRMED}
-FALSE = ("energy-positive-square-interaction", "head-energy-monotone-square-interaction", "energy-monotone-general-heads")
+FALSE = (
+    "energy-positive-square-interaction",
+    "head-energy-monotone-square-interaction",
+    "energy-monotone-general-heads",
+)
 
 
 @pytest.fixture(scope="module")
