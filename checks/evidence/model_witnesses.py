@@ -21,6 +21,7 @@ import numpy as np
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import NumericAlgebra, residual
 from certificates.kernel.claims.schema import ModelClaim
+from certificates.kernel.errors import InputError
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.store import certificate_directory
@@ -157,16 +158,20 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     budget = adversarial.BUDGETS["thorough" if ctx.thorough else "quick"]
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
-    tested = 0
+    tested = outside = 0
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        nonlocal tested
-        value, where = margin(claim, cfg)
+        nonlocal tested, outside
+        try:
+            value, where = margin(claim, cfg)
+        except InputError:  # the float model leaves float64 here (an interaction's exp(s**8)): not a test
+            outside += 1
+            return 1.0, ()
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
         return value, where
 
     result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
-    out = SearchOutcome(result.evidence() | {"tested": tested}, result.worst)
+    out = SearchOutcome(result.evidence() | {"tested": tested, "outside_float64": outside}, result.worst)
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
     out.candidates = len(found)
     symmetric = draws.heads != "random-general"
