@@ -173,11 +173,15 @@ def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np
 
 def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
     """dE_h/dt by the chain rule, for any M_h, W_h and kind, shape (H,); phi(s) for exp(beta s) with an interaction."""
-    if cfg.interaction is not None:
-        e = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, False)
-    else:
+    if cfg.interaction is None:
         e = _exp_in_place(*_scaled_scores(cfg))
-    return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+        return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    e = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, False)
+    with np.errstate(all="ignore"):
+        rates = (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    if not np.all(np.isfinite(rates)):
+        raise InputError("interaction", cfg.interaction.text, "dE_h/dt leaves float64 at this configuration")
+    return rates
 
 
 def energy_rate(cfg: Configuration, token_rates: np.ndarray | None = None) -> float:
