@@ -115,3 +115,10 @@ def test_huge_exponent_is_decided_without_a_crash(tmp_path: Path) -> None:
     assert verdict in (Verdict.REFUTED, Verdict.INCONCLUSIVE), evidence
     for path in evidence.get("certificates", []):
         assert verify_file(Path(path))[0]
+
+
+@pytest.mark.parametrize("change", [_other_phi_in_payload, _phi_dropped])
+def test_forged_interaction_of_a_dynamics_witness_rejected(examples: dict, tmp_path: Path, change: object) -> None:
+    (path,) = examples["energy-monotone-general-heads"][1]["certificates"]
+    ok, message = verify_file(_forged(Path(path), change, tmp_path))
+    assert not ok, message
