@@ -36,6 +36,7 @@ from flint import arb
 from certificates.kernel import exprtree
 from certificates.kernel.claims.expressions import parse_defined, parse_tree
 from certificates.kernel.claims.problems import ExpressionError
+from certificates.kernel.claims.symbolic import within
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.inert import inert
@@ -51,6 +52,8 @@ NODES = ("rat", "sym", "add", "mul", "pow", "neg", "sub", "div", "exp", "log", "
 #: Where a normalized interaction is tested for a value <= 0 when it is parsed (s on a grid, beta in BETAS).
 GRID = tuple(Fraction(k, 4) for k in range(-40, 41))
 BETAS = (Fraction(1, 4), Fraction(1), Fraction(4))
+#: Seconds SymPy's integrate may take to propose an antiderivative (then: no energy).
+INTEGRATE_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -172,13 +175,20 @@ def _antiderivative(text: str) -> exprtree.Tree | None:
     phi = ordinary(parse_tree(text, {"s": S, "beta": BETA}))
     plain_s, plain_beta = sp.Symbol("s"), sp.Symbol("beta")
     try:
-        proposal = sp.integrate(phi.xreplace({plain_beta: BETA, plain_s: S}), S)
+        proposal = within(INTEGRATE_SECONDS, lambda: sp.integrate(phi.xreplace({plain_beta: BETA, plain_s: S}), S))
     except (NotImplementedError, ValueError, TypeError):  # SymPy gives up: no proposal
         return None
+    if proposal is None:  # no proposal within the time limit
+        return None
     Phi = proposal.xreplace({BETA: plain_beta, S: plain_s})
-    if Phi.has(sp.Integral) or not zero_test.is_identically_zero(sp.diff(Phi, plain_s) - phi):
+    if Phi.has(sp.Integral) or not within(INTEGRATE_SECONDS, lambda: _is_antiderivative(Phi, phi, plain_s)):
         return None
     try:
         return exprtree.from_sympy(inert(Phi))
     except (exprtree.TreeError, ValueError):
         return None
+
+
+def _is_antiderivative(Phi: sp.Expr, phi: sp.Expr, s: sp.Symbol) -> bool:
+    """d/ds Phi - phi is identically 0, by the exact zero test (no simplify, no sign)."""
+    return zero_test.is_identically_zero(sp.diff(Phi, s) - phi)
