@@ -42,6 +42,7 @@ def universal_negation(claim: ModelClaim) -> ModelClaim:
         "relation": negated,
         "given": claim.given,
         "exists": False,
+        "interaction": claim.interaction,
     }
     return dataclasses.replace(claim, statement=model_statement(fields), relation=negated, exists=False)
 

@@ -108,7 +108,7 @@ def model_statement(fields: dict[str, Any]) -> str:
     relation: Relation = fields["relation"]
     free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in fields["given"])))
     kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
-    interaction: Interaction | None = fields["interaction"]
+    interaction: Interaction | None = fields.get("interaction")
     if interaction is not None:
         weights = "phi(s_ij) / sum_k phi(s_ik)" if fields["attention"] == "softmax" else "phi(s_ij)"
         kind += f", weights {weights} with phi(s) = {interaction.text}"

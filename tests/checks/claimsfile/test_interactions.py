@@ -122,3 +122,11 @@ def test_forged_interaction_of_a_dynamics_witness_rejected(examples: dict, tmp_p
     (path,) = examples["energy-monotone-general-heads"][1]["certificates"]
     ok, message = verify_file(_forged(Path(path), change, tmp_path))
     assert not ok, message
+
+
+def test_existence_claim_with_an_interaction_is_certified(tmp_path: Path) -> None:
+    text = claim_text("some-negative-energy", [], "E", "<", "0", interaction="s**2", exists=True)
+    verdict, evidence = decide(text, tmp_path)["some-negative-energy"]
+    assert verdict is Verdict.CERTIFIED, evidence
+    (path,) = evidence["certificates"]
+    assert verify_file(Path(path))[0]
