@@ -20,7 +20,9 @@ from typing import Any
 
 from flint import arb
 
+from certificates.kernel import exprtree
 from certificates.kernel.exact import ball_of
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
 
 Vector = list[Fraction]
@@ -37,6 +39,8 @@ class ExactConfiguration:
     beta: Fraction
     geometry: str = "sphere"
     attention: str = "usa"
+    #: The stated interaction phi(s) of the weights (`certificates.kernel.interaction`; None: the kind's own).
+    interaction: Interaction | None = None
 
     @property
     def n(self) -> int:
@@ -181,6 +185,34 @@ def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]
     return [[[eij / sum(row[1:], row[0]) for eij in row] for row in head] for head in exponentials]
 
 
+def _interaction_values(
+    cfg: ExactConfiguration, s: list[list[list[Fraction]]], tree: exprtree.Tree | None = None
+) -> list[list[list[arb]]]:
+    """phi(s^h_ij) as balls (or the tree given, Phi for the energy); ValueError when one is not finite."""
+    assert cfg.interaction is not None
+    beta = ball_of(cfg.beta)
+    env = {"beta": beta}
+    use = cfg.interaction.tree if tree is None else tree
+    out = [[[exprtree.evaluate(use, env | {"s": ball_of(sij)}) for sij in row] for row in head] for head in s]
+    if not all(v.is_finite() for head in out for row in head for v in row):
+        raise ValueError(f"the interaction {cfg.interaction.text} is not finite at an exact score (balls)")
+    return out
+
+
+def interaction_failures(cfg: ExactConfiguration) -> list[str]:
+    """Why the stated interaction does not give the weights at the exact data (empty when it does): a value that is
+    not a finite ball, or (normalized) a weight that balls do not show > 0."""
+    if cfg.interaction is None:
+        return []
+    try:
+        phi = _interaction_values(cfg, exact_scores(cfg))
+    except (ValueError, exprtree.TreeError) as exc:
+        return [str(exc)]
+    if cfg.attention == "softmax" and not all(v > 0 for head in phi for row in head for v in row):
+        return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
+    return []
+
+
 def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
     """p^h_ij = softmax_j(beta s^h_ij) as balls (shifted by the exact row maximum, which cancels)."""
     return _normalized_rows(_exponentials(cfg, s, shift=True))
@@ -188,7 +220,11 @@ def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]
 
 def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
     """w^h_ij of the configuration's kind: exp(beta s) for usa, softmax_j(beta s) for softmax, and
-    max(beta s, 0) / n for relu (exact: the score's sign is a comparison of rationals)."""
+    max(beta s, 0) / n for relu (exact: the score's sign is a comparison of rationals); with an interaction,
+    phi(s) for usa and phi(s_ij) / sum_k phi(s_ik) for softmax."""
+    if cfg.interaction is not None:
+        phi = _interaction_values(cfg, s)
+        return _normalized_rows(phi) if cfg.attention == "softmax" else phi
     if cfg.attention == "usa":
         return _exponentials(cfg, s, shift=False)
     if cfg.attention == "softmax":
@@ -245,7 +281,14 @@ def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
 
 
 def head_energies(cfg: ExactConfiguration) -> list[arb]:
-    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij) (the usa energy), as balls."""
+    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij) (the usa energy), as balls; with an interaction,
+    (1/(2 n^2)) sum_ij Phi(s^h_ij), Phi its verified antiderivative (ValueError when there is none)."""
+    if cfg.interaction is not None:
+        tree = cfg.interaction.energy_tree()
+        if tree is None:
+            raise ValueError(f"no verified antiderivative of {cfg.interaction.text}: the energy is unavailable")
+        Phi = _interaction_values(cfg, exact_scores(cfg), tree)
+        return [sum((e for row in head for e in row), arb(0)) / (2 * cfg.n * cfg.n) for head in Phi]
     scale = 2 * ball_of(cfg.beta) * cfg.n * cfg.n
     return [
         sum((e for row in head for e in row), arb(0)) / scale for head in _exponentials(cfg, exact_scores(cfg), False)
@@ -297,9 +340,10 @@ def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[lis
 
 
 def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
-    """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) ds^h_ij/dt (usa energy, the kind's dynamics), as balls."""
+    """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) ds^h_ij/dt (usa energy, the kind's dynamics), as balls;
+    phi(s^h_ij) for exp(beta s^h_ij) with an interaction."""
     s = exact_scores(cfg)
-    exponentials = _exponentials(cfg, s, shift=False)
+    exponentials = _exponentials(cfg, s, shift=False) if cfg.interaction is None else _interaction_values(cfg, s)
     sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
     n = cfg.n
     rates = []
@@ -314,6 +358,8 @@ def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
 
 def attention_entropies(cfg: ExactConfiguration) -> list[list[arb]]:
     """H^h_i = -sum_j p^h_ij log p^h_ij (H x n balls), log p_ij = beta (s_ij - m_i) - log Z_i as in `entropy_rates`."""
+    if cfg.interaction is not None:
+        raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
     s = exact_scores(cfg)
     beta = ball_of(cfg.beta)
     out = []
@@ -333,6 +379,8 @@ def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
     pdot_ij = beta p_ij (sdot_ij - sum_k p_ik sdot_ik) by the chain rule through the softmax, with
     sdot from the kind's token velocities; log p_ij = beta (s_ij - m_i) - log sum_k exp(beta (s_ik - m_i))
     with the exact row maximum m_i (the same number as log of the ball p_ij, with a tighter radius)."""
+    if cfg.interaction is not None:
+        raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
     s = exact_scores(cfg)
     beta = ball_of(cfg.beta)
     shifted = _exponentials(cfg, s, shift=True)

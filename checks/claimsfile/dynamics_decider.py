@@ -232,14 +232,18 @@ def _decide_by_search(
         else _value_margin(searched, head, parameter(claim) if searched == claim.quantity else None)
     )
     family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
-    result = adversarial.search(
-        family,
-        objective,
-        adversarial.BUDGETS[ctx.profile],
-        ctx.rng("adversarial"),
-        ctx.check_budget,
-        POINTWISE_TOLERANCE,
-    )
+    try:
+        result = adversarial.search(
+            family,
+            objective,
+            adversarial.BUDGETS[ctx.profile],
+            ctx.rng("adversarial"),
+            ctx.check_budget,
+            POINTWISE_TOLERANCE,
+        )
+    except InputError as exc:  # a searched state where the float model leaves float64 (an interaction's overflow)
+        notes = f"the adversarial search met a state it cannot evaluate: {exc}"
+        return Outcome(Verdict.INCONCLUSIVE, trajectories.method, notes=notes)
     result.include([_worst_record(objective, sample.states) for sample in samples if sample.states])
     best = result.found[0]
     reading = searched if searched == claim.quantity else f"d({claim.quantity})/dt = {searched}"
@@ -317,6 +321,7 @@ def exact_state(
         symmetric,
         state.geometry,
         state.attention,
+        interaction=options.get("interaction"),
     )
     exact = dataclasses.replace(exact, beta=stated(options["beta"]))
     if options["tokens"] == "given" and options["points"].exact:  # the user's start, exactly as written

@@ -90,7 +90,12 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
     tokens = families.draw_tokens(options["tokens"], options["n"], options["d"], rng, options)
     heads = families.draw_heads(options["heads"], options["H"], options["d"], rng, options)
     return Configuration.create(
-        tokens, heads, beta=options["beta"], attention=options["attention"], geometry=options["geometry"]
+        tokens,
+        heads,
+        beta=options["beta"],
+        attention=options["attention"],
+        geometry=options["geometry"],
+        interaction=options.get("interaction"),
     )
 
 

@@ -115,6 +115,9 @@ class SymbolicAlgebra:
     hypotheses: tuple[str, ...]
     lemmas: set[str]
     counter: Any = field(default_factory=lambda: itertools.count(1))
+    #: Whether the weights are a stated interaction phi(s) (`certificates.kernel.interaction`), not exp(beta s): then
+    #: an energy and an unnormalized weight have no known sign, and a normalized weight is not the softmax p.
+    interaction: bool = False
 
     @property
     def unit(self) -> bool:
@@ -170,9 +173,12 @@ class SymbolicAlgebra:
         return Form(atoms.scalar(name.removesuffix("_h_i"), head, (token,)), self)
 
     def pair_scalar(self, name: str, head: str, first: str, second: str) -> Form:
-        if name == "w" and self.attention == "softmax":
+        if name == "w" and self.attention == "softmax" and not self.interaction:
             name = "p"  # w^h_ij = softmax_j(beta s^h_ij) = p^h_ij
-        symmetric = "symmetric-scores" in self.hypotheses and name in ("s", "w")  # w = exp(beta s), max(beta s, 0)/n
+        # w = exp(beta s), max(beta s, 0)/n or phi(s) unnormalized: symmetric with s; a normalized weight is not
+        symmetric = "symmetric-scores" in self.hypotheses and (
+            name == "s" or name == "w" and self.attention != "softmax"
+        )
         return Form(atoms.scalar(name, head, (first, second), symmetric), self)
 
     def apply(self, matrix: str, head: str, u: Vec) -> Vec:
@@ -315,13 +321,12 @@ class SymbolicAlgebra:
         if data.kind in ("gram", "tangent") and data.bases[0] == data.bases[1]:
             return "nonnegative"
         if data.kind == "global":
-            return "positive" if data.label == "E" else "real"
+            return "positive" if data.label == "E" and not self.interaction else "real"
         if data.kind == "scalar":
             return "nonnegative" if data.label == "entropy" else "real"
         if data.kind == "pair":
-            return {"w": "nonnegative" if self.attention == "relu" else "positive", "p": "positive"}.get(
-                data.label, "real"
-            )
+            weight = "real" if self.interaction else "nonnegative" if self.attention == "relu" else "positive"
+            return {"w": weight, "p": "positive"}.get(data.label, "real")
         if data.kind == "headsum":
             assert data.inner is not None
             facts = signs.Facts({s: self.sign_name(s) for s in data.inner.free_symbols})
@@ -346,7 +351,9 @@ _TARGET = {"=": "=0", "<=": ">=0", "<": ">0", ">=": "<=0", ">": "<0"}
 def prove_model(claim: ModelClaim) -> Derivation:
     """The derivation of the claim for all n, d, H, beta in its ranges (its `proved` says whether every step closed)."""
     d = Derivation()
-    algebra = SymbolicAlgebra(claim.attention, claim.geometry, claim.hypotheses, set())
+    algebra = SymbolicAlgebra(
+        claim.attention, claim.geometry, claim.hypotheses, set(), interaction=claim.interaction is not None
+    )
     d.note(
         f"Model: {claim.attention} attention, {claim.geometry} dynamics; hypotheses {', '.join(claim.hypotheses)}",
         r"v_i = " + (r"\tfrac1n F_i" if claim.attention == "usa" else "F_i") + r",\ F_i = \sum_h f^h_i",
@@ -362,7 +369,9 @@ def prove_model(claim: ModelClaim) -> Derivation:
         d.failures.append(f"not in the reducible subset: {exc}")
         return d
     if "gradient" in algebra.lemmas:
-        d.include(energy.gradient_lemma(), "gradient lemma")
+        general = claim.interaction is not None  # any phi: the lemma with phi an undefined function, Phi' = phi
+        name = "gradient lemma" + (" (any interaction phi)" if general else "")
+        d.include(energy.gradient_lemma(general=general), name)
     if algebra.orthogonal:
         d.include(energy.orthogonality_lemma(), "orthogonality lemma")
         d.note("By the orthogonality lemma, <f^h_t, F_t> = |f^h_t|^2 and |F_t|^2 = sum_h |f^h_t|^2 at every token t")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from certificates.kernel.errors import InputError
+from checks.model import interaction as stated
 from checks.model.configuration import Configuration
 
 
@@ -80,7 +81,9 @@ def _softmax_numerators(z: np.ndarray, bound: float) -> np.ndarray:
 
 
 def attention_distributions(cfg: Configuration) -> np.ndarray:
-    """p^h_ij = softmax_j(beta s^h_ij), shape (H, n, n), for every attention kind."""
+    """p^h_ij = softmax_j(beta s^h_ij), shape (H, n, n), for every attention kind (not defined with an interaction)."""
+    if cfg.interaction is not None:
+        raise InputError("interaction", cfg.interaction.text, "attention entropies are defined for exp(beta s) only")
     z = _softmax_numerators(*_scaled_scores(cfg))
     z /= z.sum(axis=-1, keepdims=True)
     return z
@@ -92,6 +95,8 @@ def _unnormalized_weights(cfg: Configuration) -> np.ndarray:
     What remains of w^h_ij is a factor per row (1 / the row sum for softmax) or a constant (1/n for
     relu), which `weights` and `head_outputs` apply where it is cheapest.
     """
+    if cfg.interaction is not None:
+        return stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, cfg.attention == "softmax")
     z, bound = _scaled_scores(cfg)
     if cfg.attention == "usa":
         return _exp_in_place(z, bound)
@@ -147,7 +152,10 @@ def token_velocity(cfg: Configuration) -> np.ndarray:
 
 
 def head_energies(cfg: Configuration) -> np.ndarray:
-    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij), shape (H,) (the usa energy)."""
+    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij), shape (H,) (the usa energy); with an interaction function,
+    (1/(2 n^2)) sum_ij Phi(s^h_ij), Phi' = phi (`checks.model.interaction.energies_of`)."""
+    if cfg.interaction is not None:
+        return stated.energies_of(cfg.interaction, scores(cfg), cfg.beta).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
     return _exp_in_place(*_scaled_scores(cfg)).sum(axis=(1, 2)) / (2.0 * cfg.beta * cfg.n**2)
 
 
@@ -164,9 +172,16 @@ def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np
 
 
 def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
-    """dE_h/dt by the chain rule, for any M_h, W_h and kind, shape (H,)."""
-    e = _exp_in_place(*_scaled_scores(cfg))
-    return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    """dE_h/dt by the chain rule, for any M_h, W_h and kind, shape (H,); phi(s) for exp(beta s) with an interaction."""
+    if cfg.interaction is None:
+        e = _exp_in_place(*_scaled_scores(cfg))
+        return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    e = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, False)
+    with np.errstate(all="ignore"):
+        rates = (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    if not np.all(np.isfinite(rates)):
+        raise InputError("interaction", cfg.interaction.text, "dE_h/dt leaves float64 at this configuration")
+    return rates
 
 
 def energy_rate(cfg: Configuration, token_rates: np.ndarray | None = None) -> float:

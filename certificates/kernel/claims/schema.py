@@ -40,6 +40,7 @@ from certificates.kernel.claims.quantified import (
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
@@ -95,6 +96,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "level",
             "domain",
             "exists",
+            "interaction",
         },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
@@ -206,6 +208,8 @@ class ModelClaim(UserClaim):
     given: tuple[Relation, ...] = ()
     exists: bool = False
     sizes: Sizes = field(default_factory=Sizes)
+    #: The stated interaction function (`certificates.kernel.interaction`); None: the kind's own weights.
+    interaction: Interaction | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -380,6 +384,8 @@ def _dynamics(
         "beta": _number(raw, "beta", positive=True),
     }
     _family_options(raw, options, base)
+    if "interaction" in raw:
+        options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
     for key in ("radius", "level"):
         if key in raw and key != spec.parameter:
             raise InputError(key, raw[key], f"only used with the quantity that takes it ({_taking(key)})")
@@ -409,6 +415,13 @@ def _dynamics(
     return DynamicsClaim(
         **header, statement=statement, quantity=quantity, property=prop, options=options, target=target, exists=exists
     )
+
+
+def _dynamics_interaction(raw: dict[str, Any], attention: str, quantity: str) -> Interaction:
+    """The stated phi(s) of a dynamics claim; entropies are defined for exp(beta s) weights only."""
+    if quantity in ("attention_entropy", "entropy_rate", "attention_matrix"):
+        raise InputError("interaction", raw["interaction"], f"{quantity} is defined for exp(beta s) weights only")
+    return parse_interaction(raw["interaction"], attention)
 
 
 def _exists(raw: dict[str, Any], prop: str) -> bool:

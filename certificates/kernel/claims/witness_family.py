@@ -69,6 +69,9 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
         failures.append("attention or geometry")
     if exact.values != exact.score_matrices:
         failures.append("W_h = M_h")
+    stated_phi = options["interaction"].tree if "interaction" in options else None
+    if (exact.interaction.tree if exact.interaction is not None else None) != stated_phi:
+        failures.append("the stated interaction function")
     if any(sum(v * v for v in x) != 1 for x in exact.tokens):
         failures.append("unit tokens")
     if options["tokens"] == "given" and [tuple(x) for x in exact.tokens] != list(options["points"].rows):
