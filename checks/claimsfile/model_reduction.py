@@ -177,7 +177,7 @@ class SymbolicAlgebra:
             name = "p"  # w^h_ij = softmax_j(beta s^h_ij) = p^h_ij
         # w = exp(beta s), max(beta s, 0)/n or phi(s) unnormalized: symmetric with s; a normalized weight is not
         symmetric = "symmetric-scores" in self.hypotheses and (
-            name == "s" or name == "w" and self.attention != "softmax"
+            name == "s" or (name == "w" and self.attention != "softmax")
         )
         return Form(atoms.scalar(name, head, (first, second), symmetric), self)
 

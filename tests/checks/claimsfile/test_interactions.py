@@ -130,3 +130,26 @@ def test_existence_claim_with_an_interaction_is_certified(tmp_path: Path) -> Non
     assert verdict is Verdict.CERTIFIED, evidence
     (path,) = evidence["certificates"]
     assert verify_file(Path(path))[0]
+
+
+def test_the_merged_engine_assumes_nothing_of_a_stated_phi(tmp_path: Path) -> None:
+    """Found on merging interaction functions with the sums engine: a normalized phi-weight is neither the softmax
+    p (so not summed to 1 by softmax's rule, and not symmetric with the scores), an unnormalized phi(s) has no sign,
+    and no exact witness or stationary start speaks for a stated phi (their exact model has exp weights)."""
+
+    def claim(ident: str, attention: str, phi: str, lhs: str, op: str, rhs: str, extra: str = "") -> str:
+        return (
+            f'[[claim]]\nid = "{ident}"\nkind = "model"\nattention = "{attention}"\ninteraction = "{phi}"\n'
+            f'assume = ["symmetric-scores", "aligned-values"]\nlhs = "{lhs}"\nop = "{op}"\nrhs = "{rhs}"\n{extra}\n'
+        )
+
+    positive = "exp(beta*s) + 1"
+    text = (
+        claim("not-symmetric", "softmax", positive, "sum_i(sum_j(w_h_ij * a_h_i))", "=", "sum_i(sum_j(w_h_ji * a_h_i))")
+        + claim("negative-weights", "usa", "s**2 - 2", "sum_j(w_h_ij)", ">", "0")
+        + claim("exact-equality", "usa", positive, "dE_dt", "=", "0", "exists = true")
+    )
+    verdicts = decide(text, tmp_path)
+    assert verdicts["not-symmetric"][0] is Verdict.REFUTED, verdicts["not-symmetric"]
+    assert verdicts["negative-weights"][0] is Verdict.REFUTED, verdicts["negative-weights"]  # |s| <= 1: phi < 0
+    assert verdicts["exact-equality"][0] is not Verdict.CERTIFIED
