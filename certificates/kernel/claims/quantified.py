@@ -17,12 +17,14 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel.claims.domains import Domain
+from certificates.kernel.claims.head_sums import check_count, per_head
 from certificates.kernel.claims.numbers import TomlFloat
 from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import RHO
 
-#: The fields a dynamics claim may quantify (lambdas: each entry of the list).
-QUANTIFIABLE = ("n", "d", "beta", "rho", "lambdas")
+#: The fields a dynamics claim may quantify (lambdas: each entry of the list, or the whole list as one per-head
+#: symbol `lam_h`, with H heads: `certificates.kernel.claims.head_sums`).
+QUANTIFIABLE = ("n", "d", "beta", "rho", "lambdas", "H")
 #: Names a domain symbol may not take unless it is that field's own symbol: targets read them as the fields.
 FIELD_NAMES = ("n", "d", "H", "beta")
 
@@ -41,6 +43,14 @@ def quantified_fields(raw: dict[str, Any], symbols: dict[str, sp.Symbol]) -> dic
             if value.strip() not in symbols:
                 raise InputError(path, value, f"not a symbol of [claim.domain] (declared: {', '.join(symbols)})")
             found[path] = symbols[value.strip()]
+    for path, symbol in found.items():
+        if per_head(str(symbol)) != (path == "lambdas"):
+            where = "lambdas" if path == "lambdas" else path
+            raise InputError(where, str(symbol), "lambdas = \"lam_h\" names a per-head symbol (ending _h); only it ends so")
+    if "lambdas" in found and "H" not in found and not isinstance(raw.get("H"), int):
+        raise InputError("H", raw.get("H"), 'lambdas = "lam_h" needs the number of heads: H = 3, or H = "H"')
+    if "H" in found and "lambdas" not in found:
+        raise InputError("H", raw["H"], 'a quantified H needs per-head strengths: lambdas = "lam_h"')
     used = list(found.values())
     for symbol in symbols.values():
         if symbol not in used:
@@ -65,6 +75,8 @@ def check_domains(found: dict[str, sp.Symbol], domains: dict[sp.Symbol, Domain],
             least, dependent = (2, False) if key == "n" else (1, domain.low is not None and low is None)
             if not domain.integer or not (dependent or (low is not None and low >= least)):
                 raise InputError(f"domain.{symbol}", domain.text, f"{key} needs an integer domain with min >= {least}")
+        if key == "H":
+            check_count(domain, f"domain.{symbol}")
         if key == "beta" and (low is None or low < 0 or (low == 0 and not domain.low_open)):
             raise InputError(f"domain.{symbol}", domain.text, "beta needs a positive domain (min > 0 or (0, ...))")
         if key == "rho":
@@ -92,12 +104,18 @@ def _check_rho(symbol: sp.Symbol, domain: Domain, largest_n: int | None) -> None
         raise InputError(f"domain.{symbol}", domain.text, f"rho needs rational ends inside (-1/(n-1), 1) ({where})")
 
 
-def instance_fields(raw: dict[str, Any], found: dict[str, sp.Symbol], point: dict[sp.Symbol, Fraction]) -> dict:
+def instance_fields(raw: dict[str, Any], found: dict[str, sp.Symbol], point: dict[sp.Symbol, Any]) -> dict:
     """The claim's fields at one exact point: each quantified field its number (an integer, or a float literal
-    whose float is exactly the point's value), no domain table; InputError when a value has no faithful float."""
+    whose float is exactly the point's value), no domain table; InputError when a value has no faithful float.
+    A per-head symbol's value is the list of the heads' values (H is its length)."""
     fields = {key: value for key, value in raw.items() if key != "domain"}
     for path, symbol in found.items():
         value = point[symbol]
+        if path == "lambdas":
+            fields["lambdas"], fields["H"] = [_literal(path, v) for v in value], len(value)
+            continue
+        if path == "H":
+            continue  # the length of the per-head list
         number = int(value) if value.denominator == 1 and path in ("n", "d") else _literal(path, value)
         key, _, index = path.partition("[")
         if index:
