@@ -80,7 +80,7 @@ def check_domains(found: dict[str, sp.Symbol], domains: dict[sp.Symbol, Domain],
         if key == "beta" and (low is None or low < 0 or (low == 0 and not domain.low_open)):
             raise InputError(f"domain.{symbol}", domain.text, "beta needs a positive domain (min > 0 or (0, ...))")
         if key == "rho":
-            _check_rho(symbol, domain, _largest_n(found, domains, n))
+            _check_rho(symbol, domain, _largest_n(found, domains, n), found.get("n"))
 
 
 def _largest_n(found: dict[str, sp.Symbol], domains: dict[sp.Symbol, Domain], n: int | None) -> int | None:
@@ -91,16 +91,17 @@ def _largest_n(found: dict[str, sp.Symbol], domains: dict[sp.Symbol, Domain], n:
     return None if high is None else int(high)
 
 
-def _check_rho(symbol: sp.Symbol, domain: Domain, largest_n: int | None) -> None:
+def _check_rho(symbol: sp.Symbol, domain: Domain, largest_n: int | None, tokens: sp.Symbol | None = None) -> None:
     """rho's domain inside (-1/(n-1), 1) for every n: the end -1/(n-1) rises with n, so the largest n decides it
-    (unbounded n: rho >= 0)."""
+    (unbounded n: rho >= 0); or the open end -1/(n - 1) itself, written with the claim's n symbol."""
     low, high = _rational(domain.low), _rational(domain.high)
     floor = Fraction(0) if largest_n is None else RHO.domain.low.at(largest_n)
     ceiling = RHO.domain.high.at(2)
-    above = low is not None and (low > floor or (low == floor and (domain.low_open or largest_n is None)))
+    simplex = tokens is not None and domain.low is not None and domain.low_open and domain.low == -1 / (tokens - 1)
+    above = simplex or (low is not None and (low > floor or (low == floor and (domain.low_open or largest_n is None))))
     below = high is not None and (high < ceiling or (high == ceiling and domain.high_open))
     if not (above and below):
-        where = "n unbounded: min >= 0" if largest_n is None else f"n up to {largest_n}: min > {floor}"
+        where = "n unbounded: min >= 0 or min = -1/(n - 1) open" if largest_n is None else f"n up to {largest_n}: min > {floor}"
         raise InputError(f"domain.{symbol}", domain.text, f"rho needs rational ends inside (-1/(n-1), 1) ({where})")
 
 
