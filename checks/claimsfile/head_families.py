@@ -56,10 +56,19 @@ def families(
     rng: np.random.Generator,
     distinct: bool,
 ) -> Iterator[tuple[Member, ...]]:
-    """Families of `size` heads at the point: all heads at one value (unless `distinct`), then families of 2 to
-    MEMBERS distinct members with random multiplicities (none when size is 1 and `distinct`)."""
+    """Families of `size` heads at the point: on the boundary (every head at a closed rational end, or the two ends),
+    all heads at one value (unless `distinct`), then families of 2 to MEMBERS distinct members with random
+    multiplicities (none when size is 1 and `distinct`)."""
     symbols = {str(s): s for s in domains}
     names = sorted(scope.names)
+    ends = [_ends(domains[symbols[name]]) for name in names]
+    if all(ends):  # the boundary: every head at the domain's first closed end, then the two ends half and half
+        low = {name: e[0] for name, e in zip(names, ends, strict=True)}
+        high = {name: e[-1] for name, e in zip(names, ends, strict=True)}
+        if not distinct:
+            yield ((low, size),)
+        if size >= 2 and low != high:
+            yield ((low, size // 2), (high, size - size // 2))
     shapes = ([] if distinct else [1]) + [k for k in range(2, MEMBERS + 1) if k <= size]
     for members in shapes:
         values = [_values(names, symbols, domains, point, rng) for _ in range(members)]
@@ -68,6 +77,12 @@ def families(
         if distinct and all(v == values[0] for v in values):
             continue
         yield tuple(zip(values, _split(size, members, rng), strict=True))  # type: ignore[arg-type]
+
+
+def _ends(domain: Domain) -> list[sp.Rational]:
+    """The closed rational ends of a domain (where a family may sit on the boundary)."""
+    ends = [(domain.low, domain.low_open), (domain.high, domain.high_open)]
+    return [e for e, is_open in ends if e is not None and e.is_Rational and not is_open]
 
 
 def _values(

@@ -31,7 +31,7 @@ from certificates.kernel.claims.names import FUNCTIONS, LambdaC
 from certificates.kernel.claims.schema import InequalityClaim
 from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.inert import Exp, Log
-from checks.claimsfile.definedness import proved_on_domain
+from checks.claimsfile.definedness import check_point, proved_on_domain
 from checks.claimsfile.domain_sampling import sample_point
 from checks.claimsfile.head_families import at_family, families, family_record, head_counts, linear_atoms
 from checks.claimsfile.inequality_decider import refutation
@@ -77,11 +77,24 @@ def _search(claim: InequalityClaim, ctx: Context) -> tuple[dict[str, Any] | None
         for size in head_counts(claim.domains[count_symbol], point, rng):
             for family in families(scope, claim.domains, scalars, size, rng, claim.not_all_equal):
                 tried += 1
-                found = refutation(at_family(claim, family), scalars)
+                instance = at_family(claim, family)
+                found = refutation(instance, scalars) or _equal_sides(instance, scalars)
                 if found is not None:
                     members = family_record(family)
                     return found | {"H": str(size), "family": members}, tried
     return None, tried
+
+
+def _equal_sides(instance: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> dict[str, Any] | None:
+    """A strict relation fails where both sides, written out for a family, are one expression (all heads equal in a
+    Jensen claim): SymPy's exact cancellation of identical terms, at a point where both sides are defined."""
+    if instance.op not in ("<", ">") or instance.lhs - instance.rhs != 0:
+        return None
+    if check_point(instance.conditions, point).status != "defined":
+        return None
+    sides = {"lhs": str(instance.lhs.xreplace(point)), "rhs": str(instance.rhs.xreplace(point))}
+    return {"verified_by": "exact", "point": {str(s): str(v) for s, v in point.items()}, **sides,
+            "relation": f"lhs {instance.op} rhs fails: the sides are equal"}
 
 
 def _jensen(claim: InequalityClaim, ctx: Context) -> tuple[Outcome | None, str]:

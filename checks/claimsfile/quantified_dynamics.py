@@ -112,6 +112,7 @@ def _points(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> list[Poin
     candidates += [_exact(sample_point(claim.domains, claim.order, rng)) for _ in range(DRAWS)]
     largest = MAX_TOKENS if _exact_regime(claim) else SAMPLED_TOKENS
     n = claim.parameters.get("n")
+    ends = [None, *_closed_ends(claim)]  # after the first point, families with every head at an end of its domain
     for point in candidates:
         if point is None or point in found:
             continue
@@ -119,7 +120,7 @@ def _points(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> list[Poin
             skipped.append(f"n = {point[n]} > {largest} (not integrated)")
             continue
         if contains(claim.domains, claim.order, {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}):
-            family = _with_family(claim, point, rng, skipped)
+            family = _with_family(claim, point, rng, skipped, ends[len(found)] if len(found) < len(ends) else None)
             if family is not None:
                 found.append(family)
         if len(found) == wanted:
@@ -127,10 +128,23 @@ def _points(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> list[Poin
     return found
 
 
-def _with_family(claim: DynamicsClaim, point: Point, rng: Any, skipped: list[str]) -> Point | None:
-    """The point with a per-head strength's value made the list of H heads' strengths: the point's own, then each
-    other head's drawn inside the strength's domain at the point (`domain_sampling.sample_value`); None (skipped)
-    when H is above the model's MAX_HEADS."""
+def _closed_ends(claim: DynamicsClaim) -> list[Fraction]:
+    """The rational closed ends of a per-head strength's domain (where a family may sit on the boundary)."""
+    strength = claim.parameters.get("lambdas")
+    if strength is None:
+        return []
+    domain = claim.domains[strength]
+    ends = [(domain.low, domain.low_open), (domain.high, domain.high_open)]
+    return [Fraction(int(e.p), int(e.q)) for e, is_open in ends if e is not None and e.is_Rational and not is_open]
+
+
+def _with_family(
+    claim: DynamicsClaim, point: Point, rng: Any, skipped: list[str], end: Fraction | None = None
+) -> Point | None:
+    """The point with a per-head strength's value made the list of H heads' strengths: every head at `end` (a
+    closed end of the strength's domain) when given, else the point's own, then each other head's drawn inside the
+    strength's domain at the point (`domain_sampling.sample_value`); None (skipped) when H is above the model's
+    MAX_HEADS."""
     strength = claim.parameters.get("lambdas")  # heads take FAMILY_MEMBERS distinct values in turn
     if strength is None:
         return point
@@ -139,6 +153,8 @@ def _with_family(claim: DynamicsClaim, point: Point, rng: Any, skipped: list[str
     if size > MAX_HEADS:
         skipped.append(f"H = {size} > {MAX_HEADS} (the model's most heads)")
         return None
+    if end is not None:
+        return point | {strength: [end] * size}  # type: ignore[dict-item]
     at = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
     members = [point[strength]]
     for _ in range(min(size, FAMILY_MEMBERS) - 1):
