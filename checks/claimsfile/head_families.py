@@ -15,6 +15,7 @@ symbols as independent unknowns is 0 for every family (a substitution instance),
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterator
 
 import numpy as np
@@ -103,7 +104,7 @@ def _split(size: int, parts: int, rng: np.random.Generator) -> list[int]:
     while len(cuts) < parts - 1:
         cuts.add(1 + (int(rng.integers(0, size - 1)) if size < 2**62 else int(rng.random() * (size - 1))))
     ends = [0, *sorted(cuts), size]
-    return [b - a for a, b in zip(ends, ends[1:], strict=False)]
+    return [b - a for a, b in itertools.pairwise(ends)]
 
 
 def at_family(claim: InequalityClaim, family: tuple[Member, ...]) -> InequalityClaim:
@@ -114,9 +115,11 @@ def at_family(claim: InequalityClaim, family: tuple[Member, ...]) -> InequalityC
     conditions: list[Condition] = []
     for condition in claim.conditions:
         per_head = {symbols[name] for name in scope.names} & condition.expr.free_symbols
-        copies = [
-            condition.expr.xreplace({symbols[k]: v for k, v in values.items()}) for values, _ in family
-        ] if per_head else [condition.expr]
+        copies = (
+            [condition.expr.xreplace({symbols[k]: v for k, v in values.items()}) for values, _ in family]
+            if per_head
+            else [condition.expr]
+        )
         for expr in copies:
             written = expand_sums(expr, symbols, family, scope.count)
             conditions.append(Condition(written, condition.relation, condition.reason, condition.necessary))

@@ -42,8 +42,10 @@ from identities import convexity, signs
 from identities.derivation import Derivation
 
 SEARCH = "families of heads at exact points (every H tried: the least, random, huge), each checked exactly or by balls"
-JENSEN = "Jensen's inequality over the heads from a proved convexity of the per-head term (identities.signs, " \
+JENSEN = (
+    "Jensen's inequality over the heads from a proved convexity of the per-head term (identities.signs, "
     "identities.convexity), for every H and every family"
+)
 #: Parameter points searched, per profile (each with several H and families).
 POINTS = {"quick": 12, "thorough": 60}
 #: Seconds of exact algebra for one comparison.
@@ -93,8 +95,12 @@ def _equal_sides(instance: InequalityClaim, point: dict[sp.Symbol, sp.Rational])
     if check_point(instance.conditions, point).status != "defined":
         return None
     sides = {"lhs": str(instance.lhs.xreplace(point)), "rhs": str(instance.rhs.xreplace(point))}
-    return {"verified_by": "exact", "point": {str(s): str(v) for s, v in point.items()}, **sides,
-            "relation": f"lhs {instance.op} rhs fails: the sides are equal"}
+    return {
+        "verified_by": "exact",
+        "point": {str(s): str(v) for s, v in point.items()},
+        **sides,
+        "relation": f"lhs {instance.op} rhs fails: the sides are equal",
+    }
 
 
 def _jensen(claim: InequalityClaim, ctx: Context) -> tuple[Outcome | None, str]:
@@ -193,8 +199,12 @@ def _convex_by_rate(
         if above.has(LambdaC) or signs.prove(above, ">=0", facts) is None:
             continue
         d.holds(f"F = rate(lambda, {tokens}, {scale}) exactly (exact algebra)", True)
-        d.sign(f"the per-head lower end {low} is lambda_c({tokens}, {scale}) + {above}, and {above} >= 0", above,
-               ">=0", facts)
+        d.sign(
+            f"the per-head lower end {low} is lambda_c({tokens}, {scale}) + {above}, and {above} >= 0",
+            above,
+            ">=0",
+            facts,
+        )
         d.sign(f"N - 1 = {tokens} - 1 >= 0 on the domain", tokens - 1, ">=0", facts)
         d.sign(f"B = {scale} > 0 on the domain", scale, ">0", facts)
         d.include(convexity.prove_convex_regime(), "convex regime of phi for every n >= 1, beta > 0")

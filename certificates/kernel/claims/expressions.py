@@ -309,7 +309,8 @@ class _Builder:
         finally:
             self.in_sum = False
         if heads.family is None:
-            total = HeadSum(argument) if any(str(s) in heads.names for s in argument.free_symbols) else heads.count * argument
+            varies = any(str(s) in heads.names for s in argument.free_symbols)
+            total = HeadSum(argument) if varies else heads.count * argument
         else:
             inner, self.conditions = self.conditions[before:], self.conditions[:before]
             total = sp.Integer(0)

@@ -92,7 +92,8 @@ def domain_scope(domains: dict[sp.Symbol, Domain], field: str = "domain") -> Hea
         return None
     count = next((symbol for symbol in domains if str(symbol) == "H"), None)
     if count is None:
-        raise InputError(f"{field}.{min(names)}", min(names), "a per-head symbol (name ending in _h) needs H in the domain")
+        first = min(names)
+        raise InputError(f"{field}.{first}", first, "a per-head symbol (name ending in _h) needs H in the domain")
     check_count(domains[count], f"{field}.H")
     for symbol, domain in domains.items():
         used = sorted(name for name in domain.dependencies() if name in names)
@@ -105,4 +106,4 @@ def check_count(domain: Domain, field: str) -> None:
     """H's domain: integers with a rational min >= 1."""
     low = domain.low
     if not domain.integer or low is None or not low.is_Rational or low < 1:
-        raise InputError(field, domain.text, "H needs an integer domain with min >= 1 (e.g. \"integer>=1\")")
+        raise InputError(field, domain.text, 'H needs an integer domain with min >= 1 (e.g. "integer>=1")')

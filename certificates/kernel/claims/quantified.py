@@ -45,8 +45,8 @@ def quantified_fields(raw: dict[str, Any], symbols: dict[str, sp.Symbol]) -> dic
             found[path] = symbols[value.strip()]
     for path, symbol in found.items():
         if per_head(str(symbol)) != (path == "lambdas"):
-            where = "lambdas" if path == "lambdas" else path
-            raise InputError(where, str(symbol), "lambdas = \"lam_h\" names a per-head symbol (ending _h); only it ends so")
+            reason = 'lambdas = "lam_h" names a per-head symbol (ending _h), and only it ends so'
+            raise InputError(path, str(symbol), reason)
     if "lambdas" in found and "H" not in found and not isinstance(raw.get("H"), int):
         raise InputError("H", raw.get("H"), 'lambdas = "lam_h" needs the number of heads: H = 3, or H = "H"')
     if "H" in found and "lambdas" not in found:
@@ -101,7 +101,8 @@ def _check_rho(symbol: sp.Symbol, domain: Domain, largest_n: int | None, tokens:
     above = simplex or (low is not None and (low > floor or (low == floor and (domain.low_open or largest_n is None))))
     below = high is not None and (high < ceiling or (high == ceiling and domain.high_open))
     if not (above and below):
-        where = "n unbounded: min >= 0 or min = -1/(n - 1) open" if largest_n is None else f"n up to {largest_n}: min > {floor}"
+        unbounded = "n unbounded: min >= 0 or min = -1/(n - 1) open"
+        where = unbounded if largest_n is None else f"n up to {largest_n}: min > {floor}"
         raise InputError(f"domain.{symbol}", domain.text, f"rho needs rational ends inside (-1/(n-1), 1) ({where})")
 
 
