@@ -11,14 +11,8 @@ as (values, multiplicity) pairs so that a huge H costs no more than its distinct
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import sympy as sp
-
-from certificates.kernel.errors import InputError
-
-if TYPE_CHECKING:  # domains imports the expression grammar, which imports this module
-    from certificates.kernel.claims.domains import Domain
 
 #: A per-head symbol's name ends with this.
 SUFFIX = "_h"
@@ -82,28 +76,3 @@ def expand_sums(expr: sp.Expr, symbols: dict[str, sp.Symbol], family: tuple[Memb
 
     summed = expr.replace(lambda e: isinstance(e, HeadSum), written)
     return summed.xreplace({count: sp.Integer(family_size(family))}) if isinstance(count, sp.Symbol) else summed
-
-
-def domain_scope(domains: dict[sp.Symbol, Domain], field: str = "domain") -> HeadScope | None:
-    """The scope of a domain with per-head symbols (None without any): the count is its symbol H, an integer with a
-    rational min >= 1; no bound may use a per-head symbol (each head's value is drawn from the same domain)."""
-    names = frozenset(str(symbol) for symbol in domains if per_head(str(symbol)))
-    if not names:
-        return None
-    count = next((symbol for symbol in domains if str(symbol) == "H"), None)
-    if count is None:
-        first = min(names)
-        raise InputError(f"{field}.{first}", first, "a per-head symbol (name ending in _h) needs H in the domain")
-    check_count(domains[count], f"{field}.H")
-    for symbol, domain in domains.items():
-        used = sorted(name for name in domain.dependencies() if name in names)
-        if used:
-            raise InputError(f"{field}.{symbol}", domain.text, f"a bound cannot use the per-head symbol {used[0]}")
-    return HeadScope(names, count)
-
-
-def check_count(domain: Domain, field: str) -> None:
-    """H's domain: integers with a rational min >= 1."""
-    low = domain.low
-    if not domain.integer or low is None or not low.is_Rational or low < 1:
-        raise InputError(field, domain.text, 'H needs an integer domain with min >= 1 (e.g. "integer>=1")')

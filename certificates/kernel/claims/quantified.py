@@ -17,7 +17,8 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel.claims.domains import Domain
-from certificates.kernel.claims.head_sums import check_count, per_head
+from certificates.kernel.claims.head_domains import check_count
+from certificates.kernel.claims.head_sums import per_head
 from certificates.kernel.claims.numbers import TomlFloat
 from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import RHO

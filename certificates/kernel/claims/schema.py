@@ -22,7 +22,8 @@ from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
 from certificates.kernel.claims.given_tokens import given_tokens
-from certificates.kernel.claims.head_sums import HeadScope, domain_scope
+from certificates.kernel.claims.head_domains import domain_scope
+from certificates.kernel.claims.head_sums import HeadScope
 from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
