@@ -110,6 +110,8 @@ def _jensen(claim: InequalityClaim, ctx: Context) -> tuple[Outcome | None, str]:
     if len(scope.names) != 1:
         return None, "Jensen's route takes one per-head symbol"
     lam = next(s for s in claim.order if str(s) in scope.names)
+    if claim.domains[lam].integer:  # the mean of integers need not be one: convexity and definedness on the hull
+        return None, "Jensen's route takes a real per-head domain (the mean of integer values is not an integer)"
     convex = claim.op in (">", ">=")
     gap = claim.lhs - claim.rhs if convex else claim.rhs - claim.lhs
     seconds = min(SECONDS[ctx.profile], ctx.seconds_left())

@@ -211,3 +211,18 @@ def test_an_instance_writes_the_sums_out_over_its_family() -> None:
     point[claim.parameters["lambdas"]] = [Fraction(1, 2), Fraction(1), Fraction(1, 2)]
     instance = dynamics_instance(claim, point)
     assert instance.options["H"] == 3 and instance.target == sp.Integer(4)
+
+
+def test_integer_per_head_domains_are_not_proved_by_jensen(tmp_path: Path) -> None:
+    """Convexity and definedness are proved on the real hull only: an integer per-head domain is left undecided."""
+    text = """
+    [[claim]]
+    id = "int"
+    kind = "inequality"
+    lhs = "sum_h(lam_h**2)"
+    op = ">="
+    rhs = "H * mean_h(lam_h)**2"
+    domain = { H = "integer>=1", lam_h = "integer" }
+    """
+    verdict, evidence = _decided(text, "int", tmp_path)
+    assert verdict is Verdict.INCONCLUSIVE and "real per-head domain" in evidence["notes"]
