@@ -45,7 +45,7 @@ from certificates.kernel.claims.witness_family import (
 )
 from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
-from certificates.kernel.model_quantities import CERTIFIED
+from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
 from checks.claimsfile.dynamics_starts import (
     POINTWISE_TOLERANCE,
@@ -220,7 +220,7 @@ def _decide_by_search(
     options, head = claim.options, claim.options.get("head")
     objective = (
         adversarial.rate_margin(searched, head, POINTWISE_TOLERANCE)
-        if searched in CERTIFIED
+        if searched in adversarial.MEASURED_RATES
         else _value_margin(searched, head, parameter(claim) if searched == claim.quantity else None)
     )
     family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
@@ -330,8 +330,9 @@ def on_a_kink(exact: ExactConfiguration) -> bool:
 
 def _candidate(options: dict[str, Any], searched: str, found: adversarial.Found) -> Candidate:
     """The search's state with the head and token of its negative rate (the file's head when it names one)."""
-    head = None if searched == "energy_rate" else options.get("head", found.index[0] if found.index else None)
-    token = found.index[-1] if searched == "entropy_rate" else None
+    axes = MODEL_QUANTITIES[searched].axes
+    head = options.get("head", found.index[0] if found.index else None) if "head" in axes else None
+    token = found.index[-1] if "token" in axes else None
     return Candidate(found.margin, found.cfg, head, token)
 
 
