@@ -55,6 +55,7 @@ from checks.claimsfile.dynamics_starts import (
     quantity,
     run_start,
 )
+from checks.claimsfile.circle_route import decide_equally_spaced
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.quantified_dynamics import decide_quantified
@@ -78,7 +79,8 @@ DENOMINATORS = (2**12, 2**40)
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); PROVED or
-    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`); otherwise, or
+    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`), or on the
+    equilibrium of equally spaced tokens (`circle_route`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
     exact points of it (`quantified_dynamics`), each point by this function."""
@@ -87,7 +89,7 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     at_start = refuted_at_start(claim)
     if at_start is not None:
         return at_start
-    exact = decide_exactly(claim, ctx)
+    exact = decide_exactly(claim, ctx) or decide_equally_spaced(claim, ctx)
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
     numeric = _decide_numerically(claim, ctx)
