@@ -41,7 +41,7 @@ def _dot(u: tuple[sp.Expr, sp.Expr], v: tuple[sp.Expr, sp.Expr]) -> sp.Expr:
 def phase_form(derivation: Derivation) -> None:
     """Derive theta_i' = c sum_h lambda_h sum_j w^h_ij sin(theta_j - theta_i) (Post-LN, M_h = W_h = lambda_h I, d = 2)
     from the model's definitions, each polynomial step checked exactly."""
-    x_i, x_j, e_i = (c_i, s_i), (c_j, s_j), (-s_i, c_i)
+    x_i, e_i = (c_i, s_i), (-s_i, c_i)
     on_circle = {s_i**2: 1 - c_i**2}
     derivation.cite(
         "angle-difference formulas",
@@ -96,9 +96,9 @@ def equally_spaced_equilibrium(derivation: Derivation, geometry: str, n: int, st
         derivation.cite(
             "positive radial coefficient",
             "a = c sum_h lambda_h sum_k w^h_k cos(2 pi k/n) > 0",
-            "usa and softmax: g(t) = sum_k e^{t cos(2 pi k/n)} is strictly convex with g'(0) = sum_k cos(2 pi k/n) = 0, "
-            "so g'(t) > 0 for t = beta lambda_h > 0; relu: every term max(beta lambda cos, 0) cos >= 0 and the term "
-            "k = 0 is beta lambda > 0",
+            "usa and softmax: g(t) = sum_k e^{t cos(2 pi k/n)} is strictly convex with g'(0) = sum_k cos(2 pi k/n) "
+            "= 0, so g'(t) > 0 for t = beta lambda_h > 0 (softmax: g'/g); relu: every term "
+            "max(beta lambda cos, 0) cos >= 0 and the term k = 0 is beta lambda > 0",
         )
     derivation.note(
         {
@@ -108,6 +108,6 @@ def equally_spaced_equilibrium(derivation: Derivation, geometry: str, n: int, st
             "peri-ln": "Peri-LN: xdot_i = y_i, so |x_i| = 1 + t grows along the fixed direction",
             "mix-ln": "Mix-LN: xdot_i = (3/4) a y_i (no tangent part), |x_i| grows along the fixed direction",
         }[geometry]
-        + ": the equally spaced directions are the unique solution (uniqueness for the locally Lipschitz ODE), so every "
-        "quantity of the directions keeps its value at t = 0 for all t >= 0"
+        + ": the equally spaced directions are the unique solution (uniqueness for the locally Lipschitz ODE), so "
+        "every quantity of the directions keeps its value at t = 0 for all t >= 0"
     )

@@ -298,7 +298,8 @@ def direction_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]
 def token_norm_rates(cfg: ExactConfiguration) -> list[arb]:
     """d|x_i|/dt = <x_i, xdot_i> / |x_i| (balls, n of them)."""
     xdot = token_velocities(cfg, attention_weights(cfg, exact_scores(cfg)))
-    return [_dot([ball_of(t) for t in x], u) / ball_of(_dot(x, x)).sqrt() for x, u in zip(cfg.tokens, xdot, strict=True)]
+    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
+    return [_dot(x, u) / _norm(x) for x, u in zip(tokens, xdot, strict=True)]
 
 
 def _mean(rows: Sequence[Sequence[Any]], n: int) -> list[Any]:

@@ -47,6 +47,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
+from checks.claimsfile.circle_route import decide_equally_spaced
 from checks.claimsfile.dynamics_starts import (
     POINTWISE_TOLERANCE,
     Start,
@@ -55,7 +56,6 @@ from checks.claimsfile.dynamics_starts import (
     quantity,
     run_start,
 )
-from checks.claimsfile.circle_route import decide_equally_spaced
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.quantified_dynamics import decide_quantified

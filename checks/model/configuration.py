@@ -10,10 +10,10 @@ import numpy as np
 from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,
+    DIRECTION_GEOMETRIES,
     GEOMETRIES,
     MAX_DIMENSION,
     MAX_HEADS,
-    DIRECTION_GEOMETRIES,
     MAX_TOKENS,
     SPHERICAL_GEOMETRIES,
     Attention,
