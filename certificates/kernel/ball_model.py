@@ -193,7 +193,8 @@ def _head_sums(
 
 
 def _norm(u: Sequence[arb]) -> arb:
-    return _dot(u, u).sqrt()
+    """|u| (a ball of <u, u> that reaches below 0 by rounding gives the enclosure of its non-negative part)."""
+    return _dot(u, u).nonnegative_part().sqrt()
 
 
 def scheme_velocity(x: list[arb], v: list[arb], geometry: str) -> list[arb]:

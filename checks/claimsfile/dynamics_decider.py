@@ -59,10 +59,12 @@ from checks.claimsfile.dynamics_starts import (
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.quantified_dynamics import decide_quantified
+from checks.claimsfile.scheme_reduction import decide_scheme
 from checks.evidence import adversarial
 from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.evidence.witnesses import Candidate, certify_first
 from checks.integrator import IntegrationFailure
+from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
@@ -79,7 +81,8 @@ DENOMINATORS = (2**12, 2**40)
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); PROVED or
-    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`), or on the
+    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
+    normalization scheme `scheme_reduction`), or on the
     equilibrium of equally spaced tokens (`circle_route`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
@@ -89,7 +92,7 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     at_start = refuted_at_start(claim)
     if at_start is not None:
         return at_start
-    exact = decide_exactly(claim, ctx) or decide_equally_spaced(claim, ctx)
+    exact = decide_exactly(claim, ctx) or decide_scheme(claim, ctx) or decide_equally_spaced(claim, ctx)
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
     numeric = _decide_numerically(claim, ctx)
@@ -303,7 +306,7 @@ def exact_state(
     strengths) exactly as written."""
     symmetric = "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses
     exact = round_configuration(
-        state.tokens,
+        model.directions(state).tokens,  # a unit start of the family (the residual stream's directions)
         state.score_matrices,
         state.score_matrices,
         state.beta,
