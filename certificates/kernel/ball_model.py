@@ -23,7 +23,13 @@ from flint import arb
 from certificates.kernel import exprtree
 from certificates.kernel.exact import ball_of
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
+from certificates.kernel.vocabulary import (
+    ATTENTION_KINDS,
+    DIRECTION_GEOMETRIES,
+    MIX_LN_PRE_SHARE,
+    SMOOTH_KINDS,
+    SPHERICAL_GEOMETRIES,
+)
 
 Vector = list[Fraction]
 Matrix = list[list[Fraction]]
@@ -65,7 +71,7 @@ def _matmul(A: Matrix, B: Matrix) -> Matrix:
 
 
 def _unit_tokens(cfg: ExactConfiguration) -> bool:
-    return cfg.geometry != "sphere" or all(_dot(x, x) == 1 for x in cfg.tokens)
+    return cfg.geometry not in SPHERICAL_GEOMETRIES or all(_dot(x, x) == 1 for x in cfg.tokens)
 
 
 def _symmetric(matrices: Sequence[Matrix]) -> bool:
@@ -241,7 +247,8 @@ def _head_sums(
     attention: str,
     geometry: str,
 ) -> list[list[Any]]:
-    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space, from the weights w^h_ij and the rows W_h x_j.
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space (the scheme's update, `scheme_velocity`, otherwise)
+    from the weights w^h_ij and the rows W_h x_j.
 
     v_i = (1/n) sum_h f^h_i for usa and sum_h f^h_i for softmax, f^h_i = sum_j w^h_ij W_h x_j; the one
     combination step of the ball model, for exact tokens (balls) and for tokens over a box (jets)."""
@@ -256,8 +263,38 @@ def _head_sums(
             v = [vk / n for vk in v]
         if geometry == "sphere":
             v = tangent_projection(tokens[i], v)
+        elif geometry != "flat":
+            v = scheme_velocity(tokens[i], v, geometry)
         velocities.append(v)
     return velocities
+
+
+def _norm(u: Sequence[arb]) -> arb:
+    """|u| (a ball of <u, u> that reaches below 0 by rounding gives the enclosure of its non-negative part)."""
+    return _dot(u, u).nonnegative_part().sqrt()
+
+
+def scheme_velocity(x: list[arb], v: list[arb], geometry: str) -> list[arb]:
+    """xdot of a normalization scheme from the residual token x and the attention velocity v (balls): pre-ln v,
+    peri-ln v/|v|, mix-ln (1-a) P⊥_y v + a v (y = x/|x|), ngpt P⊥_x(v/|v|) (`checks.model.field.scheme_velocity`)."""
+    if geometry == "pre-ln":
+        return v
+    if geometry in ("peri-ln", "ngpt"):
+        length = _norm(v)
+        unit = [vk / length for vk in v]
+        return unit if geometry == "peri-ln" else tangent_projection(x, unit)
+    if geometry == "mix-ln":
+        share = arb(MIX_LN_PRE_SHARE[0]) / MIX_LN_PRE_SHARE[1]
+        length = _norm(x)
+        tangent = tangent_projection([xk / length for xk in x], v)
+        return [(1 - share) * tk + share * vk for tk, vk in zip(tangent, v, strict=True)]
+    raise ValueError(f"{geometry!r} is not a normalization scheme")
+
+
+def _require_directions(cfg: ExactConfiguration) -> None:
+    """Pre-ln, peri-ln and mix-ln attend to y = x/|x|, which exact data give exactly only at unit tokens (y = x)."""
+    if cfg.geometry in DIRECTION_GEOMETRIES and not all(_dot(x, x) == 1 for x in cfg.tokens):
+        raise ValueError(f"exact data of {cfg.geometry} need unit tokens (the directions x/|x| exactly)")
 
 
 def _outputs(weights: list[list[list[Any]]], values_of_tokens: list[list[list[Any]]]) -> list[list[list[Any]]]:
@@ -296,7 +333,9 @@ def head_energies(cfg: ExactConfiguration) -> list[arb]:
 
 
 def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
-    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space (balls), at exact tokens."""
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise (balls), at exact
+    tokens (unit tokens for pre-ln, peri-ln and mix-ln)."""
+    _require_directions(cfg)
     values_of_tokens = [[[ball_of(f) for f in _matvec(W, x)] for x in cfg.tokens] for W in cfg.values]
     tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
     return _head_sums(weights, values_of_tokens, tokens, cfg.attention, cfg.geometry)
@@ -318,6 +357,9 @@ def velocity_field(
     if attention not in SMOOTH_KINDS:
         raise ValueError(f"the field over boxes covers usa and softmax attention, not {attention!r}")
     b = ball_of(beta)
+    residual = tokens
+    if geometry in DIRECTION_GEOMETRIES:  # attention reads the directions (balls only: no square root of a jet)
+        tokens = [[xk / _norm(x) for xk in x] for x in tokens]
 
     def apply(M: Matrix, x: list[Any]) -> list[Any]:
         return [_dot([ball_of(m) for m in row], x) for row in M]
@@ -326,7 +368,43 @@ def velocity_field(
     exponentials = [[[(sij * b).exp() for sij in row] for row in head] for head in scores]
     weights = _normalized_rows(exponentials) if attention == "softmax" else exponentials
     values_of_tokens = [[apply(W, x) for x in tokens] for W in values]
-    return _head_sums(weights, values_of_tokens, tokens, attention, geometry)
+    return _head_sums(weights, values_of_tokens, residual, attention, geometry)
+
+
+def direction_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
+    """dy_i/dt of the tokens attention reads: at the unit tokens of pre-ln, peri-ln and mix-ln P⊥_{x_i}(xdot_i)
+    (y = x, |x| = 1), xdot_i otherwise; every rate of a model quantity is taken along it."""
+    xdot = token_velocities(cfg, weights)
+    if cfg.geometry not in DIRECTION_GEOMETRIES:
+        return xdot
+    return [tangent_projection([ball_of(t) for t in x], u) for x, u in zip(cfg.tokens, xdot, strict=True)]
+
+
+def token_norm_rates(cfg: ExactConfiguration) -> list[arb]:
+    """d|x_i|/dt = <x_i, xdot_i> / |x_i| (balls, n of them)."""
+    xdot = token_velocities(cfg, attention_weights(cfg, exact_scores(cfg)))
+    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
+    return [_dot(x, u) / _norm(x) for x, u in zip(tokens, xdot, strict=True)]
+
+
+def _mean(rows: Sequence[Sequence[Any]], n: int) -> list[Any]:
+    return [sum(column[1:], column[0]) / n for column in zip(*rows, strict=True)]
+
+
+def order_parameter(cfg: ExactConfiguration) -> arb:
+    """R = |(1/n) sum_j y_j| of the tokens attention reads (exact mean, one square root)."""
+    _require_directions(cfg)
+    m = _mean(cfg.tokens, cfg.n)
+    return ball_of(_dot(m, m)).sqrt()
+
+
+def order_parameter_rate(cfg: ExactConfiguration) -> arb:
+    """dR/dt = <m, mdot>/R for m != 0 (exactly), the right derivative |mdot| at m = 0 (`checks.model.circle`)."""
+    m = _mean(cfg.tokens, cfg.n)
+    mdot = _mean(direction_velocities(cfg, attention_weights(cfg, exact_scores(cfg))), cfg.n)
+    if all(mk == 0 for mk in m):
+        return _norm(mdot)
+    return _dot([ball_of(mk) for mk in m], mdot) / ball_of(_dot(m, m)).sqrt()
 
 
 def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[list[arb]]]:
@@ -344,7 +422,7 @@ def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
     phi(s^h_ij) for exp(beta s^h_ij) with an interaction."""
     s = exact_scores(cfg)
     exponentials = _exponentials(cfg, s, shift=False) if cfg.interaction is None else _interaction_values(cfg, s)
-    sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
+    sdot = score_rates(cfg, direction_velocities(cfg, attention_weights(cfg, s)))
     n = cfg.n
     rates = []
     for e, r in zip(exponentials, sdot, strict=True):
@@ -384,7 +462,7 @@ def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
     s = exact_scores(cfg)
     beta = ball_of(cfg.beta)
     shifted = _exponentials(cfg, s, shift=True)
-    sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
+    sdot = score_rates(cfg, direction_velocities(cfg, attention_weights(cfg, s)))
     rates = []
     for s_h, e_h, r_h in zip(s, shifted, sdot, strict=True):
         row_rates = []

@@ -23,7 +23,7 @@ from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
 from certificates.kernel.regions import ENDS, Region
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 
 class Rejected(ValueError):
@@ -418,6 +418,8 @@ def exact_configuration(record: object, interaction: Interaction | None = None) 
     beta = parse_rational(record["beta"])
     if beta <= 0:
         raise Rejected("beta must be positive")
+    if record["geometry"] in DIRECTION_GEOMETRIES and any(sum(v * v for v in x) != 1 for x in tokens):
+        raise Rejected(f"exact data of {record['geometry']} need unit tokens (their directions exactly)")
     return ball_model.ExactConfiguration(
         tokens, scores, values, beta, record["geometry"], record["attention"], interaction
     )

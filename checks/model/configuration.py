@@ -11,10 +11,12 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,
+    DIRECTION_GEOMETRIES,
     GEOMETRIES,
     MAX_DIMENSION,
     MAX_HEADS,
     MAX_TOKENS,
+    SPHERICAL_GEOMETRIES,
     Attention,
     Geometry,
 )
@@ -29,7 +31,8 @@ MAX_ARRAY_ELEMENTS = 2**25
 
 @dataclass(frozen=True, eq=False)
 class Configuration:
-    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry.
+    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry (the normalization
+    scheme: `certificates.kernel.vocabulary.GEOMETRIES`).
 
     Build it with `Configuration.create`, which validates every field; the arrays are
     read-only so a configuration can be shared safely between checks.
@@ -102,7 +105,9 @@ class Configuration:
             if not np.all(np.isfinite(norms)):
                 raise InputError("tokens", int(np.argmax(~np.isfinite(norms))), "the token's norm overflows float64")
             X = X / norms[:, None]
-        if normalize or geometry == "sphere":
+        if geometry in DIRECTION_GEOMETRIES and np.any(np.linalg.norm(X, axis=1) == 0):
+            raise InputError("tokens", int(np.argmin(np.linalg.norm(X, axis=1))), f"{geometry} needs non-zero tokens")
+        if normalize or geometry in SPHERICAL_GEOMETRIES:
             deviation = np.abs(np.linalg.norm(X, axis=1) - 1.0)
             worst = int(np.argmax(deviation))
             if deviation[worst] > max(unit_tolerance, 1e-12 if normalize else 0.0):

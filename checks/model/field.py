@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from certificates.kernel.errors import InputError
+from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 from checks.model import interaction as stated
 from checks.model.configuration import Configuration
 
@@ -146,9 +147,64 @@ def velocity(cfg: Configuration) -> np.ndarray:
 
 
 def token_velocity(cfg: Configuration) -> np.ndarray:
-    """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space; shape (n, d)."""
-    v = velocity(cfg)
-    return project(cfg.tokens, v) if cfg.geometry == "sphere" else v
+    """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise; shape (n, d)."""
+    if cfg.geometry == "sphere":
+        return project(cfg.tokens, velocity(cfg))
+    if cfg.geometry == "flat":
+        return velocity(cfg)
+    return scheme_velocity(cfg.tokens, velocity(directions(cfg)), cfg.geometry)
+
+
+def directions(cfg: Configuration) -> Configuration:
+    """The tokens attention reads: y_i = x_i / |x_i| for pre-ln, peri-ln and mix-ln (the residual stream's
+    directions), the tokens themselves otherwise. Every model quantity of a state is one of these tokens."""
+    if cfg.geometry not in DIRECTION_GEOMETRIES:
+        return cfg
+    return cfg.moved_to(cfg.tokens / token_norms(cfg)[:, None])
+
+
+def _unit_rows(field: str, V: np.ndarray) -> np.ndarray:
+    """V_i / |V_i| (Norm of a sublayer's output); InputError where some V_i = 0 (Norm undefined)."""
+    norms = np.linalg.norm(V, axis=1, keepdims=True)
+    if np.any(norms == 0):
+        raise InputError(field, int(np.argmin(norms)), "the attention velocity vanishes: Norm(v) is undefined")
+    return V / norms
+
+
+def scheme_velocity(X: np.ndarray, V: np.ndarray, geometry: str) -> np.ndarray:
+    """xdot of the normalization scheme from the residual tokens X and the attention velocity V (at the directions
+    for pre-ln, peri-ln, mix-ln): pre-ln v; peri-ln v/|v|; mix-ln (1-a) P⊥_y v + a v; ngpt P⊥_x(v/|v|)."""
+    if geometry == "pre-ln":
+        return V
+    if geometry == "peri-ln":
+        return _unit_rows("velocity", V)
+    if geometry == "ngpt":
+        return project(X, _unit_rows("velocity", V))
+    if geometry == "mix-ln":
+        share = MIX_LN_PRE_SHARE[0] / MIX_LN_PRE_SHARE[1]
+        Y = X / np.linalg.norm(X, axis=1, keepdims=True)
+        return (1.0 - share) * project(Y, V) + share * V
+    raise InputError("geometry", geometry, "not a normalization scheme of scheme_velocity")
+
+
+def direction_velocity(cfg: Configuration) -> np.ndarray:
+    """dy_i/dt of the tokens attention reads (`directions`): P⊥_{y_i}(xdot_i) / |x_i| for pre-ln, peri-ln and
+    mix-ln, xdot_i otherwise; the rates of every model quantity are taken along it."""
+    xdot = token_velocity(cfg)
+    if cfg.geometry not in DIRECTION_GEOMETRIES:
+        return xdot
+    norms = token_norms(cfg)[:, None]
+    return project(cfg.tokens / norms, xdot) / norms
+
+
+def token_norms(cfg: Configuration) -> np.ndarray:
+    """|x_i| of the residual tokens, shape (n,) (1 on the sphere; grows under pre-ln)."""
+    return np.linalg.norm(cfg.tokens, axis=1)
+
+
+def token_norm_rates(cfg: Configuration) -> np.ndarray:
+    """d|x_i|/dt = <x_i, xdot_i> / |x_i|, shape (n,)."""
+    return np.sum(cfg.tokens * token_velocity(cfg), axis=1) / token_norms(cfg)
 
 
 def head_energies(cfg: Configuration) -> np.ndarray:

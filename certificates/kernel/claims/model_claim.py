@@ -31,6 +31,8 @@ from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
 OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "domain", "interaction"}
+#: The geometries whose model terms the interpreter knows (`model_terms`): Post-LN and the unnormalized flow.
+MODEL_GEOMETRIES = ("sphere", "flat")
 RELATIONS = ("=", "<=", "<", ">=", ">")
 #: The hypotheses a model claim may assume (their exact checks: `ball_model.HYPOTHESES`).
 MODEL_HYPOTHESES = (
@@ -73,8 +75,9 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     if attention not in ATTENTION_KINDS:
         raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
     geometry = raw.get("geometry", "sphere")
-    if geometry not in GEOMETRIES:
-        raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
+    if geometry not in MODEL_GEOMETRIES:
+        more = " (the normalization schemes are stated in dynamics claims)" if geometry in GEOMETRIES else ""
+        raise InputError("geometry", geometry, f"expected one of {', '.join(MODEL_GEOMETRIES)}{more}")
     assume = _assumed(raw)
     hypotheses = tuple(sorted(set(assume) | ({"unit-tokens"} if geometry == "sphere" else set())))
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")

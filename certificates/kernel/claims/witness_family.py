@@ -21,7 +21,14 @@ from certificates.kernel.model_quantities import MODEL_QUANTITIES
 
 #: The exact hypotheses of a claim's geometry and attention kind (usa and relu: none beyond the witness's
 #: `attention` field, which the checker compares with the claim's).
-GEOMETRY_HYPOTHESES = {"sphere": ("unit-tokens", "spherical-geometry"), "flat": ()}
+GEOMETRY_HYPOTHESES = {
+    "sphere": ("unit-tokens", "spherical-geometry"),
+    "flat": (),
+    "pre-ln": (),
+    "peri-ln": (),
+    "mix-ln": (),
+    "ngpt": ("unit-tokens",),
+}
 ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",), "relu": ()}
 
 
