@@ -59,8 +59,8 @@ from checks.claimsfile.dynamics_starts import (
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.quantified_dynamics import decide_quantified
-from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
 from checks.claimsfile.scheme_reduction import decide_scheme
+from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
 from checks.evidence import adversarial
 from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.evidence.witnesses import Candidate, certify_first
