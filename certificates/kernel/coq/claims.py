@@ -54,7 +54,7 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
         return proved, configuration_problem(searched_quantity(claim), "<", payload)[1]
     if isinstance(claim, ModelClaim) and kind == "witness":
         proved, _ = model_obligation.check(claim, kind, payload)  # the checker's re-check, or Rejected
-        return f"{proved}; {model_claims.EXACT_FACTS}", model_claims.witness_problem(claim, payload)
+        return f"{model_claims.EXACT_FACTS}; {proved}", model_claims.witness_problem(claim, payload)
     if kind == "interval-cover":
         raise NotTranslatable(COVERS)
     raise NotTranslatable(f"{claim.kind} claims with {kind} certificates have no Coq translation yet")

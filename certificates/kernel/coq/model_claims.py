@@ -9,7 +9,8 @@ therefore written once, in `model_terms`; this module supplies only the primitiv
 for is `NotTranslatable` with its name. Each inner product and each sum is named too (`ip_k`, `sum_k`), and so are
 the two sides (`lhs`, `rhs`), so that each `interval` call sees a short term.
 
-The Theorem states, at the exact data, every `given` condition at every token (`rhs - lhs` of each with the sign it
+The Theorem states, at the exact data, every `given` condition at every token i, for the witness's head h when it
+names one (as the statement reads: "if the conditions hold at every token i"; `rhs - lhs` of each with the sign it
 states) and `rhs - lhs` with the sign that negates the claim's relation (a universal claim: its counterexample) or
 that states it (an existence claim: its instance), `model_values.witnessed`. The kind, geometry and hypotheses
 (unit tokens, symmetric, aligned, orthogonal or scalar heads) are exact rational facts about the data, which the
@@ -32,11 +33,8 @@ from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.recheck import exact_configuration
 
-#: What the header says of the facts Coq does not re-prove.
-EXACT_FACTS = (
-    "kind, geometry and hypotheses checked exactly on the rational data by check-cert (not stated in Coq); "
-    "Coq proves the given conditions and the sign"
-)
+#: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
+EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"
 #: Bits `interval` works with at least (less `certificates.coq.source.EXTRA_BITS`), as for the registry's witnesses.
 PRECISION = 14
 
@@ -185,7 +183,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
     rows: list[tuple[str, Any, str]] = []
     for condition in claim.given:
-        for binding in index_values(condition.free, at, sizes):
+        for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
             token, head = binding.get("i"), binding.get("h")
             gap = evaluate(condition.rhs, algebra, token, head) - evaluate(condition.lhs, algebra, token, head)
             where = ", ".join(f"{k} = {v}" for k, v in sorted(binding.items()))
