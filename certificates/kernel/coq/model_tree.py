@@ -4,11 +4,13 @@ At rational tokens, heads and beta every score s^h_ij = <x_i, M_h x_j> and every
 rational (computed here with Fractions, as `ball_model.exact_scores`), so the trees contain only rationals,
 `exp` of rational multiples of beta's scores, `log` of a softmax normalizer and the four operations. To keep
 the Coq text small the trees are built over named definitions (`Rate.definitions`, in order: each may use the
-earlier names): the weights w^h_ij, the velocity components xdot_i[k] and the score rates sdot^h_ij. The
-quantities are those of `certificates.kernel.ball_model` (which a test compares with `checks.model.field` in floats):
-- dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) sdot^h_ij, dE/dt = sum_h dE_h/dt;
+earlier names), which one `Chain` per configuration builds on first use: the weights w^h_ij, the head outputs
+f^h_i[k], the velocity components xdot_i[k], the score rates sdot^h_ij and the softmax rows. The quantities are those
+of `certificates.kernel.ball_model` (which a test compares with `checks.model.field` in floats):
+- dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) sdot^h_ij, dE/dt = sum_h dE_h/dt, E_h = (1/(2 beta n^2)) sum_ij
+  exp(beta s^h_ij);
 - dH^h_i/dt = -sum_j beta p_j (sdot_j - sum_k p_k sdot_k) (beta (s_j - m_i) - log Z_i), p_j = e_j / Z_i,
-  e_j = exp(beta (s_j - m_i)), m_i the exact row maximum;
+  e_j = exp(beta (s_j - m_i)), m_i the exact row maximum; H^h_i = -sum_j p_j (beta (s_j - m_i) - log Z_i);
 with w^h_ij = exp(beta s) (usa), p^h_ij (softmax), max(beta s, 0) / n (relu, exact), v_i = sum_h sum_j
 w^h_ij W_h x_j (divided by n for usa) and xdot_i = v_i - <v_i, x_i> x_i on the sphere.
 `NotTranslatable` beyond MAX_SIZE (n^2 H d).
