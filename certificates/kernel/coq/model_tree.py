@@ -196,16 +196,22 @@ class Chain:
             )
         return sdot
 
+    def _exp_score(self, h: int, i: int, j: int) -> Value:
+        """exp(beta s^h_ij): the named weight for usa attention, else the term itself."""
+        if self.cfg.attention == "usa":
+            return self.weights()[h][i][j]
+        return ["exp", tree_of(self.cfg.beta * self.scores[h][i][j])]
+
     def head_energy(self, h: int) -> Value:
         """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij) (the usa energy)."""
         n, beta = self.cfg.n, self.cfg.beta
-        terms = [["exp", tree_of(beta * sij)] for row in self.scores[h] for sij in row]
+        terms = [self._exp_score(h, i, j) for i in range(n) for j in range(n)]
         return mul(1 / (2 * beta * n * n), add(terms))
 
     def head_energy_rate(self, h: int) -> Value:
         """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) sdot^h_ij."""
-        n, s, sdot = self.cfg.n, self.scores, self.score_rates()
-        terms = [mul(["exp", tree_of(self.cfg.beta * s[h][i][j])], sdot[h][i][j]) for i in range(n) for j in range(n)]
+        n, sdot = self.cfg.n, self.score_rates()
+        terms = [mul(self._exp_score(h, i, j), sdot[h][i][j]) for i in range(n) for j in range(n)]
         return mul(Fraction(1, 2 * n * n), add(terms))
 
     def entropy(self, h: int, i: int) -> Value:
