@@ -301,3 +301,13 @@ def test_the_examples_model_witnesses_are_rechecked_by_coq(tmp_path: Path) -> No
         expected = "re-checked by Coq" if n * n * H * d <= model_tree.MAX_SIZE else "not translatable: too large"
         assert f"{path}: coq: {expected}" in result.stdout, (path.name, result.stdout[-3000:])
     assert result.stdout.count("re-checked by Coq") >= 5
+
+
+@needs_coq
+@pytest.mark.slow
+def test_a_refuted_model_claim_lists_coq_among_its_checkers(tmp_path: Path) -> None:
+    # `headflow check --coq`: the verdict's witness (found by the search) re-checked by check-cert and by coqc
+    report = checks.check(FALSE_UNIVERSAL, certificates=tmp_path, progress=False, coq=True)
+    (claim,) = json.loads(report.render("json"))["claims"]
+    assert claim["verdict"] == "REFUTED"
+    assert claim["evidence"]["independent_checkers"] == ["check-cert (balls)", "Coq"], claim["evidence"]
