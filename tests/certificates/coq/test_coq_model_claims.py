@@ -311,3 +311,39 @@ def test_a_refuted_model_claim_lists_coq_among_its_checkers(tmp_path: Path) -> N
     (claim,) = json.loads(report.render("json"))["claims"]
     assert claim["verdict"] == "REFUTED"
     assert claim["evidence"]["independent_checkers"] == ["check-cert (balls)", "Coq"], claim["evidence"]
+
+
+@needs_coq
+def test_a_counterexample_whose_given_fails_at_another_token_is_refused_by_coq(tmp_path: Path) -> None:
+    # "if a_h_i >= 0 at every token i, then sum_i(a_h_i) - a_h_i >= 0" is true; at x = (1, 0), (0, 1), M = I,
+    # W = diag(1, -1) the shadows are e and -e: the relation fails at i = 0, where the given holds, but the given
+    # fails at token 1, so this is no counterexample. Coq states the given at every token and refuses it.
+    toml = '[[claim]]\nid = "shadows"\nkind = "model"\ngiven = ["a_h_i >= 0"]\n'
+    toml += 'lhs = "sum_i(a_h_i) - a_h_i"\nop = ">="\nrhs = "0"\n'
+    one, zero = Fraction(1), Fraction(0)
+    payload = {
+        "witness": "model-configuration",
+        "configuration": {
+            "tokens": [["1", "0"], ["0", "1"]],
+            "scores": [[["1", "0"], ["0", "1"]]],
+            "values": [[["1", "0"], ["0", "-1"]]],
+            "beta": "1",
+            "attention": "usa",
+            "geometry": "sphere",
+        },
+        "hypotheses": ["unit-tokens"],
+        "at": {"i": 0, "h": 0},
+        "prec": 64,
+        "relation": ">",
+        "enclosure": ["2", "3"],
+    }
+    cfg = ball_model.ExactConfiguration(
+        [[one, zero], [zero, one]], [[[one, zero], [zero, one]]], [[[one, zero], [zero, -one]]], one
+    )
+    with precision(64):
+        shadows = [evaluate(parse_term("a_h_i"), ball_algebra(cfg), i, 0) for i in range(2)]
+    assert shadows[0] > 0 > shadows[1]
+    path = write_certificate(tmp_path, "shadows", "witness", payload, _fields(toml))
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.REJECTED, verdict.message
+    assert "given a_h_i >= 0 at h = 0, i = 1" in coq_files.coq_text(path)
