@@ -53,7 +53,7 @@ TRUE_EXISTENCE = (
 GENUINE, FORGED = [Fraction(3, 5), Fraction(4, 5)], [Fraction(3, 5), Fraction(-4, 5)]
 
 
-def _record(tokens: list[list[Fraction]], attention: str) -> dict[str, Any]:
+def _record(tokens: list[list[Fraction]], attention: str, geometry: str = "sphere") -> dict[str, Any]:
     def text(rows: list[list[Fraction]]) -> list[list[str]]:
         return [[str(v) for v in row] for row in rows]
 
@@ -63,7 +63,7 @@ def _record(tokens: list[list[Fraction]], attention: str) -> dict[str, Any]:
         "values": [text(HEAD)],
         "beta": "1",
         "attention": attention,
-        "geometry": "sphere",
+        "geometry": geometry,
     }
 
 
@@ -76,12 +76,14 @@ def _claim(toml: str) -> Any:
     return parse_claims(toml)[0]
 
 
-def _payload(toml: str, tokens: list[list[Fraction]], attention: str, at: dict[str, int]) -> dict[str, Any]:
+def _payload(
+    toml: str, tokens: list[list[Fraction]], attention: str, at: dict[str, int], geometry: str = "sphere"
+) -> dict[str, Any]:
     """A witness payload as the prover writes it (the sign and enclosure from check-cert's own balls)."""
-    claim, record = _claim(toml), _record(tokens, attention)
+    claim, record = _claim(toml), _record(tokens, attention, geometry)
     with precision(64):
         settled = settle(
-            claim, ball_model.ExactConfiguration(tokens, [HEAD], [HEAD], Fraction(1), "sphere", attention), at
+            claim, ball_model.ExactConfiguration(tokens, [HEAD], [HEAD], Fraction(1), geometry, attention), at
         )
         low, high = (str(exact_value(end)) for end in (settled.value.lower(), settled.value.upper()))
     return {
@@ -349,3 +351,17 @@ def test_a_counterexample_whose_given_fails_at_another_token_is_refused_by_coq(t
     verdict = coq_files.check(path)
     assert verdict.status == coq_files.REJECTED, verdict.message
     assert "given a_h_i >= 0 at h = 0, i = 1" in coq_files.coq_text(path)
+
+
+@needs_coq
+def test_a_relu_witness_in_flat_space_is_rational_and_rechecked(tmp_path: Path) -> None:
+    # relu weights are exact rationals: the theorem is a rational inequality, which coqc checks as well
+    toml = '[[claim]]\nid = "relu-flat"\nkind = "model"\nattention = "relu"\ngeometry = "flat"\n'
+    toml += 'lhs = "norm2(xdot_i)"\nop = "<="\nrhs = "a_h_i / 2"\n'
+    tokens = [X0, [Fraction(1, 2), Fraction(3, 2)]]
+    path = write_certificate(
+        tmp_path, "relu-flat", "witness", _payload(toml, tokens, "relu", {"i": 1, "h": 0}, "flat"), _fields(toml)
+    )
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+    assert "Definition" not in coq_files.coq_text(path).split("Ltac hf_summary")[1]  # no exponential to bound
