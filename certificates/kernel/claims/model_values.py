@@ -57,7 +57,9 @@ class NumericAlgebra:
         return self.cache[name]
 
     def symbol(self, name: str) -> Any:
-        return self.get(name)
+        """n, d, H as numbers of the algebra (`number`), never Python ints: d / n of two ints is a rounded float."""
+        value = self.get(name)
+        return self.number(Fraction(value)) if isinstance(value, int) else value
 
     def vector(self, name: str, token: int, head: int | None) -> Any:
         if name == "x":
@@ -212,7 +214,8 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
     algebra = ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     try:
         for condition in claim.given:
-            for binding in index_values(condition.free, at, sizes):
+            # a given condition holds at EVERY token (for the claim's head), not only at the witness's token
+            for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
                 if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
                     out.failures.append(f"given {condition.text} is not settled by balls at {binding}")
                     return out
