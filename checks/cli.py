@@ -7,9 +7,11 @@ any kind ends in one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import pkgutil
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 from certificates.kernel.errors import InputError
@@ -24,17 +26,28 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _command_modules(argv: list[str]) -> list[str]:
-    """The command modules the parser is built from: only the one `argv` starts with, so that a command imports
-    what it uses and no more (start-up stays cheap); every one for anything else (help, --version, a wrong name)."""
-    # a package of commands/ holds what several commands share, not a command
-    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.ispkg)
-    module = argv[0].replace("-", "_") if argv else ""
-    return [module] if module in names else names
+def _command_names() -> list[str]:
+    """The command modules' names (a package of commands/ holds what several commands share, not a command)."""
+    return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.ispkg)
+
+
+def _summary(module_name: str) -> tuple[str, str]:
+    """A command's name and one-line help, read from its module's source without importing it (start-up stays
+    cheap: `headflow --help` imports no command); NAME and HELP are string literals (a test checks every one)."""
+    source = (Path(commands.__path__[0]) / f"{module_name}.py").read_text(encoding="utf-8")
+    found = {
+        target.id: node.value.value
+        for node in ast.parse(source).body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id in ("NAME", "HELP")
+    }
+    return found.get("NAME", module_name.replace("_", "-")), found["HELP"]
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The parser of every command, or of the one command `argv` names (see `_command_modules`)."""
+    """The parser of the one command `argv` names, with its options; for anything else (help, --version, a wrong
+    name) the list of commands with their one-line help, no command imported."""
     parser = _Parser(
         prog="headflow",
         description="Check the theorems of 'Gradient Flow Structure and Quantitative Dynamics of "
@@ -42,12 +55,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"headflow {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    chosen = _command_modules(argv or [])
-    for module_name in chosen:
+    summaries = {module_name: _summary(module_name) for module_name in _command_names()}
+    chosen = next((m for m, (name, _) in summaries.items() if argv and name == argv[0]), None)
+    for module_name, (name, text) in summaries.items():
+        if module_name != chosen:
+            sub.add_parser(name, help=text, description=text)
+            continue
         module = importlib.import_module(f"checks.commands.{module_name}")
-        name = getattr(module, "NAME", module_name.replace("_", "-"))
-        if len(chosen) == 1 and argv and name != argv[0]:
-            return build_parser()  # argv names a module, not its command (check_cert for check-cert)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(handler=module.run)

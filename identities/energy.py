@@ -77,27 +77,45 @@ def _symmetrized(space: GramSpace, summand: sp.Expr) -> sp.Expr:
 NEGATIVE_BETA = sp.Symbol("beta", negative=True)
 #: The entries m_jk of an attention mask (0 or 1), kept symbolic: nothing is assumed of them.
 MASK = sp.IndexedBase("m")
+#: A general interaction function phi (an undefined function: nothing about it is used) and its antiderivative.
+phi = sp.Function("phi")
 
 
-def gradient_lemma(coefficient: sp.Expr | int = 1, beta_sign: str = "positive", masked: bool = False) -> Derivation:
+class Phi(sp.Function):
+    """An antiderivative of phi: the one property a proof may use is Phi' = phi (`fdiff`)."""
+
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        return phi(self.args[0])
+
+
+def gradient_lemma(
+    coefficient: sp.Expr | int = 1, general: bool = False, beta_sign: str = "positive", masked: bool = False
+) -> Derivation:
     """dE_h/dt = coefficient * (1/n^2) sum_i <xdot_i, f^h_i> for one usa head, M_h = M_h^T, W_h = M_h.
 
-    The true statement has coefficient 1; other values are accepted so that tests can check that
-    a wrong variant does not prove. `beta_sign = "negative"` derives it for beta < 0 (repulsive attention):
-    nothing in the derivation uses the sign, and SymPy re-derives it for that symbol. `masked` puts a general
-    mask m_jk on the energy's terms and on the head output (f^h_j = sum_k m_jk exp(beta s_jk) M_h x_k): the
-    symmetrization then meets m_jk against m_kj, and the lemma does not close (it holds for symmetric masks only).
+    The paper's weights exp(beta s) with E_h = (1/(2 beta n^2)) sum exp(beta s_jk); `general`: weights phi(s) for
+    an undefined phi, with E_h = (1/(2 n^2)) sum Phi(s_jk), Phi' = phi (any interaction function). The true statement
+    has coefficient 1; other values are accepted so that tests can check that a wrong variant does not prove.
+    `beta_sign = "negative"` derives it for beta < 0 (repulsive attention): nothing in the derivation uses the sign,
+    and SymPy re-derives it for that symbol. `masked` puts a general mask m_jk on the energy's terms and on the head
+    output (f^h_j = sum_k m_jk exp(beta s_jk) M_h x_k): the symmetrization then meets m_jk against m_kj, and the
+    lemma does not close (it holds for symmetric masks only).
     """
-    b = NEGATIVE_BETA if beta_sign == "negative" else beta
-    weight = MASK[j, k] if masked else sp.Integer(1)
     space = GramSpace.create(unit=[x])
     Mh = M[h]
     score = space.pair((Mh,), x[j], x[k])
-    energy = _double_sum(weight * sp.exp(b * score)) / (2 * b * n**2)
+    b = NEGATIVE_BETA if beta_sign == "negative" else beta
+    mask = MASK[j, k] if masked else sp.Integer(1)
+    if general:
+        weight, energy = mask * phi(score), _double_sum(mask * Phi(score)) / (2 * n**2)
+    else:
+        weight, energy = mask * sp.exp(b * score), _double_sum(mask * sp.exp(b * score)) / (2 * b * n**2)
     d = Derivation()
     d.note(
         "Energy of head h with s_jk = <x_j, M_h x_k>, M_h symmetric, n symbolic"
-        + (f", beta {'< 0' if beta_sign == 'negative' else '> 0'}")
+        + (", Phi' = phi for an undefined phi" if general else f", beta {'< 0' if beta_sign == 'negative' else '> 0'}")
         + (", masked terms m_jk" if masked else ""),
         rf"E_h = {sp.latex(energy)}",
     )
@@ -107,11 +125,11 @@ def gradient_lemma(coefficient: sp.Expr | int = 1, beta_sign: str = "positive", 
         rf"\frac{{dE_h}}{{dt}} = {sp.latex(rate)}",
     )
     head_output_pairing = space.inner(Vector.named(xdot[j]), Vector.named(x[k]).apply(Mh))
-    claimed = coefficient * _double_sum(weight * sp.exp(b * score) * head_output_pairing) / n**2
+    claimed = coefficient * _double_sum(weight * head_output_pairing) / n**2
     d.note(
         "Claimed form: W_h = M_h gives f^h_j = sum_k "
         + ("m_jk " if masked else "")
-        + "exp(beta s_jk) M_h x_k, so the right side is",
+        + f"{'phi(s_jk)' if general else 'exp(beta s_jk)'} M_h x_k, so the right side is",
         rf"\frac{{1}}{{n^2}}\sum_j \langle \dot x_j, f^h_j\rangle = {sp.latex(claimed)}",
     )
     summands = [_summand_of_double_sum(side) for side in (rate, claimed)]
@@ -143,6 +161,35 @@ def orthogonality_lemma() -> Derivation:
         "Every summand vanishes, so the sum over symbolic n does",
         total.doit(),
         rf"\langle f^h_i, f^g_i\rangle = {sp.latex(total.doit())}",
+    )
+    return d
+
+
+def approximate_orthogonality_lemma() -> Derivation:
+    """|<f^h_i, f^g_i>| <= delta W^h_i W^g_i for h != g: symmetric M_h = W_h with |M_h M_g|_F <= delta, unit tokens,
+    non-negative weights w^h_ij with row sums W^h_i (usa: Z^h_i = sum_j e^(beta s^h_ij); softmax: 1)."""
+    space = GramSpace.create(unit=[x])
+    w = sp.IndexedBase("w")
+    pairing = space.inner(Vector.named(x[j]).apply(M[h]), Vector.named(x[k]).apply(M[g]))
+    d = Derivation()
+    d.note(
+        "Heads h != g, f^h_i = sum_j w^h_ij M_h x_j (W_h = M_h), w >= 0, W^h_i = sum_j w^h_ij",
+        r"\langle f^h_i, f^g_i\rangle = \sum_{j,k} w^h_{ij} w^g_{ik} \langle M_h x_j, M_g x_k\rangle",
+    )
+    d.zero(
+        "M_h symmetric: <M_h x_j, M_g x_k> = <x_j, M_h M_g x_k>",
+        w[h, i, j] * w[g, i, k] * (pairing - space.pair((M[h], M[g]), x[j], x[k])),
+    )
+    d.cite(
+        "Cauchy-Schwarz, |A|_op <= |A|_F",
+        "|<x_j, M_h M_g x_k>| <= |M_h M_g|_op |x_j| |x_k| <= |M_h M_g|_F <= delta (unit tokens)",
+        "the operator norm is the largest singular value, the Frobenius norm the root of the sum of their squares",
+    )
+    d.cite(
+        "triangle inequality, non-negative weights",
+        "|<f^h_i, f^g_i>| <= delta W^h_i W^g_i; summed over g != h, "
+        "|<f^h_i, F_i> - |f^h_i|^2| <= delta W^h_i (sum_g W^g_i - W^h_i)",
+        "w^h_ij w^g_ik >= 0 and F_i = sum_g f^g_i",
     )
     return d
 

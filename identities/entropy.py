@@ -39,10 +39,10 @@ def to_moments(summand: sp.Expr) -> sp.Expr | None:
     return total
 
 
-def prove_entropy_identity(claimed: Callable[[sp.Expr], sp.Expr] | None = None) -> Derivation:
-    """dH/dt = claimed(Cov_p(s, sdot)); by default claimed(cov) = -beta^2 cov."""
-    claimed = claimed or (lambda cov: -(beta**2) * cov)
-    d = Derivation()
+def entropy_lemma(d: Derivation | None = None) -> Derivation:
+    """H = -sum_j p_j log p_j = log Z - beta sum_j p_j s_j (Z = A, sum_j p_j s_j = B / A), for every n; its steps
+    are added to `d` (a new derivation by default)."""
+    d = Derivation() if d is None else d
     d.note(
         "Moments over j = 1..n (n symbolic) of e_j = exp(beta s_j(t)); p_j = e_j / A",
         r"A = \sum_j e_j,\ B = \sum_j e_j s_j,\ C = \sum_j e_j \dot s_j,\ D = \sum_j e_j s_j \dot s_j",
@@ -50,15 +50,28 @@ def prove_entropy_identity(claimed: Callable[[sp.Expr], sp.Expr] | None = None) 
     log_p = sp.expand_log(sp.log(weight / A), force=True)
     d.zero("log p_j = beta s_j - log A (s_j real, A > 0)", log_p - (beta * score - sp.log(A)))
     entropy = to_moments(-(weight / A) * log_p)
-    entropy_claim = sp.log(A) - beta * B / A
     if entropy is None:
         d.failures.append("the entropy summand is not a combination of the moments")
         return d
     d.zero(
         "Entropy by linearity of the finite sum: H = log A - beta B / A (i.e. log Z - beta <s>_p)",
-        entropy - entropy_claim,
+        entropy - ENTROPY,
         r"H = -\sum_j p_j \log p_j = \log A - \beta \frac{B}{A}",
     )
+    return d
+
+
+#: The entropy in moments (`entropy_lemma`).
+ENTROPY = sp.log(A) - beta * B / A
+
+
+def prove_entropy_identity(claimed: Callable[[sp.Expr], sp.Expr] | None = None) -> Derivation:
+    """dH/dt = claimed(Cov_p(s, sdot)); by default claimed(cov) = -beta^2 cov."""
+    claimed = claimed or (lambda cov: -(beta**2) * cov)
+    d = entropy_lemma()
+    if not d.proved:
+        return d
+    entropy_claim = ENTROPY
     rates = {}
     for name, moment, pattern, claim in (("A", A, weight, beta * C), ("B", B, weight * score, beta * D + C)):
         derivative = to_moments(sp.Sum(pattern, (j, 1, n)).diff(t).function)

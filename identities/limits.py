@@ -12,12 +12,17 @@ its answer only proposes. Here a limit is a computation whose every side conditi
   approached from both sides by a function smooth at 0).
 - var -> oo through log var: when the expression depends on var only through log(var) (checked: var is not
   free once log(var) is replaced by 1/s), s = 1/log(var) -> 0+ [cited: log var -> oo].
+- var -> oo through exp: when the expression depends on var only through exponentials exp(q_k c var) (c free of
+  var and proved > 0, q_k rational, checked by the exact zero test), exp(c var / m) = 1/s with m the common
+  denominator of the q_k, s -> 0+ [cited: exp(c var) -> oo as var -> oo for c > 0]; tried when the direct route
+  does not close.
 - `split_logs` writes log(c prod f_i^q_i) = log c + sum q_i log f_i (a factorization SymPy proposes, checked
   equal by the exact zero test) only where every f_i > 0 is proved, so that a limit through log var sees log var.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import sympy as sp
@@ -102,9 +107,39 @@ def at_infinity(
         rewritten = split_logs(expr.xreplace({var: form(s)}), at)
     found = at_zero(rewritten, s, at)
     if found is None:
-        return None
+        return None if through_log else _through_exp(expr, var, known)
     via = f"log {var} = 1/s" if through_log else f"{var} = {form(sp.Symbol('s'))}"
     return found[0], f"{via}, s -> 0+: {found[1]}"
+
+
+def _through_exp(expr: sp.Expr, var: sp.Symbol, known: signs.Facts) -> tuple[sp.Expr, str] | None:
+    """lim_{var -> oo} expr when expr depends on var only through exp(q_k c var), c > 0 proved, q_k rational: with
+    exp(c var / m) = 1/s (m the q_k's common denominator) the limit at s = 0+ (`at_zero`); None otherwise."""
+    powers = [node for node in expr.atoms(sp.exp) if node.has(var)]
+    if not powers:
+        return None
+    rates = [sp.cancel(node.args[0] / var) for node in powers]
+    if any(
+        rate.has(var) or not is_identically_zero(rate * var - node.args[0])
+        for rate, node in zip(rates, powers, strict=True)
+    ):
+        return None
+    base = next((sign * rates[0] for sign in (1, -1) if signs.prove(sign * rates[0], ">0", known) is not None), None)
+    if base is None:
+        return None
+    ratios = [sp.cancel(rate / base) for rate in rates]
+    if not all(q.is_Rational and is_identically_zero(rate - q * base) for q, rate in zip(ratios, rates, strict=True)):
+        return None
+    m = math.lcm(*(int(sp.Rational(q).q) for q in ratios))
+    s = sp.Dummy("s", positive=True)
+    rewritten = expr.xreplace({node: s ** (-q * m) for node, q in zip(powers, ratios, strict=True)})
+    if rewritten.has(var):
+        return None
+    found = at_zero(rewritten, s, known.with_signs(positive=[s]))
+    if found is None:
+        return None
+    shown = sp.exp(base * var / m)
+    return found[0], f"{shown} = 1/s (exp(c {var}) -> oo, c = {base} > 0), s -> 0+: {found[1]}"
 
 
 def at_zero(expr: sp.Expr, s: sp.Symbol, known: signs.Facts) -> tuple[sp.Expr, str] | None:

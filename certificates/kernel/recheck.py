@@ -21,9 +21,10 @@ from certificates.kernel.balls import eval_ball
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, box_text, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
 from certificates.kernel.regions import ENDS, Region
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 
 class Rejected(ValueError):
@@ -385,15 +386,19 @@ class _Walk:
 
 
 def exact_configuration(
-    record: object, negative_beta: bool = False, masked: bool = False
+    record: object, interaction: Interaction | None = None, negative_beta: bool = False, masked: bool = False
 ) -> ball_model.ExactConfiguration:
-    """The exact configuration of a witness record (rational strings only), within the size bounds; beta > 0, or
+    """The exact configuration of a witness record (rational strings only), within the size bounds. `interaction` is
+    the claim's, rebuilt by the checker from the claim's text: the record's `interaction` tree must be exactly its
+    tree (present exactly when the claim states one), and the configuration uses the checker's own. beta > 0, or
     beta < 0 when `negative_beta`, and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
-    require_keys(record, keys, "configuration")
+    require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
     assert isinstance(record, dict)
+    if interaction is not None and record["interaction"] != interaction.tree:
+        raise Rejected(f"the witness's interaction is not the claim's phi(s) = {interaction.text}")
 
     def matrix(rows: object, what: str, max_rows: int, max_cols: int) -> list[list[Fraction]]:
         if not isinstance(rows, list) or not 1 <= len(rows) <= max_rows:
@@ -419,11 +424,15 @@ def exact_configuration(
     beta = parse_rational(record["beta"])
     if beta == 0 or (beta < 0) != negative_beta:
         raise Rejected(f"beta must be {'negative' if negative_beta else 'positive'}")
+    if record["geometry"] in DIRECTION_GEOMETRIES and any(sum(v * v for v in x) != 1 for x in tokens):
+        raise Rejected(f"exact data of {record['geometry']} need unit tokens (their directions exactly)")
     try:
         mask = masks.mask_of(record["mask"], len(tokens)) if masked else None
     except InputError as exc:
         raise Rejected(f"the mask: {exc}") from None
-    return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"], mask)
+    return ball_model.ExactConfiguration(
+        tokens, scores, values, beta, record["geometry"], record["attention"], mask=mask, interaction=interaction
+    )
 
 
 def _index(payload: dict[str, Any], key: str, size: int, what: str) -> int:
@@ -443,6 +452,7 @@ def configuration(
     relation: str,
     claim_id: str,
     masked: bool = False,
+    interaction: Interaction | None = None,
 ) -> str:
     """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry (and a mask
     exactly when `masked`: the caller checks it is the claim's), and `quantity relation 0` is settled by balls
@@ -471,8 +481,8 @@ def configuration(
         wrong.append(f"hypotheses {str(listed)[:120]} (needs {', '.join(sorted(hypotheses))})")
     if wrong:
         raise Rejected(f"not a witness of {claim_id}: " + "; ".join(wrong))
-    cfg = exact_configuration(record, masked=masked)
-    failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses))
+    cfg = exact_configuration(record, interaction, masked=masked)
+    failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses)) + ball_model.interaction_failures(cfg)
     if failed:
         raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")
     with precision(recorded_precision(payload)):

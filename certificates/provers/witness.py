@@ -25,6 +25,7 @@ from certificates.kernel import ball_model, obligations
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, fails, holds, precision
 from certificates.kernel.exprtree import enclosure_text, from_sympy, rational_text
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import mask_rows
 from certificates.kernel.model_quantities import ball_value
 from certificates.provers.rational_sphere import stereographic_lift
@@ -152,6 +153,8 @@ def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
         "attention": cfg.attention,
         "geometry": cfg.geometry,
     }
+    if cfg.interaction is not None:  # phi as data: the checker compares it with the tree of the claim's text
+        record["interaction"] = cfg.interaction.tree
     return record if cfg.mask is None else record | {"mask": mask_rows(cfg.mask)}
 
 
@@ -166,6 +169,7 @@ def round_configuration(
     attention: str = "usa",
     symmetric_values: bool = False,
     mask: np.ndarray | None = None,
+    interaction: Interaction | None = None,
 ) -> ball_model.ExactConfiguration:
     """Exact data near a float configuration; `values is score_matrices` keeps W_h = M_h exactly.
 
@@ -176,7 +180,9 @@ def round_configuration(
     M = [rational_matrix(m, denominator, symmetric) for m in score_matrices]
     W = M if values is score_matrices else [rational_matrix(w, denominator, symmetric_values) for w in values]
     rows = None if mask is None else tuple(tuple(bool(m) for m in row) for row in mask)
-    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention, rows)
+    return ball_model.ExactConfiguration(
+        X, M, W, rational(beta, denominator), geometry, attention, mask=rows, interaction=interaction
+    )
 
 
 def certify_configuration(
@@ -201,7 +207,7 @@ def certify_configuration(
         "quantity": quantity,
         "relation": relation,
     }
-    failed = ball_model.hypothesis_failures(cfg, hypotheses)
+    failed = ball_model.hypothesis_failures(cfg, hypotheses) + ball_model.interaction_failures(cfg)
     if failed:
         return WitnessResult(False, [], record, reason=f"exact data violate {', '.join(failed)}")
 

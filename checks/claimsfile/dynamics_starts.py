@@ -42,7 +42,7 @@ from checks.model import families
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS
 
-HORIZON = {"sphere": 10.0, "flat": 1.0}
+HORIZON = {"sphere": 10.0, "flat": 1.0, "pre-ln": 10.0, "peri-ln": 10.0, "mix-ln": 10.0, "ngpt": 10.0}
 RECORDS = 201
 #: Relative float tolerance of pointwise and monotone properties (integration error).
 POINTWISE_TOLERANCE = 1e-8
@@ -99,6 +99,7 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
         attention=options["attention"],
         geometry=options["geometry"],
         mask=options.get("mask"),
+        interaction=options.get("interaction"),
     )
 
 

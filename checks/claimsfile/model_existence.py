@@ -9,16 +9,16 @@ satisfies it. So:
   relation holds there; the certificate embeds the existence claim and `check-cert` re-checks it from that claim;
 - REFUTED when the universal negation is PROVED for all n, d, H by the symbolic reduction
   (`checks.claimsfile.model_reduction`; the witness is that proof, verified exactly, its steps in the report);
+- an equality (`op = "="`) is CERTIFIED only by an exact witness and REFUTED when `lhs < rhs` or `lhs > rhs` is PROVED
+  everywhere (`checks.claimsfile.equality_existence`);
 - otherwise INCONCLUSIVE, never CONFIRMED: a float search that finds no instance, or instances no exact rounding
   settled, witnesses nothing.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
-from certificates.kernel.claims.model_claim import Relation, model_statement
 from certificates.kernel.claims.schema import ModelClaim
+from checks.claimsfile.equality_existence import decide_equality_existence, universal_with
 from checks.claimsfile.model_reduction import METHOD, prove_model
 from checks.evidence.model_witnesses import search_and_certify, witness_record
 from checks.registry import Context
@@ -31,23 +31,13 @@ SEARCH = "adversarial float search for an instance, exact rounding, ball-verifie
 
 def universal_negation(claim: ModelClaim) -> ModelClaim:
     """The universal claim that every configuration of the existence claim's kind violates its relation."""
-    relation = claim.relation
-    op = OPPOSITE[relation.op]
-    lhs_text, rhs_text = (str(claim.raw[key]) for key in ("lhs", "rhs"))
-    negated = Relation(relation.lhs, op, relation.rhs, f"{lhs_text} {op} {rhs_text}")
-    fields = {
-        "attention": claim.attention,
-        "geometry": claim.geometry,
-        "hypotheses": claim.hypotheses,
-        "relation": negated,
-        "given": claim.given,
-        "exists": False,
-    }
-    return dataclasses.replace(claim, statement=model_statement(fields), relation=negated, exists=False)
+    return universal_with(claim, OPPOSITE[claim.relation.op])
 
 
 def decide_existence(claim: ModelClaim, ctx: Context) -> Outcome:
     """The verdict of an existence model claim (see the module docstring)."""
+    if claim.relation.op == "=":
+        return decide_equality_existence(claim, ctx)
     negation = universal_negation(claim)
     derivation = prove_model(negation)
     if derivation.proved:

@@ -1,100 +1,127 @@
-"""Proving a `model` claim for all n, d, H: the per-token Gram reduction of both sides, then exact zero and sign tests.
+"""Proving a `model` claim for all n, d, H: the Gram reduction of both sides over tokens and heads, then exact zero
+and sign tests.
 
 The sides are interpreted (`certificates.kernel.claims.model_terms.evaluate`) in a symbolic algebra whose values are
-`Form`s: a part at the free token i plus a sum over tokens of a per-token summand (dummy token k). A token's
-vectors are combinations of x, f (head h's output; f_s for a summed head) and F = sum_h f^h, with dimension-free
-pairings <b, b'> as atoms (`identities.gram` in spirit: bilinearity and symmetry only). What makes a general statement
-reducible is proved once, each time it is used, by `identities.energy`:
+polynomials in the atoms of `checks.claimsfile.model_atoms`: pairings of a token's vectors (x, f^h, F = sum_h f^h),
+pairings across two tokens, named scalars at a token or a pair of tokens, energies. Every monomial is summed over the
+bound tokens (dummies) it contains: a sum over a token binds a fresh dummy (a monomial without it gains a factor n), a
+product of two sums renames one's dummies apart (sum_k a_k sum_l b_l = sum_k sum_l a_k b_l), so products of token
+sums, double sums and vector-valued sums (`norm2(sum_i(x_i))`) are polynomials too; relabelling the dummies of a
+monomial leaves its sum unchanged, which puts the residual in a canonical form (`model_atoms.canonical`).
+
+What makes a general statement reducible is proved once, each time it is used, by `identities.energy`:
 
 - gradient lemma (usa, M_h = M_h^T, W_h = M_h): dE_h/dt = (1/n^2) sum_k <xdot_k, f^h_k> (and dE/dt with F);
-- orthogonality lemma (M_h M_g = 0, symmetric, W = M): <f^h_i, f^g_i> = 0, hence <f^h_i, F_i> = |f^h_i|^2;
-- sums over heads are linear: sum_h of a term linear in head h's quantities is that term with F (E, dE/dt) for f
-  (E_h, dE_h/dt), plus H times the part free of h; a part of higher degree in them is not reduced.
+- orthogonality lemma (M_h M_g = 0, symmetric, W = M): <f^h_t, f^g_t> = 0 for h != g, hence <f^h_t, F_t> = |f^h_t|^2
+  and |F_t|^2 = sum_h |f^h_t|^2;
+- sums over heads: a term linear in the summed head's quantities is that term with F (E, dE/dt) for f (E_h, dE_h/dt),
+  a term free of it H times itself, and a term of higher degree in it (`sum_h(norm2(f_h_i))`) the atom Σ_g of its
+  head-dependent part, whose sign is that of the part (a sum over H >= 1 heads);
+- the definitions: w^h_ij = p^h_ij for softmax, s^h_ij = s^h_ji (and w^h_ij = w^h_ji for usa and relu) for
+  symmetric scores, sum_j p^h_ij = 1, w^h_ij > 0 (usa, softmax; >= 0 for relu), p^h_ij > 0, entropies >= 0, E_h > 0.
 
-Unit tokens (<x, x> = 1) put every other pairing in tangent coordinates, <b, b'> = <P b, P b'> + <x, b><x, b'>,
-whose squares |P b|^2 are declared >= 0. A `given` condition m >= 0 (at every token, for head h) is used by solving
-m for one atom of rational coefficient and declaring m >= 0. A sum over tokens of a summand with a proved sign has
-that sign (n >= 1 terms). Zeros are shown by `identities.zero_test` and signs by `identities.signs` (via the
-`identities.derivation` steps): nothing SymPy evaluates decides. What does not reduce (a product of two token sums,
-a head sum of a quadratic term, dE_h/dt without the lemma's hypotheses, an entropy) stays an opaque atom or makes
-the claim not provable here; then the search decides.
+Unit tokens (<x_t, x_t> = 1) put every other pairing at one token in tangent coordinates, <b, b'> = <P b, P b'> +
+<x, b><x, b'>, whose squares |P b|^2 are declared >= 0. A `given` condition m >= 0 (at every token, for head h) is used
+by solving m for one atom of rational coefficient and declaring m >= 0, at the free token and at every dummy. A sum of
+a summand with a proved sign has that sign (n >= 1 terms per dummy); a double sum is also decided after folding every
+level into the deepest one and averaging over the relabellings of its dummies (n sum_k a_k^2 - (sum_k a_k)^2 =
+sum_{k,l} (a_k - a_l)^2 / 2). Zeros are shown by `identities.zero_test` and signs by `identities.signs` (via the
+`identities.derivation` steps): nothing SymPy evaluates decides. What does not reduce (an entropy, dE_h/dt without
+the lemma's hypotheses, a Gram double sum's positivity, a head sum of a head sum of higher degree) stays an opaque
+atom or makes the claim not provable here; then the search decides. A claim's `domain` enters by the lower ends of
+its sizes (n = n_0 + n_min, ...): a proof for those holds on the ranges.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import sympy as sp
 
+from certificates.kernel.ball_model import stated_delta
 from certificates.kernel.claims.model_terms import evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
+from checks.claimsfile import model_atoms as atoms
+from checks.claimsfile.model_atoms import Basis
 from identities import energy, signs
 from identities.derivation import Derivation
 
 ZERO = sp.Integer(0)
-#: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
-LEAST = {"n": 2, "d": 1, "H": 1}
 POSITIVE_SYMBOLS = {name: sp.Symbol(name) for name in ("n", "d", "H", "beta")}
-METHOD = "symbolic: per-token Gram reduction, lemmas of identities.energy, exact zero and sign tests (all n, d, H)"
+N, HEADS = POSITIVE_SYMBOLS["n"], POSITIVE_SYMBOLS["H"]
+#: The most tokens one monomial may be summed over (products of this many token sums).
+MAX_DUMMIES = 4
+METHOD = "symbolic: Gram reduction over tokens and heads, lemmas of identities.energy, exact zero and sign tests"
 
 
 class NotReducible(Exception):
     """The statement leaves the reducible subset (the reason is the message)."""
 
 
-def _atom(name: str) -> sp.Symbol:
-    return sp.Symbol(name)
-
-
 @dataclass(frozen=True)
 class Form:
-    """free + sum_k summand: `free` holds atoms of the free token i (and global ones), `summand` those of k."""
+    """A scalar: a polynomial in atoms, each monomial summed over the dummies it contains."""
 
-    free: sp.Expr
-    summand: sp.Expr = ZERO
+    expr: sp.Expr
+    algebra: SymbolicAlgebra = field(compare=False, repr=False)
 
     def __add__(self, other: Form) -> Form:
-        return Form(self.free + other.free, self.summand + other.summand)
+        return Form(self.expr + other.expr, self.algebra)
 
     def __sub__(self, other: Form) -> Form:
-        return Form(self.free - other.free, self.summand - other.summand)
+        return Form(self.expr - other.expr, self.algebra)
 
     def __neg__(self) -> Form:
-        return Form(-self.free, -self.summand)
+        return Form(-self.expr, self.algebra)
 
     def __mul__(self, other: Form) -> Form:
-        if self.summand != 0 and other.summand != 0:
-            raise NotReducible("a product of two sums over tokens")
-        summand = self.summand * other.free + other.summand * self.free
-        return Form(sp.expand(self.free * other.free), sp.expand(summand))
+        right = self.algebra.apart(other.expr, atoms.dummies(self.expr))
+        return Form(sp.expand(self.expr * right), self.algebra)
 
     def __truediv__(self, other: Form) -> Form:
-        if other.summand != 0:
-            raise NotReducible("a division by a sum over tokens")
-        return Form(self.free / other.free, self.summand / other.free)
+        if other.expr.free_symbols - set(POSITIVE_SYMBOLS.values()) or other.expr == 0:
+            raise NotReducible("a division by a model quantity")
+        return Form(sp.expand(self.expr / other.expr), self.algebra)
 
     def __pow__(self, k: int) -> Form:
-        out = Form(sp.Integer(1))
+        out = Form(sp.Integer(1), self.algebra)
         for _ in range(k):
             out = out * self
         return out
 
 
-Vec = dict[str, Form]
+Vec = dict[Basis, Form]
+
+
+def _dummies_of_basis(b: Basis) -> set[str]:
+    return {b[2]} if b[2].startswith("t") else set()
+
+
+def _bound(expr: sp.Expr, bound: set[str]) -> sp.Expr:
+    """expr with each monomial multiplied by n for every token of `bound` it lacks (a sum over an unused token)."""
+    return sp.Add(*(m * N ** len(bound - atoms.dummies(m)) for m in atoms.monomials(expr)))
 
 
 @dataclass
 class SymbolicAlgebra:
-    """Model terms as Forms: tokens are markers ("i" free, "j" inside a sum, "k" the dummy of a finished sum), heads
-    are "h" (free) or "s" (summed); `lemmas` records which lemma of identities.energy a reduction used."""
+    """Model terms as Forms and Vecs (see the module docstring); `lemmas` records which lemma a reduction used."""
 
     attention: str
     geometry: str
     hypotheses: tuple[str, ...]
     lemmas: set[str]
+    counter: Any = field(default_factory=lambda: itertools.count(1))
+    #: Whether the weights are a stated interaction phi(s) (`certificates.kernel.interaction`), not exp(beta s): then
+    #: an energy and an unnormalized weight have no known sign, and a normalized weight is not the softmax p.
+    interaction: bool = False
+    #: The claim's model options beyond the paper (`certificates.kernel.claims.model_claim`): under a mask a weight
+    #: is only >= 0 and not symmetric, and the gradient lemma does not hold; beta < 0 makes beta, E, E_h negative.
     mask: str = "none"
+    beta_sign: str = "positive"
     token: str = "every"
 
     @property
@@ -104,40 +131,82 @@ class SymbolicAlgebra:
     @property
     def gradient(self) -> bool:
         """The gradient lemma's hypotheses; a mask breaks it (`energy.gradient_lemma(masked=True)` does not close)."""
-        hypotheses = {"symmetric-scores", "aligned-values"} <= set(self.hypotheses)
-        return self.attention == "usa" and hypotheses and self.mask == "none"
+        aligned = {"symmetric-scores", "aligned-values"} <= set(self.hypotheses)
+        return self.attention == "usa" and aligned and self.mask == "none"
 
     @property
     def first_token_alone(self) -> bool:
         """Under the causal mask the first token attends to itself only: f^h_1 = w^h_11 W_h x_1, a multiple of x_1
         when W_h = I (identity-values) or W_h = M_h = lambda_h I (scalar, aligned heads)."""
-        scalar_values = "identity-values" in self.hypotheses or {"scalar-heads", "aligned-values"} <= set(
-            self.hypotheses
-        )
+        wanted = set(self.hypotheses)
+        scalar_values = "identity-values" in wanted or {"scalar-heads", "aligned-values"} <= wanted
         return self.mask == "causal" and self.token == "first" and scalar_values
 
+    @property
+    def orthogonal(self) -> bool:
+        return {"orthogonal-heads", "symmetric-scores", "aligned-values"} <= set(self.hypotheses)
+
+    def fresh(self, prefix: str) -> str:
+        return f"{prefix}{next(self.counter)}"
+
+    def apart(self, expr: sp.Expr, taken: set[str]) -> sp.Expr:
+        """expr with its dummies that are in `taken` renamed to fresh ones (independent sums)."""
+        shared = atoms.dummies(expr) & taken
+        return atoms.rename(expr, {t: self.fresh("t") for t in shared}, {}) if shared else expr
+
     def number(self, value: Fraction) -> Form:
-        return Form(sp.Rational(value.numerator, value.denominator))
+        return Form(sp.Rational(value.numerator, value.denominator), self)
 
     def symbol(self, name: str) -> Form:
-        return Form(POSITIVE_SYMBOLS[name])
+        return Form(POSITIVE_SYMBOLS[name], self)
 
     def vector(self, name: str, token: str, head: str | None) -> Vec:
-        if token == "i" and name in ("f", "F") and self.first_token_alone:
+        if token == "i" and name in ("f", "F") and self.first_token_alone:  # f^h_1 = c_h x_1, F_1 = (sum_h c_h) x_1
             self.lemmas.add("first-token")
-            return {"x@i": Form(_atom(f"w_{head}@i" if name == "f" else "sum_h w@i"))}
-        base = f"f_{head}" if name == "f" else name
-        return {f"{base}@{token}": Form(sp.Integer(1))}
+            coefficient = atoms.scalar("c1" if name == "f" else "cF1", head if name == "f" else None, ("i",))
+            return {("x", None, "i"): Form(coefficient, self)}
+        return {(name, head if name in ("f", "xbar") else None, token): Form(sp.Integer(1), self)}
 
     def scalar(self, name: str, token: str | None, head: str | None) -> Form:
         if name in ("dE_dt", "dE_h_dt") and self.gradient:
             self.lemmas.add("gradient")
             body = "inner(xdot_i, F_i)" if name == "dE_dt" else "inner(xdot_i, f_h_i)"
             return evaluate(parse_term(f"sum_i({body}) / n**2"), self, None, head)
-        label = {"E": "E", "dE_dt": "dE/dt", "E_h": f"E_{head}", "dE_h_dt": f"dE_{head}/dt"}.get(name)
-        if label is None:
-            label = f"{name.removesuffix('_h_i')}_{head}@{token}"
-        return Form(_atom(label))
+        if name == "cluster_gap":
+            raise NotReducible("cluster_gap (a minimum over pairs of tokens)")
+        if name == "delta":
+            delta = stated_delta(self.hypotheses)
+            assert delta is not None  # the claim's fields require the hypothesis with its delta
+            return self.number(delta)
+        named = {
+            "E": ("E", None),
+            "E_h": ("E", head),
+            "dE_dt": ("dE", None),
+            "dE_h_dt": ("dE", head),
+            "lambda_h": ("lambda", head),
+        }
+        if name in named:
+            label, at = named[name]
+            return Form(atoms.scalar(label, at, ()), self)
+        assert token is not None
+        return Form(atoms.scalar(name.removesuffix("_h_i"), head, (token,)), self)
+
+    def pair_scalar(self, name: str, head: str, first: str, second: str) -> Form:
+        if name == "w" and self.attention == "softmax" and not self.interaction:
+            name = "p"  # w^h_ij = softmax_j(beta s^h_ij) = p^h_ij
+        # w = exp(beta s), max(beta s, 0)/n or phi(s) unnormalized: symmetric with s; a normalized weight is not
+        symmetric = "symmetric-scores" in self.hypotheses and (
+            name == "s" or (name == "w" and self.attention != "softmax" and self.mask == "none")
+        )
+        return Form(atoms.scalar(name, head, (first, second), symmetric), self)
+
+    def apply(self, matrix: str, head: str, u: Vec) -> Vec:
+        """Head matrices applied to vectors are not reduced over tokens and heads (the search decides)."""
+        raise NotReducible(f"{matrix}_h applied to a vector")
+
+    def log(self, value: Form) -> Form:
+        """Logarithms are not reduced over tokens and heads (the search decides)."""
+        raise NotReducible("a logarithm")
 
     def add(self, u: Vec, w: Vec) -> Vec:
         out = dict(u)
@@ -146,81 +215,158 @@ class SymbolicAlgebra:
         return out
 
     def scale(self, c: Form, u: Vec) -> Vec:
-        return {key: c * value for key, value in u.items()}
+        out: Vec = {}
+        for key, value in u.items():
+            factor = Form(self.apart(c.expr, _dummies_of_basis(key) | atoms.dummies(value.expr)), self)
+            out[key] = factor * value
+        return out
 
     def inner(self, u: Vec, w: Vec) -> Form:
-        total = Form(sp.Integer(0))
+        total = ZERO
         for a, ca in u.items():
             for b, cb in w.items():
-                total = total + ca * cb * Form(self.pair(a, b))
-        return total
+                taken = _dummies_of_basis(a) | atoms.dummies(ca.expr)
+                shared = (_dummies_of_basis(b) | atoms.dummies(cb.expr)) & taken
+                if shared:
+                    mapping = {t: self.fresh("t") for t in shared}
+                    b = (b[0], b[1], mapping.get(b[2], b[2]))
+                    cb = Form(atoms.rename(cb.expr, mapping, {}), self)
+                pairing = self.pair(a, b)
+                for mu in atoms.monomials(ca.expr):
+                    for nu in atoms.monomials(cb.expr):
+                        bound = _dummies_of_basis(a) | _dummies_of_basis(b) | atoms.dummies(mu * nu)
+                        total += _bound(sp.expand(mu * nu * pairing), bound)
+        return Form(sp.expand(total), self)
 
-    def pair(self, a: str, b: str) -> sp.Expr:
-        (base_a, token), (base_b, _) = a.split("@"), b.split("@")
-        if base_a == base_b == "x" and self.unit:
+    def pair(self, a: Basis, b: Basis) -> sp.Expr:
+        """<a, b>: 1 for a unit token with itself; by the orthogonality lemma at one token <f^h, F> = |f^h|^2 and
+        |F|^2 = sum_h |f^h|^2."""
+        if a[0] == b[0] == "x" and a[2] == b[2] and self.unit:
             return sp.Integer(1)
-        first, second = sorted((base_a, base_b))
-        return _atom(f"<{first},{second}>@{token}")
+        if self.orthogonal and a[2] == b[2] and "F" in (a[0], b[0]) and {a[0], b[0]} <= {"F", "f"}:
+            self.lemmas.add("orthogonality")
+            if a[0] == b[0] == "F":
+                own = ("f", "g", a[2])
+                return atoms.headsum(atoms.gram(own, own), "g")
+            own = a if a[0] == "f" else b
+            return atoms.gram(own, own)
+        return atoms.gram(a, b)
 
-    def token_sum(self, body: Callable[[str], Form]) -> Form:
-        inner = body("j")
-        if _markers(inner.summand, "j"):
-            raise NotReducible("a sum over tokens of a term with another sum over tokens in a product")
-        return Form(sp.Integer(0), sp.expand(_retoken(inner.free, "j", "k") + POSITIVE_SYMBOLS["n"] * inner.summand))
+    def token_sum(self, body: Callable[[str], Any], vector: bool = False) -> Any:
+        opened, bound = self.fresh("u"), self.fresh("t")
+        value = body(opened)
+        if not vector:
+            return Form(self._bind(value.expr, opened, bound, False), self)
+        out: Vec = {}
+        for key, coefficient in value.items():
+            moved = key[2] == opened
+            new_key = (key[0], key[1], bound if moved else key[2])
+            term = Form(self._bind(coefficient.expr, opened, bound, moved), self)
+            out[new_key] = out[new_key] + term if new_key in out else term
+        return out
 
-    def head_sum(self, body: Callable[[str], Form]) -> Form:
-        value = body("s")
-        return Form(_sum_heads(value.free), _sum_heads(value.summand))
+    def _bind(self, expr: sp.Expr, opened: str, bound: str, present: bool) -> sp.Expr:
+        """The sum over the token `opened` of expr, now the dummy `bound` (n times a monomial without it)."""
+        expr = atoms.rename(expr, {opened: bound}, {})
+        return sp.expand(sp.Add(*(m if present or bound in atoms.dummies(m) else N * m for m in atoms.monomials(expr))))
+
+    def head_sum(self, body: Callable[[str], Any], vector: bool = False) -> Any:
+        marker = self.fresh("s")
+        value = body(marker)
+        if not vector:
+            return Form(self.sum_heads(value.expr, marker), self)
+        out: Vec = {}
+        for key, coefficient in value.items():
+            if key[1] == marker:
+                if any(marker in atoms.heads_of(s) for s in coefficient.expr.free_symbols):
+                    raise NotReducible("a sum over heads of head outputs with coefficients of the same head")
+                new_key, term = ("F", None, key[2]), coefficient
+            else:
+                new_key, term = key, Form(self.sum_heads(coefficient.expr, marker), self)
+            out[new_key] = out[new_key] + term if new_key in out else term
+        return out
+
+    def sum_heads(self, expr: sp.Expr, marker: str) -> sp.Expr:
+        """The sum over the head `marker` of expr, monomial by monomial (see the module docstring)."""
+        total = ZERO
+        for term in atoms.monomials(expr):
+            powers = term.as_powers_dict()
+            dependent = {b: e for b, e in powers.items() if isinstance(b, sp.Symbol) and marker in atoms.heads_of(b)}
+            rest = term / sp.Mul(*(b**e for b, e in dependent.items()))
+            if not dependent:
+                total += HEADS * term
+            elif len(dependent) == 1 and next(iter(dependent.values())) == 1 and _linear(next(iter(dependent)), marker):
+                total += rest * self.summed(next(iter(dependent)), marker)
+            elif any(atoms.info(b).kind == "headsum" for b in dependent):  # type: ignore[union-attr]
+                raise NotReducible("a sum over heads of another head sum of higher degree")
+            else:
+                total += rest * atoms.headsum(sp.Mul(*(b**e for b, e in dependent.items())), marker)
+        return sp.expand(total)
+
+    def summed(self, atom: sp.Symbol, marker: str) -> sp.Expr:
+        """sum over the head `marker` of an atom linear in it."""
+        data = atoms.info(atom)
+        assert data is not None
+        if data.kind in ("gram", "tangent"):
+            a, b = (("F", None, v[2]) if v[1] == marker else v for v in data.bases)
+            return self.pair(a, b) if data.kind == "gram" else atoms.tangent(a, b)
+        if data.kind == "global":
+            return atoms.scalar(data.label, None, ())
+        return atoms.headsum(atom, marker)
+
+    def tangent_coordinates(self, expr: sp.Expr) -> sp.Expr:
+        """<b, b'>@t -> [P b, P b']@t + <x, b>@t <x, b'>@t for a token's vectors other than x, inside head sums too."""
+        rule: dict[sp.Symbol, sp.Expr] = {}
+        for s in expr.free_symbols:
+            data = atoms.info(s)
+            if data is None:
+                continue
+            if data.kind == "gram" and len(data.tokens) == 1 and "x" not in (data.bases[0][0], data.bases[1][0]):
+                a, b = data.bases
+                x = ("x", None, a[2])
+                rule[s] = atoms.tangent(a, b) + atoms.gram(x, a) * atoms.gram(x, b)
+            elif data.kind == "headsum":
+                assert data.inner is not None
+                rule[s] = self.sum_heads(self.tangent_coordinates(data.inner), "g")
+        return sp.expand(expr.xreplace(rule))
+
+    def sign_name(self, atom: sp.Symbol) -> str:
+        """The declared sign of an atom (see the module docstring)."""
+        if atom == POSITIVE_SYMBOLS["beta"] and self.beta_sign == "negative":
+            return "negative"
+        if atom in POSITIVE_SYMBOLS.values():
+            return "positive"
+        data = atoms.info(atom)
+        if data is None:
+            return "real"
+        if data.kind in ("gram", "tangent") and data.bases[0] == data.bases[1]:
+            return "nonnegative"
+        if data.kind == "global":
+            if data.label == "E" and not self.interaction:  # sum_ij m_ij exp(beta s) / (2 beta n^2): beta's sign
+                return "negative" if self.beta_sign == "negative" else "positive"
+            return "real"
+        if data.kind == "scalar":
+            return "nonnegative" if data.label == "entropy" else "real"
+        if data.kind == "pair":
+            weight = "real" if self.interaction else "nonnegative" if self.attention == "relu" else "positive"
+            if self.mask != "none":  # a masked weight is 0
+                weight = "real" if self.interaction else "nonnegative"
+            return {"w": weight, "p": "positive" if self.mask == "none" else "nonnegative"}.get(data.label, "real")
+        if data.kind == "headsum":
+            assert data.inner is not None
+            facts = signs.Facts({s: self.sign_name(s) for s in data.inner.free_symbols})
+            found = signs.sign_of(data.inner, facts)
+            if found is not None and found <= signs.NONNEGATIVE:
+                return "positive" if found <= signs.POSITIVE else "nonnegative"
+        return "real"
 
 
-def _markers(expr: sp.Expr, token: str) -> bool:
-    return any(str(s).endswith(f"@{token}") for s in expr.free_symbols)
-
-
-def _retoken(expr: sp.Expr, old: str, new: str) -> sp.Expr:
-    return expr.xreplace({s: _atom(str(s)[: -len(old)] + new) for s in expr.free_symbols if str(s).endswith(f"@{old}")})
-
-
-def _head_atoms(expr: sp.Expr, head: str) -> list[sp.Symbol]:
-    return sorted(
-        (s for s in expr.free_symbols if f"f_{head}" in str(s) or f"_{head}" in str(s).split("@")[0]), key=str
-    )
-
-
-def _sum_heads(expr: sp.Expr) -> sp.Expr:
-    """sum over the head s of `expr`: H times its part free of s, plus its part linear in s's atoms with each atom
-    summed over the heads (<f_s, u> -> <F, u>, E_s -> E, dE_s/dt -> dE/dt, entropy_s -> sum_h entropy)."""
-    expr = sp.expand(expr)
-    atoms = _head_atoms(expr, "s")
-    if not atoms:
-        return sp.expand(POSITIVE_SYMBOLS["H"] * expr)
-    weight = sp.Dummy("t")  # <f_s, f_s> is of degree 2 in head s's output, <f_s, u> and E_s of degree 1
-    weighted = expr.xreplace({a: a * weight ** max(str(a).count("f_s"), 1) for a in atoms})
-    if sp.Poly(weighted, weight).degree() > 1:
-        raise NotReducible("a sum over heads of a term that is not linear in the head's quantities")
-    free = expr.xreplace(dict.fromkeys(atoms, sp.Integer(0)))
-    summed = {a: _atom(_summed_name(str(a))) for a in atoms}
-    return sp.expand(POSITIVE_SYMBOLS["H"] * free + (expr - free).xreplace(summed))
-
-
-def _summed_name(name: str) -> str:
-    if name.startswith("<"):
-        first, second = name[1:].split(">")[0].split(",")
-        token = name.split("@")[1]
-        bases = sorted("F" if b == "f_s" else b for b in (first, second))
-        return f"<{bases[0]},{bases[1]}>@{token}"
-    if name in ("E_s", "dE_s/dt"):
-        return {"E_s": "E", "dE_s/dt": "dE/dt"}[name]
-    return "sum_h " + name.replace("_s@", "@")
-
-
-@dataclass
-class Reduced:
-    """A statement's residual `rhs - lhs` as free + sum_k summand, and the conditions (margin >= or > 0 per token)."""
-
-    residual: Form
-    relation: str
-    margins: list[tuple[sp.Expr, str]]
+def _linear(atom: sp.Symbol, marker: str) -> bool:
+    """The atom depends on head `marker` through one of its quantities, once."""
+    data = atoms.info(atom)
+    if data is None or data.kind == "headsum":
+        return False
+    return [b[1] for b in data.bases].count(marker) + (data.head == marker) == 1
 
 
 #: `lhs op rhs` as `rhs - lhs relation 0`, with the signs module's relation names.
@@ -228,116 +374,107 @@ _TARGET = {"=": "=0", "<=": ">=0", "<": ">0", ">=": "<=0", ">": "<0"}
 
 
 def prove_model(claim: ModelClaim) -> Derivation:
-    """The derivation of the claim for all n, d, H, beta (its `proved` says whether every step closed)."""
+    """The derivation of the claim for all n, d, H, beta in its ranges (its `proved` says whether every step closed)."""
     d = Derivation()
-    algebra = SymbolicAlgebra(claim.attention, claim.geometry, claim.hypotheses, set(), claim.mask, claim.token)
+    algebra = SymbolicAlgebra(
+        claim.attention,
+        claim.geometry,
+        claim.hypotheses,
+        set(),
+        interaction=claim.interaction is not None,
+        mask=claim.mask,
+        beta_sign=claim.beta_sign,
+        token=claim.token,
+    )
     d.note(
         f"Model: {claim.attention} attention, {claim.geometry} dynamics; hypotheses {', '.join(claim.hypotheses)}"
-        + f"; beta {'< 0' if claim.beta_sign == 'negative' else '> 0'}"
+        + ("; beta < 0" if claim.beta_sign == "negative" else "")
         + ("; causal mask" if claim.mask == "causal" else "")
         + ("; at the first token" if claim.token == "first" else ""),
         r"v_i = " + (r"\tfrac1n F_i" if claim.attention == "usa" else "F_i") + r",\ F_i = \sum_h f^h_i",
     )
     try:
-        reduced = _reduce(claim, algebra)
-    except NotReducible as exc:
+        residual, conditions = _reduce(claim, algebra)
+        if algebra.unit:
+            residual = algebra.tangent_coordinates(residual)
+            conditions = [(algebra.tangent_coordinates(m), r) for m, r in conditions]
+        residual = _normalized(d, residual)
+        levels = atoms.canonical(residual, MAX_DUMMIES)
+    except (NotReducible, ValueError) as exc:
         d.failures.append(f"not in the reducible subset: {exc}")
         return d
     if "gradient" in algebra.lemmas:
-        d.include(energy.gradient_lemma(beta_sign=claim.beta_sign), "gradient lemma")
-    if claim.mask == "causal" and {"symmetric-scores", "aligned-values"} <= set(claim.hypotheses):
-        d.note("Causal mask: the gradient lemma with mask terms m_jk does not close (m_jk != m_kj), so dE/dt and "
-               "dE_h/dt stay atoms (" + "; ".join(energy.gradient_lemma(masked=True).failures)[:200] + ")")  # fmt: skip
+        general = claim.interaction is not None  # any phi: the lemma with phi an undefined function, Phi' = phi
+        name = "gradient lemma" + (" (any interaction phi)" if general else "")
+        d.include(energy.gradient_lemma(general=general, beta_sign=claim.beta_sign), name)
+    if claim.mask != "none" and {"symmetric-scores", "aligned-values"} <= set(claim.hypotheses):
+        d.note("Mask: the gradient lemma with mask terms m_jk does not close (m_jk != m_kj), so dE/dt and dE_h/dt "
+               "stay atoms (" + "; ".join(energy.gradient_lemma(masked=True).failures)[:200] + ")")  # fmt: skip
     if "first-token" in algebra.lemmas:
         d.note(
             "Causal mask, first token: it attends to itself only, so f^h_1 = w^h_11 W_h x_1 = c_h x_1 "
             "(W_h = I, or W_h = M_h = lambda_h I) and F_1 = (sum_h c_h) x_1"
         )
-    orthogonal = {"orthogonal-heads", "symmetric-scores", "aligned-values"} <= set(claim.hypotheses)
-    residual, margins = reduced.residual, reduced.margins
-    if orthogonal:
+    if algebra.orthogonal:
         d.include(energy.orthogonality_lemma(), "orthogonality lemma")
-        residual = Form(_orthogonal(residual.free), _orthogonal(residual.summand))
-        margins = [(_orthogonal(m), r) for m, r in margins]
-        d.note("By the orthogonality lemma, <f^h_t, F_t> = |f^h_t|^2 at every token t (sum over the heads, linear)")
+        d.note("By the orthogonality lemma, <f^h_t, F_t> = |f^h_t|^2 and |F_t|^2 = sum_h |f^h_t|^2 at every token t")
     if algebra.unit:
-        residual = Form(_tangent(residual.free), _tangent(residual.summand))
-        margins = [(_tangent(m), r) for m, r in margins]
         d.note("Unit tokens: <b, b'> = <P b, P b'> + <x, b><x, b'> for the token's vectors (tangent coordinates)")
-    residual, facts = _use_margins(d, residual, margins, _facts(residual, margins, claim.beta_sign))
-    _decide(d, residual, reduced.relation, facts)
+    if any(level >= 2 for level in levels):
+        d.note("Products of token sums as one sum over several tokens (dummies renamed apart, then relabelled)")
+    tokens = ["i", *(f"t{k + 1}" for k in range(max(levels, default=0)))]
+    margins = list(dict.fromkeys((atoms.rename(m, {"i": t}, {}), r) for m, r in conditions for t in tokens))
+    total, facts = _use_margins(d, sp.Add(*levels.values()), margins, algebra)
+    _decide(d, atoms.canonical(total, MAX_DUMMIES), _TARGET[claim.relation.op], facts, claim)
     return d
 
 
-def _reduce(claim: ModelClaim, algebra: SymbolicAlgebra) -> Reduced:
+def _reduce(claim: ModelClaim, algebra: SymbolicAlgebra) -> tuple[sp.Expr, list[tuple[sp.Expr, str]]]:
+    """rhs - lhs, and each given condition's margin m (m >= 0 or m > 0) at the free token."""
     relation = claim.relation
     value = evaluate(relation.rhs, algebra, "i", "h") - evaluate(relation.lhs, algebra, "i", "h")
     margins = []
     for condition in claim.given:
-        tokens = ("i", "k") if "i" in condition.free else (None,)
-        for token in tokens:
-            m = evaluate(condition.rhs, algebra, token or "i", "h") - evaluate(
-                condition.lhs, algebra, token or "i", "h"
-            )
-            if m.summand != 0:
-                raise NotReducible(f"given {condition.text} holds per token, not as a sum over tokens")
-            sign = {"<=": ">=0", "<": ">0", ">=": "<=0", ">": "<0"}[condition.op]
-            m_expr = m.free if token != "k" else _retoken(m.free, "i", "k")
-            margins.append((m_expr if sign[0] == ">" else -m_expr, ">" + sign[1:]))
-    return Reduced(value, _TARGET[relation.op], margins)
+        m = (evaluate(condition.rhs, algebra, "i", "h") - evaluate(condition.lhs, algebra, "i", "h")).expr
+        if atoms.dummies(m):
+            raise NotReducible(f"given {condition.text} holds per token, not as a sum over tokens")
+        sign = {"<=": ">=0", "<": ">0", ">=": "<=0", ">": "<0"}[condition.op]
+        margins.append((sp.expand(m if sign[0] == ">" else -m), ">" + sign[1:]))
+    return value.expr, margins
 
 
-def _orthogonal(expr: sp.Expr) -> sp.Expr:
-    """<f_h, F>@t -> <f_h, f_h>@t (orthogonality lemma)."""
-    rule = {s: _atom(str(s).replace("<F,f_h>", "<f_h,f_h>")) for s in expr.free_symbols if "<F,f_h>" in str(s)}
-    return sp.expand(expr.xreplace(rule))
-
-
-def _tangent(expr: sp.Expr) -> sp.Expr:
-    """<b, b'>@t -> [P b, P b']@t + <x, b>@t <x, b'>@t for b, b' other than x (unit tokens)."""
-    rule = {}
-    for s in expr.free_symbols:
-        name = str(s)
-        if name.startswith("<") and not name.startswith("<x,") and ",x>" not in name:
-            first, second = name[1:].split(">")[0].split(",")
-            token = name.split("@")[1]
-            radial = _atom(f"<{min('x', first)},{max('x', first)}>@{token}")
-            radial2 = _atom(f"<{min('x', second)},{max('x', second)}>@{token}")
-            rule[s] = _atom(f"[P{first},P{second}]@{token}") + radial * radial2
-    return sp.expand(expr.xreplace(rule))
-
-
-def _facts(residual: Form, margins: list[tuple[sp.Expr, str]], beta_sign: str = "positive") -> dict[sp.Expr, str]:
-    """The sign of every atom: n, d, H > 0; beta and the energies E, E_h (sums of exponentials over 2 beta n^2)
-    of the claim's sign of beta; squared norms, entropies >= 0; everything else real."""
-    atoms = set(residual.free.free_symbols | residual.summand.free_symbols)
-    for m, _ in margins:
-        atoms |= m.free_symbols
-    known: dict[sp.Expr, str] = {}
-    for s in atoms:
-        name = str(s).split("@")[0]
-        first, _, second = name.strip("<>[]").partition(",")
-        if s == POSITIVE_SYMBOLS["beta"] or name == "E" or (name.startswith("E_") and "/" not in name):
-            known[s] = beta_sign
-        elif s in POSITIVE_SYMBOLS.values():
-            known[s] = "positive"
-        elif (name.startswith(("<", "[")) and first == second) or _is_entropy(name):
-            known[s] = "nonnegative"
-        else:
-            known[s] = "real"
-    return known
-
-
-def _is_entropy(name: str) -> bool:
-    """An attention entropy (of one head, or summed over the heads): >= 0; not its rate."""
-    return name == "sum_h entropy" or (name.startswith("entropy_") and not name.startswith("entropy_rate"))
+def _normalized(d: Derivation, expr: sp.Expr) -> sp.Expr:
+    """sum_t p^h_{a t} = 1 (softmax normalization) for every monomial where a dummy t occurs only in one p, once.
+    Under a mask too: p^h_at is the masked softmax, 0 at a masked t, so its sum over every t is still 1."""
+    out, used = ZERO, False
+    for term in atoms.monomials(expr):
+        changed = True
+        while changed:
+            changed = False
+            powers = term.as_powers_dict()
+            for atom, power in powers.items():
+                data = atoms.info(atom) if isinstance(atom, sp.Symbol) else None
+                if data is None or data.kind != "pair" or data.label != "p" or power != 1:
+                    continue
+                first, second = data.tokens
+                others = [t for s in term.free_symbols if s != atom for t in atoms.tokens_of(s)]
+                if second.startswith("t") and second != first and second not in others:
+                    lost = atoms.dummies(term) - {second} - atoms.dummies(term / atom)  # still summed over: n each
+                    term, changed, used = term / atom * N ** len(lost), True, True
+                    break
+        out += term
+    if used:
+        d.note("Softmax normalization: sum_j p^h_ij = 1 (a sum over j of p alone)")
+    return sp.expand(out)
 
 
 def _use_margins(
-    d: Derivation, residual: Form, margins: list[tuple[sp.Expr, str]], known: dict[sp.Expr, str]
-) -> tuple[Form, dict[sp.Expr, str]]:
+    d: Derivation, total: sp.Expr, margins: list[tuple[sp.Expr, str]], algebra: SymbolicAlgebra
+) -> tuple[sp.Expr, dict[sp.Expr, str]]:
     """Each margin m (>= 0 or > 0 at its token) solved for one atom of rational coefficient, replaced by a new atom
     of that sign: an identity, so the residual is unchanged as a function of the configuration."""
+    known = {s: algebra.sign_name(s) for m, _ in margins for s in m.free_symbols}
+    known |= {s: algebra.sign_name(s) for s in total.free_symbols}
     margins = list(margins)
     for index, (margin, relation) in enumerate(margins):
         poly_atoms = sorted(margin.free_symbols - set(POSITIVE_SYMBOLS.values()), key=str)
@@ -347,46 +484,94 @@ def _use_margins(
             rest = sp.expand(margin - coefficient * atom)
             if isinstance(coefficient, sp.Rational) and coefficient != 0 and not rest.has(atom):
                 chosen = (atom, coefficient, rest)
-                if residual.free.has(atom) or residual.summand.has(atom):
+                if total.has(atom):
                     break
         if chosen is None:
             d.failures.append(f"given condition {margin} {relation} has no atom to solve for")
             continue
         atom, coefficient, rest = chosen
-        mu = _atom(f"m{index}@{str(atom).split('@')[1]}")
+        token = (atoms.tokens_of(atom) or ("i",))[0]
+        mu = atoms.margin(index, token)
         value = (mu - rest) / coefficient
-        residual = Form(
-            sp.expand(residual.free.xreplace({atom: value})), sp.expand(residual.summand.xreplace({atom: value}))
-        )
+        total = sp.expand(total.xreplace({atom: value}))
         margins[index + 1 :] = [(sp.expand(m.xreplace({atom: value})), r) for m, r in margins[index + 1 :]]
         known = {s: v for s, v in known.items() if s != atom} | {mu: "positive" if relation == ">0" else "nonnegative"}
-        d.note(f"Given condition at token {str(atom).split('@')[1]}: m = {margin} {relation[0]} 0, so {atom} = {value}")
-    return residual, known
+        d.note(f"Given condition at token {token}: m = {margin} {relation[0]} 0, so {atom} = {value}")
+    return total, known
 
 
-def _decide(d: Derivation, residual: Form, relation: str, known: dict[sp.Expr, str]) -> None:
-    """Zero or sign of free + sum_k summand: folded into one summand when the free part is global."""
-    free, summand = residual.free, residual.summand
-    n = POSITIVE_SYMBOLS["n"]
-    if not _markers(free, "i") and summand != 0:
-        summand, free = sp.expand(summand + free / n), sp.Integer(0)
-        d.note("Terms free of the tokens are spread over the sum (sum_k c / n = c)")
-    present = free.free_symbols | summand.free_symbols
+def _decide(d: Derivation, levels: dict[int, sp.Expr], relation: str, known: dict[sp.Expr, str], claim: Any) -> None:
+    """Zero or sign of the residual, a sum over 0, 1, 2, ... dummies per level."""
+    if relation == "=0":
+        if not levels:
+            d.zero("rhs - lhs is identically 0", ZERO)
+        for level, expr in sorted(levels.items()):
+            where = "The part at the free token" if level == 0 else f"Per {_tokens(level)}, the summand of rhs - lhs"
+            d.zero(f"{where} is identically 0", expr)
+        return
+    present = set().union(*(e.free_symbols for e in levels.values()))
     declared = {s: v for s, v in known.items() if s in present}
     shifts = {}
-    for name, least in LEAST.items():  # n = n_0 + 2, d = d_0 + 1, H = H_0 + 1 with n_0, d_0, H_0 >= 0
+    for name, least in claim.sizes.low.items():  # n = n_0 + n_min, ... with n_0, ... >= 0
         symbol = POSITIVE_SYMBOLS[name]
         if symbol in present:
-            base = _atom(f"{name}_0")
+            base = sp.Symbol(f"{name}_0")
             declared[base] = "nonnegative"
             shifts[symbol] = (base, least)
     facts = signs.Facts(declared, shifts)
-    if relation == "=0":
-        d.zero("Per token k, the summand of rhs - lhs is identically 0", summand)
-        d.zero("The part at the free token is identically 0", free)
-        return
     sign = relation if relation[0] == ">" else ">" + relation[1:]
     flip = 1 if relation[0] == ">" else -1
+    deepest = max(levels, default=0)
+    if deepest <= 1:
+        _decide_single(d, levels.get(0, ZERO), levels.get(1, ZERO), relation, sign, flip, facts)
+        return
+    trial = Derivation()
+    if _by_levels(trial, levels, relation, sign, flip, facts):
+        d.steps += trial.steps
+        return
+    folded = sp.Add(*(symmetrized_level(levels, level, deepest) for level in levels))
+    d.sign(
+        f"Every level folded into the sum over {deepest} tokens and averaged over their relabellings: the summand "
+        f"is {relation[:-1]} 0, hence so is the sum",
+        flip * sp.expand(folded),
+        sign,
+        facts,
+    )
+
+
+def symmetrized_level(levels: dict[int, sp.Expr], level: int, deepest: int) -> sp.Expr:
+    """sum over `level` dummies of e = sum over `deepest` of e / n^(deepest - level), averaged over relabellings."""
+    return atoms.symmetrized(levels[level] / N ** (deepest - level), deepest)
+
+
+def _tokens(level: int) -> str:
+    return "token k" if level == 1 else f"{level} tokens"
+
+
+def _by_levels(d: Derivation, levels: dict[int, sp.Expr], relation: str, sign: str, flip: int, facts: Any) -> bool:
+    """Each level's summand has the sign: then so has each sum, S_m, and the free part with them."""
+    sums = []
+    for level, expr in sorted(levels.items()):
+        if level == 0:
+            continue
+        text = f"Per {_tokens(level)}, the summand is {relation[:-1]} 0: so is its sum"
+        if not d.sign(text, flip * expr, sign, facts):
+            return False
+        sums.append(sp.Symbol(f"S{level}"))
+    free = levels.get(0, ZERO)
+    if free == 0 and len(sums) == 1:
+        return True
+    return d.sign("With the sums S, rhs - lhs has the sign", flip * free + sp.Add(*sums), sign,
+                  facts.with_signs(**{_name(sign): sums}))  # fmt: skip
+
+
+def _decide_single(
+    d: Derivation, free: sp.Expr, summand: sp.Expr, relation: str, sign: str, flip: int, facts: Any
+) -> None:
+    """free + sum_k summand: folded into one summand when the free part is global."""
+    if not any("i" in atoms.tokens_of(s) for s in free.free_symbols) and summand != 0:
+        summand, free = sp.expand(summand + free / N), ZERO
+        d.note("Terms free of the tokens are spread over the sum (sum_k c / n = c)")
     if summand == 0:
         d.sign(f"rhs - lhs {relation[:-1]} 0 at the free token", flip * free, sign, facts)
         return
@@ -398,7 +583,7 @@ def _decide(d: Derivation, residual: Form, relation: str, known: dict[sp.Expr, s
             facts,
         )
         return
-    total = _atom("S")
+    total = sp.Symbol("S")
     if d.sign(f"Per token k, the summand is {relation[:-1]} 0: so is S = its sum", flip * summand, sign, facts):
         d.sign("With S, rhs - lhs has the sign", flip * free + total, sign, facts.with_signs(**{_name(sign): [total]}))
 

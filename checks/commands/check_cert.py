@@ -72,9 +72,10 @@ def run(args: argparse.Namespace) -> int:
     compare = None
     if args.claims is not None:
         from certificates.kernel.claims.loader import load_claims
+        from certificates.kernel.claims.schema import with_parts
 
         try:
-            compare = {claim.id: claim for claim in load_claims(args.claims)}
+            compare = {claim.id: claim for claim in with_parts(load_claims(args.claims))}
         except InputError as exc:
             raise InputError("--claims", args.claims, exc.reason) from None
     if args.coq and coq_files.run.coqc() is None:

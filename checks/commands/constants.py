@@ -14,7 +14,7 @@ from checks.constants.exact_numbers import parse_values
 from checks.constants.mpmath_reference import DEFAULT_MAX_DIGITS, max_digits
 from checks.progress import progress_bar
 
-HELP = f"tables of {', '.join(QUANTITIES)} with certified digits"
+HELP = "tables of the constants (c_star, beta_star, lambda_c, ... : --quantity) with certified digits"
 
 MAX_ROWS = 10_000
 """Most rows one table may have."""

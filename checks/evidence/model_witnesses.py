@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
 import numpy as np
 
+from certificates.kernel import ball_model
+from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.model_terms import evaluate
-from certificates.kernel.claims.model_values import NumericAlgebra, residual
+from certificates.kernel.claims.model_values import NumericAlgebra, residual, stated_bound
 from certificates.kernel.claims.schema import ModelClaim
+from certificates.kernel.errors import InputError
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.store import certificate_directory
@@ -44,13 +48,33 @@ SMALL_SHARE = 0.7
 EXTRA_DIMENSIONS = 4
 
 
-def sizes_covered() -> str:
-    """The sizes the search draws, for a CONFIRMED's notes."""
-    return f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
+def sizes_covered(claim: ModelClaim | None = None) -> str:
+    """The sizes the search draws, for a CONFIRMED's notes (within the claim's ranges, when it states them)."""
+    drawn = f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
+    if claim is None or not claim.sizes.restricted:
+        return drawn
+    return f"{drawn}, kept within the claim's domain {claim.sizes.text()}"
 
 
-def float_algebra(cfg: Configuration) -> NumericAlgebra:
-    """The model terms at a float configuration (numpy model)."""
+def _size(rng: np.random.Generator, sizes: Sizes, name: str, choices: list[int]) -> int:
+    """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is."""
+    low, high = sizes.low[name], sizes.high[name]
+    inside = [c for c in choices if c >= low and (high is None or c <= high)]
+    if inside:
+        return int(rng.choice(inside))
+    return int(rng.integers(low, min(low + 8, high if high is not None else low + 8) + 1))
+
+
+def _beta(rng: np.random.Generator, sizes: Sizes) -> float:
+    """beta drawn from [0.2, 3], or from the claim's range."""
+    low, high, _, _ = sizes.beta
+    lo = float(low) if low is not None else 0.2 if high is None or high > Fraction(1, 2) else float(high) / 10
+    hi = float(high) if high is not None else max(3.0, 2 * lo)
+    return float(rng.uniform(lo, hi))
+
+
+def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericAlgebra:
+    """The model terms at a float configuration (numpy model); `delta` the claim's stated bound, if any."""
     readers = {
         "n": lambda: cfg.n,
         "d": lambda: cfg.d,
@@ -62,6 +86,15 @@ def float_algebra(cfg: Configuration) -> NumericAlgebra:
         "dE_h_dt": lambda: model.head_energy_rates(cfg),
         "entropy": lambda: model.attention_entropies(cfg),
         "entropy_rate": lambda: model.entropy_rates(cfg),
+        "s": lambda: model.scores(cfg),
+        "w": lambda: model.weights(cfg),
+        "p": lambda: model.attention_distributions(cfg),
+        "Z": lambda: model.partition_functions(cfg),
+        "xbar": lambda: model.attention_means(cfg),
+        "M": lambda: cfg.score_matrices,
+        "W": lambda: cfg.values,
+        "cluster_gap": lambda: model.cluster_gap(cfg),
+        "delta": lambda: float(stated_bound(delta)),
     }
     return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 
@@ -75,7 +108,7 @@ def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> 
 
 def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...]]:
     """The relation's relative margin at its worst token and head (negative: violated), index (i, h) as bound."""
-    algebra = float_algebra(cfg)
+    algebra = float_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     for condition in claim.given:
         for binding in _bindings(condition.free, cfg):
             gap = float(residual(condition, algebra, binding))
@@ -106,22 +139,27 @@ class Draws:
     aligned: bool
     symmetric_values: bool
     values: str = "general"
+    delta: float | None = None
 
     @staticmethod
     def of(hypotheses: tuple[str, ...]) -> Draws:
         wanted = set(hypotheses)
+        bound = ball_model.stated_delta(hypotheses)
         heads = (
             "orthogonal-subspace"
             if "orthogonal-heads" in wanted
             else "scalar"
             if "scalar-heads" in wanted
+            else "approximately-orthogonal"  # |M_h M_g|_F <= delta: near-orthogonal heads, fixed while searching
+            if bound is not None
             else "random-symmetric"
             if "symmetric-scores" in wanted
             else "random-general"
         )
         values = next((v for v in ("identity", "spd") if f"{v}-values" in wanted), "general")
         symmetric = "symmetric-values" in wanted or values != "general"
-        return Draws(heads, "aligned-values" in wanted, symmetric, values)
+        delta = None if bound is None else float(bound)
+        return Draws(heads, "aligned-values" in wanted, symmetric, values, delta)
 
     def value_matrices(self, M: np.ndarray, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray | None:
         """W: None for W = M, else the identity, a random SPD matrix (`families.value_matrices`), or a family's draw."""
@@ -133,20 +171,48 @@ class Draws:
         family = "random-symmetric" if self.symmetric_values else "random-general"
         return families.draw_heads(family, H, d, rng, options)
 
+    def admits(self, cfg: Configuration) -> bool:
+        """Whether the float heads keep the stated delta (a draw of another family need not: not a test)."""
+        return self.delta is None or families.max_cross_frobenius_norm(cfg.score_matrices) <= self.delta
+
     def draw(self, claim: ModelClaim, rng: np.random.Generator) -> Configuration:
+        sizes = claim.sizes
         if rng.random() < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
-            n, H = int(rng.integers(2, 6)), int(rng.integers(1, 4))
-            d = int(rng.integers(max(H, 2), 6))
+            n, H = _size(rng, sizes, "n", [2, 3, 4, 5]), _size(rng, sizes, "H", [1, 2, 3])
+            d = _size(rng, sizes, "d", list(range(max(H, 2), 6)) or [max(H, 2)])
         else:
-            n, H = int(rng.choice(TOKENS)), int(rng.choice(HEADS))
-            d = int(rng.integers(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1))
+            n, H = _size(rng, sizes, "n", list(TOKENS)), _size(rng, sizes, "H", list(HEADS))
+            d = _size(rng, sizes, "d", list(range(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1)))
         options: dict[str, Any] = {"scale": 2.0, "lambdas": list(rng.uniform(0.3, 2.0, size=H))}
-        M = families.draw_heads(self.heads, H, d, rng, options)
+        M = self.heads_of(H, d, rng, options)
         W = self.value_matrices(M, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
-        beta = float(rng.uniform(0.2, 3.0)) * (-1 if claim.beta_sign == "negative" else 1)
+        beta = _beta(rng, sizes) * (-1 if claim.beta_sign == "negative" else 1)
         mask = None if claim.mask == "none" else claim.mask
-        return Configuration.create(X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry, mask=mask)
+        return Configuration.create(
+            X,
+            M,
+            W,
+            beta=beta,
+            attention=claim.attention,
+            geometry=claim.geometry,
+            interaction=claim.interaction,
+            mask=mask,
+        )
+
+    def heads_of(self, H: int, d: int, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray:
+        """Score matrices of the family; with a delta, max |M_h M_g|_F at a random share of delta (most near
+        delta itself, where a claim false only at the boundary fails; never above it, so rounding keeps it)."""
+        if self.heads != "approximately-orthogonal" or self.delta is None:
+            return families.draw_heads(self.heads, H, d, rng, options)
+        share = 1.0 - float(rng.choice([1e-3, 1e-2, 0.1, 0.5, 1.0])) * float(rng.uniform(0.0, 1.0))
+        target = self.delta * min(share, 1.0 - 1e-4)
+        free = families.draw_heads("random-symmetric", H, d, rng, options)
+        if families.max_cross_frobenius_norm(free) <= target:  # a large delta: any symmetric heads keep it
+            return free
+        return families.approximately_orthogonal_heads(
+            H, d, target, rng, options["scale"], norm=families.max_cross_frobenius_norm
+        )
 
 
 @dataclass
@@ -170,16 +236,22 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     budget = adversarial.BUDGETS["thorough" if ctx.thorough else "quick"]
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
-    tested = 0
+    tested = outside = 0
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        nonlocal tested
-        value, where = margin(claim, cfg)
+        nonlocal tested, outside
+        if not draws.admits(cfg):
+            return 1.0, ()
+        try:
+            value, where = margin(claim, cfg)
+        except InputError:  # the float model leaves float64 here (an interaction's exp(s**8)): not a test
+            outside += 1
+            return 1.0, ()
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
         return value, where
 
     result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
-    out = SearchOutcome(result.evidence() | {"tested": tested}, result.worst)
+    out = SearchOutcome(result.evidence() | {"tested": tested, "outside_float64": outside}, result.worst)
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
     out.candidates = len(found)
     symmetric = draws.heads != "random-general"
@@ -199,6 +271,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 attention=cfg.attention,
                 symmetric_values=draws.symmetric_values,
                 mask=cfg.mask,
+                interaction=cfg.interaction,
             )
             at = dict(zip(("i", "h"), candidate.index, strict=False))
             at = {k: v for k, v in at.items() if k in claim.relation.free}

@@ -8,13 +8,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.kernel.errors import InputError
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.masks import mask_of
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,
+    DIRECTION_GEOMETRIES,
     GEOMETRIES,
     MAX_DIMENSION,
     MAX_HEADS,
     MAX_TOKENS,
+    SPHERICAL_GEOMETRIES,
     Attention,
     Geometry,
 )
@@ -29,7 +32,8 @@ MAX_ARRAY_ELEMENTS = 2**25
 
 @dataclass(frozen=True, eq=False)
 class Configuration:
-    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry, attention mask.
+    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry (the normalization
+    scheme: `certificates.kernel.vocabulary.GEOMETRIES`), attention mask, interaction function.
 
     Build it with `Configuration.create`, which validates every field; the arrays are
     read-only so a configuration can be shared safely between checks. beta may have either sign
@@ -45,6 +49,8 @@ class Configuration:
     attention: Attention = "usa"
     geometry: Geometry = "sphere"
     mask: np.ndarray | None = None
+    #: The stated interaction function phi(s) of the weights (None: the kind's own, exp(beta s) or relu).
+    interaction: Interaction | None = None
 
     @classmethod
     def create(
@@ -57,16 +63,19 @@ class Configuration:
         geometry: str = "sphere",
         normalize: bool = False,
         unit_tolerance: float = UNIT_NORM_TOLERANCE,
+        interaction: str | Interaction | None = None,
         *,
         queries: object | None = None,
         keys: object | None = None,
         mask: object | None = None,
     ) -> Configuration:
-        """Validate and freeze a configuration; `values=None` means value alignment W = M.
+        """Validate and freeze a configuration; `values=None` means value alignment W = M. `interaction` (usa or
+        softmax attention) is phi(s) as text, e.g. "s**2" (`certificates.kernel.interaction`): weights phi(s_ij),
+        normalized over j for softmax.
 
         The scores are given either as `score_matrices` M_h or as `queries` Q_h and `keys` K_h (H x r x d
         each), with M_h = Q_h^T K_h so that s^h_ij = <Q_h x_i, K_h x_j>. `mask` is None, "causal" (token i
-        attends to j <= i) or n rows of n entries 0/1 with ones on the diagonal."""
+        attends to j <= i) or n rows of n entries 0/1 with ones on the diagonal (not with an interaction)."""
         X = _finite_array("tokens", tokens, ndim=2)
         M = _finite_array("score_matrices", _scores(score_matrices, queries, keys), ndim=3)
         W = M if values is None else _finite_array("values", values, ndim=3)
@@ -97,6 +106,12 @@ class Configuration:
             raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
         if geometry not in GEOMETRIES:
             raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
+        if isinstance(interaction, Interaction):
+            interaction = parse_interaction(interaction.text, attention) if attention == "relu" else interaction
+        elif interaction is not None:
+            interaction = parse_interaction(interaction, attention)
+        if interaction is not None and mask_array is not None:
+            raise InputError("mask", "given", "a stated interaction function is for unmasked attention only")
         if not (isinstance(unit_tolerance, int | float) and 0 <= unit_tolerance < 1):
             raise InputError("unit_tolerance", unit_tolerance, "must be a number in [0, 1)")
         if normalize:
@@ -106,7 +121,9 @@ class Configuration:
             if not np.all(np.isfinite(norms)):
                 raise InputError("tokens", int(np.argmax(~np.isfinite(norms))), "the token's norm overflows float64")
             X = X / norms[:, None]
-        if normalize or geometry == "sphere":
+        if geometry in DIRECTION_GEOMETRIES and np.any(np.linalg.norm(X, axis=1) == 0):
+            raise InputError("tokens", int(np.argmin(np.linalg.norm(X, axis=1))), f"{geometry} needs non-zero tokens")
+        if normalize or geometry in SPHERICAL_GEOMETRIES:
             deviation = np.abs(np.linalg.norm(X, axis=1) - 1.0)
             worst = int(np.argmax(deviation))
             if deviation[worst] > max(unit_tolerance, 1e-12 if normalize else 0.0):
@@ -118,7 +135,7 @@ class Configuration:
                 )
         if mask_array is not None:
             mask_array.setflags(write=False)
-        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry, mask_array)  # type: ignore[arg-type]
+        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry, mask_array, interaction)  # type: ignore[arg-type]
 
     @property
     def n(self) -> int:
@@ -144,7 +161,14 @@ class Configuration:
         if not np.all(np.isfinite(X)):
             raise InputError("tokens", "non-finite", "the state left the finite range")
         return Configuration(
-            _frozen(X), self.score_matrices, self.values, self.beta, self.attention, self.geometry, self.mask
+            _frozen(X),
+            self.score_matrices,
+            self.values,
+            self.beta,
+            self.attention,
+            self.geometry,
+            self.mask,
+            self.interaction,
         )
 
 

@@ -117,6 +117,17 @@ def _at_angle(x: np.ndarray, angle: float, rng: np.random.Generator) -> np.ndarr
     return math.cos(angle) * x + math.sin(angle) * tangent
 
 
+def equally_spaced_tokens(n: int, d: int, rng: np.random.Generator | None = None) -> np.ndarray:
+    """n tokens at the angles 2 pi k / n of a great circle (the circle itself for d = 2; d >= 2), randomly
+    rotated when `rng` is given: one configuration up to rotation, an equilibrium of scalar heads."""
+    _sizes(n=n, d=d)
+    _require(d >= 2, "d", d, "a circle needs d >= 2")
+    angles = 2 * np.pi * np.arange(n) / n
+    X = np.zeros((n, d))
+    X[:, 0], X[:, 1] = np.cos(angles), np.sin(angles)
+    return X @ random_rotation(d, rng) if rng is not None else X
+
+
 def rational_to_float(points: Sequence[Sequence[Fraction]]) -> np.ndarray:
     """The float64 array of a rational matrix (for running the numpy model on exact data)."""
     return np.array([[float(v) for v in row] for row in points], dtype=float)
@@ -191,22 +202,34 @@ def max_cross_product_norm(M: np.ndarray) -> float:
     return float(max(norms, default=0.0))
 
 
+def max_cross_frobenius_norm(M: np.ndarray) -> float:
+    """max_{h != h'} |M_h' M_h|_F (0 for orthogonal heads; at least the operator norm's maximum)."""
+    H = M.shape[0]
+    return float(max((np.linalg.norm(M[g] @ M[h]) for g in range(H) for h in range(H) if g != h), default=0.0))
+
+
 def approximately_orthogonal_heads(
-    H: int, d: int, delta: float, rng: np.random.Generator, scale: float = 1.0
+    H: int,
+    d: int,
+    delta: float,
+    rng: np.random.Generator,
+    scale: float = 1.0,
+    norm: Callable[[np.ndarray], float] = max_cross_product_norm,
 ) -> np.ndarray:
-    """Orthogonal-subspace heads plus a symmetric perturbation tuned so max |M_h' M_h|_op = delta."""
+    """Orthogonal-subspace heads plus a symmetric perturbation tuned so that `norm` (by default
+    max |M_h' M_h|_op; `max_cross_frobenius_norm` for the Frobenius norm) is delta (from below)."""
     _require(isinstance(delta, int | float) and delta >= 0, "delta", delta, "must be a non-negative number")
     base = orthogonal_subspace_heads(H, d, rng, scale)
     if delta == 0 or H == 1:
         return base
     noise = random_symmetric_heads(H, d, rng, scale)
     low, high = 0.0, 1.0
-    while max_cross_product_norm(base + high * noise) < delta:
+    while norm(base + high * noise) < delta:
         high *= 2.0
         _require(high < 1e12, "delta", delta, "too large to reach by perturbation")
     for _ in range(60):
         mid = 0.5 * (low + high)
-        if max_cross_product_norm(base + mid * noise) < delta:
+        if norm(base + mid * noise) < delta:
             low = mid
         else:
             high = mid
@@ -293,6 +316,11 @@ def _groups(n: int, d: int, rng: np.random.Generator, options: Options) -> np.nd
 @draws(TOKEN_FAMILIES["near-collision"])
 def _near_collision(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
     return near_collision_tokens(n, d, options["separation"], rng)
+
+
+@draws(TOKEN_FAMILIES["equally-spaced"])
+def _equally_spaced(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return equally_spaced_tokens(n, d, rng)
 
 
 @draws(HEAD_FAMILIES["scalar"])

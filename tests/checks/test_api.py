@@ -125,16 +125,52 @@ def test_import_checks_loads_nothing_heavy(tmp_path: Path) -> None:
 
 def test_a_command_imports_only_its_own_module(tmp_path: Path) -> None:
     """`headflow check-cert` builds the parser of check-cert alone: the plotting and equilibria modules of other
-    commands (matplotlib, scipy) are not imported; help and unknown names still see every command."""
+    commands (matplotlib, scipy) are not imported; `check_cert` (the module's name, not the command's) is not a
+    command, so it gets the list of commands, like help and unknown names."""
     code = (
         "import sys; from checks import cli; parser = cli.build_parser(['check-cert', 'x']); "
         "print(sorted(m for m in ('matplotlib', 'scipy', 'checks.commands.verify') if m in sys.modules)); "
         "print(parser.parse_args(['check-cert', 'x']).handler.__module__); "
-        "print(cli.build_parser(['check_cert']).parse_args(['verify']).handler.__module__)"
+        "print(getattr(cli.build_parser(['check_cert']).parse_args(['verify']), 'handler', None))"
     )
     run = _python(code, tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split("\n")[:3] == ["[]", "checks.commands.check_cert", "checks.commands.verify"]
+    assert run.stdout.split("\n")[:3] == ["[]", "checks.commands.check_cert", "None"]
+
+
+#: What start-up must not import: the solvers, SymPy, plotting, dask, and for the list of commands numpy and
+#: python-flint too (issue 28: `headflow --help` and `headflow constants --help` in well under 0.3 s).
+_HEAVY = ("sympy", "z3", "cvc5", "matplotlib", "dask", "scipy", "latex2mathml")
+
+
+@pytest.mark.parametrize(
+    ("argv", "also_absent"),
+    [
+        (["--help"], ("numpy", "flint", "rich", "checks.commands.")),
+        ([], ("numpy", "flint", "checks.commands.")),
+        (["--version"], ("numpy", "flint", "checks.commands.")),
+        (["constants", "--help"], ()),
+    ],
+)
+def test_start_up_imports_nothing_heavy(tmp_path: Path, argv: list[str], also_absent: tuple[str, ...]) -> None:
+    code = (
+        f"import sys\nfrom checks import cli\ntry:\n    cli.main({argv!r})\nexcept SystemExit:\n    pass\n"
+        f"print(sorted(m for m in sys.modules if m.startswith({(*_HEAVY, *also_absent)!r})))"
+    )
+    run = _python(code, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout[-500:]
+
+
+def test_the_list_of_commands_shows_each_command_s_own_help() -> None:
+    """The one-line help read from a command's source (no import) is the module's HELP, for every command."""
+    import importlib
+
+    from checks import cli
+
+    for module_name in cli._command_names():
+        module = importlib.import_module(f"checks.commands.{module_name}")
+        assert cli._summary(module_name) == (getattr(module, "NAME", module_name.replace("_", "-")), module.HELP)
 
 
 @pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])

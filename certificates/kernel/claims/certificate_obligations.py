@@ -16,7 +16,8 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
   whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
   the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
 - dynamics: an exact configuration of the claim's family (sizes, the file's beta and strengths,
-  attention kind, geometry, symmetry, W = M) where the refuting rate is negative;
+  attention kind, geometry, symmetry, W = M) where the refuting rate is negative, or a stationary start of the family
+  (velocity exactly 0) whose quantity avoids the claimed limit (`certificates.kernel.claims.stationary_witness`);
 - model: an exact configuration of the claim's kind with its hypotheses where the given conditions hold at every
   token and `rhs - lhs` negates the relation, or states it for an existence claim (`exists = true`;
   `certificates.kernel.claims.model_obligation`).
@@ -37,7 +38,7 @@ import sympy as sp
 
 from certificates.kernel import format as fmt
 from certificates.kernel import nonempty, recheck, smtlib
-from certificates.kernel.claims import model_obligation
+from certificates.kernel.claims import model_obligation, stationary_witness
 from certificates.kernel.claims.domains import Domain, domain_region
 from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.claims.schema import (
@@ -123,6 +124,8 @@ def domain_point(claim: InequalityClaim | IdentityClaim) -> str:
 
 
 def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_seconds: float) -> tuple[str, str]:
+    if isinstance(claim, DynamicsClaim) and isinstance(payload, dict) and payload.get("witness") == "stationary-start":
+        return stationary_witness.check(claim, kind, payload)
     if isinstance(claim, DynamicsClaim):
         return dynamics_obligation(claim, kind, payload)
     if isinstance(claim, ModelClaim):
@@ -157,9 +160,12 @@ def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]
         relation="<",
         claim_id=claim.id,
         masked=options.get("mask") is not None,
+        interaction=options.get("interaction"),
     )
-    masked = recheck.exact_configuration(payload["configuration"], masked=options.get("mask") is not None)
-    outside = family_failures(options, masked)
+    exact = recheck.exact_configuration(
+        payload["configuration"], options.get("interaction"), masked=options.get("mask") is not None
+    )
+    outside = family_failures(options, exact)
     if outside:
         raise Rejected(f"the exact data are not in the family of {claim.id!r}: {', '.join(outside)}")
     if "head" in options and payload.get("head") != options["head"]:

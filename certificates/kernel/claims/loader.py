@@ -15,7 +15,7 @@ from pathlib import Path
 
 from certificates.kernel.claims.numbers import TomlFloat
 from certificates.kernel.claims.problems import ClaimsFileError, ExpressionError
-from certificates.kernel.claims.schema import UserClaim, validate_claim
+from certificates.kernel.claims.schema import UserClaim, validate_claim, with_parts
 from certificates.kernel.errors import InputError
 from certificates.kernel.reading import RefusedFile, read_bounded
 
@@ -69,9 +69,10 @@ def parse_claims(text: str, name: str = "<claims>", base: Path | None = None) ->
             claim = validate_claim(raw, line, base)
         except InputError as exc:
             raise _located(name, text, block, claim_id, exc) from None
-        if claim.id in seen:
-            raise ClaimsFileError(name, "duplicate claim id", claim.id, "id", line=line)
-        seen.add(claim.id)
+        for named in with_parts([claim]):
+            if named.id in seen:
+                raise ClaimsFileError(name, "duplicate claim id (a part's id counts)", named.id, "id", line=line)
+            seen.add(named.id)
         claims.append(claim)
     return claims
 

@@ -2,33 +2,42 @@
 
 Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `certificates.kernel.claims.model_terms`), and optionally
 `attention` (usa, softmax, relu; default usa), `geometry` (sphere or flat; default sphere), `assume` (hypotheses on
-the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES), `given` (conditions,
+the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES, or
+`orthogonal-heads(delta=q)` with an exact q >= 0, kept in its one written form `ball_model.approximate_orthogonality`;
+`lambda_h` needs `scalar-heads`), `given` (conditions,
 each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at every token i, for the statement's head
-h: an implication), `exists` (a boolean, default false). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
+h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, d, H, beta:
+`certificates.kernel.claims.model_sizes`). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
-conditions at every token) satisfy the relation at some token i and head h. Its op is strict or non-strict, not `=`:
-an existence claim is settled by a witness whose sign balls settle, and balls never settle an equality.
+conditions at every token) satisfy the relation at some token i and head h. A sign (< <= > >=) is settled by balls at
+the witness; an equality (`=`) only exactly (`certificates.kernel.claims.exact_witness`), never by balls or floats.
 
 Models beyond the paper: `beta = "negative"` states the claim for every beta < 0 (repulsive attention) instead of
-beta > 0; `mask = "causal"` puts the causal mask on every configuration (token i attends to the tokens j <= i,
-`certificates.kernel.masks`); `token = "first"` binds the free token i to the first token only (under the causal
-mask it attends to itself alone).
+beta > 0 (no `domain.beta` range then); `mask = "causal"` puts the causal mask on every configuration (token i attends
+to the tokens j <= i, `certificates.kernel.masks`; not with an `interaction`); `token = "first"` binds the free token
+i to the first token only (under the causal mask it attends to itself alone).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
+from certificates.kernel.ball_model import approximate_orthogonality, stated_delta
+from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
 from certificates.kernel.claims.model_terms import Term, parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
-OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "mask", "beta", "token"}
+OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "domain", "interaction", "mask", "beta", "token"}
+#: The geometries whose model terms the interpreter knows (`model_terms`): Post-LN and the unnormalized flow.
+MODEL_GEOMETRIES = ("sphere", "flat")
 RELATIONS = ("=", "<=", "<", ">=", ">")
 #: The hypotheses a model claim may assume (their exact checks: `ball_model.HYPOTHESES`).
 MODEL_HYPOTHESES = (
@@ -51,6 +60,9 @@ TOKENS = ("every", "first")
 NAMED_CONDITIONS = {"condition8": "a_h_i * A_h_i <= T_h_i"}
 MAX_GIVEN = 8
 _SPLIT = re.compile(r"(<=|>=|<|>)")
+#: `orthogonal-heads(delta=...)` as a user may write it (spaces allowed), and its number.
+_BOUNDED = re.compile(r"orthogonal-heads\s*\(\s*delta\s*=\s*([^)]{1,60}?)\s*\)")
+_NUMBER = re.compile(r"-?[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?")
 
 
 @dataclass(frozen=True)
@@ -76,21 +88,35 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     if attention not in ATTENTION_KINDS:
         raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
     geometry = raw.get("geometry", "sphere")
-    if geometry not in GEOMETRIES:
-        raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
-    assume = _names(raw, "assume", MODEL_HYPOTHESES, "hypotheses")
+    if geometry not in MODEL_GEOMETRIES:
+        more = " (the normalization schemes are stated in dynamics claims)" if geometry in GEOMETRIES else ""
+        raise InputError("geometry", geometry, f"expected one of {', '.join(MODEL_GEOMETRIES)}{more}")
+    assume = _assumed(raw)
     hypotheses = tuple(sorted(set(assume) | ({"unit-tokens"} if geometry == "sphere" else set())))
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")
     given = tuple(_condition(text) for text in _strings(raw, "given", MAX_GIVEN))
+    strengths = [text for text in (relation.text, *(g.text for g in given)) if "lambda_h" in _identifiers(text)]
+    if strengths and "scalar-heads" not in hypotheses:
+        raise InputError(
+            "assume", assume, "lambda_h is a scalar head's strength (M_h = lambda_h I): assume scalar-heads"
+        )
+    bounded = [text for text in (relation.text, *(g.text for g in given)) if "delta" in _identifiers(text)]
+    if bounded and stated_delta(hypotheses) is None:
+        raise InputError("assume", assume, "delta is the bound of orthogonal-heads(delta=q): assume it with q > 0")
     exists = raw.get("exists", False)
     if not isinstance(exists, bool):
         raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
-    if exists and op == "=":
-        raise InputError("op", op, "an existence claim states < <= > >= (balls settle a sign, never an equality)")
     choices = (("beta", BETA_SIGNS), ("mask", MASKS), ("token", TOKENS))
     extra = {key: _word(raw, key, allowed) for key, allowed in choices}
     if extra["token"] == "first" and "i" not in relation.free:
         raise InputError("token", "first", "only used when the relation speaks of the token i")
+    interaction = parse_interaction(raw["interaction"], attention) if "interaction" in raw else None
+    if interaction is not None:
+        _without_entropies(raw, relation, given)
+        if extra["mask"] != "none":
+            raise InputError("mask", extra["mask"], "a stated interaction function is for unmasked attention only")
+    if extra["beta"] == "negative" and isinstance(raw.get("domain"), dict) and "beta" in raw["domain"]:
+        raise InputError("domain.beta", raw["domain"]["beta"], 'beta = "negative" states every beta < 0: no range')
     return {
         "beta_sign": extra["beta"],
         "mask": extra["mask"],
@@ -101,7 +127,23 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         "relation": relation,
         "given": given,
         "exists": exists,
+        "sizes": parse_sizes(raw.get("domain")),
+        "interaction": interaction,
     }
+
+
+def _without_entropies(raw: dict[str, Any], relation: Relation, given: tuple[Relation, ...]) -> None:
+    """InputError when a term names an attention entropy: they are defined for exp(beta s) weights only."""
+    for part in (relation, *given):
+        for term in (part.lhs, part.rhs):
+            if _names_entropy(term):
+                raise InputError("interaction", raw["interaction"], "attention entropies are defined for exp(beta s)")
+
+
+def _names_entropy(term: Term) -> bool:
+    if term.op == "scalar":
+        return str(term.args[0]).startswith("entropy")
+    return any(_names_entropy(a) for a in term.args if isinstance(a, Term))
 
 
 def model_statement(fields: dict[str, Any]) -> str:
@@ -110,20 +152,24 @@ def model_statement(fields: dict[str, Any]) -> str:
     free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in fields["given"])))
     kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
     kind += ", causal mask" if fields.get("mask") == "causal" else ""
-    beta = "beta < 0" if fields.get("beta_sign") == "negative" else "beta > 0"
+    negative = fields.get("beta_sign") == "negative"
+    interaction: Interaction | None = fields.get("interaction")
+    if interaction is not None:
+        weights = "phi(s_ij) / sum_k phi(s_ik)" if fields["attention"] == "softmax" else "phi(s_ij)"
+        kind += f", weights {weights} with phi(s) = {interaction.text}"
     assumed = ", ".join(fields["hypotheses"]) or "no further hypothesis"
     conditions = " and ".join(g.text for g in fields["given"])
+    sizes: Sizes = fields.get("sizes", Sizes())
     if fields["exists"]:
         some = {"i": "the first token i" if fields.get("token") == "first" else "a token i", "h": "a head h"}
         heads = " and every head h" if "h" in free and "h" not in relation.free else ""
         where = f" where {conditions} at every token i{heads}" if conditions else ""
         at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
         return (
-            f"There are n >= 2, d >= 1, H >= 1, {beta} and a configuration ({kind}; {assumed}){where} "
-            f"with {relation.text}{at}."
+            f"There are {sizes.text(negative)} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
         )
     indices = {"i": "the first token i" if fields.get("token") == "first" else "every token i", "h": "every head h"}
-    every = ", ".join([f"every n >= 2, d >= 1, H >= 1, {beta}", *(indices[k] for k in free)])
+    every = ", ".join([f"every {sizes.text(negative)}", *(indices[k] for k in free)])
     given = f"if {conditions} at every token i, then " if conditions else ""
     return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
 
@@ -165,11 +211,41 @@ def _strings(raw: dict[str, Any], key: str, most: int) -> list[str]:
     return value
 
 
-def _names(raw: dict[str, Any], key: str, allowed: tuple[str, ...], what: str) -> list[str]:
-    names = _strings(raw, key, len(allowed))
-    for name in names:
-        if name not in allowed:
-            raise InputError(key, name, f"unknown {what} (expected some of {', '.join(allowed)})")
-    if len(set(names)) != len(names):
-        raise InputError(key, names, f"each of the {what} once")
-    return names
+def _assumed(raw: dict[str, Any]) -> list[str]:
+    """The hypotheses of `assume`, each of MODEL_HYPOTHESES or `orthogonal-heads(delta=q)` (written canonically)."""
+    written = _strings(raw, "assume", len(MODEL_HYPOTHESES))
+    out = []
+    for text in written:
+        bounded = _BOUNDED.fullmatch(text.strip())
+        if bounded is not None:
+            out.append(approximate_orthogonality(_delta(bounded.group(1))))
+        elif text in MODEL_HYPOTHESES:
+            out.append(text)
+        else:
+            expected = ", ".join([*MODEL_HYPOTHESES, "orthogonal-heads(delta=q)"])
+            raise InputError("assume", text, f"unknown hypotheses (expected some of {expected})")
+    if len({name.partition("(")[0] for name in out}) != len(out):
+        raise InputError("assume", written, "each of the hypotheses once (orthogonal-heads with or without delta)")
+    return out
+
+
+def _delta(text: str) -> Fraction:
+    """The stated delta: an exact non-negative rational (a decimal or p/q)."""
+    if not _NUMBER.fullmatch(text):
+        raise InputError(
+            "assume",
+            text,
+            "delta is an exact number >= 0: a decimal or p/q of at most 30 digits each (e.g. 1/10 or 0.1)",
+        )
+    negative, (numerator, _, denominator) = text.startswith("-"), text.lstrip("-").partition("/")
+    if denominator and int(denominator) == 0:
+        raise InputError("assume", text, "delta's denominator is 0")
+    value = Fraction(numerator) / int(denominator or 1)
+    if negative and value:
+        raise InputError("assume", text, "delta bounds a norm: it is >= 0 (delta = 0 is orthogonal-heads)")
+    return value
+
+
+def _identifiers(text: str) -> set[str]:
+    """The names a model expression's text uses (identifiers, for hypotheses that a name needs)."""
+    return set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))

@@ -5,7 +5,8 @@ A universal model claim is PROVED symbolically (no certificate) or REFUTED by a 
 the claim's attention kind and geometry with exactly the claim's hypotheses, at which every `given` condition holds
 at every token and `rhs - lhs` has the sign that negates the relation (universal) or states it (existence), at the
 token and head the witness names (balls, `certificates.kernel.claims.model_values.settle`). Which of the two the
-certificate shows follows from the embedded claim's `exists`, never from the certificate. The sides, the conditions
+certificate shows follows from the embedded claim's `exists`, never from the certificate; an existence claim of an
+equality has an exact witness instead (`certificates.kernel.claims.exact_witness`). The sides, the conditions
 and the hypotheses come from the parsed claim; what is printed is rendered from the terms.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from certificates.kernel import recheck
+from certificates.kernel.claims import exact_witness
 from certificates.kernel.claims.model_terms import term_text
 from certificates.kernel.claims.model_values import settle, witnessed
 from certificates.kernel.exact import SETTLING, precision
@@ -25,6 +27,8 @@ KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enc
 def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     """(what the witness refutes or establishes, how it was re-checked); Rejected when it is not a witness of the
     claim's negation (universal claim) or of the claim (existence claim)."""
+    if claim.exists and claim.relation.op == "=":  # an equality: only an exact witness shows it
+        return exact_witness.check(claim, kind, payload)
     if kind != "witness":
         raise Rejected(f"a model claim's certificate is a witness, not {kind}")
     recheck.require_keys(payload, KEYS, "model witness")
@@ -41,7 +45,9 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         what = "state" if claim.exists else "negate"
         raise Rejected(f"relation {str(relation)[:20]!r} does not {what} {claim.relation.op}")
     negative, masked = claim.beta_sign == "negative", claim.mask != "none"
-    cfg = recheck.exact_configuration(payload["configuration"], negative_beta=negative, masked=masked)
+    cfg = recheck.exact_configuration(
+        payload["configuration"], claim.interaction, negative_beta=negative, masked=masked
+    )
     with precision(recheck.recorded_precision(payload)):
         settled = settle(claim, cfg, dict(at))
         if settled.failures:
@@ -53,7 +59,9 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
     proved = (
         f"{verb} claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}{_options_text(claim)}; "
-        f"{', '.join(claim.hypotheses) or 'no hypothesis'}{'; given ' + given if given else ''}): "
+        f"{', '.join(claim.hypotheses) or 'no hypothesis'}{'; given ' + given if given else ''}"
+        f"{'; ' + claim.sizes.text(claim.beta_sign == 'negative') if claim.sizes.restricted else ''}"
+        f"{'; phi(s) = ' + claim.interaction.text if claim.interaction is not None else ''}): "
         f"{statement} {outcome} at an exact configuration{' at ' + where if where else ''}"
         f"{' (some configuration satisfies it)' if claim.exists else ''}"
     )

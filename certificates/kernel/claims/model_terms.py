@@ -6,17 +6,29 @@ walked with the whitelist below; nothing is evaluated, every node is built here.
 
 - symbols `n`, `d`, `H`, `beta` (positive);
 - token vectors at token i: `x_i` (the token), `f_h_i` (head h's output f^h_i), `F_i` (sum_h f^h_i), `v_i` (the
-  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (P_i v_i on the sphere, v_i in flat space);
+  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (P_i v_i on the sphere, v_i in flat space),
+  `xbar_h_i` (the attention mean sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) for every kind);
 - scalars at token i and head h: `a_h_i` (radial shadow <f^h_i, x_i>), `T_h_i` (tangential power |P_i f^h_i|^2),
-  `A_h_i` (the other heads' shadow sum_{g != h} a^g_i), `entropy_h_i`, `entropy_rate_h_i` (H^h_i, dH^h_i/dt);
-- global scalars: `E`, `E_h` (energies), `dE_dt`, `dE_h_dt` (their rates along the dynamics);
-- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `sum_i(e)` (over the
-  tokens), `sum_h(e)` (over the heads);
+  `A_h_i` (the other heads' shadow sum_{g != h} a^g_i), `entropy_h_i`, `entropy_rate_h_i` (H^h_i, dH^h_i/dt),
+  `Z_h_i` (the softmax normalizer sum_j exp(beta s^h_ij), the usa row sum);
+- per head: `lambda_h` (the strength of a scalar head M_h = lambda_h I; a claim using it assumes scalar-heads);
+- global scalars: `E`, `E_h` (the usa energies, whatever the attention kind), `dE_dt`, `dE_h_dt` (their rates along
+  the kind's dynamics), `cluster_gap` (1 - min_{i != j} <x_i, x_j>), `delta` (the bound of a claim's
+  `orthogonal-heads(delta=q)`: the number q);
+- pair scalars of head h at tokens (i, j): `s_h_ij` (the score <x_i, M_h x_j>), `w_h_ij` (the attention weight of
+  the claim's kind), `p_h_ij` (the softmax distribution softmax_j(beta s^h_ij));
+- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `M_h(u)` and `W_h(u)`
+  (head h's score and value matrices applied to a vector), `log(q)` (q one of LOG_ARGUMENTS, positive everywhere),
+  `sum_i(e)`, `sum_j(e)` (over the tokens), `sum_h(e)`, `sum_g(e)` (over the heads); a sum of vectors is a vector
+  (`sum_i(x_i) / n`);
 - numbers (exact rationals from their text), `+ - *`, `/` by a monomial of numbers and symbols (always defined:
   the symbols are positive), `**` a non-negative integer literal up to MAX_POWER.
 
-An index not bound by a sum is free: the statement is meant for every token i and every head h. Sums of one kind do
-not nest. Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
+Indices (`certificates.kernel.claims.model_indices`): every name is written with its own indices, the tokens i, j and
+the heads h, g (`x_j`, `f_g_i`, `a_g_j`, `s_h_ji`, `E_g`). An index not bound by a sum is free: the statement is meant
+for every token i and every head h; the second indices j and g must be bound by `sum_j` / `sum_g`. A sum does not
+rebind its own index inside itself (`sum_i(sum_i(...))`), different indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
+Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
 
 `evaluate` interprets a term in an `Algebra`: floats (the adversarial search), balls at exact data (witnesses and
 `check-cert`) and the symbolic per-token algebra of the prover each supply only the primitive quantities; what the
@@ -32,6 +44,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from certificates.kernel.claims.expressions import check_characters, checked_syntax, rational_literal
+from certificates.kernel.claims.model_indices import HEADS, TOKENS, resolve, unbound
 from certificates.kernel.claims.problems import ExpressionError
 
 MAX_POWER = 8
@@ -43,6 +56,7 @@ VECTORS = {
     "F_i": ("F", False),
     "v_i": ("v", False),
     "xdot_i": ("xdot", False),
+    "xbar_h_i": ("xbar", True),
 }
 #: Scalars by name: (uses token i, uses head h).
 SCALARS = {
@@ -55,16 +69,39 @@ SCALARS = {
     "E_h": (False, True),
     "dE_dt": (False, False),
     "dE_h_dt": (False, True),
+    "Z_h_i": (True, True),
+    "lambda_h": (False, True),
+    "cluster_gap": (False, False),
+    "delta": (False, False),
 }
 #: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
-PRIMITIVE_SCALARS = ("entropy_h_i", "entropy_rate_h_i", "E", "E_h", "dE_dt", "dE_h_dt")
-FUNCTIONS = {"inner": 2, "norm2": 1, "proj": 1, "sum_i": 1, "sum_h": 1}
+PRIMITIVE_SCALARS = (
+    "entropy_h_i",
+    "entropy_rate_h_i",
+    "E",
+    "E_h",
+    "dE_dt",
+    "dE_h_dt",
+    "Z_h_i",
+    "lambda_h",
+    "cluster_gap",
+    "delta",
+)
+#: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
+PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
+SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
+#: Head h's matrices as operators on vectors: `M_h(u)` = M_h u (scores), `W_h(u)` = W_h u (values).
+OPERATORS = {"M_h": "M", "W_h": "W"}
+#: What `log` may take: quantities positive at every configuration (so that the logarithm is always defined).
+LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
+FUNCTIONS = {"inner": 2, "norm2": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
 
 
 @dataclass(frozen=True)
 class Term:
-    """A node: `op` ("num", "symbol", "scalar", "vector", "+", "-", "*", "/", "neg", "pow", a function name), its
-    arguments (terms, or a Fraction / name / integer), whether it is a vector, and its free indices ("i", "h")."""
+    """A node: `op` ("num", "symbol", "scalar", "vector", "pair", "+", "-", "*", "/", "neg", "pow", a function name),
+    its arguments (terms, or a Fraction / name / integer; a named quantity: its declared name, its written name and
+    its `Slots`), whether it is a vector, and its free indices ("i", "j", "h", "g")."""
 
     op: str
     args: tuple[Any, ...]
@@ -73,8 +110,8 @@ class Term:
 
     @property
     def sums(self) -> frozenset[str]:
-        """The sums ("sum_i", "sum_h") that occur in this term."""
-        own = {self.op} if self.op in ("sum_i", "sum_h") else set()
+        """The sums ("sum_i", "sum_j", "sum_h", "sum_g") that occur in this term."""
+        own = {self.op} if self.op in SUMS else set()
         return frozenset(own).union(*(a.sums for a in self.args if isinstance(a, Term)))
 
 
@@ -86,6 +123,9 @@ def parse_term(text: object) -> Term:
     check_characters(text)
     if term.vector:
         raise ExpressionError(text, "a side is a number, not a vector (use inner or norm2)")
+    reason = unbound(term.free)
+    if reason is not None:
+        raise ExpressionError(text, reason)
     return term
 
 
@@ -116,14 +156,14 @@ class _Walker:
         name = node.id
         if name in SYMBOLS:
             return Term("symbol", (name,))
-        if name in VECTORS:
-            head = VECTORS[name][1]
-            return Term("vector", (VECTORS[name][0],), True, frozenset({"i", "h"} if head else {"i"}))
-        if name in SCALARS:
-            token, head = SCALARS[name]
-            return Term("scalar", (name,), False, frozenset(k for k, used in (("i", token), ("h", head)) if used))
-        known = ", ".join([*SYMBOLS, *VECTORS, *SCALARS])
-        raise self.fail(node, f"unknown name {name!r} (model expressions know {known})")
+        resolved = resolve(name, {**VECTORS, **SCALARS, **PAIRS})
+        if resolved is not None:
+            declared, slots = resolved
+            if declared in VECTORS:
+                return Term("vector", (VECTORS[declared][0], name, slots), True, slots.letters)
+            return Term("pair" if declared in PAIRS else "scalar", (declared, name, slots), False, slots.letters)
+        known = ", ".join([*SYMBOLS, *VECTORS, *SCALARS, *PAIRS])
+        raise self.fail(node, f"unknown name {name!r} (model expressions know {known}, at tokens i, j and heads h, g)")
 
     def binary(self, node: ast.BinOp, depth: int) -> Term:
         left = self.walk(node.left, depth + 1)
@@ -158,17 +198,25 @@ class _Walker:
             raise self.fail(node, f"{name} takes {FUNCTIONS[name]} argument(s)")
         args = [self.walk(a, depth + 1) for a in node.args]
         free = frozenset().union(*(a.free for a in args))
-        if name in ("inner", "norm2", "proj") and not all(a.vector for a in args):
+        if name in ("inner", "norm2", "proj", *OPERATORS) and not all(a.vector for a in args):
             raise self.fail(node, f"{name} takes vectors")
+        if name in OPERATORS:
+            return Term(name, (args[0],), True, free | {"h"})
+        if name == "log":
+            return self.logarithm(node, args[0])
         if name == "proj":
             return Term("proj", (args[0],), True, free | {"i"})
         if name in ("inner", "norm2"):
             return Term(name, tuple(args), False, free)
-        if args[0].vector:
-            raise self.fail(node, f"{name} sums numbers (use inner or norm2 on vectors)")
         if name in args[0].sums:
-            raise self.fail(node, f"{name} inside {name}: sums of one kind do not nest")
-        return Term(name, (args[0],), False, free - {name[-1]})
+            raise self.fail(node, f"{name} inside {name}: sums over the same index do not nest")
+        return Term(name, (args[0],), args[0].vector, free - {name.removeprefix("sum_")})
+
+    def logarithm(self, node: ast.Call, argument: Term) -> Term:
+        """log of a quantity positive everywhere (LOG_ARGUMENTS): defined at every configuration."""
+        if argument.op not in ("scalar", "symbol") or argument.args[0] not in LOG_ARGUMENTS:
+            raise self.fail(node, f"log takes one of {', '.join(LOG_ARGUMENTS)} (positive everywhere)")
+        return Term("log", (argument,), False, argument.free)
 
 
 def _monomial(term: Term) -> bool:
@@ -185,8 +233,9 @@ def _monomial(term: Term) -> bool:
 
 
 class Algebra(Protocol):
-    """What an interpretation supplies: numbers, symbols, the primitive vectors and scalars at a token and head,
-    vector arithmetic, inner products and the two sums. Scalars support + - * / and ** by Python operators."""
+    """What an interpretation supplies: numbers, symbols, the primitive vectors and scalars at a token and head, the
+    pair scalars at a head and two tokens, vector arithmetic, inner products and the sums over tokens and over heads
+    (of numbers, or of vectors when `vector`). Scalars support + - * / and ** by Python operators."""
 
     attention: str
     geometry: str
@@ -197,43 +246,54 @@ class Algebra(Protocol):
     def scalar(self, name: str, token: Any, head: Any) -> Any: ...
     def add(self, u: Any, w: Any) -> Any: ...
     def scale(self, c: Any, u: Any) -> Any: ...
+    def pair_scalar(self, name: str, head: Any, first: Any, second: Any) -> Any: ...
     def inner(self, u: Any, w: Any) -> Any: ...
-    def token_sum(self, body: Callable[[Any], Any]) -> Any: ...
-    def head_sum(self, body: Callable[[Any], Any]) -> Any: ...
+    def apply(self, matrix: str, head: Any, u: Any) -> Any: ...
+    def log(self, value: Any) -> Any: ...
+    def token_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
+    def head_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
 
 
 def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) -> Any:
-    """The value of `term` in `algebra` with the free token and head bound to `token` and `head`."""
+    """The value of `term` in `algebra` with the free token and head bound to `token` and `head` (the second indices
+    j and g are bound by their sums)."""
 
-    def ev(t: Term, tok: Any, hd: Any) -> Any:
+    def ev(t: Term, at: dict[str, Any]) -> Any:
         op, args = t.op, t.args
         if op == "num":
             return algebra.number(args[0])
         if op == "symbol":
             return algebra.symbol(args[0])
-        if op == "vector":
-            return _vector(args[0], algebra, tok, hd)
-        if op == "scalar":
-            return _scalar(args[0], algebra, tok, hd)
+        if op in ("vector", "scalar"):
+            slots = args[2]
+            tok, hd = at.get(slots.token or "i"), at.get(slots.head or "h")
+            return _vector(args[0], algebra, tok, hd) if op == "vector" else _scalar(args[0], algebra, tok, hd)
+        if op == "pair":
+            first, second = args[2].pair
+            return algebra.pair_scalar(PAIRS[args[0]], at.get(args[2].head or "h"), at[first], at[second])
         if op == "neg":
-            value = ev(args[0], tok, hd)
+            value = ev(args[0], at)
             return algebra.scale(algebra.number(Fraction(-1)), value) if t.vector else -value
         if op == "pow":
-            return ev(args[0], tok, hd) ** args[1]
-        if op == "sum_i":
-            return algebra.token_sum(lambda k: ev(args[0], k, hd))
-        if op == "sum_h":
-            return algebra.head_sum(lambda g: ev(args[0], tok, g))
-        values = [ev(a, tok, hd) for a in args]
+            return ev(args[0], at) ** args[1]
+        if op in SUMS:
+            index = op.removeprefix("sum_")
+            total = algebra.token_sum if index in TOKENS else algebra.head_sum
+            return total(lambda k: ev(args[0], at | {index: k}), t.vector)
+        values = [ev(a, at) for a in args]
         if op == "inner":
             return algebra.inner(*values)
         if op == "norm2":
             return algebra.inner(values[0], values[0])
         if op == "proj":
-            return _project(algebra, values[0], tok)
+            return _project(algebra, values[0], at.get("i"))
+        if op in OPERATORS:
+            return algebra.apply(OPERATORS[op], at.get("h"), values[0])
+        if op == "log":
+            return algebra.log(values[0])
         return _arithmetic(op, t, values, algebra)
 
-    return ev(term, token, head)
+    return ev(term, {"i": token, "h": head})
 
 
 def _arithmetic(op: str, t: Term, values: list[Any], algebra: Algebra) -> Any:
@@ -256,8 +316,8 @@ def _project(algebra: Algebra, u: Any, token: Any) -> Any:
 
 
 def _vector(name: str, algebra: Algebra, token: Any, head: Any) -> Any:
-    if name in ("x", "f", "F"):
-        return algebra.vector(name, token, None if name != "f" else head)
+    if name in ("x", "f", "F", "xbar"):
+        return algebra.vector(name, token, head if name in ("f", "xbar") else None)
     total = algebra.vector("F", token, None)
     v = algebra.scale(algebra.number(Fraction(1)) / algebra.symbol("n"), total) if algebra.attention == "usa" else total
     if name == "v" or algebra.geometry != "sphere":
@@ -286,10 +346,10 @@ def term_text(term: Term) -> str:
     op, args = term.op, term.args
     if op == "num":
         return str(args[0]) if args[0] >= 0 else f"({args[0]})"
-    if op in ("symbol", "scalar"):
+    if op == "symbol":
         return str(args[0])
-    if op == "vector":
-        return next(name for name, (primitive, _) in VECTORS.items() if primitive == args[0])
+    if op in ("vector", "scalar", "pair"):
+        return str(args[1])
     if op == "neg":
         return f"-({term_text(args[0])})"
     if op == "pow":

@@ -7,12 +7,14 @@ and their rates) come from a `source`: `ball_source` reads them from the ball mo
 
 `settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
 that re-checks it: the claim's kind, geometry and hypotheses hold exactly, every `given` condition holds at every
-token (balls), and `rhs - lhs` has the sign that negates the claim's relation (a universal claim: a counterexample)
-or that states it (an existence claim: an instance) at the witness's token and head (balls; `witnessed`).
+token (balls), its sizes lie in the claim's ranges (exactly), and `rhs - lhs` has the sign that negates the claim's
+relation (a universal claim: a counterexample) or that states it (an existence claim: an instance) at the witness's
+token and head (balls; `witnessed`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,7 +42,9 @@ def witnessed(claim: Any) -> str:
 @dataclass
 class NumericAlgebra:
     """Model terms over numbers (floats or balls); `source(name)` gives a primitive: n, d, H, beta, x (n x d),
-    f (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate (H x n); each is read once."""
+    f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), the pair scalars s, w, p (H x n x n),
+    M, W (H x d x d), cluster_gap; each is
+    read once."""
 
     source: Callable[[str], Any]
     number: Callable[[Fraction], Any]
@@ -54,13 +58,15 @@ class NumericAlgebra:
         return self.cache[name]
 
     def symbol(self, name: str) -> Any:
-        return self.get(name)
+        """n, d, H as numbers of the algebra (`number`), never Python ints: d / n of two ints is a rounded float."""
+        value = self.get(name)
+        return self.number(Fraction(value)) if isinstance(value, int) else value
 
     def vector(self, name: str, token: int, head: int | None) -> Any:
         if name == "x":
             return self.get("x")[token]
-        if name == "f":
-            return self.get("f")[head][token]
+        if name in ("f", "xbar"):
+            return self.get(name)[head][token]
         heads = self.get("f")
         total = heads[0][token]
         for h in range(1, len(heads)):
@@ -73,7 +79,22 @@ class NumericAlgebra:
             return sum(values[1:], values[0])
         if name in ("E_h", "dE_h_dt"):
             return self.get(name)[head]
+        if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
+            return self.get("M")[head][0][0]
+        if name in ("cluster_gap", "delta"):
+            return self.get(name)
         return self.get(name.removesuffix("_h_i"))[head][token]
+
+    def pair_scalar(self, name: str, head: int, first: int, second: int) -> Any:
+        return self.get(name)[head][first][second]
+
+    def apply(self, matrix: str, head: int, u: Any) -> list[Any]:
+        """M_h u or W_h u."""
+        return [self.inner(row, u) for row in self.get(matrix)[head]]
+
+    def log(self, value: Any) -> Any:
+        """The logarithm of a ball (its own method) or of a float (NaN off the domain, as numpy gives it)."""
+        return value.log() if hasattr(value, "log") else math.log(value) if value > 0 else math.nan
 
     def add(self, u: Any, w: Any) -> list[Any]:
         return [a + b for a, b in zip(u, w, strict=True)]
@@ -85,22 +106,22 @@ class NumericAlgebra:
         terms = [a * b for a, b in zip(u, w, strict=True)]
         return sum(terms[1:], terms[0])
 
-    def token_sum(self, body: Callable[[int], Any]) -> Any:
-        return _total(body(k) for k in range(self.get("n")))
+    def token_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
+        return self._total((body(k) for k in range(self.get("n"))), vector)
 
-    def head_sum(self, body: Callable[[int], Any]) -> Any:
-        return _total(body(h) for h in range(self.get("H")))
+    def head_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
+        return self._total((body(h) for h in range(self.get("H"))), vector)
+
+    def _total(self, values: Iterator[Any], vector: bool) -> Any:
+        first = next(values)
+        for value in values:
+            first = self.add(first, value) if vector else first + value
+        return first
 
 
-def _total(values: Iterator[Any]) -> Any:
-    first = next(values)
-    for value in values:
-        first = first + value
-    return first
-
-
-def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
-    """The model terms at exact data, as balls (at the working precision of the caller's context)."""
+def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = None) -> NumericAlgebra:
+    """The model terms at exact data, as balls (at the working precision of the caller's context); `delta` is the
+    claim's stated bound (`ball_model.stated_delta`), for claims that name it."""
 
     def source(name: str) -> Any:
         sizes = {"n": cfg.n, "d": len(cfg.tokens[0]), "H": len(cfg.score_matrices)}
@@ -114,10 +135,38 @@ def ball_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
             "dE_h_dt": lambda: ball_model.head_energy_rates(cfg),
             "entropy": lambda: ball_model.attention_entropies(cfg),
             "entropy_rate": lambda: ball_model.entropy_rates(cfg),
+            "s": lambda: [[[ball_of(v) for v in row] for row in head] for head in ball_model.exact_scores(cfg)],
+            "w": lambda: ball_model.attention_weights(cfg, ball_model.exact_scores(cfg)),
+            "p": lambda: ball_model.softmax_distributions(cfg, ball_model.exact_scores(cfg)),
+            "Z": lambda: ball_model.partition_functions(cfg),
+            "xbar": lambda: ball_model.attention_means(cfg),
+            "M": lambda: [[[ball_of(m) for m in row] for row in M] for M in cfg.score_matrices],
+            "W": lambda: [[[ball_of(w) for w in row] for row in W] for W in cfg.values],
+            "cluster_gap": lambda: ball_of(exact_cluster_gap(cfg.tokens)),
+            "delta": lambda: ball_of(stated_bound(delta)),
         }
         return readers[name]()
 
     return NumericAlgebra(source, ball_of, cfg.attention, cfg.geometry)
+
+
+def stated_bound(delta: Fraction | None) -> Fraction:
+    """The stated delta of a claim that names `delta` (whose fields require the hypothesis)."""
+    if delta is None:
+        raise ValueError("`delta` is named by a claim that states orthogonal-heads(delta=q)")
+    return delta
+
+
+def exact_cluster_gap(tokens: list[list[Fraction]]) -> Fraction:
+    """1 - min_{i != j} <x_i, x_j> of exact tokens, exactly."""
+    n = len(tokens)
+    products = (
+        sum((a * b for a, b in zip(tokens[i], tokens[j], strict=True)), Fraction(0))
+        for i in range(n)
+        for j in range(n)
+        if i != j
+    )
+    return 1 - min(products)
 
 
 def residual(relation: Relation, algebra: NumericAlgebra, at: dict[str, int]) -> Any:
@@ -163,7 +212,13 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
     if cfg.n < 2:
         out.failures.append("the claim is about n >= 2 tokens")
     out.failures += model_options_failures(claim, cfg)
+    negative = claim.beta_sign == "negative"
+    out.failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta), negative)
     out.failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
+    stated = claim.interaction.tree if claim.interaction is not None else None
+    if (cfg.interaction.tree if cfg.interaction is not None else None) != stated:
+        out.failures.append("the configuration's interaction function is not the claim's")
+    out.failures += ball_model.interaction_failures(cfg)
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
     if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):
         out.failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
@@ -171,12 +226,17 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
         out.failures.append("the claim is about the first token i = 0")
     if out.failures:
         return out
-    algebra = ball_algebra(cfg)
-    for condition in claim.given:
-        for binding in index_values(condition.free, at, sizes):
-            if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
-                out.failures.append(f"given {condition.text} is not settled by balls at {binding}")
-                return out
-    out.value = residual(claim.relation, algebra, at)
+    algebra = ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
+    try:
+        for condition in claim.given:
+            # a given condition holds at EVERY token (for the claim's head), not only at the witness's token
+            for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
+                if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
+                    out.failures.append(f"given {condition.text} is not settled by balls at {binding}")
+                    return out
+        out.value = residual(claim.relation, algebra, at)
+    except ValueError as exc:  # an interaction's energy without a verified antiderivative
+        out.failures.append(str(exc))
+        return out
     out.sign = settling_sign(out.value, witnessed(claim)) or ""
     return out

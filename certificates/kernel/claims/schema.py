@@ -22,9 +22,12 @@ from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
 from certificates.kernel.claims.given_tokens import given_tokens
+from certificates.kernel.claims.head_domains import domain_scope
+from certificates.kernel.claims.head_sums import HeadScope
 from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
+from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.numbers import float_parameter, stated
 from certificates.kernel.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
 from certificates.kernel.claims.orders import parameter_symbol, parse_approach, parse_order
@@ -39,12 +42,15 @@ from certificates.kernel.claims.quantified import (
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.masks import NAMED as NAMED_MASKS
 from certificates.kernel.masks import mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
-KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model")
+KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all")
+#: Most parts of one `all` claim (a conjunction of claims of the other kinds).
+MAX_PARTS = 20
 #: A dynamics claim's model options beyond the paper (docs/models.md): the attention mask ("causal" or n rows of
 #: 0/1) and the values ("aligned": W_h = M_h, the default; "identity": W_h = I; "spd": random symmetric positive
 #: definite W_h). Present in the options only when
@@ -55,9 +61,28 @@ DYNAMICS_VALUES = ("aligned", "identity", "spd")
 ENERGY_QUANTITIES = ("energy", "energy_rate", "head_energy_rate")
 OPERATORS = ("<", "<=", ">", ">=")
 QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
-PROPERTIES = ("non-decreasing", "non-negative", "tends-to", "decays-at-rate", "at-most", "at-least")
-#: The field holding the target of each property that has one.
-TARGETS = {"tends-to": "limit", "decays-at-rate": "rate", "at-most": "bound", "at-least": "bound"}
+PROPERTIES = (
+    "non-decreasing",
+    "non-negative",
+    "tends-to",
+    "decays-at-rate",
+    "at-most",
+    "at-least",
+    "does-not-tend-to",
+    "decays-exponentially",
+)
+#: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
+#: r > r0 beats, `checks.claimsfile.exponential_decay`).
+TARGETS = {
+    "tends-to": "limit",
+    "decays-at-rate": "rate",
+    "at-most": "bound",
+    "at-least": "bound",
+    "does-not-tend-to": "limit",
+    "decays-exponentially": "rate",
+}
+#: The properties about t -> oo that a start of the family may be claimed to have (`exists = true`: some start).
+LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially")
 MAX_DIGITS = 1000
 MAX_SAMPLES = 10_000
 
@@ -65,7 +90,7 @@ _COMMON = {"id", "kind", "title", "statement"}
 _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional)
     "identity": ({"lhs", "rhs"}, {"symbols"}),
     "constant": ({"expr", "value", "digits"}, set()),
-    "inequality": ({"lhs", "op", "rhs"}, {"domain"}),
+    "inequality": ({"lhs", "op", "rhs"}, {"domain", "not_all_equal"}),
     "dynamics": (
         {"quantity", "property", "n", "d", "beta", "heads", "tokens"},
         {
@@ -83,10 +108,13 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "level",
             "domain",
             *DYNAMICS_MODEL_OPTIONS,
+            "exists",
+            "interaction",
         },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
     "model": (MODEL_REQUIRED, MODEL_OPTIONAL),
+    "all": ({"parts"}, set()),
 }
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
 _DECIMAL = re.compile(r"^[+-]?([0-9]{1,1000}(\.[0-9]{0,1000})?|\.[0-9]{1,1000})([eE][+-]?[0-9]{1,3})?$")
@@ -142,6 +170,10 @@ class InequalityClaim(UserClaim):
     conditions: tuple[Condition, ...] = ()
     #: Why the domain could not be shown non-empty ("" when a verified point shows it is).
     domain_unsettled: str = ""
+    #: Per-head symbols and their count H (`certificates.kernel.claims.head_sums`): the claim is for every H of the
+    #: domain and every family of values; `not_all_equal`: only families whose heads are not all equal.
+    heads: HeadScope | None = None
+    not_all_equal: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,6 +184,8 @@ class DynamicsClaim(UserClaim):
     property: str
     options: dict[str, Any]
     target: sp.Expr | None = None
+    #: Some start of the family has the property (True), rather than every start (False).
+    exists: bool = False
     #: Quantified parameters (`certificates.kernel.claims.quantified`): field path ("n", "lambdas[0]") -> symbol,
     #: the symbols' domains in dependency order; the options then hold these symbols. Empty: one instance.
     parameters: dict[str, sp.Symbol] = field(default_factory=dict)
@@ -196,6 +230,17 @@ class ModelClaim(UserClaim):
     mask: str = "none"
     #: "every" token i, or the "first" token only.
     token: str = "every"
+    sizes: Sizes = field(default_factory=Sizes)
+    #: The stated interaction function (`certificates.kernel.interaction`); None: the kind's own weights.
+    interaction: Interaction | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AllClaim(UserClaim):
+    """Every part holds (a conjunction: an "iff" is its two implications). Each part is a claim of another kind
+    whose id is the claim's id and its number (`T19.c-star.part2`); its certificates embed the part."""
+
+    parts: tuple[UserClaim, ...]
 
 
 def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> UserClaim:
@@ -227,7 +272,36 @@ def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> User
     stated = _optional_string(raw, "statement")
     if kind == "dynamics":
         return _dynamics(raw, header, stated, base)
+    if kind == "all":
+        return _all(raw, header, stated, base)
     return _BUILDERS[kind](raw, header, stated)
+
+
+def _all(raw: dict[str, Any], header: dict[str, Any], stated: str | None, base: Path | None) -> AllClaim:
+    """A conjunction: each table of `parts` is a claim of another kind, numbered after the claim's id."""
+    tables = raw["parts"]
+    if not isinstance(tables, list) or not 2 <= len(tables) <= MAX_PARTS:
+        raise InputError("parts", "...", f"a list of 2 to {MAX_PARTS} claim tables ([[claim.parts]])")
+    parts = []
+    for number, table in enumerate(tables, start=1):
+        if not isinstance(table, dict):
+            raise InputError(f"parts[{number}]", table, "each part is a table")
+        if "id" in table:
+            raise InputError(f"parts[{number}].id", table["id"], "a part's id is its claim's id and number")
+        if table.get("kind") == "all":
+            raise InputError(f"parts[{number}].kind", "all", "parts do not nest: list every part in one claim")
+        try:
+            parts.append(validate_claim({"id": f"{header['id']}.part{number}", **table}, header["line"], base))
+        except InputError as exc:
+            exc.field = f"parts[{number}].{exc.field}"  # the same error (an expression keeps its column)
+            raise
+    statement = stated or "all of: " + "; ".join(f"({k}) {part.statement}" for k, part in enumerate(parts, 1))
+    return AllClaim(**header, statement=statement, parts=tuple(parts))
+
+
+def with_parts(claims: list[UserClaim]) -> list[UserClaim]:
+    """The claims and, after each conjunction, its parts (the claims a certificate may embed)."""
+    return [c for claim in claims for c in (claim, *getattr(claim, "parts", ()))]
 
 
 def _identity(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> IdentityClaim:
@@ -291,9 +365,20 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     if op not in OPERATORS:
         raise InputError("op", op, f"expected one of {' '.join(OPERATORS)}")
     domains, order, symbols, unsettled = _domains(raw, "domain")
-    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
+    heads = domain_scope(domains)
+    distinct = raw.get("not_all_equal", False)
+    if not isinstance(distinct, bool) or (distinct and heads is None):
+        raise InputError("not_all_equal", distinct, "true or false, and only with per-head symbols (names ending _h)")
+    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols, heads), _defined(raw, "rhs", symbols, heads)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} {op} {raw['rhs']}."
+    if heads is not None:
+        statement = stated or (
+            f"{_for_all(domains, order)}for every family of H values {', '.join(sorted(heads.names))} in that domain"
+            f"{', not all equal' if distinct else ''}: {raw['lhs']} {op} {raw['rhs']}."
+        )
     return InequalityClaim(
+        heads=heads,
+        not_all_equal=distinct,
         **header,
         statement=statement,
         lhs=lhs,
@@ -312,15 +397,19 @@ def _dynamics(
     stated: str | None,
     base: Path | None,
     values: dict[str, sp.Expr] | None = None,
+    heads: HeadScope | None = None,
 ) -> DynamicsClaim:
     """One dynamics claim; a `domain` table makes it quantified (`_quantified`). `values` are the quantified
-    parameters' values by symbol name, which the target may use (an instance of a quantified claim)."""
+    parameters' values by symbol name, which the target may use (an instance of a quantified claim); `heads` the
+    instance's family of per-head strengths, which the target's sum_h and mean_h are written out over."""
     if "domain" in raw:
         return _quantified(raw, header, stated, base)
     quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
     spec = MODEL_QUANTITIES[quantity]
     if spec.of_trajectory and prop not in ("at-most", "at-least"):
         raise InputError("property", prop, f"{quantity} is one number per trajectory: use at-most or at-least")
+    if prop == "decays-exponentially" and quantity != "cluster_gap":
+        raise InputError("property", prop, "decays-exponentially is decided for quantity = cluster_gap")
     options: dict[str, Any] = {
         "attention": _choice(raw, "attention", ATTENTION_KINDS, "usa"),
         "geometry": _choice(raw, "geometry", GEOMETRIES, "sphere"),
@@ -340,6 +429,10 @@ def _dynamics(
     if "values" in raw:
         options["values"] = _choice(raw, "values", DYNAMICS_VALUES)
     _family_options(raw, options, base)
+    if "interaction" in raw:
+        if "mask" in raw:
+            raise InputError("mask", raw["mask"], "a stated interaction function is for unmasked attention only")
+        options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
     for key in ("radius", "level"):
         if key in raw and key != spec.parameter:
             raise InputError(key, raw[key], f"only used with the quantity that takes it ({_taking(key)})")
@@ -363,15 +456,36 @@ def _dynamics(
         if target_key not in raw:
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
         known = {key: _exact(options[key]) for key in ("n", "d", "H", "beta")}
-        target = _expression(raw, target_key, known | (values or {}))
-    statement = stated or _dynamics_statement(raw, quantity, prop, options)
+        target = _expression(raw, target_key, known | (values or {}), heads)
+    exists = _exists(raw, prop)
+    statement = stated or _dynamics_statement(raw, quantity, prop, options, exists)
     return DynamicsClaim(
-        **header, statement=statement, quantity=quantity, property=prop, options=options, target=target
+        **header, statement=statement, quantity=quantity, property=prop, options=options, target=target, exists=exists
     )
 
 
-def _dynamics_statement(raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any]) -> str:
-    """The generated statement: the quantity, its property and the model options."""
+def _dynamics_interaction(raw: dict[str, Any], attention: str, quantity: str) -> Interaction:
+    """The stated phi(s) of a dynamics claim; entropies are defined for exp(beta s) weights only."""
+    if quantity in ("attention_entropy", "entropy_rate", "attention_matrix"):
+        raise InputError("interaction", raw["interaction"], f"{quantity} is defined for exp(beta s) weights only")
+    return parse_interaction(raw["interaction"], attention)
+
+
+def _exists(raw: dict[str, Any], prop: str) -> bool:
+    """`exists`: true (some start of the family has the property) or false (every start), for a property as
+    t -> oo (a pointwise property of some start is a model claim's `exists`)."""
+    exists = raw.get("exists", False)
+    if not isinstance(exists, bool):
+        raise InputError("exists", exists, "true (some start of the family) or false (every start)")
+    if exists and prop not in LIMIT_PROPERTIES:
+        raise InputError("exists", exists, f"some start: only with property = {', '.join(LIMIT_PROPERTIES)}")
+    return exists
+
+
+def _dynamics_statement(
+    raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any], exists: bool = False
+) -> str:
+    """The generated statement: the quantity, its property and the model options (`exists`: for some start)."""
     spec = MODEL_QUANTITIES[quantity]
     words = ", ".join(f"{key}={value}" for key, value in options.items())
     phrase = {
@@ -381,7 +495,14 @@ def _dynamics_statement(raw: dict[str, Any], quantity: str, prop: str, options: 
         "decays-at-rate": f"decays at rate r = {raw.get('rate')}, i.e. {quantity}(t) ~ C exp(-r t) with C > 0",
         "at-most": f"is at most {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
         "at-least": f"is at least {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
+        "does-not-tend-to": f"does not tend to {raw.get('limit')}",
+        "decays-exponentially": (
+            f"decays exponentially faster than {raw.get('rate')}: there are r > {raw.get('rate')} and C with "
+            f"{quantity}(t) <= C exp(-r t) for all t >= 0"
+        ),
     }[prop]
+    if exists:
+        return f"Some start of the family has: {quantity} {phrase} ({words})."
     return f"{quantity} {phrase} ({words})."
 
 
@@ -399,7 +520,12 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
         raise InputError(
             "domain", raw["domain"], f"no exact point of the domain found to check the claim ({unsettled})"
         )
-    exact_point = {symbol: point[symbol.name] for symbol in order}
+    exact_point: dict[sp.Symbol, Any] = {symbol: point[symbol.name] for symbol in order}
+    scope = _dynamics_scope(raw, found)
+    if scope is not None:  # the instance checked: every head at the point's strength (at most MAX_HEADS of them)
+        strength = found["lambdas"]
+        count = exact_point[found["H"]] if "H" in found else raw["H"]
+        exact_point[strength] = [exact_point[strength]] * min(int(count), MAX_HEADS)
     instance = dynamics_instance_of(raw, header, found, exact_point, base)
     options = dict(instance.options)
     for path, symbol in found.items():
@@ -414,9 +540,9 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
         known = {
             key: options[key] if isinstance(options[key], sp.Symbol) else _exact(options[key]) for key in FIELD_NAMES
         }
-        target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order})
+        target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order}, scope)
     statement = stated or _for_all(domains, order) + _dynamics_statement(
-        raw, instance.quantity, instance.property, options
+        raw, instance.quantity, instance.property, options, instance.exists
     )
     return dataclasses.replace(
         instance,
@@ -431,20 +557,40 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
     )
 
 
+def _dynamics_scope(raw: dict[str, Any], found: dict[str, sp.Symbol]) -> HeadScope | None:
+    """The per-head scope of a claim with `lambdas = "lam_h"` (count: the H symbol or the file's H), else None."""
+    if "lambdas" not in found:
+        return None
+    count = found.get("H", sp.Integer(raw["H"]) if isinstance(raw.get("H"), int) else None)
+    return HeadScope(frozenset({found["lambdas"].name}), count)
+
+
 def dynamics_instance_of(
     raw: dict[str, Any],
     header: dict[str, Any],
     found: dict[str, sp.Symbol],
-    point: dict[sp.Symbol, Fraction],
+    point: dict[sp.Symbol, Any],
     base: Path | None = None,
 ) -> DynamicsClaim:
     """The claim at one exact point of its domain, validated as a dynamics claim of its own (InputError naming the
-    point when the family has no member there, e.g. d < n for equiangular tokens)."""
+    point when the family has no member there, e.g. d < n for equiangular tokens). A per-head symbol's value is
+    the list of the heads' strengths."""
     fields = instance_fields(raw, found, point)
-    values = {symbol.name: sp.Rational(value.numerator, value.denominator) for symbol, value in point.items()}
-    at = ", ".join(f"{symbol} = {value}" for symbol, value in values.items())
+    values = {
+        symbol.name: sp.Rational(value.numerator, value.denominator)
+        for symbol, value in point.items()
+        if not isinstance(value, list)
+    }
+    heads = None
+    if "lambdas" in found:
+        strengths = [sp.Rational(v.numerator, v.denominator) for v in point[found["lambdas"]]]
+        members = tuple(({found["lambdas"].name: v}, strengths.count(v)) for v in dict.fromkeys(strengths))
+        heads = HeadScope(frozenset({found["lambdas"].name}), sp.Integer(len(strengths)), members)
+        values[found["lambdas"].name] = found["lambdas"]
+        values.pop(str(found.get("H", "")), None)
+    at = ", ".join(f"{symbol} = {value}" for symbol, value in point.items())
     try:
-        return _dynamics(fields, header | {"raw": fields}, None, base, values)
+        return _dynamics(fields, header | {"raw": fields}, None, base, values, heads)
     except InputError as exc:
         if str(exc.field).partition("[")[0] not in QUANTIFIABLE:
             raise
@@ -629,14 +775,17 @@ def _unsettled(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], key: st
     return "" if settled.point is not None else settled.reason
 
 
-def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> sp.Expr:
-    return _defined(raw, key, symbols)[0]
+def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr], heads: HeadScope | None = None) -> sp.Expr:
+    return _defined(raw, key, symbols, heads)[0]
 
 
-def _defined(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> tuple[sp.Expr, tuple[Condition, ...]]:
-    """The expression of field `key` and the conditions under which it is defined as written."""
+def _defined(
+    raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr], heads: HeadScope | None = None
+) -> tuple[sp.Expr, tuple[Condition, ...]]:
+    """The expression of field `key` and the conditions under which it is defined as written (`heads`: the claim's
+    per-head symbols, for sum_h and mean_h)."""
     try:
-        return parse_defined(raw[key], symbols)
+        return parse_defined(raw[key], symbols, heads)
     except ExpressionError as exc:
         exc.field = key
         raise

@@ -11,6 +11,10 @@ statement is the claim itself, written from its trees:
 - dynamics with a witness: `rate < 0` at the exact configuration, once the checker's own re-check of the
   witness (`certificate_obligations.dynamics_obligation`: the family, the hypotheses, the sign in balls)
   passes; the rate's tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
+- model with a witness (a universal claim's counterexample, an existence claim's instance): once the checker's
+  re-check (`model_obligation.check`) passes, the claim's terms at the exact configuration, its given conditions at
+  every token and the sign of rhs - lhs (`certificates.kernel.coq.model_claims`); the hypotheses are the checker's
+  exact facts, named in the header.
 Taylor cuts of exp, integer variables and covers are not translated yet (`NotTranslatable`, with why).
 """
 
@@ -21,9 +25,11 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel.claims import certificate_obligations as co
-from certificates.kernel.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim
+from certificates.kernel.claims import model_obligation
+from certificates.kernel.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, ModelClaim
 from certificates.kernel.claims.smt_statement import relation_of
 from certificates.kernel.claims.witness_family import searched_quantity
+from certificates.kernel.coq import model_claims
 from certificates.kernel.coq.certificate import COVERS, configuration_problem
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
@@ -43,9 +49,14 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
         if payload["cuts"]:
             raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
         return f"claims-file claim {claim.id!r}: {claim.statement}", UniversalProblem([_whole_claim(claim)])
+    if isinstance(claim, DynamicsClaim) and isinstance(payload, dict) and payload.get("witness") == "stationary-start":
+        raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
     if isinstance(claim, DynamicsClaim) and kind == "witness":
         proved, _ = co.dynamics_obligation(claim, kind, payload)  # the checker's re-check, or Rejected
         return proved, configuration_problem(searched_quantity(claim), "<", payload)[1]
+    if isinstance(claim, ModelClaim) and kind == "witness":
+        proved, _ = model_obligation.check(claim, kind, payload)  # the checker's re-check, or Rejected
+        return f"{model_claims.EXACT_FACTS}; {proved}", model_claims.witness_problem(claim, payload)
     if kind == "interval-cover":
         raise NotTranslatable(COVERS)
     raise NotTranslatable(f"{claim.kind} claims with {kind} certificates have no Coq translation yet")

@@ -34,6 +34,10 @@ TRUTH = {
     "rate.two-lambda-over-n": Verdict.PROVED,
     "rate.decays-like-1-over-n": Verdict.REFUTED,
     "beta-star.log-n": Verdict.INCONCLUSIVE,
+    "frozen-time.exp-beta": Verdict.PROVED,
+    "rate.exp-minus-beta": Verdict.PROVED,
+    "frozen-time.exp-two-beta": Verdict.REFUTED,
+    "frozen-time.exp-half-beta": Verdict.REFUTED,
 }
 
 
@@ -124,6 +128,33 @@ def test_deliberately_wrong_orders_are_refuted_and_true_ones_proved() -> None:
         "relu-beta-tight": Verdict.INCONCLUSIVE,
         # false (T ~ e^(beta lam)/(2 beta lam^2)), but exp(lam/s) at s = 0 is beyond the checked limits
         "beta-tight": Verdict.INCONCLUSIVE,
+    }
+
+
+def test_exponential_scales_in_beta_are_decided_only_when_the_rate_is_proved_positive() -> None:
+    """beta -> oo through exp(c beta) = 1/s needs c > 0 proved and every exponential a rational multiple of one."""
+    frozen = "(exp(lam*beta) + n - 1)/(2*lam)"
+    positive = '{ lam = "positive", n = "integer>=2", beta = "positive" }'
+    real = '{ lam = "real", n = "integer>=2", beta = "positive" }'
+    two = '{ lam = "positive", mu = "positive", beta = "positive" }'
+    verdicts = decide(
+        claim("tight", quantity="expression", expr=frozen, domain=positive, order="Theta(exp(lam*beta))",
+              **{"as": "beta -> oo"})
+        + claim("wrong-constant", quantity="expression", expr=frozen, domain=positive,
+                order="~ exp(lam*beta)/lam", **{"as": "beta -> oo"})
+        + claim("sign-unknown", quantity="expression", expr=frozen, domain=real, order="Theta(exp(lam*beta))",
+                **{"as": "beta -> oo"})
+        + claim("two-rates", quantity="expression", expr="exp(lam*beta) + exp(mu*beta)", domain=two,
+                order="O(exp(lam*beta))", **{"as": "beta -> oo"})
+        + claim("polynomial-against-exp", quantity="expression", expr=frozen, domain=positive,
+                order="O(beta**3)", **{"as": "beta -> oo"})
+    )  # fmt: skip
+    assert {ident: verdict for ident, (verdict, _) in verdicts.items()} == {
+        "tight": Verdict.PROVED,
+        "wrong-constant": Verdict.REFUTED,  # Q/(exp(lam beta)/lam) -> 1/2
+        "sign-unknown": Verdict.INCONCLUSIVE,  # lam may be <= 0: exp(lam beta) need not grow
+        "two-rates": Verdict.INCONCLUSIVE,  # false when mu > lam, but lam/mu is not a rational number
+        "polynomial-against-exp": Verdict.INCONCLUSIVE,  # false, but beta outside an exponential: not this route
     }
 
 

@@ -1,0 +1,201 @@
+"""The Coq problem of a `model` claim's witness: the claim's own terms at the witness's exact configuration.
+
+The claim's sides and `given` conditions (`certificates.kernel.claims.model_terms`, parsed from the embedded claim)
+are interpreted by the one interpreter, `model_terms.evaluate`, in the algebra of `model_values.NumericAlgebra`, here
+over `Real`s: rationals or expression trees over the named definitions of `model_tree.Chain` (weights, head outputs,
+velocities, score rates, softmax rows, energies, entropies and their rates at the exact data, sums over the witness's
+n tokens and H heads expanded). What the named quantities mean (a_h_i = <f_h_i, x_i>, xdot_i = P_i v_i, ...) is
+therefore written once, in `model_terms`; this module supplies only the primitives, and a primitive it has no tree
+for is `NotTranslatable` with its name. Each inner product and each sum is named too (`ip_k`, `sum_k`), and so are
+the two sides (`lhs`, `rhs`), so that each `interval` call sees a short term.
+
+The Theorem states, at the exact data, every `given` condition at every token i, for the witness's head h when it
+names one (as the statement reads: "if the conditions hold at every token i"; `rhs - lhs` of each with the sign it
+states) and `rhs - lhs` with the sign that negates the claim's relation (a universal claim: its counterexample) or
+that states it (an existence claim: its instance), `model_values.witnessed`. The kind, geometry and hypotheses
+(unit tokens, symmetric, aligned, orthogonal or scalar heads) are exact rational facts about the data, which the
+Coq text does not mention as matrices: check-cert's own re-check (`model_obligation.check`) decides them exactly
+with Fractions before this problem is built, and the file's header says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from certificates.kernel import ball_model
+from certificates.kernel.claims.model_terms import evaluate
+from certificates.kernel.claims.model_values import STATED, NumericAlgebra, index_values, witnessed
+from certificates.kernel.coq.model_tree import Chain, Value, add, mul, tree_of
+from certificates.kernel.coq.statements import PointProblem
+from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.recheck import exact_configuration
+
+#: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
+EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"
+#: Bits `interval` works with at least (less `certificates.coq.source.EXTRA_BITS`), as for the registry's witnesses.
+PRECISION = 14
+
+
+class Real:
+    """A real number at the exact data: a Fraction or a tree (`model_tree.Value`), with + - * / and ** as the
+    algebra's scalars need them. Integers are exact; a float (inexact) is refused."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Value) -> None:
+        self.value = value
+
+    @staticmethod
+    def lift(other: object) -> Value:
+        if isinstance(other, Real):
+            return other.value
+        if isinstance(other, int | Fraction) and not isinstance(other, bool):
+            return Fraction(other)
+        raise NotTranslatable(f"a model term met the inexact value {str(other)[:30]!r}")
+
+    def __add__(self, other: object) -> Real:
+        return Real(add([self.value, Real.lift(other)]))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Real:
+        return Real(mul(Fraction(-1), self.value))
+
+    def __sub__(self, other: object) -> Real:
+        return self + -Real(Real.lift(other))
+
+    def __rsub__(self, other: object) -> Real:
+        return Real(Real.lift(other)) + -self
+
+    def __mul__(self, other: object) -> Real:
+        return Real(mul(self.value, Real.lift(other)))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: object) -> Real:
+        divisor = Real.lift(other)
+        if isinstance(divisor, Fraction):
+            if divisor == 0:
+                raise NotTranslatable("a model term divides by zero at the witness")
+            return Real(mul(1 / divisor, self.value))
+        return Real(["div", tree_of(self.value), divisor])  # its definedness (divisor <> 0) is stated
+
+    def __rtruediv__(self, other: object) -> Real:
+        return Real(Real.lift(other)) / self
+
+    def __pow__(self, k: int) -> Real:
+        if isinstance(self.value, Fraction):
+            return Real(self.value**k)
+        return Real(Fraction(1) if k == 0 else self.value if k == 1 else ["pow", self.value, k])
+
+
+def _reals(values: Any) -> Any:
+    """Nested lists of values as nested lists of Reals."""
+    return [_reals(v) for v in values] if isinstance(values, list) and not _is_tree(values) else Real(values)
+
+
+def _is_tree(value: list) -> bool:
+    return bool(value) and isinstance(value[0], str)
+
+
+def _source(chain: Chain) -> Callable[[str], Any]:
+    """The primitives of `NumericAlgebra` as Reals over the chain's definitions."""
+    cfg = chain.cfg
+    n, d, H = cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices)
+    readers: dict[str, Callable[[], Any]] = {
+        "n": lambda: n,
+        "d": lambda: d,
+        "H": lambda: H,
+        "beta": lambda: Real(cfg.beta),
+        "x": lambda: _reals([list(x) for x in cfg.tokens]),
+        "f": lambda: _reals(chain.outputs()),
+        "E_h": lambda: [named(f"E_{h}", chain.head_energy(h)) for h in range(H)],
+        "dE_h_dt": lambda: [named(f"dE_{h}_dt", chain.head_energy_rate(h)) for h in range(H)],
+        "entropy": lambda: [[named(f"H_{h}_{i}", chain.entropy(h, i)) for i in range(n)] for h in range(H)],
+        "entropy_rate": lambda: [
+            [named(f"dH_{h}_{i}_dt", chain.entropy_rate(h, i)) for i in range(n)] for h in range(H)
+        ],
+    }
+
+    def named(name: str, value: Value) -> Real:
+        return Real(chain.rate.define(name, value))
+
+    def source(name: str) -> Any:
+        if name not in readers:
+            raise NotTranslatable(f"the model quantity {name!r} has no Coq term yet")
+        return readers[name]()
+
+    return source
+
+
+@dataclass
+class TreeAlgebra(NumericAlgebra):
+    """`NumericAlgebra` over Reals: n, d, H are exact rationals as symbols (integers as loop bounds), and every
+    inner product and sum is a named definition of the chain (the same value once)."""
+
+    chain: Chain | None = None
+    named: dict[str, Real] = field(default_factory=dict)
+
+    def symbol(self, name: str) -> Any:
+        value = self.get(name)
+        return Real(Fraction(value)) if isinstance(value, int) else value
+
+    def _name(self, prefix: str, value: Real) -> Real:
+        if isinstance(value.value, Fraction) or value.value[0] == "sym":
+            return value
+        key = repr(value.value)
+        if key not in self.named:
+            assert self.chain is not None
+            self.named[key] = Real(self.chain.rate.define(f"{prefix}_{len(self.named)}", value.value))
+        return self.named[key]
+
+    def inner(self, u: Any, w: Any) -> Any:
+        return self._name("ip", super().inner(u, w))
+
+    def token_sum(self, body: Callable[[int], Any]) -> Any:
+        return self._name("sum", super().token_sum(body))
+
+    def head_sum(self, body: Callable[[int], Any]) -> Any:
+        return self._name("sum", super().head_sum(body))
+
+
+def tree_algebra(cfg: ball_model.ExactConfiguration) -> TreeAlgebra:
+    """The model terms at exact data as Reals over one chain of definitions (NotTranslatable past its size)."""
+    chain = Chain(cfg)
+    return TreeAlgebra(_source(chain), Real, cfg.attention, cfg.geometry, chain=chain)
+
+
+def _side(algebra: TreeAlgebra, name: str, value: Real) -> list[Any]:
+    assert algebra.chain is not None
+    return tree_of(algebra.chain.rate.define(name, value.value))
+
+
+def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
+    """The Coq problem of a model claim's witness whose payload check-cert has already re-checked
+    (`model_obligation.check`: hypotheses exact, conditions and sign in balls): the given conditions at every token
+    and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
+    cfg = exact_configuration(payload["configuration"])
+    algebra = tree_algebra(cfg)
+    at = dict(payload["at"])
+    sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
+    rows: list[tuple[str, Any, str]] = []
+    for condition in claim.given:
+        for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
+            token, head = binding.get("i"), binding.get("h")
+            gap = evaluate(condition.rhs, algebra, token, head) - evaluate(condition.lhs, algebra, token, head)
+            where = ", ".join(f"{k} = {v}" for k, v in sorted(binding.items()))
+            rows.append(
+                (f"given {condition.text}{' at ' + where if where else ''}", tree_of(gap.value), STATED[condition.op])
+            )
+    token, head = at.get("i"), at.get("h")
+    lhs = _side(algebra, "lhs", evaluate(claim.relation.lhs, algebra, token, head))
+    rhs = _side(algebra, "rhs", evaluate(claim.relation.rhs, algebra, token, head))
+    where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
+    what = "holds" if claim.exists else "fails"
+    name = f"{claim.relation.text} {what}{' at ' + where if where else ''}: rhs - lhs {witnessed(claim)} 0"
+    rows.append((name, ["sub", rhs, lhs], witnessed(claim)))
+    assert algebra.chain is not None
+    return PointProblem({}, rows, PRECISION, tuple(algebra.chain.rate.definitions))

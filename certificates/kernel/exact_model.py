@@ -1,0 +1,89 @@
+"""The model at exact rational data in exact arithmetic (`certificates.kernel.exp_field`): values, not balls.
+
+Where the ball model (`certificates.kernel.ball_model`) encloses exp(beta s) in a ball, this evaluates the same
+quantities exactly, as quotients of exponential polynomials, so that an equality (a velocity exactly 0, a rate
+exactly 0) is decided exactly, which balls never do. It reuses the ball model's exact scores and its one
+combination of weights into head outputs and velocities (`_outputs`, `_head_sums`, generic in the number type);
+only the weights (the attention kinds' definitions) and the energies and their rates are written here, in the
+ball model's terms: E_h = (1/(2 beta n^2)) sum_ij e^(beta s^h_ij) and dE_h/dt = (1/(2 n^2)) sum_ij e^(beta s^h_ij)
+ds^h_ij/dt with ds^h_ij/dt = <xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>. Entropies need a logarithm and have no
+exact value here.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from certificates.kernel import ball_model as bm
+from certificates.kernel.exp_field import ExpFieldError, ExpNumber
+
+Grid = list[list[list[ExpNumber]]]
+
+
+def weights(cfg: bm.ExactConfiguration) -> Grid:
+    """w^h_ij of the configuration's kind, exactly: e^(beta s) (usa), e^(beta s) / sum_k e^(beta s_k) (softmax),
+    max(beta s, 0) / n (relu)."""
+    if cfg.mask is not None or cfg.interaction is not None:  # not the weights written here
+        raise ExpFieldError("the exact model has unmasked exp(beta s) weights (no mask, no interaction)")
+    scores = bm.exact_scores(cfg)
+    if cfg.attention == "relu":
+        relu = [[[max(cfg.beta * s, Fraction(0)) / cfg.n for s in row] for row in head] for head in scores]
+        return [[[ExpNumber.rational(w) for w in row] for row in head] for head in relu]
+    exponentials = [[[ExpNumber.exp(cfg.beta * s) for s in row] for row in head] for head in scores]
+    if cfg.attention == "usa":
+        return exponentials
+    if cfg.attention == "softmax":
+        return bm._normalized_rows(exponentials)
+    raise ValueError(f"no exact weights for {cfg.attention!r} attention")
+
+
+def _rows(cfg: bm.ExactConfiguration) -> list[list[list[Fraction]]]:
+    """W_h x_j (H x n x d), exactly."""
+    return [[bm._matvec(W, x) for x in cfg.tokens] for W in cfg.values]
+
+
+def head_outputs(cfg: bm.ExactConfiguration) -> Grid:
+    """f^h_i = sum_j w^h_ij W_h x_j (H x n x d), exactly."""
+    return bm._outputs(weights(cfg), _rows(cfg))
+
+
+def velocities(cfg: bm.ExactConfiguration) -> list[list[ExpNumber]]:
+    """xdot_i (n x d), exactly: P_i v_i on the sphere, v_i in flat space."""
+    return bm._head_sums(weights(cfg), _rows(cfg), cfg.tokens, cfg.attention, cfg.geometry)
+
+
+def stationary(cfg: bm.ExactConfiguration) -> bool:
+    """Whether every token's velocity is exactly 0 (the configuration is an equilibrium of the dynamics)."""
+    return all(_zero(component) for v in velocities(cfg) for component in v)
+
+
+def _zero(value: ExpNumber | Fraction | int) -> bool:
+    return value.is_zero() if isinstance(value, ExpNumber) else value == 0
+
+
+def head_energies(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
+    """E_h = (1/(2 beta n^2)) sum_ij e^(beta s^h_ij), exactly."""
+    if cfg.mask is not None or cfg.interaction is not None:
+        raise ExpFieldError("the exact model's energy is unmasked, with exp(beta s) weights")
+    scale = 2 * cfg.beta * cfg.n * cfg.n
+    return [
+        sum((ExpNumber.exp(cfg.beta * s) for row in head for s in row), ExpNumber.rational(0)) / scale
+        for head in bm.exact_scores(cfg)
+    ]
+
+
+def head_energy_rates(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
+    """dE_h/dt = (1/(2 n^2)) sum_ij e^(beta s^h_ij) (<xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>), exactly."""
+    xdot, n = velocities(cfg), cfg.n
+    rates = []
+    for M, head in zip(cfg.score_matrices, bm.exact_scores(cfg), strict=True):
+        transpose = [list(column) for column in zip(*M, strict=True)]
+        Mx = [bm._matvec(M, x) for x in cfg.tokens]
+        MTx = [bm._matvec(transpose, x) for x in cfg.tokens]
+        total = ExpNumber.rational(0)
+        for i in range(n):
+            for j in range(n):
+                rate = bm._dot(xdot[i], Mx[j]) + bm._dot(MTx[i], xdot[j])
+                total = total + ExpNumber.exp(cfg.beta * head[i][j]) * rate
+        rates.append(total / (2 * n * n))
+    return rates

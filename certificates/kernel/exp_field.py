@@ -1,0 +1,133 @@
+"""Exact numbers of the model at rational data: quotients of exponential polynomials sum_k c_k e^(q_k), c_k, q_k in Q.
+
+At rational tokens, heads and beta every attention weight is exact in this field: usa weights are e^(beta s),
+softmax weights e^(beta s) / sum_k e^(beta s_k), relu weights rationals; head outputs, velocities, energies and
+their rates are then sums, products and quotients of them. A value is kept as numerator / denominator, each a
+finite map exponent -> coefficient (e^a e^b = e^(a + b)). The evaluation map into the reals is a ring
+homomorphism, so a numerator that is the zero polynomial is the real number 0: `is_zero` is an exact zero test
+that never looks at a float (it is also complete: with N a common denominator of the exponents every term is a
+power of e^(1/N), which is transcendental, so a non-zero polynomial has a non-zero value). Denominators are built
+only from positive sums (softmax normalizers, the model's positive integers and beta), never from a value whose
+sign is unknown: division by a number that is zero is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flint import arb
+
+from certificates.kernel.exact import exact_value
+
+Poly = tuple[tuple[Fraction, Fraction], ...]
+"""An exponential polynomial: ((exponent, coefficient), ...), exponents increasing, coefficients non-zero."""
+
+#: The most terms a polynomial may hold (a product of many normalizers grows quickly; past this, no verdict).
+MAX_TERMS = 20_000
+
+
+class ExpFieldError(ValueError):
+    """The value cannot be formed exactly (division by zero, too many terms, an inexact ball operand)."""
+
+
+def _normal(terms: dict[Fraction, Fraction]) -> Poly:
+    poly = tuple(sorted((q, c) for q, c in terms.items() if c != 0))
+    if len(poly) > MAX_TERMS:
+        raise ExpFieldError(f"an exact value with more than {MAX_TERMS} exponential terms")
+    return poly
+
+
+def _add(p: Poly, r: Poly, sign: int = 1) -> Poly:
+    terms = dict(p)
+    for q, c in r:
+        terms[q] = terms.get(q, Fraction(0)) + sign * c
+    return _normal(terms)
+
+
+def _mul(p: Poly, r: Poly) -> Poly:
+    terms: dict[Fraction, Fraction] = {}
+    for q1, c1 in p:
+        for q2, c2 in r:
+            terms[q1 + q2] = terms.get(q1 + q2, Fraction(0)) + c1 * c2
+    return _normal(terms)
+
+
+_ONE: Poly = ((Fraction(0), Fraction(1)),)
+
+
+@dataclass(frozen=True)
+class ExpNumber:
+    """numerator / denominator, both exponential polynomials; the denominator is never the zero polynomial."""
+
+    numerator: Poly
+    denominator: Poly = _ONE
+
+    @staticmethod
+    def rational(value: Fraction | int) -> ExpNumber:
+        return ExpNumber(_normal({Fraction(0): Fraction(value)}))
+
+    @staticmethod
+    def exp(exponent: Fraction) -> ExpNumber:
+        """e^exponent for a rational exponent."""
+        return ExpNumber(((Fraction(exponent), Fraction(1)),))
+
+    def is_zero(self) -> bool:
+        """Exactly whether the value is 0 (its numerator is the zero polynomial)."""
+        return not self.numerator
+
+    def __add__(self, other: Any) -> ExpNumber:
+        o = _coerce(other)
+        if self.denominator == o.denominator:
+            return ExpNumber(_add(self.numerator, o.numerator), self.denominator)
+        top = _add(_mul(self.numerator, o.denominator), _mul(o.numerator, self.denominator))
+        return ExpNumber(top, _mul(self.denominator, o.denominator))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> ExpNumber:
+        return ExpNumber(tuple((q, -c) for q, c in self.numerator), self.denominator)
+
+    def __sub__(self, other: Any) -> ExpNumber:
+        return self + (-_coerce(other))
+
+    def __rsub__(self, other: Any) -> ExpNumber:
+        return _coerce(other) + (-self)
+
+    def __mul__(self, other: Any) -> ExpNumber:
+        o = _coerce(other)
+        return ExpNumber(_mul(self.numerator, o.numerator), _mul(self.denominator, o.denominator))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> ExpNumber:
+        o = _coerce(other)
+        if o.is_zero():
+            raise ExpFieldError("division by an exact zero")
+        return ExpNumber(_mul(self.numerator, o.denominator), _mul(self.denominator, o.numerator))
+
+    def __rtruediv__(self, other: Any) -> ExpNumber:
+        return _coerce(other) / self
+
+    def __pow__(self, k: int) -> ExpNumber:
+        if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+            raise ExpFieldError("an exact power has a non-negative integer exponent")
+        out = ExpNumber.rational(1)
+        for _ in range(k):
+            out = out * self
+        return out
+
+
+def _coerce(value: Any) -> ExpNumber:
+    """An operand as an exact number: ExpNumber, int, Fraction, or a ball of radius 0 (the ball model's exact arb(0)
+    starts of its sums); anything else, an inexact ball above all, is refused."""
+    if isinstance(value, ExpNumber):
+        return value
+    if isinstance(value, bool):
+        raise ExpFieldError("a boolean is not a number")
+    if isinstance(value, int | Fraction):
+        return ExpNumber.rational(value)
+    if isinstance(value, arb) and value.rad() == 0 and value.is_finite():
+        return ExpNumber.rational(exact_value(value.mid()))
+    raise ExpFieldError(f"not an exact number: {type(value).__name__}")

@@ -1,0 +1,98 @@
+"""Looking for a stationary start of a dynamics claim's family: exact structured candidates, each checked exactly.
+
+A stationary start (velocity exactly 0 at every token) keeps every quantity constant, so one whose quantity is not the
+claimed limit is a witness that some start of the family does not tend to it
+(`certificates.kernel.claims.stationary_witness`, which `check-cert` re-runs from the embedded claim). The candidates
+are proposals only (no float decides anything): the user's own tokens; tokens on coordinate axes (k groups of
+coinciding tokens at the vertices e_1, ..., e_k of an orthogonal frame, for k from 1 to min(n, d)), which lie in an
+open hemisphere (around e_1 + ... + e_k) and are stationary for relu attention with positive scalar heads (every
+weight across groups is max(0, 0) = 0) and for usa heads in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and
+antipodal pairs. Heads: the file's strengths for scalar heads, else I and the pairs I, -I.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from certificates.kernel.ball_model import ExactConfiguration, Matrix
+from certificates.kernel.claims.embedding import embedded
+from certificates.kernel.claims.numbers import stated
+from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.kernel.claims.stationary_witness import WITNESS, avoided_limit, stationary_failures
+from certificates.provers.witness import exact_record
+from certificates.store import certificate_directory, write_certificate
+from checks.registry import Context
+
+#: Candidates tried per claim (each is an exact computation; the structured list is short).
+MAX_CANDIDATES = 200
+
+
+def _scalar(lam: Fraction, d: int) -> Matrix:
+    return [[lam if i == j else Fraction(0) for j in range(d)] for i in range(d)]
+
+
+def _heads(options: dict[str, Any]) -> list[list[Matrix]]:
+    d, H = options["d"], options["H"]
+    if options["heads"] == "scalar":
+        return [[_scalar(stated(lam), d) for lam in options["lambdas"]]]
+    signs = [[Fraction(1)] * H, [Fraction(1 if h % 2 == 0 else -1) for h in range(H)]]
+    return [[_scalar(s, d) for s in row] for row in signs]
+
+
+def _axis(k: int, d: int, sign: int = 1) -> list[Fraction]:
+    return [Fraction(sign) if j == k else Fraction(0) for j in range(d)]
+
+
+def _tokens(options: dict[str, Any]) -> Iterator[list[list[Fraction]]]:
+    n, d = options["n"], options["d"]
+    if options["tokens"] == "given":
+        if options["points"].exact:
+            yield [list(row) for row in options["points"].rows]
+        return
+    for groups in range(min(n, d), 0, -1):
+        yield [_axis(i % groups, d) for i in range(n)]
+    yield [_axis(0, d, 1 if i % 2 == 0 else -1) for i in range(n)]
+
+
+def candidates(options: dict[str, Any]) -> Iterator[ExactConfiguration]:
+    """Exact structured configurations of the family's sizes, beta, kind and geometry (membership is checked later)."""
+    beta = stated(options["beta"])
+    for tokens in _tokens(options):
+        for heads in _heads(options):
+            yield ExactConfiguration(tokens, heads, heads, beta, options["geometry"], options["attention"])
+
+
+def find_stationary(claim: DynamicsClaim, ctx: Context) -> tuple[Path, ExactConfiguration, Fraction] | None:
+    """A certificate of a stationary start of the family avoiding the claim's limit (its path, data and the
+    quantity's exact value), or None when no candidate is one."""
+    if avoided_limit(claim) is None:
+        return None
+    for count, cfg in enumerate(candidates(claim.options)):
+        if count >= MAX_CANDIDATES:
+            break
+        ctx.check_budget()
+        failures, value = stationary_failures(claim, cfg)
+        if failures:
+            continue
+        assert value is not None
+        record = {"witness": WITNESS, "configuration": exact_record(cfg)}
+        directory = certificate_directory(ctx.certificate_dir)
+        path = write_certificate(directory, claim.id, "witness", record, embedded(claim))
+        return path, cfg, value
+    return None
+
+
+def witness_fields(found: tuple[Path, ExactConfiguration, Fraction], claim: DynamicsClaim) -> dict[str, Any]:
+    """The witness as reports show it."""
+    path, cfg, value = found
+    return {
+        "verified_by": "exact",
+        "start": [[str(v) for v in x] for x in cfg.tokens],
+        "velocity": "exactly 0 at every token (exponential polynomials)",
+        claim.quantity: str(value),
+        "limit_avoided": str(avoided_limit(claim)),
+        "certificate": str(path),
+    }

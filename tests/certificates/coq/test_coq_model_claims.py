@@ -1,0 +1,367 @@
+"""Coq re-checks the witnesses of `model` claims: the claim's own terms at the witness's exact data.
+
+The trees the kernel writes agree with check-cert's balls for every model name (no Coq needed); a genuine witness
+compiles; a forged witness, a wrong hint, an admitted proof, an edited claim and an integer quotient (d / n) that
+floats would round do not. The examples' certificates are re-checked in the slow test.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import checks
+from certificates.coq import enclosures
+from certificates.coq.source import source
+from certificates.kernel import ball_model
+from certificates.kernel.balls import eval_ball
+from certificates.kernel.claims.embedding import embedded
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.model_terms import evaluate, parse_term
+from certificates.kernel.claims.model_values import ball_algebra, settle
+from certificates.kernel.coq import model_tree, run
+from certificates.kernel.coq.model_claims import tree_algebra, witness_problem
+from certificates.kernel.coq.statements import NotStated, require_stated, theorem_name, theorem_names
+from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.exact import exact_value, precision
+from certificates.kernel.format import content_hash
+from certificates.store import write_certificate
+from checks import coq_files
+from checks.model import families
+
+needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")
+HALF = Fraction(1, 2)
+HEAD = [[Fraction(1), HALF], [HALF, Fraction(1)]]  # symmetric, and the values aligned with it
+X0 = [Fraction(1), Fraction(0)]
+#: A universal claim that fails at x_1 = (3/5, 4/5), i = 0 (about 8.53 < 21.77), and an existence claim that holds
+#: there at i = 1 under Condition 8 (about 0.107 > 0.067); with x_1 = (3/5, -4/5) both signs flip.
+FALSE_UNIVERSAL = (
+    '[[claim]]\nid = "power-below-energy"\nkind = "model"\nlhs = "T_h_i + dE_dt"\nop = "<="\nrhs = "E * a_h_i"\n'
+)
+TRUE_EXISTENCE = (
+    '[[claim]]\nid = "entropy-rises"\nkind = "model"\nexists = true\nattention = "softmax"\n'
+    'assume = ["symmetric-scores", "aligned-values"]\ngiven = ["condition8"]\n'
+    'lhs = "entropy_rate_h_i"\nop = ">"\nrhs = "entropy_h_i / 10"\n'
+)
+GENUINE, FORGED = [Fraction(3, 5), Fraction(4, 5)], [Fraction(3, 5), Fraction(-4, 5)]
+
+
+def _record(tokens: list[list[Fraction]], attention: str, geometry: str = "sphere") -> dict[str, Any]:
+    def text(rows: list[list[Fraction]]) -> list[list[str]]:
+        return [[str(v) for v in row] for row in rows]
+
+    return {
+        "tokens": text(tokens),
+        "scores": [text(HEAD)],
+        "values": [text(HEAD)],
+        "beta": "1",
+        "attention": attention,
+        "geometry": geometry,
+    }
+
+
+def _fields(toml: str) -> dict[str, str]:
+    """The certificate's `claim` field of the claims text's one claim (its canonical text)."""
+    return embedded(parse_claims(toml)[0])
+
+
+def _claim(toml: str) -> Any:
+    return parse_claims(toml)[0]
+
+
+def _payload(
+    toml: str, tokens: list[list[Fraction]], attention: str, at: dict[str, int], geometry: str = "sphere"
+) -> dict[str, Any]:
+    """A witness payload as the prover writes it (the sign and enclosure from check-cert's own balls)."""
+    claim, record = _claim(toml), _record(tokens, attention, geometry)
+    with precision(64):
+        settled = settle(
+            claim, ball_model.ExactConfiguration(tokens, [HEAD], [HEAD], Fraction(1), geometry, attention), at
+        )
+        low, high = (str(exact_value(end)) for end in (settled.value.lower(), settled.value.upper()))
+    return {
+        "witness": "model-configuration",
+        "configuration": record,
+        "hypotheses": list(claim.hypotheses),
+        "at": at,
+        "prec": 64,
+        "relation": settled.sign or ">",
+        "enclosure": [low, high],
+    }
+
+
+@pytest.fixture(scope="module")
+def witnesses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("coq-model")
+    universal = _payload(FALSE_UNIVERSAL, [X0, GENUINE], "usa", {"i": 0, "h": 0})
+    existence = _payload(TRUE_EXISTENCE, [X0, GENUINE], "softmax", {"i": 1, "h": 0})
+    return {
+        "universal": write_certificate(folder, "power-below-energy", "witness", universal, _fields(FALSE_UNIVERSAL)),
+        "existence": write_certificate(folder, "entropy-rises", "witness", existence, _fields(TRUE_EXISTENCE)),
+    }
+
+
+def _edit(path: Path, change) -> Path:  # type: ignore[no-untyped-def]
+    certificate = json.loads(path.read_text())
+    change(certificate)
+    certificate["sha256"] = content_hash(certificate)
+    forged = path.with_name("forged." + path.name)
+    forged.write_text(json.dumps(certificate))
+    return forged
+
+
+# ---------------------------------------------------------------- the trees mean the model's quantities
+
+TERMS = [
+    "a_h_i",
+    "T_h_i",
+    "A_h_i",
+    "entropy_h_i",
+    "entropy_rate_h_i",
+    "E",
+    "E_h",
+    "dE_dt",
+    "dE_h_dt",
+    "inner(v_i, x_i) - norm2(F_i) / n",
+    "norm2(xdot_i) + inner(proj(f_h_i), x_i)",
+    "sum_i(T_h_i - a_h_i * A_h_i) / n**3",
+    "sum_h(a_h_i * beta) - H * d",
+    "(E_h - 1)**3 / (2 * beta)",
+    "-dE_dt + 3/7",
+]
+
+
+def _tree_ball(value: model_tree.Value, definitions: list[tuple[str, Any]]) -> Any:
+    """The ball of a tree over its definitions, each evaluated in order (an independent reading of the chain)."""
+    env: dict[str, Any] = {}
+    for name, tree in definitions:
+        env[name] = eval_ball(tree, env)
+    return eval_ball(model_tree.tree_of(value), env)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("attention", ["usa", "softmax", "relu"])
+def test_the_trees_are_the_balls_of_every_model_name(seed: int, attention: str) -> None:
+    rng = np.random.default_rng(seed)
+    n, d, H = 3, 2, 2
+    tokens = families.rational_sphere_tokens(n, d, rng)
+    heads = [[[Fraction(int(rng.integers(-8, 9)), 4) for _ in range(d)] for _ in range(d)] for _ in range(2 * H)]
+    geometry = "sphere" if seed != 1 else "flat"
+    cfg = ball_model.ExactConfiguration(tokens, heads[:H], heads[H:], Fraction(3, 4), geometry, attention)
+    with precision(128):
+        balls = ball_algebra(cfg)
+        for text in TERMS:
+            term = parse_term(text)
+            for i in range(n):
+                for h in range(H):
+                    algebra = tree_algebra(cfg)
+                    value = evaluate(term, algebra, i, h)
+                    assert algebra.chain is not None
+                    mine, theirs = _tree_ball(value.value, algebra.chain.rate.definitions), evaluate(term, balls, i, h)
+                    assert mine.overlaps(theirs), (text, i, h, mine, theirs)
+                    assert mine.rad() < 1e-20 * max(1, abs(float(theirs.mid()))), (text, mine)
+
+
+def test_an_integer_quotient_is_exact() -> None:
+    # d / n is 2/3, never the float 0.666...: (d / n) * beta * n - d * beta is exactly the rational 0
+    cfg = ball_model.ExactConfiguration([X0, GENUINE, X0], [HEAD], [HEAD], Fraction(3, 7))
+    value = evaluate(parse_term("(d / n) * beta * n - d * beta"), tree_algebra(cfg))
+    assert value.value == 0
+
+
+def test_a_configuration_past_the_cap_is_not_translated() -> None:
+    cfg = ball_model.ExactConfiguration([X0] * 12, [HEAD] * 2, [HEAD] * 2, Fraction(1))
+    with pytest.raises(NotTranslatable, match="too large"):
+        tree_algebra(cfg)
+
+
+def test_a_primitive_without_a_tree_is_named() -> None:
+    cfg = ball_model.ExactConfiguration([X0, GENUINE], [HEAD], [HEAD], Fraction(1))
+    with pytest.raises(NotTranslatable, match="'score'"):
+        tree_algebra(cfg).get("score")
+
+
+# ---------------------------------------------------------------- Coq
+
+
+@needs_coq
+@pytest.mark.parametrize("which", ["universal", "existence"])
+def test_a_model_witness_is_rechecked_by_coq(witnesses: dict[str, Path], which: str) -> None:
+    verdict = coq_files.check(witnesses[which])
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+    text = coq_files.coq_text(witnesses[which])
+    theorem = text[text.index("Theorem ") :]
+    if which == "universal":  # the counterexample: T + dE/dt <= E a fails at i = 0, h = 0
+        assert "fails at h = 0, i = 0: rhs - lhs < 0" in theorem and "(rhs - lhs) < 0" in theorem
+    else:  # Condition 8 at both tokens, then the instance at i = 1
+        assert theorem.count("given condition8 at") == 2 and "(rhs - lhs) < 0" in theorem
+        assert "checked exactly on the rational data by check-cert" in text.splitlines()[1]
+
+
+def _flip_token(certificate: dict[str, Any]) -> None:
+    certificate["payload"]["configuration"]["tokens"][1] = [str(v) for v in FORGED]
+
+
+def _edit_relation(certificate: dict[str, Any]) -> None:
+    certificate["claim"]["toml"] = certificate["claim"]["toml"].replace('"op" = "<="', '"op" = ">="')
+
+
+@needs_coq
+@pytest.mark.parametrize("change", [_flip_token, _edit_relation])
+def test_a_forged_model_witness_is_refused(witnesses: dict[str, Path], change) -> None:  # type: ignore[no-untyped-def]
+    verdict = coq_files.check(_edit(witnesses["universal"], change))
+    assert verdict.status == coq_files.REJECTED and "obligation" in verdict.message, verdict.message
+
+
+@needs_coq
+@pytest.mark.parametrize(("toml", "attention", "at"), [(FALSE_UNIVERSAL, "usa", 0), (TRUE_EXISTENCE, "softmax", 1)])
+def test_past_check_cert_coq_refuses_the_forged_data(toml: str, attention: str, at: int) -> None:
+    # the token changed: the relation no longer has the witnessed sign (balls say so), and coqc refuses the statement
+    claim, payload = _claim(toml), _payload(toml, [X0, FORGED], attention, {"i": at, "h": 0})
+    cfg = ball_model.ExactConfiguration([X0, FORGED], [HEAD], [HEAD], Fraction(1), "sphere", attention)
+    with precision(64):
+        assert settle(claim, cfg, {"i": at, "h": 0}).sign == ""
+    problem = witness_problem(claim, payload)
+    assert run.compile_source(source("t", claim.id, "s", problem)).status == "rejected"
+
+
+@needs_coq
+def test_a_wrong_hint_fails_the_file(witnesses: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    true_hints = enclosures.hints
+
+    def wrong(point, definitions):  # type: ignore[no-untyped-def]
+        bounds = true_hints(point, definitions)
+        low, high = bounds[-1]  # rhs's bound moved past its value
+        return [*bounds[:-1], (high + (high - low), high + 2 * (high - low))]
+
+    monkeypatch.setattr(enclosures, "hints", wrong)
+    verdict = coq_files.check(witnesses["universal"])
+    assert verdict.status == coq_files.REJECTED and "Error" in verdict.message, verdict.message
+
+
+@needs_coq
+def test_an_admitted_proof_is_refused(witnesses: dict[str, Path]) -> None:
+    claim = _claim(FALSE_UNIVERSAL)
+    payload = json.loads(witnesses["universal"].read_text())["payload"]
+    problem = witness_problem(claim, payload)
+    text = source("t", claim.id, "s", problem)
+    start = text.index("Proof.", text.index(f"Theorem {theorem_name(claim.id)}"))
+    cheat = text[:start] + "Proof. Admitted.\n"
+    with pytest.raises(NotStated):
+        require_stated(cheat, "t", claim.id, "s", problem)
+    answer = run.compile_source(cheat, theorems=theorem_names(claim.id, problem))
+    assert answer.status == "rejected" and "not a standard axiom" in answer.message
+
+
+@needs_coq
+def test_an_integer_quotient_that_floats_round_is_refused_by_coq(witnesses: dict[str, Path], tmp_path: Path) -> None:
+    # "some configuration has (d / n) beta n < d beta" is false for every n, d; in floats 2/3 * 3 falls short of 2
+    toml = '[[claim]]\nid = "quotient"\nkind = "model"\nexists = true\n'
+    toml += 'lhs = "(d / n) * beta * n"\nop = "<"\nrhs = "d * beta"\n'
+    cfg = ball_model.ExactConfiguration([X0, GENUINE, X0], [HEAD], [HEAD], Fraction(1))
+    record = _record([X0, GENUINE, X0], "usa")
+    payload = {
+        "witness": "model-configuration",
+        "configuration": record,
+        "hypotheses": ["unit-tokens"],
+        "at": {},
+        "prec": 64,
+        "relation": ">",
+        "enclosure": ["0", "1"],
+    }
+    assert evaluate(parse_term("d * beta - (d / n) * beta * n"), tree_algebra(cfg)).value == 0
+    problem = witness_problem(_claim(toml), payload)
+    assert run.compile_source(source("t", "quotient", "s", problem)).status == "rejected"
+
+
+@needs_coq
+@pytest.mark.slow
+def test_the_examples_model_witnesses_are_rechecked_by_coq(tmp_path: Path) -> None:
+    # `headflow check-cert --coq` on the certificates of examples/general.toml and examples/existence.toml
+    examples = Path(__file__).parents[3] / "examples"
+    for name in ("general.toml", "existence.toml"):
+        checks.check(examples / name, certificates=tmp_path, progress=False)
+    paths = sorted(tmp_path.glob("*.json"))
+    assert len(paths) >= 6
+    result = subprocess.run(
+        [sys.executable, "-m", "checks", "check-cert", "--coq", "--coq-seconds", "900", *map(str, paths)],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    for path in paths:
+        data = json.loads(path.read_text())["payload"]["configuration"]
+        n, d, H = len(data["tokens"]), len(data["tokens"][0]), len(data["scores"])
+        expected = "re-checked by Coq" if n * n * H * d <= model_tree.MAX_SIZE else "not translatable: too large"
+        assert f"{path}: coq: {expected}" in result.stdout, (path.name, result.stdout[-3000:])
+    assert result.stdout.count("re-checked by Coq") >= 5
+
+
+@needs_coq
+@pytest.mark.slow
+def test_a_refuted_model_claim_lists_coq_among_its_checkers(tmp_path: Path) -> None:
+    # `headflow check --coq`: the verdict's witness (found by the search: n = 3, d = 2, H = 2 at seed 0) re-checked
+    # by check-cert and by coqc
+    toml = '[[claim]]\nid = "tangential-small"\nkind = "model"\nlhs = "T_h_i"\nop = "<="\nrhs = "norm2(x_i) / 100"\n'
+    report = checks.check(toml, certificates=tmp_path, progress=False, coq=True)
+    (claim,) = json.loads(report.render("json"))["claims"]
+    assert claim["verdict"] == "REFUTED"
+    assert claim["evidence"]["independent_checkers"] == ["check-cert (balls)", "Coq"], claim["evidence"]
+
+
+@needs_coq
+def test_a_counterexample_whose_given_fails_at_another_token_is_refused_by_coq(tmp_path: Path) -> None:
+    # "if a_h_i >= 0 at every token i, then sum_i(a_h_i) - a_h_i >= 0" is true; at x = (1, 0), (0, 1), M = I,
+    # W = diag(1, -1) the shadows are e and -e: the relation fails at i = 0, where the given holds, but the given
+    # fails at token 1, so this is no counterexample. Coq states the given at every token and refuses it.
+    toml = '[[claim]]\nid = "shadows"\nkind = "model"\ngiven = ["a_h_i >= 0"]\n'
+    toml += 'lhs = "sum_i(a_h_i) - a_h_i"\nop = ">="\nrhs = "0"\n'
+    one, zero = Fraction(1), Fraction(0)
+    payload = {
+        "witness": "model-configuration",
+        "configuration": {
+            "tokens": [["1", "0"], ["0", "1"]],
+            "scores": [[["1", "0"], ["0", "1"]]],
+            "values": [[["1", "0"], ["0", "-1"]]],
+            "beta": "1",
+            "attention": "usa",
+            "geometry": "sphere",
+        },
+        "hypotheses": ["unit-tokens"],
+        "at": {"i": 0, "h": 0},
+        "prec": 64,
+        "relation": ">",
+        "enclosure": ["2", "3"],
+    }
+    cfg = ball_model.ExactConfiguration(
+        [[one, zero], [zero, one]], [[[one, zero], [zero, one]]], [[[one, zero], [zero, -one]]], one
+    )
+    with precision(64):
+        shadows = [evaluate(parse_term("a_h_i"), ball_algebra(cfg), i, 0) for i in range(2)]
+    assert shadows[0] > 0 > shadows[1]
+    path = write_certificate(tmp_path, "shadows", "witness", payload, _fields(toml))
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.REJECTED, verdict.message
+    assert "given a_h_i >= 0 at h = 0, i = 1" in coq_files.coq_text(path)
+
+
+@needs_coq
+def test_a_relu_witness_in_flat_space_is_rational_and_rechecked(tmp_path: Path) -> None:
+    # relu weights are exact rationals: the theorem is a rational inequality, which coqc checks as well
+    toml = '[[claim]]\nid = "relu-flat"\nkind = "model"\nattention = "relu"\ngeometry = "flat"\n'
+    toml += 'lhs = "norm2(xdot_i)"\nop = "<="\nrhs = "a_h_i / 2"\n'
+    tokens = [X0, [Fraction(1, 2), Fraction(3, 2)]]
+    path = write_certificate(
+        tmp_path, "relu-flat", "witness", _payload(toml, tokens, "relu", {"i": 1, "h": 0}, "flat"), _fields(toml)
+    )
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+    assert "Definition" not in coq_files.coq_text(path).split("Ltac hf_summary")[1]  # no exponential to bound
