@@ -80,7 +80,7 @@ class Reference:
             return self.proj(self.X[i], v) if self.geometry == "sphere" else v
         y = [[c / math.sqrt(self.dot(x, x)) for c in x] for x in self.X]
         reads = y if self.geometry in ("pre-ln", "peri-ln", "mix-ln") else self.X
-        v = Reference(reads, self.M, self.W, self.beta, self.attention, "flat").v(i)
+        v = Reference(reads, self.M, self.W, self.beta, self.attention, "flat", self.mask).v(i)
         length = math.sqrt(self.dot(v, v))
         if self.geometry == "pre-ln":
             return v
