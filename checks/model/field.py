@@ -251,6 +251,12 @@ def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None)
     if cfg.interaction is None:
         e = _energy_terms(cfg)
         return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    e = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, False)
+    with np.errstate(all="ignore"):
+        rates = (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    if not np.all(np.isfinite(rates)):
+        raise InputError("interaction", cfg.interaction.text, "dE_h/dt leaves float64 at this configuration")
+    return rates
 
 
 def energy_rate(cfg: Configuration, token_rates: np.ndarray | None = None) -> float:

@@ -1,0 +1,168 @@
+"""values29's model options (mask, beta < 0, token = "first") on main's engines (sums27, interact29, exist27).
+
+The structured-atom engine must not use what a mask or a negative beta breaks: under the causal mask a weight is
+not symmetric and only >= 0 (the masked softmax p still sums to 1 over j); with beta < 0, beta and the energies
+are negative. The exact routes of exist27 (exact witnesses, stationary starts, the exact decay) refuse masked and
+repulsive claims, and a stated interaction function is refused together with a mask (its weights ignore masks).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from certificates.kernel import ball_model, exact_model
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.claims.exact_witness import equality_failures
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.stationary_witness import stationary_failures
+from certificates.kernel.errors import InputError
+from certificates.kernel.exp_field import ExpFieldError
+from certificates.kernel.masks import causal
+from checks.claimsfile.exponential_decay import applies_exactly
+from checks.claimsfile.model_reduction import prove_model
+from checks.model.configuration import Configuration
+from tests.checks.claimsfile.test_model_claims import claim_text
+
+ONE, ZERO = Fraction(1), Fraction(0)
+
+
+def parsed(lhs: str, op: str, rhs: str, assume: list[str] | None = None, table: str = "", **extra: object):  # type: ignore[no-untyped-def]
+    (claim,) = parse_claims(claim_text("c", assume or [], lhs, op, rhs, **extra) + table, "t.toml")
+    return claim
+
+
+def proved(lhs: str, op: str, rhs: str, assume: list[str] | None = None, **extra: object) -> bool:
+    return prove_model(parsed(lhs, op, rhs, assume, **extra)).proved
+
+
+def test_a_masked_weight_is_not_symmetric() -> None:
+    """True without a mask (symmetric scores make w symmetric), false under the causal mask at i = 1."""
+    claim = ("sum_j(w_h_ij * s_h_ij)", "=", "sum_j(w_h_ji * s_h_ji)", ["symmetric-scores"])
+    assert proved(*claim)
+    assert not proved(*claim, mask="causal")
+
+
+def test_a_masked_weight_is_only_nonnegative() -> None:
+    weighted = "sum_j(w_h_ij * (1 + s_h_ij**2))"
+    assert proved(weighted, ">", "0")
+    assert not proved(weighted, ">", "0", mask="causal")  # each masked term is 0, not > 0
+    assert proved(weighted, ">=", "0", mask="causal")
+    assert not proved("sum_j(p_h_ij * (1 + s_h_ij**2))", ">", "0", attention="softmax", mask="causal")
+
+
+def test_the_masked_softmax_still_sums_to_one_and_balls_agree() -> None:
+    assert proved("sum_j(p_h_ij)", "=", "1", attention="softmax", mask="causal")
+    tokens = [[ONE, ZERO], [Fraction(3, 5), Fraction(4, 5)], [ZERO, ONE]]
+    identity = [[ONE, ZERO], [ZERO, ONE]]
+    cfg = ExactConfiguration(tokens, [identity], [identity], Fraction(3, 2), "sphere", "softmax", mask=causal(3))
+    p = ball_model.softmax_distributions(cfg, ball_model.exact_scores(cfg))[0]
+    for i, row in enumerate(p):
+        assert (sum(row[1:], row[0]) - 1).contains(0)
+        assert all(row[j] == 0 for j in range(i + 1, 3))  # exactly 0 beyond the diagonal
+
+
+def test_a_negative_beta_makes_beta_and_the_energy_negative() -> None:
+    assert proved("beta", ">", "0")
+    assert not proved("beta", ">", "0", beta="negative")
+    assert proved("beta", "<", "0", beta="negative")
+    assert proved("E", ">", "0")
+    assert not proved("E", ">", "0", beta="negative")
+    assert proved("E_h", "<", "0", beta="negative")
+
+
+def test_the_gradient_lemma_is_not_used_under_a_mask() -> None:
+    t11 = ("dE_dt", "=", "sum_i(norm2(xdot_i)) / n", ["symmetric-scores", "aligned-values"])
+    assert proved(*t11)
+    assert proved(*t11, beta="negative")
+    assert not proved(*t11, mask="causal")
+
+
+def test_the_first_token_rule_on_the_merged_engine() -> None:
+    still = ("norm2(xdot_i)", "=", "0")
+    assert proved(*still, ["identity-values"], mask="causal", token="first")
+    assert proved(*still, ["scalar-heads", "aligned-values"], mask="causal", token="first")
+    assert not proved(*still, ["identity-values"], mask="causal")  # every token: the others move
+    assert not proved(*still, mask="causal", token="first")  # general values: W_h x_1 need not be radial
+
+
+def test_sizes_with_a_negative_beta() -> None:
+    claim = parsed("E", "<", "0", beta="negative", table="[claim.domain]\nn = { min = 3, max = 5 }\n")
+    assert "beta < 0" in claim.statement and "beta > 0" not in claim.statement
+    assert claim.sizes.check(3, 2, 1, Fraction(-1), negative_beta=True) == []
+    assert claim.sizes.check(3, 2, 1, Fraction(1), negative_beta=True)
+    assert claim.sizes.check(6, 2, 1, Fraction(-1), negative_beta=True)
+    with pytest.raises(InputError, match=r"domain\.beta"):
+        parsed("E", "<", "0", beta="negative", table='[claim.domain]\nbeta = "[1, 2]"\n')
+
+
+def test_an_interaction_is_refused_with_a_mask() -> None:
+    with pytest.raises(InputError, match="mask"):
+        parsed("E", ">", "0", interaction="s**2", mask="causal")
+    dynamics = (
+        '[[claim]]\nid = "d"\nkind = "dynamics"\nquantity = "cluster_gap"\nproperty = "tends-to"\nlimit = "0"\n'
+        'heads = "scalar"\nlambdas = [1.0]\ntokens = "random-sphere"\nn = 3\nd = 3\nbeta = 1.0\n'
+        'interaction = "s**2"\nmask = "causal"\n'
+    )
+    with pytest.raises(InputError, match="mask"):
+        parse_claims(dynamics, "t.toml")
+    X = np.eye(3)
+    with pytest.raises(InputError, match="mask"):
+        Configuration.create(X, np.eye(3)[None], beta=1.0, interaction="s**2", mask="causal")
+
+
+def test_the_exact_model_refuses_a_mask() -> None:
+    identity = [[ONE, ZERO], [ZERO, ONE]]
+    cfg = ExactConfiguration([[ONE, ZERO], [ZERO, ONE]], [identity], [identity], ONE, mask=causal(2))
+    with pytest.raises(ExpFieldError):
+        exact_model.weights(cfg)
+    with pytest.raises(ExpFieldError):
+        exact_model.head_energies(cfg)
+    unmasked = ExactConfiguration([[ONE, ZERO], [ZERO, ONE]], [identity], [identity], ONE)
+    assert len(exact_model.weights(unmasked)[0]) == 2
+
+
+@pytest.mark.parametrize("extra", [{"mask": "causal"}, {"beta": "negative"}])
+def test_exact_equality_witnesses_refuse_masked_and_repulsive_claims(extra: dict) -> None:
+    """E_h = E_h holds everywhere; the exact witness would be accepted without the option."""
+    identity = [[ONE, ZERO], [ZERO, ONE]]
+    cfg = ExactConfiguration([[ONE, ZERO], [ONE, ZERO]], [identity], [identity], ONE)
+    plain = parsed("norm2(xdot_i)", "=", "0", exists=True)
+    assert equality_failures(plain, cfg, {"i": 0}) == []
+    claim = parsed("norm2(xdot_i)", "=", "0", exists=True, **extra)
+    assert equality_failures(claim, cfg, {"i": 0})
+
+
+def _dynamics(**extra: str) -> str:
+    lines = "".join(f"{k} = {v}\n" for k, v in extra.items())
+    return (
+        '[[claim]]\nid = "d"\nkind = "dynamics"\nquantity = "cluster_gap"\nproperty = "decays-exponentially"\n'
+        'rate = "1"\nattention = "softmax"\nheads = "scalar"\nlambdas = [1.0]\ntokens = "equiangular"\nrho = 0.2\n'
+        "n = 4\nd = 4\n" + lines
+    )
+
+
+def test_the_exact_decay_route_refuses_masks_values_and_beta_of_the_wrong_sign() -> None:
+    (plain,) = parse_claims(_dynamics(beta="1.0"), "t.toml")
+    assert applies_exactly(plain)
+    for extra in ({"mask": '"causal"', "beta": "1.0"}, {"values": '"identity"', "beta": "1.0"}, {"beta": "-1.0"}):
+        (claim,) = parse_claims(_dynamics(**extra), "t.toml")
+        assert not applies_exactly(claim), extra
+
+
+def test_stationary_starts_refuse_a_mask() -> None:
+    text = (
+        '[[claim]]\nid = "s"\nkind = "dynamics"\nexists = true\nquantity = "cluster_gap"\n'
+        'property = "does-not-tend-to"\nlimit = "0"\nattention = "usa"\nheads = "scalar"\nlambdas = [1.0, -1.0]\n'
+        'tokens = "hemisphere"\nn = 3\nd = 3\nbeta = 1.0\n'
+    )
+    identity = [[ONE if r == c else ZERO for c in range(3)] for r in range(3)]
+    minus = [[-v for v in row] for row in identity]
+    tokens = [[ONE if r == c else ZERO for c in range(3)] for r in range(3)]
+    cfg = ExactConfiguration(tokens, [identity, minus], [identity, minus], ONE)
+    (plain,) = parse_claims(text, "t.toml")
+    (masked,) = parse_claims(text + 'mask = "causal"\n', "t.toml")
+    assert stationary_failures(plain, cfg)[0] == []
+    assert "unmasked" in stationary_failures(masked, cfg)[0][0]
