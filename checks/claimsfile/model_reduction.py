@@ -46,8 +46,9 @@ from certificates.kernel.ball_model import stated_delta
 from certificates.kernel.claims.model_terms import evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile import model_atoms as atoms
+from checks.claimsfile import model_words as words
 from checks.claimsfile.model_atoms import Basis
-from identities import energy, signs
+from identities import energy, entropy, signs
 from identities.derivation import Derivation
 
 ZERO = sp.Integer(0)
@@ -55,6 +56,8 @@ POSITIVE_SYMBOLS = {name: sp.Symbol(name) for name in ("n", "d", "H", "beta")}
 N, HEADS = POSITIVE_SYMBOLS["n"], POSITIVE_SYMBOLS["H"]
 #: The most tokens one monomial may be summed over (products of this many token sums).
 MAX_DUMMIES = 4
+#: The entropy of head h's softmax row at token i, reduced (`identities.entropy.entropy_lemma`, s_ij = <x_i, M_h x_j>).
+ENTROPY = "log(Z_h_i) - beta * inner(x_i, M_h(xbar_h_i))"
 METHOD = "symbolic: Gram reduction over tokens and heads, lemmas of identities.energy, exact zero and sign tests"
 
 
@@ -97,6 +100,11 @@ class Form:
 Vec = dict[Basis, Form]
 
 
+def _summed_head(head: str | None) -> bool:
+    """Whether `head` is a head a sum is being taken over (s1, s2, ...), not the free head h."""
+    return head is not None and head.startswith("s")
+
+
 def _dummies_of_basis(b: Basis) -> set[str]:
     return {b[2]} if b[2].startswith("t") else set()
 
@@ -115,6 +123,8 @@ class SymbolicAlgebra:
     hypotheses: tuple[str, ...]
     lemmas: set[str]
     counter: Any = field(default_factory=lambda: itertools.count(1))
+    #: The free head's entropy was reduced (its non-negativity becomes a condition at every token).
+    entropy: bool = False
 
     @property
     def unit(self) -> bool:
@@ -143,6 +153,8 @@ class SymbolicAlgebra:
         return Form(POSITIVE_SYMBOLS[name], self)
 
     def vector(self, name: str, token: str, head: str | None) -> Vec:
+        if name == "xbar" and _summed_head(head):
+            raise NotReducible("an attention mean inside a sum over heads")
         return {(name, head if name in ("f", "xbar") else None, token): Form(sp.Integer(1), self)}
 
     def scalar(self, name: str, token: str | None, head: str | None) -> Form:
@@ -150,6 +162,13 @@ class SymbolicAlgebra:
             self.lemmas.add("gradient")
             body = "inner(xdot_i, F_i)" if name == "dE_dt" else "inner(xdot_i, f_h_i)"
             return evaluate(parse_term(f"sum_i({body}) / n**2"), self, None, head)
+        if name == "dE_h_dt" and not _summed_head(head) and "symmetric-scores" in self.hypotheses:
+            self.lemmas.add("energy gradient")  # any kind: the usa energy's gradient, sum_j e^(beta s_kj) M x_j
+            return evaluate(parse_term("sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2"), self, None, head)
+        if name == "entropy_h_i" and not _summed_head(head):
+            self.lemmas.add("entropy")
+            self.entropy = True
+            return evaluate(parse_term(ENTROPY), self, token, head)
         if name == "cluster_gap":
             raise NotReducible("cluster_gap (a minimum over pairs of tokens)")
         if name == "delta":
@@ -176,12 +195,28 @@ class SymbolicAlgebra:
         return Form(atoms.scalar(name, head, (first, second), symmetric), self)
 
     def apply(self, matrix: str, head: str, u: Vec) -> Vec:
-        """Head matrices applied to vectors are not reduced over tokens and heads (the search decides)."""
-        raise NotReducible(f"{matrix}_h applied to a vector")
+        """M_h u or W_h u: lambda_h u for scalar heads (W_h = M_h when aligned), else the word per basis vector
+        (`model_words`); a head matrix inside a sum over heads, or on a vector of another head, is not reduced."""
+        if _summed_head(head):
+            raise NotReducible("a head's matrix applied inside a sum over heads")
+        if matrix == "W" and "aligned-values" in self.hypotheses:
+            matrix = "M"
+        if matrix == "M" and "scalar-heads" in self.hypotheses:
+            self.lemmas.add("scalar")
+            return self.scale(Form(atoms.scalar("lambda", head, ()), self), u)
+        out: Vec = {}
+        for key, c in u.items():
+            applied = words.apply(matrix, head, key)
+            if applied is None:
+                raise NotReducible(f"{matrix}_{head} applied to a vector of another head")
+            out = self.add(out, {applied: c})
+        return out
 
     def log(self, value: Form) -> Form:
-        """Logarithms are not reduced over tokens and heads (the search decides)."""
-        raise NotReducible("a logarithm")
+        """log of a positive atom (Z, E, E_h) or size (n, d, H, beta): an atom of its own."""
+        if not isinstance(value.expr, sp.Symbol):
+            raise NotReducible("a logarithm of a reduced expression")
+        return Form(atoms.logarithm(value.expr), self)
 
     def add(self, u: Vec, w: Vec) -> Vec:
         out = dict(u)
@@ -214,8 +249,10 @@ class SymbolicAlgebra:
         return Form(sp.expand(total), self)
 
     def pair(self, a: Basis, b: Basis) -> sp.Expr:
-        """<a, b>: 1 for a unit token with itself; by the orthogonality lemma at one token <f^h, F> = |f^h|^2 and
-        |F|^2 = sum_h |f^h|^2."""
+        """<a, b>: symmetric head matrices moved between the sides (`model_words.pairing`); 1 for a unit token with
+        itself; by the orthogonality lemma at one token <f^h, F> = |f^h|^2 and |F|^2 = sum_h |f^h|^2."""
+        symmetric = {"M": "symmetric-scores", "W": "symmetric-values"}
+        a, b = words.pairing(a, b, frozenset(k for k, v in symmetric.items() if v in self.hypotheses))
         if a[0] == b[0] == "x" and a[2] == b[2] and self.unit:
             return sp.Integer(1)
         if self.orthogonal and a[2] == b[2] and "F" in (a[0], b[0]) and {a[0], b[0]} <= {"F", "f"}:
@@ -253,6 +290,8 @@ class SymbolicAlgebra:
         out: Vec = {}
         for key, coefficient in value.items():
             if key[1] == marker:
+                if key[0] != "f":
+                    raise NotReducible(f"a sum over heads of {key[0]} (only head outputs sum to F)")
                 if any(marker in atoms.heads_of(s) for s in coefficient.expr.free_symbols):
                     raise NotReducible("a sum over heads of head outputs with coefficients of the same head")
                 new_key, term = ("F", None, key[2]), coefficient
@@ -283,9 +322,11 @@ class SymbolicAlgebra:
         data = atoms.info(atom)
         assert data is not None
         if data.kind in ("gram", "tangent"):
+            if any(v[1] == marker and v[0] != "f" for v in data.bases):
+                raise NotReducible("a sum over heads of a pairing with a head's matrices or mean")
             a, b = (("F", None, v[2]) if v[1] == marker else v for v in data.bases)
             return self.pair(a, b) if data.kind == "gram" else atoms.tangent(a, b)
-        if data.kind == "global":
+        if data.kind == "global" and data.label in ("E", "dE"):
             return atoms.scalar(data.label, None, ())
         return atoms.headsum(atom, marker)
 
@@ -314,10 +355,14 @@ class SymbolicAlgebra:
             return "real"
         if data.kind in ("gram", "tangent") and data.bases[0] == data.bases[1]:
             return "nonnegative"
-        if data.kind == "global":
-            return "positive" if data.label == "E" else "real"
-        if data.kind == "scalar":
-            return "nonnegative" if data.label == "entropy" else "real"
+        if data.kind == "global":  # energies; a scalar head's strength (scalar-heads: M_h = lambda_h I, lambda_h > 0)
+            return "positive" if data.label in ("E", "lambda") else "real"
+        if data.kind == "scalar":  # entropies; normalizers, sums of exponentials
+            return {"entropy": "nonnegative", "Z": "positive"}.get(data.label, "real")
+        if data.kind == "log":  # log n > 0 (n >= 2), log d, log H >= 0
+            return {N: "positive", POSITIVE_SYMBOLS["d"]: "nonnegative", HEADS: "nonnegative"}.get(
+                data.inner, "real"  # type: ignore[call-overload]
+            )
         if data.kind == "pair":
             return {"w": "nonnegative" if self.attention == "relu" else "positive", "p": "positive"}.get(
                 data.label, "real"
@@ -353,16 +398,21 @@ def prove_model(claim: ModelClaim) -> Derivation:
     )
     try:
         residual, conditions = _reduce(claim, algebra)
+        if algebra.entropy:  # H^h_t >= 0 at every token t, with H^h_t as reduced
+            conditions.append((evaluate(parse_term(ENTROPY), algebra, "i", "h").expr, ">=0"))
+        choices = _cross_term_bounds(claim, algebra)
         if algebra.unit:
             residual = algebra.tangent_coordinates(residual)
             conditions = [(algebra.tangent_coordinates(m), r) for m, r in conditions]
+            choices = [(side, [(algebra.tangent_coordinates(m), r) for m, r in c]) for side, c in choices]
         residual = _normalized(d, residual)
         levels = atoms.canonical(residual, MAX_DUMMIES)
     except (NotReducible, ValueError) as exc:
         d.failures.append(f"not in the reducible subset: {exc}")
         return d
-    if "gradient" in algebra.lemmas:
+    if algebra.lemmas & {"gradient", "energy gradient"}:
         d.include(energy.gradient_lemma(), "gradient lemma")
+    _quantity_lemmas(d, algebra)
     if algebra.orthogonal:
         d.include(energy.orthogonality_lemma(), "orthogonality lemma")
         d.note("By the orthogonality lemma, <f^h_t, F_t> = |f^h_t|^2 and |F_t|^2 = sum_h |f^h_t|^2 at every token t")
@@ -370,11 +420,72 @@ def prove_model(claim: ModelClaim) -> Derivation:
         d.note("Unit tokens: <b, b'> = <P b, P b'> + <x, b><x, b'> for the token's vectors (tangent coordinates)")
     if any(level >= 2 for level in levels):
         d.note("Products of token sums as one sum over several tokens (dummies renamed apart, then relabelled)")
+    if not choices:
+        _close(d, claim, algebra, levels, conditions)
+        return d
+    d.include(energy.approximate_orthogonality_lemma(), "approximate orthogonality lemma")
+    for index, (side, extra) in enumerate(choices):  # the lemma's lower bound, else its upper bound
+        trial = Derivation()
+        trial.note(f"The approximate orthogonality lemma's {side} bound on <f^h_t, F_t> - |f^h_t|^2 at each token t")
+        _close(trial, claim, algebra, levels, [*conditions, *extra])
+        if trial.proved or index == len(choices) - 1:
+            d.steps += trial.steps
+            d.failures += trial.failures
+            break
+    return d
+
+
+def _close(
+    d: Derivation,
+    claim: ModelClaim,
+    algebra: SymbolicAlgebra,
+    levels: dict[int, sp.Expr],
+    conditions: list[tuple[sp.Expr, str]],
+) -> None:
+    """The conditions (each at the free token and at every dummy) used, then the zero or sign test of the residual."""
     tokens = ["i", *(f"t{k + 1}" for k in range(max(levels, default=0)))]
     margins = list(dict.fromkeys((atoms.rename(m, {"i": t}, {}), r) for m, r in conditions for t in tokens))
     total, facts = _use_margins(d, sp.Add(*levels.values()), margins, algebra)
     _decide(d, atoms.canonical(total, MAX_DUMMIES), _TARGET[claim.relation.op], facts, claim)
-    return d
+
+
+def _cross_term_bounds(claim: ModelClaim, algebra: SymbolicAlgebra) -> list[tuple[str, list[tuple[sp.Expr, str]]]]:
+    """Under `orthogonal-heads(delta=q)` with symmetric, aligned heads on unit tokens (usa or softmax): the lower
+    and the upper bound of |<f^h_t, F_t> - |f^h_t|^2| <= q W^h_t (sum_g W^g_t - W^h_t) as conditions at the free
+    token (W = Z for usa, 1 for softmax: the weights' row sums); none otherwise."""
+    needed = {"symmetric-scores", "aligned-values", "unit-tokens"}
+    if (
+        stated_delta(claim.hypotheses) is None
+        or claim.attention not in ("usa", "softmax")
+        or not needed <= set(claim.hypotheses)
+    ):
+        return []
+    weight = "Z_h_i * (sum_h(Z_h_i) - Z_h_i)" if claim.attention == "usa" else "(H - 1)"
+    cross, bound = "inner(f_h_i, F_i) - norm2(f_h_i)", f"delta * {weight}"
+    return [
+        (side, [(evaluate(parse_term(text), algebra, "i", "h").expr, ">=0")])
+        for side, text in (("lower", f"{cross} + {bound}"), ("upper", f"{bound} - ({cross})"))
+    ]
+
+
+def _quantity_lemmas(d: Derivation, algebra: SymbolicAlgebra) -> None:
+    """The steps behind the reductions of head matrices, dE_h/dt for any kind and entropies."""
+    if "scalar" in algebra.lemmas:
+        d.note("Scalar heads: M_h = lambda_h I with lambda_h > 0 (and W_h = M_h when the values are aligned)")
+    if "energy gradient" in algebra.lemmas:
+        d.note(
+            "The lemma holds for any motion xdot (any attention kind, any values): with M_h symmetric, "
+            "dE_h/dt = (1/n^2) sum_k <xdot_k, sum_j e^(beta s_kj) M_h x_j>, and sum_j e^(beta s_kj) M_h x_j = "
+            "Z^h_k M_h xbar^h_k by linearity (xbar^h_k = sum_j p^h_kj x_j, p^h_kj = e^(beta s_kj) / Z^h_k)"
+        )
+    if "entropy" in algebra.lemmas:
+        entropy.entropy_lemma(d)
+        d.note("sum_j p^h_tj s^h_tj = <x_t, M_h xbar^h_t>: the score is linear in its second token")
+        d.cite(
+            "entropy is non-negative",
+            "H^h_t >= 0 at every token t, used as a condition where H^h_t occurs",
+            "0 < p^h_tj <= 1, so every term -p log p is >= 0",
+        )
 
 
 def _reduce(claim: ModelClaim, algebra: SymbolicAlgebra) -> tuple[sp.Expr, list[tuple[sp.Expr, str]]]:
