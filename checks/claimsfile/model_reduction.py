@@ -442,9 +442,15 @@ def _close(
     levels: dict[int, sp.Expr],
     conditions: list[tuple[sp.Expr, str]],
 ) -> None:
-    """The conditions (each at the free token and at every dummy) used, then the zero or sign test of the residual."""
+    """The conditions (each at the free token and at every dummy) used, then the zero or sign test of the residual.
+    Condition c's margin at token t is the atom m_c@t, the same function of the configuration at every token (so
+    that relabelling the dummies maps it to itself); a condition free of the token is used once, at i."""
     tokens = ["i", *(f"t{k + 1}" for k in range(max(levels, default=0)))]
-    margins = list(dict.fromkeys((atoms.rename(m, {"i": t}, {}), r) for m, r in conditions for t in tokens))
+    instances = {}
+    for index, (m, r) in enumerate(conditions):
+        for t in tokens:
+            instances.setdefault((atoms.rename(m, {"i": t}, {}), r), atoms.margin(index, t))
+    margins = [(m, r, mu) for (m, r), mu in instances.items()]
     total, facts = _use_margins(d, sp.Add(*levels.values()), margins, algebra)
     _decide(d, atoms.canonical(total, MAX_DUMMIES), _TARGET[claim.relation.op], facts, claim)
 
@@ -527,14 +533,15 @@ def _normalized(d: Derivation, expr: sp.Expr) -> sp.Expr:
 
 
 def _use_margins(
-    d: Derivation, total: sp.Expr, margins: list[tuple[sp.Expr, str]], algebra: SymbolicAlgebra
+    d: Derivation, total: sp.Expr, margins: list[tuple[sp.Expr, str, sp.Symbol]], algebra: SymbolicAlgebra
 ) -> tuple[sp.Expr, dict[sp.Expr, str]]:
-    """Each margin m (>= 0 or > 0 at its token) solved for one atom of rational coefficient, replaced by a new atom
-    of that sign: an identity, so the residual is unchanged as a function of the configuration."""
-    known = {s: algebra.sign_name(s) for m, _ in margins for s in m.free_symbols}
+    """Each margin m (>= 0 or > 0 at its token) solved for one atom of rational coefficient, replaced by (an
+    expression in) its own atom mu = m of that sign: an identity, so the residual is unchanged as a function of the
+    configuration."""
+    known = {s: algebra.sign_name(s) for m, _, _ in margins for s in m.free_symbols}
     known |= {s: algebra.sign_name(s) for s in total.free_symbols}
     margins = list(margins)
-    for index, (margin, relation) in enumerate(margins):
+    for index, (margin, relation, mu) in enumerate(margins):
         poly_atoms = sorted(margin.free_symbols - set(POSITIVE_SYMBOLS.values()), key=str)
         chosen = None
         for atom in poly_atoms:
@@ -548,13 +555,12 @@ def _use_margins(
             d.failures.append(f"given condition {margin} {relation} has no atom to solve for")
             continue
         atom, coefficient, rest = chosen
-        token = (atoms.tokens_of(atom) or ("i",))[0]
-        mu = atoms.margin(index, token)
+        token = atoms.tokens_of(mu)[0]
         value = (mu - rest) / coefficient
         total = sp.expand(total.xreplace({atom: value}))
-        margins[index + 1 :] = [(sp.expand(m.xreplace({atom: value})), r) for m, r in margins[index + 1 :]]
+        margins[index + 1 :] = [(sp.expand(m.xreplace({atom: value})), r, v) for m, r, v in margins[index + 1 :]]
         known = {s: v for s, v in known.items() if s != atom} | {mu: "positive" if relation == ">0" else "nonnegative"}
-        d.note(f"Given condition at token {token}: m = {margin} {relation[0]} 0, so {atom} = {value}")
+        d.note(f"Condition at token {token}: {mu} = {margin} {relation[:-1]} 0, so {atom} = {value}")
     return total, known
 
 
