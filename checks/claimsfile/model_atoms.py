@@ -141,7 +141,9 @@ def rename_atom(atom: sp.Symbol, tokens: dict[str, str], heads: dict[str, str]) 
         return headsum(rename(data.inner, tokens, {k: v for k, v in heads.items() if k != "g"}), "g")
     if data.kind == "log":
         assert isinstance(data.inner, sp.Symbol)
-        return logarithm(rename_atom(data.inner, tokens, heads))  # type: ignore[arg-type]
+        renamed = rename_atom(data.inner, tokens, heads)
+        assert isinstance(renamed, sp.Symbol)
+        return logarithm(renamed)
     head = heads.get(data.head, data.head) if data.head else None
     return scalar(data.label, head, tuple(tokens.get(t, t) for t in data.tokens), data.symmetric)
 

@@ -2,8 +2,10 @@
 and sign tests.
 
 The sides are interpreted (`certificates.kernel.claims.model_terms.evaluate`) in a symbolic algebra whose values are
-polynomials in the atoms of `checks.claimsfile.model_atoms`: pairings of a token's vectors (x, f^h, F = sum_h f^h),
-pairings across two tokens, named scalars at a token or a pair of tokens, energies. Every monomial is summed over the
+polynomials in the atoms of `checks.claimsfile.model_atoms`: pairings of a token's vectors (x, f^h, F = sum_h f^h,
+xbar^h, and words of head h's matrices applied to them, `checks.claimsfile.model_words`), pairings across two tokens,
+named scalars at a token or a pair of tokens (Z^h_t, entropies, scores, weights), energies, strengths lambda_h,
+logarithms of positive atoms. Every monomial is summed over the
 bound tokens (dummies) it contains: a sum over a token binds a fresh dummy (a monomial without it gains a factor n), a
 product of two sums renames one's dummies apart (sum_k a_k sum_l b_l = sum_k sum_l a_k b_l), so products of token
 sums, double sums and vector-valued sums (`norm2(sum_i(x_i))`) are polynomials too; relabelling the dummies of a
@@ -12,22 +14,33 @@ monomial leaves its sum unchanged, which puts the residual in a canonical form (
 What makes a general statement reducible is proved once, each time it is used, by `identities.energy`:
 
 - gradient lemma (usa, M_h = M_h^T, W_h = M_h): dE_h/dt = (1/n^2) sum_k <xdot_k, f^h_k> (and dE/dt with F);
+- the same gradient for any kind and values (M_h symmetric): dE_h/dt = (1/n^2) sum_k Z^h_k <xdot_k, M_h xbar^h_k>;
 - orthogonality lemma (M_h M_g = 0, symmetric, W = M): <f^h_t, f^g_t> = 0 for h != g, hence <f^h_t, F_t> = |f^h_t|^2
   and |F_t|^2 = sum_h |f^h_t|^2;
+- approximate orthogonality lemma (|M_h M_g|_F <= delta, symmetric, W = M, unit tokens, usa or softmax): the lower and
+  the upper bound of <f^h_t, F_t> - |f^h_t|^2 (within delta W^h_t (sum_g W^g_t - W^h_t), W the weights' row sums)
+  as conditions at every token, tried one after the other;
+- entropy lemma (`identities.entropy`): H^h_t = log Z^h_t - beta <x_t, M_h xbar^h_t>, and H^h_t >= 0 (cited) as a
+  condition at every token;
+- head matrices: M_h = lambda_h I (lambda_h > 0) for scalar heads, W_h = M_h for aligned values; symmetric matrices
+  move between the sides of a pairing. A matrix inside a sum over heads, on a vector of another head, or an attention
+  mean inside a sum over heads is not reduced (never identified with another head's quantity);
 - sums over heads: a term linear in the summed head's quantities is that term with F (E, dE/dt) for f (E_h, dE_h/dt),
   a term free of it H times itself, and a term of higher degree in it (`sum_h(norm2(f_h_i))`) the atom Σ_g of its
   head-dependent part, whose sign is that of the part (a sum over H >= 1 heads);
 - the definitions: w^h_ij = p^h_ij for softmax, s^h_ij = s^h_ji (and w^h_ij = w^h_ji for usa and relu) for
-  symmetric scores, sum_j p^h_ij = 1, w^h_ij > 0 (usa, softmax; >= 0 for relu), p^h_ij > 0, entropies >= 0, E_h > 0.
+  symmetric scores, sum_j p^h_ij = 1, w^h_ij > 0 (usa, softmax; >= 0 for relu), p^h_ij > 0, entropies >= 0,
+  E_h > 0, Z^h_t > 0, log n > 0 (n >= 2), log d, log H >= 0.
 
 Unit tokens (<x_t, x_t> = 1) put every other pairing at one token in tangent coordinates, <b, b'> = <P b, P b'> +
 <x, b><x, b'>, whose squares |P b|^2 are declared >= 0. A `given` condition m >= 0 (at every token, for head h) is used
-by solving m for one atom of rational coefficient and declaring m >= 0, at the free token and at every dummy. A sum of
+by solving m for one atom of rational coefficient and declaring m >= 0, at the free token and at every dummy (one
+atom m_c@t per condition c and token t, so that relabelling the dummies maps the conditions to themselves). A sum of
 a summand with a proved sign has that sign (n >= 1 terms per dummy); a double sum is also decided after folding every
 level into the deepest one and averaging over the relabellings of its dummies (n sum_k a_k^2 - (sum_k a_k)^2 =
 sum_{k,l} (a_k - a_l)^2 / 2). Zeros are shown by `identities.zero_test` and signs by `identities.signs` (via the
-`identities.derivation` steps): nothing SymPy evaluates decides. What does not reduce (an entropy, dE_h/dt without
-the lemma's hypotheses, a Gram double sum's positivity, a head sum of a head sum of higher degree) stays an opaque
+`identities.derivation` steps): nothing SymPy evaluates decides. What does not reduce (an entropy rate, dE_h/dt without
+symmetric scores, a Gram double sum's positivity, a head sum of a head sum of higher degree) stays an opaque
 atom or makes the claim not provable here; then the search decides. A claim's `domain` enters by the lower ends of
 its sizes (n = n_0 + n_min, ...): a proof for those holds on the ranges.
 """
@@ -56,6 +69,8 @@ POSITIVE_SYMBOLS = {name: sp.Symbol(name) for name in ("n", "d", "H", "beta")}
 N, HEADS = POSITIVE_SYMBOLS["n"], POSITIVE_SYMBOLS["H"]
 #: The most tokens one monomial may be summed over (products of this many token sums).
 MAX_DUMMIES = 4
+#: The signs of the logarithms of the sizes (n >= 2, d >= 1, H >= 1; beta > 0 has none).
+LOG_SIGNS = {N: "positive", POSITIVE_SYMBOLS["d"]: "nonnegative", HEADS: "nonnegative"}
 #: The entropy of head h's softmax row at token i, reduced (`identities.entropy.entropy_lemma`, s_ij = <x_i, M_h x_j>).
 ENTROPY = "log(Z_h_i) - beta * inner(x_i, M_h(xbar_h_i))"
 METHOD = "symbolic: Gram reduction over tokens and heads, lemmas of identities.energy, exact zero and sign tests"
@@ -360,9 +375,7 @@ class SymbolicAlgebra:
         if data.kind == "scalar":  # entropies; normalizers, sums of exponentials
             return {"entropy": "nonnegative", "Z": "positive"}.get(data.label, "real")
         if data.kind == "log":  # log n > 0 (n >= 2), log d, log H >= 0
-            return {N: "positive", POSITIVE_SYMBOLS["d"]: "nonnegative", HEADS: "nonnegative"}.get(
-                data.inner, "real"  # type: ignore[call-overload]
-            )
+            return LOG_SIGNS.get(data.inner, "real") if isinstance(data.inner, sp.Symbol) else "real"
         if data.kind == "pair":
             return {"w": "nonnegative" if self.attention == "relu" else "positive", "p": "positive"}.get(
                 data.label, "real"
