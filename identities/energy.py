@@ -73,19 +73,37 @@ def _symmetrized(space: GramSpace, summand: sp.Expr) -> sp.Expr:
     return (summand + swapped) / 2
 
 
-def gradient_lemma(coefficient: sp.Expr | int = 1) -> Derivation:
+#: A general interaction function phi (an undefined function: nothing about it is used) and its antiderivative.
+phi = sp.Function("phi")
+
+
+class Phi(sp.Function):
+    """An antiderivative of phi: the one property a proof may use is Phi' = phi (`fdiff`)."""
+
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        return phi(self.args[0])
+
+
+def gradient_lemma(coefficient: sp.Expr | int = 1, general: bool = False) -> Derivation:
     """dE_h/dt = coefficient * (1/n^2) sum_i <xdot_i, f^h_i> for one usa head, M_h = M_h^T, W_h = M_h.
 
-    The true statement has coefficient 1; other values are accepted so that tests can check that
-    a wrong variant does not prove.
+    The paper's weights exp(beta s) with E_h = (1/(2 beta n^2)) sum exp(beta s_jk); `general`: weights phi(s) for
+    an undefined phi, with E_h = (1/(2 n^2)) sum Phi(s_jk), Phi' = phi (any interaction function). The true statement
+    has coefficient 1; other values are accepted so that tests can check that a wrong variant does not prove.
     """
     space = GramSpace.create(unit=[x])
     Mh = M[h]
     score = space.pair((Mh,), x[j], x[k])
-    energy = _double_sum(sp.exp(beta * score)) / (2 * beta * n**2)
+    if general:
+        weight, energy = phi(score), _double_sum(Phi(score)) / (2 * n**2)
+    else:
+        weight, energy = sp.exp(beta * score), _double_sum(sp.exp(beta * score)) / (2 * beta * n**2)
     d = Derivation()
     d.note(
-        "Energy of head h with s_jk = <x_j, M_h x_k>, M_h symmetric, n symbolic",
+        "Energy of head h with s_jk = <x_j, M_h x_k>, M_h symmetric, n symbolic"
+        + (", Phi' = phi for an undefined phi" if general else ""),
         rf"E_h = {sp.latex(energy)}",
     )
     rate = space.directional_derivative(energy, {x: xdot})
@@ -94,9 +112,10 @@ def gradient_lemma(coefficient: sp.Expr | int = 1) -> Derivation:
         rf"\frac{{dE_h}}{{dt}} = {sp.latex(rate)}",
     )
     head_output_pairing = space.inner(Vector.named(xdot[j]), Vector.named(x[k]).apply(Mh))
-    claimed = coefficient * _double_sum(sp.exp(beta * score) * head_output_pairing) / n**2
+    claimed = coefficient * _double_sum(weight * head_output_pairing) / n**2
     d.note(
-        "Claimed form: W_h = M_h gives f^h_j = sum_k exp(beta s_jk) M_h x_k, so the right side is",
+        f"Claimed form: W_h = M_h gives f^h_j = sum_k {'phi(s_jk)' if general else 'exp(beta s_jk)'} M_h x_k, "
+        "so the right side is",
         rf"\frac{{1}}{{n^2}}\sum_j \langle \dot x_j, f^h_j\rangle = {sp.latex(claimed)}",
     )
     summands = [_summand_of_double_sum(side) for side in (rate, claimed)]

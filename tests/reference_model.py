@@ -64,8 +64,22 @@ class Reference:
         return [scale * t for t in total]
 
     def xdot(self, i):
-        v = self.v(i)
-        return self.proj(self.X[i], v) if self.geometry == "sphere" else v
+        """The scheme's update, each written out from its definition in docs/models.md ("Normalization")."""
+        if self.geometry in ("sphere", "flat"):
+            v = self.v(i)
+            return self.proj(self.X[i], v) if self.geometry == "sphere" else v
+        y = [[c / math.sqrt(self.dot(x, x)) for c in x] for x in self.X]
+        reads = y if self.geometry in ("pre-ln", "peri-ln", "mix-ln") else self.X
+        v = Reference(reads, self.M, self.W, self.beta, self.attention, "flat").v(i)
+        length = math.sqrt(self.dot(v, v))
+        if self.geometry == "pre-ln":
+            return v
+        if self.geometry == "peri-ln":
+            return [c / length for c in v]
+        if self.geometry == "ngpt":
+            return self.proj(self.X[i], [c / length for c in v])
+        tangent = self.proj(y[i], v)  # mix-ln: a quarter Post-LN, three quarters Pre-LN
+        return [0.25 * t + 0.75 * c for t, c in zip(tangent, v, strict=True)]
 
     def head_energy(self, h, X=None):
         X = X or self.X

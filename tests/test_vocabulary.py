@@ -146,7 +146,14 @@ def test_every_table_format_names_every_quantity() -> None:
 
 def test_every_model_quantity_has_a_float_evaluator_and_every_certified_one_a_ball() -> None:
     assert set(EVALUATORS) == set(STATE_QUANTITIES) == {q for q in MODEL_QUANTITIES if q != "clustering_time"}
-    assert set(CERTIFIED) == {"energy_rate", "head_energy_rate", "entropy_rate"}
+    assert set(CERTIFIED) == {
+        "energy_rate",
+        "head_energy_rate",
+        "entropy_rate",
+        "token_norm_rate",
+        "order_parameter",
+        "order_parameter_rate",
+    }
     for q in MODEL_QUANTITIES.values():
         for other in (q.rate, q.per_head, q.first_time_of):
             assert other is None or other in STATE_QUANTITIES
@@ -163,14 +170,16 @@ def test_the_checker_obligations_name_only_known_hypotheses_and_certified_quanti
 @pytest.mark.parametrize("name", STATE_QUANTITIES)
 def test_each_float_evaluator_has_the_shape_of_its_axes(name: str) -> None:
     rng = np.random.default_rng(5)
+    d = 2 if name == "arc_spread" else 3  # an arc of the circle
     cfg = Configuration.create(
-        families.random_sphere_tokens(4, 3, rng), families.random_symmetric_heads(2, 3, rng), beta=1.0
+        families.random_sphere_tokens(4, d, rng), families.random_symmetric_heads(2, d, rng), beta=1.0
     )
     arguments = () if MODEL_QUANTITIES[name].parameter is None else (0.5,)
+    shapes = {(): (), ("head",): (2,), ("token",): (4,), ("head", "token", "token"): (2, 4, 4)}
     assert (
         np.shape(EVALUATORS[name](cfg, *arguments))
         == shape(name, cfg)
-        == {(): (), ("head",): (2,), ("head", "token", "token"): (2, 4, 4)}.get(MODEL_QUANTITIES[name].axes, (2, 4))
+        == shapes.get(MODEL_QUANTITIES[name].axes, (2, 4))
     )
 
 
@@ -220,7 +229,7 @@ def test_each_short_name_names_the_one_record_that_declares_it() -> None:
         assert sorted(short) == sorted(declared)
         assert all(table[name].short == name_short for name_short, name in short.items())
     assert set(SHORT_HEAD_NAMES) == {"scalar", "symmetric", "general", "orthogonal"}  # what `simulate` offered
-    assert set(SHORT_TOKEN_NAMES) == {"random", "orthogonal", "equiangular"}
+    assert set(SHORT_TOKEN_NAMES) == {"random", "orthogonal", "equiangular", "circle"}
 
 
 @pytest.mark.parametrize("name", list(HEAD_FAMILIES))

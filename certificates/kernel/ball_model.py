@@ -20,8 +20,16 @@ from typing import Any
 
 from flint import arb
 
+from certificates.kernel import exprtree
 from certificates.kernel.exact import ball_of
-from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
+from certificates.kernel.interaction import Interaction
+from certificates.kernel.vocabulary import (
+    ATTENTION_KINDS,
+    DIRECTION_GEOMETRIES,
+    MIX_LN_PRE_SHARE,
+    SMOOTH_KINDS,
+    SPHERICAL_GEOMETRIES,
+)
 
 Vector = list[Fraction]
 Matrix = list[list[Fraction]]
@@ -37,6 +45,8 @@ class ExactConfiguration:
     beta: Fraction
     geometry: str = "sphere"
     attention: str = "usa"
+    #: The stated interaction phi(s) of the weights (`certificates.kernel.interaction`; None: the kind's own).
+    interaction: Interaction | None = None
 
     @property
     def n(self) -> int:
@@ -61,7 +71,7 @@ def _matmul(A: Matrix, B: Matrix) -> Matrix:
 
 
 def _unit_tokens(cfg: ExactConfiguration) -> bool:
-    return cfg.geometry != "sphere" or all(_dot(x, x) == 1 for x in cfg.tokens)
+    return cfg.geometry not in SPHERICAL_GEOMETRIES or all(_dot(x, x) == 1 for x in cfg.tokens)
 
 
 def _symmetric(matrices: Sequence[Matrix]) -> bool:
@@ -181,6 +191,34 @@ def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]
     return [[[eij / sum(row[1:], row[0]) for eij in row] for row in head] for head in exponentials]
 
 
+def _interaction_values(
+    cfg: ExactConfiguration, s: list[list[list[Fraction]]], tree: exprtree.Tree | None = None
+) -> list[list[list[arb]]]:
+    """phi(s^h_ij) as balls (or the tree given, Phi for the energy); ValueError when one is not finite."""
+    assert cfg.interaction is not None
+    beta = ball_of(cfg.beta)
+    env = {"beta": beta}
+    use = cfg.interaction.tree if tree is None else tree
+    out = [[[exprtree.evaluate(use, env | {"s": ball_of(sij)}) for sij in row] for row in head] for head in s]
+    if not all(v.is_finite() for head in out for row in head for v in row):
+        raise ValueError(f"the interaction {cfg.interaction.text} is not finite at an exact score (balls)")
+    return out
+
+
+def interaction_failures(cfg: ExactConfiguration) -> list[str]:
+    """Why the stated interaction does not give the weights at the exact data (empty when it does): a value that is
+    not a finite ball, or (normalized) a weight that balls do not show > 0."""
+    if cfg.interaction is None:
+        return []
+    try:
+        phi = _interaction_values(cfg, exact_scores(cfg))
+    except (ValueError, exprtree.TreeError) as exc:
+        return [str(exc)]
+    if cfg.attention == "softmax" and not all(v > 0 for head in phi for row in head for v in row):
+        return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
+    return []
+
+
 def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
     """p^h_ij = softmax_j(beta s^h_ij) as balls (shifted by the exact row maximum, which cancels)."""
     return _normalized_rows(_exponentials(cfg, s, shift=True))
@@ -188,7 +226,11 @@ def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]
 
 def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
     """w^h_ij of the configuration's kind: exp(beta s) for usa, softmax_j(beta s) for softmax, and
-    max(beta s, 0) / n for relu (exact: the score's sign is a comparison of rationals)."""
+    max(beta s, 0) / n for relu (exact: the score's sign is a comparison of rationals); with an interaction,
+    phi(s) for usa and phi(s_ij) / sum_k phi(s_ik) for softmax."""
+    if cfg.interaction is not None:
+        phi = _interaction_values(cfg, s)
+        return _normalized_rows(phi) if cfg.attention == "softmax" else phi
     if cfg.attention == "usa":
         return _exponentials(cfg, s, shift=False)
     if cfg.attention == "softmax":
@@ -205,7 +247,8 @@ def _head_sums(
     attention: str,
     geometry: str,
 ) -> list[list[Any]]:
-    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space, from the weights w^h_ij and the rows W_h x_j.
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space (the scheme's update, `scheme_velocity`, otherwise)
+    from the weights w^h_ij and the rows W_h x_j.
 
     v_i = (1/n) sum_h f^h_i for usa and sum_h f^h_i for softmax, f^h_i = sum_j w^h_ij W_h x_j; the one
     combination step of the ball model, for exact tokens (balls) and for tokens over a box (jets)."""
@@ -220,8 +263,38 @@ def _head_sums(
             v = [vk / n for vk in v]
         if geometry == "sphere":
             v = tangent_projection(tokens[i], v)
+        elif geometry != "flat":
+            v = scheme_velocity(tokens[i], v, geometry)
         velocities.append(v)
     return velocities
+
+
+def _norm(u: Sequence[arb]) -> arb:
+    """|u| (a ball of <u, u> that reaches below 0 by rounding gives the enclosure of its non-negative part)."""
+    return _dot(u, u).nonnegative_part().sqrt()
+
+
+def scheme_velocity(x: list[arb], v: list[arb], geometry: str) -> list[arb]:
+    """xdot of a normalization scheme from the residual token x and the attention velocity v (balls): pre-ln v,
+    peri-ln v/|v|, mix-ln (1-a) P⊥_y v + a v (y = x/|x|), ngpt P⊥_x(v/|v|) (`checks.model.field.scheme_velocity`)."""
+    if geometry == "pre-ln":
+        return v
+    if geometry in ("peri-ln", "ngpt"):
+        length = _norm(v)
+        unit = [vk / length for vk in v]
+        return unit if geometry == "peri-ln" else tangent_projection(x, unit)
+    if geometry == "mix-ln":
+        share = arb(MIX_LN_PRE_SHARE[0]) / MIX_LN_PRE_SHARE[1]
+        length = _norm(x)
+        tangent = tangent_projection([xk / length for xk in x], v)
+        return [(1 - share) * tk + share * vk for tk, vk in zip(tangent, v, strict=True)]
+    raise ValueError(f"{geometry!r} is not a normalization scheme")
+
+
+def _require_directions(cfg: ExactConfiguration) -> None:
+    """Pre-ln, peri-ln and mix-ln attend to y = x/|x|, which exact data give exactly only at unit tokens (y = x)."""
+    if cfg.geometry in DIRECTION_GEOMETRIES and not all(_dot(x, x) == 1 for x in cfg.tokens):
+        raise ValueError(f"exact data of {cfg.geometry} need unit tokens (the directions x/|x| exactly)")
 
 
 def _outputs(weights: list[list[list[Any]]], values_of_tokens: list[list[list[Any]]]) -> list[list[list[Any]]]:
@@ -245,7 +318,14 @@ def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
 
 
 def head_energies(cfg: ExactConfiguration) -> list[arb]:
-    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij) (the usa energy), as balls."""
+    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij) (the usa energy), as balls; with an interaction,
+    (1/(2 n^2)) sum_ij Phi(s^h_ij), Phi its verified antiderivative (ValueError when there is none)."""
+    if cfg.interaction is not None:
+        tree = cfg.interaction.energy_tree()
+        if tree is None:
+            raise ValueError(f"no verified antiderivative of {cfg.interaction.text}: the energy is unavailable")
+        Phi = _interaction_values(cfg, exact_scores(cfg), tree)
+        return [sum((e for row in head for e in row), arb(0)) / (2 * cfg.n * cfg.n) for head in Phi]
     scale = 2 * ball_of(cfg.beta) * cfg.n * cfg.n
     return [
         sum((e for row in head for e in row), arb(0)) / scale for head in _exponentials(cfg, exact_scores(cfg), False)
@@ -253,7 +333,9 @@ def head_energies(cfg: ExactConfiguration) -> list[arb]:
 
 
 def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
-    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space (balls), at exact tokens."""
+    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise (balls), at exact
+    tokens (unit tokens for pre-ln, peri-ln and mix-ln)."""
+    _require_directions(cfg)
     values_of_tokens = [[[ball_of(f) for f in _matvec(W, x)] for x in cfg.tokens] for W in cfg.values]
     tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
     return _head_sums(weights, values_of_tokens, tokens, cfg.attention, cfg.geometry)
@@ -275,6 +357,9 @@ def velocity_field(
     if attention not in SMOOTH_KINDS:
         raise ValueError(f"the field over boxes covers usa and softmax attention, not {attention!r}")
     b = ball_of(beta)
+    residual = tokens
+    if geometry in DIRECTION_GEOMETRIES:  # attention reads the directions (balls only: no square root of a jet)
+        tokens = [[xk / _norm(x) for xk in x] for x in tokens]
 
     def apply(M: Matrix, x: list[Any]) -> list[Any]:
         return [_dot([ball_of(m) for m in row], x) for row in M]
@@ -283,7 +368,43 @@ def velocity_field(
     exponentials = [[[(sij * b).exp() for sij in row] for row in head] for head in scores]
     weights = _normalized_rows(exponentials) if attention == "softmax" else exponentials
     values_of_tokens = [[apply(W, x) for x in tokens] for W in values]
-    return _head_sums(weights, values_of_tokens, tokens, attention, geometry)
+    return _head_sums(weights, values_of_tokens, residual, attention, geometry)
+
+
+def direction_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
+    """dy_i/dt of the tokens attention reads: at the unit tokens of pre-ln, peri-ln and mix-ln P⊥_{x_i}(xdot_i)
+    (y = x, |x| = 1), xdot_i otherwise; every rate of a model quantity is taken along it."""
+    xdot = token_velocities(cfg, weights)
+    if cfg.geometry not in DIRECTION_GEOMETRIES:
+        return xdot
+    return [tangent_projection([ball_of(t) for t in x], u) for x, u in zip(cfg.tokens, xdot, strict=True)]
+
+
+def token_norm_rates(cfg: ExactConfiguration) -> list[arb]:
+    """d|x_i|/dt = <x_i, xdot_i> / |x_i| (balls, n of them)."""
+    xdot = token_velocities(cfg, attention_weights(cfg, exact_scores(cfg)))
+    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
+    return [_dot(x, u) / _norm(x) for x, u in zip(tokens, xdot, strict=True)]
+
+
+def _mean(rows: Sequence[Sequence[Any]], n: int) -> list[Any]:
+    return [sum(column[1:], column[0]) / n for column in zip(*rows, strict=True)]
+
+
+def order_parameter(cfg: ExactConfiguration) -> arb:
+    """R = |(1/n) sum_j y_j| of the tokens attention reads (exact mean, one square root)."""
+    _require_directions(cfg)
+    m = _mean(cfg.tokens, cfg.n)
+    return ball_of(_dot(m, m)).sqrt()
+
+
+def order_parameter_rate(cfg: ExactConfiguration) -> arb:
+    """dR/dt = <m, mdot>/R for m != 0 (exactly), the right derivative |mdot| at m = 0 (`checks.model.circle`)."""
+    m = _mean(cfg.tokens, cfg.n)
+    mdot = _mean(direction_velocities(cfg, attention_weights(cfg, exact_scores(cfg))), cfg.n)
+    if all(mk == 0 for mk in m):
+        return _norm(mdot)
+    return _dot([ball_of(mk) for mk in m], mdot) / ball_of(_dot(m, m)).sqrt()
 
 
 def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[list[arb]]]:
@@ -297,10 +418,11 @@ def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[lis
 
 
 def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
-    """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) ds^h_ij/dt (usa energy, the kind's dynamics), as balls."""
+    """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) ds^h_ij/dt (usa energy, the kind's dynamics), as balls;
+    phi(s^h_ij) for exp(beta s^h_ij) with an interaction."""
     s = exact_scores(cfg)
-    exponentials = _exponentials(cfg, s, shift=False)
-    sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
+    exponentials = _exponentials(cfg, s, shift=False) if cfg.interaction is None else _interaction_values(cfg, s)
+    sdot = score_rates(cfg, direction_velocities(cfg, attention_weights(cfg, s)))
     n = cfg.n
     rates = []
     for e, r in zip(exponentials, sdot, strict=True):
@@ -314,6 +436,8 @@ def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
 
 def attention_entropies(cfg: ExactConfiguration) -> list[list[arb]]:
     """H^h_i = -sum_j p^h_ij log p^h_ij (H x n balls), log p_ij = beta (s_ij - m_i) - log Z_i as in `entropy_rates`."""
+    if cfg.interaction is not None:
+        raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
     s = exact_scores(cfg)
     beta = ball_of(cfg.beta)
     out = []
@@ -333,10 +457,12 @@ def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
     pdot_ij = beta p_ij (sdot_ij - sum_k p_ik sdot_ik) by the chain rule through the softmax, with
     sdot from the kind's token velocities; log p_ij = beta (s_ij - m_i) - log sum_k exp(beta (s_ik - m_i))
     with the exact row maximum m_i (the same number as log of the ball p_ij, with a tighter radius)."""
+    if cfg.interaction is not None:
+        raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
     s = exact_scores(cfg)
     beta = ball_of(cfg.beta)
     shifted = _exponentials(cfg, s, shift=True)
-    sdot = score_rates(cfg, token_velocities(cfg, attention_weights(cfg, s)))
+    sdot = score_rates(cfg, direction_velocities(cfg, attention_weights(cfg, s)))
     rates = []
     for s_h, e_h, r_h in zip(s, shifted, sdot, strict=True):
         row_rates = []

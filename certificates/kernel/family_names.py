@@ -155,6 +155,7 @@ TOKEN_FAMILIES: dict[str, TokenFamily] = {
         TokenFamily("hemisphere", free=False, exact_members=True, d_at_least=(2,)),
         TokenFamily("groups", free=False, d_at_least=(2,), options=(GROUPS, SPREAD)),
         TokenFamily("near-collision", free=False, d_at_least=(2,), options=(SEPARATION,)),
+        TokenFamily("equally-spaced", free=False, fixed=True, d_at_least=(2,), short="circle"),
     )
 }
 """The token families a claims file names, in the order it lists them."""

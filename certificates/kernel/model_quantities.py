@@ -77,6 +77,11 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
         ModelQuantity("attention_matrix", ("head", "token", "token")),
         ModelQuantity("cluster_count", parameter="radius"),
         ModelQuantity("clustering_time", parameter="level", first_time_of="cluster_gap"),
+        ModelQuantity("token_norm", ("token",), rate="token_norm_rate"),
+        ModelQuantity("token_norm_rate", ("token",), ball=ball_model.token_norm_rates, notation="d|x_{token}|/dt"),
+        ModelQuantity("order_parameter", rate="order_parameter_rate", ball=ball_model.order_parameter),
+        ModelQuantity("order_parameter_rate", ball=ball_model.order_parameter_rate, notation="dR/dt"),
+        ModelQuantity("arc_spread"),
     )
 }
 """Every model quantity by name (claims-file names in the order the claims file lists them)."""

@@ -20,9 +20,10 @@ from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
 from certificates.kernel.regions import ENDS, Region
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 
 class Rejected(ValueError):
@@ -383,10 +384,15 @@ class _Walk:
 # ---------------------------------------------------------------- configurations
 
 
-def exact_configuration(record: object) -> ball_model.ExactConfiguration:
-    """The exact configuration of a witness record (rational strings only), within the size bounds."""
-    require_keys(record, {"tokens", "scores", "values", "beta", "attention", "geometry"}, "configuration")
+def exact_configuration(record: object, interaction: Interaction | None = None) -> ball_model.ExactConfiguration:
+    """The exact configuration of a witness record (rational strings only), within the size bounds. `interaction` is
+    the claim's, rebuilt by the checker from the claim's text: the record's `interaction` tree must be exactly its
+    tree (present exactly when the claim states one), and the configuration uses the checker's own."""
+    keys = {"tokens", "scores", "values", "beta", "attention", "geometry"}
+    require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
     assert isinstance(record, dict)
+    if interaction is not None and record["interaction"] != interaction.tree:
+        raise Rejected(f"the witness's interaction is not the claim's phi(s) = {interaction.text}")
 
     def matrix(rows: object, what: str, max_rows: int, max_cols: int) -> list[list[Fraction]]:
         if not isinstance(rows, list) or not 1 <= len(rows) <= max_rows:
@@ -412,7 +418,11 @@ def exact_configuration(record: object) -> ball_model.ExactConfiguration:
     beta = parse_rational(record["beta"])
     if beta <= 0:
         raise Rejected("beta must be positive")
-    return ball_model.ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"])
+    if record["geometry"] in DIRECTION_GEOMETRIES and any(sum(v * v for v in x) != 1 for x in tokens):
+        raise Rejected(f"exact data of {record['geometry']} need unit tokens (their directions exactly)")
+    return ball_model.ExactConfiguration(
+        tokens, scores, values, beta, record["geometry"], record["attention"], interaction
+    )
 
 
 def _index(payload: dict[str, Any], key: str, size: int, what: str) -> int:
@@ -431,6 +441,7 @@ def configuration(
     quantity: str,
     relation: str,
     claim_id: str,
+    interaction: Interaction | None = None,
 ) -> str:
     """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry,
     and `quantity relation 0` is settled by balls (inside the recorded enclosure)."""
@@ -458,8 +469,8 @@ def configuration(
         wrong.append(f"hypotheses {str(listed)[:120]} (needs {', '.join(sorted(hypotheses))})")
     if wrong:
         raise Rejected(f"not a witness of {claim_id}: " + "; ".join(wrong))
-    cfg = exact_configuration(record)
-    failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses))
+    cfg = exact_configuration(record, interaction)
+    failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses)) + ball_model.interaction_failures(cfg)
     if failed:
         raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")
     with precision(recorded_precision(payload)):

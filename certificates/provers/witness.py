@@ -25,6 +25,7 @@ from certificates.kernel import ball_model, obligations
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, fails, holds, precision
 from certificates.kernel.exprtree import enclosure_text, from_sympy, rational_text
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.model_quantities import ball_value
 from certificates.provers.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
@@ -143,7 +144,7 @@ def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
     def matrix(rows: Sequence[Sequence[Fraction]]) -> list[list[str]]:
         return [[rational_text(v) for v in row] for row in rows]
 
-    return {
+    record = {
         "tokens": matrix(cfg.tokens),
         "scores": [matrix(M) for M in cfg.score_matrices],
         "values": [matrix(W) for W in cfg.values],
@@ -151,6 +152,9 @@ def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
         "attention": cfg.attention,
         "geometry": cfg.geometry,
     }
+    if cfg.interaction is not None:  # phi as data: the checker compares it with the tree of the claim's text
+        record["interaction"] = cfg.interaction.tree
+    return record
 
 
 def round_configuration(
@@ -163,6 +167,7 @@ def round_configuration(
     geometry: str = "sphere",
     attention: str = "usa",
     symmetric_values: bool = False,
+    interaction: Interaction | None = None,
 ) -> ball_model.ExactConfiguration:
     """Exact data near a float configuration; `values is score_matrices` keeps W_h = M_h exactly.
 
@@ -172,7 +177,7 @@ def round_configuration(
     X = [rational_unit_vector(x, denominator) for x in tokens]
     M = [rational_matrix(m, denominator, symmetric) for m in score_matrices]
     W = M if values is score_matrices else [rational_matrix(w, denominator, symmetric_values) for w in values]
-    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention)
+    return ball_model.ExactConfiguration(X, M, W, rational(beta, denominator), geometry, attention, interaction)
 
 
 def certify_configuration(
@@ -197,7 +202,7 @@ def certify_configuration(
         "quantity": quantity,
         "relation": relation,
     }
-    failed = ball_model.hypothesis_failures(cfg, hypotheses)
+    failed = ball_model.hypothesis_failures(cfg, hypotheses) + ball_model.interaction_failures(cfg)
     if failed:
         return WitnessResult(False, [], record, reason=f"exact data violate {', '.join(failed)}")
 

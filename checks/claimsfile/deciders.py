@@ -14,6 +14,7 @@ from checks.claimsfile.asymptotic_decider import decide_asymptotic
 from checks.claimsfile.conjunction import conjunction
 from checks.claimsfile.constant_decider import decide_constant
 from checks.claimsfile.dynamics_decider import decide_dynamics
+from checks.claimsfile.head_inequality import decide_any_heads
 from checks.claimsfile.identity_decider import decide_identity
 from checks.claimsfile.inequality_decider import decide_inequality
 from checks.claimsfile.model_decider import decide_model
@@ -27,7 +28,10 @@ Decider = Callable[[Any, Context], Outcome]
 DECIDERS: dict[str, tuple[str, Decider]] = {
     "identity": ("symbolic+ball+smt", decide_identity),
     "constant": ("ball", decide_constant),
-    "inequality": ("ball search+smt+cover", decide_inequality),
+    "inequality": (
+        "ball search+smt+cover",
+        lambda claim, ctx: (decide_any_heads if claim.heads is not None else decide_inequality)(claim, ctx),
+    ),
     "dynamics": ("reduction+trajectories", decide_dynamics),
     "asymptotic": ("bracket+checked limits", decide_asymptotic),
     "model": ("symbolic+witness search", decide_model),

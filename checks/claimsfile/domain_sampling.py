@@ -32,21 +32,28 @@ def sample_point(
     """
     point: dict[sp.Symbol, sp.Rational] = {}
     for symbol in order:
-        domain = domains[symbol]
-        try:
-            low = _inner_end(domain.low, point, prec, upper=True)
-            high = _inner_end(domain.high, point, prec, upper=False)
-        except (EvaluationError, ExponentTooLarge):
-            return None
-        nice_low = None if low is None else _rounded(low, up=True)
-        nice_high = None if high is None else _rounded(high, up=False)
-        if nice_low is None or nice_high is None or nice_low < nice_high:
-            low, high = nice_low, nice_high  # (rounding must not shrink a thin interval to a point or nothing)
-        value = _draw(domain, low, high, rng)
+        value = sample_value(domains[symbol], point, rng, prec)
         if value is None:
             return None
         point[symbol] = value
     return point
+
+
+def sample_value(
+    domain: Domain, point: dict[sp.Symbol, sp.Rational], rng: np.random.Generator, prec: int = 64
+) -> sp.Rational | None:
+    """A random exact value of one symbol's domain at the values `point` gives the symbols its bounds use (another
+    head's value of a per-head symbol, say), or None when the bounds are empty or cannot be enclosed there."""
+    try:
+        low = _inner_end(domain.low, point, prec, upper=True)
+        high = _inner_end(domain.high, point, prec, upper=False)
+    except (EvaluationError, ExponentTooLarge):
+        return None
+    nice_low = None if low is None else _rounded(low, up=True)
+    nice_high = None if high is None else _rounded(high, up=False)
+    if nice_low is None or nice_high is None or nice_low < nice_high:
+        low, high = nice_low, nice_high  # (rounding must not shrink a thin interval to a point or nothing)
+    return _draw(domain, low, high, rng)
 
 
 def _inner_end(bound: sp.Expr | None, point: dict[sp.Symbol, sp.Rational], prec: int, upper: bool) -> sp.Rational:

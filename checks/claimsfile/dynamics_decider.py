@@ -45,8 +45,9 @@ from certificates.kernel.claims.witness_family import (
 )
 from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
-from certificates.kernel.model_quantities import CERTIFIED
+from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
+from checks.claimsfile.circle_route import decide_equally_spaced
 from checks.claimsfile.dynamics_starts import (
     POINTWISE_TOLERANCE,
     Start,
@@ -58,11 +59,13 @@ from checks.claimsfile.dynamics_starts import (
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.quantified_dynamics import decide_quantified
+from checks.claimsfile.scheme_reduction import decide_scheme
 from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
 from checks.evidence import adversarial
 from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.evidence.witnesses import Candidate, certify_first
 from checks.integrator import IntegrationFailure
+from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
@@ -81,7 +84,9 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); statements about
     some start, `does-not-tend-to` and `decays-exponentially` by `start_existence`; REFUTED by a stationary start of the
     family that avoids a claimed limit (`stationary_starts`); PROVED or
-    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`); otherwise, or
+    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
+    normalization scheme `scheme_reduction`), or on the
+    equilibrium of equally spaced tokens (`circle_route`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
     exact points of it (`quantified_dynamics`), each point by this function."""
@@ -95,7 +100,7 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     witnessed = stationary_outcome(claim, ctx)
     if witnessed is not None:
         return witnessed
-    exact = decide_exactly(claim, ctx)
+    exact = decide_exactly(claim, ctx) or decide_scheme(claim, ctx) or decide_equally_spaced(claim, ctx)
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
     numeric = _decide_numerically(claim, ctx)
@@ -228,18 +233,22 @@ def _decide_by_search(
     options, head = claim.options, claim.options.get("head")
     objective = (
         adversarial.rate_margin(searched, head, POINTWISE_TOLERANCE)
-        if searched in CERTIFIED
+        if searched in adversarial.MEASURED_RATES
         else _value_margin(searched, head, parameter(claim) if searched == claim.quantity else None)
     )
     family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
-    result = adversarial.search(
-        family,
-        objective,
-        adversarial.BUDGETS[ctx.profile],
-        ctx.rng("adversarial"),
-        ctx.check_budget,
-        POINTWISE_TOLERANCE,
-    )
+    try:
+        result = adversarial.search(
+            family,
+            objective,
+            adversarial.BUDGETS[ctx.profile],
+            ctx.rng("adversarial"),
+            ctx.check_budget,
+            POINTWISE_TOLERANCE,
+        )
+    except InputError as exc:  # a searched state where the float model leaves float64 (an interaction's overflow)
+        notes = f"the adversarial search met a state it cannot evaluate: {exc}"
+        return Outcome(Verdict.INCONCLUSIVE, trajectories.method, notes=notes)
     result.include([_worst_record(objective, sample.states) for sample in samples if sample.states])
     best = result.found[0]
     reading = searched if searched == claim.quantity else f"d({claim.quantity})/dt = {searched}"
@@ -309,7 +318,7 @@ def exact_state(
     strengths) exactly as written."""
     symmetric = "symmetric-scores" in HEAD_FAMILIES[options["heads"]].hypotheses
     exact = round_configuration(
-        state.tokens,
+        model.directions(state).tokens,  # a unit start of the family (the residual stream's directions)
         state.score_matrices,
         state.score_matrices,
         state.beta,
@@ -317,6 +326,7 @@ def exact_state(
         symmetric,
         state.geometry,
         state.attention,
+        interaction=options.get("interaction"),
     )
     exact = dataclasses.replace(exact, beta=stated(options["beta"]))
     if options["tokens"] == "given" and options["points"].exact:  # the user's start, exactly as written
@@ -338,8 +348,9 @@ def on_a_kink(exact: ExactConfiguration) -> bool:
 
 def _candidate(options: dict[str, Any], searched: str, found: adversarial.Found) -> Candidate:
     """The search's state with the head and token of its negative rate (the file's head when it names one)."""
-    head = None if searched == "energy_rate" else options.get("head", found.index[0] if found.index else None)
-    token = found.index[-1] if searched == "entropy_rate" else None
+    axes = MODEL_QUANTITIES[searched].axes
+    head = options.get("head", found.index[0] if found.index else None) if "head" in axes else None
+    token = found.index[-1] if "token" in axes else None
     return Candidate(found.margin, found.cfg, head, token)
 
 

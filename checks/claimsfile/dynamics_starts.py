@@ -42,7 +42,7 @@ from checks.model import families
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS
 
-HORIZON = {"sphere": 10.0, "flat": 1.0}
+HORIZON = {"sphere": 10.0, "flat": 1.0, "pre-ln": 10.0, "peri-ln": 10.0, "mix-ln": 10.0, "ngpt": 10.0}
 RECORDS = 201
 #: Relative float tolerance of pointwise and monotone properties (integration error).
 POINTWISE_TOLERANCE = 1e-8
@@ -90,7 +90,12 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
     tokens = families.draw_tokens(options["tokens"], options["n"], options["d"], rng, options)
     heads = families.draw_heads(options["heads"], options["H"], options["d"], rng, options)
     return Configuration.create(
-        tokens, heads, beta=options["beta"], attention=options["attention"], geometry=options["geometry"]
+        tokens,
+        heads,
+        beta=options["beta"],
+        attention=options["attention"],
+        geometry=options["geometry"],
+        interaction=options.get("interaction"),
     )
 
 

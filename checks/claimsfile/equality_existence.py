@@ -47,6 +47,7 @@ def universal_with(claim: ModelClaim, op: str) -> ModelClaim:
         "relation": negated,
         "given": claim.given,
         "exists": False,
+        "interaction": claim.interaction,
     }
     return dataclasses.replace(claim, statement=model_statement(fields), relation=negated, exists=False)
 

@@ -64,6 +64,7 @@ def applies(claim: DynamicsClaim) -> bool:
         and options["tokens"] == "equiangular"
         and options["heads"] == "scalar"
         and options["geometry"] == "sphere"
+        and "interaction" not in options  # the reduction's weights are exp(beta s)
     )
 
 

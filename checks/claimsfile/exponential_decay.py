@@ -62,6 +62,7 @@ def applies_exactly(claim: DynamicsClaim) -> bool:
         and options["tokens"] == "equiangular"
         and options["heads"] == "scalar"
         and options["geometry"] == "sphere"
+        and "interaction" not in options  # the reduction's weights are exp(beta s)
     )
 
 

@@ -49,7 +49,8 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
     evaluations, tested = int(found.evidence["evaluations"]), int(found.evidence["tested"])
     if tested < MIN_TESTED:
         notes = (
-            f"not proved ({why}); the given conditions held at {tested} of the {evaluations} configurations tried, "
+            f"not proved ({why}); the given conditions held at {tested} of the {evaluations} configurations tried"
+            f"{_outside(found.evidence)}, "
             "too few to confirm anything"
         )
         return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
@@ -68,3 +69,9 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
         notes=f"not proved symbolically ({why}); no violation in {evaluations} evaluations ({sizes_covered(claim)})",
         details=details,
     )
+
+
+def _outside(evidence: dict) -> str:
+    """ " (k where the float model left float64)" when the search met such configurations."""
+    outside = int(evidence.get("outside_float64", 0))
+    return f" ({outside} where the float model left float64, e.g. an interaction's overflow)" if outside else ""

@@ -138,6 +138,9 @@ class SymbolicAlgebra:
     hypotheses: tuple[str, ...]
     lemmas: set[str]
     counter: Any = field(default_factory=lambda: itertools.count(1))
+    #: Whether the weights are a stated interaction phi(s) (`certificates.kernel.interaction`), not exp(beta s): then
+    #: an energy and an unnormalized weight have no known sign, and a normalized weight is not the softmax p.
+    interaction: bool = False
     #: The free head's entropy was reduced (its non-negativity becomes a condition at every token).
     entropy: bool = False
 
@@ -177,7 +180,7 @@ class SymbolicAlgebra:
             self.lemmas.add("gradient")
             body = "inner(xdot_i, F_i)" if name == "dE_dt" else "inner(xdot_i, f_h_i)"
             return evaluate(parse_term(f"sum_i({body}) / n**2"), self, None, head)
-        if name == "dE_h_dt" and not _summed_head(head) and "symmetric-scores" in self.hypotheses:
+        if name == "dE_h_dt" and not (_summed_head(head) or self.interaction) and "symmetric-scores" in self.hypotheses:
             self.lemmas.add("energy gradient")  # any kind: the usa energy's gradient, sum_j e^(beta s_kj) M x_j
             return evaluate(parse_term("sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2"), self, None, head)
         if name == "entropy_h_i" and not _summed_head(head):
@@ -204,9 +207,12 @@ class SymbolicAlgebra:
         return Form(atoms.scalar(name.removesuffix("_h_i"), head, (token,)), self)
 
     def pair_scalar(self, name: str, head: str, first: str, second: str) -> Form:
-        if name == "w" and self.attention == "softmax":
+        if name == "w" and self.attention == "softmax" and not self.interaction:
             name = "p"  # w^h_ij = softmax_j(beta s^h_ij) = p^h_ij
-        symmetric = "symmetric-scores" in self.hypotheses and name in ("s", "w")  # w = exp(beta s), max(beta s, 0)/n
+        # w = exp(beta s), max(beta s, 0)/n or phi(s) unnormalized: symmetric with s; a normalized weight is not
+        symmetric = "symmetric-scores" in self.hypotheses and (
+            name == "s" or (name == "w" and self.attention != "softmax")
+        )
         return Form(atoms.scalar(name, head, (first, second), symmetric), self)
 
     def apply(self, matrix: str, head: str, u: Vec) -> Vec:
@@ -231,6 +237,9 @@ class SymbolicAlgebra:
         """log of a positive atom (Z, E, E_h) or size (n, d, H, beta): an atom of its own."""
         if not isinstance(value.expr, sp.Symbol):
             raise NotReducible("a logarithm of a reduced expression")
+        data = atoms.info(value.expr)
+        if self.interaction and data is not None and data.label == "E":
+            raise NotReducible("the log of an energy of a stated interaction (of no known sign)")
         return Form(atoms.logarithm(value.expr), self)
 
     def add(self, u: Vec, w: Vec) -> Vec:
@@ -370,16 +379,15 @@ class SymbolicAlgebra:
             return "real"
         if data.kind in ("gram", "tangent") and data.bases[0] == data.bases[1]:
             return "nonnegative"
-        if data.kind == "global":  # energies; a scalar head's strength (scalar-heads: M_h = lambda_h I, lambda_h > 0)
-            return "positive" if data.label in ("E", "lambda") else "real"
-        if data.kind == "scalar":  # entropies; normalizers, sums of exponentials
+        if data.kind == "global":  # energies (of exp); a scalar head's strength (M_h = lambda_h I, lambda_h > 0)
+            return "positive" if (data.label == "E" and not self.interaction) or data.label == "lambda" else "real"
+        if data.kind == "scalar":  # entropies; normalizers, sums of exponentials (with any interaction)
             return {"entropy": "nonnegative", "Z": "positive"}.get(data.label, "real")
         if data.kind == "log":  # log n > 0 (n >= 2), log d, log H >= 0
             return LOG_SIGNS.get(data.inner, "real") if isinstance(data.inner, sp.Symbol) else "real"
         if data.kind == "pair":
-            return {"w": "nonnegative" if self.attention == "relu" else "positive", "p": "positive"}.get(
-                data.label, "real"
-            )
+            weight = "real" if self.interaction else "nonnegative" if self.attention == "relu" else "positive"
+            return {"w": weight, "p": "positive"}.get(data.label, "real")
         if data.kind == "headsum":
             assert data.inner is not None
             facts = signs.Facts({s: self.sign_name(s) for s in data.inner.free_symbols})
@@ -404,7 +412,9 @@ _TARGET = {"=": "=0", "<=": ">=0", "<": ">0", ">=": "<=0", ">": "<0"}
 def prove_model(claim: ModelClaim) -> Derivation:
     """The derivation of the claim for all n, d, H, beta in its ranges (its `proved` says whether every step closed)."""
     d = Derivation()
-    algebra = SymbolicAlgebra(claim.attention, claim.geometry, claim.hypotheses, set())
+    algebra = SymbolicAlgebra(
+        claim.attention, claim.geometry, claim.hypotheses, set(), interaction=claim.interaction is not None
+    )
     d.note(
         f"Model: {claim.attention} attention, {claim.geometry} dynamics; hypotheses {', '.join(claim.hypotheses)}",
         r"v_i = " + (r"\tfrac1n F_i" if claim.attention == "usa" else "F_i") + r",\ F_i = \sum_h f^h_i",
@@ -423,7 +433,11 @@ def prove_model(claim: ModelClaim) -> Derivation:
     except (NotReducible, ValueError) as exc:
         d.failures.append(f"not in the reducible subset: {exc}")
         return d
-    if algebra.lemmas & {"gradient", "energy gradient"}:
+    if "gradient" in algebra.lemmas:
+        general = claim.interaction is not None  # any phi: the lemma with phi an undefined function, Phi' = phi
+        name = "gradient lemma" + (" (any interaction phi)" if general else "")
+        d.include(energy.gradient_lemma(general=general), name)
+    elif "energy gradient" in algebra.lemmas:
         d.include(energy.gradient_lemma(), "gradient lemma")
     _quantity_lemmas(d, algebra)
     if algebra.orthogonal:
@@ -475,6 +489,7 @@ def _cross_term_bounds(claim: ModelClaim, algebra: SymbolicAlgebra) -> list[tupl
     needed = {"symmetric-scores", "aligned-values", "unit-tokens"}
     if (
         stated_delta(claim.hypotheses) is None
+        or claim.interaction is not None  # the lemma's weights are the kind's own (exp(beta s), softmax)
         or claim.attention not in ("usa", "softmax")
         or not needed <= set(claim.hypotheses)
     ):

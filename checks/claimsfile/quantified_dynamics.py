@@ -26,8 +26,8 @@ from certificates.kernel import nonempty
 from certificates.kernel.claims.domains import contains, domain_region
 from certificates.kernel.claims.schema import DynamicsClaim, dynamics_instance
 from certificates.kernel.errors import InputError
-from certificates.kernel.vocabulary import MAX_TOKENS
-from checks.claimsfile.domain_sampling import sample_point
+from certificates.kernel.vocabulary import MAX_HEADS, MAX_TOKENS
+from checks.claimsfile.domain_sampling import sample_point, sample_value
 from checks.claimsfile.symbolic_dynamics import prove_for_domain
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
@@ -35,6 +35,9 @@ from checks.verdicts import Outcome, Verdict
 #: Exact parameter points decided per profile, and draws tried to find them.
 POINTS = {"quick": 4, "thorough": 12}
 DRAWS = 40
+#: Distinct strengths of a sampled family of heads (the heads take them in turn): each distinct one is a term of
+#: the exact route's pull.
+FAMILY_MEMBERS = 3
 #: The largest n a sampled instance integrates (the float route's cost grows with n^2).
 SAMPLED_TOKENS = 12
 METHOD = "the claim at exact points of its parameter domain ({} points), each decided as a dynamics claim"
@@ -109,6 +112,7 @@ def _points(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> list[Poin
     candidates += [_exact(sample_point(claim.domains, claim.order, rng)) for _ in range(DRAWS)]
     largest = MAX_TOKENS if _exact_regime(claim) else SAMPLED_TOKENS
     n = claim.parameters.get("n")
+    ends = [None, *_closed_ends(claim)]  # after the first point, families with every head at an end of its domain
     for point in candidates:
         if point is None or point in found:
             continue
@@ -116,10 +120,47 @@ def _points(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> list[Poin
             skipped.append(f"n = {point[n]} > {largest} (not integrated)")
             continue
         if contains(claim.domains, claim.order, {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}):
-            found.append(point)
+            family = _with_family(claim, point, rng, skipped, ends[len(found)] if len(found) < len(ends) else None)
+            if family is not None:
+                found.append(family)
         if len(found) == wanted:
             break
     return found
+
+
+def _closed_ends(claim: DynamicsClaim) -> list[Fraction]:
+    """The rational closed ends of a per-head strength's domain (where a family may sit on the boundary)."""
+    strength = claim.parameters.get("lambdas")
+    if strength is None:
+        return []
+    domain = claim.domains[strength]
+    ends = [(domain.low, domain.low_open), (domain.high, domain.high_open)]
+    return [Fraction(int(e.p), int(e.q)) for e, is_open in ends if e is not None and e.is_Rational and not is_open]
+
+
+def _with_family(
+    claim: DynamicsClaim, point: Point, rng: Any, skipped: list[str], end: Fraction | None = None
+) -> Point | None:
+    """The point with a per-head strength's value made the list of H heads' strengths: every head at `end` (a
+    closed end of the strength's domain) when given, else the point's own, then each other head's drawn inside the
+    strength's domain at the point (`domain_sampling.sample_value`); None (skipped) when H is above the model's
+    MAX_HEADS."""
+    strength = claim.parameters.get("lambdas")  # heads take FAMILY_MEMBERS distinct values in turn
+    if strength is None:
+        return point
+    count = claim.options["H"]
+    size = int(point[count]) if isinstance(count, sp.Symbol) else int(count)
+    if size > MAX_HEADS:
+        skipped.append(f"H = {size} > {MAX_HEADS} (the model's most heads)")
+        return None
+    if end is not None:
+        return point | {strength: [end] * size}  # type: ignore[dict-item]
+    at = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
+    members = [point[strength]]
+    for _ in range(min(size, FAMILY_MEMBERS) - 1):
+        value = sample_value(claim.domains[strength], at, rng)
+        members.append(point[strength] if value is None else Fraction(int(value.p), int(value.q)))
+    return point | {strength: [members[h % len(members)] for h in range(size)]}  # type: ignore[dict-item]
 
 
 def _exact_regime(claim: DynamicsClaim) -> bool:
@@ -132,7 +173,11 @@ def _exact(point: dict[sp.Symbol, sp.Rational] | None) -> Point | None:
 
 
 def _text(point: Point) -> dict[str, str]:
-    return {str(symbol): str(value) for symbol, value in point.items()}
+    """The point as report data (a per-head strength as the list of the heads' values)."""
+    return {
+        str(symbol): f"[{', '.join(map(str, value))}]" if isinstance(value, list) else str(value)
+        for symbol, value in point.items()
+    }
 
 
 def _words(point: Point) -> str:

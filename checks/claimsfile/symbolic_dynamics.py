@@ -17,11 +17,13 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.kernel.claims.head_sums import HeadScope, HeadSum
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.inert import inert
 from checks.claimsfile.exact_dynamics import MEANING, SIMPLIFY_SECONDS, applies
+from checks.claimsfile.head_families import linear_atoms
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 from identities import equiangular_reduction as er
@@ -42,11 +44,19 @@ def prove_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None
     options = claim.options
     facts = domain_facts(claim)
     n, beta, start = (_value(options[key]) for key in ("n", "beta", "rho"))
-    strengths = [_value(value) for value in options["lambdas"]]
+    per_head = isinstance(options["lambdas"], sp.Symbol)  # lambdas = "lam_h": any number H of heads
+    strengths = [options["lambdas"]] if per_head else [_value(value) for value in options["lambdas"]]
     derivation = Derivation()
     derivation.note(MEANING[claim.property])
     derivation.note("for every point of the domain: " + _facts_text(facts) + " (d does not enter the reduction)")
     pull = er.reduced_pull(derivation, options["attention"], strengths).subs({er.n: n, er.beta: beta})
+    if per_head:
+        derivation.note(
+            f"any number of heads: S(rho) = sum_h s(rho; {strengths[0]}) over h = 1..H (H >= 1), the term s written "
+            f"for one head's strength {strengths[0]} of the domain; each sign below is proved for that term at every "
+            "strength of the domain, and a sum of H >= 1 terms of one strict sign has that sign",
+            r"S(\rho) = \sum_{h=1}^{H} s_{\lambda_h}(\rho)",
+        )
     limit = _limit(derivation, pull, start, n, facts)
     details: dict[str, Any] = {"meaning": MEANING[claim.property], "pull": str(pull), "limit": str(limit)}
     if limit is None:
@@ -54,18 +64,31 @@ def prove_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None
     exact = limit
     if claim.property == "decays-at-rate":
         exact = er.late_rate(derivation, er.on_side(pull, positive=True, known=facts), n)
-        details["exact_rate"] = str(exact)
+        if per_head:
+            derivation.note(f"r* = n S(1) is linear in S: the sum over the heads of the one-head rate {exact}")
+        details["exact_rate"] = str(HeadSum(exact) if per_head else exact)
     if derivation.failures:
         return None, "the derivation did not close: " + "; ".join(derivation.failures)
     seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
-    zero, left_over = exactly_zero(claim.target - inert(exact), seconds)
+    whole = HeadSum(exact) if per_head and claim.property == "decays-at-rate" else exact
+    difference = claim.target - inert(whole)
+    if per_head:  # the sums over the heads as unknowns (linearity): 0 then is 0 for every family
+        difference = linear_atoms(difference, HeadScope(frozenset({str(strengths[0])}), options["H"]))[0]
+    zero, left_over = exactly_zero(difference, seconds)
     if not zero:
-        return None, f"the claimed {claim.property} target {claim.target} is not shown equal to {exact} ({left_over})"
-    derivation.zero(f"the claimed target {claim.target} equals {exact} identically", claim.target - inert(exact))
+        return None, f"the claimed {claim.property} target {claim.target} is not shown equal to {whole} ({left_over})"
+    if per_head:
+        derivation.holds(
+            f"the claimed target {claim.target} equals {whole} for every H and family (exact algebra, each sum over "
+            "the heads split by linearity and taken as an unknown)",
+            True,
+        )
+    else:
+        derivation.zero(f"the claimed target {claim.target} equals {exact} identically", difference)
     if claim.property == "decays-at-rate":
         if limit != 0:
             return None, f"eps tends to {limit}, not 0, on the whole domain"
-        derivation.sign(f"r* = {exact} > 0 on the domain", exact, ">0", facts)
+        derivation.sign(f"r* = {whole} > 0 on the domain (each head's term > 0, H >= 1)", exact, ">0", facts)
         derivation.note(
             "with eps -> 0 and F(eps)/eps = -r* + O(eps), eps(t) e^(r* t) -> C in (0, oo) "
             "[cited: comparison for a scalar ODE]"

@@ -426,6 +426,10 @@ def _clusters(n: int, d: int, rng: np.random.Generator, k: int) -> np.ndarray:
 # ---------------------------------------------------------------- margins of the model's rates
 
 
+#: The rates `rate_margin` measures (the others are searched by their value).
+MEASURED_RATES = ("energy_rate", "head_energy_rate", "entropy_rate")
+
+
 def rate_margin(quantity: str, head: int | None = None, tolerance: float = VIOLATION) -> Objective:
     """The least value of a model rate relative to the size of the terms it sums and to its float error.
 
@@ -436,7 +440,8 @@ def rate_margin(quantity: str, head: int | None = None, tolerance: float = VIOLA
     margin of any size is still a candidate for the ball certifier."""
 
     def margin(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        xdot = model.token_velocity(cfg)
+        xdot = model.direction_velocity(cfg)  # the rates of the tokens attention reads (`field.directions`)
+        cfg = model.directions(cfg)
         sdot = model.score_rates(cfg, xdot)
         size = float(np.max(np.abs(sdot)))
         errors = rate_error_bounds(cfg, xdot, sdot, quantity)

@@ -132,7 +132,7 @@ def _judge(values: np.ndarray, final: Configuration, t_end: float, evaluations: 
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(d1 <= floor, 0.0, d1 / d0)
     tail = np.where(ratio <= MAX_RATIO, d1 * ratio / (1.0 - np.minimum(ratio, MAX_RATIO)), np.inf)
-    speed = float(np.max(np.linalg.norm(model.token_velocity(final), axis=-1)))
+    speed = float(np.max(np.linalg.norm(model.direction_velocity(final), axis=-1)))  # the directions' (pre-ln)
     error = tail + INTEGRATION_ERRORS * RTOL * (1.0 + np.abs(last)) + floor
     reasons = []
     if speed > SPEED_TOLERANCE:

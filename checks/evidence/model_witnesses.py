@@ -24,6 +24,7 @@ from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import NumericAlgebra, residual, stated_bound
 from certificates.kernel.claims.schema import ModelClaim
+from certificates.kernel.errors import InputError
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.store import certificate_directory
@@ -173,7 +174,9 @@ class Draws:
         W = None if self.aligned else families.draw_heads(values_family, H, d, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
         beta = _beta(rng, sizes)
-        return Configuration.create(X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry)
+        return Configuration.create(
+            X, M, W, beta=beta, attention=claim.attention, geometry=claim.geometry, interaction=claim.interaction
+        )
 
     def heads_of(self, H: int, d: int, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray:
         """Score matrices of the family; with a delta, max |M_h M_g|_F at a random share of delta (most near
@@ -211,18 +214,22 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     budget = adversarial.BUDGETS["thorough" if ctx.thorough else "quick"]
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
-    tested = 0
+    tested = outside = 0
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        nonlocal tested
+        nonlocal tested, outside
         if not draws.admits(cfg):
             return 1.0, ()
-        value, where = margin(claim, cfg)
+        try:
+            value, where = margin(claim, cfg)
+        except InputError:  # the float model leaves float64 here (an interaction's exp(s**8)): not a test
+            outside += 1
+            return 1.0, ()
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
         return value, where
 
     result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
-    out = SearchOutcome(result.evidence() | {"tested": tested}, result.worst)
+    out = SearchOutcome(result.evidence() | {"tested": tested, "outside_float64": outside}, result.worst)
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
     out.candidates = len(found)
     symmetric = draws.heads != "random-general"
@@ -241,6 +248,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 geometry=cfg.geometry,
                 attention=cfg.attention,
                 symmetric_values=draws.symmetric_values,
+                interaction=cfg.interaction,
             )
             at = dict(zip(("i", "h"), candidate.index, strict=False))
             at = {k: v for k, v in at.items() if k in claim.relation.free}

@@ -27,15 +27,19 @@ class Event:
 
 
 def cluster_gap_below(tolerance: float, terminal: bool = True) -> Event:
-    """Fires when the cluster gap max_{i != j}(1 - <x_i, x_j>) first falls to `tolerance`."""
-    return Event(f"cluster_gap<={tolerance:g}", lambda cfg: model.cluster_gap(cfg) - tolerance, terminal)
+    """Fires when the cluster gap max_{i != j}(1 - <x_i, x_j>) of the tokens attention reads (`field.directions`)
+    first falls to `tolerance`."""
+    return Event(
+        f"cluster_gap<={tolerance:g}", lambda cfg: model.cluster_gap(model.directions(cfg)) - tolerance, terminal
+    )
 
 
 def speed_below(tolerance: float, terminal: bool = True) -> Event:
-    """Fires when the largest token speed max_i |xdot_i| falls to `tolerance` (the flow has settled)."""
+    """Fires when the largest token speed max_i |xdot_i| falls to `tolerance` (the flow has settled); the speed of
+    the directions for the schemes whose residual stream grows (`field.direction_velocity`)."""
 
     def margin(cfg: Configuration) -> float:
-        return float(np.max(np.linalg.norm(model.token_velocity(cfg), axis=1))) - tolerance
+        return float(np.max(np.linalg.norm(model.direction_velocity(cfg), axis=1))) - tolerance
 
     return Event(f"speed<={tolerance:g}", margin, terminal)
 

@@ -12,7 +12,7 @@ the state by O(h^(p+1)): it keeps |x_i| = 1 to rounding over arbitrarily long ru
 accumulates) without lowering the order p of the method, for every tableau. It acts row by row
 and is a fixed point on the sphere, so it does not reorder or mix tokens. The velocity that
 starts the next step is evaluated at the retracted state, and interpolated states are retracted
-too. Flat dynamics: no retraction.
+too (nGPT's tokens too). Flat dynamics and the residual streams of pre-ln, peri-ln and mix-ln: no retraction.
 
 A trial step whose stages leave the finite range (an exp overflow, a non-finite state) is rejected
 and retried with a smaller step. When the step size underflows (a flat run that blows up in finite
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.kernel.errors import InputError
+from certificates.kernel.vocabulary import SPHERICAL_GEOMETRIES
 from checks.integrator.controller import Controller, PIController, error_norm
 from checks.integrator.events import Event, locate_crossing
 from checks.integrator.methods import tableau_for
@@ -85,7 +86,7 @@ class _Flow:
         return model.token_velocity(self.cfg.moved_to(X))
 
     def retract(self, X: np.ndarray) -> np.ndarray:
-        if self.cfg.geometry != "sphere":
+        if self.cfg.geometry not in SPHERICAL_GEOMETRIES:
             return X
         return X / np.linalg.norm(X, axis=1, keepdims=True)
 

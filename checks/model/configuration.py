@@ -8,12 +8,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.kernel.errors import InputError
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,
+    DIRECTION_GEOMETRIES,
     GEOMETRIES,
     MAX_DIMENSION,
     MAX_HEADS,
     MAX_TOKENS,
+    SPHERICAL_GEOMETRIES,
     Attention,
     Geometry,
 )
@@ -28,7 +31,8 @@ MAX_ARRAY_ELEMENTS = 2**25
 
 @dataclass(frozen=True, eq=False)
 class Configuration:
-    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry.
+    """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry (the normalization
+    scheme: `certificates.kernel.vocabulary.GEOMETRIES`).
 
     Build it with `Configuration.create`, which validates every field; the arrays are
     read-only so a configuration can be shared safely between checks.
@@ -40,6 +44,8 @@ class Configuration:
     beta: float
     attention: Attention = "usa"
     geometry: Geometry = "sphere"
+    #: The stated interaction function phi(s) of the weights (None: the kind's own, exp(beta s) or relu).
+    interaction: Interaction | None = None
 
     @classmethod
     def create(
@@ -52,8 +58,11 @@ class Configuration:
         geometry: str = "sphere",
         normalize: bool = False,
         unit_tolerance: float = UNIT_NORM_TOLERANCE,
+        interaction: str | Interaction | None = None,
     ) -> Configuration:
-        """Validate and freeze a configuration; `values=None` means value alignment W = M."""
+        """Validate and freeze a configuration; `values=None` means value alignment W = M. `interaction` (usa or
+        softmax attention) is phi(s) as text, e.g. "s**2" (`certificates.kernel.interaction`): weights phi(s_ij),
+        normalized over j for softmax."""
         X = _finite_array("tokens", tokens, ndim=2)
         M = _finite_array("score_matrices", score_matrices, ndim=3)
         W = M if values is None else _finite_array("values", values, ndim=3)
@@ -83,6 +92,10 @@ class Configuration:
             raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
         if geometry not in GEOMETRIES:
             raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
+        if isinstance(interaction, Interaction):
+            interaction = parse_interaction(interaction.text, attention) if attention == "relu" else interaction
+        elif interaction is not None:
+            interaction = parse_interaction(interaction, attention)
         if not (isinstance(unit_tolerance, int | float) and 0 <= unit_tolerance < 1):
             raise InputError("unit_tolerance", unit_tolerance, "must be a number in [0, 1)")
         if normalize:
@@ -92,7 +105,9 @@ class Configuration:
             if not np.all(np.isfinite(norms)):
                 raise InputError("tokens", int(np.argmax(~np.isfinite(norms))), "the token's norm overflows float64")
             X = X / norms[:, None]
-        if normalize or geometry == "sphere":
+        if geometry in DIRECTION_GEOMETRIES and np.any(np.linalg.norm(X, axis=1) == 0):
+            raise InputError("tokens", int(np.argmin(np.linalg.norm(X, axis=1))), f"{geometry} needs non-zero tokens")
+        if normalize or geometry in SPHERICAL_GEOMETRIES:
             deviation = np.abs(np.linalg.norm(X, axis=1) - 1.0)
             worst = int(np.argmax(deviation))
             if deviation[worst] > max(unit_tolerance, 1e-12 if normalize else 0.0):
@@ -102,7 +117,7 @@ class Configuration:
                     f"tokens on the sphere need unit norm (tolerance {unit_tolerance:g}); "
                     + ("normalizing did not reach it" if normalize else "pass normalize=True to rescale"),
                 )
-        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry)  # type: ignore[arg-type]
+        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry, interaction)  # type: ignore[arg-type]
 
     @property
     def n(self) -> int:
@@ -127,7 +142,9 @@ class Configuration:
             raise InputError("tokens.shape", X.shape, f"expected {self.tokens.shape}")
         if not np.all(np.isfinite(X)):
             raise InputError("tokens", "non-finite", "the state left the finite range")
-        return Configuration(_frozen(X), self.score_matrices, self.values, self.beta, self.attention, self.geometry)
+        return Configuration(
+            _frozen(X), self.score_matrices, self.values, self.beta, self.attention, self.geometry, self.interaction
+        )
 
 
 def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:

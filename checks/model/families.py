@@ -117,6 +117,17 @@ def _at_angle(x: np.ndarray, angle: float, rng: np.random.Generator) -> np.ndarr
     return math.cos(angle) * x + math.sin(angle) * tangent
 
 
+def equally_spaced_tokens(n: int, d: int, rng: np.random.Generator | None = None) -> np.ndarray:
+    """n tokens at the angles 2 pi k / n of a great circle (the circle itself for d = 2; d >= 2), randomly
+    rotated when `rng` is given: one configuration up to rotation, an equilibrium of scalar heads."""
+    _sizes(n=n, d=d)
+    _require(d >= 2, "d", d, "a circle needs d >= 2")
+    angles = 2 * np.pi * np.arange(n) / n
+    X = np.zeros((n, d))
+    X[:, 0], X[:, 1] = np.cos(angles), np.sin(angles)
+    return X @ random_rotation(d, rng) if rng is not None else X
+
+
 def rational_to_float(points: Sequence[Sequence[Fraction]]) -> np.ndarray:
     """The float64 array of a rational matrix (for running the numpy model on exact data)."""
     return np.array([[float(v) for v in row] for row in points], dtype=float)
@@ -289,6 +300,11 @@ def _groups(n: int, d: int, rng: np.random.Generator, options: Options) -> np.nd
 @draws(TOKEN_FAMILIES["near-collision"])
 def _near_collision(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
     return near_collision_tokens(n, d, options["separation"], rng)
+
+
+@draws(TOKEN_FAMILIES["equally-spaced"])
+def _equally_spaced(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return equally_spaced_tokens(n, d, rng)
 
 
 @draws(HEAD_FAMILIES["scalar"])

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from certificates.kernel.errors import InputError
+from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
+from checks.model import interaction as stated
 from checks.model.configuration import Configuration
 
 
@@ -80,7 +82,9 @@ def _softmax_numerators(z: np.ndarray, bound: float) -> np.ndarray:
 
 
 def attention_distributions(cfg: Configuration) -> np.ndarray:
-    """p^h_ij = softmax_j(beta s^h_ij), shape (H, n, n), for every attention kind."""
+    """p^h_ij = softmax_j(beta s^h_ij), shape (H, n, n), for every attention kind (not defined with an interaction)."""
+    if cfg.interaction is not None:
+        raise InputError("interaction", cfg.interaction.text, "attention entropies are defined for exp(beta s) only")
     z = _softmax_numerators(*_scaled_scores(cfg))
     z /= z.sum(axis=-1, keepdims=True)
     return z
@@ -92,6 +96,8 @@ def _unnormalized_weights(cfg: Configuration) -> np.ndarray:
     What remains of w^h_ij is a factor per row (1 / the row sum for softmax) or a constant (1/n for
     relu), which `weights` and `head_outputs` apply where it is cheapest.
     """
+    if cfg.interaction is not None:
+        return stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, cfg.attention == "softmax")
     z, bound = _scaled_scores(cfg)
     if cfg.attention == "usa":
         return _exp_in_place(z, bound)
@@ -141,13 +147,71 @@ def velocity(cfg: Configuration) -> np.ndarray:
 
 
 def token_velocity(cfg: Configuration) -> np.ndarray:
-    """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space; shape (n, d)."""
-    v = velocity(cfg)
-    return project(cfg.tokens, v) if cfg.geometry == "sphere" else v
+    """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise; shape (n, d)."""
+    if cfg.geometry == "sphere":
+        return project(cfg.tokens, velocity(cfg))
+    if cfg.geometry == "flat":
+        return velocity(cfg)
+    return scheme_velocity(cfg.tokens, velocity(directions(cfg)), cfg.geometry)
+
+
+def directions(cfg: Configuration) -> Configuration:
+    """The tokens attention reads: y_i = x_i / |x_i| for pre-ln, peri-ln and mix-ln (the residual stream's
+    directions), the tokens themselves otherwise. Every model quantity of a state is one of these tokens."""
+    if cfg.geometry not in DIRECTION_GEOMETRIES:
+        return cfg
+    return cfg.moved_to(cfg.tokens / token_norms(cfg)[:, None])
+
+
+def _unit_rows(field: str, V: np.ndarray) -> np.ndarray:
+    """V_i / |V_i| (Norm of a sublayer's output); InputError where some V_i = 0 (Norm undefined)."""
+    norms = np.linalg.norm(V, axis=1, keepdims=True)
+    if np.any(norms == 0):
+        raise InputError(field, int(np.argmin(norms)), "the attention velocity vanishes: Norm(v) is undefined")
+    return V / norms
+
+
+def scheme_velocity(X: np.ndarray, V: np.ndarray, geometry: str) -> np.ndarray:
+    """xdot of the normalization scheme from the residual tokens X and the attention velocity V (at the directions
+    for pre-ln, peri-ln, mix-ln): pre-ln v; peri-ln v/|v|; mix-ln (1-a) P⊥_y v + a v; ngpt P⊥_x(v/|v|)."""
+    if geometry == "pre-ln":
+        return V
+    if geometry == "peri-ln":
+        return _unit_rows("velocity", V)
+    if geometry == "ngpt":
+        return project(X, _unit_rows("velocity", V))
+    if geometry == "mix-ln":
+        share = MIX_LN_PRE_SHARE[0] / MIX_LN_PRE_SHARE[1]
+        Y = X / np.linalg.norm(X, axis=1, keepdims=True)
+        return (1.0 - share) * project(Y, V) + share * V
+    raise InputError("geometry", geometry, "not a normalization scheme of scheme_velocity")
+
+
+def direction_velocity(cfg: Configuration) -> np.ndarray:
+    """dy_i/dt of the tokens attention reads (`directions`): P⊥_{y_i}(xdot_i) / |x_i| for pre-ln, peri-ln and
+    mix-ln, xdot_i otherwise; the rates of every model quantity are taken along it."""
+    xdot = token_velocity(cfg)
+    if cfg.geometry not in DIRECTION_GEOMETRIES:
+        return xdot
+    norms = token_norms(cfg)[:, None]
+    return project(cfg.tokens / norms, xdot) / norms
+
+
+def token_norms(cfg: Configuration) -> np.ndarray:
+    """|x_i| of the residual tokens, shape (n,) (1 on the sphere; grows under pre-ln)."""
+    return np.linalg.norm(cfg.tokens, axis=1)
+
+
+def token_norm_rates(cfg: Configuration) -> np.ndarray:
+    """d|x_i|/dt = <x_i, xdot_i> / |x_i|, shape (n,)."""
+    return np.sum(cfg.tokens * token_velocity(cfg), axis=1) / token_norms(cfg)
 
 
 def head_energies(cfg: Configuration) -> np.ndarray:
-    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij), shape (H,) (the usa energy)."""
+    """E_h = (1/(2 beta n^2)) sum_ij exp(beta s^h_ij), shape (H,) (the usa energy); with an interaction function,
+    (1/(2 n^2)) sum_ij Phi(s^h_ij), Phi' = phi (`checks.model.interaction.energies_of`)."""
+    if cfg.interaction is not None:
+        return stated.energies_of(cfg.interaction, scores(cfg), cfg.beta).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
     return _exp_in_place(*_scaled_scores(cfg)).sum(axis=(1, 2)) / (2.0 * cfg.beta * cfg.n**2)
 
 
@@ -164,9 +228,16 @@ def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np
 
 
 def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
-    """dE_h/dt by the chain rule, for any M_h, W_h and kind, shape (H,)."""
-    e = _exp_in_place(*_scaled_scores(cfg))
-    return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    """dE_h/dt by the chain rule, for any M_h, W_h and kind, shape (H,); phi(s) for exp(beta s) with an interaction."""
+    if cfg.interaction is None:
+        e = _exp_in_place(*_scaled_scores(cfg))
+        return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    e = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, False)
+    with np.errstate(all="ignore"):
+        rates = (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+    if not np.all(np.isfinite(rates)):
+        raise InputError("interaction", cfg.interaction.text, "dE_h/dt leaves float64 at this configuration")
+    return rates
 
 
 def energy_rate(cfg: Configuration, token_rates: np.ndarray | None = None) -> float:

@@ -14,6 +14,8 @@ from collections.abc import Callable
 import numpy as np
 
 from certificates.kernel.model_quantities import MODEL_QUANTITIES, STATE_QUANTITIES
+from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES
+from checks.model import circle
 from checks.model import field as model
 from checks.model.configuration import Configuration
 
@@ -35,10 +37,37 @@ _FLOAT: dict[str, Evaluator] = {
     "largest_inner_product": model.largest_inner_product,
     "attention_matrix": model.weights,
     "cluster_count": model.cluster_count,
+    "token_norm": model.token_norms,
+    "token_norm_rate": model.token_norm_rates,
+    "order_parameter": circle.order_parameter,
+    "order_parameter_rate": circle.order_parameter_rate,
+    "arc_spread": circle.arc_spread,
 }
+#: The rates taken along the token velocity (`token_rates`), which pre-ln, peri-ln and mix-ln take along the
+#: directions' velocity; the quantities that read the scheme themselves (the residual norms, the circle's).
+_RATES = ("energy_rate", "head_energy_rate", "entropy_rate")
+_OF_RESIDUAL = ("token_norm", "token_norm_rate", "order_parameter", "order_parameter_rate", "arc_spread")
+
+
+def _at_directions(name: str) -> Evaluator:
+    """The evaluator of `name` at the tokens attention reads: for pre-ln, peri-ln and mix-ln every quantity but the
+    residual tokens' own is one of the directions y_i = x_i/|x_i|, its rate taken along dy/dt; otherwise as is."""
+    evaluator = _FLOAT[name]
+    if name in _OF_RESIDUAL:
+        return evaluator
+
+    def evaluate(cfg: Configuration, *parameter: float) -> np.ndarray | float:
+        if cfg.geometry not in DIRECTION_GEOMETRIES:
+            return evaluator(cfg, *parameter)
+        if name in _RATES:
+            return evaluator(model.directions(cfg), model.direction_velocity(cfg))
+        return evaluator(model.directions(cfg), *parameter)
+
+    return evaluate
+
 
 #: Name -> float evaluator, for every quantity with a value at a state (a KeyError names one without an evaluator).
-EVALUATORS: dict[str, Evaluator] = {name: _FLOAT[name] for name in STATE_QUANTITIES}
+EVALUATORS: dict[str, Evaluator] = {name: _at_directions(name) for name in STATE_QUANTITIES}
 
 
 def shape(name: str, cfg: Configuration) -> tuple[int, ...]:

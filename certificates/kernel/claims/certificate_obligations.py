@@ -159,8 +159,10 @@ def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]
         quantity=searched,
         relation="<",
         claim_id=claim.id,
+        interaction=options.get("interaction"),
     )
-    outside = family_failures(options, recheck.exact_configuration(payload["configuration"]))
+    exact = recheck.exact_configuration(payload["configuration"], options.get("interaction"))
+    outside = family_failures(options, exact)
     if outside:
         raise Rejected(f"the exact data are not in the family of {claim.id!r}: {', '.join(outside)}")
     if "head" in options and payload.get("head") != options["head"]:

@@ -37,7 +37,7 @@ _KINDS = {
 }
 _INTEGER_FROM = re.compile(r"^integer\s*>=\s*(-?[0-9]{1,6})$")
 _INTERVAL = re.compile(r"^([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])$")
-_TABLE_KEYS = frozenset({"min", "max", "integer"})
+_TABLE_KEYS = frozenset({"min", "max", "integer", "min_open", "max_open"})
 #: Precision of the balls that check a point against dependent bounds.
 _CONTAINS_PREC = 256
 
@@ -95,7 +95,13 @@ def parse_domain(name: str, spec: Any, names: set[str]) -> Domain:
             raise InputError(f"{name}.integer", integer, "must be true or false")
         low = None if "min" not in spec else _bound(f"{name}.min", spec["min"], placeholders)
         high = None if "max" not in spec else _bound(f"{name}.max", spec["max"], placeholders)
-        domain = Domain(_describe_table(spec), integer, low, high)
+        ends = []
+        for key, end in (("min_open", "min"), ("max_open", "max")):
+            value = spec.get(key, False)
+            if not isinstance(value, bool) or (value and end not in spec):
+                raise InputError(f"{name}.{key}", value, f"true or false, and only with a {end}")
+            ends.append(value)
+        domain = Domain(_describe_table(spec), integer, low, high, *ends)
         _check_order(name, domain)
         return domain
     raise InputError(name, spec, 'a domain is a string like "positive" or "[0, 1]", or a table {min, max, integer}')
@@ -221,12 +227,13 @@ def _check_order(name: str, domain: Domain) -> None:
 
 
 def _describe_table(spec: dict[str, Any]) -> str:
-    """ "in [a, b]", ">= a", "<= b" (with "integer" in front for integer ranges), for statements."""
+    """ "in [a, b]" (round brackets at open ends), ">= a", "<= b" (with "integer" in front), for statements."""
     kind = "integer " if spec.get("integer") else ""
+    left, right = "(" if spec.get("min_open") else "[", ")" if spec.get("max_open") else "]"
     if "min" in spec and "max" in spec:
-        return f"{kind}in [{spec['min']}, {spec['max']}]"
+        return f"{kind}in {left}{spec['min']}, {spec['max']}{right}"
     if "min" in spec:
-        return f"{kind}>= {spec['min']}"
+        return f"{kind}{'>' if spec.get('min_open') else '>='} {spec['min']}"
     if "max" in spec:
-        return f"{kind}<= {spec['max']}"
+        return f"{kind}{'<' if spec.get('max_open') else '<='} {spec['max']}"
     return kind.strip() or "real"

@@ -47,6 +47,8 @@ def equality_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -
     (empty: it is one)."""
     if not claim.exists or claim.relation.op != "=":
         return [f"claim {claim.id!r} is not an existence claim of an equality"]
+    if getattr(claim, "interaction", None) is not None:
+        return ["the exact model has exp(beta s) weights: a stated interaction phi has no exact witness here"]
     with precision(PRECISION):
         checked = settle(dataclasses.replace(claim, exists=False), cfg, at)  # every check but the relation's
     if checked.failures:

@@ -42,6 +42,7 @@ from fractions import Fraction
 import sympy as sp
 
 from certificates.kernel.claims.conditions import Condition, call_conditions, power_conditions, settled, unique
+from certificates.kernel.claims.head_sums import HEAD_FUNCTIONS, HeadScope, HeadSum
 from certificates.kernel.claims.names import CONSTANTS, FUNCTIONS
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.claims.symbolic import within
@@ -96,10 +97,13 @@ def parse_expression(text: object, symbols: Mapping[str, sp.Expr] | None = None)
     return parse_defined(text, symbols)[0]
 
 
-def parse_defined(text: object, symbols: Mapping[str, sp.Expr] | None = None) -> tuple[sp.Expr, tuple[Condition, ...]]:
-    """`parse_expression`, with the conditions under which the formula as written is defined."""
+def parse_defined(
+    text: object, symbols: Mapping[str, sp.Expr] | None = None, heads: HeadScope | None = None
+) -> tuple[sp.Expr, tuple[Condition, ...]]:
+    """`parse_expression`, with the conditions under which the formula as written is defined. `heads`: the claim's
+    per-head symbols and count, which `sum_h(...)` and `mean_h(...)` use (`certificates.kernel.claims.head_sums`)."""
     tree = checked_syntax(text)
-    builder = _Builder(text, dict(symbols or {}))
+    builder = _Builder(text, dict(symbols or {}), heads)
     try:
         result = within(BUILD_SECONDS, lambda: builder.build(tree, 0))
     except ExpressionError:
@@ -168,10 +172,11 @@ def _check_bracket_depth(text: str) -> None:
 class _Builder:
     """Walks a syntax tree and builds SymPy nodes, refusing everything not whitelisted."""
 
-    def __init__(self, original: str, symbols: dict[str, sp.Expr]) -> None:
+    def __init__(self, original: str, symbols: dict[str, sp.Expr], heads: HeadScope | None = None) -> None:
         self.original, self.source, self.symbols = original, original.strip(), symbols
         self.offset = len(original) - len(original.lstrip())
         self.conditions: list[Condition] = []
+        self.heads, self.in_sum = heads, False
 
     def require(self, node: ast.AST, conditions: list[Condition]) -> None:
         """Record what an operation needs; one that fails on exact numbers is an error at the node."""
@@ -229,6 +234,8 @@ class _Builder:
         name = node.id
         if name.startswith("_"):
             raise self.fail(node, f"names starting with an underscore (like {name!r}) are not allowed")
+        if self.heads is not None and name in self.heads.names and not self.in_sum:
+            raise self.fail(node, f"{name} is one head's value: use it inside sum_h(...) or mean_h(...)")
         if name in self.symbols:
             return self.symbols[name]
         if name in CONSTANTS:
@@ -271,6 +278,8 @@ class _Builder:
         if not isinstance(node.func, ast.Name):
             raise self.fail(node, "only calls of the named functions are allowed")
         name = node.func.id
+        if name in HEAD_FUNCTIONS and self.heads is not None:
+            return self.head_function(node, name, depth)
         if name not in FUNCTIONS:
             self.name(node.func)  # reports dunders, symbols and unknown names precisely
             raise self.fail(node, f"{name!r} is not a function")
@@ -284,6 +293,32 @@ class _Builder:
         args = [self.build(arg, depth + 1) for arg in node.args]
         self.require(node, call_conditions(function, args))
         return self.checked(node, function(*args))
+
+    def head_function(self, node: ast.Call, name: str, depth: int) -> sp.Expr:
+        """sum_h(E) or mean_h(E): a HeadSum node, or the explicit sum over the scope's family (its conditions
+        written for each member)."""
+        heads = self.heads
+        assert heads is not None
+        if self.in_sum:
+            raise self.fail(node, f"{name} inside another sum over the heads: sums over h do not nest")
+        if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+            raise self.fail(node, f"{name} takes 1 argument, got {len(node.args)}")
+        before, self.in_sum = len(self.conditions), True
+        try:
+            argument = self.build(node.args[0], depth + 1)
+        finally:
+            self.in_sum = False
+        if heads.family is None:
+            varies = any(str(s) in heads.names for s in argument.free_symbols)
+            total = HeadSum(argument) if varies else heads.count * argument
+        else:
+            inner, self.conditions = self.conditions[before:], self.conditions[:before]
+            total = sp.Integer(0)
+            for values, multiplicity in heads.members():
+                swap = {self.symbols[key]: value for key, value in values.items()}
+                total += multiplicity * argument.xreplace(swap)
+                self.require(node, [Condition(c.expr.xreplace(swap), c.relation, c.reason, c.necessary) for c in inner])
+        return self.checked(node, total if name == "sum_h" else total / heads.count)
 
     def checked(self, node: ast.AST, result: sp.Expr) -> sp.Expr:
         """Refuse exact rationals too large to keep (a guard against products of huge powers)."""

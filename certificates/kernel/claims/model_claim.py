@@ -26,10 +26,13 @@ from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
 from certificates.kernel.claims.model_terms import Term, parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
-OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "domain"}
+OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "domain", "interaction"}
+#: The geometries whose model terms the interpreter knows (`model_terms`): Post-LN and the unnormalized flow.
+MODEL_GEOMETRIES = ("sphere", "flat")
 RELATIONS = ("=", "<=", "<", ">=", ">")
 #: The hypotheses a model claim may assume (their exact checks: `ball_model.HYPOTHESES`).
 MODEL_HYPOTHESES = (
@@ -72,8 +75,9 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     if attention not in ATTENTION_KINDS:
         raise InputError("attention", attention, f"expected one of {', '.join(ATTENTION_KINDS)}")
     geometry = raw.get("geometry", "sphere")
-    if geometry not in GEOMETRIES:
-        raise InputError("geometry", geometry, f"expected one of {', '.join(GEOMETRIES)}")
+    if geometry not in MODEL_GEOMETRIES:
+        more = " (the normalization schemes are stated in dynamics claims)" if geometry in GEOMETRIES else ""
+        raise InputError("geometry", geometry, f"expected one of {', '.join(MODEL_GEOMETRIES)}{more}")
     assume = _assumed(raw)
     hypotheses = tuple(sorted(set(assume) | ({"unit-tokens"} if geometry == "sphere" else set())))
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")
@@ -89,6 +93,9 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     exists = raw.get("exists", False)
     if not isinstance(exists, bool):
         raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
+    interaction = parse_interaction(raw["interaction"], attention) if "interaction" in raw else None
+    if interaction is not None:
+        _without_entropies(raw, relation, given)
     return {
         "attention": attention,
         "geometry": geometry,
@@ -97,7 +104,22 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         "given": given,
         "exists": exists,
         "sizes": parse_sizes(raw.get("domain")),
+        "interaction": interaction,
     }
+
+
+def _without_entropies(raw: dict[str, Any], relation: Relation, given: tuple[Relation, ...]) -> None:
+    """InputError when a term names an attention entropy: they are defined for exp(beta s) weights only."""
+    for part in (relation, *given):
+        for term in (part.lhs, part.rhs):
+            if _names_entropy(term):
+                raise InputError("interaction", raw["interaction"], "attention entropies are defined for exp(beta s)")
+
+
+def _names_entropy(term: Term) -> bool:
+    if term.op == "scalar":
+        return str(term.args[0]).startswith("entropy")
+    return any(_names_entropy(a) for a in term.args if isinstance(a, Term))
 
 
 def model_statement(fields: dict[str, Any]) -> str:
@@ -105,6 +127,10 @@ def model_statement(fields: dict[str, Any]) -> str:
     relation: Relation = fields["relation"]
     free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in fields["given"])))
     kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
+    interaction: Interaction | None = fields.get("interaction")
+    if interaction is not None:
+        weights = "phi(s_ij) / sum_k phi(s_ik)" if fields["attention"] == "softmax" else "phi(s_ij)"
+        kind += f", weights {weights} with phi(s) = {interaction.text}"
     assumed = ", ".join(fields["hypotheses"]) or "no further hypothesis"
     conditions = " and ".join(g.text for g in fields["given"])
     sizes: Sizes = fields.get("sizes", Sizes())

@@ -44,7 +44,7 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     if relation not in SETTLING[wanted]:
         what = "state" if claim.exists else "negate"
         raise Rejected(f"relation {str(relation)[:20]!r} does not {what} {claim.relation.op}")
-    cfg = recheck.exact_configuration(payload["configuration"])
+    cfg = recheck.exact_configuration(payload["configuration"], claim.interaction)
     with precision(recheck.recorded_precision(payload)):
         settled = settle(claim, cfg, dict(at))
         if settled.failures:
@@ -57,7 +57,8 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     proved = (
         f"{verb} claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}; "
         f"{', '.join(claim.hypotheses) or 'no hypothesis'}{'; given ' + given if given else ''}"
-        f"{'; ' + claim.sizes.text() if claim.sizes.restricted else ''}): "
+        f"{'; ' + claim.sizes.text() if claim.sizes.restricted else ''}"
+        f"{'; phi(s) = ' + claim.interaction.text if claim.interaction is not None else ''}): "
         f"{statement} {outcome} at an exact configuration{' at ' + where if where else ''}"
         f"{' (some configuration satisfies it)' if claim.exists else ''}"
     )

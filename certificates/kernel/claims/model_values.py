@@ -200,17 +200,25 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
         out.failures.append("the claim is about n >= 2 tokens")
     out.failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta))
     out.failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
+    stated = claim.interaction.tree if claim.interaction is not None else None
+    if (cfg.interaction.tree if cfg.interaction is not None else None) != stated:
+        out.failures.append("the configuration's interaction function is not the claim's")
+    out.failures += ball_model.interaction_failures(cfg)
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
     if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):
         out.failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
     if out.failures:
         return out
     algebra = ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
-    for condition in claim.given:
-        for binding in index_values(condition.free, at, sizes):
-            if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
-                out.failures.append(f"given {condition.text} is not settled by balls at {binding}")
-                return out
-    out.value = residual(claim.relation, algebra, at)
+    try:
+        for condition in claim.given:
+            for binding in index_values(condition.free, at, sizes):
+                if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
+                    out.failures.append(f"given {condition.text} is not settled by balls at {binding}")
+                    return out
+        out.value = residual(claim.relation, algebra, at)
+    except ValueError as exc:  # an interaction's energy without a verified antiderivative
+        out.failures.append(str(exc))
+        return out
     out.sign = settling_sign(out.value, witnessed(claim)) or ""
     return out

@@ -17,12 +17,15 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel.claims.domains import Domain
+from certificates.kernel.claims.head_domains import check_count
+from certificates.kernel.claims.head_sums import per_head
 from certificates.kernel.claims.numbers import TomlFloat
 from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import RHO
 
-#: The fields a dynamics claim may quantify (lambdas: each entry of the list).
-QUANTIFIABLE = ("n", "d", "beta", "rho", "lambdas")
+#: The fields a dynamics claim may quantify (lambdas: each entry of the list, or the whole list as one per-head
+#: symbol `lam_h`, with H heads: `certificates.kernel.claims.head_sums`).
+QUANTIFIABLE = ("n", "d", "beta", "rho", "lambdas", "H")
 #: Names a domain symbol may not take unless it is that field's own symbol: targets read them as the fields.
 FIELD_NAMES = ("n", "d", "H", "beta")
 
@@ -41,6 +44,14 @@ def quantified_fields(raw: dict[str, Any], symbols: dict[str, sp.Symbol]) -> dic
             if value.strip() not in symbols:
                 raise InputError(path, value, f"not a symbol of [claim.domain] (declared: {', '.join(symbols)})")
             found[path] = symbols[value.strip()]
+    for path, symbol in found.items():
+        if per_head(str(symbol)) != (path == "lambdas"):
+            reason = 'lambdas = "lam_h" names a per-head symbol (ending _h), and only it ends so'
+            raise InputError(path, str(symbol), reason)
+    if "lambdas" in found and "H" not in found and not isinstance(raw.get("H"), int):
+        raise InputError("H", raw.get("H"), 'lambdas = "lam_h" needs the number of heads: H = 3, or H = "H"')
+    if "H" in found and "lambdas" not in found:
+        raise InputError("H", raw["H"], 'a quantified H needs per-head strengths: lambdas = "lam_h"')
     used = list(found.values())
     for symbol in symbols.values():
         if symbol not in used:
@@ -65,10 +76,12 @@ def check_domains(found: dict[str, sp.Symbol], domains: dict[sp.Symbol, Domain],
             least, dependent = (2, False) if key == "n" else (1, domain.low is not None and low is None)
             if not domain.integer or not (dependent or (low is not None and low >= least)):
                 raise InputError(f"domain.{symbol}", domain.text, f"{key} needs an integer domain with min >= {least}")
+        if key == "H":
+            check_count(domain, f"domain.{symbol}")
         if key == "beta" and (low is None or low < 0 or (low == 0 and not domain.low_open)):
             raise InputError(f"domain.{symbol}", domain.text, "beta needs a positive domain (min > 0 or (0, ...))")
         if key == "rho":
-            _check_rho(symbol, domain, _largest_n(found, domains, n))
+            _check_rho(symbol, domain, _largest_n(found, domains, n), found.get("n"))
 
 
 def _largest_n(found: dict[str, sp.Symbol], domains: dict[sp.Symbol, Domain], n: int | None) -> int | None:
@@ -79,25 +92,33 @@ def _largest_n(found: dict[str, sp.Symbol], domains: dict[sp.Symbol, Domain], n:
     return None if high is None else int(high)
 
 
-def _check_rho(symbol: sp.Symbol, domain: Domain, largest_n: int | None) -> None:
+def _check_rho(symbol: sp.Symbol, domain: Domain, largest_n: int | None, tokens: sp.Symbol | None = None) -> None:
     """rho's domain inside (-1/(n-1), 1) for every n: the end -1/(n-1) rises with n, so the largest n decides it
-    (unbounded n: rho >= 0)."""
+    (unbounded n: rho >= 0); or the open end -1/(n - 1) itself, written with the claim's n symbol."""
     low, high = _rational(domain.low), _rational(domain.high)
     floor = Fraction(0) if largest_n is None else RHO.domain.low.at(largest_n)
     ceiling = RHO.domain.high.at(2)
-    above = low is not None and (low > floor or (low == floor and (domain.low_open or largest_n is None)))
+    simplex = tokens is not None and domain.low is not None and domain.low_open and domain.low == -1 / (tokens - 1)
+    above = simplex or (low is not None and (low > floor or (low == floor and (domain.low_open or largest_n is None))))
     below = high is not None and (high < ceiling or (high == ceiling and domain.high_open))
     if not (above and below):
-        where = "n unbounded: min >= 0" if largest_n is None else f"n up to {largest_n}: min > {floor}"
+        unbounded = "n unbounded: min >= 0 or min = -1/(n - 1) open"
+        where = unbounded if largest_n is None else f"n up to {largest_n}: min > {floor}"
         raise InputError(f"domain.{symbol}", domain.text, f"rho needs rational ends inside (-1/(n-1), 1) ({where})")
 
 
-def instance_fields(raw: dict[str, Any], found: dict[str, sp.Symbol], point: dict[sp.Symbol, Fraction]) -> dict:
+def instance_fields(raw: dict[str, Any], found: dict[str, sp.Symbol], point: dict[sp.Symbol, Any]) -> dict:
     """The claim's fields at one exact point: each quantified field its number (an integer, or a float literal
-    whose float is exactly the point's value), no domain table; InputError when a value has no faithful float."""
+    whose float is exactly the point's value), no domain table; InputError when a value has no faithful float.
+    A per-head symbol's value is the list of the heads' values (H is its length)."""
     fields = {key: value for key, value in raw.items() if key != "domain"}
     for path, symbol in found.items():
         value = point[symbol]
+        if path == "lambdas":
+            fields["lambdas"], fields["H"] = [_literal(path, v) for v in value], len(value)
+            continue
+        if path == "H":
+            continue  # the length of the per-head list
         number = int(value) if value.denominator == 1 and path in ("n", "d") else _literal(path, value)
         key, _, index = path.partition("[")
         if index:

@@ -22,6 +22,8 @@ from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
 from certificates.kernel.claims.given_tokens import given_tokens
+from certificates.kernel.claims.head_domains import domain_scope
+from certificates.kernel.claims.head_sums import HeadScope
 from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
@@ -40,6 +42,7 @@ from certificates.kernel.claims.quantified import (
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
+from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
@@ -77,7 +80,7 @@ _COMMON = {"id", "kind", "title", "statement"}
 _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional)
     "identity": ({"lhs", "rhs"}, {"symbols"}),
     "constant": ({"expr", "value", "digits"}, set()),
-    "inequality": ({"lhs", "op", "rhs"}, {"domain"}),
+    "inequality": ({"lhs", "op", "rhs"}, {"domain", "not_all_equal"}),
     "dynamics": (
         {"quantity", "property", "n", "d", "beta", "heads", "tokens"},
         {
@@ -95,6 +98,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "level",
             "domain",
             "exists",
+            "interaction",
         },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
@@ -155,6 +159,10 @@ class InequalityClaim(UserClaim):
     conditions: tuple[Condition, ...] = ()
     #: Why the domain could not be shown non-empty ("" when a verified point shows it is).
     domain_unsettled: str = ""
+    #: Per-head symbols and their count H (`certificates.kernel.claims.head_sums`): the claim is for every H of the
+    #: domain and every family of values; `not_all_equal`: only families whose heads are not all equal.
+    heads: HeadScope | None = None
+    not_all_equal: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -206,6 +214,8 @@ class ModelClaim(UserClaim):
     given: tuple[Relation, ...] = ()
     exists: bool = False
     sizes: Sizes = field(default_factory=Sizes)
+    #: The stated interaction function (`certificates.kernel.interaction`); None: the kind's own weights.
+    interaction: Interaction | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -338,9 +348,20 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     if op not in OPERATORS:
         raise InputError("op", op, f"expected one of {' '.join(OPERATORS)}")
     domains, order, symbols, unsettled = _domains(raw, "domain")
-    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols), _defined(raw, "rhs", symbols)
+    heads = domain_scope(domains)
+    distinct = raw.get("not_all_equal", False)
+    if not isinstance(distinct, bool) or (distinct and heads is None):
+        raise InputError("not_all_equal", distinct, "true or false, and only with per-head symbols (names ending _h)")
+    (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols, heads), _defined(raw, "rhs", symbols, heads)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} {op} {raw['rhs']}."
+    if heads is not None:
+        statement = stated or (
+            f"{_for_all(domains, order)}for every family of H values {', '.join(sorted(heads.names))} in that domain"
+            f"{', not all equal' if distinct else ''}: {raw['lhs']} {op} {raw['rhs']}."
+        )
     return InequalityClaim(
+        heads=heads,
+        not_all_equal=distinct,
         **header,
         statement=statement,
         lhs=lhs,
@@ -359,9 +380,11 @@ def _dynamics(
     stated: str | None,
     base: Path | None,
     values: dict[str, sp.Expr] | None = None,
+    heads: HeadScope | None = None,
 ) -> DynamicsClaim:
     """One dynamics claim; a `domain` table makes it quantified (`_quantified`). `values` are the quantified
-    parameters' values by symbol name, which the target may use (an instance of a quantified claim)."""
+    parameters' values by symbol name, which the target may use (an instance of a quantified claim); `heads` the
+    instance's family of per-head strengths, which the target's sum_h and mean_h are written out over."""
     if "domain" in raw:
         return _quantified(raw, header, stated, base)
     quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
@@ -380,6 +403,8 @@ def _dynamics(
         "beta": _number(raw, "beta", positive=True),
     }
     _family_options(raw, options, base)
+    if "interaction" in raw:
+        options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
     for key in ("radius", "level"):
         if key in raw and key != spec.parameter:
             raise InputError(key, raw[key], f"only used with the quantity that takes it ({_taking(key)})")
@@ -403,12 +428,19 @@ def _dynamics(
         if target_key not in raw:
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
         known = {key: _exact(options[key]) for key in ("n", "d", "H", "beta")}
-        target = _expression(raw, target_key, known | (values or {}))
+        target = _expression(raw, target_key, known | (values or {}), heads)
     exists = _exists(raw, prop)
     statement = stated or _dynamics_statement(raw, quantity, prop, options, exists)
     return DynamicsClaim(
         **header, statement=statement, quantity=quantity, property=prop, options=options, target=target, exists=exists
     )
+
+
+def _dynamics_interaction(raw: dict[str, Any], attention: str, quantity: str) -> Interaction:
+    """The stated phi(s) of a dynamics claim; entropies are defined for exp(beta s) weights only."""
+    if quantity in ("attention_entropy", "entropy_rate", "attention_matrix"):
+        raise InputError("interaction", raw["interaction"], f"{quantity} is defined for exp(beta s) weights only")
+    return parse_interaction(raw["interaction"], attention)
 
 
 def _exists(raw: dict[str, Any], prop: str) -> bool:
@@ -460,7 +492,12 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
         raise InputError(
             "domain", raw["domain"], f"no exact point of the domain found to check the claim ({unsettled})"
         )
-    exact_point = {symbol: point[symbol.name] for symbol in order}
+    exact_point: dict[sp.Symbol, Any] = {symbol: point[symbol.name] for symbol in order}
+    scope = _dynamics_scope(raw, found)
+    if scope is not None:  # the instance checked: every head at the point's strength (at most MAX_HEADS of them)
+        strength = found["lambdas"]
+        count = exact_point[found["H"]] if "H" in found else raw["H"]
+        exact_point[strength] = [exact_point[strength]] * min(int(count), MAX_HEADS)
     instance = dynamics_instance_of(raw, header, found, exact_point, base)
     options = dict(instance.options)
     for path, symbol in found.items():
@@ -475,7 +512,7 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
         known = {
             key: options[key] if isinstance(options[key], sp.Symbol) else _exact(options[key]) for key in FIELD_NAMES
         }
-        target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order})
+        target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order}, scope)
     statement = stated or _for_all(domains, order) + _dynamics_statement(
         raw, instance.quantity, instance.property, options, instance.exists
     )
@@ -492,20 +529,40 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
     )
 
 
+def _dynamics_scope(raw: dict[str, Any], found: dict[str, sp.Symbol]) -> HeadScope | None:
+    """The per-head scope of a claim with `lambdas = "lam_h"` (count: the H symbol or the file's H), else None."""
+    if "lambdas" not in found:
+        return None
+    count = found.get("H", sp.Integer(raw["H"]) if isinstance(raw.get("H"), int) else None)
+    return HeadScope(frozenset({found["lambdas"].name}), count)
+
+
 def dynamics_instance_of(
     raw: dict[str, Any],
     header: dict[str, Any],
     found: dict[str, sp.Symbol],
-    point: dict[sp.Symbol, Fraction],
+    point: dict[sp.Symbol, Any],
     base: Path | None = None,
 ) -> DynamicsClaim:
     """The claim at one exact point of its domain, validated as a dynamics claim of its own (InputError naming the
-    point when the family has no member there, e.g. d < n for equiangular tokens)."""
+    point when the family has no member there, e.g. d < n for equiangular tokens). A per-head symbol's value is
+    the list of the heads' strengths."""
     fields = instance_fields(raw, found, point)
-    values = {symbol.name: sp.Rational(value.numerator, value.denominator) for symbol, value in point.items()}
-    at = ", ".join(f"{symbol} = {value}" for symbol, value in values.items())
+    values = {
+        symbol.name: sp.Rational(value.numerator, value.denominator)
+        for symbol, value in point.items()
+        if not isinstance(value, list)
+    }
+    heads = None
+    if "lambdas" in found:
+        strengths = [sp.Rational(v.numerator, v.denominator) for v in point[found["lambdas"]]]
+        members = tuple(({found["lambdas"].name: v}, strengths.count(v)) for v in dict.fromkeys(strengths))
+        heads = HeadScope(frozenset({found["lambdas"].name}), sp.Integer(len(strengths)), members)
+        values[found["lambdas"].name] = found["lambdas"]
+        values.pop(str(found.get("H", "")), None)
+    at = ", ".join(f"{symbol} = {value}" for symbol, value in point.items())
     try:
-        return _dynamics(fields, header | {"raw": fields}, None, base, values)
+        return _dynamics(fields, header | {"raw": fields}, None, base, values, heads)
     except InputError as exc:
         if str(exc.field).partition("[")[0] not in QUANTIFIABLE:
             raise
@@ -690,14 +747,17 @@ def _unsettled(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], key: st
     return "" if settled.point is not None else settled.reason
 
 
-def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> sp.Expr:
-    return _defined(raw, key, symbols)[0]
+def _expression(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr], heads: HeadScope | None = None) -> sp.Expr:
+    return _defined(raw, key, symbols, heads)[0]
 
 
-def _defined(raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr]) -> tuple[sp.Expr, tuple[Condition, ...]]:
-    """The expression of field `key` and the conditions under which it is defined as written."""
+def _defined(
+    raw: dict[str, Any], key: str, symbols: dict[str, sp.Expr], heads: HeadScope | None = None
+) -> tuple[sp.Expr, tuple[Condition, ...]]:
+    """The expression of field `key` and the conditions under which it is defined as written (`heads`: the claim's
+    per-head symbols, for sum_h and mean_h)."""
     try:
-        return parse_defined(raw[key], symbols)
+        return parse_defined(raw[key], symbols, heads)
     except ExpressionError as exc:
         exc.field = key
         raise

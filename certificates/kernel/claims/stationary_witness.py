@@ -81,6 +81,10 @@ def stationary_failures(claim: DynamicsClaim, cfg: ExactConfiguration) -> tuple[
     limit = avoided_limit(claim)
     if limit is None:
         return [f"no stationary start settles claim {claim.id!r} ({claim.property}, exists = {claim.exists})"], None
+    if claim.options["geometry"] not in ("sphere", "flat"):
+        return [f"exact stationary starts are for sphere and flat dynamics, not {claim.options['geometry']}"], None
+    if claim.options.get("interaction") is not None:
+        return ["the exact model has exp(beta s) weights: a stated interaction phi has no exact stationary start"], None
     if family_hypotheses(claim.options) is None:
         return [f"the family of {claim.id!r} has no exact members a witness can name"], None
     outside = family_failures(claim.options, cfg)

@@ -21,7 +21,14 @@ from certificates.kernel.model_quantities import MODEL_QUANTITIES
 
 #: The exact hypotheses of a claim's geometry and attention kind (usa and relu: none beyond the witness's
 #: `attention` field, which the checker compares with the claim's).
-GEOMETRY_HYPOTHESES = {"sphere": ("unit-tokens", "spherical-geometry"), "flat": ()}
+GEOMETRY_HYPOTHESES = {
+    "sphere": ("unit-tokens", "spherical-geometry"),
+    "flat": (),
+    "pre-ln": (),
+    "peri-ln": (),
+    "mix-ln": (),
+    "ngpt": ("unit-tokens",),
+}
 ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",), "relu": ()}
 
 
@@ -69,6 +76,9 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
         failures.append("attention or geometry")
     if exact.values != exact.score_matrices:
         failures.append("W_h = M_h")
+    stated_phi = options["interaction"].tree if "interaction" in options else None
+    if (exact.interaction.tree if exact.interaction is not None else None) != stated_phi:
+        failures.append("the stated interaction function")
     if any(sum(v * v for v in x) != 1 for x in exact.tokens):
         failures.append("unit tokens")
     if options["tokens"] == "given" and [tuple(x) for x in exact.tokens] != list(options["points"].rows):

@@ -156,3 +156,30 @@ def test_pairing_names_one_split_and_moves_only_within_one_head() -> None:
     assert pairing(mx, other, symmetric) == (mx, other)  # M_h onto f^s would mix heads
     across = pairing(("M[x]", "h", "t1"), ("x", None, "t2"), symmetric)
     assert atoms.gram(*across) == atoms.gram(*pairing(("x", None, "t1"), ("M[x]", "h", "t2"), symmetric))
+
+
+RATE = "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2"
+
+
+@pytest.mark.parametrize(
+    ("lhs", "op", "rhs", "assume", "attention"),
+    [
+        # E_h is then (1/(2 n^2)) sum Phi(s): its rate has the weights phi(s), not exp(beta s) = Z p
+        ("dE_h_dt", "=", RATE, SYM, "usa"),
+        ("dE_h_dt", "=", RATE, [*SYM, "aligned-values"], "softmax"),
+        # the approximate orthogonality lemma's row sums are those of exp(beta s)
+        (
+            "inner(f_h_i, F_i) - norm2(f_h_i)",
+            "<=",
+            "(H - 1) / 10",
+            [*SYM, "aligned-values", "orthogonal-heads(delta=1/10)"],
+            "softmax",
+        ),
+        ("log(E)", "=", "log(E)", [], "usa"),  # an interaction's energy may be <= 0
+    ],
+)
+def test_a_stated_interaction_keeps_the_exp_reductions_out(
+    lhs: str, op: str, rhs: str, assume: list[str], attention: str
+) -> None:
+    assert prove_model(claim(lhs, op, rhs, assume, attention=attention)).proved
+    assert not prove_model(claim(lhs, op, rhs, assume, attention=attention, interaction="1 + s**2")).proved

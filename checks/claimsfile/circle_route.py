@@ -1,0 +1,186 @@
+"""The exact route for equally spaced tokens: an equilibrium of the directions, so each quantity keeps its start value.
+
+It applies when the claim's tokens are "equally-spaced" (n tokens at the angles 2 pi k / n of a great circle),
+its heads "scalar" and its scheme one of `identities.circle.EQUILIBRIUM_SCHEMES` (Post-LN with any strengths; nGPT,
+Pre-LN, Peri-LN and Mix-LN with every lambda_h > 0), and its quantity one of the directions' quantities whose start
+value is known in closed form (VALUES). `identities.circle.equally_spaced_equilibrium` states why the directions
+stay fixed; then Q(t) = Q(0) for all t >= 0 and the claim is decided on Q(0):
+
+- non-decreasing: PROVED (a constant);
+- tends-to L, at-most b, at-least b, non-negative: Q(0) against the target, exactly (a rational or pi value, by
+  exact algebra) or by balls that separate them; equal values that only balls see stay undecided;
+- decays-at-rate r: REFUTED (a constant tends to 0 only when it is 0, and then Q e^{r t} = 0 tends to no C > 0).
+
+Q(0) is exact where it is: R = 0 (the n-th roots of unity sum to 0), the arc spread 2 pi (n - 1)/n, and the cosines
+cos(2 pi k/n) that are rational (Niven: 2k/n a multiple of 1/2 or 1/3); any other cosine is a ball
+(`arb.cos_pi` of an exact rational), which can separate but never equal. Anything else: None (the float
+evidence decides).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+from flint import arb
+
+from certificates.kernel.claims.evaluation import EvaluationError, ball
+from certificates.kernel.claims.numbers import stated
+from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.kernel.claims.symbolic import exactly_zero
+from certificates.kernel.exact import precision
+from certificates.kernel.inert import inert
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict, derived
+from identities import circle
+from identities.derivation import Derivation
+
+METHOD = "exact: equally spaced tokens are an equilibrium of the directions (identities.circle)"
+PRECISION = 128
+SIMPLIFY_SECONDS = {"quick": 10.0, "thorough": 60.0}
+#: cos(q pi) for the q in [0, 2) where it is rational (Niven's theorem).
+RATIONAL_COSINES = {
+    Fraction(0): 1,
+    Fraction(1, 3): Fraction(1, 2),
+    Fraction(1, 2): 0,
+    Fraction(2, 3): Fraction(-1, 2),
+    Fraction(1): -1,
+    Fraction(4, 3): Fraction(-1, 2),
+    Fraction(3, 2): 0,
+    Fraction(5, 3): Fraction(1, 2),
+}
+
+
+class _Value:
+    """Q(0): a ball, and its exact SymPy value when it has one (None: only the ball is known)."""
+
+    def __init__(self, enclosure: arb, exact: sp.Expr | None, why: str) -> None:
+        self.ball, self.exact, self.why = enclosure, exact, why
+
+
+def _cosine(k: int, n: int, complement: bool = False) -> _Value:
+    """cos(2 pi k/n), or 1 - cos(2 pi k/n) when `complement`: exact when the cosine is rational, else a ball."""
+    q = Fraction(2 * k, n) % 2
+    value = RATIONAL_COSINES.get(q)
+    exact = None if value is None else sp.Rational(value)
+    with precision(PRECISION):
+        enclosure = (arb(q.numerator) / q.denominator).cos_pi()
+    if complement:
+        return _Value(1 - enclosure, None if exact is None else 1 - exact, f"cos(2 pi {k}/{n})")
+    return _Value(enclosure, exact, f"cos(2 pi {k}/{n})")
+
+
+def _order_parameter(n: int) -> _Value:
+    return _Value(arb(0), sp.Integer(0), "R = |(1/n) sum_k e^{2 pi i k/n}| = 0 (the n-th roots of unity sum to 0)")
+
+
+def _arc_spread(n: int) -> _Value:
+    with precision(PRECISION):
+        enclosure = 2 * arb.pi() * (n - 1) / n
+    return _Value(enclosure, 2 * sp.pi * (n - 1) / n, "consecutive angles are 2 pi/n apart: the arc is 2 pi (n-1)/n")
+
+
+def _gap(n: int) -> _Value:
+    value = _cosine(n // 2, n, complement=True)
+    value.why = f"1 - min_k cos(2 pi k/n) = 1 - {value.why} (cos decreases on [0, pi])"
+    return value
+
+
+def _least(n: int) -> _Value:
+    value = _cosine(n // 2, n)
+    value.why = f"min_k cos(2 pi k/n) = {value.why} (cos decreases on [0, pi])"
+    return value
+
+
+def _largest(n: int) -> _Value:
+    value = _cosine(1, n)
+    value.why = f"max_(k != 0) cos(2 pi k/n) = {value.why}"
+    return value
+
+
+#: The quantities of the directions whose value at equally spaced tokens is known in closed form, by n.
+VALUES: dict[str, Callable[[int], _Value]] = {
+    "order_parameter": _order_parameter,
+    "arc_spread": _arc_spread,
+    "cluster_gap": _gap,
+    "least_inner_product": _least,
+    "largest_inner_product": _largest,
+}
+
+
+def applies(claim: DynamicsClaim) -> bool:
+    """Whether the claim's family is equally spaced tokens with scalar heads under a scheme the equilibrium covers."""
+    options = claim.options
+    geometry = options["geometry"]
+    if options["tokens"] != "equally-spaced" or options["heads"] != "scalar" or claim.quantity not in VALUES:
+        return False
+    if geometry not in circle.EQUILIBRIUM_SCHEMES or (claim.quantity == "arc_spread" and options["d"] != 2):
+        return False
+    positive = all(stated(value) > 0 for value in options["lambdas"])
+    return positive or not circle.EQUILIBRIUM_SCHEMES[geometry]
+
+
+def decide_equally_spaced(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
+    """PROVED, REFUTED or INCONCLUSIVE (undecided, with the reason) on Q(t) = Q(0); None outside the regime."""
+    if not applies(claim):
+        return None
+    options = claim.options
+    n = options["n"]
+    derivation = Derivation()
+    strengths = [sp.Rational(stated(value)) for value in options["lambdas"]]
+    circle.equally_spaced_equilibrium(derivation, options["geometry"], n, strengths)
+    value = VALUES[claim.quantity](n)
+    derivation.note(f"at t = 0: {value.why}")
+    details: dict[str, Any] = {
+        "start_value": str(value.exact) if value.exact is not None else value.ball.str(20, radius=True)
+    }
+    if derivation.failures:
+        return derived(derivation, METHOD, details)
+    prop = claim.property
+    if prop == "non-decreasing":
+        derivation.note(f"{claim.quantity}(t) = {claim.quantity}(0) for all t: a constant is non-decreasing")
+        return derived(derivation, METHOD, details)
+    if prop == "decays-at-rate":
+        reading = (
+            f"{claim.quantity}(t) = {details['start_value']} for all t: a constant tends to 0 only when it is 0, and "
+            "then its product with e^(r t) is 0, which tends to no C > 0"
+        )
+        return _refuted(derivation, details, "exact" if value.exact is not None else "ball", reading)
+    target = sp.Integer(0) if claim.target is None else claim.target
+    relation = {"tends-to": "=", "at-most": "<=", "at-least": ">=", "non-negative": ">="}[prop]
+    settled = _compare(value, target, relation, ctx)
+    if settled is None:
+        notes = f"the exact route did not decide: {claim.quantity}(0) against {target} is settled neither way"
+        return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=notes, details=details)
+    holds, by = settled
+    if holds:
+        derivation.holds(f"{claim.quantity}(0) = {details['start_value']} {relation} {target} ({by})", True)
+        return derived(derivation, METHOD, details)
+    reading = f"{claim.quantity}(t) = {details['start_value']} for all t, and not {relation} {target} ({by})"
+    return _refuted(derivation, details, by, reading)
+
+
+def _compare(value: _Value, target: sp.Expr, relation: str, ctx: Context) -> tuple[bool, str] | None:
+    """Whether Q(0) relation target: by balls that separate them, else by exact algebra when Q(0) is exact."""
+    try:
+        claimed = ball(target, {}, PRECISION)
+    except EvaluationError:
+        return None
+    with precision(PRECISION):
+        difference = value.ball - claimed
+    if difference > 0 or difference < 0:
+        above = bool(difference > 0)
+        return {"=": False, "<=": not above, ">=": above}[relation], "ball"
+    if value.exact is None:
+        return None
+    zero, _ = exactly_zero(target - inert(value.exact), min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    return (True, "exact") if zero else None
+
+
+def _refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: str) -> Outcome:
+    """REFUTED on the equilibrium, with the derivation's steps in the details."""
+    steps = [step.text for step in derivation.steps]
+    witness = {"verified_by": by, "reading": reading, "start_value": details["start_value"]}
+    return Outcome(Verdict.REFUTED, METHOD, witness=witness, details=details | {"derivation": steps})

@@ -1,0 +1,73 @@
+"""Interaction functions phi(s) in the kernel: parsed (never evaluated) text, refused where undefined or (normalized)
+not positive, balls of phi, and an antiderivative Phi accepted only when d/ds Phi = phi exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from flint import arb
+
+from certificates.kernel.errors import InputError
+from certificates.kernel.exact import ball_of
+from certificates.kernel.exprtree import evaluate
+from certificates.kernel.interaction import parse_interaction
+from identities.energy import gradient_lemma
+
+
+@pytest.mark.parametrize(
+    ("text", "attention", "reason"),
+    [
+        ("log(s)", "usa", "s > 0"),  # undefined for s <= 0, and scores take every real value
+        ("1/(s - 2)", "usa", "s - 2 != 0"),
+        ("s**(1/3)", "usa", "non-integer power"),
+        ("s**2", "softmax", "phi > 0"),  # normalized weights need phi > 0: phi(0) = 0
+        ("exp(beta*s) - 1", "softmax", "phi > 0"),
+        ("s", "relu", "usa or softmax"),
+        ("c_star(2)*s", "usa", "not available"),
+        ("x + s", "usa", "unknown name"),
+        ("__import__('os')", "usa", ""),
+        ("", "usa", "non-empty"),
+    ],
+)
+def test_bad_interactions_are_one_line_errors(text: str, attention: str, reason: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_interaction(text, attention)
+    assert reason in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["exp(beta*s)", "s**2", "exp(beta*s) - 1", "sqrt(s**2 + 1)", "log(1 + s**2)"])
+def test_defined_interactions_are_accepted(text: str) -> None:
+    assert parse_interaction(text, "usa").text == text
+
+
+def test_balls_of_phi_at_exact_scores() -> None:
+    phi = parse_interaction("exp(beta*s) - 1", "usa")
+    value = phi.ball(ball_of(Fraction(1, 2)), ball_of(Fraction(2)))
+    assert value.overlaps(arb(1).exp() - 1) and value.rad() < 1e-15
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("exp(beta*s)", lambda s, b: (b * s).exp() / b),  # the paper's E_h = (1/(2 beta n^2)) sum exp(beta s)
+        ("s**2", lambda s, b: s**3 / 3),
+        ("s*exp(beta*s)", lambda s, b: (b * s - 1) * (b * s).exp() / b**2),
+    ],
+)
+def test_antiderivative_is_verified_and_right(text: str, expected: object) -> None:
+    tree = parse_interaction(text, "usa").energy_tree()
+    assert tree is not None
+    s, b = ball_of(Fraction(3, 7)), ball_of(Fraction(5, 4))
+    assert evaluate(tree, {"s": s, "beta": b}).overlaps(expected(s, b))  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("text", ["exp(-s**2)", "sqrt(s**2 + 1)", "exp(s**2)"])
+def test_no_elementary_antiderivative_means_no_energy(text: str) -> None:
+    assert parse_interaction(text, "usa").energy_tree() is None
+
+
+def test_general_gradient_lemma_proves_and_a_wrong_variant_does_not() -> None:
+    assert gradient_lemma(general=True).proved
+    assert not gradient_lemma(2, general=True).proved
