@@ -5,8 +5,10 @@ says at which tokens and heads it sits, so that the reduction can rename them wi
 
 - `<b,b'>@t` a pairing of two of token t's vectors (b in x, F, f_h: head h's output); `<b@t,b'@u>` one across the
   tokens t != u (as symbols: they may still coincide); `[Pb,Pb']@t` the pairing of their tangent parts at t;
-- `name_h@t` a scalar of head h at token t (an entropy), `name_h@t,u` one at a pair (score, weight, softmax);
-- `E`, `E_h`, `dE/dt`, `dE_h/dt` the energies and their rates; `m0@t` a given condition's margin at token t;
+- `name_h@t` a scalar of head h at token t (an entropy, a normalizer Z), `name_h@t,u` one at a pair (score,
+  weight, softmax);
+- `E`, `E_h`, `dE/dt`, `dE_h/dt` the energies and their rates, `lambda_h` a scalar head's strength; `m0@t` a given
+  condition's margin at token t; `log(q)` the logarithm of a positive atom or size q (at q's tokens and head);
 - `Σ_g(q)` the sum over the heads g of a term q of higher degree in head g (kept: q's own atoms name g).
 
 Tokens: `i` the free token, `u1, u2, ...` a token a sum is being taken over (open), `t1, t2, ...` a token a
@@ -21,14 +23,15 @@ from itertools import permutations
 
 import sympy as sp
 
-#: (x | F | f, head or None, token)
+#: (x | F | f | xbar | a word of head matrices applied to one of them (`model_words`), head or None, token)
 Basis = tuple[str, str | None, str]
 
 
 @dataclass(frozen=True)
 class Info:
-    """What an atom is: its kind (gram, tangent, scalar, pair, global, margin, headsum), the bases of a pairing,
-    the label and head of a named scalar, its tokens, whether a pair scalar is symmetric, a head sum's summand."""
+    """What an atom is: its kind (gram, tangent, scalar, pair, global, margin, headsum, log), the bases of a pairing,
+    the label and head of a named scalar (of a logarithm: its argument's head), its tokens, whether a pair scalar is
+    symmetric, a head sum's summand or a logarithm's argument."""
 
     kind: str
     bases: tuple[Basis, ...] = ()
@@ -95,6 +98,13 @@ def headsum(inner: sp.Expr, marker: str) -> sp.Symbol:
     return _make(f"Σ_g({summand})", Info("headsum", tokens=tokens, inner=summand))
 
 
+def logarithm(argument: sp.Symbol) -> sp.Symbol:
+    """The atom log(argument) of a positive atom (Z, E, E_h) or size symbol: at its argument's tokens and head."""
+    data = info(argument)
+    head = data.head if data is not None else None
+    return _make(f"log({argument})", Info("log", head=head, tokens=tokens_of(argument), inner=argument))
+
+
 def tokens_of(atom: sp.Symbol) -> tuple[str, ...]:
     data = info(atom)
     return () if data is None else data.tokens
@@ -129,6 +139,11 @@ def rename_atom(atom: sp.Symbol, tokens: dict[str, str], heads: dict[str, str]) 
     if data.kind == "headsum":
         assert data.inner is not None
         return headsum(rename(data.inner, tokens, {k: v for k, v in heads.items() if k != "g"}), "g")
+    if data.kind == "log":
+        assert isinstance(data.inner, sp.Symbol)
+        renamed = rename_atom(data.inner, tokens, heads)
+        assert isinstance(renamed, sp.Symbol)
+        return logarithm(renamed)
     head = heads.get(data.head, data.head) if data.head else None
     return scalar(data.label, head, tuple(tokens.get(t, t) for t in data.tokens), data.symmetric)
 

@@ -2,8 +2,10 @@
 and sign tests.
 
 The sides are interpreted (`certificates.kernel.claims.model_terms.evaluate`) in a symbolic algebra whose values are
-polynomials in the atoms of `checks.claimsfile.model_atoms`: pairings of a token's vectors (x, f^h, F = sum_h f^h),
-pairings across two tokens, named scalars at a token or a pair of tokens, energies. Every monomial is summed over the
+polynomials in the atoms of `checks.claimsfile.model_atoms`: pairings of a token's vectors (x, f^h, F = sum_h f^h,
+xbar^h, and words of head h's matrices applied to them, `checks.claimsfile.model_words`), pairings across two tokens,
+named scalars at a token or a pair of tokens (Z^h_t, entropies, scores, weights), energies, strengths lambda_h,
+logarithms of positive atoms. Every monomial is summed over the
 bound tokens (dummies) it contains: a sum over a token binds a fresh dummy (a monomial without it gains a factor n), a
 product of two sums renames one's dummies apart (sum_k a_k sum_l b_l = sum_k sum_l a_k b_l), so products of token
 sums, double sums and vector-valued sums (`norm2(sum_i(x_i))`) are polynomials too; relabelling the dummies of a
@@ -12,22 +14,33 @@ monomial leaves its sum unchanged, which puts the residual in a canonical form (
 What makes a general statement reducible is proved once, each time it is used, by `identities.energy`:
 
 - gradient lemma (usa, M_h = M_h^T, W_h = M_h): dE_h/dt = (1/n^2) sum_k <xdot_k, f^h_k> (and dE/dt with F);
+- the same gradient for any kind and values (M_h symmetric): dE_h/dt = (1/n^2) sum_k Z^h_k <xdot_k, M_h xbar^h_k>;
 - orthogonality lemma (M_h M_g = 0, symmetric, W = M): <f^h_t, f^g_t> = 0 for h != g, hence <f^h_t, F_t> = |f^h_t|^2
   and |F_t|^2 = sum_h |f^h_t|^2;
+- approximate orthogonality lemma (|M_h M_g|_F <= delta, symmetric, W = M, unit tokens, usa or softmax): the lower and
+  the upper bound of <f^h_t, F_t> - |f^h_t|^2 (within delta W^h_t (sum_g W^g_t - W^h_t), W the weights' row sums)
+  as conditions at every token, tried one after the other;
+- entropy lemma (`identities.entropy`): H^h_t = log Z^h_t - beta <x_t, M_h xbar^h_t>, and H^h_t >= 0 (cited) as a
+  condition at every token;
+- head matrices: M_h = lambda_h I (lambda_h > 0) for scalar heads, W_h = M_h for aligned values; symmetric matrices
+  move between the sides of a pairing. A matrix inside a sum over heads, on a vector of another head, or an attention
+  mean inside a sum over heads is not reduced (never identified with another head's quantity);
 - sums over heads: a term linear in the summed head's quantities is that term with F (E, dE/dt) for f (E_h, dE_h/dt),
   a term free of it H times itself, and a term of higher degree in it (`sum_h(norm2(f_h_i))`) the atom Σ_g of its
   head-dependent part, whose sign is that of the part (a sum over H >= 1 heads);
 - the definitions: w^h_ij = p^h_ij for softmax, s^h_ij = s^h_ji (and w^h_ij = w^h_ji for usa and relu) for
-  symmetric scores, sum_j p^h_ij = 1, w^h_ij > 0 (usa, softmax; >= 0 for relu), p^h_ij > 0, entropies >= 0, E_h > 0.
+  symmetric scores, sum_j p^h_ij = 1, w^h_ij > 0 (usa, softmax; >= 0 for relu), p^h_ij > 0, entropies >= 0,
+  E_h > 0, Z^h_t > 0, log n > 0 (n >= 2), log d, log H >= 0.
 
 Unit tokens (<x_t, x_t> = 1) put every other pairing at one token in tangent coordinates, <b, b'> = <P b, P b'> +
 <x, b><x, b'>, whose squares |P b|^2 are declared >= 0. A `given` condition m >= 0 (at every token, for head h) is used
-by solving m for one atom of rational coefficient and declaring m >= 0, at the free token and at every dummy. A sum of
+by solving m for one atom of rational coefficient and declaring m >= 0, at the free token and at every dummy (one
+atom m_c@t per condition c and token t, so that relabelling the dummies maps the conditions to themselves). A sum of
 a summand with a proved sign has that sign (n >= 1 terms per dummy); a double sum is also decided after folding every
 level into the deepest one and averaging over the relabellings of its dummies (n sum_k a_k^2 - (sum_k a_k)^2 =
 sum_{k,l} (a_k - a_l)^2 / 2). Zeros are shown by `identities.zero_test` and signs by `identities.signs` (via the
-`identities.derivation` steps): nothing SymPy evaluates decides. What does not reduce (an entropy, dE_h/dt without
-the lemma's hypotheses, a Gram double sum's positivity, a head sum of a head sum of higher degree) stays an opaque
+`identities.derivation` steps): nothing SymPy evaluates decides. What does not reduce (an entropy rate, dE_h/dt without
+symmetric scores, a Gram double sum's positivity, a head sum of a head sum of higher degree) stays an opaque
 atom or makes the claim not provable here; then the search decides. A claim's `domain` enters by the lower ends of
 its sizes (n = n_0 + n_min, ...): a proof for those holds on the ranges.
 """
@@ -46,8 +59,9 @@ from certificates.kernel.ball_model import stated_delta
 from certificates.kernel.claims.model_terms import evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile import model_atoms as atoms
+from checks.claimsfile import model_words as words
 from checks.claimsfile.model_atoms import Basis
-from identities import energy, signs
+from identities import energy, entropy, signs
 from identities.derivation import Derivation
 
 ZERO = sp.Integer(0)
@@ -55,6 +69,10 @@ POSITIVE_SYMBOLS = {name: sp.Symbol(name) for name in ("n", "d", "H", "beta")}
 N, HEADS = POSITIVE_SYMBOLS["n"], POSITIVE_SYMBOLS["H"]
 #: The most tokens one monomial may be summed over (products of this many token sums).
 MAX_DUMMIES = 4
+#: The signs of the logarithms of the sizes (n >= 2, d >= 1, H >= 1; beta > 0 has none).
+LOG_SIGNS = {N: "positive", POSITIVE_SYMBOLS["d"]: "nonnegative", HEADS: "nonnegative"}
+#: The entropy of head h's softmax row at token i, reduced (`identities.entropy.entropy_lemma`, s_ij = <x_i, M_h x_j>).
+ENTROPY = "log(Z_h_i) - beta * inner(x_i, M_h(xbar_h_i))"
 METHOD = "symbolic: Gram reduction over tokens and heads, lemmas of identities.energy, exact zero and sign tests"
 
 
@@ -97,6 +115,11 @@ class Form:
 Vec = dict[Basis, Form]
 
 
+def _summed_head(head: str | None) -> bool:
+    """Whether `head` is a head a sum is being taken over (s1, s2, ...), not the free head h."""
+    return head is not None and head.startswith("s")
+
+
 def _dummies_of_basis(b: Basis) -> set[str]:
     return {b[2]} if b[2].startswith("t") else set()
 
@@ -123,6 +146,8 @@ class SymbolicAlgebra:
     mask: str = "none"
     beta_sign: str = "positive"
     token: str = "every"
+    #: The free head's entropy was reduced (its non-negativity becomes a condition at every token).
+    entropy: bool = False
 
     @property
     def unit(self) -> bool:
@@ -161,6 +186,8 @@ class SymbolicAlgebra:
         return Form(POSITIVE_SYMBOLS[name], self)
 
     def vector(self, name: str, token: str, head: str | None) -> Vec:
+        if name == "xbar" and _summed_head(head):
+            raise NotReducible("an attention mean inside a sum over heads")
         if token == "i" and name in ("f", "F") and self.first_token_alone:  # f^h_1 = c_h x_1, F_1 = (sum_h c_h) x_1
             self.lemmas.add("first-token")
             coefficient = atoms.scalar("c1" if name == "f" else "cF1", head if name == "f" else None, ("i",))
@@ -172,6 +199,14 @@ class SymbolicAlgebra:
             self.lemmas.add("gradient")
             body = "inner(xdot_i, F_i)" if name == "dE_dt" else "inner(xdot_i, f_h_i)"
             return evaluate(parse_term(f"sum_i({body}) / n**2"), self, None, head)
+        energy_gradient = not (_summed_head(head) or self.interaction) and self.mask == "none"  # m_jk = m_kj needed
+        if name == "dE_h_dt" and energy_gradient and "symmetric-scores" in self.hypotheses:
+            self.lemmas.add("energy gradient")  # any kind: the usa energy's gradient, sum_j e^(beta s_kj) M x_j
+            return evaluate(parse_term("sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2"), self, None, head)
+        if name == "entropy_h_i" and not _summed_head(head):
+            self.lemmas.add("entropy")
+            self.entropy = True
+            return evaluate(parse_term(ENTROPY), self, token, head)
         if name == "cluster_gap":
             raise NotReducible("cluster_gap (a minimum over pairs of tokens)")
         if name == "delta":
@@ -201,12 +236,33 @@ class SymbolicAlgebra:
         return Form(atoms.scalar(name, head, (first, second), symmetric), self)
 
     def apply(self, matrix: str, head: str, u: Vec) -> Vec:
-        """Head matrices applied to vectors are not reduced over tokens and heads (the search decides)."""
-        raise NotReducible(f"{matrix}_h applied to a vector")
+        """M_h u or W_h u: lambda_h u for scalar heads (W_h = M_h when aligned), else the word per basis vector
+        (`model_words`); a head matrix inside a sum over heads, or on a vector of another head, is not reduced."""
+        if _summed_head(head):
+            raise NotReducible("a head's matrix applied inside a sum over heads")
+        if matrix == "W" and "aligned-values" in self.hypotheses:
+            matrix = "M"
+        if matrix == "M" and "scalar-heads" in self.hypotheses:
+            self.lemmas.add("scalar")
+            return self.scale(Form(atoms.scalar("lambda", head, ()), self), u)
+        out: Vec = {}
+        for key, c in u.items():
+            applied = words.apply(matrix, head, key)
+            if applied is None:
+                raise NotReducible(f"{matrix}_{head} applied to a vector of another head")
+            out = self.add(out, {applied: c})
+        return out
 
     def log(self, value: Form) -> Form:
-        """Logarithms are not reduced over tokens and heads (the search decides)."""
-        raise NotReducible("a logarithm")
+        """log of a positive atom (Z, E, E_h) or size (n, d, H, beta): an atom of its own."""
+        if not isinstance(value.expr, sp.Symbol):
+            raise NotReducible("a logarithm of a reduced expression")
+        data = atoms.info(value.expr)
+        if self.interaction and data is not None and data.label == "E":
+            raise NotReducible("the log of an energy of a stated interaction (of no known sign)")
+        if self.beta_sign == "negative" and (value.expr == POSITIVE_SYMBOLS["beta"] or (data and data.label == "E")):
+            raise NotReducible("the log of beta or of an energy for beta < 0 (both negative)")
+        return Form(atoms.logarithm(value.expr), self)
 
     def add(self, u: Vec, w: Vec) -> Vec:
         out = dict(u)
@@ -239,8 +295,10 @@ class SymbolicAlgebra:
         return Form(sp.expand(total), self)
 
     def pair(self, a: Basis, b: Basis) -> sp.Expr:
-        """<a, b>: 1 for a unit token with itself; by the orthogonality lemma at one token <f^h, F> = |f^h|^2 and
-        |F|^2 = sum_h |f^h|^2."""
+        """<a, b>: symmetric head matrices moved between the sides (`model_words.pairing`); 1 for a unit token with
+        itself; by the orthogonality lemma at one token <f^h, F> = |f^h|^2 and |F|^2 = sum_h |f^h|^2."""
+        symmetric = {"M": "symmetric-scores", "W": "symmetric-values"}
+        a, b = words.pairing(a, b, frozenset(k for k, v in symmetric.items() if v in self.hypotheses))
         if a[0] == b[0] == "x" and a[2] == b[2] and self.unit:
             return sp.Integer(1)
         if self.orthogonal and a[2] == b[2] and "F" in (a[0], b[0]) and {a[0], b[0]} <= {"F", "f"}:
@@ -278,6 +336,8 @@ class SymbolicAlgebra:
         out: Vec = {}
         for key, coefficient in value.items():
             if key[1] == marker:
+                if key[0] != "f":
+                    raise NotReducible(f"a sum over heads of {key[0]} (only head outputs sum to F)")
                 if any(marker in atoms.heads_of(s) for s in coefficient.expr.free_symbols):
                     raise NotReducible("a sum over heads of head outputs with coefficients of the same head")
                 new_key, term = ("F", None, key[2]), coefficient
@@ -308,9 +368,11 @@ class SymbolicAlgebra:
         data = atoms.info(atom)
         assert data is not None
         if data.kind in ("gram", "tangent"):
+            if any(v[1] == marker and v[0] != "f" for v in data.bases):
+                raise NotReducible("a sum over heads of a pairing with a head's matrices or mean")
             a, b = (("F", None, v[2]) if v[1] == marker else v for v in data.bases)
             return self.pair(a, b) if data.kind == "gram" else atoms.tangent(a, b)
-        if data.kind == "global":
+        if data.kind == "global" and data.label in ("E", "dE"):
             return atoms.scalar(data.label, None, ())
         return atoms.headsum(atom, marker)
 
@@ -341,12 +403,14 @@ class SymbolicAlgebra:
             return "real"
         if data.kind in ("gram", "tangent") and data.bases[0] == data.bases[1]:
             return "nonnegative"
-        if data.kind == "global":
-            if data.label == "E" and not self.interaction:  # sum_ij m_ij exp(beta s) / (2 beta n^2): beta's sign
+        if data.kind == "global":  # energies (of exp: beta's sign); a scalar head's strength (lambda_h > 0)
+            if data.label == "E" and not self.interaction:  # sum_ij m_ij exp(beta s) / (2 beta n^2)
                 return "negative" if self.beta_sign == "negative" else "positive"
-            return "real"
-        if data.kind == "scalar":
-            return "nonnegative" if data.label == "entropy" else "real"
+            return "positive" if data.label == "lambda" else "real"
+        if data.kind == "scalar":  # entropies; normalizers, sums of exponentials (with any interaction)
+            return {"entropy": "nonnegative", "Z": "positive"}.get(data.label, "real")
+        if data.kind == "log":  # log n > 0 (n >= 2), log d, log H >= 0
+            return LOG_SIGNS.get(data.inner, "real") if isinstance(data.inner, sp.Symbol) else "real"
         if data.kind == "pair":
             weight = "real" if self.interaction else "nonnegative" if self.attention == "relu" else "positive"
             if self.mask != "none":  # a masked weight is 0
@@ -395,9 +459,13 @@ def prove_model(claim: ModelClaim) -> Derivation:
     )
     try:
         residual, conditions = _reduce(claim, algebra)
+        if algebra.entropy:  # H^h_t >= 0 at every token t, with H^h_t as reduced
+            conditions.append((evaluate(parse_term(ENTROPY), algebra, "i", "h").expr, ">=0"))
+        choices = _cross_term_bounds(claim, algebra)
         if algebra.unit:
             residual = algebra.tangent_coordinates(residual)
             conditions = [(algebra.tangent_coordinates(m), r) for m, r in conditions]
+            choices = [(side, [(algebra.tangent_coordinates(m), r) for m, r in c]) for side, c in choices]
         residual = _normalized(d, residual)
         levels = atoms.canonical(residual, MAX_DUMMIES)
     except (NotReducible, ValueError) as exc:
@@ -407,6 +475,8 @@ def prove_model(claim: ModelClaim) -> Derivation:
         general = claim.interaction is not None  # any phi: the lemma with phi an undefined function, Phi' = phi
         name = "gradient lemma" + (" (any interaction phi)" if general else "")
         d.include(energy.gradient_lemma(general=general, beta_sign=claim.beta_sign), name)
+    elif "energy gradient" in algebra.lemmas:
+        d.include(energy.gradient_lemma(beta_sign=claim.beta_sign), "gradient lemma")
     if claim.mask != "none" and {"symmetric-scores", "aligned-values"} <= set(claim.hypotheses):
         d.note("Mask: the gradient lemma with mask terms m_jk does not close (m_jk != m_kj), so dE/dt and dE_h/dt "
                "stay atoms (" + "; ".join(energy.gradient_lemma(masked=True).failures)[:200] + ")")  # fmt: skip
@@ -415,6 +485,7 @@ def prove_model(claim: ModelClaim) -> Derivation:
             "Causal mask, first token: it attends to itself only, so f^h_1 = w^h_11 W_h x_1 = c_h x_1 "
             "(W_h = I, or W_h = M_h = lambda_h I) and F_1 = (sum_h c_h) x_1"
         )
+    _quantity_lemmas(d, algebra)
     if algebra.orthogonal:
         d.include(energy.orthogonality_lemma(), "orthogonality lemma")
         d.note("By the orthogonality lemma, <f^h_t, F_t> = |f^h_t|^2 and |F_t|^2 = sum_h |f^h_t|^2 at every token t")
@@ -422,11 +493,79 @@ def prove_model(claim: ModelClaim) -> Derivation:
         d.note("Unit tokens: <b, b'> = <P b, P b'> + <x, b><x, b'> for the token's vectors (tangent coordinates)")
     if any(level >= 2 for level in levels):
         d.note("Products of token sums as one sum over several tokens (dummies renamed apart, then relabelled)")
+    if not choices:
+        _close(d, claim, algebra, levels, conditions)
+        return d
+    d.include(energy.approximate_orthogonality_lemma(), "approximate orthogonality lemma")
+    for index, (side, extra) in enumerate(choices):  # the lemma's lower bound, else its upper bound
+        trial = Derivation()
+        trial.note(f"The approximate orthogonality lemma's {side} bound on <f^h_t, F_t> - |f^h_t|^2 at each token t")
+        _close(trial, claim, algebra, levels, [*conditions, *extra])
+        if trial.proved or index == len(choices) - 1:
+            d.steps += trial.steps
+            d.failures += trial.failures
+            break
+    return d
+
+
+def _close(
+    d: Derivation,
+    claim: ModelClaim,
+    algebra: SymbolicAlgebra,
+    levels: dict[int, sp.Expr],
+    conditions: list[tuple[sp.Expr, str]],
+) -> None:
+    """The conditions (each at the free token and at every dummy) used, then the zero or sign test of the residual.
+    Condition c's margin at token t is the atom m_c@t, the same function of the configuration at every token (so
+    that relabelling the dummies maps it to itself); a condition free of the token is used once, at i."""
     tokens = ["i", *(f"t{k + 1}" for k in range(max(levels, default=0)))]
-    margins = list(dict.fromkeys((atoms.rename(m, {"i": t}, {}), r) for m, r in conditions for t in tokens))
+    instances = {}
+    for index, (m, r) in enumerate(conditions):
+        for t in tokens:
+            instances.setdefault((atoms.rename(m, {"i": t}, {}), r), atoms.margin(index, t))
+    margins = [(m, r, mu) for (m, r), mu in instances.items()]
     total, facts = _use_margins(d, sp.Add(*levels.values()), margins, algebra)
     _decide(d, atoms.canonical(total, MAX_DUMMIES), _TARGET[claim.relation.op], facts, claim)
-    return d
+
+
+def _cross_term_bounds(claim: ModelClaim, algebra: SymbolicAlgebra) -> list[tuple[str, list[tuple[sp.Expr, str]]]]:
+    """Under `orthogonal-heads(delta=q)` with symmetric, aligned heads on unit tokens (usa or softmax): the lower
+    and the upper bound of |<f^h_t, F_t> - |f^h_t|^2| <= q W^h_t (sum_g W^g_t - W^h_t) as conditions at the free
+    token (W = Z for usa, 1 for softmax: the weights' row sums); none otherwise."""
+    needed = {"symmetric-scores", "aligned-values", "unit-tokens"}
+    if (
+        stated_delta(claim.hypotheses) is None
+        or claim.interaction is not None  # the lemma's weights are the kind's own (exp(beta s), softmax)
+        or claim.attention not in ("usa", "softmax")
+        or not needed <= set(claim.hypotheses)
+    ):
+        return []
+    weight = "Z_h_i * (sum_h(Z_h_i) - Z_h_i)" if claim.attention == "usa" else "(H - 1)"
+    cross, bound = "inner(f_h_i, F_i) - norm2(f_h_i)", f"delta * {weight}"
+    return [
+        (side, [(evaluate(parse_term(text), algebra, "i", "h").expr, ">=0")])
+        for side, text in (("lower", f"{cross} + {bound}"), ("upper", f"{bound} - ({cross})"))
+    ]
+
+
+def _quantity_lemmas(d: Derivation, algebra: SymbolicAlgebra) -> None:
+    """The steps behind the reductions of head matrices, dE_h/dt for any kind and entropies."""
+    if "scalar" in algebra.lemmas:
+        d.note("Scalar heads: M_h = lambda_h I with lambda_h > 0 (and W_h = M_h when the values are aligned)")
+    if "energy gradient" in algebra.lemmas:
+        d.note(
+            "The lemma holds for any motion xdot (any attention kind, any values): with M_h symmetric, "
+            "dE_h/dt = (1/n^2) sum_k <xdot_k, sum_j e^(beta s_kj) M_h x_j>, and sum_j e^(beta s_kj) M_h x_j = "
+            "Z^h_k M_h xbar^h_k by linearity (xbar^h_k = sum_j p^h_kj x_j, p^h_kj = e^(beta s_kj) / Z^h_k)"
+        )
+    if "entropy" in algebra.lemmas:
+        entropy.entropy_lemma(d)
+        d.note("sum_j p^h_tj s^h_tj = <x_t, M_h xbar^h_t>: the score is linear in its second token")
+        d.cite(
+            "entropy is non-negative",
+            "H^h_t >= 0 at every token t, used as a condition where H^h_t occurs",
+            "0 < p^h_tj <= 1, so every term -p log p is >= 0",
+        )
 
 
 def _reduce(claim: ModelClaim, algebra: SymbolicAlgebra) -> tuple[sp.Expr, list[tuple[sp.Expr, str]]]:
@@ -469,14 +608,15 @@ def _normalized(d: Derivation, expr: sp.Expr) -> sp.Expr:
 
 
 def _use_margins(
-    d: Derivation, total: sp.Expr, margins: list[tuple[sp.Expr, str]], algebra: SymbolicAlgebra
+    d: Derivation, total: sp.Expr, margins: list[tuple[sp.Expr, str, sp.Symbol]], algebra: SymbolicAlgebra
 ) -> tuple[sp.Expr, dict[sp.Expr, str]]:
-    """Each margin m (>= 0 or > 0 at its token) solved for one atom of rational coefficient, replaced by a new atom
-    of that sign: an identity, so the residual is unchanged as a function of the configuration."""
-    known = {s: algebra.sign_name(s) for m, _ in margins for s in m.free_symbols}
+    """Each margin m (>= 0 or > 0 at its token) solved for one atom of rational coefficient, replaced by (an
+    expression in) its own atom mu = m of that sign: an identity, so the residual is unchanged as a function of the
+    configuration."""
+    known = {s: algebra.sign_name(s) for m, _, _ in margins for s in m.free_symbols}
     known |= {s: algebra.sign_name(s) for s in total.free_symbols}
     margins = list(margins)
-    for index, (margin, relation) in enumerate(margins):
+    for index, (margin, relation, mu) in enumerate(margins):
         poly_atoms = sorted(margin.free_symbols - set(POSITIVE_SYMBOLS.values()), key=str)
         chosen = None
         for atom in poly_atoms:
@@ -490,13 +630,12 @@ def _use_margins(
             d.failures.append(f"given condition {margin} {relation} has no atom to solve for")
             continue
         atom, coefficient, rest = chosen
-        token = (atoms.tokens_of(atom) or ("i",))[0]
-        mu = atoms.margin(index, token)
+        token = atoms.tokens_of(mu)[0]
         value = (mu - rest) / coefficient
         total = sp.expand(total.xreplace({atom: value}))
-        margins[index + 1 :] = [(sp.expand(m.xreplace({atom: value})), r) for m, r in margins[index + 1 :]]
+        margins[index + 1 :] = [(sp.expand(m.xreplace({atom: value})), r, v) for m, r, v in margins[index + 1 :]]
         known = {s: v for s, v in known.items() if s != atom} | {mu: "positive" if relation == ">0" else "nonnegative"}
-        d.note(f"Given condition at token {token}: m = {margin} {relation[0]} 0, so {atom} = {value}")
+        d.note(f"Condition at token {token}: {mu} = {margin} {relation[:-1]} 0, so {atom} = {value}")
     return total, known
 
 

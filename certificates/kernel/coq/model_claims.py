@@ -155,11 +155,16 @@ class TreeAlgebra(NumericAlgebra):
     def inner(self, u: Any, w: Any) -> Any:
         return self._name("ip", super().inner(u, w))
 
-    def token_sum(self, body: Callable[[int], Any]) -> Any:
-        return self._name("sum", super().token_sum(body))
+    def token_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
+        total = super().token_sum(body, vector)
+        return total if vector else self._name("sum", total)
 
-    def head_sum(self, body: Callable[[int], Any]) -> Any:
-        return self._name("sum", super().head_sum(body))
+    def head_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
+        total = super().head_sum(body, vector)
+        return total if vector else self._name("sum", total)
+
+    def log(self, value: Any) -> Any:
+        raise NotTranslatable("a logarithm of a model quantity has no Coq term yet")
 
 
 def tree_algebra(cfg: ball_model.ExactConfiguration) -> TreeAlgebra:

@@ -166,3 +166,17 @@ def test_stationary_starts_refuse_a_mask() -> None:
     (masked,) = parse_claims(text + 'mask = "causal"\n', "t.toml")
     assert stationary_failures(plain, cfg)[0] == []
     assert "unmasked" in stationary_failures(masked, cfg)[0][0]
+
+
+def test_the_energy_gradient_of_any_kind_is_not_used_under_a_mask() -> None:
+    """attnport27's dE_h/dt = (1/n^2) sum_i Z_h_i <xdot_i, M_h xbar_h_i> needs m_jk = m_kj."""
+    rate = ("dE_h_dt", "=", "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2", ["symmetric-scores"])
+    assert proved(*rate, attention="softmax")
+    assert proved(*rate, attention="softmax", beta="negative")
+    assert not proved(*rate, attention="softmax", mask="causal")
+
+
+def test_no_logarithm_of_a_negative_beta_or_energy() -> None:
+    assert proved("log(E)", "=", "log(E)")
+    assert not proved("log(E)", "=", "log(E)", beta="negative")
+    assert not proved("log(beta)", "=", "log(beta)", beta="negative")
