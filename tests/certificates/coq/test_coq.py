@@ -81,6 +81,7 @@ def _superadditivity(folder: Path, second: Fraction = Fraction(242, 45)) -> Path
     return Path(result.path)
 
 
+@pytest.mark.slow
 def test_point_witness_is_rechecked_by_coq(tmp_path: Path) -> None:
     verdict = coq_files.check(_superadditivity(tmp_path))
     assert verdict.status == coq_files.RECHECKED, verdict.message
@@ -173,6 +174,7 @@ def test_registry_configuration_witnesses_are_rechecked_in_coq(certified: dict[s
         assert verdict.status == coq_files.RECHECKED, (path.name, verdict.message)
 
 
+@pytest.mark.slow
 def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, list[Path]]) -> None:
     shadow = coq_files.check(certified["T17.shadow-obstruction"][0])
     assert shadow.status == coq_files.RECHECKED, shadow.message
@@ -225,6 +227,7 @@ def test_coqc_timeout_kills_the_process() -> None:
     assert answer.status == "timeout" and "killed" in answer.message
 
 
+@pytest.mark.slow
 def test_check_cert_coq_reports_each_certificate(tmp_path: Path) -> None:
     good = _superadditivity(tmp_path)
 
@@ -263,6 +266,7 @@ def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
     assert run.compile_source(source("t", "named", "s", false)).status == "rejected"
 
 
+@pytest.mark.slow
 def test_claims_file_dynamics_witness_is_rechecked_by_coq(claims_certificates: dict[str, Path]) -> None:
     path = claims_certificates["entropy-rate.any-symmetric-heads"]
     assert coq_files.coq_path(path).exists()

@@ -356,6 +356,7 @@ def test_a_counterexample_whose_given_fails_at_another_token_is_refused_by_coq(t
     assert not ok and "given a_h_i >= 0" in message, message
 
 
+@pytest.mark.slow
 @needs_coq
 def test_a_relu_witness_in_flat_space_is_rational_and_rechecked(tmp_path: Path) -> None:
     # relu weights are exact rationals: the theorem is a rational inequality, which coqc checks as well

@@ -70,6 +70,7 @@ def test_a_bad_limit_is_a_one_line_error(busy: Path, value: str, capsys: pytest.
     assert len(error.strip().splitlines()) == 1 and "Traceback" not in error
 
 
+@pytest.mark.slow
 def test_answers_before_the_limit_are_kept_and_the_rest_ran_out(busy: Path) -> None:
     """One cvc5 process for two problems: the easy one answered, the busy one cut off at the limit."""
     easy = "(set-logic QF_NRA)\n(declare-fun x0 () Real)\n(assert (< (* x0 x0) 0))\n(check-sat)\n"

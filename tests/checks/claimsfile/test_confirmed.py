@@ -219,6 +219,7 @@ def test_float_noise_of_a_true_rate_is_within_its_error_bound() -> None:
     assert noisy >= 1
 
 
+@pytest.mark.slow
 def test_a_true_usa_energy_rate_at_beta_10_is_confirmed_not_a_candidate(tmp_path: Path) -> None:
     """Audit: usa, scalar head, n = 6, d = 2, beta = 10, energy_rate non-negative (true by Theorem 11) was
     INCONCLUSIVE with a float candidate -5.2e-8 (rounding noise of two collapsed clusters)."""
