@@ -153,6 +153,7 @@ def test_constants_options(capsys, tmp_path, chosen, to_file) -> None:
         }
     )
 )
+@pytest.mark.slow
 def test_certify_options(capsys, tmp_path, chosen) -> None:
     out = fresh(tmp_path, "certs")
     code, _stdout, err = run(capsys, [*argv_of("certify", chosen), f"--certificates={out}"])
@@ -216,6 +217,7 @@ extreme = st.sampled_from(["1e308", "inf", "nan", "-1", "0", "999999999999999999
     junk=st.sampled_from(["n", "d", "heads", "scale", "beta", "rho", "T", "samples", "rtol", "stop-gap", "max-steps"]),
     value=st.one_of(extreme, st.none()),
 )
+@pytest.mark.slow
 def test_simulate_options(capsys, tmp_path, chosen, junk, value) -> None:
     """Every numeric option of simulate is bounded: a clean run (0) or one error line (2), never a hang."""
     out = fresh(tmp_path, "run")

@@ -105,6 +105,7 @@ def test_relabelled_witness_does_not_state_the_other_claim(tmp_path: Path) -> No
     assert verdict.status == coq_files.REJECTED and "does not state" in verdict.message
 
 
+@pytest.mark.slow
 def test_registry_smt_statements_are_proved_in_coq(tmp_path: Path) -> None:
     payload = {"logic": smtlib.LOGIC, "statements": ob.expected_statement_trees("T19.threshold")}
     path = write_certificate(tmp_path, "T19.threshold", "smt", payload)
@@ -120,6 +121,7 @@ def test_weakened_smt_statement_is_rejected(tmp_path: Path) -> None:
     assert verdict.status == coq_files.REJECTED and "does not state" in verdict.message
 
 
+@pytest.mark.slow
 def test_claims_file_certificates_are_rechecked_and_written(claims_certificates: dict[str, Path]) -> None:
     for name in ("golden.inverse", "c-star.at-most-one"):
         path = claims_certificates[name]

@@ -67,6 +67,7 @@ def test_a_relabelled_header_is_refused() -> None:
         require_stated(_file(TRUE), "demo", "another.claim", "demo", TRUE)
 
 
+@pytest.mark.slow
 @needs_coq
 def test_a_genuine_proof_rests_only_on_standard_axioms() -> None:
     answer = run.compile_source(_file(TRUE), theorems=theorem_names(CLAIM, TRUE))

@@ -193,7 +193,7 @@ def test_a_primitive_without_a_tree_is_named() -> None:
 
 
 @needs_coq
-@pytest.mark.parametrize("which", ["universal", "existence"])
+@pytest.mark.parametrize("which", ["universal", pytest.param("existence", marks=pytest.mark.slow)])
 def test_a_model_witness_is_rechecked_by_coq(witnesses: dict[str, Path], which: str) -> None:
     verdict = coq_files.check(witnesses[which])
     assert verdict.status == coq_files.RECHECKED, verdict.message

@@ -144,12 +144,16 @@ def test_the_merged_engine_assumes_nothing_of_a_stated_phi(tmp_path: Path) -> No
         )
 
     positive = "exp(beta*s) + 1"
-    text = (
-        claim("not-symmetric", "softmax", positive, "sum_i(sum_j(w_h_ij * a_h_i))", "=", "sum_i(sum_j(w_h_ji * a_h_i))")
-        + claim("negative-weights", "usa", "s**2 - 2", "sum_j(w_h_ij)", ">", "0")
-        + claim("exact-equality", "usa", positive, "dE_dt", "=", "0", "exists = true")
-    )
-    verdicts = decide(text, tmp_path)
-    assert verdicts["not-symmetric"][0] is Verdict.REFUTED, verdicts["not-symmetric"]
-    assert verdicts["negative-weights"][0] is Verdict.REFUTED, verdicts["negative-weights"]  # |s| <= 1: phi < 0
+    unproved = [
+        claim(
+            "not-symmetric", "softmax", positive, "sum_i(sum_j(w_h_ij * a_h_i))", "=", "sum_i(sum_j(w_h_ji * a_h_i))"
+        ),
+        claim("normalized-is-not-p", "softmax", positive, "sum_j(w_h_ij * s_h_ij)", "=", "sum_j(p_h_ij * s_h_ij)"),
+        claim("no-sign", "usa", "s**2 - 2", "sum_j(w_h_ij)", ">", "0"),
+        claim("no-energy-sign", "usa", "s**2", "E", ">", "0"),
+    ]
+    for text in unproved:  # each false for some phi-weighted configuration: the engine must not prove it
+        (parsed,) = parse_claims(text, "t.toml")
+        assert not prove_model(parsed).proved, text
+    verdicts = decide(claim("exact-equality", "usa", positive, "dE_dt", "=", "0", "exists = true"), tmp_path)
     assert verdicts["exact-equality"][0] is not Verdict.CERTIFIED

@@ -69,6 +69,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, dict[str
     return check(tmp_path_factory.mktemp("engine"), list(CLAIMS))
 
 
+@pytest.mark.slow
 def test_with_the_smt_route_on_the_engine_agrees(tmp_path: Path) -> None:
     """The full engine (SMT route first) reaches the same verdicts on the claims both can decide."""
     ids = ["c-star", "lambda-c-19", "lambda-c-20", "tangent-false"]

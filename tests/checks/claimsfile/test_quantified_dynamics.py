@@ -70,6 +70,7 @@ beta = 1.0
 """
 
 
+@pytest.mark.slow
 def test_where_the_symbolic_steps_do_not_close_exact_points_are_decided_and_listed(tmp_path: Path) -> None:
     # Heads of both signs: the sign of S(rho0) is not proved for every mu, but S(rho0) > 0 for mu >= -1/2, so every
     # point is PROVED on its own: CONFIRMED (finitely many points), with the points in the evidence.
