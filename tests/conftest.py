@@ -82,3 +82,26 @@ def user_example(tmp_path_factory: pytest.TempPathFactory) -> ExampleRun:
         text=True,
     )
     return ExampleRun(run.returncode, json.loads(run.stdout) if run.stdout else {"claims": []}, run.stderr)
+
+
+#: Cases of parametrized tests that take seconds each and repeat what a sibling case checks by default: they run
+#: with `-m slow` (the default suite must stay under five minutes on two cores).
+SLOW_CASES = (
+    "tests/soundness/test_mutants.py::test_mutant[file-tangent]",
+    "tests/soundness/test_extreme_arithmetic.py::test_domains_beyond_the_floats[text1]",
+    "tests/soundness/test_extreme_arithmetic.py::"
+    "test_inequalities_of_every_function_on_sharp_domains[[1e-100, 1]-x**1000]",
+    "tests/certificates/coq/test_export_coq.py::test_coqc_accepts_every_exported_file[threshold.v]",
+    "tests/certificates/coq/test_coq_model_claims.py::test_past_check_cert_coq_refuses_the_forged_data[toml1-softmax-1]",
+    "tests/certificates/coq/test_coq_guard.py::"
+    "test_coqc_accepts_a_cheat_but_print_assumptions_rejects_it[Proof. admit. Admitted.]",
+    "tests/certificates/kernel/test_processes.py::test_check_killed_inside_cvc5_leaves_no_solver[SIGKILL]",
+    "tests/certificates/kernel/test_processes.py::test_check_cert_killed_inside_cvc5_leaves_no_solver[SIGKILL]",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the SLOW_CASES slow (the default run deselects them with -m 'not slow')."""
+    for item in items:
+        if item.nodeid in SLOW_CASES:
+            item.add_marker(pytest.mark.slow)
