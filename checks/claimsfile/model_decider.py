@@ -15,7 +15,7 @@ from __future__ import annotations
 from checks.claimsfile.model_existence import decide_existence
 from checks.claimsfile.model_reduction import METHOD, prove_model
 from checks.evidence.adversarial import VIOLATION
-from checks.evidence.model_witnesses import search_and_certify, sizes_covered, witness_record
+from checks.evidence.model_witnesses import certified_outcome, search_and_certify, sizes_covered
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 
@@ -35,13 +35,7 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
     found = search_and_certify(claim, ctx)  # type: ignore[arg-type]
     details = {"search": found.evidence, "not_proved": why}
     if found.certified is not None:
-        return Outcome(
-            Verdict.REFUTED,
-            SEARCH,
-            witness=witness_record(found.certified, found.worst),
-            certificates=[str(found.certified.path)],
-            details=details,
-        )
+        return certified_outcome(found, Verdict.REFUTED, SEARCH, details)
     if found.candidates:
         reasons = "; ".join(dict.fromkeys(found.reasons)) or "no candidate could be rounded"
         notes = f"not proved ({why}); {found.candidates} float violations, none certified ({reasons})"

@@ -20,7 +20,7 @@ from __future__ import annotations
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile.equality_existence import decide_equality_existence, universal_with
 from checks.claimsfile.model_reduction import METHOD, prove_model
-from checks.evidence.model_witnesses import search_and_certify, witness_record
+from checks.evidence.model_witnesses import certified_outcome, search_and_certify
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
@@ -52,14 +52,8 @@ def decide_existence(claim: ModelClaim, ctx: Context) -> Outcome:
     found = search_and_certify(negation, ctx, certify_as=claim)
     details = {"search": found.evidence, "negation_not_proved": why}
     if found.certified is not None:
-        return Outcome(
-            Verdict.CERTIFIED,
-            SEARCH,
-            witness=witness_record(found.certified, found.worst),
-            certificates=[str(found.certified.path)],
-            notes="an exact configuration satisfies the relation (balls); `check-cert` re-checks it from the claim",
-            details=details,
-        )
+        notes = "an exact configuration satisfies the relation (balls); `check-cert` re-checks it from the claim"
+        return certified_outcome(found, Verdict.CERTIFIED, SEARCH, details, notes)
     if found.candidates:
         reasons = "; ".join(dict.fromkeys(found.reasons)) or "no candidate could be rounded"
         searched = f"{found.candidates} float instances, none certified ({reasons})"

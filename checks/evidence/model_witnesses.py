@@ -34,6 +34,7 @@ from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context
+from checks.verdicts import Outcome, Verdict
 
 #: A given condition counts as holding in floats above this margin (the balls decide for the witness).
 GIVEN_SLACK = 1e-9
@@ -283,7 +284,18 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     return out
 
 
-def witness_record(result: WitnessResult, worst: float) -> dict[str, Any]:
+def certified_outcome(
+    found: SearchOutcome, verdict: Verdict, method: str, details: dict[str, Any], notes: str = ""
+) -> Outcome:
+    """The outcome a certified witness of the search settles: REFUTED for a universal claim's counterexample,
+    CERTIFIED for an existence claim's instance; the witness as reports show it, and its certificate."""
+    assert found.certified is not None
+    witness = _witness_record(found.certified, found.worst)
+    certificates = [str(found.certified.path)]
+    return Outcome(verdict, method, witness=witness, certificates=certificates, notes=notes, details=details)
+
+
+def _witness_record(result: WitnessResult, worst: float) -> dict[str, Any]:
     """The witness as reports show it."""
     cfg = result.record["configuration"]
     return {
