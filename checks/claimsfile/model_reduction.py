@@ -35,7 +35,10 @@ What makes a general statement reducible is proved once, each time it is used, b
 Unit tokens (<x_t, x_t> = 1) put every other pairing at one token in tangent coordinates, <b, b'> = <P b, P b'> +
 <x, b><x, b'>, whose squares |P b|^2 are declared >= 0. A `given` condition m >= 0 (at every token, for head h) is used
 by solving m for one atom of rational coefficient and declaring m >= 0, at the free token and at every dummy (one
-atom m_c@t per condition c and token t, so that relabelling the dummies maps the conditions to themselves). A sum of
+atom m_c@t per condition c and token t, so that relabelling the dummies maps the conditions to themselves); a global
+one (a sum over tokens, such as sum_i a^h_i A^h_i <= sum_i T^h_i or dE_h/dt >= 0 by the gradient lemma) is used as a
+whole, rhs - lhs = c G + rest with G its margin and c a multiplier in the sizes whose sign is proved
+(`checks.claimsfile.model_summed_given`). A sum of
 a summand with a proved sign has that sign (n >= 1 terms per dummy); a double sum is also decided after folding every
 level into the deepest one and averaging over the relabellings of its dummies (n sum_k a_k^2 - (sum_k a_k)^2 =
 sum_{k,l} (a_k - a_l)^2 / 2). Zeros are shown by `identities.zero_test` and signs by `identities.signs` (via the
@@ -59,6 +62,7 @@ from certificates.kernel.ball_model import stated_delta
 from certificates.kernel.claims.model_terms import evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile import model_atoms as atoms
+from checks.claimsfile import model_summed_given as summed_given
 from checks.claimsfile import model_words as words
 from checks.claimsfile.model_atoms import Basis
 from identities import energy, entropy, signs
@@ -458,7 +462,7 @@ def prove_model(claim: ModelClaim) -> Derivation:
         r"v_i = " + (r"\tfrac1n F_i" if claim.attention == "usa" else "F_i") + r",\ F_i = \sum_h f^h_i",
     )
     try:
-        residual, conditions = _reduce(claim, algebra)
+        residual, conditions, summed = _reduce(claim, algebra)
         if algebra.entropy:  # H^h_t >= 0 at every token t, with H^h_t as reduced
             conditions.append((evaluate(parse_term(ENTROPY), algebra, "i", "h").expr, ">=0"))
         choices = _cross_term_bounds(claim, algebra)
@@ -466,7 +470,9 @@ def prove_model(claim: ModelClaim) -> Derivation:
             residual = algebra.tangent_coordinates(residual)
             conditions = [(algebra.tangent_coordinates(m), r) for m, r in conditions]
             choices = [(side, [(algebra.tangent_coordinates(m), r) for m, r in c]) for side, c in choices]
+            summed = [(algebra.tangent_coordinates(m), r) for m, r in summed]
         residual = _normalized(d, residual)
+        summed = [(sp.Add(*atoms.canonical(_normalized(d, m), MAX_DUMMIES).values()), r) for m, r in summed]
         levels = atoms.canonical(residual, MAX_DUMMIES)
     except (NotReducible, ValueError) as exc:
         d.failures.append(f"not in the reducible subset: {exc}")
@@ -494,13 +500,13 @@ def prove_model(claim: ModelClaim) -> Derivation:
     if any(level >= 2 for level in levels):
         d.note("Products of token sums as one sum over several tokens (dummies renamed apart, then relabelled)")
     if not choices:
-        _close(d, claim, algebra, levels, conditions)
+        _close(d, claim, algebra, levels, (conditions, summed))
         return d
     d.include(energy.approximate_orthogonality_lemma(), "approximate orthogonality lemma")
     for index, (side, extra) in enumerate(choices):  # the lemma's lower bound, else its upper bound
         trial = Derivation()
         trial.note(f"The approximate orthogonality lemma's {side} bound on <f^h_t, F_t> - |f^h_t|^2 at each token t")
-        _close(trial, claim, algebra, levels, [*conditions, *extra])
+        _close(trial, claim, algebra, levels, ([*conditions, *extra], summed))
         if trial.proved or index == len(choices) - 1:
             d.steps += trial.steps
             d.failures += trial.failures
@@ -513,19 +519,34 @@ def _close(
     claim: ModelClaim,
     algebra: SymbolicAlgebra,
     levels: dict[int, sp.Expr],
-    conditions: list[tuple[sp.Expr, str]],
+    given: tuple[list[tuple[sp.Expr, str]], list[tuple[sp.Expr, str]]],
 ) -> None:
     """The conditions (each at the free token and at every dummy) used, then the zero or sign test of the residual.
     Condition c's margin at token t is the atom m_c@t, the same function of the configuration at every token (so
-    that relabelling the dummies maps it to itself); a condition free of the token is used once, at i."""
-    tokens = ["i", *(f"t{k + 1}" for k in range(max(levels, default=0)))]
-    instances = {}
-    for index, (m, r) in enumerate(conditions):
-        for t in tokens:
-            instances.setdefault((atoms.rename(m, {"i": t}, {}), r), atoms.margin(index, t))
-    margins = [(m, r, mu) for (m, r), mu in instances.items()]
-    total, facts = _use_margins(d, sp.Add(*levels.values()), margins, algebra)
-    _decide(d, atoms.canonical(total, MAX_DUMMIES), _TARGET[claim.relation.op], facts, claim)
+    that relabelling the dummies maps it to itself); a condition free of the token is used once, at i. `given` is
+    (those per-token conditions, the global ones): each way of using the global ones (`model_summed_given.uses`,
+    most used first) is tried until one closes; when none does, the first one's failures are reported."""
+    conditions, summed = given
+    trials = []
+    for start, declared, note in summed_given.uses(sp.Add(*levels.values()), summed, MAX_DUMMIES):
+        trial = Derivation()
+        if note:
+            trial.note(f"Using {note}")
+        deepest = max(atoms.canonical(start, MAX_DUMMIES), default=0)
+        tokens = ["i", *(f"t{k + 1}" for k in range(deepest))]
+        instances = {}
+        for index, (m, r) in enumerate(conditions):
+            for t in tokens:
+                instances.setdefault((atoms.rename(m, {"i": t}, {}), r), atoms.margin(index, t))
+        margins = [(m, r, mu) for (m, r), mu in instances.items()]
+        total, facts = _use_margins(trial, start, margins, algebra)
+        _decide(trial, atoms.canonical(total, MAX_DUMMIES), _TARGET[claim.relation.op], facts | declared, claim)
+        trials.append(trial)
+        if trial.proved:
+            break
+    chosen = trials[-1] if trials[-1].proved else trials[0]
+    d.steps += chosen.steps
+    d.failures += chosen.failures
 
 
 def _cross_term_bounds(claim: ModelClaim, algebra: SymbolicAlgebra) -> list[tuple[str, list[tuple[sp.Expr, str]]]]:
@@ -568,18 +589,22 @@ def _quantity_lemmas(d: Derivation, algebra: SymbolicAlgebra) -> None:
         )
 
 
-def _reduce(claim: ModelClaim, algebra: SymbolicAlgebra) -> tuple[sp.Expr, list[tuple[sp.Expr, str]]]:
-    """rhs - lhs, and each given condition's margin m (m >= 0 or m > 0) at the free token."""
+def _reduce(
+    claim: ModelClaim, algebra: SymbolicAlgebra
+) -> tuple[sp.Expr, list[tuple[sp.Expr, str]], list[tuple[sp.Expr, str]]]:
+    """rhs - lhs, each per-token given condition's margin m (m >= 0 or m > 0) at the free token, and each global
+    one's (a sum over tokens free of the token i: `model_summed_given`)."""
     relation = claim.relation
     value = evaluate(relation.rhs, algebra, "i", "h") - evaluate(relation.lhs, algebra, "i", "h")
-    margins = []
+    margins, summed = [], []
     for condition in claim.given:
         m = (evaluate(condition.rhs, algebra, "i", "h") - evaluate(condition.lhs, algebra, "i", "h")).expr
-        if atoms.dummies(m):
-            raise NotReducible(f"given {condition.text} holds per token, not as a sum over tokens")
+        if atoms.dummies(m) and not summed_given.is_global(m):
+            raise NotReducible(f"given {condition.text} mixes the token i with a sum over tokens")
         sign = {"<=": ">=0", "<": ">0", ">=": "<=0", ">": "<0"}[condition.op]
-        margins.append((sp.expand(m if sign[0] == ">" else -m), ">" + sign[1:]))
-    return value.expr, margins
+        margin = (sp.expand(m if sign[0] == ">" else -m), ">" + sign[1:])
+        (summed if atoms.dummies(m) else margins).append(margin)
+    return value.expr, margins, summed
 
 
 def _normalized(d: Derivation, expr: sp.Expr) -> sp.Expr:
