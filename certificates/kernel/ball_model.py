@@ -128,6 +128,7 @@ HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
     "spd-values": lambda cfg: all(_positive_definite(W) for W in cfg.values),
     "orthogonal-heads": _orthogonal_heads,
     "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.score_matrices),
+    "identical-heads": lambda cfg: _identical_scalar_heads(cfg.score_matrices),
     "softmax-attention": lambda cfg: cfg.attention == "softmax",
     "spherical-geometry": lambda cfg: cfg.geometry == "sphere",
     "dimension-at-least-2": lambda cfg: len(cfg.tokens[0]) >= 2,
@@ -186,6 +187,13 @@ def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> l
 def _holds(cfg: ExactConfiguration, name: str) -> bool:
     delta = orthogonality_bound(name)
     return HYPOTHESES[name](cfg) if delta is None else _approximately_orthogonal(cfg, delta)
+
+
+def _identical_scalar_heads(matrices: Sequence[Matrix]) -> bool:
+    """M_h = alpha I for every head h with one alpha of any sign (0 included), exactly."""
+    alpha = matrices[0][0][0]
+    size = len(matrices[0])
+    return all(M[i][j] == (alpha if i == j else 0) for M in matrices for i in range(size) for j in range(size))
 
 
 def _is_positive_scalar(M: Matrix) -> bool:

@@ -189,16 +189,42 @@ class SymbolicAlgebra:
     def symbol(self, name: str) -> Form:
         return Form(POSITIVE_SYMBOLS[name], self)
 
+    @property
+    def identical(self) -> bool:
+        """Every M_h = alpha I with one alpha: the heads' scores, weights, means and energies are head h's."""
+        return "identical-heads" in self.hypotheses
+
+    @property
+    def same_values(self) -> bool:
+        """Identical heads whose values are one matrix too (W_h = M_h, or W_h = I): every f^g is f^h."""
+        return self.identical and bool({"aligned-values", "identity-values"} & set(self.hypotheses))
+
+    def same_head(self, head: str | None, outputs: bool = False) -> str | None:
+        """The free head h for any head, where every head's quantity is head h's (`identical`; for head outputs,
+        `same_values`)."""
+        if head is None or not (self.same_values if outputs else self.identical):
+            return head
+        self.lemmas.add("identical")
+        return "h"
+
     def vector(self, name: str, token: str, head: str | None) -> Vec:
+        head = self.same_head(head, outputs=name == "f") if name in ("f", "xbar") else head
         if name == "xbar" and _summed_head(head):
             raise NotReducible("an attention mean inside a sum over heads")
         if token == "i" and name in ("f", "F") and self.first_token_alone:  # f^h_1 = c_h x_1, F_1 = (sum_h c_h) x_1
             self.lemmas.add("first-token")
             coefficient = atoms.scalar("c1" if name == "f" else "cF1", head if name == "f" else None, ("i",))
             return {("x", None, "i"): Form(coefficient, self)}
+        if name == "F" and self.same_values:  # F = sum_g f^g = H f^h
+            self.lemmas.add("identical")
+            return {("f", "h", token): Form(HEADS, self)}
         return {(name, head if name in ("f", "xbar") else None, token): Form(sp.Integer(1), self)}
 
     def scalar(self, name: str, token: str | None, head: str | None) -> Form:
+        if name in ("E", "dE_dt") and self.identical:  # E = sum_g E_g = H E_h, so dE/dt = H dE_h/dt
+            self.lemmas.add("identical")
+            return Form(HEADS, self) * self.scalar(name.replace("E", "E_h", 1), token, "h")
+        head = self.same_head(head)
         if name in ("dE_dt", "dE_h_dt") and self.gradient:
             self.lemmas.add("gradient")
             body = "inner(xdot_i, F_i)" if name == "dE_dt" else "inner(xdot_i, f_h_i)"
@@ -231,6 +257,7 @@ class SymbolicAlgebra:
         return Form(atoms.scalar(name.removesuffix("_h_i"), head, (token,)), self)
 
     def pair_scalar(self, name: str, head: str, first: str, second: str) -> Form:
+        head = self.same_head(head) or head
         if name == "w" and self.attention == "softmax" and not self.interaction:
             name = "p"  # w^h_ij = softmax_j(beta s^h_ij) = p^h_ij
         # w = exp(beta s), max(beta s, 0)/n or phi(s) unnormalized: symmetric with s; a normalized weight is not
@@ -241,11 +268,16 @@ class SymbolicAlgebra:
 
     def apply(self, matrix: str, head: str, u: Vec) -> Vec:
         """M_h u or W_h u: lambda_h u for scalar heads (W_h = M_h when aligned), else the word per basis vector
-        (`model_words`); a head matrix inside a sum over heads, or on a vector of another head, is not reduced."""
+        (`model_words`); a head matrix inside a sum over heads, or on a vector of another head, is not reduced
+        (unless every head has the same matrix: identical heads)."""
+        head = self.same_head(head, outputs=matrix == "W") or head
         if _summed_head(head):
             raise NotReducible("a head's matrix applied inside a sum over heads")
         if matrix == "W" and "aligned-values" in self.hypotheses:
             matrix = "M"
+        if matrix == "M" and self.identical:
+            self.lemmas.add("identical")
+            return self.scale(Form(atoms.scalar("alpha", None, ()), self), u)
         if matrix == "M" and "scalar-heads" in self.hypotheses:
             self.lemmas.add("scalar")
             return self.scale(Form(atoms.scalar("lambda", head, ()), self), u)
@@ -573,6 +605,12 @@ def _quantity_lemmas(d: Derivation, algebra: SymbolicAlgebra) -> None:
     """The steps behind the reductions of head matrices, dE_h/dt for any kind and entropies."""
     if "scalar" in algebra.lemmas:
         d.note("Scalar heads: M_h = lambda_h I with lambda_h > 0 (and W_h = M_h when the values are aligned)")
+    if "identical" in algebra.lemmas:
+        d.note(
+            "Identical heads: M_h = alpha I for every head h, one real alpha of any sign, so every head's scores, "
+            "weights, attention means and energies are head h's (E = H E_h, dE/dt = H dE_h/dt); with W_h = M_h or "
+            "W_h = I also every output, f^g = f^h and F = H f^h"
+        )
     if "energy gradient" in algebra.lemmas:
         d.note(
             "The lemma holds for any motion xdot (any attention kind, any values): with M_h symmetric, "

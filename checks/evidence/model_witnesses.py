@@ -141,6 +141,8 @@ class Draws:
     symmetric_values: bool
     values: str = "general"
     delta: float | None = None
+    #: Every head alpha I with one alpha of either sign (`identical-heads`).
+    identical: bool = False
 
     @staticmethod
     def of(hypotheses: tuple[str, ...]) -> Draws:
@@ -150,7 +152,7 @@ class Draws:
             "orthogonal-subspace"
             if "orthogonal-heads" in wanted
             else "scalar"
-            if "scalar-heads" in wanted
+            if wanted & {"scalar-heads", "identical-heads"}
             else "approximately-orthogonal"  # |M_h M_g|_F <= delta: near-orthogonal heads, fixed while searching
             if bound is not None
             else "random-symmetric"
@@ -160,7 +162,7 @@ class Draws:
         values = next((v for v in ("identity", "spd") if f"{v}-values" in wanted), "general")
         symmetric = "symmetric-values" in wanted or values != "general"
         delta = None if bound is None else float(bound)
-        return Draws(heads, "aligned-values" in wanted, symmetric, values, delta)
+        return Draws(heads, "aligned-values" in wanted, symmetric, values, delta, "identical-heads" in wanted)
 
     def value_matrices(self, M: np.ndarray, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray | None:
         """W: None for W = M, else the identity, a random SPD matrix (`families.value_matrices`), or a family's draw."""
@@ -185,6 +187,8 @@ class Draws:
             n, H = _size(rng, sizes, "n", list(TOKENS)), _size(rng, sizes, "H", list(HEADS))
             d = _size(rng, sizes, "d", list(range(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1)))
         options: dict[str, Any] = {"scale": 2.0, "lambdas": list(rng.uniform(0.3, 2.0, size=H))}
+        if self.identical:  # one alpha for every head, of either sign
+            options["lambdas"] = [float(rng.choice([-1.0, 1.0]) * rng.uniform(0.3, 2.0))] * H
         M = self.heads_of(H, d, rng, options)
         W = self.value_matrices(M, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})

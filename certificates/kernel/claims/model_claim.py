@@ -4,7 +4,8 @@ Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `certificates.kernel.clai
 `attention` (usa, softmax, relu; default usa), `geometry` (sphere or flat; default sphere), `assume` (hypotheses on
 the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES, or
 `orthogonal-heads(delta=q)` with an exact q >= 0, kept in its one written form `ball_model.approximate_orthogonality`;
-`lambda_h` needs `scalar-heads`), `given` (conditions,
+`lambda_h` needs `scalar-heads`; `identical-heads`, M_h = alpha I for every head with one real alpha of any sign,
+implies `symmetric-scores`), `given` (conditions,
 each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at every token i, for the statement's head
 h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, d, H, beta:
 `certificates.kernel.claims.model_sizes`). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
@@ -49,7 +50,10 @@ MODEL_HYPOTHESES = (
     "symmetric-values",
     "identity-values",
     "spd-values",
+    "identical-heads",
 )
+#: Hypotheses that imply others (added to the claim's list, so that the engine and the witness checks see them).
+IMPLIED = {"identical-heads": ("symmetric-scores",)}
 #: The sign of beta a model claim is about (beta > 0 by default; beta < 0 is repulsive attention).
 BETA_SIGNS = ("positive", "negative")
 #: The masks a model claim may put on every configuration ("none": every token attends to every token).
@@ -92,7 +96,8 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         more = " (the normalization schemes are stated in dynamics claims)" if geometry in GEOMETRIES else ""
         raise InputError("geometry", geometry, f"expected one of {', '.join(MODEL_GEOMETRIES)}{more}")
     assume = _assumed(raw)
-    hypotheses = tuple(sorted(set(assume) | ({"unit-tokens"} if geometry == "sphere" else set())))
+    implied = {more for name in assume for more in IMPLIED.get(name, ())}
+    hypotheses = tuple(sorted(set(assume) | implied | ({"unit-tokens"} if geometry == "sphere" else set())))
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")
     given = tuple(_condition(text) for text in _strings(raw, "given", MAX_GIVEN))
     strengths = [text for text in (relation.text, *(g.text for g in given)) if "lambda_h" in _identifiers(text)]
