@@ -165,9 +165,10 @@ def orthogonality_lemma() -> Derivation:
     return d
 
 
-def approximate_orthogonality_lemma() -> Derivation:
+def approximate_orthogonality_lemma(operator: bool = False) -> Derivation:
     """|<f^h_i, f^g_i>| <= delta W^h_i W^g_i for h != g: symmetric M_h = W_h with |M_h M_g|_F <= delta, unit tokens,
-    non-negative weights w^h_ij with row sums W^h_i (usa: Z^h_i = sum_j e^(beta s^h_ij); softmax: 1)."""
+    non-negative weights w^h_ij with row sums W^h_i (usa: Z^h_i = sum_j e^(beta s^h_ij); softmax: 1). With
+    `operator`, delta is max_{h != g} |M_h M_g|_op itself (Theorem 39's delta_op), which the same step bounds."""
     space = GramSpace.create(unit=[x])
     w = sp.IndexedBase("w")
     pairing = space.inner(Vector.named(x[j]).apply(M[h]), Vector.named(x[k]).apply(M[g]))
@@ -180,11 +181,18 @@ def approximate_orthogonality_lemma() -> Derivation:
         "M_h symmetric: <M_h x_j, M_g x_k> = <x_j, M_h M_g x_k>",
         w[h, i, j] * w[g, i, k] * (pairing - space.pair((M[h], M[g]), x[j], x[k])),
     )
-    d.cite(
-        "Cauchy-Schwarz, |A|_op <= |A|_F",
-        "|<x_j, M_h M_g x_k>| <= |M_h M_g|_op |x_j| |x_k| <= |M_h M_g|_F <= delta (unit tokens)",
-        "the operator norm is the largest singular value, the Frobenius norm the root of the sum of their squares",
-    )
+    if operator:
+        d.cite(
+            "Cauchy-Schwarz",
+            "|<x_j, M_h M_g x_k>| <= |M_h M_g|_op |x_j| |x_k| <= max_{h' != g'} |M_h' M_g'|_op = delta (unit tokens)",
+            "|<u, A w>| <= |u| |A w| <= |u| |A|_op |w|, the operator norm being the largest stretch of A",
+        )
+    else:
+        d.cite(
+            "Cauchy-Schwarz, |A|_op <= |A|_F",
+            "|<x_j, M_h M_g x_k>| <= |M_h M_g|_op |x_j| |x_k| <= |M_h M_g|_F <= delta (unit tokens)",
+            "the operator norm is the largest singular value, the Frobenius norm the root of the sum of their squares",
+        )
     d.cite(
         "triangle inequality, non-negative weights",
         "|<f^h_i, f^g_i>| <= delta W^h_i W^g_i; summed over g != h, "

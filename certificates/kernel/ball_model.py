@@ -24,6 +24,7 @@ from certificates.kernel import exprtree
 from certificates.kernel.exact import ball_of
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import Mask
+from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,
     DIRECTION_GEOMETRIES,
@@ -95,18 +96,7 @@ def _identity(M: Matrix) -> bool:
 def _positive_definite(M: Matrix) -> bool:
     """M symmetric positive definite, exactly: symmetric, and every pivot of its Cholesky (LDL^T) elimination in
     rationals positive (equivalently, by Sylvester's criterion, every leading principal minor positive)."""
-    if not _symmetric([M]):
-        return False
-    A = [list(row) for row in M]
-    size = len(A)
-    for k in range(size):
-        if A[k][k] <= 0:
-            return False
-        for i in range(k + 1, size):
-            factor = A[i][k] / A[k][k]
-            for j in range(k, size):
-                A[i][j] -= factor * A[k][j]
-    return True
+    return _symmetric([M]) and positive_definite(M)
 
 
 def _orthogonal_heads(cfg: ExactConfiguration) -> bool:

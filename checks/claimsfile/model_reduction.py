@@ -59,7 +59,7 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel.ball_model import stated_delta
-from certificates.kernel.claims.model_terms import evaluate, parse_term
+from certificates.kernel.claims.model_terms import Term, evaluate, parse_term
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile import model_atoms as atoms
 from checks.claimsfile import model_summed_given as summed_given
@@ -239,6 +239,8 @@ class SymbolicAlgebra:
             return evaluate(parse_term(ENTROPY), self, token, head)
         if name == "cluster_gap":
             raise NotReducible("cluster_gap (a minimum over pairs of tokens)")
+        if name == "delta_op":  # max_{h != g} |M_h M_g|_op >= 0 of the configuration
+            return Form(atoms.scalar("delta_op", None, ()), self)
         if name == "delta":
             delta = stated_delta(self.hypotheses)
             assert delta is not None  # the claim's fields require the hypothesis with its delta
@@ -442,7 +444,7 @@ class SymbolicAlgebra:
         if data.kind == "global":  # energies (of exp: beta's sign); a scalar head's strength (lambda_h > 0)
             if data.label == "E" and not self.interaction:  # sum_ij m_ij exp(beta s) / (2 beta n^2)
                 return "negative" if self.beta_sign == "negative" else "positive"
-            return "positive" if data.label == "lambda" else "real"
+            return "positive" if data.label == "lambda" else "nonnegative" if data.label == "delta_op" else "real"
         if data.kind == "scalar":  # entropies; normalizers, sums of exponentials (with any interaction)
             return {"entropy": "nonnegative", "Z": "positive"}.get(data.label, "real")
         if data.kind == "log":  # log n > 0 (n >= 2), log d, log H >= 0
@@ -501,7 +503,7 @@ def prove_model(claim: ModelClaim) -> Derivation:
         if algebra.unit:
             residual = algebra.tangent_coordinates(residual)
             conditions = [(algebra.tangent_coordinates(m), r) for m, r in conditions]
-            choices = [(side, [(algebra.tangent_coordinates(m), r) for m, r in c]) for side, c in choices]
+            choices = [(side, [(algebra.tangent_coordinates(m), r) for m, r in c], op) for side, c, op in choices]
             summed = [(algebra.tangent_coordinates(m), r) for m, r in summed]
         residual = _normalized(d, residual)
         summed = [(sp.Add(*atoms.canonical(_normalized(d, m), MAX_DUMMIES).values()), r) for m, r in summed]
@@ -534,10 +536,14 @@ def prove_model(claim: ModelClaim) -> Derivation:
     if not choices:
         _close(d, claim, algebra, levels, (conditions, summed))
         return d
-    d.include(energy.approximate_orthogonality_lemma(), "approximate orthogonality lemma")
-    for index, (side, extra) in enumerate(choices):  # the lemma's lower bound, else its upper bound
+    for index, (side, extra, operator) in enumerate(choices):  # the lemma's lower bound, else its upper bound
         trial = Derivation()
-        trial.note(f"The approximate orthogonality lemma's {side} bound on <f^h_t, F_t> - |f^h_t|^2 at each token t")
+        trial.include(energy.approximate_orthogonality_lemma(operator), "approximate orthogonality lemma")
+        bound = "delta_op = max_{h != g} |M_h M_g|_op" if operator else "the stated delta"
+        trial.note(
+            f"The approximate orthogonality lemma's {side} bound on <f^h_t, F_t> - |f^h_t|^2 at each token t, "
+            f"with {bound}"
+        )
         _close(trial, claim, algebra, levels, ([*conditions, *extra], summed))
         if trial.proved or index == len(choices) - 1:
             d.steps += trial.steps
@@ -556,23 +562,27 @@ def _close(
     """The conditions (each at the free token and at every dummy) used, then the zero or sign test of the residual.
     Condition c's margin at token t is the atom m_c@t, the same function of the configuration at every token (so
     that relabelling the dummies maps it to itself); a condition free of the token is used once, at i. `given` is
-    (those per-token conditions, the global ones): each way of using the global ones (`model_summed_given.uses`,
+    (those per-token conditions, the global ones): the per-token ones are used in the residual and in the global
+    ones' margins alike (an identity in both), then each way of using the global ones (`model_summed_given.uses`,
     most used first) is tried until one closes; when none does, the first one's failures are reported."""
     conditions, summed = given
+    start = sp.Add(*levels.values())
+    deepest = max(max(atoms.canonical(e, MAX_DUMMIES), default=0) for e in (start, *(m for m, _ in summed)))
+    tokens = ["i", *(f"t{k + 1}" for k in range(deepest))]
+    instances = {}
+    for index, (m, r) in enumerate(conditions):
+        for t in tokens:
+            instances.setdefault((atoms.rename(m, {"i": t}, {}), r), atoms.margin(index, t))
+    margins = [(m, r, mu) for (m, r), mu in instances.items()]
+    total, facts, moved = _use_margins(d, start, margins, algebra, [m for m, _ in summed])
+    facts |= {s: algebra.sign_name(s) for m in moved for s in m.free_symbols if s not in facts}
     trials = []
-    for start, declared, note in summed_given.uses(sp.Add(*levels.values()), summed, MAX_DUMMIES):
+    uses = summed_given.uses(total, [(m, r) for m, (_, r) in zip(moved, summed, strict=True)], MAX_DUMMIES)
+    for expr, declared, note in uses:
         trial = Derivation()
         if note:
             trial.note(f"Using {note}")
-        deepest = max(atoms.canonical(start, MAX_DUMMIES), default=0)
-        tokens = ["i", *(f"t{k + 1}" for k in range(deepest))]
-        instances = {}
-        for index, (m, r) in enumerate(conditions):
-            for t in tokens:
-                instances.setdefault((atoms.rename(m, {"i": t}, {}), r), atoms.margin(index, t))
-        margins = [(m, r, mu) for (m, r), mu in instances.items()]
-        total, facts = _use_margins(trial, start, margins, algebra)
-        _decide(trial, atoms.canonical(total, MAX_DUMMIES), _TARGET[claim.relation.op], facts | declared, claim)
+        _decide(trial, atoms.canonical(expr, MAX_DUMMIES), _TARGET[claim.relation.op], facts | declared, claim)
         trials.append(trial)
         if trial.proved:
             break
@@ -581,24 +591,40 @@ def _close(
     d.failures += chosen.failures
 
 
-def _cross_term_bounds(claim: ModelClaim, algebra: SymbolicAlgebra) -> list[tuple[str, list[tuple[sp.Expr, str]]]]:
-    """Under `orthogonal-heads(delta=q)` with symmetric, aligned heads on unit tokens (usa or softmax): the lower
-    and the upper bound of |<f^h_t, F_t> - |f^h_t|^2| <= q W^h_t (sum_g W^g_t - W^h_t) as conditions at the free
-    token (W = Z for usa, 1 for softmax: the weights' row sums); none otherwise."""
+def _cross_term_bounds(
+    claim: ModelClaim, algebra: SymbolicAlgebra
+) -> list[tuple[str, list[tuple[sp.Expr, str]], bool]]:
+    """With symmetric, aligned heads on unit tokens (usa or softmax): under `orthogonal-heads(delta=q)`, and when the
+    claim names `delta_op` (max_{h != g} |M_h M_g|_op, which bounds the same pairings), the lower and the upper bound
+    of |<f^h_t, F_t> - |f^h_t|^2| <= delta W^h_t (sum_g W^g_t - W^h_t) as conditions at the free token (W = Z for
+    usa, 1 for softmax: the weights' row sums), each with whether delta is delta_op; none otherwise."""
     needed = {"symmetric-scores", "aligned-values", "unit-tokens"}
+    bounds = [("delta", False)] if stated_delta(claim.hypotheses) is not None else []
+    bounds += [("delta_op", True)] if _names_delta_op(claim) else []
     if (
-        stated_delta(claim.hypotheses) is None
-        or claim.interaction is not None  # the lemma's weights are the kind's own (exp(beta s), softmax)
+        claim.interaction is not None  # the lemma's weights are the kind's own (exp(beta s), softmax)
         or claim.attention not in ("usa", "softmax")
         or not needed <= set(claim.hypotheses)
     ):
         return []
     weight = "Z_h_i * (sum_h(Z_h_i) - Z_h_i)" if claim.attention == "usa" else "(H - 1)"
-    cross, bound = "inner(f_h_i, F_i) - norm2(f_h_i)", f"delta * {weight}"
+    cross = "inner(f_h_i, F_i) - norm2(f_h_i)"
     return [
-        (side, [(evaluate(parse_term(text), algebra, "i", "h").expr, ">=0")])
-        for side, text in (("lower", f"{cross} + {bound}"), ("upper", f"{bound} - ({cross})"))
+        (side, [(evaluate(parse_term(text), algebra, "i", "h").expr, ">=0")], operator)
+        for name, operator in bounds
+        for side, text in (("lower", f"{cross} + {name} * {weight}"), ("upper", f"{name} * {weight} - ({cross})"))
     ]
+
+
+def _names_delta_op(claim: ModelClaim) -> bool:
+    """Whether a side or a given condition of the claim names delta_op."""
+
+    def names(term: Term) -> bool:
+        if term.op == "scalar":
+            return term.args[0] == "delta_op"
+        return any(names(a) for a in term.args if isinstance(a, Term))
+
+    return any(names(t) for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs))
 
 
 def _quantity_lemmas(d: Derivation, algebra: SymbolicAlgebra) -> None:
@@ -671,11 +697,15 @@ def _normalized(d: Derivation, expr: sp.Expr) -> sp.Expr:
 
 
 def _use_margins(
-    d: Derivation, total: sp.Expr, margins: list[tuple[sp.Expr, str, sp.Symbol]], algebra: SymbolicAlgebra
-) -> tuple[sp.Expr, dict[sp.Expr, str]]:
+    d: Derivation,
+    total: sp.Expr,
+    margins: list[tuple[sp.Expr, str, sp.Symbol]],
+    algebra: SymbolicAlgebra,
+    alongside: list[sp.Expr],
+) -> tuple[sp.Expr, dict[sp.Expr, str], list[sp.Expr]]:
     """Each margin m (>= 0 or > 0 at its token) solved for one atom of rational coefficient, replaced by (an
     expression in) its own atom mu = m of that sign: an identity, so the residual is unchanged as a function of the
-    configuration."""
+    configuration; the same replacements in the expressions `alongside` (the global conditions' margins)."""
     known = {s: algebra.sign_name(s) for m, _, _ in margins for s in m.free_symbols}
     known |= {s: algebra.sign_name(s) for s in total.free_symbols}
     margins = list(margins)
@@ -696,10 +726,11 @@ def _use_margins(
         token = atoms.tokens_of(mu)[0]
         value = (mu - rest) / coefficient
         total = sp.expand(total.xreplace({atom: value}))
+        alongside = [sp.expand(e.xreplace({atom: value})) for e in alongside]
         margins[index + 1 :] = [(sp.expand(m.xreplace({atom: value})), r, v) for m, r, v in margins[index + 1 :]]
         known = {s: v for s, v in known.items() if s != atom} | {mu: "positive" if relation == ">0" else "nonnegative"}
         d.note(f"Condition at token {token}: {mu} = {margin} {relation[:-1]} 0, so {atom} = {value}")
-    return total, known
+    return total, known, alongside
 
 
 def _decide(d: Derivation, levels: dict[int, sp.Expr], relation: str, known: dict[sp.Expr, str], claim: Any) -> None:

@@ -96,6 +96,7 @@ def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericA
         "W": lambda: cfg.values,
         "cluster_gap": lambda: model.cluster_gap(cfg),
         "delta": lambda: float(stated_bound(delta)),
+        "delta_op": lambda: families.max_cross_product_norm(cfg.score_matrices),
     }
     return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 

@@ -14,7 +14,8 @@ walked with the whitelist below; nothing is evaluated, every node is built here.
 - per head: `lambda_h` (the strength of a scalar head M_h = lambda_h I; a claim using it assumes scalar-heads);
 - global scalars: `E`, `E_h` (the usa energies, whatever the attention kind), `dE_dt`, `dE_h_dt` (their rates along
   the kind's dynamics), `cluster_gap` (1 - min_{i != j} <x_i, x_j>), `delta` (the bound of a claim's
-  `orthogonal-heads(delta=q)`: the number q);
+  `orthogonal-heads(delta=q)`: the number q), `delta_op` (max_{h != g} |M_h M_g|_op of the configuration, 0 for one
+  head: Theorem 39's delta, `certificates.kernel.operator_norm`);
 - pair scalars of head h at tokens (i, j): `s_h_ij` (the score <x_i, M_h x_j>), `w_h_ij` (the attention weight of
   the claim's kind), `p_h_ij` (the softmax distribution softmax_j(beta s^h_ij));
 - functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `M_h(u)` and `W_h(u)`
@@ -73,6 +74,7 @@ SCALARS = {
     "lambda_h": (False, True),
     "cluster_gap": (False, False),
     "delta": (False, False),
+    "delta_op": (False, False),
 }
 #: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
 PRIMITIVE_SCALARS = (
@@ -86,6 +88,7 @@ PRIMITIVE_SCALARS = (
     "lambda_h",
     "cluster_gap",
     "delta",
+    "delta_op",
 )
 #: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
 PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}

@@ -26,6 +26,7 @@ from certificates.kernel.claims.model_claim import Relation
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.exact import ball_of, settling_sign
 from certificates.kernel.masks import is_causal
+from certificates.kernel.operator_norm import max_cross_operator_norm
 
 #: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`.
 NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
@@ -43,7 +44,7 @@ def witnessed(claim: Any) -> str:
 class NumericAlgebra:
     """Model terms over numbers (floats or balls); `source(name)` gives a primitive: n, d, H, beta, x (n x d),
     f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), the pair scalars s, w, p (H x n x n),
-    M, W (H x d x d), cluster_gap; each is
+    M, W (H x d x d), cluster_gap, delta, delta_op; each is
     read once."""
 
     source: Callable[[str], Any]
@@ -81,7 +82,7 @@ class NumericAlgebra:
             return self.get(name)[head]
         if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
             return self.get("M")[head][0][0]
-        if name in ("cluster_gap", "delta"):
+        if name in ("cluster_gap", "delta", "delta_op"):
             return self.get(name)
         return self.get(name.removesuffix("_h_i"))[head][token]
 
@@ -144,6 +145,7 @@ def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = No
             "W": lambda: [[[ball_of(w) for w in row] for row in W] for W in cfg.values],
             "cluster_gap": lambda: ball_of(exact_cluster_gap(cfg.tokens)),
             "delta": lambda: ball_of(stated_bound(delta)),
+            "delta_op": lambda: max_cross_operator_norm(cfg.score_matrices),
         }
         return readers[name]()
 
