@@ -251,6 +251,7 @@ class SymbolicAlgebra:
             "dE_dt": ("dE", None),
             "dE_h_dt": ("dE", head),
             "lambda_h": ("lambda", head),
+            "misalignment_h": ("misalignment", head),
         }
         if name in named:
             label, at = named[name]
@@ -290,6 +291,9 @@ class SymbolicAlgebra:
                 raise NotReducible(f"{matrix}_{head} applied to a vector of another head")
             out = self.add(out, {applied: c})
         return out
+
+    def root(self, value: Form) -> Form:
+        raise NotReducible("a norm |u| (a square root)")
 
     def log(self, value: Form) -> Form:
         """log of a positive atom (Z, E, E_h) or size (n, d, H, beta): an atom of its own."""
@@ -444,7 +448,8 @@ class SymbolicAlgebra:
         if data.kind == "global":  # energies (of exp: beta's sign); a scalar head's strength (lambda_h > 0)
             if data.label == "E" and not self.interaction:  # sum_ij m_ij exp(beta s) / (2 beta n^2)
                 return "negative" if self.beta_sign == "negative" else "positive"
-            return "positive" if data.label == "lambda" else "nonnegative" if data.label == "delta_op" else "real"
+            nonnegative = ("delta_op", "misalignment")  # norms
+            return "positive" if data.label == "lambda" else "nonnegative" if data.label in nonnegative else "real"
         if data.kind == "scalar":  # entropies; normalizers, sums of exponentials (with any interaction)
             return {"entropy": "nonnegative", "Z": "positive"}.get(data.label, "real")
         if data.kind == "log":  # log n > 0 (n >= 2), log d, log H >= 0

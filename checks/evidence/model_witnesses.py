@@ -97,6 +97,7 @@ def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericA
         "cluster_gap": lambda: model.cluster_gap(cfg),
         "delta": lambda: float(stated_bound(delta)),
         "delta_op": lambda: families.max_cross_product_norm(cfg.score_matrices),
+        "misalignment": lambda: [float(np.linalg.norm(D, 2)) for D in cfg.values - cfg.score_matrices],
     }
     return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 

@@ -18,7 +18,9 @@ walked with the whitelist below; nothing is evaluated, every node is built here.
   head: Theorem 39's delta, `certificates.kernel.operator_norm`);
 - pair scalars of head h at tokens (i, j): `s_h_ij` (the score <x_i, M_h x_j>), `w_h_ij` (the attention weight of
   the claim's kind), `p_h_ij` (the softmax distribution softmax_j(beta s^h_ij));
-- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `proj(u)` (P_i u = u - <u, x_i> x_i), `M_h(u)` and `W_h(u)`
+- per head also `misalignment_h` (|W_h - M_h|_op, Theorem 12's |Delta_h|_op, `certificates.kernel.operator_norm`);
+- functions: `inner(u, w)`, `norm2(u)` (= <u, u>), `norm(u)` (= |u| = sqrt(<u, u>)),
+  `proj(u)` (P_i u = u - <u, x_i> x_i), `M_h(u)` and `W_h(u)`
   (head h's score and value matrices applied to a vector), `log(q)` (q one of LOG_ARGUMENTS, positive everywhere),
   `sum_i(e)`, `sum_j(e)` (over the tokens), `sum_h(e)`, `sum_g(e)` (over the heads); a sum of vectors is a vector
   (`sum_i(x_i) / n`);
@@ -75,6 +77,7 @@ SCALARS = {
     "cluster_gap": (False, False),
     "delta": (False, False),
     "delta_op": (False, False),
+    "misalignment_h": (False, True),
 }
 #: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
 PRIMITIVE_SCALARS = (
@@ -89,6 +92,7 @@ PRIMITIVE_SCALARS = (
     "cluster_gap",
     "delta",
     "delta_op",
+    "misalignment_h",
 )
 #: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
 PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
@@ -97,7 +101,7 @@ SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
 OPERATORS = {"M_h": "M", "W_h": "W"}
 #: What `log` may take: quantities positive at every configuration (so that the logarithm is always defined).
 LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
-FUNCTIONS = {"inner": 2, "norm2": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
+FUNCTIONS = {"inner": 2, "norm2": 1, "norm": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
 
 
 @dataclass(frozen=True)
@@ -201,7 +205,7 @@ class _Walker:
             raise self.fail(node, f"{name} takes {FUNCTIONS[name]} argument(s)")
         args = [self.walk(a, depth + 1) for a in node.args]
         free = frozenset().union(*(a.free for a in args))
-        if name in ("inner", "norm2", "proj", *OPERATORS) and not all(a.vector for a in args):
+        if name in ("inner", "norm2", "norm", "proj", *OPERATORS) and not all(a.vector for a in args):
             raise self.fail(node, f"{name} takes vectors")
         if name in OPERATORS:
             return Term(name, (args[0],), True, free | {"h"})
@@ -209,7 +213,7 @@ class _Walker:
             return self.logarithm(node, args[0])
         if name == "proj":
             return Term("proj", (args[0],), True, free | {"i"})
-        if name in ("inner", "norm2"):
+        if name in ("inner", "norm2", "norm"):
             return Term(name, tuple(args), False, free)
         if name in args[0].sums:
             raise self.fail(node, f"{name} inside {name}: sums over the same index do not nest")
@@ -253,6 +257,7 @@ class Algebra(Protocol):
     def inner(self, u: Any, w: Any) -> Any: ...
     def apply(self, matrix: str, head: Any, u: Any) -> Any: ...
     def log(self, value: Any) -> Any: ...
+    def root(self, value: Any) -> Any: ...
     def token_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
     def head_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
 
@@ -288,6 +293,8 @@ def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) 
             return algebra.inner(*values)
         if op == "norm2":
             return algebra.inner(values[0], values[0])
+        if op == "norm":
+            return algebra.root(algebra.inner(values[0], values[0]))
         if op == "proj":
             return _project(algebra, values[0], at.get("i"))
         if op in OPERATORS:

@@ -21,12 +21,14 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from flint import arb
+
 from certificates.kernel import ball_model
 from certificates.kernel.claims.model_claim import Relation
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.exact import ball_of, settling_sign
 from certificates.kernel.masks import is_causal
-from certificates.kernel.operator_norm import max_cross_operator_norm
+from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
 
 #: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`.
 NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
@@ -44,7 +46,7 @@ def witnessed(claim: Any) -> str:
 class NumericAlgebra:
     """Model terms over numbers (floats or balls); `source(name)` gives a primitive: n, d, H, beta, x (n x d),
     f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), the pair scalars s, w, p (H x n x n),
-    M, W (H x d x d), cluster_gap, delta, delta_op; each is
+    M, W (H x d x d), cluster_gap, delta, delta_op, misalignment (H); each is
     read once."""
 
     source: Callable[[str], Any]
@@ -82,6 +84,8 @@ class NumericAlgebra:
             return self.get(name)[head]
         if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
             return self.get("M")[head][0][0]
+        if name == "misalignment_h":  # |W_h - M_h|_op
+            return self.get("misalignment")[head]
         if name in ("cluster_gap", "delta", "delta_op"):
             return self.get(name)
         return self.get(name.removesuffix("_h_i"))[head][token]
@@ -92,6 +96,15 @@ class NumericAlgebra:
     def apply(self, matrix: str, head: int, u: Any) -> list[Any]:
         """M_h u or W_h u."""
         return [self.inner(row, u) for row in self.get(matrix)[head]]
+
+    def root(self, value: Any) -> Any:
+        """The square root of a value >= 0 (a squared norm): a ball's own, or for a ball that reaches below 0 (the
+        value itself is >= 0) a ball containing [0, sqrt of its upper end]; a float's (rounding below 0 read as 0)."""
+        if not hasattr(value, "sqrt"):
+            return math.sqrt(max(value, 0.0))
+        if value > 0:
+            return value.sqrt()
+        return arb(0).union(arb(value.upper()).sqrt())
 
     def log(self, value: Any) -> Any:
         """The logarithm of a ball (its own method) or of a float (NaN off the domain, as numpy gives it)."""
@@ -146,6 +159,10 @@ def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = No
             "cluster_gap": lambda: ball_of(exact_cluster_gap(cfg.tokens)),
             "delta": lambda: ball_of(stated_bound(delta)),
             "delta_op": lambda: max_cross_operator_norm(cfg.score_matrices),
+            "misalignment": lambda: [
+                operator_norm([[w - m for w, m in zip(*rows, strict=True)] for rows in zip(W, M, strict=True)])
+                for W, M in zip(cfg.values, cfg.score_matrices, strict=True)
+            ],
         }
         return readers[name]()
 

@@ -166,6 +166,9 @@ class TreeAlgebra(NumericAlgebra):
     def log(self, value: Any) -> Any:
         raise NotTranslatable("a logarithm of a model quantity has no Coq term yet")
 
+    def root(self, value: Any) -> Any:
+        raise NotTranslatable("a norm |u| (a square root) of a model quantity has no Coq term yet")
+
 
 def tree_algebra(cfg: ball_model.ExactConfiguration) -> TreeAlgebra:
     """The model terms at exact data as Reals over one chain of definitions (NotTranslatable past its size)."""

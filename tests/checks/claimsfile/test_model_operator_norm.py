@@ -1,5 +1,6 @@
-"""The model term `delta_op` = max_{h != g} |M_h M_g|_op: its rigorous enclosure at exact data, Theorem 39 PROVED with
-it, and false statements about it REFUTED by certificates that `check-cert` re-checks.
+"""The model terms `delta_op` = max_{h != g} |M_h M_g|_op, `misalignment_h` = |W_h - M_h|_op and `norm(u)` = |u|:
+their rigorous enclosures at exact data, Theorem 39 PROVED with delta_op, and false statements about them REFUTED by
+certificates that `check-cert` re-checks.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from flint import arb
 
 from certificates.kernel import operator_norm
 from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.model_terms import parse_term
+from certificates.kernel.claims.model_values import NumericAlgebra
+from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
@@ -100,21 +104,45 @@ def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
     return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
 
 
-def test_a_deliberately_wrong_statement_is_refuted_and_rechecked(tmp_path: Path) -> None:
-    verdict, evidence = decide(claim_text("zero", ["symmetric-scores"], "delta_op", "<=", "0"), tmp_path)["zero"]
+@pytest.mark.parametrize(
+    ("assume", "lhs"), [(["symmetric-scores"], "delta_op"), (["symmetric-scores"], "misalignment_h")]
+)
+def test_a_deliberately_wrong_statement_is_refuted_and_rechecked(tmp_path: Path, assume: list[str], lhs: str) -> None:
+    verdict, evidence = decide(claim_text("zero", assume, lhs, "<=", "0"), tmp_path)["zero"]
     assert verdict is Verdict.REFUTED, evidence
     (path,) = evidence["certificates"]
     ok, message = verify_file(Path(path))
     assert ok, message
 
 
+def test_a_norm_is_a_root_that_never_goes_below_zero() -> None:
+    algebra = NumericAlgebra(lambda name: None, float, "usa", "sphere")
+    assert algebra.root(-1e-18) == 0.0 and algebra.root(4.0) == 2.0
+    straddling = arb(0, 1e-20)  # a ball around 0: the squared norm itself is >= 0
+    assert algebra.root(straddling).contains(0) and algebra.root(straddling).contains(arb(1e-20).sqrt())
+    assert algebra.root(arb(9)).overlaps(arb(3)) and not algebra.root(arb(9)).contains(0)
+
+
+@pytest.mark.parametrize("text", ["norm(a_h_i)", "norm(x_i, x_i)", "misalignment_i", "norm(x_j)"])
+def test_bad_norm_terms_are_errors(text: str) -> None:
+    with pytest.raises(ExpressionError):
+        parse_term(text)
+
+
 @pytest.mark.slow
 def test_the_examples(tmp_path: Path) -> None:
     verdicts = decide((ROOT / "examples" / "operator_norms.toml").read_text(), tmp_path)
     true = ("operator-norm-theorem-39", "operator-norm-softmax-cross-term")
-    false = ("operator-norm-softmax-cross-term-quarter", "operator-norm-always-zero")
+    confirmed = ("misalignment-velocity-error", "misalignment-energy-rate")
+    false = (
+        "operator-norm-softmax-cross-term-quarter",
+        "operator-norm-always-zero",
+        "misalignment-velocity-error-half",
+        "misalignment-energy-rate-half-error",
+    )
     assert {k: v for k, (v, _) in verdicts.items()} == {
         **dict.fromkeys(true, Verdict.PROVED),
+        **dict.fromkeys(confirmed, Verdict.CONFIRMED),
         **dict.fromkeys(false, Verdict.REFUTED),
     }
     for claim_id in false:
