@@ -224,7 +224,7 @@ class SymbolicAlgebra:
         if name in ("E", "dE_dt") and self.identical:  # E = sum_g E_g = H E_h, so dE/dt = H dE_h/dt
             self.lemmas.add("identical")
             return Form(HEADS, self) * self.scalar(name.replace("E", "E_h", 1), token, "h")
-        head = self.same_head(head)
+        head = self.same_head(head, outputs=name == "misalignment_h")  # |W_h - M_h|: the values too
         if name in ("dE_dt", "dE_h_dt") and self.gradient:
             self.lemmas.add("gradient")
             body = "inner(xdot_i, F_i)" if name == "dE_dt" else "inner(xdot_i, f_h_i)"

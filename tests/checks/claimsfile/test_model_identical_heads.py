@@ -61,6 +61,7 @@ def test_identical_heads_prove_the_regime(assume: list[str], lhs: str, op: str, 
         (IDENTICAL, "dE_h_dt", ">", "0"),  # 0 at a collapsed configuration
         (["scalar-heads", "aligned-values"], "E_h", "=", "E / H"),  # different strengths
         (["identical-heads"], "E_h", "<=", "E / (2 * H)"),
+        (["identical-heads"], "sum_h(misalignment_h)", "=", "H * misalignment_h"),  # |W_h - M_h| differs by head
     ],
 )
 def test_false_statements_are_not_proved(assume: list[str], lhs: str, op: str, rhs: str) -> None:
