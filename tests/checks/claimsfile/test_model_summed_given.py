@@ -45,6 +45,8 @@ def derivation(given: list[str], lhs: str, op: str, rhs: str, assume: list[str] 
         (["2 * sum_i(a_h_i * A_h_i) <= 2 * sum_i(T_h_i)"], "beta * dE_h_dt", ">=", "0"),  # c = beta / (2 n^3)
         (["sum_i(a_h_i * A_h_i) < sum_i(T_h_i)"], "n**3 * dE_h_dt + E_h", ">", "0"),  # a rest E_h > 0
         (["sum_i(T_h_i) > sum_i(a_h_i * A_h_i)"], "dE_h_dt", ">", "0"),  # strict given, strict claim
+        ([SUMMED_C8], "(n - 2) * dE_h_dt", ">=", "0"),  # c = (n - 2) / n^3 >= 0 since n >= 2
+        (["0.25 * sum_i(a_h_i * A_h_i) <= 0.25 * sum_i(T_h_i)"], "0.5 * dE_h_dt", ">=", "0"),  # decimals, exact
     ],
 )
 def test_a_global_given_proves_the_implication(given: list[str], lhs: str, op: str, rhs: str) -> None:
@@ -59,6 +61,7 @@ def test_a_global_given_proves_the_implication(given: list[str], lhs: str, op: s
         (["sum_i(a_h_i * A_h_i) >= sum_i(T_h_i)"], "dE_h_dt", ">=", "0", ORTHOGONAL),  # wrong direction
         ([SUMMED_C8], "dE_h_dt", "<=", "0", ORTHOGONAL),  # c < 0
         ([SUMMED_C8], "(beta - 1) * dE_h_dt", ">=", "0", ORTHOGONAL),  # c of unknown sign
+        ([SUMMED_C8], "(n - 3) * dE_h_dt", ">=", "0", ORTHOGONAL),  # c < 0 at n = 2 only
         ([SUMMED_C8], "dE_h_dt", ">", "0", ORTHOGONAL),  # a non-strict given does not give a strict claim
         ([SUMMED_C8], "dE_h_dt", ">=", "E_h", ORTHOGONAL),  # c > 0, but the rest has the wrong sign
         (["dE_h_dt >= 0"], "sum_i(a_h_i * A_h_i)", ">=", "sum_i(T_h_i)", ORTHOGONAL),  # the converse reversed
