@@ -70,10 +70,12 @@ def _rayleigh(A: Matrix) -> Fraction:
 
 
 def largest_eigenvalue_bounds(A: Matrix) -> tuple[Fraction, Fraction] | None:
-    """(L, U) with L <= lambda_max(A) < U for a symmetric positive semi-definite rational A, or None when no tried U
-    was shown (then nothing is claimed)."""
+    """(L, U) with L <= lambda_max(A) < U for a symmetric positive semi-definite rational A ((0, 0) for A = 0), or
+    None when no tried U was shown (then nothing is claimed)."""
     low = max(_rayleigh(A), Fraction(0))
-    scale = max(low, max((abs(a) for row in A for a in row), default=Fraction(0)), Fraction(1, 2**20))
+    scale = max(low, max((abs(a) for row in A for a in row), default=Fraction(0)))
+    if scale == 0:
+        return Fraction(0), Fraction(0)
     for gap in GAPS:
         high = low + gap * scale
         shifted = [[(high if i == j else 0) - A[i][j] for j in range(len(A))] for i in range(len(A))]

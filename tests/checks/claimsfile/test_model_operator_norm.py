@@ -18,6 +18,7 @@ from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.model_terms import parse_term
 from certificates.kernel.claims.model_values import NumericAlgebra
 from certificates.kernel.claims.problems import ExpressionError
+from certificates.kernel.exact import ball_of
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
@@ -152,3 +153,9 @@ def test_the_examples(tmp_path: Path) -> None:
     for claim_id in false:
         (path,) = verdicts[claim_id][1]["certificates"]
         assert verify_file(Path(path))[0]
+
+
+@pytest.mark.parametrize("scale", [Fraction(1, 10**30), Fraction(10**30)])
+def test_tiny_and_huge_norms_stay_tight(scale: Fraction) -> None:
+    ball = operator_norm.operator_norm([[3 * scale, Fraction(0)], [Fraction(0), 2 * scale]])
+    assert ball.overlaps(3 * ball_of(scale)) and float(ball.rad()) < 1e-12 * 3 * float(scale)
