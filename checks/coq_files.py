@@ -24,8 +24,11 @@ from certificates.kernel.exprtree import TreeError
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
 
-#: The statuses of a Coq re-check, as the reports print them.
+#: The statuses of a Coq re-check, as the reports print them. UNPROVED is no verdict on the certificate: coqc ran out
+#: of time, or the proof of an smt certificate's statement (tactics such as nra, searched by Coq, not data of the
+#: file) did not go through, which says nothing about the statement; check-cert's re-check stands alone then.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
+UNPROVED = "not re-checked by Coq"
 
 
 @dataclass(frozen=True)
@@ -88,9 +91,19 @@ def check(certificate: Path, seconds: float = run.SECONDS) -> CoqCheck:
     except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
         return CoqCheck(REJECTED, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
     answer = run.compile_source(text, seconds, theorems=theorems)
-    status = RECHECKED if answer.status == "accepted" else REJECTED
+    status = _status(answer.status, load(certificate)["kind"])
     message = answer.message
     on_disk = coq_path(certificate)
     if on_disk.exists() and on_disk.read_text(encoding="utf-8", errors="replace") != text:
         message += f" (the file {on_disk.name} differs from the regenerated one, which was compiled)"
     return CoqCheck(status, message, answer.seconds)
+
+
+def _status(compiled: str, kind: str) -> str:
+    """The re-check's status from coqc's answer: a failed proof rejects a certificate whose data the proof checks
+    (witnesses, enclosures), but not an smt certificate, whose Coq proof is a tactic's search."""
+    if compiled == "accepted":
+        return RECHECKED
+    if compiled == "timeout" or kind == "smt":
+        return UNPROVED
+    return REJECTED

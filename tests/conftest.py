@@ -8,19 +8,26 @@ The expensive runs are done once per session and shared: `whole_paper` is `headf
 whole paper (quick profile, seed 0), which the pinned verdicts, every report format and the browser
 test read; `certified` is `headflow certify`; `user_example` is `headflow check examples/user.toml`, run as a
 user runs it (a process), which the exit-code and the deciders' tests read.
+
+Under pytest-xdist each worker is its own process: a run is made by the first worker that needs it and read back
+(pickled) by the others from the run's shared temporary folder, under a file lock (`shared_run`), so the suite pays
+for it once, not once per worker.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
+from filelock import FileLock
 from hypothesis import settings
 
 import checks  # noqa: F401 -- before any test module loads numpy: one BLAS thread (see checks/__init__.py)
@@ -33,17 +40,41 @@ if os.environ.get("CI") and not os.environ.get("HEADFLOW_FUZZ_RANDOM"):
     settings.load_profile("ci")
 
 
+T = TypeVar("T")
+
+
+def shared_run(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], T]) -> T:
+    """`make(folder)` once per test run: under xdist the first worker makes it and the others unpickle it.
+
+    `folder` is where the run may write files (certificates); it is shared by the workers, so it outlives
+    the worker that made it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return make(tmp_path_factory.mktemp(name))
+    shared = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's own
+    stored = shared / f"{name}.pickle"
+    with FileLock(str(shared / f"{name}.lock")):
+        if stored.exists():
+            return pickle.loads(stored.read_bytes())
+        folder = shared / name
+        folder.mkdir()
+        value = make(folder)
+        stored.write_bytes(pickle.dumps(value))
+        return value
+
+
 @pytest.fixture(scope="session")
 def certified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
     """`headflow certify --certificates DIR` once per session: the written files grouped by claim id."""
     from checks import cli
 
-    out = tmp_path_factory.mktemp("certified")
-    assert cli.main(["certify", "--certificates", str(out)]) == 0
-    groups: dict[str, list[Path]] = {}
-    for path in sorted(out.glob("*.json")):
-        groups.setdefault(json.loads(path.read_text())["claim_id"], []).append(path)
-    return groups
+    def make(out: Path) -> dict[str, list[Path]]:
+        assert cli.main(["certify", "--certificates", str(out)]) == 0
+        groups: dict[str, list[Path]] = {}
+        for path in sorted(out.glob("*.json")):
+            groups.setdefault(json.loads(path.read_text())["claim_id"], []).append(path)
+        return groups
+
+    return shared_run(tmp_path_factory, "certified", make)
 
 
 @pytest.fixture(scope="session")
@@ -52,7 +83,7 @@ def whole_paper(tmp_path_factory: pytest.TempPathFactory) -> Report:
     the command prints: the pinned verdicts and every report format are read from this one run."""
     from checks import api
 
-    return api.verify(certificates=tmp_path_factory.mktemp("whole-paper-certs"), progress=False)
+    return shared_run(tmp_path_factory, "whole-paper", lambda out: api.verify(certificates=out, progress=False))
 
 
 @dataclass(frozen=True)
@@ -73,15 +104,13 @@ class ExampleRun:
 def user_example(tmp_path_factory: pytest.TempPathFactory) -> ExampleRun:
     """`python -m checks check examples/user.toml --format json` (quick profile, seed 0) once per session."""
     root = Path(__file__).resolve().parents[1]
-    certificates = tmp_path_factory.mktemp("user-example-certs")
     command = [sys.executable, "-m", "checks", "check", "examples/user.toml", "--format", "json"]
-    run = subprocess.run(
-        [*command, "--certificates", str(certificates)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
-    return ExampleRun(run.returncode, json.loads(run.stdout) if run.stdout else {"claims": []}, run.stderr)
+
+    def make(certificates: Path) -> ExampleRun:
+        run = subprocess.run([*command, "--certificates", str(certificates)], cwd=root, capture_output=True, text=True)
+        return ExampleRun(run.returncode, json.loads(run.stdout) if run.stdout else {"claims": []}, run.stderr)
+
+    return shared_run(tmp_path_factory, "user-example", make)
 
 
 #: Cases of parametrized tests that take seconds each and repeat what a sibling case checks by default: they run

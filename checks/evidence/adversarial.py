@@ -53,6 +53,11 @@ MAX_ITERATIONS = 60
 KINKS = 3
 #: The least number of gradients one local minimization may take before the next restart.
 RUN_GRADIENTS = 20
+#: Free scalar strengths stay in [e^MIN_LOG_STRENGTH, MAX_SCALED_STRENGTH / |beta|]: where |beta| lambda is large, a
+#: token's own weight e^(beta lambda) dwarfs the others' and the float velocity (the projection of a sum dominated by
+#: x_i itself) loses every digit, so the float margins there are noise (tests/checks/evidence: a scalar-heads claim).
+MIN_LOG_STRENGTH = -4.0
+MAX_SCALED_STRENGTH = 8.0
 #: A margin below -VIOLATION is a violation (rounding noise of an exact zero is far smaller).
 VIOLATION = 1e-8
 
@@ -79,7 +84,8 @@ BUDGETS = {"quick": Budget(48, 4, 2500), "thorough": Budget(400, 16, 40_000)}
 class Family:
     """What the search may draw and move: `draw` gives a random member; tokens and heads may be free.
 
-    `free_heads` is "symmetric", "general" or None (fixed heads, such as given scalar strengths)."""
+    `free_heads` is "symmetric", "general", "scalar" (M_h = lambda_h I with lambda_h > 0 free: a statement for every
+    strength, as a model claim's `scalar-heads`) or None (fixed heads, such as a dynamics claim's given strengths)."""
 
     draw: Callable[[np.random.Generator], Configuration]
     free_tokens: bool = True
@@ -280,7 +286,9 @@ def _kink_sides(family: Family, found: Found, rng: np.random.Generator) -> Itera
 def _parameters(family: Family, cfg: Configuration) -> np.ndarray:
     """The free data of `cfg` as one vector: the tokens, then the heads (as the family lets them move)."""
     parts = [cfg.tokens.ravel()] if family.free_tokens else []
-    if family.free_heads is not None:
+    if family.free_heads == "scalar":  # log lambda_h: every real is a positive strength
+        parts.append(np.log(cfg.score_matrices[:, 0, 0]))
+    elif family.free_heads is not None:
         parts.append(cfg.score_matrices.ravel())
     return np.concatenate(parts)
 
@@ -297,7 +305,11 @@ def _decode(family: Family, cfg: Configuration, p: np.ndarray) -> Configuration 
         if np.any(size < _TINY) or not np.all(np.isfinite(Y)):
             return None
         X = Y / size
-    if family.free_heads is not None:
+    if family.free_heads == "scalar":
+        top = np.log(MAX_SCALED_STRENGTH / max(abs(cfg.beta), 1e-300))
+        strengths = np.exp(np.clip(p[offset:], MIN_LOG_STRENGTH, top))
+        M = strengths[:, None, None] * np.eye(cfg.d)
+    elif family.free_heads is not None:
         A = p[offset:].reshape(cfg.score_matrices.shape)
         if family.free_heads == "symmetric":
             A = (A + A.transpose(0, 2, 1)) / 2

@@ -45,6 +45,9 @@ TOKENS = (2, 3, 4, 5, 6, 8, 10, 12)
 HEADS = (1, 2, 3, 4, 6, 8)
 #: The share of draws from the small sizes (n <= 5, H <= 3, d <= 5).
 SMALL_SHARE = 0.7
+#: log lambda_h of drawn scalar heads: strengths 1/20 to 5/2, log-uniform (a claim false only when the heads' strengths
+#: differ much must be met by the draws too; the search then moves them).
+LOG_STRENGTHS = (np.log(1 / 20), np.log(2.5))
 #: Dimensions drawn above the least one (max(H, 2)).
 EXTRA_DIMENSIONS = 4
 
@@ -188,9 +191,9 @@ class Draws:
         else:
             n, H = _size(rng, sizes, "n", list(TOKENS)), _size(rng, sizes, "H", list(HEADS))
             d = _size(rng, sizes, "d", list(range(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1)))
-        options: dict[str, Any] = {"scale": 2.0, "lambdas": list(rng.uniform(0.3, 2.0, size=H))}
+        options: dict[str, Any] = {"scale": 2.0, "lambdas": list(np.exp(rng.uniform(*LOG_STRENGTHS, size=H)))}
         if self.identical:  # one alpha for every head, of either sign
-            options["lambdas"] = [float(rng.choice([-1.0, 1.0]) * rng.uniform(0.3, 2.0))] * H
+            options["lambdas"] = [float(rng.choice([-1.0, 1.0]) * np.exp(rng.uniform(*LOG_STRENGTHS)))] * H
         M = self.heads_of(H, d, rng, options)
         W = self.value_matrices(M, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
@@ -240,6 +243,10 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     certified_claim = claim if certify_as is None else certify_as
     draws = Draws.of(claim.hypotheses)
     family = adversarial.Family.of(lambda r: draws.draw(claim, r), "random-sphere", draws.heads, draws.aligned)
+    # `scalar-heads` is a statement for every lambda_h > 0: the strengths move too (identical heads, one alpha of
+    # either sign, stay as drawn)
+    if draws.heads == "scalar" and not draws.identical:
+        family = dataclasses.replace(family, free_heads="scalar")
     budget = adversarial.BUDGETS["thorough" if ctx.thorough else "quick"]
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)

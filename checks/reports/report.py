@@ -61,8 +61,10 @@ class Report:
     """
 
     def __init__(self, results: list[ClaimResult], profile: str, seed: int, subject: Subject = "paper") -> None:
-        self.results = results
         self.data = build_report(results, profile, seed, subject)
+        # Plain data only (the results hold procedures, functions): a Report pickles, e.g. to share one run.
+        self._certificates = list(dict.fromkeys(path for r in results for path in r.certificates))
+        self._crashed = [r.claim.id for r in results if r.crashed]
 
     @property
     def claims(self) -> list[DecidedClaim]:
@@ -98,12 +100,12 @@ class Report:
     @property
     def certificates(self) -> list[str]:
         """Every certificate file the run wrote, once each, in report order."""
-        return list(dict.fromkeys(path for r in self.results for path in r.certificates))
+        return list(self._certificates)
 
     @property
     def crashed(self) -> list[str]:
         """Ids of the claims a procedure of which crashed (they are INCONCLUSIVE with the error)."""
-        return [r.claim.id for r in self.results if r.crashed]
+        return list(self._crashed)
 
     def claim(self, claim_id: str) -> DecidedClaim:
         """The decided claim with this id (KeyError when the run did not decide it)."""
@@ -178,4 +180,4 @@ class Report:
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{count} {verdict}" for verdict, count in self.summary.items() if count)
-        return f"<headflow Report: {len(self.results)} claims ({counts or 'none'})>"
+        return f"<headflow Report: {len(self.data['claims'])} claims ({counts or 'none'})>"

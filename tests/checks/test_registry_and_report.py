@@ -183,18 +183,6 @@ def test_markdown_report_names_every_claim() -> None:
     assert "`demo.crash`" in text and "`demo.ok`" in text
 
 
-def test_same_seed_gives_the_same_report_apart_from_timings() -> None:
-    def strip(report: dict) -> dict:
-        for claim in report["claims"]:
-            claim.pop("seconds")
-        return report
-
-    claims = REGISTRY.select("T11.energy-rate.*")
-    first = build_report([run_claim(c, Context(seed=3)) for c in claims], "quick", 3)
-    second = build_report([run_claim(c, Context(seed=3)) for c in claims], "quick", 3)
-    assert strip(first) == strip(second)
-
-
 def test_html_and_markdown_reports_contain_every_claim_and_no_external_resources(whole_paper: Report) -> None:
     """The whole paper's reports (the session's run): every claim in both, nothing the page would load or run."""
     page = whole_paper.to_html(figures=False)

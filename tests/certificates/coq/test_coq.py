@@ -145,7 +145,26 @@ def test_false_claim_with_the_true_claims_payload_is_rejected(claims_certificate
         c["claim"]["toml"] = c["claim"]["toml"].replace('"rhs" = "1"', '"rhs" = "1/2"')
 
     verdict = coq_files.check(_edit(claims_certificates["c-star.at-most-one"], change))
-    assert verdict.status == coq_files.REJECTED
+    assert verdict.status == coq_files.REJECTED and "does not state" in verdict.message
+
+
+def test_a_failed_coq_proof_rejects_witness_data_but_not_a_valid_smt_certificate(
+    claims_certificates: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """coqc failing (as nra may on a true statement) leaves a valid smt certificate re-checked by check-cert alone;
+    `check-cert --coq` exits 0 for it. The same failure on a witness, whose data the proof checks, is a rejection."""
+    from checks import cli
+
+    failed = run.CoqAnswer("rejected", "Error: nra failed to prove the goal", 0.1)
+    monkeypatch.setattr(coq_files.run, "compile_source", lambda *args, **kwargs: failed)
+    smt = claims_certificates["c-star.at-most-one"]
+    assert coq_files.check(smt).status == coq_files.UNPROVED
+    assert coq_files.check(_superadditivity(tmp_path)).status == coq_files.REJECTED
+    assert cli.main(["check-cert", "--coq", str(smt)]) == 0
+    assert f"{smt}: coq: {coq_files.UNPROVED}" in capsys.readouterr().out
 
 
 def test_false_universal_statement_does_not_compile() -> None:

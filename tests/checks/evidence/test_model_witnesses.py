@@ -41,3 +41,24 @@ def test_float_and_ball_values_agree(attention: str, text: str) -> None:
         value = float(evaluate(term, float_algebra(cfg), 1, 0))
         assert abs(float(ball.mid()) - value) <= 1e-9 * (1 + abs(value))
         assert float(ball.rad()) < 1e-20
+
+
+def test_scalar_strengths_are_free_data_of_the_search_and_stay_where_floats_are_accurate() -> None:
+    """`scalar-heads` states a claim for every lambda_h > 0: the search moves the strengths (as log lambda_h), keeps
+    the heads scalar, and never past |beta| lambda = MAX_SCALED_STRENGTH, where a token's own weight e^(beta lambda)
+    swamps the float velocity (tests/soundness/test_scalar_strengths.py shows the noise)."""
+    from checks.evidence import adversarial
+
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    M = np.array([0.5 * np.eye(2), 2.0 * np.eye(2)])
+    cfg = Configuration.create(X, M, np.array([np.eye(2)] * 2), beta=2.0)
+    family = adversarial.Family(lambda rng: cfg, True, "scalar")
+    p = adversarial._parameters(family, cfg)
+    assert p.size == X.size + 2 and np.allclose(np.exp(p[-2:]), [0.5, 2.0])
+    p[-2:] = [np.log(0.1), 30.0]  # e^30 is far past 8 / |beta| = 4
+    moved = adversarial._decode(family, cfg, p)
+    assert moved is not None
+    strengths = moved.score_matrices[:, 0, 0]
+    assert np.allclose(strengths, [0.1, adversarial.MAX_SCALED_STRENGTH / 2.0])
+    assert np.array_equal(moved.score_matrices, strengths[:, None, None] * np.eye(2))
+    assert np.array_equal(moved.values, cfg.values)  # identity values stay the identity

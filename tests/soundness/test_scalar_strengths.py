@@ -1,0 +1,62 @@
+"""A false model claim over every strength lambda_h > 0: dE/dt >= 0 for usa with scalar heads M_h = lambda_h I and
+identity values W_h = I. With two different strengths the two heads' pulls can point against each other at a token
+(<lam1 a1 + lam2 a2, a1 + a2> < 0 when a2 = -t a1, lam1 / lam2 < t < 1), and dE/dt < 0 at an exact configuration.
+
+It was CONFIRMED while the search drew lambda_h from [0.3, 2] and never moved them; the thorough search, moving the
+strengths, refutes it with a certificate that check-cert accepts. The float noise this guards against is shown too:
+at beta lambda = 22 a token's own weight e^(beta lambda) swamps the float velocity, and float dE/dt has the wrong sign.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from certificates.kernel import ball_model
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.exact import precision
+from certificates.kernel.verify import check_file
+from certificates.provers.witness import round_configuration
+from checks.claimsfile.model_decider import decide_model
+from checks.model import field
+from checks.model.configuration import Configuration
+from checks.registry import Context
+from checks.verdicts import Verdict
+
+CLAIM = """
+[[claim]]
+id = "usa.scalar.identity-values.energy"
+kind = "model"
+attention = "usa"
+assume = ["scalar-heads", "identity-values"]
+lhs = "dE_dt"
+op = ">="
+rhs = "0"
+"""
+
+
+@pytest.mark.slow
+def test_the_thorough_search_refutes_the_claim_with_a_certificate() -> None:
+    claim = parse_claims(textwrap.dedent(CLAIM))[0]
+    folder = Path(tempfile.mkdtemp())
+    outcome = decide_model(claim, Context("thorough", seed=0, certificate_dir=folder))
+    assert outcome.verdict is Verdict.REFUTED, outcome.notes
+    certificates = sorted(folder.rglob("*.json"))
+    assert certificates and all(check_file(path).ok for path in certificates)
+
+
+def test_at_large_beta_lambda_the_float_rate_is_noise_and_balls_are_not() -> None:
+    # two tokens, <x1, x2> = c < 0: dE_h/dt = (1/4) e^(beta lam_h c) lam_h (1 - c^2) sum_g e^(beta lam_g c) > 0
+    c, beta, lam = -0.627, 2.84, (7.95, 5.97)
+    X = np.array([[1.0, 0.0], [c, np.sqrt(1 - c * c)]])
+    cfg = Configuration.create(X, np.array([s * np.eye(2) for s in lam]), np.array([np.eye(2)] * 2), beta=beta)
+    exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.values, beta, 2**30, symmetric_values=True)
+    with precision(128):  # at 53 bits the balls are honest and useless ([+/- 7e5]); at 128 they settle the sign
+        balls = ball_model.head_energy_rates(exact)
+    assert all(rate > 0 for rate in balls)  # the true rates, tiny and positive
+    assert all(abs(float(rate.mid())) < 1e-6 for rate in balls)
+    assert abs(field.energy_rate(cfg)) > 1e3 * sum(float(rate.mid()) for rate in balls)  # the float rate is noise
