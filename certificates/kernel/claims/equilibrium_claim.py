@@ -348,6 +348,8 @@ def contains(fields: Any, inst: Instance) -> str | None:
     heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
     if inst.heads != heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
         return "the heads are not of the claim's kind"
+    if any(v == 0 for v in (*inst.strengths, *inst.value_strengths)):
+        return "the heads are not of the claim's kind"
     if inst.heads == "orthogonal" and len(inst.strengths) > inst.d:
         return "more heads than coordinates"
     return None
