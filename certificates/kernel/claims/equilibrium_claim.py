@@ -25,6 +25,7 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import sympy as sp
@@ -36,6 +37,7 @@ from certificates.kernel.claims.given_tokens import GivenTokens, given_tokens
 from certificates.kernel.claims.numbers import exact_number
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
+from certificates.kernel.exact import decimal_value
 from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
 
@@ -85,10 +87,17 @@ class Instance:
 
 def _rational(field: str, value: object) -> Fraction:
     if isinstance(value, str):
+        text = value.replace(" ", "")
         try:
-            return parse_rational(value.replace(" ", ""))
+            return parse_rational(text)
         except TreeError:
-            raise InputError(field, value, 'an exact number: an integer, "p/q" or a decimal literal') from None
+            try:
+                decimal = decimal_value(text, 100) if len(text) <= 200 else None
+            except ValueError:
+                decimal = None
+            if decimal is None:
+                raise InputError(field, value, 'an exact number: an integer, "p/q" or a decimal') from None
+            return decimal
     return exact_number(field, value)
 
 
@@ -222,7 +231,7 @@ def equilibrium_fields(raw: dict[str, Any], base: Path | None) -> dict[str, Any]
     d_low = max(d_range[0] or 2, 2)
     if points is not None and (points.n > fmt.MAX_TOKENS or points.d > fmt.MAX_DIMENSION):
         raise InputError("points", "...", f"at most {fmt.MAX_TOKENS} tokens in dimension {fmt.MAX_DIMENSION}")
-    return {
+    fields = {
         "regime": regime,
         "property": prop,
         "heads": heads,
@@ -237,6 +246,21 @@ def equilibrium_fields(raw: dict[str, Any], base: Path | None) -> dict[str, Any]
         "points": points,
         "index": index,
     }
+    _probe(SimpleNamespace(**fields))
+    return fields
+
+
+def _probe(fields: SimpleNamespace) -> None:
+    """Refuse at reading what deciding would meet: rho not rational at an n, too many instances or none (a finite
+    domain), no n of the first few where the tokens exist (an unbounded one)."""
+    if fields.regime == regimes.FOUND and fields.heads == "orthogonal" and fields.d_range[0] < len(fields.strengths):
+        raise InputError("d", fields.d_range[0], "orthogonal heads need d >= H")
+    if finite(fields):
+        instances(fields)
+        return
+    low, high = fields.n_range
+    if all(least_dimension(fields, n) is None for n in range(low, min(high or low + 3, low + 3) + 1)):
+        raise InputError("tokens", fields.regime, f"the regime's tokens do not exist at n = {low}..{low + 3}")
 
 
 def finite(fields: Any) -> bool:
@@ -307,15 +331,14 @@ def instance_of(
 
 
 def instances(fields: Any) -> list[Instance]:
-    """Every instance of a finite domain where the regime exists; InputError when there are too many, or none, or
-    the regime does not exist at some n of the range (rho outside its range: no such tokens)."""
+    """Every instance of a finite domain where the regime exists; InputError when there are too many or none."""
     out = []
     n_low, n_high = fields.n_range
     d_low, d_high = fields.d_range
     for n in range(n_low, n_high + 1):
         least = least_dimension(fields, n)
         if least is None:
-            raise InputError("tokens", fields.regime, f"at n = {n} the regime's tokens do not exist")
+            continue  # no such tokens at this n (rho outside its range): the claim is about the others
         for d, attention, split in itertools.product(
             range(max(d_low, least), d_high + 1), fields.attentions, splits(fields, n)
         ):
@@ -323,7 +346,11 @@ def instances(fields: Any) -> list[Instance]:
             if len(out) > MAX_INSTANCES:
                 raise InputError("n", f"{n_low}..{n_high}", f"more than {MAX_INSTANCES} instances: narrow the ranges")
     if not out:
-        raise InputError("d", f"{d_low}..{d_high}", "no instance of the domain has room for the regime's tokens")
+        raise InputError(
+            "d",
+            f"{d_low}..{d_high}",
+            "no instance of the domain where the regime's tokens exist (d too small, or rho outside its range)",
+        )
     return out
 
 
