@@ -83,6 +83,34 @@ beta = 1
 lambdas = [1]
 
 [[claim]]
+id = "half-angle"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "-1/2"
+property = "critical-point"
+
+[[claim]]
+id = "pairs-in-head-planes"
+kind = "equilibrium"
+tokens = "given"
+heads = "orthogonal"
+points = [[1, 0, 0, 0], [0, 0, 1, 0], [-1, 0, 0, 0], [0, 0, -1, 0]]
+lambdas = [1, 2]
+beta = "0.5"
+property = "critical-point"
+
+[[claim]]
+id = "across-head-planes"
+kind = "equilibrium"
+tokens = "given"
+heads = "orthogonal"
+points = [[1, 0, 0, 0], [0, 0, 1, 0], ["3/5", 0, "4/5", 0]]
+lambdas = [1, 2]
+beta = 1
+attention = "relu"
+property = "critical-point"
+
+[[claim]]
 id = "cluster-stable-sampled"
 kind = "equilibrium"
 tokens = "single-cluster"
@@ -98,6 +126,12 @@ def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_only_con
     verdict, evidence = verdicts["equiangular-quarter"]  # the proof needs rho = -1/(n-1); exact refutation
     assert verdict is Verdict.REFUTED and evidence["witness"]["verified_by"] == "exact"
     assert verify_file(Path(evidence["certificates"][0]))[0]
+    # the triangle (n = 3) rests, two tokens at 120 degrees (n = 2) do not: refuted where it fails
+    verdict, evidence = verdicts["half-angle"]
+    assert verdict is Verdict.REFUTED and "n = 2" in evidence["witness"]["instance"]
+    assert verdicts["pairs-in-head-planes"][0] is Verdict.PROVED  # exact model, orthogonal heads, beta = 1/2
+    verdict, evidence = verdicts["across-head-planes"]  # a token seen by both heads moves
+    assert verdict is Verdict.REFUTED and verify_file(Path(evidence["certificates"][0]))[0]
     verdict, evidence = verdicts["cluster-stable-sampled"]  # every n, d, beta, H: certified samples are evidence
     assert verdict is Verdict.CONFIRMED and evidence["cases"] >= 2
 
@@ -183,6 +217,11 @@ def test_the_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(attent
         ('tokens = "simplex"\nproperty = "critical-point"\nn = { min = 2, max = 40 }', "n"),
         ('tokens = "simplex"\nproperty = "critical-point"\nbeta = "x"', "beta"),
         ('tokens = "found"\nproperty = "critical-point"', "tokens"),
+        ('tokens = "equiangular"\nrho = "sqrt(2)/2"\nproperty = "critical-point"', "rho"),
+        (
+            'tokens = "equiangular"\nrho = "-1/2"\nn = 5\nd = 5\nbeta = 1\nlambdas = [1]\nproperty = "critical-point"',
+            "d",
+        ),
     ],
 )
 def test_bad_fields_are_one_line_errors(body: str, field: str) -> None:
