@@ -73,9 +73,13 @@ def _domain(claim: EquilibriumClaim) -> tuple[list[ec.Instance], bool]:
     n_low, n_high = claim.n_range
     out = []
     for n in range(n_low, min(n_high or n_low + SAMPLED_SIZES, n_low + SAMPLED_SIZES) + 1):
+        if n > ec.MAX_EXACT_TOKENS:
+            break
         least = ec.least_dimension(claim, n)
         d_low, d_high = claim.d_range
         if least is None or (d_high is not None and max(least, d_low) > d_high):
+            continue
+        if claim.property in ec.SPECTRAL and n * (max(least, d_low) - 1) > ec.MAX_TANGENT:
             continue
         beta = claim.beta if claim.beta is not None else Fraction(1)
         for attention in claim.attentions:
@@ -90,6 +94,8 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
     if claim.heads == "eigenvector":
         return Outcome(Verdict.INCONCLUSIVE, SYMBOLIC, notes=f"heads with a common eigenvector have no instances{why}")
     instances, whole = _domain(claim)
+    if not instances:
+        return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"no instance small enough to decide exactly{why}")
     decided = []
     for inst in instances:
         try:

@@ -48,6 +48,10 @@ SPECTRAL = ("stable", "unstable", "index", "hyperbolic")
 HEADS = ("scalar", "orthogonal", "eigenvector")
 #: Most instances a claim with finite ranges may have (each is decided, a spectrum certified, one by one).
 MAX_INSTANCES = 64
+#: Most tangent directions n (d - 1) of an instance whose spectrum is certified (the Jacobian over jets grows as
+#: (n d)^2 and beyond this takes minutes), and the largest n of an instance decided exactly.
+MAX_TANGENT = 16
+MAX_EXACT_TOKENS = fmt.MAX_TOKENS
 N = sp.Symbol("n", integer=True, positive=True)
 
 
@@ -259,6 +263,8 @@ def _probe(fields: SimpleNamespace) -> None:
         instances(fields)
         return
     low, high = fields.n_range
+    if low > MAX_EXACT_TOKENS:
+        return  # beyond exact instances: only a symbolic proof decides such a claim
     if all(least_dimension(fields, n) is None for n in range(low, min(high or low + 3, low + 3) + 1)):
         raise InputError("tokens", fields.regime, f"the regime's tokens do not exist at n = {low}..{low + 3}")
 
@@ -342,6 +348,10 @@ def instances(fields: Any) -> list[Instance]:
         for d, attention, split in itertools.product(
             range(max(d_low, least), d_high + 1), fields.attentions, splits(fields, n)
         ):
+            if fields.property in SPECTRAL and n * (d - 1) > MAX_TANGENT:
+                raise InputError(
+                    "d", d, f"n (d - 1) = {n * (d - 1)} tangent directions: a spectrum is certified up to {MAX_TANGENT}"
+                )
             out.append(instance_of(fields, n, d, attention, fields.beta, fields.strengths, split))
             if len(out) > MAX_INSTANCES:
                 raise InputError("n", f"{n_low}..{n_high}", f"more than {MAX_INSTANCES} instances: narrow the ranges")

@@ -19,6 +19,7 @@ from typing import Any
 
 from certificates.kernel import equilibrium as eq
 from certificates.kernel import exact_model
+from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims import equilibrium_claim as ec
 from certificates.kernel.claims import equilibrium_regimes as regimes
@@ -50,8 +51,10 @@ def instance_from(record: object) -> ec.Instance:
     require_keys(record, INSTANCE_KEYS, "instance")
     assert isinstance(record, dict)
     sizes = [record["n"], record["d"], *record["split"]] if isinstance(record["split"], list) else None
-    if sizes is None or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 64 for v in sizes):
-        raise Rejected("instance: n, d and the split are small integers")
+    if sizes is None or any(
+        isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= fmt.MAX_TOKENS for v in sizes
+    ):
+        raise Rejected(f"instance: n, d and the split are integers up to {fmt.MAX_TOKENS}")
     lists = record["strengths"], record["value_strengths"]
     if any(not isinstance(v, list) or not 1 <= len(v) <= 8 for v in lists):
         raise Rejected("instance: 1 to 8 strengths")
@@ -157,8 +160,9 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         raise Rejected(f"not the regime {claim.regime} at the instance: {wrong}")
     spectrum, existence = recheck_spectrum(problem, payload)
     verb = "proves" if property_holds(claim, spectrum.zeros, spectrum.negative, spectrum.positive) else "refutes"
+    subject = "a configuration the search found" if claim.regime == regimes.FOUND else "the regime"
     return (
-        f"{verb} claims-file claim {claim.id!r} ({claim.property}) at {inst.describe()}: the regime is an "
+        f"{verb} claims-file claim {claim.id!r} ({claim.property}) at {inst.describe()}: {subject} is an "
         f"equilibrium with {spectrum.zeros} rotation zero(s), {spectrum.negative} eigenvalue(s) with Re < 0 and "
         f"{spectrum.positive} with Re > 0",
         f"structure exact; {existence}; {spectrum.reason} (balls)",

@@ -111,10 +111,37 @@ attention = "relu"
 property = "critical-point"
 
 [[claim]]
+id = "just-past-the-simplex-angle"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "-1/3 + 1/10**30"
+property = "critical-point"
+n = 4
+beta = 1
+lambdas = [1]
+attention = "usa"
+
+[[claim]]
+id = "huge-simplex"
+kind = "equilibrium"
+tokens = "simplex"
+property = "critical-point"
+n = { min = 1000 }
+
+[[claim]]
+id = "huge-clusters"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "1/2"
+property = "critical-point"
+n = { min = 1000 }
+
+[[claim]]
 id = "cluster-stable-sampled"
 kind = "equilibrium"
 tokens = "single-cluster"
 property = "stable"
+n = { min = 2, max = 3 }
 attention = "softmax"
 """
 
@@ -132,6 +159,11 @@ def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_only_con
     assert verdicts["pairs-in-head-planes"][0] is Verdict.PROVED  # exact model, orthogonal heads, beta = 1/2
     verdict, evidence = verdicts["across-head-planes"]  # a token seen by both heads moves
     assert verdict is Verdict.REFUTED and verify_file(Path(evidence["certificates"][0]))[0]
+    # a velocity of order 1e-30 is not 0: the exact route refutes where floats would see rest (in R^4)
+    verdict, evidence = verdicts["just-past-the-simplex-angle"]
+    assert verdict is Verdict.REFUTED and "d = 4" in evidence["witness"]["instance"]
+    assert verdicts["huge-simplex"][0] is Verdict.PROVED  # symbolic in n
+    assert verdicts["huge-clusters"][0] is Verdict.INCONCLUSIVE  # no exact instance that large, quickly
     verdict, evidence = verdicts["cluster-stable-sampled"]  # every n, d, beta, H: certified samples are evidence
     assert verdict is Verdict.CONFIRMED and evidence["cases"] >= 2
 
@@ -217,6 +249,7 @@ def test_the_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(attent
         ('tokens = "simplex"\nproperty = "critical-point"\nn = { min = 2, max = 40 }', "n"),
         ('tokens = "simplex"\nproperty = "critical-point"\nbeta = "x"', "beta"),
         ('tokens = "found"\nproperty = "critical-point"', "tokens"),
+        ('tokens = "single-cluster"\nproperty = "stable"\nn = 6\nd = 5\nbeta = 1\nlambdas = [1]', "d"),
         ('tokens = "equiangular"\nrho = "sqrt(2)/2"\nproperty = "critical-point"', "rho"),
         (
             'tokens = "equiangular"\nrho = "-1/2"\nn = 5\nd = 5\nbeta = 1\nlambdas = [1]\nproperty = "critical-point"',
