@@ -164,7 +164,7 @@ def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_only_con
     assert verdict is Verdict.REFUTED and "d = 4" in evidence["witness"]["instance"]
     assert verdicts["huge-simplex"][0] is Verdict.PROVED  # symbolic in n
     assert verdicts["huge-clusters"][0] is Verdict.INCONCLUSIVE  # no exact instance that large, quickly
-    verdict, evidence = verdicts["cluster-stable-sampled"]  # every n, d, beta, H: certified samples are evidence
+    verdict, evidence = verdicts["cluster-stable-sampled"]  # every d, beta, H: certified samples are evidence
     assert verdict is Verdict.CONFIRMED and evidence["cases"] >= 2
 
 
