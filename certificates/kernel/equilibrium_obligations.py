@@ -184,6 +184,22 @@ def check_equilibrium(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]
     wrong = obligation.structure(problem)
     if wrong:
         raise Rejected(f"not {obligation.subject}: {wrong}")
+    spectrum, existence = recheck_spectrum(problem, payload)
+    n, d = problem.n, problem.d
+    kind = f"{problem.attention}, beta = {problem.beta}, H = {len(problem.score_matrices)}"
+    proved = (
+        f"{obligation.subject} of n = {n} tokens in dimension {d} ({kind}) is an equilibrium (in the certified box), "
+        f"with {spectrum.zeros} zero eigenvalue(s) along the rotation orbit, {spectrum.negative} with Re < 0 and "
+        f"{spectrum.positive} with Re > 0: index {spectrum.positive}"
+        + (", linearly stable modulo rotations" if spectrum.positive == 0 else "")
+    )
+    return proved, f"{existence}; {spectrum.reason} (balls)"
+
+
+def recheck_spectrum(problem: eq.Problem, payload: dict[str, Any]) -> tuple[eq.Spectrum, str]:
+    """The whole test of `equilibrium.check` re-run on the payload's data (box, preconditioner, orbit, pivots,
+    eigenvectors), the decided spectrum and how existence was shown; Rejected unless existence is re-proved, the
+    spectrum re-decided and its counts the ones the file states."""
     n, d = problem.n, problem.d
     m = n * (d - 1)
     point = _matrix([payload["point"]], "point", 1, n * d)[0]
@@ -220,11 +236,4 @@ def check_equilibrium(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]
     counts = {"zeros": spectrum.zeros, "negative": spectrum.negative, "positive": spectrum.positive}
     if stated != counts:
         raise Rejected(f"the file states the spectrum {stated}, the re-check finds {counts}")
-    kind = f"{problem.attention}, beta = {problem.beta}, H = {len(problem.score_matrices)}"
-    proved = (
-        f"{obligation.subject} of n = {n} tokens in dimension {d} ({kind}) is an equilibrium (in the certified box), "
-        f"with {spectrum.zeros} zero eigenvalue(s) along the rotation orbit, {spectrum.negative} with Re < 0 and "
-        f"{spectrum.positive} with Re > 0: index {spectrum.positive}"
-        + (", linearly stable modulo rotations" if spectrum.positive == 0 else "")
-    )
-    return proved, f"{result.existence.reason}; {spectrum.reason} (balls)"
+    return spectrum, result.existence.reason

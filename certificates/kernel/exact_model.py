@@ -25,16 +25,22 @@ def weights(cfg: bm.ExactConfiguration) -> Grid:
     max(beta s, 0) / n (relu)."""
     if cfg.mask is not None or cfg.interaction is not None:  # not the weights written here
         raise ExpFieldError("the exact model has unmasked exp(beta s) weights (no mask, no interaction)")
-    scores = bm.exact_scores(cfg)
-    if cfg.attention == "relu":
-        relu = [[[max(cfg.beta * s, Fraction(0)) / cfg.n for s in row] for row in head] for head in scores]
+    return weights_of_scores(bm.exact_scores(cfg), cfg.beta, cfg.attention)
+
+
+def weights_of_scores(scores: list[list[list[Fraction]]], beta: Fraction, attention: str) -> Grid:
+    """The weights of `attention` from exact scores s^h_ij (H x n x n): the one definition of the exact weights, for
+    tokens in coordinates and for tokens known by their Gram matrix (`claims.equilibrium_regimes`)."""
+    if attention == "relu":
+        n = len(scores[0])
+        relu = [[[max(beta * s, Fraction(0)) / n for s in row] for row in head] for head in scores]
         return [[[ExpNumber.rational(w) for w in row] for row in head] for head in relu]
-    exponentials = [[[ExpNumber.exp(cfg.beta * s) for s in row] for row in head] for head in scores]
-    if cfg.attention == "usa":
+    exponentials = [[[ExpNumber.exp(beta * s) for s in row] for row in head] for head in scores]
+    if attention == "usa":
         return exponentials
-    if cfg.attention == "softmax":
+    if attention == "softmax":
         return bm._normalized_rows(exponentials)
-    raise ValueError(f"no exact weights for {cfg.attention!r} attention")
+    raise ValueError(f"no exact weights for {attention!r} attention")
 
 
 def _rows(cfg: bm.ExactConfiguration) -> list[list[list[Fraction]]]:

@@ -14,6 +14,7 @@ from checks.claimsfile.asymptotic_decider import decide_asymptotic
 from checks.claimsfile.conjunction import conjunction
 from checks.claimsfile.constant_decider import decide_constant
 from checks.claimsfile.dynamics_decider import decide_dynamics
+from checks.claimsfile.equilibrium_decider import decide_equilibrium
 from checks.claimsfile.head_inequality import decide_any_heads
 from checks.claimsfile.identity_decider import decide_identity
 from checks.claimsfile.inequality_decider import decide_inequality
@@ -35,6 +36,7 @@ DECIDERS: dict[str, tuple[str, Decider]] = {
     "dynamics": ("reduction+trajectories", decide_dynamics),
     "asymptotic": ("bracket+checked limits", decide_asymptotic),
     "model": ("symbolic+witness search", decide_model),
+    "equilibrium": ("exact velocities+symbolic+certified spectrum", decide_equilibrium),
     "all": ("every part", lambda claim, ctx: conjunction([(part, decide(part, ctx)) for part in claim.parts])),
 }
 

@@ -26,6 +26,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from certificates.kernel import equilibrium as eq
+from certificates.kernel.claims.equilibrium_regimes import head_blocks
 from certificates.kernel.exprtree import rational_text
 from certificates.store import write_certificate
 from checks.model import field as model
@@ -73,10 +74,8 @@ class Instance:
 
 
 def block_ranges(H: int, d: int) -> list[range]:
-    """Contiguous coordinate blocks, as even as possible (head h acts on block h)."""
-    sizes = [d // H + (1 if h < d % H else 0) for h in range(H)]
-    starts = np.cumsum([0, *sizes])
-    return [range(int(starts[h]), int(starts[h + 1])) for h in range(H)]
+    """Contiguous coordinate blocks, as even as possible (head h acts on block h): the kernel's one definition."""
+    return head_blocks(H, d)
 
 
 def instance(n: int, d: int, strengths: Sequence[Fraction], attention: str, beta: Fraction, heads: str) -> Instance:

@@ -21,6 +21,9 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
 - model: an exact configuration of the claim's kind with its hypotheses where the given conditions hold at every
   token and `rhs - lhs` negates the relation, or states it for an existence claim (`exists = true`;
   `certificates.kernel.claims.model_obligation`).
+- equilibrium: an instance of the claim's domain where the regime moves (exact velocities), or an equilibrium
+  certificate of the regime at an instance whose re-checked spectrum shows or contradicts the property
+  (`certificates.kernel.claims.equilibrium_witness`).
 Identities have no other certificates (they are PROVED symbolically or REFUTED at a point).
 What it prints is generated from what it checked: formulas rendered from the trees it evaluated or encoded
 (`certificates.kernel.tree_text`), the domain from the parsed bounds, never the file's own text.
@@ -38,12 +41,13 @@ import sympy as sp
 
 from certificates.kernel import format as fmt
 from certificates.kernel import nonempty, recheck, smtlib
-from certificates.kernel.claims import model_obligation, stationary_witness
+from certificates.kernel.claims import equilibrium_witness, model_obligation, stationary_witness
 from certificates.kernel.claims.domains import Domain, domain_region
 from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.claims.schema import (
     ConstantClaim,
     DynamicsClaim,
+    EquilibriumClaim,
     IdentityClaim,
     InequalityClaim,
     ModelClaim,
@@ -130,6 +134,8 @@ def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_sec
         return dynamics_obligation(claim, kind, payload)
     if isinstance(claim, ModelClaim):
         return model_obligation.check(claim, kind, payload)
+    if isinstance(claim, EquilibriumClaim):
+        return equilibrium_witness.check(claim, kind, payload)
     if isinstance(claim, ConstantClaim):
         return _constant(claim, kind, payload)
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":

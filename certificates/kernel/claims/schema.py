@@ -18,6 +18,7 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel import nonempty
+from certificates.kernel.claims import equilibrium_claim
 from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
@@ -48,7 +49,7 @@ from certificates.kernel.masks import mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
-KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all")
+KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
 #: Most parts of one `all` claim (a conjunction of claims of the other kinds).
 MAX_PARTS = 20
 #: A dynamics claim's model options beyond the paper (docs/models.md): the attention mask ("causal" or n rows of
@@ -115,6 +116,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
     "model": (MODEL_REQUIRED, MODEL_OPTIONAL),
     "all": ({"parts"}, set()),
+    "equilibrium": (equilibrium_claim.REQUIRED, equilibrium_claim.OPTIONAL),
 }
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
 _DECIMAL = re.compile(r"^[+-]?([0-9]{1,1000}(\.[0-9]{0,1000})?|\.[0-9]{1,1000})([eE][+-]?[0-9]{1,3})?$")
@@ -243,6 +245,26 @@ class AllClaim(UserClaim):
     parts: tuple[UserClaim, ...]
 
 
+@dataclass(frozen=True, kw_only=True)
+class EquilibriumClaim(UserClaim):
+    """A token regime is a critical point of the field, or an equilibrium with a stated spectrum, on the stated ranges
+    of n, d, beta, kinds and heads (`certificates.kernel.claims.equilibrium_claim`; None: every value)."""
+
+    regime: str
+    property: str
+    heads: str
+    attentions: tuple[str, ...]
+    n_range: tuple[int, int | None]
+    d_range: tuple[int, int | None]
+    beta: Fraction | None
+    strengths: tuple[Fraction, ...] | None
+    value_strengths: tuple[Fraction, ...] | None
+    rho: sp.Expr | None
+    sizes: tuple[int, ...] | None
+    points: Any
+    index: int | None
+
+
 def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> UserClaim:
     """The typed claim of one `[[claim]]` table; InputError names the first bad field. Token files a dynamics
     claim names are read relative to `base` (the claims file's folder; None: the working folder)."""
@@ -274,6 +296,9 @@ def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> User
         return _dynamics(raw, header, stated, base)
     if kind == "all":
         return _all(raw, header, stated, base)
+    if kind == "equilibrium":
+        fields = equilibrium_claim.equilibrium_fields(raw, base)
+        return EquilibriumClaim(**header, statement=stated or equilibrium_claim.statement(raw, fields), **fields)
     return _BUILDERS[kind](raw, header, stated)
 
 

@@ -1,0 +1,177 @@
+"""The token regimes of an `equilibrium` claim as exact data, and their velocity decided exactly.
+
+A regime is a configuration named by its structure: all tokens equal, an antipodal split, a regular simplex,
+equiangular tokens <x_i, x_j> = rho, k clusters at the vertices of a regular simplex, tokens split along orthogonal
+head subspaces, or the user's own rational unit tokens (`found`: every class a search finds, for spectra only).
+Under scalar heads (M_h = lambda_h I, W_h = nu_h I) the field commutes with every rotation, so a configuration is
+known up to rotation by its Gram matrix G, which is rational for every structured regime even where no rational
+coordinates exist (the regular triangle): the regime exists in dimension d exactly when G is positive semidefinite
+of rank <= d with a unit diagonal, decided by the inertia of an exact congruence (LDL^T, Sylvester's law), never by
+floating eigenvalues.
+
+The velocity in the token basis. With scalar heads, v_i = c sum_h nu_h sum_j w^h_ij x_j (c = 1/n for usa) has the
+coefficients a_ij = c sum_h nu_h w^h_ij, the scores are s^h_ij = lambda_h G_ij, and the tangent part is
+P_i v_i = sum_j b_ij x_j with b_i = a_i - (sum_j a_ij G_ij) e_i. Since |sum_j b_ij x_j|^2 = b_i^T G b_i and G is
+positive semidefinite, P_i v_i = 0 exactly when G b_i = 0: the residual `gram_residuals` returns, in the exact field
+of exponential polynomials (`certificates.kernel.exp_field`, where e^q for distinct rationals q are independent, so
+zero is decided exactly). Tokens in coordinates (the orthogonal-subspace split, given tokens) use the exact model
+itself (`certificates.kernel.exact_model`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from certificates.kernel import ball_model as bm
+from certificates.kernel import exact_model
+from certificates.kernel.exp_field import ExpNumber
+
+Matrix = list[list[Fraction]]
+
+#: The regimes whose configuration is a Gram matrix (scalar heads); the others are tokens in coordinates.
+GRAM_REGIMES = ("single-cluster", "antipodal", "simplex", "equiangular", "clusters")
+COORDINATE_REGIMES = ("orthogonal-subspaces", "given")
+#: Every equilibrium class a seeded search finds (a spectrum claim about each; no configuration is named).
+FOUND = "found"
+REGIMES = (*GRAM_REGIMES, *COORDINATE_REGIMES, FOUND)
+
+
+def signs_gram(signs: Sequence[int]) -> Matrix:
+    """G_ij = sigma_i sigma_j: every token is +x or -x (all +: the single cluster)."""
+    return [[Fraction(a * b) for b in signs] for a in signs]
+
+
+def equiangular_gram(n: int, rho: Fraction) -> Matrix:
+    """1 on the diagonal, rho off it (rho = -1/(n-1): the regular simplex)."""
+    return [[Fraction(1) if i == j else rho for j in range(n)] for i in range(n)]
+
+
+def clusters_gram(sizes: Sequence[int]) -> Matrix:
+    """Groups of the given sizes at the vertices of a regular simplex of k = len(sizes) vertices: 1 within a group,
+    -1/(k-1) between groups (k = 2: an antipodal split)."""
+    label = [g for g, size in enumerate(sizes) for _ in range(size)]
+    between = Fraction(-1, len(sizes) - 1)
+    return [[Fraction(1) if a == b else between for b in label] for a in label]
+
+
+def inertia(G: Matrix) -> tuple[int, int, int]:
+    """(positive, zero, negative) eigenvalue counts of a symmetric rational matrix, exactly: symmetric elimination
+    is a congruence, which keeps the counts (Sylvester's law of inertia); a zero diagonal with a non-zero entry
+    a_ij is first made non-zero by the congruence x_i <- x_i + x_j (new a_ii = a_ii + 2 a_ij + a_jj = 2 a_ij)."""
+    A = [list(row) for row in G]
+    m = len(A)
+    active = list(range(m))
+    positive = negative = 0
+    while active:
+        k = next((i for i in active if A[i][i] != 0), None)
+        if k is None:
+            pair = next(((i, j) for i in active for j in active if i < j and A[i][j] != 0), None)
+            if pair is None:
+                break
+            i, j = pair
+            for t in range(m):
+                A[i][t] += A[j][t]
+            for t in range(m):
+                A[t][i] += A[t][j]
+            k = i
+        pivot = A[k][k]
+        positive, negative = positive + (pivot > 0), negative + (pivot < 0)
+        active.remove(k)
+        for i in active:
+            factor = A[i][k] / pivot
+            if factor:
+                for j in active:
+                    A[i][j] -= factor * A[k][j]
+    return positive, m - positive - negative, negative
+
+
+def gram_failure(G: Matrix, d: int) -> str | None:
+    """Why no unit tokens in R^d have Gram matrix G (None: some do, unique up to a rotation)."""
+    if any(G[i][j] != G[j][i] for i in range(len(G)) for j in range(len(G))):
+        return "the Gram matrix is not symmetric"
+    if any(G[i][i] != 1 for i in range(len(G))):
+        return "the tokens are not unit (a diagonal entry of the Gram matrix is not 1)"
+    positive, _, negative = inertia(G)
+    if negative:
+        return "the Gram matrix is not positive semidefinite (no such tokens exist)"
+    if positive > d:
+        return f"the tokens span dimension {positive}, more than d = {d}"
+    return None
+
+
+def gram_rank(G: Matrix) -> int:
+    """The dimension the tokens span (the number of positive pivots)."""
+    return inertia(G)[0]
+
+
+def gram_residuals(
+    G: Matrix, strengths: Sequence[Fraction], value_strengths: Sequence[Fraction], beta: Fraction, attention: str
+) -> list[list[ExpNumber]]:
+    """G b_i for every token i (see the module docstring): all exactly zero iff the configuration is at rest under
+    scalar heads M_h = lambda_h I, W_h = nu_h I."""
+    n = len(G)
+    scores = [[[lam * g for g in row] for row in G] for lam in strengths]
+    weights = exact_model.weights_of_scores(scores, beta, attention)
+    basis = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+    rows = [[[nu * e for e in row] for row in basis] for nu in value_strengths]
+    coefficients = bm._head_sums(weights, rows, basis, attention, "flat")
+    residuals = []
+    for i, a in enumerate(coefficients):
+        radial = sum((a[j] * G[i][j] for j in range(n)), ExpNumber.rational(0))
+        b = [a[j] - radial if j == i else a[j] for j in range(n)]
+        residuals.append([sum((G[r][j] * b[j] for j in range(n)), ExpNumber.rational(0)) for r in range(n)])
+    return residuals
+
+
+def moving_token(residuals: Sequence[Sequence[ExpNumber]]) -> int | None:
+    """The first token whose residual (or velocity) has an exactly non-zero component (None: every token rests)."""
+    for i, row in enumerate(residuals):
+        if any(not _exact(value).is_zero() for value in row):
+            return i
+    return None
+
+
+def _exact(value: object) -> ExpNumber:
+    """A component as an exact number (the exact model's sums may start from an exact zero ball)."""
+    return value if isinstance(value, ExpNumber) else ExpNumber.rational(0) + value
+
+
+def head_blocks(H: int, d: int) -> list[range]:
+    """Contiguous coordinate blocks, as even as possible: head h of orthogonal heads projects on block h."""
+    sizes = [d // H + (1 if h < d % H else 0) for h in range(H)]
+    starts = [sum(sizes[:h]) for h in range(H + 1)]
+    return [range(starts[h], starts[h + 1]) for h in range(H)]
+
+
+def subspace_tokens(n: int, d: int, H: int) -> Matrix:
+    """Token i is +-e_k, k the first axis of head (i mod H)'s block, with the sign + for i // H even: an antipodal
+    pair in each head's subspace for n = 2H."""
+    blocks = head_blocks(H, d)
+    tokens = []
+    for i in range(n):
+        x = [Fraction(0)] * d
+        x[blocks[i % H][0]] = Fraction(1 if (i // H) % 2 == 0 else -1)
+        tokens.append(x)
+    return tokens
+
+
+def block_grams(tokens: Matrix, blocks: Sequence[range]) -> list[Matrix]:
+    """For each block, the Gram matrix of the tokens' parts in it (one block: the Gram matrix)."""
+    return [[[sum((x[a] * y[a] for a in block), Fraction(0)) for y in tokens] for x in tokens] for block in blocks]
+
+
+def same_configuration(centre: Matrix, blocks: Sequence[range], targets: Sequence[Matrix]) -> str | None:
+    """Whether the normalized centre tokens c_i/|c_i| have, in every block, the target Gram matrix (exactly, without a
+    square root: the sign and the square of <P_b c_i, P_b c_j> against t^2 |c_i|^2 |c_j|^2). Equal block Grams mean
+    the configurations differ by a rotation within each block, which commutes with the heads."""
+    norms = [sum((v * v for v in c), Fraction(0)) for c in centre]
+    if any(norm == 0 for norm in norms):
+        return "a centre token is zero"
+    for block, target in zip(blocks, targets, strict=True):
+        for i, ci in enumerate(centre):
+            for j, cj in enumerate(centre):
+                g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
+                if (g > 0) != (t > 0) or (g < 0) != (t < 0) or g * g != t * t * norms[i] * norms[j]:
+                    return f"tokens {i} and {j} do not have the regime's inner product {t}"
+    return None

@@ -1,0 +1,215 @@
+"""Deciding an `equilibrium` claim: a token regime is a critical point, or an equilibrium with a stated spectrum.
+
+- critical-point, symbolically: where a Gram-algebra proof of `identities.critical_points` covers the regime and
+  heads (all tokens equal or an antipodal split under heads whose value matrices share the token as an eigenvector;
+  equiangular tokens under scalar heads, whose proof closes exactly when sum_j x_j = 0, rho = -1/(n-1)), PROVED for
+  every n, d, H, beta and kind at once. Otherwise, or when that proof does not close, instance by instance: every
+  velocity decided exactly (`certificates.kernel.claims.equilibrium_witness.moving_token`); a moving instance
+  REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation, a
+  sampled infinite one CONFIRMED at most.
+- a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
+  Gram matrix, or its coordinates) go through the registry's certification (`checks.evidence.equilibria.certify`:
+  Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian, the rotation zeros removed);
+  the certificate is kept only when the kernel finds it to be the regime at the instance
+  (`equilibrium_witness.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
+  REFUTED by one certificate that contradicts it; an unbounded domain is only sampled (CONFIRMED at best).
+  `tokens = "found"` certifies instead every class a seeded search finds (structured candidates, random starts).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from certificates.kernel.claims import equilibrium_claim as ec
+from certificates.kernel.claims import equilibrium_witness as witness
+from certificates.kernel.claims.embedding import embedded
+from certificates.kernel.claims.equilibrium_regimes import FOUND
+from certificates.kernel.claims.schema import EquilibriumClaim
+from certificates.store import certificate_directory, write_certificate
+from checks.evidence import equilibria
+from checks.registry import Context
+from checks.verdicts import Outcome, Verdict, derived
+from identities import critical_points as proofs
+from identities.derivation import Derivation
+
+SYMBOLIC = "symbolic: the tangent velocity vanishes in dimension-free Gram algebra (SymPy, exact zero tests)"
+EXACT = "exact: every velocity in exponential polynomials (python-flint rationals)"
+SPECTRUM = "Krawczyk in a symmetry slice + Gershgorin spectrum of the projected Jacobian (python-flint balls)"
+#: Random starts of the `found` search per instance, by profile (the registry's `critical-points` counts).
+STARTS = {"quick": 8, "thorough": 40}
+#: Sizes sampled above the least n of an unbounded range.
+SAMPLED_SIZES = 3
+
+
+def decide_equilibrium(claim: EquilibriumClaim, ctx: Context) -> Outcome:
+    """The verdict of one equilibrium claim (module docstring)."""
+    if claim.property == "critical-point":
+        proved = _symbolic(claim)
+        if proved is not None and proved.verdict is Verdict.PROVED:
+            return proved
+        return _critical_instances(claim, ctx, proved)
+    return _spectral(claim, ctx)
+
+
+def _symbolic(claim: EquilibriumClaim) -> Outcome | None:
+    """The Gram-algebra proof covering the regime and heads (None: none covers them)."""
+    if claim.regime in ("single-cluster", "antipodal") and claim.heads in ("scalar", "eigenvector"):
+        prove = proofs.prove_single_cluster if claim.regime == "single-cluster" else proofs.prove_antipodal
+        return derived(prove(), SYMBOLIC)
+    if claim.regime in ("simplex", "equiangular") and claim.heads == "scalar":
+        rho = None if claim.regime == "simplex" else claim.rho.subs(ec.N, proofs.n)
+        return derived(proofs.prove_simplex(rho), SYMBOLIC)
+    return None
+
+
+def _domain(claim: EquilibriumClaim) -> tuple[list[ec.Instance], bool]:
+    """The instances to decide and whether they are the whole domain (else a sample of an unbounded one)."""
+    if ec.finite(claim):
+        return ec.instances(claim), True
+    n_low, n_high = claim.n_range
+    out = []
+    for n in range(n_low, min(n_high or n_low + SAMPLED_SIZES, n_low + SAMPLED_SIZES) + 1):
+        if n > ec.MAX_EXACT_TOKENS:
+            break
+        least = ec.least_dimension(claim, n)
+        d_low, d_high = claim.d_range
+        if least is None or (d_high is not None and max(least, d_low) > d_high):
+            continue
+        if claim.property in ec.SPECTRAL and n * (max(least, d_low) - 1) > ec.MAX_TANGENT:
+            continue
+        beta = claim.beta if claim.beta is not None else Fraction(1)
+        for attention in claim.attentions:
+            for strengths in [claim.strengths] if claim.strengths else [(Fraction(1),), (Fraction(1), Fraction(1, 2))]:
+                for split in ec.splits(claim, n):
+                    out.append(ec.instance_of(claim, n, max(least, d_low), attention, beta, strengths, split))
+    return out, False
+
+
+def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome | None) -> Outcome:
+    why = f" ({symbolic.notes})" if symbolic is not None else ""
+    if claim.heads == "eigenvector":
+        return Outcome(Verdict.INCONCLUSIVE, SYMBOLIC, notes=f"heads with a common eigenvector have no instances{why}")
+    instances, whole = _domain(claim)
+    if not instances:
+        return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"no instance small enough to decide exactly{why}")
+    decided = []
+    for inst in instances:
+        try:
+            token, how = witness.moving_token(claim, inst)
+        except ValueError as exc:
+            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{inst.describe()}: {exc}")
+        if token is not None:
+            payload = {"witness": witness.MOVING, "instance": witness.instance_record(inst)}
+            path = _write(ctx, claim, "witness", payload)
+            return Outcome(
+                Verdict.REFUTED,
+                EXACT,
+                witness={"verified_by": "exact", "instance": inst.describe(), "token": token, "certificate": path},
+                certificates=[path],
+                notes=f"token {token} moves: {how}{why}",
+            )
+        decided.append(inst.describe())
+    if not whole:
+        return Outcome(
+            Verdict.CONFIRMED,
+            EXACT,
+            cases=len(decided),
+            tolerance=0.0,
+            notes=f"every velocity exactly 0 at the {len(decided)} sampled instances; the domain is unbounded{why}",
+            details={"instances": decided},
+        )
+    d = Derivation()
+    for text in decided:
+        d.holds(f"{text}: every velocity component is exactly 0 ({EXACT})", True)
+    return derived(d, EXACT, {"instances": decided})
+
+
+def _float_tokens(claim: EquilibriumClaim, inst: ec.Instance) -> np.ndarray:
+    """Unit tokens of the regime in floats (from the exact Gram matrix by an eigendecomposition, or the exact
+    coordinates): only a starting point, the certificate's centre is rebuilt exactly and checked."""
+    tokens = ec.coordinate_tokens(claim, inst.n, inst.d)
+    if tokens is not None:
+        return np.array([[float(v) for v in row] for row in tokens])
+    G = np.array([[float(v) for v in row] for row in ec.regime_gram(claim, inst.n, inst.split)])
+    values, vectors = np.linalg.eigh(G)
+    X = np.zeros((inst.n, inst.d))
+    order = np.argsort(values)[::-1][: inst.d]
+    for column, k in enumerate(order):
+        X[:, column] = vectors[:, k] * np.sqrt(max(values[k], 0.0))
+    return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+
+def _model_instance(inst: ec.Instance) -> equilibria.Instance:
+    return equilibria.instance(inst.n, inst.d, list(inst.strengths), inst.attention, inst.beta, inst.heads)
+
+
+def _certified(claim: EquilibriumClaim, inst: ec.Instance, tokens: np.ndarray) -> tuple[dict[str, Any] | None, str]:
+    """(the certificate payload of the regime at the instance, "") or (None, why not)."""
+    outcome = equilibria.certify(_model_instance(inst), tokens)
+    if not outcome.get("certified") or not outcome.get("spectrum_decided"):
+        return None, outcome.get("reason") or outcome.get("spectrum", "not certified")
+    if claim.regime != FOUND:
+        wrong = witness.structure_failure(claim, inst, outcome["record"]["problem"])
+        if wrong:
+            return None, f"the certified equilibrium is not the regime: {wrong}"
+    payload = equilibria.payload(outcome["record"], outcome)
+    return {**payload, "instance": witness.instance_record(inst)}, ""
+
+
+def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
+    instances, whole = _domain(claim)
+    held, against, failed = [], [], []
+    for k, inst in enumerate(instances):
+        for tokens in _candidates(claim, inst, ctx, k):
+            payload, why = _certified(claim, inst, tokens)
+            if payload is None:
+                failed.append(f"{inst.describe()}: {why}")
+                continue
+            counts = payload["spectrum"]
+            row = (inst.describe(), counts, payload)
+            (held if witness.property_holds(claim, **counts) else against).append(row)
+    table = [{"instance": r[0], **r[1]} for r in held + against]
+    if against:
+        path = _write(ctx, claim, "equilibrium", against[0][2])
+        return Outcome(
+            Verdict.REFUTED,
+            SPECTRUM,
+            witness={"verified_by": "ball", "instance": against[0][0], **against[0][1], "certificate": path},
+            certificates=[path],
+            details={"table": table},
+        )
+    if failed or not held:
+        notes = "; ".join(failed[:3]) or "no instance certified"
+        return Outcome(
+            Verdict.INCONCLUSIVE, SPECTRUM, notes=f"{len(failed)} not certified: {notes}", details={"table": table}
+        )
+    paths = [_write(ctx, claim, "equilibrium", r[2]) for r in held]
+    if not whole:
+        return Outcome(
+            Verdict.CONFIRMED,
+            SPECTRUM,
+            cases=len(held),
+            tolerance=0.0,
+            certificates=paths,
+            notes=f"certified at {len(held)} sampled instances of an unbounded domain",
+            details={"table": table},
+        )
+    return Outcome(Verdict.CERTIFIED, SPECTRUM, certificates=paths, details={"table": table})
+
+
+def _candidates(claim: EquilibriumClaim, inst: ec.Instance, ctx: Context, k: int) -> list[np.ndarray]:
+    """The regime's tokens, or for `found` every class the seeded search finds at the instance."""
+    if claim.regime != FOUND:
+        return [_float_tokens(claim, inst)]
+    rng = np.random.default_rng([ctx.seed, k // len(claim.attentions), k % len(claim.attentions)])
+    return [found.tokens for found in equilibria.search(_model_instance(inst), rng, STARTS[ctx.profile])]
+
+
+def _write(ctx: Context, claim: EquilibriumClaim, kind: str, payload: dict[str, Any]) -> str:
+    directory = certificate_directory(ctx.certificate_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    return str(write_certificate(Path(directory), claim.id, kind, payload, embedded(claim)))

@@ -1,0 +1,263 @@
+"""Equilibrium claims: token regimes as critical points (exact or symbolic) and certified Jacobian spectra."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from certificates.kernel import exact_model
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.claims import equilibrium_regimes as regimes
+from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.errors import InputError
+from certificates.kernel.verify import verify_file
+from certificates.store import build_certificate
+from checks.claimsfile.register import register_claims
+from checks.registry import Context
+from checks.runner import run_claims
+from checks.verdicts import Verdict
+
+ROOT = Path(__file__).resolve().parents[3]
+F = Fraction
+
+
+def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
+    registry = register_claims(parse_claims(textwrap.dedent(text), "t.toml"))
+    results = run_claims(registry.claims(), Context("quick", seed=3, certificate_dir=directory))
+    assert not any(r.crashed for r in results)
+    return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
+
+
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdict, dict]]:
+    return decide((ROOT / "examples" / "equilibria.toml").read_text(), tmp_path_factory.mktemp("certs"))
+
+
+def test_the_examples_are_decided_rightly_and_their_certificates_recheck(examples: dict) -> None:
+    expected = {
+        "equiangular-at-the-simplex-angle": Verdict.PROVED,  # symbolic, every n, d, H, beta, kind
+        "three-equal-clusters": Verdict.PROVED,  # exact on every instance of a finite domain
+        "antipodal-split-unstable": Verdict.CERTIFIED,
+        "orthonormal-tokens-at-rest": Verdict.REFUTED,
+        "unequal-clusters-at-rest": Verdict.REFUTED,
+        "my-tokens-at-rest": Verdict.REFUTED,
+        "tetrahedron-stable": Verdict.REFUTED,
+        "cluster-unstable": Verdict.REFUTED,
+    }
+    for claim_id, verdict in expected.items():
+        assert examples[claim_id][0] is verdict, (claim_id, examples[claim_id][1])
+    for claim_id, (verdict, evidence) in examples.items():
+        for path in evidence.get("certificates", []):
+            ok, message = verify_file(Path(path))
+            assert ok, (claim_id, message)
+            assert ("refutes" in message) == (verdict is Verdict.REFUTED), message
+    assert examples["tetrahedron-stable"][1]["witness"]["positive"] == 5
+
+
+WRONG = """
+[[claim]]
+id = "tetrahedron-index-4"
+kind = "equilibrium"
+tokens = "simplex"
+property = "index"
+index = 4
+n = 4
+d = 3
+beta = 1
+lambdas = [1]
+attention = "usa"
+
+[[claim]]
+id = "equiangular-quarter"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "1/4"
+property = "critical-point"
+n = { min = 3, max = 3 }
+d = 3
+beta = 1
+lambdas = [1]
+
+[[claim]]
+id = "half-angle"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "-1/2"
+property = "critical-point"
+
+[[claim]]
+id = "pairs-in-head-planes"
+kind = "equilibrium"
+tokens = "given"
+heads = "orthogonal"
+points = [[1, 0, 0, 0], [0, 0, 1, 0], [-1, 0, 0, 0], [0, 0, -1, 0]]
+lambdas = [1, 2]
+beta = "0.5"
+property = "critical-point"
+
+[[claim]]
+id = "across-head-planes"
+kind = "equilibrium"
+tokens = "given"
+heads = "orthogonal"
+points = [[1, 0, 0, 0], [0, 0, 1, 0], ["3/5", 0, "4/5", 0]]
+lambdas = [1, 2]
+beta = 1
+attention = "relu"
+property = "critical-point"
+
+[[claim]]
+id = "just-past-the-simplex-angle"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "-1/3 + 1/10**30"
+property = "critical-point"
+n = 4
+beta = 1
+lambdas = [1]
+attention = "usa"
+
+[[claim]]
+id = "huge-simplex"
+kind = "equilibrium"
+tokens = "simplex"
+property = "critical-point"
+n = { min = 1000 }
+
+[[claim]]
+id = "huge-clusters"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "1/2"
+property = "critical-point"
+n = { min = 1000 }
+
+[[claim]]
+id = "cluster-stable-sampled"
+kind = "equilibrium"
+tokens = "single-cluster"
+property = "stable"
+n = { min = 2, max = 3 }
+attention = "softmax"
+"""
+
+
+def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_only_confirmed(tmp_path: Path) -> None:
+    verdicts = decide(WRONG, tmp_path)
+    verdict, evidence = verdicts["tetrahedron-index-4"]  # the index is 5
+    assert verdict is Verdict.REFUTED and evidence["witness"]["positive"] == 5
+    verdict, evidence = verdicts["equiangular-quarter"]  # the proof needs rho = -1/(n-1); exact refutation
+    assert verdict is Verdict.REFUTED and evidence["witness"]["verified_by"] == "exact"
+    assert verify_file(Path(evidence["certificates"][0]))[0]
+    # the triangle (n = 3) rests, two tokens at 120 degrees (n = 2) do not: refuted where it fails
+    verdict, evidence = verdicts["half-angle"]
+    assert verdict is Verdict.REFUTED and "n = 2" in evidence["witness"]["instance"]
+    assert verdicts["pairs-in-head-planes"][0] is Verdict.PROVED  # exact model, orthogonal heads, beta = 1/2
+    verdict, evidence = verdicts["across-head-planes"]  # a token seen by both heads moves
+    assert verdict is Verdict.REFUTED and verify_file(Path(evidence["certificates"][0]))[0]
+    # a velocity of order 1e-30 is not 0: the exact route refutes where floats would see rest (in R^4)
+    verdict, evidence = verdicts["just-past-the-simplex-angle"]
+    assert verdict is Verdict.REFUTED and "d = 4" in evidence["witness"]["instance"]
+    assert verdicts["huge-simplex"][0] is Verdict.PROVED  # symbolic in n
+    assert verdicts["huge-clusters"][0] is Verdict.INCONCLUSIVE  # no exact instance that large, quickly
+    verdict, evidence = verdicts["cluster-stable-sampled"]  # every d, beta, H: certified samples are evidence
+    assert verdict is Verdict.CONFIRMED and evidence["cases"] >= 2
+
+
+def _forged(path: Path, fields: dict | None = None, payload: dict | None = None) -> Path:
+    """The certificate at `path` with its embedded claim or payload changed, its checksum recomputed."""
+    certificate = json.loads(path.read_text())
+    claim = certificate["claim"] if fields is None else fields
+    new = build_certificate(certificate["claim_id"], certificate["kind"], payload or certificate["payload"], claim)
+    out = path.with_name("forged-" + path.name)
+    out.write_text(json.dumps(new))
+    return out
+
+
+def _toml(claim_id: str, body: str) -> dict:
+    from certificates.kernel.claims.embedding import embedded
+
+    (claim,) = parse_claims(f'[[claim]]\nid = "{claim_id}"\nkind = "equilibrium"\n{body}', "t.toml")
+    return embedded(claim)
+
+
+def test_forged_certificates_are_rejected(examples: dict, tmp_path: Path) -> None:
+    # a moving witness filed under a true claim: every velocity of the regime is exactly 0 there
+    moving = Path(examples["orthonormal-tokens-at-rest"][1]["certificates"][0])
+    true_claim = _toml("orthonormal-tokens-at-rest", 'tokens = "simplex"\nproperty = "critical-point"')
+    ok, message = verify_file(_forged(moving, true_claim))
+    assert not ok and "exactly 0" in message
+    # the tetrahedron's certificate filed under a claim about the single cluster: not the regime
+    spectrum = Path(examples["tetrahedron-stable"][1]["certificates"][0])
+    cluster = _toml(
+        "tetrahedron-stable",
+        'tokens = "single-cluster"\nproperty = "stable"\nn = 4\nd = 3\nbeta = 1\nlambdas = [1, "1/2"]\n'
+        'attention = "softmax"',
+    )
+    ok, message = verify_file(_forged(spectrum, cluster))
+    assert not ok and "not the regime" in message
+    payload = json.loads(spectrum.read_text())["payload"]
+    # another beta than the claim's, and a stated spectrum the re-check does not find
+    ok, message = verify_file(_forged(spectrum, payload={**payload, "instance": {**payload["instance"], "beta": "2"}}))
+    assert not ok and "not an instance" in message
+    lying = {**payload, "spectrum": {**payload["spectrum"], "positive": 0, "negative": 5}}
+    ok, message = verify_file(_forged(spectrum, payload=lying))
+    assert not ok and "re-check finds" in message
+
+
+def test_inertia_is_exact_and_decides_which_regimes_exist() -> None:
+    assert regimes.inertia([[F(0), F(1)], [F(1), F(0)]]) == (1, 0, 1)  # zero diagonal, indefinite
+    assert regimes.inertia(regimes.signs_gram([1, -1, 1])) == (1, 2, 0)
+    assert regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 3)), 3) is None  # the tetrahedron in R^3
+    assert "dimension 4" in regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 4)), 3)
+    # just past the simplex angle the tokens do not exist
+    assert "semidefinite" in regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 3) - F(1, 10**30)), 3)
+
+
+@pytest.mark.parametrize("attention", ["usa", "softmax", "relu"])
+def test_the_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(attention: str) -> None:
+    """The token-basis velocity is the model's: same tokens at rest, same tokens moving."""
+    tokens = [[F(1), F(0)], [F(-1), F(0)], [F(3, 5), F(4, 5)], [F(0), F(1)]]
+    lambdas, nus = [F(1), F(1, 2)], [F(2), F(-1, 3)]
+    G = [[sum((a * b for a, b in zip(x, y, strict=True)), F(0)) for y in tokens] for x in tokens]
+    d = 2
+    scores = [[[lam if i == j else F(0) for j in range(d)] for i in range(d)] for lam in lambdas]
+    values = [[[nu if i == j else F(0) for j in range(d)] for i in range(d)] for nu in nus]
+    for chosen in ([0, 1], [0, 1, 2], [0, 2, 3]):
+        sub = [[G[i][j] for j in chosen] for i in chosen]
+        residuals = regimes.gram_residuals(sub, lambdas, nus, F(3, 2), attention)
+        cfg = ExactConfiguration([tokens[i] for i in chosen], scores, values, F(3, 2), "sphere", attention)
+        velocities = exact_model.velocities(cfg)
+        for k in range(len(chosen)):
+            assert (regimes.moving_token([residuals[k]]) is None) == (regimes.moving_token([velocities[k]]) is None)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ('tokens = "square"\nproperty = "critical-point"', "tokens"),
+        ('tokens = "simplex"\nproperty = "index"', "index"),
+        ('tokens = "simplex"\nproperty = "stable"\nattention = "relu"', "attention"),
+        ('tokens = "simplex"\nheads = "orthogonal"\nproperty = "critical-point"', "heads"),
+        ('tokens = "simplex"\nrho = "0"\nproperty = "critical-point"', "rho"),
+        ('tokens = "clusters"\nproperty = "critical-point"', "sizes"),
+        ('tokens = "given"\npoints = [[0.6, 0.8], [1, 0]]\nproperty = "critical-point"', "points"),
+        ('tokens = "simplex"\nproperty = "critical-point"\nn = { min = 2, max = 40 }', "n"),
+        ('tokens = "simplex"\nproperty = "critical-point"\nbeta = "x"', "beta"),
+        ('tokens = "found"\nproperty = "critical-point"', "tokens"),
+        ('tokens = "single-cluster"\nproperty = "stable"\nn = 6\nd = 5\nbeta = 1\nlambdas = [1]', "d"),
+        ('tokens = "equiangular"\nrho = "sqrt(2)/2"\nproperty = "critical-point"', "rho"),
+        (
+            'tokens = "equiangular"\nrho = "-1/2"\nn = 5\nd = 5\nbeta = 1\nlambdas = [1]\nproperty = "critical-point"',
+            "d",
+        ),
+    ],
+)
+def test_bad_fields_are_one_line_errors(body: str, field: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_claims(f'[[claim]]\nid = "x"\nkind = "equilibrium"\n{body}', "t.toml")
+    assert info.value.field == field
