@@ -31,7 +31,7 @@ from certificates.kernel import exact_model, recheck
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.witness_family import family_failures, family_hypotheses
+from certificates.kernel.claims.witness_family import family_failures, family_hypotheses, repulsive
 from certificates.kernel.exp_field import ExpFieldError
 from certificates.kernel.family_names import TOKEN_FAMILIES
 from certificates.kernel.recheck import Rejected
@@ -76,12 +76,13 @@ def avoided_limit(claim: DynamicsClaim) -> sp.Expr | None:
 
 
 def _beyond_exact_model(options: dict[str, Any]) -> bool:
-    """A mask, values other than W_h = M_h, or a number beta <= 0: not the exact model of the stationary starts."""
+    """A mask, values other than W_h = M_h or the given matrices, or beta = 0: not the exact model of the stationary
+    starts (beta < 0, repulsive attention, is: its weights are exponentials of exact rationals too)."""
     beta = options.get("beta")
     return (
         options.get("mask") is not None
-        or options.get("values", "aligned") != "aligned"
-        or (isinstance(beta, int | float | Fraction) and beta <= 0)
+        or options.get("values", "aligned") not in ("aligned", "given")
+        or (isinstance(beta, int | float | Fraction) and beta == 0)
     )
 
 
@@ -124,7 +125,7 @@ def check(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple[str
     recheck.require_keys(payload, KEYS, "stationary start")
     if payload["witness"] != WITNESS:
         raise Rejected(f"not a {WITNESS} witness")
-    cfg = recheck.exact_configuration(payload["configuration"])
+    cfg = recheck.exact_configuration(payload["configuration"], negative_beta=repulsive(claim.options))
     failures, value = stationary_failures(claim, cfg)
     if failures:
         raise Rejected(f"not a stationary witness of {claim.id!r}: {'; '.join(failures)}")

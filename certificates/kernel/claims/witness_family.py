@@ -7,7 +7,8 @@ hypotheses its family implies, and the exact membership test (sizes, the file's 
 strengths exactly as written, the given score and value matrices entry by entry, W_h = M_h (W_h = I or SPD for
 values = "identity" or "spd"), the mask, unit tokens,
 symmetry, attention kind, geometry; the user's own tokens exactly, or tokens in an open hemisphere by an exact
-sufficient test). Witnesses have beta > 0: a claim about beta <= 0 has none (its violations stay INCONCLUSIVE).
+sufficient test). Witnesses have the claim's beta, of either sign (beta < 0: repulsive attention); a claim about
+beta = 0 has none (its violations stay INCONCLUSIVE).
 """
 
 from __future__ import annotations
@@ -70,14 +71,20 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     if any(getattr(options.get(key), "source", "") for key in ("scores", "value_matrices")):
         return None  # matrices from a file: the embedded claim names a file the checker does not read
     beta = options["beta"]
-    if isinstance(beta, int | float) and beta <= 0:
-        return None  # witnesses of dynamics claims have beta > 0 (the certificate reader's)
+    if isinstance(beta, int | float) and beta == 0:
+        return None  # witnesses have beta != 0 (the certificate reader's; beta < 0 for a repulsive claim)
     return [
         *VALUE_HYPOTHESES[options.get("values", "aligned")],
         *GEOMETRY_HYPOTHESES[options["geometry"]],
         *ATTENTION_HYPOTHESES[options["attention"]],
         *heads.hypotheses,
     ]
+
+
+def repulsive(options: dict[str, Any]) -> bool:
+    """Whether the claim is about beta < 0 (its witnesses then have a negative beta, which the reader requires)."""
+    beta = options["beta"]
+    return isinstance(beta, int | float) and beta < 0
 
 
 def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
