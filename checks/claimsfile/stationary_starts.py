@@ -25,6 +25,7 @@ from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.stationary_witness import WITNESS, avoided_limit, stationary_failures
 from certificates.kernel.claims.witness_family import with_given_matrices
+from certificates.kernel.masks import mask_of
 from certificates.provers.witness import exact_record
 from certificates.store import certificate_directory, write_certificate
 from checks.registry import Context
@@ -63,11 +64,12 @@ def _tokens(options: dict[str, Any]) -> Iterator[list[list[Fraction]]]:
 
 
 def candidates(options: dict[str, Any]) -> Iterator[ExactConfiguration]:
-    """Exact structured configurations of the family's sizes, beta, kind and geometry (membership is checked later)."""
-    beta = stated(options["beta"])
+    """Exact structured configurations of the family's sizes, beta, kind, geometry and mask (membership is checked
+    later)."""
+    beta, mask = stated(options["beta"]), mask_of(options.get("mask"), options["n"])
     for tokens in _tokens(options):
         for heads in _heads(options):
-            cfg = ExactConfiguration(tokens, heads, heads, beta, options["geometry"], options["attention"])
+            cfg = ExactConfiguration(tokens, heads, heads, beta, options["geometry"], options["attention"], mask)
             yield with_given_matrices(options, cfg)
 
 

@@ -46,7 +46,7 @@ from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.masks import NAMED as NAMED_MASKS
-from certificates.kernel.masks import mask_of
+from certificates.kernel.masks import Mask, mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
@@ -229,8 +229,10 @@ class ModelClaim(UserClaim):
     exists: bool = False
     #: The sign of beta the claim is about ("positive" or "negative": repulsive attention).
     beta_sign: str = "positive"
-    #: "none" or "causal": the attention mask of every configuration of the claim.
+    #: "none", "causal" or "given": the attention mask of every configuration of the claim (given: `mask_rows`).
     mask: str = "none"
+    #: The given mask's rows (`certificates.kernel.masks`; the claim is then about n = len(mask_rows) only).
+    mask_rows: Mask | None = None
     #: "every" token i, or the "first" token only.
     token: str = "every"
     sizes: Sizes = field(default_factory=Sizes)
