@@ -15,7 +15,7 @@ the witness; an equality (`=`) only exactly (`certificates.kernel.claims.exact_w
 
 Models beyond the paper: `beta = "negative"` states the claim for every beta < 0 (repulsive attention) instead of
 beta > 0 (no `domain.beta` range then); `mask = "causal"` puts the causal mask on every configuration (token i attends
-to the tokens j <= i, `certificates.kernel.masks`; not with an `interaction`), and `mask = [[1, 0], [1, 1]]` a given
+to the tokens j <= i, `certificates.kernel.masks`; with an `interaction` too), and `mask = [[1, 0], [1, 1]]` a given
 0/1 mask (n rows with ones on the diagonal: the claim is then for that n only); `token = "first"` binds the free
 token i to the first token only (under the causal mask it attends to itself alone).
 """
@@ -120,8 +120,6 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     interaction = parse_interaction(raw["interaction"], attention) if "interaction" in raw else None
     if interaction is not None:
         _without_entropies(raw, relation, given)
-        if extra["mask"] != "none":
-            raise InputError("mask", extra["mask"], "a stated interaction function is for unmasked attention only")
     if extra["beta"] == "negative" and isinstance(raw.get("domain"), dict) and "beta" in raw["domain"]:
         raise InputError("domain.beta", raw["domain"]["beta"], 'beta = "negative" states every beta < 0: no range')
     return {

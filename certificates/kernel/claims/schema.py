@@ -443,8 +443,6 @@ def _dynamics(
     if "value_matrices" in options:
         options["values"] = "given"
     if "interaction" in raw:
-        if "mask" in raw:
-            raise InputError("mask", raw["mask"], "a stated interaction function is for unmasked attention only")
         options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
     for key in ("radius", "level"):
         if key in raw and key != spec.parameter:

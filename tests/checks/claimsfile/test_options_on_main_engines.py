@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from certificates.kernel import ball_model, exact_model
@@ -24,7 +23,6 @@ from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
 from checks.claimsfile.exponential_decay import applies_exactly
 from checks.claimsfile.model_reduction import prove_model
-from checks.model.configuration import Configuration
 from tests.checks.claimsfile.test_model_claims import claim_text
 
 ONE, ZERO = Fraction(1), Fraction(0)
@@ -97,21 +95,6 @@ def test_sizes_with_a_negative_beta() -> None:
     assert claim.sizes.check(6, 2, 1, Fraction(-1), negative_beta=True)
     with pytest.raises(InputError, match=r"domain\.beta"):
         parsed("E", "<", "0", beta="negative", table='[claim.domain]\nbeta = "[1, 2]"\n')
-
-
-def test_an_interaction_is_refused_with_a_mask() -> None:
-    with pytest.raises(InputError, match="mask"):
-        parsed("E", ">", "0", interaction="s**2", mask="causal")
-    dynamics = (
-        '[[claim]]\nid = "d"\nkind = "dynamics"\nquantity = "cluster_gap"\nproperty = "tends-to"\nlimit = "0"\n'
-        'heads = "scalar"\nlambdas = [1.0]\ntokens = "random-sphere"\nn = 3\nd = 3\nbeta = 1.0\n'
-        'interaction = "s**2"\nmask = "causal"\n'
-    )
-    with pytest.raises(InputError, match="mask"):
-        parse_claims(dynamics, "t.toml")
-    X = np.eye(3)
-    with pytest.raises(InputError, match="mask"):
-        Configuration.create(X, np.eye(3)[None], beta=1.0, interaction="s**2", mask="causal")
 
 
 def test_the_exact_model_multiplies_every_weight_and_energy_term_by_the_mask() -> None:
