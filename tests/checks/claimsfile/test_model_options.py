@@ -210,3 +210,17 @@ def _filed_under(path: Path, text: str) -> Path:
     out = path.with_name(f"filed-{abs(hash(text))}.json")
     out.write_text(json.dumps(build_certificate(other.id, data["kind"], data["payload"], embedded(other))))
     return out
+
+
+def test_a_repulsive_refutation_carries_its_negative_beta(examples: dict) -> None:
+    """beta = -1, general heads: the energy decreases at a ball-verified exact state with beta = -1; filed under the
+    same claim with beta = 1 it is rejected."""
+    verdict, evidence = examples["repulsive-general-energy-non-decreasing"]
+    assert verdict is Verdict.REFUTED, evidence
+    path = Path(evidence["certificates"][0])
+    assert json.loads(path.read_text())["payload"]["configuration"]["beta"] == "-1"
+    tables = (ROOT / "examples" / "masks.toml").read_text().split("[[claim]]")
+    (mine,) = ["[[claim]]" + t for t in tables if 'id = "repulsive-general-energy-non-decreasing"' in t]
+    assert verify_file(_filed_under(path, mine))[0]
+    ok, message = verify_file(_filed_under(path, mine.replace("beta = -1", "beta = 1")))
+    assert not ok and "beta" in message, message
