@@ -32,6 +32,8 @@ from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS
 MAX_ENTRIES = 100_000
 MAX_FILE_BYTES = 4_000_000
 MAX_MAGNITUDE = 10**6
+#: The most characters of a claim's inline matrices that its certificates embed (the checker reads at most 100 000).
+EMBEDDED_CHARS = 60_000
 #: The fields of head matrices a dynamics claim may state.
 FIELDS = ("scores", "queries", "keys", "values")
 
@@ -44,6 +46,14 @@ class GivenMatrices:
 
     matrices: tuple[Matrix, ...]
     source: str = ""
+    #: The length of the inline text they were read from (of the queries and keys for their product).
+    chars: int = 0
+
+    @property
+    def embeddable(self) -> bool:
+        """Whether a certificate can embed the claim that states them: inline, and short enough as text for the
+        checker's bound on an embedded claim (`certificates.kernel.claims.embedding`)."""
+        return not self.source and self.chars <= EMBEDDED_CHARS
 
     @property
     def H(self) -> int:
@@ -84,7 +94,8 @@ def given_matrices(field: str, value: object, base: Path | None) -> GivenMatrice
         raise InputError(field, source or f"{len(heads)} matrices", "every matrix must have the same shape")
     if sum(len(M) * len(M[0]) for M in heads) > MAX_ENTRIES:
         raise InputError(field, source or "matrices", f"more than {MAX_ENTRIES} entries")
-    return GivenMatrices(tuple(tuple(tuple(row) for row in M) for M in heads), source)
+    chars = 0 if source else len(str(value))
+    return GivenMatrices(tuple(tuple(tuple(row) for row in M) for M in heads), source, chars)
 
 
 def _inline_matrix(field: str, rows: object) -> list[list[Fraction]]:
@@ -194,7 +205,7 @@ def product(queries: GivenMatrices, keys: GivenMatrices) -> GivenMatrices:
         tuple(tuple(sum((Q[k][i] * K[k][j] for k in range(r)), Fraction(0)) for j in range(d)) for i in range(d))
         for Q, K in zip(queries.matrices, keys.matrices, strict=True)
     )
-    return GivenMatrices(matrices, queries.source or keys.source)
+    return GivenMatrices(matrices, queries.source or keys.source, queries.chars + keys.chars)
 
 
 def head_matrices(fields: dict[str, GivenMatrices], d: int, H: int) -> dict[str, GivenMatrices]:

@@ -68,8 +68,8 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     given = options.get("points")
     if given is not None and (not given.exact or given.source):  # floats are no exact start; a file is not embedded
         return None
-    if any(getattr(options.get(key), "source", "") for key in ("scores", "value_matrices")):
-        return None  # matrices from a file: the embedded claim names a file the checker does not read
+    if any(not options[key].embeddable for key in ("scores", "value_matrices") if key in options):
+        return None  # matrices from a file (the checker does not read it), or too long to embed
     beta = options["beta"]
     if isinstance(beta, int | float) and beta == 0:
         return None  # witnesses have beta != 0 (the certificate reader's; beta < 0 for a repulsive claim)

@@ -15,6 +15,7 @@ from certificates.kernel import ball_model, exact_model
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.given_matrices import MAX_ENTRIES, given_matrices
 from certificates.kernel.claims.loader import parse_claims
+from certificates.kernel.claims.witness_family import family_hypotheses
 from certificates.kernel.errors import InputError
 from checks.claimsfile.dynamics_starts import configuration
 from checks.model import field
@@ -140,3 +141,15 @@ def _value(number: object) -> float:
         return sum(float(c) * math.exp(float(e)) for e, c in terms)
 
     return poly(number.numerator) / poly(number.denominator)  # type: ignore[attr-defined]
+
+
+def test_matrices_a_certificate_cannot_embed_have_no_exact_witnesses(tmp_path: Path) -> None:
+    """A file is not embedded (the checker does not read it), nor is inline text beyond the embedded claim's bound:
+    such claims have no witness family (floats only), rather than certificates that check-cert would refuse."""
+    np.save(tmp_path / "M.npy", np.eye(2)[None])
+    inline = options('heads = "given"\nscores = [[[1, 0], [0, 1]]]\n')
+    filed = options('heads = "given"\nscores = "M.npy"\n', tmp_path)
+    assert family_hypotheses(inline) is not None and family_hypotheses(filed) is None
+    wide = [[[f"{k}/7" for k in range(30)] for _ in range(30)] for _ in range(12)]
+    big = given_matrices("values", wide, None)
+    assert not big.embeddable and big.exact()[0][0][1] == Fraction(1, 7)
