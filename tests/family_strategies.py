@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from certificates.kernel.claims.given_matrices import given_matrices
 from certificates.kernel.claims.given_tokens import given_tokens
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES, Family, Interval, Option
 from checks.model import families
@@ -36,6 +37,8 @@ def option_value(option: Option, n: int, H: int, d: int) -> st.SearchStrategy[An
         return st.integers(1, min(n, 3))
     if option.kind == "tokens":
         return SEEDS.map(lambda seed: given_tokens("points", _rows(n, d, seed), None))
+    if option.kind == "matrices":
+        return SEEDS.map(lambda seed: given_matrices(option.name, _matrices(H, d, seed), None))
     numbers = numbers_in(option.generic or option.domain, n)
     return st.lists(numbers, min_size=H, max_size=H) if option.per_head else numbers
 
@@ -52,6 +55,12 @@ def _rows(n: int, d: int, seed: int) -> list[list[str]]:
     """n exact rational unit tokens in R^d, as the texts a claims file writes."""
     points = families.rational_sphere_tokens(n, d, np.random.default_rng(seed))
     return [[str(v) for v in row] for row in points]
+
+
+def _matrices(H: int, d: int, seed: int) -> list[list[list[str]]]:
+    """H general rational d x d matrices, as the texts a claims file writes."""
+    entries = np.random.default_rng(seed).integers(-8, 9, (H, d, d))
+    return [[[f"{int(v)}/4" for v in row] for row in M] for M in entries]
 
 
 @st.composite

@@ -236,14 +236,20 @@ def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]
 def _interaction_values(
     cfg: ExactConfiguration, s: list[list[list[Fraction]]], tree: exprtree.Tree | None = None
 ) -> list[list[list[arb]]]:
-    """phi(s^h_ij) as balls (or the tree given, Phi for the energy); ValueError when one is not finite."""
+    """m_ij phi(s^h_ij) as balls (or the tree given, Phi for the energy; an exact 0 where the mask hides j from i);
+    ValueError when one is not finite."""
     assert cfg.interaction is not None
-    if cfg.mask is not None:
-        raise ValueError("a stated interaction function is for unmasked attention only")
     beta = ball_of(cfg.beta)
     env = {"beta": beta}
     use = cfg.interaction.tree if tree is None else tree
-    out = [[[exprtree.evaluate(use, env | {"s": ball_of(sij)}) for sij in row] for row in head] for head in s]
+
+    def phi(sij: Fraction) -> arb:
+        return exprtree.evaluate(use, env | {"s": ball_of(sij)})
+
+    out = [
+        [[phi(sij) if _seen(cfg, i, j) else arb(0) for j, sij in enumerate(row)] for i, row in enumerate(head)]
+        for head in s
+    ]
     if not all(v.is_finite() for head in out for row in head for v in row):
         raise ValueError(f"the interaction {cfg.interaction.text} is not finite at an exact score (balls)")
     return out
@@ -258,7 +264,8 @@ def interaction_failures(cfg: ExactConfiguration) -> list[str]:
         phi = _interaction_values(cfg, exact_scores(cfg))
     except (ValueError, exprtree.TreeError) as exc:
         return [str(exc)]
-    if cfg.attention == "softmax" and not all(v > 0 for head in phi for row in head for v in row):
+    seen = [v for head in phi for i, row in enumerate(head) for j, v in enumerate(row) if _seen(cfg, i, j)]
+    if cfg.attention == "softmax" and not all(v > 0 for v in seen):
         return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
     return []
 

@@ -6,12 +6,14 @@ exactly 0) is decided exactly, which balls never do. It reuses the ball model's 
 combination of weights into head outputs and velocities (`_outputs`, `_head_sums`, generic in the number type);
 only the weights (the attention kinds' definitions) and the energies and their rates are written here, in the
 ball model's terms: E_h = (1/(2 beta n^2)) sum_ij e^(beta s^h_ij) and dE_h/dt = (1/(2 n^2)) sum_ij e^(beta s^h_ij)
-ds^h_ij/dt with ds^h_ij/dt = <xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>. Entropies need a logarithm and have no
-exact value here.
+ds^h_ij/dt with ds^h_ij/dt = <xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>, each term and weight times the mask entry
+m_ij (`certificates.kernel.masks`) where the configuration has one. Entropies need a logarithm and have no exact
+value here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from certificates.kernel import ball_model as bm
@@ -22,20 +24,33 @@ Grid = list[list[list[ExpNumber]]]
 
 def weights(cfg: bm.ExactConfiguration) -> Grid:
     """w^h_ij of the configuration's kind, exactly: e^(beta s) (usa), e^(beta s) / sum_k e^(beta s_k) (softmax),
-    max(beta s, 0) / n (relu)."""
-    if cfg.mask is not None or cfg.interaction is not None:  # not the weights written here
-        raise ExpFieldError("the exact model has unmasked exp(beta s) weights (no mask, no interaction)")
-    return weights_of_scores(bm.exact_scores(cfg), cfg.beta, cfg.attention)
+    max(beta s, 0) / n (relu), each times the mask entry m_ij (softmax: normalized over the unmasked k)."""
+    if cfg.interaction is not None:  # not the weights written here
+        raise ExpFieldError("the exact model has exp(beta s) weights (no interaction)")
+    return weights_of_scores(bm.exact_scores(cfg), cfg.beta, cfg.attention, lambda i, j: bm._seen(cfg, i, j))
 
 
-def weights_of_scores(scores: list[list[list[Fraction]]], beta: Fraction, attention: str) -> Grid:
-    """The weights of `attention` from exact scores s^h_ij (H x n x n): the one definition of the exact weights, for
-    tokens in coordinates and for tokens known by their Gram matrix (`claims.equilibrium_regimes`)."""
+def weights_of_scores(
+    scores: list[list[list[Fraction]]],
+    beta: Fraction,
+    attention: str,
+    attends: Callable[[int, int], bool] = lambda i, j: True,
+) -> Grid:
+    """The weights of `attention` from exact scores s^h_ij (H x n x n), 0 where token i does not attend to j: the one
+    definition of the exact weights, for tokens in coordinates and for tokens known by their Gram matrix
+    (`claims.equilibrium_regimes`)."""
+    zero = ExpNumber.rational(0)
     if attention == "relu":
         n = len(scores[0])
-        relu = [[[max(beta * s, Fraction(0)) / n for s in row] for row in head] for head in scores]
-        return [[[ExpNumber.rational(w) for w in row] for row in head] for head in relu]
-    exponentials = [[[ExpNumber.exp(beta * s) for s in row] for row in head] for head in scores]
+        return [
+            [[ExpNumber.rational(max(beta * s, Fraction(0)) / n) if attends(i, j) else zero for j, s in enumerate(row)]
+             for i, row in enumerate(head)]
+            for head in scores
+        ]  # fmt: skip
+    exponentials = [
+        [[ExpNumber.exp(beta * s) if attends(i, j) else zero for j, s in enumerate(row)] for i, row in enumerate(head)]
+        for head in scores
+    ]
     if attention == "usa":
         return exponentials
     if attention == "softmax":
@@ -68,18 +83,27 @@ def _zero(value: ExpNumber | Fraction | int) -> bool:
 
 
 def head_energies(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
-    """E_h = (1/(2 beta n^2)) sum_ij e^(beta s^h_ij), exactly."""
-    if cfg.mask is not None or cfg.interaction is not None:
-        raise ExpFieldError("the exact model's energy is unmasked, with exp(beta s) weights")
+    """E_h = (1/(2 beta n^2)) sum_ij m_ij e^(beta s^h_ij), exactly (m = 1 without a mask)."""
+    if cfg.interaction is not None:
+        raise ExpFieldError("the exact model's energy has exp(beta s) weights")
     scale = 2 * cfg.beta * cfg.n * cfg.n
     return [
-        sum((ExpNumber.exp(cfg.beta * s) for row in head for s in row), ExpNumber.rational(0)) / scale
+        sum(
+            (
+                ExpNumber.exp(cfg.beta * s)
+                for i, row in enumerate(head)
+                for j, s in enumerate(row)
+                if bm._seen(cfg, i, j)
+            ),
+            ExpNumber.rational(0),
+        )
+        / scale
         for head in bm.exact_scores(cfg)
     ]
 
 
 def head_energy_rates(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
-    """dE_h/dt = (1/(2 n^2)) sum_ij e^(beta s^h_ij) (<xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>), exactly."""
+    """dE_h/dt = (1/(2 n^2)) sum_ij m_ij e^(beta s^h_ij) (<xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>), exactly."""
     xdot, n = velocities(cfg), cfg.n
     rates = []
     for M, head in zip(cfg.score_matrices, bm.exact_scores(cfg), strict=True):
@@ -89,6 +113,8 @@ def head_energy_rates(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
         total = ExpNumber.rational(0)
         for i in range(n):
             for j in range(n):
+                if not bm._seen(cfg, i, j):
+                    continue
                 rate = bm._dot(xdot[i], Mx[j]) + bm._dot(MTx[i], xdot[j])
                 total = total + ExpNumber.exp(cfg.beta * head[i][j]) * rate
         rates.append(total / (2 * n * n))

@@ -68,8 +68,9 @@ class Option:
     """A number a claims file gives a family (`per_head`: a list of one number per head, whose length H defaults
     to): its domain, its default (None: the family needs it), and `generic`, the values at which every member
     has all the hypotheses the family declares, when that is narrower than the domain (None: the domain).
-    `kind` is what the file writes: "number", "count" (an integer in the domain and at most n) or "tokens" (the
-    user's own tokens, `certificates.kernel.claims.given_tokens`; the domain is then unused)."""
+    `kind` is what the file writes: "number", "count" (an integer in the domain and at most n), "tokens" (the
+    user's own tokens, `certificates.kernel.claims.given_tokens`) or "matrices" (the user's own exact head matrices,
+    `certificates.kernel.claims.given_matrices`; for both the domain is unused)."""
 
     name: str
     domain: Interval
@@ -94,6 +95,9 @@ SPREAD = Option(
     "angle of each token from its group's centre",
     default=0.05,
 )
+SCORES = Option("scores", REAL, "the score matrices M_h: inline rational rows or a .npy/.csv file", kind="matrices")
+QUERIES = Option("queries", REAL, "queries Q_h (r x d), with keys: M_h = Q_h^T K_h", kind="matrices")
+KEYS = Option("keys", REAL, "keys K_h (r x d), with queries", kind="matrices")
 SEPARATION = Option(
     "separation", Interval(End(Fraction(0)), End(Fraction(2))), "distance |x_0 - x_1| of the close pair", default=0.001
 )
@@ -185,6 +189,7 @@ HEAD_FAMILIES: dict[str, HeadFamily] = {
         HeadFamily(
             "approximately-orthogonal", hypotheses=("symmetric-scores",), d_at_least=("H",), options=(SCALE, DELTA)
         ),
+        HeadFamily("given", hypotheses=(), rounds=True, options=(SCORES, QUERIES, KEYS)),
     )
 }
 """The head families a claims file names, in the order it lists them."""

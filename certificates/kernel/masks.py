@@ -60,6 +60,24 @@ def mask_of(value: object, n: int, field: str = "mask") -> Mask | None:
     return tuple(mask)
 
 
+#: The most tokens of a mask given as rows in a model claim (which it then states for that n only).
+MAX_GIVEN_TOKENS = 64
+
+
+def claim_mask(word: str, rows: Mask | None, n: int) -> Mask | None:
+    """The mask a model claim puts on a configuration of n tokens: none, the causal one, or its given rows."""
+    if word == "given":
+        return rows
+    return causal(n) if word == "causal" else None
+
+
+def mask_text(word: str, rows: Mask | None) -> str:
+    """How statements name a model claim's mask ("" for none)."""
+    if word == "given" and rows is not None:
+        return f"the mask {mask_rows(rows)}"
+    return "causal mask" if word == "causal" else ""
+
+
 def mask_rows(mask: Mask) -> list[list[int]]:
     """The mask as rows of 0/1 integers (what a certificate or report writes)."""
     return [[int(m) for m in row] for row in mask]

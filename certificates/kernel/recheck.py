@@ -453,10 +453,11 @@ def configuration(
     claim_id: str,
     masked: bool = False,
     interaction: Interaction | None = None,
+    negative_beta: bool = False,
 ) -> str:
     """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry (and a mask
-    exactly when `masked`: the caller checks it is the claim's), and `quantity relation 0` is settled by balls
-    (inside the recorded enclosure)."""
+    exactly when `masked`: the caller checks it is the claim's; beta < 0 exactly when `negative_beta`), and
+    `quantity relation 0` is settled by balls (inside the recorded enclosure)."""
     axes = MODEL_QUANTITIES[quantity].axes
     keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *axes}
     require_keys(payload, keys, "configuration witness")
@@ -481,7 +482,7 @@ def configuration(
         wrong.append(f"hypotheses {str(listed)[:120]} (needs {', '.join(sorted(hypotheses))})")
     if wrong:
         raise Rejected(f"not a witness of {claim_id}: " + "; ".join(wrong))
-    cfg = exact_configuration(record, interaction, masked=masked)
+    cfg = exact_configuration(record, interaction, negative_beta=negative_beta, masked=masked)
     failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses)) + ball_model.interaction_failures(cfg)
     if failed:
         raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")

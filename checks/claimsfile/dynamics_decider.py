@@ -42,6 +42,7 @@ from certificates.kernel.claims.witness_family import (
     family_failures,
     family_hypotheses,
     searched_quantity,
+    with_given_matrices,
 )
 from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
@@ -346,7 +347,7 @@ def exact_state(
         d = state.d
         identity = [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
         exact = dataclasses.replace(exact, values=[identity] * state.H)
-    return exact
+    return with_given_matrices(options, exact)
 
 
 def on_a_kink(exact: ExactConfiguration) -> bool:

@@ -86,11 +86,12 @@ class Start:
 
 
 def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configuration:
-    """A configuration of the file's family (tokens, heads, W_h = M_h, I or random SPD, attention, geometry, mask)."""
+    """A configuration of the file's family (tokens, heads, W_h = M_h, I, random SPD or given, attention, geometry,
+    mask)."""
     tokens = families.draw_tokens(options["tokens"], options["n"], options["d"], rng, options)
     heads = families.draw_heads(options["heads"], options["H"], options["d"], rng, options)
     kind = options.get("values", "aligned")
-    values = None if kind == "aligned" else families.value_matrices(kind, options["H"], options["d"], rng)
+    values = None if kind == "aligned" else families.value_matrices(kind, options["H"], options["d"], rng, options)
     return Configuration.create(
         tokens,
         heads,

@@ -24,6 +24,7 @@ from certificates.kernel.claims.exact_witness import WITNESS, equality_failures
 from certificates.kernel.claims.model_claim import Relation, model_statement
 from certificates.kernel.claims.model_values import index_values
 from certificates.kernel.claims.schema import ModelClaim
+from certificates.kernel.masks import claim_mask
 from certificates.provers.witness import exact_record
 from certificates.store import certificate_directory, write_certificate
 from checks.claimsfile.model_reduction import METHOD, prove_model
@@ -51,6 +52,7 @@ def universal_with(claim: ModelClaim, op: str) -> ModelClaim:
         "sizes": claim.sizes,
         "beta_sign": claim.beta_sign,
         "mask": claim.mask,
+        "mask_rows": claim.mask_rows,
         "token": claim.token,
     }
     return dataclasses.replace(claim, statement=model_statement(fields), relation=negated, exists=False)
@@ -81,12 +83,16 @@ def _token_sets(n: int, d: int) -> Iterator[list[list[Fraction]]]:
 
 
 def candidates(claim: ModelClaim) -> Iterator[ExactConfiguration]:
-    """Structured exact configurations of the claim's kind (its hypotheses are checked by the witness test)."""
-    for n, d in SIZES:
+    """Structured exact configurations of the claim's kind, sign of beta (beta = 1 or -1) and mask (a given mask
+    fixes n; its hypotheses are checked by the witness test)."""
+    beta = Fraction(-1 if claim.beta_sign == "negative" else 1)
+    sizes = SIZES if claim.mask_rows is None else [(len(claim.mask_rows), d) for d in (2, 3)]
+    for n, d in sizes:
+        mask = claim_mask(claim.mask, claim.mask_rows, n)
         for H in HEADS:
             for heads in _head_sets(d, H):
                 for tokens in _token_sets(n, d):
-                    yield ExactConfiguration(tokens, heads, heads, Fraction(1), claim.geometry, claim.attention)
+                    yield ExactConfiguration(tokens, heads, heads, beta, claim.geometry, claim.attention, mask)
 
 
 def decide_equality_existence(claim: ModelClaim, ctx: Context) -> Outcome:

@@ -7,7 +7,9 @@ are proposals only (no float decides anything): the user's own tokens; tokens on
 coinciding tokens at the vertices e_1, ..., e_k of an orthogonal frame, for k from 1 to min(n, d)), which lie in an
 open hemisphere (around e_1 + ... + e_k) and are stationary for relu attention with positive scalar heads (every
 weight across groups is max(0, 0) = 0) and for usa heads in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and
-antipodal pairs. Heads: the file's strengths for scalar heads, else I and the pairs I, -I.
+antipodal pairs. Heads: the file's strengths for scalar heads, its own matrices for given heads (and its given
+values), else I and the pairs I, -I. beta is the file's, of either sign: with beta < 0 (repulsive) relu weights
+max(beta s, 0) vanish wherever every score is >= 0, so tokens on coordinate axes are stationary for positive heads.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.stationary_witness import WITNESS, avoided_limit, stationary_failures
+from certificates.kernel.claims.witness_family import with_given_matrices
+from certificates.kernel.masks import mask_of
 from certificates.provers.witness import exact_record
 from certificates.store import certificate_directory, write_certificate
 from checks.registry import Context
@@ -38,6 +42,8 @@ def _heads(options: dict[str, Any]) -> list[list[Matrix]]:
     d, H = options["d"], options["H"]
     if options["heads"] == "scalar":
         return [[_scalar(stated(lam), d) for lam in options["lambdas"]]]
+    if options["heads"] == "given":
+        return [options["scores"].exact()]
     signs = [[Fraction(1)] * H, [Fraction(1 if h % 2 == 0 else -1) for h in range(H)]]
     return [[_scalar(s, d) for s in row] for row in signs]
 
@@ -58,11 +64,13 @@ def _tokens(options: dict[str, Any]) -> Iterator[list[list[Fraction]]]:
 
 
 def candidates(options: dict[str, Any]) -> Iterator[ExactConfiguration]:
-    """Exact structured configurations of the family's sizes, beta, kind and geometry (membership is checked later)."""
-    beta = stated(options["beta"])
+    """Exact structured configurations of the family's sizes, beta, kind, geometry and mask (membership is checked
+    later)."""
+    beta, mask = stated(options["beta"]), mask_of(options.get("mask"), options["n"])
     for tokens in _tokens(options):
         for heads in _heads(options):
-            yield ExactConfiguration(tokens, heads, heads, beta, options["geometry"], options["attention"])
+            cfg = ExactConfiguration(tokens, heads, heads, beta, options["geometry"], options["attention"], mask)
+            yield with_given_matrices(options, cfg)
 
 
 def find_stationary(claim: DynamicsClaim, ctx: Context) -> tuple[Path, ExactConfiguration, Fraction] | None:

@@ -25,6 +25,7 @@ from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import NumericAlgebra, residual, stated_bound
 from certificates.kernel.claims.schema import ModelClaim
 from certificates.kernel.errors import InputError
+from certificates.kernel.masks import claim_mask
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.store import certificate_directory
@@ -198,7 +199,7 @@ class Draws:
         W = self.value_matrices(M, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
         beta = _beta(rng, sizes) * (-1 if claim.beta_sign == "negative" else 1)
-        mask = None if claim.mask == "none" else claim.mask
+        mask = claim_mask(claim.mask, claim.mask_rows, n)
         return Configuration.create(
             X,
             M,

@@ -75,7 +75,8 @@ class Configuration:
 
         The scores are given either as `score_matrices` M_h or as `queries` Q_h and `keys` K_h (H x r x d
         each), with M_h = Q_h^T K_h so that s^h_ij = <Q_h x_i, K_h x_j>. `mask` is None, "causal" (token i
-        attends to j <= i) or n rows of n entries 0/1 with ones on the diagonal (not with an interaction)."""
+        attends to j <= i) or n rows of n entries 0/1 with ones on the diagonal (with an interaction too: weights
+        m_ij phi(s_ij))."""
         X = _finite_array("tokens", tokens, ndim=2)
         M = _finite_array("score_matrices", _scores(score_matrices, queries, keys), ndim=3)
         W = M if values is None else _finite_array("values", values, ndim=3)
@@ -110,8 +111,6 @@ class Configuration:
             interaction = parse_interaction(interaction.text, attention) if attention == "relu" else interaction
         elif interaction is not None:
             interaction = parse_interaction(interaction, attention)
-        if interaction is not None and mask_array is not None:
-            raise InputError("mask", "given", "a stated interaction function is for unmasked attention only")
         if not (isinstance(unit_tolerance, int | float) and 0 <= unit_tolerance < 1):
             raise InputError("unit_tolerance", unit_tolerance, "must be a number in [0, 1)")
         if normalize:

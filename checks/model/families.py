@@ -167,8 +167,11 @@ def random_spd_values(H: int, d: int, rng: np.random.Generator) -> np.ndarray:
     return A @ np.swapaxes(A, 1, 2) / d + np.eye(d) / 4
 
 
-def value_matrices(kind: str, H: int, d: int, rng: np.random.Generator) -> np.ndarray:
-    """Value matrices of a named kind other than aligned (W = M): "identity" (W_h = I) or "spd" (random SPD)."""
+def value_matrices(kind: str, H: int, d: int, rng: np.random.Generator, options: Options | None = None) -> np.ndarray:
+    """Value matrices of a named kind other than aligned (W = M): "identity" (W_h = I), "spd" (random SPD) or
+    "given" (the claim's own, `options["value_matrices"]`)."""
+    if kind == "given" and options is not None:
+        return np.array(options["value_matrices"].floats(), dtype=float)
     if kind == "identity":
         return np.broadcast_to(np.eye(d), (H, d, d)).copy()
     if kind == "spd":
@@ -346,6 +349,11 @@ def _orthogonal_subspace(H: int, d: int, rng: np.random.Generator, options: Opti
 @draws(HEAD_FAMILIES["approximately-orthogonal"])
 def _approximately_orthogonal(H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
     return approximately_orthogonal_heads(H, d, options.get("delta", 0.0), rng, options["scale"])
+
+
+@draws(HEAD_FAMILIES["given"])
+def _given_heads(H: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return np.array(options["scores"].floats(), dtype=float)
 
 
 def draw_tokens(family: str, n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:

@@ -102,7 +102,8 @@ def _unnormalized_weights(cfg: Configuration) -> np.ndarray:
     relu), which `weights` and `head_outputs` apply where it is cheapest.
     """
     if cfg.interaction is not None:
-        return stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, cfg.attention == "softmax")
+        phi = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, cfg.attention == "softmax")
+        return phi if cfg.mask is None else phi * cfg.mask
     z, bound = _scaled_scores(cfg)
     if cfg.attention == "softmax":
         return _softmax_numerators(z, bound, cfg.mask)
@@ -223,11 +224,12 @@ def _energy_terms(cfg: Configuration) -> np.ndarray:
 
 def head_energies(cfg: Configuration) -> np.ndarray:
     """E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij), shape (H,) (the usa energy; m = 1 without a mask); with
-    an interaction function, (1/(2 n^2)) sum_ij Phi(s^h_ij), Phi' = phi (`checks.model.interaction.energies_of`).
+    an interaction function, (1/(2 n^2)) sum_ij m_ij Phi(s^h_ij), Phi' = phi (`checks.model.interaction.energies_of`).
 
     Negative for beta < 0; undefined at beta = 0 (its 1/beta), where this raises InputError."""
     if cfg.interaction is not None:
-        return stated.energies_of(cfg.interaction, scores(cfg), cfg.beta).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
+        Phi = stated.energies_of(cfg.interaction, scores(cfg), cfg.beta)
+        return (Phi if cfg.mask is None else Phi * cfg.mask).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
     if cfg.beta == 0:
         raise InputError("beta", 0, "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
     return _energy_terms(cfg).sum(axis=(1, 2)) / (2.0 * cfg.beta * cfg.n**2)
@@ -246,12 +248,13 @@ def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np
 
 
 def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
-    """dE_h/dt by the chain rule, for any M_h, W_h, kind and mask, shape (H,); phi(s) for exp(beta s) with an
-    interaction (never with a mask: `Configuration.create`)."""
+    """dE_h/dt by the chain rule, for any M_h, W_h, kind and mask, shape (H,); m_ij phi(s) for m_ij exp(beta s) with
+    an interaction."""
     if cfg.interaction is None:
         e = _energy_terms(cfg)
         return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
     e = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, False)
+    e = e if cfg.mask is None else e * cfg.mask
     with np.errstate(all="ignore"):
         rates = (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
     if not np.all(np.isfinite(rates)):

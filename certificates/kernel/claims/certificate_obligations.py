@@ -56,7 +56,12 @@ from certificates.kernel.claims.schema import (
 )
 from certificates.kernel.claims.smt_statement import encode_claim
 from certificates.kernel.claims.symbolic import exactly_zero, within
-from certificates.kernel.claims.witness_family import family_failures, family_hypotheses, searched_quantity
+from certificates.kernel.claims.witness_family import (
+    family_failures,
+    family_hypotheses,
+    repulsive,
+    searched_quantity,
+)
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import Tree, TreeError, from_sympy, parse_rational
@@ -167,9 +172,13 @@ def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]
         claim_id=claim.id,
         masked=options.get("mask") is not None,
         interaction=options.get("interaction"),
+        negative_beta=repulsive(options),
     )
     exact = recheck.exact_configuration(
-        payload["configuration"], options.get("interaction"), masked=options.get("mask") is not None
+        payload["configuration"],
+        options.get("interaction"),
+        negative_beta=repulsive(options),
+        masked=options.get("mask") is not None,
     )
     outside = family_failures(options, exact)
     if outside:

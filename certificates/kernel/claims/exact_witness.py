@@ -3,9 +3,10 @@
 Balls never show an equality, and floats never show anything: the sides are evaluated in the exact field of the
 model at rational data (`certificates.kernel.exact_model`, `certificates.kernel.exp_field`: quotients of
 exponential polynomials), and `rhs - lhs` must be the zero element, an exact test. Everything else a witness needs
-is the check of every model witness (`model_values.settle`: the claim's kind, geometry and hypotheses exactly, the
-token and head it names, every `given` condition settled by balls at every token). The entropies (a logarithm) have
-no exact value here, so a claim about them has no exact witness. What is re-derived comes from the embedded claim.
+is the check of every model witness (`model_values.settle`: the claim's kind, geometry, hypotheses, sign of beta and
+mask exactly (masked weights are exactly 0), the token and head it names, every `given` condition settled by balls
+at every token). The entropies (a logarithm) have no exact value here, so a claim about them has no exact witness.
+What is re-derived comes from the embedded claim.
 """
 
 from __future__ import annotations
@@ -49,8 +50,6 @@ def equality_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -
         return [f"claim {claim.id!r} is not an existence claim of an equality"]
     if getattr(claim, "interaction", None) is not None:
         return ["the exact model has exp(beta s) weights: a stated interaction phi has no exact witness here"]
-    if getattr(claim, "mask", "none") != "none" or getattr(claim, "beta_sign", "positive") != "positive":
-        return ["the exact model is unmasked with beta > 0: a masked or repulsive claim has no exact witness here"]
     with precision(PRECISION):
         checked = settle(dataclasses.replace(claim, exists=False), cfg, at)  # every check but the relation's
     if checked.failures:
@@ -78,7 +77,8 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     at = payload["at"]
     if not isinstance(at, dict) or any(not isinstance(v, int) or isinstance(v, bool) for v in at.values()):
         raise Rejected("`at` names the token i and head h as integers")
-    cfg = recheck.exact_configuration(payload["configuration"])
+    negative, masked = claim.beta_sign == "negative", claim.mask != "none"
+    cfg = recheck.exact_configuration(payload["configuration"], negative_beta=negative, masked=masked)
     failures = equality_failures(claim, cfg, dict(at))
     if failures:
         raise Rejected(f"not an exact witness of {claim.id!r}: {'; '.join(failures)}")

@@ -17,6 +17,7 @@ import io
 import math
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -38,7 +39,7 @@ _NPY_MAGIC = b"\x93NUMPY"
 _NPY_TYPES = {"<f8": ("d", False), "<f4": ("f", False), "<i8": ("q", True), "<i4": ("i", True)}
 _NPY_HEADER = re.compile(
     r"^\{\s*'descr'\s*:\s*'(?P<descr>[<>|][a-z][0-9])'\s*,\s*'fortran_order'\s*:\s*(?P<fortran>True|False)\s*,"
-    r"\s*'shape'\s*:\s*\(\s*(?P<rows>[0-9]{1,9})\s*,\s*(?P<cols>[0-9]{1,9})\s*,?\s*\)\s*,?\s*\}\s*$"
+    r"\s*'shape'\s*:\s*\((?P<shape>\s*[0-9]{1,9}\s*(,\s*[0-9]{1,9}\s*){0,2}),?\s*\)\s*,?\s*\}\s*$"
 )
 
 
@@ -154,7 +155,22 @@ def _csv_rows(field: str, name: str, data: bytes) -> list[list[Fraction | float]
 
 
 def _npy_rows(field: str, name: str, data: bytes) -> list[list[Fraction | float]]:
-    """The rows of a 2-D `.npy` array (format versions 1-3, little-endian float or integer entries)."""
+    """The rows of a 2-D `.npy` array of tokens."""
+    shape, at = npy_array(field, name, data, 2)
+    rows, cols = shape
+    if not (2 <= rows <= MAX_TOKENS and 1 <= cols <= MAX_DIMENSION and rows * cols <= MAX_ENTRIES):
+        raise InputError(
+            field, name, f"shape ({rows}, {cols}): from 2 to {MAX_TOKENS} tokens in at most R^{MAX_DIMENSION}"
+        )
+    return [[at((i, j)) for j in range(cols)] for i in range(rows)]
+
+
+def npy_array(
+    field: str, name: str, data: bytes, rank: int
+) -> tuple[tuple[int, ...], Callable[[tuple[int, ...]], Fraction | float]]:
+    """The shape of a `.npy` array of `rank` axes (format versions 1-3, little-endian float or integer entries) and
+    its entry at an index: an exact Fraction for integer arrays, a float otherwise. The header is matched field by
+    field (never evaluated)."""
     if not data.startswith(_NPY_MAGIC) or len(data) < 10 or data[6] not in (1, 2, 3):
         raise InputError(field, name, "not a .npy file (format versions 1 to 3)")
     wide = data[6] >= 2
@@ -162,20 +178,26 @@ def _npy_rows(field: str, name: str, data: bytes) -> list[list[Fraction | float]
     start = 12 if wide else 10
     header = data[start : start + length].decode("latin-1")
     found = _NPY_HEADER.match(header)
-    if found is None or found["descr"] not in _NPY_TYPES:
-        raise InputError(field, name, f"a .npy file of a 2-D array of {', '.join(_NPY_TYPES)} entries")
+    shape = tuple(int(k) for k in found["shape"].split(",")) if found is not None else ()
+    if found is None or found["descr"] not in _NPY_TYPES or len(shape) != rank:
+        raise InputError(field, name, f"a .npy file of a {rank}-D array of {', '.join(_NPY_TYPES)} entries")
     code, integral = _NPY_TYPES[found["descr"]]
-    rows, cols = int(found["rows"]), int(found["cols"])
-    if not (2 <= rows <= MAX_TOKENS and 1 <= cols <= MAX_DIMENSION and rows * cols <= MAX_ENTRIES):
-        raise InputError(
-            field, name, f"shape ({rows}, {cols}): from 2 to {MAX_TOKENS} tokens in at most R^{MAX_DIMENSION}"
-        )
+    size = math.prod(shape)
+    if size > MAX_ENTRIES:
+        raise InputError(field, name, f"shape {shape}: more than {MAX_ENTRIES} entries")
     body = data[start + length :]
-    if len(body) != rows * cols * struct.calcsize(code):
+    if len(body) != size * struct.calcsize(code):
         raise InputError(field, name, "the .npy data do not have the length its header states")
-    values = struct.unpack(f"<{rows * cols}{code}", body)
-    at = (lambda i, j: values[j * rows + i]) if found["fortran"] == "True" else (lambda i, j: values[i * cols + j])
-    return [[Fraction(at(i, j)) if integral else float(at(i, j)) for j in range(cols)] for i in range(rows)]
+    values = struct.unpack(f"<{size}{code}", body)
+    order = shape[::-1] if found["fortran"] == "True" else shape
+    strides = [math.prod(order[k + 1 :]) for k in range(rank)]
+
+    def at(index: tuple[int, ...]) -> Fraction | float:
+        position = index[::-1] if found["fortran"] == "True" else index
+        value = values[sum(i * s for i, s in zip(position, strides, strict=True))]
+        return Fraction(value) if integral else float(value)
+
+    return shape, at
 
 
 def _on_sphere(field: str, rows: list[list[Fraction | float]], source: str) -> GivenTokens:

@@ -16,12 +16,14 @@ the witness; an equality (`=`) only exactly (`certificates.kernel.claims.exact_w
 
 Models beyond the paper: `beta = "negative"` states the claim for every beta < 0 (repulsive attention) instead of
 beta > 0 (no `domain.beta` range then); `mask = "causal"` puts the causal mask on every configuration (token i attends
-to the tokens j <= i, `certificates.kernel.masks`; not with an `interaction`); `token = "first"` binds the free token
-i to the first token only (under the causal mask it attends to itself alone).
+to the tokens j <= i, `certificates.kernel.masks`; with an `interaction` too), and `mask = [[1, 0], [1, 1]]` a given
+0/1 mask (n rows with ones on the diagonal: the claim is then for that n only); `token = "first"` binds the free
+token i to the first token only (under the causal mask it attends to itself alone).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,6 +35,7 @@ from certificates.kernel.claims.model_terms import Term, parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
 from certificates.kernel.interaction import Interaction, parse_interaction
+from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of, mask_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
@@ -56,7 +59,8 @@ MODEL_HYPOTHESES = (
 IMPLIED = {"identical-heads": ("symmetric-scores",)}
 #: The sign of beta a model claim is about (beta > 0 by default; beta < 0 is repulsive attention).
 BETA_SIGNS = ("positive", "negative")
-#: The masks a model claim may put on every configuration ("none": every token attends to every token).
+#: The masks a model claim may put on every configuration by name ("none": every token attends to every token); a
+#: mask may also be given as n rows of 0/1 (then the claim is for that n only, `_given_mask`).
 MASKS = ("none", "causal")
 #: Which tokens the free index i ranges over.
 TOKENS = ("every", "first")
@@ -112,14 +116,15 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(exists, bool):
         raise InputError("exists", exists, "true (some configuration) or false (every configuration)")
     choices = (("beta", BETA_SIGNS), ("mask", MASKS), ("token", TOKENS))
-    extra = {key: _word(raw, key, allowed) for key, allowed in choices}
+    extra = {key: _word(raw, key, allowed) for key, allowed in choices if key != "mask" or not _rows(raw)}
+    sizes, rows = parse_sizes(raw.get("domain")), None
+    if _rows(raw):
+        extra["mask"], rows, sizes = "given", *_given_mask(raw["mask"], sizes)
     if extra["token"] == "first" and "i" not in relation.free:
         raise InputError("token", "first", "only used when the relation speaks of the token i")
     interaction = parse_interaction(raw["interaction"], attention) if "interaction" in raw else None
     if interaction is not None:
         _without_entropies(raw, relation, given)
-        if extra["mask"] != "none":
-            raise InputError("mask", extra["mask"], "a stated interaction function is for unmasked attention only")
     if extra["beta"] == "negative" and isinstance(raw.get("domain"), dict) and "beta" in raw["domain"]:
         raise InputError("domain.beta", raw["domain"]["beta"], 'beta = "negative" states every beta < 0: no range')
     return {
@@ -132,9 +137,27 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         "relation": relation,
         "given": given,
         "exists": exists,
-        "sizes": parse_sizes(raw.get("domain")),
+        "sizes": sizes,
         "interaction": interaction,
+        "mask_rows": rows,
     }
+
+
+def _rows(raw: dict[str, Any]) -> bool:
+    return isinstance(raw.get("mask"), list)
+
+
+def _given_mask(value: list[Any], sizes: Sizes) -> tuple[Mask, Sizes]:
+    """A mask given as n rows of 0/1 (`certificates.kernel.masks`): the claim is then about n = its size only, which
+    must lie in the claim's range of n."""
+    if not 2 <= len(value) <= MAX_GIVEN_TOKENS:
+        raise InputError("mask", f"{len(value)} rows", f"a given mask has 2 to {MAX_GIVEN_TOKENS} rows (one per token)")
+    rows = mask_of(value, len(value))
+    assert rows is not None
+    n = len(rows)
+    if n < sizes.low["n"] or (sizes.high["n"] is not None and n > sizes.high["n"]):
+        raise InputError("domain.n", sizes.range_text("n"), f"the given mask is for n = {n} tokens")
+    return rows, dataclasses.replace(sizes, low=sizes.low | {"n": n}, high=sizes.high | {"n": n})
 
 
 def _without_entropies(raw: dict[str, Any], relation: Relation, given: tuple[Relation, ...]) -> None:
@@ -156,7 +179,8 @@ def model_statement(fields: dict[str, Any]) -> str:
     relation: Relation = fields["relation"]
     free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in fields["given"])))
     kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
-    kind += ", causal mask" if fields.get("mask") == "causal" else ""
+    masked = mask_text(fields.get("mask", "none"), fields.get("mask_rows"))
+    kind += f", {masked}" if masked else ""
     negative = fields.get("beta_sign") == "negative"
     interaction: Interaction | None = fields.get("interaction")
     if interaction is not None:

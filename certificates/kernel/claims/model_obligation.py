@@ -19,6 +19,7 @@ from certificates.kernel.claims import exact_witness
 from certificates.kernel.claims.model_terms import term_text
 from certificates.kernel.claims.model_values import settle, witnessed
 from certificates.kernel.exact import SETTLING, precision
+from certificates.kernel.masks import mask_text
 from certificates.kernel.recheck import Rejected
 
 KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
@@ -76,7 +77,7 @@ def _options_text(claim: Any) -> str:
     """The claim's model options beyond the paper, as check-cert prints them ("" for the paper's model)."""
     parts = [
         "beta < 0" if claim.beta_sign == "negative" else "",
-        "causal mask" if claim.mask == "causal" else "",
+        mask_text(claim.mask, claim.mask_rows),
         "first token" if claim.token == "first" else "",
     ]
     return "".join(f", {part}" for part in parts if part)

@@ -27,7 +27,7 @@ from certificates.kernel import ball_model
 from certificates.kernel.claims.model_claim import Relation
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.exact import ball_of, settling_sign
-from certificates.kernel.masks import is_causal
+from certificates.kernel.masks import claim_mask, mask_text
 from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
 
 #: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`.
@@ -216,8 +216,8 @@ def model_options_failures(claim: Any, cfg: ball_model.ExactConfiguration) -> li
     failures = []
     if (cfg.beta < 0) != (claim.beta_sign == "negative") or cfg.beta == 0:
         failures.append(f"the claim is about beta {'< 0' if claim.beta_sign == 'negative' else '> 0'}")
-    if (claim.mask == "causal") != is_causal(cfg.mask) or (claim.mask == "none" and cfg.mask is not None):
-        failures.append(f"the claim is about {'the causal mask' if claim.mask == 'causal' else 'no mask'}")
+    if cfg.mask != claim_mask(claim.mask, getattr(claim, "mask_rows", None), cfg.n):
+        failures.append(f"the claim is about {mask_text(claim.mask, getattr(claim, 'mask_rows', None)) or 'no mask'}")
     return failures
 
 

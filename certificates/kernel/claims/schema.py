@@ -22,6 +22,8 @@ from certificates.kernel.claims import equilibrium_claim
 from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
+from certificates.kernel.claims.given_matrices import FIELDS as MATRIX_FIELDS
+from certificates.kernel.claims.given_matrices import given_matrices, head_matrices
 from certificates.kernel.claims.given_tokens import given_tokens
 from certificates.kernel.claims.head_domains import domain_scope
 from certificates.kernel.claims.head_sums import HeadScope
@@ -45,7 +47,7 @@ from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.interaction import Interaction, parse_interaction
 from certificates.kernel.masks import NAMED as NAMED_MASKS
-from certificates.kernel.masks import mask_of
+from certificates.kernel.masks import Mask, mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
@@ -54,7 +56,8 @@ KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model"
 MAX_PARTS = 20
 #: A dynamics claim's model options beyond the paper (docs/models.md): the attention mask ("causal" or n rows of
 #: 0/1) and the values ("aligned": W_h = M_h, the default; "identity": W_h = I; "spd": random symmetric positive
-#: definite W_h). Present in the options only when
+#: definite W_h; or the user's exact matrices, `certificates.kernel.claims.given_matrices`, then "given" with the
+#: matrices under "value_matrices"). Present in the options only when
 #: the file gives them, so the paper's claims read as before.
 DYNAMICS_MODEL_OPTIONS = ("mask", "values")
 DYNAMICS_VALUES = ("aligned", "identity", "spd")
@@ -228,8 +231,10 @@ class ModelClaim(UserClaim):
     exists: bool = False
     #: The sign of beta the claim is about ("positive" or "negative": repulsive attention).
     beta_sign: str = "positive"
-    #: "none" or "causal": the attention mask of every configuration of the claim.
+    #: "none", "causal" or "given": the attention mask of every configuration of the claim (given: `mask_rows`).
     mask: str = "none"
+    #: The given mask's rows (`certificates.kernel.masks`; the claim is then about n = len(mask_rows) only).
+    mask_rows: Mask | None = None
     #: "every" token i, or the "first" token only.
     token: str = "every"
     sizes: Sizes = field(default_factory=Sizes)
@@ -451,12 +456,18 @@ def _dynamics(
         if not (isinstance(mask, str) and mask.strip() in NAMED_MASKS):  # a name needs no table of n^2 entries
             mask_of(mask, options["n"])
         options["mask"] = mask if isinstance(mask, str) else tuple(tuple(int(m) for m in row) for row in mask)
-    if "values" in raw:
+    matrices = _given_matrices(raw, base, options["heads"])
+    if "values" in raw and "values" not in matrices:
         options["values"] = _choice(raw, "values", DYNAMICS_VALUES)
+    if matrices:
+        options["H"] = next(iter(matrices.values())).H  # the default H: the number of matrices given
     _family_options(raw, options, base)
+    options |= head_matrices(matrices, options["d"], options["H"])
+    if options["heads"] == "given" and "scores" not in options:
+        raise InputError("scores", None, "missing: heads = given need `scores`, or `queries` and `keys`")
+    if "value_matrices" in options:
+        options["values"] = "given"
     if "interaction" in raw:
-        if "mask" in raw:
-            raise InputError("mask", raw["mask"], "a stated interaction function is for unmasked attention only")
         options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
     for key in ("radius", "level"):
         if key in raw and key != spec.parameter:
@@ -700,6 +711,22 @@ def _asymptotic(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     )
 
 
+def _given_matrices(raw: dict[str, Any], base: Path | None, heads: str) -> dict[str, Any]:
+    """The head matrices the claim states (`certificates.kernel.claims.given_matrices`), by field: scores, queries
+    and keys for heads = "given" (another family's are refused by `_family_options`); `values` when it is a list or
+    names a .npy/.csv file (else a kind of values: aligned, identity, spd)."""
+    wanted = MATRIX_FIELDS if heads == "given" else ("values",)
+    return {
+        name: given_matrices(name, raw[name], base)
+        for name in wanted
+        if name in raw and not (name == "values" and isinstance(raw[name], str) and not _file_name(raw[name]))
+    }
+
+
+def _file_name(text: str) -> bool:
+    return text.strip().lower().endswith((".npy", ".csv"))
+
+
 def _taking(key: str) -> str:
     return ", ".join(q.name for q in MODEL_QUANTITIES.values() if q.parameter == key)
 
@@ -714,9 +741,11 @@ def _family_options(raw: dict[str, Any], options: dict[str, Any], base: Path | N
         if name in raw and name not in taken:
             raise InputError(name, raw[name], f"only used with {_takers(name)}")
     lengths = [len(_list(raw, o.name)) for o in chosen["heads"].options if o.per_head and o.name in raw]
-    H = options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=lengths[0] if lengths else 1)
+    H = options["H"] = _integer(raw, "H", 1, MAX_HEADS, default=lengths[0] if lengths else options.get("H", 1))
     for kind, family in chosen.items():
         for option in family.options:
+            if option.kind == "matrices":  # read with the values (`_given_matrices`)
+                continue
             options[option.name] = _family_option(raw, option, f"{family.name} {kind}", n, H, base)
         if d < family.least_d(n, H):
             raise InputError("d", d, f"{family.name} {kind} need {family.d_text()} (here d >= {family.least_d(n, H)})")

@@ -13,8 +13,8 @@ hence
   (an antipodal pair is one for every model) does not refute.
 
 What is re-checked, from the embedded claim only: the data belong to the claim's family exactly
-(`witness_family.family_failures`: sizes, the file's beta and strengths as written, W_h = M_h, unit tokens, the
-given tokens or tokens in an *open* hemisphere by a strict exact test), every velocity component is exactly zero in
+(`witness_family.family_failures`: sizes, the file's beta and strengths as written, W_h = M_h, the mask, unit tokens,
+the given tokens or tokens in an *open* hemisphere by a strict exact test), every velocity component is exactly zero in
 the exact field of the model (`certificates.kernel.exact_model`: exponential polynomials, never a ball or a float;
 a velocity of 1e-30 is not 0), and the quantity's exact value at the start is separated from L by a ball.
 """
@@ -31,7 +31,7 @@ from certificates.kernel import exact_model, recheck
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.witness_family import family_failures, family_hypotheses
+from certificates.kernel.claims.witness_family import family_failures, family_hypotheses, repulsive
 from certificates.kernel.exp_field import ExpFieldError
 from certificates.kernel.family_names import TOKEN_FAMILIES
 from certificates.kernel.recheck import Rejected
@@ -76,12 +76,11 @@ def avoided_limit(claim: DynamicsClaim) -> sp.Expr | None:
 
 
 def _beyond_exact_model(options: dict[str, Any]) -> bool:
-    """A mask, values other than W_h = M_h, or a number beta <= 0: not the exact model of the stationary starts."""
+    """Values other than W_h = M_h or the given matrices, or beta = 0: not the exact model of the stationary starts
+    (a mask and beta < 0 are: masked weights are 0 or the unmasked ones, exponentials of exact rationals too)."""
     beta = options.get("beta")
-    return (
-        options.get("mask") is not None
-        or options.get("values", "aligned") != "aligned"
-        or (isinstance(beta, int | float | Fraction) and beta <= 0)
+    return options.get("values", "aligned") not in ("aligned", "given") or (
+        isinstance(beta, int | float | Fraction) and beta == 0
     )
 
 
@@ -124,7 +123,8 @@ def check(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple[str
     recheck.require_keys(payload, KEYS, "stationary start")
     if payload["witness"] != WITNESS:
         raise Rejected(f"not a {WITNESS} witness")
-    cfg = recheck.exact_configuration(payload["configuration"])
+    masked = claim.options.get("mask") is not None
+    cfg = recheck.exact_configuration(payload["configuration"], negative_beta=repulsive(claim.options), masked=masked)
     failures, value = stationary_failures(claim, cfg)
     if failures:
         raise Rejected(f"not a stationary witness of {claim.id!r}: {'; '.join(failures)}")

@@ -4,13 +4,16 @@ Shared by the dynamics decider (which rounds a float state to exact data and cer
 the claims-file certificate checker (which re-derives, from the claim's own fields, what a
 witness of that claim must be): the quantity whose negative value refutes the claim, the exact
 hypotheses its family implies, and the exact membership test (sizes, the file's beta and scalar
-strengths exactly as written, W_h = M_h (W_h = I or SPD for values = "identity" or "spd"), the mask, unit tokens,
+strengths exactly as written, the given score and value matrices entry by entry, W_h = M_h (W_h = I or SPD for
+values = "identity" or "spd"), the mask, unit tokens,
 symmetry, attention kind, geometry; the user's own tokens exactly, or tokens in an open hemisphere by an exact
-sufficient test). Witnesses have beta > 0: a claim about beta <= 0 has none (its violations stay INCONCLUSIVE).
+sufficient test). Witnesses have the claim's beta, of either sign (beta < 0: repulsive attention); a claim about
+beta = 0 has none (its violations stay INCONCLUSIVE).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
@@ -32,6 +35,13 @@ GEOMETRY_HYPOTHESES = {
     "ngpt": ("unit-tokens",),
 }
 ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",), "relu": ()}
+#: The exact hypotheses of a claim's values (given matrices: none; `family_failures` compares them entry by entry).
+VALUE_HYPOTHESES = {
+    "aligned": ("aligned-values",),
+    "identity": ("identity-values",),
+    "spd": ("spd-values",),
+    "given": (),
+}
 
 
 def searched_quantity(claim: DynamicsClaim) -> str | None:
@@ -58,15 +68,23 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     given = options.get("points")
     if given is not None and (not given.exact or given.source):  # floats are no exact start; a file is not embedded
         return None
+    if any(not options[key].embeddable for key in ("scores", "value_matrices") if key in options):
+        return None  # matrices from a file (the checker does not read it), or too long to embed
     beta = options["beta"]
-    if isinstance(beta, int | float) and beta <= 0:
-        return None  # witnesses of dynamics claims have beta > 0 (the certificate reader's)
+    if isinstance(beta, int | float) and beta == 0:
+        return None  # witnesses have beta != 0 (the certificate reader's; beta < 0 for a repulsive claim)
     return [
-        {"identity": "identity-values", "spd": "spd-values"}.get(options.get("values", ""), "aligned-values"),
+        *VALUE_HYPOTHESES[options.get("values", "aligned")],
         *GEOMETRY_HYPOTHESES[options["geometry"]],
         *ATTENTION_HYPOTHESES[options["attention"]],
         *heads.hypotheses,
     ]
+
+
+def repulsive(options: dict[str, Any]) -> bool:
+    """Whether the claim is about beta < 0 (its witnesses then have a negative beta, which the reader requires)."""
+    beta = options["beta"]
+    return isinstance(beta, int | float) and beta < 0
 
 
 def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
@@ -84,6 +102,8 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
     if options.get("values") in ("identity", "spd"):
         name = f"{options['values']}-values"
         failures += [name] if hypothesis_failures(exact, [name]) else []
+    elif options.get("values") == "given":
+        failures += [] if exact.values == options["value_matrices"].exact() else ["the given value matrices"]
     elif exact.values != exact.score_matrices:
         failures.append("W_h = M_h")
     stated_phi = options["interaction"].tree if "interaction" in options else None
@@ -95,6 +115,8 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
         failures.append("the given tokens")
     if options["tokens"] == "hemisphere" and not in_open_hemisphere(exact.tokens):
         failures.append("tokens in an open hemisphere")
+    if options["heads"] == "given" and exact.score_matrices != options["scores"].exact():
+        failures.append("the given score matrices")
     if options["heads"] == "scalar":  # the stated strengths: every hypothesis of the family follows
         expected = [[[stated(lam) if i == j else 0 for j in range(d)] for i in range(d)] for lam in options["lambdas"]]
         if exact.score_matrices != expected:
@@ -104,6 +126,18 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
     ):
         failures.append("symmetric heads")
     return failures
+
+
+def with_given_matrices(options: dict[str, Any], exact: ExactConfiguration) -> ExactConfiguration:
+    """Exact data with the claim's own score matrices (heads = "given"; values W_h = M_h too when aligned) and its
+    own value matrices (values given as matrices), exactly as the file states them."""
+    if options["heads"] == "given":
+        scores = options["scores"].exact()
+        aligned = options.get("values", "aligned") == "aligned"
+        exact = dataclasses.replace(exact, score_matrices=scores, values=scores if aligned else exact.values)
+    if options.get("values") == "given":
+        exact = dataclasses.replace(exact, values=options["value_matrices"].exact())
+    return exact
 
 
 def in_open_hemisphere(tokens: list[list[Fraction]]) -> bool:

@@ -115,6 +115,8 @@ def configuration_problem(quantity: str, relation: str, payload: dict[str, Any])
     text), over named definitions that the Coq file bounds one by one (`statements`)."""
     if isinstance(payload["configuration"], dict) and "mask" in payload["configuration"]:
         raise NotTranslatable("the model with an attention mask is not translated to Coq (model_tree has no mask)")
+    if isinstance(payload["configuration"], dict) and str(payload["configuration"].get("beta", "")).startswith("-"):
+        raise NotTranslatable("the model with beta < 0 (a repulsive witness) is not translated to Coq")
     cfg = recheck.exact_configuration(payload["configuration"])
     at = {axis: payload[axis] for axis in MODEL_QUANTITIES[quantity].axes}
     rate = model_tree.BUILDERS[quantity](cfg, at)

@@ -185,6 +185,8 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     """The Coq problem of a model claim's witness whose payload check-cert has already re-checked
     (`model_obligation.check`: hypotheses exact, conditions and sign in balls): the given conditions at every token
     and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
+    if claim.beta_sign != "positive" or claim.mask != "none":
+        raise NotTranslatable("a model claim with beta < 0 or a mask is not translated to Coq")
     cfg = exact_configuration(payload["configuration"])
     algebra = tree_algebra(cfg)
     at = dict(payload["at"])

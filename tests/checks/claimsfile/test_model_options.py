@@ -178,3 +178,49 @@ def test_the_sign_of_beta_is_the_claims_not_the_certificates(tmp_path: Path) -> 
     negative, _ = _certificate(tmp_path, Fraction(-1), beta="negative")
     assert verify_file(negative)[0]
     assert not verify_file(_forged(negative, lambda p: None, {"mask": "causal", "token": "first"}))[0]
+
+
+def test_given_masks_and_interactions_under_masks_are_decided_and_forgeries_rejected(examples: dict) -> None:
+    """A given 0/1 mask and an interaction under the causal mask: the orthogonality lemma PROVED for any weights,
+    Theorem 11 REFUTED by ball-verified witnesses carrying the mask (and phi); the witness of one mask filed under a
+    claim with another mask (or with none, or the causal one) is rejected."""
+    for claim_id in ("given-mask-orthogonality", "masked-interaction-orthogonality"):
+        assert examples[claim_id][0] is Verdict.PROVED, (claim_id, examples[claim_id][1])
+    for claim_id in ("given-mask-energy-rate", "masked-interaction-energy-rate"):
+        verdict, evidence = examples[claim_id]
+        assert verdict is Verdict.REFUTED, (claim_id, evidence)
+        assert verify_file(Path(evidence["certificates"][0]))[0]
+    path = Path(examples["given-mask-energy-rate"][1]["certificates"][0])
+    mine = claim_text("given-mask-energy-rate", SYMMETRIC_ALIGNED, *T11, mask=[[1, 1, 0], [0, 1, 1], [1, 0, 1]])
+    assert verify_file(_filed_under(path, mine))[0]
+    for other in ([[1, 0, 1], [1, 1, 0], [0, 1, 1]], "causal", None):
+        extra = {} if other is None else {"mask": other}
+        forged = claim_text("given-mask-energy-rate", SYMMETRIC_ALIGNED, *T11, **extra)
+        ok, message = verify_file(_filed_under(path, forged))
+        assert not ok, (other, message)
+    phi = Path(examples["masked-interaction-energy-rate"][1]["certificates"][0])
+    unmasked = claim_text("masked-interaction-energy-rate", SYMMETRIC_ALIGNED, *T11, interaction="1 + s**2")
+    assert not verify_file(_filed_under(phi, unmasked))[0]
+
+
+def _filed_under(path: Path, text: str) -> Path:
+    """The certificate's payload filed under the claim of `text`."""
+    data = json.loads(path.read_text())
+    (other,) = parse_claims(text, "t.toml")
+    out = path.with_name(f"filed-{abs(hash(text))}.json")
+    out.write_text(json.dumps(build_certificate(other.id, data["kind"], data["payload"], embedded(other))))
+    return out
+
+
+def test_a_repulsive_refutation_carries_its_negative_beta(examples: dict) -> None:
+    """beta = -1, general heads: the energy decreases at a ball-verified exact state with beta = -1; filed under the
+    same claim with beta = 1 it is rejected."""
+    verdict, evidence = examples["repulsive-general-energy-non-decreasing"]
+    assert verdict is Verdict.REFUTED, evidence
+    path = Path(evidence["certificates"][0])
+    assert json.loads(path.read_text())["payload"]["configuration"]["beta"] == "-1"
+    tables = (ROOT / "examples" / "masks.toml").read_text().split("[[claim]]")
+    (mine,) = ["[[claim]]" + t for t in tables if 'id = "repulsive-general-energy-non-decreasing"' in t]
+    assert verify_file(_filed_under(path, mine))[0]
+    ok, message = verify_file(_filed_under(path, mine.replace("beta = -1", "beta = 1")))
+    assert not ok and "beta" in message, message

@@ -2,15 +2,15 @@
 
 The structured-atom engine must not use what a mask or a negative beta breaks: under the causal mask a weight is
 not symmetric and only >= 0 (the masked softmax p still sums to 1 over j); with beta < 0, beta and the energies
-are negative. The exact routes of exist27 (exact witnesses, stationary starts, the exact decay) refuse masked and
-repulsive claims, and a stated interaction function is refused together with a mask (its weights ignore masks).
+are negative. The exact witnesses and stationary starts carry the claim's mask and sign of beta (the exact model
+multiplies every weight by the mask); the exact decay refuses masked and repulsive claims.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from certificates.kernel import ball_model, exact_model
@@ -19,11 +19,10 @@ from certificates.kernel.claims.exact_witness import equality_failures
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.stationary_witness import stationary_failures
 from certificates.kernel.errors import InputError
-from certificates.kernel.exp_field import ExpFieldError
+from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
 from checks.claimsfile.exponential_decay import applies_exactly
 from checks.claimsfile.model_reduction import prove_model
-from checks.model.configuration import Configuration
 from tests.checks.claimsfile.test_model_claims import claim_text
 
 ONE, ZERO = Fraction(1), Fraction(0)
@@ -98,41 +97,36 @@ def test_sizes_with_a_negative_beta() -> None:
         parsed("E", "<", "0", beta="negative", table='[claim.domain]\nbeta = "[1, 2]"\n')
 
 
-def test_an_interaction_is_refused_with_a_mask() -> None:
-    with pytest.raises(InputError, match="mask"):
-        parsed("E", ">", "0", interaction="s**2", mask="causal")
-    dynamics = (
-        '[[claim]]\nid = "d"\nkind = "dynamics"\nquantity = "cluster_gap"\nproperty = "tends-to"\nlimit = "0"\n'
-        'heads = "scalar"\nlambdas = [1.0]\ntokens = "random-sphere"\nn = 3\nd = 3\nbeta = 1.0\n'
-        'interaction = "s**2"\nmask = "causal"\n'
-    )
-    with pytest.raises(InputError, match="mask"):
-        parse_claims(dynamics, "t.toml")
-    X = np.eye(3)
-    with pytest.raises(InputError, match="mask"):
-        Configuration.create(X, np.eye(3)[None], beta=1.0, interaction="s**2", mask="causal")
-
-
-def test_the_exact_model_refuses_a_mask() -> None:
+def test_the_exact_model_multiplies_every_weight_and_energy_term_by_the_mask() -> None:
+    """Causal mask, n = 2, M = W = I, beta = 1, x_1 = e_1, x_2 = e_2: w_12 = 0, w_21 = e^0 = 1, w_ii = e; the masked
+    energy is (2e + 1) / 8, the unmasked one (2e + 2) / 8; token 1 is still, token 2 moves towards x_1."""
     identity = [[ONE, ZERO], [ZERO, ONE]]
-    cfg = ExactConfiguration([[ONE, ZERO], [ZERO, ONE]], [identity], [identity], ONE, mask=causal(2))
-    with pytest.raises(ExpFieldError):
-        exact_model.weights(cfg)
-    with pytest.raises(ExpFieldError):
-        exact_model.head_energies(cfg)
-    unmasked = ExactConfiguration([[ONE, ZERO], [ZERO, ONE]], [identity], [identity], ONE)
-    assert len(exact_model.weights(unmasked)[0]) == 2
+    tokens = [[ONE, ZERO], [ZERO, ONE]]
+    cfg = ExactConfiguration(tokens, [identity], [identity], ONE, mask=causal(2))
+    (head,) = exact_model.weights(cfg)
+    e = ExpNumber.exp(ONE)
+    assert head[0][1].is_zero() and (head[1][0] - 1).is_zero() and (head[0][0] - e).is_zero()
+    (energy,) = exact_model.head_energies(cfg)
+    assert (energy - (2 * e + 1) / 8).is_zero()
+    (unmasked,) = exact_model.head_energies(ExactConfiguration(tokens, [identity], [identity], ONE))
+    assert (unmasked - (2 * e + 2) / 8).is_zero()
+    velocity = exact_model.velocities(cfg)
+    assert all(c.is_zero() for c in velocity[0]) and (velocity[1][0] - Fraction(1, 2)).is_zero()
 
 
 @pytest.mark.parametrize("extra", [{"mask": "causal"}, {"beta": "negative"}])
-def test_exact_equality_witnesses_refuse_masked_and_repulsive_claims(extra: dict) -> None:
-    """E_h = E_h holds everywhere; the exact witness would be accepted without the option."""
+def test_exact_equality_witnesses_need_the_claims_mask_and_sign_of_beta(extra: dict) -> None:
+    """norm2(xdot_i) = 0 at coinciding tokens: the unmasked beta = 1 data witness the plain claim only; the same
+    tokens with the claim's mask (or beta = -1) witness the masked (repulsive) claim exactly."""
     identity = [[ONE, ZERO], [ZERO, ONE]]
     cfg = ExactConfiguration([[ONE, ZERO], [ONE, ZERO]], [identity], [identity], ONE)
     plain = parsed("norm2(xdot_i)", "=", "0", exists=True)
     assert equality_failures(plain, cfg, {"i": 0}) == []
     claim = parsed("norm2(xdot_i)", "=", "0", exists=True, **extra)
     assert equality_failures(claim, cfg, {"i": 0})
+    own = dataclasses.replace(cfg, mask=causal(2)) if "mask" in extra else dataclasses.replace(cfg, beta=-ONE)
+    assert equality_failures(claim, own, {"i": 0}) == []
+    assert equality_failures(plain, own, {"i": 0})
 
 
 def _dynamics(**extra: str) -> str:
@@ -152,7 +146,9 @@ def test_the_exact_decay_route_refuses_masks_values_and_beta_of_the_wrong_sign()
         assert not applies_exactly(claim), extra
 
 
-def test_stationary_starts_refuse_a_mask() -> None:
+def test_stationary_starts_carry_the_claims_mask() -> None:
+    """Axis tokens with heads I, -I are stationary with or without the causal mask (e^0 - e^0 = 0 across tokens):
+    a witness of the masked claim must carry its mask, and an unmasked one is no witness of it."""
     text = (
         '[[claim]]\nid = "s"\nkind = "dynamics"\nexists = true\nquantity = "cluster_gap"\n'
         'property = "does-not-tend-to"\nlimit = "0"\nattention = "usa"\nheads = "scalar"\nlambdas = [1.0, -1.0]\n'
@@ -165,7 +161,9 @@ def test_stationary_starts_refuse_a_mask() -> None:
     (plain,) = parse_claims(text, "t.toml")
     (masked,) = parse_claims(text + 'mask = "causal"\n', "t.toml")
     assert stationary_failures(plain, cfg)[0] == []
-    assert "unmasked" in stationary_failures(masked, cfg)[0][0]
+    assert "the mask" in stationary_failures(masked, cfg)[0][0]
+    assert stationary_failures(masked, dataclasses.replace(cfg, mask=causal(3)))[0] == []
+    assert "the mask" in stationary_failures(plain, dataclasses.replace(cfg, mask=causal(3)))[0][0]
 
 
 def test_the_energy_gradient_of_any_kind_is_not_used_under_a_mask() -> None:
