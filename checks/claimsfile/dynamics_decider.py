@@ -48,6 +48,7 @@ from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
 from checks.claimsfile.circle_route import decide_equally_spaced
+from checks.claimsfile.cluster_route import decide_two_clusters
 from checks.claimsfile.dynamics_starts import (
     POINTWISE_TOLERANCE,
     Start,
@@ -86,7 +87,8 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     family that avoids a claimed limit (`stationary_starts`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
     normalization scheme `scheme_reduction`), or on the
-    equilibrium of equally spaced tokens (`circle_route`); otherwise, or
+    equilibrium of equally spaced tokens (`circle_route`), or on the gap angle of two clusters (`cluster_route`);
+    otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
     exact points of it (`quantified_dynamics`), each point by this function."""
@@ -100,7 +102,12 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     witnessed = stationary_outcome(claim, ctx)
     if witnessed is not None:
         return witnessed
-    exact = decide_exactly(claim, ctx) or decide_scheme(claim, ctx) or decide_equally_spaced(claim, ctx)
+    exact = (
+        decide_exactly(claim, ctx)
+        or decide_scheme(claim, ctx)
+        or decide_equally_spaced(claim, ctx)
+        or decide_two_clusters(claim, ctx)
+    )
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
     numeric = _decide_numerically(claim, ctx)

@@ -1,0 +1,116 @@
+"""Claims about two clusters decided on the gap angle's ODE (`checks.claimsfile.cluster_route`): the exact rate and
+limit, the order parameter's monotonicity, deliberately wrong statements refuted, and attacks (huge n, clusters
+closer than float precision, families outside the route)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from certificates.kernel.claims.loader import parse_claims
+from checks.claimsfile import cluster_route
+from checks.claimsfile.register import register_claims
+from checks.registry import Context
+from checks.runner import run_claims
+from checks.verdicts import Verdict
+from tests.checks.claimsfile.claim_texts import claim_text
+
+
+def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
+    registry = register_claims(parse_claims(textwrap.dedent(text), "t.toml"))
+    results = run_claims(registry.claims(), Context("quick", seed=0, certificate_dir=directory))
+    assert not any(r.crashed for r in results)
+    return {r.claim.id: (r.verdict, r.outcomes[0][1].as_dict()) for r in results}
+
+
+def _points(sizes: tuple[int, int], b: tuple[str, str]) -> str:
+    rows = ["[1, 0]"] * sizes[0] + [f'["{b[0]}", "{b[1]}"]'] * sizes[1]
+    return "[" + ", ".join(rows) + "]"
+
+
+def _two(claim_id: str, sizes: tuple[int, int] = (3, 2), b: tuple[str, str] = ("3/5", "4/5"), **fields: str) -> str:
+    base = {
+        "heads": '"scalar"',
+        "lambdas": "[1.0]",
+        "tokens": '"given"',
+        "points": _points(sizes, b),
+        "n": str(sum(sizes)),
+        "d": "2",
+        "beta": "1.0",
+    }
+    return claim_text(claim_id, **(base | fields))
+
+
+def _gap_rate(rate: str, **fields: str) -> dict[str, str]:
+    return {"quantity": '"cluster_gap"', "property": '"decays-at-rate"', "rate": f'"{rate}"'} | fields
+
+
+def test_the_gap_rate_and_limits_are_exact(tmp_path: Path) -> None:
+    """usa: rate 2 sum_h lambda_h e^(beta lambda_h) whatever n1, n2; softmax 2 sum_h lambda_h; relu 2 beta sum lambda^2;
+    a rate n times too slow (the per-token 1/n kept) is refuted, and so is the limit 1 of R for antipodal clusters."""
+    text = "".join(
+        [
+            _two("usa", **_gap_rate("2*exp(1)")),
+            _two("usa.wrong", **_gap_rate("2*exp(1)/5")),
+            _two("softmax", **_gap_rate("3", attention='"softmax"', lambdas="[1.0, 0.5]")),
+            _two("relu", **_gap_rate("4", attention='"relu"', beta="2.0")),
+            _two("antipodal.R", b=("-1", "0"), quantity='"order_parameter"', property='"tends-to"', limit='"1"'),
+            _two("antipodal.R.true", b=("-1", "0"), quantity='"order_parameter"', property='"tends-to"', limit='"1/5"'),
+            _two("rho.limit", quantity='"least_inner_product"', property='"tends-to"', limit='"1"'),
+        ]
+    )
+    verdicts = decide(text, tmp_path)
+    expected = {
+        "usa": Verdict.PROVED,
+        "usa.wrong": Verdict.REFUTED,
+        "softmax": Verdict.PROVED,
+        "relu": Verdict.PROVED,
+        "antipodal.R": Verdict.REFUTED,
+        "antipodal.R.true": Verdict.PROVED,
+        "rho.limit": Verdict.PROVED,
+    }
+    assert {k: v for k, (v, _) in verdicts.items()} == expected
+    assert verdicts["usa.wrong"][1]["witness"]["exact_rate"] == "2*E"
+    assert all(cluster_route.METHOD in evidence["method"] for _, evidence in verdicts.values())
+
+
+def test_the_order_parameter_is_monotone_exactly_when_rho_is(tmp_path: Path) -> None:
+    """Attraction (lambda > 0): R non-decreasing is PROVED; repulsion (lambda < 0): K(rho0) < 0, REFUTED by a ball."""
+    R = {"quantity": '"order_parameter"', "property": '"non-decreasing"'}
+    verdicts = decide(_two("attract", **R) + _two("repel", lambdas="[-1.0]", **R), tmp_path)
+    assert verdicts["attract"][0] is Verdict.PROVED
+    assert verdicts["repel"][0] is Verdict.REFUTED
+    assert verdicts["repel"][1]["witness"]["verified_by"] == "ball"
+
+
+def test_huge_n_and_clusters_closer_than_float_precision(tmp_path: Path) -> None:
+    """100 tokens in two clusters decide in the same way (the route is O(1) in n); clusters 2e-20 apart (one point
+    in floats) still have the exact rate, and the wrong rate 0 (what one coincident cluster shows in floats) is
+    refuted."""
+    near = (f"{(10**40 - 1)}/{10**40 + 1}", f"{2 * 10**20}/{10**40 + 1}")  # ((1 - t^2), 2t)/(1 + t^2), t = 1e-20
+    text = "".join(
+        [
+            _two("huge", sizes=(60, 40), **_gap_rate("2*exp(1)")),
+            _two("near", b=near, **_gap_rate("2*exp(1)")),
+            _two("near.zero", b=near, **_gap_rate("0")),
+        ]
+    )
+    verdicts = decide(text, tmp_path)
+    assert verdicts["huge"][0] is Verdict.PROVED
+    assert verdicts["near"][0] is Verdict.PROVED
+    assert verdicts["near.zero"][0] is Verdict.REFUTED
+
+
+def test_the_route_stays_out_of_other_families() -> None:
+    """Pre-LN, three distinct points, general heads: the route does not apply (the float evidence decides)."""
+    rate = _gap_rate("2*exp(1)")
+    three = '[[1, 0], ["3/5", "4/5"], [0, 1]]'
+    claims = parse_claims(
+        textwrap.dedent(
+            _two("pre", geometry='"pre-ln"', **rate)
+            + _two("three", points=three, n="3", **rate)
+            + _two("general", heads='"random-general"', lambdas=None, **rate).replace("lambdas = None\n", "")
+        ),
+        "t.toml",
+    )
+    assert not any(cluster_route.applies(claim) for claim in claims)
