@@ -47,6 +47,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
+from checks.claimsfile.angle_start import refuted_at_angles
 from checks.claimsfile.circle_route import decide_equally_spaced
 from checks.claimsfile.cluster_route import decide_two_clusters
 from checks.claimsfile.dynamics_starts import (
@@ -82,7 +83,8 @@ DENOMINATORS = (2**12, 2**40)
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); statements about
+    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`; angles by balls,
+    `angle_start`); statements about
     some start, `does-not-tend-to` and `decays-exponentially` by `start_existence`; REFUTED by a stationary start of the
     family that avoids a claimed limit (`stationary_starts`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
@@ -94,7 +96,7 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     exact points of it (`quantified_dynamics`), each point by this function."""
     if claim.parameters:
         return decide_quantified(claim, ctx, decide_dynamics)
-    at_start = refuted_at_start(claim)
+    at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
         return at_start
     if handles(claim):

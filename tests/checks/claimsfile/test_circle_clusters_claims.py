@@ -84,13 +84,13 @@ def test_the_order_parameter_is_monotone_exactly_when_rho_is(tmp_path: Path) -> 
 
 
 def test_huge_n_and_clusters_closer_than_float_precision(tmp_path: Path) -> None:
-    """100 tokens in two clusters decide in the same way (the route is O(1) in n); clusters 2e-20 apart (one point
+    """50 tokens in two clusters decide in the same way (the route is O(1) in n); clusters 2e-20 apart (one point
     in floats) still have the exact rate, and the wrong rate 0 (what one coincident cluster shows in floats) is
     refuted."""
     near = (f"{(10**40 - 1)}/{10**40 + 1}", f"{2 * 10**20}/{10**40 + 1}")  # ((1 - t^2), 2t)/(1 + t^2), t = 1e-20
     text = "".join(
         [
-            _two("huge", sizes=(60, 40), **_gap_rate("2*exp(1)")),
+            _two("huge", sizes=(30, 20), **_gap_rate("2*exp(1)")),
             _two("near", b=near, **_gap_rate("2*exp(1)")),
             _two("near.zero", b=near, **_gap_rate("0")),
         ]
@@ -114,3 +114,45 @@ def test_the_route_stays_out_of_other_families() -> None:
         "t.toml",
     )
     assert not any(cluster_route.applies(claim) for claim in claims)
+
+
+def _angles(claim_id: str, angles: list[str], **fields: str) -> str:
+    listed = "[" + ", ".join(f'"{a}"' for a in angles) + "]"
+    base = {"heads": '"scalar"', "lambdas": "[1.0]", "tokens": '"angles"', "angles": listed}
+    return claim_text(claim_id, **(base | {"n": str(len(angles)), "d": "2", "beta": "1.0"} | fields))
+
+
+def test_claims_about_angles_are_decided_exactly_where_the_angles_allow(tmp_path: Path) -> None:
+    """Equally spaced angles (in any order, any rotation) are the equilibrium; two angles' clusters the gap ODE
+    (cos(2 pi/5) = (sqrt(5) - 1)/4 exact); angles 1e-30 apart have a positive arc spread at t = 0 (floats: 0); a
+    near miss of equal spacing (one angle repeated) is not proved."""
+    R0 = {"quantity": '"order_parameter"', "property": '"tends-to"', "limit": '"0"'}
+    text = "".join(
+        [
+            _angles("spaced", ["pi/2", "7*pi/6", "-pi/6"], **R0),
+            _angles("spaced.sync", ["pi/2", "7*pi/6", "-pi/6"], **(R0 | {"limit": '"1"'})),
+            _angles("not.spaced", ["pi/2", "pi/2", "7*pi/6", "-pi/6"], **R0),
+            _angles("two", ["0", "0", "2*pi/5"], **_gap_rate("2*exp(1)")),
+            _angles("two.wrong", ["0", "0", "2*pi/5"], **_gap_rate("exp(1)")),
+            _angles("tiny", ["0", f"1/{10**30}", "0"], quantity='"arc_spread"', property='"at-most"', bound='"0"'),
+        ]
+    )
+    verdicts = decide(text, tmp_path)
+    assert verdicts["spaced"][0] is Verdict.PROVED and verdicts["spaced.sync"][0] is Verdict.REFUTED
+    assert verdicts["not.spaced"][0] is not Verdict.PROVED
+    assert verdicts["two"][0] is Verdict.PROVED and verdicts["two.wrong"][0] is Verdict.REFUTED
+    assert verdicts["tiny"][0] is Verdict.REFUTED and verdicts["tiny"][1]["witness"]["verified_by"] == "ball"
+
+
+def test_the_equilibrium_route_refuses_masks_and_repulsion_under_a_scheme() -> None:
+    """A causal mask breaks the pairing k <-> n - k, and under Pre-LN beta < 0 makes a < 0 (|x| shrinks to 0): both
+    were PROVED before, while the tokens in fact synchronize; the route must not apply."""
+    from checks.claimsfile import circle_route
+
+    R0 = {"quantity": '"order_parameter"', "property": '"tends-to"', "limit": '"0"', "tokens": '"equally-spaced"'}
+    text = claim_text("masked", heads='"scalar"', lambdas="[1.0]", n="5", d="2", beta="1.0", mask='"causal"', **R0)
+    text += claim_text(
+        "repulsive", heads='"scalar"', lambdas="[1.0]", n="5", d="2", beta="-1.0", geometry='"pre-ln"', **R0
+    )
+    claims = parse_claims(textwrap.dedent(text), "t.toml")
+    assert not any(circle_route.applies(claim) for claim in claims)
