@@ -61,6 +61,7 @@ from checks.claimsfile.dynamics_starts import (
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.quantified_dynamics import decide_quantified
+from checks.claimsfile.scheme_energy import decide_scheme_energy
 from checks.claimsfile.scheme_reduction import decide_scheme
 from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
 from checks.evidence import adversarial
@@ -89,8 +90,8 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     family that avoids a claimed limit (`stationary_starts`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
     normalization scheme `scheme_reduction`), or on the
-    equilibrium of equally spaced tokens (`circle_route`), or on the gap angle of two clusters (`cluster_route`);
-    otherwise, or
+    equilibrium of equally spaced tokens (`circle_route`), or on the gap angle of two clusters (`cluster_route`); the
+    energy under a normalization scheme PROVED non-decreasing where it is a gradient (`scheme_energy`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
     exact points of it (`quantified_dynamics`), each point by this function."""
@@ -109,6 +110,7 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
         or decide_scheme(claim, ctx)
         or decide_equally_spaced(claim, ctx)
         or decide_two_clusters(claim, ctx)
+        or decide_scheme_energy(claim, ctx)
     )
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact

@@ -156,3 +156,24 @@ def test_the_equilibrium_route_refuses_masks_and_repulsion_under_a_scheme() -> N
     )
     claims = parse_claims(textwrap.dedent(text), "t.toml")
     assert not any(circle_route.applies(claim) for claim in claims)
+
+
+def test_the_scheme_energy_route_proves_only_where_the_energy_is_a_gradient() -> None:
+    """usa and one softmax head under each scheme: in the route; several softmax heads (the example's REFUTED claim),
+    general heads, spd values, a mask, Post-LN itself (the paper's own claims decide it): out of it."""
+    from checks.claimsfile import scheme_energy
+
+    energy = {"quantity": '"energy"', "property": '"non-decreasing"', "tokens": '"random-sphere"', "n": "4"}
+    symmetric = {"heads": '"random-symmetric"', "d": "3", "beta": "1.0"} | energy
+    inside = [
+        claim_text(f"in.{g}", geometry=f'"{g}"', **symmetric) for g in ("pre-ln", "peri-ln", "mix-ln", "ngpt")
+    ] + [claim_text("in.softmax", geometry='"ngpt"', attention='"softmax"', **symmetric)]
+    outside = [
+        claim_text("out.softmax2", geometry='"ngpt"', attention='"softmax"', H="2", **symmetric),
+        claim_text("out.general", geometry='"pre-ln"', **(symmetric | {"heads": '"random-general"'})),
+        claim_text("out.spd", geometry='"pre-ln"', values='"spd"', **symmetric),
+        claim_text("out.mask", geometry='"pre-ln"', mask='"causal"', **symmetric),
+        claim_text("out.sphere", **symmetric),
+    ]
+    claims = parse_claims(textwrap.dedent("".join(inside + outside)), "t.toml")
+    assert [scheme_energy.applies(claim) for claim in claims] == [True] * len(inside) + [False] * len(outside)
