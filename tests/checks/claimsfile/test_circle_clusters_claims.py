@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from certificates.kernel.claims.loader import parse_claims
 from checks.claimsfile import cluster_route
 from checks.claimsfile.register import register_claims
@@ -177,3 +179,18 @@ def test_the_scheme_energy_route_proves_only_where_the_energy_is_a_gradient() ->
     ]
     claims = parse_claims(textwrap.dedent("".join(inside + outside)), "t.toml")
     assert [scheme_energy.applies(claim) for claim in claims] == [True] * len(inside) + [False] * len(outside)
+
+
+def test_angles_need_the_circle_and_exact_text() -> None:
+    """d = 3, a float literal angle, and a count that is not n: one-line errors naming the field (the CLI prints
+    them and exits 2, as for every ClaimsFileError)."""
+    from certificates.kernel.claims.problems import ClaimsFileError
+
+    R = {"quantity": '"order_parameter"', "property": '"non-negative"'}
+    for text, field in (
+        (_angles("d3", ["0", "pi"], d="3", **R), "d"),
+        (_angles("float", ["0", "pi"], **R).replace('"pi"]', "3.14159]"), "angles[1]"),
+        (_angles("count", ["0", "pi"], n="3", **R), "angles"),
+    ):
+        with pytest.raises(ClaimsFileError, match=field.replace("[", r"\[")):
+            parse_claims(textwrap.dedent(text), "t.toml")
