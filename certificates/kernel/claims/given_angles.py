@@ -163,7 +163,10 @@ class GivenAngles:
     def points(self) -> list[Angle]:
         """The distinct points of the circle, in [0, 2 pi), sorted (exact comparison: a + b pi by balls, equal ones
         exactly)."""
-        return sorted(set(self.on_circle()), key=_sort_key)
+        guess = sorted(set(self.on_circle()), key=Angle.float)  # a float order, then checked exactly pair by pair
+        if all(_sort_key(p) < _sort_key(q) for p, q in itertools.pairwise(guess)):
+            return guess
+        return sorted(guess, key=_sort_key)
 
     def two_clusters(self) -> tuple[tuple[int, int], sp.Expr] | None:
         """((n1, n2), cos of the gap) when the tokens are exactly two distinct points and the cosine has a closed form
@@ -197,19 +200,20 @@ class GivenAngles:
             return _sqrt(square) / self.n
 
     def order_parameter_square(self) -> fmpq_poly | None:
-        """n^2 R^2 as the remainder of sum_{j,l} x^(k_j - k_l mod N) modulo the N-th cyclotomic polynomial (exact);
+        """n^2 R^2 as the remainder of P(x) P(1/x), P = sum_j x^(k_j), modulo the N-th cyclotomic polynomial (exact);
         None unless every angle is a rational multiple of pi with N = 2 lcm(denominators) <= MAX_CYCLOTOMIC."""
         if any(angle.a != 0 for angle in self.angles):
             return None
         N = 2 * math.lcm(*(angle.b.denominator for angle in self.angles))
         if N > MAX_CYCLOTOMIC:
             return None
-        k = [int(angle.b * N / 2) % N for angle in self.angles]  # theta_j = pi b_j = 2 pi k_j / N
-        coefficients = [0] * N
-        for kj in k:
-            for kl in k:
-                coefficients[(kj - kl) % N] += 1
-        return fmpq_poly(coefficients) % fmpq_poly(list(fmpz_poly.cyclotomic(N).coeffs()))
+        counts = [0] * N  # P(x) = sum_j x^(k_j), theta_j = pi b_j = 2 pi k_j / N
+        for angle in self.angles:
+            counts[int(angle.b * N / 2) % N] += 1
+        mirrored = [counts[-k % N] for k in range(N)]  # P(1/x) modulo x^N - 1
+        product = (fmpz_poly(counts) * fmpz_poly(mirrored)).coeffs()
+        folded = [sum(product[m::N]) for m in range(N)]  # x^N = 1, as Phi_N divides x^N - 1
+        return fmpq_poly(folded) % fmpq_poly(list(fmpz_poly.cyclotomic(N).coeffs()))
 
     def order_parameter_exact(self) -> Fraction | None:
         """R^2 as an exact rational when the cyclotomic remainder is a constant (R^2 is rational), else None."""

@@ -97,3 +97,12 @@ def test_the_forms_of_an_angle() -> None:
     assert parse_angle("a", -3) == Angle(Fraction(-3), Fraction(0))
     with pytest.raises(InputError, match="n = 3"):
         given_angles("angles", ["0", "1"], 3)
+
+
+def test_angles_that_floats_cannot_order_are_ordered_exactly() -> None:
+    """1 and 1 + 1e-30 radians are one float: the float order is only a guess, checked pair by pair exactly; the
+    spread of 0, 1, 1 + 1e-30 is 1 + 1e-30 exactly (floats: 1)."""
+    tie = given_angles("angles", [f"{10**30 + 1}/{10**30}", "1", "0", "1"], 4)
+    assert [a.a for a in tie.points()] == [0, 1, 1 + Fraction(1, 10**30)]
+    assert tie.arc_spread() == (1 + Fraction(1, 10**30), 0)
+    assert circle.arc_spread_of_angles(np.array(tie.floats())) == 1.0
