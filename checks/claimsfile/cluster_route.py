@@ -6,7 +6,8 @@ rho = <a, b> obeys rho' = (1 - rho)(1 + rho) K(rho), the equiangular reduction o
 
 - cluster_gap (1 - rho): `tends-to` and `decays-at-rate` exactly as in `exact_dynamics` (its `destination` and
   `late_rate` for size 2: eps -> 0 at the rate 2 K(1) when K(rho0) > 0);
-- least_inner_product (rho): `tends-to`, on 1 - lim eps;
+- least_inner_product (rho): `tends-to`, on 1 - lim eps; arc_spread (d = 2: phi = arccos rho), `tends-to` when rho
+  tends to 1 or -1 (0 or pi);
 - order_parameter R = sqrt(n1^2 + n2^2 + 2 n1 n2 rho)/n: `tends-to` on the limit of rho, and `non-decreasing`,
   PROVED when rho does not decrease (K(rho0) >= 0: rho moves monotonically, R is increasing in rho), REFUTED when
   K(rho0) < 0 (then dR/dt = n1 n2 rho'/(n^2 R) < 0 at t = 0, by a ball of K(rho0)).
@@ -38,6 +39,7 @@ QUANTITIES = {
     "cluster_gap": ("tends-to", "decays-at-rate"),
     "least_inner_product": ("tends-to",),
     "order_parameter": ("tends-to", "non-decreasing"),
+    "arc_spread": ("tends-to",),
 }
 
 
@@ -79,6 +81,7 @@ def applies(claim: DynamicsClaim) -> bool:
         and "interaction" not in options
         and isinstance(options["beta"], int | float)
         and options["beta"] > 0
+        and (claim.quantity != "arc_spread" or options["d"] == 2)
         and two_clusters(options) is not None
     )
 
@@ -125,6 +128,11 @@ def _decide(claim: DynamicsClaim, problem: route._Problem, sizes: tuple[int, int
     final = 1 - problem.limit  # lim rho
     if claim.quantity == "least_inner_product":
         return _limit_is(problem, "rho = least_inner_product", final)
+    if claim.quantity == "arc_spread":  # d = 2: the shorter arc between the clusters, phi = arccos(rho) in [0, pi]
+        if final not in (1, -1):
+            raise route._Undecided(f"the arc spread tends to arccos({final}), which this route does not evaluate")
+        problem.derivation.note(f"on the circle the arc spread is phi = arccos(rho) in [0, pi]; rho -> {final}")
+        return _limit_is(problem, "phi = arc_spread", sp.Integer(0) if final == 1 else sp.pi)
     cc.order_parameter_identity(problem.derivation)
     route._closed(problem.derivation)
     if claim.property == "tends-to":

@@ -59,6 +59,9 @@ def test_the_gap_rate_and_limits_are_exact(tmp_path: Path) -> None:
             _two("antipodal.R", b=("-1", "0"), quantity='"order_parameter"', property='"tends-to"', limit='"1"'),
             _two("antipodal.R.true", b=("-1", "0"), quantity='"order_parameter"', property='"tends-to"', limit='"1/5"'),
             _two("rho.limit", quantity='"least_inner_product"', property='"tends-to"', limit='"1"'),
+            _two("arc.limit", quantity='"arc_spread"', property='"tends-to"', limit='"0"'),
+            _two("arc.antipodal", b=("-1", "0"), quantity='"arc_spread"', property='"tends-to"', limit='"pi"'),
+            _two("arc.antipodal.wrong", b=("-1", "0"), quantity='"arc_spread"', property='"tends-to"', limit='"0"'),
         ]
     )
     verdicts = decide(text, tmp_path)
@@ -70,6 +73,9 @@ def test_the_gap_rate_and_limits_are_exact(tmp_path: Path) -> None:
         "antipodal.R": Verdict.REFUTED,
         "antipodal.R.true": Verdict.PROVED,
         "rho.limit": Verdict.PROVED,
+        "arc.limit": Verdict.PROVED,
+        "arc.antipodal": Verdict.PROVED,
+        "arc.antipodal.wrong": Verdict.REFUTED,
     }
     assert {k: v for k, (v, _) in verdicts.items()} == expected
     assert verdicts["usa.wrong"][1]["witness"]["exact_rate"] == "2*E"
