@@ -48,6 +48,7 @@ from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
 from checks.claimsfile.angle_start import refuted_at_angles
+from checks.claimsfile.arc_route import decide_arc
 from checks.claimsfile.circle_route import decide_equally_spaced
 from checks.claimsfile.cluster_route import decide_two_clusters
 from checks.claimsfile.dynamics_starts import (
@@ -91,7 +92,8 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
     normalization scheme `scheme_reduction`), or on the
     equilibrium of equally spaced tokens (`circle_route`), or on the gap angle of two clusters (`cluster_route`); the
-    energy under a normalization scheme PROVED non-decreasing where it is a gradient (`scheme_energy`); otherwise, or
+    energy under a normalization scheme PROVED non-decreasing where it is a gradient (`scheme_energy`); the arc spread
+    of angles within a half circle bounded by its start (`arc_route`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
     exact points of it (`quantified_dynamics`), each point by this function."""
@@ -111,6 +113,7 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
         or decide_equally_spaced(claim, ctx)
         or decide_two_clusters(claim, ctx)
         or decide_scheme_energy(claim, ctx)
+        or decide_arc(claim, ctx)
     )
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact

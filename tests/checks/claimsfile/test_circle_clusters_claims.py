@@ -210,3 +210,29 @@ def test_no_witness_certificate_can_speak_for_an_angles_family() -> None:
     energy = {"quantity": '"energy"', "property": '"non-decreasing"'}
     (claim,) = parse_claims(textwrap.dedent(_angles("e", ["0", "1/2", "pi/3"], **energy)), "t.toml")
     assert family_hypotheses(claim.options) is None
+
+
+def test_the_arc_spread_within_a_half_circle_is_bounded_by_its_start(tmp_path: Path) -> None:
+    """s(0) = 3 pi/4 exactly (the largest gap is 3 pi/4 -> 2 pi): at most 3 pi/4 PROVED (softmax, two heads; Pre-LN),
+    the floats of the integrated trajectory agree; at most 2 (< s(0)) REFUTED at t = 0; a wrong direction (repulsion,
+    lambda < 0) is outside the route."""
+    from checks.claimsfile import arc_route, dynamics_decider
+
+    angles = ["0", "1/2", "pi/4", "3*pi/4", "2"]
+    arc = {"quantity": '"arc_spread"', "property": '"at-most"', "bound": '"3*pi/4"'}
+    text = "".join(
+        [
+            _angles("softmax", angles, attention='"softmax"', lambdas="[1.0, 2.0]", **arc),
+            _angles("pre-ln", angles, geometry='"pre-ln"', **arc),
+            _angles("tight", angles, **(arc | {"bound": '"2"'})),
+            _angles("repulsive", angles, lambdas="[-1.0]", **arc),
+        ]
+    )
+    verdicts = decide(text, tmp_path)
+    assert verdicts["softmax"][0] is Verdict.PROVED and verdicts["pre-ln"][0] is Verdict.PROVED
+    assert arc_route.METHOD in verdicts["softmax"][1]["method"]
+    assert verdicts["tight"][0] is Verdict.REFUTED
+    claims = parse_claims(textwrap.dedent(text), "t.toml")
+    assert not arc_route.applies(claims[3])
+    floats = dynamics_decider._decide_numerically(claims[0], Context("quick", seed=0, certificate_dir=tmp_path))
+    assert floats.verdict is Verdict.CONFIRMED

@@ -52,6 +52,7 @@ CIRCLE = {
     "circle.two-clusters.per-token-rate": Verdict.REFUTED,
     "circle.two-clusters.R-non-decreasing": Verdict.PROVED,
     "circle.angles.equally-spaced": Verdict.PROVED,
+    "circle.angles.arc-bounded": Verdict.PROVED,
 }
 
 
