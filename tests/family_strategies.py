@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from certificates.kernel.claims.given_angles import given_angles
 from certificates.kernel.claims.given_matrices import given_matrices
 from certificates.kernel.claims.given_tokens import given_tokens
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES, Family, Interval, Option
@@ -37,6 +38,12 @@ def option_value(option: Option, n: int, H: int, d: int) -> st.SearchStrategy[An
         return st.integers(1, min(n, 3))
     if option.kind == "tokens":
         return SEEDS.map(lambda seed: given_tokens("points", _rows(n, d, seed), None))
+    if option.kind == "angles":  # rational multiples of pi and rational radians, as a claims file writes them
+        angle = st.one_of(
+            st.builds(lambda p, q: f"{p}*pi/{q}", st.integers(-12, 12), st.integers(1, 12)),
+            st.builds(lambda p, q: f"{p}/{q}", st.integers(-20, 20), st.integers(1, 7)),
+        )
+        return st.lists(angle, min_size=n, max_size=n).map(lambda texts: given_angles("angles", texts, n))
     if option.kind == "matrices":
         return SEEDS.map(lambda seed: given_matrices(option.name, _matrices(H, d, seed), None))
     numbers = numbers_in(option.generic or option.domain, n)

@@ -69,8 +69,9 @@ class Option:
     to): its domain, its default (None: the family needs it), and `generic`, the values at which every member
     has all the hypotheses the family declares, when that is narrower than the domain (None: the domain).
     `kind` is what the file writes: "number", "count" (an integer in the domain and at most n), "tokens" (the
-    user's own tokens, `certificates.kernel.claims.given_tokens`) or "matrices" (the user's own exact head matrices,
-    `certificates.kernel.claims.given_matrices`; for both the domain is unused)."""
+    user's own tokens, `certificates.kernel.claims.given_tokens`), "matrices" (the user's own exact head matrices,
+    `certificates.kernel.claims.given_matrices`; for both the domain is unused) or "angles" (the tokens on the circle
+    as exact angles, `certificates.kernel.claims.given_angles`, d = 2)."""
 
     name: str
     domain: Interval
@@ -86,6 +87,7 @@ LAMBDAS = Option("lambdas", REAL, "strength lambda_h of each head, M_h = lambda_
 DELTA = Option("delta", NON_NEGATIVE, "max |M_h' M_h|_op over pairs of heads h != h'")
 RHO = Option("rho", Interval(End(Fraction(-1), per_pair=True), End(Fraction(1))), "common inner product <x_i, x_j>")
 POINTS = Option("points", REAL, "the tokens: inline rows of numbers, or a .npy/.csv file", kind="tokens")
+ANGLES = Option("angles", REAL, "the tokens on the circle as exact angles (pi/3, 1/2)", kind="angles")
 GROUPS = Option(
     "groups", Interval(End(Fraction(1), closed=True)), "number k of separated groups (k <= n)", kind="count"
 )
@@ -160,6 +162,7 @@ TOKEN_FAMILIES: dict[str, TokenFamily] = {
         TokenFamily("groups", free=False, d_at_least=(2,), options=(GROUPS, SPREAD)),
         TokenFamily("near-collision", free=False, d_at_least=(2,), options=(SEPARATION,)),
         TokenFamily("equally-spaced", free=False, fixed=True, d_at_least=(2,), short="circle"),
+        TokenFamily("angles", free=False, fixed=True, d_at_least=(2,), options=(ANGLES,)),
     )
 }
 """The token families a claims file names, in the order it lists them."""

@@ -1,10 +1,12 @@
 """The exact route for equally spaced tokens: an equilibrium of the directions, so each quantity keeps its start value.
 
-It applies when the claim's tokens are "equally-spaced" (n tokens at the angles 2 pi k / n of a great circle),
-its heads "scalar" and its scheme one of `identities.circle.EQUILIBRIUM_SCHEMES` (Post-LN with any strengths; nGPT,
-Pre-LN, Peri-LN and Mix-LN with every lambda_h > 0), and its quantity one of the directions' quantities whose start
-value is known in closed form (VALUES). `identities.circle.equally_spaced_equilibrium` states why the directions
-stay fixed; then Q(t) = Q(0) for all t >= 0 and the claim is decided on Q(0):
+It applies when the claim's tokens are "equally-spaced" (n tokens at the angles 2 pi k / n of a great circle, or
+`angles` that are exactly theta_0 + 2 pi k / n in some order, `given_angles.GivenAngles.equally_spaced`),
+its heads "scalar" (W_h = M_h, no mask) and its scheme one of `identities.circle.EQUILIBRIUM_SCHEMES` (Post-LN with
+any strengths; nGPT, Pre-LN, Peri-LN and Mix-LN with every lambda_h > 0, beta > 0 and exp weights), and its
+quantity one of the directions' quantities whose start value is known in closed form (VALUES).
+`identities.circle.equally_spaced_equilibrium` states why the directions stay fixed; then Q(t) = Q(0) for all
+t >= 0 and the claim is decided on Q(0):
 
 - non-decreasing: PROVED (a constant);
 - tends-to L, at-most b, at-least b, non-negative: Q(0) against the target, exactly (a rational or pi value, by
@@ -114,12 +116,21 @@ def applies(claim: DynamicsClaim) -> bool:
     """Whether the claim's family is equally spaced tokens with scalar heads under a scheme the equilibrium covers."""
     options = claim.options
     geometry = options["geometry"]
-    if options["tokens"] != "equally-spaced" or options["heads"] != "scalar" or claim.quantity not in VALUES:
+    spaced = options["tokens"] == "equally-spaced" or (
+        options["tokens"] == "angles" and options["angles"].equally_spaced()
+    )
+    if not spaced or options["heads"] != "scalar" or claim.quantity not in VALUES:
         return False
     if geometry not in circle.EQUILIBRIUM_SCHEMES or (claim.quantity == "arc_spread" and options["d"] != 2):
         return False
-    positive = all(stated(value) > 0 for value in options["lambdas"])
-    return positive or not circle.EQUILIBRIUM_SCHEMES[geometry]
+    if options.get("mask") is not None or options.get("values", "aligned") != "aligned":
+        return False  # a mask breaks the symmetry k <-> n - k; other values need not map x_j into their plane
+    if not circle.EQUILIBRIUM_SCHEMES[geometry]:
+        return True
+    # a > 0 needs exp(beta s) weights with beta > 0 and every lambda_h > 0 (else |x_i| can shrink to 0)
+    beta = options["beta"]
+    attracting = "interaction" not in options and isinstance(beta, int | float) and beta > 0
+    return attracting and all(stated(value) > 0 for value in options["lambdas"])
 
 
 def decide_equally_spaced(claim: DynamicsClaim, ctx: Context) -> Outcome | None:

@@ -48,7 +48,10 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
+from checks.claimsfile.angle_start import refuted_at_angles
+from checks.claimsfile.arc_route import decide_arc
 from checks.claimsfile.circle_route import decide_equally_spaced
+from checks.claimsfile.cluster_route import decide_two_clusters
 from checks.claimsfile.dynamics_starts import (
     POINTWISE_TOLERANCE,
     Start,
@@ -60,6 +63,7 @@ from checks.claimsfile.dynamics_starts import (
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.quantified_dynamics import decide_quantified
+from checks.claimsfile.scheme_energy import decide_scheme_energy
 from checks.claimsfile.scheme_reduction import decide_scheme
 from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
 from checks.evidence import adversarial
@@ -82,18 +86,21 @@ DENOMINATORS = (2**12, 2**40)
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); statements about
+    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`; angles by balls,
+    `angle_start`); statements about
     some start, `does-not-tend-to` and `decays-exponentially` by `start_existence`; REFUTED by a stationary start of the
     family that avoids a claimed limit (`stationary_starts`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
     normalization scheme `scheme_reduction`), or on the
-    equilibrium of equally spaced tokens (`circle_route`); otherwise, or
+    equilibrium of equally spaced tokens (`circle_route`), or on the gap angle of two clusters (`cluster_route`); the
+    energy under a normalization scheme PROVED non-decreasing where it is a gradient (`scheme_energy`); the arc spread
+    of angles within a half circle bounded by its start (`arc_route`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
     exact points of it (`quantified_dynamics`), each point by this function."""
     if claim.parameters:
         return decide_quantified(claim, ctx, decide_dynamics)
-    at_start = refuted_at_start(claim)
+    at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
         return at_start
     if handles(claim):
@@ -101,7 +108,14 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     witnessed = stationary_outcome(claim, ctx)
     if witnessed is not None:
         return witnessed
-    exact = decide_exactly(claim, ctx) or decide_scheme(claim, ctx) or decide_equally_spaced(claim, ctx)
+    exact = (
+        decide_exactly(claim, ctx)
+        or decide_scheme(claim, ctx)
+        or decide_equally_spaced(claim, ctx)
+        or decide_two_clusters(claim, ctx)
+        or decide_scheme_energy(claim, ctx)
+        or decide_arc(claim, ctx)
+    )
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
     numeric = _decide_numerically(claim, ctx)

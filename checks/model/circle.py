@@ -49,11 +49,21 @@ def angles(cfg: Configuration) -> np.ndarray:
 
 
 def arc_spread(cfg: Configuration) -> float:
-    """The length of the shortest arc of the circle that holds every token: 2 pi minus the largest gap between
-    consecutive angles (0 when the tokens coincide, 2 pi (n - 1)/n when equally spaced); d = 2."""
-    theta = np.sort(angles(cfg))
+    """The length of the shortest arc of the circle that holds every token (`arc_spread_of_angles`); d = 2."""
+    return arc_spread_of_angles(angles(cfg))
+
+
+def arc_spread_of_angles(theta: np.ndarray) -> float:
+    """2 pi minus the largest gap between consecutive angles (0 when they coincide, 2 pi (n - 1)/n when equally
+    spaced), from the angles themselves (any real values: each is read modulo 2 pi)."""
+    theta = np.sort(np.mod(np.asarray(theta, dtype=float), 2 * np.pi))
     gaps = np.diff(np.concatenate([theta, theta[:1] + 2 * np.pi]))
     return float(2 * np.pi - np.max(gaps))
+
+
+def order_parameter_of_angles(theta: np.ndarray) -> float:
+    """R = |(1/n) sum_j e^{i theta_j}| from the angles themselves (the phase representation of `order_parameter`)."""
+    return float(np.abs(np.mean(np.exp(1j * np.asarray(theta, dtype=float)))))
 
 
 def tokens_at_angles(theta: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import HEAD_FAMILIES, RHO, TOKEN_FAMILIES, Family, Options
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from certificates.provers.rational_sphere import stereographic_lift
+from checks.model.circle import tokens_at_angles
 from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
 
 # ---------------------------------------------------------------- tokens
@@ -324,6 +325,11 @@ def _near_collision(n: int, d: int, rng: np.random.Generator, options: Options) 
 @draws(TOKEN_FAMILIES["equally-spaced"])
 def _equally_spaced(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
     return equally_spaced_tokens(n, d, rng)
+
+
+@draws(TOKEN_FAMILIES["angles"])
+def _angles(n: int, d: int, rng: np.random.Generator, options: Options) -> np.ndarray:
+    return tokens_at_angles(np.array(options["angles"].floats()))
 
 
 @draws(HEAD_FAMILIES["scalar"])

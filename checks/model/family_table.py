@@ -19,6 +19,8 @@ def option_text(option: Option) -> str:
         return f"`{option.name}`: inline rows of numbers or a .npy/.csv file, unit tokens, {default}"
     if option.kind == "matrices":
         return f"`{option.name}`: one exact matrix per head, inline rational rows or a .npy/.csv file"
+    if option.kind == "angles":
+        return f'`{option.name}`: exact angles as text ("pi/3", "1/2"), d = 2, {default}'
     if option.kind == "count":
         return f"`{option.name}` an integer from {option.domain.low.text() if option.domain.low else 1} to n, {default}"
     generic = "" if option.generic is None else f" (the hypotheses hold in {option.generic.text()})"

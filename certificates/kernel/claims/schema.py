@@ -22,6 +22,7 @@ from certificates.kernel.claims import equilibrium_claim
 from certificates.kernel.claims.conditions import Condition, unique
 from certificates.kernel.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.kernel.claims.expressions import parse_defined
+from certificates.kernel.claims.given_angles import given_angles
 from certificates.kernel.claims.given_matrices import FIELDS as MATRIX_FIELDS
 from certificates.kernel.claims.given_matrices import given_matrices, head_matrices
 from certificates.kernel.claims.given_tokens import given_tokens
@@ -545,7 +546,7 @@ def _dynamics_statement(
 def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None, base: Path | None) -> DynamicsClaim:
     """A dynamics claim over the points of its `[claim.domain]`: its other fields are validated at a verified
     point of the domain (an instance), its options hold the symbols, its target is read with them."""
-    if raw.get("tokens") == "given":
+    if raw.get("tokens") in ("given", "angles"):
         raise InputError("domain", raw["domain"], "given tokens fix n and d: a claim about them has no domain")
     domains, order, symbols, unsettled = _domains(raw, "domain")
     found = quantified_fields(raw, symbols)
@@ -776,6 +777,10 @@ def _family_option(raw: dict[str, Any], option: Option, family: str, n: int, H: 
         if (tokens.n, tokens.d) != (n, raw["d"]):
             raise InputError(option.name, f"{tokens.n} x {tokens.d}", f"the claim states n = {n}, d = {raw['d']}")
         return tokens
+    if option.name in raw and option.kind == "angles":
+        if raw["d"] > 2:  # below 2 the family's bound d >= 2 says so
+            raise InputError("d", raw["d"], "angles are tokens on the circle: d = 2")
+        return given_angles(option.name, raw[option.name], n)
     if option.name in raw and option.kind == "count":
         low = int(option.domain.low.value) if option.domain.low is not None else 1
         return _integer(raw, option.name, low, n)

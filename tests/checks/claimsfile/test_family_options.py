@@ -51,6 +51,8 @@ def _valid(option: Option, n: int = SIZES["n"]) -> Any:
         return 2
     if option.kind == "tokens":
         return [[int(i == j) for j in range(SIZES["d"])] for i in range(n)]
+    if option.kind == "angles":
+        return [f"{2 * k}*pi/{n}" for k in range(n)]
     return _value(option, _inside(option.domain, n))
 
 
