@@ -74,7 +74,8 @@ def _endpoints(ball: arb) -> tuple[fmpz, fmpz, int]:
 
 
 def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
-    """round(num * 2^g * 10^k) for num > 0, to nearest (ties to even) or up ('ceil')."""
+    """round(num * 2^g * 10^k) for num > 0, to nearest (ties to even) or up ('ceil'); a division by a power of
+    two is a shift (the common case: a binary midpoint scaled up to an integer of `digits` digits)."""
     p, q = num, fmpz(1)
     if k >= 0:
         p *= fmpz(10) ** k
@@ -82,9 +83,17 @@ def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
         q *= fmpz(10) ** (-k)
     if g >= 0:
         p <<= g
+    elif q == 1:
+        quotient = p >> -g
+        return _rounded(quotient, p - (quotient << -g), fmpz(1) << -g, mode)
     else:
         q <<= -g
     quotient, remainder = divmod(p, q)
+    return _rounded(quotient, remainder, q, mode)
+
+
+def _rounded(quotient: fmpz, remainder: fmpz, q: fmpz, mode: str) -> fmpz:
+    """The rounding of quotient + remainder / q (0 <= remainder < q), to nearest (ties to even) or up ('ceil')."""
     if mode == "ceil":
         return quotient + (1 if remainder else 0)
     twice = 2 * remainder
@@ -111,12 +120,19 @@ def _exponent10(num: fmpz, g: int) -> int:
     return e
 
 
-def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Rounded:
-    """num * 2^g (num > 0) rounded to `digits` significant decimal digits."""
+def _round_integer(num: fmpz, g: int, digits: int, mode: str = "nearest") -> tuple[fmpz, int]:
+    """num * 2^g (num > 0) rounded to `digits` significant decimal digits, as (d, e): d * 10^(e - digits + 1), d an
+    integer of `digits` digits."""
     e = _exponent10(num, g)
     d = _scaled_round(num, g, digits - 1 - e, mode)
     if d == fmpz(10) ** digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
         d, e = d // 10, e + 1
+    return d, e
+
+
+def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Rounded:
+    """num * 2^g (num > 0) rounded to `digits` significant decimal digits."""
+    d, e = _round_integer(num, g, digits, mode)
     return Rounded(1, str(d), e)
 
 
@@ -127,11 +143,9 @@ def certified_digits(ball: arb, digits: int) -> Rounded | None:
         return Rounded(0, "0", 0)
     if lo <= 0 <= hi:
         return None
-    if lo > 0:
-        a, b = _round_positive(lo, g, digits), _round_positive(hi, g, digits)
-        return a if a == b else None
-    a, b = _round_positive(-hi, g, digits), _round_positive(-lo, g, digits)
-    return Rounded(-1, a.digits, a.exponent) if a == b else None
+    sign, low, high = (1, lo, hi) if lo > 0 else (-1, -hi, -lo)
+    a, b = _round_integer(low, g, digits), _round_integer(high, g, digits)
+    return Rounded(sign, str(a[0]), a[1]) if a == b else None  # the decimal text of the integer, once
 
 
 def midpoint_digits(ball: arb, digits: int) -> Rounded:
