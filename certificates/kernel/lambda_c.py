@@ -88,13 +88,17 @@ def _bits_below(small: arb, large: arb) -> int:
 
 
 def _interval_newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb | None, arb]:
-    """(N, the next point): N = m - g(m) / g'(X) with m = `point` and X = m +- 2 |Newton step| (plus 2^-prec
+    """(N, the next point): N = m - g(m) / g'(X) with m = `point` (exact) and X = m +- 2 |Newton step| (plus 2^-prec
     relative), when X lies in (2, inf), g' > 0 on X and N lies inside X (then N holds u_c: module docstring);
-    None otherwise. g(m) is evaluated at `prec` bits, g'(X) at what N's width needs (the step's size sets it)."""
+    None and the ordinary Newton point otherwise. g(m) is evaluated at `prec` bits, g'(X) at what N's width needs
+    (the step's size sets it)."""
     value = _value(_EQUATION, tokens, point, prec)
     rough = _value(_SLOPE, tokens, point, 64)
     with ctx.workprec(prec):
         step = (value / rough).mid()
+        if not step.is_finite():
+            return None, point
+        newton = (point - step).mid()
         accurate = max(_bits_below(step, point), 0)
         mantissa, exponent = dyadic(point)
         radius = 2 * abs(step) + arb(2) ** (exponent + abs(mantissa).bit_length() - prec)
@@ -102,8 +106,9 @@ def _interval_newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb | Non
     slope = _value(_SLOPE, tokens, box, max(prec - accurate, 0) + 64)
     with ctx.workprec(prec):
         enclosure = point - value / slope
-    certified = box > 2 and slope > 0 and enclosure.is_finite() and box.contains(enclosure)
-    return (enclosure if certified else None), enclosure.mid()
+    if box > 2 and slope > 0 and enclosure.is_finite() and box.contains(enclosure):
+        return enclosure, enclosure.mid()
+    return None, newton
 
 
 def _by_signs(tokens: Fraction, point: arb, bits: int) -> arb | None:
