@@ -10,7 +10,7 @@ from typing import Any
 import mpmath
 import pytest
 import sympy as sp
-from flint import arb, ctx, fmpz
+from flint import ctx, fmpz
 
 from certificates.kernel import lambda_c, stored_forms
 from certificates.kernel.exact import ball_of
@@ -207,9 +207,9 @@ def test_lambda_c_to_one_hundred_thousand_digits_from_the_command_line() -> None
     import subprocess
     import sys
 
+    argv = ["constants", "--quantity", "lambda_c", "--n", "10", "--digits", "100000", "--format", "csv"]
     run = subprocess.run(
-        [sys.executable, "-m", "checks", "constants", "--quantity", "lambda_c", "--n", "10"]
-        + ["--digits", "100000", "--format", "csv"],
+        [sys.executable, "-m", "checks", *argv],
         capture_output=True,
         text=True,
         timeout=600,
