@@ -1,7 +1,8 @@
 """The regime's constants with certified decimal digits (the Python API behind `headflow constants`).
 
 Every value is a python-flint ball of `certificates/provers/constant_balls.py`, evaluated from the one SymPy
-formula in `identities/closed_forms.py`; lambda_c, which has no closed form, is the certified root
+formula in `identities/closed_forms.py` (stored as a tree, `certificates.kernel.stored_forms`: no SymPy here);
+lambda_c, which has no closed form, is the certified root
 of `lambda_c_equation` (`certificates/kernel/lambda_c.py`). The working precision rises until the ball
 determines every printed digit (correct rounding); if it still straddles a rounding boundary at
 the maximum precision, the result says so. mpmath then

@@ -10,10 +10,10 @@ from typing import Any
 import mpmath
 import pytest
 import sympy as sp
-from flint import ctx, fmpz
+from flint import arb, ctx, fmpz
 
 from certificates.kernel import lambda_c, stored_forms
-from certificates.kernel.exact import ball_of
+from certificates.kernel.exact import ball_of, exact_value
 from certificates.kernel.exprtree import from_sympy
 from checks.constants import certified as constants
 from checks.constants.mpmath_reference import mpmath_value
@@ -222,3 +222,50 @@ def test_lambda_c_to_one_hundred_thousand_digits_from_the_command_line() -> None
     assert len(row["value"].replace(".", "")) == 100_000
     with mpmath.workdps(100):
         assert row["value"][:80] == mpmath.nstr(_lambda_c_root(10), 90)[:80]
+
+
+def _exact_rounding(value: Fraction, digits: int) -> tuple[int, str, int]:
+    """(sign, digits, exponent) of a non-zero rational rounded to nearest, ties to even, with Fractions alone."""
+    sign, magnitude = (1 if value > 0 else -1), abs(value)
+    exponent = len(str(magnitude.numerator)) - len(str(magnitude.denominator))
+    while Fraction(10) ** exponent > magnitude:
+        exponent -= 1
+    while Fraction(10) ** (exponent + 1) <= magnitude:
+        exponent += 1
+    scaled = magnitude * Fraction(10) ** (digits - 1 - exponent)
+    whole, rest = divmod(scaled.numerator, scaled.denominator)
+    if 2 * rest > scaled.denominator or (2 * rest == scaled.denominator and whole % 2):
+        whole += 1
+    if whole == 10**digits:
+        whole, exponent = whole // 10, exponent + 1
+    return sign, str(whole), exponent
+
+
+def test_the_one_product_rounding_is_the_rounding_of_both_ends() -> None:
+    """certified_digits (one long product m 10^k and shifts) against Fractions: the digits when both ends of the
+    ball round alike, None otherwise, over balls near rounding boundaries, carries (9.99..), signs and decades."""
+    import random
+
+    from checks.constants.digits import certified_digits
+
+    rng = random.Random(28)
+    seen = {"decided": 0, "undecided": 0}
+    for _ in range(400):
+        digits = rng.choice([1, 2, 5, 17, 60])
+        exponent = rng.randint(-30, 30)
+        unit = Fraction(10) ** (exponent - digits + 1)  # one unit of the last digit
+        base = rng.randint(10 ** (digits - 1), 10**digits - 1) * unit
+        near = base + rng.choice([0, 1, 5, -5, 10**digits]) * unit / 20  # 5: a tie; 10^digits: toward a carry
+        centre = rng.choice([1, -1]) * (near + rng.randint(-3, 3) * unit / 10**5)
+        radius = rng.randint(0, 9) * unit / 10 ** rng.randint(1, 8)
+        with ctx.workprec(400):
+            ball = arb(ball_of(centre).mid(), ball_of(radius).upper())
+        middle, spread = exact_value(ball.mid()), exact_value(ball.rad())
+        lo, hi = middle - spread, middle + spread
+        if lo <= 0 <= hi:
+            continue
+        expected = _exact_rounding(lo, digits) if _exact_rounding(lo, digits) == _exact_rounding(hi, digits) else None
+        found = certified_digits(ball, digits)
+        assert (None if found is None else (found.sign, found.digits, found.exponent)) == expected, (centre, radius)
+        seen["decided" if expected else "undecided"] += 1
+    assert min(seen.values()) > 20
