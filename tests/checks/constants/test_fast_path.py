@@ -269,3 +269,22 @@ def test_the_one_product_rounding_is_the_rounding_of_both_ends() -> None:
         assert (None if found is None else (found.sign, found.digits, found.exponent)) == expected, (centre, radius)
         seen["decided" if expected else "undecided"] += 1
     assert min(seen.values()) > 20
+
+
+class _Mpz:
+    """What gmpy2's mpz offers the conversion (mpmath's mantissa when it runs on gmpy2): an integer only through
+    int(), never a Python int itself (python-flint's fmpq refused it: `headflow constants` crashed with gmpy2)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __int__(self) -> int:
+        return self.value
+
+
+def test_a_gmpy2_mantissa_becomes_the_exact_ball_of_the_mpmath_value() -> None:
+    class Value:
+        _mpf_ = (1, _Mpz(3), -3, 2)  # -3/8
+
+    with ctx.workprec(64):
+        assert constants._mpmath_ball(Value()) == ball_of(Fraction(-3, 8))  # type: ignore[arg-type]
