@@ -2,7 +2,7 @@
 
 `certificates/kernel/expression_balls.py` evaluated SymPy expressions as balls by walking them; it is gone from
 the code and kept here, as the baseline only (`_sympy_ball`, its function as it was). At the precision of
-100,000 digits, for each closed form of `certificates.provers.constant_balls` and for one Newton step of
+100,000 digits, for each closed form of `certificates.kernel.stored_forms` and for one Newton step of
 lambda_c's root finder (g and g' of `identities.closed_forms.lambda_c_equation` at the root, n = 10), it times
 the tree evaluation (`certificates.kernel.balls.eval_ball` on the tree written once by `from_sympy`) against
 the SymPy walk of the same formula at the same point (with n folded in by SymPy, as the root finder did), and
@@ -33,9 +33,11 @@ from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.lambda_c import certify_root
-from certificates.provers import constant_balls
+from certificates.kernel.stored_forms import forms
 from checks.constants import certified
 from identities import closed_forms as cf
+
+FORMS_SYMPY, SYMBOLS = forms()
 
 #: Each closed form at a point (those of `benchmarks.constants` where they overlap).
 FORMS: list[tuple[str, dict[str, Fraction]]] = [
@@ -119,10 +121,10 @@ def measure(digits: int = 100_000) -> list[dict[str, object]]:
     rows = []
     with ctx.workprec(bits):
         for quantity, params in FORMS:
-            form = constant_balls.FORMS[quantity]
+            form = FORMS_SYMPY[quantity]
             balls = {k: ball_of(v) for k, v in params.items()}
-            names = {constant_balls.SYMBOLS[k].name: b for k, b in balls.items()}
-            symbols = {constant_balls.SYMBOLS[k]: b for k, b in balls.items()}
+            names = {SYMBOLS[k].name: b for k, b in balls.items()}
+            symbols = {SYMBOLS[k]: b for k, b in balls.items()}
             ours, theirs = _compare(quantity, from_sympy(form), names, form, symbols)
             rows.append(_row(f"{quantity} evaluated at {digits} digits", ours, theirs, "SymPy walker"))
         tokens = LAMBDA_C[1]["n"]

@@ -5,7 +5,7 @@ Each figure is printed with its baseline measured in the same run and their rati
 benchmark's rows are saved to `benchmarks/results/<benchmark>.json` with the date and the commit
 (`benchmarks/results.py`), from which the documentation's tables are rendered. Run
 `python benchmarks/run.py` or `python -m benchmarks` from the repository root (`--max-digits 100000` for the full
-constants table: several minutes).
+constants table: about a minute more).
 """
 
 from __future__ import annotations

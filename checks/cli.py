@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from certificates.kernel.errors import InputError
-from checks import __version__, commands
+from checks import commands
 
 
 class _Parser(argparse.ArgumentParser):
@@ -24,6 +24,19 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         raise SystemExit(2)
+
+
+class _Version(argparse.Action):
+    """--version: the installed version, looked up only when asked (importlib.metadata costs every command
+    start-up a few tens of milliseconds)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> NoReturn:
+        from checks import __version__
+
+        parser.exit(message=f"headflow {__version__}\n")
 
 
 def _command_names() -> list[str]:
@@ -53,7 +66,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         description="Check the theorems of 'Gradient Flow Structure and Quantitative Dynamics of "
         "Multi-Head Self-Attention': symbolic proofs, certificates, constants and simulations.",
     )
-    parser.add_argument("--version", action="version", version=f"headflow {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     summaries = {module_name: _summary(module_name) for module_name in _command_names()}
     chosen = next((m for m, (name, _) in summaries.items() if argv and name == argv[0]), None)

@@ -9,12 +9,16 @@ from typing import Any
 
 @contextmanager
 def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator[Any]:
-    """Yield `advance(label)`; the bar draws on stderr and disappears when done."""
+    """Yield `advance(label)`; the bar draws on stderr and disappears when done (rich is imported only for a bar that
+    is `enabled`: a small call starts without it)."""
+    if not enabled:
+        yield lambda label="": None
+        return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=True)
-    if not enabled or not console.is_terminal:
+    if not console.is_terminal:
         yield lambda label="": None
         return
     with Progress(

@@ -22,10 +22,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import sympy as sp
-
 from certificates.kernel.exprtree import Tree, TreeError, from_sympy
-from identities.closed_forms import lambda_c_partials
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]
@@ -109,7 +106,11 @@ def derivative(tree: Tree, name: str) -> Tree:
 
 @lru_cache(maxsize=1)
 def _lambda_c_templates() -> tuple[Tree, Tree]:
-    """The trees of d lambda_c / dn and d lambda_c / dbeta at the placeholder arguments."""
+    """The trees of d lambda_c / dn and d lambda_c / dbeta at the placeholder arguments (SymPy on first use)."""
+    import sympy as sp
+
+    from identities.closed_forms import lambda_c_partials
+
     tokens, inverse_temperature = sp.Symbol(_N), sp.Symbol(_BETA)
     return tuple(from_sympy(partial) for partial in lambda_c_partials(tokens, inverse_temperature))  # type: ignore[return-value]
 

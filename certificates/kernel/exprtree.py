@@ -38,7 +38,6 @@ from flint import arb, ctx
 
 from certificates.kernel import endpoints
 from certificates.kernel.exact import ball_of, exact_value
-from identities.closed_forms import LambdaC
 
 Tree = list[Any]
 UNARY = ("exp", "log", "sqrt", "lambertw")
@@ -89,6 +88,7 @@ def from_sympy(expr: Any) -> Tree:
     import sympy as sp
 
     from certificates.kernel import inert
+    from identities.closed_forms import LambdaC
 
     e = sp.sympify(expr, strict=True)
     if e.is_Rational:
@@ -183,16 +183,27 @@ def symbols(tree: Tree) -> set[str]:
     return set().union(*(symbols(a) for a in args))
 
 
+#: Values of exp, log, sqrt and lambertw nodes shared by evaluations at one environment and precision: id of the
+#: node -> (the node, kept alive so that its id is not reused, its ball).
+Memo = dict[int, tuple[object, arb]]
+
+
 def evaluate(
-    tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None, depth: int = 0
+    tree: object,
+    env: Mapping[str, arb],
+    functions: Mapping[str, Enclosure] | None = None,
+    depth: int = 0,
+    memo: Memo | None = None,
 ) -> arb:
     """Evaluate a tree as a ball at the current flint precision, the implicit functions (`IMPLICIT`) by their
     enclosures in `functions`; unknown nodes raise TreeError. Products, powers and the increasing functions of
-    wide balls use their end points (`certificates.kernel.endpoints`)."""
+    wide balls use their end points (`certificates.kernel.endpoints`). A `memo` handed to several evaluations at
+    the same `env` and precision computes each exp, log, sqrt or lambertw node (the same list object, such as
+    e^u in g and in its derivative from `certificates.kernel.derivatives`) once."""
     implicit = functions or {}
 
     def inner(child: object) -> arb:
-        return evaluate(child, env, implicit, depth + 1)
+        return evaluate(child, env, implicit, depth + 1, memo)
 
     if depth > MAX_DEPTH:
         raise TreeError("expression tree too deep")
@@ -217,7 +228,12 @@ def evaluate(
             raise TreeError("exponent too large")
         return endpoints.power(base, k)
     if op in UNARY and len(args) == 1:
-        return endpoints.increasing(_UNARY_BALLS[op], inner(args[0]))
+        if memo is not None and id(tree) in memo and memo[id(tree)][0] is tree:
+            return memo[id(tree)][1]
+        value = endpoints.increasing(_UNARY_BALLS[op], inner(args[0]))
+        if memo is not None:
+            memo[id(tree)] = (tree, value)
+        return value
     if op in IMPLICIT and len(args) == IMPLICIT[op]:
         if op not in implicit:
             raise TreeError(f"no enclosure of {op} given to this evaluation")

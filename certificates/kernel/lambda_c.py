@@ -1,8 +1,9 @@
 """Certified balls for lambda_c, the inflection point of phi: the one ball-arithmetic root finder.
 
 u_c = beta lambda_c is the root of g(u) = (u - 2) e^u - (n - 1)(u + 2)
-(`identities.closed_forms.lambda_c_equation`, written as a tree once and evaluated by
-`certificates.kernel.exprtree.evaluate`, the one ball evaluator; the equation is not written again here).
+(`identities.closed_forms.lambda_c_equation`, stored as a tree by `certificates.kernel.stored_forms` and evaluated by
+`certificates.kernel.exprtree.evaluate`, the one ball evaluator; its derivative g' is the kernel's own
+(`certificates.kernel.derivatives`); the equation is not written again here).
 The uniqueness argument, used by both entry points below: g''(u) = u e^u > 0 for u > 0 (proved by
 `identities.scalar_regime.prove_lambda_c_equation`), so g is convex on (0, inf), and g(2) = -4(n - 1) < 0 for
 n > 1. Hence g has exactly one zero u_c in (2, inf), g < 0 on (2, u_c) and g > 0 on (u_c, inf): a ball on
@@ -12,7 +13,11 @@ root of each of them.
 
 - `certify_root(n, bits)`: an exact n > 1 (an integer or a rational), any precision. Newton's method from
   the right of the root (where a convex increasing g makes it converge monotonically) finds the midpoint at
-  doubling precision; a sign change around it then certifies the ball.
+  doubling precision (g and g' share e^u); the last step is an interval
+  Newton step, which certifies: for a ball X in (2, inf) holding the point m, with g' > 0 on X (its ball over X),
+  every zero of g in X lies in N = m - g(m) / g'(X), and N inside X proves that X holds a zero (Moore's theorem),
+  so u_c, the only zero in (2, inf), lies in N. Only g(m) is computed at the full precision. Should the test
+  fail, the signs of g at the ends of a small ball around the point certify it instead.
 - `enclose(n, beta)`: balls of n and beta (the claims files' boxes and the certificates' trees), at the
   context precision. lambda_c is increasing in n and decreasing in beta > 0
   (`identities.scalar_regime.prove_lambda_c_monotone`, run once per process before the first enclosure),
@@ -26,17 +31,18 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
-import sympy as sp
 from flint import arb, ctx
 
+from certificates.kernel import stored_forms
+from certificates.kernel.derivatives import derivative
 from certificates.kernel.exact import ExponentTooLarge, ball_of, dyadic, exact_value, precision, shown
-from certificates.kernel.exprtree import Tree, evaluate, from_sympy
-from identities.closed_forms import lambda_c_equation, n, u
-from identities.scalar_regime import prove_lambda_c_monotone
+from certificates.kernel.exprtree import Memo, Tree, evaluate
 
+#: The symbols of the equation's tree: the unknown u and the number of tokens n.
+_U, _N = "u", stored_forms.symbol("n")
 #: g(u) and g'(u) over the symbols u and n, as trees.
-_EQUATION: Tree = from_sympy(lambda_c_equation(u, n))
-_SLOPE: Tree = from_sympy(sp.diff(lambda_c_equation(u, n), u))
+_EQUATION: Tree = stored_forms.tree(stored_forms.LAMBDA_C_EQUATION)
+_SLOPE: Tree = derivative(_EQUATION, _U)
 #: Exact ends n of the balls `enclose` has rooted, per precision: certified roots are reused.
 ROOT_CACHE = 4096
 #: Largest |binary exponent| of an end of n that is rooted (u_c(n) is then at most about 45,000).
@@ -47,16 +53,21 @@ class RootError(ArithmeticError, ValueError):
     """lambda_c could not be enclosed: outside its domain (n <= 1, beta <= 0) or not certified."""
 
 
-def _value(tree: Tree, tokens: Fraction, point: arb, prec: int) -> arb:
-    """g or g' (`tree`) at u = `point` for the exact n = `tokens`, at `prec` bits."""
+def _value(tree: Tree, tokens: Fraction, point: arb, prec: int, memo: Memo | None = None) -> arb:
+    """g or g' (`tree`) at u = `point` (a ball) for the exact n = `tokens`, at `prec` bits (`memo`: e^u of an
+    evaluation of the other at the same point and precision)."""
     with precision(prec):
-        return evaluate(tree, {u.name: point, n.name: ball_of(tokens)})
+        return evaluate(tree, {_U: point, _N: ball_of(tokens)}, memo=memo)
 
 
 def _newton(tokens: Fraction, point: arb, prec: int) -> arb:
-    """One Newton step at `prec` bits; only the midpoint is kept (the certificate comes later)."""
+    """One Newton step at `prec` bits (g and g' share e^u); only the midpoint is kept (the certificate comes
+    later)."""
+    memo: Memo = {}
+    value = _value(_EQUATION, tokens, point, prec, memo)
+    slope = _value(_SLOPE, tokens, point, prec, memo)
     with ctx.workprec(prec):
-        return (point - _value(_EQUATION, tokens, point, prec) / _value(_SLOPE, tokens, point, prec)).mid()
+        return (point - value / slope).mid()
 
 
 def _start(tokens: int | Fraction) -> arb:
@@ -66,6 +77,52 @@ def _start(tokens: int | Fraction) -> arb:
     and e^b > e ceil(2 (n - 1)) leaves a margin of 1 for its rounding): n may be far beyond the floats."""
     ceiling = max(math.ceil(2 * (Fraction(tokens) - 1)), 1)
     return arb(max(6, math.floor(math.log(ceiling)) + 2))
+
+
+def _bits_below(small: arb, large: arb) -> int:
+    """About log2(|large| / |small|) for a non-zero exact `small` and `large` (0 when `small` is zero)."""
+    if small == 0:
+        return 0
+    (m, e), (n, f) = dyadic(small), dyadic(large)
+    return (f + abs(n).bit_length()) - (e + abs(m).bit_length())
+
+
+def _interval_newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb | None, arb]:
+    """(N, the next point): N = m - g(m) / g'(X) with m = `point` (exact) and X = m +- 2 |Newton step| (plus 2^-prec
+    relative), when X lies in (2, inf), g' > 0 on X and N lies inside X (then N holds u_c: module docstring);
+    None and the ordinary Newton point otherwise. g(m) is evaluated at `prec` bits, g'(X) at what N's width needs
+    (the step's size sets it)."""
+    value = _value(_EQUATION, tokens, point, prec)
+    rough = _value(_SLOPE, tokens, point, 64)
+    with ctx.workprec(prec):
+        step = (value / rough).mid()
+        if not step.is_finite():
+            return None, point
+        newton = (point - step).mid()
+        accurate = max(_bits_below(step, point), 0)
+        mantissa, exponent = dyadic(point)
+        radius = 2 * abs(step) + arb(2) ** (exponent + abs(mantissa).bit_length() - prec)
+        box = arb(point, radius)
+    slope = _value(_SLOPE, tokens, box, max(prec - accurate, 0) + 64)
+    with ctx.workprec(prec):
+        enclosure = point - value / slope
+    if box > 2 and slope > 0 and enclosure.is_finite() and box.contains(enclosure):
+        return enclosure, enclosure.mid()
+    return None, newton
+
+
+def _by_signs(tokens: Fraction, point: arb, bits: int) -> arb | None:
+    """A ball around `point` of radius about 2^-bits relative whose ends have the signs of g left and right of u_c
+    (so it holds u_c: module docstring), or None."""
+    mantissa, exponent = dyadic(point)
+    radius = arb(2) ** (exponent + abs(mantissa).bit_length() - bits)
+    check_prec = bits + 64
+    with ctx.workprec(check_prec):
+        low, high = point - radius, point + radius
+    if low > 2 and _value(_EQUATION, tokens, low, check_prec) < 0 and _value(_EQUATION, tokens, high, check_prec) > 0:
+        with ctx.workprec(check_prec):
+            return low.union(high)  # holds every point between the two (balls around the) ends
+    return None
 
 
 def certify_root(tokens: int | Fraction, bits: int) -> arb:
@@ -83,28 +140,28 @@ def certify_root(tokens: int | Fraction, bits: int) -> arb:
             point = nxt
             break
         point = nxt
+    working = bits + 64  # the interval step keeps about working - 2 * (its step's bits below the point)
     prec = 64
-    while prec < bits:
-        prec = min(2 * prec, bits)
+    while 2 * prec < working:
+        prec = min(2 * prec, working)
         point = _newton(exact, point, prec + 32)
-    extra = 32
-    for _ in range(8):
+    for extra in (0, 64, 128, 256):
+        enclosure, point = _interval_newton(exact, point, working + extra)
+        if enclosure is not None:
+            return enclosure
+    for extra in (32, 64, 128, 256):
         point = _newton(exact, point, bits + extra + 32)
-        mantissa, exponent = dyadic(point)
-        radius = arb(2) ** (exponent + abs(mantissa).bit_length() - bits)
-        check_prec = bits + extra + 64
-        with ctx.workprec(check_prec):
-            low, high = point - radius, point + radius
-        if low > 2 and _value(_EQUATION, exact, low, check_prec) < 0 and _value(_EQUATION, exact, high, check_prec) > 0:
-            with ctx.workprec(check_prec):
-                return low.union(high)  # holds every point between the two (balls around the) ends
-        extra *= 2
+        enclosure = _by_signs(exact, point, bits)
+        if enclosure is not None:
+            return enclosure
     raise RootError(f"lambda_c: could not certify the root for n={shown(tokens)} at {bits} bits")
 
 
 @lru_cache(maxsize=1)
 def _monotone() -> bool:
-    """Whether SymPy proves lambda_c increasing in n and decreasing in beta (once per process)."""
+    """Whether SymPy proves lambda_c increasing in n and decreasing in beta (once per process; SymPy on first use)."""
+    from identities.scalar_regime import prove_lambda_c_monotone
+
     return prove_lambda_c_monotone().proved
 
 

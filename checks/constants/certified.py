@@ -1,7 +1,8 @@
 """The regime's constants with certified decimal digits (the Python API behind `headflow constants`).
 
 Every value is a python-flint ball of `certificates/provers/constant_balls.py`, evaluated from the one SymPy
-formula in `identities/closed_forms.py`; lambda_c, which has no closed form, is the certified root
+formula in `identities/closed_forms.py` (stored as a tree, `certificates.kernel.stored_forms`: no SymPy here);
+lambda_c, which has no closed form, is the certified root
 of `lambda_c_equation` (`certificates/kernel/lambda_c.py`). The working precision rises until the ball
 determines every printed digit (correct rounding); if it still straddles a rounding boundary at
 the maximum precision, the result says so. mpmath then
@@ -26,7 +27,7 @@ from mpmath import mpf
 from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of
-from certificates.provers import constant_balls, exit_gap
+from certificates.provers import constant_balls
 from checks.constants.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.constants.exact_numbers import check_bounds, format_number, parse_number
 from checks.constants.mpmath_reference import max_digits, mpmath_value
@@ -98,6 +99,8 @@ MAX_EXIT_HEADS, MAX_EXIT_TOKENS = 10**6, 10**9
 
 def _exit_domain(params: Mapping[str, Fraction]) -> None:
     """c8_exit_gap needs 2 <= H <= 10^6, n <= 10^9 and Condition 8 strict at the orthonormal start."""
+    from certificates.provers import exit_gap  # SymPy: only this quantity's validation and ball need it
+
     heads, tokens = params["H"], params["n"]
     _require(2 <= heads <= MAX_EXIT_HEADS, "H", heads, f"c8_exit_gap needs 2 <= H <= {MAX_EXIT_HEADS}")
     _require(tokens <= MAX_EXIT_TOKENS, "n", tokens, f"c8_exit_gap needs n <= {MAX_EXIT_TOKENS}")
@@ -191,7 +194,8 @@ def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_pre
 
 
 def _mpmath_ball(value: mpf) -> arb:
-    sign, man, exp, _ = value._mpf_
+    sign, mantissa, exp, _ = value._mpf_
+    man = int(mantissa)  # a gmpy2 mpz when mpmath runs on gmpy2, which python-flint does not take
     if man == 0:
         return arb(0)
     num, den = (man << exp, 1) if exp >= 0 else (man, 1 << -exp)

@@ -59,22 +59,27 @@ def _dyadic(x: arb) -> tuple[fmpz, int]:
     return fmpz(man), exp
 
 
-def _endpoints(ball: arb) -> tuple[fmpz, fmpz, int]:
-    """Exact integers lo, hi and an exponent g with [lo, hi] * 2^g = the ball."""
+def _aligned(ball: arb) -> tuple[fmpz, fmpz, int]:
+    """Exact integers m, r and an exponent g with midpoint m * 2^g and radius r * 2^g."""
     m, e = _dyadic(ball.mid())
     r, f = _dyadic(ball.rad())
     if r == 0:
-        return m, m, e
+        return m, r, e
     if m == 0:
-        return -r, r, f
+        return m, r, f
     g = min(e, f)
-    m <<= e - g
-    r <<= f - g
+    return m << (e - g), r << (f - g), g
+
+
+def _endpoints(ball: arb) -> tuple[fmpz, fmpz, int]:
+    """Exact integers lo, hi and an exponent g with [lo, hi] * 2^g = the ball."""
+    m, r, g = _aligned(ball)
     return m - r, m + r, g
 
 
 def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
-    """round(num * 2^g * 10^k) for num > 0, to nearest (ties to even) or up ('ceil')."""
+    """round(num * 2^g * 10^k) for num > 0, to nearest (ties to even) or up ('ceil'); a division by a power of
+    two is a shift (the common case: a binary midpoint scaled up to an integer of `digits` digits)."""
     p, q = num, fmpz(1)
     if k >= 0:
         p *= fmpz(10) ** k
@@ -82,9 +87,22 @@ def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
         q *= fmpz(10) ** (-k)
     if g >= 0:
         p <<= g
+    elif q == 1:
+        return _shift_round(p, -g, mode)
     else:
         q <<= -g
     quotient, remainder = divmod(p, q)
+    return _rounded(quotient, remainder, q, mode)
+
+
+def _shift_round(p: fmpz, shift: int, mode: str = "nearest") -> fmpz:
+    """round(p / 2^shift) for p > 0 and shift > 0 (a shift, no division)."""
+    quotient = p >> shift
+    return _rounded(quotient, p - (quotient << shift), fmpz(1) << shift, mode)
+
+
+def _rounded(quotient: fmpz, remainder: fmpz, q: fmpz, mode: str) -> fmpz:
+    """The rounding of quotient + remainder / q (0 <= remainder < q), to nearest (ties to even) or up ('ceil')."""
     if mode == "ceil":
         return quotient + (1 if remainder else 0)
     twice = 2 * remainder
@@ -111,27 +129,47 @@ def _exponent10(num: fmpz, g: int) -> int:
     return e
 
 
-def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Rounded:
-    """num * 2^g (num > 0) rounded to `digits` significant decimal digits."""
+def _round_integer(num: fmpz, g: int, digits: int, mode: str = "nearest") -> tuple[fmpz, int]:
+    """num * 2^g (num > 0) rounded to `digits` significant decimal digits, as (d, e): d * 10^(e - digits + 1), d an
+    integer of `digits` digits."""
     e = _exponent10(num, g)
     d = _scaled_round(num, g, digits - 1 - e, mode)
     if d == fmpz(10) ** digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
         d, e = d // 10, e + 1
+    return d, e
+
+
+def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Rounded:
+    """num * 2^g (num > 0) rounded to `digits` significant decimal digits."""
+    d, e = _round_integer(num, g, digits, mode)
     return Rounded(1, str(d), e)
 
 
 def certified_digits(ball: arb, digits: int) -> Rounded | None:
-    """The correctly rounded `digits`-digit decimal of the number in `ball`, or None if undetermined."""
-    lo, hi, g = _endpoints(ball)
-    if lo == 0 and hi == 0:
+    """The correctly rounded `digits`-digit decimal of the number in `ball`, or None if undetermined.
+
+    When both ends lie in one decade and the scaling is by 10^k, k >= 0, over 2^-s (the usual case), the ends
+    scaled are m 10^k -+ r 10^k: one long product, a short one and two shifts; the decimal text is made once."""
+    m, r, g = _aligned(ball)
+    if m == 0 and r == 0:
         return Rounded(0, "0", 0)
-    if lo <= 0 <= hi:
+    if m - r <= 0 <= m + r:
         return None
-    if lo > 0:
-        a, b = _round_positive(lo, g, digits), _round_positive(hi, g, digits)
-        return a if a == b else None
-    a, b = _round_positive(-hi, g, digits), _round_positive(-lo, g, digits)
-    return Rounded(-1, a.digits, a.exponent) if a == b else None
+    sign, centre = (1, m) if m > 0 else (-1, -m)
+    low, high = centre - r, centre + r
+    e = _exponent10(low, g)
+    k = digits - 1 - e
+    if k >= 0 and g < 0 and _exponent10(high, g) == e:
+        scale = fmpz(10) ** k
+        scaled, spread = centre * scale, r * scale
+        a, b = _shift_round(scaled - spread, -g), _shift_round(scaled + spread, -g)
+        if a != b:
+            return None
+        if a == fmpz(10) ** digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
+            a, e = a // 10, e + 1
+        return Rounded(sign, str(a), e)
+    first, second = _round_integer(low, g, digits), _round_integer(high, g, digits)
+    return Rounded(sign, str(first[0]), first[1]) if first == second else None
 
 
 def midpoint_digits(ball: arb, digits: int) -> Rounded:

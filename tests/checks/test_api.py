@@ -146,7 +146,7 @@ _HEAVY = ("sympy", "z3", "cvc5", "matplotlib", "dask", "scipy", "latex2mathml")
 @pytest.mark.parametrize(
     ("argv", "also_absent"),
     [
-        (["--help"], ("numpy", "flint", "rich", "checks.commands.")),
+        (["--help"], ("numpy", "flint", "rich", "checks.commands.", "importlib.metadata")),
         ([], ("numpy", "flint", "checks.commands.")),
         (["--version"], ("numpy", "flint", "checks.commands.")),
         (["constants", "--help"], ()),
@@ -160,6 +160,37 @@ def test_start_up_imports_nothing_heavy(tmp_path: Path, argv: list[str], also_ab
     run = _python(code, tmp_path)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout[-500:]
+
+
+#: One small call of every constant whose balls are closed forms or lambda_c's root (c8_exit_gap's exit function is
+#: specialised by SymPy per H and n).
+_SMALL_CALLS = [
+    ["c_star", "--H", "2"],
+    ["beta_star", "--H", "2", "--n", "10"],
+    ["rate", "--lam", "1", "--n", "10"],
+    ["lambda_max", "--n", "10"],
+    ["lambda_c", "--n", "10", "--beta", "1/2"],
+    ["lambertw", "--x", "1"],
+    ["golden"],
+]
+
+
+def test_small_constants_calls_import_no_sympy(tmp_path: Path) -> None:
+    """Issue 28: `headflow constants --quantity c_star --digits 50` and its siblings compute the certified digits from
+    the stored trees (python-flint balls) and cross-check them with mpmath, importing neither SymPy (nor the
+    identities, which are SymPy) nor a solver or numpy; every call still prints its digits."""
+    calls = [["constants", "--quantity", *call, "--digits", "50", "--format", "csv"] for call in _SMALL_CALLS]
+    code = (
+        "import sys, io, contextlib\nfrom checks import cli\nout = io.StringIO()\n"
+        f"with contextlib.redirect_stdout(out):\n    codes = [cli.main(argv) for argv in {calls!r}]\n"
+        "print(codes, out.getvalue().count('\\n'))\n"
+        f"print(sorted(m for m in sys.modules if m.startswith({(*_HEAVY, 'numpy', 'identities')!r})))"
+    )
+    run = _python(code, tmp_path)
+    assert run.returncode == 0, run.stderr
+    status, modules = run.stdout.strip().splitlines()[-2:]
+    assert status == f"{[0] * len(calls)} {2 * len(calls)}", run.stdout[-500:]  # a header and a row each
+    assert modules == "[]"
 
 
 def test_the_list_of_commands_shows_each_command_s_own_help() -> None:

@@ -94,7 +94,7 @@ def test_a_deadline_reached_inside_a_procedure_is_inconclusive_not_a_crash(clock
         (["verify", "--only=T19.golden", f"--seed={MAX_SEED + 1}"], "seed"),
         (["certify", "--only=T19.golden", "--seed=-1"], "seed"),
         (["constants", "--quantity=c_star", "--H=2", f"--digits={max_digits('c_star') + 1}"], "--digits"),
-        (["constants", "--quantity=lambda_c", "--n=2", "--beta=1", "--digits=10001"], "--digits"),
+        (["constants", "--quantity=lambda_c", "--n=2", f"--digits={max_digits('lambda_c') + 1}"], "--digits"),
         (["constants", "--quantity=c_star", "--H=1..20000"], "--H"),
         (["constants", "--quantity=c_star", "--H=1..10000", "--digits=300"], "rows x digits"),
         (["constants", "--quantity=beta_star", "--H=1..100", "--n=2..101", "--alpha=1,2"], "rows"),

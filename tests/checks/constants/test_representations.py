@@ -18,7 +18,7 @@ import pytest
 import sympy as sp
 from flint import arb, ctx
 
-from certificates.kernel import ball_model, lambda_c
+from certificates.kernel import ball_model, lambda_c, stored_forms
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exprtree import from_sympy
@@ -63,7 +63,7 @@ POINTS: dict[str, list[dict[str, Fraction]]] = {
         )
     ],
 }
-SYMBOLS = constant_balls.SYMBOLS
+FORMS, SYMBOLS = stored_forms.forms()
 
 
 def _mp(value: Fraction) -> mpmath.mpf:
@@ -92,7 +92,7 @@ def _root_reference(equation: sp.Expr, params: dict[str, Fraction]) -> mpmath.mp
 def reference(quantity: str, params: dict[str, Fraction]) -> mpmath.mpf:
     if quantity == "lambda_c":
         return _root_reference(cf.lambda_c_equation(), params)
-    return _closed_form_reference(constant_balls.FORMS[quantity], params)
+    return _closed_form_reference(FORMS[quantity], params)
 
 
 def float_value(quantity: str, params: dict[str, Fraction]) -> float:

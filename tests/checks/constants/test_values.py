@@ -237,7 +237,7 @@ def test_a_tiny_mpmath_error_is_caught_too(monkeypatch: pytest.MonkeyPatch) -> N
         (lambda: constants.lambertw("-0.37"), "x"),
         (lambda: constants.c_star(2, digits=0), "digits"),
         (lambda: constants.c_star(2, digits=100_001), "digits"),
-        (lambda: constants.lambda_c(10, 1, digits=10_001), "digits"),
+        (lambda: constants.lambda_c(10, 1, digits=100_001), "digits"),
         (lambda: constants.c_star("two"), "H"),
         (lambda: constants.compute("c_star", {}), "H"),
         (lambda: constants.compute("pi", {}), "quantity"),

@@ -1,0 +1,84 @@
+"""The constants' closed forms and lambda_c's equation as expression trees, stored so that evaluating them needs no
+SymPy (start-up of `headflow constants` stays cheap).
+
+`stored_forms.json` beside this module holds `from_sympy` of each formula of `identities.closed_forms`: golden,
+c*(H), beta*(H, n, alpha), phi(lambda, n, beta), lambda_max(n, beta), W_0(x) and lambda_c's equation g(u, n), with
+the tree symbol of each command-line parameter (`lam` is the symbol `lambda`). SymPy proposes the formulas once
+(`build`); the kernel evaluates the stored trees with balls (`certificates.kernel.exprtree.evaluate`). The file is
+written by `python -m certificates.kernel.stored_forms` and a test holds it equal to `build()`, so a change of a
+closed form that is not written here fails the tests instead of certifying the old formula.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from certificates.kernel.exprtree import Tree
+
+PATH = Path(__file__).with_name("stored_forms.json")
+#: The name of lambda_c's equation g(u, n) = (u - 2) e^u - (n - 1)(u + 2) among the trees.
+LAMBDA_C_EQUATION = "lambda_c_equation"
+
+
+def forms() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The SymPy side: (the closed forms and lambda_c's equation by name, the SymPy symbol of each parameter)."""
+    import sympy as sp
+
+    from identities import closed_forms as cf
+
+    x = sp.Symbol("x", real=True)
+    symbols = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": x}
+    found = {
+        "golden": cf.golden,
+        "c_star": cf.c_star(),
+        "beta_star": cf.beta_star(),
+        "rate": cf.rate(),
+        "lambda_max": cf.lambda_max(),
+        "lambertw": cf.lambertw(x),
+        LAMBDA_C_EQUATION: cf.lambda_c_equation(cf.u, cf.n),
+    }
+    return found, symbols
+
+
+def build() -> dict[str, Any]:
+    """What the file holds, freshly written from SymPy: {"symbols": parameter -> tree symbol, "trees": name -> tree}."""
+    from certificates.kernel.exprtree import from_sympy
+
+    found, symbols = forms()
+    return {
+        "symbols": {name: symbol.name for name, symbol in symbols.items()},
+        "trees": {name: from_sympy(form) for name, form in found.items()},
+    }
+
+
+@cache
+def _stored() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(PATH.read_text(encoding="utf-8"))
+    return loaded
+
+
+def tree(name: str) -> Tree:
+    """The stored tree of a closed form (a key of `build()["trees"]`)."""
+    found: Tree = _stored()["trees"][name]
+    return found
+
+
+def symbol(parameter: str) -> str:
+    """The tree symbol of a command-line parameter (`lam` -> `lambda`)."""
+    found: str = _stored()["symbols"][parameter]
+    return found
+
+
+def write() -> None:
+    """Rewrite the file from SymPy (after a change of `identities.closed_forms`), one tree a line."""
+    built = build()
+    trees = ",\n".join(f"  {json.dumps(name)}: {json.dumps(t)}" for name, t in sorted(built["trees"].items()))
+    text = f'{{\n "symbols": {json.dumps(built["symbols"], sort_keys=True)},\n "trees": {{\n{trees}\n }}\n}}\n'
+    PATH.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write()
