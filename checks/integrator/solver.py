@@ -36,7 +36,7 @@ from checks.integrator.methods import tableau_for
 from checks.integrator.recorder import DEFAULT_OBSERVABLES, Recorder
 from checks.integrator.stepper import Stepper
 from checks.model import field as model
-from checks.model.configuration import Configuration
+from checks.model.configuration import Configuration, finite_state
 
 
 @dataclass
@@ -75,20 +75,28 @@ NON_FINITE_SHRINK = 0.2
 
 
 class _Flow:
-    """The vector field of one configuration's dynamics, counting its evaluations."""
+    """The vector field of one configuration's dynamics, counting its evaluations.
+
+    The configuration was validated once (`Configuration.create`); a stage state is only checked to be finite and
+    handed to the field as a read-only view (`Configuration.at_state`): no copy, no re-validation per evaluation.
+    """
 
     def __init__(self, cfg: Configuration) -> None:
         self.cfg = cfg
         self.evaluations = 0
+        self._spherical = cfg.geometry in SPHERICAL_GEOMETRIES
 
     def __call__(self, X: np.ndarray) -> np.ndarray:
         self.evaluations += 1
-        return model.token_velocity(self.cfg.moved_to(X))
+        state = finite_state(X).view()
+        state.flags.writeable = False
+        return model.token_velocity(self.cfg.at_state(state))
 
     def retract(self, X: np.ndarray) -> np.ndarray:
-        if self.cfg.geometry not in SPHERICAL_GEOMETRIES:
+        """Rows divided by their norms on the sphere (the sums of squares as `np.linalg.norm` forms them)."""
+        if not self._spherical:
             return X
-        return X / np.linalg.norm(X, axis=1, keepdims=True)
+        return X / np.sqrt((X * X).sum(axis=1, keepdims=True))
 
 
 def integrate(
