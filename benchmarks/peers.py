@@ -14,9 +14,9 @@ two-core machine), `--sizes 64` for the small problem alone (a few minutes). The
    project), and its error is the largest coordinate of the difference from the reference; for each target it
    runs at the loosest rtol (atol = rtol / 100) of the half-decade ladder of `benchmarks/integrator.py` that
    reaches it. The drift column is max_i ||x_i(T)| - 1| before renormalizing (headflow retracts every step).
-3. Time. Everything runs in this one process, one thread each (BLAS, XLA, torch); each chosen run is repeated,
-   interleaved across integrators so that load on the shared machine hits all of them alike, and keeps its best
-   time. diffrax is compiled once per problem before timing (a warm-up solve; rtol and atol are traced), so its
+3. Time. The integrators of one size run side by side in this one process, one thread each (BLAS, XLA, torch);
+   each chosen run is repeated (`Case.repeats`), interleaved across integrators so that load on the shared machine
+   hits all of them alike, and keeps its best time. diffrax is compiled once per problem before timing (a warm-up solve; rtol and atol are traced), so its
    times exclude compilation. Evaluations: counted calls for headflow, scipy and torchdiffeq; for diffrax
    (stages - 1) per step (FSAL) plus the two of its initial step selection, from its step count.
 
@@ -59,10 +59,11 @@ class Case:
     repeats: int = 3
 
 
-#: The problems by token count; the largest runs one target from a nearby rung (one evaluation takes 0.2-0.6 s).
+#: The problems by token count: the small one's runs take milliseconds, so more of them are timed; the largest
+#: runs one target from a nearby rung (one evaluation takes 0.2-0.6 s).
 CASES: dict[int, Case] = {
-    64: Case(Problem("n=64", 64, 8, 4, 10.0, 2026), (1e-6, 1e-8, 1e-10, 1e-12)),
-    512: Case(Problem("n=512", 512, 32, 8, 5.0, 2027), (1e-6, 1e-8, 1e-10)),
+    64: Case(Problem("n=64", 64, 8, 4, 10.0, 2026), (1e-6, 1e-8, 1e-10, 1e-12), repeats=7),
+    512: Case(Problem("n=512", 512, 32, 8, 5.0, 2027), (1e-6, 1e-8, 1e-10), repeats=2),
     2048: Case(Problem("n=2048", 2048, 16, 4, 0.25, 2028), (1e-8,), first_rung=6, repeats=2),
 }
 #: The reference: scipy DOP853 at this rtol = atol, rows renormalized.
@@ -274,17 +275,25 @@ def _table(
     return rows
 
 
-def measure(sizes: tuple[int, ...]) -> list[dict[str, object]]:
-    """The rows of every problem of `sizes`, printed as they are measured."""
-    return [row for n in sizes for row in compare(CASES[n])]
-
-
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    """Run the cases of --sizes; each size's rows are saved as soon as they are measured
+    (`benchmarks/results/peers-<n>.json`)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="64,512,2048", help="token counts to run, among 64, 512, 2048")
-    sizes = tuple(int(s) for s in parser.parse_args().sizes.split(","))
-    if not set(sizes) <= set(CASES):
+    args = parser.parse_args(argv)
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or not set(sizes) <= set(CASES):
         parser.error(f"--sizes: expected some of {', '.join(map(str, CASES))}")
     from benchmarks import results
 
-    results.save("peers", measure(sizes), sizes=",".join(map(str, sizes)))
+    for n in sizes:
+        case = CASES[n]
+        results.save(f"peers-{n}", compare(case), targets=len(case.targets), repeats=case.repeats)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
