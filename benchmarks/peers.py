@@ -16,9 +16,10 @@ two-core machine), `--sizes 64` for the small problem alone (a few minutes). The
    reaches it. The drift column is max_i ||x_i(T)| - 1| before renormalizing (headflow retracts every step).
 3. Time. The integrators of one size run side by side in this one process, one thread each (BLAS, XLA, torch);
    each chosen run is repeated (`Case.repeats`), interleaved across integrators so that load on the shared machine
-   hits all of them alike, and keeps its best time. diffrax is compiled once per problem before timing (a warm-up solve; rtol and atol are traced), so its
-   times exclude compilation. Evaluations: counted calls for headflow, scipy and torchdiffeq; for diffrax
-   (stages - 1) per step (FSAL) plus the two of its initial step selection, from its step count.
+   hits all of them alike, and keeps its best time. diffrax is compiled once per problem before timing (a warm-up
+   solve; rtol and atol are traced), so its times exclude compilation. Evaluations: counted calls for headflow,
+   scipy and torchdiffeq; for diffrax (stages - 1) per step (FSAL) plus the two of its initial step selection,
+   from its step count.
 
 Printed per target and integrator: rtol, evaluations, best wall time, error, drift and headflow time / its time
 (below 1: headflow is faster).
