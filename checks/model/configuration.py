@@ -158,17 +158,10 @@ class Configuration:
         X = np.asarray(tokens, dtype=float)
         if X.shape != self.tokens.shape:
             raise InputError("tokens.shape", X.shape, f"expected {self.tokens.shape}")
-        return self.at_state(_frozen(finite_state(X)))
-
-    def at_state(self, tokens: np.ndarray) -> Configuration:
-        """The same heads and options at `tokens`, neither checked nor copied: the hot path of an integrator, which
-        owns the shape of its stage states and checks their finiteness (`finite_state`) once per evaluation.
-
-        `tokens` must be a float64 array of the configuration's shape that nobody changes while the result is used
-        (a read-only view of a work buffer).
-        """
+        if not np.all(np.isfinite(X)):
+            raise InputError("tokens", "non-finite", "the state left the finite range")
         return Configuration(
-            tokens,
+            _frozen(X),
             self.score_matrices,
             self.values,
             self.beta,
@@ -177,13 +170,6 @@ class Configuration:
             self.mask,
             self.interaction,
         )
-
-
-def finite_state(X: np.ndarray) -> np.ndarray:
-    """X itself when every entry is finite; otherwise InputError (a state along a trajectory left the finite range)."""
-    if not np.isfinite(X).all():
-        raise InputError("tokens", "non-finite", "the state left the finite range")
-    return X
 
 
 def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:

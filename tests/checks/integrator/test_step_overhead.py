@@ -6,11 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from certificates.kernel.errors import InputError
 from checks.integrator import integrate
 from checks.model import families
 from checks.model import field as model
-from checks.model.configuration import Configuration, finite_state
+from checks.model.configuration import Configuration
 
 
 def _configuration() -> Configuration:
@@ -68,12 +67,3 @@ def test_a_non_finite_stage_is_rejected_and_the_step_retried(monkeypatch: pytest
     assert run.rejected >= 1 and run.status == "completed"
     assert np.allclose(np.linalg.norm(run.final.tokens, axis=1), 1.0, atol=1e-14)
     assert np.max(np.abs(run.final.tokens - clean.final.tokens)) < 1e-7
-
-
-@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
-def test_finite_state_refuses_every_non_finite_entry(bad: float) -> None:
-    X = np.ones((3, 2))
-    assert finite_state(X) is X
-    X[2, 1] = bad
-    with pytest.raises(InputError, match="left the finite range"):
-        finite_state(X)
