@@ -125,19 +125,23 @@ class Ladder:
     `loosest(target, guess)` walks from the guessed rung: down while the error misses the target,
     then up while the looser rung still reaches it. When the error does not grow down the ladder
     this is the loosest rung that reaches the target, found with about two runs per target instead
-    of one run per rung.
+    of one run per rung. `on_sphere`: the error is that of the final rows renormalized (the drift is
+    still measured before).
     """
 
-    def __init__(self, solver: Solver, cfg: Configuration, T: float, reference: np.ndarray) -> None:
-        self.solver, self.cfg, self.T, self.reference = solver, cfg, T, reference
+    def __init__(
+        self, solver: Solver, cfg: Configuration, T: float, reference: np.ndarray, on_sphere: bool = False
+    ) -> None:
+        self.solver, self.cfg, self.T, self.reference, self.on_sphere = solver, cfg, T, reference, on_sphere
         self.runs: dict[int, Run] = {}
 
     def run(self, rung: int) -> Run:
         if rung not in self.runs:
             rtol = LADDER[rung]
             final, evaluations, seconds = _timed(self.solver, self.cfg, self.T, rtol)
-            error = float(np.max(np.abs(final - self.reference)))
-            drift = float(np.max(np.abs(np.linalg.norm(final, axis=1) - 1.0)))
+            norms = np.linalg.norm(final, axis=1, keepdims=True)
+            drift = float(np.max(np.abs(norms - 1.0)))
+            error = float(np.max(np.abs((final / norms if self.on_sphere else final) - self.reference)))
             self.runs[rung] = Run(rtol, evaluations, seconds, error, drift)
         return self.runs[rung]
 
@@ -164,11 +168,11 @@ def _timed(solver: Solver, cfg: Configuration, T: float, rtol: float) -> tuple[n
     return final, evaluations, time.perf_counter() - start
 
 
-def scan(ladder: Ladder) -> dict[float, int]:
-    """The chosen rung per reached target: each target guessed RUNGS_PER_TARGET below the last one's rung."""
+def scan(ladder: Ladder, targets: tuple[float, ...] = TARGETS, guess: int = 0) -> dict[float, int]:
+    """The chosen rung per reached target: the first target guessed at rung `guess`, each next one
+    RUNGS_PER_TARGET below the last one's rung."""
     chosen: dict[float, int] = {}
-    guess = 0
-    for target in TARGETS:
+    for target in targets:
         rung = ladder.loosest(target, guess)
         if rung is None:
             break

@@ -6,6 +6,10 @@ the new state is passed through `retract` (on the sphere: rows divided by their 
 `solver`), and the velocity that starts the next step is evaluated at that retracted state: the
 FSAL stage of an FSAL tableau, or one more evaluation otherwise. An FSAL stage that the error
 estimate does not use (DOP853) is evaluated only once the step is accepted.
+
+The per-step work outside the velocity is kept to a few array operations: the stage states are formed in one
+preallocated buffer (a product, a scaling and an addition written into it, no temporary arrays), and the field is
+handed that buffer, so it must not keep it (the integrator's flow makes a read-only view of it per evaluation).
 """
 
 from __future__ import annotations
@@ -19,11 +23,19 @@ from checks.integrator.tableau import Tableau
 VectorField = Callable[[np.ndarray], np.ndarray]
 
 
-def fill_stages(tableau: Tableau, f: VectorField, y: np.ndarray, h: float, K: np.ndarray, stages: range) -> None:
-    """K[i] = f(y + h sum_{j<i} a_ij K[j]) for i in `stages`, in order (the earlier rows of K are given)."""
-    A, flat = tableau.matrix, K.reshape(len(K), -1)
+def fill_stages(
+    tableau: Tableau, f: VectorField, y: np.ndarray, h: float, K: np.ndarray, stages: range, state: np.ndarray
+) -> None:
+    """K[i] = f(y + h sum_{j<i} a_ij K[j]) for i in `stages`, in order (the earlier rows of K are given).
+
+    Each stage state is written into `state` (of the shape of y, C-contiguous), which f receives.
+    """
+    A, flat, out, base = tableau.matrix, K.reshape(len(K), -1), state.reshape(-1), y.reshape(-1)
     for i in stages:
-        K[i] = f(y + h * (A[i, :i] @ flat[:i]).reshape(y.shape))
+        np.dot(A[i, :i], flat[:i], out=out)
+        out *= h
+        out += base
+        K[i] = f(state)
 
 
 def combine(weights: np.ndarray, K: np.ndarray, y: np.ndarray, h: float) -> np.ndarray:
@@ -44,6 +56,7 @@ class Stepper:
         self._last_in_error = tableau.fsal and bool(np.any(tableau.error_weights[:, -1]))
         self._estimated = s if self._last_in_error else self._combined  # stages evaluated before acceptance
         self.K = np.empty((total + (0 if tableau.fsal else 1), *y.shape))
+        self._state = np.empty(y.shape)  # the stage states, one at a time
         self.K[0] = f(y)
         self.y = self.y_new = y
         self.h = 0.0
@@ -60,7 +73,7 @@ class Stepper:
         The retracted new state is `y_new`; nothing is committed until `accept` and `advance`.
         """
         tableau, y = self.tableau, self.y
-        fill_stages(tableau, self.f, y, h, self.K, range(1, self._combined))
+        fill_stages(tableau, self.f, y, h, self.K, range(1, self._combined), self._state)
         self.y_new = self.retract(combine(tableau.weights[: self._combined], self.K, y, h))
         if self._last_in_error:
             self.K[tableau.stages - 1] = self.f(self.y_new)
@@ -104,10 +117,10 @@ class Stepper:
         if tableau.dense_matrix is None:
             scratch = np.empty_like(self.K)
             scratch[0] = self.K[0]
-            fill_stages(tableau, self.f, y, theta * h, scratch, range(1, self._combined))
+            fill_stages(tableau, self.f, y, theta * h, scratch, range(1, self._combined), self._state)
             return self.retract(combine(tableau.weights[: self._combined], scratch, y, theta * h))
         if not self._extended:
-            fill_stages(tableau, self.f, y, h, self.K, range(tableau.stages, len(tableau.c)))
+            fill_stages(tableau, self.f, y, h, self.K, range(tableau.stages, len(tableau.c)), self._state)
             self._extended = True
         return self.retract(combine(tableau.dense_weights(theta), self.K, y, h))
 
