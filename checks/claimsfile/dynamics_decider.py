@@ -58,6 +58,7 @@ from checks.claimsfile.dynamics_starts import (
 )
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
+from checks.claimsfile.initial_rate import decide_initial_rate
 from checks.claimsfile.quantified_dynamics import decide_quantified
 from checks.claimsfile.scheme_reduction import decide_scheme
 from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
@@ -81,7 +82,8 @@ DENOMINATORS = (2**12, 2**40)
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`); statements about
+    """`initial-rate` by `initial_rate`; REFUTED exactly when the user's own exact tokens violate the claim at t = 0
+    (`given_start`); statements about
     some start, `does-not-tend-to` and `decays-exponentially` by `start_existence`; REFUTED by a stationary start of the
     family that avoids a claimed limit (`stationary_starts`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
@@ -92,6 +94,8 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     exact points of it (`quantified_dynamics`), each point by this function."""
     if claim.parameters:
         return decide_quantified(claim, ctx, decide_dynamics)
+    if claim.property == "initial-rate":
+        return decide_initial_rate(claim, ctx)
     at_start = refuted_at_start(claim)
     if at_start is not None:
         return at_start

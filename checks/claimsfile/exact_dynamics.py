@@ -57,6 +57,10 @@ MEANING = {
         "eps(t) ~ C exp(-r t) (eps = cluster_gap = 1 - rho on the equiangular trajectory)"
     ),
     "tends-to": "'eps tends to L' means eps(t) -> L as t -> oo (eps = cluster_gap = 1 - rho)",
+    "initial-rate": (
+        "'eps has the initial rate r' means: the right derivative of eps(t) at t = 0 is r (eps = cluster_gap = "
+        "1 - rho on the equiangular trajectory)"
+    ),
 }
 
 
@@ -64,14 +68,18 @@ def applies(claim: DynamicsClaim) -> bool:
     """Whether the claim's family is exactly the regime of the reduction (and its property one this route decides):
     beta > 0 (the pull S is increasing only then), no mask (`identities.causal_reduction` says what the causal
     mask leaves of it), W_h = M_h."""
+    return claim.property in PROPERTIES and _positive(claim.options["beta"]) and in_regime(claim)
+
+
+def in_regime(claim: DynamicsClaim) -> bool:
+    """Whether the claim's quantity and family are those of the reduced ODE (for every beta: the ODE is derived for
+    any beta, and only the monotonicity of S, which the limits use, needs beta > 0)."""
     options = claim.options
     causal_pair = claim.quantity == "first_pair_gap" and options.get("mask") == "causal"
     return (
         (options.get("mask") is None or causal_pair)
         and options.get("values", "aligned") == "aligned"
-        and _positive(options["beta"])
         and claim.quantity in ("cluster_gap", "first_pair_gap")
-        and claim.property in PROPERTIES
         and options["tokens"] == "equiangular"
         and options["heads"] == "scalar"
         and options["geometry"] == "sphere"
@@ -105,19 +113,17 @@ class _Problem:
 
 def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     """PROVED, REFUTED, or INCONCLUSIVE (undecided, with the reason) on the reduced ODE; None outside the regime."""
-    if not applies(claim) or claim.target is None:
+    if claim.target is None or not (applies(claim) or (claim.property == "initial-rate" and in_regime(claim))):
         return None
     options = claim.options
-    start, strengths = _rational(options["rho"]), [_rational(value) for value in options["lambdas"]]
+    start = _rational(options["rho"])
     derivation = Derivation()
     derivation.note(MEANING[claim.property])
-    if options.get("mask") == "causal":  # the first pair: a closed system of n = 2 tokens (causal_reduction)
-        derivation.note("eps = first_pair_gap = 1 - <x_1, x_2>; under the causal mask tokens 1 and 2 move alone")
-        pull, size = cr.pair_pull(derivation, options["attention"], strengths), 2
-    else:  # equiangular tokens stay equiangular: first_pair_gap = cluster_gap = 1 - rho
-        pull, size = er.reduced_pull(derivation, options["attention"], strengths), options["n"]
+    pull, size = reduction(derivation, claim, [_rational(value) for value in options["lambdas"]])
     pull = pull.subs({er.n: options["n"], er.beta: _rational(options["beta"])})
     details: dict[str, Any] = {"meaning": MEANING[claim.property], "rho0": str(start), "pull": str(pull)}
+    if claim.property == "initial-rate":
+        return _initial(claim, derivation, initial_rate(derivation, pull, start, size), ctx, details)
     try:
         limit = er.destination(derivation, pull, start, size)
         _closed(derivation)
@@ -128,6 +134,56 @@ def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     except _Undecided as undecided:
         notes = f"the exact route did not decide: {undecided}"
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=notes, details=details)
+
+
+def reduction(derivation: Derivation, claim: DynamicsClaim, strengths: list[sp.Expr]) -> tuple[sp.Expr, Any]:
+    """The pull S(rho) of the claim's heads (n and beta still er.n, er.beta) and the number of tokens of its ODE: the
+    first pair under the causal mask (a closed system of n = 2 tokens), else all n equiangular tokens."""
+    options = claim.options
+    if options.get("mask") == "causal":  # the first pair: a closed system of n = 2 tokens (causal_reduction)
+        derivation.note("eps = first_pair_gap = 1 - <x_1, x_2>; under the causal mask tokens 1 and 2 move alone")
+        return cr.pair_pull(derivation, options["attention"], strengths), 2
+    # equiangular tokens stay equiangular: first_pair_gap = cluster_gap = 1 - rho
+    return er.reduced_pull(derivation, options["attention"], strengths), options["n"]
+
+
+def initial_rate(derivation: Derivation, pull: sp.Expr, start: sp.Expr, size: Any) -> sp.Expr:
+    """d eps/dt at t = 0, F(eps0) = -eps0 (n - (n - 1) eps0) S(rho0) with eps0 = 1 - rho0, as a derivation step: the
+    trajectory is the reduced ODE's solution (unique, C^1), so its derivative at t = 0 is the field at the start."""
+    value = er.gap_ode(pull, size).subs(er.eps, 1 - start)
+    derivation.note(
+        f"the gap eps = 1 - rho solves d eps/dt = F(eps) = -eps (n - (n - 1) eps) S(1 - eps); the solution is C^1, "
+        f"so at t = 0 (eps0 = 1 - rho0 = {1 - start}) d eps/dt = F(eps0) = {value}",
+        r"\dot\varepsilon(0) = F(\varepsilon_0)",
+    )
+    return value
+
+
+def _initial(
+    claim: DynamicsClaim, derivation: Derivation, exact: sp.Expr, ctx: Context, details: dict[str, Any]
+) -> Outcome:
+    """`initial-rate`: the claimed d eps/dt at t = 0 against the field of the reduced ODE at the start."""
+    assert claim.target is not None
+    details["exact_initial_rate"] = str(exact)
+    try:
+        _closed(derivation)
+        if not _equal(claim.target, exact, ctx):
+            return _refuted(
+                derivation,
+                details,
+                "ball",
+                f"d eps/dt at t = 0 is F(eps0) = {exact} exactly, and the claimed initial rate {claim.target} "
+                "differs from it",
+                exact_initial_rate=str(exact),
+                claimed_initial_rate=str(claim.target),
+                difference=_text(claim.target - exact),
+            )
+    except _Undecided as undecided:
+        return Outcome(
+            Verdict.INCONCLUSIVE, METHOD, notes=f"the exact route did not decide: {undecided}", details=details
+        )
+    derivation.zero(f"the claimed initial rate {claim.target} equals F(eps0) = {exact}", claim.target - inert(exact))
+    return derived(derivation, METHOD, details)
 
 
 def _closed(derivation: Derivation) -> None:
@@ -159,7 +215,8 @@ def _decays(problem: _Problem) -> Outcome:
     problem.details["exact_rate"] = str(rate)
     if not _equal(claimed, rate, problem.ctx):
         return _refuted(
-            problem,
+            problem.derivation,
+            problem.details,
             "ball",
             f"the exact rate is r* = -F'(0) = n S(1) = {rate}; eps(t) e^(r t) = exp((r - r*) t + o(t)) whenever "
             f"eps -> 0, so no rate other than r* holds, and the claimed rate {claimed} differs from r*",
@@ -169,7 +226,8 @@ def _decays(problem: _Problem) -> Outcome:
         )
     derivation.zero(f"the claimed rate {claimed} equals r* = {rate}", claimed - inert(rate))
     if problem.limit != 0:
-        return _refuted(problem, "ball", f"eps(t) -> {problem.limit} != 0: it decays at no rate", exact_rate=str(rate))
+        reading = f"eps(t) -> {problem.limit} != 0: it decays at no rate"
+        return _refuted(problem.derivation, problem.details, "ball", reading, exact_rate=str(rate))
     derivation.holds(f"r* = {rate} > 0 (S(1) > S(rho0) > 0; its ball is positive)", bool(_ball(rate) > 0))
     derivation.note(
         "with eps -> 0 and F(eps)/eps = -r* + O(eps): d/dt ln(eps e^(r* t)) = F(eps)/eps + r* = O(eps), and eps "
@@ -185,7 +243,8 @@ def _tends(problem: _Problem) -> Outcome:
     claimed, limit = problem.claimed, problem.limit
     if not _equal(claimed, limit, problem.ctx):
         return _refuted(
-            problem,
+            problem.derivation,
+            problem.details,
             "ball",
             f"eps(t) -> {limit} exactly, and the claimed limit {claimed} differs from it",
             exact_limit=str(limit),
@@ -196,12 +255,12 @@ def _tends(problem: _Problem) -> Outcome:
     return derived(problem.derivation, METHOD, problem.details)
 
 
-def _refuted(problem: _Problem, by: str, reading: str, **fields: Any) -> Outcome:
+def _refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: str, **fields: Any) -> Outcome:
     """REFUTED with the witness `fields`, verified `by` exact arithmetic or balls, and the derivation's steps
     in the details (the reduction, the limit and the rate the witness rests on)."""
-    steps = [step.text for step in problem.derivation.steps]
+    steps = [step.text for step in derivation.steps]
     witness = {"verified_by": by, "reading": reading, **fields}
-    return Outcome(Verdict.REFUTED, METHOD, witness=witness, details=problem.details | {"derivation": steps})
+    return Outcome(Verdict.REFUTED, METHOD, witness=witness, details=details | {"derivation": steps})
 
 
 def _equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:

@@ -22,7 +22,7 @@ from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.inert import inert
-from checks.claimsfile.exact_dynamics import MEANING, SIMPLIFY_SECONDS, applies
+from checks.claimsfile.exact_dynamics import MEANING, SIMPLIFY_SECONDS, applies, in_regime, initial_rate, reduction
 from checks.claimsfile.head_families import linear_atoms
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
@@ -93,6 +93,47 @@ def prove_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None
             "with eps -> 0 and F(eps)/eps = -r* + O(eps), eps(t) e^(r* t) -> C in (0, oo) "
             "[cited: comparison for a scalar ODE]"
         )
+    outcome = derived(derivation, METHOD, details)
+    return (outcome, "") if outcome.verdict is Verdict.PROVED else (None, outcome.notes)
+
+
+def prove_initial_rate_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None, str]:
+    """`initial-rate` for the whole domain: d eps/dt at t = 0 is F(eps0) with symbolic n, beta, strengths and rho0,
+    and the claimed value equals it identically (exact algebra; a sum over the heads split by linearity). No sign
+    is needed: the reduced ODE holds for every beta and strength. (None, why not) otherwise; (None, "") outside."""
+    if claim.property != "initial-rate" or claim.target is None or not in_regime(claim):
+        return None, ""
+    options = claim.options
+    n, beta, start = (_value(options[key]) for key in ("n", "beta", "rho"))
+    per_head = isinstance(options["lambdas"], sp.Symbol)
+    strengths = [options["lambdas"]] if per_head else [_value(value) for value in options["lambdas"]]
+    derivation = Derivation()
+    derivation.note(MEANING[claim.property])
+    derivation.note("for every point of the domain: " + _facts_text(domain_facts(claim)) + " (d does not enter)")
+    pull, size = reduction(derivation, claim, strengths)
+    pull = pull.subs({er.n: n, er.beta: beta})
+    exact = initial_rate(derivation, pull, start, size)
+    if per_head:
+        derivation.note(
+            f"any number of heads: S = sum_h s(rho; {strengths[0]}) over h = 1..H, and F(eps0) is linear in S: "
+            f"d eps/dt at t = 0 is the sum over the heads of {exact}",
+            r"\dot\varepsilon(0) = \sum_h F_{\lambda_h}(\varepsilon_0)",
+        )
+    whole = HeadSum(exact) if per_head else exact
+    if derivation.failures:
+        return None, "the derivation did not close: " + "; ".join(derivation.failures)
+    difference = claim.target - inert(whole)
+    if per_head:
+        difference = linear_atoms(difference, HeadScope(frozenset({str(strengths[0])}), options["H"]))[0]
+    zero, left_over = exactly_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    if not zero:
+        return None, f"the claimed initial rate {claim.target} is not shown equal to {whole} ({left_over})"
+    derivation.holds(
+        f"the claimed initial rate {claim.target} equals {whole} identically (exact algebra"
+        + (", each sum over the heads split by linearity and taken as an unknown)" if per_head else ")"),
+        True,
+    )
+    details = {"meaning": MEANING[claim.property], "pull": str(pull), "exact_initial_rate": str(whole)}
     outcome = derived(derivation, METHOD, details)
     return (outcome, "") if outcome.verdict is Verdict.PROVED else (None, outcome.notes)
 

@@ -70,6 +70,7 @@ PROPERTIES = (
     "at-least",
     "does-not-tend-to",
     "decays-exponentially",
+    "initial-rate",
 )
 #: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
 #: r > r0 beats, `checks.claimsfile.exponential_decay`).
@@ -80,6 +81,7 @@ TARGETS = {
     "at-least": "bound",
     "does-not-tend-to": "limit",
     "decays-exponentially": "rate",
+    "initial-rate": "derivative",
 }
 #: The properties about t -> oo that a start of the family may be claimed to have (`exists = true`: some start).
 LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially")
@@ -104,6 +106,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "limit",
             "rate",
             "bound",
+            "derivative",
             "radius",
             "level",
             "domain",
@@ -499,6 +502,10 @@ def _dynamics_statement(
         "decays-exponentially": (
             f"decays exponentially faster than {raw.get('rate')}: there are r > {raw.get('rate')} and C with "
             f"{quantity}(t) <= C exp(-r t) for all t >= 0"
+        ),
+        "initial-rate": (
+            f"has the initial rate {raw.get('derivative')}: the right derivative d+/dt at t = 0 of every entry "
+            "equals it"
         ),
     }[prop]
     if exists:
