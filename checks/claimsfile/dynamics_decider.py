@@ -59,7 +59,9 @@ from checks.claimsfile.dynamics_starts import (
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.initial_rate import decide_initial_rate
+from checks.claimsfile.invariance import decide_by_floats as decide_invariance
 from checks.claimsfile.quantified_dynamics import decide_quantified
+from checks.claimsfile.reduced_observables import decide_on_reduction
 from checks.claimsfile.scheme_reduction import decide_scheme
 from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
 from checks.evidence import adversarial
@@ -87,11 +89,12 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     some start, `does-not-tend-to` and `decays-exponentially` by `start_existence`; REFUTED by a stationary start of the
     family that avoids a claimed limit (`stationary_starts`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
-    normalization scheme `scheme_reduction`), or on the
+    normalization scheme `scheme_reduction`; a closed-form quantity along it, `reduced_observables`), or on the
     equilibrium of equally spaced tokens (`circle_route`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
-    exact points of it (`quantified_dynamics`), each point by this function."""
+    exact points of it (`quantified_dynamics`), each point by this function. `stays-non-negative` (on every trajectory
+    where the quantity is >= 0 at t = 0) has its own float route (`invariance`)."""
     if claim.parameters:
         return decide_quantified(claim, ctx, decide_dynamics)
     if claim.property == "initial-rate":
@@ -104,10 +107,16 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     witnessed = stationary_outcome(claim, ctx)
     if witnessed is not None:
         return witnessed
-    exact = decide_exactly(claim, ctx) or decide_scheme(claim, ctx) or decide_equally_spaced(claim, ctx)
+    exact = (
+        decide_exactly(claim, ctx)
+        or decide_on_reduction(claim, ctx)
+        or decide_scheme(claim, ctx)
+        or decide_equally_spaced(claim, ctx)
+    )
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
-    numeric = _decide_numerically(claim, ctx)
+    invariance = claim.property == "stays-non-negative"
+    numeric = decide_invariance(claim, ctx) if invariance else _decide_numerically(claim, ctx)
     if exact is None:
         return numeric
     notes = "; ".join(note for note in (exact.notes, numeric.notes) if note)

@@ -46,6 +46,8 @@ from identities.derivation import Derivation
 
 METHOD = "exact: the equiangular reduction d eps/dt = -eps (n - (n-1) eps) S(1 - eps) (equiangular_reduction)"
 PROPERTIES = ("decays-at-rate", "tends-to")
+#: The quantities the reduced ODE is written in.
+GAPS = ("cluster_gap", "first_pair_gap")
 #: Working precision (bits) of every ball of this route.
 PRECISION = 128
 #: Seconds SymPy may spend on one exact comparison, per profile.
@@ -68,18 +70,22 @@ def applies(claim: DynamicsClaim) -> bool:
     """Whether the claim's family is exactly the regime of the reduction (and its property one this route decides):
     beta > 0 (the pull S is increasing only then), no mask (`identities.causal_reduction` says what the causal
     mask leaves of it), W_h = M_h."""
-    return claim.property in PROPERTIES and _positive(claim.options["beta"]) and in_regime(claim)
+    return claim.property in PROPERTIES and _positive(claim.options["beta"]) and on_gap(claim)
+
+
+def on_gap(claim: DynamicsClaim) -> bool:
+    """A gap of the reduced ODE (cluster_gap, first_pair_gap) in its regime (`in_regime`)."""
+    return claim.quantity in GAPS and in_regime(claim)
 
 
 def in_regime(claim: DynamicsClaim) -> bool:
-    """Whether the claim's quantity and family are those of the reduced ODE (for every beta: the ODE is derived for
-    any beta, and only the monotonicity of S, which the limits use, needs beta > 0)."""
+    """Whether the claim's family is that of the reduced ODE (for every beta: the ODE is derived for any beta, and
+    only the monotonicity of S, which the limits use, needs beta > 0); the causal mask only for first_pair_gap."""
     options = claim.options
     causal_pair = claim.quantity == "first_pair_gap" and options.get("mask") == "causal"
     return (
         (options.get("mask") is None or causal_pair)
         and options.get("values", "aligned") == "aligned"
-        and claim.quantity in ("cluster_gap", "first_pair_gap")
         and options["tokens"] == "equiangular"
         and options["heads"] == "scalar"
         and options["geometry"] == "sphere"
@@ -92,7 +98,7 @@ def _positive(beta: object) -> bool:
     return not isinstance(beta, int | float) or beta > 0
 
 
-class _Undecided(Exception):
+class Undecided(Exception):
     """The exact route cannot decide this claim; the message says why."""
 
 
@@ -113,7 +119,7 @@ class _Problem:
 
 def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     """PROVED, REFUTED, or INCONCLUSIVE (undecided, with the reason) on the reduced ODE; None outside the regime."""
-    if claim.target is None or not (applies(claim) or (claim.property == "initial-rate" and in_regime(claim))):
+    if claim.target is None or not (applies(claim) or (claim.property == "initial-rate" and on_gap(claim))):
         return None
     options = claim.options
     start = _rational(options["rho"])
@@ -125,13 +131,10 @@ def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     if claim.property == "initial-rate":
         return _initial(claim, derivation, initial_rate(derivation, pull, start, size), ctx, details)
     try:
-        limit = er.destination(derivation, pull, start, size)
-        _closed(derivation)
-        details["limit"] = str(limit)
+        limit = checked_destination(derivation, pull, start, size, details)
         problem = _Problem(claim.target, size, start, pull, derivation, limit, ctx, details)
-        _check_start_sign(problem)
         return _decays(problem) if claim.property == "decays-at-rate" else _tends(problem)
-    except _Undecided as undecided:
+    except Undecided as undecided:
         notes = f"the exact route did not decide: {undecided}"
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=notes, details=details)
 
@@ -166,9 +169,9 @@ def _initial(
     assert claim.target is not None
     details["exact_initial_rate"] = str(exact)
     try:
-        _closed(derivation)
-        if not _equal(claim.target, exact, ctx):
-            return _refuted(
+        closed(derivation)
+        if not equal(claim.target, exact, ctx):
+            return refuted(
                 derivation,
                 details,
                 "ball",
@@ -176,9 +179,9 @@ def _initial(
                 "differs from it",
                 exact_initial_rate=str(exact),
                 claimed_initial_rate=str(claim.target),
-                difference=_text(claim.target - exact),
+                difference=ball_text(claim.target - exact),
             )
-    except _Undecided as undecided:
+    except Undecided as undecided:
         return Outcome(
             Verdict.INCONCLUSIVE, METHOD, notes=f"the exact route did not decide: {undecided}", details=details
         )
@@ -186,35 +189,49 @@ def _initial(
     return derived(derivation, METHOD, details)
 
 
-def _closed(derivation: Derivation) -> None:
-    """_Undecided when a step of the derivation failed: a refutation rests on the same derivation as a proof."""
+def closed(derivation: Derivation) -> None:
+    """Undecided when a step of the derivation failed: a refutation rests on the same derivation as a proof."""
     if derivation.failures:
-        raise _Undecided("the derivation did not close: " + "; ".join(derivation.failures))
+        raise Undecided("the derivation did not close: " + "; ".join(derivation.failures))
 
 
-def _check_start_sign(problem: _Problem) -> None:
+def checked_destination(
+    derivation: Derivation, pull: sp.Expr, start: sp.Expr, size: Any, details: dict[str, Any]
+) -> sp.Expr:
+    """lim eps from rho0 = start (`equiangular_reduction.destination`), its derivation closed and the sign of S(rho0)
+    that picked it confirmed by a ball; Undecided otherwise."""
+    limit = er.destination(derivation, pull, start, size)
+    closed(derivation)
+    if limit is None:
+        raise Undecided("the limit of eps is not derived")
+    details["limit"] = str(limit)
+    _check_start_sign(pull, start, limit, details)
+    return limit
+
+
+def _check_start_sign(pull: sp.Expr, start: sp.Expr, limit: sp.Expr, details: dict[str, Any]) -> None:
     """The ball of S(rho0) agrees with the sign SymPy's derivation used to pick the limit (0: positive;
     n/(n - 1): negative; an equilibrium: SymPy showed S(rho0) = 0 exactly)."""
-    value = _ball(problem.pull.subs(er.rho, problem.start))
-    problem.details["pull_at_rho0"] = value.str(20, radius=True)
-    if problem.limit == 0:
+    value = ball_of(pull.subs(er.rho, start))
+    details["pull_at_rho0"] = value.str(20, radius=True)
+    if limit == 0:
         confirmed = value > 0
-    elif problem.limit == 1 - problem.start:
+    elif limit == 1 - start:
         confirmed = True  # an equilibrium: SymPy reduced S(rho0) to exactly 0
     else:
         confirmed = value < 0
     if not confirmed:
-        raise _Undecided(f"the ball {value.str(20, radius=True)} of S(rho0) does not confirm the sign SymPy used")
+        raise Undecided(f"the ball {value.str(20, radius=True)} of S(rho0) does not confirm the sign SymPy used")
 
 
 def _decays(problem: _Problem) -> Outcome:
     """`decays-at-rate`: the claimed rate against the exact rate r*, then r* > 0 and eps -> 0."""
     derivation, claimed = problem.derivation, problem.claimed
     rate = er.late_rate(derivation, er.on_side(problem.pull, positive=True), problem.size)
-    _closed(derivation)
+    closed(derivation)
     problem.details["exact_rate"] = str(rate)
-    if not _equal(claimed, rate, problem.ctx):
-        return _refuted(
+    if not equal(claimed, rate, problem.ctx):
+        return refuted(
             problem.derivation,
             problem.details,
             "ball",
@@ -222,13 +239,13 @@ def _decays(problem: _Problem) -> Outcome:
             f"eps -> 0, so no rate other than r* holds, and the claimed rate {claimed} differs from r*",
             exact_rate=str(rate),
             claimed_rate=str(claimed),
-            difference=_text(claimed - rate),
+            difference=ball_text(claimed - rate),
         )
     derivation.zero(f"the claimed rate {claimed} equals r* = {rate}", claimed - inert(rate))
     if problem.limit != 0:
         reading = f"eps(t) -> {problem.limit} != 0: it decays at no rate"
-        return _refuted(problem.derivation, problem.details, "ball", reading, exact_rate=str(rate))
-    derivation.holds(f"r* = {rate} > 0 (S(1) > S(rho0) > 0; its ball is positive)", bool(_ball(rate) > 0))
+        return refuted(problem.derivation, problem.details, "ball", reading, exact_rate=str(rate))
+    derivation.holds(f"r* = {rate} > 0 (S(1) > S(rho0) > 0; its ball is positive)", bool(ball_of(rate) > 0))
     derivation.note(
         "with eps -> 0 and F(eps)/eps = -r* + O(eps): d/dt ln(eps e^(r* t)) = F(eps)/eps + r* = O(eps), and eps "
         "decays exponentially once F(eps)/eps <= -r*/2, so the integral converges and eps(t) e^(r* t) -> C in "
@@ -241,21 +258,21 @@ def _decays(problem: _Problem) -> Outcome:
 def _tends(problem: _Problem) -> Outcome:
     """`tends-to`: the claimed limit against the exact limit of eps."""
     claimed, limit = problem.claimed, problem.limit
-    if not _equal(claimed, limit, problem.ctx):
-        return _refuted(
+    if not equal(claimed, limit, problem.ctx):
+        return refuted(
             problem.derivation,
             problem.details,
             "ball",
             f"eps(t) -> {limit} exactly, and the claimed limit {claimed} differs from it",
             exact_limit=str(limit),
             claimed_limit=str(claimed),
-            difference=_text(claimed - limit),
+            difference=ball_text(claimed - limit),
         )
     problem.derivation.zero(f"the claimed limit {claimed} equals lim eps = {limit}", claimed - inert(limit))
     return derived(problem.derivation, METHOD, problem.details)
 
 
-def _refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: str, **fields: Any) -> Outcome:
+def refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: str, **fields: Any) -> Outcome:
     """REFUTED with the witness `fields`, verified `by` exact arithmetic or balls, and the derivation's steps
     in the details (the reduction, the limit and the rate the witness rests on)."""
     steps = [step.text for step in derivation.steps]
@@ -263,29 +280,29 @@ def _refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: 
     return Outcome(Verdict.REFUTED, METHOD, witness=witness, details=details | {"derivation": steps})
 
 
-def _equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
-    """Whether left = right exactly (exact algebra, no simplify) or not (balls); _Undecided when neither settles it.
+def equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
+    """Whether left = right exactly (exact algebra, no simplify) or not (balls); Undecided when neither settles it.
     The claimed side is the file's inert formula (`certificates.kernel.inert`), the exact side is put in the same
     form."""
     difference = left - inert(right)
-    value = _ball(difference)
+    value = ball_of(difference)
     if value > 0 or value < 0:
         return False
     zero, left_over = exactly_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
     if zero:
         return True
-    raise _Undecided(f"{left} - {right} is neither separated from 0 by balls nor reduced to 0 ({left_over})")
+    raise Undecided(f"{left} - {right} is neither separated from 0 by balls nor reduced to 0 ({left_over})")
 
 
-def _ball(value: sp.Expr) -> Any:
+def ball_of(value: sp.Expr) -> Any:
     try:
         return ball(value, {}, PRECISION)
     except EvaluationError as exc:
-        raise _Undecided(f"{value} has no ball: {exc}") from None
+        raise Undecided(f"{value} has no ball: {exc}") from None
 
 
-def _text(value: sp.Expr) -> str:
-    return _ball(value).str(20, radius=True)
+def ball_text(value: sp.Expr) -> str:
+    return ball_of(value).str(20, radius=True)
 
 
 def _rational(value: float | int) -> sp.Rational:

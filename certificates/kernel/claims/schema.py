@@ -71,6 +71,7 @@ PROPERTIES = (
     "does-not-tend-to",
     "decays-exponentially",
     "initial-rate",
+    "stays-non-negative",
 )
 #: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
 #: r > r0 beats, `checks.claimsfile.exponential_decay`).
@@ -502,6 +503,9 @@ def _dynamics_statement(
         "decays-exponentially": (
             f"decays exponentially faster than {raw.get('rate')}: there are r > {raw.get('rate')} and C with "
             f"{quantity}(t) <= C exp(-r t) for all t >= 0"
+        ),
+        "stays-non-negative": (
+            "stays non-negative: at every t >= 0 (every entry), on every trajectory where it is at t = 0"
         ),
         "initial-rate": (
             f"has the initial rate {raw.get('derivative')}: the right derivative d+/dt at t = 0 of every entry "
