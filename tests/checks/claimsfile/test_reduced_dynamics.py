@@ -1,17 +1,25 @@
-"""examples/reduced_dynamics.toml: initial rates (`initial-rate`) decided on the exact equiangular reduction where it
-applies (PROVED or REFUTED, for a whole domain at once) and by extrapolated difference quotients elsewhere (at most
-CONFIRMED); each example decided as its comment says, and the attacks: a claim off by less than a float can see, a
-claim outside the reduction's regime that floats cannot refute."""
+"""examples/reduced_dynamics.toml: initial rates (`initial-rate`), limits and values at every time of closed-form
+quantities (`tends-to`, `at-least`, `at-most`, `stays-non-negative`) decided on the exact equiangular reduction where it
+applies (PROVED or REFUTED, for a whole domain at once) and by floats elsewhere (at most CONFIRMED); each example
+decided as its comment says, the closed forms against the float model, and the attacks: a claim off by less than a
+float can see, a claim outside the reduction's regime that floats cannot refute, a start outside the hypothesis."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+import sympy as sp
 
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
+from checks.model.configuration import Configuration
+from checks.model.observables import EVALUATORS
 from checks.verdicts import Verdict
+from identities import equiangular_quantities as eq
+from identities import equiangular_reduction as er
+from identities.derivation import Derivation
 from tests.checks.claimsfile.test_model_claims import decide
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -23,6 +31,15 @@ EXPECTED = {
     "initial.softmax.late-rate-at-start": Verdict.REFUTED,
     "initial.softmax.wrong-sign": Verdict.REFUTED,
     "initial.usa.identity-values.wrong": Verdict.INCONCLUSIVE,
+    "limit.entropy.softmax": Verdict.PROVED,
+    "limit.entropy.usa.every-n": Verdict.PROVED,
+    "limit.shadow.head0": Verdict.PROVED,
+    "limit.shadow.every-head": Verdict.REFUTED,
+    "limit.entropy.relu-negative": Verdict.REFUTED,
+    "always.entropy.relu-equilibrium": Verdict.PROVED,
+    "always.condition8.one-head": Verdict.CONFIRMED,
+    "always.condition8.two-heads": Verdict.REFUTED,
+    "always.inner-product.bounded": Verdict.REFUTED,
 }
 
 
@@ -32,7 +49,7 @@ def examples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdic
 
 
 def test_every_example_is_decided_as_its_comment_says(examples: dict[str, tuple[Verdict, dict]]) -> None:
-    assert {k: v for k, (v, _) in examples.items() if k in EXPECTED} == EXPECTED
+    assert {k: v for k, (v, _) in examples.items()} == EXPECTED
 
 
 def test_a_wrong_initial_rate_is_refuted_with_the_exact_one(examples: dict[str, tuple[Verdict, dict]]) -> None:
@@ -96,3 +113,65 @@ def test_initial_rate_needs_its_derivative_and_only_it() -> None:
         parse_claims(
             CLAIM.format(derivative="0").replace('property = "initial-rate"', 'property = "non-negative"'), "t"
         )
+
+
+@pytest.mark.parametrize("kind", ["usa", "softmax", "relu"])
+def test_the_closed_forms_are_the_model_quantities_at_an_equiangular_state(kind: str) -> None:
+    size, rho, beta, strengths = 5, sp.Rational(3, 10), sp.Rational(13, 10), [1, sp.Rational(1, 2), sp.Rational(-7, 10)]
+    tokens = np.linalg.cholesky((1 - 0.3) * np.eye(size) + 0.3 * np.ones((size, size)))
+    heads = [float(s) * np.eye(size) for s in strengths]
+    cfg = Configuration.create(tokens, heads, None, beta=1.3, attention=kind)
+    for name in eq.QUANTITIES:
+        forms = eq.values(kind, name, strengths)
+        exact = np.array([float(f.subs({er.rho: rho, er.n: size, er.beta: beta})) for f in forms])
+        model = np.asarray(EVALUATORS[name](cfg), dtype=float)
+        per_head = model.reshape(len(strengths), -1)[:, 0] if model.ndim else model.reshape(1)
+        assert np.allclose(exact, per_head, rtol=1e-12, atol=1e-12), name
+
+
+def test_the_counting_is_checked_and_a_wrong_count_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert eq.check_counting(Derivation())
+    wrong = Derivation()
+    monkeypatch.setattr(eq, "norm_factor", lambda a, b, size=eq.n: a**2 + (size - 1) * b**2)  # the cross terms dropped
+    assert not eq.check_counting(wrong) and wrong.failures
+
+
+def test_a_violation_is_a_visited_correlation_with_a_ball(examples: dict[str, tuple[Verdict, dict]]) -> None:
+    _, evidence = examples["always.condition8.two-heads"]
+    witness = evidence["witness"]
+    rho = sp.Rational(witness["rho"])
+    assert 0 < rho < 1 and witness["verified_by"] == "ball" and witness["margin"].startswith("[-")
+    _, evidence = examples["limit.entropy.relu-negative"]
+    assert evidence["witness"]["claimed_limit"] == "log(4)"
+
+
+LIMIT = """
+[[claim]]
+id = "c"
+kind = "dynamics"
+quantity = "attention_entropy"
+property = "{prop}"
+{target}
+attention = "softmax"
+heads = "scalar"
+lambdas = [{lambdas}]
+tokens = "equiangular"
+rho = 0
+n = 3
+d = 3
+beta = {beta}
+"""
+
+
+def test_a_limit_off_by_a_tiny_amount_is_refuted(tmp_path: Path) -> None:
+    text = LIMIT.format(prop="tends-to", target='limit = "log(3) + 10**(-30)"', lambdas="1.0", beta="1.0")
+    assert decide(text, tmp_path)["c"][0] is Verdict.REFUTED
+
+
+def test_a_start_outside_the_hypothesis_makes_invariance_vacuous_never_refuted(tmp_path: Path) -> None:
+    # three heads at beta = 1: (n - 1) - (H - 1) e^(2 beta) < 0, Condition 8 fails at t = 0 (and later)
+    text = LIMIT.format(prop="stays-non-negative", target="", lambdas="1.0, 1.0, 1.0", beta="1.0")
+    text = text.replace("attention_entropy", "condition8_margin").replace('"softmax"', '"usa"')
+    verdict, evidence = decide(text, tmp_path)["c"]
+    assert verdict is Verdict.PROVED and any("vacuously" in step["text"] for step in evidence["steps"])
+    assert decide(text.replace("stays-non-negative", "non-negative"), tmp_path)["c"][0] is Verdict.REFUTED
