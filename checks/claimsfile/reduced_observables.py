@@ -10,9 +10,10 @@ trajectory passes every correlation of the visited set [rho0, rho_lim) (or (rho_
   exactly for every head, REFUTED (balls) when it differs for one.
 - `non-negative`, `at-least b`, `at-most b` (at every t >= 0) and `stays-non-negative` (at every t >= 0, for a start
   where it holds at t = 0): the margin m_h (Q_h, Q_h - b, b - Q_h) at rationals of the visited set. REFUTED when a
-  ball shows m_h < 0 at a visited rho (for `stays-non-negative` after balls showed every m_h(rho0) > 0, or exact algebra
-  m_h(rho0) = 0). `stays-non-negative` is PROVED, vacuously, when a ball shows some m_h(rho0) < 0 (the family's one
-  start, up to rotation, does not satisfy the hypothesis), and a property at an equilibrium start is decided at rho0.
+  ball shows m_h < 0 at a visited rho or at rho_lim (then negative for all large t; for `stays-non-negative` after
+  balls showed every m_h(rho0) > 0, or exact algebra m_h(rho0) = 0). `stays-non-negative` is PROVED, vacuously,
+  when a ball shows some m_h(rho0) < 0 (the family's one start, up to rotation, does not satisfy the hypothesis), and
+  a property at an equilibrium start is decided at rho0. Margins at rho0 and rho_lim are retried at higher precision.
   Otherwise the route is undecided (a proof that m_h >= 0 on a whole interval is not attempted): the float route
   decides, at most CONFIRMED.
 """
@@ -23,6 +24,7 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
@@ -48,7 +50,9 @@ METHOD = (
 )
 PROPERTIES = ("tends-to", "non-negative", "at-least", "at-most", "stays-non-negative")
 #: Equally spaced rationals of the visited set tried for a violation, and halvings towards its open end.
-SPACING, HALVINGS = 32, 40
+SPACING, HALVINGS = 16, 24
+#: Precisions (bits) a margin at rho0 or at the limit is retried at, when 128 bits do not separate it from 0.
+PRECISIONS = (512, 2048)
 
 
 def applies(claim: DynamicsClaim) -> bool:
@@ -146,7 +150,7 @@ def _along(
     details: dict[str, Any],
 ) -> Outcome | None:
     """The pointwise properties on the visited set (see the module docstring)."""
-    at_start = {h: ball_of(m.subs(er.rho, start)) for h, m in margins.items()}
+    at_start = {h: _signed_ball(m.subs(er.rho, start)) for h, m in margins.items()}
     details["margins_at_rho0"] = {str(h): v.str(15, radius=True) for h, v in at_start.items()}
     if claim.property == "stays-non-negative":
         failing = [h for h, value in at_start.items() if value < 0]
@@ -167,6 +171,14 @@ def _along(
             derivation.holds(f"rho0 = {start} is an equilibrium and every margin there is > 0 (balls)", True)
             return derived(derivation, METHOD, details)
         raise Undecided("an equilibrium start whose margins balls do not show positive")
+    for h, margin in margins.items():  # the margin's limit: negative there, it is negative for all large t
+        value = _signed_ball(margin.subs(er.rho, limit))
+        if value < 0:
+            reading = (
+                f"rho(t) -> {limit}, and head {h}'s margin, continuous in rho, tends to {value.str(15, radius=True)} "
+                "< 0 there: it is negative for every large t"
+            )
+            return refuted(derivation, details, "ball", reading, rho_limit=str(limit), head=h, margin_limit=str(value))
     for rho in _visited(start, limit):
         for h, margin in margins.items():
             value = ball_of(margin.subs(er.rho, rho))
@@ -187,6 +199,19 @@ def _visited(start: sp.Rational, limit: sp.Expr) -> list[sp.Rational]:
     end = sp.Rational(limit)
     points = [start + (end - start) * sp.Rational(k, SPACING) for k in range(SPACING)]
     return points + [end - (end - start) / 2**j for j in range(6, 6 + HALVINGS)]
+
+
+def _signed_ball(value: sp.Expr) -> Any:
+    """The ball of `value` at the first precision where it excludes 0 (the last one tried otherwise)."""
+    found = ball_of(value)
+    for bits in PRECISIONS:
+        if found > 0 or found < 0:
+            break
+        try:
+            found = ball(value, {}, bits)
+        except EvaluationError as exc:
+            raise Undecided(f"{value} has no ball: {exc}") from None
+    return found
 
 
 def _zero(value: sp.Expr) -> bool:

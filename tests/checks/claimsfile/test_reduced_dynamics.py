@@ -175,3 +175,11 @@ def test_a_start_outside_the_hypothesis_makes_invariance_vacuous_never_refuted(t
     verdict, evidence = decide(text, tmp_path)["c"]
     assert verdict is Verdict.PROVED and any("vacuously" in step["text"] for step in evidence["steps"])
     assert decide(text.replace("stays-non-negative", "non-negative"), tmp_path)["c"][0] is Verdict.REFUTED
+
+
+def test_a_bound_the_limit_beats_by_less_than_a_float_sees_is_refuted(tmp_path: Path) -> None:
+    # the entropy rises to log 3 (from below): "at most log 3 - 10^-40" fails for all large t, past every float
+    text = LIMIT.format(prop="at-most", target='bound = "log(3) - 10**(-40)"', lambdas="1.0", beta="1.0")
+    verdict, evidence = decide(text, tmp_path)["c"]
+    assert verdict is Verdict.REFUTED and "rho_limit" in evidence["witness"]
+    assert decide(text.replace("10**(-40)", "0"), tmp_path)["c"][0] is not Verdict.REFUTED  # log 3 itself is a bound
