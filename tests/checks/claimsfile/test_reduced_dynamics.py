@@ -137,10 +137,9 @@ def test_the_counting_is_checked_and_a_wrong_count_is_caught(monkeypatch: pytest
 
 
 def test_a_violation_is_a_visited_correlation_with_a_ball(examples: dict[str, tuple[Verdict, dict]]) -> None:
-    _, evidence = examples["always.condition8.two-heads"]
+    _, evidence = examples["always.condition8.two-heads"]  # the margin tends to -(H - 1) n^2 e^(2 beta) < 0
     witness = evidence["witness"]
-    rho = sp.Rational(witness["rho"])
-    assert 0 < rho < 1 and witness["verified_by"] == "ball" and witness["margin"].startswith("[-")
+    assert witness["rho_limit"] == "1" and witness["verified_by"] == "ball" and witness["margin_limit"].startswith("[-")
     _, evidence = examples["limit.entropy.relu-negative"]
     assert evidence["witness"]["claimed_limit"] == "log(4)"
 
@@ -183,3 +182,12 @@ def test_a_bound_the_limit_beats_by_less_than_a_float_sees_is_refuted(tmp_path: 
     verdict, evidence = decide(text, tmp_path)["c"]
     assert verdict is Verdict.REFUTED and "rho_limit" in evidence["witness"]
     assert decide(text.replace("10**(-40)", "0"), tmp_path)["c"][0] is not Verdict.REFUTED  # log 3 itself is a bound
+
+
+def test_a_violation_at_a_visited_correlation_is_refuted_there(tmp_path: Path) -> None:
+    # rho rises from 1/5 to 1: "the largest inner product is at least 3/10 at every time" fails at t = 0 (rho0 is
+    # visited) although its limit 1 satisfies it
+    text = LIMIT.format(prop="at-least", target='bound = "3/10"', lambdas="1.0", beta="1.0")
+    text = text.replace("attention_entropy", "largest_inner_product").replace("rho = 0\n", "rho = 0.2\n")
+    verdict, evidence = decide(text, tmp_path)["c"]
+    assert verdict is Verdict.REFUTED and sp.Rational(evidence["witness"]["rho"]) == sp.Rational(1, 5)
