@@ -32,7 +32,7 @@ from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.schema import InequalityClaim
 from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.exact import exact_value
-from certificates.kernel.inert import inert
+from certificates.kernel.inert import Inert, inert
 from checks.claimsfile.asymptotic_quantities import converted
 from checks.claimsfile.domain_sampling import sample_point
 from checks.claimsfile.inequality_decider import refutation
@@ -117,10 +117,26 @@ def plain(expr: sp.Expr) -> sp.Expr:
     """The inert claims-file formula in ordinary SymPy form, accepted only when exact algebra shows it unchanged (SymPy
     rewrites while it builds, e.g. (n - 1)/e as (n - 1) e^(-1); a rewrite that read a sign off a number would show)."""
     ordinary = converted(expr)
-    zero, left_over = exactly_zero(inert(ordinary) - expr, SIMPLIFY_SECONDS)
-    if not zero:
-        raise _Open(f"SymPy rewrote {expr} to {ordinary} and exact algebra does not show them equal ({left_over})")
+    if not _same(inert(ordinary), expr):
+        raise _Open(f"SymPy rewrote {expr} to {ordinary} and exact algebra does not show them equal")
     return ordinary
+
+
+def _same(left: sp.Expr, right: sp.Expr) -> bool:
+    """left = right wherever both are defined, by exact algebra, after identifying each inert node of `left` with a node
+    of `right` of the same kind whose arguments are equal (recursively): f(a) = f(b) when a = b."""
+    if left == right:
+        return True
+    nodes = sorted(right.atoms(Inert), key=str)
+    unified = {}
+    for node in sorted(left.atoms(Inert), key=str):
+        for other in nodes:
+            alike = node != other and type(node) is type(other) and len(node.args) == len(other.args)
+            if alike and all(_same(a, b) for a, b in zip(node.args, other.args, strict=True)):
+                unified[node] = other
+                break
+    zero, _ = exactly_zero(left.xreplace(unified) - right, SIMPLIFY_SECONDS)
+    return bool(zero)
 
 
 def _inside(derivation: Derivation, claim: InequalityClaim, x: sp.Symbol, point: sp.Expr, facts: signs.Facts) -> None:

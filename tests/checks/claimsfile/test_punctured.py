@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import sympy as sp
 
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
@@ -84,3 +85,14 @@ def test_an_extremum_outside_the_domain_is_not_proved(tmp_path: Path) -> None:
 def test_a_puncture_must_be_a_formula() -> None:
     with pytest.raises(InputError, match="except"):
         parse_claims(CLAIM.format(lhs="x", op="<", rhs="1", domain="except = 1"), "t.toml")
+
+
+def test_a_formula_sympy_rewrites_is_accepted_only_when_shown_unchanged() -> None:
+    from certificates.kernel.inert import Exp, W
+    from checks.claimsfile import maximiser
+
+    n = sp.Symbol("n", positive=True)
+    written = W((n - 1) / Exp(1))  # SymPy builds (n - 1) exp(-1) from the division
+    assert maximiser.plain(written) == sp.LambertW((n - 1) * sp.exp(-1))
+    assert maximiser._same(W((n - 1) * Exp(-1)), written)
+    assert not maximiser._same(W((n - 1) * Exp(-1)), W(n / Exp(1)))  # a different argument is never identified
