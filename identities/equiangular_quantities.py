@@ -18,6 +18,7 @@ The counting is checked against the explicit Gram sums for n = 2..5 (`check_coun
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import sympy as sp
@@ -82,18 +83,33 @@ def values(kind: str, quantity: str, strengths: Sequence[sp.Expr]) -> list[sp.Ex
     raise ValueError(f"no closed form at equiangular states for {quantity!r}")
 
 
-def check_counting(derivation: Derivation) -> bool:
-    """The counted <g, x_i> and |g|^2 against the explicit sums over the Gram matrix (1 on the diagonal, rho off it)
-    for n = 2..5 and symbolic weights w_ii, w_ij."""
+def counting_residuals() -> tuple[sp.Expr, ...]:
+    """The counted <g, x_i> and |g|^2 minus the explicit sums over the Gram matrix (1 on the diagonal, rho off it) for
+    n = 2..5 and symbolic weights w_ii, w_ij (token i = 0)."""
     w_self, w_other = sp.symbols("w_self w_other", real=True)
     residuals = []
     for size in CHECKED_SIZES:
-        gram = sp.Matrix(size, size, lambda j, k: 1 if j == k else rho)
-        weight = [w_self if j == 0 else w_other for j in range(size)]  # token i = 0
-        radial = sum(weight[j] * gram[j, 0] for j in range(size))
-        norm = sum(weight[j] * weight[k] * gram[j, k] for j in range(size) for k in range(size))
+        weight = [w_self if j == 0 else w_other for j in range(size)]
+        radial = sum(weight[j] * _gram(j, 0) for j in range(size))
+        norm = sum(weight[j] * weight[k] * _gram(j, k) for j in range(size) for k in range(size))
         residuals.append(sp.expand(radial - shadow_factor(w_self, w_other, size)))
         residuals.append(sp.expand(norm - norm_factor(w_self, w_other, size)))
+    return tuple(residuals)
+
+
+def _gram(j: int, k: int) -> sp.Expr:
+    return sp.Integer(1) if j == k else rho
+
+
+@functools.cache
+def _residuals() -> tuple[sp.Expr, ...]:
+    """`counting_residuals`, computed once per process (they do not depend on the claim)."""
+    return counting_residuals()
+
+
+def check_counting(derivation: Derivation) -> bool:
+    """The counting checked against the explicit Gram sums for n = 2..5 (`counting_residuals`), as a step."""
+    residuals = _residuals()
     return derivation.all_zero(
         "at equiangular tokens g = sum_j w_ij x_j has <g, x_i> = w_ii + (n - 1) rho w_ij and |g|^2 = w_ii^2 + "
         "2 (n - 1) rho w_ii w_ij + (n - 1)(1 + (n - 2) rho) w_ij^2: the terms j = i and j != i (n - 1 of them), and "
