@@ -205,11 +205,11 @@ def checked_destination(
     if limit is None:
         raise Undecided("the limit of eps is not derived")
     details["limit"] = str(limit)
-    _check_start_sign(pull, start, limit, details)
+    _confirm_start_sign(pull, start, limit, details)
     return limit
 
 
-def _check_start_sign(pull: sp.Expr, start: sp.Expr, limit: sp.Expr, details: dict[str, Any]) -> None:
+def _confirm_start_sign(pull: sp.Expr, start: sp.Expr, limit: sp.Expr, details: dict[str, Any]) -> None:
     """The ball of S(rho0) agrees with the sign SymPy's derivation used to pick the limit (0: positive;
     n/(n - 1): negative; an equilibrium: SymPy showed S(rho0) = 0 exactly)."""
     value = ball_of(pull.subs(er.rho, start))
@@ -307,3 +307,17 @@ def ball_text(value: sp.Expr) -> str:
 
 def _rational(value: float | int) -> sp.Rational:
     return sp.Rational(stated(value))
+
+
+# The names `scheme_reduction` uses (its owner moves it to the public ones above: Undecided, closed, equal, ball_of,
+# refuted, checked_destination).
+_Undecided = Undecided
+_closed, _equal, _ball = closed, equal, ball_of
+
+
+def _check_start_sign(problem: _Problem) -> None:
+    _confirm_start_sign(problem.pull, problem.start, problem.limit, problem.details)
+
+
+def _refuted(problem: _Problem, by: str, reading: str, **fields: Any) -> Outcome:
+    return refuted(problem.derivation, problem.details, by, reading, **fields)
