@@ -72,7 +72,7 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
         ),
         ModelQuantity("cluster_gap", recorded_as="cluster_gap"),
         ModelQuantity("first_pair_gap"),
-        ModelQuantity("condition8_margin", ("head",), claims=False, recorded_as="condition8_margin"),
+        ModelQuantity("condition8_margin", ("head",), recorded_as="condition8_margin"),
         ModelQuantity("least_inner_product"),
         ModelQuantity("largest_inner_product"),
         ModelQuantity("attention_matrix", ("head", "token", "token")),

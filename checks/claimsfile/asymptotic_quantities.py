@@ -162,6 +162,11 @@ def plain(expr: sp.Expr) -> sp.Expr:
     return converted
 
 
+def converted(expr: sp.Expr) -> sp.Expr:
+    """An inert formula in ordinary SymPy form, as SymPy builds it (the caller checks what SymPy rewrote)."""
+    return _convert(expr)
+
+
 def _convert(expr: sp.Expr) -> sp.Expr:
     if expr.is_Rational or expr.is_Symbol:
         return expr

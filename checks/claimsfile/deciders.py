@@ -18,11 +18,19 @@ from checks.claimsfile.equilibrium_decider import decide_equilibrium
 from checks.claimsfile.head_inequality import decide_any_heads
 from checks.claimsfile.identity_decider import decide_identity
 from checks.claimsfile.inequality_decider import decide_inequality
+from checks.claimsfile.maximiser import decide_punctured
 from checks.claimsfile.model_decider import decide_model
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
 Decider = Callable[[Any, Context], Outcome]
+
+
+def _inequality_decider(claim: Any) -> Decider:
+    """A punctured domain by `maximiser` alone, per-head symbols by `head_inequality`, else `inequality_decider`."""
+    if claim.punctures:
+        return decide_punctured
+    return decide_any_heads if claim.heads is not None else decide_inequality
 
 
 #: kind -> (procedure name, decider).
@@ -31,7 +39,7 @@ DECIDERS: dict[str, tuple[str, Decider]] = {
     "constant": ("ball", decide_constant),
     "inequality": (
         "ball search+smt+cover",
-        lambda claim, ctx: (decide_any_heads if claim.heads is not None else decide_inequality)(claim, ctx),
+        lambda claim, ctx: _inequality_decider(claim)(claim, ctx),
     ),
     "dynamics": ("reduction+trajectories", decide_dynamics),
     "asymptotic": ("bracket+checked limits", decide_asymptotic),

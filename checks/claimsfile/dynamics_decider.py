@@ -62,7 +62,10 @@ from checks.claimsfile.dynamics_starts import (
 )
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
+from checks.claimsfile.initial_rate import decide_initial_rate
+from checks.claimsfile.invariance import decide_by_floats as decide_invariance
 from checks.claimsfile.quantified_dynamics import decide_quantified
+from checks.claimsfile.reduced_observables import decide_on_reduction
 from checks.claimsfile.scheme_energy import decide_scheme_energy
 from checks.claimsfile.scheme_reduction import decide_scheme
 from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
@@ -86,20 +89,23 @@ DENOMINATORS = (2**12, 2**40)
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """REFUTED exactly when the user's own exact tokens violate the claim at t = 0 (`given_start`; angles by balls,
-    `angle_start`); statements about
+    """`initial-rate` by `initial_rate`; REFUTED exactly when the user's own exact tokens violate the claim at t = 0
+    (`given_start`; angles by balls, `angle_start`); statements about
     some start, `does-not-tend-to` and `decays-exponentially` by `start_existence`; REFUTED by a stationary start of the
     family that avoids a claimed limit (`stationary_starts`); PROVED or
     REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
-    normalization scheme `scheme_reduction`), or on the
+    normalization scheme `scheme_reduction`; a closed-form quantity along it, `reduced_observables`), or on the
     equilibrium of equally spaced tokens (`circle_route`), or on the gap angle of two clusters (`cluster_route`); the
     energy under a normalization scheme PROVED non-decreasing where it is a gradient (`scheme_energy`); the arc spread
     of angles within a half circle bounded by its start (`arc_route`); otherwise, or
     when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
     a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
-    exact points of it (`quantified_dynamics`), each point by this function."""
+    exact points of it (`quantified_dynamics`), each point by this function. `stays-non-negative` (on every trajectory
+    where the quantity is >= 0 at t = 0) has its own float route (`invariance`)."""
     if claim.parameters:
         return decide_quantified(claim, ctx, decide_dynamics)
+    if claim.property == "initial-rate":
+        return decide_initial_rate(claim, ctx)
     at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
         return at_start
@@ -110,6 +116,7 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
         return witnessed
     exact = (
         decide_exactly(claim, ctx)
+        or decide_on_reduction(claim, ctx)
         or decide_scheme(claim, ctx)
         or decide_equally_spaced(claim, ctx)
         or decide_two_clusters(claim, ctx)
@@ -118,7 +125,8 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     )
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
-    numeric = _decide_numerically(claim, ctx)
+    invariance = claim.property == "stays-non-negative"
+    numeric = decide_invariance(claim, ctx) if invariance else _decide_numerically(claim, ctx)
     if exact is None:
         return numeric
     notes = "; ".join(note for note in (exact.notes, numeric.notes) if note)

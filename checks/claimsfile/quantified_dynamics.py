@@ -28,7 +28,7 @@ from certificates.kernel.claims.schema import DynamicsClaim, dynamics_instance
 from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import MAX_HEADS, MAX_TOKENS
 from checks.claimsfile.domain_sampling import sample_point, sample_value
-from checks.claimsfile.symbolic_dynamics import prove_for_domain
+from checks.claimsfile.symbolic_dynamics import prove_domain
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
@@ -48,7 +48,7 @@ Point = dict[sp.Symbol, Fraction]
 def decide_quantified(claim: DynamicsClaim, ctx: Context, decide_instance: Callable[..., Outcome]) -> Outcome:
     """PROVED for the domain (symbolic reduction); REFUTED at an exact point; else CONFIRMED or INCONCLUSIVE with
     the covered points."""
-    proved, why = prove_for_domain(claim, ctx)
+    proved, why = prove_domain(claim, ctx)
     if proved is not None:
         return proved
     covered: list[dict[str, Any]] = []

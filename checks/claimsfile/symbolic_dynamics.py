@@ -22,10 +22,19 @@ from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.inert import inert
-from checks.claimsfile.exact_dynamics import MEANING, SIMPLIFY_SECONDS, applies
+from checks.claimsfile.exact_dynamics import (
+    GAPS,
+    MEANING,
+    SIMPLIFY_SECONDS,
+    applies,
+    in_regime,
+    initial_rate,
+    on_gap,
+)
 from checks.claimsfile.head_families import linear_atoms
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
+from identities import equiangular_quantities as eq
 from identities import equiangular_reduction as er
 from identities import signs
 from identities.derivation import Derivation
@@ -42,21 +51,10 @@ def prove_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None
     if not applies(claim) or claim.target is None:
         return None, ""
     options = claim.options
-    facts = domain_facts(claim)
-    n, beta, start = (_value(options[key]) for key in ("n", "beta", "rho"))
-    per_head = isinstance(options["lambdas"], sp.Symbol)  # lambdas = "lam_h": any number H of heads
-    strengths = [options["lambdas"]] if per_head else [_value(value) for value in options["lambdas"]]
     derivation = Derivation()
     derivation.note(MEANING[claim.property])
-    derivation.note("for every point of the domain: " + _facts_text(facts) + " (d does not enter the reduction)")
-    pull = er.reduced_pull(derivation, options["attention"], strengths).subs({er.n: n, er.beta: beta})
-    if per_head:
-        derivation.note(
-            f"any number of heads: S(rho) = sum_h s(rho; {strengths[0]}) over h = 1..H (H >= 1), the term s written "
-            f"for one head's strength {strengths[0]} of the domain; each sign below is proved for that term at every "
-            "strength of the domain, and a sum of H >= 1 terms of one strict sign has that sign",
-            r"S(\rho) = \sum_{h=1}^{H} s_{\lambda_h}(\rho)",
-        )
+    n, start, strengths, facts, pull = _reduced(claim, derivation)
+    per_head = isinstance(options["lambdas"], sp.Symbol)
     limit = _limit(derivation, pull, start, n, facts)
     details: dict[str, Any] = {"meaning": MEANING[claim.property], "pull": str(pull), "limit": str(limit)}
     if limit is None:
@@ -93,6 +91,113 @@ def prove_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None
             "with eps -> 0 and F(eps)/eps = -r* + O(eps), eps(t) e^(r* t) -> C in (0, oo) "
             "[cited: comparison for a scalar ODE]"
         )
+    outcome = derived(derivation, METHOD, details)
+    return (outcome, "") if outcome.verdict is Verdict.PROVED else (None, outcome.notes)
+
+
+def _reduced(
+    claim: DynamicsClaim, derivation: Derivation
+) -> tuple[sp.Expr, sp.Expr, list[sp.Expr], signs.Facts, sp.Expr]:
+    """n, rho0, the strengths (one head's symbol for lambdas = "lam_h"), the domain's facts and the pull S(rho)
+    of the claim's heads, with the derivation's first steps."""
+    options = claim.options
+    facts = domain_facts(claim)
+    n, beta, start = (_value(options[key]) for key in ("n", "beta", "rho"))
+    per_head = isinstance(options["lambdas"], sp.Symbol)  # lambdas = "lam_h": any number H of heads
+    strengths = [options["lambdas"]] if per_head else [_value(value) for value in options["lambdas"]]
+    derivation.note("for every point of the domain: " + _facts_text(facts) + " (d does not enter the reduction)")
+    pull = er.reduced_pull(derivation, options["attention"], strengths).subs({er.n: n, er.beta: beta})
+    if per_head:
+        derivation.note(
+            f"any number of heads: S(rho) = sum_h s(rho; {strengths[0]}) over h = 1..H (H >= 1), the term s written "
+            f"for one head's strength {strengths[0]} of the domain; each sign below is proved for that term at every "
+            "strength of the domain, and a sum of H >= 1 terms of one strict sign has that sign",
+            r"S(\rho) = \sum_{h=1}^{H} s_{\lambda_h}(\rho)",
+        )
+    return n, start, strengths, facts, pull
+
+
+def prove_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None, str]:
+    """The whole-domain route of the claim's property and quantity: initial rates, limits of the closed-form
+    quantities (`identities.equiangular_quantities`), else the gap's limit and rate (`prove_for_domain`)."""
+    if claim.property == "initial-rate":
+        return prove_initial_rate_for_domain(claim, ctx)
+    if claim.property == "tends-to" and claim.quantity in eq.QUANTITIES and claim.quantity not in GAPS:
+        return prove_closed_form_limit(claim, ctx)
+    return prove_for_domain(claim, ctx)
+
+
+def prove_closed_form_limit(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None, str]:
+    """`tends-to` of a quantity that is a closed function Q(rho) of each head's own strength, for the whole domain:
+    rho -> rho_lim (1 or -1/(n - 1), from the proved signs of S), Q continuous, the claimed limit equal to Q(rho_lim)
+    identically. (None, why not) when a step does not close; (None, "") outside the regime."""
+    if claim.target is None or not in_regime(claim) or claim.quantity in eq.COUPLED or claim.options.get("mask"):
+        return None, ""
+    options = claim.options
+    derivation = Derivation()
+    derivation.note(f"'{claim.quantity} tends to L' means: every entry of it tends to L as t -> oo")
+    n, start, strengths, facts, pull = _reduced(claim, derivation)
+    eq.check_counting(derivation)
+    gap = _limit(derivation, pull, start, n, facts)
+    if gap is None:
+        return None, "the sign of S(rho0) or the monotonicity of S is not proved on the whole domain"
+    end = 1 - gap
+    at = {er.n: n, er.beta: _value(options["beta"])}
+    forms = [form.subs(at) for form in eq.values(options["attention"], claim.quantity, strengths)]
+    derivation.note(
+        f"{claim.quantity} at the equiangular state of correlation rho (the same at every token; per head, a function "
+        f"of that head's strength only): {', '.join(map(str, forms))}, continuous on [-1/(n - 1), 1]; rho(t) -> "
+        f"{end}, so it tends to its value there",
+        r"Q(\rho(t)) \to Q(\rho_\infty)",
+    )
+    seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
+    for form in forms:
+        value = form.subs(er.rho, end)
+        zero, left_over = exactly_zero(claim.target - inert(value), seconds)
+        if not zero:
+            return None, f"the claimed limit {claim.target} is not shown equal to {value} ({left_over})"
+        derivation.holds(f"the claimed limit {claim.target} equals {value} identically (exact algebra)", True)
+    if derivation.failures:
+        return None, "the derivation did not close: " + "; ".join(derivation.failures)
+    outcome = derived(derivation, METHOD, {"rho_limit": str(end), "closed_forms": [str(f) for f in forms]})
+    return (outcome, "") if outcome.verdict is Verdict.PROVED else (None, outcome.notes)
+
+
+def prove_initial_rate_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None, str]:
+    """`initial-rate` for the whole domain: d eps/dt at t = 0 is F(eps0) with symbolic n, beta, strengths and rho0,
+    and the claimed value equals it identically (exact algebra; a sum over the heads split by linearity). No sign
+    is needed: the reduced ODE holds for every beta and strength. (None, why not) otherwise; (None, "") outside."""
+    if claim.property != "initial-rate" or claim.target is None or not on_gap(claim):
+        return None, ""
+    options = claim.options
+    per_head = isinstance(options["lambdas"], sp.Symbol)
+    derivation = Derivation()
+    derivation.note(MEANING[claim.property])
+    if options.get("mask") == "causal":
+        return None, "the causal pair's initial rate is decided at exact points of the domain"
+    n, start, strengths, _, pull = _reduced(claim, derivation)
+    exact = initial_rate(derivation, pull, start, n)
+    if per_head:
+        derivation.note(
+            f"any number of heads: S = sum_h s(rho; {strengths[0]}) over h = 1..H, and F(eps0) is linear in S: "
+            f"d eps/dt at t = 0 is the sum over the heads of {exact}",
+            r"\dot\varepsilon(0) = \sum_h F_{\lambda_h}(\varepsilon_0)",
+        )
+    whole = HeadSum(exact) if per_head else exact
+    if derivation.failures:
+        return None, "the derivation did not close: " + "; ".join(derivation.failures)
+    difference = claim.target - inert(whole)
+    if per_head:
+        difference = linear_atoms(difference, HeadScope(frozenset({str(strengths[0])}), options["H"]))[0]
+    zero, left_over = exactly_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    if not zero:
+        return None, f"the claimed initial rate {claim.target} is not shown equal to {whole} ({left_over})"
+    derivation.holds(
+        f"the claimed initial rate {claim.target} equals {whole} identically (exact algebra"
+        + (", each sum over the heads split by linearity and taken as an unknown)" if per_head else ")"),
+        True,
+    )
+    details = {"meaning": MEANING[claim.property], "pull": str(pull), "exact_initial_rate": str(whole)}
     outcome = derived(derivation, METHOD, details)
     return (outcome, "") if outcome.verdict is Verdict.PROVED else (None, outcome.notes)
 

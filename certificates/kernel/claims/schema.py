@@ -75,6 +75,8 @@ PROPERTIES = (
     "at-least",
     "does-not-tend-to",
     "decays-exponentially",
+    "initial-rate",
+    "stays-non-negative",
 )
 #: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
 #: r > r0 beats, `checks.claimsfile.exponential_decay`).
@@ -85,6 +87,7 @@ TARGETS = {
     "at-least": "bound",
     "does-not-tend-to": "limit",
     "decays-exponentially": "rate",
+    "initial-rate": "derivative",
 }
 #: The properties about t -> oo that a start of the family may be claimed to have (`exists = true`: some start).
 LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially")
@@ -109,6 +112,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "limit",
             "rate",
             "bound",
+            "derivative",
             "radius",
             "level",
             "domain",
@@ -180,6 +184,8 @@ class InequalityClaim(UserClaim):
     #: domain and every family of values; `not_all_equal`: only families whose heads are not all equal.
     heads: HeadScope | None = None
     not_all_equal: bool = False
+    #: Points each symbol's domain leaves out (`except = "c"`: every x != c), decided by `checks.claimsfile.maximiser`.
+    punctures: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -395,13 +401,20 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
     op = raw["op"]
     if op not in OPERATORS:
         raise InputError("op", op, f"expected one of {' '.join(OPERATORS)}")
-    domains, order, symbols, unsettled = _domains(raw, "domain")
+    bare, excepted = _without_punctures(raw)
+    domains, order, symbols, unsettled = _domains(bare, "domain")
+    punctures = {symbols[name]: _expression({"except": text}, "except", symbols) for name, text in excepted.items()}
     heads = domain_scope(domains)
     distinct = raw.get("not_all_equal", False)
     if not isinstance(distinct, bool) or (distinct and heads is None):
         raise InputError("not_all_equal", distinct, "true or false, and only with per-head symbols (names ending _h)")
     (lhs, left), (rhs, right) = _defined(raw, "lhs", symbols, heads), _defined(raw, "rhs", symbols, heads)
     statement = stated or f"{_for_all(domains, order)}{raw['lhs']} {op} {raw['rhs']}."
+    if punctures:
+        if heads is not None:
+            raise InputError("domain", raw["domain"], "a punctured domain (`except`) needs no per-head symbols")
+        but = ", ".join(f"{symbol} != {excepted[str(symbol)]}" for symbol in punctures)
+        statement = stated or f"{_for_all(domains, order)}{but}: {raw['lhs']} {op} {raw['rhs']}."
     if heads is not None:
         statement = stated or (
             f"{_for_all(domains, order)}for every family of H values {', '.join(sorted(heads.names))} in that domain"
@@ -419,7 +432,26 @@ def _inequality(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
         order=order,
         conditions=unique(left + right),
         domain_unsettled=unsettled,
+        punctures=punctures,
     )
+
+
+def _without_punctures(raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The claim's fields with each domain table's `except = "c"` (the point c the symbol's domain leaves out) taken
+    out, and those points' texts by symbol name."""
+    table = raw.get("domain")
+    if not isinstance(table, dict):
+        return raw, {}
+    excepted: dict[str, str] = {}
+    domain: dict[str, Any] = {}
+    for name, spec in table.items():
+        if isinstance(spec, dict) and "except" in spec:
+            if not isinstance(spec["except"], str):
+                raise InputError(f"domain.{name}.except", spec["except"], "the point left out, as a string")
+            excepted[name] = spec["except"]
+            spec = {key: value for key, value in spec.items() if key != "except"}
+        domain[name] = spec
+    return ({**raw, "domain": domain}, excepted) if excepted else (raw, {})
 
 
 def _dynamics(
@@ -536,6 +568,13 @@ def _dynamics_statement(
         "decays-exponentially": (
             f"decays exponentially faster than {raw.get('rate')}: there are r > {raw.get('rate')} and C with "
             f"{quantity}(t) <= C exp(-r t) for all t >= 0"
+        ),
+        "stays-non-negative": (
+            "stays non-negative: at every t >= 0 (every entry), on every trajectory where it is at t = 0"
+        ),
+        "initial-rate": (
+            f"has the initial rate {raw.get('derivative')}: the right derivative d+/dt at t = 0 of every entry "
+            "equals it"
         ),
     }[prop]
     if exists:

@@ -233,7 +233,8 @@ def test_user_example_inequality_and_dynamics_are_decided(user_example: ExampleR
     jensen = claims["T22.superadditivity.jensen"]  # equality on l1 = l2: no cover can settle it
     assert jensen["verdict"] == "INCONCLUSIVE" and "no counterexample" in jensen["evidence"]["procedures"][0]["notes"]
     assert claims["energy.monotone.usa"]["verdict"] == "CONFIRMED"
-    assert claims["entropy.limit"]["verdict"] == "CONFIRMED"
+    # the entropy is a closed function of rho along the equiangular reduction (`reduced_observables`): exact
+    assert claims["entropy.limit"]["verdict"] == "PROVED"
 
 
 @pytest.mark.parametrize(("n", "beta"), [(2, 1), (3, 0.5), (10, 1), (1000, 2), (10**6, 3)])
