@@ -43,10 +43,11 @@ def exp_in_place(values: np.ndarray, bound: float) -> np.ndarray:
 
 
 def softmax_numerators(z: np.ndarray, bound: float, mask: np.ndarray | None = None) -> np.ndarray:
-    """exp(z - shift) in place, shift = the row maxima when `bound` (>= max |z|) allows overflow, else 0; a masked
-    entry (mask false) is set to -inf first, so its numerator is 0 and the row maxima are over the unmasked ones."""
+    """exp(z - shift) in place on a block z of shape (b, H, n), shift = the row maxima when `bound` (>= max |z|)
+    allows overflow, else 0; a masked entry (mask (b, n) false) is set to -inf first, so its numerator is 0 and
+    the row maxima are over the unmasked ones."""
     if mask is not None:
-        z[:, ~mask] = -np.inf
+        np.copyto(z, -np.inf, where=~mask[:, None, :])
     if bound > UNSHIFTED_SOFTMAX_BOUND:
         z -= z.max(axis=-1, keepdims=True)
     return np.exp(z, out=z)
@@ -66,24 +67,31 @@ class Heads:
     Build it once per configuration or trajectory (`heads_of`); its methods take the tokens X (n x d), validated
     once here: the shape, and finiteness by one O(n d) product per call. The arrays it returns are fresh (an
     integrator may keep them); the blocks it yields are its own buffers, valid until the next call.
+
+    Layout: the heads' score factors side by side, F = [beta M_1 ... beta M_H] (d x H d), so that one product
+    X F gives every head's X beta M_h and one more, (X F)_rows reshaped to (b H) x d times X^T, the block of
+    scores in the order (i, h, j). For usa and relu the velocity is then one product of the block, (b, H n),
+    with the stacked values W_h x_j / n, (H n, d): the sum over heads is inside the product.
     """
 
     def __init__(self, cfg: Configuration) -> None:
         self.cfg = cfg
         self.shape = cfg.tokens.shape
         n, d, H = cfg.n, cfg.d, cfg.H
-        #: beta M_h: the block of beta s^h_ij is (X beta M_h) X^T (a stated phi reads s: X M_h X^T).
-        self.factors = cfg.score_matrices * cfg.beta
-        self.values_t = np.ascontiguousarray(np.swapaxes(cfg.values, 1, 2))
+        M = cfg.score_matrices
         #: |beta s^h_ij| <= norm * |x_i| |x_j| (the Frobenius norm bounds the operator norm).
-        self.norm = abs(cfg.beta) * float(
-            np.max(np.sqrt(np.einsum("hij,hij->h", cfg.score_matrices, cfg.score_matrices)))
-        )
+        self.norm = abs(cfg.beta) * float(np.sqrt(np.max(np.einsum("hij,hij->h", M, M))))
+        #: [beta M_1 ... beta M_H] and [M_1 ... M_H] (a stated phi reads the scores s themselves).
+        self._factors = np.ascontiguousarray(np.swapaxes(M * cfg.beta, 0, 1).reshape(d, H * d))
+        self._raw = np.ascontiguousarray(np.swapaxes(M, 0, 1).reshape(d, H * d))
+        self.values_t = np.ascontiguousarray(np.swapaxes(cfg.values, 1, 2))
+        self._mean_values_t = self.values_t / n
         self.rows = memory.block_rows(n, d, H, cfg.mask is not None, cfg.memory_budget)
-        self._Y = np.empty((H, n, d))
+        self._Y = np.empty((n, H * d))
         self._values = np.empty((H, n, d + 1))
         self._values[..., d] = 1.0
-        self._block = np.empty((H, self.rows, n))
+        self._stacked = np.empty((H, n, d))
+        self._block = np.empty((self.rows, H, n))
         self._sums = np.empty((H, n, d + 1))
 
     def _checked(self, X: np.ndarray) -> float:
@@ -94,55 +102,71 @@ class Heads:
     def _bound(self, X: np.ndarray, frobenius: float) -> float:
         """A bound on max |beta s^h_ij| at least as tight as the shift and overflow decisions need: the cheap
         bounds norm * ||X||_F^2 and norm * max |x_i|^2 when they are <= UNSHIFTED_SOFTMAX_BOUND, else
-        max |beta M_h^T x_i| max |x_j| (O(H n d)). Every decision taken on it is the one the tight bound takes."""
+        max |beta M_h^T x_i| max |x_j| (O(H n d), from the scaled factors X F). Every decision taken on it is the
+        one the tight bound takes."""
         cheap = self.norm * frobenius
         if cheap <= UNSHIFTED_SOFTMAX_BOUND:
             return cheap
         squares = float(np.max(np.einsum("id,id->i", X, X)))
         if self.norm * squares <= UNSHIFTED_SOFTMAX_BOUND:
             return self.norm * squares
-        Y = self._Y
-        return math.sqrt(float(np.max(np.einsum("hid,hid->hi", Y, Y))) * squares)
+        n, d = self.shape
+        Y = self._Y.reshape(n, -1, d)
+        return math.sqrt(float(np.max(np.einsum("ihd,ihd->ih", Y, Y))) * squares)
+
+    def _prepared(self, X: np.ndarray, terms: str) -> float:
+        """Validate X, form X F (scaled, or raw for a stated phi) and return the bound of the exponentials."""
+        frobenius = self._checked(X)
+        raw = self.cfg.interaction is not None
+        np.matmul(X, self._raw if raw else self._factors, out=self._Y)
+        return 0.0 if raw else self._bound(X, frobenius)
+
+    def _block_of(self, X: np.ndarray, rows: slice, bound: float, terms: str) -> np.ndarray:
+        """The block (b, H, n) of the query rows, turned in place into the `terms` (`weight_blocks`)."""
+        cfg, (n, d) = self.cfg, self.shape
+        b = rows.stop - rows.start
+        z = self._block[:b]
+        np.matmul(self._Y[rows].reshape(b * cfg.H, d), X.T, out=z.reshape(b * cfg.H, n))
+        mask = None if cfg.mask is None else cfg.mask[rows]
+        if cfg.interaction is not None:
+            if terms == "energy":
+                z[...] = stated.energies_of(cfg.interaction, z, cfg.beta)
+            else:
+                normalized = terms == "weights" and cfg.attention == "softmax"
+                z[...] = stated.weights_of(cfg.interaction, z, cfg.beta, normalized)
+            return z
+        if terms == "weights" and cfg.attention == "softmax":
+            return softmax_numerators(z, bound, mask)
+        if terms == "weights" and cfg.attention == "relu":
+            np.maximum(z, 0.0, out=z)
+        else:
+            exp_in_place(z, bound)
+        if mask is not None:
+            z *= mask[:, None, :]
+        return z
+
+    def _row_slices(self) -> list[slice]:
+        n = self.shape[0]
+        return [slice(start, min(start + self.rows, n)) for start in range(0, n, self.rows)]
 
     def weight_blocks(self, X: np.ndarray, terms: str = "weights") -> Iterator[tuple[slice, np.ndarray]]:
-        """(rows, z): z of shape (H, b, n) for the query rows, in place on the block of scores. `terms`: "weights",
+        """(rows, z): z of shape (H, b, n) for the query rows (a view of the heads' buffer). `terms`: "weights",
         the n x n part of the kind's weights (exp, shifted exp, max(., 0), times the mask; phi(s) under a stated
         interaction); "energy", the energy terms m_ij exp(beta s^h_ij) unshifted (Phi(s) under an interaction);
         "rate", the terms of dE/dt: m_ij exp(beta s^h_ij) (phi(s) under an interaction)."""
-        frobenius = self._checked(X)
-        cfg, n = self.cfg, self.shape[0]
-        raw = cfg.interaction is not None
-        np.matmul(X, cfg.score_matrices if raw else self.factors, out=self._Y)
-        bound = 0.0 if raw else self._bound(X, frobenius)
-        for start in range(0, n, self.rows):
-            rows = slice(start, min(start + self.rows, n))
-            z = self._block[:, : rows.stop - start]
-            np.matmul(self._Y[:, rows], X.T, out=z)
-            mask = None if cfg.mask is None else cfg.mask[rows]
-            if cfg.interaction is not None:
-                if terms == "energy":
-                    z[...] = stated.energies_of(cfg.interaction, z, cfg.beta)
-                else:
-                    normalized = terms == "weights" and cfg.attention == "softmax"
-                    z[...] = stated.weights_of(cfg.interaction, z, cfg.beta, normalized)
-            elif terms == "weights" and cfg.attention == "softmax":
-                softmax_numerators(z, bound, mask)
-            else:
-                if terms == "weights" and cfg.attention == "relu":
-                    np.maximum(z, 0.0, out=z)
-                else:
-                    exp_in_place(z, bound)
-                if mask is not None:
-                    z *= mask
-            yield rows, z
+        bound = self._prepared(X, terms)
+        for rows in self._row_slices():
+            yield rows, np.swapaxes(self._block_of(X, rows, bound, terms), 0, 1)
 
     def head_sums(self, X: np.ndarray) -> np.ndarray:
         """sum_j z^h_ij (W_h x_j, 1), shape (H, n, d+1): the unnormalized head outputs and the row sums (a
         buffer of the heads)."""
         d = self.shape[1]
         np.matmul(X, self.values_t, out=self._values[..., :d])  # rows W_h x_j
-        for rows, z in self.weight_blocks(X):
-            np.matmul(z, self._values, out=self._sums[:, rows])
+        bound = self._prepared(X, "weights")
+        for rows in self._row_slices():
+            z = self._block_of(X, rows, bound, "weights")
+            np.matmul(np.swapaxes(z, 0, 1), self._values, out=self._sums[:, rows])
         return self._sums
 
     def head_outputs(self, X: np.ndarray) -> np.ndarray:
@@ -157,11 +181,18 @@ class Heads:
 
     def velocity(self, X: np.ndarray) -> np.ndarray:
         """v_i: (1/n) sum_h f^h_i for usa, sum_h f^h_i for softmax and relu; shape (n, d) (fresh)."""
-        sums = self.head_sums(X)
         n, d = self.shape
-        softmax = self.cfg.attention == "softmax"
-        scale = np.reciprocal(sums[..., d]) if softmax else np.full(sums.shape[:2], 1.0 / n)
-        return np.einsum("hik,hi->ik", sums[..., :d], scale)
+        if self.cfg.attention == "softmax":
+            sums = self.head_sums(X)
+            return np.einsum("hik,hi->ik", sums[..., :d], np.reciprocal(sums[..., d]))
+        np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n, stacked over heads
+        stacked = self._stacked.reshape(-1, d)
+        bound = self._prepared(X, "weights")
+        V = np.empty((n, d))
+        for rows in self._row_slices():
+            z = self._block_of(X, rows, bound, "weights")
+            np.matmul(z.reshape(z.shape[0], -1), stacked, out=V[rows])
+        return V
 
 
 def heads_of(cfg: Configuration) -> Heads:
