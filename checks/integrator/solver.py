@@ -1,6 +1,6 @@
 """The one entry point `integrate(cfg, t_final, ...)`: an adaptive explicit Runge-Kutta pair along the model's dynamics.
 
-The right-hand side is `model.token_velocity(cfg.moved_to(X))`, vectorized over tokens. The pair
+The right-hand side is `model.velocity_function(cfg)` (`token_velocity` with one workspace per run). The pair
 is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol and the attention kind), stepped by
 `stepper.Stepper` under the PI controller, which also keeps each step inside the pair's stability
 interval at the stiffness estimated in the last step (`controller`); records and events between
@@ -80,10 +80,11 @@ class _Flow:
     def __init__(self, cfg: Configuration) -> None:
         self.cfg = cfg
         self.evaluations = 0
+        self.velocity = model.velocity_function(cfg)  # one workspace for the whole trajectory
 
     def __call__(self, X: np.ndarray) -> np.ndarray:
         self.evaluations += 1
-        return model.token_velocity(self.cfg.moved_to(X))
+        return self.velocity(X)
 
     def retract(self, X: np.ndarray) -> np.ndarray:
         if self.cfg.geometry not in SPHERICAL_GEOMETRIES:

@@ -162,8 +162,8 @@ class Heads:
         """sum_j z^h_ij (W_h x_j, 1), shape (H, n, d+1): the unnormalized head outputs and the row sums (a
         buffer of the heads)."""
         d = self.shape[1]
-        np.matmul(X, self.values_t, out=self._values[..., :d])  # rows W_h x_j
         bound = self._prepared(X, "weights")
+        np.matmul(X, self.values_t, out=self._values[..., :d])  # rows W_h x_j
         for rows in self._row_slices():
             z = self._block_of(X, rows, bound, "weights")
             np.matmul(np.swapaxes(z, 0, 1), self._values, out=self._sums[:, rows])
@@ -185,9 +185,9 @@ class Heads:
         if self.cfg.attention == "softmax":
             sums = self.head_sums(X)
             return np.einsum("hik,hi->ik", sums[..., :d], np.reciprocal(sums[..., d]))
+        bound = self._prepared(X, "weights")
         np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n, stacked over heads
         stacked = self._stacked.reshape(-1, d)
-        bound = self._prepared(X, "weights")
         V = np.empty((n, d))
         for rows in self._row_slices():
             z = self._block_of(X, rows, bound, "weights")
