@@ -18,12 +18,14 @@ Run from the repository root: `python benchmarks/velocity.py` (a few minutes), `
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # headflow's default (checks/__init__.py), set before numpy loads
 import numpy as np
 
 if __package__ in (None, ""):
