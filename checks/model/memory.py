@@ -4,8 +4,9 @@ The model's n x n quantities are evaluated a block of query tokens at a time (`c
 block of b rows holds BLOCK_ARRAYS arrays of H b n floats, next to arrays of O(H n d) floats that every
 evaluation needs whole. The budget (bytes; by default the memory available when the configuration is built)
 bounds both: `Configuration.create` refuses a configuration whose one-row evaluation would not fit, and each
-evaluation takes the largest block that fits, capped at TARGET_BLOCK_BYTES (larger blocks are no faster: the
-block's exponentials stay in cache between the two matrix products around them).
+evaluation takes blocks of BLOCK_ROWS query tokens, fewer where the budget requires (larger blocks are no faster:
+the matrix products already run at full speed, and a smaller block stays nearer the cache between the
+exponentials and the product with the values).
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ BLOCK_ARRAYS = 3
 #: scaled scores, values with a column of ones, head sums).
 TOKEN_ARRAYS = 12
 HEAD_ARRAYS = 3
+#: Query rows per block by default: enough for the block's matrix products to run at full speed (each reads the
+#: n x (d+1) values once per block), few enough that the block stays near the cache between them.
+BLOCK_ROWS = 256
 #: The largest block of one n x n array (bytes) an evaluation forms by default.
-TARGET_BLOCK_BYTES = 4 * 2**20
+MAX_BLOCK_BYTES = 256 * 2**20
 #: Below this many bytes an evaluation is not checked against the available memory (reading it costs more
 #: than such an evaluation).
 UNCHECKED_BYTES = 256 * 2**20
@@ -119,9 +123,12 @@ def require(needed: int, budget: int | None, what: str) -> None:
 
 
 def block_rows(n: int, d: int, H: int, masked: bool, budget: int | None) -> int:
-    """The query rows of one block: as many as fit in the budget beside the whole arrays, at most n and at most
-    TARGET_BLOCK_BYTES per n x n block (at least 1: `Configuration.create` checked that one row fits)."""
-    rows = max(1, TARGET_BLOCK_BYTES // (8 * H * n))
+    """The query rows of one block: BLOCK_ROWS (all n when fewer), at most MAX_BLOCK_BYTES per (H, b, n) block,
+    and as many as fit in the budget beside the whole arrays (None: the memory available, read only when the
+    blocks are large); at least 1 (`Configuration.create` checked that one row fits)."""
+    rows = min(n, BLOCK_ROWS, max(1, MAX_BLOCK_BYTES // (8 * H * n)))
+    if budget is None and whole_bytes(n, d, H, masked) + rows * row_bytes(n, H) > UNCHECKED_BYTES:
+        budget = available_bytes()
     if budget is not None:
         rows = min(rows, max(1, (budget - whole_bytes(n, d, H, masked)) // row_bytes(n, H)))
-    return min(n, rows)
+    return rows

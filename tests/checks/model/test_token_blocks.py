@@ -51,7 +51,7 @@ def _values(cfg: Configuration) -> dict[str, object]:
 
 def _blocked_values(cfg: Configuration, monkeypatch: pytest.MonkeyPatch, rows: int) -> dict[str, object]:
     with monkeypatch.context() as patch:
-        patch.setattr(memory, "TARGET_BLOCK_BYTES", 8 * cfg.H * cfg.n * rows)
+        patch.setattr(memory, "BLOCK_ROWS", rows)
         assert memory.block_rows(cfg.n, cfg.d, cfg.H, cfg.mask is not None, None) == rows
         return _values(cfg)
 
