@@ -184,10 +184,10 @@ def long_contexts(sizes: tuple[int, ...] = LONG_SIZES) -> list[dict[str, object]
     return rows
 
 
-def measure(quick: bool = False, long: bool = False) -> list[dict[str, object]]:
-    """Every figure of this benchmark, printed and returned as rows."""
+def measure(quick: bool = False, long: tuple[int, ...] = ()) -> list[dict[str, object]]:
+    """Every figure of this benchmark (the long contexts at the sizes `long` instead when given), as rows."""
     if long:
-        return long_contexts()
+        return long_contexts(long)
     return compare(QUICK_SIZES if quick else SIZES)
 
 
@@ -195,8 +195,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n = 64 and 512 only")
     parser.add_argument("--long", action="store_true", help="the long contexts only (n up to 16384)")
+    parser.add_argument("--sizes", help="the long contexts' n, comma-separated (default 1024,2048,4096,8192,16384)")
     options = parser.parse_args()
     from benchmarks import results
 
-    rows = measure(options.quick, options.long)
-    results.save("velocity-long" if options.long else "velocity", rows, quick=options.quick)
+    sizes = tuple(int(n) for n in options.sizes.split(",")) if options.sizes else LONG_SIZES
+    if options.long:
+        results.save("velocity-long", measure(long=sizes), sizes=",".join(map(str, sizes)))
+    else:
+        results.save("velocity", measure(options.quick), quick=options.quick)

@@ -124,6 +124,13 @@ def test_a_bad_memory_budget_is_an_input_error(text: str) -> None:
     assert info.value.field == "memory_budget"
 
 
+@pytest.mark.parametrize("budget", [True, 1e9, 2**19, -(2**30), [8]])
+def test_a_memory_budget_that_is_not_a_whole_number_of_bytes_is_refused(budget: object) -> None:
+    with pytest.raises(InputError) as info:
+        Configuration.create([[1.0, 0.0], [0.0, 1.0]], np.eye(2)[None], memory_budget=budget)  # type: ignore[arg-type]
+    assert info.value.field == "memory_budget"
+
+
 def test_a_configuration_over_the_memory_budget_is_refused_with_what_it_needs() -> None:
     X = families.random_sphere_tokens(4096, 16, np.random.default_rng(0))
     M = families.random_symmetric_heads(4, 16, np.random.default_rng(1))
