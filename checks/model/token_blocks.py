@@ -87,17 +87,14 @@ class Heads:
         self.values_t = np.ascontiguousarray(np.swapaxes(cfg.values, 1, 2))
         self._mean_values_t = self.values_t / n
         self.rows = memory.block_rows(n, d, H, cfg.mask is not None, cfg.memory_budget)
+        self._slices = [slice(start, min(start + self.rows, n)) for start in range(0, n, self.rows)]
+        self._plain = cfg.mask is None and cfg.interaction is None
         self._Y = np.empty((n, H * d))
         self._values = np.empty((H, n, d + 1))
         self._values[..., d] = 1.0
         self._stacked = np.empty((H, n, d))
         self._block = np.empty((self.rows, H, n))
         self._sums = np.empty((H, n, d + 1))
-
-    def _checked(self, X: np.ndarray) -> float:
-        if X.shape != self.shape:
-            raise InputError("tokens.shape", X.shape, f"expected {self.shape}")
-        return finite_tokens(X)
 
     def _bound(self, X: np.ndarray, frobenius: float) -> float:
         """A bound on max |beta s^h_ij| at least as tight as the shift and overflow decisions need: the cheap
@@ -116,10 +113,14 @@ class Heads:
 
     def _prepared(self, X: np.ndarray, terms: str) -> float:
         """Validate X, form X F (scaled, or raw for a stated phi) and return the bound of the exponentials."""
-        frobenius = self._checked(X)
-        raw = self.cfg.interaction is not None
-        np.matmul(X, self._raw if raw else self._factors, out=self._Y)
-        return 0.0 if raw else self._bound(X, frobenius)
+        if X.shape != self.shape:
+            raise InputError("tokens.shape", X.shape, f"expected {self.shape}")
+        frobenius = finite_tokens(X)
+        if self.cfg.interaction is not None:
+            np.matmul(X, self._raw, out=self._Y)
+            return 0.0
+        np.matmul(X, self._factors, out=self._Y)
+        return self._bound(X, frobenius)
 
     def _block_of(self, X: np.ndarray, rows: slice, bound: float, terms: str) -> np.ndarray:
         """The block (b, H, n) of the query rows, turned in place into the `terms` (`weight_blocks`)."""
@@ -127,6 +128,10 @@ class Heads:
         b = rows.stop - rows.start
         z = self._block[:b]
         np.matmul(self._Y[rows].reshape(b * cfg.H, d), X.T, out=z.reshape(b * cfg.H, n))
+        if self._plain and terms == "weights":  # the hot path: no mask, no stated phi
+            if cfg.attention == "relu":
+                return np.maximum(z, 0.0, out=z)
+            return softmax_numerators(z, bound) if cfg.attention == "softmax" else exp_in_place(z, bound)
         mask = None if cfg.mask is None else cfg.mask[rows]
         if cfg.interaction is not None:
             if terms == "energy":
@@ -145,17 +150,13 @@ class Heads:
             z *= mask[:, None, :]
         return z
 
-    def _row_slices(self) -> list[slice]:
-        n = self.shape[0]
-        return [slice(start, min(start + self.rows, n)) for start in range(0, n, self.rows)]
-
     def weight_blocks(self, X: np.ndarray, terms: str = "weights") -> Iterator[tuple[slice, np.ndarray]]:
         """(rows, z): z of shape (H, b, n) for the query rows (a view of the heads' buffer). `terms`: "weights",
         the n x n part of the kind's weights (exp, shifted exp, max(., 0), times the mask; phi(s) under a stated
         interaction); "energy", the energy terms m_ij exp(beta s^h_ij) unshifted (Phi(s) under an interaction);
         "rate", the terms of dE/dt: m_ij exp(beta s^h_ij) (phi(s) under an interaction)."""
         bound = self._prepared(X, terms)
-        for rows in self._row_slices():
+        for rows in self._slices:
             yield rows, np.swapaxes(self._block_of(X, rows, bound, terms), 0, 1)
 
     def head_sums(self, X: np.ndarray) -> np.ndarray:
@@ -164,7 +165,7 @@ class Heads:
         d = self.shape[1]
         bound = self._prepared(X, "weights")
         np.matmul(X, self.values_t, out=self._values[..., :d])  # rows W_h x_j
-        for rows in self._row_slices():
+        for rows in self._slices:
             z = self._block_of(X, rows, bound, "weights")
             np.matmul(np.swapaxes(z, 0, 1), self._values, out=self._sums[:, rows])
         return self._sums
@@ -189,7 +190,7 @@ class Heads:
         np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n, stacked over heads
         stacked = self._stacked.reshape(-1, d)
         V = np.empty((n, d))
-        for rows in self._row_slices():
+        for rows in self._slices:
             z = self._block_of(X, rows, bound, "weights")
             np.matmul(z.reshape(z.shape[0], -1), stacked, out=V[rows])
         return V
