@@ -12,6 +12,7 @@ b the block of `checks.model.memory.block_rows`.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator
 
 import numpy as np
@@ -197,8 +198,14 @@ class Heads:
 
 
 def heads_of(cfg: Configuration) -> Heads:
-    """The block evaluator of cfg's heads (one per trajectory; `Heads`)."""
-    return Heads(cfg)
+    """The block evaluator of cfg's heads (`Heads`), built once per configuration and thread: the quantities of one
+    state share its work buffers, and a thread never writes into another thread's."""
+    thread = threading.get_ident()
+    cached = cfg.__dict__.get("_heads")
+    if cached is None or cached[0] != thread:
+        cached = (thread, Heads(cfg))
+        object.__setattr__(cfg, "_heads", cached)  # a cache beside the frozen fields, never compared or copied
+    return cached[1]
 
 
 def row_blocks(cfg: Configuration) -> Iterator[slice]:
