@@ -1,5 +1,5 @@
-"""Run every benchmark in one process: constants, the ball evaluator, integrator, `headflow verify`, check-cert,
-engine, dynamics search.
+"""Run every benchmark in one process: constants, the ball evaluator, integrator, velocity, `headflow verify`,
+check-cert, engine, dynamics search.
 
 Each figure is printed with its baseline measured in the same run and their ratio, and each
 benchmark's rows are saved to `benchmarks/results/<benchmark>.json` with the date and the commit
@@ -20,7 +20,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import ball_evaluator, check_cert, constants, dynamics_search, engine, integrator, results
+from benchmarks import ball_evaluator, check_cert, constants, dynamics_search, engine, integrator, results, velocity
 
 #: The quick profile's budget from the issue: every paper claim decided within a minute.
 VERIFY_BUDGET_SECONDS = 60.0
@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     groups["ball_evaluator"] = ball_evaluator.measure(args.max_digits)
     print()
     groups["integrator"] = integrator.measure(args.quick_integrator)
+    groups["velocity"] = velocity.measure(quick=args.quick_integrator)
     groups["verify"] = verify_timing()
     groups["check-cert"] = check_cert.run()
     groups["engine"] = engine.run()
@@ -65,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         "constants": {"max_digits": args.max_digits},
         "ball_evaluator": {"max_digits": args.max_digits},
         "integrator": {"quick": args.quick_integrator},
+        "velocity": {"quick": args.quick_integrator},
     }
     rows = [row for group in groups.values() for row in group]
     print(f"\n{'benchmark':<12}{'case':<58}{'ratio':>10}  (baseline / headflow; > 1 means headflow is faster)")

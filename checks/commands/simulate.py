@@ -21,7 +21,7 @@ from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_HEAD
 from checks.input_bounds import check_range, check_seed
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
-from checks.model import families
+from checks.model import families, memory
 from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
 from checks.progress import progress_bar
 from checks.reports import plots
@@ -95,6 +95,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=200_000,
         help=f"stop after this many integrator steps, {MAX_STEPS[0]}..{MAX_STEPS[1]:,} (default 200,000)",
     )
+    parser.add_argument(
+        "--memory-budget",
+        metavar="SIZE",
+        help="memory the evaluations may hold, e.g. 8GiB or 512MiB (default: the memory available); the n x n "
+        "quantities are evaluated a block of tokens at a time within it",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random families, 0..2^64-1 (default 0)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for trajectory.npz and the plots")
 
@@ -115,7 +121,10 @@ def build_configuration(args: argparse.Namespace, rng: np.random.Generator) -> C
             raise InputError("--heads", H, f"at most {MAX_HEADS} heads")
         options = {"scale": args.scale, "lambdas": [args.scale] * H}  # scalar heads take the scale as strength
         M = families.draw_heads(SHORT_HEAD_NAMES[args.head_family], H, d, rng, options)
-    return Configuration.create(X, M, beta=args.beta, attention=args.attention, geometry=args.geometry)
+    budget = None if args.memory_budget is None else memory.parse_budget(args.memory_budget)
+    return Configuration.create(
+        X, M, beta=args.beta, attention=args.attention, geometry=args.geometry, memory_budget=budget
+    )
 
 
 def parse_lambdas(text: str) -> list[float]:

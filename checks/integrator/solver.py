@@ -1,6 +1,6 @@
 """The one entry point `integrate(cfg, t_final, ...)`: an adaptive explicit Runge-Kutta pair along the model's dynamics.
 
-The right-hand side is `model.token_velocity(cfg.moved_to(X))`, vectorized over tokens. The pair
+The right-hand side is `model.velocity_function(cfg)` (`token_velocity` with one workspace per run). The pair
 is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol and the attention kind), stepped by
 `stepper.Stepper` under the PI controller, which also keeps each step inside the pair's stability
 interval at the stiffness estimated in the last step (`controller`); records and events between
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -75,31 +75,23 @@ NON_FINITE_SHRINK = 0.2
 
 
 class _Flow:
-    """The vector field of one configuration's dynamics, counting its evaluations.
-
-    The configuration was validated once (`Configuration.create`); a stage state (float64, of its shape: the
-    stepper's own buffer) is only checked to be finite and handed to the field as a read-only view, with the
-    configuration's other fields unchanged: no copy and no re-validation per evaluation (`moved_to` does both).
-    """
+    """The vector field of one configuration's dynamics, counting its evaluations."""
 
     def __init__(self, cfg: Configuration) -> None:
         self.cfg = cfg
         self.evaluations = 0
-        self._spherical = cfg.geometry in SPHERICAL_GEOMETRIES
+        self.velocity = model.velocity_function(cfg)  # one workspace for the whole trajectory
 
     def __call__(self, X: np.ndarray) -> np.ndarray:
         self.evaluations += 1
-        if not np.isfinite(X).all():
-            raise InputError("tokens", "non-finite", "a stage state left the finite range")
-        state = X.view()
+        state = X.view()  # the stepper's buffer, read-only for the field (checked finite there)
         state.flags.writeable = False
-        return model.token_velocity(replace(self.cfg, tokens=state))
+        return self.velocity(state)
 
     def retract(self, X: np.ndarray) -> np.ndarray:
-        """Rows divided by their norms on the sphere (the sums of squares as `np.linalg.norm` forms them)."""
-        if not self._spherical:
+        if self.cfg.geometry not in SPHERICAL_GEOMETRIES:
             return X
-        return X / np.sqrt((X * X).sum(axis=1, keepdims=True))
+        return X / np.linalg.norm(X, axis=1, keepdims=True)
 
 
 def integrate(

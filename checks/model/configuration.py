@@ -21,12 +21,12 @@ from certificates.kernel.vocabulary import (
     Attention,
     Geometry,
 )
+from checks.model import memory
 
 #: Largest |norm - 1| accepted for a token on the sphere when the caller does not normalize.
 UNIT_NORM_TOLERANCE = 1e-9
-#: Most float64 entries of one per-head array the model builds: H*n*n (scores, weights), H*n*d
-#: (head outputs) and H*d*d (score and value matrices). 2^25 entries are 256 MiB per array, and an
-#: evaluation holds a few such arrays at once.
+#: Most float64 entries of one family's array of H*n*d or H*d*d numbers (`checks.model.families`) and of a
+#: simulation's records; the model's n x n arrays are bounded by the memory budget instead (`memory`).
 MAX_ARRAY_ELEMENTS = 2**25
 
 
@@ -51,6 +51,9 @@ class Configuration:
     mask: np.ndarray | None = None
     #: The stated interaction function phi(s) of the weights (None: the kind's own, exp(beta s) or relu).
     interaction: Interaction | None = None
+    #: Bytes the float evaluations may hold at once (None: the memory available); n x n quantities are
+    #: evaluated a block of query tokens at a time within it (`checks.model.memory`).
+    memory_budget: int | None = None
 
     @classmethod
     def create(
@@ -68,6 +71,7 @@ class Configuration:
         queries: object | None = None,
         keys: object | None = None,
         mask: object | None = None,
+        memory_budget: int | str | None = None,
     ) -> Configuration:
         """Validate and freeze a configuration; `values=None` means value alignment W = M. `interaction` (usa or
         softmax attention) is phi(s) as text, e.g. "s**2" (`certificates.kernel.interaction`): weights phi(s_ij),
@@ -76,7 +80,8 @@ class Configuration:
         The scores are given either as `score_matrices` M_h or as `queries` Q_h and `keys` K_h (H x r x d
         each), with M_h = Q_h^T K_h so that s^h_ij = <Q_h x_i, K_h x_j>. `mask` is None, "causal" (token i
         attends to j <= i) or n rows of n entries 0/1 with ones on the diagonal (with an interaction too: weights
-        m_ij phi(s_ij))."""
+        m_ij phi(s_ij)). `memory_budget` (bytes, or text such as "8GiB"; None: the memory available) bounds what one
+        evaluation holds: a configuration whose evaluation by one query token at a time would not fit is refused."""
         X = _finite_array("tokens", tokens, ndim=2)
         M = _finite_array("score_matrices", _scores(score_matrices, queries, keys), ndim=3)
         W = M if values is None else _finite_array("values", values, ndim=3)
@@ -94,13 +99,9 @@ class Configuration:
             raise InputError("score_matrices.shape", M.shape, f"expected (H, {d}, {d}) for d={d}")
         if W.shape != M.shape:
             raise InputError("values.shape", W.shape, f"expected the shape of score_matrices {M.shape}")
-        largest = H * max(n * n, n * d, d * d)
-        if largest > MAX_ARRAY_ELEMENTS:
-            raise InputError(
-                "H*max(n*n, n*d, d*d)",
-                largest,
-                f"at most {MAX_ARRAY_ELEMENTS} entries per model array (H={H}, n={n}, d={d}); use fewer tokens",
-            )
+        budget = None if memory_budget is None else memory.checked_budget(memory_budget)
+        needed = memory.whole_bytes(n, d, H, mask is not None) + memory.row_bytes(n, H)
+        memory.require(needed, budget, f"an evaluation at n={n}, d={d}, H={H}")
         beta = _finite_float("beta", beta)
         mask_array = _mask_array(mask, n)
         if attention not in ATTENTION_KINDS:
@@ -134,7 +135,7 @@ class Configuration:
                 )
         if mask_array is not None:
             mask_array.setflags(write=False)
-        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry, mask_array, interaction)  # type: ignore[arg-type]
+        return cls(_frozen(X), _frozen(M), _frozen(W), beta, attention, geometry, mask_array, interaction, budget)  # type: ignore[arg-type]
 
     @property
     def n(self) -> int:
@@ -168,6 +169,7 @@ class Configuration:
             self.geometry,
             self.mask,
             self.interaction,
+            self.memory_budget,
         )
 
 

@@ -7,12 +7,18 @@ matrix products; no Python loop runs over tokens.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
 import numpy as np
 
 from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
-from checks.model import interaction as stated
+from checks.model import memory
 from checks.model.configuration import Configuration
+from checks.model.token_blocks import EXP_SAFE_BOUND as EXP_SAFE_BOUND  # re-exported: the float model's bounds
+from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND as UNSHIFTED_SOFTMAX_BOUND
+from checks.model.token_blocks import Heads, heads_of, require_whole, row_blocks
 
 
 def project(X: np.ndarray, U: np.ndarray) -> np.ndarray:
@@ -20,102 +26,46 @@ def project(X: np.ndarray, U: np.ndarray) -> np.ndarray:
     return U - np.sum(U * X, axis=-1, keepdims=True) * X
 
 
-def _score_factors(cfg: Configuration, factor: float) -> np.ndarray:
-    """factor * X M_h, shape (H, n, d): row i of head h is factor * M_h^T x_i, so s^h_ij = <row i, x_j> / factor."""
-    Y = cfg.tokens @ cfg.score_matrices
-    if factor != 1.0:
-        Y *= factor
-    return Y
-
-
-def _products_with_tokens(Y: np.ndarray, X: np.ndarray) -> np.ndarray:
-    """<Y^h_i, x_j> for every head, shape (H, n, n): one matrix product of the stacked (H n) x d rows with X^T."""
-    H, n, d = Y.shape
-    return (Y.reshape(H * n, d) @ X.T).reshape(H, n, X.shape[0])
-
-
 def scores(cfg: Configuration) -> np.ndarray:
-    """s^h_ij = <x_i, M_h x_j>, shape (H, n, n)."""
-    return _products_with_tokens(_score_factors(cfg, 1.0), cfg.tokens)
+    """s^h_ij = <x_i, M_h x_j>, shape (H, n, n) (within the memory budget: `token_blocks.require_whole`)."""
+    require_whole(cfg, 1, "the scores s^h_ij")
+    Y = cfg.tokens @ cfg.score_matrices
+    return (Y.reshape(cfg.H * cfg.n, cfg.d) @ cfg.tokens.T).reshape(cfg.H, cfg.n, cfg.n)
 
 
-#: Above this bound on |beta s^h_ij|, softmax numerators are shifted by their row maxima: below it,
-#: exp(beta s) and the sums of n <= MAX_TOKENS of them lie far inside the float64 range
-#: (exp(300) * 20000 < 1e135, exp(-300) > 1e-131), and the softmax is invariant under the shift.
-UNSHIFTED_SOFTMAX_BOUND = 300.0
-#: Below this bound on |beta s^h_ij|, exp(beta s) cannot overflow float64 (log of the largest double: 709.78).
-EXP_SAFE_BOUND = 709.0
+def _assembled(cfg: Configuration) -> np.ndarray:
+    """The n x n part of the weights (`Heads.weight_blocks`) as one (H, n, n) array, within the memory budget."""
+    require_whole(cfg, 2, "the attention weights")
+    z = np.empty((cfg.H, cfg.n, cfg.n))
+    for rows, block in heads_of(cfg).weight_blocks(cfg.tokens):
+        z[:, rows] = block
+    return z
 
 
-def _scaled_scores(cfg: Configuration) -> tuple[np.ndarray, float]:
-    """beta * s^h_ij as a fresh (H, n, n) array, and a bound on its largest magnitude.
-
-    beta is folded into the n x d factors X M_h, so no pass runs over an n x n array; the bound
-    |beta s^h_ij| <= |beta M_h^T x_i| |x_j| costs O(H n d) and spares the n x n array a max pass
-    whenever the exponentials are known to stay in range.
-    """
-    Y = _score_factors(cfg, cfg.beta)
-    X = cfg.tokens
-    bound = float(np.sqrt(np.max(np.einsum("hid,hid->hi", Y, Y)) * np.max(np.einsum("id,id->i", X, X))))
-    return _products_with_tokens(Y, X), bound
-
-
-def _exp_in_place(values: np.ndarray, bound: float) -> np.ndarray:
-    """exp(values), written over `values` (no new n x n array); `bound` >= max |values|.
-
-    The inputs are finite (validated configurations), so the result is finite unless some entry
-    overflowed; below EXP_SAFE_BOUND none can, above it the maximum shows it without a second
-    full-size array.
-    """
-    with np.errstate(over="ignore"):
-        result = np.exp(values, out=values)
-    if bound > EXP_SAFE_BOUND and not np.isfinite(np.max(result)):
-        raise InputError("beta*scores", "> 709.78", "exp overflows float64; lower beta or the head scale")
-    return result
-
-
-def _softmax_numerators(z: np.ndarray, bound: float, mask: np.ndarray | None = None) -> np.ndarray:
-    """exp(z - shift) in place, shift = the row maxima when `bound` (>= max |z|) allows overflow, else 0; a masked
-    entry (mask false) is set to -inf first, so its numerator is 0 and the row maxima are over the unmasked ones."""
-    if mask is not None:
-        z[:, ~mask] = -np.inf
-    if bound > UNSHIFTED_SOFTMAX_BOUND:
-        z -= z.max(axis=-1, keepdims=True)
-    return np.exp(z, out=z)
+def _distribution_blocks(cfg: Configuration) -> Iterator[tuple[slice, np.ndarray]]:
+    """(rows, p^h_ij of those rows): the softmax distributions over the unmasked j, a block at a time (not defined
+    with an interaction); the blocks are the heads' buffers."""
+    if cfg.interaction is not None:
+        raise InputError("interaction", cfg.interaction.text, "attention entropies are defined for exp(beta s) only")
+    softmax = cfg if cfg.attention == "softmax" else replace(cfg, attention="softmax")
+    for rows, z in heads_of(softmax).weight_blocks(cfg.tokens):
+        z /= z.sum(axis=-1, keepdims=True)
+        yield rows, z
 
 
 def attention_distributions(cfg: Configuration) -> np.ndarray:
     """p^h_ij = softmax_j(beta s^h_ij) over the unmasked j, shape (H, n, n), for every attention kind (not defined
     with an interaction)."""
-    if cfg.interaction is not None:
-        raise InputError("interaction", cfg.interaction.text, "attention entropies are defined for exp(beta s) only")
-    z = _softmax_numerators(*_scaled_scores(cfg), cfg.mask)
-    z /= z.sum(axis=-1, keepdims=True)
-    return z
-
-
-def _unnormalized_weights(cfg: Configuration) -> np.ndarray:
-    """The n x n part of the weights, in place on beta s: exp (usa), shifted exp (softmax), max(., 0) (relu),
-    times the mask m_ij where the configuration has one.
-
-    What remains of w^h_ij is a factor per row (1 / the row sum for softmax) or a constant (1/n for
-    relu), which `weights` and `head_outputs` apply where it is cheapest.
-    """
-    if cfg.interaction is not None:
-        phi = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, cfg.attention == "softmax")
-        return phi if cfg.mask is None else phi * cfg.mask
-    z, bound = _scaled_scores(cfg)
-    if cfg.attention == "softmax":
-        return _softmax_numerators(z, bound, cfg.mask)
-    z = _exp_in_place(z, bound) if cfg.attention == "usa" else np.maximum(z, 0.0, out=z)
-    if cfg.mask is not None:
-        z *= cfg.mask
-    return z
+    require_whole(cfg, 2, "the attention distributions")
+    p = np.empty((cfg.H, cfg.n, cfg.n))
+    for rows, block in _distribution_blocks(cfg):
+        p[:, rows] = block
+    return p
 
 
 def weights(cfg: Configuration) -> np.ndarray:
     """The attention weights w^h_ij of the configuration's kind, shape (H, n, n)."""
-    z = _unnormalized_weights(cfg)
+    z = _assembled(cfg)
     if cfg.attention == "softmax":
         z /= z.sum(axis=-1, keepdims=True)
     elif cfg.attention == "relu":
@@ -124,42 +74,38 @@ def weights(cfg: Configuration) -> np.ndarray:
 
 
 def head_outputs(cfg: Configuration) -> np.ndarray:
-    """f^h_i = sum_j w^h_ij W_h x_j, shape (H, n, d).
-
-    The hot path of the dynamics: two matrix products around one elementwise pass over the
-    (H, n, n) scores. The values W_h x_j carry an extra column of ones, so the same product
-    that forms sum_j e_ij W_h x_j also forms the softmax row sums sum_j e_ij; the per-row and
-    constant factors of the weights are then applied to the n x d results, not to n x n arrays.
-    """
-    z = _unnormalized_weights(cfg)
-    H, n, d = cfg.H, cfg.n, cfg.d
-    values = np.empty((H, n, d + 1))
-    np.matmul(cfg.tokens, np.swapaxes(cfg.values, 1, 2), out=values[..., :d])  # rows W_h x_j
-    values[..., d] = 1.0
-    products = z @ values
-    outputs = products[..., :d]
-    if cfg.attention == "softmax":
-        return outputs / products[..., d:]
-    if cfg.attention == "relu":
-        outputs /= n
-    return outputs
+    """f^h_i = sum_j w^h_ij W_h x_j, shape (H, n, d), a block of query tokens at a time (`token_blocks.Heads`)."""
+    return heads_of(cfg).head_outputs(cfg.tokens)
 
 
 def velocity(cfg: Configuration) -> np.ndarray:
     """v_i: (1/n) sum_h f^h_i for usa, sum_h f^h_i for softmax and relu; shape (n, d)."""
-    total = head_outputs(cfg).sum(axis=0)
-    if cfg.attention == "usa":
-        total /= cfg.n
-    return total
+    return heads_of(cfg).velocity(cfg.tokens)
 
 
 def token_velocity(cfg: Configuration) -> np.ndarray:
     """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise; shape (n, d)."""
-    if cfg.geometry == "sphere":
-        return project(cfg.tokens, velocity(cfg))
-    if cfg.geometry == "flat":
-        return velocity(cfg)
-    return scheme_velocity(cfg.tokens, velocity(directions(cfg)), cfg.geometry)
+    return velocity_at(heads_of(cfg), cfg.tokens)
+
+
+def velocity_function(cfg: Configuration) -> Callable[[np.ndarray], np.ndarray]:
+    """X -> dx/dt at tokens X (of cfg's shape) for cfg's heads and options: `token_velocity` with one workspace for
+    every call (build it once per trajectory; X is checked for shape and finiteness, never copied)."""
+    heads = heads_of(cfg)
+    return lambda X: velocity_at(heads, X)
+
+
+def velocity_at(heads: Heads, X: np.ndarray) -> np.ndarray:
+    """dx_i/dt at tokens X for the heads and options of `heads.cfg` (`token_velocity`); a fresh array."""
+    geometry = heads.cfg.geometry
+    if geometry == "sphere":
+        V = heads.velocity(X)
+        V -= np.einsum("ij,ij->i", V, X)[:, None] * X
+        return V
+    if geometry == "flat":
+        return heads.velocity(X)
+    Y = X / np.linalg.norm(X, axis=1, keepdims=True) if geometry in DIRECTION_GEOMETRIES else X
+    return scheme_velocity(X, heads.velocity(Y), geometry)
 
 
 def directions(cfg: Configuration) -> Configuration:
@@ -214,25 +160,17 @@ def token_norm_rates(cfg: Configuration) -> np.ndarray:
     return np.sum(cfg.tokens * token_velocity(cfg), axis=1) / token_norms(cfg)
 
 
-def _energy_terms(cfg: Configuration) -> np.ndarray:
-    """m_ij exp(beta s^h_ij), shape (H, n, n): the terms of the (masked) usa energy."""
-    e = _exp_in_place(*_scaled_scores(cfg))
-    if cfg.mask is not None:
-        e *= cfg.mask
-    return e
-
-
 def head_energies(cfg: Configuration) -> np.ndarray:
     """E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij), shape (H,) (the usa energy; m = 1 without a mask); with
     an interaction function, (1/(2 n^2)) sum_ij m_ij Phi(s^h_ij), Phi' = phi (`checks.model.interaction.energies_of`).
 
     Negative for beta < 0; undefined at beta = 0 (its 1/beta), where this raises InputError."""
-    if cfg.interaction is not None:
-        Phi = stated.energies_of(cfg.interaction, scores(cfg), cfg.beta)
-        return (Phi if cfg.mask is None else Phi * cfg.mask).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
-    if cfg.beta == 0:
+    if cfg.interaction is None and cfg.beta == 0:
         raise InputError("beta", 0, "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
-    return _energy_terms(cfg).sum(axis=(1, 2)) / (2.0 * cfg.beta * cfg.n**2)
+    total = np.zeros(cfg.H)
+    for _, terms in heads_of(cfg).weight_blocks(cfg.tokens, "energy"):
+        total += terms.sum(axis=(1, 2))
+    return total / (2.0 * cfg.n**2 * (1.0 if cfg.interaction is not None else cfg.beta))
 
 
 def energy(cfg: Configuration) -> float:
@@ -240,24 +178,30 @@ def energy(cfg: Configuration) -> float:
     return float(head_energies(cfg).sum())
 
 
-def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
-    """ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> along the dynamics, shape (H, n, n)."""
+def _score_rate_blocks(cfg: Configuration, token_rates: np.ndarray | None) -> Callable[[slice], np.ndarray]:
+    """rows -> ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> of those rows, shape (H, b, n)."""
     X = cfg.tokens
     Xdot = token_velocity(cfg) if token_rates is None else token_rates
-    return Xdot @ cfg.score_matrices @ X.T + X @ cfg.score_matrices @ Xdot.T
+    moving, fixed = Xdot @ cfg.score_matrices, X @ cfg.score_matrices
+    return lambda rows: moving[:, rows] @ X.T + fixed[:, rows] @ Xdot.T
+
+
+def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
+    """ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> along the dynamics, shape (H, n, n)."""
+    require_whole(cfg, 2, "the score rates ds^h_ij/dt")
+    return _score_rate_blocks(cfg, token_rates)(slice(0, cfg.n))
 
 
 def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
     """dE_h/dt by the chain rule, for any M_h, W_h, kind and mask, shape (H,); m_ij phi(s) for m_ij exp(beta s) with
     an interaction."""
-    if cfg.interaction is None:
-        e = _energy_terms(cfg)
-        return (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
-    e = stated.weights_of(cfg.interaction, scores(cfg), cfg.beta, False)
-    e = e if cfg.mask is None else e * cfg.mask
+    rates_of = _score_rate_blocks(cfg, token_rates)
+    total = np.zeros(cfg.H)
     with np.errstate(all="ignore"):
-        rates = (e * score_rates(cfg, token_rates)).sum(axis=(1, 2)) / (2.0 * cfg.n**2)
-    if not np.all(np.isfinite(rates)):
+        for rows, e in heads_of(cfg).weight_blocks(cfg.tokens, "rate"):
+            total += (e * rates_of(rows)).sum(axis=(1, 2))
+    rates = total / (2.0 * cfg.n**2)
+    if cfg.interaction is not None and not np.all(np.isfinite(rates)):
         raise InputError("interaction", cfg.interaction.text, "dE_h/dt leaves float64 at this configuration")
     return rates
 
@@ -267,68 +211,99 @@ def energy_rate(cfg: Configuration, token_rates: np.ndarray | None = None) -> fl
     return float(head_energy_rates(cfg, token_rates).sum())
 
 
-def radial_shadows(cfg: Configuration) -> np.ndarray:
-    """a^h_i = <f^h_i, x_i>, shape (H, n)."""
-    return np.sum(head_outputs(cfg) * cfg.tokens, axis=-1)
+def radial_shadows(cfg: Configuration, outputs: np.ndarray | None = None) -> np.ndarray:
+    """a^h_i = <f^h_i, x_i>, shape (H, n) (`outputs`: the head outputs f, when already computed)."""
+    f = head_outputs(cfg) if outputs is None else outputs
+    return np.sum(f * cfg.tokens, axis=-1)
 
 
-def tangential_powers(cfg: Configuration) -> np.ndarray:
+def tangential_powers(cfg: Configuration, outputs: np.ndarray | None = None) -> np.ndarray:
     """T^h_i = |P⊥_{x_i}(f^h_i)|^2, shape (H, n)."""
-    tangent = project(cfg.tokens, head_outputs(cfg))
+    tangent = project(cfg.tokens, head_outputs(cfg) if outputs is None else outputs)
     return np.sum(tangent * tangent, axis=-1)
 
 
-def radial_cross_terms(cfg: Configuration) -> np.ndarray:
+def radial_cross_terms(cfg: Configuration, outputs: np.ndarray | None = None) -> np.ndarray:
     """sum_{h' != h} a^h_i a^h'_i, the radial-shadow coupling of head h at token i, shape (H, n)."""
-    a = radial_shadows(cfg)
+    a = radial_shadows(cfg, outputs)
     return a * (a.sum(axis=0, keepdims=True) - a)
 
 
 def condition8_margins(cfg: Configuration) -> np.ndarray:
     """T^h_i - sum_{h' != h} a^h_i a^h'_i per head and token (Condition 8 holds where >= 0)."""
-    return tangential_powers(cfg) - radial_cross_terms(cfg)
+    outputs = head_outputs(cfg)
+    return tangential_powers(cfg, outputs) - radial_cross_terms(cfg, outputs)
 
 
-def attention_entropies(cfg: Configuration) -> np.ndarray:
-    """H^h_i = -sum_j p^h_ij log p^h_ij, shape (H, n), each in [0, log n]."""
-    p = attention_distributions(cfg)
+def _row_entropies(p: np.ndarray) -> np.ndarray:
+    """-sum_j p_ij log p_ij of a block of distributions, shape (H, b)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(p > 0, p * np.log(p), 0.0)
     return -terms.sum(axis=-1)
 
 
+def attention_entropies(cfg: Configuration) -> np.ndarray:
+    """H^h_i = -sum_j p^h_ij log p^h_ij, shape (H, n), each in [0, log n]."""
+    entropies = np.empty((cfg.H, cfg.n))
+    for rows, p in _distribution_blocks(cfg):
+        entropies[:, rows] = _row_entropies(p)
+    return entropies
+
+
 def partition_functions(cfg: Configuration) -> np.ndarray:
     """Z^h_i = sum_j m_ij exp(beta s^h_ij), shape (H, n): the softmax normalizer, the row sum of the usa weights
     (m the mask, 1 without one)."""
-    return _energy_terms(cfg).sum(axis=-1)
+    sums = np.empty((cfg.H, cfg.n))
+    plain = cfg if cfg.interaction is None else replace(cfg, interaction=None)
+    for rows, terms in heads_of(plain).weight_blocks(cfg.tokens, "energy"):
+        sums[:, rows] = terms.sum(axis=-1)
+    return sums
 
 
 def attention_means(cfg: Configuration) -> np.ndarray:
     """xbar^h_i = sum_j p^h_ij x_j, shape (H, n, d): the tokens averaged by head h's attention distribution."""
-    return attention_distributions(cfg) @ cfg.tokens
+    means = np.empty((cfg.H, cfg.n, cfg.d))
+    for rows, p in _distribution_blocks(cfg):
+        means[:, rows] = p @ cfg.tokens
+    return means
 
 
 def entropy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
     """dH^h_i/dt by differentiating -sum_j p log p through the softmax, shape (H, n)."""
-    p = attention_distributions(cfg)
-    sdot = score_rates(cfg, token_rates)
-    mean_rate = np.sum(p * sdot, axis=-1, keepdims=True)
-    pdot = cfg.beta * p * (sdot - mean_rate)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_p = np.where(p > 0, np.log(p), 0.0)
-    return -np.sum(pdot * log_p, axis=-1)
+    rates_of = _score_rate_blocks(cfg, token_rates)
+    rates = np.empty((cfg.H, cfg.n))
+    for rows, p in _distribution_blocks(cfg):
+        sdot = rates_of(rows)
+        mean_rate = np.sum(p * sdot, axis=-1, keepdims=True)
+        pdot = cfg.beta * p * (sdot - mean_rate)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_p = np.where(p > 0, np.log(p), 0.0)
+        rates[:, rows] = -np.sum(pdot * log_p, axis=-1)
+    return rates
 
 
 def gram(cfg: Configuration) -> np.ndarray:
     """The token Gram matrix <x_i, x_j>, shape (n, n)."""
+    memory.require(8 * cfg.n * cfg.n, cfg.memory_budget, "the Gram matrix")
     return cfg.tokens @ cfg.tokens.T
+
+
+def _off_diagonal_extremes(cfg: Configuration) -> tuple[float, float]:
+    """(min, max) of <x_i, x_j> over i != j, from blocks of rows of the Gram matrix."""
+    X, least, largest = cfg.tokens, np.inf, -np.inf
+    for rows in row_blocks(cfg):
+        G = X[rows] @ X.T
+        diagonal = (np.arange(G.shape[0]), np.arange(rows.start, rows.stop))
+        G[diagonal] = np.inf
+        least = min(least, float(np.min(G)))
+        G[diagonal] = -np.inf
+        largest = max(largest, float(np.max(G)))
+    return least, largest
 
 
 def cluster_gap(cfg: Configuration) -> float:
     """max_{i != j} (1 - <x_i, x_j>): equals 1 - rho for equiangular tokens; 0 when collapsed."""
-    G = gram(cfg)
-    off_diagonal = ~np.eye(cfg.n, dtype=bool)
-    return float(np.max(1.0 - G[off_diagonal]))
+    return 1.0 - _off_diagonal_extremes(cfg)[0]
 
 
 def first_pair_gap(cfg: Configuration) -> float:
@@ -336,19 +311,14 @@ def first_pair_gap(cfg: Configuration) -> float:
     return float(1.0 - cfg.tokens[0] @ cfg.tokens[1])
 
 
-def _off_diagonal_products(cfg: Configuration) -> np.ndarray:
-    G = gram(cfg)
-    return G[~np.eye(cfg.n, dtype=bool)]
-
-
 def least_inner_product(cfg: Configuration) -> float:
     """min_{i != j} <x_i, x_j>."""
-    return float(np.min(_off_diagonal_products(cfg)))
+    return _off_diagonal_extremes(cfg)[0]
 
 
 def largest_inner_product(cfg: Configuration) -> float:
     """max_{i != j} <x_i, x_j>."""
-    return float(np.max(_off_diagonal_products(cfg)))
+    return _off_diagonal_extremes(cfg)[1]
 
 
 def cluster_count(cfg: Configuration, radius: float) -> float:

@@ -20,7 +20,7 @@ from certificates.kernel.errors import InputError
 from checks.constants import certified as constants
 from checks.model import families
 from checks.model import field as model
-from checks.model.configuration import MAX_ARRAY_ELEMENTS, UNIT_NORM_TOLERANCE, Configuration
+from checks.model.configuration import UNIT_NORM_TOLERANCE, Configuration
 from checks.registry import Context
 from tests.soundness.fuzzing import fuzz_settings
 
@@ -119,12 +119,12 @@ def test_the_model_on_any_accepted_configuration_gives_numbers_or_input_error(
 
 
 def test_a_huge_head_token_product_is_refused_before_any_evaluation() -> None:
-    n = math.isqrt(MAX_ARRAY_ELEMENTS // 4) + 2
-    tokens = np.zeros((n, 1))
+    """Heads whose matrices alone exceed the memory budget are refused at creation, before any evaluation."""
+    tokens = np.zeros((2, 1024))
     tokens[:, 0] = 1.0
     with pytest.raises(InputError) as info:
-        Configuration.create(tokens, np.ones((4, 1, 1)))
-    assert "H*max(n*n, n*d, d*d)" in str(info.value)
+        Configuration.create(tokens, np.eye(1024)[None], memory_budget="16MiB")
+    assert info.value.field == "memory_budget" and "needs" in str(info.value)
 
 
 def test_normalizing_tokens_whose_norm_overflows_is_refused() -> None:

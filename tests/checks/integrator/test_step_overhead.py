@@ -32,19 +32,29 @@ def test_stage_states_are_neither_copied_nor_revalidated(monkeypatch: pytest.Mon
     assert run.evaluations > 50 and calls[0] <= 3
 
 
+def _watched_field(monkeypatch: pytest.MonkeyPatch, watch) -> None:  # type: ignore[no-untyped-def]
+    """Every trajectory's field (`field.velocity_function`) passes each state and velocity through `watch`."""
+    velocity_function = model.velocity_function
+
+    def wrapped(cfg: Configuration):  # type: ignore[no-untyped-def]
+        velocity = velocity_function(cfg)
+        return lambda X: watch(X, velocity(X))
+
+    monkeypatch.setattr(model, "velocity_function", wrapped)
+
+
 def test_the_field_reads_each_stage_state_read_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every stage state the field sees is a read-only array (a view of the stepper's buffer, never a writable
     alias that the field could change under the stepper)."""
     seen: list[bool] = []
-    token_velocity = model.token_velocity
 
-    def watched(cfg: Configuration) -> np.ndarray:
-        seen.append(cfg.tokens.flags.writeable)
+    def watch(X: np.ndarray, velocity: np.ndarray) -> np.ndarray:
+        seen.append(X.flags.writeable)
         with pytest.raises(ValueError):
-            cfg.tokens[0, 0] = 0.0
-        return token_velocity(cfg)
+            X[0, 0] = 0.0
+        return velocity
 
-    monkeypatch.setattr(model, "token_velocity", watched)
+    _watched_field(monkeypatch, watch)
     run = integrate(_configuration(), 1.0, rtol=1e-6, observables=(), keep_states=False)
     assert len(seen) == run.evaluations and not any(seen)
 
@@ -55,15 +65,13 @@ def test_a_non_finite_stage_is_rejected_and_the_step_retried(monkeypatch: pytest
     cfg = _configuration()
     clean = integrate(cfg, 1.0, rtol=1e-9, observables=(), keep_states=False)
     calls = [0]
-    token_velocity = model.token_velocity
 
-    def spoiled(c: Configuration) -> np.ndarray:
+    def spoiled(X: np.ndarray, velocity: np.ndarray) -> np.ndarray:
         calls[0] += 1
-        velocity = token_velocity(c)
         return np.full_like(velocity, np.inf) if calls[0] == 5 else velocity
 
-    monkeypatch.setattr(model, "token_velocity", spoiled)
+    _watched_field(monkeypatch, spoiled)
     run = integrate(cfg, 1.0, rtol=1e-9, observables=(), keep_states=False)
-    assert run.rejected >= 1 and run.status == "completed"
+    assert calls[0] > 5 and run.rejected >= 1 and run.status == "completed"
     assert np.allclose(np.linalg.norm(run.final.tokens, axis=1), 1.0, atol=1e-14)
     assert np.max(np.abs(run.final.tokens - clean.final.tokens)) < 1e-7
