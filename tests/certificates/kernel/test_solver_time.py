@@ -25,7 +25,7 @@ from tests.certificates.kernel import busy_solvers
 ROOT = Path(__file__).resolve().parents[3]
 #: Seconds each solver gets below: z3 needs about one (its start included; several on a loaded machine), cvc5
 #: more than thirty.
-LIMIT = 10.0
+LIMIT = 6.0
 
 
 @pytest.fixture(scope="module")
