@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from certificates.kernel.claims.given_tokens import _DECIMAL, _RATIONAL, npy_array
+from certificates.kernel.claims.given_tokens import exact_text, npy_array, read_data_file
 from certificates.kernel.claims.numbers import TomlFloat
 from certificates.kernel.errors import InputError
-from certificates.kernel.reading import RefusedFile, read_bounded
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS
 
 #: The most entries of one field's matrices (all heads), the largest file read, the largest |entry|.
@@ -113,16 +112,14 @@ def _entry(field: str, value: object) -> Fraction:
     """One exact entry: an integer, a rational text "p/q" or a decimal text; never a float literal."""
     if isinstance(value, TomlFloat):
         raise InputError(field, value, f'write the entry exactly, as a text "{value}" or a rational "p/q"')
-    if isinstance(value, int) and not isinstance(value, bool):
-        exact = Fraction(value)
-    elif isinstance(value, str) and _RATIONAL.match(value):
-        numerator, _, denominator = value.partition("/")
-        if denominator and int(denominator) == 0:
-            raise InputError(field, value, "a zero denominator")
-        exact = Fraction(int(numerator), int(denominator) if denominator else 1)
-    elif isinstance(value, str) and _DECIMAL.match(value):
-        exact = Fraction(value.strip())
-    else:
+    exact = (
+        Fraction(value)
+        if isinstance(value, int) and not isinstance(value, bool)
+        else exact_text(field, value)
+        if isinstance(value, str)
+        else None
+    )
+    if exact is None:
         raise InputError(field, value, 'an entry is an integer or a text "3/5" or "0.25"')
     return _bounded(field, exact)
 
@@ -134,16 +131,7 @@ def _bounded(field: str, value: Fraction) -> Fraction:
 
 
 def _from_file(field: str, path_text: str, base: Path | None) -> list[list[list[Fraction]]]:
-    path = Path(path_text) if base is None else base / path_text
-    suffix = path.suffix.lower()
-    if suffix not in (".npy", ".csv"):
-        raise InputError(field, path_text, "a matrix file is a .npy or .csv file")
-    try:
-        data = read_bounded(path, MAX_FILE_BYTES)
-    except RefusedFile as exc:
-        raise InputError(field, path_text, str(exc.strerror)) from None
-    except OSError as exc:
-        raise InputError(field, path_text, f"cannot read the file ({exc.strerror or exc})") from None
+    suffix, data = read_data_file(field, path_text, base, "matrix", MAX_FILE_BYTES)
     return _npy_matrices(field, path_text, data) if suffix == ".npy" else _csv_matrices(field, path_text, data)
 
 

@@ -105,32 +105,47 @@ def _inline_row(field: str, k: int, row: object) -> list[Fraction | float]:
     return entries
 
 
-def _text_entry(field: str, text: str, exact_decimal: bool) -> Fraction | float:
-    """An entry written as text: p/q (exact), a decimal (exact inline, a float in a CSV file)."""
+def exact_text(field: str, text: str) -> Fraction | None:
+    """A number written as text, exactly: an integer or p/q, or a decimal; None when the text is neither."""
     if _RATIONAL.match(text):
         numerator, _, denominator = text.partition("/")
         if denominator and int(denominator) == 0:
             raise InputError(field, text, "a zero denominator")
         return Fraction(int(numerator), int(denominator) if denominator else 1)
     if _DECIMAL.match(text):
-        exact = Fraction(text.strip())
-        if abs(exact) > 10**6:
-            raise InputError(field, text, "a token's entries lie in [-1, 1]")
-        return exact if exact_decimal else float(exact)
-    raise InputError(field, text, 'not a number (an integer, a decimal or a rational "p/q")')
+        return Fraction(text.strip())
+    return None
 
 
-def _from_file(field: str, path_text: str, base: Path | None) -> list[list[Fraction | float]]:
+def _text_entry(field: str, text: str, exact_decimal: bool) -> Fraction | float:
+    """An entry written as text: p/q (exact), a decimal (exact inline, a float in a CSV file)."""
+    exact = exact_text(field, text)
+    if exact is None:
+        raise InputError(field, text, 'not a number (an integer, a decimal or a rational "p/q")')
+    if _RATIONAL.match(text):
+        return exact
+    if abs(exact) > 10**6:
+        raise InputError(field, text, "a token's entries lie in [-1, 1]")
+    return exact if exact_decimal else float(exact)
+
+
+def read_data_file(field: str, path_text: str, base: Path | None, what: str, limit: int) -> tuple[str, bytes]:
+    """The suffix (".npy" or ".csv") and at most `limit` bytes of the file a claim names (relative to the claims
+    file's folder `base`); InputError for another suffix, a refused or unreadable file."""
     path = Path(path_text) if base is None else base / path_text
     suffix = path.suffix.lower()
     if suffix not in (".npy", ".csv"):
-        raise InputError(field, path_text, "a token file is a .npy or .csv file")
+        raise InputError(field, path_text, f"a {what} file is a .npy or .csv file")
     try:
-        data = read_bounded(path, MAX_FILE_BYTES)
+        return suffix, read_bounded(path, limit)
     except RefusedFile as exc:
         raise InputError(field, path_text, str(exc.strerror)) from None
     except OSError as exc:
         raise InputError(field, path_text, f"cannot read the file ({exc.strerror or exc})") from None
+
+
+def _from_file(field: str, path_text: str, base: Path | None) -> list[list[Fraction | float]]:
+    suffix, data = read_data_file(field, path_text, base, "token", MAX_FILE_BYTES)
     return _npy_rows(field, path_text, data) if suffix == ".npy" else _csv_rows(field, path_text, data)
 
 
