@@ -16,7 +16,8 @@ from flint import arb, ctx
 from certificates.kernel.claims.evaluation import exact
 from certificates.kernel.claims.given_angles import GivenAngles
 from certificates.kernel.claims.schema import DynamicsClaim
-from checks.verdicts import Outcome, Verdict
+from checks.claimsfile.given_start import start_refutation
+from checks.verdicts import Outcome
 
 METHOD = "balls: the claimed quantity at the start t = 0, the user's angles exactly as written"
 BITS = 256
@@ -52,12 +53,4 @@ def refuted_at_angles(claim: DynamicsClaim) -> Outcome | None:
     holds = not above if claim.property == "at-most" else above
     if holds:
         return None
-    relation = {"non-negative": "< 0", "at-most": f"> {bound}", "at-least": f"< {bound}"}[claim.property]
-    witness = {
-        "verified_by": "ball",
-        "time": 0,
-        "quantity": claim.quantity,
-        "value": value.str(20, radius=True),
-        "reading": f"at t = 0 (the given angles) {claim.quantity} = {value.str(20, radius=True)} {relation}",
-    }
-    return Outcome(Verdict.REFUTED, METHOD, witness=witness, cases=1)
+    return start_refutation(claim, bound, value.str(20, radius=True), "ball", "the given angles", METHOD)

@@ -78,12 +78,20 @@ def refuted_at_start(claim: DynamicsClaim) -> Outcome | None:
     holds = at_start <= bound if claim.property == "at-most" else at_start >= bound
     if holds:
         return None
+    return start_refutation(claim, bound, str(at_start), "exact", "the given tokens", METHOD)
+
+
+def start_refutation(
+    claim: DynamicsClaim, bound: Fraction, value: str, verified_by: str, start: str, method: str
+) -> Outcome:
+    """REFUTED by the start itself: the quantity's `value` at t = 0 (exact or a ball) violates the claimed bound."""
     relation = {"non-negative": "< 0", "at-most": f"> {bound}", "at-least": f"< {bound}"}[claim.property]
+    how = ", computed exactly" if verified_by == "exact" else ""
     witness = {
-        "verified_by": "exact",
+        "verified_by": verified_by,
         "time": 0,
         "quantity": claim.quantity,
-        "value": str(at_start),
-        "reading": f"at t = 0 (the given tokens) {claim.quantity} = {at_start} {relation}, computed exactly",
+        "value": value,
+        "reading": f"at t = 0 ({start}) {claim.quantity} = {value} {relation}{how}",
     }
-    return Outcome(Verdict.REFUTED, METHOD, witness=witness, cases=1)
+    return Outcome(Verdict.REFUTED, method, witness=witness, cases=1)
