@@ -143,3 +143,34 @@ def test_the_new_draws_and_observables() -> None:
     assert field.least_inner_product(cfg) < field.largest_inner_product(cfg) <= 1
     with pytest.raises(InputError, match="do not fit"):
         families.group_tokens(8, 2, 8, 0.3, rng)
+
+
+def test_exact_angles_that_violate_the_claim_at_the_start_refute_it_by_balls() -> None:
+    """Angles 1/10^30 apart have a positive arc spread (floats round it to 0): "the spread is at least 1/10" is
+    REFUTED at t = 0 by a ball, and "at most 1/10" is not refuted there."""
+    text = """
+    [[claim]]
+    id = "spread.{name}"
+    kind = "dynamics"
+    quantity = "arc_spread"
+    property = "{prop}"
+    bound = "1/10"
+    heads = "scalar"
+    lambdas = [1.0]
+    tokens = "angles"
+    angles = ["0", "1/1000000000000000000000000000000", "1/2000000000000000000000000000000"]
+    n = 3
+    d = 2
+    beta = 1.0
+    time = 1.0
+    """
+    claims = [
+        parse_claims(text.format(name=name, prop=prop))[0] for name, prop in (("low", "at-least"), ("high", "at-most"))
+    ]
+    results = {r.claim.id: r for r in run_claims(register_claims(claims).claims(), Context("quick", seed=0))}
+    low = results["spread.low"]
+    assert low.verdict is Verdict.REFUTED
+    witness = low.outcomes[0][1].witness
+    assert witness["verified_by"] == "ball"
+    assert "the given angles" in witness["reading"] and "< 1/10" in witness["reading"]
+    assert results["spread.high"].verdict is not Verdict.REFUTED
