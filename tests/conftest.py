@@ -56,7 +56,7 @@ def shared_run(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callab
         if stored.exists():
             return pickle.loads(stored.read_bytes())
         folder = shared / name
-        folder.mkdir()
+        folder.mkdir(exist_ok=True)  # a worker whose attempt failed left it: the next one tries again
         value = make(folder)
         stored.write_bytes(pickle.dumps(value))
         return value
