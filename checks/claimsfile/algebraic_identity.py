@@ -42,7 +42,7 @@ import sympy as sp
 from certificates.kernel.claims.conditions import Condition
 from certificates.kernel.claims.schema import IdentityClaim
 from certificates.kernel.claims.symbolic import isolated, normalized, short_text
-from certificates.kernel.inert import Log
+from certificates.kernel.inert import Exp, Log, W
 from checks.claimsfile.definedness import proved_on_domain
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict
@@ -55,6 +55,7 @@ from identities.algebraic import (
     ring_form,
     square_root_form,
 )
+from identities.closed_forms import eliminate_exp_lambertw
 
 RATIONAL = "rational identity: denominators cleared, numerator expanded to 0"
 ALGEBRAIC = "algebraic reduction: denominators cleared, numerator reduced to 0 by a Groebner basis of the radicals"
@@ -102,7 +103,7 @@ class _Prover:
         self.note(f"lhs - rhs = {_text(difference)}")
         try:
             self.definedness()
-            rewritten = normalized(difference, expand=False)
+            rewritten = normalized(self.lambert(difference), expand=False)
             if rewritten != difference:
                 self.note(
                     "Exact rewrites of exp and log, valid wherever both sides are defined (no sign used: "
@@ -123,6 +124,22 @@ class _Prover:
 
     def note(self, text: str) -> None:
         self.steps.append(Step(text))
+
+    def lambert(self, expr: sp.Expr) -> sp.Expr:
+        """`expr` with e^(k W(z) + rest) written (z / W(z))^k e^rest, each such z proved non-zero on the domain
+        (W(z) e^W(z) = z, and W(z) = 0 only at z = 0); unchanged without such exponentials."""
+        eliminated, arguments = eliminate_exp_lambertw(_exponentials_merged(expr), Exp, W)
+        if not arguments:
+            return expr
+        for z in arguments:
+            if not self.nonzero(z, 0):
+                raise _Failed(f"the argument {_text(z, 80)} of lambertw was not proved non-zero on the domain")
+        self.note(
+            "The defining identity of Lambert W, W(z) e^W(z) = z: e^(k W(z) + b) = (z / W(z))^k e^b wherever "
+            f"z != 0 (proved above; then W(z) != 0 too), for z = {', '.join(_text(z, 120) for z in arguments)}: "
+            f"lhs - rhs = {_text(eliminated)}"
+        )
+        return _exponentials_merged(eliminated)
 
     def definedness(self) -> None:
         """Every condition of both sides as written holds on the whole domain (part 1)."""
@@ -186,6 +203,9 @@ class _Prover:
         return self.nonzero_known[expr]
 
     def _nonzero(self, expr: sp.Expr, depth: int) -> bool:
+        if isinstance(expr, W) and self.nonzero(expr.args[0], depth + 1):
+            self.note(f"{_text(expr)} != 0 on the domain: W(z) = 0 only at z = 0 (W(z) e^W(z) = z)")
+            return True
         if self.on_domain(expr, "!="):
             self.note(f"{_text(expr)} != 0 on the domain (signs of coefficients)")
             return True
@@ -356,3 +376,24 @@ def _ratio(part: sp.Expr, denominator: sp.Expr) -> sp.Rational | None:
 
 def _text(expr: sp.Expr, limit: int = TEXT) -> str:
     return short_text(expr, limit)
+
+
+def _exponentials_merged(expr: sp.Expr) -> sp.Expr:
+    """`expr` with e^q = (e^1)^q for integers q and (e^a)^k e^(b) = e^(k a + b) for integers k in every product,
+    inner ones first (identities of all reals, no sign used), and lambertw's arguments expanded: equal arguments of
+    lambertw then have one written form, and e^1 is one atom of the ring form with its inverse, not two."""
+
+    def merge(node: sp.Expr) -> sp.Expr:
+        if isinstance(node, W):
+            return W(sp.expand(node.args[0]))
+        if isinstance(node, Exp) and node.args[0].is_Integer and node.args[0] != 1:
+            return Exp(sp.Integer(1)) ** node.args[0]
+        if node.is_Mul:
+            powers = [f for f in node.args if isinstance(f.as_base_exp()[0], Exp) and f.as_base_exp()[1].is_Integer]
+            if len(powers) > 1 and any(not f.as_base_exp()[0].args[0].is_Integer for f in powers):
+                rest = [f for f in node.args if f not in powers]
+                exponent = sp.Add(*(k * base.args[0] for base, k in (f.as_base_exp() for f in powers)))
+                return sp.Mul(*rest) * Exp(sp.expand(exponent))
+        return node
+
+    return sp.bottom_up(expr, merge)

@@ -35,7 +35,7 @@ from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.names import LambdaC
 from certificates.kernel.claims.symbolic import within
 from certificates.kernel.exact import fails, holds, shown
-from certificates.kernel.inert import Exp, Pi, RealPower, Sqrt
+from certificates.kernel.inert import Exp, Pi, RealPower, Sqrt, W
 from checks.claimsfile.domain_sampling import sample_point
 from identities.algebraic import eliminate, ring_form
 
@@ -88,7 +88,11 @@ def _signed(expr: sp.Expr, relation: str, domains: dict[sp.Symbol, Domain], orde
         variables[variable] = strict
         return variable
 
-    atoms = {node: fresh(isinstance(node, _POSITIVE)) for node in _signed_atoms(expr)}
+    def lambert_sign(argument: sp.Expr) -> str | None:
+        """W(z) has the sign of z (W is increasing with W(0) = 0): ">" or ">=" when proved for z, else None."""
+        return next((r for r in (">", ">=") if _signed(argument, r, domains, order)), None)
+
+    atoms = {node: fresh(strict) for node, strict in _signed_atoms(expr, lambert_sign)}
     shifted = expr.xreplace(atoms).xreplace(_shifts(domains, order, fresh))
     if shifted.atoms(sp.Function):
         return False
@@ -151,14 +155,16 @@ _POSITIVE = (Exp, LambdaC, Pi)
 _NONNEGATIVE = (Sqrt, RealPower)
 
 
-def _signed_atoms(expr: sp.Expr) -> list[sp.Expr]:
-    """The outermost inert atoms of known sign (what they contain does not matter to their sign)."""
-    found: list[sp.Expr] = []
+def _signed_atoms(expr: sp.Expr, lambert_sign: Callable[[sp.Expr], str | None]) -> list[tuple[sp.Expr, bool]]:
+    """The outermost inert atoms of known sign, each with whether it is strictly positive (what they contain does
+    not matter to their sign, but for lambertw, whose sign is its argument's: `lambert_sign`)."""
+    found: list[tuple[sp.Expr, bool]] = []
     stack = [expr]
     while stack:
         node = stack.pop()
-        if isinstance(node, _POSITIVE + _NONNEGATIVE):
-            found.append(node)
+        sign = lambert_sign(node.args[0]) if isinstance(node, W) else None
+        if isinstance(node, _POSITIVE + _NONNEGATIVE) or sign is not None:
+            found.append((node, isinstance(node, _POSITIVE) or sign == ">"))
         else:
             stack.extend(node.args)
     return found

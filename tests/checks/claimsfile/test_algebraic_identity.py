@@ -350,3 +350,38 @@ def test_exp_and_log_are_rewritten_only_where_the_rewrite_holds_for_every_define
     ]:
         assert strategy(lhs, rhs, symbols)[0] is None, lhs
         assert decided(lhs, rhs, symbols).verdict is Verdict.REFUTED, lhs
+
+
+# ---------------------------------------------------------------- Lambert W's defining identity
+
+LAMBERT_SYMBOLS = '{ n = "integer>=2", beta = "positive", x = "positive" }'
+
+
+def test_the_rate_at_its_maximiser_is_proved_by_lambert_ws_defining_identity() -> None:
+    """phi(lambda_max) = 2 W((n - 1)/e) / (beta (n - 1)): e^(1 + W(z)) = e z / W(z) with z = (n - 1)/e != 0."""
+    outcome, why = strategy(
+        "rate(lambda_max(n, beta), n, beta)", "2 * lambertw((n - 1) / e) / (beta * (n - 1))", LAMBERT_SYMBOLS
+    )
+    assert outcome is not None and outcome.verdict is Verdict.PROVED, why
+    assert any("W(z) e^W(z) = z" in step.text for step in outcome.steps)
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs"),
+    [
+        ("rate(lambda_max(n, beta), n, beta)", "2 * lambertw((n - 1) / e) / (beta * n)"),
+        ("exp(lambertw(x)) * lambertw(x)", "x + x**2 / 1000"),
+        ("exp(2 * lambertw(x))", "x / lambertw(x)"),
+    ],
+)
+def test_wrong_lambert_identities_are_not_proved_and_are_refuted(lhs: str, rhs: str) -> None:
+    outcome, why = strategy(lhs, rhs, LAMBERT_SYMBOLS)
+    assert outcome is None and "remainder" in why
+    assert decided(lhs, rhs, LAMBERT_SYMBOLS).verdict is Verdict.REFUTED
+
+
+def test_lambert_w_is_eliminated_only_where_its_argument_is_proved_non_zero() -> None:
+    """e^W(x) = x / W(x) holds for x != 0 only; on x >= 0 the right side is undefined at 0: not proved."""
+    assert strategy("exp(lambertw(x))", "x / lambertw(x)", LAMBERT_SYMBOLS)[0] is not None
+    outcome, why = strategy("exp(lambertw(y))", "y / lambertw(y)", '{ y = "nonnegative" }')
+    assert outcome is None, why

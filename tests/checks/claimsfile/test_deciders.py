@@ -235,6 +235,8 @@ def test_user_example_inequality_and_dynamics_are_decided(user_example: ExampleR
     assert claims["energy.monotone.usa"]["verdict"] == "CONFIRMED"
     # the entropy is a closed function of rho along the equiangular reduction (`reduced_observables`): exact
     assert claims["entropy.limit"]["verdict"] == "PROVED"
+    # Lambert W's defining identity, W(z) e^W(z) = z, in the exact reduction (`algebraic_identity`)
+    assert claims["rate.at-lambda-max"]["verdict"] == "PROVED"
 
 
 @pytest.mark.parametrize(("n", "beta"), [(2, 1), (3, 0.5), (10, 1), (1000, 2), (10**6, 3)])
