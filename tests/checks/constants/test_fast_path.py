@@ -15,6 +15,7 @@ from flint import arb, ctx, fmpz
 from certificates.kernel import lambda_c, stored_forms
 from certificates.kernel.exact import ball_of, exact_value
 from certificates.kernel.exprtree import from_sympy
+from certificates.kernel.programs import compile_trees
 from checks.constants import certified as constants
 from checks.constants.mpmath_reference import mpmath_value
 from identities import closed_forms as cf
@@ -129,8 +130,8 @@ def test_the_kernel_slope_is_the_derivative_of_the_equation() -> None:
     wrong = from_sympy(2 * sp.diff(cf.lambda_c_equation(cf.u, cf.n), cf.u))
     for u, n in ((Fraction(5, 2), 2), (Fraction(7, 2), 10), (Fraction(29, 2), 10**6)):
         with ctx.workprec(200):
-            ours = lambda_c._value(lambda_c._SLOPE, Fraction(n), ball_of(u), 200)
-            bad = lambda_c._value(wrong, Fraction(n), ball_of(u), 200)
+            ours = lambda_c._value(lambda_c._G_SLOPE, Fraction(n), ball_of(u), 200)
+            bad = lambda_c._value(compile_trees(wrong), Fraction(n), ball_of(u), 200)
             with mpmath.workdps(60):
                 expected = ball_of(Fraction(mpmath.nstr(slope(_q(u), n), 50)))
         assert abs(float(ours - expected)) < 1e-40 * abs(float(expected))
