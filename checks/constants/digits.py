@@ -98,7 +98,15 @@ def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
 
 
 def _shift_round(p: fmpz, shift: int, mode: str = "nearest") -> fmpz:
-    """round(p / 2^shift) for p > 0 and shift > 0 (a shift, no division)."""
+    """round(p / 2^shift) for p > 0 and shift > 0 (shifts, no division). To nearest: with t = floor(2 p / 2^shift),
+    floor(p / 2^shift + 1/2) = (t + 1) >> 1, one too many at an exact tie (t odd, p = t 2^(shift - 1)) whose
+    result is odd (ties go to even)."""
+    if mode == "nearest":
+        twice = p >> (shift - 1)
+        up = (twice + 1) >> 1
+        if twice & 1 and up & 1 and twice << (shift - 1) == p:
+            return up - 1
+        return up
     quotient = p >> shift
     return _rounded(quotient, p - (quotient << shift), fmpz(1) << shift, mode)
 
@@ -154,26 +162,47 @@ def certified_digits(ball: arb, digits: int) -> Rounded | None:
     u = 10^(e - digits + 1). When they round alike to a u, every point between rounds to it (rounding at a fixed
     unit is monotone); a point of the next decade can only be in the ball when a = 10^digits, and then it rounds
     to 10^(e + 1) = a u as well (it is within u / 2 of it, well inside its own half unit 10 u / 2). With the
-    scaling 10^k, k >= 0, over 2^-s (the usual case) the ends scaled are m 10^k -+ r 10^k: one long product, a
-    short one and two shifts; the decimal text is made once."""
+    scaling 10^k, k >= 0, over 2^-s (the usual case: `_at_unit`) the ends scaled are m 10^k -+ r 10^k: one long
+    product, a short one and shifts; the decimal text is made once."""
     m, r, g = _aligned(ball)
     if m == 0 and r == 0:
         return Rounded(0, "0", 0)
     if m - r <= 0 <= m + r:
         return None
     sign, centre = (1, m) if m > 0 else (-1, -m)
-    e = _exponent10(centre - r, g)
-    k = digits - 1 - e
-    if k < 0 or g >= 0:
+    found = _at_unit(centre, r, -g, digits) if g < 0 else None
+    if found is None:
         return _rounded_ends(sign, centre - r, centre + r, g, digits)
-    scale = _power10(k)
-    scaled, spread = centre * scale, r * scale
-    a = _shift_round(scaled - spread, -g)
-    if r != 0 and a != _shift_round(scaled + spread, -g):
+    if found is False:
         return None
-    if a == _power10(digits):  # rounding carried into a new leading digit: 9.99.. -> 10.0
-        a, e = a // 10, e + 1
+    a, e = found
     return Rounded(sign, str(a), e)
+
+
+def _at_unit(centre: fmpz, r: fmpz, s: int, digits: int) -> tuple[fmpz, int] | bool | None:
+    """The ends (centre -+ r) 2^-s (centre > r >= 0, s > 0) rounded at the unit of the lower end's decade: (the
+    `digits`-digit integer, the decade) when they agree, False when they differ, None when that unit is above 1
+    (a value of more than `digits` integer digits) or the decade is out of range: the general case decides.
+
+    The decade e comes from a float estimate checked exactly: 10^(digits-1) <= low 10^k 2^-s < 10^digits with
+    k = digits - 1 - e (a wrong estimate moves by one decade and checks again)."""
+    low = centre - r
+    e = math.floor((low.bit_length() - 1 - s) * _LOG10_2)
+    while abs(e) <= MAX_EXPONENT10 and digits - 1 - e >= 0:
+        scale = _power10(digits - 1 - e)
+        scaled = low * scale
+        if scaled < _power10(digits - 1) << s:
+            e -= 1
+        elif scaled >= _power10(digits) << s:
+            e += 1
+        else:
+            a = _shift_round(scaled, s)
+            if r != 0 and a != _shift_round(scaled + 2 * r * scale, s):
+                return False
+            if a == _power10(digits):  # rounding carried into a new leading digit: 9.99.. -> 10.0
+                return a // 10, e + 1
+            return a, e
+    return None
 
 
 def _rounded_ends(sign: int, low: fmpz, high: fmpz, g: int, digits: int) -> Rounded | None:
