@@ -48,6 +48,8 @@ def hull(*balls: arb) -> arb:
 
 def times(x: arb, y: arb) -> arb:
     """x y: the hull of the corner products when either ball is wide."""
+    if x.rel_accuracy_bits() >= _NARROW_BITS and y.rel_accuracy_bits() >= _NARROW_BITS:  # both narrow (`wide`)
+        return x * y
     if not (wide(x) or wide(y)) or not (x.is_finite() and y.is_finite()):
         return x * y
     a, b, c, d = x.lower(), x.upper(), y.lower(), y.upper()

@@ -60,7 +60,13 @@ def _values(program: Program, tokens: Fraction, point: arb, prec: int) -> tuple[
     """g, g' or both (`program`: `_G`, `_G_SLOPE`, `_BOTH`) at u = `point` (a ball) for the exact n = `tokens`, at
     `prec` bits."""
     with precision(prec):
-        return program.run({_U: point, _N: ball_of(tokens)})
+        return program.run({_U: point, _N: _tokens_ball(tokens, prec)})
+
+
+@lru_cache(maxsize=64)
+def _tokens_ball(tokens: Fraction, prec: int) -> arb:
+    """The ball of n at `prec` bits (the context's; cached: a root evaluates g a dozen times at a few precisions)."""
+    return ball_of(tokens)
 
 
 def _value(program: Program, tokens: Fraction, point: arb, prec: int) -> arb:
@@ -69,12 +75,12 @@ def _value(program: Program, tokens: Fraction, point: arb, prec: int) -> arb:
     return found
 
 
-def _newton(tokens: Fraction, point: arb, prec: int) -> arb:
-    """One Newton step at `prec` bits (g and g' share e^u); only the midpoint is kept (the certificate comes
-    later)."""
+def _newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb, arb]:
+    """One Newton step at `prec` bits (g and g' share e^u): (the next point, only the midpoint: the certificate
+    comes later; g' at `point`, which estimates the next step's slope)."""
     value, slope = _values(_BOTH, tokens, point, prec)
     with ctx.workprec(prec):
-        return (point - value / slope).mid()
+        return (point - value / slope).mid(), slope
 
 
 def _float_root(tokens: Fraction) -> float | None:
@@ -113,13 +119,15 @@ def _bits_below(small: arb, large: arb) -> int:
     return (f + abs(n).bit_length()) - (e + abs(m).bit_length())
 
 
-def _interval_newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb | None, arb]:
+def _interval_newton(tokens: Fraction, point: arb, prec: int, rough: arb | None = None) -> tuple[arb | None, arb]:
     """(N, the next point): N = m - g(m) / g'(X) with m = `point` (exact) and X = m +- 2 |Newton step| (plus 2^-prec
     relative), when X lies in (2, inf), g' > 0 on X and N lies inside X (then N holds u_c: module docstring);
     None and the ordinary Newton point otherwise. g(m) is evaluated at `prec` bits, g'(X) at what N's width needs
-    (the step's size sets it)."""
+    (the step's size sets it). `rough`: g' near m, for the step's size (g'(m) at 64 bits when None); only the box
+    rests on it, and the test above on the box."""
     value = _value(_G, tokens, point, prec)
-    rough = _value(_G_SLOPE, tokens, point, 64)
+    if rough is None:
+        rough = _value(_G_SLOPE, tokens, point, 64)
     with ctx.workprec(prec):
         step = (value / rough).mid()
         if not step.is_finite():
@@ -162,24 +170,25 @@ def certify_root(tokens: int | Fraction, bits: int) -> arb:
         raise RootError(f"lambda_c: no sign change at the start point for n={shown(tokens)}")
     rough = _float_root(exact)
     if rough is not None:  # one step at 64 bits takes the float's 50 bits to what the loop below reaches
-        point = _newton(exact, arb(rough), 64)
+        point = _newton(exact, arb(rough), 64)[0]
     for _ in range(0 if rough is not None else 200):
-        nxt = _newton(exact, point, 64)
+        nxt = _newton(exact, point, 64)[0]
         if abs(float(nxt - point)) < 1e-12 * float(point):
             point = nxt
             break
         point = nxt
     working = bits + 64  # the interval step keeps about working - 2 * (its step's bits below the point)
-    prec = 64
+    prec, slope = 64, None
     while 2 * prec < working:
         prec = min(2 * prec, working)
-        point = _newton(exact, point, prec + 32)
+        point, slope = _newton(exact, point, prec + 32)
     for extra in (0, 64, 128, 256):
-        enclosure, point = _interval_newton(exact, point, working + extra)
+        enclosure, point = _interval_newton(exact, point, working + extra, slope)
         if enclosure is not None:
             return enclosure
+        slope = None
     for extra in (32, 64, 128, 256):
-        point = _newton(exact, point, bits + extra + 32)
+        point = _newton(exact, point, bits + extra + 32)[0]
         enclosure = _by_signs(exact, point, bits)
         if enclosure is not None:
             return enclosure

@@ -169,7 +169,7 @@ def test_an_interval_newton_step_certifies_only_a_box_holding_the_root(start: Fr
 
 
 def test_the_sign_certificate_takes_over_when_the_interval_step_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec: (None, point))
+    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec, rough: (None, point))
     ball = lambda_c.certify_root(Fraction(10), 500)
     with mpmath.workprec(560):
         root = Fraction(mpmath.nstr(_lambda_c_root(10), 160))
@@ -178,7 +178,7 @@ def test_the_sign_certificate_takes_over_when_the_interval_step_fails(monkeypatc
 
 
 def test_an_uncertifiable_root_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec: (None, point))
+    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec, rough: (None, point))
     monkeypatch.setattr(lambda_c, "_by_signs", lambda tokens, point, bits: None)
     with pytest.raises(lambda_c.RootError, match="could not certify"):
         lambda_c.certify_root(Fraction(10), 200)
