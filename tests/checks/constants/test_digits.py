@@ -111,7 +111,8 @@ def test_rounding_agrees_with_the_decimal_module(mantissa: int, exponent: int, d
 
 def _ball(centre: Fraction, radius: Fraction) -> arb:
     with ctx.workprec(4000):
-        return arb(arb(fmpq(centre.numerator, centre.denominator)).mid(), arb(fmpq(radius.numerator, radius.denominator)))
+        mid = arb(fmpq(centre.numerator, centre.denominator)).mid()
+        return arb(mid, arb(fmpq(radius.numerator, radius.denominator)))
 
 
 @pytest.mark.parametrize("digits", [5, 1000])
