@@ -4,8 +4,9 @@ Run `python benchmarks/constants.py` (or `python -m benchmarks.constants`) from 
 constant of `headflow constants` but c8_exit_gap (a certified bracket of Condition 8's exit, not a formula), at
 1,000 / 10,000 / 100,000 digits, it times
 
-- headflow's certified digits (`checks.constants.certified.certify`: the stored tree's ball or lambda_c's certified
-  root, the precision loop and correct rounding; no cross-check);
+- headflow's certified digits (`checks.constants.certified.certify`: the stored tree's ball (its compiled program)
+  or lambda_c's certified root, the precision loop and correct rounding; no cross-check; the radius text is written
+  only when shown);
 - direct python-flint: the same formula written by hand in arb at the precision of the digits (lambda_c by Newton at
   doubling precision, e^u shared by g and g', uncertified), printed by `arb.str(digits, radius=False)`;
 - mpmath's cross-check formula (`checks.constants.mpmath_reference`) at the same precision (lambda_c by Newton at
@@ -241,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(end_to_end())
     rows += start_up()
     results.save("constants", rows, max_digits=args.max_digits)
-    worst = max(float(row["ratio"]) for row in rows if "digits" in str(row["case"]) and "ratio" in row)
+    digit_rows = [row for row in rows if "ratio" in row and not str(row["case"]).startswith("start-up")]
+    worst = max(float(row["ratio"]) for row in digit_rows)
     print(f"\nworst headflow / python-flint ratio: {worst:.2f} (goal 1.5)")
     return 0
 

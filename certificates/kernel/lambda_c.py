@@ -12,8 +12,8 @@ u_c in [a, b]. The argument holds for every n > 1, so a sign certified for all n
 root of each of them.
 
 - `certify_root(n, bits)`: an exact n > 1 (an integer or a rational), any precision. Newton's method from
-  the right of the root (where a convex increasing g makes it converge monotonically) finds the midpoint at
-  doubling precision (g and g' share e^u); the last step is an interval
+  the right of the root (where a convex increasing g makes it converge monotonically) finds the midpoint, in floats
+  first (`_float_root`), then at doubling precision (g and g' share e^u, compiled once); the last step is an interval
   Newton step, which certifies: for a ball X in (2, inf) holding the point m, with g' > 0 on X (its ball over X),
   every zero of g in X lies in N = m - g(m) / g'(X), and N inside X proves that X holds a zero (Moore's theorem),
   so u_c, the only zero in (2, inf), lies in N. Only g(m) is computed at the full precision. Should the test
@@ -36,13 +36,16 @@ from flint import arb, ctx
 from certificates.kernel import stored_forms
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.exact import ExponentTooLarge, ball_of, dyadic, exact_value, precision, shown
-from certificates.kernel.exprtree import Memo, Tree, evaluate
+from certificates.kernel.exprtree import Tree
+from certificates.kernel.programs import Program, compile_trees
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
 _U, _N = "u", stored_forms.symbol("n")
 #: g(u) and g'(u) over the symbols u and n, as trees.
 _EQUATION: Tree = stored_forms.tree(stored_forms.LAMBDA_C_EQUATION)
 _SLOPE: Tree = derivative(_EQUATION, _U)
+#: g, g' and both at once (e^u and (u - 2) e^u computed once), compiled (`certificates.kernel.programs`).
+_G, _G_SLOPE, _BOTH = compile_trees(_EQUATION), compile_trees(_SLOPE), compile_trees(_EQUATION, _SLOPE)
 #: Exact ends n of the balls `enclose` has rooted, per precision: certified roots are reused.
 ROOT_CACHE = 4096
 #: Largest |binary exponent| of an end of n that is rooted (u_c(n) is then at most about 45,000).
@@ -53,21 +56,50 @@ class RootError(ArithmeticError, ValueError):
     """lambda_c could not be enclosed: outside its domain (n <= 1, beta <= 0) or not certified."""
 
 
-def _value(tree: Tree, tokens: Fraction, point: arb, prec: int, memo: Memo | None = None) -> arb:
-    """g or g' (`tree`) at u = `point` (a ball) for the exact n = `tokens`, at `prec` bits (`memo`: e^u of an
-    evaluation of the other at the same point and precision)."""
+def _values(program: Program, tokens: Fraction, point: arb, prec: int) -> tuple[arb, ...]:
+    """g, g' or both (`program`: `_G`, `_G_SLOPE`, `_BOTH`) at u = `point` (a ball) for the exact n = `tokens`, at
+    `prec` bits."""
     with precision(prec):
-        return evaluate(tree, {_U: point, _N: ball_of(tokens)}, memo=memo)
+        return program.run({_U: point, _N: _tokens_ball(tokens, prec)})
 
 
-def _newton(tokens: Fraction, point: arb, prec: int) -> arb:
-    """One Newton step at `prec` bits (g and g' share e^u); only the midpoint is kept (the certificate comes
-    later)."""
-    memo: Memo = {}
-    value = _value(_EQUATION, tokens, point, prec, memo)
-    slope = _value(_SLOPE, tokens, point, prec, memo)
+@lru_cache(maxsize=64)
+def _tokens_ball(tokens: Fraction, prec: int) -> arb:
+    """The ball of n at `prec` bits (the context's; cached: a root evaluates g a dozen times at a few precisions)."""
+    return ball_of(tokens)
+
+
+def _value(program: Program, tokens: Fraction, point: arb, prec: int) -> arb:
+    """g or g' (`_G` or `_G_SLOPE`) at u = `point`: `_values` of a program of one tree."""
+    (found,) = _values(program, tokens, point, prec)
+    return found
+
+
+def _newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb, arb]:
+    """One Newton step at `prec` bits (g and g' share e^u): (the next point, only the midpoint: the certificate
+    comes later; g' at `point`, which estimates the next step's slope)."""
+    value, slope = _values(_BOTH, tokens, point, prec)
     with ctx.workprec(prec):
-        return (point - value / slope).mid()
+        return (point - value / slope).mid(), slope
+
+
+def _float_root(tokens: Fraction) -> float | None:
+    """u_c(n) to about 50 bits by Newton in floats on g(u) e^-u = (u - 2) - (n - 1)(u + 2) e^-u (no overflow for
+    any n the floats hold), from `_start`'s point right of the root; None when n - 1 is beyond the floats or the
+    iteration does not settle. Only a start: the certificate is the interval Newton step at the end."""
+    try:
+        m, u = float(tokens - 1), float(_start(tokens))
+    except OverflowError:
+        return None
+    for _ in range(100):
+        damped = m * math.exp(-u)
+        step = ((u - 2) - damped * (u + 2)) / (1 + damped * (u + 1))
+        u -= step
+        if not (math.isfinite(u) and u > 2):
+            return None
+        if abs(step) < 1e-12 * u:
+            return u
+    return None
 
 
 def _start(tokens: int | Fraction) -> arb:
@@ -87,13 +119,15 @@ def _bits_below(small: arb, large: arb) -> int:
     return (f + abs(n).bit_length()) - (e + abs(m).bit_length())
 
 
-def _interval_newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb | None, arb]:
+def _interval_newton(tokens: Fraction, point: arb, prec: int, rough: arb | None = None) -> tuple[arb | None, arb]:
     """(N, the next point): N = m - g(m) / g'(X) with m = `point` (exact) and X = m +- 2 |Newton step| (plus 2^-prec
     relative), when X lies in (2, inf), g' > 0 on X and N lies inside X (then N holds u_c: module docstring);
     None and the ordinary Newton point otherwise. g(m) is evaluated at `prec` bits, g'(X) at what N's width needs
-    (the step's size sets it)."""
-    value = _value(_EQUATION, tokens, point, prec)
-    rough = _value(_SLOPE, tokens, point, 64)
+    (the step's size sets it). `rough`: g' near m, for the step's size (g'(m) at 64 bits when None); only the box
+    rests on it, and the test above on the box."""
+    value = _value(_G, tokens, point, prec)
+    if rough is None:
+        rough = _value(_G_SLOPE, tokens, point, 64)
     with ctx.workprec(prec):
         step = (value / rough).mid()
         if not step.is_finite():
@@ -103,7 +137,7 @@ def _interval_newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb | Non
         mantissa, exponent = dyadic(point)
         radius = 2 * abs(step) + arb(2) ** (exponent + abs(mantissa).bit_length() - prec)
         box = arb(point, radius)
-    slope = _value(_SLOPE, tokens, box, max(prec - accurate, 0) + 64)
+    slope = _value(_G_SLOPE, tokens, box, max(prec - accurate, 0) + 64)
     with ctx.workprec(prec):
         enclosure = point - value / slope
     if box > 2 and slope > 0 and enclosure.is_finite() and box.contains(enclosure):
@@ -119,7 +153,7 @@ def _by_signs(tokens: Fraction, point: arb, bits: int) -> arb | None:
     check_prec = bits + 64
     with ctx.workprec(check_prec):
         low, high = point - radius, point + radius
-    if low > 2 and _value(_EQUATION, tokens, low, check_prec) < 0 and _value(_EQUATION, tokens, high, check_prec) > 0:
+    if low > 2 and _value(_G, tokens, low, check_prec) < 0 and _value(_G, tokens, high, check_prec) > 0:
         with ctx.workprec(check_prec):
             return low.union(high)  # holds every point between the two (balls around the) ends
     return None
@@ -132,25 +166,29 @@ def certify_root(tokens: int | Fraction, bits: int) -> arb:
         raise RootError("lambda_c(n, beta) needs n > 1")
     exact = Fraction(tokens)
     point = _start(exact)
-    if not _value(_EQUATION, exact, point, 64) > 0:
+    if not _value(_G, exact, point, 64) > 0:
         raise RootError(f"lambda_c: no sign change at the start point for n={shown(tokens)}")
-    for _ in range(200):
-        nxt = _newton(exact, point, 64)
+    rough = _float_root(exact)
+    if rough is not None:  # one step at 64 bits takes the float's 50 bits to what the loop below reaches
+        point = _newton(exact, arb(rough), 64)[0]
+    for _ in range(0 if rough is not None else 200):
+        nxt = _newton(exact, point, 64)[0]
         if abs(float(nxt - point)) < 1e-12 * float(point):
             point = nxt
             break
         point = nxt
     working = bits + 64  # the interval step keeps about working - 2 * (its step's bits below the point)
-    prec = 64
+    prec, slope = 64, None
     while 2 * prec < working:
         prec = min(2 * prec, working)
-        point = _newton(exact, point, prec + 32)
+        point, slope = _newton(exact, point, prec + 32)
     for extra in (0, 64, 128, 256):
-        enclosure, point = _interval_newton(exact, point, working + extra)
+        enclosure, point = _interval_newton(exact, point, working + extra, slope)
         if enclosure is not None:
             return enclosure
+        slope = None
     for extra in (32, 64, 128, 256):
-        point = _newton(exact, point, bits + extra + 32)
+        point = _newton(exact, point, bits + extra + 32)[0]
         enclosure = _by_signs(exact, point, bits)
         if enclosure is not None:
             return enclosure

@@ -4,7 +4,8 @@ SymPy (start-up of `headflow constants` stays cheap).
 `stored_forms.json` beside this module holds `from_sympy` of each formula of `identities.closed_forms`: golden,
 c*(H), beta*(H, n, alpha), phi(lambda, n, beta), lambda_max(n, beta), W_0(x) and lambda_c's equation g(u, n), with
 the tree symbol of each command-line parameter (`lam` is the symbol `lambda`). SymPy proposes the formulas once
-(`build`); the kernel evaluates the stored trees with balls (`certificates.kernel.exprtree.evaluate`). The file is
+(`build`); the kernel evaluates the stored trees with balls (`certificates.kernel.exprtree.evaluate`'s operations,
+compiled once per tree by `program`). The file is
 written by `python -m certificates.kernel.stored_forms` and a test holds it equal to `build()`, so a change of a
 closed form that is not written here fails the tests instead of certifying the old formula.
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from certificates.kernel.exprtree import Tree
+from certificates.kernel.programs import Program, compile_trees
 
 PATH = Path(__file__).with_name("stored_forms.json")
 #: The name of lambda_c's equation g(u, n) = (u - 2) e^u - (n - 1)(u + 2) among the trees.
@@ -64,6 +66,13 @@ def tree(name: str) -> Tree:
     """The stored tree of a closed form (a key of `build()["trees"]`)."""
     found: Tree = _stored()["trees"][name]
     return found
+
+
+@cache
+def program(name: str) -> Program:
+    """The stored tree `name` compiled once into a program (`certificates.kernel.programs`: `evaluate`'s balls, the
+    tree walked once per process instead of once per evaluation)."""
+    return compile_trees(tree(name))
 
 
 def symbol(parameter: str) -> str:

@@ -2,8 +2,8 @@
 and the Condition 8 exit gap (a certified root, `certificates.provers.exit_gap`).
 
 Every closed form is `identities/closed_forms.py`'s, written as a tree once (`certificates.kernel.stored_forms`, the
-trees stored from `certificates.kernel.exprtree.from_sympy`) and evaluated by the one ball evaluator
-(`certificates.kernel.balls.eval_ball`); lambda_c, which has none, is the certified root of
+trees stored from `certificates.kernel.exprtree.from_sympy`) and evaluated by the one ball evaluator's operations,
+compiled once per tree (`certificates.kernel.stored_forms.program`); lambda_c, which has none, is the certified root of
 `certificates.kernel.lambda_c`. Parameters are exact fractions and enter only as balls, so SymPy never simplifies
 with them (its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100); no
 SymPy is imported here, so a small `headflow constants` call starts fast.
@@ -17,7 +17,6 @@ from fractions import Fraction
 from flint import arb, ctx
 
 from certificates.kernel import stored_forms
-from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
 from certificates.kernel.lambda_c import certify_root
 
@@ -36,5 +35,6 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
     with ctx.workprec(prec):
         if quantity != "lambda_c":
             env = {stored_forms.symbol(k): ball_of(v) for k, v in params.items()}
-            return eval_ball(stored_forms.tree(quantity), env)
+            (value,) = stored_forms.program(quantity).run(env)
+            return value
         return certify_root(int(params["n"]), prec) / ball_of(params["beta"])

@@ -20,6 +20,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 from flint import arb, ctx
 from mpmath import mpf
@@ -48,7 +49,6 @@ class Constant:
     parameters: dict[str, Fraction]
     digits: int
     rounded: Rounded | None
-    radius: str
     correctly_rounded: bool
     precision_bits: int
     note: str | None = None
@@ -58,6 +58,12 @@ class Constant:
     def value(self) -> str:
         """The printed digits ('inf' for beta*(1, n, alpha), where no other head constrains beta)."""
         return "inf" if self.rounded is None else self.rounded.text()
+
+    @cached_property
+    def radius(self) -> str:
+        """An upper bound of the ball's radius with two significant digits ('0' without a ball): written when it
+        is shown (a table), not at every certification."""
+        return "0" if self.ball is None else radius_bound(self.ball)
 
 
 def _exact(name: str, value: Number) -> Fraction:
@@ -165,7 +171,7 @@ def certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_prec
 def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_prec: int | None) -> Constant:
     if quantity == "beta_star" and params["H"] == 1:
         note = "H = 1: no other head, the condition holds for every beta (beta* = +inf)"
-        return Constant(quantity, dict(params), digits, None, "0", True, 0, note)
+        return Constant(quantity, dict(params), digits, None, True, 0, note)
     need = _bits(digits) + 8
     limit = max_prec or 2 * need + 4096
     prec = min(need + 32, limit)
@@ -173,9 +179,7 @@ def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_pre
         ball = constant_balls.ball(quantity, params, prec)
         rounded = certified_digits(ball, digits) if ball.is_finite() else None
         if rounded is not None:
-            return Constant(
-                quantity, dict(params), digits, rounded, radius_bound(ball), True, prec, _note(quantity, rounded), ball
-            )
+            return Constant(quantity, dict(params), digits, rounded, True, prec, _note(quantity, rounded), ball)
         if prec >= limit:
             break
         accuracy = ball.rel_accuracy_bits() if ball.is_finite() else 0
@@ -190,7 +194,7 @@ def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_pre
         raise ArithmeticError(f"{quantity}: no finite enclosure at {prec} bits")
     rounded = midpoint_digits(ball, digits)
     note = f"not correctly rounded: the ball straddles a rounding boundary at the maximum precision ({prec} bits)"
-    return Constant(quantity, dict(params), digits, rounded, radius_bound(ball), False, prec, note, ball)
+    return Constant(quantity, dict(params), digits, rounded, False, prec, note, ball)
 
 
 def _mpmath_ball(value: mpf) -> arb:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flint import arb, fmpz
 
-from certificates.kernel.exact import dyadic
+from certificates.kernel.exact import dyadic_fmpz
 
 MAX_EXPONENT10 = 1_000_000
 """Largest |decimal exponent| of a printed value; beyond it the digits would not fit any table."""
@@ -53,16 +54,17 @@ class Rounded:
         return f"{sign}{mantissa}e{e:+d}"
 
 
-def _dyadic(x: arb) -> tuple[fmpz, int]:
-    """The exact dyadic x = man * 2^exp of an exact arb (a midpoint or a radius), its mantissa as fmpz."""
-    man, exp = dyadic(x)
-    return fmpz(man), exp
+@lru_cache(maxsize=32)
+def _power10(k: int) -> fmpz:
+    """10^k for k >= 0 (cached: one rounding and the next at a higher precision use the same few powers, and a
+    power of 10^100,000 costs about as much as the rest of the rounding)."""
+    return fmpz(10) ** k
 
 
 def _aligned(ball: arb) -> tuple[fmpz, fmpz, int]:
     """Exact integers m, r and an exponent g with midpoint m * 2^g and radius r * 2^g."""
-    m, e = _dyadic(ball.mid())
-    r, f = _dyadic(ball.rad())
+    m, e = dyadic_fmpz(ball.mid())
+    r, f = dyadic_fmpz(ball.rad())
     if r == 0:
         return m, r, e
     if m == 0:
@@ -82,9 +84,9 @@ def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
     two is a shift (the common case: a binary midpoint scaled up to an integer of `digits` digits)."""
     p, q = num, fmpz(1)
     if k >= 0:
-        p *= fmpz(10) ** k
+        p *= _power10(k)
     else:
-        q *= fmpz(10) ** (-k)
+        q *= _power10(-k)
     if g >= 0:
         p <<= g
     elif q == 1:
@@ -96,7 +98,15 @@ def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
 
 
 def _shift_round(p: fmpz, shift: int, mode: str = "nearest") -> fmpz:
-    """round(p / 2^shift) for p > 0 and shift > 0 (a shift, no division)."""
+    """round(p / 2^shift) for p > 0 and shift > 0 (shifts, no division). To nearest: with t = floor(2 p / 2^shift),
+    floor(p / 2^shift + 1/2) = (t + 1) >> 1, one too many at an exact tie (t odd, p = t 2^(shift - 1)) whose
+    result is odd (ties go to even)."""
+    if mode == "nearest":
+        twice = p >> (shift - 1)
+        up = (twice + 1) >> 1
+        if twice & 1 and up & 1 and twice << (shift - 1) == p:
+            return up - 1
+        return up
     quotient = p >> shift
     return _rounded(quotient, p - (quotient << shift), fmpz(1) << shift, mode)
 
@@ -119,7 +129,7 @@ def _exponent10(num: fmpz, g: int) -> int:
 
     def at_least(k: int) -> bool:  # num * 2^g >= 10^k ?
         left, right = num, fmpz(1)
-        left, right = (left * fmpz(10) ** -k, right) if k < 0 else (left, right * fmpz(10) ** k)
+        left, right = (left * _power10(-k), right) if k < 0 else (left, right * _power10(k))
         return (left << g if g >= 0 else left) >= (right << -g if g < 0 else right)
 
     while not at_least(e):
@@ -134,7 +144,7 @@ def _round_integer(num: fmpz, g: int, digits: int, mode: str = "nearest") -> tup
     integer of `digits` digits."""
     e = _exponent10(num, g)
     d = _scaled_round(num, g, digits - 1 - e, mode)
-    if d == fmpz(10) ** digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
+    if d == _power10(digits):  # rounding carried into a new leading digit: 9.99.. -> 10.0
         d, e = d // 10, e + 1
     return d, e
 
@@ -148,33 +158,63 @@ def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Ro
 def certified_digits(ball: arb, digits: int) -> Rounded | None:
     """The correctly rounded `digits`-digit decimal of the number in `ball`, or None if undetermined.
 
-    When both ends lie in one decade and the scaling is by 10^k, k >= 0, over 2^-s (the usual case), the ends
-    scaled are m 10^k -+ r 10^k: one long product, a short one and two shifts; the decimal text is made once."""
+    Both ends are rounded at the last digit of the lower end's decade e (its exact decimal exponent): unit
+    u = 10^(e - digits + 1). When they round alike to a u, every point between rounds to it (rounding at a fixed
+    unit is monotone); a point of the next decade can only be in the ball when a = 10^digits, and then it rounds
+    to 10^(e + 1) = a u as well (it is within u / 2 of it, well inside its own half unit 10 u / 2). With the
+    scaling 10^k, k >= 0, over 2^-s (the usual case: `_at_unit`) the ends scaled are m 10^k -+ r 10^k: one long
+    product, a short one and shifts; the decimal text is made once."""
     m, r, g = _aligned(ball)
     if m == 0 and r == 0:
         return Rounded(0, "0", 0)
     if m - r <= 0 <= m + r:
         return None
     sign, centre = (1, m) if m > 0 else (-1, -m)
-    low, high = centre - r, centre + r
-    e = _exponent10(low, g)
-    k = digits - 1 - e
-    if k >= 0 and g < 0 and _exponent10(high, g) == e:
-        scale = fmpz(10) ** k
-        scaled, spread = centre * scale, r * scale
-        a, b = _shift_round(scaled - spread, -g), _shift_round(scaled + spread, -g)
-        if a != b:
-            return None
-        if a == fmpz(10) ** digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
-            a, e = a // 10, e + 1
-        return Rounded(sign, str(a), e)
+    found = _at_unit(centre, r, -g, digits) if g < 0 else None
+    if found is None:
+        return _rounded_ends(sign, centre - r, centre + r, g, digits)
+    if found is False:
+        return None
+    a, e = found
+    return Rounded(sign, str(a), e)
+
+
+def _at_unit(centre: fmpz, r: fmpz, s: int, digits: int) -> tuple[fmpz, int] | bool | None:
+    """The ends (centre -+ r) 2^-s (centre > r >= 0, s > 0) rounded at the unit of the lower end's decade: (the
+    `digits`-digit integer, the decade) when they agree, False when they differ, None when that unit is above 1
+    (a value of more than `digits` integer digits) or the decade is out of range: the general case decides.
+
+    The decade e comes from a float estimate checked exactly: 10^(digits-1) <= low 10^k 2^-s < 10^digits with
+    k = digits - 1 - e (a wrong estimate moves by one decade and checks again)."""
+    low = centre - r
+    e = math.floor((low.bit_length() - 1 - s) * _LOG10_2)
+    while abs(e) <= MAX_EXPONENT10 and digits - 1 - e >= 0:
+        scale = _power10(digits - 1 - e)
+        scaled = low * scale
+        if scaled < _power10(digits - 1) << s:
+            e -= 1
+        elif scaled >= _power10(digits) << s:
+            e += 1
+        else:
+            a = _shift_round(scaled, s)
+            if r != 0 and a != _shift_round(scaled + 2 * r * scale, s):
+                return False
+            if a == _power10(digits):  # rounding carried into a new leading digit: 9.99.. -> 10.0
+                return a // 10, e + 1
+            return a, e
+    return None
+
+
+def _rounded_ends(sign: int, low: fmpz, high: fmpz, g: int, digits: int) -> Rounded | None:
+    """The rounding of the ends low 2^g and high 2^g (0 < low <= high) when they agree, else None (the general
+    case of `certified_digits`: a value of more than `digits` integer digits or an integer midpoint)."""
     first, second = _round_integer(low, g, digits), _round_integer(high, g, digits)
     return Rounded(sign, str(first[0]), first[1]) if first == second else None
 
 
 def midpoint_digits(ball: arb, digits: int) -> Rounded:
     """The midpoint rounded to `digits` digits: the best guess when the ball decides nothing better."""
-    m, e = _dyadic(ball.mid())
+    m, e = dyadic_fmpz(ball.mid())
     if m == 0:
         return Rounded(0, "0", 0)
     rounded = _round_positive(abs(m), e, digits)
@@ -183,7 +223,7 @@ def midpoint_digits(ball: arb, digits: int) -> Rounded:
 
 def radius_bound(ball: arb) -> str:
     """An upper bound of the ball's radius with two significant digits, e.g. '3.1e-10007'."""
-    r, f = _dyadic(ball.rad())
+    r, f = dyadic_fmpz(ball.rad())
     if r == 0:
         return "0"
     bound = _round_positive(r, f, 2, mode="ceil")

@@ -107,3 +107,27 @@ def test_rounding_agrees_with_the_decimal_module(mantissa: int, exponent: int, d
     assert rounded.sign == (-1 if sign else 1)
     assert rounded.digits == "".join(map(str, ds)).ljust(digits, "0")
     assert rounded.exponent == expected.adjusted()
+
+
+def _ball(centre: Fraction, radius: Fraction) -> arb:
+    with ctx.workprec(4000):
+        mid = arb(fmpq(centre.numerator, centre.denominator)).mid()
+        return arb(mid, arb(fmpq(radius.numerator, radius.denominator)))
+
+
+@pytest.mark.parametrize("digits", [5, 1000])
+def test_a_ball_at_a_run_of_nines_refuses_rather_than_guess(digits: int) -> None:
+    """0.99..9|5 with `digits` nines before the cut (the fast path of one decade at 1000 digits): a ball straddling
+    the tie point decides nothing; one just below it keeps the nines, one just above carries into 1.00..0; and a
+    ball moved by one unit of the last digit prints a different last digit (a wrong value would be seen)."""
+    unit = Fraction(1, 10**digits)
+    tie = 1 - unit / 2  # rounds to 1.000 above, to 0.999..9 below
+    assert certified_digits(_ball(tie, unit / 10**6), digits) is None
+    below = certified_digits(_ball(tie - unit / 10**5, unit / 10**6), digits)
+    above = certified_digits(_ball(tie + unit / 10**5, unit / 10**6), digits)
+    assert below == Rounded(1, "9" * digits, -1)
+    assert above == Rounded(1, "1" + "0" * (digits - 1), 0)
+    near = Fraction(7, 3)
+    here = certified_digits(_ball(near, unit / 10**6), digits)
+    moved = certified_digits(_ball(near + 10 * unit, unit / 10**6), digits)  # one unit of its last digit
+    assert here is not None and moved is not None and int(moved.digits) - int(here.digits) == 1

@@ -15,6 +15,7 @@ from flint import arb, ctx, fmpz
 from certificates.kernel import lambda_c, stored_forms
 from certificates.kernel.exact import ball_of, exact_value
 from certificates.kernel.exprtree import from_sympy
+from certificates.kernel.programs import compile_trees
 from checks.constants import certified as constants
 from checks.constants.mpmath_reference import mpmath_value
 from identities import closed_forms as cf
@@ -129,8 +130,8 @@ def test_the_kernel_slope_is_the_derivative_of_the_equation() -> None:
     wrong = from_sympy(2 * sp.diff(cf.lambda_c_equation(cf.u, cf.n), cf.u))
     for u, n in ((Fraction(5, 2), 2), (Fraction(7, 2), 10), (Fraction(29, 2), 10**6)):
         with ctx.workprec(200):
-            ours = lambda_c._value(lambda_c._SLOPE, Fraction(n), ball_of(u), 200)
-            bad = lambda_c._value(wrong, Fraction(n), ball_of(u), 200)
+            ours = lambda_c._value(lambda_c._G_SLOPE, Fraction(n), ball_of(u), 200)
+            bad = lambda_c._value(compile_trees(wrong), Fraction(n), ball_of(u), 200)
             with mpmath.workdps(60):
                 expected = ball_of(Fraction(mpmath.nstr(slope(_q(u), n), 50)))
         assert abs(float(ours - expected)) < 1e-40 * abs(float(expected))
@@ -168,7 +169,7 @@ def test_an_interval_newton_step_certifies_only_a_box_holding_the_root(start: Fr
 
 
 def test_the_sign_certificate_takes_over_when_the_interval_step_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec: (None, point))
+    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec, rough: (None, point))
     ball = lambda_c.certify_root(Fraction(10), 500)
     with mpmath.workprec(560):
         root = Fraction(mpmath.nstr(_lambda_c_root(10), 160))
@@ -177,7 +178,7 @@ def test_the_sign_certificate_takes_over_when_the_interval_step_fails(monkeypatc
 
 
 def test_an_uncertifiable_root_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec: (None, point))
+    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec, rough: (None, point))
     monkeypatch.setattr(lambda_c, "_by_signs", lambda tokens, point, bits: None)
     with pytest.raises(lambda_c.RootError, match="could not certify"):
         lambda_c.certify_root(Fraction(10), 200)
