@@ -91,7 +91,8 @@ def _segment(method: str, attention: str, geometry: str) -> Callable[..., Any]:
     per_attempt = combined - 1 + (1 if last_in_error else 0)
 
     def run(*args: Any) -> Any:
-        y, K0, t, t_stop, h, previous, steps, max_steps, rtol, atol, M, W, beta, constants = args
+        y, K0, t, t_stop, h, previous, counts, rtol, atol, M, W, beta, constants = args
+        max_steps = counts[2]
 
         def f(X: Any) -> Any:
             return jax_field.velocity(X, M, W, beta, attention, geometry)
@@ -142,7 +143,7 @@ def _segment(method: str, attention: str, geometry: str) -> Callable[..., Any]:
             )
 
         zero = jnp.zeros((), dtype=jnp.int64)
-        start = (t, y, K0, h, previous, steps[0], steps[1], zero, jnp.asarray(_RUNNING, dtype=jnp.int64))
+        start = (t, y, K0, h, previous, counts[0], counts[1], zero, jnp.asarray(_RUNNING, dtype=jnp.int64))
         return lax.while_loop(going, step, start)
 
     return jax.jit(run)
@@ -196,26 +197,13 @@ def integrate_jax(
     loop = _segment(next(key for key, known in METHODS.items() if known is tableau), cfg.attention, cfg.geometry)
     c = controller
     t, previous, steps, status = 0.0, c.previous_error, (0, 0), "completed"
-    with jax_field.float64() as jax:
-        jnp = jax.numpy
-        heads = (jnp.asarray(cfg.score_matrices), jnp.asarray(cfg.values), jnp.float64(cfg.beta))
-        constants = jnp.asarray([c.alpha, c.beta, c.safety, c.min_factor, c.max_factor])
-        state_y, state_K = jnp.asarray(y), jnp.asarray(K0)
+    heads = (np.asarray(cfg.score_matrices), np.asarray(cfg.values), np.float64(cfg.beta))
+    constants = np.array([c.alpha, c.beta, c.safety, c.min_factor, c.max_factor])
+    with jax_field.float64():  # numpy arguments: the jitted call converts them (faster than jax.numpy's asarray)
+        state_y, state_K = y, K0
         for stop in stops:
-            out = loop(
-                state_y,
-                state_K,
-                jnp.float64(t),
-                jnp.float64(stop),
-                jnp.float64(h),
-                jnp.float64(previous),
-                (jnp.int64(steps[0]), jnp.int64(steps[1])),
-                jnp.int64(max_steps),
-                jnp.float64(rtol),
-                jnp.float64(atol),
-                *heads,
-                constants,
-            )
+            numbers = np.array([t, stop, h, previous, rtol, atol])
+            out = loop(state_y, state_K, *numbers[:4], np.array([*steps, max_steps]), *numbers[4:], *heads, constants)
             t_out, state_y, state_K, h_out, previous_out, accepted, rejected, used, code = out
             t, h, previous = float(t_out), float(h_out), float(previous_out)
             steps, evaluations = (int(accepted), int(rejected)), evaluations + int(used)

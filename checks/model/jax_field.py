@@ -94,9 +94,10 @@ def field_function(cfg: Configuration) -> Callable[[np.ndarray], np.ndarray]:
     require_supported(cfg)
     compiled = _compiled(cfg.attention, cfg.geometry)
 
+    M, W, beta = np.asarray(cfg.score_matrices), np.asarray(cfg.values), np.float64(cfg.beta)
+
     def evaluate(X: np.ndarray) -> np.ndarray:
-        with float64() as jax:
-            M, W = jax.numpy.asarray(cfg.score_matrices), jax.numpy.asarray(cfg.values)
-            return np.asarray(compiled(jax.numpy.asarray(X, dtype=float), M, W, float(cfg.beta)))
+        with float64():  # numpy arguments: the jitted call converts them
+            return np.asarray(compiled(np.asarray(X, dtype=float), M, W, beta))
 
     return evaluate
