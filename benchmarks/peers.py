@@ -68,7 +68,7 @@ class Case:
 #: are shorter than the small one's T (on a shared two-core machine one evaluation takes 0.02-0.1 s at n = 512,
 #: 0.3-1 s at n = 2048) and start their search near the rung they need.
 CASES: dict[int, Case] = {
-    64: Case(Problem("n=64", 64, 8, 4, 10.0, 2026), (1e-6, 1e-8, 1e-10, 1e-12), repeats=5),
+    64: Case(Problem("n=64", 64, 8, 4, 10.0, 2026), (1e-6, 1e-8, 1e-10, 1e-12), repeats=15),
     512: Case(Problem("n=512", 512, 32, 8, 1.0, 2027), (1e-6, 1e-9), first_rung=2, repeats=2),
     2048: Case(Problem("n=2048", 2048, 16, 4, 0.1, 2028), (1e-8,), first_rung=6, repeats=2),
 }

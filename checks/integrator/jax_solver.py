@@ -93,9 +93,10 @@ def _segment(method: str, attention: str, geometry: str) -> Callable[..., Any]:
     def run(*args: Any) -> Any:
         y, K0, t, t_stop, h, previous, counts, rtol, atol, M, W, beta, constants = args
         max_steps = counts[2]
+        scaled = beta * M  # beta folded into the heads once per segment, as the numpy field does
 
         def f(X: Any) -> Any:
-            return jax_field.velocity(X, M, W, beta, attention, geometry)
+            return jax_field.velocity(X, scaled, W, 1.0, attention, geometry)
 
         def trial(t: Any, h: Any) -> tuple[Any, Any]:
             remaining = t_stop - t
