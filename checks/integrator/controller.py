@@ -48,8 +48,7 @@ def error_norm(
         norm = xp.sqrt(squares[0])
     else:
         fifth, third = squares[0], squares[1]
-        blended = fifth / xp.sqrt(xp.where(fifth == 0.0, 1.0, fifth + THIRD_ORDER_WEIGHT * third))
-        norm = xp.where(fifth == 0.0, 0.0, blended)
+        norm = fifth / xp.sqrt(fifth + THIRD_ORDER_WEIGHT * third + (fifth == 0.0))  # 0 (not 0/0) when e5 = 0
     return float(norm) if xp is np else norm
 
 
