@@ -17,12 +17,14 @@ two-core machine), `--sizes 64` for the small problem alone (a few minutes). The
 3. Time. The integrators of one size run side by side in this one process, one thread each (BLAS, XLA, torch);
    each chosen run is repeated (`Case.repeats`), interleaved across integrators so that load on the shared machine
    hits all of them alike, and keeps its best time. diffrax is compiled once per problem before timing (a warm-up
-   solve; rtol and atol are traced), so its times exclude compilation. Evaluations: counted calls for headflow,
+   solve; rtol and atol are traced), so its times exclude compilation; so is headflow's optional jitted backend
+   ("headflow (jax)", `integrate(..., backend="jax")`, the extra `[jit]`), compiled by one warm-up run per problem
+   (its tolerances are traced too; the compilation takes seconds). Evaluations: counted calls for headflow,
    scipy and torchdiffeq; for diffrax (stages - 1) per step (FSAL) plus the two of its initial step selection,
    from its step count.
 
-Printed per target and integrator: rtol, evaluations, best wall time, error, drift and headflow time / its time
-(below 1: headflow is faster).
+Printed per target and integrator: rtol, evaluations, best wall time, error, drift, and headflow's time / its time
+for the numpy and for the jax backend (below 1: headflow is faster).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.integrator import LADDER, Ladder, Problem, headflow, scan
+from certificates.kernel.errors import InputError
+from checks.integrator import integrate
 from checks.model import field as model
 from checks.model.configuration import Configuration
 
@@ -64,7 +68,7 @@ class Case:
 #: are shorter than the small one's T (on a shared two-core machine one evaluation takes 0.02-0.1 s at n = 512,
 #: 0.3-1 s at n = 2048) and start their search near the rung they need.
 CASES: dict[int, Case] = {
-    64: Case(Problem("n=64", 64, 8, 4, 10.0, 2026), (1e-6, 1e-8, 1e-10, 1e-12), repeats=5),
+    64: Case(Problem("n=64", 64, 8, 4, 10.0, 2026), (1e-6, 1e-8, 1e-10, 1e-12), repeats=15),
     512: Case(Problem("n=512", 512, 32, 8, 1.0, 2027), (1e-6, 1e-9), first_rung=2, repeats=2),
     2048: Case(Problem("n=2048", 2048, 16, 4, 0.1, 2028), (1e-8,), first_rung=6, repeats=2),
 }
@@ -73,6 +77,11 @@ CASES: dict[int, Case] = {
 REFERENCE_TOLERANCE = 1e-13
 #: Largest difference allowed between a peer's field and headflow's at the same state.
 AGREEMENT = 1e-13
+
+#: The name of headflow's jitted backend among the integrators.
+JAX_HEADFLOW = "headflow (jax)"
+#: headflow's backends, each compared with every other integrator.
+OURS = ("headflow", JAX_HEADFLOW)
 
 Solver = Callable[[Configuration, float, float], tuple[np.ndarray, int]]
 
@@ -153,6 +162,26 @@ def jax_peers(cfg: Configuration, T: float) -> list[Peer] | str:
     return [peer("diffrax Dopri8", diffrax.Dopri8()), peer("diffrax Tsit5", diffrax.Tsit5())]
 
 
+def headflow_jax(cfg: Configuration, T: float) -> Peer | str:
+    """headflow's jitted backend, compiled before any timing (or why it is skipped)."""
+    try:
+        from checks.model import jax_field
+
+        field = jax_field.field_function(cfg)
+    except InputError as error:
+        return error.reason
+
+    def run(cfg: Configuration, T: float, rtol: float) -> tuple[np.ndarray, int]:
+        traj = integrate(
+            cfg, T, rtol=rtol, atol=rtol * 1e-2, observables=(), keep_states=False, record_times=[0.0, T], backend="jax"
+        )
+        return np.array(traj.final.tokens), traj.evaluations
+
+    run(cfg, T, 1e-6)  # compile the loops of both pairs once, outside timing (rtol is traced)
+    run(cfg, T, 1e-2)
+    return Peer(JAX_HEADFLOW, run, field)
+
+
 def torch_peers(cfg: Configuration, T: float) -> list[Peer] | str:
     """torchdiffeq's dopri5 and dopri8 on the field in torch (float64, CPU, one thread), or why they are skipped."""
     try:
@@ -196,6 +225,11 @@ def torch_peers(cfg: Configuration, T: float) -> list[Peer] | str:
 def peers(cfg: Configuration, T: float) -> list[Peer]:
     """Every peer that is installed (each absent one named in a message)."""
     found = [Peer("scipy DOP853", scipy_solver("DOP853")), Peer("scipy RK45", scipy_solver("RK45"))]
+    ours = headflow_jax(cfg, T)
+    if isinstance(ours, str):
+        print(f"  skipped: headflow (jax): {ours}", flush=True)
+    else:
+        found.insert(0, ours)
     for group in (jax_peers(cfg, T), torch_peers(cfg, T)):
         if isinstance(group, str):
             print(f"  skipped: {group} (pip install -e '.[peers]')", flush=True)
@@ -243,38 +277,40 @@ def _table(
 ) -> list[dict[str, object]]:
     print(
         f"{'target':>7} {'integrator':<19} {'rtol':>8} {'evals':>6} {'seconds':>8} {'error':>8} {'drift':>8}"
-        f"  {'headflow / this (time)':>22}"
+        f"  {'headflow / this':>15} {'headflow (jax) / this':>21}"
     )
     rows = []
     for target in targets:
-        ours = ladders["headflow"].runs.get(chosen["headflow"].get(target, -1))
+        ours = {name: ladders[name].runs.get(chosen[name].get(target, -1)) for name in OURS if name in ladders}
         for name, ladder in ladders.items():
             rung = chosen[name].get(target)
             if rung is None:
                 print(f"{target:7.0e} {name:<19} not reached down to rtol {LADDER[-1]:g}")
                 continue
             run = ladder.runs[rung]
-            ratio = ours.seconds / run.seconds if ours else float("nan")
+            ratios = [ours[k].seconds / run.seconds if ours.get(k) else float("nan") for k in OURS]
             print(
                 f"{target:7.0e} {name:<19} {run.rtol:8.1e} {run.evaluations:6d} {run.seconds:8.3f} "
-                f"{run.error:8.1e} {run.drift:8.1e}  {ratio:22.2f}",
+                f"{run.error:8.1e} {run.drift:8.1e}  {ratios[0]:15.2f} {ratios[1]:21.2f}",
                 flush=True,
             )
-            if ours and name != "headflow":
-                rows.append(
-                    {
-                        "benchmark": "peers",
-                        "case": f"{problem.name} d={problem.d} H={problem.heads} T={problem.T:g} to {target:.0e}",
-                        "seconds": ours.seconds,
-                        "baseline": name,
-                        "baseline_seconds": run.seconds,
-                        "ratio": run.seconds / ours.seconds,
-                        "evaluations": ours.evaluations,
-                        "baseline_evaluations": run.evaluations,
-                        "drift": ours.drift,
-                        "baseline_drift": run.drift,
-                    }
-                )
+            for backend, our in ours.items():
+                if our and name not in OURS:
+                    rows.append(
+                        {
+                            "benchmark": "peers",
+                            "case": f"{problem.name} d={problem.d} H={problem.heads} T={problem.T:g} to {target:.0e}",
+                            "integrator": backend,
+                            "seconds": our.seconds,
+                            "baseline": name,
+                            "baseline_seconds": run.seconds,
+                            "ratio": run.seconds / our.seconds,
+                            "evaluations": our.evaluations,
+                            "baseline_evaluations": run.evaluations,
+                            "drift": our.drift,
+                            "baseline_drift": run.drift,
+                        }
+                    )
     return rows
 
 

@@ -21,6 +21,7 @@ from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_HEAD
 from checks.input_bounds import check_range, check_seed
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
 from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
+from checks.integrator.solver import BACKENDS
 from checks.model import families, memory
 from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
 from checks.progress import progress_bar
@@ -82,6 +83,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("auto", *METHODS),
         default="auto",
         help=f"Runge-Kutta pair (default auto: DOP853 for rtol <= {HIGH_ORDER_RTOL:g}, else and for relu DP5(4))",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="numpy",
+        help="the integrator's engine (default numpy); jax is the optional jitted one (pip install 'headflow[jit]'), "
+        "for the usa, softmax and relu fields on the sphere or flat, without --stop-gap or the settle stop: it runs "
+        "to --T or --max-steps",
     )
     parser.add_argument("--stop-gap", type=float, metavar="TOL", help="stop once the cluster gap is <= TOL, in (0, 2]")
     parser.add_argument(
@@ -148,7 +157,12 @@ def _at_least(field: str, value: int, low: int) -> int:
 
 
 def events_of(args: argparse.Namespace, cfg: Configuration) -> tuple:
-    """The terminal events: the cluster gap (--stop-gap) and, on the sphere, the settled motion."""
+    """The terminal events: the cluster gap (--stop-gap) and, on the sphere, the settled motion (none with the jax
+    backend, which takes no events: --stop-gap is refused there)."""
+    if args.backend == "jax":
+        if args.stop_gap is not None:
+            raise InputError("--stop-gap", args.stop_gap, "the jax backend takes no events; use --backend numpy")
+        return ()
     events = [] if args.stop_gap is None else [cluster_gap_below(args.stop_gap)]
     if cfg.geometry == "sphere" and not args.no_settle_stop:
         events.append(speed_below(SETTLED_SPEED))
@@ -210,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
             events=events,
             max_steps=max_steps,
             on_record=lambda t: advance(f"t={t:.3g}"),
+            backend=args.backend,
         )
     written = [save_trajectory(cfg, traj, out / "trajectory.npz")]
     values = traj.observables

@@ -15,6 +15,7 @@ keeps each step below STABILITY_FRACTION of the largest stable step (`Stepper.st
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 
@@ -25,7 +26,9 @@ STABILITY_FRACTION = 0.8
 THIRD_ORDER_WEIGHT = 0.01
 
 
-def error_norm(errors: np.ndarray, y_old: np.ndarray, y_new: np.ndarray, rtol: float, atol: float) -> float:
+def error_norm(
+    errors: np.ndarray, y_old: np.ndarray, y_new: np.ndarray, rtol: float, atol: float, xp: ModuleType = np
+) -> float:
     """The scaled size of a step's error estimate: the step is acceptable when it is <= 1.
 
     Each entry is divided by atol + rtol * max(|y_old|, |y_new|): Hairer's scale, also that of
@@ -34,16 +37,19 @@ def error_norm(errors: np.ndarray, y_old: np.ndarray, y_new: np.ndarray, rtol: f
     one or two estimates of the shape of y (module `tableau`). One estimate: the RMS of the scaled
     error. Two (DOP853): Hairer's blend |e5|^2 / sqrt(|e5|^2 + 0.01 |e3|^2) of the RMS norms, which
     behaves like an estimate of order 7 for small steps and like the robust third-order one for
-    large steps.
+    large steps (0 when e5 = 0).
+
+    `xp` is the array namespace: numpy (a float is returned) or jax.numpy inside the jitted backend
+    (`checks.integrator.jax_solver`; a traced scalar), so both backends share this one formula.
     """
-    scaled = errors / (atol + rtol * np.maximum(np.abs(y_old), np.abs(y_new)))
-    squares = np.einsum("kij,kij->k", scaled, scaled) / y_old.size
-    if len(squares) == 1:
-        return float(np.sqrt(squares[0]))
-    fifth, third = float(squares[0]), float(squares[1])
-    if fifth == 0.0:
-        return 0.0
-    return fifth / float(np.sqrt(fifth + THIRD_ORDER_WEIGHT * third))
+    scaled = errors / (atol + rtol * xp.maximum(xp.abs(y_old), xp.abs(y_new)))
+    squares = xp.einsum("kij,kij->k", scaled, scaled) / y_old.size
+    if squares.shape[0] == 1:
+        norm = xp.sqrt(squares[0])
+    else:
+        fifth, third = squares[0], squares[1]
+        norm = fifth / xp.sqrt(fifth + THIRD_ORDER_WEIGHT * third + (fifth == 0.0))  # 0 (not 0/0) when e5 = 0
+    return float(norm) if xp is np else norm
 
 
 @dataclass

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -70,6 +71,8 @@ class IntegrationFailure(InputError):
         return self.partial.t_end
 
 
+#: The engines of `integrate`: numpy (the default) and the optional jitted one (`jax_solver`).
+BACKENDS = ("numpy", "jax")
 #: Shrink factor of a trial step whose stages left the finite range.
 NON_FINITE_SHRINK = 0.2
 
@@ -89,9 +92,15 @@ class _Flow:
         return self.velocity(state)
 
     def retract(self, X: np.ndarray) -> np.ndarray:
-        if self.cfg.geometry not in SPHERICAL_GEOMETRIES:
-            return X
-        return X / np.linalg.norm(X, axis=1, keepdims=True)
+        return retract(X, self.cfg.geometry)
+
+
+def retract(X: np.ndarray, geometry: str, xp: ModuleType = np) -> np.ndarray:
+    """The state after a step: on the sphere every row divided by its norm, else X itself (module docstring);
+    `xp` the array namespace (jax.numpy in the jitted backend, which shares this rule)."""
+    if geometry not in SPHERICAL_GEOMETRIES:
+        return X
+    return X / xp.linalg.norm(X, axis=1, keepdims=True)
 
 
 def integrate(
@@ -109,23 +118,52 @@ def integrate(
     max_steps: int = 1_000_000,
     keep_states: bool = True,
     on_record: Callable[[float], None] | None = None,
+    backend: str = "numpy",
 ) -> Trajectory:
     """Integrate the dynamics of `cfg` from t = 0 to `t_final` (or a terminal event).
 
     `method`: "auto" (DP5(4) or DOP853 by rtol and attention kind, see `methods`), "dp54" or
     "dop853". `record_times`: times in [0, t_final] at which the observables are recorded (from
     the dense output); None records t = 0 and every accepted step. The end state is always recorded.
+    `backend`: "numpy" (the default) or "jax", the optional jitted engine (`jax_solver`: the extra headflow[jit];
+    no events; records end a step at each record time; None records t = 0 and the end).
     """
     t_final = _positive("t_final", t_final)
     rtol, atol = _positive("rtol", rtol), _positive("atol", atol)
+    if backend not in BACKENDS:
+        raise InputError("backend", backend, f"expected one of {', '.join(BACKENDS)}")
+    if backend == "jax":
+        if events:
+            raise InputError("events", [e.name for e in events], "the jax backend takes no events; use backend numpy")
+        from checks.integrator.jax_solver import integrate_jax
+
+        given = None if first_step is None else _positive("first_step", first_step)
+        return integrate_jax(
+            cfg,
+            t_final,
+            rtol=rtol,
+            atol=atol,
+            method=method,
+            record_times=record_times,
+            observables=observables,
+            controller=controller,
+            first_step=given,
+            max_steps=max_steps,
+            keep_states=keep_states,
+            on_record=on_record,
+        )
     tableau = tableau_for(rtol, method, cfg.attention)
-    pending = _record_grid(record_times, t_final)
+    pending = record_grid(record_times, t_final)
     flow = _Flow(cfg)
     recorder = Recorder(tuple(observables), keep_states)
     controller = controller or PIController(tableau.error_order)
     stepper = Stepper(tableau, flow, flow.retract, flow.retract(np.array(cfg.tokens, dtype=float)))
     given = first_step is not None
-    h = _positive("first_step", first_step) if given else _initial_step(flow, stepper, rtol, atol, t_final)
+    h = (
+        _positive("first_step", first_step)
+        if given
+        else initial_step(flow, stepper.y, stepper.velocity, tableau.order, rtol, atol, t_final)
+    )
     t, accepted, rejected, fired, status, stopped_at = 0.0, 0, 0, [], "completed", None
     g_old = [e.function(cfg.moved_to(stepper.y)) for e in events]
 
@@ -209,20 +247,28 @@ def _first_terminal(
     return None
 
 
-def _initial_step(flow: _Flow, stepper: Stepper, rtol: float, atol: float, t_final: float) -> float:
-    """Hairer's starting step: from the sizes of y, f(y) and a finite-difference second derivative."""
-    y, k = stepper.y, stepper.velocity
+def initial_step(
+    f: Callable[[np.ndarray], np.ndarray],
+    y: np.ndarray,
+    k: np.ndarray,
+    order: int,
+    rtol: float,
+    atol: float,
+    t_final: float,
+) -> float:
+    """Hairer's starting step: from the sizes of y, k = f(y) and a finite-difference second derivative (one more
+    evaluation of f); `order` the method's (the jitted backend takes its first step by this rule too)."""
     scale = atol + rtol * np.abs(y)
     d0 = float(np.sqrt(np.mean((y / scale) ** 2)))
     d1 = float(np.sqrt(np.mean((k / scale) ** 2)))
     h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
-    k1 = flow(y + h0 * k)
+    k1 = f(y + h0 * k)
     d2 = float(np.sqrt(np.mean(((k1 - k) / scale) ** 2))) / h0
-    h1 = max(1e-6, h0 * 1e-3) if max(d1, d2) <= 1e-15 else (0.01 / max(d1, d2)) ** (1.0 / stepper.tableau.order)
+    h1 = max(1e-6, h0 * 1e-3) if max(d1, d2) <= 1e-15 else (0.01 / max(d1, d2)) ** (1.0 / order)
     return min(100 * h0, h1, t_final)
 
 
-def _record_grid(record_times: Sequence[float] | np.ndarray | None, t_final: float) -> list[float]:
+def record_grid(record_times: Sequence[float] | np.ndarray | None, t_final: float) -> list[float]:
     if record_times is None:
         return []
     grid = np.asarray(record_times, dtype=float)

@@ -1,0 +1,227 @@
+"""The optional jitted backend of `integrate` (backend="jax"): the same Runge-Kutta engine in one `lax.while_loop`.
+
+The field is `checks.model.jax_field` (the options it covers; the others are refused there). The engine is the
+numpy one's, sharing its data and rules rather than copying them: the tableau's float arrays
+(`checks.integrator.tableau`, chosen by `methods.tableau_for`), the scaled error norm with DOP853's blend
+(`controller.error_norm` over jax.numpy), the PI controller's constants (the `PIController` instance is read),
+the STABILITY_FRACTION limit, the retraction (`solver.retract`), the shrink of a step that left the finite range
+(`solver.NON_FINITE_SHRINK`) and Hairer's initial step (`solver.initial_step`, on the host with the jitted field).
+Two formulas exist in both backends, each a few lines: the PI decision (`_decide`, beside `PIController.decide`)
+and the stiffness estimate (`_stable_step`, beside `Stepper.stable_step`); tests/integrator/test_jax_solver.py pins
+both backends to the same accepted and rejected step counts and final states on DP5(4) and DOP853 runs.
+
+A run is jitted once per (tableau, attention kind, geometry) and traced once per shape (n, d, H): tolerances,
+times, beta and the heads are traced arguments, so a new tolerance or T does not recompile. The loop runs from
+one record time to the next (records end a step there, so a dense grid costs about one step per record; the
+numpy backend interpolates instead), and the observables are evaluated on the host by the numpy model.
+Events are refused (they need the dense output of every step on the host).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from certificates.kernel.errors import InputError
+from checks.integrator.controller import STABILITY_FRACTION, Controller, PIController, error_norm
+from checks.integrator.methods import METHODS, tableau_for
+from checks.integrator.recorder import Recorder
+from checks.integrator.solver import (
+    NON_FINITE_SHRINK,
+    IntegrationFailure,
+    Trajectory,
+    initial_step,
+    record_grid,
+    retract,
+)
+from checks.integrator.tableau import Tableau
+from checks.model import jax_field
+from checks.model.configuration import Configuration
+
+#: Status codes of one jitted segment.
+_RUNNING, _NON_FINITE = 0, 1
+
+
+def _decide(constants: Any, h: Any, err: Any, previous: Any, jnp: Any) -> tuple[Any, Any, Any, Any]:
+    """`PIController.decide` in jax.numpy: (accepted, step if accepted, step if rejected, next previous error);
+    `constants` = (alpha, beta, safety, min_factor, max_factor) of the controller."""
+    alpha, beta, safety, min_factor, max_factor = constants
+    proportional = jnp.maximum(err, 1e-300) ** alpha
+    factor = jnp.minimum(1.0 / min_factor, jnp.maximum(1.0 / max_factor, proportional / previous**beta / safety))
+    rejected_step = h / jnp.minimum(1.0 / min_factor, proportional / safety)
+    return err <= 1.0, h / factor, rejected_step, jnp.maximum(err, 1e-4)
+
+
+def _combination(coefficients: np.ndarray, K: list) -> Any:
+    """sum_j coefficients_j K[j] over the non-zero coefficients (the tableau's zeros cost nothing)."""
+    terms = [float(c) * K[j] for j, c in enumerate(coefficients) if c != 0.0]
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+def _stable_step(tableau: Tableau, K: list, y: Any, y_new: Any, h: Any, jnp: Any) -> Any:
+    """`Stepper.stable_step` in jax.numpy: the stability boundary over the stiffest rate met in the step."""
+    pair = tableau.stiffness_stages
+    if pair is None:
+        return jnp.inf
+    p, q = pair
+    distance = jnp.linalg.norm(y_new - (y + h * _combination(tableau.matrix[p, :p], K)))
+    change = jnp.linalg.norm(K[q] - K[p])
+    known = (distance != 0.0) & (change != 0.0)
+    return jnp.where(known, tableau.stability_boundary * distance / jnp.where(known, change, 1.0), jnp.inf)
+
+
+@cache
+def _segment(method: str, attention: str, geometry: str) -> Callable[..., Any]:
+    """The jitted loop of one tableau (its name in `methods.METHODS`), kind and geometry: the steps from t to
+    t_stop (module docstring)."""
+    jax = jax_field.jax_module()
+    jnp, lax = jax.numpy, jax.lax
+    tableau = METHODS[method]
+    s = tableau.stages
+    combined = s - 1 if tableau.fsal else s  # the mirror of Stepper's rows
+    last_in_error = tableau.fsal and bool(np.any(tableau.error_weights[:, -1]))
+    estimated = s if last_in_error else combined
+    A, b, E = tableau.matrix, tableau.weights, tableau.error_weights
+    per_attempt = combined - 1 + (1 if last_in_error else 0)
+
+    def run(*args: Any) -> Any:
+        y, K0, t, t_stop, h, previous, counts, rtol, atol, M, W, beta, constants = args
+        max_steps = counts[2]
+        scaled = beta * M  # beta folded into the heads once per segment, as the numpy field does
+
+        def f(X: Any) -> Any:
+            return jax_field.velocity(X, scaled, W, 1.0, attention, geometry)
+
+        def trial(t: Any, h: Any) -> tuple[Any, Any]:
+            remaining = t_stop - t
+            return remaining, jnp.where(h >= remaining * (1.0 - 1e-9), remaining, h)
+
+        def going(state: tuple) -> Any:
+            t, _, _, h, _, accepted, rejected, _, status = state
+            h_try = trial(t, h)[1]
+            room = h_try > 16 * jnp.finfo(jnp.float64).eps * jnp.maximum(1.0, jnp.abs(t))
+            return (t < t_stop) & (accepted + rejected < max_steps) & room & (status == _RUNNING)
+
+        def step(state: tuple) -> tuple:
+            t, y, K0, h, previous, accepted, rejected, evaluations, _ = state
+            remaining, h_try = trial(t, h)
+            K = [K0]
+            for i in range(1, combined):
+                K.append(f(y + h_try * _combination(A[i, :i], K)))
+            y_new = retract(y + h_try * _combination(b[:combined], K), geometry, jnp)
+            if last_in_error:
+                K.append(f(y_new))
+            errors = h_try * jnp.stack([_combination(row[:estimated], K) for row in E])
+            finite = jnp.all(jnp.isfinite(jnp.stack(K))) & jnp.all(jnp.isfinite(y_new))
+            ok, h_accepted, h_rejected, previous_accepted = _decide(
+                constants, h_try, error_norm(errors, y, y_new, rtol, atol, jnp), previous, jnp
+            )
+            ok = ok & finite
+            if last_in_error:
+                K_next = K[s - 1]
+            else:
+                K_next = lax.cond(ok, f, jnp.zeros_like, y_new)
+                K = [*K, K_next] if len(K) == s - 1 else K
+            h_accepted = jnp.minimum(h_accepted, STABILITY_FRACTION * _stable_step(tableau, K, y, y_new, h_try, jnp))
+            failed = ok & ~jnp.all(jnp.isfinite(K_next))
+            ok = ok & ~failed
+            return (
+                jnp.where(ok, jnp.where(h_try == remaining, t_stop, t + h_try), t),
+                jnp.where(ok, y_new, y),
+                jnp.where(ok, K_next, K0),
+                jnp.where(finite, jnp.where(ok, h_accepted, h_rejected), h_try * NON_FINITE_SHRINK),
+                jnp.where(ok, previous_accepted, previous),
+                accepted + ok,
+                rejected + ~(ok | failed),
+                evaluations + per_attempt + ((ok | failed) & (not last_in_error)),
+                jnp.where(failed, _NON_FINITE, _RUNNING),
+            )
+
+        zero = jnp.zeros((), dtype=jnp.int64)
+        start = (t, y, K0, h, previous, counts[0], counts[1], zero, jnp.asarray(_RUNNING, dtype=jnp.int64))
+        return lax.while_loop(going, step, start)
+
+    return jax.jit(run)
+
+
+def integrate_jax(
+    cfg: Configuration,
+    t_final: float,
+    *,
+    rtol: float,
+    atol: float,
+    method: str,
+    record_times: Sequence[float] | np.ndarray | None,
+    observables: Sequence[str],
+    controller: Controller | None,
+    first_step: float | None,
+    max_steps: int,
+    keep_states: bool,
+    on_record: Callable[[float], None] | None,
+) -> Trajectory:
+    """`integrate` with the jitted backend (arguments checked by `integrate`); None as `record_times` records the
+    start and the end only (the loop does not return to the host between steps)."""
+    jax_field.require_supported(cfg)
+    tableau = tableau_for(rtol, method, cfg.attention)
+    controller = controller or PIController(tableau.error_order)
+    if not isinstance(controller, PIController):
+        raise InputError("controller", type(controller).__name__, "the jax backend steps with the PI controller only")
+    grid = record_grid([0.0, t_final] if record_times is None else record_times, t_final)
+    recorder = Recorder(tuple(observables), keep_states)
+    field = jax_field.field_function(cfg)
+    y = retract(np.array(cfg.tokens, dtype=float), cfg.geometry)
+    K0 = field(y)
+    if not np.all(np.isfinite(K0)):
+        raise InputError("beta*scores", "> 709.78", "the velocity at the start leaves float64; lower beta or the scale")
+    evaluations = 1
+    if first_step is None:
+        h, evaluations = initial_step(field, y, K0, tableau.order, rtol, atol, t_final), 2
+    else:
+        h = first_step
+
+    def save(time: float, state: np.ndarray) -> None:
+        recorder.record(time, cfg.moved_to(state))
+        if on_record is not None:
+            on_record(time)
+
+    if grid and grid[0] == 0.0:
+        save(0.0, y)
+    stops = [time for time in grid if time > 0.0]
+    if not stops or stops[-1] != t_final:
+        stops.append(t_final)
+    loop = _segment(next(key for key, known in METHODS.items() if known is tableau), cfg.attention, cfg.geometry)
+    c = controller
+    t, previous, steps, status = 0.0, c.previous_error, (0, 0), "completed"
+    heads = (np.asarray(cfg.score_matrices), np.asarray(cfg.values), np.float64(cfg.beta))
+    constants = np.array([c.alpha, c.beta, c.safety, c.min_factor, c.max_factor])
+    with jax_field.float64():  # numpy arguments: the jitted call converts them (faster than jax.numpy's asarray)
+        state_y, state_K = y, K0
+        for stop in stops:
+            numbers = np.array([t, stop, h, previous, rtol, atol])
+            out = loop(state_y, state_K, *numbers[:4], np.array([*steps, max_steps]), *numbers[4:], *heads, constants)
+            t_out, state_y, state_K, h_out, previous_out, accepted, rejected, used, code = out
+            t, h, previous = float(t_out), float(h_out), float(previous_out)
+            steps, evaluations = (int(accepted), int(rejected)), evaluations + int(used)
+            if int(code) == _NON_FINITE:
+                raise InputError("beta*scores", "> 709.78", f"the velocity leaves float64 at t={t:.6g}")
+            if t < stop:
+                status = "max_steps" if sum(steps) >= max_steps else "step size underflow"
+                break
+            if stop in grid:
+                save(stop, np.asarray(state_y))
+        final = np.asarray(state_y)
+    if not recorder.times or recorder.times[-1] != t:
+        save(t, final)
+    times, states, values = recorder.arrays()
+    run = Trajectory(
+        times, states, values, [], cfg.moved_to(final), t, status, evaluations, steps[0], steps[1], tableau.name
+    )
+    if status == "step size underflow":
+        raise IntegrationFailure(run, "step size underflow: the dynamics is too stiff or blows up")
+    return run

@@ -1,0 +1,222 @@
+"""The optional jitted backend (`checks.model.jax_field`, `checks.integrator.jax_solver`): the same field as
+`field.token_velocity`, the same engine as the numpy integrator (the same accepted and rejected steps and final
+states), refusals by name, `headflow simulate --backend jax`, and checks that can fail.
+
+One file, so that jax is imported once per worker and the default tests share one shape (n, d, H) = (5, 3, 2) and
+one compiled loop (softmax, sphere, DP5(4)): compiling costs seconds. The other kinds, geometries, DOP853 and the
+attacks are `slow`.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from certificates.kernel.errors import InputError
+from checks import cli
+from checks.integrator import cluster_gap_below, integrate
+from checks.integrator.controller import FixedStep
+from checks.model import field as model
+from checks.model.configuration import Configuration
+
+pytest.importorskip("jax")
+from checks.model import jax_field
+
+#: Largest |jax - numpy| of the velocity, relative to max(1, max |velocity|) (both float64, a few roundings apart).
+AGREEMENT = 1e-13
+#: Largest difference of the final states of the two backends after the same steps (the error estimates differ
+#: by roundings, relative ~1e-16 / rtol, so the step sizes differ in their last digits).
+SAME_FINAL = 1e-12
+SHAPE = (5, 3, 2)
+
+
+def disagreement(cfg: Configuration, evaluate: object) -> float:
+    """max |evaluate(X) - token_velocity(cfg at X)| / max(1, max |token_velocity|) at cfg's tokens."""
+    expected = model.token_velocity(cfg)
+    got = evaluate(np.array(cfg.tokens))  # type: ignore[operator]
+    return float(np.max(np.abs(got - expected)) / max(1.0, float(np.max(np.abs(expected)))))
+
+
+def configuration(
+    attention: str = "softmax",
+    geometry: str = "sphere",
+    shape: tuple[int, int, int] = SHAPE,
+    beta: float = 1.3,
+    seed: int = 0,
+) -> Configuration:
+    """Random tokens (unit rows on the sphere, non-unit in flat space), heads M_h and values W_h."""
+    n, d, H = shape
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    X = X / np.linalg.norm(X, axis=1, keepdims=True) if geometry == "sphere" else 0.7 * X
+    M, W = rng.standard_normal((H, d, d)), rng.standard_normal((H, d, d))
+    return Configuration.create(X, M, W, beta=beta, attention=attention, geometry=geometry)
+
+
+def both(cfg: Configuration, T: float, **options: object) -> tuple:
+    """The numpy and the jax run of the same problem, recording the start and the end only."""
+    runs = [integrate(cfg, T, observables=(), record_times=[0.0, T], backend=b, **options) for b in ("numpy", "jax")]
+    return tuple(runs)
+
+
+def assert_same_engine(cfg: Configuration, T: float, **options: object) -> None:
+    ours, jitted = both(cfg, T, **options)
+    assert (jitted.status, jitted.method, jitted.t_end) == (ours.status, ours.method, ours.t_end)
+    assert (jitted.accepted, jitted.rejected) == (ours.accepted, ours.rejected)
+    assert np.max(np.abs(jitted.final.tokens - ours.final.tokens)) <= SAME_FINAL
+
+
+@pytest.mark.parametrize(("attention", "geometry"), [("usa", "flat"), ("softmax", "sphere"), ("relu", "sphere")])
+def test_the_jax_field_is_token_velocity(attention: str, geometry: str) -> None:
+    for seed, beta in enumerate((1.3, -0.8, 6.0)):
+        cfg = configuration(attention, geometry, beta=beta, seed=seed)
+        assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
+
+
+def test_queries_and_keys_are_score_matrices() -> None:
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((5, 3))
+    Q, K = rng.standard_normal((2, 2, 3)), rng.standard_normal((2, 2, 3))
+    cfg = Configuration.create(X, queries=Q, keys=K, beta=2.0, attention="softmax", normalize=True)
+    assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
+
+
+def test_a_wrong_beta_is_caught_by_the_agreement_check() -> None:
+    cfg = configuration()
+    assert disagreement(cfg, jax_field.field_function(replace(cfg, beta=cfg.beta * (1 + 1e-9)))) > AGREEMENT
+
+
+@pytest.mark.parametrize(
+    ("option", "changes"),
+    [
+        ("mask", {"mask": "causal"}),
+        ("interaction", {"interaction": "s**2", "attention": "usa"}),
+        ("geometry", {"geometry": "pre-ln"}),
+        ("geometry", {"geometry": "ngpt"}),
+    ],
+)
+def test_uncovered_options_are_refused_by_name(option: str, changes: dict) -> None:
+    cfg = Configuration.create(configuration().tokens, np.eye(3)[None], **{"attention": "softmax", **changes})
+    for call in (lambda: jax_field.field_function(cfg), lambda: integrate(cfg, 1.0, backend="jax")):
+        with pytest.raises(InputError) as error:
+            call()
+        assert error.value.field == option
+
+
+def test_what_the_jax_backend_does_not_take_is_refused() -> None:
+    cfg = configuration()
+    with pytest.raises(InputError, match="events"):
+        integrate(cfg, 1.0, events=(cluster_gap_below(1e-3),), backend="jax")
+    with pytest.raises(InputError, match="PI controller"):
+        integrate(cfg, 1.0, controller=FixedStep(0.1), backend="jax")
+    with pytest.raises(InputError, match="expected one of numpy, jax"):
+        integrate(cfg, 1.0, backend="numba")
+
+
+def test_without_jax_the_backend_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "jax", None)  # `import jax` raises ImportError
+    with pytest.raises(InputError, match=r"install headflow\[jit\]"):
+        integrate(configuration(), 1.0, backend="jax")
+
+
+def test_the_jax_engine_takes_the_numpy_engines_steps() -> None:
+    """DP5(4) with rejected steps (a tight first step is not given: Hairer's rule is shared too)."""
+    cfg = configuration(beta=3.0)
+    assert_same_engine(cfg, 4.0, rtol=1e-7, atol=1e-9, method="dp54")
+    ours, jitted = both(cfg, 4.0, rtol=1e-3, atol=1e-5, method="dp54", first_step=2.0)
+    assert jitted.rejected == ours.rejected >= 1
+    assert np.max(np.abs(jitted.final.tokens - ours.final.tokens)) <= SAME_FINAL
+
+
+def test_the_same_engine_check_can_fail() -> None:
+    """Another tolerance gives other steps: the comparison sees it."""
+    cfg = configuration(beta=3.0)
+    ours = integrate(cfg, 4.0, rtol=1e-7, atol=1e-9, method="dp54", observables=(), record_times=[0.0, 4.0])
+    jitted = integrate(
+        cfg, 4.0, rtol=2e-7, atol=1e-9, method="dp54", observables=(), record_times=[0.0, 4.0], backend="jax"
+    )
+    assert (jitted.accepted, jitted.rejected) != (ours.accepted, ours.rejected)
+
+
+def test_simulate_with_the_jax_backend(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    n, d, H = SHAPE
+    options = ["--n", str(n), "--d", str(d), "--heads", str(H), "--head-family", "symmetric", "--method", "dp54"]
+    assert (
+        cli.main(["simulate", *options, "--T", "2", "--samples", "3", "--backend", "jax", "--out", str(tmp_path)]) == 0
+    )
+    data = np.load(tmp_path / "trajectory.npz")
+    assert str(data["status"]) == "completed" and list(data["times"]) == [0.0, 1.0, 2.0]
+    cfg = Configuration.create(data["tokens"][0], data["scores"], beta=float(data["beta"]), attention="softmax")
+    ours = integrate(cfg, 2.0, rtol=1e-8, atol=1e-10, method="dp54", record_times=[0.0, 1.0, 2.0], observables=())
+    assert np.max(np.abs(data["tokens"] - ours.states)) <= 1e-7  # records end jax steps, numpy interpolates
+    assert "DP5(4) steps" in capsys.readouterr().out
+    stopped = ["simulate", *options, "--backend", "jax", "--stop-gap", "0.1", "--out", str(tmp_path / "x")]
+    assert cli.main(stopped) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["dp54", "dop853"])
+@pytest.mark.parametrize("geometry", jax_field.JAX_GEOMETRIES)
+@pytest.mark.parametrize("attention", jax_field.JAX_ATTENTION)
+def test_the_same_engine_for_every_kind_geometry_and_pair(attention: str, geometry: str, method: str) -> None:
+    cfg = configuration(attention, geometry, beta=2.0, seed=3)
+    assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
+    assert_same_engine(cfg, 3.0, rtol=1e-8, atol=1e-10, method=method)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rtol", "T"), [(1e-13, 2.0), (1e-2, 2.0), (1e-8, 1e-12)])
+def test_the_same_engine_at_the_ladders_ends_and_a_tiny_horizon(rtol: float, T: float) -> None:
+    assert_same_engine(configuration(beta=2.0), T, rtol=rtol, atol=rtol * 1e-2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attention", jax_field.JAX_ATTENTION)
+def test_two_tokens_and_one_head(attention: str) -> None:
+    cfg = configuration(attention, "sphere", shape=(2, 3, 1), beta=1.5, seed=7)
+    assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
+    assert_same_engine(cfg, 3.0, rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.slow
+def test_an_overflowing_stage_is_rejected_and_the_step_shrunk_as_in_numpy() -> None:
+    """usa in flat space near exp's limit (beta s ~ 676, values ~ 1e-296): a long trial step's stages overflow;
+    both engines reject it, shrink the step and go on until the blow-up stops them at the same time."""
+    X = np.array([[26.0, 0.0], [25.9, 0.1]])
+    M = np.eye(2)[None]
+    cfg = Configuration.create(X, M, 1e-296 * M, beta=1.0, attention="usa", geometry="flat")
+    failures = []
+    for backend in ("numpy", "jax"):
+        with pytest.raises(InputError, match="step size underflow") as error:
+            integrate(cfg, 1.0, observables=(), record_times=[0.0, 1.0], method="dp54", first_step=1.0, backend=backend)
+        failures.append(error.value.partial)  # type: ignore[attr-defined]
+    ours, jitted = failures
+    assert (jitted.accepted, jitted.rejected) == (ours.accepted, ours.rejected)
+    assert jitted.t_end == pytest.approx(ours.t_end, rel=1e-12)
+    assert np.all(np.isfinite(jitted.final.tokens))
+    assert jitted.evaluations > ours.evaluations  # numpy stops a step at its overflowing stage, jax evaluates all
+
+
+@pytest.mark.slow
+def test_an_overflow_at_the_start_is_a_clear_error() -> None:
+    cfg = configuration("usa", "flat", beta=1.0)
+    huge = Configuration.create(30 * cfg.tokens, cfg.score_matrices, beta=5.0, attention="usa", geometry="flat")
+    with pytest.raises(InputError, match="leaves float64"):
+        integrate(huge, 1.0, backend="jax")
+
+
+@pytest.mark.slow
+def test_records_at_many_times_agree_with_numpy_and_keep_rows_on_the_sphere() -> None:
+    cfg = configuration(beta=2.0)
+    grid = np.linspace(0.0, 3.0, 31)
+    ours = integrate(cfg, 3.0, rtol=1e-10, atol=1e-12, record_times=grid)
+    jitted = integrate(cfg, 3.0, rtol=1e-10, atol=1e-12, record_times=grid, backend="jax")
+    assert np.array_equal(jitted.times, ours.times)
+    assert np.max(np.abs(jitted.states - ours.states)) <= 1e-8
+    assert np.max(np.abs(np.linalg.norm(jitted.states, axis=2) - 1.0)) <= 1e-15
+    for name, values in ours.observables.items():
+        assert np.allclose(jitted.observables[name], values, rtol=1e-6, atol=1e-8), name
