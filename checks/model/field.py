@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -92,16 +93,16 @@ def velocity_function(cfg: Configuration) -> Callable[[np.ndarray], np.ndarray]:
     """X -> dx/dt at tokens X (of cfg's shape) for cfg's heads and options: `token_velocity` with one workspace for
     every call (build it once per trajectory; X is checked for shape and finiteness, never copied)."""
     heads = heads_of(cfg)
-    return lambda X: velocity_at(heads, X)
+    if cfg.geometry == "sphere":  # the hot path, chosen once: no dispatch per call
+        return partial(heads.velocity, tangent=True)
+    return partial(velocity_at, heads)
 
 
 def velocity_at(heads: Heads, X: np.ndarray) -> np.ndarray:
     """dx_i/dt at tokens X for the heads and options of `heads.cfg` (`token_velocity`); a fresh array."""
     geometry = heads.cfg.geometry
     if geometry == "sphere":
-        V = heads.velocity(X)
-        V -= np.einsum("ij,ij->i", V, X)[:, None] * X
-        return V
+        return heads.velocity(X, tangent=True)
     if geometry == "flat":
         return heads.velocity(X)
     Y = X / np.linalg.norm(X, axis=1, keepdims=True) if geometry in DIRECTION_GEOMETRIES else X
