@@ -190,7 +190,16 @@ class Heads:
         the n x n part of the kind's weights (exp, shifted exp, max(., 0), times the mask; phi(s) under a stated
         interaction); "energy", the energy terms m_ij exp(beta s^h_ij) unshifted (Phi(s) under an interaction);
         "rate", the terms of dE/dt: m_ij exp(beta s^h_ij) (phi(s) under an interaction)."""
+        return self.bounded_blocks(X, terms)[1]
+
+    def bounded_blocks(self, X: np.ndarray, terms: str = "weights") -> tuple[float, Iterator[tuple[slice, np.ndarray]]]:
+        """(bound, `weight_blocks`): with the bound on max |beta s^h_ij| that the blocks' exponentials were decided
+        on (0 under a stated phi). At most UNSHIFTED_SOFTMAX_BOUND, the unshifted m_ij exp(beta s^h_ij) over their
+        row sums are the softmax distributions, to the last bit (the shift is not taken)."""
         bound = self._prepared(X, terms)
+        return bound, self._blocks(X, bound, terms)
+
+    def _blocks(self, X: np.ndarray, bound: float, terms: str) -> Iterator[tuple[slice, np.ndarray]]:
         for rows in self._slices:
             yield rows, np.swapaxes(self._block_of(X, rows, bound, terms), 0, 1)
 
