@@ -1,10 +1,10 @@
 """Observables recorded along a trajectory: energies, entropies, cluster gap, Condition 8 margin.
 
 Every observable is a model quantity of `certificates.kernel.model_quantities`, computed by its float
-evaluator (`checks.model.observables`) at the recorded state. A quantity that overflows float64 at some
-state (the usa exponentials of a large flat configuration) is recorded as NaN instead of stopping
-the run.
-"""
+evaluator (`checks.model.observables`) at the recorded state; the energy, head energies and entropies of a
+state come from one pass over its blocks of scores (`checks.model.field.expect`). A quantity that overflows
+float64 at some state (the usa exponentials of a large flat configuration) is recorded as NaN instead of
+stopping the run."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import numpy as np
 
 from certificates.kernel.errors import InputError
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS, shape
 
@@ -56,6 +57,7 @@ class Recorder:
         self.times.append(t)
         if self.keep_states:
             self.states.append(np.array(cfg.tokens))
+        model.expect(cfg, (OBSERVABLES[name] for name in self.names))  # quantities sharing a pass take it once
         for name in self.names:
             self.values[name].append(_evaluate(OBSERVABLES[name], cfg))
 

@@ -160,7 +160,7 @@ class Configuration:
             raise InputError("tokens.shape", X.shape, f"expected {self.tokens.shape}")
         if not np.all(np.isfinite(X)):
             raise InputError("tokens", "non-finite", "the state left the finite range")
-        return Configuration(
+        moved = Configuration(
             _frozen(X),
             self.score_matrices,
             self.values,
@@ -171,6 +171,10 @@ class Configuration:
             self.interaction,
             self.memory_budget,
         )
+        # The block evaluators (one per thread, `checks.model.token_blocks.heads_of`) do not depend on the tokens:
+        # every state moved to from this configuration shares them, and their work buffers.
+        moved.__dict__["_heads"] = self.__dict__.setdefault("_heads", {})
+        return moved
 
 
 def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:

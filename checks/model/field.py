@@ -7,8 +7,9 @@ matrix products; no Python loop runs over tokens.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -49,8 +50,13 @@ def _distribution_blocks(cfg: Configuration) -> Iterator[tuple[slice, np.ndarray
         raise InputError("interaction", cfg.interaction.text, "attention entropies are defined for exp(beta s) only")
     softmax = cfg if cfg.attention == "softmax" else replace(cfg, attention="softmax")
     for rows, z in heads_of(softmax).weight_blocks(cfg.tokens):
-        z /= z.sum(axis=-1, keepdims=True)
-        yield rows, z
+        yield rows, _normalized(z)
+
+
+def _normalized(z: np.ndarray) -> np.ndarray:
+    """z_ij / sum_j z_ij in place: a block of softmax numerators (H, b, n) turned into distributions."""
+    z /= z.sum(axis=-1, keepdims=True)
+    return z
 
 
 def attention_distributions(cfg: Configuration) -> np.ndarray:
@@ -92,16 +98,16 @@ def velocity_function(cfg: Configuration) -> Callable[[np.ndarray], np.ndarray]:
     """X -> dx/dt at tokens X (of cfg's shape) for cfg's heads and options: `token_velocity` with one workspace for
     every call (build it once per trajectory; X is checked for shape and finiteness, never copied)."""
     heads = heads_of(cfg)
-    return lambda X: velocity_at(heads, X)
+    if cfg.geometry == "sphere":  # the hot path, chosen once: no dispatch per call
+        return partial(heads.velocity, tangent=True)
+    return partial(velocity_at, heads)
 
 
 def velocity_at(heads: Heads, X: np.ndarray) -> np.ndarray:
     """dx_i/dt at tokens X for the heads and options of `heads.cfg` (`token_velocity`); a fresh array."""
     geometry = heads.cfg.geometry
     if geometry == "sphere":
-        V = heads.velocity(X)
-        V -= np.einsum("ij,ij->i", V, X)[:, None] * X
-        return V
+        return heads.velocity(X, tangent=True)
     if geometry == "flat":
         return heads.velocity(X)
     Y = X / np.linalg.norm(X, axis=1, keepdims=True) if geometry in DIRECTION_GEOMETRIES else X
@@ -113,7 +119,11 @@ def directions(cfg: Configuration) -> Configuration:
     directions), the tokens themselves otherwise. Every model quantity of a state is one of these tokens."""
     if cfg.geometry not in DIRECTION_GEOMETRIES:
         return cfg
-    return cfg.moved_to(cfg.tokens / token_norms(cfg)[:, None])
+    state = cfg.__dict__.get("_directions")
+    if state is None:  # kept with the state, with the quantities `expect`ed there
+        state = cfg.__dict__["_directions"] = cfg.moved_to(cfg.tokens / token_norms(cfg)[:, None])
+        state.__dict__["_expected"] = cfg.__dict__.get("_expected", set())
+    return state
 
 
 def _unit_rows(field: str, V: np.ndarray) -> np.ndarray:
@@ -167,10 +177,58 @@ def head_energies(cfg: Configuration) -> np.ndarray:
     Negative for beta < 0; undefined at beta = 0 (its 1/beta), where this raises InputError."""
     if cfg.interaction is None and cfg.beta == 0:
         raise InputError("beta", 0, "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
-    total = np.zeros(cfg.H)
-    for _, terms in heads_of(cfg).weight_blocks(cfg.tokens, "energy"):
-        total += terms.sum(axis=(1, 2))
-    return total / (2.0 * cfg.n**2 * (1.0 if cfg.interaction is not None else cfg.beta))
+    return _of_state(cfg, "head_energies") / (2.0 * cfg.n**2 * (1.0 if cfg.interaction is not None else cfg.beta))
+
+
+#: The quantities of a state that one pass over the blocks of the energy terms m_ij exp(beta s^h_ij) gives
+#: together (`_shared_pass`): the per-head sums of the energy and, from the same exponentials over their row sums,
+#: the attention entropies.
+SHARED_PASS = frozenset({"head_energies", "attention_entropies"})
+
+
+def expect(cfg: Configuration, quantities: Iterable[str]) -> None:
+    """Declare the model quantities that will be asked at the state cfg (a recorder's): those of SHARED_PASS (and
+    the energy, the sum of the head energies) then come from one pass over its blocks of scores, at the first of
+    them, kept with the state (a configuration is immutable; its tokens are read-only)."""
+    wanted = {"head_energies" if name == "energy" else name for name in quantities}
+    cfg.__dict__["_expected"] = SHARED_PASS.intersection(wanted)
+
+
+def _of_state(cfg: Configuration, name: str) -> np.ndarray:
+    """The raw value `name` of SHARED_PASS at cfg (energy sums before their factor, entropies; read-only), from the
+    state's cache or from one pass that also gives the quantities `expect`ed there that share it."""
+    cache = cfg.__dict__.setdefault("_shared_pass", {})
+    if name not in cache:
+        cache.update(_shared_pass(cfg, name, ({name} | cfg.__dict__.get("_expected", set())) - cache.keys()))
+    return cache[name]
+
+
+def _shared_pass(cfg: Configuration, asked: str, names: set[str]) -> dict[str, np.ndarray]:
+    """`asked` and those of `names` that share its pass: the entropies come with the energy sums when the
+    exponentials are the softmax numerators unshifted (no stated phi, `Heads.bounded_blocks`), else from their own
+    pass over the distributions (the shift taken). The energy is computed for the entropies only when shared (its
+    exponentials cannot overflow then), so an energy undefined at cfg never stops the entropies."""
+    values: dict[str, np.ndarray] = {}
+    if "head_energies" in names:
+        bound, blocks = heads_of(cfg).bounded_blocks(cfg.tokens, "energy")
+        shared = "attention_entropies" in names and cfg.interaction is None and bound <= UNSHIFTED_SOFTMAX_BOUND
+        if shared or asked == "head_energies":
+            sums, entropies = np.zeros(cfg.H), np.empty((cfg.H, cfg.n))
+            for rows, terms in blocks:
+                sums += terms.sum(axis=(1, 2))
+                if shared:
+                    entropies[:, rows] = _row_entropies(_normalized(terms))
+            values["head_energies"] = sums
+            if shared:
+                values["attention_entropies"] = entropies
+    if "attention_entropies" in names and "attention_entropies" not in values:
+        entropies = np.empty((cfg.H, cfg.n))
+        for rows, p in _distribution_blocks(cfg):
+            entropies[:, rows] = _row_entropies(p)
+        values["attention_entropies"] = entropies
+    for value in values.values():
+        value.flags.writeable = False
+    return values
 
 
 def energy(cfg: Configuration) -> float:
@@ -243,11 +301,8 @@ def _row_entropies(p: np.ndarray) -> np.ndarray:
 
 
 def attention_entropies(cfg: Configuration) -> np.ndarray:
-    """H^h_i = -sum_j p^h_ij log p^h_ij, shape (H, n), each in [0, log n]."""
-    entropies = np.empty((cfg.H, cfg.n))
-    for rows, p in _distribution_blocks(cfg):
-        entropies[:, rows] = _row_entropies(p)
-    return entropies
+    """H^h_i = -sum_j p^h_ij log p^h_ij, shape (H, n), each in [0, log n] (fresh)."""
+    return _of_state(cfg, "attention_entropies").copy()
 
 
 def partition_functions(cfg: Configuration) -> np.ndarray:

@@ -36,9 +36,11 @@ def exp_in_place(values: np.ndarray, bound: float) -> np.ndarray:
     The inputs are finite (validated tokens), so the result is finite unless some entry overflowed; below
     EXP_SAFE_BOUND none can, above it the maximum shows it without a second full-size array.
     """
+    if bound <= EXP_SAFE_BOUND:
+        return np.exp(values, out=values)
     with np.errstate(over="ignore"):
         result = np.exp(values, out=values)
-    if bound > EXP_SAFE_BOUND and not np.isfinite(np.max(result)):
+    if not np.isfinite(np.max(result)):
         raise InputError("beta*scores", "> 709.78", "exp overflows float64; lower beta or the head scale")
     return result
 
@@ -52,6 +54,15 @@ def softmax_numerators(z: np.ndarray, bound: float, mask: np.ndarray | None = No
     if bound > UNSHIFTED_SOFTMAX_BOUND:
         z -= z.max(axis=-1, keepdims=True)
     return np.exp(z, out=z)
+
+
+def _relu_in_place(z: np.ndarray, bound: float) -> np.ndarray:
+    """max(z, 0) in place (the relu weights' n x n part; no overflow to guard)."""
+    return np.maximum(z, 0.0, out=z)
+
+
+#: The elementwise pass of each kind's weights in place on a block, without a mask or a stated phi.
+_ELEMENTWISE = {"softmax": softmax_numerators, "usa": exp_in_place, "relu": _relu_in_place}
 
 
 def finite_tokens(X: np.ndarray) -> float:
@@ -90,12 +101,35 @@ class Heads:
         self.rows = memory.block_rows(n, d, H, cfg.mask is not None, cfg.memory_budget)
         self._slices = [slice(start, min(start + self.rows, n)) for start in range(0, n, self.rows)]
         self._plain = cfg.mask is None and cfg.interaction is None
+        self._softmax = cfg.attention == "softmax"
+        #: The elementwise pass of the weights without a mask or a stated phi (`_block_of`'s hot path).
+        self._elementwise = _ELEMENTWISE[cfg.attention]
         self._Y = np.empty((n, H * d))
-        self._values = np.empty((H, n, d + 1))
-        self._values[..., d] = 1.0
-        self._stacked = np.empty((H, n, d))
         self._block = np.empty((self.rows, H, n))
-        self._sums = np.empty((H, n, d + 1))
+        #: Per block: the rows (i, h) of X F whose products with X^T are its scores, the block, the block as
+        #: (b H, n) (the product's output) and as (b, H n) (the usa and relu velocity's left factor).
+        Y_rows = self._Y.reshape(n * H, d)
+        self._views = {}
+        for rows in self._slices:
+            z = self._block[: rows.stop - rows.start]
+            flat = (z.reshape(-1, n), z.reshape(z.shape[0], -1))
+            self._views[rows.start] = (Y_rows[rows.start * H : rows.stop * H], z, *flat)
+        self._values = np.empty((H, d + 1, n))  # rows W_h X^T and a row of ones (the softmax row sums)
+        self._values[:, d] = 1.0
+        self._sums = np.empty((H, d + 1, n))  # sum_j z^h_ij (W_h x_j, 1), transposed: (h, k, i)
+        #: The stacked values W_h x_j / n (usa and relu: (H, n, d), and (H n, d) for the product), or softmax's
+        #: normalized head outputs, (H, d, n): one buffer.
+        work = np.empty(H * n * d)
+        self._stacked, self._stacked_rows, self._quotients = (
+            work.reshape(H, n, d),
+            work.reshape(-1, d),
+            work.reshape(H, d, n),
+        )
+        self._one_block = len(self._slices) == 1
+        #: Work arrays of the tangent projection (`_tangent`): the products V_i x_i, ones, the row dots (and as
+        #: a column).
+        radial = np.empty(n)
+        self._tangent_terms = np.empty((n, d)), np.ones(d), radial, radial[:, None]
 
     def _bound(self, X: np.ndarray, frobenius: float) -> float:
         """A bound on max |beta s^h_ij| at least as tight as the shift and overflow decisions need: the cheap
@@ -121,18 +155,16 @@ class Heads:
             np.matmul(X, self._raw, out=self._Y)
             return 0.0
         np.matmul(X, self._factors, out=self._Y)
-        return self._bound(X, frobenius)
+        cheap = self.norm * frobenius
+        return cheap if cheap <= UNSHIFTED_SOFTMAX_BOUND else self._bound(X, frobenius)
 
     def _block_of(self, X: np.ndarray, rows: slice, bound: float, terms: str) -> np.ndarray:
         """The block (b, H, n) of the query rows, turned in place into the `terms` (`weight_blocks`)."""
-        cfg, (n, d) = self.cfg, self.shape
-        b = rows.stop - rows.start
-        z = self._block[:b]
-        np.matmul(self._Y[rows].reshape(b * cfg.H, d), X.T, out=z.reshape(b * cfg.H, n))
+        Y_rows, z, flat, _ = self._views[rows.start]
+        np.matmul(Y_rows, X.T, out=flat)
         if self._plain and terms == "weights":  # the hot path: no mask, no stated phi
-            if cfg.attention == "relu":
-                return np.maximum(z, 0.0, out=z)
-            return softmax_numerators(z, bound) if cfg.attention == "softmax" else exp_in_place(z, bound)
+            return self._elementwise(z, bound)
+        cfg = self.cfg
         mask = None if cfg.mask is None else cfg.mask[rows]
         if cfg.interaction is not None:
             if terms == "energy":
@@ -158,56 +190,81 @@ class Heads:
         the n x n part of the kind's weights (exp, shifted exp, max(., 0), times the mask; phi(s) under a stated
         interaction); "energy", the energy terms m_ij exp(beta s^h_ij) unshifted (Phi(s) under an interaction);
         "rate", the terms of dE/dt: m_ij exp(beta s^h_ij) (phi(s) under an interaction)."""
+        return self.bounded_blocks(X, terms)[1]
+
+    def bounded_blocks(self, X: np.ndarray, terms: str = "weights") -> tuple[float, Iterator[tuple[slice, np.ndarray]]]:
+        """(bound, `weight_blocks`): with the bound on max |beta s^h_ij| that the blocks' exponentials were decided
+        on (0 under a stated phi). At most UNSHIFTED_SOFTMAX_BOUND, the unshifted m_ij exp(beta s^h_ij) over their
+        row sums are the softmax distributions, to the last bit (the shift is not taken)."""
         bound = self._prepared(X, terms)
+        return bound, self._blocks(X, bound, terms)
+
+    def _blocks(self, X: np.ndarray, bound: float, terms: str) -> Iterator[tuple[slice, np.ndarray]]:
         for rows in self._slices:
             yield rows, np.swapaxes(self._block_of(X, rows, bound, terms), 0, 1)
 
-    def head_sums(self, X: np.ndarray) -> np.ndarray:
-        """sum_j z^h_ij (W_h x_j, 1), shape (H, n, d+1): the unnormalized head outputs and the row sums (a
-        buffer of the heads)."""
+    def _summed(self, X: np.ndarray, bound: float) -> np.ndarray:
+        """sum_j z^h_ij (W_h x_j, 1) transposed, shape (H, d+1, n) (h, k, i), in the heads' buffer (X prepared by
+        `_prepared`). Transposed, the product reads the block in place and the division by the row sums (the
+        last row) runs along the long axis i."""
         d = self.shape[1]
-        bound = self._prepared(X, "weights")
-        np.matmul(X, self.values_t, out=self._values[..., :d])  # rows W_h x_j
+        values, sums = self._values, self._sums
+        np.matmul(self.values_t.swapaxes(1, 2), X.T, out=values[:, :d])  # W_h X^T
         for rows in self._slices:
-            z = self._block_of(X, rows, bound, "weights")
-            np.matmul(np.swapaxes(z, 0, 1), self._values, out=self._sums[:, rows])
-        return self._sums
+            z = self._block_of(X, rows, bound, "weights")  # (b, H, n): the product takes z^h as (n, b)
+            np.matmul(values, z.transpose(1, 2, 0), out=sums[..., rows])
+        return sums
 
     def head_outputs(self, X: np.ndarray) -> np.ndarray:
         """f^h_i = sum_j w^h_ij W_h x_j, shape (H, n, d) (fresh)."""
-        sums = self.head_sums(X)
-        d = self.shape[1]
-        if self.cfg.attention == "softmax":
-            return sums[..., :d] / sums[..., d:]
-        if self.cfg.attention == "relu":
-            return sums[..., :d] / self.shape[0]
-        return sums[..., :d].copy()
-
-    def velocity(self, X: np.ndarray) -> np.ndarray:
-        """v_i: (1/n) sum_h f^h_i for usa, sum_h f^h_i for softmax and relu; shape (n, d) (fresh)."""
+        sums = self._summed(X, self._prepared(X, "weights"))
         n, d = self.shape
-        if self.cfg.attention == "softmax":
-            sums = self.head_sums(X)
-            return np.einsum("hik,hi->ik", sums[..., :d], np.reciprocal(sums[..., d]))
+        outputs = sums[:, :d] / (sums[:, d:] if self.cfg.attention == "softmax" else n)
+        if self.cfg.attention == "usa":
+            outputs *= n
+        return np.ascontiguousarray(outputs.transpose(0, 2, 1))
+
+    def velocity(self, X: np.ndarray, tangent: bool = False) -> np.ndarray:
+        """v_i: (1/n) sum_h f^h_i for usa, sum_h f^h_i for softmax and relu; shape (n, d) (fresh). With `tangent`,
+        P⊥_{x_i}(v_i), the sphere's velocity, projected in place.
+
+        The hot path of every trajectory: one product for the scores of a block, its elementwise pass in place, one
+        product with the values (for usa and relu the sum over heads is inside it: the block as (b, H n) times the
+        values stacked as (H n, d); softmax divides by the row sums of the same product and adds the heads)."""
         bound = self._prepared(X, "weights")
-        np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n, stacked over heads
-        stacked = self._stacked.reshape(-1, d)
-        V = np.empty((n, d))
-        for rows in self._slices:
-            z = self._block_of(X, rows, bound, "weights")
-            np.matmul(z.reshape(z.shape[0], -1), stacked, out=V[rows])
+        if self._softmax:
+            sums, d = self._summed(X, bound), self.shape[1]
+            V = np.empty(self.shape)
+            np.add.reduce(np.divide(sums[:, :d], sums[:, d:], out=self._quotients), axis=0, out=V.T)
+        else:
+            np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n
+            if self._one_block:
+                self._block_of(X, self._slices[0], bound, "weights")
+                V = np.matmul(self._views[0][3], self._stacked_rows)
+            else:
+                V = np.empty(self.shape)
+                for rows in self._slices:
+                    self._block_of(X, rows, bound, "weights")
+                    np.matmul(self._views[rows.start][3], self._stacked_rows, out=V[rows])
+        if tangent:  # V_i - <V_i, x_i> x_i in place (the row dots as one matrix-vector product)
+            products, ones, radial, column = self._tangent_terms
+            np.multiply(V, X, out=products)
+            np.dot(products, ones, out=radial)
+            np.multiply(column, X, out=products)
+            np.subtract(V, products, out=V)
         return V
 
 
 def heads_of(cfg: Configuration) -> Heads:
-    """The block evaluator of cfg's heads (`Heads`), built once per configuration and thread: the quantities of one
-    state share its work buffers, and a thread never writes into another thread's."""
+    """The block evaluator of cfg's heads (`Heads`), built once per configuration and thread and shared with the
+    configurations moved to from it (`Configuration.moved_to`: the states of a trajectory): the quantities of one
+    state, and the states of one trajectory, share its work buffers; a thread never writes into another thread's."""
+    shared = cfg.__dict__.setdefault("_heads", {})  # a cache beside the frozen fields, never compared
     thread = threading.get_ident()
-    cached = cfg.__dict__.get("_heads")
-    if cached is None or cached[0] != thread:
-        cached = (thread, Heads(cfg))
-        object.__setattr__(cfg, "_heads", cached)  # a cache beside the frozen fields, never compared or copied
-    return cached[1]
+    heads = shared.get(thread)
+    if heads is None:
+        heads = shared[thread] = Heads(cfg)
+    return heads
 
 
 def row_blocks(cfg: Configuration) -> Iterator[slice]:

@@ -4,6 +4,8 @@ geometry; a configuration whose evaluation cannot fit the budget is refused with
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ from checks.model import families, memory
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS
+from checks.model.token_blocks import heads_of
 
 N, D, H = 11, 3, 2
 #: The quantities compared (every evaluator at a state, the radius of cluster_count given) and the field's own.
@@ -50,10 +53,13 @@ def _values(cfg: Configuration) -> dict[str, object]:
 
 
 def _blocked_values(cfg: Configuration, monkeypatch: pytest.MonkeyPatch, rows: int) -> dict[str, object]:
+    """The values at a fresh copy of cfg (none of its cached block evaluators or quantities), in blocks of `rows`."""
     with monkeypatch.context() as patch:
         patch.setattr(memory, "BLOCK_ROWS", rows)
         assert memory.block_rows(cfg.n, cfg.d, cfg.H, cfg.mask is not None, None) == rows
-        return _values(cfg)
+        fresh = replace(cfg)
+        assert heads_of(fresh).rows == rows
+        return _values(fresh)
 
 
 def _assert_agree(whole: dict[str, object], blocked: dict[str, object]) -> None:
