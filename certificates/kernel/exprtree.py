@@ -188,6 +188,16 @@ def symbols(tree: Tree) -> set[str]:
 Memo = dict[int, tuple[object, arb]]
 
 
+def node_parts(tree: object, depth: int) -> tuple[str, list]:
+    """(operation, arguments) of a tree node at `depth`, or TreeError for a malformed or too deep node (what every
+    walker of trees checks first: `evaluate`, the compiled programs of `certificates.kernel.programs`)."""
+    if depth > MAX_DEPTH:
+        raise TreeError("expression tree too deep")
+    if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
+        raise TreeError(f"malformed node {str(tree)[:60]}")
+    return tree[0], tree[1:]
+
+
 def evaluate(
     tree: object,
     env: Mapping[str, arb],
@@ -205,11 +215,7 @@ def evaluate(
     def inner(child: object) -> arb:
         return evaluate(child, env, implicit, depth + 1, memo)
 
-    if depth > MAX_DEPTH:
-        raise TreeError("expression tree too deep")
-    if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
-        raise TreeError(f"malformed node {str(tree)[:60]}")
-    op, args = tree[0], tree[1:]
+    op, args = node_parts(tree, depth)
     if op == "rat" and len(args) == 1 and isinstance(args[0], str):
         return _rational_ball(args[0], ctx.prec)
     if op == "sym" and len(args) == 1:

@@ -20,7 +20,7 @@ from typing import Any
 from flint import arb, fmpq
 
 from certificates.kernel import endpoints
-from certificates.kernel.exprtree import _UNARY_BALLS, MAX_DEPTH, UNARY, Tree, TreeError, parse_rational
+from certificates.kernel.exprtree import _UNARY_BALLS, UNARY, Tree, TreeError, node_parts, parse_rational
 
 #: One step: (the values of the steps before it, the environment) -> its ball.
 Step = Callable[[list[arb], Mapping[str, arb]], arb]
@@ -56,11 +56,7 @@ def compile_trees(*trees: Tree) -> Program:
         return index[key]
 
     def visit(tree: object, depth: int) -> int:
-        if depth > MAX_DEPTH:
-            raise TreeError("expression tree too deep")
-        if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
-            raise TreeError(f"malformed node {str(tree)[:60]}")
-        op, args = tree[0], tree[1:]
+        op, args = node_parts(tree, depth)
         if op == "rat" and len(args) == 1 and isinstance(args[0], str):
             value = parse_rational(args[0])
             return add(("rat", value), _rational(fmpq(value.numerator, value.denominator)))

@@ -8,6 +8,7 @@ recorded along the way (`recorder`) and the events (`events`) are separate modul
 
 from checks.integrator.events import Event, cluster_gap_below, speed_below
 from checks.integrator.methods import tableau_for
-from checks.integrator.solver import IntegrationFailure, Trajectory, integrate
+from checks.integrator.solver import integrate
+from checks.integrator.trajectory import IntegrationFailure, Trajectory
 
 __all__ = ["Event", "IntegrationFailure", "Trajectory", "cluster_gap_below", "integrate", "speed_below", "tableau_for"]

@@ -4,8 +4,9 @@ The field is `checks.model.jax_field` (the options it covers; the others are ref
 numpy one's, sharing its data and rules rather than copying them: the tableau's float arrays
 (`checks.integrator.tableau`, chosen by `methods.tableau_for`), the scaled error norm with DOP853's blend
 (`controller.error_norm` over jax.numpy), the PI controller's constants (the `PIController` instance is read),
-the STABILITY_FRACTION limit, the retraction (`solver.retract`), the shrink of a step that left the finite range
-(`solver.NON_FINITE_SHRINK`) and Hairer's initial step (`solver.initial_step`, on the host with the jitted field).
+the STABILITY_FRACTION limit, the retraction (`trajectory.retract`), the shrink of a step that left the finite range
+(`trajectory.NON_FINITE_SHRINK`) and Hairer's initial step (`trajectory.initial_step`, on the host with the
+jitted field).
 Two formulas exist in both backends, each a few lines: the PI decision (`_decide`, beside `PIController.decide`)
 and the stiffness estimate (`_stable_step`, beside `Stepper.stable_step`); tests/integrator/test_jax_solver.py pins
 both backends to the same accepted and rejected step counts and final states on DP5(4) and DOP853 runs.
@@ -29,7 +30,8 @@ from certificates.kernel.errors import InputError
 from checks.integrator.controller import STABILITY_FRACTION, Controller, PIController, error_norm
 from checks.integrator.methods import METHODS, tableau_for
 from checks.integrator.recorder import Recorder
-from checks.integrator.solver import (
+from checks.integrator.tableau import Tableau
+from checks.integrator.trajectory import (
     NON_FINITE_SHRINK,
     IntegrationFailure,
     Trajectory,
@@ -37,7 +39,6 @@ from checks.integrator.solver import (
     record_grid,
     retract,
 )
-from checks.integrator.tableau import Tableau
 from checks.model import jax_field
 from checks.model.configuration import Configuration
 

@@ -24,57 +24,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 
 from certificates.kernel.errors import InputError
-from certificates.kernel.vocabulary import SPHERICAL_GEOMETRIES
 from checks.integrator.controller import Controller, PIController, error_norm
 from checks.integrator.events import Event, locate_crossing
 from checks.integrator.methods import tableau_for
 from checks.integrator.recorder import DEFAULT_OBSERVABLES, Recorder
 from checks.integrator.stepper import Stepper
+from checks.integrator.trajectory import (
+    NON_FINITE_SHRINK,
+    IntegrationFailure,
+    Trajectory,
+    initial_step,
+    record_grid,
+    retract,
+)
 from checks.model import field as model
 from checks.model.configuration import Configuration
 
-
-@dataclass
-class Trajectory:
-    """What a run produced: records, fired events, the final configuration, counts, status."""
-
-    times: np.ndarray
-    states: np.ndarray | None
-    observables: dict[str, np.ndarray]
-    events: list[tuple[str, float]]
-    final: Configuration
-    t_end: float
-    status: str
-    evaluations: int
-    accepted: int
-    rejected: int
-    method: str
-
-
-class IntegrationFailure(InputError):
-    """The run could not go past `partial.t_end` < t_final; `partial` holds the records of [0, t_end] and
-    the last state reached (status "step size underflow")."""
-
-    def __init__(self, partial: Trajectory, reason: str) -> None:
-        super().__init__("t", partial.t_end, reason)
-        self.partial = partial
-
-    @property
-    def t_reached(self) -> float:
-        """The end of the interval actually integrated."""
-        return self.partial.t_end
-
-
 #: The engines of `integrate`: numpy (the default) and the optional jitted one (`jax_solver`).
 BACKENDS = ("numpy", "jax")
-#: Shrink factor of a trial step whose stages left the finite range.
-NON_FINITE_SHRINK = 0.2
 
 
 class _Flow:
@@ -93,14 +64,6 @@ class _Flow:
 
     def retract(self, X: np.ndarray) -> np.ndarray:
         return retract(X, self.cfg.geometry)
-
-
-def retract(X: np.ndarray, geometry: str, xp: ModuleType = np) -> np.ndarray:
-    """The state after a step: on the sphere every row divided by its norm, else X itself (module docstring);
-    `xp` the array namespace (jax.numpy in the jitted backend, which shares this rule)."""
-    if geometry not in SPHERICAL_GEOMETRIES:
-        return X
-    return X / xp.linalg.norm(X, axis=1, keepdims=True)
 
 
 def integrate(
@@ -245,36 +208,6 @@ def _first_terminal(
         if events[i].terminal:
             return theta, i
     return None
-
-
-def initial_step(
-    f: Callable[[np.ndarray], np.ndarray],
-    y: np.ndarray,
-    k: np.ndarray,
-    order: int,
-    rtol: float,
-    atol: float,
-    t_final: float,
-) -> float:
-    """Hairer's starting step: from the sizes of y, k = f(y) and a finite-difference second derivative (one more
-    evaluation of f); `order` the method's (the jitted backend takes its first step by this rule too)."""
-    scale = atol + rtol * np.abs(y)
-    d0 = float(np.sqrt(np.mean((y / scale) ** 2)))
-    d1 = float(np.sqrt(np.mean((k / scale) ** 2)))
-    h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
-    k1 = f(y + h0 * k)
-    d2 = float(np.sqrt(np.mean(((k1 - k) / scale) ** 2))) / h0
-    h1 = max(1e-6, h0 * 1e-3) if max(d1, d2) <= 1e-15 else (0.01 / max(d1, d2)) ** (1.0 / order)
-    return min(100 * h0, h1, t_final)
-
-
-def record_grid(record_times: Sequence[float] | np.ndarray | None, t_final: float) -> list[float]:
-    if record_times is None:
-        return []
-    grid = np.asarray(record_times, dtype=float)
-    if grid.ndim != 1 or not np.all(np.isfinite(grid)) or np.any(grid < 0) or np.any(grid > t_final):
-        raise InputError("record_times", "...", f"expected finite times in [0, {t_final:g}]")
-    return sorted(set(grid.tolist()))
 
 
 def _positive(name: str, value: float) -> float:

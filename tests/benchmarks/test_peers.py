@@ -25,6 +25,7 @@ def test_an_absent_peer_is_skipped_with_a_message(
     assert [peer.name for peer in peers.peers(cfg, SMALL.T)] == ["scipy DOP853", "scipy RK45"]
     out = capsys.readouterr().out.splitlines()
     assert out == [
+        "  skipped: headflow (jax): jax is not installed: install headflow[jit]",
         "  skipped: jax is not installed (pip install -e '.[peers]')",
         "  skipped: torch or torchdiffeq is not installed (pip install -e '.[peers]')",
     ]
