@@ -186,12 +186,15 @@ def head_energies(cfg: Configuration) -> np.ndarray:
 SHARED_PASS = frozenset({"head_energies", "attention_entropies"})
 
 
+#: The model quantities (`certificates.kernel.model_quantities`) whose values SHARED_PASS gives, by its names.
+_PASS_OF = {"energy": "head_energies", "head_energies": "head_energies", "attention_entropy": "attention_entropies"}
+
+
 def expect(cfg: Configuration, quantities: Iterable[str]) -> None:
-    """Declare the model quantities that will be asked at the state cfg (a recorder's): those of SHARED_PASS (and
-    the energy, the sum of the head energies) then come from one pass over its blocks of scores, at the first of
+    """Declare the model quantities that will be asked at the state cfg (a recorder's): those of SHARED_PASS (the
+    energy, the head energies and the attention entropies) then come from one pass over its blocks of scores, at the first of
     them, kept with the state (a configuration is immutable; its tokens are read-only)."""
-    wanted = {"head_energies" if name == "energy" else name for name in quantities}
-    cfg.__dict__["_expected"] = SHARED_PASS.intersection(wanted)
+    cfg.__dict__["_expected"] = {_PASS_OF[name] for name in quantities if name in _PASS_OF}
 
 
 def _of_state(cfg: Configuration, name: str) -> np.ndarray:
@@ -221,7 +224,7 @@ def _shared_pass(cfg: Configuration, asked: str, names: set[str]) -> dict[str, n
             values["head_energies"] = sums
             if shared:
                 values["attention_entropies"] = entropies
-    if "attention_entropies" in names and "attention_entropies" not in values:
+    if asked == "attention_entropies" and "attention_entropies" not in values:  # its own pass, only when asked
         entropies = np.empty((cfg.H, cfg.n))
         for rows, p in _distribution_blocks(cfg):
             entropies[:, rows] = _row_entropies(p)

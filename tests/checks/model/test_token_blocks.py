@@ -179,3 +179,16 @@ def test_a_long_context_evaluates_in_blocks_within_a_small_budget() -> None:
     assert np.allclose(model.token_velocity(cfg), expected, rtol=1e-11, atol=1e-13)
     p = e / e.sum(axis=-1, keepdims=True)
     assert np.allclose(model.attention_entropies(cfg), -np.sum(p * np.log(p), axis=-1), rtol=1e-11)
+
+
+@pytest.mark.parametrize(("attention", "geometry", "mask", "interaction"), CASES)
+def test_quantities_expected_together_equal_each_computed_alone(
+    attention: str, geometry: str, mask: str | None, interaction: str | None
+) -> None:
+    """A recorder's state declares its quantities (`field.expect`): the energy, head energies and entropies then
+    come from one shared pass, and must equal what a fresh state computes for each alone."""
+    cfg = _config(attention, geometry, 4, _random_mask(6) if mask == "random" else mask, interaction)
+    alone = _values(replace(cfg))
+    together = replace(cfg)
+    model.expect(together, QUANTITIES)
+    _assert_agree(alone, _values(together))
