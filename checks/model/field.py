@@ -192,8 +192,8 @@ _PASS_OF = {"energy": "head_energies", "head_energies": "head_energies", "attent
 
 def expect(cfg: Configuration, quantities: Iterable[str]) -> None:
     """Declare the model quantities that will be asked at the state cfg (a recorder's): those of SHARED_PASS (the
-    energy, the head energies and the attention entropies) then come from one pass over its blocks of scores, at the first of
-    them, kept with the state (a configuration is immutable; its tokens are read-only)."""
+    energy, the head energies and the attention entropies) then come from one pass over its blocks of scores, at
+    the first of them, kept with the state (a configuration is immutable; its tokens are read-only)."""
     cfg.__dict__["_expected"] = {_PASS_OF[name] for name in quantities if name in _PASS_OF}
 
 
