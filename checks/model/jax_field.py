@@ -92,6 +92,7 @@ def _compiled(attention: str, geometry: str) -> Callable[..., Any]:
 def field_function(cfg: Configuration) -> Callable[[np.ndarray], np.ndarray]:
     """X -> xdot (numpy in and out) by the jitted field, for cfg's heads and options (refused ones: InputError)."""
     require_supported(cfg)
+    jax_module()  # installed now, not only when the cached compilation was made
     compiled = _compiled(cfg.attention, cfg.geometry)
 
     M, W, beta = np.asarray(cfg.score_matrices), np.asarray(cfg.values), np.float64(cfg.beta)
