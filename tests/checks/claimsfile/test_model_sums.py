@@ -225,16 +225,23 @@ def test_forged_certificates_rejected(
         ({}, 'd = "[1.5, 1.9]"', "no integer"),
     ],
 )
-def test_misuse_is_a_one_line_error(tmp_path: Path, fields: dict, domain: str, reason: str) -> None:
-    base = {"lhs": "E", "op": ">", "rhs": "0"} | fields
-    text = claim_text("bad", base.pop("lhs"), base.pop("op"), base.pop("rhs"), domain)
+def test_misuse_is_refused_with_the_reason(fields: dict, domain: str, reason: str) -> None:
     with pytest.raises(ClaimsFileError) as caught:
-        parse_claims(text, "t.toml")
+        parse_claims(_misuse(fields, domain), "t.toml")
     assert reason in str(caught.value)
+
+
+def test_misuse_is_a_one_line_error_of_the_command(tmp_path: Path) -> None:
+    """The command reports a refused claim (any of the above: one parser) in one line, exit code 2."""
     path = tmp_path / "bad.toml"
-    path.write_text(text)
+    path.write_text(_misuse({"lhs": "sum_j(sum_j(s_h_ij))"}, ""))
     run = subprocess.run([sys.executable, "-m", "checks", "check", str(path)], capture_output=True, text=True)
-    assert run.returncode == 2 and "Traceback" not in run.stderr and reason in run.stderr
+    assert run.returncode == 2 and "Traceback" not in run.stderr and "do not nest" in run.stderr
+
+
+def _misuse(fields: dict, domain: str) -> str:
+    base = {"lhs": "E", "op": ">", "rhs": "0"} | fields
+    return claim_text("bad", base.pop("lhs"), base.pop("op"), base.pop("rhs"), domain)
 
 
 def test_pair_quantities_agree_in_floats_and_balls() -> None:
