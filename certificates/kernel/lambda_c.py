@@ -35,7 +35,7 @@ from flint import arb, ctx
 
 from certificates.kernel import stored_forms
 from certificates.kernel.derivatives import derivative
-from certificates.kernel.exact import ExponentTooLarge, ball_of, dyadic, exact_value, precision, shown
+from certificates.kernel.exact import ExponentTooLarge, dyadic, exact_value, precision, rational_ball, shown
 from certificates.kernel.exprtree import Tree
 from certificates.kernel.programs import Program, compile_trees
 
@@ -60,13 +60,12 @@ def _values(program: Program, tokens: Fraction, point: arb, prec: int) -> tuple[
     """g, g' or both (`program`: `_G`, `_G_SLOPE`, `_BOTH`) at u = `point` (a ball) for the exact n = `tokens`, at
     `prec` bits."""
     with precision(prec):
-        return program.run({_U: point, _N: _tokens_ball(tokens, prec)})
+        return _run(program, tokens, point, prec)
 
 
-@lru_cache(maxsize=64)
-def _tokens_ball(tokens: Fraction, prec: int) -> arb:
-    """The ball of n at `prec` bits (the context's; cached: a root evaluates g a dozen times at a few precisions)."""
-    return ball_of(tokens)
+def _run(program: Program, tokens: Fraction, point: arb, prec: int) -> tuple[arb, ...]:
+    """`_values` at the context precision, which is `prec`."""
+    return program.run({_U: point, _N: rational_ball(tokens.numerator, tokens.denominator, prec)})
 
 
 def _value(program: Program, tokens: Fraction, point: arb, prec: int) -> arb:
@@ -78,17 +77,17 @@ def _value(program: Program, tokens: Fraction, point: arb, prec: int) -> arb:
 def _newton(tokens: Fraction, point: arb, prec: int) -> tuple[arb, arb]:
     """One Newton step at `prec` bits (g and g' share e^u): (the next point, only the midpoint: the certificate
     comes later; g' at `point`, which estimates the next step's slope)."""
-    value, slope = _values(_BOTH, tokens, point, prec)
-    with ctx.workprec(prec):
+    with precision(prec):
+        value, slope = _run(_BOTH, tokens, point, prec)
         return (point - value / slope).mid(), slope
 
 
-def _float_root(tokens: Fraction) -> float | None:
+def _float_root(tokens: Fraction, start: arb) -> float | None:
     """u_c(n) to about 50 bits by Newton in floats on g(u) e^-u = (u - 2) - (n - 1)(u + 2) e^-u (no overflow for
-    any n the floats hold), from `_start`'s point right of the root; None when n - 1 is beyond the floats or the
-    iteration does not settle. Only a start: the certificate is the interval Newton step at the end."""
+    any n the floats hold), from `_start`'s point `start` right of the root; None when n - 1 is beyond the floats or
+    the iteration does not settle. Only a start: the certificate is the interval Newton step at the end."""
     try:
-        m, u = float(tokens - 1), float(_start(tokens))
+        m, u = float(tokens - 1), float(start)
     except OverflowError:
         return None
     for _ in range(100):
@@ -125,10 +124,10 @@ def _interval_newton(tokens: Fraction, point: arb, prec: int, rough: arb | None 
     None and the ordinary Newton point otherwise. g(m) is evaluated at `prec` bits, g'(X) at what N's width needs
     (the step's size sets it). `rough`: g' near m, for the step's size (g'(m) at 64 bits when None); only the box
     rests on it, and the test above on the box."""
-    value = _value(_G, tokens, point, prec)
     if rough is None:
         rough = _value(_G_SLOPE, tokens, point, 64)
-    with ctx.workprec(prec):
+    with precision(prec):
+        (value,) = _run(_G, tokens, point, prec)
         step = (value / rough).mid()
         if not step.is_finite():
             return None, point
@@ -138,7 +137,7 @@ def _interval_newton(tokens: Fraction, point: arb, prec: int, rough: arb | None 
         radius = 2 * abs(step) + arb(2) ** (exponent + abs(mantissa).bit_length() - prec)
         box = arb(point, radius)
     slope = _value(_G_SLOPE, tokens, box, max(prec - accurate, 0) + 64)
-    with ctx.workprec(prec):
+    with precision(prec):
         enclosure = point - value / slope
     if box > 2 and slope > 0 and enclosure.is_finite() and box.contains(enclosure):
         return enclosure, enclosure.mid()
@@ -151,10 +150,10 @@ def _by_signs(tokens: Fraction, point: arb, bits: int) -> arb | None:
     mantissa, exponent = dyadic(point)
     radius = arb(2) ** (exponent + abs(mantissa).bit_length() - bits)
     check_prec = bits + 64
-    with ctx.workprec(check_prec):
+    with precision(check_prec):
         low, high = point - radius, point + radius
     if low > 2 and _value(_G, tokens, low, check_prec) < 0 and _value(_G, tokens, high, check_prec) > 0:
-        with ctx.workprec(check_prec):
+        with precision(check_prec):
             return low.union(high)  # holds every point between the two (balls around the) ends
     return None
 
@@ -166,11 +165,11 @@ def certify_root(tokens: int | Fraction, bits: int) -> arb:
         raise RootError("lambda_c(n, beta) needs n > 1")
     exact = Fraction(tokens)
     point = _start(exact)
-    if not _value(_G, exact, point, 64) > 0:
-        raise RootError(f"lambda_c: no sign change at the start point for n={shown(tokens)}")
-    rough = _float_root(exact)
+    rough = _float_root(exact, point)
     if rough is not None:  # one step at 64 bits takes the float's 50 bits to what the loop below reaches
         point = _newton(exact, arb(rough), 64)[0]
+    elif not _value(_G, exact, point, 64) > 0:  # Newton from the start below converges only right of the root
+        raise RootError(f"lambda_c: no sign change at the start point for n={shown(tokens)}")
     for _ in range(0 if rough is not None else 200):
         nxt = _newton(exact, point, 64)[0]
         if abs(float(nxt - point)) < 1e-12 * float(point):

@@ -3,13 +3,15 @@
 `certificates.kernel.exprtree.evaluate` walks its tree at every evaluation; at 1,000 digits the walk of a constant's
 stored tree costs as much as its arithmetic, and a certified constant is evaluated at each precision its digits need
 (lambda_c's root finder evaluates g and g' a dozen times). `compile_trees` walks the trees once: every distinct
-subtree (equal by structure, so that the two copies of c* in beta* and e^u in g and g' are one) becomes one step of
-a list, and the step applies the operation `evaluate` applies to that node: `arb(p/q)` of a rational (`ball_of`),
+subtree (equal by structure, so that the two copies of c* in beta* and e^u in g and g' are one) becomes one value of
+a list, and each value is what `evaluate` gives that node: `arb(p/q)` of a rational (`ball_of`), the symbol's ball,
 `+` folded left for add, `endpoints.times` folded left for mul, `endpoints.power` for an integer power,
 `endpoints.increasing` of exp, log, sqrt and lambertw. So a program's balls are `evaluate`'s balls bit for bit at
-every precision (`tests/certificates/test_programs.py` holds them equal); nothing here is another evaluator's
-arithmetic, only its order fixed once. Only that node set compiles (the stored forms' and lambda_c's equation's);
-any other node is a TreeError (evaluate such a tree instead).
+every precision (`tests/certificates/kernel/test_programs.py` holds them equal); nothing here is another evaluator's
+arithmetic, only its order fixed once. The leaves (rationals and symbols, which depend on no other value) come
+first, and the rationals' balls, which depend only on the precision, are made once per precision. Only that node
+set compiles (the stored forms' and lambda_c's equation's); any other node is a TreeError (evaluate such a tree
+instead).
 """
 
 from __future__ import annotations
@@ -17,89 +19,119 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flint import arb, fmpq
+from flint import arb, ctx, fmpq
 
 from certificates.kernel import endpoints
 from certificates.kernel.exprtree import _UNARY_BALLS, UNARY, Tree, TreeError, node_parts, parse_rational
 
-#: One step: (the values of the steps before it, the environment) -> its ball.
-Step = Callable[[list[arb], Mapping[str, arb]], arb]
+#: One step: (the values of the leaves and of the steps before it) -> its ball.
+Step = Callable[[list[arb]], arb]
 
 
 class Program:
-    """Trees compiled into steps; `run(env)` returns the ball of each tree at the current flint precision."""
+    """Trees compiled into steps; `run(env)` returns the ball of each tree at the current flint precision.
 
-    def __init__(self, steps: list[Step], outputs: tuple[int, ...], symbols: frozenset[str]) -> None:
-        self._steps, self._outputs, self.symbols = steps, outputs, symbols
+    Its values are, in order, the rationals' balls, the symbols' balls (from `env`) and one ball per step."""
+
+    #: Precisions whose rationals' balls a program keeps (a constant is certified at a few; the oldest go first).
+    KEPT_PRECISIONS = 64
+
+    def __init__(
+        self, rationals: tuple[fmpq, ...], names: tuple[str, ...], steps: list[Step], outputs: tuple[int, ...]
+    ) -> None:
+        self._rationals, self._names, self._steps, self._outputs = rationals, names, steps, outputs
+        self.symbols = frozenset(names)
+        self._kept: dict[int, list[arb]] = {}
+
+    def _rational_balls(self, prec: int) -> list[arb]:
+        """The rationals' balls at `prec` bits, the context precision (`arb(p/q)` depends on nothing else)."""
+        found = self._kept.get(prec)
+        if found is None:
+            if len(self._kept) >= self.KEPT_PRECISIONS:
+                del self._kept[next(iter(self._kept))]
+            found = self._kept[prec] = [arb(value) for value in self._rationals]
+        return found
 
     def run(self, env: Mapping[str, arb]) -> tuple[arb, ...]:
         """The balls of the trees, each symbol at its ball in `env` (TreeError for a symbol without one)."""
-        missing = self.symbols.difference(env)
-        if missing:
-            raise TreeError(f"no value for symbol {sorted(missing)[0]!r}")
-        values: list[arb] = []
+        values = self._rational_balls(ctx.prec).copy()
+        for name in self._names:
+            if name not in env:
+                raise TreeError(f"no value for symbol {name!r}")
+            values.append(env[name])
         for step in self._steps:
-            values.append(step(values, env))
+            values.append(step(values))
         return tuple(values[i] for i in self._outputs)
 
 
 def compile_trees(*trees: Tree) -> Program:
     """One program computing every tree (shared subtrees once)."""
-    steps: list[Step] = []
-    index: dict[tuple[Any, ...], int] = {}
+    rationals: dict[fmpq, int] = {}
     names: set[str] = set()
+    #: Each distinct inner node: its key (operation, children as ("rat", k), ("sym", name) or ("step", k), payload).
+    nodes: dict[tuple[Any, ...], int] = {}
 
-    def add(key: tuple[Any, ...], step: Step) -> int:
-        if key not in index:
-            index[key] = len(steps)
-            steps.append(step)
-        return index[key]
-
-    def visit(tree: object, depth: int) -> int:
+    def visit(tree: object, depth: int) -> tuple[str, Any]:
         op, args = node_parts(tree, depth)
         if op == "rat" and len(args) == 1 and isinstance(args[0], str):
             value = parse_rational(args[0])
-            return add(("rat", value), _rational(fmpq(value.numerator, value.denominator)))
+            return "rat", rationals.setdefault(fmpq(value.numerator, value.denominator), len(rationals))
         if op == "sym" and len(args) == 1 and isinstance(args[0], str):
             names.add(args[0])
-            return add(("sym", args[0]), _symbol(args[0]))
+            return "sym", args[0]
         if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
             if abs(args[1]) > 1000:
                 raise TreeError("exponent too large")
-            base = visit(args[0], depth + 1)
-            return add(("pow", base, args[1]), _power(base, args[1]))
+            return "step", nodes.setdefault(("pow", visit(args[0], depth + 1), args[1]), len(nodes))
         children = tuple(visit(child, depth + 1) for child in args)
-        if op in ("add", "mul") and children:
-            return add((op, *children), _fold(op, children))
-        if op in UNARY and len(children) == 1:
-            return add((op, *children), _increasing(_UNARY_BALLS[op], children[0]))
+        if (op in ("add", "mul") and children) or (op in UNARY and len(children) == 1):
+            return "step", nodes.setdefault((op, *children), len(nodes))
         raise TreeError(f"node {op!r} does not compile (evaluate the tree instead)")
 
-    outputs = tuple(visit(tree, 0) for tree in trees)
-    return Program(steps, outputs, frozenset(names))
+    found = [visit(tree, 0) for tree in trees]
+    order = tuple(sorted(names))
+    symbol_slots = {name: len(rationals) + i for i, name in enumerate(order)}
 
+    def slot(child: tuple[str, Any]) -> int:
+        """Where a child's value is: rationals, then symbols, then steps."""
+        kind, which = child
+        if kind == "sym":
+            return symbol_slots[which]
+        return which if kind == "rat" else len(rationals) + len(order) + which
 
-def _rational(value: fmpq) -> Step:
-    return lambda values, env: arb(value)
-
-
-def _symbol(name: str) -> Step:
-    return lambda values, env: env[name]
+    steps: list[Step] = []
+    for key in nodes:  # in order of first visit: every child before its parent
+        op = key[0]
+        if op == "pow":
+            steps.append(_power(slot(key[1]), key[2]))
+        elif op in ("add", "mul"):
+            steps.append(_fold(op, tuple(slot(child) for child in key[1:])))
+        else:
+            steps.append(_increasing(_UNARY_BALLS[op], slot(key[1])))
+    return Program(tuple(sorted(rationals, key=rationals.__getitem__)), order, steps, tuple(slot(f) for f in found))
 
 
 def _power(base: int, k: int) -> Step:
-    return lambda values, env: endpoints.power(values[base], k)
+    return lambda values: endpoints.power(values[base], k)
 
 
 def _increasing(function: Callable[[arb], arb], argument: int) -> Step:
-    return lambda values, env: endpoints.increasing(function, values[argument])
+    return lambda values: endpoints.increasing(function, values[argument])
 
 
 def _fold(op: str, children: tuple[int, ...]) -> Step:
+    if len(children) == 1:
+        (only,) = children
+        return lambda values: values[only]
+    if len(children) == 2:
+        first, second = children
+        if op == "add":
+            return lambda values: values[first] + values[second]
+        return lambda values: endpoints.times(values[first], values[second])
     first, rest = children[0], children[1:]
     if op == "add":
 
-        def total(values: list[arb], env: Mapping[str, arb]) -> arb:
+        def total(values: list[arb]) -> arb:
             result = values[first]
             for i in rest:
                 result = result + values[i]
@@ -107,7 +139,7 @@ def _fold(op: str, children: tuple[int, ...]) -> Step:
 
         return total
 
-    def product(values: list[arb], env: Mapping[str, arb]) -> arb:
+    def product(values: list[arb]) -> arb:
         result = values[first]
         for i in rest:
             result = endpoints.times(result, values[i])

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from flint import arb, ctx
+from flint import arb
 
 from certificates.kernel import stored_forms
-from certificates.kernel.exact import ball_of
+from certificates.kernel.exact import precision, rational_ball
 from certificates.kernel.lambda_c import certify_root
 
 
@@ -32,9 +32,16 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
 
         heads, tokens = int(params["H"]), int(params["n"])
         return exit_gap_ball(heads, tokens, params["alpha"], params["beta"], prec)
-    with ctx.workprec(prec):
-        if quantity != "lambda_c":
-            env = {stored_forms.symbol(k): ball_of(v) for k, v in params.items()}
-            (value,) = stored_forms.program(quantity).run(env)
-            return value
-        return certify_root(int(params["n"]), prec) / ball_of(params["beta"])
+    if quantity == "lambda_c":
+        root = certify_root(int(params["n"]), prec)
+        with precision(prec):
+            return root / _ball(params["beta"], prec)
+    with precision(prec):
+        env = {stored_forms.symbol(k): _ball(v, prec) for k, v in params.items()}
+        (value,) = stored_forms.program(quantity).run(env)
+        return value
+
+
+def _ball(value: Fraction, prec: int) -> arb:
+    """An exact parameter's ball at `prec` bits (kept per precision: `certificates.kernel.exact.rational_ball`)."""
+    return rational_ball(value.numerator, value.denominator, prec)

@@ -167,7 +167,7 @@ def certified_digits(ball: arb, digits: int) -> Rounded | None:
     m, r, g = _aligned(ball)
     if m == 0 and r == 0:
         return Rounded(0, "0", 0)
-    if m - r <= 0 <= m + r:
+    if -r <= m <= r:  # the ball holds 0
         return None
     sign, centre = (1, m) if m > 0 else (-1, -m)
     found = _at_unit(centre, r, -g, digits) if g < 0 else None
@@ -185,23 +185,28 @@ def _at_unit(centre: fmpz, r: fmpz, s: int, digits: int) -> tuple[fmpz, int] | b
     (a value of more than `digits` integer digits) or the decade is out of range: the general case decides.
 
     The decade e comes from a float estimate checked exactly: 10^(digits-1) <= low 10^k 2^-s < 10^digits with
-    k = digits - 1 - e (a wrong estimate moves by one decade and checks again)."""
+    k = digits - 1 - e (a wrong estimate moves by one decade and checks again). The lower end's rounding a
+    settles it when 10^(digits-1) < a < 10^digits (a is within 1/2 of low 10^k 2^-s), so only a rounding
+    onto a power of ten compares the long products."""
     low = centre - r
     e = math.floor((low.bit_length() - 1 - s) * _LOG10_2)
+    least, most = _power10(digits - 1), _power10(digits)
     while abs(e) <= MAX_EXPONENT10 and digits - 1 - e >= 0:
         scale = _power10(digits - 1 - e)
         scaled = low * scale
-        if scaled < _power10(digits - 1) << s:
-            e -= 1
-        elif scaled >= _power10(digits) << s:
-            e += 1
-        else:
-            a = _shift_round(scaled, s)
-            if r != 0 and a != _shift_round(scaled + 2 * r * scale, s):
-                return False
-            if a == _power10(digits):  # rounding carried into a new leading digit: 9.99.. -> 10.0
-                return a // 10, e + 1
-            return a, e
+        a = _shift_round(scaled, s)
+        if not least < a < most:
+            if scaled < least << s:
+                e -= 1
+                continue
+            if scaled >= most << s:
+                e += 1
+                continue
+        if r != 0 and a != _shift_round(scaled + ((r * scale) << 1), s):
+            return False
+        if a == most:  # rounding carried into a new leading digit: 9.99.. -> 10.0
+            return a // 10, e + 1
+        return a, e
     return None
 
 
