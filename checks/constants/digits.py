@@ -73,12 +73,6 @@ def _aligned(ball: arb) -> tuple[fmpz, fmpz, int]:
     return m << (e - g), r << (f - g), g
 
 
-def _endpoints(ball: arb) -> tuple[fmpz, fmpz, int]:
-    """Exact integers lo, hi and an exponent g with [lo, hi] * 2^g = the ball."""
-    m, r, g = _aligned(ball)
-    return m - r, m + r, g
-
-
 def _scaled_round(num: fmpz, g: int, k: int, mode: str) -> fmpz:
     """round(num * 2^g * 10^k) for num > 0, to nearest (ties to even) or up ('ceil'); a division by a power of
     two is a shift (the common case: a binary midpoint scaled up to an integer of `digits` digits)."""
@@ -161,9 +155,16 @@ def certified_digits(ball: arb, digits: int) -> Rounded | None:
     Both ends are rounded at the last digit of the lower end's decade e (its exact decimal exponent): unit
     u = 10^(e - digits + 1). When they round alike to a u, every point between rounds to it (rounding at a fixed
     unit is monotone); a point of the next decade can only be in the ball when a = 10^digits, and then it rounds
-    to 10^(e + 1) = a u as well (it is within u / 2 of it, well inside its own half unit 10 u / 2). With the
-    scaling 10^k, k >= 0, over 2^-s (the usual case: `_at_unit`) the ends scaled are m 10^k -+ r 10^k: one long
-    product, a short one and shifts; the decimal text is made once."""
+    to 10^(e + 1) = a u as well (it is within u / 2 of it, well inside its own half unit 10 u / 2).
+
+    First the ends of a decimal interval holding the ball (`_decimal_digits`: python-flint's rigorous
+    `mid_rad_10exp`, a few digits wider than the ball); when they do not round alike (or the interval holds 0),
+    the ball's own exact ends decide. Both ways every point of the ball rounds to the answer, so the answer is the
+    same; the exact ends, scaled by 10^k, k >= 0, over 2^-s (the usual case: `_at_unit`), are m 10^k -+ r 10^k:
+    one long product, a short one and shifts; the decimal text is made once."""
+    found = _decimal_digits(ball, digits)
+    if found is not None:
+        return found
     m, r, g = _aligned(ball)
     if m == 0 and r == 0:
         return Rounded(0, "0", 0)
@@ -177,6 +178,39 @@ def certified_digits(ball: arb, digits: int) -> Rounded | None:
         return None
     a, e = found
     return Rounded(sign, str(a), e)
+
+
+#: Digits beyond the printed ones in the decimal interval of `_decimal_digits` (it is that much wider than the ball).
+GUARD_DIGITS = 10
+
+
+def _decimal_digits(ball: arb, digits: int) -> Rounded | None:
+    """The rounding of the ends of a decimal interval [(c - r) 10^x, (c + r) 10^x] holding the ball
+    (`arb.mid_rad_10exp`, c of about digits + GUARD_DIGITS digits) when both are positive or both negative and
+    they round alike at the unit of the lower end's decade (the rule of `certified_digits`); None otherwise (the
+    exact ends decide then). The ends are integers: a decade is a count of decimal digits, the unit 10^j a short
+    division, and the rounding of each end a comparison of its remainder with 10^j / 2."""
+    c, r, exponent = ball.mid_rad_10exp(digits + GUARD_DIGITS)
+    if c == 0 or -r <= c <= r:
+        return None
+    x = int(exponent)
+    sign, centre = (1, c) if c > 0 else (-1, -c)
+    low = centre - r
+    k = math.floor((low.bit_length() - 1) * _LOG10_2)  # floor(log10(low)) from a float estimate, then exactly
+    while low < _power10(k):
+        k -= 1
+    while low >= _power10(k + 1):
+        k += 1
+    j = k + 1 - digits  # the unit of the last printed digit is 10^j (times 10^x)
+    if j <= 0 or abs(x + k) > MAX_EXPONENT10:
+        return None
+    unit = _power10(j)
+    a = _rounded(*divmod(low, unit), unit, "nearest")
+    if a != _rounded(*divmod(centre + r, unit), unit, "nearest"):
+        return None
+    if a == _power10(digits):  # rounding carried into a new leading digit: 9.99.. -> 10.0
+        return Rounded(sign, str(a // 10), x + k + 1)
+    return Rounded(sign, str(a), x + k)
 
 
 def _at_unit(centre: fmpz, r: fmpz, s: int, digits: int) -> tuple[fmpz, int] | bool | None:
