@@ -54,14 +54,15 @@ class Program:
 
     def run(self, env: Mapping[str, arb]) -> tuple[arb, ...]:
         """The balls of the trees, each symbol at its ball in `env` (TreeError for a symbol without one)."""
-        values = self._rational_balls(ctx.prec).copy()
+        kept = self._kept.get(ctx.prec)
+        values = (self._rational_balls(ctx.prec) if kept is None else kept).copy()
         for name in self._names:
             if name not in env:
                 raise TreeError(f"no value for symbol {name!r}")
             values.append(env[name])
         for step in self._steps:
             values.append(step(values))
-        return tuple(values[i] for i in self._outputs)
+        return tuple(map(values.__getitem__, self._outputs))
 
 
 def compile_trees(*trees: Tree) -> Program:
@@ -111,12 +112,15 @@ def compile_trees(*trees: Tree) -> Program:
     return Program(tuple(sorted(rationals, key=rationals.__getitem__)), order, steps, tuple(slot(f) for f in found))
 
 
+_times, _power_of, _increasing_at = endpoints.times, endpoints.power, endpoints.increasing
+
+
 def _power(base: int, k: int) -> Step:
-    return lambda values: endpoints.power(values[base], k)
+    return lambda values: _power_of(values[base], k)
 
 
 def _increasing(function: Callable[[arb], arb], argument: int) -> Step:
-    return lambda values: endpoints.increasing(function, values[argument])
+    return lambda values: _increasing_at(function, values[argument])
 
 
 def _fold(op: str, children: tuple[int, ...]) -> Step:
@@ -127,7 +131,7 @@ def _fold(op: str, children: tuple[int, ...]) -> Step:
         first, second = children
         if op == "add":
             return lambda values: values[first] + values[second]
-        return lambda values: endpoints.times(values[first], values[second])
+        return lambda values: _times(values[first], values[second])
     first, rest = children[0], children[1:]
     if op == "add":
 
@@ -142,7 +146,7 @@ def _fold(op: str, children: tuple[int, ...]) -> Step:
     def product(values: list[arb]) -> arb:
         result = values[first]
         for i in rest:
-            result = endpoints.times(result, values[i])
+            result = _times(result, values[i])
         return result
 
     return product

@@ -77,7 +77,12 @@ def program(name: str) -> Program:
 
 def symbol(parameter: str) -> str:
     """The tree symbol of a command-line parameter (`lam` -> `lambda`)."""
-    found: str = _stored()["symbols"][parameter]
+    return symbols()[parameter]
+
+
+def symbols() -> dict[str, str]:
+    """Every command-line parameter's tree symbol (`symbol` of each, in one lookup)."""
+    found: dict[str, str] = _stored()["symbols"]
     return found
 
 

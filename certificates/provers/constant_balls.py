@@ -37,7 +37,8 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
         with precision(prec):
             return root / _ball(params["beta"], prec)
     with precision(prec):
-        env = {stored_forms.symbol(k): _ball(v, prec) for k, v in params.items()}
+        names = stored_forms.symbols()
+        env = {names[k]: _ball(v, prec) for k, v in params.items()}
         (value,) = stored_forms.program(quantity).run(env)
         return value
 

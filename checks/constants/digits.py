@@ -188,29 +188,38 @@ def _decimal_digits(ball: arb, digits: int) -> Rounded | None:
     """The rounding of the ends of a decimal interval [(c - r) 10^x, (c + r) 10^x] holding the ball
     (`arb.mid_rad_10exp`, c of about digits + GUARD_DIGITS digits) when both are positive or both negative and
     they round alike at the unit of the lower end's decade (the rule of `certified_digits`); None otherwise (the
-    exact ends decide then). The ends are integers: a decade is a count of decimal digits, the unit 10^j a short
-    division, and the rounding of each end a comparison of its remainder with 10^j / 2."""
+    exact ends decide then, also at a tie). The ends are integers, and the lower one's decimal text (made once, as
+    the printed digits need anyway) gives its decade (its length), the digits before the unit 10^j and the rest
+    below it; r is a few digits, so the upper end is the same text with 2 r added to that short rest."""
     c, r, exponent = ball.mid_rad_10exp(digits + GUARD_DIGITS)
-    if c == 0 or -r <= c <= r:
-        return None
-    x = int(exponent)
     sign, centre = (1, c) if c > 0 else (-1, -c)
     low = centre - r
-    k = math.floor((low.bit_length() - 1) * _LOG10_2)  # floor(log10(low)) from a float estimate, then exactly
-    while low < _power10(k):
-        k -= 1
-    while low >= _power10(k + 1):
-        k += 1
-    j = k + 1 - digits  # the unit of the last printed digit is 10^j (times 10^x)
-    if j <= 0 or abs(x + k) > MAX_EXPONENT10:
+    if low <= 0:  # the interval holds 0 (or c = 0)
         return None
-    unit = _power10(j)
-    a = _rounded(*divmod(low, unit), unit, "nearest")
-    if a != _rounded(*divmod(centre + r, unit), unit, "nearest"):
+    text = str(low)
+    j, decade = len(text) - digits, int(exponent) + len(text) - 1  # low 10^x = d.ddd... 10^decade
+    if j <= 0 or abs(decade) > MAX_EXPONENT10:
         return None
-    if a == _power10(digits):  # rounding carried into a new leading digit: 9.99.. -> 10.0
-        return Rounded(sign, str(a // 10), x + k + 1)
-    return Rounded(sign, str(a), x + k)
+    size, rest = 10**j, int(text[digits:])
+    half = size >> 1  # exact: the unit is even
+    above, remainder = divmod(rest + (int(r) << 1), size)
+    if rest == half or remainder == half:  # an end at a tie, where the digit's parity decides: the exact ends decide
+        return None
+    up = rest > half
+    if up != above + (remainder > half):  # the upper end rounds to whole + above (+ 1 past the half)
+        return None
+    head = _plus_one(text[:digits]) if up else text[:digits]
+    if len(head) > digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
+        return Rounded(sign, head[:digits], decade + 1)
+    return Rounded(sign, head, decade)
+
+
+def _plus_one(decimal: str) -> str:
+    """The decimal text of int(decimal) + 1 (one digit longer when it is all nines)."""
+    kept = decimal.rstrip("9")
+    if not kept:
+        return "1" + "0" * len(decimal)
+    return kept[:-1] + str(int(kept[-1]) + 1) + "0" * (len(decimal) - len(kept))
 
 
 def _at_unit(centre: fmpz, r: fmpz, s: int, digits: int) -> tuple[fmpz, int] | bool | None:
