@@ -13,7 +13,11 @@ constant of `headflow constants` but c8_exit_gap (a certified bracket of Conditi
   doubling precision), on gmpy2 when installed (`pip install -e '.[fast]'`);
 
 and prints the ratios headflow / python-flint (the goal: at most 1.5) and mpmath / headflow. These are CPU times of
-this process (`time.process_time`), so that on a loaded machine a time slice spent waiting does not count. Then
+this process (`time.process_time`), so that on a loaded machine a time slice spent waiting does not count: the
+shortest of up to 99 calls of each, taken in turns, after one call of each (warm: headflow keeps its compiled
+programs, the balls of their rationals and of the parameters per precision, and powers of ten, as a table calling
+the same constant many times does; python-flint keeps what it keeps). The cold columns are the first call in a
+fresh process (imports done, nothing computed yet), one process for headflow and one for python-flint. Then
 `headflow constants --quantity lambda_c --n 10 --digits 100000` end to end in-process (mpmath's cross-check
 included), and start-up: fresh processes of `headflow --help`, `headflow constants --help` and `headflow
 constants --quantity c_star --H 2 --digits 50` against a fresh python-flint script printing the same 50 digits
@@ -114,9 +118,10 @@ def _best(task: Callable[[], object], budget: float = 2.0, most: int = 5) -> flo
 def _side_by_side(
     first: Callable[[], object], second: Callable[[], object], budget: float = 3.0
 ) -> tuple[float, float]:
-    """The shortest of up to nine runs of each, taken in turns (a load that comes and goes hits both alike)."""
+    """The shortest of up to 99 runs of each, taken in turns (a load that comes and goes hits both alike; calls
+    of some 10 microseconds need many to find one that no other process interrupted)."""
     times: tuple[list[float], list[float]] = ([], [])
-    while len(times[0]) < 9 and sum(times[0]) + sum(times[1]) < budget:
+    while len(times[0]) < 99 and sum(times[0]) + sum(times[1]) < budget:
         for task, found in zip((first, second), times, strict=True):
             start = time.process_time()
             task()
@@ -134,27 +139,55 @@ def _leading(text: str, count: int = 40) -> str:
     return "".join(ch for ch in text.split("e")[0] if ch.isdigit())[:count]
 
 
+def first_call(index: int, digits: int, side: str) -> float:
+    """The CPU seconds of the first call of CASES[index] at `digits` digits in this process (`side`: "headflow"
+    or "python-flint"), as `python benchmarks/constants.py --first INDEX DIGITS SIDE` prints them."""
+    _, quantity, params, formula = CASES[index]
+    start = time.process_time()
+    text = constants.certify(quantity, params, digits).value if side == "headflow" else _direct(formula, digits)
+    seconds = time.process_time() - start
+    assert _leading(text), text
+    return seconds
+
+
+def _cold(index: int, digits: int) -> tuple[float, float]:
+    """(headflow, python-flint): the first call of CASES[index] at `digits` digits, each in a fresh process."""
+    found = []
+    for side in ("headflow", "python-flint"):
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--first", str(index), str(digits), side],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found.append(float(done.stdout.split()[-1]))
+    return found[0], found[1]
+
+
 def measure(max_digits: int = 100_000) -> list[dict[str, object]]:
     """Print the table of headflow, python-flint and mpmath and return its rows."""
     rows: list[dict[str, object]] = []
     print(
         f"{'constant':<19}{'digits':>8}{'headflow s':>12}{'flint s':>11}{'ratio':>8}{'mpmath s':>11}{'mpmath/hf':>11}"
+        f"{'cold hf s':>11}{'cold flint':>11}{'ratio':>8}"
     )
-    for label, quantity, params, formula in CASES:
+    for index, (label, quantity, params, formula) in enumerate(CASES):
         for digits in (d for d in DIGITS if d <= max_digits):
             ours = constants.certify(quantity, params, digits)
             direct = _direct(formula, digits)
             assert _leading(ours.value) == _leading(direct), f"{label}: {ours.value[:40]} against {direct[:40]}"
+            cold, cold_flint = _cold(index, digits)
             seconds, flint_seconds = _side_by_side(
-                lambda q=quantity, p=params, d=digits: constants.certify(q, p, d),
+                lambda q=quantity, p=params, d=digits: constants.certify(q, p, d).value,
                 lambda f=formula, d=digits: _direct(f, d),
             )
             bits = math.ceil(digits * math.log2(10)) + 16
             mp_seconds = _best(lambda q=quantity, p=params, b=bits: mpmath_value(q, p, b))
             ratio = seconds / flint_seconds
             print(
-                f"{label:<19}{digits:>8}{seconds:>12.5f}{flint_seconds:>11.5f}{ratio:>7.2f}x{mp_seconds:>11.4f}"
-                f"{mp_seconds / seconds:>10.1f}x",
+                f"{label:<19}{digits:>8}{seconds:>12.6f}{flint_seconds:>11.6f}{ratio:>7.2f}x{mp_seconds:>11.4f}"
+                f"{mp_seconds / seconds:>10.1f}x{cold:>11.6f}{cold_flint:>11.6f}{cold / cold_flint:>7.2f}x",
                 flush=True,
             )
             rows.append(
@@ -166,6 +199,9 @@ def measure(max_digits: int = 100_000) -> list[dict[str, object]]:
                     "baseline_seconds": flint_seconds,
                     "ratio": ratio,
                     "mpmath_seconds": mp_seconds,
+                    "cold_seconds": cold,
+                    "cold_baseline_seconds": cold_flint,
+                    "cold_ratio": cold / cold_flint,
                 }
             )
     return rows
@@ -234,7 +270,11 @@ def end_to_end() -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-digits", type=int, default=100_000, help="skip the sizes above this (default 100000)")
+    parser.add_argument("--first", nargs=3, metavar=("INDEX", "DIGITS", "SIDE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.first:  # one cold measurement, in the fresh process `_cold` started
+        print(first_call(int(args.first[0]), int(args.first[1]), args.first[2]))
+        return 0
     from benchmarks import results
 
     rows = measure(args.max_digits)

@@ -54,14 +54,16 @@ class Program:
 
     def run(self, env: Mapping[str, arb]) -> tuple[arb, ...]:
         """The balls of the trees, each symbol at its ball in `env` (TreeError for a symbol without one)."""
-        kept = self._kept.get(ctx.prec)
-        values = (self._rational_balls(ctx.prec) if kept is None else kept).copy()
+        prec = ctx.prec
+        kept = self._kept.get(prec)
+        values = (self._rational_balls(prec) if kept is None else kept).copy()
         for name in self._names:
             if name not in env:
                 raise TreeError(f"no value for symbol {name!r}")
             values.append(env[name])
+        append = values.append
         for step in self._steps:
-            values.append(step(values))
+            append(step(values))
         return tuple(map(values.__getitem__, self._outputs))
 
 
