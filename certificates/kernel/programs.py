@@ -16,7 +16,9 @@ instead).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from flint import arb, ctx, fmpq
@@ -24,8 +26,9 @@ from flint import arb, ctx, fmpq
 from certificates.kernel import endpoints
 from certificates.kernel.exprtree import _UNARY_BALLS, UNARY, Tree, TreeError, node_parts, parse_rational
 
-#: One step: (the values of the leaves and of the steps before it) -> its ball.
-Step = Callable[[list[arb]], arb]
+#: One step: (an operation, the values it takes: one or two earlier values' places; None for the second of a
+#: function of one argument).
+Step = tuple[Callable[..., arb], int, int | None]
 
 
 class Program:
@@ -62,8 +65,8 @@ class Program:
                 raise TreeError(f"no value for symbol {name!r}")
             values.append(env[name])
         append = values.append
-        for step in self._steps:
-            append(step(values))
+        for function, first, second in self._steps:
+            append(function(values[first]) if second is None else function(values[first], values[second]))
         return tuple(map(values.__getitem__, self._outputs))
 
 
@@ -71,7 +74,7 @@ def compile_trees(*trees: Tree) -> Program:
     """One program computing every tree (shared subtrees once)."""
     rationals: dict[fmpq, int] = {}
     names: set[str] = set()
-    #: Each distinct inner node: its key (operation, children as ("rat", k), ("sym", name) or ("step", k), payload).
+    #: Each distinct inner node: its key (operation, children as ("rat", k), ("sym", name) or ("node", k), payload).
     nodes: dict[tuple[Any, ...], int] = {}
 
     def visit(tree: object, depth: int) -> tuple[str, Any]:
@@ -85,70 +88,33 @@ def compile_trees(*trees: Tree) -> Program:
         if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
             if abs(args[1]) > 1000:
                 raise TreeError("exponent too large")
-            return "step", nodes.setdefault(("pow", visit(args[0], depth + 1), args[1]), len(nodes))
+            return "node", nodes.setdefault(("pow", visit(args[0], depth + 1), args[1]), len(nodes))
         children = tuple(visit(child, depth + 1) for child in args)
         if (op in ("add", "mul") and children) or (op in UNARY and len(children) == 1):
-            return "step", nodes.setdefault((op, *children), len(nodes))
+            return "node", nodes.setdefault((op, *children), len(nodes))
         raise TreeError(f"node {op!r} does not compile (evaluate the tree instead)")
 
     found = [visit(tree, 0) for tree in trees]
     order = tuple(sorted(names))
-    symbol_slots = {name: len(rationals) + i for i, name in enumerate(order)}
-
-    def slot(child: tuple[str, Any]) -> int:
-        """Where a child's value is: rationals, then symbols, then steps."""
-        kind, which = child
-        if kind == "sym":
-            return symbol_slots[which]
-        return which if kind == "rat" else len(rationals) + len(order) + which
-
+    slots = {("sym", name): len(rationals) + i for i, name in enumerate(order)}
+    slots.update((("rat", k), k) for k in range(len(rationals)))
     steps: list[Step] = []
-    for key in nodes:  # in order of first visit: every child before its parent
-        op = key[0]
+
+    def emit(step: Step) -> int:
+        steps.append(step)
+        return len(rationals) + len(order) + len(steps) - 1
+
+    for key, k in nodes.items():  # in order of first visit: every child before its parent
+        op, *rest = key
         if op == "pow":
-            steps.append(_power(slot(key[1]), key[2]))
-        elif op in ("add", "mul"):
-            steps.append(_fold(op, tuple(slot(child) for child in key[1:])))
-        else:
-            steps.append(_increasing(_UNARY_BALLS[op], slot(key[1])))
-    return Program(tuple(sorted(rationals, key=rationals.__getitem__)), order, steps, tuple(slot(f) for f in found))
-
-
-_times, _power_of, _increasing_at = endpoints.times, endpoints.power, endpoints.increasing
-
-
-def _power(base: int, k: int) -> Step:
-    return lambda values: _power_of(values[base], k)
-
-
-def _increasing(function: Callable[[arb], arb], argument: int) -> Step:
-    return lambda values: _increasing_at(function, values[argument])
-
-
-def _fold(op: str, children: tuple[int, ...]) -> Step:
-    if len(children) == 1:
-        (only,) = children
-        return lambda values: values[only]
-    if len(children) == 2:
-        first, second = children
-        if op == "add":
-            return lambda values: values[first] + values[second]
-        return lambda values: _times(values[first], values[second])
-    first, rest = children[0], children[1:]
-    if op == "add":
-
-        def total(values: list[arb]) -> arb:
-            result = values[first]
-            for i in rest:
-                result = result + values[i]
-            return result
-
-        return total
-
-    def product(values: list[arb]) -> arb:
-        result = values[first]
-        for i in rest:
-            result = _times(result, values[i])
-        return result
-
-    return product
+            slots["node", k] = emit((partial(endpoints.power, k=rest[1]), slots[rest[0]], None))
+        elif op in UNARY:
+            slots["node", k] = emit((partial(endpoints.increasing, _UNARY_BALLS[op]), slots[rest[0]], None))
+        else:  # the left fold of `evaluate`, one operation per step
+            combine = operator.add if op == "add" else endpoints.times
+            result = slots[rest[0]]
+            for child in rest[1:]:
+                result = emit((combine, result, slots[child]))
+            slots["node", k] = result
+    rational_values = tuple(sorted(rationals, key=rationals.__getitem__))
+    return Program(rational_values, order, steps, tuple(slots[f] for f in found))

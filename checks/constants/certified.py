@@ -182,10 +182,8 @@ def _bits(digits: int) -> int:
     return math.ceil(digits * _LOG2_10)
 
 
-def _note(quantity: str, rounded: Rounded) -> str | None:
-    if quantity == "beta_star" and rounded.sign < 0:
-        return "beta* < 0: no positive inverse temperature satisfies beta <= beta*, the condition is empty"
-    return None
+#: The note of a negative beta*.
+_EMPTY = "beta* < 0: no positive inverse temperature satisfies beta <= beta*, the condition is empty"
 
 
 def certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_prec: int | None = None) -> Constant:
@@ -207,7 +205,8 @@ def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_pre
         ball = constant_balls.ball(quantity, params, prec)
         rounded = certified_digits(ball, digits) if ball.is_finite() else None
         if rounded is not None:
-            return Constant(quantity, dict(params), digits, rounded, True, prec, _note(quantity, rounded), ball)
+            note = _EMPTY if quantity == "beta_star" and rounded.sign < 0 else None
+            return Constant(quantity, dict(params), digits, rounded, True, prec, note, ball)
         if prec >= limit:
             break
         accuracy = ball.rel_accuracy_bits() if ball.is_finite() else 0

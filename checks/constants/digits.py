@@ -10,8 +10,8 @@ floats.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from flint import arb, fmpz
 
@@ -31,9 +31,9 @@ class OutOfRange(ValueError):
         super().__init__(f"the value is about 10^{exponent}, beyond 10^+-{MAX_EXPONENT10}")
 
 
-@dataclass(frozen=True)
-class Rounded:
-    """sign * d1.d2...dN * 10^exponent; sign 0 for an exact zero."""
+class Rounded(NamedTuple):
+    """sign * d1.d2...dN * 10^exponent; sign 0 for an exact zero (a named tuple: made once per certified value,
+    at a third of a frozen dataclass's cost)."""
 
     sign: int
     digits: str
