@@ -8,8 +8,9 @@ a list, and each value is what `evaluate` gives that node: `arb(p/q)` of a ratio
 `+` folded left for add, `endpoints.times` folded left for mul, `endpoints.power` for an integer power,
 `endpoints.increasing` of exp, log, sqrt and lambertw. So a program's balls are `evaluate`'s balls bit for bit at
 every precision (`tests/certificates/kernel/test_programs.py` holds them equal); nothing here is another evaluator's
-arithmetic, only its order fixed once. The leaves (rationals and symbols, which depend on no other value) come
-first, and the rationals' balls, which depend only on the precision, are made once per precision. Only that node
+arithmetic, only its order fixed once. The leaves (rationals, the integer exponents of powers and symbols, which
+depend on no other value) come first, and the rationals' balls, which depend only on the precision, are made once
+per precision. Only that node
 set compiles (the stored forms' and lambda_c's equation's); any other node is a TreeError (evaluate such a tree
 instead).
 """
@@ -34,32 +35,33 @@ Step = tuple[Callable[..., arb], int, int | None]
 class Program:
     """Trees compiled into steps; `run(env)` returns the ball of each tree at the current flint precision.
 
-    Its values are, in order, the rationals' balls, the symbols' balls (from `env`) and one ball per step."""
+    Its values are, in order, the constants (the rationals' balls and the powers' integer exponents), the symbols'
+    balls (from `env`) and one ball per step."""
 
-    #: Precisions whose rationals' balls a program keeps (a constant is certified at a few; the oldest go first).
+    #: Precisions whose constants a program keeps (a constant is certified at a few; the oldest go first).
     KEPT_PRECISIONS = 64
 
     def __init__(
-        self, rationals: tuple[fmpq, ...], names: tuple[str, ...], steps: list[Step], outputs: tuple[int, ...]
+        self, constants: tuple[fmpq | int, ...], names: tuple[str, ...], steps: list[Step], outputs: tuple[int, ...]
     ) -> None:
-        self._rationals, self._names, self._steps, self._outputs = rationals, names, steps, outputs
+        self._constants, self._names, self._steps, self._outputs = constants, names, steps, outputs
         self.symbols = frozenset(names)
-        self._kept: dict[int, list[arb]] = {}
+        self._kept: dict[int, list[arb | int]] = {}
 
-    def _rational_balls(self, prec: int) -> list[arb]:
-        """The rationals' balls at `prec` bits, the context precision (`arb(p/q)` depends on nothing else)."""
+    def _constant_values(self, prec: int) -> list[arb | int]:
+        """The constants at `prec` bits, the context precision (`arb(p/q)` depends on nothing else)."""
         found = self._kept.get(prec)
         if found is None:
             if len(self._kept) >= self.KEPT_PRECISIONS:
                 del self._kept[next(iter(self._kept))]
-            found = self._kept[prec] = [arb(value) for value in self._rationals]
+            found = self._kept[prec] = [v if isinstance(v, int) else arb(v) for v in self._constants]
         return found
 
     def run(self, env: Mapping[str, arb]) -> tuple[arb, ...]:
         """The balls of the trees, each symbol at its ball in `env` (TreeError for a symbol without one)."""
         prec = ctx.prec
         kept = self._kept.get(prec)
-        values = (self._rational_balls(prec) if kept is None else kept).copy()
+        values = (self._constant_values(prec) if kept is None else kept).copy()
         for name in self._names:
             if name not in env:
                 raise TreeError(f"no value for symbol {name!r}")
@@ -72,23 +74,27 @@ class Program:
 
 def compile_trees(*trees: Tree) -> Program:
     """One program computing every tree (shared subtrees once)."""
-    rationals: dict[fmpq, int] = {}
+    #: Each distinct constant, ("rat", fmpq) or ("int", exponent), by its place among the values.
+    constants: dict[tuple[str, fmpq | int], int] = {}
     names: set[str] = set()
-    #: Each distinct inner node: its key (operation, children as ("rat", k), ("sym", name) or ("node", k), payload).
+    #: Each distinct inner node: its key (operation, children as ("rat", v), ("sym", name) or ("node", k), payload).
     nodes: dict[tuple[Any, ...], int] = {}
 
     def visit(tree: object, depth: int) -> tuple[str, Any]:
         op, args = node_parts(tree, depth)
         if op == "rat" and len(args) == 1 and isinstance(args[0], str):
             value = parse_rational(args[0])
-            return "rat", rationals.setdefault(fmpq(value.numerator, value.denominator), len(rationals))
+            leaf = ("rat", fmpq(value.numerator, value.denominator))
+            constants.setdefault(leaf, len(constants))
+            return leaf
         if op == "sym" and len(args) == 1 and isinstance(args[0], str):
             names.add(args[0])
             return "sym", args[0]
         if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
             if abs(args[1]) > 1000:
                 raise TreeError("exponent too large")
-            return "node", nodes.setdefault(("pow", visit(args[0], depth + 1), args[1]), len(nodes))
+            constants.setdefault(("int", args[1]), len(constants))
+            return "node", nodes.setdefault(("pow", visit(args[0], depth + 1), ("int", args[1])), len(nodes))
         children = tuple(visit(child, depth + 1) for child in args)
         if (op in ("add", "mul") and children) or (op in UNARY and len(children) == 1):
             return "node", nodes.setdefault((op, *children), len(nodes))
@@ -96,18 +102,18 @@ def compile_trees(*trees: Tree) -> Program:
 
     found = [visit(tree, 0) for tree in trees]
     order = tuple(sorted(names))
-    slots = {("sym", name): len(rationals) + i for i, name in enumerate(order)}
-    slots.update((("rat", k), k) for k in range(len(rationals)))
+    slots: dict[tuple[str, Any], int] = dict(constants)
+    slots.update((("sym", name), len(constants) + i) for i, name in enumerate(order))
     steps: list[Step] = []
 
     def emit(step: Step) -> int:
         steps.append(step)
-        return len(rationals) + len(order) + len(steps) - 1
+        return len(constants) + len(order) + len(steps) - 1
 
     for key, k in nodes.items():  # in order of first visit: every child before its parent
         op, *rest = key
         if op == "pow":
-            slots["node", k] = emit((partial(endpoints.power, k=rest[1]), slots[rest[0]], None))
+            slots["node", k] = emit((endpoints.power, slots[rest[0]], slots[rest[1]]))
         elif op in UNARY:
             slots["node", k] = emit((partial(endpoints.increasing, _UNARY_BALLS[op]), slots[rest[0]], None))
         else:  # the left fold of `evaluate`, one operation per step
@@ -116,5 +122,5 @@ def compile_trees(*trees: Tree) -> Program:
             for child in rest[1:]:
                 result = emit((combine, result, slots[child]))
             slots["node", k] = result
-    rational_values = tuple(sorted(rationals, key=rationals.__getitem__))
-    return Program(rational_values, order, steps, tuple(slots[f] for f in found))
+    values = tuple(value for _, value in sorted(constants, key=constants.__getitem__))
+    return Program(values, order, steps, tuple(slots[f] for f in found))

@@ -80,6 +80,7 @@ def symbol(parameter: str) -> str:
     return symbols()[parameter]
 
 
+@cache
 def symbols() -> dict[str, str]:
     """Every command-line parameter's tree symbol (`symbol` of each, in one lookup)."""
     found: dict[str, str] = _stored()["symbols"]

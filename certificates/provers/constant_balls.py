@@ -35,9 +35,9 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
     if quantity == "lambda_c":
         root = certify_root(int(params["n"]), prec)
         with precision(prec):
-            return root / _ball(params["beta"], prec)
+            return root / rational_ball(params["beta"].numerator, params["beta"].denominator, prec)
     names = stored_forms.symbols()
-    env = {names[k]: _ball(v, prec) for k, v in params.items()}
+    env = {names[k]: rational_ball(v.numerator, v.denominator, prec) for k, v in params.items()}
     saved, ctx.prec = ctx.prec, prec  # `precision(prec)` without its two calls (a constant at 1,000 digits: 10 us)
     try:
         (value,) = stored_forms.program(quantity).run(env)
@@ -45,7 +45,3 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
         ctx.prec = saved
     return value
 
-
-def _ball(value: Fraction, prec: int) -> arb:
-    """An exact parameter's ball at `prec` bits (kept per precision: `certificates.kernel.exact.rational_ball`)."""
-    return rational_ball(value.numerator, value.denominator, prec)
