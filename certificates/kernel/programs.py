@@ -62,10 +62,11 @@ class Program:
         prec = ctx.prec
         kept = self._kept.get(prec)
         values = (self._constant_values(prec) if kept is None else kept).copy()
-        for name in self._names:
-            if name not in env:
-                raise TreeError(f"no value for symbol {name!r}")
-            values.append(env[name])
+        try:
+            values.extend(map(env.__getitem__, self._names))
+        except KeyError:
+            missing = next(name for name in self._names if name not in env)
+            raise TreeError(f"no value for symbol {missing!r}") from None
         append = values.append
         for function, first, second in self._steps:
             append(function(values[first]) if second is None else function(values[first], values[second]))

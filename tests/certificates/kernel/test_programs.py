@@ -108,3 +108,37 @@ def test_the_quick_narrow_answer_of_wide_is_the_comparison() -> None:
     for ball in balls:
         assert endpoints.wide(ball) == bool(ball.is_finite() and ball.rad() > endpoints.WIDE * abs(ball.mid())), ball
     assert sum(endpoints.wide(b) for b in balls) > 100 and sum(not endpoints.wide(b) for b in balls) > 100
+
+
+def test_the_balls_kept_per_precision_are_those_of_that_precision() -> None:
+    """A program keeps its rationals' balls per precision, and exact.rational_ball the parameters' balls: run one
+    program at precisions in turn (back to earlier ones, past the number kept) and each ball is still the
+    evaluator's at that precision (1/3, 2/7 and x = 5/3 round differently at each)."""
+    from certificates.kernel.exact import precision, rational_ball
+
+    tree = ["add", ["mul", ["rat", "1/3"], ["exp", ["sym", "x"]]], ["pow", ["rat", "2/7"], 3]]
+    program = compile_trees(tree)
+    precisions = [53, 300, 3400, 300, 53, *range(60, 60 + 2 * program.KEPT_PRECISIONS, 2), 3400, 53]
+    for prec in precisions:
+        with precision(prec):
+            env = {"x": rational_ball(5, 3, prec)}
+            assert _same(env["x"], ball_of(Fraction(5, 3)))
+            (found,) = program.run(env)
+            assert _same(found, evaluate(tree, env)), prec
+    assert len(program._kept) <= program.KEPT_PRECISIONS
+    assert not _same(rational_ball(1, 3, 53), rational_ball(1, 3, 300))
+
+
+def test_the_precision_is_restored_after_an_error_and_when_nested() -> None:
+    from certificates.kernel.exact import precision
+
+    before = ctx.prec
+    with precision(100):
+        with precision(400):
+            assert ctx.prec == 400
+        assert ctx.prec == 100
+        with pytest.raises(ZeroDivisionError), precision(900):
+            assert ctx.prec == 900
+            raise ZeroDivisionError
+        assert ctx.prec == 100
+    assert ctx.prec == before

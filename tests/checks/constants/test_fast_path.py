@@ -290,3 +290,38 @@ def test_a_gmpy2_mantissa_becomes_the_exact_ball_of_the_mpmath_value() -> None:
 
     with ctx.workprec(64):
         assert constants._mpmath_ball(Value()) == ball_of(Fraction(-3, 8))  # type: ignore[arg-type]
+
+
+def test_the_decimal_interval_decides_only_what_both_exact_ends_decide() -> None:
+    """`_decimal_digits` (python-flint's decimal interval around the ball, a few digits wider) against Fractions:
+    when it decides, its digits are those both exact ends of the ball round to; it defers (None) across zero and
+    wherever a rounding boundary is inside or next to the ball, and a ball astride a boundary is never decided."""
+    import random
+
+    from checks.constants.digits import _decimal_digits
+
+    rng = random.Random(4)
+    seen = {"decided": 0, "deferred": 0}
+    for _ in range(600):
+        digits = rng.choice([1, 3, 17, 60, 400])
+        exponent = rng.randint(-40, 40)
+        unit = Fraction(10) ** (exponent - digits + 1)
+        base = rng.randint(10 ** (digits - 1), 10**digits - 1) * unit
+        near = base + rng.choice([0, 1, 5, 10, -10, 10**digits, rng.randint(0, 19)]) * unit / 20  # 10: a tie
+        centre = rng.choice([1, -1]) * (near + rng.randint(-3, 3) * unit / 10 ** rng.randint(3, 30))
+        radius = rng.randint(0, 9) * unit / 10 ** rng.randint(1, 40)
+        with ctx.workprec(4 * digits + 200):
+            ball = arb(ball_of(centre).mid(), ball_of(radius).upper())
+        middle, spread = exact_value(ball.mid()), exact_value(ball.rad())
+        lo, hi = middle - spread, middle + spread
+        found = _decimal_digits(ball, digits)
+        if found is None:
+            seen["deferred"] += 1
+            continue
+        assert lo > 0 or hi < 0, (centre, radius)
+        assert (found.sign, found.digits, found.exponent) == _exact_rounding(lo, digits) == _exact_rounding(hi, digits)
+        seen["decided"] += 1
+    assert min(seen.values()) > 50, seen
+    with ctx.workprec(200):
+        astride = arb(ball_of(Fraction(141425, 100000)).mid(), 1e-12)  # 1.41425 +- 1e-12 at 5 digits: 1.4142 or 1.4143
+    assert _decimal_digits(astride, 5) is None
