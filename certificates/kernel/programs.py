@@ -62,15 +62,18 @@ class Program:
         prec = ctx.prec
         kept = self._kept.get(prec)
         values = (self._constant_values(prec) if kept is None else kept).copy()
+        append = values.append
         try:
-            values.extend(map(env.__getitem__, self._names))
+            for name in self._names:
+                append(env[name])
         except KeyError:
             missing = next(name for name in self._names if name not in env)
             raise TreeError(f"no value for symbol {missing!r}") from None
-        append = values.append
         for function, first, second in self._steps:
             append(function(values[first]) if second is None else function(values[first], values[second]))
-        return tuple(map(values.__getitem__, self._outputs))
+        if len(self._outputs) == 1:
+            return (values[self._outputs[0]],)
+        return tuple([values[i] for i in self._outputs])
 
 
 def compile_trees(*trees: Tree) -> Program:

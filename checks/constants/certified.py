@@ -198,12 +198,12 @@ def _certify(quantity: str, params: Mapping[str, Fraction], digits: int, max_pre
     if quantity == "beta_star" and params["H"] == 1:
         note = "H = 1: no other head, the condition holds for every beta (beta* = +inf)"
         return Constant(quantity, dict(params), digits, None, True, 0, note)
-    need = _bits(digits) + 8
+    need = math.ceil(digits * _LOG2_10) + 8  # `_bits`
     limit = max_prec or 2 * need + 4096
-    prec = min(need + 32, limit)
+    prec = need + 32 if need + 32 < limit else limit
     while True:
         ball = constant_balls.ball(quantity, params, prec)
-        rounded = certified_digits(ball, digits) if ball.is_finite() else None
+        rounded = certified_digits(ball, digits)
         if rounded is not None:
             note = _EMPTY if quantity == "beta_star" and rounded.sign < 0 else None
             return Constant(quantity, dict(params), digits, rounded, True, prec, note, ball)

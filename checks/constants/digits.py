@@ -45,9 +45,10 @@ class Rounded(NamedTuple):
             return "0"
         sign = "-" if self.sign < 0 else ""
         d, e = self.digits, self.exponent
-        if 0 <= e < len(d):
-            whole, frac = d[: e + 1], d[e + 1 :]
-            return sign + whole + ("." + frac if frac else "")
+        if 0 <= e < len(d) - 1:
+            return f"{sign}{d[: e + 1]}.{d[e + 1 :]}"
+        if e == len(d) - 1:
+            return sign + d
         if -6 <= e < 0:
             return sign + "0." + "0" * (-e - 1) + d
         mantissa = d[0] + ("." + d[1:] if len(d) > 1 else "")
@@ -150,7 +151,8 @@ def _round_positive(num: fmpz, g: int, digits: int, mode: str = "nearest") -> Ro
 
 
 def certified_digits(ball: arb, digits: int) -> Rounded | None:
-    """The correctly rounded `digits`-digit decimal of the number in `ball`, or None if undetermined.
+    """The correctly rounded `digits`-digit decimal of the number in `ball`, or None if undetermined (also when
+    the ball is not finite).
 
     Both ends are rounded at the last digit of the lower end's decade e (its exact decimal exponent): unit
     u = 10^(e - digits + 1). When they round alike to a u, every point between rounds to it (rounding at a fixed
@@ -165,6 +167,8 @@ def certified_digits(ball: arb, digits: int) -> Rounded | None:
     found = _decimal_digits(ball, digits)
     if found is not None:
         return found
+    if not ball.is_finite():  # (its decimal interval is 0 +- 0: deferred above)
+        return None
     m, r, g = _aligned(ball)
     if m == 0 and r == 0:
         return Rounded(0, "0", 0)
