@@ -44,4 +44,3 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
     finally:
         ctx.prec = saved
     return value
-
