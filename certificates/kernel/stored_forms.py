@@ -2,8 +2,9 @@
 SymPy (start-up of `headflow constants` stays cheap).
 
 `stored_forms.json` beside this module holds `from_sympy` of each formula of `identities.closed_forms`: golden,
-c*(H), beta*(H, n, alpha), phi(lambda, n, beta), lambda_max(n, beta), W_0(x) and lambda_c's equation g(u, n), with
-the tree symbol of each command-line parameter (`lam` is the symbol `lambda`). SymPy proposes the formulas once
+c*(H), beta*(H, n, alpha), phi(lambda, n, beta), lambda_max(n, beta), W_0(x) and lambda_c's equation g(u, n), and
+Condition 8's exit function h(rho; H, n, kappa) of `identities.condition8_invariance`, with the tree symbol of each
+command-line parameter (`lam` is the symbol `lambda`). SymPy proposes the formulas once
 (`build`); the kernel evaluates the stored trees with balls (`certificates.kernel.exprtree.evaluate`'s operations,
 compiled once per tree by `program`). The file is
 written by `python -m certificates.kernel.stored_forms` and a test holds it equal to `build()`, so a change of a
@@ -23,6 +24,9 @@ from certificates.kernel.programs import Program, compile_trees
 PATH = Path(__file__).with_name("stored_forms.json")
 #: The name of lambda_c's equation g(u, n) = (u - 2) e^u - (n - 1)(u + 2) among the trees.
 LAMBDA_C_EQUATION = "lambda_c_equation"
+#: The name of Condition 8's exit function h(rho; H, n, kappa) (`identities.condition8_invariance.exit_function`,
+#: whose zero in (0, 1) is 1 - c8_exit_gap) among the trees.
+EXIT_FUNCTION = "c8_exit_function"
 
 
 def forms() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -30,6 +34,7 @@ def forms() -> tuple[dict[str, Any], dict[str, Any]]:
     import sympy as sp
 
     from identities import closed_forms as cf
+    from identities import condition8_invariance as ci
 
     x = sp.Symbol("x", real=True)
     symbols = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": x}
@@ -41,6 +46,7 @@ def forms() -> tuple[dict[str, Any], dict[str, Any]]:
         "lambda_max": cf.lambda_max(),
         "lambertw": cf.lambertw(x),
         LAMBDA_C_EQUATION: cf.lambda_c_equation(cf.u, cf.n),
+        EXIT_FUNCTION: ci.exit_function(),
     }
     return found, symbols
 

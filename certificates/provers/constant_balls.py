@@ -19,6 +19,7 @@ from flint import arb, ctx
 from certificates.kernel import stored_forms
 from certificates.kernel.exact import precision, rational_ball
 from certificates.kernel.lambda_c import certify_root
+from certificates.provers.exit_gap import exit_gap_ball
 
 
 def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
@@ -28,8 +29,6 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
     lambda_c needs an integer n >= 2 and beta > 0; c8_exit_gap integers H >= 2, n and Condition 8 strict at the
     orthonormal start (the caller validates; `certificates.provers.exit_gap.NoExit` otherwise)."""
     if quantity == "c8_exit_gap":
-        from certificates.provers.exit_gap import exit_gap_ball  # SymPy: the exit function is specialised per H, n
-
         heads, tokens = int(params["H"]), int(params["n"])
         return exit_gap_ball(heads, tokens, params["alpha"], params["beta"], prec)
     if quantity == "lambda_c":

@@ -7,6 +7,11 @@ eps_exit = 1 - rho_exit. So two exact rationals lo < hi with h(lo) > 0 > h(hi), 
 ball, enclose rho_exit: no cover of [0, lo] is needed (concavity and h(0) > 0 keep h > 0 there). The
 approximation comes from bisection at low precision and Newton steps at doubling precision; only the two
 final signs are trusted, so a poor approximation can only cost precision, never soundness.
+
+h is `identities.condition8_invariance.exit_function`, stored as a tree over rho, H, n and kappa
+(`certificates.kernel.stored_forms`, held equal to SymPy's by a test), its derivative in rho the kernel's
+(`certificates.kernel.derivatives`), both compiled once (`certificates.kernel.programs`) and evaluated with H, n
+and kappa as exact balls: no SymPy at call time, and no specialisation per (H, n).
 """
 
 from __future__ import annotations
@@ -16,13 +21,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-import sympy as sp
 from flint import arb
 
-from certificates.kernel.balls import eval_ball
+from certificates.kernel import stored_forms
+from certificates.kernel.derivatives import derivative
 from certificates.kernel.exact import ball_of, exact_value, precision
-from certificates.kernel.exprtree import Tree, from_sympy
-from identities import condition8_invariance as ci
+from certificates.kernel.programs import Program, compile_trees
 
 #: Bisection steps before Newton takes over (a start accurate to about 2^-30).
 _BISECTIONS = 30
@@ -55,25 +59,32 @@ class Bracket:
             return ball_of(1 - self.hi).union(ball_of(1 - self.lo))
 
 
-@lru_cache(maxsize=64)
-def _h(heads: int, tokens: int) -> tuple[Tree, Tree]:
-    """h and dh/drho with H, n fixed and kappa a symbol (bound as a ball, never simplified by SymPy), as trees."""
-    h = ci.exit_function().subs({ci.H: heads, ci.n: tokens})
-    return from_sympy(h), from_sympy(sp.diff(h, ci.rho))
+#: The tree symbols of h (`identities.condition8_invariance`'s symbols): H, n, the correlation rho, kappa = alpha beta.
+_HEADS, _TOKENS, _RHO, _KAPPA = "H", "n", "rho", "kappa"
 
 
-def _value(tree: Tree, strength: Fraction, at: Fraction, prec: int) -> arb:
-    """h or dh/drho (`tree`) at rho = `at`, kappa = `strength`, at `prec` bits."""
+@lru_cache(maxsize=1)
+def _programs() -> tuple[Program, Program]:
+    """h and dh/drho compiled (once per process, on first use)."""
+    h = stored_forms.tree(stored_forms.EXIT_FUNCTION)
+    return compile_trees(h), compile_trees(derivative(h, _RHO))
+
+
+def _value(program: Program, heads: int, tokens: int, strength: Fraction, at: Fraction, prec: int) -> arb:
+    """h or dh/drho (`program`, of `_programs`) at rho = `at` for H = `heads`, n = `tokens`, kappa = `strength`,
+    at `prec` bits."""
     with precision(prec):
-        return eval_ball(tree, {ci.kappa.name: ball_of(strength), ci.rho.name: ball_of(at)})
+        env = {_HEADS: ball_of(heads), _TOKENS: ball_of(tokens), _KAPPA: ball_of(strength), _RHO: ball_of(at)}
+        (value,) = program.run(env)
+        return value
 
 
 def start_margin_positive(heads: int, tokens: int, strength: Fraction, max_prec: int = 4096) -> bool:
     """Whether h(0) = (n - 1) - (H - 1) exp(2 kappa) > 0, settled by balls (False when it is < 0)."""
-    h, _ = _h(heads, tokens)
+    h, _ = _programs()
     prec = 64
     while prec <= max_prec:
-        value = _value(h, strength, Fraction(0), prec)
+        value = _value(h, heads, tokens, strength, Fraction(0), prec)
         if value > 0 or value < 0:
             return bool(value > 0)
         prec *= 2
@@ -86,11 +97,11 @@ def bracket(heads: int, tokens: int, strength: Fraction, prec: int) -> Bracket:
         raise NoExit("a single head has no cross shadows: Condition 8 always holds, there is no exit")
     if not start_margin_positive(heads, tokens, strength):
         raise NoExit("Condition 8 fails at the orthogonal start ((H - 1) exp(2 alpha beta) > n - 1)")
-    h, slope = _h(heads, tokens)
+    h, slope = _programs()
     lo, hi = Fraction(0), Fraction(1)
     for _ in range(_BISECTIONS):
         mid = (lo + hi) / 2
-        if _value(h, strength, mid, 64) > 0:
+        if _value(h, heads, tokens, strength, mid, 64) > 0:
             lo = mid
         else:
             hi = mid
@@ -99,11 +110,15 @@ def bracket(heads: int, tokens: int, strength: Fraction, prec: int) -> Bracket:
         working = min(2 * working, prec + 32)
         steps += working == prec + 32
         with precision(working):
-            x = exact_value((ball_of(x) - _value(h, strength, x, working) / _value(slope, strength, x, working)).mid())
+            step = _value(h, heads, tokens, strength, x, working) / _value(slope, heads, tokens, strength, x, working)
+            x = exact_value((ball_of(x) - step).mid())
     width = Fraction(1, 2 ** max(prec - 8, 8))
     while width < 1:
         lo, hi = max(x - width, Fraction(0)), min(x + width, Fraction(1))
-        if _value(h, strength, lo, prec + 64) > 0 and _value(h, strength, hi, prec + 64) < 0:
+        if (
+            _value(h, heads, tokens, strength, lo, prec + 64) > 0
+            and _value(h, heads, tokens, strength, hi, prec + 64) < 0
+        ):
             return Bracket(lo, hi, prec + 64)
         width *= 2**8
     raise NoExit("no bracket of the zero of h was certified")  # unreachable for h(0) > 0 > h(1)

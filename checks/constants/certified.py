@@ -28,7 +28,7 @@ from mpmath import mpf
 from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of
-from certificates.provers import constant_balls
+from certificates.provers import constant_balls, exit_gap
 from checks.constants.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.constants.exact_numbers import check_bounds, format_number, parse_number
 from checks.constants.mpmath_reference import max_digits, mpmath_value
@@ -130,8 +130,6 @@ MAX_EXIT_HEADS, MAX_EXIT_TOKENS = 10**6, 10**9
 
 def _exit_domain(params: Mapping[str, Fraction]) -> None:
     """c8_exit_gap needs 2 <= H <= 10^6, n <= 10^9 and Condition 8 strict at the orthonormal start."""
-    from certificates.provers import exit_gap  # SymPy: only this quantity's validation and ball need it
-
     heads, tokens = params["H"], params["n"]
     _require(2 <= heads <= MAX_EXIT_HEADS, "H", heads, f"c8_exit_gap needs 2 <= H <= {MAX_EXIT_HEADS}")
     _require(tokens <= MAX_EXIT_TOKENS, "n", tokens, f"c8_exit_gap needs n <= {MAX_EXIT_TOKENS}")

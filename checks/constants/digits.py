@@ -212,10 +212,18 @@ def _decimal_digits(ball: arb, digits: int) -> Rounded | None:
     up = rest > half
     if up != above + (remainder > half):  # the upper end rounds to whole + above (+ 1 past the half)
         return None
-    head = _plus_one(text[:digits]) if up else text[:digits]
+    if not up:
+        head = text[:digits]
+    elif text[digits - 1] != "9":  # the usual rounding up: the last digit alone changes
+        head = text[: digits - 1] + _NEXT_DIGIT[text[digits - 1]]
+    else:
+        head = _plus_one(text[:digits])
     if len(head) > digits:  # rounding carried into a new leading digit: 9.99.. -> 10.0
         return Rounded(sign, head[:digits], decade + 1)
     return Rounded(sign, head, decade)
+
+
+_NEXT_DIGIT = dict(zip("012345678", "123456789", strict=True))
 
 
 def _plus_one(decimal: str) -> str:

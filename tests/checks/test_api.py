@@ -162,9 +162,9 @@ def test_start_up_imports_nothing_heavy(tmp_path: Path, argv: list[str], also_ab
     assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout[-500:]
 
 
-#: One small call of every constant whose balls are closed forms or lambda_c's root (c8_exit_gap's exit function is
-#: specialised by SymPy per H and n).
+#: One small call of every constant (closed forms, lambda_c's root and c8_exit_gap's bracket, all from stored trees).
 _SMALL_CALLS = [
+    ["c8_exit_gap", "--H", "2", "--n", "10", "--beta", "1/10"],
     ["c_star", "--H", "2"],
     ["beta_star", "--H", "2", "--n", "10"],
     ["rate", "--lam", "1", "--n", "10"],
