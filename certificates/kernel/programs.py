@@ -10,9 +10,10 @@ a list, and each value is what `evaluate` gives that node: `arb(p/q)` of a ratio
 every precision (`tests/certificates/kernel/test_programs.py` holds them equal); nothing here is another evaluator's
 arithmetic, only its order fixed once. The leaves (rationals, the integer exponents of powers and symbols, which
 depend on no other value) come first, and the rationals' balls, which depend only on the precision, are made once
-per precision. Only that node
-set compiles (the stored forms' and lambda_c's equation's); any other node is a TreeError (evaluate such a tree
-instead).
+per precision; a step is one operation on one or two earlier values (a sum or product of k terms is k - 1 steps,
+in `evaluate`'s order), so running a program costs one Python call per operation at most. Only that node set
+compiles (the stored forms', lambda_c's equation's and the exit function's); any other node is a TreeError
+(evaluate such a tree instead).
 """
 
 from __future__ import annotations
