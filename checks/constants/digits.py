@@ -50,7 +50,7 @@ class Rounded(NamedTuple):
         if e == len(d) - 1:
             return sign + d
         if -6 <= e < 0:
-            return sign + "0." + "0" * (-e - 1) + d
+            return f"{sign}0.{'0' * (-e - 1)}{d}"
         mantissa = d[0] + ("." + d[1:] if len(d) > 1 else "")
         return f"{sign}{mantissa}e{e:+d}"
 
