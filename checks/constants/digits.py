@@ -165,9 +165,12 @@ def certified_digits(ball: arb, digits: int) -> Rounded | None:
     same; the exact ends, scaled by 10^k, k >= 0, over 2^-s (the usual case: `_at_unit`), are m 10^k -+ r 10^k:
     one long product, a short one and shifts; the decimal text is made once."""
     found = _decimal_digits(ball, digits)
-    if found is not None:
-        return found
-    if not ball.is_finite():  # (its decimal interval is 0 +- 0: deferred above)
+    return found if found is not None else _exact_digits(ball, digits)
+
+
+def _exact_digits(ball: arb, digits: int) -> Rounded | None:
+    """`certified_digits` from the ball's own exact ends (None when it is not finite, holds 0 or straddles)."""
+    if not ball.is_finite():  # (its decimal interval is 0 +- 0: deferred by `_decimal_digits`)
         return None
     m, r, g = _aligned(ball)
     if m == 0 and r == 0:

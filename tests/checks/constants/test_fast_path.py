@@ -244,11 +244,12 @@ def _exact_rounding(value: Fraction, digits: int) -> tuple[int, str, int]:
 
 
 def test_the_one_product_rounding_is_the_rounding_of_both_ends() -> None:
-    """certified_digits (one long product m 10^k and shifts) against Fractions: the digits when both ends of the
-    ball round alike, None otherwise, over balls near rounding boundaries, carries (9.99..), signs and decades."""
+    """certified_digits, and its exact route alone (one long product m 10^k and shifts), against Fractions: the
+    digits when both ends of the ball round alike, None otherwise, over balls near rounding boundaries, carries
+    (9.99..), signs and decades."""
     import random
 
-    from checks.constants.digits import certified_digits
+    from checks.constants.digits import _exact_digits, certified_digits
 
     rng = random.Random(28)
     seen = {"decided": 0, "undecided": 0}
@@ -267,8 +268,8 @@ def test_the_one_product_rounding_is_the_rounding_of_both_ends() -> None:
         if lo <= 0 <= hi:
             continue
         expected = _exact_rounding(lo, digits) if _exact_rounding(lo, digits) == _exact_rounding(hi, digits) else None
-        found = certified_digits(ball, digits)
-        assert (None if found is None else (found.sign, found.digits, found.exponent)) == expected, (centre, radius)
+        for found in (certified_digits(ball, digits), _exact_digits(ball, digits)):
+            assert (None if found is None else (found.sign, found.digits, found.exponent)) == expected, (centre, radius)
         seen["decided" if expected else "undecided"] += 1
     assert min(seen.values()) > 20
 
