@@ -39,7 +39,7 @@ class Program:
     Its values are, in order, the constants (the rationals' balls and the powers' integer exponents), the symbols'
     balls (from `env`) and one ball per step."""
 
-    #: Precisions whose constants a program keeps (a constant is certified at a few; the oldest go first).
+    #: Precisions whose constants a program keeps (a constant is certified at a few; past them all are dropped).
     KEPT_PRECISIONS = 64
 
     def __init__(
@@ -54,7 +54,7 @@ class Program:
         found = self._kept.get(prec)
         if found is None:
             if len(self._kept) >= self.KEPT_PRECISIONS:
-                del self._kept[next(iter(self._kept))]
+                self._kept.clear()  # (one operation: safe should threads share the program)
             found = self._kept[prec] = [v if isinstance(v, int) else arb(v) for v in self._constants]
         return found
 
