@@ -11,7 +11,7 @@ InputError naming it (`require_supported`). The field is a pure function of arra
 jitted solve (`checks.integrator.jax_solver`); a configuration's whole (H, n, n) scores are held at once, so the
 memory budget must allow them. Float64 is switched on only around the backend's own calls (`float64`), never
 globally. jax is the optional extra `headflow[jit]`; without it every entry point raises "install headflow[jit]".
-Agreement with `field.token_velocity` to ~1e-13 is pinned by tests/model/test_jax_field.py.
+Agreement with `field.token_velocity` to ~1e-13 is pinned by tests/checks/integrator/test_jax_backend.py.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 
 from certificates.kernel.errors import InputError
 from checks.model.configuration import Configuration
-from checks.model.token_blocks import require_whole
+from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole
 
 #: The attention kinds and geometries the jitted field covers.
 JAX_ATTENTION = ("usa", "softmax", "relu")
@@ -63,42 +63,59 @@ def require_supported(cfg: Configuration) -> None:
     require_whole(cfg, 2, "the jax backend's scores and weights")
 
 
-def velocity(X: Any, M: Any, W: Any, beta: Any, attention: str, geometry: str) -> Any:
-    """xdot at tokens X (n, d) for score matrices M and values W (H, d, d), in jax.numpy (traceable)."""
-    import jax
+def score_bound(X: Any, M: Any, xp: ModuleType = np) -> Any:
+    """A bound on max |s^h_ij| = |<x_i, M_h x_j>|: max_h ||M_h||_F max_i |x_i|^2 (the second of the bounds of
+    `token_blocks.Heads`); `xp` the array namespace (jax.numpy inside a jitted step)."""
+    return xp.sqrt(xp.max(xp.sum(M * M, axis=(1, 2)))) * xp.max(xp.sum(X * X, axis=1))
+
+
+def unshifted(X: np.ndarray, M: np.ndarray) -> bool:
+    """Whether softmax's numerators may be exp(s) unshifted at X for score matrices M (beta folded in): the rule of
+    the numpy field, |s| <= UNSHIFTED_SOFTMAX_BOUND, on the bound `score_bound`."""
+    return bool(score_bound(X, M) <= UNSHIFTED_SOFTMAX_BOUND)
+
+
+def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: bool = True) -> Any:
+    """xdot at tokens X (n, d) for score matrices M (beta folded in: beta M_h) and values W (H, d, d), in
+    jax.numpy (traceable). `shifted`: softmax's numerators exp(s - max_j s) (for any scores); False: exp(s)
+    itself, the same function to rounding while |s| <= UNSHIFTED_SOFTMAX_BOUND (`unshifted`; the caller
+    checks), and faster: no pass for the row maxima.
+
+    Each head is a batched product, (X M_h) X^T, then weights times the rows W_h x_j, summed over heads; the
+    softmax's division by its row sums is taken after the product (on H n d entries, not H n n)."""
     import jax.numpy as jnp
 
-    z = beta * jnp.einsum("ik,hkl,jl->hij", X, M, X)  # beta s^h_ij
-    values = jnp.einsum("jl,hkl->hjk", X, W)  # rows W_h x_j
+    z = (X @ M) @ X.T  # beta s^h_ij, (H, n, n)
+    values = X @ jnp.swapaxes(W, 1, 2)  # rows W_h x_j, (H, n, d)
     if attention == "softmax":
-        weights, scale = jax.nn.softmax(z, axis=-1), 1.0
-    elif attention == "usa":
-        weights, scale = jnp.exp(z), 1.0 / X.shape[0]
+        weights = jnp.exp(z - jnp.max(z, axis=-1, keepdims=True) if shifted else z)
+        V = ((weights @ values) / jnp.sum(weights, axis=-1, keepdims=True)).sum(axis=0)
     else:
-        weights, scale = jnp.maximum(z, 0.0), 1.0 / X.shape[0]
-    V = scale * jnp.einsum("hij,hjk->ik", weights, values)
+        weights = jnp.exp(z) if attention == "usa" else jnp.maximum(z, 0.0)
+        V = (weights @ values).sum(axis=0) / X.shape[0]
     if geometry == "sphere":
         return V - jnp.sum(V * X, axis=1, keepdims=True) * X
     return V
 
 
 @cache
-def _compiled(attention: str, geometry: str) -> Callable[..., Any]:
-    """The jitted velocity of one kind and geometry (jax caches one compilation per shape)."""
+def _compiled(attention: str, geometry: str, shifted: bool) -> Callable[..., Any]:
+    """The jitted velocity of one kind, geometry and softmax shift (jax caches one compilation per shape)."""
     jax = jax_module()
-    return jax.jit(lambda X, M, W, beta: velocity(X, M, W, beta, attention, geometry))
+    return jax.jit(lambda X, M, W: velocity(X, M, W, attention, geometry, shifted))
 
 
 def field_function(cfg: Configuration) -> Callable[[np.ndarray], np.ndarray]:
     """X -> xdot (numpy in and out) by the jitted field, for cfg's heads and options (refused ones: InputError)."""
     require_supported(cfg)
     jax_module()  # installed now, not only when the cached compilation was made
-    compiled = _compiled(cfg.attention, cfg.geometry)
-
-    M, W, beta = np.asarray(cfg.score_matrices), np.asarray(cfg.values), np.float64(cfg.beta)
+    M, W = cfg.beta * np.asarray(cfg.score_matrices), np.asarray(cfg.values)
+    softmax = cfg.attention == "softmax"
 
     def evaluate(X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=float)
+        compiled = _compiled(cfg.attention, cfg.geometry, not (softmax and unshifted(X, M)))
         with float64():  # numpy arguments: the jitted call converts them
-            return np.asarray(compiled(np.asarray(X, dtype=float), M, W, beta))
+            return np.asarray(compiled(X, M, W))
 
     return evaluate
