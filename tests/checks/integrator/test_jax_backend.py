@@ -158,6 +158,48 @@ def test_simulate_with_the_jax_backend(tmp_path: Path, capsys: pytest.CaptureFix
     assert cli.main(stopped) == 2
 
 
+def spied_loops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The `shifted` flag of every jitted loop a run asks for (the loops themselves are the real ones)."""
+    from checks.integrator import jax_solver
+
+    asked: list[bool] = []
+    loop = jax_solver._segment
+
+    def spy(method: str, attention: str, geometry: str, shifted: bool) -> object:
+        asked.append(shifted)
+        return loop(method, attention, geometry, shifted)
+
+    monkeypatch.setattr(jax_solver, "_segment", spy)
+    return asked
+
+
+@pytest.mark.slow
+def test_scores_growing_out_of_the_unshifted_bound_switch_to_the_shifted_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flat softmax with values 1.5 I: the tokens grow, the bound on |beta s| passes UNSHIFTED_SOFTMAX_BOUND
+    during the run (and exp(beta s) would leave float64 by the end); the jax run discards the step that left it,
+    goes on shifted, and takes the numpy engine's steps."""
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((5, 3))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    M = np.stack([100.0 * np.eye(3), 60.0 * np.eye(3)])
+    cfg = Configuration.create(X, M, 1.5 * np.eye(3)[None].repeat(2, 0), attention="softmax", geometry="flat")
+    asked = spied_loops(monkeypatch)
+    assert_same_engine(cfg, 1.0, rtol=1e-8, atol=1e-10, method="dp54")
+    ours = integrate(cfg, 1.0, rtol=1e-8, atol=1e-10, method="dp54", observables=(), record_times=[0.0, 1.0])
+    assert jax_field.unshifted(X, M) and not jax_field.unshifted(ours.final.tokens, M)  # the premise
+    assert asked[0] is False and asked[-1] is True
+
+
+@pytest.mark.slow
+def test_softmax_beyond_the_bound_at_the_start_is_shifted_from_the_first_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = configuration(beta=80.0, seed=2)
+    assert not jax_field.unshifted(np.array(cfg.tokens), cfg.beta * np.asarray(cfg.score_matrices))
+    assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
+    asked = spied_loops(monkeypatch)
+    assert_same_engine(cfg, 0.2, rtol=1e-8, atol=1e-10, method="dop853")
+    assert asked[-1] is True
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["dp54", "dop853"])
 @pytest.mark.parametrize("geometry", jax_field.JAX_GEOMETRIES)
