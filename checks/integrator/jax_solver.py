@@ -93,8 +93,9 @@ def _segment(method: str, attention: str, geometry: str, shifted: bool) -> Calla
     (`jax_field.velocity`): the start of the run if asked, then the steps from t to t_stop (module docstring).
 
     Arguments: y, K0 (the velocity at y, or any array of its shape at the start), reals = (t, t_stop, h,
-    previous error, rtol, atol, t_final), counts = (accepted, rejected, max_steps, start), M (beta folded in),
-    W, the controller's constants. Returns y, K0, (t, h, previous error), (accepted, rejected, evaluations, status).
+    previous error, rtol, atol, t_final, and the controller's constants: alpha, beta, safety, min_factor,
+    max_factor), counts = (accepted, rejected, max_steps, start), M (beta folded in), W. Returns y, K0,
+    (t, h, previous error), (accepted, rejected, evaluations, status).
     """
     jax = jax_field.jax_module()
     jnp, lax = jax.numpy, jax.lax
@@ -107,8 +108,9 @@ def _segment(method: str, attention: str, geometry: str, shifted: bool) -> Calla
     per_attempt = combined - 1 + (1 if last_in_error else 0)
     guarded = attention == "softmax" and not shifted  # every step's states are checked against the bound
 
-    def run(y: Any, K0: Any, reals: Any, counts: Any, M: Any, W: Any, constants: Any) -> Any:
+    def run(y: Any, K0: Any, reals: Any, counts: Any, M: Any, W: Any) -> Any:
         t, t_stop, h, previous, rtol, atol, t_final = (reals[i] for i in range(7))
+        constants = reals[7:]
         max_steps, start = counts[2], counts[3]
 
         def f(X: Any) -> Any:
@@ -217,13 +219,13 @@ def integrate_jax(
     recorder = Recorder(tuple(observables), keep_states)
     y = retract(np.array(cfg.tokens, dtype=float), cfg.geometry)
 
-    def save(time: float, state: np.ndarray) -> None:
-        recorder.record(time, cfg.moved_to(state))
+    def save(time: float, state: Configuration) -> None:
+        recorder.record(time, state)
         if on_record is not None:
             on_record(time)
 
     if grid and grid[0] == 0.0:
-        save(0.0, y)
+        save(0.0, cfg.moved_to(y))
     stops = [time for time in grid if time > 0.0]
     if not stops or stops[-1] != t_final:
         stops.append(t_final)
@@ -233,16 +235,16 @@ def integrate_jax(
     t, h, previous, steps, evaluations, status = 0.0, first_step or 0.0, c.previous_error, (0, 0), 0, "completed"
     start = _START_AND_STEP if first_step is None else _START
     M, W = cfg.beta * np.asarray(cfg.score_matrices), np.asarray(cfg.values)
-    constants = np.array([c.alpha, c.beta, c.safety, c.min_factor, c.max_factor])
+    constants = [c.alpha, c.beta, c.safety, c.min_factor, c.max_factor]
     with jax_field.float64():  # numpy arguments: the jitted call converts them (faster than jax.numpy's asarray)
         state_y, state_K = y, y
         for stop in stops:
             code = _UNBOUNDED
             while code == _UNBOUNDED:
                 loop = _segment(name, cfg.attention, cfg.geometry, shifted)
-                reals = np.array([t, stop, h, previous, rtol, atol, t_final])
+                reals = np.array([t, stop, h, previous, rtol, atol, t_final, *constants])
                 counts = np.array([*steps, max_steps, start])
-                state_y, state_K, reals_out, counts_out = loop(state_y, state_K, reals, counts, M, W, constants)
+                state_y, state_K, reals_out, counts_out = loop(state_y, state_K, reals, counts, M, W)
                 (t, h, previous), (accepted, rejected, used, code) = np.asarray(reals_out), np.asarray(counts_out)
                 t, h, previous, code = float(t), float(h), float(previous), int(code)
                 steps, evaluations, start = (int(accepted), int(rejected)), evaluations + int(used), _CONTINUE
@@ -253,18 +255,16 @@ def integrate_jax(
                 )
             if code == _NON_FINITE:
                 raise InputError("beta*scores", "> 709.78", f"the velocity leaves float64 at t={t:.6g}")
+            final = cfg.moved_to(np.asarray(state_y))
             if t < stop:
                 status = "max_steps" if sum(steps) >= max_steps else "step size underflow"
                 break
             if stop in grid:
-                save(stop, np.asarray(state_y))
-        final = np.asarray(state_y)
+                save(stop, final)
     if not recorder.times or recorder.times[-1] != t:
         save(t, final)
     times, states, values = recorder.arrays()
-    run = Trajectory(
-        times, states, values, [], cfg.moved_to(final), t, status, evaluations, steps[0], steps[1], tableau.name
-    )
+    run = Trajectory(times, states, values, [], final, t, status, evaluations, steps[0], steps[1], tableau.name)
     if status == "step size underflow":
         raise IntegrationFailure(run, "step size underflow: the dynamics is too stiff or blows up")
     return run
