@@ -16,10 +16,13 @@ two-core machine), `--sizes 64` for the small problem alone (a few minutes). The
    reaches it. The drift column is max_i ||x_i(T)| - 1| before renormalizing (headflow retracts every step).
 3. Time. The integrators of one size run side by side in this one process, one thread each (BLAS, XLA, torch);
    each chosen run is repeated (`Case.repeats`), interleaved across integrators so that load on the shared machine
-   hits all of them alike, and keeps its best time. diffrax is compiled once per problem before timing (a warm-up
-   solve; rtol and atol are traced), so its times exclude compilation; so is headflow's optional jitted backend
-   ("headflow (jax)", `integrate(..., backend="jax")`, the extra `[jit]`), compiled by one warm-up run per problem
-   (its tolerances are traced too; the compilation takes seconds). Evaluations: counted calls for headflow,
+   hits all of them alike, and keeps its best time. Compilation is excluded alike for every jitted integrator:
+   diffrax is compiled once per problem before timing (a warm-up solve; rtol and atol are traced), and so is
+   headflow's optional jitted backend ("headflow (jax)", `integrate(..., backend="jax")`, the extra `[jit]`), by
+   one warm-up run per pair per problem (its tolerances are traced too; the compilation takes seconds; the shifted
+   softmax loop, compiled only when scores pass |beta s| <= 300, is not needed here). x64 is on globally (diffrax
+   asks for it), for both. A timed run is a whole `integrate` call (its start, Hairer's first step, the records of
+   t = 0 and T) or a whole `diffeqsolve`. Evaluations: counted calls for headflow,
    scipy and torchdiffeq; for diffrax (stages - 1) per step (FSAL) plus the two of its initial step selection,
    from its step count.
 
