@@ -8,9 +8,10 @@ with score matrices M_h (given ones, or Q_h^T K_h) and values W_h, any beta, on 
 
 Every other option (a mask, a stated interaction function, a normalization scheme, the circle) is refused with an
 InputError naming it (`require_supported`). The field is a pure function of arrays, traced once per shape inside a
-jitted solve (`checks.integrator.jax_solver`); a configuration's whole (H, n, n) scores are held at once, so the
-memory budget must allow them. Float64 is switched on only around the backend's own calls (`float64`), never
-globally. jax is the optional extra `headflow[jit]`; without it every entry point raises "install headflow[jit]".
+jitted solve (`checks.integrator.jax_solver`); its (H, n, n) weights are formed in blocks of query rows
+(`query_rows`), but the memory budget must allow the whole ones (`require_supported`: XLA may hold several).
+Float64 is switched on only around the backend's own calls (`float64`), never globally. jax is the optional
+extra `headflow[jit]`; without it every entry point raises "install headflow[jit]".
 Agreement with `field.token_velocity` to ~1e-13 is pinned by tests/checks/integrator/test_jax_backend.py.
 """
 
@@ -28,6 +29,12 @@ from certificates.kernel.errors import InputError
 from checks.model.configuration import Configuration
 from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole
 
+#: The jitted field's weights (bytes of H x b x n floats): whole while the (H, n, n) array takes at most WHOLE_BYTES,
+#: else in blocks of query rows of at most BLOCK_BYTES. Measured on one core: n = 512, H = 8 (16 MiB) is faster
+#: whole than in blocks of 256 rows; n = 2048, H = 4 (128 MiB) twice as fast in blocks of 128 rows (8 MiB; 256: a
+#: tenth slower), which stay near the caches between the products.
+WHOLE_BYTES = 16 * 2**20
+BLOCK_BYTES = 8 * 2**20
 #: The attention kinds and geometries the jitted field covers.
 JAX_ATTENTION = ("usa", "softmax", "relu")
 JAX_GEOMETRIES = ("sphere", "flat")
@@ -80,6 +87,12 @@ def unshifted(X: np.ndarray, M: np.ndarray) -> bool:
     return bool(score_bound(X, M) <= UNSHIFTED_SOFTMAX_BOUND)
 
 
+def query_rows(n: int, H: int) -> int:
+    """The query rows of one block of the jitted field: all n while the (H, n, n) weights take at most
+    WHOLE_BYTES, else as many as fit in BLOCK_BYTES."""
+    return n if 8 * H * n * n <= WHOLE_BYTES else max(1, BLOCK_BYTES // (8 * H * n))
+
+
 def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: bool = True) -> Any:
     """xdot at tokens X (n, d) for score matrices M (beta folded in: beta M_h) and values W (H, d, d), in
     jax.numpy (traceable). `shifted`: softmax's numerators exp(s - max_j s) (for any scores); False: exp(s)
@@ -87,17 +100,30 @@ def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: boo
     checks), and faster: no pass for the row maxima.
 
     Each head is a batched product, (X M_h) X^T, then weights times the rows W_h x_j, summed over heads; the
-    softmax's division by its row sums is taken after the product (on H n d entries, not H n n)."""
+    softmax's division by its row sums is taken after the product (on H n d entries, not H n n). The query rows
+    go in blocks of `query_rows` (a `lax.map` over blocks, the last one padded with zero rows)."""
+    import jax
     import jax.numpy as jnp
 
-    z = (X @ M) @ X.T  # beta s^h_ij, (H, n, n)
+    n = X.shape[0]
     values = X @ jnp.swapaxes(W, 1, 2)  # rows W_h x_j, (H, n, d)
-    if attention == "softmax":
-        weights = jnp.exp(z - jnp.max(z, axis=-1, keepdims=True) if shifted else z)
-        V = ((weights @ values) / jnp.sum(weights, axis=-1, keepdims=True)).sum(axis=0)
-    else:
+
+    def heads(Q: Any) -> Any:
+        """sum_h of the heads' outputs at the query rows Q (b, d)."""
+        z = (Q @ M) @ X.T  # beta s^h_ij, (H, b, n)
+        if attention == "softmax":
+            weights = jnp.exp(z - jnp.max(z, axis=-1, keepdims=True) if shifted else z)
+            return ((weights @ values) / jnp.sum(weights, axis=-1, keepdims=True)).sum(axis=0)
         weights = jnp.exp(z) if attention == "usa" else jnp.maximum(z, 0.0)
-        V = (weights @ values).sum(axis=0) / X.shape[0]
+        return (weights @ values).sum(axis=0) / n
+
+    rows = query_rows(n, M.shape[0])
+    if rows == n:
+        V = heads(X)
+    else:
+        blocks = -(-n // rows)
+        queries = jnp.pad(X, ((0, blocks * rows - n), (0, 0))).reshape(blocks, rows, X.shape[1])
+        V = jax.lax.map(heads, queries).reshape(blocks * rows, X.shape[1])[:n]
     if geometry == "sphere":
         return V - jnp.sum(V * X, axis=1, keepdims=True) * X
     return V

@@ -158,6 +158,19 @@ def test_simulate_with_the_jax_backend(tmp_path: Path, capsys: pytest.CaptureFix
     assert cli.main(stopped) == 2
 
 
+@pytest.mark.slow
+def test_the_field_in_blocks_of_query_rows_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of 4 query rows, the last one padded (the weights of large n, made small here; a shape no other test
+    compiles): the same field for every kind, and the numpy engine's steps."""
+    monkeypatch.setattr(jax_field, "WHOLE_BYTES", 0)
+    monkeypatch.setattr(jax_field, "BLOCK_BYTES", 8 * 2 * 10 * 4)
+    assert jax_field.query_rows(10, 2) == 4
+    for attention in jax_field.JAX_ATTENTION:
+        cfg = configuration(attention, shape=(10, 3, 2), beta=2.0, seed=11)
+        assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
+    assert_same_engine(configuration(shape=(10, 3, 2), beta=2.0, seed=11), 2.0, rtol=1e-8, atol=1e-10, method="dp54")
+
+
 def spied_loops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """The `shifted` flag of every jitted loop a run asks for (the loops themselves are the real ones)."""
     from checks.integrator import jax_solver
