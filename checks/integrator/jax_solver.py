@@ -15,7 +15,9 @@ A run is jitted once per (tableau, attention kind, geometry) and traced once per
 times, beta and the heads are traced arguments, so a new tolerance or T does not recompile. The loop runs from
 one record time to the next (records end a step there, so a dense grid costs about one step per record; the
 numpy backend interpolates instead), and the observables are evaluated on the host by the numpy model.
-Events are refused (they need the dense output of every step on the host).
+Events are refused (they need the dense output of every step on the host). DOP853's FSAL stage (the velocity at
+the new state, evaluated once a step is accepted) is left out after the run's last step: a run evaluates the field
+once less than the numpy engine.
 
 Softmax's numerators are exp(beta s) unshifted while the step's states keep |beta s| <= UNSHIFTED_SOFTMAX_BOUND
 (the numpy field's rule, on `jax_field.score_bound`; no pass for the row maxima). A step whose states leave the
@@ -165,9 +167,10 @@ def _segment(method: str, attention: str, geometry: str, shifted: bool) -> Calla
             )
             ok = ok & finite & bounded
             if last_in_error:
-                K_next = K[s - 1]
-            else:
-                K_next = lax.cond(ok, f, jnp.zeros_like, y_new)
+                K_next, evaluated = K[s - 1], False
+            else:  # the FSAL stage, for an accepted step that does not end the run (no next step needs it)
+                evaluated = ok & ~((h_try == remaining) & (t_stop == t_final))
+                K_next = lax.cond(evaluated, f, jnp.zeros_like, y_new)
                 K = [*K, K_next] if len(K) == s - 1 else K
             h_accepted = jnp.minimum(h_accepted, STABILITY_FRACTION * _stable_step(tableau, K, y, y_new, h_try, jnp))
             failed = ok & ~jnp.all(jnp.isfinite(K_next))
@@ -181,7 +184,7 @@ def _segment(method: str, attention: str, geometry: str, shifted: bool) -> Calla
                 jnp.where(ok, previous_accepted, previous),
                 accepted + ok,
                 rejected + (~(ok | failed) & bounded),
-                evaluations + per_attempt + ((ok | failed) & (not last_in_error)),
+                evaluations + per_attempt + evaluated,
                 jnp.where(failed, _NON_FINITE, jnp.where(bounded, _RUNNING, _UNBOUNDED)),
             )
 

@@ -171,6 +171,22 @@ def test_the_field_in_blocks_of_query_rows_is_the_same(monkeypatch: pytest.Monke
     assert_same_engine(configuration(shape=(10, 3, 2), beta=2.0, seed=11), 2.0, rtol=1e-8, atol=1e-10, method="dp54")
 
 
+@pytest.mark.slow
+def test_dop853_leaves_out_the_fsal_stage_after_the_last_step_only() -> None:
+    """Two starting evaluations, 11 stages per attempt and the FSAL stage per accepted step but the run's last:
+    with records at 0 and 2 the numpy engine's steps, one evaluation fewer; with a record at 1 too (a segment ends
+    there, and the step after it starts from its FSAL stage) the same count and the numpy engine's final state."""
+    cfg = configuration(beta=2.0)
+    ours, jitted = both(cfg, 2.0, rtol=1e-9, atol=1e-11, method="dop853")
+    assert (jitted.accepted, jitted.rejected) == (ours.accepted, ours.rejected)
+    assert np.max(np.abs(jitted.final.tokens - ours.final.tokens)) <= SAME_FINAL
+    assert jitted.evaluations == ours.evaluations - 1
+    options = {"rtol": 1e-9, "atol": 1e-11, "method": "dop853", "observables": (), "record_times": [0.0, 1.0, 2.0]}
+    split = integrate(cfg, 2.0, backend="jax", **options)
+    assert split.evaluations == 2 + 11 * (split.accepted + split.rejected) + split.accepted - 1
+    assert np.max(np.abs(split.final.tokens - integrate(cfg, 2.0, **options).final.tokens)) <= 1e-8
+
+
 def spied_loops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """The `shifted` flag of every jitted loop a run asks for (the loops themselves are the real ones)."""
     from checks.integrator import jax_solver
