@@ -1,8 +1,9 @@
 """Benchmark: headflow's integrator against scipy, diffrax and torchdiffeq at equal final error on the sphere.
 
-Run from the repository root: `python benchmarks/peers.py` (n = 64, 512 and 2048: about an hour on a loaded
-two-core machine), `--sizes 64` for the small problem alone (a few minutes). The peers are the optional extra `[peers]`
-(`pip install -e '.[peers]'`: jax, diffrax, torch for the CPU, torchdiffeq); an absent one is skipped with a message.
+Run from the repository root: `python benchmarks/peers.py` (n = 64, 512 and 2048: about five minutes on a loaded
+two-core machine, 2026-12), `--sizes 64` for the small problem alone (under a minute). The peers are the optional
+extra `[peers]` (`pip install -e '.[peers]'`: jax, diffrax, torch for the CPU, torchdiffeq); an absent one is skipped
+with a message.
 
 1. The field. Softmax attention with H random symmetric heads M_h, values W_h = M_h, beta = 1, on the sphere:
    xdot_i = P⊥_{x_i}(sum_h sum_j softmax_j(beta <x_i, M_h x_j>) M_h x_j). headflow and scipy call headflow's own
@@ -16,10 +17,13 @@ two-core machine), `--sizes 64` for the small problem alone (a few minutes). The
    reaches it. The drift column is max_i ||x_i(T)| - 1| before renormalizing (headflow retracts every step).
 3. Time. The integrators of one size run side by side in this one process, one thread each (BLAS, XLA, torch);
    each chosen run is repeated (`Case.repeats`), interleaved across integrators so that load on the shared machine
-   hits all of them alike, and keeps its best time. diffrax is compiled once per problem before timing (a warm-up
-   solve; rtol and atol are traced), so its times exclude compilation; so is headflow's optional jitted backend
-   ("headflow (jax)", `integrate(..., backend="jax")`, the extra `[jit]`), compiled by one warm-up run per problem
-   (its tolerances are traced too; the compilation takes seconds). Evaluations: counted calls for headflow,
+   hits all of them alike, and keeps its best time. Compilation is excluded alike for every jitted integrator:
+   diffrax is compiled once per problem before timing (a warm-up solve; rtol and atol are traced), and so is
+   headflow's optional jitted backend ("headflow (jax)", `integrate(..., backend="jax")`, the extra `[jit]`), by
+   one warm-up run per pair per problem (its tolerances are traced too; the compilation takes seconds; the shifted
+   softmax loop, compiled only when scores pass |beta s| <= 300, is not needed here). x64 is on globally (diffrax
+   asks for it), for both. A timed run is a whole `integrate` call (its start, Hairer's first step, the records of
+   t = 0 and T) or a whole `diffeqsolve`. Evaluations: counted calls for headflow,
    scipy and torchdiffeq; for diffrax (stages - 1) per step (FSAL) plus the two of its initial step selection,
    from its step count.
 
@@ -65,8 +69,8 @@ class Case:
 
 
 #: The problems by token count: the small one's runs take milliseconds, so more of them are timed; the larger ones
-#: are shorter than the small one's T (on a shared two-core machine one evaluation takes 0.02-0.1 s at n = 512,
-#: 0.3-1 s at n = 2048) and start their search near the rung they need.
+#: are shorter than the small one's T (on a shared two-core machine one evaluation takes about 0.01 s at n = 512,
+#: 0.05-0.1 s at n = 2048) and start their search near the rung they need.
 CASES: dict[int, Case] = {
     64: Case(Problem("n=64", 64, 8, 4, 10.0, 2026), (1e-6, 1e-8, 1e-10, 1e-12), repeats=15),
     512: Case(Problem("n=512", 512, 32, 8, 1.0, 2027), (1e-6, 1e-9), first_rung=2, repeats=2),

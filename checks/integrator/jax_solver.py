@@ -5,17 +5,24 @@ numpy one's, sharing its data and rules rather than copying them: the tableau's 
 (`checks.integrator.tableau`, chosen by `methods.tableau_for`), the scaled error norm with DOP853's blend
 (`controller.error_norm` over jax.numpy), the PI controller's constants (the `PIController` instance is read),
 the STABILITY_FRACTION limit, the retraction (`trajectory.retract`), the shrink of a step that left the finite range
-(`trajectory.NON_FINITE_SHRINK`) and Hairer's initial step (`trajectory.initial_step`, on the host with the
-jitted field).
+(`trajectory.NON_FINITE_SHRINK`) and Hairer's initial step (`trajectory.initial_step` over jax.numpy, inside the
+first segment: a run with records at its start and end only is one jitted call).
 Two formulas exist in both backends, each a few lines: the PI decision (`_decide`, beside `PIController.decide`)
-and the stiffness estimate (`_stable_step`, beside `Stepper.stable_step`); tests/integrator/test_jax_solver.py pins
-both backends to the same accepted and rejected step counts and final states on DP5(4) and DOP853 runs.
+and the stiffness estimate (`_stable_step`, beside `Stepper.stable_step`); tests/checks/integrator/test_jax_backend.py
+pins both backends to the same accepted and rejected step counts and final states on DP5(4) and DOP853 runs.
 
 A run is jitted once per (tableau, attention kind, geometry) and traced once per shape (n, d, H): tolerances,
 times, beta and the heads are traced arguments, so a new tolerance or T does not recompile. The loop runs from
 one record time to the next (records end a step there, so a dense grid costs about one step per record; the
 numpy backend interpolates instead), and the observables are evaluated on the host by the numpy model.
-Events are refused (they need the dense output of every step on the host).
+Events are refused (they need the dense output of every step on the host). DOP853's FSAL stage (the velocity at
+the new state, evaluated once a step is accepted) is left out after the run's last step: a run evaluates the field
+once less than the numpy engine.
+
+Softmax's numerators are exp(beta s) unshifted while the step's states keep |beta s| <= UNSHIFTED_SOFTMAX_BOUND
+(the numpy field's rule, on `jax_field.score_bound`; no pass for the row maxima). A step whose states leave the
+bound is discarded and the run goes on from it with the shifted loop, compiled then (status _UNBOUNDED): the same
+function, to rounding, in both loops.
 """
 
 from __future__ import annotations
@@ -41,9 +48,14 @@ from checks.integrator.trajectory import (
 )
 from checks.model import jax_field
 from checks.model.configuration import Configuration
+from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND
 
-#: Status codes of one jitted segment.
-_RUNNING, _NON_FINITE = 0, 1
+#: Status codes of one jitted segment: running (or done), a velocity left float64 (at the start: its own code), a
+#: step's states left the bound under which softmax's numerators are taken unshifted (`jax_field.unshifted`).
+_RUNNING, _NON_FINITE, _NON_FINITE_START, _UNBOUNDED = 0, 1, 2, 3
+#: What a segment does before its first step (`counts[3]`): nothing, the velocity at the start, or that and
+#: Hairer's first step.
+_CONTINUE, _START, _START_AND_STEP = 0, 1, 2
 
 
 def _decide(constants: Any, h: Any, err: Any, previous: Any, jnp: Any) -> tuple[Any, Any, Any, Any]:
@@ -78,9 +90,15 @@ def _stable_step(tableau: Tableau, K: list, y: Any, y_new: Any, h: Any, jnp: Any
 
 
 @cache
-def _segment(method: str, attention: str, geometry: str) -> Callable[..., Any]:
-    """The jitted loop of one tableau (its name in `methods.METHODS`), kind and geometry: the steps from t to
-    t_stop (module docstring)."""
+def _segment(method: str, attention: str, geometry: str, shifted: bool) -> Callable[..., Any]:
+    """The jitted loop of one tableau (its name in `methods.METHODS`), kind, geometry and softmax shift
+    (`jax_field.velocity`): the start of the run if asked, then the steps from t to t_stop (module docstring).
+
+    Arguments: y, K0 (the velocity at y, or any array of its shape at the start), reals = (t, t_stop, h,
+    previous error, rtol, atol, t_final, and the controller's constants: alpha, beta, safety, min_factor,
+    max_factor), counts = (accepted, rejected, max_steps, start), M (beta folded in), W. Returns y, K0,
+    (t, h, previous error), (accepted, rejected, evaluations, status).
+    """
     jax = jax_field.jax_module()
     jnp, lax = jax.numpy, jax.lax
     tableau = METHODS[method]
@@ -90,14 +108,32 @@ def _segment(method: str, attention: str, geometry: str) -> Callable[..., Any]:
     estimated = s if last_in_error else combined
     A, b, E = tableau.matrix, tableau.weights, tableau.error_weights
     per_attempt = combined - 1 + (1 if last_in_error else 0)
+    guarded = attention == "softmax" and not shifted  # every step's states are checked against the bound
 
-    def run(*args: Any) -> Any:
-        y, K0, t, t_stop, h, previous, counts, rtol, atol, M, W, beta, constants = args
-        max_steps = counts[2]
-        scaled = beta * M  # beta folded into the heads once per segment, as the numpy field does
+    def run(y: Any, K0: Any, reals: Any, counts: Any, M: Any, W: Any) -> Any:
+        t, t_stop, h, previous, rtol, atol, t_final = (reals[i] for i in range(7))
+        constants = reals[7:]
+        max_steps, start = counts[2], counts[3]
 
         def f(X: Any) -> Any:
-            return jax_field.velocity(X, scaled, W, 1.0, attention, geometry)
+            return jax_field.velocity(X, M, W, attention, geometry, shifted)
+
+        def begin(y: Any, K0: Any, h: Any) -> tuple[Any, Any, Any]:
+            """The velocity at the start and, if asked, Hairer's first step (by the shifted field: any scores)."""
+
+            def exact(X: Any) -> Any:
+                return jax_field.velocity(X, M, W, attention, geometry, True)
+
+            K = exact(y)
+            h = lax.cond(
+                start == _START_AND_STEP,
+                lambda: initial_step(exact, y, K, tableau.order, rtol, atol, t_final, jnp),
+                lambda: h,
+            )
+            return K, h, jnp.where(start == _START_AND_STEP, 2, 1).astype(jnp.int64)
+
+        K0, h, used = lax.cond(start > _CONTINUE, begin, lambda y, K0, h: (K0, h, jnp.zeros((), jnp.int64)), y, K0, h)
+        started = jnp.all(jnp.isfinite(K0))
 
         def trial(t: Any, h: Any) -> tuple[Any, Any]:
             remaining = t_stop - t
@@ -112,41 +148,50 @@ def _segment(method: str, attention: str, geometry: str) -> Callable[..., Any]:
         def step(state: tuple) -> tuple:
             t, y, K0, h, previous, accepted, rejected, evaluations, _ = state
             remaining, h_try = trial(t, h)
-            K = [K0]
+            K, states = [K0], []
             for i in range(1, combined):
-                K.append(f(y + h_try * _combination(A[i, :i], K)))
+                states.append(y + h_try * _combination(A[i, :i], K))
+                K.append(f(states[-1]))
             y_new = retract(y + h_try * _combination(b[:combined], K), geometry, jnp)
             if last_in_error:
                 K.append(f(y_new))
+            bounded = (
+                jax_field.score_bound(jnp.concatenate([*states, y_new]), M, jnp) <= UNSHIFTED_SOFTMAX_BOUND
+                if guarded
+                else True
+            )
             errors = h_try * jnp.stack([_combination(row[:estimated], K) for row in E])
             finite = jnp.all(jnp.isfinite(jnp.stack(K))) & jnp.all(jnp.isfinite(y_new))
             ok, h_accepted, h_rejected, previous_accepted = _decide(
                 constants, h_try, error_norm(errors, y, y_new, rtol, atol, jnp), previous, jnp
             )
-            ok = ok & finite
+            ok = ok & finite & bounded
             if last_in_error:
-                K_next = K[s - 1]
-            else:
-                K_next = lax.cond(ok, f, jnp.zeros_like, y_new)
+                K_next, evaluated = K[s - 1], False
+            else:  # the FSAL stage, for an accepted step that does not end the run (no next step needs it)
+                evaluated = ok & ~((h_try == remaining) & (t_stop == t_final))
+                K_next = lax.cond(evaluated, f, jnp.zeros_like, y_new)
                 K = [*K, K_next] if len(K) == s - 1 else K
             h_accepted = jnp.minimum(h_accepted, STABILITY_FRACTION * _stable_step(tableau, K, y, y_new, h_try, jnp))
             failed = ok & ~jnp.all(jnp.isfinite(K_next))
             ok = ok & ~failed
+            h_next = jnp.where(finite, jnp.where(ok, h_accepted, h_rejected), h_try * NON_FINITE_SHRINK)
             return (
                 jnp.where(ok, jnp.where(h_try == remaining, t_stop, t + h_try), t),
                 jnp.where(ok, y_new, y),
                 jnp.where(ok, K_next, K0),
-                jnp.where(finite, jnp.where(ok, h_accepted, h_rejected), h_try * NON_FINITE_SHRINK),
+                jnp.where(bounded, h_next, h),
                 jnp.where(ok, previous_accepted, previous),
                 accepted + ok,
-                rejected + ~(ok | failed),
-                evaluations + per_attempt + ((ok | failed) & (not last_in_error)),
-                jnp.where(failed, _NON_FINITE, _RUNNING),
+                rejected + (~(ok | failed) & bounded),
+                evaluations + per_attempt + evaluated,
+                jnp.where(failed, _NON_FINITE, jnp.where(bounded, _RUNNING, _UNBOUNDED)),
             )
 
-        zero = jnp.zeros((), dtype=jnp.int64)
-        start = (t, y, K0, h, previous, counts[0], counts[1], zero, jnp.asarray(_RUNNING, dtype=jnp.int64))
-        return lax.while_loop(going, step, start)
+        status = jnp.where(started, _RUNNING, _NON_FINITE_START)
+        begun = (t, y, K0, h, previous, counts[0], counts[1], used, status)
+        t, y, K0, h, previous, accepted, rejected, evaluations, status = lax.while_loop(going, step, begun)
+        return y, K0, jnp.stack([t, h, previous]), jnp.stack([accepted, rejected, evaluations, status])
 
     return jax.jit(run)
 
@@ -175,54 +220,54 @@ def integrate_jax(
         raise InputError("controller", type(controller).__name__, "the jax backend steps with the PI controller only")
     grid = record_grid([0.0, t_final] if record_times is None else record_times, t_final)
     recorder = Recorder(tuple(observables), keep_states)
-    field = jax_field.field_function(cfg)
     y = retract(np.array(cfg.tokens, dtype=float), cfg.geometry)
-    K0 = field(y)
-    if not np.all(np.isfinite(K0)):
-        raise InputError("beta*scores", "> 709.78", "the velocity at the start leaves float64; lower beta or the scale")
-    evaluations = 1
-    if first_step is None:
-        h, evaluations = initial_step(field, y, K0, tableau.order, rtol, atol, t_final), 2
-    else:
-        h = first_step
 
-    def save(time: float, state: np.ndarray) -> None:
-        recorder.record(time, cfg.moved_to(state))
+    def save(time: float, state: Configuration) -> None:
+        recorder.record(time, state)
         if on_record is not None:
             on_record(time)
 
     if grid and grid[0] == 0.0:
-        save(0.0, y)
+        save(0.0, cfg.moved_to(y))
     stops = [time for time in grid if time > 0.0]
     if not stops or stops[-1] != t_final:
         stops.append(t_final)
-    loop = _segment(next(key for key, known in METHODS.items() if known is tableau), cfg.attention, cfg.geometry)
+    name = next(key for key, known in METHODS.items() if known is tableau)
+    shifted = cfg.attention != "softmax"  # softmax starts unshifted: a step out of the bound switches (_UNBOUNDED)
     c = controller
-    t, previous, steps, status = 0.0, c.previous_error, (0, 0), "completed"
-    heads = (np.asarray(cfg.score_matrices), np.asarray(cfg.values), np.float64(cfg.beta))
-    constants = np.array([c.alpha, c.beta, c.safety, c.min_factor, c.max_factor])
+    t, h, previous, steps, evaluations, status = 0.0, first_step or 0.0, c.previous_error, (0, 0), 0, "completed"
+    start = _START_AND_STEP if first_step is None else _START
+    M, W = cfg.beta * np.asarray(cfg.score_matrices), np.asarray(cfg.values)
+    constants = [c.alpha, c.beta, c.safety, c.min_factor, c.max_factor]
     with jax_field.float64():  # numpy arguments: the jitted call converts them (faster than jax.numpy's asarray)
-        state_y, state_K = y, K0
+        state_y, state_K = y, y
         for stop in stops:
-            numbers = np.array([t, stop, h, previous, rtol, atol])
-            out = loop(state_y, state_K, *numbers[:4], np.array([*steps, max_steps]), *numbers[4:], *heads, constants)
-            t_out, state_y, state_K, h_out, previous_out, accepted, rejected, used, code = out
-            t, h, previous = float(t_out), float(h_out), float(previous_out)
-            steps, evaluations = (int(accepted), int(rejected)), evaluations + int(used)
-            if int(code) == _NON_FINITE:
+            code = _UNBOUNDED
+            while code == _UNBOUNDED:
+                loop = _segment(name, cfg.attention, cfg.geometry, shifted)
+                reals = np.array([t, stop, h, previous, rtol, atol, t_final, *constants])
+                counts = np.array([*steps, max_steps, start])
+                state_y, state_K, reals_out, counts_out = loop(state_y, state_K, reals, counts, M, W)
+                (t, h, previous), (accepted, rejected, used, code) = np.asarray(reals_out), np.asarray(counts_out)
+                t, h, previous, code = float(t), float(h), float(previous), int(code)
+                steps, evaluations, start = (int(accepted), int(rejected)), evaluations + int(used), _CONTINUE
+                shifted = shifted or code == _UNBOUNDED
+            if code == _NON_FINITE_START:
+                raise InputError(
+                    "beta*scores", "> 709.78", "the velocity at the start leaves float64; lower beta or the scale"
+                )
+            if code == _NON_FINITE:
                 raise InputError("beta*scores", "> 709.78", f"the velocity leaves float64 at t={t:.6g}")
+            final = cfg.moved_to(np.asarray(state_y))
             if t < stop:
                 status = "max_steps" if sum(steps) >= max_steps else "step size underflow"
                 break
             if stop in grid:
-                save(stop, np.asarray(state_y))
-        final = np.asarray(state_y)
+                save(stop, final)
     if not recorder.times or recorder.times[-1] != t:
         save(t, final)
     times, states, values = recorder.arrays()
-    run = Trajectory(
-        times, states, values, [], cfg.moved_to(final), t, status, evaluations, steps[0], steps[1], tableau.name
-    )
+    run = Trajectory(times, states, values, [], final, t, status, evaluations, steps[0], steps[1], tableau.name)
     if status == "step size underflow":
         raise IntegrationFailure(run, "step size underflow: the dynamics is too stiff or blows up")
     return run

@@ -66,17 +66,21 @@ def initial_step(
     rtol: float,
     atol: float,
     t_final: float,
+    xp: ModuleType = np,
 ) -> float:
     """Hairer's starting step: from the sizes of y, k = f(y) and a finite-difference second derivative (one more
-    evaluation of f); `order` the method's (the jitted backend takes its first step by this rule too)."""
-    scale = atol + rtol * np.abs(y)
-    d0 = float(np.sqrt(np.mean((y / scale) ** 2)))
-    d1 = float(np.sqrt(np.mean((k / scale) ** 2)))
-    h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
+    evaluation of f); `order` the method's. `xp` the array namespace: jax.numpy inside the jitted backend's first
+    segment (a traced scalar is returned), which takes its first step by this rule too."""
+    scale = atol + rtol * xp.abs(y)
+    d0 = xp.sqrt(xp.mean((y / scale) ** 2))
+    d1 = xp.sqrt(xp.mean((k / scale) ** 2))
+    h0 = xp.where((d0 < 1e-5) | (d1 < 1e-5), 1e-6, 0.01 * d0 / xp.maximum(d1, 1e-5))
     k1 = f(y + h0 * k)
-    d2 = float(np.sqrt(np.mean(((k1 - k) / scale) ** 2))) / h0
-    h1 = max(1e-6, h0 * 1e-3) if max(d1, d2) <= 1e-15 else (0.01 / max(d1, d2)) ** (1.0 / order)
-    return min(100 * h0, h1, t_final)
+    d2 = xp.sqrt(xp.mean(((k1 - k) / scale) ** 2)) / h0
+    largest = xp.maximum(d1, d2)
+    h1 = xp.where(largest <= 1e-15, xp.maximum(1e-6, h0 * 1e-3), (0.01 / xp.maximum(largest, 1e-15)) ** (1.0 / order))
+    h = xp.minimum(xp.minimum(100 * h0, h1), t_final)
+    return float(h) if xp is np else h
 
 
 def record_grid(record_times: Sequence[float] | np.ndarray | None, t_final: float) -> list[float]:

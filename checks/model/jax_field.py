@@ -8,10 +8,11 @@ with score matrices M_h (given ones, or Q_h^T K_h) and values W_h, any beta, on 
 
 Every other option (a mask, a stated interaction function, a normalization scheme, the circle) is refused with an
 InputError naming it (`require_supported`). The field is a pure function of arrays, traced once per shape inside a
-jitted solve (`checks.integrator.jax_solver`); a configuration's whole (H, n, n) scores are held at once, so the
-memory budget must allow them. Float64 is switched on only around the backend's own calls (`float64`), never
-globally. jax is the optional extra `headflow[jit]`; without it every entry point raises "install headflow[jit]".
-Agreement with `field.token_velocity` to ~1e-13 is pinned by tests/model/test_jax_field.py.
+jitted solve (`checks.integrator.jax_solver`); its (H, n, n) weights are formed in blocks of query rows
+(`query_rows`), but the memory budget must allow the whole ones (`require_supported`: XLA may hold several).
+Float64 is switched on only around the backend's own calls (`float64`), never globally. jax is the optional
+extra `headflow[jit]`; without it every entry point raises "install headflow[jit]".
+Agreement with `field.token_velocity` to ~1e-13 is pinned by tests/checks/integrator/test_jax_backend.py.
 """
 
 from __future__ import annotations
@@ -26,8 +27,14 @@ import numpy as np
 
 from certificates.kernel.errors import InputError
 from checks.model.configuration import Configuration
-from checks.model.token_blocks import require_whole
+from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole
 
+#: The jitted field's weights (bytes of H x b x n floats): whole while the (H, n, n) array takes at most WHOLE_BYTES,
+#: else in blocks of query rows of at most BLOCK_BYTES. Measured on one core: n = 512, H = 8 (16 MiB) is faster
+#: whole than in blocks of 256 rows; n = 2048, H = 4 (128 MiB) twice as fast in blocks of 128 rows (8 MiB; 256: a
+#: tenth slower), which stay near the caches between the products.
+WHOLE_BYTES = 16 * 2**20
+BLOCK_BYTES = 8 * 2**20
 #: The attention kinds and geometries the jitted field covers.
 JAX_ATTENTION = ("usa", "softmax", "relu")
 JAX_GEOMETRIES = ("sphere", "flat")
@@ -44,8 +51,13 @@ def jax_module() -> ModuleType:
 
 @contextlib.contextmanager
 def float64() -> Iterator[ModuleType]:
-    """jax with 64-bit floats inside the block (and the previous setting restored after it)."""
+    """jax with 64-bit floats inside the block (and the previous setting restored after it). When they are on
+    already (`jax_enable_x64` set globally) the block changes nothing: a jitted call under the context costs tens
+    of microseconds more (the override is part of its cache key)."""
     jax = jax_module()
+    if jax.config.jax_enable_x64:
+        yield jax
+        return
     with jax.enable_x64(True):
         yield jax
 
@@ -63,42 +75,78 @@ def require_supported(cfg: Configuration) -> None:
     require_whole(cfg, 2, "the jax backend's scores and weights")
 
 
-def velocity(X: Any, M: Any, W: Any, beta: Any, attention: str, geometry: str) -> Any:
-    """xdot at tokens X (n, d) for score matrices M and values W (H, d, d), in jax.numpy (traceable)."""
+def score_bound(X: Any, M: Any, xp: ModuleType = np) -> Any:
+    """A bound on max |s^h_ij| = |<x_i, M_h x_j>|: max_h ||M_h||_F max_i |x_i|^2 (the second of the bounds of
+    `token_blocks.Heads`); `xp` the array namespace (jax.numpy inside a jitted step)."""
+    return xp.sqrt(xp.max(xp.sum(M * M, axis=(1, 2)))) * xp.max(xp.sum(X * X, axis=1))
+
+
+def unshifted(X: np.ndarray, M: np.ndarray) -> bool:
+    """Whether softmax's numerators may be exp(s) unshifted at X for score matrices M (beta folded in): the rule of
+    the numpy field, |s| <= UNSHIFTED_SOFTMAX_BOUND, on the bound `score_bound`."""
+    return bool(score_bound(X, M) <= UNSHIFTED_SOFTMAX_BOUND)
+
+
+def query_rows(n: int, H: int) -> int:
+    """The query rows of one block of the jitted field: all n while the (H, n, n) weights take at most
+    WHOLE_BYTES, else as many as fit in BLOCK_BYTES."""
+    return n if 8 * H * n * n <= WHOLE_BYTES else max(1, BLOCK_BYTES // (8 * H * n))
+
+
+def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: bool = True) -> Any:
+    """xdot at tokens X (n, d) for score matrices M (beta folded in: beta M_h) and values W (H, d, d), in
+    jax.numpy (traceable). `shifted`: softmax's numerators exp(s - max_j s) (for any scores); False: exp(s)
+    itself, the same function to rounding while |s| <= UNSHIFTED_SOFTMAX_BOUND (`unshifted`; the caller
+    checks), and faster: no pass for the row maxima.
+
+    Each head is a batched product, (X M_h) X^T, then weights times the rows W_h x_j, summed over heads; the
+    softmax's division by its row sums is taken after the product (on H n d entries, not H n n). The query rows
+    go in blocks of `query_rows` (a `lax.map` over blocks, the last one padded with zero rows)."""
     import jax
     import jax.numpy as jnp
 
-    z = beta * jnp.einsum("ik,hkl,jl->hij", X, M, X)  # beta s^h_ij
-    values = jnp.einsum("jl,hkl->hjk", X, W)  # rows W_h x_j
-    if attention == "softmax":
-        weights, scale = jax.nn.softmax(z, axis=-1), 1.0
-    elif attention == "usa":
-        weights, scale = jnp.exp(z), 1.0 / X.shape[0]
+    n = X.shape[0]
+    values = X @ jnp.swapaxes(W, 1, 2)  # rows W_h x_j, (H, n, d)
+
+    def heads(Q: Any) -> Any:
+        """sum_h of the heads' outputs at the query rows Q (b, d)."""
+        z = (Q @ M) @ X.T  # beta s^h_ij, (H, b, n)
+        if attention == "softmax":
+            weights = jnp.exp(z - jnp.max(z, axis=-1, keepdims=True) if shifted else z)
+            return ((weights @ values) / jnp.sum(weights, axis=-1, keepdims=True)).sum(axis=0)
+        weights = jnp.exp(z) if attention == "usa" else jnp.maximum(z, 0.0)
+        return (weights @ values).sum(axis=0) / n
+
+    rows = query_rows(n, M.shape[0])
+    if rows == n:
+        V = heads(X)
     else:
-        weights, scale = jnp.maximum(z, 0.0), 1.0 / X.shape[0]
-    V = scale * jnp.einsum("hij,hjk->ik", weights, values)
+        blocks = -(-n // rows)
+        queries = jnp.pad(X, ((0, blocks * rows - n), (0, 0))).reshape(blocks, rows, X.shape[1])
+        V = jax.lax.map(heads, queries).reshape(blocks * rows, X.shape[1])[:n]
     if geometry == "sphere":
         return V - jnp.sum(V * X, axis=1, keepdims=True) * X
     return V
 
 
 @cache
-def _compiled(attention: str, geometry: str) -> Callable[..., Any]:
-    """The jitted velocity of one kind and geometry (jax caches one compilation per shape)."""
+def _compiled(attention: str, geometry: str, shifted: bool) -> Callable[..., Any]:
+    """The jitted velocity of one kind, geometry and softmax shift (jax caches one compilation per shape)."""
     jax = jax_module()
-    return jax.jit(lambda X, M, W, beta: velocity(X, M, W, beta, attention, geometry))
+    return jax.jit(lambda X, M, W: velocity(X, M, W, attention, geometry, shifted))
 
 
 def field_function(cfg: Configuration) -> Callable[[np.ndarray], np.ndarray]:
     """X -> xdot (numpy in and out) by the jitted field, for cfg's heads and options (refused ones: InputError)."""
     require_supported(cfg)
     jax_module()  # installed now, not only when the cached compilation was made
-    compiled = _compiled(cfg.attention, cfg.geometry)
-
-    M, W, beta = np.asarray(cfg.score_matrices), np.asarray(cfg.values), np.float64(cfg.beta)
+    M, W = cfg.beta * np.asarray(cfg.score_matrices), np.asarray(cfg.values)
+    softmax = cfg.attention == "softmax"
 
     def evaluate(X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=float)
+        compiled = _compiled(cfg.attention, cfg.geometry, not (softmax and unshifted(X, M)))
         with float64():  # numpy arguments: the jitted call converts them
-            return np.asarray(compiled(np.asarray(X, dtype=float), M, W, beta))
+            return np.asarray(compiled(X, M, W))
 
     return evaluate

@@ -159,6 +159,77 @@ def test_simulate_with_the_jax_backend(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.slow
+def test_the_field_in_blocks_of_query_rows_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of 4 query rows, the last one padded (the weights of large n, made small here; a shape no other test
+    compiles): the same field for every kind, and the numpy engine's steps."""
+    monkeypatch.setattr(jax_field, "WHOLE_BYTES", 0)
+    monkeypatch.setattr(jax_field, "BLOCK_BYTES", 8 * 2 * 10 * 4)
+    assert jax_field.query_rows(10, 2) == 4
+    for attention in jax_field.JAX_ATTENTION:
+        cfg = configuration(attention, shape=(10, 3, 2), beta=2.0, seed=11)
+        assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
+    assert_same_engine(configuration(shape=(10, 3, 2), beta=2.0, seed=11), 2.0, rtol=1e-8, atol=1e-10, method="dp54")
+
+
+@pytest.mark.slow
+def test_dop853_leaves_out_the_fsal_stage_after_the_last_step_only() -> None:
+    """Two starting evaluations, 11 stages per attempt and the FSAL stage per accepted step but the run's last:
+    with records at 0 and 2 the numpy engine's steps, one evaluation fewer; with a record at 1 too (a segment ends
+    there, and the step after it starts from its FSAL stage) the same count and the numpy engine's final state."""
+    cfg = configuration(beta=2.0)
+    ours, jitted = both(cfg, 2.0, rtol=1e-9, atol=1e-11, method="dop853")
+    assert (jitted.accepted, jitted.rejected) == (ours.accepted, ours.rejected)
+    assert np.max(np.abs(jitted.final.tokens - ours.final.tokens)) <= SAME_FINAL
+    assert jitted.evaluations == ours.evaluations - 1
+    options = {"rtol": 1e-9, "atol": 1e-11, "method": "dop853", "observables": (), "record_times": [0.0, 1.0, 2.0]}
+    split = integrate(cfg, 2.0, backend="jax", **options)
+    assert split.evaluations == 2 + 11 * (split.accepted + split.rejected) + split.accepted - 1
+    assert np.max(np.abs(split.final.tokens - integrate(cfg, 2.0, **options).final.tokens)) <= 1e-8
+
+
+def spied_loops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The `shifted` flag of every jitted loop a run asks for (the loops themselves are the real ones)."""
+    from checks.integrator import jax_solver
+
+    asked: list[bool] = []
+    loop = jax_solver._segment
+
+    def spy(method: str, attention: str, geometry: str, shifted: bool) -> object:
+        asked.append(shifted)
+        return loop(method, attention, geometry, shifted)
+
+    monkeypatch.setattr(jax_solver, "_segment", spy)
+    return asked
+
+
+@pytest.mark.slow
+def test_scores_growing_out_of_the_unshifted_bound_switch_to_the_shifted_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flat softmax with values 1.5 I: the tokens grow, the bound on |beta s| passes UNSHIFTED_SOFTMAX_BOUND
+    during the run (and exp(beta s) would leave float64 by the end); the jax run discards the step that left it,
+    goes on shifted, and takes the numpy engine's steps."""
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((5, 3))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    M = np.stack([100.0 * np.eye(3), 60.0 * np.eye(3)])
+    cfg = Configuration.create(X, M, 1.5 * np.eye(3)[None].repeat(2, 0), attention="softmax", geometry="flat")
+    asked = spied_loops(monkeypatch)
+    assert_same_engine(cfg, 1.0, rtol=1e-8, atol=1e-10, method="dp54")
+    ours = integrate(cfg, 1.0, rtol=1e-8, atol=1e-10, method="dp54", observables=(), record_times=[0.0, 1.0])
+    assert jax_field.unshifted(X, M) and not jax_field.unshifted(ours.final.tokens, M)  # the premise
+    assert asked[0] is False and asked[-1] is True
+
+
+@pytest.mark.slow
+def test_softmax_beyond_the_bound_at_the_start_is_shifted_from_the_first_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = configuration(beta=80.0, seed=2)
+    assert not jax_field.unshifted(np.array(cfg.tokens), cfg.beta * np.asarray(cfg.score_matrices))
+    assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
+    asked = spied_loops(monkeypatch)
+    assert_same_engine(cfg, 0.2, rtol=1e-8, atol=1e-10, method="dop853")
+    assert asked[-1] is True
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["dp54", "dop853"])
 @pytest.mark.parametrize("geometry", jax_field.JAX_GEOMETRIES)
 @pytest.mark.parametrize("attention", jax_field.JAX_ATTENTION)
