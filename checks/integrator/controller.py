@@ -19,6 +19,8 @@ from types import ModuleType
 
 import numpy as np
 
+from checks.integrator.trajectory import trial_step
+
 #: Fraction of the largest stable step that the PI controller allows (the damping of the stiffest
 #: mode per step is then |R(-0.8 r)|: 0.30 for DP5(4), 0.08 for DOP853).
 STABILITY_FRACTION = 0.8
@@ -77,6 +79,10 @@ class PIController:
             return True, h / factor
         return False, h / min(1.0 / self.min_factor, proportional / self.safety)
 
+    def trial(self, h: float, remaining: float) -> float:
+        """The step to try for the proposal h with `remaining` left: equal steps to the end (`trial_step`)."""
+        return float(trial_step(h, remaining))
+
     def limit(self, h: float, stable_step: float) -> float:
         """The next step h, kept below STABILITY_FRACTION of the largest stable step."""
         return min(h, STABILITY_FRACTION * stable_step)
@@ -90,6 +96,10 @@ class FixedStep:
 
     def decide(self, h: float, err: float) -> tuple[bool, float]:
         return True, self.step
+
+    def trial(self, h: float, remaining: float) -> float:
+        """The fixed step, or what remains when that is shorter (an order measurement takes steps of one size)."""
+        return remaining if h >= remaining * (1.0 - 1e-9) else h
 
     def limit(self, h: float, stable_step: float) -> float:
         """The fixed step, unbounded (an order measurement must not be changed by stability)."""

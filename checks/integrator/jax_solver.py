@@ -45,6 +45,7 @@ from checks.integrator.trajectory import (
     initial_step,
     record_grid,
     retract,
+    trial_step,
 )
 from checks.model import jax_field
 from checks.model.configuration import Configuration
@@ -137,7 +138,7 @@ def _segment(method: str, attention: str, geometry: str, shifted: bool) -> Calla
 
         def trial(t: Any, h: Any) -> tuple[Any, Any]:
             remaining = t_stop - t
-            return remaining, jnp.where(h >= remaining * (1.0 - 1e-9), remaining, h)
+            return remaining, trial_step(h, remaining, jnp)
 
         def going(state: tuple) -> Any:
             t, _, _, h, _, accepted, rejected, _, status = state

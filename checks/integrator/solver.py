@@ -142,7 +142,7 @@ def integrate(
         if accepted + rejected >= max_steps:
             status = "max_steps"
             break
-        h_try = t_final - t if h >= (t_final - t) * (1.0 - 1e-9) else h  # no sliver step before the end
+        h_try = controller.trial(h, t_final - t)
         if h_try <= 16 * np.finfo(float).eps * max(1.0, abs(t)):
             status = "step size underflow"
             break
