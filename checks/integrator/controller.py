@@ -10,6 +10,9 @@ Near an equilibrium the error estimate alone lets the step grow to the method's 
 boundary, where a decaying mode is no longer damped: the state then hovers at the tolerance
 instead of converging, and a run never sees the motion stop. The PI controller therefore also
 keeps each step below STABILITY_FRACTION of the largest stable step (`Stepper.stable_step`).
+
+Each controller also says which step to try from its proposal and the time left (`trial`): the PI controller cuts
+the rest of the run into equal steps (`trajectory.trial_step`), the fixed-step one keeps its step.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ numpy one's, sharing its data and rules rather than copying them: the tableau's 
 (`checks.integrator.tableau`, chosen by `methods.tableau_for`), the scaled error norm with DOP853's blend
 (`controller.error_norm` over jax.numpy), the PI controller's constants (the `PIController` instance is read),
 the STABILITY_FRACTION limit, the retraction (`trajectory.retract`), the shrink of a step that left the finite range
-(`trajectory.NON_FINITE_SHRINK`) and Hairer's initial step (`trajectory.initial_step` over jax.numpy, inside the
-first segment: a run with records at its start and end only is one jitted call).
+(`trajectory.NON_FINITE_SHRINK`), the equal steps to the end (`trajectory.trial_step`, here to the segment's end)
+and Hairer's initial step (`trajectory.initial_step` over jax.numpy, inside the first segment: a run with records
+at its start and end only is one jitted call).
 Two formulas exist in both backends, each a few lines: the PI decision (`_decide`, beside `PIController.decide`)
 and the stiffness estimate (`_stable_step`, beside `Stepper.stable_step`); tests/checks/integrator/test_jax_backend.py
 pins both backends to the same accepted and rejected step counts and final states on DP5(4) and DOP853 runs.

@@ -4,7 +4,8 @@ The right-hand side is `model.velocity_function(cfg)` (`token_velocity` with one
 is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol and the attention kind), stepped by
 `stepper.Stepper` under the PI controller, which also keeps each step inside the pair's stability
 interval at the stiffness estimated in the last step (`controller`); records and events between
-steps come from the pair's dense output, so recording at many times does not shorten the steps.
+steps come from the pair's dense output, so recording at many times does not shorten the steps. The remaining
+interval is stepped in equal steps (`trajectory.trial_step`): no sliver or short step at the end.
 
 Sphere: after each step every row is divided by its norm (a retraction). The exact flow keeps
 |x_i| = 1, and a Runge-Kutta step leaves it only by the local error, so the normalization moves

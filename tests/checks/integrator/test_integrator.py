@@ -10,10 +10,11 @@ from scipy.integrate import solve_ivp
 
 from certificates.kernel.errors import InputError
 from checks.integrator import cluster_gap_below, integrate, speed_below
-from checks.integrator.controller import FixedStep
+from checks.integrator.controller import FixedStep, PIController
 from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
 from checks.integrator.stepper import Stepper
 from checks.integrator.tableau import Tableau
+from checks.integrator.trajectory import END_STRETCH, trial_step
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
@@ -146,6 +147,31 @@ def test_dense_records_follow_the_solution_without_shortening_steps(method: str)
     errors = [np.max(np.abs((X @ X.T)[off_diagonal] - rho)) for X, rho in zip(dense.states, ode.y[0], strict=True)]
     assert max(errors) < 1e-7
     assert np.abs(np.linalg.norm(dense.states, axis=-1) - 1.0).max() <= 1e-15
+
+
+@pytest.mark.parametrize(
+    ("remaining", "steps"),
+    [(0.5, 1), (1.0, 1), (1.05, 1), (1.2, 2), (1.9, 2), (2.15, 2), (2.3, 3), (2.5, 3), (10.5, 10), (11.5, 11)],
+)
+def test_the_end_is_reached_in_equal_steps_no_longer_than_the_stretch(remaining: float, steps: int) -> None:
+    """Proposal h = 1: ceil(remaining) equal steps, one fewer when they stay within END_STRETCH (counted by hand)."""
+    h = float(trial_step(1.0, remaining))
+    assert h == (remaining if steps == 1 else remaining / steps)
+    assert h <= END_STRETCH
+
+
+def test_the_fixed_step_controller_keeps_its_step_before_the_end() -> None:
+    """An order measurement takes steps of one size: 11 steps of 1 in 11.0 (equal steps of 1.1 would be 10)."""
+    assert FixedStep(1.0).trial(1.0, 11.0) == 1.0
+    assert FixedStep(1.0).trial(1.0, 1.0 + 1e-12) == 1.0 + 1e-12  # no sliver step at the end
+    assert PIController(7).trial(1.0, 11.0) == 11.0 / 10
+
+
+def test_an_adaptive_run_ends_without_a_short_last_step() -> None:
+    """The accepted steps of a run (its records) end in equal steps, not in a sliver after full-size ones."""
+    traj = integrate(_equiangular(-0.1), 3.0, rtol=1e-9, method="dop853", observables=())
+    last = np.diff(traj.times)[-2:]
+    assert traj.times[-1] == 3.0 and last[1] == pytest.approx(last[0], rel=1e-12)
 
 
 def test_records_land_on_the_requested_times() -> None:
