@@ -17,8 +17,8 @@ times, beta and the heads are traced arguments, so a new tolerance or T does not
 one record time to the next (records end a step there, so a dense grid costs about one step per record; the
 numpy backend interpolates instead), and the observables are evaluated on the host by the numpy model.
 Events are refused (they need the dense output of every step on the host). DOP853's FSAL stage (the velocity at
-the new state, evaluated once a step is accepted) is left out after the run's last step: a run evaluates the field
-once less than the numpy engine.
+the new state, evaluated once a step is accepted) is left out after the run's last step, as the numpy engine does
+when no record falls inside that step.
 
 Softmax's numerators are exp(beta s) unshifted while the step's states keep |beta s| <= UNSHIFTED_SOFTMAX_BOUND
 (the numpy field's rule, on `jax_field.score_bound`; no pass for the row maxima). A step whose states leave the

@@ -5,7 +5,9 @@ is DP5(4) or DOP853 (`methods`: `auto` chooses from rtol and the attention kind)
 `stepper.Stepper` under the PI controller, which also keeps each step inside the pair's stability
 interval at the stiffness estimated in the last step (`controller`); records and events between
 steps come from the pair's dense output, so recording at many times does not shorten the steps. The remaining
-interval is stepped in equal steps (`trajectory.trial_step`): no sliver or short step at the end.
+interval is stepped in equal steps (`trajectory.trial_step`): no sliver or short step at the end. The velocity at
+the end state (DOP853's FSAL stage, evaluated once a step is accepted) is left out after the last step when no
+event or record inside that step needs the step's dense output (as in the jitted backend).
 
 Sphere: after each step every row is divided by its norm (a retraction). The exact flow keeps
 |x_i| = 1, and a Runge-Kutta step leaves it only by the local error, so the normalization moves
@@ -157,9 +159,10 @@ def integrate(
             rejected += 1
             continue
         accepted += 1
-        stepper.accept()
-        h = controller.limit(h, stepper.stable_step())
         t_new = t_final if h_try == t_final - t else t + h_try
+        if t_new < t_final or events or (pending and pending[0] < t_final):  # else nothing reads f at the end
+            stepper.accept()
+            h = controller.limit(h, stepper.stable_step())
         g_new = [e.function(cfg.moved_to(stepper.y_new)) for e in events]
         stop = _first_terminal(cfg, stepper, events, g_old, g_new, t, fired)
         t_end = t_new if stop is None else t + stop[0] * h_try

@@ -20,6 +20,7 @@ from certificates.kernel.errors import InputError
 from checks import cli
 from checks.integrator import cluster_gap_below, integrate
 from checks.integrator.controller import FixedStep
+from checks.integrator.methods import METHODS
 from checks.model import field as model
 from checks.model.configuration import Configuration
 
@@ -174,13 +175,17 @@ def test_the_field_in_blocks_of_query_rows_is_the_same(monkeypatch: pytest.Monke
 @pytest.mark.slow
 def test_dop853_leaves_out_the_fsal_stage_after_the_last_step_only() -> None:
     """Two starting evaluations, 11 stages per attempt and the FSAL stage per accepted step but the run's last:
-    with records at 0 and 2 the numpy engine's steps, one evaluation fewer; with a record at 1 too (a segment ends
-    there, and the step after it starts from its FSAL stage) the same count and the numpy engine's final state."""
+    with records at 0 and 2 the count of both engines; with a record inside the last step the numpy engine
+    evaluates that stage and the dense output's extra stages; with a record at 1 too (a segment ends there, and the
+    step after it starts from its FSAL stage) the same count and the numpy engine's final state."""
     cfg = configuration(beta=2.0)
     ours, jitted = both(cfg, 2.0, rtol=1e-9, atol=1e-11, method="dop853")
     assert (jitted.accepted, jitted.rejected) == (ours.accepted, ours.rejected)
     assert np.max(np.abs(jitted.final.tokens - ours.final.tokens)) <= SAME_FINAL
-    assert jitted.evaluations == ours.evaluations - 1
+    assert jitted.evaluations == ours.evaluations == 2 + 11 * (ours.accepted + ours.rejected) + ours.accepted - 1
+    inside = integrate(cfg, 2.0, rtol=1e-9, atol=1e-11, method="dop853", observables=(), record_times=[1.999])
+    extra = len(METHODS["dop853"].c) - METHODS["dop853"].stages  # the dense output's stages
+    assert inside.evaluations == ours.evaluations + 1 + extra
     options = {"rtol": 1e-9, "atol": 1e-11, "method": "dop853", "observables": (), "record_times": [0.0, 1.0, 2.0]}
     split = integrate(cfg, 2.0, backend="jax", **options)
     assert split.evaluations == 2 + 11 * (split.accepted + split.rejected) + split.accepted - 1
