@@ -1,7 +1,8 @@
 """Benchmark: headflow's integrator against scipy, diffrax and torchdiffeq at equal final error on the sphere.
 
-Run from the repository root: `python benchmarks/peers.py` (n = 64, 512 and 2048: about five minutes on a loaded
-two-core machine, 2026-12), `--sizes 64` for the small problem alone (under a minute). The peers are the optional
+Run from the repository root: `python benchmarks/peers.py` (n = 64, 512 and 2048: about twenty minutes on a loaded
+two-core machine, 2026-12, fifteen of them n = 2048's, mostly torchdiffeq's), `--sizes 64` for the small problem
+alone (under two minutes). The peers are the optional
 extra `[peers]` (`pip install -e '.[peers]'`: jax, diffrax, torch for the CPU, torchdiffeq); an absent one is skipped
 with a message.
 
