@@ -2,10 +2,12 @@
 
 The claim's terms are evaluated in floats (`certificates.kernel.claims.model_values.NumericAlgebra` over the numpy
 model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family the hypotheses
-name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are aligned), random
-tokens on the sphere. The adversarial search (`checks.evidence.adversarial`) minimizes the relative margin of the
-relation over every token and head (a configuration where a `given` condition fails is not a candidate). The most
-negative candidates are rounded to exact data (`certificates.provers.witness.round_configuration`) and certified by
+name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are aligned; scalar
+strengths over the whole range the search moves them in, often very unequal), random tokens on the sphere, a share
+of them few tokens with several heads in a plane. The adversarial search (`checks.evidence.adversarial`, with its
+repeated-token and great-circle shapes at every draw) minimizes the relative margin of the relation over every token
+and head (a configuration where a `given` condition fails is not a candidate). The most negative candidates are
+rounded to exact data (`certificates.provers.witness.round_configuration`) and certified by
 `certificates.provers.model_witness`: only a ball-settled negation is a witness.
 """
 
@@ -44,11 +46,16 @@ GIVEN_SLACK = 1e-9
 #: at most what a certificate may hold (12 tokens, dimension 12, 8 heads: `certificates.kernel.format`).
 TOKENS = (2, 3, 4, 5, 6, 8, 10, 12)
 HEADS = (1, 2, 3, 4, 6, 8)
-#: The share of draws from the small sizes (n <= 5, H <= 3, d <= 5).
+#: The share of draws from the small sizes (n <= 5, H <= 3, d <= 5), of which PLANAR_SHARE are planar: n in 3..5,
+#: H in 2..3, d = 2 (the least the heads allow): several heads on few tokens in a plane, the shape of the witnesses
+#: of heads whose pulls at a token oppose each other, which the other draws meet too rarely.
 SMALL_SHARE = 0.7
-#: log lambda_h of drawn scalar heads: strengths 1/20 to 5/2, log-uniform (a claim false only when the heads' strengths
-#: differ much must be met by the draws too; the search then moves them).
-LOG_STRENGTHS = (np.log(1 / 20), np.log(2.5))
+PLANAR_SHARE = 0.25
+#: The share of draws of distinct scalar heads with very unequal strengths: head 0 in the lowest UNEQUAL_END of the
+#: range of log lambda (`adversarial.log_strengths`), the others in its highest (a claim false only when the
+#: strengths differ much); the other draws are log-uniform over the whole range, where the search moves them.
+UNEQUAL_SHARE = 0.5
+UNEQUAL_END = 0.25
 #: Dimensions drawn above the least one (max(H, 2)).
 EXTRA_DIMENSIONS = 4
 
@@ -186,19 +193,21 @@ class Draws:
 
     def draw(self, claim: ModelClaim, rng: np.random.Generator) -> Configuration:
         sizes = claim.sizes
-        if rng.random() < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
+        share = rng.random()
+        if share < SMALL_SHARE * PLANAR_SHARE:
+            n, H = _size(rng, sizes, "n", [3, 4, 5]), _size(rng, sizes, "H", [2, 3])
+            d = _size(rng, sizes, "d", [H if self.heads == "orthogonal-subspace" else 2])
+        elif share < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
             n, H = _size(rng, sizes, "n", [2, 3, 4, 5]), _size(rng, sizes, "H", [1, 2, 3])
             d = _size(rng, sizes, "d", list(range(max(H, 2), 6)) or [max(H, 2)])
         else:
             n, H = _size(rng, sizes, "n", list(TOKENS)), _size(rng, sizes, "H", list(HEADS))
             d = _size(rng, sizes, "d", list(range(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1)))
-        options: dict[str, Any] = {"scale": 2.0, "lambdas": list(np.exp(rng.uniform(*LOG_STRENGTHS, size=H)))}
-        if self.identical:  # one alpha for every head, of either sign
-            options["lambdas"] = [float(rng.choice([-1.0, 1.0]) * np.exp(rng.uniform(*LOG_STRENGTHS)))] * H
+        beta = _beta(rng, sizes) * (-1 if claim.beta_sign == "negative" else 1)
+        options: dict[str, Any] = {"scale": 2.0, "lambdas": self.strengths(H, beta, rng)}
         M = self.heads_of(H, d, rng, options)
         W = self.value_matrices(M, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
-        beta = _beta(rng, sizes) * (-1 if claim.beta_sign == "negative" else 1)
         mask = claim_mask(claim.mask, claim.mask_rows, n)
         return Configuration.create(
             X,
@@ -210,6 +219,18 @@ class Draws:
             interaction=claim.interaction,
             mask=mask,
         )
+
+    def strengths(self, H: int, beta: float, rng: np.random.Generator) -> list[float]:
+        """Scalar strengths over the range the search moves them in at this beta (`adversarial.log_strengths`): one
+        alpha of either sign for every head (`identical-heads`), else log-uniform, or very unequal (UNEQUAL_SHARE)."""
+        low, high = adversarial.log_strengths(beta)
+        if self.identical:
+            return [float(rng.choice([-1.0, 1.0]) * np.exp(rng.uniform(low, high)))] * H
+        logs = rng.uniform(low, high, size=H)
+        if H >= 2 and rng.random() < UNEQUAL_SHARE:
+            end = UNEQUAL_END * (high - low)
+            logs[0], logs[1:] = low + end * rng.random(), high - end * rng.random(H - 1)
+        return [float(v) for v in np.exp(logs)]
 
     def heads_of(self, H: int, d: int, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray:
         """Score matrices of the family; with a delta, max |M_h M_g|_F at a random share of delta (most near
@@ -248,6 +269,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     # either sign, stay as drawn)
     if draws.heads == "scalar" and not draws.identical:
         family = dataclasses.replace(family, free_heads="scalar")
+    family = dataclasses.replace(family, shapes=tuple(adversarial.EXTRA_SHAPES))
     budget = adversarial.BUDGETS["thorough" if ctx.thorough else "quick"]
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
