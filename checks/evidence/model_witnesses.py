@@ -27,6 +27,7 @@ from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import NumericAlgebra, residual, stated_bound
 from certificates.kernel.claims.schema import ModelClaim
 from certificates.kernel.errors import InputError
+from certificates.kernel.family_names import HEAD_FAMILIES
 from certificates.kernel.masks import claim_mask
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
@@ -47,8 +48,8 @@ GIVEN_SLACK = 1e-9
 TOKENS = (2, 3, 4, 5, 6, 8, 10, 12)
 HEADS = (1, 2, 3, 4, 6, 8)
 #: The share of draws from the small sizes (n <= 5, H <= 3, d <= 5), of which PLANAR_SHARE are planar: n in 3..5,
-#: H in 2..3, d = 2 (the least the heads allow): several heads on few tokens in a plane, the shape of the witnesses
-#: of heads whose pulls at a token oppose each other, which the other draws meet too rarely.
+#: H in 2..3, d = 2 (or the least the head family allows): several heads on few tokens in a plane, the shape of the
+#: witnesses of heads whose pulls at a token oppose each other, which the other draws meet too rarely.
 SMALL_SHARE = 0.7
 PLANAR_SHARE = 0.25
 #: The share of draws of distinct scalar heads with very unequal strengths: head 0 in the lowest UNEQUAL_END of the
@@ -196,7 +197,7 @@ class Draws:
         share = rng.random()
         if share < SMALL_SHARE * PLANAR_SHARE:
             n, H = _size(rng, sizes, "n", [3, 4, 5]), _size(rng, sizes, "H", [2, 3])
-            d = _size(rng, sizes, "d", [H if self.heads == "orthogonal-subspace" else 2])
+            d = _size(rng, sizes, "d", [max(2, HEAD_FAMILIES[self.heads].least_d(n, H))])
         elif share < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
             n, H = _size(rng, sizes, "n", [2, 3, 4, 5]), _size(rng, sizes, "H", [1, 2, 3])
             d = _size(rng, sizes, "d", list(range(max(H, 2), 6)) or [max(H, 2)])
