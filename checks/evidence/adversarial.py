@@ -146,6 +146,9 @@ class SearchResult:
     evaluations: int = 0
     #: Why the search stopped: "violation found", "evaluation budget spent" or "nothing free to move".
     stopped: str = ""
+    #: Every start evaluated (random and structured draws, not the minimizations' steps): the broad sample of the
+    #: family, for evidence about its members (the model claims' rounding-error estimates).
+    starts_found: list[Found] = field(default_factory=list)
 
     @property
     def worst(self) -> float:
@@ -212,6 +215,7 @@ def search(
         result.starts += 1
         result.structured_starts += len(shaped)
     everything = pool + structured_pool
+    result.starts_found = list(everything)
     if not family.movable:
         result.stopped = "nothing free to move"
     else:

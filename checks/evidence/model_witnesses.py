@@ -68,6 +68,8 @@ NOISE_DENOMINATOR = 2**52
 NOISE_PRECISION = 128
 NOISE_SIZE = 400
 NOISE_CHECKS = 32
+#: A start's margin is clear of its rounding error when it exceeds CLEAR_FACTOR times its change at a rotated copy.
+CLEAR_FACTOR = 8.0
 #: Dimensions drawn above the least one (max(H, 2)).
 EXTRA_DIMENSIONS = 4
 
@@ -305,7 +307,9 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
         return value, where
 
     result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
+    sampled, clear = _clear_starts(claim, result.starts_found, ctx.rng(f"{claim.id}|rounding"))
     evidence = {"tested": tested, "outside_float64": outside, "noise_checks": checks, "noise": noise}
+    evidence |= {"starts_tested": sampled, "starts_clear": clear}
     out = SearchOutcome(result.evidence() | evidence, result.worst)
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
     out.candidates = len(found)
@@ -319,6 +323,35 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 return out
             out.reasons.append(attempt.reason)
     return out
+
+
+def _clear_starts(claim: ModelClaim, starts: list[adversarial.Found], rng: np.random.Generator) -> tuple[int, int]:
+    """How many starts were tests (their given conditions held), and of those how many have a margin clear of its
+    rounding error: positive and more than CLEAR_FACTOR times its change at a randomly rotated copy, which the exact
+    model gives the same value (every model term is invariant under x -> R^T x, M, W -> R^T M R, R^T W R) and the
+    floats round differently. An equality's tests are all clear (its float evidence is a residual near 0)."""
+    tests = [f for f in starts if f.index]
+    if claim.relation.op == "=":
+        return len(tests), len(tests)
+    clear = 0
+    for found in tests:
+        if found.margin <= 0:
+            continue
+        with np.errstate(all="ignore"):
+            try:
+                again, _ = margin(claim, _rotated(found.cfg, rng))
+            except InputError:
+                continue
+        clear += bool(found.margin > CLEAR_FACTOR * abs(found.margin - again))
+    return len(tests), clear
+
+
+def _rotated(cfg: Configuration, rng: np.random.Generator) -> Configuration:
+    """The configuration turned by a random rotation R: tokens x R, heads and values R^T M R (W = M kept)."""
+    R = families.random_rotation(cfg.d, rng)
+    M = R.T @ cfg.score_matrices @ R
+    W = M if np.array_equal(cfg.values, cfg.score_matrices) else R.T @ cfg.values @ R
+    return dataclasses.replace(cfg, tokens=cfg.tokens @ R, score_matrices=M, values=W)
 
 
 def _exact(cfg: Configuration, draws: Draws, denominator: int) -> ball_model.ExactConfiguration:
