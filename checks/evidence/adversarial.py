@@ -68,7 +68,8 @@ VIOLATION = 1e-8
 
 def log_strengths(beta: float) -> tuple[float, float]:
     """The range of log lambda_h of free scalar strengths at this beta: [MIN_LOG_STRENGTH, log(MAX_SCALED_STRENGTH /
-    |beta|)], where the search draws them and moves them (above MIN_LOG_STRENGTH when |beta| is very large)."""
+    |beta|)], where the search draws them and moves them (the last unit of log below the top when |beta| is so large
+    that the top is within 1 of MIN_LOG_STRENGTH)."""
     top = float(np.log(MAX_SCALED_STRENGTH / max(abs(beta), 1e-300)))
     return min(MIN_LOG_STRENGTH, top - 1.0), top
 
