@@ -4,8 +4,8 @@ A few random draws miss counterexamples that live on thin sets (three tokens on 
 of them mirrored, a near-collision, two tight clusters, a cluster with one antipodal token). Before a
 float procedure says CONFIRMED it searches: random members of the family, structured members
 (antipodal pairs, mirror-symmetric and regular-polygon tokens, equiangular tokens, near-collisions, a
-few tight clusters; for a family that names them, `Family.shapes`, at every draw also repeated tokens
-and mirrored pairs on a great circle at spread opening angles), then local minimization of the margin
+few tight clusters; for a family that names them, `Family.shapes`, at every small draw also repeated
+tokens and mirrored pairs on a great circle at spread opening angles), then local minimization of the margin
 (scipy L-BFGS-B, which follows the finite-difference gradient) over the family's free data: the tokens,
 parameterized on the sphere as x_i = y_i / |y_i|, and heads the family leaves free (symmetric or
 general M_h = W_h, each kept at its drawn Frobenius norm; scalar strengths as log lambda_h). beta and
@@ -50,8 +50,11 @@ KEPT = 8
 #: Relative sizes of the perturbations of a restart (cycled): far enough to leave a symmetric critical
 #: point, near enough to stay in the basin of the state perturbed.
 PERTURBATIONS = (3e-2, 3e-1, 3e-3, 1e-1)
-#: Opening angles of the circle shape's mirrored pair, one in each of this many slices of (0, pi).
+#: Opening angles of the circle shape's mirrored pair, one in each of this many slices of (0, pi); the family's shapes
+#: are tried at every draw of at most SHAPED_TOKENS tokens (where witnesses are cheap to certify), at every fourth
+#: draw of more.
 CIRCLE_ANGLES = 8
+SHAPED_TOKENS = 5
 #: Iterations of one local minimization; the nearest relu kinks of each minimum that seed new starts.
 MAX_ITERATIONS = 60
 KINKS = 3
@@ -205,9 +208,10 @@ def search(
         check()
         template = family.draw(rng)
         shaped: list[Configuration] = []
-        if family.free_tokens:  # every fourth template the structured sets, the others the family's own shapes
-            every = k % 4 == 0
-            shaped = structured(template, rng, family.shapes) if every else extra_sets(template, rng, family.shapes)
+        if family.free_tokens and k % 4 == 0:  # every fourth template the structured sets with the family's shapes
+            shaped = structured(template, rng, family.shapes)
+        elif family.free_tokens and template.n <= SHAPED_TOKENS:  # the other small ones the family's shapes
+            shaped = extra_sets(template, rng, family.shapes)
         for cfg in [template, *shaped]:
             margin, index = objective(cfg)
             (pool if cfg is template else structured_pool).append(Found(margin, cfg, index))
@@ -418,11 +422,11 @@ def structured(template: Configuration, rng: np.random.Generator, extra: tuple[s
 
 
 def extra_sets(template: Configuration, rng: np.random.Generator, names: tuple[str, ...]) -> list[Configuration]:
-    """The sets of the named `EXTRA_SHAPES` with the template's heads, randomly rotated (the circle needs d >= 2);
-    no draw at all without names, so a family that names none searches exactly as before they existed."""
-    if not names:
-        return []
+    """The sets of the named `EXTRA_SHAPES` with the template's heads, randomly rotated (n >= 3; the circle needs
+    d >= 2); no draw at all without names, so a family that names none searches exactly as before they existed."""
     n, d = template.n, template.d
+    if not names or n < 3:  # two tokens at one point are an equilibrium; a pair alone is the mirror set
+        return []
     rotation = families.random_rotation(d, rng)
     sets = [X for name in names if d >= 2 or name != "circle" for X in EXTRA_SHAPES[name](n, d, rng)]
     return [template.moved_to(X @ rotation) for X in sets]
@@ -463,7 +467,7 @@ def _near_collision(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def _coincident(n: int, d: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """Random tokens of which a random group of two or more (not all when n >= 3) sit at exactly one point.
+    """Random tokens of which a random group of two or more, not all, sit at exactly one point (n >= 3).
 
     A near-collision keeps the pair apart by 1e-3, and a minimization started there keeps it apart; a repeated
     token is a different configuration (its weight counts twice in every other token's sum)."""

@@ -61,8 +61,9 @@ UNEQUAL_END = 0.25
 #: A float violation nearer 0 than NOISE_BAND (relative margin) may be the rounding error of an exact zero (repeated
 #: tokens, an equilibrium) or of a small true margin, largest where |beta| lambda is large: balls at the float data
 #: (rounded to 1/NOISE_DENOMINATOR, at NOISE_PRECISION bits) decide whether it is one, for configurations where that
-#: is cheap (n^2 d H <= NOISE_SIZE) and at most NOISE_CHECKS times per search; a violation they do not settle is
-#: neither a candidate nor evidence. Soundness never rests on this: a witness is certified at its own exact data.
+#: is cheap (n^2 d H <= NOISE_SIZE), at most NOISE_CHECKS times per search and only until a violation is known (one
+#: beyond NOISE_BAND, or one they showed real); a violation they do not settle is neither a candidate nor evidence.
+#: Soundness never rests on this: a witness is certified at its own exact data.
 NOISE_BAND = 1e-5
 NOISE_DENOMINATOR = 2**52
 NOISE_PRECISION = 128
@@ -288,9 +289,10 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
     tested = outside = checks = noise = 0
+    violated = False  # a violation beyond NOISE_BAND, or one that balls showed real, was met: no more checks needed
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        nonlocal tested, outside, checks, noise
+        nonlocal tested, outside, checks, noise, violated
         if not draws.admits(cfg):
             return 1.0, ()
         try:
@@ -298,11 +300,13 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
         except InputError:  # the float model leaves float64 here (an interaction's exp(s**8)): not a test
             outside += 1
             return 1.0, ()
-        if -NOISE_BAND < value < -adversarial.VIOLATION and checks < NOISE_CHECKS and _small(cfg):
+        violated = violated or value <= -NOISE_BAND
+        if -NOISE_BAND < value < -adversarial.VIOLATION and not violated and checks < NOISE_CHECKS and _small(cfg):
             checks += 1
             if _noise(claim, _exact(cfg, draws, NOISE_DENOMINATOR), _at(claim, where)):
                 noise += 1
                 return 0.0, ()  # neither a violation nor a test: the float margin is within its rounding error
+            violated = True
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
         return value, where
 
