@@ -238,7 +238,7 @@ def test_the_same_engine_for_every_kind_geometry_and_pair(attention: str, geomet
     blow up in finite time (here near t = 0.145 and t = 2.23): their horizons stop before. relu's weights
     max(beta s, 0) have kinks, where the controller rejects steps by the hundred and an error estimate within
     rounding of 1 is accepted by one backend and rejected by the other: there the runs must agree on the accepted
-    steps to a few and on the final state to the tolerance asked, not step for step."""
+    steps to 5% and on the final state to the tolerance asked, not step for step."""
     cfg = configuration(attention, geometry, beta=2.0, seed=3)
     assert disagreement(cfg, jax_field.field_function(cfg)) <= AGREEMENT
     T = {("usa", "flat"): 0.1, ("relu", "flat"): 1.0}.get((attention, geometry), 3.0)
@@ -247,7 +247,7 @@ def test_the_same_engine_for_every_kind_geometry_and_pair(attention: str, geomet
         return
     ours, jitted = both(cfg, T, rtol=1e-8, atol=1e-10, method=method)
     assert (jitted.status, jitted.method, jitted.t_end) == (ours.status, ours.method, ours.t_end)
-    assert abs(jitted.accepted - ours.accepted) <= 3
+    assert abs(jitted.accepted - ours.accepted) <= 2 + ours.accepted // 20
     assert np.max(np.abs(jitted.final.tokens - ours.final.tokens)) <= 1e-6
 
 
