@@ -38,32 +38,31 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
     details = {"search": found.evidence, "not_proved": why}
     if found.certified is not None:
         return certified_outcome(found, Verdict.REFUTED, SEARCH, details)
+
+    def inconclusive(reason: str) -> Outcome:
+        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=f"not proved ({why}); {reason}", details=details)
+
     if found.candidates:
         reasons = "; ".join(dict.fromkeys(found.reasons)) or "no candidate could be rounded"
-        notes = f"not proved ({why}); {found.candidates} float violations, none certified ({reasons})"
-        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
+        return inconclusive(f"{found.candidates} float violations, none certified ({reasons})")
     evaluations, tested = int(found.evidence["evaluations"]), int(found.evidence["tested"])
     if tested < MIN_TESTED:
-        notes = (
-            f"not proved ({why}); the given conditions held at {tested} of the {evaluations} configurations tried"
-            f"{_outside(found.evidence)}, "
-            "too few to confirm anything"
+        return inconclusive(
+            f"the given conditions held at {tested} of the {evaluations} configurations tried"
+            f"{_outside(found.evidence)}, too few to confirm anything"
         )
-        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
     sampled, clear = int(found.evidence["starts_tested"]), int(found.evidence["starts_clear"])
     if clear < MIN_CLEAR:
-        notes = (
-            f"not proved ({why}); of the {sampled} starts where the claim was tested only {clear} had a margin clear "
-            f"of its rounding error (more than {CLEAR_FACTOR:g} times its change at a rotated copy, which the exact "
-            "model gives the same value): too few to confirm anything, float margins this near 0 are no evidence"
+        return inconclusive(
+            f"of the {sampled} starts where the claim was tested only {clear} had a margin clear of its rounding "
+            f"error (more than {CLEAR_FACTOR:g} times its change at a rotated copy, which the exact model gives the "
+            "same value): too few to confirm anything, float margins this near 0 are no evidence"
         )
-        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
     if claim.relation.op in ("<", ">") and found.worst <= VIOLATION:  # type: ignore[attr-defined]
-        notes = (
-            f"not proved ({why}); the strict relation came within float error of equality (worst relative margin "
-            f"{found.worst:.3g}): floats cannot tell a strict claim from one that fails at equality"
+        return inconclusive(
+            f"the strict relation came within float error of equality (worst relative margin {found.worst:.3g}): "
+            "floats cannot tell a strict claim from one that fails at equality"
         )
-        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
     return Outcome(
         Verdict.CONFIRMED,
         SEARCH,
