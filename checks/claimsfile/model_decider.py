@@ -1,7 +1,7 @@
 """Deciding a `model` claim: PROVED for all n, d, H by the symbolic reduction, REFUTED by a certified configuration,
 otherwise the adversarial search's CONFIRMED (no violation found at enough configurations where the claim was
-tested, and for a strict relation none within float error of equality) or INCONCLUSIVE (a float violation that no
-exact rounding settled, or too little evidence).
+tested, enough starts whose margin is clear of its rounding error, and for a strict relation none within float error
+of equality) or INCONCLUSIVE (a float violation that no exact rounding settled, or too little evidence).
 
 The proof (`checks.claimsfile.model_reduction`) comes first: it is exact and general. When it does not close, the
 claim may still be true (the reducible subset is small) or false: the search (`checks.evidence.model_witnesses`)
@@ -15,13 +15,15 @@ from __future__ import annotations
 from checks.claimsfile.model_existence import decide_existence
 from checks.claimsfile.model_reduction import METHOD, prove_model
 from checks.evidence.adversarial import VIOLATION
-from checks.evidence.model_witnesses import certified_outcome, search_and_certify, sizes_covered
+from checks.evidence.model_witnesses import CLEAR_FACTOR, certified_outcome, search_and_certify, sizes_covered
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 
 SEARCH = "adversarial float search over the claim's configurations, exact rounding, ball-verified negation"
-#: Fewest configurations at which the claim was actually tested (its given conditions held) for a CONFIRMED.
+#: Fewest configurations at which the claim was actually tested (its given conditions held) for a CONFIRMED, and
+#: fewest starts among them whose margin is clear of its rounding error (`model_witnesses.CLEAR_FACTOR`).
 MIN_TESTED = 100
+MIN_CLEAR = 100
 
 
 def decide_model(claim: object, ctx: Context) -> Outcome:
@@ -36,31 +38,41 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
     details = {"search": found.evidence, "not_proved": why}
     if found.certified is not None:
         return certified_outcome(found, Verdict.REFUTED, SEARCH, details)
+
+    def inconclusive(reason: str) -> Outcome:
+        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=f"not proved ({why}); {reason}", details=details)
+
     if found.candidates:
         reasons = "; ".join(dict.fromkeys(found.reasons)) or "no candidate could be rounded"
-        notes = f"not proved ({why}); {found.candidates} float violations, none certified ({reasons})"
-        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
+        return inconclusive(f"{found.candidates} float violations, none certified ({reasons})")
     evaluations, tested = int(found.evidence["evaluations"]), int(found.evidence["tested"])
     if tested < MIN_TESTED:
-        notes = (
-            f"not proved ({why}); the given conditions held at {tested} of the {evaluations} configurations tried"
-            f"{_outside(found.evidence)}, "
-            "too few to confirm anything"
+        return inconclusive(
+            f"the given conditions held at {tested} of the {evaluations} configurations tried"
+            f"{_outside(found.evidence)}, too few to confirm anything"
         )
-        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
+    sampled, clear = int(found.evidence["starts_tested"]), int(found.evidence["starts_clear"])
+    if clear < MIN_CLEAR:
+        return inconclusive(
+            f"of the {sampled} starts where the claim was tested only {clear} had a margin clear of its rounding "
+            f"error (more than {CLEAR_FACTOR:g} times its change at a rotated copy, which the exact model gives the "
+            "same value): too few to confirm anything, float margins this near 0 are no evidence"
+        )
     if claim.relation.op in ("<", ">") and found.worst <= VIOLATION:  # type: ignore[attr-defined]
-        notes = (
-            f"not proved ({why}); the strict relation came within float error of equality (worst relative margin "
-            f"{found.worst:.3g}): floats cannot tell a strict claim from one that fails at equality"
+        return inconclusive(
+            f"the strict relation came within float error of equality (worst relative margin {found.worst:.3g}): "
+            "floats cannot tell a strict claim from one that fails at equality"
         )
-        return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
     return Outcome(
         Verdict.CONFIRMED,
         SEARCH,
         cases=max(evaluations, 1),
         worst_margin=found.worst,
         tolerance=VIOLATION,
-        notes=f"not proved symbolically ({why}); no violation in {evaluations} evaluations ({sizes_covered(claim)})",
+        notes=(
+            f"not proved symbolically ({why}); no violation in {evaluations} evaluations ({sizes_covered(claim)}); "
+            f"{clear} of {sampled} starts with a margin clear of its rounding error"
+        ),
         details=details,
     )
 

@@ -4,10 +4,12 @@ A few random draws miss counterexamples that live on thin sets (three tokens on 
 of them mirrored, a near-collision, two tight clusters, a cluster with one antipodal token). Before a
 float procedure says CONFIRMED it searches: random members of the family, structured members
 (antipodal pairs, mirror-symmetric and regular-polygon tokens, equiangular tokens, near-collisions, a
-few tight clusters), then local minimization of the margin (scipy L-BFGS-B, which follows the
-finite-difference gradient) over the family's free data: the tokens, parameterized on the sphere as
-x_i = y_i / |y_i|, and heads the family leaves free (symmetric or general M_h = W_h, each kept at its
-drawn Frobenius norm). beta and anything the family fixes stay fixed.
+few tight clusters; for a family that names them, `Family.shapes`, at every small draw also repeated
+tokens and mirrored pairs on a great circle at spread opening angles), then local minimization of the margin
+(scipy L-BFGS-B, which follows the finite-difference gradient) over the family's free data: the tokens,
+parameterized on the sphere as x_i = y_i / |y_i|, and heads the family leaves free (symmetric or
+general M_h = W_h, each kept at its drawn Frobenius norm; scalar strengths as log lambda_h). beta and
+anything the family fixes stay fixed.
 
 Structured members often have a margin of exactly 0 and a zero gradient (a symmetric set is a
 critical point of every symmetric quantity), so a minimization started there does not move: the
@@ -48,6 +50,11 @@ KEPT = 8
 #: Relative sizes of the perturbations of a restart (cycled): far enough to leave a symmetric critical
 #: point, near enough to stay in the basin of the state perturbed.
 PERTURBATIONS = (3e-2, 3e-1, 3e-3, 1e-1)
+#: Opening angles of the circle shape's mirrored pair, one in each of this many slices of (0, pi); the family's shapes
+#: are tried at every draw of at most SHAPED_TOKENS tokens (where witnesses are cheap to certify), at every fourth
+#: draw of more.
+CIRCLE_ANGLES = 8
+SHAPED_TOKENS = 5
 #: Iterations of one local minimization; the nearest relu kinks of each minimum that seed new starts.
 MAX_ITERATIONS = 60
 KINKS = 3
@@ -60,6 +67,14 @@ MIN_LOG_STRENGTH = -4.0
 MAX_SCALED_STRENGTH = 8.0
 #: A margin below -VIOLATION is a violation (rounding noise of an exact zero is far smaller).
 VIOLATION = 1e-8
+
+
+def log_strengths(beta: float) -> tuple[float, float]:
+    """The range of log lambda_h of free scalar strengths at this beta: [MIN_LOG_STRENGTH, log(MAX_SCALED_STRENGTH /
+    |beta|)], where the search draws them and moves them (the last unit of log below the top when |beta| is so large
+    that the top is within 1 of MIN_LOG_STRENGTH)."""
+    top = float(np.log(MAX_SCALED_STRENGTH / max(abs(beta), 1e-300)))
+    return min(MIN_LOG_STRENGTH, top - 1.0), top
 
 
 @dataclass(frozen=True)
@@ -90,6 +105,9 @@ class Family:
     draw: Callable[[np.random.Generator], Configuration]
     free_tokens: bool = True
     free_heads: str | None = None
+    #: Structured sets added to the ones every family gets (`EXTRA_SHAPES`): the model claims' search asks for
+    #: repeated tokens and great circles, where claims about every configuration fail and random draws never land.
+    shapes: tuple[str, ...] = ()
 
     @classmethod
     def of(
@@ -132,6 +150,9 @@ class SearchResult:
     evaluations: int = 0
     #: Why the search stopped: "violation found", "evaluation budget spent" or "nothing free to move".
     stopped: str = ""
+    #: Every start evaluated (random and structured draws, not the minimizations' steps): the broad sample of the
+    #: family, for evidence about its members (the model claims' rounding-error estimates).
+    starts_found: list[Found] = field(default_factory=list)
 
     @property
     def worst(self) -> float:
@@ -186,7 +207,11 @@ def search(
     for k in range(budget.starts):
         check()
         template = family.draw(rng)
-        shaped = structured(template, rng) if family.free_tokens and k % 4 == 0 else []
+        shaped: list[Configuration] = []
+        if family.free_tokens and k % 4 == 0:  # every fourth template the structured sets with the family's shapes
+            shaped = structured(template, rng, family.shapes)
+        elif family.free_tokens and template.n <= SHAPED_TOKENS:  # the other small ones the family's shapes
+            shaped = extra_sets(template, rng, family.shapes)
         for cfg in [template, *shaped]:
             margin, index = objective(cfg)
             (pool if cfg is template else structured_pool).append(Found(margin, cfg, index))
@@ -195,6 +220,7 @@ def search(
         result.starts += 1
         result.structured_starts += len(shaped)
     everything = pool + structured_pool
+    result.starts_found = list(everything)
     if not family.movable:
         result.stopped = "nothing free to move"
     else:
@@ -251,7 +277,7 @@ def _restarts(
         yield from _kink_sides(family, everything[-1], rng)
         template = family.draw(rng)
         if family.free_tokens:
-            options = structured(template, rng)
+            options = structured(template, rng, family.shapes)
             choice = options[int(rng.integers(len(options)))]
             yield _perturbed(family, Found(np.inf, choice, ()), sigma, rng), "perturbed"
         yield Found(np.inf, template, ()), "random"
@@ -306,8 +332,7 @@ def _decode(family: Family, cfg: Configuration, p: np.ndarray) -> Configuration 
             return None
         X = Y / size
     if family.free_heads == "scalar":
-        top = np.log(MAX_SCALED_STRENGTH / max(abs(cfg.beta), 1e-300))
-        strengths = np.exp(np.clip(p[offset:], MIN_LOG_STRENGTH, top))
+        strengths = np.exp(np.clip(p[offset:], *log_strengths(cfg.beta)))
         M = strengths[:, None, None] * np.eye(cfg.d)
     elif family.free_heads is not None:
         A = p[offset:].reshape(cfg.score_matrices.shape)
@@ -381,9 +406,10 @@ def _run_share(budget: Budget, unknowns: int) -> int:
 # ---------------------------------------------------------------- structured starts
 
 
-def structured(template: Configuration, rng: np.random.Generator) -> list[Configuration]:
+def structured(template: Configuration, rng: np.random.Generator, extra: tuple[str, ...] = ()) -> list[Configuration]:
     """Structured token sets with the template's heads: antipodal, mirror-symmetric, polygon,
-    equiangular (d >= n), near-collision, two or three tight clusters; each randomly rotated."""
+    equiangular (d >= n), near-collision, two or three tight clusters, then the `extra` shapes
+    (`extra_sets`); each randomly rotated."""
     n, d = template.n, template.d
     rotation = families.random_rotation(d, rng)
     sets = [_antipodal(n, d, rng), _near_collision(n, d, rng), _clusters(n, d, rng, 2), _clusters(n, d, rng, 3)]
@@ -392,6 +418,17 @@ def structured(template: Configuration, rng: np.random.Generator) -> list[Config
     if d >= n:
         rho = float(rng.uniform(-1.0 / (n - 1), 1.0)) * 0.98
         sets.append(families.equiangular_tokens(n, d, rho))
+    return [template.moved_to(X @ rotation) for X in sets] + extra_sets(template, rng, extra)
+
+
+def extra_sets(template: Configuration, rng: np.random.Generator, names: tuple[str, ...]) -> list[Configuration]:
+    """The sets of the named `EXTRA_SHAPES` with the template's heads, randomly rotated (n >= 3; the circle needs
+    d >= 2); no draw at all without names, so a family that names none searches exactly as before they existed."""
+    n, d = template.n, template.d
+    if not names or n < 3:  # two tokens at one point are an equilibrium; a pair alone is the mirror set
+        return []
+    rotation = families.random_rotation(d, rng)
+    sets = [X for name in names if d >= 2 or name != "circle" for X in EXTRA_SHAPES[name](n, d, rng)]
     return [template.moved_to(X @ rotation) for X in sets]
 
 
@@ -429,10 +466,45 @@ def _near_collision(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
     return _unit(X)
 
 
+def _coincident(n: int, d: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Random tokens of which a random group of two or more, not all, sit at exactly one point (n >= 3).
+
+    A near-collision keeps the pair apart by 1e-3, and a minimization started there keeps it apart; a repeated
+    token is a different configuration (its weight counts twice in every other token's sum)."""
+    X = families.random_sphere_tokens(n, d, rng)
+    group = rng.permutation(n)[: int(rng.integers(2, max(n - 1, 2) + 1))]
+    X[group] = X[group[0]]
+    return [X]
+
+
+def _circle(n: int, d: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """CIRCLE_ANGLES sets on the great circle of e_1, e_2 (d >= 2): n - 2 copies of x_0 = e_1 (a repeated token) and
+    a mirrored pair (cos t, +-sin t), the opening angles t stratified over (0, pi) (one uniform in each slice).
+
+    The repeated token weighs n - 2 times in every mean, the pair's nearer partner more under sharper weights: heads
+    of different strengths pull the pair's tokens against each other at some openings t (the planar witnesses of
+    claims about every configuration, dE/dt >= 0 with W_h = I among them, lie in slices a few degrees wide, which
+    one random angle per draw misses most of the time)."""
+    sets = []
+    for t in np.pi * (np.arange(CIRCLE_ANGLES) + rng.random(CIRCLE_ANGLES)) / CIRCLE_ANGLES:
+        X = np.zeros((n, d))
+        X[:, 0] = 1.0
+        X[n - 2 :, 0], X[n - 2 :, 1] = np.cos(t), [np.sin(t), -np.sin(t)]
+        sets.append(X)
+    return sets
+
+
 def _clusters(n: int, d: int, rng: np.random.Generator, k: int) -> np.ndarray:
     centers = families.random_sphere_tokens(k, d, rng) if d >= 2 or k <= 2 else np.array([[1.0], [-1.0], [1.0]])
     X = centers[np.arange(n) % k] + 0.05 * rng.standard_normal((n, d))
     return _unit(np.where(np.linalg.norm(X, axis=1, keepdims=True) < _TINY, centers[np.arange(n) % k], X))
+
+
+#: The structured sets a family may add (`Family.shapes`) to the ones `structured` always gives.
+EXTRA_SHAPES: dict[str, Callable[[int, int, np.random.Generator], list[np.ndarray]]] = {
+    "coincident": _coincident,
+    "circle": _circle,
+}
 
 
 # ---------------------------------------------------------------- margins of the model's rates

@@ -2,10 +2,12 @@
 
 The claim's terms are evaluated in floats (`certificates.kernel.claims.model_values.NumericAlgebra` over the numpy
 model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family the hypotheses
-name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are aligned), random
-tokens on the sphere. The adversarial search (`checks.evidence.adversarial`) minimizes the relative margin of the
-relation over every token and head (a configuration where a `given` condition fails is not a candidate). The most
-negative candidates are rounded to exact data (`certificates.provers.witness.round_configuration`) and certified by
+name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are aligned; scalar
+strengths over the whole range the search moves them in, often very unequal), random tokens on the sphere, a share
+of them few tokens with several heads in a plane. The adversarial search (`checks.evidence.adversarial`, with its
+repeated-token and great-circle shapes at every draw) minimizes the relative margin of the relation over every token
+and head (a configuration where a `given` condition fails is not a candidate). The most negative candidates are
+rounded to exact data (`certificates.provers.witness.round_configuration`) and certified by
 `certificates.provers.model_witness`: only a ball-settled negation is a witness.
 """
 
@@ -22,9 +24,11 @@ import numpy as np
 from certificates.kernel import ball_model
 from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.model_terms import evaluate
-from certificates.kernel.claims.model_values import NumericAlgebra, residual, stated_bound
+from certificates.kernel.claims.model_values import NumericAlgebra, residual, settle, stated_bound
 from certificates.kernel.claims.schema import ModelClaim
 from certificates.kernel.errors import InputError
+from certificates.kernel.exact import precision
+from certificates.kernel.family_names import HEAD_FAMILIES
 from certificates.kernel.masks import claim_mask
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
@@ -44,11 +48,29 @@ GIVEN_SLACK = 1e-9
 #: at most what a certificate may hold (12 tokens, dimension 12, 8 heads: `certificates.kernel.format`).
 TOKENS = (2, 3, 4, 5, 6, 8, 10, 12)
 HEADS = (1, 2, 3, 4, 6, 8)
-#: The share of draws from the small sizes (n <= 5, H <= 3, d <= 5).
+#: The share of draws from the small sizes (n <= 5, H <= 3, d <= 5), of which PLANAR_SHARE are planar: n in 3..5,
+#: H in 2..3, d = 2 (or the least the head family allows): several heads on few tokens in a plane, the shape of the
+#: witnesses of heads whose pulls at a token oppose each other, which the other draws meet too rarely.
 SMALL_SHARE = 0.7
-#: log lambda_h of drawn scalar heads: strengths 1/20 to 5/2, log-uniform (a claim false only when the heads' strengths
-#: differ much must be met by the draws too; the search then moves them).
-LOG_STRENGTHS = (np.log(1 / 20), np.log(2.5))
+PLANAR_SHARE = 0.25
+#: The share of draws of distinct scalar heads with very unequal strengths: head 0 in the lowest UNEQUAL_END of the
+#: range of log lambda (`adversarial.log_strengths`), the others in its highest (a claim false only when the
+#: strengths differ much); the other draws are log-uniform over the whole range, where the search moves them.
+UNEQUAL_SHARE = 0.5
+UNEQUAL_END = 0.25
+#: A float violation nearer 0 than NOISE_BAND (relative margin) may be the rounding error of an exact zero (repeated
+#: tokens, an equilibrium) or of a small true margin, largest where |beta| lambda is large: balls at the float data
+#: (rounded to 1/NOISE_DENOMINATOR, at NOISE_PRECISION bits) decide whether it is one, for configurations where that
+#: is cheap (n^2 d H <= NOISE_SIZE), at most NOISE_CHECKS times per search and only until a violation is known (one
+#: beyond NOISE_BAND, or one they showed real); a violation they do not settle is neither a candidate nor evidence.
+#: Soundness never rests on this: a witness is certified at its own exact data.
+NOISE_BAND = 1e-5
+NOISE_DENOMINATOR = 2**52
+NOISE_PRECISION = 128
+NOISE_SIZE = 400
+NOISE_CHECKS = 32
+#: A start's margin is clear of its rounding error when it exceeds CLEAR_FACTOR times its change at a rotated copy.
+CLEAR_FACTOR = 8.0
 #: Dimensions drawn above the least one (max(H, 2)).
 EXTRA_DIMENSIONS = 4
 
@@ -186,19 +208,21 @@ class Draws:
 
     def draw(self, claim: ModelClaim, rng: np.random.Generator) -> Configuration:
         sizes = claim.sizes
-        if rng.random() < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
+        share = rng.random()
+        if share < SMALL_SHARE * PLANAR_SHARE:
+            n, H = _size(rng, sizes, "n", [3, 4, 5]), _size(rng, sizes, "H", [2, 3])
+            d = _size(rng, sizes, "d", [max(2, HEAD_FAMILIES[self.heads].least_d(n, H))])
+        elif share < SMALL_SHARE:  # the sizes where witnesses are most often found, and cheapest to certify
             n, H = _size(rng, sizes, "n", [2, 3, 4, 5]), _size(rng, sizes, "H", [1, 2, 3])
             d = _size(rng, sizes, "d", list(range(max(H, 2), 6)) or [max(H, 2)])
         else:
             n, H = _size(rng, sizes, "n", list(TOKENS)), _size(rng, sizes, "H", list(HEADS))
             d = _size(rng, sizes, "d", list(range(max(H, 2), max(H, 2) + EXTRA_DIMENSIONS + 1)))
-        options: dict[str, Any] = {"scale": 2.0, "lambdas": list(np.exp(rng.uniform(*LOG_STRENGTHS, size=H)))}
-        if self.identical:  # one alpha for every head, of either sign
-            options["lambdas"] = [float(rng.choice([-1.0, 1.0]) * np.exp(rng.uniform(*LOG_STRENGTHS)))] * H
+        beta = _beta(rng, sizes) * (-1 if claim.beta_sign == "negative" else 1)
+        options: dict[str, Any] = {"scale": 2.0, "lambdas": self.strengths(H, beta, rng)}
         M = self.heads_of(H, d, rng, options)
         W = self.value_matrices(M, rng, options)
         X = families.draw_tokens("random-sphere", n, d, rng, {})
-        beta = _beta(rng, sizes) * (-1 if claim.beta_sign == "negative" else 1)
         mask = claim_mask(claim.mask, claim.mask_rows, n)
         return Configuration.create(
             X,
@@ -210,6 +234,18 @@ class Draws:
             interaction=claim.interaction,
             mask=mask,
         )
+
+    def strengths(self, H: int, beta: float, rng: np.random.Generator) -> list[float]:
+        """Scalar strengths over the range the search moves them in at this beta (`adversarial.log_strengths`): one
+        alpha of either sign for every head (`identical-heads`), else log-uniform, or very unequal (UNEQUAL_SHARE)."""
+        low, high = adversarial.log_strengths(beta)
+        if self.identical:
+            return [float(rng.choice([-1.0, 1.0]) * np.exp(rng.uniform(low, high)))] * H
+        logs = rng.uniform(low, high, size=H)
+        if H >= 2 and rng.random() < UNEQUAL_SHARE:
+            end = UNEQUAL_END * (high - low)
+            logs[0], logs[1:] = low + end * rng.random(), high - end * rng.random(H - 1)
+        return [float(v) for v in np.exp(logs)]
 
     def heads_of(self, H: int, d: int, rng: np.random.Generator, options: dict[str, Any]) -> np.ndarray:
         """Score matrices of the family; with a delta, max |M_h M_g|_F at a random share of delta (most near
@@ -248,13 +284,15 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     # either sign, stay as drawn)
     if draws.heads == "scalar" and not draws.identical:
         family = dataclasses.replace(family, free_heads="scalar")
+    family = dataclasses.replace(family, shapes=tuple(adversarial.EXTRA_SHAPES))
     budget = adversarial.BUDGETS["thorough" if ctx.thorough else "quick"]
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
-    tested = outside = 0
+    tested = outside = checks = noise = 0
+    violated = False  # a violation beyond NOISE_BAND, or one that balls showed real, was met: no more checks needed
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        nonlocal tested, outside
+        nonlocal tested, outside, checks, noise, violated
         if not draws.admits(cfg):
             return 1.0, ()
         try:
@@ -262,40 +300,99 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
         except InputError:  # the float model leaves float64 here (an interaction's exp(s**8)): not a test
             outside += 1
             return 1.0, ()
+        violated = violated or value <= -NOISE_BAND
+        if -NOISE_BAND < value < -adversarial.VIOLATION and not violated and checks < NOISE_CHECKS and _small(cfg):
+            checks += 1
+            if _noise(claim, _exact(cfg, draws, NOISE_DENOMINATOR), _at(claim, where)):
+                noise += 1
+                return 0.0, ()  # neither a violation nor a test: the float margin is within its rounding error
+            violated = True
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
         return value, where
 
     result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
-    out = SearchOutcome(result.evidence() | {"tested": tested, "outside_float64": outside}, result.worst)
+    evidence = {"tested": tested, "outside_float64": outside, "noise_checks": checks, "noise": noise}
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
+    if not found:  # the evidence of a CONFIRMED: how many starts' margins clear their rounding error
+        sampled, clear = _clear_starts(claim, result.starts_found, ctx.rng(f"{claim.id}|rounding"))
+        evidence |= {"starts_tested": sampled, "starts_clear": clear}
+    out = SearchOutcome(result.evidence() | evidence, result.worst)
     out.candidates = len(found)
-    symmetric = draws.heads != "random-general"
     for candidate in found[:CANDIDATES_TRIED]:
         ctx.check_budget()
-        cfg = candidate.cfg
-        values = cfg.score_matrices if draws.aligned else cfg.values
         for denominator in (2**12, 2**20):
-            exact = round_configuration(
-                cfg.tokens,
-                cfg.score_matrices,
-                values,
-                cfg.beta,
-                denominator,
-                symmetric=symmetric,
-                geometry=cfg.geometry,
-                attention=cfg.attention,
-                symmetric_values=draws.symmetric_values,
-                mask=cfg.mask,
-                interaction=cfg.interaction,
-            )
-            at = dict(zip(("i", "h"), candidate.index, strict=False))
-            at = {k: v for k, v in at.items() if k in claim.relation.free}
+            exact, at = _exact(candidate.cfg, draws, denominator), _at(claim, candidate.index)
             attempt = certify_model_witness(certified_claim, exact, at, certificate_directory(ctx.certificate_dir))
             if attempt.verified:
                 out.certified = attempt
                 return out
             out.reasons.append(attempt.reason)
     return out
+
+
+def _clear_starts(claim: ModelClaim, starts: list[adversarial.Found], rng: np.random.Generator) -> tuple[int, int]:
+    """How many starts were tests (their given conditions held), and of those how many have a margin clear of its
+    rounding error: positive and more than CLEAR_FACTOR times its change at a randomly rotated copy, which the exact
+    model gives the same value (every model term is invariant under x -> R^T x, M, W -> R^T M R, R^T W R) and the
+    floats round differently. An equality's tests are all clear (its float evidence is a residual near 0)."""
+    tests = [f for f in starts if f.index]
+    if claim.relation.op == "=":
+        return len(tests), len(tests)
+    clear = 0
+    for found in tests:
+        if found.margin <= 0:
+            continue
+        with np.errstate(all="ignore"):
+            try:
+                again, _ = margin(claim, _rotated(found.cfg, rng))
+            except InputError:
+                continue
+        clear += bool(found.margin > CLEAR_FACTOR * abs(found.margin - again))
+    return len(tests), clear
+
+
+def _rotated(cfg: Configuration, rng: np.random.Generator) -> Configuration:
+    """The configuration turned by a random rotation R: tokens x R, heads and values R^T M R (W = M kept)."""
+    R = families.random_rotation(cfg.d, rng)
+    M = R.T @ cfg.score_matrices @ R
+    W = M if np.array_equal(cfg.values, cfg.score_matrices) else R.T @ cfg.values @ R
+    return dataclasses.replace(cfg, tokens=cfg.tokens @ R, score_matrices=M, values=W)
+
+
+def _exact(cfg: Configuration, draws: Draws, denominator: int) -> ball_model.ExactConfiguration:
+    """Exact data within 1/denominator of a float configuration, with the hypotheses of the draws kept exactly."""
+    return round_configuration(
+        cfg.tokens,
+        cfg.score_matrices,
+        cfg.score_matrices if draws.aligned else cfg.values,
+        cfg.beta,
+        denominator,
+        symmetric=draws.heads != "random-general",
+        geometry=cfg.geometry,
+        attention=cfg.attention,
+        symmetric_values=draws.symmetric_values,
+        mask=cfg.mask,
+        interaction=cfg.interaction,
+    )
+
+
+def _at(claim: ModelClaim, index: tuple[int, ...]) -> dict[str, int]:
+    """The token and head of a margin's index (i, h) that the claim's relation leaves free."""
+    return {k: v for k, v in zip(("i", "h"), index, strict=False) if k in claim.relation.free}
+
+
+def _small(cfg: Configuration) -> bool:
+    """Whether a ball evaluation of the claim at `cfg` is cheap (its cost grows as n^2 d H)."""
+    return cfg.n**2 * cfg.d * cfg.H <= NOISE_SIZE
+
+
+def _noise(claim: ModelClaim, exact: ball_model.ExactConfiguration, at: dict[str, int]) -> bool:
+    """Whether balls at the float data show that a near-zero float violation is rounding error: they do not settle
+    the negation there (the exact residual has the claim's sign, or is 0 to NOISE_PRECISION bits). When the data
+    fail the claim's hypotheses or conditions exactly, balls say nothing, and the float margin stands."""
+    with precision(NOISE_PRECISION):
+        settled = settle(claim, exact, at)
+    return not settled.failures and not settled.sign
 
 
 def certified_outcome(

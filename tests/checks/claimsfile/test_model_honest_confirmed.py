@@ -74,3 +74,26 @@ def test_a_claim_false_only_beyond_small_sizes_is_refuted(tmp_path: Path) -> Non
     report = checks.check(SIZES, certificates=tmp_path, progress=False)
     assert report.verdicts["few-heads"] is Verdict.REFUTED
     assert report.verdicts["few-tokens"] is Verdict.REFUTED
+
+
+#: |sum_i x_i|^2 - sum_ij <x_i, x_j> is exactly 0 at every configuration and its float value rounding noise: ">= 1e-12"
+#: is false everywhere, by 1e-12, far inside the violation tolerance (the symbolic route leaves the double sum).
+NEAR_ZERO = """
+[[claim]]
+id = "zero-above-a-trillionth"
+kind = "model"
+assume = ["symmetric-scores", "aligned-values"]
+lhs = "norm2(sum_i(x_i)) - sum_i(sum_j(inner(x_i, x_j)))"
+op = ">="
+rhs = "1/1000000000000"
+"""
+
+
+def test_margins_within_their_rounding_error_are_no_evidence(tmp_path: Path) -> None:
+    """It was CONFIRMED: every margin (about -1e-12) was above the violation tolerance and counted as a test. A margin
+    now counts only when it is positive and clear of its change at a rotated copy; true claims keep their CONFIRMED
+    (the aligned neighbour of tests/soundness/test_scalar_strengths.py, the examples)."""
+    for seed in (0, 1):
+        report = checks.check(NEAR_ZERO, certificates=tmp_path, seed=seed, progress=False)
+        assert report.verdicts["zero-above-a-trillionth"] is Verdict.INCONCLUSIVE
+        assert "only 0 had a margin clear of its rounding error" in _notes(report, "zero-above-a-trillionth")

@@ -62,3 +62,50 @@ def test_scalar_strengths_are_free_data_of_the_search_and_stay_where_floats_are_
     assert np.allclose(strengths, [0.1, adversarial.MAX_SCALED_STRENGTH / 2.0])
     assert np.array_equal(moved.score_matrices, strengths[:, None, None] * np.eye(2))
     assert np.array_equal(moved.values, cfg.values)  # identity values stay the identity
+
+
+def test_near_zero_float_violations_are_told_from_rounding_noise_by_balls() -> None:
+    """Two tokens at one point are an equilibrium (dE/dt = 0 exactly), but at |beta| lambda near 8 the float dE/dt is
+    noise of either sign, past the violation threshold: balls at the float data call it noise. A true violation as
+    small (dE/dt < 0 with W = I, the circle's pair at the edge of its window) is not."""
+    from certificates.kernel.claims.loader import parse_claims
+    from checks.evidence import adversarial, model_witnesses
+    from checks.model import families
+
+    def claim(values: str) -> object:
+        lines = ["[[claim]]", 'id = "e"', 'kind = "model"', f'assume = ["scalar-heads", "{values}"]']
+        return parse_claims("\n".join([*lines, 'lhs = "dE_dt"', 'op = ">="', 'rhs = "0"']))[0]
+
+    aligned, identity = claim("aligned-values"), claim("identity-values")
+    rng = np.random.default_rng(0)
+    noisy = []
+    for _ in range(200):
+        x = rng.standard_normal(3)
+        x /= np.linalg.norm(x)
+        strengths = np.exp(rng.uniform(0.0, np.log(8 / 0.3), size=3))
+        cfg = Configuration.create(np.array([x, x]), families.scalar_heads(strengths, 3), beta=0.3)
+        if model_witnesses.margin(aligned, cfg)[0] < -adversarial.VIOLATION:
+            noisy.append(cfg)
+    assert noisy  # the float model does produce such violations at an exact zero
+    draws = model_witnesses.Draws.of(aligned.hypotheses)
+    for cfg in noisy[:3]:
+        assert model_witnesses.margin(aligned, cfg)[0] > -model_witnesses.NOISE_BAND
+        assert model_witnesses._noise(
+            aligned, model_witnesses._exact(cfg, draws, model_witnesses.NOISE_DENOMINATOR), {}
+        )
+
+    def circle(t: float) -> Configuration:
+        angles = np.array([0.0, 0.0, t, -t])
+        X = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        M, W = families.scalar_heads([0.02, 3.0], 2), families.value_matrices("identity", 2, 2, None)
+        return Configuration.create(X, M, W, beta=1.0)
+
+    low, high = np.deg2rad(120.0), np.deg2rad(127.0)  # dE/dt > 0 at 120 degrees, < 0 at 127
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if model_witnesses.margin(identity, circle(middle))[0] > -1e-7 else (low, middle)
+    small = circle(high)
+    assert -model_witnesses.NOISE_BAND < model_witnesses.margin(identity, small)[0] < -adversarial.VIOLATION
+    draws = model_witnesses.Draws.of(identity.hypotheses)
+    exact = model_witnesses._exact(small, draws, model_witnesses.NOISE_DENOMINATOR)
+    assert not model_witnesses._noise(identity, exact, {})
