@@ -5,8 +5,9 @@ A `Heads` is built once per configuration (once per trajectory: only the tokens 
 score matrices and transposing the values. `Heads.velocity(X)` then costs the matrix products and the
 elementwise pass of the bare numpy evaluation plus O(n d H) work: the (H, b, n) block of scores is formed, turned
 into weights in place (exp, shifted exp, max(., 0), the mask, a stated phi) and multiplied at once by the values,
-which carry a column of ones so that the same product forms the softmax row sums. Memory is O(H b n + H n d),
-b the block of `checks.model.memory.block_rows`.
+which carry a column of ones so that the same product forms the softmax row sums; past KEY_TILE tokens the velocity
+forms each block a tile of keys at a time in the same memory, so that the work stays in cache. Memory is
+O(H b n + H n d), b the block of `checks.model.memory.block_rows`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ from checks.model.configuration import Configuration
 UNSHIFTED_SOFTMAX_BOUND = 300.0
 #: Below this bound on |beta s^h_ij|, exp(beta s) cannot overflow float64 (log of the largest double: 709.78).
 EXP_SAFE_BOUND = 709.0
+#: Past this many tokens the velocity's blocks are formed a tile of KEY_TILE key tokens at a time (the row sums are
+#: sums over keys, so tiles add up): a (b H, KEY_TILE) tile of scores, its exponentials and its product with the
+#: values stay in cache, and the cost per H n^2 d stays flat in n (benchmarks/velocity.py --long).
+KEY_TILE = 1024
 
 
 def exp_in_place(values: np.ndarray, bound: float) -> np.ndarray:
@@ -126,6 +131,12 @@ class Heads:
             work.reshape(H, d, n),
         )
         self._one_block = len(self._slices) == 1
+        #: The key tiles of `_summed` (None at most KEY_TILE tokens, or with a mask or a stated phi), their tiles as
+        #: views of the block's own memory, and the product of one tile with the values.
+        self._key_slices = None
+        if self._plain and n > KEY_TILE:
+            self._key_slices = [slice(start, min(start + KEY_TILE, n)) for start in range(0, n, KEY_TILE)]
+            self._partial = np.empty((H, d + 1, self.rows))
         #: Work arrays of the tangent projection (`_tangent`): the products V_i x_i, ones, the row dots (and as
         #: a column).
         radial = np.empty(n)
@@ -210,10 +221,27 @@ class Heads:
         d = self.shape[1]
         values, sums = self._values, self._sums
         np.matmul(self.values_t.swapaxes(1, 2), X.T, out=values[:, :d])  # W_h X^T
+        tiled = self._key_slices is not None and (not self._softmax or bound <= UNSHIFTED_SOFTMAX_BOUND)
         for rows in self._slices:
+            if tiled:  # (a shifted softmax needs each row's maximum over every key first: whole rows then)
+                self._tiled_sums(X, rows, bound, sums[..., rows])
+                continue
             z = self._block_of(X, rows, bound, "weights")  # (b, H, n): the product takes z^h as (n, b)
             np.matmul(values, z.transpose(1, 2, 0), out=sums[..., rows])
         return sums
+
+    def _tiled_sums(self, X: np.ndarray, rows: slice, bound: float, out: np.ndarray) -> None:
+        """`_summed`'s columns of the query rows, a tile of keys at a time (KEY_TILE): each tile's scores formed and
+        turned into weights in place in the block's memory, multiplied by the values' columns of its keys, added."""
+        b, H = rows.stop - rows.start, self.cfg.H
+        Y_rows, flat, partial = self._views[rows.start][0], self._block.reshape(-1), self._partial[..., :b]
+        for index, keys in enumerate(self._key_slices or ()):
+            tile = flat[: b * H * (keys.stop - keys.start)].reshape(b * H, -1)
+            np.matmul(Y_rows, X[keys].T, out=tile)
+            weights = self._elementwise(tile, bound).reshape(b, H, -1).transpose(1, 2, 0)
+            np.matmul(self._values[..., keys], weights, out=out if index == 0 else partial)
+            if index:
+                out += partial
 
     def head_outputs(self, X: np.ndarray) -> np.ndarray:
         """f^h_i = sum_j w^h_ij W_h x_j, shape (H, n, d) (fresh)."""
@@ -236,6 +264,11 @@ class Heads:
             sums, d = self._summed(X, bound), self.shape[1]
             V = np.empty(self.shape)
             np.add.reduce(np.divide(sums[:, :d], sums[:, d:], out=self._quotients), axis=0, out=V.T)
+        elif self._key_slices is not None:  # usa and relu: (1/n) sum_h sum_j z^h_ij W_h x_j from the tiled sums
+            sums, d = self._summed(X, bound), self.shape[1]
+            V = np.empty(self.shape)
+            np.add.reduce(sums[:, :d], axis=0, out=V.T)
+            V /= self.shape[0]
         else:
             np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n
             if self._one_block:

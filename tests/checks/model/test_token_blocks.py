@@ -13,7 +13,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from checks.cli import main
-from checks.model import families, memory
+from checks.model import families, memory, token_blocks
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS
@@ -52,10 +52,15 @@ def _values(cfg: Configuration) -> dict[str, object]:
     return values
 
 
-def _blocked_values(cfg: Configuration, monkeypatch: pytest.MonkeyPatch, rows: int) -> dict[str, object]:
-    """The values at a fresh copy of cfg (none of its cached block evaluators or quantities), in blocks of `rows`."""
+def _blocked_values(
+    cfg: Configuration, monkeypatch: pytest.MonkeyPatch, rows: int, keys: int | None = None
+) -> dict[str, object]:
+    """The values at a fresh copy of cfg (none of its cached block evaluators or quantities), in blocks of `rows`
+    (and, with `keys`, the velocity's tiles of that many keys)."""
     with monkeypatch.context() as patch:
         patch.setattr(memory, "BLOCK_ROWS", rows)
+        if keys is not None:
+            patch.setattr(token_blocks, "KEY_TILE", keys)
         assert memory.block_rows(cfg.n, cfg.d, cfg.H, cfg.mask is not None, None) == rows
         fresh = replace(cfg)
         assert heads_of(fresh).rows == rows
@@ -89,6 +94,20 @@ def test_blocks_of_a_few_tokens_give_every_quantity_of_the_whole_evaluation(
     assert memory.block_rows(N, D, H, cfg.mask is not None, None) == N  # the default: one block at this size
     for rows in (1, 4) if geometry == "sphere" else (4,):  # 4 does not divide 11: a short last block
         _assert_agree(whole, _blocked_values(cfg, monkeypatch, rows))
+
+
+@pytest.mark.parametrize(("attention", "beta"), [(a, 0.8) for a in ATTENTION_KINDS] + [("softmax", 400.0)])
+def test_tiles_of_a_few_keys_give_every_quantity_of_the_whole_evaluation(
+    attention: str, beta: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past KEY_TILE tokens the velocity's row sums add up tiles of keys (4, 4 and 3 of 11 here, in blocks of 4
+    rows); at beta = 400 a softmax needs its rows' maxima, so whole rows."""
+    cfg = replace(_config(attention, "sphere", 4), beta=beta)
+    whole = _values(cfg)
+    with monkeypatch.context() as patch:
+        patch.setattr(token_blocks, "KEY_TILE", 4)
+        assert heads_of(replace(cfg))._key_slices is not None  # the premise: the tiled path is taken
+    _assert_agree(whole, _blocked_values(cfg, monkeypatch, 4, keys=4))
 
 
 def test_the_velocity_function_of_a_trajectory_equals_token_velocity_at_each_state() -> None:
