@@ -131,6 +131,7 @@ class Heads:
             work.reshape(H, d, n),
         )
         self._one_block = len(self._slices) == 1
+        self._head_total = np.empty((d, n))  # sum_h of the head outputs, transposed (`_head_sum`)
         #: The key tiles of `_summed` (None at most KEY_TILE tokens, or with a mask or a stated phi), their tiles as
         #: views of the block's own memory, and the product of one tile with the values.
         self._key_slices = None
@@ -262,12 +263,9 @@ class Heads:
         bound = self._prepared(X, "weights")
         if self._softmax:
             sums, d = self._summed(X, bound), self.shape[1]
-            V = np.empty(self.shape)
-            np.add.reduce(np.divide(sums[:, :d], sums[:, d:], out=self._quotients), axis=0, out=V.T)
+            V = self._head_sum(np.divide(sums[:, :d], sums[:, d:], out=self._quotients))
         elif self._key_slices is not None:  # usa and relu: (1/n) sum_h sum_j z^h_ij W_h x_j from the tiled sums
-            sums, d = self._summed(X, bound), self.shape[1]
-            V = np.empty(self.shape)
-            np.add.reduce(sums[:, :d], axis=0, out=V.T)
+            V = self._head_sum(self._summed(X, bound)[:, : self.shape[1]])
             V /= self.shape[0]
         else:
             np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n
@@ -286,6 +284,12 @@ class Heads:
             np.multiply(column, X, out=products)
             np.subtract(V, products, out=V)
         return V
+
+    def _head_sum(self, outputs: np.ndarray) -> np.ndarray:
+        """sum_h of outputs (H, d, n), as a fresh (n, d) array: summed into a contiguous (d, n) buffer, then
+        transposed (a sum written straight into the transposed view of (n, d) runs several times slower)."""
+        np.add.reduce(outputs, axis=0, out=self._head_total)
+        return np.ascontiguousarray(self._head_total.T)
 
 
 def heads_of(cfg: Configuration) -> Heads:
