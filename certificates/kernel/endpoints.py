@@ -48,8 +48,6 @@ def hull(*balls: arb) -> arb:
 
 def times(x: arb, y: arb) -> arb:
     """x y: the hull of the corner products when either ball is wide."""
-    if x.rel_accuracy_bits() >= _NARROW_BITS and y.rel_accuracy_bits() >= _NARROW_BITS:  # both narrow (`wide`)
-        return x * y
     if not (wide(x) or wide(y)) or not (x.is_finite() and y.is_finite()):
         return x * y
     a, b, c, d = x.lower(), x.upper(), y.lower(), y.upper()
@@ -65,7 +63,7 @@ def power(x: arb, k: int) -> arb:
         if not wide(positive) or positive.contains(0):
             return 1 / positive
         return hull(1 / positive.upper(), 1 / positive.lower())
-    if x.rel_accuracy_bits() >= _NARROW_BITS or not wide(x):  # narrow (`wide`'s quick answer without its call)
+    if not wide(x):
         return x**k
     low, high = x.lower(), x.upper()
     if k % 2 == 1 or low >= 0:
@@ -78,7 +76,7 @@ def power(x: arb, k: int) -> arb:
 def increasing(function: Callable[[arb], arb], x: arb) -> arb:
     """function(x) for a function increasing on its domain: from the end points when x is wide and inside it."""
     value = function(x)
-    if x.rel_accuracy_bits() >= _NARROW_BITS or not wide(x) or not value.is_finite():
+    if not wide(x) or not value.is_finite():
         return value
     ends = hull(function(x.lower()), function(x.upper()))
     return ends if ends.is_finite() else value
