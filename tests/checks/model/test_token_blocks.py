@@ -211,3 +211,21 @@ def test_quantities_expected_together_equal_each_computed_alone(
     together = replace(cfg)
     model.expect(together, QUANTITIES)
     _assert_agree(alone, _values(together))
+
+
+def test_an_overflow_in_a_later_key_tile_is_the_whole_evaluations_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """usa past exp's range only at keys of the last tile (one far token, tiles of 4 keys): the tiled velocity
+    refuses it with the whole evaluation's one-line error, not an inf or nan."""
+    cfg = replace(_config("usa", "sphere", 6), beta=1.0)
+    X = np.array(cfg.tokens)
+    X[-1] *= 60.0  # in flat space: the scores of token 10 with itself and the others reach ~1e3
+    far = replace(cfg, geometry="flat", tokens=X)
+    with pytest.raises(InputError, match="exp overflows") as whole:
+        model.token_velocity(replace(far))
+    with monkeypatch.context() as patch:
+        patch.setattr(token_blocks, "KEY_TILE", 4)
+        fresh = replace(far)
+        assert heads_of(fresh)._key_slices is not None
+        with pytest.raises(InputError, match="exp overflows") as tiled:
+            model.token_velocity(fresh)
+    assert str(tiled.value) == str(whole.value)
