@@ -15,6 +15,7 @@ from typing import Any
 
 from certificates.atomic import write_text_atomic
 from certificates.kernel.format import KINDS, SCHEMA, TOOLS, VERSION, content_hash
+from certificates.statements import elaborate
 
 
 def tool_versions() -> dict[str, str]:
@@ -31,15 +32,23 @@ def tool_versions() -> dict[str, str]:
 
 
 def build_certificate(
-    claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str, Any] | None = None
+    claim_id: str,
+    kind: str,
+    payload: dict[str, Any],
+    claim: dict[str, Any] | None = None,
+    statement: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The certificate object (with its checksum); `claim` holds a claims-file claim's own checked fields."""
+    """The certificate object (with its checksum); `claim` holds a claims-file claim's own checked fields, and
+    `statement` the core statement it proves (elaborated from the claim when not given)."""
     if kind not in KINDS:
         raise ValueError(f"unknown certificate kind {kind!r}")
+    if statement is None:
+        statement = elaborate(claim_id, kind, payload, claim)
     certificate: dict[str, Any] = {
         "schema": SCHEMA,
         "claim_id": claim_id,
         "claim": claim,
+        "statement": statement,
         "kind": kind,
         "payload": payload,
         "tools": tool_versions(),

@@ -1,8 +1,10 @@
 """The certificate file format, shared by the writer and the checker: fields, canonical JSON, checksum, sizes.
 
-A certificate is one JSON object `{"schema", "claim_id", "claim", "kind", "payload", "tools", "sha256"}`.
-`claim` is null for the registry's claims and holds a claims-file claim's own checked fields (as written
-in the user's TOML, without its free-text `title` and `statement`) otherwise. There is no free text: every
+A certificate is one JSON object `{"schema", "claim_id", "claim", "statement", "kind", "payload", "tools",
+"sha256"}`. `statement` is the core statement the certificate proves (`certificates.kernel.core`: data the
+kernel checks the payload against and prints, never re-derived by the kernel from `claim`); `claim` is null for
+the registry's claims and holds a claims-file claim's own fields (as written in the user's TOML, without its
+free-text `title` and `statement`) otherwise, the provenance `check-cert --claims` re-elaborates. There is no free text: every
 field is checked by `headflow check-cert`, which rejects any other field (at every level) and prints only
 sentences it generates from what it checked. `tools` records the versions of the tools the writer used
 (names and version strings of a fixed form; never printed, never evidence). `sha256` is a checksum of the
@@ -18,9 +20,9 @@ import json
 import re
 from typing import Any
 
-SCHEMA = "headflow-certificate/3"
+SCHEMA = "headflow-certificate/4"
 KINDS = ("smt", "witness", "interval-cover", "convexity", "equilibrium")
-FIELDS = ("schema", "claim_id", "claim", "kind", "payload", "tools")
+FIELDS = ("schema", "claim_id", "claim", "statement", "kind", "payload", "tools")
 #: The tools a certificate records (name -> distribution), and the form of a recorded version.
 TOOLS = {
     "python": "",

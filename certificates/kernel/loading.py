@@ -40,6 +40,8 @@ def load(path: Path) -> dict[str, Any]:
         raise Rejected(f"unknown kind {str(certificate['kind'])[:60]!r}")
     if not isinstance(certificate["claim_id"], str) or not isinstance(certificate["payload"], dict):
         raise Rejected("claim_id must be a string and payload an object")
+    if certificate["statement"] is not None and not isinstance(certificate["statement"], dict):
+        raise Rejected("statement must be null or a core statement object")
     _check_tools(certificate["tools"])
     if fmt.content_hash(certificate) != certificate["sha256"]:
         raise Rejected("sha256 mismatch: the content was damaged or modified after it was written")

@@ -22,11 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import obligations as ob
-from certificates.kernel import recheck, smtlib, solvers
-from certificates.kernel.claims import certificate_obligations
-from certificates.kernel.equilibrium_obligations import EQUILIBRIA, check_equilibrium
-from certificates.kernel.exprtree import TreeError, from_sympy, parse_rational
+from certificates.kernel import core, smtlib, solvers
+from certificates.kernel.exprtree import TreeError
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
 
@@ -67,6 +64,9 @@ def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> C
 
 def require_registry_kind(claim_id: str, kind: str) -> None:
     """Rejected unless `claim_id` is a registry claim with a known obligation and `kind` is its certificate kind."""
+    from certificates.kernel import obligations as ob
+    from certificates.kernel.equilibrium_obligations import EQUILIBRIA
+
     expected = "equilibrium" if claim_id in EQUILIBRIA else ob.CLAIMS.get(claim_id)
     if expected is None:
         raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
@@ -75,11 +75,25 @@ def require_registry_kind(claim_id: str, kind: str) -> None:
 
 
 def _check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
-    """(what the certificate proves, how it was re-checked) for a certificate of a known claim."""
+    """(what the certificate proves, how it was re-checked) for a certificate of a known claim: by its core
+    statement (`certificates.kernel.core`) when it carries one, else by the older re-derivation from the claim."""
+    claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
+    if certificate["claim"] is not None and not isinstance(certificate["claim"], dict):
+        raise Rejected("claim must be null or the claims-file claim's fields")
+    if certificate["statement"] is not None:
+        return core.check(certificate["statement"], claim_id, kind, payload, seconds)
+    return _legacy_check(certificate, seconds)
+
+
+def _legacy_check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """The re-derivation of a certificate's obligation from its claim, for kinds without a core statement yet
+    (it loads SymPy; each kind moves to `core` in turn)."""
+    from certificates.kernel.claims import certificate_obligations
+    from certificates.kernel.equilibrium_obligations import check_equilibrium
+    from certificates.kernel.obligations import POINTS
+
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     if certificate["claim"] is not None:
-        if not isinstance(certificate["claim"], dict):
-            raise Rejected("claim must be null or the claims-file claim's fields")
         return certificate_obligations.check(certificate["claim"], claim_id, kind, payload, seconds)
     require_registry_kind(claim_id, kind)
     if kind == "smt":
@@ -88,7 +102,7 @@ def _check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
         return _check_convexity(payload)
     if kind == "equilibrium":
         return check_equilibrium(claim_id, payload)
-    if claim_id in ob.POINTS:
+    if claim_id in POINTS:
         return _check_point(claim_id, payload)
     return check_configuration(claim_id, payload)
 
@@ -97,6 +111,9 @@ def _check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
 
 
 def _check_smt(claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    from certificates.kernel import obligations as ob
+    from certificates.kernel import recheck
+
     obligation = ob.SMT[claim_id]
     expected = ob.expected_statement_trees(claim_id)
     recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
@@ -123,6 +140,9 @@ def _check_smt(claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[
 
 
 def _check_point(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
+    from certificates.kernel import obligations as ob
+    from certificates.kernel import recheck
+
     obligation = ob.POINTS[claim_id]
     recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
     if payload["witness"] != "point":
@@ -147,6 +167,10 @@ def _check_point(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
 
 
 def _check_convexity(payload: dict[str, Any]) -> tuple[str, str]:
+    from certificates.kernel import obligations as ob
+    from certificates.kernel import recheck
+    from certificates.kernel.exprtree import from_sympy, parse_rational
+
     recheck.require_keys(payload, {"parameters", "a", "b", "parts"}, "convexity payload")
     tokens = recheck.integer_parameters(payload["parameters"], {"n": ob.CONVEXITY_TOKENS})["n"]
     a, b = parse_rational(payload["a"]), parse_rational(payload["b"])
@@ -184,6 +208,9 @@ def _check_convexity(payload: dict[str, Any]) -> tuple[str, str]:
 
 def check_configuration(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
     """(what a configuration witness proves, how check-cert re-checked it); Rejected when it does not."""
+    from certificates.kernel import obligations as ob
+    from certificates.kernel import recheck
+
     obligation = ob.CONFIGURATIONS[claim_id]
     how = recheck.configuration(
         payload,

@@ -1,0 +1,36 @@
+"""Core statements: what a certificate proves, as data the kernel checks and prints.
+
+A claim (a registry id, or a claims-file claim in its rich language) is elaborated outside the kernel
+(`certificates.statements`) into a core statement: a JSON object whose `form` names one of the few shapes below,
+built over the expression trees of `certificates.kernel.exprtree` and the model's primitives. The certificate
+carries it; the kernel checks the payload against it and prints it, rendered from its own data, as what the
+certificate proved. The kernel never re-derives a statement from a claim's text, so nothing that elaborates a
+claim (a parser, SymPy) is trusted: `check-cert --claims FILE` re-elaborates the file and refuses a certificate
+whose statement differs, and a registry claim's statement must equal the kernel's own table of them.
+
+`FORMS` maps each form to its checker: `(statement, claim_id, kind, payload, solver_seconds) -> (what it proved,
+how it was re-checked)`, raising `Rejected` when the payload does not prove the statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from certificates.kernel.recheck import Rejected
+
+Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]
+
+#: form -> its checker (one line per form; the form's module holds its shape and its checker).
+FORMS: dict[str, Checker] = {}
+
+
+def check(
+    statement: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
+) -> tuple[str, str]:
+    """(what the certificate proves, how it was re-checked), by the checker of the statement's form."""
+    form = statement.get("form")
+    checker = FORMS.get(form) if isinstance(form, str) else None
+    if checker is None:
+        raise Rejected(f"unknown core statement form {str(form)[:60]!r}")
+    return checker(statement, claim_id, kind, payload, seconds)
