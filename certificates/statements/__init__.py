@@ -16,3 +16,14 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
     """The core statement of a certificate of `claim_id` (`claim`: a claims-file claim's fields, None for the
     registry), or None while its kind has no core statement yet."""
     return None
+
+
+def restated(certificate: dict[str, Any], claim: dict[str, Any]) -> str | None:
+    """Why `certificate` does not carry the core statement that `claim` (a claims-file claim's fields, from the
+    user's file) elaborates into (None: it does). The comparison `check-cert --claims` adds to the kernel's check."""
+    mine = elaborate(certificate["claim_id"], certificate["kind"], certificate["payload"], claim)
+    if mine != certificate["statement"]:
+        return (
+            f"the certificate's core statement is not the one claim {certificate['claim_id']!r} of the file elaborates"
+        )
+    return None

@@ -8,10 +8,13 @@ import sys
 from pathlib import Path
 
 from certificates.kernel import solvers
-from certificates.kernel.claims.embedding import embedded_claim_mismatch
+from certificates.kernel.claims.embedding import embedded, embedded_claim_mismatch
+from certificates.kernel.claims.schema import UserClaim
 from certificates.kernel.errors import InputError
+from certificates.kernel.loading import load
 from certificates.kernel.reading import require_regular
 from certificates.kernel.verify import check_file
+from certificates.statements import restated
 from checks import coq_files, rechecks
 from checks.input_bounds import MAX_TIMEOUT, check_range
 
@@ -86,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         result = check_file(path, seconds)
         message = " ".join(result.message.split())
         if result.ok and compare is not None:
-            mismatch = embedded_claim_mismatch(path, compare)
+            mismatch = embedded_claim_mismatch(path, compare) or _restated(path, compare)
             if mismatch:
                 result_ok, message = False, mismatch
             else:
@@ -101,6 +104,13 @@ def run(args: argparse.Namespace) -> int:
         if args.coq:
             failures += not _coq_line(path, coq_seconds, message if result_ok else None)
     return 1 if failures else 0
+
+
+def _restated(path: Path, claims: dict[str, UserClaim]) -> str | None:
+    """Why the certificate's core statement is not the one its claim in the user's file elaborates into (None: it
+    is): the file's claim is elaborated again, so a statement that is not the claim's never passes `--claims`."""
+    certificate = load(path)
+    return restated(certificate, embedded(claims[certificate["claim_id"]]))
 
 
 def _coq_line(path: Path, seconds: float, rechecked: str | None) -> bool:
