@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from certificates.kernel.claims.certificate_obligations import RELATION
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.exprtree import from_sympy
+from certificates.kernel.real_statements import RELATION, goals
 from certificates.kernel.verify import verify_file
+from certificates.statements.real import relation_statement
 from checks.claimsfile import inequality_decider
 from checks.cli import main
 from tests.forging import forged, write
@@ -181,9 +181,11 @@ def _relabelled(data: dict[str, Any], text: str) -> dict[str, Any]:
     re-check of the tree can reject it)."""
     (claim,) = parse_claims(text, "forged.toml")
 
+    statement = relation_statement(claim)
+
     def edit(d: dict[str, Any]) -> None:
-        d.update(claim_id=claim.id, claim=embedded(claim))
-        d["payload"].update(expression=from_sympy(claim.rhs - claim.lhs), relation=RELATION[claim.op])
+        d.update(claim_id=claim.id, claim=embedded(claim), statement=statement)
+        d["payload"].update(expression=goals(statement)[0][0], relation=RELATION[claim.op])
 
     return forged(data, edit)
 
