@@ -13,7 +13,9 @@ The checks, by the certificate's kind: `witness` (a constant: a point witness at
 conditions are exactly the definedness conditions and the two bounds, `constant_conditions`) and
 `interval-cover` (the cover's root box contains the region, every node is clipped to it, and the cover proves
 `rhs - lhs` with the relation's sign, built here from the trees, or one definedness condition:
-`certificates.kernel.recheck.cover`, no boundary step). What it prints is rendered from the trees.
+`certificates.kernel.recheck.cover`; a boundary step only on a bound where `rhs - lhs` is exactly the zero
+polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here). What it
+prints is rendered from the trees.
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ from typing import Any
 
 from flint import arb
 
+from certificates.kernel import derivatives, recheck
 from certificates.kernel import format as fmt
-from certificates.kernel import recheck
 from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, symbols
-from certificates.kernel.recheck import Rejected
+from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, rational_text, symbols
+from certificates.kernel.recheck import Rejected, Vanishing
 from certificates.kernel.regions import Region, Side
 from certificates.kernel.smtlib import IDENTIFIER
 from certificates.kernel.tree_text import term_text
@@ -209,6 +211,69 @@ def _nonempty(statement: dict[str, Any], region: Region) -> str:
 # ---------------------------------------------------------------- checks
 
 
+def vanishing(statement: dict[str, Any], region: Region) -> Vanishing:
+    """For a non-strict relation: (variable, end) -> [] when `rhs - lhs` with that bound put in for the variable is
+    the zero polynomial in the other variables (exact rational arithmetic: the bound and the relation built from
+    `+ - *`, integer powers and rationals), else None: a boundary step of a cover needs nothing else."""
+
+    def vanishes(name: str, end: str) -> list[Tree] | None:
+        side = region.side(name)
+        bound = None if side is None or statement["op"] not in ("<=", ">=") else side.bound(end)
+        if bound is None:
+            return None
+        bound = ["rat", rational_text(bound)] if isinstance(bound, Fraction) else bound
+        on_bound = derivatives.substitute(["sub", statement["rhs"], statement["lhs"]], name, bound)
+        polynomial = _polynomial(on_bound)
+        return [] if polynomial is not None and not any(polynomial.values()) else None
+
+    return vanishes
+
+
+#: A polynomial: exponents (sorted (name, power) pairs) -> rational coefficient.
+Polynomial = dict[tuple[tuple[str, int], ...], Fraction]
+MAX_TERMS = 2_000
+
+
+def _polynomial(tree: Tree) -> Polynomial | None:
+    """The expanded polynomial of a tree of `+ - *`, integer powers >= 0 and rationals; None for any other node."""
+    op, args = tree[0], tree[1:]
+    if op == "rat":
+        return {(): parse_rational(args[0])}
+    if op == "sym":
+        return {((args[0], 1),): Fraction(1)}
+    parts = [_polynomial(a) for a in args if not isinstance(a, int)]
+    if any(p is None for p in parts):
+        return None
+    if op in ("add", "sub", "neg"):
+        signs = [1] * len(parts) if op == "add" else [1, -1] if op == "sub" else [-1]
+        total: Polynomial = {}
+        for sign, part in zip(signs, parts, strict=True):
+            for monomial, c in part.items():  # type: ignore[union-attr]
+                total[monomial] = total.get(monomial, Fraction(0)) + sign * c
+        return total
+    if op == "mul" or (op == "pow" and isinstance(args[1], int) and 0 <= args[1] <= 64):
+        factors = parts if op == "mul" else parts * args[1]
+        product: Polynomial | None = {(): Fraction(1)}
+        for factor in factors:
+            product = _times(product, factor)  # type: ignore[arg-type]
+            if product is None:
+                return None
+        return product
+    return None
+
+
+def _times(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    result: Polynomial = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            powers = dict(ma)
+            for name, k in mb:
+                powers[name] = powers.get(name, 0) + k
+            key = tuple(sorted(powers.items()))
+            result[key] = result.get(key, Fraction(0)) + ca * cb
+    return result if len(result) <= MAX_TERMS else None
+
+
 def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, str]:
     """A point witness without coordinates whose conditions are exactly `constant_conditions`."""
     if statement["variables"]:
@@ -246,6 +311,6 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -
         missing = region.uncovered(box)
     if missing is not None:
         raise Rejected(f"the cover's box does not contain the statement's domain: {missing}")
-    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, {}, region)
+    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, {}, region, vanishing(statement, region))
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{match[0][2]}"
     return proved, f"{leaves} boxes re-evaluated with balls, each clipped to the domain"

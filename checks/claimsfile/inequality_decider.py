@@ -11,7 +11,7 @@ kernel reads it),
 whose root box holds the outer ends of every bound; each box of the cover is clipped to the region
 (integer sides, bounds that depend on other parameters such as `l1 >= lambda_c(n, beta)`), and the
 parents of a dependent bound are split where the child's cover fails. The relation's expression is the
-statement's `rhs - lhs` as written (no boundary steps: the kernel does not prove that it vanishes). All
+statement's `rhs - lhs` as written; boundary steps where it is exactly 0 on a bound (`real_statements.vanishing`). All
 covers proved: CERTIFIED, one `interval-cover` certificate per goal. A cover counterexample is a
 refutation only when the point is, rigorously, in the declared domain. Unbounded domains, nodes the
 certificate format cannot hold and exhausted budgets (reported with a few boxes that failed) leave the
@@ -37,7 +37,7 @@ from certificates.kernel.claims.evaluation import EvaluationError, ball, exact, 
 from certificates.kernel.claims.schema import InequalityClaim
 from certificates.kernel.exact import fails, holds, precision
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.real_statements import RELATION, goals, read_region
+from certificates.kernel.real_statements import RELATION, goals, read_region, vanishing
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Box as Sides
 from certificates.kernel.regions import Region
@@ -154,6 +154,7 @@ def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[st
                 seconds=max(stop - spent, 0.0),
                 prec=COVER_PRECISION,
                 region=region,
+                vanishing=None if label else vanishing(statement, region),
             )
             boxes_left, spent = boxes_left - result.boxes, spent + result.seconds
             if result.status == "proved":
