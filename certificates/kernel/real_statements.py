@@ -291,8 +291,20 @@ def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, 
             raise Rejected(f"{condition_text(condition)} is not settled by relation {str(relation)[:10]!r}")
     recheck.require_conditions(stated, constant_conditions(statement, relations), statement["claim"])
     how = recheck.point_conditions(payload, {})
-    interval = f"[{statement['low']}, {statement['high']}]"
+    interval = f"[{_decimal(statement['low'])}, {_decimal(statement['high'])}]"
     return f"claims-file claim {statement['claim']!r}: {term_text(statement['expression'])} lies in {interval}", how
+
+
+def _decimal(text: str) -> str:
+    """An exact rational as its exact decimal when it has one of at most 120 digits (the ends of a rounding
+    interval), else as p/q."""
+    value = parse_rational(text)
+    digits = next((k for k in range(121) if (value * 10**k).denominator == 1), None)
+    if digits is None or digits == 0:
+        return text if digits is None else str(value.numerator)
+    whole = abs(value.numerator * 10**digits // value.denominator)
+    sign, body = "-" if value < 0 else "", str(whole).rjust(digits + 1, "0")
+    return f"{sign}{body[:-digits]}.{body[-digits:]}"
 
 
 def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -> tuple[str, str]:
