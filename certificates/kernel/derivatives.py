@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from certificates.kernel.exprtree import Tree, TreeError, from_sympy
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, from_sympy, instantiate, named_template
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]
+MINUS_ONE: Tree = ["rat", "-1"]
 #: Placeholders of the arguments in the templates of lambda_c's partial derivatives.
 _N, _BETA = "#n", "#beta"
 
@@ -85,6 +86,16 @@ def derivative(tree: Tree, name: str) -> Tree:
             "lambertw": lambda: _mul([["exp", ["mul", ["rat", "-1"], tree]], ["pow", ["add", ONE, tree], -1]]),
         }[op]()
         return _mul([outer, inner])
+    if op in ("neg", "sub"):  # the shapes of the text: -a, a - b
+        first, *rest = [derivative(a, name) for a in args]
+        return _mul([MINUS_ONE, first]) if op == "neg" else _add([first, _mul([MINUS_ONE, rest[0]])])
+    if op == "div" and len(args) == 2:  # (a / b)' = a' / b - a b' / b^2
+        a, b = args
+        return _add(
+            [_mul([derivative(a, name), ["pow", b, -1]]), _mul([MINUS_ONE, a, derivative(b, name), ["pow", b, -2]])]
+        )
+    if op in NAMED and len(args) == NAMED[op]:
+        return derivative(instantiate(named_template(op), args), name)
     if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)
         base, exponent = args
         terms = [

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from flint import arb, ctx
@@ -281,21 +281,83 @@ def _real_power(base: arb, exponent: object, inner: Callable[[object], arb]) -> 
     return endpoints.increasing(arb.exp, endpoints.times(power, endpoints.increasing(arb.log, base)))
 
 
-@cache
-def _templates() -> dict[str, Tree]:
-    """Each named node's closed form (`identities.closed_forms`, by the same name) over placeholders #0, #1, ..."""
-    import sympy as sp
-
-    from certificates.kernel.inert import inert
-    from identities import closed_forms
-
-    found: dict[str, Tree] = {}
-    for name, arity in NAMED.items():
-        if name in ("pi", "e"):
-            continue
-        form = getattr(closed_forms, name)
-        found[name] = from_sympy(inert(form(*sp.symbols(f"#0:{arity}")) if arity else form))
-    return found
+#: Each named node's closed form (`identities.closed_forms`, by the same name) over placeholders #0, #1, ...: data,
+#: so that evaluating a named node loads no SymPy (a test compares them with the closed forms).
+TEMPLATES: dict[str, Tree] = {
+    "c_star": [
+        "add",
+        ["rat", "1/2"],
+        ["mul", ["rat", "1/2"], ["sqrt", ["add", ["rat", "4"], ["pow", ["add", ["rat", "-1"], ["sym", "#0"]], 2]]]],
+        ["mul", ["rat", "-1/2"], ["sym", "#0"]],
+    ],
+    "beta_star": [
+        "mul",
+        ["rat", "1/2"],
+        ["pow", ["sym", "#2"], -1],
+        [
+            "log",
+            [
+                "mul",
+                [
+                    "pow",
+                    [
+                        "add",
+                        ["rat", "1"],
+                        [
+                            "mul",
+                            ["rat", "-1"],
+                            [
+                                "pow",
+                                [
+                                    "add",
+                                    ["rat", "1/2"],
+                                    [
+                                        "mul",
+                                        ["rat", "1/2"],
+                                        [
+                                            "sqrt",
+                                            ["add", ["rat", "4"], ["pow", ["add", ["rat", "-1"], ["sym", "#0"]], 2]],
+                                        ],
+                                    ],
+                                    ["mul", ["rat", "-1/2"], ["sym", "#0"]],
+                                ],
+                                2,
+                            ],
+                        ],
+                    ],
+                    -1,
+                ],
+                [
+                    "pow",
+                    [
+                        "add",
+                        ["rat", "1/2"],
+                        [
+                            "mul",
+                            ["rat", "1/2"],
+                            ["sqrt", ["add", ["rat", "4"], ["pow", ["add", ["rat", "-1"], ["sym", "#0"]], 2]]],
+                        ],
+                        ["mul", ["rat", "-1/2"], ["sym", "#0"]],
+                    ],
+                    2,
+                ],
+                ["add", ["rat", "-1"], ["sym", "#1"]],
+            ],
+        ],
+    ],
+    "rate": [
+        "mul",
+        ["rat", "2"],
+        ["sym", "#0"],
+        ["pow", ["add", ["rat", "-1"], ["sym", "#1"], ["exp", ["mul", ["sym", "#0"], ["sym", "#2"]]]], -1],
+    ],
+    "lambda_max": [
+        "mul",
+        ["pow", ["sym", "#1"], -1],
+        ["add", ["rat", "1"], ["lambertw", ["mul", ["add", ["rat", "-1"], ["sym", "#0"]], ["exp", ["rat", "-1"]]]]],
+    ],
+    "golden": ["add", ["rat", "1/2"], ["mul", ["rat", "1/2"], ["sqrt", ["rat", "5"]]]],
+}
 
 
 def named_template(name: str) -> Tree:
@@ -304,7 +366,7 @@ def named_template(name: str) -> Tree:
         return ["pi"]
     if name == "e":
         return ["exp", ["rat", "1"]]
-    return _templates()[name]
+    return TEMPLATES[name]
 
 
 def instantiate(template: Tree, args: list[Any]) -> Tree:

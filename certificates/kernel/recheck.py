@@ -11,20 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import arb
 
-from certificates.kernel import ball_model, derivatives, exact, forms, lambda_c, masks
+from certificates.kernel import derivatives, exact, forms, lambda_c
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, box_text, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
-from certificates.kernel.interaction import Interaction
-from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
 from certificates.kernel.regions import ENDS, Region
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
+
+if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
+    from certificates.kernel import ball_model
+    from certificates.kernel.interaction import Interaction
 
 
 class Rejected(ValueError):
@@ -394,6 +396,8 @@ def exact_configuration(
     beta < 0 when `negative_beta`, and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
+    from certificates.kernel import ball_model, masks
+
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
     require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
     assert isinstance(record, dict)
@@ -458,6 +462,9 @@ def configuration(
     """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry (and a mask
     exactly when `masked`: the caller checks it is the claim's; beta < 0 exactly when `negative_beta`), and
     `quantity relation 0` is settled by balls (inside the recorded enclosure)."""
+    from certificates.kernel import ball_model
+    from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
+
     axes = MODEL_QUANTITIES[quantity].axes
     keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *axes}
     require_keys(payload, keys, "configuration witness")

@@ -59,13 +59,14 @@ def _settle(evaluate: Any, relations: Sequence[str]) -> tuple[bool, list[arb], i
 
 
 def settle_point(
-    conditions: Sequence[tuple[str, sp.Expr, str]],
+    conditions: Sequence[tuple[str, sp.Expr | list[Any], str]],
     point: Mapping[sp.Symbol, Fraction],
     parameters: Mapping[str, int] | None = None,
 ) -> WitnessResult:
-    """Verify `expr relation 0` for each (name, expr, relation) at the exact point (no file is written)."""
+    """Verify `expr relation 0` for each (name, expr, relation) at the exact point (no file is written); expr is a
+    SymPy expression or already a tree."""
     relations = [r for _, _, r in conditions]
-    trees = [from_sympy(expr) for _, expr, _ in conditions]  # evaluated as certificates.kernel.verify re-evaluates them
+    trees = [expr if isinstance(expr, list) else from_sympy(expr) for _, expr, _ in conditions]  # kernel's evaluation
 
     def evaluate() -> list[arb]:
         env = {s.name: ball_of(Fraction(v)) for s, v in point.items()}
@@ -88,7 +89,7 @@ def settle_point(
 
 def certify_point(
     claim_id: str,
-    conditions: Sequence[tuple[str, sp.Expr, str]],
+    conditions: Sequence[tuple[str, sp.Expr | list[Any], str]],
     point: Mapping[sp.Symbol, Fraction],
     directory: Path,
     parameters: Mapping[str, int] | None = None,

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import sympy as sp
 
-from certificates.kernel.claims.certificate_obligations import constant_conditions
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.schema import ConstantClaim, decimal_text
 from certificates.kernel.exact import fails, settling_sign
 from certificates.kernel.exprtree import TreeError
+from certificates.kernel.real_statements import constant_conditions
+from certificates.kernel.recheck import Rejected
 from certificates.provers.witness import certify_point
+from certificates.statements.real import constant_statement
 from certificates.store import certificate_directory
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
@@ -114,7 +116,10 @@ def _certify(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]], ctx: C
     """The path of a point certificate of low <= expr <= high, or None when it cannot be written or settled."""
     directory = certificate_directory(ctx.certificate_dir)
     try:
-        result = certify_point(claim.id, constant_conditions(claim, signs), {}, directory, claim=embedded(claim))
-    except TreeError:
+        statement = constant_statement(claim)
+        wanted = constant_conditions(statement, [relation for _, _, relation in signs])
+        conditions = [(c["name"], c["expression"], c["relation"]) for c in wanted]
+        result = certify_point(claim.id, conditions, {}, directory, claim=embedded(claim))
+    except (TreeError, Rejected):
         return None
     return str(result.path) if result.verified else None

@@ -6,11 +6,12 @@ claim (REFUTED, `verified_by: "ball"`). Then the SMT route (`checks.claimsfile.s
 claim exactly on any domain: an `smt` certificate (CERTIFIED) or a verified model point (REFUTED).
 Otherwise `certificates.provers.intervals.prove` covers the whole
 domain, one cover for the relation and one for each definedness condition: the domain is a
-`certificates.kernel.regions.Region` (`certificate_obligations.claim_region`, the same the checker rebuilds),
+`certificates.kernel.regions.Region` (read from the claim's statement, `certificates.statements.real`, as the
+kernel reads it),
 whose root box holds the outer ends of every bound; each box of the cover is clipped to the region
 (integer sides, bounds that depend on other parameters such as `l1 >= lambda_c(n, beta)`), and the
-parents of a dependent bound are split where the child's cover fails. A bound on which the relation's
-expression vanishes (`certificate_obligations.claim_vanishing`, exact algebra) allows boundary steps. All
+parents of a dependent bound are split where the child's cover fails. The relation's expression is the
+statement's `rhs - lhs` as written; boundary steps where it is exactly 0 on a bound (`real_statements.vanishing`). All
 covers proved: CERTIFIED, one `interval-cover` certificate per goal. A cover counterexample is a
 refutation only when the point is, rigorously, in the declared domain. Unbounded domains, nodes the
 certificate format cannot hold and exhausted budgets (reported with a few boxes that failed) leave the
@@ -29,22 +30,19 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel.claims.certificate_obligations import (
-    RELATION,
-    claim_region,
-    claim_vanishing,
-    condition_relations,
-)
 from certificates.kernel.claims.conditions import Condition
 from certificates.kernel.claims.domains import contains
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.evaluation import EvaluationError, ball, exact, exact_witness
 from certificates.kernel.claims.schema import InequalityClaim
 from certificates.kernel.exact import fails, holds, precision
-from certificates.kernel.exprtree import TreeError, from_sympy
+from certificates.kernel.exprtree import TreeError
+from certificates.kernel.real_statements import RELATION, goals, read_region, vanishing
+from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Box as Sides
 from certificates.kernel.regions import Region
 from certificates.provers.intervals import CoverResult, certify_cover, prove
+from certificates.statements.real import relation_statement
 from certificates.store import certificate_directory
 from checks.claimsfile.definedness import candidate_points, check_point
 from checks.claimsfile.domain_sampling import sample_point
@@ -142,10 +140,10 @@ def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[st
     prepared = _prepare(claim)
     if isinstance(prepared, str):
         return f"{NOT_ATTEMPTED}: {prepared}", {}
-    region, root = prepared
+    region, root, statement = prepared
     boxes_left, stop, spent = MAX_BOXES[ctx.profile], min(SECONDS[ctx.profile], ctx.seconds_left()), 0.0
     proofs: list[tuple[str, CoverResult]] = []
-    for label, goal_expr, relations in _goals(claim, root):
+    for label, goal_expr, relations in _goals(claim, statement, root):
         for relation in relations:
             ctx.check_budget()
             result = prove(
@@ -156,7 +154,7 @@ def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[st
                 seconds=max(stop - spent, 0.0),
                 prec=COVER_PRECISION,
                 region=region,
-                vanishing=None if label else claim_vanishing(claim),
+                vanishing=None if label else vanishing(statement, region),
             )
             boxes_left, spent = boxes_left - result.boxes, spent + result.seconds
             if result.status == "proved":
@@ -177,14 +175,14 @@ def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[st
     )
 
 
-def _prepare(claim: InequalityClaim) -> tuple[Region, Sides] | str:
-    """The claim's region and a root box that contains it, or why no cover applies."""
-    expr = claim.rhs - claim.lhs
+def _prepare(claim: InequalityClaim) -> tuple[Region, Sides, dict[str, Any]] | str:
+    """The claim's region, a root box that contains it and its statement (what the covers prove, as the kernel
+    reads it), or why no cover applies."""
     try:
-        from_sympy(expr)
-        region = claim_region(claim)
-    except TreeError as exc:
-        return f"the certificate format cannot hold the expression or a bound ({exc})"
+        statement = relation_statement(claim)
+        region = read_region(statement, claim.id)
+    except (TreeError, Rejected) as exc:
+        return f"the certificate format cannot hold the statement ({exc})"
     unbounded = [str(s) for s in claim.order if claim.domains[s].low is None or claim.domains[s].high is None]
     if unbounded:
         return f"unbounded domain ({', '.join(unbounded)}): a cover needs finite bounds"
@@ -201,22 +199,24 @@ def _prepare(claim: InequalityClaim) -> tuple[Region, Sides] | str:
         for name, (lo, hi) in root.items()
     }
     exact = {s.name for s in claim.order if claim.domains[s].low.is_Rational and claim.domains[s].high.is_Rational}
-    return region, {name: root[name] if name in exact else rounded[name] for name in root}
+    return region, {name: root[name] if name in exact else rounded[name] for name in root}, statement
 
 
-def _goals(claim: InequalityClaim, root: Sides) -> list[tuple[str, sp.Expr, tuple[str, ...]]]:
-    """(label, expression, relations to try in turn): the relation, then each definedness condition (a !=
-    condition by the sign it has in the middle of the domain, else by != itself)."""
-    goals: list[tuple[str, sp.Expr, tuple[str, ...]]] = [("", claim.rhs - claim.lhs, (RELATION[claim.op],))]
+def _goals(
+    claim: InequalityClaim, statement: dict[str, Any], root: Sides
+) -> list[tuple[str, list[Any], tuple[str, ...]]]:
+    """(label, expression tree, relations to try in turn): the statement's relation `rhs - lhs`, then each
+    definedness condition (a != condition by the sign it has in the middle of the domain, else by != itself)."""
     middle = {s: sp.Rational((root[s.name][0] + root[s.name][1]) / 2) for s in claim.order}
-    for condition in claim.conditions:
+    (relation, *conditions) = goals(statement)
+    found = [("", relation[0], relation[1])]
+    for condition, (tree, relations, _) in zip(claim.conditions, conditions, strict=True):
         label = f"definedness: {condition.text()} ({condition.reason})"
-        relations = condition_relations(condition.relation)
         if condition.relation == "!=":
             sign = _sign(condition, middle)
             relations = (sign, "!=") if sign else ("!=",)
-        goals.append((label, condition.expr, relations[:1] if condition.relation != "!=" else relations))
-    return goals
+        found.append((label, tree, relations[:1] if condition.relation != "!=" else relations))
+    return found
 
 
 def _sign(condition: Condition, point: dict[sp.Symbol, sp.Rational]) -> str | None:

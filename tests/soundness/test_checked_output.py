@@ -98,7 +98,7 @@ def test_the_line_after_ok_is_rendered_from_what_was_checked(genuine: dict[str, 
 def test_the_writers_write_only_checked_fields(genuine: dict[str, Path], tmp_path: Path) -> None:
     for path in genuine.values():
         data = _data(path)
-        assert set(data) == {"schema", "claim_id", "claim", "kind", "payload", "tools", "sha256"}
+        assert set(data) == {"schema", "claim_id", "claim", "kind", "statement", "payload", "tools", "sha256"}
         assert "statement" not in data["claim"]["toml"] and "title" not in data["claim"]["toml"]
     claims = tmp_path / "claims.toml"
     claims.write_text(CLAIMS)  # --claims compares the checked fields: the free text in the user's file is no difference

@@ -3,15 +3,6 @@
 `headflow check-cert` hands every certificate whose `claim` field is set to `check`: the embedded
 TOML is parsed by the claims-file loader (the same safe parser as `headflow check`), and the
 obligation is rebuilt from the parsed claim alone, never from the certificate's own description:
-- constant: a point witness whose conditions are exactly `expr - low >= 0`, `high - expr >= 0`
-  (low and high from `value` and `digits`) and the definedness conditions of `expr`;
-- inequality: an interval cover of the relation, or of one definedness condition, over the claim's whole
-  domain: the cover's root box must contain the domain (`certificates.kernel.regions`: integer sides, bounds that
-  depend on other parameters, rebuilt here from the claim), and every node's box is clipped to the domain
-  as the checker walks it, so the cases of the cover exhaust the domain by construction. A boundary node
-  uses a bound on which the relation's expression vanishes identically: `vanishing` proves that by exact
-  algebra (after W(z) e^{W(z)} = z and e^a e^b = e^(a+b), a Groebner reduction valid for every root of the
-  radicals; no SymPy simplify) every time a certificate needs it;
 - inequality or identity: an smt certificate of the whole claim, `domain => defined and lhs op rhs`,
   whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
   the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
@@ -24,7 +15,9 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
 - equilibrium: an instance of the claim's domain where the regime moves (exact velocities), or an equilibrium
   certificate of the regime at an instance whose re-checked spectrum shows or contradicts the property
   (`certificates.kernel.claims.equilibrium_witness`).
-Identities have no other certificates (they are PROVED symbolically or REFUTED at a point).
+Constants and inequalities certified by covers carry their statement (form real,
+`certificates.kernel.real_statements`); identities have no other certificates (they are PROVED symbolically or
+REFUTED at a point).
 What it prints is generated from what it checked: formulas rendered from the trees it evaluated or encoded
 (`certificates.kernel.tree_text`), the domain from the parsed bounds, never the file's own text.
 This module uses the checker's re-computations (`certificates.kernel.recheck`) and the claims-file reader,
@@ -33,13 +26,10 @@ never a decider.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
 
-from certificates.kernel import format as fmt
 from certificates.kernel import nonempty, recheck, smtlib
 from certificates.kernel.claims import equilibrium_witness, model_obligation, stationary_witness
 from certificates.kernel.claims.domains import Domain, domain_region
@@ -52,10 +42,8 @@ from certificates.kernel.claims.schema import (
     InequalityClaim,
     ModelClaim,
     UserClaim,
-    decimal_text,
 )
 from certificates.kernel.claims.smt_statement import encode_claim
-from certificates.kernel.claims.symbolic import exactly_zero, within
 from certificates.kernel.claims.witness_family import (
     family_failures,
     family_hypotheses,
@@ -63,31 +51,13 @@ from certificates.kernel.claims.witness_family import (
     searched_quantity,
 )
 from certificates.kernel.errors import InputError
-from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import Tree, TreeError, from_sympy, parse_rational
-from certificates.kernel.inert import Exp, W
+from certificates.kernel.exprtree import TreeError, from_sympy
 from certificates.kernel.model_quantities import CERTIFIED
 from certificates.kernel.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region
 from certificates.kernel.solvers import DEFAULT_SECONDS, recheck_unsat
 from certificates.kernel.tree_text import term_text
-from identities.closed_forms import eliminate_exp_lambertw
-
-#: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
-RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=="}
-#: Seconds SymPy may spend, for one claim (one certificate), proving that the relation's expression vanishes on
-#: its bounds.
-VANISHING_SECONDS = 10.0
-
-
-def constant_conditions(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]]) -> list[tuple[str, sp.Expr, str]]:
-    """The conditions of a constant's point certificate: the settled definedness signs, then low <= expr <= high."""
-    return [
-        *signs,
-        ("expr - low >= 0", claim.expr - claim.low, ">="),
-        ("high - expr >= 0", claim.high - claim.expr, ">="),
-    ]
 
 
 def check(
@@ -141,12 +111,10 @@ def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_sec
         return model_obligation.check(claim, kind, payload)
     if isinstance(claim, EquilibriumClaim):
         return equilibrium_witness.check(claim, kind, payload)
-    if isinstance(claim, ConstantClaim):
-        return _constant(claim, kind, payload)
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
         return _smt(claim, payload, solver_seconds)
-    if isinstance(claim, InequalityClaim):
-        return _inequality(claim, kind, payload)
+    if isinstance(claim, ConstantClaim | InequalityClaim):
+        raise Rejected(f"a {kind} certificate of a {claim.kind} claim carries its statement (form real)")
     raise Rejected(f"{claim.kind} claims have no certificates of kind {kind!r}")
 
 
@@ -194,44 +162,6 @@ def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]
     return proved, how
 
 
-def _constant(claim: ConstantClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """A point certificate with no coordinates: every definedness condition of expr, then the interval."""
-    _require_kind(claim, kind, "witness")
-    constant_obligation(claim, payload)
-    how = recheck.point_conditions(payload, {})
-    interval = f"[{decimal_text(claim.low)}, {decimal_text(claim.high)}]"
-    value = f"{decimal_text(claim.value)} to {claim.digits} significant digits"
-    return f"claims-file claim {claim.id!r}: {expr_text(claim.expr)} lies in {interval} (= {value})", how
-
-
-def constant_obligation(claim: ConstantClaim, payload: dict[str, Any]) -> list[dict[str, Any]]:
-    """The conditions (name, expression, relation) a constant's point certificate must hold, in order, after
-    checking that the payload holds exactly them (each definedness condition settled by a relation that settles it)."""
-    recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
-    for part in ("parameters", "point"):
-        if isinstance(payload[part], dict) and payload[part]:
-            raise Rejected(f"unknown field {part}.{sorted(payload[part])[0][:60]!r}: a constant has no {part}")
-    if payload["witness"] != "point" or payload["parameters"] != {} or payload["point"] != {}:
-        raise Rejected("a constant claim is certified by a point witness without coordinates or parameters")
-    stated = payload["conditions"]
-    if not isinstance(stated, list) or len(stated) != len(claim.conditions) + 2:
-        raise Rejected(f"claim {claim.id!r} needs {len(claim.conditions)} definedness condition(s) and 2 bounds")
-    expected = []
-    for condition, theirs in zip(claim.conditions, stated, strict=False):
-        relation = theirs.get("relation") if isinstance(theirs, dict) else None
-        if relation not in SETTLING[condition.relation]:
-            raise Rejected(f"definedness condition {condition.text()} is not settled by relation {relation!r}")
-        expected.append(
-            {"name": f"defined: {condition.text()}", "expression": from_sympy(condition.expr), "relation": relation}
-        )
-    expected += [
-        {"name": name, "expression": from_sympy(expr), "relation": relation}
-        for name, expr, relation in constant_conditions(claim, [])
-    ]
-    recheck.require_conditions(stated, expected, claim.id)
-    return expected
-
-
 def expr_text(expr: sp.Expr) -> str:
     """The checked expression as text: rendered from its tree, the one the checker evaluates."""
     return term_text(from_sympy(expr))
@@ -263,99 +193,10 @@ def _side_text(name: str, domain: Domain) -> str:
     return f"{name}{kind or ' real'}"
 
 
-def condition_relations(relation: str) -> tuple[str, ...]:
-    """The relations a cover of a definedness condition `expr relation 0` may prove: a settling sign, or, for
-    `!=`, also `!=` itself (every leaf's ball excludes 0, whatever its sign)."""
-    return (*SETTLING[relation], "!=") if relation == "!=" else SETTLING[relation]
-
-
 def claim_region(claim: InequalityClaim) -> Region:
     """The claim's domain as covers see it (`domains.domain_region`: open ends are marked, and covers treat them as
     closed: a cover of more proves the claim)."""
     return domain_region(claim.domains, claim.order)
-
-
-def claim_vanishing(claim: InequalityClaim) -> Callable[[str, str], list[Tree] | None]:
-    """For a non-strict claim: (parameter, end) -> the arguments z (as trees) that must be non-zero for `rhs - lhs`
-    to vanish identically on that bound, when exact algebra shows it (`_vanishing_arguments`); None when it
-    does not (or the claim is strict)."""
-    symbols = {s.name: s for s in claim.order}
-    proved: dict[tuple[str, str], list[Tree] | None] = {}
-    deadline = time.monotonic() + VANISHING_SECONDS
-
-    def vanishing(name: str, end: str) -> list[Tree] | None:
-        if (name, end) not in proved:
-            proved[(name, end)] = _vanishes(claim, symbols.get(name), end, deadline - time.monotonic())
-        return proved[(name, end)]
-
-    return vanishing
-
-
-def _vanishes(claim: InequalityClaim, symbol: sp.Symbol | None, end: str, seconds: float) -> list[Tree] | None:
-    if symbol is None or claim.op not in ("<=", ">="):
-        return None
-    bound = claim.domains[symbol].low if end == "low" else claim.domains[symbol].high
-    if bound is None:
-        return None
-    started = time.monotonic()
-    on_bound = within(seconds, lambda: (claim.rhs - claim.lhs).xreplace({symbol: bound}))  # inert: arithmetic only
-    if on_bound is None:
-        return None
-    rewriting = _vanishing_arguments(on_bound, seconds - (time.monotonic() - started))
-    if rewriting is None:
-        return None
-    try:
-        return [from_sympy(z) for z in rewriting]
-    except TreeError:
-        return None
-
-
-def _vanishing_arguments(expr: sp.Expr, seconds: float) -> list[sp.Expr] | None:
-    """The arguments z != 0 under which the inert `expr` is identically 0, by exact algebra only: W(z) e^{W(z)} = z
-    (`eliminate_exp_lambertw`), then `symbolic.exactly_zero` (a Groebner reduction valid for every root of the
-    radicals). None when it is not shown to vanish."""
-    rewritten, arguments = eliminate_exp_lambertw(expr, Exp, W)
-    return arguments if exactly_zero(rewritten, seconds)[0] is True else None
-
-
-def _inequality(claim: InequalityClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """A cover, over the claim's whole domain, of the relation or of one definedness condition of its sides,
-    with the expression and the domain re-derived from the claim's fields."""
-    _require_kind(claim, kind, "interval-cover")
-    goals = [(from_sympy(claim.rhs - claim.lhs), (RELATION[claim.op],), relation_text(claim))]
-    goals += [
-        (tree := from_sympy(c.expr), condition_relations(c.relation), f"defined: {term_text(tree)} {c.relation} 0")
-        for c in claim.conditions
-    ]
-    if not isinstance(payload, dict) or not isinstance(payload.get("domain"), dict):
-        raise Rejected("a cover needs a domain")
-    match = [g for g in goals if g[0] == payload.get("expression") and payload.get("relation") in g[1]]
-    if not match:
-        raise Rejected(f"the cover is neither the relation of {claim.id!r} nor one of its definedness conditions")
-    unknown = sorted(set(payload["domain"]) - {s.name for s in claim.order})
-    if unknown:
-        raise Rejected(f"unknown field domain.{unknown[0][:60]!r}: not a parameter of {claim.id!r}")
-    if any(not isinstance(ends, list) or len(ends) != 2 for ends in payload["domain"].values()):
-        raise Rejected("each box side must be [lo, hi]")
-    domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}
-    if recheck.rational_map(payload.get("constants"), "constants"):
-        raise Rejected("a claims-file cover fixes no parameter: it covers the whole domain")
-    if any(not lo <= hi for lo, hi in domain.values()):
-        raise Rejected("each box side must be [lo, hi] with lo <= hi")
-    region = claim_region(claim)
-    recheck.require_keys(payload, recheck.COVER_KEYS, "cover")
-    with precision(recheck.recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
-        missing = region.uncovered(domain)
-    if missing is not None:
-        raise Rejected(f"the cover's box does not contain the domain of {claim.id!r}: {missing}")
-    vanishing = claim_vanishing(claim) if match[0] is goals[0] else None
-    boxes = recheck.cover(payload, match[0][0], payload["relation"], domain, {}, region, vanishing)
-    where = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in domain.items())
-    proved = (
-        f"claims-file claim {claim.id!r}: {domain_text(claim)}{match[0][2]} (on the whole domain, root box "
-        f"{where or 'of no parameters'})"
-    )
-    return proved, f"{boxes} boxes re-evaluated with balls, each clipped to the domain"
 
 
 def _smt(claim: InequalityClaim | IdentityClaim, payload: dict[str, Any], seconds: float) -> tuple[str, str]:

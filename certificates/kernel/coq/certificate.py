@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import obligations as ob
-from certificates.kernel import recheck
+from certificates.kernel import real_statements, recheck
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
@@ -53,6 +53,11 @@ UNTRANSLATED = {
 def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> tuple[str, Problem]:
     """(what it proves, its Coq problem) for a loaded certificate (`certificates.kernel.loading.load`)."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
+    statement = certificate.get("statement")
+    if isinstance(statement, dict) and statement.get("form") == real_statements.FORM and kind == "witness":
+        proved, _ = real_statements.check(statement, claim_id, kind, payload, 0.0)  # exactly the statement's conditions
+        rows = [(c["name"], c["expression"], c["relation"]) for c in payload["conditions"]]
+        return proved, PointProblem({}, rows, recheck.recorded_precision(payload))
     if certificate["claim"] is not None:
         if claim_problem is None or not isinstance(certificate["claim"], dict):
             raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")

@@ -2,8 +2,7 @@
 
 The claim is parsed by the claims-file reader (as `certificate_obligations.check` does) and the Coq
 statement is the claim itself, written from its trees:
-- constant: `low <= expr <= high` and every definedness condition of `expr`, at no point (the conditions
-  the obligation requires, in its order; the payload must hold exactly them);
+- (a constant's point witness carries its statement: `certificates.kernel.coq.certificate.problem` translates it);
 - inequality or identity with an smt certificate: for all real values of its variables in the domain,
   every definedness condition of the claim and `lhs op rhs` (the payload must be exactly the encoding
   `certificate_obligations.smt_problem` re-derives). The Coq proof does not use the SMT encoding: it
@@ -26,24 +25,19 @@ import sympy as sp
 
 from certificates.kernel.claims import certificate_obligations as co
 from certificates.kernel.claims import model_obligation
-from certificates.kernel.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, ModelClaim
+from certificates.kernel.claims.schema import DynamicsClaim, IdentityClaim, InequalityClaim, ModelClaim
 from certificates.kernel.claims.smt_statement import relation_of
 from certificates.kernel.claims.witness_family import searched_quantity
 from certificates.kernel.coq import model_claims
 from certificates.kernel.coq.certificate import COVERS, configuration_problem
-from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
+from certificates.kernel.coq.statements import Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import Tree, from_sympy
-from certificates.kernel.recheck import recorded_precision
 
 
 def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:
     """(what the certificate proves, its Coq problem); Rejected when the file is not the claim's obligation."""
     claim = co.embedded_claim(fields, claim_id)
-    if isinstance(claim, ConstantClaim) and kind == "witness":
-        conditions = co.constant_obligation(claim, payload)
-        rows = [(c["name"], c["expression"], c["relation"]) for c in conditions]
-        return f"claims-file claim {claim.id!r}: {claim.statement}", PointProblem({}, rows, recorded_precision(payload))
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
         co.smt_problem(claim, payload)  # the payload is exactly the claim's encoding, or Rejected
         if payload["cuts"]:

@@ -131,9 +131,11 @@ def test_claims_file_certificates_are_rechecked_and_written(claims_certificates:
 
 
 def test_edited_constant_claim_is_rejected_by_coq(claims_certificates: dict[str, Path]) -> None:
-    # the claim now says 0.6180339888 (false at the 10th digit); the payload is re-sealed, not re-derived
+    # the claim and its statement now say 0.6180339888 (false at the 10th digit): the interval [0.61803398875,
+    # 0.61803398885]; the payload is re-sealed, not re-derived
     def change(c: dict) -> None:  # type: ignore[type-arg]
         c["claim"]["toml"] = c["claim"]["toml"].replace("0.6180339887", "0.6180339888")
+        c["statement"] |= {"low": "494427191/800000000", "high": "12360679777/20000000000"}
 
     verdict = coq_files.check(_edit(claims_certificates["golden.inverse"], change))
     assert verdict.status == coq_files.REJECTED

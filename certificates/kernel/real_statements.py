@@ -1,0 +1,328 @@
+"""Form `real`: a closed statement over real and integer variables, and its checker.
+
+The statement (JSON, written by `certificates.statements.real` from a claims-file claim) is, for a relation,
+`for all variables in their domain: lhs op rhs, both sides defined`, and for a constant `low <= expression <= high`:
+- `variables`: in dependency order, each `{name, integer, low, low_open, high, high_open}` with bounds as
+  expression trees (`certificates.kernel.exprtree`, as written) over the variables before it, or null (unbounded);
+- `lhs`, `op` (`< <= > >=`, `=` for an identity), `rhs`; or `expression`, `low`, `high` (exact rationals);
+- `conditions`: the definedness conditions of the formulas, `{expression, relation}` with relation `!= > >=`
+  (each proved too: a certificate shows the relation or, for a cover, one of them);
+- `point`: a point of the domain (exact rationals; a side tied to one tree is its ball), which the kernel
+  verifies (`Region.contains`), so that a statement over an empty domain never counts as proved.
+The checks, by the certificate's kind: `witness` (a constant: a point witness at no coordinates whose
+conditions are exactly the definedness conditions and the two bounds, `constant_conditions`) and
+`interval-cover` (the cover's root box contains the region, every node is clipped to it, and the cover proves
+`rhs - lhs` with the relation's sign, built here from the trees, or one definedness condition:
+`certificates.kernel.recheck.cover`; a boundary step only on a bound where `rhs - lhs` is exactly the zero
+polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here). What it
+prints is rendered from the trees.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from flint import arb
+
+from certificates.kernel import derivatives, recheck
+from certificates.kernel import format as fmt
+from certificates.kernel.exact import SETTLING, precision
+from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, rational_text, symbols
+from certificates.kernel.recheck import Rejected, Vanishing
+from certificates.kernel.regions import Region, Side
+from certificates.kernel.smtlib import IDENTIFIER
+from certificates.kernel.tree_text import term_text
+
+FORM = "real"
+#: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
+RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=="}
+#: The fields of a statement of a relation and of a constant.
+RELATION_KEYS = frozenset({"form", "claim", "variables", "lhs", "op", "rhs", "conditions", "point"})
+CONSTANT_KEYS = frozenset({"form", "claim", "variables", "expression", "low", "high", "conditions", "point"})
+VARIABLE_KEYS = frozenset({"name", "integer", "low", "low_open", "high", "high_open"})
+MAX_VARIABLES = 16
+#: Precisions (bits) at which the statement's point is verified against dependent bounds.
+POINT_PRECISIONS = (64, 256, 1024)
+
+
+def check(
+    statement: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
+) -> tuple[str, str]:
+    """(what the certificate proves, how it was re-checked) for a statement of form `real`; Rejected otherwise."""
+    region = read_region(statement, claim_id)
+    where = _nonempty(statement, region)
+    if "expression" in statement:
+        if kind != "witness":
+            raise Rejected(f"a constant is certified by a point witness, not {str(kind)[:40]}")
+        return _constant(statement, payload)
+    if kind == "interval-cover":
+        proved, how = _cover(statement, region, payload)
+        return proved, f"{how}; domain non-empty: {where} verified"
+    raise Rejected(f"a statement of form {FORM} has no certificates of kind {str(kind)[:40]!r}")
+
+
+def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
+    """(expression, relations a cover may prove of it against 0, what that proves in words): the relation as
+    `rhs - lhs`, then each definedness condition (for `!=`, either sign or `!=` itself)."""
+    found = []
+    if "op" in statement:
+        relation = RELATION[statement["op"]]
+        found.append((["sub", statement["rhs"], statement["lhs"]], (relation,), relation_text(statement)))
+    for condition in statement["conditions"]:
+        relation = condition["relation"]
+        allowed = (*SETTLING[relation], "!=") if relation == "!=" else SETTLING[relation]
+        found.append((condition["expression"], allowed, condition_text(condition)))
+    return found
+
+
+def constant_conditions(statement: dict[str, Any], relations: list[str]) -> list[dict[str, Any]]:
+    """A constant's point conditions (name, expression, relation), in order: each definedness condition with the
+    settling relation given for it in `relations`, then `expression - low >= 0` and `high - expression >= 0`."""
+    conditions = [
+        {"name": condition_text(c), "expression": c["expression"], "relation": r}
+        for c, r in zip(statement["conditions"], relations, strict=True)
+    ]
+    expression = statement["expression"]
+    return [
+        *conditions,
+        {"name": "expr - low >= 0", "expression": ["sub", expression, ["rat", statement["low"]]], "relation": ">="},
+        {"name": "high - expr >= 0", "expression": ["sub", ["rat", statement["high"]], expression], "relation": ">="},
+    ]
+
+
+def relation_text(statement: dict[str, Any]) -> str:
+    """`lhs op rhs`, rendered from the trees."""
+    return f"{term_text(statement['lhs'])} {statement['op']} {term_text(statement['rhs'])}"
+
+
+def condition_text(condition: dict[str, Any]) -> str:
+    """`defined: expr relation 0`."""
+    return f"defined: {term_text(condition['expression'])} {condition['relation']} 0"
+
+
+def domain_text(statement: dict[str, Any]) -> str:
+    """`for all x in [a, b], n integer >= 2: ` (empty without variables)."""
+    sides = [_side_text(v) for v in statement["variables"]]
+    return f"for all {', '.join(sides)}: " if sides else ""
+
+
+def _side_text(variable: dict[str, Any]) -> str:
+    name, kind = variable["name"], " integer" if variable["integer"] else ""
+    low = None if variable["low"] is None else term_text(variable["low"])
+    high = None if variable["high"] is None else term_text(variable["high"])
+    if low is not None and high is not None:
+        brackets = "(" if variable["low_open"] else "[", ")" if variable["high_open"] else "]"
+        return f"{name}{kind} in {brackets[0]}{low}, {high}{brackets[1]}"
+    if low is not None:
+        return f"{name}{kind} {'>' if variable['low_open'] else '>='} {low}"
+    if high is not None:
+        return f"{name}{kind} {'<' if variable['high_open'] else '<='} {high}"
+    return f"{name}{kind or ' real'}"
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_region(statement: dict[str, Any], claim_id: str) -> Region:
+    """The statement's domain as a region, after checking its shape: every field, tree and relation, variables
+    named once, each bound over the variables before it, the formulas over the variables."""
+    keys = CONSTANT_KEYS if "expression" in statement else RELATION_KEYS
+    recheck.require_keys(statement, keys, f"statement of form {FORM}")
+    if statement["claim"] != claim_id:
+        raise Rejected(f"the statement is of claim {str(statement['claim'])[:80]!r}, not of {claim_id[:80]!r}")
+    variables = statement["variables"]
+    if not isinstance(variables, list) or len(variables) > MAX_VARIABLES:
+        raise Rejected(f"variables must be a list of at most {MAX_VARIABLES}")
+    sides, known = [], set()
+    for variable in variables:
+        recheck.require_keys(variable, VARIABLE_KEYS, "variable")
+        name = variable["name"]
+        if not isinstance(name, str) or not IDENTIFIER.match(name) or name in known:
+            raise Rejected(f"variable {str(name)[:40]!r}: a plain identifier, named once")
+        flags = [variable[k] for k in ("integer", "low_open", "high_open")]
+        if any(not isinstance(flag, bool) for flag in flags):
+            raise Rejected(f"variable {name}: integer, low_open and high_open are true or false")
+        bounds = [_bound(variable[end], known, f"the {end} bound of {name}") for end in ("low", "high")]
+        if (variable["low"] is None and variable["low_open"]) or (variable["high"] is None and variable["high_open"]):
+            raise Rejected(f"variable {name}: only a bound can be open")
+        sides.append(Side(name, variable["integer"], *bounds, variable["low_open"], variable["high_open"]))
+        known.add(name)
+    if "expression" in statement:
+        _term(statement["expression"], known, "the expression")
+        if not parse_rational(statement["low"]) <= parse_rational(statement["high"]):
+            raise Rejected("a constant's interval needs low <= high")
+    else:
+        if statement["op"] not in RELATION:
+            raise Rejected(f"unknown relation {str(statement['op'])[:10]!r}")
+        _term(statement["lhs"], known, "lhs")
+        _term(statement["rhs"], known, "rhs")
+    conditions = statement["conditions"]
+    if not isinstance(conditions, list) or len(conditions) > fmt.MAX_CONDITIONS:
+        raise Rejected(f"conditions must be a list of at most {fmt.MAX_CONDITIONS}")
+    for condition in conditions:
+        recheck.require_keys(condition, {"expression", "relation"}, "definedness condition")
+        if condition["relation"] not in SETTLING:
+            raise Rejected(f"a definedness condition's relation is one of {', '.join(SETTLING)}")
+        _term(condition["expression"], known, "a definedness condition")
+    return Region(tuple(sides))
+
+
+def _term(tree: object, known: set[str], what: str) -> Tree:
+    count_nodes(tree, fmt.MAX_TERM_NODES)
+    unknown = symbols(tree) - known  # type: ignore[arg-type]
+    if unknown:
+        raise Rejected(f"{what} uses {sorted(unknown)[0][:40]!r}, not a variable before it")
+    return tree  # type: ignore[return-value]
+
+
+def _bound(tree: object, known: set[str], what: str) -> Fraction | Tree | None:
+    """A bound as a region holds it: None, an exact rational, or a tree over the variables before it."""
+    if tree is None:
+        return None
+    _term(tree, known, what)
+    if isinstance(tree, list) and len(tree) == 2 and tree[0] == "rat":
+        return parse_rational(tree[1])
+    return tree  # type: ignore[return-value]
+
+
+def _nonempty(statement: dict[str, Any], region: Region) -> str:
+    """The statement's point, verified in the region (a side tied to one tree takes that tree's ball); Rejected
+    when it is not a point of the domain (a statement over an empty domain would prove nothing)."""
+    given = recheck.rational_map(statement["point"], "point")
+    tied = [s.name for s in region.sides if s.tied()]
+    if set(given) != {s.name for s in region.sides} - set(tied):
+        raise Rejected("the statement's point gives every variable of the domain not tied to one tree")
+    for prec in POINT_PRECISIONS:
+        with precision(prec):
+            point: dict[str, Fraction | arb] = dict(given)
+            try:
+                for side in region.sides:
+                    if side.tied():
+                        point[side.name] = region.point_bound(side, "low", point)  # type: ignore[assignment]
+                inside = region.contains(point)
+            except (TreeError, ZeroDivisionError, ValueError, OverflowError):
+                inside = False
+            if inside:
+                return ", ".join(f"{k} = {v.str(6) if isinstance(v, arb) else v}" for k, v in point.items()) or "-"
+    raise Rejected("the statement's point is not shown to lie in its domain (an empty domain proves nothing)")
+
+
+# ---------------------------------------------------------------- checks
+
+
+def vanishing(statement: dict[str, Any], region: Region) -> Vanishing:
+    """For a non-strict relation: (variable, end) -> [] when `rhs - lhs` with that bound put in for the variable is
+    the zero polynomial in the other variables (exact rational arithmetic: the bound and the relation built from
+    `+ - *`, integer powers and rationals), else None: a boundary step of a cover needs nothing else."""
+
+    def vanishes(name: str, end: str) -> list[Tree] | None:
+        side = region.side(name)
+        bound = None if side is None or statement["op"] not in ("<=", ">=") else side.bound(end)
+        if bound is None:
+            return None
+        bound = ["rat", rational_text(bound)] if isinstance(bound, Fraction) else bound
+        on_bound = derivatives.substitute(["sub", statement["rhs"], statement["lhs"]], name, bound)
+        polynomial = _polynomial(on_bound)
+        return [] if polynomial is not None and not any(polynomial.values()) else None
+
+    return vanishes
+
+
+#: A polynomial: exponents (sorted (name, power) pairs) -> rational coefficient.
+Polynomial = dict[tuple[tuple[str, int], ...], Fraction]
+MAX_TERMS = 2_000
+
+
+def _polynomial(tree: Tree) -> Polynomial | None:
+    """The expanded polynomial of a tree of `+ - *`, integer powers >= 0 and rationals; None for any other node."""
+    op, args = tree[0], tree[1:]
+    if op == "rat":
+        return {(): parse_rational(args[0])}
+    if op == "sym":
+        return {((args[0], 1),): Fraction(1)}
+    parts = [_polynomial(a) for a in args if not isinstance(a, int)]
+    if any(p is None for p in parts):
+        return None
+    if op in ("add", "sub", "neg"):
+        signs = [1] * len(parts) if op == "add" else [1, -1] if op == "sub" else [-1]
+        total: Polynomial = {}
+        for sign, part in zip(signs, parts, strict=True):
+            for monomial, c in part.items():  # type: ignore[union-attr]
+                total[monomial] = total.get(monomial, Fraction(0)) + sign * c
+        return total
+    if op == "mul" or (op == "pow" and isinstance(args[1], int) and 0 <= args[1] <= 64):
+        factors = parts if op == "mul" else parts * args[1]
+        product: Polynomial | None = {(): Fraction(1)}
+        for factor in factors:
+            product = _times(product, factor)  # type: ignore[arg-type]
+            if product is None:
+                return None
+        return product
+    return None
+
+
+def _times(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    result: Polynomial = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            powers = dict(ma)
+            for name, k in mb:
+                powers[name] = powers.get(name, 0) + k
+            key = tuple(sorted(powers.items()))
+            result[key] = result.get(key, Fraction(0)) + ca * cb
+    return result if len(result) <= MAX_TERMS else None
+
+
+def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, str]:
+    """A point witness without coordinates whose conditions are exactly `constant_conditions`."""
+    if statement["variables"]:
+        raise Rejected("a constant has no variables")
+    recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
+    if payload["witness"] != "point" or payload["parameters"] != {} or payload["point"] != {}:
+        raise Rejected("a constant is certified by a point witness without coordinates or parameters")
+    stated = payload["conditions"]
+    count = len(statement["conditions"])
+    if not isinstance(stated, list) or len(stated) != count + 2 or not all(isinstance(c, dict) for c in stated):
+        raise Rejected(f"the constant needs {count} definedness condition(s) and 2 bounds")
+    relations = [c.get("relation") for c in stated[:count]]
+    for condition, relation in zip(statement["conditions"], relations, strict=True):
+        if relation not in SETTLING[condition["relation"]]:
+            raise Rejected(f"{condition_text(condition)} is not settled by relation {str(relation)[:10]!r}")
+    recheck.require_conditions(stated, constant_conditions(statement, relations), statement["claim"])
+    how = recheck.point_conditions(payload, {})
+    interval = f"[{_decimal(statement['low'])}, {_decimal(statement['high'])}]"
+    return f"claims-file claim {statement['claim']!r}: {term_text(statement['expression'])} lies in {interval}", how
+
+
+def _decimal(text: str) -> str:
+    """An exact rational as its exact decimal when it has one of at most 120 digits (the ends of a rounding
+    interval), else as p/q."""
+    value = parse_rational(text)
+    digits = next((k for k in range(121) if (value * 10**k).denominator == 1), None)
+    if digits is None or digits == 0:
+        return text if digits is None else str(value.numerator)
+    whole = abs(value.numerator * 10**digits // value.denominator)
+    sign, body = "-" if value < 0 else "", str(whole).rjust(digits + 1, "0")
+    return f"{sign}{body[:-digits]}.{body[-digits:]}"
+
+
+def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -> tuple[str, str]:
+    """A cover of the relation or of one definedness condition over the whole domain (no boundary steps)."""
+    recheck.require_keys(payload, recheck.COVER_KEYS, "cover")
+    match = [g for g in goals(statement) if g[0] == payload["expression"] and payload["relation"] in g[1]]
+    if not match:
+        raise Rejected("the cover is neither the statement's relation nor one of its definedness conditions")
+    domain = payload["domain"]
+    if not isinstance(domain, dict) or any(not isinstance(ends, list) or len(ends) != 2 for ends in domain.values()):
+        raise Rejected("the cover's domain maps each variable to [lo, hi]")
+    box = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in domain.items()}
+    if any(not lo <= hi for lo, hi in box.values()):
+        raise Rejected("each box side must be [lo, hi] with lo <= hi")
+    with precision(recheck.recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
+        missing = region.uncovered(box)
+    if missing is not None:
+        raise Rejected(f"the cover's box does not contain the statement's domain: {missing}")
+    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, {}, region, vanishing(statement, region))
+    proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{match[0][2]}"
+    return proved, f"{leaves} boxes re-evaluated with balls, each clipped to the domain"

@@ -1,0 +1,109 @@
+"""Elaboration of claims-file inequalities, identities and constants into statements of form `real`
+(`certificates.kernel.real_statements`).
+
+The formulas are the claim's text parsed faithfully (`parse_tree`: `a - b` stays `sub`, named functions stay named),
+never a SymPy expression after SymPy evaluated it; a bound is an exact rational or the tree of its text. The
+definedness conditions are the claims-file parser's (they are proved, never assumed: a wrong one is refused, not
+used). The domain's point is searched here (`certificates.kernel.nonempty`) and only verified by the kernel.
+Claims over per-head families or punctured domains keep the older re-derivation (None).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from certificates.kernel.claims.embedding import read_embedded
+from certificates.kernel.claims.expressions import parse_tree
+from certificates.kernel.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
+from certificates.kernel.errors import InputError
+from certificates.kernel.exprtree import TreeError, from_sympy, rational_text
+from certificates.kernel.nonempty import settle
+from certificates.kernel.real_statements import FORM, read_region
+from certificates.kernel.recheck import Rejected
+
+#: Certificate kinds with a statement of form `real`, by the kind of claim.
+KINDS = {"constant": ("witness",), "inequality": ("interval-cover",)}
+
+
+def elaborate(claim_id: str, kind: str, claim: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The statement of a certificate of kind `kind` of the embedded claims-file claim, or None when this form
+    does not cover it (then the kernel's older path re-derives its obligation)."""
+    if claim is None or not any(kind in kinds for kinds in KINDS.values()):
+        return None
+    try:
+        parsed = read_embedded(claim)
+    except InputError:
+        return None
+    if parsed.id != claim_id or kind not in KINDS.get(parsed.kind, ()):
+        return None
+    if isinstance(parsed, ConstantClaim):
+        return constant_statement(parsed)
+    if isinstance(parsed, InequalityClaim) and parsed.heads is None and not parsed.punctures:
+        return relation_statement(parsed)
+    return None
+
+
+def constant_statement(claim: ConstantClaim) -> dict[str, Any]:
+    """`low <= expr <= high`, low and high the rounding interval of the claim's value and digits."""
+    return {
+        "form": FORM,
+        "claim": claim.id,
+        "variables": [],
+        "expression": parse_tree(claim.raw["expr"], {}),
+        "low": rational_text(_fraction(claim.low)),
+        "high": rational_text(_fraction(claim.high)),
+        "conditions": _conditions(claim),
+        "point": {},
+    }
+
+
+def relation_statement(claim: InequalityClaim | IdentityClaim) -> dict[str, Any]:
+    """`for all variables in the domain: lhs op rhs` (`=` for an identity), with a verified point of the domain;
+    Rejected when no point of the domain is found (the claim would be vacuous)."""
+    names = {s.name: s for s in claim.order}
+    key = "symbols" if isinstance(claim, IdentityClaim) else "domain"
+    statement = {
+        "form": FORM,
+        "claim": claim.id,
+        "variables": [_variable(claim, s, claim.raw.get(key, {}).get(s.name), names) for s in claim.order],
+        "lhs": parse_tree(claim.raw["lhs"], names),
+        "op": claim.op if isinstance(claim, InequalityClaim) else "=",
+        "rhs": parse_tree(claim.raw["rhs"], names),
+        "conditions": _conditions(claim),
+        "point": {},
+    }
+    settled = settle(read_region(statement, claim.id))
+    if settled.point is None:
+        raise Rejected(f"claim {claim.id!r}: {settled.reason}")
+    statement["point"] = {k: rational_text(v) for k, v in settled.point.items() if not hasattr(v, "mid")}
+    return statement
+
+
+def _variable(claim: UserClaim, symbol: sp.Symbol, spec: Any, names: dict[str, sp.Symbol]) -> dict[str, Any]:
+    domain = claim.domains[symbol]  # type: ignore[attr-defined]
+    ends = {"low": ("min", domain.low), "high": ("max", domain.high)}
+    variable: dict[str, Any] = {"name": symbol.name, "integer": domain.integer}
+    for end, (field, bound) in ends.items():
+        written = spec.get(field) if isinstance(spec, dict) else None
+        if bound is None:
+            variable[end] = None
+        elif bound.is_Rational:
+            variable[end] = ["rat", rational_text(_fraction(bound))]
+        else:
+            variable[end] = parse_tree(written, names)
+    variable["low_open"], variable["high_open"] = domain.low_open, domain.high_open
+    return {k: variable[k] for k in ("name", "integer", "low", "low_open", "high", "high_open")}
+
+
+def _conditions(claim: Any) -> list[dict[str, Any]]:
+    try:
+        return [{"expression": from_sympy(c.expr), "relation": c.relation} for c in claim.conditions]
+    except TreeError as exc:
+        raise Rejected(f"claim {claim.id!r}: a definedness condition has no tree ({exc})") from None
+
+
+def _fraction(value: sp.Rational) -> Fraction:
+    return Fraction(int(value.p), int(value.q))
