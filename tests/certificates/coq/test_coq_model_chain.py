@@ -4,6 +4,7 @@ with `certificates.kernel.ball_model` at exact rational data to many digits."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -12,8 +13,11 @@ import numpy as np
 import pytest
 from flint import arb
 
+from certificates.coq.source import source
 from certificates.kernel import ball_model, masks
-from certificates.kernel.coq import model_tree
+from certificates.kernel.coq import model_tree, run
+from certificates.kernel.coq.certificate import configuration_problem
+from certificates.kernel.coq.statements import theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exprtree import evaluate
@@ -166,3 +170,22 @@ def test_every_certified_quantity_has_a_builder() -> None:
     from certificates.kernel.model_quantities import CERTIFIED
 
     assert set(model_tree.BUILDERS) == set(CERTIFIED)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
+@pytest.mark.parametrize("geometry", ["ngpt", "mix-ln"])
+def test_coqc_proves_a_small_scheme_statement_with_its_square_roots(geometry: str) -> None:
+    # n = 2, d = 2, H = 1: a few definitions, |v| among them (x/|x| = x: unit tokens); the relation is the ball
+    # model's sign (about 12 s of coqc CPU each, hence slow)
+    one, zero = Fraction(1), Fraction(0)
+    tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]
+    heads = [[[one, Fraction(1, 2)], [zero, Fraction(3, 2)]]]
+    cfg = ball_model.ExactConfiguration(tokens, heads, [[[one, zero], [Fraction(1, 4), -one]]], one, geometry, "usa")
+    rate = ball_model.head_energy_rates(cfg)[0]
+    relation = "<" if rate < 0 else ">"
+    _, problem = configuration_problem("energy_rate", relation, cfg, {})
+    assert any(tree[0] == "sqrt" for _, tree in problem.definitions) == (geometry == "ngpt")
+    text = source("small.json", "small-scheme", "a small scheme statement", problem)
+    answer = run.compile_source(text, theorems=theorem_names("small-scheme", problem))
+    assert answer.status == "accepted", answer.message
