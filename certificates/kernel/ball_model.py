@@ -197,23 +197,23 @@ def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
     return [[[_dot(xi, _matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices]
 
 
-def _seen(cfg: ExactConfiguration, i: int, j: int) -> bool:
+def attends(cfg: ExactConfiguration, i: int, j: int) -> bool:
     """Whether token i attends to token j (the mask entry; always without a mask)."""
     return cfg.mask is None or cfg.mask[i][j]
 
 
 def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift: bool) -> list[list[list[arb]]]:
     """m_ij exp(beta (s^h_ij - m^h_i)) as balls (an exact 0 where the mask hides j from i), with m^h_i the exact
-    maximum of beta s^h_ij over the j token i attends to when `shift` (`_shift`), else 0."""
+    maximum of beta s^h_ij over the j token i attends to when `shift` (`softmax_shift`), else 0."""
     beta = ball_of(cfg.beta)
     out = []
     for head in s:
         rows = []
         for i, row in enumerate(head):
-            m = _shift(cfg, i, row) if shift else None
+            m = softmax_shift(cfg, i, row) if shift else None
             rows.append(
                 [
-                    ((beta * ball_of(sij)) if m is None else ball_of(cfg.beta * sij - m)).exp() if _seen(cfg, i, j)
+                    ((beta * ball_of(sij)) if m is None else ball_of(cfg.beta * sij - m)).exp() if attends(cfg, i, j)
                     else arb(0)
                     for j, sij in enumerate(row)
                 ]
@@ -222,10 +222,10 @@ def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift:
     return out
 
 
-def _shift(cfg: ExactConfiguration, i: int, row: list[Fraction]) -> Fraction:
+def softmax_shift(cfg: ExactConfiguration, i: int, row: list[Fraction]) -> Fraction:
     """The exact maximum of beta s_ij over the tokens j that token i attends to (the softmax shift, either sign
     of beta)."""
-    return max(cfg.beta * sij for j, sij in enumerate(row) if _seen(cfg, i, j))
+    return max(cfg.beta * sij for j, sij in enumerate(row) if attends(cfg, i, j))
 
 
 def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]]]:
@@ -247,7 +247,7 @@ def _interaction_values(
         return exprtree.evaluate(use, env | {"s": ball_of(sij)})
 
     out = [
-        [[phi(sij) if _seen(cfg, i, j) else arb(0) for j, sij in enumerate(row)] for i, row in enumerate(head)]
+        [[phi(sij) if attends(cfg, i, j) else arb(0) for j, sij in enumerate(row)] for i, row in enumerate(head)]
         for head in s
     ]
     if not all(v.is_finite() for head in out for row in head for v in row):
@@ -264,7 +264,7 @@ def interaction_failures(cfg: ExactConfiguration) -> list[str]:
         phi = _interaction_values(cfg, exact_scores(cfg))
     except (ValueError, exprtree.TreeError) as exc:
         return [str(exc)]
-    seen = [v for head in phi for i, row in enumerate(head) for j, v in enumerate(row) if _seen(cfg, i, j)]
+    seen = [v for head in phi for i, row in enumerate(head) for j, v in enumerate(row) if attends(cfg, i, j)]
     if cfg.attention == "softmax" and not all(v > 0 for v in seen):
         return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
     return []
@@ -288,7 +288,8 @@ def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) ->
         return softmax_distributions(cfg, s)
     if cfg.attention == "relu":
         return [
-            [[ball_of(max(cfg.beta * sij, Fraction(0)) / cfg.n if _seen(cfg, i, j) else 0) for j, sij in enumerate(row)]
+            [[ball_of(max(cfg.beta * sij, Fraction(0)) / cfg.n if attends(cfg, i, j) else 0)
+              for j, sij in enumerate(row)]
              for i, row in enumerate(head)]
             for head in s
         ]  # fmt: skip
@@ -500,7 +501,7 @@ def attention_entropies(cfg: ExactConfiguration) -> list[list[arb]]:
         row = []
         for i, (s_i, e_i) in enumerate(zip(s_h, e_h, strict=True)):
             Z = sum(e_i[1:], e_i[0])
-            m, log_Z = _shift(cfg, i, s_i), Z.log()
+            m, log_Z = softmax_shift(cfg, i, s_i), Z.log()
             terms = (e / Z * (ball_of(cfg.beta * sj - m) - log_Z) for e, sj in zip(e_i, s_i, strict=True))
             row.append(-sum(terms, arb(0)))
         out.append(row)
@@ -512,8 +513,8 @@ def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
 
     pdot_ij = beta p_ij (sdot_ij - sum_k p_ik sdot_ik) by the chain rule through the softmax, with
     sdot from the kind's token velocities; log p_ij = beta s_ij - m_i - log sum_k exp(beta s_ik - m_i)
-    with the exact row maximum m_i of beta s_ik (`_shift`; the same number as log of the ball p_ij, with a tighter
-    radius). A masked j has p_ij = 0 exactly, so its term vanishes."""
+    with the exact row maximum m_i of beta s_ik (`softmax_shift`; the same number as log of the ball p_ij, with a
+    tighter radius). A masked j has p_ij = 0 exactly, so its term vanishes."""
     if cfg.interaction is not None:
         raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
     s = exact_scores(cfg)
@@ -527,7 +528,7 @@ def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
             Z = sum(e_i[1:], e_i[0])
             p = [e / Z for e in e_i]
             mean = _dot(p, r_i)
-            m = _shift(cfg, i, s_i)
+            m = softmax_shift(cfg, i, s_i)
             log_Z = Z.log()
             total = arb(0)
             for pj, rj, sj in zip(p, r_i, s_i, strict=True):

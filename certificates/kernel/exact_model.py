@@ -27,7 +27,7 @@ def weights(cfg: bm.ExactConfiguration) -> Grid:
     max(beta s, 0) / n (relu), each times the mask entry m_ij (softmax: normalized over the unmasked k)."""
     if cfg.interaction is not None:  # not the weights written here
         raise ExpFieldError("the exact model has exp(beta s) weights (no interaction)")
-    return weights_of_scores(bm.exact_scores(cfg), cfg.beta, cfg.attention, lambda i, j: bm._seen(cfg, i, j))
+    return weights_of_scores(bm.exact_scores(cfg), cfg.beta, cfg.attention, lambda i, j: bm.attends(cfg, i, j))
 
 
 def weights_of_scores(
@@ -93,7 +93,7 @@ def head_energies(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
                 ExpNumber.exp(cfg.beta * s)
                 for i, row in enumerate(head)
                 for j, s in enumerate(row)
-                if bm._seen(cfg, i, j)
+                if bm.attends(cfg, i, j)
             ),
             ExpNumber.rational(0),
         )
@@ -113,7 +113,7 @@ def head_energy_rates(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
         total = ExpNumber.rational(0)
         for i in range(n):
             for j in range(n):
-                if not bm._seen(cfg, i, j):
+                if not bm.attends(cfg, i, j):
                     continue
                 rate = bm._dot(xdot[i], Mx[j]) + bm._dot(MTx[i], xdot[j])
                 total = total + ExpNumber.exp(cfg.beta * head[i][j]) * rate

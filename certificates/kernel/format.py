@@ -1,16 +1,15 @@
 """The certificate file format, shared by the writer and the checker: fields, canonical JSON, checksum, sizes.
 
 A certificate is one JSON object `{"schema", "claim_id", "claim", "statement", "kind", "payload", "tools",
-"sha256"}`. `statement` is the core statement the certificate proves (`certificates.kernel.core`: data the
-kernel checks the payload against and prints, never re-derived by the kernel from `claim`); `claim` is null for
+"sha256"}`. `statement` is the core statement the certificate proves (`certificates.kernel.core`): data the
+kernel checks the payload against and prints, never re-derived by the kernel from `claim`. `claim` is null for
 the registry's claims and holds a claims-file claim's own fields (as written in the user's TOML, without its
-free-text `title` and `statement`) otherwise, the provenance `check-cert --claims` re-elaborates. There is no free text: every
-field is checked by `headflow check-cert`, which rejects any other field (at every level) and prints only
-sentences it generates from what it checked. `tools` records the versions of the tools the writer used
-(names and version strings of a fixed form; never printed, never evidence). `sha256` is a checksum of the
-canonical JSON of the other fields against accidental damage, not a seal: anyone can recompute
-it. What makes a certificate trustworthy is that `headflow check-cert` re-derives the claim's
-obligation and re-checks the proof from the file alone.
+free-text `title` and `statement`) otherwise: the provenance that `check-cert --claims` elaborates again.
+`headflow check-cert` rejects any field it does not know (at every level) and prints only sentences it generates
+from what it checked. `tools` records the versions of the tools the writer used (names and version strings of a
+fixed form; never printed, never evidence). `sha256` is a checksum of the canonical JSON of the other fields
+against accidental damage, not a seal: anyone can recompute it. What makes a certificate trustworthy is that
+`headflow check-cert` checks the proof against the statement from the file alone, and prints the statement.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel import nonempty, recheck, smtlib
+from certificates.kernel import ball_model, nonempty, recheck, smtlib
 from certificates.kernel.claims import equilibrium_witness, model_obligation, stationary_witness
 from certificates.kernel.claims.domains import Domain, domain_region
 from certificates.kernel.claims.embedding import read_embedded
@@ -142,12 +142,7 @@ def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]
         interaction=options.get("interaction"),
         negative_beta=repulsive(options),
     )
-    exact = recheck.exact_configuration(
-        payload["configuration"],
-        options.get("interaction"),
-        negative_beta=repulsive(options),
-        masked=options.get("mask") is not None,
-    )
+    exact = witness_configuration(claim, payload)
     outside = family_failures(options, exact)
     if outside:
         raise Rejected(f"the exact data are not in the family of {claim.id!r}: {', '.join(outside)}")
@@ -160,6 +155,18 @@ def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]
         f"an exact state of its family{consequence}"
     )
     return proved, how
+
+
+def witness_configuration(claim: DynamicsClaim, payload: dict[str, Any]) -> ball_model.ExactConfiguration:
+    """The exact configuration of a dynamics claim's witness, with the claim's own interaction, mask and sign of
+    beta (what the checker re-checks and what the Coq statement is written at)."""
+    options = claim.options
+    return recheck.exact_configuration(
+        payload["configuration"],
+        options.get("interaction"),
+        negative_beta=repulsive(options),
+        masked=options.get("mask") is not None,
+    )
 
 
 def expr_text(expr: sp.Expr) -> str:

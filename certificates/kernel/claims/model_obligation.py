@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.kernel import recheck
+from certificates.kernel import ball_model, recheck
 from certificates.kernel.claims import exact_witness
 from certificates.kernel.claims.model_terms import term_text
 from certificates.kernel.claims.model_values import settle, witnessed
@@ -45,10 +45,7 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     if relation not in SETTLING[wanted]:
         what = "state" if claim.exists else "negate"
         raise Rejected(f"relation {str(relation)[:20]!r} does not {what} {claim.relation.op}")
-    negative, masked = claim.beta_sign == "negative", claim.mask != "none"
-    cfg = recheck.exact_configuration(
-        payload["configuration"], claim.interaction, negative_beta=negative, masked=masked
-    )
+    cfg = witness_configuration(claim, payload)
     with precision(recheck.recorded_precision(payload)):
         settled = settle(claim, cfg, dict(at))
         if settled.failures:
@@ -71,6 +68,15 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         f"hypotheses checked exactly, rhs - lhs = {settled.value.str(6)} {relation} 0 (balls)"
     )
     return proved, how
+
+
+def witness_configuration(claim: Any, payload: dict[str, Any]) -> ball_model.ExactConfiguration:
+    """The exact configuration of a model claim's witness, with the claim's own interaction, mask and sign of beta
+    (what the checker re-checks and what the Coq statement is written at)."""
+    negative, masked = claim.beta_sign == "negative", claim.mask != "none"
+    return recheck.exact_configuration(
+        payload["configuration"], claim.interaction, negative_beta=negative, masked=masked
+    )
 
 
 def _options_text(claim: Any) -> str:

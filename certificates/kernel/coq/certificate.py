@@ -17,6 +17,7 @@ from typing import Any
 
 from certificates.kernel import obligations as ob
 from certificates.kernel import real_statements, recheck
+from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
@@ -110,19 +111,20 @@ def _configuration(claim_id: str, payload: dict[str, Any]) -> tuple[str, PointPr
     """`quantity < 0` at the exact data, once check-cert's own re-check (hypotheses exact, sign in balls) passes."""
     obligation = ob.CONFIGURATIONS[claim_id]
     check_configuration(claim_id, payload)
-    name, built = configuration_problem(obligation.quantity, obligation.relation, payload)
+    cfg = recheck.exact_configuration(payload["configuration"])
+    name, built = configuration_problem(obligation.quantity, obligation.relation, cfg, payload)
     return f"{obligation.sentence}; the witness: {name} {obligation.relation} 0 at exact data", built
 
 
-def configuration_problem(quantity: str, relation: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
-    """(the quantity's written name, `quantity relation 0` at the payload's exact configuration) for a witness
-    the checker has already re-checked. The tree is built from the exact data by `model_tree` (never from file
-    text), over named definitions that the Coq file bounds one by one (`statements`)."""
-    if isinstance(payload["configuration"], dict) and "mask" in payload["configuration"]:
-        raise NotTranslatable("the model with an attention mask is not translated to Coq (model_tree has no mask)")
-    if isinstance(payload["configuration"], dict) and str(payload["configuration"].get("beta", "")).startswith("-"):
-        raise NotTranslatable("the model with beta < 0 (a repulsive witness) is not translated to Coq")
-    cfg = recheck.exact_configuration(payload["configuration"])
+def configuration_problem(
+    quantity: str, relation: str, cfg: ExactConfiguration, payload: dict[str, Any]
+) -> tuple[str, PointProblem]:
+    """(the quantity's written name, `quantity relation 0` at the exact configuration `cfg`) for a witness the checker
+    has already re-checked; `cfg` is the checker's own reading of the payload's data (with the claim's interaction,
+    mask and sign of beta), the payload gives the quantity's head and token. The tree is built from the exact data by
+    `model_tree` (never from file text), over named definitions that the Coq file bounds one by one (`statements`)."""
+    if quantity not in model_tree.BUILDERS:
+        raise NotTranslatable(f"the model quantity {quantity} has no Coq term yet")
     at = {axis: payload[axis] for axis in MODEL_QUANTITIES[quantity].axes}
     rate = model_tree.BUILDERS[quantity](cfg, at)
     name = MODEL_QUANTITIES[quantity].written(**at)

@@ -47,7 +47,8 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
         raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
     if isinstance(claim, DynamicsClaim) and kind == "witness":
         proved, _ = co.dynamics_obligation(claim, kind, payload)  # the checker's re-check, or Rejected
-        return proved, configuration_problem(searched_quantity(claim), "<", payload)[1]
+        cfg = co.witness_configuration(claim, payload)
+        return proved, configuration_problem(searched_quantity(claim), "<", cfg, payload)[1]
     if isinstance(claim, ModelClaim) and kind == "witness":
         proved, _ = model_obligation.check(claim, kind, payload)  # the checker's re-check, or Rejected
         return f"{model_claims.EXACT_FACTS}; {proved}", model_claims.witness_problem(claim, payload)

@@ -26,12 +26,12 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import ball_model
+from certificates.kernel.claims.model_obligation import witness_configuration
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import STATED, NumericAlgebra, index_values, witnessed
 from certificates.kernel.coq.model_tree import Chain, Value, add, mul, tree_of
 from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
-from certificates.kernel.recheck import exact_configuration
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
 EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"
@@ -185,9 +185,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     """The Coq problem of a model claim's witness whose payload check-cert has already re-checked
     (`model_obligation.check`: hypotheses exact, conditions and sign in balls): the given conditions at every token
     and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
-    if claim.beta_sign != "positive" or claim.mask != "none":
-        raise NotTranslatable("a model claim with beta < 0 or a mask is not translated to Coq")
-    cfg = exact_configuration(payload["configuration"])
+    cfg = witness_configuration(claim, payload)
     algebra = tree_algebra(cfg)
     at = dict(payload["at"])
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
