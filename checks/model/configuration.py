@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.kernel.errors import InputError
-from certificates.kernel.interaction import Interaction, parse_interaction
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import mask_of
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,
@@ -21,6 +21,7 @@ from certificates.kernel.vocabulary import (
     Attention,
     Geometry,
 )
+from certificates.statements.interaction import parse_interaction
 from checks.model import memory
 
 #: Largest |norm - 1| accepted for a token on the sphere when the caller does not normalize.

@@ -46,11 +46,12 @@ from certificates.kernel.claims.quantified import (
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
-from certificates.kernel.interaction import Interaction, parse_interaction
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import NAMED as NAMED_MASKS
 from certificates.kernel.masks import Mask, mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from certificates.statements.interaction import parse_interaction
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
 #: Most parts of one `all` claim (a conjunction of claims of the other kinds).

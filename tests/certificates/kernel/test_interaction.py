@@ -11,7 +11,7 @@ from flint import arb
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exprtree import evaluate
-from certificates.kernel.interaction import parse_interaction
+from certificates.statements.interaction import parse_interaction
 from identities.energy import gradient_lemma
 
 
