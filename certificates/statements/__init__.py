@@ -15,4 +15,12 @@ from typing import Any
 def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str, Any] | None) -> dict[str, Any] | None:
     """The core statement of a certificate of `claim_id` (`claim`: a claims-file claim's fields, None for the
     registry), or None while its kind has no core statement yet."""
+    if claim is not None:
+        from certificates.kernel.claims.embedding import read_embedded
+        from certificates.statements import dynamics
+
+        parsed = read_embedded(claim)
+        proved = dynamics.elaborate(parsed, kind, payload)
+        if proved is not None:
+            return proved
     return None

@@ -24,17 +24,18 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.kernel import dynamics_statements
 from certificates.kernel.claims import certificate_obligations as co
 from certificates.kernel.claims import model_obligation
 from certificates.kernel.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, ModelClaim
 from certificates.kernel.claims.smt_statement import relation_of
-from certificates.kernel.claims.witness_family import searched_quantity
 from certificates.kernel.coq import model_claims
 from certificates.kernel.coq.certificate import COVERS, configuration_problem
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import Tree, from_sympy
 from certificates.kernel.recheck import recorded_precision
+from certificates.statements import dynamics
 
 
 def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:
@@ -52,8 +53,9 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
     if isinstance(claim, DynamicsClaim) and isinstance(payload, dict) and payload.get("witness") == "stationary-start":
         raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
     if isinstance(claim, DynamicsClaim) and kind == "witness":
-        proved, _ = co.dynamics_obligation(claim, kind, payload)  # the checker's re-check, or Rejected
-        return proved, configuration_problem(searched_quantity(claim), "<", payload)[1]
+        statement = dynamics.statement(claim, "configuration")
+        proved, _ = dynamics_statements.check(statement, claim.id, kind, payload, 0)  # the kernel's check, or Rejected
+        return proved, configuration_problem(statement["refuting"]["quantity"], "<", payload)[1]
     if isinstance(claim, ModelClaim) and kind == "witness":
         proved, _ = model_obligation.check(claim, kind, payload)  # the checker's re-check, or Rejected
         return f"{model_claims.EXACT_FACTS}; {proved}", model_claims.witness_problem(claim, payload)
