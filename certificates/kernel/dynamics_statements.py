@@ -7,8 +7,8 @@ The statement (elaborated outside the kernel, `certificates.statements.dynamics`
 - `family`: attention kind, geometry (the normalization scheme), n, d, H, beta (a rational), the token family (and
   the given tokens), the head family (and the given score matrices or the scalar strengths), the values (aligned
   W_h = M_h, identity, spd, or the given value matrices), the mask (rows of 0/1, or None), the interaction phi as a
-  tree (or None: the kind's own weights) with a proposed antiderivative Phi (or None), and the head a per-head claim
-  is about (or None);
+  tree (or None: the kind's own weights; no antiderivative: the energy itself has no certified value at a state, only
+  its rate, which needs phi alone), and the head a per-head claim is about (or None);
 - `witness`: `configuration` (with `refuting`: the quantity and the relation whose truth at an exact member of the
   family refutes the claim) or `stationary-start`.
 
@@ -47,7 +47,7 @@ FORM = "dynamics"
 STATEMENT_KEYS = {"form", "claim", "quantity", "property", "exists", "limit", "family", "witness", "refuting"}
 FAMILY_KEYS = {
     "attention", "geometry", "n", "d", "H", "beta", "tokens", "given_tokens", "heads", "scores", "strengths",
-    "values", "value_matrices", "mask", "interaction", "energy", "head",
+    "values", "value_matrices", "mask", "interaction", "head",
 }  # fmt: skip
 PROPERTIES = (
     "non-negative",
@@ -249,8 +249,6 @@ def _well_formed(statement: dict[str, Any], claim_id: str, kind: str) -> dict[st
         raise Rejected("family.head must be null or one of the H heads")
     if family["interaction"] is not None:
         check_tree(family["interaction"], "phi")
-    if family["energy"] is not None:
-        check_tree(family["energy"], "Phi")
     if statement["limit"] is not None:
         exprtree.count_nodes(statement["limit"], 400)
         if exprtree.symbols(statement["limit"]):
@@ -275,8 +273,6 @@ def family_text(family: dict[str, Any]) -> str:
         parts.append(f"mask {family['mask']}")
     if family["interaction"] is not None:
         parts.append(f"phi(s) = {term_text(family['interaction'])}")
-        if family["energy"] is not None:
-            parts.append(f"Phi(s) = {term_text(family['energy'])}")
     if family["head"] is not None:
         parts.append(f"head {family['head']}")
     return ", ".join(parts)
@@ -298,7 +294,7 @@ def check(
         raise Rejected(f"claim {claim_id!r}: its family has no exact members (no witness settles it)")
     beta = exprtree.parse_rational(family["beta"])
     tree = family["interaction"]
-    phi = None if tree is None else Interaction(term_text(tree), tree, family["energy"])
+    phi = None if tree is None else Interaction(term_text(tree), tree)
     masked = family["mask"] is not None
     about = f"claims-file claim {claim_id!r} ({_claim_text(statement)} of the family: {family_text(family)})"
     if statement["witness"] == STATIONARY:

@@ -40,6 +40,12 @@ def _text(tree: object) -> tuple[str, int]:
         if args[1] < 0:
             return f"1/{_power(args[0], -args[1])}", _PRODUCT
         return _power(args[0], args[1]), _POWER
+    if op == "neg" and len(args) == 1:
+        return f"-{_wrapped(args[0], _PRODUCT)}", _SUM
+    if op == "sub" and len(args) == 2:
+        return f"{_wrapped(args[0], _SUM)} - {_wrapped(args[1], _PRODUCT)}", _SUM
+    if op == "div" and len(args) == 2:
+        return f"{_wrapped(args[0], _PRODUCT)}/{_wrapped(args[1], _POWER)}", _PRODUCT
     if op == "rpow" and len(args) == 2:
         return f"{_wrapped(args[0], _ATOM)}**{_wrapped(args[1], _ATOM)}", _POWER
     if op in NAMED and not args and NAMED[op] == 0:

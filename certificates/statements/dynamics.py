@@ -3,8 +3,7 @@ statements of form `dynamics` (`certificates.kernel.dynamics_statements`, where 
 
 The claims file's options become data: the sizes, beta and the scalar strengths as the exact rationals the file's
 literals name (`numbers.stated`), the given tokens and matrices entry by entry, the mask as rows of 0/1, the
-interaction as its parsed tree with SymPy's proposal of an antiderivative (only when the refuting quantity is an
-energy, and only once the kernel's exact algebra accepts it), the claimed limit as a tree.
+interaction as its parsed tree, the claimed limit as a tree.
 """
 
 from __future__ import annotations
@@ -22,15 +21,12 @@ from certificates.kernel.exprtree import from_sympy, rational_text
 from certificates.kernel.masks import mask_of
 from certificates.kernel.tree_text import term_text
 
-#: The quantities whose value at a state needs the energy's antiderivative Phi.
-ENERGIES = ("energy", "head_energies")
-
 
 def _texts(rows: Any) -> Any:
     return [_texts(r) for r in rows] if isinstance(rows, list | tuple) else rational_text(rows)
 
 
-def family(options: dict[str, Any], searched: str | None) -> dict[str, Any]:
+def family(options: dict[str, Any]) -> dict[str, Any]:
     """The family of a dynamics claim's options, as a statement's data (None where the claim states no exact data)."""
     points, values = options.get("points"), options.get("values", "aligned")
     tokens = _texts(points.rows) if points is not None and points.exact and not points.source else None
@@ -56,7 +52,6 @@ def family(options: dict[str, Any], searched: str | None) -> dict[str, Any]:
         "value_matrices": _texts(value_matrices.exact()) if values == "given" and value_matrices.embeddable else None,
         "mask": None if mask is None else [[int(m) for m in row] for row in mask],
         "interaction": None if interaction is None else interaction.tree,
-        "energy": interaction.energy_tree() if interaction is not None and searched in ENERGIES else None,
         "head": options.get("head"),
     }
 
@@ -72,7 +67,7 @@ def statement(claim: DynamicsClaim, witness: str) -> dict[str, Any]:
         "property": claim.property,
         "exists": claim.exists,
         "limit": None if claim.target is None else from_sympy(claim.target),
-        "family": family(claim.options, searched if configuration else None),
+        "family": family(claim.options),
         "witness": witness,
         "refuting": {"quantity": searched, "relation": "<"} if configuration else None,
     }
@@ -98,7 +93,7 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     """The exact hypotheses the claim's family implies, or None when a rounded state leaves the family."""
     if isinstance(options["beta"], int | float) and options["beta"] == 0:
         return None
-    return kernel.hypotheses(family(options, None))
+    return kernel.hypotheses(family(options))
 
 
 def repulsive(options: dict[str, Any]) -> bool:
@@ -109,7 +104,7 @@ def repulsive(options: dict[str, Any]) -> bool:
 
 def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
     """What keeps exact data out of the claim's family (the kernel's exact test on the elaborated family)."""
-    return kernel.family_failures(family(options, None), exact)
+    return kernel.family_failures(family(options), exact)
 
 
 def with_given_matrices(options: dict[str, Any], exact: ExactConfiguration) -> ExactConfiguration:

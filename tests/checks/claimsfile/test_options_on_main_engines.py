@@ -17,7 +17,7 @@ from certificates.kernel import ball_model, exact_model
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.exact_witness import equality_failures
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.stationary_witness import stationary_failures
+from certificates.statements.dynamics import stationary_failures
 from certificates.kernel.errors import InputError
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
