@@ -5,7 +5,7 @@ Theorem 39 measures approximate orthogonality by delta = max_{h != g} |M_h M_g|_
 from a floating-point eigensolver:
 
 - a lower bound: the Rayleigh quotient L = v^T A v / v^T v of a rational vector v != 0 (A = P^T P), which is
-  <= lambda_max(A) for every v; v is data (proposed outside the kernel, `certificates.statements.operator_norms`:
+  <= lambda_max(A) for every v; v is data (proposed by `certificates.kernel.claims.operator_norms`, which no certificate check loads:
   mpmath's eigenvector rounded to rationals);
 - an upper bound: U such that U I - A is positive definite, shown by exact Gaussian elimination in rationals (every
   pivot > 0), so lambda_max(A) < U.

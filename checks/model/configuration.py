@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.errors import InputError
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import mask_of
@@ -21,7 +22,6 @@ from certificates.kernel.vocabulary import (
     Attention,
     Geometry,
 )
-from certificates.statements.interaction import parse_interaction
 from checks.model import memory
 
 #: Largest |norm - 1| accepted for a token on the sphere when the caller does not normalize.

@@ -28,6 +28,7 @@ from certificates.kernel.claims.given_matrices import given_matrices, head_matri
 from certificates.kernel.claims.given_tokens import given_tokens
 from certificates.kernel.claims.head_domains import domain_scope
 from certificates.kernel.claims.head_sums import HeadScope
+from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
@@ -51,7 +52,6 @@ from certificates.kernel.masks import NAMED as NAMED_MASKS
 from certificates.kernel.masks import Mask, mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
-from certificates.statements.interaction import parse_interaction
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
 #: Most parts of one `all` claim (a conjunction of claims of the other kinds).

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from certificates.kernel.ball_model import ExactConfiguration, head_energies
+from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.exact import ball_of
 from certificates.kernel.format import content_hash
 from certificates.kernel.interaction import Interaction, is_antiderivative
 from certificates.kernel.verify import verify_file
-from certificates.statements.interaction import parse_interaction
 from checks.api import decide
 from checks.claimsfile.register import register_claims
 from checks.verdicts import Verdict

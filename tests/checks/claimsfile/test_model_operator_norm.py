@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from flint import arb
 
+from certificates.kernel.claims import operator_norms as operator_norm
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.model_terms import parse_term
 from certificates.kernel.claims.model_values import NumericAlgebra
@@ -20,7 +21,6 @@ from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.exact import ball_of
 from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.verify import verify_file
-from certificates.statements import operator_norms as operator_norm
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
 from checks.registry import Context

@@ -2,7 +2,8 @@
 
 A claims file (or `Configuration.create(..., interaction=...)`) states phi as text in the claims grammar, in one
 variable `s` and the symbol `beta` (for example `exp(beta*s)`, `s**2`, `exp(beta*s) - 1`). The text is parsed,
-never evaluated (`certificates.kernel.claims.expressions.parse_tree`), into the tree every representation evaluates.
+never evaluated (`certificates.kernel.claims.expressions.parse_tree`), into the tree every representation
+evaluates. It belongs with the claims-file language, which no certificate check loads.
 
 phi must be defined at every score (the scores <x_i, M_h x_j> take every real value over the configurations): every
 definedness condition the parser records (`log(s)` needs s > 0) must be proved for all real s and beta > 0 by
