@@ -5,8 +5,8 @@ Theorem 39 measures approximate orthogonality by delta = max_{h != g} |M_h M_g|_
 from a floating-point eigensolver:
 
 - a lower bound: the Rayleigh quotient L = v^T A v / v^T v of a rational vector v != 0 (A = P^T P), which is
-  <= lambda_max(A) for every v; v is data (proposed by `certificates.kernel.claims.operator_norms`, which no certificate check loads:
-  mpmath's eigenvector rounded to rationals);
+  <= lambda_max(A) for every v; v is data (mpmath's eigenvector rounded to rationals, proposed by
+  `certificates.kernel.claims.operator_norms`, which no certificate check loads);
 - an upper bound: U such that U I - A is positive definite, shown by exact Gaussian elimination in rationals (every
   pivot > 0), so lambda_max(A) < U.
 

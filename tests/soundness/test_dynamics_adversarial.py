@@ -17,10 +17,10 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from certificates.statements import dynamics as witness_family
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_configuration
+from certificates.statements import dynamics as witness_family
 from checks.claimsfile import dynamics_decider
 from checks.claimsfile.register import register_claims
 from checks.evidence import adversarial

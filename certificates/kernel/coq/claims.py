@@ -9,7 +9,8 @@ statement is the claim itself, written from its trees:
   `certificate_obligations.smt_problem` re-derives). The Coq proof does not use the SMT encoding: it
   adds each atom's library facts (`certificates.kernel.coq.statements`) and closes the goal with `nra`.
 - dynamics with a witness: handled on its core statement by `certificates.kernel.coq.certificate.problem` (once
-  `certificates.kernel.dynamics_statements` re-checks the family, the hypotheses and the sign in balls); the rate's tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
+  `certificates.kernel.dynamics_statements` re-checks the family, the hypotheses and the sign in balls); the rate's
+  tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
 - model with a witness (a universal claim's counterexample, an existence claim's instance): once the checker's
   re-check (`model_obligation.check`) passes, the claim's terms at the exact configuration, its given conditions at
   every token and the sign of rhs - lhs (`certificates.kernel.coq.model_claims`); the hypotheses are the checker's
