@@ -6,8 +6,8 @@ which `check-cert` re-runs on the certificate's core statement). The candidates 
 anything): the user's own tokens; tokens on coordinate axes (k groups of coinciding tokens at the vertices e_1, ...,
 e_k of an orthogonal frame, for k from 1 to min(n, d)), which lie in an open hemisphere (around e_1 + ... + e_k) and
 are stationary for relu attention with positive scalar heads (every weight across groups is max(0, 0) = 0) and for usa
-heads in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and antipodal pairs. Heads: the file's strengths for scalar heads, its own matrices for given heads (and its given
-values), else I and the pairs I, -I. beta is the file's, of either sign: with beta < 0 (repulsive) relu weights
+heads in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and antipodal pairs. Heads: the file's strengths for
+scalar heads, its own matrices for given heads (and its given values), else I and the pairs I, -I. beta is the file's, of either sign: with beta < 0 (repulsive) relu weights
 max(beta s, 0) vanish wherever every score is >= 0, so tokens on coordinate axes are stationary for positive heads.
 """
 
