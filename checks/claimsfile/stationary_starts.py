@@ -3,12 +3,13 @@
 A stationary start (velocity exactly 0 at every token) keeps every quantity constant, so one whose quantity is not the
 claimed limit is a witness that some start of the family does not tend to it (`certificates.kernel.dynamics_statements`,
 which `check-cert` re-runs on the certificate's core statement). The candidates are proposals only (no float decides
-anything): the user's own tokens; tokens on coordinate axes (k groups of coinciding tokens at the vertices e_1, ...,
-e_k of an orthogonal frame, for k from 1 to min(n, d)), which lie in an open hemisphere (around e_1 + ... + e_k) and
-are stationary for relu attention with positive scalar heads (every weight across groups is max(0, 0) = 0) and for usa
-heads in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and antipodal pairs. Heads: the file's strengths for
-scalar heads, its own matrices for given heads (and its given values), else I and the pairs I, -I. beta is the file's, of either sign: with beta < 0 (repulsive) relu weights
-max(beta s, 0) vanish wherever every score is >= 0, so tokens on coordinate axes are stationary for positive heads.
+anything): the user's own tokens; tokens on coordinate axes (k groups of coinciding tokens at the vertices e_1, ..., e_k
+of an orthogonal frame, for k from 1 to min(n, d)), which lie in an open hemisphere (around e_1 + ... + e_k) and are
+stationary for relu attention with positive scalar heads (every weight across groups is max(0, 0) = 0) and for usa heads
+in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and antipodal pairs. Heads: the file's strengths for scalar
+heads, its own matrices for given heads (and its given values), else I and the pairs I, -I. beta is the file's, of
+either sign: with beta < 0 (repulsive) relu weights max(beta s, 0) vanish wherever every score is >= 0, so tokens on
+coordinate axes are stationary for positive heads.
 """
 
 from __future__ import annotations
