@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from certificates.kernel import real_statements
+from certificates.kernel import dynamics_statements, real_statements
 from certificates.kernel.recheck import Rejected
 
 Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]
@@ -25,6 +25,7 @@ Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str,
 #: form -> its checker (one line per form; the form's module holds its shape and its checker).
 FORMS: dict[str, Checker] = {
     real_statements.FORM: real_statements.check,
+    dynamics_statements.FORM: dynamics_statements.check,
 }
 
 

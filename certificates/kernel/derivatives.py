@@ -4,7 +4,8 @@ The centred form and the monotonicity tests of `certificates.provers.intervals` 
 box; the checker (`certificates.kernel.recheck`) recomputes it here from the certificate's expression itself, so
 a certificate never carries a derivative of its own. The rules, one per node:
 
-    d rat = 0, d sym = 1 or 0, d (a + b) = da + db, d (a b c) = da b c + a db c + a b dc,
+    d rat = 0, d sym = 1 or 0, d (a + b) = da + db, d (a b c) = da b c + a db c + a b dc, d (-a) = -da,
+    d (a - b) = da - db, d (a / b) = d (a b^-1),
     d a^k = k a^(k-1) da, d e^a = e^a da, d log a = da a^-1, d sqrt a = (1/2) da (sqrt a)^-1,
     d W(a) = da e^(-W(a)) (1 + W(a))^-1           (W' = 1 / (e^W (1 + W)), finite for a > -1/e),
     d a^q = a^q (dq log a + q da a^-1)              (`rpow`, a real power; finite only for a > 0),
@@ -64,6 +65,10 @@ def derivative(tree: Tree, name: str) -> Tree:
         return ONE
     if op == "add":
         return _add([derivative(a, name) for a in args])
+    if op in ("neg", "sub") and len(args) == (1 if op == "neg" else 2):
+        return [op, *(derivative(a, name) for a in args)]
+    if op == "div" and len(args) == 2:
+        return derivative(["mul", args[0], ["pow", args[1], -1]], name)
     if op == "mul":
         terms = []
         for i, factor in enumerate(args):

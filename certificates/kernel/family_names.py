@@ -129,7 +129,7 @@ class Family:
 class TokenFamily(Family):
     """Named initial tokens; `free` when every unit-token configuration near a member is a member too (so the
     adversarial search may move the tokens and a rounded state stays in it); `exact_members` when exact data are
-    tested for membership exactly (`certificates.kernel.claims.witness_family.family_failures`), so that a
+    tested for membership exactly (`certificates.kernel.dynamics_statements.family_failures`), so that a
     ball-verified state of the family refutes a claim about it although the search does not move its tokens;
     `fixed` when every member is one configuration up to a rotation (so, with scalar heads, one start decides all)."""
 

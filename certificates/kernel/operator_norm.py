@@ -5,7 +5,8 @@ Theorem 39 measures approximate orthogonality by delta = max_{h != g} |M_h M_g|_
 from a floating-point eigensolver:
 
 - a lower bound: the Rayleigh quotient L = v^T A v / v^T v of a rational vector v != 0 (A = P^T P), which is
-  <= lambda_max(A) for every v; v is mpmath's eigenvector rounded to rationals, a proposal only;
+  <= lambda_max(A) for every v; v is data (mpmath's eigenvector rounded to rationals, proposed by
+  `certificates.kernel.claims.operator_norms`, which no certificate check loads);
 - an upper bound: U such that U I - A is positive definite, shown by exact Gaussian elimination in rationals (every
   pivot > 0), so lambda_max(A) < U.
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-import mpmath
 from flint import arb
 
 from certificates.kernel.exact import ball_of
@@ -28,7 +28,7 @@ DIGITS = 40
 GAPS = tuple(Fraction(1, 2**k) for k in (60, 40, 20, 10, 4, 1))
 
 
-def _product(A: Matrix, B: Matrix) -> list[list[Fraction]]:
+def product(A: Matrix, B: Matrix) -> list[list[Fraction]]:
     return [[sum((A[i][k] * B[k][j] for k in range(len(B))), Fraction(0)) for j in range(len(B[0]))]
             for i in range(len(A))]  # fmt: skip
 
@@ -51,28 +51,20 @@ def positive_definite(A: Matrix) -> bool:
     return True
 
 
-def _rational(x: mpmath.mpf) -> Fraction:
-    """x rounded to DIGITS decimal digits, as an exact rational (a proposal: any rational vector is sound)."""
-    return Fraction(mpmath.nstr(x, DIGITS))
-
-
-def _rayleigh(A: Matrix) -> Fraction:
-    """v^T A v / v^T v for v the rounded top eigenvector of A (mpmath's proposal), a lower bound of lambda_max."""
-    with mpmath.workdps(DIGITS):
-        values, vectors = mpmath.eigsy(mpmath.matrix([[mpmath.mpf(q.numerator) / q.denominator for q in row]
-                                                      for row in A]))  # fmt: skip
-        top = max(range(len(A)), key=lambda k: values[k])
-        v = [_rational(mpmath.mpf(vectors[i, top])) for i in range(len(A))]
+def rayleigh(A: Matrix, v: Sequence[Fraction]) -> Fraction:
+    """v^T A v / v^T v (0 for v = 0): a lower bound of lambda_max(A) for every rational v."""
     norm = sum(c * c for c in v)
     if norm == 0:
         return Fraction(0)
     return sum(v[i] * A[i][j] * v[j] for i in range(len(A)) for j in range(len(A))) / norm
 
 
-def largest_eigenvalue_bounds(A: Matrix) -> tuple[Fraction, Fraction] | None:
-    """(L, U) with L <= lambda_max(A) < U for a symmetric positive semi-definite rational A ((0, 0) for A = 0), or
-    None when no tried U was shown (then nothing is claimed)."""
-    low = max(_rayleigh(A), Fraction(0))
+def largest_eigenvalue_bounds(A: Matrix, v: Sequence[Fraction]) -> tuple[Fraction, Fraction] | None:
+    """(L, U) with L <= lambda_max(A) < U for a symmetric positive semi-definite rational A ((0, 0) for A = 0), L the
+    Rayleigh quotient of the given vector v, or None when no tried U was shown (then nothing is claimed)."""
+    if len(v) != len(A):
+        raise ValueError("the vector of a Rayleigh quotient has the matrix's size")
+    low = max(rayleigh(A, v), Fraction(0))
     scale = max(low, max((abs(a) for row in A for a in row), default=Fraction(0)))
     if scale == 0:
         return Fraction(0), Fraction(0)
@@ -84,24 +76,18 @@ def largest_eigenvalue_bounds(A: Matrix) -> tuple[Fraction, Fraction] | None:
     return None
 
 
-def operator_norm(P: Matrix) -> arb:
-    """|P|_op as a ball (ValueError when its upper bound could not be shown)."""
+def gram(P: Matrix) -> list[list[Fraction]]:
+    """P^T P, exactly."""
+    return product(_transpose(P), P)
+
+
+def operator_norm(P: Matrix, v: Sequence[Fraction]) -> arb:
+    """|P|_op as a ball, its lower end from the given vector v (ideally the top eigenvector of P^T P); ValueError
+    when its upper bound could not be shown."""
     if all(entry == 0 for row in P for entry in row):
         return ball_of(0)
-    bounds = largest_eigenvalue_bounds(_product(_transpose(P), P))
+    bounds = largest_eigenvalue_bounds(gram(P), v)
     if bounds is None:
         raise ValueError("no certified upper bound of an operator norm")
     low, high = bounds
     return ball_of(low).sqrt().union(ball_of(high).sqrt())
-
-
-def max_cross_operator_norm(matrices: Sequence[Matrix]) -> arb:
-    """max_{h != g} |M_h M_g|_op as a ball (exactly 0 for one head: no pair)."""
-    norms = [operator_norm(_product(matrices[h], matrices[g]))
-             for h in range(len(matrices)) for g in range(len(matrices)) if h != g]  # fmt: skip
-    if not norms:
-        return ball_of(0)
-    out = norms[0]
-    for value in norms[1:]:
-        out = arb.max(out, value)
-    return out

@@ -15,9 +15,15 @@ from typing import Any
 def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str, Any] | None) -> dict[str, Any] | None:
     """The core statement of a certificate of `claim_id` (`claim`: a claims-file claim's fields, None for the
     registry), or None while its kind has no core statement yet."""
-    from certificates.statements import real
+    if claim is None:
+        return None
+    from certificates.kernel.claims.embedding import read_embedded
+    from certificates.statements import dynamics, real
 
-    return real.elaborate(claim_id, kind, claim)
+    proved = real.elaborate(claim_id, kind, claim)
+    if proved is None:
+        proved = dynamics.elaborate(read_embedded(claim), kind, payload)
+    return proved
 
 
 def restated(certificate: dict[str, Any], claim: dict[str, Any]) -> str | None:

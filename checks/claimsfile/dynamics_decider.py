@@ -38,16 +38,16 @@ from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.witness_family import (
+from certificates.kernel.errors import InputError
+from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from certificates.provers.witness import round_configuration
+from certificates.statements.dynamics import (
     family_failures,
     family_hypotheses,
     searched_quantity,
     with_given_matrices,
 )
-from certificates.kernel.errors import InputError
-from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
-from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
-from certificates.provers.witness import round_configuration
 from checks.claimsfile.angle_start import refuted_at_angles
 from checks.claimsfile.arc_route import decide_arc
 from checks.claimsfile.circle_route import decide_equally_spaced

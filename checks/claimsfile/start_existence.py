@@ -4,7 +4,7 @@
 - A stationary start of the family (velocity exactly 0) whose quantity is not the limit L settles, with a certificate
   that `check-cert` re-checks from the embedded claim (`checks.claimsfile.stationary_starts`): CERTIFIED "some start
   does not tend to L"; REFUTED "every start tends to L" (for L = 0 also `decays-at-rate` and `decays-exponentially`)
-  for given tokens or tokens in an open hemisphere (`stationary_witness.avoided_limit`).
+  for given tokens or tokens in an open hemisphere (`certificates.statements.dynamics.avoided_limit`).
 - `decays-exponentially` (some r > r0 and C with q(t) <= C e^(-r t)): `checks.claimsfile.exponential_decay`.
 - `does-not-tend-to L` is the negation, start by start, of `tends-to L`: the universal claim is REFUTED when every
   start provably tends to L and PROVED when the exact route refutes `tends-to L` on a family that is one start up to

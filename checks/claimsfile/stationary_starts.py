@@ -1,15 +1,15 @@
 """Looking for a stationary start of a dynamics claim's family: exact structured candidates, each checked exactly.
 
 A stationary start (velocity exactly 0 at every token) keeps every quantity constant, so one whose quantity is not the
-claimed limit is a witness that some start of the family does not tend to it
-(`certificates.kernel.claims.stationary_witness`, which `check-cert` re-runs from the embedded claim). The candidates
-are proposals only (no float decides anything): the user's own tokens; tokens on coordinate axes (k groups of
-coinciding tokens at the vertices e_1, ..., e_k of an orthogonal frame, for k from 1 to min(n, d)), which lie in an
-open hemisphere (around e_1 + ... + e_k) and are stationary for relu attention with positive scalar heads (every
-weight across groups is max(0, 0) = 0) and for usa heads in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and
-antipodal pairs. Heads: the file's strengths for scalar heads, its own matrices for given heads (and its given
-values), else I and the pairs I, -I. beta is the file's, of either sign: with beta < 0 (repulsive) relu weights
-max(beta s, 0) vanish wherever every score is >= 0, so tokens on coordinate axes are stationary for positive heads.
+claimed limit is a witness that some start of the family does not tend to it (`certificates.kernel.dynamics_statements`,
+which `check-cert` re-runs on the certificate's core statement). The candidates are proposals only (no float decides
+anything): the user's own tokens; tokens on coordinate axes (k groups of coinciding tokens at the vertices e_1, ..., e_k
+of an orthogonal frame, for k from 1 to min(n, d)), which lie in an open hemisphere (around e_1 + ... + e_k) and are
+stationary for relu attention with positive scalar heads (every weight across groups is max(0, 0) = 0) and for usa heads
+in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and antipodal pairs. Heads: the file's strengths for scalar
+heads, its own matrices for given heads (and its given values), else I and the pairs I, -I. beta is the file's, of
+either sign: with beta < 0 (repulsive) relu weights max(beta s, 0) vanish wherever every score is >= 0, so tokens on
+coordinate axes are stationary for positive heads.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from certificates.kernel.ball_model import ExactConfiguration, Matrix
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.stationary_witness import WITNESS, avoided_limit, stationary_failures
-from certificates.kernel.claims.witness_family import with_given_matrices
+from certificates.kernel.dynamics_statements import STATIONARY as WITNESS
 from certificates.kernel.masks import mask_of
 from certificates.provers.witness import exact_record
+from certificates.statements.dynamics import avoided_limit, stationary_failures, with_given_matrices
 from certificates.store import certificate_directory, write_certificate
 from checks.registry import Context
 

@@ -17,10 +17,10 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from certificates.kernel.claims import witness_family
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_configuration
+from certificates.statements import dynamics
 from checks.claimsfile import dynamics_decider
 from checks.claimsfile.register import register_claims
 from checks.evidence import adversarial
@@ -163,7 +163,7 @@ def test_exactly_zero_rate_is_never_a_witness(tmp_path: Path) -> None:
     X = np.array([[1.0, 0.0], [-1.0, 0.0], [1.0, 0.0]])
     cfg = Configuration.create(X, families.scalar_heads([1.0], 2), beta=1.0, attention="softmax")
     exact = dynamics_decider.exact_state(options, cfg)
-    assert witness_family.family_failures(options, exact) == []
+    assert dynamics.family_failures(options, exact) == []
     result = certify_configuration("z", exact, ["unit-tokens"], "entropy_rate", 0, "<", tmp_path, token=0)
     assert not result.verified
 
@@ -174,9 +174,9 @@ def test_family_membership_is_exact() -> None:
     cfg = Configuration.create(families.random_sphere_tokens(3, 2, np.random.default_rng(0)), [2.0 * np.eye(2)])
     exact = dynamics_decider.exact_state(options, cfg)
     assert exact.beta == 1 and exact.score_matrices == [[[1, 0], [0, 1]]]
-    assert "beta" in witness_family.family_failures(options | {"beta": 0.3}, exact)
-    assert "the stated scalar strengths" in witness_family.family_failures(options | {"lambdas": [0.5]}, exact)
-    assert "sizes" in witness_family.family_failures(options | {"n": 4}, exact)
+    assert "beta" in dynamics.family_failures(options | {"beta": 0.3}, exact)
+    assert "the stated scalar strengths" in dynamics.family_failures(options | {"lambdas": [0.5]}, exact)
+    assert "sizes" in dynamics.family_failures(options | {"n": 4}, exact)
 
 
 def test_search_finds_the_hand_witness_shape() -> None:

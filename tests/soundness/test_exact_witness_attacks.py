@@ -15,7 +15,7 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.exact_witness import WITNESS as EQUALITY
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.stationary_witness import WITNESS as STATIONARY
+from certificates.kernel.dynamics_statements import STATIONARY
 from certificates.kernel.exact_model import stationary
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.verify import verify_file

@@ -6,9 +6,7 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
 - inequality or identity: an smt certificate of the whole claim, `domain => defined and lhs op rhs`,
   whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
   the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
-- dynamics: an exact configuration of the claim's family (sizes, the file's beta and strengths,
-  attention kind, geometry, symmetry, W = M) where the refuting rate is negative, or a stationary start of the family
-  (velocity exactly 0) whose quantity avoids the claimed limit (`certificates.kernel.claims.stationary_witness`);
+- dynamics: none here: its certificates carry a core statement (`certificates.kernel.dynamics_statements`);
 - model: an exact configuration of the claim's kind with its hypotheses where the given conditions hold at every
   token and `rhs - lhs` negates the relation, or states it for an existence claim (`exists = true`;
   `certificates.kernel.claims.model_obligation`).
@@ -30,8 +28,8 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel import ball_model, nonempty, recheck, smtlib
-from certificates.kernel.claims import equilibrium_witness, model_obligation, stationary_witness
+from certificates.kernel import nonempty, recheck, smtlib
+from certificates.kernel.claims import equilibrium_witness, model_obligation
 from certificates.kernel.claims.domains import Domain, domain_region
 from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.claims.schema import (
@@ -44,15 +42,8 @@ from certificates.kernel.claims.schema import (
     UserClaim,
 )
 from certificates.kernel.claims.smt_statement import encode_claim
-from certificates.kernel.claims.witness_family import (
-    family_failures,
-    family_hypotheses,
-    repulsive,
-    searched_quantity,
-)
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError, from_sympy
-from certificates.kernel.model_quantities import CERTIFIED
 from certificates.kernel.real_encoding import MAX_CUTS, Cut, CutError, NotEncodable
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region
@@ -103,10 +94,8 @@ def domain_point(claim: InequalityClaim | IdentityClaim) -> str:
 
 
 def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_seconds: float) -> tuple[str, str]:
-    if isinstance(claim, DynamicsClaim) and isinstance(payload, dict) and payload.get("witness") == "stationary-start":
-        return stationary_witness.check(claim, kind, payload)
     if isinstance(claim, DynamicsClaim):
-        return dynamics_obligation(claim, kind, payload)
+        raise Rejected("a dynamics claim's certificate carries its core statement (form dynamics); this one has none")
     if isinstance(claim, ModelClaim):
         return model_obligation.check(claim, kind, payload)
     if isinstance(claim, EquilibriumClaim):
@@ -121,52 +110,6 @@ def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_sec
 def _require_kind(claim: UserClaim, kind: str, expected: str) -> None:
     if kind != expected:
         raise Rejected(f"a {claim.kind} claim is certified by a {expected} certificate, not {kind}")
-
-
-def dynamics_obligation(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """A witness refuting the claim: an exact state of its family where the refuting rate is negative."""
-    _require_kind(claim, kind, "witness")
-    options = claim.options
-    searched, hypotheses = searched_quantity(claim), family_hypotheses(options)
-    if searched not in CERTIFIED or hypotheses is None:
-        raise Rejected(f"claim {claim.id!r}: its family has no exact witnesses (no certificate can refute it)")
-    how = recheck.configuration(
-        payload,
-        attention=options["attention"],
-        geometry=options["geometry"],
-        hypotheses=frozenset(hypotheses),
-        quantity=searched,
-        relation="<",
-        claim_id=claim.id,
-        masked=options.get("mask") is not None,
-        interaction=options.get("interaction"),
-        negative_beta=repulsive(options),
-    )
-    exact = witness_configuration(claim, payload)
-    outside = family_failures(options, exact)
-    if outside:
-        raise Rejected(f"the exact data are not in the family of {claim.id!r}: {', '.join(outside)}")
-    if "head" in options and payload.get("head") != options["head"]:
-        raise Rejected(f"claim {claim.id!r} is about head {options['head']}, the witness shows another")
-    consequence = "" if searched == claim.quantity else f", so {claim.quantity} decreases on the trajectory from it"
-    family = ", ".join(f"{key}={value}" for key, value in options.items())
-    proved = (
-        f"refutes claims-file claim {claim.id!r} ({claim.quantity} {claim.property}; {family}): {searched} < 0 at "
-        f"an exact state of its family{consequence}"
-    )
-    return proved, how
-
-
-def witness_configuration(claim: DynamicsClaim, payload: dict[str, Any]) -> ball_model.ExactConfiguration:
-    """The exact configuration of a dynamics claim's witness, with the claim's own interaction, mask and sign of
-    beta (what the checker re-checks and what the Coq statement is written at)."""
-    options = claim.options
-    return recheck.exact_configuration(
-        payload["configuration"],
-        options.get("interaction"),
-        negative_beta=repulsive(options),
-        masked=options.get("mask") is not None,
-    )
 
 
 def expr_text(expr: sp.Expr) -> str:

@@ -30,11 +30,12 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel.ball_model import approximate_orthogonality, stated_delta
+from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
 from certificates.kernel.claims.model_terms import Term, parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
-from certificates.kernel.interaction import Interaction, parse_interaction
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of, mask_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 

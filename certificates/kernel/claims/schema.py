@@ -28,6 +28,7 @@ from certificates.kernel.claims.given_matrices import given_matrices, head_matri
 from certificates.kernel.claims.given_tokens import given_tokens
 from certificates.kernel.claims.head_domains import domain_scope
 from certificates.kernel.claims.head_sums import HeadScope
+from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
@@ -46,7 +47,7 @@ from certificates.kernel.claims.quantified import (
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
-from certificates.kernel.interaction import Interaction, parse_interaction
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import NAMED as NAMED_MASKS
 from certificates.kernel.masks import Mask, mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from certificates.kernel import dynamics_statements, real_statements, recheck
 from certificates.kernel import obligations as ob
-from certificates.kernel import real_statements, recheck
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
@@ -54,11 +54,17 @@ UNTRANSLATED = {
 def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> tuple[str, Problem]:
     """(what it proves, its Coq problem) for a loaded certificate (`certificates.kernel.loading.load`)."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
-    statement = certificate.get("statement")
+    statement = certificate["statement"]
     if isinstance(statement, dict) and statement.get("form") == real_statements.FORM and kind == "witness":
         proved, _ = real_statements.check(statement, claim_id, kind, payload, 0.0)  # exactly the statement's conditions
         rows = [(c["name"], c["expression"], c["relation"]) for c in payload["conditions"]]
         return proved, PointProblem({}, rows, recheck.recorded_precision(payload))
+    if isinstance(statement, dict) and statement.get("form") == dynamics_statements.FORM:
+        proved, _ = dynamics_statements.check(statement, claim_id, kind, payload, 0)  # the kernel's check, or Rejected
+        if statement["witness"] == dynamics_statements.STATIONARY:
+            raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
+        cfg = dynamics_statements.witness_configuration(statement, payload)
+        return proved, configuration_problem(statement["refuting"]["quantity"], "<", cfg, payload)[1]
     if certificate["claim"] is not None:
         if claim_problem is None or not isinstance(certificate["claim"], dict):
             raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")

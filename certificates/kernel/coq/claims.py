@@ -7,9 +7,9 @@ statement is the claim itself, written from its trees:
   every definedness condition of the claim and `lhs op rhs` (the payload must be exactly the encoding
   `certificate_obligations.smt_problem` re-derives). The Coq proof does not use the SMT encoding: it
   adds each atom's library facts (`certificates.kernel.coq.statements`) and closes the goal with `nra`.
-- dynamics with a witness: `rate < 0` at the exact configuration, once the checker's own re-check of the
-  witness (`certificate_obligations.dynamics_obligation`: the family, the hypotheses, the sign in balls)
-  passes; the rate's tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
+- dynamics with a witness: handled on its core statement by `certificates.kernel.coq.certificate.problem` (once
+  `certificates.kernel.dynamics_statements` re-checks the family, the hypotheses and the sign in balls); the rate's
+  tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
 - model with a witness (a universal claim's counterexample, an existence claim's instance): once the checker's
   re-check (`model_obligation.check`) passes, the claim's terms at the exact configuration, its given conditions at
   every token and the sign of rhs - lhs (`certificates.kernel.coq.model_claims`); the hypotheses are the checker's
@@ -27,12 +27,12 @@ from certificates.kernel.claims import certificate_obligations as co
 from certificates.kernel.claims import model_obligation
 from certificates.kernel.claims.schema import DynamicsClaim, IdentityClaim, InequalityClaim, ModelClaim
 from certificates.kernel.claims.smt_statement import relation_of
-from certificates.kernel.claims.witness_family import searched_quantity
 from certificates.kernel.coq import model_claims
-from certificates.kernel.coq.certificate import COVERS, configuration_problem
+from certificates.kernel.coq.certificate import COVERS
 from certificates.kernel.coq.statements import Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import Tree, from_sympy
+from certificates.kernel.recheck import Rejected
 
 
 def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:
@@ -43,12 +43,8 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
         if payload["cuts"]:
             raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
         return f"claims-file claim {claim.id!r}: {claim.statement}", UniversalProblem([_whole_claim(claim)])
-    if isinstance(claim, DynamicsClaim) and isinstance(payload, dict) and payload.get("witness") == "stationary-start":
-        raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
-    if isinstance(claim, DynamicsClaim) and kind == "witness":
-        proved, _ = co.dynamics_obligation(claim, kind, payload)  # the checker's re-check, or Rejected
-        cfg = co.witness_configuration(claim, payload)
-        return proved, configuration_problem(searched_quantity(claim), "<", cfg, payload)[1]
+    if isinstance(claim, DynamicsClaim):
+        raise Rejected("a dynamics claim's certificate carries its core statement (form dynamics); this one has none")
     if isinstance(claim, ModelClaim) and kind == "witness":
         proved, _ = model_obligation.check(claim, kind, payload)  # the checker's re-check, or Rejected
         return f"{model_claims.EXACT_FACTS}; {proved}", model_claims.witness_problem(claim, payload)

@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 from flint import arb
 
+from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exprtree import evaluate
-from certificates.kernel.interaction import parse_interaction
 from identities.energy import gradient_lemma
 
 

@@ -205,7 +205,7 @@ def test_angles_need_the_circle_and_exact_text() -> None:
 def test_no_witness_certificate_can_speak_for_an_angles_family() -> None:
     """Exact witnesses need rational tokens of the family; angles are not checked for membership exactly, so the
     checker's family hypotheses are None and check-cert rejects any witness of such a claim (a forged one too)."""
-    from certificates.kernel.claims.witness_family import family_hypotheses
+    from certificates.statements.dynamics import family_hypotheses
 
     energy = {"quantity": '"energy"', "property": '"non-decreasing"'}
     (claim,) = parse_claims(textwrap.dedent(_angles("e", ["0", "1/2", "pi/3"], **energy)), "t.toml")

@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 from flint import arb
 
-from certificates.kernel import operator_norm
+from certificates.kernel.claims import operator_norms as operator_norm
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.model_terms import parse_term
 from certificates.kernel.claims.model_values import NumericAlgebra
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.exact import ball_of
+from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
@@ -63,10 +64,10 @@ def test_random_enclosures_agree_with_numpy() -> None:
 
 
 def test_positive_definiteness_is_exact() -> None:
-    assert operator_norm.positive_definite(_exact([[2, 1], [1, 2]]))
-    assert not operator_norm.positive_definite(_exact([[1, 1], [1, 1]]))  # singular: only semi-definite
+    assert positive_definite(_exact([[2, 1], [1, 2]]))
+    assert not positive_definite(_exact([[1, 1], [1, 1]]))  # singular: only semi-definite
     tiny = Fraction(1, 10**40)
-    assert not operator_norm.positive_definite([[Fraction(1), Fraction(1)], [Fraction(1), 1 - tiny]])
+    assert not positive_definite([[Fraction(1), Fraction(1)], [Fraction(1), 1 - tiny]])
 
 
 def test_the_cross_norm_of_one_head_is_zero_and_of_two_the_maximum() -> None:

@@ -20,8 +20,9 @@ import pytest
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.given_tokens import MAX_FILE_BYTES
 from certificates.kernel.claims.loader import load_claims, parse_claims
-from certificates.kernel.claims.witness_family import family_failures, in_open_hemisphere
+from certificates.kernel.dynamics_statements import in_open_hemisphere
 from certificates.kernel.errors import InputError
+from certificates.statements.dynamics import family_failures
 from checks.claimsfile.register import register_claims
 from checks.model import families, field
 from checks.model.configuration import Configuration

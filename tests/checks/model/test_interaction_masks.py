@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from certificates.kernel import ball_model, masks
+from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.interaction import parse_interaction
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration

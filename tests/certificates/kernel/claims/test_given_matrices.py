@@ -15,8 +15,8 @@ from certificates.kernel import ball_model, exact_model
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.given_matrices import MAX_ENTRIES, given_matrices
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.witness_family import family_hypotheses
 from certificates.kernel.errors import InputError
+from certificates.statements.dynamics import family_hypotheses
 from checks.claimsfile.dynamics_starts import configuration
 from checks.model import field
 

@@ -1,0 +1,359 @@
+"""Core statements of form `dynamics`: a property of a model quantity along the trajectories of a family.
+
+The statement (elaborated outside the kernel, `certificates.statements.dynamics`) holds, as data:
+- `claim`: the claims-file claim's id; `quantity` (a name of `certificates.kernel.model_quantities`), `property`
+  (non-negative, non-decreasing, tends-to, does-not-tend-to, decays-at-rate, decays-exponentially), `exists` (some
+  start of the family has the property, rather than every start), `limit` (the tree of the claimed limit, or None);
+- `family`: attention kind, geometry (the normalization scheme), n, d, H, beta (a rational), the token family (and
+  the given tokens), the head family (and the given score matrices or the scalar strengths), the values (aligned
+  W_h = M_h, identity, spd, or the given value matrices), the mask (rows of 0/1, or None), the interaction phi as a
+  tree (or None: the kind's own weights; no antiderivative: the energy itself has no certified value at a state, only
+  its rate, which needs phi alone), and the head a per-head claim is about (or None);
+- `witness`: `configuration` (with `refuting`: the quantity and the relation whose truth at an exact member of the
+  family refutes the claim) or `stationary-start`.
+
+What the kernel derives itself from that data, never from a free field: the exact hypotheses of the family
+(`hypotheses`), the refuting quantity (the quantity itself for non-negative; its rate, per head when the claim names a
+head, for non-decreasing: Q is non-decreasing along every trajectory iff dQ/dt >= 0 at every state of the family),
+and the limit a stationary start must avoid (`avoided_limit`). The checks:
+- configuration: the payload is an exact configuration (`recheck.configuration`: the family's kind, geometry,
+  hypotheses, mask and phi; beta of the family's sign) that belongs to the family exactly (`family_failures`), with
+  the refuting quantity < 0 settled by balls (`ball_model`), so the claim, about every start, is false;
+- stationary start: exact data of the family whose velocity is exactly 0 at every token
+  (`certificates.kernel.exact_model`: exponential polynomials, a velocity of 1e-30 is not 0), so the trajectory from
+  it is constant (an autonomous ODE with a locally Lipschitz field), and whose quantity, exact, is separated from the
+  limit by a ball: some start does not tend to the limit (proving `exists` does-not-tend-to, refuting a universal
+  tends-to or decay to 0 for a family whose every member the claim is about: given tokens, an open hemisphere).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from certificates.kernel import ball_model, exact_model, exprtree, recheck
+from certificates.kernel.errors import InputError
+from certificates.kernel.exact import ball_of, precision
+from certificates.kernel.exp_field import ExpFieldError
+from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel.interaction import Interaction, check_tree
+from certificates.kernel.masks import mask_of
+from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from certificates.kernel.recheck import Rejected
+from certificates.kernel.tree_text import term_text
+
+FORM = "dynamics"
+STATEMENT_KEYS = {"form", "claim", "quantity", "property", "exists", "limit", "family", "witness", "refuting"}
+FAMILY_KEYS = {
+    "attention", "geometry", "n", "d", "H", "beta", "tokens", "given_tokens", "heads", "scores", "strengths",
+    "values", "value_matrices", "mask", "interaction", "head",
+}  # fmt: skip
+PROPERTIES = (
+    "non-negative",
+    "non-decreasing",
+    "tends-to",
+    "does-not-tend-to",
+    "decays-at-rate",
+    "decays-exponentially",
+)
+STATIONARY = "stationary-start"
+#: The exact hypotheses of a family's geometry, attention kind and values (given matrices: none beyond their entries,
+#: which `family_failures` compares one by one).
+GEOMETRY_HYPOTHESES = {
+    "sphere": ("unit-tokens", "spherical-geometry"),
+    "flat": (),
+    "pre-ln": (),
+    "peri-ln": (),
+    "mix-ln": (),
+    "ngpt": ("unit-tokens",),
+}
+ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",), "relu": ()}
+VALUE_HYPOTHESES = {
+    "aligned": ("aligned-values",),
+    "identity": ("identity-values",),
+    "spd": ("spd-values",),
+    "given": (),
+}
+#: Ball precision of a stationary start's separation from the limit.
+PRECISION = 128
+
+
+def refuting_quantity(quantity: str, prop: str, head: int | None) -> str | None:
+    """The quantity whose negative value at a state of the family refutes `quantity prop` (None: none does)."""
+    if prop == "non-negative":
+        return quantity
+    model = MODEL_QUANTITIES[quantity]
+    if prop == "non-decreasing" and model.rate is not None:
+        if head is not None and model.per_head is not None:
+            model = MODEL_QUANTITIES[model.per_head]
+        return model.rate
+    return None
+
+
+def hypotheses(family: dict[str, Any]) -> list[str] | None:
+    """The exact hypotheses the family implies, or None when it has no exact members a witness can name."""
+    tokens, heads = TOKEN_FAMILIES.get(family["tokens"]), HEAD_FAMILIES.get(family["heads"])
+    if tokens is None or heads is None or not ((tokens.free or tokens.exact_members) and heads.rounds):
+        return None
+    if family["attention"] not in ATTENTION_HYPOTHESES or family["geometry"] not in GEOMETRY_HYPOTHESES:
+        return None
+    stated = {"given_tokens": family["tokens"] == "given", "scores": family["heads"] == "given"}
+    stated |= {"value_matrices": family["values"] == "given", "strengths": family["heads"] == "scalar"}
+    if (
+        any(needed and family[key] is None for key, needed in stated.items())
+        or family["values"] not in VALUE_HYPOTHESES
+    ):
+        return None  # given data the statement does not hold (floats, a file): no exact member can be compared
+    if exprtree.parse_rational(family["beta"]) == 0:
+        return None
+    return [
+        *VALUE_HYPOTHESES[family["values"]],
+        *GEOMETRY_HYPOTHESES[family["geometry"]],
+        *ATTENTION_HYPOTHESES[family["attention"]],
+        *heads.hypotheses,
+    ]
+
+
+def _rationals(rows: Any) -> Any:
+    """Nested lists of rational texts as Fractions (TreeError on anything else)."""
+    return [_rationals(r) for r in rows] if isinstance(rows, list) else exprtree.parse_rational(rows)
+
+
+def family_failures(family: dict[str, Any], exact: ball_model.ExactConfiguration) -> list[str]:
+    """What keeps exact data out of the family (checked exactly; empty when they belong)."""
+    d = len(exact.tokens[0])
+    failures = []
+    if (exact.n, d, len(exact.score_matrices)) != (family["n"], family["d"], family["H"]):
+        failures.append("sizes")
+    if exact.beta != exprtree.parse_rational(family["beta"]):
+        failures.append("beta")
+    if exact.attention != family["attention"] or exact.geometry != family["geometry"]:
+        failures.append("attention or geometry")
+    if exact.n == family["n"] and exact.mask != mask_of(family["mask"], exact.n):
+        failures.append("the mask")
+    if family["values"] in ("identity", "spd"):
+        name = f"{family['values']}-values"
+        failures += [name] if ball_model.hypothesis_failures(exact, [name]) else []
+    elif family["values"] == "given":
+        failures += [] if exact.values == _rationals(family["value_matrices"]) else ["the given value matrices"]
+    elif exact.values != exact.score_matrices:
+        failures.append("W_h = M_h")
+    if (exact.interaction.tree if exact.interaction is not None else None) != family["interaction"]:
+        failures.append("the stated interaction function")
+    if any(sum(v * v for v in x) != 1 for x in exact.tokens):
+        failures.append("unit tokens")
+    if family["tokens"] == "given" and exact.tokens != _rationals(family["given_tokens"]):
+        failures.append("the given tokens")
+    if family["tokens"] == "hemisphere" and not in_open_hemisphere(exact.tokens):
+        failures.append("tokens in an open hemisphere")
+    if family["heads"] == "given" and exact.score_matrices != _rationals(family["scores"]):
+        failures.append("the given score matrices")
+    if family["heads"] == "scalar":  # the stated strengths: every hypothesis of the family follows
+        strengths = _rationals(family["strengths"])
+        expected = [[[lam if i == j else 0 for j in range(d)] for i in range(d)] for lam in strengths]
+        if exact.score_matrices != expected:
+            failures.append("the stated scalar strengths")
+    elif "symmetric-scores" in HEAD_FAMILIES[family["heads"]].hypotheses and ball_model.hypothesis_failures(
+        exact, ["symmetric-scores"]
+    ):
+        failures.append("symmetric heads")
+    return failures
+
+
+def in_open_hemisphere(tokens: list[list[Fraction]]) -> bool:
+    """A sufficient exact test that the tokens lie in one open hemisphere: <x_i, c> > 0 for every i, with c the sum
+    of the tokens (then they lie in {y : <y, c> > 0}); False does not show that no hemisphere holds them."""
+    centre = [sum(column, Fraction(0)) for column in zip(*tokens, strict=True)]
+    return all(sum((a * b for a, b in zip(x, centre, strict=True)), Fraction(0)) > 0 for x in tokens)
+
+
+def _products(cfg: ball_model.ExactConfiguration) -> list[Fraction]:
+    """<x_i, x_j> for i != j, exactly."""
+    rows = cfg.tokens
+    return [sum((a * b for a, b in zip(rows[i], rows[j], strict=True)), Fraction(0))
+            for i in range(cfg.n) for j in range(cfg.n) if i != j]  # fmt: skip
+
+
+#: The state quantities with an exact rational value at exact tokens (`checks.model.field`'s definitions).
+EXACT_QUANTITIES: dict[str, Callable[[ball_model.ExactConfiguration], Fraction]] = {
+    "cluster_gap": lambda cfg: max(1 - p for p in _products(cfg)),
+    "least_inner_product": lambda cfg: min(_products(cfg)),
+    "largest_inner_product": lambda cfg: max(_products(cfg)),
+}
+
+
+def avoided_limit(statement: dict[str, Any]) -> exprtree.Tree | None:
+    """The limit a stationary start must avoid to settle the statement (None: no stationary start settles it)."""
+    family, prop, exists = statement["family"], statement["property"], statement["exists"]
+    if statement["quantity"] not in EXACT_QUANTITIES or family["head"] is not None:
+        return None
+    if exists and prop == "does-not-tend-to":
+        return statement["limit"]
+    if not TOKEN_FAMILIES[family["tokens"]].exact_members:
+        return None  # a random family's universal claim is about almost every start (an equilibrium is one point)
+    if not exists and prop == "tends-to":
+        return statement["limit"]
+    if not exists and prop in ("decays-at-rate", "decays-exponentially"):
+        return ["rat", "0"]
+    return None
+
+
+def stationary_failures(
+    statement: dict[str, Any], cfg: ball_model.ExactConfiguration
+) -> tuple[list[str], Fraction | None]:
+    """Why `cfg` is not a stationary start of the statement's family whose quantity avoids the limit (empty: it is
+    one), and the quantity's exact value there."""
+    family, limit = statement["family"], avoided_limit(statement)
+    if limit is None:
+        return [f"no stationary start settles it ({statement['property']}, exists = {statement['exists']})"], None
+    if family["geometry"] not in ("sphere", "flat"):
+        return [f"exact stationary starts are for sphere and flat dynamics, not {family['geometry']}"], None
+    if family["interaction"] is not None:
+        return ["the exact model has exp(beta s) weights: a stated interaction phi has no exact stationary start"], None
+    if family["values"] not in ("aligned", "given") or hypotheses(family) is None:
+        return ["the exact stationary starts have W_h = M_h or the given values, and exact members"], None
+    outside = family_failures(family, cfg)
+    if outside:
+        return [f"not in the family: {', '.join(outside)}"], None
+    try:
+        if not exact_model.stationary(cfg):
+            return ["some velocity component is not exactly 0"], None
+    except ExpFieldError as exc:
+        return [f"the velocity has no exact value: {exc}"], None
+    value = EXACT_QUANTITIES[statement["quantity"]](cfg)
+    with precision(PRECISION):
+        gap = exprtree.evaluate(limit, {}) - ball_of(value)
+    if not (gap > 0 or gap < 0):
+        return [f"{statement['quantity']} = {value} is not separated from the limit {term_text(limit)} by balls"], value
+    return [], value
+
+
+def _well_formed(statement: dict[str, Any], claim_id: str, kind: str) -> dict[str, Any]:
+    recheck.require_keys(statement, STATEMENT_KEYS, "dynamics statement")
+    family = statement["family"]
+    recheck.require_keys(family, FAMILY_KEYS, "dynamics family")
+    if statement["claim"] != claim_id:
+        raise Rejected(f"the statement is about claim {str(statement['claim'])[:80]!r}, not {claim_id!r}")
+    if kind != "witness" or statement["witness"] not in ("configuration", STATIONARY):
+        raise Rejected(f"a dynamics statement is proved by a configuration or stationary-start witness, not {kind}")
+    if statement["quantity"] not in MODEL_QUANTITIES or statement["property"] not in PROPERTIES:
+        raise Rejected(f"unknown quantity or property {statement['quantity']!s:.40} {statement['property']!s:.40}")
+    if not isinstance(statement["exists"], bool):
+        raise Rejected("exists must be true or false")
+    for key in ("n", "d", "H"):
+        if not isinstance(family[key], int) or isinstance(family[key], bool) or family[key] < 1:
+            raise Rejected(f"family.{key} must be a positive integer")
+    head = family["head"]
+    if head is not None and (not isinstance(head, int) or isinstance(head, bool) or not 0 <= head < family["H"]):
+        raise Rejected("family.head must be null or one of the H heads")
+    if family["interaction"] is not None:
+        check_tree(family["interaction"], "phi")
+    if statement["limit"] is not None:
+        exprtree.count_nodes(statement["limit"], 400)
+        if exprtree.symbols(statement["limit"]):
+            raise Rejected("the limit is a number: it names no symbol")
+    try:
+        mask_of(family["mask"], family["n"])
+    except InputError as exc:
+        raise Rejected(f"family.mask: {exc}") from None
+    return family
+
+
+def family_text(family: dict[str, Any]) -> str:
+    """The family, rendered from the statement's own data."""
+    parts = [f"{family['attention']} attention", f"{family['geometry']} geometry"]
+    parts += [f"n = {family['n']}, d = {family['d']}, H = {family['H']}, beta = {family['beta']}"]
+    parts += [f"tokens {family['tokens']}" + (f" {family['given_tokens']}" if family["given_tokens"] else "")]
+    heads = family["scores"] or family["strengths"]
+    parts += [f"heads {family['heads']}" + (f" {heads}" if heads else "")]
+    values = family["value_matrices"]
+    parts += [f"values {family['values']}" + (f" {values}" if values else "")]
+    if family["mask"] is not None:
+        parts.append(f"mask {family['mask']}")
+    if family["interaction"] is not None:
+        parts.append(f"phi(s) = {term_text(family['interaction'])}")
+    if family["head"] is not None:
+        parts.append(f"head {family['head']}")
+    return ", ".join(parts)
+
+
+def _claim_text(statement: dict[str, Any]) -> str:
+    limit = "" if statement["limit"] is None else f" {term_text(statement['limit'])}"
+    starts = "some start" if statement["exists"] else "every start"
+    return f"{statement['quantity']} {statement['property']}{limit} for {starts}"
+
+
+def witness_configuration(statement: dict[str, Any], payload: dict[str, Any]) -> ball_model.ExactConfiguration:
+    """The exact configuration of a configuration witness, with the family's interaction, mask and sign of beta:
+    what the kernel re-checks and what the Coq statement is written at."""
+    family = statement["family"]
+    tree = family["interaction"]
+    phi = None if tree is None else Interaction(term_text(tree), tree)
+    negative = exprtree.parse_rational(family["beta"]) < 0
+    return recheck.exact_configuration(
+        payload["configuration"], phi, negative_beta=negative, masked=family["mask"] is not None
+    )
+
+
+def check(
+    statement: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
+) -> tuple[str, str]:
+    """(what the witness proves or refutes, how it was re-checked); Rejected when it does not."""
+    family = _well_formed(statement, claim_id, kind)
+    found = hypotheses(family)
+    if found is None:
+        raise Rejected(f"claim {claim_id!r}: its family has no exact members (no witness settles it)")
+    beta = exprtree.parse_rational(family["beta"])
+    tree = family["interaction"]
+    phi = None if tree is None else Interaction(term_text(tree), tree)
+    masked = family["mask"] is not None
+    about = f"claims-file claim {claim_id!r} ({_claim_text(statement)} of the family: {family_text(family)})"
+    if statement["witness"] == STATIONARY:
+        if statement["refuting"] is not None:
+            raise Rejected("a stationary start refutes no rate: refuting must be null")
+        recheck.require_keys(payload, {"witness", "configuration"}, "stationary start")
+        if payload["witness"] != STATIONARY:
+            raise Rejected(f"not a {STATIONARY} witness")
+        cfg = recheck.exact_configuration(payload["configuration"], negative_beta=beta < 0, masked=masked)
+        failures, value = stationary_failures(statement, cfg)
+        if failures:
+            raise Rejected(f"not a stationary witness of {claim_id!r}: {'; '.join(failures)}")
+        limit = term_text(avoided_limit(statement))  # type: ignore[arg-type]
+        verb = "proves" if statement["exists"] else "refutes"
+        quantity = statement["quantity"]
+        proved = (
+            f"{verb} {about}: an exact start of the family is stationary, so {quantity} = {value} for all t >= 0, "
+            f"which is not {limit}"
+        )
+        how = (
+            "exact data: family membership checked exactly, every velocity component exactly 0 (exponential "
+            f"polynomials), {quantity} exact, separated from {limit} by a ball"
+        )
+        return proved, how
+    searched = refuting_quantity(statement["quantity"], statement["property"], family["head"])
+    if statement["exists"] or searched is None or searched not in CERTIFIED:
+        raise Rejected(f"claim {claim_id!r}: no value at one state refutes {_claim_text(statement)}")
+    if statement["refuting"] != {"quantity": searched, "relation": "<"}:
+        raise Rejected(f"the statement's refuting rate is not {searched} < 0, the one that refutes {claim_id!r}")
+    how = recheck.configuration(
+        payload,
+        attention=family["attention"],
+        geometry=family["geometry"],
+        hypotheses=frozenset(found),
+        quantity=searched,
+        relation="<",
+        claim_id=claim_id,
+        masked=masked,
+        interaction=phi,
+        negative_beta=beta < 0,
+    )
+    exact = witness_configuration(statement, payload)
+    outside = family_failures(family, exact)
+    if outside:
+        raise Rejected(f"the exact data are not in the family of {claim_id!r}: {', '.join(outside)}")
+    if family["head"] is not None and payload.get("head") != family["head"]:
+        raise Rejected(f"claim {claim_id!r} is about head {family['head']}, the witness shows another")
+    decreases = f", so {statement['quantity']} decreases on the trajectory from it"
+    consequence = "" if searched == statement["quantity"] else decreases
+    return f"refutes {about}: {searched} < 0 at an exact member of the family{consequence}", how
