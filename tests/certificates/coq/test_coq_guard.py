@@ -7,6 +7,7 @@ theorems' and definitions' printing and names answer as in the kernel's statemen
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,8 @@ from certificates.kernel.coq.statements import (
     theorem_name,
     theorem_names,
 )
+from certificates.provers.witness import certify_obligation_point
+from checks import coq_files
 
 needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")
 
@@ -296,3 +299,27 @@ def test_coqc_refuses_every_trick_the_sentence_check_would_miss(trick: str) -> N
     """Each trick compiles (coqc's exit code alone would accept it); the guard's reading of coqc's output refuses it."""
     answer = _guarded(trick)
     assert answer.status == "rejected" and TRICKS[trick][4] in answer.message, answer.message
+
+
+@needs_coq
+def test_check_cert_holds_a_certificate_file_to_its_statement_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's trick in a real certificate's file, through `coq_files.check`: the sentence check refuses it, and
+    with that check switched off, coqc's reading (the statement compiled alone, `Print Assumptions`) still does."""
+    result = certify_obligation_point(
+        "T22.superadditivity", {"n": 2, "H": 2}, [Fraction(11, 100), Fraction(242, 45)], tmp_path
+    )
+    assert result.path is not None
+    genuine = coq_files.coq_text(Path(result.path))
+    start = genuine.index("Theorem claim_")
+    end = genuine.index("Proof.", start)
+    theorem = genuine[start:end]
+    lemma = theorem.replace("Theorem", "Lemma", 1) + "\nProof. destruct (loop 0). Qed.\n"
+    trick = f"{genuine[:start]}#[bypass_check(guard)] {LOOP}\n(* {theorem} *)\n{lemma}"
+    monkeypatch.setattr(coq_files, "source", lambda *args: trick)
+    verdict = coq_files.check(Path(result.path))
+    assert verdict.status == coq_files.REJECTED and "does not state the claim" in verdict.message, verdict.message
+    monkeypatch.setattr(coq_files, "require_stated", lambda *args: None)
+    verdict = coq_files.check(Path(result.path))
+    assert verdict.status == coq_files.REJECTED and "assumed to be guarded" in verdict.message, verdict.message
