@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from certificates.atomic import write_text_atomic
 from certificates.coq.source import source
 from certificates.kernel.coq import run
 from certificates.kernel.coq.certificate import problem as certificate_problem
 from certificates.kernel.coq.claims import problem
-from certificates.kernel.coq.statements import NotStated, require_stated, theorem_names
+from certificates.kernel.coq.statements import NotStated, require_stated, statement_file, theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.loading import load
@@ -51,15 +52,17 @@ def coq_text(certificate: Path) -> str:
     return _regenerated(certificate)[0]
 
 
-def _regenerated(certificate: Path) -> tuple[str, list[str]]:
-    """(the Coq file, the theorems it must prove): the statement is the kernel's, from the claim's obligation, and
-    the assembled file is held to it (`statements.require_stated`: the statements verbatim, no vernacular in the
-    proofs that could add an axiom or change their meaning)."""
+def _regenerated(certificate: Path) -> tuple[str, dict[str, Any]]:
+    """(the Coq file, what `run.compile_source` holds it to): the statement is the kernel's, from the claim's
+    obligation, and the assembled file is held to it twice: by its sentences (`statements.require_stated`: the
+    statements verbatim, only proofs around them) and by coqc's reading of it (the theorems proved, each resting on
+    standard axioms alone, answering the kernel's statement file's queries alike: `statements.statement_file`)."""
     data = load(certificate)
     sentence, built = certificate_problem(data, problem)
     text = source(certificate.name, data["claim_id"], sentence, built)
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
-    return text, theorem_names(data["claim_id"], built)
+    statement = statement_file(certificate.name, data["claim_id"], sentence, built)
+    return text, {"theorems": theorem_names(data["claim_id"], built), "statement": statement}
 
 
 def write_coq_files(certificates: list[str] | list[Path]) -> list[Path]:
@@ -79,7 +82,7 @@ def write_coq_files(certificates: list[str] | list[Path]) -> list[Path]:
 def check(certificate: Path, seconds: float = run.SECONDS) -> CoqCheck:
     """Regenerate the certificate's Coq file and compile it with coqc (fresh folder, time limit)."""
     try:
-        text, theorems = _regenerated(certificate)
+        text, guard = _regenerated(certificate)
     except NotTranslatable as exc:
         return CoqCheck(UNTRANSLATABLE, str(exc))
     except NotStated as exc:
@@ -90,7 +93,7 @@ def check(certificate: Path, seconds: float = run.SECONDS) -> CoqCheck:
         return CoqCheck(REJECTED, f"cannot read: {exc.strerror or exc}")
     except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
         return CoqCheck(REJECTED, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
-    answer = run.compile_source(text, seconds, theorems=theorems)
+    answer = run.compile_source(text, seconds, **guard)
     status = _status(answer.status, load(certificate)["kind"])
     message = answer.message
     on_disk = coq_path(certificate)

@@ -2,12 +2,14 @@
 
 Nothing from a certificate reaches a shell: the source is written to a file of a fixed name and coqc is
 started with an argument list. The answer is `accepted` (coqc exited 0: every proof was checked by Coq's
-kernel), `rejected` (coqc's first error, one line) or `timeout`.
+kernel; the theorems rest on Coq's standard axioms alone and, given the kernel's statement, coqc reads them as it),
+`rejected` (coqc's first error, or the assumption or statement found, one line) or `timeout`.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 import shutil
 import tempfile
 import time
@@ -33,7 +35,7 @@ STANDARD_AXIOMS = (
     "Float64.",
 )
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
-_AXIOM = re.compile(r"^([A-Za-z_][A-Za-z0-9_.']*)(\s*:.*)?$")
+_AXIOM = re.compile(r"([A-Za-z_][A-Za-z0-9_.']*)( : .*)?")
 
 
 @dataclass(frozen=True)
@@ -50,38 +52,70 @@ def coqc() -> str | None:
     return shutil.which("coqc")
 
 
-def compile_source(text: str, seconds: float = SECONDS, name: str = FILE, theorems: Sequence[str] = ()) -> CoqAnswer:
+def compile_source(
+    text: str,
+    seconds: float = SECONDS,
+    name: str = FILE,
+    theorems: Sequence[str] = (),
+    statement: tuple[str, Sequence[str]] | None = None,
+) -> CoqAnswer:
     """Compile `text` with coqc in a fresh folder; never raises for a failing proof. Each of `theorems` must then rest
-    on no axiom beyond Coq's standard ones (`Print Assumptions`): an admitted proof or a declared axiom rejects."""
+    on no assumption beyond Coq's standard axioms (`Print Assumptions`, `foreign_assumptions`): an admitted proof, a
+    declared axiom or a bypassed check rejects. `statement` is (the kernel's statement file, queries): coqc's answers to
+    the queries (`Check`, `Print`, `Locate`) after `text` must be its answers after the statement file compiled alone,
+    so the file states what the kernel states as coqc itself reads it, whatever its text looks like. Each query block
+    is fenced by a fresh random marker that nothing in `text` can print."""
     if not all(_IDENTIFIER.match(theorem) for theorem in theorems):
         raise ValueError("theorem names must be Coq identifiers")
-    text += "".join(f"\nPrint Assumptions {theorem}." for theorem in theorems)
     executable = coqc()
     if executable is None:
         return CoqAnswer("rejected", "coqc is not installed", 0.0)
+    mark = f"headflow_{secrets.token_hex(12)}"
+    fence = f'\nGoal True. idtac "{mark}". Abort.'
+    queries = fence + "".join(f"\n{query}" for query in (statement[1] if statement else ())) + fence
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="headflow-coq-") as folder:
-        Path(folder, name).write_text(text, encoding="ascii")
-        finished = processes.run_program([executable, "-q", name], "", seconds, folder)
+    expected = _coqc(executable, statement[0] + queries, seconds, name) if statement else None
+    if expected is None or expected.returncode == 0:
+        finished = _coqc(
+            executable, text + queries + "".join(f"\nPrint Assumptions {t}." for t in theorems), seconds, name
+        )
+    else:
+        finished = expected  # the kernel's statement alone did not compile: nothing to compare with
     elapsed = time.monotonic() - started
     if finished.returncode is None:
         return CoqAnswer("timeout", f"coqc did not finish in {seconds:.0f} s (killed)", elapsed)
-    if finished.returncode == 0:
-        foreign = foreign_axioms(finished.stdout)
-        if foreign:
-            return CoqAnswer("rejected", f"the proof rests on {', '.join(foreign[:3])}: not a standard axiom", elapsed)
-        return CoqAnswer("accepted", "coqc accepted every proof", elapsed)
-    return CoqAnswer("rejected", first_error(finished.stdout + finished.stderr), elapsed)
+    if finished.returncode != 0:
+        whose = "the kernel's statement alone: " if finished is expected else ""
+        return CoqAnswer("rejected", whose + first_error(finished.stdout + finished.stderr), elapsed)
+    parts = finished.stdout.split(mark)
+    if len(parts) != 3 or (expected is not None and expected.stdout.split(mark)[1:2] != parts[1:2]):
+        return CoqAnswer("rejected", "coqc does not read the file's theorems as the kernel's statement", elapsed)
+    foreign = foreign_assumptions(parts[2])
+    if foreign:
+        return CoqAnswer("rejected", f"the proof rests on {'; '.join(foreign[:3])}: not a standard axiom", elapsed)
+    return CoqAnswer("accepted", "coqc accepted every proof", elapsed)
 
 
-def foreign_axioms(output: str) -> list[str]:
-    """The axioms `Print Assumptions` lists that are not Coq's standard ones (`STANDARD_AXIOMS`)."""
-    names = []
+def _coqc(executable: str, text: str, seconds: float, name: str) -> processes.Finished:
+    """coqc on `text`, written to `name` in a fresh temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="headflow-coq-") as folder:
+        Path(folder, name).write_text(text, encoding="ascii")
+        return processes.run_program([executable, "-q", name], "", seconds, folder)
+
+
+def foreign_assumptions(output: str) -> list[str]:
+    """Every assumption in `Print Assumptions`' output that is not one of Coq's standard axioms (`STANDARD_AXIOMS`):
+    an axiom or parameter, a section variable, a fixpoint assumed guarded, an inductive assumed positive, a universe
+    bypass (`relies on an unsafe hierarchy`), and any line not read as one of these (fail closed). An entry starts its
+    line (`name`, or `name : type`); its type's further lines are indented."""
+    foreign = []
     for line in output.splitlines():
-        found = _AXIOM.match(line)  # an axiom's name starts its line; its type follows indented
-        if found and line not in ("Axioms:", "Closed under the global context"):
-            names.append(found.group(1))
-    return [name for name in names if not name.startswith(STANDARD_AXIOMS)]
+        if not line.strip() or line[0].isspace() or line in ("Axioms:", "Closed under the global context"):
+            continue
+        found = _AXIOM.fullmatch(line)
+        if not (found and found.group(1).startswith(STANDARD_AXIOMS)):
+            foreign.append(line[:80])
+    return foreign
 
 
 def first_error(output: str) -> str:
