@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import mpmath
 from flint import arb
 
 from certificates.kernel.exact import ball_of
+
+if TYPE_CHECKING:  # the eigenvector proposal loads mpmath on use only (checking a positive definite matrix needs none)
+    import mpmath
 
 Matrix = Sequence[Sequence[Fraction]]
 #: Decimal digits of the eigenvector proposal; relative gaps tried between the lower and the upper bound.
@@ -53,11 +56,15 @@ def positive_definite(A: Matrix) -> bool:
 
 def _rational(x: mpmath.mpf) -> Fraction:
     """x rounded to DIGITS decimal digits, as an exact rational (a proposal: any rational vector is sound)."""
+    import mpmath
+
     return Fraction(mpmath.nstr(x, DIGITS))
 
 
 def _rayleigh(A: Matrix) -> Fraction:
     """v^T A v / v^T v for v the rounded top eigenvector of A (mpmath's proposal), a lower bound of lambda_max."""
+    import mpmath
+
     with mpmath.workdps(DIGITS):
         values, vectors = mpmath.eigsy(mpmath.matrix([[mpmath.mpf(q.numerator) / q.denominator for q in row]
                                                       for row in A]))  # fmt: skip

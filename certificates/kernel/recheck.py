@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import arb
 
@@ -21,10 +21,12 @@ from certificates.kernel.balls import eval_ball
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, box_text, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
-from certificates.kernel.interaction import Interaction
 from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
 from certificates.kernel.regions import ENDS, Region
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
+
+if TYPE_CHECKING:  # only annotations: the interaction module loads SymPy
+    from certificates.kernel.interaction import Interaction
 
 
 class Rejected(ValueError):
