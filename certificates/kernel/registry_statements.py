@@ -102,8 +102,13 @@ def _smt(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seco
     recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
     if payload["logic"] != smtlib.LOGIC:
         raise Rejected(f"logic {str(payload['logic'])[:40]!r}: the obligation is stated in {smtlib.LOGIC}")
-    if payload["statements"] != statement["statements"]:
-        raise Rejected(f"the payload's SMT statements are not the statement's ({claim_id})")
+    stated, names = payload["statements"], [s["name"] for s in statement["statements"]]
+    if not isinstance(stated, list) or [s.get("name") if isinstance(s, dict) else None for s in stated] != names:
+        raise Rejected(f"{claim_id} needs the statements {', '.join(names)}; the file has {str(stated)[:200]}")
+    for mine, theirs in zip(statement["statements"], stated, strict=True):
+        if theirs != mine:
+            differ = sorted(str(k)[:40] for k in set(mine) | set(theirs) if theirs.get(k) != mine.get(k))
+            raise Rejected(f"statement {mine['name']}: its {', '.join(differ)} differ from the obligation of {claim_id}")
     texts = [smtlib.problem_text(s["constants"], s["hypotheses"], s["goal"]) for s in statement["statements"]]
     return statement["sentence"], solvers.recheck_unsat(texts, seconds)
 

@@ -87,7 +87,11 @@ SMT_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
         True,
         "differ from the obligation",
     ),
-    "true statement relabelled": (lambda d: d.update(claim_id="T19.threshold.cauchy-schwarz"), True, "needs the"),
+    "true statement relabelled": (
+        lambda d: d.update(claim_id="T19.threshold.cauchy-schwarz"),
+        True,
+        "the statement is of claim 'T19.threshold'",
+    ),
 }
 
 
