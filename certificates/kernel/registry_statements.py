@@ -23,10 +23,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
+
 from certificates.kernel import recheck, smtlib, solvers
+from certificates.kernel.derivatives import derivative
 from certificates.kernel.equilibrium_obligations import check_equilibrium
-from certificates.kernel.exprtree import parse_rational, rational_text
+from certificates.kernel.exprtree import Tree, parse_rational, rational_text
 from certificates.kernel.recheck import Rejected
+from certificates.kernel.tree_text import term_text
 
 PATH = Path(__file__).with_name("registry_statements.json")
 FORM = "registry"
@@ -108,7 +112,9 @@ def _smt(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seco
     for mine, theirs in zip(statement["statements"], stated, strict=True):
         if theirs != mine:
             differ = sorted(str(k)[:40] for k in set(mine) | set(theirs) if theirs.get(k) != mine.get(k))
-            raise Rejected(f"statement {mine['name']}: its {', '.join(differ)} differ from the obligation of {claim_id}")
+            raise Rejected(
+                f"statement {mine['name']}: its {', '.join(differ)} differ from the obligation of {claim_id}"
+            )
     texts = [smtlib.problem_text(s["constants"], s["hypotheses"], s["goal"]) for s in statement["statements"]]
     return statement["sentence"], solvers.recheck_unsat(texts, seconds)
 
@@ -173,14 +179,69 @@ def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]
     boxes = 0
     for name, ends in (("g-rising", (a, b)), ("convex", (b, top))):
         boxes += recheck.cover(parts[name], facts[name]["expression"], facts[name]["relation"], {"u": ends}, {})
-    n = statement["parameters"]["n"]
+    convexity_lemma(statement, claim_id)
+    g, rate, factor = (term_text(t) for t in (facts["g-below"]["expression"], statement["rate"], statement["factor"]))
     proved = (
-        f"n = {n}, u = beta lambda, g(u) = lambda_c's equation, phi the rate at beta = 1: g(a) < 0 at a = {a}, g' > 0 "
-        f"on [a, b], b = {rational_text(b)}, and phi'' > 0 on [b, {top}]; with phi'' = K g, K > 0, phi is strictly "
-        f"convex on [u_c, {top}], so sum_h phi(lambda_h) > H phi(lambda_bar) for strengths in "
-        f"[lambda_c, {top}/beta], not all equal"
+        f"n = {statement['parameters']['n']}, u = beta lambda, phi(u) = {rate} (the rate at beta = 1), "
+        f"g(u) = {g}: g(a) < 0 at a = {a}, g' > 0 on [a, b], b = {rational_text(b)}, phi'' = K g with K = {factor} "
+        f"> 0, and phi'' > 0 on [b, {top}]: phi is strictly convex on [u_c, {top}] (u_c the root of g), so "
+        f"sum_h phi(lambda_h) > H phi(lambda_bar) for strengths in [lambda_c, {top}/beta], not all equal"
     )
-    return proved, f"ball point, {boxes} boxes re-evaluated"
+    return proved, f"ball point, {boxes} boxes re-evaluated, g', phi'' = K g and K > 0 by exact algebra"
+
+
+#: The exact algebra of the convexity lemma: polynomials in u and X, X standing for e^u (an identity of rational
+#: functions in independent u and X holds in particular at X = e^u; one with positive coefficients is > 0 at u, X > 0).
+_ALGEBRA = fmpq_mpoly_ctx.get(("u", "X"), "lex")
+Quotient = tuple[fmpq_mpoly, fmpq_mpoly]
+
+
+def _quotient(tree: Tree) -> Quotient:
+    """(numerator, denominator) of a tree over rationals, u and exp(u) (Rejected for any other node)."""
+    op, args = tree[0], tree[1:]
+    u, X = _ALGEBRA.gens()
+    one = _ALGEBRA.constant(1)
+    if op == "rat":
+        value = parse_rational(args[0])
+        return _ALGEBRA.constant(fmpq(value.numerator, value.denominator)), one
+    if tree in (["sym", "u"], ["exp", ["sym", "u"]]):
+        return (u if op == "sym" else X), one
+    if op in ("add", "mul") and args:
+        out = _quotient(args[0])
+        for part in map(_quotient, args[1:]):
+            top = out[0] * part[1] + part[0] * out[1] if op == "add" else out[0] * part[0]
+            out = top, out[1] * part[1]
+        return out
+    if op == "pow" and type(args[1]) is int and 0 < abs(args[1]) <= 8:
+        top, bottom = _quotient(args[0])
+        if args[1] < 0 and top == 0:
+            raise Rejected("the convexity lemma divides by zero")
+        return (top ** args[1], bottom ** args[1]) if args[1] > 0 else (bottom ** -args[1], top ** -args[1])
+    raise Rejected(f"the convexity lemma's exact algebra has no rule for the node {str(op)[:20]!r}")
+
+
+def _same(p: Quotient, q: Quotient) -> bool:
+    return p[0] * q[1] - q[0] * p[1] == 0
+
+
+def _positive(p: Quotient) -> bool:
+    return all(c > 0 for poly in p for c in poly.coeffs()) and all(poly != 0 for poly in p)
+
+
+def convexity_lemma(statement: dict[str, Any], claim_id: str) -> None:
+    """The covered trees are g' and phi'' of the statement's g and phi (the kernel's tree derivative), and
+    phi'' = K g with K > 0 for u > 0, each by exact algebra; Rejected otherwise."""
+    parts, rate, factor = statement["parts"], statement["rate"], statement["factor"]
+    g, second = parts["g-below"]["expression"], derivative(derivative(rate, "u"), "u")
+    facts = {
+        "g-rising is g'": _same(_quotient(parts["g-rising"]["expression"]), _quotient(derivative(g, "u"))),
+        "convex is phi''": _same(_quotient(parts["convex"]["expression"]), _quotient(second)),
+        "phi'' = K g": _same(_quotient(second), _quotient(["mul", factor, g])),
+        "K > 0": _positive(_quotient(factor)),
+    }
+    failed = [fact for fact, holds in facts.items() if not holds]
+    if failed:
+        raise Rejected(f"{claim_id}: the convexity lemma fails: {', '.join(failed)} not shown by exact algebra")
 
 
 def _equilibrium(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:

@@ -421,9 +421,6 @@ def condition_trees(conditions: list[Condition]) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------- the kernel's table
 
-#: What the convexity chain rests on besides its three facts: phi'' = K g with K > 0 (`convexity_factor`).
-CONVEXITY_LEMMA = "phi''(u) = K(u) g(u) with K > 0 for u > 0, n > 1 (identities: SymPy's factor, zero test, signs)"
-
 
 def _point_entry(obligation: PointObligation) -> dict[str, Any]:
     """A point obligation as template data: one case per value of its shape parameters."""
@@ -461,7 +458,8 @@ def build() -> dict[str, dict[str, Any]]:
         "parts": {
             name: {"expression": from_sympy(expr), "relation": relation} for name, (expr, relation) in parts.items()
         },
-        "lemma": CONVEXITY_LEMMA,
+        "rate": from_sympy(closed_forms.rate(u, n, 1)),
+        "factor": from_sympy(convexity_factor()),
     }
     for claim_id, equilibrium in EQUILIBRIA.items():
         table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": [], "subject": equilibrium.subject}

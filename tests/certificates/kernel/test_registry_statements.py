@@ -16,6 +16,7 @@ import pytest
 
 from certificates.kernel import registry_statements
 from certificates.kernel.format import content_hash
+from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import check_file
 from certificates.statements import registry
 
@@ -149,7 +150,33 @@ def test_a_false_claims_certificate_is_not_accepted(
 
 
 def test_the_printed_sentence_names_the_lemma_the_kernel_does_not_re_check(certified: dict[str, list[Path]]) -> None:
-    for claim in ("C8.invariance", "C8.invariance.exit-gap", registry.CONVEXITY_CLAIM):
+    for claim in ("C8.invariance", "C8.invariance.exit-gap"):
         result = check_file(certified[claim][0])
         assert result.ok
         assert "a lemma check-cert does NOT re-check" in result.message
+    convexity = check_file(certified[registry.CONVEXITY_CLAIM][0])
+    assert convexity.ok and "NOT" not in convexity.message and "K > 0 by exact algebra" in convexity.message
+
+
+def _negated(tree: list[Any]) -> list[Any]:
+    return ["mul", ["rat", "-1"], tree]
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("K negated", lambda s: s.update(factor=_negated(s["factor"]))),
+        ("K halved", lambda s: s.update(factor=["mul", ["rat", "1/2"], s["factor"]])),
+        ("phi'' for another phi", lambda s: s.update(rate=["mul", ["rat", "2"], s["rate"]])),
+        (
+            "g' not g's derivative",
+            lambda s: s["parts"]["g-rising"].update(expression=_negated(s["parts"]["g-rising"]["expression"])),
+        ),
+    ],
+)
+def test_theconvexity_lemma_is_decided_by_exact_algebra(name: str, change: Edit) -> None:
+    statement = registry_statements.expected(registry.CONVEXITY_CLAIM, {"n": "7"})
+    registry_statements.convexity_lemma(statement, registry.CONVEXITY_CLAIM)
+    change(statement)
+    with pytest.raises(Rejected, match="the convexity lemma fails"):
+        registry_statements.convexity_lemma(statement, registry.CONVEXITY_CLAIM)
