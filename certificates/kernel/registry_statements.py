@@ -90,8 +90,7 @@ def check(
         raise Rejected(f"the statement is of claim {str(statement.get('claim'))[:80]!r}, the certificate of {claim_id}")
     mine = expected(claim_id, statement.get("parameters"))
     if statement != mine:
-        differ = sorted(k for k in set(mine) | set(statement) if statement.get(k) != mine.get(k))
-        raise Rejected(f"the statement is not the kernel's statement of {claim_id}: {', '.join(differ)[:200]} differ")
+        raise Rejected(f"the statement is not the kernel's statement of {claim_id}: {_difference(mine, statement)}")
     if kind != mine["kind"]:
         raise Rejected(f"{claim_id} is certified by a {mine['kind']} certificate, not {kind}")
     proved, how = CHECKERS[mine.get("witness", kind)](mine, claim_id, payload, seconds)
@@ -100,6 +99,20 @@ def check(
             f"; it rests on a lemma check-cert does NOT re-check (SymPy derives it outside the kernel): {mine['lemma']}"
         )
     return proved, how
+
+
+def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:
+    """Where the file's statement first departs from the kernel's, naming a field the kernel does not have."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        extra, missing = sorted(str(k)[:40] for k in set(theirs) - set(mine)), sorted(set(mine) - set(theirs))
+        if extra or missing:
+            return f"{where}: unexpected fields {extra[:5]}, missing {missing[:5]}"
+        pairs: list[tuple[Any, Any, str]] = [(mine[k], theirs[k], f"{where}.{k}") for k in mine]
+    elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+        pairs = [(a, b, f"{where}.{k}") for k, (a, b) in enumerate(zip(mine, theirs, strict=True))]
+    else:
+        return f"{where} differs"
+    return next(_difference(a, b, at) for a, b, at in pairs if a != b)
 
 
 def _smt(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:

@@ -36,6 +36,7 @@ from certificates.kernel import registry_statements
 from certificates.kernel.equilibrium_obligations import EQUILIBRIA
 from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.real_encoding import SmtStatement
+from certificates.kernel.recheck import Rejected
 from identities import closed_forms, signs
 from identities import condition8_invariance as ci
 from identities import condition8_scalar as sr
@@ -473,11 +474,15 @@ def write() -> None:
 
 
 def statement(claim_id: str, payload: dict[str, Any]) -> dict[str, Any] | None:
-    """The core statement of a certificate of the registry claim `claim_id` (None for a claim not in the kernel's
-    table): the table's entry at the payload's integer parameters."""
+    """The core statement of a certificate of the registry claim `claim_id`: the table's entry at the payload's
+    integer parameters (None for a claim not in the kernel's table, or a payload without valid parameters: the
+    kernel rejects such a certificate, which carries no statement)."""
     if claim_id not in registry_statements.table():
         return None
-    return registry_statements.of_payload(claim_id, payload)
+    try:
+        return registry_statements.of_payload(claim_id, payload)
+    except Rejected:
+        return None
 
 
 if __name__ == "__main__":

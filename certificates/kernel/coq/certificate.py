@@ -55,6 +55,8 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
         if claim_problem is None or not isinstance(certificate["claim"], dict):
             raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")
         return claim_problem(certificate["claim"], claim_id, kind, payload)
+    if kind in UNTRANSLATED:
+        raise NotTranslatable(UNTRANSLATED[kind])
     statement = registry_statements.of_payload(claim_id, payload)
     if kind != statement["kind"]:
         raise Rejected(f"{claim_id} is certified by a {statement['kind']} certificate, not {kind}")
@@ -64,7 +66,7 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
         return _point(claim_id, statement, payload)
     if statement.get("witness") == "configuration":
         return _configuration(claim_id, statement, payload)
-    raise NotTranslatable(UNTRANSLATED[kind])
+    raise NotTranslatable(f"no Coq translation of a {kind} certificate")
 
 
 def _smt(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> UniversalProblem:
