@@ -1,23 +1,25 @@
-"""What a certificate of each claim must establish: the checker's own table, built from the closed forms.
+"""What a certificate of each registry claim must establish, built with SymPy from the closed forms: the source of
+the kernel's table of the registry's statements (`certificates.kernel.registry_statements`, data).
 
-A certificate names a claim; the checker looks the claim up here and rejects a certificate whose
-content is not this obligation, so a true statement filed under another claim, a weakened goal or
-a dropped hypothesis never re-checks. The deciding code builds its certificates from these same
-obligations (it imports this module; this module imports no deciding code: only the closed forms
-of `identities.closed_forms` and the regime derivation of `identities.condition8_scalar`).
+SymPy proposes here, outside the kernel; `build` writes every obligation as trees (`python -m
+certificates.statements.registry` rewrites `certificates/kernel/registry_statements.json`, and a test holds the
+file equal to a fresh build), and `statement` elaborates a registry certificate's core statement from that table.
+The deciders build their searches and their SMT problems from these same obligations (they import this module;
+it imports no deciding code: only the closed forms of `identities.closed_forms` and the regime derivations of
+`identities.condition8_scalar` and `identities.condition8_invariance`).
 
 Kinds of obligation:
 - `SmtObligation`: statements `hypotheses => goal` over real constants, each to be `unsat` when
   negated, for z3 and cvc5 alike;
-- `PointObligation`: conditions `expr relation 0` at an exact point, built from the file's integer
-  parameters (which the obligation bounds) and checked with balls;
+- `PointObligation`: conditions `expr relation 0` at an exact point, built for symbolic integer parameters
+  (which the obligation bounds; the kernel substitutes their values) and checked with balls;
 - `ConfigurationObligation`: an exact configuration of the model with every hypothesis of the claim
   (attention kind, geometry, symmetry, alignment, ...) and a rate with a sign, checked with balls;
-- a `PointObligation` may carry a `lemma`: a fact about the regime that the checker re-derives with SymPy
-  when it re-checks the point (the equiangular reduction and the concavity of the exit function for
-  C8.invariance and its exit gap);
+- a `PointObligation` may carry a `lemma`: a fact about the regime that the decider derives with SymPy and the
+  kernel does not re-check (it says so when it prints what the point proves): the equiangular reduction and the
+  concavity of the exit function for C8.invariance and its exit gap;
 - convexity: T22 reading-b for one n and beta lambda <= 40 (claim CONVEXITY_CLAIM), a chain of one
-  point witness and two covers.
+  point witness and two covers, with phi and the factor K of phi'' = K g, which the kernel checks by exact algebra.
 """
 
 from __future__ import annotations
