@@ -33,7 +33,7 @@ from certificates.kernel.family_names import (
 )
 from certificates.kernel.inert import inert
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, STATE_QUANTITIES, ball_value
-from certificates.kernel.obligations import CONFIGURATIONS
+from certificates.statements.registry import CONFIGURATIONS
 from checks.commands import constants as constants_command
 from checks.constants import certified as constants
 from checks.constants import mpmath_reference

@@ -8,7 +8,7 @@
   (`List.fold_right`); the gradient lemma that turns dE_h/dt into these per-token terms is not in Coq.
 - `threshold.v` (generated): the T19 threshold statements and the Cauchy-Schwarz threshold for all real
   H >= 2, n >= 2 (t = exp(alpha beta) and q* = exp(2 alpha beta*) positive variables, c* pinned by its
-  polynomial), written from `certificates.kernel.obligations` by the same generator as the smt certificates' files.
+  polynomial), written from `certificates.statements.registry` by the same generator as the smt certificates' files.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from certificates.coq.source import source
-from certificates.kernel import obligations as ob
 from certificates.kernel.coq.certificate import universal
+from certificates.statements import registry as ob
 
 STATIC = Path(__file__).with_name("general")
 

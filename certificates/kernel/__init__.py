@@ -1,6 +1,6 @@
 """The kernel: everything `headflow check-cert` trusts, and nothing else.
 
-It reads a certificate (`reading`, `format`), knows each claim's obligation (`obligations`, `claims`),
+It reads a certificate (`reading`, `format`), knows each claim's obligation (`registry_statements`, `claims`),
 rebuilds every solver input from the data (`smtlib`, `real_encoding`), re-checks covers, points and
 equilibria with balls (`recheck`, `exprtree`, `ball_model`, `equilibrium`), and runs z3 and cvc5 as
 separate processes (`solvers`, `processes`). `verify.check_file` is the one entry point. It imports

@@ -16,13 +16,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import arb
 
 from certificates.kernel import exprtree
 from certificates.kernel.exact import ball_of
-from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import Mask
 from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.vocabulary import (
@@ -32,6 +31,9 @@ from certificates.kernel.vocabulary import (
     SMOOTH_KINDS,
     SPHERICAL_GEOMETRIES,
 )
+
+if TYPE_CHECKING:  # only annotations: the interaction module loads SymPy
+    from certificates.kernel.interaction import Interaction
 
 Vector = list[Fraction]
 Matrix = list[list[Fraction]]

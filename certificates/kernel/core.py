@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from certificates.kernel import dynamics_statements, real_statements
+from certificates.kernel import dynamics_statements, real_statements, registry_statements
 from certificates.kernel.recheck import Rejected
 
 Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]
@@ -26,6 +26,7 @@ Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str,
 FORMS: dict[str, Checker] = {
     real_statements.FORM: real_statements.check,
     dynamics_statements.FORM: dynamics_statements.check,
+    registry_statements.FORM: registry_statements.check,
 }
 
 

@@ -9,7 +9,8 @@ a certificate never carries a derivative of its own. The rules, one per node:
     d a^k = k a^(k-1) da, d e^a = e^a da, d log a = da a^-1, d sqrt a = (1/2) da (sqrt a)^-1,
     d W(a) = da e^(-W(a)) (1 + W(a))^-1           (W' = 1 / (e^W (1 + W)), finite for a > -1/e),
     d a^q = a^q (dq log a + q da a^-1)              (`rpow`, a real power; finite only for a > 0),
-    d lambda_c(a, b) = da L_n(a, b) + db L_b(a, b) (`identities.closed_forms.lambda_c_partials`, proved by
+    d lambda_c(a, b) = da L_n(a, b) + db L_b(a, b) (`identities.closed_forms.lambda_c_partials`, stored as trees by
+                                                    `certificates.kernel.stored_forms`, proved by
                                                     `identities.scalar_regime.prove_lambda_c_monotone`).
 
 What a ball of the derivative over a box means: when the ball of the expression over the box and the
@@ -21,9 +22,8 @@ callers check both balls.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from certificates.kernel.exprtree import NAMED, Tree, TreeError, from_sympy, instantiate, named_template
+from certificates.kernel import stored_forms
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, instantiate, named_template
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]
@@ -120,15 +120,10 @@ def derivative(tree: Tree, name: str) -> Tree:
     raise TreeError(f"no derivative rule for node {str(op)[:20]!r}")
 
 
-@lru_cache(maxsize=1)
 def _lambda_c_templates() -> tuple[Tree, Tree]:
-    """The trees of d lambda_c / dn and d lambda_c / dbeta at the placeholder arguments (SymPy on first use)."""
-    import sympy as sp
-
-    from identities.closed_forms import lambda_c_partials
-
-    tokens, inverse_temperature = sp.Symbol(_N), sp.Symbol(_BETA)
-    return tuple(from_sympy(partial) for partial in lambda_c_partials(tokens, inverse_temperature))  # type: ignore[return-value]
+    """The stored trees of d lambda_c / dn and d lambda_c / dbeta at the placeholder arguments (`stored_forms`)."""
+    by_tokens, by_temperature = (stored_forms.tree(name) for name in stored_forms.LAMBDA_C_PARTIALS)
+    return by_tokens, by_temperature
 
 
 def _add(terms: list[Tree]) -> Tree:

@@ -17,10 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from flint import arb
 
 from certificates.kernel.exact import ball_of
+
+if TYPE_CHECKING:  # the eigenvector proposal loads mpmath on use only (checking a positive definite matrix needs none)
+    pass
 
 Matrix = Sequence[Sequence[Fraction]]
 #: Decimal digits of the eigenvector proposal; relative gaps tried between the lower and the upper bound.

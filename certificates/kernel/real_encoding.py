@@ -39,13 +39,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import sympy as sp
 
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
+from certificates.kernel.exprtree import TreeError, formula_from_sympy, parse_rational, rational_text
 from certificates.kernel.inert import Exp, Log, Pi, RealPower, Sqrt, W
-from certificates.kernel.obligations import SmtStatement
 from certificates.kernel.smtlib import MAX_CONSTANTS, MAX_POWER
 from identities.closed_forms import lambda_c_equation
 
@@ -66,6 +66,33 @@ MAX_EXPONENTIALS = 12
 RELATIONS = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan, "=": sp.Eq}
 #: `expr relation 0` of a definedness condition (`certificates.kernel.claims.conditions`) as a formula.
 CONDITIONS = {"!=": sp.Ne, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan}
+
+
+@dataclass(frozen=True)
+class SmtStatement:
+    """`hypotheses => goal` for all real values of `symbols`, with a name and a sentence.
+
+    `integers` (a subset of `symbols`) range over the integers instead (declared `Int`)."""
+
+    name: str
+    sentence: str
+    symbols: tuple[sp.Symbol, ...]
+    hypotheses: tuple[sp.Basic, ...]
+    goal: sp.Basic
+    integers: tuple[sp.Symbol, ...] = ()
+
+    def tree(self) -> dict[str, Any]:
+        """The statement as certificate data: constants, hypothesis and goal trees (and the integer
+        constants, only when there are some, so that a statement over the reals has no such field)."""
+        tree: dict[str, Any] = {
+            "name": self.name,
+            "constants": [s.name for s in self.symbols],
+            "hypotheses": [formula_from_sympy(h) for h in self.hypotheses],
+            "goal": formula_from_sympy(self.goal),
+        }
+        if self.integers:
+            tree["integers"] = [s.name for s in self.integers]
+        return tree
 
 
 class NotEncodable(ValueError):

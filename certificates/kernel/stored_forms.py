@@ -3,7 +3,8 @@ SymPy (start-up of `headflow constants` stays cheap).
 
 `stored_forms.json` beside this module holds `from_sympy` of each formula of `identities.closed_forms`: golden,
 c*(H), beta*(H, n, alpha), phi(lambda, n, beta), lambda_max(n, beta), W_0(x) and lambda_c's equation g(u, n), and
-Condition 8's exit function h(rho; H, n, kappa) of `identities.condition8_invariance`, with the tree symbol of each
+Condition 8's exit function h(rho; H, n, kappa) of `identities.condition8_invariance`, lambda_c's partial derivatives
+(`certificates.kernel.derivatives`), with the tree symbol of each
 command-line parameter (`lam` is the symbol `lambda`). SymPy proposes the formulas once
 (`build`); the kernel evaluates the stored trees with balls (`certificates.kernel.exprtree.evaluate`'s operations,
 compiled once per tree by `program`). The file is
@@ -27,6 +28,9 @@ LAMBDA_C_EQUATION = "lambda_c_equation"
 #: The name of Condition 8's exit function h(rho; H, n, kappa) (`identities.condition8_invariance.exit_function`,
 #: whose zero in (0, 1) is 1 - c8_exit_gap) among the trees.
 EXIT_FUNCTION = "c8_exit_function"
+#: The names of d lambda_c / dn and d lambda_c / dbeta (`identities.closed_forms.lambda_c_partials`) at the
+#: placeholder arguments #n, #beta, which `certificates.kernel.derivatives` substitutes.
+LAMBDA_C_PARTIALS = ("lambda_c_partial_n", "lambda_c_partial_beta")
 
 
 def forms() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -47,6 +51,7 @@ def forms() -> tuple[dict[str, Any], dict[str, Any]]:
         "lambertw": cf.lambertw(x),
         LAMBDA_C_EQUATION: cf.lambda_c_equation(cf.u, cf.n),
         EXIT_FUNCTION: ci.exit_function(),
+        **dict(zip(LAMBDA_C_PARTIALS, cf.lambda_c_partials(sp.Symbol("#n"), sp.Symbol("#beta")), strict=True)),
     }
     return found, symbols
 

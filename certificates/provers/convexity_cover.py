@@ -1,10 +1,10 @@
 """The ball-cover certificate that phi is strictly convex on [u_c(n), 40]: T22's super-additivity on a sub-domain.
 
 phi_beta(lambda) = phi_1(beta lambda)/beta, so convexity is scale-free in u = beta lambda, and phi'' = K g
-with K > 0 and g = `closed_forms.lambda_c_equation`. Three facts make one certificate
-(`certificates.kernel.obligations.convexity_parts`): g(a) < 0 at a dyadic a < u_c (ball witness); g' > 0
-on [a, b] (cover), so g has one root u_c in (a, b) and g > 0 on (u_c, b], hence phi'' > 0 there; and
-phi'' > 0 on [b, 40] (cover). The float approximation of u_c only places a and b: every fact is verified.
+with K > 0 and g = `closed_forms.lambda_c_equation`. Three facts make one certificate (the trees of the kernel's
+statement of the claim, `certificates.statements.registry.convexity_parts`): g(a) < 0 at a dyadic a < u_c (ball
+witness); g' > 0 on [a, b] (cover), so g has one root u_c in (a, b) and g > 0 on (u_c, b], hence phi'' > 0 there;
+and phi'' > 0 on [b, 40] (cover). The float approximation of u_c only places a and b: every fact is verified.
 """
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
-from certificates.kernel import obligations
+from certificates.kernel import registry_statements
 from certificates.kernel.errors import BudgetExceeded
 from certificates.provers.intervals import prove
 from certificates.provers.witness import settle_point
+from certificates.statements import registry
 from certificates.store import write_certificate
 
-u = obligations.u
+u = registry.u
 
 
 #: Grid of the dyadic points a < u_c < b that bracket lambda_c.
@@ -34,14 +35,15 @@ def certify_convexity(
     approximation of it), written under `claim_id`, and its ranges; BudgetExceeded when a fact is not settled
     or `seconds_left()` runs out."""
     a, b = Fraction(math.floor(root / GAP) - 1) * GAP, Fraction(math.ceil(root / GAP) + 1) * GAP
-    facts = obligations.convexity_parts(tokens)
+    statement = registry_statements.expected(claim_id, {"n": str(tokens)})
+    facts = {name: (part["expression"], part["relation"]) for name, part in statement["parts"].items()}
     g, below_relation = facts["g-below"]
     below = settle_point([("g(a) < 0", g, below_relation)], {u: a})
     if not below.verified:
         raise BudgetExceeded(f"n={tokens}: g({a}) < 0 not settled by balls")
     parts: dict[str, object] = {"g-below": below.record}
-    ranges: dict[str, object] = {"a": str(a), "b": str(b), "phi''/g": str(obligations.convexity_factor())}
-    for name, lo, hi in (("g-rising", a, b), ("convex", b, obligations.CONVEX_U_MAX)):
+    ranges: dict[str, object] = {"a": str(a), "b": str(b), "phi''/g": str(registry.convexity_factor())}
+    for name, lo, hi in (("g-rising", a, b), ("convex", b, registry.CONVEX_U_MAX)):
         if seconds_left() <= 0:
             raise BudgetExceeded("time budget exhausted")
         expr, relation = facts[name]

@@ -98,7 +98,7 @@ class CoverResult:
 
 
 def prove(
-    expr: sp.Expr | list[Any],
+    expr: sp.Expr | Tree,
     relation: str,
     domain: Box,
     constants: Mapping[sp.Symbol, Fraction] | None = None,
@@ -115,7 +115,8 @@ def prove(
     constants = dict(constants or {})
     start = time.monotonic()
     try:
-        expression = expr if isinstance(expr, list) else from_sympy(expr)  # as the kernel evaluates it
+        # evaluated exactly as certificates.kernel.verify re-evaluates it (a tree: a kernel statement's, as it is)
+        expression = expr if isinstance(expr, list) else from_sympy(expr)
     except TreeError as exc:
         return CoverResult("undecided", 0, 0.0, reason=f"the certificate format cannot hold the expression ({exc})")
     sides = {s.name: ends for s, ends in domain.items()}

@@ -1,6 +1,6 @@
 """Decide polynomial statements over the reals with Z3 (nlsat), and write their SMT certificates.
 
-A statement (`certificates.kernel.obligations.SmtStatement`) is `hypotheses => goal` over real
+A statement (`certificates.statements.registry.SmtStatement`) is `hypotheses => goal` over real
 constants. It is printed once as SMT-LIB2 by the checker's own printer
 (`certificates.kernel.smtlib.problem_text`, from the statement's trees), parsed by Z3 from that text and
 solved under a time budget: `unsat` proves the statement for every real value at once; `sat`
@@ -22,7 +22,7 @@ from pathlib import Path
 import z3
 
 from certificates.kernel import smtlib
-from certificates.kernel.obligations import SmtStatement
+from certificates.statements.registry import SmtStatement
 from certificates.store import write_certificate
 
 DEFAULT_TIMEOUT_SECONDS = 10.0

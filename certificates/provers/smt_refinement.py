@@ -26,9 +26,9 @@ from flint import arb
 
 from certificates.kernel.exact import ball_of, exact_value, precision
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.obligations import SmtStatement
 from certificates.kernel.real_encoding import CUT_DEGREES, CUT_PRECISION, MAX_CUT_POINT, MAX_CUTS, Cut, Encoding
 from certificates.provers.smt import decide
+from certificates.statements.registry import SmtStatement
 
 #: A model's argument whose text is longer is rounded to a fraction with at most this denominator.
 POINT_DENOMINATOR = 1024

@@ -21,10 +21,10 @@ import numpy as np
 import sympy as sp
 from flint import arb
 
-from certificates.kernel import ball_model, obligations
+from certificates.kernel import ball_model, registry_statements
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, fails, holds, precision
-from certificates.kernel.exprtree import enclosure_text, from_sympy, rational_text
+from certificates.kernel.exprtree import Tree, enclosure_text, from_sympy, rational_text
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import mask_rows
 from certificates.kernel.model_quantities import ball_value
@@ -59,14 +59,15 @@ def _settle(evaluate: Any, relations: Sequence[str]) -> tuple[bool, list[arb], i
 
 
 def settle_point(
-    conditions: Sequence[tuple[str, sp.Expr | list[Any], str]],
+    conditions: Sequence[tuple[str, sp.Expr | Tree, str]],
     point: Mapping[sp.Symbol, Fraction],
     parameters: Mapping[str, int] | None = None,
 ) -> WitnessResult:
-    """Verify `expr relation 0` for each (name, expr, relation) at the exact point (no file is written); expr is a
-    SymPy expression or already a tree."""
+    """Verify `expr relation 0` for each (name, expr, relation) at the exact point (no file is written); an expr is
+    SymPy's or already a tree (a kernel statement's)."""
     relations = [r for _, _, r in conditions]
-    trees = [expr if isinstance(expr, list) else from_sympy(expr) for _, expr, _ in conditions]  # kernel's evaluation
+    # evaluated as certificates.kernel.verify re-evaluates them
+    trees = [expr if isinstance(expr, list) else from_sympy(expr) for _, expr, _ in conditions]
 
     def evaluate() -> list[arb]:
         env = {s.name: ball_of(Fraction(v)) for s, v in point.items()}
@@ -89,7 +90,7 @@ def settle_point(
 
 def certify_point(
     claim_id: str,
-    conditions: Sequence[tuple[str, sp.Expr | list[Any], str]],
+    conditions: Sequence[tuple[str, sp.Expr | Tree, str]],
     point: Mapping[sp.Symbol, Fraction],
     directory: Path,
     parameters: Mapping[str, int] | None = None,
@@ -105,10 +106,12 @@ def certify_point(
 def certify_obligation_point(
     claim_id: str, parameters: Mapping[str, int], coordinates: Sequence[Fraction], directory: Path
 ) -> WitnessResult:
-    """A point witness of a registry claim: its conditions are the checker's obligation for these parameters."""
-    obligation = obligations.POINTS[claim_id]
-    point = dict(zip(obligation.symbols(parameters), coordinates, strict=True))
-    return certify_point(claim_id, obligation.conditions(parameters), point, directory, parameters)
+    """A point witness of a registry claim: its conditions are those of the kernel's statement of the claim at these
+    parameters (`certificates.kernel.registry_statements`), trees and all."""
+    statement = registry_statements.expected(claim_id, {name: str(value) for name, value in parameters.items()})
+    conditions = [(c["name"], c["expression"], c["relation"]) for c in statement["conditions"]]
+    point = {sp.Symbol(name): value for name, value in zip(statement["coordinates"], coordinates, strict=True)}
+    return certify_point(claim_id, conditions, point, directory, parameters)
 
 
 # ---------------------------------------------------------------- configurations

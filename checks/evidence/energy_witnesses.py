@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.obligations import CONFIGURATIONS
 from certificates.provers.witness import round_configuration
+from certificates.statements.registry import CONFIGURATIONS
 from checks.evidence import adversarial
 from checks.evidence.witnesses import Candidate, certify_first
 from checks.model import families

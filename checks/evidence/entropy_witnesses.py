@@ -18,8 +18,8 @@ import numpy as np
 
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.family_names import HEAD_FAMILIES, SHORT_HEAD_NAMES
-from certificates.kernel.obligations import CONFIGURATIONS
 from certificates.provers.witness import round_configuration
+from certificates.statements.registry import CONFIGURATIONS
 from checks.evidence import adversarial
 from checks.evidence.entropy_rates import RATE_TOLERANCE
 from checks.evidence.sampling import float_verdict

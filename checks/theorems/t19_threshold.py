@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 
 import sympy as sp
 
-from certificates.kernel import obligations
-from certificates.kernel.obligations import SmtStatement
 from certificates.provers.smt import certify, decide
 from certificates.provers.witness import certify_obligation_point
+from certificates.statements import registry as obligations
+from certificates.statements.registry import SmtStatement
 from certificates.store import certificate_directory
 from checks.evidence.equal_heads import check_equal_heads_monotonicity
 from checks.registry import REGISTRY, Context

@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING
 
 import sympy as sp
 
-from certificates.kernel import obligations
 from certificates.provers.convexity_cover import certify_convexity, u
 from certificates.provers.witness import certify_obligation_point
+from certificates.statements import registry as obligations
 from certificates.store import certificate_directory
 from checks.constants.floats import lambda_c_scaled
 from checks.evidence.clustering_rates import check_early_rate, check_late_rate

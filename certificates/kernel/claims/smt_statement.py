@@ -22,8 +22,7 @@ import sympy as sp
 
 from certificates.kernel.claims.names import LambdaC
 from certificates.kernel.claims.schema import IdentityClaim, InequalityClaim
-from certificates.kernel.obligations import SmtStatement
-from certificates.kernel.real_encoding import Cut, Encoder, Encoding, NotEncodable
+from certificates.kernel.real_encoding import Cut, Encoder, Encoding, NotEncodable, SmtStatement
 
 #: The name of the one statement of a claims-file SMT certificate.
 NAME = "claim"

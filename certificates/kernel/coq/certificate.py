@@ -1,6 +1,6 @@
 """The Coq problem of a certificate, rebuilt from the claim's obligation and the file's checked data.
 
-For a registry claim the statement comes from `certificates.kernel.obligations` (the checker's own table), for a
+For a registry claim the statement comes from `certificates.kernel.registry_statements` (the kernel's own table), for a
 claims-file claim from the `ClaimProblem` the caller passes (the claims-file reader's, in `checks`); the
 file contributes only data that the obligation then constrains: integer parameters and an exact point
 (whose coordinates must be the obligation's), and the recorded statements or conditions, which must be
@@ -15,15 +15,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel import dynamics_statements, real_statements, recheck
-from certificates.kernel import obligations as ob
+from certificates.kernel import dynamics_statements, real_statements, recheck, registry_statements
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.recheck import Rejected
-from certificates.kernel.verify import check_configuration, require_registry_kind
 
 #: Bits `interval` works with on a configuration witness, less `certificates.coq.source.EXTRA_BITS` (its sign has a
 #: wide margin; coqc checks).
@@ -69,22 +67,25 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
         if claim_problem is None or not isinstance(certificate["claim"], dict):
             raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")
         return claim_problem(certificate["claim"], claim_id, kind, payload)
-    require_registry_kind(claim_id, kind)
+    if kind in UNTRANSLATED:
+        raise NotTranslatable(UNTRANSLATED[kind])
+    statement = registry_statements.of_payload(claim_id, payload)
+    if kind != statement["kind"]:
+        raise Rejected(f"{claim_id} is certified by a {statement['kind']} certificate, not {kind}")
     if kind == "smt":
-        return ob.SMT[claim_id].sentence, _smt(claim_id, payload)
-    if claim_id in ob.POINTS:
-        return _point(claim_id, payload)
-    if claim_id in ob.CONFIGURATIONS:
-        return _configuration(claim_id, payload)
-    raise NotTranslatable(UNTRANSLATED[kind])
+        return statement["sentence"], _smt(claim_id, statement, payload)
+    if statement.get("witness") == "point":
+        return _point(claim_id, statement, payload)
+    if statement.get("witness") == "configuration":
+        return _configuration(claim_id, statement, payload)
+    raise NotTranslatable(f"no Coq translation of a {kind} certificate")
 
 
-def _smt(claim_id: str, payload: dict[str, Any]) -> UniversalProblem:
-    expected = ob.expected_statement_trees(claim_id)
+def _smt(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> UniversalProblem:
     recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
-    if payload["statements"] != expected:
+    if payload["statements"] != statement["statements"]:
         raise Rejected(f"the statements are not the obligation of {claim_id}")
-    return universal(expected)
+    return universal(statement["statements"])
 
 
 def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
@@ -96,30 +97,21 @@ def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
     )
 
 
-def _point(claim_id: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
-    obligation = ob.POINTS[claim_id]
-    recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
-    params = recheck.integer_parameters(payload["parameters"], obligation.parameters)
-    point = recheck.rational_map(payload["point"], "point")
-    names = [s.name for s in obligation.symbols(params)]
-    if list(point) != names:
-        raise Rejected(f"the point must give {', '.join(names)}; the file gives {', '.join(point)[:120]}")
-    conditions = ob.condition_trees(obligation.conditions(params))
-    recheck.require_conditions(payload["conditions"], conditions, claim_id)
-    rows = [(c["name"], c["expression"], c["relation"]) for c in conditions]
-    sentence = obligation.sentence(params, point)
-    if obligation.lemma is not None:
-        sentence += " (the regime's lemma is re-derived by check-cert, not by Coq)"
+def _point(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, PointProblem]:
+    point = registry_statements.point_data(statement, claim_id, payload)
+    rows = [(c["name"], c["expression"], c["relation"]) for c in statement["conditions"]]
+    sentence = registry_statements.point_sentence(statement, point)
+    if "lemma" in statement:
+        sentence += f" (it rests on a lemma neither Coq nor check-cert re-checks: {statement['lemma']})"
     return sentence, PointProblem(point, rows, recheck.recorded_precision(payload))
 
 
-def _configuration(claim_id: str, payload: dict[str, Any]) -> tuple[str, PointProblem]:
+def _configuration(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, PointProblem]:
     """`quantity < 0` at the exact data, once check-cert's own re-check (hypotheses exact, sign in balls) passes."""
-    obligation = ob.CONFIGURATIONS[claim_id]
-    check_configuration(claim_id, payload)
+    sentence, _ = registry_statements.configuration(statement, claim_id, payload, 0.0)
     cfg = recheck.exact_configuration(payload["configuration"])
-    name, built = configuration_problem(obligation.quantity, obligation.relation, cfg, payload)
-    return f"{obligation.sentence}; the witness: {name} {obligation.relation} 0 at exact data", built
+    name, built = configuration_problem(statement["quantity"], statement["relation"], cfg, payload)
+    return f"{sentence}; the witness: {name} {statement['relation']} 0 at exact data", built
 
 
 def configuration_problem(

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 import checks
-from certificates.kernel import obligations as ob
 from certificates.kernel import smtlib
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.coq import run
 from certificates.kernel.format import content_hash
 from certificates.provers.witness import certify_obligation_point
+from certificates.statements import registry as ob
 from certificates.store import write_certificate
 from checks import coq_files
 

@@ -15,13 +15,13 @@ from flint import arb
 
 from certificates.coq.source import source
 from certificates.kernel import ball_model, masks
+from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.coq import model_tree, run
 from certificates.kernel.coq.certificate import configuration_problem
 from certificates.kernel.coq.statements import theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exprtree import evaluate
-from certificates.kernel.interaction import parse_interaction
 from certificates.kernel.vocabulary import GEOMETRIES
 from checks.model import families
 

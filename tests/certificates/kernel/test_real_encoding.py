@@ -9,10 +9,10 @@ import pytest
 import sympy as sp
 
 from certificates.kernel import smtlib
-from certificates.kernel.obligations import SmtStatement
 from certificates.kernel.real_encoding import MAX_CUT_POINT, Cut, CutError, Encoder, NotEncodable
 from certificates.provers.smt import decide
 from certificates.provers.smt_refinement import model_cuts, refine
+from certificates.statements.registry import SmtStatement
 
 x = sp.Symbol("x", real=True)
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates.kernel import obligations
+from certificates.statements import registry as obligations
 from checks.constants.floats import lambda_c_scaled
 from checks.evidence import clustering_rates, clustering_times
 from checks.theorems import t22_clustering_rates as clustering

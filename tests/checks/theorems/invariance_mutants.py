@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates.kernel import obligations
+from certificates.statements import registry as obligations
 from checks.theorems import c8_invariance as inv
 from identities import condition8_invariance as ci
 from identities.derivation import Derivation

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from certificates.kernel import obligations
+from certificates.statements import registry as obligations
 from identities import closed_forms as cf
 from identities import convexity, energy, limits, scalar_regime, signs
 from identities import linearized_clustering as lc

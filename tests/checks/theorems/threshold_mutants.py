@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from certificates.kernel import obligations
-from certificates.kernel.obligations import SmtStatement
+from certificates.statements import registry as obligations
+from certificates.statements.registry import SmtStatement
 from checks.theorems import t19_threshold as tc
 from checks.theorems.t19_threshold import refute_transcendence
 from identities import closed_forms as cf

@@ -1,40 +1,47 @@
-"""What a certificate of each claim must establish: the checker's own table, built from the closed forms.
+"""What a certificate of each registry claim must establish, built with SymPy from the closed forms: the source of
+the kernel's table of the registry's statements (`certificates.kernel.registry_statements`, data).
 
-A certificate names a claim; the checker looks the claim up here and rejects a certificate whose
-content is not this obligation, so a true statement filed under another claim, a weakened goal or
-a dropped hypothesis never re-checks. The deciding code builds its certificates from these same
-obligations (it imports this module; this module imports no deciding code: only the closed forms
-of `identities.closed_forms` and the regime derivation of `identities.condition8_scalar`).
+SymPy proposes here, outside the kernel; `build` writes every obligation as trees (`python -m
+certificates.statements.registry` rewrites `certificates/kernel/registry_statements.json`, and a test holds the
+file equal to a fresh build), and `statement` elaborates a registry certificate's core statement from that table.
+The deciders build their searches and their SMT problems from these same obligations (they import this module;
+it imports no deciding code: only the closed forms of `identities.closed_forms` and the regime derivations of
+`identities.condition8_scalar` and `identities.condition8_invariance`).
 
 Kinds of obligation:
 - `SmtObligation`: statements `hypotheses => goal` over real constants, each to be `unsat` when
   negated, for z3 and cvc5 alike;
-- `PointObligation`: conditions `expr relation 0` at an exact point, built from the file's integer
-  parameters (which the obligation bounds) and checked with balls;
+- `PointObligation`: conditions `expr relation 0` at an exact point, built for symbolic integer parameters
+  (which the obligation bounds; the kernel substitutes their values) and checked with balls;
 - `ConfigurationObligation`: an exact configuration of the model with every hypothesis of the claim
   (attention kind, geometry, symmetry, alignment, ...) and a rate with a sign, checked with balls;
-- a `PointObligation` may carry a `lemma`: a fact about the regime that the checker re-derives with SymPy
-  when it re-checks the point (the equiangular reduction and the concavity of the exit function for
-  C8.invariance and its exit gap);
+- a `PointObligation` may carry a `lemma`: a fact about the regime that the decider derives with SymPy and the
+  kernel does not re-check (it says so when it prints what the point proves): the equiangular reduction and the
+  concavity of the exit function for C8.invariance and its exit gap;
 - convexity: T22 reading-b for one n and beta lambda <= 40 (claim CONVEXITY_CLAIM), a chain of one
-  point witness and two covers.
+  point witness and two covers, with phi and the factor K of phi'' = K g, which the kernel checks by exact algebra.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
+import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 
-from certificates.kernel.exprtree import formula_from_sympy, from_sympy
+from certificates.kernel import registry_statements
+from certificates.kernel.equilibrium_obligations import EQUILIBRIA
+from certificates.kernel.exprtree import from_sympy
+from certificates.kernel.real_encoding import SmtStatement
+from certificates.kernel.recheck import Rejected
 from identities import closed_forms, signs
 from identities import condition8_invariance as ci
 from identities import condition8_scalar as sr
-from identities.derivation import Derivation
 from identities.zero_test import is_identically_zero
 
 H, n, alpha, t, c, q_star = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
@@ -43,33 +50,6 @@ u = sp.Symbol("u", positive=True)
 
 
 # ---------------------------------------------------------------- smt
-
-
-@dataclass(frozen=True)
-class SmtStatement:
-    """`hypotheses => goal` for all real values of `symbols`, with a name and a sentence.
-
-    `integers` (a subset of `symbols`) range over the integers instead (declared `Int`)."""
-
-    name: str
-    sentence: str
-    symbols: tuple[sp.Symbol, ...]
-    hypotheses: tuple[sp.Basic, ...]
-    goal: sp.Basic
-    integers: tuple[sp.Symbol, ...] = ()
-
-    def tree(self) -> dict[str, Any]:
-        """The statement as certificate data: constants, hypothesis and goal trees (and the integer
-        constants, only when there are some, so that a statement over the reals has no such field)."""
-        tree: dict[str, Any] = {
-            "name": self.name,
-            "constants": [s.name for s in self.symbols],
-            "hypotheses": [formula_from_sympy(h) for h in self.hypotheses],
-            "goal": formula_from_sympy(self.goal),
-        }
-        if self.integers:
-            tree["integers"] = [s.name for s in self.integers]
-        return tree
 
 
 @dataclass(frozen=True)
@@ -157,40 +137,53 @@ def cauchy_schwarz_statements() -> tuple[SmtStatement, ...]:
 # ---------------------------------------------------------------- exact points
 
 Condition = tuple[str, sp.Expr, str]
+#: A point obligation's parameters: SymPy symbols for those that stay symbols in the kernel's templates, integers
+#: for the `shape` parameters (those that fix how many coordinates the point has).
+Parameters = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
 class PointObligation:
     """Conditions at an exact point, determined by the file's integer parameters.
 
-    `parameters` maps each parameter name to its allowed (min, max); `symbols(params)` names the
-    point's coordinates; `conditions(params)` are the `(name, expr, relation)` the balls must settle."""
+    `parameters` maps each parameter name to its allowed (min, max); `shape` names the parameters that fix the
+    number of coordinates (the kernel's table holds one case per value, up to `SHAPES`); `symbols(params)` names
+    the point's coordinates; `conditions(params)` are the `(name, expr, relation)` the balls must settle, for
+    symbolic parameters (the kernel substitutes their values into the trees); `sentence` is a template
+    (`str.format` with the parameters, `point` and `1-x` for each coordinate x) of what the point proves."""
 
     parameters: Mapping[str, tuple[int, int]]
-    symbols: Callable[[Mapping[str, int]], tuple[sp.Symbol, ...]]
-    conditions: Callable[[Mapping[str, int]], list[Condition]]
-    sentence: Callable[[Mapping[str, int], Mapping[str, Fraction]], str]
-    #: A fact of the regime the point's conclusion rests on, re-derived by the checker: returns what it
-    #: established, raises ValueError when SymPy does not close it.
-    lemma: Callable[[], str] | None = None
+    symbols: Callable[[Parameters], tuple[sp.Symbol, ...]]
+    conditions: Callable[[Parameters], list[Condition]]
+    sentence: str
+    shape: tuple[str, ...] = ()
+    #: A fact of the regime the point's conclusion rests on, derived with SymPy by the decider (the kernel's table
+    #: holds only its text, and check-cert says that it does not re-check it).
+    lemma: str | None = None
 
 
-def threshold_exact_conditions(params: Mapping[str, int]) -> list[Condition]:
+#: The values of a shape parameter the kernel's table holds a case for (the searches use H = 2).
+SHAPES = range(2, 5)
+#: The symbolic parameters of the kernel's templates.
+SYMBOLIC = {"H": H, "n": n, "alpha": alpha}
+
+
+def threshold_exact_conditions(params: Parameters) -> list[Condition]:
     """beta > beta*(H, n, alpha) and the Condition 8 margin at beta is > 0: beta* is not the threshold."""
     heads, tokens, scale = params["H"], params["n"], params["alpha"]
     margin = sr.condition8_margin().subs({H: heads, n: tokens, alpha: scale, t: sp.exp(scale * beta)})
     return [
-        (f"beta - beta*({heads}, {tokens}, {scale}) > 0", beta - closed_forms.beta_star(heads, tokens, scale), ">"),
+        ("beta - beta*(H, n, alpha) > 0", beta - closed_forms.beta_star(heads, tokens, scale), ">"),
         ("Condition 8 margin at beta > 0", margin, ">"),
     ]
 
 
-def strength_symbols(params: Mapping[str, int]) -> tuple[sp.Symbol, ...]:
+def strength_symbols(params: Parameters) -> tuple[sp.Symbol, ...]:
     """lambda1, ..., lambdaH."""
     return sp.symbols(f"lambda1:{params['H'] + 1}", positive=True)
 
 
-def superadditivity_counterexample_conditions(params: Mapping[str, int]) -> list[Condition]:
+def superadditivity_counterexample_conditions(params: Parameters) -> list[Condition]:
     """beta = 1: every lambda_h > 0, the mean above lambda_c (g(mean) > 0) and H phi(mean) > sum phi(lambda_h).
 
     For u > 0, g(u) = (u - 2) e^u - (n - 1)(u + 2) is negative at 0 and convex (g'' = u e^u), so
@@ -214,19 +207,13 @@ def superadditivity_counterexample_conditions(params: Mapping[str, int]) -> list
 rho_w, rho_lo, rho_hi = sp.symbols("rho rho_1 rho_2", positive=True)
 
 
-def _regime(params: Mapping[str, int]) -> tuple[int, int, int, sp.Expr]:
-    """(H, n, alpha, beta*(H, n, alpha)) of a C8 invariance point."""
-    heads, tokens, scale = params["H"], params["n"], params["alpha"]
-    return heads, tokens, scale, closed_forms.beta_star(heads, tokens, scale)
-
-
-def invariance_conditions(params: Mapping[str, int]) -> list[Condition]:
+def invariance_conditions(params: Parameters) -> list[Condition]:
     """0 < beta < beta*, Condition 8 strict at the orthonormal start, and violated at correlation rho in (0, 1)."""
-    heads, tokens, scale, star = _regime(params)
+    heads, tokens, scale = params["H"], params["n"], params["alpha"]
     margin = ci.trajectory_margin(rho_w).subs({ci.H: heads, ci.n: tokens, ci.alpha: scale})
     return [
         ("beta > 0", beta, ">"),
-        (f"beta*({heads}, {tokens}, {scale}) - beta > 0", star - beta, ">"),
+        ("beta*(H, n, alpha) - beta > 0", closed_forms.beta_star(heads, tokens, scale) - beta, ">"),
         ("Condition 8 margin at the orthonormal start (rho = 0) > 0", margin.subs(rho_w, 0), ">"),
         ("rho > 0", rho_w, ">"),
         ("1 - rho > 0", 1 - rho_w, ">"),
@@ -234,13 +221,13 @@ def invariance_conditions(params: Mapping[str, int]) -> list[Condition]:
     ]
 
 
-def exit_gap_conditions(params: Mapping[str, int]) -> list[Condition]:
+def exit_gap_conditions(params: Parameters) -> list[Condition]:
     """0 < beta < beta*, h(0) > 0, 0 < rho_1 < rho_2 < 1 and h(rho_1) > 0 > h(rho_2), kappa = alpha beta."""
-    heads, tokens, scale, star = _regime(params)
+    heads, tokens, scale = params["H"], params["n"], params["alpha"]
     h = ci.exit_function().subs({ci.H: heads, ci.n: tokens, ci.kappa: scale * beta})
     return [
         ("beta > 0", beta, ">"),
-        (f"beta*({heads}, {tokens}, {scale}) - beta > 0", star - beta, ">"),
+        ("beta*(H, n, alpha) - beta > 0", closed_forms.beta_star(heads, tokens, scale) - beta, ">"),
         ("h(0) > 0 (Condition 8 strict at the start)", h.subs(ci.rho, 0), ">"),
         ("rho_1 > 0", rho_lo, ">"),
         ("rho_2 - rho_1 > 0", rho_hi - rho_lo, ">"),
@@ -250,67 +237,50 @@ def exit_gap_conditions(params: Mapping[str, int]) -> list[Condition]:
     ]
 
 
-def exit_lemma() -> str:
-    """Re-derive, for symbolic H, n, alpha, beta, that rho increases through (0, 1) in finite time and that the
-    margin's sign is that of the strictly concave h with h(1) < 0 (`identities.condition8_invariance`)."""
-    derivation = Derivation()
-    ci.prove_exit(derivation)
-    if not derivation.proved:
-        raise ValueError("the regime's derivation did not close: " + "; ".join(derivation.failures)[:300])
-    return (
-        f"the regime re-derived (exact zero tests, structural signs; {len(derivation.steps)} steps: d rho/dt > 0 "
-        "on [0, 1), reaching rho_1 by "
-        "n ln(1/(1 - rho_1))/(2 H alpha); margin = alpha^2 w^2 h(rho), h strictly concave, h(1) < 0)"
-    )
+#: What the C8 points rest on besides their conditions: the regime's lemma, derived by the decider
+#: (`checks.theorems.c8_invariance`, with `identities.condition8_invariance.prove_exit`) before it certifies.
+EXIT_LEMMA = (
+    "for all H, n, alpha, beta of the regime, d rho/dt > 0 on [0, 1), so the equiangular trajectory reaches rho_1 by "
+    "time n ln(1/(1 - rho_1))/(2 H alpha); the Condition 8 margin is alpha^2 w^2 h(rho) with h strictly concave "
+    "and h(1) < 0 (identities.condition8_invariance.prove_exit)"
+)
 
 
-def _list(point: Mapping[str, Fraction]) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in point.items())
-
-
+_REGIME = {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)}
 POINTS: dict[str, PointObligation] = {
     "T19.threshold.exact": PointObligation(
-        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        _REGIME,
         lambda params: (beta,),
         threshold_exact_conditions,
-        lambda p, point: (
-            f"refutes 'beta* is exactly the Condition 8 threshold': scalar heads alpha I, usa, orthogonal tokens, "
-            f"H = {p['H']}, n = {p['n']}, alpha = {p['alpha']}, {_list(point)}: beta > beta* and Condition 8 "
-            "still holds at every token"
-        ),
+        "refutes 'beta* is exactly the Condition 8 threshold': scalar heads alpha I, usa, orthogonal tokens, "
+        "H = {H}, n = {n}, alpha = {alpha}, {point}: beta > beta* and Condition 8 still holds at every token",
     ),
     "C8.invariance": PointObligation(
-        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        _REGIME,
         lambda params: (beta, rho_w),
         invariance_conditions,
-        lambda p, point: (
-            f"refutes the invariance of Condition 8: usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, "
-            f"n = {p['n']} orthonormal tokens on the sphere, {_list(point)}: beta < beta*, Condition 8 holds at the "
-            "start, the equiangular trajectory reaches correlation rho (d rho/dt > 0 on [0, 1)) by time "
-            f"n ln(1/(1 - rho))/(2 H alpha), and there Condition 8 fails at every token and head"
-        ),
-        exit_lemma,
+        "refutes the invariance of Condition 8: usa, H = {H} heads alpha I, alpha = {alpha}, n = {n} orthonormal "
+        "tokens on the sphere, {point}: beta < beta*, Condition 8 holds at the start, the equiangular trajectory "
+        "reaches correlation rho (d rho/dt > 0 on [0, 1)) by time n ln(1/(1 - rho))/(2 H alpha), and there "
+        "Condition 8 fails at every token and head",
+        lemma=EXIT_LEMMA,
     ),
     "C8.invariance.exit-gap": PointObligation(
-        {"H": (2, 10**6), "n": (2, 10**9), "alpha": (1, 10**6)},
+        _REGIME,
         lambda params: (beta, rho_lo, rho_hi),
         exit_gap_conditions,
-        lambda p, point: (
-            f"usa, H = {p['H']} heads alpha I, alpha = {p['alpha']}, n = {p['n']} orthonormal tokens, "
-            f"{_list(point)}: beta < beta*, and the trajectory leaves the Condition 8 region at a cluster gap "
-            f"eps_exit in [1 - rho_2, 1 - rho_1] = [{1 - point['rho_2']}, {1 - point['rho_1']}] "
-            "(h concave with h(0) > 0: its one zero lies between rho_1 and rho_2)"
-        ),
-        exit_lemma,
+        "usa, H = {H} heads alpha I, alpha = {alpha}, n = {n} orthonormal tokens, {point}: beta < beta*, and the "
+        "trajectory leaves the Condition 8 region at a cluster gap eps_exit in [1 - rho_2, 1 - rho_1] = "
+        "[{1-rho_2}, {1-rho_1}] (h concave with h(0) > 0: its one zero lies between rho_1 and rho_2)",
+        lemma=EXIT_LEMMA,
     ),
     "T22.superadditivity": PointObligation(
-        {"n": (2, 10**9), "H": (2, 64)},
+        {"n": (2, 10**9), "H": (min(SHAPES), max(SHAPES))},
         strength_symbols,
         superadditivity_counterexample_conditions,
-        lambda p, point: (
-            f"refutes super-additivity as stated: n = {p['n']}, beta = 1, {_list(point)}: the mean strength is "
-            "above lambda_c, yet sum_h phi(lambda_h) < H phi(lambda_bar)"
-        ),
+        "refutes super-additivity as stated: n = {n}, beta = 1, {point}: the mean strength is above lambda_c, yet "
+        "sum_h phi(lambda_h) < H phi(lambda_bar)",
+        shape=("H",),
     ),
 }
 
@@ -342,7 +312,7 @@ def convexity_factor() -> sp.Expr:
     return factor.subs(X, sp.exp(u))
 
 
-def convexity_parts(tokens: int) -> dict[str, tuple[sp.Expr, str]]:
+def convexity_parts(tokens: int | sp.Expr) -> dict[str, tuple[sp.Expr, str]]:
     """The three facts of reading-b for n tokens (u = beta lambda): g(a) < 0, g' > 0 on [a, b], phi'' > 0 on [b, 40]."""
     g = closed_forms.lambda_c_equation(u, tokens)
     return {
@@ -450,3 +420,72 @@ def expected_statement_trees(claim_id: str) -> list[dict[str, Any]]:
 def condition_trees(conditions: list[Condition]) -> list[dict[str, Any]]:
     """(name, tree, relation) of each condition, as a point certificate records them."""
     return [{"name": name, "expression": from_sympy(expr), "relation": relation} for name, expr, relation in conditions]
+
+
+# ---------------------------------------------------------------- the kernel's table
+
+
+def _point_entry(obligation: PointObligation) -> dict[str, Any]:
+    """A point obligation as template data: one case per value of its shape parameters."""
+    cases = {}
+    for values in itertools.product(*(SHAPES for _ in obligation.shape)):
+        params = {**SYMBOLIC, **dict(zip(obligation.shape, values, strict=True))}
+        key = ",".join(f"{name}={value}" for name, value in zip(obligation.shape, values, strict=True))
+        cases[key] = {
+            "coordinates": [s.name for s in obligation.symbols(params)],
+            "conditions": condition_trees(obligation.conditions(params)),
+        }
+    entry = {"kind": "witness", "witness": "point", "ranges": dict(obligation.parameters)}
+    entry |= {"shape": list(obligation.shape), "cases": cases, "sentence": obligation.sentence}
+    return entry | ({"lemma": obligation.lemma} if obligation.lemma else {})
+
+
+def build() -> dict[str, dict[str, Any]]:
+    """The kernel's table (`certificates.kernel.registry_statements`), freshly built with SymPy: claim id -> the
+    statement its certificates carry, with the integer parameters as symbols of the trees."""
+    table: dict[str, dict[str, Any]] = {}
+    for claim_id, smt_obligation in SMT.items():
+        table[claim_id] = {"kind": "smt", "ranges": {}, "shape": [], "sentence": smt_obligation.sentence}
+        table[claim_id]["statements"] = expected_statement_trees(claim_id)
+    for claim_id, point in POINTS.items():
+        table[claim_id] = _point_entry(point)
+    for claim_id, configuration in CONFIGURATIONS.items():
+        table[claim_id] = {"kind": "witness", "witness": "configuration", "ranges": {}, "shape": []}
+        table[claim_id] |= {**asdict(configuration), "hypotheses": list(configuration.hypotheses)}
+    parts = convexity_parts(n)
+    table[CONVEXITY_CLAIM] = {
+        "kind": "convexity",
+        "ranges": {"n": list(CONVEXITY_TOKENS)},
+        "shape": [],
+        "u_max": str(CONVEX_U_MAX),
+        "parts": {
+            name: {"expression": from_sympy(expr), "relation": relation} for name, (expr, relation) in parts.items()
+        },
+        "rate": from_sympy(closed_forms.rate(u, n, 1)),
+        "factor": from_sympy(convexity_factor()),
+    }
+    for claim_id, equilibrium in EQUILIBRIA.items():
+        table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": [], "subject": equilibrium.subject}
+    return table
+
+
+def write() -> None:
+    """Rewrite the kernel's table from SymPy (after a change of an obligation or a closed form), one claim a line."""
+    rows = ",\n".join(f" {json.dumps(claim)}: {json.dumps(entry, sort_keys=True)}" for claim, entry in build().items())
+    registry_statements.PATH.write_text(f"{{\n{rows}\n}}\n", encoding="utf-8")
+
+
+def statement(claim_id: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The core statement of a certificate of the registry claim `claim_id`: the table's entry at the payload's
+    integer parameters (None for a claim not in the kernel's table, or a payload without valid parameters: the
+    kernel rejects such a certificate, which carries no statement)."""
+    if claim_id not in registry_statements.table():
+        return None
+    try:
+        return registry_statements.of_payload(claim_id, payload)
+    except Rejected:
+        return None
+
+
+if __name__ == "__main__":
+    write()

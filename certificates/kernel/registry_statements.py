@@ -1,0 +1,269 @@
+"""The registry's claims: the kernel's own table of their core statements (form `registry`), and their checker.
+
+`registry_statements.json` beside this module holds, for each registry claim, the statement its certificates must
+carry: the kind of certificate, the sentence of what it proves, and the trees of what the payload must establish
+(SMT statements, point conditions, a configuration's hypotheses and rate, the convexity chain's three facts), with
+the claim's integer parameters (H, n, alpha) left as symbols of the trees. SymPy wrote it once, outside the kernel
+(`python -m certificates.statements.registry`, held equal to a fresh build by a test); here it is data. A
+certificate's statement names the claim and the values of its parameters; the checker substitutes the values into
+the templates (tree substitution, no simplification) and requires the statement to equal the result, so a
+statement filed under another claim, a weakened goal or a dropped hypothesis never re-checks. Then it re-checks the
+payload against the statement: SMT texts printed from the trees and run in z3 and cvc5 (`smtlib`, `solvers`), points
+and configurations settled by balls (`recheck`), covers re-evaluated, equilibria re-proved
+(`equilibrium_obligations`). What it prints is the table's sentence filled with the statement's values; a lemma the
+conclusion rests on and the kernel does not re-check (its SymPy derivation stays outside) is named in it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
+
+from certificates.kernel import recheck, smtlib, solvers
+from certificates.kernel.derivatives import derivative
+from certificates.kernel.equilibrium_obligations import check_equilibrium
+from certificates.kernel.exprtree import Tree, parse_rational, rational_text
+from certificates.kernel.recheck import Rejected
+from certificates.kernel.tree_text import term_text
+
+PATH = Path(__file__).with_name("registry_statements.json")
+FORM = "registry"
+POINT_KEYS = {"witness", "parameters", "point", "prec", "conditions"}
+
+
+@cache
+def table() -> dict[str, dict[str, Any]]:
+    """claim id -> its entry (the statement with the parameters as symbols, and their ranges)."""
+    loaded: dict[str, dict[str, Any]] = json.loads(PATH.read_text(encoding="utf-8"))
+    return loaded
+
+
+def expected(claim_id: str, parameters: object) -> dict[str, Any]:
+    """The statement a certificate of `claim_id` with these integer parameters (decimal strings) must carry."""
+    entry = table().get(claim_id)
+    if entry is None:
+        raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
+    values = recheck.integer_parameters(parameters, {name: (lo, hi) for name, (lo, hi) in entry["ranges"].items()})
+    body = {key: value for key, value in entry.items() if key != "cases"}
+    if "cases" in entry:
+        key = ",".join(f"{name}={values[name]}" for name in entry["shape"])
+        if key not in entry["cases"]:
+            raise Rejected(f"{claim_id}: the kernel's table has no statement for {key}")
+        body |= entry["cases"][key]
+    rationals = {name: ["rat", str(value)] for name, value in values.items()}
+    statement = {"form": FORM, "claim": claim_id, "parameters": {name: str(v) for name, v in values.items()}}
+    return statement | _substituted(body, rationals)
+
+
+def of_payload(claim_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The statement of a certificate of `claim_id` at its payload's integer parameters (`parameters`, when the
+    claim has any)."""
+    has_parameters = bool(table().get(claim_id, {}).get("ranges"))
+    return expected(claim_id, payload.get("parameters") if has_parameters else {})
+
+
+def _substituted(data: Any, values: Mapping[str, list[str]]) -> Any:
+    """The data with every tree symbol `["sym", name]` of a parameter replaced by its value (nothing else changes)."""
+    if isinstance(data, dict):
+        return {key: _substituted(value, values) for key, value in data.items()}
+    if isinstance(data, list):
+        if len(data) == 2 and data[0] == "sym" and data[1] in values:
+            return values[data[1]]
+        return [_substituted(item, values) for item in data]
+    return data
+
+
+def check(
+    statement: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
+) -> tuple[str, str]:
+    """(what the certificate proves, how it was re-checked): the statement must be the table's for its claim and
+    parameters, and the payload must prove it."""
+    if statement.get("claim") != claim_id:
+        raise Rejected(f"the statement is of claim {str(statement.get('claim'))[:80]!r}, the certificate of {claim_id}")
+    mine = expected(claim_id, statement.get("parameters"))
+    if statement != mine:
+        raise Rejected(f"the statement is not the kernel's statement of {claim_id}: {_difference(mine, statement)}")
+    if kind != mine["kind"]:
+        raise Rejected(f"{claim_id} is certified by a {mine['kind']} certificate, not {kind}")
+    proved, how = CHECKERS[mine.get("witness", kind)](mine, claim_id, payload, seconds)
+    if "lemma" in mine:
+        proved += (
+            f"; it rests on a lemma check-cert does NOT re-check (SymPy derives it outside the kernel): {mine['lemma']}"
+        )
+    return proved, how
+
+
+def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:
+    """Where the file's statement first departs from the kernel's, naming a field the kernel does not have."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        extra, missing = sorted(str(k)[:40] for k in set(theirs) - set(mine)), sorted(set(mine) - set(theirs))
+        if extra or missing:
+            return f"{where}: unexpected fields {extra[:5]}, missing {missing[:5]}"
+        pairs: list[tuple[Any, Any, str]] = [(mine[k], theirs[k], f"{where}.{k}") for k in mine]
+    elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+        pairs = [(a, b, f"{where}.{k}") for k, (a, b) in enumerate(zip(mine, theirs, strict=True))]
+    else:
+        return f"{where} differs"
+    return next(_difference(a, b, at) for a, b, at in pairs if a != b)
+
+
+def _smt(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
+    if payload["logic"] != smtlib.LOGIC:
+        raise Rejected(f"logic {str(payload['logic'])[:40]!r}: the obligation is stated in {smtlib.LOGIC}")
+    stated, names = payload["statements"], [s["name"] for s in statement["statements"]]
+    if not isinstance(stated, list) or [s.get("name") if isinstance(s, dict) else None for s in stated] != names:
+        raise Rejected(f"{claim_id} needs the statements {', '.join(names)}; the file has {str(stated)[:200]}")
+    for mine, theirs in zip(statement["statements"], stated, strict=True):
+        if theirs != mine:
+            differ = sorted(str(k)[:40] for k in set(mine) | set(theirs) if theirs.get(k) != mine.get(k))
+            raise Rejected(
+                f"statement {mine['name']}: its {', '.join(differ)} differ from the obligation of {claim_id}"
+            )
+    texts = [smtlib.problem_text(s["constants"], s["hypotheses"], s["goal"]) for s in statement["statements"]]
+    return statement["sentence"], solvers.recheck_unsat(texts, seconds)
+
+
+def point_data(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> dict[str, Fraction]:
+    """The exact point of a point witness, once its parameters, coordinates and conditions are the statement's."""
+    recheck.require_keys(payload, POINT_KEYS, "point witness")
+    if payload["witness"] != "point" or payload["parameters"] != statement["parameters"]:
+        raise Rejected(f"a point witness of {claim_id} at the statement's parameters {statement['parameters']}")
+    point = recheck.rational_map(payload["point"], "point")
+    if list(point) != statement["coordinates"]:
+        raise Rejected(f"the point must give {', '.join(statement['coordinates'])}; the file gives {list(point)}")
+    recheck.require_conditions(payload["conditions"], statement["conditions"], claim_id)
+    return point
+
+
+def point_sentence(statement: dict[str, Any], point: Mapping[str, Fraction]) -> str:
+    """The table's sentence filled with the parameters, the point and 1 - x of each coordinate x."""
+    listed = ", ".join(f"{name} = {value}" for name, value in point.items())
+    ends = {f"1-{name}": 1 - value for name, value in point.items()}
+    sentence: str = statement["sentence"].format(**statement["parameters"], point=listed, **ends)
+    return sentence
+
+
+def _point(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    point = point_data(statement, claim_id, payload)
+    return point_sentence(statement, point), recheck.point_conditions(payload, point)
+
+
+def configuration(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """(the sentence, how): an exact configuration with exactly the statement's hypotheses and its rate's sign."""
+    how = recheck.configuration(
+        payload,
+        attention=statement["attention"],
+        geometry=statement["geometry"],
+        hypotheses=tuple(statement["hypotheses"]),
+        quantity=statement["quantity"],
+        relation=statement["relation"],
+        claim_id=claim_id,
+    )
+    return statement["sentence"], how
+
+
+def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """g(a) < 0 at a point, g' > 0 on [a, b] and phi'' > 0 on [b, u_max], each exactly the statement's tree."""
+    recheck.require_keys(payload, {"parameters", "a", "b", "parts"}, "convexity payload")
+    if payload["parameters"] != statement["parameters"]:
+        raise Rejected(f"the payload's parameters are not the statement's {statement['parameters']}")
+    a, b, top = parse_rational(payload["a"]), parse_rational(payload["b"]), parse_rational(statement["u_max"])
+    if not 0 < a < b < top:
+        raise Rejected(f"need 0 < a < b < {top}; the file has a = {a}, b = {b}")
+    parts, facts = payload["parts"], statement["parts"]
+    recheck.require_keys(parts, set(facts), "convexity parts")
+    below = parts["g-below"]
+    recheck.require_keys(below, POINT_KEYS, "g-below")
+    if below["witness"] != "point" or below["parameters"] != {}:
+        raise Rejected("g-below must be a point witness without parameters")
+    if recheck.rational_map(below["point"], "point") != {"u": a}:
+        raise Rejected("g-below must be evaluated at u = a")
+    recheck.require_conditions(below["conditions"], [{"name": "g(a) < 0", **facts["g-below"]}], claim_id)
+    recheck.point_conditions(below, {"u": a})
+    boxes = 0
+    for name, ends in (("g-rising", (a, b)), ("convex", (b, top))):
+        boxes += recheck.cover(parts[name], facts[name]["expression"], facts[name]["relation"], {"u": ends}, {})
+    convexity_lemma(statement, claim_id)
+    g, rate, factor = (term_text(t) for t in (facts["g-below"]["expression"], statement["rate"], statement["factor"]))
+    proved = (
+        f"n = {statement['parameters']['n']}, u = beta lambda, phi(u) = {rate} (the rate at beta = 1), "
+        f"g(u) = {g}: g(a) < 0 at a = {a}, g' > 0 on [a, b], b = {rational_text(b)}, phi'' = K g with K = {factor} "
+        f"> 0, and phi'' > 0 on [b, {top}]: phi is strictly convex on [u_c, {top}] (u_c the root of g), so "
+        f"sum_h phi(lambda_h) > H phi(lambda_bar) for strengths in [lambda_c, {top}/beta], not all equal"
+    )
+    return proved, f"ball point, {boxes} boxes re-evaluated, g', phi'' = K g and K > 0 by exact algebra"
+
+
+#: The exact algebra of the convexity lemma: polynomials in u and X, X standing for e^u (an identity of rational
+#: functions in independent u and X holds in particular at X = e^u; one with positive coefficients is > 0 at u, X > 0).
+_ALGEBRA = fmpq_mpoly_ctx.get(("u", "X"), "lex")
+Quotient = tuple[fmpq_mpoly, fmpq_mpoly]
+
+
+def _quotient(tree: Tree) -> Quotient:
+    """(numerator, denominator) of a tree over rationals, u and exp(u) (Rejected for any other node)."""
+    op, args = tree[0], tree[1:]
+    u, X = _ALGEBRA.gens()
+    one = _ALGEBRA.constant(1)
+    if op == "rat":
+        value = parse_rational(args[0])
+        return _ALGEBRA.constant(fmpq(value.numerator, value.denominator)), one
+    if tree in (["sym", "u"], ["exp", ["sym", "u"]]):
+        return (u if op == "sym" else X), one
+    if op in ("add", "mul") and args:
+        out = _quotient(args[0])
+        for part in map(_quotient, args[1:]):
+            top = out[0] * part[1] + part[0] * out[1] if op == "add" else out[0] * part[0]
+            out = top, out[1] * part[1]
+        return out
+    if op == "pow" and type(args[1]) is int and 0 < abs(args[1]) <= 8:
+        top, bottom = _quotient(args[0])
+        if args[1] < 0 and top == 0:
+            raise Rejected("the convexity lemma divides by zero")
+        return (top ** args[1], bottom ** args[1]) if args[1] > 0 else (bottom ** -args[1], top ** -args[1])
+    raise Rejected(f"the convexity lemma's exact algebra has no rule for the node {str(op)[:20]!r}")
+
+
+def _same(p: Quotient, q: Quotient) -> bool:
+    return p[0] * q[1] - q[0] * p[1] == 0
+
+
+def _positive(p: Quotient) -> bool:
+    return all(c > 0 for poly in p for c in poly.coeffs()) and all(poly != 0 for poly in p)
+
+
+def convexity_lemma(statement: dict[str, Any], claim_id: str) -> None:
+    """The covered trees are g' and phi'' of the statement's g and phi (the kernel's tree derivative), and
+    phi'' = K g with K > 0 for u > 0, each by exact algebra; Rejected otherwise."""
+    parts, rate, factor = statement["parts"], statement["rate"], statement["factor"]
+    g, second = parts["g-below"]["expression"], derivative(derivative(rate, "u"), "u")
+    facts = {
+        "g-rising is g'": _same(_quotient(parts["g-rising"]["expression"]), _quotient(derivative(g, "u"))),
+        "convex is phi''": _same(_quotient(parts["convex"]["expression"]), _quotient(second)),
+        "phi'' = K g": _same(_quotient(second), _quotient(["mul", factor, g])),
+        "K > 0": _positive(_quotient(factor)),
+    }
+    failed = [fact for fact, holds in facts.items() if not holds]
+    if failed:
+        raise Rejected(f"{claim_id}: the convexity lemma fails: {', '.join(failed)} not shown by exact algebra")
+
+
+def _equilibrium(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    return check_equilibrium(claim_id, payload)
+
+
+#: kind (or witness kind) -> its check: (statement, claim id, payload, solver seconds) -> (proved, how).
+CHECKERS: dict[str, Callable[[dict[str, Any], str, dict[str, Any], float], tuple[str, str]]] = {
+    "smt": _smt,
+    "point": _point,
+    "configuration": configuration,
+    "convexity": _convexity,
+    "equilibrium": _equilibrium,
+}
