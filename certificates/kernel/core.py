@@ -17,12 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from certificates.kernel import model_statements
 from certificates.kernel.recheck import Rejected
 
 Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]
 
 #: form -> its checker (one line per form; the form's module holds its shape and its checker).
-FORMS: dict[str, Checker] = {}
+FORMS: dict[str, Checker] = {
+    "model": model_statements.check,
+}
 
 
 def check(

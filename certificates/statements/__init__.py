@@ -15,4 +15,10 @@ from typing import Any
 def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str, Any] | None) -> dict[str, Any] | None:
     """The core statement of a certificate of `claim_id` (`claim`: a claims-file claim's fields, None for the
     registry), or None while its kind has no core statement yet."""
+    if claim is not None:
+        from certificates.statements import model
+
+        statement = model.model_statement(claim_id, claim)
+        if statement is not None:
+            return statement
     return None

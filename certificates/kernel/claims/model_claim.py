@@ -25,17 +25,18 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 from certificates.kernel.ball_model import approximate_orthogonality, stated_delta
-from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
-from certificates.kernel.claims.model_terms import Term, parse_term
+from certificates.kernel.claims.model_sizes import parse_sizes
+from certificates.kernel.claims.model_terms import parse_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
-from certificates.kernel.interaction import Interaction, parse_interaction
-from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of, mask_text
+from certificates.kernel.interaction import parse_interaction
+from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of
+from certificates.kernel.model_statements import Relation, Sizes, Term, statement_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
@@ -71,20 +72,6 @@ _SPLIT = re.compile(r"(<=|>=|<|>)")
 #: `orthogonal-heads(delta=...)` as a user may write it (spaces allowed), and its number.
 _BOUNDED = re.compile(r"orthogonal-heads\s*\(\s*delta\s*=\s*([^)]{1,60}?)\s*\)")
 _NUMBER = re.compile(r"-?[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?")
-
-
-@dataclass(frozen=True)
-class Relation:
-    """`lhs op rhs` between two scalar terms, with the text it was read from."""
-
-    lhs: Term
-    op: str
-    rhs: Term
-    text: str
-
-    @property
-    def free(self) -> frozenset[str]:
-        return self.lhs.free | self.rhs.free
 
 
 def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
@@ -175,32 +162,8 @@ def _names_entropy(term: Term) -> bool:
 
 
 def model_statement(fields: dict[str, Any]) -> str:
-    """The precise statement the fields make."""
-    relation: Relation = fields["relation"]
-    free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in fields["given"])))
-    kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
-    masked = mask_text(fields.get("mask", "none"), fields.get("mask_rows"))
-    kind += f", {masked}" if masked else ""
-    negative = fields.get("beta_sign") == "negative"
-    interaction: Interaction | None = fields.get("interaction")
-    if interaction is not None:
-        weights = "phi(s_ij) / sum_k phi(s_ik)" if fields["attention"] == "softmax" else "phi(s_ij)"
-        kind += f", weights {weights} with phi(s) = {interaction.text}"
-    assumed = ", ".join(fields["hypotheses"]) or "no further hypothesis"
-    conditions = " and ".join(g.text for g in fields["given"])
-    sizes: Sizes = fields.get("sizes", Sizes())
-    if fields["exists"]:
-        some = {"i": "the first token i" if fields.get("token") == "first" else "a token i", "h": "a head h"}
-        heads = " and every head h" if "h" in free and "h" not in relation.free else ""
-        where = f" where {conditions} at every token i{heads}" if conditions else ""
-        at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
-        return (
-            f"There are {sizes.text(negative)} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
-        )
-    indices = {"i": "the first token i" if fields.get("token") == "first" else "every token i", "h": "every head h"}
-    every = ", ".join([f"every {sizes.text(negative)}", *(indices[k] for k in free)])
-    given = f"if {conditions} at every token i, then " if conditions else ""
-    return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
+    """The precise statement the fields make (`model_statements.statement_text`, which the kernel prints)."""
+    return statement_text(SimpleNamespace(**fields))
 
 
 def _term(raw: dict[str, Any], key: str) -> Term:

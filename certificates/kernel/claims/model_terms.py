@@ -1,4 +1,4 @@
-"""Model terms: expressions over the model's named quantities, parsed from text, and their one interpreter.
+"""Model terms: the parser of expressions over the model's named quantities (the claims-file grammar).
 
 The grammar of a `model` claim's sides (and of its `given` conditions). The text is read with the syntax checks of
 `certificates.kernel.claims.expressions` (`checked_syntax`: characters, length, nesting, node count) and its tree is
@@ -33,93 +33,19 @@ for every token i and every head h; the second indices j and g must be bound by 
 rebind its own index inside itself (`sum_i(sum_i(...))`), different indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
 Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
 
-`evaluate` interprets a term in an `Algebra`: floats (the adversarial search), balls at exact data (witnesses and
-`check-cert`) and the symbolic per-token algebra of the prover each supply only the primitive quantities; what the
-named quantities mean (a_h_i = <f_h_i, x_i>, ...) is written once, here.
+The terms, their typing (`make`), their one interpreter (`evaluate`) and their JSON trees live in the kernel
+(`certificates.kernel.model_statements`): this module reads text and builds each node with `make`, whose reason for a
+node outside the grammar it reports at the node's column.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
 
 from certificates.kernel.claims.expressions import check_characters, checked_syntax, rational_literal
-from certificates.kernel.claims.model_indices import HEADS, TOKENS, resolve, unbound
 from certificates.kernel.claims.problems import ExpressionError
-
-MAX_POWER = 8
-SYMBOLS = ("n", "d", "H", "beta")
-#: Vectors by name: (primitive or defined name, uses head h).
-VECTORS = {
-    "x_i": ("x", False),
-    "f_h_i": ("f", True),
-    "F_i": ("F", False),
-    "v_i": ("v", False),
-    "xdot_i": ("xdot", False),
-    "xbar_h_i": ("xbar", True),
-}
-#: Scalars by name: (uses token i, uses head h).
-SCALARS = {
-    "a_h_i": (True, True),
-    "T_h_i": (True, True),
-    "A_h_i": (True, True),
-    "entropy_h_i": (True, True),
-    "entropy_rate_h_i": (True, True),
-    "E": (False, False),
-    "E_h": (False, True),
-    "dE_dt": (False, False),
-    "dE_h_dt": (False, True),
-    "Z_h_i": (True, True),
-    "lambda_h": (False, True),
-    "cluster_gap": (False, False),
-    "delta": (False, False),
-    "delta_op": (False, False),
-    "misalignment_h": (False, True),
-}
-#: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
-PRIMITIVE_SCALARS = (
-    "entropy_h_i",
-    "entropy_rate_h_i",
-    "E",
-    "E_h",
-    "dE_dt",
-    "dE_h_dt",
-    "Z_h_i",
-    "lambda_h",
-    "cluster_gap",
-    "delta",
-    "delta_op",
-    "misalignment_h",
-)
-#: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
-PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
-SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
-#: Head h's matrices as operators on vectors: `M_h(u)` = M_h u (scores), `W_h(u)` = W_h u (values).
-OPERATORS = {"M_h": "M", "W_h": "W"}
-#: What `log` may take: quantities positive at every configuration (so that the logarithm is always defined).
-LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
-FUNCTIONS = {"inner": 2, "norm2": 1, "norm": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
-
-
-@dataclass(frozen=True)
-class Term:
-    """A node: `op` ("num", "symbol", "scalar", "vector", "pair", "+", "-", "*", "/", "neg", "pow", a function name),
-    its arguments (terms, or a Fraction / name / integer; a named quantity: its declared name, its written name and
-    its `Slots`), whether it is a vector, and its free indices ("i", "j", "h", "g")."""
-
-    op: str
-    args: tuple[Any, ...]
-    vector: bool = False
-    free: frozenset[str] = frozenset()
-
-    @property
-    def sums(self) -> frozenset[str]:
-        """The sums ("sum_i", "sum_j", "sum_h", "sum_g") that occur in this term."""
-        own = {self.op} if self.op in SUMS else set()
-        return frozenset(own).union(*(a.sums for a in self.args if isinstance(a, Term)))
+from certificates.kernel.model_statements import FUNCTIONS, Term, TermError, make, scalar_term
 
 
 def parse_term(text: object) -> Term:
@@ -128,12 +54,14 @@ def parse_term(text: object) -> Term:
     assert isinstance(text, str)
     term = _Walker(text).walk(tree, 0)
     check_characters(text)
-    if term.vector:
-        raise ExpressionError(text, "a side is a number, not a vector (use inner or norm2)")
-    reason = unbound(term.free)
-    if reason is not None:
-        raise ExpressionError(text, reason)
-    return term
+    try:
+        return scalar_term(term)
+    except TermError as exc:
+        raise ExpressionError(text, str(exc)) from None
+
+
+#: The operators of the grammar, by their syntax node.
+_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "pow"}
 
 
 class _Walker:
@@ -143,227 +71,34 @@ class _Walker:
     def fail(self, node: ast.AST, reason: str) -> ExpressionError:
         return ExpressionError(self.text, reason, getattr(node, "col_offset", 0) + 1 + self.offset)
 
+    def make(self, node: ast.AST, op: str, args: tuple[object, ...]) -> Term:
+        try:
+            return make(op, args)
+        except TermError as exc:
+            raise self.fail(node, str(exc)) from None
+
     def walk(self, node: ast.AST, depth: int) -> Term:
         if depth > 60:
             raise self.fail(node, "nested too deeply")
         if isinstance(node, ast.Constant):
-            return Term("num", (Fraction(str(rational_literal(self.text.strip(), node))),))
+            return self.make(node, "num", (Fraction(str(rational_literal(self.text.strip(), node))),))
         if isinstance(node, ast.Name):
-            return self.name(node)
+            return self.make(node, "name", (node.id,))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
             operand = self.walk(node.operand, depth + 1)
-            return operand if isinstance(node.op, ast.UAdd) else Term("neg", (operand,), operand.vector, operand.free)
+            return operand if isinstance(node.op, ast.UAdd) else self.make(node, "neg", (operand,))
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            op, left = _OPERATORS[type(node.op)], self.walk(node.left, depth + 1)
+            if op == "pow":
+                k = node.right
+                return self.make(node, op, (left, k.value if isinstance(k, ast.Constant) else None))
+            at = node.right if op == "/" else node  # a bad divisor is reported at the divisor
+            return self.make(at, op, (left, self.walk(node.right, depth + 1)))
         if isinstance(node, ast.BinOp):
-            return self.binary(node, depth)
+            raise self.fail(node, f"operator {type(node.op).__name__} is not allowed")
         if isinstance(node, ast.Call):
-            return self.call(node, depth)
+            name = node.func.id if isinstance(node.func, ast.Name) else None
+            if name not in FUNCTIONS or node.keywords:
+                raise self.fail(node, f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
+            return self.make(node, name, tuple(self.walk(a, depth + 1) for a in node.args))
         raise self.fail(node, f"not allowed in model expressions: {type(node).__name__}")
-
-    def name(self, node: ast.Name) -> Term:
-        name = node.id
-        if name in SYMBOLS:
-            return Term("symbol", (name,))
-        resolved = resolve(name, {**VECTORS, **SCALARS, **PAIRS})
-        if resolved is not None:
-            declared, slots = resolved
-            if declared in VECTORS:
-                return Term("vector", (VECTORS[declared][0], name, slots), True, slots.letters)
-            return Term("pair" if declared in PAIRS else "scalar", (declared, name, slots), False, slots.letters)
-        known = ", ".join([*SYMBOLS, *VECTORS, *SCALARS, *PAIRS])
-        raise self.fail(node, f"unknown name {name!r} (model expressions know {known}, at tokens i, j and heads h, g)")
-
-    def binary(self, node: ast.BinOp, depth: int) -> Term:
-        left = self.walk(node.left, depth + 1)
-        if isinstance(node.op, ast.Pow):
-            k = node.right
-            if not (isinstance(k, ast.Constant) and type(k.value) is int and 0 <= k.value <= MAX_POWER):
-                raise self.fail(node, f"an exponent is an integer literal from 0 to {MAX_POWER}")
-            if left.vector:
-                raise self.fail(node, "a vector has no power (use norm2)")
-            return Term("pow", (left, k.value), False, left.free)
-        right = self.walk(node.right, depth + 1)
-        free = left.free | right.free
-        if isinstance(node.op, ast.Add | ast.Sub):
-            if left.vector != right.vector:
-                raise self.fail(node, "a vector and a number cannot be added")
-            return Term("+" if isinstance(node.op, ast.Add) else "-", (left, right), left.vector, free)
-        if isinstance(node.op, ast.Mult):
-            if left.vector and right.vector:
-                raise self.fail(node, "two vectors cannot be multiplied (use inner)")
-            return Term("*", (left, right), left.vector or right.vector, free)
-        if isinstance(node.op, ast.Div):
-            if right.vector or not _monomial(right):
-                raise self.fail(node.right, "divide only by a product of non-zero numbers and n, d, H, beta")
-            return Term("/", (left, right), left.vector, free)
-        raise self.fail(node, f"operator {type(node.op).__name__} is not allowed")
-
-    def call(self, node: ast.Call, depth: int) -> Term:
-        name = node.func.id if isinstance(node.func, ast.Name) else None
-        if name not in FUNCTIONS or node.keywords:
-            raise self.fail(node, f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
-        if len(node.args) != FUNCTIONS[name]:
-            raise self.fail(node, f"{name} takes {FUNCTIONS[name]} argument(s)")
-        args = [self.walk(a, depth + 1) for a in node.args]
-        free = frozenset().union(*(a.free for a in args))
-        if name in ("inner", "norm2", "norm", "proj", *OPERATORS) and not all(a.vector for a in args):
-            raise self.fail(node, f"{name} takes vectors")
-        if name in OPERATORS:
-            return Term(name, (args[0],), True, free | {"h"})
-        if name == "log":
-            return self.logarithm(node, args[0])
-        if name == "proj":
-            return Term("proj", (args[0],), True, free | {"i"})
-        if name in ("inner", "norm2", "norm"):
-            return Term(name, tuple(args), False, free)
-        if name in args[0].sums:
-            raise self.fail(node, f"{name} inside {name}: sums over the same index do not nest")
-        return Term(name, (args[0],), args[0].vector, free - {name.removeprefix("sum_")})
-
-    def logarithm(self, node: ast.Call, argument: Term) -> Term:
-        """log of a quantity positive everywhere (LOG_ARGUMENTS): defined at every configuration."""
-        if argument.op not in ("scalar", "symbol") or argument.args[0] not in LOG_ARGUMENTS:
-            raise self.fail(node, f"log takes one of {', '.join(LOG_ARGUMENTS)} (positive everywhere)")
-        return Term("log", (argument,), False, argument.free)
-
-
-def _monomial(term: Term) -> bool:
-    """A non-zero number or symbol, or a product, quotient or power of such: positive or non-zero everywhere."""
-    if term.op == "num":
-        return term.args[0] != 0
-    if term.op == "symbol":
-        return True
-    if term.op in ("*", "/"):
-        return all(_monomial(a) for a in term.args)
-    if term.op == "neg":
-        return _monomial(term.args[0])
-    return term.op == "pow" and _monomial(term.args[0])
-
-
-class Algebra(Protocol):
-    """What an interpretation supplies: numbers, symbols, the primitive vectors and scalars at a token and head, the
-    pair scalars at a head and two tokens, vector arithmetic, inner products and the sums over tokens and over heads
-    (of numbers, or of vectors when `vector`). Scalars support + - * / and ** by Python operators."""
-
-    attention: str
-    geometry: str
-
-    def number(self, value: Fraction) -> Any: ...
-    def symbol(self, name: str) -> Any: ...
-    def vector(self, name: str, token: Any, head: Any) -> Any: ...
-    def scalar(self, name: str, token: Any, head: Any) -> Any: ...
-    def add(self, u: Any, w: Any) -> Any: ...
-    def scale(self, c: Any, u: Any) -> Any: ...
-    def pair_scalar(self, name: str, head: Any, first: Any, second: Any) -> Any: ...
-    def inner(self, u: Any, w: Any) -> Any: ...
-    def apply(self, matrix: str, head: Any, u: Any) -> Any: ...
-    def log(self, value: Any) -> Any: ...
-    def root(self, value: Any) -> Any: ...
-    def token_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
-    def head_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
-
-
-def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) -> Any:
-    """The value of `term` in `algebra` with the free token and head bound to `token` and `head` (the second indices
-    j and g are bound by their sums)."""
-
-    def ev(t: Term, at: dict[str, Any]) -> Any:
-        op, args = t.op, t.args
-        if op == "num":
-            return algebra.number(args[0])
-        if op == "symbol":
-            return algebra.symbol(args[0])
-        if op in ("vector", "scalar"):
-            slots = args[2]
-            tok, hd = at.get(slots.token or "i"), at.get(slots.head or "h")
-            return _vector(args[0], algebra, tok, hd) if op == "vector" else _scalar(args[0], algebra, tok, hd)
-        if op == "pair":
-            first, second = args[2].pair
-            return algebra.pair_scalar(PAIRS[args[0]], at.get(args[2].head or "h"), at[first], at[second])
-        if op == "neg":
-            value = ev(args[0], at)
-            return algebra.scale(algebra.number(Fraction(-1)), value) if t.vector else -value
-        if op == "pow":
-            return ev(args[0], at) ** args[1]
-        if op in SUMS:
-            index = op.removeprefix("sum_")
-            total = algebra.token_sum if index in TOKENS else algebra.head_sum
-            return total(lambda k: ev(args[0], at | {index: k}), t.vector)
-        values = [ev(a, at) for a in args]
-        if op == "inner":
-            return algebra.inner(*values)
-        if op == "norm2":
-            return algebra.inner(values[0], values[0])
-        if op == "norm":
-            return algebra.root(algebra.inner(values[0], values[0]))
-        if op == "proj":
-            return _project(algebra, values[0], at.get("i"))
-        if op in OPERATORS:
-            return algebra.apply(OPERATORS[op], at.get("h"), values[0])
-        if op == "log":
-            return algebra.log(values[0])
-        return _arithmetic(op, t, values, algebra)
-
-    return ev(term, {"i": token, "h": head})
-
-
-def _arithmetic(op: str, t: Term, values: list[Any], algebra: Algebra) -> Any:
-    left, right = values
-    if op in ("+", "-"):
-        if not t.vector:
-            return left + right if op == "+" else left - right
-        return algebra.add(left, right if op == "+" else algebra.scale(algebra.number(Fraction(-1)), right))
-    if op == "*":
-        if t.args[0].vector:
-            return algebra.scale(right, left)
-        return algebra.scale(left, right) if t.args[1].vector else left * right
-    return algebra.scale(algebra.number(Fraction(1)) / right, left) if t.vector else left / right
-
-
-def _project(algebra: Algebra, u: Any, token: Any) -> Any:
-    """P_i u = u - <u, x_i> x_i."""
-    x = algebra.vector("x", token, None)
-    return algebra.add(u, algebra.scale(-algebra.inner(u, x), x))
-
-
-def _vector(name: str, algebra: Algebra, token: Any, head: Any) -> Any:
-    if name in ("x", "f", "F", "xbar"):
-        return algebra.vector(name, token, head if name in ("f", "xbar") else None)
-    total = algebra.vector("F", token, None)
-    v = algebra.scale(algebra.number(Fraction(1)) / algebra.symbol("n"), total) if algebra.attention == "usa" else total
-    if name == "v" or algebra.geometry != "sphere":
-        return v
-    return _project(algebra, v, token)
-
-
-def _scalar(name: str, algebra: Algebra, token: Any, head: Any) -> Any:
-    if name in PRIMITIVE_SCALARS:
-        return algebra.scalar(name, token, head)
-    x, f = algebra.vector("x", token, None), algebra.vector("f", token, head)
-    if name == "a_h_i":
-        return algebra.inner(f, x)
-    if name == "T_h_i":
-        tangent = _project(algebra, f, token)
-        return algebra.inner(tangent, tangent)
-    others = algebra.add(algebra.vector("F", token, None), algebra.scale(algebra.number(Fraction(-1)), f))
-    return algebra.inner(others, x)  # A_h_i
-
-
-_INFIX = {"+": " + ", "-": " - ", "*": "*", "/": "/"}
-
-
-def term_text(term: Term) -> str:
-    """The term as text, rendered from its tree (what the checker prints is what it evaluated)."""
-    op, args = term.op, term.args
-    if op == "num":
-        return str(args[0]) if args[0] >= 0 else f"({args[0]})"
-    if op == "symbol":
-        return str(args[0])
-    if op in ("vector", "scalar", "pair"):
-        return str(args[1])
-    if op == "neg":
-        return f"-({term_text(args[0])})"
-    if op == "pow":
-        return f"({term_text(args[0])})**{args[1]}"
-    if op in _INFIX:
-        return f"({term_text(args[0])}{_INFIX[op]}{term_text(args[1])})"
-    return f"{op}({', '.join(term_text(a) for a in args)})"

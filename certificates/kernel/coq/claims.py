@@ -12,7 +12,8 @@ statement is the claim itself, written from its trees:
   witness (`certificate_obligations.dynamics_obligation`: the family, the hypotheses, the sign in balls)
   passes; the rate's tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
 - model with a witness (a universal claim's counterexample, an existence claim's instance): once the checker's
-  re-check (`model_obligation.check`) passes, the claim's terms at the exact configuration, its given conditions at
+  re-check of the certificate's statement (`model_statements.check`; the caller holds it equal to the claim's
+  elaboration) passes, the claim's terms at the exact configuration, its given conditions at
   every token and the sign of rhs - lhs (`certificates.kernel.coq.model_claims`); the hypotheses are the checker's
   exact facts, named in the header.
 Taylor cuts of exp, integer variables and covers are not translated yet (`NotTranslatable`, with why).
@@ -24,8 +25,8 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.kernel import model_statements
 from certificates.kernel.claims import certificate_obligations as co
-from certificates.kernel.claims import model_obligation
 from certificates.kernel.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim, ModelClaim
 from certificates.kernel.claims.smt_statement import relation_of
 from certificates.kernel.claims.witness_family import searched_quantity
@@ -34,11 +35,14 @@ from certificates.kernel.coq.certificate import COVERS, configuration_problem
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import Tree, from_sympy
-from certificates.kernel.recheck import recorded_precision
+from certificates.kernel.recheck import Rejected, recorded_precision
 
 
-def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:
-    """(what the certificate proves, its Coq problem); Rejected when the file is not the claim's obligation."""
+def problem(
+    fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], statement: Any = None
+) -> tuple[str, Problem]:
+    """(what the certificate proves, its Coq problem); Rejected when the file is not the claim's obligation (a model
+    claim's: its core `statement`, which the caller holds equal to the claim's elaboration)."""
     claim = co.embedded_claim(fields, claim_id)
     if isinstance(claim, ConstantClaim) and kind == "witness":
         conditions = co.constant_obligation(claim, payload)
@@ -55,7 +59,9 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
         proved, _ = co.dynamics_obligation(claim, kind, payload)  # the checker's re-check, or Rejected
         return proved, configuration_problem(searched_quantity(claim), "<", payload)[1]
     if isinstance(claim, ModelClaim) and kind == "witness":
-        proved, _ = model_obligation.check(claim, kind, payload)  # the checker's re-check, or Rejected
+        if statement is None:
+            raise Rejected(f"a certificate of model claim {claim_id!r} carries its statement")
+        proved, _ = model_statements.check(statement, claim_id, kind, payload, 0.0)  # the checker's, or Rejected
         return f"{model_claims.EXACT_FACTS}; {proved}", model_claims.witness_problem(claim, payload)
     if kind == "interval-cover":
         raise NotTranslatable(COVERS)

@@ -26,11 +26,11 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import ball_model
-from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import STATED, NumericAlgebra, index_values, witnessed
 from certificates.kernel.coq.model_tree import Chain, Value, add, mul, tree_of
 from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.model_statements import evaluate
 from certificates.kernel.recheck import exact_configuration
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
