@@ -25,6 +25,7 @@ Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str,
 #: form -> its checker (one line per form; the form's module holds its shape and its checker).
 FORMS: dict[str, Checker] = {
     "model": model_statements.check,
+    "equilibrium-regime": model_statements.check_regime,
 }
 
 

@@ -618,3 +618,106 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
             raise Rejected(f"not a witness of {claim_id!r}: {'; '.join(settled.failures)}")
         recheck.check_enclosure(settled.value, payload["enclosure"], relation, "rhs - lhs")
     return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = {settled.value.str(6)} {relation} 0 (balls)"
+
+
+# ---------------------------------------------------------------- equilibrium regimes
+#: An `equilibrium` claim as data (form `equilibrium-regime`): the regime (`equilibrium_regimes.REGIMES`; `rho` its
+#: exprtree tree in n for equiangular tokens, `points` the rational rows of given tokens), the property (and `index`),
+#: the heads, the kinds, the ranges of n and d ([low, high or null]), beta and the strengths (null: every one), and
+#: the sizes of a split or of the clusters. Its certificates (`equilibrium_witness`) are tied to one instance of it.
+REGIME_KEYS = {"form", "claim", "regime", "property", "index", "heads", "attentions", "n", "d", "beta", "strengths"}
+REGIME_KEYS |= {"value_strengths", "sizes", "rho", "points"}
+
+
+def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
+    """The fields of an equilibrium statement (as `equilibrium_claim` names them); Rejected when malformed."""
+    from certificates.kernel.claims import equilibrium_regimes as regimes
+    from certificates.kernel.claims.given_tokens import given_tokens
+
+    recheck.require_keys(data, REGIME_KEYS, "equilibrium statement")
+    if data["claim"] != claim_id:
+        raise Rejected(f"the statement is of claim {str(data['claim'])[:80]!r}, the certificate of {claim_id[:80]!r}")
+    words = {"regime": regimes.REGIMES, "property": regimes.PROPERTIES, "heads": regimes.HEADS}
+    for key, allowed in words.items():
+        if data[key] not in allowed:
+            raise Rejected(f"statement {key} {str(data[key])[:40]!r}: one of {', '.join(allowed)}")
+    kinds, index = data["attentions"], data["index"]
+    if not isinstance(kinds, list) or not kinds or any(k not in ATTENTION_KINDS for k in kinds):
+        raise Rejected("statement attentions: a non-empty list of attention kinds")
+    if (index is not None) != (data["property"] == "index") or not (index is None or _natural(index)):
+        raise Rejected("statement index: a natural number, for property index only")
+    if (data["rho"] is not None) != (data["regime"] == "equiangular"):
+        raise Rejected("statement rho: a tree in n, for equiangular tokens only")
+    ranges = {key: _range(data[key], key) for key in ("n", "d")}
+    sizes = data["sizes"]
+    if not (
+        sizes is None or (isinstance(sizes, list) and 1 <= len(sizes) <= fmt.MAX_TOKENS and all(map(_natural, sizes)))
+    ):
+        raise Rejected("statement sizes: null or a list of natural numbers")
+    points = data["points"]
+    if (points is not None) != (data["regime"] == "given") or not (points is None or isinstance(points, list)):
+        raise Rejected("statement points: rows of rationals, for given tokens only")
+    tokens = None if points is None else given_tokens("points", points, None)  # InputError: not exact unit rows
+    if tokens is not None and (not tokens.exact or any(isinstance(v, float) for row in tokens.rows for v in row)):
+        raise Rejected("statement points: exact rational rows")
+    beta = None if data["beta"] is None else parse_rational(data["beta"])
+    if beta is not None and beta <= 0:
+        raise Rejected("statement beta: > 0")
+    strengths, nus = (_rationals(data[key], key) for key in ("strengths", "value_strengths"))
+    return {
+        "id": claim_id,
+        "regime": data["regime"],
+        "property": data["property"],
+        "index": index,
+        "heads": data["heads"],
+        "attentions": tuple(kinds),
+        "n_range": ranges["n"],
+        "d_range": ranges["d"],
+        "beta": beta,
+        "strengths": strengths,
+        "value_strengths": nus,
+        "rho_tree": data["rho"],
+        "sizes": None if sizes is None else tuple(sizes),
+        "points": tokens,
+    }
+
+
+def _natural(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**6
+
+
+def _range(value: object, key: str) -> tuple[int, int | None]:
+    if not isinstance(value, list) or len(value) != 2 or not _natural(value[0]) or value[0] < 2:
+        raise Rejected(f"statement {key}: [low >= 2, high or null]")
+    if not (value[1] is None or (_natural(value[1]) and value[1] >= value[0])):
+        raise Rejected(f"statement {key}: high >= low")
+    return value[0], value[1]
+
+
+def _rationals(value: object, key: str) -> tuple[Fraction, ...] | None:
+    if value is not None and (not isinstance(value, list) or not 1 <= len(value) <= fmt.MAX_HEADS):
+        raise Rejected(f"statement {key}: null or 1 to {fmt.MAX_HEADS} rationals")
+    return None if value is None else tuple(parse_rational(v) for v in value)
+
+
+def check_regime(
+    data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
+) -> tuple[str, str]:
+    """(what the certificate proves or refutes at its instance, with the statement, how it was re-checked); Rejected
+    when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
+    from types import SimpleNamespace
+
+    from certificates.kernel.claims import equilibrium_regimes as regimes
+    from certificates.kernel.claims import equilibrium_witness
+    from certificates.kernel.errors import InputError
+    from certificates.kernel.tree_text import term_text as tree_text
+
+    try:
+        fields = regime_of(data, claim_id)
+        proved, how = equilibrium_witness.check(SimpleNamespace(**fields), kind, payload)
+    except InputError as exc:
+        raise Rejected(f"the regime of the statement: {exc}") from None
+    rows = None if fields["points"] is None else [[str(v) for v in row] for row in fields["points"].rows]
+    rho = None if fields["rho_tree"] is None else tree_text(fields["rho_tree"])
+    stated = regimes.regime_statement(fields, rho, f"the given tokens {rows}")
+    return f"{proved} (the claim: {stated})", how

@@ -1,33 +1,64 @@
-"""Elaboration of claims-file `model` claims into the kernel's `model` statements
-(`certificates.kernel.model_statements`).
+"""Elaboration of claims-file `model` and `equilibrium` claims into the kernel's `model` and `equilibrium-regime`
+statements (`certificates.kernel.model_statements`).
 
 The embedded claim is parsed by the claims-file reader (the text of its terms by
 `certificates.kernel.claims.model_terms`, with SymPy where its options need it); what the kernel gets is the parsed
-claim as data: the kind, geometry, sizes, hypotheses, mask and interaction tree, the quantifier, and the sides and
-`given` conditions as term trees (`term_data`), so that the kernel never reads text.
+claim as data: for a model claim the kind, geometry, sizes, hypotheses, mask and interaction tree, the quantifier,
+and the sides and `given` conditions as term trees (`term_data`); for an equilibrium claim its regime (rho as a tree
+in n, given tokens as rational rows), property, heads, kinds and ranges. The kernel never reads text.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from certificates.kernel.claims.embedding import read_embedded
-from certificates.kernel.claims.schema import ModelClaim
+from certificates.kernel.claims.schema import EquilibriumClaim, ModelClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import rational_text
 from certificates.kernel.model_statements import Relation, Sizes, Term
 
 
 def model_statement(claim_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
-    """The `model` statement of the embedded claim `fields` (None when it is not a model claim, or does not parse: the
-    kernel then rejects the certificate by the claim's own route)."""
+    """The statement of the embedded model or equilibrium claim `fields` (None for another kind, or a claim that does
+    not parse or is not `claim_id`: the certificate then takes the older route, which rejects it)."""
     try:
         claim = read_embedded(fields)
     except InputError:
         return None
-    if not isinstance(claim, ModelClaim) or claim.id != claim_id:
+    if claim.id != claim_id:
         return None
-    return statement_data(claim)
+    if isinstance(claim, ModelClaim):
+        return statement_data(claim)
+    if isinstance(claim, EquilibriumClaim):
+        return regime_data(claim)
+    return None
+
+
+def regime_data(claim: EquilibriumClaim) -> dict[str, Any]:
+    """The statement data of a parsed equilibrium claim (`model_statements.regime_of` reads it back)."""
+
+    def rationals(values: tuple[Fraction, ...] | None) -> list[str] | None:
+        return None if values is None else [rational_text(v) for v in values]
+
+    return {
+        "form": "equilibrium-regime",
+        "claim": claim.id,
+        "regime": claim.regime,
+        "property": claim.property,
+        "index": claim.index,
+        "heads": claim.heads,
+        "attentions": list(claim.attentions),
+        "n": list(claim.n_range),
+        "d": list(claim.d_range),
+        "beta": None if claim.beta is None else rational_text(claim.beta),
+        "strengths": rationals(claim.strengths),
+        "value_strengths": rationals(claim.value_strengths),
+        "sizes": None if claim.sizes is None else list(claim.sizes),
+        "rho": claim.rho_tree,
+        "points": None if claim.points is None else [[rational_text(v) for v in row] for row in claim.points.rows],
+    }
 
 
 def statement_data(claim: ModelClaim) -> dict[str, Any]:

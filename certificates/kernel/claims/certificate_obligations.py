@@ -18,10 +18,8 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
 - dynamics: an exact configuration of the claim's family (sizes, the file's beta and strengths,
   attention kind, geometry, symmetry, W = M) where the refuting rate is negative, or a stationary start of the family
   (velocity exactly 0) whose quantity avoids the claimed limit (`certificates.kernel.claims.stationary_witness`);
-- equilibrium: an instance of the claim's domain where the regime moves (exact velocities), or an equilibrium
-  certificate of the regime at an instance whose re-checked spectrum shows or contradicts the property
-  (`certificates.kernel.claims.equilibrium_witness`).
-A model claim's certificate carries its core statement (`certificates.kernel.model_statements`), never this route.
+A model or equilibrium claim's certificate carries its core statement (`certificates.kernel.model_statements`), never
+this route.
 Identities have no other certificates (they are PROVED symbolically or REFUTED at a point).
 What it prints is generated from what it checked: formulas rendered from the trees it evaluated or encoded
 (`certificates.kernel.tree_text`), the domain from the parsed bounds, never the file's own text.
@@ -39,13 +37,12 @@ import sympy as sp
 
 from certificates.kernel import format as fmt
 from certificates.kernel import nonempty, recheck, smtlib
-from certificates.kernel.claims import equilibrium_witness, stationary_witness
+from certificates.kernel.claims import stationary_witness
 from certificates.kernel.claims.domains import Domain, domain_region
 from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.claims.schema import (
     ConstantClaim,
     DynamicsClaim,
-    EquilibriumClaim,
     IdentityClaim,
     InequalityClaim,
     UserClaim,
@@ -134,8 +131,6 @@ def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_sec
         return stationary_witness.check(claim, kind, payload)
     if isinstance(claim, DynamicsClaim):
         return dynamics_obligation(claim, kind, payload)
-    if isinstance(claim, EquilibriumClaim):
-        return equilibrium_witness.check(claim, kind, payload)
     if isinstance(claim, ConstantClaim):
         return _constant(claim, kind, payload)
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
