@@ -1,4 +1,5 @@
-"""Certificates of `model` claims carry their statement as term trees (`certificates.kernel.model_statements`).
+"""Certificates of `model` claims carry their statement as term trees, those of `equilibrium` claims their regime as
+data (`certificates.kernel.model_statements`).
 
 The certificates are written by the real deciders (`headflow check` on a small claims file): a universal claim
 refuted by a witness, an existence claim certified by one, an existence equality certified by an exact witness. Each
@@ -6,7 +7,9 @@ is accepted, and what check-cert prints is rendered from the statement. Forged s
 only the kernel's check can reject them) are rejected: the relation flipped, a given condition the witness violates
 added, a witness outside the family (wrong n, a non-symmetric score matrix for a symmetric-scores claim), an existence
 statement filed for the universal claim, another claim's statement pasted in, a malformed term. Checking loads no
-SymPy or mpmath of its own (a subprocess records who imports them).
+SymPy or mpmath of its own (a subprocess records who imports them). Equilibrium statements likewise: a moving-regime
+witness for a regime at rest, for a spectral property, at an instance outside the stated ranges, and a rho that is
+not rational at the instance's n are rejected.
 """
 
 from __future__ import annotations
@@ -60,7 +63,38 @@ kind = "model"
 lhs = "T_h_i"
 op = ">="
 rhs = "0"
+
+[[claim]]
+id = "unequal-clusters-at-rest"
+kind = "equilibrium"
+tokens = "clusters"
+sizes = [2, 1, 1]
+d = 2
+beta = 1
+lambdas = [1]
+attention = "softmax"
+property = "critical-point"
+
+[[claim]]
+id = "orthonormal-tokens-at-rest"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "0"
+property = "critical-point"
+
+[[claim]]
+id = "cluster-unstable"
+kind = "equilibrium"
+tokens = "single-cluster"
+property = "unstable"
+n = 3
+d = 3
+beta = 2
+lambdas = [1]
+attention = "usa"
 """
+MODEL = {"energy-monotone-without-alignment", "shadow-obstruction", "shadow-equals-one"}
+REGIMES = {"unequal-clusters-at-rest", "orthonormal-tokens-at-rest", "cluster-unstable"}
 #: Project modules that still load SymPy or mpmath on the checking path, being made free of them on branch dynstmt
 #: (`interaction.py` imports SymPy for the antiderivative and the definedness proof, `operator_norm.py` mpmath).
 #: Once that lands this set is empty and the assertion below holds with it emptied.
@@ -92,7 +126,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     command = [sys.executable, "-m", "checks", "check", str(folder / "claims.toml"), "--certificates", str(folder)]
     subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     found = {json.loads(p.read_text())["claim_id"]: p for p in folder.glob("*.json")}
-    assert set(found) == {"energy-monotone-without-alignment", "shadow-obstruction", "shadow-equals-one"}, found
+    assert set(found) == MODEL | REGIMES, found
     return found
 
 
@@ -110,7 +144,7 @@ def forged(path: Path, change: Any, name: str = "forged.json") -> Path:
 def test_the_deciders_certificates_carry_model_statements_and_are_accepted(written: dict[str, Path]) -> None:
     for claim_id, path in written.items():
         data = json.loads(path.read_text())
-        assert data["statement"]["form"] == "model"
+        assert data["statement"]["form"] == ("model" if claim_id in MODEL else "equilibrium-regime")
         assert data["statement"] == elaborate(claim_id, data["kind"], data["payload"], data["claim"])
         ok, message = verify_file(path)
         assert ok, message
@@ -252,3 +286,40 @@ def test_checking_loads_no_sympy_or_mpmath_of_its_own(written: dict[str, Path]) 
     # them free of both); once it lands the expectation is that there is no such import at all: `chains == "[]"`.
     outside = [chain for chain in ast.literal_eval(chains) if not PENDING & set(chain)]
     assert outside == [], outside
+
+
+def _statement(key: str, value: Any) -> Any:
+    return lambda data: data["statement"].__setitem__(key, value)
+
+
+def test_the_regimes_certificates_print_their_statement(written: dict[str, Path]) -> None:
+    _, moving = verify_file(written["unequal-clusters-at-rest"])
+    assert "refutes" in moving and "clusters of sizes [2, 1, 1]" in moving and "is a critical point" in moving, moving
+    _, spectrum = verify_file(written["cluster-unstable"])
+    assert "refutes" in spectrum and "0 with Re > 0" in spectrum and "all tokens equal" in spectrum, spectrum
+
+
+def test_a_moving_regime_witness_of_a_regime_at_rest_is_rejected(written: dict[str, Path]) -> None:
+    path = written["unequal-clusters-at-rest"]
+    ok, message = verify_file(forged(path, _statement("sizes", [2, 2])))  # an antipodal split into equal halves
+    assert not ok, message
+    ok, message = verify_file(forged(path, _statement("regime", "single-cluster")))
+    assert not ok and "exactly 0" in message, message
+
+
+def test_a_moving_regime_witness_of_a_spectral_property_is_rejected(written: dict[str, Path]) -> None:
+    ok, message = verify_file(forged(written["unequal-clusters-at-rest"], _statement("property", "hyperbolic")))
+    assert not ok and "refutes a critical-point claim" in message, message
+
+
+def test_an_instance_outside_the_regimes_ranges_is_rejected(written: dict[str, Path]) -> None:
+    path = written["cluster-unstable"]
+    for key, value in (("n", [4, None]), ("d", [2, 2]), ("beta", "3"), ("attentions", ["softmax"])):
+        ok, message = verify_file(forged(path, _statement(key, value)))
+        assert not ok and "not an instance" in message, (key, message)
+
+
+def test_a_rho_not_rational_at_the_instance_is_rejected(written: dict[str, Path]) -> None:
+    sqrt_n = ["rpow", ["sym", "n"], ["rat", "1/2"]]
+    ok, message = verify_file(forged(written["orthonormal-tokens-at-rest"], _statement("rho", sqrt_n)))
+    assert not ok and "not a rational number" in message, message
