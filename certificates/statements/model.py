@@ -14,10 +14,11 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel.claims.embedding import read_embedded
+from certificates.kernel.claims.model_terms import Relation, Term
 from certificates.kernel.claims.schema import EquilibriumClaim, ModelClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import Relation, Sizes, Term
+from certificates.kernel.model_statements import Sizes
 
 
 def model_statement(claim_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:

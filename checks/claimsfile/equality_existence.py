@@ -22,10 +22,10 @@ from certificates.kernel.ball_model import ExactConfiguration, Matrix
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.exact_witness import WITNESS, equality_failures
 from certificates.kernel.claims.model_claim import model_statement
+from certificates.kernel.claims.model_terms import Relation
 from certificates.kernel.claims.model_values import index_values
 from certificates.kernel.claims.schema import ModelClaim
 from certificates.kernel.masks import claim_mask
-from certificates.kernel.model_statements import Relation
 from certificates.provers.witness import exact_record
 from certificates.store import certificate_directory, write_certificate
 from checks.claimsfile.model_reduction import METHOD, prove_model

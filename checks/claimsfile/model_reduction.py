@@ -59,9 +59,9 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel.ball_model import stated_delta
-from certificates.kernel.claims.model_terms import parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import Term, evaluate
 from certificates.kernel.claims.schema import ModelClaim
-from certificates.kernel.model_statements import Term, evaluate
 from checks.claimsfile import model_atoms as atoms
 from checks.claimsfile import model_summed_given as summed_given
 from checks.claimsfile import model_words as words

@@ -1,6 +1,6 @@
 """Model terms at one configuration: floats for the search, balls at exact data for witnesses and `check-cert`.
 
-`NumericAlgebra` interprets the model terms (`certificates.kernel.model_statements`) over numbers: vectors are
+`NumericAlgebra` interprets the model terms (`certificates.kernel.claims.model_terms`) over numbers: vectors are
 sequences, sums are loops over the tokens and heads. Its primitives (tokens, head outputs, energies and their rates,
 attention entropies and their rates) come from a `source`: `ball_source` reads them from the ball model at exact data
 (`certificates.kernel.ball_model`); the float search gives the numpy model's (`checks.model.field`).
@@ -24,9 +24,9 @@ from typing import Any
 from flint import arb
 
 from certificates.kernel import ball_model
+from certificates.kernel.claims.model_terms import NEGATED, STATED, Relation, evaluate
 from certificates.kernel.exact import ball_of, settling_sign
 from certificates.kernel.masks import claim_mask, mask_text
-from certificates.kernel.model_statements import NEGATED, STATED, Relation, evaluate
 from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
 
 

@@ -24,7 +24,8 @@ from certificates.kernel import ball_model
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_terms import parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import ball_algebra, settle
 from certificates.kernel.coq import model_tree, run
 from certificates.kernel.coq.model_claims import tree_algebra, witness_problem
@@ -32,7 +33,6 @@ from certificates.kernel.coq.statements import NotStated, require_stated, theore
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.format import content_hash
-from certificates.kernel.model_statements import evaluate
 from certificates.kernel.verify import verify_file
 from certificates.store import write_certificate
 from checks import coq_files

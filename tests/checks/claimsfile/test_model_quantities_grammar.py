@@ -20,11 +20,11 @@ import pytest
 
 from certificates.kernel import ball_model
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_terms import parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import ball_algebra
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
-from certificates.kernel.model_statements import evaluate
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
 from certificates.store import build_certificate

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from certificates.kernel.claims.model_terms import parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import ball_algebra
 from certificates.kernel.exact import precision
-from certificates.kernel.model_statements import evaluate
 from certificates.provers.witness import round_configuration
 from checks.evidence.model_witnesses import float_algebra
 from checks.model.configuration import Configuration

@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_terms import parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import term_text
 from certificates.kernel.claims.problems import ClaimsFileError, ExpressionError
-from certificates.kernel.model_statements import term_text
 
 
 def test_terms_are_typed_and_indices_tracked() -> None:
