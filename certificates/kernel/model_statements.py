@@ -60,22 +60,9 @@ from certificates.kernel.vocabulary import ATTENTION_KINDS, INTERACTION_KINDS
 #: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
 LEAST = {"n": 2, "d": 1, "H": 1}
 SIZE_NAMES = ("n", "d", "H", "beta")
-STATEMENT_KEYS = {
-    "form",
-    "claim",
-    "exists",
-    "attention",
-    "geometry",
-    "beta",
-    "mask",
-    "mask_rows",
-    "token",
-    "hypotheses",
-    "interaction",
-    "sizes",
-    "given",
-    "relation",
-}
+#: The fields of a model statement (the module's docstring).
+STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "mask_rows", "token"}
+STATEMENT_KEYS |= {"hypotheses", "interaction", "sizes", "given", "relation"}
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
 EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 

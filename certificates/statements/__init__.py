@@ -18,7 +18,7 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
     if claim is not None:
         from certificates.statements import model
 
-        statement = model.model_statement(claim_id, claim)
+        statement = model.statement(claim_id, claim)
         if statement is not None:
             return statement
     return None

@@ -21,7 +21,7 @@ from certificates.kernel.exprtree import rational_text
 from certificates.kernel.model_statements import Sizes
 
 
-def model_statement(claim_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+def statement(claim_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
     """The statement of the embedded model or equilibrium claim `fields` (None for another kind, or a claim that does
     not parse or is not `claim_id`: the certificate then takes the older route, which rejects it)."""
     try:
