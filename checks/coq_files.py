@@ -24,6 +24,7 @@ from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
+from certificates.statements import elaborate
 
 #: The statuses of a Coq re-check, as the reports print them. UNPROVED is no verdict on the certificate: coqc ran out
 #: of time, or the proof of an smt certificate's statement (tactics such as nra, searched by Coq, not data of the
@@ -58,6 +59,10 @@ def _regenerated(certificate: Path) -> tuple[str, dict[str, Any]]:
     statements verbatim, only proofs around them) and by coqc's reading of it (the theorems proved, each resting on
     standard axioms alone, answering the kernel's statement file's queries alike: `statements.statement_file`)."""
     data = load(certificate)
+    if data["claim"] is not None and data["statement"] != elaborate(
+        data["claim_id"], data["kind"], data["payload"], data["claim"]
+    ):
+        raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
     sentence, built = certificate_problem(data, problem)
     text = source(certificate.name, data["claim_id"], sentence, built)
     require_stated(text, certificate.name, data["claim_id"], sentence, built)

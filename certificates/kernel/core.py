@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from certificates.kernel import dynamics_statements, real_statements, registry_statements
+from certificates.kernel import dynamics_statements, model_statements, real_statements, registry_statements
 from certificates.kernel.recheck import Rejected
 
 Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]
@@ -27,6 +27,8 @@ FORMS: dict[str, Checker] = {
     real_statements.FORM: real_statements.check,
     dynamics_statements.FORM: dynamics_statements.check,
     registry_statements.FORM: registry_statements.check,
+    "model": model_statements.check,
+    "equilibrium-regime": model_statements.check_regime,
 }
 
 

@@ -2,8 +2,9 @@
 the claim itself (an existence claim's instance) is settled with balls.
 
 The checker's own test (`certificates.kernel.claims.model_values.settle`) runs at rising precision; once it settles
-the sign it looks for, the witness certificate is written with the claim embedded, and `check-cert`
-re-derives the obligation from that claim (`certificates.kernel.claims.model_obligation`).
+the sign it looks for, the witness certificate is written with the claim embedded and its statement
+(`certificates.statements.model`), which `check-cert` checks the witness against
+(`certificates.kernel.model_statements`).
 """
 
 from __future__ import annotations

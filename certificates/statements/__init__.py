@@ -20,9 +20,9 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
 
         return registry.statement(claim_id, payload)
     from certificates.kernel.claims.embedding import read_embedded
-    from certificates.statements import dynamics, real
+    from certificates.statements import dynamics, model, real
 
-    proved = real.elaborate(claim_id, kind, claim)
+    proved = model.statement(claim_id, claim) or real.elaborate(claim_id, kind, claim)
     if proved is None:
         proved = dynamics.elaborate(read_embedded(claim), kind, payload)
     return proved

@@ -21,7 +21,8 @@ from typing import Any
 from certificates.kernel.ball_model import ExactConfiguration, Matrix
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.exact_witness import WITNESS, equality_failures
-from certificates.kernel.claims.model_claim import Relation, model_statement
+from certificates.kernel.claims.model_claim import model_statement
+from certificates.kernel.claims.model_terms import Relation
 from certificates.kernel.claims.model_values import index_values
 from certificates.kernel.claims.schema import ModelClaim
 from certificates.kernel.masks import claim_mask

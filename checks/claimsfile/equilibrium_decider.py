@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from certificates.kernel.claims import equilibrium_claim as ec
+from certificates.kernel.claims import equilibrium_regimes as regimes
 from certificates.kernel.claims import equilibrium_witness as witness
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.equilibrium_regimes import FOUND
@@ -66,7 +67,7 @@ def _symbolic(claim: EquilibriumClaim) -> Outcome | None:
     return None
 
 
-def _domain(claim: EquilibriumClaim) -> tuple[list[ec.Instance], bool]:
+def _domain(claim: EquilibriumClaim) -> tuple[list[regimes.Instance], bool]:
     """The instances to decide and whether they are the whole domain (else a sample of an unbounded one)."""
     if ec.finite(claim):
         return ec.instances(claim), True
@@ -75,17 +76,17 @@ def _domain(claim: EquilibriumClaim) -> tuple[list[ec.Instance], bool]:
     for n in range(n_low, min(n_high or n_low + SAMPLED_SIZES, n_low + SAMPLED_SIZES) + 1):
         if n > ec.MAX_EXACT_TOKENS:
             break
-        least = ec.least_dimension(claim, n)
+        least = regimes.least_dimension(claim, n)
         d_low, d_high = claim.d_range
         if least is None or (d_high is not None and max(least, d_low) > d_high):
             continue
-        if claim.property in ec.SPECTRAL and n * (max(least, d_low) - 1) > ec.MAX_TANGENT:
+        if claim.property in regimes.SPECTRAL and n * (max(least, d_low) - 1) > ec.MAX_TANGENT:
             continue
         beta = claim.beta if claim.beta is not None else Fraction(1)
         for attention in claim.attentions:
             for strengths in [claim.strengths] if claim.strengths else [(Fraction(1),), (Fraction(1), Fraction(1, 2))]:
-                for split in ec.splits(claim, n):
-                    out.append(ec.instance_of(claim, n, max(least, d_low), attention, beta, strengths, split))
+                for split in regimes.splits(claim, n):
+                    out.append(regimes.instance_of(claim, n, max(least, d_low), attention, beta, strengths, split))
     return out, False
 
 
@@ -128,13 +129,13 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
     return derived(d, EXACT, {"instances": decided})
 
 
-def _float_tokens(claim: EquilibriumClaim, inst: ec.Instance) -> np.ndarray:
+def _float_tokens(claim: EquilibriumClaim, inst: regimes.Instance) -> np.ndarray:
     """Unit tokens of the regime in floats (from the exact Gram matrix by an eigendecomposition, or the exact
     coordinates): only a starting point, the certificate's centre is rebuilt exactly and checked."""
-    tokens = ec.coordinate_tokens(claim, inst.n, inst.d)
+    tokens = regimes.coordinate_tokens(claim, inst.n, inst.d)
     if tokens is not None:
         return np.array([[float(v) for v in row] for row in tokens])
-    G = np.array([[float(v) for v in row] for row in ec.regime_gram(claim, inst.n, inst.split)])
+    G = np.array([[float(v) for v in row] for row in regimes.regime_gram(claim, inst.n, inst.split)])
     values, vectors = np.linalg.eigh(G)
     X = np.zeros((inst.n, inst.d))
     order = np.argsort(values)[::-1][: inst.d]
@@ -143,11 +144,13 @@ def _float_tokens(claim: EquilibriumClaim, inst: ec.Instance) -> np.ndarray:
     return X / np.linalg.norm(X, axis=1, keepdims=True)
 
 
-def _model_instance(inst: ec.Instance) -> equilibria.Instance:
+def _model_instance(inst: regimes.Instance) -> equilibria.Instance:
     return equilibria.instance(inst.n, inst.d, list(inst.strengths), inst.attention, inst.beta, inst.heads)
 
 
-def _certified(claim: EquilibriumClaim, inst: ec.Instance, tokens: np.ndarray) -> tuple[dict[str, Any] | None, str]:
+def _certified(
+    claim: EquilibriumClaim, inst: regimes.Instance, tokens: np.ndarray
+) -> tuple[dict[str, Any] | None, str]:
     """(the certificate payload of the regime at the instance, "") or (None, why not)."""
     outcome = equilibria.certify(_model_instance(inst), tokens)
     if not outcome.get("certified") or not outcome.get("spectrum_decided"):
@@ -201,7 +204,7 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
     return Outcome(Verdict.CERTIFIED, SPECTRUM, certificates=paths, details={"table": table})
 
 
-def _candidates(claim: EquilibriumClaim, inst: ec.Instance, ctx: Context, k: int) -> list[np.ndarray]:
+def _candidates(claim: EquilibriumClaim, inst: regimes.Instance, ctx: Context, k: int) -> list[np.ndarray]:
     """The regime's tokens, or for `found` every class the seeded search finds at the instance."""
     if claim.regime != FOUND:
         return [_float_tokens(claim, inst)]

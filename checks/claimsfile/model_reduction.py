@@ -59,7 +59,8 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel.ball_model import stated_delta
-from certificates.kernel.claims.model_terms import Term, evaluate, parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import Term, evaluate
 from certificates.kernel.claims.schema import ModelClaim
 from checks.claimsfile import model_atoms as atoms
 from checks.claimsfile import model_summed_given as summed_given

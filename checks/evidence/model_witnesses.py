@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from certificates.kernel import ball_model
-from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import NumericAlgebra, residual, settle, stated_bound
 from certificates.kernel.claims.schema import ModelClaim
@@ -30,6 +29,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
 from certificates.kernel.family_names import HEAD_FAMILIES
 from certificates.kernel.masks import claim_mask
+from certificates.kernel.model_statements import Sizes
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.store import certificate_directory

@@ -7,12 +7,7 @@ obligation is rebuilt from the parsed claim alone, never from the certificate's 
   whose one statement must be exactly the one `smt_statement.encode_claim` builds from the claim with
   the certificate's cuts (each validated with balls); z3 and cvc5 must find its negation unsat;
 - dynamics: none here: its certificates carry a core statement (`certificates.kernel.dynamics_statements`);
-- model: an exact configuration of the claim's kind with its hypotheses where the given conditions hold at every
-  token and `rhs - lhs` negates the relation, or states it for an existence claim (`exists = true`;
-  `certificates.kernel.claims.model_obligation`).
-- equilibrium: an instance of the claim's domain where the regime moves (exact velocities), or an equilibrium
-  certificate of the regime at an instance whose re-checked spectrum shows or contradicts the property
-  (`certificates.kernel.claims.equilibrium_witness`).
+- model and equilibrium: none here: their certificates carry a core statement (`certificates.kernel.model_statements`).
 Constants and inequalities certified by covers carry their statement (form real,
 `certificates.kernel.real_statements`); identities have no other certificates (they are PROVED symbolically or
 REFUTED at a point).
@@ -29,16 +24,13 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel import nonempty, recheck, smtlib
-from certificates.kernel.claims import equilibrium_witness, model_obligation
 from certificates.kernel.claims.domains import Domain, domain_region
 from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.claims.schema import (
     ConstantClaim,
     DynamicsClaim,
-    EquilibriumClaim,
     IdentityClaim,
     InequalityClaim,
-    ModelClaim,
     UserClaim,
 )
 from certificates.kernel.claims.smt_statement import encode_claim
@@ -96,10 +88,6 @@ def domain_point(claim: InequalityClaim | IdentityClaim) -> str:
 def _obligation(claim: UserClaim, kind: str, payload: dict[str, Any], solver_seconds: float) -> tuple[str, str]:
     if isinstance(claim, DynamicsClaim):
         raise Rejected("a dynamics claim's certificate carries its core statement (form dynamics); this one has none")
-    if isinstance(claim, ModelClaim):
-        return model_obligation.check(claim, kind, payload)
-    if isinstance(claim, EquilibriumClaim):
-        return equilibrium_witness.check(claim, kind, payload)
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
         return _smt(claim, payload, solver_seconds)
     if isinstance(claim, ConstantClaim | InequalityClaim):

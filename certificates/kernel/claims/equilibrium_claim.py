@@ -22,7 +22,6 @@ A claim is about every instance of its domain where the regime exists (d at leas
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
@@ -32,20 +31,26 @@ import sympy as sp
 
 from certificates.kernel import format as fmt
 from certificates.kernel.claims import equilibrium_regimes as regimes
+from certificates.kernel.claims.equilibrium_regimes import (
+    HEADS,
+    PROPERTIES,
+    SPECTRAL,
+    Instance,
+    instance_of,
+    least_dimension,
+    splits,
+)
 from certificates.kernel.claims.expressions import parse_defined
 from certificates.kernel.claims.given_tokens import GivenTokens, given_tokens
 from certificates.kernel.claims.numbers import exact_number
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import decimal_value
-from certificates.kernel.exprtree import TreeError, parse_rational
+from certificates.kernel.exprtree import TreeError, from_sympy, parse_rational
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
 
 REQUIRED = {"tokens", "property"}
 OPTIONAL = {"heads", "attention", "n", "d", "beta", "lambdas", "value_strengths", "rho", "sizes", "points", "index"}
-PROPERTIES = ("critical-point", "stable", "unstable", "index", "hyperbolic")
-SPECTRAL = ("stable", "unstable", "index", "hyperbolic")
-HEADS = ("scalar", "orthogonal", "eigenvector")
 #: Most instances a claim with finite ranges may have (each is decided, a spectrum certified, one by one).
 MAX_INSTANCES = 64
 #: Most tangent directions n (d - 1) of an instance whose spectrum is certified (the Jacobian over jets grows as
@@ -53,40 +58,6 @@ MAX_INSTANCES = 64
 MAX_TANGENT = 16
 MAX_EXACT_TOKENS = fmt.MAX_TOKENS
 N = sp.Symbol("n", integer=True, positive=True)
-
-
-@dataclass(frozen=True)
-class Instance:
-    """One member of a claim's domain: sizes, kind, beta and the heads' strengths (exact)."""
-
-    n: int
-    d: int
-    attention: str
-    beta: Fraction
-    strengths: tuple[Fraction, ...]
-    value_strengths: tuple[Fraction, ...]
-    heads: str
-    #: The antipodal split (p, q) of this instance (p tokens at x, q at -x); () for the other regimes.
-    split: tuple[int, ...] = ()
-
-    def matrices(self) -> tuple[list[regimes.Matrix], list[regimes.Matrix]]:
-        """The exact score and value matrices: lambda_h I and nu_h I, or lambda_h P_h for both."""
-        d, H = self.d, len(self.strengths)
-        blocks = regimes.head_blocks(H, d) if self.heads == "orthogonal" else [range(d)] * H
-
-        def diagonal(c: Fraction, block: range) -> regimes.Matrix:
-            return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
-
-        scores = [diagonal(lam, b) for lam, b in zip(self.strengths, blocks, strict=True)]
-        values = [diagonal(nu, b) for nu, b in zip(self.value_strengths, blocks, strict=True)]
-        return scores, values
-
-    def describe(self) -> str:
-        lams = ", ".join(str(s) for s in self.strengths)
-        nus = "" if self.value_strengths == self.strengths else f", nu = ({', '.join(map(str, self.value_strengths))})"
-        split = f", split {self.split[0]}+{self.split[1]}" if self.split else ""
-        heads = f"{self.heads} heads lambda = ({lams}){nus}"
-        return f"n = {self.n}, d = {self.d}{split}, {self.attention}, beta = {self.beta}, {heads}"
 
 
 def _rational(field: str, value: object) -> Fraction:
@@ -246,6 +217,7 @@ def equilibrium_fields(raw: dict[str, Any], base: Path | None) -> dict[str, Any]
         "strengths": strengths,
         "value_strengths": nus,
         "rho": rho,
+        "rho_tree": None if rho is None else from_sympy(rho),
         "sizes": sizes,
         "points": points,
         "index": index,
@@ -279,63 +251,6 @@ def finite(fields: Any) -> bool:
     )
 
 
-def splits(fields: Any, n: int) -> list[tuple[int, ...]]:
-    """The antipodal splits (p, q), p >= q, an instance may have: the stated one, or every one (q = 0: one cluster)."""
-    if fields.regime != "antipodal":
-        return [()]
-    return [fields.sizes] if fields.sizes else [(n - q, q) for q in range(n // 2 + 1)]
-
-
-def regime_gram(fields: Any, n: int, split: tuple[int, ...] = ()) -> regimes.Matrix | None:
-    """The regime's Gram matrix at n tokens (None for tokens in coordinates); InputError when rho is not rational."""
-    regime = fields.regime
-    if regime == "single-cluster":
-        return regimes.signs_gram([1] * n)
-    if regime == "antipodal":
-        p, q = split or fields.sizes or (n - 1, 1)
-        return regimes.signs_gram([1] * p + [-1] * q)
-    if regime == "simplex":
-        return regimes.equiangular_gram(n, Fraction(-1, n - 1))
-    if regime == "clusters":
-        return regimes.clusters_gram(fields.sizes)
-    if regime == "equiangular":
-        value = fields.rho.subs(N, n)
-        if not isinstance(value, sp.Rational):
-            raise InputError("rho", str(fields.rho), f"rho at n = {n} is {value}, not a rational number")
-        return regimes.equiangular_gram(n, Fraction(int(value.p), int(value.q)))
-    return None
-
-
-def coordinate_tokens(fields: Any, n: int, d: int) -> regimes.Matrix | None:
-    """The regime's exact unit tokens where it has them in coordinates (None otherwise)."""
-    if fields.regime == "given":
-        return [list(row) for row in fields.points.rows]
-    if fields.regime == "orthogonal-subspaces":
-        return regimes.subspace_tokens(n, d, len(fields.strengths))
-    return None
-
-
-def least_dimension(fields: Any, n: int) -> int | None:
-    """The least d where the regime exists at n tokens (None: it exists in no dimension)."""
-    G = regime_gram(fields, n)
-    if G is not None:
-        if regimes.gram_failure(G, n) is not None:
-            return None
-        return max(2, regimes.gram_rank(G))
-    if fields.regime in ("orthogonal-subspaces", regimes.FOUND) and fields.heads == "orthogonal":
-        return len(fields.strengths)
-    return fields.points.d if fields.points is not None else 2
-
-
-def instance_of(
-    fields: Any, n: int, d: int, attention: str, beta: Fraction, strengths: tuple, split: tuple[int, ...] = ()
-) -> Instance:
-    """The instance with these sizes, kind, beta and strengths (nu_h the claim's, or lambda_h)."""
-    nus = fields.value_strengths if fields.value_strengths is not None else strengths
-    heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
-    return Instance(n, d, attention, beta, tuple(strengths), tuple(nus), heads, split)
-
-
 def instances(fields: Any) -> list[Instance]:
     """Every instance of a finite domain where the regime exists; InputError when there are too many or none."""
     out = []
@@ -364,69 +279,6 @@ def instances(fields: Any) -> list[Instance]:
     return out
 
 
-def contains(fields: Any, inst: Instance) -> str | None:
-    """Why `inst` is not an instance of the claim's domain (None: it is)."""
-    n_low, n_high = fields.n_range
-    d_low, d_high = fields.d_range
-    if not (n_low <= inst.n and (n_high is None or inst.n <= n_high)):
-        return f"n = {inst.n} is outside the claim's range"
-    least = least_dimension(fields, inst.n)
-    if least is None or not (max(d_low, least) <= inst.d and (d_high is None or inst.d <= d_high)):
-        return f"d = {inst.d} is outside the claim's range or too small for the regime"
-    if inst.attention not in fields.attentions:
-        return f"{inst.attention} attention is not a kind of the claim"
-    if inst.beta <= 0 or (fields.beta is not None and inst.beta != fields.beta):
-        return f"beta = {inst.beta} is not the claim's"
-    if inst.split not in splits(fields, inst.n):
-        return f"the split {inst.split} is not one of the claim's"
-    expected = instance_of(fields, inst.n, inst.d, inst.attention, inst.beta, fields.strengths or (), inst.split)
-    if fields.strengths is not None and inst != expected:
-        return "the heads are not the claim's"
-    heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
-    if inst.heads != heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
-        return "the heads are not of the claim's kind"
-    if any(v == 0 for v in (*inst.strengths, *inst.value_strengths)):
-        return "the heads are not of the claim's kind"
-    if inst.heads == "orthogonal" and len(inst.strengths) > inst.d:
-        return "more heads than coordinates"
-    return None
-
-
 def statement(raw: dict[str, Any], fields: dict[str, Any]) -> str:
-    """The claim in words, generated from its fields."""
-    regime = {
-        "single-cluster": "all tokens equal",
-        "antipodal": f"an antipodal split {fields['sizes'][0]}+{fields['sizes'][1]}"
-        if fields["sizes"]
-        else "every antipodal split x_i = +-x",
-        "simplex": "the regular simplex <x_i, x_j> = -1/(n-1)",
-        "equiangular": f"equiangular tokens <x_i, x_j> = {raw.get('rho')}",
-        "clusters": f"clusters of sizes {list(fields['sizes'] or [])} at the vertices of a regular simplex",
-        "orthogonal-subspaces": "tokens split along the head subspaces (+-e of head i mod H's first axis)",
-        "given": f"{fields['points']}",
-        "found": "every equilibrium class a seeded search finds (structured candidates and random starts)",
-    }[fields["regime"]]
-    prop = {
-        "critical-point": "is a critical point (every velocity exactly 0)",
-        "stable": "is a linearly stable equilibrium modulo rotations (index 0)",
-        "unstable": "is an equilibrium with an eigenvalue of positive real part",
-        "index": f"is an equilibrium of index {fields['index']}",
-        "hyperbolic": "is an equilibrium, hyperbolic modulo rotations (its index is defined)",
-    }[fields["property"]]
-    heads = {
-        "scalar": "scalar heads M_h = lambda_h I, W_h = nu_h I",
-        "orthogonal": "orthogonal heads M_h = W_h = lambda_h P_h",
-        "eigenvector": "any heads whose value matrices have x as a common eigenvector",
-    }[fields["heads"]]
-
-    def span(key: str) -> str:
-        low, high = fields[f"{key}_range"]
-        return f"{key} = {low}" if low == high else f"{key} in [{low}, {high if high is not None else 'oo'})"
-
-    strengths = fields["strengths"]
-    lams = f"lambda = ({', '.join(map(str, strengths))})" if strengths else "every H and strengths"
-    beta = f"beta = {fields['beta']}" if fields["beta"] is not None else "every beta > 0"
-    return (
-        f"For {span('n')}, {span('d')} (where the tokens exist), {', '.join(fields['attentions'])} attention, "
-        f"{beta}, {heads} ({lams}): {regime} {prop}."
-    )
+    """The claim in words, generated from its fields (`equilibrium_regimes.regime_statement`)."""
+    return regimes.regime_statement(fields, raw.get("rho"), str(fields["points"]))

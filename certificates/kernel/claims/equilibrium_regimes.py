@@ -21,11 +21,16 @@ itself (`certificates.kernel.exact_model`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from certificates.kernel import ball_model as bm
 from certificates.kernel import exact_model
+from certificates.kernel.errors import InputError
 from certificates.kernel.exp_field import ExpNumber
+from certificates.kernel.exprtree import exact_rational
+from certificates.kernel.tree_text import term_text
 
 Matrix = list[list[Fraction]]
 
@@ -35,6 +40,9 @@ COORDINATE_REGIMES = ("orthogonal-subspaces", "given")
 #: Every equilibrium class a seeded search finds (a spectrum claim about each; no configuration is named).
 FOUND = "found"
 REGIMES = (*GRAM_REGIMES, *COORDINATE_REGIMES, FOUND)
+PROPERTIES = ("critical-point", "stable", "unstable", "index", "hyperbolic")
+SPECTRAL = ("stable", "unstable", "index", "hyperbolic")
+HEADS = ("scalar", "orthogonal", "eigenvector")
 
 
 def signs_gram(signs: Sequence[int]) -> Matrix:
@@ -175,3 +183,168 @@ def same_configuration(centre: Matrix, blocks: Sequence[range], targets: Sequenc
                 if (g > 0) != (t > 0) or (g < 0) != (t < 0) or g * g != t * t * norms[i] * norms[j]:
                     return f"tokens {i} and {j} do not have the regime's inner product {t}"
     return None
+
+
+# ---------------------------------------------------------------- the domain of a claim
+# `fields` is a claim's (`equilibrium_claim`) or a statement's (`model_statements`): regime, property, heads,
+# attentions, n_range, d_range, beta, strengths, value_strengths, rho_tree, sizes, points (rows, n, d), index.
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One member of a claim's domain: sizes, kind, beta and the heads' strengths (exact)."""
+
+    n: int
+    d: int
+    attention: str
+    beta: Fraction
+    strengths: tuple[Fraction, ...]
+    value_strengths: tuple[Fraction, ...]
+    heads: str
+    #: The antipodal split (p, q) of this instance (p tokens at x, q at -x); () for the other
+    split: tuple[int, ...] = ()
+
+    def matrices(self) -> tuple[list[Matrix], list[Matrix]]:
+        """The exact score and value matrices: lambda_h I and nu_h I, or lambda_h P_h for both."""
+        d, H = self.d, len(self.strengths)
+        blocks = head_blocks(H, d) if self.heads == "orthogonal" else [range(d)] * H
+
+        def diagonal(c: Fraction, block: range) -> Matrix:
+            return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
+
+        scores = [diagonal(lam, b) for lam, b in zip(self.strengths, blocks, strict=True)]
+        values = [diagonal(nu, b) for nu, b in zip(self.value_strengths, blocks, strict=True)]
+        return scores, values
+
+    def describe(self) -> str:
+        lams = ", ".join(str(s) for s in self.strengths)
+        nus = "" if self.value_strengths == self.strengths else f", nu = ({', '.join(map(str, self.value_strengths))})"
+        split = f", split {self.split[0]}+{self.split[1]}" if self.split else ""
+        heads = f"{self.heads} heads lambda = ({lams}){nus}"
+        return f"n = {self.n}, d = {self.d}{split}, {self.attention}, beta = {self.beta}, {heads}"
+
+
+def splits(fields: Any, n: int) -> list[tuple[int, ...]]:
+    """The antipodal splits (p, q), p >= q, an instance may have: the stated one, or every one (q = 0: one cluster)."""
+    if fields.regime != "antipodal":
+        return [()]
+    return [fields.sizes] if fields.sizes else [(n - q, q) for q in range(n // 2 + 1)]
+
+
+def regime_gram(fields: Any, n: int, split: tuple[int, ...] = ()) -> Matrix | None:
+    """The regime's Gram matrix at n tokens (None for tokens in coordinates); InputError when rho (its tree in n,
+    `rho_tree`) is not rational there, by exact rational arithmetic (`exprtree.exact_rational`)."""
+    regime = fields.regime
+    if regime == "single-cluster":
+        return signs_gram([1] * n)
+    if regime == "antipodal":
+        p, q = split or fields.sizes or (n - 1, 1)
+        return signs_gram([1] * p + [-1] * q)
+    if regime == "simplex":
+        return equiangular_gram(n, Fraction(-1, n - 1))
+    if regime == "clusters":
+        return clusters_gram(fields.sizes)
+    if regime == "equiangular":
+        value = exact_rational(fields.rho_tree, {"n": Fraction(n)})
+        if value is None:
+            raise InputError("rho", term_text(fields.rho_tree), f"rho at n = {n} is not a rational number")
+        return equiangular_gram(n, value)
+    return None
+
+
+def coordinate_tokens(fields: Any, n: int, d: int) -> Matrix | None:
+    """The regime's exact unit tokens where it has them in coordinates (None otherwise)."""
+    if fields.regime == "given":
+        return [list(row) for row in fields.points.rows]
+    if fields.regime == "orthogonal-subspaces":
+        return subspace_tokens(n, d, len(fields.strengths))
+    return None
+
+
+def least_dimension(fields: Any, n: int) -> int | None:
+    """The least d where the regime exists at n tokens (None: it exists in no dimension)."""
+    G = regime_gram(fields, n)
+    if G is not None:
+        if gram_failure(G, n) is not None:
+            return None
+        return max(2, gram_rank(G))
+    if fields.regime in ("orthogonal-subspaces", FOUND) and fields.heads == "orthogonal":
+        return len(fields.strengths)
+    return fields.points.d if fields.points is not None else 2
+
+
+def instance_of(
+    fields: Any, n: int, d: int, attention: str, beta: Fraction, strengths: tuple, split: tuple[int, ...] = ()
+) -> Instance:
+    """The instance with these sizes, kind, beta and strengths (nu_h the claim's, or lambda_h)."""
+    nus = fields.value_strengths if fields.value_strengths is not None else strengths
+    heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
+    return Instance(n, d, attention, beta, tuple(strengths), tuple(nus), heads, split)
+
+
+def contains(fields: Any, inst: Instance) -> str | None:
+    """Why `inst` is not an instance of the claim's domain (None: it is)."""
+    n_low, n_high = fields.n_range
+    d_low, d_high = fields.d_range
+    if not (n_low <= inst.n and (n_high is None or inst.n <= n_high)):
+        return f"n = {inst.n} is outside the claim's range"
+    least = least_dimension(fields, inst.n)
+    if least is None or not (max(d_low, least) <= inst.d and (d_high is None or inst.d <= d_high)):
+        return f"d = {inst.d} is outside the claim's range or too small for the regime"
+    if inst.attention not in fields.attentions:
+        return f"{inst.attention} attention is not a kind of the claim"
+    if inst.beta <= 0 or (fields.beta is not None and inst.beta != fields.beta):
+        return f"beta = {inst.beta} is not the claim's"
+    if inst.split not in splits(fields, inst.n):
+        return f"the split {inst.split} is not one of the claim's"
+    expected = instance_of(fields, inst.n, inst.d, inst.attention, inst.beta, fields.strengths or (), inst.split)
+    if fields.strengths is not None and inst != expected:
+        return "the heads are not the claim's"
+    heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
+    if inst.heads != heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
+        return "the heads are not of the claim's kind"
+    if any(v == 0 for v in (*inst.strengths, *inst.value_strengths)):
+        return "the heads are not of the claim's kind"
+    if inst.heads == "orthogonal" and len(inst.strengths) > inst.d:
+        return "more heads than coordinates"
+    return None
+
+
+def regime_statement(fields: dict[str, Any], rho: str | None, points: str) -> str:
+    """An equilibrium claim in words, generated from its fields (`rho` and the given `points` as text)."""
+    regime = {
+        "single-cluster": "all tokens equal",
+        "antipodal": f"an antipodal split {fields['sizes'][0]}+{fields['sizes'][1]}"
+        if fields["sizes"]
+        else "every antipodal split x_i = +-x",
+        "simplex": "the regular simplex <x_i, x_j> = -1/(n-1)",
+        "equiangular": f"equiangular tokens <x_i, x_j> = {rho}",
+        "clusters": f"clusters of sizes {list(fields['sizes'] or [])} at the vertices of a regular simplex",
+        "orthogonal-subspaces": "tokens split along the head subspaces (+-e of head i mod H's first axis)",
+        "given": points,
+        "found": "every equilibrium class a seeded search finds (structured candidates and random starts)",
+    }[fields["regime"]]
+    prop = {
+        "critical-point": "is a critical point (every velocity exactly 0)",
+        "stable": "is a linearly stable equilibrium modulo rotations (index 0)",
+        "unstable": "is an equilibrium with an eigenvalue of positive real part",
+        "index": f"is an equilibrium of index {fields['index']}",
+        "hyperbolic": "is an equilibrium, hyperbolic modulo rotations (its index is defined)",
+    }[fields["property"]]
+    heads = {
+        "scalar": "scalar heads M_h = lambda_h I, W_h = nu_h I",
+        "orthogonal": "orthogonal heads M_h = W_h = lambda_h P_h",
+        "eigenvector": "any heads whose value matrices have x as a common eigenvector",
+    }[fields["heads"]]
+
+    def span(key: str) -> str:
+        low, high = fields[f"{key}_range"]
+        return f"{key} = {low}" if low == high else f"{key} in [{low}, {high if high is not None else 'oo'})"
+
+    strengths = fields["strengths"]
+    lams = f"lambda = ({', '.join(map(str, strengths))})" if strengths else "every H and strengths"
+    beta = f"beta = {fields['beta']}" if fields["beta"] is not None else "every beta > 0"
+    return (
+        f"For {span('n')}, {span('d')} (where the tokens exist), {', '.join(fields['attentions'])} attention, "
+        f"{beta}, {heads} ({lams}): {regime} {prop}."
+    )

@@ -1,7 +1,8 @@
-"""What an `equilibrium` claim's certificate must establish, from the embedded claim and exact data only.
+"""What an `equilibrium` claim's certificate must establish, from its statement and exact data only.
 
-Two certificates, both tied to one instance of the claim's domain (sizes, kind, beta, heads: `equilibrium_claim.
-contains`), rebuilt by the checker from the claim, never read from the certificate's description:
+Two certificates, both tied to one instance of the claim's domain (sizes, kind, beta, heads:
+`equilibrium_regimes.contains`), the domain read from the certificate's statement (`model_statements.regime_of`),
+never from its description:
 - a `witness` ("moving-regime"): the regime's exact configuration at that instance moves; the checker recomputes
   every velocity exactly (`equilibrium_regimes`: the Gram residuals under scalar heads, the exact model for tokens in
   coordinates) and finds a token whose velocity is not 0. It refutes a `critical-point` claim.
@@ -21,7 +22,6 @@ from certificates.kernel import equilibrium as eq
 from certificates.kernel import exact_model
 from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims import equilibrium_claim as ec
 from certificates.kernel.claims import equilibrium_regimes as regimes
 from certificates.kernel.equilibrium_obligations import PAYLOAD_KEYS, problem_of, recheck_spectrum
 from certificates.kernel.exp_field import ExpFieldError
@@ -32,7 +32,7 @@ MOVING = "moving-regime"
 INSTANCE_KEYS = {"n", "d", "attention", "beta", "strengths", "value_strengths", "heads", "split"}
 
 
-def instance_record(inst: ec.Instance) -> dict[str, Any]:
+def instance_record(inst: regimes.Instance) -> dict[str, Any]:
     """The instance as certificate data (rationals as exact text)."""
     return {
         "n": inst.n,
@@ -46,7 +46,7 @@ def instance_record(inst: ec.Instance) -> dict[str, Any]:
     }
 
 
-def instance_from(record: object) -> ec.Instance:
+def instance_from(record: object) -> regimes.Instance:
     """The instance of a certificate record (Rejected when malformed)."""
     require_keys(record, INSTANCE_KEYS, "instance")
     assert isinstance(record, dict)
@@ -58,7 +58,7 @@ def instance_from(record: object) -> ec.Instance:
     lists = record["strengths"], record["value_strengths"]
     if any(not isinstance(v, list) or not 1 <= len(v) <= 8 for v in lists):
         raise Rejected("instance: 1 to 8 strengths")
-    return ec.Instance(
+    return regimes.Instance(
         record["n"],
         record["d"],
         str(record["attention"]),
@@ -70,10 +70,10 @@ def instance_from(record: object) -> ec.Instance:
     )
 
 
-def moving_token(claim: Any, inst: ec.Instance) -> tuple[int | None, str]:
+def moving_token(claim: Any, inst: regimes.Instance) -> tuple[int | None, str]:
     """(the first token whose velocity is exactly non-zero, or None when every token rests; how it was computed).
     ValueError when the instance's configuration has no exact velocity here."""
-    tokens = ec.coordinate_tokens(claim, inst.n, inst.d)
+    tokens = regimes.coordinate_tokens(claim, inst.n, inst.d)
     if tokens is not None:
         scores, values = inst.matrices()
         cfg = ExactConfiguration(tokens, scores, values, inst.beta, "sphere", inst.attention)
@@ -82,26 +82,26 @@ def moving_token(claim: Any, inst: ec.Instance) -> tuple[int | None, str]:
         except ExpFieldError as exc:
             raise ValueError(str(exc)) from None
         return regimes.moving_token(velocities), "the exact model at the regime's rational tokens"
-    G = ec.regime_gram(claim, inst.n, inst.split)
+    G = regimes.regime_gram(claim, inst.n, inst.split)
     if G is None or inst.heads != "scalar":
         raise ValueError("the regime has no exact configuration under these heads")
     residuals = regimes.gram_residuals(G, inst.strengths, inst.value_strengths, inst.beta, inst.attention)
     return regimes.moving_token(residuals), "the tangent velocity in the token basis from the exact Gram matrix"
 
 
-def regime_targets(claim: Any, inst: ec.Instance) -> tuple[list[range], list[regimes.Matrix]]:
+def regime_targets(claim: Any, inst: regimes.Instance) -> tuple[list[range], list[regimes.Matrix]]:
     """The head blocks and, in each, the Gram matrix the regime's tokens have there."""
     H = len(inst.strengths)
     blocks = regimes.head_blocks(H, inst.d) if inst.heads == "orthogonal" else [range(inst.d)]
-    tokens = ec.coordinate_tokens(claim, inst.n, inst.d)
+    tokens = regimes.coordinate_tokens(claim, inst.n, inst.d)
     if tokens is not None:
         return blocks, regimes.block_grams(tokens, blocks)
-    G = ec.regime_gram(claim, inst.n, inst.split)
+    G = regimes.regime_gram(claim, inst.n, inst.split)
     assert G is not None
     return blocks, [G]
 
 
-def structure_failure(claim: Any, inst: ec.Instance, problem: eq.Problem) -> str | None:
+def structure_failure(claim: Any, inst: regimes.Instance, problem: eq.Problem) -> str | None:
     """Why the certified problem is not the regime at this instance (None: it is, exactly)."""
     scores, values = inst.matrices()
     if (problem.score_matrices, problem.values) != (scores, values):
@@ -134,7 +134,7 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     if not isinstance(payload, dict):
         raise Rejected("the payload is a table")
     inst = instance_from(payload.get("instance"))
-    outside = ec.contains(claim, inst)
+    outside = regimes.contains(claim, inst)
     if outside:
         raise Rejected(f"not an instance of claim {claim.id!r}: {outside}")
     if kind == "witness":
@@ -151,7 +151,7 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
             f"refutes claims-file claim {claim.id!r}: at {inst.describe()} token {token} of the regime moves",
             f"{how}: a velocity component is an exactly non-zero exponential polynomial",
         )
-    if kind != "equilibrium" or claim.property not in ec.SPECTRAL:
+    if kind != "equilibrium" or claim.property not in regimes.SPECTRAL:
         raise Rejected(f"an equilibrium claim has no {kind!r} certificate of its property")
     require_keys(payload, PAYLOAD_KEYS | {"instance"}, "equilibrium payload")
     problem = problem_of(payload)

@@ -6,7 +6,7 @@ exponential polynomials), and `rhs - lhs` must be the zero element, an exact tes
 is the check of every model witness (`model_values.settle`: the claim's kind, geometry, hypotheses, sign of beta and
 mask exactly (masked weights are exactly 0), the token and head it names, every `given` condition settled by balls
 at every token). The entropies (a logarithm) have no exact value here, so a claim about them has no exact witness.
-What is re-derived comes from the embedded claim.
+The statement checked is the certificate's (`certificates.kernel.model_statements`).
 """
 
 from __future__ import annotations
@@ -14,16 +14,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from certificates.kernel import exact_model, recheck
+from certificates.kernel import exact_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims.model_terms import term_text
 from certificates.kernel.claims.model_values import NumericAlgebra, residual, settle
 from certificates.kernel.exact import precision
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
-from certificates.kernel.recheck import Rejected
 
 WITNESS = "model-configuration-exact"
-KEYS = {"witness", "configuration", "hypotheses", "at"}
 #: Working precision (bits) of the balls that settle the `given` conditions.
 PRECISION = 256
 
@@ -63,34 +60,3 @@ def equality_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -
     if not isinstance(value, ExpNumber) or not value.is_zero():
         return ["rhs - lhs is not exactly 0"]
     return []
-
-
-def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """(what the witness establishes, how it was re-checked); Rejected when it is not an exact witness of the claim."""
-    if kind != "witness":
-        raise Rejected(f"a model claim's certificate is a witness, not {kind}")
-    recheck.require_keys(payload, KEYS, "exact model witness")
-    if payload["witness"] != WITNESS:
-        raise Rejected(f"an existence claim of an equality is certified by a {WITNESS} witness")
-    if payload["hypotheses"] != list(claim.hypotheses):
-        raise Rejected(f"the witness states hypotheses other than the claim's ({', '.join(claim.hypotheses)})")
-    at = payload["at"]
-    if not isinstance(at, dict) or any(not isinstance(v, int) or isinstance(v, bool) for v in at.values()):
-        raise Rejected("`at` names the token i and head h as integers")
-    negative, masked = claim.beta_sign == "negative", claim.mask != "none"
-    cfg = recheck.exact_configuration(payload["configuration"], negative_beta=negative, masked=masked)
-    failures = equality_failures(claim, cfg, dict(at))
-    if failures:
-        raise Rejected(f"not an exact witness of {claim.id!r}: {'; '.join(failures)}")
-    statement = f"{term_text(claim.relation.lhs)} = {term_text(claim.relation.rhs)}"
-    where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
-    proved = (
-        f"proves claims-file claim {claim.id!r} ({claim.attention}, {claim.geometry}; "
-        f"{', '.join(claim.hypotheses) or 'no hypothesis'}): {statement} holds exactly at an exact configuration"
-        f"{' at ' + where if where else ''} (some configuration satisfies it)"
-    )
-    how = (
-        f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}: "
-        "hypotheses checked exactly, rhs - lhs = 0 exactly (exponential polynomials, no ball, no float)"
-    )
-    return proved, how

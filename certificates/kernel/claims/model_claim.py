@@ -23,20 +23,22 @@ token i to the first token only (under the causal mask it attends to itself alon
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
-from dataclasses import dataclass
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 from certificates.kernel.ball_model import approximate_orthogonality, stated_delta
+from certificates.kernel.claims.expressions import check_characters, checked_syntax, rational_literal
 from certificates.kernel.claims.interaction_text import parse_interaction
-from certificates.kernel.claims.model_sizes import Sizes, parse_sizes
-from certificates.kernel.claims.model_terms import Term, parse_term
+from certificates.kernel.claims.model_sizes import parse_sizes
+from certificates.kernel.claims.model_terms import FUNCTIONS, Relation, Term, TermError, make, scalar_term
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
-from certificates.kernel.interaction import Interaction
-from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of, mask_text
+from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of
+from certificates.kernel.model_statements import Sizes, statement_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 
 REQUIRED = {"lhs", "op", "rhs"}
@@ -72,20 +74,6 @@ _SPLIT = re.compile(r"(<=|>=|<|>)")
 #: `orthogonal-heads(delta=...)` as a user may write it (spaces allowed), and its number.
 _BOUNDED = re.compile(r"orthogonal-heads\s*\(\s*delta\s*=\s*([^)]{1,60}?)\s*\)")
 _NUMBER = re.compile(r"-?[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?")
-
-
-@dataclass(frozen=True)
-class Relation:
-    """`lhs op rhs` between two scalar terms, with the text it was read from."""
-
-    lhs: Term
-    op: str
-    rhs: Term
-    text: str
-
-    @property
-    def free(self) -> frozenset[str]:
-        return self.lhs.free | self.rhs.free
 
 
 def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
@@ -176,32 +164,8 @@ def _names_entropy(term: Term) -> bool:
 
 
 def model_statement(fields: dict[str, Any]) -> str:
-    """The precise statement the fields make."""
-    relation: Relation = fields["relation"]
-    free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in fields["given"])))
-    kind = f"{fields['attention']} attention, {fields['geometry']} dynamics"
-    masked = mask_text(fields.get("mask", "none"), fields.get("mask_rows"))
-    kind += f", {masked}" if masked else ""
-    negative = fields.get("beta_sign") == "negative"
-    interaction: Interaction | None = fields.get("interaction")
-    if interaction is not None:
-        weights = "phi(s_ij) / sum_k phi(s_ik)" if fields["attention"] == "softmax" else "phi(s_ij)"
-        kind += f", weights {weights} with phi(s) = {interaction.text}"
-    assumed = ", ".join(fields["hypotheses"]) or "no further hypothesis"
-    conditions = " and ".join(g.text for g in fields["given"])
-    sizes: Sizes = fields.get("sizes", Sizes())
-    if fields["exists"]:
-        some = {"i": "the first token i" if fields.get("token") == "first" else "a token i", "h": "a head h"}
-        heads = " and every head h" if "h" in free and "h" not in relation.free else ""
-        where = f" where {conditions} at every token i{heads}" if conditions else ""
-        at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
-        return (
-            f"There are {sizes.text(negative)} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
-        )
-    indices = {"i": "the first token i" if fields.get("token") == "first" else "every token i", "h": "every head h"}
-    every = ", ".join([f"every {sizes.text(negative)}", *(indices[k] for k in free)])
-    given = f"if {conditions} at every token i, then " if conditions else ""
-    return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
+    """The precise statement the fields make (`model_statements.statement_text`, which the kernel prints)."""
+    return statement_text(SimpleNamespace(**fields))
 
 
 def _term(raw: dict[str, Any], key: str) -> Term:
@@ -279,3 +243,59 @@ def _delta(text: str) -> Fraction:
 def _identifiers(text: str) -> set[str]:
     """The names a model expression's text uses (identifiers, for hypotheses that a name needs)."""
     return set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
+
+
+def parse_term(text: object) -> Term:
+    """The scalar term `text` denotes; ExpressionError (an InputError) for anything outside the grammar."""
+    tree = checked_syntax(text)
+    assert isinstance(text, str)
+    term = _Walker(text).walk(tree, 0)
+    check_characters(text)
+    try:
+        return scalar_term(term)
+    except TermError as exc:
+        raise ExpressionError(text, str(exc)) from None
+
+
+#: The operators of the grammar, by their syntax node.
+_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "pow"}
+
+
+class _Walker:
+    def __init__(self, text: str) -> None:
+        self.text, self.offset = text, len(text) - len(text.lstrip())
+
+    def fail(self, node: ast.AST, reason: str) -> ExpressionError:
+        return ExpressionError(self.text, reason, getattr(node, "col_offset", 0) + 1 + self.offset)
+
+    def make(self, node: ast.AST, op: str, args: tuple[object, ...]) -> Term:
+        try:
+            return make(op, args)
+        except TermError as exc:
+            raise self.fail(node, str(exc)) from None
+
+    def walk(self, node: ast.AST, depth: int) -> Term:
+        if depth > 60:
+            raise self.fail(node, "nested too deeply")
+        if isinstance(node, ast.Constant):
+            return self.make(node, "num", (Fraction(str(rational_literal(self.text.strip(), node))),))
+        if isinstance(node, ast.Name):
+            return self.make(node, "name", (node.id,))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            operand = self.walk(node.operand, depth + 1)
+            return operand if isinstance(node.op, ast.UAdd) else self.make(node, "neg", (operand,))
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            op, left = _OPERATORS[type(node.op)], self.walk(node.left, depth + 1)
+            if op == "pow":
+                k = node.right
+                return self.make(node, op, (left, k.value if isinstance(k, ast.Constant) else None))
+            at = node.right if op == "/" else node  # a bad divisor is reported at the divisor
+            return self.make(at, op, (left, self.walk(node.right, depth + 1)))
+        if isinstance(node, ast.BinOp):
+            raise self.fail(node, f"operator {type(node.op).__name__} is not allowed")
+        if isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else None
+            if name not in FUNCTIONS or node.keywords:
+                raise self.fail(node, f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
+            return self.make(node, name, tuple(self.walk(a, depth + 1) for a in node.args))
+        raise self.fail(node, f"not allowed in model expressions: {type(node).__name__}")

@@ -5,68 +5,19 @@ size: `H = 2`) or a domain string or table with rational ends (`n = { min = 2, m
 sizes are the integers in it); `beta` a domain string or table (`beta = "[1/2, 2]"`). A range cannot reach below the
 model's own least sizes. The claim is then for (or, with `exists`, at some) sizes in the ranges only: the prover uses
 the lower ends (a proof for n >= 3 holds on [3, 5]), the search draws inside them and a witness is checked to lie in
-them (`check`), so that a claim false only outside its ranges is never refuted.
+them (`Sizes.check`, in the kernel: `certificates.kernel.model_statements`), so that a claim false
+only outside its ranges is never refuted.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from certificates.kernel.claims.domains import parse_domain
 from certificates.kernel.errors import InputError
-
-#: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
-LEAST = {"n": 2, "d": 1, "H": 1}
-NAMES = ("n", "d", "H", "beta")
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """Integer ranges of n, d, H (upper end None: unbounded) and beta's interval (0, oo) by default."""
-
-    low: dict[str, int] = field(default_factory=lambda: dict(LEAST))
-    high: dict[str, int | None] = field(default_factory=lambda: dict.fromkeys(LEAST))
-    #: beta's ends (None: 0 open below, unbounded above) and whether each is open.
-    beta: tuple[Fraction | None, Fraction | None, bool, bool] = (None, None, True, True)
-
-    @property
-    def restricted(self) -> bool:
-        return self != Sizes()
-
-    def check(self, n: int, d: int, H: int, beta: Fraction, negative_beta: bool = False) -> list[str]:
-        """Why sizes n, d, H and beta lie outside the ranges (empty: inside), decided exactly. With `negative_beta`
-        (a claim for every beta < 0, which states no beta range: `model_claim`) beta's range is beta < 0."""
-        out = []
-        for name, value in (("n", n), ("d", d), ("H", H)):
-            high = self.high[name]
-            if value < self.low[name] or (high is not None and value > high):
-                out.append(f"{name} = {value} is outside {self.range_text(name)}")
-        if negative_beta:
-            return out + ([] if beta < 0 else [f"beta = {beta} is outside beta < 0"])
-        low, high, low_open, high_open = self.beta
-        below = beta <= 0 if low is None else (beta <= low if low_open else beta < low)
-        above = high is not None and (beta >= high if high_open else beta > high)
-        if below or above:
-            out.append(f"beta = {beta} is outside {self.range_text('beta')}")
-        return out
-
-    def range_text(self, name: str) -> str:
-        if name == "beta":
-            low, high, low_open, high_open = self.beta
-            lower = "beta > 0" if low is None else f"beta {'>' if low_open else '>='} {low}"
-            return lower if high is None else f"{lower}, beta {'<' if high_open else '<='} {high}"
-        low, high = self.low[name], self.high[name]
-        if high == low:
-            return f"{name} = {low}"
-        return f"{name} >= {low}" if high is None else f"{low} <= {name} <= {high}"
-
-    def text(self, negative_beta: bool = False) -> str:
-        """`every n >= 2, d >= 1, H >= 1, beta > 0` with the claim's ranges (beta < 0 with `negative_beta`), for
-        statements."""
-        return ", ".join("beta < 0" if negative_beta and name == "beta" else self.range_text(name) for name in NAMES)
+from certificates.kernel.model_statements import LEAST, SIZE_NAMES, Sizes
 
 
 def parse_sizes(raw: Any) -> Sizes:
@@ -75,7 +26,7 @@ def parse_sizes(raw: Any) -> Sizes:
         return Sizes()
     if not isinstance(raw, dict) or not raw:
         raise InputError("domain", raw, "a table of ranges of n, d, H, beta, e.g. { n = { min = 2, max = 5 }, H = 2 }")
-    unknown = sorted(set(raw) - set(NAMES))
+    unknown = sorted(set(raw) - set(SIZE_NAMES))
     if unknown:
         raise InputError(f"domain.{unknown[0]}", raw[unknown[0]], "a model claim's domain ranges n, d, H and beta")
     sizes = Sizes()

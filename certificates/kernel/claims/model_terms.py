@@ -1,8 +1,6 @@
-"""Model terms: expressions over the model's named quantities, parsed from text, and their one interpreter.
+"""Model terms: expressions over the model's named quantities, their typing and their one interpreter.
 
-The grammar of a `model` claim's sides (and of its `given` conditions). The text is read with the syntax checks of
-`certificates.kernel.claims.expressions` (`checked_syntax`: characters, length, nesting, node count) and its tree is
-walked with the whitelist below; nothing is evaluated, every node is built here. Names (SPEC section 1):
+The grammar of a `model` claim's sides (and of its `given` conditions). Names (SPEC section 1):
 
 - symbols `n`, `d`, `H`, `beta` (positive);
 - token vectors at token i: `x_i` (the token), `f_h_i` (head h's output f^h_i), `F_i` (sum_h f^h_i), `v_i` (the
@@ -33,6 +31,9 @@ for every token i and every head h; the second indices j and g must be bound by 
 rebind its own index inside itself (`sum_i(sum_i(...))`), different indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
 Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
 
+Every node is built by `make`, which types it (a vector or a number, its free indices, what may divide) or says why
+it is outside the grammar: the claims-file parser (`certificates.kernel.claims.model_claim.parse_term`) builds its
+terms with it from text, the kernel (`certificates.kernel.model_statements.term_of`) from a statement's JSON trees.
 `evaluate` interprets a term in an `Algebra`: floats (the adversarial search), balls at exact data (witnesses and
 `check-cert`) and the symbolic per-token algebra of the prover each supply only the primitive quantities; what the
 named quantities mean (a_h_i = <f_h_i, x_i>, ...) is written once, here.
@@ -40,15 +41,12 @@ named quantities mean (a_h_i = <f_h_i, x_i>, ...) is written once, here.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
-from certificates.kernel.claims.expressions import check_characters, checked_syntax, rational_literal
 from certificates.kernel.claims.model_indices import HEADS, TOKENS, resolve, unbound
-from certificates.kernel.claims.problems import ExpressionError
 
 MAX_POWER = 8
 SYMBOLS = ("n", "d", "H", "beta")
@@ -80,20 +78,7 @@ SCALARS = {
     "misalignment_h": (False, True),
 }
 #: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
-PRIMITIVE_SCALARS = (
-    "entropy_h_i",
-    "entropy_rate_h_i",
-    "E",
-    "E_h",
-    "dE_dt",
-    "dE_h_dt",
-    "Z_h_i",
-    "lambda_h",
-    "cluster_gap",
-    "delta",
-    "delta_op",
-    "misalignment_h",
-)
+PRIMITIVE_SCALARS = tuple(name for name in SCALARS if name not in ("a_h_i", "T_h_i", "A_h_i"))
 #: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
 PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
 SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
@@ -102,6 +87,15 @@ OPERATORS = {"M_h": "M", "W_h": "W"}
 #: What `log` may take: quantities positive at every configuration (so that the logarithm is always defined).
 LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
 FUNCTIONS = {"inner": 2, "norm2": 1, "norm": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
+ARITHMETIC = ("+", "-", "*", "/")
+RELATIONS = ("=", "<=", "<", ">=", ">")
+#: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`, and the one that states it.
+NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
+STATED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
+class TermError(ValueError):
+    """A term outside the grammar of model terms (the reason)."""
 
 
 @dataclass(frozen=True)
@@ -121,109 +115,81 @@ class Term:
         own = {self.op} if self.op in SUMS else set()
         return frozenset(own).union(*(a.sums for a in self.args if isinstance(a, Term)))
 
-
-def parse_term(text: object) -> Term:
-    """The scalar term `text` denotes; ExpressionError (an InputError) for anything outside the grammar."""
-    tree = checked_syntax(text)
-    assert isinstance(text, str)
-    term = _Walker(text).walk(tree, 0)
-    check_characters(text)
-    if term.vector:
-        raise ExpressionError(text, "a side is a number, not a vector (use inner or norm2)")
-    reason = unbound(term.free)
-    if reason is not None:
-        raise ExpressionError(text, reason)
-    return term
+    @property
+    def names(self) -> frozenset[str]:
+        """The declared names of the quantities the term uses (`a_h_i`, `lambda_h`, ...)."""
+        own = {self.args[0]} if self.op in ("scalar", "pair") else set()
+        return frozenset(own).union(*(a.names for a in self.args if isinstance(a, Term)))
 
 
-class _Walker:
-    def __init__(self, text: str) -> None:
-        self.text, self.offset = text, len(text) - len(text.lstrip())
+def make(op: str, args: tuple[Any, ...]) -> Term:
+    """The term `op(args)`, typed (vector or number, free indices); TermError when it is outside the grammar.
+    `num` takes a Fraction, `name` a written name, `pow` a term and an integer, the others terms."""
+    if op == "num":
+        return Term("num", (Fraction(args[0]),))
+    if op == "name":
+        return _named(args[0])
+    if any(not isinstance(a, Term) for a in args[: 1 if op == "pow" else None]):
+        raise TermError(f"{op} takes terms")
+    free = frozenset().union(*(a.free for a in args if isinstance(a, Term)))
+    if op == "neg" and len(args) == 1:
+        return Term("neg", args, args[0].vector, free)
+    if op == "pow" and len(args) == 2:
+        if type(args[1]) is not int or not 0 <= args[1] <= MAX_POWER:
+            raise TermError(f"an exponent is an integer literal from 0 to {MAX_POWER}")
+        if args[0].vector:
+            raise TermError("a vector has no power (use norm2)")
+        return Term("pow", args, False, free)
+    if op in ARITHMETIC and len(args) == 2:
+        return _arithmetic_term(op, args[0], args[1], free)
+    if op not in FUNCTIONS:
+        raise TermError(f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
+    if len(args) != FUNCTIONS[op]:
+        raise TermError(f"{op} takes {FUNCTIONS[op]} argument(s)")
+    if op in ("inner", "norm2", "norm", "proj", *OPERATORS) and not all(a.vector for a in args):
+        raise TermError(f"{op} takes vectors")
+    if op in OPERATORS:
+        return Term(op, args, True, free | {"h"})
+    if op == "log":
+        if args[0].op not in ("scalar", "symbol") or args[0].args[0] not in LOG_ARGUMENTS:
+            raise TermError(f"log takes one of {', '.join(LOG_ARGUMENTS)} (positive everywhere)")
+        return Term("log", args, False, free)
+    if op == "proj":
+        return Term("proj", args, True, free | {"i"})
+    if op in ("inner", "norm2", "norm"):
+        return Term(op, args, False, free)
+    if op in args[0].sums:
+        raise TermError(f"{op} inside {op}: sums over the same index do not nest")
+    return Term(op, args, args[0].vector, free - {op.removeprefix("sum_")})
 
-    def fail(self, node: ast.AST, reason: str) -> ExpressionError:
-        return ExpressionError(self.text, reason, getattr(node, "col_offset", 0) + 1 + self.offset)
 
-    def walk(self, node: ast.AST, depth: int) -> Term:
-        if depth > 60:
-            raise self.fail(node, "nested too deeply")
-        if isinstance(node, ast.Constant):
-            return Term("num", (Fraction(str(rational_literal(self.text.strip(), node))),))
-        if isinstance(node, ast.Name):
-            return self.name(node)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-            operand = self.walk(node.operand, depth + 1)
-            return operand if isinstance(node.op, ast.UAdd) else Term("neg", (operand,), operand.vector, operand.free)
-        if isinstance(node, ast.BinOp):
-            return self.binary(node, depth)
-        if isinstance(node, ast.Call):
-            return self.call(node, depth)
-        raise self.fail(node, f"not allowed in model expressions: {type(node).__name__}")
-
-    def name(self, node: ast.Name) -> Term:
-        name = node.id
-        if name in SYMBOLS:
-            return Term("symbol", (name,))
-        resolved = resolve(name, {**VECTORS, **SCALARS, **PAIRS})
-        if resolved is not None:
-            declared, slots = resolved
-            if declared in VECTORS:
-                return Term("vector", (VECTORS[declared][0], name, slots), True, slots.letters)
-            return Term("pair" if declared in PAIRS else "scalar", (declared, name, slots), False, slots.letters)
+def _named(written: object) -> Term:
+    if written in SYMBOLS:
+        return Term("symbol", (written,))
+    resolved = resolve(written, {**VECTORS, **SCALARS, **PAIRS}) if isinstance(written, str) else None
+    if resolved is None:
         known = ", ".join([*SYMBOLS, *VECTORS, *SCALARS, *PAIRS])
-        raise self.fail(node, f"unknown name {name!r} (model expressions know {known}, at tokens i, j and heads h, g)")
+        raise TermError(
+            f"unknown name {str(written)[:40]!r} (model expressions know {known}, at tokens i, j and heads h, g)"
+        )
+    declared, slots = resolved
+    if declared in VECTORS:
+        return Term("vector", (VECTORS[declared][0], written, slots), True, slots.letters)
+    return Term("pair" if declared in PAIRS else "scalar", (declared, written, slots), False, slots.letters)
 
-    def binary(self, node: ast.BinOp, depth: int) -> Term:
-        left = self.walk(node.left, depth + 1)
-        if isinstance(node.op, ast.Pow):
-            k = node.right
-            if not (isinstance(k, ast.Constant) and type(k.value) is int and 0 <= k.value <= MAX_POWER):
-                raise self.fail(node, f"an exponent is an integer literal from 0 to {MAX_POWER}")
-            if left.vector:
-                raise self.fail(node, "a vector has no power (use norm2)")
-            return Term("pow", (left, k.value), False, left.free)
-        right = self.walk(node.right, depth + 1)
-        free = left.free | right.free
-        if isinstance(node.op, ast.Add | ast.Sub):
-            if left.vector != right.vector:
-                raise self.fail(node, "a vector and a number cannot be added")
-            return Term("+" if isinstance(node.op, ast.Add) else "-", (left, right), left.vector, free)
-        if isinstance(node.op, ast.Mult):
-            if left.vector and right.vector:
-                raise self.fail(node, "two vectors cannot be multiplied (use inner)")
-            return Term("*", (left, right), left.vector or right.vector, free)
-        if isinstance(node.op, ast.Div):
-            if right.vector or not _monomial(right):
-                raise self.fail(node.right, "divide only by a product of non-zero numbers and n, d, H, beta")
-            return Term("/", (left, right), left.vector, free)
-        raise self.fail(node, f"operator {type(node.op).__name__} is not allowed")
 
-    def call(self, node: ast.Call, depth: int) -> Term:
-        name = node.func.id if isinstance(node.func, ast.Name) else None
-        if name not in FUNCTIONS or node.keywords:
-            raise self.fail(node, f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
-        if len(node.args) != FUNCTIONS[name]:
-            raise self.fail(node, f"{name} takes {FUNCTIONS[name]} argument(s)")
-        args = [self.walk(a, depth + 1) for a in node.args]
-        free = frozenset().union(*(a.free for a in args))
-        if name in ("inner", "norm2", "norm", "proj", *OPERATORS) and not all(a.vector for a in args):
-            raise self.fail(node, f"{name} takes vectors")
-        if name in OPERATORS:
-            return Term(name, (args[0],), True, free | {"h"})
-        if name == "log":
-            return self.logarithm(node, args[0])
-        if name == "proj":
-            return Term("proj", (args[0],), True, free | {"i"})
-        if name in ("inner", "norm2", "norm"):
-            return Term(name, tuple(args), False, free)
-        if name in args[0].sums:
-            raise self.fail(node, f"{name} inside {name}: sums over the same index do not nest")
-        return Term(name, (args[0],), args[0].vector, free - {name.removeprefix("sum_")})
-
-    def logarithm(self, node: ast.Call, argument: Term) -> Term:
-        """log of a quantity positive everywhere (LOG_ARGUMENTS): defined at every configuration."""
-        if argument.op not in ("scalar", "symbol") or argument.args[0] not in LOG_ARGUMENTS:
-            raise self.fail(node, f"log takes one of {', '.join(LOG_ARGUMENTS)} (positive everywhere)")
-        return Term("log", (argument,), False, argument.free)
+def _arithmetic_term(op: str, left: Term, right: Term, free: frozenset[str]) -> Term:
+    if op in ("+", "-"):
+        if left.vector != right.vector:
+            raise TermError("a vector and a number cannot be added")
+        return Term(op, (left, right), left.vector, free)
+    if op == "*":
+        if left.vector and right.vector:
+            raise TermError("two vectors cannot be multiplied (use inner)")
+        return Term("*", (left, right), left.vector or right.vector, free)
+    if right.vector or not _monomial(right):
+        raise TermError("divide only by a product of non-zero numbers and n, d, H, beta")
+    return Term("/", (left, right), left.vector, free)
 
 
 def _monomial(term: Term) -> bool:
@@ -237,6 +203,16 @@ def _monomial(term: Term) -> bool:
     if term.op == "neg":
         return _monomial(term.args[0])
     return term.op == "pow" and _monomial(term.args[0])
+
+
+def scalar_term(term: Term) -> Term:
+    """`term` when it may be a side of a statement (a number whose second indices j, g are bound); TermError else."""
+    if term.vector:
+        raise TermError("a side is a number, not a vector (use inner or norm2)")
+    reason = unbound(term.free)
+    if reason is not None:
+        raise TermError(reason)
+    return term
 
 
 class Algebra(Protocol):
@@ -264,7 +240,8 @@ class Algebra(Protocol):
 
 def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) -> Any:
     """The value of `term` in `algebra` with the free token and head bound to `token` and `head` (the second indices
-    j and g are bound by their sums)."""
+    j and g are bound by their sums). What each named quantity means (a_h_i = <f_h_i, x_i>, ...) is written here once:
+    floats (the search), balls (witnesses) and the symbolic per-token algebra of the prover supply only primitives."""
 
     def ev(t: Term, at: dict[str, Any]) -> Any:
         op, args = t.op, t.args
@@ -289,12 +266,9 @@ def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) 
             total = algebra.token_sum if index in TOKENS else algebra.head_sum
             return total(lambda k: ev(args[0], at | {index: k}), t.vector)
         values = [ev(a, at) for a in args]
-        if op == "inner":
-            return algebra.inner(*values)
-        if op == "norm2":
-            return algebra.inner(values[0], values[0])
-        if op == "norm":
-            return algebra.root(algebra.inner(values[0], values[0]))
+        if op in ("inner", "norm2", "norm"):
+            value = algebra.inner(values[0], values[-1])
+            return algebra.root(value) if op == "norm" else value
         if op == "proj":
             return _project(algebra, values[0], at.get("i"))
         if op in OPERATORS:
@@ -367,3 +341,17 @@ def term_text(term: Term) -> str:
     if op in _INFIX:
         return f"({term_text(args[0])}{_INFIX[op]}{term_text(args[1])})"
     return f"{op}({', '.join(term_text(a) for a in args)})"
+
+
+@dataclass(frozen=True)
+class Relation:
+    """`lhs op rhs` between two scalar terms, with its text (as written in a claims file, or rendered)."""
+
+    lhs: Term
+    op: str
+    rhs: Term
+    text: str
+
+    @property
+    def free(self) -> frozenset[str]:
+        return self.lhs.free | self.rhs.free

@@ -1,8 +1,8 @@
 """Model terms at one configuration: floats for the search, balls at exact data for witnesses and `check-cert`.
 
-`NumericAlgebra` interprets `certificates.kernel.claims.model_terms` over numbers: vectors are sequences, sums are
-loops over the tokens and heads. Its primitives (tokens, head outputs, energies and their rates, attention entropies
-and their rates) come from a `source`: `ball_source` reads them from the ball model at exact data
+`NumericAlgebra` interprets the model terms (`certificates.kernel.claims.model_terms`) over numbers: vectors are
+sequences, sums are loops over the tokens and heads. Its primitives (tokens, head outputs, energies and their rates,
+attention entropies and their rates) come from a `source`: `ball_source` reads them from the ball model at exact data
 (`certificates.kernel.ball_model`); the float search gives the numpy model's (`checks.model.field`).
 
 `settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
@@ -24,16 +24,10 @@ from typing import Any
 from flint import arb
 
 from certificates.kernel import ball_model
-from certificates.kernel.claims.model_claim import Relation
-from certificates.kernel.claims.model_terms import evaluate
+from certificates.kernel.claims.model_terms import NEGATED, STATED, Relation, evaluate
 from certificates.kernel.claims.operator_norms import max_cross_operator_norm, operator_norm
 from certificates.kernel.exact import ball_of, settling_sign
 from certificates.kernel.masks import claim_mask, mask_text
-
-#: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`.
-NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
-#: The relation of `rhs - lhs` to 0 that a given condition `lhs op rhs` states.
-STATED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
 
 
 def witnessed(claim: Any) -> str:

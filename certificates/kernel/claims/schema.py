@@ -32,7 +32,6 @@ from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.kernel.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.kernel.claims.model_claim import Relation, model_fields, model_statement
-from certificates.kernel.claims.model_sizes import Sizes
 from certificates.kernel.claims.numbers import float_parameter, stated
 from certificates.kernel.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
 from certificates.kernel.claims.orders import parameter_symbol, parse_approach, parse_order
@@ -51,6 +50,7 @@ from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import NAMED as NAMED_MASKS
 from certificates.kernel.masks import Mask, mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from certificates.kernel.model_statements import Sizes
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
@@ -273,6 +273,8 @@ class EquilibriumClaim(UserClaim):
     strengths: tuple[Fraction, ...] | None
     value_strengths: tuple[Fraction, ...] | None
     rho: sp.Expr | None
+    #: rho as an expression tree in n (what the exact domain checks evaluate, `equilibrium_regimes.regime_gram`).
+    rho_tree: Any
     sizes: tuple[int, ...] | None
     points: Any
     index: int | None

@@ -30,7 +30,7 @@ PRECISION = 14
 #: (claim fields, claim id, kind, payload) -> (what the certificate proves, its Coq problem), for a claims-file
 #: certificate; raises Rejected or NotTranslatable. `certificates.kernel.coq.claims.problem` is the one (it builds on
 #: this module, hence passed in).
-ClaimProblem = Callable[[dict[str, Any], str, str, dict[str, Any]], tuple[str, Problem]]
+ClaimProblem = Callable[[dict[str, Any], str, str, dict[str, Any], Any], tuple[str, Problem]]
 
 #: Why covers have no translation: their steps are not interval evaluations that Interval's tactic can replay.
 COVERS = (
@@ -66,7 +66,7 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
     if certificate["claim"] is not None:
         if claim_problem is None or not isinstance(certificate["claim"], dict):
             raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")
-        return claim_problem(certificate["claim"], claim_id, kind, payload)
+        return claim_problem(certificate["claim"], claim_id, kind, payload, certificate["statement"])
     if kind in UNTRANSLATED:
         raise NotTranslatable(UNTRANSLATED[kind])
     statement = registry_statements.of_payload(claim_id, payload)

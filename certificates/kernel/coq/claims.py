@@ -11,7 +11,8 @@ statement is the claim itself, written from its trees:
   `certificates.kernel.dynamics_statements` re-checks the family, the hypotheses and the sign in balls); the rate's
   tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
 - model with a witness (a universal claim's counterexample, an existence claim's instance): once the checker's
-  re-check (`model_obligation.check`) passes, the claim's terms at the exact configuration, its given conditions at
+  re-check of the certificate's statement (`model_statements.check`; the caller holds it equal to the claim's
+  elaboration) passes, the claim's terms at the exact configuration, its given conditions at
   every token and the sign of rhs - lhs (`certificates.kernel.coq.model_claims`); the hypotheses are the checker's
   exact facts, named in the header.
 Taylor cuts of exp, integer variables and covers are not translated yet (`NotTranslatable`, with why).
@@ -23,8 +24,8 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.kernel import model_statements
 from certificates.kernel.claims import certificate_obligations as co
-from certificates.kernel.claims import model_obligation
 from certificates.kernel.claims.schema import DynamicsClaim, IdentityClaim, InequalityClaim, ModelClaim
 from certificates.kernel.claims.smt_statement import relation_of
 from certificates.kernel.coq import model_claims
@@ -35,8 +36,11 @@ from certificates.kernel.exprtree import Tree, from_sympy
 from certificates.kernel.recheck import Rejected
 
 
-def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:
-    """(what the certificate proves, its Coq problem); Rejected when the file is not the claim's obligation."""
+def problem(
+    fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], statement: Any = None
+) -> tuple[str, Problem]:
+    """(what the certificate proves, its Coq problem); Rejected when the file is not the claim's obligation (a model
+    claim's: its core `statement`, which the caller holds equal to the claim's elaboration)."""
     claim = co.embedded_claim(fields, claim_id)
     if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
         co.smt_problem(claim, payload)  # the payload is exactly the claim's encoding, or Rejected
@@ -46,7 +50,9 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
     if isinstance(claim, DynamicsClaim):
         raise Rejected("a dynamics claim's certificate carries its core statement (form dynamics); this one has none")
     if isinstance(claim, ModelClaim) and kind == "witness":
-        proved, _ = model_obligation.check(claim, kind, payload)  # the checker's re-check, or Rejected
+        if statement is None:
+            raise Rejected(f"a certificate of model claim {claim_id!r} carries its statement")
+        proved, _ = model_statements.check(statement, claim_id, kind, payload, 0.0)  # the checker's, or Rejected
         return f"{model_claims.EXACT_FACTS}; {proved}", model_claims.witness_problem(claim, payload)
     if kind == "interval-cover":
         raise NotTranslatable(COVERS)

@@ -14,7 +14,7 @@ names one (as the statement reads: "if the conditions hold at every token i"; `r
 states) and `rhs - lhs` with the sign that negates the claim's relation (a universal claim: its counterexample) or
 that states it (an existence claim: its instance), `model_values.witnessed`. The kind, geometry and hypotheses
 (unit tokens, symmetric, aligned, orthogonal or scalar heads) are exact rational facts about the data, which the
-Coq text does not mention as matrices: check-cert's own re-check (`model_obligation.check`) decides them exactly
+Coq text does not mention as matrices: check-cert's own re-check (`model_statements.check`) decides them exactly
 with Fractions before this problem is built, and the file's header says so.
 """
 
@@ -26,12 +26,12 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import ball_model
-from certificates.kernel.claims.model_obligation import witness_configuration
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import STATED, NumericAlgebra, index_values, witnessed
 from certificates.kernel.coq.model_tree import Chain, Value, add, mul, tree_of
 from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.model_statements import witness_configuration
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
 EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"
@@ -183,7 +183,7 @@ def _side(algebra: TreeAlgebra, name: str, value: Real) -> list[Any]:
 
 def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     """The Coq problem of a model claim's witness whose payload check-cert has already re-checked
-    (`model_obligation.check`: hypotheses exact, conditions and sign in balls): the given conditions at every token
+    (`model_statements.check`: hypotheses exact, conditions and sign in balls): the given conditions at every token
     and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
     cfg = witness_configuration(claim, payload)
     algebra = tree_algebra(cfg)

@@ -24,7 +24,8 @@ from certificates.kernel import ball_model
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_terms import evaluate, parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import ball_algebra, settle
 from certificates.kernel.coq import model_tree, run
 from certificates.kernel.coq.model_claims import tree_algebra, witness_problem

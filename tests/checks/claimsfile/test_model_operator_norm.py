@@ -15,7 +15,7 @@ from flint import arb
 
 from certificates.kernel.claims import operator_norms as operator_norm
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_terms import parse_term
+from certificates.kernel.claims.model_claim import parse_term
 from certificates.kernel.claims.model_values import NumericAlgebra
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.exact import ball_of

@@ -20,7 +20,8 @@ import pytest
 
 from certificates.kernel import ball_model
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_terms import evaluate, parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import ball_algebra
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_terms import evaluate, parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import ball_algebra
 from certificates.kernel.claims.problems import ClaimsFileError
 from certificates.kernel.verify import verify_file

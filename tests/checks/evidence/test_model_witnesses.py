@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from certificates.kernel.claims.model_terms import evaluate, parse_term
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import ball_algebra
 from certificates.kernel.exact import precision
 from certificates.provers.witness import round_configuration

@@ -9,7 +9,8 @@ from fractions import Fraction
 import pytest
 
 from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_terms import parse_term, term_text
+from certificates.kernel.claims.model_claim import parse_term
+from certificates.kernel.claims.model_terms import term_text
 from certificates.kernel.claims.problems import ClaimsFileError, ExpressionError
 
 

@@ -1,0 +1,411 @@
+"""Model statements (form `model`): a relation between the model's quantities, as term trees, and its witnesses.
+
+A claims-file `model` claim is elaborated outside the kernel (`certificates.statements.model`) into this data:
+
+    {"form": "model", "claim": id, "exists": bool, "attention": kind, "geometry": "sphere" | "flat",
+     "beta": "positive" | "negative", "mask": "none" | "causal" | "given", "mask_rows": rows of 0/1 or null,
+     "token": "every" | "first", "hypotheses": [names], "interaction": exprtree tree of phi(s) or null,
+     "sizes": {"n": [low, high or null], "d": ..., "H": ..., "beta": [low or null, high or null, low open, high open]},
+     "given": [{"lhs": term, "op": op, "rhs": term}, ...], "relation": {"lhs": term, "op": op, "rhs": term}}
+
+It states: for every (with `exists`: some) n, d, H, beta in the sizes and every (some) configuration of the kind with
+the hypotheses where each `given` condition holds at every token i (for the statement's head h), the relation holds at
+every (some) token i and head h. A term is a JSON tree over the model's primitives (SPEC section 1): `["num", "p/q"]`,
+`["name", written]` (a symbol n, d, H, beta or a quantity at its indices: `x_i`, `f_g_j`, `a_h_i`, `s_h_ji`, `E_g`),
+`["pow", term, k]`, and `[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj M_h W_h log` and the sums
+`sum_i sum_j sum_h sum_g`. The kernel types each tree itself (`certificates.kernel.claims.model_terms.make`: vectors
+and numbers, free indices, what may divide; the claims-file parser builds its terms with the same `make`) and
+interprets it with balls at the witness's exact data (`model_terms.evaluate` in an algebra of
+`certificates.kernel.claims.model_values`).
+
+A universal statement is refuted by a `model-configuration` witness (exact data of the family where the given
+conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence statement is proved by
+one where it states it, or, for an equality, by a `model-configuration-exact` witness (`rhs - lhs` exactly 0 in the
+exponential-polynomial field: `certificates.kernel.claims.exact_witness`). What is printed is rendered from the data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import SimpleNamespace
+from typing import Any
+
+from certificates.kernel import format as fmt
+from certificates.kernel import recheck
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.claims import equilibrium_regimes as regimes
+from certificates.kernel.claims import equilibrium_witness, exact_witness
+from certificates.kernel.claims.given_tokens import given_tokens
+from certificates.kernel.claims.model_terms import (
+    NEGATED,
+    RELATIONS,
+    STATED,
+    Relation,
+    Term,
+    TermError,
+    make,
+    scalar_term,
+    term_text,
+)
+from certificates.kernel.claims.model_values import settle
+from certificates.kernel.errors import InputError
+from certificates.kernel.exact import SETTLING, precision
+from certificates.kernel.exprtree import TreeError, parse_rational
+from certificates.kernel.interaction import Interaction
+from certificates.kernel.masks import mask_of, mask_text
+from certificates.kernel.recheck import Rejected
+from certificates.kernel.tree_text import term_text as tree_text
+from certificates.kernel.vocabulary import ATTENTION_KINDS, INTERACTION_KINDS
+
+#: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
+LEAST = {"n": 2, "d": 1, "H": 1}
+SIZE_NAMES = ("n", "d", "H", "beta")
+#: The fields of a model statement (the module's docstring).
+STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "mask_rows", "token"}
+STATEMENT_KEYS |= {"hypotheses", "interaction", "sizes", "given", "relation"}
+WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
+EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
+
+
+def term_of(data: object) -> Term:
+    """The scalar term of a JSON tree, typed by `make`; Rejected when it is not one (at most MAX_TERM_NODES nodes)."""
+    budget = [fmt.MAX_TERM_NODES]
+
+    def read(node: object, depth: int) -> Term:
+        budget[0] -= 1
+        if depth > 60 or budget[0] < 0:
+            raise TermError("a term nested too deeply or too large")
+        if not isinstance(node, list) or not node or not isinstance(node[0], str):
+            raise TermError(f"malformed term node {str(node)[:60]}")
+        op, args = node[0], node[1:]
+        if op == "num" and len(args) == 1:
+            return make("num", (parse_rational(args[0]),))
+        if op == "name" and len(args) == 1:
+            return make("name", (args[0],))
+        if op == "pow" and len(args) == 2:
+            return make("pow", (read(args[0], depth + 1), args[1]))
+        return make(op, tuple(read(a, depth + 1) for a in args))
+
+    try:
+        return scalar_term(read(data, 0))
+    except (TermError, TreeError) as exc:
+        raise Rejected(f"not a model term: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Integer ranges of n, d, H (upper end None: unbounded) and beta's interval (0, oo) by default."""
+
+    low: dict[str, int] = field(default_factory=lambda: dict(LEAST))
+    high: dict[str, int | None] = field(default_factory=lambda: dict.fromkeys(LEAST))
+    #: beta's ends (None: 0 open below, unbounded above) and whether each is open.
+    beta: tuple[Fraction | None, Fraction | None, bool, bool] = (None, None, True, True)
+
+    @property
+    def restricted(self) -> bool:
+        return self != Sizes()
+
+    def check(self, n: int, d: int, H: int, beta: Fraction, negative_beta: bool = False) -> list[str]:
+        """Why sizes n, d, H and beta lie outside the ranges (empty: inside), decided exactly. With `negative_beta`
+        (a claim for every beta < 0, which states no beta range: `model_claim`) beta's range is beta < 0."""
+        out = []
+        for name, value in (("n", n), ("d", d), ("H", H)):
+            high = self.high[name]
+            if value < self.low[name] or (high is not None and value > high):
+                out.append(f"{name} = {value} is outside {self.range_text(name)}")
+        if negative_beta:
+            return out + ([] if beta < 0 else [f"beta = {beta} is outside beta < 0"])
+        low, high, low_open, high_open = self.beta
+        below = beta <= 0 if low is None else (beta <= low if low_open else beta < low)
+        above = high is not None and (beta >= high if high_open else beta > high)
+        if below or above:
+            out.append(f"beta = {beta} is outside {self.range_text('beta')}")
+        return out
+
+    def range_text(self, name: str) -> str:
+        if name == "beta":
+            low, high, low_open, high_open = self.beta
+            lower = "beta > 0" if low is None else f"beta {'>' if low_open else '>='} {low}"
+            return lower if high is None else f"{lower}, beta {'<' if high_open else '<='} {high}"
+        low, high = self.low[name], self.high[name]
+        if high == low:
+            return f"{name} = {low}"
+        return f"{name} >= {low}" if high is None else f"{low} <= {name} <= {high}"
+
+    def text(self, negative_beta: bool = False) -> str:
+        """`every n >= 2, d >= 1, H >= 1, beta > 0` with the claim's ranges (beta < 0 with `negative_beta`)."""
+        return ", ".join(
+            "beta < 0" if negative_beta and name == "beta" else self.range_text(name) for name in SIZE_NAMES
+        )
+
+
+def sizes_of(data: object) -> Sizes:
+    """The sizes of statement data; Rejected unless each integer range starts at the model's least size or above and
+    beta's range lies in beta > 0."""
+    recheck.require_keys(data, SIZE_NAMES, "sizes")
+    assert isinstance(data, dict)
+    sizes = Sizes()
+    for name, least in LEAST.items():
+        ends = data[name]
+        if not isinstance(ends, list) or len(ends) != 2 or any(isinstance(e, bool) for e in ends):
+            raise Rejected(f"sizes.{name}: [low, high or null] of integers")
+        low, high = ends
+        if not isinstance(low, int) or low < least or not (high is None or (isinstance(high, int) and high >= low)):
+            raise Rejected(f"sizes.{name}: integers from {least} up, low <= high")
+        sizes.low[name], sizes.high[name] = low, high
+    beta = data["beta"]
+    if not isinstance(beta, list) or len(beta) != 4 or not all(isinstance(b, bool) for b in beta[2:]):
+        raise Rejected("sizes.beta: [low or null, high or null, low open, high open]")
+    low, high = (None if end is None else parse_rational(end) for end in beta[:2])
+    if (low is not None and low <= 0) or (low is not None and high is not None and high < low):
+        raise Rejected("sizes.beta: a range in beta > 0 (no lower end: 0, open; no upper end: unbounded)")
+    return Sizes(sizes.low, sizes.high, (low, high, beta[2], beta[3]))
+
+
+@dataclass(frozen=True)
+class ModelStatement:
+    """A `model` statement read from its data, with the fields a witness is settled against
+    (`certificates.kernel.claims.model_values.settle`)."""
+
+    id: str
+    exists: bool
+    attention: str
+    geometry: str
+    beta_sign: str
+    mask: str
+    mask_rows: Any
+    token: str
+    hypotheses: tuple[str, ...]
+    interaction: Any
+    sizes: Sizes
+    given: tuple[Relation, ...]
+    relation: Relation
+
+
+def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
+    """The statement of a certificate of `claim_id`; Rejected when the data are not a well-formed model statement."""
+    recheck.require_keys(data, STATEMENT_KEYS, "model statement")
+    if data["claim"] != claim_id:
+        raise Rejected(f"the statement is of claim {str(data['claim'])[:80]!r}, the certificate of {claim_id[:80]!r}")
+    words = {"attention": ATTENTION_KINDS, "geometry": ("sphere", "flat"), "beta": ("positive", "negative")}
+    words |= {"mask": ("none", "causal", "given"), "token": ("every", "first")}
+    for key, allowed in words.items():
+        if data[key] not in allowed:
+            raise Rejected(f"statement {key} {str(data[key])[:40]!r}: one of {', '.join(allowed)}")
+    hypotheses, given = data["hypotheses"], data["given"]
+    if not isinstance(hypotheses, list) or not all(isinstance(h, str) for h in hypotheses) or len(hypotheses) > 12:
+        raise Rejected("statement hypotheses: a list of names")
+    if not isinstance(given, list) or len(given) > fmt.MAX_CONDITIONS or not isinstance(data["exists"], bool):
+        raise Rejected("statement given: a list of conditions; exists: a boolean")
+    rows = None
+    if data["mask"] == "given":
+        try:
+            rows = mask_of(data["mask_rows"], len(data["mask_rows"]) if isinstance(data["mask_rows"], list) else 0)
+        except Exception as exc:  # InputError or a malformed list: the statement names no mask
+            raise Rejected(f"statement mask_rows: {exc}") from None
+    elif data["mask_rows"] is not None:
+        raise Rejected("statement mask_rows: only for a given mask")
+    phi = data["interaction"]
+    if phi is not None and data["attention"] not in INTERACTION_KINDS:
+        raise Rejected(f"an interaction phi(s) is stated with attention {' or '.join(INTERACTION_KINDS)}")
+    interaction = None if phi is None else Interaction(tree_text(phi), phi)
+    relation = _relation(data["relation"], RELATIONS)
+    conditions = tuple(_relation(g, tuple(STATED)) for g in given)
+    names = frozenset().union(*(t.names for r in (relation, *conditions) for t in (r.lhs, r.rhs)))
+    if "lambda_h" in names and "scalar-heads" not in hypotheses:
+        raise Rejected("lambda_h is a scalar head's strength: the statement must assume scalar-heads")
+    if interaction is not None and any(name.startswith("entropy") for name in names):
+        raise Rejected("attention entropies are defined for exp(beta s) weights, not a stated interaction")
+    if data["token"] == "first" and "i" not in relation.free:
+        raise Rejected("token = first binds the token i, which the relation does not name")
+    fields = {k: data[k] for k in ("exists", "attention", "geometry", "token")}
+    return ModelStatement(
+        id=claim_id,
+        beta_sign=data["beta"],
+        mask=data["mask"],
+        mask_rows=rows,
+        hypotheses=tuple(hypotheses),
+        interaction=interaction,
+        sizes=sizes_of(data["sizes"]),
+        given=conditions,
+        relation=relation,
+        **fields,
+    )
+
+
+def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
+    recheck.require_keys(data, {"lhs", "op", "rhs"}, "relation")
+    assert isinstance(data, dict)
+    if data["op"] not in allowed:
+        raise Rejected(f"relation op {str(data['op'])[:10]!r}: one of {' '.join(allowed)}")
+    lhs, rhs = term_of(data["lhs"]), term_of(data["rhs"])
+    return Relation(lhs, data["op"], rhs, f"{term_text(lhs)} {data['op']} {term_text(rhs)}")
+
+
+def statement_text(claim: Any) -> str:
+    """The precise statement a model claim (or statement) makes, from its fields."""
+    relation: Relation = claim.relation
+    free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in claim.given)))
+    kind = f"{claim.attention} attention, {claim.geometry} dynamics"
+    masked = mask_text(claim.mask, claim.mask_rows)
+    kind += f", {masked}" if masked else ""
+    negative = claim.beta_sign == "negative"
+    if claim.interaction is not None:
+        weights = "phi(s_ij) / sum_k phi(s_ik)" if claim.attention == "softmax" else "phi(s_ij)"
+        kind += f", weights {weights} with phi(s) = {claim.interaction.text}"
+    assumed = ", ".join(claim.hypotheses) or "no further hypothesis"
+    conditions = " and ".join(g.text for g in claim.given)
+    if claim.exists:
+        some = {"i": "the first token i" if claim.token == "first" else "a token i", "h": "a head h"}
+        heads = " and every head h" if "h" in free and "h" not in relation.free else ""
+        where = f" where {conditions} at every token i{heads}" if conditions else ""
+        at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
+        sizes = claim.sizes.text(negative)
+        return f"There are {sizes} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
+    indices = {"i": "the first token i" if claim.token == "first" else "every token i", "h": "every head h"}
+    every = ", ".join([f"every {claim.sizes.text(negative)}", *(indices[k] for k in free)])
+    given = f"if {conditions} at every token i, then " if conditions else ""
+    return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
+
+
+def witness_configuration(claim: Any, payload: dict[str, Any]) -> ExactConfiguration:
+    """The exact configuration of a model witness, with the claim's interaction, mask and sign of beta: what the
+    kernel re-checks and what the Coq statement is written at."""
+    negative, masked = claim.beta_sign == "negative", claim.mask != "none"
+    return recheck.exact_configuration(
+        payload["configuration"], claim.interaction, negative_beta=negative, masked=masked
+    )
+
+
+def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """(what the witness refutes or proves, how it was re-checked); Rejected when the payload is not a witness of the
+    statement's negation (universal) or of the statement (existence). Which one follows from the statement alone."""
+    claim = statement_of(data, claim_id)
+    if kind != "witness":
+        raise Rejected(f"a model statement's certificate is a witness, not {kind}")
+    exact = claim.exists and claim.relation.op == "="
+    recheck.require_keys(payload, EXACT_KEYS if exact else WITNESS_KEYS, "model witness")
+    wanted = exact_witness.WITNESS if exact else "model-configuration"
+    if payload["witness"] != wanted:
+        raise Rejected(f"this statement is shown by a {wanted} witness")
+    if payload["hypotheses"] != list(claim.hypotheses):
+        raise Rejected(f"the witness states hypotheses other than the statement's ({', '.join(claim.hypotheses)})")
+    at = payload["at"]
+    if not isinstance(at, dict) or any(not isinstance(v, int) or isinstance(v, bool) for v in at.values()):
+        raise Rejected("`at` names the token i and head h as integers")
+    cfg = witness_configuration(claim, payload)
+    sizes = f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
+    where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
+    verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
+    proved = (
+        f"{verb} claims-file claim {claim_id!r}: {statement_text(claim)} [{claim.relation.text} {outcome}"
+        f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}]"
+    )
+    if exact:
+        failures = exact_witness.equality_failures(claim, cfg, dict(at))
+        if failures:
+            raise Rejected(f"not an exact witness of {claim_id!r}: {'; '.join(failures)}")
+        return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = 0 exactly (exponential polynomials)"
+    relation = payload["relation"]
+    if relation not in SETTLING[STATED[claim.relation.op] if claim.exists else NEGATED[claim.relation.op]]:
+        raise Rejected(f"relation {str(relation)[:20]!r} does not {'state' if claim.exists else 'negate'} the claim's")
+    with precision(recheck.recorded_precision(payload)):
+        settled = settle(claim, cfg, dict(at))
+        if settled.failures:
+            raise Rejected(f"not a witness of {claim_id!r}: {'; '.join(settled.failures)}")
+        recheck.check_enclosure(settled.value, payload["enclosure"], relation, "rhs - lhs")
+    return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = {settled.value.str(6)} {relation} 0 (balls)"
+
+
+# ---------------------------------------------------------------- equilibrium regimes
+#: An `equilibrium` claim as data (form `equilibrium-regime`): the regime (`equilibrium_regimes.REGIMES`; `rho` its
+#: exprtree tree in n for equiangular tokens, `points` the rational rows of given tokens), the property (and `index`),
+#: the heads, the kinds, the ranges of n and d ([low, high or null]), beta and the strengths (null: every one), and
+#: the sizes of a split or of the clusters. Its certificates (`equilibrium_witness`) are tied to one instance of it.
+REGIME_KEYS = {"form", "claim", "regime", "property", "index", "heads", "attentions", "n", "d", "beta", "strengths"}
+REGIME_KEYS |= {"value_strengths", "sizes", "rho", "points"}
+
+
+def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
+    """The fields of an equilibrium statement (as `equilibrium_claim` names them); Rejected when malformed."""
+    recheck.require_keys(data, REGIME_KEYS, "equilibrium statement")
+    if data["claim"] != claim_id:
+        raise Rejected(f"the statement is of claim {str(data['claim'])[:80]!r}, the certificate of {claim_id[:80]!r}")
+    words = {"regime": regimes.REGIMES, "property": regimes.PROPERTIES, "heads": regimes.HEADS}
+    for key, allowed in words.items():
+        if data[key] not in allowed:
+            raise Rejected(f"statement {key} {str(data[key])[:40]!r}: one of {', '.join(allowed)}")
+    kinds, index = data["attentions"], data["index"]
+    if not isinstance(kinds, list) or not kinds or any(k not in ATTENTION_KINDS for k in kinds):
+        raise Rejected("statement attentions: a non-empty list of attention kinds")
+    if (index is not None) != (data["property"] == "index") or not (index is None or _natural(index)):
+        raise Rejected("statement index: a natural number, for property index only")
+    if (data["rho"] is not None) != (data["regime"] == "equiangular"):
+        raise Rejected("statement rho: a tree in n, for equiangular tokens only")
+    ranges = {key: _range(data[key], key) for key in ("n", "d")}
+    sizes = data["sizes"]
+    if not (
+        sizes is None or (isinstance(sizes, list) and 1 <= len(sizes) <= fmt.MAX_TOKENS and all(map(_natural, sizes)))
+    ):
+        raise Rejected("statement sizes: null or a list of natural numbers")
+    points = data["points"]
+    if (points is not None) != (data["regime"] == "given") or not (points is None or isinstance(points, list)):
+        raise Rejected("statement points: rows of rationals, for given tokens only")
+    tokens = None if points is None else given_tokens("points", points, None)  # InputError: not exact unit rows
+    if tokens is not None and (not tokens.exact or any(isinstance(v, float) for row in tokens.rows for v in row)):
+        raise Rejected("statement points: exact rational rows")
+    beta = None if data["beta"] is None else parse_rational(data["beta"])
+    if beta is not None and beta <= 0:
+        raise Rejected("statement beta: > 0")
+    strengths, nus = (_rationals(data[key], key) for key in ("strengths", "value_strengths"))
+    return {
+        "id": claim_id,
+        "regime": data["regime"],
+        "property": data["property"],
+        "index": index,
+        "heads": data["heads"],
+        "attentions": tuple(kinds),
+        "n_range": ranges["n"],
+        "d_range": ranges["d"],
+        "beta": beta,
+        "strengths": strengths,
+        "value_strengths": nus,
+        "rho_tree": data["rho"],
+        "sizes": None if sizes is None else tuple(sizes),
+        "points": tokens,
+    }
+
+
+def _natural(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**6
+
+
+def _range(value: object, key: str) -> tuple[int, int | None]:
+    if not isinstance(value, list) or len(value) != 2 or not _natural(value[0]) or value[0] < 2:
+        raise Rejected(f"statement {key}: [low >= 2, high or null]")
+    if not (value[1] is None or (_natural(value[1]) and value[1] >= value[0])):
+        raise Rejected(f"statement {key}: high >= low")
+    return value[0], value[1]
+
+
+def _rationals(value: object, key: str) -> tuple[Fraction, ...] | None:
+    if value is not None and (not isinstance(value, list) or not 1 <= len(value) <= fmt.MAX_HEADS):
+        raise Rejected(f"statement {key}: null or 1 to {fmt.MAX_HEADS} rationals")
+    return None if value is None else tuple(parse_rational(v) for v in value)
+
+
+def check_regime(
+    data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
+) -> tuple[str, str]:
+    """(what the certificate proves or refutes at its instance, with the statement, how it was re-checked); Rejected
+    when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
+    try:
+        fields = regime_of(data, claim_id)
+        proved, how = equilibrium_witness.check(SimpleNamespace(**fields), kind, payload)
+    except InputError as exc:
+        raise Rejected(f"the regime of the statement: {exc}") from None
+    rows = None if fields["points"] is None else [[str(v) for v in row] for row in fields["points"].rows]
+    rho = None if fields["rho_tree"] is None else tree_text(fields["rho_tree"])
+    stated = regimes.regime_statement(fields, rho, f"the given tokens {rows}")
+    return f"{proved} (the claim: {stated})", how

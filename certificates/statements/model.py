@@ -1,0 +1,107 @@
+"""Elaboration of claims-file `model` and `equilibrium` claims into the kernel's `model` and `equilibrium-regime`
+statements (`certificates.kernel.model_statements`).
+
+The embedded claim is parsed by the claims-file reader (the text of its terms by
+`certificates.kernel.claims.model_terms`, with SymPy where its options need it); what the kernel gets is the parsed
+claim as data: for a model claim the kind, geometry, sizes, hypotheses, mask and interaction tree, the quantifier,
+and the sides and `given` conditions as term trees (`term_data`); for an equilibrium claim its regime (rho as a tree
+in n, given tokens as rational rows), property, heads, kinds and ranges. The kernel never reads text.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from certificates.kernel.claims.embedding import read_embedded
+from certificates.kernel.claims.model_terms import Relation, Term
+from certificates.kernel.claims.schema import EquilibriumClaim, ModelClaim
+from certificates.kernel.errors import InputError
+from certificates.kernel.exprtree import rational_text
+from certificates.kernel.model_statements import Sizes
+
+
+def statement(claim_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+    """The statement of the embedded model or equilibrium claim `fields` (None for another kind, or a claim that does
+    not parse or is not `claim_id`: the certificate then takes the older route, which rejects it)."""
+    try:
+        claim = read_embedded(fields)
+    except InputError:
+        return None
+    if claim.id != claim_id:
+        return None
+    if isinstance(claim, ModelClaim):
+        return statement_data(claim)
+    if isinstance(claim, EquilibriumClaim):
+        return regime_data(claim)
+    return None
+
+
+def regime_data(claim: EquilibriumClaim) -> dict[str, Any]:
+    """The statement data of a parsed equilibrium claim (`model_statements.regime_of` reads it back)."""
+
+    def rationals(values: tuple[Fraction, ...] | None) -> list[str] | None:
+        return None if values is None else [rational_text(v) for v in values]
+
+    return {
+        "form": "equilibrium-regime",
+        "claim": claim.id,
+        "regime": claim.regime,
+        "property": claim.property,
+        "index": claim.index,
+        "heads": claim.heads,
+        "attentions": list(claim.attentions),
+        "n": list(claim.n_range),
+        "d": list(claim.d_range),
+        "beta": None if claim.beta is None else rational_text(claim.beta),
+        "strengths": rationals(claim.strengths),
+        "value_strengths": rationals(claim.value_strengths),
+        "sizes": None if claim.sizes is None else list(claim.sizes),
+        "rho": claim.rho_tree,
+        "points": None if claim.points is None else [[rational_text(v) for v in row] for row in claim.points.rows],
+    }
+
+
+def statement_data(claim: ModelClaim) -> dict[str, Any]:
+    """The statement data of a parsed model claim, as the kernel reads it back (`model_statements.statement_of`)."""
+    rows = None if claim.mask_rows is None else [[int(m) for m in row] for row in claim.mask_rows]
+    return {
+        "form": "model",
+        "claim": claim.id,
+        "exists": claim.exists,
+        "attention": claim.attention,
+        "geometry": claim.geometry,
+        "beta": claim.beta_sign,
+        "mask": claim.mask,
+        "mask_rows": rows,
+        "token": claim.token,
+        "hypotheses": list(claim.hypotheses),
+        "interaction": None if claim.interaction is None else claim.interaction.tree,
+        "sizes": sizes_data(claim.sizes),
+        "given": [relation_data(g) for g in claim.given],
+        "relation": relation_data(claim.relation),
+    }
+
+
+def relation_data(relation: Relation) -> dict[str, Any]:
+    """`lhs op rhs` as term trees."""
+    return {"lhs": term_data(relation.lhs), "op": relation.op, "rhs": term_data(relation.rhs)}
+
+
+def term_data(term: Term) -> list[Any]:
+    """The JSON tree of a parsed term (`model_statements.term_of` reads it back and types it again)."""
+    op, args = term.op, term.args
+    if op == "num":
+        return ["num", rational_text(args[0])]
+    if op in ("symbol", "vector", "scalar", "pair"):
+        return ["name", args[0] if op == "symbol" else args[1]]
+    if op == "pow":
+        return ["pow", term_data(args[0]), args[1]]
+    return [op, *(term_data(a) for a in args)]
+
+
+def sizes_data(sizes: Sizes) -> dict[str, list[Any]]:
+    """The ranges of n, d, H ([low, high or null]) and beta ([low or null, high or null, low open, high open])."""
+    low, high, low_open, high_open = sizes.beta
+    ends = [None if end is None else rational_text(end) for end in (low, high)]
+    return {k: [sizes.low[k], sizes.high[k]] for k in ("n", "d", "H")} | {"beta": [*ends, low_open, high_open]}
