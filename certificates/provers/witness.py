@@ -31,7 +31,9 @@ from certificates.kernel.model_quantities import ball_value
 from certificates.provers.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
 
-PRECISIONS = (64, 128, 256, 512)
+#: Working precisions (bits) tried in turn; the last is the largest a certificate may record (`format.MAX_PRECISION`):
+#: a formula as written (no cancellation folded away by SymPy) may need them, e.g. (1 + 10**-400) - 1.
+PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 
 
 @dataclass
@@ -80,7 +82,7 @@ def settle_point(
         "point": {s.name: rational_text(v) for s, v in point.items()},
         "prec": prec,
         "conditions": [
-            {"name": name, "relation": r, "expression": tree, "enclosure": enclosure_text(v)}
+            {"name": name, "relation": r, "expression": tree, "enclosure": enclosure_text(v) if v.is_finite() else None}
             for (name, _, r), tree, v in zip(conditions, trees, values, strict=True)
         ],
     }
