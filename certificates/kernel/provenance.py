@@ -1,0 +1,88 @@
+"""A certificate's `claim` field: the claims-file claim it was written for, as provenance the kernel holds to a form.
+
+The kernel proves a certificate's core statement and never reads a claim's meaning from this field (elaborating a
+claim is not the kernel's job: `check-cert --claims FILE` elaborates the user's claim again and compares). Still,
+nothing in a certificate goes unchecked: the field is null, or `{"toml": text}` where `text` is exactly
+`claim_text` of one `[[claim]]` table (no comment, no other spacing or order), parsed here by the standard library,
+without the claim's free text (`title`, `statement`): words the user wrote that no checker checks.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+from certificates.kernel.recheck import Rejected
+
+MAX_EMBEDDED_CHARS = 100_000
+#: The fields of a claim that are the user's own words: never embedded, never printed by the checker.
+FREE_TEXT = ("title", "statement")
+
+
+@dataclass(frozen=True)
+class TomlFloat:
+    """The literal text of a TOML float, unrounded (`parse_float` hands it over as a string)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def claim_text(raw: dict[str, Any]) -> str:
+    """The TOML text of one `[[claim]]` table holding exactly these fields."""
+    return "[[claim]]\n" + "".join(f"{_key(key)} = {_value(value)}\n" for key, value in raw.items())
+
+
+def _key(key: str) -> str:
+    return json.dumps(key, ensure_ascii=True)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, TomlFloat):
+        return value.text
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=True)  # JSON escapes are TOML basic-string escapes
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"a TOML value cannot be {type(value).__name__}")  # dates: the schema refuses them first
+
+
+def check_claim_field(claim: object) -> None:
+    """Rejected, naming what is wrong, unless `claim` is null or one canonical claim table without free text."""
+    if claim is None:
+        return
+    if not isinstance(claim, dict) or "toml" not in claim:
+        raise Rejected("claim must be null or {'toml': <one [[claim]] table>}")
+    extra = sorted(set(claim) - {"toml"})
+    if extra:
+        raise Rejected(f"unknown field claim.{extra[0][:60]!r}: the claim field holds only 'toml'")
+    text = claim["toml"]
+    if not isinstance(text, str) or len(text) > MAX_EMBEDDED_CHARS:
+        raise Rejected(f"claim.toml must be a text of at most {MAX_EMBEDDED_CHARS} characters")
+    try:
+        tables = tomllib.loads(text, parse_float=TomlFloat)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise Rejected(f"claim.toml is not TOML: {str(exc)[:120]}") from None
+    if set(tables) != {"claim"} or not isinstance(tables["claim"], list) or len(tables["claim"]) != 1:
+        raise Rejected("claim.toml holds exactly one [[claim]] table")
+    free = [key for key in FREE_TEXT if key in tables["claim"][0]]
+    if free:
+        raise Rejected(f"claim.toml: {free[0]} is free text: it is not checked, so a certificate does not embed it")
+    try:
+        canonical = claim_text(tables["claim"][0])
+    except TypeError as exc:
+        raise Rejected(f"claim.toml: {exc}") from None
+    if canonical != text:
+        raise Rejected("claim.toml is not the canonical text of its fields (comments, spacing or order differ)")
