@@ -94,7 +94,7 @@ def _legacy_check(certificate: dict[str, Any], seconds: float) -> tuple[str, str
 
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     if certificate["claim"] is not None:
-        return certificate_obligations.check(certificate["claim"], claim_id, kind, payload, seconds)
+        return certificate_obligations.check(certificate["claim"], claim_id, kind, payload)
     require_registry_kind(claim_id, kind)
     if kind == "smt":
         return _check_smt(claim_id, payload, seconds)

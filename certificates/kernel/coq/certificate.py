@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import obligations as ob
-from certificates.kernel import real_statements, recheck
+from certificates.kernel import real_encoding, real_statements, recheck
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
@@ -58,6 +58,8 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
         proved, _ = real_statements.check(statement, claim_id, kind, payload, 0.0)  # exactly the statement's conditions
         rows = [(c["name"], c["expression"], c["relation"]) for c in payload["conditions"]]
         return proved, PointProblem({}, rows, recheck.recorded_precision(payload))
+    if isinstance(statement, dict) and statement.get("form") == real_statements.FORM and kind == "smt":
+        return _relation(statement, claim_id, payload)
     if certificate["claim"] is not None:
         if claim_problem is None or not isinstance(certificate["claim"], dict):
             raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")
@@ -70,6 +72,25 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
     if claim_id in ob.CONFIGURATIONS:
         return _configuration(claim_id, payload)
     raise NotTranslatable(UNTRANSLATED[kind])
+
+
+def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> tuple[str, UniversalProblem]:
+    """An smt certificate of a relation: for all values of its variables in the domain, every definedness condition
+    and `lhs op rhs`, from the statement's trees (the Coq proof does not use the SMT encoding: it adds each atom's
+    library facts and closes the goal with `nra`)."""
+    real_statements.read_region(statement, claim_id)
+    real_statements.smt_problem(statement, payload)  # the payload's cuts are valid, or Rejected
+    if payload["cuts"]:
+        raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
+    if any(v["integer"] for v in statement["variables"]):
+        raise NotTranslatable("a claim over integer variables (the Coq statements are over the reals)")
+    hypotheses = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
+    conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
+    goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
+    names = [v["name"] for v in statement["variables"]]
+    proved = f"claims-file claim {claim_id!r}: {real_statements.domain_text(statement)}"
+    proved += real_statements.relation_text(statement)
+    return proved, UniversalProblem([UniversalStatement(claim_id, names, hypotheses, goal)])
 
 
 def _smt(claim_id: str, payload: dict[str, Any]) -> UniversalProblem:

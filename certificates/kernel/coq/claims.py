@@ -3,10 +3,7 @@
 The claim is parsed by the claims-file reader (as `certificate_obligations.check` does) and the Coq
 statement is the claim itself, written from its trees:
 - (a constant's point witness carries its statement: `certificates.kernel.coq.certificate.problem` translates it);
-- inequality or identity with an smt certificate: for all real values of its variables in the domain,
-  every definedness condition of the claim and `lhs op rhs` (the payload must be exactly the encoding
-  `certificate_obligations.smt_problem` re-derives). The Coq proof does not use the SMT encoding: it
-  adds each atom's library facts (`certificates.kernel.coq.statements`) and closes the goal with `nra`.
+- (an inequality's or identity's smt certificate carries its statement: `certificates.kernel.coq.certificate`);
 - dynamics with a witness: `rate < 0` at the exact configuration, once the checker's own re-check of the
   witness (`certificate_obligations.dynamics_obligation`: the family, the hypotheses, the sign in balls)
   passes; the rate's tree is built from the exact data (`certificates.kernel.coq.certificate.configuration_problem`).
@@ -21,28 +18,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import sympy as sp
-
 from certificates.kernel.claims import certificate_obligations as co
 from certificates.kernel.claims import model_obligation
-from certificates.kernel.claims.schema import DynamicsClaim, IdentityClaim, InequalityClaim, ModelClaim
-from certificates.kernel.claims.smt_statement import relation_of
+from certificates.kernel.claims.schema import DynamicsClaim, ModelClaim
 from certificates.kernel.claims.witness_family import searched_quantity
 from certificates.kernel.coq import model_claims
 from certificates.kernel.coq.certificate import COVERS, configuration_problem
-from certificates.kernel.coq.statements import Problem, UniversalProblem, UniversalStatement
+from certificates.kernel.coq.statements import Problem
 from certificates.kernel.coq.terms import NotTranslatable
-from certificates.kernel.exprtree import Tree, from_sympy
 
 
 def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any]) -> tuple[str, Problem]:
     """(what the certificate proves, its Coq problem); Rejected when the file is not the claim's obligation."""
     claim = co.embedded_claim(fields, claim_id)
-    if isinstance(claim, InequalityClaim | IdentityClaim) and kind == "smt":
-        co.smt_problem(claim, payload)  # the payload is exactly the claim's encoding, or Rejected
-        if payload["cuts"]:
-            raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
-        return f"claims-file claim {claim.id!r}: {claim.statement}", UniversalProblem([_whole_claim(claim)])
     if isinstance(claim, DynamicsClaim) and isinstance(payload, dict) and payload.get("witness") == "stationary-start":
         raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
     if isinstance(claim, DynamicsClaim) and kind == "witness":
@@ -54,26 +42,3 @@ def problem(fields: dict[str, Any], claim_id: str, kind: str, payload: dict[str,
     if kind == "interval-cover":
         raise NotTranslatable(COVERS)
     raise NotTranslatable(f"{claim.kind} claims with {kind} certificates have no Coq translation yet")
-
-
-def _whole_claim(claim: InequalityClaim | IdentityClaim) -> UniversalStatement:
-    """For all variables in the domain: the claim's definedness conditions and its relation."""
-    if any(claim.domains[s].integer for s in claim.order):
-        raise NotTranslatable("a claim over integer variables (the Coq statements are over the reals)")
-    hypotheses: list[Tree] = []
-    for symbol in claim.order:
-        domain, variable = claim.domains[symbol], ["sym", symbol.name]
-        if domain.low is not None:
-            hypotheses.append([">" if domain.low_open else ">=", variable, from_sympy(domain.low)])
-        if domain.high is not None:
-            hypotheses.append(["<" if domain.high_open else "<=", variable, from_sympy(domain.high)])
-    lhs, op, rhs = relation_of(claim)
-    conditions = [_condition(c.expr, c.relation) for c in claim.conditions]
-    goal = ["and", *conditions, [op, from_sympy(lhs), from_sympy(rhs)]]
-    return UniversalStatement(claim.id, [s.name for s in claim.order], hypotheses, goal)
-
-
-def _condition(expr: sp.Expr, relation: str) -> Tree:
-    """A definedness condition `expr relation 0` as a formula tree."""
-    tree = from_sympy(expr)
-    return ["not", ["=", tree, ["rat", "0"]]] if relation == "!=" else [relation, tree, ["rat", "0"]]

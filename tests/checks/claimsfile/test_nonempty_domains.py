@@ -18,7 +18,7 @@ import pytest
 import sympy as sp
 
 from certificates.kernel import nonempty
-from certificates.kernel.claims.certificate_obligations import domain_point
+from certificates.statements.real import relation_statement
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.names import LambdaC
 from certificates.kernel.exprtree import from_sympy
@@ -149,7 +149,7 @@ def test_a_domain_not_shown_non_empty_leaves_the_claim_inconclusive(tmp_path: Pa
     assert decide(UNSETTLED, tmp_path) == {"log-six": Verdict.INCONCLUSIVE}
     assert not list(tmp_path.glob("*.json"))
     with pytest.raises(Rejected, match="could not be shown non-empty"):
-        domain_point(claim)  # the checker's own verification refuses it too
+        relation_statement(claim)  # the statement (whose point check-cert verifies) is refused too
 
 
 n, b, x, y = sp.symbols("n b x y")
