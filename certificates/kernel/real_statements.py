@@ -14,8 +14,10 @@ conditions are exactly the definedness conditions and the two bounds, `constant_
 `interval-cover` (the cover's root box contains the region, every node is clipped to it, and the cover proves
 `rhs - lhs` with the relation's sign, built here from the trees, or one definedness condition:
 `certificates.kernel.recheck.cover`; a boundary step only on a bound where `rhs - lhs` is exactly the zero
-polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here). What it
-prints is rendered from the trees.
+polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here), and `smt`
+(a relation, `=` included: the kernel encodes `domain => both sides defined and lhs op rhs` from the trees itself,
+`certificates.kernel.real_encoding`, with the payload's Taylor cuts of exp, each validated with balls; z3 and cvc5 must
+answer unsat on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
 """
 
 from __future__ import annotations

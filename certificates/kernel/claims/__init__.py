@@ -5,7 +5,7 @@
 - `domains`, `conditions`, `numbers`: symbol domains, definedness conditions, exact numbers; `schema`: the claim
   kinds, validated; `loader`: the TOML file -> claims; `embedding`: the claim embedded in a certificate;
 - `evaluation`: ball evaluation of formulas; `symbolic`: SymPy under time and memory limits;
-  `smt_statement`, `witness_family`, `certificate_obligations`: what a claims-file certificate must prove.
+  `witness_family`, `certificate_obligations`: what a claims-file certificate must prove.
 """
 
 import sys
