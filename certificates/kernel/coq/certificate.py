@@ -1,7 +1,8 @@
 """The Coq problem of a certificate, rebuilt from the claim's obligation and the file's checked data.
 
 For a registry claim the statement comes from `certificates.kernel.obligations` (the checker's own table), for a
-claims-file claim from the `ClaimProblem` the caller passes (the claims-file reader's, in `checks`); the
+claims-file claim from its statement of form `real` (a constant's point witness, a relation's smt certificate once
+the kernel re-checked it) or else the `ClaimProblem` the caller passes (the claims-file reader's, in `checks`); the
 file contributes only data that the obligation then constrains: integer parameters and an exact point
 (whose coordinates must be the obligation's), and the recorded statements or conditions, which must be
 exactly the obligation's (else `Rejected`: the file does not state the claim). A kind with no Coq
@@ -16,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import obligations as ob
-from certificates.kernel import real_encoding, real_statements, recheck
+from certificates.kernel import real_encoding, real_statements, recheck, solvers
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
@@ -75,11 +76,10 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
 
 
 def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> tuple[str, UniversalProblem]:
-    """An smt certificate of a relation: for all values of its variables in the domain, every definedness condition
-    and `lhs op rhs`, from the statement's trees (the Coq proof does not use the SMT encoding: it adds each atom's
-    library facts and closes the goal with `nra`)."""
-    real_statements.read_region(statement, claim_id)
-    real_statements.smt_problem(statement, payload)  # the payload's cuts are valid, or Rejected
+    """An smt certificate of a relation, once the kernel's re-check passes (Rejected otherwise): for all values of its
+    variables in the domain, every definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof
+    does not use the SMT encoding: it adds each atom's library facts and closes the goal with `nra`)."""
+    proved, _ = real_statements.check(statement, claim_id, "smt", payload, solvers.DEFAULT_SECONDS)
     if payload["cuts"]:
         raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
     if any(v["integer"] for v in statement["variables"]):
@@ -88,8 +88,6 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
     names = [v["name"] for v in statement["variables"]]
-    proved = f"claims-file claim {claim_id!r}: {real_statements.domain_text(statement)}"
-    proved += real_statements.relation_text(statement)
     return proved, UniversalProblem([UniversalStatement(claim_id, names, hypotheses, goal)])
 
 

@@ -120,20 +120,22 @@ def test_check_cert_shows_the_point_it_verified(non_empty: tuple[dict[str, Verdi
     assert paths
     for path in paths:
         ok, line = verify_file(path)
-        assert ok and "domain non-empty: " in line and "verified exactly" in line, line
+        assert ok and "domain non-empty: " in line and " verified" in line, line
 
 
 def test_check_cert_rejects_a_certificate_whose_domain_is_empty(
     non_empty: tuple[dict[str, Verdict], Path], tmp_path: Path
 ) -> None:
-    """A genuine certificate with its embedded domain made empty (and its checksum recomputed) is rejected."""
+    """A genuine certificate with its statement's domain made empty (and its checksum recomputed) is rejected:
+    l between lambda_c(n, beta) and lambda_max(n, beta) < lambda_c(n, beta), at the statement's point."""
     from tests.forging import forged_file
 
     _, folder = non_empty
     source = next(p for p in sorted(folder.glob("dependent.*.json")))
 
     def emptied(d: dict) -> None:
-        d["claim"]["toml"] = d["claim"]["toml"].replace("lambda_c(n, beta) + 1", "lambda_max(n, beta)")
+        (l_variable,) = [v for v in d["statement"]["variables"] if v["name"] == "l"]
+        l_variable["high"] = ["lambda_max", ["sym", "n"], ["sym", "beta"]]
 
     ok, reason = verify_file(forged_file(source, tmp_path, emptied))
     assert not ok and "empty domain" in reason, reason
