@@ -418,8 +418,9 @@ MAX_EXACT_BITS = 100_000
 
 
 def exact_rational(tree: object, env: Mapping[str, Fraction], depth: int = 0) -> Fraction | None:
-    """The exact value of a tree of rational arithmetic (rationals, symbols, +, *, integer powers) at a rational
-    point; None when the tree has another node, a value is undefined (0 to a negative power) or too large."""
+    """The exact value of a tree of rational arithmetic (rationals, symbols, + - * /, integer powers) at a rational
+    point; None when the tree has another node, a value is undefined (0 to a negative power, a quotient by 0) or too
+    large."""
     if depth > MAX_DEPTH or not isinstance(tree, list) or not tree:
         return None
     op, args = tree[0], tree[1:]
@@ -440,6 +441,12 @@ def exact_rational(tree: object, env: Mapping[str, Fraction], depth: int = 0) ->
             if _bits(result) > MAX_EXACT_BITS:  # type: ignore[arg-type]
                 return None
         return result
+    if op in _SHAPES and len(args) == _SHAPES[op]:
+        parts = [exact_rational(a, env, depth + 1) for a in args]
+        if any(v is None for v in parts) or (op == "div" and parts[1] == 0):
+            return None
+        value = -parts[0] if op == "neg" else parts[0] - parts[1] if op == "sub" else parts[0] / parts[1]  # type: ignore[operator]
+        return value if _bits(value) <= MAX_EXACT_BITS else None
     if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
         base = exact_rational(args[0], env, depth + 1)
         if base is None or (base == 0 and args[1] < 0) or _bits(base) * abs(args[1]) > MAX_EXACT_BITS:

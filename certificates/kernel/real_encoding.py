@@ -1,53 +1,47 @@
-"""A real-valued claim as polynomial arithmetic that an SMT solver decides exactly.
+"""A statement of form `real` (`certificates.kernel.real_statements`) as polynomial arithmetic that an SMT solver
+decides exactly, built from the statement's trees alone (no SymPy).
 
-Every non-polynomial subterm becomes a fresh variable (an *auxiliary*) bound by facts that are true
-of its value:
-- `p**(-k)`: r with r p^k = 1; `p**(a/q)`: r >= 0 with r^q = p^a (r^q p^|a| = 1 when a < 0); so
-  `sqrt`, and through it `c_star`, `golden` and `beta_star`'s c*, are exact;
+Every non-polynomial subterm becomes a fresh constant (an *auxiliary*, `aux0`, `aux1`, ...) bound by facts that are
+true of its value:
+- `p**(-k)` and `a/p`: r with r p^k = 1; `p**(a/q)`: r >= 0 with r^q = p^a (r > 0 with r^q p^|a| = 1 when a < 0);
+  `sqrt` likewise, so the named functions (`c_star`, `golden`, ..., written out by `exprtree.expand_named`) are exact;
 - `exp(a)`: an *exponential atom* e standing for exp(a); `log(a)`: l with exp(l) = a;
   `lambertw(a)`: w >= -1 with w exp(w) = a; `lambda_c(n, beta)`: r with r beta = u, u > 2 and
-  (u - 2) exp(u) = (n - 1)(u + 2) (`identities.closed_forms.lambda_c_equation`); `abs(a)`: b >= 0 with
-  b^2 = a^2; `pi` between two rationals.
-The facts of a partial operation hold under its *guard*, the condition that it is defined
-(`q != 0 => r q = 1`), so they can always be met: where an operation is undefined its auxiliary is
-free. The guards of everything encoded for a goal are collected (`guards`): a goal proved together
-with them is proved with both sides defined.
+  (u - 2) exp(u) = (n - 1)(u + 2) (for n > 1 this equation has one root above 2: it is negative at 2 and convex);
+  `pi` between two rationals.
+The facts of a partial operation hold under its *guard*, the condition that it is defined (`q != 0 => r q = 1`), so
+they can always be met: where an operation is undefined its auxiliary is free. The guards of the two sides and of the
+definedness conditions are part of the goal: a goal proved with them is proved with both sides defined.
 
-Exponential atoms are known through true facts only: e > 0, e >= 1 + a, exp increasing (against
-exp(0) = 1 and between every pair: a_i < a_j iff e_i < e_j), exp(a + b) = exp(a) exp(b) where the
-arguments of atoms add up exactly, and *cuts*, true by Taylor's theorem (T_k the Taylor polynomial of exp at 0,
-of odd degree k, so that the remainder e^xi y^(k+1)/(k+1)! is >= 0):
-- lower: e >= L T_k(a - t) for every a, given 0 < L <= exp(t) (where T_k(a - t) < 0 the bound is
-  below 0 < e);
-- upper: |a - t| <= r implies e <= U (T_k(a - t) + M (a - t)^(k+1)), given U >= exp(t) and
-  M >= exp(r)/(k+1)!.
-A cut is data (rationals and a degree) that `Cut.validate` checks with balls.
+Exponential atoms are known through true facts only: e > 0, e >= 1 + a, exp increasing (against exp(0) = 1 and
+between every pair: a_i < a_j iff e_i < e_j), exp(a + b) = exp(a) exp(b) where the arguments of atoms add up
+(decided by an exact identity of polynomials, python-flint's fmpq_mpoly), and *cuts*, true by Taylor's theorem
+(T_k the Taylor polynomial of exp at 0, of odd degree k, so that the remainder e^xi y^(k+1)/(k+1)! is >= 0):
+- lower: e >= L T_k(a - t) for every a, given 0 < L <= exp(t) (where T_k(a - t) < 0 the bound is below 0 < e);
+- upper: |a - t| <= r implies e <= U (T_k(a - t) + M (a - t)^(k+1)), given U >= exp(t) and M >= exp(r)/(k+1)!.
+A cut is data (rationals and a degree, the atom by its index in the order the encoder meets them) that
+`Cut.validate` checks with balls.
 
-So `hypotheses, facts and cuts imply goal` only uses true facts about the real values: when its
-negation is unsat, the goal holds at every point of the hypotheses. A model of the negation proves
-nothing by itself (the facts about exp may be too weak there): it is a candidate to test exactly.
-
-This module is part of the certificate checker: it is deterministic, encodes SymPy expressions built
-by the claims-file parser (inert nodes of `certificates.kernel.inert`, which no SymPy evaluation has rewritten;
-the ordinary SymPy classes are accepted too) and writes no solver text (`certificates.kernel.smtlib` does, from
-trees). Nothing here asks SymPy for a sign: the only SymPy it runs is polynomial arithmetic.
+So `domain, facts and cuts imply goal` only uses true facts about the real values: when its negation is unsat,
+both sides are defined and the relation holds at every point of the domain. A model of the negation proves nothing by
+itself (the facts about exp may be too weak there). The prover (`certificates.provers.smt_refinement`) and the
+kernel call the same `encode`, so the atoms' numbering and the text agree.
 """
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import sympy as sp
+from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
+from certificates.kernel import smtlib
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import TreeError, formula_from_sympy, parse_rational, rational_text
-from certificates.kernel.inert import Exp, Log, Pi, RealPower, Sqrt, W
-from certificates.kernel.smtlib import MAX_CONSTANTS, MAX_POWER
-from identities.closed_forms import lambda_c_equation
+from certificates.kernel.exprtree import Tree, TreeError, expand_named, parse_rational, rational_text
 
 #: Rational bounds of pi (pi = 3.14159265358979323...).
 PI_BOUNDS = (Fraction(314159265358979, 10**14), Fraction(314159265358980, 10**14))
@@ -55,65 +49,67 @@ PI_BOUNDS = (Fraction(314159265358979, 10**14), Fraction(314159265358980, 10**14
 CUT_PRECISION = 256
 #: Odd Taylor degrees a cut may use.
 CUT_DEGREES = (1, 3, 5, 7, 9, 11, 13, 15)
-#: At most this many cuts in a statement; a cut's point lies in [-MAX_CUT_POINT, MAX_CUT_POINT] (so that
-#: exp of it, rounded to 80 bits, is a short rational).
+#: At most this many cuts; a cut's point lies in [-MAX_CUT_POINT, MAX_CUT_POINT].
 MAX_CUTS = 200
 MAX_CUT_POINT = Fraction(128)
 #: Characters of one rational of a cut.
 MAX_CUT_RATIONAL_CHARS = 200
 #: At most this many exponential atoms (their monotonicity facts grow with the square).
 MAX_EXPONENTIALS = 12
-RELATIONS = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan, "=": sp.Eq}
-#: `expr relation 0` of a definedness condition (`certificates.kernel.claims.conditions`) as a formula.
-CONDITIONS = {"!=": sp.Ne, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan}
-
-
-@dataclass(frozen=True)
-class SmtStatement:
-    """`hypotheses => goal` for all real values of `symbols`, with a name and a sentence.
-
-    `integers` (a subset of `symbols`) range over the integers instead (declared `Int`)."""
-
-    name: str
-    sentence: str
-    symbols: tuple[sp.Symbol, ...]
-    hypotheses: tuple[sp.Basic, ...]
-    goal: sp.Basic
-    integers: tuple[sp.Symbol, ...] = ()
-
-    def tree(self) -> dict[str, Any]:
-        """The statement as certificate data: constants, hypothesis and goal trees (and the integer
-        constants, only when there are some, so that a statement over the reals has no such field)."""
-        tree: dict[str, Any] = {
-            "name": self.name,
-            "constants": [s.name for s in self.symbols],
-            "hypotheses": [formula_from_sympy(h) for h in self.hypotheses],
-            "goal": formula_from_sympy(self.goal),
-        }
-        if self.integers:
-            tree["integers"] = [s.name for s in self.integers]
-        return tree
+#: Terms of an expanded polynomial (`polynomial`): a larger one is not compared.
+MAX_TERMS = 2_000
+#: A definedness condition `expr relation 0` as a formula over the encoded expression.
+CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
+ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 
 
 class NotEncodable(ValueError):
-    """The expression has a node without a polynomial encoding (a symbolic exponent, an unknown function...)."""
+    """The statement has a node without a polynomial encoding (a symbolic exponent, an unknown function...)."""
 
 
 class CutError(ValueError):
     """A cut that is malformed or not true (from a damaged or hostile certificate)."""
 
 
-@dataclass(frozen=True)
-class Exponential:
-    """An exponential atom: `symbol` stands for exp(`argument`), the argument a polynomial."""
+def polynomial(tree: Tree, names: tuple[str, ...]) -> fmpq_mpoly | None:
+    """The exact polynomial over `names` of a tree of `+ - *`, integer powers >= 0, rationals and those names; None
+    for any other node or beyond MAX_TERMS terms."""
+    context = fmpq_mpoly_ctx.get(names or ("_",))
 
-    symbol: sp.Symbol
-    argument: sp.Expr
+    def walk(node: Tree) -> fmpq_mpoly | None:
+        op, args = node[0], node[1:]
+        if op == "rat":
+            value = parse_rational(args[0])
+            return context.constant(fmpq(value.numerator, value.denominator))
+        if op == "sym":
+            return context.gens()[names.index(args[0])] if args[0] in names else None
+        if op == "pow":
+            if not isinstance(args[1], int) or not 0 <= args[1] <= smtlib.MAX_POWER:
+                return None
+            parts = [walk(args[0])] * args[1]
+        else:
+            parts = [walk(a) for a in args]
+        if any(p is None for p in parts):
+            return None
+        if op in ("add", "sub", "neg"):
+            signs = [1] * len(parts) if op == "add" else [1, -1] if op == "sub" else [-1]
+            return sum((sign * part for sign, part in zip(signs, parts, strict=True)), context.constant(0))
+        if op not in ("mul", "pow"):
+            return None
+        product = context.constant(1)
+        for part in parts:
+            if len(product) * len(part) > MAX_TERMS:  # type: ignore[arg-type]
+                return None
+            product *= part
+        return product
+
+    return walk(tree)
 
 
-def taylor(y: sp.Expr, degree: int) -> sp.Expr:
+def taylor(y: Tree, degree: int) -> Tree:
     """T_k(y) = sum_{j <= k} y^j / j!, the Taylor polynomial of exp at 0."""
-    return sp.Add(*[y**j / sp.factorial(j) for j in range(degree + 1)])
+    terms = [ONE, y] + [["mul", ["rat", f"1/{math.factorial(j)}"], ["pow", y, j]] for j in range(2, degree + 1)]
+    return ["add", *terms[: degree + 1]]
 
 
 @dataclass(frozen=True)
@@ -131,13 +127,8 @@ class Cut:
 
     def data(self) -> dict[str, object]:
         """The cut as certificate data (exact rational texts)."""
-        data: dict[str, object] = {
-            "kind": self.kind,
-            "atom": self.atom,
-            "degree": self.degree,
-            "at": rational_text(self.at),
-            "factor": rational_text(self.factor),
-        }
+        data: dict[str, object] = {"kind": self.kind, "atom": self.atom, "degree": self.degree}
+        data |= {"at": rational_text(self.at), "factor": rational_text(self.factor)}
         if self.kind == "upper":
             data |= {"radius": rational_text(self.radius), "remainder": rational_text(self.remainder)}
         return data
@@ -186,197 +177,200 @@ class Cut:
             if not ball_of(self.radius).exp() / math.factorial(self.degree + 1) <= ball_of(self.remainder):
                 raise CutError("upper cut: the remainder factor is below exp(radius)/(degree + 1)!")
 
-    def fact(self, atom: Exponential) -> sp.Basic:
-        """The polynomial fact the cut stands for (true once `validate` passed)."""
-        y = atom.argument - _q(self.at)
+    def fact(self, atom: Tree, argument: Tree) -> Tree:
+        """The polynomial fact the cut stands for on the atom `atom` = exp(`argument`) (true once `validate` passed)."""
+        y = ["add", argument, _rat(-self.at)]
         if self.kind == "lower":
-            return atom.symbol >= _q(self.factor) * taylor(y, self.degree)
-        inside = sp.And(atom.argument >= _q(self.at - self.radius), atom.argument <= _q(self.at + self.radius))
-        bound = _q(self.factor) * (taylor(y, self.degree) + _q(self.remainder) * y ** (self.degree + 1))
-        return sp.Implies(inside, atom.symbol <= bound)
+            return [">=", atom, ["mul", _rat(self.factor), taylor(y, self.degree)]]
+        inside = ["and", [">=", argument, _rat(self.at - self.radius)], ["<=", argument, _rat(self.at + self.radius)]]
+        remainder = ["mul", _rat(self.remainder), ["pow", y, self.degree + 1]]
+        return ["implies", inside, ["<=", atom, ["mul", _rat(self.factor), ["add", taylor(y, self.degree), remainder]]]]
 
 
 @dataclass
 class Encoding:
-    """The variables and auxiliaries, the facts that bind the auxiliaries, the exponential atoms and the
-    guards (definedness) of the partial operations encoded so far."""
+    """The constants (variables, then auxiliaries), the domain's hypotheses, the facts binding the auxiliaries, the
+    exponential atoms (auxiliary name, argument polynomial) and the goal `guards and conditions and relation`."""
 
-    variables: tuple[sp.Symbol, ...]
-    integers: tuple[sp.Symbol, ...] = ()
-    auxiliaries: list[sp.Symbol] = field(default_factory=list)
-    facts: list[sp.Basic] = field(default_factory=list)
-    exponentials: list[Exponential] = field(default_factory=list)
-    guards: list[sp.Basic] = field(default_factory=list)
+    variables: list[str]
+    integers: list[str]
+    auxiliaries: list[str] = field(default_factory=list)
+    hypotheses: list[Tree] = field(default_factory=list)
+    facts: list[Tree] = field(default_factory=list)
+    exponentials: list[tuple[str, Tree]] = field(default_factory=list)
+    guards: list[Tree] = field(default_factory=list)
+    goal: Tree = field(default_factory=lambda: ["true"])
 
     @property
-    def symbols(self) -> tuple[sp.Symbol, ...]:
-        """Every constant of the statement: the variables, then the auxiliaries."""
-        return (*self.variables, *self.auxiliaries)
+    def constants(self) -> list[str]:
+        """Every constant of the problem: the variables, then the auxiliaries."""
+        return [*self.variables, *self.auxiliaries]
 
-    def exponential_facts(self) -> list[sp.Basic]:
-        """For each atom: e > 0, e >= 1 + a, and e against exp(0) = 1 (a < 0 iff e < 1, a > 0 iff e > 1); for
-        every pair, exp increasing (a_i < a_j iff e_i < e_j); and exp(a + b) = exp(a) exp(b) wherever the
-        arguments of atoms add up exactly (e_i e_j = 1 when a_i + a_j = 0, e_i e_j = e_k when a_i + a_j = a_k)."""
-        atoms = self.exponentials
-        facts: list[sp.Basic] = []
-        for atom in atoms:
-            a, e = atom.argument, atom.symbol
-            facts += [e > 0, e >= 1 + a, sp.Equivalent(a < 0, e < 1), sp.Equivalent(a > 0, e > 1)]
-        for i, first in enumerate(atoms):
-            for second in atoms[i + 1 :]:
-                a, b, ea, eb = first.argument, second.argument, first.symbol, second.symbol
-                facts += [sp.Equivalent(a < b, ea < eb), sp.Equivalent(b < a, eb < ea)]
-        for i, first in enumerate(atoms):
-            for second in atoms[i:]:
-                total = sp.expand(first.argument + second.argument)
-                product = first.symbol * second.symbol
-                if total == 0:
-                    facts.append(sp.Eq(product, 1))
-                facts += [sp.Eq(product, sum_.symbol) for sum_ in atoms if sp.expand(sum_.argument) == total]
+    def exponential_facts(self) -> list[Tree]:
+        """For each atom: e > 0, e >= 1 + a, and e against exp(0) = 1; for every pair, exp increasing; and
+        exp(a + b) = exp(a) exp(b) wherever the arguments of atoms add up exactly (e_i e_j = 1 when a_i + a_j = 0,
+        e_i e_j = e_k when a_i + a_j = a_k)."""
+        atoms = [(["sym", name], argument) for name, argument in self.exponentials]
+        names = tuple(self.constants)
+        facts: list[Tree] = []
+        for e, a in atoms:
+            facts += [[">", e, ZERO], [">=", e, ["add", ONE, a]]]
+            facts += [["iff", ["<", a, ZERO], ["<", e, ONE]], ["iff", [">", a, ZERO], [">", e, ONE]]]
+        for i, (ea, a) in enumerate(atoms):
+            for eb, b in atoms[i + 1 :]:
+                facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
+        for i, (ea, a) in enumerate(atoms):
+            for eb, b in atoms[i:]:
+                if _equal(["add", a, b], ZERO, names):
+                    facts.append(["=", ["mul", ea, eb], ONE])
+                facts += [["=", ["mul", ea, eb], ec] for ec, c in atoms if _equal(["add", a, b], c, names)]
         return facts
 
-    def statement(
-        self, name: str, sentence: str, hypotheses: Sequence[sp.Basic], goal: sp.Basic, cuts: Sequence[Cut] = ()
-    ) -> SmtStatement:
-        """`hypotheses, facts and cuts imply goal` over every variable and auxiliary; CutError for a bad cut."""
+    def problem(self, cuts: list[Cut]) -> str:
+        """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`); CutError for a bad cut,
+        NotEncodable for too many constants."""
         if len(cuts) > MAX_CUTS:
             raise CutError(f"at most {MAX_CUTS} cuts")
         for cut in cuts:
             cut.validate(len(self.exponentials))
-        if len(self.symbols) > MAX_CONSTANTS:
-            raise NotEncodable(f"more than {MAX_CONSTANTS} variables and auxiliaries")
-        facts = [*hypotheses, *self.facts, *self.exponential_facts()]
-        facts += [cut.fact(self.exponentials[cut.atom]) for cut in cuts]
-        facts = [fact for fact in facts if fact is not sp.true]
-        return SmtStatement(name, sentence, self.symbols, tuple(facts), goal, self.integers)
+        if not 1 <= len(self.constants) <= smtlib.MAX_CONSTANTS:
+            raise NotEncodable(f"1 to {smtlib.MAX_CONSTANTS} variables and auxiliaries (the statement has no unknowns)")
+        facts = [*self.hypotheses, *self.facts, *self.exponential_facts()]
+        facts += [cut.fact(["sym", self.exponentials[cut.atom][0]], self.exponentials[cut.atom][1]) for cut in cuts]
+        try:
+            return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
+        except (smtlib.SmtTextError, TreeError) as exc:
+            raise NotEncodable(str(exc)) from None
 
 
-class Encoder:
-    """Encodes expressions over the variables, sharing auxiliaries between equal subterms.
+def encode(statement: dict[str, Any]) -> Encoding:
+    """The encoding of a statement of a relation (read by `real_statements.read_region` first): its sides and
+    definedness conditions, then its bounds as hypotheses; NotEncodable when a node has no polynomial encoding."""
+    encoder = _Encoder(statement["variables"])
+    relation = [statement["op"], encoder.term(statement["lhs"]), encoder.term(statement["rhs"])]
+    conditions = [CONDITIONS[c["relation"]](encoder.term(c["expression"])) for c in statement["conditions"]]
+    encoding = encoder.encoding
+    encoding.goal = ["and", *encoding.guards, *conditions, relation]  # the bounds' own guards are not goals
+    encoding.hypotheses = bound_facts(statement["variables"], encoder.term)
+    return encoding
 
-    Each variable is replaced by a symbol of the same name that is only real (or integer, for those in
-    `integers`): what its domain says must be stated as hypotheses, where the solver sees it, not
-    assumed by SymPy (`x >= 0` of a nonnegative symbol would turn into True and vanish).
-    `lambda_c` is the SymPy function class that stands for lambda_c(n, beta) (the claims-file reader's),
-    encoded by its defining equation."""
 
-    def __init__(
-        self, variables: Sequence[sp.Symbol], integers: Sequence[sp.Symbol] = (), lambda_c: type | None = None
-    ) -> None:
-        self._plain = {
-            v: sp.Symbol(v.name, integer=True) if v in integers else sp.Symbol(v.name, real=True) for v in variables
-        }
-        self.encoding = Encoding(tuple(self._plain.values()), tuple(self._plain[v] for v in integers))
-        taken = {v.name for v in variables}
-        prefix = "aux"
-        while any(name.startswith(prefix) for name in taken):
-            prefix += "x"
-        self._prefix = prefix
-        self._lambda_c = lambda_c
-        self._memo: dict[sp.Basic, sp.Expr] = {}
+def bound_facts(variables: list[dict[str, Any]], term: Callable[[Tree], Tree]) -> list[Tree]:
+    """`x >= low`, `x < high`, ... for the bounds of the statement's variables, each bound written by `term`."""
+    facts = []
+    for variable in variables:
+        for end, strict, loose in (("low", ">", ">="), ("high", "<", "<=")):
+            if variable[end] is not None:
+                relation = strict if variable[f"{end}_open"] else loose
+                facts.append([relation, ["sym", variable["name"]], term(variable[end])])
+    return facts
 
-    def relation(self, lhs: sp.Expr, op: str, rhs: sp.Expr) -> sp.Basic:
-        """`lhs op rhs` as a polynomial relation (op one of < <= > >= =)."""
-        if op not in RELATIONS:
-            raise NotEncodable(f"relation {op!r}")
-        return RELATIONS[op](self.term(lhs), self.term(rhs))
 
-    def condition(self, expr: sp.Expr, relation: str) -> sp.Basic:
-        """A definedness condition `expr relation 0` (relation != > >=) as a polynomial formula."""
-        if relation not in CONDITIONS:
-            raise NotEncodable(f"condition relation {relation!r}")
-        return CONDITIONS[relation](self.term(expr), 0)
+class _Encoder:
+    """Encodes trees over the variables, sharing auxiliaries between equal subterms."""
 
-    def term(self, expr: sp.Expr) -> sp.Expr:
-        """A polynomial standing for `expr` (auxiliaries added to the encoding as needed)."""
-        if not isinstance(expr, sp.Expr):
-            raise NotEncodable(f"not a SymPy expression: {type(expr).__name__}")
-        if expr not in self._memo:
-            self._memo[expr] = self._encode(expr)
-        return self._memo[expr]
+    def __init__(self, variables: list[dict[str, Any]]) -> None:
+        names = [v["name"] for v in variables]
+        self.encoding = Encoding(names, [v["name"] for v in variables if v["integer"]])
+        self._prefix = "aux"
+        while any(name.startswith(self._prefix) for name in names):
+            self._prefix += "x"
+        self._memo: dict[str, Tree] = {}
 
-    def _fresh(self) -> sp.Symbol:
-        symbol = sp.Symbol(f"{self._prefix}{len(self.encoding.auxiliaries)}", real=True)
-        self.encoding.auxiliaries.append(symbol)
-        return symbol
+    def term(self, tree: Tree) -> Tree:
+        """A polynomial tree standing for `tree` (auxiliaries added to the encoding as needed)."""
+        key = json.dumps(tree)
+        if key not in self._memo:
+            self._memo[key] = self._encode(expand_named(tree))
+        return self._memo[key]
 
-    def _partial(self, guard: sp.Basic, *facts: sp.Basic) -> None:
+    def _fresh(self) -> Tree:
+        name = f"{self._prefix}{len(self.encoding.auxiliaries)}"
+        self.encoding.auxiliaries.append(name)
+        return ["sym", name]
+
+    def _partial(self, guard: Tree, *facts: Tree) -> None:
         """Facts that hold where the operation is defined, and the guard that says where."""
         self.encoding.guards.append(guard)
-        self.encoding.facts.append(sp.Implies(guard, sp.And(*facts)))
+        self.encoding.facts.append(["implies", guard, ["and", *facts]])
 
-    def _exponential(self, argument: sp.Expr) -> sp.Symbol:
-        for atom in self.encoding.exponentials:
-            if atom.argument == argument:
-                return atom.symbol
+    def _exponential(self, argument: Tree) -> Tree:
+        names = tuple(self.encoding.constants)
+        for name, known in self.encoding.exponentials:
+            if _equal(known, argument, names):
+                return ["sym", name]
         if len(self.encoding.exponentials) >= MAX_EXPONENTIALS:
             raise NotEncodable(f"more than {MAX_EXPONENTIALS} different exponentials")
         e = self._fresh()
-        self.encoding.exponentials.append(Exponential(e, argument))
+        self.encoding.exponentials.append((e[1], argument))
         return e
 
-    def _encode(self, expr: sp.Expr) -> sp.Expr:
-        if expr.is_Rational:
-            return expr
-        if expr.is_Symbol:
-            if expr not in self._plain:
-                raise NotEncodable(f"unknown symbol {expr}")
-            return self._plain[expr]
-        if expr is sp.E:
-            return self._exponential(sp.Integer(1))
-        if expr is sp.pi or isinstance(expr, Pi):
+    def _encode(self, tree: Tree) -> Tree:
+        op, args = tree[0], tree[1:]
+        if op == "rat" or (op == "sym" and args[0] in self.encoding.variables):
+            return tree
+        if op == "pi":
             p = self._fresh()
-            self.encoding.facts += [p >= _q(PI_BOUNDS[0]), p <= _q(PI_BOUNDS[1])]
+            self.encoding.facts += [[">=", p, _rat(PI_BOUNDS[0])], ["<=", p, _rat(PI_BOUNDS[1])]]
             return p
-        if isinstance(expr, sp.Add):
-            return sp.Add(*[self.term(a) for a in expr.args])
-        if isinstance(expr, sp.Mul):
-            return sp.Mul(*[self.term(a) for a in expr.args])
-        if isinstance(expr, sp.Pow | RealPower):
-            return self._power(self.term(expr.args[0]), expr.args[1])
-        if isinstance(expr, Sqrt):
-            return self._power(self.term(expr.args[0]), sp.Rational(1, 2))
-        if isinstance(expr, sp.exp | Exp):
-            return self._exponential(self.term(expr.args[0]))
-        if isinstance(expr, sp.log | Log) and len(expr.args) == 1:
-            argument, value = self.term(expr.args[0]), self._fresh()
-            self._partial(argument > 0, sp.Eq(self._exponential(value), argument))
+        if op in ("add", "mul") and args:
+            return [op, *[self.term(a) for a in args]]
+        if op == "neg" and len(args) == 1:
+            return ["mul", MINUS_ONE, self.term(args[0])]
+        if op == "sub" and len(args) == 2:
+            return ["add", self.term(args[0]), ["mul", MINUS_ONE, self.term(args[1])]]
+        if op == "div" and len(args) == 2:
+            return ["mul", self.term(args[0]), self._power(self.term(args[1]), Fraction(-1))]
+        if op == "pow" and len(args) == 2 and isinstance(args[1], int):
+            return self._power(self.term(args[0]), Fraction(args[1]))
+        if op == "rpow" and len(args) == 2 and isinstance(args[1], list) and args[1][0] == "rat":
+            return self._power(self.term(args[0]), parse_rational(args[1][1]))
+        if op == "sqrt" and len(args) == 1:
+            return self._power(self.term(args[0]), Fraction(1, 2))
+        if op == "exp" and len(args) == 1:
+            return self._exponential(self.term(args[0]))
+        if op == "log" and len(args) == 1:
+            argument, value = self.term(args[0]), self._fresh()
+            self._partial([">", argument, ZERO], ["=", self._exponential(value), argument])
             return value
-        if isinstance(expr, sp.LambertW | W) and len(expr.args) == 1:
-            argument, w = self.term(expr.args[0]), self._fresh()
-            self._partial(
-                argument + self._exponential(sp.Integer(-1)) >= 0, w >= -1, sp.Eq(w * self._exponential(w), argument)
-            )
+        if op == "lambertw" and len(args) == 1:
+            argument, w = self.term(args[0]), self._fresh()
+            guard = [">=", ["add", argument, self._exponential(MINUS_ONE)], ZERO]
+            self._partial(guard, [">=", w, MINUS_ONE], ["=", ["mul", w, self._exponential(w)], argument])
             return w
-        if isinstance(expr, sp.Abs):
-            argument, b = self.term(expr.args[0]), self._fresh()
-            self.encoding.facts += [b >= 0, sp.Eq(b**2, argument**2)]
-            return b
-        if self._lambda_c is not None and isinstance(expr, self._lambda_c) and len(expr.args) == 2:
-            tokens, inverse_temperature = (self.term(a) for a in expr.args)
+        if op == "lambda_c" and len(args) == 2:
+            tokens, inverse_temperature = self.term(args[0]), self.term(args[1])
             u, value = self._fresh(), self._fresh()
-            root = lambda_c_equation(u, tokens).replace(sp.exp, self._exponential)
-            guard = sp.And(tokens - 1 > 0, inverse_temperature > 0)
-            self._partial(guard, u > 2, sp.Eq(root, 0), sp.Eq(value * inverse_temperature, u))
+            root = ["add", ["mul", ["add", u, ["rat", "-2"]], self._exponential(u)],
+                    ["mul", MINUS_ONE, ["add", tokens, MINUS_ONE], ["add", u, ["rat", "2"]]]]  # fmt: skip
+            guard = ["and", [">", ["add", tokens, MINUS_ONE], ZERO], [">", inverse_temperature, ZERO]]
+            self._partial(
+                guard, [">", u, ["rat", "2"]], ["=", root, ZERO], ["=", ["mul", value, inverse_temperature], u]
+            )
             return value
-        raise NotEncodable(f"no polynomial encoding of {type(expr).__name__}")
+        raise NotEncodable(f"no polynomial encoding of a {str(op)[:20]!r} node")
 
-    def _power(self, base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
-        if not exponent.is_Rational or abs(exponent.p) > MAX_POWER or exponent.q > MAX_POWER:
-            raise NotEncodable(f"power with exponent {exponent} (rationals with terms up to {MAX_POWER} only)")
-        p, q = int(exponent.p), int(exponent.q)
+    def _power(self, base: Tree, exponent: Fraction) -> Tree:
+        p, q = exponent.numerator, exponent.denominator
+        if abs(p) > smtlib.MAX_POWER or q > smtlib.MAX_POWER:
+            raise NotEncodable(f"power with exponent {exponent} (rationals with terms up to {smtlib.MAX_POWER} only)")
         if q == 1 and p >= 0:
-            return base**p
+            return ONE if p == 0 else base if p == 1 else ["pow", base, p]
         r = self._fresh()
         if q == 1:
-            self._partial(sp.Ne(base, 0), sp.Eq(r * base ** (-p), 1))
+            self._partial(["not", ["=", base, ZERO]], ["=", ["mul", r, ["pow", base, -p]], ONE])
         elif p > 0:
-            self._partial(base >= 0, r >= 0, sp.Eq(r**q, base**p))
+            self._partial([">=", base, ZERO], [">=", r, ZERO], ["=", ["pow", r, q], ["pow", base, p]])
         else:
-            self._partial(base > 0, r > 0, sp.Eq(r**q * base ** (-p), 1))
+            self._partial([">", base, ZERO], [">", r, ZERO], ["=", ["mul", ["pow", r, q], ["pow", base, -p]], ONE])
         return r
 
 
-def _q(value: Fraction | int) -> sp.Rational:
-    value = Fraction(value)
-    return sp.Rational(value.numerator, value.denominator)
+def _equal(a: Tree, b: Tree, names: tuple[str, ...]) -> bool:
+    """a = b as polynomials over `names` (exactly; False when either is not compared)."""
+    difference = polynomial(["sub", a, b], names)
+    return difference is not None and difference == 0
+
+
+def _rat(value: Fraction) -> Tree:
+    return ["rat", rational_text(value)]

@@ -14,8 +14,10 @@ conditions are exactly the definedness conditions and the two bounds, `constant_
 `interval-cover` (the cover's root box contains the region, every node is clipped to it, and the cover proves
 `rhs - lhs` with the relation's sign, built here from the trees, or one definedness condition:
 `certificates.kernel.recheck.cover`; a boundary step only on a bound where `rhs - lhs` is exactly the zero
-polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here). What it
-prints is rendered from the trees.
+polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here), and `smt`
+(a relation, `=` included: the kernel encodes `domain => both sides defined and lhs op rhs` from the trees itself,
+`certificates.kernel.real_encoding`, with the payload's Taylor cuts of exp, each validated with balls; z3 and cvc5 must
+answer unsat on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ from typing import Any
 
 from flint import arb
 
-from certificates.kernel import derivatives, recheck
+from certificates.kernel import derivatives, real_encoding, recheck
 from certificates.kernel import format as fmt
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, rational_text, symbols
 from certificates.kernel.recheck import Rejected, Vanishing
 from certificates.kernel.regions import Region, Side
 from certificates.kernel.smtlib import IDENTIFIER
+from certificates.kernel.solvers import recheck_unsat
 from certificates.kernel.tree_text import term_text
 
 FORM = "real"
@@ -58,6 +61,9 @@ def check(
         return _constant(statement, payload)
     if kind == "interval-cover":
         proved, how = _cover(statement, region, payload)
+        return proved, f"{how}; domain non-empty: {where} verified"
+    if kind == "smt":
+        proved, how = _smt(statement, payload, seconds)
         return proved, f"{how}; domain non-empty: {where} verified"
     raise Rejected(f"a statement of form {FORM} has no certificates of kind {str(kind)[:40]!r}")
 
@@ -223,55 +229,10 @@ def vanishing(statement: dict[str, Any], region: Region) -> Vanishing:
             return None
         bound = ["rat", rational_text(bound)] if isinstance(bound, Fraction) else bound
         on_bound = derivatives.substitute(["sub", statement["rhs"], statement["lhs"]], name, bound)
-        polynomial = _polynomial(on_bound)
-        return [] if polynomial is not None and not any(polynomial.values()) else None
+        difference = real_encoding.polynomial(on_bound, tuple(s.name for s in region.sides))
+        return [] if difference is not None and difference == 0 else None
 
     return vanishes
-
-
-#: A polynomial: exponents (sorted (name, power) pairs) -> rational coefficient.
-Polynomial = dict[tuple[tuple[str, int], ...], Fraction]
-MAX_TERMS = 2_000
-
-
-def _polynomial(tree: Tree) -> Polynomial | None:
-    """The expanded polynomial of a tree of `+ - *`, integer powers >= 0 and rationals; None for any other node."""
-    op, args = tree[0], tree[1:]
-    if op == "rat":
-        return {(): parse_rational(args[0])}
-    if op == "sym":
-        return {((args[0], 1),): Fraction(1)}
-    parts = [_polynomial(a) for a in args if not isinstance(a, int)]
-    if any(p is None for p in parts):
-        return None
-    if op in ("add", "sub", "neg"):
-        signs = [1] * len(parts) if op == "add" else [1, -1] if op == "sub" else [-1]
-        total: Polynomial = {}
-        for sign, part in zip(signs, parts, strict=True):
-            for monomial, c in part.items():  # type: ignore[union-attr]
-                total[monomial] = total.get(monomial, Fraction(0)) + sign * c
-        return total
-    if op == "mul" or (op == "pow" and isinstance(args[1], int) and 0 <= args[1] <= 64):
-        factors = parts if op == "mul" else parts * args[1]
-        product: Polynomial | None = {(): Fraction(1)}
-        for factor in factors:
-            product = _times(product, factor)  # type: ignore[arg-type]
-            if product is None:
-                return None
-        return product
-    return None
-
-
-def _times(a: Polynomial, b: Polynomial) -> Polynomial | None:
-    result: Polynomial = {}
-    for ma, ca in a.items():
-        for mb, cb in b.items():
-            powers = dict(ma)
-            for name, k in mb:
-                powers[name] = powers.get(name, 0) + k
-            key = tuple(sorted(powers.items()))
-            result[key] = result.get(key, Fraction(0)) + ca * cb
-    return result if len(result) <= MAX_TERMS else None
 
 
 def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, str]:
@@ -326,3 +287,29 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -
     leaves = recheck.cover(payload, match[0][0], payload["relation"], box, {}, region, vanishing(statement, region))
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{match[0][2]}"
     return proved, f"{leaves} boxes re-evaluated with balls, each clipped to the domain"
+
+
+def smt_problem(statement: dict[str, Any], payload: dict[str, Any]) -> str:
+    """The SMT-LIB2 text of `domain => both sides defined and lhs op rhs` (`real_encoding.encode`) with the
+    payload's cuts, each validated with balls; Rejected when the payload or the statement cannot make one."""
+    recheck.require_keys(payload, {"cuts"}, "smt payload")
+    cuts = payload["cuts"]
+    if not isinstance(cuts, list) or len(cuts) > real_encoding.MAX_CUTS:
+        raise Rejected(f"cuts must be a list of at most {real_encoding.MAX_CUTS}")
+    try:
+        return real_encoding.encode(statement).problem([real_encoding.Cut.from_data(c) for c in cuts])
+    except real_encoding.CutError as exc:
+        raise Rejected(f"a cut is not valid: {exc}") from None
+    except real_encoding.NotEncodable as exc:
+        raise Rejected(f"the statement has no SMT encoding: {exc}") from None
+
+
+def _smt(statement: dict[str, Any], payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """The whole relation: z3 and cvc5 on the kernel's own text of the statement's encoding."""
+    how = recheck_unsat([smt_problem(statement, payload)], seconds)
+    proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{relation_text(statement)}"
+    cuts = len(payload["cuts"])
+    return (
+        f"{proved} (both sides defined on the whole domain)",
+        f"{how}; {cuts} Taylor cut(s) of exp checked with balls",
+    )

@@ -1,19 +1,19 @@
-"""`headflow check-cert`: re-check a certificate from its file alone, against the obligation of its claim.
+"""`headflow check-cert`: re-check a certificate from its file alone, against the core statement it carries.
 
-In order: the file's size, JSON shape and schema, the sha256 checksum, then the claim. The
-checker knows what a certificate of each claim must establish (the kernel's table of the registry's statements,
-`certificates.kernel.registry_statements`; for a claims-file claim, `certificates.kernel.claims.certificate_obligations`
-re-derives it from the claim's own fields) and rejects any certificate whose content is not that obligation,
-naming the difference. Then it re-checks the proof itself:
-- smt: the checker prints the SMT-LIB2 text from its own trees (`certificates.kernel.smtlib`) and runs z3
-  and cvc5, each in a fresh isolated process with a time limit (`certificates.kernel.solvers`): see
-  `solvers.recheck_unsat` for what is accepted;
-- witness: exact data (a point, or a configuration of the model) satisfy the claim's hypotheses
-  exactly and every condition is settled by balls (`certificates.kernel.recheck`);
+In order: the file's size, JSON shape and schema, the sha256 checksum, the claim field's form (provenance only),
+then the statement. A certificate carries the core statement it proves (`certificates.kernel.core`); the kernel
+checks the payload against it by its form and prints it, rendered from its own data: the registry's claims
+against the kernel's own table (`registry_statements`), claims-file claims as `real` relations and constants,
+`dynamics` witnesses, `model` witnesses and `equilibrium-regime` certificates. The proofs themselves:
+- smt: the kernel prints the SMT-LIB2 text from the statement's trees (`smtlib`, `real_encoding`) and runs z3
+  and cvc5, each in a fresh isolated process with a time limit (`solvers`): see `solvers.recheck_unsat`;
+- witness: exact data (a point, or a configuration of the model) satisfy the statement's hypotheses
+  exactly and every condition is settled by balls (`recheck`);
 - interval-cover and convexity: the boxes cover the domain exactly and the relation holds on each;
 - equilibrium: the Krawczyk inclusion and the Gershgorin spectrum are recomputed from the exact data
-  (`certificates.kernel.equilibrium_obligations`).
-It imports only the kernel (`certificates.kernel`, whose docstring gives the rule a test holds it to).
+  (`equilibrium_obligations`).
+It imports only the kernel, the standard library and python-flint (a test holds it to that); SymPy and mpmath
+are never loaded.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import core, smtlib, solvers
+from certificates.kernel import core, provenance, smtlib, solvers
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
@@ -63,22 +63,10 @@ def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> C
 
 
 def _check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
-    """(what the certificate proves, how it was re-checked) for a certificate of a known claim: by its core
-    statement (`certificates.kernel.core`) when it carries one, else by the older re-derivation from the claim."""
+    """(what the certificate proves, how it was re-checked): its claim field's form (`provenance`), then its core
+    statement by the statement's form (`certificates.kernel.core`). A certificate without a statement proves nothing."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
-    if certificate["claim"] is not None and not isinstance(certificate["claim"], dict):
-        raise Rejected("claim must be null or the claims-file claim's fields")
-    if certificate["statement"] is not None:
-        return core.check(certificate["statement"], claim_id, kind, payload, seconds)
-    return _legacy_check(certificate, seconds)
-
-
-def _legacy_check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
-    """The re-derivation of a claims-file certificate's obligation from its claim, for kinds without a core statement
-    yet (it loads SymPy; each kind moves to `core` in turn). A registry certificate always carries its statement."""
-    from certificates.kernel.claims import certificate_obligations
-
-    claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
-    if certificate["claim"] is None:
-        raise Rejected(f"a certificate of the registry claim {claim_id[:80]} must carry its core statement")
-    return certificate_obligations.check(certificate["claim"], claim_id, kind, payload, seconds)
+    provenance.check_claim_field(certificate["claim"])
+    if certificate["statement"] is None:
+        raise Rejected(f"the certificate of {claim_id[:80]!r} carries no core statement: it states nothing to check")
+    return core.check(certificate["statement"], claim_id, kind, payload, seconds)

@@ -72,9 +72,15 @@ def _model_rational(value: z3.ExprRef) -> Fraction | None:
 
 def decide(statement: SmtStatement, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> SmtResult:
     """Solve `hypotheses and not goal` from its SMT-LIB2 text, within the time budget."""
+    return solve(problem(statement), [s.name for s in statement.symbols], timeout_seconds)
+
+
+def solve(text: str, constants: Sequence[str], timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> SmtResult:
+    """Solve an SMT-LIB2 problem of `smtlib.problem_text` over `constants` (declared x0, x1, ... in that order),
+    within the time budget; a model's values are given by the constants' names."""
     solver = z3.Solver()
     solver.set("timeout", max(1, int(timeout_seconds * 1000)))
-    solver.from_string(problem(statement))
+    solver.from_string(text)
     start = time.monotonic()
     answer = solver.check()
     seconds = time.monotonic() - start
@@ -82,7 +88,7 @@ def decide(statement: SmtStatement, timeout_seconds: float = DEFAULT_TIMEOUT_SEC
         return SmtResult("unsat", seconds)
     if answer == z3.sat:
         model = solver.model()
-        names = {f"x{index}": s.name for index, s in enumerate(statement.symbols)}
+        names = {f"x{index}": name for index, name in enumerate(constants)}
         # only the declared constants: a model may also interpret functions (division by zero), not values
         constants = {names[d.name()]: model[d] for d in model.decls() if d.arity() == 0 and d.name() in names}
         values = {name: _model_value(value) for name, value in constants.items()}

@@ -1,6 +1,7 @@
 """Decide an encoded statement with z3, adding Taylor cuts on exp until the answer no longer depends on them.
 
-The encoding (`certificates.kernel.real_encoding`) knows each exponential atom only through true facts
+The encoding (`certificates.kernel.real_encoding`, the kernel's own, so that its text is the one check-cert runs)
+knows each exponential atom only through true facts
 (e > 0, e >= 1 + a, monotonicity). Each round asks z3 for a model of `facts and cuts and not goal`:
 - unsat: proved; the cuts used are the certificate's data;
 - a model whose variables falsify the claim (the caller's test, exact or with balls): a
@@ -21,14 +22,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import sympy as sp
 from flint import arb
 
 from certificates.kernel.exact import ball_of, exact_value, precision
-from certificates.kernel.exprtree import rational_text
+from certificates.kernel.exprtree import exact_rational, rational_text
 from certificates.kernel.real_encoding import CUT_DEGREES, CUT_PRECISION, MAX_CUT_POINT, MAX_CUTS, Cut, Encoding
-from certificates.provers.smt import decide
-from certificates.statements.registry import SmtStatement
+from certificates.provers.smt import solve
 
 #: A model's argument whose text is longer is rounded to a fraction with at most this denominator.
 POINT_DENOMINATOR = 1024
@@ -47,10 +46,10 @@ Falsifier = Callable[[dict[str, Fraction]], dict[str, Any] | None]
 
 @dataclass
 class Refinement:
-    """`proved`, `counterexample` or `unknown`, with the last statement, its cuts and what was learnt."""
+    """`proved`, `counterexample` or `unknown`, with the last problem's text, its cuts and what was learnt."""
 
     status: str
-    statement: SmtStatement
+    text: str
     cuts: list[Cut] = field(default_factory=list)
     witness: dict[str, Any] | None = None
     rounds: int = 0
@@ -58,50 +57,44 @@ class Refinement:
     reason: str = ""
 
 
-def refine(
-    encoding: Encoding,
-    build: Callable[[Sequence[Cut]], SmtStatement],
-    falsifies: Falsifier,
-    seconds: float,
-    max_rounds: int = MAX_ROUNDS,
-) -> Refinement:
-    """Decide `build(cuts)` for growing cuts on the atoms of `encoding`, within `seconds` of z3 time."""
+def refine(encoding: Encoding, falsifies: Falsifier, seconds: float, max_rounds: int = MAX_ROUNDS) -> Refinement:
+    """Decide `encoding.problem(cuts)` for growing cuts on its atoms, within `seconds` of z3 time."""
     start, cuts = time.monotonic(), []
-    statement = build(cuts)
+    text = encoding.problem(cuts)
     for round_number in range(1, max_rounds + 1):
         left = seconds - (time.monotonic() - start)
         if left <= 0:
-            return Refinement("unknown", statement, cuts, None, round_number - 1, seconds, "the time budget is spent")
-        statement = build(cuts)
-        result = decide(statement, timeout_seconds=left)
+            return Refinement("unknown", text, cuts, None, round_number - 1, seconds, "the time budget is spent")
+        text = encoding.problem(cuts)
+        result = solve(text, encoding.constants, timeout_seconds=left)
         spent = time.monotonic() - start
         if result.status == "unsat":
-            return Refinement("proved", statement, cuts, None, round_number, spent)
+            return Refinement("proved", text, cuts, None, round_number, spent)
         if result.status != "sat":
-            return Refinement("unknown", statement, cuts, None, round_number, spent, result.reason)
-        values = {s: result.point.get(s.name, Fraction(0)) for s in encoding.symbols}
-        witness = falsifies({v.name: values[v] for v in encoding.variables})
+            return Refinement("unknown", text, cuts, None, round_number, spent, result.reason)
+        values = {name: result.point.get(name, Fraction(0)) for name in encoding.constants}
+        witness = falsifies({name: values[name] for name in encoding.variables})
         if witness is not None:
-            return Refinement("counterexample", statement, cuts, witness, round_number, spent)
+            return Refinement("counterexample", text, cuts, witness, round_number, spent)
         new = [cut for cut in model_cuts(encoding, values, cuts) if cut not in cuts][: MAX_CUTS - len(cuts)]
         if not new:
-            where = ", ".join(f"{s} = {result.model.get(s.name, '?')}" for s in encoding.variables)
+            where = ", ".join(f"{name} = {result.model.get(name, '?')}" for name in encoding.variables)
             reason = f"z3 finds a model of the negation ({where}) that no cut removes and that is not a counterexample"
-            return Refinement("unknown", statement, cuts, None, round_number, spent, reason)
+            return Refinement("unknown", text, cuts, None, round_number, spent, reason)
         cuts += new
     spent = time.monotonic() - start
-    return Refinement("unknown", statement, cuts, None, max_rounds, spent, f"{max_rounds} rounds of cuts spent")
+    return Refinement("unknown", text, cuts, None, max_rounds, spent, f"{max_rounds} rounds of cuts spent")
 
 
-def model_cuts(encoding: Encoding, values: Mapping[sp.Symbol, Fraction], placed: Sequence[Cut]) -> list[Cut]:
-    """Cuts that remove the model at the atoms where its value is not exp of its argument."""
+def model_cuts(encoding: Encoding, values: Mapping[str, Fraction], placed: Sequence[Cut]) -> list[Cut]:
+    """Cuts that remove the model (values by constant name) at the atoms where its value is not exp of its argument."""
     cuts: list[Cut] = []
     with precision(CUT_PRECISION):
-        for index, atom in enumerate(encoding.exponentials):
-            argument = _evaluate(atom.argument, values)
-            if abs(argument) > MAX_CUT_POINT:
+        for index, (name, polynomial) in enumerate(encoding.exponentials):
+            argument = exact_rational(polynomial, values)
+            if argument is None or abs(argument) > MAX_CUT_POINT:
                 continue
-            value, exact = ball_of(values[atom.symbol]), ball_of(argument).exp()
+            value, exact = ball_of(values[name]), ball_of(argument).exp()
             at = _short(argument)
             if not value >= exact:  # too small (or not told apart): lower bounds
                 if abs(argument) <= NEAR_ZERO:
@@ -147,11 +140,6 @@ def _remainder(radius: Fraction, degree: int) -> Fraction:
 def _short(value: Fraction) -> Fraction:
     """The value itself when its text is short, else the nearest fraction with a small denominator."""
     return value if len(rational_text(value)) <= SHORT_POINT_CHARS else value.limit_denominator(POINT_DENOMINATOR)
-
-
-def _evaluate(polynomial: sp.Expr, values: Mapping[sp.Symbol, Fraction]) -> Fraction:
-    exact = polynomial.xreplace({s: sp.Rational(v.numerator, v.denominator) for s, v in values.items()})
-    return Fraction(int(exact.p), int(exact.q))
 
 
 def _below(ball: arb) -> Fraction:

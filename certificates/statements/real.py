@@ -25,7 +25,7 @@ from certificates.kernel.real_statements import FORM, read_region
 from certificates.kernel.recheck import Rejected
 
 #: Certificate kinds with a statement of form `real`, by the kind of claim.
-KINDS = {"constant": ("witness",), "inequality": ("interval-cover",)}
+KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt"), "identity": ("smt",)}
 
 
 def elaborate(claim_id: str, kind: str, claim: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -41,9 +41,15 @@ def elaborate(claim_id: str, kind: str, claim: dict[str, Any] | None) -> dict[st
         return None
     if isinstance(parsed, ConstantClaim):
         return constant_statement(parsed)
-    if isinstance(parsed, InequalityClaim) and parsed.heads is None and not parsed.punctures:
-        return relation_statement(parsed)
-    return None
+    return relation_statement(parsed) if covered(parsed) else None
+
+
+def covered(claim: UserClaim) -> bool:
+    """Whether the claim is an inequality or identity that a statement of form `real` states (not one over per-head
+    families or a punctured domain)."""
+    if isinstance(claim, IdentityClaim):
+        return True
+    return isinstance(claim, InequalityClaim) and claim.heads is None and not claim.punctures
 
 
 def constant_statement(claim: ConstantClaim) -> dict[str, Any]:

@@ -36,8 +36,7 @@ import sympy as sp
 
 from certificates.kernel import registry_statements
 from certificates.kernel.equilibrium_obligations import EQUILIBRIA
-from certificates.kernel.exprtree import from_sympy
-from certificates.kernel.real_encoding import SmtStatement
+from certificates.kernel.exprtree import formula_from_sympy, from_sympy
 from certificates.kernel.recheck import Rejected
 from identities import closed_forms, signs
 from identities import condition8_invariance as ci
@@ -47,6 +46,33 @@ from identities.zero_test import is_identically_zero
 H, n, alpha, t, c, q_star = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
 beta = sp.Symbol("beta", positive=True)
 u = sp.Symbol("u", positive=True)
+
+
+@dataclass(frozen=True)
+class SmtStatement:
+    """`hypotheses => goal` for all real values of `symbols`, with a name and a sentence.
+
+    `integers` (a subset of `symbols`) range over the integers instead (declared `Int`)."""
+
+    name: str
+    sentence: str
+    symbols: tuple[sp.Symbol, ...]
+    hypotheses: tuple[sp.Basic, ...]
+    goal: sp.Basic
+    integers: tuple[sp.Symbol, ...] = ()
+
+    def tree(self) -> dict[str, Any]:
+        """The statement as certificate data: constants, hypothesis and goal trees (and the integer
+        constants, only when there are some, so that a statement over the reals has no such field)."""
+        tree: dict[str, Any] = {
+            "name": self.name,
+            "constants": [s.name for s in self.symbols],
+            "hypotheses": [formula_from_sympy(h) for h in self.hypotheses],
+            "goal": formula_from_sympy(self.goal),
+        }
+        if self.integers:
+            tree["integers"] = [s.name for s in self.integers]
+        return tree
 
 
 # ---------------------------------------------------------------- smt

@@ -1,13 +1,14 @@
 """The SMT route for claims-file inequalities and identities: exact polynomial encoding, z3 with Taylor cuts.
 
-The claim becomes `domain => defined and lhs op rhs` in real (and integer) polynomial arithmetic
-(`certificates.kernel.claims.smt_statement`): sqrt, rational powers and quotients exactly through auxiliary
-variables, exp as atoms known by true facts and Taylor cuts, log, lambertw and lambda_c through exp.
+The claim's statement of form `real` (`certificates.statements.real`: the trees as written, the domain, the
+definedness conditions) becomes `domain => defined and lhs op rhs` in real (and integer) polynomial arithmetic by the
+kernel's own encoder (`certificates.kernel.real_encoding`): sqrt, rational powers and quotients exactly through
+auxiliary variables, exp as atoms known by true facts and Taylor cuts, log, lambertw and lambda_c through exp.
 z3 decides it, over bounded and unbounded domains alike (`certificates.provers.smt_refinement`):
-- the negation unsat: the problem `headflow check-cert` will solve is re-derived as it does (from the
-  claim embedded in the certificate and the cut data, every cut validated with balls); it must be the
-  text z3 just answered, and cvc5 must answer unsat on it within the budget; then the certificate
-  (`smt`: the statement and its cuts) is written: CERTIFIED;
+- the negation unsat: the problem `headflow check-cert` will solve is built as it does
+  (`certificates.kernel.real_statements.smt_problem`, from the statement and the cut data, every cut validated
+  with balls); it must be the text z3 just answered, and cvc5 must answer unsat on it within the budget; then the
+  certificate (`smt`: its cuts, under the statement) is written: CERTIFIED;
 - a model of the negation: a candidate only, REFUTED when the caller's test verifies the claim false
   at the model's point of the domain (a side undefined there, or balls that violate the relation);
 - otherwise the reason, for the caller's notes (the route then leaves the claim to other methods).
@@ -24,17 +25,15 @@ from typing import Any
 import sympy as sp
 import z3
 
-from certificates.kernel import smtlib, solvers
-from certificates.kernel.claims import certificate_obligations
+from certificates.kernel import real_statements, solvers
 from certificates.kernel.claims.domains import contains
-from certificates.kernel.claims.embedding import embedded, read_embedded
+from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.schema import IdentityClaim, InequalityClaim
-from certificates.kernel.claims.smt_statement import encode_claim, relation_of
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.real_encoding import CutError, NotEncodable
+from certificates.kernel.real_encoding import CutError, NotEncodable, encode
 from certificates.kernel.recheck import Rejected
-from certificates.provers import smt
 from certificates.provers.smt_refinement import refine
+from certificates.statements.real import covered, relation_statement
 from certificates.store import certificate_directory, write_certificate
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
@@ -51,9 +50,12 @@ Refute = Callable[[InequalityClaim, dict[sp.Symbol, sp.Rational]], dict[str, Any
 
 def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute) -> Outcome | str:
     """CERTIFIED (smt certificate that re-checks) or REFUTED (verified model point); else why not."""
+    if not covered(claim):
+        return "no SMT statement (per-head families and punctured domains have none)"
     try:
-        encoded = encode_claim(claim)
-    except NotEncodable as exc:
+        statement = relation_statement(claim)
+        encoding = encode(statement)
+    except (Rejected, NotEncodable) as exc:
         return f"no SMT encoding ({exc})"
     view = _as_relation(claim)
 
@@ -63,25 +65,20 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
 
     seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
     try:
-        result = refine(encoded.encoding, encoded.statement, falsifies, seconds)
-    except (NotEncodable, CutError, TreeError, smtlib.SmtTextError, z3.Z3Exception) as exc:
+        result = refine(encoding, falsifies, seconds)
+    except (NotEncodable, CutError, TreeError, z3.Z3Exception) as exc:
         return f"the SMT statement cannot be formed or solved ({str(exc)[:200]})"
     counted = f"{result.rounds} z3 round(s), {len(result.cuts)} Taylor cut(s), {result.seconds:.1f} s"
     if result.status == "counterexample":
         return Outcome(Verdict.REFUTED, f"{METHOD}: a model of the negation, verified", witness=result.witness)
     if result.status != "proved":
         return f"SMT undecided after {counted}: {result.reason}"
-    tree = result.statement.tree()
-    payload = {
-        "logic": smtlib.logic(tree.get("integers", [])),
-        "cuts": [c.data() for c in result.cuts],
-        "statements": [tree],
-    }
-    try:  # what `headflow check-cert` will run: the statement re-derived from the embedded claim and the cut data
-        text = certificate_obligations.smt_problem(read_embedded(embedded(claim)), json.loads(json.dumps(payload)))
+    payload = {"cuts": [c.data() for c in result.cuts]}
+    try:  # what `headflow check-cert` will run: the kernel's text of the statement and the cut data
+        text = real_statements.smt_problem(json.loads(json.dumps(statement)), json.loads(json.dumps(payload)))
     except Rejected as exc:
         return f"z3 proves the SMT statement ({counted}), but the certificate would not re-check: {exc}"
-    if text != smt.problem(result.statement):
+    if text != result.text:
         return f"z3 proves the SMT statement ({counted}), but the checker would print another problem"
     budget = min(CONFIRM_SECONDS[ctx.profile], max(ctx.seconds_left(), 1.0))
     (answer,) = solvers.answers("cvc5", [text], budget)  # z3 answered unsat on this very text
@@ -94,8 +91,8 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         METHOD,
         certificates=[str(path)],
         details={"rounds": result.rounds, "cuts": len(result.cuts), "seconds": round(result.seconds, 2)},
-        notes=f"negation of `domain => defined and {_relation_text(claim)}` unsat ({counted}); "
-        "z3 and cvc5 answer unsat on the problem re-derived from the embedded claim, as check-cert does",
+        notes=f"negation of `domain => defined and {real_statements.relation_text(statement)}` unsat ({counted}); "
+        "z3 and cvc5 answer unsat on the kernel's text of the statement, as check-cert builds it",
     )
 
 
@@ -104,8 +101,3 @@ def _as_relation(claim: InequalityClaim | IdentityClaim) -> InequalityClaim:
     if isinstance(claim, InequalityClaim):
         return claim
     return InequalityClaim(op="=", **{f.name: getattr(claim, f.name) for f in dataclasses.fields(claim)})
-
-
-def _relation_text(claim: InequalityClaim | IdentityClaim) -> str:
-    lhs, op, rhs = relation_of(claim)
-    return f"{claim.raw.get('lhs', lhs)} {op} {claim.raw.get('rhs', rhs)}"

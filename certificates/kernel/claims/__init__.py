@@ -4,8 +4,7 @@
   walk of the syntax tree (never eval/sympify); `problems`: errors located at claim, line and column;
 - `domains`, `conditions`, `numbers`: symbol domains, definedness conditions, exact numbers; `schema`: the claim
   kinds, validated; `loader`: the TOML file -> claims; `embedding`: the claim embedded in a certificate;
-- `evaluation`: ball evaluation of formulas; `symbolic`: SymPy under time and memory limits;
-  `smt_statement`, `certificate_obligations`: what a claims-file certificate must prove.
+- `evaluation`: ball evaluation of formulas; `symbolic`: SymPy under time and memory limits.
 """
 
 import sys

@@ -1,7 +1,8 @@
 """The Coq problem of a certificate, rebuilt from the claim's obligation and the file's checked data.
 
 For a registry claim the statement comes from `certificates.kernel.registry_statements` (the kernel's own table), for a
-claims-file claim from the `ClaimProblem` the caller passes (the claims-file reader's, in `checks`); the
+claims-file claim from its core statement (form `real`: a constant's point witness, a relation's smt certificate
+once the kernel re-checked it; form `dynamics`) or else the `ClaimProblem` the caller passes (model claims); the
 file contributes only data that the obligation then constrains: integer parameters and an exact point
 (whose coordinates must be the obligation's), and the recorded statements or conditions, which must be
 exactly the obligation's (else `Rejected`: the file does not state the claim). A kind with no Coq
@@ -15,7 +16,14 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel import dynamics_statements, real_statements, recheck, registry_statements
+from certificates.kernel import (
+    dynamics_statements,
+    real_encoding,
+    real_statements,
+    recheck,
+    registry_statements,
+    solvers,
+)
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
@@ -63,6 +71,8 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
             raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
         cfg = dynamics_statements.witness_configuration(statement, payload)
         return proved, configuration_problem(statement["refuting"]["quantity"], "<", cfg, payload)[1]
+    if isinstance(statement, dict) and statement.get("form") == real_statements.FORM and kind == "smt":
+        return _relation(statement, claim_id, payload)
     if certificate["claim"] is not None:
         if claim_problem is None or not isinstance(certificate["claim"], dict):
             raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")
@@ -79,6 +89,22 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
     if statement.get("witness") == "configuration":
         return _configuration(claim_id, statement, payload)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate")
+
+
+def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> tuple[str, UniversalProblem]:
+    """An smt certificate of a relation, once the kernel's re-check passes (Rejected otherwise): for all values of its
+    variables in the domain, every definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof
+    does not use the SMT encoding: it adds each atom's library facts and closes the goal with `nra`)."""
+    proved, _ = real_statements.check(statement, claim_id, "smt", payload, solvers.DEFAULT_SECONDS)
+    if payload["cuts"]:
+        raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
+    if any(v["integer"] for v in statement["variables"]):
+        raise NotTranslatable("a claim over integer variables (the Coq statements are over the reals)")
+    hypotheses = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
+    conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
+    goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
+    names = [v["name"] for v in statement["variables"]]
+    return proved, UniversalProblem([UniversalStatement(claim_id, names, hypotheses, goal)])
 
 
 def _smt(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> UniversalProblem:

@@ -142,9 +142,10 @@ def test_edited_constant_claim_is_rejected_by_coq(claims_certificates: dict[str,
 
 
 def test_false_claim_with_the_true_claims_payload_is_rejected(claims_certificates: dict[str, Path]) -> None:
-    # c_star(H) <= 1/2 is false: its Coq statement, the claim itself, does not compile (nor does the payload match)
+    # c_star(H) <= 1/2 is false: the kernel's re-check of the statement, before any Coq text, finds it satisfiable
     def change(c: dict) -> None:  # type: ignore[type-arg]
         c["claim"]["toml"] = c["claim"]["toml"].replace('"rhs" = "1"', '"rhs" = "1/2"')
+        c["statement"]["rhs"] = ["rat", "1/2"]
 
     verdict = coq_files.check(_edit(claims_certificates["c-star.at-most-one"], change))
     assert verdict.status == coq_files.REJECTED and "does not state" in verdict.message

@@ -9,20 +9,48 @@ import pytest
 import sympy as sp
 
 from certificates.kernel import smtlib
-from certificates.kernel.real_encoding import MAX_CUT_POINT, Cut, CutError, Encoder, NotEncodable
-from certificates.provers.smt import decide
+from certificates.kernel.exprtree import Tree, exact_rational
+from certificates.kernel.real_encoding import MAX_CUT_POINT, Cut, CutError, Encoding, NotEncodable, encode, polynomial
+from certificates.provers.smt import decide, solve
 from certificates.provers.smt_refinement import model_cuts, refine
 from certificates.statements.registry import SmtStatement
 
 x = sp.Symbol("x", real=True)
+X = ["sym", "x"]
 
 
-def _exp_claim(rhs: sp.Expr, low: int | None) -> tuple[Encoder, sp.Basic, list[sp.Basic]]:
+def _variable(name: str, low: str | None = None, integer: bool = False) -> dict:
+    bound = None if low is None else ["rat", low]
+    return {"name": name, "integer": integer, "low": bound, "low_open": False, "high": None, "high_open": False}
+
+
+def _encoding(lhs: Tree, op: str, rhs: Tree, variables: list[dict], conditions: list | None = None) -> Encoding:
+    """The encoding of the statement `for all variables: lhs op rhs` (the fields `real_encoding.encode` reads)."""
+    statement = {"variables": variables, "lhs": lhs, "op": op, "rhs": rhs, "conditions": conditions or []}
+    return encode(statement)
+
+
+def _exp_claim(rhs: Tree, low: str | None) -> Encoding:
     """exp(x) >= rhs (for x >= low when low is given)."""
-    encoder = Encoder([x])
-    goal = sp.And(*encoder.encoding.guards, encoder.relation(sp.exp(x), ">=", rhs))
-    hypotheses = [] if low is None else [encoder.term(x) >= low]
-    return encoder, goal, hypotheses
+    return _encoding(["exp", X], ">=", rhs, [_variable("x", low)])
+
+
+def _answer(encoding: Encoding, cuts: list[Cut] | None = None) -> str:
+    return solve(encoding.problem(cuts or []), encoding.constants).status
+
+
+def _holds(formula: Tree, values: dict[str, Fraction]) -> bool:
+    """The truth of a formula tree of relations, and, implies at a rational point."""
+    op, args = formula[0], formula[1:]
+    if op == "and":
+        return all(_holds(a, values) for a in args)
+    if op == "implies":
+        return not _holds(args[0], values) or _holds(args[1], values)
+    left, right = (exact_rational(a, values) for a in args)
+    return {"<=": left <= right, ">=": left >= right}[op]
+
+
+SECOND_ORDER = ["add", ["rat", "1"], X, ["mul", ["rat", "1/2"], ["pow", X, 2]]]
 
 
 @pytest.mark.parametrize(
@@ -76,55 +104,54 @@ def test_malformed_cut_data_is_refused(data: object) -> None:
         Cut.from_data(data)
 
 
-def test_the_statement_refuses_an_invalid_cut() -> None:
-    encoder, goal, hypotheses = _exp_claim(1 + x, None)
+def test_the_problem_refuses_an_invalid_cut() -> None:
     with pytest.raises(CutError):
-        encoder.encoding.statement("s", "s", hypotheses, goal, [Cut("lower", 0, 1, Fraction(0), Fraction(2))])
+        _exp_claim(["add", ["rat", "1"], X], None).problem([Cut("lower", 0, 1, Fraction(0), Fraction(2))])
 
 
 def test_facts_of_partial_operations_hold_only_under_their_guards() -> None:
     """1/x, sqrt(x) and log(x): their facts are implications from where they are defined, and a goal proved
     with their guards is proved with its sides defined (so sqrt(x) >= 0 over all reals is not provable)."""
-    encoder = Encoder([x])
-    encoder.relation(sp.sqrt(x) + sp.log(x + 2) + 1 / (x - 1), ">=", sp.Integer(-100))
-    assert len(encoder.encoding.guards) == 3
-    assert len(encoder.encoding.facts) == 3 and all(isinstance(f, sp.Implies) for f in encoder.encoding.facts)
-    sqrt_encoder = Encoder([x])
-    goal = sp.And(sqrt_encoder.relation(sp.sqrt(x), ">=", sp.Integer(0)), *sqrt_encoder.encoding.guards)
-    assert decide(sqrt_encoder.encoding.statement("sqrt", "", [], goal)).status == "sat"  # x < 0
-    nonnegative = [sqrt_encoder.term(x) >= 0]
-    assert decide(sqrt_encoder.encoding.statement("sqrt", "", nonnegative, goal)).status == "unsat"
+    sides = ["add", ["sqrt", X], ["log", ["add", X, ["rat", "2"]]], ["div", ["rat", "1"], ["sub", X, ["rat", "1"]]]]
+    encoding = _encoding(sides, ">=", ["rat", "-100"], [_variable("x")])
+    assert len(encoding.guards) == 3
+    assert len(encoding.facts) == 3 and all(f[0] == "implies" for f in encoding.facts)
+    assert _answer(_encoding(["sqrt", X], ">=", ["rat", "0"], [_variable("x")])) == "sat"  # x < 0
+    assert _answer(_encoding(["sqrt", X], ">=", ["rat", "0"], [_variable("x", "0")])) == "unsat"
 
 
-def test_variables_are_plain_so_the_domain_is_stated_to_the_solver() -> None:
-    """A nonnegative SymPy symbol would turn `x >= 0` into True; the encoding keeps it as a hypothesis."""
-    y = sp.Symbol("y", nonnegative=True)
-    encoder = Encoder([y])
-    assert (encoder.term(y) >= 0) is not sp.true
-    assert not encoder.term(y).is_nonnegative
+def test_exp_arguments_that_add_up_are_decided_by_exact_polynomial_identity() -> None:
+    """exp(x + 1) exp(-x - 1) = 1 and exp(2x) = exp(x)^2 are facts because the arguments add up as polynomials,
+    written differently ((x + 1)*1 against 1 + x); exp(x) exp(x) = exp(x**2) is not."""
+    one = ["rat", "1"]
+    lhs = ["mul", ["exp", ["mul", ["add", X, one], one]], ["exp", ["sub", ["neg", X], one]]]
+    assert _answer(_encoding(lhs, "=", one, [_variable("x")])) == "unsat"
+    assert (
+        _answer(_encoding(["exp", ["mul", ["rat", "2"], X]], "=", ["pow", ["exp", X], 2], [_variable("x")])) == "unsat"
+    )
+    assert _answer(_encoding(["exp", ["pow", X, 2]], "=", ["pow", ["exp", X], 2], [_variable("x")])) == "sat"
+    assert (
+        polynomial(["sub", ["pow", ["add", X, one], 2], ["add", ["pow", X, 2], ["mul", ["rat", "2"], X], one]], ("x",))
+        == 0
+    )
+    assert polynomial(["exp", X], ("x",)) is None
 
 
 def test_unencodable_nodes_are_refused() -> None:
-    y = sp.Symbol("y", real=True)
-    for expr in (x**y, sp.sin(x), x ** sp.Rational(1, 100), sp.Symbol("z")):
+    for tree in (["rpow", X, ["sym", "y"]], ["sin", X], ["rpow", X, ["rat", "1/100"]], ["sym", "z"]):
         with pytest.raises(NotEncodable):
-            Encoder([x, y]).term(expr)
+            _encoding(tree, ">=", ["rat", "0"], [_variable("x"), _variable("y")])
 
 
-def test_integer_constants_are_declared_int_and_listed_in_the_tree() -> None:
-    n = sp.Symbol("n", integer=True)
-    encoder = Encoder([n], [n])
-    goal = encoder.relation(n**2, ">=", n)
-    statement = encoder.encoding.statement("ints", "n^2 >= n", [], goal)
-    tree = statement.tree()
-    assert tree["integers"] == ["n"]
-    text = smtlib.problem_text(tree["constants"], tree["hypotheses"], tree["goal"], tree["integers"])
+def test_integer_constants_are_declared_int() -> None:
+    n = ["sym", "n"]
+    integers = _encoding(["pow", n, 2], ">=", n, [_variable("n", integer=True)])
+    text = integers.problem([])
     assert "(set-logic QF_NIRA)" in text and "() Int)" in text
-    assert decide(statement).status == "unsat"  # false over the reals (n = 1/2), true over the integers
-    reals = Encoder([n])
-    assert decide(reals.encoding.statement("reals", "", [], reals.relation(n**2, ">=", n))).status == "sat"
+    assert _answer(integers) == "unsat"  # false over the reals (n = 1/2), true over the integers
+    assert _answer(_encoding(["pow", n, 2], ">=", n, [_variable("n")])) == "sat"
     with pytest.raises(smtlib.SmtTextError):
-        smtlib.problem_text(tree["constants"], tree["hypotheses"], tree["goal"], ["m"])
+        smtlib.problem_text(["n"], [], [">=", n, n], ["m"])
 
 
 def test_a_model_gives_rational_points_also_for_algebraic_values() -> None:
@@ -138,40 +165,33 @@ def test_a_model_gives_rational_points_also_for_algebraic_values() -> None:
 def test_exp_tight_at_zero_to_second_order_needs_and_gets_a_cut_at_zero() -> None:
     """exp(x) >= 1 + x + x^2/2 for x >= 0: tangents elsewhere never suffice; the refinement raises the
     degree of the cut at 0, where exp is exactly 1."""
-    encoder, goal, hypotheses = _exp_claim(1 + x + x**2 / 2, 0)
-    build = lambda cuts: encoder.encoding.statement("e2", "", hypotheses, goal, cuts)  # noqa: E731
-    result = refine(encoder.encoding, build, lambda values: None, seconds=20)
+    result = refine(_exp_claim(SECOND_ORDER, "0"), lambda values: None, seconds=20)
     assert result.status == "proved", result.reason
     assert any(c.kind == "lower" and c.at == 0 and c.degree >= 3 for c in result.cuts)
 
 
 def test_a_false_exp_claim_is_never_proved_and_its_model_is_offered() -> None:
     """exp(x) >= 1 + x + x^2/2 over all reals is false (x = -1): refinement returns the caller's witness."""
-    encoder, goal, hypotheses = _exp_claim(1 + x + x**2 / 2, None)
-    build = lambda cuts: encoder.encoding.statement("e2", "", hypotheses, goal, cuts)  # noqa: E731
 
     def falsifies(values: dict[str, Fraction]) -> dict | None:
         value = values["x"]
         return {"x": str(value)} if value < 0 and sp.exp(value) < 1 + value + value**2 / 2 else None
 
-    result = refine(encoder.encoding, build, falsifies, seconds=20)
+    result = refine(_exp_claim(SECOND_ORDER, None), falsifies, seconds=20)
     assert result.status == "counterexample" and Fraction(result.witness["x"]) < 0
 
 
 def test_model_cuts_remove_the_model() -> None:
     """At a model where the atom is below exp of its argument, the new lower cuts are violated by the model."""
-    encoder, _, _ = _exp_claim(1 + x, None)
-    atom = encoder.encoding.exponentials[0]
-    values = {encoder.term(x): Fraction(2), atom.symbol: Fraction(3)}  # exp(2) = 7.39 > 3
-    cuts = model_cuts(encoder.encoding, values, [])
+    encoding = _exp_claim(["add", ["rat", "1"], X], None)
+    ((name, argument),) = encoding.exponentials
+    values = {"x": Fraction(2), name: Fraction(3)}  # exp(2) = 7.39 > 3
+    cuts = model_cuts(encoding, values, [])
     assert cuts and all(c.kind == "lower" for c in cuts)
     for cut in cuts:
         cut.validate(1)
-        assert cut.fact(atom).xreplace({s: sp.Rational(v) for s, v in values.items()}) is sp.false
-    too_large = {encoder.term(x): Fraction(2), atom.symbol: Fraction(8)}
-    (upper,) = model_cuts(encoder.encoding, too_large, [])
+        assert not _holds(cut.fact(["sym", name], argument), values)
+    too_large = {"x": Fraction(2), name: Fraction(8)}
+    (upper,) = model_cuts(encoding, too_large, [])
     upper.validate(1)
-    assert (
-        upper.kind == "upper"
-        and upper.fact(atom).xreplace({s: sp.Rational(v) for s, v in too_large.items()}) is sp.false
-    )
+    assert upper.kind == "upper" and not _holds(upper.fact(["sym", name], argument), too_large)

@@ -15,9 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel import solvers, verify
-from certificates.kernel.claims import certificate_obligations
-from certificates.kernel.claims.embedding import read_embedded
+from certificates.kernel import real_statements, solvers, verify
 from certificates.kernel.recheck import Rejected
 from checks.cli import main
 from tests.certificates.kernel import busy_solvers
@@ -75,7 +73,7 @@ def test_answers_before_the_limit_are_kept_and_the_rest_ran_out(busy: Path) -> N
     """One cvc5 process for two problems: the easy one answered, the busy one cut off at the limit."""
     easy = "(set-logic QF_NRA)\n(declare-fun x0 () Real)\n(assert (< (* x0 x0) 0))\n(check-sat)\n"
     data = json.loads(busy.read_text())
-    hard = certificate_obligations.smt_problem(read_embedded(data["claim"]), data["payload"])  # check-cert's text
+    hard = real_statements.smt_problem(data["statement"], data["payload"])  # check-cert's text
     started = time.monotonic()
     assert solvers.answers("cvc5", [easy, hard], LIMIT) == ["unsat", solvers.TIME_LIMIT]
     assert time.monotonic() - started < LIMIT + 10  # killed at the limit, not waited for

@@ -18,13 +18,13 @@ import pytest
 import sympy as sp
 
 from certificates.kernel import nonempty
-from certificates.kernel.claims.certificate_obligations import domain_point
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.names import LambdaC
 from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region, Side
 from certificates.kernel.verify import verify_file
+from certificates.statements.real import relation_statement
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims
@@ -120,20 +120,22 @@ def test_check_cert_shows_the_point_it_verified(non_empty: tuple[dict[str, Verdi
     assert paths
     for path in paths:
         ok, line = verify_file(path)
-        assert ok and "domain non-empty: " in line and "verified exactly" in line, line
+        assert ok and "domain non-empty: " in line and " verified" in line, line
 
 
 def test_check_cert_rejects_a_certificate_whose_domain_is_empty(
     non_empty: tuple[dict[str, Verdict], Path], tmp_path: Path
 ) -> None:
-    """A genuine certificate with its embedded domain made empty (and its checksum recomputed) is rejected."""
+    """A genuine certificate with its statement's domain made empty (and its checksum recomputed) is rejected:
+    l between lambda_c(n, beta) and lambda_max(n, beta) < lambda_c(n, beta), at the statement's point."""
     from tests.forging import forged_file
 
     _, folder = non_empty
     source = next(p for p in sorted(folder.glob("dependent.*.json")))
 
     def emptied(d: dict) -> None:
-        d["claim"]["toml"] = d["claim"]["toml"].replace("lambda_c(n, beta) + 1", "lambda_max(n, beta)")
+        (l_variable,) = [v for v in d["statement"]["variables"] if v["name"] == "l"]
+        l_variable["high"] = ["lambda_max", ["sym", "n"], ["sym", "beta"]]
 
     ok, reason = verify_file(forged_file(source, tmp_path, emptied))
     assert not ok and "empty domain" in reason, reason
@@ -149,7 +151,7 @@ def test_a_domain_not_shown_non_empty_leaves_the_claim_inconclusive(tmp_path: Pa
     assert decide(UNSETTLED, tmp_path) == {"log-six": Verdict.INCONCLUSIVE}
     assert not list(tmp_path.glob("*.json"))
     with pytest.raises(Rejected, match="could not be shown non-empty"):
-        domain_point(claim)  # the checker's own verification refuses it too
+        relation_statement(claim)  # the statement (whose point check-cert verifies) is refused too
 
 
 n, b, x, y = sp.symbols("n b x y")
