@@ -1,73 +1,31 @@
-"""The model (usa, softmax or relu attention) on exact rational data, with exact scores and ball exponentials.
+"""The model (usa, softmax or relu attention) on exact rational data as balls, and the exact hypotheses of a witness.
 
-With rational tokens, heads and beta every score s^h_ij is an exact rational; only exp(beta s)
-(and the log of a softmax normalizer) needs a ball. The relu weight max(beta s, 0) / n is then an
-exact rational too: the sign of every score, which picks the branch of the kink at s = 0, is decided
-exactly, never by rounding. This small model serves witnesses (it is what
-makes a counterexample rigorous) and is tested against `checks.model.field` on the same data: per-head
-energy rates dE_h/dt and attention entropy rates dH^h_i/dt. It also checks the hypotheses a
-witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at every
-head, orthogonal, approximately orthogonal (|M_h M_g|_F <= delta) or scalar heads, kind) exactly.
+The quantities at exact data (weights, head outputs, velocities, energies, entropies and their rates, ...) are those
+of the configuration's one chain of named definitions (`certificates.kernel.model_chain`), which the Coq writer states
+too: here each is that chain evaluated with balls. With rational tokens, heads and beta every score is an exact
+rational; only exp(beta s) (and the log of a softmax normalizer) needs a ball, and the sign of every score, which
+picks the branch of relu's kink at s = 0, is decided exactly, never by rounding. This model serves witnesses (it is
+what makes a counterexample rigorous) and is tested against `checks.model.field` on the same data. It also checks the
+hypotheses a witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at every head,
+orthogonal, approximately orthogonal (|M_h M_g|_F <= delta) or scalar heads, kind) exactly, and gives the field over
+boxes of tokens (`velocity_field`, balls or jets) that the equilibrium certificates need.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flint import arb
 
-from certificates.kernel import exprtree
 from certificates.kernel.exact import ball_of
-from certificates.kernel.masks import Mask
+from certificates.kernel.exact_data import ExactConfiguration, Matrix, attends
+from certificates.kernel.exact_data import dot as _dot
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.operator_norm import positive_definite
-from certificates.kernel.vocabulary import (
-    ATTENTION_KINDS,
-    DIRECTION_GEOMETRIES,
-    MIX_LN_PRE_SHARE,
-    SMOOTH_KINDS,
-    SPHERICAL_GEOMETRIES,
-)
-
-if TYPE_CHECKING:  # only annotations: the interaction module loads SymPy
-    from certificates.kernel.interaction import Interaction
-
-Vector = list[Fraction]
-Matrix = list[list[Fraction]]
-
-
-@dataclass(frozen=True)
-class ExactConfiguration:
-    """Rational tokens (n x d), score and value matrices (H x d x d), rational beta (either sign: beta < 0 is
-    repulsive attention), kind, geometry, and the attention mask (`certificates.kernel.masks`; None: no mask)."""
-
-    tokens: list[Vector]
-    score_matrices: list[Matrix]
-    values: list[Matrix]
-    beta: Fraction
-    geometry: str = "sphere"
-    attention: str = "usa"
-    mask: Mask | None = None
-    #: The stated interaction phi(s) of the weights (`certificates.kernel.interaction`; None: the kind's own).
-    interaction: Interaction | None = None
-
-    @property
-    def n(self) -> int:
-        return len(self.tokens)
-
-
-def _matvec(M: Matrix, x: Sequence[Fraction]) -> Vector:
-    return [sum((m * xi for m, xi in zip(row, x, strict=True)), Fraction(0)) for row in M]
-
-
-def _dot(u: Sequence, w: Sequence):  # type: ignore[no-untyped-def]
-    total = 0
-    for a, b in zip(u, w, strict=True):
-        total = total + a * b
-    return total
+from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE, SMOOTH_KINDS, SPHERICAL_GEOMETRIES
 
 
 def _matmul(A: Matrix, B: Matrix) -> Matrix:
@@ -194,108 +152,9 @@ def _is_positive_scalar(M: Matrix) -> bool:
     return lam > 0 and all(M[i][j] == (lam if i == j else 0) for i in range(len(M)) for j in range(len(M)))
 
 
-def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
-    """s^h_ij = <x_i, M_h x_j>, exactly."""
-    return [[[_dot(xi, _matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices]
-
-
-def attends(cfg: ExactConfiguration, i: int, j: int) -> bool:
-    """Whether token i attends to token j (the mask entry; always without a mask)."""
-    return cfg.mask is None or cfg.mask[i][j]
-
-
-def _exponentials(cfg: ExactConfiguration, s: list[list[list[Fraction]]], shift: bool) -> list[list[list[arb]]]:
-    """m_ij exp(beta (s^h_ij - m^h_i)) as balls (an exact 0 where the mask hides j from i), with m^h_i the exact
-    maximum of beta s^h_ij over the j token i attends to when `shift` (`softmax_shift`), else 0."""
-    beta = ball_of(cfg.beta)
-    out = []
-    for head in s:
-        rows = []
-        for i, row in enumerate(head):
-            m = softmax_shift(cfg, i, row) if shift else None
-            rows.append(
-                [
-                    ((beta * ball_of(sij)) if m is None else ball_of(cfg.beta * sij - m)).exp() if attends(cfg, i, j)
-                    else arb(0)
-                    for j, sij in enumerate(row)
-                ]
-            )  # fmt: skip
-        out.append(rows)
-    return out
-
-
-def softmax_shift(cfg: ExactConfiguration, i: int, row: list[Fraction]) -> Fraction:
-    """The exact maximum of beta s_ij over the tokens j that token i attends to (the softmax shift, either sign
-    of beta)."""
-    return max(cfg.beta * sij for j, sij in enumerate(row) if attends(cfg, i, j))
-
-
 def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]]]:
     """Each row divided by its sum: the softmax normalization, for balls and jets alike."""
     return [[[eij / sum(row[1:], row[0]) for eij in row] for row in head] for head in exponentials]
-
-
-def _interaction_values(
-    cfg: ExactConfiguration, s: list[list[list[Fraction]]], tree: exprtree.Tree | None = None
-) -> list[list[list[arb]]]:
-    """m_ij phi(s^h_ij) as balls (or the tree given, Phi for the energy; an exact 0 where the mask hides j from i);
-    ValueError when one is not finite."""
-    assert cfg.interaction is not None
-    beta = ball_of(cfg.beta)
-    env = {"beta": beta}
-    use = cfg.interaction.tree if tree is None else tree
-
-    def phi(sij: Fraction) -> arb:
-        return exprtree.evaluate(use, env | {"s": ball_of(sij)})
-
-    out = [
-        [[phi(sij) if attends(cfg, i, j) else arb(0) for j, sij in enumerate(row)] for i, row in enumerate(head)]
-        for head in s
-    ]
-    if not all(v.is_finite() for head in out for row in head for v in row):
-        raise ValueError(f"the interaction {cfg.interaction.text} is not finite at an exact score (balls)")
-    return out
-
-
-def interaction_failures(cfg: ExactConfiguration) -> list[str]:
-    """Why the stated interaction does not give the weights at the exact data (empty when it does): a value that is
-    not a finite ball, or (normalized) a weight that balls do not show > 0."""
-    if cfg.interaction is None:
-        return []
-    try:
-        phi = _interaction_values(cfg, exact_scores(cfg))
-    except (ValueError, exprtree.TreeError) as exc:
-        return [str(exc)]
-    seen = [v for head in phi for i, row in enumerate(head) for j, v in enumerate(row) if attends(cfg, i, j)]
-    if cfg.attention == "softmax" and not all(v > 0 for v in seen):
-        return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
-    return []
-
-
-def softmax_distributions(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
-    """p^h_ij = softmax_j(beta s^h_ij) as balls (shifted by the exact row maximum, which cancels)."""
-    return _normalized_rows(_exponentials(cfg, s, shift=True))
-
-
-def attention_weights(cfg: ExactConfiguration, s: list[list[list[Fraction]]]) -> list[list[list[arb]]]:
-    """w^h_ij of the configuration's kind: exp(beta s) for usa, softmax_j(beta s) for softmax, and
-    max(beta s, 0) / n for relu (exact: the score's sign is a comparison of rationals); with an interaction,
-    phi(s) for usa and phi(s_ij) / sum_k phi(s_ik) for softmax."""
-    if cfg.interaction is not None:
-        phi = _interaction_values(cfg, s)
-        return _normalized_rows(phi) if cfg.attention == "softmax" else phi
-    if cfg.attention == "usa":
-        return _exponentials(cfg, s, shift=False)
-    if cfg.attention == "softmax":
-        return softmax_distributions(cfg, s)
-    if cfg.attention == "relu":
-        return [
-            [[ball_of(max(cfg.beta * sij, Fraction(0)) / cfg.n if attends(cfg, i, j) else 0)
-              for j, sij in enumerate(row)]
-             for i, row in enumerate(head)]
-            for head in s
-        ]  # fmt: skip
-    raise ValueError(f"the ball model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
 
 
 def _head_sums(
@@ -349,12 +208,6 @@ def scheme_velocity(x: list[arb], v: list[arb], geometry: str) -> list[arb]:
     raise ValueError(f"{geometry!r} is not a normalization scheme")
 
 
-def _require_directions(cfg: ExactConfiguration) -> None:
-    """Pre-ln, peri-ln and mix-ln attend to y = x/|x|, which exact data give exactly only at unit tokens (y = x)."""
-    if cfg.geometry in DIRECTION_GEOMETRIES and not all(_dot(x, x) == 1 for x in cfg.tokens):
-        raise ValueError(f"exact data of {cfg.geometry} need unit tokens (the directions x/|x| exactly)")
-
-
 def _outputs(weights: list[list[list[Any]]], values_of_tokens: list[list[list[Any]]]) -> list[list[list[Any]]]:
     """f^h_i = sum_j w^h_ij W_h x_j (H x n x d), from the weights and the rows W_h x_j."""
     outputs = []
@@ -369,37 +222,6 @@ def _outputs(weights: list[list[list[Any]]], values_of_tokens: list[list[list[An
     return outputs
 
 
-def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
-    """f^h_i = sum_j w^h_ij W_h x_j at exact data (H x n x d balls), weights of the configuration's kind."""
-    values_of_tokens = [[[ball_of(f) for f in _matvec(W, x)] for x in cfg.tokens] for W in cfg.values]
-    return _outputs(attention_weights(cfg, exact_scores(cfg)), values_of_tokens)
-
-
-def head_energies(cfg: ExactConfiguration) -> list[arb]:
-    """E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij) (the usa energy; m the mask, 1 without one), as balls;
-    with an interaction, (1/(2 n^2)) sum_ij Phi(s^h_ij), Phi its verified antiderivative (ValueError when there is
-    none)."""
-    if cfg.interaction is not None:
-        tree = cfg.interaction.energy_tree()
-        if tree is None:
-            raise ValueError(f"no verified antiderivative of {cfg.interaction.text}: the energy is unavailable")
-        Phi = _interaction_values(cfg, exact_scores(cfg), tree)
-        return [sum((e for row in head for e in row), arb(0)) / (2 * cfg.n * cfg.n) for head in Phi]
-    scale = 2 * ball_of(cfg.beta) * cfg.n * cfg.n
-    return [
-        sum((e for row in head for e in row), arb(0)) / scale for head in _exponentials(cfg, exact_scores(cfg), False)
-    ]
-
-
-def token_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
-    """xdot_i = P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise (balls), at exact
-    tokens (unit tokens for pre-ln, peri-ln and mix-ln)."""
-    _require_directions(cfg)
-    values_of_tokens = [[[ball_of(f) for f in _matvec(W, x)] for x in cfg.tokens] for W in cfg.values]
-    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
-    return _head_sums(weights, values_of_tokens, tokens, cfg.attention, cfg.geometry)
-
-
 def velocity_field(
     tokens: list[list[Any]],
     score_matrices: Sequence[Matrix],
@@ -410,9 +232,10 @@ def velocity_field(
 ) -> list[list[Any]]:
     """The token velocities at tokens given as balls or jets (`certificates.kernel.jets`), exact heads and beta.
 
-    The same weights and combination as `token_velocities`, with the scores computed from the given
-    tokens (which need not be exact, nor unit: off the sphere this is the field's ambient extension,
-    P⊥_x(v) = v - <v, x> x). Used over boxes by the equilibrium certificates."""
+    The weights and combination of the chain's velocities (`model_chain.Chain.velocities`, which
+    `token_velocities` evaluates at exact tokens), with the scores computed from the given tokens (which need not be
+    exact, nor unit: off the sphere this is the field's ambient extension, P⊥_x(v) = v - <v, x> x). Used over boxes
+    by the equilibrium certificates."""
     if attention not in SMOOTH_KINDS:
         raise ValueError(f"the field over boxes covers usa and softmax attention, not {attention!r}")
     b = ball_of(beta)
@@ -430,123 +253,114 @@ def velocity_field(
     return _head_sums(weights, values_of_tokens, residual, attention, geometry)
 
 
-def direction_velocities(cfg: ExactConfiguration, weights: list[list[list[arb]]]) -> list[list[arb]]:
-    """dy_i/dt of the tokens attention reads: at the unit tokens of pre-ln, peri-ln and mix-ln P⊥_{x_i}(xdot_i)
-    (y = x, |x| = 1), xdot_i otherwise; every rate of a model quantity is taken along it."""
-    xdot = token_velocities(cfg, weights)
-    if cfg.geometry not in DIRECTION_GEOMETRIES:
-        return xdot
-    return [tangent_projection([ball_of(t) for t in x], u) for x, u in zip(cfg.tokens, xdot, strict=True)]
+def _balls(cfg: ExactConfiguration, read: Callable[[Chain], Any], weighted: bool = True) -> Any:
+    """What `read` takes from the configuration's chain, as balls at the current precision; ValueError when the
+    quantity is `weighted` (built on the weights) and a value of the stated interaction is not a finite ball."""
+    chain = Chain(cfg)
+    wanted = read(chain)
+    if weighted and cfg.interaction is not None:
+        _interaction_values(chain)
+    return chain.balls(wanted)
 
 
-def token_norm_rates(cfg: ExactConfiguration) -> list[arb]:
-    """d|x_i|/dt = <x_i, xdot_i> / |x_i| (balls, n of them)."""
-    xdot = token_velocities(cfg, attention_weights(cfg, exact_scores(cfg)))
-    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
-    return [_dot(x, u) / _norm(x) for x, u in zip(tokens, xdot, strict=True)]
+def _interaction_values(chain: Chain) -> list[list[list[arb]]]:
+    """m_ij phi(s^h_ij) as balls; ValueError when one is not finite."""
+    cfg = chain.cfg
+    assert cfg.interaction is not None
+    phi = chain.balls(_grid(cfg, chain.interaction_row))
+    if not all(v.is_finite() for head in phi for row in head for v in row):
+        raise ValueError(f"the interaction {cfg.interaction.text} is not finite at an exact score (balls)")
+    return phi
 
 
-def _mean(rows: Sequence[Sequence[Any]], n: int) -> list[Any]:
-    return [sum(column[1:], column[0]) / n for column in zip(*rows, strict=True)]
+def _grid(cfg: ExactConfiguration, quantity: Callable[[int, int], Any]) -> list[list[Any]]:
+    """A quantity of head h and token i at every head and token (H x n)."""
+    return [[quantity(h, i) for i in range(cfg.n)] for h in range(len(cfg.score_matrices))]
 
 
-def order_parameter(cfg: ExactConfiguration) -> arb:
-    """R = |(1/n) sum_j y_j| of the tokens attention reads (exact mean, one square root)."""
-    _require_directions(cfg)
-    m = _mean(cfg.tokens, cfg.n)
-    return ball_of(_dot(m, m)).sqrt()
+def interaction_failures(cfg: ExactConfiguration) -> list[str]:
+    """Why the stated interaction does not give the weights at the exact data (empty when it does): a value that is
+    not a finite ball, or (normalized) a weight that balls do not show > 0."""
+    if cfg.interaction is None:
+        return []
+    try:
+        phi = _interaction_values(Chain(cfg))
+    except ValueError as exc:
+        return [str(exc)]
+    seen = [v for head in phi for i, row in enumerate(head) for j, v in enumerate(row) if attends(cfg, i, j)]
+    if cfg.attention == "softmax" and not all(v > 0 for v in seen):
+        return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
+    return []
 
 
-def order_parameter_rate(cfg: ExactConfiguration) -> arb:
-    """dR/dt = <m, mdot>/R for m != 0 (exactly), the right derivative |mdot| at m = 0 (`checks.model.circle`)."""
-    m = _mean(cfg.tokens, cfg.n)
-    mdot = _mean(direction_velocities(cfg, attention_weights(cfg, exact_scores(cfg))), cfg.n)
-    if all(mk == 0 for mk in m):
-        return _norm(mdot)
-    return _dot([ball_of(mk) for mk in m], mdot) / ball_of(_dot(m, m)).sqrt()
+def softmax_distributions(cfg: ExactConfiguration) -> list[list[list[arb]]]:
+    """p^h_ij = softmax_j(beta s^h_ij) (H x n x n) whatever the kind."""
+    return _balls(cfg, lambda chain: _grid(cfg, lambda h, i: chain.softmax(h, i)[0]), weighted=False)
 
 
-def score_rates(cfg: ExactConfiguration, xdot: list[list[arb]]) -> list[list[list[arb]]]:
-    """ds^h_ij/dt = <xdot_i, M_h x_j> + <M_h^T x_i, xdot_j> along the dynamics (balls)."""
-    rates = []
-    for M in cfg.score_matrices:
-        Mx = [[ball_of(v) for v in _matvec(M, x)] for x in cfg.tokens]
-        MTx = [[ball_of(v) for v in _matvec([list(col) for col in zip(*M, strict=True)], x)] for x in cfg.tokens]
-        rates.append([[_dot(xdot[i], Mx[j]) + _dot(MTx[i], xdot[j]) for j in range(cfg.n)] for i in range(cfg.n)])
-    return rates
+def attention_weights(cfg: ExactConfiguration) -> list[list[list[arb]]]:
+    """w^h_ij of the configuration's kind, interaction and mask (H x n x n)."""
+    return _balls(cfg, Chain.weights)
+
+
+def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
+    """f^h_i = sum_j w^h_ij W_h x_j (H x n x d)."""
+    return _balls(cfg, Chain.outputs)
+
+
+def token_velocities(cfg: ExactConfiguration) -> list[list[arb]]:
+    """xdot_i, the scheme's update of each token (n x d)."""
+    return _balls(cfg, Chain.velocities)
+
+
+def direction_velocities(cfg: ExactConfiguration) -> list[list[arb]]:
+    """dy_i/dt of the tokens attention reads, along which every rate is taken (n x d)."""
+    return _balls(cfg, Chain.direction_velocities)
+
+
+def head_energies(cfg: ExactConfiguration) -> list[arb]:
+    """E_h at every head (with an interaction, ValueError when its antiderivative is not finite at a score)."""
+    energies = _balls(cfg, lambda chain: [chain.head_energy(h) for h in range(len(cfg.score_matrices))], False)
+    if cfg.interaction is not None and not all(e.is_finite() for e in energies):
+        raise ValueError(f"the interaction {cfg.interaction.text} is not finite at an exact score (balls)")
+    return energies
 
 
 def head_energy_rates(cfg: ExactConfiguration) -> list[arb]:
-    """dE_h/dt = (1/(2 n^2)) sum_ij exp(beta s^h_ij) ds^h_ij/dt (usa energy, the kind's dynamics), as balls;
-    phi(s^h_ij) for exp(beta s^h_ij) with an interaction."""
-    s = exact_scores(cfg)
-    exponentials = _exponentials(cfg, s, shift=False) if cfg.interaction is None else _interaction_values(cfg, s)
-    sdot = score_rates(cfg, direction_velocities(cfg, attention_weights(cfg, s)))
-    n = cfg.n
-    rates = []
-    for e, r in zip(exponentials, sdot, strict=True):
-        total = arb(0)
-        for i in range(n):
-            for j in range(n):
-                total += e[i][j] * r[i][j]
-        rates.append(total / (2 * n * n))
-    return rates
+    """dE_h/dt at every head."""
+    return _balls(cfg, lambda chain: [chain.head_energy_rate(h) for h in range(len(cfg.score_matrices))])
 
 
 def attention_entropies(cfg: ExactConfiguration) -> list[list[arb]]:
-    """H^h_i = -sum_j p^h_ij log p^h_ij (H x n balls), log p_ij = beta s_ij - m_i - log Z_i as in `entropy_rates`."""
-    if cfg.interaction is not None:
-        raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
-    s = exact_scores(cfg)
-    out = []
-    for s_h, e_h in zip(s, _exponentials(cfg, s, shift=True), strict=True):
-        row = []
-        for i, (s_i, e_i) in enumerate(zip(s_h, e_h, strict=True)):
-            Z = sum(e_i[1:], e_i[0])
-            m, log_Z = softmax_shift(cfg, i, s_i), Z.log()
-            terms = (e / Z * (ball_of(cfg.beta * sj - m) - log_Z) for e, sj in zip(e_i, s_i, strict=True))
-            row.append(-sum(terms, arb(0)))
-        out.append(row)
-    return out
+    """H^h_i (H x n; exp(beta s) only)."""
+    return _balls(cfg, lambda chain: _grid(cfg, chain.entropy))
 
 
 def entropy_rates(cfg: ExactConfiguration) -> list[list[arb]]:
-    """dH^h_i/dt = -sum_j pdot^h_ij log p^h_ij (H x n balls), p = softmax_j(beta s^h_ij).
-
-    pdot_ij = beta p_ij (sdot_ij - sum_k p_ik sdot_ik) by the chain rule through the softmax, with
-    sdot from the kind's token velocities; log p_ij = beta s_ij - m_i - log sum_k exp(beta s_ik - m_i)
-    with the exact row maximum m_i of beta s_ik (`softmax_shift`; the same number as log of the ball p_ij, with a
-    tighter radius). A masked j has p_ij = 0 exactly, so its term vanishes."""
-    if cfg.interaction is not None:
-        raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
-    s = exact_scores(cfg)
-    beta = ball_of(cfg.beta)
-    shifted = _exponentials(cfg, s, shift=True)
-    sdot = score_rates(cfg, direction_velocities(cfg, attention_weights(cfg, s)))
-    rates = []
-    for s_h, e_h, r_h in zip(s, shifted, sdot, strict=True):
-        row_rates = []
-        for i, (s_i, e_i, r_i) in enumerate(zip(s_h, e_h, r_h, strict=True)):
-            Z = sum(e_i[1:], e_i[0])
-            p = [e / Z for e in e_i]
-            mean = _dot(p, r_i)
-            m = softmax_shift(cfg, i, s_i)
-            log_Z = Z.log()
-            total = arb(0)
-            for pj, rj, sj in zip(p, r_i, s_i, strict=True):
-                total += beta * pj * (rj - mean) * (ball_of(cfg.beta * sj - m) - log_Z)
-            row_rates.append(-total)
-        rates.append(row_rates)
-    return rates
+    """dH^h_i/dt (H x n; exp(beta s) only)."""
+    return _balls(cfg, lambda chain: _grid(cfg, chain.entropy_rate))
 
 
 def partition_functions(cfg: ExactConfiguration) -> list[list[arb]]:
-    """Z^h_i = sum_j m_ij exp(beta s^h_ij) (H x n balls): the softmax normalizer, the row sum of the usa weights
-    (m the mask, 1 without one)."""
-    return [[sum(row[1:], row[0]) for row in head] for head in _exponentials(cfg, exact_scores(cfg), shift=False)]
+    """Z^h_i = sum_j m_ij exp(beta s^h_ij) (H x n)."""
+    return _balls(cfg, lambda chain: _grid(cfg, chain.partition_function), weighted=False)
 
 
 def attention_means(cfg: ExactConfiguration) -> list[list[list[arb]]]:
-    """xbar^h_i = sum_j p^h_ij x_j (H x n x d balls), p^h_ij = softmax_j(beta s^h_ij) whatever the kind."""
-    tokens = [[ball_of(t) for t in x] for x in cfg.tokens]
-    return _outputs(softmax_distributions(cfg, exact_scores(cfg)), [tokens] * len(cfg.score_matrices))
+    """xbar^h_i = sum_j p^h_ij x_j (H x n x d), p the softmax of beta s whatever the kind."""
+    return _balls(cfg, lambda chain: _grid(cfg, chain.attention_mean), weighted=False)
+
+
+def token_norm_rates(cfg: ExactConfiguration) -> list[arb]:
+    """d|x_i|/dt at every token."""
+    return _balls(cfg, lambda chain: [chain.token_norm_rate(i) for i in range(cfg.n)])
+
+
+def order_parameter(cfg: ExactConfiguration) -> arb:
+    """R = |(1/n) sum_j y_j| of the tokens attention reads."""
+    return _balls(cfg, Chain.order_parameter, weighted=False)
+
+
+def order_parameter_rate(cfg: ExactConfiguration) -> arb:
+    """dR/dt (the right derivative |mdot| at m = 0)."""
+    return _balls(cfg, Chain.order_parameter_rate)

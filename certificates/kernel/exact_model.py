@@ -2,10 +2,11 @@
 
 Where the ball model (`certificates.kernel.ball_model`) encloses exp(beta s) in a ball, this evaluates the same
 quantities exactly, as quotients of exponential polynomials, so that an equality (a velocity exactly 0, a rate
-exactly 0) is decided exactly, which balls never do. It reuses the ball model's exact scores and its one
-combination of weights into head outputs and velocities (`_outputs`, `_head_sums`, generic in the number type);
-only the weights (the attention kinds' definitions) and the energies and their rates are written here, in the
-ball model's terms: E_h = (1/(2 beta n^2)) sum_ij e^(beta s^h_ij) and dE_h/dt = (1/(2 n^2)) sum_ij e^(beta s^h_ij)
+exactly 0) is decided exactly, which balls never do. It reuses the exact scores (`certificates.kernel.exact_data`)
+and the ball model's one combination of weights into head outputs and velocities (`_outputs`, `_head_sums`, generic
+in the number type); only the weights (the attention kinds' definitions) and the energies and their rates are written
+here, in the chain's terms (`certificates.kernel.model_chain`):
+E_h = (1/(2 beta n^2)) sum_ij e^(beta s^h_ij) and dE_h/dt = (1/(2 n^2)) sum_ij e^(beta s^h_ij)
 ds^h_ij/dt with ds^h_ij/dt = <xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>, each term and weight times the mask entry
 m_ij (`certificates.kernel.masks`) where the configuration has one. Entropies need a logarithm and have no exact
 value here.
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from certificates.kernel import ball_model as bm
+from certificates.kernel.exact_data import attends, dot, exact_scores, matvec
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 
 Grid = list[list[list[ExpNumber]]]
@@ -27,7 +29,7 @@ def weights(cfg: bm.ExactConfiguration) -> Grid:
     max(beta s, 0) / n (relu), each times the mask entry m_ij (softmax: normalized over the unmasked k)."""
     if cfg.interaction is not None:  # not the weights written here
         raise ExpFieldError("the exact model has exp(beta s) weights (no interaction)")
-    return weights_of_scores(bm.exact_scores(cfg), cfg.beta, cfg.attention, lambda i, j: bm.attends(cfg, i, j))
+    return weights_of_scores(exact_scores(cfg), cfg.beta, cfg.attention, lambda i, j: attends(cfg, i, j))
 
 
 def weights_of_scores(
@@ -60,7 +62,7 @@ def weights_of_scores(
 
 def _rows(cfg: bm.ExactConfiguration) -> list[list[list[Fraction]]]:
     """W_h x_j (H x n x d), exactly."""
-    return [[bm._matvec(W, x) for x in cfg.tokens] for W in cfg.values]
+    return [[matvec(W, x) for x in cfg.tokens] for W in cfg.values]
 
 
 def head_outputs(cfg: bm.ExactConfiguration) -> Grid:
@@ -93,12 +95,12 @@ def head_energies(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
                 ExpNumber.exp(cfg.beta * s)
                 for i, row in enumerate(head)
                 for j, s in enumerate(row)
-                if bm.attends(cfg, i, j)
+                if attends(cfg, i, j)
             ),
             ExpNumber.rational(0),
         )
         / scale
-        for head in bm.exact_scores(cfg)
+        for head in exact_scores(cfg)
     ]
 
 
@@ -106,16 +108,16 @@ def head_energy_rates(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
     """dE_h/dt = (1/(2 n^2)) sum_ij m_ij e^(beta s^h_ij) (<xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>), exactly."""
     xdot, n = velocities(cfg), cfg.n
     rates = []
-    for M, head in zip(cfg.score_matrices, bm.exact_scores(cfg), strict=True):
+    for M, head in zip(cfg.score_matrices, exact_scores(cfg), strict=True):
         transpose = [list(column) for column in zip(*M, strict=True)]
-        Mx = [bm._matvec(M, x) for x in cfg.tokens]
-        MTx = [bm._matvec(transpose, x) for x in cfg.tokens]
+        Mx = [matvec(M, x) for x in cfg.tokens]
+        MTx = [matvec(transpose, x) for x in cfg.tokens]
         total = ExpNumber.rational(0)
         for i in range(n):
             for j in range(n):
-                if not bm.attends(cfg, i, j):
+                if not attends(cfg, i, j):
                     continue
-                rate = bm._dot(xdot[i], Mx[j]) + bm._dot(MTx[i], xdot[j])
+                rate = dot(xdot[i], Mx[j]) + dot(MTx[i], xdot[j])
                 total = total + ExpNumber.exp(cfg.beta * head[i][j]) * rate
         rates.append(total / (2 * n * n))
     return rates

@@ -33,12 +33,13 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.ball_model import ExactConfiguration, exact_scores
+from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.errors import InputError
+from certificates.kernel.exact_data import exact_scores
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration

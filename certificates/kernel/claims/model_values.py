@@ -27,6 +27,7 @@ from certificates.kernel import ball_model
 from certificates.kernel.claims.model_terms import NEGATED, STATED, Relation, evaluate
 from certificates.kernel.claims.operator_norms import max_cross_operator_norm, operator_norm
 from certificates.kernel.exact import ball_of, settling_sign
+from certificates.kernel.exact_data import exact_scores
 from certificates.kernel.masks import claim_mask, mask_text
 
 
@@ -143,9 +144,9 @@ def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = No
             "dE_h_dt": lambda: ball_model.head_energy_rates(cfg),
             "entropy": lambda: ball_model.attention_entropies(cfg),
             "entropy_rate": lambda: ball_model.entropy_rates(cfg),
-            "s": lambda: [[[ball_of(v) for v in row] for row in head] for head in ball_model.exact_scores(cfg)],
-            "w": lambda: ball_model.attention_weights(cfg, ball_model.exact_scores(cfg)),
-            "p": lambda: ball_model.softmax_distributions(cfg, ball_model.exact_scores(cfg)),
+            "s": lambda: [[[ball_of(v) for v in row] for row in head] for head in exact_scores(cfg)],
+            "w": lambda: ball_model.attention_weights(cfg),
+            "p": lambda: ball_model.softmax_distributions(cfg),
             "Z": lambda: ball_model.partition_functions(cfg),
             "xbar": lambda: ball_model.attention_means(cfg),
             "M": lambda: [[[ball_of(m) for m in row] for row in M] for M in cfg.score_matrices],

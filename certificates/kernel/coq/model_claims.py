@@ -28,9 +28,10 @@ from typing import Any
 from certificates.kernel import ball_model
 from certificates.kernel.claims.model_terms import evaluate
 from certificates.kernel.claims.model_values import STATED, NumericAlgebra, index_values, witnessed
-from certificates.kernel.coq.model_tree import Chain, Value, add, mul, tree_of
+from certificates.kernel.coq.model_tree import Chain
 from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.model_chain import Value, add, mul, tree_of
 from certificates.kernel.model_statements import witness_configuration
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
@@ -40,7 +41,7 @@ PRECISION = 14
 
 
 class Real:
-    """A real number at the exact data: a Fraction or a tree (`model_tree.Value`), with + - * / and ** as the
+    """A real number at the exact data: a Fraction or a tree (`model_chain.Value`), with + - * / and ** as the
     algebra's scalars need them. Integers are exact; a float (inexact) is refused."""
 
     __slots__ = ("value",)

@@ -20,7 +20,7 @@ import pytest
 import checks
 from certificates.coq import enclosures
 from certificates.coq.source import source
-from certificates.kernel import ball_model
+from certificates.kernel import ball_model, model_chain
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.loader import parse_claims
@@ -140,12 +140,12 @@ TERMS = [
 ]
 
 
-def _tree_ball(value: model_tree.Value, definitions: list[tuple[str, Any]]) -> Any:
+def _tree_ball(value: model_chain.Value, definitions: list[tuple[str, Any]]) -> Any:
     """The ball of a tree over its definitions, each evaluated in order (an independent reading of the chain)."""
     env: dict[str, Any] = {}
     for name, tree in definitions:
         env[name] = eval_ball(tree, env)
-    return eval_ball(model_tree.tree_of(value), env)
+    return eval_ball(model_chain.tree_of(value), env)
 
 
 @pytest.mark.parametrize("seed", range(3))

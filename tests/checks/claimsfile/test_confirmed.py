@@ -97,7 +97,7 @@ def test_relu_ball_weights_take_the_branch_of_the_exact_score_sign() -> None:
         Fraction(2),
         attention="relu",
     )
-    weights = ball_model.attention_weights(exact, ball_model.exact_scores(exact))[0]
+    weights = ball_model.attention_weights(exact)[0]
     assert weights[0][1].is_exact() and weights[0][1] == 0  # s = -3/5
     assert weights[0][2].overlaps(ball_of(Fraction(2, 5))) and weights[0][2].rad() < 1e-15  # s = 3/5: 2 (3/5) / 3
 

@@ -1,0 +1,69 @@
+"""A configuration of the model on exact rational data, and what is exact about it: the scores and the mask.
+
+With rational tokens, heads and beta every score s^h_ij = <x_i, M_h x_j> and every row W_h x_j is an exact rational;
+the model's quantities over them are written once, as the named definitions of `certificates.kernel.model_chain`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from certificates.kernel.masks import Mask
+
+if TYPE_CHECKING:  # only annotations: the interaction module loads SymPy
+    from certificates.kernel.interaction import Interaction
+
+Vector = list[Fraction]
+Matrix = list[list[Fraction]]
+
+
+@dataclass(frozen=True)
+class ExactConfiguration:
+    """Rational tokens (n x d), score and value matrices (H x d x d), rational beta (either sign: beta < 0 is
+    repulsive attention), kind, geometry, and the attention mask (`certificates.kernel.masks`; None: no mask)."""
+
+    tokens: list[Vector]
+    score_matrices: list[Matrix]
+    values: list[Matrix]
+    beta: Fraction
+    geometry: str = "sphere"
+    attention: str = "usa"
+    mask: Mask | None = None
+    #: The stated interaction phi(s) of the weights (`certificates.kernel.interaction`; None: the kind's own).
+    interaction: Interaction | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.tokens)
+
+
+def matvec(M: Matrix, x: Sequence[Fraction]) -> Vector:
+    """M x, exactly."""
+    return [sum((m * xi for m, xi in zip(row, x, strict=True)), Fraction(0)) for row in M]
+
+
+def dot(u: Sequence, w: Sequence):  # type: ignore[no-untyped-def]
+    """<u, w> of two vectors of any one number type (Fractions, balls, jets, exponential polynomials)."""
+    total = 0
+    for a, b in zip(u, w, strict=True):
+        total = total + a * b
+    return total
+
+
+def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
+    """s^h_ij = <x_i, M_h x_j>, exactly."""
+    return [[[dot(xi, matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices]
+
+
+def attends(cfg: ExactConfiguration, i: int, j: int) -> bool:
+    """Whether token i attends to token j (the mask entry; always without a mask)."""
+    return cfg.mask is None or cfg.mask[i][j]
+
+
+def softmax_shift(cfg: ExactConfiguration, i: int, row: list[Fraction]) -> Fraction:
+    """The exact maximum of beta s_ij over the tokens j that token i attends to (the softmax shift, either sign
+    of beta)."""
+    return max(cfg.beta * sij for j, sij in enumerate(row) if attends(cfg, i, j))

@@ -1,0 +1,434 @@
+"""The model's quantities at an exact configuration, written once: named definitions as expression trees (SPEC's
+definitions), which the checker evaluates with balls (`Chain.balls`) and the Coq writer states
+(`certificates.kernel.coq.model_tree`), so that the two cannot mean different things.
+
+At rational tokens, heads and beta every score s^h_ij = <x_i, M_h x_j> and every row W_h x_j is an exact rational
+(`certificates.kernel.exact_data`), so the trees contain only rationals, `exp` of rational multiples of beta's scores
+(or the stated interaction phi at the exact scores), `log` of a softmax normalizer, `sqrt` of the squared norms the
+normalization schemes divide by, and the four operations. The trees are built over named definitions
+(`Rate.definitions`, in order: each may use the earlier names), which one `Chain` per configuration builds on first
+use and once: the weights w^h_ij, the head outputs f^h_i[k], the attention velocities v_i[k], the scheme's velocities
+xdot_i[k] (and the directions' ydot_i[k]), the score rates sdot^h_ij and the softmax rows:
+- w^h_ij = m_ij exp(beta s) (usa), m_ij p^h_ij (softmax, shifted by the exact maximum `exact_data.softmax_shift`),
+  m_ij max(beta s, 0) / n (relu, exact: the score's sign, which picks the branch of the kink, is a comparison of
+  rationals); with an interaction m_ij phi(s^h_ij), normalized over j for softmax; m_ij the mask's entry (1 without);
+- v_i = sum_h sum_j w^h_ij W_h x_j (divided by n for usa), xdot_i the scheme's update: P⊥_x v on the sphere, v in
+  flat space and under pre-ln, v/|v| (peri-ln), (1-a) P⊥_y v + a v with y = x/|x| and a = MIX_LN_PRE_SHARE (mix-ln),
+  P⊥_x(v/|v|) (ngpt); every rate is taken along ydot_i = P⊥_x xdot_i at the unit tokens of pre-ln, peri-ln and
+  mix-ln (which attend to y = x/|x|, exact only there), along xdot_i otherwise;
+- E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij) ((1/(2 n^2)) sum_ij m_ij Phi(s^h_ij) with an interaction, Phi
+  its verified antiderivative), dE_h/dt = (1/(2 n^2)) sum_ij m_ij exp(beta s^h_ij) sdot^h_ij (phi for exp);
+- H^h_i = -sum_j p_j (beta s_j - m_i - log Z_i), dH^h_i/dt = -sum_j beta p_j (sdot_j - sum_k p_k sdot_k)
+  (beta s_j - m_i - log Z_i), p_j = e_j / Z_i, e_j = m_ij exp(beta s_j - m_i) (exp(beta s) only);
+- Z^h_i = sum_j m_ij exp(beta s^h_ij), xbar^h_i = sum_j p^h_ij x_j; d|x_i|/dt = <x_i, xdot_i> / |x_i|; R = |m| and
+  dR/dt = <m, mdot> / R (|mdot| at m = 0), m the tokens' mean.
+What the data do not define (an entropy of an interaction, an energy without antiderivative, directions of tokens
+that are not unit) raises `Chain.error` with the reason: ValueError here, NotTranslatable on the Coq side.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from flint import arb, ctx
+
+from certificates.kernel.derivatives import substitute
+from certificates.kernel.exact import ball_of
+from certificates.kernel.exact_data import ExactConfiguration, attends, exact_scores, matvec, softmax_shift
+from certificates.kernel.exprtree import Tree, evaluate, rational_text
+from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
+
+Value = Fraction | list
+
+
+def tree_of(v: Value) -> list[Any]:
+    """The tree of a value (a rational becomes a `rat` node)."""
+    return ["rat", rational_text(v)] if isinstance(v, Fraction) else v
+
+
+def add(terms: list[Value]) -> Value:
+    """The sum, with its rational parts folded (a rational when every term is one)."""
+    constant = sum((t for t in terms if isinstance(t, Fraction)), Fraction(0))
+    rest = [t for t in terms if not isinstance(t, Fraction)]
+    if not rest:
+        return constant
+    parts = rest + ([constant] if constant else [])
+    return parts[0] if len(parts) == 1 else ["add", *(tree_of(t) for t in parts)]
+
+
+def mul(a: Value, b: Value) -> Value:
+    """The product, folded when a factor is rational 0 or 1 or both are rational."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a * b
+    for c, other in ((a, b), (b, a)):
+        if isinstance(c, Fraction) and c == 0:
+            return Fraction(0)
+        if isinstance(c, Fraction) and c == 1:
+            return other
+    return ["mul", tree_of(a), tree_of(b)]
+
+
+def root(a: Value) -> Value:
+    """sqrt(a) of a sum of squares: the exact rational when a is a rational square, else a `sqrt` node."""
+    if isinstance(a, Fraction) and a >= 0:
+        p, q = math.isqrt(a.numerator), math.isqrt(a.denominator)
+        if p * p == a.numerator and q * q == a.denominator:
+            return Fraction(p, q)
+    return ["sqrt", tree_of(a)]
+
+
+@dataclass
+class Rate:
+    """Named definitions (name, tree) in order, and the quantity's tree over them."""
+
+    definitions: list[tuple[str, list[Any]]] = field(default_factory=list)
+    value: Value = Fraction(0)
+
+    def define(self, name: str, v: Value) -> Value:
+        """A rational stays itself; a tree gets a name, and the name's symbol stands for it."""
+        if isinstance(v, Fraction):
+            return v
+        self.definitions.append((name, v))
+        return ["sym", name]
+
+
+def _dot(u: list[Value], w: list[Value]) -> Value:
+    return add([mul(a, b) for a, b in zip(u, w, strict=True)])
+
+
+def _mean(vectors: list[list[Value]]) -> list[Value]:
+    """(1/n) sum_i u_i of n vectors."""
+    return [mul(Fraction(1, len(vectors)), add(list(column))) for column in zip(*vectors, strict=True)]
+
+
+def _at_score(tree: Tree, score: Fraction, beta: Fraction) -> Value:
+    """A function of the score s (and beta) at an exact score: its tree with s and beta replaced by the rationals."""
+    return substitute(substitute(tree, "s", tree_of(score)), "beta", tree_of(beta))
+
+
+def _ball(tree: Tree, env: dict[str, arb]) -> arb:
+    """A tree as a ball over the evaluated definitions. Every square root here is a norm (of a sum of squares): a
+    ball of it that reaches below 0 by rounding gives the enclosure of its non-negative part, as Coq's sqrt (0 below 0)
+    reads it."""
+    if tree[0] == "sqrt":
+        return evaluate(tree[1], env).nonnegative_part().sqrt()
+    return evaluate(tree, env)
+
+
+class Chain:
+    """One configuration's definitions, each built on first use and once, in one `Rate`: the weights, the head
+    outputs, the velocities and score rates, the softmax rows, and the quantities over them. Every quantity a
+    statement needs (the registry's rates, a claims-file model claim's terms) shares these names, and `balls`
+    evaluates each name once per precision."""
+
+    #: What a quantity the data do not define raises.
+    error: type[ValueError] = ValueError
+
+    def __init__(self, cfg: ExactConfiguration) -> None:
+        self.cfg, self.rate = cfg, Rate()
+        if cfg.interaction is not None:
+            self._function(cfg.interaction.tree, f"the interaction phi(s) = {cfg.interaction.text}")
+        self.scores = exact_scores(cfg)
+        self.rows = [[matvec(W, x) for x in cfg.tokens] for W in cfg.values]
+        self._weights: list[list[list[Value]]] | None = None
+        self._outputs: list[list[list[Value]]] | None = None
+        self._xdot: list[list[Value]] | None = None
+        self._ydot: list[list[Value]] | None = None
+        self._sdot: list[list[list[Value]]] | None = None
+        self._phi: dict[tuple[int, int], list[Value]] = {}
+        self._softmax: dict[tuple[int, int], tuple[list[Value], Value]] = {}
+        self._env: dict[str, arb] = {}
+        self._evaluated, self._prec = 0, ctx.prec
+
+    def _function(self, tree: Tree, what: str) -> Tree:
+        """A function of the score the chain states (the interaction, its antiderivative): here any tree."""
+        return tree
+
+    def balls(self, value: Any) -> Any:
+        """A value or nested lists of values (as the methods return them) as balls at the current precision, every
+        definition evaluated once (again after a change of precision)."""
+        if self._prec != ctx.prec:
+            self._env, self._evaluated, self._prec = {}, 0, ctx.prec
+        for name, tree in self.rate.definitions[self._evaluated :]:
+            self._env[name] = _ball(tree, self._env)
+        self._evaluated = len(self.rate.definitions)
+        return self._nested(value)
+
+    def _nested(self, value: Any) -> Any:
+        if isinstance(value, Fraction):
+            return ball_of(value)
+        if isinstance(value[0], str):
+            return _ball(value, self._env)
+        return [self._nested(v) for v in value]
+
+    def weights(self) -> list[list[list[Value]]]:
+        """w^h_ij of the configuration's kind, interaction and mask (named; relu's are exact rationals)."""
+        if self._weights is None:
+            self._weights = [[self._weight_row(h, i) for i in range(self.cfg.n)] for h in range(len(self.scores))]
+        return self._weights
+
+    def _weight_row(self, h: int, i: int) -> list[Value]:
+        cfg, row = self.cfg, self.scores[h][i]
+        if cfg.interaction is not None:
+            phi = self.interaction_row(h, i)
+            return self._normalized(h, i, phi, ("Z", "p"))[0] if cfg.attention == "softmax" else phi
+        seen = [attends(cfg, i, j) for j in range(cfg.n)]
+        if cfg.attention == "relu":
+            return [max(cfg.beta * sij, Fraction(0)) / cfg.n if seen[j] else Fraction(0) for j, sij in enumerate(row)]
+        if cfg.attention == "usa":
+            return [
+                self.rate.define(f"w_{h}_{i}_{j}", ["exp", tree_of(cfg.beta * sij)]) if seen[j] else Fraction(0)
+                for j, sij in enumerate(row)
+            ]
+        if cfg.attention == "softmax":
+            return self._distribution(h, i, ("e", "Z", "p"))
+        raise self.error(f"the model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
+
+    def interaction_row(self, h: int, i: int) -> list[Value]:
+        """m_ij phi(s^h_ij) at the exact scores (named phi_h_i_j)."""
+        cfg = self.cfg
+        assert cfg.interaction is not None
+        if (h, i) not in self._phi:
+            self._phi[h, i] = [
+                self.rate.define(f"phi_{h}_{i}_{j}", _at_score(cfg.interaction.tree, sij, cfg.beta))
+                if attends(cfg, i, j)
+                else Fraction(0)
+                for j, sij in enumerate(self.scores[h][i])
+            ]
+        return self._phi[h, i]
+
+    def _distribution(self, h: int, i: int, names: tuple[str, str, str]) -> list[Value]:
+        """softmax_j(beta s^h_ij) over the tokens i attends to: e_j = exp(beta s_j - m_i) with the exact shift
+        (`exact_data.softmax_shift`), named names[0], normalized (`_normalized`) under names[1:], recorded as the
+        softmax row (h, i)."""
+        cfg, row = self.cfg, self.scores[h][i]
+        m = softmax_shift(cfg, i, row)
+        e = [
+            self.rate.define(f"{names[0]}_{h}_{i}_{j}", ["exp", tree_of(cfg.beta * sij - m)])
+            if attends(cfg, i, j)
+            else Fraction(0)
+            for j, sij in enumerate(row)
+        ]
+        self._softmax[h, i] = self._normalized(h, i, e, names[1:])
+        return self._softmax[h, i][0]
+
+    def _normalized(self, h: int, i: int, e: list[Value], names: tuple[str, str]) -> tuple[list[Value], Value]:
+        """(e_j / Z, Z) with Z = sum_j e_j (named names[0]_h_i, the quotients names[1]_h_i_j)."""
+        Z = self.rate.define(f"{names[0]}_{h}_{i}", add(e))
+        return [self.rate.define(f"{names[1]}_{h}_{i}_{j}", self._quotient(ej, Z)) for j, ej in enumerate(e)], Z
+
+    def _quotient(self, a: Value, b: Value) -> Value:
+        """a / b: 0 for a rational 0, a product by 1/b for a rational b, else a `div` node (whose definedness, b <> 0,
+        a statement asserts)."""
+        if isinstance(b, Fraction):
+            if b == 0:
+                raise self.error("a model quantity divides by zero at these data")
+            return mul(1 / b, a)
+        if isinstance(a, Fraction) and a == 0:
+            return a
+        return ["div", tree_of(a), b]
+
+    def softmax(self, h: int, i: int) -> tuple[list[Value], Value]:
+        """(p^h_i., Z^h_i): softmax_j(beta s^h_ij) over the tokens i attends to, whatever the kind: the attention
+        weights themselves for softmax attention without an interaction, else named q_h_i_j over Zq_h_i."""
+        if self.cfg.attention == "softmax" and self.cfg.interaction is None:
+            self.weights()
+        if (h, i) not in self._softmax:
+            self._distribution(h, i, ("eq", "Zq", "q"))
+        return self._softmax[h, i]
+
+    def _exponential_only(self) -> None:
+        if self.cfg.interaction is not None:
+            raise self.error("attention entropies are defined for exp(beta s) only, not with an interaction function")
+
+    def _log_weight(self, h: int, i: int, j: int) -> Value:
+        """log p^h_ij = beta s_ij - m_i - log Z_i."""
+        row, Z = self.scores[h][i], self.softmax(h, i)[1]
+        shift = softmax_shift(self.cfg, i, row)
+        return add([self.cfg.beta * row[j] - shift, mul(Fraction(-1), ["log", tree_of(Z)])])
+
+    def outputs(self) -> list[list[list[Value]]]:
+        """f^h_i[k] = sum_j w^h_ij (W_h x_j)[k] (named f_h_i_k)."""
+        if self._outputs is None:
+            w, cfg = self.weights(), self.cfg
+            self._outputs = [
+                [
+                    [
+                        self.rate.define(
+                            f"f_{h}_{i}_{k}", add([mul(w[h][i][j], self.rows[h][j][k]) for j in range(cfg.n)])
+                        )
+                        for k in range(len(cfg.tokens[0]))
+                    ]
+                    for i in range(cfg.n)
+                ]
+                for h in range(len(w))
+            ]
+        return self._outputs
+
+    def _attention_velocity(self, i: int) -> list[Value]:
+        """v_i[k] = sum_h sum_j w^h_ij (W_h x_j)[k], divided by n for usa (named v_i_k)."""
+        cfg, w = self.cfg, self.weights()
+        v = [
+            add([mul(w[h][i][j], self.rows[h][j][k]) for h in range(len(w)) for j in range(cfg.n)])
+            for k in range(len(cfg.tokens[0]))
+        ]
+        if cfg.attention == "usa":
+            v = [mul(Fraction(1, cfg.n), vk) for vk in v]
+        return [self.rate.define(f"v_{i}_{k}", vk) for k, vk in enumerate(v)]
+
+    def _require_directions(self) -> None:
+        """Pre-ln, peri-ln and mix-ln attend to y = x/|x|, which exact data give exactly only at unit tokens (y = x)."""
+        cfg = self.cfg
+        if cfg.geometry in DIRECTION_GEOMETRIES and not all(sum(t * t for t in x) == 1 for x in cfg.tokens):
+            raise self.error(f"exact data of {cfg.geometry} need unit tokens (the directions x/|x| exactly)")
+
+    def velocities(self) -> list[list[Value]]:
+        """xdot_i[k], the scheme's update of each token (named xdot_i_k)."""
+        if self._xdot is None:
+            self._require_directions()
+            self._xdot = [
+                [
+                    self.rate.define(f"xdot_{i}_{k}", u)
+                    for k, u in enumerate(self._scheme(i, self._attention_velocity(i)))
+                ]
+                for i in range(self.cfg.n)
+            ]
+        return self._xdot
+
+    def _scheme(self, i: int, v: list[Value]) -> list[Value]:
+        """xdot_i from v_i: P⊥_x v (sphere), v (flat, pre-ln), v/|v| (peri-ln), (1-a) P⊥_y v + a v with y = x/|x|
+        (mix-ln), P⊥_x(v/|v|) (ngpt); |v| named nv_i, v/|v| named u_i_k, |x| named nx_i."""
+        geometry, x = self.cfg.geometry, list(self.cfg.tokens[i])
+        if geometry in ("flat", "pre-ln"):
+            return v
+        if geometry == "sphere":
+            return self._project(f"r_{i}", x, v)
+        if geometry in ("peri-ln", "ngpt"):
+            length = self.rate.define(f"nv_{i}", root(_dot(v, v)))
+            unit = [self.rate.define(f"u_{i}_{k}", self._quotient(vk, length)) for k, vk in enumerate(v)]
+            return unit if geometry == "peri-ln" else self._project(f"r_{i}", x, unit)
+        if geometry == "mix-ln":
+            length = self.rate.define(f"nx_{i}", root(_dot(x, x)))
+            tangent = self._project(f"r_{i}", [self._quotient(xk, length) for xk in x], v)
+            share = Fraction(*MIX_LN_PRE_SHARE)
+            return [add([mul(1 - share, tk), mul(share, vk)]) for tk, vk in zip(tangent, v, strict=True)]
+        raise self.error(f"the geometry {geometry!r} has no velocity here")
+
+    def _project(self, name: str, x: list[Value], u: list[Value]) -> list[Value]:
+        """P⊥_x(u) = u - <u, x> x, with <u, x> named `name`."""
+        radial = self.rate.define(name, _dot(u, x))
+        return [add([uk, mul(mul(Fraction(-1), xk), radial)]) for uk, xk in zip(u, x, strict=True)]
+
+    def direction_velocities(self) -> list[list[Value]]:
+        """dy_i/dt, along which every rate is taken: P⊥_{x_i} xdot_i (named ydot_i_k) at the unit tokens of pre-ln,
+        peri-ln and mix-ln (y = x), xdot_i otherwise."""
+        xdot = self.velocities()
+        if self.cfg.geometry not in DIRECTION_GEOMETRIES:
+            return xdot
+        if self._ydot is None:
+            self._ydot = [
+                [self.rate.define(f"ydot_{i}_{k}", u) for k, u in enumerate(self._project(f"ry_{i}", list(x), xdot[i]))]
+                for i, x in enumerate(self.cfg.tokens)
+            ]
+        return self._ydot
+
+    def score_rates(self) -> list[list[list[Value]]]:
+        """sdot^h_ij = <ydot_i, M_h x_j> + <M_h^T x_i, ydot_j> (named), along the direction velocities."""
+        if self._sdot is None:
+            cfg, ydot, n = self.cfg, self.direction_velocities(), self.cfg.n
+            self._sdot = []
+            for h, M in enumerate(cfg.score_matrices):
+                Mx = [matvec(M, x) for x in cfg.tokens]
+                MTx = [matvec([list(c) for c in zip(*M, strict=True)], x) for x in cfg.tokens]
+                self._sdot.append(
+                    [
+                        [
+                            self.rate.define(f"sdot_{h}_{i}_{j}", add([_dot(ydot[i], Mx[j]), _dot(MTx[i], ydot[j])]))
+                            for j in range(n)
+                        ]
+                        for i in range(n)
+                    ]
+                )
+        return self._sdot
+
+    def _exponential(self, h: int, i: int, j: int) -> Value:
+        """m_ij exp(beta s^h_ij): the named weight where it is one (usa without an interaction), else the term."""
+        cfg = self.cfg
+        if cfg.attention == "usa" and cfg.interaction is None:
+            return self.weights()[h][i][j]
+        return ["exp", tree_of(cfg.beta * self.scores[h][i][j])] if attends(cfg, i, j) else Fraction(0)
+
+    def _energy_weight(self, h: int, i: int, j: int) -> Value:
+        """m_ij exp(beta s^h_ij), or m_ij phi(s^h_ij) with an interaction."""
+        return self._exponential(h, i, j) if self.cfg.interaction is None else self.interaction_row(h, i)[j]
+
+    def head_energy(self, h: int) -> Value:
+        """E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij) (the usa energy); with an interaction
+        (1/(2 n^2)) sum_ij m_ij Phi(s^h_ij), Phi its verified antiderivative."""
+        cfg, n = self.cfg, self.cfg.n
+        pairs = [(i, j) for i in range(n) for j in range(n) if attends(cfg, i, j)]
+        if cfg.interaction is None:
+            return mul(1 / (2 * cfg.beta * n * n), add([self._exponential(h, i, j) for i, j in pairs]))
+        Phi = cfg.interaction.energy_tree()
+        if Phi is None:
+            raise self.error(f"no verified antiderivative of {cfg.interaction.text}: the energy is unavailable")
+        Phi = self._function(Phi, f"the energy's antiderivative of phi(s) = {cfg.interaction.text}")
+        return mul(Fraction(1, 2 * n * n), add([_at_score(Phi, self.scores[h][i][j], cfg.beta) for i, j in pairs]))
+
+    def head_energy_rate(self, h: int) -> Value:
+        """dE_h/dt = (1/(2 n^2)) sum_ij m_ij exp(beta s^h_ij) sdot^h_ij (phi(s) for exp(beta s) with an
+        interaction)."""
+        n, sdot = self.cfg.n, self.score_rates()
+        parts = [mul(self._energy_weight(h, i, j), sdot[h][i][j]) for i in range(n) for j in range(n)]
+        return mul(Fraction(1, 2 * n * n), add(parts))
+
+    def entropy(self, h: int, i: int) -> Value:
+        """H^h_i = -sum_j p^h_ij log p^h_ij."""
+        self._exponential_only()
+        p = self.softmax(h, i)[0]
+        return mul(Fraction(-1), add([mul(pj, self._log_weight(h, i, j)) for j, pj in enumerate(p)]))
+
+    def entropy_rate(self, h: int, i: int) -> Value:
+        """dH^h_i/dt = -sum_j beta p_j (sdot_j - sum_k p_k sdot_k) log p_j."""
+        self._exponential_only()
+        r, beta = self.score_rates()[h][i], self.cfg.beta
+        p = self.softmax(h, i)[0]
+        mean = self.rate.define(f"mean_{h}_{i}", _dot(p, r))
+        parts = [
+            mul(mul(mul(beta, pj), add([rj, mul(Fraction(-1), mean)])), self._log_weight(h, i, j))
+            for j, (pj, rj) in enumerate(zip(p, r, strict=True))
+        ]
+        return mul(Fraction(-1), add(parts))
+
+    def partition_function(self, h: int, i: int) -> Value:
+        """Z^h_i = sum_j m_ij exp(beta s^h_ij): the softmax normalizer, the row sum of the usa weights."""
+        return add([self._exponential(h, i, j) for j in range(self.cfg.n)])
+
+    def attention_mean(self, h: int, i: int) -> list[Value]:
+        """xbar^h_i = sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) whatever the kind."""
+        p = self.softmax(h, i)[0]
+        tokens = self.cfg.tokens
+        return [add([mul(pj, x[k]) for pj, x in zip(p, tokens, strict=True)]) for k in range(len(tokens[0]))]
+
+    def token_norm_rate(self, i: int) -> Value:
+        """d|x_i|/dt = <x_i, xdot_i> / |x_i|."""
+        x = list(self.cfg.tokens[i])
+        return self._quotient(_dot(x, self.velocities()[i]), root(_dot(x, x)))
+
+    def order_parameter(self) -> Value:
+        """R = |m|, m = (1/n) sum_j y_j the mean of the tokens attention reads (exact: unit tokens where y = x/|x|)."""
+        self._require_directions()
+        m = _mean([list(x) for x in self.cfg.tokens])
+        return root(_dot(m, m))
+
+    def order_parameter_rate(self) -> Value:
+        """dR/dt = <m, mdot> / R for m != 0, the right derivative |mdot| at m = 0, mdot the mean of the direction
+        velocities."""
+        m = _mean([list(x) for x in self.cfg.tokens])
+        mdot = _mean(self.direction_velocities())
+        if all(mk == 0 for mk in m):
+            return root(_dot(mdot, mdot))
+        return self._quotient(_dot(m, mdot), self.order_parameter())
