@@ -19,10 +19,10 @@ root of each of them.
   so u_c, the only zero in (2, inf), lies in N. Only g(m) is computed at the full precision. Should the test
   fail, the signs of g at the ends of a small ball around the point certify it instead.
 - `enclose(n, beta)`: balls of n and beta (the claims files' boxes and the certificates' trees), at the
-  context precision. lambda_c is increasing in n and decreasing in beta > 0
-  (`identities.scalar_regime.prove_lambda_c_monotone`, run once per process before the first enclosure),
-  so over the balls it lies in [u_c(n_lo)/beta_hi, u_c(n_hi)/beta_lo], with certified roots at the two
-  exact ends (cached).
+  context precision. The certified roots at the two exact ends of n (cached) give a = the left end of the one at
+  n_lo and b = the right end of the one at n_hi; g(a, n_lo) < 0 < g(b, n_hi) and dg/dn < 0 over [a, b] x the ball
+  of n, all signed with balls, give g(a, n) < 0 < g(b, n) at every n of the ball, so each u_c(n) lies in [a, b]
+  (the uniqueness argument above) and lambda_c in [a, b] / beta: no lemma is taken on trust.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from flint import arb, ctx
 from certificates.kernel import stored_forms
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.exact import ExponentTooLarge, dyadic_fmpz, exact_value, precision, rational_ball, shown
-from certificates.kernel.exprtree import Tree
+from certificates.kernel.exprtree import Tree, evaluate
 from certificates.kernel.programs import Program, compile_trees
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
@@ -44,6 +44,8 @@ _U, _N = "u", stored_forms.symbol("n")
 #: g(u) and g'(u) over the symbols u and n, as trees.
 _EQUATION: Tree = stored_forms.tree(stored_forms.LAMBDA_C_EQUATION)
 _SLOPE: Tree = derivative(_EQUATION, _U)
+#: dg/dn, which `enclose` signs over a box.
+_N_SLOPE: Tree = derivative(_EQUATION, _N)
 #: g, g' and both at once (e^u and (u - 2) e^u computed once), compiled (`certificates.kernel.programs`).
 _G, _G_SLOPE, _BOTH = compile_trees(_EQUATION), compile_trees(_SLOPE), compile_trees(_EQUATION, _SLOPE)
 #: Exact ends n of the balls `enclose` has rooted, per precision: certified roots are reused.
@@ -203,14 +205,6 @@ def certify_root(tokens: int | Fraction, bits: int) -> arb:
     raise RootError(f"lambda_c: could not certify the root for n={shown(tokens)} at {bits} bits")
 
 
-@lru_cache(maxsize=1)
-def _monotone() -> bool:
-    """Whether SymPy proves lambda_c increasing in n and decreasing in beta (once per process; SymPy on first use)."""
-    from identities.scalar_regime import prove_lambda_c_monotone
-
-    return prove_lambda_c_monotone().proved
-
-
 @lru_cache(maxsize=ROOT_CACHE)
 def _root(tokens: Fraction, bits: int) -> arb:
     return certify_root(tokens, bits)
@@ -234,15 +228,28 @@ def _exact(end: arb) -> Fraction:
 
 def enclose(tokens: arb, inverse_temperature: arb) -> arb:
     """A ball containing lambda_c(n, beta) = u_c(n) / beta for every n, beta in the given balls (n > 1, beta > 0):
-    the certified roots at the ends n_lo, n_hi over beta_hi, beta_lo (lambda_c is monotone, module docstring)."""
+    [a, b] / beta, a the left end of the certified root at n_lo and b the right end of the one at n_hi, once
+    g(a) < 0 < g(b) holds for every n of the ball (so each u_c(n) lies in [a, b]: module docstring)."""
     if not (tokens.is_finite() and inverse_temperature.is_finite()):
         raise RootError("lambda_c(n, beta) needs finite n and beta")
     if not tokens - 1 > 0:
         raise RootError("lambda_c(n, beta) needs n > 1")
     if not inverse_temperature > 0:
         raise RootError("lambda_c(n, beta) needs beta > 0")
-    if not _monotone():
-        raise RootError("lambda_c: SymPy did not prove its monotonicity, so a box has no enclosure")
     bits = ctx.prec
     low, high = (_root(_exact(end), bits) for end in (tokens.lower(), tokens.upper()))
-    return (low / inverse_temperature.upper()).union(high / inverse_temperature.lower())
+    left, right = low.lower(), high.upper()
+    if not any(_brackets(tokens, left, right, bits + extra) for extra in (64, 128, 256, 512)):
+        raise RootError("lambda_c: the roots at the ends of the ball of n do not bracket the roots inside it")
+    return left.union(right) / inverse_temperature
+
+
+def _brackets(tokens: arb, left: arb, right: arb, prec: int) -> bool:
+    """g(left, n) < 0 < g(right, n) at every n of the ball, left > 2, at `prec` bits: g(left) < 0 at n_lo and
+    g(right) > 0 at n_hi (the ball's exact ends), and dg/dn < 0 on [left, right] x the ball, so g decreases in n
+    there. g is tiny at the exact ends of a certified root: it takes more bits than the root to sign."""
+    with precision(prec):
+        falling = evaluate(_N_SLOPE, {_U: left.union(right), _N: tokens}) < 0
+        low = evaluate(_EQUATION, {_U: left, _N: tokens.lower()})
+        high = evaluate(_EQUATION, {_U: right, _N: tokens.upper()})
+        return bool(left > 2 and falling and low < 0 and high > 0)
