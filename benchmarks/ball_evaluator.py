@@ -31,9 +31,9 @@ if __package__ in (None, ""):
 
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
-from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.lambda_c import certify_root
-from certificates.kernel.stored_forms import forms
+from certificates.statements.stored_forms import forms
+from certificates.sympy_trees import from_sympy
 from checks.constants import certified
 from identities import closed_forms as cf
 

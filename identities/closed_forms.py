@@ -107,7 +107,7 @@ def eliminate_exp_lambertw(
     """`expr` with every exp(k W(z) + rest) (k an integer) written (z / W(z))^k exp(rest), and the arguments z
     used: W(z) e^{W(z)} = z makes e^{W(z)} = z / W(z) wherever W(z) != 0, that is wherever z != 0, so the
     rewritten expression equals `expr` where every returned z is non-zero. `exp` and `lambertw` are the
-    function classes (SymPy's, or the inert ones of `certificates.kernel.inert`)."""
+    function classes (SymPy's, or the inert ones of `certificates.inert`)."""
     used: list[sp.Expr] = []
 
     def rewrite(power: sp.Expr) -> sp.Expr:

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from certificates.inert import inert
 from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
 from certificates.kernel.claims import evaluation, names
 from certificates.kernel.claims.expressions import parse_expression
@@ -31,7 +32,6 @@ from certificates.kernel.family_names import (
     SHORT_TOKEN_NAMES,
     TOKEN_FAMILIES,
 )
-from certificates.kernel.inert import inert
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, STATE_QUANTITIES, ball_value
 from certificates.statements.registry import CONFIGURATIONS
 from checks.commands import constants as constants_command

@@ -1,7 +1,7 @@
 """The ball of an expression tree: the one ball evaluator (`certificates.kernel.exprtree.evaluate`) with the
 enclosure of lambda_c (`certificates.kernel.lambda_c.enclose`), what certificates, claims files and constants use.
 
-A SymPy expression is written as a tree once (`certificates.kernel.exprtree.from_sympy`, at the boundary) and
+A SymPy expression is written as a tree once (`certificates.sympy_trees.from_sympy`, at the boundary) and
 evaluated here; no SymPy evaluation takes part, so a sign is a ball's.
 """
 

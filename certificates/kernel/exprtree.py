@@ -19,7 +19,7 @@ any evaluation: `certificates.kernel.claims.expressions.parse_tree`):
 A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with rel one of
 `< <= > >= =`, `["and", ...]`, `["or", ...]`, `["not", f]`, `["implies", f, g]`, `["iff", f, g]`,
 `["true"]` or `["false"]`. `from_sympy` and `formula_from_sympy` write trees from SymPy (the
-deciding side and the checker's obligations; the inert nodes of `certificates.kernel.inert` included);
+deciding side and the checker's obligations; the inert nodes of `certificates.inert` included);
 `evaluate` evaluates a term with python-flint balls from the file alone (the verifying side), so
 reading a certificate never calls eval, sympify or a parser on file text. It is the one ball evaluator:
 `certificates.kernel.balls.eval_ball` is it with lambda_c's enclosure, and every SymPy expression is written
@@ -80,76 +80,6 @@ def rational_text(value: Fraction | int) -> str:
             f"a rational of {q.numerator.bit_length() + q.denominator.bit_length()} bits is too large to record"
         )
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-
-
-def from_sympy(expr: Any) -> Tree:
-    """The tree of a SymPy expression built from + * integer powers, exp, log, sqrt, LambertW, lambda_c, pi and
-    the inert nodes of `certificates.kernel.inert` (whose real powers become `rpow`)."""
-    import sympy as sp
-
-    from certificates.kernel import inert
-    from identities.closed_forms import LambdaC
-
-    e = sp.sympify(expr, strict=True)
-    if e.is_Rational:
-        return ["rat", rational_text(Fraction(int(e.p), int(e.q)))]
-    if e is sp.E:
-        return ["exp", ["rat", "1"]]
-    if e is sp.pi or isinstance(e, inert.Pi):
-        return ["pi"]
-    if e.is_Symbol:
-        return ["sym", e.name]
-    if isinstance(e, inert.Inert) and e.text in UNARY:
-        return [e.text, from_sympy(e.args[0])]
-    if isinstance(e, inert.W):
-        return ["lambertw", from_sympy(e.args[0])]
-    if isinstance(e, inert.RealPower):
-        return ["rpow", from_sympy(e.args[0]), from_sympy(e.args[1])]
-    if isinstance(e, sp.Add):
-        return ["add", *[from_sympy(a) for a in e.args]]
-    if isinstance(e, sp.Mul):
-        return ["mul", *[from_sympy(a) for a in e.args]]
-    if isinstance(e, sp.Pow):
-        base, k = e.args
-        if k.is_Integer:
-            return ["pow", from_sympy(base), int(k)]
-        if k == sp.Rational(1, 2):
-            return ["sqrt", from_sympy(base)]
-        if k == sp.Rational(-1, 2):
-            return ["pow", ["sqrt", from_sympy(base)], -1]
-        raise TreeError(f"unsupported power {e}")
-    for name, cls in (("exp", sp.exp), ("log", sp.log), ("lambertw", sp.LambertW)):
-        if isinstance(e, cls) and len(e.args) == 1:
-            return [name, from_sympy(e.args[0])]
-    if isinstance(e, LambdaC):
-        return ["lambda_c", *[from_sympy(a) for a in e.args]]
-    raise TreeError(f"unsupported node {type(e).__name__}")
-
-
-_SYMPY_RELATIONS = {"StrictLessThan": "<", "LessThan": "<=", "StrictGreaterThan": ">", "GreaterThan": ">="}
-
-
-def formula_from_sympy(formula: Any) -> Tree:
-    """The tree of a SymPy boolean formula over polynomial relations (an SMT hypothesis or goal)."""
-    import sympy as sp
-
-    if formula is sp.true or formula is sp.false:
-        return [str(bool(formula)).lower()]
-    name = type(formula).__name__
-    if name in _SYMPY_RELATIONS:
-        return [_SYMPY_RELATIONS[name], from_sympy(formula.lhs), from_sympy(formula.rhs)]
-    if isinstance(formula, sp.Equality):
-        return ["=", from_sympy(formula.lhs), from_sympy(formula.rhs)]
-    if isinstance(formula, sp.Unequality):
-        return ["not", ["=", from_sympy(formula.lhs), from_sympy(formula.rhs)]]
-    if isinstance(formula, sp.Not):
-        return ["not", formula_from_sympy(formula.args[0])]
-    if isinstance(formula, sp.And | sp.Or):
-        return ["and" if isinstance(formula, sp.And) else "or", *[formula_from_sympy(a) for a in formula.args]]
-    if isinstance(formula, sp.Implies | sp.Equivalent) and len(formula.args) == 2:
-        op = "implies" if isinstance(formula, sp.Implies) else "iff"
-        return [op, *[formula_from_sympy(a) for a in formula.args]]
-    raise TreeError(f"unsupported formula node {name}")
 
 
 def count_nodes(tree: object, limit: int) -> int:

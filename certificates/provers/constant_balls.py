@@ -2,7 +2,7 @@
 and the Condition 8 exit gap (a certified root, `certificates.provers.exit_gap`).
 
 Every closed form is `identities/closed_forms.py`'s, written as a tree once (`certificates.kernel.stored_forms`, the
-trees stored from `certificates.kernel.exprtree.from_sympy`) and evaluated by the one ball evaluator's operations,
+trees stored from `certificates.sympy_trees.from_sympy`) and evaluated by the one ball evaluator's operations,
 compiled once per tree (`certificates.kernel.stored_forms.program`); lambda_c, which has none, is the certified root of
 `certificates.kernel.lambda_c`. Parameters are exact fractions and enter only as balls, so SymPy never simplifies
 with them (its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100); no

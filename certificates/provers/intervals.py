@@ -42,9 +42,10 @@ from flint import arb
 from certificates.kernel import derivatives, forms
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, fails, holds, precision
-from certificates.kernel.exprtree import Tree, TreeError, enclosure_text, from_sympy, rational_text
+from certificates.kernel.exprtree import Tree, TreeError, enclosure_text, rational_text
 from certificates.kernel.regions import ENDS, Region
 from certificates.store import write_certificate
+from certificates.sympy_trees import from_sympy
 
 Box = dict[sp.Symbol, tuple[Fraction, Fraction]]
 Sides = dict[str, tuple[Fraction, Fraction]]

@@ -24,12 +24,13 @@ from flint import arb
 from certificates.kernel import ball_model, registry_statements
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, fails, holds, precision
-from certificates.kernel.exprtree import Tree, enclosure_text, from_sympy, rational_text
+from certificates.kernel.exprtree import Tree, enclosure_text, rational_text
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import mask_rows
 from certificates.kernel.model_quantities import ball_value
 from certificates.provers.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
+from certificates.sympy_trees import from_sympy
 
 #: Working precisions (bits) tried in turn; the last is the largest a certificate may record (`format.MAX_PRECISION`):
 #: a formula as written (no cancellation folded away by SymPy) may need them, e.g. (1 + 10**-400) - 1.

@@ -17,9 +17,10 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.dynamics_statements import FORM, STATIONARY, refuting_quantity
-from certificates.kernel.exprtree import from_sympy, rational_text
+from certificates.kernel.exprtree import rational_text
 from certificates.kernel.masks import mask_of
 from certificates.kernel.tree_text import term_text
+from certificates.sympy_trees import from_sympy
 
 
 def _texts(rows: Any) -> Any:

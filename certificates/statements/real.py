@@ -19,10 +19,11 @@ from certificates.kernel.claims.embedding import read_embedded
 from certificates.kernel.claims.expressions import parse_tree
 from certificates.kernel.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
 from certificates.kernel.errors import InputError
-from certificates.kernel.exprtree import TreeError, from_sympy, rational_text
+from certificates.kernel.exprtree import TreeError, rational_text
 from certificates.kernel.nonempty import settle
 from certificates.kernel.real_statements import FORM, read_region
 from certificates.kernel.recheck import Rejected
+from certificates.sympy_trees import from_sympy
 
 #: Certificate kinds with a statement of form `real`, by the kind of claim.
 KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt"), "identity": ("smt",)}

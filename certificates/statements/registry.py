@@ -36,8 +36,8 @@ import sympy as sp
 
 from certificates.kernel import registry_statements
 from certificates.kernel.equilibrium_obligations import EQUILIBRIA
-from certificates.kernel.exprtree import formula_from_sympy, from_sympy
 from certificates.kernel.recheck import Rejected
+from certificates.sympy_trees import formula_from_sympy, from_sympy
 from identities import closed_forms, signs
 from identities import condition8_invariance as ci
 from identities import condition8_scalar as sr

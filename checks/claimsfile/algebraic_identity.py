@@ -1,6 +1,6 @@
 """Exact proofs of identities: denominators cleared, radicals reduced by a Groebner basis, logs compared.
 
-`identity_decider` calls `prove_identity` first. The sides are inert expressions (`certificates.kernel.inert`):
+`identity_decider` calls `prove_identity` first. The sides are inert expressions (`certificates.inert`):
 no SymPy evaluation has used a sign, and every sign used below is proved by exact algebra
 (`definedness.proved_on_domain`: signs of polynomial coefficients after shifting the symbols to
 their domain's ends) or by balls for constants.
@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from certificates.inert import Exp, Log, W
 from certificates.kernel.claims.conditions import Condition
 from certificates.kernel.claims.schema import IdentityClaim
 from certificates.kernel.claims.symbolic import isolated, normalized, short_text
-from certificates.kernel.inert import Exp, Log, W
 from checks.claimsfile.definedness import proved_on_domain
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict

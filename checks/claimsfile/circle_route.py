@@ -28,12 +28,12 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
+from certificates.inert import inert
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.exact import precision
-from certificates.kernel.inert import inert
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 from identities import circle

@@ -29,13 +29,13 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from certificates.inert import Exp, Pi, RealPower, Sqrt, W
 from certificates.kernel.claims.conditions import Condition
 from certificates.kernel.claims.domains import Domain, contains
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.names import LambdaC
 from certificates.kernel.claims.symbolic import within
 from certificates.kernel.exact import fails, holds, shown
-from certificates.kernel.inert import Exp, Pi, RealPower, Sqrt, W
 from checks.claimsfile.domain_sampling import sample_point
 from identities.algebraic import eliminate, ring_form
 

@@ -33,11 +33,11 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.inert import inert
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
-from certificates.kernel.inert import inert
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
 from identities import causal_reduction as cr
@@ -282,7 +282,7 @@ def refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: s
 
 def equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
     """Whether left = right exactly (exact algebra, no simplify) or not (balls); Undecided when neither settles it.
-    The claimed side is the file's inert formula (`certificates.kernel.inert`), the exact side is put in the same
+    The claimed side is the file's inert formula (`certificates.inert`), the exact side is put in the same
     form."""
     difference = left - inert(right)
     value = ball_of(difference)

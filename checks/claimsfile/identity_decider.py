@@ -1,6 +1,6 @@
 """Deciding an identity claim: an exact algebraic proof, a verified counterexample, or the SMT route.
 
-The sides are inert expressions (`certificates.kernel.inert`), built from the text without any sign-dependent
+The sides are inert expressions (`certificates.inert`), built from the text without any sign-dependent
 rewrite. First `algebraic_identity.prove_identity` tries an exact proof (denominators cleared, radicals
 reduced modulo a Groebner basis of their defining polynomials, logarithms compared through
 exponentials), with every definedness condition of both sides, as written, proved on the whole domain

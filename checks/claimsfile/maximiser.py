@@ -26,13 +26,13 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.inert import Inert, inert
 from certificates.kernel import nonempty
 from certificates.kernel.claims.domains import contains, domain_region
 from certificates.kernel.claims.evaluation import EvaluationError, ball
 from certificates.kernel.claims.schema import InequalityClaim
 from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.exact import exact_value
-from certificates.kernel.inert import Inert, inert
 from checks.claimsfile.asymptotic_quantities import converted
 from checks.claimsfile.domain_sampling import sample_point
 from checks.claimsfile.inequality_decider import refutation

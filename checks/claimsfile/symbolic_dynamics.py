@@ -17,11 +17,11 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.inert import inert
 from certificates.kernel.claims.head_sums import HeadScope, HeadSum
 from certificates.kernel.claims.numbers import stated
 from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.claims.symbolic import exactly_zero
-from certificates.kernel.inert import inert
 from checks.claimsfile.exact_dynamics import (
     GAPS,
     MEANING,

@@ -10,10 +10,10 @@ from flint import arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from certificates.inert import inert
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import from_sympy
-from certificates.kernel.inert import inert
+from certificates.sympy_trees import from_sympy
 from identities import signs
 
 x, y, z = sp.symbols("x y z", real=True)

@@ -24,9 +24,9 @@ from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.schema import InequalityClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.tree_text import term_text
 from certificates.kernel.verify import verify_file
+from certificates.sympy_trees import from_sympy
 from checks.claimsfile.inequality_decider import refutation
 from checks.cli import main
 

@@ -2,7 +2,7 @@
 
 SymPy rewrites `sqrt(e**2)` to `-e` when a low-precision numerical sign says e < 0, and
 `1 - c_star(10**30)**2` is such an e for it although it is positive. Claims files are built in inert form
-(`certificates.kernel.inert`), so such rewrites cannot happen; here every rewrite of the class (sqrt(e**2) against
+(`certificates.inert`), so such rewrites cannot happen; here every rewrite of the class (sqrt(e**2) against
 +-e, (e**2)**(1/2), sqrt(e)**2, sqrt(e**2)/e, log(exp(e)), e**2/e, (e**3)**(1/3), 1/(1/e), exp(log(e)))
 is applied to expressions e that cancel at magnitudes up to the grammar's limits, each both ways round
 (e and -e), as identities, inequalities and constants. Each claim's truth is known by construction (the
@@ -22,6 +22,7 @@ from flint import arb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from certificates.inert import inert
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.claims.embedding import embedded
 from certificates.kernel.claims.evaluation import ball
@@ -29,7 +30,6 @@ from certificates.kernel.claims.expressions import parse_expression, parse_tree
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.inert import inert
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_point
 from checks.claimsfile.register import register_claims

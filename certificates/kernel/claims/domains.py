@@ -24,8 +24,8 @@ from certificates.kernel.claims.names import RESERVED
 from certificates.kernel.claims.numbers import exact_number, is_number
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
-from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.regions import Bound, Region, Side
+from certificates.sympy_trees import from_sympy
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,30}$")
 _KINDS = {

@@ -46,8 +46,9 @@ from certificates.kernel.claims.numbers import exact_number
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import decimal_value
-from certificates.kernel.exprtree import TreeError, from_sympy, parse_rational
+from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
+from certificates.sympy_trees import from_sympy
 
 REQUIRED = {"tokens", "property"}
 OPTIONAL = {"heads", "attention", "n", "d", "beta", "lambdas", "value_strengths", "rho", "sizes", "points", "index"}

@@ -9,7 +9,7 @@ literals (turned into exact rationals from their source text), declared symbols,
 positional arguments. Anything else (attributes, subscripts, lambdas, comprehensions, strings,
 comparisons, keyword arguments, unknown names...) is an `ExpressionError` naming the column.
 
-Every non-polynomial operation is built as an inert node (`certificates.kernel.inert`: sqrt, a non-integer
+Every non-polynomial operation is built as an inert node (`certificates.inert`: sqrt, a non-integer
 power, exp, log, lambertw, lambda_c and the named functions' closed forms), so SymPy's automatic
 evaluation is only rational-function arithmetic, the same for every value of the atoms: no sign,
 branch or zero test of SymPy's shapes the expression (`sqrt((1 - c_star(10**30)**2)**2)` stays a
@@ -41,13 +41,13 @@ from fractions import Fraction
 
 import sympy as sp
 
+from certificates.inert import RealPower
 from certificates.kernel.claims.conditions import Condition, call_conditions, power_conditions, settled, unique
 from certificates.kernel.claims.head_sums import HEAD_FUNCTIONS, HeadScope, HeadSum
 from certificates.kernel.claims.names import CONSTANTS, FUNCTIONS
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.claims.symbolic import within
 from certificates.kernel.exprtree import NAMED, Tree, rational_text
-from certificates.kernel.inert import RealPower
 
 MAX_TEXT = 2000
 MAX_NODES = 400

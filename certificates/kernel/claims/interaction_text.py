@@ -24,13 +24,14 @@ from typing import Any
 
 import sympy as sp
 
+from certificates import sympy_trees
+from certificates.inert import inert
 from certificates.kernel import exprtree
 from certificates.kernel.claims.expressions import parse_defined, parse_tree
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.claims.symbolic import within
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.inert import inert
 from certificates.kernel.interaction import NODES, Interaction
 from certificates.kernel.vocabulary import INTERACTION_KINDS
 from identities import signs
@@ -80,7 +81,7 @@ def parse_interaction(text: object, attention: str, field: str = "interaction") 
         raise InputError(field, text, f"{unknown[0]} is not available in an interaction (it may use {allowed})")
     known = signs.facts(positive=[sp.Symbol("beta")], real=[sp.Symbol("s")])
     for condition in conditions:
-        expr = ordinary(exprtree.from_sympy(condition.expr))
+        expr = ordinary(sympy_trees.from_sympy(condition.expr))
         if signs.prove(expr, condition.relation + "0", known) is None:
             raise InputError(
                 field,
@@ -166,6 +167,6 @@ def propose_antiderivative(text: str) -> exprtree.Tree | None:
     if proposal is None or proposal.has(sp.Integral):
         return None
     try:
-        return exprtree.from_sympy(inert(proposal.xreplace({BETA: plain_beta, S: plain_s})))
+        return sympy_trees.from_sympy(inert(proposal.xreplace({BETA: plain_beta, S: plain_s})))
     except (exprtree.TreeError, ValueError):
         return None

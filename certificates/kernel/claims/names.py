@@ -3,7 +3,7 @@
 The regime's constants come from the one table `certificates.kernel.constant_specs.QUANTITIES` (those with a SymPy form:
 c8_exit_gap, a certified root, is only a `headflow constants` quantity); every function is
 built from `identities/closed_forms.py`, so a claims file means exactly what
-the paper's checks mean. Each is built in inert form (`certificates.kernel.inert`): the closed form is written on
+the paper's checks mean. Each is built in inert form (`certificates.inert`): the closed form is written on
 plain symbols (which SymPy cannot rewrite by sign) and its non-polynomial nodes are made inert, then the
 actual arguments are put in, so no sign-dependent rewrite can happen on the arguments. `lambda_c(n, beta)`
 has no closed form: it is the SymPy function `LambdaC` of `identities.closed_forms` (no automatic
@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 import sympy as sp
 
+from certificates.inert import Exp, Log, Pi, Sqrt, inert
 from certificates.kernel.constant_specs import QUANTITIES
-from certificates.kernel.inert import Exp, Log, Pi, Sqrt, inert
 from identities.closed_forms import LambdaC
 
 __all__ = ["CONSTANTS", "FUNCTIONS", "RESERVED", "LambdaC"]

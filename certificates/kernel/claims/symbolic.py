@@ -22,8 +22,8 @@ from typing import TypeVar
 
 import sympy as sp
 
+from certificates.inert import Exp, Log, inert
 from certificates.kernel import processes
-from certificates.kernel.inert import Exp, Log, inert
 from identities.algebraic import Unsupported, reduce_modulo, ring_form
 
 T = TypeVar("T")
@@ -72,7 +72,7 @@ def _alarm(seconds: float) -> Iterator[None]:
 def exactly_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
     """Whether exact algebra shows `expr` is 0 wherever it is defined: (True, ""), (False, what is left), or (None,
     why undecided). Not SymPy's simplify, whose rewrites rest on signs from its assumptions and floats: the
-    expression is made inert (`certificates.kernel.inert`), rewritten by `normalized` (exp and log), and the
+    expression is made inert (`certificates.inert`), rewritten by `normalized` (exp and log), and the
     numerator of its fraction over its atoms reduced modulo the radicals' defining polynomials
     (`identities.algebraic`): a remainder 0 holds for every root, so for the values the atoms take.
 

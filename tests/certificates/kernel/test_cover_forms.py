@@ -14,9 +14,9 @@ from certificates.kernel import endpoints, forms, lambda_c
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.derivatives import derivative, substitute
 from certificates.kernel.exact import ball_of, interval_ball, precision
-from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.regions import Region, Side
 from certificates.provers.intervals import prove
+from certificates.sympy_trees import from_sympy
 from identities.closed_forms import LambdaC, eliminate_exp_lambertw
 from identities.scalar_regime import prove_lambda_c_monotone
 

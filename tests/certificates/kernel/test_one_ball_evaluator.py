@@ -118,7 +118,7 @@ def test_a_wrong_value_is_refuted_by_the_tree_evaluator() -> None:
 def test_text_is_never_parsed_at_the_sympy_boundary(text: str) -> None:
     """The one place SymPy becomes a tree takes SymPy objects only: a string (user text) is refused, never parsed."""
     from certificates.kernel.claims.evaluation import EvaluationError, ball
-    from certificates.kernel.exprtree import from_sympy
+    from certificates.sympy_trees import from_sympy
 
     with pytest.raises(sp.SympifyError):
         from_sympy(text)

@@ -10,10 +10,10 @@ import pytest
 import sympy as sp
 
 from certificates.kernel import recheck
-from certificates.kernel.exprtree import from_sympy
 from certificates.provers.intervals import certify_cover, prove, prove_inequality
 from certificates.provers.witness import settle_point
 from certificates.statements import registry as obligations
+from certificates.sympy_trees import from_sympy
 from checks.registry import Context, load_all
 from checks.runner import run_claim
 from checks.theorems import t22_clustering_rates as sc

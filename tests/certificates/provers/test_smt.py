@@ -11,10 +11,11 @@ import pytest
 import sympy as sp
 
 from certificates.kernel import smtlib, solvers
-from certificates.kernel.exprtree import TreeError, formula_from_sympy
+from certificates.kernel.exprtree import TreeError
 from certificates.provers.smt import certify, decide, problem
 from certificates.statements import registry as obligations
 from certificates.statements.registry import SmtStatement
+from certificates.sympy_trees import formula_from_sympy
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration

@@ -20,11 +20,11 @@ import sympy as sp
 from certificates.kernel import nonempty
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.names import LambdaC
-from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region, Side
 from certificates.kernel.verify import verify_file
 from certificates.statements.real import relation_statement
+from certificates.sympy_trees import from_sympy
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims

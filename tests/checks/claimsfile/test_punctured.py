@@ -88,7 +88,7 @@ def test_a_puncture_must_be_a_formula() -> None:
 
 
 def test_a_formula_sympy_rewrites_is_accepted_only_when_shown_unchanged() -> None:
-    from certificates.kernel.inert import Exp, W
+    from certificates.inert import Exp, W
     from checks.claimsfile import maximiser
 
     n = sp.Symbol("n", positive=True)

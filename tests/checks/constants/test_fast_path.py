@@ -14,8 +14,9 @@ from flint import arb, ctx, fmpz
 
 from certificates.kernel import lambda_c, stored_forms
 from certificates.kernel.exact import ball_of, exact_value
-from certificates.kernel.exprtree import from_sympy
 from certificates.kernel.programs import compile_trees
+from certificates.statements import stored_forms as source
+from certificates.sympy_trees import from_sympy
 from checks.constants import certified as constants
 from checks.constants.mpmath_reference import mpmath_value
 from identities import closed_forms as cf
@@ -108,9 +109,9 @@ def _normal(tree: Any) -> Any:
 
 def test_the_stored_trees_are_the_closed_forms_of_sympy() -> None:
     """The file the fast path evaluates is what SymPy writes from identities/closed_forms.py (regenerate it with
-    `python -m certificates.kernel.stored_forms` when a closed form changes)."""
+    `python -m certificates.statements.stored_forms` when a closed form changes)."""
     stored = json.loads(stored_forms.PATH.read_text(encoding="utf-8"))
-    built = stored_forms.build()
+    built = source.build()
     assert stored["symbols"] == built["symbols"]
     assert set(stored["trees"]) == set(built["trees"])
     for name, tree in built["trees"].items():

@@ -18,11 +18,12 @@ import pytest
 import sympy as sp
 from flint import arb, ctx
 
-from certificates.kernel import ball_model, lambda_c, stored_forms
+from certificates.kernel import ball_model, lambda_c
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
-from certificates.kernel.exprtree import from_sympy
 from certificates.provers import constant_balls
+from certificates.statements import stored_forms as source
+from certificates.sympy_trees import from_sympy
 from checks.constants import floats as scalar_constants
 from checks.model import field as model
 from identities import closed_forms as cf
@@ -63,7 +64,7 @@ POINTS: dict[str, list[dict[str, Fraction]]] = {
         )
     ],
 }
-FORMS, SYMBOLS = stored_forms.forms()
+FORMS, SYMBOLS = source.forms()
 
 
 def _mp(value: Fraction) -> mpmath.mpf:

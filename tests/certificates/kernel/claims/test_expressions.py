@@ -7,11 +7,11 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from certificates.inert import Exp, Log, RealPower, W, inert
 from certificates.kernel.claims.expressions import MAX_DEPTH, MAX_TEXT, parse_expression
 from certificates.kernel.claims.names import LambdaC
 from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
-from certificates.kernel.inert import Exp, Log, RealPower, W, inert
 from identities import closed_forms
 
 x = sp.Symbol("x", positive=True)
@@ -41,7 +41,7 @@ n, beta = sp.symbols("n beta", positive=True)
     ],
 )
 def test_accepted_expressions_mean_exactly_this(text: str, expected: sp.Expr) -> None:
-    """The inert form of the formula (`certificates.kernel.inert`): the closed forms with their arguments put in."""
+    """The inert form of the formula (`certificates.inert`): the closed forms with their arguments put in."""
     assert parse_expression(text, {"x": x, "n": n, "beta": beta}) == inert(expected)
 
 

@@ -7,11 +7,11 @@ import textwrap
 import pytest
 import sympy as sp
 
+from certificates.inert import Log, Sqrt
 from certificates.kernel.claims.loader import load_claims, parse_claims
 from certificates.kernel.claims.problems import ClaimsFileError
 from certificates.kernel.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim
 from certificates.kernel.errors import InputError
-from certificates.kernel.inert import Log, Sqrt
 
 
 def claims(text: str) -> list:

@@ -14,7 +14,7 @@ cancelled denominator keeps its definedness condition, recorded from the text by
 square root or real power of a rational that is an exact power of a rational, `Exp(0) = 1`,
 `Log(1) = 0`, an integer exponent of `RealPower` (an ordinary power). `inert(expr)` turns an ordinary
 SymPy formula (the closed forms of `identities.closed_forms`, built on plain symbols, which SymPy
-cannot rewrite by sign) into inert form; `certificates.kernel.exprtree.from_sympy` writes inert trees.
+cannot rewrite by sign) into inert form; `certificates.sympy_trees.from_sympy` writes inert trees.
 """
 
 from __future__ import annotations
