@@ -18,7 +18,6 @@ from certificates.atomic import write_text_atomic
 from certificates.coq.source import source
 from certificates.kernel.coq import run
 from certificates.kernel.coq.certificate import problem as certificate_problem
-from certificates.kernel.coq.claims import problem
 from certificates.kernel.coq.statements import NotStated, require_stated, statement_file, theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
@@ -63,7 +62,7 @@ def _regenerated(certificate: Path) -> tuple[str, dict[str, Any]]:
         data["claim_id"], data["kind"], data["payload"], data["claim"]
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
-    sentence, built = certificate_problem(data, problem)
+    sentence, built = certificate_problem(data)
     text = source(certificate.name, data["claim_id"], sentence, built)
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
     statement = statement_file(certificate.name, data["claim_id"], sentence, built)

@@ -27,8 +27,8 @@ FORMS: dict[str, Checker] = {
     real_statements.FORM: real_statements.check,
     dynamics_statements.FORM: dynamics_statements.check,
     registry_statements.FORM: registry_statements.check,
-    "model": model_statements.check,
-    "equilibrium-regime": model_statements.check_regime,
+    model_statements.FORM: model_statements.check,
+    model_statements.REGIME_FORM: model_statements.check_regime,
 }
 
 

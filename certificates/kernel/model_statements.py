@@ -67,6 +67,8 @@ STATEMENT_KEYS |= {"hypotheses", "interaction", "sizes", "given", "relation"}
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
 EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 
+FORM, REGIME_FORM = "model", "equilibrium-regime"
+
 
 def term_of(data: object) -> Term:
     """The scalar term of a JSON tree, typed by `make`; Rejected when it is not one (at most MAX_TERM_NODES nodes)."""

@@ -12,12 +12,12 @@ time from checked data: a `.v` file next to a certificate is for reading, never 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import (
     dynamics_statements,
+    model_statements,
     real_encoding,
     real_statements,
     recheck,
@@ -25,7 +25,7 @@ from certificates.kernel import (
     solvers,
 )
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.coq import model_tree
+from certificates.kernel.coq import model_claims, model_tree
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
@@ -34,11 +34,6 @@ from certificates.kernel.recheck import Rejected
 #: Bits `interval` works with on a configuration witness, less `certificates.coq.source.EXTRA_BITS` (its sign has a
 #: wide margin; coqc checks).
 PRECISION = 14
-
-#: (claim fields, claim id, kind, payload) -> (what the certificate proves, its Coq problem), for a claims-file
-#: certificate; raises Rejected or NotTranslatable. `certificates.kernel.coq.claims.problem` is the one (it builds on
-#: this module, hence passed in).
-ClaimProblem = Callable[[dict[str, Any], str, str, dict[str, Any], Any], tuple[str, Problem]]
 
 #: Why covers have no translation: their steps are not interval evaluations that Interval's tactic can replay.
 COVERS = (
@@ -57,8 +52,9 @@ UNTRANSLATED = {
 }
 
 
-def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> tuple[str, Problem]:
-    """(what it proves, its Coq problem) for a loaded certificate (`certificates.kernel.loading.load`)."""
+def problem(certificate: dict[str, Any]) -> tuple[str, Problem]:
+    """(what it proves, its Coq problem) for a loaded certificate (`certificates.kernel.loading.load`), written from
+    its core statement once the kernel's own check of it passes (Rejected otherwise)."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     statement = certificate["statement"]
     if isinstance(statement, dict) and statement.get("form") == real_statements.FORM and kind == "witness":
@@ -73,10 +69,12 @@ def problem(certificate: dict[str, Any], claim_problem: ClaimProblem | None) -> 
         return proved, configuration_problem(statement["refuting"]["quantity"], "<", cfg, payload)[1]
     if isinstance(statement, dict) and statement.get("form") == real_statements.FORM and kind == "smt":
         return _relation(statement, claim_id, payload)
+    if isinstance(statement, dict) and statement.get("form") == model_statements.FORM and kind == "witness":
+        proved, _ = model_statements.check(statement, claim_id, kind, payload, 0.0)  # the kernel's check, or Rejected
+        witness = model_claims.witness_problem(model_statements.statement_of(statement, claim_id), payload)
+        return f"{model_claims.EXACT_FACTS}; {proved}", witness
     if certificate["claim"] is not None:
-        if claim_problem is None or not isinstance(certificate["claim"], dict):
-            raise Rejected("a claims-file certificate: translate it with `headflow check-cert --coq`")
-        return claim_problem(certificate["claim"], claim_id, kind, payload, certificate["statement"])
+        raise NotTranslatable(COVERS if kind == "interval-cover" else f"a claims-file {kind} certificate of this form")
     if kind in UNTRANSLATED:
         raise NotTranslatable(UNTRANSLATED[kind])
     statement = registry_statements.of_payload(claim_id, payload)

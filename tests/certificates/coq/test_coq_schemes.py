@@ -17,7 +17,6 @@ from flint import arb
 
 import checks
 from certificates.kernel.coq.certificate import problem as certificate_problem
-from certificates.kernel.coq.claims import problem as claims_problem
 from certificates.kernel.exact import interval_ball, precision
 from certificates.kernel.exprtree import evaluate, parse_rational
 from certificates.kernel.loading import load
@@ -68,7 +67,7 @@ def scheme_certificates(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 def _statement_value(path: Path) -> arb:
     """The value whose sign the Coq theorem states last (the rate, or rhs - lhs), evaluated with balls over the
     statement's definitions in order."""
-    _, built = certificate_problem(load(path), claims_problem)
+    _, built = certificate_problem(load(path))
     with precision(128):
         env: dict[str, arb] = {}
         for name, tree in built.definitions:
