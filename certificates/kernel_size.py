@@ -1,0 +1,47 @@
+"""The size of the kernel, in lines of code: not blank, not comments, not docstrings.
+
+The rule (issue 37): everything `headflow check-cert` trusts fits in `LIMIT` lines that a reader can read in an
+afternoon. The figure is shown in the README's trust section and on the generated kernel page; a test holds it
+under the limit, and `python -m certificates.kernel_size` prints it. Counted the way
+`shared/tools/kernel_size.py` counts: every line a token other than a comment or a docstring touches.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from pathlib import Path
+
+KERNEL = Path(__file__).resolve().parent / "kernel"
+#: The most lines of code the kernel may hold (the Coq statement writer included).
+LIMIT = 3_000
+_LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+
+
+def code_lines(path: Path) -> int:
+    """Lines of one module that hold code: touched by a token that is neither layout, a comment nor a docstring."""
+    text = path.read_text(encoding="utf-8")
+    docstrings: set[int] = set()
+    for node in ast.walk(ast.parse(text)):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                docstrings.update(range(body[0].lineno, (body[0].end_lineno or body[0].lineno) + 1))
+    lines: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type not in _LAYOUT:
+            lines.update(range(token.start[0], token.end[0] + 1))
+    return len(lines - docstrings)
+
+
+def kernel_size(folder: Path = KERNEL) -> tuple[int, int]:
+    """(modules, lines of code) of the kernel folder."""
+    modules = sorted(folder.rglob("*.py"))
+    return len(modules), sum(code_lines(path) for path in modules)
+
+
+if __name__ == "__main__":
+    count, lines = kernel_size()
+    print(f"certificates/kernel: {count} modules, {lines} lines of code (limit {LIMIT})")
