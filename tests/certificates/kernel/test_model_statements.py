@@ -65,6 +65,14 @@ op = ">="
 rhs = "0"
 
 [[claim]]
+id = "energy-positive-square"
+kind = "model"
+interaction = "s**2"
+lhs = "E"
+op = ">="
+rhs = "0"
+
+[[claim]]
 id = "unequal-clusters-at-rest"
 kind = "equilibrium"
 tokens = "clusters"
@@ -93,7 +101,7 @@ beta = 2
 lambdas = [1]
 attention = "usa"
 """
-MODEL = {"energy-monotone-without-alignment", "shadow-obstruction", "shadow-equals-one"}
+MODEL = {"energy-monotone-without-alignment", "shadow-obstruction", "shadow-equals-one", "energy-positive-square"}
 REGIMES = {"unequal-clusters-at-rest", "orthonormal-tokens-at-rest", "cluster-unstable"}
 #: Project modules that still load SymPy or mpmath on the checking path, being made free of them on branch dynstmt
 #: (`interaction.py` imports SymPy for the antiderivative and the definedness proof, `operator_norm.py` mpmath).
@@ -263,6 +271,22 @@ def test_a_malformed_term_is_rejected(written: dict[str, Path], term: list[Any])
     change = lambda data: data["statement"]["relation"].__setitem__("lhs", term)  # noqa: E731
     ok, message = verify_file(forged(written["energy-monotone-without-alignment"], change))
     assert not ok and "not a model term" in message, message
+
+
+def test_the_energy_is_that_of_the_stated_antiderivative_the_kernel_verifies(written: dict[str, Path]) -> None:
+    """E >= 0 with phi = s**2 is refuted with the proposed Phi = s**3/3, which the statement carries and check-cert
+    prints; a Phi that is no antiderivative (s**3/3 + s, whose energy is larger), none, or one without phi is
+    rejected: the energy is then unavailable (issue 37: the kernel accepts Phi only by its exact algebra)."""
+    path = written["energy-positive-square"]
+    s3 = ["mul", ["rat", "1/3"], ["pow", ["sym", "s"], 3]]
+    assert json.loads(path.read_text())["statement"]["energy"] == s3
+    ok, message = verify_file(path)
+    assert ok and "Phi(s) = (1/3)*s**3" in message and "E >= 0 fails" in message, message
+    for Phi in (["add", s3, ["sym", "s"]], None):
+        ok, message = verify_file(forged(path, lambda d, Phi=Phi: d["statement"].__setitem__("energy", Phi)))
+        assert not ok and "no verified antiderivative of s**2: the energy is unavailable" in message, message
+    ok, message = verify_file(forged(path, lambda d: d["statement"].__setitem__("interaction", None)))
+    assert not ok and "with an interaction phi only" in message, message
 
 
 def test_an_exact_witness_of_a_moved_equality_is_rejected(written: dict[str, Path]) -> None:
