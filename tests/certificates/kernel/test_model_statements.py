@@ -14,7 +14,6 @@ not rational at the instance's n are rejected.
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
@@ -103,10 +102,6 @@ attention = "usa"
 """
 MODEL = {"energy-monotone-without-alignment", "shadow-obstruction", "shadow-equals-one", "energy-positive-square"}
 REGIMES = {"unequal-clusters-at-rest", "orthonormal-tokens-at-rest", "cluster-unstable"}
-#: Project modules that still load SymPy or mpmath on the checking path, being made free of them on branch dynstmt
-#: (`interaction.py` imports SymPy for the antiderivative and the definedness proof, `operator_norm.py` mpmath).
-#: Once that lands this set is empty and the assertion below holds with it emptied.
-PENDING = {"certificates/kernel/interaction.py", "certificates/kernel/operator_norm.py"}
 TRACE = """
 import builtins, sys, traceback
 from pathlib import Path
@@ -306,10 +301,7 @@ def test_checking_loads_no_sympy_or_mpmath_of_its_own(written: dict[str, Path]) 
     )
     results, chains = run.stdout.strip().splitlines()[-2:]
     assert results == str([True] * len(written)), run.stdout
-    # Every import of SymPy or mpmath on this path still passes through a module of PENDING (branch dynstmt makes
-    # them free of both); once it lands the expectation is that there is no such import at all: `chains == "[]"`.
-    outside = [chain for chain in ast.literal_eval(chains) if not PENDING & set(chain)]
-    assert outside == [], outside
+    assert chains == "[]", chains  # no import of SymPy or mpmath on the checking path, by any project module
 
 
 def _statement(key: str, value: Any) -> Any:
