@@ -5,6 +5,7 @@ A claims-file `model` claim is elaborated outside the kernel (`certificates.stat
     {"form": "model", "claim": id, "exists": bool, "attention": kind, "geometry": "sphere" | "flat",
      "beta": "positive" | "negative", "mask": "none" | "causal" | "given", "mask_rows": rows of 0/1 or null,
      "token": "every" | "first", "hypotheses": [names], "interaction": exprtree tree of phi(s) or null,
+     "energy": exprtree tree of Phi(s) (the energy's antiderivative of phi) or null,
      "sizes": {"n": [low, high or null], "d": ..., "H": ..., "beta": [low or null, high or null, low open, high open]},
      "given": [{"lhs": term, "op": op, "rhs": term}, ...], "relation": {"lhs": term, "op": op, "rhs": term}}
 
@@ -22,6 +23,11 @@ A universal statement is refuted by a `model-configuration` witness (exact data 
 conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence statement is proved by
 one where it states it, or, for an equality, by a `model-configuration-exact` witness (`rhs - lhs` exactly 0 in the
 exponential-polynomial field: `certificates.kernel.claims.exact_witness`). What is printed is rendered from the data.
+
+With an interaction phi the energy is E_h = (1/(2 n^2)) sum_ij Phi(s^h_ij): Phi is the statement's `energy`, proposed
+outside the kernel (SymPy's integrate), and the kernel evaluates the energy only when d/ds Phi = phi is shown by its own
+exact algebra (`certificates.kernel.interaction.is_antiderivative`; else the energy is unavailable and no witness
+naming it is accepted). Phi fixes the energy's constant of integration, so the printed statement names it.
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ from certificates.kernel.claims.model_values import settle
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, parse_rational
-from certificates.kernel.interaction import Interaction
+from certificates.kernel.interaction import Interaction, check_tree
 from certificates.kernel.masks import mask_of, mask_text
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
@@ -63,7 +69,9 @@ LEAST = {"n": 2, "d": 1, "H": 1}
 SIZE_NAMES = ("n", "d", "H", "beta")
 #: The fields of a model statement (the module's docstring).
 STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "mask_rows", "token"}
-STATEMENT_KEYS |= {"hypotheses", "interaction", "sizes", "given", "relation"}
+STATEMENT_KEYS |= {"hypotheses", "interaction", "energy", "sizes", "given", "relation"}
+#: The model names whose values are the energy (E = sum_h E_h), which Phi defines with an interaction.
+ENERGIES = frozenset({"E", "E_h"})
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
 EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 
@@ -208,10 +216,7 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
             raise Rejected(f"statement mask_rows: {exc}") from None
     elif data["mask_rows"] is not None:
         raise Rejected("statement mask_rows: only for a given mask")
-    phi = data["interaction"]
-    if phi is not None and data["attention"] not in INTERACTION_KINDS:
-        raise Rejected(f"an interaction phi(s) is stated with attention {' or '.join(INTERACTION_KINDS)}")
-    interaction = None if phi is None else Interaction(tree_text(phi), phi)
+    interaction = _interaction(data)
     relation = _relation(data["relation"], RELATIONS)
     conditions = tuple(_relation(g, tuple(STATED)) for g in given)
     names = frozenset().union(*(t.names for r in (relation, *conditions) for t in (r.lhs, r.rhs)))
@@ -236,6 +241,27 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     )
 
 
+def _interaction(data: dict[str, Any]) -> Interaction | None:
+    """The statement's phi with its proposed antiderivative Phi (which `Interaction.energy_tree` accepts only when
+    shown exactly); Rejected when either is not an interaction tree, or Phi is stated without phi."""
+    phi, Phi = data["interaction"], data["energy"]
+    if phi is None:
+        if Phi is not None:
+            raise Rejected("statement energy: an antiderivative Phi is stated with an interaction phi only")
+        return None
+    if data["attention"] not in INTERACTION_KINDS:
+        raise Rejected(f"an interaction phi(s) is stated with attention {' or '.join(INTERACTION_KINDS)}")
+    try:
+        return Interaction(tree_text(check_tree(phi, "phi")), phi, None if Phi is None else check_tree(Phi, "Phi"))
+    except TreeError as exc:
+        raise Rejected(f"statement interaction: {exc}") from None
+
+
+def names_energy(claim: Any) -> bool:
+    """Whether the relation or a given condition of a model claim (or statement) names the energy E or E_h."""
+    return any(t.names & ENERGIES for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs))
+
+
 def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
     recheck.require_keys(data, {"lhs", "op", "rhs"}, "relation")
     assert isinstance(data, dict)
@@ -256,6 +282,9 @@ def statement_text(claim: Any) -> str:
     if claim.interaction is not None:
         weights = "phi(s_ij) / sum_k phi(s_ik)" if claim.attention == "softmax" else "phi(s_ij)"
         kind += f", weights {weights} with phi(s) = {claim.interaction.text}"
+        Phi = claim.interaction.proposal() if names_energy(claim) else None
+        if Phi is not None:
+            kind += f", energy E_h = (1/(2 n^2)) sum_ij Phi(s_ij) with Phi(s) = {tree_text(Phi)}"
     assumed = ", ".join(claim.hypotheses) or "no further hypothesis"
     conditions = " and ".join(g.text for g in claim.given)
     if claim.exists:

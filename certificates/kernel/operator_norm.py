@@ -1,35 +1,26 @@
 """Rigorous operator norms of exact rational matrices: |P|_op = sqrt(lambda_max(P^T P)) as a ball.
 
 Theorem 39 measures approximate orthogonality by delta = max_{h != g} |M_h M_g|_op (the model term `delta_op` of
-`certificates.kernel.claims.model_terms`). Its value at exact data is enclosed from two exact facts, neither taken
-from a floating-point eigensolver:
-
-- a lower bound: the Rayleigh quotient L = v^T A v / v^T v of a rational vector v != 0 (A = P^T P), which is
-  <= lambda_max(A) for every v; v is data (mpmath's eigenvector rounded to rationals, proposed by
-  `certificates.kernel.claims.operator_norms`, which no certificate check loads);
-- an upper bound: U such that U I - A is positive definite, shown by exact Gaussian elimination in rationals (every
-  pivot > 0), so lambda_max(A) < U.
-
-Then |P|_op lies in [sqrt(L), sqrt(U)] (square roots as balls). A = 0 gives exactly 0.
+`certificates.kernel.claims.model_terms`; `misalignment_h` = |W_h - M_h|_op likewise). Its value at exact data is
+enclosed by exact facts alone, with no floating-point eigensolver and no proposed vector: for a symmetric rational A
+(here P^T P) and a rational t, t I - A is positive definite, shown or refuted by exact Gaussian elimination (every
+pivot > 0), iff lambda_max(A) < t. Bisection on t from [max_k A_kk, max_i sum_j |A_ij|] (a diagonal entry is a
+Rayleigh quotient, the row sum Gershgorin's bound) gives L <= lambda_max(A) <= U with U - L at most 2^-STEPS of the
+first interval's width; then |P|_op lies in [sqrt(L), sqrt(U)] (square roots as balls). A = 0 gives exactly 0.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
-from flint import arb
+from flint import arb, fmpq
 
 from certificates.kernel.exact import ball_of
 
-if TYPE_CHECKING:  # the eigenvector proposal loads mpmath on use only (checking a positive definite matrix needs none)
-    pass
-
 Matrix = Sequence[Sequence[Fraction]]
-#: Decimal digits of the eigenvector proposal; relative gaps tried between the lower and the upper bound.
-DIGITS = 40
-GAPS = tuple(Fraction(1, 2**k) for k in (60, 40, 20, 10, 4, 1))
+#: Bisection steps of the largest eigenvalue (each one exact elimination).
+STEPS = 72
 
 
 def product(A: Matrix, B: Matrix) -> list[list[Fraction]]:
@@ -55,29 +46,19 @@ def positive_definite(A: Matrix) -> bool:
     return True
 
 
-def rayleigh(A: Matrix, v: Sequence[Fraction]) -> Fraction:
-    """v^T A v / v^T v (0 for v = 0): a lower bound of lambda_max(A) for every rational v."""
-    norm = sum(c * c for c in v)
-    if norm == 0:
-        return Fraction(0)
-    return sum(v[i] * A[i][j] * v[j] for i in range(len(A)) for j in range(len(A))) / norm
-
-
-def largest_eigenvalue_bounds(A: Matrix, v: Sequence[Fraction]) -> tuple[Fraction, Fraction] | None:
-    """(L, U) with L <= lambda_max(A) < U for a symmetric positive semi-definite rational A ((0, 0) for A = 0), L the
-    Rayleigh quotient of the given vector v, or None when no tried U was shown (then nothing is claimed)."""
-    if len(v) != len(A):
-        raise ValueError("the vector of a Rayleigh quotient has the matrix's size")
-    low = max(rayleigh(A, v), Fraction(0))
-    scale = max(low, max((abs(a) for row in A for a in row), default=Fraction(0)))
-    if scale == 0:
-        return Fraction(0), Fraction(0)
-    for gap in GAPS:
-        high = low + gap * scale
-        shifted = [[(high if i == j else 0) - A[i][j] for j in range(len(A))] for i in range(len(A))]
-        if positive_definite(shifted):
-            return low, high
-    return None
+def largest_eigenvalue(A: Matrix) -> tuple[fmpq, fmpq]:
+    """(L, U) with L <= lambda_max(A) <= U for a symmetric rational A, by exact bisection (the module's docstring)."""
+    rows = [[fmpq(q.numerator, q.denominator) for q in row] for row in A]
+    size = len(rows)
+    low = max(rows[k][k] for k in range(size))
+    high = max(sum((abs(a) for a in row), fmpq(0)) for row in rows)
+    for _ in range(STEPS):
+        middle = (low + high) / 2
+        if positive_definite([[(middle if i == j else 0) - rows[i][j] for j in range(size)] for i in range(size)]):
+            high = middle
+        else:
+            low = middle
+    return low, high
 
 
 def gram(P: Matrix) -> list[list[Fraction]]:
@@ -85,13 +66,21 @@ def gram(P: Matrix) -> list[list[Fraction]]:
     return product(_transpose(P), P)
 
 
-def operator_norm(P: Matrix, v: Sequence[Fraction]) -> arb:
-    """|P|_op as a ball, its lower end from the given vector v (ideally the top eigenvector of P^T P); ValueError
-    when its upper bound could not be shown."""
+def operator_norm(P: Matrix) -> arb:
+    """|P|_op as a ball (exactly 0 for P = 0)."""
     if all(entry == 0 for row in P for entry in row):
         return ball_of(0)
-    bounds = largest_eigenvalue_bounds(gram(P), v)
-    if bounds is None:
-        raise ValueError("no certified upper bound of an operator norm")
-    low, high = bounds
-    return ball_of(low).sqrt().union(ball_of(high).sqrt())
+    low, high = largest_eigenvalue(gram(P))
+    return arb(low).sqrt().union(arb(high).sqrt())
+
+
+def max_cross_operator_norm(matrices: Sequence[Matrix]) -> arb:
+    """max_{h != g} |M_h M_g|_op as a ball (exactly 0 for one head: no pair)."""
+    norms = [operator_norm(product(matrices[h], matrices[g]))
+             for h in range(len(matrices)) for g in range(len(matrices)) if h != g]  # fmt: skip
+    if not norms:
+        return ball_of(0)
+    out = norms[0]
+    for value in norms[1:]:
+        out = arb.max(out, value)
+    return out

@@ -3,9 +3,10 @@ statements (`certificates.kernel.model_statements`).
 
 The embedded claim is parsed by the claims-file reader (the text of its terms by
 `certificates.kernel.claims.model_terms`, with SymPy where its options need it); what the kernel gets is the parsed
-claim as data: for a model claim the kind, geometry, sizes, hypotheses, mask and interaction tree, the quantifier,
-and the sides and `given` conditions as term trees (`term_data`); for an equilibrium claim its regime (rho as a tree
-in n, given tokens as rational rows), property, heads, kinds and ranges. The kernel never reads text.
+claim as data: for a model claim the kind, geometry, sizes, hypotheses, mask and interaction tree (with, when the
+claim names the energy, the antiderivative Phi that SymPy proposes, which the kernel accepts only by exact algebra),
+the quantifier, and the sides and `given` conditions as term trees (`term_data`); for an equilibrium claim its regime
+(rho as a tree in n, given tokens as rational rows), property, heads, kinds and ranges. The kernel never reads text.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from certificates.kernel.claims.model_terms import Relation, Term
 from certificates.kernel.claims.schema import EquilibriumClaim, ModelClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import Sizes
+from certificates.kernel.model_statements import Sizes, names_energy
 
 
 def statement(claim_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
@@ -77,6 +78,7 @@ def statement_data(claim: ModelClaim) -> dict[str, Any]:
         "token": claim.token,
         "hypotheses": list(claim.hypotheses),
         "interaction": None if claim.interaction is None else claim.interaction.tree,
+        "energy": claim.interaction.proposal() if claim.interaction is not None and names_energy(claim) else None,
         "sizes": sizes_data(claim.sizes),
         "given": [relation_data(g) for g in claim.given],
         "relation": relation_data(claim.relation),

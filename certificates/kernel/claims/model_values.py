@@ -25,10 +25,10 @@ from flint import arb
 
 from certificates.kernel import ball_model
 from certificates.kernel.claims.model_terms import NEGATED, STATED, Relation, evaluate
-from certificates.kernel.claims.operator_norms import max_cross_operator_norm, operator_norm
 from certificates.kernel.exact import ball_of, settling_sign
 from certificates.kernel.exact_data import exact_scores
 from certificates.kernel.masks import claim_mask, mask_text
+from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
 
 
 def witnessed(claim: Any) -> str:

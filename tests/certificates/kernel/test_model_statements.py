@@ -14,7 +14,6 @@ not rational at the instance's n are rejected.
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
@@ -65,6 +64,14 @@ op = ">="
 rhs = "0"
 
 [[claim]]
+id = "energy-positive-square"
+kind = "model"
+interaction = "s**2"
+lhs = "E"
+op = ">="
+rhs = "0"
+
+[[claim]]
 id = "unequal-clusters-at-rest"
 kind = "equilibrium"
 tokens = "clusters"
@@ -93,12 +100,8 @@ beta = 2
 lambdas = [1]
 attention = "usa"
 """
-MODEL = {"energy-monotone-without-alignment", "shadow-obstruction", "shadow-equals-one"}
+MODEL = {"energy-monotone-without-alignment", "shadow-obstruction", "shadow-equals-one", "energy-positive-square"}
 REGIMES = {"unequal-clusters-at-rest", "orthonormal-tokens-at-rest", "cluster-unstable"}
-#: Project modules that still load SymPy or mpmath on the checking path, being made free of them on branch dynstmt
-#: (`interaction.py` imports SymPy for the antiderivative and the definedness proof, `operator_norm.py` mpmath).
-#: Once that lands this set is empty and the assertion below holds with it emptied.
-PENDING = {"certificates/kernel/interaction.py", "certificates/kernel/operator_norm.py"}
 TRACE = """
 import builtins, sys, traceback
 from pathlib import Path
@@ -265,6 +268,22 @@ def test_a_malformed_term_is_rejected(written: dict[str, Path], term: list[Any])
     assert not ok and "not a model term" in message, message
 
 
+def test_the_energy_is_that_of_the_stated_antiderivative_the_kernel_verifies(written: dict[str, Path]) -> None:
+    """E >= 0 with phi = s**2 is refuted with the proposed Phi = s**3/3, which the statement carries and check-cert
+    prints; a Phi that is no antiderivative (s**3/3 + s, whose energy is larger), none, or one without phi is
+    rejected: the energy is then unavailable (issue 37: the kernel accepts Phi only by its exact algebra)."""
+    path = written["energy-positive-square"]
+    s3 = ["mul", ["rat", "1/3"], ["pow", ["sym", "s"], 3]]
+    assert json.loads(path.read_text())["statement"]["energy"] == s3
+    ok, message = verify_file(path)
+    assert ok and "Phi(s) = (1/3)*s**3" in message and "E >= 0 fails" in message, message
+    for Phi in (["add", s3, ["sym", "s"]], None):
+        ok, message = verify_file(forged(path, lambda d, Phi=Phi: d["statement"].__setitem__("energy", Phi)))
+        assert not ok and "no verified antiderivative of s**2: the energy is unavailable" in message, message
+    ok, message = verify_file(forged(path, lambda d: d["statement"].__setitem__("interaction", None)))
+    assert not ok and "with an interaction phi only" in message, message
+
+
 def test_an_exact_witness_of_a_moved_equality_is_rejected(written: dict[str, Path]) -> None:
     change = lambda data: data["statement"]["relation"].__setitem__("rhs", ["num", "2"])  # noqa: E731
     ok, message = verify_file(forged(written["shadow-equals-one"], change))
@@ -282,10 +301,7 @@ def test_checking_loads_no_sympy_or_mpmath_of_its_own(written: dict[str, Path]) 
     )
     results, chains = run.stdout.strip().splitlines()[-2:]
     assert results == str([True] * len(written)), run.stdout
-    # Every import of SymPy or mpmath on this path still passes through a module of PENDING (branch dynstmt makes
-    # them free of both); once it lands the expectation is that there is no such import at all: `chains == "[]"`.
-    outside = [chain for chain in ast.literal_eval(chains) if not PENDING & set(chain)]
-    assert outside == [], outside
+    assert chains == "[]", chains  # no import of SymPy or mpmath on the checking path, by any project module
 
 
 def _statement(key: str, value: Any) -> Any:

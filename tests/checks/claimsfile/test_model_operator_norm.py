@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from flint import arb
 
-from certificates.kernel.claims import operator_norms as operator_norm
+from certificates.kernel import operator_norm
 from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.claims.model_claim import parse_term
 from certificates.kernel.claims.model_values import NumericAlgebra
