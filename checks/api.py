@@ -53,7 +53,7 @@ def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Repor
 
 def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
     """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none)."""
-    from certificates.kernel.claims.loader import load_claims, parse_claims
+    from certificates.claims.loader import load_claims, parse_claims
     from checks.claimsfile.register import register_claims
 
     if not isinstance(claims, str | os.PathLike):

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from certificates.kernel.claims.given_angles import given_angles
-from certificates.kernel.claims.given_matrices import given_matrices
-from certificates.kernel.claims.given_tokens import given_tokens
+from certificates.claims.given_angles import given_angles
+from certificates.claims.given_matrices import given_matrices
+from certificates.claims.given_tokens import given_tokens
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES, Family, Interval, Option
 from checks.model import families
 

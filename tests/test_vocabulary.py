@@ -1,6 +1,6 @@
 """One vocabulary: the names of the constants, model quantities, hypotheses and families are each defined once.
 
-Adding a constant is one row of `certificates.kernel.constant_specs.QUANTITIES`: the claims-file language, the
+Adding a constant is one row of `certificates.constant_specs.QUANTITIES`: the claims-file language, the
 `headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
 Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
 the recorder and the dynamics claims share; every named family of `certificates.kernel.family_names` has one draw in
@@ -20,11 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from certificates.claims import evaluation, names
+from certificates.claims.expressions import parse_expression
+from certificates.constant_specs import PARAMETERS, QUANTITIES
 from certificates.inert import inert
 from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
-from certificates.kernel.claims import evaluation, names
-from certificates.kernel.claims.expressions import parse_expression
-from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
 from certificates.kernel.family_names import (
     HEAD_FAMILIES,
     OPTIONS,

@@ -1,7 +1,7 @@
 """Expressions as JSON trees, so that a certificate carries its formula without any parser.
 
 A term is a list `[op, *args]`. The node set (also what a claims-file formula is, faithfully, before
-any evaluation: `certificates.kernel.claims.expressions.parse_tree`):
+any evaluation: `certificates.claims.expressions.parse_tree`):
 
 - `["sym", name]`, `["rat", "p/q"]` (an exact rational; a literal's exact value);
 - `["add", a, b, ...]`, `["mul", a, b, ...]`, `["pow", base, k]` (k a Python integer, negative: a

@@ -69,9 +69,9 @@ class Option:
     to): its domain, its default (None: the family needs it), and `generic`, the values at which every member
     has all the hypotheses the family declares, when that is narrower than the domain (None: the domain).
     `kind` is what the file writes: "number", "count" (an integer in the domain and at most n), "tokens" (the
-    user's own tokens, `certificates.kernel.claims.given_tokens`), "matrices" (the user's own exact head matrices,
-    `certificates.kernel.claims.given_matrices`; for both the domain is unused) or "angles" (the tokens on the circle
-    as exact angles, `certificates.kernel.claims.given_angles`, d = 2)."""
+    user's own tokens, `certificates.claims.given_tokens`), "matrices" (the user's own exact head matrices,
+    `certificates.claims.given_matrices`; for both the domain is unused) or "angles" (the tokens on the circle
+    as exact angles, `certificates.claims.given_angles`, d = 2)."""
 
     name: str
     domain: Interval

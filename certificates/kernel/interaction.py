@@ -1,6 +1,6 @@
 """Interaction functions: attention weights w_ij = phi(s_ij) from a stated tree in the score s (and beta).
 
-A claims file states phi as text; the text is parsed, outside the kernel (`certificates.kernel.claims.interaction_text`,
+A claims file states phi as text; the text is parsed, outside the kernel (`certificates.claims.interaction_text`,
 which also decides that phi is defined at every score), into a `certificates.kernel.exprtree` tree, and that tree is
 what the kernel evaluates: balls at exact data (`ball_model.interaction_failures` re-checks, at every exact score of a
 witness, that phi is finite there and, for normalized weights, > 0). The kernel never rebuilds phi in another

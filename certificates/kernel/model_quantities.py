@@ -1,7 +1,7 @@
 """The one table of the model's quantities: names, shapes, rates, and which ones balls certify.
 
 The recorder (`checks.integrator.recorder`), the dynamics claims of a claims file
-(`certificates.kernel.claims.schema`, `certificates.statements.dynamics`), the witnesses
+(`certificates.claims.schema`, `certificates.statements.dynamics`), the witnesses
 (`certificates.provers.witness`) and the certificate checker (`certificates.kernel.recheck`) all name model
 quantities from MODEL_QUANTITIES. It lives in this layer because the checker may not import `checks`; the float
 evaluator of every quantity is `checks.model.observables.EVALUATORS` (a test checks both have the same names), the ball

@@ -14,15 +14,15 @@ the hypotheses where each `given` condition holds at every token i (for the stat
 every (some) token i and head h. A term is a JSON tree over the model's primitives (SPEC section 1): `["num", "p/q"]`,
 `["name", written]` (a symbol n, d, H, beta or a quantity at its indices: `x_i`, `f_g_j`, `a_h_i`, `s_h_ji`, `E_g`),
 `["pow", term, k]`, and `[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj M_h W_h log` and the sums
-`sum_i sum_j sum_h sum_g`. The kernel types each tree itself (`certificates.kernel.claims.model_terms.make`: vectors
+`sum_i sum_j sum_h sum_g`. The kernel types each tree itself (`certificates.kernel.model_terms.make`: vectors
 and numbers, free indices, what may divide; the claims-file parser builds its terms with the same `make`) and
 interprets it with balls at the witness's exact data (`model_terms.evaluate` in an algebra of
-`certificates.kernel.claims.model_values`).
+`certificates.kernel.model_values`).
 
 A universal statement is refuted by a `model-configuration` witness (exact data of the family where the given
 conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence statement is proved by
 one where it states it, or, for an equality, by a `model-configuration-exact` witness (`rhs - lhs` exactly 0 in the
-exponential-polynomial field: `certificates.kernel.claims.exact_witness`). What is printed is rendered from the data.
+exponential-polynomial field: `certificates.kernel.exact_witness`). What is printed is rendered from the data.
 
 With an interaction phi the energy is E_h = (1/(2 n^2)) sum_ij Phi(s^h_ij): Phi is the statement's `energy`, proposed
 outside the kernel (SymPy's integrate), and the kernel evaluates the energy only when d/ds Phi = phi is shown by its own
@@ -37,13 +37,16 @@ from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
+from certificates.kernel import equilibrium_regimes as regimes
+from certificates.kernel import equilibrium_witness, exact_witness, recheck
 from certificates.kernel import format as fmt
-from certificates.kernel import recheck
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims import equilibrium_regimes as regimes
-from certificates.kernel.claims import equilibrium_witness, exact_witness
-from certificates.kernel.claims.given_tokens import given_tokens
-from certificates.kernel.claims.model_terms import (
+from certificates.kernel.errors import InputError
+from certificates.kernel.exact import SETTLING, precision
+from certificates.kernel.exprtree import TreeError, parse_rational
+from certificates.kernel.interaction import Interaction, check_tree
+from certificates.kernel.masks import mask_of, mask_text
+from certificates.kernel.model_terms import (
     NEGATED,
     RELATIONS,
     STATED,
@@ -54,12 +57,7 @@ from certificates.kernel.claims.model_terms import (
     scalar_term,
     term_text,
 )
-from certificates.kernel.claims.model_values import settle
-from certificates.kernel.errors import InputError
-from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import TreeError, parse_rational
-from certificates.kernel.interaction import Interaction, check_tree
-from certificates.kernel.masks import mask_of, mask_text
+from certificates.kernel.model_values import settle
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, INTERACTION_KINDS
@@ -176,7 +174,7 @@ def sizes_of(data: object) -> Sizes:
 @dataclass(frozen=True)
 class ModelStatement:
     """A `model` statement read from its data, with the fields a witness is settled against
-    (`certificates.kernel.claims.model_values.settle`)."""
+    (`certificates.kernel.model_values.settle`)."""
 
     id: str
     exists: bool
@@ -383,9 +381,7 @@ def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
     points = data["points"]
     if (points is not None) != (data["regime"] == "given") or not (points is None or isinstance(points, list)):
         raise Rejected("statement points: rows of rationals, for given tokens only")
-    tokens = None if points is None else given_tokens("points", points, None)  # InputError: not exact unit rows
-    if tokens is not None and (not tokens.exact or any(isinstance(v, float) for row in tokens.rows for v in row)):
-        raise Rejected("statement points: exact rational rows")
+    tokens = None if points is None else _unit_rows(points)
     beta = None if data["beta"] is None else parse_rational(data["beta"])
     if beta is not None and beta <= 0:
         raise Rejected("statement beta: > 0")
@@ -406,6 +402,33 @@ def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
         "sizes": None if sizes is None else tuple(sizes),
         "points": tokens,
     }
+
+
+@dataclass(frozen=True)
+class GivenRows:
+    """An equilibrium statement's given tokens: exact rational rows, each of norm exactly 1, all of one dimension."""
+
+    rows: tuple[tuple[Fraction, ...], ...]
+
+    @property
+    def n(self) -> int:
+        return len(self.rows)
+
+    @property
+    def d(self) -> int:
+        return len(self.rows[0])
+
+
+def _unit_rows(points: list[Any]) -> GivenRows:
+    """The statement's `points` as exact unit rows; Rejected unless 2..MAX_TOKENS rows of 1..MAX_DIMENSION rationals
+    of one length, each of squared norm exactly 1 (data only: never a file name)."""
+    shaped = 2 <= len(points) <= fmt.MAX_TOKENS and all(
+        isinstance(row, list) and 1 <= len(row) <= fmt.MAX_DIMENSION for row in points
+    )
+    rows = tuple(tuple(parse_rational(v) for v in row) for row in points) if shaped else ()
+    if not rows or len({len(row) for row in rows}) != 1 or any(sum(v * v for v in row) != 1 for row in rows):
+        raise Rejected("statement points: 2 or more rows of rationals of one length, each of norm exactly 1")
+    return GivenRows(rows)
 
 
 def _natural(value: object) -> bool:

@@ -1,7 +1,7 @@
 """Rigorous operator norms of exact rational matrices: |P|_op = sqrt(lambda_max(P^T P)) as a ball.
 
 Theorem 39 measures approximate orthogonality by delta = max_{h != g} |M_h M_g|_op (the model term `delta_op` of
-`certificates.kernel.claims.model_terms`; `misalignment_h` = |W_h - M_h|_op likewise). Its value at exact data is
+`certificates.kernel.model_terms`; `misalignment_h` = |W_h - M_h|_op likewise). Its value at exact data is
 enclosed by exact facts alone, with no floating-point eigensolver and no proposed vector: for a symmetric rational A
 (here P^T P) and a rational t, t I - A is positive definite, shown or refuted by exact Gaussian elimination (every
 pivot > 0), iff lambda_max(A) < t. Bisection on t from [max_k A_kk, max_i sum_j |A_ij|] (a diagonal entry is a

@@ -1,7 +1,7 @@
 """A certified witness of a `model` claim: exact data where the claim's negation (a universal claim's refutation) or
 the claim itself (an existence claim's instance) is settled with balls.
 
-The checker's own test (`certificates.kernel.claims.model_values.settle`) runs at rising precision; once it settles
+The checker's own test (`certificates.kernel.model_values.settle`) runs at rising precision; once it settles
 the sign it looks for, the witness certificate is written with the claim embedded and its statement
 (`certificates.statements.model`), which `check-cert` checks the witness against
 (`certificates.kernel.model_statements`).
@@ -12,11 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from certificates.claims.embedding import embedded
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.model_values import settle, witnessed
 from certificates.kernel.exact import precision
 from certificates.kernel.exprtree import enclosure_text
+from certificates.kernel.model_values import settle, witnessed
 from certificates.provers.witness import PRECISIONS, WitnessResult, exact_record
 from certificates.store import write_certificate
 

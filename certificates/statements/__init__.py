@@ -19,7 +19,7 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
         from certificates.statements import registry
 
         return registry.statement(claim_id, payload)
-    from certificates.kernel.claims.embedding import read_embedded
+    from certificates.claims.embedding import read_embedded
     from certificates.statements import dynamics, model, real
 
     proved = model.statement(claim_id, claim) or real.elaborate(claim_id, kind, claim)

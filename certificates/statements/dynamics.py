@@ -12,10 +12,10 @@ import dataclasses
 from fractions import Fraction
 from typing import Any
 
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
 from certificates.kernel import dynamics_statements as kernel
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.dynamics_statements import FORM, STATIONARY, refuting_quantity
 from certificates.kernel.exprtree import rational_text
 from certificates.kernel.masks import mask_of

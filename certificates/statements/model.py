@@ -2,7 +2,7 @@
 statements (`certificates.kernel.model_statements`).
 
 The embedded claim is parsed by the claims-file reader (the text of its terms by
-`certificates.kernel.claims.model_terms`, with SymPy where its options need it); what the kernel gets is the parsed
+`certificates.kernel.model_terms`, with SymPy where its options need it); what the kernel gets is the parsed
 claim as data: for a model claim the kind, geometry, sizes, hypotheses, mask and interaction tree (with, when the
 claim names the energy, the antiderivative Phi that SymPy proposes, which the kernel accepts only by exact algebra),
 the quantifier, and the sides and `given` conditions as term trees (`term_data`); for an equilibrium claim its regime
@@ -14,12 +14,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel.claims.embedding import read_embedded
-from certificates.kernel.claims.model_terms import Relation, Term
-from certificates.kernel.claims.schema import EquilibriumClaim, ModelClaim
+from certificates.claims.embedding import read_embedded
+from certificates.claims.schema import EquilibriumClaim, ModelClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import rational_text
 from certificates.kernel.model_statements import Sizes, names_energy
+from certificates.kernel.model_terms import Relation, Term
 
 
 def statement(claim_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:

@@ -4,7 +4,7 @@
 The formulas are the claim's text parsed faithfully (`parse_tree`: `a - b` stays `sub`, named functions stay named),
 never a SymPy expression after SymPy evaluated it; a bound is an exact rational or the tree of its text. The
 definedness conditions are the claims-file parser's (they are proved, never assumed: a wrong one is refused, not
-used). The domain's point is searched here (`certificates.kernel.nonempty`) and only verified by the kernel.
+used). The domain's point is searched here (`certificates.nonempty`) and only verified by the kernel.
 Claims over per-head families or punctured domains keep the older re-derivation (None).
 """
 
@@ -15,14 +15,14 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel.claims.embedding import read_embedded
-from certificates.kernel.claims.expressions import parse_tree
-from certificates.kernel.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
+from certificates.claims.embedding import read_embedded
+from certificates.claims.expressions import parse_tree
+from certificates.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError, rational_text
-from certificates.kernel.nonempty import settle
 from certificates.kernel.real_statements import FORM, read_region
 from certificates.kernel.recheck import Rejected
+from certificates.nonempty import settle
 from certificates.sympy_trees import from_sympy
 
 #: Certificate kinds with a statement of form `real`, by the kind of claim.

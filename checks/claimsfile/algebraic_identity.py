@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from certificates.claims.conditions import Condition
+from certificates.claims.schema import IdentityClaim
+from certificates.claims.symbolic import isolated, normalized, short_text
 from certificates.inert import Exp, Log, W
-from certificates.kernel.claims.conditions import Condition
-from certificates.kernel.claims.schema import IdentityClaim
-from certificates.kernel.claims.symbolic import isolated, normalized, short_text
 from checks.claimsfile.definedness import proved_on_domain
 from checks.registry import Context
 from checks.verdicts import Outcome, Step, Verdict

@@ -1,7 +1,7 @@
 """A claim about the trajectory from the user's exact angles, refuted at its start (t = 0) with balls.
 
 `non-negative`, `at-most` and `at-least` speak of every time, t = 0 included, where the state is the angles exactly as
-written (`certificates.kernel.claims.given_angles`). The order parameter R and the arc spread there are balls from
+written (`certificates.claims.given_angles`). The order parameter R and the arc spread there are balls from
 the exact angles (cos_pi of the exact multiple of pi, or cos of a rational), so a ball that lies beyond the bound is
 a counterexample; a bound the value equals exactly (R^2 rational in the cyclotomic field, the spread a + b pi) holds.
 Anything else: None, and the float evidence (and the exact routes) decide.
@@ -13,9 +13,9 @@ from fractions import Fraction
 
 from flint import arb, ctx
 
-from certificates.kernel.claims.evaluation import exact
-from certificates.kernel.claims.given_angles import GivenAngles
-from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.claims.evaluation import exact
+from certificates.claims.given_angles import GivenAngles
+from certificates.claims.schema import DynamicsClaim
 from checks.claimsfile.given_start import start_refutation
 from checks.verdicts import Outcome
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 from flint import arb
 from flint import ctx as flint_ctx
 
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.given_angles import Angle, GivenAngles
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
+from certificates.claims.symbolic import exactly_zero
 from certificates.inert import inert
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.given_angles import Angle, GivenAngles
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.symbolic import exactly_zero
 from checks.registry import Context
 from checks.verdicts import Outcome, derived
 from identities import scheme_energy

@@ -13,12 +13,12 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.claims.domains import contains
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.orders import ORDERS
+from certificates.claims.schema import AsymptoticClaim
+from certificates.claims.symbolic import within
 from certificates.inert import inert
-from certificates.kernel.claims.domains import contains
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.orders import ORDERS
-from certificates.kernel.claims.schema import AsymptoticClaim
-from certificates.kernel.claims.symbolic import within
 from checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict

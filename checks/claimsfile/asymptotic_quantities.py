@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from certificates.claims.domains import Domain
+from certificates.claims.orders import parameter_symbol
+from certificates.claims.schema import AsymptoticClaim
 from certificates.inert import Exp, Log, Pi, RealPower, Sqrt, W, inert
-from certificates.kernel.claims.domains import Domain
-from certificates.kernel.claims.orders import parameter_symbol
-from certificates.kernel.claims.schema import AsymptoticClaim
 from identities import condition8_invariance as ci
 from identities import reduced_clustering as rc
 from identities import signs

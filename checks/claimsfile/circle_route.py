@@ -28,11 +28,11 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
+from certificates.claims.symbolic import exactly_zero
 from certificates.inert import inert
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.exact import precision
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived

@@ -24,9 +24,9 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
 from certificates.inert import inert
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
 from checks.claimsfile import exact_dynamics as route
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived

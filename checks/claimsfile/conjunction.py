@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from certificates.kernel.claims.schema import UserClaim
+from certificates.claims.schema import UserClaim
 from checks.verdicts import TRUE_VERDICTS, Outcome, Verdict
 from identities.derivation import Step
 

@@ -6,10 +6,10 @@ rigorously; a ball inside it proves it rigorously, and is written as a `witness`
 certificate (conditions expr - low >= 0 and high - expr >= 0, re-checked by `headflow
 check-cert`): CERTIFIED. Expressions the certificate format cannot hold (a symbolic real power)
 stay CONFIRMED (one case, tolerance = the ball radius): rigorous, but without a file. The expression is
-the inert form of the text (`certificates.kernel.claims.expressions`), so its ball is the value of the formula as
+the inert form of the text (`certificates.claims.expressions`), so its ball is the value of the formula as
 written; no SymPy evaluation decides a sign.
 
-First the definedness conditions of the formula (`certificates.kernel.claims.conditions`) are settled
+First the definedness conditions of the formula (`certificates.claims.conditions`) are settled
 with balls: one verified to fail means the expression has no value (a log of a negative
 number...), so it lies in no interval: REFUTED; one unsettled at every precision leaves the
 claim INCONCLUSIVE. The settled conditions are written into the certificate with the interval's.
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.schema import ConstantClaim, decimal_text
+from certificates.claims.embedding import embedded
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.schema import ConstantClaim, decimal_text
 from certificates.kernel.exact import fails, settling_sign
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.real_statements import constant_conditions

@@ -2,7 +2,7 @@
 
 A universal claim is false at a point of its domain where a side is undefined (SPEC section 3),
 so its deciders must establish the conditions recorded by the expression builder
-(`certificates.kernel.claims.conditions`):
+(`certificates.claims.conditions`):
 
 - `proved_on_domain`: exact algebra, no SymPy assumption. Each symbol with a rational end a (an
   integer one: its least integer) is written a + t with t >= 0 (t > 0 for an open end), or with only an
@@ -29,12 +29,12 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from certificates.claims.conditions import Condition
+from certificates.claims.domains import Domain, contains
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.names import LambdaC
+from certificates.claims.symbolic import within
 from certificates.inert import Exp, Pi, RealPower, Sqrt, W
-from certificates.kernel.claims.conditions import Condition
-from certificates.kernel.claims.domains import Domain, contains
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.names import LambdaC
-from certificates.kernel.claims.symbolic import within
 from certificates.kernel.exact import fails, holds, shown
 from checks.claimsfile.domain_sampling import sample_point
 from identities.algebraic import eliminate, ring_form

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from certificates.kernel.claims.domains import Domain
-from certificates.kernel.claims.evaluation import EvaluationError, ball
+from certificates.claims.domains import Domain
+from certificates.claims.evaluation import EvaluationError, ball
 from certificates.kernel.exact import ExponentTooLarge, exact_value
 
 #: Magnitudes of unbounded samples, and the steps of a bounded one.

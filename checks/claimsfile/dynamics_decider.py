@@ -33,11 +33,11 @@ from typing import Any
 
 import numpy as np
 
+from certificates.claims.embedding import embedded
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact_data import exact_scores
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.claims.schema import DynamicsClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from checks.evidence.clustering_rates import late_exponent

@@ -4,7 +4,7 @@ No search with a margin can find an equality, and neither floats nor balls can s
 
 - CERTIFIED by an exact witness: structured exact configurations that equalities tend to hold at (every token equal,
   antipodal pairs, orthogonal frames, one generic pair; heads I, -I, coordinate projections; beta = 1) are proposed,
-  and `certificates.kernel.claims.exact_witness` checks, in the exact field of the model, that rhs - lhs is exactly
+  and `certificates.kernel.exact_witness` checks, in the exact field of the model, that rhs - lhs is exactly
   0 (and every hypothesis and given condition); the certificate embeds the claim and `check-cert` re-checks it;
 - REFUTED when `lhs < rhs` or `lhs > rhs` is PROVED at every configuration (`checks.claimsfile.model_reduction`):
   then the two sides never meet;
@@ -18,14 +18,14 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from certificates.claims.embedding import embedded
+from certificates.claims.model_claim import model_statement
+from certificates.claims.schema import ModelClaim
 from certificates.kernel.ball_model import ExactConfiguration, Matrix
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.exact_witness import WITNESS, equality_failures
-from certificates.kernel.claims.model_claim import model_statement
-from certificates.kernel.claims.model_terms import Relation
-from certificates.kernel.claims.model_values import index_values
-from certificates.kernel.claims.schema import ModelClaim
+from certificates.kernel.exact_witness import WITNESS, equality_failures
 from certificates.kernel.masks import claim_mask
+from certificates.kernel.model_terms import Relation
+from certificates.kernel.model_values import index_values
 from certificates.provers.witness import exact_record
 from certificates.store import certificate_directory, write_certificate
 from checks.claimsfile.model_reduction import METHOD, prove_model

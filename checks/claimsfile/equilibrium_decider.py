@@ -4,7 +4,7 @@
   heads (all tokens equal or an antipodal split under heads whose value matrices share the token as an eigenvector;
   equiangular tokens under scalar heads, whose proof closes exactly when sum_j x_j = 0, rho = -1/(n-1)), PROVED for
   every n, d, H, beta and kind at once. Otherwise, or when that proof does not close, instance by instance: every
-  velocity decided exactly (`certificates.kernel.claims.equilibrium_witness.moving_token`); a moving instance
+  velocity decided exactly (`certificates.kernel.equilibrium_witness.moving_token`); a moving instance
   REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation, a
   sampled infinite one CONFIRMED at most.
 - a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.claims import equilibrium_claim as ec
-from certificates.kernel.claims import equilibrium_regimes as regimes
-from certificates.kernel.claims import equilibrium_witness as witness
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.equilibrium_regimes import FOUND
-from certificates.kernel.claims.schema import EquilibriumClaim
+from certificates.claims import equilibrium_claim as ec
+from certificates.claims.embedding import embedded
+from certificates.claims.schema import EquilibriumClaim
+from certificates.kernel import equilibrium_regimes as regimes
+from certificates.kernel import equilibrium_witness as witness
+from certificates.kernel.equilibrium_regimes import FOUND
 from certificates.store import certificate_directory, write_certificate
 from checks.evidence import equilibria
 from checks.registry import Context

@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.symbolic import exactly_zero
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
+from certificates.claims.symbolic import exactly_zero
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.family_names import TOKEN_FAMILIES

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from certificates.kernel.claims.evaluation import exact
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.claims.evaluation import exact
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
 from checks.verdicts import Outcome, Verdict
 
 Rows = tuple[tuple[Fraction, ...], ...]

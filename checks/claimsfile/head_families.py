@@ -21,10 +21,10 @@ from collections.abc import Iterator
 import numpy as np
 import sympy as sp
 
-from certificates.kernel.claims.conditions import Condition
-from certificates.kernel.claims.domains import Domain
-from certificates.kernel.claims.head_sums import HeadScope, HeadSum, Member, expand_sums
-from certificates.kernel.claims.schema import InequalityClaim
+from certificates.claims.conditions import Condition
+from certificates.claims.domains import Domain
+from certificates.claims.head_sums import HeadScope, HeadSum, Member, expand_sums
+from certificates.claims.schema import InequalityClaim
 from checks.claimsfile.domain_sampling import sample_value
 
 #: The largest H a sample takes (beyond the domain's small ones): a family of a few members, so its cost is that of

@@ -25,12 +25,12 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.claims.conditions import Condition
+from certificates.claims.head_sums import HeadSum
+from certificates.claims.names import FUNCTIONS, LambdaC
+from certificates.claims.schema import InequalityClaim
+from certificates.claims.symbolic import exactly_zero
 from certificates.inert import Exp, Log
-from certificates.kernel.claims.conditions import Condition
-from certificates.kernel.claims.head_sums import HeadSum
-from certificates.kernel.claims.names import FUNCTIONS, LambdaC
-from certificates.kernel.claims.schema import InequalityClaim
-from certificates.kernel.claims.symbolic import exactly_zero
 from checks.claimsfile.definedness import check_point, proved_on_domain
 from checks.claimsfile.domain_sampling import sample_point
 from checks.claimsfile.head_families import at_family, families, family_record, head_counts, linear_atoms

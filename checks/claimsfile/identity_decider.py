@@ -22,8 +22,8 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel.claims.evaluation import EvaluationError, ball, exact, exact_witness
-from certificates.kernel.claims.schema import IdentityClaim
+from certificates.claims.evaluation import EvaluationError, ball, exact, exact_witness
+from certificates.claims.schema import IdentityClaim
 from certificates.kernel.exprtree import rational_text
 from checks.claimsfile.algebraic_identity import prove_identity
 from checks.claimsfile.definedness import candidate_points, check_point

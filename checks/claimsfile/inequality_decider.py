@@ -30,11 +30,11 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel.claims.conditions import Condition
-from certificates.kernel.claims.domains import contains
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.evaluation import EvaluationError, ball, exact, exact_witness
-from certificates.kernel.claims.schema import InequalityClaim
+from certificates.claims.conditions import Condition
+from certificates.claims.domains import contains
+from certificates.claims.embedding import embedded
+from certificates.claims.evaluation import EvaluationError, ball, exact, exact_witness
+from certificates.claims.schema import InequalityClaim
 from certificates.kernel.exact import fails, holds, precision
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.real_statements import RELATION, goals, read_region, vanishing

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.schema import DynamicsClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import TOKEN_FAMILIES
 from checks.claimsfile.dynamics_starts import configuration, parameter, quantity

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.claims.schema import DynamicsClaim
+from certificates.claims.schema import DynamicsClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.family_names import TOKEN_FAMILIES
 from checks.claimsfile.dynamics_starts import HORIZON, POINTWISE_STEPS, RECORDS, configuration, parameter, quantity

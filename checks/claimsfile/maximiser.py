@@ -26,12 +26,12 @@ from typing import Any
 
 import sympy as sp
 
+from certificates import nonempty
+from certificates.claims.domains import contains, domain_region
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.schema import InequalityClaim
+from certificates.claims.symbolic import exactly_zero
 from certificates.inert import Inert, inert
-from certificates.kernel import nonempty
-from certificates.kernel.claims.domains import contains, domain_region
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.schema import InequalityClaim
-from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.exact import exact_value
 from checks.claimsfile.asymptotic_quantities import converted
 from checks.claimsfile.domain_sampling import sample_point

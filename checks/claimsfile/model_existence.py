@@ -17,7 +17,7 @@ satisfies it. So:
 
 from __future__ import annotations
 
-from certificates.kernel.claims.schema import ModelClaim
+from certificates.claims.schema import ModelClaim
 from checks.claimsfile.equality_existence import decide_equality_existence, universal_with
 from checks.claimsfile.model_reduction import METHOD, prove_model
 from checks.evidence.model_witnesses import certified_outcome, search_and_certify

@@ -1,7 +1,7 @@
 """Proving a `model` claim for all n, d, H: the Gram reduction of both sides over tokens and heads, then exact zero
 and sign tests.
 
-The sides are interpreted (`certificates.kernel.claims.model_terms.evaluate`) in a symbolic algebra whose values are
+The sides are interpreted (`certificates.kernel.model_terms.evaluate`) in a symbolic algebra whose values are
 polynomials in the atoms of `checks.claimsfile.model_atoms`: pairings of a token's vectors (x, f^h, F = sum_h f^h,
 xbar^h, and words of head h's matrices applied to them, `checks.claimsfile.model_words`), pairings across two tokens,
 named scalars at a token or a pair of tokens (Z^h_t, entropies, scores, weights), energies, strengths lambda_h,
@@ -58,10 +58,10 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.claims.model_claim import parse_term
+from certificates.claims.schema import ModelClaim
 from certificates.kernel.ball_model import stated_delta
-from certificates.kernel.claims.model_claim import parse_term
-from certificates.kernel.claims.model_terms import Term, evaluate
-from certificates.kernel.claims.schema import ModelClaim
+from certificates.kernel.model_terms import Term, evaluate
 from checks.claimsfile import model_atoms as atoms
 from checks.claimsfile import model_summed_given as summed_given
 from checks.claimsfile import model_words as words
@@ -146,7 +146,7 @@ class SymbolicAlgebra:
     #: Whether the weights are a stated interaction phi(s) (`certificates.kernel.interaction`), not exp(beta s): then
     #: an energy and an unnormalized weight have no known sign, and a normalized weight is not the softmax p.
     interaction: bool = False
-    #: The claim's model options beyond the paper (`certificates.kernel.claims.model_claim`): under a mask a weight
+    #: The claim's model options beyond the paper (`certificates.claims.model_claim`): under a mask a weight
     #: is only >= 0 and not symmetric, and the gradient lemma does not hold; beta < 0 makes beta, E, E_h negative.
     mask: str = "none"
     beta_sign: str = "positive"

@@ -22,9 +22,9 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel import nonempty
-from certificates.kernel.claims.domains import contains, domain_region
-from certificates.kernel.claims.schema import DynamicsClaim, dynamics_instance
+from certificates import nonempty
+from certificates.claims.domains import contains, domain_region
+from certificates.claims.schema import DynamicsClaim, dynamics_instance
 from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import MAX_HEADS, MAX_TOKENS
 from checks.claimsfile.domain_sampling import sample_point, sample_value

@@ -24,10 +24,10 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.kernel.claims.evaluation import EvaluationError, ball
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.symbolic import exactly_zero
+from certificates.claims.evaluation import EvaluationError, ball
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
+from certificates.claims.symbolic import exactly_zero
 from checks.claimsfile.exact_dynamics import (
     SIMPLIFY_SECONDS,
     Undecided,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from certificates.kernel.claims.schema import UserClaim
+from certificates.claims.schema import UserClaim
 from checks.claimsfile.deciders import DECIDERS, decide
 from checks.registry import Registry
 

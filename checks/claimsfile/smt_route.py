@@ -25,10 +25,10 @@ from typing import Any
 import sympy as sp
 import z3
 
+from certificates.claims.domains import contains
+from certificates.claims.embedding import embedded
+from certificates.claims.schema import IdentityClaim, InequalityClaim
 from certificates.kernel import real_statements, solvers
-from certificates.kernel.claims.domains import contains
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.schema import IdentityClaim, InequalityClaim
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.real_encoding import CutError, NotEncodable, encode
 from certificates.kernel.recheck import Rejected

@@ -19,10 +19,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from certificates.claims.embedding import embedded
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
 from certificates.kernel.ball_model import ExactConfiguration, Matrix
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
 from certificates.kernel.dynamics_statements import STATIONARY as WITNESS
 from certificates.kernel.masks import mask_of
 from certificates.provers.witness import exact_record

@@ -1,7 +1,7 @@
 """The exact route of `exact_dynamics` for every point of a quantified claim's domain at once.
 
 The equiangular reduction is symbolic in n, beta, the strengths and rho (`identities.equiangular_reduction`), so a
-cluster-gap claim of its regime whose parameters are symbols with domains (`certificates.kernel.claims.quantified`)
+cluster-gap claim of its regime whose parameters are symbols with domains (`certificates.claims.quantified`)
 is derived once with those symbols: the pull S(rho) of the file's heads, the sign of S(rho0) and the monotonicity
 of S on the side rho0 goes to (which fix lim eps: 0 or n/(n - 1)), the exact rate r* = n S(1) and r* > 0. Every
 sign is proved by `identities.signs` from the domains as facts (each symbol's sign from its rational bounds, n as
@@ -17,11 +17,11 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.claims.head_sums import HeadScope, HeadSum
+from certificates.claims.numbers import stated
+from certificates.claims.schema import DynamicsClaim
+from certificates.claims.symbolic import exactly_zero
 from certificates.inert import inert
-from certificates.kernel.claims.head_sums import HeadScope, HeadSum
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.schema import DynamicsClaim
-from certificates.kernel.claims.symbolic import exactly_zero
 from checks.claimsfile.exact_dynamics import (
     GAPS,
     MEANING,

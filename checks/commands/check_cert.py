@@ -7,9 +7,9 @@ import contextlib
 import sys
 from pathlib import Path
 
+from certificates.claims.embedding import embedded, embedded_claim_mismatch
+from certificates.claims.schema import UserClaim
 from certificates.kernel import solvers
-from certificates.kernel.claims.embedding import embedded, embedded_claim_mismatch
-from certificates.kernel.claims.schema import UserClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.loading import load
 from certificates.kernel.reading import require_regular
@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     compare = None
     if args.claims is not None:
-        from certificates.kernel.claims.loader import load_claims
-        from certificates.kernel.claims.schema import with_parts
+        from certificates.claims.loader import load_claims
+        from certificates.claims.schema import with_parts
 
         try:
             compare = {claim.id: claim for claim in with_parts(load_claims(args.claims))}

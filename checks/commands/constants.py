@@ -8,7 +8,7 @@ import sys
 from fractions import Fraction
 
 from certificates.atomic import write_text_atomic
-from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
+from certificates.constant_specs import PARAMETERS, QUANTITIES
 from certificates.kernel.errors import InputError
 from checks.constants.exact_numbers import parse_values
 from checks.constants.mpmath_reference import DEFAULT_MAX_DIGITS, max_digits

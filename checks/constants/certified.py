@@ -25,7 +25,7 @@ from functools import cached_property
 from flint import arb, ctx
 from mpmath import mpf
 
-from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
+from certificates.constant_specs import PARAMETERS, QUANTITIES
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of
 from certificates.provers import constant_balls, exit_gap
@@ -146,7 +146,7 @@ def _exit_domain(params: Mapping[str, Fraction]) -> None:
 
 
 def _in_domain(name: str, v: Fraction) -> Fraction:
-    """`v` when it lies in the domain of parameter `name` (`certificates.kernel.constant_specs.PARAMETERS`)."""
+    """`v` when it lies in the domain of parameter `name` (`certificates.constant_specs.PARAMETERS`)."""
     domain = PARAMETERS[name].domain
     if domain == "integer>=1":
         _require(v.denominator == 1 and v >= 1, name, v, "the number of heads must be an integer >= 1")

@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from certificates.kernel.constant_specs import PARAMETERS, QUANTITIES
+from certificates.constant_specs import PARAMETERS, QUANTITIES
 from checks import __version__
 from checks.constants.certified import Constant
 from checks.constants.exact_numbers import format_number

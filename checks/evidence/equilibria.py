@@ -26,7 +26,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from certificates.kernel import equilibrium as eq
-from certificates.kernel.claims.equilibrium_regimes import head_blocks
+from certificates.kernel.equilibrium_regimes import head_blocks
 from certificates.kernel.exprtree import rational_text
 from certificates.store import write_certificate
 from checks.model import field as model

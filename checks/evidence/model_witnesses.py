@@ -1,6 +1,6 @@
 """Searching a `model` claim's configurations for a violation, and turning the worst ones into certified witnesses.
 
-The claim's terms are evaluated in floats (`certificates.kernel.claims.model_values.NumericAlgebra` over the numpy
+The claim's terms are evaluated in floats (`certificates.kernel.model_values.NumericAlgebra` over the numpy
 model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family the hypotheses
 name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are aligned; scalar
 strengths over the whole range the search moves them in, often very unequal), random tokens on the sphere, a share
@@ -21,15 +21,15 @@ from typing import Any
 
 import numpy as np
 
+from certificates.claims.schema import ModelClaim
 from certificates.kernel import ball_model
-from certificates.kernel.claims.model_terms import evaluate
-from certificates.kernel.claims.model_values import NumericAlgebra, residual, settle, stated_bound
-from certificates.kernel.claims.schema import ModelClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
 from certificates.kernel.family_names import HEAD_FAMILIES
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_statements import Sizes
+from certificates.kernel.model_terms import evaluate
+from certificates.kernel.model_values import NumericAlgebra, residual, settle, stated_bound
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.store import certificate_directory

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from certificates.kernel.claims.interaction_text import parse_interaction
+from certificates.claims.interaction_text import parse_interaction
 from certificates.kernel.errors import InputError
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import mask_of

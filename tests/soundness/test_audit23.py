@@ -18,10 +18,10 @@ from flint import arb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from certificates.claims.expressions import parse_expression
+from certificates.claims.loader import parse_claims
+from certificates.claims.schema import InequalityClaim
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.claims.expressions import parse_expression
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.schema import InequalityClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
 from certificates.kernel.tree_text import term_text

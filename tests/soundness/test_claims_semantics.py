@@ -22,11 +22,11 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from certificates.claims.loader import parse_claims
+from certificates.claims.numbers import stated
+from certificates.claims.problems import ClaimsFileError
+from certificates.claims.schema import ConstantClaim, InequalityClaim, significant_digits
 from certificates.kernel import real_statements
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.numbers import stated
-from certificates.kernel.claims.problems import ClaimsFileError
-from certificates.kernel.claims.schema import ConstantClaim, InequalityClaim, significant_digits
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.register import register_claims
 from checks.cli import main

@@ -17,7 +17,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_configuration
 from certificates.statements import dynamics

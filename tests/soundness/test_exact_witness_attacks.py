@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from flint import arb
 
+from certificates.claims.embedding import embedded
+from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.exact_witness import WITNESS as EQUALITY
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.dynamics_statements import STATIONARY
 from certificates.kernel.exact_model import stationary
+from certificates.kernel.exact_witness import WITNESS as EQUALITY
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import exact_record

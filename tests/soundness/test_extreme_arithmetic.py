@@ -1,6 +1,6 @@
 """Arithmetic at the grammar's limits is an input error or a verdict with a reason, never a crash.
 
-Every built-in function of the claims grammar (`certificates.kernel.claims.names.FUNCTIONS`) is called with extreme
+Every built-in function of the claims grammar (`certificates.claims.names.FUNCTIONS`) is called with extreme
 arguments in each of its argument slots: literals of magnitude 1e100 and 1e-100, exact powers up to 20,000 bits,
 exponential towers, and symbols ranging up to 1e100 raised to the 1000th power. Each claim goes through every
 route of its kind (balls, the witness search, the SMT encodings, the interval engine, SymPy) and must end
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.names import FUNCTIONS
-from certificates.kernel.claims.problems import ClaimsFileError
+from certificates.claims.loader import parse_claims
+from certificates.claims.names import FUNCTIONS
+from certificates.claims.problems import ClaimsFileError
 from checks.api import decide
 from checks.claimsfile.register import register_claims
 from checks.cli import main

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from certificates.kernel.constant_specs import QUANTITIES
+from certificates.constant_specs import QUANTITIES
 from certificates.kernel.errors import InputError
 from checks.constants import certified as constants
 from checks.model import families

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from certificates.kernel.constant_specs import QUANTITIES
+from certificates.constant_specs import QUANTITIES
 from checks.cli import main
 from tests.soundness.fuzzing import fuzz_settings
 

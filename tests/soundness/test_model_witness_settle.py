@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_values import settle
 from certificates.kernel.exact import precision
+from certificates.kernel.model_values import settle
 
 F = Fraction
 #: Three unit tokens in R^2 (e1, e2, -e1) and one identity head: a_h_i = <f_h_i, x_i> differs in sign by token.

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.exact import precision
 from certificates.kernel.verify import check_file
 from certificates.provers.witness import round_configuration

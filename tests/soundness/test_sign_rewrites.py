@@ -22,12 +22,12 @@ from flint import arb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from certificates.claims.embedding import embedded
+from certificates.claims.evaluation import ball
+from certificates.claims.expressions import parse_expression, parse_tree
+from certificates.claims.loader import parse_claims
 from certificates.inert import inert
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.evaluation import ball
-from certificates.kernel.claims.expressions import parse_expression, parse_tree
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.verify import verify_file

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from certificates.claims.interaction_text import parse_interaction
 from certificates.coq.source import source
 from certificates.kernel import ball_model, masks
-from certificates.kernel.claims.interaction_text import parse_interaction
 from certificates.kernel.coq import model_tree, run
 from certificates.kernel.coq.certificate import configuration_problem
 from certificates.kernel.coq.statements import theorem_names

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from checks.claimsfile import smt_route
 from checks.claimsfile.inequality_decider import refutation
 from checks.registry import Context

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from certificates.claims.interaction_text import parse_interaction
+from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration, head_energies
-from certificates.kernel.claims.interaction_text import parse_interaction
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.exact import ball_of
 from certificates.kernel.format import content_hash
 from certificates.kernel.interaction import Interaction, is_antiderivative

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from flint import arb
 
-from certificates.kernel.claims.interaction_text import parse_interaction
+from certificates.claims.interaction_text import parse_interaction
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exprtree import evaluate

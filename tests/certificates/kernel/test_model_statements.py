@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from certificates.kernel.format import content_hash
 from certificates.kernel.verify import verify_file
 from certificates.statements import elaborate

@@ -16,9 +16,9 @@ import pytest
 import sympy as sp
 from flint import arb
 
+from certificates.claims import evaluation
 from certificates.kernel import exact, exprtree, lambda_c
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.claims import evaluation
 from certificates.kernel.exact import ExponentTooLarge, ball_of, dyadic, exact_value, interval_ball, precision
 from certificates.kernel.tree_text import term_text
 from identities import closed_forms
@@ -117,7 +117,7 @@ def test_a_wrong_value_is_refuted_by_the_tree_evaluator() -> None:
 @pytest.mark.parametrize("text", ["x + 1", "__import__('os').system('true')"])
 def test_text_is_never_parsed_at_the_sympy_boundary(text: str) -> None:
     """The one place SymPy becomes a tree takes SymPy objects only: a string (user text) is refused, never parsed."""
-    from certificates.kernel.claims.evaluation import EvaluationError, ball
+    from certificates.claims.evaluation import EvaluationError, ball
     from certificates.sympy_trees import from_sympy
 
     with pytest.raises(sp.SympifyError):

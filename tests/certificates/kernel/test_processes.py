@@ -136,7 +136,7 @@ def test_check_killed_inside_cvc5_leaves_no_solver(tmp_path: Path, started: list
 ISOLATED = (
     "import functools, time\n"
     "from certificates.kernel import processes\n"
-    "from certificates.kernel.claims.symbolic import isolated\n"
+    "from certificates.claims.symbolic import isolated\n"
     "if {poll}:\n"
     "    processes.tie_to_parent = functools.partial(processes.tie_to_parent, death_signal=False)\n"
     "isolated(lambda: time.sleep(120), 300, 'sleeping')\n"

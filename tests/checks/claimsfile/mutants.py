@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from checks.claimsfile.deciders import DECIDERS
 from checks.registry import Context
 from checks.verdicts import Outcome

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.schema import IdentityClaim
+from certificates.claims.loader import parse_claims
+from certificates.claims.schema import IdentityClaim
 from checks.claimsfile import identity_decider
 from checks.claimsfile.algebraic_identity import ALGEBRAIC, LOGARITHMS, RATIONAL, prove_identity
 from checks.claimsfile.deciders import DECIDERS

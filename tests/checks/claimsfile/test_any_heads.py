@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.problems import ClaimsFileError
+from certificates.claims.loader import parse_claims
+from certificates.claims.problems import ClaimsFileError
 from checks.claimsfile.deciders import decide
 from checks.registry import Context
 from checks.verdicts import Verdict
@@ -203,7 +203,7 @@ def test_sum_h_is_unknown_outside_claims_with_heads() -> None:
 
 def test_an_instance_writes_the_sums_out_over_its_family() -> None:
     (claim,) = parse_claims(textwrap.dedent(DYNAMICS.replace("RATE", "2 * sum_h(lam_h)")), "t.toml")
-    from certificates.kernel.claims.schema import dynamics_instance
+    from certificates.claims.schema import dynamics_instance
 
     point = {s: Fraction(1) for s in claim.order} | {claim.parameters["n"]: Fraction(3)}
     point[claim.parameters["d"]] = Fraction(3)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from checks.claimsfile import cluster_route
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
@@ -190,7 +190,7 @@ def test_the_scheme_energy_route_proves_only_where_the_energy_is_a_gradient() ->
 def test_angles_need_the_circle_and_exact_text() -> None:
     """d = 3, a float literal angle, and a count that is not n: one-line errors naming the field (the CLI prints
     them and exits 2, as for every ClaimsFileError)."""
-    from certificates.kernel.claims.problems import ClaimsFileError
+    from certificates.claims.problems import ClaimsFileError
 
     R = {"quantity": '"order_parameter"', "property": '"non-negative"'}
     for text, field in (

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_configuration, round_configuration

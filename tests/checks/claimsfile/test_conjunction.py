@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.problems import ClaimsFileError
-from certificates.kernel.claims.schema import UserClaim
+from certificates.claims.loader import parse_claims
+from certificates.claims.problems import ClaimsFileError
+from certificates.claims.schema import UserClaim
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.conjunction import conjunction
 from checks.verdicts import Outcome, Verdict

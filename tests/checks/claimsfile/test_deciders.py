@@ -15,11 +15,11 @@ import pytest
 import sympy as sp
 from flint import arb
 
+from certificates.claims import symbolic
+from certificates.claims.loader import parse_claims
+from certificates.claims.problems import ClaimsFileError
+from certificates.claims.symbolic import exactly_zero
 from certificates.inert import Exp, Sqrt
-from certificates.kernel.claims import symbolic
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.problems import ClaimsFileError
-from certificates.kernel.claims.symbolic import exactly_zero
 from certificates.kernel.lambda_c import RootError, enclose
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.register import register_claims

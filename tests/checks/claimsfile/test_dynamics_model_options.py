@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from certificates.claims.embedding import embedded
+from certificates.claims.loader import parse_claims
 from certificates.kernel import recheck
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import verify_file

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from certificates.claims.loader import parse_claims
+from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import exact_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims import equilibrium_regimes as regimes
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
@@ -179,7 +179,7 @@ def _forged(path: Path, fields: dict | None = None, payload: dict | None = None)
 
 
 def _toml(claim_id: str, body: str) -> dict:
-    from certificates.kernel.claims.embedding import embedded
+    from certificates.claims.embedding import embedded
 
     (claim,) = parse_claims(f'[[claim]]\nid = "{claim_id}"\nkind = "equilibrium"\n{body}', "t.toml")
     return embedded(claim)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from checks.claimsfile.exact_dynamics import METHOD
 from checks.claimsfile.register import register_claims
 from checks.integrator import IntegrationFailure, integrate

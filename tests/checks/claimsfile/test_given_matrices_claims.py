@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.embedding import embedded
+from certificates.claims.loader import parse_claims
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
 from checks.verdicts import Verdict

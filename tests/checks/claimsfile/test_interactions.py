@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model

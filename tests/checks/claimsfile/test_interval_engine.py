@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from certificates.kernel.claims.embedding import embedded
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.embedding import embedded
+from certificates.claims.loader import parse_claims
 from certificates.kernel.real_statements import RELATION, goals
 from certificates.kernel.verify import verify_file
 from certificates.statements.real import relation_statement

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 import sympy as sp
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from certificates.kernel.verify import verify_file
 from checks.claimsfile import inequality_decider, smt_route
 from checks.claimsfile.inequality_decider import inside, refutation

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
 from checks.claimsfile.model_reduction import prove_model

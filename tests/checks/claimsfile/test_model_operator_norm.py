@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from flint import arb
 
+from certificates.claims.loader import parse_claims
+from certificates.claims.model_claim import parse_term
+from certificates.claims.problems import ExpressionError
 from certificates.kernel import operator_norm
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_claim import parse_term
-from certificates.kernel.claims.model_values import NumericAlgebra
-from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.exact import ball_of
+from certificates.kernel.model_values import NumericAlgebra
 from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from checks.claimsfile import model_atoms as atoms
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.model_words import pairing

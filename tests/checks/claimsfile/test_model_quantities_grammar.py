@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates.claims.loader import parse_claims
+from certificates.claims.model_claim import parse_term
+from certificates.claims.problems import ExpressionError
 from certificates.kernel import ball_model
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_claim import parse_term
-from certificates.kernel.claims.model_terms import evaluate
-from certificates.kernel.claims.model_values import ball_algebra
-from certificates.kernel.claims.problems import ExpressionError
 from certificates.kernel.errors import InputError
+from certificates.kernel.model_terms import evaluate
+from certificates.kernel.model_values import ball_algebra
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
 from certificates.store import build_certificate

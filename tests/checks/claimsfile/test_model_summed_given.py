@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.model_claim import parse_term
-from certificates.kernel.claims.model_terms import evaluate
-from certificates.kernel.claims.model_values import ball_algebra
-from certificates.kernel.claims.problems import ClaimsFileError
+from certificates.claims.loader import parse_claims
+from certificates.claims.model_claim import parse_term
+from certificates.claims.problems import ClaimsFileError
+from certificates.kernel.model_terms import evaluate
+from certificates.kernel.model_values import ball_algebra
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import round_configuration
 from certificates.store import build_certificate

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from certificates.kernel import nonempty
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.names import LambdaC
+from certificates import nonempty
+from certificates.claims.loader import parse_claims
+from certificates.claims.names import LambdaC
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region, Side
 from certificates.kernel.verify import verify_file

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from certificates.kernel.verify import check_file
 from checks.claimsfile import circle_route, scheme_reduction

@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import pytest
 
+from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model, exact_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims.exact_witness import equality_failures
-from certificates.kernel.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
+from certificates.kernel.exact_witness import equality_failures
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
 from certificates.statements.dynamics import stationary_failures

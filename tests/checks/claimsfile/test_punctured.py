@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from checks.verdicts import Verdict
 from tests.checks.claimsfile.test_model_claims import decide

@@ -11,7 +11,7 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from checks.claimsfile.quantified_dynamics import METHOD as SAMPLED
 from checks.claimsfile.register import register_claims
 from checks.claimsfile.symbolic_dynamics import METHOD as SYMBOLIC

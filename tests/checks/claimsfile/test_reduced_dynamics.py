@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from certificates.kernel.claims.loader import parse_claims
+from certificates.claims.loader import parse_claims
 from certificates.kernel.errors import InputError
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 import sympy as sp
 
+from certificates.claims.loader import load_claims, parse_claims
 from certificates.kernel import real_statements
-from certificates.kernel.claims.loader import load_claims, parse_claims
 from certificates.kernel.verify import verify_file
 from checks.claimsfile import identity_decider, smt_route
 from checks.claimsfile.inequality_decider import inside, refutation

@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates.claims.given_tokens import MAX_FILE_BYTES
+from certificates.claims.loader import load_claims, parse_claims
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.claims.given_tokens import MAX_FILE_BYTES
-from certificates.kernel.claims.loader import load_claims, parse_claims
 from certificates.kernel.dynamics_statements import in_open_hemisphere
 from certificates.kernel.errors import InputError
 from certificates.statements.dynamics import family_failures

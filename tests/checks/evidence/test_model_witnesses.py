@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from certificates.kernel.claims.model_claim import parse_term
-from certificates.kernel.claims.model_terms import evaluate
-from certificates.kernel.claims.model_values import ball_algebra
+from certificates.claims.model_claim import parse_term
 from certificates.kernel.exact import precision
+from certificates.kernel.model_terms import evaluate
+from certificates.kernel.model_values import ball_algebra
 from certificates.provers.witness import round_configuration
 from checks.evidence.model_witnesses import float_algebra
 from checks.model.configuration import Configuration
@@ -69,7 +69,7 @@ def test_near_zero_float_violations_are_told_from_rounding_noise_by_balls() -> N
     """Two tokens at one point are an equilibrium (dE/dt = 0 exactly), but at |beta| lambda near 8 the float dE/dt is
     noise of either sign, past the violation threshold: balls at the float data call it noise. A true violation as
     small (dE/dt < 0 with W = I, the circle's pair at the edge of its window) is not."""
-    from certificates.kernel.claims.loader import parse_claims
+    from certificates.claims.loader import parse_claims
     from checks.evidence import adversarial, model_witnesses
     from checks.model import families
 

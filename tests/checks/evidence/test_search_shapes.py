@@ -9,9 +9,9 @@ import textwrap
 
 import numpy as np
 
+from certificates.claims.loader import parse_claims
+from certificates.claims.schema import ModelClaim
 from certificates.kernel import ball_model
-from certificates.kernel.claims.loader import parse_claims
-from certificates.kernel.claims.schema import ModelClaim
 from certificates.provers.witness import round_configuration
 from checks.evidence import adversarial
 from checks.evidence.model_witnesses import Draws, margin

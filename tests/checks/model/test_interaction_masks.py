@@ -11,9 +11,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from certificates.claims.interaction_text import parse_interaction
+from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model, masks
-from certificates.kernel.claims.interaction_text import parse_interaction
-from certificates.kernel.claims.loader import parse_claims
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration

@@ -1,0 +1,72 @@
+"""The sizes a `model` claim is about: every n >= 2, d >= 1, H >= 1, beta > 0, or the ranges its `domain` states.
+
+`domain` is a table like the other kinds' (`certificates.claims.domains`): each of n, d, H an integer (one
+size: `H = 2`) or a domain string or table with rational ends (`n = { min = 2, max = 5 }`, `d = "[3, 8]"`; integer
+sizes are the integers in it); `beta` a domain string or table (`beta = "[1/2, 2]"`). A range cannot reach below the
+model's own least sizes. The claim is then for (or, with `exists`, at some) sizes in the ranges only: the prover uses
+the lower ends (a proof for n >= 3 holds on [3, 5]), the search draws inside them and a witness is checked to lie in
+them (`Sizes.check`, in the kernel: `certificates.kernel.model_statements`), so that a claim false
+only outside its ranges is never refuted.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from certificates.claims.domains import parse_domain
+from certificates.kernel.errors import InputError
+from certificates.kernel.model_statements import LEAST, SIZE_NAMES, Sizes
+
+
+def parse_sizes(raw: Any) -> Sizes:
+    """The sizes of a model claim's `domain` table (InputError naming the bad size)."""
+    if raw is None:
+        return Sizes()
+    if not isinstance(raw, dict) or not raw:
+        raise InputError("domain", raw, "a table of ranges of n, d, H, beta, e.g. { n = { min = 2, max = 5 }, H = 2 }")
+    unknown = sorted(set(raw) - set(SIZE_NAMES))
+    if unknown:
+        raise InputError(f"domain.{unknown[0]}", raw[unknown[0]], "a model claim's domain ranges n, d, H and beta")
+    sizes = Sizes()
+    for name in ("n", "d", "H"):
+        if name in raw:
+            low, high = _integer_range(name, raw[name])
+            sizes.low[name], sizes.high[name] = low, high
+    if "beta" in raw:
+        domain = parse_domain("beta", raw["beta"], set())
+        low, high = (_rational("beta", end) for end in (domain.low, domain.high))
+        if domain.integer:
+            raise InputError("domain.beta", raw["beta"], "beta is a real range, not an integer one")
+        if low is None or low < 0 or (low == 0 and not domain.low_open):
+            raise InputError("domain.beta", raw["beta"], "beta > 0: its range has a positive lower end, or (0, ...")
+        open_low = domain.low_open or low == 0
+        sizes = Sizes(sizes.low, sizes.high, (None if low == 0 else low, high, open_low, domain.high_open))
+    return sizes
+
+
+def _integer_range(name: str, spec: Any) -> tuple[int, int | None]:
+    field_name = f"domain.{name}"
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        low: int | None = spec
+        high: int | None = spec
+    else:
+        domain = parse_domain(name, spec, set())
+        lo, hi = (_rational(name, end) for end in (domain.low, domain.high))
+        low = None if lo is None else math.ceil(lo) + (1 if domain.low_open and lo == math.ceil(lo) else 0)
+        high = None if hi is None else math.floor(hi) - (1 if domain.high_open and hi == math.floor(hi) else 0)
+    least = LEAST[name]
+    if low is None or low < least:
+        raise InputError(field_name, spec, f"the model has {name} >= {least}: a range starts there or above")
+    if high is not None and high < low:
+        raise InputError(field_name, spec, f"no integer {name} lies in this range")
+    return low, high
+
+
+def _rational(name: str, end: Any) -> Fraction | None:
+    if end is None:
+        return None
+    if not end.is_Rational:
+        raise InputError(f"domain.{name}", str(end), "a size's range has rational ends")
+    return Fraction(int(end.p), int(end.q))

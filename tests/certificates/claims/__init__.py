@@ -1,0 +1,1 @@
+"""tests/certificates/claims."""

@@ -1,1 +1,0 @@
-"""tests/certificates/kernel/claims."""
