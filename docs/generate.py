@@ -5,7 +5,7 @@
 - `docs/generated/benchmarks.md`: one table per benchmark, from `benchmarks/results/*.json` (each with its date,
   commit and machine; `benchmarks/results.py` writes them);
 - `docs/generated/kernel.md`: what `headflow check-cert` trusts, from the kernel folder itself (`certificates/kernel`,
-  each module with the first line of its docstring) and the `identities` modules it names (`MATHEMATICS`).
+  each module with its lines of code and the first line of its docstring, and the kernel's size against its limit).
 
 The pages are committed so that they read on GitHub too; `tests/test_docs.py` checks that each is exactly what this
 script makes from the committed data. Run from the repository root:
@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.results import RESULTS, provenance  # noqa: E402
 from certificates.atomic import write_text_atomic  # noqa: E402
-from certificates.kernel import MATHEMATICS  # noqa: E402
+from certificates.kernel_size import LIMIT, code_lines, kernel_size  # noqa: E402
 from checks.reports.document import markdown_code, markdown_text, summary_differences  # noqa: E402
 
 VERIFY_DATA = ROOT / "docs" / "data" / "verify.json"
@@ -132,14 +132,20 @@ def _summary(path: Path) -> str:
 
 
 def render_kernel() -> str:
-    """The trust list: every module of the kernel folder and every `identities` module it rests on."""
-    lines = [NOTICE.format(source="the folder certificates/kernel"), ""]
-    modules = sorted(KERNEL.rglob("*.py"))
-    mathematics = [ROOT / Path(*name.split(".")).with_suffix(".py") for name in MATHEMATICS]
-    for title, paths in (("The kernel", modules), ("The mathematics it re-derives", mathematics)):
-        lines += [f"**{title}** ({len(paths)} modules)", "", "| module | what it holds |", "|---|---|"]
-        lines += [f"| `{path.relative_to(ROOT).as_posix()}` | {_cell(_summary(path))} |" for path in paths]
-        lines.append("")
+    """The trust list: every module of the kernel folder with its code lines; the kernel's size against its limit."""
+    count, total = kernel_size()
+    lines = [
+        NOTICE.format(source="the folder certificates/kernel"),
+        "",
+        f"**The kernel**: {count} modules, {total:,} lines of code (docstrings, comments and blank lines not "
+        f"counted; the rule is at most {LIMIT:,}). It imports only itself, the standard library and python-flint.",
+        "",
+        "| module | lines of code | what it holds |",
+        "|---|---:|---|",
+    ]
+    for path in sorted(KERNEL.rglob("*.py")):
+        lines.append(f"| `{path.relative_to(ROOT).as_posix()}` | {code_lines(path)} | {_cell(_summary(path))} |")
+    lines.append("")
     return "\n".join(lines)
 
 

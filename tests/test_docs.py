@@ -136,3 +136,11 @@ def test_the_tour_notebook_runs() -> None:
     assert "'c-star.below-one': <Verdict.REFUTED: 'REFUTED'>" in text
     assert "'golden.digits': <Verdict.CERTIFIED: 'CERTIFIED'>" in text
     assert any("image/png" in out.get("data", {}) for out in outputs)  # the plot
+
+
+def test_the_readme_gives_the_kernels_size() -> None:
+    """The trust section states the kernel's size as it is (issue 37: the README and the generated page show it)."""
+    from certificates.kernel_size import kernel_size
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"**{kernel_size()[1]:,} lines of code** today" in text
