@@ -128,7 +128,8 @@ def test_the_room_cycle_finder_sees_folders() -> None:
     assert _room("checks.reports.html") == "checks.reports"
     assert _room("checks.model") == "checks.model"
     assert _room("checks.api") == "checks.api"
-    assert _room("certificates.claims.schema") == "certificates.kernel"
+    assert _room("certificates.claims.schema") == "certificates.claims"
+    assert _room("certificates.kernel.coq.run") == "certificates.kernel"
 
 
 @pytest.mark.parametrize("package", PACKAGES)
