@@ -41,7 +41,7 @@ from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
 from certificates.kernel import smtlib
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import Tree, TreeError, expand_named, parse_rational, rational_text
+from certificates.kernel.exprtree import Tree, TreeError, exact_rational, expand_named, parse_rational, rational_text
 
 #: Rational bounds of pi (pi = 3.14159265358979323...).
 PI_BOUNDS = (Fraction(314159265358979, 10**14), Fraction(314159265358980, 10**14))
@@ -309,6 +309,9 @@ class _Encoder:
         op, args = tree[0], tree[1:]
         if op == "rat" or (op == "sym" and args[0] in self.encoding.variables):
             return tree
+        constant = exact_rational(tree, {})  # rational arithmetic on numbers alone (10**100): its exact value
+        if constant is not None and (folded := _folded(constant)) is not None:
+            return folded
         if op == "pi":
             p = self._fresh()
             self.encoding.facts += [[">=", p, _rat(PI_BOUNDS[0])], ["<=", p, _rat(PI_BOUNDS[1])]]
@@ -370,6 +373,14 @@ def _equal(a: Tree, b: Tree, names: tuple[str, ...]) -> bool:
     """a = b as polynomials over `names` (exactly; False when either is not compared)."""
     difference = polynomial(["sub", a, b], names)
     return difference is not None and difference == 0
+
+
+def _folded(value: Fraction) -> Tree | None:
+    """The `rat` node of an exact constant, or None when its text would be too long for a tree (then encoded as is)."""
+    try:
+        return _rat(value)
+    except TreeError:
+        return None
 
 
 def _rat(value: Fraction) -> Tree:

@@ -21,6 +21,7 @@ from certificates.kernel import exact, exprtree, lambda_c
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ExponentTooLarge, ball_of, dyadic, exact_value, interval_ball, precision
 from certificates.kernel.tree_text import term_text
+from certificates.sympy_trees import from_sympy
 from identities import closed_forms
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -108,7 +109,7 @@ def test_a_wrong_value_is_refuted_by_the_tree_evaluator() -> None:
     """c*(2) = (sqrt 5 - 1)/2 = 0.61803398874989...: the closed form written as a tree once (and the named node
     c_star, its template) settles that it is not 0.6180339888, a slip in the tenth digit."""
     with precision(128):
-        closed_form = eval_ball(exprtree.from_sympy(closed_forms.c_star()), {"H": ball_of(2)})
+        closed_form = eval_ball(from_sympy(closed_forms.c_star()), {"H": ball_of(2)})
         named = eval_ball(["c_star", ["rat", "2"]], {})
         for value in (closed_form, named):
             assert ball_of(Fraction(6180339887, 10**10)) < value < ball_of(Fraction(6180339888, 10**10))

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
 from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ClaimsFileError
@@ -170,6 +171,7 @@ def _forged(path: Path, change: object, directory: Path) -> Path:
     certificate = json.loads(path.read_text())
     payload, claim = certificate["payload"], certificate["claim"]
     change(payload, claim)  # type: ignore[operator]
+    claim = embedded(parse_claims(claim["toml"], "forged.toml")[0])  # the edited claim, canonical: its statement
     out = directory / "forged.json"
     out.write_text(json.dumps(build_certificate(certificate["claim_id"], certificate["kind"], payload, claim)))
     return out
