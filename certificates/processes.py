@@ -21,12 +21,8 @@ def forked(context: BaseContext, target: Callable[..., None], *args: object) -> 
     """A started child, forked from `context`, running target(*args) in its own process group and tied to this
     process; on leaving, the child is killed (if still running) and reaped."""
     worker = context.Process(target=_run_tied, args=(os.getpid(), target, args), daemon=True)
-    try:
-        with processes.child(lambda: _start(worker), lambda started: started.exitcode is None):
-            yield worker
-    finally:
-        if worker.pid is not None:  # started: reaped after its group was killed
-            worker.join()
+    with processes.child(lambda: _start(worker), lambda started: started.exitcode is None, lambda done: done.join()):
+        yield worker
 
 
 def _start(worker: multiprocessing.Process) -> multiprocessing.Process:

@@ -42,6 +42,7 @@ LIVE: set[int] = set()
 _PREVIOUS: dict[int, Any] = {}
 #: What a child printed, and its exit code (None: killed at its time limit).
 Finished = subprocess.CompletedProcess
+_PIPES = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
 
 
 def tie_to_parent(parent: int, death_signal: bool = True, poll: bool = True) -> None:
@@ -91,11 +92,11 @@ def _on_signal(signum: int, frame: Any) -> None:
 
 
 @contextmanager
-def child(start: Callable[[], Any], running: Callable[[Any], bool]) -> Iterator[Any]:
+def child(start: Callable[[], Any], running: Callable[[Any], bool], reap: Callable[[Any], object]) -> Iterator[Any]:
     """The child `start()` starts, live while the block runs: its group is killed by SIGTERM and SIGINT (handlers
     installed in the main thread before the start, so that a signal during the start still ends headflow with the
     conventional code, and restored by the outermost block), and on leaving while still `running` (once reaped,
-    its pid may be another process's)."""
+    its pid may be another process's); it is then reaped."""
     installed = {}
     if threading.current_thread() is threading.main_thread():
         for signum in _SIGNALS:
@@ -112,6 +113,7 @@ def child(start: Callable[[], Any], running: Callable[[Any], bool]) -> Iterator[
             if running(process):
                 kill_group(process.pid)
             LIVE.discard(process.pid)
+            reap(process)
     finally:
         for signum, previous in installed.items():
             signal.signal(signum, previous)
@@ -128,9 +130,9 @@ def run_program(argv: list[str], stdin: str, seconds: float, folder: str) -> Fin
     """Run the program `argv` (an argument list, never a shell line) in `folder` with `stdin` as input, a `child` in
     its own process group, tied to this process by the death signal armed between fork and exec (it survives exec);
     at `seconds` of wall time (its start included) its group is killed, and the result holds what it printed."""
-    pipe, tie = subprocess.PIPE, partial(tie_to_parent, os.getpid(), poll=False)
-    start = partial(subprocess.Popen, argv, stdin=pipe, stdout=pipe, stderr=pipe, text=True, cwd=folder)
-    with child(partial(start, process_group=0, preexec_fn=tie), lambda process: process.poll() is None) as process:
+    tie = partial(tie_to_parent, os.getpid(), poll=False)
+    start = partial(subprocess.Popen, argv, **_PIPES, text=True, cwd=folder, process_group=0, preexec_fn=tie)
+    with child(start, lambda process: process.poll() is None, subprocess.Popen.wait) as process:
         try:
             stdout, stderr = process.communicate(stdin, timeout=seconds)
             return Finished(argv, process.returncode, stdout, stderr)
