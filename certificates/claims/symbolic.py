@@ -22,8 +22,8 @@ from typing import TypeVar
 
 import sympy as sp
 
+from certificates import processes
 from certificates.inert import Exp, Log, inert
-from certificates.kernel import processes
 from identities.algebraic import Unsupported, reduce_modulo, ring_form
 
 T = TypeVar("T")
@@ -134,7 +134,7 @@ def isolated(compute: Callable[[], T], seconds: float, what: str) -> tuple[T | N
     """(compute(), "") computed in a forked child process, or (None, why not) naming `what`.
 
     The child has a memory cap (CHILD_MEMORY_BYTES above the parent's size at the fork) and a hard
-    deadline of `seconds`, and never outlives this process (`certificates.kernel.processes.forked`); a crash, a
+    deadline of `seconds`, and never outlives this process (`certificates.processes.forked`); a crash, a
     hang, a MemoryError or any exception leaves the answer None. The result travels back pickled. Where
     fork is unavailable it runs in-process under the SIGALRM limit.
     """

@@ -23,7 +23,6 @@ from certificates.kernel.recheck import Rejected
 
 #: Seconds each solver gets for the problems of one certificate in `headflow check-cert` (`--solver-seconds`).
 DEFAULT_SECONDS = 30.0
-ANSWERS = ("sat", "unsat", "unknown")
 #: The answer to a problem the solver had not answered when its time ran out.
 TIME_LIMIT = "time limit"
 
@@ -38,17 +37,12 @@ for text in json.loads(sys.stdin.read()):
 _CVC5 = """
 import json, sys, cvc5
 for text in json.loads(sys.stdin.read()):
-    terms = cvc5.TermManager()
-    solver = cvc5.Solver(terms)
+    solver = cvc5.Solver(cvc5.TermManager())
     parser = cvc5.InputParser(solver)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "certificate")
-    symbols = parser.getSymbolManager()
     said = []
-    while True:
-        command = parser.nextCommand()
-        if command.isNull():
-            break
-        said.append(command.invoke(solver, symbols).strip())
+    while not (command := parser.nextCommand()).isNull():
+        said.append(command.invoke(solver, parser.getSymbolManager()).strip())
     print(" ".join(s for s in said if s) or "no answer", flush=True)
 """
 
@@ -63,13 +57,10 @@ def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
     lines = finished.stdout.split("\n")[:-1]  # complete lines only: a kill may cut the last one
     killed = finished.returncode is None
     if (killed and len(lines) <= len(problems)) or (finished.returncode == 0 and len(lines) == len(problems)):
-        return [_answer(solver, line) for line in lines] + [TIME_LIMIT] * (len(problems) - len(lines))
+        said = [x if x in ("sat", "unsat", "unknown") else f"error: {solver} printed {x[:40]!r}" for x in lines]
+        return said + [TIME_LIMIT] * (len(problems) - len(lines))
     last = (finished.stderr.strip().splitlines() or [f"exit code {finished.returncode}"])[-1]
     return [f"error: {solver} failed ({last[:120]})"] * len(problems)
-
-
-def _answer(solver: str, line: str) -> str:
-    return line if line in ANSWERS else f"error: {solver} printed {line[:40]!r}"
 
 
 def recheck_unsat(texts: list[str], seconds: float) -> str:

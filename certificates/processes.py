@@ -1,0 +1,43 @@
+"""Forked worker processes (the SymPy workers of `certificates/claims/symbolic.py`) that never outlive headflow.
+
+A worker is a `certificates.kernel.processes.child`: in a process group of its own, tied to this process
+(`tie_to_parent`: the parent-death signal, else polling), killed on leaving and by SIGTERM and SIGINT.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from multiprocessing.context import BaseContext
+
+from certificates.kernel import processes
+
+
+@contextmanager
+def forked(context: BaseContext, target: Callable[..., None], *args: object) -> Iterator[multiprocessing.Process]:
+    """A started child, forked from `context`, running target(*args) in its own process group and tied to this
+    process; on leaving, the child is killed (if still running) and reaped."""
+    worker = context.Process(target=_run_tied, args=(os.getpid(), target, args), daemon=True)
+    with processes.child(lambda: _start(worker), lambda started: started.exitcode is None, lambda done: done.join()):
+        yield worker
+
+
+def _start(worker: multiprocessing.Process) -> multiprocessing.Process:
+    worker.start()
+    with suppress(OSError):  # the child makes the group too: whichever runs first does, the other fails
+        os.setpgid(worker.pid, worker.pid)
+    return worker
+
+
+def _run_tied(parent: int, target: Callable[..., None], args: tuple[object, ...]) -> None:
+    """The forked child: its own group, the parent's handlers and children dropped, tied to the parent."""
+    with suppress(OSError):  # the parent made the group already
+        os.setpgid(0, 0)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, signal.SIG_DFL)
+    processes.LIVE.clear()
+    processes.tie_to_parent(parent)
+    target(*args)
