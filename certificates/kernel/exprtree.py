@@ -120,7 +120,7 @@ Memo = dict[int, tuple[object, arb]]
 
 def node_parts(tree: object, depth: int) -> tuple[str, list]:
     """(operation, arguments) of a tree node at `depth`, or TreeError for a malformed or too deep node (what every
-    walker of trees checks first: `evaluate`, the compiled programs of `certificates.kernel.programs`)."""
+    walker of trees checks first: `evaluate`, the compiled programs of `certificates.provers.programs`)."""
     if depth > MAX_DEPTH:
         raise TreeError("expression tree too deep")
     if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
