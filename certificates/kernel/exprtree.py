@@ -24,7 +24,7 @@ deciding side and the checker's obligations; the inert nodes of `certificates.in
 reading a certificate never calls eval, sympify or a parser on file text. It is the one ball evaluator:
 `certificates.kernel.balls.eval_ball` is it with lambda_c's enclosure, and every SymPy expression is written
 as a tree once (`from_sympy`) before it is evaluated. The implicit functions (lambda_c, which has no closed
-form) are given by the caller, because lambda_c's own root finder evaluates its equation here.
+form) are given by the caller, because lambda_c's enclosure (a bisection) evaluates its equation here.
 """
 
 from __future__ import annotations
