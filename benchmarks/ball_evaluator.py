@@ -31,7 +31,7 @@ if __package__ in (None, ""):
 
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
-from certificates.kernel.lambda_c import certify_root
+from certificates.provers.lambda_c_roots import certify_root
 from certificates.statements.stored_forms import forms
 from certificates.sympy_trees import from_sympy
 from checks.constants import certified

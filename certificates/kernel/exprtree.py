@@ -24,7 +24,7 @@ deciding side and the checker's obligations; the inert nodes of `certificates.in
 reading a certificate never calls eval, sympify or a parser on file text. It is the one ball evaluator:
 `certificates.kernel.balls.eval_ball` is it with lambda_c's enclosure, and every SymPy expression is written
 as a tree once (`from_sympy`) before it is evaluated. The implicit functions (lambda_c, which has no closed
-form) are given by the caller, because lambda_c's own root finder evaluates its equation here.
+form) are given by the caller, because lambda_c's enclosure (a bisection) evaluates its equation here.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ Memo = dict[int, tuple[object, arb]]
 
 def node_parts(tree: object, depth: int) -> tuple[str, list]:
     """(operation, arguments) of a tree node at `depth`, or TreeError for a malformed or too deep node (what every
-    walker of trees checks first: `evaluate`, the compiled programs of `certificates.kernel.programs`)."""
+    walker of trees checks first: `evaluate`, the compiled programs of `certificates.provers.programs`)."""
     if depth > MAX_DEPTH:
         raise TreeError("expression tree too deep")
     if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):

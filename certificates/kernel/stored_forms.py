@@ -8,7 +8,8 @@ derivatives (`certificates.kernel.derivatives`), with the tree symbol of each co
 symbol `lambda`). SymPy proposes the formulas once, outside the kernel (`certificates.statements.stored_forms`,
 whose `python -m` rewrites the file and whose `build()` a test holds the file equal to, so a change of a closed
 form that is not written here fails the tests instead of certifying the old formula); the kernel evaluates the
-stored trees with balls (`certificates.kernel.exprtree.evaluate`'s operations, compiled once per tree by `program`).
+stored trees with balls (`certificates.kernel.exprtree.evaluate`; `headflow constants` compiles them once per tree,
+`certificates.provers.programs.program`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from certificates.kernel.exprtree import Tree
-from certificates.kernel.programs import Program, compile_trees
 
 PATH = Path(__file__).with_name("stored_forms.json")
 #: The name of lambda_c's equation g(u, n) = (u - 2) e^u - (n - 1)(u + 2) among the trees.
@@ -42,13 +42,6 @@ def tree(name: str) -> Tree:
     """The stored tree of a closed form (a key of `build()["trees"]`)."""
     found: Tree = _stored()["trees"][name]
     return found
-
-
-@cache
-def program(name: str) -> Program:
-    """The stored tree `name` compiled once into a program (`certificates.kernel.programs`: `evaluate`'s balls, the
-    tree walked once per process instead of once per evaluation)."""
-    return compile_trees(tree(name))
 
 
 def symbol(parameter: str) -> str:

@@ -3,8 +3,8 @@ and the Condition 8 exit gap (a certified root, `certificates.provers.exit_gap`)
 
 Every closed form is `identities/closed_forms.py`'s, written as a tree once (`certificates.kernel.stored_forms`, the
 trees stored from `certificates.sympy_trees.from_sympy`) and evaluated by the one ball evaluator's operations,
-compiled once per tree (`certificates.kernel.stored_forms.program`); lambda_c, which has none, is the certified root of
-`certificates.kernel.lambda_c`. Parameters are exact fractions and enter only as balls, so SymPy never simplifies
+compiled once per tree (`certificates.provers.programs.program`); lambda_c, which has none, is the certified root of
+`certificates.provers.lambda_c_roots`. Parameters are exact fractions and enter only as balls, so SymPy never simplifies
 with them (its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100); no
 SymPy is imported here, so a small `headflow constants` call starts fast.
 """
@@ -18,8 +18,9 @@ from flint import arb, ctx
 
 from certificates.kernel import stored_forms
 from certificates.kernel.exact import precision, rational_ball
-from certificates.kernel.lambda_c import certify_root
+from certificates.provers import programs
 from certificates.provers.exit_gap import exit_gap_ball
+from certificates.provers.lambda_c_roots import certify_root
 
 
 def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
@@ -39,7 +40,7 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
     env = {names[k]: rational_ball(v.numerator, v.denominator, prec) for k, v in params.items()}
     saved, ctx.prec = ctx.prec, prec  # `precision(prec)` without its two calls (a constant at 1,000 digits: 10 us)
     try:
-        (value,) = stored_forms.program(quantity).run(env)
+        (value,) = programs.program(quantity).run(env)
     finally:
         ctx.prec = saved
     return value

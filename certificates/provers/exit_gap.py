@@ -10,7 +10,7 @@ final signs are trusted, so a poor approximation can only cost precision, never 
 
 h is `identities.condition8_invariance.exit_function`, stored as a tree over rho, H, n and kappa
 (`certificates.kernel.stored_forms`, held equal to SymPy's by a test), its derivative in rho the kernel's
-(`certificates.kernel.derivatives`), both compiled once (`certificates.kernel.programs`) and evaluated with H, n
+(`certificates.kernel.derivatives`), both compiled once (`certificates.provers.programs`) and evaluated with H, n
 and kappa as exact balls: no SymPy at call time, and no specialisation per (H, n).
 """
 
@@ -26,7 +26,7 @@ from flint import arb
 from certificates.kernel import stored_forms
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.exact import ball_of, exact_value, precision
-from certificates.kernel.programs import Program, compile_trees
+from certificates.provers.programs import Program, compile_trees
 
 #: Bisection steps before Newton takes over (a start accurate to about 2^-30).
 _BISECTIONS = 30

@@ -3,7 +3,7 @@
 Every value is a python-flint ball of `certificates/provers/constant_balls.py`, evaluated from the one SymPy
 formula in `identities/closed_forms.py` (stored as a tree, `certificates.kernel.stored_forms`: no SymPy here);
 lambda_c, which has no closed form, is the certified root
-of `lambda_c_equation` (`certificates/kernel/lambda_c.py`). The working precision rises until the ball
+of `lambda_c_equation` (`certificates/provers/lambda_c_roots.py`). The working precision rises until the ball
 determines every printed digit (correct rounding); if it still straddles a rounding boundary at
 the maximum precision, the result says so. mpmath then
 recomputes the value with its own formulas (`checks/constants/mpmath_reference.py`); a disagreement is a

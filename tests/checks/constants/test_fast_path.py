@@ -12,9 +12,10 @@ import pytest
 import sympy as sp
 from flint import arb, ctx, fmpz
 
-from certificates.kernel import lambda_c, stored_forms
+from certificates.kernel import stored_forms
 from certificates.kernel.exact import ball_of, exact_value
-from certificates.kernel.programs import compile_trees
+from certificates.provers import lambda_c_roots
+from certificates.provers.programs import compile_trees
 from certificates.statements import stored_forms as source
 from certificates.sympy_trees import from_sympy
 from checks.constants import certified as constants
@@ -131,8 +132,8 @@ def test_the_kernel_slope_is_the_derivative_of_the_equation() -> None:
     wrong = from_sympy(2 * sp.diff(cf.lambda_c_equation(cf.u, cf.n), cf.u))
     for u, n in ((Fraction(5, 2), 2), (Fraction(7, 2), 10), (Fraction(29, 2), 10**6)):
         with ctx.workprec(200):
-            ours = lambda_c._value(lambda_c._G_SLOPE, Fraction(n), ball_of(u), 200)
-            bad = lambda_c._value(compile_trees(wrong), Fraction(n), ball_of(u), 200)
+            ours = lambda_c_roots._value(lambda_c_roots._G_SLOPE, Fraction(n), ball_of(u), 200)
+            bad = lambda_c_roots._value(compile_trees(wrong), Fraction(n), ball_of(u), 200)
             with mpmath.workdps(60):
                 expected = ball_of(Fraction(mpmath.nstr(slope(_q(u), n), 50)))
         assert abs(float(ours - expected)) < 1e-40 * abs(float(expected))
@@ -158,7 +159,7 @@ def test_an_interval_newton_step_certifies_only_a_box_holding_the_root(start: Fr
     with ctx.workprec(300):
         point = ball_of(start).mid()
     for _ in range(60):  # from 30, Newton first walks left by about 1 a step
-        enclosure, point = lambda_c._interval_newton(Fraction(10), point, 256)
+        enclosure, point = lambda_c_roots._interval_newton(Fraction(10), point, 256)
         if enclosure is not None:
             with ctx.workprec(300):
                 assert enclosure.contains(root.mid()) and enclosure > 2
@@ -170,8 +171,8 @@ def test_an_interval_newton_step_certifies_only_a_box_holding_the_root(start: Fr
 
 
 def test_the_sign_certificate_takes_over_when_the_interval_step_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec, rough: (None, point))
-    ball = lambda_c.certify_root(Fraction(10), 500)
+    monkeypatch.setattr(lambda_c_roots, "_interval_newton", lambda tokens, point, prec, rough: (None, point))
+    ball = lambda_c_roots.certify_root(Fraction(10), 500)
     with mpmath.workprec(560):
         root = Fraction(mpmath.nstr(_lambda_c_root(10), 160))
     with ctx.workprec(600):
@@ -179,10 +180,10 @@ def test_the_sign_certificate_takes_over_when_the_interval_step_fails(monkeypatc
 
 
 def test_an_uncertifiable_root_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lambda_c, "_interval_newton", lambda tokens, point, prec, rough: (None, point))
-    monkeypatch.setattr(lambda_c, "_by_signs", lambda tokens, point, bits: None)
-    with pytest.raises(lambda_c.RootError, match="could not certify"):
-        lambda_c.certify_root(Fraction(10), 200)
+    monkeypatch.setattr(lambda_c_roots, "_interval_newton", lambda tokens, point, prec, rough: (None, point))
+    monkeypatch.setattr(lambda_c_roots, "_by_signs", lambda tokens, point, bits: None)
+    with pytest.raises(lambda_c_roots.RootError, match="could not certify"):
+        lambda_c_roots.certify_root(Fraction(10), 200)
 
 
 @pytest.mark.parametrize("digits", [10_001, pytest.param(30_000, marks=pytest.mark.slow)])

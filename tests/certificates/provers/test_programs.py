@@ -1,4 +1,4 @@
-"""Issue 28 item 4: a compiled tree (`certificates.kernel.programs`) is the one ball evaluator's arithmetic, its balls
+"""Issue 28 item 4: a compiled tree (`certificates.provers.programs`) is the one ball evaluator's arithmetic, its balls
 those of `exprtree.evaluate` bit for bit; what does not compile is refused, and the quick narrow test of
 `endpoints.wide` answers as its comparison does."""
 
@@ -10,10 +10,12 @@ from fractions import Fraction
 import pytest
 from flint import arb, ctx
 
-from certificates.kernel import endpoints, lambda_c, stored_forms
+from certificates.kernel import endpoints, stored_forms
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exprtree import TreeError, count_nodes, evaluate
-from certificates.kernel.programs import compile_trees
+from certificates.kernel.lambda_c import EQUATION
+from certificates.provers.lambda_c_roots import SLOPE
+from certificates.provers.programs import compile_trees, program
 
 #: A point of each stored tree's symbols inside its domain (u right of 2 for lambda_c's equation).
 POINTS = {
@@ -47,15 +49,15 @@ def test_a_program_gives_the_balls_of_the_evaluator(name: str, prec: int, width:
 
 def test_several_trees_share_their_common_subtrees() -> None:
     """g and g' in one program: e^u and (u - 2) e^u once, and each ball still the evaluator's."""
-    both = compile_trees(lambda_c._EQUATION, lambda_c._SLOPE)
-    alone = compile_trees(lambda_c._EQUATION), compile_trees(lambda_c._SLOPE)
+    both = compile_trees(EQUATION, SLOPE)
+    alone = compile_trees(EQUATION), compile_trees(SLOPE)
     assert len(both._steps) < len(alone[0]._steps) + len(alone[1]._steps)
     beta_star = compile_trees(stored_forms.tree("beta_star"))
     c_star = count_nodes(stored_forms.tree("c_star"), 10_000)  # written twice in beta*, computed once
     assert len(beta_star._steps) <= count_nodes(stored_forms.tree("beta_star"), 10_000) - c_star
     with ctx.workprec(200):
         env = {"u": arb(3.5), "n": arb(10)}
-        trees = (lambda_c._EQUATION, lambda_c._SLOPE)
+        trees = (EQUATION, SLOPE)
         assert all(_same(f, evaluate(t, env)) for f, t in zip(both.run(env), trees, strict=True))
 
 
@@ -85,7 +87,7 @@ def test_a_deep_tree_and_a_missing_symbol_are_refused() -> None:
     with pytest.raises(TreeError, match="too deep"):
         compile_trees(deep)
     with pytest.raises(TreeError, match="no value for symbol 'H'"):
-        stored_forms.program("c_star").run({"n": arb(2)})
+        program("c_star").run({"n": arb(2)})
 
 
 def test_a_wrong_program_is_told_apart() -> None:

@@ -7,7 +7,7 @@ subtree (equal by structure, so that the two copies of c* in beta* and e^u in g 
 a list, and each value is what `evaluate` gives that node: `arb(p/q)` of a rational (`ball_of`), the symbol's ball,
 `+` folded left for add, `endpoints.times` folded left for mul, `endpoints.power` for an integer power,
 `endpoints.increasing` of exp, log, sqrt and lambertw. So a program's balls are `evaluate`'s balls bit for bit at
-every precision (`tests/certificates/kernel/test_programs.py` holds them equal); nothing here is another evaluator's
+every precision (`tests/certificates/provers/test_programs.py` holds them equal); nothing here is another evaluator's
 arithmetic, only its order fixed once. The leaves (rationals, the integer exponents of powers and symbols, which
 depend on no other value) come first, and the rationals' balls, which depend only on the precision, are made once
 per precision; a step is one operation on one or two earlier values (a sum or product of k terms is k - 1 steps,
@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from flint import arb, ctx, fmpq
 
-from certificates.kernel import endpoints
+from certificates.kernel import endpoints, stored_forms
 from certificates.kernel.exprtree import _UNARY_BALLS, UNARY, Tree, TreeError, node_parts, parse_rational
 
 #: One step: (an operation, the values it takes: one or two earlier values' places; None for the second of a
@@ -129,3 +129,10 @@ def compile_trees(*trees: Tree) -> Program:
             slots["node", k] = result
     values = tuple(value for _, value in sorted(constants, key=constants.__getitem__))
     return Program(values, order, steps, tuple(slots[f] for f in found))
+
+
+@cache
+def program(name: str) -> Program:
+    """The stored tree `name` (`certificates.kernel.stored_forms`) compiled once into a program: `evaluate`'s balls,
+    the tree walked once per process instead of once per evaluation."""
+    return compile_trees(stored_forms.tree(name))
