@@ -1,13 +1,13 @@
-"""The Coq problem of a certificate, rebuilt from the claim's obligation and the file's checked data.
+"""The Coq problem of a certificate, rebuilt from its core statement and the file's checked data.
 
-For a registry claim the statement comes from `certificates.kernel.registry_statements` (the kernel's own table), for a
-claims-file claim from its core statement (form `real`: a constant's point witness, a relation's smt certificate
-once the kernel re-checked it; form `dynamics`) or else the `ClaimProblem` the caller passes (model claims); the
-file contributes only data that the obligation then constrains: integer parameters and an exact point
-(whose coordinates must be the obligation's), and the recorded statements or conditions, which must be
-exactly the obligation's (else `Rejected`: the file does not state the claim). A kind with no Coq
-translation yet raises `NotTranslatable` with the reason. The Coq text is therefore regenerated every
-time from checked data: a `.v` file next to a certificate is for reading, never what is compiled.
+A claims-file certificate's problem comes from its core statement (form `real`: a point witness's conditions, a
+relation's smt certificate; form `dynamics`; form `model`), once the kernel's own check of it passes
+(`certificates.kernel.core`, Rejected otherwise); a registry claim's from the kernel's own table
+(`certificates.kernel.registry_statements`). The file contributes only data that the statement then constrains:
+integer parameters and an exact point (whose coordinates must be the statement's), and the recorded statements or
+conditions, which must be exactly the statement's (else `Rejected`: the file does not state the claim). A kind with
+no Coq translation yet raises `NotTranslatable` with the reason. The Coq text is therefore regenerated every time from
+checked data: a `.v` file next to a certificate is for reading, never what is compiled.
 """
 
 from __future__ import annotations
