@@ -25,7 +25,6 @@ from certificates.kernel.coq.statements import (
     header,
     point_statement,
     universal_statement,
-    uses_c_star,
 )
 
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
@@ -129,3 +128,8 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
         for b in exps[i + 1 :]:
             lines.append(f"  hf_exp_pair {a} {b}.")
     return lines
+
+
+def uses_c_star(trees: list[Any]) -> bool:
+    """Whether a `c_star` node occurs (the proof then unfolds the prelude's definition)."""
+    return any(node == "c_star" or (isinstance(node, list) and uses_c_star(node)) for node in trees)

@@ -1,21 +1,21 @@
-"""The Coq problem of a certificate, rebuilt from the claim's obligation and the file's checked data.
+"""The Coq problem of a certificate, rebuilt from its core statement and the file's checked data.
 
-For a registry claim the statement comes from `certificates.kernel.registry_statements` (the kernel's own table), for a
-claims-file claim from its core statement (form `real`: a constant's point witness, a relation's smt certificate
-once the kernel re-checked it; form `dynamics`) or else the `ClaimProblem` the caller passes (model claims); the
-file contributes only data that the obligation then constrains: integer parameters and an exact point
-(whose coordinates must be the obligation's), and the recorded statements or conditions, which must be
-exactly the obligation's (else `Rejected`: the file does not state the claim). A kind with no Coq
-translation yet raises `NotTranslatable` with the reason. The Coq text is therefore regenerated every
-time from checked data: a `.v` file next to a certificate is for reading, never what is compiled.
+A claims-file certificate's problem comes from its core statement (form `real`: a point witness's conditions, a
+relation's smt certificate; form `dynamics`; form `model`), once the kernel's own check of it passes
+(`certificates.kernel.core`, Rejected otherwise); a registry claim's from the kernel's own table
+(`certificates.kernel.registry_statements`). The file contributes only data that the statement then constrains:
+integer parameters and an exact point (whose coordinates must be the statement's), and the recorded statements or
+conditions, which must be exactly the statement's (else `Rejected`: the file does not state the claim). A kind with
+no Coq translation yet raises `NotTranslatable` with the reason. The Coq text is therefore regenerated every time from
+checked data: a `.v` file next to a certificate is for reading, never what is compiled.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import (
+    core,
     dynamics_statements,
     model_statements,
     real_encoding,
@@ -24,16 +24,11 @@ from certificates.kernel import (
     registry_statements,
     solvers,
 )
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.coq import model_claims, model_tree
+from certificates.kernel.coq import model_claims
+from certificates.kernel.coq.model_tree import configuration_problem
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
-from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.recheck import Rejected
-
-#: Bits `interval` works with on a configuration witness, less `certificates.coq.source.EXTRA_BITS` (its sign has a
-#: wide margin; coqc checks).
-PRECISION = 14
 
 #: Why covers have no translation: their steps are not interval evaluations that Interval's tactic can replay.
 COVERS = (
@@ -51,26 +46,30 @@ UNTRANSLATED = {
     "interval-cover": COVERS,
 }
 
+#: The core statement forms, with the certificate's kind, that have a Coq translation (besides dynamics, of any kind).
+TRANSLATED = {(real_statements.FORM, "witness"), (real_statements.FORM, "smt"), (model_statements.FORM, "witness")}
+
 
 def problem(certificate: dict[str, Any]) -> tuple[str, Problem]:
     """(what it proves, its Coq problem) for a loaded certificate (`certificates.kernel.loading.load`), written from
     its core statement once the kernel's own check of it passes (Rejected otherwise)."""
     claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
     statement = certificate["statement"]
-    if isinstance(statement, dict) and statement.get("form") == real_statements.FORM and kind == "witness":
-        proved, _ = real_statements.check(statement, claim_id, kind, payload, 0.0)  # exactly the statement's conditions
-        rows = [(c["name"], c["expression"], c["relation"]) for c in payload["conditions"]]
-        return proved, PointProblem({}, rows, recheck.recorded_precision(payload))
-    if isinstance(statement, dict) and statement.get("form") == dynamics_statements.FORM:
-        proved, _ = dynamics_statements.check(statement, claim_id, kind, payload, 0)  # the kernel's check, or Rejected
+    form = (statement.get("form"), kind) if isinstance(statement, dict) else None
+    dynamics = form is not None and form[0] == dynamics_statements.FORM
+    if dynamics or form in TRANSLATED:
+        seconds = solvers.DEFAULT_SECONDS if kind == "smt" else 0.0
+        proved, _ = core.check(statement, claim_id, kind, payload, seconds)  # the kernel's own check, or Rejected
+    if form == (real_statements.FORM, "witness"):  # exactly the statement's conditions, at the payload's point
+        return proved, PointProblem({}, _rows(payload["conditions"]), recheck.recorded_precision(payload))
+    if dynamics:
         if statement["witness"] == dynamics_statements.STATIONARY:
             raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
         cfg = dynamics_statements.witness_configuration(statement, payload)
         return proved, configuration_problem(statement["refuting"]["quantity"], "<", cfg, payload)[1]
-    if isinstance(statement, dict) and statement.get("form") == real_statements.FORM and kind == "smt":
-        return _relation(statement, claim_id, payload)
-    if isinstance(statement, dict) and statement.get("form") == model_statements.FORM and kind == "witness":
-        proved, _ = model_statements.check(statement, claim_id, kind, payload, 0.0)  # the kernel's check, or Rejected
+    if form == (real_statements.FORM, "smt"):
+        return proved, _relation(statement, claim_id, payload)
+    if form == (model_statements.FORM, "witness"):
         witness = model_claims.witness_problem(model_statements.statement_of(statement, claim_id), payload)
         return f"{model_claims.EXACT_FACTS}; {proved}", witness
     if certificate["claim"] is not None:
@@ -81,19 +80,35 @@ def problem(certificate: dict[str, Any]) -> tuple[str, Problem]:
     if kind != statement["kind"]:
         raise Rejected(f"{claim_id} is certified by a {statement['kind']} certificate, not {kind}")
     if kind == "smt":
-        return statement["sentence"], _smt(claim_id, statement, payload)
+        recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
+        if payload["statements"] != statement["statements"]:
+            raise Rejected(f"the statements are not the obligation of {claim_id}")
+        return statement["sentence"], universal(statement["statements"])
     if statement.get("witness") == "point":
-        return _point(claim_id, statement, payload)
-    if statement.get("witness") == "configuration":
-        return _configuration(claim_id, statement, payload)
+        point = registry_statements.point_data(statement, claim_id, payload)
+        sentence = registry_statements.point_sentence(statement, point)
+        if "lemma" in statement:
+            sentence += f" (it rests on a lemma neither Coq nor check-cert re-checks: {statement['lemma']})"
+        return sentence, PointProblem(point, _rows(statement["conditions"]), recheck.recorded_precision(payload))
+    if (
+        statement.get("witness") == "configuration"
+    ):  # quantity relation 0 at exact data, once check-cert's re-check passes
+        sentence, _ = registry_statements.configuration(statement, claim_id, payload, 0.0)
+        cfg = recheck.exact_configuration(payload["configuration"])
+        name, built = configuration_problem(statement["quantity"], statement["relation"], cfg, payload)
+        return f"{sentence}; the witness: {name} {statement['relation']} 0 at exact data", built
     raise NotTranslatable(f"no Coq translation of a {kind} certificate")
 
 
-def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> tuple[str, UniversalProblem]:
-    """An smt certificate of a relation, once the kernel's re-check passes (Rejected otherwise): for all values of its
-    variables in the domain, every definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof
-    does not use the SMT encoding: it adds each atom's library facts and closes the goal with `nra`)."""
-    proved, _ = real_statements.check(statement, claim_id, "smt", payload, solvers.DEFAULT_SECONDS)
+def _rows(conditions: list[dict[str, Any]]) -> list[tuple[str, Any, str]]:
+    """A point's conditions as (name, expression tree, relation) rows."""
+    return [(c["name"], c["expression"], c["relation"]) for c in conditions]
+
+
+def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> UniversalProblem:
+    """An smt certificate of a relation the kernel re-checked: for all values of its variables in the domain, every
+    definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof does not use the SMT encoding:
+    it adds each atom's library facts and closes the goal with `nra`)."""
     if payload["cuts"]:
         raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
     if any(v["integer"] for v in statement["variables"]):
@@ -102,14 +117,7 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
     names = [v["name"] for v in statement["variables"]]
-    return proved, UniversalProblem([UniversalStatement(claim_id, names, hypotheses, goal)])
-
-
-def _smt(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> UniversalProblem:
-    recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
-    if payload["statements"] != statement["statements"]:
-        raise Rejected(f"the statements are not the obligation of {claim_id}")
-    return universal(statement["statements"])
+    return UniversalProblem([UniversalStatement(claim_id, names, hypotheses, goal)])
 
 
 def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
@@ -119,38 +127,3 @@ def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
     return UniversalProblem(
         [UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"]) for s in statements]
     )
-
-
-def _point(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, PointProblem]:
-    point = registry_statements.point_data(statement, claim_id, payload)
-    rows = [(c["name"], c["expression"], c["relation"]) for c in statement["conditions"]]
-    sentence = registry_statements.point_sentence(statement, point)
-    if "lemma" in statement:
-        sentence += f" (it rests on a lemma neither Coq nor check-cert re-checks: {statement['lemma']})"
-    return sentence, PointProblem(point, rows, recheck.recorded_precision(payload))
-
-
-def _configuration(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, PointProblem]:
-    """`quantity < 0` at the exact data, once check-cert's own re-check (hypotheses exact, sign in balls) passes."""
-    sentence, _ = registry_statements.configuration(statement, claim_id, payload, 0.0)
-    cfg = recheck.exact_configuration(payload["configuration"])
-    name, built = configuration_problem(statement["quantity"], statement["relation"], cfg, payload)
-    return f"{sentence}; the witness: {name} {statement['relation']} 0 at exact data", built
-
-
-def configuration_problem(
-    quantity: str, relation: str, cfg: ExactConfiguration, payload: dict[str, Any]
-) -> tuple[str, PointProblem]:
-    """(the quantity's written name, `quantity relation 0` at the exact configuration `cfg`) for a witness the checker
-    has already re-checked; `cfg` is the checker's own reading of the payload's data (with the claim's interaction,
-    mask and sign of beta), the payload gives the quantity's head and token. The tree is built from the exact data by
-    `model_tree` (never from file text), over named definitions that the Coq file bounds one by one (`statements`)."""
-    if quantity not in model_tree.BUILDERS:
-        raise NotTranslatable(f"the model quantity {quantity} has no Coq term yet")
-    at = {axis: payload[axis] for axis in MODEL_QUANTITIES[quantity].axes}
-    rate = model_tree.BUILDERS[quantity](cfg, at)
-    name = MODEL_QUANTITIES[quantity].written(**at)
-    if isinstance(rate.value, Fraction):
-        raise NotTranslatable(f"{name} is the rational {rate.value} at these data (no exponential to bound)")
-    rows = [(f"{name} {relation} 0", rate.value, relation)]
-    return name, PointProblem({}, rows, PRECISION, tuple(rate.definitions))

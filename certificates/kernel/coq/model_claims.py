@@ -2,7 +2,7 @@
 
 The claim's sides and `given` conditions (`certificates.kernel.model_terms`, parsed from the embedded claim)
 are interpreted by the one interpreter, `model_terms.evaluate`, in the algebra of `model_values.NumericAlgebra`, here
-over `Real`s: rationals or expression trees over the named definitions of `model_tree.Chain` (weights, head outputs,
+over `Real`s: rationals or expression trees over the named definitions of one `model_tree.Chain` (weights, head outputs,
 velocities, score rates, softmax rows, energies, entropies and their rates at the exact data, sums over the witness's
 n tokens and H heads expanded). What the named quantities mean (a_h_i = <f_h_i, x_i>, xdot_i = P_i v_i, ...) is
 therefore written once, in `model_terms`; this module supplies only the primitives, and a primitive it has no tree
@@ -20,7 +20,7 @@ with Fractions before this problem is built, and the file's header says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -36,8 +36,6 @@ from certificates.kernel.model_values import STATED, NumericAlgebra, index_value
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
 EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"
-#: Bits `interval` works with at least (less `certificates.coq.source.EXTRA_BITS`), as for the registry's witnesses.
-PRECISION = 14
 
 
 class Real:
@@ -60,8 +58,6 @@ class Real:
     def __add__(self, other: object) -> Real:
         return Real(add([self.value, Real.lift(other)]))
 
-    __radd__ = __add__
-
     def __neg__(self) -> Real:
         return Real(mul(Fraction(-1), self.value))
 
@@ -69,18 +65,18 @@ class Real:
         return self + -Real(Real.lift(other))
 
     def __rsub__(self, other: object) -> Real:
-        return Real(Real.lift(other)) + -self
+        return -self + other
 
     def __mul__(self, other: object) -> Real:
         return Real(mul(self.value, Real.lift(other)))
 
-    __rmul__ = __mul__
+    __radd__, __rmul__ = __add__, __mul__
 
     def __truediv__(self, other: object) -> Real:
         divisor = Real.lift(other)
+        if divisor == 0:
+            raise NotTranslatable("a model term divides by zero at the witness")
         if isinstance(divisor, Fraction):
-            if divisor == 0:
-                raise NotTranslatable("a model term divides by zero at the witness")
             return Real(mul(1 / divisor, self.value))
         return Real(["div", tree_of(self.value), divisor])  # its definedness (divisor <> 0) is stated
 
@@ -93,36 +89,28 @@ class Real:
         return Real(Fraction(1) if k == 0 else self.value if k == 1 else ["pow", self.value, k])
 
 
-def _reals(values: Any) -> Any:
-    """Nested lists of values as nested lists of Reals."""
-    return [_reals(v) for v in values] if isinstance(values, list) and not _is_tree(values) else Real(values)
-
-
-def _is_tree(value: list) -> bool:
-    return bool(value) and isinstance(value[0], str)
-
-
 def _source(chain: Chain) -> Callable[[str], Any]:
     """The primitives of `NumericAlgebra` as Reals over the chain's definitions."""
-    cfg = chain.cfg
-    n, d, H = cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices)
-    readers: dict[str, Callable[[], Any]] = {
-        "n": lambda: n,
-        "d": lambda: d,
-        "H": lambda: H,
-        "beta": lambda: Real(cfg.beta),
-        "x": lambda: _reals([list(x) for x in cfg.tokens]),
-        "f": lambda: _reals(chain.outputs()),
-        "E_h": lambda: [named(f"E_{h}", chain.head_energy(h)) for h in range(H)],
-        "dE_h_dt": lambda: [named(f"dE_{h}_dt", chain.head_energy_rate(h)) for h in range(H)],
-        "entropy": lambda: [[named(f"H_{h}_{i}", chain.entropy(h, i)) for i in range(n)] for h in range(H)],
-        "entropy_rate": lambda: [
-            [named(f"dH_{h}_{i}_dt", chain.entropy_rate(h, i)) for i in range(n)] for h in range(H)
-        ],
-    }
+    cfg, H = chain.cfg, len(chain.scores)
 
     def named(name: str, value: Value) -> Real:
         return Real(chain.rate.define(name, value))
+
+    def grid(name: str, read: Callable[[int, int], Value]) -> list[list[Real]]:
+        return [[named(name.format(h=h, i=i), read(h, i)) for i in range(cfg.n)] for h in range(H)]
+
+    readers: dict[str, Callable[[], Any]] = {
+        "n": lambda: cfg.n,
+        "d": lambda: len(cfg.tokens[0]),
+        "H": lambda: H,
+        "beta": lambda: Real(cfg.beta),
+        "x": lambda: [[Real(v) for v in x] for x in cfg.tokens],
+        "f": lambda: [[[Real(v) for v in f] for f in head] for head in chain.outputs()],
+        "E_h": lambda: [named(f"E_{h}", chain.head_energy(h)) for h in range(H)],
+        "dE_h_dt": lambda: [named(f"dE_{h}_dt", chain.head_energy_rate(h)) for h in range(H)],
+        "entropy": lambda: grid("H_{h}_{i}", chain.entropy),
+        "entropy_rate": lambda: grid("dH_{h}_{i}_dt", chain.entropy_rate),
+    }
 
     def source(name: str) -> Any:
         if name not in readers:
@@ -135,33 +123,24 @@ def _source(chain: Chain) -> Callable[[str], Any]:
 @dataclass
 class TreeAlgebra(NumericAlgebra):
     """`NumericAlgebra` over Reals: n, d, H are exact rationals as symbols (integers as loop bounds), and every
-    inner product and sum is a named definition of the chain (the same value once)."""
+    inner product and scalar sum is a named definition of the chain (the same value once)."""
 
-    chain: Chain | None = None
+    chain: Chain = field(kw_only=True)
     named: dict[str, Real] = field(default_factory=dict)
-
-    def symbol(self, name: str) -> Any:
-        value = self.get(name)
-        return Real(Fraction(value)) if isinstance(value, int) else value
 
     def _name(self, prefix: str, value: Real) -> Real:
         if isinstance(value.value, Fraction) or value.value[0] == "sym":
             return value
         key = repr(value.value)
         if key not in self.named:
-            assert self.chain is not None
             self.named[key] = Real(self.chain.rate.define(f"{prefix}_{len(self.named)}", value.value))
         return self.named[key]
 
     def inner(self, u: Any, w: Any) -> Any:
         return self._name("ip", super().inner(u, w))
 
-    def token_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
-        total = super().token_sum(body, vector)
-        return total if vector else self._name("sum", total)
-
-    def head_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
-        total = super().head_sum(body, vector)
+    def _total(self, values: Iterator[Any], vector: bool) -> Any:
+        total = super()._total(values, vector)
         return total if vector else self._name("sum", total)
 
     def log(self, value: Any) -> Any:
@@ -177,34 +156,29 @@ def tree_algebra(cfg: ball_model.ExactConfiguration) -> TreeAlgebra:
     return TreeAlgebra(_source(chain), Real, cfg.attention, cfg.geometry, chain=chain)
 
 
-def _side(algebra: TreeAlgebra, name: str, value: Real) -> list[Any]:
-    assert algebra.chain is not None
-    return tree_of(algebra.chain.rate.define(name, value.value))
-
-
 def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     """The Coq problem of a model claim's witness whose payload check-cert has already re-checked
     (`model_statements.check`: hypotheses exact, conditions and sign in balls): the given conditions at every token
     and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
     cfg = witness_configuration(claim, payload)
-    algebra = tree_algebra(cfg)
-    at = dict(payload["at"])
+    algebra, at = tree_algebra(cfg), dict(payload["at"])
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
+
+    def where(binding: dict[str, int]) -> str:
+        return " at " + ", ".join(f"{k} = {v}" for k, v in sorted(binding.items())) if binding else ""
+
     rows: list[tuple[str, Any, str]] = []
     for condition in claim.given:
         for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
             token, head = binding.get("i"), binding.get("h")
             gap = evaluate(condition.rhs, algebra, token, head) - evaluate(condition.lhs, algebra, token, head)
-            where = ", ".join(f"{k} = {v}" for k, v in sorted(binding.items()))
-            rows.append(
-                (f"given {condition.text}{' at ' + where if where else ''}", tree_of(gap.value), STATED[condition.op])
-            )
+            rows.append((f"given {condition.text}{where(binding)}", tree_of(gap.value), STATED[condition.op]))
     token, head = at.get("i"), at.get("h")
-    lhs = _side(algebra, "lhs", evaluate(claim.relation.lhs, algebra, token, head))
-    rhs = _side(algebra, "rhs", evaluate(claim.relation.rhs, algebra, token, head))
-    where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
+    lhs, rhs = (
+        tree_of(algebra.chain.rate.define(name, evaluate(side, algebra, token, head).value))
+        for name, side in (("lhs", claim.relation.lhs), ("rhs", claim.relation.rhs))
+    )
     what = "holds" if claim.exists else "fails"
-    name = f"{claim.relation.text} {what}{' at ' + where if where else ''}: rhs - lhs {witnessed(claim)} 0"
+    name = f"{claim.relation.text} {what}{where(at)}: rhs - lhs {witnessed(claim)} 0"
     rows.append((name, ["sub", rhs, lhs], witnessed(claim)))
-    assert algebra.chain is not None
-    return PointProblem({}, rows, PRECISION, tuple(algebra.chain.rate.definitions))
+    return algebra.chain.problem(rows)

@@ -2,24 +2,33 @@
 (`certificates.kernel.model_chain`, which the checker also evaluates with balls), within what Coq can state.
 
 `NotTranslatable` beyond MAX_SIZE (n^2 H d), for an interaction (or its antiderivative) with a node Coq has no
-term for, and for every quantity the data do not define (the chain's own errors), with the reason.
+term for, and for every quantity the data do not define (the chain's own errors), with the reason. `problem` is the
+one way a chain's rows become a point problem (for the registry's and dynamics' rates here, `configuration_problem`,
+and for a model claim's terms, `model_claims`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
 
 from certificates.kernel import model_chain
 from certificates.kernel.coq import terms
+from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.exprtree import Tree, TreeError
-from certificates.kernel.model_chain import Rate, Value, add
+from certificates.kernel.model_chain import Value, add
+from certificates.kernel.model_quantities import MODEL_QUANTITIES
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition
 #: (`statements`), so coqc's time grows with the number of definitions: about 20 s of CPU at n^2 H d = 216
 #: (the largest registry witness); past this bound it would near coqc's time limit.
 MAX_SIZE = 512
+#: Bits `interval` works with on a model witness, less `certificates.coq.source.EXTRA_BITS` (its sign has a wide
+#: margin; coqc checks).
+PRECISION = 14
 
 
 class Chain(model_chain.Chain):
@@ -41,34 +50,35 @@ class Chain(model_chain.Chain):
             raise NotTranslatable(f"{what}: {exc}") from None
         return tree
 
-
-def _rate(cfg: ExactConfiguration, quantity: Callable[[Chain], Value]) -> Rate:
-    chain = Chain(cfg)
-    chain.rate.value = quantity(chain)
-    return chain.rate
+    def problem(self, rows: list[tuple[str, Any, str]]) -> PointProblem:
+        """The rows (name, tree over the chain's names, relation) at the exact data, over the chain's definitions."""
+        return PointProblem({}, rows, PRECISION, tuple(self.rate.definitions))
 
 
-def head_energy_rate(cfg: ExactConfiguration, head: int) -> Rate:
-    """dE_h/dt at the configuration, over its definitions."""
-    return _rate(cfg, lambda chain: chain.head_energy_rate(head))
-
-
-def energy_rate(cfg: ExactConfiguration) -> Rate:
-    """dE/dt = sum_h dE_h/dt at the configuration, over its definitions."""
-    return _rate(cfg, lambda chain: add([chain.head_energy_rate(h) for h in range(len(cfg.score_matrices))]))
-
-
-def entropy_rate(cfg: ExactConfiguration, head: int, token: int) -> Rate:
-    """dH^h_i/dt at the configuration (softmax distributions of the scores), over its definitions."""
-    return _rate(cfg, lambda chain: chain.entropy_rate(head, token))
-
-
-#: The tree builder of each certified model quantity (`model_quantities.CERTIFIED`), with the indices its axes take.
-BUILDERS: dict[str, Callable[[ExactConfiguration, dict[str, int]], Rate]] = {
-    "energy_rate": lambda cfg, at: energy_rate(cfg),
-    "head_energy_rate": lambda cfg, at: head_energy_rate(cfg, at["head"]),
-    "entropy_rate": lambda cfg, at: entropy_rate(cfg, at["head"], at["token"]),
-    "token_norm_rate": lambda cfg, at: _rate(cfg, lambda chain: chain.token_norm_rate(at["token"])),
-    "order_parameter": lambda cfg, at: _rate(cfg, Chain.order_parameter),
-    "order_parameter_rate": lambda cfg, at: _rate(cfg, Chain.order_parameter_rate),
+#: Each certified model quantity (`model_quantities.CERTIFIED`) of a chain, at the indices its axes take.
+QUANTITIES: dict[str, Callable[[Chain, dict[str, int]], Value]] = {
+    "energy_rate": lambda chain, at: add([chain.head_energy_rate(h) for h in range(len(chain.scores))]),
+    "head_energy_rate": lambda chain, at: chain.head_energy_rate(at["head"]),
+    "entropy_rate": lambda chain, at: chain.entropy_rate(at["head"], at["token"]),
+    "token_norm_rate": lambda chain, at: chain.token_norm_rate(at["token"]),
+    "order_parameter": lambda chain, at: chain.order_parameter(),
+    "order_parameter_rate": lambda chain, at: chain.order_parameter_rate(),
 }
+
+
+def configuration_problem(
+    quantity: str, relation: str, cfg: ExactConfiguration, payload: dict[str, Any]
+) -> tuple[str, PointProblem]:
+    """(the quantity's written name, `quantity relation 0` at the exact configuration `cfg`) for a witness the checker
+    has already re-checked; `cfg` is the checker's own reading of the payload's data (with the claim's interaction,
+    mask and sign of beta), the payload gives the quantity's head and token. The tree is built from the exact data
+    (never from file text), over named definitions that the Coq file bounds one by one (`statements`)."""
+    if quantity not in QUANTITIES:
+        raise NotTranslatable(f"the model quantity {quantity} has no Coq term yet")
+    at = {axis: payload[axis] for axis in MODEL_QUANTITIES[quantity].axes}
+    chain = Chain(cfg)
+    value = QUANTITIES[quantity](chain, at)
+    name = MODEL_QUANTITIES[quantity].written(**at)
+    if isinstance(value, Fraction):
+        raise NotTranslatable(f"{name} is the rational {value} at these data (no exponential to bound)")
+    return name, chain.problem([(f"{name} {relation} 0", value, relation)])

@@ -24,16 +24,10 @@ SECONDS = 120.0
 FILE = "headflow_certificate.v"
 #: The axioms a proof may rest on, by module: those of Coq's real numbers (classical Dedekind reals, excluded
 #: middle, functional extensionality) and of the primitive integers and floats Interval computes with.
-STANDARD_AXIOMS = (
-    "ClassicalDedekindReals.",
-    "Classical_Prop.",
-    "FunctionalExtensionality.",
-    "PrimInt63.",
-    "Uint63.",
-    "PrimFloat.",
-    "FloatAxioms.",
-    "Float64.",
+_AXIOM_MODULES = (
+    "ClassicalDedekindReals Classical_Prop FunctionalExtensionality PrimInt63 Uint63 PrimFloat FloatAxioms Float64"
 )
+STANDARD_AXIOMS = tuple(f"{module}." for module in _AXIOM_MODULES.split())
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
 _AXIOM = re.compile(r"([A-Za-z_][A-Za-z0-9_.']*)( : .*)?")
 

@@ -90,13 +90,11 @@ def header(title: str, claim_id: str, sentence: str) -> str:
 def point_statement(claim_id: str, problem: PointProblem) -> PointStatement:
     """Each coordinate and named subterm as a `Definition`, then the `Theorem`: every definedness condition of every
     expression (`terms.definedness`) and every condition, in the obligation's order."""
-    definitions = [
-        (terms.identifier(name), f"Definition {terms.identifier(name)} : R := {terms.real(value)}.")
-        for name, value in problem.point.items()
-    ]
+    values = [(n, terms.real(v)) for n, v in problem.point.items()]
+    values += [(n, terms.term(t)) for n, t in problem.definitions]
+    definitions = [(terms.identifier(n), f"Definition {terms.identifier(n)} : R := {text}.") for n, text in values]
     conjuncts: list[str] = []
-    for name, tree in problem.definitions:
-        definitions.append((terms.identifier(name), f"Definition {terms.identifier(name)} : R := {terms.term(tree)}."))
+    for _, tree in problem.definitions:
         conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
     for name, tree, relation in problem.conditions:
         conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
@@ -216,8 +214,3 @@ def require_stated(text: str, title: str, claim_id: str, sentence: str, problem:
 
 class NotStated(ValueError):
     """A Coq file that does not state exactly the kernel's statement (or whose proof could change it)."""
-
-
-def uses_c_star(trees: list[Any]) -> bool:
-    """Whether a `c_star` node occurs (the proof then unfolds the prelude's definition)."""
-    return any(node == "c_star" or (isinstance(node, list) and uses_c_star(node)) for node in trees)

@@ -19,74 +19,14 @@ from typing import Any
 from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
 
 #: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
-RESERVED = frozenset(
-    {
-        "as",
-        "at",
-        "cofix",
-        "else",
-        "end",
-        "exists",
-        "exists2",
-        "fix",
-        "for",
-        "forall",
-        "fun",
-        "if",
-        "IF",
-        "in",
-        "let",
-        "match",
-        "mod",
-        "Prop",
-        "return",
-        "Set",
-        "then",
-        "Type",
-        "using",
-        "where",
-        "with",
-        "R",
-        "Z",
-        "nat",
-        "exp",
-        "ln",
-        "sqrt",
-        "Rabs",
-        "PI",
-        "IZR",
-        "INR",
-        "pow",
-        "Rmax",
-        "Rmin",
-        "sin",
-        "cos",
-        "Rinv",
-        "Rdiv",
-        "Rminus",
-        "Ropp",
-        "Rplus",
-        "Rmult",
-        "c_star",
-        "proj",
-        "I",
-        "O",
-        "S",
-        "True",
-        "False",
-        "and",
-        "or",
-        "not",
-        "iff",
-        "Theorem",
-        "Lemma",
-        "Proof",
-        "Qed",
-        "Definition",
-    }
+_RESERVED = (
+    "as at cofix else end exists exists2 fix for forall fun if IF in let match mod Prop return Set then Type using "
+    "where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv Rdiv Rminus Ropp Rplus Rmult c_star "
+    "proj I O S True False and or not iff Theorem Lemma Proof Qed Definition"
 )
+RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
-RELATIONS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "="}
+RELATIONS = ("<", "<=", ">", ">=", "=")
 #: `expr relation 0` of a point condition, as Coq text with 0 on the side Interval wants it.
 SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0"}
 
@@ -118,8 +58,8 @@ def term(tree: Any) -> str:
         return real(args[0])
     if op == "sym" and len(args) == 1:
         return identifier(args[0])
-    if op in ("add", "mul") and args:
-        return "(" + (" + " if op == "add" else " * ").join(term(a) for a in args) + ")"
+    if op in _INFIX and (len(args) == 2 or (op in ("add", "mul") and args)):
+        return "(" + _INFIX[op].join(term(a) for a in args) + ")"
     if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
         base, k = term(args[0]), args[1]
         if abs(k) > 1000:
@@ -127,14 +67,8 @@ def term(tree: Any) -> str:
         if k == -1:
             return f"(/ {base})"
         return f"({base} ^ {k})" if k >= 0 else f"(/ ({base} ^ {-k}))"
-    if op in ("exp", "log", "sqrt") and len(args) == 1:
-        return f"({_FUNCTIONS[op]} {term(args[0])})"
-    if op == "neg" and len(args) == 1:
-        return f"(- {term(args[0])})"
-    if op in ("sub", "div") and len(args) == 2:
-        return f"({term(args[0])} {'-' if op == 'sub' else '/'} {term(args[1])})"
-    if op == "c_star" and len(args) == 1:
-        return f"(c_star {term(args[0])})"
+    if op in _PREFIX and len(args) == 1:
+        return f"({_PREFIX[op]} {term(args[0])})"
     if op in _CONSTANTS and not args:
         return _CONSTANTS[op]
     if op in ("lambertw", "lambda_c"):
@@ -142,7 +76,9 @@ def term(tree: Any) -> str:
     raise NotTranslatable(f"no Coq translation of the node {str(op)[:40]!r} yet")
 
 
-_FUNCTIONS = {"exp": "exp", "log": "ln", "sqrt": "sqrt"}
+#: Infix operators (`add` and `mul` of any arity, `sub` and `div` of two terms) and prefixed ones (of one term).
+_INFIX = {"add": " + ", "mul": " * ", "sub": " - ", "div": " / "}
+_PREFIX = {"exp": "exp", "log": "ln", "sqrt": "sqrt", "c_star": "c_star", "neg": "-"}
 #: The named constants of the claims grammar, by their closed forms.
 _CONSTANTS = {"golden": "((1 + sqrt 5) / 2)", "pi": "PI", "e": "(exp 1)"}
 
@@ -153,7 +89,7 @@ def formula(tree: Any) -> str:
         raise TreeError(f"malformed formula {str(tree)[:60]}")
     op, args = tree[0], tree[1:]
     if op in RELATIONS and len(args) == 2:
-        return f"{term(args[0])} {RELATIONS[op]} {term(args[1])}"
+        return f"{term(args[0])} {op} {term(args[1])}"
     if op in ("and", "or") and args:
         return "(" + (" /\\ " if op == "and" else " \\/ ").join(formula(a) for a in args) + ")"
     if op == "not" and len(args) == 1:

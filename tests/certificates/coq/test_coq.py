@@ -206,15 +206,14 @@ def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, li
 
 def test_configuration_file_bounds_each_definition_and_states_the_rate() -> None:
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import head_energy_rate
-    from certificates.kernel.coq.statements import PointProblem
+    from certificates.kernel.coq.model_tree import configuration_problem
 
     one, zero = Fraction(1), Fraction(0)
     identity = [[one, zero], [zero, one]]
     exact = ExactConfiguration(identity, [identity], [identity], one)
-    rate = head_energy_rate(exact, 0)
-    text = source("t", "c", "s", PointProblem({}, [("rate", rate.value, "<")], 14, tuple(rate.definitions)))
-    for name, _ in rate.definitions:
+    problem = configuration_problem("head_energy_rate", "<", exact, {"head": 0})[1]
+    text = source("t", "c", "s", problem)
+    for name, _ in problem.definitions:
         assert f"Lemma {name}_bounds :" in text and f"Opaque {name}." in text
     assert "unfold" not in text.split("Theorem")[1]  # the theorem's interval sees the named atoms, never their terms
 
@@ -235,14 +234,12 @@ def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, l
     assert verdict.status == coq_files.REJECTED, verdict.message
     # past check-cert, Coq itself refuses `rate < 0` for the forged data, where the rate is positive
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import head_energy_rate
-    from certificates.kernel.coq.statements import PointProblem
+    from certificates.kernel.coq.model_tree import configuration_problem
     from certificates.kernel.recheck import exact_configuration
 
     record = json.loads(original.read_text())["payload"]["configuration"]
     flip(record["tokens"])
-    rate = head_energy_rate(exact_configuration(record), 1)
-    problem = PointProblem({}, [("forged", rate.value, "<")], 14, tuple(rate.definitions))
+    problem = configuration_problem("head_energy_rate", "<", exact_configuration(record), {"head": 1})[1]
     assert run.compile_source(source("t", "forged", "s", problem)).status == "rejected"
 
 
@@ -342,14 +339,13 @@ def test_a_wrong_hint_fails_the_file_not_the_theorem(monkeypatch: pytest.MonkeyP
     # the hints are only hints: one bound moved past the true value and coqc refuses that lemma
     from certificates.coq import enclosures
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import head_energy_rate
-    from certificates.kernel.coq.statements import PointProblem
+    from certificates.kernel.coq.model_tree import configuration_problem
 
     one, zero, half = Fraction(1), Fraction(0), Fraction(1, 2)
     tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]
     scores = [[[one, half], [half, one]]]
-    rate = head_energy_rate(ExactConfiguration(tokens, scores, scores, one), 0)
-    problem = PointProblem({}, [("rate", rate.value, "!=")], 14, tuple(rate.definitions))
+    exact = ExactConfiguration(tokens, scores, scores, one)
+    problem = configuration_problem("head_energy_rate", "!=", exact, {"head": 0})[1]
     assert run.compile_source(source("t", "c", "s", problem)).status == "accepted"
     true_hints = enclosures.hints
 

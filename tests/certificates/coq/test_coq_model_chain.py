@@ -17,7 +17,7 @@ from certificates.claims.interaction_text import parse_interaction
 from certificates.coq.source import source
 from certificates.kernel import ball_model, masks
 from certificates.kernel.coq import model_tree, run
-from certificates.kernel.coq.certificate import configuration_problem
+from certificates.kernel.coq.model_tree import configuration_problem
 from certificates.kernel.coq.statements import theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import precision
@@ -136,13 +136,13 @@ def test_an_interaction_without_a_coq_term_is_not_translatable_with_its_reason()
 def test_entropies_of_an_interaction_are_not_translatable() -> None:
     cfg = _configuration(8, "sphere", "softmax", interaction=parse_interaction("1 + s**2", "softmax"))
     with pytest.raises(NotTranslatable, match="exp\\(beta s\\) only"):
-        model_tree.entropy_rate(cfg, 0, 0)
+        configuration_problem("entropy_rate", "<", cfg, {"head": 0, "token": 0})
 
 
 def test_every_certified_quantity_has_a_builder() -> None:
     from certificates.kernel.model_quantities import CERTIFIED
 
-    assert set(model_tree.BUILDERS) == set(CERTIFIED)
+    assert set(model_tree.QUANTITIES) == set(CERTIFIED)
 
 
 @pytest.mark.slow

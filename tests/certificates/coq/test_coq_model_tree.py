@@ -36,11 +36,13 @@ def _value(tree: Any, names: dict[str, float]) -> float:
     return {"exp": math.exp, "log": math.log}[op](values[0])
 
 
-def _float(rate: model_tree.Rate) -> float:
+def _float(cfg: ball_model.ExactConfiguration, quantity: str, **at: int) -> float:
+    chain = model_tree.Chain(cfg)
+    value = model_tree.QUANTITIES[quantity](chain, at)
     names: dict[str, float] = {}
-    for name, tree in rate.definitions:
+    for name, tree in chain.rate.definitions:
         names[name] = _value(tree, names)
-    return _value(rate.value, names)
+    return _value(value, names)
 
 
 def _matrix(rng: np.random.Generator, d: int) -> list[list[Fraction]]:
@@ -68,11 +70,11 @@ def test_rate_trees_agree_with_the_float_model(seed: int, attention: str) -> Non
     )
     model_tree.MAX_SIZE, saved = 10**6, model_tree.MAX_SIZE
     try:
-        pairs = [(_float(model_tree.energy_rate(exact)), model.energy_rate(cfg))]
+        pairs = [(_float(exact, "energy_rate"), model.energy_rate(cfg))]
         rates = model.head_energy_rates(cfg)
-        pairs += [(_float(model_tree.head_energy_rate(exact, h)), rates[h]) for h in range(H)]
+        pairs += [(_float(exact, "head_energy_rate", head=h), rates[h]) for h in range(H)]
         entropy = model.entropy_rates(cfg)
-        pairs += [(_float(model_tree.entropy_rate(exact, h, i)), entropy[h][i]) for h in range(H) for i in range(n)]
+        pairs += [(_float(exact, "entropy_rate", head=h, token=i), entropy[h][i]) for h in range(H) for i in range(n)]
     finally:
         model_tree.MAX_SIZE = saved
     for tree_value, float_value in pairs:
@@ -88,4 +90,4 @@ def test_a_large_configuration_is_not_translated() -> None:
         Fraction(1),
     )
     with pytest.raises(NotTranslatable, match="too large"):
-        model_tree.energy_rate(exact)
+        model_tree.Chain(exact)
