@@ -9,7 +9,7 @@ never from its description:
 - an `equilibrium` certificate (the payload of the registry's `critical-points*` certificates with the instance):
   its heads, beta and kind are the instance's exactly, its centre is the regime's configuration (block Gram
   matrices equal exactly, the fixed set of its symmetries of dimension 0, so the equilibrium is the centre itself),
-  and the Krawczyk and Gershgorin test re-run (`equilibrium_obligations.recheck_spectrum`) gives the counts of
+  and the Krawczyk and Gershgorin test re-run (`equilibrium.recheck_spectrum`) gives the counts of
   zero, negative and positive eigenvalues; the claim's property is then read off those counts. It proves the claim
   at that instance, or refutes it.
 """
@@ -23,50 +23,28 @@ from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import exact_model
 from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.equilibrium_obligations import PAYLOAD_KEYS, problem_of, recheck_spectrum
 from certificates.kernel.exp_field import ExpFieldError
-from certificates.kernel.exprtree import parse_rational, rational_text
+from certificates.kernel.exprtree import parse_rational
 from certificates.kernel.recheck import Rejected, require_keys
 
 MOVING = "moving-regime"
 INSTANCE_KEYS = {"n", "d", "attention", "beta", "strengths", "value_strengths", "heads", "split"}
 
 
-def instance_record(inst: regimes.Instance) -> dict[str, Any]:
-    """The instance as certificate data (rationals as exact text)."""
-    return {
-        "n": inst.n,
-        "d": inst.d,
-        "attention": inst.attention,
-        "beta": rational_text(inst.beta),
-        "strengths": [rational_text(v) for v in inst.strengths],
-        "value_strengths": [rational_text(v) for v in inst.value_strengths],
-        "heads": inst.heads,
-        "split": list(inst.split),
-    }
-
-
 def instance_from(record: object) -> regimes.Instance:
     """The instance of a certificate record (Rejected when malformed)."""
     require_keys(record, INSTANCE_KEYS, "instance")
     assert isinstance(record, dict)
-    sizes = [record["n"], record["d"], *record["split"]] if isinstance(record["split"], list) else None
-    if sizes is None or any(
-        isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= fmt.MAX_TOKENS for v in sizes
-    ):
+    sizes = [record["n"], record["d"], *record["split"]] if isinstance(record["split"], list) else [None]
+    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= fmt.MAX_TOKENS for v in sizes):
         raise Rejected(f"instance: n, d and the split are integers up to {fmt.MAX_TOKENS}")
     lists = record["strengths"], record["value_strengths"]
     if any(not isinstance(v, list) or not 1 <= len(v) <= 8 for v in lists):
         raise Rejected("instance: 1 to 8 strengths")
+    lams, nus = (tuple(parse_rational(v) for v in values) for values in lists)
+    beta, split = parse_rational(record["beta"]), tuple(record["split"])
     return regimes.Instance(
-        record["n"],
-        record["d"],
-        str(record["attention"]),
-        parse_rational(record["beta"]),
-        tuple(parse_rational(v) for v in lists[0]),
-        tuple(parse_rational(v) for v in lists[1]),
-        str(record["heads"]),
-        tuple(record["split"]),
+        record["n"], record["d"], str(record["attention"]), beta, lams, nus, str(record["heads"]), split
     )
 
 
@@ -75,8 +53,7 @@ def moving_token(claim: Any, inst: regimes.Instance) -> tuple[int | None, str]:
     ValueError when the instance's configuration has no exact velocity here."""
     tokens = regimes.coordinate_tokens(claim, inst.n, inst.d)
     if tokens is not None:
-        scores, values = inst.matrices()
-        cfg = ExactConfiguration(tokens, scores, values, inst.beta, "sphere", inst.attention)
+        cfg = ExactConfiguration(tokens, *inst.matrices(), inst.beta, "sphere", inst.attention)
         try:
             velocities = exact_model.velocities(cfg)
         except ExpFieldError as exc:
@@ -89,44 +66,32 @@ def moving_token(claim: Any, inst: regimes.Instance) -> tuple[int | None, str]:
     return regimes.moving_token(residuals), "the tangent velocity in the token basis from the exact Gram matrix"
 
 
-def regime_targets(claim: Any, inst: regimes.Instance) -> tuple[list[range], list[regimes.Matrix]]:
-    """The head blocks and, in each, the Gram matrix the regime's tokens have there."""
-    H = len(inst.strengths)
-    blocks = regimes.head_blocks(H, inst.d) if inst.heads == "orthogonal" else [range(inst.d)]
-    tokens = regimes.coordinate_tokens(claim, inst.n, inst.d)
-    if tokens is not None:
-        return blocks, regimes.block_grams(tokens, blocks)
-    G = regimes.regime_gram(claim, inst.n, inst.split)
-    assert G is not None
-    return blocks, [G]
-
-
 def structure_failure(claim: Any, inst: regimes.Instance, problem: eq.Problem) -> str | None:
-    """Why the certified problem is not the regime at this instance (None: it is, exactly)."""
+    """Why the certified problem is not the regime at this instance (None: it is, exactly): the instance's heads,
+    beta, kind and sizes, and (but for `found`: any equilibrium of the instance) a centre with the regime's block
+    Gram matrices and no slice, so that the equilibrium is the centre itself."""
     scores, values = inst.matrices()
-    if (problem.score_matrices, problem.values) != (scores, values):
-        return "the heads are not the instance's"
-    if (problem.beta, problem.attention) != (inst.beta, inst.attention):
-        return "beta or the kind is not the instance's"
-    if (problem.n, problem.d) != (inst.n, inst.d):
-        return "the sizes are not the instance's"
+    certified = (problem.score_matrices, problem.values, problem.beta, problem.attention, problem.n, problem.d)
+    if certified != (scores, values, inst.beta, inst.attention, inst.n, inst.d):
+        return "the heads, beta, kind or sizes are not the instance's"
     if claim.regime == regimes.FOUND:
-        return None  # any equilibrium of the instance: the certificate shows its spectrum, wherever it is
+        return None
     if eq.slice_basis(problem):
         return "the fixed set of the symmetries has positive dimension (the equilibrium is not the centre itself)"
-    blocks, targets = regime_targets(claim, inst)
+    blocks = regimes.head_blocks(len(inst.strengths), inst.d) if inst.heads == "orthogonal" else [range(inst.d)]
+    tokens = regimes.coordinate_tokens(claim, inst.n, inst.d)
+    targets = (
+        regimes.block_grams(tokens, blocks) if tokens is not None else [regimes.regime_gram(claim, inst.n, inst.split)]
+    )
     return regimes.same_configuration(problem.centre, blocks, targets)
 
 
 def property_holds(claim: Any, zeros: int, negative: int, positive: int) -> bool:
-    """The claim's spectral property, read off the decided counts."""
-    if claim.property == "stable":
-        return positive == 0
-    if claim.property == "unstable":
-        return positive > 0
-    if claim.property == "index":
-        return positive == claim.index
-    return True  # hyperbolic: a decided spectrum has no eigenvalue on the imaginary axis but the zeros
+    """The claim's spectral property, read off the decided counts (hyperbolic: a decided spectrum has no eigenvalue
+    on the imaginary axis but the zeros)."""
+    return {"stable": positive == 0, "unstable": positive > 0, "index": positive == claim.index}.get(
+        claim.property, True
+    )
 
 
 def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
@@ -153,12 +118,12 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         )
     if kind != "equilibrium" or claim.property not in regimes.SPECTRAL:
         raise Rejected(f"an equilibrium claim has no {kind!r} certificate of its property")
-    require_keys(payload, PAYLOAD_KEYS | {"instance"}, "equilibrium payload")
-    problem = problem_of(payload)
+    require_keys(payload, eq.PAYLOAD_KEYS | {"instance"}, "equilibrium payload")
+    problem = eq.problem_of(payload)
     wrong = structure_failure(claim, inst, problem)
     if wrong:
         raise Rejected(f"not the regime {claim.regime} at the instance: {wrong}")
-    spectrum, existence = recheck_spectrum(problem, payload)
+    spectrum, existence = eq.recheck_spectrum(problem, payload)
     verb = "proves" if property_holds(claim, spectrum.zeros, spectrum.negative, spectrum.positive) else "refutes"
     subject = "a configuration the search found" if claim.regime == regimes.FOUND else "the regime"
     return (

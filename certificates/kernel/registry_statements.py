@@ -27,7 +27,7 @@ from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
 from certificates.kernel import recheck, smtlib, solvers
 from certificates.kernel.derivatives import derivative
-from certificates.kernel.equilibrium_obligations import check_equilibrium
+from certificates.kernel.equilibrium import check_equilibrium
 from certificates.kernel.exprtree import Tree, parse_rational, rational_text
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text

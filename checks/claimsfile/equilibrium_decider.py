@@ -30,6 +30,7 @@ from certificates.claims.schema import EquilibriumClaim
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import equilibrium_witness as witness
 from certificates.kernel.equilibrium_regimes import FOUND
+from certificates.kernel.exprtree import rational_text
 from certificates.store import certificate_directory, write_certificate
 from checks.evidence import equilibria
 from checks.registry import Context
@@ -44,6 +45,20 @@ SPECTRUM = "Krawczyk in a symmetry slice + Gershgorin spectrum of the projected 
 STARTS = {"quick": 8, "thorough": 40}
 #: Sizes sampled above the least n of an unbounded range.
 SAMPLED_SIZES = 3
+
+
+def instance_record(inst: regimes.Instance) -> dict[str, Any]:
+    """The instance as certificate data (rationals as exact text), as `equilibrium_witness.instance_from` reads it."""
+    return {
+        "n": inst.n,
+        "d": inst.d,
+        "attention": inst.attention,
+        "beta": rational_text(inst.beta),
+        "strengths": [rational_text(v) for v in inst.strengths],
+        "value_strengths": [rational_text(v) for v in inst.value_strengths],
+        "heads": inst.heads,
+        "split": list(inst.split),
+    }
 
 
 def decide_equilibrium(claim: EquilibriumClaim, ctx: Context) -> Outcome:
@@ -104,7 +119,7 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
         except ValueError as exc:
             return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{inst.describe()}: {exc}")
         if token is not None:
-            payload = {"witness": witness.MOVING, "instance": witness.instance_record(inst)}
+            payload = {"witness": witness.MOVING, "instance": instance_record(inst)}
             path = _write(ctx, claim, "witness", payload)
             return Outcome(
                 Verdict.REFUTED,
@@ -160,7 +175,7 @@ def _certified(
         if wrong:
             return None, f"the certified equilibrium is not the regime: {wrong}"
     payload = equilibria.payload(outcome["record"], outcome)
-    return {**payload, "instance": witness.instance_record(inst)}, ""
+    return {**payload, "instance": instance_record(inst)}, ""
 
 
 def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:

@@ -425,8 +425,8 @@ def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
     orbit = _orbit_choice(problem, Xs)
     for radius in (Fraction(1, 2**30), Fraction(1, 2**24), Fraction(1, 2**16)):
         V = _eigenvectors(problem, z0, radius, E, pivots)
-        outcome = eq.check(problem, z0, radius, Y, orbit, pivots, V, PRECISION)
-        if outcome.existence.proved:
+        existence, spectrum = eq.check(problem, z0, radius, Y, orbit, pivots, V, PRECISION)
+        if existence.proved:
             break
     record = {
         "problem": problem,
@@ -439,17 +439,16 @@ def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
         "tokens": Xs,
         "slice_dimension": len(E),
     }
-    spectrum = outcome.spectrum
     return {
-        "certified": outcome.existence.proved,
-        "existence": outcome.existence.reason,
+        "certified": existence.proved,
+        "existence": existence.reason,
         "spectrum_decided": spectrum.decided,
         "spectrum": spectrum.reason,
         "zeros": spectrum.zeros,
         "negative": spectrum.negative,
         "index": spectrum.positive if spectrum.decided else None,
         "record": record,
-        "reason": "" if outcome.existence.proved else outcome.existence.reason,
+        "reason": "" if existence.proved else existence.reason,
     }
 
 
@@ -458,7 +457,7 @@ def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: 
     from certificates.kernel.exact import precision
 
     with precision(64):
-        tokens = eq.solution_box(problem, E, z0, radius) if E else eq.solution_box(problem, [], [], radius)
+        tokens = eq.solution_box(problem, E, z0 if E else [], radius)
         J = eq.tangent_jacobian(problem, tokens, pivots)
     mid = np.array([[float(v.mid()) for v in row] for row in J])
     if np.allclose(mid, mid.T, rtol=0, atol=1e-12 * (1 + np.abs(mid).max())):
