@@ -94,7 +94,7 @@ class Problem:
 # ---------------------------------------------------------------- exact linear algebra
 
 
-def _q(rows: Sequence[Sequence[Fraction]]) -> fmpq_mat:
+def rational_matrix(rows: Sequence[Sequence[Fraction]]) -> fmpq_mat:
     """The exact matrix as python-flint rationals (exact and fast products, equality, nullspaces)."""
     return fmpq_mat([[fmpq(q.numerator, q.denominator) for q in row] for row in rows])
 
@@ -118,8 +118,8 @@ def _skew(d: int, coefficients: Sequence[Fraction]) -> Matrix:
 def commuting_rotations(d: int, matrices: Sequence[Matrix]) -> list[Matrix]:
     """An exact basis of {A in so(d) : A M = M A for every M}: the Lie algebra of the rotations that commute."""
     size = d * (d - 1) // 2
-    units = [_q(_skew(d, [Fraction(int(k == j)) for j in range(size)])) for k in range(size)]
-    images = [[e for M in map(_q, matrices) for e in (A * M - M * A).entries()] for A in units]  # columns
+    units = [rational_matrix(_skew(d, [Fraction(int(k == j)) for j in range(size)])) for k in range(size)]
+    images = [[e for M in map(rational_matrix, matrices) for e in (A * M - M * A).entries()] for A in units]  # columns
     rows = len(matrices) * d * d
     return [
         _skew(d, c) for c in nullspace(fmpq_mat(rows, size, [images[k][r] for r in range(rows) for k in range(size)]))
@@ -141,13 +141,13 @@ def symmetry_failures(problem: Problem) -> list[str]:
     R c_i = c_pi(i). Empty when every symmetry maps the field and the centre to themselves."""
     failures = []
     n, d = problem.n, problem.d
-    heads, centre = [_q(M) for M in problem.heads], _q(problem.centre).transpose()
+    heads, centre = [rational_matrix(M) for M in problem.heads], rational_matrix(problem.centre).transpose()
     for k, g in enumerate(problem.symmetries):
         if len(g.rotation) != d or any(len(row) != d for row in g.rotation):
             failures.append(f"symmetry {k}: R is not {d} x {d}")
             continue
-        R = _q(g.rotation)
-        if R.transpose() * R != _q([[Fraction(int(i == j)) for j in range(d)] for i in range(d)]):
+        R = rational_matrix(g.rotation)
+        if R.transpose() * R != rational_matrix([[Fraction(int(i == j)) for j in range(d)] for i in range(d)]):
             failures.append(f"symmetry {k}: R is not orthogonal")
         if any(R * M != M * R for M in heads):
             failures.append(f"symmetry {k}: R does not commute with every head")
@@ -176,7 +176,7 @@ def slice_basis(problem: Problem) -> list[Vector]:
                 rows.append(row)
     for i, c in enumerate(problem.centre):
         rows.append([Fraction(0)] * (i * d) + list(c) + [Fraction(0)] * ((n - 1 - i) * d))
-    return nullspace(_q(rows))
+    return nullspace(rational_matrix(rows))
 
 
 # ---------------------------------------------------------------- the field on the chart

@@ -27,6 +27,7 @@ from typing import Any
 
 from certificates.kernel import ball_model as bm
 from certificates.kernel import exact_model
+from certificates.kernel.equilibrium import rational_matrix
 from certificates.kernel.errors import InputError
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.exprtree import exact_rational
@@ -63,54 +64,21 @@ def clusters_gram(sizes: Sequence[int]) -> Matrix:
     return [[Fraction(1) if a == b else between for b in label] for a in label]
 
 
-def inertia(G: Matrix) -> tuple[int, int, int]:
-    """(positive, zero, negative) eigenvalue counts of a symmetric rational matrix, exactly: symmetric elimination
-    is a congruence, which keeps the counts (Sylvester's law of inertia); a zero diagonal with a non-zero entry
-    a_ij is first made non-zero by the congruence x_i <- x_i + x_j (new a_ii = a_ii + 2 a_ij + a_jj = 2 a_ij)."""
-    A = [list(row) for row in G]
-    m = len(A)
-    active = list(range(m))
-    positive = negative = 0
-    while active:
-        k = next((i for i in active if A[i][i] != 0), None)
-        if k is None:
-            pair = next(((i, j) for i in active for j in active if i < j and A[i][j] != 0), None)
-            if pair is None:
-                break
-            i, j = pair
-            for t in range(m):
-                A[i][t] += A[j][t]
-            for t in range(m):
-                A[t][i] += A[t][j]
-            k = i
-        pivot = A[k][k]
-        positive, negative = positive + (pivot > 0), negative + (pivot < 0)
-        active.remove(k)
-        for i in active:
-            factor = A[i][k] / pivot
-            if factor:
-                for j in active:
-                    A[i][j] -= factor * A[k][j]
-    return positive, m - positive - negative, negative
-
-
 def gram_failure(G: Matrix, d: int) -> str | None:
-    """Why no unit tokens in R^d have Gram matrix G (None: some do, unique up to a rotation)."""
-    if any(G[i][j] != G[j][i] for i in range(len(G)) for j in range(len(G))):
+    """Why no unit tokens in R^d have Gram matrix G (None: some do, unique up to a rotation). A symmetric G is
+    positive semidefinite exactly when the coefficients of det(tI - G) alternate in sign (its roots are real, so
+    none is negative iff (-1)^m det(-tI - G) has no sign change), and the tokens then span its rank."""
+    m = len(G)
+    if any(G[i][j] != G[j][i] for i in range(m) for j in range(m)):
         return "the Gram matrix is not symmetric"
-    if any(G[i][i] != 1 for i in range(len(G))):
+    if any(G[i][i] != 1 for i in range(m)):
         return "the tokens are not unit (a diagonal entry of the Gram matrix is not 1)"
-    positive, _, negative = inertia(G)
-    if negative:
+    matrix = rational_matrix(G)
+    if any((-1) ** (m - k) * c < 0 for k, c in enumerate(matrix.charpoly().coeffs())):
         return "the Gram matrix is not positive semidefinite (no such tokens exist)"
-    if positive > d:
-        return f"the tokens span dimension {positive}, more than d = {d}"
+    if matrix.rank() > d:
+        return f"the tokens span dimension {matrix.rank()}, more than d = {d}"
     return None
-
-
-def gram_rank(G: Matrix) -> int:
-    """The dimension the tokens span (the number of positive pivots)."""
-    return inertia(G)[0]
 
 
 def gram_residuals(
@@ -267,7 +235,7 @@ def least_dimension(fields: Any, n: int) -> int | None:
     if G is not None:
         if gram_failure(G, n) is not None:
             return None
-        return max(2, gram_rank(G))
+        return max(2, rational_matrix(G).rank())
     if fields.regime in ("orthogonal-subspaces", FOUND) and fields.heads == "orthogonal":
         return len(fields.strengths)
     return fields.points.d if fields.points is not None else 2
