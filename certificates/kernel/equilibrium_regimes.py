@@ -46,33 +46,25 @@ SPECTRAL = ("stable", "unstable", "index", "hyperbolic")
 HEADS = ("scalar", "orthogonal", "eigenvector")
 
 
-def signs_gram(signs: Sequence[int]) -> Matrix:
-    """G_ij = sigma_i sigma_j: every token is +x or -x (all +: the single cluster)."""
-    return [[Fraction(a * b) for b in signs] for a in signs]
-
-
 def equiangular_gram(n: int, rho: Fraction) -> Matrix:
-    """1 on the diagonal, rho off it (rho = -1/(n-1): the regular simplex)."""
+    """1 on the diagonal, rho off it."""
     return [[Fraction(1) if i == j else rho for j in range(n)] for i in range(n)]
 
 
 def clusters_gram(sizes: Sequence[int]) -> Matrix:
     """Groups of the given sizes at the vertices of a regular simplex of k = len(sizes) vertices: 1 within a group,
-    -1/(k-1) between groups (k = 2: an antipodal split)."""
+    -1/(k-1) between groups (one group: the single cluster; two: an antipodal split; groups of one: the regular
+    simplex)."""
     label = [g for g, size in enumerate(sizes) for _ in range(size)]
-    between = Fraction(-1, len(sizes) - 1)
+    between = Fraction(-1, max(len(sizes) - 1, 1))
     return [[Fraction(1) if a == b else between for b in label] for a in label]
 
 
 def gram_failure(G: Matrix, d: int) -> str | None:
-    """Why no unit tokens in R^d have Gram matrix G (None: some do, unique up to a rotation). A symmetric G is
-    positive semidefinite exactly when the coefficients of det(tI - G) alternate in sign (its roots are real, so
-    none is negative iff (-1)^m det(-tI - G) has no sign change), and the tokens then span its rank."""
+    """Why no unit tokens in R^d have the Gram matrix G, symmetric with a unit diagonal (None: some do, unique up to
+    a rotation). G is positive semidefinite exactly when the coefficients of det(tI - G) alternate in sign (its
+    roots are real, so none is negative iff (-1)^m det(-tI - G) has no sign change); the tokens then span its rank."""
     m = len(G)
-    if any(G[i][j] != G[j][i] for i in range(m) for j in range(m)):
-        return "the Gram matrix is not symmetric"
-    if any(G[i][i] != 1 for i in range(m)):
-        return "the tokens are not unit (a diagonal entry of the Gram matrix is not 1)"
     matrix = rational_matrix(G)
     if any((-1) ** (m - k) * c < 0 for k, c in enumerate(matrix.charpoly().coeffs())):
         return "the Gram matrix is not positive semidefinite (no such tokens exist)"
@@ -101,35 +93,24 @@ def gram_residuals(
 
 
 def moving_token(residuals: Sequence[Sequence[ExpNumber]]) -> int | None:
-    """The first token whose residual (or velocity) has an exactly non-zero component (None: every token rests)."""
-    for i, row in enumerate(residuals):
-        if any(not _exact(value).is_zero() for value in row):
-            return i
-    return None
-
-
-def _exact(value: object) -> ExpNumber:
-    """A component as an exact number (the exact model's sums may start from an exact zero ball)."""
-    return value if isinstance(value, ExpNumber) else ExpNumber.rational(0) + value
+    """The first token whose residual (or velocity) has an exactly non-zero component (None: every token rests); the
+    exact model's sums may start from an exact zero ball, so each component is first made an exact number."""
+    zero = ExpNumber.rational(0)
+    return next((i for i, row in enumerate(residuals) if any(not (zero + v).is_zero() for v in row)), None)
 
 
 def head_blocks(H: int, d: int) -> list[range]:
-    """Contiguous coordinate blocks, as even as possible: head h of orthogonal heads projects on block h."""
-    sizes = [d // H + (1 if h < d % H else 0) for h in range(H)]
-    starts = [sum(sizes[:h]) for h in range(H + 1)]
-    return [range(starts[h], starts[h + 1]) for h in range(H)]
+    """Contiguous coordinate blocks, as even as possible (the first d mod H one longer): head h of orthogonal heads
+    projects on block h."""
+    q, r = divmod(d, H)
+    return [range(h * q + min(h, r), (h + 1) * q + min(h + 1, r)) for h in range(H)]
 
 
 def subspace_tokens(n: int, d: int, H: int) -> Matrix:
     """Token i is +-e_k, k the first axis of head (i mod H)'s block, with the sign + for i // H even: an antipodal
     pair in each head's subspace for n = 2H."""
-    blocks = head_blocks(H, d)
-    tokens = []
-    for i in range(n):
-        x = [Fraction(0)] * d
-        x[blocks[i % H][0]] = Fraction(1 if (i // H) % 2 == 0 else -1)
-        tokens.append(x)
-    return tokens
+    firsts = [block[0] for block in head_blocks(H, d)]
+    return [[Fraction((-1) ** (i // H) * (a == firsts[i % H])) for a in range(d)] for i in range(n)]
 
 
 def block_grams(tokens: Matrix, blocks: Sequence[range]) -> list[Matrix]:
@@ -177,12 +158,13 @@ class Instance:
         d, H = self.d, len(self.strengths)
         blocks = head_blocks(H, d) if self.heads == "orthogonal" else [range(d)] * H
 
-        def diagonal(c: Fraction, block: range) -> Matrix:
-            return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
+        def diagonals(strengths: tuple[Fraction, ...]) -> list[Matrix]:
+            return [
+                [[c if i == j and i in b else Fraction(0) for j in range(d)] for i in range(d)]
+                for c, b in zip(strengths, blocks, strict=True)
+            ]
 
-        scores = [diagonal(lam, b) for lam, b in zip(self.strengths, blocks, strict=True)]
-        values = [diagonal(nu, b) for nu, b in zip(self.value_strengths, blocks, strict=True)]
-        return scores, values
+        return diagonals(self.strengths), diagonals(self.value_strengths)
 
     def describe(self) -> str:
         lams = ", ".join(str(s) for s in self.strengths)
@@ -202,22 +184,14 @@ def splits(fields: Any, n: int) -> list[tuple[int, ...]]:
 def regime_gram(fields: Any, n: int, split: tuple[int, ...] = ()) -> Matrix | None:
     """The regime's Gram matrix at n tokens (None for tokens in coordinates); InputError when rho (its tree in n,
     `rho_tree`) is not rational there, by exact rational arithmetic (`exprtree.exact_rational`)."""
-    regime = fields.regime
-    if regime == "single-cluster":
-        return signs_gram([1] * n)
-    if regime == "antipodal":
-        p, q = split or fields.sizes or (n - 1, 1)
-        return signs_gram([1] * p + [-1] * q)
-    if regime == "simplex":
-        return equiangular_gram(n, Fraction(-1, n - 1))
-    if regime == "clusters":
-        return clusters_gram(fields.sizes)
-    if regime == "equiangular":
+    if fields.regime == "equiangular":
         value = exact_rational(fields.rho_tree, {"n": Fraction(n)})
         if value is None:
             raise InputError("rho", term_text(fields.rho_tree), f"rho at n = {n} is not a rational number")
         return equiangular_gram(n, value)
-    return None
+    antipodal = split or fields.sizes or (n - 1, 1)
+    sizes = {"single-cluster": [n], "antipodal": antipodal, "simplex": [1] * n, "clusters": fields.sizes}
+    return clusters_gram(sizes[fields.regime]) if fields.regime in sizes else None
 
 
 def coordinate_tokens(fields: Any, n: int, d: int) -> Matrix | None:
@@ -271,8 +245,8 @@ def contains(fields: Any, inst: Instance) -> str | None:
     heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
     if inst.heads != heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
         return "the heads are not of the claim's kind"
-    if any(v == 0 for v in (*inst.strengths, *inst.value_strengths)):
-        return "the heads are not of the claim's kind"
+    if 0 in (*inst.strengths, *inst.value_strengths):
+        return "a head has strength 0"
     if inst.heads == "orthogonal" and len(inst.strengths) > inst.d:
         return "more heads than coordinates"
     return None

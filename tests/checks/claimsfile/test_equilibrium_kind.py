@@ -211,7 +211,7 @@ def test_forged_certificates_are_rejected(examples: dict, tmp_path: Path) -> Non
 
 def test_the_gram_test_is_exact_and_decides_which_regimes_exist() -> None:
     assert "semidefinite" in regimes.gram_failure([[F(1), F(2)], [F(2), F(1)]], 2)  # eigenvalues 3 and -1
-    assert regimes.gram_failure(regimes.signs_gram([1, -1, 1]), 1) is None  # rank 1: a line holds them
+    assert regimes.gram_failure(regimes.clusters_gram([2, 1]), 1) is None  # an antipodal split: a line holds it
     assert regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 3)), 3) is None  # the tetrahedron in R^3
     assert "dimension 4" in regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 4)), 3)
     # just past the simplex angle the tokens do not exist
