@@ -38,7 +38,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from certificates.kernel import equilibrium_regimes as regimes
-from certificates.kernel import equilibrium_witness, exact_witness, recheck
+from certificates.kernel import exact_witness, recheck
 from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.errors import InputError
@@ -351,7 +351,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
 #: An `equilibrium` claim as data (form `equilibrium-regime`): the regime (`equilibrium_regimes.REGIMES`; `rho` its
 #: exprtree tree in n for equiangular tokens, `points` the rational rows of given tokens), the property (and `index`),
 #: the heads, the kinds, the ranges of n and d ([low, high or null]), beta and the strengths (null: every one), and
-#: the sizes of a split or of the clusters. Its certificates (`equilibrium_witness`) are tied to one instance of it.
+#: the sizes of a split or of the clusters. Its certificates (`equilibrium_regimes.check`) are tied to one instance.
 REGIME_KEYS = {"form", "claim", "regime", "property", "index", "heads", "attentions", "n", "d", "beta", "strengths"}
 REGIME_KEYS |= {"value_strengths", "sizes", "rho", "points"}
 
@@ -456,7 +456,7 @@ def check_regime(
     when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
     try:
         fields = regime_of(data, claim_id)
-        proved, how = equilibrium_witness.check(SimpleNamespace(**fields), kind, payload)
+        proved, how = regimes.check(SimpleNamespace(**fields), kind, payload)
     except InputError as exc:
         raise Rejected(f"the regime of the statement: {exc}") from None
     rows = None if fields["points"] is None else [[str(v) for v in row] for row in fields["points"].rows]

@@ -233,7 +233,7 @@ def test_the_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(attent
         cfg = ExactConfiguration([tokens[i] for i in chosen], scores, values, F(3, 2), "sphere", attention)
         velocities = exact_model.velocities(cfg)
         for k in range(len(chosen)):
-            assert (regimes.moving_token([residuals[k]]) is None) == (regimes.moving_token([velocities[k]]) is None)
+            assert (regimes.first_moving([residuals[k]]) is None) == (regimes.first_moving([velocities[k]]) is None)
 
 
 @pytest.mark.parametrize(
