@@ -404,31 +404,17 @@ def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class GivenRows:
-    """An equilibrium statement's given tokens: exact rational rows, each of norm exactly 1, all of one dimension."""
-
-    rows: tuple[tuple[Fraction, ...], ...]
-
-    @property
-    def n(self) -> int:
-        return len(self.rows)
-
-    @property
-    def d(self) -> int:
-        return len(self.rows[0])
-
-
-def _unit_rows(points: list[Any]) -> GivenRows:
-    """The statement's `points` as exact unit rows; Rejected unless 2..MAX_TOKENS rows of 1..MAX_DIMENSION rationals
-    of one length, each of squared norm exactly 1 (data only: never a file name)."""
+def _unit_rows(points: list[Any]) -> SimpleNamespace:
+    """The statement's `points` as exact unit rows (`rows`, and their dimension `d`, as the claims file's given tokens
+    name them); Rejected unless 2..MAX_TOKENS rows of 1..MAX_DIMENSION rationals of one length, each of squared norm
+    exactly 1 (data only: never a file name)."""
     shaped = 2 <= len(points) <= fmt.MAX_TOKENS and all(
         isinstance(row, list) and 1 <= len(row) <= fmt.MAX_DIMENSION for row in points
     )
     rows = tuple(tuple(parse_rational(v) for v in row) for row in points) if shaped else ()
     if not rows or len({len(row) for row in rows}) != 1 or any(sum(v * v for v in row) != 1 for row in rows):
         raise Rejected("statement points: 2 or more rows of rationals of one length, each of norm exactly 1")
-    return GivenRows(rows)
+    return SimpleNamespace(rows=rows, d=len(rows[0]))
 
 
 def _natural(value: object) -> bool:
