@@ -461,13 +461,13 @@ EQUILIBRIA: dict[str, EquilibriumObligation] = {
 }
 
 
-def _matrix(rows: object, what: str, max_rows: int, max_cols: int) -> list[list[Fraction]]:
-    if (
-        not isinstance(rows, list)
-        or len(rows) > max_rows
-        or any(not isinstance(r, list) or len(r) > max_cols for r in rows)
-    ):
+def _matrix(rows: object, what: str, max_rows: int, max_cols: int, exact: bool = False) -> list[list[Fraction]]:
+    """Rows of rationals: at most max_rows of at most max_cols entries (exactly so many when `exact`)."""
+    sizes = [len(r) if isinstance(r, list) else max_cols + 1 for r in rows] if isinstance(rows, list) else None
+    if sizes is None or len(sizes) > max_rows or any(size > max_cols for size in sizes):
         raise Rejected(f"{what}: at most {max_rows} rows of at most {max_cols} entries")
+    if exact and (len(sizes) != max_rows or any(size != max_cols for size in sizes)):
+        raise Rejected(f"{what}: {max_rows} rows of {max_cols} entries")
     return [[parse_rational(v) for v in row] for row in rows]
 
 
@@ -481,53 +481,40 @@ def _indices(data: object, what: str, size: int) -> list[int]:
     return list(data)
 
 
+def _symmetry(data: object, d: int) -> Symmetry:
+    require_keys(data, {"rotation", "permutation"}, "symmetry")
+    assert isinstance(data, dict)
+    return Symmetry(
+        _matrix(data["rotation"], "rotation", d, d), tuple(_indices(data["permutation"], "pi", fmt.MAX_TOKENS))
+    )
+
+
 def problem_of(payload: dict[str, Any]) -> Problem:
     """The exact problem of a payload (sizes bounded)."""
     centre = _matrix(payload["centre"], "centre", fmt.MAX_TOKENS, fmt.MAX_DIMENSION)
     if len(centre) < 2 or not centre[0] or any(len(c) != len(centre[0]) for c in centre):
         raise Rejected("the centre must be at least two tokens of one dimension")
-    d, heads = len(centre[0]), (payload["scores"], payload["values"])
-    if any(not isinstance(h, list) or not 1 <= len(h) <= fmt.MAX_HEADS for h in heads) or len(heads[0]) != len(
-        heads[1]
-    ):
+    d, scores, values = len(centre[0]), payload["scores"], payload["values"]
+    if not (isinstance(scores, list) and isinstance(values, list) and 1 <= len(scores) == len(values) <= fmt.MAX_HEADS):
         raise Rejected(f"1 to {fmt.MAX_HEADS} score matrices and as many value matrices")
-    scores, values = ([_matrix(M, "heads", d, d) for M in h] for h in heads)
-    if any(len(M) != d or any(len(r) != d for r in M) for M in scores + values):
-        raise Rejected(f"every head matrix must be {d} x {d}")
-    beta = parse_rational(payload["beta"])
+    scores, values = ([_matrix(M, "a head matrix", d, d, exact=True) for M in h] for h in (scores, values))
+    beta, symmetries = parse_rational(payload["beta"]), payload["symmetries"]
     if beta <= 0 or payload["attention"] not in KINDS:
         raise Rejected("beta must be positive and the attention usa or softmax")
-    symmetries = payload["symmetries"]
     if not isinstance(symmetries, list) or len(symmetries) > MAX_SYMMETRIES:
         raise Rejected(f"at most {MAX_SYMMETRIES} symmetries")
-    for g in symmetries:
-        require_keys(g, {"rotation", "permutation"}, "symmetry")
-    parsed = [
-        Symmetry(
-            _matrix(g["rotation"], "rotation", d, d), tuple(_indices(g["permutation"], "a permutation", fmt.MAX_TOKENS))
-        )
-        for g in symmetries
-    ]
-    return Problem(scores, values, beta, payload["attention"], centre, parsed)
+    return Problem(scores, values, beta, payload["attention"], centre, [_symmetry(g, d) for g in symmetries])
 
 
 def recheck_spectrum(problem: Problem, payload: dict[str, Any]) -> tuple[Spectrum, str]:
     """`check` re-run on the payload's data (box, preconditioner, orbit, pivots, eigenvectors): the decided spectrum
     and how existence was shown; Rejected unless existence is re-proved, the spectrum re-decided and its counts the
     ones the file states."""
-    n, d = problem.n, problem.d
+    n, d, vectors, stated = problem.n, problem.d, payload["eigenvectors"], payload["spectrum"]
     m = n * (d - 1)
-    vectors = payload["eigenvectors"]
-    if (
-        not isinstance(vectors, list)
-        or len(vectors) != m
-        or any(not isinstance(r, list) or len(r) != m for r in vectors)
-    ):
+    if not isinstance(vectors, list) or len(vectors) != m:
         raise Rejected(f"the eigenvector matrix must be {m} x {m}")
-    if any(not isinstance(v, list) or len(v) != 2 for row in vectors for v in row):
-        raise Rejected("an eigenvector entry is [real, imaginary]")
-    V = [[(parse_rational(v[0]), parse_rational(v[1])) for v in row] for row in vectors]
-    stated = payload["spectrum"]
+    V = [[(re, im) for re, im in _matrix(row, "an eigenvector row of [re, im]", m, 2, exact=True)] for row in vectors]
     require_keys(stated, {"zeros", "negative", "positive"}, "spectrum")
     existence, spectrum = check(
         problem,
