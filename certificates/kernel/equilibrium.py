@@ -268,18 +268,9 @@ def tangent_frames(tokens: Sequence[Sequence[arb]], pivots: Sequence[int]) -> li
         if sign == 0:
             raise ValueError("the pivot coordinate of a token ball contains 0")
         v = [xa + (sign if a == k else 0) for a, xa in enumerate(x)]
-        vv = _dot(v, v)
+        vv = dot(v, v)
         frames.append([[int(a == b) - 2 * v[a] * v[b] / vv for a in range(len(x))] for b in range(len(x)) if b != k])
     return frames
-
-
-def _dot(u: Sequence[arb], w: Sequence[arb]) -> arb:
-    """<u, w> of balls, skipping exact zeros (the frames and the Jacobian are sparse)."""
-    total = arb(0)
-    for a, b in zip(u, w, strict=True):
-        if not (a.is_zero() or b.is_zero()):
-            total += a * b
-    return total
 
 
 def tangent_jacobian(problem: Problem, tokens: list[list[arb]], pivots: Sequence[int]) -> list[list[arb]]:
@@ -293,8 +284,8 @@ def tangent_jacobian(problem: Problem, tokens: list[list[arb]], pivots: Sequence
         for i, frame in enumerate(tangent_frames(tokens, pivots))
         for column in frame
     ]
-    image = [[_dot(row, b) for row in DF] for b in B]  # DF b, per column b
-    return [[_dot(b, column) for column in image] for b in B]
+    image = [[dot(row, b) for row in DF] for b in B]  # DF b, per column b
+    return [[dot(b, column) for column in image] for b in B]
 
 
 def orbit_rank(problem: Problem, tokens: list[list[arb]], chosen: Sequence[int]) -> bool:
@@ -304,7 +295,7 @@ def orbit_rank(problem: Problem, tokens: list[list[arb]], chosen: Sequence[int])
     if any(not 0 <= k < len(basis) for k in chosen) or len(set(chosen)) != len(chosen):
         return False
     directions = [[_sparse(row, x) for x in tokens for row in basis[k]] for k in chosen]
-    gram = [[_dot(u, w) for w in directions] for u in directions]
+    gram = [[dot(u, w) for w in directions] for u in directions]
     return all(arb_mat([row[:m] for row in gram[:m]]).det() > 0 for m in range(1, len(gram) + 1))
 
 

@@ -372,35 +372,23 @@ def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
         raise Rejected("statement index: a natural number, for property index only")
     if (data["rho"] is not None) != (data["regime"] == "equiangular"):
         raise Rejected("statement rho: a tree in n, for equiangular tokens only")
-    ranges = {key: _range(data[key], key) for key in ("n", "d")}
-    sizes = data["sizes"]
+    sizes, points = data["sizes"], data["points"]
     if not (
         sizes is None or (isinstance(sizes, list) and 1 <= len(sizes) <= fmt.MAX_TOKENS and all(map(_natural, sizes)))
     ):
         raise Rejected("statement sizes: null or a list of natural numbers")
-    points = data["points"]
     if (points is not None) != (data["regime"] == "given") or not (points is None or isinstance(points, list)):
         raise Rejected("statement points: rows of rationals, for given tokens only")
-    tokens = None if points is None else _unit_rows(points)
     beta = None if data["beta"] is None else parse_rational(data["beta"])
     if beta is not None and beta <= 0:
         raise Rejected("statement beta: > 0")
-    strengths, nus = (_rationals(data[key], key) for key in ("strengths", "value_strengths"))
-    return {
-        "id": claim_id,
-        "regime": data["regime"],
-        "property": data["property"],
-        "index": index,
-        "heads": data["heads"],
-        "attentions": tuple(kinds),
-        "n_range": ranges["n"],
-        "d_range": ranges["d"],
-        "beta": beta,
-        "strengths": strengths,
-        "value_strengths": nus,
+    fields = {key: data[key] for key in ("regime", "property", "index", "heads")} | {"id": claim_id, "beta": beta}
+    fields |= {"attentions": tuple(kinds), "n_range": _range(data["n"], "n"), "d_range": _range(data["d"], "d")}
+    fields |= {key: _rationals(data[key], key) for key in ("strengths", "value_strengths")}
+    return fields | {
         "rho_tree": data["rho"],
         "sizes": None if sizes is None else tuple(sizes),
-        "points": tokens,
+        "points": None if points is None else _unit_rows(points),
     }
 
 
