@@ -52,12 +52,10 @@ from certificates.kernel.tree_text import term_text
 
 Matrix = list[list[Fraction]]
 
-#: The regimes whose configuration is a Gram matrix (scalar heads); the others are tokens in coordinates.
-GRAM_REGIMES = ("single-cluster", "antipodal", "simplex", "equiangular", "clusters")
-COORDINATE_REGIMES = ("orthogonal-subspaces", "given")
 #: Every equilibrium class a seeded search finds (a spectrum claim about each; no configuration is named).
 FOUND = "found"
-REGIMES = (*GRAM_REGIMES, *COORDINATE_REGIMES, FOUND)
+#: The regimes: a Gram matrix (scalar heads) for the first five, tokens in coordinates for the next two.
+REGIMES = ("single-cluster", "antipodal", "simplex", "equiangular", "clusters", "orthogonal-subspaces", "given", FOUND)
 PROPERTIES = ("critical-point", "stable", "unstable", "index", "hyperbolic")
 SPECTRAL = ("stable", "unstable", "index", "hyperbolic")
 HEADS = ("scalar", "orthogonal", "eigenvector")
@@ -243,12 +241,11 @@ def instance_of(
 
 def contains(fields: Any, inst: Instance) -> str | None:
     """Why `inst` is not an instance of the claim's domain (None: it is)."""
-    n_low, n_high = fields.n_range
-    d_low, d_high = fields.d_range
-    if not (n_low <= inst.n and (n_high is None or inst.n <= n_high)):
+    (n_low, n_high), (d_low, d_high) = fields.n_range, fields.d_range
+    if not n_low <= inst.n <= (n_high or inst.n):
         return f"n = {inst.n} is outside the claim's range"
     least = least_dimension(fields, inst.n)
-    if least is None or not (max(d_low, least) <= inst.d and (d_high is None or inst.d <= d_high)):
+    if least is None or not max(d_low, least) <= inst.d <= (d_high or inst.d):
         return f"d = {inst.d} is outside the claim's range or too small for the regime"
     if inst.attention not in fields.attentions:
         return f"{inst.attention} attention is not a kind of the claim"
@@ -259,8 +256,7 @@ def contains(fields: Any, inst: Instance) -> str | None:
     expected = instance_of(fields, inst.n, inst.d, inst.attention, inst.beta, fields.strengths or (), inst.split)
     if fields.strengths is not None and inst != expected:
         return "the heads are not the claim's"
-    heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
-    if inst.heads != heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
+    if inst.heads != expected.heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
         return "the heads are not of the claim's kind"
     if 0 in (*inst.strengths, *inst.value_strengths):
         return "a head has strength 0"
@@ -291,18 +287,18 @@ def instance_from(record: object) -> Instance:
 
 def moving_token(claim: Any, inst: Instance) -> tuple[int | None, str]:
     """(the first token whose velocity is exactly non-zero, or None when every token rests; how it was computed).
-    ValueError when the instance's configuration has no exact velocity here."""
+    Rejected (a ValueError) when the instance's configuration has no exact velocity here."""
     tokens = coordinate_tokens(claim, inst.n, inst.d)
     if tokens is not None:
         cfg = ExactConfiguration(tokens, *inst.matrices(), inst.beta, "sphere", inst.attention)
         try:
             velocities = exact_model.velocities(cfg)
         except ExpFieldError as exc:
-            raise ValueError(str(exc)) from None
+            raise Rejected(str(exc)) from None
         return first_moving(velocities), "the exact model at the regime's rational tokens"
     G = regime_gram(claim, inst.n, inst.split)
     if G is None or inst.heads != "scalar":
-        raise ValueError("the regime has no exact configuration under these heads")
+        raise Rejected("the regime has no exact configuration under these heads")
     residuals = gram_residuals(G, inst.strengths, inst.value_strengths, inst.beta, inst.attention)
     return first_moving(residuals), "the tangent velocity in the token basis from the exact Gram matrix"
 
@@ -345,10 +341,7 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         require_keys(payload, {"witness", "instance"}, "moving regime")
         if payload["witness"] != MOVING or claim.property != "critical-point":
             raise Rejected(f"a {MOVING} witness refutes a critical-point claim")
-        try:
-            token, how = moving_token(claim, inst)
-        except ValueError as exc:
-            raise Rejected(str(exc)) from None
+        token, how = moving_token(claim, inst)
         if token is None:
             raise Rejected("every velocity is exactly 0 at the instance: no refutation")
         return (
