@@ -392,17 +392,28 @@ PAYLOAD_KEYS |= {"preconditioner", "orbit", "pivots", "eigenvectors", "prec", "s
 MAX_SYMMETRIES = 64
 
 
-def _single_cluster(problem: Problem) -> str | None:
-    return None if all(c == problem.centre[0] for c in problem.centre) else "the centre tokens are not all equal"
+def clusters_gram(sizes: Sequence[int]) -> Matrix:
+    """Groups of the given sizes at the vertices of a regular simplex of k = len(sizes) vertices: 1 within a group,
+    -1/(k-1) between groups (one group: the single cluster; two: an antipodal split; groups of one: the regular
+    simplex)."""
+    label = [g for g, size in enumerate(sizes) for _ in range(size)]
+    between = Fraction(-1, max(len(sizes) - 1, 1))
+    return [[Fraction(1) if a == b else between for b in label] for a in label]
 
 
-def _regular_simplex(problem: Problem) -> str | None:
-    """<x_i, x_j> = -1/(n-1) for the normalized centre tokens, without a root: g < 0, g^2 (n-1)^2 = |c_i|^2 |c_j|^2."""
-    for i, ci in enumerate(problem.centre):
-        for j, cj in enumerate(problem.centre[i + 1 :], i + 1):
-            g = dot(ci, cj)
-            if not (g < 0 and g * g * (problem.n - 1) ** 2 == dot(ci, ci) * dot(cj, cj)):
-                return f"tokens {i} and {j} do not have inner product -1/(n-1)"
+def same_configuration(centre: Matrix, blocks: Sequence[range], targets: Sequence[Matrix]) -> str | None:
+    """Whether the normalized centre tokens c_i/|c_i| have, in every block, the target Gram matrix (exactly, without a
+    square root: the sign and the square of <P_b c_i, P_b c_j> against t^2 |c_i|^2 |c_j|^2). Equal block Grams mean
+    the configurations differ by a rotation within each block, which commutes with the heads."""
+    norms = [sum((v * v for v in c), Fraction(0)) for c in centre]
+    if any(norm == 0 for norm in norms):
+        return "a centre token is zero"
+    for block, target in zip(blocks, targets, strict=True):
+        for i, ci in enumerate(centre):
+            for j, cj in enumerate(centre):
+                g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
+                if (g > 0) != (t > 0) or (g < 0) != (t < 0) or g * g != t * t * norms[i] * norms[j]:
+                    return f"tokens {i} and {j} do not have the regime's inner product {t}"
     return None
 
 
@@ -440,8 +451,12 @@ class EquilibriumObligation:
 _SCALAR = ("scalar-heads", "aligned-values")
 EQUILIBRIA: dict[str, EquilibriumObligation] = {
     "critical-points": EquilibriumObligation("the configuration"),
-    "critical-points.cluster-stable": EquilibriumObligation("the single cluster", _SCALAR, _single_cluster),
-    "critical-points.simplex-index": EquilibriumObligation("the regular simplex", _SCALAR, _regular_simplex),
+    "critical-points.cluster-stable": EquilibriumObligation(
+        "the single cluster", _SCALAR, lambda p: same_configuration(p.centre, [range(p.d)], [clusters_gram([p.n])])
+    ),
+    "critical-points.simplex-index": EquilibriumObligation(
+        "the regular simplex", _SCALAR, lambda p: same_configuration(p.centre, [range(p.d)], [clusters_gram([1] * p.n)])
+    ),
     "critical-points.orthogonal-subspaces": EquilibriumObligation(
         "tokens along orthogonal head subspaces",
         ("orthogonal-heads", "aligned-values", "symmetric-scores"),

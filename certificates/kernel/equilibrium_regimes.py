@@ -42,7 +42,7 @@ from certificates.kernel import ball_model as bm
 from certificates.kernel import equilibrium as eq
 from certificates.kernel import exact_model
 from certificates.kernel import format as fmt
-from certificates.kernel.equilibrium import rational_matrix
+from certificates.kernel.equilibrium import clusters_gram, rational_matrix, same_configuration
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
@@ -64,15 +64,6 @@ HEADS = ("scalar", "orthogonal", "eigenvector")
 def equiangular_gram(n: int, rho: Fraction) -> Matrix:
     """1 on the diagonal, rho off it."""
     return [[Fraction(1) if i == j else rho for j in range(n)] for i in range(n)]
-
-
-def clusters_gram(sizes: Sequence[int]) -> Matrix:
-    """Groups of the given sizes at the vertices of a regular simplex of k = len(sizes) vertices: 1 within a group,
-    -1/(k-1) between groups (one group: the single cluster; two: an antipodal split; groups of one: the regular
-    simplex)."""
-    label = [g for g, size in enumerate(sizes) for _ in range(size)]
-    between = Fraction(-1, max(len(sizes) - 1, 1))
-    return [[Fraction(1) if a == b else between for b in label] for a in label]
 
 
 def gram_failure(G: Matrix, d: int) -> str | None:
@@ -131,22 +122,6 @@ def subspace_tokens(n: int, d: int, H: int) -> Matrix:
 def block_grams(tokens: Matrix, blocks: Sequence[range]) -> list[Matrix]:
     """For each block, the Gram matrix of the tokens' parts in it (one block: the Gram matrix)."""
     return [[[sum((x[a] * y[a] for a in block), Fraction(0)) for y in tokens] for x in tokens] for block in blocks]
-
-
-def same_configuration(centre: Matrix, blocks: Sequence[range], targets: Sequence[Matrix]) -> str | None:
-    """Whether the normalized centre tokens c_i/|c_i| have, in every block, the target Gram matrix (exactly, without a
-    square root: the sign and the square of <P_b c_i, P_b c_j> against t^2 |c_i|^2 |c_j|^2). Equal block Grams mean
-    the configurations differ by a rotation within each block, which commutes with the heads."""
-    norms = [sum((v * v for v in c), Fraction(0)) for c in centre]
-    if any(norm == 0 for norm in norms):
-        return "a centre token is zero"
-    for block, target in zip(blocks, targets, strict=True):
-        for i, ci in enumerate(centre):
-            for j, cj in enumerate(centre):
-                g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
-                if (g > 0) != (t > 0) or (g < 0) != (t < 0) or g * g != t * t * norms[i] * norms[j]:
-                    return f"tokens {i} and {j} do not have the regime's inner product {t}"
-    return None
 
 
 # ---------------------------------------------------------------- the domain of a claim
