@@ -138,14 +138,12 @@ def residual_gauge(problem: Problem) -> list[Matrix]:
 
 def symmetry_failures(problem: Problem) -> list[str]:
     """What is wrong with the symmetries, exactly: R orthogonal, R commuting with the heads, pi a permutation,
-    R c_i = c_pi(i). Empty when every symmetry maps the field and the centre to themselves."""
+    R c_i = c_pi(i) (R is d x d: the payload's reader and the writer make it so). Empty when every symmetry maps the
+    field and the centre to themselves."""
     failures = []
     n, d = problem.n, problem.d
     heads, centre = [rational_matrix(M) for M in problem.heads], rational_matrix(problem.centre).transpose()
     for k, g in enumerate(problem.symmetries):
-        if len(g.rotation) != d or any(len(row) != d for row in g.rotation):
-            failures.append(f"symmetry {k}: R is not {d} x {d}")
-            continue
         R = rational_matrix(g.rotation)
         if R.transpose() * R != rational_matrix([[Fraction(int(i == j)) for j in range(d)] for i in range(d)]):
             failures.append(f"symmetry {k}: R is not orthogonal")
@@ -489,7 +487,8 @@ def _symmetry(data: object, d: int) -> Symmetry:
     require_keys(data, {"rotation", "permutation"}, "symmetry")
     assert isinstance(data, dict)
     return Symmetry(
-        _matrix(data["rotation"], "rotation", d, d), tuple(_indices(data["permutation"], "pi", fmt.MAX_TOKENS))
+        _matrix(data["rotation"], "rotation", d, d, exact=True),
+        tuple(_indices(data["permutation"], "pi", fmt.MAX_TOKENS)),
     )
 
 

@@ -44,7 +44,7 @@ from certificates.kernel import exact_model
 from certificates.kernel import format as fmt
 from certificates.kernel.equilibrium import clusters_gram, rational_matrix, same_configuration
 from certificates.kernel.errors import InputError
-from certificates.kernel.exact_data import ExactConfiguration
+from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.exprtree import exact_rational, parse_rational
 from certificates.kernel.recheck import Rejected, require_keys
@@ -90,12 +90,8 @@ def gram_residuals(
     basis = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
     rows = [[[nu * e for e in row] for row in basis] for nu in value_strengths]
     coefficients = bm._head_sums(weights, rows, basis, attention, "flat")
-    residuals = []
-    for i, a in enumerate(coefficients):
-        radial = sum((a[j] * G[i][j] for j in range(n)), ExpNumber.rational(0))
-        b = [a[j] - radial if j == i else a[j] for j in range(n)]
-        residuals.append([sum((G[r][j] * b[j] for j in range(n)), ExpNumber.rational(0)) for r in range(n)])
-    return residuals
+    tangent = [[a[j] - dot(a, G[i]) if j == i else a[j] for j in range(n)] for i, a in enumerate(coefficients)]
+    return [[dot(row, b) for row in G] for b in tangent]
 
 
 def first_moving(residuals: Sequence[Sequence[ExpNumber]]) -> int | None:
