@@ -308,13 +308,13 @@ class Spectrum:
     positive: int = 0
 
 
-def classify(J: list[list[arb]], V: Sequence[Sequence[complex | tuple[Fraction, Fraction]]], zeros: int) -> Spectrum:
+def classify(J: list[list[arb]], V: Sequence[Sequence[tuple[Fraction, Fraction]]], zeros: int) -> Spectrum:
     """Gershgorin components of V^{-1} J V: one may contain 0 and must hold exactly `zeros` discs; each other one
     must lie in Re < 0 or in Re > 0."""
     m = len(J)
     if m == 0:
         return Spectrum(True, "no tangent directions")
-    Vm = acb_mat([[_complex_ball(v) for v in row] for row in V])
+    Vm = acb_mat([[acb(ball_of(re), ball_of(im)) for re, im in row] for row in V])
     try:
         A = Vm.solve(acb_mat([[acb(x) for x in row] for row in J]) * Vm)
     except ZeroDivisionError:
@@ -342,11 +342,6 @@ def classify(J: list[list[arb]], V: Sequence[Sequence[complex | tuple[Fraction, 
     return Spectrum(True, "Gershgorin components separate", zeros, negative, positive)
 
 
-def _complex_ball(value: complex | tuple[Fraction, Fraction]) -> acb:
-    re, im = (value.real, value.imag) if isinstance(value, complex) else value
-    return acb(ball_of(Fraction(re)), ball_of(Fraction(im)))
-
-
 def check(
     problem: Problem,
     z0: Sequence[Fraction],
@@ -354,7 +349,7 @@ def check(
     Y: Sequence[Sequence[Fraction]],
     orbit: Sequence[int],
     pivots: Sequence[int],
-    V: Sequence[Sequence[complex | tuple[Fraction, Fraction]]],
+    V: Sequence[Sequence[tuple[Fraction, Fraction]]],
     prec: int,
 ) -> tuple[Existence, Spectrum]:
     """Everything an equilibrium certificate claims, re-derived from its data (the writer and the checker alike)."""

@@ -76,5 +76,4 @@ class Jet:
 
     def sqrt(self) -> Jet:
         root = self.value.sqrt()
-        half_inverse = 1 / (2 * root)
-        return Jet(root, [a * half_inverse for a in self.grad])
+        return Jet(root, [a / (2 * root) for a in self.grad])

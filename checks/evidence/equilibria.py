@@ -461,7 +461,7 @@ def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: 
         J = eq.tangent_jacobian(problem, tokens, pivots)
     mid = np.array([[float(v.mid()) for v in row] for row in J])
     if np.allclose(mid, mid.T, rtol=0, atol=1e-12 * (1 + np.abs(mid).max())):
-        return [[complex(v) for v in row] for row in np.linalg.eigh(0.5 * (mid + mid.T))[1]]
+        return _exact_complex(np.linalg.eigh(0.5 * (mid + mid.T))[1])
     values, vectors = np.linalg.eig(mid)
     # eigenvectors of a repeated eigenvalue may come out nearly parallel: orthonormalize each cluster
     done = np.zeros(len(values), dtype=bool)
@@ -470,7 +470,12 @@ def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: 
             group = np.flatnonzero(~done & (np.abs(values - values[k]) < 1e-5 * (1 + abs(values[k]))))
             vectors[:, group] = np.linalg.qr(vectors[:, group])[0]
             done[group] = True
-    return [[complex(v) for v in row] for row in vectors]
+    return _exact_complex(vectors)
+
+
+def _exact_complex(vectors: np.ndarray) -> list[list[tuple[Fraction, Fraction]]]:
+    """The eigenvector matrix as exact (real, imaginary) dyadics: the data the kernel checks."""
+    return [[(Fraction(complex(v).real), Fraction(complex(v).imag)) for v in row] for row in vectors]
 
 
 def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
@@ -494,10 +499,7 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
         "preconditioner": matrix(record["preconditioner"]),
         "orbit": list(record["orbit"]),
         "pivots": list(record["pivots"]),
-        "eigenvectors": [
-            [[rational_text(Fraction(v.real)), rational_text(Fraction(v.imag))] for v in row]
-            for row in record["eigenvectors"]
-        ],
+        "eigenvectors": [[[rational_text(re), rational_text(im)] for re, im in row] for row in record["eigenvectors"]],
         "prec": PRECISION,
         "spectrum": {"zeros": outcome["zeros"], "negative": outcome["negative"], "positive": outcome["index"]},
     }
