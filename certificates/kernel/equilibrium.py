@@ -238,9 +238,8 @@ def krawczyk(
     jets = slice_equations(problem, E, Jet.variables(_box(z0, radius)))
     J = arb_mat([[jet.grad[k] if isinstance(jet, Jet) else arb(0) for k in range(p)] for jet in jets])
     Yb = arb_mat([[ball_of(v) for v in row] for row in Y])
-    width = _box([Fraction(0)] * p, radius)
-    identity = arb_mat([[int(i == j) for j in range(p)] for i in range(p)])
-    image = Yb * at_centre, (identity - Yb * J) * arb_mat([[w] for w in width])
+    identity, width = arb_mat([[int(i == j) for j in range(p)] for i in range(p)]), [_box([Fraction(0)], radius)] * p
+    image = Yb * at_centre, (identity - Yb * J) * arb_mat(width)
     for k in range(p):
         value = ball_of(z0[k]) - image[0][k, 0] + image[1][k, 0]
         if not (value.lower() > ball_of(z0[k] - radius) and value.upper() < ball_of(z0[k] + radius)):

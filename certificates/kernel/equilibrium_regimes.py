@@ -302,15 +302,18 @@ def property_holds(claim: Any, zeros: int, negative: int, positive: int) -> bool
 
 def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     """(what the certificate proves or refutes, how it was re-checked); Rejected when it is not one of the claim."""
-    if not isinstance(payload, dict):
-        raise Rejected("the payload is a table")
-    inst = instance_from(payload.get("instance"))
+    spectral = kind == "equilibrium" and claim.property in SPECTRAL
+    if kind == "witness" and claim.property != "critical-point":
+        raise Rejected(f"a {MOVING} witness refutes a critical-point claim")
+    if not spectral and kind != "witness":
+        raise Rejected(f"an equilibrium claim has no {kind!r} certificate of its property")
+    require_keys(payload, eq.PAYLOAD_KEYS | {"instance"} if spectral else {"witness", "instance"}, f"{kind} payload")
+    inst = instance_from(payload["instance"])
     outside = contains(claim, inst)
     if outside:
         raise Rejected(f"not an instance of claim {claim.id!r}: {outside}")
-    if kind == "witness":
-        require_keys(payload, {"witness", "instance"}, "moving regime")
-        if payload["witness"] != MOVING or claim.property != "critical-point":
+    if not spectral:
+        if payload["witness"] != MOVING:
             raise Rejected(f"a {MOVING} witness refutes a critical-point claim")
         token, how = moving_token(claim, inst)
         if token is None:
@@ -319,9 +322,6 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
             f"refutes claims-file claim {claim.id!r}: at {inst.describe()} token {token} of the regime moves",
             f"{how}: a velocity component is an exactly non-zero exponential polynomial",
         )
-    if kind != "equilibrium" or claim.property not in SPECTRAL:
-        raise Rejected(f"an equilibrium claim has no {kind!r} certificate of its property")
-    require_keys(payload, eq.PAYLOAD_KEYS | {"instance"}, "equilibrium payload")
     problem = eq.problem_of(payload)
     wrong = structure_failure(claim, inst, problem)
     if wrong:
