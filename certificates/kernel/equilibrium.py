@@ -38,9 +38,8 @@ exact functions of the data (integer nullspaces from python-flint), the same for
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from flint import acb, acb_mat, arb, arb_mat, fmpq, fmpq_mat
 
@@ -59,16 +58,14 @@ Vector = list[Fraction]
 KINDS = SMOOTH_KINDS
 
 
-@dataclass(frozen=True)
-class Symmetry:
+class Symmetry(NamedTuple):
     """g = (R, pi): (g X)_pi(i) = R x_i."""
 
     rotation: Matrix
     permutation: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """Exact heads, beta and kind; the centre C of the chart and the symmetries that define the slice."""
 
     score_matrices: list[Matrix]
@@ -215,8 +212,7 @@ def _box(z0: Sequence[Fraction], radius: Fraction) -> list[arb]:
 # ---------------------------------------------------------------- Krawczyk
 
 
-@dataclass(frozen=True)
-class Existence:
+class Existence(NamedTuple):
     """Whether the Krawczyk inclusion holds (or Fix has dimension 0), and why."""
 
     proved: bool
@@ -296,8 +292,7 @@ def orbit_rank(problem: Problem, tokens: list[list[arb]], chosen: Sequence[int])
     return all(arb_mat([row[:m] for row in gram[:m]]).det() > 0 for m in range(1, len(gram) + 1))
 
 
-@dataclass(frozen=True)
-class Spectrum:
+class Spectrum(NamedTuple):
     """Counts of eigenvalues: the symmetry zeros, Re < 0 and Re > 0 (the index); `decided` False with a reason."""
 
     decided: bool
@@ -420,8 +415,7 @@ def _orthogonal_subspaces(problem: Problem) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class EquilibriumObligation:
+class EquilibriumObligation(NamedTuple):
     """The claim's subject; the hypotheses its heads must satisfy (`ball_model.HYPOTHESES`) and the structure of its
     centre (None when the data have it, else why not); a structured claim's equilibrium is the centre itself (no
     slice). No structure: any exact instance (the certificate states what it proves)."""

@@ -34,9 +34,8 @@ the domain read from the certificate's statement (`model_statements.regime_of`),
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from certificates.kernel import ball_model as bm
 from certificates.kernel import equilibrium as eq
@@ -125,8 +124,7 @@ def block_grams(tokens: Matrix, blocks: Sequence[range]) -> list[Matrix]:
 # attentions, n_range, d_range, beta, strengths, value_strengths, rho_tree, sizes, points (rows, n, d), index.
 
 
-@dataclass(frozen=True)
-class Instance:
+class Instance(NamedTuple):
     """One member of a claim's domain: sizes, kind, beta and the heads' strengths (exact)."""
 
     n: int
@@ -193,9 +191,7 @@ def least_dimension(fields: Any, n: int) -> int | None:
     """The least d where the regime exists at n tokens (None: it exists in no dimension)."""
     G = regime_gram(fields, n)
     if G is not None:
-        if gram_failure(G, n) is not None:
-            return None
-        return max(2, rational_matrix(G).rank())
+        return None if gram_failure(G, n) else max(2, rational_matrix(G).rank())
     if fields.regime in ("orthogonal-subspaces", FOUND) and fields.heads == "orthogonal":
         return len(fields.strengths)
     return fields.points.d if fields.points is not None else 2
