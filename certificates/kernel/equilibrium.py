@@ -257,10 +257,9 @@ def tangent_frames(tokens: Sequence[Sequence[arb]], pivots: Sequence[int]) -> li
     orthonormal basis of x^perp (balls holding the exact frame at every point of the token's ball)."""
     frames = []
     for x, k in zip(tokens, pivots, strict=True):
-        sign = 1 if x[k] > 0 else -1 if x[k] < 0 else 0
-        if sign == 0:
+        if not (x[k] > 0 or x[k] < 0):
             raise ValueError("the pivot coordinate of a token ball contains 0")
-        v = [xa + (sign if a == k else 0) for a, xa in enumerate(x)]
+        v = [xa + ((1 if x[k] > 0 else -1) if a == k else 0) for a, xa in enumerate(x)]
         vv = dot(v, v)
         frames.append([[int(a == b) - 2 * v[a] * v[b] / vv for a in range(len(x))] for b in range(len(x)) if b != k])
     return frames
@@ -471,9 +470,8 @@ def _indices(data: object, what: str, size: int) -> list[int]:
     return list(data)
 
 
-def _symmetry(data: object, d: int) -> Symmetry:
+def _symmetry(data: Any, d: int) -> Symmetry:
     require_keys(data, {"rotation", "permutation"}, "symmetry")
-    assert isinstance(data, dict)
     return Symmetry(
         _matrix(data["rotation"], "rotation", d, d, exact=True),
         tuple(_indices(data["permutation"], "pi", fmt.MAX_TOKENS)),

@@ -237,10 +237,9 @@ MOVING = "moving-regime"
 INSTANCE_KEYS = {"n", "d", "attention", "beta", "strengths", "value_strengths", "heads", "split"}
 
 
-def instance_from(record: object) -> Instance:
+def instance_from(record: Any) -> Instance:
     """The instance of a certificate record (Rejected when malformed)."""
     require_keys(record, INSTANCE_KEYS, "instance")
-    assert isinstance(record, dict)
     sizes = [record["n"], record["d"], *record["split"]] if isinstance(record["split"], list) else [None]
     if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= fmt.MAX_TOKENS for v in sizes):
         raise Rejected(f"instance: n, d and the split are integers up to {fmt.MAX_TOKENS}")
@@ -274,9 +273,8 @@ def structure_failure(claim: Any, inst: Instance, problem: eq.Problem) -> str | 
     """Why the certified problem is not the regime at this instance (None: it is, exactly): the instance's heads,
     beta, kind and sizes, and (but for `found`: any equilibrium of the instance) a centre with the regime's block
     Gram matrices and no slice, so that the equilibrium is the centre itself."""
-    scores, values = inst.matrices()
     certified = (problem.score_matrices, problem.values, problem.beta, problem.attention, problem.n, problem.d)
-    if certified != (scores, values, inst.beta, inst.attention, inst.n, inst.d):
+    if certified != (*inst.matrices(), inst.beta, inst.attention, inst.n, inst.d):
         return "the heads, beta, kind or sizes are not the instance's"
     if claim.regime == FOUND:
         return None
