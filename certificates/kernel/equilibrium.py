@@ -118,9 +118,8 @@ def commuting_rotations(d: int, matrices: Sequence[Matrix]) -> list[Matrix]:
     units = [rational_matrix(_skew(d, [Fraction(int(k == j)) for j in range(size)])) for k in range(size)]
     images = [[e for M in map(rational_matrix, matrices) for e in (A * M - M * A).entries()] for A in units]  # columns
     rows = len(matrices) * d * d
-    return [
-        _skew(d, c) for c in nullspace(fmpq_mat(rows, size, [images[k][r] for r in range(rows) for k in range(size)]))
-    ]
+    matrix = fmpq_mat(rows, size, [images[k][r] for r in range(rows) for k in range(size)])
+    return [_skew(d, c) for c in nullspace(matrix)]
 
 
 def gauge(problem: Problem) -> list[Matrix]:

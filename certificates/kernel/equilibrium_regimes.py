@@ -333,14 +333,13 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
 
 def regime_statement(fields: dict[str, Any], rho: str | None, points: str) -> str:
     """An equilibrium claim in words, generated from its fields (`rho` and the given `points` as text)."""
+    sizes = fields["sizes"]
     regime = {
         "single-cluster": "all tokens equal",
-        "antipodal": f"an antipodal split {fields['sizes'][0]}+{fields['sizes'][1]}"
-        if fields["sizes"]
-        else "every antipodal split x_i = +-x",
+        "antipodal": f"an antipodal split {sizes[0]}+{sizes[1]}" if sizes else "every antipodal split x_i = +-x",
         "simplex": "the regular simplex <x_i, x_j> = -1/(n-1)",
         "equiangular": f"equiangular tokens <x_i, x_j> = {rho}",
-        "clusters": f"clusters of sizes {list(fields['sizes'] or [])} at the vertices of a regular simplex",
+        "clusters": f"clusters of sizes {list(sizes or [])} at the vertices of a regular simplex",
         "orthogonal-subspaces": "tokens split along the head subspaces (+-e of head i mod H's first axis)",
         "given": points,
         "found": "every equilibrium class a seeded search finds (structured candidates and random starts)",
@@ -362,8 +361,7 @@ def regime_statement(fields: dict[str, Any], rho: str | None, points: str) -> st
         low, high = fields[f"{key}_range"]
         return f"{key} = {low}" if low == high else f"{key} in [{low}, {high if high is not None else 'oo'})"
 
-    strengths = fields["strengths"]
-    lams = f"lambda = ({', '.join(map(str, strengths))})" if strengths else "every H and strengths"
+    lams = f"lambda = ({', '.join(map(str, fields['strengths']))})" if fields["strengths"] else "every H and strengths"
     beta = f"beta = {fields['beta']}" if fields["beta"] is not None else "every beta > 0"
     return (
         f"For {span('n')}, {span('d')} (where the tokens exist), {', '.join(fields['attentions'])} attention, "
