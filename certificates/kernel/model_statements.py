@@ -410,11 +410,10 @@ def _natural(value: object) -> bool:
 
 
 def _range(value: object, key: str) -> tuple[int, int | None]:
-    if not isinstance(value, list) or len(value) != 2 or not _natural(value[0]) or value[0] < 2:
-        raise Rejected(f"statement {key}: [low >= 2, high or null]")
-    if not (value[1] is None or (_natural(value[1]) and value[1] >= value[0])):
-        raise Rejected(f"statement {key}: high >= low")
-    return value[0], value[1]
+    low, high = value if isinstance(value, list) and len(value) == 2 else (None, None)
+    if not (_natural(low) and low >= 2 and (high is None or (_natural(high) and high >= low))):
+        raise Rejected(f"statement {key}: [low >= 2, high >= low or null]")
+    return low, high
 
 
 def _rationals(value: object, key: str) -> tuple[Fraction, ...] | None:
@@ -435,5 +434,4 @@ def check_regime(
         raise Rejected(f"the regime of the statement: {exc}") from None
     rows = None if fields["points"] is None else [[str(v) for v in row] for row in fields["points"].rows]
     rho = None if fields["rho_tree"] is None else tree_text(fields["rho_tree"])
-    stated = regimes.regime_statement(fields, rho, f"the given tokens {rows}")
-    return f"{proved} (the claim: {stated})", how
+    return f"{proved} (the claim: {regimes.regime_statement(fields, rho, f'the given tokens {rows}')})", how
