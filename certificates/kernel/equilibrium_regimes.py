@@ -151,18 +151,16 @@ class Instance(NamedTuple):
         return diagonals(self.strengths), diagonals(self.value_strengths)
 
     def describe(self) -> str:
-        lams = ", ".join(str(s) for s in self.strengths)
-        nus = "" if self.value_strengths == self.strengths else f", nu = ({', '.join(map(str, self.value_strengths))})"
+        lams, nus = (", ".join(map(str, strengths)) for strengths in (self.strengths, self.value_strengths))
         split = f", split {self.split[0]}+{self.split[1]}" if self.split else ""
-        heads = f"{self.heads} heads lambda = ({lams}){nus}"
+        heads = f"{self.heads} heads lambda = ({lams})" + ("" if nus == lams else f", nu = ({nus})")
         return f"n = {self.n}, d = {self.d}{split}, {self.attention}, beta = {self.beta}, {heads}"
 
 
 def splits(fields: Any, n: int) -> list[tuple[int, ...]]:
     """The antipodal splits (p, q), p >= q, an instance may have: the stated one, or every one (q = 0: one cluster)."""
-    if fields.regime != "antipodal":
-        return [()]
-    return [fields.sizes] if fields.sizes else [(n - q, q) for q in range(n // 2 + 1)]
+    every = [(n - q, q) for q in range(n // 2 + 1)]
+    return [()] if fields.regime != "antipodal" else [fields.sizes] if fields.sizes else every
 
 
 def regime_gram(fields: Any, n: int, split: tuple[int, ...] = ()) -> Matrix | None:
