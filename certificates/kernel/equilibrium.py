@@ -326,11 +326,8 @@ def classify(J: list[list[arb]], V: Sequence[Sequence[tuple[Fraction, Fraction]]
     if found + negative + positive != m:
         return Spectrum(False, "a Gershgorin component away from 0 meets the imaginary axis")
     if len(zero_components) > 1 or found != zeros:
-        return Spectrum(
-            False,
-            f"the discs that may contain 0 hold {found} eigenvalue(s) in {len(zero_components)} component(s); "
-            f"{zeros} symmetry zero(s) are known",
-        )
+        why = f"the discs that may contain 0 hold {found} eigenvalue(s) in {len(zero_components)} component(s)"
+        return Spectrum(False, f"{why}; {zeros} symmetry zero(s) are known")
     return Spectrum(True, "Gershgorin components separate", zeros, negative, positive)
 
 
@@ -504,16 +501,10 @@ def recheck_spectrum(problem: Problem, payload: dict[str, Any]) -> tuple[Spectru
         raise Rejected(f"the eigenvector matrix must be {m} x {m}")
     V = [[(re, im) for re, im in _matrix(row, "an eigenvector row of [re, im]", m, 2, exact=True)] for row in vectors]
     require_keys(stated, {"zeros", "negative", "positive"}, "spectrum")
-    existence, spectrum = check(
-        problem,
-        _matrix([payload["point"]], "point", 1, n * d)[0],
-        parse_rational(payload["radius"]),
-        _matrix(payload["preconditioner"], "preconditioner", n * d, n * d),
-        _indices(payload["orbit"], "orbit", d * d),
-        _indices(payload["pivots"], "pivots", n),
-        V,
-        recorded_precision(payload, 512),
-    )
+    point, radius = _matrix([payload["point"]], "point", 1, n * d)[0], parse_rational(payload["radius"])
+    Y = _matrix(payload["preconditioner"], "preconditioner", n * d, n * d)
+    orbit, pivots = _indices(payload["orbit"], "orbit", d * d), _indices(payload["pivots"], "pivots", n)
+    existence, spectrum = check(problem, point, radius, Y, orbit, pivots, V, recorded_precision(payload, 512))
     if not existence.proved:
         raise Rejected(f"existence not re-proved: {existence.reason}")
     if not spectrum.decided:
