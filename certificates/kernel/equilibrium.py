@@ -269,12 +269,8 @@ def tangent_jacobian(problem: Problem, tokens: list[list[arb]], pivots: Sequence
     n, d = problem.n, problem.d
     variables = Jet.variables([t for row in tokens for t in row])
     DF = [jet.grad for row in field(problem, [variables[i * d : (i + 1) * d] for i in range(n)]) for jet in row]
-    zero = [arb(0)] * d
-    B = [
-        zero * i + column + zero * (n - 1 - i)
-        for i, frame in enumerate(tangent_frames(tokens, pivots))
-        for column in frame
-    ]
+    zero, frames = [arb(0)] * d, tangent_frames(tokens, pivots)
+    B = [zero * i + column + zero * (n - 1 - i) for i, frame in enumerate(frames) for column in frame]  # flattened
     image = [[dot(row, b) for row in DF] for b in B]  # DF b, per column b
     return [[dot(b, column) for column in image] for b in B]
 
