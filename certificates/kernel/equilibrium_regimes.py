@@ -6,8 +6,8 @@ head subspaces, or the user's own rational unit tokens (`found`: every class a s
 Under scalar heads (M_h = lambda_h I, W_h = nu_h I) the field commutes with every rotation, so a configuration is
 known up to rotation by its Gram matrix G, which is rational for every structured regime even where no rational
 coordinates exist (the regular triangle): the regime exists in dimension d exactly when G is positive semidefinite
-of rank <= d with a unit diagonal, decided by the inertia of an exact congruence (LDL^T, Sylvester's law), never by
-floating eigenvalues.
+of rank <= d with a unit diagonal, decided by the signs of its exact characteristic polynomial and its exact rank,
+never by floating eigenvalues.
 
 The velocity in the token basis. With scalar heads, v_i = c sum_h nu_h sum_j w^h_ij x_j (c = 1/n for usa) has the
 coefficients a_ij = c sum_h nu_h w^h_ij, the scores are s^h_ij = lambda_h G_ij, and the tangent part is
@@ -16,101 +16,66 @@ positive semidefinite, P_i v_i = 0 exactly when G b_i = 0: the residual `gram_re
 of exponential polynomials (`certificates.kernel.exp_field`, where e^q for distinct rationals q are independent, so
 zero is decided exactly). Tokens in coordinates (the orthogonal-subspace split, given tokens) use the exact model
 itself (`certificates.kernel.exact_model`).
+
+The certificates (`check`): what an `equilibrium` claim's certificate must establish, from its statement and exact
+data only. Two certificates, both tied to one instance of the claim's domain (sizes, kind, beta, heads: `contains`),
+the domain read from the certificate's statement (`model_statements.regime_of`), never from its description:
+- a `witness` ("moving-regime"): the regime's exact configuration at that instance moves; the checker recomputes
+  every velocity exactly (the Gram residuals under scalar heads, the exact model for tokens in
+  coordinates) and finds a token whose velocity is not 0. It refutes a `critical-point` claim.
+- an `equilibrium` certificate (the payload of the registry's `critical-points*` certificates with the instance):
+  its heads, beta and kind are the instance's exactly, its centre is the regime's configuration (block Gram
+  matrices equal exactly, the fixed set of its symmetries of dimension 0, so the equilibrium is the centre itself),
+  and the Krawczyk and Gershgorin test re-run (`equilibrium.recheck_spectrum`) gives the counts of
+  zero, negative and positive eigenvalues; the claim's property is then read off those counts. It proves the claim
+  at that instance, or refutes it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from certificates.kernel import ball_model as bm
+from certificates.kernel import equilibrium as eq
 from certificates.kernel import exact_model
+from certificates.kernel import format as fmt
+from certificates.kernel.equilibrium import clusters_gram, rational_matrix, same_configuration
 from certificates.kernel.errors import InputError
-from certificates.kernel.exp_field import ExpNumber
-from certificates.kernel.exprtree import exact_rational
+from certificates.kernel.exact_data import ExactConfiguration, dot
+from certificates.kernel.exp_field import ExpFieldError, ExpNumber
+from certificates.kernel.exprtree import exact_rational, parse_rational
+from certificates.kernel.recheck import Rejected, require_keys
 from certificates.kernel.tree_text import term_text
 
 Matrix = list[list[Fraction]]
 
-#: The regimes whose configuration is a Gram matrix (scalar heads); the others are tokens in coordinates.
-GRAM_REGIMES = ("single-cluster", "antipodal", "simplex", "equiangular", "clusters")
-COORDINATE_REGIMES = ("orthogonal-subspaces", "given")
 #: Every equilibrium class a seeded search finds (a spectrum claim about each; no configuration is named).
 FOUND = "found"
-REGIMES = (*GRAM_REGIMES, *COORDINATE_REGIMES, FOUND)
+#: The regimes: a Gram matrix (scalar heads) for the first five, tokens in coordinates for the next two.
+REGIMES = ("single-cluster", "antipodal", "simplex", "equiangular", "clusters", "orthogonal-subspaces", "given", FOUND)
 PROPERTIES = ("critical-point", "stable", "unstable", "index", "hyperbolic")
 SPECTRAL = ("stable", "unstable", "index", "hyperbolic")
 HEADS = ("scalar", "orthogonal", "eigenvector")
 
 
-def signs_gram(signs: Sequence[int]) -> Matrix:
-    """G_ij = sigma_i sigma_j: every token is +x or -x (all +: the single cluster)."""
-    return [[Fraction(a * b) for b in signs] for a in signs]
-
-
 def equiangular_gram(n: int, rho: Fraction) -> Matrix:
-    """1 on the diagonal, rho off it (rho = -1/(n-1): the regular simplex)."""
+    """1 on the diagonal, rho off it."""
     return [[Fraction(1) if i == j else rho for j in range(n)] for i in range(n)]
 
 
-def clusters_gram(sizes: Sequence[int]) -> Matrix:
-    """Groups of the given sizes at the vertices of a regular simplex of k = len(sizes) vertices: 1 within a group,
-    -1/(k-1) between groups (k = 2: an antipodal split)."""
-    label = [g for g, size in enumerate(sizes) for _ in range(size)]
-    between = Fraction(-1, len(sizes) - 1)
-    return [[Fraction(1) if a == b else between for b in label] for a in label]
-
-
-def inertia(G: Matrix) -> tuple[int, int, int]:
-    """(positive, zero, negative) eigenvalue counts of a symmetric rational matrix, exactly: symmetric elimination
-    is a congruence, which keeps the counts (Sylvester's law of inertia); a zero diagonal with a non-zero entry
-    a_ij is first made non-zero by the congruence x_i <- x_i + x_j (new a_ii = a_ii + 2 a_ij + a_jj = 2 a_ij)."""
-    A = [list(row) for row in G]
-    m = len(A)
-    active = list(range(m))
-    positive = negative = 0
-    while active:
-        k = next((i for i in active if A[i][i] != 0), None)
-        if k is None:
-            pair = next(((i, j) for i in active for j in active if i < j and A[i][j] != 0), None)
-            if pair is None:
-                break
-            i, j = pair
-            for t in range(m):
-                A[i][t] += A[j][t]
-            for t in range(m):
-                A[t][i] += A[t][j]
-            k = i
-        pivot = A[k][k]
-        positive, negative = positive + (pivot > 0), negative + (pivot < 0)
-        active.remove(k)
-        for i in active:
-            factor = A[i][k] / pivot
-            if factor:
-                for j in active:
-                    A[i][j] -= factor * A[k][j]
-    return positive, m - positive - negative, negative
-
-
 def gram_failure(G: Matrix, d: int) -> str | None:
-    """Why no unit tokens in R^d have Gram matrix G (None: some do, unique up to a rotation)."""
-    if any(G[i][j] != G[j][i] for i in range(len(G)) for j in range(len(G))):
-        return "the Gram matrix is not symmetric"
-    if any(G[i][i] != 1 for i in range(len(G))):
-        return "the tokens are not unit (a diagonal entry of the Gram matrix is not 1)"
-    positive, _, negative = inertia(G)
-    if negative:
+    """Why no unit tokens in R^d have the Gram matrix G, symmetric with a unit diagonal (None: some do, unique up to
+    a rotation). G is positive semidefinite exactly when the coefficients of det(tI - G) alternate in sign (its
+    roots are real, so none is negative iff (-1)^m det(-tI - G) has no sign change); the tokens then span its rank."""
+    m = len(G)
+    matrix = rational_matrix(G)
+    if any((-1) ** (m - k) * c < 0 for k, c in enumerate(matrix.charpoly().coeffs())):
         return "the Gram matrix is not positive semidefinite (no such tokens exist)"
-    if positive > d:
-        return f"the tokens span dimension {positive}, more than d = {d}"
+    if matrix.rank() > d:
+        return f"the tokens span dimension {matrix.rank()}, more than d = {d}"
     return None
-
-
-def gram_rank(G: Matrix) -> int:
-    """The dimension the tokens span (the number of positive pivots)."""
-    return inertia(G)[0]
 
 
 def gram_residuals(
@@ -124,44 +89,29 @@ def gram_residuals(
     basis = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
     rows = [[[nu * e for e in row] for row in basis] for nu in value_strengths]
     coefficients = bm._head_sums(weights, rows, basis, attention, "flat")
-    residuals = []
-    for i, a in enumerate(coefficients):
-        radial = sum((a[j] * G[i][j] for j in range(n)), ExpNumber.rational(0))
-        b = [a[j] - radial if j == i else a[j] for j in range(n)]
-        residuals.append([sum((G[r][j] * b[j] for j in range(n)), ExpNumber.rational(0)) for r in range(n)])
-    return residuals
+    tangent = [[a[j] - dot(a, G[i]) if j == i else a[j] for j in range(n)] for i, a in enumerate(coefficients)]
+    return [[dot(row, b) for row in G] for b in tangent]
 
 
-def moving_token(residuals: Sequence[Sequence[ExpNumber]]) -> int | None:
-    """The first token whose residual (or velocity) has an exactly non-zero component (None: every token rests)."""
-    for i, row in enumerate(residuals):
-        if any(not _exact(value).is_zero() for value in row):
-            return i
-    return None
-
-
-def _exact(value: object) -> ExpNumber:
-    """A component as an exact number (the exact model's sums may start from an exact zero ball)."""
-    return value if isinstance(value, ExpNumber) else ExpNumber.rational(0) + value
+def first_moving(residuals: Sequence[Sequence[ExpNumber]]) -> int | None:
+    """The first token whose residual (or velocity) has an exactly non-zero component (None: every token rests); the
+    exact model's sums may start from an exact zero ball, so each component is first made an exact number."""
+    zero = ExpNumber.rational(0)
+    return next((i for i, row in enumerate(residuals) if any(not (zero + v).is_zero() for v in row)), None)
 
 
 def head_blocks(H: int, d: int) -> list[range]:
-    """Contiguous coordinate blocks, as even as possible: head h of orthogonal heads projects on block h."""
-    sizes = [d // H + (1 if h < d % H else 0) for h in range(H)]
-    starts = [sum(sizes[:h]) for h in range(H + 1)]
-    return [range(starts[h], starts[h + 1]) for h in range(H)]
+    """Contiguous coordinate blocks, as even as possible (the first d mod H one longer): head h of orthogonal heads
+    projects on block h."""
+    q, r = divmod(d, H)
+    return [range(h * q + min(h, r), (h + 1) * q + min(h + 1, r)) for h in range(H)]
 
 
 def subspace_tokens(n: int, d: int, H: int) -> Matrix:
     """Token i is +-e_k, k the first axis of head (i mod H)'s block, with the sign + for i // H even: an antipodal
     pair in each head's subspace for n = 2H."""
-    blocks = head_blocks(H, d)
-    tokens = []
-    for i in range(n):
-        x = [Fraction(0)] * d
-        x[blocks[i % H][0]] = Fraction(1 if (i // H) % 2 == 0 else -1)
-        tokens.append(x)
-    return tokens
+    firsts = [block[0] for block in head_blocks(H, d)]
+    return [[Fraction((-1) ** (i // H) * (a == firsts[i % H])) for a in range(d)] for i in range(n)]
 
 
 def block_grams(tokens: Matrix, blocks: Sequence[range]) -> list[Matrix]:
@@ -169,29 +119,12 @@ def block_grams(tokens: Matrix, blocks: Sequence[range]) -> list[Matrix]:
     return [[[sum((x[a] * y[a] for a in block), Fraction(0)) for y in tokens] for x in tokens] for block in blocks]
 
 
-def same_configuration(centre: Matrix, blocks: Sequence[range], targets: Sequence[Matrix]) -> str | None:
-    """Whether the normalized centre tokens c_i/|c_i| have, in every block, the target Gram matrix (exactly, without a
-    square root: the sign and the square of <P_b c_i, P_b c_j> against t^2 |c_i|^2 |c_j|^2). Equal block Grams mean
-    the configurations differ by a rotation within each block, which commutes with the heads."""
-    norms = [sum((v * v for v in c), Fraction(0)) for c in centre]
-    if any(norm == 0 for norm in norms):
-        return "a centre token is zero"
-    for block, target in zip(blocks, targets, strict=True):
-        for i, ci in enumerate(centre):
-            for j, cj in enumerate(centre):
-                g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
-                if (g > 0) != (t > 0) or (g < 0) != (t < 0) or g * g != t * t * norms[i] * norms[j]:
-                    return f"tokens {i} and {j} do not have the regime's inner product {t}"
-    return None
-
-
 # ---------------------------------------------------------------- the domain of a claim
 # `fields` is a claim's (`equilibrium_claim`) or a statement's (`model_statements`): regime, property, heads,
 # attentions, n_range, d_range, beta, strengths, value_strengths, rho_tree, sizes, points (rows, n, d), index.
 
 
-@dataclass(frozen=True)
-class Instance:
+class Instance(NamedTuple):
     """One member of a claim's domain: sizes, kind, beta and the heads' strengths (exact)."""
 
     n: int
@@ -209,47 +142,38 @@ class Instance:
         d, H = self.d, len(self.strengths)
         blocks = head_blocks(H, d) if self.heads == "orthogonal" else [range(d)] * H
 
-        def diagonal(c: Fraction, block: range) -> Matrix:
-            return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
+        def diagonals(strengths: tuple[Fraction, ...]) -> list[Matrix]:
+            return [
+                [[c if i == j and i in b else Fraction(0) for j in range(d)] for i in range(d)]
+                for c, b in zip(strengths, blocks, strict=True)
+            ]
 
-        scores = [diagonal(lam, b) for lam, b in zip(self.strengths, blocks, strict=True)]
-        values = [diagonal(nu, b) for nu, b in zip(self.value_strengths, blocks, strict=True)]
-        return scores, values
+        return diagonals(self.strengths), diagonals(self.value_strengths)
 
     def describe(self) -> str:
-        lams = ", ".join(str(s) for s in self.strengths)
-        nus = "" if self.value_strengths == self.strengths else f", nu = ({', '.join(map(str, self.value_strengths))})"
+        lams, nus = (", ".join(map(str, strengths)) for strengths in (self.strengths, self.value_strengths))
         split = f", split {self.split[0]}+{self.split[1]}" if self.split else ""
-        heads = f"{self.heads} heads lambda = ({lams}){nus}"
+        heads = f"{self.heads} heads lambda = ({lams})" + ("" if nus == lams else f", nu = ({nus})")
         return f"n = {self.n}, d = {self.d}{split}, {self.attention}, beta = {self.beta}, {heads}"
 
 
 def splits(fields: Any, n: int) -> list[tuple[int, ...]]:
     """The antipodal splits (p, q), p >= q, an instance may have: the stated one, or every one (q = 0: one cluster)."""
-    if fields.regime != "antipodal":
-        return [()]
-    return [fields.sizes] if fields.sizes else [(n - q, q) for q in range(n // 2 + 1)]
+    every = [(n - q, q) for q in range(n // 2 + 1)]
+    return [()] if fields.regime != "antipodal" else [fields.sizes] if fields.sizes else every
 
 
 def regime_gram(fields: Any, n: int, split: tuple[int, ...] = ()) -> Matrix | None:
     """The regime's Gram matrix at n tokens (None for tokens in coordinates); InputError when rho (its tree in n,
     `rho_tree`) is not rational there, by exact rational arithmetic (`exprtree.exact_rational`)."""
-    regime = fields.regime
-    if regime == "single-cluster":
-        return signs_gram([1] * n)
-    if regime == "antipodal":
-        p, q = split or fields.sizes or (n - 1, 1)
-        return signs_gram([1] * p + [-1] * q)
-    if regime == "simplex":
-        return equiangular_gram(n, Fraction(-1, n - 1))
-    if regime == "clusters":
-        return clusters_gram(fields.sizes)
-    if regime == "equiangular":
+    if fields.regime == "equiangular":
         value = exact_rational(fields.rho_tree, {"n": Fraction(n)})
         if value is None:
             raise InputError("rho", term_text(fields.rho_tree), f"rho at n = {n} is not a rational number")
         return equiangular_gram(n, value)
-    return None
+    antipodal = split or fields.sizes or (n - 1, 1)
+    sizes = {"single-cluster": [n], "antipodal": antipodal, "simplex": [1] * n, "clusters": fields.sizes}
+    return clusters_gram(sizes[fields.regime]) if fields.regime in sizes else None
 
 
 def coordinate_tokens(fields: Any, n: int, d: int) -> Matrix | None:
@@ -265,9 +189,7 @@ def least_dimension(fields: Any, n: int) -> int | None:
     """The least d where the regime exists at n tokens (None: it exists in no dimension)."""
     G = regime_gram(fields, n)
     if G is not None:
-        if gram_failure(G, n) is not None:
-            return None
-        return max(2, gram_rank(G))
+        return None if gram_failure(G, n) else max(2, rational_matrix(G).rank())
     if fields.regime in ("orthogonal-subspaces", FOUND) and fields.heads == "orthogonal":
         return len(fields.strengths)
     return fields.points.d if fields.points is not None else 2
@@ -284,12 +206,11 @@ def instance_of(
 
 def contains(fields: Any, inst: Instance) -> str | None:
     """Why `inst` is not an instance of the claim's domain (None: it is)."""
-    n_low, n_high = fields.n_range
-    d_low, d_high = fields.d_range
-    if not (n_low <= inst.n and (n_high is None or inst.n <= n_high)):
+    (n_low, n_high), (d_low, d_high) = fields.n_range, fields.d_range
+    if not n_low <= inst.n <= (n_high or inst.n):
         return f"n = {inst.n} is outside the claim's range"
     least = least_dimension(fields, inst.n)
-    if least is None or not (max(d_low, least) <= inst.d and (d_high is None or inst.d <= d_high)):
+    if least is None or not max(d_low, least) <= inst.d <= (d_high or inst.d):
         return f"d = {inst.d} is outside the claim's range or too small for the regime"
     if inst.attention not in fields.attentions:
         return f"{inst.attention} attention is not a kind of the claim"
@@ -300,26 +221,123 @@ def contains(fields: Any, inst: Instance) -> str | None:
     expected = instance_of(fields, inst.n, inst.d, inst.attention, inst.beta, fields.strengths or (), inst.split)
     if fields.strengths is not None and inst != expected:
         return "the heads are not the claim's"
-    heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
-    if inst.heads != heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
+    if inst.heads != expected.heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
         return "the heads are not of the claim's kind"
-    if any(v == 0 for v in (*inst.strengths, *inst.value_strengths)):
-        return "the heads are not of the claim's kind"
+    if 0 in (*inst.strengths, *inst.value_strengths):
+        return "a head has strength 0"
     if inst.heads == "orthogonal" and len(inst.strengths) > inst.d:
         return "more heads than coordinates"
     return None
 
 
+# ---------------------------------------------------------------- the certificates of an instance
+MOVING = "moving-regime"
+INSTANCE_KEYS = {"n", "d", "attention", "beta", "strengths", "value_strengths", "heads", "split"}
+
+
+def instance_from(record: Any) -> Instance:
+    """The instance of a certificate record (Rejected when malformed)."""
+    require_keys(record, INSTANCE_KEYS, "instance")
+    sizes = [record["n"], record["d"], *record["split"]] if isinstance(record["split"], list) else [None]
+    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= fmt.MAX_TOKENS for v in sizes):
+        raise Rejected(f"instance: n, d and the split are integers up to {fmt.MAX_TOKENS}")
+    lists = record["strengths"], record["value_strengths"]
+    if any(not isinstance(v, list) or not 1 <= len(v) <= 8 for v in lists):
+        raise Rejected("instance: 1 to 8 strengths")
+    lams, nus = (tuple(parse_rational(v) for v in values) for values in lists)
+    beta, split = parse_rational(record["beta"]), tuple(record["split"])
+    return Instance(record["n"], record["d"], str(record["attention"]), beta, lams, nus, str(record["heads"]), split)
+
+
+def moving_token(claim: Any, inst: Instance) -> tuple[int | None, str]:
+    """(the first token whose velocity is exactly non-zero, or None when every token rests; how it was computed).
+    Rejected (a ValueError) when the instance's configuration has no exact velocity here."""
+    tokens = coordinate_tokens(claim, inst.n, inst.d)
+    if tokens is not None:
+        cfg = ExactConfiguration(tokens, *inst.matrices(), inst.beta, "sphere", inst.attention)
+        try:
+            velocities = exact_model.velocities(cfg)
+        except ExpFieldError as exc:
+            raise Rejected(str(exc)) from None
+        return first_moving(velocities), "the exact model at the regime's rational tokens"
+    G = regime_gram(claim, inst.n, inst.split)
+    if G is None or inst.heads != "scalar":
+        raise Rejected("the regime has no exact configuration under these heads")
+    residuals = gram_residuals(G, inst.strengths, inst.value_strengths, inst.beta, inst.attention)
+    return first_moving(residuals), "the tangent velocity in the token basis from the exact Gram matrix"
+
+
+def structure_failure(claim: Any, inst: Instance, problem: eq.Problem) -> str | None:
+    """Why the certified problem is not the regime at this instance (None: it is, exactly): the instance's heads,
+    beta, kind and sizes, and (but for `found`: any equilibrium of the instance) a centre with the regime's block
+    Gram matrices and no slice, so that the equilibrium is the centre itself."""
+    certified = (problem.score_matrices, problem.values, problem.beta, problem.attention, problem.n, problem.d)
+    if certified != (*inst.matrices(), inst.beta, inst.attention, inst.n, inst.d):
+        return "the heads, beta, kind or sizes are not the instance's"
+    if claim.regime == FOUND:
+        return None
+    if eq.slice_basis(problem):
+        return "the fixed set of the symmetries has positive dimension (the equilibrium is not the centre itself)"
+    blocks = head_blocks(len(inst.strengths), inst.d) if inst.heads == "orthogonal" else [range(inst.d)]
+    tokens = coordinate_tokens(claim, inst.n, inst.d)
+    targets = block_grams(tokens, blocks) if tokens is not None else [regime_gram(claim, inst.n, inst.split)]
+    return same_configuration(problem.centre, blocks, targets)
+
+
+def property_holds(claim: Any, zeros: int, negative: int, positive: int) -> bool:
+    """The claim's spectral property, read off the decided counts (hyperbolic: a decided spectrum has no eigenvalue
+    on the imaginary axis but the zeros)."""
+    return {"stable": positive == 0, "unstable": positive > 0, "index": positive == claim.index}.get(
+        claim.property, True
+    )
+
+
+def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
+    """(what the certificate proves or refutes, how it was re-checked); Rejected when it is not one of the claim."""
+    spectral = kind == "equilibrium" and claim.property in SPECTRAL
+    if kind == "witness" and claim.property != "critical-point":
+        raise Rejected(f"a {MOVING} witness refutes a critical-point claim")
+    if not spectral and kind != "witness":
+        raise Rejected(f"an equilibrium claim has no {kind!r} certificate of its property")
+    require_keys(payload, eq.PAYLOAD_KEYS | {"instance"} if spectral else {"witness", "instance"}, f"{kind} payload")
+    inst = instance_from(payload["instance"])
+    outside = contains(claim, inst)
+    if outside:
+        raise Rejected(f"not an instance of claim {claim.id!r}: {outside}")
+    if not spectral:
+        if payload["witness"] != MOVING:
+            raise Rejected(f"a {MOVING} witness refutes a critical-point claim")
+        token, how = moving_token(claim, inst)
+        if token is None:
+            raise Rejected("every velocity is exactly 0 at the instance: no refutation")
+        return (
+            f"refutes claims-file claim {claim.id!r}: at {inst.describe()} token {token} of the regime moves",
+            f"{how}: a velocity component is an exactly non-zero exponential polynomial",
+        )
+    problem = eq.problem_of(payload)
+    wrong = structure_failure(claim, inst, problem)
+    if wrong:
+        raise Rejected(f"not the regime {claim.regime} at the instance: {wrong}")
+    spectrum, existence = eq.recheck_spectrum(problem, payload)
+    verb = "proves" if property_holds(claim, spectrum.zeros, spectrum.negative, spectrum.positive) else "refutes"
+    subject = "a configuration the search found" if claim.regime == FOUND else "the regime"
+    return (
+        f"{verb} claims-file claim {claim.id!r} ({claim.property}) at {inst.describe()}: {subject} is an "
+        f"equilibrium with {spectrum.zeros} rotation zero(s), {spectrum.negative} eigenvalue(s) with Re < 0 and "
+        f"{spectrum.positive} with Re > 0",
+        f"structure exact; {existence}; {spectrum.reason} (balls)",
+    )
+
+
 def regime_statement(fields: dict[str, Any], rho: str | None, points: str) -> str:
     """An equilibrium claim in words, generated from its fields (`rho` and the given `points` as text)."""
+    sizes = fields["sizes"]
     regime = {
         "single-cluster": "all tokens equal",
-        "antipodal": f"an antipodal split {fields['sizes'][0]}+{fields['sizes'][1]}"
-        if fields["sizes"]
-        else "every antipodal split x_i = +-x",
+        "antipodal": f"an antipodal split {sizes[0]}+{sizes[1]}" if sizes else "every antipodal split x_i = +-x",
         "simplex": "the regular simplex <x_i, x_j> = -1/(n-1)",
         "equiangular": f"equiangular tokens <x_i, x_j> = {rho}",
-        "clusters": f"clusters of sizes {list(fields['sizes'] or [])} at the vertices of a regular simplex",
+        "clusters": f"clusters of sizes {list(sizes or [])} at the vertices of a regular simplex",
         "orthogonal-subspaces": "tokens split along the head subspaces (+-e of head i mod H's first axis)",
         "given": points,
         "found": "every equilibrium class a seeded search finds (structured candidates and random starts)",
@@ -341,8 +359,7 @@ def regime_statement(fields: dict[str, Any], rho: str | None, points: str) -> st
         low, high = fields[f"{key}_range"]
         return f"{key} = {low}" if low == high else f"{key} in [{low}, {high if high is not None else 'oo'})"
 
-    strengths = fields["strengths"]
-    lams = f"lambda = ({', '.join(map(str, strengths))})" if strengths else "every H and strengths"
+    lams = f"lambda = ({', '.join(map(str, fields['strengths']))})" if fields["strengths"] else "every H and strengths"
     beta = f"beta = {fields['beta']}" if fields["beta"] is not None else "every beta > 0"
     return (
         f"For {span('n')}, {span('d')} (where the tokens exist), {', '.join(fields['attentions'])} attention, "

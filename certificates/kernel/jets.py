@@ -28,20 +28,12 @@ class Jet:
     __slots__ = ("grad", "value")
 
     def __init__(self, value: arb, grad: Sequence[arb]) -> None:
-        self.value = value
-        self.grad = tuple(grad)
+        self.value, self.grad = value, tuple(grad)
 
     @staticmethod
     def variables(values: Sequence[arb]) -> list[Jet]:
         """The independent variables t_k = values[k], each with the unit gradient e_k."""
-        zero, one = arb(0), arb(1)
-        size = len(values)
-        return [Jet(v, [one if k == j else zero for k in range(size)]) for j, v in enumerate(values)]
-
-    def _lift(self, other: Jet | Scalar) -> Jet:
-        if isinstance(other, Jet):
-            return other
-        return Jet(_ball(other), [arb(0)] * len(self.grad))
+        return [Jet(v, [arb(int(k == j)) for k in range(len(values))]) for j, v in enumerate(values)]
 
     def __add__(self, other: Jet | Scalar) -> Jet:
         if not isinstance(other, Jet):
@@ -75,8 +67,8 @@ class Jet:
         quotient = self.value * inverse
         return Jet(quotient, [(a - quotient * b) * inverse for a, b in zip(self.grad, other.grad, strict=True)])
 
-    def __rtruediv__(self, other: Jet | Scalar) -> Jet:
-        return self._lift(other) / self
+    def __rtruediv__(self, other: Scalar) -> Jet:
+        return Jet(_ball(other), [arb(0)] * len(self.grad)) / self
 
     def exp(self) -> Jet:
         value = self.value.exp()
@@ -84,5 +76,4 @@ class Jet:
 
     def sqrt(self) -> Jet:
         root = self.value.sqrt()
-        half_inverse = 1 / (2 * root)
-        return Jet(root, [a * half_inverse for a in self.grad])
+        return Jet(root, [a / (2 * root) for a in self.grad])

@@ -38,7 +38,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from certificates.kernel import equilibrium_regimes as regimes
-from certificates.kernel import equilibrium_witness, exact_witness, recheck
+from certificates.kernel import exact_witness, recheck
 from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.errors import InputError
@@ -351,7 +351,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
 #: An `equilibrium` claim as data (form `equilibrium-regime`): the regime (`equilibrium_regimes.REGIMES`; `rho` its
 #: exprtree tree in n for equiangular tokens, `points` the rational rows of given tokens), the property (and `index`),
 #: the heads, the kinds, the ranges of n and d ([low, high or null]), beta and the strengths (null: every one), and
-#: the sizes of a split or of the clusters. Its certificates (`equilibrium_witness`) are tied to one instance of it.
+#: the sizes of a split or of the clusters. Its certificates (`equilibrium_regimes.check`) are tied to one instance.
 REGIME_KEYS = {"form", "claim", "regime", "property", "index", "heads", "attentions", "n", "d", "beta", "strengths"}
 REGIME_KEYS |= {"value_strengths", "sizes", "rho", "points"}
 
@@ -372,63 +372,37 @@ def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
         raise Rejected("statement index: a natural number, for property index only")
     if (data["rho"] is not None) != (data["regime"] == "equiangular"):
         raise Rejected("statement rho: a tree in n, for equiangular tokens only")
-    ranges = {key: _range(data[key], key) for key in ("n", "d")}
-    sizes = data["sizes"]
+    sizes, points = data["sizes"], data["points"]
     if not (
         sizes is None or (isinstance(sizes, list) and 1 <= len(sizes) <= fmt.MAX_TOKENS and all(map(_natural, sizes)))
     ):
         raise Rejected("statement sizes: null or a list of natural numbers")
-    points = data["points"]
     if (points is not None) != (data["regime"] == "given") or not (points is None or isinstance(points, list)):
         raise Rejected("statement points: rows of rationals, for given tokens only")
-    tokens = None if points is None else _unit_rows(points)
     beta = None if data["beta"] is None else parse_rational(data["beta"])
     if beta is not None and beta <= 0:
         raise Rejected("statement beta: > 0")
-    strengths, nus = (_rationals(data[key], key) for key in ("strengths", "value_strengths"))
-    return {
-        "id": claim_id,
-        "regime": data["regime"],
-        "property": data["property"],
-        "index": index,
-        "heads": data["heads"],
-        "attentions": tuple(kinds),
-        "n_range": ranges["n"],
-        "d_range": ranges["d"],
-        "beta": beta,
-        "strengths": strengths,
-        "value_strengths": nus,
+    fields = {key: data[key] for key in ("regime", "property", "index", "heads")} | {"id": claim_id, "beta": beta}
+    fields |= {"attentions": tuple(kinds), "n_range": _range(data["n"], "n"), "d_range": _range(data["d"], "d")}
+    fields |= {key: _rationals(data[key], key) for key in ("strengths", "value_strengths")}
+    return fields | {
         "rho_tree": data["rho"],
         "sizes": None if sizes is None else tuple(sizes),
-        "points": tokens,
+        "points": None if points is None else _unit_rows(points),
     }
 
 
-@dataclass(frozen=True)
-class GivenRows:
-    """An equilibrium statement's given tokens: exact rational rows, each of norm exactly 1, all of one dimension."""
-
-    rows: tuple[tuple[Fraction, ...], ...]
-
-    @property
-    def n(self) -> int:
-        return len(self.rows)
-
-    @property
-    def d(self) -> int:
-        return len(self.rows[0])
-
-
-def _unit_rows(points: list[Any]) -> GivenRows:
-    """The statement's `points` as exact unit rows; Rejected unless 2..MAX_TOKENS rows of 1..MAX_DIMENSION rationals
-    of one length, each of squared norm exactly 1 (data only: never a file name)."""
+def _unit_rows(points: list[Any]) -> SimpleNamespace:
+    """The statement's `points` as exact unit rows (`rows`, and their dimension `d`, as the claims file's given tokens
+    name them); Rejected unless 2..MAX_TOKENS rows of 1..MAX_DIMENSION rationals of one length, each of squared norm
+    exactly 1 (data only: never a file name)."""
     shaped = 2 <= len(points) <= fmt.MAX_TOKENS and all(
         isinstance(row, list) and 1 <= len(row) <= fmt.MAX_DIMENSION for row in points
     )
     rows = tuple(tuple(parse_rational(v) for v in row) for row in points) if shaped else ()
     if not rows or len({len(row) for row in rows}) != 1 or any(sum(v * v for v in row) != 1 for row in rows):
         raise Rejected("statement points: 2 or more rows of rationals of one length, each of norm exactly 1")
-    return GivenRows(rows)
+    return SimpleNamespace(rows=rows, d=len(rows[0]))
 
 
 def _natural(value: object) -> bool:
@@ -436,11 +410,10 @@ def _natural(value: object) -> bool:
 
 
 def _range(value: object, key: str) -> tuple[int, int | None]:
-    if not isinstance(value, list) or len(value) != 2 or not _natural(value[0]) or value[0] < 2:
-        raise Rejected(f"statement {key}: [low >= 2, high or null]")
-    if not (value[1] is None or (_natural(value[1]) and value[1] >= value[0])):
-        raise Rejected(f"statement {key}: high >= low")
-    return value[0], value[1]
+    low, high = value if isinstance(value, list) and len(value) == 2 else (None, None)
+    if not (_natural(low) and low >= 2 and (high is None or (_natural(high) and high >= low))):
+        raise Rejected(f"statement {key}: [low >= 2, high >= low or null]")
+    return low, high
 
 
 def _rationals(value: object, key: str) -> tuple[Fraction, ...] | None:
@@ -456,10 +429,9 @@ def check_regime(
     when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
     try:
         fields = regime_of(data, claim_id)
-        proved, how = equilibrium_witness.check(SimpleNamespace(**fields), kind, payload)
+        proved, how = regimes.check(SimpleNamespace(**fields), kind, payload)
     except InputError as exc:
         raise Rejected(f"the regime of the statement: {exc}") from None
     rows = None if fields["points"] is None else [[str(v) for v in row] for row in fields["points"].rows]
     rho = None if fields["rho_tree"] is None else tree_text(fields["rho_tree"])
-    stated = regimes.regime_statement(fields, rho, f"the given tokens {rows}")
-    return f"{proved} (the claim: {stated})", how
+    return f"{proved} (the claim: {regimes.regime_statement(fields, rho, f'the given tokens {rows}')})", how

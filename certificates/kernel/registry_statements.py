@@ -10,7 +10,7 @@ the templates (tree substitution, no simplification) and requires the statement 
 statement filed under another claim, a weakened goal or a dropped hypothesis never re-checks. Then it re-checks the
 payload against the statement: SMT texts printed from the trees and run in z3 and cvc5 (`smtlib`, `solvers`), points
 and configurations settled by balls (`recheck`), covers re-evaluated, equilibria re-proved
-(`equilibrium_obligations`). What it prints is the table's sentence filled with the statement's values; a lemma the
+(`equilibrium`). What it prints is the table's sentence filled with the statement's values; a lemma the
 conclusion rests on and the kernel does not re-check (its SymPy derivation stays outside) is named in it.
 """
 
@@ -27,7 +27,7 @@ from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
 from certificates.kernel import recheck, smtlib, solvers
 from certificates.kernel.derivatives import derivative
-from certificates.kernel.equilibrium_obligations import check_equilibrium
+from certificates.kernel.equilibrium import check_equilibrium
 from certificates.kernel.exprtree import Tree, parse_rational, rational_text
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text

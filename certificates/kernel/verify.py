@@ -11,7 +11,7 @@ against the kernel's own table (`registry_statements`), claims-file claims as `r
   exactly and every condition is settled by balls (`recheck`);
 - interval-cover and convexity: the boxes cover the domain exactly and the relation holds on each;
 - equilibrium: the Krawczyk inclusion and the Gershgorin spectrum are recomputed from the exact data
-  (`equilibrium_obligations`).
+  (`equilibrium`).
 It imports only the kernel, the standard library and python-flint (a test holds it to that); SymPy and mpmath
 are never loaded.
 """

@@ -35,7 +35,7 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel import registry_statements
-from certificates.kernel.equilibrium_obligations import EQUILIBRIA
+from certificates.kernel.equilibrium import EQUILIBRIA
 from certificates.kernel.recheck import Rejected
 from certificates.sympy_trees import formula_from_sympy, from_sympy
 from identities import closed_forms, signs

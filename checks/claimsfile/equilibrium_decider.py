@@ -4,14 +4,14 @@
   heads (all tokens equal or an antipodal split under heads whose value matrices share the token as an eigenvector;
   equiangular tokens under scalar heads, whose proof closes exactly when sum_j x_j = 0, rho = -1/(n-1)), PROVED for
   every n, d, H, beta and kind at once. Otherwise, or when that proof does not close, instance by instance: every
-  velocity decided exactly (`certificates.kernel.equilibrium_witness.moving_token`); a moving instance
+  velocity decided exactly (`certificates.kernel.equilibrium_regimes.moving_token`); a moving instance
   REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation, a
   sampled infinite one CONFIRMED at most.
 - a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
   Gram matrix, or its coordinates) go through the registry's certification (`checks.evidence.equilibria.certify`:
   Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian, the rotation zeros removed);
   the certificate is kept only when the kernel finds it to be the regime at the instance
-  (`equilibrium_witness.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
+  (`equilibrium_regimes.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
   REFUTED by one certificate that contradicts it; an unbounded domain is only sampled (CONFIRMED at best).
   `tokens = "found"` certifies instead every class a seeded search finds (structured candidates, random starts).
 """
@@ -28,8 +28,8 @@ from certificates.claims import equilibrium_claim as ec
 from certificates.claims.embedding import embedded
 from certificates.claims.schema import EquilibriumClaim
 from certificates.kernel import equilibrium_regimes as regimes
-from certificates.kernel import equilibrium_witness as witness
 from certificates.kernel.equilibrium_regimes import FOUND
+from certificates.kernel.exprtree import rational_text
 from certificates.store import certificate_directory, write_certificate
 from checks.evidence import equilibria
 from checks.registry import Context
@@ -44,6 +44,20 @@ SPECTRUM = "Krawczyk in a symmetry slice + Gershgorin spectrum of the projected 
 STARTS = {"quick": 8, "thorough": 40}
 #: Sizes sampled above the least n of an unbounded range.
 SAMPLED_SIZES = 3
+
+
+def instance_record(inst: regimes.Instance) -> dict[str, Any]:
+    """The instance as certificate data (rationals as exact text), as `equilibrium_regimes.instance_from` reads it."""
+    return {
+        "n": inst.n,
+        "d": inst.d,
+        "attention": inst.attention,
+        "beta": rational_text(inst.beta),
+        "strengths": [rational_text(v) for v in inst.strengths],
+        "value_strengths": [rational_text(v) for v in inst.value_strengths],
+        "heads": inst.heads,
+        "split": list(inst.split),
+    }
 
 
 def decide_equilibrium(claim: EquilibriumClaim, ctx: Context) -> Outcome:
@@ -100,11 +114,11 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
     decided = []
     for inst in instances:
         try:
-            token, how = witness.moving_token(claim, inst)
+            token, how = regimes.moving_token(claim, inst)
         except ValueError as exc:
             return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{inst.describe()}: {exc}")
         if token is not None:
-            payload = {"witness": witness.MOVING, "instance": witness.instance_record(inst)}
+            payload = {"witness": regimes.MOVING, "instance": instance_record(inst)}
             path = _write(ctx, claim, "witness", payload)
             return Outcome(
                 Verdict.REFUTED,
@@ -156,11 +170,11 @@ def _certified(
     if not outcome.get("certified") or not outcome.get("spectrum_decided"):
         return None, outcome.get("reason") or outcome.get("spectrum", "not certified")
     if claim.regime != FOUND:
-        wrong = witness.structure_failure(claim, inst, outcome["record"]["problem"])
+        wrong = regimes.structure_failure(claim, inst, outcome["record"]["problem"])
         if wrong:
             return None, f"the certified equilibrium is not the regime: {wrong}"
     payload = equilibria.payload(outcome["record"], outcome)
-    return {**payload, "instance": witness.instance_record(inst)}, ""
+    return {**payload, "instance": instance_record(inst)}, ""
 
 
 def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
@@ -174,7 +188,7 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
                 continue
             counts = payload["spectrum"]
             row = (inst.describe(), counts, payload)
-            (held if witness.property_holds(claim, **counts) else against).append(row)
+            (held if regimes.property_holds(claim, **counts) else against).append(row)
     table = [{"instance": r[0], **r[1]} for r in held + against]
     if against:
         path = _write(ctx, claim, "equilibrium", against[0][2])

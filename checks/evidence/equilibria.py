@@ -425,8 +425,8 @@ def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
     orbit = _orbit_choice(problem, Xs)
     for radius in (Fraction(1, 2**30), Fraction(1, 2**24), Fraction(1, 2**16)):
         V = _eigenvectors(problem, z0, radius, E, pivots)
-        outcome = eq.check(problem, z0, radius, Y, orbit, pivots, V, PRECISION)
-        if outcome.existence.proved:
+        existence, spectrum = eq.check(problem, z0, radius, Y, orbit, pivots, V, PRECISION)
+        if existence.proved:
             break
     record = {
         "problem": problem,
@@ -439,17 +439,16 @@ def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
         "tokens": Xs,
         "slice_dimension": len(E),
     }
-    spectrum = outcome.spectrum
     return {
-        "certified": outcome.existence.proved,
-        "existence": outcome.existence.reason,
+        "certified": existence.proved,
+        "existence": existence.reason,
         "spectrum_decided": spectrum.decided,
         "spectrum": spectrum.reason,
         "zeros": spectrum.zeros,
         "negative": spectrum.negative,
         "index": spectrum.positive if spectrum.decided else None,
         "record": record,
-        "reason": "" if outcome.existence.proved else outcome.existence.reason,
+        "reason": "" if existence.proved else existence.reason,
     }
 
 
@@ -458,11 +457,11 @@ def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: 
     from certificates.kernel.exact import precision
 
     with precision(64):
-        tokens = eq.solution_box(problem, E, z0, radius) if E else eq.solution_box(problem, [], [], radius)
+        tokens = eq.solution_box(problem, E, z0 if E else [], radius)
         J = eq.tangent_jacobian(problem, tokens, pivots)
     mid = np.array([[float(v.mid()) for v in row] for row in J])
     if np.allclose(mid, mid.T, rtol=0, atol=1e-12 * (1 + np.abs(mid).max())):
-        return [[complex(v) for v in row] for row in np.linalg.eigh(0.5 * (mid + mid.T))[1]]
+        return _exact_complex(np.linalg.eigh(0.5 * (mid + mid.T))[1])
     values, vectors = np.linalg.eig(mid)
     # eigenvectors of a repeated eigenvalue may come out nearly parallel: orthonormalize each cluster
     done = np.zeros(len(values), dtype=bool)
@@ -471,7 +470,12 @@ def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: 
             group = np.flatnonzero(~done & (np.abs(values - values[k]) < 1e-5 * (1 + abs(values[k]))))
             vectors[:, group] = np.linalg.qr(vectors[:, group])[0]
             done[group] = True
-    return [[complex(v) for v in row] for row in vectors]
+    return _exact_complex(vectors)
+
+
+def _exact_complex(vectors: np.ndarray) -> list[list[tuple[Fraction, Fraction]]]:
+    """The eigenvector matrix as exact (real, imaginary) dyadics: the data the kernel checks."""
+    return [[(Fraction(complex(v).real), Fraction(complex(v).imag)) for v in row] for row in vectors]
 
 
 def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
@@ -495,10 +499,7 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
         "preconditioner": matrix(record["preconditioner"]),
         "orbit": list(record["orbit"]),
         "pivots": list(record["pivots"]),
-        "eigenvectors": [
-            [[rational_text(Fraction(v.real)), rational_text(Fraction(v.imag))] for v in row]
-            for row in record["eigenvectors"]
-        ],
+        "eigenvectors": [[[rational_text(re), rational_text(im)] for re, im in row] for row in record["eigenvectors"]],
         "prec": PRECISION,
         "spectrum": {"zeros": outcome["zeros"], "negative": outcome["negative"], "positive": outcome["index"]},
     }

@@ -209,9 +209,9 @@ def test_forged_certificates_are_rejected(examples: dict, tmp_path: Path) -> Non
     assert not ok and "re-check finds" in message
 
 
-def test_inertia_is_exact_and_decides_which_regimes_exist() -> None:
-    assert regimes.inertia([[F(0), F(1)], [F(1), F(0)]]) == (1, 0, 1)  # zero diagonal, indefinite
-    assert regimes.inertia(regimes.signs_gram([1, -1, 1])) == (1, 2, 0)
+def test_the_gram_test_is_exact_and_decides_which_regimes_exist() -> None:
+    assert "semidefinite" in regimes.gram_failure([[F(1), F(2)], [F(2), F(1)]], 2)  # eigenvalues 3 and -1
+    assert regimes.gram_failure(regimes.clusters_gram([2, 1]), 1) is None  # an antipodal split: a line holds it
     assert regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 3)), 3) is None  # the tetrahedron in R^3
     assert "dimension 4" in regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 4)), 3)
     # just past the simplex angle the tokens do not exist
@@ -233,7 +233,7 @@ def test_the_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(attent
         cfg = ExactConfiguration([tokens[i] for i in chosen], scores, values, F(3, 2), "sphere", attention)
         velocities = exact_model.velocities(cfg)
         for k in range(len(chosen)):
-            assert (regimes.moving_token([residuals[k]]) is None) == (regimes.moving_token([velocities[k]]) is None)
+            assert (regimes.first_moving([residuals[k]]) is None) == (regimes.first_moving([velocities[k]]) is None)
 
 
 @pytest.mark.parametrize(
