@@ -62,12 +62,7 @@ STATIONARY = "stationary-start"
 GEOMETRY_HYPOTHESES = dict.fromkeys(("flat", "pre-ln", "peri-ln", "mix-ln"), ())
 GEOMETRY_HYPOTHESES |= {"sphere": ("unit-tokens", "spherical-geometry"), "ngpt": ("unit-tokens",)}
 ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",), "relu": ()}
-VALUE_HYPOTHESES = {
-    "aligned": ("aligned-values",),
-    "identity": ("identity-values",),
-    "spd": ("spd-values",),
-    "given": (),
-}
+VALUE_HYPOTHESES = {kind: (f"{kind}-values",) for kind in ("aligned", "identity", "spd")} | {"given": ()}
 #: Ball precision of a stationary start's separation from the limit.
 PRECISION = 128
 
@@ -106,45 +101,29 @@ def hypotheses(family: dict[str, Any]) -> list[str] | None:
 
 def family_failures(family: dict[str, Any], exact: ball_model.ExactConfiguration) -> list[str]:
     """What keeps exact data out of the family (checked exactly; empty when they belong)."""
-    d = len(exact.tokens[0])
-    failures = []
-    if (exact.n, d, len(exact.score_matrices)) != (family["n"], family["d"], family["H"]):
-        failures.append("sizes")
-    if exact.beta != exprtree.parse_rational(family["beta"]):
-        failures.append("beta")
-    if exact.attention != family["attention"] or exact.geometry != family["geometry"]:
-        failures.append("attention or geometry")
-    if exact.n == family["n"] and exact.mask != mask_of(family["mask"], exact.n):
-        failures.append("the mask")
-    if family["values"] in ("identity", "spd") and ball_model.hypothesis_failures(
-        exact, [f"{family['values']}-values"]
-    ):
-        failures.append(f"{family['values']}-values")
-    elif family["values"] == "given":
-        failures += (
-            [] if exact.values == recheck.rational_rows(family["value_matrices"]) else ["the given value matrices"]
-        )
-    elif exact.values != exact.score_matrices:
-        failures.append("W_h = M_h")
-    if (exact.interaction.tree if exact.interaction is not None else None) != family["interaction"]:
-        failures.append("the stated interaction function")
-    if any(sum(v * v for v in x) != 1 for x in exact.tokens):
-        failures.append("unit tokens")
-    if family["tokens"] == "given" and exact.tokens != recheck.rational_rows(family["given_tokens"]):
-        failures.append("the given tokens")
-    if family["tokens"] == "hemisphere" and not in_open_hemisphere(exact.tokens):
-        failures.append("tokens in an open hemisphere")
-    if family["heads"] == "given" and exact.score_matrices != recheck.rational_rows(family["scores"]):
-        failures.append("the given score matrices")
-    if family["heads"] == "scalar":  # the stated strengths: every hypothesis of the family follows
-        strengths = recheck.rational_rows(family["strengths"])
-        if exact.score_matrices != [[[lam * (i == j) for j in range(d)] for i in range(d)] for lam in strengths]:
-            failures.append("the stated scalar strengths")
-    elif "symmetric-scores" in HEAD_FAMILIES[family["heads"]].hypotheses and ball_model.hypothesis_failures(
-        exact, ["symmetric-scores"]
-    ):
-        failures.append("symmetric heads")
-    return failures
+    d, values, heads, rows = len(exact.tokens[0]), family["values"], family["heads"], recheck.rational_rows
+    strengths, named = rows(family["strengths"]) if heads == "scalar" else [], f"{values}-values"
+    diagonal = [[[lam * (i == j) for j in range(d)] for i in range(d)] for lam in strengths]
+    symmetric = heads != "scalar" and "symmetric-scores" in HEAD_FAMILIES[heads].hypotheses
+    phi = exact.interaction.tree if exact.interaction is not None else None
+    failed = {
+        "sizes": (exact.n, d, len(exact.score_matrices)) != (family["n"], family["d"], family["H"]),
+        "beta": exact.beta != exprtree.parse_rational(family["beta"]),
+        "attention or geometry": (exact.attention, exact.geometry) != (family["attention"], family["geometry"]),
+        "the mask": exact.n == family["n"] and exact.mask != mask_of(family["mask"], exact.n),
+        named: values in ("identity", "spd") and bool(ball_model.hypothesis_failures(exact, [named])),
+        "the given value matrices": values == "given" and exact.values != rows(family["value_matrices"]),
+        "W_h = M_h": values not in ("identity", "spd", "given") and exact.values != exact.score_matrices,
+        "the stated interaction function": phi != family["interaction"],
+        "unit tokens": any(sum(v * v for v in x) != 1 for x in exact.tokens),
+        "the given tokens": family["tokens"] == "given" and exact.tokens != rows(family["given_tokens"]),
+        "tokens in an open hemisphere": family["tokens"] == "hemisphere" and not in_open_hemisphere(exact.tokens),
+        "the given score matrices": heads == "given" and exact.score_matrices != rows(family["scores"]),
+        # the stated strengths: every hypothesis of the family follows
+        "the stated scalar strengths": heads == "scalar" and exact.score_matrices != diagonal,
+        "symmetric heads": symmetric and bool(ball_model.hypothesis_failures(exact, ["symmetric-scores"])),
+    }
+    return [name for name, fails in failed.items() if fails]
 
 
 def in_open_hemisphere(tokens: list[list[Fraction]]) -> bool:
