@@ -389,9 +389,9 @@ def _natural(value: object) -> bool:
 
 
 def _rationals(value: object, key: str) -> tuple[Fraction, ...] | None:
-    if value is not None and (not isinstance(value, list) or not 1 <= len(value) <= fmt.MAX_HEADS):
-        raise Rejected(f"statement {key}: null or 1 to {fmt.MAX_HEADS} rationals")
-    return None if value is None else tuple(parse_rational(v) for v in value)
+    """Null, or 1 to MAX_HEADS exact rationals."""
+    listed = None if value is None else recheck.require_list(value, fmt.MAX_HEADS, f"statement {key}", 1)
+    return None if listed is None else tuple(map(parse_rational, listed))
 
 
 def check_regime(

@@ -126,11 +126,8 @@ def read_region(statement: dict[str, Any]) -> Region:
     named once, each bound over the variables before it, the formulas over the variables."""
     keys = CONSTANT_KEYS if "expression" in statement else RELATION_KEYS
     recheck.require_keys(statement, keys, f"statement of form {FORM}")
-    variables = statement["variables"]
-    if not isinstance(variables, list) or len(variables) > MAX_VARIABLES:
-        raise Rejected(f"variables must be a list of at most {MAX_VARIABLES}")
     sides, known = [], set()
-    for variable in variables:
+    for variable in recheck.require_list(statement["variables"], MAX_VARIABLES, "variables"):
         recheck.require_keys(variable, VARIABLE_KEYS, "variable")
         name = variable["name"]
         if not isinstance(name, str) or not IDENTIFIER.match(name) or name in known:
@@ -151,10 +148,7 @@ def read_region(statement: dict[str, Any]) -> Region:
             raise Rejected(f"unknown relation {str(statement['op'])[:10]!r}")
         _term(statement["lhs"], known, "lhs")
         _term(statement["rhs"], known, "rhs")
-    conditions = statement["conditions"]
-    if not isinstance(conditions, list) or len(conditions) > fmt.MAX_CONDITIONS:
-        raise Rejected(f"conditions must be a list of at most {fmt.MAX_CONDITIONS}")
-    for condition in conditions:
+    for condition in recheck.require_list(statement["conditions"], fmt.MAX_CONDITIONS, "conditions"):
         recheck.require_keys(condition, {"expression", "relation"}, "definedness condition")
         if condition["relation"] not in SETTLING:
             raise Rejected(f"a definedness condition's relation is one of {', '.join(SETTLING)}")
@@ -279,9 +273,7 @@ def smt_problem(statement: dict[str, Any], payload: dict[str, Any]) -> str:
     """The SMT-LIB2 text of `domain => both sides defined and lhs op rhs` (`real_encoding.encode`) with the
     payload's cuts, each validated with balls; Rejected when the payload or the statement cannot make one."""
     recheck.require_keys(payload, {"cuts"}, "smt payload")
-    cuts = payload["cuts"]
-    if not isinstance(cuts, list) or len(cuts) > real_encoding.MAX_CUTS:
-        raise Rejected(f"cuts must be a list of at most {real_encoding.MAX_CUTS}")
+    cuts = recheck.require_list(payload["cuts"], real_encoding.MAX_CUTS, "cuts")
     try:
         return real_encoding.encode(statement).problem([real_encoding.Cut.from_data(c) for c in cuts])
     except real_encoding.CutError as exc:

@@ -3,7 +3,9 @@
 Each function takes certificate data (already known to be the claim's obligation, or compared
 with it here) and re-evaluates it with exact rationals and python-flint balls; a relation holds
 only when the ball settles it. Every size is bounded first (`certificates.kernel.format`), so a small
-hostile file cannot make the checker run for minutes. Any failure raises `Rejected`.
+hostile file cannot make the checker run for minutes. Any failure raises `Rejected`. The shape checks every
+statement form shares (exact keys, naturals and integer ranges, words from a list, bounded lists, rational rows,
+masks, witness kinds) live here too, once.
 """
 
 from __future__ import annotations
@@ -70,6 +72,13 @@ def rational_map(data: object, what: str) -> dict[str, Fraction]:
 def natural(value: object, low: int = 0, high: int | None = None) -> bool:
     """Whether `value` is an integer in [low, high] (None: unbounded; a JSON boolean is not one)."""
     return isinstance(value, int) and not isinstance(value, bool) and low <= value and (high is None or value <= high)
+
+
+def require_list(value: object, most: int, what: str, least: int = 0) -> list[Any]:
+    """`value` is a list of `least` to `most` entries."""
+    if not isinstance(value, list) or not least <= len(value) <= most:
+        raise Rejected(f"{what} must be a list of {least} to {most} entries")
+    return value
 
 
 def integer_range(value: object, least: int, what: str, most: int | None = None) -> tuple[int, int | None]:
@@ -162,9 +171,7 @@ def require_conditions(stated: object, expected: list[dict[str, Any]], claim_id:
 
 def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> str:
     """Every condition holds at the exact point, settled by balls at the recorded precision."""
-    conditions = payload["conditions"]
-    if not isinstance(conditions, list) or not 1 <= len(conditions) <= fmt.MAX_CONDITIONS:
-        raise Rejected(f"a point witness has 1 to {fmt.MAX_CONDITIONS} conditions")
+    conditions = require_list(payload["conditions"], fmt.MAX_CONDITIONS, "a point witness's conditions", 1)
     for condition in conditions:
         count_nodes(condition["expression"], fmt.MAX_TERM_NODES)
     with precision(recorded_precision(payload)):
