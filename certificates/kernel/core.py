@@ -9,7 +9,8 @@ claim (a parser, SymPy) is trusted: `check-cert --claims FILE` re-elaborates the
 whose statement differs, and a registry claim's statement must equal the kernel's own table of them.
 
 `FORMS` maps each form to its checker: `(statement, claim_id, kind, payload, solver_seconds) -> (what it proved,
-how it was re-checked)`, raising `Rejected` when the payload does not prove the statement.
+how it was re-checked)`, raising `Rejected` when the payload does not prove the statement; `check` holds every
+statement to the certificate's claim id first.
 """
 
 from __future__ import annotations
@@ -40,4 +41,6 @@ def check(
     checker = FORMS.get(form) if isinstance(form, str) else None
     if checker is None:
         raise Rejected(f"unknown core statement form {str(form)[:60]!r}")
+    if statement.get("claim") != claim_id:  # every form names its claim: a statement filed under another never checks
+        raise Rejected(f"the statement is of claim {str(statement.get('claim'))[:80]!r}, not {claim_id[:80]!r}")
     return checker(statement, claim_id, kind, payload, seconds)

@@ -33,7 +33,6 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import ball_model, exact_model, exprtree, recheck
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exp_field import ExpFieldError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
@@ -60,21 +59,10 @@ PROPERTIES = (
 STATIONARY = "stationary-start"
 #: The exact hypotheses of a family's geometry, attention kind and values (given matrices: none beyond their entries,
 #: which `family_failures` compares one by one).
-GEOMETRY_HYPOTHESES = {
-    "sphere": ("unit-tokens", "spherical-geometry"),
-    "flat": (),
-    "pre-ln": (),
-    "peri-ln": (),
-    "mix-ln": (),
-    "ngpt": ("unit-tokens",),
-}
+GEOMETRY_HYPOTHESES = dict.fromkeys(("flat", "pre-ln", "peri-ln", "mix-ln"), ())
+GEOMETRY_HYPOTHESES |= {"sphere": ("unit-tokens", "spherical-geometry"), "ngpt": ("unit-tokens",)}
 ATTENTION_HYPOTHESES = {"usa": (), "softmax": ("softmax-attention",), "relu": ()}
-VALUE_HYPOTHESES = {
-    "aligned": ("aligned-values",),
-    "identity": ("identity-values",),
-    "spd": ("spd-values",),
-    "given": (),
-}
+VALUE_HYPOTHESES = {kind: (f"{kind}-values",) for kind in ("aligned", "identity", "spd")} | {"given": ()}
 #: Ball precision of a stationary start's separation from the limit.
 PRECISION = 128
 
@@ -94,18 +82,14 @@ def refuting_quantity(quantity: str, prop: str, head: int | None) -> str | None:
 def hypotheses(family: dict[str, Any]) -> list[str] | None:
     """The exact hypotheses the family implies, or None when it has no exact members a witness can name."""
     tokens, heads = TOKEN_FAMILIES.get(family["tokens"]), HEAD_FAMILIES.get(family["heads"])
-    if tokens is None or heads is None or not ((tokens.free or tokens.exact_members) and heads.rounds):
-        return None
-    if family["attention"] not in ATTENTION_HYPOTHESES or family["geometry"] not in GEOMETRY_HYPOTHESES:
+    kinds = family["attention"] in ATTENTION_HYPOTHESES and family["geometry"] in GEOMETRY_HYPOTHESES
+    if not (kinds and tokens and heads and (tokens.free or tokens.exact_members) and heads.rounds):
         return None
     stated = {"given_tokens": family["tokens"] == "given", "scores": family["heads"] == "given"}
     stated |= {"value_matrices": family["values"] == "given", "strengths": family["heads"] == "scalar"}
-    if (
-        any(needed and family[key] is None for key, needed in stated.items())
-        or family["values"] not in VALUE_HYPOTHESES
-    ):
+    if any(needed and family[key] is None for key, needed in stated.items()):
         return None  # given data the statement does not hold (floats, a file): no exact member can be compared
-    if exprtree.parse_rational(family["beta"]) == 0:
+    if family["values"] not in VALUE_HYPOTHESES or exprtree.parse_rational(family["beta"]) == 0:
         return None
     return [
         *VALUE_HYPOTHESES[family["values"]],
@@ -115,50 +99,31 @@ def hypotheses(family: dict[str, Any]) -> list[str] | None:
     ]
 
 
-def _rationals(rows: Any) -> Any:
-    """Nested lists of rational texts as Fractions (TreeError on anything else)."""
-    return [_rationals(r) for r in rows] if isinstance(rows, list) else exprtree.parse_rational(rows)
-
-
 def family_failures(family: dict[str, Any], exact: ball_model.ExactConfiguration) -> list[str]:
     """What keeps exact data out of the family (checked exactly; empty when they belong)."""
-    d = len(exact.tokens[0])
-    failures = []
-    if (exact.n, d, len(exact.score_matrices)) != (family["n"], family["d"], family["H"]):
-        failures.append("sizes")
-    if exact.beta != exprtree.parse_rational(family["beta"]):
-        failures.append("beta")
-    if exact.attention != family["attention"] or exact.geometry != family["geometry"]:
-        failures.append("attention or geometry")
-    if exact.n == family["n"] and exact.mask != mask_of(family["mask"], exact.n):
-        failures.append("the mask")
-    if family["values"] in ("identity", "spd"):
-        name = f"{family['values']}-values"
-        failures += [name] if ball_model.hypothesis_failures(exact, [name]) else []
-    elif family["values"] == "given":
-        failures += [] if exact.values == _rationals(family["value_matrices"]) else ["the given value matrices"]
-    elif exact.values != exact.score_matrices:
-        failures.append("W_h = M_h")
-    if (exact.interaction.tree if exact.interaction is not None else None) != family["interaction"]:
-        failures.append("the stated interaction function")
-    if any(sum(v * v for v in x) != 1 for x in exact.tokens):
-        failures.append("unit tokens")
-    if family["tokens"] == "given" and exact.tokens != _rationals(family["given_tokens"]):
-        failures.append("the given tokens")
-    if family["tokens"] == "hemisphere" and not in_open_hemisphere(exact.tokens):
-        failures.append("tokens in an open hemisphere")
-    if family["heads"] == "given" and exact.score_matrices != _rationals(family["scores"]):
-        failures.append("the given score matrices")
-    if family["heads"] == "scalar":  # the stated strengths: every hypothesis of the family follows
-        strengths = _rationals(family["strengths"])
-        expected = [[[lam if i == j else 0 for j in range(d)] for i in range(d)] for lam in strengths]
-        if exact.score_matrices != expected:
-            failures.append("the stated scalar strengths")
-    elif "symmetric-scores" in HEAD_FAMILIES[family["heads"]].hypotheses and ball_model.hypothesis_failures(
-        exact, ["symmetric-scores"]
-    ):
-        failures.append("symmetric heads")
-    return failures
+    d, values, heads, rows = len(exact.tokens[0]), family["values"], family["heads"], recheck.rational_rows
+    strengths, named = rows(family["strengths"]) if heads == "scalar" else [], f"{values}-values"
+    diagonal = [[[lam * (i == j) for j in range(d)] for i in range(d)] for lam in strengths]
+    symmetric = heads != "scalar" and "symmetric-scores" in HEAD_FAMILIES[heads].hypotheses
+    phi = exact.interaction.tree if exact.interaction is not None else None
+    failed = {
+        "sizes": (exact.n, d, len(exact.score_matrices)) != (family["n"], family["d"], family["H"]),
+        "beta": exact.beta != exprtree.parse_rational(family["beta"]),
+        "attention or geometry": (exact.attention, exact.geometry) != (family["attention"], family["geometry"]),
+        "the mask": exact.n == family["n"] and exact.mask != mask_of(family["mask"], exact.n),
+        named: values in ("identity", "spd") and bool(ball_model.hypothesis_failures(exact, [named])),
+        "the given value matrices": values == "given" and exact.values != rows(family["value_matrices"]),
+        "W_h = M_h": values not in ("identity", "spd", "given") and exact.values != exact.score_matrices,
+        "the stated interaction function": phi != family["interaction"],
+        "unit tokens": any(sum(v * v for v in x) != 1 for x in exact.tokens),
+        "the given tokens": family["tokens"] == "given" and exact.tokens != rows(family["given_tokens"]),
+        "tokens in an open hemisphere": family["tokens"] == "hemisphere" and not in_open_hemisphere(exact.tokens),
+        "the given score matrices": heads == "given" and exact.score_matrices != rows(family["scores"]),
+        # the stated strengths: every hypothesis of the family follows
+        "the stated scalar strengths": heads == "scalar" and exact.score_matrices != diagonal,
+        "symmetric heads": symmetric and bool(ball_model.hypothesis_failures(exact, ["symmetric-scores"])),
+    }
+    return [name for name, fails in failed.items() if fails]
 
 
 def in_open_hemisphere(tokens: list[list[Fraction]]) -> bool:
@@ -213,8 +178,7 @@ def stationary_failures(
         return ["the exact model has exp(beta s) weights: a stated interaction phi has no exact stationary start"], None
     if family["values"] not in ("aligned", "given") or hypotheses(family) is None:
         return ["the exact stationary starts have W_h = M_h or the given values, and exact members"], None
-    outside = family_failures(family, cfg)
-    if outside:
+    if outside := family_failures(family, cfg):
         return [f"not in the family: {', '.join(outside)}"], None
     try:
         if not exact_model.stationary(cfg):
@@ -229,23 +193,20 @@ def stationary_failures(
     return [], value
 
 
-def _well_formed(statement: dict[str, Any], claim_id: str, kind: str) -> dict[str, Any]:
+def _well_formed(statement: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The statement's family, once every field of the statement has its shape; Rejected otherwise."""
     recheck.require_keys(statement, STATEMENT_KEYS, "dynamics statement")
     family = statement["family"]
     recheck.require_keys(family, FAMILY_KEYS, "dynamics family")
-    if statement["claim"] != claim_id:
-        raise Rejected(f"the statement is about claim {str(statement['claim'])[:80]!r}, not {claim_id!r}")
     if kind != "witness" or statement["witness"] not in ("configuration", STATIONARY):
         raise Rejected(f"a dynamics statement is proved by a configuration or stationary-start witness, not {kind}")
     if statement["quantity"] not in MODEL_QUANTITIES or statement["property"] not in PROPERTIES:
         raise Rejected(f"unknown quantity or property {statement['quantity']!s:.40} {statement['property']!s:.40}")
     if not isinstance(statement["exists"], bool):
         raise Rejected("exists must be true or false")
-    for key in ("n", "d", "H"):
-        if not isinstance(family[key], int) or isinstance(family[key], bool) or family[key] < 1:
-            raise Rejected(f"family.{key} must be a positive integer")
-    head = family["head"]
-    if head is not None and (not isinstance(head, int) or isinstance(head, bool) or not 0 <= head < family["H"]):
+    if not all(recheck.natural(family[key], 1) for key in ("n", "d", "H")):
+        raise Rejected("family.n, d and H must be positive integers")
+    if family["head"] is not None and not recheck.natural(family["head"], 0, family["H"] - 1):
         raise Rejected("family.head must be null or one of the H heads")
     if family["interaction"] is not None:
         check_tree(family["interaction"], "phi")
@@ -253,29 +214,20 @@ def _well_formed(statement: dict[str, Any], claim_id: str, kind: str) -> dict[st
         exprtree.count_nodes(statement["limit"], 400)
         if exprtree.symbols(statement["limit"]):
             raise Rejected("the limit is a number: it names no symbol")
-    try:
-        mask_of(family["mask"], family["n"])
-    except InputError as exc:
-        raise Rejected(f"family.mask: {exc}") from None
+    recheck.mask_rows(family["mask"], family["n"], "family.mask")
     return family
 
 
 def family_text(family: dict[str, Any]) -> str:
     """The family, rendered from the statement's own data."""
+    phi = family["interaction"] and term_text(family["interaction"])
+    given = {"tokens": family["given_tokens"], "heads": family["scores"] or family["strengths"]}
+    given |= {"values": family["value_matrices"]}
     parts = [f"{family['attention']} attention", f"{family['geometry']} geometry"]
     parts += [f"n = {family['n']}, d = {family['d']}, H = {family['H']}, beta = {family['beta']}"]
-    parts += [f"tokens {family['tokens']}" + (f" {family['given_tokens']}" if family["given_tokens"] else "")]
-    heads = family["scores"] or family["strengths"]
-    parts += [f"heads {family['heads']}" + (f" {heads}" if heads else "")]
-    values = family["value_matrices"]
-    parts += [f"values {family['values']}" + (f" {values}" if values else "")]
-    if family["mask"] is not None:
-        parts.append(f"mask {family['mask']}")
-    if family["interaction"] is not None:
-        parts.append(f"phi(s) = {term_text(family['interaction'])}")
-    if family["head"] is not None:
-        parts.append(f"head {family['head']}")
-    return ", ".join(parts)
+    parts += [f"{key} {family[key]}" + (f" {data}" if data else "") for key, data in given.items()]
+    optional = {"mask": family["mask"], "phi(s) =": phi, "head": family["head"]}
+    return ", ".join(parts + [f"{key} {value}" for key, value in optional.items() if value is not None])
 
 
 def _claim_text(statement: dict[str, Any]) -> str:
@@ -284,15 +236,19 @@ def _claim_text(statement: dict[str, Any]) -> str:
     return f"{statement['quantity']} {statement['property']}{limit} for {starts}"
 
 
+def _phi(family: dict[str, Any]) -> Interaction | None:
+    """The family's stated interaction phi (None: the kind's own weights)."""
+    tree = family["interaction"]
+    return None if tree is None else Interaction(term_text(tree), tree)
+
+
 def witness_configuration(statement: dict[str, Any], payload: dict[str, Any]) -> ball_model.ExactConfiguration:
     """The exact configuration of a configuration witness, with the family's interaction, mask and sign of beta:
     what the kernel re-checks and what the Coq statement is written at."""
     family = statement["family"]
-    tree = family["interaction"]
-    phi = None if tree is None else Interaction(term_text(tree), tree)
     negative = exprtree.parse_rational(family["beta"]) < 0
     return recheck.exact_configuration(
-        payload["configuration"], phi, negative_beta=negative, masked=family["mask"] is not None
+        payload["configuration"], _phi(family), negative_beta=negative, masked=family["mask"] is not None
     )
 
 
@@ -300,60 +256,42 @@ def check(
     statement: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
 ) -> tuple[str, str]:
     """(what the witness proves or refutes, how it was re-checked); Rejected when it does not."""
-    family = _well_formed(statement, claim_id, kind)
+    family = _well_formed(statement, kind)
     found = hypotheses(family)
     if found is None:
         raise Rejected(f"claim {claim_id!r}: its family has no exact members (no witness settles it)")
-    beta = exprtree.parse_rational(family["beta"])
-    tree = family["interaction"]
-    phi = None if tree is None else Interaction(term_text(tree), tree)
-    masked = family["mask"] is not None
+    negative, masked = exprtree.parse_rational(family["beta"]) < 0, family["mask"] is not None
+    quantity = statement["quantity"]
     about = f"claims-file claim {claim_id!r} ({_claim_text(statement)} of the family: {family_text(family)})"
     if statement["witness"] == STATIONARY:
         if statement["refuting"] is not None:
             raise Rejected("a stationary start refutes no rate: refuting must be null")
-        recheck.require_keys(payload, {"witness", "configuration"}, "stationary start")
-        if payload["witness"] != STATIONARY:
-            raise Rejected(f"not a {STATIONARY} witness")
-        cfg = recheck.exact_configuration(payload["configuration"], negative_beta=beta < 0, masked=masked)
+        recheck.require_witness(payload, STATIONARY, {"witness", "configuration"}, "the stationary start")
+        cfg = recheck.exact_configuration(payload["configuration"], negative_beta=negative, masked=masked)
         failures, value = stationary_failures(statement, cfg)
         if failures:
             raise Rejected(f"not a stationary witness of {claim_id!r}: {'; '.join(failures)}")
         limit = term_text(avoided_limit(statement))  # type: ignore[arg-type]
         verb = "proves" if statement["exists"] else "refutes"
-        quantity = statement["quantity"]
-        proved = (
+        return (
             f"{verb} {about}: an exact start of the family is stationary, so {quantity} = {value} for all t >= 0, "
-            f"which is not {limit}"
-        )
-        how = (
+            f"which is not {limit}",
             "exact data: family membership checked exactly, every velocity component exactly 0 (exponential "
-            f"polynomials), {quantity} exact, separated from {limit} by a ball"
+            f"polynomials), {quantity} exact, separated from {limit} by a ball",
         )
-        return proved, how
-    searched = refuting_quantity(statement["quantity"], statement["property"], family["head"])
+    searched = refuting_quantity(quantity, statement["property"], family["head"])
     if statement["exists"] or searched is None or searched not in CERTIFIED:
         raise Rejected(f"claim {claim_id!r}: no value at one state refutes {_claim_text(statement)}")
     if statement["refuting"] != {"quantity": searched, "relation": "<"}:
         raise Rejected(f"the statement's refuting rate is not {searched} < 0, the one that refutes {claim_id!r}")
+    kinds = {"attention": family["attention"], "geometry": family["geometry"], "interaction": _phi(family)}
     how = recheck.configuration(
-        payload,
-        attention=family["attention"],
-        geometry=family["geometry"],
-        hypotheses=frozenset(found),
-        quantity=searched,
-        relation="<",
-        claim_id=claim_id,
-        masked=masked,
-        interaction=phi,
-        negative_beta=beta < 0,
-    )
-    exact = witness_configuration(statement, payload)
-    outside = family_failures(family, exact)
-    if outside:
+        payload, hypotheses=frozenset(found), quantity=searched, relation="<", claim_id=claim_id, masked=masked,
+        negative_beta=negative, **kinds,
+    )  # fmt: skip
+    if outside := family_failures(family, witness_configuration(statement, payload)):
         raise Rejected(f"the exact data are not in the family of {claim_id!r}: {', '.join(outside)}")
     if family["head"] is not None and payload.get("head") != family["head"]:
         raise Rejected(f"claim {claim_id!r} is about head {family['head']}, the witness shows another")
-    decreases = f", so {statement['quantity']} decreases on the trajectory from it"
-    consequence = "" if searched == statement["quantity"] else decreases
+    consequence = "" if searched == quantity else f", so {quantity} decreases on the trajectory from it"
     return f"refutes {about}: {searched} < 0 at an exact member of the family{consequence}", how

@@ -45,7 +45,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.interaction import Interaction, check_tree
-from certificates.kernel.masks import mask_of, mask_text
+from certificates.kernel.masks import mask_text
 from certificates.kernel.model_terms import (
     NEGATED,
     RELATIONS,
@@ -117,11 +117,9 @@ class Sizes:
     def check(self, n: int, d: int, H: int, beta: Fraction, negative_beta: bool = False) -> list[str]:
         """Why sizes n, d, H and beta lie outside the ranges (empty: inside), decided exactly. With `negative_beta`
         (a claim for every beta < 0, which states no beta range: `model_claim`) beta's range is beta < 0."""
-        out = []
-        for name, value in (("n", n), ("d", d), ("H", H)):
-            high = self.high[name]
-            if value < self.low[name] or (high is not None and value > high):
-                out.append(f"{name} = {value} is outside {self.range_text(name)}")
+        integers = {"n": n, "d": d, "H": H}  # high None: no upper end
+        out = [f"{k} = {v} is outside {self.range_text(k)}" for k, v in integers.items()
+               if not self.low[k] <= v <= (self.high[k] or v)]  # fmt: skip
         if negative_beta:
             return out + ([] if beta < 0 else [f"beta = {beta} is outside beta < 0"])
         low, high, low_open, high_open = self.beta
@@ -155,13 +153,7 @@ def sizes_of(data: object) -> Sizes:
     assert isinstance(data, dict)
     sizes = Sizes()
     for name, least in LEAST.items():
-        ends = data[name]
-        if not isinstance(ends, list) or len(ends) != 2 or any(isinstance(e, bool) for e in ends):
-            raise Rejected(f"sizes.{name}: [low, high or null] of integers")
-        low, high = ends
-        if not isinstance(low, int) or low < least or not (high is None or (isinstance(high, int) and high >= low)):
-            raise Rejected(f"sizes.{name}: integers from {least} up, low <= high")
-        sizes.low[name], sizes.high[name] = low, high
+        sizes.low[name], sizes.high[name] = recheck.integer_range(data[name], least, f"sizes.{name}")
     beta = data["beta"]
     if not isinstance(beta, list) or len(beta) != 4 or not all(isinstance(b, bool) for b in beta[2:]):
         raise Rejected("sizes.beta: [low or null, high or null, low open, high open]")
@@ -194,25 +186,19 @@ class ModelStatement:
 def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     """The statement of a certificate of `claim_id`; Rejected when the data are not a well-formed model statement."""
     recheck.require_keys(data, STATEMENT_KEYS, "model statement")
-    if data["claim"] != claim_id:
-        raise Rejected(f"the statement is of claim {str(data['claim'])[:80]!r}, the certificate of {claim_id[:80]!r}")
     words = {"attention": ATTENTION_KINDS, "geometry": ("sphere", "flat"), "beta": ("positive", "negative")}
-    words |= {"mask": ("none", "causal", "given"), "token": ("every", "first")}
-    for key, allowed in words.items():
-        if data[key] not in allowed:
-            raise Rejected(f"statement {key} {str(data[key])[:40]!r}: one of {', '.join(allowed)}")
+    recheck.require_choices(
+        data, words | {"mask": ("none", "causal", "given"), "token": ("every", "first")}, "statement"
+    )
     hypotheses, given = data["hypotheses"], data["given"]
     if not isinstance(hypotheses, list) or not all(isinstance(h, str) for h in hypotheses) or len(hypotheses) > 12:
         raise Rejected("statement hypotheses: a list of names")
     if not isinstance(given, list) or len(given) > fmt.MAX_CONDITIONS or not isinstance(data["exists"], bool):
         raise Rejected("statement given: a list of conditions; exists: a boolean")
-    rows = None
+    rows = data["mask_rows"]
     if data["mask"] == "given":
-        try:
-            rows = mask_of(data["mask_rows"], len(data["mask_rows"]) if isinstance(data["mask_rows"], list) else 0)
-        except Exception as exc:  # InputError or a malformed list: the statement names no mask
-            raise Rejected(f"statement mask_rows: {exc}") from None
-    elif data["mask_rows"] is not None:
+        rows = recheck.mask_rows(rows, len(rows) if isinstance(rows, list) else 0, "statement mask_rows")
+    elif rows is not None:
         raise Rejected("statement mask_rows: only for a given mask")
     interaction = _interaction(data)
     relation = _relation(data["relation"], RELATIONS)
@@ -224,19 +210,9 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
         raise Rejected("attention entropies are defined for exp(beta s) weights, not a stated interaction")
     if data["token"] == "first" and "i" not in relation.free:
         raise Rejected("token = first binds the token i, which the relation does not name")
-    fields = {k: data[k] for k in ("exists", "attention", "geometry", "token")}
-    return ModelStatement(
-        id=claim_id,
-        beta_sign=data["beta"],
-        mask=data["mask"],
-        mask_rows=rows,
-        hypotheses=tuple(hypotheses),
-        interaction=interaction,
-        sizes=sizes_of(data["sizes"]),
-        given=conditions,
-        relation=relation,
-        **fields,
-    )
+    fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token")} | {"beta_sign": data["beta"]}
+    fields |= {"mask_rows": rows, "hypotheses": tuple(hypotheses), "interaction": interaction, "given": conditions}
+    return ModelStatement(id=claim_id, sizes=sizes_of(data["sizes"]), relation=relation, **fields)
 
 
 def _interaction(data: dict[str, Any]) -> Interaction | None:
@@ -302,9 +278,7 @@ def witness_configuration(claim: Any, payload: dict[str, Any]) -> ExactConfigura
     """The exact configuration of a model witness, with the claim's interaction, mask and sign of beta: what the
     kernel re-checks and what the Coq statement is written at."""
     negative, masked = claim.beta_sign == "negative", claim.mask != "none"
-    return recheck.exact_configuration(
-        payload["configuration"], claim.interaction, negative_beta=negative, masked=masked
-    )
+    return recheck.exact_configuration(payload["configuration"], claim.interaction, negative, masked)
 
 
 def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
@@ -314,14 +288,12 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if kind != "witness":
         raise Rejected(f"a model statement's certificate is a witness, not {kind}")
     exact = claim.exists and claim.relation.op == "="
-    recheck.require_keys(payload, EXACT_KEYS if exact else WITNESS_KEYS, "model witness")
     wanted = exact_witness.WITNESS if exact else "model-configuration"
-    if payload["witness"] != wanted:
-        raise Rejected(f"this statement is shown by a {wanted} witness")
+    recheck.require_witness(payload, wanted, EXACT_KEYS if exact else WITNESS_KEYS, "the model witness")
     if payload["hypotheses"] != list(claim.hypotheses):
         raise Rejected(f"the witness states hypotheses other than the statement's ({', '.join(claim.hypotheses)})")
     at = payload["at"]
-    if not isinstance(at, dict) or any(not isinstance(v, int) or isinstance(v, bool) for v in at.values()):
+    if not isinstance(at, dict) or not all(map(recheck.natural, at.values())):
         raise Rejected("`at` names the token i and head h as integers")
     cfg = witness_configuration(claim, payload)
     sizes = f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
@@ -332,8 +304,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
         f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}]"
     )
     if exact:
-        failures = exact_witness.equality_failures(claim, cfg, dict(at))
-        if failures:
+        if failures := exact_witness.equality_failures(claim, cfg, dict(at)):
             raise Rejected(f"not an exact witness of {claim_id!r}: {'; '.join(failures)}")
         return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = 0 exactly (exponential polynomials)"
     relation = payload["relation"]
@@ -354,17 +325,15 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
 #: the sizes of a split or of the clusters. Its certificates (`equilibrium_regimes.check`) are tied to one instance.
 REGIME_KEYS = {"form", "claim", "regime", "property", "index", "heads", "attentions", "n", "d", "beta", "strengths"}
 REGIME_KEYS |= {"value_strengths", "sizes", "rho", "points"}
+#: The largest natural number an equilibrium statement names.
+NATURAL = 10**6
 
 
 def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
     """The fields of an equilibrium statement (as `equilibrium_claim` names them); Rejected when malformed."""
     recheck.require_keys(data, REGIME_KEYS, "equilibrium statement")
-    if data["claim"] != claim_id:
-        raise Rejected(f"the statement is of claim {str(data['claim'])[:80]!r}, the certificate of {claim_id[:80]!r}")
     words = {"regime": regimes.REGIMES, "property": regimes.PROPERTIES, "heads": regimes.HEADS}
-    for key, allowed in words.items():
-        if data[key] not in allowed:
-            raise Rejected(f"statement {key} {str(data[key])[:40]!r}: one of {', '.join(allowed)}")
+    recheck.require_choices(data, words, "statement")
     kinds, index = data["attentions"], data["index"]
     if not isinstance(kinds, list) or not kinds or any(k not in ATTENTION_KINDS for k in kinds):
         raise Rejected("statement attentions: a non-empty list of attention kinds")
@@ -372,6 +341,7 @@ def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
         raise Rejected("statement index: a natural number, for property index only")
     if (data["rho"] is not None) != (data["regime"] == "equiangular"):
         raise Rejected("statement rho: a tree in n, for equiangular tokens only")
+    ranges = {key: recheck.integer_range(data[key], 2, f"statement {key}", NATURAL) for key in ("n", "d")}
     sizes, points = data["sizes"], data["points"]
     if not (
         sizes is None or (isinstance(sizes, list) and 1 <= len(sizes) <= fmt.MAX_TOKENS and all(map(_natural, sizes)))
@@ -383,7 +353,7 @@ def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
     if beta is not None and beta <= 0:
         raise Rejected("statement beta: > 0")
     fields = {key: data[key] for key in ("regime", "property", "index", "heads")} | {"id": claim_id, "beta": beta}
-    fields |= {"attentions": tuple(kinds), "n_range": _range(data["n"], "n"), "d_range": _range(data["d"], "d")}
+    fields |= {"attentions": tuple(kinds), "n_range": ranges["n"], "d_range": ranges["d"]}
     fields |= {key: _rationals(data[key], key) for key in ("strengths", "value_strengths")}
     return fields | {
         "rho_tree": data["rho"],
@@ -406,20 +376,13 @@ def _unit_rows(points: list[Any]) -> SimpleNamespace:
 
 
 def _natural(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**6
-
-
-def _range(value: object, key: str) -> tuple[int, int | None]:
-    low, high = value if isinstance(value, list) and len(value) == 2 else (None, None)
-    if not (_natural(low) and low >= 2 and (high is None or (_natural(high) and high >= low))):
-        raise Rejected(f"statement {key}: [low >= 2, high >= low or null]")
-    return low, high
+    return recheck.natural(value, 0, NATURAL)
 
 
 def _rationals(value: object, key: str) -> tuple[Fraction, ...] | None:
-    if value is not None and (not isinstance(value, list) or not 1 <= len(value) <= fmt.MAX_HEADS):
-        raise Rejected(f"statement {key}: null or 1 to {fmt.MAX_HEADS} rationals")
-    return None if value is None else tuple(parse_rational(v) for v in value)
+    """Null, or 1 to MAX_HEADS exact rationals."""
+    listed = None if value is None else recheck.require_list(value, fmt.MAX_HEADS, f"statement {key}", 1)
+    return None if listed is None else tuple(map(parse_rational, listed))
 
 
 def check_regime(

@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from certificates.kernel.recheck import Rejected
+from certificates.kernel.recheck import Rejected, require_keys
 
 MAX_EMBEDDED_CHARS = 100_000
 #: The fields of a claim that are the user's own words: never embedded, never printed by the checker.
@@ -27,11 +27,10 @@ class TomlFloat:
 
     text: str
 
-    def __str__(self) -> str:
-        return self.text
-
     def __repr__(self) -> str:
         return self.text
+
+    __str__ = __repr__
 
 
 def claim_text(raw: dict[str, Any]) -> str:
@@ -40,6 +39,7 @@ def claim_text(raw: dict[str, Any]) -> str:
 
 
 def _key(key: str) -> str:
+    """A TOML basic string: JSON escapes are TOML basic-string escapes."""
     return json.dumps(key, ensure_ascii=True)
 
 
@@ -51,7 +51,7 @@ def _value(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=True)  # JSON escapes are TOML basic-string escapes
+        return _key(value)
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -63,12 +63,8 @@ def check_claim_field(claim: object) -> None:
     """Rejected, naming what is wrong, unless `claim` is null or one canonical claim table without free text."""
     if claim is None:
         return
-    if not isinstance(claim, dict) or "toml" not in claim:
-        raise Rejected("claim must be null or {'toml': <one [[claim]] table>}")
-    extra = sorted(set(claim) - {"toml"})
-    if extra:
-        raise Rejected(f"unknown field claim.{extra[0][:60]!r}: the claim field holds only 'toml'")
-    text = claim["toml"]
+    require_keys(claim, {"toml"}, "the claim field (null or {'toml': <one [[claim]] table>})")
+    text = claim["toml"]  # type: ignore[index]
     if not isinstance(text, str) or len(text) > MAX_EMBEDDED_CHARS:
         raise Rejected(f"claim.toml must be a text of at most {MAX_EMBEDDED_CHARS} characters")
     try:
@@ -77,8 +73,7 @@ def check_claim_field(claim: object) -> None:
         raise Rejected(f"claim.toml is not TOML: {str(exc)[:120]}") from None
     if set(tables) != {"claim"} or not isinstance(tables["claim"], list) or len(tables["claim"]) != 1:
         raise Rejected("claim.toml holds exactly one [[claim]] table")
-    free = [key for key in FREE_TEXT if key in tables["claim"][0]]
-    if free:
+    if free := [key for key in FREE_TEXT if key in tables["claim"][0]]:
         raise Rejected(f"claim.toml: {free[0]} is free text: it is not checked, so a certificate does not embed it")
     try:
         canonical = claim_text(tables["claim"][0])

@@ -53,19 +53,16 @@ def check(
     statement: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
 ) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked) for a statement of form `real`; Rejected otherwise."""
-    region = read_region(statement, claim_id)
+    region = read_region(statement)
     where = _nonempty(statement, region)
     if "expression" in statement:
         if kind != "witness":
             raise Rejected(f"a constant is certified by a point witness, not {str(kind)[:40]}")
         return _constant(statement, payload)
-    if kind == "interval-cover":
-        proved, how = _cover(statement, region, payload)
-        return proved, f"{how}; domain non-empty: {where} verified"
-    if kind == "smt":
-        proved, how = _smt(statement, payload, seconds)
-        return proved, f"{how}; domain non-empty: {where} verified"
-    raise Rejected(f"a statement of form {FORM} has no certificates of kind {str(kind)[:40]!r}")
+    if kind not in ("interval-cover", "smt"):
+        raise Rejected(f"a statement of form {FORM} has no certificates of kind {str(kind)[:40]!r}")
+    proved, how = _cover(statement, region, payload) if kind == "interval-cover" else _smt(statement, payload, seconds)
+    return proved, f"{how}; domain non-empty: {where} verified"
 
 
 def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
@@ -85,16 +82,11 @@ def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
 def constant_conditions(statement: dict[str, Any], relations: list[str]) -> list[dict[str, Any]]:
     """A constant's point conditions (name, expression, relation), in order: each definedness condition with the
     settling relation given for it in `relations`, then `expression - low >= 0` and `high - expression >= 0`."""
-    conditions = [
-        {"name": condition_text(c), "expression": c["expression"], "relation": r}
-        for c, r in zip(statement["conditions"], relations, strict=True)
-    ]
-    expression = statement["expression"]
-    return [
-        *conditions,
-        {"name": "expr - low >= 0", "expression": ["sub", expression, ["rat", statement["low"]]], "relation": ">="},
-        {"name": "high - expr >= 0", "expression": ["sub", ["rat", statement["high"]], expression], "relation": ">="},
-    ]
+    pairs = zip(statement["conditions"], relations, strict=True)
+    conditions = [{"name": condition_text(c), "expression": c["expression"], "relation": r} for c, r in pairs]
+    expression, low, high = statement["expression"], ["rat", statement["low"]], ["rat", statement["high"]]
+    conditions.append({"name": "expr - low >= 0", "expression": ["sub", expression, low], "relation": ">="})
+    return [*conditions, {"name": "high - expr >= 0", "expression": ["sub", high, expression], "relation": ">="}]
 
 
 def relation_text(statement: dict[str, Any]) -> str:
@@ -115,39 +107,32 @@ def domain_text(statement: dict[str, Any]) -> str:
 
 def _side_text(variable: dict[str, Any]) -> str:
     name, kind = variable["name"], " integer" if variable["integer"] else ""
-    low = None if variable["low"] is None else term_text(variable["low"])
-    high = None if variable["high"] is None else term_text(variable["high"])
+    low, high = (None if variable[end] is None else term_text(variable[end]) for end in ("low", "high"))
+    lo_open, hi_open = variable["low_open"], variable["high_open"]
     if low is not None and high is not None:
-        brackets = "(" if variable["low_open"] else "[", ")" if variable["high_open"] else "]"
-        return f"{name}{kind} in {brackets[0]}{low}, {high}{brackets[1]}"
+        return f"{name}{kind} in {'(' if lo_open else '['}{low}, {high}{')' if hi_open else ']'}"
     if low is not None:
-        return f"{name}{kind} {'>' if variable['low_open'] else '>='} {low}"
+        return f"{name}{kind} {'>' if lo_open else '>='} {low}"
     if high is not None:
-        return f"{name}{kind} {'<' if variable['high_open'] else '<='} {high}"
+        return f"{name}{kind} {'<' if hi_open else '<='} {high}"
     return f"{name}{kind or ' real'}"
 
 
 # ---------------------------------------------------------------- reading
 
 
-def read_region(statement: dict[str, Any], claim_id: str) -> Region:
+def read_region(statement: dict[str, Any]) -> Region:
     """The statement's domain as a region, after checking its shape: every field, tree and relation, variables
     named once, each bound over the variables before it, the formulas over the variables."""
     keys = CONSTANT_KEYS if "expression" in statement else RELATION_KEYS
     recheck.require_keys(statement, keys, f"statement of form {FORM}")
-    if statement["claim"] != claim_id:
-        raise Rejected(f"the statement is of claim {str(statement['claim'])[:80]!r}, not of {claim_id[:80]!r}")
-    variables = statement["variables"]
-    if not isinstance(variables, list) or len(variables) > MAX_VARIABLES:
-        raise Rejected(f"variables must be a list of at most {MAX_VARIABLES}")
     sides, known = [], set()
-    for variable in variables:
+    for variable in recheck.require_list(statement["variables"], MAX_VARIABLES, "variables"):
         recheck.require_keys(variable, VARIABLE_KEYS, "variable")
         name = variable["name"]
         if not isinstance(name, str) or not IDENTIFIER.match(name) or name in known:
             raise Rejected(f"variable {str(name)[:40]!r}: a plain identifier, named once")
-        flags = [variable[k] for k in ("integer", "low_open", "high_open")]
-        if any(not isinstance(flag, bool) for flag in flags):
+        if not all(isinstance(variable[k], bool) for k in ("integer", "low_open", "high_open")):
             raise Rejected(f"variable {name}: integer, low_open and high_open are true or false")
         bounds = [_bound(variable[end], known, f"the {end} bound of {name}") for end in ("low", "high")]
         if (variable["low"] is None and variable["low_open"]) or (variable["high"] is None and variable["high_open"]):
@@ -163,10 +148,7 @@ def read_region(statement: dict[str, Any], claim_id: str) -> Region:
             raise Rejected(f"unknown relation {str(statement['op'])[:10]!r}")
         _term(statement["lhs"], known, "lhs")
         _term(statement["rhs"], known, "rhs")
-    conditions = statement["conditions"]
-    if not isinstance(conditions, list) or len(conditions) > fmt.MAX_CONDITIONS:
-        raise Rejected(f"conditions must be a list of at most {fmt.MAX_CONDITIONS}")
-    for condition in conditions:
+    for condition in recheck.require_list(statement["conditions"], fmt.MAX_CONDITIONS, "conditions"):
         recheck.require_keys(condition, {"expression", "relation"}, "definedness condition")
         if condition["relation"] not in SETTLING:
             raise Rejected(f"a definedness condition's relation is one of {', '.join(SETTLING)}")
@@ -176,8 +158,7 @@ def read_region(statement: dict[str, Any], claim_id: str) -> Region:
 
 def _term(tree: object, known: set[str], what: str) -> Tree:
     count_nodes(tree, fmt.MAX_TERM_NODES)
-    unknown = symbols(tree) - known  # type: ignore[arg-type]
-    if unknown:
+    if unknown := symbols(tree) - known:  # type: ignore[arg-type]
         raise Rejected(f"{what} uses {sorted(unknown)[0][:40]!r}, not a variable before it")
     return tree  # type: ignore[return-value]
 
@@ -239,9 +220,8 @@ def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, 
     """A point witness without coordinates whose conditions are exactly `constant_conditions`."""
     if statement["variables"]:
         raise Rejected("a constant has no variables")
-    recheck.require_keys(payload, {"witness", "parameters", "point", "prec", "conditions"}, "point witness")
-    if payload["witness"] != "point" or payload["parameters"] != {} or payload["point"] != {}:
-        raise Rejected("a constant is certified by a point witness without coordinates or parameters")
+    if recheck.point_witness(payload, {}, "the point witness of a constant") != {}:
+        raise Rejected("a constant is certified by a point witness without coordinates")
     stated = payload["conditions"]
     count = len(statement["conditions"])
     if not isinstance(stated, list) or len(stated) != count + 2 or not all(isinstance(c, dict) for c in stated):
@@ -293,9 +273,7 @@ def smt_problem(statement: dict[str, Any], payload: dict[str, Any]) -> str:
     """The SMT-LIB2 text of `domain => both sides defined and lhs op rhs` (`real_encoding.encode`) with the
     payload's cuts, each validated with balls; Rejected when the payload or the statement cannot make one."""
     recheck.require_keys(payload, {"cuts"}, "smt payload")
-    cuts = payload["cuts"]
-    if not isinstance(cuts, list) or len(cuts) > real_encoding.MAX_CUTS:
-        raise Rejected(f"cuts must be a list of at most {real_encoding.MAX_CUTS}")
+    cuts = recheck.require_list(payload["cuts"], real_encoding.MAX_CUTS, "cuts")
     try:
         return real_encoding.encode(statement).problem([real_encoding.Cut.from_data(c) for c in cuts])
     except real_encoding.CutError as exc:
@@ -308,8 +286,7 @@ def _smt(statement: dict[str, Any], payload: dict[str, Any], seconds: float) -> 
     """The whole relation: z3 and cvc5 on the kernel's own text of the statement's encoding."""
     how = recheck_unsat([smt_problem(statement, payload)], seconds)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{relation_text(statement)}"
-    cuts = len(payload["cuts"])
     return (
         f"{proved} (both sides defined on the whole domain)",
-        f"{how}; {cuts} Taylor cut(s) of exp checked with balls",
+        f"{how}; {len(payload['cuts'])} Taylor cut(s) of exp checked with balls",
     )

@@ -3,7 +3,9 @@
 Each function takes certificate data (already known to be the claim's obligation, or compared
 with it here) and re-evaluates it with exact rationals and python-flint balls; a relation holds
 only when the ball settles it. Every size is bounded first (`certificates.kernel.format`), so a small
-hostile file cannot make the checker run for minutes. Any failure raises `Rejected`.
+hostile file cannot make the checker run for minutes. Any failure raises `Rejected`. The shape checks every
+statement form shares (exact keys, naturals and integer ranges, words from a list, bounded lists, rational rows,
+masks, witness kinds) live here too, once.
 """
 
 from __future__ import annotations
@@ -15,10 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from flint import arb
 
-from certificates.kernel import derivatives, exact, forms, lambda_c
+from certificates.kernel import derivatives, exact, forms, lambda_c, masks
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, box_text, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
 from certificates.kernel.regions import ENDS, Region
@@ -68,10 +69,69 @@ def rational_map(data: object, what: str) -> dict[str, Fraction]:
     return values
 
 
+def natural(value: object, low: int = 0, high: int | None = None) -> bool:
+    """Whether `value` is an integer in [low, high] (None: unbounded; a JSON boolean is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value and (high is None or value <= high)
+
+
+def require_list(value: object, most: int, what: str, least: int = 0) -> list[Any]:
+    """`value` is a list of `least` to `most` entries."""
+    if not isinstance(value, list) or not least <= len(value) <= most:
+        raise Rejected(f"{what} must be a list of {least} to {most} entries")
+    return value
+
+
+def integer_range(value: object, least: int, what: str, most: int | None = None) -> tuple[int, int | None]:
+    """`[low, high or null]` (null: unbounded) of integers with least <= low <= high <= most."""
+    ends = value if isinstance(value, list) and len(value) == 2 else [None, None]
+    if not natural(ends[0], least, most) or not (ends[1] is None or natural(ends[1], ends[0], most)):
+        raise Rejected(f"{what}: [low, high or null] of integers, {least} <= low <= high")
+    return ends[0], ends[1]
+
+
+def require_choices(data: dict[str, Any], choices: Mapping[str, Iterable[str]], what: str) -> None:
+    """Each `data[key]` is one of the words `choices[key]`."""
+    for key, allowed in choices.items():
+        if data[key] not in allowed:
+            raise Rejected(f"{what} {key} {str(data[key])[:40]!r}: one of {', '.join(allowed)}")
+
+
+def mask_rows(rows: object, n: int, what: str) -> masks.Mask | None:
+    """The mask these rows (or a mask's name) give n tokens; Rejected, naming `what`, when they give none."""
+    try:
+        return masks.mask_of(rows, n)
+    except Exception as exc:  # InputError, or rows too malformed to be read: the data name no mask
+        raise Rejected(f"{what}: {exc}") from None
+
+
+def rational_rows(rows: object) -> Any:
+    """Nested lists of exact rational texts as Fractions (TreeError on anything else)."""
+    return [rational_rows(r) for r in rows] if isinstance(rows, list) else parse_rational(rows)
+
+
+#: The fields of a point witness.
+POINT_KEYS = frozenset({"witness", "parameters", "point", "prec", "conditions"})
+
+
+def require_witness(payload: object, kind: str, keys: Iterable[str], what: str) -> None:
+    """`payload` is a witness of this kind with exactly these fields."""
+    require_keys(payload, keys, what)
+    if payload["witness"] != kind:  # type: ignore[index]
+        raise Rejected(f"{what} must be a {kind} witness")
+
+
+def point_witness(payload: object, parameters: object, what: str) -> dict[str, Fraction]:
+    """The exact point of a point witness (`what`) at exactly these parameters."""
+    require_witness(payload, "point", POINT_KEYS, what)
+    if payload["parameters"] != parameters:  # type: ignore[index]
+        raise Rejected(f"{what} must be at the parameters {parameters}")
+    return rational_map(payload["point"], "point")  # type: ignore[index]
+
+
 def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION) -> int:
     """The recorded ball precision, within the format's bounds."""
     prec = payload["prec"]
-    if not isinstance(prec, int) or isinstance(prec, bool) or not fmt.MIN_PRECISION <= prec <= highest:
+    if not natural(prec, fmt.MIN_PRECISION, highest):
         raise Rejected(f"precision {str(prec)[:20]} outside {fmt.MIN_PRECISION}..{highest} bits")
     return prec
 
@@ -111,9 +171,7 @@ def require_conditions(stated: object, expected: list[dict[str, Any]], claim_id:
 
 def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> str:
     """Every condition holds at the exact point, settled by balls at the recorded precision."""
-    conditions = payload["conditions"]
-    if not isinstance(conditions, list) or not 1 <= len(conditions) <= fmt.MAX_CONDITIONS:
-        raise Rejected(f"a point witness has 1 to {fmt.MAX_CONDITIONS} conditions")
+    conditions = require_list(payload["conditions"], fmt.MAX_CONDITIONS, "a point witness's conditions", 1)
     for condition in conditions:
         count_nodes(condition["expression"], fmt.MAX_TERM_NODES)
     with precision(recorded_precision(payload)):
@@ -396,7 +454,7 @@ def exact_configuration(
     beta < 0 when `negative_beta`, and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
-    from certificates.kernel import ball_model, masks
+    from certificates.kernel import ball_model
 
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
     require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
@@ -430,10 +488,7 @@ def exact_configuration(
         raise Rejected(f"beta must be {'negative' if negative_beta else 'positive'}")
     if record["geometry"] in DIRECTION_GEOMETRIES and any(sum(v * v for v in x) != 1 for x in tokens):
         raise Rejected(f"exact data of {record['geometry']} need unit tokens (their directions exactly)")
-    try:
-        mask = masks.mask_of(record["mask"], len(tokens)) if masked else None
-    except InputError as exc:
-        raise Rejected(f"the mask: {exc}") from None
+    mask = mask_rows(record["mask"], len(tokens), "the mask") if masked else None
     return ball_model.ExactConfiguration(
         tokens, scores, values, beta, record["geometry"], record["attention"], mask=mask, interaction=interaction
     )
@@ -441,7 +496,7 @@ def exact_configuration(
 
 def _index(payload: dict[str, Any], key: str, size: int, what: str) -> int:
     value = payload.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
+    if not natural(value, 0, size - 1):
         raise Rejected(f"{key} {str(value)[:20]} is not one of the {size} {what}")
     return value
 
@@ -469,20 +524,10 @@ def configuration(
     keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *axes}
     require_keys(payload, keys, "configuration witness")
     record = payload["configuration"]
-    stated = {
-        "witness": payload["witness"],
-        "attention": record.get("attention") if isinstance(record, dict) else None,
-        "geometry": record.get("geometry") if isinstance(record, dict) else None,
-        "quantity": payload["quantity"],
-        "relation": payload["relation"],
-    }
-    wanted = {
-        "witness": "configuration",
-        "attention": attention,
-        "geometry": geometry,
-        "quantity": quantity,
-        "relation": relation,
-    }
+    wanted = {"witness": "configuration", "quantity": quantity, "relation": relation}
+    stated = {key: payload[key] for key in wanted}
+    wanted |= {"attention": attention, "geometry": geometry}
+    stated |= {key: record.get(key) if isinstance(record, dict) else None for key in ("attention", "geometry")}
     wrong = [f"{k} {str(stated[k])[:30]!r} (needs {v!r})" for k, v in wanted.items() if stated[k] != v]
     listed = payload["hypotheses"]
     if not isinstance(listed, list) or set(map(str, listed)) != set(hypotheses):

@@ -34,14 +34,12 @@ from certificates.kernel.tree_text import term_text
 
 PATH = Path(__file__).with_name("registry_statements.json")
 FORM = "registry"
-POINT_KEYS = {"witness", "parameters", "point", "prec", "conditions"}
 
 
 @cache
 def table() -> dict[str, dict[str, Any]]:
     """claim id -> its entry (the statement with the parameters as symbols, and their ranges)."""
-    loaded: dict[str, dict[str, Any]] = json.loads(PATH.read_text(encoding="utf-8"))
-    return loaded
+    return json.loads(PATH.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def expected(claim_id: str, parameters: object) -> dict[str, Any]:
@@ -49,7 +47,7 @@ def expected(claim_id: str, parameters: object) -> dict[str, Any]:
     entry = table().get(claim_id)
     if entry is None:
         raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
-    values = recheck.integer_parameters(parameters, {name: (lo, hi) for name, (lo, hi) in entry["ranges"].items()})
+    values = recheck.integer_parameters(parameters, entry["ranges"])
     body = {key: value for key, value in entry.items() if key != "cases"}
     if "cases" in entry:
         key = ",".join(f"{name}={values[name]}" for name in entry["shape"])
@@ -84,19 +82,15 @@ def check(
 ) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked): the statement must be the table's for its claim and
     parameters, and the payload must prove it."""
-    if statement.get("claim") != claim_id:
-        raise Rejected(f"the statement is of claim {str(statement.get('claim'))[:80]!r}, the certificate of {claim_id}")
     mine = expected(claim_id, statement.get("parameters"))
     if statement != mine:
         raise Rejected(f"the statement is not the kernel's statement of {claim_id}: {_difference(mine, statement)}")
     if kind != mine["kind"]:
         raise Rejected(f"{claim_id} is certified by a {mine['kind']} certificate, not {kind}")
     proved, how = CHECKERS[mine.get("witness", kind)](mine, claim_id, payload, seconds)
-    if "lemma" in mine:
-        proved += (
-            f"; it rests on a lemma check-cert does NOT re-check (SymPy derives it outside the kernel): {mine['lemma']}"
-        )
-    return proved, how
+    lemma = mine.get("lemma")
+    rests = f"; it rests on a lemma check-cert does NOT re-check (SymPy derives it outside the kernel): {lemma}"
+    return proved + (rests if lemma else ""), how
 
 
 def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:
@@ -117,25 +111,16 @@ def _smt(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seco
     recheck.require_keys(payload, {"logic", "statements"}, "smt payload")
     if payload["logic"] != smtlib.LOGIC:
         raise Rejected(f"logic {str(payload['logic'])[:40]!r}: the obligation is stated in {smtlib.LOGIC}")
-    stated, names = payload["statements"], [s["name"] for s in statement["statements"]]
-    if not isinstance(stated, list) or [s.get("name") if isinstance(s, dict) else None for s in stated] != names:
-        raise Rejected(f"{claim_id} needs the statements {', '.join(names)}; the file has {str(stated)[:200]}")
-    for mine, theirs in zip(statement["statements"], stated, strict=True):
-        if theirs != mine:
-            differ = sorted(str(k)[:40] for k in set(mine) | set(theirs) if theirs.get(k) != mine.get(k))
-            raise Rejected(
-                f"statement {mine['name']}: its {', '.join(differ)} differ from the obligation of {claim_id}"
-            )
+    if payload["statements"] != statement["statements"]:
+        where = _difference(statement["statements"], payload["statements"], "statements")
+        raise Rejected(f"the smt statements differ from the obligation of {claim_id}: {where}")
     texts = [smtlib.problem_text(s["constants"], s["hypotheses"], s["goal"]) for s in statement["statements"]]
     return statement["sentence"], solvers.recheck_unsat(texts, seconds)
 
 
 def point_data(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> dict[str, Fraction]:
     """The exact point of a point witness, once its parameters, coordinates and conditions are the statement's."""
-    recheck.require_keys(payload, POINT_KEYS, "point witness")
-    if payload["witness"] != "point" or payload["parameters"] != statement["parameters"]:
-        raise Rejected(f"a point witness of {claim_id} at the statement's parameters {statement['parameters']}")
-    point = recheck.rational_map(payload["point"], "point")
+    point = recheck.point_witness(payload, statement["parameters"], f"the point witness of {claim_id}")
     if list(point) != statement["coordinates"]:
         raise Rejected(f"the point must give {', '.join(statement['coordinates'])}; the file gives {list(point)}")
     recheck.require_conditions(payload["conditions"], statement["conditions"], claim_id)
@@ -146,8 +131,7 @@ def point_sentence(statement: dict[str, Any], point: Mapping[str, Fraction]) -> 
     """The table's sentence filled with the parameters, the point and 1 - x of each coordinate x."""
     listed = ", ".join(f"{name} = {value}" for name, value in point.items())
     ends = {f"1-{name}": 1 - value for name, value in point.items()}
-    sentence: str = statement["sentence"].format(**statement["parameters"], point=listed, **ends)
-    return sentence
+    return statement["sentence"].format(**statement["parameters"], point=listed, **ends)  # type: ignore[no-any-return]
 
 
 def _point(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
@@ -157,15 +141,8 @@ def _point(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], se
 
 def configuration(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """(the sentence, how): an exact configuration with exactly the statement's hypotheses and its rate's sign."""
-    how = recheck.configuration(
-        payload,
-        attention=statement["attention"],
-        geometry=statement["geometry"],
-        hypotheses=tuple(statement["hypotheses"]),
-        quantity=statement["quantity"],
-        relation=statement["relation"],
-        claim_id=claim_id,
-    )
+    fields = {key: statement[key] for key in ("attention", "geometry", "quantity", "relation")}
+    how = recheck.configuration(payload, hypotheses=tuple(statement["hypotheses"]), claim_id=claim_id, **fields)
     return statement["sentence"], how
 
 
@@ -180,10 +157,7 @@ def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]
     parts, facts = payload["parts"], statement["parts"]
     recheck.require_keys(parts, set(facts), "convexity parts")
     below = parts["g-below"]
-    recheck.require_keys(below, POINT_KEYS, "g-below")
-    if below["witness"] != "point" or below["parameters"] != {}:
-        raise Rejected("g-below must be a point witness without parameters")
-    if recheck.rational_map(below["point"], "point") != {"u": a}:
+    if recheck.point_witness(below, {}, "g-below") != {"u": a}:
         raise Rejected("g-below must be evaluated at u = a")
     recheck.require_conditions(below["conditions"], [{"name": "g(a) < 0", **facts["g-below"]}], claim_id)
     recheck.point_conditions(below, {"u": a})
@@ -250,13 +224,8 @@ def convexity_lemma(statement: dict[str, Any], claim_id: str) -> None:
         "phi'' = K g": _same(_quotient(second), _quotient(["mul", factor, g])),
         "K > 0": _positive(_quotient(factor)),
     }
-    failed = [fact for fact, holds in facts.items() if not holds]
-    if failed:
+    if failed := [fact for fact, holds in facts.items() if not holds]:
         raise Rejected(f"{claim_id}: the convexity lemma fails: {', '.join(failed)} not shown by exact algebra")
-
-
-def _equilibrium(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
-    return check_equilibrium(claim_id, payload)
 
 
 #: kind (or witness kind) -> its check: (statement, claim id, payload, solver seconds) -> (proved, how).
@@ -265,5 +234,5 @@ CHECKERS: dict[str, Callable[[dict[str, Any], str, dict[str, Any], float], tuple
     "point": _point,
     "configuration": configuration,
     "convexity": _convexity,
-    "equilibrium": _equilibrium,
+    "equilibrium": lambda statement, claim_id, payload, seconds: check_equilibrium(claim_id, payload),
 }

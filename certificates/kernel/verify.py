@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from certificates.kernel import core, provenance, smtlib, solvers
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
+
+#: The certificate's fields `core.check` takes, in its order.
+CHECKED = ("statement", "claim_id", "kind", "payload")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,10 @@ def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> C
     try:
         certificate = load(path)
         claim_id = str(certificate["claim_id"])[:200]
-        proved, how = _check(certificate, solver_seconds)
+        provenance.check_claim_field(certificate["claim"])  # provenance only: the statement is what is proved
+        if certificate["statement"] is None:
+            raise Rejected(f"the certificate of {claim_id[:80]!r} carries no core statement: nothing to check")
+        proved, how = core.check(*(certificate[key] for key in CHECKED), solver_seconds)
         return CheckResult(True, claim_id, f"ok: {claim_id}: {proved} [{how}]")
     except Rejected as exc:
         return CheckResult(False, claim_id, str(exc))
@@ -60,13 +65,3 @@ def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> C
         return CheckResult(False, claim_id, f"cannot read: {exc.strerror or exc}")
     except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
         return CheckResult(False, claim_id, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
-
-
-def _check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
-    """(what the certificate proves, how it was re-checked): its claim field's form (`provenance`), then its core
-    statement by the statement's form (`certificates.kernel.core`). A certificate without a statement proves nothing."""
-    claim_id, kind, payload = certificate["claim_id"], certificate["kind"], certificate["payload"]
-    provenance.check_claim_field(certificate["claim"])
-    if certificate["statement"] is None:
-        raise Rejected(f"the certificate of {claim_id[:80]!r} carries no core statement: it states nothing to check")
-    return core.check(certificate["statement"], claim_id, kind, payload, seconds)

@@ -82,7 +82,7 @@ def relation_statement(claim: InequalityClaim | IdentityClaim) -> dict[str, Any]
         "conditions": _conditions(claim),
         "point": {},
     }
-    settled = settle(read_region(statement, claim.id))
+    settled = settle(read_region(statement))
     if settled.point is None:
         raise Rejected(f"claim {claim.id!r}: {settled.reason}")
     statement["point"] = {k: rational_text(v) for k, v in settled.point.items() if not hasattr(v, "mid")}

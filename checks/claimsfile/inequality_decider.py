@@ -180,7 +180,7 @@ def _prepare(claim: InequalityClaim) -> tuple[Region, Sides, dict[str, Any]] | s
     reads it), or why no cover applies."""
     try:
         statement = relation_statement(claim)
-        region = read_region(statement, claim.id)
+        region = read_region(statement)
     except (TreeError, Rejected) as exc:
         return f"the certificate format cannot hold the statement ({exc})"
     unbounded = [str(s) for s in claim.order if claim.domains[s].low is None or claim.domains[s].high is None]
