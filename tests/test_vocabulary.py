@@ -3,7 +3,7 @@
 Adding a constant is one row of `certificates.constant_specs.QUANTITIES`: the claims-file language, the
 `headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
 Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
-the recorder and the dynamics claims share; every named family of `certificates.kernel.family_names` has one draw in
+the recorder and the dynamics claims share; every named family of `certificates.families` has one draw in
 `checks.model.families`, which draws exactly the hypotheses it declares (so the searches and the verifier agree).
 """
 
@@ -23,15 +23,15 @@ from hypothesis import strategies as st
 from certificates.claims import evaluation, names
 from certificates.claims.expressions import parse_expression
 from certificates.constant_specs import PARAMETERS, QUANTITIES
-from certificates.inert import inert
-from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
-from certificates.kernel.family_names import (
+from certificates.families import (
     HEAD_FAMILIES,
     OPTIONS,
     SHORT_HEAD_NAMES,
     SHORT_TOKEN_NAMES,
     TOKEN_FAMILIES,
 )
+from certificates.inert import inert
+from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, STATE_QUANTITIES, ball_value
 from certificates.statements.registry import CONFIGURATIONS
 from checks.commands import constants as constants_command

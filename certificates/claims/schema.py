@@ -43,9 +43,9 @@ from certificates.claims.quantified import (
     instance_fields,
     quantified_fields,
 )
+from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import NAMED as NAMED_MASKS
 from certificates.kernel.masks import Mask, mask_of
@@ -776,7 +776,7 @@ def _taking(key: str) -> str:
 
 def _family_options(raw: dict[str, Any], options: dict[str, Any], base: Path | None) -> None:
     """H and the options the claim's families take, each in its domain, and the families' bounds on d, all as the
-    records of `certificates.kernel.family_names` declare them; an option no chosen family takes is an error."""
+    records of `certificates.families` declare them; an option no chosen family takes is an error."""
     n, d = options["n"], options["d"]
     chosen: dict[str, Family] = {"heads": HEAD_FAMILIES[options["heads"]], "tokens": TOKEN_FAMILIES[options["tokens"]]}
     taken = {o.name for family in chosen.values() for o in family.options}
