@@ -34,51 +34,34 @@ def _matmul(A: Matrix, B: Matrix) -> Matrix:
     ]
 
 
-def _unit_tokens(cfg: ExactConfiguration) -> bool:
-    return cfg.geometry not in SPHERICAL_GEOMETRIES or all(_dot(x, x) == 1 for x in cfg.tokens)
-
-
 def _symmetric(matrices: Sequence[Matrix]) -> bool:
     """Every matrix equals its transpose, exactly."""
     return all(M[i][j] == M[j][i] for M in matrices for i in range(len(M)) for j in range(len(M)))
 
 
-def _misaligned_values(cfg: ExactConfiguration) -> bool:
-    """W_h != M_h for every head h (value alignment fails at each head, not only at some)."""
-    pairs = zip(cfg.values, cfg.score_matrices, strict=False)
-    return len(cfg.values) == len(cfg.score_matrices) and all(W != M for W, M in pairs)
-
-
-def _identity(M: Matrix) -> bool:
-    return all(M[i][j] == (1 if i == j else 0) for i in range(len(M)) for j in range(len(M)))
-
-
-def _positive_definite(M: Matrix) -> bool:
-    """M symmetric positive definite, exactly: symmetric, and every pivot of its Cholesky (LDL^T) elimination in
-    rationals positive (equivalently, by Sylvester's criterion, every leading principal minor positive)."""
-    return _symmetric([M]) and positive_definite(M)
-
-
-def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
-    d = len(cfg.tokens[0])
-    zero = [[Fraction(0)] * d for _ in range(d)]
-    heads = range(len(cfg.score_matrices))
-    return all(_matmul(cfg.score_matrices[g], cfg.score_matrices[h]) == zero for g in heads for h in heads if g != h)
+def _scalar(M: Matrix, alpha: Fraction) -> bool:
+    """M = alpha I, exactly."""
+    return all(M[i][j] == (alpha if i == j else 0) for i in range(len(M)) for j in range(len(M)))
 
 
 #: Every hypothesis a witness may claim, by name, and its exact check. Theorems, searches, families and
 #: the certificate checker name hypotheses from this table only.
 HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
-    "unit-tokens": _unit_tokens,
+    "unit-tokens": lambda cfg: cfg.geometry not in SPHERICAL_GEOMETRIES or all(_dot(x, x) == 1 for x in cfg.tokens),
     "symmetric-scores": lambda cfg: _symmetric(cfg.score_matrices),
     "symmetric-values": lambda cfg: _symmetric(cfg.values),
     "aligned-values": lambda cfg: cfg.values == cfg.score_matrices,
-    "misaligned-values": _misaligned_values,
-    "identity-values": lambda cfg: all(_identity(W) for W in cfg.values),
-    "spd-values": lambda cfg: all(_positive_definite(W) for W in cfg.values),
-    "orthogonal-heads": _orthogonal_heads,
-    "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.score_matrices),
-    "identical-heads": lambda cfg: _identical_scalar_heads(cfg.score_matrices),
+    # W_h != M_h at every head (alignment fails at each head, not only at some)
+    "misaligned-values": lambda cfg: (
+        len(cfg.values) == len(cfg.score_matrices)
+        and all(W != M for W, M in zip(cfg.values, cfg.score_matrices, strict=False))
+    ),
+    "identity-values": lambda cfg: all(_scalar(W, Fraction(1)) for W in cfg.values),
+    # symmetric, and every pivot of the LDL^T elimination in rationals positive (Sylvester's criterion)
+    "spd-values": lambda cfg: all(_symmetric([W]) and positive_definite(W) for W in cfg.values),
+    "orthogonal-heads": lambda cfg: _approximately_orthogonal(cfg, Fraction(0)),
+    "scalar-heads": lambda cfg: all(M[0][0] > 0 and _scalar(M, M[0][0]) for M in cfg.score_matrices),
+    "identical-heads": lambda cfg: all(_scalar(M, cfg.score_matrices[0][0][0]) for M in cfg.score_matrices),
     "softmax-attention": lambda cfg: cfg.attention == "softmax",
     "spherical-geometry": lambda cfg: cfg.geometry == "sphere",
     "dimension-at-least-2": lambda cfg: len(cfg.tokens[0]) >= 2,
@@ -94,9 +77,7 @@ def approximate_orthogonality(delta: Fraction) -> str:
     """The name of the hypothesis |M_h M_g|_F <= delta for h != g (`orthogonal-heads` when delta = 0)."""
     if delta < 0:
         raise ValueError("delta is a bound on a norm: >= 0")
-    q = Fraction(delta)
-    text = str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-    return "orthogonal-heads" if q == 0 else f"orthogonal-heads(delta={text})"
+    return "orthogonal-heads" if delta == 0 else f"orthogonal-heads(delta={Fraction(delta)})"
 
 
 def orthogonality_bound(name: str) -> Fraction | None:
@@ -114,7 +95,8 @@ def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
 
 
 def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
-    """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken)."""
+    """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken; delta = 0: every
+    product is 0, the heads are orthogonal)."""
     heads = range(len(cfg.score_matrices))
     products = (_matmul(cfg.score_matrices[g], cfg.score_matrices[h]) for g in heads for h in heads if g != h)
     return all(sum(entry * entry for row in P for entry in row) <= delta * delta for P in products)
@@ -128,28 +110,15 @@ def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:
 
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
     """The named hypotheses that the exact data violate (empty when all hold exactly)."""
-    unknown = [name for name in hypotheses if name not in HYPOTHESES and orthogonality_bound(name) is None]
+    bounds = [(name, orthogonality_bound(name)) for name in hypotheses]
+    unknown = [name for name, delta in bounds if delta is None and name not in HYPOTHESES]
     if unknown:
         raise ValueError(f"unknown hypothesis {unknown[0]!r}")
-    return [name for name in hypotheses if not _holds(cfg, name)]
-
-
-def _holds(cfg: ExactConfiguration, name: str) -> bool:
-    delta = orthogonality_bound(name)
-    return HYPOTHESES[name](cfg) if delta is None else _approximately_orthogonal(cfg, delta)
-
-
-def _identical_scalar_heads(matrices: Sequence[Matrix]) -> bool:
-    """M_h = alpha I for every head h with one alpha of any sign (0 included), exactly."""
-    alpha = matrices[0][0][0]
-    size = len(matrices[0])
-    return all(M[i][j] == (alpha if i == j else 0) for M in matrices for i in range(size) for j in range(size))
-
-
-def _is_positive_scalar(M: Matrix) -> bool:
-    """M = lambda I with lambda > 0, exactly."""
-    lam = M[0][0]
-    return lam > 0 and all(M[i][j] == (lam if i == j else 0) for i in range(len(M)) for j in range(len(M)))
+    return [
+        name
+        for name, delta in bounds
+        if not (HYPOTHESES[name](cfg) if delta is None else _approximately_orthogonal(cfg, delta))
+    ]
 
 
 def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]]]:
@@ -311,11 +280,6 @@ def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
 def token_velocities(cfg: ExactConfiguration) -> list[list[arb]]:
     """xdot_i, the scheme's update of each token (n x d)."""
     return _balls(cfg, Chain.velocities)
-
-
-def direction_velocities(cfg: ExactConfiguration) -> list[list[arb]]:
-    """dy_i/dt of the tokens attention reads, along which every rate is taken (n x d)."""
-    return _balls(cfg, Chain.direction_velocities)
 
 
 def head_energies(cfg: ExactConfiguration) -> list[arb]:

@@ -91,14 +91,6 @@ def derivative(tree: Tree, name: str) -> Tree:
             "lambertw": lambda: _mul([["exp", ["mul", ["rat", "-1"], tree]], ["pow", ["add", ONE, tree], -1]]),
         }[op]()
         return _mul([outer, inner])
-    if op in ("neg", "sub"):  # the shapes of the text: -a, a - b
-        first, *rest = [derivative(a, name) for a in args]
-        return _mul([MINUS_ONE, first]) if op == "neg" else _add([first, _mul([MINUS_ONE, rest[0]])])
-    if op == "div" and len(args) == 2:  # (a / b)' = a' / b - a b' / b^2
-        a, b = args
-        return _add(
-            [_mul([derivative(a, name), ["pow", b, -1]]), _mul([MINUS_ONE, a, derivative(b, name), ["pow", b, -2]])]
-        )
     if op in NAMED and len(args) == NAMED[op]:
         return derivative(instantiate(named_template(op), args), name)
     if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)
@@ -109,21 +101,15 @@ def derivative(tree: Tree, name: str) -> Tree:
         ]
         return _mul([tree, _add(terms)])
     if op == "lambda_c" and len(args) == 2:
-        by_tokens, by_temperature = _lambda_c_templates()
         terms = []
-        for argument, template in zip(args, (by_tokens, by_temperature), strict=True):
+        templates = (stored_forms.tree(name) for name in stored_forms.LAMBDA_C_PARTIALS)  # d/dn, d/dbeta at #n, #beta
+        for argument, template in zip(args, templates, strict=True):
             inner = derivative(argument, name)
             if inner != ZERO:
                 partial = substitute(substitute(template, _N, args[0]), _BETA, args[1])
                 terms.append(_mul([partial, inner]))
         return _add(terms)
     raise TreeError(f"no derivative rule for node {str(op)[:20]!r}")
-
-
-def _lambda_c_templates() -> tuple[Tree, Tree]:
-    """The stored trees of d lambda_c / dn and d lambda_c / dbeta at the placeholder arguments (`stored_forms`)."""
-    by_tokens, by_temperature = (stored_forms.tree(name) for name in stored_forms.LAMBDA_C_PARTIALS)
-    return by_tokens, by_temperature
 
 
 def _add(terms: list[Tree]) -> Tree:

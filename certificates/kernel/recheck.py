@@ -80,19 +80,18 @@ def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION
 COVER_RELATIONS = (*exact.SIGNS, "!=")
 
 
-def holds(value: arb, relation: str) -> bool:
-    """`value relation 0`, settled by the ball (False when the ball cannot tell)."""
+def _known(relation: object) -> None:
     if relation not in COVER_RELATIONS:
         raise Rejected(f"unknown relation {str(relation)[:10]!r}")
-    return exact.holds(value, relation)
 
 
 def check_enclosure(value: arb, enclosure: object, relation: str, where: str) -> None:
-    """The ball satisfies the relation and lies inside the recorded [lo, hi]."""
+    """The ball satisfies the relation (settled by the ball) and lies inside the recorded [lo, hi]."""
     if not isinstance(enclosure, list) or len(enclosure) != 2:
         raise Rejected(f"{where}: the enclosure must be [lo, hi]")
     lo, hi = (ball_of(parse_rational(t)) for t in enclosure)
-    if not holds(value, relation):
+    _known(relation)
+    if not exact.holds(value, relation):
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} does not satisfy {relation} 0")
     if not (value.lower() >= lo and value.upper() <= hi):
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} is not inside the recorded enclosure")
@@ -163,12 +162,12 @@ def cover(
     form, an empty box, a split, a monotone step to a face, a boundary step (`_walk`)."""
     require_keys(payload, COVER_KEYS, "cover")
     stated_domain = {k: [str(v) for v in pair] for k, pair in payload["domain"].items()}  # type: ignore[index]
-    wanted_domain = {k: [_text(lo), _text(hi)] for k, (lo, hi) in domain.items()}
+    wanted_domain = {k: [str(lo), str(hi)] for k, (lo, hi) in domain.items()}
     checks = {
         "expression": payload["expression"] == expression,  # type: ignore[index]
         "relation": payload["relation"] == relation,  # type: ignore[index]
         "domain": stated_domain == wanted_domain,
-        "constants": payload["constants"] == {k: _text(v) for k, v in constants.items()},  # type: ignore[index]
+        "constants": payload["constants"] == {k: str(v) for k, v in constants.items()},  # type: ignore[index]
         "variables": _same_names(payload["variables"], domain),  # type: ignore[index]
     }
     wrong = [name for name, ok in checks.items() if not ok]
@@ -177,8 +176,7 @@ def cover(
         unknown = [f"{part}.{key}" for part, mine in names.items() for key in sorted(set(payload[part]) - set(mine))]  # type: ignore[index]
         named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
-    if relation not in COVER_RELATIONS:
-        raise Rejected(f"unknown relation {str(relation)[:10]!r}")
+    _known(relation)
     leaves = payload["leaves"]  # type: ignore[index]
     if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
         raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
@@ -198,10 +196,6 @@ def _where(box: Mapping[str, tuple[Fraction, Fraction]]) -> str:
 def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
     """The listed variables are the domain's, each once (their order is the writer's, JSON sorts the domain)."""
     return isinstance(stated, list) and len(stated) == len(domain) and set(map(str, stated)) == set(domain)
-
-
-def _text(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 _NODE_KEYS = (
@@ -469,20 +463,10 @@ def configuration(
     keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *axes}
     require_keys(payload, keys, "configuration witness")
     record = payload["configuration"]
-    stated = {
-        "witness": payload["witness"],
-        "attention": record.get("attention") if isinstance(record, dict) else None,
-        "geometry": record.get("geometry") if isinstance(record, dict) else None,
-        "quantity": payload["quantity"],
-        "relation": payload["relation"],
-    }
-    wanted = {
-        "witness": "configuration",
-        "attention": attention,
-        "geometry": geometry,
-        "quantity": quantity,
-        "relation": relation,
-    }
+    wanted = {"witness": "configuration", "quantity": quantity, "relation": relation}
+    stated = {key: payload[key] for key in wanted}
+    wanted |= {"attention": attention, "geometry": geometry}
+    stated |= {key: record.get(key) if isinstance(record, dict) else None for key in ("attention", "geometry")}
     wrong = [f"{k} {str(stated[k])[:30]!r} (needs {v!r})" for k, v in wanted.items() if stated[k] != v]
     listed = payload["hypotheses"]
     if not isinstance(listed, list) or set(map(str, listed)) != set(hypotheses):

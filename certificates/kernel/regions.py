@@ -154,16 +154,6 @@ class Region:
                 return f"the side of {side.name} does not contain its bounds"
         return None
 
-    def outer_box(self) -> Box | None:
-        """The box of the bounds' outer ends, in order (None when a side is unbounded or a bound has no ball)."""
-        box: Box = {}
-        for side in self.sides:
-            low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
-            if low is None or high is None:
-                return None
-            box[side.name] = (low, high)
-        return box
-
     def contains(self, point: Mapping[str, Fraction | arb]) -> bool:
         """Whether the point satisfies every bound (open ends strictly; False when unsure). A value is an exact
         rational, settled against each bound exactly (a rational, or a tree of rational arithmetic evaluated in
