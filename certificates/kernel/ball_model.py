@@ -73,20 +73,13 @@ HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
 _BOUNDED_ORTHOGONALITY = re.compile(r"orthogonal-heads\(delta=([1-9][0-9]*(?:/[1-9][0-9]*)?)\)")
 
 
-def approximate_orthogonality(delta: Fraction) -> str:
-    """The name of the hypothesis |M_h M_g|_F <= delta for h != g (`orthogonal-heads` when delta = 0)."""
-    if delta < 0:
-        raise ValueError("delta is a bound on a norm: >= 0")
-    return "orthogonal-heads" if delta == 0 else f"orthogonal-heads(delta={Fraction(delta)})"
-
-
 def orthogonality_bound(name: str) -> Fraction | None:
     """The delta of a hypothesis `orthogonal-heads(delta=...)` written in its one form, else None."""
     match = _BOUNDED_ORTHOGONALITY.fullmatch(name)
     if match is None or len(name) > 80:
         return None
     delta = Fraction(match.group(1))
-    return delta if approximate_orthogonality(delta) == name else None
+    return delta if str(delta) == match.group(1) else None  # p/q in lowest terms, q > 1 written only
 
 
 def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:

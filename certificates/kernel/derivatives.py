@@ -23,25 +23,13 @@ callers check both balls.
 from __future__ import annotations
 
 from certificates.kernel import stored_forms
-from certificates.kernel.exprtree import NAMED, Tree, TreeError, instantiate, named_template
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, instantiate, named_template, symbols
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]
 MINUS_ONE: Tree = ["rat", "-1"]
 #: Placeholders of the arguments in the templates of lambda_c's partial derivatives.
 _N, _BETA = "#n", "#beta"
-
-
-def depends(tree: Tree, name: str) -> bool:
-    """Whether the symbol `name` occurs in the tree."""
-    op, args = tree[0], tree[1:]
-    if op == "sym":
-        return bool(args[0] == name)
-    if op == "rat":
-        return False
-    if op == "pow":
-        return depends(args[0], name)
-    return any(depends(a, name) for a in args)
 
 
 def substitute(tree: Tree, name: str, replacement: Tree) -> Tree:
@@ -58,7 +46,7 @@ def substitute(tree: Tree, name: str, replacement: Tree) -> Tree:
 
 def derivative(tree: Tree, name: str) -> Tree:
     """The partial derivative of the tree with respect to the symbol `name` (TreeError on an unknown node)."""
-    if not depends(tree, name):
+    if name not in symbols(tree):
         return ZERO
     op, args = tree[0], tree[1:]
     if op == "sym":

@@ -21,7 +21,7 @@ from certificates.kernel.balls import eval_ball
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, box_text, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
-from certificates.kernel.regions import ENDS, Region
+from certificates.kernel.regions import ENDS, Box, Region
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
@@ -148,7 +148,7 @@ def cover(
     payload: object,
     expression: list[Any],
     relation: str,
-    domain: Mapping[str, tuple[Fraction, Fraction]],
+    domain: forms.Box,
     constants: Mapping[str, Fraction],
     region: Region | None = None,
     vanishing: Vanishing | None = None,
@@ -189,7 +189,7 @@ def cover(
     return count
 
 
-def _where(box: Mapping[str, tuple[Fraction, Fraction]]) -> str:
+def _where(box: forms.Box) -> str:
     return "box " + box_text(box)
 
 
@@ -214,12 +214,7 @@ class _Walk:
     """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format."""
 
     def __init__(
-        self,
-        domain: dict[str, tuple[Fraction, Fraction]],
-        fixed: dict[str, arb],
-        leaves: int,
-        region: Region | None,
-        vanishing: Vanishing | None,
+        self, domain: Box, fixed: dict[str, arb], leaves: int, region: Region | None, vanishing: Vanishing | None
     ) -> None:
         self.domain, self.fixed, self.leaves = domain, fixed, leaves
         self.region, self.vanishing = region, vanishing
@@ -233,13 +228,13 @@ class _Walk:
         self.bound_nodes = sum(count_nodes(b, fmt.MAX_TERM_NODES) for b in bounds if isinstance(b, list))
 
     def run(self, root: object, goal: _Goal) -> int:
-        stack: list[tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]] = [(root, self.domain, goal)]
+        stack: list[tuple[object, Box, _Goal]] = [(root, self.domain, goal)]
         while stack:
             node, box, goal = stack.pop()
             stack.extend(self._node(node, box, goal))
         return self.count
 
-    def _node(self, node: object, box: dict[str, tuple[Fraction, Fraction]], goal: _Goal) -> list[Any]:
+    def _node(self, node: object, box: Box, goal: _Goal) -> list[Any]:
         kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
         if kind is None:
             unknown = sorted(set(node) - _NODE_FIELDS) if isinstance(node, dict) else []
@@ -302,9 +297,7 @@ class _Walk:
             return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
         return [(node["face"], clipped | {variable: (lo, lo)}, self._graph(node, clipped, goal, end))]
 
-    def _graph(
-        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal, end: str
-    ) -> _Goal:
+    def _graph(self, node: dict[str, Any], clipped: Box, goal: _Goal, end: str) -> _Goal:
         """A graph node: the extreme over each segment from the bound at `end` lies on the bound, which the box
         reaches for all its parents; the face is the expression with the bound put in for the variable."""
         variable = node["graph"]
@@ -324,9 +317,7 @@ class _Walk:
         relaxed = goal.relaxed | {variable} | self.region.referencing(variable)
         return _Goal(self.graphs[key], goal.relation, relaxed, top=False)
 
-    def _boundary(
-        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal
-    ) -> tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]:
+    def _boundary(self, node: dict[str, Any], clipped: Box, goal: _Goal) -> tuple[object, Box, _Goal]:
         """A boundary node: the expression vanishes on the bound at `end` (SymPy, `vanishing`), the box reaches
         that bound, and the derivative subtree proves the sign that keeps the relation away from it."""
         variable, end, where = node["boundary"], node["end"], _where(clipped)
@@ -373,7 +364,7 @@ class _Walk:
         if lambda_c.root_count() - self.roots > fmt.MAX_COVER_ROOTS:
             raise Rejected(f"more than {fmt.MAX_COVER_ROOTS} lambda_c roots: the cover is too large to re-check")
 
-    def _ball(self, tree: list[Any], box: dict[str, tuple[Fraction, Fraction]]) -> arb:
+    def _ball(self, tree: list[Any], box: Box) -> arb:
         self._cost(tree)
         return forms.natural(tree, box, self.fixed)
 
@@ -398,24 +389,25 @@ def exact_configuration(
     if interaction is not None and record["interaction"] != interaction.tree:
         raise Rejected(f"the witness's interaction is not the claim's phi(s) = {interaction.text}")
 
-    def matrix(rows: object, what: str, max_rows: int, max_cols: int) -> list[list[Fraction]]:
-        if not isinstance(rows, list) or not 1 <= len(rows) <= max_rows:
-            raise Rejected(f"{what}: 1 to {max_rows} rows")
-        if any(not isinstance(r, list) or not 1 <= len(r) <= max_cols for r in rows):
-            raise Rejected(f"{what}: rows of 1 to {max_cols} entries")
-        return [[parse_rational(v) for v in row] for row in rows]
+    def matrix(rows: object, what: str, n_rows: range, n_cols: range) -> list[list[Fraction]]:
+        """Rows of exact rationals, as many as `n_rows` allows, each as long as `n_cols` allows."""
+        lengths = [len(r) if isinstance(r, list) else -1 for r in rows] if isinstance(rows, list) else [-1]
+        if len(lengths) not in n_rows or any(k not in n_cols for k in lengths):
+            raise Rejected(
+                f"{what}: {n_rows.start}..{n_rows.stop - 1} rows of {n_cols.start}..{n_cols.stop - 1} entries"
+            )
+        return [[parse_rational(v) for v in row] for row in rows]  # type: ignore[union-attr]
 
-    tokens = matrix(record["tokens"], "tokens", fmt.MAX_TOKENS, fmt.MAX_DIMENSION)
+    tokens = matrix(record["tokens"], "tokens", range(2, fmt.MAX_TOKENS + 1), range(1, fmt.MAX_DIMENSION + 1))
     d = len(tokens[0])
-    heads = record["scores"], record["values"]
-    if any(not isinstance(h, list) or not 1 <= len(h) <= fmt.MAX_HEADS for h in heads):
-        raise Rejected(f"1 to {fmt.MAX_HEADS} score and value matrices")
-    scores = [matrix(M, "scores", d, d) for M in record["scores"]]
-    values = [matrix(W, "values", d, d) for W in record["values"]]
-    if len(tokens) < 2 or any(len(x) != d for x in tokens):
-        raise Rejected("tokens must be at least two rows of equal length")
-    if len(values) != len(scores) or any(len(M) != d or any(len(r) != d for r in M) for M in scores + values):
-        raise Rejected("score and value matrices must be H matrices of size d x d")
+    if any(len(x) != d for x in tokens):
+        raise Rejected("tokens must be rows of equal length")
+    heads, square = (record["scores"], record["values"]), range(d, d + 1)
+    if any(not isinstance(h, list) or len(h) != len(heads[0]) or not 1 <= len(h) <= fmt.MAX_HEADS for h in heads):
+        raise Rejected(f"1 to {fmt.MAX_HEADS} score matrices and as many value matrices")
+    scores, values = (
+        [matrix(M, what, square, square) for M in h] for h, what in zip(heads, ("scores", "values"), strict=True)
+    )
     if record["attention"] not in ATTENTION_KINDS or record["geometry"] not in GEOMETRIES:
         kinds = ", ".join(ATTENTION_KINDS)
         raise Rejected(f"the ball model covers {kinds} attention on the sphere or in flat space")

@@ -87,9 +87,7 @@ class Region:
             return None
         if isinstance(bound, Fraction):
             return ball_of(bound)
-        env = {k: ball_of(v) for k, v in self.constants.items()}
-        env |= {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()}
-        return eval_ball(bound, env)
+        return eval_ball(bound, self._balls({k: interval_ball(lo, hi) for k, (lo, hi) in box.items()}))
 
     def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
         """The exact outer end of the bound over the box's parents (its lower end for a lower bound); None
@@ -175,13 +173,9 @@ class Region:
                 if bound is None:
                     continue
                 strict = side.low_open if end == "low" else side.high_open
-                if isinstance(bound, arb):
-                    below, above = (bound, ball_of(value)) if end == "low" else (ball_of(value), bound)
-                    settled = bool(below < above) if strict else bool(below <= above)
-                else:
-                    below_q, above_q = (bound, value) if end == "low" else (value, bound)
-                    settled = below_q < above_q if strict else below_q <= above_q
-                if not settled:
+                at = ball_of(value) if isinstance(bound, arb) else value  # a ball bound settles by balls
+                below, above = (bound, at) if end == "low" else (at, bound)
+                if not (below < above if strict else below <= above):
                     return False
         return True
 
@@ -194,6 +188,8 @@ class Region:
         exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
         if exact is not None:
             return exact
-        env = {k: ball_of(v) for k, v in self.constants.items()}
-        env |= {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}
-        return eval_ball(bound, env)
+        return eval_ball(bound, self._balls({k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}))
+
+    def _balls(self, values: dict[str, arb]) -> dict[str, arb]:
+        """The balls of the constants, and the given balls of the variables."""
+        return {k: ball_of(v) for k, v in self.constants.items()} | values
