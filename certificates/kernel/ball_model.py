@@ -135,9 +135,7 @@ def _head_sums(
     outputs = _outputs(weights, values_of_tokens)
     velocities = []
     for i in range(n):
-        v: list[Any] = [arb(0)] * d
-        for f in outputs:
-            v = [vk + fk for vk, fk in zip(v, f[i], strict=True)]
+        v = [sum((f[i][k] for f in outputs), arb(0)) for k in range(d)]
         if attention == "usa":
             v = [vk / n for vk in v]
         if geometry == "sphere":
@@ -172,16 +170,13 @@ def scheme_velocity(x: list[arb], v: list[arb], geometry: str) -> list[arb]:
 
 def _outputs(weights: list[list[list[Any]]], values_of_tokens: list[list[list[Any]]]) -> list[list[list[Any]]]:
     """f^h_i = sum_j w^h_ij W_h x_j (H x n x d), from the weights and the rows W_h x_j."""
-    outputs = []
-    for w, rows in zip(weights, values_of_tokens, strict=True):
-        head = []
-        for w_i in w:
-            f: list[Any] = [arb(0)] * len(rows[0])
-            for w_ij, row in zip(w_i, rows, strict=True):
-                f = [fk + w_ij * rk for fk, rk in zip(f, row, strict=True)]
-            head.append(f)
-        outputs.append(head)
-    return outputs
+    return [
+        [
+            [sum((w_ij * row[k] for w_ij, row in zip(w_i, rows, strict=True)), arb(0)) for k in range(len(rows[0]))]
+            for w_i in w
+        ]
+        for w, rows in zip(weights, values_of_tokens, strict=True)
+    ]
 
 
 def velocity_field(
@@ -273,6 +268,11 @@ def head_outputs(cfg: ExactConfiguration) -> list[list[list[arb]]]:
 def token_velocities(cfg: ExactConfiguration) -> list[list[arb]]:
     """xdot_i, the scheme's update of each token (n x d)."""
     return _balls(cfg, Chain.velocities)
+
+
+def direction_velocities(cfg: ExactConfiguration) -> list[list[arb]]:
+    """dy_i/dt of the tokens attention reads, along which every rate is taken (n x d)."""
+    return _balls(cfg, Chain.direction_velocities)
 
 
 def head_energies(cfg: ExactConfiguration) -> list[arb]:
