@@ -28,12 +28,6 @@ from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE, SMOOTH_KINDS, SPHERICAL_GEOMETRIES
 
 
-def _matmul(A: Matrix, B: Matrix) -> Matrix:
-    return [
-        [sum((A[i][k] * B[k][j] for k in range(len(B))), Fraction(0)) for j in range(len(B[0]))] for i in range(len(A))
-    ]
-
-
 def _symmetric(matrices: Sequence[Matrix]) -> bool:
     """Every matrix equals its transpose, exactly."""
     return all(M[i][j] == M[j][i] for M in matrices for i in range(len(M)) for j in range(len(M)))
@@ -90,9 +84,12 @@ def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
 def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
     """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken; delta = 0: every
     product is 0, the heads are orthogonal)."""
-    heads = range(len(cfg.score_matrices))
-    products = (_matmul(cfg.score_matrices[g], cfg.score_matrices[h]) for g in heads for h in heads if g != h)
-    return all(sum(entry * entry for row in P for entry in row) <= delta * delta for P in products)
+    Ms, bound = cfg.score_matrices, delta * delta
+
+    def squared_norm(A: Matrix, B: Matrix) -> Fraction:  # |A B|_F^2
+        return sum((_dot(row, column) ** 2 for row in A for column in zip(*B, strict=True)), Fraction(0))
+
+    return all(squared_norm(Ms[g], Ms[h]) <= bound for g in range(len(Ms)) for h in range(len(Ms)) if g != h)
 
 
 def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:

@@ -42,22 +42,20 @@ def weights_of_scores(
     """The weights of `attention` from exact scores s^h_ij (H x n x n), 0 where token i does not attend to j: the one
     definition of the exact weights, for tokens in coordinates and for tokens known by their Gram matrix
     (`claims.equilibrium_regimes`)."""
+    n = len(scores[0])
+
+    def weight(s: Fraction) -> ExpNumber:
+        return ExpNumber.rational(max(beta * s, Fraction(0)) / n) if attention == "relu" else ExpNumber.exp(beta * s)
+
     zero = ExpNumber.rational(0)
-    if attention == "relu":
-        n = len(scores[0])
-        return [
-            [[ExpNumber.rational(max(beta * s, Fraction(0)) / n) if attends(i, j) else zero for j, s in enumerate(row)]
-             for i, row in enumerate(head)]
-            for head in scores
-        ]  # fmt: skip
-    exponentials = [
-        [[ExpNumber.exp(beta * s) if attends(i, j) else zero for j, s in enumerate(row)] for i, row in enumerate(head)]
+    grid = [
+        [[weight(s) if attends(i, j) else zero for j, s in enumerate(row)] for i, row in enumerate(head)]
         for head in scores
     ]
-    if attention == "usa":
-        return exponentials
+    if attention in ("usa", "relu"):
+        return grid
     if attention == "softmax":
-        return bm._normalized_rows(exponentials)
+        return bm._normalized_rows(grid)
     raise ValueError(f"no exact weights for {attention!r} attention")
 
 

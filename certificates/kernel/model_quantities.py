@@ -10,18 +10,15 @@ evaluator of a certified one is its `ball` here.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import reduce
 from typing import Any
 
 from flint import arb
 
 from certificates.kernel import ball_model
-
-
-def _energy_rate(cfg: ball_model.ExactConfiguration) -> arb:
-    rates = ball_model.head_energy_rates(cfg)
-    return sum(rates[1:], rates[0])
 
 
 @dataclass(frozen=True)
@@ -62,7 +59,9 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
     for q in (
         ModelQuantity("energy", rate="energy_rate", per_head="head_energies", recorded_as="energy"),
         ModelQuantity("head_energies", ("head",), rate="head_energy_rate", claims=False, recorded_as="head_energies"),
-        ModelQuantity("energy_rate", ball=_energy_rate, notation="dE/dt"),
+        ModelQuantity(
+            "energy_rate", ball=lambda cfg: reduce(operator.add, ball_model.head_energy_rates(cfg)), notation="dE/dt"
+        ),
         ModelQuantity("head_energy_rate", ("head",), ball=ball_model.head_energy_rates, notation="dE_{head}/dt"),
         ModelQuantity("radial_shadow", ("head", "token")),
         ModelQuantity("tangential_power", ("head", "token")),
