@@ -10,10 +10,8 @@ evaluator of a certified one is its `ball` here.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import reduce
 from typing import Any
 
 from flint import arb
@@ -59,9 +57,7 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
     for q in (
         ModelQuantity("energy", rate="energy_rate", per_head="head_energies", recorded_as="energy"),
         ModelQuantity("head_energies", ("head",), rate="head_energy_rate", claims=False, recorded_as="head_energies"),
-        ModelQuantity(
-            "energy_rate", ball=lambda cfg: reduce(operator.add, ball_model.head_energy_rates(cfg)), notation="dE/dt"
-        ),
+        ModelQuantity("energy_rate", ball=lambda cfg: sum(ball_model.head_energy_rates(cfg), arb(0)), notation="dE/dt"),
         ModelQuantity("head_energy_rate", ("head",), ball=ball_model.head_energy_rates, notation="dE_{head}/dt"),
         ModelQuantity("radial_shadow", ("head", "token")),
         ModelQuantity("tangential_power", ("head", "token")),

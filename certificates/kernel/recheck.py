@@ -280,7 +280,6 @@ class _Walk:
             raise Rejected(f"a {kind} node needs a variable with a side of positive width, not {str(variable)[:40]!r}")
         if not self._ball(goal.expression, clipped).is_finite():
             raise Rejected(f"{where}: a {kind} node needs the expression defined (a finite ball) on its box")
-        referencing = self.region.referencing(variable) if self.region is not None else frozenset()
         if kind == "boundary":
             return [self._boundary(node, clipped, goal)]
         sign = node["sign"]
@@ -290,7 +289,9 @@ class _Walk:
         if not exact.holds(slope, sign):
             raise Rejected(f"{where}: the derivative in {variable} is {slope.str(5)}, not {sign} 0 (monotonicity)")
         end = forms.face_end(goal.relation, sign)
-        relaxed = goal.relaxed | {variable} | referencing
+        relaxed = (
+            goal.relaxed | {variable} | (self.region.referencing(variable) if self.region is not None else frozenset())
+        )
         lo, hi = clipped[variable]
         if kind == "monotone":
             at = lo if end == "low" else hi
@@ -304,8 +305,7 @@ class _Walk:
         side = self.region.side(variable) if self.region is not None else None
         if side is None or node["end"] != end or variable in goal.relaxed or not isinstance(side.bound(end), list):
             raise Rejected(
-                f"a graph node follows the dependent bound of {str(variable)[:40]} at the end where the derivative's "
-                "sign puts the extreme"
+                f"a graph node follows the bound of {str(variable)[:40]} where the derivative puts the extreme"
             )
         assert self.region is not None
         if not self.region.touches(clipped, variable, end):

@@ -124,18 +124,13 @@ class Region:
 
     def touches(self, box: Box, name: str, end: str) -> bool:
         """Whether the (clipped) box reaches the bound of `name` at `end` for every value of its parents in
-        the box: its side starts at or below the bound's lower end (ends at or above its upper end)."""
+        the box: its side starts at or below the bound's exact lower end (ends at or above its upper end)."""
         side = self.side(name)
-        if side is None or side.bound(end) is None:
+        reach = None if side is None else self.bound_end(side, end, box)
+        if reach is None:
             return False
         lo, hi = box[name]
-        bound = side.bound(end)
-        if isinstance(bound, Fraction):
-            return lo <= bound if end == "low" else hi >= bound
-        value = self.bound_ball(side, end, box)
-        if value is None or not value.is_finite():
-            return False
-        return bool(ball_of(lo) <= value) if end == "low" else bool(ball_of(hi) >= value)
+        return lo <= reach if end == "low" else hi >= reach
 
     def uncovered(self, box: Box) -> str | None:
         """Why the box does not contain the region (a variable it lacks, an unbounded side, a bound outside
