@@ -76,11 +76,7 @@ def velocities(cfg: bm.ExactConfiguration) -> list[list[ExpNumber]]:
 
 def stationary(cfg: bm.ExactConfiguration) -> bool:
     """Whether every token's velocity is exactly 0 (the configuration is an equilibrium of the dynamics)."""
-    return all(_zero(component) for v in velocities(cfg) for component in v)
-
-
-def _zero(value: ExpNumber | Fraction | int) -> bool:
-    return value.is_zero() if isinstance(value, ExpNumber) else value == 0
+    return all(c.is_zero() if isinstance(c, ExpNumber) else c == 0 for v in velocities(cfg) for c in v)
 
 
 Factor = Callable[[int, int], Any] | None

@@ -137,12 +137,11 @@ class Region:
         its side), or None when it does."""
         if set(box) != {s.name for s in self.sides}:
             return f"the box's variables {sorted(box)} are not the region's {[s.name for s in self.sides]}"
-        clipped = dict(box)
         for side in self.sides:
             lo, hi = box[side.name]
             if side.low is None or side.high is None:
                 return f"{side.name} is unbounded"
-            low, high = self.bound_end(side, "low", clipped), self.bound_end(side, "high", clipped)
+            low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
             if low is None or high is None or lo > low or hi < high:
                 return f"the side of {side.name} does not contain its bounds"
         return None
