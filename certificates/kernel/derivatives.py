@@ -58,12 +58,7 @@ def derivative(tree: Tree, name: str) -> Tree:
     if op == "div" and len(args) == 2:
         return derivative(["mul", args[0], ["pow", args[1], -1]], name)
     if op == "mul":
-        terms = []
-        for i, factor in enumerate(args):
-            inner = derivative(factor, name)
-            if inner != ZERO:
-                terms.append(_mul([*args[:i], inner, *args[i + 1 :]]))
-        return _add(terms)
+        return _add([_mul([*args[:i], derivative(factor, name), *args[i + 1 :]]) for i, factor in enumerate(args)])
     if op == "pow" and isinstance(args[1], int) and not isinstance(args[1], bool):
         base, k = args  # k = 0: the factor ["rat", "0"] makes the product 0
         power = ONE if k == 1 else base if k == 2 else ["pow", base, k - 1]
@@ -80,21 +75,13 @@ def derivative(tree: Tree, name: str) -> Tree:
     if op in NAMED and len(args) == NAMED[op]:
         return derivative(instantiate(named_template(op), args), name)
     if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)
-        base, exponent = args
-        terms = [
-            _mul([derivative(exponent, name), ["log", base]]),
-            _mul([exponent, derivative(base, name), ["pow", base, -1]]),
-        ]
+        base, q = args
+        terms = [_mul([derivative(q, name), ["log", base]]), _mul([q, derivative(base, name), ["pow", base, -1]])]
         return _mul([tree, _add(terms)])
-    if op == "lambda_c" and len(args) == 2:
-        terms = []
-        templates = (stored_forms.tree(name) for name in stored_forms.LAMBDA_C_PARTIALS)  # d/dn, d/dbeta at #n, #beta
-        for argument, template in zip(args, templates, strict=True):
-            inner = derivative(argument, name)
-            if inner != ZERO:
-                partial = substitute(substitute(template, _N, args[0]), _BETA, args[1])
-                terms.append(_mul([partial, inner]))
-        return _add(terms)
+    if op == "lambda_c" and len(args) == 2:  # the stored d/dn and d/dbeta at the placeholders #n, #beta
+        templates = (stored_forms.tree(partial) for partial in stored_forms.LAMBDA_C_PARTIALS)
+        partials = [substitute(substitute(t, _N, args[0]), _BETA, args[1]) for t in templates]
+        return _add([_mul([p, derivative(a, name)]) for p, a in zip(partials, args, strict=True)])
     raise TreeError(f"no derivative rule for node {str(op)[:20]!r}")
 
 

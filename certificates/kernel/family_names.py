@@ -24,17 +24,12 @@ class HeadFacts(NamedTuple):
     rounds: bool = False
 
 
+_TOKEN_NAMES = (
+    "random-sphere orthogonal equiangular rational-sphere given hemisphere groups near-collision equally-spaced angles"
+)
+_FREE, _EXACT_MEMBERS = {"random-sphere", "rational-sphere"}, {"given", "hemisphere"}
 TOKEN_FAMILIES: dict[str, TokenFacts] = {
-    "random-sphere": TokenFacts(free=True),
-    "orthogonal": TokenFacts(free=False),
-    "equiangular": TokenFacts(free=False),
-    "rational-sphere": TokenFacts(free=True),
-    "given": TokenFacts(free=False, exact_members=True),
-    "hemisphere": TokenFacts(free=False, exact_members=True),
-    "groups": TokenFacts(free=False),
-    "near-collision": TokenFacts(free=False),
-    "equally-spaced": TokenFacts(free=False),
-    "angles": TokenFacts(free=False),
+    name: TokenFacts(name in _FREE, name in _EXACT_MEMBERS) for name in _TOKEN_NAMES.split()
 }
 """The token families a claims file names, in the order it lists them."""
 
