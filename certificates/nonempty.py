@@ -151,9 +151,21 @@ def _simplest(low: Fraction, high: Fraction, middle: Fraction) -> Fraction:
     return middle
 
 
+def outer_box(region: Region) -> Box | None:
+    """The box of the bounds' outer ends, in dependency order (None when a side is unbounded or a bound has no
+    finite ball): the root box of the emptiness search here and of the prover's covers."""
+    box: Box = {}
+    for side in region.sides:
+        low, high = region.bound_end(side, "low", box), region.bound_end(side, "high", box)
+        if low is None or high is None:
+            return None
+        box[side.name] = (low, high)
+    return box
+
+
 def _emptiness(region: Region) -> Emptiness:
     """Empty when every box of a split of the outer box clips to nothing, naming the sides that emptied them."""
-    root = region.outer_box()
+    root = outer_box(region)
     if root is None:
         return Emptiness(reason=_unsettled(region, "a side is unbounded or a bound has no finite ball"))
     stack, emptied, boxes = [root], {}, 0

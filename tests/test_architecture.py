@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from certificates import families
+from certificates.kernel import family_names
+
 if TYPE_CHECKING:
     from checks.reports.report import Report
 
@@ -150,11 +153,15 @@ def test_the_identities_are_sympy_only() -> None:
 
 
 def test_the_family_table_is_pure_and_the_claims_file_reads_only_it() -> None:
-    """certificates.kernel.family_names holds records of names, sizes, option domains and hypotheses only (no
-    numpy; exact ends in fractions); in the claims-file code only the dynamics starts (`dynamics_starts`, which
-    draw the decider's configurations) import the numpy draws of checks.model.families."""
+    """certificates.families holds records of names, sizes, option domains and hypotheses only (no numpy; exact
+    ends in fractions), over the kernel's facts of certificates.kernel.family_names, whose names it shares;
+    in the claims-file code only the dynamics starts (`dynamics_starts`, which draw the decider's configurations)
+    import the numpy draws of checks.model.families."""
     modules = _modules()
-    assert _libraries(modules["certificates.kernel.family_names"]) <= {
+    assert set(families.TOKEN_FAMILIES) == set(family_names.TOKEN_FAMILIES)
+    assert set(families.HEAD_FAMILIES) == set(family_names.HEAD_FAMILIES)
+    assert _libraries(modules["certificates.families"]) <= {
+        "certificates",
         "__future__",
         "collections",
         "dataclasses",

@@ -3,7 +3,7 @@
 Adding a constant is one row of `certificates.constant_specs.QUANTITIES`: the claims-file language, the
 `headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
 Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
-the recorder and the dynamics claims share; every named family of `certificates.kernel.family_names` has one draw in
+the recorder and the dynamics claims share; every named family of `certificates.families` has one draw in
 `checks.model.families`, which draws exactly the hypotheses it declares (so the searches and the verifier agree).
 """
 
@@ -23,16 +23,17 @@ from hypothesis import strategies as st
 from certificates.claims import evaluation, names
 from certificates.claims.expressions import parse_expression
 from certificates.constant_specs import PARAMETERS, QUANTITIES
-from certificates.inert import inert
-from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
-from certificates.kernel.family_names import (
+from certificates.families import (
     HEAD_FAMILIES,
     OPTIONS,
     SHORT_HEAD_NAMES,
     SHORT_TOKEN_NAMES,
     TOKEN_FAMILIES,
 )
-from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, STATE_QUANTITIES, ball_value
+from certificates.inert import inert
+from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
+from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
+from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RECORDED_AS, STATE_QUANTITIES, UNCLAIMED
 from certificates.statements.registry import CONFIGURATIONS
 from checks.commands import constants as constants_command
 from checks.constants import certified as constants
@@ -154,8 +155,9 @@ def test_every_model_quantity_has_a_float_evaluator_and_every_certified_one_a_ba
         "order_parameter",
         "order_parameter_rate",
     }
+    assert UNCLAIMED | set(RECORDED_AS) | set(PARAMETER) | set(FIRST_TIME_OF) <= set(MODEL_QUANTITIES)
     for q in MODEL_QUANTITIES.values():
-        for other in (q.rate, q.per_head, q.first_time_of):
+        for other in (q.rate, q.per_head, FIRST_TIME_OF.get(q.name)):
             assert other is None or other in STATE_QUANTITIES
 
 
@@ -174,7 +176,7 @@ def test_each_float_evaluator_has_the_shape_of_its_axes(name: str) -> None:
     cfg = Configuration.create(
         families.random_sphere_tokens(4, d, rng), families.random_symmetric_heads(2, d, rng), beta=1.0
     )
-    arguments = () if MODEL_QUANTITIES[name].parameter is None else (0.5,)
+    arguments = () if name not in PARAMETER else (0.5,)
     shapes = {(): (), ("head",): (2,), ("token",): (4,), ("head", "token", "token"): (2, 4, 4)}
     assert (
         np.shape(EVALUATORS[name](cfg, *arguments))

@@ -3,7 +3,7 @@
 Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `certificates.kernel.model_terms`), and optionally
 `attention` (usa, softmax, relu; default usa), `geometry` (sphere or flat; default sphere), `assume` (hypotheses on
 the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES, or
-`orthogonal-heads(delta=q)` with an exact q >= 0, kept in its one written form `ball_model.approximate_orthogonality`;
+`orthogonal-heads(delta=q)` with an exact q >= 0, kept in its one written form `approximate_orthogonality`;
 `lambda_h` needs `scalar-heads`; `identical-heads`, M_h = alpha I for every head with one real alpha of any sign,
 implies `symmetric-scores`), `given` (conditions,
 each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at every token i, for the statement's head
@@ -34,7 +34,7 @@ from certificates.claims.expressions import check_characters, checked_syntax, ra
 from certificates.claims.interaction_text import parse_interaction
 from certificates.claims.model_sizes import parse_sizes
 from certificates.claims.problems import ExpressionError
-from certificates.kernel.ball_model import approximate_orthogonality, stated_delta
+from certificates.kernel.ball_model import orthogonality_bound, stated_delta
 from certificates.kernel.errors import InputError
 from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of
 from certificates.kernel.model_statements import Sizes, statement_text
@@ -221,6 +221,16 @@ def _assumed(raw: dict[str, Any]) -> list[str]:
     if len({name.partition("(")[0] for name in out}) != len(out):
         raise InputError("assume", written, "each of the hypotheses once (orthogonal-heads with or without delta)")
     return out
+
+
+def approximate_orthogonality(delta: Fraction) -> str:
+    """The name of the hypothesis |M_h M_g|_F <= delta for h != g (`orthogonal-heads` when delta = 0), in the one
+    written form the checker reads back (`ball_model.orthogonality_bound`)."""
+    if delta < 0:
+        raise ValueError("delta is a bound on a norm: >= 0")
+    name = "orthogonal-heads" if delta == 0 else f"orthogonal-heads(delta={Fraction(delta)})"
+    assert delta == 0 or orthogonality_bound(name) == delta
+    return name
 
 
 def _delta(text: str) -> Fraction:

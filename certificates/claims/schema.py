@@ -43,15 +43,16 @@ from certificates.claims.quantified import (
     instance_fields,
     quantified_fields,
 )
+from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import NAMED as NAMED_MASKS
 from certificates.kernel.masks import Mask, mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.model_statements import Sizes
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, UNCLAIMED
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
 #: Most parts of one `all` claim (a conjunction of claims of the other kinds).
@@ -66,7 +67,7 @@ DYNAMICS_VALUES = ("aligned", "identity", "spd")
 #: The quantities built on the usa energy, whose 1/beta leaves them undefined at beta = 0.
 ENERGY_QUANTITIES = ("energy", "energy_rate", "head_energy_rate")
 OPERATORS = ("<", "<=", ">", ">=")
-QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if q.claims)
+QUANTITIES = tuple(name for name in MODEL_QUANTITIES if name not in UNCLAIMED)
 PROPERTIES = (
     "non-decreasing",
     "non-negative",
@@ -471,8 +472,8 @@ def _dynamics(
     if "domain" in raw:
         return _quantified(raw, header, stated, base)
     quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
-    spec = MODEL_QUANTITIES[quantity]
-    if spec.of_trajectory and prop not in ("at-most", "at-least"):
+    of_trajectory, parameter = quantity in FIRST_TIME_OF, PARAMETER.get(quantity)
+    if of_trajectory and prop not in ("at-most", "at-least"):
         raise InputError("property", prop, f"{quantity} is one number per trajectory: use at-most or at-least")
     if prop == "decays-exponentially" and quantity != "cluster_gap":
         raise InputError("property", prop, "decays-exponentially is decided for quantity = cluster_gap")
@@ -506,12 +507,12 @@ def _dynamics(
     if "interaction" in raw:
         options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
     for key in ("radius", "level"):
-        if key in raw and key != spec.parameter:
+        if key in raw and key != parameter:
             raise InputError(key, raw[key], f"only used with the quantity that takes it ({_taking(key)})")
-    if spec.parameter is not None:
-        if spec.parameter not in raw:
-            raise InputError(spec.parameter, None, f"missing: {quantity} needs `{spec.parameter}`")
-        options[spec.parameter] = _number(raw, spec.parameter, positive=True)
+    if parameter is not None:
+        if parameter not in raw:
+            raise InputError(parameter, None, f"missing: {quantity} needs `{parameter}`")
+        options[parameter] = _number(raw, parameter, positive=True)
     if "head" in raw:
         options["head"] = _integer(raw, "head", 0, options["H"] - 1)
     if "samples" in raw:
@@ -558,15 +559,15 @@ def _dynamics_statement(
     raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any], exists: bool = False
 ) -> str:
     """The generated statement: the quantity, its property and the model options (`exists`: for some start)."""
-    spec = MODEL_QUANTITIES[quantity]
+    of_trajectory = quantity in FIRST_TIME_OF
     words = ", ".join(f"{key}={value}" for key, value in options.items())
     phrase = {
         "non-decreasing": "is non-decreasing along trajectories",
         "non-negative": "is non-negative",
         "tends-to": f"tends to {raw.get('limit')}",
         "decays-at-rate": f"decays at rate r = {raw.get('rate')}, i.e. {quantity}(t) ~ C exp(-r t) with C > 0",
-        "at-most": f"is at most {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
-        "at-least": f"is at least {raw.get('bound')}" + ("" if spec.of_trajectory else " at every time"),
+        "at-most": f"is at most {raw.get('bound')}" + ("" if of_trajectory else " at every time"),
+        "at-least": f"is at least {raw.get('bound')}" + ("" if of_trajectory else " at every time"),
         "does-not-tend-to": f"does not tend to {raw.get('limit')}",
         "decays-exponentially": (
             f"decays exponentially faster than {raw.get('rate')}: there are r > {raw.get('rate')} and C with "
@@ -771,12 +772,12 @@ def _file_name(text: str) -> bool:
 
 
 def _taking(key: str) -> str:
-    return ", ".join(q.name for q in MODEL_QUANTITIES.values() if q.parameter == key)
+    return ", ".join(name for name, field in PARAMETER.items() if field == key)
 
 
 def _family_options(raw: dict[str, Any], options: dict[str, Any], base: Path | None) -> None:
     """H and the options the claim's families take, each in its domain, and the families' bounds on d, all as the
-    records of `certificates.kernel.family_names` declare them; an option no chosen family takes is an error."""
+    records of `certificates.families` declare them; an option no chosen family takes is an error."""
     n, d = options["n"], options["d"]
     chosen: dict[str, Family] = {"heads": HEAD_FAMILIES[options["heads"]], "tokens": TOKEN_FAMILIES[options["tokens"]]}
     taken = {o.name for family in chosen.values() for o in family.options}

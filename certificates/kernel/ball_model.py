@@ -28,57 +28,34 @@ from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE, SMOOTH_KINDS, SPHERICAL_GEOMETRIES
 
 
-def _matmul(A: Matrix, B: Matrix) -> Matrix:
-    return [
-        [sum((A[i][k] * B[k][j] for k in range(len(B))), Fraction(0)) for j in range(len(B[0]))] for i in range(len(A))
-    ]
-
-
-def _unit_tokens(cfg: ExactConfiguration) -> bool:
-    return cfg.geometry not in SPHERICAL_GEOMETRIES or all(_dot(x, x) == 1 for x in cfg.tokens)
-
-
 def _symmetric(matrices: Sequence[Matrix]) -> bool:
     """Every matrix equals its transpose, exactly."""
     return all(M[i][j] == M[j][i] for M in matrices for i in range(len(M)) for j in range(len(M)))
 
 
-def _misaligned_values(cfg: ExactConfiguration) -> bool:
-    """W_h != M_h for every head h (value alignment fails at each head, not only at some)."""
-    pairs = zip(cfg.values, cfg.score_matrices, strict=False)
-    return len(cfg.values) == len(cfg.score_matrices) and all(W != M for W, M in pairs)
-
-
-def _identity(M: Matrix) -> bool:
-    return all(M[i][j] == (1 if i == j else 0) for i in range(len(M)) for j in range(len(M)))
-
-
-def _positive_definite(M: Matrix) -> bool:
-    """M symmetric positive definite, exactly: symmetric, and every pivot of its Cholesky (LDL^T) elimination in
-    rationals positive (equivalently, by Sylvester's criterion, every leading principal minor positive)."""
-    return _symmetric([M]) and positive_definite(M)
-
-
-def _orthogonal_heads(cfg: ExactConfiguration) -> bool:
-    d = len(cfg.tokens[0])
-    zero = [[Fraction(0)] * d for _ in range(d)]
-    heads = range(len(cfg.score_matrices))
-    return all(_matmul(cfg.score_matrices[g], cfg.score_matrices[h]) == zero for g in heads for h in heads if g != h)
+def _scalar(M: Matrix, alpha: Fraction) -> bool:
+    """M = alpha I, exactly."""
+    return all(M[i][j] == (alpha if i == j else 0) for i in range(len(M)) for j in range(len(M)))
 
 
 #: Every hypothesis a witness may claim, by name, and its exact check. Theorems, searches, families and
 #: the certificate checker name hypotheses from this table only.
 HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
-    "unit-tokens": _unit_tokens,
+    "unit-tokens": lambda cfg: cfg.geometry not in SPHERICAL_GEOMETRIES or all(_dot(x, x) == 1 for x in cfg.tokens),
     "symmetric-scores": lambda cfg: _symmetric(cfg.score_matrices),
     "symmetric-values": lambda cfg: _symmetric(cfg.values),
     "aligned-values": lambda cfg: cfg.values == cfg.score_matrices,
-    "misaligned-values": _misaligned_values,
-    "identity-values": lambda cfg: all(_identity(W) for W in cfg.values),
-    "spd-values": lambda cfg: all(_positive_definite(W) for W in cfg.values),
-    "orthogonal-heads": _orthogonal_heads,
-    "scalar-heads": lambda cfg: all(_is_positive_scalar(M) for M in cfg.score_matrices),
-    "identical-heads": lambda cfg: _identical_scalar_heads(cfg.score_matrices),
+    # W_h != M_h at every head (alignment fails at each head, not only at some)
+    "misaligned-values": lambda cfg: (
+        len(cfg.values) == len(cfg.score_matrices)
+        and all(W != M for W, M in zip(cfg.values, cfg.score_matrices, strict=False))
+    ),
+    "identity-values": lambda cfg: all(_scalar(W, Fraction(1)) for W in cfg.values),
+    # symmetric, and every pivot of the LDL^T elimination in rationals positive (Sylvester's criterion)
+    "spd-values": lambda cfg: all(_symmetric([W]) and positive_definite(W) for W in cfg.values),
+    "orthogonal-heads": lambda cfg: _approximately_orthogonal(cfg, Fraction(0)),
+    "scalar-heads": lambda cfg: all(M[0][0] > 0 and _scalar(M, M[0][0]) for M in cfg.score_matrices),
+    "identical-heads": lambda cfg: all(_scalar(M, cfg.score_matrices[0][0][0]) for M in cfg.score_matrices),
     "softmax-attention": lambda cfg: cfg.attention == "softmax",
     "spherical-geometry": lambda cfg: cfg.geometry == "sphere",
     "dimension-at-least-2": lambda cfg: len(cfg.tokens[0]) >= 2,
@@ -90,22 +67,13 @@ HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
 _BOUNDED_ORTHOGONALITY = re.compile(r"orthogonal-heads\(delta=([1-9][0-9]*(?:/[1-9][0-9]*)?)\)")
 
 
-def approximate_orthogonality(delta: Fraction) -> str:
-    """The name of the hypothesis |M_h M_g|_F <= delta for h != g (`orthogonal-heads` when delta = 0)."""
-    if delta < 0:
-        raise ValueError("delta is a bound on a norm: >= 0")
-    q = Fraction(delta)
-    text = str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-    return "orthogonal-heads" if q == 0 else f"orthogonal-heads(delta={text})"
-
-
 def orthogonality_bound(name: str) -> Fraction | None:
     """The delta of a hypothesis `orthogonal-heads(delta=...)` written in its one form, else None."""
     match = _BOUNDED_ORTHOGONALITY.fullmatch(name)
     if match is None or len(name) > 80:
         return None
     delta = Fraction(match.group(1))
-    return delta if approximate_orthogonality(delta) == name else None
+    return delta if str(delta) == match.group(1) else None  # p/q in lowest terms, q > 1 written only
 
 
 def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
@@ -114,10 +82,14 @@ def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
 
 
 def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
-    """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken)."""
-    heads = range(len(cfg.score_matrices))
-    products = (_matmul(cfg.score_matrices[g], cfg.score_matrices[h]) for g in heads for h in heads if g != h)
-    return all(sum(entry * entry for row in P for entry in row) <= delta * delta for P in products)
+    """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken; delta = 0: every
+    product is 0, the heads are orthogonal)."""
+    Ms, bound = cfg.score_matrices, delta * delta
+
+    def squared_norm(A: Matrix, B: Matrix) -> Fraction:  # |A B|_F^2
+        return sum((_dot(row, column) ** 2 for row in A for column in zip(*B, strict=True)), Fraction(0))
+
+    return all(squared_norm(Ms[g], Ms[h]) <= bound for g in range(len(Ms)) for h in range(len(Ms)) if g != h)
 
 
 def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:
@@ -128,28 +100,15 @@ def tangent_projection(x: Sequence[arb], u: Sequence[arb]) -> list[arb]:
 
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
     """The named hypotheses that the exact data violate (empty when all hold exactly)."""
-    unknown = [name for name in hypotheses if name not in HYPOTHESES and orthogonality_bound(name) is None]
+    bounds = [(name, orthogonality_bound(name)) for name in hypotheses]
+    unknown = [name for name, delta in bounds if delta is None and name not in HYPOTHESES]
     if unknown:
         raise ValueError(f"unknown hypothesis {unknown[0]!r}")
-    return [name for name in hypotheses if not _holds(cfg, name)]
-
-
-def _holds(cfg: ExactConfiguration, name: str) -> bool:
-    delta = orthogonality_bound(name)
-    return HYPOTHESES[name](cfg) if delta is None else _approximately_orthogonal(cfg, delta)
-
-
-def _identical_scalar_heads(matrices: Sequence[Matrix]) -> bool:
-    """M_h = alpha I for every head h with one alpha of any sign (0 included), exactly."""
-    alpha = matrices[0][0][0]
-    size = len(matrices[0])
-    return all(M[i][j] == (alpha if i == j else 0) for M in matrices for i in range(size) for j in range(size))
-
-
-def _is_positive_scalar(M: Matrix) -> bool:
-    """M = lambda I with lambda > 0, exactly."""
-    lam = M[0][0]
-    return lam > 0 and all(M[i][j] == (lam if i == j else 0) for i in range(len(M)) for j in range(len(M)))
+    return [
+        name
+        for name, delta in bounds
+        if not (HYPOTHESES[name](cfg) if delta is None else _approximately_orthogonal(cfg, delta))
+    ]
 
 
 def _normalized_rows(exponentials: list[list[list[Any]]]) -> list[list[list[Any]]]:
@@ -173,9 +132,7 @@ def _head_sums(
     outputs = _outputs(weights, values_of_tokens)
     velocities = []
     for i in range(n):
-        v: list[Any] = [arb(0)] * d
-        for f in outputs:
-            v = [vk + fk for vk, fk in zip(v, f[i], strict=True)]
+        v = [sum((f[i][k] for f in outputs), arb(0)) for k in range(d)]
         if attention == "usa":
             v = [vk / n for vk in v]
         if geometry == "sphere":
@@ -210,16 +167,13 @@ def scheme_velocity(x: list[arb], v: list[arb], geometry: str) -> list[arb]:
 
 def _outputs(weights: list[list[list[Any]]], values_of_tokens: list[list[list[Any]]]) -> list[list[list[Any]]]:
     """f^h_i = sum_j w^h_ij W_h x_j (H x n x d), from the weights and the rows W_h x_j."""
-    outputs = []
-    for w, rows in zip(weights, values_of_tokens, strict=True):
-        head = []
-        for w_i in w:
-            f: list[Any] = [arb(0)] * len(rows[0])
-            for w_ij, row in zip(w_i, rows, strict=True):
-                f = [fk + w_ij * rk for fk, rk in zip(f, row, strict=True)]
-            head.append(f)
-        outputs.append(head)
-    return outputs
+    return [
+        [
+            [sum((w_ij * row[k] for w_ij, row in zip(w_i, rows, strict=True)), arb(0)) for k in range(len(rows[0]))]
+            for w_i in w
+        ]
+        for w, rows in zip(weights, values_of_tokens, strict=True)
+    ]
 
 
 def velocity_field(

@@ -23,25 +23,13 @@ callers check both balls.
 from __future__ import annotations
 
 from certificates.kernel import stored_forms
-from certificates.kernel.exprtree import NAMED, Tree, TreeError, instantiate, named_template
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, instantiate, named_template, symbols
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]
 MINUS_ONE: Tree = ["rat", "-1"]
 #: Placeholders of the arguments in the templates of lambda_c's partial derivatives.
 _N, _BETA = "#n", "#beta"
-
-
-def depends(tree: Tree, name: str) -> bool:
-    """Whether the symbol `name` occurs in the tree."""
-    op, args = tree[0], tree[1:]
-    if op == "sym":
-        return bool(args[0] == name)
-    if op == "rat":
-        return False
-    if op == "pow":
-        return depends(args[0], name)
-    return any(depends(a, name) for a in args)
 
 
 def substitute(tree: Tree, name: str, replacement: Tree) -> Tree:
@@ -58,7 +46,7 @@ def substitute(tree: Tree, name: str, replacement: Tree) -> Tree:
 
 def derivative(tree: Tree, name: str) -> Tree:
     """The partial derivative of the tree with respect to the symbol `name` (TreeError on an unknown node)."""
-    if not depends(tree, name):
+    if name not in symbols(tree):
         return ZERO
     op, args = tree[0], tree[1:]
     if op == "sym":
@@ -70,16 +58,9 @@ def derivative(tree: Tree, name: str) -> Tree:
     if op == "div" and len(args) == 2:
         return derivative(["mul", args[0], ["pow", args[1], -1]], name)
     if op == "mul":
-        terms = []
-        for i, factor in enumerate(args):
-            inner = derivative(factor, name)
-            if inner != ZERO:
-                terms.append(_mul([*args[:i], inner, *args[i + 1 :]]))
-        return _add(terms)
+        return _add([_mul([*args[:i], derivative(factor, name), *args[i + 1 :]]) for i, factor in enumerate(args)])
     if op == "pow" and isinstance(args[1], int) and not isinstance(args[1], bool):
-        base, k = args
-        if k == 0:
-            return ZERO
+        base, k = args  # k = 0: the factor ["rat", "0"] makes the product 0
         power = ONE if k == 1 else base if k == 2 else ["pow", base, k - 1]
         return _mul([["rat", str(k)], power, derivative(base, name)])
     if op in ("exp", "log", "sqrt", "lambertw") and len(args) == 1:
@@ -91,39 +72,17 @@ def derivative(tree: Tree, name: str) -> Tree:
             "lambertw": lambda: _mul([["exp", ["mul", ["rat", "-1"], tree]], ["pow", ["add", ONE, tree], -1]]),
         }[op]()
         return _mul([outer, inner])
-    if op in ("neg", "sub"):  # the shapes of the text: -a, a - b
-        first, *rest = [derivative(a, name) for a in args]
-        return _mul([MINUS_ONE, first]) if op == "neg" else _add([first, _mul([MINUS_ONE, rest[0]])])
-    if op == "div" and len(args) == 2:  # (a / b)' = a' / b - a b' / b^2
-        a, b = args
-        return _add(
-            [_mul([derivative(a, name), ["pow", b, -1]]), _mul([MINUS_ONE, a, derivative(b, name), ["pow", b, -2]])]
-        )
     if op in NAMED and len(args) == NAMED[op]:
         return derivative(instantiate(named_template(op), args), name)
     if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)
-        base, exponent = args
-        terms = [
-            _mul([derivative(exponent, name), ["log", base]]),
-            _mul([exponent, derivative(base, name), ["pow", base, -1]]),
-        ]
+        base, q = args
+        terms = [_mul([derivative(q, name), ["log", base]]), _mul([q, derivative(base, name), ["pow", base, -1]])]
         return _mul([tree, _add(terms)])
-    if op == "lambda_c" and len(args) == 2:
-        by_tokens, by_temperature = _lambda_c_templates()
-        terms = []
-        for argument, template in zip(args, (by_tokens, by_temperature), strict=True):
-            inner = derivative(argument, name)
-            if inner != ZERO:
-                partial = substitute(substitute(template, _N, args[0]), _BETA, args[1])
-                terms.append(_mul([partial, inner]))
-        return _add(terms)
+    if op == "lambda_c" and len(args) == 2:  # the stored d/dn and d/dbeta at the placeholders #n, #beta
+        templates = (stored_forms.tree(partial) for partial in stored_forms.LAMBDA_C_PARTIALS)
+        partials = [substitute(substitute(t, _N, args[0]), _BETA, args[1]) for t in templates]
+        return _add([_mul([p, derivative(a, name)]) for p, a in zip(partials, args, strict=True)])
     raise TreeError(f"no derivative rule for node {str(op)[:20]!r}")
-
-
-def _lambda_c_templates() -> tuple[Tree, Tree]:
-    """The stored trees of d lambda_c / dn and d lambda_c / dbeta at the placeholder arguments (`stored_forms`)."""
-    by_tokens, by_temperature = (stored_forms.tree(name) for name in stored_forms.LAMBDA_C_PARTIALS)
-    return by_tokens, by_temperature
 
 
 def _add(terms: list[Tree]) -> Tree:

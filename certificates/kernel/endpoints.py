@@ -18,6 +18,7 @@ Narrow balls (points of a certificate, midpoints) keep python-flint's operations
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import reduce
 
 from flint import arb
 
@@ -40,10 +41,7 @@ def wide(x: arb) -> bool:
 
 def hull(*balls: arb) -> arb:
     """A ball holding every given ball (hence every point between them)."""
-    result = balls[0]
-    for ball in balls[1:]:
-        result = result.union(ball)
-    return result
+    return reduce(arb.union, balls)
 
 
 def times(x: arb, y: arb) -> arb:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from certificates.kernel import ball_model as bm
 from certificates.kernel.exact_data import attends, dot, exact_scores, matvec
@@ -41,22 +42,20 @@ def weights_of_scores(
     """The weights of `attention` from exact scores s^h_ij (H x n x n), 0 where token i does not attend to j: the one
     definition of the exact weights, for tokens in coordinates and for tokens known by their Gram matrix
     (`claims.equilibrium_regimes`)."""
+    n = len(scores[0])
+
+    def weight(s: Fraction) -> ExpNumber:
+        return ExpNumber.rational(max(beta * s, Fraction(0)) / n) if attention == "relu" else ExpNumber.exp(beta * s)
+
     zero = ExpNumber.rational(0)
-    if attention == "relu":
-        n = len(scores[0])
-        return [
-            [[ExpNumber.rational(max(beta * s, Fraction(0)) / n) if attends(i, j) else zero for j, s in enumerate(row)]
-             for i, row in enumerate(head)]
-            for head in scores
-        ]  # fmt: skip
-    exponentials = [
-        [[ExpNumber.exp(beta * s) if attends(i, j) else zero for j, s in enumerate(row)] for i, row in enumerate(head)]
+    grid = [
+        [[weight(s) if attends(i, j) else zero for j, s in enumerate(row)] for i, row in enumerate(head)]
         for head in scores
     ]
-    if attention == "usa":
-        return exponentials
+    if attention in ("usa", "relu"):
+        return grid
     if attention == "softmax":
-        return bm._normalized_rows(exponentials)
+        return bm._normalized_rows(grid)
     raise ValueError(f"no exact weights for {attention!r} attention")
 
 
@@ -77,47 +76,34 @@ def velocities(cfg: bm.ExactConfiguration) -> list[list[ExpNumber]]:
 
 def stationary(cfg: bm.ExactConfiguration) -> bool:
     """Whether every token's velocity is exactly 0 (the configuration is an equilibrium of the dynamics)."""
-    return all(_zero(component) for v in velocities(cfg) for component in v)
+    return all(c.is_zero() if isinstance(c, ExpNumber) else c == 0 for v in velocities(cfg) for c in v)
 
 
-def _zero(value: ExpNumber | Fraction | int) -> bool:
-    return value.is_zero() if isinstance(value, ExpNumber) else value == 0
+Factor = Callable[[int, int], Any] | None
+
+
+def _exp_sum(cfg: bm.ExactConfiguration, s: list[list[Fraction]], factor: Factor = None) -> Any:
+    """sum_ij m_ij e^(beta s_ij) factor(i, j) (no factor: 1) over the pairs where token i attends to j, exactly."""
+    pairs = ((i, j) for i in range(cfg.n) for j in range(cfg.n) if attends(cfg, i, j))
+    exps = ((ExpNumber.exp(cfg.beta * s[i][j]), i, j) for i, j in pairs)
+    terms = (e if factor is None else e * factor(i, j) for e, i, j in exps)
+    return sum(terms, ExpNumber.rational(0))
 
 
 def head_energies(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
     """E_h = (1/(2 beta n^2)) sum_ij m_ij e^(beta s^h_ij), exactly (m = 1 without a mask)."""
     if cfg.interaction is not None:
         raise ExpFieldError("the exact model's energy has exp(beta s) weights")
-    scale = 2 * cfg.beta * cfg.n * cfg.n
-    return [
-        sum(
-            (
-                ExpNumber.exp(cfg.beta * s)
-                for i, row in enumerate(head)
-                for j, s in enumerate(row)
-                if attends(cfg, i, j)
-            ),
-            ExpNumber.rational(0),
-        )
-        / scale
-        for head in exact_scores(cfg)
-    ]
+    return [_exp_sum(cfg, s) / (2 * cfg.beta * cfg.n * cfg.n) for s in exact_scores(cfg)]
 
 
 def head_energy_rates(cfg: bm.ExactConfiguration) -> list[ExpNumber]:
     """dE_h/dt = (1/(2 n^2)) sum_ij m_ij e^(beta s^h_ij) (<xdot_i, M_h x_j> + <M_h^T x_i, xdot_j>), exactly."""
-    xdot, n = velocities(cfg), cfg.n
-    rates = []
-    for M, head in zip(cfg.score_matrices, exact_scores(cfg), strict=True):
-        transpose = [list(column) for column in zip(*M, strict=True)]
+    xdot = velocities(cfg)
+
+    def rate(M: bm.Matrix, s: list[list[Fraction]]) -> Any:
         Mx = [matvec(M, x) for x in cfg.tokens]
-        MTx = [matvec(transpose, x) for x in cfg.tokens]
-        total = ExpNumber.rational(0)
-        for i in range(n):
-            for j in range(n):
-                if not attends(cfg, i, j):
-                    continue
-                rate = dot(xdot[i], Mx[j]) + dot(MTx[i], xdot[j])
-                total = total + ExpNumber.exp(cfg.beta * head[i][j]) * rate
-        rates.append(total / (2 * n * n))
-    return rates
+        MTx = [matvec([list(column) for column in zip(*M, strict=True)], x) for x in cfg.tokens]
+        return _exp_sum(cfg, s, lambda i, j: dot(xdot[i], Mx[j]) + dot(MTx[i], xdot[j])) / (2 * cfg.n * cfg.n)
+
+    return [rate(M, s) for M, s in zip(cfg.score_matrices, exact_scores(cfg), strict=True)]

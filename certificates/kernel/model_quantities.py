@@ -19,38 +19,22 @@ from flint import arb
 from certificates.kernel import ball_model
 
 
-def _energy_rate(cfg: ball_model.ExactConfiguration) -> arb:
-    rates = ball_model.head_energy_rates(cfg)
-    return sum(rates[1:], rates[0])
-
-
 @dataclass(frozen=True)
 class ModelQuantity:
     """One quantity of the model at a state.
 
     axes: what its array is indexed by ("head", then "token"); rate: the quantity that is its time
     derivative; per_head: the quantity that is its value per head (`energy` of one head is E_h);
-    claims: whether a dynamics claim may name it; recorded_as: its observable name in the recorder;
     ball: its exact-data enclosure (nested lists along `axes`) when witnesses may certify its sign;
-    notation: how the checker writes it at given head and token; parameter: the claim field its value depends
-    on (a merge radius, a level); first_time_of: for a number per trajectory, the state quantity whose first fall
-    to the parameter's value it times (clustering_time: the first t with cluster_gap <= level)."""
+    notation: how the checker writes it at given head and token. What the claims file and the recorder need
+    besides is `certificates.quantity_uses`."""
 
     name: str
     axes: tuple[str, ...] = ()
     rate: str | None = None
     per_head: str | None = None
-    claims: bool = True
-    recorded_as: str | None = None
     ball: Callable[[ball_model.ExactConfiguration], Any] | None = None
     notation: str = ""
-    parameter: str | None = None
-    first_time_of: str | None = None
-
-    @property
-    def of_trajectory(self) -> bool:
-        """Whether the quantity is one number per trajectory (not a value at each state)."""
-        return self.first_time_of is not None
 
     def written(self, head: int | None = None, token: int | None = None) -> str:
         """The quantity's notation at the given head and token, e.g. dH^0_2/dt."""
@@ -60,24 +44,24 @@ class ModelQuantity:
 MODEL_QUANTITIES: dict[str, ModelQuantity] = {
     q.name: q
     for q in (
-        ModelQuantity("energy", rate="energy_rate", per_head="head_energies", recorded_as="energy"),
-        ModelQuantity("head_energies", ("head",), rate="head_energy_rate", claims=False, recorded_as="head_energies"),
-        ModelQuantity("energy_rate", ball=_energy_rate, notation="dE/dt"),
+        ModelQuantity("energy", rate="energy_rate", per_head="head_energies"),
+        ModelQuantity("head_energies", ("head",), rate="head_energy_rate"),
+        ModelQuantity("energy_rate", ball=lambda cfg: sum(ball_model.head_energy_rates(cfg), arb(0)), notation="dE/dt"),
         ModelQuantity("head_energy_rate", ("head",), ball=ball_model.head_energy_rates, notation="dE_{head}/dt"),
         ModelQuantity("radial_shadow", ("head", "token")),
         ModelQuantity("tangential_power", ("head", "token")),
-        ModelQuantity("attention_entropy", ("head", "token"), rate="entropy_rate", recorded_as="entropies"),
+        ModelQuantity("attention_entropy", ("head", "token"), rate="entropy_rate"),
         ModelQuantity(
             "entropy_rate", ("head", "token"), ball=ball_model.entropy_rates, notation="dH^{head}_{token}/dt"
         ),
-        ModelQuantity("cluster_gap", recorded_as="cluster_gap"),
+        ModelQuantity("cluster_gap"),
         ModelQuantity("first_pair_gap"),
-        ModelQuantity("condition8_margin", ("head",), recorded_as="condition8_margin"),
+        ModelQuantity("condition8_margin", ("head",)),
         ModelQuantity("least_inner_product"),
         ModelQuantity("largest_inner_product"),
         ModelQuantity("attention_matrix", ("head", "token", "token")),
-        ModelQuantity("cluster_count", parameter="radius"),
-        ModelQuantity("clustering_time", parameter="level", first_time_of="cluster_gap"),
+        ModelQuantity("cluster_count"),
+        ModelQuantity("clustering_time"),
         ModelQuantity("token_norm", ("token",), rate="token_norm_rate"),
         ModelQuantity("token_norm_rate", ("token",), ball=ball_model.token_norm_rates, notation="d|x_{token}|/dt"),
         ModelQuantity("order_parameter", rate="order_parameter_rate", ball=ball_model.order_parameter),
@@ -86,9 +70,6 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
     )
 }
 """Every model quantity by name (claims-file names in the order the claims file lists them)."""
-
-STATE_QUANTITIES = tuple(q.name for q in MODEL_QUANTITIES.values() if not q.of_trajectory)
-"""The quantities with a value at each state (the others time a state quantity along a trajectory)."""
 
 CERTIFIED = tuple(q.name for q in MODEL_QUANTITIES.values() if q.ball is not None)
 """The quantities whose sign at exact data a witness certifies with balls."""

@@ -22,7 +22,7 @@ from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
-from certificates.kernel.regions import ENDS, Region
+from certificates.kernel.regions import ENDS, Box, Region
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
@@ -140,19 +140,18 @@ def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION
 COVER_RELATIONS = (*exact.SIGNS, "!=")
 
 
-def holds(value: arb, relation: str) -> bool:
-    """`value relation 0`, settled by the ball (False when the ball cannot tell)."""
+def _known(relation: object) -> None:
     if relation not in COVER_RELATIONS:
         raise Rejected(f"unknown relation {str(relation)[:10]!r}")
-    return exact.holds(value, relation)
 
 
 def check_enclosure(value: arb, enclosure: object, relation: str, where: str) -> None:
-    """The ball satisfies the relation and lies inside the recorded [lo, hi]."""
+    """The ball satisfies the relation (settled by the ball) and lies inside the recorded [lo, hi]."""
     if not isinstance(enclosure, list) or len(enclosure) != 2:
         raise Rejected(f"{where}: the enclosure must be [lo, hi]")
     lo, hi = (ball_of(parse_rational(t)) for t in enclosure)
-    if not holds(value, relation):
+    _known(relation)
+    if not exact.holds(value, relation):
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} does not satisfy {relation} 0")
     if not (value.lower() >= lo and value.upper() <= hi):
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} is not inside the recorded enclosure")
@@ -207,7 +206,7 @@ def cover(
     payload: object,
     expression: list[Any],
     relation: str,
-    domain: Mapping[str, tuple[Fraction, Fraction]],
+    domain: forms.Box,
     constants: Mapping[str, Fraction],
     region: Region | None = None,
     vanishing: Vanishing | None = None,
@@ -221,12 +220,12 @@ def cover(
     form, an empty box, a split, a monotone step to a face, a boundary step (`_walk`)."""
     require_keys(payload, COVER_KEYS, "cover")
     stated_domain = {k: [str(v) for v in pair] for k, pair in payload["domain"].items()}  # type: ignore[index]
-    wanted_domain = {k: [_text(lo), _text(hi)] for k, (lo, hi) in domain.items()}
+    wanted_domain = {k: [str(lo), str(hi)] for k, (lo, hi) in domain.items()}
     checks = {
         "expression": payload["expression"] == expression,  # type: ignore[index]
         "relation": payload["relation"] == relation,  # type: ignore[index]
         "domain": stated_domain == wanted_domain,
-        "constants": payload["constants"] == {k: _text(v) for k, v in constants.items()},  # type: ignore[index]
+        "constants": payload["constants"] == {k: str(v) for k, v in constants.items()},  # type: ignore[index]
         "variables": _same_names(payload["variables"], domain),  # type: ignore[index]
     }
     wrong = [name for name, ok in checks.items() if not ok]
@@ -235,8 +234,7 @@ def cover(
         unknown = [f"{part}.{key}" for part, mine in names.items() for key in sorted(set(payload[part]) - set(mine))]  # type: ignore[index]
         named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
-    if relation not in COVER_RELATIONS:
-        raise Rejected(f"unknown relation {str(relation)[:10]!r}")
+    _known(relation)
     leaves = payload["leaves"]  # type: ignore[index]
     if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
         raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
@@ -249,17 +247,13 @@ def cover(
     return count
 
 
-def _where(box: Mapping[str, tuple[Fraction, Fraction]]) -> str:
+def _where(box: forms.Box) -> str:
     return "box " + box_text(box)
 
 
 def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
     """The listed variables are the domain's, each once (their order is the writer's, JSON sorts the domain)."""
     return isinstance(stated, list) and len(stated) == len(domain) and set(map(str, stated)) == set(domain)
-
-
-def _text(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 _NODE_KEYS = (
@@ -278,12 +272,7 @@ class _Walk:
     """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format."""
 
     def __init__(
-        self,
-        domain: dict[str, tuple[Fraction, Fraction]],
-        fixed: dict[str, arb],
-        leaves: int,
-        region: Region | None,
-        vanishing: Vanishing | None,
+        self, domain: Box, fixed: dict[str, arb], leaves: int, region: Region | None, vanishing: Vanishing | None
     ) -> None:
         self.domain, self.fixed, self.leaves = domain, fixed, leaves
         self.region, self.vanishing = region, vanishing
@@ -297,13 +286,13 @@ class _Walk:
         self.bound_nodes = sum(count_nodes(b, fmt.MAX_TERM_NODES) for b in bounds if isinstance(b, list))
 
     def run(self, root: object, goal: _Goal) -> int:
-        stack: list[tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]] = [(root, self.domain, goal)]
+        stack: list[tuple[object, Box, _Goal]] = [(root, self.domain, goal)]
         while stack:
             node, box, goal = stack.pop()
             stack.extend(self._node(node, box, goal))
         return self.count
 
-    def _node(self, node: object, box: dict[str, tuple[Fraction, Fraction]], goal: _Goal) -> list[Any]:
+    def _node(self, node: object, box: Box, goal: _Goal) -> list[Any]:
         kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
         if kind is None:
             unknown = sorted(set(node) - _NODE_FIELDS) if isinstance(node, dict) else []
@@ -349,7 +338,6 @@ class _Walk:
             raise Rejected(f"a {kind} node needs a variable with a side of positive width, not {str(variable)[:40]!r}")
         if not self._ball(goal.expression, clipped).is_finite():
             raise Rejected(f"{where}: a {kind} node needs the expression defined (a finite ball) on its box")
-        referencing = self.region.referencing(variable) if self.region is not None else frozenset()
         if kind == "boundary":
             return [self._boundary(node, clipped, goal)]
         sign = node["sign"]
@@ -359,24 +347,23 @@ class _Walk:
         if not exact.holds(slope, sign):
             raise Rejected(f"{where}: the derivative in {variable} is {slope.str(5)}, not {sign} 0 (monotonicity)")
         end = forms.face_end(goal.relation, sign)
-        relaxed = goal.relaxed | {variable} | referencing
+        relaxed = (
+            goal.relaxed | {variable} | (self.region.referencing(variable) if self.region is not None else frozenset())
+        )
         lo, hi = clipped[variable]
         if kind == "monotone":
             at = lo if end == "low" else hi
             return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
         return [(node["face"], clipped | {variable: (lo, lo)}, self._graph(node, clipped, goal, end))]
 
-    def _graph(
-        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal, end: str
-    ) -> _Goal:
+    def _graph(self, node: dict[str, Any], clipped: Box, goal: _Goal, end: str) -> _Goal:
         """A graph node: the extreme over each segment from the bound at `end` lies on the bound, which the box
         reaches for all its parents; the face is the expression with the bound put in for the variable."""
         variable = node["graph"]
         side = self.region.side(variable) if self.region is not None else None
         if side is None or node["end"] != end or variable in goal.relaxed or not isinstance(side.bound(end), list):
             raise Rejected(
-                f"a graph node follows the dependent bound of {str(variable)[:40]} at the end where the derivative's "
-                "sign puts the extreme"
+                f"a graph node follows the bound of {str(variable)[:40]} where the derivative puts the extreme"
             )
         assert self.region is not None
         if not self.region.touches(clipped, variable, end):
@@ -388,9 +375,7 @@ class _Walk:
         relaxed = goal.relaxed | {variable} | self.region.referencing(variable)
         return _Goal(self.graphs[key], goal.relation, relaxed, top=False)
 
-    def _boundary(
-        self, node: dict[str, Any], clipped: dict[str, tuple[Fraction, Fraction]], goal: _Goal
-    ) -> tuple[object, dict[str, tuple[Fraction, Fraction]], _Goal]:
+    def _boundary(self, node: dict[str, Any], clipped: Box, goal: _Goal) -> tuple[object, Box, _Goal]:
         """A boundary node: the expression vanishes on the bound at `end` (SymPy, `vanishing`), the box reaches
         that bound, and the derivative subtree proves the sign that keeps the relation away from it."""
         variable, end, where = node["boundary"], node["end"], _where(clipped)
@@ -437,7 +422,7 @@ class _Walk:
         if lambda_c.root_count() - self.roots > fmt.MAX_COVER_ROOTS:
             raise Rejected(f"more than {fmt.MAX_COVER_ROOTS} lambda_c roots: the cover is too large to re-check")
 
-    def _ball(self, tree: list[Any], box: dict[str, tuple[Fraction, Fraction]]) -> arb:
+    def _ball(self, tree: list[Any], box: Box) -> arb:
         self._cost(tree)
         return forms.natural(tree, box, self.fixed)
 
@@ -462,24 +447,25 @@ def exact_configuration(
     if interaction is not None and record["interaction"] != interaction.tree:
         raise Rejected(f"the witness's interaction is not the claim's phi(s) = {interaction.text}")
 
-    def matrix(rows: object, what: str, max_rows: int, max_cols: int) -> list[list[Fraction]]:
-        if not isinstance(rows, list) or not 1 <= len(rows) <= max_rows:
-            raise Rejected(f"{what}: 1 to {max_rows} rows")
-        if any(not isinstance(r, list) or not 1 <= len(r) <= max_cols for r in rows):
-            raise Rejected(f"{what}: rows of 1 to {max_cols} entries")
-        return [[parse_rational(v) for v in row] for row in rows]
+    def matrix(rows: object, what: str, n_rows: range, n_cols: range) -> list[list[Fraction]]:
+        """Rows of exact rationals, as many as `n_rows` allows, each as long as `n_cols` allows."""
+        lengths = [len(r) if isinstance(r, list) else -1 for r in rows] if isinstance(rows, list) else [-1]
+        if len(lengths) not in n_rows or any(k not in n_cols for k in lengths):
+            raise Rejected(
+                f"{what}: {n_rows.start}..{n_rows.stop - 1} rows of {n_cols.start}..{n_cols.stop - 1} entries"
+            )
+        return [[parse_rational(v) for v in row] for row in rows]  # type: ignore[union-attr]
 
-    tokens = matrix(record["tokens"], "tokens", fmt.MAX_TOKENS, fmt.MAX_DIMENSION)
+    tokens = matrix(record["tokens"], "tokens", range(2, fmt.MAX_TOKENS + 1), range(1, fmt.MAX_DIMENSION + 1))
     d = len(tokens[0])
-    heads = record["scores"], record["values"]
-    if any(not isinstance(h, list) or not 1 <= len(h) <= fmt.MAX_HEADS for h in heads):
-        raise Rejected(f"1 to {fmt.MAX_HEADS} score and value matrices")
-    scores = [matrix(M, "scores", d, d) for M in record["scores"]]
-    values = [matrix(W, "values", d, d) for W in record["values"]]
-    if len(tokens) < 2 or any(len(x) != d for x in tokens):
-        raise Rejected("tokens must be at least two rows of equal length")
-    if len(values) != len(scores) or any(len(M) != d or any(len(r) != d for r in M) for M in scores + values):
-        raise Rejected("score and value matrices must be H matrices of size d x d")
+    if any(len(x) != d for x in tokens):
+        raise Rejected("tokens must be rows of equal length")
+    heads, square = (record["scores"], record["values"]), range(d, d + 1)
+    if any(not isinstance(h, list) or len(h) != len(heads[0]) or not 1 <= len(h) <= fmt.MAX_HEADS for h in heads):
+        raise Rejected(f"1 to {fmt.MAX_HEADS} score matrices and as many value matrices")
+    scores, values = (
+        [matrix(M, what, square, square) for M in h] for h, what in zip(heads, ("scores", "values"), strict=True)
+    )
     if record["attention"] not in ATTENTION_KINDS or record["geometry"] not in GEOMETRIES:
         kinds = ", ".join(ATTENTION_KINDS)
         raise Rejected(f"the ball model covers {kinds} attention on the sphere or in flat space")

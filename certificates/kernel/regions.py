@@ -87,9 +87,7 @@ class Region:
             return None
         if isinstance(bound, Fraction):
             return ball_of(bound)
-        env = {k: ball_of(v) for k, v in self.constants.items()}
-        env |= {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()}
-        return eval_ball(bound, env)
+        return eval_ball(bound, self._balls({k: interval_ball(lo, hi) for k, (lo, hi) in box.items()}))
 
     def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
         """The exact outer end of the bound over the box's parents (its lower end for a lower bound); None
@@ -126,43 +124,27 @@ class Region:
 
     def touches(self, box: Box, name: str, end: str) -> bool:
         """Whether the (clipped) box reaches the bound of `name` at `end` for every value of its parents in
-        the box: its side starts at or below the bound's lower end (ends at or above its upper end)."""
+        the box: its side starts at or below the bound's exact lower end (ends at or above its upper end)."""
         side = self.side(name)
-        if side is None or side.bound(end) is None:
+        reach = None if side is None else self.bound_end(side, end, box)
+        if reach is None:
             return False
         lo, hi = box[name]
-        bound = side.bound(end)
-        if isinstance(bound, Fraction):
-            return lo <= bound if end == "low" else hi >= bound
-        value = self.bound_ball(side, end, box)
-        if value is None or not value.is_finite():
-            return False
-        return bool(ball_of(lo) <= value) if end == "low" else bool(ball_of(hi) >= value)
+        return lo <= reach if end == "low" else hi >= reach
 
     def uncovered(self, box: Box) -> str | None:
         """Why the box does not contain the region (a variable it lacks, an unbounded side, a bound outside
         its side), or None when it does."""
         if set(box) != {s.name for s in self.sides}:
             return f"the box's variables {sorted(box)} are not the region's {[s.name for s in self.sides]}"
-        clipped = dict(box)
         for side in self.sides:
             lo, hi = box[side.name]
             if side.low is None or side.high is None:
                 return f"{side.name} is unbounded"
-            low, high = self.bound_end(side, "low", clipped), self.bound_end(side, "high", clipped)
+            low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
             if low is None or high is None or lo > low or hi < high:
                 return f"the side of {side.name} does not contain its bounds"
         return None
-
-    def outer_box(self) -> Box | None:
-        """The box of the bounds' outer ends, in order (None when a side is unbounded or a bound has no ball)."""
-        box: Box = {}
-        for side in self.sides:
-            low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
-            if low is None or high is None:
-                return None
-            box[side.name] = (low, high)
-        return box
 
     def contains(self, point: Mapping[str, Fraction | arb]) -> bool:
         """Whether the point satisfies every bound (open ends strictly; False when unsure). A value is an exact
@@ -185,13 +167,9 @@ class Region:
                 if bound is None:
                     continue
                 strict = side.low_open if end == "low" else side.high_open
-                if isinstance(bound, arb):
-                    below, above = (bound, ball_of(value)) if end == "low" else (ball_of(value), bound)
-                    settled = bool(below < above) if strict else bool(below <= above)
-                else:
-                    below_q, above_q = (bound, value) if end == "low" else (value, bound)
-                    settled = below_q < above_q if strict else below_q <= above_q
-                if not settled:
+                at = ball_of(value) if isinstance(bound, arb) else value  # a ball bound settles by balls
+                below, above = (bound, at) if end == "low" else (at, bound)
+                if not (below < above if strict else below <= above):
                     return False
         return True
 
@@ -204,6 +182,8 @@ class Region:
         exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
         if exact is not None:
             return exact
-        env = {k: ball_of(v) for k, v in self.constants.items()}
-        env |= {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}
-        return eval_ball(bound, env)
+        return eval_ball(bound, self._balls({k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}))
+
+    def _balls(self, values: dict[str, arb]) -> dict[str, arb]:
+        """The balls of the constants, and the given balls of the variables."""
+        return {k: ball_of(v) for k, v in self.constants.items()} | values

@@ -33,6 +33,7 @@ import numpy as np
 from certificates.claims.schema import DynamicsClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
 from checks.evidence.clustering_rates import late_exponent
 from checks.evidence.fits import Estimate, decay_rate
 from checks.evidence.limits import settle
@@ -117,7 +118,7 @@ def quantity(name: str, cfg: Configuration, head: int | None, parameter: float |
 
 def parameter(claim: DynamicsClaim) -> float | None:
     """The value of the claim's quantity's parameter (its merge radius or level), None when it has none."""
-    name = MODEL_QUANTITIES[claim.quantity].parameter
+    name = PARAMETER.get(claim.quantity)
     return None if name is None else claim.options[name]
 
 
@@ -126,7 +127,7 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     run propagates: a property as t -> oo needs the whole half-line)."""
     options = claim.options
     horizon = options.get("time", HORIZON[cfg.geometry])
-    if MODEL_QUANTITIES[claim.quantity].of_trajectory:
+    if claim.quantity in FIRST_TIME_OF:
         assert target is not None
         return _first_time_start(claim, cfg, target)
     if claim.property == "tends-to":
@@ -167,8 +168,7 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
 def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) -> Start:
     """The first time the quantity it times falls to the level (the integrator's event), against the bound; the run
     stops just past max(bound, 0), where reaching the level or not settles both at-most and at-least."""
-    spec = MODEL_QUANTITIES[claim.quantity]
-    timed, level = spec.first_time_of, claim.options[spec.parameter]  # type: ignore[index]
+    timed, level = FIRST_TIME_OF.get(claim.quantity), claim.options[PARAMETER[claim.quantity]]
     assert timed is not None
     event = Event(f"{timed}<={level:g}", lambda state: float(quantity(timed, state, None)) - level)
     scale, at_most = max(1.0, abs(bound)), claim.property == "at-most"

@@ -41,6 +41,7 @@ from certificates.kernel.real_statements import RELATION, goals, read_region, va
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Box as Sides
 from certificates.kernel.regions import Region
+from certificates.nonempty import outer_box
 from certificates.provers.intervals import CoverResult, certify_cover, prove
 from certificates.statements.real import relation_statement
 from certificates.store import certificate_directory
@@ -187,7 +188,7 @@ def _prepare(claim: InequalityClaim) -> tuple[Region, Sides, dict[str, Any]] | s
     if unbounded:
         return f"unbounded domain ({', '.join(unbounded)}): a cover needs finite bounds"
     with precision(COVER_PRECISION):
-        root = region.outer_box()
+        root = outer_box(region)
     if root is None:
         return "cannot enclose the bounds of the domain on its outer box"
     grid = Fraction(1, ROOT_GRID)

@@ -12,7 +12,7 @@ witnesses (`dynamics_decider`) decides it; this route returns None there.
 from __future__ import annotations
 
 from certificates.claims.schema import DynamicsClaim
-from certificates.kernel.family_names import HEAD_FAMILIES
+from certificates.families import HEAD_FAMILIES
 from checks.registry import Context
 from checks.verdicts import Outcome, derived
 from identities import scheme_energy

@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable
 
 from certificates.claims.schema import DynamicsClaim
-from certificates.kernel.family_names import TOKEN_FAMILIES
+from certificates.families import TOKEN_FAMILIES
 from checks.claimsfile.exponential_decay import applies_exactly, decide_by_fit, decide_exactly
 from checks.claimsfile.stationary_starts import find_stationary, witness_fields
 from checks.registry import Context

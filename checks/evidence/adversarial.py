@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
@@ -113,7 +113,7 @@ class Family:
     def of(
         cls, draw: Callable[[np.random.Generator], Configuration], tokens: str, heads: str, aligned: bool = True
     ) -> Family:
-        """Members of the named token and head families (`certificates.kernel.family_names`): the tokens are free when
+        """Members of the named token and head families (`certificates.families`): the tokens are free when
         their family is, and the heads move as their family allows when W_h = M_h (values drawn apart
         from the heads are not moved, so neither are the heads)."""
         return cls(draw, TOKEN_FAMILIES[tokens].free, HEAD_FAMILIES[heads].moves if aligned else None)

@@ -26,7 +26,7 @@ from checks.verdicts import Outcome, Verdict
 
 @dataclass(frozen=True)
 class Search:
-    """What to sample (the named head family of `certificates.kernel.family_names` at `scale`, by default large enough
+    """What to sample (the named head family of `certificates.families` at `scale`, by default large enough
     for rates of either sign, with W_h = M_h when the witness must have aligned values, else W_h drawn
     apart from the same family), which hypotheses the witness must satisfy exactly, which rate must be < 0."""
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from certificates.families import HEAD_FAMILIES, SHORT_HEAD_NAMES
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.family_names import HEAD_FAMILIES, SHORT_HEAD_NAMES
 from certificates.provers.witness import round_configuration
 from certificates.statements.registry import CONFIGURATIONS
 from checks.evidence import adversarial

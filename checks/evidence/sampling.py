@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.family_names import HEAD_FAMILIES, SHORT_HEAD_NAMES
+from certificates.families import HEAD_FAMILIES, SHORT_HEAD_NAMES
 from checks.model import families
 from checks.model.configuration import Configuration
 from checks.verdicts import Outcome, Verdict
@@ -30,7 +30,7 @@ def random_configuration(
     scale: float = 1.0,
 ) -> Configuration:
     """A random configuration of the given kind; `heads` is the short name of a head family that takes a
-    scale (symmetric, general or orthogonal: `certificates.kernel.family_names.SHORT_HEAD_NAMES`)."""
+    scale (symmetric, general or orthogonal: `certificates.families.SHORT_HEAD_NAMES`)."""
     family = SHORT_HEAD_NAMES[heads]
     n = int(rng.integers(2, max_n + 1))
     H = int(rng.integers(1, max_heads + 1))

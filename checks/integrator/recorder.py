@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from certificates.kernel.errors import InputError
-from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from certificates.quantity_uses import RECORDED_AS
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS, shape
 
 #: Observable name -> model quantity (`certificates.kernel.model_quantities`), for the quantities the recorder keeps.
-OBSERVABLES: dict[str, str] = {q.recorded_as: q.name for q in MODEL_QUANTITIES.values() if q.recorded_as}
+OBSERVABLES: dict[str, str] = {recorded: name for name, recorded in RECORDED_AS.items()}
 DEFAULT_OBSERVABLES: tuple[str, ...] = tuple(OBSERVABLES)
 
 

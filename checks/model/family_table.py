@@ -1,4 +1,4 @@
-"""The manual's table of named families, rendered from the records of `certificates.kernel.family_names`.
+"""The manual's table of named families, rendered from the records of `certificates.families`.
 
 `python -m checks.model.family_table` prints it; a test holds the manual to it, so a family or option added to
 the records shows in the manual or fails the test.
@@ -6,7 +6,7 @@ the records shows in the manual or fails the test.
 
 from __future__ import annotations
 
-from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES, Family, HeadFamily, Option
+from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES, Family, HeadFamily, Option
 
 HEADER = "| family | of | d | options | hypotheses | `simulate` |\n|---|---|---|---|---|---|\n"
 

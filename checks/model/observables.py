@@ -1,7 +1,7 @@
 """The float evaluator of every model quantity of `certificates.kernel.model_quantities.MODEL_QUANTITIES`.
 
 Each is a function of `checks.model.field` at one state (no formula is repeated here); one whose quantity takes a
-parameter (`ModelQuantity.parameter`: cluster_count's merge radius) takes it as its second argument. A quantity
+parameter (`quantity_uses.PARAMETER`: cluster_count's radius) takes it as its second argument. A quantity
 that is one number per trajectory (clustering_time) has no evaluator at a state: it times its `first_time_of`
 (`checks.claimsfile.dynamics_starts`). The table of names, shapes and rates stays in the certificates layer,
 which the checker shares.
@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from certificates.kernel.model_quantities import MODEL_QUANTITIES, STATE_QUANTITIES
+from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES
+from certificates.quantity_uses import STATE_QUANTITIES
 from checks.model import circle
 from checks.model import field as model
 from checks.model.configuration import Configuration

@@ -1,4 +1,4 @@
-"""The claims file's family options are checked from the family records (`certificates.kernel.family_names`).
+"""The claims file's family options are checked from the family records (`certificates.families`).
 
 For every family and every option it declares: the option is read (a family whose record gains an option the
 schema ignores fails here), a value outside its domain is one clear error, a missing option without a default is
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from certificates.claims.loader import parse_claims
+from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Interval, Option
 from certificates.kernel.errors import InputError
-from certificates.kernel.family_names import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Interval, Option
 
 SIZES = {"n": 3, "d": 4, "H": 2}
 #: The other side of a claim while one family is varied (they take no option).

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from certificates.kernel.errors import InputError
-from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from certificates.quantity_uses import RECORDED_AS
 from checks.cli import main
 from checks.model import families, memory, token_blocks
 from checks.model import field as model
@@ -180,7 +180,7 @@ def test_simulate_refuses_a_memory_budget_it_cannot_meet_in_one_line(capsys: pyt
 
 
 def test_every_recorded_quantity_is_compared() -> None:
-    recorded = {q.name for q in MODEL_QUANTITIES.values() if q.recorded_as}
+    recorded = set(RECORDED_AS)
     assert recorded <= set(QUANTITIES)
 
 
