@@ -12,44 +12,14 @@ the obligation it re-derives is the claim as the user wrote it, read by the same
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from certificates.claims.loader import parse_claims
-from certificates.claims.numbers import TomlFloat
 from certificates.claims.schema import UserClaim
 from certificates.kernel.errors import InputError
 from certificates.kernel.loading import load
-
-MAX_EMBEDDED_CHARS = 100_000
-#: The fields of a claim that are the user's own words: never embedded, never printed by the checker.
-FREE_TEXT = ("title", "statement")
-
-
-def claim_text(raw: dict[str, Any]) -> str:
-    """The TOML text of one `[[claim]]` table holding exactly these fields."""
-    return "[[claim]]\n" + "".join(f"{_key(key)} = {_value(value)}\n" for key, value in raw.items())
-
-
-def _key(key: str) -> str:
-    return json.dumps(key, ensure_ascii=True)
-
-
-def _value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, TomlFloat):
-        return value.text
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=True)  # JSON escapes are TOML basic-string escapes
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"a TOML value cannot be {type(value).__name__}")  # dates: the schema refuses them first
+from certificates.kernel.provenance import FREE_TEXT, MAX_EMBEDDED_CHARS, claim_text
 
 
 def checked_fields(raw: dict[str, Any]) -> dict[str, Any]:

@@ -10,11 +10,11 @@ literal that this float does not represent faithfully.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import decimal_value
+from certificates.kernel.provenance import TomlFloat
 
 #: Largest magnitude of a number in a file, and the range of a literal's decimal exponent.
 MAX_MAGNITUDE = 10**100
@@ -22,19 +22,6 @@ MAX_EXPONENT = 400
 MAX_CHARS = 120
 
 _LITERAL = re.compile(r"^[+-]?[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9][0-9_]*)?$")
-
-
-@dataclass(frozen=True)
-class TomlFloat:
-    """The literal text of a TOML float, unrounded (`parse_float` hands it over as a string)."""
-
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return self.text
 
 
 def is_number(value: object) -> bool:
