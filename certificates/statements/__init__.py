@@ -20,12 +20,16 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
 
         return registry.statement(claim_id, payload)
     from certificates.claims.embedding import read_embedded
+    from certificates.kernel.errors import InputError
     from certificates.statements import dynamics, model, real
 
-    proved = model.statement(claim_id, claim) or real.elaborate(claim_id, kind, claim)
-    if proved is None:
-        proved = dynamics.elaborate(read_embedded(claim), kind, payload)
-    return proved
+    try:
+        parsed = read_embedded(claim)
+    except InputError:
+        return None  # no claim, no statement: the kernel rejects the certificate
+    if parsed.id != claim_id:
+        return None
+    return model.statement(parsed) or real.elaborate(parsed, kind) or dynamics.elaborate(parsed, kind, payload)
 
 
 def restated(certificate: dict[str, Any], claim: dict[str, Any]) -> str | None:

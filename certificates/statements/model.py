@@ -14,23 +14,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certificates.claims.embedding import read_embedded
-from certificates.claims.schema import EquilibriumClaim, ModelClaim
-from certificates.kernel.errors import InputError
+from certificates.claims.schema import EquilibriumClaim, ModelClaim, UserClaim
 from certificates.kernel.exprtree import rational_text
 from certificates.kernel.model_statements import Sizes, names_energy
 from certificates.kernel.model_terms import Relation, Term
 
 
-def statement(claim_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
-    """The statement of the embedded model or equilibrium claim `fields` (None for another kind, or a claim that does
-    not parse or is not `claim_id`: the certificate then takes the older route, which rejects it)."""
-    try:
-        claim = read_embedded(fields)
-    except InputError:
-        return None
-    if claim.id != claim_id:
-        return None
+def statement(claim: UserClaim) -> dict[str, Any] | None:
+    """The statement of a parsed model or equilibrium claim (None for another kind)."""
     if isinstance(claim, ModelClaim):
         return statement_data(claim)
     if isinstance(claim, EquilibriumClaim):

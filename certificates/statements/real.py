@@ -15,10 +15,8 @@ from typing import Any
 
 import sympy as sp
 
-from certificates.claims.embedding import read_embedded
 from certificates.claims.expressions import parse_tree
 from certificates.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
-from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError, rational_text
 from certificates.kernel.real_statements import FORM, read_region
 from certificates.kernel.recheck import Rejected
@@ -29,16 +27,10 @@ from certificates.sympy_trees import from_sympy
 KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt"), "identity": ("smt",)}
 
 
-def elaborate(claim_id: str, kind: str, claim: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The statement of a certificate of kind `kind` of the embedded claims-file claim, or None when this form
-    does not cover it (then the kernel's older path re-derives its obligation)."""
-    if claim is None or not any(kind in kinds for kinds in KINDS.values()):
-        return None
-    try:
-        parsed = read_embedded(claim)
-    except InputError:
-        return None
-    if parsed.id != claim_id or kind not in KINDS.get(parsed.kind, ()):
+def elaborate(parsed: UserClaim, kind: str) -> dict[str, Any] | None:
+    """The statement of a certificate of kind `kind` of the parsed claims-file claim, or None when this form does not
+    cover it."""
+    if kind not in KINDS.get(parsed.kind, ()):
         return None
     if isinstance(parsed, ConstantClaim):
         return constant_statement(parsed)
