@@ -261,3 +261,21 @@ def test_verify_gives_the_recorded_verdicts(whole_paper: Report) -> None:
     recorded = json.loads((ROOT / "tests" / "data" / "verify_quick_verdicts.json").read_text())
     verdicts = {claim["id"]: claim["verdict"] for claim in json.loads(whole_paper.to_json())["claims"]}
     assert verdicts == recorded["verdicts"]
+
+
+def test_every_data_file_of_the_packages_is_installed() -> None:
+    """A non-editable install (the README's first command) carries every data file the code reads: each non-Python
+    file under certificates/ matches a package-data pattern of pyproject.toml (the kernel's registry table was once
+    left out, so check-cert failed on an installed headflow)."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    data = [
+        path.relative_to(root / "certificates").as_posix()
+        for path in (root / "certificates").rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
+    ]
+    assert data
+    assert [name for name in data if not any(fnmatch.fnmatch(name, p) for p in patterns["certificates"])] == []
