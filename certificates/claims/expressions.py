@@ -22,8 +22,8 @@ Limits, so that no text can exhaust time or memory:
 - a literal has at most MAX_LITERAL_CHARS characters and magnitude at most 10**100;
 - a numeric exponent has magnitude at most MAX_EXPONENT, and an exact rational produced by a
   power or product has at most MAX_RESULT_BITS bits;
-- SymPy's (rational) arithmetic while building gets BUILD_SECONDS (main thread only, see
-  `certificates.claims.symbolic`); any exception it raises becomes an ExpressionError.
+- SymPy's (rational) arithmetic while building gets BUILD_OPERATIONS (counted, `certificates.counted`, so the
+  same text is accepted or refused on any machine); any exception it raises becomes an ExpressionError.
 
 While building, each operation's definedness conditions are recorded from its operands
 (`certificates.claims.conditions`), before SymPy simplifies them away (`x/x` becomes 1, but the
@@ -45,7 +45,7 @@ from certificates.claims.conditions import Condition, call_conditions, power_con
 from certificates.claims.head_sums import HEAD_FUNCTIONS, HeadScope, HeadSum
 from certificates.claims.names import CONSTANTS, FUNCTIONS
 from certificates.claims.problems import ExpressionError
-from certificates.claims.symbolic import within
+from certificates.counted import spend
 from certificates.inert import RealPower
 from certificates.kernel.exprtree import NAMED, Tree, rational_text
 
@@ -56,7 +56,7 @@ MAX_LITERAL_CHARS = 120
 MAX_LITERAL = 10**100
 MAX_EXPONENT = 1000
 MAX_RESULT_BITS = 20_000
-BUILD_SECONDS = 2.0
+BUILD_OPERATIONS = 4_000_000
 
 #: The characters of the grammar; any other (`#`, `;`, `\\`, quotes, brackets other than round ones...) is an error.
 _OUTSIDE = re.compile(r"[^A-Za-z0-9_+\-*/().,\s]")
@@ -105,13 +105,13 @@ def parse_defined(
     tree = checked_syntax(text)
     builder = _Builder(text, dict(symbols or {}), heads)
     try:
-        result = within(BUILD_SECONDS, lambda: builder.build(tree, 0))
+        result, why = spend(BUILD_OPERATIONS, lambda: builder.build(tree, 0))
     except ExpressionError:
         raise
     except Exception as exc:  # SymPy's arithmetic may fail in many ways on odd constants
         raise ExpressionError(text, f"SymPy cannot build this expression ({type(exc).__name__})") from None
-    if result is None:
-        raise ExpressionError(text, f"too expensive to build (SymPy needed more than {BUILD_SECONDS:g} s)")
+    if why:
+        raise ExpressionError(text, f"too expensive to build (SymPy ran past {why})")
     check_characters(text)  # after the walk, which names what it refuses; a comment is invisible to it
     if result.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise ExpressionError(text, "undefined or infinite (e.g. a division by zero)")

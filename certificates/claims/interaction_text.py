@@ -11,7 +11,7 @@ definedness condition the parser records (`log(s)` needs s > 0) must be proved f
 phi that balls show <= 0 at a point of a small grid is refused too. These are the claim's well-posedness, decided
 here; a certificate's kernel re-checks at its own exact scores that phi is finite (and > 0 for softmax) by balls.
 
-The energy's antiderivative Phi: SymPy's `integrate` proposes it (beta > 0, within INTEGRATE_SECONDS); the kernel
+The energy's antiderivative Phi: SymPy's `integrate` proposes it (beta > 0, within INTEGRATE_OPERATIONS); the kernel
 accepts it only by its own exact algebra (`certificates.kernel.interaction.is_antiderivative`).
 """
 
@@ -27,7 +27,7 @@ import sympy as sp
 from certificates import sympy_trees
 from certificates.claims.expressions import parse_defined, parse_tree
 from certificates.claims.problems import ExpressionError
-from certificates.claims.symbolic import within
+from certificates.counted import spend
 from certificates.inert import inert
 from certificates.kernel import exprtree
 from certificates.kernel.errors import InputError
@@ -43,8 +43,8 @@ DEFAULT = "exp(beta*s)"
 #: Where a normalized interaction is tested for a value <= 0 when it is parsed (s on a grid, beta in BETAS).
 GRID = tuple(Fraction(k, 4) for k in range(-40, 41))
 BETAS = (Fraction(1, 4), Fraction(1), Fraction(4))
-#: Seconds SymPy's integrate may take to propose an antiderivative (then: no energy).
-INTEGRATE_SECONDS = 20.0
+#: Operations (`certificates.counted`) SymPy's integrate may take to propose an antiderivative (then: no energy).
+INTEGRATE_OPERATIONS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ def propose_antiderivative(text: str) -> exprtree.Tree | None:
     phi = ordinary(parse_tree(text, {"s": S, "beta": BETA}))
     plain_s, plain_beta = sp.Symbol("s"), sp.Symbol("beta")
     try:
-        proposal = within(INTEGRATE_SECONDS, lambda: sp.integrate(phi.xreplace({plain_beta: BETA, plain_s: S}), S))
+        proposal, _ = spend(INTEGRATE_OPERATIONS, lambda: sp.integrate(phi.xreplace({plain_beta: BETA, plain_s: S}), S))
     except (NotImplementedError, ValueError, TypeError):  # SymPy gives up: no proposal
         return None
     if proposal is None or proposal.has(sp.Integral):

@@ -1,10 +1,9 @@
-"""SymPy work under time (and, in a child process, memory) limits: SymPy has none of its own.
+"""SymPy work under counted budgets (and, in a child process, a memory cap): SymPy has no limits of its own.
 
-`within` bounds time in-process; `isolated` runs work that may crash or swell (Groebner bases) in a
-forked child with a memory cap and a hard deadline. The in-process limit is a SIGALRM timer, which
-only the main thread can use; elsewhere the call runs unbounded. The timeout exception derives from
-BaseException so that no `except Exception` inside SymPy can swallow it. An enclosing timer keeps
-running: the inner limit is shortened to it, and what is left of it is restored afterwards.
+A budget is a number of operations (`certificates.counted`), never seconds, so a verdict does not depend on how
+busy the machine is. `isolated` runs work that may crash or swell (Groebner bases) in a forked child with a memory
+cap, under the budget, with the budget's wall-clock safety net as a hard deadline; in-process work calls
+`certificates.counted.spend` directly.
 """
 
 from __future__ import annotations
@@ -12,64 +11,30 @@ from __future__ import annotations
 import faulthandler
 import multiprocessing
 import resource
-import signal
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import TypeVar
 
 import sympy as sp
 
 from certificates import processes
+from certificates.counted import SAFETY, safety_seconds, spend
 from certificates.inert import Exp, Log, inert
 from identities.algebraic import Unsupported, reduce_modulo, ring_form
 
 T = TypeVar("T")
 
+#: Operations (`certificates.counted`) one exact reduction of a claims-file decider may take, per profile.
+REDUCTION_OPERATIONS = {"quick": 30_000_000, "thorough": 200_000_000}
 #: Memory a simplify child may use beyond the size of the parent at the fork.
 CHILD_MEMORY_BYTES = 2 * 1024**3
+#: Operations the printing of a left-over expression may take (SymPy's printer can be slow).
+PRINT_OPERATIONS = 2_000_000
+#: Seconds a forked child may take to start and to send its answer, beyond its budget's safety net.
+CHILD_OVERHEAD_SECONDS = 10.0
 
 
-class SymbolicTimeout(BaseException):
-    """The time limit of a symbolic computation passed."""
-
-
-def within(seconds: float, compute: Callable[[], T]) -> T | None:
-    """compute(), or None when it did not finish within `seconds`."""
-    if seconds <= 0:
-        return None
-    try:
-        with _alarm(seconds):
-            return compute()
-    except SymbolicTimeout:
-        return None
-
-
-@contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        raise SymbolicTimeout
-
-    enclosing = signal.getitimer(signal.ITIMER_REAL)[0]
-    start = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, min(seconds, enclosing) if enclosing > 0 else seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        if enclosing > 0:
-            signal.setitimer(signal.ITIMER_REAL, max(enclosing - (time.monotonic() - start), 1e-3))
-
-
-def exactly_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
+def exactly_zero(expr: sp.Expr, operations: int) -> tuple[bool | None, str]:
     """Whether exact algebra shows `expr` is 0 wherever it is defined: (True, ""), (False, what is left), or (None,
     why undecided). Not SymPy's simplify, whose rewrites rest on signs from its assumptions and floats: the
     expression is made inert (`certificates.inert`), rewritten by `normalized` (exp and log), and the
@@ -79,7 +44,7 @@ def exactly_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
     The algebra runs isolated (`isolated`): SymPy's polynomial code can crash the interpreter on huge
     integers (python-flint aborts with SIGFPE), and that must not take the report down.
     """
-    answer, why = isolated(lambda: _remainder(expr), seconds, "the exact reduction")
+    answer, why = isolated(lambda: _remainder(expr), operations, "the exact reduction")
     return (None, why) if answer is None else answer
 
 
@@ -130,27 +95,27 @@ def merged_exponentials(expr: sp.Expr, expand: bool = True) -> sp.Expr:
     return sp.Add(*terms)
 
 
-def isolated(compute: Callable[[], T], seconds: float, what: str) -> tuple[T | None, str]:
-    """(compute(), "") computed in a forked child process, or (None, why not) naming `what`.
+def isolated(compute: Callable[[], T], operations: int, what: str) -> tuple[T | None, str]:
+    """(compute(), "") computed in a forked child process within `operations` (`certificates.counted`), or
+    (None, why not) naming `what`.
 
-    The child has a memory cap (CHILD_MEMORY_BYTES above the parent's size at the fork) and a hard
-    deadline of `seconds`, and never outlives this process (`certificates.processes.forked`); a crash, a
-    hang, a MemoryError or any exception leaves the answer None. The result travels back pickled. Where
-    fork is unavailable it runs in-process under the SIGALRM limit.
-    """
-    if seconds <= 0:
-        return None, "no time left"
+    The child has a memory cap (CHILD_MEMORY_BYTES above the parent's size at the fork), and never outlives this
+    process (`certificates.processes.forked`); a crash, a MemoryError, any exception or a spent budget leaves the
+    answer None. A child that does not answer within the budget's wall-clock safety net (a long call into C that
+    the count cannot stop) is killed, and the reason says so. The result travels back pickled. Where fork is
+    unavailable it runs in-process."""
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:
-        result = within(seconds, compute)
-        return (None, f"{what} timed out") if result is None else (result, "")
+        value, why = spend(operations, compute)
+        return (value, "") if not why else (None, f"{what} ran past {why}")
+    seconds = safety_seconds(operations)
     receiver, sender = context.Pipe(duplex=False)
-    with processes.forked(context, _child, compute, what, sender) as child:
+    with processes.forked(context, _child, compute, operations, what, sender) as child:
         sender.close()
         try:
-            if not receiver.poll(seconds):
-                return None, f"{what} timed out after {seconds:g} s"
+            if not receiver.poll(seconds + CHILD_OVERHEAD_SECONDS):
+                return None, f"{what} ran past {SAFETY} ({seconds + CHILD_OVERHEAD_SECONDS:g} s; killed)"
             return receiver.recv()
         except (EOFError, OSError):
             return None, f"{what} failed in its child process (exit code {child.exitcode})"
@@ -158,13 +123,14 @@ def isolated(compute: Callable[[], T], seconds: float, what: str) -> tuple[T | N
             receiver.close()
 
 
-def _child(compute: Callable[[], object], what: str, sender: Connection) -> None:
+def _child(compute: Callable[[], object], operations: int, what: str, sender: Connection) -> None:
     faulthandler.disable()  # a crash here is expected and reported by the parent, without a dump
     with open("/proc/self/statm") as statm:
         size = int(statm.read().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + CHILD_MEMORY_BYTES, size + CHILD_MEMORY_BYTES))
     try:
-        message: tuple[object, str] = (compute(), "")
+        value, why = spend(operations, compute)
+        message: tuple[object, str] = (value, "") if not why else (None, f"{what} ran past {why}")
     except MemoryError:
         message = (None, f"{what} ran out of memory")
     except Exception as exc:  # SymPy may fail in many ways; the claim then stays undecided
@@ -174,6 +140,6 @@ def _child(compute: Callable[[], object], what: str, sender: Connection) -> None
 
 
 def short_text(expr: sp.Expr, limit: int = 80) -> str:
-    """str(expr) cut to `limit` characters; SymPy's printer can be slow, so it gets 2 seconds."""
-    text = within(2.0, lambda: str(expr)) or "(too slow to print)"
+    """str(expr) cut to `limit` characters; SymPy's printer can be slow, so it gets PRINT_OPERATIONS."""
+    text = spend(PRINT_OPERATIONS, lambda: str(expr))[0] or "(too costly to print)"
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,16 +1,18 @@
-"""Run z3 and cvc5 on SMT-LIB2 problems, each in a fresh isolated Python process with a time limit.
+"""Run z3 and cvc5 on SMT-LIB2 problems, each in a fresh isolated Python process, within counted resource limits.
 
 The problems are the checker's own text (`certificates.kernel.smtlib.problem_text`: declarations,
 asserts, check-sat; no options, so no file or output channel can be named). Each solver process
-reads a JSON list of problems on stdin and prints exactly one line per problem: `sat`, `unsat` or
-`unknown`. Anything else (a crash, extra output) is an error, never an answer. The process runs with
-`python -I` (no user site, no PYTHON* variables) in an empty temporary folder, in its own process group
-and tied to headflow (`certificates.kernel.processes`: it never outlives it).
+reads a JSON list of problems on stdin (its resource limit is the script's LIMIT) and prints exactly one line per
+problem: `sat`, `unsat`, `unknown`, or that the limit was spent. Anything else (a crash, extra output) is an error,
+never an answer. The process runs with `python -I` (no user site, no PYTHON* variables) in an empty scratch folder,
+in its own process group and tied to headflow (`certificates.kernel.processes`: it never outlives it).
 
-The time limit is the parent's: the process gets `seconds` of wall time for all its problems (its start
-included) and is then killed with its group; the problems it had not answered are TIME_LIMIT. The solvers'
-own limits are not used: cvc5's `tlimit` is not checked inside nonlinear arithmetic, and a solver that
-stopped itself would answer `unknown`, which could not be told apart from a real `unknown`.
+The budget of each problem is counted, not timed: z3's `rlimit` and cvc5's `rlimit-per`, each solver's own count
+of its work, the same on every run of one version, so that an answer does not depend on how busy the machine is
+(the certificate records the versions: `certificates.store`). `headflow check` confirms with cvc5 under the same
+limits as `headflow check-cert`. A wall-clock limit stays as a safety net far above them, for a solver that spends
+long between two counts (cvc5's nonlinear covering steps): the process gets `seconds` for all its problems (its
+start included) and is then killed with its group; the problems it had not answered are SAFETY_LIMIT.
 """
 
 from __future__ import annotations
@@ -21,23 +23,32 @@ from collections.abc import Sequence
 from certificates.kernel import processes
 from certificates.kernel.recheck import Rejected
 
-#: Seconds each solver gets for the problems of one certificate in `headflow check-cert` (`--solver-seconds`).
-DEFAULT_SECONDS = 30.0
-#: The answer to a problem the solver had not answered when its time ran out.
-TIME_LIMIT = "time limit"
+#: The wall-clock safety net of each solver per certificate in `headflow check-cert` (`--solver-seconds`).
+DEFAULT_SECONDS = 300.0
+#: Each problem's resource limit, per solver (z3's `rlimit`, cvc5's `rlimit-per`): some 40 times what the largest
+#: problem of the tests and examples takes (z3 350,000, cvc5 22,000; the 5-variable AM-GM of degree 6 takes cvc5
+#: 195,000). Not a time: cvc5 spends seconds on one unit inside a nonlinear covering step.
+RLIMITS = {"z3": 20_000_000, "cvc5": 300_000}
+#: The answer to a problem whose resource limit was spent.
+RESOURCE_LIMIT = "resource limit"
+#: The answer to a problem the solver had not answered when the safety net killed it.
+SAFETY_LIMIT = "wall-clock safety limit"
 
 _Z3 = """
 import json, sys, z3
 for text in json.loads(sys.stdin.read()):
     solver = z3.Solver()
+    solver.set("rlimit", LIMIT)
     solver.from_string(text)
-    print(solver.check(), flush=True)
+    answer = str(solver.check())
+    print("resource limit" if answer == "unknown" and "resource" in solver.reason_unknown() else answer, flush=True)
 """
 
 _CVC5 = """
 import json, sys, cvc5
 for text in json.loads(sys.stdin.read()):
     solver = cvc5.Solver(cvc5.TermManager())
+    solver.setOption("rlimit-per", str(LIMIT))
     parser = cvc5.InputParser(solver)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "certificate")
     said = []
@@ -47,18 +58,22 @@ for text in json.loads(sys.stdin.read()):
 """
 
 SCRIPTS = {"z3": _Z3, "cvc5": _CVC5}
+#: What the scripts print, and the answer it is (cvc5 says why it answers unknown when it stopped itself).
+_ANSWERS = {x: x for x in ("sat", "unsat", "unknown", RESOURCE_LIMIT)} | {"unknown (RESOURCEOUT)": RESOURCE_LIMIT}
 
 
 def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
-    """The solver's answer to each problem (`sat`, `unsat`, `unknown`, TIME_LIMIT), or one `error: ...` per problem.
+    """The solver's answer to each problem (`sat`, `unsat`, `unknown`, RESOURCE_LIMIT, SAFETY_LIMIT), or one
+    `error: ...` per problem. Each problem gets the solver's RLIMITS.
 
-    The process is killed at `seconds`: the problems answered before keep their answers."""
-    finished = processes.run_python(SCRIPTS[solver], json.dumps(list(problems)), seconds)
+    The process is killed at `seconds` (the safety net): the problems answered before keep their answers."""
+    limited = f"LIMIT = {RLIMITS[solver]}\n{SCRIPTS[solver]}"  # the script with its resource limit
+    finished = processes.run_python(limited, json.dumps(list(problems)), seconds)
     lines = finished.stdout.split("\n")[:-1]  # complete lines only: a kill may cut the last one
     killed = finished.returncode is None
     if (killed and len(lines) <= len(problems)) or (finished.returncode == 0 and len(lines) == len(problems)):
-        said = [x if x in ("sat", "unsat", "unknown") else f"error: {solver} printed {x[:40]!r}" for x in lines]
-        return said + [TIME_LIMIT] * (len(problems) - len(lines))
+        said = [_ANSWERS.get(x, f"error: {solver} printed {x[:40]!r}") for x in lines]
+        return said + [SAFETY_LIMIT] * (len(problems) - len(lines))
     last = (finished.stderr.strip().splitlines() or [f"exit code {finished.returncode}"])[-1]
     return [f"error: {solver} failed ({last[:120]})"] * len(problems)
 
@@ -66,20 +81,21 @@ def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
 def recheck_unsat(texts: list[str], seconds: float) -> str:
     """How the problems were re-checked; Rejected unless some solver answered `unsat` to every one of them.
 
-    z3, then cvc5, each get `seconds` for all the problems. A solver re-checks the file when it answers `unsat`
-    to every problem. One that runs out of time has not re-checked it, and the result says so ("not re-checked
-    by cvc5 (time limit ...)"): the file is then accepted on the other solver alone. Any other answer (`sat`,
-    `unknown`, an error) from either solver rejects the file, and so does a file that no solver re-checked."""
+    z3, then cvc5, each get their resource limit per problem and `seconds` (the safety net) for all of them. A
+    solver re-checks the file when it answers `unsat` to every problem. One that runs out has not re-checked it,
+    and the result says so ("not re-checked by cvc5 (resource limit: 5,000,000 per problem, ...)"): the file is
+    then accepted on the other solver alone. Any other answer (`sat`, `unknown`, an error) from either solver
+    rejects the file, and so does a file that no solver re-checked."""
     rechecked: list[str] = []
     ran_out: list[str] = []
     for solver in SCRIPTS:
         said = answers(solver, texts, seconds)
         for index, answer in enumerate(said):
-            if answer not in ("unsat", TIME_LIMIT):
+            if answer not in ("unsat", RESOURCE_LIMIT, SAFETY_LIMIT):
                 raise Rejected(f"{solver} answers {answer!r} on statement {index + 1}: only unsat closes a proof")
-        if TIME_LIMIT in said:
-            done = said.index(TIME_LIMIT)
-            ran_out.append(f"not re-checked by {solver} (time limit: {seconds:g} s, {done} of {len(texts)} unsat)")
+        if out := next((answer for answer in said if answer != "unsat"), None):
+            limit = f"{out}: {seconds:g} s" if out == SAFETY_LIMIT else f"{out}: {RLIMITS[solver]:,} per problem"
+            ran_out.append(f"not re-checked by {solver} ({limit}, {said.count('unsat')} of {len(texts)} unsat)")
         else:
             rechecked.append(solver)
     if not rechecked:

@@ -22,7 +22,10 @@ settled by
    widest side. Before splitting, the exact midpoint is tried as a counterexample.
 A point of the region where the ball of the expression violates the relation is a counterexample. The
 result is `proved` (with the tree, which `certificates.kernel.recheck` re-checks), `counterexample` (an exact
-point) or `undecided` (box or time budget, with a few boxes that failed, or a point the balls cannot settle).
+point) or `undecided` (the box budget, with a few boxes that failed, or a point the balls cannot settle).
+
+The budget is counted (boxes), so a cover ends the same way however busy the machine; a wall-clock safety net far
+above it (`safety_seconds`) stops a cover that runs away, and its reason then names the "wall-clock safety limit".
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ MAX_INTEGER_CASES = 64
 SUB_BOXES = 32
 #: Boxes reported when the budget runs out.
 REPORTED = 3
+#: The wall-clock safety net of one cover (seconds): far above what a cover of the largest box budget takes.
+SAFETY_SECONDS = 600.0
 
 
 class _Stop(Exception):
@@ -104,13 +109,13 @@ def prove(
     domain: Box,
     constants: Mapping[sp.Symbol, Fraction] | None = None,
     max_boxes: int = 20_000,
-    seconds: float = 10.0,
     prec: int = 64,
     region: Region | None = None,
     vanishing: Vanishing | None = None,
+    safety_seconds: float = SAFETY_SECONDS,
 ) -> CoverResult:
     """Decide `expr relation 0` for every point of the box `domain` (rational bounds) that lies in `region`
-    (every point of the box when None), within budgets; `vanishing` enables boundary steps."""
+    (every point of the box when None), within `max_boxes`; `vanishing` enables boundary steps."""
     if relation not in RELATIONS:
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}")
     constants = dict(constants or {})
@@ -124,7 +129,7 @@ def prove(
     search = _Search(expression, {s.name: ball_of(v) for s, v in constants.items()}, region, vanishing)
     try:
         with precision(prec):
-            cover = search.run(sides, relation, max_boxes, start + seconds, seconds)
+            cover = search.run(sides, relation, max_boxes, start + safety_seconds, safety_seconds)
     except _Stop as stop:
         failed = list(search.failed) if stop.status == "undecided" else []
         return CoverResult(
@@ -226,7 +231,7 @@ class _Search:
                 raise _Stop("undecided", f"box budget of {self.max_boxes} exhausted")
             raise _Fail()
         if time.monotonic() > self.deadline:
-            raise _Stop("undecided", f"time budget of {self.seconds:g}s exhausted")
+            raise _Stop("undecided", f"the wall-clock safety limit ({self.seconds:g} s) was reached")
 
     def _slopes(self, expression: Tree, box: Sides, moving: list[str]) -> dict[str, arb] | None:
         """The balls over the box of the partial derivatives in the varying sides (None: some has no rule)."""

@@ -11,12 +11,12 @@ knows each exponential atom only through true facts
   rational, so claims tight there, like exp(x) >= 1 + x + x^2/2, can be proved; its degree rises each
   time: 3, 5, ...) and one at the model's argument (rounded to a short rational; its degree rises
   when the point comes again); when too large, an upper bound on a small interval around it.
-No new cut, a spent budget of rounds or time, or an `unknown` from z3 leaves the answer unknown.
+No new cut, a spent budget of rounds or of z3's resources (counted: `certificates.provers.smt`), or any answer of
+z3 but sat and unsat leaves the answer unknown.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -46,44 +46,46 @@ Falsifier = Callable[[dict[str, Fraction]], dict[str, Any] | None]
 
 @dataclass
 class Refinement:
-    """`proved`, `counterexample` or `unknown`, with the last problem's text, its cuts and what was learnt."""
+    """`proved`, `counterexample` or `unknown`, with the last problem's text, its cuts and what was learnt, the
+    resources z3 counted and the seconds it took."""
 
     status: str
     text: str
     cuts: list[Cut] = field(default_factory=list)
     witness: dict[str, Any] | None = None
     rounds: int = 0
+    resources: int = 0
     seconds: float = 0.0
     reason: str = ""
 
 
-def refine(encoding: Encoding, falsifies: Falsifier, seconds: float, max_rounds: int = MAX_ROUNDS) -> Refinement:
-    """Decide `encoding.problem(cuts)` for growing cuts on its atoms, within `seconds` of z3 time."""
-    start, cuts = time.monotonic(), []
+def refine(encoding: Encoding, falsifies: Falsifier, rlimit: int, max_rounds: int = MAX_ROUNDS) -> Refinement:
+    """Decide `encoding.problem(cuts)` for growing cuts on its atoms, within `rlimit` of z3's resources in all."""
+    cuts: list[Cut] = []
+    used, seconds = 0, 0.0
     text = encoding.problem(cuts)
     for round_number in range(1, max_rounds + 1):
-        left = seconds - (time.monotonic() - start)
-        if left <= 0:
-            return Refinement("unknown", text, cuts, None, round_number - 1, seconds, "the time budget is spent")
+        if used >= rlimit:
+            reason = f"z3's resource budget ({rlimit:,}) is spent"
+            return Refinement("unknown", text, cuts, None, round_number - 1, used, seconds, reason)
         text = encoding.problem(cuts)
-        result = solve(text, encoding.constants, timeout_seconds=left)
-        spent = time.monotonic() - start
+        result = solve(text, encoding.constants, rlimit - used)
+        used, seconds = used + result.resources, seconds + result.seconds
         if result.status == "unsat":
-            return Refinement("proved", text, cuts, None, round_number, spent)
+            return Refinement("proved", text, cuts, None, round_number, used, seconds)
         if result.status != "sat":
-            return Refinement("unknown", text, cuts, None, round_number, spent, result.reason)
+            return Refinement("unknown", text, cuts, None, round_number, used, seconds, result.reason)
         values = {name: result.point.get(name, Fraction(0)) for name in encoding.constants}
         witness = falsifies({name: values[name] for name in encoding.variables})
         if witness is not None:
-            return Refinement("counterexample", text, cuts, witness, round_number, spent)
+            return Refinement("counterexample", text, cuts, witness, round_number, used, seconds)
         new = [cut for cut in model_cuts(encoding, values, cuts) if cut not in cuts][: MAX_CUTS - len(cuts)]
         if not new:
             where = ", ".join(f"{name} = {result.model.get(name, '?')}" for name in encoding.variables)
             reason = f"z3 finds a model of the negation ({where}) that no cut removes and that is not a counterexample"
-            return Refinement("unknown", text, cuts, None, round_number, spent, reason)
+            return Refinement("unknown", text, cuts, None, round_number, used, seconds, reason)
         cuts += new
-    spent = time.monotonic() - start
-    return Refinement("unknown", text, cuts, None, max_rounds, spent, f"{max_rounds} rounds of cuts spent")
+    return Refinement("unknown", text, cuts, None, max_rounds, used, seconds, f"{max_rounds} rounds of cuts spent")
 
 
 def model_cuts(encoding: Encoding, values: Mapping[str, Fraction], placed: Sequence[Cut]) -> list[Cut]:

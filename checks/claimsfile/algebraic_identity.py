@@ -41,7 +41,7 @@ import sympy as sp
 
 from certificates.claims.conditions import Condition
 from certificates.claims.schema import IdentityClaim
-from certificates.claims.symbolic import isolated, normalized, short_text
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, isolated, normalized, short_text
 from certificates.inert import Exp, Log, W
 from checks.claimsfile.definedness import proved_on_domain
 from checks.registry import Context
@@ -60,8 +60,6 @@ from identities.closed_forms import eliminate_exp_lambertw
 RATIONAL = "rational identity: denominators cleared, numerator expanded to 0"
 ALGEBRAIC = "algebraic reduction: denominators cleared, numerator reduced to 0 by a Groebner basis of the radicals"
 LOGARITHMS = "logarithms compared through exponentials, then algebraic reduction"
-#: Seconds the child process may take, per profile.
-SECONDS = {"quick": 10.0, "thorough": 60.0}
 #: How deep non-vanishing proofs may nest (a denominator inside a denominator inside ...).
 MAX_NESTING = 4
 #: Largest integer exponent k_i the log strategy raises an argument to.
@@ -74,8 +72,7 @@ _Proof = tuple[list[Step], str]
 
 def prove_identity(claim: IdentityClaim, ctx: Context) -> tuple[Outcome | None, str]:
     """(PROVED outcome, "") or (None, why not), for lhs = rhs on the claim's domain."""
-    seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
-    answer, why = isolated(lambda: _Prover(claim).prove(), seconds, "the algebraic reduction")
+    answer, why = isolated(lambda: _Prover(claim).prove(), REDUCTION_OPERATIONS[ctx.profile], "the algebraic reduction")
     if answer is None:
         return None, why
     if isinstance(answer, str):

@@ -22,7 +22,7 @@ from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.given_angles import Angle, GivenAngles
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import exactly_zero
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from certificates.inert import inert
 from checks.registry import Context
 from checks.verdicts import Outcome, derived
@@ -31,7 +31,6 @@ from identities.derivation import Derivation
 
 METHOD = "exact: the arc spread within a half circle never grows under attraction (arc_route)"
 BITS = 256
-SIMPLIFY_SECONDS = {"quick": 10.0, "thorough": 60.0}
 
 
 def applies(claim: DynamicsClaim) -> bool:
@@ -69,8 +68,7 @@ def decide_arc(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     below = bool(start - bound < 0)
     equal = False
     if not below:
-        seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
-        equal, _ = exactly_zero(claim.target - inert(Angle(a, b).sympy()), seconds)
+        equal, _ = exactly_zero(claim.target - inert(Angle(a, b).sympy()), REDUCTION_OPERATIONS[ctx.profile])
     if not within_half or not (below or equal):
         return None
     derivation = Derivation()

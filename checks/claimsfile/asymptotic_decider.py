@@ -17,7 +17,7 @@ from certificates.claims.domains import contains
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.orders import ORDERS
 from certificates.claims.schema import AsymptoticClaim
-from certificates.claims.symbolic import within
+from certificates.counted import spend
 from certificates.inert import inert
 from checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
 from checks.registry import Context
@@ -28,16 +28,16 @@ from identities.derivation import Derivation
 METHOD = "exact: a proved bracket of the quantity, limits by the checked route (identities.limits), exact signs"
 #: Working precision (bits) of the balls that separate a limit from the claimed value at a parameter point.
 PRECISION = 128
-#: Seconds the bracket and its limits may take, per profile (a formula like n**1000 makes SymPy's algebra slow).
-SECONDS = {"quick": 15.0, "thorough": 120.0}
+#: Operations (`certificates.counted`) the bracket and its limits may take, per profile (a formula like n**1000
+#: makes SymPy's algebra slow).
+OPERATIONS = {"quick": 45_000_000, "thorough": 400_000_000}
 
 
 def decide_asymptotic(claim: AsymptoticClaim, ctx: Context) -> Outcome:
     """PROVED, REFUTED or INCONCLUSIVE (with the reason) for the claim's relation as its variable -> oo."""
-    seconds = min(SECONDS.get(ctx.profile, SECONDS["quick"]), ctx.seconds_left())
-    decided = within(seconds, lambda: _decide(claim))
+    decided, why = spend(OPERATIONS.get(ctx.profile, OPERATIONS["quick"]), lambda: _decide(claim))
     if decided is None:
-        return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"the bracket and its limits took longer than {seconds:g} s")
+        return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"the bracket and its limits ran past {why}")
     return decided
 
 

@@ -31,7 +31,7 @@ from flint import arb
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import exactly_zero
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from certificates.inert import inert
 from certificates.kernel.exact import precision
 from checks.registry import Context
@@ -41,7 +41,6 @@ from identities.derivation import Derivation
 
 METHOD = "exact: equally spaced tokens are an equilibrium of the directions (identities.circle)"
 PRECISION = 128
-SIMPLIFY_SECONDS = {"quick": 10.0, "thorough": 60.0}
 #: cos(q pi) for the q in [0, 2) where it is rational (Niven's theorem).
 RATIONAL_COSINES = {
     Fraction(0): 1,
@@ -186,7 +185,7 @@ def _compare(value: _Value, target: sp.Expr, relation: str, ctx: Context) -> tup
         return {"=": False, "<=": not above, ">=": above}[relation], "ball"
     if value.exact is None:
         return None
-    zero, _ = exactly_zero(target - inert(value.exact), min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    zero, _ = exactly_zero(target - inert(value.exact), REDUCTION_OPERATIONS[ctx.profile])
     return (True, "exact") if zero else None
 
 

@@ -33,14 +33,15 @@ from certificates.claims.conditions import Condition
 from certificates.claims.domains import Domain, contains
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.names import LambdaC
-from certificates.claims.symbolic import within
+from certificates.counted import spend
 from certificates.inert import Exp, Pi, RealPower, Sqrt, W
 from certificates.kernel.exact import fails, holds, shown
 from checks.claimsfile.domain_sampling import sample_point
 from identities.algebraic import eliminate, ring_form
 
-#: Seconds SymPy may spend on one condition (a sign query, an exact value, solving for a root).
-SYMBOLIC_SECONDS = 1.0
+#: Operations (`certificates.counted`) SymPy may spend on one condition (a sign query, an exact value, solving for a
+#: root).
+SYMBOLIC_OPERATIONS = 3_000_000
 PRECISIONS = (64, 256, 1024)
 #: Random points of the domain at which each condition is solved for each of its symbols.
 ROOT_BASES = 3
@@ -75,7 +76,7 @@ def proved_on_domain(condition: Condition, domains: dict[sp.Symbol, Domain], ord
     """Whether exact algebra (or balls, for a constant) proves the condition on the whole domain (False: not proved)."""
     if not condition.expr.free_symbols:
         return _settle(condition, {})[0] is True
-    verdict = within(SYMBOLIC_SECONDS, lambda: _signed(condition.expr, condition.relation, domains, order))
+    verdict, _ = spend(SYMBOLIC_OPERATIONS, lambda: _signed(condition.expr, condition.relation, domains, order))
     return verdict is True
 
 
@@ -218,7 +219,7 @@ def check_point(conditions: tuple[Condition, ...], point: dict[sp.Symbol, sp.Rat
 
 def _settle(condition: Condition, point: dict[sp.Symbol, sp.Rational]) -> tuple[bool | None, str, str]:
     """(holds, value, how): exactly when the condition is a rational at the point, else with balls."""
-    exact = within(SYMBOLIC_SECONDS, lambda: condition.expr.xreplace(point))  # inert: rational arithmetic only
+    exact, _ = spend(SYMBOLIC_OPERATIONS, lambda: condition.expr.xreplace(point))  # inert: rational arithmetic only
     if exact is not None and exact.is_Rational:
         return holds(exact, condition.relation), shown(exact), "exact"
     for prec in PRECISIONS:
@@ -273,7 +274,7 @@ def _rational_roots(expr: sp.Expr, symbol: sp.Symbol) -> list[sp.Rational]:
         return [root for root in sp.roots(poly, filter="Q") if root.is_Rational]
 
     try:
-        found = within(SYMBOLIC_SECONDS, roots)
+        found, _ = spend(SYMBOLIC_OPERATIONS, roots)
     except Exception:  # SymPy's polynomial code fails in many ways; a root not found is only a candidate lost
         return []
     return (found or [])[:MAX_ROOTS]

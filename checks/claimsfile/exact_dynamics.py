@@ -36,7 +36,7 @@ import sympy as sp
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import exactly_zero
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from certificates.inert import inert
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict, derived
@@ -50,8 +50,6 @@ PROPERTIES = ("decays-at-rate", "tends-to")
 GAPS = ("cluster_gap", "first_pair_gap")
 #: Working precision (bits) of every ball of this route.
 PRECISION = 128
-#: Seconds SymPy may spend on one exact comparison, per profile.
-SIMPLIFY_SECONDS = {"quick": 10.0, "thorough": 60.0}
 
 MEANING = {
     "decays-at-rate": (
@@ -288,7 +286,7 @@ def equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
     value = ball_of(difference)
     if value > 0 or value < 0:
         return False
-    zero, left_over = exactly_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    zero, left_over = exactly_zero(difference, REDUCTION_OPERATIONS[ctx.profile])
     if zero:
         return True
     raise Undecided(f"{left} - {right} is neither separated from 0 by balls nor reduced to 0 ({left_over})")

@@ -30,7 +30,7 @@ import sympy as sp
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import exactly_zero
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from certificates.families import TOKEN_FAMILIES
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import exact_value, precision
@@ -50,7 +50,6 @@ PRECISION = 128
 HALVINGS = 200
 #: Starts whose late rate is fitted, for a family that is not one configuration up to rotation.
 FITTED_STARTS = {"quick": 4, "thorough": 12}
-SIMPLIFY_SECONDS = 10.0
 #: C is shown rounded up to a multiple of 1/ROUNDING.
 ROUNDING = 100
 
@@ -132,7 +131,7 @@ def _against_rate(
     difference = _ball(rate - r0)
     equal = False
     if not (difference > 0 or difference < 0):
-        equal, left = exactly_zero(rate - r0, SIMPLIFY_SECONDS)
+        equal, left = exactly_zero(rate - r0, REDUCTION_OPERATIONS["quick"])
         if not equal:
             raise _Undecided(f"r* - r0 = {rate - r0} is neither separated from 0 by balls nor exactly 0 ({left})")
     if equal or difference < 0:

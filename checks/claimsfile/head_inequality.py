@@ -29,7 +29,7 @@ from certificates.claims.conditions import Condition
 from certificates.claims.head_sums import HeadSum
 from certificates.claims.names import FUNCTIONS, LambdaC
 from certificates.claims.schema import InequalityClaim
-from certificates.claims.symbolic import exactly_zero
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from certificates.inert import Exp, Log
 from checks.claimsfile.definedness import check_point, proved_on_domain
 from checks.claimsfile.domain_sampling import sample_point
@@ -48,8 +48,6 @@ JENSEN = (
 )
 #: Parameter points searched, per profile (each with several H and families).
 POINTS = {"quick": 12, "thorough": 60}
-#: Seconds of exact algebra for one comparison.
-SECONDS = {"quick": 10.0, "thorough": 60.0}
 
 
 def decide_any_heads(claim: InequalityClaim, ctx: Context) -> Outcome:
@@ -114,8 +112,7 @@ def _jensen(claim: InequalityClaim, ctx: Context) -> tuple[Outcome | None, str]:
         return None, "Jensen's route takes a real per-head domain (the mean of integer values is not an integer)"
     convex = claim.op in (">", ">=")
     gap = claim.lhs - claim.rhs if convex else claim.rhs - claim.lhs
-    seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
-    term = _jensen_term(gap, lam, scope.count, seconds, scope)
+    term = _jensen_term(gap, lam, scope.count, REDUCTION_OPERATIONS[ctx.profile], scope)
     if term is None:
         return None, "the claim is not sum_h F(lam_h) against H F(mean_h lam_h) (nor the means), exactly"
     strict = claim.op in (">", "<")
@@ -149,7 +146,7 @@ def _jensen(claim: InequalityClaim, ctx: Context) -> tuple[Outcome | None, str]:
     return derived(d, JENSEN, {"per_head_term": str(per_head)}), ""
 
 
-def _jensen_term(gap: sp.Expr, lam: sp.Symbol, count: sp.Expr, seconds: float, scope: Any) -> sp.Expr | None:
+def _jensen_term(gap: sp.Expr, lam: sp.Symbol, count: sp.Expr, operations: int, scope: Any) -> sp.Expr | None:
     """F with gap = c (sum_h F(lam_h) - H F(mean)) for c = 1 or 1/H, shown by exact algebra; None otherwise."""
     mean = HeadSum(lam) / count
     for node in gap.atoms(HeadSum):
@@ -159,7 +156,7 @@ def _jensen_term(gap: sp.Expr, lam: sp.Symbol, count: sp.Expr, seconds: float, s
         for scale in (sp.Integer(1), 1 / count):
             expected = scale * (HeadSum(term) - count * term.xreplace({lam: mean}))
             written, _ = linear_atoms(gap - expected, scope)
-            if exactly_zero(written, seconds)[0]:
+            if exactly_zero(written, operations)[0]:
                 return term
     return None
 
@@ -191,11 +188,10 @@ def _convex_by_rate(
     low = claim.domains[lam].low
     if low is None:
         return False
-    seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
     rate = FUNCTIONS["rate"][1]
     for node in low.atoms(LambdaC):
         tokens, scale = node.args
-        if not exactly_zero(term - rate(lam, tokens, scale), seconds)[0]:
+        if not exactly_zero(term - rate(lam, tokens, scale), REDUCTION_OPERATIONS[ctx.profile])[0]:
             continue
         above = sp.cancel(low - node)
         if above.has(LambdaC) or signs.prove(above, ">=0", facts) is None:

@@ -30,7 +30,7 @@ from certificates import nonempty
 from certificates.claims.domains import contains, domain_region
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.schema import InequalityClaim
-from certificates.claims.symbolic import exactly_zero
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from certificates.inert import Inert, inert
 from certificates.kernel.exact import exact_value
 from checks.claimsfile.asymptotic_quantities import converted
@@ -48,8 +48,6 @@ SEARCH = "balls at points of the domain, x near and away from the point left out
 POINTS = {"quick": 3, "thorough": 24}
 DISTANCES = range(1, 12)
 PRECISION = 128
-#: Seconds exact algebra may spend on showing a conversion unchanged.
-SIMPLIFY_SECONDS = 10.0
 
 
 def decide_punctured(claim: InequalityClaim, ctx: Context) -> Outcome:
@@ -135,7 +133,7 @@ def _same(left: sp.Expr, right: sp.Expr) -> bool:
             if alike and all(_same(a, b) for a, b in zip(node.args, other.args, strict=True)):
                 unified[node] = other
                 break
-    zero, _ = exactly_zero(left.xreplace(unified) - right, SIMPLIFY_SECONDS)
+    zero, _ = exactly_zero(left.xreplace(unified) - right, REDUCTION_OPERATIONS["quick"])
     return bool(zero)
 
 

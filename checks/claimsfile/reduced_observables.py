@@ -27,9 +27,8 @@ import sympy as sp
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import exactly_zero
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from checks.claimsfile.exact_dynamics import (
-    SIMPLIFY_SECONDS,
     Undecided,
     ball_of,
     ball_text,
@@ -215,7 +214,7 @@ def _signed_ball(value: sp.Expr) -> Any:
 
 
 def _zero(value: sp.Expr) -> bool:
-    zero, _ = exactly_zero(value, SIMPLIFY_SECONDS["quick"])
+    zero, _ = exactly_zero(value, REDUCTION_OPERATIONS["quick"])
     return bool(zero)
 
 

@@ -7,11 +7,14 @@ auxiliary variables, exp as atoms known by true facts and Taylor cuts, log, lamb
 z3 decides it, over bounded and unbounded domains alike (`certificates.provers.smt_refinement`):
 - the negation unsat: the problem `headflow check-cert` will solve is built as it does
   (`certificates.kernel.real_statements.smt_problem`, from the statement and the cut data, every cut validated
-  with balls); it must be the text z3 just answered, and cvc5 must answer unsat on it within the budget; then the
-  certificate (`smt`: its cuts, under the statement) is written: CERTIFIED;
+  with balls); it must be the text z3 just answered, and cvc5 must answer unsat on it within the resource limit
+  check-cert gives it (`certificates.kernel.solvers`); then the certificate (`smt`: its cuts, under the statement)
+  is written: CERTIFIED;
 - a model of the negation: a candidate only, REFUTED when the caller's test verifies the claim false
   at the model's point of the domain (a side undefined there, or balls that violate the relation);
 - otherwise the reason, for the caller's notes (the route then leaves the claim to other methods).
+
+Every budget here is counted (z3's and cvc5's resource limits), so the answer is the same however busy the machine.
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
 METHOD = "SMT (z3; exp through Taylor cuts), re-checked with cvc5"
-#: Seconds of z3 time for the route, and for cvc5's confirmation, per profile.
-SECONDS = {"quick": 4.0, "thorough": 40.0}
-CONFIRM_SECONDS = {"quick": 5.0, "thorough": 60.0}
+#: z3's resources (its `rlimit` count) for all the rounds of the route, per profile: at most check-cert's limit of
+#: one problem, so that check-cert's z3 proves the last problem as this one did.
+RLIMIT = {"quick": 600_000, "thorough": solvers.RLIMITS["z3"]}
 
 #: The caller's refutation test: the claim (an identity as the relation `=`) and an exact point of the
 #: domain -> the verified witness that the claim fails there, or None.
@@ -63,12 +66,11 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         point = {s: sp.Rational(values[s.name].numerator, values[s.name].denominator) for s in claim.order}
         return refute(view, point) if contains(claim.domains, claim.order, point) else None
 
-    seconds = min(SECONDS[ctx.profile], ctx.seconds_left())
     try:
-        result = refine(encoding, falsifies, seconds)
+        result = refine(encoding, falsifies, RLIMIT[ctx.profile])
     except (NotEncodable, CutError, TreeError, z3.Z3Exception) as exc:
         return f"the SMT statement cannot be formed or solved ({str(exc)[:200]})"
-    counted = f"{result.rounds} z3 round(s), {len(result.cuts)} Taylor cut(s), {result.seconds:.1f} s"
+    counted = f"{result.rounds} z3 round(s), {len(result.cuts)} Taylor cut(s), {result.resources:,} z3 resources"
     if result.status == "counterexample":
         return Outcome(Verdict.REFUTED, f"{METHOD}: a model of the negation, verified", witness=result.witness)
     if result.status != "proved":
@@ -80,8 +82,7 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         return f"z3 proves the SMT statement ({counted}), but the certificate would not re-check: {exc}"
     if text != result.text:
         return f"z3 proves the SMT statement ({counted}), but the checker would print another problem"
-    budget = min(CONFIRM_SECONDS[ctx.profile], max(ctx.seconds_left(), 1.0))
-    (answer,) = solvers.answers("cvc5", [text], budget)  # z3 answered unsat on this very text
+    (answer,) = solvers.answers("cvc5", [text], solvers.DEFAULT_SECONDS)  # z3 answered unsat on this very text
     if answer != "unsat":
         return f"z3 proves the SMT statement ({counted}) but cvc5 answers {answer!r}: no certificate both accept"
     directory = certificate_directory(ctx.certificate_dir)
@@ -90,7 +91,7 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         Verdict.CERTIFIED,
         METHOD,
         certificates=[str(path)],
-        details={"rounds": result.rounds, "cuts": len(result.cuts), "seconds": round(result.seconds, 2)},
+        details={"rounds": result.rounds, "cuts": len(result.cuts), "z3_resources": result.resources},
         notes=f"negation of `domain => defined and {real_statements.relation_text(statement)}` unsat ({counted}); "
         "z3 and cvc5 answer unsat on the kernel's text of the statement, as check-cert builds it",
     )

@@ -20,12 +20,11 @@ import sympy as sp
 from certificates.claims.head_sums import HeadScope, HeadSum
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import exactly_zero
+from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from certificates.inert import inert
 from checks.claimsfile.exact_dynamics import (
     GAPS,
     MEANING,
-    SIMPLIFY_SECONDS,
     applies,
     in_regime,
     initial_rate,
@@ -67,12 +66,11 @@ def prove_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None
         details["exact_rate"] = str(HeadSum(exact) if per_head else exact)
     if derivation.failures:
         return None, "the derivation did not close: " + "; ".join(derivation.failures)
-    seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
     whole = HeadSum(exact) if per_head and claim.property == "decays-at-rate" else exact
     difference = claim.target - inert(whole)
     if per_head:  # the sums over the heads as unknowns (linearity): 0 then is 0 for every family
         difference = linear_atoms(difference, HeadScope(frozenset({str(strengths[0])}), options["H"]))[0]
-    zero, left_over = exactly_zero(difference, seconds)
+    zero, left_over = exactly_zero(difference, REDUCTION_OPERATIONS[ctx.profile])
     if not zero:
         return None, f"the claimed {claim.property} target {claim.target} is not shown equal to {whole} ({left_over})"
     if per_head:
@@ -150,10 +148,9 @@ def prove_closed_form_limit(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome
         f"{end}, so it tends to its value there",
         r"Q(\rho(t)) \to Q(\rho_\infty)",
     )
-    seconds = min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left())
     for form in forms:
         value = form.subs(er.rho, end)
-        zero, left_over = exactly_zero(claim.target - inert(value), seconds)
+        zero, left_over = exactly_zero(claim.target - inert(value), REDUCTION_OPERATIONS[ctx.profile])
         if not zero:
             return None, f"the claimed limit {claim.target} is not shown equal to {value} ({left_over})"
         derivation.holds(f"the claimed limit {claim.target} equals {value} identically (exact algebra)", True)
@@ -189,7 +186,7 @@ def prove_initial_rate_for_domain(claim: DynamicsClaim, ctx: Context) -> tuple[O
     difference = claim.target - inert(whole)
     if per_head:
         difference = linear_atoms(difference, HeadScope(frozenset({str(strengths[0])}), options["H"]))[0]
-    zero, left_over = exactly_zero(difference, min(SIMPLIFY_SECONDS[ctx.profile], ctx.seconds_left()))
+    zero, left_over = exactly_zero(difference, REDUCTION_OPERATIONS[ctx.profile])
     if not zero:
         return None, f"the claimed initial rate {claim.target} is not shown equal to {whole} ({left_over})"
     derivation.holds(

@@ -2,7 +2,9 @@
 
 The search (floats, `checks.model.field`) polishes many seeded random starts and the structured candidates
 (all tokens equal, antipodal splits, regular simplices, tokens split along orthogonal head
-subspaces) with Levenberg-Marquardt on the velocity, and keeps one representative per class modulo
+subspaces) with Levenberg-Marquardt on the velocity (`polish`: numpy only, so that the same seed finds the same
+classes in every run; SciPy's MINPACK gave different answers to the same start in one process), and keeps one
+representative per class modulo
 the rotations that commute with the heads and the permutations of tokens. Each representative is
 then put in a frame where its symmetries are signed permutations commuting with the heads
 (candidate frames from the tokens and their sums and differences), rounded to exact data in the
@@ -23,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.optimize import least_squares
 
 from certificates.kernel import equilibrium as eq
 from certificates.kernel.equilibrium_regimes import head_blocks
@@ -34,6 +35,12 @@ from checks.model.configuration import Configuration
 
 #: Velocity size below which a polished float point counts as an equilibrium candidate.
 RESIDUAL = 1e-10
+#: Levenberg-Marquardt: most iterations, the first damping, and the damping past which a start is given up; the
+#: relative step of the forward differences of the Jacobian.
+ITERATIONS = 200
+DAMPING = 1e-3
+MAX_DAMPING = 1e12
+DIFFERENCE_STEP = 1e-8
 #: Distance below which two tokens are the same point (clusters) in symmetry detection.
 MATCH = 1e-6
 #: Working precision of the certificates (bits).
@@ -101,7 +108,11 @@ def _normalized(Y: np.ndarray) -> np.ndarray:
 
 
 def polish(inst: Instance, start: np.ndarray) -> np.ndarray | None:
-    """Levenberg-Marquardt on the velocity from `start`; the unit tokens when the residual is below RESIDUAL."""
+    """Levenberg-Marquardt on the velocity from `start`; the unit tokens when the residual is below RESIDUAL.
+
+    The tokens are free vectors, normalised before the velocity is taken. Each iteration forms the Jacobian by
+    forward differences and tries steps (J'J + mu I) s = -J'r, raising the damping mu until the residual drops; it
+    stops when the residual is far below RESIDUAL, no step lowers it, or after ITERATIONS."""
 
     def residual(y: np.ndarray) -> np.ndarray:
         Y = y.reshape(inst.n, inst.d)
@@ -109,8 +120,27 @@ def polish(inst: Instance, start: np.ndarray) -> np.ndarray | None:
             return np.full(inst.n * inst.d, 1e3)
         return velocity(inst, _normalized(Y)).ravel()
 
-    result = least_squares(residual, start.ravel(), method="lm", xtol=1e-15, ftol=1e-15, gtol=1e-15, max_nfev=4000)
-    X = _normalized(result.x.reshape(inst.n, inst.d))
+    y = start.ravel().astype(float)
+    r, mu = residual(y), DAMPING
+    for _ in range(ITERATIONS):
+        if np.max(np.abs(r)) < RESIDUAL * 1e-4:
+            break
+        J = np.empty((r.size, y.size))
+        for j in range(y.size):
+            moved = y.copy()
+            moved[j] += DIFFERENCE_STEP * max(1.0, abs(y[j]))
+            J[:, j] = (residual(moved) - r) / (moved[j] - y[j])
+        normal, gradient = J.T @ J, J.T @ r
+        while mu < MAX_DAMPING:
+            trial = y - np.linalg.solve(normal + mu * np.eye(y.size), gradient)
+            value = residual(trial)
+            if value @ value < r @ r:
+                y, r, mu = trial, value, max(mu / 3, 1e-15)
+                break
+            mu *= 4
+        else:
+            break
+    X = _normalized(y.reshape(inst.n, inst.d))
     return X if np.max(np.abs(velocity(inst, X))) < RESIDUAL else None
 
 

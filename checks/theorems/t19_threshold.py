@@ -189,9 +189,6 @@ def refute_transcendence(formula: sp.Expr | None = None) -> Outcome:
 H, n, alpha, t, c, qs = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
 
 
-TIMEOUT_SECONDS = 10.0
-
-
 REGISTRY.declare(
     "T19.threshold.exact",
     "Theorem 19: beta* is exactly the Condition 8 threshold (reading)",
@@ -223,7 +220,7 @@ def certify_statements(ctx: Context, statements: tuple[SmtStatement, ...] | None
     finds every negation unsat, else INCONCLUSIVE naming the first statement that was not proved."""
     if statements is None:
         statements = obligations.SMT[ctx.claim_id].statements()
-    results, path = certify(statements, ctx.claim_id, certificate_directory(ctx.certificate_dir), TIMEOUT_SECONDS)
+    results, path = certify(statements, ctx.claim_id, certificate_directory(ctx.certificate_dir))
     answers = {
         name: r.status + (f" {r.model}" if r.model else "") + (f" ({r.reason})" if r.reason else "")
         for name, r in results.items()
@@ -275,7 +272,7 @@ def exact_reading_witness(directory: Path) -> tuple[dict[str, object], object]:
 
 @REGISTRY.procedure("T19.threshold.exact", "smt+witness")
 def _exact(ctx: Context) -> Outcome:
-    smt = decide(exact_statement(), TIMEOUT_SECONDS)
+    smt = decide(exact_statement())
     data, result = exact_reading_witness(certificate_directory(ctx.certificate_dir))
     details = {"z3_on_negation": smt.status, "z3_model": smt.model}
     if not result.verified:  # type: ignore[attr-defined]

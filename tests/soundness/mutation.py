@@ -18,7 +18,6 @@ The mutants themselves sit next to the tests of what they mutate (`tests/checks/
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -74,9 +73,9 @@ def cover(
 
     def decide(ctx: Context) -> Outcome:
         if relation:
-            result = prove(expression, relation, domain, max_boxes=COVER_BOXES, seconds=math.inf)
+            result = prove(expression, relation, domain, max_boxes=COVER_BOXES)
         else:
-            result = prove_inequality(expression, domain, max_boxes=COVER_BOXES, seconds=math.inf)  # type: ignore[arg-type]
+            result = prove_inequality(expression, domain, max_boxes=COVER_BOXES)  # type: ignore[arg-type]
         if result.status == "proved":
             path = certify_cover(result, ctx.claim_id, certificate_directory(ctx.certificate_dir))
             return Outcome(Verdict.CERTIFIED, "ball cover", certificates=[str(path)], steps=[Step("cover")])

@@ -2,15 +2,20 @@
 
 Runs are compared in process and across processes with different PYTHONHASHSEED values (hash
 randomization changes set and dict iteration orders of strings, a classic source of differences in
-SymPy printing and SMT text). Claims with random searches are included on purpose.
+SymPy printing and SMT text). Claims with random searches are included on purpose. And a verdict does not depend
+on how busy the machine is: every budget it can depend on is counted (solver resources, boxes, steps, SymPy
+operations: `certificates.counted`), so runs with every core saturated by busy loops give the same reports.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +91,78 @@ def test_report_figures_are_byte_identical() -> None:
 
     ids = ["T19.threshold", "T22.early-rate"]
     assert figures_for(ids) == figures_for(ids)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Example claims, one or more per kind of budget: z3 and cvc5 (SMT), boxes (a cover), SymPy operations (an
+#: algebraic reduction in a child process, an exact dynamics reduction, an asymptotic bracket), integrator steps.
+UNDER_LOAD = {
+    "smt.toml": ("lambda-c.below-four", "c-star.reciprocal"),
+    "paper.toml": ("variant.T19.threshold.sufficient",),
+    "reduced_dynamics.toml": ("initial.usa.two-heads", "initial.usa.identity-values"),
+    "asymptotics.toml": ("softmax-time.log-n",),
+}
+
+
+def _example_claims(chosen: dict[str, tuple[str, ...]]) -> str:
+    """The chosen claims of the example files, as one claims file."""
+    blocks = []
+    for name, ids in chosen.items():
+        for block in (ROOT / "examples" / name).read_text().split("[[claim]]")[1:]:
+            found = re.search(r'^id = "([^"]+)"', block, re.MULTILINE)
+            if found and found.group(1) in ids:
+                blocks.append("[[claim]]" + block)
+    assert len(blocks) == sum(len(ids) for ids in chosen.values())
+    return "".join(blocks)
+
+
+@contextmanager
+def _saturated() -> Iterator[None]:
+    """Every core busy with a loop of its own for the block (processes this test starts and ends)."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+def _headflow_json(folder: Path, args: list[str]) -> dict[str, Any]:
+    """The JSON report of `headflow ARGS` run in `folder` (certificates in its `certs`), without `seconds`."""
+    folder.mkdir()
+    command = [sys.executable, "-m", "checks", *args, "--format=json", "--out=report.json", "--certificates=certs"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=env, check=False)
+    assert result.returncode in (0, 1), result.stderr
+    return _without_timings(json.loads((folder / "report.json").read_text()), folder / "certs")
+
+
+def test_claims_decide_the_same_with_every_core_busy(tmp_path: Path) -> None:
+    """Once as the machine is, once with every core saturated: the same reports apart from `seconds` (a cvc5 time
+    limit once made one claim CERTIFIED on a quiet machine and INCONCLUSIVE on a busy one)."""
+    (tmp_path / "claims.toml").write_text(_example_claims(UNDER_LOAD))
+    quiet = _headflow_json(tmp_path / "quiet", ["check", "../claims.toml"])
+    with _saturated():
+        busy = _headflow_json(tmp_path / "busy", ["check", "../claims.toml"])
+    assert quiet == busy
+    assert {c["verdict"] for c in quiet["claims"]} >= {"CERTIFIED", "PROVED", "CONFIRMED"}
+
+
+@pytest.mark.slow
+def test_every_example_decides_the_same_with_every_core_busy(tmp_path: Path) -> None:
+    """The example files, whole, quietly and with every core saturated."""
+    for path in sorted((ROOT / "examples").glob("*.toml")):
+        quiet = _headflow_json(tmp_path / f"{path.stem}-quiet", ["check", str(path)])
+        with _saturated():
+            busy = _headflow_json(tmp_path / f"{path.stem}-busy", ["check", str(path)])
+        assert quiet == busy, path.name
+
+
+@pytest.mark.slow
+def test_verify_gives_the_same_report_twice_with_every_core_busy(tmp_path: Path) -> None:
+    """`headflow verify --seed 7` twice under load (two runs once differed at a load of 6-7, not at 3-4)."""
+    with _saturated():
+        first = _headflow_json(tmp_path / "first", ["verify", "--seed=7"])
+        second = _headflow_json(tmp_path / "second", ["verify", "--seed=7"])
+    assert first == second

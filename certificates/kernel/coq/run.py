@@ -1,4 +1,4 @@
-"""Run `coqc` on one Coq source: a fresh temporary folder, a time limit, the process group killed on timeout.
+"""Run `coqc` on one Coq source: a fresh scratch folder (`processes.scratch`), a time limit, its group killed then.
 
 Nothing from a certificate reaches a shell: the source is written to a file of a fixed name and coqc is
 started with an argument list. The answer is `accepted` (coqc exited 0: every proof was checked by Coq's
@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import secrets
 import shutil
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,8 @@ from pathlib import Path
 
 from certificates.kernel import processes
 
-#: Seconds one file may take in coqc before it is killed.
+#: Seconds one file may take in coqc before it is killed: a safety net (Coq has no counted budget), far above what
+#: the files headflow writes take, so that a verdict does not depend on how busy the machine is.
 SECONDS = 120.0
 FILE = "headflow_certificate.v"
 #: The axioms a proof may rest on, by module: those of Coq's real numbers (classical Dedekind reals, excluded
@@ -77,7 +77,7 @@ def compile_source(
         finished = expected  # the kernel's statement alone did not compile: nothing to compare with
     elapsed = time.monotonic() - started
     if finished.returncode is None:
-        return CoqAnswer("timeout", f"coqc did not finish in {seconds:.0f} s (killed)", elapsed)
+        return CoqAnswer("timeout", f"coqc ran past the wall-clock safety limit ({seconds:.0f} s; killed)", elapsed)
     if finished.returncode != 0:
         whose = "the kernel's statement alone: " if finished is expected else ""
         return CoqAnswer("rejected", whose + first_error(finished.stdout + finished.stderr), elapsed)
@@ -92,7 +92,7 @@ def compile_source(
 
 def _coqc(executable: str, text: str, seconds: float, name: str) -> processes.Finished:
     """coqc on `text`, written to `name` in a fresh temporary folder."""
-    with tempfile.TemporaryDirectory(prefix="headflow-coq-") as folder:
+    with processes.scratch("coq-") as folder:
         Path(folder, name).write_text(text, encoding="ascii")
         return processes.run_program([executable, "-q", name], "", seconds, folder)
 

@@ -139,7 +139,7 @@ ISOLATED = (
     "from certificates.claims.symbolic import isolated\n"
     "if {poll}:\n"
     "    processes.tie_to_parent = functools.partial(processes.tie_to_parent, death_signal=False)\n"
-    "isolated(lambda: time.sleep(120), 300, 'sleeping')\n"
+    "isolated(lambda: time.sleep(120), 10**9, 'sleeping')\n"
 )
 
 
@@ -174,3 +174,35 @@ def test_every_child_process_is_started_by_the_one_module() -> None:
         if starts.search(line)
     ]
     assert found == []
+
+
+#: A program that makes a scratch folder (as a solver or coqc run does), prints it and waits to be killed.
+SCRATCH = (
+    "import time\n"
+    "from certificates.kernel import processes\n"
+    "with processes.scratch('coq-') as folder:\n"
+    "    print(folder, flush=True)\n"
+    "    time.sleep(120)\n"
+)
+
+
+def test_a_run_killed_by_sigkill_leaves_its_folder_to_the_next_run_only() -> None:
+    """SIGKILL gives headflow no chance to remove its scratch folders: the next run that needs one removes them
+    (their process is gone: its lock on the run folder is free); a live run's folder is never touched."""
+    runs = []
+    for _ in range(2):
+        process = subprocess.Popen([sys.executable, "-c", SCRATCH], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        runs.append((process, Path(process.stdout.readline().strip()).parent))  # type: ignore[union-attr]
+    (killed, killed_run), (alive, alive_run) = runs
+    try:
+        killed.kill()
+        killed.wait()
+        assert killed_run.is_dir()  # left behind, for now
+        code = "from certificates.kernel import processes\nwith processes.scratch('solver-'):\n    pass\n"
+        subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+        assert not killed_run.exists()
+        assert alive_run.is_dir() and alive.poll() is None
+    finally:
+        alive.kill()
+        alive.wait()
+    assert alive_run.is_dir()  # SIGKILL again: removed by whichever run comes next

@@ -11,7 +11,7 @@ import sympy as sp
 from certificates.kernel import smtlib
 from certificates.kernel.exprtree import Tree, exact_rational
 from certificates.kernel.real_encoding import MAX_CUT_POINT, Cut, CutError, Encoding, NotEncodable, encode, polynomial
-from certificates.provers.smt import decide, solve
+from certificates.provers.smt import RLIMIT, decide, solve
 from certificates.provers.smt_refinement import model_cuts, refine
 from certificates.statements.registry import SmtStatement
 
@@ -165,7 +165,7 @@ def test_a_model_gives_rational_points_also_for_algebraic_values() -> None:
 def test_exp_tight_at_zero_to_second_order_needs_and_gets_a_cut_at_zero() -> None:
     """exp(x) >= 1 + x + x^2/2 for x >= 0: tangents elsewhere never suffice; the refinement raises the
     degree of the cut at 0, where exp is exactly 1."""
-    result = refine(_exp_claim(SECOND_ORDER, "0"), lambda values: None, seconds=20)
+    result = refine(_exp_claim(SECOND_ORDER, "0"), lambda values: None, RLIMIT)
     assert result.status == "proved", result.reason
     assert any(c.kind == "lower" and c.at == 0 and c.degree >= 3 for c in result.cuts)
 
@@ -177,7 +177,7 @@ def test_a_false_exp_claim_is_never_proved_and_its_model_is_offered() -> None:
         value = values["x"]
         return {"x": str(value)} if value < 0 and sp.exp(value) < 1 + value + value**2 / 2 else None
 
-    result = refine(_exp_claim(SECOND_ORDER, None), falsifies, seconds=20)
+    result = refine(_exp_claim(SECOND_ORDER, None), falsifies, RLIMIT)
     assert result.status == "counterexample" and Fraction(result.witness["x"]) < 0
 
 

@@ -133,7 +133,7 @@ def test_wrong_and_undecidable_inequalities_are_never_certified(inequalities: di
 
 def test_box_budget_leaves_the_claim_inconclusive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(inequality_decider.MAX_BOXES, "quick", 3)
-    monkeypatch.setitem(smt_route.SECONDS, "quick", 0.0)  # the SMT route would certify it first
+    monkeypatch.setitem(smt_route.RLIMIT, "quick", 0)  # the SMT route would certify it first
     text = INEQUALITIES.split("[[claim]]")[1]
     verdict, evidence = decide("[[claim]]" + text, tmp_path)["rate-bounded"]
     assert verdict is Verdict.INCONCLUSIVE and "box budget" in evidence["notes"]
