@@ -107,8 +107,7 @@ def isolated(compute: Callable[[], T], operations: int, what: str) -> tuple[T | 
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:
-        value, why = spend(operations, compute)
-        return (value, "") if not why else (None, f"{what} ran past {why}")
+        return _counted(compute, operations, what)
     seconds = safety_seconds(operations)
     receiver, sender = context.Pipe(duplex=False)
     with processes.forked(context, _child, compute, operations, what, sender) as child:
@@ -129,14 +128,19 @@ def _child(compute: Callable[[], object], operations: int, what: str, sender: Co
         size = int(statm.read().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + CHILD_MEMORY_BYTES, size + CHILD_MEMORY_BYTES))
     try:
-        value, why = spend(operations, compute)
-        message: tuple[object, str] = (value, "") if not why else (None, f"{what} ran past {why}")
+        message: tuple[object, str] = _counted(compute, operations, what)
     except MemoryError:
         message = (None, f"{what} ran out of memory")
     except Exception as exc:  # SymPy may fail in many ways; the claim then stays undecided
         message = (None, f"{what} failed: {type(exc).__name__}")
     sender.send(message)
     sender.close()
+
+
+def _counted(compute: Callable[[], T], operations: int, what: str) -> tuple[T | None, str]:
+    """(compute(), "") within `operations`, or (None, what stopped it) naming `what`."""
+    value, why = spend(operations, compute)
+    return (value, "") if not why else (None, f"{what} ran past {why}")
 
 
 def short_text(expr: sp.Expr, limit: int = 80) -> str:

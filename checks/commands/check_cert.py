@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=solvers.DEFAULT_SECONDS,
         metavar="SECONDS",
-        help=f"wall time z3 and cvc5 each get per smt certificate (default: {solvers.DEFAULT_SECONDS:g}); "
-        "a solver still running then is killed and the file is not re-checked by it",
+        help=f"wall-clock safety net of z3 and cvc5, each, per smt certificate (default: {solvers.DEFAULT_SECONDS:g}), "
+        "far above their counted resource limits; a solver still running then is killed and does not re-check the file",
     )
     parser.add_argument(
         "--coq",
