@@ -20,7 +20,7 @@ and the limit a stationary start must avoid (`avoided_limit`). The checks:
   hypotheses, mask and phi; beta of the family's sign) that belongs to the family exactly (`family_failures`), with
   the refuting quantity < 0 settled by balls (`ball_model`), so the claim, about every start, is false;
 - stationary start: exact data of the family whose velocity is exactly 0 at every token
-  (`certificates.kernel.exact_model`: exponential polynomials, a velocity of 1e-30 is not 0), so the trajectory from
+  (`ball_model.stationary`: exponential polynomials, a velocity of 1e-30 is not 0), so the trajectory from
   it is constant (an autonomous ODE with a locally Lipschitz field), and whose quantity, exact, is separated from the
   limit by a ball: some start does not tend to the limit (proving `exists` does-not-tend-to, refuting a universal
   tends-to or decay to 0 for a family whose every member the claim is about: given tokens, an open hemisphere).
@@ -32,7 +32,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel import ball_model, exact_model, exprtree, recheck
+from certificates.kernel import ball_model, exprtree, recheck
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exp_field import ExpFieldError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
@@ -181,7 +181,7 @@ def stationary_failures(
     if outside := family_failures(family, cfg):
         return [f"not in the family: {', '.join(outside)}"], None
     try:
-        if not exact_model.stationary(cfg):
+        if not ball_model.stationary(cfg):
             return ["some velocity component is not exactly 0"], None
     except ExpFieldError as exc:
         return [f"the velocity has no exact value: {exc}"], None

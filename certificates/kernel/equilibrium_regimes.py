@@ -15,7 +15,7 @@ P_i v_i = sum_j b_ij x_j with b_i = a_i - (sum_j a_ij G_ij) e_i. Since |sum_j b_
 positive semidefinite, P_i v_i = 0 exactly when G b_i = 0: the residual `gram_residuals` returns, in the exact field
 of exponential polynomials (`certificates.kernel.exp_field`, where e^q for distinct rationals q are independent, so
 zero is decided exactly). Tokens in coordinates (the orthogonal-subspace split, given tokens) use the exact model
-itself (`certificates.kernel.exact_model`).
+itself (`certificates.kernel.ball_model.exact_values`).
 
 The certificates (`check`): what an `equilibrium` claim's certificate must establish, from its statement and exact
 data only. Two certificates, both tied to one instance of the claim's domain (sizes, kind, beta, heads: `contains`),
@@ -39,13 +39,13 @@ from typing import Any, NamedTuple
 
 from certificates.kernel import ball_model as bm
 from certificates.kernel import equilibrium as eq
-from certificates.kernel import exact_model
 from certificates.kernel import format as fmt
 from certificates.kernel.equilibrium import clusters_gram, rational_matrix, same_configuration
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.exprtree import exact_rational, parse_rational
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.recheck import Rejected, require_keys
 from certificates.kernel.tree_text import term_text
 
@@ -84,11 +84,10 @@ def gram_residuals(
     """G b_i for every token i (see the module docstring): all exactly zero iff the configuration is at rest under
     scalar heads M_h = lambda_h I, W_h = nu_h I."""
     n = len(G)
-    scores = [[[lam * g for g in row] for row in G] for lam in strengths]
-    weights = exact_model.weights_of_scores(scores, beta, attention)
     basis = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
-    rows = [[[nu * e for e in row] for row in basis] for nu in value_strengths]
-    coefficients = bm._head_sums(weights, rows, basis, attention, "flat")
+    heads = [[[lam * g for g in row] for row in G] for lam in strengths]  # s^h_ij = <e_i, lambda_h G e_j>
+    values = [[[nu * e for e in row] for row in basis] for nu in value_strengths]
+    coefficients = bm.exact_values(ExactConfiguration(basis, heads, values, beta, "flat", attention), Chain.velocities)
     tangent = [[a[j] - dot(a, G[i]) if j == i else a[j] for j in range(n)] for i, a in enumerate(coefficients)]
     return [[dot(row, b) for row in G] for b in tangent]
 
@@ -256,7 +255,7 @@ def moving_token(claim: Any, inst: Instance) -> tuple[int | None, str]:
     if tokens is not None:
         cfg = ExactConfiguration(tokens, *inst.matrices(), inst.beta, "sphere", inst.attention)
         try:
-            velocities = exact_model.velocities(cfg)
+            velocities = bm.exact_values(cfg, Chain.velocities)
         except ExpFieldError as exc:
             raise Rejected(str(exc)) from None
         return first_moving(velocities), "the exact model at the regime's rational tokens"

@@ -1,7 +1,7 @@
 """An exact witness of an existence `model` claim with `op = "="`: a configuration where lhs = rhs holds exactly.
 
 Balls never show an equality, and floats never show anything: the sides are evaluated in the exact field of the
-model at rational data (`certificates.kernel.exact_model`, `certificates.kernel.exp_field`: quotients of
+model at rational data (`certificates.kernel.ball_model.exact_values`, `certificates.kernel.exp_field`: quotients of
 exponential polynomials), and `rhs - lhs` must be the zero element, an exact test. Everything else a witness needs
 is the check of every model witness (`model_values.settle`: the claim's kind, geometry, hypotheses, sign of beta and
 mask exactly (masked weights are exactly 0), the token and head it names, every `given` condition settled by balls
@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from certificates.kernel import exact_model
-from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.ball_model import ExactConfiguration, exact_values, per_head
 from certificates.kernel.exact import precision
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.model_values import NumericAlgebra, residual, settle
 
 WITNESS = "model-configuration-exact"
@@ -33,9 +33,9 @@ def exact_algebra(cfg: ExactConfiguration) -> NumericAlgebra:
         "H": lambda: len(cfg.score_matrices),
         "beta": lambda: ExpNumber.rational(cfg.beta),
         "x": lambda: [[ExpNumber.rational(v) for v in x] for x in cfg.tokens],
-        "f": lambda: exact_model.head_outputs(cfg),
-        "E_h": lambda: exact_model.head_energies(cfg),
-        "dE_h_dt": lambda: exact_model.head_energy_rates(cfg),
+        "f": lambda: exact_values(cfg, Chain.outputs),
+        "E_h": lambda: exact_values(cfg, per_head(Chain.head_energy)),
+        "dE_h_dt": lambda: exact_values(cfg, per_head(Chain.head_energy_rate)),
     }
     return NumericAlgebra(lambda name: readers[name](), ExpNumber.rational, cfg.attention, cfg.geometry)
 

@@ -13,9 +13,10 @@ import pytest
 
 from certificates.claims.given_matrices import MAX_ENTRIES, given_matrices
 from certificates.claims.loader import parse_claims
-from certificates.kernel import ball_model, exact_model
+from certificates.kernel import ball_model
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.errors import InputError
+from certificates.kernel.model_chain import Chain
 from certificates.statements.dynamics import family_hypotheses
 from checks.claimsfile.dynamics_starts import configuration
 from checks.model import field
@@ -121,7 +122,7 @@ def test_the_three_representations_agree_on_given_matrices(seed: int) -> None:
     cfg = cfg.moved_to(np.array([[float(v) for v in x] for x in tokens]))
     exact = ExactConfiguration(tokens, found["scores"].exact(), found["value_matrices"].exact(), Fraction(1))
     balls = ball_model.token_velocities(exact)
-    exact_velocity = exact_model.velocities(exact)
+    exact_velocity = ball_model.exact_values(exact, Chain.velocities)
     floats = field.token_velocity(cfg)
     for i in range(3):
         for k in range(d):

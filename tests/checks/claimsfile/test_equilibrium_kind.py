@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from certificates.claims.loader import parse_claims
+from certificates.kernel import ball_model
 from certificates.kernel import equilibrium_regimes as regimes
-from certificates.kernel import exact_model
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.errors import InputError
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
 from checks.claimsfile.register import register_claims
@@ -231,7 +232,7 @@ def test_the_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(attent
         sub = [[G[i][j] for j in chosen] for i in chosen]
         residuals = regimes.gram_residuals(sub, lambdas, nus, F(3, 2), attention)
         cfg = ExactConfiguration([tokens[i] for i in chosen], scores, values, F(3, 2), "sphere", attention)
-        velocities = exact_model.velocities(cfg)
+        velocities = ball_model.exact_values(cfg, Chain.velocities)
         for k in range(len(chosen)):
             assert (regimes.first_moving([residuals[k]]) is None) == (regimes.first_moving([velocities[k]]) is None)
 
