@@ -36,10 +36,10 @@ from certificates.claims.model_sizes import parse_sizes
 from certificates.claims.problems import ExpressionError
 from certificates.kernel.ball_model import orthogonality_bound, stated_delta
 from certificates.kernel.errors import InputError
-from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of
 from certificates.kernel.model_statements import Sizes, statement_text
 from certificates.kernel.model_terms import FUNCTIONS, Relation, Term, TermError, make, scalar_term
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from certificates.masks import MAX_GIVEN_TOKENS, Mask, mask_of
 
 REQUIRED = {"lhs", "op", "rhs"}
 OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "domain", "interaction", "mask", "beta", "token"}

@@ -26,8 +26,8 @@ from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, fails, holds, precision
 from certificates.kernel.exprtree import Tree, enclosure_text, rational_text
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.masks import mask_rows
 from certificates.kernel.model_quantities import ball_value
+from certificates.masks import mask_rows
 from certificates.provers.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
 from certificates.sympy_trees import from_sympy
