@@ -187,19 +187,14 @@ def head_energies(cfg: ExactConfiguration) -> list[arb]:
     return energies
 
 
-#: The model's quantities at exact data as balls, by what they are (nested lists: heads, tokens, coordinates):
-#: w^h_ij, p^h_ij = softmax_j(beta s^h_ij) whatever the kind, f^h_i, xdot_i, dy_i/dt (along which every rate is
-#: taken), dE_h/dt, H^h_i and dH^h_i/dt (exp(beta s) only), Z^h_i, xbar^h_i = sum_j p^h_ij x_j, d|x_i|/dt, R and dR/dt.
+#: The model terms of a claim at exact data as balls (`certificates.kernel.model_values`), nested lists over heads,
+#: tokens, coordinates: w^h_ij, p^h_ij = softmax_j(beta s^h_ij) whatever the kind, f^h_i, dE_h/dt, H^h_i and
+#: dH^h_i/dt (exp(beta s) only), Z^h_i, xbar^h_i = sum_j p^h_ij x_j.
 attention_weights = partial(balls, read=Chain.weights)
 softmax_distributions = partial(balls, read=_grid(lambda chain, h, i: chain.softmax(h, i)[0]))
 head_outputs = partial(balls, read=Chain.outputs)
-token_velocities = partial(balls, read=Chain.velocities)
-direction_velocities = partial(balls, read=Chain.direction_velocities)
 head_energy_rates = partial(balls, read=per_head(Chain.head_energy_rate))
 attention_entropies = partial(balls, read=_grid(Chain.entropy))
 entropy_rates = partial(balls, read=_grid(Chain.entropy_rate))
 partition_functions = partial(balls, read=_grid(Chain.partition_function))
 attention_means = partial(balls, read=_grid(Chain.attention_mean))
-token_norm_rates = partial(balls, read=lambda chain: [chain.token_norm_rate(i) for i in range(chain.cfg.n)])
-order_parameter = partial(balls, read=Chain.order_parameter)
-order_parameter_rate = partial(balls, read=Chain.order_parameter_rate)

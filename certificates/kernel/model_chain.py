@@ -435,6 +435,10 @@ class Chain:
         parts = [mul(self._energy_weight(h, i, j), sdot[h][i][j]) for i in range(n) for j in range(n)]
         return mul(Fraction(1, 2 * n * n), add(parts))
 
+    def energy_rate(self) -> Value:
+        """dE/dt = sum_h dE_h/dt."""
+        return add([self.head_energy_rate(h) for h in range(len(self.scores))])
+
     def entropy(self, h: int, i: int) -> Value:
         """H^h_i = -sum_j p^h_ij log p^h_ij."""
         self._exponential_only()

@@ -9,7 +9,6 @@ and for a model claim's terms, `model_claims`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -19,8 +18,7 @@ from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.exprtree import Tree, TreeError
-from certificates.kernel.model_chain import Value, add
-from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, chain_value
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition
 #: (`statements`), so coqc's time grows with the number of definitions: about 20 s of CPU at n^2 H d = 216
@@ -55,17 +53,6 @@ class Chain(model_chain.Chain):
         return PointProblem({}, rows, PRECISION, tuple(self.rate.definitions))
 
 
-#: Each certified model quantity (`model_quantities.CERTIFIED`) of a chain, at the indices its axes take.
-QUANTITIES: dict[str, Callable[[Chain, dict[str, int]], Value]] = {
-    "energy_rate": lambda chain, at: add([chain.head_energy_rate(h) for h in range(len(chain.scores))]),
-    "head_energy_rate": lambda chain, at: chain.head_energy_rate(at["head"]),
-    "entropy_rate": lambda chain, at: chain.entropy_rate(at["head"], at["token"]),
-    "token_norm_rate": lambda chain, at: chain.token_norm_rate(at["token"]),
-    "order_parameter": lambda chain, at: chain.order_parameter(),
-    "order_parameter_rate": lambda chain, at: chain.order_parameter_rate(),
-}
-
-
 def configuration_problem(
     quantity: str, relation: str, cfg: ExactConfiguration, payload: dict[str, Any]
 ) -> tuple[str, PointProblem]:
@@ -73,11 +60,11 @@ def configuration_problem(
     has already re-checked; `cfg` is the checker's own reading of the payload's data (with the claim's interaction,
     mask and sign of beta), the payload gives the quantity's head and token. The tree is built from the exact data
     (never from file text), over named definitions that the Coq file bounds one by one (`statements`)."""
-    if quantity not in QUANTITIES:
+    if quantity not in CERTIFIED:
         raise NotTranslatable(f"the model quantity {quantity} has no Coq term yet")
     at = {axis: payload[axis] for axis in MODEL_QUANTITIES[quantity].axes}
     chain = Chain(cfg)
-    value = QUANTITIES[quantity](chain, at)
+    value = chain_value(chain, quantity, at)
     name = MODEL_QUANTITIES[quantity].written(**at)
     if isinstance(value, Fraction):
         raise NotTranslatable(f"{name} is the rational {value} at these data (no exponential to bound)")
