@@ -111,7 +111,7 @@ def _positive_on_grid(interaction: Interaction, field: str) -> None:
     with precision(64):
         for beta in BETAS:
             for s in GRID:
-                value = interaction.ball(ball_of(s), ball_of(beta))
+                value = exprtree.evaluate(interaction.tree, {"s": ball_of(s), "beta": ball_of(beta)})
                 if value.is_finite() and value <= 0:
                     raise InputError(
                         field,

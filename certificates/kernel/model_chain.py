@@ -37,7 +37,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import reduce
+from functools import reduce, wraps
 from operator import mul as times
 from typing import Any
 
@@ -90,10 +90,9 @@ def root(a: Value) -> Value:
 
 @dataclass
 class Rate:
-    """Named definitions (name, tree) in order, and the quantity's tree over them."""
+    """Named definitions (name, tree) in order."""
 
     definitions: list[tuple[str, list[Any]]] = field(default_factory=list)
-    value: Value = Fraction(0)
 
     def define(self, name: str, v: Value) -> Value:
         """A rational stays itself; a tree gets a name, and the name's symbol stands for it."""
@@ -155,6 +154,19 @@ def _nested(value: Any, leaf: Callable[[Value], Any]) -> Any:
     return [_nested(v, leaf) for v in value]
 
 
+def _once(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A chain's method built once per arguments (its definitions are named once), on first use."""
+
+    @wraps(method)
+    def built(chain: Chain, *args: int) -> Any:
+        key = (method.__name__, *args)
+        if key not in chain.built:
+            chain.built[key] = method(chain, *args)
+        return chain.built[key]
+
+    return built
+
+
 class Chain:
     """One configuration's definitions, each built on first use and once, in one `Rate`: the weights, the head
     outputs, the velocities and score rates, the softmax rows, and the quantities over them. Every quantity a
@@ -172,12 +184,7 @@ class Chain:
         y = self.directions
         self.scores = [[[_dot(yi, _matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
         self.rows = [[_matvec(W, yj) for yj in y] for W in cfg.values]
-        self._weights: list[list[list[Value]]] | None = None
-        self._outputs: list[list[list[Value]]] | None = None
-        self._xdot: list[list[Value]] | None = None
-        self._ydot: list[list[Value]] | None = None
-        self._sdot: list[list[list[Value]]] | None = None
-        self._phi: dict[tuple[int, int], list[Value]] = {}
+        self.built: dict[tuple[Any, ...], Any] = {}
         self._softmax: dict[tuple[int, int], tuple[list[Value], Value]] = {}
         self._env: dict[str, arb] = {}
         self._evaluated, self._prec = 0, ctx.prec
@@ -218,11 +225,10 @@ class Chain:
             env[name] = evaluate_in(tree, env, rational)
         return _nested(value, lambda v: rational(v) if isinstance(v, Fraction) else evaluate_in(v, env, rational))
 
+    @_once
     def weights(self) -> list[list[list[Value]]]:
         """w^h_ij of the configuration's kind, interaction and mask (named; relu's are exact rationals)."""
-        if self._weights is None:
-            self._weights = [[self._weight_row(h, i) for i in range(self.cfg.n)] for h in range(len(self.scores))]
-        return self._weights
+        return [[self._weight_row(h, i) for i in range(self.cfg.n)] for h in range(len(self.scores))]
 
     def _weight_row(self, h: int, i: int) -> list[Value]:
         cfg, row = self.cfg, self.scores[h][i]
@@ -241,18 +247,17 @@ class Chain:
             return self._distribution(h, i, ("e", "Z", "p"))
         raise self.error(f"the model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
 
+    @_once
     def interaction_row(self, h: int, i: int) -> list[Value]:
         """m_ij phi(s^h_ij) at the exact scores (named phi_h_i_j)."""
         cfg = self.cfg
         assert cfg.interaction is not None
-        if (h, i) not in self._phi:
-            self._phi[h, i] = [
-                self.rate.define(f"phi_{h}_{i}_{j}", _at_score(cfg.interaction.tree, sij, cfg.beta))
-                if attends(cfg, i, j)
-                else Fraction(0)
-                for j, sij in enumerate(self.scores[h][i])
-            ]
-        return self._phi[h, i]
+        return [
+            self.rate.define(f"phi_{h}_{i}_{j}", _at_score(cfg.interaction.tree, sij, cfg.beta))
+            if attends(cfg, i, j)
+            else Fraction(0)
+            for j, sij in enumerate(self.scores[h][i])
+        ]
 
     def _distribution(self, h: int, i: int, names: tuple[str, str, str]) -> list[Value]:
         """softmax_j(beta s^h_ij) over the tokens i attends to: e_j = exp(beta s_j - m_i) with the shift `_shift`,
@@ -308,23 +313,20 @@ class Chain:
         row, Z = self.scores[h][i], self.softmax(h, i)[1]
         return add([mul(self.cfg.beta, row[j]), -self._shift(i, row), mul(Fraction(-1), ["log", tree_of(Z)])])
 
+    @_once
     def outputs(self) -> list[list[list[Value]]]:
-        """f^h_i[k] = sum_j w^h_ij (W_h x_j)[k] (named f_h_i_k)."""
-        if self._outputs is None:
-            w, cfg = self.weights(), self.cfg
-            self._outputs = [
+        """f^h_i[k] = sum_j w^h_ij (W_h y_j)[k] (named f_h_i_k)."""
+        w, cfg = self.weights(), self.cfg
+        return [
+            [
                 [
-                    [
-                        self.rate.define(
-                            f"f_{h}_{i}_{k}", add([mul(w[h][i][j], self.rows[h][j][k]) for j in range(cfg.n)])
-                        )
-                        for k in range(len(cfg.tokens[0]))
-                    ]
-                    for i in range(cfg.n)
+                    self.rate.define(f"f_{h}_{i}_{k}", add([mul(w[h][i][j], self.rows[h][j][k]) for j in range(cfg.n)]))
+                    for k in range(len(cfg.tokens[0]))
                 ]
-                for h in range(len(w))
+                for i in range(cfg.n)
             ]
-        return self._outputs
+            for h in range(len(w))
+        ]
 
     def _attention_velocity(self, i: int) -> list[Value]:
         """v_i[k] = sum_h sum_j w^h_ij (W_h x_j)[k], divided by n for usa (named v_i_k)."""
@@ -337,17 +339,13 @@ class Chain:
             v = [mul(Fraction(1, cfg.n), vk) for vk in v]
         return [self.rate.define(f"v_{i}_{k}", vk) for k, vk in enumerate(v)]
 
+    @_once
     def velocities(self) -> list[list[Value]]:
         """xdot_i[k], the scheme's update of each token (named xdot_i_k)."""
-        if self._xdot is None:
-            self._xdot = [
-                [
-                    self.rate.define(f"xdot_{i}_{k}", u)
-                    for k, u in enumerate(self._scheme(i, self._attention_velocity(i)))
-                ]
-                for i in range(self.cfg.n)
-            ]
-        return self._xdot
+        return [
+            [self.rate.define(f"xdot_{i}_{k}", u) for k, u in enumerate(self._scheme(i, self._attention_velocity(i)))]
+            for i in range(self.cfg.n)
+        ]
 
     def _scheme(self, i: int, v: list[Value]) -> list[Value]:
         """xdot_i from v_i: P⊥_x v (sphere), v (flat, pre-ln), v/|v| (peri-ln), (1-a) P⊥_y v + a v with y = x/|x|
@@ -372,37 +370,35 @@ class Chain:
         radial = self.rate.define(name, _dot(u, x))
         return [add([uk, mul(mul(Fraction(-1), xk), radial)]) for uk, xk in zip(u, x, strict=True)]
 
+    @_once
     def direction_velocities(self) -> list[list[Value]]:
         """dy_i/dt, along which every rate is taken: P⊥_{x_i} xdot_i (named ydot_i_k) at the unit tokens of pre-ln,
         peri-ln and mix-ln (y = x), xdot_i otherwise."""
         xdot = self.velocities()
         if self.cfg.geometry not in DIRECTION_GEOMETRIES:
             return xdot
-        if self._ydot is None:
-            self._ydot = [
-                [self.rate.define(f"ydot_{i}_{k}", u) for k, u in enumerate(self._project(f"ry_{i}", list(x), xdot[i]))]
-                for i, x in enumerate(self.cfg.tokens)
-            ]
-        return self._ydot
+        return [
+            [self.rate.define(f"ydot_{i}_{k}", u) for k, u in enumerate(self._project(f"ry_{i}", list(x), xdot[i]))]
+            for i, x in enumerate(self.cfg.tokens)
+        ]
 
+    @_once
     def score_rates(self) -> list[list[list[Value]]]:
         """sdot^h_ij = <ydot_i, M_h x_j> + <M_h^T x_i, ydot_j> (named), along the direction velocities."""
-        if self._sdot is None:
-            cfg, ydot, n = self.cfg, self.direction_velocities(), self.cfg.n
-            self._sdot = []
-            for h, M in enumerate(cfg.score_matrices):
-                Mx = [_matvec(M, y) for y in self.directions]
-                MTx = [_matvec([list(c) for c in zip(*M, strict=True)], y) for y in self.directions]
-                self._sdot.append(
+        ydot, n, rates = self.direction_velocities(), self.cfg.n, []
+        for h, M in enumerate(self.cfg.score_matrices):
+            Mx = [_matvec(M, y) for y in self.directions]
+            MTx = [_matvec([list(c) for c in zip(*M, strict=True)], y) for y in self.directions]
+            rates.append(
+                [
                     [
-                        [
-                            self.rate.define(f"sdot_{h}_{i}_{j}", add([_dot(ydot[i], Mx[j]), _dot(MTx[i], ydot[j])]))
-                            for j in range(n)
-                        ]
-                        for i in range(n)
+                        self.rate.define(f"sdot_{h}_{i}_{j}", add([_dot(ydot[i], Mx[j]), _dot(MTx[i], ydot[j])]))
+                        for j in range(n)
                     ]
-                )
-        return self._sdot
+                    for i in range(n)
+                ]
+            )
+        return rates
 
     def _exponential(self, h: int, i: int, j: int) -> Value:
         """m_ij exp(beta s^h_ij): the named weight where it is one (usa without an interaction), else the term."""
