@@ -16,8 +16,8 @@ from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.dynamics_statements import STATIONARY
 from certificates.kernel.exact_model import stationary
-from certificates.kernel.exact_witness import WITNESS as EQUALITY
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
+from certificates.kernel.model_values import WITNESS as EQUALITY
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import exact_record
 from certificates.store import write_certificate
