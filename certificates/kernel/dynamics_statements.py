@@ -50,9 +50,9 @@ FAMILY_KEYS = {
     "attention", "geometry", "n", "d", "H", "beta", "tokens", "given_tokens", "heads", "scores", "strengths",
     "values", "value_matrices", "mask", "interaction", "head",
 }  # fmt: skip
-#: The properties: of every state, of the limit, of the decay.
-PROPERTIES = ("non-negative", "non-decreasing", "tends-to", "does-not-tend-to", "decays-at-rate")
-PROPERTIES += ("decays-exponentially",)
+#: The properties: of every state, then of the limit.
+PROPERTIES = ("non-negative", "non-decreasing")
+PROPERTIES += ("tends-to", "does-not-tend-to", "decays-at-rate", "decays-exponentially")
 STATIONARY = "stationary-start"
 #: The exact hypotheses of a family's geometry, attention kind and values (given matrices: none beyond their entries,
 #: which `family_failures` compares one by one).

@@ -143,6 +143,17 @@ def test_an_entropy_equality_has_no_exact_witness(tmp_path: Path) -> None:
     assert not ok and "no exact value" in message, message
 
 
+@pytest.mark.parametrize("lhs", ["norm(f_h_i)", "a_h_i * log(n)"])
+def test_a_root_or_logarithm_equality_has_no_exact_witness(lhs: str, tmp_path: Path) -> None:
+    """|f| = |x|^2 |f| holds at unit tokens, a log n = |x|^2 a log n, but neither has an exact value here: the
+    kernel rejects the exact witness with the reason, never by a crash or a float."""
+    text = EQUALITY_CLAIM.replace('lhs = "a_h_i"', f'lhs = "{lhs}"').replace('rhs = "1"', f'rhs = "norm2(x_i) * {lhs}"')
+    d2 = identity(2)
+    cfg = ExactConfiguration([axis(0, 2), axis(1, 2)], [d2], [d2], ONE, "sphere", "relu")
+    ok, message = forged_equality(cfg, tmp_path, text)
+    assert not ok and "no exact value" in message, message
+
+
 def test_the_exact_field_zero_test() -> None:
     third, two_thirds = ExpNumber.exp(Fraction(1, 3)), ExpNumber.exp(Fraction(2, 3))
     assert (third * two_thirds - ExpNumber.exp(ONE)).is_zero()
