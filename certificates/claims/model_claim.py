@@ -12,7 +12,8 @@ h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, 
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
 conditions at every token) satisfy the relation at some token i and head h. A sign (< <= > >=) is settled by balls at
-the witness; an equality (`=`) only exactly (`certificates.kernel.exact_witness`), never by balls or floats.
+the witness; an equality (`=`) only exactly (`certificates.kernel.model_values.equality_failures`), never by balls
+or floats.
 
 Models beyond the paper: `beta = "negative"` states the claim for every beta < 0 (repulsive attention) instead of
 beta > 0 (no `domain.beta` range then); `mask = "causal"` puts the causal mask on every configuration (token i attends

@@ -1,19 +1,21 @@
 """Searching a `model` claim's configurations for a violation, and turning the worst ones into certified witnesses.
 
-The claim's terms are evaluated in floats (`certificates.kernel.model_values.NumericAlgebra` over the numpy
-model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family the hypotheses
-name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are aligned; scalar
-strengths over the whole range the search moves them in, often very unequal), random tokens on the sphere, a share
-of them few tokens with several heads in a plane. The adversarial search (`checks.evidence.adversarial`, with its
-repeated-token and great-circle shapes at every draw) minimizes the relative margin of the relation over every token
-and head (a configuration where a `given` condition fails is not a candidate). The most negative candidates are
-rounded to exact data (`certificates.provers.witness.round_configuration`) and certified by
-`certificates.provers.model_witness`: only a ball-settled negation is a witness.
+The claim's terms are evaluated in floats (`FloatAlgebra`: the kernel's `certificates.kernel.model_values` algebra
+over the numpy model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family
+the hypotheses name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are
+aligned; scalar strengths over the whole range the search moves them in, often very unequal), random tokens on the
+sphere, a share of them few tokens with several heads in a plane. The adversarial search
+(`checks.evidence.adversarial`, with its repeated-token and great-circle shapes at every draw) minimizes the
+relative margin of the relation over every token and head (a configuration where a `given` condition fails is not a
+candidate). The most negative candidates are rounded to exact data
+(`certificates.provers.witness.round_configuration`) and certified by `certificates.provers.model_witness`: only a
+ball-settled negation is a witness.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -28,8 +30,7 @@ from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_statements import Sizes
-from certificates.kernel.model_terms import evaluate
-from certificates.kernel.model_values import NumericAlgebra, residual, settle, stated_bound
+from certificates.kernel.model_values import NumericAlgebra, evaluate, residual, settle, stated_bound
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.store import certificate_directory
@@ -78,7 +79,7 @@ EXTRA_DIMENSIONS = 4
 def sizes_covered(claim: ModelClaim | None = None) -> str:
     """The sizes the search draws, for a CONFIRMED's notes (within the claim's ranges, when it states them)."""
     drawn = f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
-    if claim is None or not claim.sizes.restricted:
+    if claim is None or claim.sizes == Sizes():
         return drawn
     return f"{drawn}, kept within the claim's domain {claim.sizes.text()}"
 
@@ -100,7 +101,19 @@ def _beta(rng: np.random.Generator, sizes: Sizes) -> float:
     return float(rng.uniform(lo, hi))
 
 
-def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericAlgebra:
+class FloatAlgebra(NumericAlgebra):
+    """The kernel's algebra over floats, with the float square root and logarithm (the kernel's are of balls)."""
+
+    def root(self, value: Any) -> Any:
+        """The square root of a squared norm (rounding below 0 read as 0)."""
+        return math.sqrt(max(value, 0.0))
+
+    def log(self, value: Any) -> Any:
+        """The logarithm (NaN off the domain, as numpy gives it)."""
+        return math.log(value) if value > 0 else math.nan
+
+
+def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> FloatAlgebra:
     """The model terms at a float configuration (numpy model); `delta` the claim's stated bound, if any."""
     readers = {
         "n": lambda: cfg.n,
@@ -125,7 +138,7 @@ def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericA
         "delta_op": lambda: families.max_cross_product_norm(cfg.score_matrices),
         "misalignment": lambda: [float(np.linalg.norm(D, 2)) for D in cfg.values - cfg.score_matrices],
     }
-    return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
+    return FloatAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 
 
 def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> list[dict[str, int]]:

@@ -15,8 +15,8 @@ from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration, stationary
 from certificates.kernel.dynamics_statements import STATIONARY
-from certificates.kernel.exact_witness import WITNESS as EQUALITY
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
+from certificates.kernel.model_values import WITNESS as EQUALITY
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import exact_record
 from certificates.store import write_certificate
@@ -145,6 +145,17 @@ def test_an_entropy_equality_has_no_exact_witness(tmp_path: Path) -> None:
 def _e(q: Fraction) -> ExpNumber:
     """e^q in the exact field."""
     return ExpNumber.rational(q).exp()
+
+
+@pytest.mark.parametrize("lhs", ["norm(f_h_i)", "a_h_i * log(n)"])
+def test_a_root_or_logarithm_equality_has_no_exact_witness(lhs: str, tmp_path: Path) -> None:
+    """|f| = |x|^2 |f| holds at unit tokens, a log n = |x|^2 a log n, but neither has an exact value here: the
+    kernel rejects the exact witness with the reason, never by a crash or a float."""
+    text = EQUALITY_CLAIM.replace('lhs = "a_h_i"', f'lhs = "{lhs}"').replace('rhs = "1"', f'rhs = "norm2(x_i) * {lhs}"')
+    d2 = identity(2)
+    cfg = ExactConfiguration([axis(0, 2), axis(1, 2)], [d2], [d2], ONE, "sphere", "relu")
+    ok, message = forged_equality(cfg, tmp_path, text)
+    assert not ok and "no exact value" in message, message
 
 
 def test_the_exact_field_zero_test() -> None:

@@ -1,7 +1,7 @@
 """The Coq problem of a `model` claim's witness: the claim's own terms at the witness's exact configuration.
 
 The claim's sides and `given` conditions (`certificates.kernel.model_terms`, parsed from the embedded claim)
-are interpreted by the one interpreter, `model_terms.evaluate`, in the algebra of `model_values.NumericAlgebra`, here
+are interpreted by the one interpreter, `model_values.evaluate`, in the algebra of `model_values.NumericAlgebra`, here
 over `Real`s: rationals or expression trees over the named definitions of one `model_tree.Chain` (weights, head outputs,
 velocities, score rates, softmax rows, energies, entropies and their rates at the exact data, sums over the witness's
 n tokens and H heads expanded). What the named quantities mean (a_h_i = <f_h_i, x_i>, xdot_i = P_i v_i, ...) is
@@ -31,8 +31,7 @@ from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.model_chain import Value, add, mul, tree_of
 from certificates.kernel.model_statements import witness_configuration
-from certificates.kernel.model_terms import evaluate
-from certificates.kernel.model_values import STATED, NumericAlgebra, index_values, witnessed
+from certificates.kernel.model_values import STATED, NumericAlgebra, evaluate, index_values, witnessed
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
 EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"

@@ -31,8 +31,7 @@ from certificates.kernel.coq.statements import NotStated, require_stated, theore
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.format import content_hash
-from certificates.kernel.model_terms import evaluate
-from certificates.kernel.model_values import ball_algebra, settle
+from certificates.kernel.model_values import ball_algebra, evaluate, settle
 from certificates.kernel.verify import verify_file
 from certificates.store import write_certificate
 from checks import coq_files

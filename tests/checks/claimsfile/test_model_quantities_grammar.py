@@ -23,8 +23,7 @@ from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ExpressionError
 from certificates.kernel import ball_model
 from certificates.kernel.errors import InputError
-from certificates.kernel.model_terms import evaluate
-from certificates.kernel.model_values import ball_algebra
+from certificates.kernel.model_values import ball_algebra, evaluate
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
 from certificates.store import build_certificate

@@ -17,10 +17,10 @@ from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.errors import InputError
-from certificates.kernel.exact_witness import equality_failures
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
 from certificates.kernel.model_chain import Chain
+from certificates.kernel.model_values import equality_failures
 from certificates.statements.dynamics import stationary_failures
 from checks.claimsfile.exponential_decay import applies_exactly
 from checks.claimsfile.model_reduction import prove_model
