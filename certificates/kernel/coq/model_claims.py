@@ -161,7 +161,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     (`model_statements.check`: hypotheses exact, conditions and sign in balls): the given conditions at every token
     and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
     if claim.exists and claim.relation.op == "=":
-        raise NotTranslatable("an exact identity at the witness (exponential polynomials): `interval` proves no equality")
+        raise NotTranslatable("an exact identity at the witness (exponential polynomials): interval proves no equality")
     cfg = witness_configuration(claim, payload)
     algebra, at = tree_algebra(cfg), dict(payload["at"])
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
