@@ -188,7 +188,8 @@ def test_a_cover_whose_domain_is_not_an_object_of_intervals_is_rejected_as_such(
 ) -> None:
     """A cover's domain that is not a JSON object of [lo, hi] (a list, a text, a number) is a clear rejection naming
     the domain, never an AttributeError reported as a malformed certificate."""
-    path = next(p for claim, group in certified.items() if claim.startswith("T22.") for p in group if "convexity" in p.name)
+    groups = [group for claim, group in certified.items() if claim.startswith("T22.")]
+    path = next(p for group in groups for p in group if "convexity" in p.name)
 
     def edit(certificate: dict[str, Any]) -> None:
         certificate["payload"]["parts"]["g-rising"]["domain"] = domain
