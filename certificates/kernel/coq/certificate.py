@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from certificates.kernel import dynamics_statements, model_statements, real_encoding, recheck, registry_statements
-from certificates.kernel.coq import model_claims
-from certificates.kernel.coq.model_tree import configuration_problem
+from certificates.kernel.coq.model_tree import EXACT_FACTS, configuration_problem, witness_problem
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.recheck import Rejected
@@ -51,7 +50,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return proved, _relation(statement, claim_id, payload)
     if form == (model_statements.FORM, None, "witness"):
         claim = model_statements.statement_of(statement, claim_id)
-        return f"{model_claims.EXACT_FACTS}; {proved}", model_claims.witness_problem(claim, payload)
+        return f"{EXACT_FACTS}; {proved}", witness_problem(claim, payload)
     if form == (registry_statements.FORM, None, "smt"):
         return proved, universal(statement["statements"])
     if form == (registry_statements.FORM, "point", "witness"):
