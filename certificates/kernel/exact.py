@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from flint import arb, ctx, fmpq
+from flint import arb, ctx, fmpq, fmpz
 
 #: The relations `value relation 0` that a certificate's ball settles.
 SIGNS = (">", ">=", "<", "<=")
@@ -117,6 +117,13 @@ def dyadic(point: arb, max_exponent: int | None = None) -> tuple[int, int]:
     if max_exponent is not None and abs(int(exponent)) > max_exponent:
         raise ExponentTooLarge(int(exponent), max_exponent)
     return int(mantissa), int(exponent)
+
+
+def dyadic_fmpz(point: arb) -> tuple[fmpz, int]:
+    """`dyadic` with the mantissa left an fmpz (correct rounding multiplies 100,000-digit mantissas as fmpz: a
+    round trip through a Python int costs as much as the product)."""
+    mantissa, exponent = point.man_exp()
+    return mantissa, int(exponent)
 
 
 def exact_value(point: arb, max_exponent: int | None = None) -> Fraction:
