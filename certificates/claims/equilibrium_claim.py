@@ -31,7 +31,7 @@ import sympy as sp
 
 from certificates.claims.expressions import parse_defined
 from certificates.claims.given_tokens import GivenTokens, given_tokens
-from certificates.claims.numbers import exact_number
+from certificates.claims.numbers import decimal_value, exact_number
 from certificates.claims.problems import ExpressionError
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import format as fmt
@@ -45,7 +45,6 @@ from certificates.kernel.equilibrium_regimes import (
     splits,
 )
 from certificates.kernel.errors import InputError
-from certificates.kernel.exact import decimal_value
 from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
 from certificates.sympy_trees import from_sympy

@@ -39,9 +39,10 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
+from certificates.ball_reading import fails
 from certificates.kernel import derivatives, forms
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, fails, holds, precision
+from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
 from certificates.kernel.exprtree import Tree, TreeError, enclosure_text, rational_text
 from certificates.kernel.regions import ENDS, Region
 from certificates.store import write_certificate

@@ -21,9 +21,10 @@ import numpy as np
 import sympy as sp
 from flint import arb
 
+from certificates.ball_reading import fails
 from certificates.kernel import ball_model, registry_statements
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, fails, holds, precision
+from certificates.kernel.exact import ball_of, holds, precision
 from certificates.kernel.exprtree import Tree, enclosure_text, rational_text
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.model_quantities import ball_value
