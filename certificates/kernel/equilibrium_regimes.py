@@ -14,12 +14,14 @@ coefficients a_ij = c sum_h nu_h w^h_ij, the scores are s^h_ij = lambda_h G_ij, 
 P_i v_i = sum_j b_ij x_j with b_i = a_i - (sum_j a_ij G_ij) e_i. Since |sum_j b_ij x_j|^2 = b_i^T G b_i and G is
 positive semidefinite, P_i v_i = 0 exactly when G b_i = 0: the residual `gram_residuals` returns, in the exact field
 of exponential polynomials (`certificates.kernel.exp_field`, where e^q for distinct rationals q are independent, so
-zero is decided exactly). Tokens in coordinates (the orthogonal-subspace split, given tokens) use the exact model
-itself (`certificates.kernel.exact_model`).
+zero is decided exactly). The coefficients a_i are the exact model's flat velocities (`exact_model.velocities`) of
+the basis tokens e_i under the heads lambda_h G and nu_h I, whose scores are lambda_h G_ij. Tokens in coordinates
+(the orthogonal-subspace split, given tokens) use the exact model itself.
 
 The certificates (`check`): what an `equilibrium` claim's certificate must establish, from its statement and exact
-data only. Two certificates, both tied to one instance of the claim's domain (sizes, kind, beta, heads: `contains`),
-the domain read from the certificate's statement (`model_statements.regime_of`), never from its description:
+data only. Two certificates, both tied to one instance of the claim's domain: sizes, kind, beta, the strengths
+lambda_h and the split (`contains`); the heads' kind and nu_h are the claim's. The domain is read from the
+certificate's statement (`model_statements.regime_of`), never from its description:
 - a `witness` ("moving-regime"): the regime's exact configuration at that instance moves; the checker recomputes
   every velocity exactly (the Gram residuals under scalar heads, the exact model for tokens in
   coordinates) and finds a token whose velocity is not 0. It refutes a `critical-point` claim.
@@ -37,17 +39,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from certificates.kernel import ball_model as bm
 from certificates.kernel import equilibrium as eq
 from certificates.kernel import exact_model
 from certificates.kernel import format as fmt
-from certificates.kernel.equilibrium import clusters_gram, rational_matrix, same_configuration
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.exprtree import exact_rational, parse_rational
-from certificates.kernel.recheck import Rejected, require_keys
-from certificates.kernel.tree_text import term_text
+from certificates.kernel.recheck import Rejected, natural, require_keys, require_list
 
 Matrix = list[list[Fraction]]
 
@@ -58,24 +56,19 @@ REGIMES = ("single-cluster", "antipodal", "simplex", "equiangular", "clusters", 
 PROPERTIES = ("critical-point", "stable", "unstable", "index", "hyperbolic")
 SPECTRAL = ("stable", "unstable", "index", "hyperbolic")
 HEADS = ("scalar", "orthogonal", "eigenvector")
+#: The witness of a moving regime, and the fields of an instance record.
+MOVING = "moving-regime"
+INSTANCE_KEYS = {"n", "d", "attention", "beta", "strengths", "split"}
 
 
-def equiangular_gram(n: int, rho: Fraction) -> Matrix:
-    """1 on the diagonal, rho off it."""
-    return [[Fraction(1) if i == j else rho for j in range(n)] for i in range(n)]
-
-
-def gram_failure(G: Matrix, d: int) -> str | None:
-    """Why no unit tokens in R^d have the Gram matrix G, symmetric with a unit diagonal (None: some do, unique up to
-    a rotation). G is positive semidefinite exactly when the coefficients of det(tI - G) alternate in sign (its
-    roots are real, so none is negative iff (-1)^m det(-tI - G) has no sign change); the tokens then span its rank."""
-    m = len(G)
-    matrix = rational_matrix(G)
-    if any((-1) ** (m - k) * c < 0 for k, c in enumerate(matrix.charpoly().coeffs())):
-        return "the Gram matrix is not positive semidefinite (no such tokens exist)"
-    if matrix.rank() > d:
-        return f"the tokens span dimension {matrix.rank()}, more than d = {d}"
-    return None
+def gram_dimension(G: Matrix) -> int | None:
+    """The least dimension of unit tokens with the Gram matrix G (symmetric with a unit diagonal): its rank, when G
+    is positive semidefinite, which is exactly when the coefficients of det(tI - G) alternate in sign (its roots are
+    real, so none is negative iff (-1)^m det(-tI - G) has no sign change). None: no tokens have it."""
+    matrix = eq.rational_matrix(G)
+    if any((-1) ** (len(G) - k) * c < 0 for k, c in enumerate(matrix.charpoly().coeffs())):
+        return None
+    return matrix.rank()
 
 
 def gram_residuals(
@@ -83,13 +76,11 @@ def gram_residuals(
 ) -> list[list[ExpNumber]]:
     """G b_i for every token i (see the module docstring): all exactly zero iff the configuration is at rest under
     scalar heads M_h = lambda_h I, W_h = nu_h I."""
-    n = len(G)
-    scores = [[[lam * g for g in row] for row in G] for lam in strengths]
-    weights = exact_model.weights_of_scores(scores, beta, attention)
-    basis = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
-    rows = [[[nu * e for e in row] for row in basis] for nu in value_strengths]
-    coefficients = bm._head_sums(weights, rows, basis, attention, "flat")
-    tangent = [[a[j] - dot(a, G[i]) if j == i else a[j] for j in range(n)] for i, a in enumerate(coefficients)]
+    basis = [[Fraction(int(i == j)) for j in range(len(G))] for i in range(len(G))]
+    scaled = [[[c * g for g in row] for row in M] for M, cs in ((G, strengths), (basis, value_strengths)) for c in cs]
+    heads = scaled[: len(strengths)], scaled[len(strengths) :]
+    coefficients = exact_model.velocities(ExactConfiguration(basis, *heads, beta, "flat", attention))
+    tangent = [[a[j] - dot(a, G[i]) if j == i else a[j] for j in range(len(G))] for i, a in enumerate(coefficients)]
     return [[dot(row, b) for row in G] for b in tangent]
 
 
@@ -105,23 +96,6 @@ def head_blocks(H: int, d: int) -> list[range]:
     projects on block h."""
     q, r = divmod(d, H)
     return [range(h * q + min(h, r), (h + 1) * q + min(h + 1, r)) for h in range(H)]
-
-
-def subspace_tokens(n: int, d: int, H: int) -> Matrix:
-    """Token i is +-e_k, k the first axis of head (i mod H)'s block, with the sign + for i // H even: an antipodal
-    pair in each head's subspace for n = 2H."""
-    firsts = [block[0] for block in head_blocks(H, d)]
-    return [[Fraction((-1) ** (i // H) * (a == firsts[i % H])) for a in range(d)] for i in range(n)]
-
-
-def block_grams(tokens: Matrix, blocks: Sequence[range]) -> list[Matrix]:
-    """For each block, the Gram matrix of the tokens' parts in it (one block: the Gram matrix)."""
-    return [[[sum((x[a] * y[a] for a in block), Fraction(0)) for y in tokens] for x in tokens] for block in blocks]
-
-
-# ---------------------------------------------------------------- the domain of a claim
-# `fields` is a claim's (`equilibrium_claim`) or a statement's (`model_statements`): regime, property, heads,
-# attentions, n_range, d_range, beta, strengths, value_strengths, rho_tree, sizes, points (rows, n, d), index.
 
 
 class Instance(NamedTuple):
@@ -142,19 +116,18 @@ class Instance(NamedTuple):
         d, H = self.d, len(self.strengths)
         blocks = head_blocks(H, d) if self.heads == "orthogonal" else [range(d)] * H
 
-        def diagonals(strengths: tuple[Fraction, ...]) -> list[Matrix]:
-            return [
-                [[c if i == j and i in b else Fraction(0) for j in range(d)] for i in range(d)]
-                for c, b in zip(strengths, blocks, strict=True)
-            ]
+        def diagonal(c: Fraction, block: range) -> Matrix:
+            return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
 
-        return diagonals(self.strengths), diagonals(self.value_strengths)
+        lams, nus = (self.strengths, self.value_strengths)
+        return [diagonal(c, b) for c, b in zip(lams, blocks, strict=True)], [
+            diagonal(c, b) for c, b in zip(nus, blocks, strict=True)
+        ]
 
-    def describe(self) -> str:
-        lams, nus = (", ".join(map(str, strengths)) for strengths in (self.strengths, self.value_strengths))
-        split = f", split {self.split[0]}+{self.split[1]}" if self.split else ""
-        heads = f"{self.heads} heads lambda = ({lams})" + ("" if nus == lams else f", nu = ({nus})")
-        return f"n = {self.n}, d = {self.d}{split}, {self.attention}, beta = {self.beta}, {heads}"
+
+# ---------------------------------------------------------------- the domain of a claim
+# `fields` is a claim's (`equilibrium_claim`) or a statement's (`model_statements`): regime, property, heads,
+# attentions, n_range, d_range, beta, strengths, value_strengths, rho_tree, sizes, points (rows, n, d), index.
 
 
 def splits(fields: Any, n: int) -> list[tuple[int, ...]]:
@@ -164,24 +137,29 @@ def splits(fields: Any, n: int) -> list[tuple[int, ...]]:
 
 
 def regime_gram(fields: Any, n: int, split: tuple[int, ...] = ()) -> Matrix | None:
-    """The regime's Gram matrix at n tokens (None for tokens in coordinates); InputError when rho (its tree in n,
+    """The regime's Gram matrix at n tokens (None for tokens in coordinates); Rejected when rho (its tree in n,
     `rho_tree`) is not rational there, by exact rational arithmetic (`exprtree.exact_rational`)."""
     if fields.regime == "equiangular":
-        value = exact_rational(fields.rho_tree, {"n": Fraction(n)})
-        if value is None:
-            raise InputError("rho", term_text(fields.rho_tree), f"rho at n = {n} is not a rational number")
-        return equiangular_gram(n, value)
+        rho = exact_rational(fields.rho_tree, {"n": Fraction(n)})
+        if rho is None:
+            raise Rejected(f"rho at n = {n} is not a rational number")
+        return [[Fraction(1) if i == j else rho for j in range(n)] for i in range(n)]
     antipodal = split or fields.sizes or (n - 1, 1)
     sizes = {"single-cluster": [n], "antipodal": antipodal, "simplex": [1] * n, "clusters": fields.sizes}
-    return clusters_gram(sizes[fields.regime]) if fields.regime in sizes else None
+    return eq.clusters_gram(sizes[fields.regime]) if fields.regime in sizes else None
 
 
 def coordinate_tokens(fields: Any, n: int, d: int) -> Matrix | None:
-    """The regime's exact unit tokens where it has them in coordinates (None otherwise)."""
+    """The regime's exact unit tokens where it has them in coordinates (None otherwise): the given rows, or token i
+    at +-e_k, k the first axis of head (i mod H)'s block, + for i // H even (an antipodal pair in each head's
+    subspace for n = 2H)."""
     if fields.regime == "given":
         return [list(row) for row in fields.points.rows]
     if fields.regime == "orthogonal-subspaces":
-        return subspace_tokens(n, d, len(fields.strengths))
+        firsts = [block[0] for block in head_blocks(len(fields.strengths), d)]
+        return [
+            [Fraction((-1) ** (i // len(firsts)) * (a == firsts[i % len(firsts)])) for a in range(d)] for i in range(n)
+        ]
     return None
 
 
@@ -189,7 +167,8 @@ def least_dimension(fields: Any, n: int) -> int | None:
     """The least d where the regime exists at n tokens (None: it exists in no dimension)."""
     G = regime_gram(fields, n)
     if G is not None:
-        return None if gram_failure(G, n) else max(2, rational_matrix(G).rank())
+        rank = gram_dimension(G)
+        return None if rank is None else max(2, rank)
     if fields.regime in ("orthogonal-subspaces", FOUND) and fields.heads == "orthogonal":
         return len(fields.strengths)
     return fields.points.d if fields.points is not None else 2
@@ -198,7 +177,7 @@ def least_dimension(fields: Any, n: int) -> int | None:
 def instance_of(
     fields: Any, n: int, d: int, attention: str, beta: Fraction, strengths: tuple, split: tuple[int, ...] = ()
 ) -> Instance:
-    """The instance with these sizes, kind, beta and strengths (nu_h the claim's, or lambda_h)."""
+    """The instance with these sizes, kind, beta and strengths (nu_h the claim's, or lambda_h; the claim's heads)."""
     nus = fields.value_strengths if fields.value_strengths is not None else strengths
     heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
     return Instance(n, d, attention, beta, tuple(strengths), tuple(nus), heads, split)
@@ -207,46 +186,32 @@ def instance_of(
 def contains(fields: Any, inst: Instance) -> str | None:
     """Why `inst` is not an instance of the claim's domain (None: it is)."""
     (n_low, n_high), (d_low, d_high) = fields.n_range, fields.d_range
-    if not n_low <= inst.n <= (n_high or inst.n):
-        return f"n = {inst.n} is outside the claim's range"
-    least = least_dimension(fields, inst.n)
+    least = least_dimension(fields, inst.n) if n_low <= inst.n <= (n_high or inst.n) else None
     if least is None or not max(d_low, least) <= inst.d <= (d_high or inst.d):
-        return f"d = {inst.d} is outside the claim's range or too small for the regime"
-    if inst.attention not in fields.attentions:
-        return f"{inst.attention} attention is not a kind of the claim"
-    if inst.beta <= 0 or (fields.beta is not None and inst.beta != fields.beta):
-        return f"beta = {inst.beta} is not the claim's"
+        return f"n = {inst.n}, d = {inst.d} is outside the claim's ranges or too small for the regime"
+    if inst.attention not in fields.attentions or inst.beta <= 0 or fields.beta not in (None, inst.beta):
+        return f"{inst.attention[:20]} attention or beta = {inst.beta} is not the claim's"
     if inst.split not in splits(fields, inst.n):
         return f"the split {inst.split} is not one of the claim's"
-    expected = instance_of(fields, inst.n, inst.d, inst.attention, inst.beta, fields.strengths or (), inst.split)
-    if fields.strengths is not None and inst != expected:
+    if fields.strengths not in (None, inst.strengths) or len(inst.strengths) != len(inst.value_strengths):
         return "the heads are not the claim's"
-    if inst.heads != expected.heads or len(inst.strengths) != len(inst.value_strengths) or not inst.strengths:
-        return "the heads are not of the claim's kind"
-    if 0 in (*inst.strengths, *inst.value_strengths):
-        return "a head has strength 0"
-    if inst.heads == "orthogonal" and len(inst.strengths) > inst.d:
-        return "more heads than coordinates"
+    if 0 in (*inst.strengths, *inst.value_strengths) or (inst.heads == "orthogonal" and len(inst.strengths) > inst.d):
+        return "a head has strength 0, or there are more orthogonal heads than coordinates"
     return None
 
 
 # ---------------------------------------------------------------- the certificates of an instance
-MOVING = "moving-regime"
-INSTANCE_KEYS = {"n", "d", "attention", "beta", "strengths", "value_strengths", "heads", "split"}
 
 
-def instance_from(record: Any) -> Instance:
-    """The instance of a certificate record (Rejected when malformed)."""
+def instance_from(record: Any, fields: Any) -> Instance:
+    """The instance of a certificate record, with the claim's heads (Rejected when malformed)."""
     require_keys(record, INSTANCE_KEYS, "instance")
-    sizes = [record["n"], record["d"], *record["split"]] if isinstance(record["split"], list) else [None]
-    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= fmt.MAX_TOKENS for v in sizes):
+    split = tuple(require_list(record["split"], 2, "instance split"))
+    if not all(natural(v, 0, fmt.MAX_TOKENS) for v in (record["n"], record["d"], *split)):
         raise Rejected(f"instance: n, d and the split are integers up to {fmt.MAX_TOKENS}")
-    lists = record["strengths"], record["value_strengths"]
-    if any(not isinstance(v, list) or not 1 <= len(v) <= 8 for v in lists):
-        raise Rejected("instance: 1 to 8 strengths")
-    lams, nus = (tuple(parse_rational(v) for v in values) for values in lists)
-    beta, split = parse_rational(record["beta"]), tuple(record["split"])
-    return Instance(record["n"], record["d"], str(record["attention"]), beta, lams, nus, str(record["heads"]), split)
+    lams = tuple(map(parse_rational, require_list(record["strengths"], fmt.MAX_HEADS, "instance strengths", 1)))
+    beta = parse_rational(record["beta"])
+    return instance_of(fields, record["n"], record["d"], str(record["attention"]), beta, lams, split)
 
 
 def moving_token(claim: Any, inst: Instance) -> tuple[int | None, str]:
@@ -256,10 +221,9 @@ def moving_token(claim: Any, inst: Instance) -> tuple[int | None, str]:
     if tokens is not None:
         cfg = ExactConfiguration(tokens, *inst.matrices(), inst.beta, "sphere", inst.attention)
         try:
-            velocities = exact_model.velocities(cfg)
+            return first_moving(exact_model.velocities(cfg)), "the exact model at the regime's rational tokens"
         except ExpFieldError as exc:
             raise Rejected(str(exc)) from None
-        return first_moving(velocities), "the exact model at the regime's rational tokens"
     G = regime_gram(claim, inst.n, inst.split)
     if G is None or inst.heads != "scalar":
         raise Rejected("the regime has no exact configuration under these heads")
@@ -271,17 +235,16 @@ def structure_failure(claim: Any, inst: Instance, problem: eq.Problem) -> str | 
     """Why the certified problem is not the regime at this instance (None: it is, exactly): the instance's heads,
     beta, kind and sizes, and (but for `found`: any equilibrium of the instance) a centre with the regime's block
     Gram matrices and no slice, so that the equilibrium is the centre itself."""
-    certified = (problem.score_matrices, problem.values, problem.beta, problem.attention, problem.n, problem.d)
+    cfg = problem.cfg
+    certified = (cfg.score_matrices, cfg.values, cfg.beta, cfg.attention, cfg.n, len(cfg.tokens[0]))
     if certified != (*inst.matrices(), inst.beta, inst.attention, inst.n, inst.d):
         return "the heads, beta, kind or sizes are not the instance's"
     if claim.regime == FOUND:
         return None
-    if eq.slice_basis(problem):
-        return "the fixed set of the symmetries has positive dimension (the equilibrium is not the centre itself)"
     blocks = head_blocks(len(inst.strengths), inst.d) if inst.heads == "orthogonal" else [range(inst.d)]
-    tokens = coordinate_tokens(claim, inst.n, inst.d)
-    targets = block_grams(tokens, blocks) if tokens is not None else [regime_gram(claim, inst.n, inst.split)]
-    return same_configuration(problem.centre, blocks, targets)
+    x = coordinate_tokens(claim, inst.n, inst.d)
+    grams = [[[sum((xi[a] * xj[a] for a in b), Fraction(0)) for xj in x] for xi in x] for b in blocks] if x else None
+    return eq.centre_failure(problem, blocks, grams or [regime_gram(claim, inst.n, inst.split)])
 
 
 def property_holds(claim: Any, zeros: int, negative: int, positive: int) -> bool:
@@ -293,75 +256,35 @@ def property_holds(claim: Any, zeros: int, negative: int, positive: int) -> bool
 
 
 def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """(what the certificate proves or refutes, how it was re-checked); Rejected when it is not one of the claim."""
-    spectral = kind == "equilibrium" and claim.property in SPECTRAL
-    if kind == "witness" and claim.property != "critical-point":
-        raise Rejected(f"a {MOVING} witness refutes a critical-point claim")
-    if not spectral and kind != "witness":
-        raise Rejected(f"an equilibrium claim has no {kind!r} certificate of its property")
+    """(what the certificate proves or refutes, how it was re-checked); Rejected when it is not one of the claim: a
+    critical-point claim is refuted by a moving-regime witness, a spectral one proved or refuted by an equilibrium
+    certificate."""
+    spectral = claim.property in SPECTRAL
+    if kind != ("equilibrium" if spectral else "witness"):
+        raise Rejected(f"an equilibrium claim of property {claim.property} has no {kind[:20]!r} certificate")
     require_keys(payload, eq.PAYLOAD_KEYS | {"instance"} if spectral else {"witness", "instance"}, f"{kind} payload")
-    inst = instance_from(payload["instance"])
+    inst = instance_from(payload["instance"], claim)
     outside = contains(claim, inst)
     if outside:
         raise Rejected(f"not an instance of claim {claim.id!r}: {outside}")
+    at = f"at the instance {payload['instance']}"
     if not spectral:
-        if payload["witness"] != MOVING:
-            raise Rejected(f"a {MOVING} witness refutes a critical-point claim")
-        token, how = moving_token(claim, inst)
+        token, how = moving_token(claim, inst) if payload["witness"] == MOVING else (None, "")
         if token is None:
-            raise Rejected("every velocity is exactly 0 at the instance: no refutation")
+            raise Rejected(f"no {MOVING} witness: every velocity is exactly 0 at the instance, or another witness")
         return (
-            f"refutes claims-file claim {claim.id!r}: at {inst.describe()} token {token} of the regime moves",
+            f"refutes claims-file claim {claim.id!r}: {at} token {token} of the regime moves",
             f"{how}: a velocity component is an exactly non-zero exponential polynomial",
         )
     problem = eq.problem_of(payload)
     wrong = structure_failure(claim, inst, problem)
     if wrong:
         raise Rejected(f"not the regime {claim.regime} at the instance: {wrong}")
-    spectrum, existence = eq.recheck_spectrum(problem, payload)
-    verb = "proves" if property_holds(claim, spectrum.zeros, spectrum.negative, spectrum.positive) else "refutes"
+    (zeros, negative, positive), how = eq.recheck_spectrum(problem, payload)
+    verb = "proves" if property_holds(claim, zeros, negative, positive) else "refutes"
     subject = "a configuration the search found" if claim.regime == FOUND else "the regime"
     return (
-        f"{verb} claims-file claim {claim.id!r} ({claim.property}) at {inst.describe()}: {subject} is an "
-        f"equilibrium with {spectrum.zeros} rotation zero(s), {spectrum.negative} eigenvalue(s) with Re < 0 and "
-        f"{spectrum.positive} with Re > 0",
-        f"structure exact; {existence}; {spectrum.reason} (balls)",
-    )
-
-
-def regime_statement(fields: dict[str, Any], rho: str | None, points: str) -> str:
-    """An equilibrium claim in words, generated from its fields (`rho` and the given `points` as text)."""
-    sizes = fields["sizes"]
-    regime = {
-        "single-cluster": "all tokens equal",
-        "antipodal": f"an antipodal split {sizes[0]}+{sizes[1]}" if sizes else "every antipodal split x_i = +-x",
-        "simplex": "the regular simplex <x_i, x_j> = -1/(n-1)",
-        "equiangular": f"equiangular tokens <x_i, x_j> = {rho}",
-        "clusters": f"clusters of sizes {list(sizes or [])} at the vertices of a regular simplex",
-        "orthogonal-subspaces": "tokens split along the head subspaces (+-e of head i mod H's first axis)",
-        "given": points,
-        "found": "every equilibrium class a seeded search finds (structured candidates and random starts)",
-    }[fields["regime"]]
-    prop = {
-        "critical-point": "is a critical point (every velocity exactly 0)",
-        "stable": "is a linearly stable equilibrium modulo rotations (index 0)",
-        "unstable": "is an equilibrium with an eigenvalue of positive real part",
-        "index": f"is an equilibrium of index {fields['index']}",
-        "hyperbolic": "is an equilibrium, hyperbolic modulo rotations (its index is defined)",
-    }[fields["property"]]
-    heads = {
-        "scalar": "scalar heads M_h = lambda_h I, W_h = nu_h I",
-        "orthogonal": "orthogonal heads M_h = W_h = lambda_h P_h",
-        "eigenvector": "any heads whose value matrices have x as a common eigenvector",
-    }[fields["heads"]]
-
-    def span(key: str) -> str:
-        low, high = fields[f"{key}_range"]
-        return f"{key} = {low}" if low == high else f"{key} in [{low}, {high if high is not None else 'oo'})"
-
-    lams = f"lambda = ({', '.join(map(str, fields['strengths']))})" if fields["strengths"] else "every H and strengths"
-    beta = f"beta = {fields['beta']}" if fields["beta"] is not None else "every beta > 0"
-    return (
-        f"For {span('n')}, {span('d')} (where the tokens exist), {', '.join(fields['attentions'])} attention, "
-        f"{beta}, {heads} ({lams}): {regime} {prop}."
+        f"{verb} claims-file claim {claim.id!r} ({claim.property}) {at}: {subject} is an equilibrium with {zeros} "
+        f"rotation zero(s), {negative} eigenvalue(s) with Re < 0 and {positive} with Re > 0",
+        f"structure exact; {how}; Gershgorin components separate (balls)",
     )

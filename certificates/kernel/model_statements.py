@@ -41,7 +41,6 @@ from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import exact_witness, recheck
 from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.interaction import Interaction, check_tree
@@ -390,11 +389,4 @@ def check_regime(
 ) -> tuple[str, str]:
     """(what the certificate proves or refutes at its instance, with the statement, how it was re-checked); Rejected
     when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
-    try:
-        fields = regime_of(data, claim_id)
-        proved, how = regimes.check(SimpleNamespace(**fields), kind, payload)
-    except InputError as exc:
-        raise Rejected(f"the regime of the statement: {exc}") from None
-    rows = None if fields["points"] is None else [[str(v) for v in row] for row in fields["points"].rows]
-    rho = None if fields["rho_tree"] is None else tree_text(fields["rho_tree"])
-    return f"{proved} (the claim: {regimes.regime_statement(fields, rho, f'the given tokens {rows}')})", how
+    return regimes.check(SimpleNamespace(**regime_of(data, claim_id)), kind, payload)

@@ -47,17 +47,24 @@ SAMPLED_SIZES = 3
 
 
 def instance_record(inst: regimes.Instance) -> dict[str, Any]:
-    """The instance as certificate data (rationals as exact text), as `equilibrium_regimes.instance_from` reads it."""
+    """The instance as certificate data (rationals as exact text), as `equilibrium_regimes.instance_from` reads it
+    (the heads' kind and nu_h are the claim's)."""
     return {
         "n": inst.n,
         "d": inst.d,
         "attention": inst.attention,
         "beta": rational_text(inst.beta),
         "strengths": [rational_text(v) for v in inst.strengths],
-        "value_strengths": [rational_text(v) for v in inst.value_strengths],
-        "heads": inst.heads,
         "split": list(inst.split),
     }
+
+
+def describe(inst: regimes.Instance) -> str:
+    """The instance in words, for reports."""
+    lams, nus = (", ".join(map(str, strengths)) for strengths in (inst.strengths, inst.value_strengths))
+    split = f", split {inst.split[0]}+{inst.split[1]}" if inst.split else ""
+    heads = f"{inst.heads} heads lambda = ({lams})" + ("" if nus == lams else f", nu = ({nus})")
+    return f"n = {inst.n}, d = {inst.d}{split}, {inst.attention}, beta = {inst.beta}, {heads}"
 
 
 def decide_equilibrium(claim: EquilibriumClaim, ctx: Context) -> Outcome:
@@ -90,7 +97,7 @@ def _domain(claim: EquilibriumClaim) -> tuple[list[regimes.Instance], bool]:
     for n in range(n_low, min(n_high or n_low + SAMPLED_SIZES, n_low + SAMPLED_SIZES) + 1):
         if n > ec.MAX_EXACT_TOKENS:
             break
-        least = regimes.least_dimension(claim, n)
+        least = ec.least_dimension(claim, n)
         d_low, d_high = claim.d_range
         if least is None or (d_high is not None and max(least, d_low) > d_high):
             continue
@@ -116,18 +123,18 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
         try:
             token, how = regimes.moving_token(claim, inst)
         except ValueError as exc:
-            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{inst.describe()}: {exc}")
+            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{describe(inst)}: {exc}")
         if token is not None:
             payload = {"witness": regimes.MOVING, "instance": instance_record(inst)}
             path = _write(ctx, claim, "witness", payload)
             return Outcome(
                 Verdict.REFUTED,
                 EXACT,
-                witness={"verified_by": "exact", "instance": inst.describe(), "token": token, "certificate": path},
+                witness={"verified_by": "exact", "instance": describe(inst), "token": token, "certificate": path},
                 certificates=[path],
                 notes=f"token {token} moves: {how}{why}",
             )
-        decided.append(inst.describe())
+        decided.append(describe(inst))
     if not whole:
         return Outcome(
             Verdict.CONFIRMED,
@@ -184,10 +191,10 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
         for tokens in _candidates(claim, inst, ctx, k):
             payload, why = _certified(claim, inst, tokens)
             if payload is None:
-                failed.append(f"{inst.describe()}: {why}")
+                failed.append(f"{describe(inst)}: {why}")
                 continue
             counts = payload["spectrum"]
-            row = (inst.describe(), counts, payload)
+            row = (describe(inst), counts, payload)
             (held if regimes.property_holds(claim, **counts) else against).append(row)
     table = [{"instance": r[0], **r[1]} for r in held + against]
     if against:

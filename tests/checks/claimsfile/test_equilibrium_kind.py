@@ -13,6 +13,7 @@ from certificates.claims.loader import parse_claims
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import exact_model
 from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.equilibrium import clusters_gram
 from certificates.kernel.errors import InputError
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
@@ -209,13 +210,17 @@ def test_forged_certificates_are_rejected(examples: dict, tmp_path: Path) -> Non
     assert not ok and "re-check finds" in message
 
 
+def _equiangular(n: int, rho: Fraction) -> list[list[Fraction]]:
+    return [[F(1) if i == j else rho for j in range(n)] for i in range(n)]
+
+
 def test_the_gram_test_is_exact_and_decides_which_regimes_exist() -> None:
-    assert "semidefinite" in regimes.gram_failure([[F(1), F(2)], [F(2), F(1)]], 2)  # eigenvalues 3 and -1
-    assert regimes.gram_failure(regimes.clusters_gram([2, 1]), 1) is None  # an antipodal split: a line holds it
-    assert regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 3)), 3) is None  # the tetrahedron in R^3
-    assert "dimension 4" in regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 4)), 3)
+    assert regimes.gram_dimension([[F(1), F(2)], [F(2), F(1)]]) is None  # eigenvalues 3 and -1: not semidefinite
+    assert regimes.gram_dimension(clusters_gram([2, 1])) == 1  # an antipodal split: a line holds it
+    assert regimes.gram_dimension(_equiangular(4, F(-1, 3))) == 3  # the tetrahedron in R^3
+    assert regimes.gram_dimension(_equiangular(4, F(-1, 4))) == 4
     # just past the simplex angle the tokens do not exist
-    assert "semidefinite" in regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 3) - F(1, 10**30)), 3)
+    assert regimes.gram_dimension(_equiangular(4, F(-1, 3) - F(1, 10**30))) is None
 
 
 @pytest.mark.parametrize("attention", ["usa", "softmax", "relu"])

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from certificates.kernel import equilibrium as eq
 from certificates.kernel.verify import verify_file
 from checks import cli
 from checks.evidence import equilibria
@@ -48,13 +47,13 @@ def test_the_commuting_rotations_are_those_the_products_say(seed: int) -> None:
     generic = [[generic[i][j] + generic[j][i] for j in range(d)] for i in range(d)]
     pairs = d * (d - 1) // 2
     for matrices, expected in (([scalar], pairs), ([block], 1 + (d - 2) * (d - 3) // 2), ([scalar, generic], None)):
-        rotations = eq.commuting_rotations(d, matrices)
+        rotations = equilibria.commuting_rotations(d, matrices)
         assert all(_commutes(A, M) for A in rotations for M in matrices)
         assert all(A[i][j] == -A[j][i] for A in rotations for i in range(d) for j in range(d))
         if expected is not None:
             assert len(rotations) == expected
     wrong = [[Fraction(int(i == j) * (i + 1)) for j in range(d)] for i in range(d)]  # distinct eigenvalues
-    assert eq.commuting_rotations(d, [wrong]) == []
+    assert equilibria.commuting_rotations(d, [wrong]) == []
 
 
 @pytest.fixture(scope="module")
@@ -111,11 +110,11 @@ FORGERIES = {
     "box shrunk to nothing": lambda d: d["payload"].update(radius="1/1000000000000000000000000000000"),
     "centre moved": _centre_moved,
     "symmetries dropped (the rotation orbit is back)": lambda d: d["payload"].update(symmetries=[]),
-    "head strength changed": lambda d: d["payload"]["scores"][1][0].__setitem__(0, "1/3"),
+    "head strength changed": lambda d: d["payload"]["configuration"]["scores"][1][0].__setitem__(0, "1/3"),
     "relabelled as the single cluster": lambda d: d.update(claim_id="critical-points.cluster-stable"),
     "relabelled as the simplex": lambda d: d.update(claim_id="critical-points.simplex-index"),
     "eigenvectors singular": lambda d: d["payload"]["eigenvectors"].__setitem__(1, d["payload"]["eigenvectors"][0]),
-    "kind changed to relu": lambda d: d["payload"].update(attention="relu"),
+    "kind changed to relu": lambda d: d["payload"]["configuration"].update(attention="relu"),
 }
 
 
