@@ -101,24 +101,12 @@ def heads(cfg: ExactConfiguration) -> list[fmpq_mat]:
     return [rational_matrix(M) for M in (*cfg.score_matrices, *cfg.values)]
 
 
-def slice_basis(problem: Problem) -> Matrix:
-    """An exact basis E of the tangent vectors of Fix at the centre: U (flattened n*d) with g U = U, <u_i, c_i> = 0."""
-    centre = problem.cfg.tokens
-    blocks = [(j, b) for j in range(len(centre)) for b in range(len(centre[0]))]
-    rows = [  # (R u_i)_a - (u_pi(i))_a = 0
-        [(g.rotation[a][b] if j == i else 0) - (j == g.permutation[i] and b == a) for j, b in blocks]
-        for g in problem.symmetries
-        for i, a in blocks
-    ]
-    rows += [[c[b] if j == i else 0 for j, b in blocks] for i, c in enumerate(centre)]
-    return nullspace(rational_matrix(rows))
-
-
 def slice_of(problem: Problem) -> Matrix:
-    """E, once the symmetries are checked exactly: each R orthogonal and commuting with every head, with
-    R c_i = c_pi(i) (pi a permutation: the payload's reader and the writer make it so), and no centre token zero.
-    Rejected otherwise. (A rotation commuting with the heads and every R would move equilibria along the slice: the
-    Krawczyk test then fails, as it proves a unique zero in its box.)"""
+    """An exact basis E of the tangent vectors of Fix at the centre: U (flattened n*d) with g U = U, <u_i, c_i> = 0,
+    once the symmetries are checked exactly: each R orthogonal and commuting with every head, with R c_i = c_pi(i)
+    (pi a permutation: the payload's reader and the writer make it so), and no centre token zero. Rejected otherwise.
+    (A rotation commuting with the heads and every R would move equilibria along the slice: the Krawczyk test then
+    fails, as it proves a unique zero in its box.)"""
     centre, d = problem.cfg.tokens, len(problem.cfg.tokens[0])
     identity, matrices = rational_matrix([[int(i == j) for j in range(d)] for i in range(d)]), heads(problem.cfg)
     for k, (rotation, pi) in enumerate(problem.symmetries):
@@ -128,19 +116,22 @@ def slice_of(problem: Problem) -> Matrix:
             raise Rejected(f"symmetry {k} is not an orthogonal R commuting with the heads with R c_i = c_pi(i)")
     if not all(any(c) for c in centre):
         raise Rejected("a centre token is zero")
-    return slice_basis(problem)
+    blocks = [(j, b) for j in range(len(centre)) for b in range(d)]
+    rows = [  # (R u_i)_a - (u_pi(i))_a = 0
+        [(g.rotation[a][b] if j == i else 0) - (j == g.permutation[i] and b == a) for j, b in blocks]
+        for g in problem.symmetries
+        for i, a in blocks
+    ]
+    rows += [[c[b] if j == i else 0 for j, b in blocks] for i, c in enumerate(centre)]
+    return nullspace(rational_matrix(rows))
 
 
 # ---------------------------------------------------------------- the field on the chart
 
 
 def _sparse(exact: Sequence[Fraction], values: Sequence[Any]) -> Any:
-    """sum_r exact_r values_r (balls or jets), skipping the exact zeros."""
-    total: Any = arb(0)
-    for q, v in zip(exact, values, strict=True):
-        if q != 0:
-            total = v * ball_of(q) + total
-    return total
+    """sum_r exact_r values_r (balls or jets), skipping the exact zeros (E and the rotations are sparse)."""
+    return sum((v * ball_of(q) for q, v in zip(exact, values, strict=True) if q), arb(0))
 
 
 def chart_tokens(problem: Problem, E: Matrix, z: Sequence[Any]) -> list[list[Any]]:
@@ -229,10 +220,7 @@ def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix],
     negative = sum(label[k] not in near and mids[k].real + radii[k] < 0 for k in range(m))
     positive = sum(label[k] not in near and mids[k].real - radii[k] > 0 for k in range(m))
     if len(near) > 1 or held != zeros or held + negative + positive != m:
-        raise Rejected(
-            f"spectrum: {held} Gershgorin disc(s) in {len(near)} component(s) may hold 0 ({zeros} known "
-            f"zero(s)), {m - held - negative - positive} meet the imaginary axis"
-        )
+        raise Rejected(f"spectrum: the Gershgorin discs do not separate {zeros} known zeros from Re < 0 and Re > 0")
     return Spectrum(len(orbit), negative, positive)
 
 
@@ -262,7 +250,7 @@ def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[
     equal exactly, without a square root (the sign and the square of <P_b c_i, P_b c_j> against
     t^2 |c_i|^2 |c_j|^2). Equal block Grams mean the configurations differ by a rotation within each block, which
     commutes with the heads."""
-    if slice_basis(problem):
+    if slice_of(problem):
         return "the fixed set of the symmetries has positive dimension (the equilibrium is not the centre itself)"
     centre = problem.cfg.tokens
     for block, target in zip(blocks, targets, strict=True):
@@ -275,12 +263,9 @@ def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[
 
 def _orthogonal_subspaces(problem: Problem) -> str | None:
     """Two heads or more, every centre token in the range of exactly one head, and the centre the equilibrium."""
-    if len(problem.cfg.score_matrices) < 2:
-        return "at least two heads are needed"
-    for i, c in enumerate(problem.cfg.tokens):
-        seen = sum(any(dot(row, c) != 0 for row in M) for M in problem.cfg.score_matrices)
-        if seen != 1:
-            return f"token {i} is seen by {seen} heads, not by exactly one"
+    seen = [sum(any(dot(row, c) != 0 for row in M) for M in problem.cfg.score_matrices) for c in problem.cfg.tokens]
+    if len(problem.cfg.score_matrices) < 2 or seen != [1] * problem.cfg.n:
+        return f"two heads or more, each token seen by exactly one (the tokens are seen by {seen} heads)"
     return centre_failure(problem, [], [])
 
 
@@ -292,6 +277,11 @@ class EquilibriumObligation(NamedTuple):
     subject: str
     hypotheses: tuple[str, ...] = ()
     structure: Callable[[Problem], str | None] = lambda problem: None
+
+    def failure(self, problem: Problem) -> str | None:
+        """Why the problem is not the claim's subject (None: it is)."""
+        failed = ball_model.hypothesis_failures(problem.cfg, self.hypotheses)
+        return f"the heads are not {', '.join(failed)}" if failed else self.structure(problem)
 
 
 def _gram(sizes: Callable[[int], list[int]]) -> Callable[[Problem], str | None]:
@@ -338,15 +328,18 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     return Problem(cfg, symmetries)
 
 
-def recheck_spectrum(problem: Problem, payload: dict[str, Any]) -> tuple[Spectrum, str]:
-    """The spectrum and how existence was shown, re-derived from the payload's data (box, preconditioner, orbit
-    rotations, eigenvectors); Rejected unless existence is re-proved, the spectrum decided and its counts the ones
-    the file states."""
+def recheck(
+    payload: dict[str, Any], failure: Callable[[Problem], str | None], what: str
+) -> tuple[Problem, Spectrum, str]:
+    """The payload's problem, which must be `what` (`failure`: why not, or None), its spectrum and how it was shown,
+    re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors); Rejected unless the
+    structure holds, existence is re-proved, the spectrum decided and its counts the ones the file states."""
+    problem = problem_of(payload)
+    wrong = failure(problem)
+    if wrong:
+        raise Rejected(f"not {what}: {wrong}")
     n, d, E = problem.cfg.n, len(problem.cfg.tokens[0]), slice_of(problem)
-    z0, Y = (
-        _array(payload["point"], (len(E),), "point"),
-        _array(payload["preconditioner"], (len(E),) * 2, "preconditioner"),
-    )
+    z0, Y = _array(payload["point"], (len(E),), "point"), _array(payload["preconditioner"], (len(E),) * 2, "Y")
     radius, V = parse_rational(payload["radius"]), _array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")
     orbit = [_array(A, (d, d), "orbit") for A in require_list(payload["orbit"], d * (d - 1) // 2, "orbit")]
     with precision(recorded_precision(payload, 512)):
@@ -354,14 +347,15 @@ def recheck_spectrum(problem: Problem, payload: dict[str, Any]) -> tuple[Spectru
         counts = spectrum(problem, chart_tokens(problem, E, box(z0, radius)), orbit, V)
     if payload["spectrum"] != counts._asdict():
         raise Rejected(f"the file states the spectrum {str(payload['spectrum'])[:200]}, the re-check finds {counts}")
-    return counts, how
+    return problem, counts, f"{how}; Gershgorin components separate (balls)"
 
 
 def spectrum_text(counts: Spectrum) -> str:
     """The decided counts in words."""
+    stable = ", linearly stable modulo rotations" if counts.positive == 0 else ""
     return (
         f"{counts.zeros} zero eigenvalue(s) along the rotation orbit, {counts.negative} with Re < 0 and "
-        f"{counts.positive} with Re > 0: index {counts.positive}"
+        f"{counts.positive} with Re > 0: index {counts.positive}{stable}"
     )
 
 
@@ -369,16 +363,7 @@ def check_equilibrium(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]
     """Re-check an equilibrium certificate against the obligation of its claim: (what it proves, how)."""
     obligation = EQUILIBRIA[claim_id]
     require_keys(payload, PAYLOAD_KEYS, "equilibrium payload")
-    problem = problem_of(payload)
-    failed = ball_model.hypothesis_failures(problem.cfg, obligation.hypotheses)
-    wrong = f"the heads are not {', '.join(failed)}" if failed else obligation.structure(problem)
-    if wrong:
-        raise Rejected(f"not {obligation.subject}: {wrong}")
-    counts, how = recheck_spectrum(problem, payload)
+    problem, counts, how = recheck(payload, obligation.failure, obligation.subject)
     cfg = problem.cfg
     kind = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, {cfg.attention}, beta = {cfg.beta}, H = {len(cfg.score_matrices)}"
-    stable = ", linearly stable modulo rotations" if counts.positive == 0 else ""
-    return (
-        f"{obligation.subject} ({kind}) is an equilibrium (in the certified box) with {spectrum_text(counts)}{stable}",
-        f"{how}; Gershgorin components separate (balls)",
-    )
+    return f"{obligation.subject} ({kind}) is an equilibrium (in the certified box) with {spectrum_text(counts)}", how
