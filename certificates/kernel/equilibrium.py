@@ -136,19 +136,17 @@ def _sparse(exact: Sequence[Fraction], values: Sequence[Any]) -> Any:
 
 def chart_tokens(problem: Problem, E: Matrix, z: Sequence[Any]) -> list[list[Any]]:
     """x_i = w_i / |w_i| with w_i = c_i + (E z)_i (balls or jets)."""
-    d, tokens = len(problem.cfg.tokens[0]), []
-    for i, c in enumerate(problem.cfg.tokens):
-        w = [_sparse([column[i * d + a] for column in E], z) + ball_of(c[a]) for a in range(d)]
-        norm = sum(wa * wa for wa in w).sqrt()
-        tokens.append([wa / norm for wa in w])
-    return tokens
-
-
-def field(cfg: ExactConfiguration, tokens: list[list[Any]]) -> list[Any]:
-    """F(X) on the sphere (the ambient extension off it), at balls or jets, flattened: the ball model's formula."""
-    return [
-        v for x in ball_model.velocity_field(tokens, cfg.score_matrices, cfg.values, cfg.beta, cfg.attention) for v in x
+    d = len(problem.cfg.tokens[0])
+    w = [
+        [_sparse([e[i * d + a] for e in E], z) + ball_of(ca) for a, ca in enumerate(c)]
+        for i, c in enumerate(problem.cfg.tokens)
     ]
+    return [[wa / norm for wa in x] for x, norm in zip(w, [sum(wa * wa for wa in x).sqrt() for x in w], strict=True)]
+
+
+def field(cfg: ExactConfiguration, tokens: list[list[Any]]) -> list[list[Any]]:
+    """F(X) on the sphere (the ambient extension off it), at balls or jets: the ball model's one formula."""
+    return ball_model.velocity_field(tokens, cfg.score_matrices, cfg.values, cfg.beta, cfg.attention)
 
 
 def box(z0: Sequence[Fraction], radius: Fraction) -> list[arb]:
@@ -165,7 +163,7 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
         return "the fixed set has dimension 0: F(C/|C|) lies in {0} by symmetry"
 
     def psi(z: Sequence[Any]) -> list[Any]:
-        flat = field(problem.cfg, chart_tokens(problem, E, z))
+        flat = [v for x in field(problem.cfg, chart_tokens(problem, E, z)) for v in x]
         return [_sparse(e, flat) for e in E]
 
     centre, Yb = arb_mat([[ball_of(v)] for v in z0]), arb_mat([[ball_of(v) for v in row] for row in Y])
@@ -186,7 +184,7 @@ def projected_jacobian(cfg: ExactConfiguration, tokens: list[list[arb]]) -> arb_
     projection I - x_i x_i^T on the tangent spaces."""
     n, d = len(tokens), len(tokens[0])
     variables = Jet.variables([t for x in tokens for t in x])
-    DF = arb_mat([jet.grad for jet in field(cfg, [variables[i * d : (i + 1) * d] for i in range(n)])])
+    DF = arb_mat([jet.grad for x in field(cfg, [variables[i * d : (i + 1) * d] for i in range(n)]) for jet in x])
     blocks = [(i, a) for i in range(n) for a in range(d)]
     P = arb_mat([[int(a == b) - tokens[i][a] * tokens[i][b] if i == j else 0 for j, b in blocks] for i, a in blocks])
     return P * DF * P
@@ -195,14 +193,14 @@ def projected_jacobian(cfg: ExactConfiguration, tokens: list[list[arb]]) -> arb_
 def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix], V: Sequence[Sequence]) -> Spectrum:
     """The counts of Gershgorin components of V^{-1} (P J P) V (V: rows of [re, im] pairs), given the orbit
     rotations: each skew and commuting with every head, their directions A X independent at every point of the
-    token balls (a Gram matrix with positive leading minors). One component may contain 0 and must hold exactly
+    token balls (a positive determinant of their Gram matrix). One component may contain 0 and must hold exactly
     len(orbit) + n discs; every other disc must lie in Re < 0 or in Re > 0. Rejected otherwise."""
     matrices, zeros = heads(problem.cfg), len(orbit) + len(tokens)
     if any(A.transpose() != -A or any(A * M != M * A for M in matrices) for A in map(rational_matrix, orbit)):
         raise Rejected("spectrum: an orbit rotation is not skew or does not commute with every head")
     directions = [[_sparse(row, x) for x in tokens for row in A] for A in orbit]
     gram = [[dot(u, w) for w in directions] for u in directions]
-    if not all(arb_mat([row[:k] for row in gram[:k]]).det() > 0 for k in range(1, len(gram) + 1)):
+    if orbit and not arb_mat(gram).det() > 0:  # a Gram matrix: positive definite when its determinant is
         raise Rejected("spectrum: the orbit directions are not certified independent")
     m, Vm = len(V), acb_mat([[acb(ball_of(re), ball_of(im)) for re, im in row] for row in V])
     try:
@@ -289,15 +287,13 @@ def _gram(sizes: Callable[[int], list[int]]) -> Callable[[Problem], str | None]:
     return lambda p: centre_failure(p, [range(len(p.cfg.tokens[0]))], [clusters_gram(sizes(p.cfg.n))])
 
 
-_SCALAR = ("scalar-heads", "aligned-values")
+_SCALAR, _ORTHOGONAL = ("scalar-heads", "aligned-values"), ("orthogonal-heads", "aligned-values", "symmetric-scores")
 EQUILIBRIA: dict[str, EquilibriumObligation] = {
     "critical-points": EquilibriumObligation("the configuration"),
     "critical-points.cluster-stable": EquilibriumObligation("the single cluster", _SCALAR, _gram(lambda n: [n])),
     "critical-points.simplex-index": EquilibriumObligation("the regular simplex", _SCALAR, _gram(lambda n: [1] * n)),
     "critical-points.orthogonal-subspaces": EquilibriumObligation(
-        "tokens along orthogonal head subspaces",
-        ("orthogonal-heads", "aligned-values", "symmetric-scores"),
-        _orthogonal_subspaces,
+        "tokens along orthogonal head subspaces", _ORTHOGONAL, _orthogonal_subspaces
     ),
 }
 

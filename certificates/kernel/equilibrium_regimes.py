@@ -119,10 +119,10 @@ class Instance(NamedTuple):
         def diagonal(c: Fraction, block: range) -> Matrix:
             return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
 
-        lams, nus = (self.strengths, self.value_strengths)
-        return [diagonal(c, b) for c, b in zip(lams, blocks, strict=True)], [
-            diagonal(c, b) for c, b in zip(nus, blocks, strict=True)
-        ]
+        scores, values = (
+            [diagonal(c, b) for c, b in zip(s, blocks, strict=True)] for s in (self.strengths, self.value_strengths)
+        )
+        return scores, values
 
 
 # ---------------------------------------------------------------- the domain of a claim
@@ -156,10 +156,9 @@ def coordinate_tokens(fields: Any, n: int, d: int) -> Matrix | None:
     if fields.regime == "given":
         return [list(row) for row in fields.points.rows]
     if fields.regime == "orthogonal-subspaces":
-        firsts = [block[0] for block in head_blocks(len(fields.strengths), d)]
-        return [
-            [Fraction((-1) ** (i // len(firsts)) * (a == firsts[i % len(firsts)])) for a in range(d)] for i in range(n)
-        ]
+        H = len(fields.strengths)
+        firsts = [block[0] for block in head_blocks(H, d)]
+        return [[Fraction((-1) ** (i // H) * (a == firsts[i % H])) for a in range(d)] for i in range(n)]
     return None
 
 
@@ -183,35 +182,37 @@ def instance_of(
     return Instance(n, d, attention, beta, tuple(strengths), tuple(nus), heads, split)
 
 
-def contains(fields: Any, inst: Instance) -> str | None:
-    """Why `inst` is not an instance of the claim's domain (None: it is)."""
-    (n_low, n_high), (d_low, d_high) = fields.n_range, fields.d_range
-    least = least_dimension(fields, inst.n) if n_low <= inst.n <= (n_high or inst.n) else None
-    if least is None or not max(d_low, least) <= inst.d <= (d_high or inst.d):
-        return f"n = {inst.n}, d = {inst.d} is outside the claim's ranges or too small for the regime"
-    if inst.attention not in fields.attentions or inst.beta <= 0 or fields.beta not in (None, inst.beta):
-        return f"{inst.attention[:20]} attention or beta = {inst.beta} is not the claim's"
-    if inst.split not in splits(fields, inst.n):
-        return f"the split {inst.split} is not one of the claim's"
-    if fields.strengths not in (None, inst.strengths) or len(inst.strengths) != len(inst.value_strengths):
-        return "the heads are not the claim's"
-    if 0 in (*inst.strengths, *inst.value_strengths) or (inst.heads == "orthogonal" and len(inst.strengths) > inst.d):
-        return "a head has strength 0, or there are more orthogonal heads than coordinates"
-    return None
-
-
 # ---------------------------------------------------------------- the certificates of an instance
 
 
 def instance_from(record: Any, fields: Any) -> Instance:
-    """The instance of a certificate record, with the claim's heads (Rejected when malformed)."""
+    """The instance of a certificate record, with the claim's heads; Rejected when it is malformed or not an
+    instance of the claim's domain."""
     require_keys(record, INSTANCE_KEYS, "instance")
     split = tuple(require_list(record["split"], 2, "instance split"))
     if not all(natural(v, 0, fmt.MAX_TOKENS) for v in (record["n"], record["d"], *split)):
         raise Rejected(f"instance: n, d and the split are integers up to {fmt.MAX_TOKENS}")
     lams = tuple(map(parse_rational, require_list(record["strengths"], fmt.MAX_HEADS, "instance strengths", 1)))
-    beta = parse_rational(record["beta"])
-    return instance_of(fields, record["n"], record["d"], str(record["attention"]), beta, lams, split)
+    inst = instance_of(
+        fields, record["n"], record["d"], str(record["attention"]), parse_rational(record["beta"]), lams, split
+    )
+    (n_low, n_high), (d_low, d_high), outside = (
+        fields.n_range,
+        fields.d_range,
+        f"not an instance of claim {fields.id!r}",
+    )
+    least = least_dimension(fields, inst.n) if n_low <= inst.n <= (n_high or inst.n) else None
+    if least is None or not max(d_low, least) <= inst.d <= (d_high or inst.d):
+        raise Rejected(f"{outside}: n = {inst.n}, d = {inst.d} is outside its ranges or too small for the regime")
+    if inst.attention not in fields.attentions or inst.beta <= 0 or fields.beta not in (None, inst.beta):
+        raise Rejected(f"{outside}: {inst.attention[:20]} attention or beta = {inst.beta} is not the claim's")
+    if inst.split not in splits(fields, inst.n):
+        raise Rejected(f"{outside}: the split {inst.split} is not one of the claim's")
+    if fields.strengths not in (None, inst.strengths) or len(inst.strengths) != len(inst.value_strengths):
+        raise Rejected(f"{outside}: the heads are not the claim's")
+    if 0 in (*inst.strengths, *inst.value_strengths) or (inst.heads == "orthogonal" and len(inst.strengths) > inst.d):
+        raise Rejected(f"{outside}: a head has strength 0, or there are more orthogonal heads than coordinates")
+    return inst
 
 
 def moving_token(claim: Any, inst: Instance) -> tuple[int | None, str]:
@@ -247,9 +248,8 @@ def structure_failure(claim: Any, inst: Instance, problem: eq.Problem) -> str | 
 def property_holds(claim: Any, zeros: int, negative: int, positive: int) -> bool:
     """The claim's spectral property, read off the decided counts (hyperbolic: a decided spectrum has no eigenvalue
     on the imaginary axis but the zeros)."""
-    return {"stable": positive == 0, "unstable": positive > 0, "index": positive == claim.index}.get(
-        claim.property, True
-    )
+    wanted = {"stable": positive == 0, "unstable": positive > 0, "index": positive == claim.index}
+    return wanted.get(claim.property, True)
 
 
 def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
@@ -261,9 +261,6 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         raise Rejected(f"an equilibrium claim of property {claim.property} has no {kind[:20]!r} certificate")
     require_keys(payload, eq.PAYLOAD_KEYS | {"instance"} if spectral else {"witness", "instance"}, f"{kind} payload")
     inst = instance_from(payload["instance"], claim)
-    outside = contains(claim, inst)
-    if outside:
-        raise Rejected(f"not an instance of claim {claim.id!r}: {outside}")
     at = f"claims-file claim {claim.id!r} ({claim.property}) at the instance {payload['instance']}"
     if not spectral:
         token, how = moving_token(claim, inst) if payload["witness"] == MOVING else (None, "")
