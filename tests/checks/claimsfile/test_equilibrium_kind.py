@@ -266,3 +266,49 @@ def test_bad_fields_are_one_line_errors(body: str, field: str) -> None:
     with pytest.raises(InputError) as info:
         parse_claims(f'[[claim]]\nid = "x"\nkind = "equilibrium"\n{body}', "t.toml")
     assert info.value.field == field
+
+
+def _cluster_certificate(claim: dict, repulsive: bool, extra: dict | None = None) -> dict:
+    """The certificate of the single cluster (n = 3, d = 2, softmax, beta = 1, one head lambda = 1), its spectrum
+    certified by the prover's own steps, at W = M or, when `repulsive`, at W = -M; `extra` added to the instance."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from certificates.kernel import equilibrium as eq
+    from certificates.kernel.exact import precision
+    from checks.evidence import equilibria
+
+    inst = equilibria.instance(3, 2, [F(1)], "softmax", F(1), "scalar")
+    tokens = np.array([[0.0, 1.0]] * 3)
+    problem = equilibria.exact_problem(inst, tokens)[0]
+    if repulsive:
+        values = [[[-v for v in row] for row in W] for W in problem.cfg.values]
+        problem = eq.Problem(replace(problem.cfg, values=values), problem.symmetries)
+    radius, E = F(1, 2**30), eq.slice_of(problem)
+    orbit, V = equilibria._orbit_choice(problem, tokens), equilibria._eigenvectors(problem, [], radius, E)
+    with precision(equilibria.PRECISION):
+        counts = eq.spectrum(problem, eq.chart_tokens(problem, E, eq.box([], radius)), orbit, V)
+    record = {"problem": problem, "point": [], "radius": radius, "preconditioner": [], "orbit": orbit}
+    payload = equilibria.payload(record | {"eigenvectors": V}, {**counts._asdict(), "index": counts.positive})
+    instance = {"n": 3, "d": 2, "attention": "softmax", "beta": "1", "strengths": ["1"], "split": []}
+    return build_certificate("open-strengths", "equilibrium", {**payload, "instance": instance | (extra or {})}, claim)
+
+
+def test_a_spectrum_at_other_value_strengths_is_not_an_instance(tmp_path: Path) -> None:
+    """nu_h = lambda_h unless the claim states them: the single cluster under repulsive values W = -M (unstable,
+    certified) does not refute a claim that leaves the strengths open, whatever the instance record says."""
+    claim = _toml(
+        "open-strengths", 'tokens = "single-cluster"\nproperty = "stable"\nn = 3\nd = 2\nattention = "softmax"'
+    )
+    honest = tmp_path / "honest.json"
+    honest.write_text(json.dumps(_cluster_certificate(claim, repulsive=False)))
+    ok, message = verify_file(honest)
+    assert ok and message.startswith("ok: open-strengths: proves"), message
+    for extra in ({}, {"value_strengths": ["-1"]}, {"heads": "scalar", "value_strengths": ["-1"]}):
+        certificate = _cluster_certificate(claim, repulsive=True, extra=extra)
+        assert certificate["payload"]["spectrum"]["positive"] > 0  # a certified unstable cluster: a real spectrum
+        forged = tmp_path / "forged.json"
+        forged.write_text(json.dumps(certificate))
+        ok, message = verify_file(forged)
+        assert not ok and ("not the regime" in message or "unexpected" in message), message

@@ -105,6 +105,13 @@ def _centre_moved(d: dict[str, Any]) -> None:
     d["payload"]["point"] = [str(Fraction(v) + Fraction(1, 10)) for v in d["payload"]["point"]]
 
 
+def _orbit_dropped(d: dict[str, Any]) -> None:
+    """One rotation fewer: its zero eigenvalue would have to count as a stable direction."""
+    payload = d["payload"]
+    payload["orbit"].pop()
+    payload["spectrum"].update(zeros=payload["spectrum"]["zeros"] - 1, negative=payload["spectrum"]["negative"] + 1)
+
+
 FORGERIES = {
     "wrong index": lambda d: d["payload"]["spectrum"].update(positive=d["payload"]["spectrum"]["positive"] - 1),
     "box shrunk to nothing": lambda d: d["payload"].update(radius="1/1000000000000000000000000000000"),
@@ -115,6 +122,16 @@ FORGERIES = {
     "relabelled as the simplex": lambda d: d.update(claim_id="critical-points.simplex-index"),
     "eigenvectors singular": lambda d: d["payload"]["eigenvectors"].__setitem__(1, d["payload"]["eigenvectors"][0]),
     "kind changed to relu": lambda d: d["payload"]["configuration"].update(attention="relu"),
+    "geometry changed to flat": lambda d: d["payload"]["configuration"].update(geometry="flat"),
+    "an orbit rotation not skew": lambda d: d["payload"]["orbit"][0][0].__setitem__(0, "1"),
+    "an orbit rotation doubled (dependent directions)": lambda d: d["payload"]["orbit"].__setitem__(
+        1, [[str(2 * Fraction(v)) for v in row] for row in d["payload"]["orbit"][0]]
+    ),
+    "an orbit rotation dropped, its zero counted as stable": _orbit_dropped,
+    "a permutation that is not one": lambda d: d["payload"]["symmetries"][0].update(permutation=[0, 0, 1, 2]),
+    "eigenvectors of the tangent size only": lambda d: d["payload"].update(
+        eigenvectors=[row[:8] for row in d["payload"]["eigenvectors"][:8]]
+    ),
 }
 
 
