@@ -258,7 +258,7 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
     certificate."""
     spectral = claim.property in SPECTRAL
     if kind != ("equilibrium" if spectral else "witness"):
-        raise Rejected(f"an equilibrium claim of property {claim.property} has no {kind[:20]!r} certificate")
+        raise Rejected(f"a {MOVING} witness refutes a critical-point claim, an equilibrium certificate a spectral one")
     require_keys(payload, eq.PAYLOAD_KEYS | {"instance"} if spectral else {"witness", "instance"}, f"{kind} payload")
     inst = instance_from(payload["instance"], claim)
     at = f"claims-file claim {claim.id!r} ({claim.property}) at the instance {payload['instance']}"

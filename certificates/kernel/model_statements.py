@@ -32,6 +32,7 @@ naming it is accepted). Phi fixes the energy's constant of integration, so the p
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import SimpleNamespace
@@ -389,4 +390,6 @@ def check_regime(
 ) -> tuple[str, str]:
     """(what the certificate proves or refutes at its instance, with the statement, how it was re-checked); Rejected
     when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
-    return regimes.check(SimpleNamespace(**regime_of(data, claim_id)), kind, payload)
+    proved, how = regimes.check(SimpleNamespace(**regime_of(data, claim_id)), kind, payload)
+    shown = {key: value for key, value in data.items() if value is not None and key not in ("form", "claim")}
+    return f"{proved} (the claim: {json.dumps(shown)})", how
