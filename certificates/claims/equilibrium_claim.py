@@ -35,7 +35,7 @@ from certificates.claims.numbers import exact_number
 from certificates.claims.problems import ExpressionError
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import format as fmt
-from certificates.kernel.equilibrium_regimes import HEADS, PROPERTIES, SPECTRAL, Instance, instance_of, splits
+from certificates.kernel.equilibrium_regimes import HEADS, PROPERTIES, SPECTRAL, Instance, splits
 from certificates.kernel.errors import InputError
 from certificates.kernel.exact import decimal_value
 from certificates.kernel.exprtree import TreeError, parse_rational
@@ -270,7 +270,7 @@ def instances(fields: Any) -> list[Instance]:
                 raise InputError(
                     "d", d, f"n (d - 1) = {n * (d - 1)} tangent directions: a spectrum is certified up to {MAX_TANGENT}"
                 )
-            out.append(instance_of(fields, n, d, attention, fields.beta, fields.strengths, split))
+            out.append(Instance(n, d, attention, fields.beta, tuple(fields.strengths), split))
             if len(out) > MAX_INSTANCES:
                 raise InputError("n", f"{n_low}..{n_high}", f"more than {MAX_INSTANCES} instances: narrow the ranges")
     if not out:

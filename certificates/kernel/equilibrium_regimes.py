@@ -99,30 +99,29 @@ def head_blocks(H: int, d: int) -> list[range]:
 
 
 class Instance(NamedTuple):
-    """One member of a claim's domain: sizes, kind, beta and the heads' strengths (exact)."""
+    """One member of a claim's domain: sizes, kind, beta, the strengths lambda_h (exact) and the antipodal split
+    (p, q) (p tokens at x, q at -x; () for the other regimes). The heads' kind and nu_h are the claim's."""
 
     n: int
     d: int
     attention: str
     beta: Fraction
     strengths: tuple[Fraction, ...]
-    value_strengths: tuple[Fraction, ...]
-    heads: str
-    #: The antipodal split (p, q) of this instance (p tokens at x, q at -x); () for the other
     split: tuple[int, ...] = ()
 
-    def matrices(self) -> tuple[list[Matrix], list[Matrix]]:
-        """The exact score and value matrices: lambda_h I and nu_h I, or lambda_h P_h for both."""
-        d, H = self.d, len(self.strengths)
-        blocks = head_blocks(H, d) if self.heads == "orthogonal" else [range(d)] * H
 
-        def diagonal(c: Fraction, block: range) -> Matrix:
-            return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
+def head_matrices(fields: Any, inst: Instance) -> tuple[list[Matrix], list[Matrix]]:
+    """The exact score and value matrices of the claim's heads at the instance: lambda_h I and nu_h I (nu_h the
+    claim's, or lambda_h), or lambda_h P_h for both (orthogonal heads, P_h the projection on block h)."""
+    d, H = inst.d, len(inst.strengths)
+    blocks = head_blocks(H, d) if fields.heads == "orthogonal" else [range(d)] * H
 
-        scores, values = (
-            [diagonal(c, b) for c, b in zip(s, blocks, strict=True)] for s in (self.strengths, self.value_strengths)
-        )
-        return scores, values
+    def diagonal(c: Fraction, block: range) -> Matrix:
+        return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
+
+    nus = fields.value_strengths or inst.strengths
+    scores, values = ([diagonal(c, b) for c, b in zip(s, blocks, strict=True)] for s in (inst.strengths, nus))
+    return scores, values
 
 
 # ---------------------------------------------------------------- the domain of a claim
@@ -173,34 +172,20 @@ def least_dimension(fields: Any, n: int) -> int | None:
     return fields.points.d if fields.points is not None else 2
 
 
-def instance_of(
-    fields: Any, n: int, d: int, attention: str, beta: Fraction, strengths: tuple, split: tuple[int, ...] = ()
-) -> Instance:
-    """The instance with these sizes, kind, beta and strengths (nu_h the claim's, or lambda_h; the claim's heads)."""
-    nus = fields.value_strengths if fields.value_strengths is not None else strengths
-    heads = "orthogonal" if fields.heads == "orthogonal" else "scalar"
-    return Instance(n, d, attention, beta, tuple(strengths), tuple(nus), heads, split)
-
-
 # ---------------------------------------------------------------- the certificates of an instance
 
 
 def instance_from(record: Any, fields: Any) -> Instance:
-    """The instance of a certificate record, with the claim's heads; Rejected when it is malformed or not an
-    instance of the claim's domain."""
+    """The instance of a certificate record; Rejected when it is malformed or not an instance of the claim's
+    domain (the heads' kind and nu_h are the claim's)."""
     require_keys(record, INSTANCE_KEYS, "instance")
     split = tuple(require_list(record["split"], 2, "instance split"))
     if not all(natural(v, 0, fmt.MAX_TOKENS) for v in (record["n"], record["d"], *split)):
         raise Rejected(f"instance: n, d and the split are integers up to {fmt.MAX_TOKENS}")
     lams = tuple(map(parse_rational, require_list(record["strengths"], fmt.MAX_HEADS, "instance strengths", 1)))
-    inst = instance_of(
-        fields, record["n"], record["d"], str(record["attention"]), parse_rational(record["beta"]), lams, split
-    )
-    (n_low, n_high), (d_low, d_high), outside = (
-        fields.n_range,
-        fields.d_range,
-        f"not an instance of claim {fields.id!r}",
-    )
+    inst = Instance(record["n"], record["d"], str(record["attention"]), parse_rational(record["beta"]), lams, split)
+    (n_low, n_high), (d_low, d_high) = fields.n_range, fields.d_range
+    outside = f"not an instance of claim {fields.id!r}"
     least = least_dimension(fields, inst.n) if n_low <= inst.n <= (n_high or inst.n) else None
     if least is None or not max(d_low, least) <= inst.d <= (d_high or inst.d):
         raise Rejected(f"{outside}: n = {inst.n}, d = {inst.d} is outside its ranges or too small for the regime")
@@ -208,9 +193,9 @@ def instance_from(record: Any, fields: Any) -> Instance:
         raise Rejected(f"{outside}: {inst.attention[:20]} attention or beta = {inst.beta} is not the claim's")
     if inst.split not in splits(fields, inst.n):
         raise Rejected(f"{outside}: the split {inst.split} is not one of the claim's")
-    if fields.strengths not in (None, inst.strengths) or len(inst.strengths) != len(inst.value_strengths):
+    if fields.strengths not in (None, lams) or len(lams) != len(fields.value_strengths or lams):
         raise Rejected(f"{outside}: the heads are not the claim's")
-    if 0 in (*inst.strengths, *inst.value_strengths) or (inst.heads == "orthogonal" and len(inst.strengths) > inst.d):
+    if 0 in (*lams, *(fields.value_strengths or ())) or (fields.heads == "orthogonal" and len(lams) > inst.d):
         raise Rejected(f"{outside}: a head has strength 0, or there are more orthogonal heads than coordinates")
     return inst
 
@@ -220,12 +205,12 @@ def moving_token(claim: Any, inst: Instance) -> tuple[int | None, str]:
     Rejected, or ExpFieldError (both ValueErrors), when the instance's configuration has no exact velocity here."""
     tokens = coordinate_tokens(claim, inst.n, inst.d)
     if tokens is not None:
-        cfg = ExactConfiguration(tokens, *inst.matrices(), inst.beta, "sphere", inst.attention)
+        cfg = ExactConfiguration(tokens, *head_matrices(claim, inst), inst.beta, "sphere", inst.attention)
         return first_moving(exact_model.velocities(cfg)), "the exact model at the regime's rational tokens"
     G = regime_gram(claim, inst.n, inst.split)
-    if G is None or inst.heads != "scalar":
+    if G is None or claim.heads == "orthogonal":
         raise Rejected("the regime has no exact configuration under these heads")
-    residuals = gram_residuals(G, inst.strengths, inst.value_strengths, inst.beta, inst.attention)
+    residuals = gram_residuals(G, inst.strengths, claim.value_strengths or inst.strengths, inst.beta, inst.attention)
     return first_moving(residuals), "the tangent velocity in the token basis from the exact Gram matrix"
 
 
@@ -235,11 +220,11 @@ def structure_failure(claim: Any, inst: Instance, problem: eq.Problem) -> str | 
     Gram matrices and no slice, so that the equilibrium is the centre itself."""
     cfg = problem.cfg
     certified = (cfg.score_matrices, cfg.values, cfg.beta, cfg.attention, cfg.n, len(cfg.tokens[0]))
-    if certified != (*inst.matrices(), inst.beta, inst.attention, inst.n, inst.d):
+    if certified != (*head_matrices(claim, inst), inst.beta, inst.attention, inst.n, inst.d):
         return "the heads, beta, kind or sizes are not the instance's"
     if claim.regime == FOUND:
         return None
-    blocks = head_blocks(len(inst.strengths), inst.d) if inst.heads == "orthogonal" else [range(inst.d)]
+    blocks = head_blocks(len(inst.strengths), inst.d) if claim.heads == "orthogonal" else [range(inst.d)]
     x = coordinate_tokens(claim, inst.n, inst.d)
     grams = [[[sum((xi[a] * xj[a] for a in b), Fraction(0)) for xj in x] for xi in x] for b in blocks] if x else None
     return eq.centre_failure(problem, blocks, grams or [regime_gram(claim, inst.n, inst.split)])

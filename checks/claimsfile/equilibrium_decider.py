@@ -59,11 +59,12 @@ def instance_record(inst: regimes.Instance) -> dict[str, Any]:
     }
 
 
-def describe(inst: regimes.Instance) -> str:
+def describe(claim: EquilibriumClaim, inst: regimes.Instance) -> str:
     """The instance in words, for reports."""
-    lams, nus = (", ".join(map(str, strengths)) for strengths in (inst.strengths, inst.value_strengths))
+    strengths = (inst.strengths, claim.value_strengths or inst.strengths)
+    lams, nus = (", ".join(map(str, values)) for values in strengths)
     split = f", split {inst.split[0]}+{inst.split[1]}" if inst.split else ""
-    heads = f"{inst.heads} heads lambda = ({lams})" + ("" if nus == lams else f", nu = ({nus})")
+    heads = f"{_heads(claim)} heads lambda = ({lams})" + ("" if nus == lams else f", nu = ({nus})")
     return f"n = {inst.n}, d = {inst.d}{split}, {inst.attention}, beta = {inst.beta}, {heads}"
 
 
@@ -107,7 +108,7 @@ def _domain(claim: EquilibriumClaim) -> tuple[list[regimes.Instance], bool]:
         for attention in claim.attentions:
             for strengths in [claim.strengths] if claim.strengths else [(Fraction(1),), (Fraction(1), Fraction(1, 2))]:
                 for split in regimes.splits(claim, n):
-                    out.append(regimes.instance_of(claim, n, max(least, d_low), attention, beta, strengths, split))
+                    out.append(regimes.Instance(n, max(least, d_low), attention, beta, tuple(strengths), split))
     return out, False
 
 
@@ -123,18 +124,23 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
         try:
             token, how = regimes.moving_token(claim, inst)
         except ValueError as exc:
-            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{describe(inst)}: {exc}")
+            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{describe(claim, inst)}: {exc}")
         if token is not None:
             payload = {"witness": regimes.MOVING, "instance": instance_record(inst)}
             path = _write(ctx, claim, "witness", payload)
             return Outcome(
                 Verdict.REFUTED,
                 EXACT,
-                witness={"verified_by": "exact", "instance": describe(inst), "token": token, "certificate": path},
+                witness={
+                    "verified_by": "exact",
+                    "instance": describe(claim, inst),
+                    "token": token,
+                    "certificate": path,
+                },
                 certificates=[path],
                 notes=f"token {token} moves: {how}{why}",
             )
-        decided.append(describe(inst))
+        decided.append(describe(claim, inst))
     if not whole:
         return Outcome(
             Verdict.CONFIRMED,
@@ -165,15 +171,20 @@ def _float_tokens(claim: EquilibriumClaim, inst: regimes.Instance) -> np.ndarray
     return X / np.linalg.norm(X, axis=1, keepdims=True)
 
 
-def _model_instance(inst: regimes.Instance) -> equilibria.Instance:
-    return equilibria.instance(inst.n, inst.d, list(inst.strengths), inst.attention, inst.beta, inst.heads)
+def _heads(claim: EquilibriumClaim) -> str:
+    """The heads' kind of the claim's instances (heads with a common eigenvector: scalar ones)."""
+    return "orthogonal" if claim.heads == "orthogonal" else "scalar"
+
+
+def _model_instance(claim: EquilibriumClaim, inst: regimes.Instance) -> equilibria.Instance:
+    return equilibria.instance(inst.n, inst.d, list(inst.strengths), inst.attention, inst.beta, _heads(claim))
 
 
 def _certified(
     claim: EquilibriumClaim, inst: regimes.Instance, tokens: np.ndarray
 ) -> tuple[dict[str, Any] | None, str]:
     """(the certificate payload of the regime at the instance, "") or (None, why not)."""
-    outcome = equilibria.certify(_model_instance(inst), tokens)
+    outcome = equilibria.certify(_model_instance(claim, inst), tokens)
     if not outcome.get("certified") or not outcome.get("spectrum_decided"):
         return None, outcome.get("reason") or outcome.get("spectrum", "not certified")
     if claim.regime != FOUND:
@@ -191,10 +202,10 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
         for tokens in _candidates(claim, inst, ctx, k):
             payload, why = _certified(claim, inst, tokens)
             if payload is None:
-                failed.append(f"{describe(inst)}: {why}")
+                failed.append(f"{describe(claim, inst)}: {why}")
                 continue
             counts = payload["spectrum"]
-            row = (describe(inst), counts, payload)
+            row = (describe(claim, inst), counts, payload)
             (held if regimes.property_holds(claim, **counts) else against).append(row)
     table = [{"instance": r[0], **r[1]} for r in held + against]
     if against:
@@ -230,7 +241,7 @@ def _candidates(claim: EquilibriumClaim, inst: regimes.Instance, ctx: Context, k
     if claim.regime != FOUND:
         return [_float_tokens(claim, inst)]
     rng = np.random.default_rng([ctx.seed, k // len(claim.attentions), k % len(claim.attentions)])
-    return [found.tokens for found in equilibria.search(_model_instance(inst), rng, STARTS[ctx.profile])]
+    return [found.tokens for found in equilibria.search(_model_instance(claim, inst), rng, STARTS[ctx.profile])]
 
 
 def _write(ctx: Context, claim: EquilibriumClaim, kind: str, payload: dict[str, Any]) -> str:
