@@ -57,11 +57,8 @@ from certificates.kernel.vocabulary import SMOOTH_KINDS
 Matrix = list[list[Fraction]]
 
 
-class Symmetry(NamedTuple):
-    """g = (R, pi): (g X)_pi(i) = R x_i."""
-
-    rotation: Matrix
-    permutation: Sequence[int]
+#: g = (R, pi): (g X)_pi(i) = R x_i.
+Symmetry = tuple[Matrix, list[int]]
 
 
 class Problem(NamedTuple):
@@ -70,14 +67,6 @@ class Problem(NamedTuple):
 
     cfg: ExactConfiguration
     symmetries: list[Symmetry]
-
-
-class Spectrum(NamedTuple):
-    """The decided counts of eigenvalues: the rotation zeros, Re < 0 and Re > 0 (the index)."""
-
-    zeros: int
-    negative: int
-    positive: int
 
 
 # ---------------------------------------------------------------- exact linear algebra
@@ -118,8 +107,8 @@ def slice_of(problem: Problem) -> Matrix:
         raise Rejected("a centre token is zero")
     blocks = [(j, b) for j in range(len(centre)) for b in range(d)]
     rows = [  # (R u_i)_a - (u_pi(i))_a = 0
-        [(g.rotation[a][b] if j == i else 0) - (j == g.permutation[i] and b == a) for j, b in blocks]
-        for g in problem.symmetries
+        [(R[a][b] if j == i else 0) - (j == pi[i] and b == a) for j, b in blocks]
+        for R, pi in problem.symmetries
         for i, a in blocks
     ]
     rows += [[c[b] if j == i else 0 for j, b in blocks] for i, c in enumerate(centre)]
@@ -190,7 +179,7 @@ def projected_jacobian(cfg: ExactConfiguration, tokens: list[list[arb]]) -> arb_
     return P * DF * P
 
 
-def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix], V: Sequence[Sequence]) -> Spectrum:
+def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix], V: Sequence) -> dict[str, int]:
     """The counts of Gershgorin components of V^{-1} (P J P) V (V: rows of [re, im] pairs), given the orbit
     rotations: each skew and commuting with every head, their directions A X independent at every point of the
     token balls (a positive determinant of their Gram matrix). One component may contain 0 and must hold exactly
@@ -219,7 +208,7 @@ def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix],
     positive = sum(label[k] not in near and mids[k].real - radii[k] > 0 for k in range(m))
     if len(near) > 1 or held != zeros or held + negative + positive != m:
         raise Rejected(f"spectrum: the Gershgorin discs do not separate {zeros} known zeros from Re < 0 and Re > 0")
-    return Spectrum(len(orbit), negative, positive)
+    return {"zeros": len(orbit), "negative": negative, "positive": positive}
 
 
 # ---------------------------------------------------------------- the certificates of the registry's claims
@@ -227,8 +216,8 @@ def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix],
 # tests, compares the recomputed counts with the ones the file states, and checks exactly on the data the structure
 # the claim is about (a single cluster, a regular simplex, tokens along orthogonal head subspaces).
 
-PAYLOAD_KEYS = frozenset({"configuration", "symmetries", "point", "radius", "preconditioner", "orbit"})
-PAYLOAD_KEYS |= {"eigenvectors", "prec", "spectrum"}
+PAYLOAD_KEYS = frozenset({"configuration", "rotations", "permutations", "point", "radius", "preconditioner"})
+PAYLOAD_KEYS |= {"orbit", "eigenvectors", "prec", "spectrum"}
 #: Most symmetries a file may list (each is checked exactly).
 MAX_SYMMETRIES = 64
 
@@ -314,19 +303,18 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     n, d = cfg.n, len(cfg.tokens[0])
     if cfg.attention not in SMOOTH_KINDS or cfg.geometry != "sphere" or d < 2:
         raise Rejected("the configuration: usa or softmax attention on the sphere, in dimension 2 or more")
-    symmetries = []
-    for g in require_list(payload["symmetries"], MAX_SYMMETRIES, "symmetries"):
-        require_keys(g, {"rotation", "permutation"}, "symmetry")
-        pi = g["permutation"]
+    rotations = require_list(payload["rotations"], MAX_SYMMETRIES, "rotations")
+    permutations = require_list(payload["permutations"], len(rotations), "permutations", len(rotations))
+    for pi in permutations:
         if not isinstance(pi, list) or any(type(k) is not int for k in pi) or sorted(pi) != list(range(n)):
-            raise Rejected(f"a symmetry's permutation: the {n} token indices, each once")
-        symmetries.append(Symmetry(_array(g["rotation"], (d, d), "rotation"), pi))
+            raise Rejected(f"a permutation: the {n} token indices, each once")
+    symmetries = list(zip(_array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True))
     return Problem(cfg, symmetries)
 
 
 def recheck(
     payload: dict[str, Any], failure: Callable[[Problem], str | None], what: str
-) -> tuple[Problem, Spectrum, str]:
+) -> tuple[Problem, dict[str, int], str]:
     """The payload's problem, which must be `what` (`failure`: why not, or None), its spectrum and how it was shown,
     re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors); Rejected unless the
     structure holds, existence is re-proved, the spectrum decided and its counts the ones the file states."""
@@ -341,18 +329,15 @@ def recheck(
     with precision(recorded_precision(payload, 512)):
         how = existence(problem, E, z0, radius, Y)
         counts = spectrum(problem, chart_tokens(problem, E, box(z0, radius)), orbit, V)
-    if payload["spectrum"] != counts._asdict():
+    if payload["spectrum"] != counts:
         raise Rejected(f"the file states the spectrum {str(payload['spectrum'])[:200]}, the re-check finds {counts}")
     return problem, counts, f"{how}; Gershgorin components separate (balls)"
 
 
-def spectrum_text(counts: Spectrum) -> str:
+def spectrum_text(counts: dict[str, int]) -> str:
     """The decided counts in words."""
-    stable = ", linearly stable modulo rotations" if counts.positive == 0 else ""
-    return (
-        f"{counts.zeros} zero eigenvalue(s) along the rotation orbit, {counts.negative} with Re < 0 and "
-        f"{counts.positive} with Re > 0: index {counts.positive}{stable}"
-    )
+    stable = ", linearly stable modulo rotations" if counts["positive"] == 0 else ""
+    return "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable
 
 
 def check_equilibrium(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:

@@ -28,7 +28,7 @@ certificate's statement (`model_statements.regime_of`), never from its descripti
 - an `equilibrium` certificate (the payload of the registry's `critical-points*` certificates with the instance):
   its heads, beta and kind are the instance's exactly, its centre is the regime's configuration (block Gram
   matrices equal exactly, the fixed set of its symmetries of dimension 0, so the equilibrium is the centre itself),
-  and the Krawczyk and Gershgorin test re-run (`equilibrium.recheck_spectrum`) gives the counts of
+  and the Krawczyk and Gershgorin test re-run (`equilibrium.recheck`) gives the counts of
   zero, negative and positive eigenvalues; the claim's property is then read off those counts. It proves the claim
   at that instance, or refutes it.
 """
@@ -254,6 +254,6 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         return f"refutes {at}: token {token} of the regime moves", f"{how}: a velocity component is exactly non-zero"
     what = f"the regime {claim.regime} at the instance"
     _, counts, how = eq.recheck(payload, lambda problem: structure_failure(claim, inst, problem), what)
-    verb = "proves" if property_holds(claim, *counts) else "refutes"
+    verb = "proves" if property_holds(claim, **counts) else "refutes"
     subject = "a configuration the search found" if claim.regime == FOUND else "the regime"
     return f"{verb} {at}: {subject} is an equilibrium with {eq.spectrum_text(counts)}", f"structure exact; {how}"

@@ -346,7 +346,7 @@ def exact_problem(inst: Instance, X: np.ndarray, denominator: int = 2**40) -> tu
         total[list(pi)] += rounded @ R.astype(object).T  # row pi(i) gains R c_i
     centre = [[Fraction(int(v), denominator * len(group)) for v in row] for row in total]
     symmetries = [
-        eq.Symmetry([[Fraction(int(v)) for v in row] for row in np.round(R).astype(int)], pi) for R, pi in generators
+        ([[Fraction(int(v)) for v in row] for row in np.round(R).astype(int)], list(pi)) for R, pi in generators
     ]
     cfg = ExactConfiguration(centre, inst.score_matrices, inst.score_matrices, inst.beta, "sphere", inst.attention)
     return eq.Problem(cfg, symmetries), Q
@@ -426,7 +426,7 @@ def _orbit_choice(problem: eq.Problem, X: np.ndarray) -> list[list[list[Fraction
 def residual_gauge(problem: eq.Problem) -> bool:
     """Whether a rotation commutes with every head and every symmetry's R: it would move equilibria along the slice,
     where the Krawczyk test then cannot isolate one."""
-    d, rotations = len(problem.cfg.tokens[0]), [eq.rational_matrix(g.rotation) for g in problem.symmetries]
+    d, rotations = len(problem.cfg.tokens[0]), [eq.rational_matrix(R) for R, _ in problem.symmetries]
     return commutators(d, [*eq.heads(problem.cfg), *rotations]).rank() < d * (d - 1) // 2
 
 
@@ -483,7 +483,7 @@ def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
     except Rejected as exc:
         return outcome | {"spectrum_decided": False, "spectrum": str(exc), "index": None}
     spectrum = "Gershgorin components separate"
-    return outcome | {"spectrum_decided": True, "spectrum": spectrum, **counts._asdict(), "index": counts.positive}
+    return outcome | {"spectrum_decided": True, "spectrum": spectrum, **counts, "index": counts["positive"]}
 
 
 def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: list) -> list[list]:
@@ -518,9 +518,8 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
 
     return {
         "configuration": exact_record(problem.cfg),
-        "symmetries": [
-            {"rotation": matrix(g.rotation), "permutation": list(g.permutation)} for g in problem.symmetries
-        ],
+        "rotations": [matrix(R) for R, _ in problem.symmetries],
+        "permutations": [list(pi) for _, pi in problem.symmetries],
         "point": [rational_text(v) for v in record["point"]],
         "radius": rational_text(record["radius"]),
         "preconditioner": matrix(record["preconditioner"]),

@@ -290,7 +290,7 @@ def _cluster_certificate(claim: dict, repulsive: bool, extra: dict | None = None
     with precision(equilibria.PRECISION):
         counts = eq.spectrum(problem, eq.chart_tokens(problem, E, eq.box([], radius)), orbit, V)
     record = {"problem": problem, "point": [], "radius": radius, "preconditioner": [], "orbit": orbit}
-    payload = equilibria.payload(record | {"eigenvectors": V}, {**counts._asdict(), "index": counts.positive})
+    payload = equilibria.payload(record | {"eigenvectors": V}, {**counts, "index": counts["positive"]})
     instance = {"n": 3, "d": 2, "attention": "softmax", "beta": "1", "strengths": ["1"], "split": []}
     return build_certificate("open-strengths", "equilibrium", {**payload, "instance": instance | (extra or {})}, claim)
 

@@ -116,7 +116,7 @@ FORGERIES = {
     "wrong index": lambda d: d["payload"]["spectrum"].update(positive=d["payload"]["spectrum"]["positive"] - 1),
     "box shrunk to nothing": lambda d: d["payload"].update(radius="1/1000000000000000000000000000000"),
     "centre moved": _centre_moved,
-    "symmetries dropped (the rotation orbit is back)": lambda d: d["payload"].update(symmetries=[]),
+    "symmetries dropped (the rotation orbit is back)": lambda d: d["payload"].update(rotations=[], permutations=[]),
     "head strength changed": lambda d: d["payload"]["configuration"]["scores"][1][0].__setitem__(0, "1/3"),
     "relabelled as the single cluster": lambda d: d.update(claim_id="critical-points.cluster-stable"),
     "relabelled as the simplex": lambda d: d.update(claim_id="critical-points.simplex-index"),
@@ -128,7 +128,7 @@ FORGERIES = {
         1, [[str(2 * Fraction(v)) for v in row] for row in d["payload"]["orbit"][0]]
     ),
     "an orbit rotation dropped, its zero counted as stable": _orbit_dropped,
-    "a permutation that is not one": lambda d: d["payload"]["symmetries"][0].update(permutation=[0, 0, 1, 2]),
+    "a permutation that is not one": lambda d: d["payload"]["permutations"].__setitem__(0, [0, 0, 1, 2]),
     "eigenvectors of the tangent size only": lambda d: d["payload"].update(
         eigenvectors=[row[:8] for row in d["payload"]["eigenvectors"][:8]]
     ),
