@@ -69,6 +69,10 @@ class Problem(NamedTuple):
     symmetries: list[Symmetry]
 
 
+#: Why a problem is not the structure a claim is about (None: it is).
+Failure = Callable[[Problem], str | None]
+
+
 # ---------------------------------------------------------------- exact linear algebra
 
 
@@ -103,8 +107,6 @@ def slice_of(problem: Problem) -> Matrix:
         moved = rational_matrix(centre) * R.transpose() != rational_matrix([centre[j] for j in pi])
         if moved or R.transpose() * R != identity or any(R * M != M * R for M in matrices):
             raise Rejected(f"symmetry {k} is not an orthogonal R commuting with the heads with R c_i = c_pi(i)")
-    if not all(any(c) for c in centre):
-        raise Rejected("a centre token is zero")
     blocks = [(j, b) for j in range(len(centre)) for b in range(d)]
     rows = [  # (R u_i)_a - (u_pi(i))_a = 0
         [(R[a][b] if j == i else 0) - (j == pi[i] and b == a) for j, b in blocks]
@@ -125,11 +127,8 @@ def _sparse(exact: Sequence[Fraction], values: Sequence[Any]) -> Any:
 
 def chart_tokens(problem: Problem, E: Matrix, z: Sequence[Any]) -> list[list[Any]]:
     """x_i = w_i / |w_i| with w_i = c_i + (E z)_i (balls or jets)."""
-    d = len(problem.cfg.tokens[0])
-    w = [
-        [_sparse([e[i * d + a] for e in E], z) + ball_of(ca) for a, ca in enumerate(c)]
-        for i, c in enumerate(problem.cfg.tokens)
-    ]
+    d, centre = len(problem.cfg.tokens[0]), problem.cfg.tokens
+    w = [[_sparse([e[i * d + a] for e in E], z) + ball_of(ca) for a, ca in enumerate(c)] for i, c in enumerate(centre)]
     return [[wa / norm for wa in x] for x, norm in zip(w, [sum(wa * wa for wa in x).sqrt() for x in w], strict=True)]
 
 
@@ -196,19 +195,14 @@ def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix],
         A = Vm.solve(acb_mat(projected_jacobian(problem.cfg, tokens)) * Vm)
     except ZeroDivisionError:
         raise Rejected("spectrum: the eigenvector matrix is not certified invertible") from None
-    mids = [acb(A[k, k].mid()) for k in range(m)]
-    radii = [sum((abs(A[k, j]) for j in range(m) if j != k), abs(A[k, k] - mids[k])) for k in range(m)]
-    label = list(range(m))  # the connected components of the overlap graph
-    for k, j in itertools.combinations(range(m), 2):
-        if not abs(mids[k] - mids[j]) > radii[k] + radii[j]:
-            label = [label[k] if t == label[j] else t for t in label]
-    near = {label[k] for k in range(m) if not abs(mids[k]) > radii[k]}  # the components that may contain 0
-    held = sum(label[k] in near for k in range(m))
-    negative = sum(label[k] not in near and mids[k].real + radii[k] < 0 for k in range(m))
-    positive = sum(label[k] not in near and mids[k].real - radii[k] > 0 for k in range(m))
-    if len(near) > 1 or held != zeros or held + negative + positive != m:
+    radii = [sum((abs(A[k, j]) for j in range(m) if j != k), arb(0)).upper() for k in range(m)]
+    discs = [A[k, k] + acb(arb(0, r), arb(0, r)) for k, r in enumerate(radii)]  # boxes holding the discs
+    axis = [not (disc.real < 0 or disc.real > 0) for disc in discs]  # the discs that may meet the imaginary axis
+    apart = all(axis[k] == axis[j] or not discs[k].overlaps(discs[j]) for k, j in itertools.combinations(range(m), 2))
+    if sum(axis) != zeros or not apart:
         raise Rejected(f"spectrum: the Gershgorin discs do not separate {zeros} known zeros from Re < 0 and Re > 0")
-    return {"zeros": len(orbit), "negative": negative, "positive": positive}
+    negative = sum(disc.real < 0 for disc in discs)
+    return {"zeros": len(orbit), "negative": negative, "positive": m - zeros - negative}
 
 
 # ---------------------------------------------------------------- the certificates of the registry's claims
@@ -243,7 +237,7 @@ def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[
     for block, target in zip(blocks, targets, strict=True):
         for (i, ci), (j, cj) in itertools.product(enumerate(centre), repeat=2):
             g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
-            if (g > 0) != (t > 0) or (g < 0) != (t < 0) or g * g != t * t * dot(ci, ci) * dot(cj, cj):
+            if g * abs(g) != t * abs(t) * dot(ci, ci) * dot(cj, cj):  # x |x| keeps the sign: no square root
                 return f"tokens {i} and {j} do not have the inner product {t}"
     return None
 
@@ -263,7 +257,7 @@ class EquilibriumObligation(NamedTuple):
 
     subject: str
     hypotheses: tuple[str, ...] = ()
-    structure: Callable[[Problem], str | None] = lambda problem: None
+    structure: Failure = lambda problem: None
 
     def failure(self, problem: Problem) -> str | None:
         """Why the problem is not the claim's subject (None: it is)."""
@@ -271,7 +265,7 @@ class EquilibriumObligation(NamedTuple):
         return f"the heads are not {', '.join(failed)}" if failed else self.structure(problem)
 
 
-def _gram(sizes: Callable[[int], list[int]]) -> Callable[[Problem], str | None]:
+def _gram(sizes: Callable[[int], list[int]]) -> Failure:
     """The centre is the equilibrium with the Gram matrix of clusters of these sizes (at n tokens)."""
     return lambda p: centre_failure(p, [range(len(p.cfg.tokens[0]))], [clusters_gram(sizes(p.cfg.n))])
 
@@ -301,8 +295,8 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     permutations of the n tokens."""
     cfg = exact_configuration(payload["configuration"])
     n, d = cfg.n, len(cfg.tokens[0])
-    if cfg.attention not in SMOOTH_KINDS or cfg.geometry != "sphere" or d < 2:
-        raise Rejected("the configuration: usa or softmax attention on the sphere, in dimension 2 or more")
+    if cfg.attention not in SMOOTH_KINDS or cfg.geometry != "sphere" or d < 2 or not all(map(any, cfg.tokens)):
+        raise Rejected("the configuration: usa or softmax attention on the sphere, d >= 2, no centre token zero")
     rotations = require_list(payload["rotations"], MAX_SYMMETRIES, "rotations")
     permutations = require_list(payload["permutations"], len(rotations), "permutations", len(rotations))
     for pi in permutations:
@@ -312,9 +306,7 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     return Problem(cfg, symmetries)
 
 
-def recheck(
-    payload: dict[str, Any], failure: Callable[[Problem], str | None], what: str
-) -> tuple[Problem, dict[str, int], str]:
+def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Problem, dict[str, int], str]:
     """The payload's problem, which must be `what` (`failure`: why not, or None), its spectrum and how it was shown,
     re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors); Rejected unless the
     structure holds, existence is re-proved, the spectrum decided and its counts the ones the file states."""

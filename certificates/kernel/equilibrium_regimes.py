@@ -71,14 +71,11 @@ def gram_dimension(G: Matrix) -> int | None:
     return matrix.rank()
 
 
-def gram_residuals(
-    G: Matrix, strengths: Sequence[Fraction], value_strengths: Sequence[Fraction], beta: Fraction, attention: str
-) -> list[list[ExpNumber]]:
+def gram_residuals(G: Matrix, lams: Sequence, nus: Sequence, beta: Fraction, attention: str) -> list[list[ExpNumber]]:
     """G b_i for every token i (see the module docstring): all exactly zero iff the configuration is at rest under
     scalar heads M_h = lambda_h I, W_h = nu_h I."""
     basis = [[Fraction(int(i == j)) for j in range(len(G))] for i in range(len(G))]
-    scaled = [[[c * g for g in row] for row in M] for M, cs in ((G, strengths), (basis, value_strengths)) for c in cs]
-    heads = scaled[: len(strengths)], scaled[len(strengths) :]
+    heads = ([[[c * g for g in row] for row in M] for c in cs] for M, cs in ((G, lams), (basis, nus)))
     coefficients = exact_model.velocities(ExactConfiguration(basis, *heads, beta, "flat", attention))
     tangent = [[a[j] - dot(a, G[i]) if j == i else a[j] for j in range(len(G))] for i, a in enumerate(coefficients)]
     return [[dot(row, b) for row in G] for b in tangent]
@@ -163,13 +160,11 @@ def coordinate_tokens(fields: Any, n: int, d: int) -> Matrix | None:
 
 def least_dimension(fields: Any, n: int) -> int | None:
     """The least d where the regime exists at n tokens (None: it exists in no dimension)."""
-    G = regime_gram(fields, n)
-    if G is not None:
-        rank = gram_dimension(G)
-        return None if rank is None else max(2, rank)
     if fields.regime in ("orthogonal-subspaces", FOUND) and fields.heads == "orthogonal":
         return len(fields.strengths)
-    return fields.points.d if fields.points is not None else 2
+    G = regime_gram(fields, n)
+    rank = gram_dimension(G) if G is not None else fields.points.d if fields.points is not None else 2
+    return None if rank is None else max(2, rank)
 
 
 # ---------------------------------------------------------------- the certificates of an instance
@@ -189,14 +184,14 @@ def instance_from(record: Any, fields: Any) -> Instance:
     least = least_dimension(fields, inst.n) if n_low <= inst.n <= (n_high or inst.n) else None
     if least is None or not max(d_low, least) <= inst.d <= (d_high or inst.d):
         raise Rejected(f"{outside}: n = {inst.n}, d = {inst.d} is outside its ranges or too small for the regime")
-    if inst.attention not in fields.attentions or inst.beta <= 0 or fields.beta not in (None, inst.beta):
-        raise Rejected(f"{outside}: {inst.attention[:20]} attention or beta = {inst.beta} is not the claim's")
-    if inst.split not in splits(fields, inst.n):
-        raise Rejected(f"{outside}: the split {inst.split} is not one of the claim's")
-    if fields.strengths not in (None, lams) or len(lams) != len(fields.value_strengths or lams):
-        raise Rejected(f"{outside}: the heads are not the claim's")
-    if 0 in (*lams, *(fields.value_strengths or ())) or (fields.heads == "orthogonal" and len(lams) > inst.d):
-        raise Rejected(f"{outside}: a head has strength 0, or there are more orthogonal heads than coordinates")
+    kind = inst.attention in fields.attentions and inst.beta > 0 and fields.beta in (None, inst.beta)
+    if not kind or inst.split not in splits(fields, inst.n):
+        raise Rejected(f"{outside}: the kind, beta = {inst.beta} or the split {inst.split} is not the claim's")
+    nus = fields.value_strengths or lams
+    if fields.strengths not in (None, lams) or len(nus) != len(lams) or 0 in (*lams, *nus):
+        raise Rejected(f"{outside}: the heads are not the claim's (every strength is non-zero)")
+    if fields.heads == "orthogonal" and len(lams) > inst.d:
+        raise Rejected(f"{outside}: more orthogonal heads than coordinates")
     return inst
 
 
@@ -222,12 +217,14 @@ def structure_failure(claim: Any, inst: Instance, problem: eq.Problem) -> str | 
     certified = (cfg.score_matrices, cfg.values, cfg.beta, cfg.attention, cfg.n, len(cfg.tokens[0]))
     if certified != (*head_matrices(claim, inst), inst.beta, inst.attention, inst.n, inst.d):
         return "the heads, beta, kind or sizes are not the instance's"
-    if claim.regime == FOUND:
-        return None
     blocks = head_blocks(len(inst.strengths), inst.d) if claim.heads == "orthogonal" else [range(inst.d)]
     x = coordinate_tokens(claim, inst.n, inst.d)
     grams = [[[sum((xi[a] * xj[a] for a in b), Fraction(0)) for xj in x] for xi in x] for b in blocks] if x else None
-    return eq.centre_failure(problem, blocks, grams or [regime_gram(claim, inst.n, inst.split)])
+    return (
+        None
+        if claim.regime == FOUND
+        else eq.centre_failure(problem, blocks, grams or [regime_gram(claim, inst.n, inst.split)])
+    )
 
 
 def property_holds(claim: Any, zeros: int, negative: int, positive: int) -> bool:
