@@ -61,16 +61,6 @@ MOVING = "moving-regime"
 INSTANCE_KEYS = {"n", "d", "attention", "beta", "strengths", "split"}
 
 
-def gram_dimension(G: Matrix) -> int | None:
-    """The least dimension of unit tokens with the Gram matrix G (symmetric with a unit diagonal): its rank, when G
-    is positive semidefinite, which is exactly when the coefficients of det(tI - G) alternate in sign (its roots are
-    real, so none is negative iff (-1)^m det(-tI - G) has no sign change). None: no tokens have it."""
-    matrix = eq.rational_matrix(G)
-    if any((-1) ** (len(G) - k) * c < 0 for k, c in enumerate(matrix.charpoly().coeffs())):
-        return None
-    return matrix.rank()
-
-
 def gram_residuals(G: Matrix, lams: Sequence, nus: Sequence, beta: Fraction, attention: str) -> list[list[ExpNumber]]:
     """G b_i for every token i (see the module docstring): all exactly zero iff the configuration is at rest under
     scalar heads M_h = lambda_h I, W_h = nu_h I."""
@@ -112,12 +102,10 @@ def head_matrices(fields: Any, inst: Instance) -> tuple[list[Matrix], list[Matri
     claim's, or lambda_h), or lambda_h P_h for both (orthogonal heads, P_h the projection on block h)."""
     d, H = inst.d, len(inst.strengths)
     blocks = head_blocks(H, d) if fields.heads == "orthogonal" else [range(d)] * H
-
-    def diagonal(c: Fraction, block: range) -> Matrix:
-        return [[c if i == j and i in block else Fraction(0) for j in range(d)] for i in range(d)]
-
-    nus = fields.value_strengths or inst.strengths
-    scores, values = ([diagonal(c, b) for c, b in zip(s, blocks, strict=True)] for s in (inst.strengths, nus))
+    scores, values = (
+        [[[c * (i == j and i in b) for j in range(d)] for i in range(d)] for c, b in zip(s, blocks, strict=True)]
+        for s in (inst.strengths, fields.value_strengths or inst.strengths)
+    )
     return scores, values
 
 
@@ -159,12 +147,18 @@ def coordinate_tokens(fields: Any, n: int, d: int) -> Matrix | None:
 
 
 def least_dimension(fields: Any, n: int) -> int | None:
-    """The least d where the regime exists at n tokens (None: it exists in no dimension)."""
+    """The least d where the regime exists at n tokens (None: it exists in no dimension). Unit tokens in R^d with
+    the Gram matrix G (symmetric, unit diagonal) exist exactly when G is positive semidefinite of rank <= d, which
+    is exactly when the coefficients of det(tI - G) alternate in sign (its roots are real, so none is negative iff
+    (-1)^n det(-tI - G) has no sign change)."""
     if fields.regime in ("orthogonal-subspaces", FOUND) and fields.heads == "orthogonal":
         return len(fields.strengths)
     G = regime_gram(fields, n)
-    rank = gram_dimension(G) if G is not None else fields.points.d if fields.points is not None else 2
-    return None if rank is None else max(2, rank)
+    if G is None:
+        return max(2, fields.points.d) if fields.points is not None else 2
+    matrix = eq.rational_matrix(G)
+    semidefinite = all((-1) ** (n - k) * c >= 0 for k, c in enumerate(matrix.charpoly().coeffs()))
+    return max(2, matrix.rank()) if semidefinite else None
 
 
 # ---------------------------------------------------------------- the certificates of an instance
@@ -217,14 +211,12 @@ def structure_failure(claim: Any, inst: Instance, problem: eq.Problem) -> str | 
     certified = (cfg.score_matrices, cfg.values, cfg.beta, cfg.attention, cfg.n, len(cfg.tokens[0]))
     if certified != (*head_matrices(claim, inst), inst.beta, inst.attention, inst.n, inst.d):
         return "the heads, beta, kind or sizes are not the instance's"
+    if claim.regime == FOUND:
+        return None
     blocks = head_blocks(len(inst.strengths), inst.d) if claim.heads == "orthogonal" else [range(inst.d)]
     x = coordinate_tokens(claim, inst.n, inst.d)
     grams = [[[sum((xi[a] * xj[a] for a in b), Fraction(0)) for xj in x] for xi in x] for b in blocks] if x else None
-    return (
-        None
-        if claim.regime == FOUND
-        else eq.centre_failure(problem, blocks, grams or [regime_gram(claim, inst.n, inst.split)])
-    )
+    return eq.centre_failure(problem, blocks, grams or [regime_gram(claim, inst.n, inst.split)])
 
 
 def property_holds(claim: Any, zeros: int, negative: int, positive: int) -> bool:
@@ -249,8 +241,6 @@ def check(claim: Any, kind: str, payload: dict[str, Any]) -> tuple[str, str]:
         if token is None:
             raise Rejected(f"no {MOVING} witness: every velocity is exactly 0 at the instance, or another witness")
         return f"refutes {at}: token {token} of the regime moves", f"{how}: a velocity component is exactly non-zero"
-    what = f"the regime {claim.regime} at the instance"
-    _, counts, how = eq.recheck(payload, lambda problem: structure_failure(claim, inst, problem), what)
+    _, counts, how = eq.recheck(payload, lambda p: structure_failure(claim, inst, p), f"the regime {claim.regime}")
     verb = "proves" if property_holds(claim, **counts) else "refutes"
-    subject = "a configuration the search found" if claim.regime == FOUND else "the regime"
-    return f"{verb} {at}: {subject} is an equilibrium with {eq.spectrum_text(counts)}", f"structure exact; {how}"
+    return f"{verb} {at}: the certified equilibrium has {eq.spectrum_text(counts)}", f"structure exact; {how}"

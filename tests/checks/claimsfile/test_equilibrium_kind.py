@@ -6,6 +6,7 @@ import json
 import textwrap
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -13,7 +14,6 @@ from certificates.claims.loader import parse_claims
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import exact_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.equilibrium import clusters_gram
 from certificates.kernel.errors import InputError
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
@@ -210,17 +210,19 @@ def test_forged_certificates_are_rejected(examples: dict, tmp_path: Path) -> Non
     assert not ok and "re-check finds" in message
 
 
-def _equiangular(n: int, rho: Fraction) -> list[list[Fraction]]:
-    return [[F(1) if i == j else rho for j in range(n)] for i in range(n)]
+def _least(regime: str, n: int, rho: str | None = None, sizes: tuple[int, ...] | None = None) -> int | None:
+    """The least dimension of a regime's tokens, from its exact Gram matrix."""
+    tree = None if rho is None else ["rat", rho]
+    return regimes.least_dimension(SimpleNamespace(regime=regime, heads="scalar", rho_tree=tree, sizes=sizes), n)
 
 
 def test_the_gram_test_is_exact_and_decides_which_regimes_exist() -> None:
-    assert regimes.gram_dimension([[F(1), F(2)], [F(2), F(1)]]) is None  # eigenvalues 3 and -1: not semidefinite
-    assert regimes.gram_dimension(clusters_gram([2, 1])) == 1  # an antipodal split: a line holds it
-    assert regimes.gram_dimension(_equiangular(4, F(-1, 3))) == 3  # the tetrahedron in R^3
-    assert regimes.gram_dimension(_equiangular(4, F(-1, 4))) == 4
+    assert _least("equiangular", 2, "2") is None  # the Gram matrix has eigenvalues 3 and -1: no such tokens
+    assert _least("clusters", 3, sizes=(2, 1)) == 2  # an antipodal split: a line holds it (rank 1), d >= 2
+    assert _least("equiangular", 4, "-1/3") == 3  # the tetrahedron in R^3
+    assert _least("equiangular", 4, "-1/4") == 4
     # just past the simplex angle the tokens do not exist
-    assert regimes.gram_dimension(_equiangular(4, F(-1, 3) - F(1, 10**30))) is None
+    assert _least("equiangular", 4, str(F(-1, 3) - F(1, 10**30))) is None
 
 
 @pytest.mark.parametrize("attention", ["usa", "softmax", "relu"])
