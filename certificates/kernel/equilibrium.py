@@ -233,12 +233,11 @@ def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[
     commutes with the heads."""
     if slice_of(problem):
         return "the fixed set of the symmetries has positive dimension (the equilibrium is not the centre itself)"
-    centre = problem.cfg.tokens
-    for block, target in zip(blocks, targets, strict=True):
-        for (i, ci), (j, cj) in itertools.product(enumerate(centre), repeat=2):
-            g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
-            if g * abs(g) != t * abs(t) * dot(ci, ci) * dot(cj, cj):  # x |x| keeps the sign: no square root
-                return f"tokens {i} and {j} do not have the inner product {t}"
+    tokens = list(enumerate(problem.cfg.tokens))
+    for (block, target), (i, ci), (j, cj) in itertools.product(zip(blocks, targets, strict=True), tokens, tokens):
+        g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
+        if g * abs(g) != t * abs(t) * dot(ci, ci) * dot(cj, cj):  # x |x| keeps the sign: no square root
+            return f"tokens {i} and {j} do not have the inner product {t}"
     return None
 
 
@@ -302,8 +301,7 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     for pi in permutations:
         if not isinstance(pi, list) or any(type(k) is not int for k in pi) or sorted(pi) != list(range(n)):
             raise Rejected(f"a permutation: the {n} token indices, each once")
-    symmetries = list(zip(_array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True))
-    return Problem(cfg, symmetries)
+    return Problem(cfg, list(zip(_array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
 
 
 def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Problem, dict[str, int], str]:
@@ -311,8 +309,7 @@ def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Probl
     re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors); Rejected unless the
     structure holds, existence is re-proved, the spectrum decided and its counts the ones the file states."""
     problem = problem_of(payload)
-    wrong = failure(problem)
-    if wrong:
+    if wrong := failure(problem):
         raise Rejected(f"not {what}: {wrong}")
     n, d, E = problem.cfg.n, len(problem.cfg.tokens[0]), slice_of(problem)
     z0, Y = _array(payload["point"], (len(E),), "point"), _array(payload["preconditioner"], (len(E),) * 2, "Y")
