@@ -28,9 +28,11 @@ Every rotation A commuting with the heads gives J (A X*) = A F(X*) = 0, and A X*
 rotations A_k (exact skew matrices, each checked to commute with every head), r of them independent at X* (a
 positive definite Gram matrix of A_k X over the box), and the n normal directions are r + n known zero eigenvalues.
 After a similarity by recorded eigenvectors V (exact complex dyadics), the Gershgorin discs of V^{-1} (P J P) V
-split into connected components, each holding as many eigenvalues as it has discs. When exactly one component
-can contain 0 and it has exactly r + n discs, its eigenvalues are the known zeros; every other disc must lie in
-Re < 0 or in Re > 0, which counts the stable and unstable directions (the index).
+fall in three groups: those that may meet the imaginary axis, those in Re < 0 and those in Re > 0. When each disc
+of the first group is apart from every disc of the other two (the last two are apart by the axis), each group's
+union holds as many eigenvalues as it has discs (Gershgorin). When the first group has exactly r + n discs, its
+eigenvalues are the known zeros (0 lies in no other disc), and the other two count the stable and unstable
+directions (the index).
 
 The writer (`checks.evidence.equilibria`) finds the equilibrium and chooses the box, the preconditioner Y, the
 orbit rotations and V; this module only checks them. E and the residual gauge are exact functions of
@@ -179,10 +181,11 @@ def projected_jacobian(cfg: ExactConfiguration, tokens: list[list[arb]]) -> arb_
 
 
 def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix], V: Sequence) -> dict[str, int]:
-    """The counts of Gershgorin components of V^{-1} (P J P) V (V: rows of [re, im] pairs), given the orbit
-    rotations: each skew and commuting with every head, their directions A X independent at every point of the
-    token balls (a positive determinant of their Gram matrix). One component may contain 0 and must hold exactly
-    len(orbit) + n discs; every other disc must lie in Re < 0 or in Re > 0. Rejected otherwise."""
+    """The counts of eigenvalues of P J P from the Gershgorin discs of V^{-1} (P J P) V (V: rows of [re, im] pairs;
+    each disc held in a complex box), given the orbit rotations: each skew and commuting with every head, their
+    directions A X independent at every point of the token balls (a positive determinant of their Gram matrix).
+    Exactly len(orbit) + n discs may meet the imaginary axis, each apart from every disc in Re < 0 or Re > 0.
+    Rejected otherwise."""
     matrices, zeros = heads(problem.cfg), len(orbit) + len(tokens)
     if any(A.transpose() != -A or any(A * M != M * A for M in matrices) for A in map(rational_matrix, orbit)):
         raise Rejected("spectrum: an orbit rotation is not skew or does not commute with every head")
@@ -320,7 +323,7 @@ def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Probl
         counts = spectrum(problem, chart_tokens(problem, E, box(z0, radius)), orbit, V)
     if payload["spectrum"] != counts:
         raise Rejected(f"the file states the spectrum {str(payload['spectrum'])[:200]}, the re-check finds {counts}")
-    return problem, counts, f"{how}; Gershgorin components separate (balls)"
+    return problem, counts, f"{how}; the Gershgorin discs separate (balls)"
 
 
 def spectrum_text(counts: dict[str, int]) -> str:

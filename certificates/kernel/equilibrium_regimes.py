@@ -20,7 +20,7 @@ the basis tokens e_i under the heads lambda_h G and nu_h I, whose scores are lam
 
 The certificates (`check`): what an `equilibrium` claim's certificate must establish, from its statement and exact
 data only. Two certificates, both tied to one instance of the claim's domain: sizes, kind, beta, the strengths
-lambda_h and the split (`contains`); the heads' kind and nu_h are the claim's. The domain is read from the
+lambda_h and the split (`instance_from`); the heads' kind and nu_h are the claim's. The domain is read from the
 certificate's statement (`model_statements.regime_of`), never from its description:
 - a `witness` ("moving-regime"): the regime's exact configuration at that instance moves; the checker recomputes
   every velocity exactly (the Gram residuals under scalar heads, the exact model for tokens in

@@ -9,7 +9,8 @@
   sampled infinite one CONFIRMED at most.
 - a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
   Gram matrix, or its coordinates) go through the registry's certification (`checks.evidence.equilibria.certify`:
-  Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian, the rotation zeros removed);
+  Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian P J P, the rotation and normal
+  zeros removed);
   the certificate is kept only when the kernel finds it to be the regime at the instance
   (`equilibrium_regimes.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
   REFUTED by one certificate that contradicts it; an unbounded domain is only sampled (CONFIRMED at best).

@@ -482,7 +482,7 @@ def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
             counts = eq.spectrum(problem, eq.chart_tokens(problem, E, eq.box(z0, radius)), orbit, V)
     except Rejected as exc:
         return outcome | {"spectrum_decided": False, "spectrum": str(exc), "index": None}
-    spectrum = "Gershgorin components separate"
+    spectrum = "the Gershgorin discs separate"
     return outcome | {"spectrum_decided": True, "spectrum": spectrum, **counts, "index": counts["positive"]}
 
 
