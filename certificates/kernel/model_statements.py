@@ -32,6 +32,7 @@ naming it is accepted). Phi fixes the energy's constant of integration, so the p
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import SimpleNamespace
@@ -385,8 +386,6 @@ def check_regime(
 ) -> tuple[str, str]:
     """(what the certificate proves or refutes at its instance, with the statement, how it was re-checked); Rejected
     when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
-    fields = regime_of(data, claim_id)
-    proved, how = regimes.check(SimpleNamespace(**fields), kind, payload)
-    rows = None if fields["points"] is None else [[str(v) for v in row] for row in fields["points"].rows]
-    rho = None if fields["rho_tree"] is None else tree_text(fields["rho_tree"])
-    return f"{proved} (the claim: {regimes.regime_statement(fields, rho, f'the given tokens {rows}')})", how
+    proved, how = regimes.check(SimpleNamespace(**regime_of(data, claim_id)), kind, payload)
+    shown = {key: value for key, value in data.items() if value is not None and key not in ("form", "claim")}
+    return f"{proved} (the claim: {json.dumps(shown)})", how

@@ -5,7 +5,7 @@
 (a_h_i = <f_h_i, x_i>, xdot_i = P_i v_i, ...) is written once, here. An algebra supplies only the primitives (tokens,
 head outputs, energies and their rates, entropies, scores, weights, ...) from a `source`: `ball_algebra` reads them
 from the ball model at exact data (`certificates.kernel.ball_model`), `exact_algebra` from the exact model
-(`certificates.kernel.ball_model.exact_values`: exponential polynomials). The float search (`checks.evidence.model_witnesses`), the
+(`ball_model.exact_values`: exponential polynomials). The float search (`checks.evidence.model_witnesses`), the
 prover's symbolic algebra (`checks.claimsfile.model_reduction`) and the Coq writer (`certificates.kernel.coq`) bring
 their own algebras with these methods.
 

@@ -9,7 +9,8 @@
   sampled infinite one CONFIRMED at most.
 - a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
   Gram matrix, or its coordinates) go through the registry's certification (`checks.evidence.equilibria.certify`:
-  Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian, the rotation zeros removed);
+  Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian P J P, the rotation and normal
+  zeros removed);
   the certificate is kept only when the kernel finds it to be the regime at the instance
   (`equilibrium_regimes.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
   REFUTED by one certificate that contradicts it; an unbounded domain is only sampled (CONFIRMED at best).
@@ -47,17 +48,25 @@ SAMPLED_SIZES = 3
 
 
 def instance_record(inst: regimes.Instance) -> dict[str, Any]:
-    """The instance as certificate data (rationals as exact text), as `equilibrium_regimes.instance_from` reads it."""
+    """The instance as certificate data (rationals as exact text), as `equilibrium_regimes.instance_from` reads it
+    (the heads' kind and nu_h are the claim's)."""
     return {
         "n": inst.n,
         "d": inst.d,
         "attention": inst.attention,
         "beta": rational_text(inst.beta),
         "strengths": [rational_text(v) for v in inst.strengths],
-        "value_strengths": [rational_text(v) for v in inst.value_strengths],
-        "heads": inst.heads,
         "split": list(inst.split),
     }
+
+
+def describe(claim: EquilibriumClaim, inst: regimes.Instance) -> str:
+    """The instance in words, for reports."""
+    strengths = (inst.strengths, claim.value_strengths or inst.strengths)
+    lams, nus = (", ".join(map(str, values)) for values in strengths)
+    split = f", split {inst.split[0]}+{inst.split[1]}" if inst.split else ""
+    heads = f"{_heads(claim)} heads lambda = ({lams})" + ("" if nus == lams else f", nu = ({nus})")
+    return f"n = {inst.n}, d = {inst.d}{split}, {inst.attention}, beta = {inst.beta}, {heads}"
 
 
 def decide_equilibrium(claim: EquilibriumClaim, ctx: Context) -> Outcome:
@@ -90,7 +99,7 @@ def _domain(claim: EquilibriumClaim) -> tuple[list[regimes.Instance], bool]:
     for n in range(n_low, min(n_high or n_low + SAMPLED_SIZES, n_low + SAMPLED_SIZES) + 1):
         if n > ec.MAX_EXACT_TOKENS:
             break
-        least = regimes.least_dimension(claim, n)
+        least = ec.least_dimension(claim, n)
         d_low, d_high = claim.d_range
         if least is None or (d_high is not None and max(least, d_low) > d_high):
             continue
@@ -100,7 +109,7 @@ def _domain(claim: EquilibriumClaim) -> tuple[list[regimes.Instance], bool]:
         for attention in claim.attentions:
             for strengths in [claim.strengths] if claim.strengths else [(Fraction(1),), (Fraction(1), Fraction(1, 2))]:
                 for split in regimes.splits(claim, n):
-                    out.append(regimes.instance_of(claim, n, max(least, d_low), attention, beta, strengths, split))
+                    out.append(regimes.Instance(n, max(least, d_low), attention, beta, tuple(strengths), split))
     return out, False
 
 
@@ -116,18 +125,23 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
         try:
             token, how = regimes.moving_token(claim, inst)
         except ValueError as exc:
-            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{inst.describe()}: {exc}")
+            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{describe(claim, inst)}: {exc}")
         if token is not None:
             payload = {"witness": regimes.MOVING, "instance": instance_record(inst)}
             path = _write(ctx, claim, "witness", payload)
             return Outcome(
                 Verdict.REFUTED,
                 EXACT,
-                witness={"verified_by": "exact", "instance": inst.describe(), "token": token, "certificate": path},
+                witness={
+                    "verified_by": "exact",
+                    "instance": describe(claim, inst),
+                    "token": token,
+                    "certificate": path,
+                },
                 certificates=[path],
                 notes=f"token {token} moves: {how}{why}",
             )
-        decided.append(inst.describe())
+        decided.append(describe(claim, inst))
     if not whole:
         return Outcome(
             Verdict.CONFIRMED,
@@ -158,15 +172,20 @@ def _float_tokens(claim: EquilibriumClaim, inst: regimes.Instance) -> np.ndarray
     return X / np.linalg.norm(X, axis=1, keepdims=True)
 
 
-def _model_instance(inst: regimes.Instance) -> equilibria.Instance:
-    return equilibria.instance(inst.n, inst.d, list(inst.strengths), inst.attention, inst.beta, inst.heads)
+def _heads(claim: EquilibriumClaim) -> str:
+    """The heads' kind of the claim's instances (heads with a common eigenvector: scalar ones)."""
+    return "orthogonal" if claim.heads == "orthogonal" else "scalar"
+
+
+def _model_instance(claim: EquilibriumClaim, inst: regimes.Instance) -> equilibria.Instance:
+    return equilibria.instance(inst.n, inst.d, list(inst.strengths), inst.attention, inst.beta, _heads(claim))
 
 
 def _certified(
     claim: EquilibriumClaim, inst: regimes.Instance, tokens: np.ndarray
 ) -> tuple[dict[str, Any] | None, str]:
     """(the certificate payload of the regime at the instance, "") or (None, why not)."""
-    outcome = equilibria.certify(_model_instance(inst), tokens)
+    outcome = equilibria.certify(_model_instance(claim, inst), tokens)
     if not outcome.get("certified") or not outcome.get("spectrum_decided"):
         return None, outcome.get("reason") or outcome.get("spectrum", "not certified")
     if claim.regime != FOUND:
@@ -184,10 +203,10 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
         for tokens in _candidates(claim, inst, ctx, k):
             payload, why = _certified(claim, inst, tokens)
             if payload is None:
-                failed.append(f"{inst.describe()}: {why}")
+                failed.append(f"{describe(claim, inst)}: {why}")
                 continue
             counts = payload["spectrum"]
-            row = (inst.describe(), counts, payload)
+            row = (describe(claim, inst), counts, payload)
             (held if regimes.property_holds(claim, **counts) else against).append(row)
     table = [{"instance": r[0], **r[1]} for r in held + against]
     if against:
@@ -223,7 +242,7 @@ def _candidates(claim: EquilibriumClaim, inst: regimes.Instance, ctx: Context, k
     if claim.regime != FOUND:
         return [_float_tokens(claim, inst)]
     rng = np.random.default_rng([ctx.seed, k // len(claim.attentions), k % len(claim.attentions)])
-    return [found.tokens for found in equilibria.search(_model_instance(inst), rng, STARTS[ctx.profile])]
+    return [found.tokens for found in equilibria.search(_model_instance(claim, inst), rng, STARTS[ctx.profile])]
 
 
 def _write(ctx: Context, claim: EquilibriumClaim, kind: str, payload: dict[str, Any]) -> str:

@@ -310,9 +310,10 @@ def _statement(key: str, value: Any) -> Any:
 
 def test_the_regimes_certificates_print_their_statement(written: dict[str, Path]) -> None:
     _, moving = verify_file(written["unequal-clusters-at-rest"])
-    assert "refutes" in moving and "clusters of sizes [2, 1, 1]" in moving and "is a critical point" in moving, moving
+    assert "refutes" in moving and '"regime": "clusters"' in moving and '"sizes": [2, 1, 1]' in moving, moving
+    assert '"property": "critical-point"' in moving, moving
     _, spectrum = verify_file(written["cluster-unstable"])
-    assert "refutes" in spectrum and "0 with Re > 0" in spectrum and "all tokens equal" in spectrum, spectrum
+    assert "refutes" in spectrum and "0 with Re > 0" in spectrum and '"regime": "single-cluster"' in spectrum, spectrum
 
 
 def test_a_moving_regime_witness_of_a_regime_at_rest_is_rejected(written: dict[str, Path]) -> None:
