@@ -11,7 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from certificates.kernel.stored_forms import EXIT_FUNCTION, LAMBDA_C_EQUATION, LAMBDA_C_PARTIALS, PATH
+from certificates.kernel.stored_forms import LAMBDA_C_EQUATION, LAMBDA_C_PARTIALS, PATH
+
+#: The name of Condition 8's exit function h(rho; H, n, kappa) (`identities.condition8_invariance.exit_function`,
+#: whose zero in (0, 1) is 1 - c8_exit_gap) among the stored trees (a prover's tree: the kernel never reads it).
+EXIT_FUNCTION = "c8_exit_function"
 
 
 def forms() -> tuple[dict[str, Any], dict[str, Any]]:
