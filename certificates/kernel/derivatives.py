@@ -23,7 +23,7 @@ callers check both balls.
 from __future__ import annotations
 
 from certificates.kernel import stored_forms
-from certificates.kernel.exprtree import NAMED, Tree, TreeError, expand_named, symbols
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, expand, symbols
 from certificates.kernel.exprtree import substitute as substitute_all
 
 ZERO: Tree = ["rat", "0"]
@@ -63,7 +63,7 @@ def derivative(tree: Tree, name: str) -> Tree:
         }[op]()
         return _mul([outer, derivative(args[0], name)])
     if op in NAMED and len(args) == len(NAMED[op]):
-        return derivative(expand_named(tree), name)
+        return derivative(expand(tree), name)
     if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)
         base, q = args
         terms = [_mul([derivative(q, name), ["log", base]]), _mul([q, derivative(base, name), ["pow", base, -1]])]

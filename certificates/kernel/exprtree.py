@@ -15,7 +15,7 @@ any evaluation: `certificates.claims.expressions.parse_tree`):
   `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
   `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), stored as a tree
   over the parameters `NAMED[name]` (`certificates.kernel.stored_forms`, held equal to the closed forms by a test);
-  `expand_named` replaces them by it.
+  `expand` replaces one by it.
 
 A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with rel one of
 `< <= > >= =`, `["and", ...]`, `["or", ...]`, `["not", f]`, `["implies", f, g]`, `["iff", f, g]`,
@@ -252,17 +252,9 @@ def substitute(data: Any, values: Mapping[str, Tree]) -> Any:
     return [substitute(item, values) for item in data]
 
 
-def expand_named(tree: Tree) -> Tree:
-    """The tree with every named node replaced by its closed form (a faithful rewriting: no evaluation)."""
-    op = tree[0]
-    if op in ("sym", "rat"):
-        return tree
-    if op == "pow":
-        return ["pow", expand_named(tree[1]), tree[2]]
-    args = [expand_named(child) for child in tree[1:]]
-    if op in NAMED and len(args) == len(NAMED[op]):
-        return substitute(named_template(op), dict(zip(NAMED[op], args, strict=True)))  # type: ignore[no-any-return]
-    return [op, *args]
+def expand(tree: Tree) -> Tree:
+    """The closed form of a named node at its arguments (a faithful rewriting: no evaluation)."""
+    return substitute(named_template(tree[0]), dict(zip(NAMED[tree[0]], tree[1:], strict=True)))  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=4096)
