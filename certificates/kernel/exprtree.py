@@ -139,8 +139,9 @@ def takes(op: str, count: int) -> bool:
 
 def fold(tree: object, rules: Mapping[str, Callable[..., Value]], depth: int = 0) -> Value:
     """The value of a term by `rules`: `rules["rat"](the Fraction)`, `rules["sym"](the name)`, `rules["pow"](value of
-    the base, integer k)` and `rules[op](*values of the arguments)` for every other operation; TreeError for a
-    malformed node, a wrong number of arguments or an operation without a rule."""
+    the base, integer k)`, `rules["rpow"](base, exponent, walk)` (the trees, since a rational literal exponent has
+    its own meaning, and `walk` giving a tree's value) and `rules[op](*values of the arguments)` for every other
+    operation; TreeError for a malformed node, a wrong number of arguments or an operation without a rule."""
     op, args = node_parts(tree, depth)
     rule = rules.get(op)
     if rule is not None and op == "rat" and len(args) == 1:
@@ -151,74 +152,54 @@ def fold(tree: object, rules: Mapping[str, Callable[..., Value]], depth: int = 0
         return rule(fold(args[0], rules, depth + 1), args[1])
     if rule is None or not takes(op, len(args)):
         raise TreeError(f"unknown or malformed node {str(op)[:20]!r}")
+    if op == "rpow":
+        return rule(*args, lambda child: fold(child, rules, depth + 1))
     return rule(*(fold(a, rules, depth + 1) for a in args))
 
 
-#: Values of the nodes shared by evaluations at one environment and precision: id of the node -> (the node, kept
-#: alive so that its id is not reused, its ball).
-Memo = dict[int, tuple[object, arb]]
 UNARY_BALLS = {"exp": arb.exp, "log": arb.log, "sqrt": arb.sqrt, "lambertw": arb.lambertw}
-#: The balls of the operations with a ball of every argument (the named nodes: their closed form).
+#: The balls of the operations from the balls of their arguments.
 _BALLS: dict[str, Callable[..., arb]] = {
     "add": lambda *values: reduce(operator.add, values),
     "mul": lambda *values: reduce(endpoints.times, values),
     "neg": operator.neg,
     "sub": operator.sub,
     "div": lambda a, b: endpoints.times(a, endpoints.power(b, -1)),
+    "pow": lambda base, k: endpoints.power(base, _exponent(k)),
+    "rpow": lambda base, exponent, walk: _real_power(walk(base), exponent, walk),
+    "rat": lambda value: _rational_ball(value, ctx.prec),
     "pi": arb.pi,
     "e": lambda: arb(1).exp(),
 } | {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()}
 
 
-def evaluate(
-    tree: object,
-    env: Mapping[str, arb],
-    functions: Mapping[str, Enclosure] | None = None,
-    depth: int = 0,
-    memo: Memo | None = None,
-) -> arb:
+def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None) -> arb:
     """Evaluate a tree as a ball at the current flint precision, the implicit functions (`IMPLICIT`) by their
-    enclosures in `functions`; unknown nodes raise TreeError. Products, powers and the increasing functions of
-    wide balls use their end points (`certificates.kernel.endpoints`). A `memo` handed to several evaluations at
-    the same `env` and precision computes each inner node (the same list object, such as e^u in g and in its
-    derivative from `certificates.kernel.derivatives`) once."""
-    implicit = functions or {}
-
-    def inner(child: object) -> arb:
-        return evaluate(child, env, implicit, depth + 1, memo)
-
-    op, args = node_parts(tree, depth)
-    if op == "rat" and len(args) == 1 and isinstance(args[0], str):
-        return _rational_ball(args[0], ctx.prec)
-    if op == "sym" and len(args) == 1:
-        if args[0] not in env:
-            raise TreeError(f"no value for symbol {args[0]!r}")
-        return env[args[0]]
-    if op == "pow" and len(args) == 2 and type(args[1]) is int:
-        if abs(args[1]) > 1000:
-            raise TreeError("exponent too large")
-        return endpoints.power(inner(args[0]), args[1])
-    if op == "rpow" and len(args) == 2:
-        return _real_power(inner(args[0]), args[1], inner)
-    if not takes(op, len(args)):
-        raise TreeError(f"unknown or malformed node {op!r}")
-    if memo is not None and id(tree) in memo and memo[id(tree)][0] is tree:
-        return memo[id(tree)][1]
-    values = [inner(a) for a in args]
-    if op in IMPLICIT and op not in implicit:
-        raise TreeError(f"no enclosure of {op} given to this evaluation")
-    if op in IMPLICIT:
-        value = implicit[op](*values)
-    elif op in _BALLS:
-        value = _BALLS[op](*values)
-    else:  # a named node: its closed form at the balls of its arguments
-        value = evaluate(named_template(op), dict(zip(NAMED[op], values, strict=True)), implicit)
-    if memo is not None:
-        memo[id(tree)] = (tree, value)
-    return value
+    enclosures in `functions` and each named node by its closed form at the balls of its arguments; unknown nodes
+    raise TreeError. Products, powers and the increasing functions of wide balls use their end points
+    (`certificates.kernel.endpoints`)."""
+    implicit = {op: partial(_no_enclosure, op) for op in IMPLICIT} | dict(functions or {})
+    named = {op: partial(_named, op, implicit) for op in NAMED if op not in _BALLS}
+    return fold(tree, _BALLS | implicit | named | {"sym": partial(_value, env)})
 
 
-def _real_power(base: arb, exponent: object, inner: Callable[[object], arb]) -> arb:
+def _value(env: Mapping[str, arb], name: str) -> arb:
+    if name not in env:
+        raise TreeError(f"no value for symbol {name!r}")
+    return env[name]
+
+
+def _no_enclosure(op: str, *values: arb) -> arb:
+    raise TreeError(f"no enclosure of {op} given to this evaluation")
+
+
+def _exponent(k: int) -> int:
+    if abs(k) > 1000:
+        raise TreeError("exponent too large")
+    return k
+
+
+def _real_power(base: arb, exponent: object, walk: Callable[[object], arb]) -> arb:
     """base**exponent for an `rpow` node: a rational exponent a/b through the b-th root, any other through exp and
     log (both need a non-negative base: a ball reaching below 0 evaluates to nan)."""
     if isinstance(exponent, list) and len(exponent) == 2 and exponent[0] == "rat":
@@ -231,8 +212,13 @@ def _real_power(base: arb, exponent: object, inner: Callable[[object], arb]) -> 
             return arb("nan")
         root = endpoints.increasing(lambda v: v.root(q.denominator), base)
         return endpoints.power(root, q.numerator)
-    power = inner(exponent)
+    power = walk(exponent)
     return endpoints.increasing(arb.exp, endpoints.times(power, endpoints.increasing(arb.log, base)))
+
+
+def _named(op: str, functions: Mapping[str, Enclosure], *values: arb) -> arb:
+    """A named node: its closed form at the balls of its arguments."""
+    return evaluate(named_template(op), dict(zip(NAMED[op], values, strict=True)), functions)
 
 
 def named_template(name: str) -> Tree:
@@ -258,9 +244,9 @@ def expand(tree: Tree) -> Tree:
 
 
 @lru_cache(maxsize=4096)
-def _rational_ball(text: object, prec: int) -> arb:
-    """The ball of a rational's text at a precision (cached: covers evaluate the same constants many times)."""
-    return ball_of(parse_rational(text))
+def _rational_ball(value: Fraction, prec: int) -> arb:
+    """The ball of a rational at a precision (cached: covers evaluate the same constants many times)."""
+    return ball_of(value)
 
 
 def exact_rational(tree: object, env: Mapping[str, Fraction]) -> Fraction | None:

@@ -69,5 +69,5 @@ _RULES = {op: _call(op) for op in ARITY} | {
     "neg": lambda a: (f"-{_wrapped(a, _PRODUCT)}", _NEGATED),
     "sub": lambda a, b: (f"{a[0]} - {_wrapped(b, _PRODUCT)}", _SUM),
     "div": lambda a, b: (f"{_wrapped(a, _PRODUCT)}/{_wrapped(b, _POWER)}", _PRODUCT),
-    "rpow": lambda a, b: (f"{_wrapped(a, _ATOM)}**{_wrapped(b, _ATOM)}", _POWER),
+    "rpow": lambda a, b, walk: (f"{_wrapped(walk(a), _ATOM)}**{_wrapped(walk(b), _ATOM)}", _POWER),
 }
