@@ -14,7 +14,7 @@ any evaluation: `certificates.claims.expressions.parse_tree`):
 - the claims grammar's named functions and constants, kept as named nodes: `["c_star", H]`,
   `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
   `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), stored as a tree
-  over the parameters `NAMED[name]` (`certificates.kernel.stored_forms`, held equal to the closed forms by a test);
+  over its parameters `NAMED[name]` (`certificates.kernel.stored_forms`, held equal to the closed forms by a test);
   `expand` replaces one by it.
 
 A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with rel one of
@@ -49,15 +49,7 @@ IMPLICIT = {"lambda_c": 2}
 #: An implicit function's enclosure: the balls of its arguments -> a ball holding every value over them.
 Enclosure = Callable[..., arb]
 #: The named nodes: name -> the parameters of its closed form (`named_template`), one per argument.
-NAMED: dict[str, tuple[str, ...]] = {
-    "c_star": ("H",),
-    "beta_star": ("H", "n", "alpha"),
-    "rate": ("lambda", "n", "beta"),
-    "lambda_max": ("n", "beta"),
-    "golden": (),
-    "pi": (),
-    "e": (),
-}
+NAMED = {name: tuple(symbols) for name, symbols in stored_forms.stored()["parameters"].items()} | {"pi": (), "e": ()}
 #: Every operation of a term but `rat`, `sym` and `pow`: name -> its number of arguments (None: one or more).
 ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2}
 ARITY |= dict.fromkeys(UNARY, 1) | IMPLICIT | {name: len(parameters) for name, parameters in NAMED.items()}

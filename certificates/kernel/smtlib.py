@@ -67,25 +67,18 @@ def problem_text(
     return "\n".join(lines) + "\n"
 
 
-#: The formula nodes: name -> (SMT-LIB2 name, least and most arguments).
-_FORMULAS = {rel: (rel, 2, 2) for rel in RELATIONS} | {
-    "and": ("and", 1, 10_000),
-    "or": ("or", 1, 10_000),
-    "not": ("not", 1, 1),
-    "implies": ("=>", 2, 2),
-    "iff": ("=", 2, 2),
-    "true": ("true", 0, 0),
-    "false": ("false", 0, 0),
-}
+#: The formula nodes: name -> (least, most) arguments; `=>` and `=` are SMT-LIB2's names of implies and iff.
+_ARGUMENTS = dict.fromkeys(("and", "or"), (1, 10_000)) | dict.fromkeys(("true", "false"), (0, 0))
+_ARGUMENTS |= {"not": (1, 1), "implies": (2, 2), "iff": (2, 2)} | dict.fromkeys(RELATIONS, (2, 2))
 
 
 def _formula(tree: object, names: dict[str, str]) -> str:
     """The text of a formula: a relation of two polynomial terms, or a connective of formulas."""
     op, args = node_parts(tree, 0)
-    if op not in _FORMULAS or not _FORMULAS[op][1] <= len(args) <= _FORMULAS[op][2]:
+    if op not in _ARGUMENTS or not _ARGUMENTS[op][0] <= len(args) <= _ARGUMENTS[op][1]:
         raise SmtTextError(f"not a formula node: {op!r} with {len(args)} arguments")
     parts = [_term(a, names) if op in RELATIONS else _formula(a, names) for a in args]
-    return f"({' '.join([_FORMULAS[op][0], *parts])})" if parts else op
+    return f"({' '.join([{'implies': '=>', 'iff': '='}.get(op, op), *parts])})" if parts else op
 
 
 def _term(tree: object, names: dict[str, str]) -> str:
