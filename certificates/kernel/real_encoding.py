@@ -42,7 +42,7 @@ from typing import Any
 
 from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
-from certificates.kernel import smtlib
+from certificates.kernel import recheck, smtlib
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exprtree import NAMED, Tree, TreeError, exact_rational, expand, fold, parse_rational, takes
 from certificates.kernel.exprtree import rational_text as _text
@@ -136,26 +136,17 @@ class Cut:
 
     @staticmethod
     def from_data(data: object) -> Cut:
-        """A cut from certificate data; CutError when malformed (its truth is `validate`'s business)."""
-        kind = data.get("kind") if isinstance(data, dict) else None
-        rationals = {"at", "factor"} | ({"radius", "remainder"} if kind == "upper" else set())
-        if (
-            not isinstance(data, dict)
-            or kind not in ("lower", "upper")
-            or set(data) != {"kind", "atom", "degree", *rationals}
-        ):
-            raise CutError(
-                f"a cut is lower {{atom, degree, at, factor}} or upper (also radius, remainder): {data!r:.80}"
-            )
-        if type(data["atom"]) is not int or type(data["degree"]) is not int:
-            raise CutError("a cut's atom and degree are integers")
+        """A cut from certificate data; Rejected when malformed (its truth is `validate`'s business)."""
+        if not isinstance(data, dict) or data.get("kind") not in ("lower", "upper"):
+            raise CutError(f"a cut is lower or upper: {data!r:.80}")
+        rationals = ("at", "factor", "radius", "remainder") if data["kind"] == "upper" else ("at", "factor")
+        recheck.require_keys(data, {"kind", "atom", "degree", *rationals}, f"a {data['kind']} cut")
         texts = {key: data[key] for key in rationals}
+        if not recheck.natural(data["atom"]) or not recheck.natural(data["degree"]):
+            raise CutError("a cut's atom and degree are integers")
         if any(not isinstance(text, str) or len(text) > MAX_CUT_RATIONAL_CHARS for text in texts.values()):
             raise CutError(f"a cut's rationals are exact texts 'p/q' of at most {MAX_CUT_RATIONAL_CHARS} characters")
-        try:
-            return Cut(str(kind), data["atom"], data["degree"], **{k: parse_rational(t) for k, t in texts.items()})
-        except TreeError as exc:
-            raise CutError(str(exc)) from None
+        return Cut(data["kind"], data["atom"], data["degree"], **recheck.rational_map(texts, "a cut"))
 
     def validate(self, atoms: int) -> None:
         """CutError unless the cut is well formed for `atoms` atoms and its rationals bound exp as stated (balls)."""

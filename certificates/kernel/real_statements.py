@@ -241,11 +241,10 @@ def _decimal(text: str) -> str:
     interval), else as p/q."""
     value = parse_rational(text)
     digits = next((k for k in range(121) if (value * 10**k).denominator == 1), None)
-    if digits is None or digits == 0:
+    if not digits:
         return text if digits is None else str(value.numerator)
-    whole = abs(value.numerator * 10**digits // value.denominator)
-    sign, body = "-" if value < 0 else "", str(whole).rjust(digits + 1, "0")
-    return f"{sign}{body[:-digits]}.{body[-digits:]}"
+    body = str(abs(value.numerator) * 10**digits // value.denominator).rjust(digits + 1, "0")
+    return f"{'-' if value < 0 else ''}{body[:-digits]}.{body[-digits:]}"
 
 
 def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -> tuple[str, str]:
