@@ -83,8 +83,11 @@ def check(
 
 
 def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:
-    """Where the file's statement first departs from the kernel's: a field, an entry, a value."""
-    if isinstance(mine, dict) and isinstance(theirs, dict) and mine.keys() == theirs.keys():
+    """Where the file's statement first departs from the kernel's, naming a field the kernel does not have."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        extra, missing = sorted(str(k)[:40] for k in theirs.keys() - mine.keys()), sorted(mine.keys() - theirs.keys())
+        if extra or missing:
+            return f"{where}: unexpected fields {extra[:5]}, missing {missing[:5]}"
         pairs = [(mine[key], theirs[key], f"{where}.{key}") for key in mine]
     elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
         pairs = [(a, b, f"{where}.{k}") for k, (a, b) in enumerate(zip(mine, theirs, strict=True))]
