@@ -52,14 +52,15 @@ def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Repor
 
 
 def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
-    """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none)."""
+    """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none;
+    the data files text names are read from inside the working folder)."""
     from certificates.claims.loader import load_claims, parse_claims
     from checks.claimsfile.register import register_claims
 
     if not isinstance(claims, str | os.PathLike):
         raise InputError("claims", claims, "must be a claims file's path or its TOML text")
     is_text = isinstance(claims, str) and "\n" in claims
-    loaded = parse_claims(claims) if is_text else load_claims(claims)
+    loaded = parse_claims(claims, base=Path.cwd()) if is_text else load_claims(claims)
     return decide(register_claims(loaded).claims(), "checking", subject="claims file", **options)
 
 

@@ -105,6 +105,17 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
     )
 
 
+def check_sizes(claim: DynamicsClaim) -> None:
+    """InputError, naming the claim and its line, when its n, d and H exceed what `configuration` can draw
+    (`checks.model.families.check_sizes`); sizes that are quantified symbols are bounded by their domains."""
+    sizes = {key: claim.options[key] for key in ("n", "d", "H") if isinstance(claim.options.get(key), int)}
+    try:
+        families.check_sizes(**sizes)
+    except InputError as exc:
+        where = f"claim {claim.id!r}" + (f" (line {claim.line})" if claim.line is not None else "")
+        raise InputError(f"{where}: {exc.field}", exc.value, exc.reason) from None
+
+
 def quantity(name: str, cfg: Configuration, head: int | None, parameter: float | None = None) -> np.ndarray:
     """The quantity at one state, as an array (per head and token where it has them; `energy` of one
     head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius)."""

@@ -69,7 +69,7 @@ def test_queries_and_keys_give_their_exact_product() -> None:
         ('heads = "random-symmetric"\nscores = [[[1, 0], [0, 1]]]\n', "only used with heads = given"),
         ('heads = "random-symmetric"\nvalues = [[[1, 0, 0], [0, 1, 0], [0, 0, 1]]]\n', "2 x 2"),
         ('heads = "random-symmetric"\nvalues = "W.txt"\n', "expected one of"),
-        ('heads = "random-symmetric"\nvalues = "missing.npy"\n', "cannot read"),
+        ('heads = "random-symmetric"\nvalues = "missing.npy"\n', "names no data file"),  # text has no folder
     ],
 )
 def test_bad_matrices_are_one_line_errors(text: str, message: str) -> None:
