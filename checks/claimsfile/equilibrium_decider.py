@@ -127,7 +127,8 @@ def _sampled_sizes(claim: EquilibriumClaim) -> list[int]:
     if claim.property == "critical-point" or high is not None:
         sizes.append(top)
     if claim.regime == "equiangular":
-        off = (n for n in range(low, top + 1) if exact_rational(claim.rho_tree, {"n": Fraction(n)}) != Fraction(-1, n - 1))
+        rho = (exact_rational(claim.rho_tree, {"n": Fraction(n)}) for n in range(low, top + 1))
+        off = (n for n, value in zip(range(low, top + 1), rho, strict=True) if value != Fraction(-1, n - 1))
         sizes.append(next(off, low))
     return sorted(set(n for n in sizes if low <= n <= top))
 
