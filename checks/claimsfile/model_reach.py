@@ -4,7 +4,7 @@ A model claim speaks of every size and every configuration its hypotheses allow;
 (`checks.evidence.model_witnesses`) draws only some of them: n, d and H up to what a certificate holds, beta in a
 bounded range, and heads of a bounded scale (scalar strengths up to |beta| lambda_h = 8, past which the float model
 loses every digit: `adversarial.MAX_SCALED_STRENGTH`). A claim whose domain reaches past the draws (a size range with
-no end, or one of whose values was never drawn; beta unbounded where the claim depends on it; head quantities, whose
+no end, or whose ends were not both drawn; beta unbounded where the claim depends on it; head quantities, whose
 scale is unbounded) is not CONFIRMED by finding nothing there: `unreached` says what was not reached, and the claim is
 INCONCLUSIVE with it (issue 39: `beta * lambda_h <= 8` and `log(Z_h_i) <= log(n) + 8` hold wherever the search looks
 and fail past it).
@@ -47,8 +47,8 @@ def names(claim: ModelClaim) -> frozenset[str]:
 
 
 def unreached(claim: ModelClaim, drawn: dict[str, list[float]]) -> list[str]:
-    """What of the claim's domain the search did not reach (empty: it drew every size of bounded ranges and the claim
-    depends on nothing unbounded); `drawn` holds the sizes and the beta range of the configurations tested."""
+    """What of the claim's domain the search did not reach (empty: it drew both ends of every size range, all bounded,
+    and the claim depends on nothing unbounded); `drawn` holds the sizes and beta range of the configurations tested."""
     out = []
     for name in ("n", "d", "H"):
         low, high = claim.sizes.low[name], claim.sizes.high[name]
@@ -57,10 +57,9 @@ def unreached(claim: ModelClaim, drawn: dict[str, list[float]]) -> list[str]:
         if high is None:
             out.append(f"{name} >= {low} has no end (the search drew {name} up to {top})")
             continue
-        missing = [v for v in range(low, high + 1) if v not in seen]
+        missing = [str(v) for v in dict.fromkeys((low, high)) if v not in seen]
         if missing:
-            shown = ", ".join(map(str, missing[:4])) + (", ..." if len(missing) > 4 else "")
-            out.append(f"{name} = {shown} of {claim.sizes.range_text(name)} never drawn")
+            out.append(f"the end {name} = {' and '.join(missing)} of {claim.sizes.range_text(name)} never drawn")
     used = names(claim)
     heads = used - TOKEN_NAMES - {"beta"}
     low, high, _, _ = claim.sizes.beta

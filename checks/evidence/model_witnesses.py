@@ -73,6 +73,8 @@ NOISE_CHECKS = 32
 CLEAR_FACTOR = 8.0
 #: Dimensions drawn above the least one (max(H, 2)).
 EXTRA_DIMENSIONS = 4
+#: The share of a bounded size range's draws at its largest drawable value (its end, when a certificate holds it).
+TOP_SHARE = 0.25
 
 
 def sizes_covered(claim: ModelClaim | None = None) -> str:
@@ -84,9 +86,15 @@ def sizes_covered(claim: ModelClaim | None = None) -> str:
 
 
 def _size(rng: np.random.Generator, sizes: Sizes, name: str, choices: list[int]) -> int:
-    """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is."""
+    """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is; a
+    bounded range also fills the gaps between the choices and draws its largest value a TOP_SHARE of the time (its
+    ends are drawn: `checks.claimsfile.model_reach`)."""
     low, high = sizes.low[name], sizes.high[name]
+    if high is not None:
+        choices = sorted(set(choices) | set(range(min(choices), max(choices) + 1)))
     inside = [c for c in choices if c >= low and (high is None or c <= high)]
+    if inside and high is not None and rng.random() < TOP_SHARE:
+        return max(inside)  # the range's end (or the largest drawn): where a claim false only past some size fails
     if inside:
         return int(rng.choice(inside))
     return int(rng.integers(low, min(low + 8, high if high is not None else low + 8) + 1))
