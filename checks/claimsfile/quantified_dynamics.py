@@ -131,9 +131,8 @@ def _boundary(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> tuple[l
     gaps = list(found.gaps)
     points: list[Point] = []
     for point in found.points:
-        exact = _exact(point)
-        assert exact is not None
-        for family in _boundary_families(claim, exact, gaps):
+        exact = {s: Fraction(int(v.p), int(v.q)) for s, v in point.items()}
+        for family in _boundary_families(claim, exact, gaps, rng):
             if len(points) == BOUNDARY[ctx.profile]:
                 gaps.append(f"more than {len(points)} boundary points: the first {len(points)} decided")
                 return points, list(dict.fromkeys(gaps))
@@ -146,17 +145,20 @@ def _boundary(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> tuple[l
     return points, list(dict.fromkeys(gaps))
 
 
-def _boundary_families(claim: DynamicsClaim, point: Point, gaps: list[str]) -> list[Point]:
-    """The point with a per-head strength's families at the strength's special values there: every head at one
-    value, and one head at a value against the others at another (the corners of the heads' box up to the order of
-    the heads, which the scalar-head field does not see)."""
+def _boundary_families(claim: DynamicsClaim, point: Point, gaps: list[str], rng: Any) -> list[Point]:
+    """The point with a per-head strength's families at the strength's special values there (a random value when it
+    has none): every head at one value, and one head at a value against the others at another (the corners of the
+    heads' box up to the order of the heads, which the scalar-head field does not see)."""
     strength = claim.parameters.get("lambdas")
     if strength is None:
         return [point]
     count = claim.options["H"]
     size = int(point[count]) if isinstance(count, sp.Symbol) else int(count)
-    values, ends = special_values(claim.domains[strength], _rationals(point))
+    domain, at = claim.domains[strength], _rationals(point)
+    values, ends = special_values(domain, at)
     gaps += [f"{strength} = {end}" for end in ends]
+    drawn = sample_value(domain, at, rng) if not values else None
+    values += [drawn] if drawn is not None else []
     members = [Fraction(int(v.p), int(v.q)) for v in values]
     families = [[v] * size for v in members]
     if size >= 2:
