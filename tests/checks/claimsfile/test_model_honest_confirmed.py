@@ -103,8 +103,8 @@ rhs = "1/1000000000000"
 
 def test_margins_within_their_rounding_error_are_no_evidence(tmp_path: Path) -> None:
     """It was CONFIRMED: every margin (about -1e-12) was above the violation tolerance and counted as a test. A margin
-    now counts only when it is positive and clear of its change at a rotated copy; true claims keep their CONFIRMED
-    (the aligned neighbour of tests/soundness/test_scalar_strengths.py, the examples)."""
+    now counts only when it is positive and clear of its change at a rotated copy; true claims over a domain the search
+    reaches keep their CONFIRMED (the cluster gap of examples/quantities.toml)."""
     for seed in (0, 1):
         report = checks.check(NEAR_ZERO, certificates=tmp_path, seed=seed, progress=False)
         assert report.verdicts["zero-above-a-trillionth"] is Verdict.INCONCLUSIVE
