@@ -309,7 +309,7 @@ def statement(raw: dict[str, Any], fields: dict[str, Any]) -> str:
 
     def span(key: str) -> str:
         low, high = fields[f"{key}_range"]
-        return f"{key} = {low}" if low == high else f"{key} in [{low}, {high if high is not None else 'oo'})"
+        return f"{key} = {low}" if low == high else f"{key} in [{low}, {'oo)' if high is None else f'{high}]'}"
 
     lams = f"lambda = ({', '.join(map(str, fields['strengths']))})" if fields["strengths"] else "every H and strengths"
     beta = f"beta = {fields['beta']}" if fields["beta"] is not None else "every beta > 0"

@@ -244,7 +244,9 @@ def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
 def statement_text(claim: Any) -> str:
     """The precise statement a model claim (or statement) makes, from its fields."""
     relation: Relation = claim.relation
-    free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in claim.given)))
+    free = sorted(relation.free)
+    # a given condition holds at every token, for the relation's head h or, when the relation names none, every head
+    heads = " and every head h" if any("h" in g.free for g in claim.given) and "h" not in relation.free else ""
     kind = f"{claim.attention} attention, {claim.geometry} dynamics"
     masked = mask_text(claim.mask, claim.mask_rows)
     kind += f", {masked}" if masked else ""
@@ -259,14 +261,13 @@ def statement_text(claim: Any) -> str:
     conditions = " and ".join(g.text for g in claim.given)
     if claim.exists:
         some = {"i": "the first token i" if claim.token == "first" else "a token i", "h": "a head h"}
-        heads = " and every head h" if "h" in free and "h" not in relation.free else ""
         where = f" where {conditions} at every token i{heads}" if conditions else ""
         at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
         sizes = claim.sizes.text(negative)
         return f"There are {sizes} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
     indices = {"i": "the first token i" if claim.token == "first" else "every token i", "h": "every head h"}
     every = ", ".join([f"every {claim.sizes.text(negative)}", *(indices[k] for k in free)])
-    given = f"if {conditions} at every token i, then " if conditions else ""
+    given = f"if {conditions} at every token i{heads}, then " if conditions else ""
     return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
 
 

@@ -5,20 +5,25 @@
   equiangular tokens under scalar heads, whose proof closes exactly when sum_j x_j = 0, rho = -1/(n-1)), PROVED for
   every n, d, H, beta and kind at once. Otherwise, or when that proof does not close, instance by instance: every
   velocity decided exactly (`certificates.kernel.equilibrium_regimes.moving_token`); a moving instance
-  REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation, a
-  sampled infinite one CONFIRMED at most.
+  REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation.
 - a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
   Gram matrix, or its coordinates) go through the registry's certification (`checks.evidence.equilibria.certify`:
   Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian P J P, the rotation and normal
   zeros removed);
   the certificate is kept only when the kernel finds it to be the regime at the instance
   (`equilibrium_regimes.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
-  REFUTED by one certificate that contradicts it; an unbounded domain is only sampled (CONFIRMED at best).
+  REFUTED by one certificate that contradicts it.
   `tokens = "found"` certifies instead every class a seeded search finds (structured candidates, random starts).
+- an unbounded domain (n or d without an end, every beta > 0, every H and strengths) is sampled adversarially
+  (`_domain`): the least sizes and the largest exact ones, the n where an equiangular rho leaves the simplex angle,
+  one more dimension for a spectrum, small and large beta, negative strengths; an instance that contradicts the claim
+  REFUTES it, and otherwise the claim is INCONCLUSIVE with what was not searched to its end (never CONFIRMED:
+  finitely many instances say nothing of the others).
 """
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -30,7 +35,7 @@ from certificates.claims.embedding import embedded
 from certificates.claims.schema import EquilibriumClaim
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel.equilibrium_regimes import FOUND
-from certificates.kernel.exprtree import rational_text
+from certificates.kernel.exprtree import exact_rational, rational_text
 from certificates.store import certificate_directory, write_certificate
 from checks.evidence import equilibria
 from checks.registry import Context
@@ -45,6 +50,11 @@ SPECTRUM = "Krawczyk in a symmetry slice + Gershgorin spectrum of the projected 
 STARTS = {"quick": 8, "thorough": 40}
 #: Sizes sampled above the least n of an unbounded range.
 SAMPLED_SIZES = 3
+#: Head strengths tried where a claim leaves them free (every H and every non-zero strengths): one and two positive
+#: heads, then a negative head alone and against a positive one (a negative strength repels: stability turns there).
+FREE_STRENGTHS = ((Fraction(1),), (Fraction(1), Fraction(1, 2)), (Fraction(-1),), (Fraction(1), Fraction(-1, 2)))
+#: beta tried where a claim leaves it free (every beta > 0): 1 at every instance, small and large at the least n.
+FREE_BETAS = (Fraction(1), Fraction(1, 8), Fraction(8))
 
 
 def instance_record(inst: regimes.Instance) -> dict[str, Any]:
@@ -91,26 +101,57 @@ def _symbolic(claim: EquilibriumClaim) -> Outcome | None:
 
 
 def _domain(claim: EquilibriumClaim) -> tuple[list[regimes.Instance], bool]:
-    """The instances to decide and whether they are the whole domain (else a sample of an unbounded one)."""
+    """The instances to decide and whether they are the whole domain (else an adversarial sample of an unbounded
+    one: `_sampled_sizes`, every d where a spectrum may differ, FREE_BETAS and FREE_STRENGTHS where they are free)."""
     if ec.finite(claim):
         return ec.instances(claim), True
-    n_low, n_high = claim.n_range
     out = []
-    for n in range(n_low, min(n_high or n_low + SAMPLED_SIZES, n_low + SAMPLED_SIZES) + 1):
-        if n > ec.MAX_EXACT_TOKENS:
-            break
+    betas = [claim.beta] if claim.beta is not None else list(FREE_BETAS)
+    families = [claim.strengths] if claim.strengths else list(FREE_STRENGTHS)
+    for n in _sampled_sizes(claim):
         least = ec.least_dimension(claim, n)
         d_low, d_high = claim.d_range
         if least is None or (d_high is not None and max(least, d_low) > d_high):
             continue
-        if claim.property in regimes.SPECTRAL and n * (max(least, d_low) - 1) > ec.MAX_TANGENT:
-            continue
-        beta = claim.beta if claim.beta is not None else Fraction(1)
-        for attention in claim.attentions:
-            for strengths in [claim.strengths] if claim.strengths else [(Fraction(1),), (Fraction(1), Fraction(1, 2))]:
-                for split in regimes.splits(claim, n):
-                    out.append(regimes.Instance(n, max(least, d_low), attention, beta, tuple(strengths), split))
+        first = max(least, d_low)
+        # a spectrum has directions off the tokens' span only when d exceeds it: one more dimension shows them
+        dims = [first] + ([first + 1] if claim.property in regimes.SPECTRAL and (d_high or first + 1) > first else [])
+        for d in dims:
+            if claim.property in regimes.SPECTRAL and n * (d - 1) > ec.MAX_TANGENT:
+                continue
+            for beta in betas if n == claim.n_range[0] else betas[:1]:
+                for attention, strengths in itertools.product(claim.attentions, families):
+                    for split in regimes.splits(claim, n):
+                        out.append(regimes.Instance(n, d, attention, beta, tuple(strengths), split))
     return out, False
+
+
+def _sampled_sizes(claim: EquilibriumClaim) -> list[int]:
+    """The n sampled from an unbounded domain: the least SAMPLED_SIZES + 1, the range's end or, for a critical point,
+    the largest n decided exactly, and for equiangular tokens the first n where rho is not -1/(n-1) (where the
+    tokens do not sum to 0, the one configuration where the symbolic proof closes)."""
+    low, high = claim.n_range
+    top = min(high or ec.MAX_EXACT_TOKENS, ec.MAX_EXACT_TOKENS)
+    sizes = list(range(low, min(top, low + SAMPLED_SIZES) + 1))
+    if claim.property == "critical-point" or high is not None:
+        sizes.append(top)
+    if claim.regime == "equiangular":
+        rho = (exact_rational(claim.rho_tree, {"n": Fraction(n)}) for n in range(low, top + 1))
+        off = (n for n, value in zip(range(low, top + 1), rho, strict=True) if value != Fraction(-1, n - 1))
+        sizes.append(next(off, low))
+    return sorted(set(n for n in sizes if low <= n <= top))
+
+
+def _unsearched(claim: EquilibriumClaim) -> str:
+    """What of an unbounded domain the sampled instances do not reach (the reason it stays undecided)."""
+    (n_low, n_high), (d_low, d_high) = claim.n_range, claim.d_range
+    ends = [
+        f"n in [{n_low}, oo) (instances up to n = {ec.MAX_EXACT_TOKENS})" if n_high is None else "",
+        f"d in [{d_low}, oo)" if d_high is None else "",
+        "every beta > 0" if claim.beta is None else "",
+        "every H and strengths" if claim.strengths is None else "",
+    ]
+    return f"the domain is unbounded ({', '.join(e for e in ends if e)}): sampled instances do not decide it"
 
 
 def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome | None) -> Outcome:
@@ -144,11 +185,9 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
         decided.append(describe(claim, inst))
     if not whole:
         return Outcome(
-            Verdict.CONFIRMED,
+            Verdict.INCONCLUSIVE,
             EXACT,
-            cases=len(decided),
-            tolerance=0.0,
-            notes=f"every velocity exactly 0 at the {len(decided)} sampled instances; the domain is unbounded{why}",
+            notes=f"every velocity exactly 0 at the {len(decided)} sampled instances; {_unsearched(claim)}{why}",
             details={"instances": decided},
         )
     d = Derivation()
@@ -226,12 +265,10 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
     paths = [_write(ctx, claim, "equilibrium", r[2]) for r in held]
     if not whole:
         return Outcome(
-            Verdict.CONFIRMED,
+            Verdict.INCONCLUSIVE,
             SPECTRUM,
-            cases=len(held),
-            tolerance=0.0,
             certificates=paths,
-            notes=f"certified at {len(held)} sampled instances of an unbounded domain",
+            notes=f"certified at {len(held)} sampled instances; {_unsearched(claim)}",
             details={"table": table},
         )
     return Outcome(Verdict.CERTIFIED, SPECTRUM, certificates=paths, details={"table": table})

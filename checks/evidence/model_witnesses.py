@@ -74,6 +74,8 @@ NOISE_CHECKS = 32
 CLEAR_FACTOR = 8.0
 #: Dimensions drawn above the least one (max(H, 2)).
 EXTRA_DIMENSIONS = 4
+#: The share of a bounded size range's draws at its largest drawable value (its end, when a certificate holds it).
+TOP_SHARE = 0.25
 
 
 def sizes_covered(claim: ModelClaim | None = None) -> str:
@@ -85,9 +87,15 @@ def sizes_covered(claim: ModelClaim | None = None) -> str:
 
 
 def _size(rng: np.random.Generator, sizes: Sizes, name: str, choices: list[int]) -> int:
-    """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is."""
+    """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is; a
+    bounded range also fills the gaps between the choices and draws its largest value a TOP_SHARE of the time (its
+    ends are drawn: `checks.claimsfile.model_reach`)."""
     low, high = sizes.low[name], sizes.high[name]
+    if high is not None:
+        choices = sorted(set(choices) | set(range(min(choices), max(choices) + 1)))
     inside = [c for c in choices if c >= low and (high is None or c <= high)]
+    if inside and high is not None and rng.random() < TOP_SHARE:
+        return max(inside)  # the range's end (or the largest drawn): where a claim false only past some size fails
     if inside:
         return int(rng.choice(inside))
     return int(rng.integers(low, min(low + 8, high if high is not None else low + 8) + 1))
@@ -149,15 +157,17 @@ def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> 
 
 
 def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-    """The relation's relative margin at its worst token and head (negative: violated), index (i, h) as bound."""
+    """The relation's relative margin at its worst token and head (negative: violated) among those where the given
+    conditions hold (`_given_holds`), index (i, h) as bound; (1.0, ()) where they hold at none (not a test)."""
     algebra = float_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
-    for condition in claim.given:
-        for binding in _bindings(condition.free, cfg):
-            gap = float(residual(condition, algebra, binding))
-            if {"<=": gap, "<": gap, ">=": -gap, ">": -gap}[condition.op] < GIVEN_SLACK:
-                return 1.0, ()
+    held: dict[int | None, bool] = {}
     worst, where = np.inf, ()
     for binding in _bindings(claim.relation.free, cfg, claim.token == "first"):
+        head = binding.get("h")
+        if head not in held:
+            held[head] = _given_holds(claim, algebra, cfg, head)
+        if not held[head]:
+            continue
         r = float(residual(claim.relation, algebra, binding))
         scale = 1.0 + abs(float(_side(claim, algebra, binding)))
         value = {"=": -abs(r), "<=": r, "<": r, ">=": -r, ">": -r}[claim.relation.op] / scale
@@ -165,7 +175,21 @@ def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...
             continue
         if value < worst:
             worst, where = value, tuple(binding.get(k, 0) for k in ("i", "h"))
-    return float(worst), where
+    return (float(worst), where) if held and any(held.values()) else (1.0, ())
+
+
+def _given_holds(claim: ModelClaim, algebra: NumericAlgebra, cfg: Configuration, head: int | None) -> bool:
+    """Whether every given condition holds (by GIVEN_SLACK) at every token, for the relation's head `head` or, when
+    the relation names no head (None), at every head: the statement as printed and as `model_values.settle`
+    checks a witness."""
+    for condition in claim.given:
+        for binding in _bindings(condition.free, cfg):
+            if head is not None and binding.get("h", head) != head:
+                continue
+            gap = float(residual(condition, algebra, binding))
+            if {"<=": gap, "<": gap, ">=": -gap, ">": -gap}[condition.op] < GIVEN_SLACK:
+                return False
+    return True
 
 
 def _side(claim: ModelClaim, algebra: NumericAlgebra, binding: dict[str, int]) -> Any:
@@ -303,6 +327,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
     tested = outside = checks = noise = 0
     violated = False  # a violation beyond NOISE_BAND, or one that balls showed real, was met: no more checks needed
+    drawn: dict[str, set[float]] = {"n": set(), "d": set(), "H": set(), "beta": set()}  # where the claim was tested
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
         nonlocal tested, outside, checks, noise, violated
@@ -321,10 +346,15 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 return 0.0, ()  # neither a violation nor a test: the float margin is within its rounding error
             violated = True
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
+        if where:
+            for name, size in (("n", cfg.n), ("d", cfg.d), ("H", cfg.H), ("beta", float(cfg.beta))):
+                drawn[name].add(size)
         return value, where
 
     result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
     evidence = {"tested": tested, "outside_float64": outside, "noise_checks": checks, "noise": noise}
+    evidence["drawn"] = {k: sorted(v) for k, v in drawn.items() if k != "beta"}
+    evidence["drawn"]["beta"] = [min(drawn["beta"]), max(drawn["beta"])] if drawn["beta"] else []
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
     if not found:  # the evidence of a CONFIRMED: how many starts' margins clear their rounding error
         sampled, clear = _clear_starts(claim, result.starts_found, ctx.rng(f"{claim.id}|rounding"))

@@ -145,10 +145,19 @@ tokens = "single-cluster"
 property = "stable"
 n = { min = 2, max = 3 }
 attention = "softmax"
+
+[[claim]]
+id = "positive-cluster-stable-sampled"
+kind = "equilibrium"
+tokens = "single-cluster"
+property = "stable"
+n = { min = 2, max = 3 }
+lambdas = [1, "1/2"]
+attention = "softmax"
 """
 
 
-def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_only_confirmed(tmp_path: Path) -> None:
+def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_left_undecided(tmp_path: Path) -> None:
     verdicts = decide(WRONG, tmp_path)
     verdict, evidence = verdicts["tetrahedron-index-4"]  # the index is 5
     assert verdict is Verdict.REFUTED and evidence["witness"]["positive"] == 5
@@ -166,8 +175,13 @@ def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_only_con
     assert verdict is Verdict.REFUTED and "d = 4" in evidence["witness"]["instance"]
     assert verdicts["huge-simplex"][0] is Verdict.PROVED  # symbolic in n
     assert verdicts["huge-clusters"][0] is Verdict.INCONCLUSIVE  # no exact instance that large, quickly
-    verdict, evidence = verdicts["cluster-stable-sampled"]  # every d, beta, H: certified samples are evidence
-    assert verdict is Verdict.CONFIRMED and evidence["cases"] >= 2
+    # every d, beta, H and strengths: a negative head repels, so the cluster is unstable there (issue 39)
+    verdict, evidence = verdicts["cluster-stable-sampled"]
+    assert verdict is Verdict.REFUTED and "lambda = (-1)" in evidence["witness"]["instance"]
+    # positive heads, every d and beta: certified samples of an unbounded domain decide nothing for the rest of it
+    verdict, evidence = verdicts["positive-cluster-stable-sampled"]
+    assert verdict is Verdict.INCONCLUSIVE and "every beta > 0" in evidence["notes"]
+    assert len(evidence["details"]["table"]) >= 2
 
 
 def _forged(path: Path, fields: dict | None = None, payload: dict | None = None) -> Path:
