@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.masks import Mask, causal
 
 #: The named masks a claims file or the API may give instead of rows.

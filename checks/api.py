@@ -8,7 +8,7 @@ report.summary, report.verdicts["T19.threshold"], report.differences
 
 `headflow verify` and `headflow check` are these functions plus printing: there is no second
 code path. The keyword arguments are those of `decide` (profile, seed, certificates, timeout,
-progress, recheck, coq). Bad arguments raise `certificates.kernel.errors.InputError` before any claim is decided;
+progress, recheck, coq). Bad arguments raise `certificates.errors.InputError` before any claim is decided;
 its message
 names the argument as the command line spells it (`--seed`, `--timeout`, `--certificates`).
 """
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import TypedDict, Unpack
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks import coq_files, rechecks
 from checks.coq_files import write_coq_files
 from checks.input_bounds import check_seed, check_timeout

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.errors import BudgetExceeded, InputError
+from certificates.errors import BudgetExceeded, InputError
 from checks.verdicts import Outcome, derived
 from identities.derivation import Derivation
 

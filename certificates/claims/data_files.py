@@ -21,7 +21,7 @@ import os
 from pathlib import Path, PurePath
 from typing import NoReturn
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.reading import RefusedFile, read_bounded
 
 #: The suffixes of data files, each with its own parser.

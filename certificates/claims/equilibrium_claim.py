@@ -33,10 +33,10 @@ from certificates.claims.expressions import parse_defined
 from certificates.claims.given_tokens import GivenTokens, given_tokens
 from certificates.claims.numbers import decimal_value, exact_number
 from certificates.claims.problems import ExpressionError
+from certificates.errors import InputError
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import format as fmt
 from certificates.kernel.equilibrium_regimes import HEADS, PROPERTIES, SPECTRAL, Instance, splits
-from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS

@@ -26,7 +26,7 @@ from pathlib import Path
 from certificates.claims.data_files import at_entry, malformed_csv, not_utf8, read_data_file
 from certificates.claims.given_tokens import exact_text, npy_array
 from certificates.claims.numbers import TomlFloat
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS
 
 #: The most entries of one field's matrices (all heads), the largest file read, the largest |entry|.

@@ -28,9 +28,9 @@ from certificates import sympy_trees
 from certificates.claims.expressions import parse_defined, parse_tree
 from certificates.claims.problems import ExpressionError
 from certificates.claims.symbolic import within
+from certificates.errors import InputError
 from certificates.inert import inert
 from certificates.kernel import exprtree
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.interaction import NODES, Interaction
 from certificates.kernel.vocabulary import INTERACTION_KINDS

@@ -16,7 +16,7 @@ from pathlib import Path
 from certificates.claims.numbers import TomlFloat
 from certificates.claims.problems import ClaimsFileError, ExpressionError
 from certificates.claims.schema import UserClaim, validate_claim, with_parts
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.reading import RefusedFile, read_bounded
 
 MAX_FILE_BYTES = 1_000_000

@@ -35,8 +35,8 @@ from certificates.claims.expressions import check_characters, checked_syntax, ra
 from certificates.claims.interaction_text import parse_interaction
 from certificates.claims.model_sizes import parse_sizes
 from certificates.claims.problems import ExpressionError
+from certificates.errors import InputError
 from certificates.kernel.ball_model import orthogonality_bound, stated_delta
-from certificates.kernel.errors import InputError
 from certificates.kernel.model_statements import Sizes, statement_text
 from certificates.kernel.model_terms import FUNCTIONS, Relation, Term, TermError, make, scalar_term
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES

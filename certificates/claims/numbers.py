@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.provenance import TomlFloat
 
 #: Largest magnitude of a number in a file, and the range of a literal's decimal exponent.

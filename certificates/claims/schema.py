@@ -44,8 +44,8 @@ from certificates.claims.quantified import (
     instance_fields,
     quantified_fields,
 )
+from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
-from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.model_quantities import MODEL_QUANTITIES

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from certificates.claims.schema import DynamicsClaim
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
 from checks.evidence.clustering_rates import late_exponent

@@ -28,7 +28,7 @@ import sympy as sp
 from certificates import nonempty
 from certificates.claims.domains import contains, domain_region
 from certificates.claims.schema import DynamicsClaim, dynamics_instance
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import MAX_HEADS, MAX_TOKENS
 from checks.claimsfile.domain_sampling import boundary_points, sample_point, sample_value, special_values
 from checks.claimsfile.symbolic_dynamics import prove_domain

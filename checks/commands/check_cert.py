@@ -9,8 +9,8 @@ from pathlib import Path
 
 from certificates.claims.embedding import embedded, embedded_claim_mismatch
 from certificates.claims.schema import UserClaim
+from certificates.errors import InputError
 from certificates.kernel import solvers
-from certificates.kernel.errors import InputError
 from certificates.kernel.loading import load
 from certificates.kernel.reading import require_regular
 from certificates.kernel.verify import CheckResult, check_file

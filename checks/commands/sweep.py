@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from certificates.atomic import write_bytes_atomic
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.reports.plots import png_bytes
 from checks.sweeps.kinds import SWEEPS
 from checks.sweeps.runner import run_sweep

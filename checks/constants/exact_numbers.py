@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 
 from certificates.claims.numbers import decimal_value
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 
 MAX_VALUES = 10_000
 """Longest list one parameter may expand to."""

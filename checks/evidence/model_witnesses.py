@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from certificates.claims.schema import ModelClaim
+from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_statements import Sizes

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.claims.interaction_text import parse_interaction
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,

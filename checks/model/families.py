@@ -14,8 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, RHO, TOKEN_FAMILIES, Family, Options
-from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from certificates.provers.rational_sphere import stereographic_lift
 from checks.model.circle import tokens_at_angles

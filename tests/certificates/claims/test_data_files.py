@@ -16,7 +16,7 @@ import pytest
 from certificates.claims.data_files import read_data_file
 from certificates.claims.embedding import read_embedded
 from certificates.claims.loader import load_claims, parse_claims
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.provenance import claim_text
 from certificates.kernel.reading import RefusedFile, read_bounded
 

@@ -13,9 +13,9 @@ import pytest
 
 from certificates.claims.given_matrices import MAX_ENTRIES, given_matrices
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
 from certificates.kernel import ball_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.model_chain import Chain
 from certificates.statements.dynamics import family_hypotheses
 from checks.claimsfile.dynamics_starts import configuration

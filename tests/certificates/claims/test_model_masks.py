@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.masks import causal
 from certificates.kernel.model_values import configuration_failures
 

@@ -9,7 +9,7 @@ import pytest
 from flint import arb
 
 from certificates.claims.interaction_text import parse_interaction
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exprtree import evaluate
 from identities.energy import gradient_lemma

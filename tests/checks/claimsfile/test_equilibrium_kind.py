@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import pytest
 
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
 from certificates.kernel import ball_model
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate

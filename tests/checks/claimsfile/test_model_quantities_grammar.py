@@ -21,8 +21,8 @@ import pytest
 from certificates.claims.loader import parse_claims
 from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ExpressionError
+from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
 from certificates.kernel.model_values import ball_algebra, evaluate
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness

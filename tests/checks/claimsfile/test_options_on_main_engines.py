@@ -14,9 +14,9 @@ from fractions import Fraction
 import pytest
 
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
 from certificates.kernel import ball_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
 from certificates.kernel.model_chain import Chain

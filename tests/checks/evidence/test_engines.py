@@ -14,9 +14,9 @@ from flint import arb, ctx
 
 from certificates import ball_reading
 from certificates.claims.numbers import decimal_value
+from certificates.errors import BudgetExceeded
 from certificates.kernel import exact
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import BudgetExceeded
 from certificates.provers.witness import round_configuration
 from checks.evidence.cases import Worst, cases
 from checks.evidence.witnesses import CANDIDATES_TRIED, Attempts, Candidate, certify_first

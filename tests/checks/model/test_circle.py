@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.vocabulary import ATTENTION_KINDS
 from checks.model import circle, families

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from certificates import masks as user_masks
+from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from checks.model import families
 from checks.model import field as model
