@@ -4,7 +4,9 @@
 forked child with a memory cap and a hard deadline. The in-process limit is a SIGALRM timer, which
 only the main thread can use; elsewhere the call runs unbounded. The timeout exception derives from
 BaseException so that no `except Exception` inside SymPy can swallow it. An enclosing timer keeps
-running: the inner limit is shortened to it, and what is left of it is restored afterwards.
+running: the inner limit is shortened to it, and what is left of it is restored afterwards. Once expired, the
+timer keeps firing every `REPEAT_SECONDS` until the limit's scope ends, so a timeout raised where Python swallows
+it (a gc callback, a `__del__`) is raised again in the computation itself.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ T = TypeVar("T")
 
 #: Memory a simplify child may use beyond the size of the parent at the fork.
 CHILD_MEMORY_BYTES = 2 * 1024**3
+#: Seconds between the repeated signals of an expired limit (see the module docstring).
+REPEAT_SECONDS = 0.05
 
 
 class SymbolicTimeout(BaseException):
@@ -59,14 +63,15 @@ def _alarm(seconds: float) -> Iterator[None]:
     enclosing = signal.getitimer(signal.ITIMER_REAL)[0]
     start = time.monotonic()
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, min(seconds, enclosing) if enclosing > 0 else seconds)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, enclosing) if enclosing > 0 else seconds, REPEAT_SECONDS)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         if enclosing > 0:
-            signal.setitimer(signal.ITIMER_REAL, max(enclosing - (time.monotonic() - start), 1e-3))
+            left = max(enclosing - (time.monotonic() - start), 1e-3)
+            signal.setitimer(signal.ITIMER_REAL, left, REPEAT_SECONDS)
 
 
 def exactly_zero(expr: sp.Expr, seconds: float) -> tuple[bool | None, str]:
