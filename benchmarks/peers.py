@@ -52,7 +52,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.integrator import LADDER, Ladder, Problem, headflow, scan
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.integrator import integrate
 from checks.model import field as model
 from checks.model.configuration import Configuration

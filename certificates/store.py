@@ -17,12 +17,17 @@ from certificates.atomic import write_text_atomic
 from certificates.kernel.format import KINDS, SCHEMA, TOOLS, VERSION, content_hash
 from certificates.statements import elaborate
 
+#: The distribution of each tool a certificate records (`certificates.kernel.format.TOOLS`; "": the interpreter).
+DISTRIBUTIONS = {"python": "", "z3": "z3-solver", "cvc5": "cvc5", "flint": "python-flint", "sympy": "sympy"}
+DISTRIBUTIONS |= {"headflow": "headflow"}
+
 
 def tool_versions() -> dict[str, str]:
     """Versions of the tools whose arithmetic a certificate relies on (for the record; a version not of the
     checked form, or not installed, is recorded as "unknown")."""
     versions = {}
-    for name, dist in TOOLS.items():
+    for name in TOOLS:
+        dist = DISTRIBUTIONS[name]
         try:
             version = metadata.version(dist) if dist else platform.python_version()
         except metadata.PackageNotFoundError:

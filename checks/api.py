@@ -8,7 +8,7 @@ report.summary, report.verdicts["T19.threshold"], report.differences
 
 `headflow verify` and `headflow check` are these functions plus printing: there is no second
 code path. The keyword arguments are those of `decide` (profile, seed, certificates, timeout,
-progress, recheck, coq). Bad arguments raise `certificates.kernel.errors.InputError` before any claim is decided;
+progress, recheck, coq). Bad arguments raise `certificates.errors.InputError` before any claim is decided;
 its message
 names the argument as the command line spells it (`--seed`, `--timeout`, `--certificates`).
 """
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import TypedDict, Unpack
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks import coq_files, rechecks
 from checks.coq_files import write_coq_files
 from checks.input_bounds import check_seed, check_timeout
@@ -52,14 +52,15 @@ def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Repor
 
 
 def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
-    """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none)."""
+    """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none;
+    the data files text names are read from inside the working folder)."""
     from certificates.claims.loader import load_claims, parse_claims
     from checks.claimsfile.register import register_claims
 
     if not isinstance(claims, str | os.PathLike):
         raise InputError("claims", claims, "must be a claims file's path or its TOML text")
     is_text = isinstance(claims, str) and "\n" in claims
-    loaded = parse_claims(claims) if is_text else load_claims(claims)
+    loaded = parse_claims(claims, base=Path.cwd()) if is_text else load_claims(claims)
     return decide(register_claims(loaded).claims(), "checking", subject="claims file", **options)
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks import commands
 
 

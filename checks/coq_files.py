@@ -21,8 +21,8 @@ from certificates.kernel.coq.certificate import problem as certificate_problem
 from certificates.kernel.coq.statements import NotStated, require_stated, statement_file, theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
+from certificates.kernel.verify import CheckResult, check_file
 from certificates.statements import elaborate
 
 #: The statuses of a Coq re-check, as the reports print them. UNPROVED is no verdict on the certificate: coqc ran out
@@ -49,20 +49,22 @@ def coq_path(certificate: Path) -> Path:
 
 def coq_text(certificate: Path) -> str:
     """The regenerated Coq file of a certificate; Rejected, NotTranslatable or TreeError when there is none."""
-    return _regenerated(certificate)[0]
+    return _regenerated(certificate, check_file(certificate))[0]
 
 
-def _regenerated(certificate: Path) -> tuple[str, dict[str, Any]]:
-    """(the Coq file, what `run.compile_source` holds it to): the statement is the kernel's, from the claim's
-    obligation, and the assembled file is held to it twice: by its sentences (`statements.require_stated`: the
-    statements verbatim, only proofs around them) and by coqc's reading of it (the theorems proved, each resting on
-    standard axioms alone, answering the kernel's statement file's queries alike: `statements.statement_file`)."""
-    data = load(certificate)
+def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str, Any]]:
+    """(the Coq file, what `run.compile_source` holds it to) of a certificate the kernel checked (`checked`: its one
+    check): the statement is the kernel's, from the checked core statement, and the assembled file is held to it
+    twice: by its sentences (`statements.require_stated`: the statements verbatim, only proofs around them) and by
+    coqc's reading of it (the theorems proved, each resting on standard axioms alone, answering the kernel's
+    statement file's queries alike: `statements.statement_file`)."""
+    sentence, built = certificate_problem(checked)  # Rejected unless the kernel accepted the certificate
+    data = checked.certificate
+    assert data is not None
     if data["claim"] is not None and data["statement"] != elaborate(
         data["claim_id"], data["kind"], data["payload"], data["claim"]
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
-    sentence, built = certificate_problem(data)
     text = source(certificate.name, data["claim_id"], sentence, built)
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
     statement = statement_file(certificate.name, data["claim_id"], sentence, built)
@@ -83,10 +85,13 @@ def write_coq_files(certificates: list[str] | list[Path]) -> list[Path]:
     return written
 
 
-def check(certificate: Path, seconds: float = run.SECONDS) -> CoqCheck:
-    """Regenerate the certificate's Coq file and compile it with coqc (fresh folder, time limit)."""
+def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult | None = None) -> CoqCheck:
+    """Regenerate the certificate's Coq file and compile it with coqc (fresh folder, time limit). `checked` is the
+    kernel's check of this file when the caller already ran it (`check-cert` does: the check runs once), else it
+    runs here."""
     try:
-        text, guard = _regenerated(certificate)
+        checked = check_file(certificate) if checked is None else checked
+        text, guard = _regenerated(certificate, checked)
     except NotTranslatable as exc:
         return CoqCheck(UNTRANSLATABLE, str(exc))
     except NotStated as exc:
@@ -98,7 +103,7 @@ def check(certificate: Path, seconds: float = run.SECONDS) -> CoqCheck:
     except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
         return CoqCheck(REJECTED, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
     answer = run.compile_source(text, seconds, **guard)
-    status = _status(answer.status, load(certificate)["kind"])
+    status = _status(answer.status, str((checked.certificate or {}).get("kind")))
     message = answer.message
     on_disk = coq_path(certificate)
     if on_disk.exists() and on_disk.read_text(encoding="utf-8", errors="replace") != text:

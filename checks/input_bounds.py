@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.registry import MAX_SEED
 
 #: Largest --timeout in seconds (about 11.6 days): a budget, not a way to ask for a run without end.

@@ -46,7 +46,7 @@ def recheck(
     result = check_file(path, solver_seconds)
     message = " ".join(result.message.split())
     checkers = accepting(path, message) if result.ok else []
-    verdict = coq_files.check(path, coq_seconds) if coq else None
+    verdict = coq_files.check(path, coq_seconds, result) if coq else None
     if verdict is not None and verdict.status == coq_files.RECHECKED:
         checkers.append("Coq")
     return Recheck(checkers, message, verdict)

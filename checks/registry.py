@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.errors import BudgetExceeded, InputError
+from certificates.errors import BudgetExceeded, InputError
 from checks.verdicts import Outcome, derived
 from identities.derivation import Derivation
 
@@ -155,6 +155,18 @@ class Registry:
 
         return attach
 
+    def arrange(self, homes: list[str]) -> None:
+        """Order the claims by their home module's place in `homes` (the module of their procedures), each
+        module's claims in their order of declaration; claims of no such module keep their order, after them."""
+        rank = {home: place for place, home in enumerate(homes)}
+
+        def place(claim: Claim) -> int:
+            return min(
+                (rank.get(function.__module__, len(rank)) for _, function in claim.procedures), default=len(rank)
+            )
+
+        self._claims = {claim.id: claim for claim in sorted(self._claims.values(), key=place)}
+
     def get(self, claim_id: str) -> Claim:
         try:
             return self._claims[claim_id]
@@ -198,7 +210,10 @@ REGISTRY = Registry()
 
 
 def load_all() -> Registry:
-    """Import every theorem module, so that all claims are declared and all procedures attached."""
+    """Import every theorem module, so that all claims are declared and all procedures attached, and put the claims
+    in report order: THEOREMS' order, each module's claims in their order of declaration (whichever module an
+    earlier import declared first)."""
     for name in THEOREMS:
         importlib.import_module(f"checks.theorems.{name}")
+    REGISTRY.arrange([f"checks.theorems.{name}" for name in THEOREMS])
     return REGISTRY

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from certificates.kernel.errors import BudgetExceeded
+from certificates.errors import BudgetExceeded
 from checks.registry import Claim, Context
 from checks.verdicts import Outcome, Verdict, combine
 

@@ -23,7 +23,7 @@ from certificates.claims.expressions import parse_expression
 from certificates.claims.names import RESERVED
 from certificates.claims.numbers import exact_number, is_number
 from certificates.claims.problems import ExpressionError
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.regions import Bound, Region, Side
 from certificates.sympy_trees import from_sympy
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from certificates.claims.loader import parse_claims
 from certificates.claims.schema import UserClaim
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.loading import load
 from certificates.kernel.provenance import FREE_TEXT, MAX_EMBEDDED_CHARS, claim_text
 

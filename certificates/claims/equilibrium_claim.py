@@ -31,22 +31,14 @@ import sympy as sp
 
 from certificates.claims.expressions import parse_defined
 from certificates.claims.given_tokens import GivenTokens, given_tokens
-from certificates.claims.numbers import exact_number
+from certificates.claims.numbers import decimal_value, exact_number
 from certificates.claims.problems import ExpressionError
+from certificates.errors import InputError
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import format as fmt
-from certificates.kernel.equilibrium_regimes import (
-    HEADS,
-    PROPERTIES,
-    SPECTRAL,
-    Instance,
-    instance_of,
-    least_dimension,
-    splits,
-)
-from certificates.kernel.errors import InputError
-from certificates.kernel.exact import decimal_value
+from certificates.kernel.equilibrium_regimes import HEADS, PROPERTIES, SPECTRAL, Instance, splits
 from certificates.kernel.exprtree import TreeError, parse_rational
+from certificates.kernel.recheck import Rejected
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
 from certificates.sympy_trees import from_sympy
 
@@ -242,6 +234,15 @@ def _probe(fields: SimpleNamespace) -> None:
         raise InputError("tokens", fields.regime, f"the regime's tokens do not exist at n = {low}..{low + 3}")
 
 
+def least_dimension(fields: Any, n: int) -> int | None:
+    """The least d where the regime exists at n tokens (`equilibrium_regimes.least_dimension`); InputError naming
+    rho when rho is not a rational number at n."""
+    try:
+        return regimes.least_dimension(fields, n)
+    except Rejected as exc:
+        raise InputError("rho", str(fields.rho), str(exc)) from None
+
+
 def finite(fields: Any) -> bool:
     """Whether the domain is a finite list of instances (every size bounded, beta and the strengths given)."""
     return (
@@ -268,7 +269,7 @@ def instances(fields: Any) -> list[Instance]:
                 raise InputError(
                     "d", d, f"n (d - 1) = {n * (d - 1)} tangent directions: a spectrum is certified up to {MAX_TANGENT}"
                 )
-            out.append(instance_of(fields, n, d, attention, fields.beta, fields.strengths, split))
+            out.append(Instance(n, d, attention, fields.beta, tuple(fields.strengths), split))
             if len(out) > MAX_INSTANCES:
                 raise InputError("n", f"{n_low}..{n_high}", f"more than {MAX_INSTANCES} instances: narrow the ranges")
     if not out:
@@ -281,5 +282,38 @@ def instances(fields: Any) -> list[Instance]:
 
 
 def statement(raw: dict[str, Any], fields: dict[str, Any]) -> str:
-    """The claim in words, generated from its fields (`equilibrium_regimes.regime_statement`)."""
-    return regimes.regime_statement(fields, raw.get("rho"), str(fields["points"]))
+    """The claim in words, generated from its fields."""
+    sizes, points = fields["sizes"], str(fields["points"])
+    regime = {
+        "single-cluster": "all tokens equal",
+        "antipodal": f"an antipodal split {sizes[0]}+{sizes[1]}" if sizes else "every antipodal split x_i = +-x",
+        "simplex": "the regular simplex <x_i, x_j> = -1/(n-1)",
+        "equiangular": f"equiangular tokens <x_i, x_j> = {raw.get('rho')}",
+        "clusters": f"clusters of sizes {list(sizes or [])} at the vertices of a regular simplex",
+        "orthogonal-subspaces": "tokens split along the head subspaces (+-e of head i mod H's first axis)",
+        "given": points,
+        "found": "every equilibrium class a seeded search finds (structured candidates and random starts)",
+    }[fields["regime"]]
+    prop = {
+        "critical-point": "is a critical point (every velocity exactly 0)",
+        "stable": "is a linearly stable equilibrium modulo rotations (index 0)",
+        "unstable": "is an equilibrium with an eigenvalue of positive real part",
+        "index": f"is an equilibrium of index {fields['index']}",
+        "hyperbolic": "is an equilibrium, hyperbolic modulo rotations (its index is defined)",
+    }[fields["property"]]
+    heads = {
+        "scalar": "scalar heads M_h = lambda_h I, W_h = nu_h I",
+        "orthogonal": "orthogonal heads M_h = W_h = lambda_h P_h",
+        "eigenvector": "any heads whose value matrices have x as a common eigenvector",
+    }[fields["heads"]]
+
+    def span(key: str) -> str:
+        low, high = fields[f"{key}_range"]
+        return f"{key} = {low}" if low == high else f"{key} in [{low}, {'oo)' if high is None else f'{high}]'}"
+
+    lams = f"lambda = ({', '.join(map(str, fields['strengths']))})" if fields["strengths"] else "every H and strengths"
+    beta = f"beta = {fields['beta']}" if fields["beta"] is not None else "every beta > 0"
+    return (
+        f"For {span('n')}, {span('d')} (where the tokens exist), {', '.join(fields['attentions'])} attention, "
+        f"{beta}, {heads} ({lams}): {regime} {prop}."
+    )

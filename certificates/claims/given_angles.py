@@ -30,7 +30,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq_poly, fmpz_poly
 
 from certificates.claims.numbers import TomlFloat
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import MAX_TOKENS
 
 #: The most bits balls are given to place an angle between two multiples of 2 pi.

@@ -1,13 +1,14 @@
 """A dynamics claim's own head matrices: per-head score matrices M_h, values W_h, or queries Q_h and keys K_h.
 
 Each field holds H matrices, either inline (a list of H matrices, each a list of rows; entries are integers or texts
-of rationals "3/5" or decimals "0.25") or the path of a file relative to the claims file's folder: a `.npy` holding a
-3-D array (H, rows, cols) (or a 2-D array: one head) of float64, float32, int64 or int32, or a `.csv` of rows of
-entries with one empty line between heads. The data are *exact*: every entry is the rational it denotes (a binary64
-entry of a `.npy` file is its exact binary rational), so the numpy model, the balls of witnesses and `check-cert`
-read the same matrices. A TOML float literal is refused (write "0.1" or "1/10": it would be read as binary64 by a
-float program and as 1/10 by an exact one). Shapes, finiteness and sizes are checked here (MAX_ENTRIES entries in
-all, |entry| <= MAX_MAGNITUDE), each error naming the field, head and entry.
+of rationals "3/5" or decimals "0.25") or the path of a file inside the claims file's folder
+(`certificates.claims.data_files`): a `.npy` holding a 3-D array (H, rows, cols) (or a 2-D array: one head) of
+float64, float32, int64 or int32, or a `.csv` of rows of entries with one empty line between heads. The data are
+*exact*: every entry is the rational it denotes (a binary64 entry of a `.npy` file is its exact binary rational), so
+the numpy model, the balls of witnesses and `check-cert` read the same matrices. A TOML float literal is refused
+(write "0.1" or "1/10": it would be read as binary64 by a float program and as 1/10 by an exact one). Shapes,
+finiteness and sizes are checked here (MAX_ENTRIES entries in all, |entry| <= MAX_MAGNITUDE), each error naming the
+field, head and entry (in a file: its index, or its line and column, never its text).
 
 `heads = "given"` takes `scores` (M_h, d x d) or both `queries` and `keys` (Q_h and K_h, r x d with one r for both,
 so M_h = Q_h^T K_h, exactly); `values` may be such matrices for any head family (d x d, one per head).
@@ -22,9 +23,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from certificates.claims.given_tokens import exact_text, npy_array, read_data_file
+from certificates.claims.data_files import at_entry, malformed_csv, not_utf8, read_data_file
+from certificates.claims.given_tokens import exact_text, npy_array
 from certificates.claims.numbers import TomlFloat
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS
 
 #: The most entries of one field's matrices (all heads), the largest file read, the largest |entry|.
@@ -156,30 +158,41 @@ def _npy_matrices(field: str, name: str, data: bytes) -> list[list[list[Fraction
                 value = at((h, i, j))
                 if isinstance(value, float) and not math.isfinite(value):
                     raise InputError(field, name, f"entry [{h}][{i}][{j}] is not a finite number")
-                row.append(_bounded(f"{field} ({name}, [{h}][{i}][{j}])", Fraction(value)))
+                if abs(value) > MAX_MAGNITUDE:
+                    raise InputError(field, name, f"entry [{h}][{i}][{j}]: |entry| is at most {MAX_MAGNITUDE}")
+                row.append(Fraction(value))
             matrix.append(row)
         matrices.append(matrix)
     return matrices
+
+
+def _csv_entry(field: str, name: str, line: int, column: int, text: str) -> Fraction:
+    """One CSV entry of a matrix file; an error names its line and column, not its text."""
+    try:
+        return _entry(field, text.strip())
+    except InputError as exc:
+        raise InputError(field, at_entry(name, line, column), exc.reason) from None
 
 
 def _csv_matrices(field: str, name: str, data: bytes) -> list[list[list[Fraction]]]:
     """Rows of exact entries; an empty line ends a head's matrix."""
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(field, name, "the CSV file is not UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        not_utf8(field, name, data, exc)
     heads: list[list[list[Fraction]]] = [[]]
+    reader = csv.reader(io.StringIO(text))
     try:
-        for line, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+        for row in reader:
             if not row or all(not entry.strip() for entry in row):
                 if heads[-1]:
                     heads.append([])
                 continue
             if len(heads) > MAX_HEADS or len(heads[-1]) >= MAX_DIMENSION or len(row) > MAX_DIMENSION:
                 raise InputError(field, name, f"at most {MAX_HEADS} matrices of at most {MAX_DIMENSION} rows/columns")
-            heads[-1].append([_entry(f"{field} ({name}, line {line})", entry.strip()) for entry in row])
+            heads[-1].append([_csv_entry(field, name, reader.line_num, k, entry) for k, entry in enumerate(row, 1)])
     except csv.Error as exc:
-        raise InputError(field, name, f"malformed CSV ({exc})") from None
+        malformed_csv(field, name, reader.line_num, exc)
     heads = [M for M in heads if M]
     if not heads:
         raise InputError(field, name, "the CSV file holds no matrix")

@@ -3,7 +3,9 @@
 `points` is either an array of rows (each entry an integer, a string holding a rational "3/5" or a decimal "0.6", or
 a TOML float literal) or the path of a file, relative to the claims file's folder (the working folder for text parsed
 without a file): a `.csv` of rows of numbers, or a `.npy` holding a 2-D array of float64, float32, int64 or int32.
-Files are read with `certificates.kernel.reading` (regular files only, at most MAX_FILE_BYTES). The data are *exact*
+Files are read by `certificates.claims.data_files` (inside the claims file's folder, regular files only, at most
+MAX_FILE_BYTES); an error in a file names its line and column, or an entry's index, never the text found there. The
+data are *exact*
 when every entry is an integer or a rational written as text (an inline string, a CSV entry "p/q"); then every token
 must satisfy |x|^2 = 1 exactly. Otherwise they are floats (TOML float literals, decimals in a CSV file, float arrays),
 each token within FLOAT_TOLERANCE of the unit sphere in |x|^2, and normalised. Anything else is an InputError that
@@ -22,9 +24,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from certificates.claims.data_files import at_entry, malformed_csv, not_utf8, read_data_file
 from certificates.claims.numbers import TomlFloat, exact_number
-from certificates.kernel.errors import InputError
-from certificates.kernel.reading import RefusedFile, read_bounded
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_TOKENS
 
 #: The largest token file read, and the most entries a claim's tokens may have.
@@ -129,41 +131,35 @@ def _text_entry(field: str, text: str, exact_decimal: bool) -> Fraction | float:
     return exact if exact_decimal else float(exact)
 
 
-def read_data_file(field: str, path_text: str, base: Path | None, what: str, limit: int) -> tuple[str, bytes]:
-    """The suffix (".npy" or ".csv") and at most `limit` bytes of the file a claim names (relative to the claims
-    file's folder `base`); InputError for another suffix, a refused or unreadable file."""
-    path = Path(path_text) if base is None else base / path_text
-    suffix = path.suffix.lower()
-    if suffix not in (".npy", ".csv"):
-        raise InputError(field, path_text, f"a {what} file is a .npy or .csv file")
-    try:
-        return suffix, read_bounded(path, limit)
-    except RefusedFile as exc:
-        raise InputError(field, path_text, str(exc.strerror)) from None
-    except OSError as exc:
-        raise InputError(field, path_text, f"cannot read the file ({exc.strerror or exc})") from None
-
-
 def _from_file(field: str, path_text: str, base: Path | None) -> list[list[Fraction | float]]:
     suffix, data = read_data_file(field, path_text, base, "token", MAX_FILE_BYTES)
     return _npy_rows(field, path_text, data) if suffix == ".npy" else _csv_rows(field, path_text, data)
 
 
+def _csv_entry(field: str, name: str, line: int, column: int, text: str) -> Fraction | float:
+    """One CSV entry of a token file (a decimal is a float); an error names its line and column, not its text."""
+    try:
+        return _text_entry(field, text, exact_decimal=False)
+    except InputError as exc:
+        raise InputError(field, at_entry(name, line, column), exc.reason) from None
+
+
 def _csv_rows(field: str, name: str, data: bytes) -> list[list[Fraction | float]]:
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(field, name, "the CSV file is not UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        not_utf8(field, name, data, exc)
     rows: list[list[Fraction | float]] = []
+    reader = csv.reader(io.StringIO(text))
     try:
-        for line, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+        for row in reader:
             if not row or all(not entry.strip() for entry in row):
                 continue
             if len(rows) >= MAX_TOKENS or len(row) > MAX_DIMENSION:
                 raise InputError(field, name, f"at most {MAX_TOKENS} rows of at most {MAX_DIMENSION} numbers")
-            rows.append([_text_entry(f"{field} ({name}, line {line})", entry, exact_decimal=False) for entry in row])
+            rows.append([_csv_entry(field, name, reader.line_num, k, entry) for k, entry in enumerate(row, 1)])
     except csv.Error as exc:
-        raise InputError(field, name, f"malformed CSV ({exc})") from None
+        malformed_csv(field, name, reader.line_num, exc)
     if len(rows) < 2:
         raise InputError(field, name, "the CSV file holds fewer than 2 tokens")
     return rows

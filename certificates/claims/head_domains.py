@@ -9,7 +9,7 @@ import sympy as sp
 
 from certificates.claims.domains import Domain
 from certificates.claims.head_sums import HeadScope, per_head
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 
 
 def domain_scope(domains: dict[sp.Symbol, Domain], field: str = "domain") -> HeadScope | None:

@@ -28,9 +28,9 @@ from certificates import sympy_trees
 from certificates.claims.expressions import parse_defined, parse_tree
 from certificates.claims.problems import ExpressionError
 from certificates.counted import spend
+from certificates.errors import InputError
 from certificates.inert import inert
 from certificates.kernel import exprtree
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.interaction import NODES, Interaction
 from certificates.kernel.vocabulary import INTERACTION_KINDS
@@ -111,7 +111,7 @@ def _positive_on_grid(interaction: Interaction, field: str) -> None:
     with precision(64):
         for beta in BETAS:
             for s in GRID:
-                value = interaction.ball(ball_of(s), ball_of(beta))
+                value = exprtree.evaluate(interaction.tree, {"s": ball_of(s), "beta": ball_of(beta)})
                 if value.is_finite() and value <= 0:
                     raise InputError(
                         field,

@@ -16,7 +16,7 @@ from pathlib import Path
 from certificates.claims.numbers import TomlFloat
 from certificates.claims.problems import ClaimsFileError, ExpressionError
 from certificates.claims.schema import UserClaim, validate_claim, with_parts
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.reading import RefusedFile, read_bounded
 
 MAX_FILE_BYTES = 1_000_000
@@ -42,8 +42,8 @@ def load_claims(path: str | Path) -> list[UserClaim]:
 
 
 def parse_claims(text: str, name: str = "<claims>", base: Path | None = None) -> list[UserClaim]:
-    """The claims of TOML `text` (`name` is used in error messages; token files are read relative to `base`, the
-    working folder when None)."""
+    """The claims of TOML `text` (`name` is used in error messages; the data files a claim names are read from
+    inside the folder `base`, `certificates.claims.data_files`; None: a claim may name no data file)."""
     try:
         document = tomllib.loads(text, parse_float=TomlFloat)  # floats keep their literal text: nothing is rounded
     except tomllib.TOMLDecodeError as exc:

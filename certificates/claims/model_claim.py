@@ -12,7 +12,8 @@ h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, 
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
 conditions at every token) satisfy the relation at some token i and head h. A sign (< <= > >=) is settled by balls at
-the witness; an equality (`=`) only exactly (`certificates.kernel.exact_witness`), never by balls or floats.
+the witness; an equality (`=`) only exactly (`certificates.kernel.model_values.equality_failures`), never by balls
+or floats.
 
 Models beyond the paper: `beta = "negative"` states the claim for every beta < 0 (repulsive attention) instead of
 beta > 0 (no `domain.beta` range then); `mask = "causal"` puts the causal mask on every configuration (token i attends
@@ -34,12 +35,12 @@ from certificates.claims.expressions import check_characters, checked_syntax, ra
 from certificates.claims.interaction_text import parse_interaction
 from certificates.claims.model_sizes import parse_sizes
 from certificates.claims.problems import ExpressionError
+from certificates.errors import InputError
 from certificates.kernel.ball_model import orthogonality_bound, stated_delta
-from certificates.kernel.errors import InputError
-from certificates.kernel.masks import MAX_GIVEN_TOKENS, Mask, mask_of
 from certificates.kernel.model_statements import Sizes, statement_text
 from certificates.kernel.model_terms import FUNCTIONS, Relation, Term, TermError, make, scalar_term
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from certificates.masks import MAX_GIVEN_TOKENS, Mask, mask_of
 
 REQUIRED = {"lhs", "op", "rhs"}
 OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "domain", "interaction", "mask", "beta", "token"}

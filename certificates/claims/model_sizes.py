@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.claims.domains import parse_domain
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.model_statements import LEAST, SIZE_NAMES, Sizes
 
 

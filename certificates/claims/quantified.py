@@ -20,8 +20,8 @@ from certificates.claims.domains import Domain
 from certificates.claims.head_domains import check_count
 from certificates.claims.head_sums import per_head
 from certificates.claims.numbers import TomlFloat
+from certificates.errors import InputError
 from certificates.families import RHO
-from certificates.kernel.errors import InputError
 
 #: The fields a dynamics claim may quantify (lambdas: each entry of the list, or the whole list as one per-head
 #: symbol `lam_h`, with H heads: `certificates.claims.head_sums`).

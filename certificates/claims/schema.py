@@ -20,6 +20,7 @@ import sympy as sp
 from certificates import nonempty
 from certificates.claims import equilibrium_claim
 from certificates.claims.conditions import Condition, unique
+from certificates.claims.data_files import names_file
 from certificates.claims.domains import Domain, dependency_order, domain_region, parse_domain
 from certificates.claims.expressions import parse_defined
 from certificates.claims.given_angles import given_angles
@@ -43,15 +44,15 @@ from certificates.claims.quantified import (
     instance_fields,
     quantified_fields,
 )
+from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
-from certificates.kernel.errors import InputError
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.masks import NAMED as NAMED_MASKS
-from certificates.kernel.masks import Mask, mask_of
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.model_statements import Sizes
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from certificates.masks import NAMED as NAMED_MASKS
+from certificates.masks import Mask, mask_of
 from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, UNCLAIMED
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
@@ -143,6 +144,8 @@ class UserClaim:
     line: int | None = None
     #: The claim's own TOML fields as parsed (floats as their literal text): what a certificate embeds.
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The folder its data files are read from (`certificates.claims.data_files`); None: it names none.
+    folder: Path | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -282,8 +285,8 @@ class EquilibriumClaim(UserClaim):
 
 
 def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> UserClaim:
-    """The typed claim of one `[[claim]]` table; InputError names the first bad field. Token files a dynamics
-    claim names are read relative to `base` (the claims file's folder; None: the working folder)."""
+    """The typed claim of one `[[claim]]` table; InputError names the first bad field. The data files a claim
+    names are read from inside the folder `base` (the claims file's; None: the claim may name no data file)."""
     if not isinstance(raw, dict):
         raise InputError("claim", raw, "each [[claim]] must be a table")
     claim_id = _string(raw, "id")
@@ -306,6 +309,7 @@ def validate_claim(raw: Any, line: int | None, base: Path | None = None) -> User
         "line": line,
         "title": _optional_string(raw, "title") or claim_id,
         "raw": dict(raw),
+        "folder": base,
     }
     stated = _optional_string(raw, "statement")
     if kind == "dynamics":
@@ -679,8 +683,8 @@ def dynamics_instance_of(
 
 def dynamics_instance(claim: DynamicsClaim, point: dict[sp.Symbol, Fraction]) -> DynamicsClaim:
     """A quantified dynamics claim at one exact point of its domain (see dynamics_instance_of)."""
-    header = {"id": claim.id, "kind": claim.kind, "line": claim.line, "title": claim.title}
-    return dynamics_instance_of(claim.raw, header, claim.parameters, point)
+    header = {"id": claim.id, "kind": claim.kind, "line": claim.line, "title": claim.title, "folder": claim.folder}
+    return dynamics_instance_of(claim.raw, header, claim.parameters, point, claim.folder)
 
 
 def _asymptotic(raw: dict[str, Any], header: dict[str, Any], stated: str | None) -> AsymptoticClaim:
@@ -763,12 +767,8 @@ def _given_matrices(raw: dict[str, Any], base: Path | None, heads: str) -> dict[
     return {
         name: given_matrices(name, raw[name], base)
         for name in wanted
-        if name in raw and not (name == "values" and isinstance(raw[name], str) and not _file_name(raw[name]))
+        if name in raw and not (name == "values" and isinstance(raw[name], str) and not names_file(raw[name]))
     }
-
-
-def _file_name(text: str) -> bool:
-    return text.strip().lower().endswith((".npy", ".csv"))
 
 
 def _taking(key: str) -> str:

@@ -18,14 +18,7 @@ from certificates.coq import enclosures
 from certificates.coq.proofs import PROOFS
 from certificates.kernel import exprtree
 from certificates.kernel.coq import terms
-from certificates.kernel.coq.statements import (
-    PointProblem,
-    Problem,
-    UniversalStatement,
-    header,
-    point_statement,
-    universal_statement,
-)
+from certificates.kernel.coq.statements import PointProblem, Problem, UniversalStatement, header, statements
 
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
 EXTRA_BITS = 16
@@ -36,7 +29,8 @@ def source(title: str, claim_id: str, sentence: str, problem: Problem) -> str:
     if isinstance(problem, PointProblem):
         body = _point(claim_id, problem)
     else:
-        body = "\n".join(_universal(s) for s in problem.statements)
+        texts = [text for _, text in statements(claim_id, problem)]
+        body = "\n".join(_universal(s, text) for s, text in zip(problem.statements, texts, strict=True))
     return header(title, claim_id, sentence) + "\n" + body
 
 
@@ -44,21 +38,21 @@ def source(title: str, claim_id: str, sentence: str, problem: Problem) -> str:
 
 
 def _point(claim_id: str, problem: PointProblem) -> str:
-    statement = point_statement(claim_id, problem)
+    *defined, (_, theorem) = statements(claim_id, problem)
     names = [terms.identifier(name) for name in problem.point]
     bounds = enclosures.hints(problem.point, problem.definitions) if problem.definitions else []
     lemmas = {
         terms.identifier(name): _bound_lemma(name, tree, hint, names)
         for (name, tree), hint in zip(problem.definitions, bounds, strict=True)
     }
-    lines = [line for identifier, text in statement.definitions for line in (text, lemmas.get(identifier)) if line]
+    lines = [line for identifier, text in defined for line in (text, lemmas.get(identifier)) if line]
     defined = [terms.identifier(name) for name, _ in problem.definitions]
     prec = max(problem.prec + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
     close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
     named = names + (["c_star"] if uses_c_star([tree for _, tree, _ in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     facts = "".join(f"  pose proof {name}_bounds.\n" for name in defined)
-    lines += [statement.theorem, f"Proof.\n{facts}{unfold}  repeat split.\n  all: {close}.\nQed."]
+    lines += [theorem, f"Proof.\n{facts}{unfold}  repeat split.\n  all: {close}.\nQed."]
     return "\n".join(lines) + "\n"
 
 
@@ -78,13 +72,14 @@ def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: l
 # ---------------------------------------------------------------- universal statements
 
 
-def _universal(statement: UniversalStatement) -> str:
+def _universal(statement: UniversalStatement, text: str) -> str:
+    """The statement's Theorem (`text`, the kernel's) and its proof."""
     names = [terms.identifier(name) for name in statement.constants]
     labels = [f"h{k}" for k in range(len(statement.hypotheses))]
     intros = " ".join(names + labels)
     facts = _atom_facts([*statement.hypotheses, statement.goal])
     proof = [f"  intros {intros}." if intros else "", *facts, PROOFS.get(statement.name, "  hf_decide.")]
-    return universal_statement(statement) + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
+    return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 
 def _atom_facts(formulas: list[Any]) -> list[str]:

@@ -23,25 +23,16 @@ callers check both balls.
 from __future__ import annotations
 
 from certificates.kernel import stored_forms
-from certificates.kernel.exprtree import NAMED, Tree, TreeError, instantiate, named_template, symbols
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, expand, symbols
+from certificates.kernel.exprtree import substitute as substitute_all
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]
-MINUS_ONE: Tree = ["rat", "-1"]
-#: Placeholders of the arguments in the templates of lambda_c's partial derivatives.
-_N, _BETA = "#n", "#beta"
 
 
 def substitute(tree: Tree, name: str, replacement: Tree) -> Tree:
     """The tree with every occurrence of the symbol `name` replaced by `replacement`."""
-    op, args = tree[0], tree[1:]
-    if op == "sym":
-        return replacement if args[0] == name else tree
-    if op == "rat":
-        return tree
-    if op == "pow":
-        return ["pow", substitute(args[0], name, replacement), args[1]]
-    return [op, *[substitute(a, name, replacement) for a in args]]
+    return substitute_all(tree, {name: replacement})  # type: ignore[no-any-return]
 
 
 def derivative(tree: Tree, name: str) -> Tree:
@@ -59,28 +50,27 @@ def derivative(tree: Tree, name: str) -> Tree:
         return derivative(["mul", args[0], ["pow", args[1], -1]], name)
     if op == "mul":
         return _add([_mul([*args[:i], derivative(factor, name), *args[i + 1 :]]) for i, factor in enumerate(args)])
-    if op == "pow" and isinstance(args[1], int) and not isinstance(args[1], bool):
+    if op == "pow" and type(args[1]) is int:
         base, k = args  # k = 0: the factor ["rat", "0"] makes the product 0
         power = ONE if k == 1 else base if k == 2 else ["pow", base, k - 1]
         return _mul([["rat", str(k)], power, derivative(base, name)])
     if op in ("exp", "log", "sqrt", "lambertw") and len(args) == 1:
-        inner = derivative(args[0], name)
         outer = {
             "exp": lambda: tree,
             "log": lambda: ["pow", args[0], -1],
             "sqrt": lambda: _mul([["rat", "1/2"], ["pow", tree, -1]]),
             "lambertw": lambda: _mul([["exp", ["mul", ["rat", "-1"], tree]], ["pow", ["add", ONE, tree], -1]]),
         }[op]()
-        return _mul([outer, inner])
-    if op in NAMED and len(args) == NAMED[op]:
-        return derivative(instantiate(named_template(op), args), name)
+        return _mul([outer, derivative(args[0], name)])
+    if op in NAMED and len(args) == len(NAMED[op]):
+        return derivative(expand(tree), name)
     if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)
         base, q = args
         terms = [_mul([derivative(q, name), ["log", base]]), _mul([q, derivative(base, name), ["pow", base, -1]])]
         return _mul([tree, _add(terms)])
     if op == "lambda_c" and len(args) == 2:  # the stored d/dn and d/dbeta at the placeholders #n, #beta
-        templates = (stored_forms.tree(partial) for partial in stored_forms.LAMBDA_C_PARTIALS)
-        partials = [substitute(substitute(t, _N, args[0]), _BETA, args[1]) for t in templates]
+        at = {"#n": args[0], "#beta": args[1]}
+        partials = [substitute_all(stored_forms.tree(partial), at) for partial in stored_forms.LAMBDA_C_PARTIALS]
         return _add([_mul([p, derivative(a, name)]) for p, a in zip(partials, args, strict=True)])
     raise TreeError(f"no derivative rule for node {str(op)[:20]!r}")
 

@@ -20,7 +20,7 @@ and the limit a stationary start must avoid (`avoided_limit`). The checks:
   hypotheses, mask and phi; beta of the family's sign) that belongs to the family exactly (`family_failures`), with
   the refuting quantity < 0 settled by balls (`ball_model`), so the claim, about every start, is false;
 - stationary start: exact data of the family whose velocity is exactly 0 at every token
-  (`certificates.kernel.exact_model`: exponential polynomials, a velocity of 1e-30 is not 0), so the trajectory from
+  (`ball_model.stationary`: exponential polynomials, a velocity of 1e-30 is not 0), so the trajectory from
   it is constant (an autonomous ODE with a locally Lipschitz field), and whose quantity, exact, is separated from the
   limit by a ball: some start does not tend to the limit (proving `exists` does-not-tend-to, refuting a universal
   tends-to or decay to 0 for a family whose every member the claim is about: given tokens, an open hemisphere).
@@ -32,13 +32,15 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel import ball_model, exact_model, exprtree, recheck
+from certificates.kernel import ball_model, exprtree, recheck
 from certificates.kernel.exact import ball_of, precision
+from certificates.kernel.exact_data import dot
 from certificates.kernel.exp_field import ExpFieldError
 from certificates.kernel.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.interaction import Interaction, check_tree
 from certificates.kernel.masks import mask_of
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from certificates.kernel.model_values import token_products
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text
 
@@ -48,14 +50,9 @@ FAMILY_KEYS = {
     "attention", "geometry", "n", "d", "H", "beta", "tokens", "given_tokens", "heads", "scores", "strengths",
     "values", "value_matrices", "mask", "interaction", "head",
 }  # fmt: skip
-PROPERTIES = (
-    "non-negative",
-    "non-decreasing",
-    "tends-to",
-    "does-not-tend-to",
-    "decays-at-rate",
-    "decays-exponentially",
-)
+#: The properties: of every state, then of the limit.
+PROPERTIES = ("non-negative", "non-decreasing")
+PROPERTIES += ("tends-to", "does-not-tend-to", "decays-at-rate", "decays-exponentially")
 STATIONARY = "stationary-start"
 #: The exact hypotheses of a family's geometry, attention kind and values (given matrices: none beyond their entries,
 #: which `family_failures` compares one by one).
@@ -130,21 +127,14 @@ def in_open_hemisphere(tokens: list[list[Fraction]]) -> bool:
     """A sufficient exact test that the tokens lie in one open hemisphere: <x_i, c> > 0 for every i, with c the sum
     of the tokens (then they lie in {y : <y, c> > 0}); False does not show that no hemisphere holds them."""
     centre = [sum(column, Fraction(0)) for column in zip(*tokens, strict=True)]
-    return all(sum((a * b for a, b in zip(x, centre, strict=True)), Fraction(0)) > 0 for x in tokens)
-
-
-def _products(cfg: ball_model.ExactConfiguration) -> list[Fraction]:
-    """<x_i, x_j> for i != j, exactly."""
-    rows = cfg.tokens
-    return [sum((a * b for a, b in zip(rows[i], rows[j], strict=True)), Fraction(0))
-            for i in range(cfg.n) for j in range(cfg.n) if i != j]  # fmt: skip
+    return all(dot(x, centre) > 0 for x in tokens)
 
 
 #: The state quantities with an exact rational value at exact tokens (`checks.model.field`'s definitions).
-EXACT_QUANTITIES: dict[str, Callable[[ball_model.ExactConfiguration], Fraction]] = {
-    "cluster_gap": lambda cfg: max(1 - p for p in _products(cfg)),
-    "least_inner_product": lambda cfg: min(_products(cfg)),
-    "largest_inner_product": lambda cfg: max(_products(cfg)),
+EXACT_QUANTITIES: dict[str, Callable[[list[list[Fraction]]], Fraction]] = {
+    "cluster_gap": lambda tokens: 1 - min(token_products(tokens)),
+    "least_inner_product": lambda tokens: min(token_products(tokens)),
+    "largest_inner_product": lambda tokens: max(token_products(tokens)),
 }
 
 
@@ -181,11 +171,11 @@ def stationary_failures(
     if outside := family_failures(family, cfg):
         return [f"not in the family: {', '.join(outside)}"], None
     try:
-        if not exact_model.stationary(cfg):
+        if not ball_model.stationary(cfg):
             return ["some velocity component is not exactly 0"], None
     except ExpFieldError as exc:
         return [f"the velocity has no exact value: {exc}"], None
-    value = EXACT_QUANTITIES[statement["quantity"]](cfg)
+    value = EXACT_QUANTITIES[statement["quantity"]](cfg.tokens)
     with precision(PRECISION):
         gap = exprtree.evaluate(limit, {}) - ball_of(value)
     if not (gap > 0 or gap < 0):

@@ -20,23 +20,28 @@ one equilibrium X(z*), z* in Z. When Fix has dimension 0 (E empty), F(X(0)) lies
 normalize(C) is an equilibrium by symmetry alone.
 
 The spectrum. At an equilibrium X*, the Jacobian J of the ambient field (`ball_model.velocity_field`
-on jets) restricted to the tangent space, in orthonormal Householder frames B_i of x_i^perp, is
-similar to the linearization of the flow. Over the box, the balls of B^T J B hold its value at X*.
-Every rotation A commuting with the heads gives J (A X*) = A F(X*) = 0: r independent such
-directions (r certified by a positive definite Gram matrix of A_k X* over the box) are r known
-zero eigenvalues. After a similarity by recorded eigenvectors V (exact complex dyadics), the
-Gershgorin discs of V^{-1} (B^T J B) V split into connected components, each holding as many
-eigenvalues as it has discs. When exactly one component can contain 0 and it has exactly r discs,
-its eigenvalues are the r symmetry zeros; every other component must lie in Re < 0 or in Re > 0,
-which counts the stable and unstable directions (the index).
+on jets) restricted to the tangent space, B^T J B in orthonormal frames B_i of x_i^perp, is similar to the
+linearization of the flow. With P the block-diagonal projection I - x_i x_i^T on the tangent spaces, P J P is
+diag(B^T J B, 0) in the orthonormal frames [B, N] (N_i = x_i e_i: P N = 0 and N^T P = 0), so its spectrum is the
+tangent one and n zeros, and no frame is needed. Over the box, the balls of P J P hold its value at X*.
+Every rotation A commuting with the heads gives J (A X*) = A F(X*) = 0, and A X* is tangent: the writer's
+rotations A_k (exact skew matrices, each checked to commute with every head), r of them independent at X* (a
+positive definite Gram matrix of A_k X over the box), and the n normal directions are r + n known zero eigenvalues.
+After a similarity by recorded eigenvectors V (exact complex dyadics), the Gershgorin discs of V^{-1} (P J P) V
+fall in three groups: those that may meet the imaginary axis, those in Re < 0 and those in Re > 0. When each disc
+of the first group is apart from every disc of the other two (the last two are apart by the axis), each group's
+union holds as many eigenvalues as it has discs (Gershgorin). When the first group has exactly r + n discs, its
+eigenvalues are the known zeros (0 lies in no other disc), and the other two count the stable and unstable
+directions (the index).
 
 The writer (`checks.evidence.equilibria`) finds the equilibrium and chooses the box, the preconditioner Y, the
-orbit directions, the pivots and V; this module only checks them. E, the residual gauge and the rotation basis are
-exact functions of the data (integer nullspaces from python-flint), the same for the writer and the checker.
+orbit rotations and V; this module only checks them. E and the residual gauge are exact functions of
+the data (nullspace and rank from python-flint), the same for the writer and the checker.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -44,59 +49,41 @@ from typing import Any, NamedTuple
 from flint import acb, acb_mat, arb, arb_mat, fmpq, fmpq_mat
 
 from certificates.kernel import ball_model
-from certificates.kernel import format as fmt
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.exprtree import parse_rational
 from certificates.kernel.jets import Jet
-from certificates.kernel.recheck import Rejected, recorded_precision, require_keys
+from certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_keys, require_list
 from certificates.kernel.vocabulary import SMOOTH_KINDS
 
 Matrix = list[list[Fraction]]
-Vector = list[Fraction]
-#: Kinds the field over boxes evaluates (relu weights are not differentiable at a zero score).
-KINDS = SMOOTH_KINDS
 
 
-class Symmetry(NamedTuple):
-    """g = (R, pi): (g X)_pi(i) = R x_i."""
-
-    rotation: Matrix
-    permutation: tuple[int, ...]
+#: g = (R, pi): (g X)_pi(i) = R x_i.
+Symmetry = tuple[Matrix, list[int]]
 
 
 class Problem(NamedTuple):
-    """Exact heads, beta and kind; the centre C of the chart and the symmetries that define the slice."""
+    """The exact heads, beta and kind (usa or softmax) on the sphere, with the centre C of the chart as the tokens
+    (n x d, d >= 2, not necessarily unit); the symmetries that define the slice."""
 
-    score_matrices: list[Matrix]
-    values: list[Matrix]
-    beta: Fraction
-    attention: str
-    centre: list[Vector]
+    cfg: ExactConfiguration
     symmetries: list[Symmetry]
 
-    @property
-    def n(self) -> int:
-        return len(self.centre)
 
-    @property
-    def d(self) -> int:
-        return len(self.centre[0])
-
-    @property
-    def heads(self) -> list[Matrix]:
-        return [*self.score_matrices, *self.values]
+#: Why a problem is not the structure a claim is about (None: it is).
+Failure = Callable[[Problem], str | None]
 
 
 # ---------------------------------------------------------------- exact linear algebra
 
 
-def rational_matrix(rows: Sequence[Sequence[Fraction]]) -> fmpq_mat:
-    """The exact matrix as python-flint rationals (exact and fast products, equality, nullspaces)."""
+def rational_matrix(rows: Sequence[Sequence[Fraction | int]]) -> fmpq_mat:
+    """The exact matrix in python-flint rationals (exact products, equality, rank, nullspace)."""
     return fmpq_mat([[fmpq(q.numerator, q.denominator) for q in row] for row in rows])
 
 
-def nullspace(matrix: fmpq_mat) -> list[Vector]:
+def nullspace(matrix: fmpq_mat) -> Matrix:
     """An exact basis of {v : matrix v = 0}: the integer nullspace of the matrix times a common denominator, each
     vector scaled to 1 at its last non-zero entry (its free column: the reduced echelon basis, well scaled)."""
     basis, nullity = matrix.numer_denom()[0].nullspace()
@@ -104,69 +91,31 @@ def nullspace(matrix: fmpq_mat) -> list[Vector]:
     return [[Fraction(v, next(t for t in reversed(column) if t)) for v in column] for column in columns]
 
 
-def _skew(d: int, coefficients: Sequence[Fraction]) -> Matrix:
-    """sum_k c_k (E_ab - E_ba) over the pairs a < b in order: a general element of so(d)."""
-    A = [[Fraction(0)] * d for _ in range(d)]
-    for (a, b), c in zip(((i, j) for i in range(d) for j in range(i + 1, d)), coefficients, strict=True):
-        A[a][b], A[b][a] = c, -c
-    return A
+def heads(cfg: ExactConfiguration) -> list[fmpq_mat]:
+    """Every M_h and W_h, exactly."""
+    return [rational_matrix(M) for M in (*cfg.score_matrices, *cfg.values)]
 
 
-def commuting_rotations(d: int, matrices: Sequence[Matrix]) -> list[Matrix]:
-    """An exact basis of {A in so(d) : A M = M A for every M}: the Lie algebra of the rotations that commute."""
-    size = d * (d - 1) // 2
-    units = [rational_matrix(_skew(d, [Fraction(int(k == j)) for j in range(size)])) for k in range(size)]
-    images = [[e for M in map(rational_matrix, matrices) for e in (A * M - M * A).entries()] for A in units]  # columns
-    rows = len(matrices) * d * d
-    matrix = fmpq_mat(rows, size, [images[k][r] for r in range(rows) for k in range(size)])
-    return [_skew(d, c) for c in nullspace(matrix)]
-
-
-def gauge(problem: Problem) -> list[Matrix]:
-    """Rotations commuting with every head: the directions A X along which equilibria are never isolated."""
-    return commuting_rotations(problem.d, problem.heads)
-
-
-def residual_gauge(problem: Problem) -> list[Matrix]:
-    """Rotations commuting with every head and every symmetry's R: they would move along the slice."""
-    return commuting_rotations(problem.d, [*problem.heads, *(g.rotation for g in problem.symmetries)])
-
-
-def symmetry_failures(problem: Problem) -> list[str]:
-    """What is wrong with the symmetries, exactly: R orthogonal, R commuting with the heads, pi a permutation,
-    R c_i = c_pi(i) (R is d x d: the payload's reader and the writer make it so). Empty when every symmetry maps the
-    field and the centre to themselves."""
-    failures = []
-    n, d = problem.n, problem.d
-    heads, centre = [rational_matrix(M) for M in problem.heads], rational_matrix(problem.centre).transpose()
-    for k, g in enumerate(problem.symmetries):
-        R = rational_matrix(g.rotation)
-        if R.transpose() * R != rational_matrix([[Fraction(int(i == j)) for j in range(d)] for i in range(d)]):
-            failures.append(f"symmetry {k}: R is not orthogonal")
-        if any(R * M != M * R for M in heads):
-            failures.append(f"symmetry {k}: R does not commute with every head")
-        if sorted(g.permutation) != list(range(n)):
-            failures.append(f"symmetry {k}: pi is not a permutation of the {n} tokens")
-            continue
-        image = (R * centre).transpose().tolist()
-        moved = next((i for i in range(n) if image[i] != centre.transpose().tolist()[g.permutation[i]]), None)
-        if moved is not None:
-            failures.append(f"symmetry {k}: R c_{moved} != c_{g.permutation[moved]}")
-    if any(all(v == 0 for v in c) for c in problem.centre):
-        failures.append("a centre token is zero")
-    return failures
-
-
-def slice_basis(problem: Problem) -> list[Vector]:
-    """An exact basis E of the tangent vectors of Fix at the centre: U (flattened n*d) with g U = U, <u_i, c_i> = 0."""
-    n, d, blocks = problem.n, problem.d, [(j, b) for j in range(problem.n) for b in range(problem.d)]
+def slice_of(problem: Problem) -> Matrix:
+    """An exact basis E of the tangent vectors of Fix at the centre: U (flattened n*d) with g U = U, <u_i, c_i> = 0,
+    once the symmetries are checked exactly: each R orthogonal and commuting with every head, with R c_i = c_pi(i)
+    (pi a permutation: the payload's reader and the writer make it so), and no centre token zero. Rejected otherwise.
+    (A rotation commuting with the heads and every R would move equilibria along the slice: the Krawczyk test then
+    fails, as it proves a unique zero in its box.)"""
+    centre, d = problem.cfg.tokens, len(problem.cfg.tokens[0])
+    identity, matrices = rational_matrix([[int(i == j) for j in range(d)] for i in range(d)]), heads(problem.cfg)
+    for k, (rotation, pi) in enumerate(problem.symmetries):
+        R = rational_matrix(rotation)
+        moved = rational_matrix(centre) * R.transpose() != rational_matrix([centre[j] for j in pi])
+        if moved or R.transpose() * R != identity or any(R * M != M * R for M in matrices):
+            raise Rejected(f"symmetry {k} is not an orthogonal R commuting with the heads with R c_i = c_pi(i)")
+    blocks = [(j, b) for j in range(len(centre)) for b in range(d)]
     rows = [  # (R u_i)_a - (u_pi(i))_a = 0
-        [(g.rotation[a][b] if j == i else 0) - (j == g.permutation[i] and b == a) for j, b in blocks]
-        for g in problem.symmetries
-        for i in range(n)
-        for a in range(d)
+        [(R[a][b] if j == i else 0) - (j == pi[i] and b == a) for j, b in blocks]
+        for R, pi in problem.symmetries
+        for i, a in blocks
     ]
-    rows += [[c[b] if j == i else 0 for j, b in blocks] for i, c in enumerate(problem.centre)]
+    rows += [[c[b] if j == i else 0 for j, b in blocks] for i, c in enumerate(centre)]
     return nullspace(rational_matrix(rows))
 
 
@@ -174,198 +123,98 @@ def slice_basis(problem: Problem) -> list[Vector]:
 
 
 def _sparse(exact: Sequence[Fraction], values: Sequence[Any]) -> Any:
-    """sum_r exact_r values_r (balls or jets), skipping the exact zeros."""
-    total: Any = arb(0)
-    for q, v in zip(exact, values, strict=True):
-        if q != 0:
-            total = v * ball_of(q) + total
-    return total
+    """sum_r exact_r values_r (balls or jets), skipping the exact zeros (E and the rotations are sparse)."""
+    return sum((v * ball_of(q) for q, v in zip(exact, values, strict=True) if q), arb(0))
 
 
-def chart_tokens(problem: Problem, E: Sequence[Vector], z: Sequence[Any]) -> list[list[Any]]:
+def chart_tokens(problem: Problem, E: Matrix, z: Sequence[Any]) -> list[list[Any]]:
     """x_i = w_i / |w_i| with w_i = c_i + (E z)_i (balls or jets)."""
-    d, tokens = problem.d, []
-    for i, c in enumerate(problem.centre):
-        w = [_sparse([column[i * d + a] for column in E], z) + ball_of(c[a]) for a in range(d)]
-        norm = sum(wa * wa for wa in w).sqrt()
-        tokens.append([wa / norm for wa in w])
-    return tokens
+    d, centre = len(problem.cfg.tokens[0]), problem.cfg.tokens
+    w = [[_sparse([e[i * d + a] for e in E], z) + ball_of(ca) for a, ca in enumerate(c)] for i, c in enumerate(centre)]
+    return [[wa / norm for wa in x] for x, norm in zip(w, [sum(wa * wa for wa in x).sqrt() for x in w], strict=True)]
 
 
-def field(problem: Problem, tokens: list[list[Any]]) -> list[list[Any]]:
+def field(cfg: ExactConfiguration, tokens: list[list[Any]]) -> list[list[Any]]:
     """F(X) on the sphere (the ambient extension off it), at balls or jets: the ball model's one formula."""
-    return ball_model.velocity_field(tokens, problem.score_matrices, problem.values, problem.beta, problem.attention)
+    return ball_model.velocity_field(tokens, cfg.score_matrices, cfg.values, cfg.beta, cfg.attention)
 
 
-def slice_equations(problem: Problem, E: Sequence[Vector], z: Sequence[Any]) -> list[Any]:
-    """Psi(z) = E^T F(X(z))."""
-    flat = [v for row in field(problem, chart_tokens(problem, E, z)) for v in row]
-    return [_sparse(column, flat) for column in E]
-
-
-def _box(z0: Sequence[Fraction], radius: Fraction) -> list[arb]:
+def box(z0: Sequence[Fraction], radius: Fraction) -> list[arb]:
     """Balls holding z0 + [-radius, radius]^p."""
     return [ball_of(v).union(ball_of(v - radius)).union(ball_of(v + radius)) for v in z0]
 
 
-# ---------------------------------------------------------------- Krawczyk
-
-
-class Existence(NamedTuple):
-    """Whether the Krawczyk inclusion holds (or Fix has dimension 0), and why."""
-
-    proved: bool
-    reason: str
-
-
-def krawczyk(
-    problem: Problem, E: Sequence[Vector], z0: Sequence[Fraction], radius: Fraction, Y: Sequence[Sequence[Fraction]]
-) -> Existence:
-    """K(Z) = z0 - Y Psi(z0) + (I - Y Psi'(Z)) (Z - z0) inside the open box Z = z0 + [-radius, radius]^p.
-
-    Holds for any rational Y; when it holds, Psi has exactly one zero in Z (Krawczyk 1969, Moore 1977)."""
+def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fraction, Y: Matrix) -> str:
+    """How an equilibrium in the box is shown: K(Z) = z0 - Y Psi(z0) + (I - Y Psi'(Z)) (Z - z0) inside the open box
+    Z = z0 + [-radius, radius]^p (z0 and Y of the slice's dimension p), Psi(z) = E^T F(X(z)). Holds for any rational
+    Y; when it holds, Psi has exactly one zero in Z (Krawczyk 1969, Moore 1977). Rejected when it does not hold."""
     p = len(E)
     if p == 0:
-        return Existence(True, "the fixed set has dimension 0: F(C/|C|) lies in {0} by symmetry")
-    if radius <= 0 or len(z0) != p or len(Y) != p or any(len(row) != p for row in Y):
-        return Existence(False, "the box and the preconditioner must match the slice dimension")
-    at_centre = arb_mat([[v] for v in slice_equations(problem, E, [ball_of(v) for v in z0])])
-    jets = slice_equations(problem, E, Jet.variables(_box(z0, radius)))
-    J = arb_mat([[jet.grad[k] if isinstance(jet, Jet) else arb(0) for k in range(p)] for jet in jets])
-    Yb = arb_mat([[ball_of(v) for v in row] for row in Y])
-    identity, width = arb_mat([[int(i == j) for j in range(p)] for i in range(p)]), [_box([Fraction(0)], radius)] * p
-    image = Yb * at_centre, (identity - Yb * J) * arb_mat(width)
-    for k in range(p):
-        value = ball_of(z0[k]) - image[0][k, 0] + image[1][k, 0]
+        return "the fixed set has dimension 0: F(C/|C|) lies in {0} by symmetry"
+
+    def psi(z: Sequence[Any]) -> list[Any]:
+        flat = [v for x in field(problem.cfg, chart_tokens(problem, E, z)) for v in x]
+        return [_sparse(e, flat) for e in E]
+
+    centre, Yb = arb_mat([[ball_of(v)] for v in z0]), arb_mat([[ball_of(v) for v in row] for row in Y])
+    J = arb_mat([list(jet.grad) for jet in psi(Jet.variables(box(z0, radius)))])
+    identity, width = arb_mat([[int(i == j) for j in range(p)] for i in range(p)]), arb_mat([box([0], radius)] * p)
+    K = centre - Yb * arb_mat([[v] for v in psi(centre.entries())]) + (identity - Yb * J) * width
+    for k, value in enumerate(K.entries()):
         if not (value.lower() > ball_of(z0[k] - radius) and value.upper() < ball_of(z0[k] + radius)):
-            return Existence(False, f"Krawczyk image of coordinate {k} is {value.str(5)}, not inside the box")
-    return Existence(True, f"Krawczyk: K(Z) inside Z (p = {p}, radius {float(radius):.3g})")
-
-
-def solution_box(problem: Problem, E: Sequence[Vector], z0: Sequence[Fraction], radius: Fraction) -> list[list[arb]]:
-    """Balls holding every token X(z), z in the box (the equilibrium's tokens among them)."""
-    return chart_tokens(problem, E, _box(z0, radius))
+            raise Rejected(f"existence: the Krawczyk image of coordinate {k} is {value.str(5)}, not inside the box")
+    return f"Krawczyk: K(Z) inside Z (p = {p}, radius {float(radius):.3g})"
 
 
 # ---------------------------------------------------------------- the spectrum
 
 
-def tangent_frames(tokens: Sequence[Sequence[arb]], pivots: Sequence[int]) -> list[list[list[arb]]]:
-    """For each token, d - 1 columns of the Householder reflection H = I - 2 v v^T/<v, v>, v = x + s e_k (k the
-    pivot, s the sign of x_k): H is orthogonal and H e_k is parallel to x, so the other columns are an
-    orthonormal basis of x^perp (balls holding the exact frame at every point of the token's ball)."""
-    frames = []
-    for x, k in zip(tokens, pivots, strict=True):
-        if not (x[k] > 0 or x[k] < 0):
-            raise ValueError("the pivot coordinate of a token ball contains 0")
-        v = [xa + ((1 if x[k] > 0 else -1) if a == k else 0) for a, xa in enumerate(x)]
-        vv = dot(v, v)
-        frames.append([[int(a == b) - 2 * v[a] * v[b] / vv for a in range(len(x))] for b in range(len(x)) if b != k])
-    return frames
+def projected_jacobian(cfg: ExactConfiguration, tokens: list[list[arb]]) -> arb_mat:
+    """P DF P (nd square) over the token balls: DF the ambient field's Jacobian from jets, P the block-diagonal
+    projection I - x_i x_i^T on the tangent spaces."""
+    n, d = len(tokens), len(tokens[0])
+    variables = Jet.variables([t for x in tokens for t in x])
+    DF = arb_mat([jet.grad for x in field(cfg, [variables[i * d : (i + 1) * d] for i in range(n)]) for jet in x])
+    blocks = [(i, a) for i in range(n) for a in range(d)]
+    P = arb_mat([[int(a == b) - tokens[i][a] * tokens[i][b] if i == j else 0 for j, b in blocks] for i, a in blocks])
+    return P * DF * P
 
 
-def tangent_jacobian(problem: Problem, tokens: list[list[arb]], pivots: Sequence[int]) -> list[list[arb]]:
-    """B^T DF B (n(d-1) square) over the token balls, DF the ambient field's Jacobian from jets."""
-    n, d = problem.n, problem.d
-    variables = Jet.variables([t for row in tokens for t in row])
-    DF = [jet.grad for row in field(problem, [variables[i * d : (i + 1) * d] for i in range(n)]) for jet in row]
-    zero, frames = [arb(0)] * d, tangent_frames(tokens, pivots)
-    B = [zero * i + column + zero * (n - 1 - i) for i, frame in enumerate(frames) for column in frame]  # flattened
-    image = [[dot(row, b) for row in DF] for b in B]  # DF b, per column b
-    return [[dot(b, column) for column in image] for b in B]
-
-
-def orbit_rank(problem: Problem, tokens: list[list[arb]], chosen: Sequence[int]) -> bool:
-    """The orbit directions A_k X (k in `chosen`, A_k the gauge basis) are independent at every point of the
-    token balls: their Gram matrix has positive leading minors (Sylvester)."""
-    basis = gauge(problem)
-    if any(not 0 <= k < len(basis) for k in chosen) or len(set(chosen)) != len(chosen):
-        return False
-    directions = [[_sparse(row, x) for x in tokens for row in basis[k]] for k in chosen]
+def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix], V: Sequence) -> dict[str, int]:
+    """The counts of eigenvalues of P J P from the Gershgorin discs of V^{-1} (P J P) V (V: rows of [re, im] pairs;
+    each disc held in a complex box), given the orbit rotations: each skew and commuting with every head, their
+    directions A X independent at every point of the token balls (a positive determinant of their Gram matrix).
+    Exactly len(orbit) + n discs may meet the imaginary axis, each apart from every disc in Re < 0 or Re > 0.
+    Rejected otherwise."""
+    matrices, zeros = heads(problem.cfg), len(orbit) + len(tokens)
+    if any(A.transpose() != -A or any(A * M != M * A for M in matrices) for A in map(rational_matrix, orbit)):
+        raise Rejected("spectrum: an orbit rotation is not skew or does not commute with every head")
+    directions = [[_sparse(row, x) for x in tokens for row in A] for A in orbit]
     gram = [[dot(u, w) for w in directions] for u in directions]
-    return all(arb_mat([row[:m] for row in gram[:m]]).det() > 0 for m in range(1, len(gram) + 1))
-
-
-class Spectrum(NamedTuple):
-    """Counts of eigenvalues: the symmetry zeros, Re < 0 and Re > 0 (the index); `decided` False with a reason."""
-
-    decided: bool
-    reason: str
-    zeros: int = 0
-    negative: int = 0
-    positive: int = 0
-
-
-def classify(J: list[list[arb]], V: Sequence[Sequence[tuple[Fraction, Fraction]]], zeros: int) -> Spectrum:
-    """Gershgorin components of V^{-1} J V: one may contain 0 and must hold exactly `zeros` discs; each other one
-    must lie in Re < 0 or in Re > 0."""
-    m = len(J)
-    if m == 0:
-        return Spectrum(True, "no tangent directions")
-    Vm = acb_mat([[acb(ball_of(re), ball_of(im)) for re, im in row] for row in V])
+    if orbit and not arb_mat(gram).det() > 0:  # a Gram matrix: positive definite when its determinant is
+        raise Rejected("spectrum: the orbit directions are not certified independent")
+    m, Vm = len(V), acb_mat([[acb(ball_of(re), ball_of(im)) for re, im in row] for row in V])
     try:
-        A = Vm.solve(acb_mat([[acb(x) for x in row] for row in J]) * Vm)
+        A = Vm.solve(acb_mat(projected_jacobian(problem.cfg, tokens)) * Vm)
     except ZeroDivisionError:
-        return Spectrum(False, "the eigenvector matrix is not certified invertible")
-    mids = [acb(A[k, k].mid()) for k in range(m)]
-    radii = [sum((abs(A[k, j]) for j in range(m) if j != k), abs(A[k, k] - mids[k])) for k in range(m)]
-    label = list(range(m))  # connected components of the overlap graph
-    for k in range(m):
-        for j in range(k + 1, m):
-            if not abs(mids[k] - mids[j]) > radii[k] + radii[j] and label[j] != label[k]:
-                label = [label[k] if t == label[j] else t for t in label]
-    members = [[k for k in range(m) if label[k] == c] for c in sorted(set(label))]
-    zero_components = [c for c in members if any(not abs(mids[k]) > radii[k] for k in c)]
-    negative = sum(len(c) for c in members if c not in zero_components and all(mids[k].real + radii[k] < 0 for k in c))
-    positive = sum(len(c) for c in members if c not in zero_components and all(mids[k].real - radii[k] > 0 for k in c))
-    found = sum(len(c) for c in zero_components)
-    if found + negative + positive != m:
-        return Spectrum(False, "a Gershgorin component away from 0 meets the imaginary axis")
-    if len(zero_components) > 1 or found != zeros:
-        why = f"the discs that may contain 0 hold {found} eigenvalue(s) in {len(zero_components)} component(s)"
-        return Spectrum(False, f"{why}; {zeros} symmetry zero(s) are known")
-    return Spectrum(True, "Gershgorin components separate", zeros, negative, positive)
-
-
-def check(
-    problem: Problem,
-    z0: Sequence[Fraction],
-    radius: Fraction,
-    Y: Sequence[Sequence[Fraction]],
-    orbit: Sequence[int],
-    pivots: Sequence[int],
-    V: Sequence[Sequence[tuple[Fraction, Fraction]]],
-    prec: int,
-) -> tuple[Existence, Spectrum]:
-    """Everything an equilibrium certificate claims, re-derived from its data (the writer and the checker alike)."""
-    failures = symmetry_failures(problem)  # the kind is one of KINDS: the payload's reader and the writer ask first
-    if not failures and residual_gauge(problem):
-        failures = ["a rotation commuting with the heads commutes with every symmetry: the slice is not transversal"]
-    if failures:
-        return Existence(False, "; ".join(failures)), Spectrum(False, "no equilibrium")
-    E = slice_basis(problem)
-    with precision(prec):
-        existence = krawczyk(problem, E, z0, radius, Y)
-        if not existence.proved:
-            return existence, Spectrum(False, "no equilibrium")
-        tokens = solution_box(problem, E, z0 if E else [], radius)
-        if len(pivots) != problem.n or any(not 0 <= k < problem.d for k in pivots):
-            return existence, Spectrum(False, "one pivot coordinate per token is needed")
-        if not orbit_rank(problem, tokens, orbit):
-            return existence, Spectrum(False, "the chosen orbit directions are not certified independent")
-        try:
-            return existence, classify(tangent_jacobian(problem, tokens, pivots), V, len(orbit))
-        except ValueError as exc:
-            return existence, Spectrum(False, str(exc))
+        raise Rejected("spectrum: the eigenvector matrix is not certified invertible") from None
+    radii = [sum((abs(A[k, j]) for j in range(m) if j != k), arb(0)).upper() for k in range(m)]
+    discs = [A[k, k] + acb(arb(0, r), arb(0, r)) for k, r in enumerate(radii)]  # boxes holding the discs
+    axis = [not (disc.real < 0 or disc.real > 0) for disc in discs]  # the discs that may meet the imaginary axis
+    apart = all(axis[k] == axis[j] or not discs[k].overlaps(discs[j]) for k, j in itertools.combinations(range(m), 2))
+    if sum(axis) != zeros or not apart:
+        raise Rejected(f"spectrum: the Gershgorin discs do not separate {zeros} known zeros from Re < 0 and Re > 0")
+    negative = sum(disc.real < 0 for disc in discs)
+    return {"zeros": len(orbit), "negative": negative, "positive": m - zeros - negative}
 
 
 # ---------------------------------------------------------------- the certificates of the registry's claims
-# The checker rebuilds the exact problem from the file (sizes bounded by `certificates.kernel.format`), re-runs
-# `check`, compares the recomputed counts with the ones the file states, and checks exactly on the data the
-# structure the claim is about (a single cluster, a regular simplex, tokens along orthogonal head subspaces).
+# The checker rebuilds the exact problem from the file (sizes bounded by `certificates.kernel.format`), re-runs the
+# tests, compares the recomputed counts with the ones the file states, and checks exactly on the data the structure
+# the claim is about (a single cluster, a regular simplex, tokens along orthogonal head subspaces).
 
-PAYLOAD_KEYS = frozenset({"scores", "values", "beta", "attention", "centre", "symmetries", "point", "radius"})
-PAYLOAD_KEYS |= {"preconditioner", "orbit", "pivots", "eigenvectors", "prec", "spectrum"}
+PAYLOAD_KEYS = frozenset({"configuration", "rotations", "permutations", "point", "radius", "preconditioner"})
+PAYLOAD_KEYS |= {"orbit", "eigenvectors", "prec", "spectrum"}
 #: Most symmetries a file may list (each is checked exactly).
 MAX_SYMMETRIES = 64
 
@@ -379,152 +228,115 @@ def clusters_gram(sizes: Sequence[int]) -> Matrix:
     return [[Fraction(1) if a == b else between for b in label] for a in label]
 
 
-def same_configuration(centre: Matrix, blocks: Sequence[range], targets: Sequence[Matrix]) -> str | None:
-    """Whether the normalized centre tokens c_i/|c_i| have, in every block, the target Gram matrix (exactly, without a
-    square root: the sign and the square of <P_b c_i, P_b c_j> against t^2 |c_i|^2 |c_j|^2). Equal block Grams mean
-    the configurations differ by a rotation within each block, which commutes with the heads."""
-    norms = [sum((v * v for v in c), Fraction(0)) for c in centre]
-    if any(norm == 0 for norm in norms):
-        return "a centre token is zero"
-    for block, target in zip(blocks, targets, strict=True):
-        for i, ci in enumerate(centre):
-            for j, cj in enumerate(centre):
-                g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
-                if (g > 0) != (t > 0) or (g < 0) != (t < 0) or g * g != t * t * norms[i] * norms[j]:
-                    return f"tokens {i} and {j} do not have the regime's inner product {t}"
+def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[Matrix]) -> str | None:
+    """Why the centre is not the equilibrium itself with the target Gram matrices of its normalized tokens
+    c_i/|c_i| in every block (None: it is): the fixed set of the symmetries has dimension 0, and the block Grams are
+    equal exactly, without a square root (the sign and the square of <P_b c_i, P_b c_j> against
+    t^2 |c_i|^2 |c_j|^2). Equal block Grams mean the configurations differ by a rotation within each block, which
+    commutes with the heads."""
+    if slice_of(problem):
+        return "the fixed set of the symmetries has positive dimension (the equilibrium is not the centre itself)"
+    tokens = list(enumerate(problem.cfg.tokens))
+    for (block, target), (i, ci), (j, cj) in itertools.product(zip(blocks, targets, strict=True), tokens, tokens):
+        g, t = sum((ci[a] * cj[a] for a in block), Fraction(0)), target[i][j]
+        if g * abs(g) != t * abs(t) * dot(ci, ci) * dot(cj, cj):  # x |x| keeps the sign: no square root
+            return f"tokens {i} and {j} do not have the inner product {t}"
     return None
 
 
 def _orthogonal_subspaces(problem: Problem) -> str | None:
-    """Two heads or more, every centre token in the range of exactly one head."""
-    if len(problem.score_matrices) < 2:
-        return "at least two heads are needed"
-    for i, c in enumerate(problem.centre):
-        seen = sum(any(dot(row, c) != 0 for row in M) for M in problem.score_matrices)
-        if seen != 1:
-            return f"token {i} is seen by {seen} heads, not by exactly one"
-    return None
+    """Two heads or more, every centre token in the range of exactly one head, and the centre the equilibrium."""
+    seen = [sum(any(dot(row, c) != 0 for row in M) for M in problem.cfg.score_matrices) for c in problem.cfg.tokens]
+    if len(problem.cfg.score_matrices) < 2 or seen != [1] * problem.cfg.n:
+        return f"two heads or more, each token seen by exactly one (the tokens are seen by {seen} heads)"
+    return centre_failure(problem, [], [])
 
 
 class EquilibriumObligation(NamedTuple):
-    """The claim's subject; the hypotheses its heads must satisfy (`ball_model.HYPOTHESES`) and the structure of its
-    centre (None when the data have it, else why not); a structured claim's equilibrium is the centre itself (no
-    slice). No structure: any exact instance (the certificate states what it proves)."""
+    """The claim's subject; the hypotheses its heads must satisfy (`ball_model.HYPOTHESES`) and why its centre is
+    not the structure (None when it is; a structured claim's equilibrium is the centre itself). No structure: any
+    exact instance (the certificate states what it proves)."""
 
     subject: str
     hypotheses: tuple[str, ...] = ()
-    structure: Callable[[Problem], str | None] | None = None
+    structure: Failure = lambda problem: None
 
     def failure(self, problem: Problem) -> str | None:
-        if self.structure is None:
-            return None
-        cfg = ExactConfiguration(problem.centre, problem.score_matrices, problem.values, problem.beta)
-        failed = ball_model.hypothesis_failures(cfg, self.hypotheses)
-        if failed:
-            return f"the heads are not {', '.join(failed)}"
-        return self.structure(problem) or ("the fixed set has positive dimension" if slice_basis(problem) else None)
+        """Why the problem is not the claim's subject (None: it is)."""
+        failed = ball_model.hypothesis_failures(problem.cfg, self.hypotheses)
+        return f"the heads are not {', '.join(failed)}" if failed else self.structure(problem)
 
 
-_SCALAR = ("scalar-heads", "aligned-values")
+def _gram(sizes: Callable[[int], list[int]]) -> Failure:
+    """The centre is the equilibrium with the Gram matrix of clusters of these sizes (at n tokens)."""
+    return lambda p: centre_failure(p, [range(len(p.cfg.tokens[0]))], [clusters_gram(sizes(p.cfg.n))])
+
+
+_SCALAR, _ORTHOGONAL = ("scalar-heads", "aligned-values"), ("orthogonal-heads", "aligned-values", "symmetric-scores")
 EQUILIBRIA: dict[str, EquilibriumObligation] = {
     "critical-points": EquilibriumObligation("the configuration"),
-    "critical-points.cluster-stable": EquilibriumObligation(
-        "the single cluster", _SCALAR, lambda p: same_configuration(p.centre, [range(p.d)], [clusters_gram([p.n])])
-    ),
-    "critical-points.simplex-index": EquilibriumObligation(
-        "the regular simplex", _SCALAR, lambda p: same_configuration(p.centre, [range(p.d)], [clusters_gram([1] * p.n)])
-    ),
+    "critical-points.cluster-stable": EquilibriumObligation("the single cluster", _SCALAR, _gram(lambda n: [n])),
+    "critical-points.simplex-index": EquilibriumObligation("the regular simplex", _SCALAR, _gram(lambda n: [1] * n)),
     "critical-points.orthogonal-subspaces": EquilibriumObligation(
-        "tokens along orthogonal head subspaces",
-        ("orthogonal-heads", "aligned-values", "symmetric-scores"),
-        _orthogonal_subspaces,
+        "tokens along orthogonal head subspaces", _ORTHOGONAL, _orthogonal_subspaces
     ),
 }
 
 
-def _matrix(rows: object, what: str, max_rows: int, max_cols: int, exact: bool = False) -> list[list[Fraction]]:
-    """Rows of rationals: at most max_rows of at most max_cols entries (exactly so many when `exact`)."""
-    sizes = [len(r) if isinstance(r, list) else max_cols + 1 for r in rows] if isinstance(rows, list) else None
-    if sizes is None or len(sizes) > max_rows or any(size > max_cols for size in sizes):
-        raise Rejected(f"{what}: at most {max_rows} rows of at most {max_cols} entries")
-    if exact and (len(sizes) != max_rows or any(size != max_cols for size in sizes)):
-        raise Rejected(f"{what}: {max_rows} rows of {max_cols} entries")
-    return [[parse_rational(v) for v in row] for row in rows]
-
-
-def _indices(data: object, what: str, size: int) -> list[int]:
-    if (
-        not isinstance(data, list)
-        or len(data) > size
-        or any(isinstance(k, bool) or not isinstance(k, int) for k in data)
-    ):
-        raise Rejected(f"{what}: a list of at most {size} integers")
-    return list(data)
-
-
-def _symmetry(data: Any, d: int) -> Symmetry:
-    require_keys(data, {"rotation", "permutation"}, "symmetry")
-    return Symmetry(
-        _matrix(data["rotation"], "rotation", d, d, exact=True),
-        tuple(_indices(data["permutation"], "pi", fmt.MAX_TOKENS)),
-    )
+def _array(data: object, shape: Sequence[int], what: str) -> Any:
+    """Nested lists of exactly the lengths `shape` with exact rational texts at the leaves (Rejected otherwise)."""
+    if not shape:
+        return parse_rational(data)
+    if not isinstance(data, list) or len(data) != shape[0]:
+        raise Rejected(f"{what}: nested lists of {' x '.join(map(str, shape))} exact rationals")
+    return [_array(item, shape[1:], what) for item in data]
 
 
 def problem_of(payload: dict[str, Any]) -> Problem:
-    """The exact problem of a payload (sizes bounded)."""
-    centre = _matrix(payload["centre"], "centre", fmt.MAX_TOKENS, fmt.MAX_DIMENSION)
-    if len(centre) < 2 or not centre[0] or any(len(c) != len(centre[0]) for c in centre):
-        raise Rejected("the centre must be at least two tokens of one dimension")
-    d, scores, values = len(centre[0]), payload["scores"], payload["values"]
-    if not (isinstance(scores, list) and isinstance(values, list) and 1 <= len(scores) == len(values) <= fmt.MAX_HEADS):
-        raise Rejected(f"1 to {fmt.MAX_HEADS} score matrices and as many value matrices")
-    scores, values = ([_matrix(M, "a head matrix", d, d, exact=True) for M in h] for h in (scores, values))
-    beta, symmetries = parse_rational(payload["beta"]), payload["symmetries"]
-    if beta <= 0 or payload["attention"] not in KINDS:
-        raise Rejected("beta must be positive and the attention usa or softmax")
-    if not isinstance(symmetries, list) or len(symmetries) > MAX_SYMMETRIES:
-        raise Rejected(f"at most {MAX_SYMMETRIES} symmetries")
-    return Problem(scores, values, beta, payload["attention"], centre, [_symmetry(g, d) for g in symmetries])
+    """The exact problem of a payload (sizes bounded): the configuration and its symmetries, n x d rotations and
+    permutations of the n tokens."""
+    cfg = exact_configuration(payload["configuration"])
+    n, d = cfg.n, len(cfg.tokens[0])
+    if cfg.attention not in SMOOTH_KINDS or cfg.geometry != "sphere" or d < 2 or not all(map(any, cfg.tokens)):
+        raise Rejected("the configuration: usa or softmax attention on the sphere, d >= 2, no centre token zero")
+    rotations = require_list(payload["rotations"], MAX_SYMMETRIES, "rotations")
+    permutations = require_list(payload["permutations"], len(rotations), "permutations", len(rotations))
+    for pi in permutations:
+        if not isinstance(pi, list) or any(type(k) is not int for k in pi) or sorted(pi) != list(range(n)):
+            raise Rejected(f"a permutation: the {n} token indices, each once")
+    return Problem(cfg, list(zip(_array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
 
 
-def recheck_spectrum(problem: Problem, payload: dict[str, Any]) -> tuple[Spectrum, str]:
-    """`check` re-run on the payload's data (box, preconditioner, orbit, pivots, eigenvectors): the decided spectrum
-    and how existence was shown; Rejected unless existence is re-proved, the spectrum re-decided and its counts the
-    ones the file states."""
-    n, d, vectors, stated = problem.n, problem.d, payload["eigenvectors"], payload["spectrum"]
-    m = n * (d - 1)
-    if not isinstance(vectors, list) or len(vectors) != m:
-        raise Rejected(f"the eigenvector matrix must be {m} x {m}")
-    V = [[(re, im) for re, im in _matrix(row, "an eigenvector row of [re, im]", m, 2, exact=True)] for row in vectors]
-    require_keys(stated, {"zeros", "negative", "positive"}, "spectrum")
-    point, radius = _matrix([payload["point"]], "point", 1, n * d)[0], parse_rational(payload["radius"])
-    Y = _matrix(payload["preconditioner"], "preconditioner", n * d, n * d)
-    orbit, pivots = _indices(payload["orbit"], "orbit", d * d), _indices(payload["pivots"], "pivots", n)
-    existence, spectrum = check(problem, point, radius, Y, orbit, pivots, V, recorded_precision(payload, 512))
-    if not existence.proved:
-        raise Rejected(f"existence not re-proved: {existence.reason}")
-    if not spectrum.decided:
-        raise Rejected(f"spectrum not re-decided: {spectrum.reason}")
-    counts = {"zeros": spectrum.zeros, "negative": spectrum.negative, "positive": spectrum.positive}
-    if stated != counts:
-        raise Rejected(f"the file states the spectrum {stated}, the re-check finds {counts}")
-    return spectrum, existence.reason
+def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Problem, dict[str, int], str]:
+    """The payload's problem, which must be `what` (`failure`: why not, or None), its spectrum and how it was shown,
+    re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors); Rejected unless the
+    structure holds, existence is re-proved, the spectrum decided and its counts the ones the file states."""
+    problem = problem_of(payload)
+    if wrong := failure(problem):
+        raise Rejected(f"not {what}: {wrong}")
+    n, d, E = problem.cfg.n, len(problem.cfg.tokens[0]), slice_of(problem)
+    z0, Y = _array(payload["point"], (len(E),), "point"), _array(payload["preconditioner"], (len(E),) * 2, "Y")
+    radius, V = parse_rational(payload["radius"]), _array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")
+    orbit = [_array(A, (d, d), "orbit") for A in require_list(payload["orbit"], d * (d - 1) // 2, "orbit")]
+    with precision(recorded_precision(payload, 512)):
+        how = existence(problem, E, z0, radius, Y)
+        counts = spectrum(problem, chart_tokens(problem, E, box(z0, radius)), orbit, V)
+    if payload["spectrum"] != counts:
+        raise Rejected(f"the file states the spectrum {str(payload['spectrum'])[:200]}, the re-check finds {counts}")
+    return problem, counts, f"{how}; the Gershgorin discs separate (balls)"
+
+
+def spectrum_text(counts: dict[str, int]) -> str:
+    """The decided counts in words."""
+    stable = ", linearly stable modulo rotations" if counts["positive"] == 0 else ""
+    return "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable
 
 
 def check_equilibrium(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
     """Re-check an equilibrium certificate against the obligation of its claim: (what it proves, how)."""
     obligation = EQUILIBRIA[claim_id]
     require_keys(payload, PAYLOAD_KEYS, "equilibrium payload")
-    problem = problem_of(payload)
-    wrong = obligation.failure(problem)
-    if wrong:
-        raise Rejected(f"not {obligation.subject}: {wrong}")
-    spectrum, existence = recheck_spectrum(problem, payload)
-    kind = f"{problem.attention}, beta = {problem.beta}, H = {len(problem.score_matrices)}"
-    proved = (
-        f"{obligation.subject} of n = {problem.n} tokens in dimension {problem.d} ({kind}) is an equilibrium (in the "
-        f"certified box), with {spectrum.zeros} zero eigenvalue(s) along the rotation orbit, {spectrum.negative} with "
-        f"Re < 0 and {spectrum.positive} with Re > 0: index {spectrum.positive}"
-        + (", linearly stable modulo rotations" if spectrum.positive == 0 else "")
-    )
-    return proved, f"{existence}; {spectrum.reason} (balls)"
+    problem, counts, how = recheck(payload, obligation.failure, obligation.subject)
+    cfg = problem.cfg
+    kind = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, {cfg.attention}, beta = {cfg.beta}, H = {len(cfg.score_matrices)}"
+    return f"{obligation.subject} ({kind}) is an equilibrium (in the certified box) with {spectrum_text(counts)}", how

@@ -14,7 +14,6 @@ tables compare exact rationals (`Fraction`, SymPy's `Rational`) in the ordinary 
 
 from __future__ import annotations
 
-import math
 import numbers
 import operator
 from collections.abc import Callable, Mapping
@@ -36,21 +35,9 @@ _COMPARE: dict[str, Callable[[Any, int], Any]] = {
     "==": operator.eq,
 }
 
-#: The relation that holds exactly where the given one fails.
-NEGATION = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "!=": "==", "==": "!="}
-
 #: The signs that settle each relation, in order of preference: `x != 0` is settled by `x > 0` or
 #: `x < 0`, and `x >= 0` by `x >= 0` itself or by `x > 0`.
 SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">"), "<": ("<",), "<=": ("<=", "<")}
-
-
-def decimal_value(text: str, max_exponent: int) -> Fraction | None:
-    """The exact rational of a decimal literal its caller's grammar already accepted ('1.5e-3' is 3/2000),
-    or None when the decimal exponent exceeds `max_exponent` (the caller says why in its own words)."""
-    mantissa, _, exponent = text.lower().partition("e")
-    if exponent and abs(int(exponent)) > max_exponent:
-        return None
-    return Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
 
 
 #: Bits of a rational shown exactly by `shown`; a larger one is shown to 20 digits with its size (its exact
@@ -68,19 +55,11 @@ def shown(value: numbers.Rational | int) -> str:
         return f"about {ball_of(q).str(20, radius=False)} (a rational of {bits} bits)"
 
 
-def approximate(value: numbers.Rational | int, digits: int = 6) -> str:
-    """`digits` significant digits of a rational at any magnitude (a float would overflow past 1e308 or show 0)."""
-    q = Fraction(value)
-    number = float(q) if abs(q.numerator).bit_length() - q.denominator.bit_length() < 1000 else math.inf
-    if math.isfinite(number) and (number != 0 or q == 0):
-        return f"{number:.{digits}g}"
-    with precision(max(64, 4 * digits)):
-        return ball_of(q).str(digits, radius=False)
-
-
 def box_text(box: Mapping[str, tuple[numbers.Rational, numbers.Rational]]) -> str:
-    """`x in [lo, hi], ...` to 6 digits, for messages about a box of rational sides."""
-    return ", ".join(f"{name} in [{approximate(lo)}, {approximate(hi)}]" for name, (lo, hi) in box.items())
+    """`x in [lo, hi], ...` to 6 digits, for messages about a box of rational sides (of any magnitude)."""
+    with precision(64):
+        ends = {name: [ball_of(end).str(6, radius=False) for end in ends] for name, ends in box.items()}
+    return ", ".join(f"{name} in [{lo}, {hi}]" for name, (lo, hi) in ends.items())
 
 
 class precision:  # called as a function: `with precision(bits):`
@@ -161,11 +140,6 @@ def interval_ball(low: numbers.Rational | int, high: numbers.Rational | int) -> 
 def holds(value: Any, relation: str) -> bool:
     """`value relation 0` settled: for a ball, by every point of it; for an exact rational, as usual."""
     return bool(_COMPARE[relation](value, 0))
-
-
-def fails(value: Any, relation: str) -> bool:
-    """`value relation 0` refuted: for a ball, by every point of it (no precision can rescue it)."""
-    return holds(value, NEGATION[relation])
 
 
 def settling_sign(value: Any, relation: str) -> str | None:

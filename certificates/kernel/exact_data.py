@@ -9,12 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
+from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import Mask
-
-if TYPE_CHECKING:  # only annotations: the interaction module loads SymPy
-    from certificates.kernel.interaction import Interaction
 
 Vector = list[Fraction]
 Matrix = list[list[Fraction]]
@@ -40,11 +37,6 @@ class ExactConfiguration:
         return len(self.tokens)
 
 
-def matvec(M: Matrix, x: Sequence[Fraction]) -> Vector:
-    """M x, exactly."""
-    return [sum((m * xi for m, xi in zip(row, x, strict=True)), Fraction(0)) for row in M]
-
-
 def dot(u: Sequence, w: Sequence):  # type: ignore[no-untyped-def]
     """<u, w> of two vectors of any one number type (Fractions, balls, jets, exponential polynomials)."""
     total = 0
@@ -55,15 +47,11 @@ def dot(u: Sequence, w: Sequence):  # type: ignore[no-untyped-def]
 
 def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
     """s^h_ij = <x_i, M_h x_j>, exactly."""
-    return [[[dot(xi, matvec(M, xj)) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices]
+    return [
+        [[dot(xi, [dot(row, xj) for row in M]) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices
+    ]
 
 
 def attends(cfg: ExactConfiguration, i: int, j: int) -> bool:
     """Whether token i attends to token j (the mask entry; always without a mask)."""
     return cfg.mask is None or cfg.mask[i][j]
-
-
-def softmax_shift(cfg: ExactConfiguration, i: int, row: list[Fraction]) -> Fraction:
-    """The exact maximum of beta s_ij over the tokens j that token i attends to (the softmax shift, either sign
-    of beta)."""
-    return max(cfg.beta * sij for j, sij in enumerate(row) if attends(cfg, i, j))

@@ -2,13 +2,14 @@
 
 At rational tokens, heads and beta every attention weight is exact in this field: usa weights are e^(beta s),
 softmax weights e^(beta s) / sum_k e^(beta s_k), relu weights rationals; head outputs, velocities, energies and
-their rates are then sums, products and quotients of them. A value is kept as numerator / denominator, each a
-finite map exponent -> coefficient (e^a e^b = e^(a + b)). The evaluation map into the reals is a ring
-homomorphism, so a numerator that is the zero polynomial is the real number 0: `is_zero` is an exact zero test
-that never looks at a float (it is also complete: with N a common denominator of the exponents every term is a
-power of e^(1/N), which is transcendental, so a non-zero polynomial has a non-zero value). Denominators are built
-only from positive sums (softmax normalizers, the model's positive integers and beta), never from a value whose
-sign is unknown: division by a number that is zero is refused.
+their rates are then sums, products and quotients of them (the model's chain of definitions evaluated here,
+`certificates.kernel.ball_model.exact_values`; a square root or a logarithm has no value in this field). A value is
+kept as numerator / denominator, each a finite map exponent -> coefficient (e^a e^b = e^(a + b)). The evaluation map
+into the reals is a ring homomorphism, so a numerator that is the zero polynomial is the real number 0: `is_zero` is
+an exact zero test that never looks at a float (it is also complete: with N a common denominator of the exponents
+every term is a power of e^(1/N), which is transcendental, so a non-zero polynomial has a non-zero value).
+Denominators are built only from positive sums (softmax normalizers, the model's positive integers and beta), never
+from a value whose sign is unknown: division by a number that is zero is refused.
 """
 
 from __future__ import annotations
@@ -16,10 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-
-from flint import arb
-
-from certificates.kernel.exact import exact_value
 
 Poly = tuple[tuple[Fraction, Fraction], ...]
 """An exponential polynomial: ((exponent, coefficient), ...), exponents increasing, coefficients non-zero."""
@@ -68,10 +65,12 @@ class ExpNumber:
     def rational(value: Fraction | int) -> ExpNumber:
         return ExpNumber(_normal({Fraction(0): Fraction(value)}))
 
-    @staticmethod
-    def exp(exponent: Fraction) -> ExpNumber:
-        """e^exponent for a rational exponent."""
-        return ExpNumber(((Fraction(exponent), Fraction(1)),))
+    def exp(self) -> ExpNumber:
+        """e^self for a rational self (ExpFieldError for any other exponent)."""
+        if any(q != 0 for q, _ in self.numerator + self.denominator):
+            raise ExpFieldError("an exponential of a value that is not rational has no exact value here")
+        top = self.numerator[0][1] if self.numerator else Fraction(0)
+        return ExpNumber(((top / self.denominator[0][1], Fraction(1)),))
 
     def is_zero(self) -> bool:
         """Exactly whether the value is 0 (its numerator is the zero polynomial)."""
@@ -120,14 +119,9 @@ class ExpNumber:
 
 
 def _coerce(value: Any) -> ExpNumber:
-    """An operand as an exact number: ExpNumber, int, Fraction, or a ball of radius 0 (the ball model's exact arb(0)
-    starts of its sums); anything else, an inexact ball above all, is refused."""
+    """An operand as an exact number: ExpNumber, int or Fraction; anything else (a ball above all) is refused."""
     if isinstance(value, ExpNumber):
         return value
-    if isinstance(value, bool):
-        raise ExpFieldError("a boolean is not a number")
-    if isinstance(value, int | Fraction):
+    if isinstance(value, int | Fraction) and not isinstance(value, bool):
         return ExpNumber.rational(value)
-    if isinstance(value, arb) and value.rad() == 0 and value.is_finite():
-        return ExpNumber.rational(exact_value(value.mid()))
     raise ExpFieldError(f"not an exact number: {type(value).__name__}")

@@ -22,15 +22,9 @@ from typing import Any
 SCHEMA = "headflow-certificate/4"
 KINDS = ("smt", "witness", "interval-cover", "convexity", "equilibrium")
 FIELDS = ("schema", "claim_id", "claim", "statement", "kind", "payload", "tools")
-#: The tools a certificate records (name -> distribution), and the form of a recorded version.
-TOOLS = {
-    "python": "",
-    "z3": "z3-solver",
-    "cvc5": "cvc5",
-    "flint": "python-flint",
-    "sympy": "sympy",
-    "headflow": "headflow",
-}
+#: The tools a certificate records (their distributions are the writer's, `certificates.store`), and the form of a
+#: recorded version.
+TOOLS = ("python", "z3", "cvc5", "flint", "sympy", "headflow")
 VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,39}$")
 
 #: Bounds on every size in a certificate, so that re-checking an accepted-size file is fast

@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from flint import arb, fmpq, fmpq_mpoly, fmpq_mpoly_ctx
+from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 from flint.utils.flint_exceptions import DomainError
 
 from certificates.kernel import derivatives, exprtree
@@ -47,10 +47,6 @@ class Interaction:
 
     def __str__(self) -> str:
         return self.text
-
-    def ball(self, s: arb, beta: arb) -> arb:
-        """phi(s) as a ball (the tree evaluated with balls)."""
-        return exprtree.evaluate(self.tree, {"s": s, "beta": beta})
 
     def proposal(self) -> exprtree.Tree | None:
         """The proposed antiderivative (a subclass outside the kernel may propose it lazily)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from certificates.kernel import format as fmt
 from certificates.kernel.reading import RefusedFile, read_bounded
-from certificates.kernel.recheck import Rejected
+from certificates.kernel.recheck import Rejected, require_keys
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -26,14 +26,7 @@ def load(path: Path) -> dict[str, Any]:
         raise Rejected(f"file {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise Rejected(f"not JSON: {str(exc)[:120]}") from None
-    if not isinstance(certificate, dict):
-        raise Rejected("not a JSON object")
-    missing = [key for key in (*fmt.FIELDS, "sha256") if key not in certificate]
-    if missing:
-        raise Rejected(f"missing fields: {', '.join(missing)}")
-    extra = sorted(set(certificate) - {*fmt.FIELDS, "sha256"})
-    if extra:
-        raise Rejected(f"unknown field {extra[0][:60]!r}: the checker checks every field and accepts no other")
+    require_keys(certificate, (*fmt.FIELDS, "sha256"), "the certificate")  # the checker checks every field it has
     if certificate["schema"] != fmt.SCHEMA:
         raise Rejected(f"unknown schema {str(certificate['schema'])[:60]!r} (expected {fmt.SCHEMA})")
     if certificate["kind"] not in fmt.KINDS:
@@ -42,7 +35,10 @@ def load(path: Path) -> dict[str, Any]:
         raise Rejected("claim_id must be a string and payload an object")
     if certificate["statement"] is not None and not isinstance(certificate["statement"], dict):
         raise Rejected("statement must be null or a core statement object")
-    _check_tools(certificate["tools"])
+    require_keys(certificate["tools"], fmt.TOOLS, "tools")
+    for name, version in certificate["tools"].items():
+        if not isinstance(version, str) or not fmt.VERSION.match(version):
+            raise Rejected(f"tools.{name}: not a version string")
     if fmt.content_hash(certificate) != certificate["sha256"]:
         raise Rejected("sha256 mismatch: the content was damaged or modified after it was written")
     return certificate
@@ -60,18 +56,3 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _constant(name: str) -> Any:
     raise Rejected(f"{name} is not a JSON number")
-
-
-def _check_tools(tools: object) -> None:
-    """`tools` records exactly the format's tools, each with a version string of the checked form."""
-    if not isinstance(tools, dict):
-        raise Rejected("tools must be an object of tool versions")
-    extra = sorted(set(tools) - set(fmt.TOOLS))
-    if extra:
-        raise Rejected(f"tools: unknown field {extra[0][:60]!r}")
-    missing = sorted(set(fmt.TOOLS) - set(tools))
-    if missing:
-        raise Rejected(f"tools: missing {', '.join(missing)}")
-    for name, version in tools.items():
-        if not isinstance(version, str) or not fmt.VERSION.match(version):
-            raise Rejected(f"tools.{name}: not a version string")

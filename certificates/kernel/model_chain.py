@@ -1,44 +1,52 @@
-"""The model's quantities at an exact configuration, written once: named definitions as expression trees (SPEC's
-definitions), which the checker evaluates with balls (`Chain.balls`) and the Coq writer states
-(`certificates.kernel.coq.model_tree`), so that the two cannot mean different things.
+"""The model's quantities, written once: named definitions as expression trees (SPEC's definitions), which the
+checker evaluates with balls (`Chain.balls`), exactly (`Chain.values` in `certificates.kernel.exp_field`) and over
+jets of tokens (`certificates.kernel.ball_model.velocity_field`), and the Coq writer states
+(`certificates.kernel.coq.model_tree`), so that none of them can mean something else.
 
-At rational tokens, heads and beta every score s^h_ij = <x_i, M_h x_j> and every row W_h x_j is an exact rational
-(`certificates.kernel.exact_data`), so the trees contain only rationals, `exp` of rational multiples of beta's scores
-(or the stated interaction phi at the exact scores), `log` of a softmax normalizer, `sqrt` of the squared norms the
-normalization schemes divide by, and the four operations. The trees are built over named definitions
-(`Rate.definitions`, in order: each may use the earlier names), which one `Chain` per configuration builds on first
-use and once: the weights w^h_ij, the head outputs f^h_i[k], the attention velocities v_i[k], the scheme's velocities
-xdot_i[k] (and the directions' ydot_i[k]), the score rates sdot^h_ij and the softmax rows:
-- w^h_ij = m_ij exp(beta s) (usa), m_ij p^h_ij (softmax, shifted by the exact maximum `exact_data.softmax_shift`),
+At rational tokens, heads and beta every score s^h_ij = <x_i, M_h x_j> and every row W_h x_j is an exact rational,
+so the trees contain only rationals, `exp` of rational multiples of beta's scores (or the stated interaction phi at
+the exact scores), `log` of a softmax normalizer, `sqrt` of the squared norms the normalization schemes divide by,
+and the four operations. Tokens may also be symbols (`["sym", name]`): the trees are then the field over any tokens
+(the scores are trees too, the softmax is not shifted, the directions x/|x| are named `nx_i` quotients). The trees
+are built over named definitions (`Rate.definitions`, in order: each may use the earlier names), which one `Chain`
+per configuration builds on first use and once: the weights w^h_ij, the head outputs f^h_i[k], the attention
+velocities v_i[k], the scheme's velocities xdot_i[k] (and the directions' ydot_i[k]), the score rates sdot^h_ij and
+the softmax rows:
+- w^h_ij = m_ij exp(beta s) (usa), m_ij p^h_ij (softmax, shifted by the exact maximum of beta s over the row),
   m_ij max(beta s, 0) / n (relu, exact: the score's sign, which picks the branch of the kink, is a comparison of
   rationals); with an interaction m_ij phi(s^h_ij), normalized over j for softmax; m_ij the mask's entry (1 without);
-- v_i = sum_h sum_j w^h_ij W_h x_j (divided by n for usa), xdot_i the scheme's update: P⊥_x v on the sphere, v in
-  flat space and under pre-ln, v/|v| (peri-ln), (1-a) P⊥_y v + a v with y = x/|x| and a = MIX_LN_PRE_SHARE (mix-ln),
-  P⊥_x(v/|v|) (ngpt); every rate is taken along ydot_i = P⊥_x xdot_i at the unit tokens of pre-ln, peri-ln and
-  mix-ln (which attend to y = x/|x|, exact only there), along xdot_i otherwise;
+- v_i = sum_h sum_j w^h_ij W_h y_j (divided by n for usa), y_j the tokens attention reads (x_j, or x_j/|x_j| under
+  pre-ln, peri-ln and mix-ln, where exact data must be unit tokens: y = x), xdot_i the scheme's update: P⊥_x v on
+  the sphere, v in flat space and under pre-ln, v/|v| (peri-ln), (1-a) P⊥_y v + a v with a = MIX_LN_PRE_SHARE
+  (mix-ln), P⊥_x(v/|v|) (ngpt); every rate is taken along ydot_i = P⊥_x xdot_i under pre-ln, peri-ln and mix-ln,
+  along xdot_i otherwise;
 - E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij) ((1/(2 n^2)) sum_ij m_ij Phi(s^h_ij) with an interaction, Phi
   its verified antiderivative), dE_h/dt = (1/(2 n^2)) sum_ij m_ij exp(beta s^h_ij) sdot^h_ij (phi for exp);
 - H^h_i = -sum_j p_j (beta s_j - m_i - log Z_i), dH^h_i/dt = -sum_j beta p_j (sdot_j - sum_k p_k sdot_k)
   (beta s_j - m_i - log Z_i), p_j = e_j / Z_i, e_j = m_ij exp(beta s_j - m_i) (exp(beta s) only);
 - Z^h_i = sum_j m_ij exp(beta s^h_ij), xbar^h_i = sum_j p^h_ij x_j; d|x_i|/dt = <x_i, xdot_i> / |x_i|; R = |m| and
-  dR/dt = <m, mdot> / R (|mdot| at m = 0), m the tokens' mean.
-What the data do not define (an entropy of an interaction, an energy without antiderivative, directions of tokens
-that are not unit) raises `Chain.error` with the reason: ValueError here, NotTranslatable on the Coq side.
+  dR/dt = <m, mdot> / R (|mdot| at m = 0), m the mean of the y_j.
+What the data do not define (an entropy of an interaction, an energy without antiderivative, exact tokens of pre-ln,
+peri-ln or mix-ln that are not unit) raises `Chain.error` with the reason: ValueError here, NotTranslatable on the
+Coq side.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import reduce, wraps
+from operator import mul as times
 from typing import Any
 
 from flint import arb, ctx
 
 from certificates.kernel.derivatives import substitute
 from certificates.kernel.exact import ball_of
-from certificates.kernel.exact_data import ExactConfiguration, attends, exact_scores, matvec, softmax_shift
-from certificates.kernel.exprtree import Tree, evaluate, rational_text
+from certificates.kernel.exact_data import ExactConfiguration, attends
+from certificates.kernel.exprtree import Tree, evaluate, parse_rational, rational_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 
 Value = Fraction | list
@@ -82,10 +90,9 @@ def root(a: Value) -> Value:
 
 @dataclass
 class Rate:
-    """Named definitions (name, tree) in order, and the quantity's tree over them."""
+    """Named definitions (name, tree) in order."""
 
     definitions: list[tuple[str, list[Any]]] = field(default_factory=list)
-    value: Value = Fraction(0)
 
     def define(self, name: str, v: Value) -> Value:
         """A rational stays itself; a tree gets a name, and the name's symbol stands for it."""
@@ -99,13 +106,17 @@ def _dot(u: list[Value], w: list[Value]) -> Value:
     return add([mul(a, b) for a, b in zip(u, w, strict=True)])
 
 
+def _matvec(M: list[list[Fraction]], x: list[Value]) -> list[Value]:
+    return [_dot(list(row), x) for row in M]
+
+
 def _mean(vectors: list[list[Value]]) -> list[Value]:
     """(1/n) sum_i u_i of n vectors."""
     return [mul(Fraction(1, len(vectors)), add(list(column))) for column in zip(*vectors, strict=True)]
 
 
-def _at_score(tree: Tree, score: Fraction, beta: Fraction) -> Value:
-    """A function of the score s (and beta) at an exact score: its tree with s and beta replaced by the rationals."""
+def _at_score(tree: Tree, score: Value, beta: Fraction) -> Value:
+    """A function of the score s (and beta) at a score: its tree with s and beta replaced."""
     return substitute(substitute(tree, "s", tree_of(score)), "beta", tree_of(beta))
 
 
@@ -116,6 +127,44 @@ def _ball(tree: Tree, env: dict[str, arb]) -> arb:
     if tree[0] == "sqrt":
         return evaluate(tree[1], env).nonnegative_part().sqrt()
     return evaluate(tree, env)
+
+
+def evaluate_in(tree: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
+    """A tree of the chain's nodes in a number type other than balls (exact numbers, jets): `rational` makes its
+    rationals, every operation is the type's own; ValueError for a function the type has not (no exact logarithm)."""
+    op, args = tree[0], tree[1:]
+    if op == "rat":
+        return rational(parse_rational(args[0]))
+    if op == "sym":
+        return env[args[0]]
+    values = [evaluate_in(a, env, rational) for a in args]
+    if op in ("add", "mul"):
+        return reduce(times, values) if op == "mul" else sum(values[1:], values[0])
+    if op == "div":
+        return values[0] / values[1]
+    if op in ("exp", "sqrt", "log") and hasattr(values[0], op):
+        return getattr(values[0], op)()
+    raise ValueError(f"no {op} of {type(values[0]).__name__} values")
+
+
+def _nested(value: Any, leaf: Callable[[Value], Any]) -> Any:
+    """A value or nested lists of values (as the chain's methods return them), each value mapped by `leaf`."""
+    if isinstance(value, Fraction) or isinstance(value[0], str):
+        return leaf(value)
+    return [_nested(v, leaf) for v in value]
+
+
+def _once(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A chain's method built once per arguments (its definitions are named once), on first use."""
+
+    @wraps(method)
+    def built(chain: Chain, *args: int) -> Any:
+        key = (method.__name__, *args)
+        if key not in chain.built:
+            chain.built[key] = method(chain, *args)
+        return chain.built[key]
+
+    return built
 
 
 class Chain:
@@ -131,14 +180,11 @@ class Chain:
         self.cfg, self.rate = cfg, Rate()
         if cfg.interaction is not None:
             self._function(cfg.interaction.tree, f"the interaction phi(s) = {cfg.interaction.text}")
-        self.scores = exact_scores(cfg)
-        self.rows = [[matvec(W, x) for x in cfg.tokens] for W in cfg.values]
-        self._weights: list[list[list[Value]]] | None = None
-        self._outputs: list[list[list[Value]]] | None = None
-        self._xdot: list[list[Value]] | None = None
-        self._ydot: list[list[Value]] | None = None
-        self._sdot: list[list[list[Value]]] | None = None
-        self._phi: dict[tuple[int, int], list[Value]] = {}
+        self.directions = [self._direction(i, list(x)) for i, x in enumerate(cfg.tokens)]
+        y = self.directions
+        self.scores = [[[_dot(yi, _matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
+        self.rows = [[_matvec(W, yj) for yj in y] for W in cfg.values]
+        self.built: dict[tuple[Any, ...], Any] = {}
         self._softmax: dict[tuple[int, int], tuple[list[Value], Value]] = {}
         self._env: dict[str, arb] = {}
         self._evaluated, self._prec = 0, ctx.prec
@@ -147,28 +193,42 @@ class Chain:
         """A function of the score the chain states (the interaction, its antiderivative): here any tree."""
         return tree
 
+    def _direction(self, i: int, x: list[Value]) -> list[Value]:
+        """y_i, the token attention reads: x_i, or x_i/|x_i| (|x_i| named nx_i) under pre-ln, peri-ln and mix-ln,
+        where exact tokens must be unit (the directions x/|x| exactly, and dy/dt = P⊥_x xdot)."""
+        if self.cfg.geometry not in DIRECTION_GEOMETRIES:
+            return x
+        length = root(_dot(x, x))
+        if all(isinstance(t, Fraction) for t in x) and length != 1:
+            raise self.error(f"exact data of {self.cfg.geometry} need unit tokens (the directions x/|x| exactly)")
+        return [self._quotient(xk, self.rate.define(f"nx_{i}", length)) for xk in x]
+
     def balls(self, value: Any) -> Any:
         """A value or nested lists of values (as the methods return them) as balls at the current precision, every
-        definition evaluated once (again after a change of precision)."""
+        definition evaluated once (again after a change of precision); ValueError when a value of the stated
+        interaction that the value uses is not a finite ball."""
         if self._prec != ctx.prec:
             self._env, self._evaluated, self._prec = {}, 0, ctx.prec
         for name, tree in self.rate.definitions[self._evaluated :]:
             self._env[name] = _ball(tree, self._env)
+            if name.startswith("phi_") and not self._env[name].is_finite():
+                assert self.cfg.interaction is not None
+                raise ValueError(f"the interaction {self.cfg.interaction.text} is not finite at an exact score (balls)")
         self._evaluated = len(self.rate.definitions)
-        return self._nested(value)
+        return _nested(value, lambda v: ball_of(v) if isinstance(v, Fraction) else _ball(v, self._env))
 
-    def _nested(self, value: Any) -> Any:
-        if isinstance(value, Fraction):
-            return ball_of(value)
-        if isinstance(value[0], str):
-            return _ball(value, self._env)
-        return [self._nested(v) for v in value]
+    def values(self, value: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
+        """A value or nested lists of values in another number type (`evaluate_in`): every definition evaluated
+        once, in order, over `env` (the values of the tokens' symbols, when they are symbols)."""
+        env = dict(env)
+        for name, tree in self.rate.definitions:
+            env[name] = evaluate_in(tree, env, rational)
+        return _nested(value, lambda v: rational(v) if isinstance(v, Fraction) else evaluate_in(v, env, rational))
 
+    @_once
     def weights(self) -> list[list[list[Value]]]:
         """w^h_ij of the configuration's kind, interaction and mask (named; relu's are exact rationals)."""
-        if self._weights is None:
-            self._weights = [[self._weight_row(h, i) for i in range(self.cfg.n)] for h in range(len(self.scores))]
-        return self._weights
+        return [[self._weight_row(h, i) for i in range(self.cfg.n)] for h in range(len(self.scores))]
 
     def _weight_row(self, h: int, i: int) -> list[Value]:
         cfg, row = self.cfg, self.scores[h][i]
@@ -177,43 +237,47 @@ class Chain:
             return self._normalized(h, i, phi, ("Z", "p"))[0] if cfg.attention == "softmax" else phi
         seen = [attends(cfg, i, j) for j in range(cfg.n)]
         if cfg.attention == "relu":
-            return [max(cfg.beta * sij, Fraction(0)) / cfg.n if seen[j] else Fraction(0) for j, sij in enumerate(row)]
+            return [max(mul(cfg.beta, s), Fraction(0)) / cfg.n if seen[j] else Fraction(0) for j, s in enumerate(row)]
         if cfg.attention == "usa":
             return [
-                self.rate.define(f"w_{h}_{i}_{j}", ["exp", tree_of(cfg.beta * sij)]) if seen[j] else Fraction(0)
+                self.rate.define(f"w_{h}_{i}_{j}", ["exp", tree_of(mul(cfg.beta, sij))]) if seen[j] else Fraction(0)
                 for j, sij in enumerate(row)
             ]
         if cfg.attention == "softmax":
             return self._distribution(h, i, ("e", "Z", "p"))
         raise self.error(f"the model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
 
+    @_once
     def interaction_row(self, h: int, i: int) -> list[Value]:
         """m_ij phi(s^h_ij) at the exact scores (named phi_h_i_j)."""
         cfg = self.cfg
         assert cfg.interaction is not None
-        if (h, i) not in self._phi:
-            self._phi[h, i] = [
-                self.rate.define(f"phi_{h}_{i}_{j}", _at_score(cfg.interaction.tree, sij, cfg.beta))
-                if attends(cfg, i, j)
-                else Fraction(0)
-                for j, sij in enumerate(self.scores[h][i])
-            ]
-        return self._phi[h, i]
+        return [
+            self.rate.define(f"phi_{h}_{i}_{j}", _at_score(cfg.interaction.tree, sij, cfg.beta))
+            if attends(cfg, i, j)
+            else Fraction(0)
+            for j, sij in enumerate(self.scores[h][i])
+        ]
 
     def _distribution(self, h: int, i: int, names: tuple[str, str, str]) -> list[Value]:
-        """softmax_j(beta s^h_ij) over the tokens i attends to: e_j = exp(beta s_j - m_i) with the exact shift
-        (`exact_data.softmax_shift`), named names[0], normalized (`_normalized`) under names[1:], recorded as the
-        softmax row (h, i)."""
+        """softmax_j(beta s^h_ij) over the tokens i attends to: e_j = exp(beta s_j - m_i) with the shift `_shift`,
+        named names[0], normalized (`_normalized`) under names[1:], recorded as the softmax row (h, i)."""
         cfg, row = self.cfg, self.scores[h][i]
-        m = softmax_shift(cfg, i, row)
+        m = self._shift(i, row)
         e = [
-            self.rate.define(f"{names[0]}_{h}_{i}_{j}", ["exp", tree_of(cfg.beta * sij - m)])
+            self.rate.define(f"{names[0]}_{h}_{i}_{j}", ["exp", tree_of(add([mul(cfg.beta, sij), -m]))])
             if attends(cfg, i, j)
             else Fraction(0)
             for j, sij in enumerate(row)
         ]
         self._softmax[h, i] = self._normalized(h, i, e, names[1:])
         return self._softmax[h, i][0]
+
+    def _shift(self, i: int, row: list[Value]) -> Fraction:
+        """m_i, the exact maximum of beta s_ij over the tokens j that token i attends to (0 for scores that are not
+        rationals: symbolic tokens)."""
+        seen = [mul(self.cfg.beta, sij) for j, sij in enumerate(row) if attends(self.cfg, i, j)]
+        return max(seen) if all(isinstance(s, Fraction) for s in seen) else Fraction(0)  # type: ignore[type-var]
 
     def _normalized(self, h: int, i: int, e: list[Value], names: tuple[str, str]) -> tuple[list[Value], Value]:
         """(e_j / Z, Z) with Z = sum_j e_j (named names[0]_h_i, the quotients names[1]_h_i_j)."""
@@ -247,26 +311,22 @@ class Chain:
     def _log_weight(self, h: int, i: int, j: int) -> Value:
         """log p^h_ij = beta s_ij - m_i - log Z_i."""
         row, Z = self.scores[h][i], self.softmax(h, i)[1]
-        shift = softmax_shift(self.cfg, i, row)
-        return add([self.cfg.beta * row[j] - shift, mul(Fraction(-1), ["log", tree_of(Z)])])
+        return add([mul(self.cfg.beta, row[j]), -self._shift(i, row), mul(Fraction(-1), ["log", tree_of(Z)])])
 
+    @_once
     def outputs(self) -> list[list[list[Value]]]:
-        """f^h_i[k] = sum_j w^h_ij (W_h x_j)[k] (named f_h_i_k)."""
-        if self._outputs is None:
-            w, cfg = self.weights(), self.cfg
-            self._outputs = [
+        """f^h_i[k] = sum_j w^h_ij (W_h y_j)[k] (named f_h_i_k)."""
+        w, cfg = self.weights(), self.cfg
+        return [
+            [
                 [
-                    [
-                        self.rate.define(
-                            f"f_{h}_{i}_{k}", add([mul(w[h][i][j], self.rows[h][j][k]) for j in range(cfg.n)])
-                        )
-                        for k in range(len(cfg.tokens[0]))
-                    ]
-                    for i in range(cfg.n)
+                    self.rate.define(f"f_{h}_{i}_{k}", add([mul(w[h][i][j], self.rows[h][j][k]) for j in range(cfg.n)]))
+                    for k in range(len(cfg.tokens[0]))
                 ]
-                for h in range(len(w))
+                for i in range(cfg.n)
             ]
-        return self._outputs
+            for h in range(len(w))
+        ]
 
     def _attention_velocity(self, i: int) -> list[Value]:
         """v_i[k] = sum_h sum_j w^h_ij (W_h x_j)[k], divided by n for usa (named v_i_k)."""
@@ -279,28 +339,17 @@ class Chain:
             v = [mul(Fraction(1, cfg.n), vk) for vk in v]
         return [self.rate.define(f"v_{i}_{k}", vk) for k, vk in enumerate(v)]
 
-    def _require_directions(self) -> None:
-        """Pre-ln, peri-ln and mix-ln attend to y = x/|x|, which exact data give exactly only at unit tokens (y = x)."""
-        cfg = self.cfg
-        if cfg.geometry in DIRECTION_GEOMETRIES and not all(sum(t * t for t in x) == 1 for x in cfg.tokens):
-            raise self.error(f"exact data of {cfg.geometry} need unit tokens (the directions x/|x| exactly)")
-
+    @_once
     def velocities(self) -> list[list[Value]]:
         """xdot_i[k], the scheme's update of each token (named xdot_i_k)."""
-        if self._xdot is None:
-            self._require_directions()
-            self._xdot = [
-                [
-                    self.rate.define(f"xdot_{i}_{k}", u)
-                    for k, u in enumerate(self._scheme(i, self._attention_velocity(i)))
-                ]
-                for i in range(self.cfg.n)
-            ]
-        return self._xdot
+        return [
+            [self.rate.define(f"xdot_{i}_{k}", u) for k, u in enumerate(self._scheme(i, self._attention_velocity(i)))]
+            for i in range(self.cfg.n)
+        ]
 
     def _scheme(self, i: int, v: list[Value]) -> list[Value]:
         """xdot_i from v_i: P⊥_x v (sphere), v (flat, pre-ln), v/|v| (peri-ln), (1-a) P⊥_y v + a v with y = x/|x|
-        (mix-ln), P⊥_x(v/|v|) (ngpt); |v| named nv_i, v/|v| named u_i_k, |x| named nx_i."""
+        (mix-ln), P⊥_x(v/|v|) (ngpt); |v| named nv_i, v/|v| named u_i_k."""
         geometry, x = self.cfg.geometry, list(self.cfg.tokens[i])
         if geometry in ("flat", "pre-ln"):
             return v
@@ -311,8 +360,7 @@ class Chain:
             unit = [self.rate.define(f"u_{i}_{k}", self._quotient(vk, length)) for k, vk in enumerate(v)]
             return unit if geometry == "peri-ln" else self._project(f"r_{i}", x, unit)
         if geometry == "mix-ln":
-            length = self.rate.define(f"nx_{i}", root(_dot(x, x)))
-            tangent = self._project(f"r_{i}", [self._quotient(xk, length) for xk in x], v)
+            tangent = self._project(f"r_{i}", self.directions[i], v)
             share = Fraction(*MIX_LN_PRE_SHARE)
             return [add([mul(1 - share, tk), mul(share, vk)]) for tk, vk in zip(tangent, v, strict=True)]
         raise self.error(f"the geometry {geometry!r} has no velocity here")
@@ -322,44 +370,42 @@ class Chain:
         radial = self.rate.define(name, _dot(u, x))
         return [add([uk, mul(mul(Fraction(-1), xk), radial)]) for uk, xk in zip(u, x, strict=True)]
 
+    @_once
     def direction_velocities(self) -> list[list[Value]]:
         """dy_i/dt, along which every rate is taken: P⊥_{x_i} xdot_i (named ydot_i_k) at the unit tokens of pre-ln,
         peri-ln and mix-ln (y = x), xdot_i otherwise."""
         xdot = self.velocities()
         if self.cfg.geometry not in DIRECTION_GEOMETRIES:
             return xdot
-        if self._ydot is None:
-            self._ydot = [
-                [self.rate.define(f"ydot_{i}_{k}", u) for k, u in enumerate(self._project(f"ry_{i}", list(x), xdot[i]))]
-                for i, x in enumerate(self.cfg.tokens)
-            ]
-        return self._ydot
+        return [
+            [self.rate.define(f"ydot_{i}_{k}", u) for k, u in enumerate(self._project(f"ry_{i}", list(x), xdot[i]))]
+            for i, x in enumerate(self.cfg.tokens)
+        ]
 
+    @_once
     def score_rates(self) -> list[list[list[Value]]]:
         """sdot^h_ij = <ydot_i, M_h x_j> + <M_h^T x_i, ydot_j> (named), along the direction velocities."""
-        if self._sdot is None:
-            cfg, ydot, n = self.cfg, self.direction_velocities(), self.cfg.n
-            self._sdot = []
-            for h, M in enumerate(cfg.score_matrices):
-                Mx = [matvec(M, x) for x in cfg.tokens]
-                MTx = [matvec([list(c) for c in zip(*M, strict=True)], x) for x in cfg.tokens]
-                self._sdot.append(
+        ydot, n, rates = self.direction_velocities(), self.cfg.n, []
+        for h, M in enumerate(self.cfg.score_matrices):
+            Mx = [_matvec(M, y) for y in self.directions]
+            MTx = [_matvec([list(c) for c in zip(*M, strict=True)], y) for y in self.directions]
+            rates.append(
+                [
                     [
-                        [
-                            self.rate.define(f"sdot_{h}_{i}_{j}", add([_dot(ydot[i], Mx[j]), _dot(MTx[i], ydot[j])]))
-                            for j in range(n)
-                        ]
-                        for i in range(n)
+                        self.rate.define(f"sdot_{h}_{i}_{j}", add([_dot(ydot[i], Mx[j]), _dot(MTx[i], ydot[j])]))
+                        for j in range(n)
                     ]
-                )
-        return self._sdot
+                    for i in range(n)
+                ]
+            )
+        return rates
 
     def _exponential(self, h: int, i: int, j: int) -> Value:
         """m_ij exp(beta s^h_ij): the named weight where it is one (usa without an interaction), else the term."""
         cfg = self.cfg
         if cfg.attention == "usa" and cfg.interaction is None:
             return self.weights()[h][i][j]
-        return ["exp", tree_of(cfg.beta * self.scores[h][i][j])] if attends(cfg, i, j) else Fraction(0)
+        return ["exp", tree_of(mul(cfg.beta, self.scores[h][i][j]))] if attends(cfg, i, j) else Fraction(0)
 
     def _energy_weight(self, h: int, i: int, j: int) -> Value:
         """m_ij exp(beta s^h_ij), or m_ij phi(s^h_ij) with an interaction."""
@@ -384,6 +430,10 @@ class Chain:
         n, sdot = self.cfg.n, self.score_rates()
         parts = [mul(self._energy_weight(h, i, j), sdot[h][i][j]) for i in range(n) for j in range(n)]
         return mul(Fraction(1, 2 * n * n), add(parts))
+
+    def energy_rate(self) -> Value:
+        """dE/dt = sum_h dE_h/dt."""
+        return add([self.head_energy_rate(h) for h in range(len(self.scores))])
 
     def entropy(self, h: int, i: int) -> Value:
         """H^h_i = -sum_j p^h_ij log p^h_ij."""
@@ -419,15 +469,14 @@ class Chain:
         return self._quotient(_dot(x, self.velocities()[i]), root(_dot(x, x)))
 
     def order_parameter(self) -> Value:
-        """R = |m|, m = (1/n) sum_j y_j the mean of the tokens attention reads (exact: unit tokens where y = x/|x|)."""
-        self._require_directions()
-        m = _mean([list(x) for x in self.cfg.tokens])
+        """R = |m|, m = (1/n) sum_j y_j the mean of the tokens attention reads."""
+        m = _mean(self.directions)
         return root(_dot(m, m))
 
     def order_parameter_rate(self) -> Value:
         """dR/dt = <m, mdot> / R for m != 0, the right derivative |mdot| at m = 0, mdot the mean of the direction
         velocities."""
-        m = _mean([list(x) for x in self.cfg.tokens])
+        m = _mean(self.directions)
         mdot = _mean(self.direction_velocities())
         if all(mk == 0 for mk in m):
             return root(_dot(mdot, mdot))

@@ -16,13 +16,13 @@ every (some) token i and head h. A term is a JSON tree over the model's primitiv
 `["pow", term, k]`, and `[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj M_h W_h log` and the sums
 `sum_i sum_j sum_h sum_g`. The kernel types each tree itself (`certificates.kernel.model_terms.make`: vectors
 and numbers, free indices, what may divide; the claims-file parser builds its terms with the same `make`) and
-interprets it with balls at the witness's exact data (`model_terms.evaluate` in an algebra of
-`certificates.kernel.model_values`).
+interprets it with balls at the witness's exact data (`certificates.kernel.model_values.evaluate`).
 
 A universal statement is refuted by a `model-configuration` witness (exact data of the family where the given
 conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence statement is proved by
 one where it states it, or, for an equality, by a `model-configuration-exact` witness (`rhs - lhs` exactly 0 in the
-exponential-polynomial field: `certificates.kernel.exact_witness`). What is printed is rendered from the data.
+exponential-polynomial field: `certificates.kernel.model_values.equality_failures`). What is printed is rendered
+from the data.
 
 With an interaction phi the energy is E_h = (1/(2 n^2)) sum_ij Phi(s^h_ij): Phi is the statement's `energy`, proposed
 outside the kernel (SymPy's integrate), and the kernel evaluates the energy only when d/ds Phi = phi is shown by its own
@@ -32,16 +32,16 @@ naming it is accepted). Phi fixes the energy's constant of integration, so the p
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
 from certificates.kernel import equilibrium_regimes as regimes
-from certificates.kernel import exact_witness, recheck
 from certificates.kernel import format as fmt
+from certificates.kernel import recheck
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.interaction import Interaction, check_tree
@@ -57,7 +57,7 @@ from certificates.kernel.model_terms import (
     scalar_term,
     term_text,
 )
-from certificates.kernel.model_values import settle
+from certificates.kernel.model_values import WITNESS, equality_failures, settle
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, INTERACTION_KINDS
@@ -109,10 +109,6 @@ class Sizes:
     high: dict[str, int | None] = field(default_factory=lambda: dict.fromkeys(LEAST))
     #: beta's ends (None: 0 open below, unbounded above) and whether each is open.
     beta: tuple[Fraction | None, Fraction | None, bool, bool] = (None, None, True, True)
-
-    @property
-    def restricted(self) -> bool:
-        return self != Sizes()
 
     def check(self, n: int, d: int, H: int, beta: Fraction, negative_beta: bool = False) -> list[str]:
         """Why sizes n, d, H and beta lie outside the ranges (empty: inside), decided exactly. With `negative_beta`
@@ -248,7 +244,9 @@ def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
 def statement_text(claim: Any) -> str:
     """The precise statement a model claim (or statement) makes, from its fields."""
     relation: Relation = claim.relation
-    free = sorted(relation.free | frozenset().union(*(g.free & {"h"} for g in claim.given)))
+    free = sorted(relation.free)
+    # a given condition holds at every token, for the relation's head h or, when the relation names none, every head
+    heads = " and every head h" if any("h" in g.free for g in claim.given) and "h" not in relation.free else ""
     kind = f"{claim.attention} attention, {claim.geometry} dynamics"
     masked = mask_text(claim.mask, claim.mask_rows)
     kind += f", {masked}" if masked else ""
@@ -263,14 +261,13 @@ def statement_text(claim: Any) -> str:
     conditions = " and ".join(g.text for g in claim.given)
     if claim.exists:
         some = {"i": "the first token i" if claim.token == "first" else "a token i", "h": "a head h"}
-        heads = " and every head h" if "h" in free and "h" not in relation.free else ""
         where = f" where {conditions} at every token i{heads}" if conditions else ""
         at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
         sizes = claim.sizes.text(negative)
         return f"There are {sizes} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
     indices = {"i": "the first token i" if claim.token == "first" else "every token i", "h": "every head h"}
     every = ", ".join([f"every {claim.sizes.text(negative)}", *(indices[k] for k in free)])
-    given = f"if {conditions} at every token i, then " if conditions else ""
+    given = f"if {conditions} at every token i{heads}, then " if conditions else ""
     return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
 
 
@@ -288,7 +285,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if kind != "witness":
         raise Rejected(f"a model statement's certificate is a witness, not {kind}")
     exact = claim.exists and claim.relation.op == "="
-    wanted = exact_witness.WITNESS if exact else "model-configuration"
+    wanted = WITNESS if exact else "model-configuration"
     recheck.require_witness(payload, wanted, EXACT_KEYS if exact else WITNESS_KEYS, "the model witness")
     if payload["hypotheses"] != list(claim.hypotheses):
         raise Rejected(f"the witness states hypotheses other than the statement's ({', '.join(claim.hypotheses)})")
@@ -304,7 +301,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
         f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}]"
     )
     if exact:
-        if failures := exact_witness.equality_failures(claim, cfg, dict(at)):
+        if failures := equality_failures(claim, cfg, dict(at)):
             raise Rejected(f"not an exact witness of {claim_id!r}: {'; '.join(failures)}")
         return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = 0 exactly (exponential polynomials)"
     relation = payload["relation"]
@@ -390,11 +387,6 @@ def check_regime(
 ) -> tuple[str, str]:
     """(what the certificate proves or refutes at its instance, with the statement, how it was re-checked); Rejected
     when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
-    try:
-        fields = regime_of(data, claim_id)
-        proved, how = regimes.check(SimpleNamespace(**fields), kind, payload)
-    except InputError as exc:
-        raise Rejected(f"the regime of the statement: {exc}") from None
-    rows = None if fields["points"] is None else [[str(v) for v in row] for row in fields["points"].rows]
-    rho = None if fields["rho_tree"] is None else tree_text(fields["rho_tree"])
-    return f"{proved} (the claim: {regimes.regime_statement(fields, rho, f'the given tokens {rows}')})", how
+    proved, how = regimes.check(SimpleNamespace(**regime_of(data, claim_id)), kind, payload)
+    shown = {key: value for key, value in data.items() if value is not None and key not in ("form", "claim")}
+    return f"{proved} (the claim: {json.dumps(shown)})", how

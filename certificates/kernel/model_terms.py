@@ -1,4 +1,4 @@
-"""Model terms: expressions over the model's named quantities, their typing and their one interpreter.
+"""Model terms: expressions over the model's named quantities, their typing and their text.
 
 The grammar of a `model` claim's sides (and of its `given` conditions). Names (SPEC section 1):
 
@@ -34,51 +34,26 @@ Anything else (other names, attributes, keywords, comparisons, ...) is an Expres
 Every node is built by `make`, which types it (a vector or a number, its free indices, what may divide) or says why
 it is outside the grammar: the claims-file parser (`certificates.claims.model_claim.parse_term`) builds its
 terms with it from text, the kernel (`certificates.kernel.model_statements.term_of`) from a statement's JSON trees.
-`evaluate` interprets a term in an `Algebra`: floats (the adversarial search), balls at exact data (witnesses and
-`check-cert`) and the symbolic per-token algebra of the prover each supply only the primitive quantities; what the
-named quantities mean (a_h_i = <f_h_i, x_i>, ...) is written once, here.
+`term_text` renders a term from its tree. What a term is worth at a configuration is `model_values.evaluate`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 from certificates.kernel.model_indices import HEADS, TOKENS, resolve, unbound
 
 MAX_POWER = 8
 SYMBOLS = ("n", "d", "H", "beta")
-#: Vectors by name: (primitive or defined name, uses head h).
-VECTORS = {
-    "x_i": ("x", False),
-    "f_h_i": ("f", True),
-    "F_i": ("F", False),
-    "v_i": ("v", False),
-    "xdot_i": ("xdot", False),
-    "xbar_h_i": ("xbar", True),
-}
-#: Scalars by name: (uses token i, uses head h).
-SCALARS = {
-    "a_h_i": (True, True),
-    "T_h_i": (True, True),
-    "A_h_i": (True, True),
-    "entropy_h_i": (True, True),
-    "entropy_rate_h_i": (True, True),
-    "E": (False, False),
-    "E_h": (False, True),
-    "dE_dt": (False, False),
-    "dE_h_dt": (False, True),
-    "Z_h_i": (True, True),
-    "lambda_h": (False, True),
-    "cluster_gap": (False, False),
-    "delta": (False, False),
-    "delta_op": (False, False),
-    "misalignment_h": (False, True),
-}
-#: Scalars the algebras supply (the others are defined from vectors by `evaluate`).
-PRIMITIVE_SCALARS = tuple(name for name in SCALARS if name not in ("a_h_i", "T_h_i", "A_h_i"))
+#: Vectors by declared name: the primitive (x, f, xbar) or defined (F, v, xdot) vector it is.
+VECTORS = {"x_i": "x", "f_h_i": "f", "F_i": "F", "v_i": "v", "xdot_i": "xdot", "xbar_h_i": "xbar"}
+#: Scalars defined from vectors (by `model_values.evaluate`): a_h_i, T_h_i, A_h_i.
+DEFINED_SCALARS = ("a_h_i", "T_h_i", "A_h_i")
+#: Scalars the algebras supply.
+PRIMITIVE_SCALARS = ("entropy_h_i", "entropy_rate_h_i", "E", "E_h", "dE_dt", "dE_h_dt", "Z_h_i", "lambda_h")
+PRIMITIVE_SCALARS += ("cluster_gap", "delta", "delta_op", "misalignment_h")
 #: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
 PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
 SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
@@ -87,7 +62,6 @@ OPERATORS = {"M_h": "M", "W_h": "W"}
 #: What `log` may take: quantities positive at every configuration (so that the logarithm is always defined).
 LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
 FUNCTIONS = {"inner": 2, "norm2": 1, "norm": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
-ARITHMETIC = ("+", "-", "*", "/")
 RELATIONS = ("=", "<=", "<", ">=", ">")
 #: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`, and the one that states it.
 NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
@@ -109,17 +83,18 @@ class Term:
     vector: bool = False
     free: frozenset[str] = frozenset()
 
+    def _union(self, own: set[str], attribute: str) -> frozenset[str]:
+        return frozenset(own).union(*(getattr(a, attribute) for a in self.args if isinstance(a, Term)))
+
     @property
     def sums(self) -> frozenset[str]:
         """The sums ("sum_i", "sum_j", "sum_h", "sum_g") that occur in this term."""
-        own = {self.op} if self.op in SUMS else set()
-        return frozenset(own).union(*(a.sums for a in self.args if isinstance(a, Term)))
+        return self._union({self.op} & set(SUMS), "sums")
 
     @property
     def names(self) -> frozenset[str]:
         """The declared names of the quantities the term uses (`a_h_i`, `lambda_h`, ...)."""
-        own = {self.args[0]} if self.op in ("scalar", "pair") else set()
-        return frozenset(own).union(*(a.names for a in self.args if isinstance(a, Term)))
+        return self._union({self.args[0]} if self.op in ("scalar", "pair") else set(), "names")
 
 
 def make(op: str, args: tuple[Any, ...]) -> Term:
@@ -132,77 +107,67 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
     if any(not isinstance(a, Term) for a in args[: 1 if op == "pow" else None]):
         raise TermError(f"{op} takes terms")
     free = frozenset().union(*(a.free for a in args if isinstance(a, Term)))
+    vector = bool(args) and args[0].vector
     if op == "neg" and len(args) == 1:
-        return Term("neg", args, args[0].vector, free)
+        return Term("neg", args, vector, free)
     if op == "pow" and len(args) == 2:
         if type(args[1]) is not int or not 0 <= args[1] <= MAX_POWER:
             raise TermError(f"an exponent is an integer literal from 0 to {MAX_POWER}")
-        if args[0].vector:
+        if vector:
             raise TermError("a vector has no power (use norm2)")
         return Term("pow", args, False, free)
-    if op in ARITHMETIC and len(args) == 2:
-        return _arithmetic_term(op, args[0], args[1], free)
+    if op in ("+", "-", "*", "/") and len(args) == 2:
+        return Term(op, args, _arithmetic_vector(op, *args), free)
     if op not in FUNCTIONS:
         raise TermError(f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
     if len(args) != FUNCTIONS[op]:
         raise TermError(f"{op} takes {FUNCTIONS[op]} argument(s)")
-    if op in ("inner", "norm2", "norm", "proj", *OPERATORS) and not all(a.vector for a in args):
-        raise TermError(f"{op} takes vectors")
-    if op in OPERATORS:
-        return Term(op, args, True, free | {"h"})
+    if op in SUMS:
+        if op in args[0].sums:
+            raise TermError(f"{op} inside {op}: sums over the same index do not nest")
+        return Term(op, args, vector, free - {op.removeprefix("sum_")})
     if op == "log":
         if args[0].op not in ("scalar", "symbol") or args[0].args[0] not in LOG_ARGUMENTS:
             raise TermError(f"log takes one of {', '.join(LOG_ARGUMENTS)} (positive everywhere)")
         return Term("log", args, False, free)
-    if op == "proj":
-        return Term("proj", args, True, free | {"i"})
-    if op in ("inner", "norm2", "norm"):
-        return Term(op, args, False, free)
-    if op in args[0].sums:
-        raise TermError(f"{op} inside {op}: sums over the same index do not nest")
-    return Term(op, args, args[0].vector, free - {op.removeprefix("sum_")})
+    if not all(a.vector for a in args):
+        raise TermError(f"{op} takes vectors")
+    own = {"proj": {"i"}, "M_h": {"h"}, "W_h": {"h"}}.get(op)
+    return Term(op, args, own is not None, free | (own or set()))
 
 
 def _named(written: object) -> Term:
     if written in SYMBOLS:
         return Term("symbol", (written,))
-    resolved = resolve(written, {**VECTORS, **SCALARS, **PAIRS}) if isinstance(written, str) else None
+    known = [*VECTORS, *DEFINED_SCALARS, *PRIMITIVE_SCALARS, *PAIRS]
+    resolved = resolve(written, set(known)) if isinstance(written, str) else None
     if resolved is None:
-        known = ", ".join([*SYMBOLS, *VECTORS, *SCALARS, *PAIRS])
         raise TermError(
-            f"unknown name {str(written)[:40]!r} (model expressions know {known}, at tokens i, j and heads h, g)"
+            f"unknown name {str(written)[:40]!r} (model expressions know {', '.join([*SYMBOLS, *known])}, at tokens "
+            "i, j and heads h, g)"
         )
     declared, slots = resolved
     if declared in VECTORS:
-        return Term("vector", (VECTORS[declared][0], written, slots), True, slots.letters)
+        return Term("vector", (VECTORS[declared], written, slots), True, slots.letters)
     return Term("pair" if declared in PAIRS else "scalar", (declared, written, slots), False, slots.letters)
 
 
-def _arithmetic_term(op: str, left: Term, right: Term, free: frozenset[str]) -> Term:
-    if op in ("+", "-"):
-        if left.vector != right.vector:
-            raise TermError("a vector and a number cannot be added")
-        return Term(op, (left, right), left.vector, free)
-    if op == "*":
-        if left.vector and right.vector:
-            raise TermError("two vectors cannot be multiplied (use inner)")
-        return Term("*", (left, right), left.vector or right.vector, free)
-    if right.vector or not _monomial(right):
+def _arithmetic_vector(op: str, left: Term, right: Term) -> bool:
+    """Whether `left op right` is a vector; TermError when it is outside the grammar."""
+    if op in ("+", "-") and left.vector != right.vector:
+        raise TermError("a vector and a number cannot be added")
+    if op == "*" and left.vector and right.vector:
+        raise TermError("two vectors cannot be multiplied (use inner)")
+    if op == "/" and (right.vector or not _monomial(right)):
         raise TermError("divide only by a product of non-zero numbers and n, d, H, beta")
-    return Term("/", (left, right), left.vector, free)
+    return left.vector or right.vector
 
 
 def _monomial(term: Term) -> bool:
-    """A non-zero number or symbol, or a product, quotient or power of such: positive or non-zero everywhere."""
-    if term.op == "num":
+    """A non-zero number or symbol, or a product, quotient, negation or power of such: non-zero everywhere."""
+    if term.op in ("num", "symbol"):
         return term.args[0] != 0
-    if term.op == "symbol":
-        return True
-    if term.op in ("*", "/"):
-        return all(_monomial(a) for a in term.args)
-    if term.op == "neg":
-        return _monomial(term.args[0])
-    return term.op == "pow" and _monomial(term.args[0])
+    return term.op in ("*", "/", "neg", "pow") and all(_monomial(a) for a in term.args if isinstance(a, Term))
 
 
 def scalar_term(term: Term) -> Term:
@@ -213,113 +178,6 @@ def scalar_term(term: Term) -> Term:
     if reason is not None:
         raise TermError(reason)
     return term
-
-
-class Algebra(Protocol):
-    """What an interpretation supplies: numbers, symbols, the primitive vectors and scalars at a token and head, the
-    pair scalars at a head and two tokens, vector arithmetic, inner products and the sums over tokens and over heads
-    (of numbers, or of vectors when `vector`). Scalars support + - * / and ** by Python operators."""
-
-    attention: str
-    geometry: str
-
-    def number(self, value: Fraction) -> Any: ...
-    def symbol(self, name: str) -> Any: ...
-    def vector(self, name: str, token: Any, head: Any) -> Any: ...
-    def scalar(self, name: str, token: Any, head: Any) -> Any: ...
-    def add(self, u: Any, w: Any) -> Any: ...
-    def scale(self, c: Any, u: Any) -> Any: ...
-    def pair_scalar(self, name: str, head: Any, first: Any, second: Any) -> Any: ...
-    def inner(self, u: Any, w: Any) -> Any: ...
-    def apply(self, matrix: str, head: Any, u: Any) -> Any: ...
-    def log(self, value: Any) -> Any: ...
-    def root(self, value: Any) -> Any: ...
-    def token_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
-    def head_sum(self, body: Callable[[Any], Any], vector: bool = False) -> Any: ...
-
-
-def evaluate(term: Term, algebra: Algebra, token: Any = None, head: Any = None) -> Any:
-    """The value of `term` in `algebra` with the free token and head bound to `token` and `head` (the second indices
-    j and g are bound by their sums). What each named quantity means (a_h_i = <f_h_i, x_i>, ...) is written here once:
-    floats (the search), balls (witnesses) and the symbolic per-token algebra of the prover supply only primitives."""
-
-    def ev(t: Term, at: dict[str, Any]) -> Any:
-        op, args = t.op, t.args
-        if op == "num":
-            return algebra.number(args[0])
-        if op == "symbol":
-            return algebra.symbol(args[0])
-        if op in ("vector", "scalar"):
-            slots = args[2]
-            tok, hd = at.get(slots.token or "i"), at.get(slots.head or "h")
-            return _vector(args[0], algebra, tok, hd) if op == "vector" else _scalar(args[0], algebra, tok, hd)
-        if op == "pair":
-            first, second = args[2].pair
-            return algebra.pair_scalar(PAIRS[args[0]], at.get(args[2].head or "h"), at[first], at[second])
-        if op == "neg":
-            value = ev(args[0], at)
-            return algebra.scale(algebra.number(Fraction(-1)), value) if t.vector else -value
-        if op == "pow":
-            return ev(args[0], at) ** args[1]
-        if op in SUMS:
-            index = op.removeprefix("sum_")
-            total = algebra.token_sum if index in TOKENS else algebra.head_sum
-            return total(lambda k: ev(args[0], at | {index: k}), t.vector)
-        values = [ev(a, at) for a in args]
-        if op in ("inner", "norm2", "norm"):
-            value = algebra.inner(values[0], values[-1])
-            return algebra.root(value) if op == "norm" else value
-        if op == "proj":
-            return _project(algebra, values[0], at.get("i"))
-        if op in OPERATORS:
-            return algebra.apply(OPERATORS[op], at.get("h"), values[0])
-        if op == "log":
-            return algebra.log(values[0])
-        return _arithmetic(op, t, values, algebra)
-
-    return ev(term, {"i": token, "h": head})
-
-
-def _arithmetic(op: str, t: Term, values: list[Any], algebra: Algebra) -> Any:
-    left, right = values
-    if op in ("+", "-"):
-        if not t.vector:
-            return left + right if op == "+" else left - right
-        return algebra.add(left, right if op == "+" else algebra.scale(algebra.number(Fraction(-1)), right))
-    if op == "*":
-        if t.args[0].vector:
-            return algebra.scale(right, left)
-        return algebra.scale(left, right) if t.args[1].vector else left * right
-    return algebra.scale(algebra.number(Fraction(1)) / right, left) if t.vector else left / right
-
-
-def _project(algebra: Algebra, u: Any, token: Any) -> Any:
-    """P_i u = u - <u, x_i> x_i."""
-    x = algebra.vector("x", token, None)
-    return algebra.add(u, algebra.scale(-algebra.inner(u, x), x))
-
-
-def _vector(name: str, algebra: Algebra, token: Any, head: Any) -> Any:
-    if name in ("x", "f", "F", "xbar"):
-        return algebra.vector(name, token, head if name in ("f", "xbar") else None)
-    total = algebra.vector("F", token, None)
-    v = algebra.scale(algebra.number(Fraction(1)) / algebra.symbol("n"), total) if algebra.attention == "usa" else total
-    if name == "v" or algebra.geometry != "sphere":
-        return v
-    return _project(algebra, v, token)
-
-
-def _scalar(name: str, algebra: Algebra, token: Any, head: Any) -> Any:
-    if name in PRIMITIVE_SCALARS:
-        return algebra.scalar(name, token, head)
-    x, f = algebra.vector("x", token, None), algebra.vector("f", token, head)
-    if name == "a_h_i":
-        return algebra.inner(f, x)
-    if name == "T_h_i":
-        tangent = _project(algebra, f, token)
-        return algebra.inner(tangent, tangent)
-    others = algebra.add(algebra.vector("F", token, None), algebra.scale(algebra.number(Fraction(-1)), f))
-    return algebra.inner(others, x)  # A_h_i
 
 
 _INFIX = {"+": " + ", "-": " - ", "*": "*", "/": "/"}

@@ -1,21 +1,28 @@
-"""Model terms at one configuration: floats for the search, balls at exact data for witnesses and `check-cert`.
+"""Model terms at one configuration: their one interpreter, and the check of a witness with balls or exactly.
 
-`NumericAlgebra` interprets the model terms (`certificates.kernel.model_terms`) over numbers: vectors are
-sequences, sums are loops over the tokens and heads. Its primitives (tokens, head outputs, energies and their rates,
-attention entropies and their rates) come from a `source`: `ball_source` reads them from the ball model at exact data
-(`certificates.kernel.ball_model`); the float search gives the numpy model's (`checks.model.field`).
+`evaluate` interprets a model term (`certificates.kernel.model_terms`) in an algebra with the methods of
+`NumericAlgebra`: vectors are lists, sums are loops over the tokens and heads, and what the named quantities mean
+(a_h_i = <f_h_i, x_i>, xdot_i = P_i v_i, ...) is written once, here. An algebra supplies only the primitives (tokens,
+head outputs, energies and their rates, entropies, scores, weights, ...) from a `source`: `ball_algebra` reads them
+from the ball model at exact data (`certificates.kernel.ball_model`), `exact_algebra` from the exact model
+(`ball_model.exact_values`: exponential polynomials). The float search (`checks.evidence.model_witnesses`), the
+prover's symbolic algebra (`checks.claimsfile.model_reduction`) and the Coq writer (`certificates.kernel.coq`) bring
+their own algebras with these methods.
 
 `settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
-that re-checks it: the claim's kind, geometry and hypotheses hold exactly, every `given` condition holds at every
-token (balls), its sizes lie in the claim's ranges (exactly), and `rhs - lhs` has the sign that negates the claim's
+that re-checks it: the claim's kind and geometry hold, its hypotheses exactly, every `given` condition at every token
+(balls), its sizes lie in the claim's ranges (exactly), and `rhs - lhs` has the sign that negates the claim's
 relation (a universal claim: a counterexample) or that states it (an existence claim: an instance) at the witness's
-token and head (balls; `witnessed`).
+token and head (balls; `witnessed`). `equality_failures` checks a witness of an existence claim of an equality: the
+same conditions, and `rhs - lhs` exactly 0 in the exponential-polynomial field (balls never show an equality). The
+entropies (a logarithm) and the norms (a square root) have no exact value there, so a claim about them has no exact
+witness.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterator
+import operator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -24,11 +31,20 @@ from typing import Any
 from flint import arb
 
 from certificates.kernel import ball_model
-from certificates.kernel.exact import ball_of, settling_sign
-from certificates.kernel.exact_data import exact_scores
+from certificates.kernel.ball_model import exact_values, per_head
+from certificates.kernel.exact import ball_of, precision, settling_sign
+from certificates.kernel.exact_data import dot, exact_scores
+from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.masks import claim_mask, mask_text
-from certificates.kernel.model_terms import NEGATED, STATED, Relation, evaluate
+from certificates.kernel.model_chain import Chain
+from certificates.kernel.model_indices import TOKENS
+from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, PRIMITIVE_SCALARS, STATED, SUMS, Relation, Term
 from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
+
+#: The name of an exact witness of an existence claim of an equality.
+WITNESS = "model-configuration-exact"
+#: Working precision (bits) of the balls that settle an exact witness's `given` conditions.
+PRECISION = 256
 
 
 def witnessed(claim: Any) -> str:
@@ -39,10 +55,10 @@ def witnessed(claim: Any) -> str:
 
 @dataclass
 class NumericAlgebra:
-    """Model terms over numbers (floats or balls); `source(name)` gives a primitive: n, d, H, beta, x (n x d),
-    f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), the pair scalars s, w, p (H x n x n),
-    M, W (H x d x d), cluster_gap, delta, delta_op, misalignment (H); each is
-    read once."""
+    """Model terms over numbers (balls or exact numbers); `source(name)` gives a primitive: n, d, H, beta,
+    x (n x d), f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), the pair scalars s, w, p
+    (H x n x n), M, W (H x d x d), cluster_gap, delta, delta_op, misalignment (H), each read once (KeyError: the
+    algebra has no value for it)."""
 
     source: Callable[[str], Any]
     number: Callable[[Fraction], Any]
@@ -63,26 +79,22 @@ class NumericAlgebra:
     def vector(self, name: str, token: int, head: int | None) -> Any:
         if name == "x":
             return self.get("x")[token]
-        if name in ("f", "xbar"):
-            return self.get(name)[head][token]
-        heads = self.get("f")
-        total = heads[0][token]
-        for h in range(1, len(heads)):
-            total = self.add(total, heads[h][token])
-        return total
+        if name == "F":  # sum_h f^h_i
+            return self._total((f[token] for f in self.get("f")), True)
+        return self.get(name)[head][token]
 
     def scalar(self, name: str, token: int | None, head: int | None) -> Any:
         if name in ("E", "dE_dt"):
             values = self.get("E_h" if name == "E" else "dE_h_dt")
             return sum(values[1:], values[0])
-        if name in ("E_h", "dE_h_dt"):
-            return self.get(name)[head]
         if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
             return self.get("M")[head][0][0]
-        if name == "misalignment_h":  # |W_h - M_h|_op
-            return self.get("misalignment")[head]
         if name in ("cluster_gap", "delta", "delta_op"):
             return self.get(name)
+        if name in ("E_h", "dE_h_dt"):
+            return self.get(name)[head]
+        if name == "misalignment_h":  # |W_h - M_h|_op
+            return self.get("misalignment")[head]
         return self.get(name.removesuffix("_h_i"))[head][token]
 
     def pair_scalar(self, name: str, head: int, first: int, second: int) -> Any:
@@ -93,17 +105,17 @@ class NumericAlgebra:
         return [self.inner(row, u) for row in self.get(matrix)[head]]
 
     def root(self, value: Any) -> Any:
-        """The square root of a value >= 0 (a squared norm): a ball's own, or for a ball that reaches below 0 (the
-        value itself is >= 0) a ball containing [0, sqrt of its upper end]; a float's (rounding below 0 read as 0)."""
-        if not hasattr(value, "sqrt"):
-            return math.sqrt(max(value, 0.0))
-        if value > 0:
-            return value.sqrt()
-        return arb(0).union(arb(value.upper()).sqrt())
+        """The square root of a ball >= 0 (a squared norm): its own, or for a ball that reaches below 0 (the value
+        itself is >= 0) a ball containing [0, sqrt of its upper end]; KeyError for an exact number."""
+        if not isinstance(value, arb):
+            raise KeyError("a square root")
+        return value.sqrt() if value > 0 else arb(0).union(arb(value.upper()).sqrt())
 
     def log(self, value: Any) -> Any:
-        """The logarithm of a ball (its own method) or of a float (NaN off the domain, as numpy gives it)."""
-        return value.log() if hasattr(value, "log") else math.log(value) if value > 0 else math.nan
+        """The logarithm of a ball; KeyError for an exact number."""
+        if not isinstance(value, arb):
+            raise KeyError("a logarithm")
+        return value.log()
 
     def add(self, u: Any, w: Any) -> list[Any]:
         return [a + b for a, b in zip(u, w, strict=True)]
@@ -116,10 +128,10 @@ class NumericAlgebra:
         return sum(terms[1:], terms[0])
 
     def token_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
-        return self._total((body(k) for k in range(self.get("n"))), vector)
+        return self._total(map(body, range(self.get("n"))), vector)
 
     def head_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
-        return self._total((body(h) for h in range(self.get("H"))), vector)
+        return self._total(map(body, range(self.get("H"))), vector)
 
     def _total(self, values: Iterator[Any], vector: bool) -> Any:
         first = next(values)
@@ -128,40 +140,140 @@ class NumericAlgebra:
         return first
 
 
+def evaluate(term: Term, algebra: Any, token: Any = None, head: Any = None) -> Any:
+    """The value of `term` in `algebra` (the methods of `NumericAlgebra`) with the free token and head bound to
+    `token` and `head` (the second indices j and g are bound by their sums)."""
+
+    def ev(t: Term, at: dict[str, Any]) -> Any:
+        op, args = t.op, t.args
+        if op == "num":
+            return algebra.number(args[0])
+        if op == "symbol":
+            return algebra.symbol(args[0])
+        if op in ("vector", "scalar"):
+            slots = args[2]
+            tok, hd = at.get(slots.token or "i"), at.get(slots.head or "h")
+            return _vector(args[0], algebra, tok, hd) if op == "vector" else _scalar(args[0], algebra, tok, hd)
+        if op == "pair":
+            first, second = args[2].pair
+            return algebra.pair_scalar(PAIRS[args[0]], at.get(args[2].head or "h"), at[first], at[second])
+        if op == "pow":
+            return ev(args[0], at) ** args[1]
+        if op in SUMS:
+            index = op.removeprefix("sum_")
+            total = algebra.token_sum if index in TOKENS else algebra.head_sum
+            return total(lambda k: ev(args[0], at | {index: k}), t.vector)
+        values = [ev(a, at) for a in args]
+        if op in ("inner", "norm2", "norm"):
+            value = algebra.inner(values[0], values[-1])
+            return algebra.root(value) if op == "norm" else value
+        if op == "proj":
+            return _project(algebra, values[0], at.get("i"))
+        if op in OPERATORS:
+            return algebra.apply(OPERATORS[op], at.get("h"), values[0])
+        if op == "log":
+            return algebra.log(values[0])
+        return _arithmetic(op, t, values, algebra)
+
+    return ev(term, {"i": token, "h": head})
+
+
+_SCALAR_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
+def _arithmetic(op: str, t: Term, values: list[Any], algebra: Any) -> Any:
+    """neg, + - * / of numbers (Python operators) or of vectors (the algebra's add and scale)."""
+    if not t.vector:
+        return -values[0] if op == "neg" else _SCALAR_OPERATORS[op](*values)
+    left, right = values[0], values[-1]
+    if op in ("neg", "-"):
+        minus = algebra.scale(algebra.number(Fraction(-1)), right)
+        return minus if op == "neg" else algebra.add(left, minus)
+    if op == "+":
+        return algebra.add(left, right)
+    if op == "/":
+        return algebra.scale(algebra.number(Fraction(1)) / right, left)
+    return algebra.scale(right, left) if t.args[0].vector else algebra.scale(left, right)
+
+
+def _project(algebra: Any, u: Any, token: Any) -> Any:
+    """P_i u = u - <u, x_i> x_i."""
+    x = algebra.vector("x", token, None)
+    return algebra.add(u, algebra.scale(-algebra.inner(u, x), x))
+
+
+def _vector(name: str, algebra: Any, token: Any, head: Any) -> Any:
+    if name in ("x", "f", "F", "xbar"):
+        return algebra.vector(name, token, head if name in ("f", "xbar") else None)
+    total = algebra.vector("F", token, None)
+    v = algebra.scale(algebra.number(Fraction(1)) / algebra.symbol("n"), total) if algebra.attention == "usa" else total
+    if name == "v" or algebra.geometry != "sphere":
+        return v
+    return _project(algebra, v, token)
+
+
+def _scalar(name: str, algebra: Any, token: Any, head: Any) -> Any:
+    if name in PRIMITIVE_SCALARS:
+        return algebra.scalar(name, token, head)
+    x, f = algebra.vector("x", token, None), algebra.vector("f", token, head)
+    if name == "a_h_i":
+        return algebra.inner(f, x)
+    if name == "T_h_i":
+        tangent = _project(algebra, f, token)
+        return algebra.inner(tangent, tangent)
+    others = algebra.add(algebra.vector("F", token, None), algebra.scale(algebra.number(Fraction(-1)), f))
+    return algebra.inner(others, x)  # A_h_i
+
+
 def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = None) -> NumericAlgebra:
     """The model terms at exact data, as balls (at the working precision of the caller's context); `delta` is the
     claim's stated bound (`ball_model.stated_delta`), for claims that name it."""
 
-    def source(name: str) -> Any:
-        sizes = {"n": cfg.n, "d": len(cfg.tokens[0]), "H": len(cfg.score_matrices)}
-        if name in sizes:
-            return sizes[name]
-        readers: dict[str, Callable[[], Any]] = {
-            "beta": lambda: ball_of(cfg.beta),
-            "x": lambda: [[ball_of(v) for v in x] for x in cfg.tokens],
-            "f": lambda: ball_model.head_outputs(cfg),
-            "E_h": lambda: ball_model.head_energies(cfg),
-            "dE_h_dt": lambda: ball_model.head_energy_rates(cfg),
-            "entropy": lambda: ball_model.attention_entropies(cfg),
-            "entropy_rate": lambda: ball_model.entropy_rates(cfg),
-            "s": lambda: [[[ball_of(v) for v in row] for row in head] for head in exact_scores(cfg)],
-            "w": lambda: ball_model.attention_weights(cfg),
-            "p": lambda: ball_model.softmax_distributions(cfg),
-            "Z": lambda: ball_model.partition_functions(cfg),
-            "xbar": lambda: ball_model.attention_means(cfg),
-            "M": lambda: [[[ball_of(m) for m in row] for row in M] for M in cfg.score_matrices],
-            "W": lambda: [[[ball_of(w) for w in row] for row in W] for W in cfg.values],
-            "cluster_gap": lambda: ball_of(exact_cluster_gap(cfg.tokens)),
-            "delta": lambda: ball_of(stated_bound(delta)),
-            "delta_op": lambda: max_cross_operator_norm(cfg.score_matrices),
-            "misalignment": lambda: [
-                operator_norm([[w - m for w, m in zip(*rows, strict=True)] for rows in zip(W, M, strict=True)])
-                for W, M in zip(cfg.values, cfg.score_matrices, strict=True)
-            ],
-        }
-        return readers[name]()
+    def balls(rows: Iterable[Any]) -> list[Any]:
+        return [balls(row) if isinstance(row, list) else ball_of(row) for row in rows]
 
-    return NumericAlgebra(source, ball_of, cfg.attention, cfg.geometry)
+    readers: dict[str, Callable[[], Any]] = {
+        "n": lambda: cfg.n,
+        "d": lambda: len(cfg.tokens[0]),
+        "H": lambda: len(cfg.score_matrices),
+        "beta": lambda: ball_of(cfg.beta),
+        "x": lambda: balls(cfg.tokens),
+        "f": lambda: ball_model.head_outputs(cfg),
+        "E_h": lambda: ball_model.head_energies(cfg),
+        "dE_h_dt": lambda: ball_model.head_energy_rates(cfg),
+        "entropy": lambda: ball_model.attention_entropies(cfg),
+        "entropy_rate": lambda: ball_model.entropy_rates(cfg),
+        "s": lambda: balls(exact_scores(cfg)),
+        "w": lambda: ball_model.attention_weights(cfg),
+        "p": lambda: ball_model.softmax_distributions(cfg),
+        "Z": lambda: ball_model.partition_functions(cfg),
+        "xbar": lambda: ball_model.attention_means(cfg),
+        "M": lambda: balls(cfg.score_matrices),
+        "W": lambda: balls(cfg.values),
+        "cluster_gap": lambda: ball_of(1 - min(token_products(cfg.tokens))),
+        "delta": lambda: ball_of(stated_bound(delta)),
+        "delta_op": lambda: max_cross_operator_norm(cfg.score_matrices),
+        "misalignment": lambda: [
+            operator_norm([[w - m for w, m in zip(*rows, strict=True)] for rows in zip(W, M, strict=True)])
+            for W, M in zip(cfg.values, cfg.score_matrices, strict=True)
+        ],
+    }
+    return NumericAlgebra(lambda name: readers[name](), ball_of, cfg.attention, cfg.geometry)
+
+
+def exact_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
+    """The model terms at exact data, as exact numbers (KeyError for a primitive with no exact value)."""
+    readers = {
+        "n": lambda: cfg.n,
+        "d": lambda: len(cfg.tokens[0]),
+        "H": lambda: len(cfg.score_matrices),
+        "beta": lambda: ExpNumber.rational(cfg.beta),
+        "x": lambda: [[ExpNumber.rational(v) for v in x] for x in cfg.tokens],
+        "f": lambda: exact_values(cfg, Chain.outputs),
+        "E_h": lambda: exact_values(cfg, per_head(Chain.head_energy)),
+        "dE_h_dt": lambda: exact_values(cfg, per_head(Chain.head_energy_rate)),
+    }
+    return NumericAlgebra(lambda name: readers[name](), ExpNumber.rational, cfg.attention, cfg.geometry)
 
 
 def stated_bound(delta: Fraction | None) -> Fraction:
@@ -171,19 +283,12 @@ def stated_bound(delta: Fraction | None) -> Fraction:
     return delta
 
 
-def exact_cluster_gap(tokens: list[list[Fraction]]) -> Fraction:
-    """1 - min_{i != j} <x_i, x_j> of exact tokens, exactly."""
-    n = len(tokens)
-    products = (
-        sum((a * b for a, b in zip(tokens[i], tokens[j], strict=True)), Fraction(0))
-        for i in range(n)
-        for j in range(n)
-        if i != j
-    )
-    return 1 - min(products)
+def token_products(tokens: list[list[Fraction]]) -> list[Fraction]:
+    """<x_i, x_j> for i != j, exactly."""
+    return [dot(x, y) for i, x in enumerate(tokens) for j, y in enumerate(tokens) if i != j]
 
 
-def residual(relation: Relation, algebra: NumericAlgebra, at: dict[str, int]) -> Any:
+def residual(relation: Relation, algebra: Any, at: dict[str, int]) -> Any:
     """rhs - lhs of the relation at the token and head of `at`."""
     token, head = at.get("i"), at.get("h")
     return evaluate(relation.rhs, algebra, token, head) - evaluate(relation.lhs, algebra, token, head)
@@ -206,51 +311,80 @@ class Settled:
     failures: list[str] = field(default_factory=list)
 
 
-def model_options_failures(claim: Any, cfg: ball_model.ExactConfiguration) -> list[str]:
-    """What the exact data violate of the claim's sign of beta and its mask, exactly."""
+def configuration_failures(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> list[str]:
+    """What the exact data and the token and head of `at` violate of the claim, exactly: its kind, geometry, mask,
+    sizes (and sign of beta), hypotheses, interaction phi and token."""
     failures = []
-    if (cfg.beta < 0) != (claim.beta_sign == "negative") or cfg.beta == 0:
-        failures.append(f"the claim is about beta {'< 0' if claim.beta_sign == 'negative' else '> 0'}")
-    if cfg.mask != claim_mask(claim.mask, getattr(claim, "mask_rows", None), cfg.n):
-        failures.append(f"the claim is about {mask_text(claim.mask, getattr(claim, 'mask_rows', None)) or 'no mask'}")
+    if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
+        failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
+    if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
+        failures.append(f"the claim is about {mask_text(claim.mask, claim.mask_rows) or 'no mask'}")
+    negative = claim.beta_sign == "negative"
+    failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta), negative)
+    failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
+    stated = claim.interaction.tree if claim.interaction is not None else None
+    if (cfg.interaction.tree if cfg.interaction is not None else None) != stated:
+        failures.append("the configuration's interaction function is not the claim's")
+    failures += ball_model.interaction_failures(cfg)
+    sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
+    if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):
+        failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
+    elif claim.token == "first" and at.get("i") != 0:
+        failures.append("the claim is about the first token i = 0")
     return failures
+
+
+def given_failures(claim: Any, algebra: NumericAlgebra, at: dict[str, int]) -> list[str]:
+    """The first `given` condition that balls do not settle at some token (for the claim's head): a given condition
+    holds at EVERY token, not only at the witness's token."""
+    sizes = {"i": algebra.get("n"), "h": algebra.get("H")}
+    for condition in claim.given:
+        for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
+            if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
+                return [f"given {condition.text} is not settled by balls at {binding}"]
+    return []
 
 
 def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> Settled:
     """Whether the exact configuration witnesses the model claim's negation (universal) or the claim (existence)
-    at the token and head of `at` (balls at the caller's precision): kind, geometry and hypotheses exactly, every
-    given condition, then the relation of `witnessed`."""
-    out = Settled()
-    if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
-        out.failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
-    if cfg.n < 2:
-        out.failures.append("the claim is about n >= 2 tokens")
-    out.failures += model_options_failures(claim, cfg)
-    negative = claim.beta_sign == "negative"
-    out.failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta), negative)
-    out.failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
-    stated = claim.interaction.tree if claim.interaction is not None else None
-    if (cfg.interaction.tree if cfg.interaction is not None else None) != stated:
-        out.failures.append("the configuration's interaction function is not the claim's")
-    out.failures += ball_model.interaction_failures(cfg)
-    sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
-    if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):
-        out.failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
-    elif claim.token == "first" and at.get("i") != 0:
-        out.failures.append("the claim is about the first token i = 0")
+    at the token and head of `at` (balls at the caller's precision): `configuration_failures`, every given
+    condition, then the relation of `witnessed`."""
+    out = Settled(failures=configuration_failures(claim, cfg, at))
     if out.failures:
         return out
     algebra = ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     try:
-        for condition in claim.given:
-            # a given condition holds at EVERY token (for the claim's head), not only at the witness's token
-            for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
-                if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
-                    out.failures.append(f"given {condition.text} is not settled by balls at {binding}")
-                    return out
+        out.failures = given_failures(claim, algebra, at)
+        if out.failures:
+            return out
         out.value = residual(claim.relation, algebra, at)
     except ValueError as exc:  # an interaction's energy without a verified antiderivative
         out.failures.append(str(exc))
         return out
     out.sign = settling_sign(out.value, witnessed(claim)) or ""
     return out
+
+
+def equality_failures(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> list[str]:
+    """Why `cfg` (at the token and head of `at`) is not an exact witness of the existence claim `lhs = rhs`
+    (empty: it is one): `configuration_failures`, the given conditions by balls, rhs - lhs exactly 0."""
+    if not claim.exists or claim.relation.op != "=":
+        return [f"claim {claim.id!r} is not an existence claim of an equality"]
+    if claim.interaction is not None:
+        return ["the exact model has exp(beta s) weights: a stated interaction phi has no exact witness here"]
+    if failures := configuration_failures(claim, cfg, at):
+        return failures
+    try:
+        with precision(PRECISION):
+            if failures := given_failures(claim, ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses)), at):
+                return failures
+        value = residual(claim.relation, exact_algebra(cfg), at)
+    except KeyError as missing:
+        return [f"{missing} has no exact value (only balls): an equality needs exact values"]
+    except ExpFieldError as exc:
+        return [f"rhs - lhs has no exact value: {exc}"]
+    except ValueError as exc:  # `delta` named without the hypothesis that states it
+        return [str(exc)]
+    if not isinstance(value, ExpNumber) or not value.is_zero():
+        return ["rhs - lhs is not exactly 0"]
+    return []

@@ -4,7 +4,7 @@ decides exactly, built from the statement's trees alone (no SymPy).
 Every non-polynomial subterm becomes a fresh constant (an *auxiliary*, `aux0`, `aux1`, ...) bound by facts that are
 true of its value:
 - `p**(-k)` and `a/p`: r with r p^k = 1; `p**(a/q)`: r >= 0 with r^q = p^a (r > 0 with r^q p^|a| = 1 when a < 0);
-  `sqrt` likewise, so the named functions (`c_star`, `golden`, ..., written out by `exprtree.expand_named`) are exact;
+  `sqrt` likewise, so the named functions (`c_star`, `golden`, ..., written out by `exprtree.expand`) are exact;
 - `exp(a)`: an *exponential atom* e standing for exp(a); `log(a)`: l with exp(l) = a;
   `lambertw(a)`: w >= -1 with w exp(w) = a; `lambda_c(n, beta)`: r with r beta = u, u > 2 and
   (u - 2) exp(u) = (n - 1)(u + 2) (for n > 1 this equation has one root above 2: it is negative at 2 and convex);
@@ -25,7 +25,8 @@ A cut is data (rationals and a degree, the atom by its index in the order the en
 So `domain, facts and cuts imply goal` only uses true facts about the real values: when its negation is unsat,
 both sides are defined and the relation holds at every point of the domain. A model of the negation proves nothing by
 itself (the facts about exp may be too weak there). The prover (`certificates.provers.smt_refinement`) and the
-kernel call the same `encode`, so the atoms' numbering and the text agree.
+kernel call the same `encode`, so the atoms' numbering and the text agree; the text is printed by `smtlib`, the
+printer of every SMT obligation the kernel runs.
 """
 
 from __future__ import annotations
@@ -33,15 +34,19 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from contextlib import suppress
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import reduce
 from typing import Any
 
 from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
-from certificates.kernel import smtlib
+from certificates.kernel import recheck, smtlib
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import Tree, TreeError, exact_rational, expand_named, parse_rational, rational_text
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, exact_rational, expand, fold, parse_rational, takes
+from certificates.kernel.exprtree import rational_text as _text
+from certificates.kernel.recheck import Rejected
 
 #: Rational bounds of pi (pi = 3.14159265358979323...).
 PI_BOUNDS = (Fraction(314159265358979, 10**14), Fraction(314159265358980, 10**14))
@@ -58,52 +63,56 @@ MAX_CUT_RATIONAL_CHARS = 200
 MAX_EXPONENTIALS = 12
 #: Terms of an expanded polynomial (`polynomial`): a larger one is not compared.
 MAX_TERMS = 2_000
+ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
-ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
+#: The nodes written in other nodes before they are encoded: -a, a - b, a / b, sqrt(a).
+SHAPES = {
+    "neg": lambda a: ["mul", MINUS_ONE, a],
+    "sub": lambda a, b: ["add", a, ["mul", MINUS_ONE, b]],
+    "div": lambda a, b: ["mul", a, ["pow", b, -1]],
+    "sqrt": lambda a: ["rpow", a, ["rat", "1/2"]],
+}
 
 
-class NotEncodable(ValueError):
+class NotEncodable(Rejected):
     """The statement has a node without a polynomial encoding (a symbolic exponent, an unknown function...)."""
 
 
-class CutError(ValueError):
+class CutError(Rejected):
     """A cut that is malformed or not true (from a damaged or hostile certificate)."""
 
 
 def polynomial(tree: Tree, names: tuple[str, ...]) -> fmpq_mpoly | None:
-    """The exact polynomial over `names` of a tree of `+ - *`, integer powers >= 0, rationals and those names; None
-    for any other node or beyond MAX_TERMS terms."""
+    """The exact polynomial over `names` of a tree of `+ - *`, integer powers 0..MAX_POWER, rationals and those
+    names; None for any other node or beyond MAX_TERMS terms."""
     context = fmpq_mpoly_ctx.get(names or ("_",))
+    generators = dict(zip(names, context.gens(), strict=True))
 
-    def walk(node: Tree) -> fmpq_mpoly | None:
-        op, args = node[0], node[1:]
-        if op == "rat":
-            value = parse_rational(args[0])
-            return context.constant(fmpq(value.numerator, value.denominator))
-        if op == "sym":
-            return context.gens()[names.index(args[0])] if args[0] in names else None
-        if op == "pow":
-            if not isinstance(args[1], int) or not 0 <= args[1] <= smtlib.MAX_POWER:
-                return None
-            parts = [walk(args[0])] * args[1]
-        else:
-            parts = [walk(a) for a in args]
-        if any(p is None for p in parts):
-            return None
-        if op in ("add", "sub", "neg"):
-            signs = [1] * len(parts) if op == "add" else [1, -1] if op == "sub" else [-1]
-            return sum((sign * part for sign, part in zip(signs, parts, strict=True)), context.constant(0))
-        if op not in ("mul", "pow"):
-            return None
-        product = context.constant(1)
-        for part in parts:
-            if len(product) * len(part) > MAX_TERMS:  # type: ignore[arg-type]
-                return None
-            product *= part
-        return product
+    def power(base: fmpq_mpoly, k: int) -> fmpq_mpoly:
+        if not 0 <= k <= smtlib.MAX_POWER:
+            raise OverflowError(f"power {k}")
+        return reduce(_times, [base] * k, context.constant(1))
 
-    return walk(tree)
+    rules = {
+        "rat": lambda q: context.constant(fmpq(q.numerator, q.denominator)),
+        "sym": lambda name: generators[name],
+        "add": lambda *parts: sum(parts[1:], parts[0]),
+        "sub": lambda a, b: a - b,
+        "neg": lambda a: -a,
+        "mul": lambda *parts: reduce(_times, parts),
+        "pow": power,
+    }
+    try:
+        return fold(tree, rules)
+    except (TreeError, KeyError, OverflowError):
+        return None
+
+
+def _times(p: fmpq_mpoly, q: fmpq_mpoly) -> fmpq_mpoly:
+    if len(p) * len(q) > MAX_TERMS:
+        raise OverflowError(f"a product of more than {MAX_TERMS} terms")
+    return p * q
 
 
 def taylor(y: Tree, degree: int) -> Tree:
@@ -125,36 +134,19 @@ class Cut:
     radius: Fraction = Fraction(0)
     remainder: Fraction = Fraction(0)
 
-    def data(self) -> dict[str, object]:
-        """The cut as certificate data (exact rational texts)."""
-        data: dict[str, object] = {"kind": self.kind, "atom": self.atom, "degree": self.degree}
-        data |= {"at": rational_text(self.at), "factor": rational_text(self.factor)}
-        if self.kind == "upper":
-            data |= {"radius": rational_text(self.radius), "remainder": rational_text(self.remainder)}
-        return data
-
     @staticmethod
     def from_data(data: object) -> Cut:
-        """A cut from certificate data; CutError when malformed (its truth is `validate`'s business)."""
-        keys = {"kind", "atom", "degree", "at", "factor"}
-        kind = data.get("kind") if isinstance(data, dict) else None
-        if kind == "upper":
-            keys |= {"radius", "remainder"}
-        if not isinstance(data, dict) or kind not in ("lower", "upper") or set(data) != keys:
-            raise CutError(
-                f"a cut is lower {{atom, degree, at, factor}} or upper (also radius, remainder): {data!r:.80}"
-            )
-        atom, degree = data["atom"], data["degree"]
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in (atom, degree)):
+        """A cut from certificate data; Rejected when malformed (its truth is `validate`'s business)."""
+        if not isinstance(data, dict) or data.get("kind") not in ("lower", "upper"):
+            raise CutError(f"a cut is lower or upper: {data!r:.80}")
+        rationals = ("at", "factor", "radius", "remainder") if data["kind"] == "upper" else ("at", "factor")
+        recheck.require_keys(data, {"kind", "atom", "degree", *rationals}, f"a {data['kind']} cut")
+        texts = {key: data[key] for key in rationals}
+        if not recheck.natural(data["atom"]) or not recheck.natural(data["degree"]):
             raise CutError("a cut's atom and degree are integers")
-        texts = [data[key] for key in sorted(keys - {"kind", "atom", "degree"})]
-        if any(not isinstance(text, str) or len(text) > MAX_CUT_RATIONAL_CHARS for text in texts):
+        if any(not isinstance(text, str) or len(text) > MAX_CUT_RATIONAL_CHARS for text in texts.values()):
             raise CutError(f"a cut's rationals are exact texts 'p/q' of at most {MAX_CUT_RATIONAL_CHARS} characters")
-        try:
-            values = {key: parse_rational(data[key]) for key in keys - {"kind", "atom", "degree"}}
-        except TreeError as exc:
-            raise CutError(str(exc)) from None
-        return Cut(kind, atom, degree, **values)
+        return Cut(data["kind"], data["atom"], data["degree"], **recheck.rational_map(texts, "a cut"))
 
     def validate(self, atoms: int) -> None:
         """CutError unless the cut is well formed for `atoms` atoms and its rationals bound exp as stated (balls)."""
@@ -187,71 +179,15 @@ class Cut:
         return ["implies", inside, ["<=", atom, ["mul", _rat(self.factor), ["add", taylor(y, self.degree), remainder]]]]
 
 
-@dataclass
-class Encoding:
-    """The constants (variables, then auxiliaries), the domain's hypotheses, the facts binding the auxiliaries, the
-    exponential atoms (auxiliary name, argument polynomial) and the goal `guards and conditions and relation`."""
-
-    variables: list[str]
-    integers: list[str]
-    auxiliaries: list[str] = field(default_factory=list)
-    hypotheses: list[Tree] = field(default_factory=list)
-    facts: list[Tree] = field(default_factory=list)
-    exponentials: list[tuple[str, Tree]] = field(default_factory=list)
-    guards: list[Tree] = field(default_factory=list)
-    goal: Tree = field(default_factory=lambda: ["true"])
-
-    @property
-    def constants(self) -> list[str]:
-        """Every constant of the problem: the variables, then the auxiliaries."""
-        return [*self.variables, *self.auxiliaries]
-
-    def exponential_facts(self) -> list[Tree]:
-        """For each atom: e > 0, e >= 1 + a, and e against exp(0) = 1; for every pair, exp increasing; and
-        exp(a + b) = exp(a) exp(b) wherever the arguments of atoms add up exactly (e_i e_j = 1 when a_i + a_j = 0,
-        e_i e_j = e_k when a_i + a_j = a_k)."""
-        atoms = [(["sym", name], argument) for name, argument in self.exponentials]
-        names = tuple(self.constants)
-        facts: list[Tree] = []
-        for e, a in atoms:
-            facts += [[">", e, ZERO], [">=", e, ["add", ONE, a]]]
-            facts += [["iff", ["<", a, ZERO], ["<", e, ONE]], ["iff", [">", a, ZERO], [">", e, ONE]]]
-        for i, (ea, a) in enumerate(atoms):
-            for eb, b in atoms[i + 1 :]:
-                facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
-        for i, (ea, a) in enumerate(atoms):
-            for eb, b in atoms[i:]:
-                if _equal(["add", a, b], ZERO, names):
-                    facts.append(["=", ["mul", ea, eb], ONE])
-                facts += [["=", ["mul", ea, eb], ec] for ec, c in atoms if _equal(["add", a, b], c, names)]
-        return facts
-
-    def problem(self, cuts: list[Cut]) -> str:
-        """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`); CutError for a bad cut,
-        NotEncodable for too many constants."""
-        if len(cuts) > MAX_CUTS:
-            raise CutError(f"at most {MAX_CUTS} cuts")
-        for cut in cuts:
-            cut.validate(len(self.exponentials))
-        if not 1 <= len(self.constants) <= smtlib.MAX_CONSTANTS:
-            raise NotEncodable(f"1 to {smtlib.MAX_CONSTANTS} variables and auxiliaries (the statement has no unknowns)")
-        facts = [*self.hypotheses, *self.facts, *self.exponential_facts()]
-        facts += [cut.fact(["sym", self.exponentials[cut.atom][0]], self.exponentials[cut.atom][1]) for cut in cuts]
-        try:
-            return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
-        except (smtlib.SmtTextError, TreeError) as exc:
-            raise NotEncodable(str(exc)) from None
-
-
 def encode(statement: dict[str, Any]) -> Encoding:
     """The encoding of a statement of a relation (read by `real_statements.read_region` first): its sides and
-    definedness conditions, then its bounds as hypotheses; NotEncodable when a node has no polynomial encoding."""
-    encoder = _Encoder(statement["variables"])
-    relation = [statement["op"], encoder.term(statement["lhs"]), encoder.term(statement["rhs"])]
-    conditions = [CONDITIONS[c["relation"]](encoder.term(c["expression"])) for c in statement["conditions"]]
-    encoding = encoder.encoding
-    encoding.goal = ["and", *encoding.guards, *conditions, relation]  # the bounds' own guards are not goals
-    encoding.hypotheses = bound_facts(statement["variables"], encoder.term)
+    definedness conditions as the goal, then its bounds as hypotheses (their own guards are not goals);
+    NotEncodable when a node has no polynomial encoding."""
+    encoding = Encoding(statement["variables"])
+    relation = [statement["op"], encoding.term(statement["lhs"]), encoding.term(statement["rhs"])]
+    conditions = [CONDITIONS[c["relation"]](encoding.term(c["expression"])) for c in statement["conditions"]]
+    encoding.goal = ["and", *encoding.guards, *conditions, relation]
+    encoding.hypotheses = bound_facts(statement["variables"], encoding.term)
     return encoding
 
 
@@ -266,70 +202,114 @@ def bound_facts(variables: list[dict[str, Any]], term: Callable[[Tree], Tree]) -
     return facts
 
 
-class _Encoder:
-    """Encodes trees over the variables, sharing auxiliaries between equal subterms."""
+class Encoding:
+    """The constants (variables, then auxiliaries), the domain's hypotheses, the facts binding the auxiliaries, the
+    exponential atoms (auxiliary name, argument polynomial) and the goal `guards and conditions and relation`; it
+    encodes trees over the variables (`term`), sharing auxiliaries between equal subterms."""
 
     def __init__(self, variables: list[dict[str, Any]]) -> None:
-        names = [v["name"] for v in variables]
-        self.encoding = Encoding(names, [v["name"] for v in variables if v["integer"]])
+        self.variables = [v["name"] for v in variables]
+        self.integers = [v["name"] for v in variables if v["integer"]]
+        self.auxiliaries: list[str] = []
+        self.hypotheses: list[Tree] = []
+        self.facts: list[Tree] = []
+        self.exponentials: list[tuple[str, Tree]] = []
+        self.guards: list[Tree] = []
+        self.goal: Tree = ["true"]
         self._prefix = "aux"
-        while any(name.startswith(self._prefix) for name in names):
+        while any(name.startswith(self._prefix) for name in self.variables):
             self._prefix += "x"
         self._memo: dict[str, Tree] = {}
 
+    @property
+    def constants(self) -> list[str]:
+        """Every constant of the problem: the variables, then the auxiliaries."""
+        return [*self.variables, *self.auxiliaries]
+
+    def exponential_facts(self) -> list[Tree]:
+        """For each atom: e > 0, e >= 1 + a, and e against exp(0) = 1; for every pair, exp increasing; and
+        exp(a + b) = exp(a) exp(b) wherever the arguments of atoms add up exactly (e_i e_j = 1 when a_i + a_j = 0,
+        e_i e_j = e_k when a_i + a_j = a_k)."""
+        atoms = [(["sym", name], argument) for name, argument in self.exponentials]
+        facts: list[Tree] = []
+        for e, a in atoms:
+            facts += [[">", e, ZERO], [">=", e, ["add", ONE, a]]]
+            facts += [["iff", ["<", a, ZERO], ["<", e, ONE]], ["iff", [">", a, ZERO], [">", e, ONE]]]
+        for i, (ea, a) in enumerate(atoms):
+            for eb, b in atoms[i + 1 :]:
+                facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
+        for i, (ea, a) in enumerate(atoms):
+            for eb, b in atoms[i:]:
+                facts += [
+                    ["=", ["mul", ea, eb], ec] for ec, c in [(ONE, ZERO), *atoms] if self._equal(["add", a, b], c)
+                ]
+        return facts
+
+    def problem(self, cuts: list[Cut]) -> str:
+        """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`); CutError for a bad cut,
+        NotEncodable for a problem that is not one (no unknowns, too large)."""
+        for cut in cuts:
+            cut.validate(len(self.exponentials))
+        facts = [*self.hypotheses, *self.facts, *self.exponential_facts()]
+        facts += [cut.fact(["sym", self.exponentials[cut.atom][0]], self.exponentials[cut.atom][1]) for cut in cuts]
+        try:
+            return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
+        except (smtlib.SmtTextError, TreeError) as exc:
+            raise NotEncodable(str(exc)) from None
+
     def term(self, tree: Tree) -> Tree:
-        """A polynomial tree standing for `tree` (auxiliaries added to the encoding as needed)."""
+        """A polynomial tree standing for `tree` (auxiliaries added as needed)."""
         key = json.dumps(tree)
         if key not in self._memo:
-            self._memo[key] = self._encode(expand_named(tree))
+            self._memo[key] = self._encode(tree)
         return self._memo[key]
 
+    def _equal(self, a: Tree, b: Tree) -> bool:
+        """a = b as polynomials over the constants (exactly; False when either is not compared)."""
+        difference = polynomial(["sub", a, b], tuple(self.constants))
+        return difference is not None and difference == 0
+
     def _fresh(self) -> Tree:
-        name = f"{self._prefix}{len(self.encoding.auxiliaries)}"
-        self.encoding.auxiliaries.append(name)
+        name = f"{self._prefix}{len(self.auxiliaries)}"
+        self.auxiliaries.append(name)
         return ["sym", name]
 
     def _partial(self, guard: Tree, *facts: Tree) -> None:
         """Facts that hold where the operation is defined, and the guard that says where."""
-        self.encoding.guards.append(guard)
-        self.encoding.facts.append(["implies", guard, ["and", *facts]])
+        self.guards.append(guard)
+        self.facts.append(["implies", guard, ["and", *facts]])
 
     def _exponential(self, argument: Tree) -> Tree:
-        names = tuple(self.encoding.constants)
-        for name, known in self.encoding.exponentials:
-            if _equal(known, argument, names):
+        for name, known in self.exponentials:
+            if self._equal(known, argument):
                 return ["sym", name]
-        if len(self.encoding.exponentials) >= MAX_EXPONENTIALS:
+        if len(self.exponentials) >= MAX_EXPONENTIALS:
             raise NotEncodable(f"more than {MAX_EXPONENTIALS} different exponentials")
         e = self._fresh()
-        self.encoding.exponentials.append((e[1], argument))
+        self.exponentials.append((e[1], argument))
         return e
 
     def _encode(self, tree: Tree) -> Tree:
         op, args = tree[0], tree[1:]
-        if op == "rat" or (op == "sym" and args[0] in self.encoding.variables):
+        if op == "rat" or (op == "sym" and args[0] in self.variables):
             return tree
-        constant = exact_rational(tree, {})  # rational arithmetic on numbers alone (10**100): its exact value
-        if constant is not None and (folded := _folded(constant)) is not None:
-            return folded
-        if op == "pi":
+        if (constant := exact_rational(tree, {})) is not None:  # arithmetic on numbers alone (10**100): its value
+            with suppress(TreeError):  # unless its text is too long for a tree (then encoded as it is)
+                return _rat(constant)
+        if op == "pi" and not args:
             p = self._fresh()
-            self.encoding.facts += [[">=", p, _rat(PI_BOUNDS[0])], ["<=", p, _rat(PI_BOUNDS[1])]]
+            self.facts += [[">=", p, _rat(PI_BOUNDS[0])], ["<=", p, _rat(PI_BOUNDS[1])]]
             return p
+        if op in SHAPES and takes(op, len(args)):
+            return self.term(SHAPES[op](*args))
+        if op in NAMED and len(args) == len(NAMED[op]):
+            return self.term(expand(tree))
         if op in ("add", "mul") and args:
             return [op, *[self.term(a) for a in args]]
-        if op == "neg" and len(args) == 1:
-            return ["mul", MINUS_ONE, self.term(args[0])]
-        if op == "sub" and len(args) == 2:
-            return ["add", self.term(args[0]), ["mul", MINUS_ONE, self.term(args[1])]]
-        if op == "div" and len(args) == 2:
-            return ["mul", self.term(args[0]), self._power(self.term(args[1]), Fraction(-1))]
-        if op == "pow" and len(args) == 2 and isinstance(args[1], int):
+        if op == "pow" and len(args) == 2 and type(args[1]) is int:
             return self._power(self.term(args[0]), Fraction(args[1]))
         if op == "rpow" and len(args) == 2 and isinstance(args[1], list) and args[1][0] == "rat":
             return self._power(self.term(args[0]), parse_rational(args[1][1]))
-        if op == "sqrt" and len(args) == 1:
-            return self._power(self.term(args[0]), Fraction(1, 2))
         if op == "exp" and len(args) == 1:
             return self._exponential(self.term(args[0]))
         if op == "log" and len(args) == 1:
@@ -369,19 +349,5 @@ class _Encoder:
         return r
 
 
-def _equal(a: Tree, b: Tree, names: tuple[str, ...]) -> bool:
-    """a = b as polynomials over `names` (exactly; False when either is not compared)."""
-    difference = polynomial(["sub", a, b], names)
-    return difference is not None and difference == 0
-
-
-def _folded(value: Fraction) -> Tree | None:
-    """The `rat` node of an exact constant, or None when its text would be too long for a tree (then encoded as is)."""
-    try:
-        return _rat(value)
-    except TreeError:
-        return None
-
-
 def _rat(value: Fraction) -> Tree:
-    return ["rat", rational_text(value)]
+    return ["rat", _text(value)]

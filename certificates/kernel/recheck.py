@@ -219,29 +219,28 @@ def cover(
     clipped box, so the leaves cover it exactly. Node kinds: a leaf settled by the natural or the centred
     form, an empty box, a split, a monotone step to a face, a boundary step (`_walk`)."""
     require_keys(payload, COVER_KEYS, "cover")
-    stated_domain = {k: [str(v) for v in pair] for k, pair in payload["domain"].items()}  # type: ignore[index]
-    wanted_domain = {k: [str(lo), str(hi)] for k, (lo, hi) in domain.items()}
-    checks = {
-        "expression": payload["expression"] == expression,  # type: ignore[index]
-        "relation": payload["relation"] == relation,  # type: ignore[index]
-        "domain": stated_domain == wanted_domain,
-        "constants": payload["constants"] == {k: str(v) for k, v in constants.items()},  # type: ignore[index]
-        "variables": _same_names(payload["variables"], domain),  # type: ignore[index]
+    assert isinstance(payload, dict)
+    wanted = {
+        "expression": expression,
+        "relation": relation,
+        "domain": {k: [str(lo), str(hi)] for k, (lo, hi) in domain.items()},
+        "constants": {k: str(v) for k, v in constants.items()},
     }
-    wrong = [name for name, ok in checks.items() if not ok]
+    wrong = [part for part, mine in wanted.items() if payload[part] != mine]
+    wrong += [] if _same_names(payload["variables"], domain) else ["variables"]
     if wrong:
-        names = {"domain": domain, "constants": constants}
-        unknown = [f"{part}.{key}" for part, mine in names.items() for key in sorted(set(payload[part]) - set(mine))]  # type: ignore[index]
+        parts = [(part, payload[part]) for part in ("domain", "constants") if isinstance(payload[part], dict)]
+        unknown = [f"{part}.{key}" for part, stated in parts for key in sorted(set(stated) - set(wanted[part]))]
         named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
     _known(relation)
-    leaves = payload["leaves"]  # type: ignore[index]
+    leaves = payload["leaves"]
     if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
         raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
     count_nodes(expression, fmt.MAX_TERM_NODES)
     walk = _Walk(dict(domain), {k: ball_of(v) for k, v in constants.items()}, leaves, region, vanishing)
-    with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):  # type: ignore[arg-type]
-        count = walk.run(payload["tree"], _Goal(expression, relation))  # type: ignore[index]
+    with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
+        count = walk.run(payload["tree"], _Goal(expression, relation))
     if count != leaves:
         raise Rejected(f"the tree has {count} leaves, the certificate records {leaves}")
     return count

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from flint import arb
@@ -67,10 +67,9 @@ class Side:
 
 @dataclass(frozen=True)
 class Region:
-    """Sides in dependency order (every bound uses only the variables before its own), and fixed constants."""
+    """Sides in dependency order (every bound uses only the variables before its own)."""
 
     sides: tuple[Side, ...]
-    constants: Mapping[str, Fraction] = field(default_factory=dict)
 
     def side(self, name: str) -> Side | None:
         """The side of a variable (None for a name that is not a variable of the region)."""
@@ -87,7 +86,7 @@ class Region:
             return None
         if isinstance(bound, Fraction):
             return ball_of(bound)
-        return eval_ball(bound, self._balls({k: interval_ball(lo, hi) for k, (lo, hi) in box.items()}))
+        return eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
 
     def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
         """The exact outer end of the bound over the box's parents (its lower end for a lower bound); None
@@ -182,8 +181,4 @@ class Region:
         exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
         if exact is not None:
             return exact
-        return eval_ball(bound, self._balls({k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}))
-
-    def _balls(self, values: dict[str, arb]) -> dict[str, arb]:
-        """The balls of the constants, and the given balls of the variables."""
-        return {k: ball_of(v) for k, v in self.constants.items()} | values
+        return eval_ball(bound, {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()})

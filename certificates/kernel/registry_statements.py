@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache
+from functools import cache, reduce
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 from certificates.kernel import recheck, smtlib, solvers
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.equilibrium import check_equilibrium
-from certificates.kernel.exprtree import Tree, parse_rational, rational_text
+from certificates.kernel.exprtree import Tree, TreeError, fold, parse_rational, substitute
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text
 
@@ -56,7 +56,7 @@ def expected(claim_id: str, parameters: object) -> dict[str, Any]:
         body |= entry["cases"][key]
     rationals = {name: ["rat", str(value)] for name, value in values.items()}
     statement = {"form": FORM, "claim": claim_id, "parameters": {name: str(v) for name, v in values.items()}}
-    return statement | _substituted(body, rationals)
+    return statement | substitute(body, rationals)  # type: ignore[no-any-return]
 
 
 def of_payload(claim_id: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -64,17 +64,6 @@ def of_payload(claim_id: str, payload: dict[str, Any]) -> dict[str, Any]:
     claim has any)."""
     has_parameters = bool(table().get(claim_id, {}).get("ranges"))
     return expected(claim_id, payload.get("parameters") if has_parameters else {})
-
-
-def _substituted(data: Any, values: Mapping[str, list[str]]) -> Any:
-    """The data with every tree symbol `["sym", name]` of a parameter replaced by its value (nothing else changes)."""
-    if isinstance(data, dict):
-        return {key: _substituted(value, values) for key, value in data.items()}
-    if isinstance(data, list):
-        if len(data) == 2 and data[0] == "sym" and data[1] in values:
-            return values[data[1]]
-        return [_substituted(item, values) for item in data]
-    return data
 
 
 def check(
@@ -96,10 +85,10 @@ def check(
 def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:
     """Where the file's statement first departs from the kernel's, naming a field the kernel does not have."""
     if isinstance(mine, dict) and isinstance(theirs, dict):
-        extra, missing = sorted(str(k)[:40] for k in set(theirs) - set(mine)), sorted(set(mine) - set(theirs))
+        extra, missing = sorted(str(k)[:40] for k in theirs.keys() - mine.keys()), sorted(mine.keys() - theirs.keys())
         if extra or missing:
             return f"{where}: unexpected fields {extra[:5]}, missing {missing[:5]}"
-        pairs: list[tuple[Any, Any, str]] = [(mine[k], theirs[k], f"{where}.{k}") for k in mine]
+        pairs = [(mine[key], theirs[key], f"{where}.{key}") for key in mine]
     elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
         pairs = [(a, b, f"{where}.{k}") for k, (a, b) in enumerate(zip(mine, theirs, strict=True))]
     else:
@@ -165,13 +154,9 @@ def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]
     for name, ends in (("g-rising", (a, b)), ("convex", (b, top))):
         boxes += recheck.cover(parts[name], facts[name]["expression"], facts[name]["relation"], {"u": ends}, {})
     convexity_lemma(statement, claim_id)
-    g, rate, factor = (term_text(t) for t in (facts["g-below"]["expression"], statement["rate"], statement["factor"]))
-    proved = (
-        f"n = {statement['parameters']['n']}, u = beta lambda, phi(u) = {rate} (the rate at beta = 1), "
-        f"g(u) = {g}: g(a) < 0 at a = {a}, g' > 0 on [a, b], b = {rational_text(b)}, phi'' = K g with K = {factor} "
-        f"> 0, and phi'' > 0 on [b, {top}]: phi is strictly convex on [u_c, {top}] (u_c the root of g), so "
-        f"sum_h phi(lambda_h) > H phi(lambda_bar) for strengths in [lambda_c, {top}/beta], not all equal"
-    )
+    trees = {"g": facts["g-below"]["expression"], "rate": statement["rate"], "factor": statement["factor"]}
+    texts = {name: term_text(tree) for name, tree in trees.items()}
+    proved = statement["sentence"].format(**statement["parameters"], **texts, a=a, b=b, u_max=top)
     return proved, f"ball point, {boxes} boxes re-evaluated, g', phi'' = K g and K > 0 by exact algebra"
 
 
@@ -183,26 +168,32 @@ Quotient = tuple[fmpq_mpoly, fmpq_mpoly]
 
 def _quotient(tree: Tree) -> Quotient:
     """(numerator, denominator) of a tree over rationals, u and exp(u) (Rejected for any other node)."""
-    op, args = tree[0], tree[1:]
     u, X = _ALGEBRA.gens()
     one = _ALGEBRA.constant(1)
-    if op == "rat":
-        value = parse_rational(args[0])
-        return _ALGEBRA.constant(fmpq(value.numerator, value.denominator)), one
-    if tree in (["sym", "u"], ["exp", ["sym", "u"]]):
-        return (u if op == "sym" else X), one
-    if op in ("add", "mul") and args:
-        out = _quotient(args[0])
-        for part in map(_quotient, args[1:]):
-            top = out[0] * part[1] + part[0] * out[1] if op == "add" else out[0] * part[0]
-            out = top, out[1] * part[1]
-        return out
-    if op == "pow" and type(args[1]) is int and 0 < abs(args[1]) <= 8:
-        top, bottom = _quotient(args[0])
-        if args[1] < 0 and top == 0:
-            raise Rejected("the convexity lemma divides by zero")
-        return (top ** args[1], bottom ** args[1]) if args[1] > 0 else (bottom ** -args[1], top ** -args[1])
-    raise Rejected(f"the convexity lemma's exact algebra has no rule for the node {str(op)[:20]!r}")
+    rules = {
+        "rat": lambda q: (one * fmpq(q.numerator, q.denominator), one),
+        "sym": lambda name: (u, one) if name == "u" else _no_rule(f"the symbol {name!r}"),
+        "exp": lambda a: (X, one) if a == (u, one) else _no_rule("exp of another term than u"),
+        "add": lambda *parts: reduce(lambda p, q: (p[0] * q[1] + q[0] * p[1], p[1] * q[1]), parts),
+        "mul": lambda *parts: reduce(lambda p, q: (p[0] * q[0], p[1] * q[1]), parts),
+        "pow": _power,
+    }
+    try:
+        return fold(tree, rules)
+    except TreeError as exc:
+        raise Rejected(f"the convexity lemma's exact algebra has no rule for {exc}") from None
+
+
+def _no_rule(what: str) -> Quotient:
+    raise TreeError(what)
+
+
+def _power(part: Quotient, k: int) -> Quotient:
+    """part**k for 0 < |k| <= 8."""
+    top, bottom = part if k > 0 else part[::-1]
+    if not 0 < abs(k) <= 8 or bottom == 0:
+        raise Rejected(f"the convexity lemma's exact algebra takes powers 1..8 of a non-zero quotient, not {k}")
+    return top ** abs(k), bottom ** abs(k)
 
 
 def _same(p: Quotient, q: Quotient) -> bool:

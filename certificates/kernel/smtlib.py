@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
-from certificates.kernel.exprtree import CONNECTIVES, RELATIONS, TreeError, count_nodes, parse_rational
+from certificates.kernel.exprtree import RELATIONS, TreeError, count_nodes, fold, node_parts
 
 LOGIC = "QF_NRA"
 #: The logic of a statement with integer constants (z3 and cvc5 both accept Int and Real terms mixed).
@@ -48,10 +48,8 @@ def problem_text(
         raise SmtTextError("a declared constant is not a plain identifier")
     if len(set(constants)) != len(constants):
         raise SmtTextError("a constant is declared twice")
-    if not isinstance(integers, list | tuple) or any(name not in constants for name in integers):
-        raise SmtTextError("the integer constants must be declared constants")
-    if len(set(integers)) != len(integers):
-        raise SmtTextError("an integer constant is listed twice")
+    if not isinstance(integers, list | tuple) or len(integers) != len({name for name in constants if name in integers}):
+        raise SmtTextError("the integer constants are declared constants, each listed once")
     if not isinstance(hypotheses, list | tuple):
         raise SmtTextError("hypotheses must be a list of formulas")
     try:
@@ -69,44 +67,41 @@ def problem_text(
     return "\n".join(lines) + "\n"
 
 
+#: The formula nodes: name -> (least, most) arguments; `=>` and `=` are SMT-LIB2's names of implies and iff.
+_ARGUMENTS = dict.fromkeys(("and", "or"), (1, 10_000)) | dict.fromkeys(("true", "false"), (0, 0))
+_ARGUMENTS |= {"not": (1, 1), "implies": (2, 2), "iff": (2, 2)} | dict.fromkeys(RELATIONS, (2, 2))
+
+
 def _formula(tree: object, names: dict[str, str]) -> str:
-    op, args = _split(tree)
-    if op in RELATIONS and len(args) == 2:
-        return f"({op} {_term(args[0], names)} {_term(args[1], names)})"
-    if op not in CONNECTIVES:
-        raise SmtTextError(f"not a formula node: {op!r}")
-    arity = {"not": (1, 1), "implies": (2, 2), "iff": (2, 2), "true": (0, 0), "false": (0, 0)}.get(op, (1, 10_000))
-    if not arity[0] <= len(args) <= arity[1]:
-        raise SmtTextError(f"{op} with {len(args)} arguments")
-    if op in ("true", "false"):
-        return op
-    smt = {"iff": "=", "implies": "=>"}.get(op, op)
-    return f"({smt} " + " ".join(_formula(a, names) for a in args) + ")"
+    """The text of a formula: a relation of two polynomial terms, or a connective of formulas."""
+    op, args = node_parts(tree, 0)
+    if op not in _ARGUMENTS or not _ARGUMENTS[op][0] <= len(args) <= _ARGUMENTS[op][1]:
+        raise SmtTextError(f"not a formula node: {op!r} with {len(args)} arguments")
+    parts = [_term(a, names) if op in RELATIONS else _formula(a, names) for a in args]
+    return f"({' '.join([{'implies': '=>', 'iff': '='}.get(op, op), *parts])})" if parts else op
 
 
 def _term(tree: object, names: dict[str, str]) -> str:
-    op, args = _split(tree)
-    if op == "sym" and len(args) == 1:
-        if args[0] not in names:
-            raise SmtTextError(f"undeclared constant {str(args[0])[:40]!r}")
-        return names[args[0]]
-    if op == "rat" and len(args) == 1:
-        return _number(parse_rational(args[0]))
-    if op in ("add", "mul") and args:
-        return f"({'+' if op == 'add' else '*'} " + " ".join(_term(a, names) for a in args) + ")"
-    if op == "pow" and len(args) == 2:
-        k = args[1]
-        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_POWER:
-            raise SmtTextError(f"an SMT power needs an integer exponent in 1..{MAX_POWER}, not {str(k)[:20]}")
-        base = _term(args[0], names)
-        return base if k == 1 else "(* " + " ".join([base] * k) + ")"
-    raise SmtTextError(f"not a polynomial term node: {op!r}")
+    """The text of a polynomial term (rationals, declared constants, + and *, powers 1..MAX_POWER)."""
+    rules = {
+        "sym": lambda name: names[name],
+        "rat": _number,
+        "add": lambda *parts: f"(+ {' '.join(parts)})",
+        "mul": lambda *parts: f"(* {' '.join(parts)})",
+        "pow": _power,
+    }
+    try:
+        return fold(tree, rules)
+    except KeyError as exc:
+        raise SmtTextError(f"undeclared constant {str(exc)[:40]}") from None
+    except TreeError as exc:
+        raise SmtTextError(f"not a polynomial term: {exc}") from None
 
 
-def _split(tree: object) -> tuple[str, list[object]]:
-    if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
-        raise SmtTextError(f"malformed node {str(tree)[:60]}")
-    return tree[0], tree[1:]
+def _power(base: str, k: int) -> str:
+    if not 1 <= k <= MAX_POWER:
+        raise SmtTextError(f"an SMT power needs an integer exponent in 1..{MAX_POWER}, not {k}")
+    return base if k == 1 else f"(* {' '.join([base] * k)})"
 
 
 def _number(value: Fraction) -> str:

@@ -7,107 +7,67 @@ calls), with the parentheses the precedence needs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
-from certificates.kernel.exprtree import IMPLICIT, NAMED, UNARY, Tree, TreeError, parse_rational
+from certificates.kernel.exprtree import ARITY, Tree, fold
 
-#: Binding strength of a rendered node: a sum, a product or quotient, a power, an atom or call.
-_SUM, _PRODUCT, _POWER, _ATOM = 1, 2, 3, 4
-#: The nodes written as calls `name(a, ...)`, by number of arguments.
-_CALLS = dict.fromkeys(UNARY, 1) | IMPLICIT | NAMED
+#: Binding strength of a rendered term: a sum, a minus sign before a product, a product or quotient, a power, an atom.
+_SUM, _NEGATED, _PRODUCT, _POWER, _ATOM = range(5)
+Text = tuple[str, int]
 
 
 def term_text(tree: Tree) -> str:
     """The infix text of a term tree; TreeError for a node that is not a term."""
-    return _text(tree)[0]
+    return fold(tree, _RULES)[0]
 
 
-def _text(tree: object) -> tuple[str, int]:
-    """(text, binding strength) of a term."""
-    if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
-        raise TreeError(f"malformed node {str(tree)[:60]}")
-    op, args = tree[0], tree[1:]
-    if op == "rat" and len(args) == 1:
-        value = parse_rational(args[0])
-        return _rational(value), _SUM if value < 0 else _ATOM if value.denominator == 1 else _PRODUCT
-    if op == "sym" and len(args) == 1 and isinstance(args[0], str):
-        return args[0], _ATOM
-    if op == "add" and args:
-        return _sum(args), _SUM
-    if op == "mul" and args:
-        return _product(args)
-    if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
-        if args[1] < 0:
-            return f"1/{_power(args[0], -args[1])}", _PRODUCT
-        return _power(args[0], args[1]), _POWER
-    if op == "neg" and len(args) == 1:
-        return f"-{_wrapped(args[0], _PRODUCT)}", _SUM
-    if op == "sub" and len(args) == 2:
-        return f"{_wrapped(args[0], _SUM)} - {_wrapped(args[1], _PRODUCT)}", _SUM
-    if op == "div" and len(args) == 2:
-        return f"{_wrapped(args[0], _PRODUCT)}/{_wrapped(args[1], _POWER)}", _PRODUCT
-    if op == "rpow" and len(args) == 2:
-        return f"{_wrapped(args[0], _ATOM)}**{_wrapped(args[1], _ATOM)}", _POWER
-    if op in NAMED and not args and NAMED[op] == 0:
-        return op, _ATOM
-    if _CALLS.get(op, 0) == len(args) > 0:
-        return f"{op}({', '.join(term_text(a) for a in args)})", _ATOM
-    raise TreeError(f"unknown or malformed node {op!r}")
+def _wrapped(part: Text, strength: int) -> str:
+    """The text of a part, in parentheses when it binds less than `strength`."""
+    return part[0] if part[1] >= strength else f"({part[0]})"
 
 
-def _wrapped(tree: object, strength: int) -> str:
-    """The text of `tree`, in parentheses when it binds less than `strength`."""
-    text, own = _text(tree)
-    return text if own >= strength else f"({text})"
+def _rational(value: Fraction) -> Text:
+    return str(value), _NEGATED if value < 0 else _ATOM if value.denominator == 1 else _PRODUCT
 
 
-def _power(base: object, k: int) -> str:
-    """`base**k` for k >= 0 (`base` alone, wrapped as a power's operand, for k = 1)."""
-    return _wrapped(base, _POWER) if k == 1 else f"{_wrapped(base, _ATOM)}**{k}"
+def _sum(*parts: Text) -> Text:
+    """`a + b - c`: a term with a minus sign before a product is subtracted."""
+    text = parts[0][0]
+    for part in parts[1:]:
+        text += f" - {part[0][1:]}" if part[1] == _NEGATED else f" + {part[0]}"
+    return text, _SUM
 
 
-def _negated(tree: object) -> object | None:
-    """The term without its minus sign, when it is a negative rational or a product led by one."""
-    if isinstance(tree, list) and tree and tree[0] == "rat" and len(tree) == 2:
-        value = parse_rational(tree[1])
-        return ["rat", _rational(-value)] if value < 0 else None
-    if isinstance(tree, list) and tree and tree[0] == "mul" and len(tree) > 2:
-        first = _negated(tree[1])
-        if first is None:
-            return None
-        rest = tree[2:] if first == ["rat", "1"] else [first, *tree[2:]]
-        return rest[0] if len(rest) == 1 else ["mul", *rest]
-    return None
-
-
-def _sum(terms: list[object]) -> str:
+def _product(*parts: Text) -> Text:
+    """`-a*b/c`: a leading minus sign taken out, the reciprocals (texts `1/...`) last as divisors."""
+    sign, first = ("-", (parts[0][0][1:], _PRODUCT)) if parts[0][1] == _NEGATED and len(parts) > 1 else ("", parts[0])
+    factors = sorted([first, *parts[1:]] if first[0] != "1" else parts[1:], key=lambda part: part[0].startswith("1/"))
     text = ""
-    for index, term in enumerate(terms):
-        positive = _negated(term)
-        if positive is None:
-            text += ("" if index == 0 else " + ") + _wrapped(term, _PRODUCT)
-        else:
-            text += ("-" if index == 0 else " - ") + _wrapped(positive, _PRODUCT)
-    return text
+    for factor in (_wrapped(part, _PRODUCT) for part in factors):
+        text += factor[1:] if text and factor.startswith("1/") else f"*{factor}" if text else factor
+    return sign + (text or "1"), _NEGATED if sign else _PRODUCT
 
 
-def _product(factors: list[object]) -> tuple[str, int]:
-    positive = _negated(["mul", *factors]) if len(factors) > 1 else None
-    if positive is not None:
-        return "-" + _wrapped(positive, _PRODUCT), _SUM
-    above = [f for f in factors if not _divisor(f)]
-    below = [f for f in factors if _divisor(f)]
-    top = "*".join(_wrapped(f, _POWER if len(above) > 1 or below else _PRODUCT) for f in above) or "1"
-    if not below:
-        return top, _PRODUCT
-    parts = [_power(f[1], -f[2]) for f in below]  # type: ignore[index]
-    bottom = parts[0] if len(parts) == 1 else "(" + "*".join(parts) + ")"
-    return f"{top}/{bottom}", _PRODUCT
+def _power(base: Text, k: int) -> Text:
+    """`base**k`, `1/base**k` for k < 0."""
+    text = _wrapped(base, _POWER) if abs(k) == 1 else f"{_wrapped(base, _ATOM)}**{abs(k)}"
+    return (f"1/{text}", _PRODUCT) if k < 0 else (text, _POWER)
 
 
-def _divisor(tree: object) -> bool:
-    return isinstance(tree, list) and len(tree) == 3 and tree[0] == "pow" and isinstance(tree[2], int) and tree[2] < 0
+def _call(op: str) -> Callable[..., Text]:
+    """`op(a, b)`, or `op` for a constant."""
+    return lambda *parts: (f"{op}({', '.join(part[0] for part in parts)})" if parts else op, _ATOM)
 
 
-def _rational(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+_RULES = {op: _call(op) for op in ARITY} | {
+    "rat": _rational,
+    "sym": lambda name: (name, _ATOM),
+    "pow": _power,
+    "add": _sum,
+    "mul": _product,
+    "neg": lambda a: (f"-{_wrapped(a, _PRODUCT)}", _NEGATED),
+    "sub": lambda a, b: (f"{a[0]} - {_wrapped(b, _PRODUCT)}", _SUM),
+    "div": lambda a, b: (f"{_wrapped(a, _PRODUCT)}/{_wrapped(b, _POWER)}", _PRODUCT),
+    "rpow": lambda a, b, walk: (f"{_wrapped(walk(a), _ATOM)}**{_wrapped(walk(b), _ATOM)}", _POWER),
+}

@@ -12,6 +12,8 @@ against the kernel's own table (`registry_statements`), claims-file claims as `r
 - interval-cover and convexity: the boxes cover the domain exactly and the relation holds on each;
 - equilibrium: the Krawczyk inclusion and the Gershgorin spectrum are recomputed from the exact data
   (`equilibrium`).
+An accepted result carries the certificate it checked and what it proved, so that the Coq statement of the
+certificate (`certificates.kernel.coq.certificate`) is written from the same check, run once.
 It imports only the kernel, the standard library and python-flint (a test holds it to that); SymPy and mpmath
 are never loaded.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from certificates.kernel import core, provenance, smtlib, solvers
 from certificates.kernel.exprtree import TreeError
@@ -32,11 +35,14 @@ CHECKED = ("statement", "claim_id", "kind", "payload")
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Whether the file re-checks; what it proves, in words (or why it was rejected)."""
+    """Whether the file re-checks; what it proves, in words (or why it was rejected). An accepted result also holds
+    the certificate as checked and the sentence of what it proves."""
 
     ok: bool
     claim_id: str
     message: str
+    certificate: dict[str, Any] | None = None
+    proved: str = ""
 
 
 def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> tuple[bool, str]:
@@ -56,7 +62,7 @@ def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> C
         if certificate["statement"] is None:
             raise Rejected(f"the certificate of {claim_id[:80]!r} carries no core statement: nothing to check")
         proved, how = core.check(*(certificate[key] for key in CHECKED), solver_seconds)
-        return CheckResult(True, claim_id, f"ok: {claim_id}: {proved} [{how}]")
+        return CheckResult(True, claim_id, f"ok: {claim_id}: {proved} [{how}]", certificate, proved)
     except Rejected as exc:
         return CheckResult(False, claim_id, str(exc))
     except (TreeError, smtlib.SmtTextError) as exc:

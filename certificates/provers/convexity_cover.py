@@ -14,8 +14,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+from certificates.errors import BudgetExceeded
 from certificates.kernel import registry_statements
-from certificates.kernel.errors import BudgetExceeded
 from certificates.provers.intervals import prove
 from certificates.provers.witness import settle_point
 from certificates.statements import registry

@@ -27,6 +27,7 @@ from certificates.kernel import stored_forms
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.exact import ball_of, exact_value, precision
 from certificates.provers.programs import Program, compile_trees
+from certificates.statements.stored_forms import EXIT_FUNCTION
 
 #: Bisection steps before Newton takes over (a start accurate to about 2^-30).
 _BISECTIONS = 30
@@ -66,7 +67,7 @@ _HEADS, _TOKENS, _RHO, _KAPPA = "H", "n", "rho", "kappa"
 @lru_cache(maxsize=1)
 def _programs() -> tuple[Program, Program]:
     """h and dh/drho compiled (once per process, on first use)."""
-    h = stored_forms.tree(stored_forms.EXIT_FUNCTION)
+    h = stored_forms.tree(EXIT_FUNCTION)
     return compile_trees(h), compile_trees(derivative(h, _RHO))
 
 

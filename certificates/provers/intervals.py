@@ -42,11 +42,13 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
+from certificates.ball_reading import fails
 from certificates.kernel import derivatives, forms
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, fails, holds, precision
-from certificates.kernel.exprtree import Tree, TreeError, enclosure_text, rational_text
+from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
+from certificates.kernel.exprtree import Tree, TreeError, rational_text
 from certificates.kernel.regions import ENDS, Region
+from certificates.provers.witness import enclosure_text
 from certificates.store import write_certificate
 from certificates.sympy_trees import from_sympy
 

@@ -15,9 +15,8 @@ from typing import Any
 from certificates.claims.embedding import embedded
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import enclosure_text
 from certificates.kernel.model_values import settle, witnessed
-from certificates.provers.witness import PRECISIONS, WitnessResult, exact_record
+from certificates.provers.witness import PRECISIONS, WitnessResult, enclosure_text, exact_record
 from certificates.store import write_certificate
 
 

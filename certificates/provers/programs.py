@@ -26,7 +26,7 @@ from typing import Any
 from flint import arb, ctx, fmpq
 
 from certificates.kernel import endpoints, stored_forms
-from certificates.kernel.exprtree import _UNARY_BALLS, UNARY, Tree, TreeError, node_parts, parse_rational
+from certificates.kernel.exprtree import UNARY, UNARY_BALLS, Tree, TreeError, node_parts, parse_rational
 
 #: One step: (an operation, the values it takes: one or two earlier values' places; None for the second of a
 #: function of one argument).
@@ -120,7 +120,7 @@ def compile_trees(*trees: Tree) -> Program:
         if op == "pow":
             slots["node", k] = emit((endpoints.power, slots[rest[0]], slots[rest[1]]))
         elif op in UNARY:
-            slots["node", k] = emit((partial(endpoints.increasing, _UNARY_BALLS[op]), slots[rest[0]], None))
+            slots["node", k] = emit((partial(endpoints.increasing, UNARY_BALLS[op]), slots[rest[0]], None))
         else:  # the left fold of `evaluate`, one operation per step
             combine = operator.add if op == "add" else endpoints.times
             result = slots[rest[0]]

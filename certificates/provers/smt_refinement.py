@@ -59,6 +59,15 @@ class Refinement:
     reason: str = ""
 
 
+def cut_data(cut: Cut) -> dict[str, object]:
+    """The cut as certificate data (exact rational texts), as `Cut.from_data` reads it."""
+    data: dict[str, object] = {"kind": cut.kind, "atom": cut.atom, "degree": cut.degree}
+    data |= {"at": rational_text(cut.at), "factor": rational_text(cut.factor)}
+    if cut.kind == "upper":
+        data |= {"radius": rational_text(cut.radius), "remainder": rational_text(cut.remainder)}
+    return data
+
+
 def refine(encoding: Encoding, falsifies: Falsifier, rlimit: int, max_rounds: int = MAX_ROUNDS) -> Refinement:
     """Decide `encoding.problem(cuts)` for growing cuts on its atoms, within `rlimit` of z3's resources in all."""
     cuts: list[Cut] = []

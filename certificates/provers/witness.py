@@ -21,13 +21,14 @@ import numpy as np
 import sympy as sp
 from flint import arb
 
+from certificates.ball_reading import fails
 from certificates.kernel import ball_model, registry_statements
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, fails, holds, precision
-from certificates.kernel.exprtree import Tree, enclosure_text, rational_text
+from certificates.kernel.exact import ball_of, exact_value, holds, precision
+from certificates.kernel.exprtree import Tree, rational_text
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.masks import mask_rows
 from certificates.kernel.model_quantities import ball_value
+from certificates.masks import mask_rows
 from certificates.provers.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
 from certificates.sympy_trees import from_sympy
@@ -35,6 +36,16 @@ from certificates.sympy_trees import from_sympy
 #: Working precisions (bits) tried in turn; the last is the largest a certificate may record (`format.MAX_PRECISION`):
 #: a formula as written (no cancellation folded away by SymPy) may need them, e.g. (1 + 10**-400) - 1.
 PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
+
+
+def enclosure_text(ball: arb) -> list[str]:
+    """[lo, hi] as exact rational text: the ball's endpoints widened by its radius for tolerance
+    between flint versions, never across zero (so the recorded sign stays the computed one)."""
+    lo, hi = exact_value(ball.lower()), exact_value(ball.upper())
+    slack = (hi - lo) / 2
+    wide_lo = lo - slack if (lo - slack > 0) == (lo > 0) else lo
+    wide_hi = hi + slack if (hi + slack < 0) == (hi < 0) else hi
+    return [rational_text(wide_lo), rational_text(wide_hi)]
 
 
 @dataclass

@@ -20,7 +20,7 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
 
         return registry.statement(claim_id, payload)
     from certificates.claims.embedding import read_embedded
-    from certificates.kernel.errors import InputError
+    from certificates.errors import InputError
     from certificates.statements import dynamics, model, real
 
     try:

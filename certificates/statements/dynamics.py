@@ -18,8 +18,8 @@ from certificates.kernel import dynamics_statements as kernel
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.dynamics_statements import FORM, STATIONARY, refuting_quantity
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.masks import mask_of
 from certificates.kernel.tree_text import term_text
+from certificates.masks import mask_of
 from certificates.sympy_trees import from_sympy
 
 

@@ -321,6 +321,16 @@ CONVEXITY_CLAIM = "T22.superadditivity.reading-b.listed-n"
 CONVEX_U_MAX = Fraction(40)
 
 
+#: What a convexity certificate proves, in words (the kernel fills in n, its rendered trees g, rate and factor, the
+#: payload's a and b, and u_max).
+CONVEXITY_SENTENCE = (
+    "n = {n}, u = beta lambda, phi(u) = {rate} (the rate at beta = 1), g(u) = {g}: g(a) < 0 at a = {a}, g' > 0 on "
+    "[a, b], b = {b}, phi'' = K g with K = {factor} > 0, and phi'' > 0 on [b, {u_max}]: phi is strictly convex on "
+    "[u_c, {u_max}] (u_c the root of g), so sum_h phi(lambda_h) > H phi(lambda_bar) for strengths in "
+    "[lambda_c, {u_max}/beta], not all equal"
+)
+
+
 @functools.cache
 def convexity_factor() -> sp.Expr:
     """K(u, n) with phi''(u) = K g(u), g = closed_forms.lambda_c_equation; checked exactly, K > 0 for n > 1.
@@ -489,6 +499,7 @@ def build() -> dict[str, dict[str, Any]]:
         },
         "rate": from_sympy(closed_forms.rate(u, n, 1)),
         "factor": from_sympy(convexity_factor()),
+        "sentence": CONVEXITY_SENTENCE,
     }
     for claim_id, equilibrium in EQUILIBRIA.items():
         table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": [], "subject": equilibrium.subject}

@@ -11,7 +11,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from certificates.kernel.stored_forms import EXIT_FUNCTION, LAMBDA_C_EQUATION, LAMBDA_C_PARTIALS, PATH
+from certificates.kernel.stored_forms import LAMBDA_C_EQUATION, LAMBDA_C_PARTIALS, PATH
+
+#: The parameters of each closed form a named node means (`certificates.kernel.exprtree.NAMED`), in the order of the
+#: node's arguments: `["rate", lam, n, beta]` is the tree `rate` with lambda, n, beta put in.
+PARAMETERS = {
+    "c_star": ("H",),
+    "beta_star": ("H", "n", "alpha"),
+    "rate": ("lambda", "n", "beta"),
+    "lambda_max": ("n", "beta"),
+    "golden": (),
+}
+#: The name of Condition 8's exit function h(rho; H, n, kappa) (`identities.condition8_invariance.exit_function`,
+#: whose zero in (0, 1) is 1 - c8_exit_gap) among the stored trees (a prover's tree: the kernel never reads it).
+EXIT_FUNCTION = "c8_exit_function"
 
 
 def forms() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -38,12 +51,14 @@ def forms() -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def build() -> dict[str, Any]:
-    """What the file holds, freshly written from SymPy: {"symbols": parameter -> tree symbol, "trees": name -> tree}."""
+    """What the file holds, freshly written from SymPy: {"symbols": parameter -> tree symbol, "parameters": named
+    node -> the symbols of its arguments, "trees": name -> tree}."""
     from certificates.sympy_trees import from_sympy
 
     found, symbols = forms()
     return {
         "symbols": {name: symbol.name for name, symbol in symbols.items()},
+        "parameters": {name: list(parameters) for name, parameters in PARAMETERS.items()},
         "trees": {name: from_sympy(form) for name, form in found.items()},
     }
 
@@ -52,7 +67,9 @@ def write() -> None:
     """Rewrite the file from SymPy (after a change of `identities.closed_forms`), one tree a line."""
     built = build()
     trees = ",\n".join(f"  {json.dumps(name)}: {json.dumps(t)}" for name, t in sorted(built["trees"].items()))
-    text = f'{{\n "symbols": {json.dumps(built["symbols"], sort_keys=True)},\n "trees": {{\n{trees}\n }}\n}}\n'
+    heads = f' "symbols": {json.dumps(built["symbols"], sort_keys=True)},\n'
+    heads += f' "parameters": {json.dumps(built["parameters"])},\n'
+    text = f'{{\n{heads} "trees": {{\n{trees}\n }}\n}}\n'
     PATH.write_text(text, encoding="utf-8")
 
 

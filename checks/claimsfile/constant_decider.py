@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import sympy as sp
 
+from certificates.ball_reading import fails
 from certificates.claims.embedding import embedded
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.schema import ConstantClaim, decimal_text
-from certificates.kernel.exact import fails, settling_sign
+from certificates.kernel.exact import settling_sign
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.real_statements import constant_conditions
 from certificates.kernel.recheck import Rejected

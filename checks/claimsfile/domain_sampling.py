@@ -1,10 +1,14 @@
-"""Random exact points inside a claims-file domain: the deciders' samples (the kernel only checks membership).
+"""Exact points of a claims-file domain: the deciders' samples (the kernel only checks membership).
 
-A point is drawn symbol by symbol in the domain's dependency order; dependent bounds are evaluated as balls and
-the value is drawn inside the ball's inner ends, so the point provably satisfies every bound.
+A random point is drawn symbol by symbol in the domain's dependency order; dependent bounds are evaluated as balls
+and the value is drawn inside the ball's inner ends, so the point provably satisfies every bound. The boundary
+points (`boundary_points`) come before any random one: every combination of each symbol's special values (its closed
+ends, its integer ends, 0 where a sign turns inside the domain), which is where claims that hold inside fail.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
@@ -110,3 +114,63 @@ def _integer_up_to(rng: np.random.Generator, span: int) -> int:
         value = int.from_bytes(rng.bytes((bits + 7) // 8), "little") >> (-bits % 8)
         if value <= span:
             return value
+
+
+@dataclass
+class Boundary:
+    """A domain's boundary points, and why they are not its whole boundary (empty: they are)."""
+
+    points: list[dict[sp.Symbol, sp.Rational]] = field(default_factory=list)
+    gaps: list[str] = field(default_factory=list)
+
+
+def boundary_points(
+    domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], limit: int, rng: np.random.Generator
+) -> Boundary:
+    """Every combination of the symbols' special values (`special_values`, in dependency order, each at the values
+    before it), at most `limit` of them; a symbol with none (both ends open or absent) takes a random value there.
+    The gaps name each closed end that is not a rational number at its point, and a cut at `limit`."""
+    out = Boundary()
+
+    def extend(point: dict[sp.Symbol, sp.Rational], rest: list[sp.Symbol]) -> bool:
+        if not rest:
+            out.points.append(point)
+            return len(out.points) < limit
+        symbol, domain = rest[0], domains[rest[0]]
+        values, gaps = special_values(domain, point)
+        out.gaps += [f"{symbol} = {gap}" for gap in gaps if f"{symbol} = {gap}" not in out.gaps]
+        if not values:
+            value = sample_value(domain, point, rng)
+            values = [] if value is None else [value]
+        return all(extend(point | {symbol: value}, rest[1:]) for value in values)
+
+    if not extend({}, list(order)):
+        out.gaps.append(f"more than {limit} boundary points: the first {limit} decided")
+    return out
+
+
+def special_values(domain: Domain, point: dict[sp.Symbol, sp.Rational]) -> tuple[list[sp.Rational], list[str]]:
+    """(the domain's special values at the point, its closed ends that are not rational there): each closed end
+    (an integer domain's least and largest integers), and 0 where it lies strictly inside (a strength, rho or a
+    shift where a sign turns: lambda = 0, orthogonal tokens)."""
+    values: list[sp.Rational] = []
+    gaps: list[str] = []
+    ends = []
+    for bound, is_open, upper in ((domain.low, domain.low_open, False), (domain.high, domain.high_open, True)):
+        end = None if bound is None else sp.sympify(bound).xreplace(point)
+        ends.append(end if end is not None and end.is_Rational else None)
+        if end is None or (is_open and not domain.integer):
+            continue
+        if not end.is_Rational:
+            gaps.append(f"{bound} (not a rational number: not decided at it)")
+            continue
+        if domain.integer:
+            inward = sp.floor(end) if upper else sp.ceiling(end)
+            end = inward - (1 if upper else -1) if is_open and inward == end else inward
+        values.append(sp.Rational(end))
+    low, high = ends
+    if not domain.integer and (low is None or low < 0) and (high is None or high > 0):
+        values.append(sp.Integer(0))
+    if domain.integer and len(values) == 2 and values[0] > values[1]:
+        return [], gaps
+    return list(dict.fromkeys(values)), gaps

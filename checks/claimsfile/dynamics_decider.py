@@ -37,9 +37,9 @@ from certificates.claims.embedding import embedded
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
+from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact_data import exact_scores
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from certificates.claims.schema import DynamicsClaim
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
 from checks.evidence.clustering_rates import late_exponent
@@ -103,6 +103,17 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
         mask=options.get("mask"),
         interaction=options.get("interaction"),
     )
+
+
+def check_sizes(claim: DynamicsClaim) -> None:
+    """InputError, naming the claim and its line, when its n, d and H exceed what `configuration` can draw
+    (`checks.model.families.check_sizes`); sizes that are quantified symbols are bounded by their domains."""
+    sizes = {key: claim.options[key] for key in ("n", "d", "H") if isinstance(claim.options.get(key), int)}
+    try:
+        families.check_sizes(**sizes)
+    except InputError as exc:
+        where = f"claim {claim.id!r}" + (f" (line {claim.line})" if claim.line is not None else "")
+        raise InputError(f"{where}: {exc.field}", exc.value, exc.reason) from None
 
 
 def quantity(name: str, cfg: Configuration, head: int | None, parameter: float | None = None) -> np.ndarray:

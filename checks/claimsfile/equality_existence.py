@@ -4,8 +4,9 @@ No search with a margin can find an equality, and neither floats nor balls can s
 
 - CERTIFIED by an exact witness: structured exact configurations that equalities tend to hold at (every token equal,
   antipodal pairs, orthogonal frames, one generic pair; heads I, -I, coordinate projections; beta = 1) are proposed,
-  and `certificates.kernel.exact_witness` checks, in the exact field of the model, that rhs - lhs is exactly
-  0 (and every hypothesis and given condition); the certificate embeds the claim and `check-cert` re-checks it;
+  and `certificates.kernel.model_values.equality_failures` checks, in the exact field of the model, that rhs - lhs
+  is exactly 0 (and every hypothesis and given condition); the certificate embeds the claim and `check-cert`
+  re-checks it;
 - REFUTED when `lhs < rhs` or `lhs > rhs` is PROVED at every configuration (`checks.claimsfile.model_reduction`):
   then the two sides never meet;
 - otherwise INCONCLUSIVE, with what was tried.
@@ -22,10 +23,9 @@ from certificates.claims.embedding import embedded
 from certificates.claims.model_claim import model_statement
 from certificates.claims.schema import ModelClaim
 from certificates.kernel.ball_model import ExactConfiguration, Matrix
-from certificates.kernel.exact_witness import WITNESS, equality_failures
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_terms import Relation
-from certificates.kernel.model_values import index_values
+from certificates.kernel.model_values import WITNESS, equality_failures, index_values
 from certificates.provers.witness import exact_record
 from certificates.store import certificate_directory, write_certificate
 from checks.claimsfile.model_reduction import METHOD, prove_model

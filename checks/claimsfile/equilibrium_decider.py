@@ -5,19 +5,25 @@
   equiangular tokens under scalar heads, whose proof closes exactly when sum_j x_j = 0, rho = -1/(n-1)), PROVED for
   every n, d, H, beta and kind at once. Otherwise, or when that proof does not close, instance by instance: every
   velocity decided exactly (`certificates.kernel.equilibrium_regimes.moving_token`); a moving instance
-  REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation, a
-  sampled infinite one CONFIRMED at most.
+  REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation.
 - a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
   Gram matrix, or its coordinates) go through the registry's certification (`checks.evidence.equilibria.certify`:
-  Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian, the rotation zeros removed);
+  Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian P J P, the rotation and normal
+  zeros removed);
   the certificate is kept only when the kernel finds it to be the regime at the instance
   (`equilibrium_regimes.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
-  REFUTED by one certificate that contradicts it; an unbounded domain is only sampled (CONFIRMED at best).
+  REFUTED by one certificate that contradicts it.
   `tokens = "found"` certifies instead every class a seeded search finds (structured candidates, random starts).
+- an unbounded domain (n or d without an end, every beta > 0, every H and strengths) is sampled adversarially
+  (`_domain`): the least sizes and the largest exact ones, the n where an equiangular rho leaves the simplex angle,
+  one more dimension for a spectrum, small and large beta, negative strengths; an instance that contradicts the claim
+  REFUTES it, and otherwise the claim is INCONCLUSIVE with what was not searched to its end (never CONFIRMED:
+  finitely many instances say nothing of the others).
 """
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -29,7 +35,7 @@ from certificates.claims.embedding import embedded
 from certificates.claims.schema import EquilibriumClaim
 from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel.equilibrium_regimes import FOUND
-from certificates.kernel.exprtree import rational_text
+from certificates.kernel.exprtree import exact_rational, rational_text
 from certificates.store import certificate_directory, write_certificate
 from checks.evidence import equilibria
 from checks.registry import Context
@@ -44,20 +50,33 @@ SPECTRUM = "Krawczyk in a symmetry slice + Gershgorin spectrum of the projected 
 STARTS = {"quick": 8, "thorough": 40}
 #: Sizes sampled above the least n of an unbounded range.
 SAMPLED_SIZES = 3
+#: Head strengths tried where a claim leaves them free (every H and every non-zero strengths): one and two positive
+#: heads, then a negative head alone and against a positive one (a negative strength repels: stability turns there).
+FREE_STRENGTHS = ((Fraction(1),), (Fraction(1), Fraction(1, 2)), (Fraction(-1),), (Fraction(1), Fraction(-1, 2)))
+#: beta tried where a claim leaves it free (every beta > 0): 1 at every instance, small and large at the least n.
+FREE_BETAS = (Fraction(1), Fraction(1, 8), Fraction(8))
 
 
 def instance_record(inst: regimes.Instance) -> dict[str, Any]:
-    """The instance as certificate data (rationals as exact text), as `equilibrium_regimes.instance_from` reads it."""
+    """The instance as certificate data (rationals as exact text), as `equilibrium_regimes.instance_from` reads it
+    (the heads' kind and nu_h are the claim's)."""
     return {
         "n": inst.n,
         "d": inst.d,
         "attention": inst.attention,
         "beta": rational_text(inst.beta),
         "strengths": [rational_text(v) for v in inst.strengths],
-        "value_strengths": [rational_text(v) for v in inst.value_strengths],
-        "heads": inst.heads,
         "split": list(inst.split),
     }
+
+
+def describe(claim: EquilibriumClaim, inst: regimes.Instance) -> str:
+    """The instance in words, for reports."""
+    strengths = (inst.strengths, claim.value_strengths or inst.strengths)
+    lams, nus = (", ".join(map(str, values)) for values in strengths)
+    split = f", split {inst.split[0]}+{inst.split[1]}" if inst.split else ""
+    heads = f"{_heads(claim)} heads lambda = ({lams})" + ("" if nus == lams else f", nu = ({nus})")
+    return f"n = {inst.n}, d = {inst.d}{split}, {inst.attention}, beta = {inst.beta}, {heads}"
 
 
 def decide_equilibrium(claim: EquilibriumClaim, ctx: Context) -> Outcome:
@@ -82,26 +101,57 @@ def _symbolic(claim: EquilibriumClaim) -> Outcome | None:
 
 
 def _domain(claim: EquilibriumClaim) -> tuple[list[regimes.Instance], bool]:
-    """The instances to decide and whether they are the whole domain (else a sample of an unbounded one)."""
+    """The instances to decide and whether they are the whole domain (else an adversarial sample of an unbounded
+    one: `_sampled_sizes`, every d where a spectrum may differ, FREE_BETAS and FREE_STRENGTHS where they are free)."""
     if ec.finite(claim):
         return ec.instances(claim), True
-    n_low, n_high = claim.n_range
     out = []
-    for n in range(n_low, min(n_high or n_low + SAMPLED_SIZES, n_low + SAMPLED_SIZES) + 1):
-        if n > ec.MAX_EXACT_TOKENS:
-            break
-        least = regimes.least_dimension(claim, n)
+    betas = [claim.beta] if claim.beta is not None else list(FREE_BETAS)
+    families = [claim.strengths] if claim.strengths else list(FREE_STRENGTHS)
+    for n in _sampled_sizes(claim):
+        least = ec.least_dimension(claim, n)
         d_low, d_high = claim.d_range
         if least is None or (d_high is not None and max(least, d_low) > d_high):
             continue
-        if claim.property in regimes.SPECTRAL and n * (max(least, d_low) - 1) > ec.MAX_TANGENT:
-            continue
-        beta = claim.beta if claim.beta is not None else Fraction(1)
-        for attention in claim.attentions:
-            for strengths in [claim.strengths] if claim.strengths else [(Fraction(1),), (Fraction(1), Fraction(1, 2))]:
-                for split in regimes.splits(claim, n):
-                    out.append(regimes.instance_of(claim, n, max(least, d_low), attention, beta, strengths, split))
+        first = max(least, d_low)
+        # a spectrum has directions off the tokens' span only when d exceeds it: one more dimension shows them
+        dims = [first] + ([first + 1] if claim.property in regimes.SPECTRAL and (d_high or first + 1) > first else [])
+        for d in dims:
+            if claim.property in regimes.SPECTRAL and n * (d - 1) > ec.MAX_TANGENT:
+                continue
+            for beta in betas if n == claim.n_range[0] else betas[:1]:
+                for attention, strengths in itertools.product(claim.attentions, families):
+                    for split in regimes.splits(claim, n):
+                        out.append(regimes.Instance(n, d, attention, beta, tuple(strengths), split))
     return out, False
+
+
+def _sampled_sizes(claim: EquilibriumClaim) -> list[int]:
+    """The n sampled from an unbounded domain: the least SAMPLED_SIZES + 1, the range's end or, for a critical point,
+    the largest n decided exactly, and for equiangular tokens the first n where rho is not -1/(n-1) (where the
+    tokens do not sum to 0, the one configuration where the symbolic proof closes)."""
+    low, high = claim.n_range
+    top = min(high or ec.MAX_EXACT_TOKENS, ec.MAX_EXACT_TOKENS)
+    sizes = list(range(low, min(top, low + SAMPLED_SIZES) + 1))
+    if claim.property == "critical-point" or high is not None:
+        sizes.append(top)
+    if claim.regime == "equiangular":
+        rho = (exact_rational(claim.rho_tree, {"n": Fraction(n)}) for n in range(low, top + 1))
+        off = (n for n, value in zip(range(low, top + 1), rho, strict=True) if value != Fraction(-1, n - 1))
+        sizes.append(next(off, low))
+    return sorted(set(n for n in sizes if low <= n <= top))
+
+
+def _unsearched(claim: EquilibriumClaim) -> str:
+    """What of an unbounded domain the sampled instances do not reach (the reason it stays undecided)."""
+    (n_low, n_high), (d_low, d_high) = claim.n_range, claim.d_range
+    ends = [
+        f"n in [{n_low}, oo) (instances up to n = {ec.MAX_EXACT_TOKENS})" if n_high is None else "",
+        f"d in [{d_low}, oo)" if d_high is None else "",
+        "every beta > 0" if claim.beta is None else "",
+        "every H and strengths" if claim.strengths is None else "",
+    ]
+    return f"the domain is unbounded ({', '.join(e for e in ends if e)}): sampled instances do not decide it"
 
 
 def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome | None) -> Outcome:
@@ -116,25 +166,28 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
         try:
             token, how = regimes.moving_token(claim, inst)
         except ValueError as exc:
-            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{inst.describe()}: {exc}")
+            return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{describe(claim, inst)}: {exc}")
         if token is not None:
             payload = {"witness": regimes.MOVING, "instance": instance_record(inst)}
             path = _write(ctx, claim, "witness", payload)
             return Outcome(
                 Verdict.REFUTED,
                 EXACT,
-                witness={"verified_by": "exact", "instance": inst.describe(), "token": token, "certificate": path},
+                witness={
+                    "verified_by": "exact",
+                    "instance": describe(claim, inst),
+                    "token": token,
+                    "certificate": path,
+                },
                 certificates=[path],
                 notes=f"token {token} moves: {how}{why}",
             )
-        decided.append(inst.describe())
+        decided.append(describe(claim, inst))
     if not whole:
         return Outcome(
-            Verdict.CONFIRMED,
+            Verdict.INCONCLUSIVE,
             EXACT,
-            cases=len(decided),
-            tolerance=0.0,
-            notes=f"every velocity exactly 0 at the {len(decided)} sampled instances; the domain is unbounded{why}",
+            notes=f"every velocity exactly 0 at the {len(decided)} sampled instances; {_unsearched(claim)}{why}",
             details={"instances": decided},
         )
     d = Derivation()
@@ -158,15 +211,20 @@ def _float_tokens(claim: EquilibriumClaim, inst: regimes.Instance) -> np.ndarray
     return X / np.linalg.norm(X, axis=1, keepdims=True)
 
 
-def _model_instance(inst: regimes.Instance) -> equilibria.Instance:
-    return equilibria.instance(inst.n, inst.d, list(inst.strengths), inst.attention, inst.beta, inst.heads)
+def _heads(claim: EquilibriumClaim) -> str:
+    """The heads' kind of the claim's instances (heads with a common eigenvector: scalar ones)."""
+    return "orthogonal" if claim.heads == "orthogonal" else "scalar"
+
+
+def _model_instance(claim: EquilibriumClaim, inst: regimes.Instance) -> equilibria.Instance:
+    return equilibria.instance(inst.n, inst.d, list(inst.strengths), inst.attention, inst.beta, _heads(claim))
 
 
 def _certified(
     claim: EquilibriumClaim, inst: regimes.Instance, tokens: np.ndarray
 ) -> tuple[dict[str, Any] | None, str]:
     """(the certificate payload of the regime at the instance, "") or (None, why not)."""
-    outcome = equilibria.certify(_model_instance(inst), tokens)
+    outcome = equilibria.certify(_model_instance(claim, inst), tokens)
     if not outcome.get("certified") or not outcome.get("spectrum_decided"):
         return None, outcome.get("reason") or outcome.get("spectrum", "not certified")
     if claim.regime != FOUND:
@@ -184,10 +242,10 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
         for tokens in _candidates(claim, inst, ctx, k):
             payload, why = _certified(claim, inst, tokens)
             if payload is None:
-                failed.append(f"{inst.describe()}: {why}")
+                failed.append(f"{describe(claim, inst)}: {why}")
                 continue
             counts = payload["spectrum"]
-            row = (inst.describe(), counts, payload)
+            row = (describe(claim, inst), counts, payload)
             (held if regimes.property_holds(claim, **counts) else against).append(row)
     table = [{"instance": r[0], **r[1]} for r in held + against]
     if against:
@@ -207,12 +265,10 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
     paths = [_write(ctx, claim, "equilibrium", r[2]) for r in held]
     if not whole:
         return Outcome(
-            Verdict.CONFIRMED,
+            Verdict.INCONCLUSIVE,
             SPECTRUM,
-            cases=len(held),
-            tolerance=0.0,
             certificates=paths,
-            notes=f"certified at {len(held)} sampled instances of an unbounded domain",
+            notes=f"certified at {len(held)} sampled instances; {_unsearched(claim)}",
             details={"table": table},
         )
     return Outcome(Verdict.CERTIFIED, SPECTRUM, certificates=paths, details={"table": table})
@@ -223,7 +279,7 @@ def _candidates(claim: EquilibriumClaim, inst: regimes.Instance, ctx: Context, k
     if claim.regime != FOUND:
         return [_float_tokens(claim, inst)]
     rng = np.random.default_rng([ctx.seed, k // len(claim.attentions), k % len(claim.attentions)])
-    return [found.tokens for found in equilibria.search(_model_instance(inst), rng, STARTS[ctx.profile])]
+    return [found.tokens for found in equilibria.search(_model_instance(claim, inst), rng, STARTS[ctx.profile])]
 
 
 def _write(ctx: Context, claim: EquilibriumClaim, kind: str, payload: dict[str, Any]) -> str:

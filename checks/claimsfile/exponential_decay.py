@@ -31,8 +31,8 @@ from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
 from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from certificates.errors import InputError
 from certificates.families import TOKEN_FAMILIES
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import exact_value, precision
 from checks.claimsfile.dynamics_starts import configuration
 from checks.evidence.clustering_rates import LATE_ATOL, LATE_RECORDS, LATE_RTOL, late_exponent

@@ -30,12 +30,13 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.ball_reading import fails
 from certificates.claims.conditions import Condition
 from certificates.claims.domains import contains
 from certificates.claims.embedding import embedded
 from certificates.claims.evaluation import EvaluationError, ball, exact, exact_witness
 from certificates.claims.schema import InequalityClaim
-from certificates.kernel.exact import fails, holds, precision
+from certificates.kernel.exact import holds, precision
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.real_statements import RELATION, goals, read_region, vanishing
 from certificates.kernel.recheck import Rejected

@@ -17,8 +17,8 @@ import numpy as np
 
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.schema import DynamicsClaim
+from certificates.errors import InputError
 from certificates.families import TOKEN_FAMILIES
-from certificates.kernel.errors import InputError
 from checks.claimsfile.dynamics_starts import configuration, parameter, quantity
 from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.evidence.sampling import confidence_sentence, configuration_record, starts_for_confidence

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from certificates.claims.schema import DynamicsClaim
+from certificates.errors import InputError
 from certificates.families import TOKEN_FAMILIES
-from certificates.kernel.errors import InputError
 from checks.claimsfile.dynamics_starts import HORIZON, POINTWISE_STEPS, RECORDS, configuration, parameter, quantity
 from checks.evidence.sampling import confidence_sentence, configuration_record, starts_for_confidence
 from checks.integrator import IntegrationFailure, integrate

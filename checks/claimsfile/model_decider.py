@@ -1,7 +1,9 @@
 """Deciding a `model` claim: PROVED for all n, d, H by the symbolic reduction, REFUTED by a certified configuration,
 otherwise the adversarial search's CONFIRMED (no violation found at enough configurations where the claim was
-tested, enough starts whose margin is clear of its rounding error, and for a strict relation none within float error
-of equality) or INCONCLUSIVE (a float violation that no exact rounding settled, or too little evidence).
+tested, enough starts whose margin is clear of its rounding error, for a strict relation none within float error
+of equality, and a search that reached the whole domain: `model_reach`) or INCONCLUSIVE (a float violation that no
+exact rounding settled, too little evidence, or a domain that reaches past the draws: sizes without an end, heads of
+every scale).
 
 The proof (`checks.claimsfile.model_reduction`) comes first: it is exact and general. When it does not close, the
 claim may still be true (the reducible subset is small) or false: the search (`checks.evidence.model_witnesses`)
@@ -13,6 +15,7 @@ the claim it embeds. An existence claim (`exists = true`) is decided by the dual
 from __future__ import annotations
 
 from checks.claimsfile.model_existence import decide_existence
+from checks.claimsfile.model_reach import unreached
 from checks.claimsfile.model_reduction import METHOD, prove_model
 from checks.evidence.adversarial import VIOLATION
 from checks.evidence.model_witnesses import CLEAR_FACTOR, certified_outcome, search_and_certify, sizes_covered
@@ -62,6 +65,12 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
         return inconclusive(
             f"the strict relation came within float error of equality (worst relative margin {found.worst:.3g}): "
             "floats cannot tell a strict claim from one that fails at equality"
+        )
+    beyond = unreached(claim, found.evidence["drawn"])  # type: ignore[arg-type]
+    if beyond:
+        return inconclusive(
+            f"no violation in {evaluations} evaluations ({sizes_covered(claim)}), but the claim's domain reaches past "
+            f"what the search drew: {'; '.join(beyond)}"
         )
     return Outcome(
         Verdict.CONFIRMED,

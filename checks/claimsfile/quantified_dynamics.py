@@ -1,17 +1,20 @@
 """Deciding a dynamics claim with quantified parameters: for the whole domain where the reduction is exact, else
-at sampled exact points of the domain.
+at exact points of the domain, its boundary first.
 
 1. In the equiangular scalar-head regime the claim is derived once with symbolic parameters
    (`symbolic_dynamics.prove_for_domain`): PROVED for every point of the domain, with the steps.
-2. Otherwise (or when a step does not close) exact points of the domain are drawn (`domain_sampling`: the
-   verified point of the non-emptiness check, then random points, each exactly inside every bound and with a
-   faithful float literal), and the claim at each point (an instance, validated like any dynamics claim:
-   `schema.dynamics_instance`) is decided by the instance decider: the exact reduction at that point, or the
-   float route over its starts with the certified-witness pipeline. A REFUTED instance refutes the claim, its
-   exact parameter point in the witness (the claim says "for every point"); otherwise the verdict is at most
-   CONFIRMED (every covered point PROVED or CONFIRMED: finitely many points do not prove a domain), and the
-   evidence lists every point covered and its verdict, and the points skipped (no family member there, a value
-   past the model's sizes, a value with no faithful float).
+2. Otherwise (or when a step does not close) exact points of the domain are decided: first its boundary points
+   (`domain_sampling.boundary_points`: every combination of the closed ends, the integer ends and 0 inside a
+   symbol's domain, where a hypothesis becomes tight: no motion at lambda = 0, an equilibrium at an end of rho; a
+   per-head strength as families of heads at those values), then the verified point of the non-emptiness check and
+   random points, each exactly inside every bound and with a faithful float literal. The claim at each point (an
+   instance, validated like any dynamics claim: `schema.dynamics_instance`) is decided by the instance decider: the
+   exact reduction at that point, or the float route over its starts with the certified-witness pipeline. A REFUTED
+   instance refutes the claim, its exact parameter point in the witness (the claim says "for every point").
+   Otherwise the verdict is at most CONFIRMED, and only when the points reach the whole domain: every symbol's range
+   bounded and every boundary point decided (else INCONCLUSIVE, saying what was not reached: an unbounded range, a
+   size past what an instance can integrate, an end that is not a rational number); the evidence lists every point
+   covered, boundary points marked, and the points skipped.
 """
 
 from __future__ import annotations
@@ -25,15 +28,17 @@ import sympy as sp
 from certificates import nonempty
 from certificates.claims.domains import contains, domain_region
 from certificates.claims.schema import DynamicsClaim, dynamics_instance
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import MAX_HEADS, MAX_TOKENS
-from checks.claimsfile.domain_sampling import sample_point, sample_value
+from checks.claimsfile.domain_sampling import boundary_points, sample_point, sample_value, special_values
 from checks.claimsfile.symbolic_dynamics import prove_domain
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
 
 #: Exact parameter points decided per profile, and draws tried to find them.
 POINTS = {"quick": 4, "thorough": 12}
+#: Most boundary points decided per profile (more leave the claim INCONCLUSIVE: its boundary was not all decided).
+BOUNDARY = {"quick": 24, "thorough": 96}
 DRAWS = 40
 #: Distinct strengths of a sampled family of heads (the heads take them in turn): each distinct one is a term of
 #: the exact route's pull.
@@ -53,15 +58,20 @@ def decide_quantified(claim: DynamicsClaim, ctx: Context, decide_instance: Calla
         return proved
     covered: list[dict[str, Any]] = []
     skipped: list[str] = []
-    for point in _points(claim, ctx, skipped):
+    boundary, gaps = _boundary(claim, ctx, skipped)
+    for point in boundary + _points(claim, ctx, skipped, boundary):
         ctx.check_budget()
+        on_boundary = any(point is b for b in boundary)
         try:
             instance = dynamics_instance(claim, point)
         except InputError as exc:
             skipped.append(str(exc))
+            if on_boundary:
+                gaps.append(f"{_words(point)} not decided ({exc.reason})")
             continue
         outcome = decide_instance(instance, ctx)
         record = {"point": _text(point), "verdict": outcome.verdict.value, "method": outcome.method}
+        record |= {"boundary": on_boundary}
         record |= {"cases": outcome.cases or 1, "tolerance": outcome.tolerance or 0.0, "margin": outcome.worst_margin}
         covered.append(record)
         if outcome.verdict is Verdict.REFUTED:
@@ -76,19 +86,30 @@ def decide_quantified(claim: DynamicsClaim, ctx: Context, decide_instance: Calla
                 ),
                 details={"covered": covered, "skipped": skipped, "point_details": outcome.details},
             )
-    return _over_points(claim, covered, skipped, why)
+    return _over_points(claim, covered, skipped, why, gaps + _unbounded(claim))
 
 
-def _over_points(claim: DynamicsClaim, covered: list[dict[str, Any]], skipped: list[str], why: str) -> Outcome:
-    """CONFIRMED when every covered point was PROVED or CONFIRMED, else INCONCLUSIVE; the points listed."""
+def _over_points(
+    claim: DynamicsClaim, covered: list[dict[str, Any]], skipped: list[str], why: str, unreached: list[str]
+) -> Outcome:
+    """CONFIRMED when every covered point was PROVED or CONFIRMED and the points reached the whole domain (nothing
+    `unreached`), else INCONCLUSIVE; the points listed, boundary points first."""
     held = {Verdict.PROVED.value, Verdict.CONFIRMED.value}
-    points = "; ".join(_point_words(record["point"]) + f": {record['verdict']}" for record in covered) or "none"
+
+    def listed(records: list[dict[str, Any]]) -> str:
+        return "; ".join(_point_words(record["point"]) + f": {record['verdict']}" for record in records) or "none"
+
     not_whole = f"not decided for the whole domain ({why or 'no exact reduction applies to this claim'})"
-    notes = f"{not_whole}; parameter points covered: {points}"
+    edge = [record for record in covered if record["boundary"]]
+    inside = [record for record in covered if not record["boundary"]]
+    notes = f"{not_whole}; boundary points: {listed(edge)}; other points: {listed(inside)}"
+    if unreached:
+        notes += f"; the points do not reach the whole domain: {'; '.join(unreached[:4])}"
     if skipped:
         notes += f"; skipped: {'; '.join(skipped[:3])}"
-    details = {"covered": covered, "skipped": skipped, "symbolic_route": why}
-    verdict = Verdict.CONFIRMED if covered and all(r["verdict"] in held for r in covered) else Verdict.INCONCLUSIVE
+    details = {"covered": covered, "skipped": skipped, "symbolic_route": why, "unreached": unreached}
+    every = covered and all(r["verdict"] in held for r in covered)
+    verdict = Verdict.CONFIRMED if every and not unreached else Verdict.INCONCLUSIVE
     margins = [r["margin"] for r in covered if r["margin"] is not None]
     return Outcome(
         verdict,
@@ -101,61 +122,119 @@ def _over_points(claim: DynamicsClaim, covered: list[dict[str, Any]], skipped: l
     )
 
 
-def _points(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> list[Point]:
+def _boundary(claim: DynamicsClaim, ctx: Context, skipped: list[str]) -> tuple[list[Point], list[str]]:
+    """The domain's boundary points in the domain (`domain_sampling.boundary_points`, a per-head strength as
+    `_boundary_families`) with n and H within what an instance decides, and why they are not its whole boundary."""
+    rng, strength = ctx.rng("boundary-points"), claim.parameters.get("lambdas")
+    order = [s for s in claim.order if s != strength]
+    found = boundary_points(claim.domains, order, BOUNDARY[ctx.profile], rng)
+    gaps = list(found.gaps)
+    points: list[Point] = []
+    for point in found.points:
+        exact = {s: Fraction(int(v.p), int(v.q)) for s, v in point.items()}
+        for family in _boundary_families(claim, exact, gaps, rng):
+            if len(points) == BOUNDARY[ctx.profile]:
+                gaps.append(f"more than {len(points)} boundary points: the first {len(points)} decided")
+                return points, list(dict.fromkeys(gaps))
+            why = _too_large(claim, family)
+            if why:
+                skipped.append(why)
+                gaps.append(why)
+            elif family not in points and _inside(claim, family):
+                points.append(family)
+    return points, list(dict.fromkeys(gaps))
+
+
+def _boundary_families(claim: DynamicsClaim, point: Point, gaps: list[str], rng: Any) -> list[Point]:
+    """The point with a per-head strength's families at the strength's special values there (a random value when it
+    has none): every head at one value, and one head at a value against the others at another (the corners of the
+    heads' box up to the order of the heads, which the scalar-head field does not see)."""
+    strength = claim.parameters.get("lambdas")
+    if strength is None:
+        return [point]
+    count = claim.options["H"]
+    size = int(point[count]) if isinstance(count, sp.Symbol) else int(count)
+    domain, at = claim.domains[strength], _rationals(point)
+    values, ends = special_values(domain, at)
+    gaps += [f"{strength} = {end}" for end in ends]
+    drawn = sample_value(domain, at, rng) if not values else None
+    values += [drawn] if drawn is not None else []
+    members = [Fraction(int(v.p), int(v.q)) for v in values]
+    families = [[v] * size for v in members]
+    if size >= 2:
+        families += [[u] + [v] * (size - 1) for u in members for v in members if u != v]
+    return [point | {strength: family} for family in families]  # type: ignore[dict-item]
+
+
+def _too_large(claim: DynamicsClaim, point: Point) -> str:
+    """Why an instance at the point cannot be decided (n past what is integrated, H past the model's heads)."""
+    n, count = claim.parameters.get("n"), claim.options.get("H")
+    largest = MAX_TOKENS if _exact_regime(claim) else SAMPLED_TOKENS
+    if n is not None and point[n] > largest:
+        return f"n = {point[n]} > {largest} (not integrated)"
+    if isinstance(count, sp.Symbol) and point[count] > MAX_HEADS:
+        return f"H = {point[count]} > {MAX_HEADS} (the model's most heads)"
+    return ""
+
+
+def _unbounded(claim: DynamicsClaim) -> list[str]:
+    """The symbols whose range has no end on one side: finitely many points do not reach it."""
+    sides = [(s, d.low is None, d.high is None) for s, d in claim.domains.items()]
+    return [
+        f"{symbol} has no {' and no '.join(w for w, f in (('lower', low), ('upper', high)) if f)} end"
+        for symbol, low, high in sides
+        if low or high
+    ]
+
+
+def _points(claim: DynamicsClaim, ctx: Context, skipped: list[str], boundary: list[Point]) -> list[Point]:
     """The verified point of the domain's non-emptiness check, then random exact points, each inside every bound
-    (`domains.contains`), with n at most SAMPLED_TOKENS (MAX_TOKENS for the exact route's instances)."""
+    (`domains.contains`), with n at most SAMPLED_TOKENS (MAX_TOKENS for the exact route's instances), none of them a
+    `boundary` point."""
     wanted, rng = POINTS[ctx.profile], ctx.rng("parameter-points")
     found: list[Point] = []
     settled = nonempty.settle(domain_region(claim.domains, claim.order)).point or {}
     first = {s: settled[s.name] for s in claim.order if isinstance(settled.get(s.name), Fraction)}
     candidates = [first] if len(first) == len(claim.order) else []
     candidates += [_exact(sample_point(claim.domains, claim.order, rng)) for _ in range(DRAWS)]
-    largest = MAX_TOKENS if _exact_regime(claim) else SAMPLED_TOKENS
-    n = claim.parameters.get("n")
-    ends = [None, *_closed_ends(claim)]  # after the first point, families with every head at an end of its domain
     for point in candidates:
         if point is None or point in found:
             continue
-        if n is not None and point[n] > largest:
-            skipped.append(f"n = {point[n]} > {largest} (not integrated)")
+        why = _too_large(claim, point)
+        if why:
+            skipped.append(why)
             continue
-        if contains(claim.domains, claim.order, {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}):
-            family = _with_family(claim, point, rng, skipped, ends[len(found)] if len(found) < len(ends) else None)
-            if family is not None:
+        if _inside(claim, point):
+            family = _with_family(claim, point, rng)
+            if family not in boundary:
                 found.append(family)
         if len(found) == wanted:
             break
     return found
 
 
-def _closed_ends(claim: DynamicsClaim) -> list[Fraction]:
-    """The rational closed ends of a per-head strength's domain (where a family may sit on the boundary)."""
-    strength = claim.parameters.get("lambdas")
-    if strength is None:
-        return []
-    domain = claim.domains[strength]
-    ends = [(domain.low, domain.low_open), (domain.high, domain.high_open)]
-    return [Fraction(int(e.p), int(e.q)) for e, is_open in ends if e is not None and e.is_Rational and not is_open]
+def _inside(claim: DynamicsClaim, point: Point) -> bool:
+    """Whether the point lies in the domain (`domains.contains`), a per-head family with each of its values."""
+    scalars = _rationals(point)
+    families = [(s, v) for s, v in point.items() if isinstance(v, list)]
+    rows = [scalars | {s: sp.Rational(x.numerator, x.denominator)} for s, v in families for x in set(v)] or [scalars]
+    return all(contains(claim.domains, claim.order, row) for row in rows)
 
 
-def _with_family(
-    claim: DynamicsClaim, point: Point, rng: Any, skipped: list[str], end: Fraction | None = None
-) -> Point | None:
-    """The point with a per-head strength's value made the list of H heads' strengths: every head at `end` (a
-    closed end of the strength's domain) when given, else the point's own, then each other head's drawn inside the
-    strength's domain at the point (`domain_sampling.sample_value`); None (skipped) when H is above the model's
-    MAX_HEADS."""
+def _rationals(point: Point) -> dict[sp.Symbol, sp.Rational]:
+    """The point's scalar values as SymPy rationals (a per-head family left out)."""
+    return {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items() if not isinstance(v, list)}
+
+
+def _with_family(claim: DynamicsClaim, point: Point, rng: Any) -> Point:
+    """The point with a per-head strength's value made the list of H heads' strengths: the point's own, then each
+    other head's drawn inside the strength's domain at the point (`domain_sampling.sample_value`)."""
     strength = claim.parameters.get("lambdas")  # heads take FAMILY_MEMBERS distinct values in turn
     if strength is None:
         return point
     count = claim.options["H"]
     size = int(point[count]) if isinstance(count, sp.Symbol) else int(count)
-    if size > MAX_HEADS:
-        skipped.append(f"H = {size} > {MAX_HEADS} (the model's most heads)")
-        return None
-    if end is not None:
-        return point | {strength: [end] * size}  # type: ignore[dict-item]
-    at = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
+    at = _rationals(point)
     members = [point[strength]]
     for _ in range(min(size, FAMILY_MEMBERS) - 1):
         value = sample_value(claim.domains[strength], at, rng)

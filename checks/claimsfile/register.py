@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from functools import partial
 
-from certificates.claims.schema import UserClaim
+from certificates.claims.schema import DynamicsClaim, UserClaim, with_parts
 from checks.claimsfile.deciders import DECIDERS, decide
+from checks.claimsfile.dynamics_starts import check_sizes
 from checks.registry import Registry
 
 
 def register_claims(claims: list[UserClaim]) -> Registry:
-    """A registry holding each user claim with the decider of its kind as its one procedure."""
+    """A registry holding each user claim with the decider of its kind as its one procedure; InputError (bad input,
+    before anything is decided) for a dynamics claim whose model is too large to draw."""
+    for claim in with_parts(claims):
+        if isinstance(claim, DynamicsClaim):
+            check_sizes(claim)
     registry = Registry()
     for claim in claims:
         registry.declare(claim.id, claim.title, claim.statement)

@@ -24,7 +24,7 @@ from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
 from certificates.kernel.ball_model import ExactConfiguration, Matrix
 from certificates.kernel.dynamics_statements import STATIONARY as WITNESS
-from certificates.kernel.masks import mask_of
+from certificates.masks import mask_of
 from certificates.provers.witness import exact_record
 from certificates.statements.dynamics import avoided_limit, stationary_failures, with_given_matrices
 from certificates.store import certificate_directory, write_certificate

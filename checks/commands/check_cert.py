@@ -9,11 +9,11 @@ from pathlib import Path
 
 from certificates.claims.embedding import embedded, embedded_claim_mismatch
 from certificates.claims.schema import UserClaim
+from certificates.errors import InputError
 from certificates.kernel import solvers
-from certificates.kernel.errors import InputError
 from certificates.kernel.loading import load
 from certificates.kernel.reading import require_regular
-from certificates.kernel.verify import check_file
+from certificates.kernel.verify import CheckResult, check_file
 from certificates.statements import restated
 from checks import coq_files, rechecks
 from checks.input_bounds import MAX_TIMEOUT, check_range
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             sys.stderr.write(f"{path}: FAIL: {message}\n")
         if args.coq:
-            failures += not _coq_line(path, coq_seconds, message if result_ok else None)
+            failures += not _coq_line(path, coq_seconds, result, message if result_ok else None)
     return 1 if failures else 0
 
 
@@ -113,10 +113,10 @@ def _restated(path: Path, claims: dict[str, UserClaim]) -> str | None:
     return restated(certificate, embedded(claims[certificate["claim_id"]]))
 
 
-def _coq_line(path: Path, seconds: float, rechecked: str | None) -> bool:
-    """Print the Coq re-check of one certificate and the independent checkers that accepted it; False when Coq
-    rejected it (not translatable is no failure)."""
-    verdict = coq_files.check(path, seconds)
+def _coq_line(path: Path, seconds: float, checked: CheckResult, rechecked: str | None) -> bool:
+    """Print the Coq re-check of one certificate (written from `checked`, the kernel's check of it: it runs once) and
+    the independent checkers that accepted it; False when Coq rejected it (not translatable is no failure)."""
+    verdict = coq_files.check(path, seconds, checked)
     timing = f", {verdict.seconds:.1f} s" if verdict.seconds else ""
     line = f"{path}: coq: {verdict.status}: {verdict.message}{timing}\n"
     if verdict.status == coq_files.REJECTED:

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from certificates.atomic import write_text_atomic
 from certificates.constant_specs import PARAMETERS, QUANTITIES
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.constants.exact_numbers import parse_values
 from checks.constants.mpmath_reference import DEFAULT_MAX_DIGITS, max_digits
 from checks.progress import progress_bar

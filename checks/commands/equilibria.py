@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.evidence import equilibria
 from checks.input_bounds import check_range, check_seed
 from checks.progress import progress_bar

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from certificates.atomic import write_text_atomic
 from certificates.coq import general
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 
 HELP = "write the paper's dimension-free identities and the T19 threshold statements as Coq files"
 

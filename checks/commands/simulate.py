@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from certificates.atomic import write_bytes_atomic
+from certificates.errors import InputError
 from certificates.families import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
-from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_HEADS
 from checks.input_bounds import check_range, check_seed
 from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from pathlib import Path
 
 from certificates.atomic import write_bytes_atomic
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
+from checks.reports.plots import png_bytes
 from checks.sweeps.kinds import SWEEPS
 from checks.sweeps.runner import run_sweep
 
@@ -46,9 +46,6 @@ def run(args: argparse.Namespace) -> int:
     rows = run_sweep(
         kind.task, points, out, workers=args.workers, scheduler=args.scheduler, show_progress=not args.no_progress
     )
-    figure = kind.plot(rows)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=120, bbox_inches="tight")
-    plot = write_bytes_atomic(out.with_suffix(".png"), buffer.getvalue())
+    plot = write_bytes_atomic(out.with_suffix(".png"), png_bytes(kind.plot(rows)))
     sys.stdout.write(json.dumps({"sweep": kind.name, "points": len(rows), "csv": str(out), "plot": str(plot)}) + "\n")
     return 0

@@ -26,7 +26,7 @@ from flint import arb, ctx
 from mpmath import mpf
 
 from certificates.constant_specs import PARAMETERS, QUANTITIES
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.exact import ball_of
 from certificates.provers import constant_balls, exit_gap
 from checks.constants.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound

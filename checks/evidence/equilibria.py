@@ -25,10 +25,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from flint import fmpq_mat
 
 from certificates.kernel import equilibrium as eq
 from certificates.kernel.equilibrium_regimes import head_blocks
+from certificates.kernel.exact import precision
+from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.exprtree import rational_text
+from certificates.kernel.recheck import Rejected
+from certificates.kernel.vocabulary import SMOOTH_KINDS
+from certificates.provers.witness import exact_record
 from certificates.store import write_certificate
 from checks.model import field as model
 from checks.model.configuration import Configuration
@@ -370,18 +376,18 @@ def exact_problem(inst: Instance, X: np.ndarray, denominator: int = 2**40) -> tu
         total[list(pi)] += rounded @ R.astype(object).T  # row pi(i) gains R c_i
     centre = [[Fraction(int(v), denominator * len(group)) for v in row] for row in total]
     symmetries = [
-        eq.Symmetry([[Fraction(int(v)) for v in row] for row in np.round(R).astype(int)], pi) for R, pi in generators
+        ([[Fraction(int(v)) for v in row] for row in np.round(R).astype(int)], list(pi)) for R, pi in generators
     ]
-    problem = eq.Problem(inst.score_matrices, inst.score_matrices, inst.beta, inst.attention, centre, symmetries)
-    return problem, Q
+    cfg = ExactConfiguration(centre, inst.score_matrices, inst.score_matrices, inst.beta, "sphere", inst.attention)
+    return eq.Problem(cfg, symmetries), Q
 
 
 # ---------------------------------------------------------------- certification
 
 
 def _float_slice(problem: eq.Problem, E: list[list[Fraction]]) -> tuple[np.ndarray, np.ndarray]:
-    C = np.array([[float(v) for v in c] for c in problem.centre])
-    Ef = np.array([[float(v) for v in col] for col in E]).reshape(len(E), problem.n, problem.d)
+    C = np.array([[float(v) for v in c] for c in problem.cfg.tokens])
+    Ef = np.array([[float(v) for v in col] for col in E]).reshape(len(E), *C.shape)
     return C, Ef
 
 
@@ -412,37 +418,66 @@ def _dyadic(value: float, bits: int = 50) -> Fraction:
     return Fraction(round(value * 2**bits), 2**bits)
 
 
-def _orbit_choice(problem: eq.Problem, X: np.ndarray) -> list[int]:
-    """Indices of gauge rotations whose orbit directions A X are independent at X (greedy, floats)."""
-    chosen: list[int] = []
+def _skew(d: int, coefficients: Sequence[Fraction]) -> list[list[Fraction]]:
+    """sum_k c_k (E_ab - E_ba) over the pairs a < b in order: a general element of so(d)."""
+    A = [[Fraction(0)] * d for _ in range(d)]
+    for (a, b), c in zip(((i, j) for i in range(d) for j in range(i + 1, d)), coefficients, strict=True):
+        A[a][b], A[b][a] = c, -c
+    return A
+
+
+def commutators(d: int, matrices: Sequence[fmpq_mat]) -> fmpq_mat:
+    """The linear map A -> (A M - M A for every M) on so(d), one column per basis element E_ab - E_ba (a < b in
+    order): its nullspace is the Lie algebra of the rotations that commute with every M."""
+    size = d * (d - 1) // 2
+    units = [eq.rational_matrix(_skew(d, [Fraction(int(k == j)) for j in range(size)])) for k in range(size)]
+    return fmpq_mat([[e for M in matrices for e in (A * M - M * A).entries()] for A in units]).transpose()
+
+
+def commuting_rotations(d: int, matrices: Sequence[Sequence[Sequence[Fraction]]]) -> list[list[list[Fraction]]]:
+    """An exact basis of {A in so(d) : A M = M A for every M}: the Lie algebra of the rotations that commute."""
+    return [_skew(d, c) for c in eq.nullspace(commutators(d, [eq.rational_matrix(M) for M in matrices]))]
+
+
+def _orbit_choice(problem: eq.Problem, X: np.ndarray) -> list[list[list[Fraction]]]:
+    """Rotations commuting with the heads whose orbit directions A X are independent at X (greedy, floats)."""
+    chosen: list[list[list[Fraction]]] = []
     vectors: list[np.ndarray] = []
-    for k, A in enumerate(eq.gauge(problem)):
+    cfg = problem.cfg
+    for A in commuting_rotations(X.shape[1], [*cfg.score_matrices, *cfg.values]):
         v = (X @ np.array([[float(a) for a in row] for row in A]).T).ravel()
         trial = np.array([*vectors, v])
         if np.linalg.matrix_rank(trial, tol=1e-7) == len(trial):
-            chosen.append(k)
+            chosen.append(A)
             vectors.append(v)
     return chosen
 
 
+def residual_gauge(problem: eq.Problem) -> bool:
+    """Whether a rotation commutes with every head and every symmetry's R: it would move equilibria along the slice,
+    where the Krawczyk test then cannot isolate one."""
+    d, rotations = len(problem.cfg.tokens[0]), [eq.rational_matrix(R) for R, _ in problem.symmetries]
+    return commutators(d, [*eq.heads(problem.cfg), *rotations]).rank() < d * (d - 1) // 2
+
+
 def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
     """Certification data and outcome for one float equilibrium: existence, zeros, index (or the reason not)."""
-    if inst.attention not in eq.KINDS:
+    if inst.attention not in SMOOTH_KINDS:
         return {"certified": False, "reason": f"no ball form of {inst.attention} attention (kink of max at 0)"}
     built = exact_problem(inst, X)
     if built is None:
         return {"certified": False, "reason": "no frame found"}
     problem, _ = built
-    failures = eq.symmetry_failures(problem)
-    if failures:
-        return {"certified": False, "reason": "; ".join(failures)}
-    if eq.residual_gauge(problem):
+    try:
+        E = eq.slice_of(problem)
+    except Rejected as exc:
+        return {"certified": False, "reason": str(exc)}
+    if residual_gauge(problem):
         return {
             "certified": False,
             "reason": "no symmetry of this equilibrium removes every rotation direction (a relative equilibrium, "
             "a rigidly rotating configuration, cannot be excluded by the slice method)",
         }
-    E = eq.slice_basis(problem)
     C, Ef = _float_slice(problem, E)
     z, Yf = _newton(inst, C, Ef) if len(E) else (np.zeros(0), np.zeros((0, 0)))
     W = C + np.tensordot(z, Ef, axes=1) if len(E) else C
@@ -451,45 +486,41 @@ def certify(inst: Instance, X: np.ndarray) -> dict[str, Any]:
         return {"certified": False, "reason": "Newton in the symmetry slice did not converge"}
     z0 = [_dyadic(v) for v in z]
     Y = [[_dyadic(v, 40) for v in row] for row in Yf]
-    pivots = [int(np.argmax(np.abs(x))) for x in Xs]
     orbit = _orbit_choice(problem, Xs)
-    for radius in (Fraction(1, 2**30), Fraction(1, 2**24), Fraction(1, 2**16)):
-        V = _eigenvectors(problem, z0, radius, E, pivots)
-        existence, spectrum = eq.check(problem, z0, radius, Y, orbit, pivots, V, PRECISION)
-        if existence.proved:
-            break
     record = {
         "problem": problem,
         "point": z0,
-        "radius": radius,
         "preconditioner": Y,
         "orbit": orbit,
-        "pivots": pivots,
-        "eigenvectors": V,
         "tokens": Xs,
         "slice_dimension": len(E),
     }
-    return {
-        "certified": existence.proved,
-        "existence": existence.reason,
-        "spectrum_decided": spectrum.decided,
-        "spectrum": spectrum.reason,
-        "zeros": spectrum.zeros,
-        "negative": spectrum.negative,
-        "index": spectrum.positive if spectrum.decided else None,
-        "record": record,
-        "reason": "" if existence.proved else existence.reason,
-    }
+    for radius in (Fraction(1, 2**30), Fraction(1, 2**24), Fraction(1, 2**16)):
+        try:
+            with precision(PRECISION):
+                existence = eq.existence(problem, E, z0, radius, Y)
+            break
+        except Rejected as exc:
+            failure = str(exc)
+    else:
+        return {"certified": False, "reason": failure, "record": record | {"radius": radius}}
+    V = _eigenvectors(problem, z0, radius, E)
+    record |= {"radius": radius, "eigenvectors": V}
+    outcome = {"certified": True, "existence": existence, "record": record, "reason": ""}
+    try:
+        with precision(PRECISION):
+            counts = eq.spectrum(problem, eq.chart_tokens(problem, E, eq.box(z0, radius)), orbit, V)
+    except Rejected as exc:
+        return outcome | {"spectrum_decided": False, "spectrum": str(exc), "index": None}
+    spectrum = "the Gershgorin discs separate"
+    return outcome | {"spectrum_decided": True, "spectrum": spectrum, **counts, "index": counts["positive"]}
 
 
-def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: list, pivots: list[int]) -> list[list]:
-    """Eigenvectors of the midpoint tangent Jacobian (floats), for the Gershgorin similarity."""
-    from certificates.kernel.exact import precision
-
+def _eigenvectors(problem: eq.Problem, z0: list[Fraction], radius: Fraction, E: list) -> list[list]:
+    """Eigenvectors of the midpoint projected Jacobian (floats), for the Gershgorin similarity."""
     with precision(64):
-        tokens = eq.solution_box(problem, E, z0 if E else [], radius)
-        J = eq.tangent_jacobian(problem, tokens, pivots)
-    mid = np.array([[float(v.mid()) for v in row] for row in J])
+        J = eq.projected_jacobian(problem.cfg, eq.chart_tokens(problem, E, eq.box(z0, radius)))
+    mid = np.array([[float(v.mid()) for v in row] for row in J.tolist()])
     if np.allclose(mid, mid.T, rtol=0, atol=1e-12 * (1 + np.abs(mid).max())):
         return _exact_complex(np.linalg.eigh(0.5 * (mid + mid.T))[1])
     values, vectors = np.linalg.eig(mid)
@@ -516,19 +547,13 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
         return [[rational_text(v) for v in row] for row in rows]
 
     return {
-        "scores": [matrix(M) for M in problem.score_matrices],
-        "values": [matrix(W) for W in problem.values],
-        "beta": rational_text(problem.beta),
-        "attention": problem.attention,
-        "centre": matrix(problem.centre),
-        "symmetries": [
-            {"rotation": matrix(g.rotation), "permutation": list(g.permutation)} for g in problem.symmetries
-        ],
+        "configuration": exact_record(problem.cfg),
+        "rotations": [matrix(R) for R, _ in problem.symmetries],
+        "permutations": [list(pi) for _, pi in problem.symmetries],
         "point": [rational_text(v) for v in record["point"]],
         "radius": rational_text(record["radius"]),
         "preconditioner": matrix(record["preconditioner"]),
-        "orbit": list(record["orbit"]),
-        "pivots": list(record["pivots"]),
+        "orbit": [matrix(A) for A in record["orbit"]],
         "eigenvectors": [[[rational_text(re), rational_text(im)] for re, im in row] for row in record["eigenvectors"]],
         "prec": PRECISION,
         "spectrum": {"zeros": outcome["zeros"], "negative": outcome["negative"], "positive": outcome["index"]},

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 
 
 @dataclass(frozen=True)

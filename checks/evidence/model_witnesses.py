@@ -1,19 +1,21 @@
 """Searching a `model` claim's configurations for a violation, and turning the worst ones into certified witnesses.
 
-The claim's terms are evaluated in floats (`certificates.kernel.model_values.NumericAlgebra` over the numpy
-model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family the hypotheses
-name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are aligned; scalar
-strengths over the whole range the search moves them in, often very unequal), random tokens on the sphere, a share
-of them few tokens with several heads in a plane. The adversarial search (`checks.evidence.adversarial`, with its
-repeated-token and great-circle shapes at every draw) minimizes the relative margin of the relation over every token
-and head (a configuration where a `given` condition fails is not a candidate). The most negative candidates are
-rounded to exact data (`certificates.provers.witness.round_configuration`) and certified by
-`certificates.provers.model_witness`: only a ball-settled negation is a witness.
+The claim's terms are evaluated in floats (`FloatAlgebra`: the kernel's `certificates.kernel.model_values` algebra
+over the numpy model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family
+the hypotheses name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are
+aligned; scalar strengths over the whole range the search moves them in, often very unequal), random tokens on the
+sphere, a share of them few tokens with several heads in a plane. The adversarial search
+(`checks.evidence.adversarial`, with its repeated-token and great-circle shapes at every draw) minimizes the
+relative margin of the relation over every token and head (a configuration where a `given` condition fails is not a
+candidate). The most negative candidates are rounded to exact data
+(`certificates.provers.witness.round_configuration`) and certified by `certificates.provers.model_witness`: only a
+ball-settled negation is a witness.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -22,14 +24,13 @@ from typing import Any
 import numpy as np
 
 from certificates.claims.schema import ModelClaim
+from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
 from certificates.kernel.exact import precision
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_statements import Sizes
-from certificates.kernel.model_terms import evaluate
-from certificates.kernel.model_values import NumericAlgebra, residual, settle, stated_bound
+from certificates.kernel.model_values import NumericAlgebra, evaluate, residual, settle, stated_bound
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.store import certificate_directory
@@ -73,20 +74,28 @@ NOISE_CHECKS = 32
 CLEAR_FACTOR = 8.0
 #: Dimensions drawn above the least one (max(H, 2)).
 EXTRA_DIMENSIONS = 4
+#: The share of a bounded size range's draws at its largest drawable value (its end, when a certificate holds it).
+TOP_SHARE = 0.25
 
 
 def sizes_covered(claim: ModelClaim | None = None) -> str:
     """The sizes the search draws, for a CONFIRMED's notes (within the claim's ranges, when it states them)."""
     drawn = f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
-    if claim is None or not claim.sizes.restricted:
+    if claim is None or claim.sizes == Sizes():
         return drawn
     return f"{drawn}, kept within the claim's domain {claim.sizes.text()}"
 
 
 def _size(rng: np.random.Generator, sizes: Sizes, name: str, choices: list[int]) -> int:
-    """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is."""
+    """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is; a
+    bounded range also fills the gaps between the choices and draws its largest value a TOP_SHARE of the time (its
+    ends are drawn: `checks.claimsfile.model_reach`)."""
     low, high = sizes.low[name], sizes.high[name]
+    if high is not None:
+        choices = sorted(set(choices) | set(range(min(choices), max(choices) + 1)))
     inside = [c for c in choices if c >= low and (high is None or c <= high)]
+    if inside and high is not None and rng.random() < TOP_SHARE:
+        return max(inside)  # the range's end (or the largest drawn): where a claim false only past some size fails
     if inside:
         return int(rng.choice(inside))
     return int(rng.integers(low, min(low + 8, high if high is not None else low + 8) + 1))
@@ -100,7 +109,19 @@ def _beta(rng: np.random.Generator, sizes: Sizes) -> float:
     return float(rng.uniform(lo, hi))
 
 
-def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericAlgebra:
+class FloatAlgebra(NumericAlgebra):
+    """The kernel's algebra over floats, with the float square root and logarithm (the kernel's are of balls)."""
+
+    def root(self, value: Any) -> Any:
+        """The square root of a squared norm (rounding below 0 read as 0)."""
+        return math.sqrt(max(value, 0.0))
+
+    def log(self, value: Any) -> Any:
+        """The logarithm (NaN off the domain, as numpy gives it)."""
+        return math.log(value) if value > 0 else math.nan
+
+
+def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> FloatAlgebra:
     """The model terms at a float configuration (numpy model); `delta` the claim's stated bound, if any."""
     readers = {
         "n": lambda: cfg.n,
@@ -125,7 +146,7 @@ def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> NumericA
         "delta_op": lambda: families.max_cross_product_norm(cfg.score_matrices),
         "misalignment": lambda: [float(np.linalg.norm(D, 2)) for D in cfg.values - cfg.score_matrices],
     }
-    return NumericAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
+    return FloatAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
 
 
 def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> list[dict[str, int]]:
@@ -136,15 +157,17 @@ def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> 
 
 
 def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-    """The relation's relative margin at its worst token and head (negative: violated), index (i, h) as bound."""
+    """The relation's relative margin at its worst token and head (negative: violated) among those where the given
+    conditions hold (`_given_holds`), index (i, h) as bound; (1.0, ()) where they hold at none (not a test)."""
     algebra = float_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
-    for condition in claim.given:
-        for binding in _bindings(condition.free, cfg):
-            gap = float(residual(condition, algebra, binding))
-            if {"<=": gap, "<": gap, ">=": -gap, ">": -gap}[condition.op] < GIVEN_SLACK:
-                return 1.0, ()
+    held: dict[int | None, bool] = {}
     worst, where = np.inf, ()
     for binding in _bindings(claim.relation.free, cfg, claim.token == "first"):
+        head = binding.get("h")
+        if head not in held:
+            held[head] = _given_holds(claim, algebra, cfg, head)
+        if not held[head]:
+            continue
         r = float(residual(claim.relation, algebra, binding))
         scale = 1.0 + abs(float(_side(claim, algebra, binding)))
         value = {"=": -abs(r), "<=": r, "<": r, ">=": -r, ">": -r}[claim.relation.op] / scale
@@ -152,7 +175,21 @@ def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...
             continue
         if value < worst:
             worst, where = value, tuple(binding.get(k, 0) for k in ("i", "h"))
-    return float(worst), where
+    return (float(worst), where) if held and any(held.values()) else (1.0, ())
+
+
+def _given_holds(claim: ModelClaim, algebra: NumericAlgebra, cfg: Configuration, head: int | None) -> bool:
+    """Whether every given condition holds (by GIVEN_SLACK) at every token, for the relation's head `head` or, when
+    the relation names no head (None), at every head: the statement as printed and as `model_values.settle`
+    checks a witness."""
+    for condition in claim.given:
+        for binding in _bindings(condition.free, cfg):
+            if head is not None and binding.get("h", head) != head:
+                continue
+            gap = float(residual(condition, algebra, binding))
+            if {"<=": gap, "<": gap, ">=": -gap, ">": -gap}[condition.op] < GIVEN_SLACK:
+                return False
+    return True
 
 
 def _side(claim: ModelClaim, algebra: NumericAlgebra, binding: dict[str, int]) -> Any:
@@ -290,6 +327,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
     tested = outside = checks = noise = 0
     violated = False  # a violation beyond NOISE_BAND, or one that balls showed real, was met: no more checks needed
+    drawn: dict[str, set[float]] = {"n": set(), "d": set(), "H": set(), "beta": set()}  # where the claim was tested
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
         nonlocal tested, outside, checks, noise, violated
@@ -308,10 +346,15 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 return 0.0, ()  # neither a violation nor a test: the float margin is within its rounding error
             violated = True
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
+        if where:
+            for name, size in (("n", cfg.n), ("d", cfg.d), ("H", cfg.H), ("beta", float(cfg.beta))):
+                drawn[name].add(size)
         return value, where
 
     result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
     evidence = {"tested": tested, "outside_float64": outside, "noise_checks": checks, "noise": noise}
+    evidence["drawn"] = {k: sorted(v) for k, v in drawn.items() if k != "beta"}
+    evidence["drawn"]["beta"] = [min(drawn["beta"]), max(drawn["beta"])] if drawn["beta"] else []
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
     if not found:  # the evidence of a CONFIRMED: how many starts' margins clear their rounding error
         sampled, clear = _clear_starts(claim, result.starts_found, ctx.rng(f"{claim.id}|rounding"))

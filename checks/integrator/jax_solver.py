@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.integrator.controller import STABILITY_FRACTION, Controller, PIController, error_norm
 from checks.integrator.methods import METHODS, tableau_for
 from checks.integrator.recorder import Recorder

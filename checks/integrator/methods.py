@@ -12,7 +12,7 @@ every rtol from 1e-3 to 1e-10, and more at equal final error).
 
 from __future__ import annotations
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.integrator.dop853 import DOP853
 from checks.integrator.dormand_prince import DORMAND_PRINCE_54
 from checks.integrator.tableau import Tableau

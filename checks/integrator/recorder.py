@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.quantity_uses import RECORDED_AS
 from checks.model import field as model
 from checks.model.configuration import Configuration

@@ -11,7 +11,7 @@ from types import ModuleType
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import SPHERICAL_GEOMETRIES
 from checks.model.configuration import Configuration
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.model import field as model
 from checks.model.configuration import Configuration
 

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from certificates.claims.interaction_text import parse_interaction
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.masks import mask_of
 from certificates.kernel.vocabulary import (
     ATTENTION_KINDS,
     DIRECTION_GEOMETRIES,
@@ -22,6 +21,7 @@ from certificates.kernel.vocabulary import (
     Attention,
     Geometry,
 )
+from certificates.masks import mask_of
 from checks.model import memory
 
 #: Largest |norm - 1| accepted for a token on the sphere when the caller does not normalize.
@@ -193,7 +193,7 @@ def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:
 
 
 def _mask_array(mask: object | None, n: int) -> np.ndarray | None:
-    """The mask as an n x n boolean array (None: no mask), validated as `certificates.kernel.masks.mask_of` does
+    """The mask as an n x n boolean array (None: no mask), validated as `certificates.masks.mask_of` does
     but in whole-array operations (n may be large): 0/1 entries, ones on the diagonal."""
     if mask is None:
         return None

@@ -14,8 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, RHO, TOKEN_FAMILIES, Family, Options
-from certificates.kernel.errors import InputError
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from certificates.provers.rational_sphere import stereographic_lift
 from checks.model.circle import tokens_at_angles
@@ -26,14 +26,14 @@ from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
 
 def random_sphere_tokens(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
     """n tokens drawn uniformly on S^{d-1}."""
-    _sizes(n=n, d=d)
+    check_sizes(n=n, d=d)
     X = rng.standard_normal((n, d))
     return X / np.linalg.norm(X, axis=1, keepdims=True)
 
 
 def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) -> np.ndarray:
     """n orthonormal tokens (needs d >= n); randomly rotated when `rng` is given."""
-    _sizes(n=n, d=d)
+    check_sizes(n=n, d=d)
     _require(d >= n, "d", d, f"orthogonal tokens need d >= n = {n}")
     X = np.eye(d)[:n]
     return X @ random_rotation(d, rng) if rng is not None else X
@@ -41,7 +41,7 @@ def orthogonal_tokens(n: int, d: int, rng: np.random.Generator | None = None) ->
 
 def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | None = None) -> np.ndarray:
     """n unit tokens with <x_i, x_j> = rho for i != j (needs d >= n, rho in the domain of RHO: (-1/(n-1), 1))."""
-    _sizes(n=n, d=d)
+    check_sizes(n=n, d=d)
     _require(d >= n, "d", d, f"equiangular tokens need d >= n = {n}")
     domain = RHO.domain
     number = isinstance(rho, int | float) and not isinstance(rho, bool) and math.isfinite(rho)
@@ -56,7 +56,7 @@ def equiangular_tokens(n: int, d: int, rho: float, rng: np.random.Generator | No
 
 def rational_sphere_tokens(n: int, d: int, rng: np.random.Generator, denominator: int = 16) -> list[list[Fraction]]:
     """n exactly-unit rational tokens in Q^d, from random rational stereographic coordinates."""
-    _sizes(n=n, d=d)
+    check_sizes(n=n, d=d)
     _require(d >= 2, "d", d, "rational points on the sphere need d >= 2")
     _require(isinstance(denominator, int) and 1 <= denominator <= 2**62, "denominator", denominator, "an integer >= 1")
     points = []
@@ -85,7 +85,7 @@ def group_tokens(n: int, d: int, groups: int, spread: float, rng: np.random.Gene
     i mod k. The centres are picked far apart among uniform candidates (each next one the farthest from those
     picked) and must be more than 4 spread apart in angle, so no token is nearer another group's centre than its
     own; InputError when k such centres do not fit."""
-    _sizes(n=n, d=d)
+    check_sizes(n=n, d=d)
     _require(isinstance(groups, int) and 1 <= groups <= n, "groups", groups, f"an integer from 1 to n = {n}")
     _require(0 < spread < 3 / 8, "spread", spread, "an angle in (0, 3/8)")
     candidates = rng.standard_normal((CANDIDATES_PER_GROUP * groups, d))
@@ -103,7 +103,7 @@ def group_tokens(n: int, d: int, groups: int, spread: float, rng: np.random.Gene
 
 def near_collision_tokens(n: int, d: int, separation: float, rng: np.random.Generator) -> np.ndarray:
     """n uniform tokens except x_1, placed at distance `separation` from x_0 (in a random tangent direction)."""
-    _sizes(n=n, d=d)
+    check_sizes(n=n, d=d)
     _require(0 < separation < 2, "separation", separation, "a distance in (0, 2)")
     X = random_sphere_tokens(n, d, rng)
     X[1] = _at_angle(X[0], 2 * math.asin(separation / 2), rng)
@@ -121,7 +121,7 @@ def _at_angle(x: np.ndarray, angle: float, rng: np.random.Generator) -> np.ndarr
 def equally_spaced_tokens(n: int, d: int, rng: np.random.Generator | None = None) -> np.ndarray:
     """n tokens at the angles 2 pi k / n of a great circle (the circle itself for d = 2; d >= 2), randomly
     rotated when `rng` is given: one configuration up to rotation, an equilibrium of scalar heads."""
-    _sizes(n=n, d=d)
+    check_sizes(n=n, d=d)
     _require(d >= 2, "d", d, "a circle needs d >= 2")
     angles = 2 * np.pi * np.arange(n) / n
     X = np.zeros((n, d))
@@ -144,26 +144,26 @@ def scalar_heads(lambdas: Sequence[float], d: int) -> np.ndarray:
     except (TypeError, ValueError):
         raise InputError("lambdas", lambdas, "a non-empty list of numbers") from None
     _require(lam.ndim == 1 and lam.size >= 1, "lambdas", lambdas, "a non-empty list of numbers")
-    _sizes(H=lam.size, d=d)
+    check_sizes(H=lam.size, d=d)
     return lam[:, None, None] * np.eye(d)[None]
 
 
 def random_symmetric_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """H random symmetric score matrices with entries of size about scale/sqrt(d)."""
-    _sizes(H=H, d=d)
+    check_sizes(H=H, d=d)
     A = rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
     return 0.5 * (A + np.swapaxes(A, 1, 2))
 
 
 def random_general_heads(H: int, d: int, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """H random (not symmetric) score matrices with entries of size about scale/sqrt(d)."""
-    _sizes(H=H, d=d)
+    check_sizes(H=H, d=d)
     return rng.standard_normal((H, d, d)) * (scale / np.sqrt(d))
 
 
 def random_spd_values(H: int, d: int, rng: np.random.Generator) -> np.ndarray:
     """H random symmetric positive definite value matrices A A^T / d + I / 4 (eigenvalues at least 1/4)."""
-    _sizes(H=H, d=d)
+    check_sizes(H=H, d=d)
     A = rng.standard_normal((H, d, d))
     return A @ np.swapaxes(A, 1, 2) / d + np.eye(d) / 4
 
@@ -182,7 +182,7 @@ def value_matrices(kind: str, H: int, d: int, rng: np.random.Generator, options:
 
 def block_sizes(H: int, d: int) -> list[int]:
     """Split d coordinates into H contiguous blocks as evenly as possible (needs d >= H)."""
-    _sizes(H=H, d=d)
+    check_sizes(H=H, d=d)
     _require(d >= H, "d", d, f"orthogonal-subspace heads need d >= H = {H}")
     return [d // H + (1 if h < d % H else 0) for h in range(H)]
 
@@ -385,8 +385,9 @@ def random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
 SIZE_RANGES = {"n": (2, MAX_TOKENS), "d": (1, MAX_DIMENSION), "H": (1, MAX_HEADS)}
 
 
-def _sizes(**sizes: object) -> None:
-    """Each size an integer within SIZE_RANGES, and the family's array within MAX_ARRAY_ELEMENTS."""
+def check_sizes(**sizes: object) -> None:
+    """Each size an integer within SIZE_RANGES, and the family's array within MAX_ARRAY_ELEMENTS (InputError
+    otherwise: what a family draws and what a claims file states are held to it)."""
     for field, value in sizes.items():
         low, high = SIZE_RANGES[field]
         ok = isinstance(value, int | np.integer) and not isinstance(value, bool) and low <= value <= high

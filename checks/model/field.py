@@ -13,7 +13,7 @@ from functools import partial
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 from checks.model import memory
 from checks.model.configuration import Configuration

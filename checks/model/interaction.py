@@ -15,8 +15,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from certificates.errors import InputError
 from certificates.kernel import exprtree
-from certificates.kernel.errors import InputError
 from certificates.kernel.interaction import Interaction
 
 #: An evaluator: (scores, beta) -> values of the same shape.

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.model.configuration import Configuration
 from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole
 

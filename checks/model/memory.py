@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 
 #: Arrays of H x b x n floats a block evaluation holds at once (scores, a rate or log block, a temporary).
 BLOCK_ARRAYS = 3

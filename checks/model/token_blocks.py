@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.model import interaction as stated
 from checks.model import memory
 from checks.model.configuration import Configuration

@@ -2,7 +2,8 @@
 
 The dict holds plain values only (`checks.reports.values.plain`), so every format prints it as it is.
 Markdown text from claims and evidence is escaped (`markdown_text`, `markdown_code`): a claims file's
-title or statement reaches the page as words, never as a link, an image or HTML.
+title or statement reaches the page as words, never as a link, an image or HTML, and its control characters as
+escapes (`checks.reports.values.visible`, as in the terminal and HTML).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections import Counter
 from typing import Any, Literal
 
 from checks import __version__
-from checks.reports.values import dumps, plain
+from checks.reports.values import dumps, plain, visible
 from checks.runner import ClaimResult
 from checks.verdicts import Verdict
 
@@ -125,7 +126,7 @@ def render_json(report: dict[str, Any]) -> str:
 
 def render_markdown(report: dict[str, Any]) -> str:
     """A markdown report: the overview, then per claim its statement, evidence and figures."""
-    text, code = markdown_text, markdown_code
+    report, text, code = visible(report), markdown_text, markdown_code
     lines = [render_markdown_overview(report)]
     for c in report["claims"]:
         lines += [f"## {code(c['id'])}: {text(c['title'])}", "", f"**Verdict: {c['verdict']}**", ""]
@@ -153,6 +154,7 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 def render_markdown_overview(report: dict[str, Any]) -> str:
     """The heading, the verdict counts, the block of claims that need attention and the table of claims."""
+    report = visible(report)
     lines = [
         f"# headflow report (version {report['headflow']}, profile {report['profile']}, seed {report['seed']})",
         "",

@@ -14,7 +14,7 @@ from typing import Any
 
 from checks.reports.document import attention_words, checkers_text
 from checks.reports.mathml import formula_html
-from checks.reports.values import dumps
+from checks.reports.values import dumps, visible
 
 #: Styles of the overview, scoped to class `headflow` so that a notebook's own styles are left alone.
 _OVERVIEW_CSS = """
@@ -37,8 +37,8 @@ section{border-top:1px solid #ddd;margin-top:1.5em}img{max-width:100%}
 
 
 def render_html(report: dict[str, Any]) -> str:
-    """The whole report as an HTML document that opens offline."""
-    e = html.escape
+    """The whole report as an HTML document that opens offline (control characters as escapes)."""
+    report, e = visible(report), html.escape
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>headflow report {e(str(report['headflow']))}</title>",
@@ -52,7 +52,7 @@ def render_html(report: dict[str, Any]) -> str:
 
 def render_overview(report: dict[str, Any]) -> str:
     """The heading, the block of claims that need attention, the verdict counts and the table of claims."""
-    e = html.escape
+    report, e = visible(report), html.escape
     return "\n".join(
         [
             f"<h1>headflow report</h1><p>version {e(str(report['headflow']))}, profile "

@@ -8,6 +8,10 @@ and, on log scales, with plain numbers (2, 5, 10, 100) wherever they fit (`log_s
 Tokens are drawn on the circle (d = 2) or the sphere (d = 3) directly; for d > 3 every recorded
 state is projected on the three leading principal axes of all recorded positions (PCA), which
 shows the clustering geometry with the least distortion a linear map allows.
+
+The same figure gives the same bytes in any process: an equilibrium is drawn in coordinates its tokens' inner
+products fix (`intrinsic_coordinates`: a search may find any rotation of it, and which one can turn on the last
+bits of a float sum), and `png_bytes` writes no date and a fixed salt for SVG ids.
 """
 
 from __future__ import annotations
@@ -31,12 +35,18 @@ from certificates.atomic import write_bytes_atomic
 TIME_LABEL = "time $t$"
 #: Decades a log axis may span and still carry plain numbers (beyond, powers of ten).
 PLAIN_DECADES = 4
+#: A token farther than this from the span of the tokens before it adds an axis of its intrinsic coordinates.
+SPAN_TOLERANCE = 1e-6
+#: Decimals of the intrinsic coordinates drawn (their rounding errors, about 1e-15, never reach the drawing).
+DRAWN_DECIMALS = 9
 
 
 def png_bytes(fig: Figure, fmt: str = "png") -> bytes:
-    """The figure rendered as PNG (or `fmt`), at the one resolution every headflow figure uses."""
+    """The figure rendered as PNG (or `fmt`), at the one resolution every headflow figure uses; the same bytes in
+    every process (no date in an SVG, whose element ids are salted with a fixed text rather than a random one)."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=120, bbox_inches="tight")
+    with matplotlib.rc_context({"svg.hashsalt": "headflow"}):
+        fig.savefig(buffer, format=fmt, dpi=120, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
     return buffer.getvalue()
 
 
@@ -182,14 +192,30 @@ def condition8_figure(times: np.ndarray, margins: np.ndarray) -> Figure:
     return fig
 
 
+def intrinsic_coordinates(X: np.ndarray) -> np.ndarray:
+    """The tokens' coordinates in the orthonormal frame Gram-Schmidt makes of the tokens themselves, in order (a
+    token within SPAN_TOLERANCE of the span before it adds no axis; missing axes are 0), rounded to DRAWN_DECIMALS:
+    they depend only on the tokens' inner products, so every rotation or reflection of X has the same ones."""
+    frame: list[np.ndarray] = []
+    for x in X:
+        rest = x - sum((float(x @ axis) * axis for axis in frame), np.zeros_like(x))
+        norm = float(np.linalg.norm(rest))
+        if norm > SPAN_TOLERANCE:
+            frame.append(rest / norm)
+    coordinates = np.zeros_like(X, dtype=float)
+    coordinates[:, : len(frame)] = X @ np.array(frame).T
+    return np.round(coordinates, DRAWN_DECIMALS) + 0.0  # + 0.0: no negative zero
+
+
 def equilibria_figure(configurations: list[tuple[str, np.ndarray]]) -> Figure:
-    """One panel per equilibrium: its tokens on the circle (d = 2) or the sphere (d = 3; PCA beyond), a point's
-    size growing with the number of tokens that sit on it."""
+    """One panel per equilibrium: its tokens (in intrinsic coordinates) on the circle (d = 2) or the sphere (d = 3;
+    PCA beyond), a point's size growing with the number of tokens that sit on it."""
     count = max(len(configurations), 1)
     columns = min(count, 3)
     rows = (count + columns - 1) // columns
     fig = Figure(figsize=(4 * columns, 4 * rows), layout="constrained")
-    for k, (title, X) in enumerate(configurations):
+    for k, (title, tokens) in enumerate(configurations):
+        X = intrinsic_coordinates(tokens)
         d = X.shape[1]
         points = X if d <= 3 else pca_projection(X[None])[0][0]
         if d == 1:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from certificates.atomic import write_text_atomic
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.reports.document import (
     FORMATS,
     Subject,

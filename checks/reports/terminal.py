@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from checks.reports.document import attention_words, checkers_text
+from checks.reports.values import visible
 
 VERDICT_STYLES = {
     "PROVED": "bold green",
@@ -54,7 +55,9 @@ def console_for(file: IO[str] | None = None) -> Console:
 
 def print_terminal(report: dict[str, Any], console: Console) -> None:
     """The table of claims, the procedures and evidence when the table has no room for them, then the
-    claims that need attention, each on one line (not wrapped)."""
+    claims that need attention, each on one line (not wrapped). Control characters of the claims' texts are
+    written as escapes (`checks.reports.values.visible`): a title cannot drive the terminal."""
+    report = visible(report)
     with_details = _details_fit(report, console.width)
     console.print(render_table(report, with_details, bordered=with_details or _fits_bordered(report, console.width)))
     console.print()

@@ -5,7 +5,10 @@ their details and witnesses. `plain` turns them into str, int, float, bool, None
 once, when the report is built (`checks.reports.document.build_report`), and `dumps` writes JSON text with
 it, so every format (JSON, markdown, HTML, the terminal) reads the same plain data and none can
 meet a value it cannot print. Exact numbers stay exact as text ("3/7"); a float that is not finite
-becomes its text ("inf", "nan") so that the JSON is valid for any reader.
+becomes its text ("inf", "nan") so that the JSON is valid for any reader. The formats that print text as it is
+(the terminal, markdown, HTML) print `visible` data: a claims file's title or statement cannot move the cursor,
+recolour the terminal or reorder a line, since its control characters are written as escapes ("\\x1b"); JSON
+escapes them itself.
 """
 
 from __future__ import annotations
@@ -13,11 +16,16 @@ from __future__ import annotations
 import enum
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
 #: Integers with more bits than this are written as their size: Python refuses to print them in decimal.
 _MAX_INTEGER_BITS = 13_000
+#: Characters a report writes as escapes: the C0 controls but newline and tab (ESC starts the terminal's
+#: control sequences, CR overwrites a line), DEL and the C1 controls, and the bidirectional controls that let text
+#: show in another order than it is read.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def plain(value: Any) -> Any:
@@ -48,6 +56,17 @@ def plain(value: Any) -> Any:
 def dumps(value: Any, indent: int | None = None) -> str:
     """JSON text of `value` through `plain` (valid JSON: no NaN or Infinity)."""
     return json.dumps(plain(value), indent=indent, allow_nan=False)
+
+
+def visible(value: Any) -> Any:
+    """Plain data with every control character of its texts (keys too) written as its escape, "\\x1b"."""
+    if isinstance(value, str):
+        return _CONTROLS.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), value)
+    if isinstance(value, dict):
+        return {visible(key): visible(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [visible(item) for item in value]
+    return value
 
 
 def _key(key: Any) -> str:

@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.constants.exact_numbers import parse_values
 from checks.registry import MAX_SEED

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from certificates.atomic import write_text_atomic
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.reading import read_bounded
 from checks.progress import progress_bar
 

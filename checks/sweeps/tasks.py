@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.constants import certified as constants
 from checks.constants import floats as scalar_constants
 from checks.evidence.clustering_times import measure

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import checks
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.reports.report import Report
 from checks.verdicts import Verdict
 from tests.checks.commands.test_check_command import FALSE_CLAIM, TRUE_CLAIMS

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks import api, cli
 from checks.evidence.energy_rates import check_energy_rate
 from checks.registry import REGISTRY, Context, Registry, load_all

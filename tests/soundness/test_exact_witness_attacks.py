@@ -13,11 +13,10 @@ from flint import arb
 
 from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
-from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.ball_model import ExactConfiguration, stationary
 from certificates.kernel.dynamics_statements import STATIONARY
-from certificates.kernel.exact_model import stationary
-from certificates.kernel.exact_witness import WITNESS as EQUALITY
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
+from certificates.kernel.model_values import WITNESS as EQUALITY
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import exact_record
 from certificates.store import write_certificate
@@ -143,12 +142,30 @@ def test_an_entropy_equality_has_no_exact_witness(tmp_path: Path) -> None:
     assert not ok and "no exact value" in message, message
 
 
+def _e(q: Fraction) -> ExpNumber:
+    """e^q in the exact field."""
+    return ExpNumber.rational(q).exp()
+
+
+@pytest.mark.parametrize("lhs", ["norm(f_h_i)", "a_h_i * log(n)"])
+def test_a_root_or_logarithm_equality_has_no_exact_witness(lhs: str, tmp_path: Path) -> None:
+    """|f| = |x|^2 |f| holds at unit tokens, a log n = |x|^2 a log n, but neither has an exact value here: the
+    kernel rejects the exact witness with the reason, never by a crash or a float."""
+    text = EQUALITY_CLAIM.replace('lhs = "a_h_i"', f'lhs = "{lhs}"').replace('rhs = "1"', f'rhs = "norm2(x_i) * {lhs}"')
+    d2 = identity(2)
+    cfg = ExactConfiguration([axis(0, 2), axis(1, 2)], [d2], [d2], ONE, "sphere", "relu")
+    ok, message = forged_equality(cfg, tmp_path, text)
+    assert not ok and "no exact value" in message, message
+
+
 def test_the_exact_field_zero_test() -> None:
-    third, two_thirds = ExpNumber.exp(Fraction(1, 3)), ExpNumber.exp(Fraction(2, 3))
-    assert (third * two_thirds - ExpNumber.exp(ONE)).is_zero()
-    assert not (ExpNumber.exp(Fraction(1, 2)) - ExpNumber.exp(Fraction(1, 2) + Fraction(1, 10**30))).is_zero()
-    softmax = ExpNumber.exp(ONE) / (ExpNumber.exp(ONE) + ExpNumber.exp(ZERO))
-    assert (softmax + ExpNumber.exp(ZERO) / (ExpNumber.exp(ONE) + 1) - 1).is_zero()
+    third, two_thirds = _e(Fraction(1, 3)), _e(Fraction(2, 3))
+    assert (third * two_thirds - _e(ONE)).is_zero()
+    assert not (_e(Fraction(1, 2)) - _e(Fraction(1, 2) + Fraction(1, 10**30))).is_zero()
+    softmax = _e(ONE) / (_e(ONE) + _e(ZERO))
+    assert (softmax + _e(ZERO) / (_e(ONE) + 1) - 1).is_zero()
+    with pytest.raises(ExpFieldError):
+        _e(Fraction(1, 3)).exp()  # e^(e^(1/3)) is not in the field
     with pytest.raises(ExpFieldError):
         third / (third - third)
     with pytest.raises(ExpFieldError):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from certificates.constant_specs import QUANTITIES
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.constants import certified as constants
 from checks.model import families
 from checks.model import field as model

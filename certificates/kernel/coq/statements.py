@@ -72,14 +72,6 @@ def comment(text: str) -> str:
     return re.sub(r"[^ -~]", "?", text.replace("(*", "( *").replace("*)", "* )").replace('"', "'"))[:300]
 
 
-@dataclass(frozen=True)
-class PointStatement:
-    """A point problem in Coq: its definitions (identifier, `Definition ... .`) in order, and the theorem."""
-
-    definitions: list[tuple[str, str]]
-    theorem: str
-
-
 def header(title: str, claim_id: str, sentence: str) -> str:
     """The file's opening comment (certificate, claim, what it proves) and the prelude's definitions."""
     return (
@@ -87,12 +79,16 @@ def header(title: str, claim_id: str, sentence: str) -> str:
     )
 
 
-def point_statement(claim_id: str, problem: PointProblem) -> PointStatement:
-    """Each coordinate and named subterm as a `Definition`, then the `Theorem`: every definedness condition of every
-    expression (`terms.definedness`) and every condition, in the obligation's order."""
+def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
+    """Every sentence the file must hold verbatim, what it states, as (the name it defines or proves, its text): for a
+    point problem each coordinate and named subterm as a `Definition`, then the `Theorem` (every definedness condition
+    of every expression, `terms.definedness`, and every condition, in the obligation's order); for a universal one
+    each statement's `Theorem`, `forall constants : R, hypotheses -> goal`."""
+    if isinstance(problem, UniversalProblem):
+        return [(theorem_name(s.name), _universal(s)) for s in problem.statements]
     values = [(n, terms.real(v)) for n, v in problem.point.items()]
     values += [(n, terms.term(t)) for n, t in problem.definitions]
-    definitions = [(terms.identifier(n), f"Definition {terms.identifier(n)} : R := {text}.") for n, text in values]
+    defined = [(terms.identifier(n), f"Definition {terms.identifier(n)} : R := {text}.") for n, text in values]
     conjuncts: list[str] = []
     for _, tree in problem.definitions:
         conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
@@ -102,11 +98,10 @@ def point_statement(claim_id: str, problem: PointProblem) -> PointStatement:
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
     statement = " /\\\n  ".join(conjuncts)
-    return PointStatement(definitions, f"Theorem {theorem_name(claim_id)} :\n  {statement}.")
+    return [*defined, (theorem_name(claim_id), f"Theorem {theorem_name(claim_id)} :\n  {statement}.")]
 
 
-def universal_statement(statement: UniversalStatement) -> str:
-    """`Theorem name : forall constants : R, hypotheses -> goal.`"""
+def _universal(statement: UniversalStatement) -> str:
     names = [terms.identifier(name) for name in statement.constants]
     binders = f"forall {' '.join(names)} : R,\n  " if names else ""
     shown = "".join(f"{terms.formula(h)} ->\n  " for h in statement.hypotheses)
@@ -115,17 +110,7 @@ def universal_statement(statement: UniversalStatement) -> str:
 
 def theorem_names(claim_id: str, problem: Problem) -> list[str]:
     """The names of the theorems a problem's Coq file must prove."""
-    if isinstance(problem, PointProblem):
-        return [theorem_name(claim_id)]
-    return [theorem_name(s.name) for s in problem.statements]
-
-
-def statement_texts(claim_id: str, problem: Problem) -> list[str]:
-    """Every `Definition` and `Theorem` the file must hold verbatim: what it states."""
-    if isinstance(problem, PointProblem):
-        statement = point_statement(claim_id, problem)
-        return [text for _, text in statement.definitions] + [statement.theorem]
-    return [universal_statement(s) for s in problem.statements]
+    return [name for name, text in statements(claim_id, problem) if text.startswith("Theorem ")]
 
 
 def statement_file(title: str, claim_id: str, sentence: str, problem: Problem) -> tuple[str, list[str]]:
@@ -134,14 +119,14 @@ def statement_file(title: str, claim_id: str, sentence: str, problem: Problem) -
     theorem's type (`Check`), each definition (`Print`) and what every name and notation symbol they use stands for
     (`Locate`: a name the proof shadows, by a lemma or a module, or a notation it redefines answers differently even
     where the printing reads the same)."""
-    texts = statement_texts(claim_id, problem)
+    stated = statements(claim_id, problem)
+    texts = [text for _, text in stated]
     file = header(title, claim_id, sentence) + "".join(
         f"{t}\n" + ("Admitted.\n" * t.startswith("Theorem")) for t in texts
     )
     words = " ".join(sentences(" ".join(texts)))
     names = sorted(set(_NAME.findall(words)) - _KEYWORDS) + [f'"{s}"' for s in sorted(set(_SYMBOL.findall(words)))]
-    defined = point_statement(claim_id, problem).definitions if isinstance(problem, PointProblem) else []
-    queries = [f"Check {t}." for t in theorem_names(claim_id, problem)] + [f"Print {d}." for d, _ in defined]
+    queries = [f"{'Check' if t.startswith('Theorem') else 'Print'} {name}." for name, t in stated]
     return file, queries + [f"Locate {name}." for name in names]
 
 
@@ -191,7 +176,7 @@ def require_stated(text: str, title: str, claim_id: str, sentence: str, problem:
     opening = header(title, claim_id, sentence)
     if not text.startswith(opening):
         raise NotStated("the file does not open with the kernel's header and prelude")
-    stated = sentences(" ".join(f"{t}\n" for t in statement_texts(claim_id, problem)))
+    stated = sentences(" ".join(f"{t}\n" for _, t in statements(claim_id, problem)))
     names = set(_NAME.findall(" ".join(stated)))
     found: list[str] = []
     state = "outside"

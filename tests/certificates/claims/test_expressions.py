@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from certificates.claims.expressions import MAX_DEPTH, MAX_TEXT, parse_expression
 from certificates.claims.names import LambdaC
 from certificates.claims.problems import ExpressionError
+from certificates.errors import InputError
 from certificates.inert import Exp, Log, RealPower, W, inert
-from certificates.kernel.errors import InputError
 from identities import closed_forms
 
 x = sp.Symbol("x", positive=True)

@@ -11,7 +11,7 @@ import pytest
 
 from certificates.claims.given_angles import Angle, given_angles, parse_angle
 from certificates.claims.numbers import TomlFloat
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.model import circle, families
 from checks.model.configuration import Configuration
 

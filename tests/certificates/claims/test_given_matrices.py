@@ -13,9 +13,10 @@ import pytest
 
 from certificates.claims.given_matrices import MAX_ENTRIES, given_matrices
 from certificates.claims.loader import parse_claims
-from certificates.kernel import ball_model, exact_model
+from certificates.errors import InputError
+from certificates.kernel import ball_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
+from certificates.kernel.model_chain import Chain
 from certificates.statements.dynamics import family_hypotheses
 from checks.claimsfile.dynamics_starts import configuration
 from checks.model import field
@@ -68,7 +69,7 @@ def test_queries_and_keys_give_their_exact_product() -> None:
         ('heads = "random-symmetric"\nscores = [[[1, 0], [0, 1]]]\n', "only used with heads = given"),
         ('heads = "random-symmetric"\nvalues = [[[1, 0, 0], [0, 1, 0], [0, 0, 1]]]\n', "2 x 2"),
         ('heads = "random-symmetric"\nvalues = "W.txt"\n', "expected one of"),
-        ('heads = "random-symmetric"\nvalues = "missing.npy"\n', "cannot read"),
+        ('heads = "random-symmetric"\nvalues = "missing.npy"\n', "names no data file"),  # text has no folder
     ],
 )
 def test_bad_matrices_are_one_line_errors(text: str, message: str) -> None:
@@ -120,8 +121,8 @@ def test_the_three_representations_agree_on_given_matrices(seed: int) -> None:
     tokens = [[Fraction(3, 5), Fraction(4, 5)], [Fraction(1), Fraction(0)], [Fraction(-5, 13), Fraction(12, 13)]]
     cfg = cfg.moved_to(np.array([[float(v) for v in x] for x in tokens]))
     exact = ExactConfiguration(tokens, found["scores"].exact(), found["value_matrices"].exact(), Fraction(1))
-    balls = ball_model.token_velocities(exact)
-    exact_velocity = exact_model.velocities(exact)
+    balls = ball_model.balls(exact, Chain.velocities)
+    exact_velocity = ball_model.exact_values(exact, Chain.velocities)
     floats = field.token_velocity(cfg)
     for i in range(3):
         for k in range(d):

@@ -10,8 +10,8 @@ import sympy as sp
 from certificates.claims.loader import load_claims, parse_claims
 from certificates.claims.problems import ClaimsFileError
 from certificates.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim
+from certificates.errors import InputError
 from certificates.inert import Log, Sqrt
-from certificates.kernel.errors import InputError
 
 
 def claims(text: str) -> list:

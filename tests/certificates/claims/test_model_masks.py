@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.masks import causal
-from certificates.kernel.model_values import model_options_failures
+from certificates.kernel.model_values import configuration_failures
 
 ROWS = "[[1, 1, 0], [0, 1, 1], [1, 0, 1]]"
 
@@ -56,9 +56,9 @@ def test_a_witness_needs_exactly_the_claims_rows() -> None:
     identity = [[Fraction(int(i == j)) for j in range(2)] for i in range(2)]
     tokens = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)], [Fraction(-1), Fraction(0)]]
     cfg = ExactConfiguration(tokens, [identity], [identity], Fraction(1), mask=parsed.mask_rows)
-    assert model_options_failures(parsed, cfg) == []
+    assert configuration_failures(parsed, cfg, {"i": 0}) == []
     for other in (None, causal(3), tuple(tuple(r) for r in zip(*parsed.mask_rows, strict=True))):
         forged = ExactConfiguration(tokens, [identity], [identity], Fraction(1), mask=other)
-        assert model_options_failures(parsed, forged), other
-    assert model_options_failures(claim('"causal"'), ExactConfiguration(tokens, [identity], [identity], Fraction(1),
-                                                                         mask=parsed.mask_rows))  # fmt: skip
+        assert configuration_failures(parsed, forged, {"i": 0}), other
+    masked = ExactConfiguration(tokens, [identity], [identity], Fraction(1), mask=parsed.mask_rows)
+    assert configuration_failures(claim('"causal"'), masked, {"i": 0})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -88,13 +89,24 @@ def test_point_witness_is_rechecked_by_coq(tmp_path: Path) -> None:
 
 
 def test_point_witness_with_changed_data_is_rejected_by_coq(tmp_path: Path) -> None:
-    # lambda2 = 1/2: the mean is below lambda_c, so g(mean) > 0 is false: interval cannot prove it
+    """Changed data never reach coqc through check-cert (the kernel's check rejects them first), and coqc rejects
+    them on its own: the genuine problem with lambda2 = 1/2 (the mean below lambda_c, so g(mean) > 0 is false) has no
+    proof that `interval` finds."""
+    from certificates.coq.source import source
+    from certificates.kernel.coq.certificate import problem
+    from certificates.kernel.verify import check_file
+
     def change(c: dict) -> None:  # type: ignore[type-arg]
         c["payload"]["point"]["lambda2"] = "1/2"
 
-    verdict = coq_files.check(_edit(_superadditivity(tmp_path), change))
-    assert verdict.status == coq_files.REJECTED
-    assert "headflow_certificate.v" in verdict.message  # coqc's own error, with its location
+    genuine = _superadditivity(tmp_path)
+    verdict = coq_files.check(_edit(genuine, change))
+    assert verdict.status == coq_files.REJECTED and "obligation" in verdict.message
+    sentence, built = problem(check_file(genuine))
+    changed = replace(built, point=built.point | {"lambda2": Fraction(1, 2)})
+    answer = run.compile_source(source(genuine.name, "T22.superadditivity", sentence, changed))
+    assert answer.status == "rejected"
+    assert "headflow_certificate.v" in answer.message  # coqc's own error, with its location
 
 
 def test_relabelled_witness_does_not_state_the_other_claim(tmp_path: Path) -> None:
@@ -182,8 +194,8 @@ def test_false_universal_statement_does_not_compile() -> None:
     assert answer.status == "rejected"
 
 
-def test_not_translatable_kinds_say_why(tmp_path: Path) -> None:
-    path = write_certificate(tmp_path, ob.CONVEXITY_CLAIM, "convexity", {})
+def test_not_translatable_kinds_say_why(certified: dict[str, list[Path]]) -> None:
+    path = next(p for group in certified.values() for p in group if ".convexity." in p.name)
     verdict = coq_files.check(path)
     assert verdict.status == coq_files.UNTRANSLATABLE and "not translated" in verdict.message
 

@@ -12,6 +12,7 @@ import pytest
 from certificates.kernel import ball_model
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.model_quantities import chain_value
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
@@ -38,7 +39,7 @@ def _value(tree: Any, names: dict[str, float]) -> float:
 
 def _float(cfg: ball_model.ExactConfiguration, quantity: str, **at: int) -> float:
     chain = model_tree.Chain(cfg)
-    value = model_tree.QUANTITIES[quantity](chain, at)
+    value = chain_value(chain, quantity, at)
     names: dict[str, float] = {}
     for name, tree in chain.rate.definitions:
         names[name] = _value(tree, names)

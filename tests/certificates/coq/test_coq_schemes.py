@@ -19,7 +19,7 @@ import checks
 from certificates.kernel.coq.certificate import problem as certificate_problem
 from certificates.kernel.exact import interval_ball, precision
 from certificates.kernel.exprtree import evaluate, parse_rational
-from certificates.kernel.loading import load
+from certificates.kernel.verify import check_file
 
 EXAMPLES = Path(__file__).parents[3] / "examples"
 #: Witnesses of the schemes beyond examples/normalization.toml (nGPT, Mix-LN), found at seed 0.
@@ -67,7 +67,7 @@ def scheme_certificates(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 def _statement_value(path: Path) -> arb:
     """The value whose sign the Coq theorem states last (the rate, or rhs - lhs), evaluated with balls over the
     statement's definitions in order."""
-    _, built = certificate_problem(load(path))
+    _, built = certificate_problem(check_file(path))
     with precision(128):
         env: dict[str, arb] = {}
         for name, tree in built.definitions:

@@ -180,3 +180,20 @@ def test_theconvexity_lemma_is_decided_by_exact_algebra(name: str, change: Edit)
     change(statement)
     with pytest.raises(Rejected, match="the convexity lemma fails"):
         registry_statements.convexity_lemma(statement, registry.CONVEXITY_CLAIM)
+
+
+@pytest.mark.parametrize("domain", [["u", "1"], "u in [1, 2]", 7, None, {"u": "1"}])
+def test_a_cover_whose_domain_is_not_an_object_of_intervals_is_rejected_as_such(
+    certified: dict[str, list[Path]], tmp_path: Path, domain: Any
+) -> None:
+    """A cover's domain that is not a JSON object of [lo, hi] (a list, a text, a number) is a clear rejection naming
+    the domain, never an AttributeError reported as a malformed certificate."""
+    groups = [group for claim, group in certified.items() if claim.startswith("T22.")]
+    path = next(p for group in groups for p in group if "convexity" in p.name)
+
+    def edit(certificate: dict[str, Any]) -> None:
+        certificate["payload"]["parts"]["g-rising"]["domain"] = domain
+
+    result = check_file(_forged(path, edit, tmp_path))
+    assert not result.ok
+    assert result.message == "the cover differs from the obligation in its domain"

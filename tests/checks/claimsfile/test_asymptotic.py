@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.claimsfile import asymptotic_decider
 from checks.claimsfile.register import register_claims
 from checks.registry import Context

@@ -13,8 +13,8 @@ import pytest
 
 from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
 from certificates.kernel import recheck
-from certificates.kernel.errors import InputError
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate

@@ -6,14 +6,16 @@ import json
 import textwrap
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
+from certificates.kernel import ball_model
 from certificates.kernel import equilibrium_regimes as regimes
-from certificates.kernel import exact_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
 from checks.claimsfile.register import register_claims
@@ -143,10 +145,19 @@ tokens = "single-cluster"
 property = "stable"
 n = { min = 2, max = 3 }
 attention = "softmax"
+
+[[claim]]
+id = "positive-cluster-stable-sampled"
+kind = "equilibrium"
+tokens = "single-cluster"
+property = "stable"
+n = { min = 2, max = 3 }
+lambdas = [1, "1/2"]
+attention = "softmax"
 """
 
 
-def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_only_confirmed(tmp_path: Path) -> None:
+def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_left_undecided(tmp_path: Path) -> None:
     verdicts = decide(WRONG, tmp_path)
     verdict, evidence = verdicts["tetrahedron-index-4"]  # the index is 5
     assert verdict is Verdict.REFUTED and evidence["witness"]["positive"] == 5
@@ -164,8 +175,13 @@ def test_deliberately_wrong_statements_are_refuted_and_a_sampled_domain_only_con
     assert verdict is Verdict.REFUTED and "d = 4" in evidence["witness"]["instance"]
     assert verdicts["huge-simplex"][0] is Verdict.PROVED  # symbolic in n
     assert verdicts["huge-clusters"][0] is Verdict.INCONCLUSIVE  # no exact instance that large, quickly
-    verdict, evidence = verdicts["cluster-stable-sampled"]  # every d, beta, H: certified samples are evidence
-    assert verdict is Verdict.CONFIRMED and evidence["cases"] >= 2
+    # every d, beta, H and strengths: a negative head repels, so the cluster is unstable there (issue 39)
+    verdict, evidence = verdicts["cluster-stable-sampled"]
+    assert verdict is Verdict.REFUTED and "lambda = (-1)" in evidence["witness"]["instance"]
+    # positive heads, every d and beta: certified samples of an unbounded domain decide nothing for the rest of it
+    verdict, evidence = verdicts["positive-cluster-stable-sampled"]
+    assert verdict is Verdict.INCONCLUSIVE and "every beta > 0" in evidence["notes"]
+    assert len(evidence["details"]["table"]) >= 2
 
 
 def _forged(path: Path, fields: dict | None = None, payload: dict | None = None) -> Path:
@@ -209,13 +225,19 @@ def test_forged_certificates_are_rejected(examples: dict, tmp_path: Path) -> Non
     assert not ok and "re-check finds" in message
 
 
+def _least(regime: str, n: int, rho: str | None = None, sizes: tuple[int, ...] | None = None) -> int | None:
+    """The least dimension of a regime's tokens, from its exact Gram matrix."""
+    tree = None if rho is None else ["rat", rho]
+    return regimes.least_dimension(SimpleNamespace(regime=regime, heads="scalar", rho_tree=tree, sizes=sizes), n)
+
+
 def test_the_gram_test_is_exact_and_decides_which_regimes_exist() -> None:
-    assert "semidefinite" in regimes.gram_failure([[F(1), F(2)], [F(2), F(1)]], 2)  # eigenvalues 3 and -1
-    assert regimes.gram_failure(regimes.clusters_gram([2, 1]), 1) is None  # an antipodal split: a line holds it
-    assert regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 3)), 3) is None  # the tetrahedron in R^3
-    assert "dimension 4" in regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 4)), 3)
+    assert _least("equiangular", 2, "2") is None  # the Gram matrix has eigenvalues 3 and -1: no such tokens
+    assert _least("clusters", 3, sizes=(2, 1)) == 2  # an antipodal split: a line holds it (rank 1), d >= 2
+    assert _least("equiangular", 4, "-1/3") == 3  # the tetrahedron in R^3
+    assert _least("equiangular", 4, "-1/4") == 4
     # just past the simplex angle the tokens do not exist
-    assert "semidefinite" in regimes.gram_failure(regimes.equiangular_gram(4, F(-1, 3) - F(1, 10**30)), 3)
+    assert _least("equiangular", 4, str(F(-1, 3) - F(1, 10**30))) is None
 
 
 @pytest.mark.parametrize("attention", ["usa", "softmax", "relu"])
@@ -231,7 +253,7 @@ def test_the_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(attent
         sub = [[G[i][j] for j in chosen] for i in chosen]
         residuals = regimes.gram_residuals(sub, lambdas, nus, F(3, 2), attention)
         cfg = ExactConfiguration([tokens[i] for i in chosen], scores, values, F(3, 2), "sphere", attention)
-        velocities = exact_model.velocities(cfg)
+        velocities = ball_model.exact_values(cfg, Chain.velocities)
         for k in range(len(chosen)):
             assert (regimes.first_moving([residuals[k]]) is None) == (regimes.first_moving([velocities[k]]) is None)
 
@@ -261,3 +283,49 @@ def test_bad_fields_are_one_line_errors(body: str, field: str) -> None:
     with pytest.raises(InputError) as info:
         parse_claims(f'[[claim]]\nid = "x"\nkind = "equilibrium"\n{body}', "t.toml")
     assert info.value.field == field
+
+
+def _cluster_certificate(claim: dict, repulsive: bool, extra: dict | None = None) -> dict:
+    """The certificate of the single cluster (n = 3, d = 2, softmax, beta = 1, one head lambda = 1), its spectrum
+    certified by the prover's own steps, at W = M or, when `repulsive`, at W = -M; `extra` added to the instance."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from certificates.kernel import equilibrium as eq
+    from certificates.kernel.exact import precision
+    from checks.evidence import equilibria
+
+    inst = equilibria.instance(3, 2, [F(1)], "softmax", F(1), "scalar")
+    tokens = np.array([[0.0, 1.0]] * 3)
+    problem = equilibria.exact_problem(inst, tokens)[0]
+    if repulsive:
+        values = [[[-v for v in row] for row in W] for W in problem.cfg.values]
+        problem = eq.Problem(replace(problem.cfg, values=values), problem.symmetries)
+    radius, E = F(1, 2**30), eq.slice_of(problem)
+    orbit, V = equilibria._orbit_choice(problem, tokens), equilibria._eigenvectors(problem, [], radius, E)
+    with precision(equilibria.PRECISION):
+        counts = eq.spectrum(problem, eq.chart_tokens(problem, E, eq.box([], radius)), orbit, V)
+    record = {"problem": problem, "point": [], "radius": radius, "preconditioner": [], "orbit": orbit}
+    payload = equilibria.payload(record | {"eigenvectors": V}, {**counts, "index": counts["positive"]})
+    instance = {"n": 3, "d": 2, "attention": "softmax", "beta": "1", "strengths": ["1"], "split": []}
+    return build_certificate("open-strengths", "equilibrium", {**payload, "instance": instance | (extra or {})}, claim)
+
+
+def test_a_spectrum_at_other_value_strengths_is_not_an_instance(tmp_path: Path) -> None:
+    """nu_h = lambda_h unless the claim states them: the single cluster under repulsive values W = -M (unstable,
+    certified) does not refute a claim that leaves the strengths open, whatever the instance record says."""
+    claim = _toml(
+        "open-strengths", 'tokens = "single-cluster"\nproperty = "stable"\nn = 3\nd = 2\nattention = "softmax"'
+    )
+    honest = tmp_path / "honest.json"
+    honest.write_text(json.dumps(_cluster_certificate(claim, repulsive=False)))
+    ok, message = verify_file(honest)
+    assert ok and message.startswith("ok: open-strengths: proves"), message
+    for extra in ({}, {"value_strengths": ["-1"]}, {"heads": "scalar", "value_strengths": ["-1"]}):
+        certificate = _cluster_certificate(claim, repulsive=True, extra=extra)
+        assert certificate["payload"]["spectrum"]["positive"] > 0  # a certified unstable cluster: a real spectrum
+        forged = tmp_path / "forged.json"
+        forged.write_text(json.dumps(certificate))
+        ok, message = verify_file(forged)
+        assert not ok and ("not the regime" in message or "unexpected" in message), message

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Interval, Option
-from certificates.kernel.errors import InputError
 
 SIZES = {"n": 3, "d": 4, "H": 2}
 #: The other side of a claim while one family is varied (they take no option).

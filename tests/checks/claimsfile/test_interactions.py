@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.verdicts import Verdict

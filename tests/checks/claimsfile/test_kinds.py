@@ -217,7 +217,9 @@ def test_dynamics_true_confirmed_false_refuted_or_inconclusive(tmp_path: Path) -
 
 def test_paper_file_and_registry_agree_on_shared_ids(tmp_path: Path, whole_paper: Report) -> None:
     """On every id they share, `headflow check examples/paper.toml` decides as much as `headflow verify` (the
-    session's whole-paper run: same profile and seed, and each claim's searches are seeded by its id alone)."""
+    session's whole-paper run: same profile and seed, and each claim's searches are seeded by its id alone), except
+    where the file's claim is INCONCLUSIVE because its samples do not reach its whole domain (issue 39: a claims
+    file's CONFIRMED covers the whole stated domain; the registry's sampled CONFIRMED is evidence on its own terms)."""
     paper = ROOT / "examples" / "paper.toml"
     ids = [c["id"] for c in tomllib.loads(paper.read_text())["claim"]]
     shared = sorted(set(ids) & {c.id for c in load_all().claims()})
@@ -229,10 +231,12 @@ def test_paper_file_and_registry_agree_on_shared_ids(tmp_path: Path, whole_paper
     out = tmp_path / "c.json"
     code = main(["check", str(paper), "--format", "json", "--certificates", str(tmp_path), "--out", str(out)])
     assert code in (0, 1)
-    file_verdicts = {c["id"]: c["verdict"] for c in json.loads(out.read_text())["claims"]}
+    claims = {c["id"]: c for c in json.loads(out.read_text())["claims"]}
     registry_verdicts = {i: whole_paper.verdicts[i].value for i in shared}
-    pairs = {i: (file_verdicts[i], registry_verdicts[i]) for i in shared}
-    weaker = {i: pair for i, pair in pairs.items() if not _as_strong(*pair)}
+    pairs = {i: (claims[i]["verdict"], registry_verdicts[i]) for i in shared}
+    unreached = {i for i in shared if any(note in json.dumps(claims[i]) for note in UNREACHED)}
+    honest = {i for i, pair in pairs.items() if pair == ("INCONCLUSIVE", "CONFIRMED") and i in unreached}
+    weaker = {i: pair for i, pair in pairs.items() if not _as_strong(*pair) and i not in honest}
     assert not weaker, weaker
 
 
@@ -251,6 +255,10 @@ def test_the_paper_file_states_or_names_every_registry_claim() -> None:
 
 #: How much a verdict decides: a proof, a certificate or a refutation decide; CONFIRMED is evidence.
 _STRENGTH = {"PROVED": 2, "CERTIFIED": 2, "REFUTED": 2, "CONFIRMED": 1, "INCONCLUSIVE": 0}
+
+
+#: What a claims file's INCONCLUSIVE says when its points or its search do not reach the claim's whole domain.
+UNREACHED = ("reaches past what the search drew", "the points do not reach the whole domain")
 
 
 def _as_strong(file_verdict: str, registry_verdict: str) -> bool:

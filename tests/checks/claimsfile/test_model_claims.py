@@ -140,10 +140,17 @@ def test_general_true_statements_proved(assume: list[str], lhs: str, op: str, rh
     assert proved(claim_text("true", assume, lhs, op, rhs, **extra))
 
 
-def test_true_but_outside_the_reducible_subset_is_confirmed_not_proved(tmp_path: Path) -> None:
-    # |u - <u, x> x|^2 >= 0 for any x, but without unit tokens the engine has no tangent coordinates.
+def test_true_but_outside_the_reducible_subset_is_confirmed_only_where_the_search_reaches(tmp_path: Path) -> None:
+    # |u - <u, x> x|^2 >= 0 for any x, but without unit tokens the engine has no tangent coordinates; f_h_i is of
+    # every scale and the sizes have no end, past what the search draws: not confirmed (issue 39).
     text = claim_text("flat-power", [], "norm2(proj(f_h_i))", ">=", "0", geometry="flat")
     verdict, evidence = decide(text, tmp_path)["flat-power"]
+    assert verdict is Verdict.INCONCLUSIVE, evidence
+    assert "reaches past what the search drew" in evidence["notes"] and "n >= 2 has no end" in evidence["notes"]
+    # the tokens only, sizes the search draws every one of: the cluster gap is at most 2 (search only, CONFIRMED)
+    sizes = '[claim.domain]\nn = { min = 2, max = 12 }\nd = "[2, 6]"\nH = 1\n'
+    text = claim_text("gap", [], "cluster_gap", "<=", "2") + sizes
+    verdict, evidence = decide(text, tmp_path)["gap"]
     assert verdict is Verdict.CONFIRMED, evidence
     assert "not proved symbolically" in evidence["notes"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.verify import verify_file
 from checks.verdicts import Verdict
 from tests.checks.claimsfile.test_model_claims import ORTHOGONAL, SYMMETRIC_ALIGNED, _forged, claim_text, decide

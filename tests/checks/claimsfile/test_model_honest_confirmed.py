@@ -9,11 +9,22 @@ from pathlib import Path
 import checks
 from checks.verdicts import Verdict
 
-#: Orthogonal heads on the sphere can have dE_h/dt < 0 (T17's certified witness), so "given dE_h/dt < 0, then
-#: dE_h/dt >= 0" is false; the plain search never meets the given condition. dE/dt > 0 fails at every equilibrium.
+#: No unit token has |x_i|^2 > 2: the given condition never holds, so the search never tests the claim. Orthogonal
+#: heads on the sphere can have dE_h/dt < 0 (T17's certified witness), so "given dE_h/dt < 0 at head h, then
+#: dE_h/dt >= 0" is false: the search meets the condition at one head (it was searched at every head at once, which
+#: never happened, and left INCONCLUSIVE). dE/dt > 0 fails at every equilibrium.
 CLAIMS = """
 [[claim]]
 id = "given-never-met"
+kind = "model"
+assume = ["symmetric-scores", "aligned-values"]
+given = ["norm2(x_i) > 2"]
+lhs = "dE_h_dt"
+op = ">="
+rhs = "1"
+
+[[claim]]
+id = "given-at-the-claims-head"
 kind = "model"
 assume = ["symmetric-scores", "aligned-values", "orthogonal-heads"]
 given = ["dE_h_dt < 0"]
@@ -47,6 +58,7 @@ def test_untested_or_borderline_claims_are_not_confirmed(tmp_path: Path) -> None
     report = checks.check(CLAIMS, certificates=tmp_path, progress=False)
     assert report.verdicts["given-never-met"] is Verdict.INCONCLUSIVE
     assert "held at 0 of the" in _notes(report, "given-never-met")
+    assert report.verdicts["given-at-the-claims-head"] is Verdict.REFUTED
     assert report.verdicts["strict-monotone"] is Verdict.INCONCLUSIVE
     assert "within float error of equality" in _notes(report, "strict-monotone")
     assert report.verdicts["monotone"] is Verdict.PROVED  # the non-strict statement is Theorem 11
@@ -91,8 +103,8 @@ rhs = "1/1000000000000"
 
 def test_margins_within_their_rounding_error_are_no_evidence(tmp_path: Path) -> None:
     """It was CONFIRMED: every margin (about -1e-12) was above the violation tolerance and counted as a test. A margin
-    now counts only when it is positive and clear of its change at a rotated copy; true claims keep their CONFIRMED
-    (the aligned neighbour of tests/soundness/test_scalar_strengths.py, the examples)."""
+    now counts only when it is positive and clear of its change at a rotated copy; true claims over a domain the search
+    reaches keep their CONFIRMED (the cluster gap of examples/quantities.toml)."""
     for seed in (0, 1):
         report = checks.check(NEAR_ZERO, certificates=tmp_path, seed=seed, progress=False)
         assert report.verdicts["zero-above-a-trillionth"] is Verdict.INCONCLUSIVE

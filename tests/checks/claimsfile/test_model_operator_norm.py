@@ -23,6 +23,7 @@ from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
+from checks.evidence.model_witnesses import FloatAlgebra
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
@@ -122,8 +123,9 @@ def test_a_deliberately_wrong_statement_is_refuted_and_rechecked(tmp_path: Path,
 
 
 def test_a_norm_is_a_root_that_never_goes_below_zero() -> None:
-    algebra = NumericAlgebra(lambda name: None, float, "usa", "sphere")
-    assert algebra.root(-1e-18) == 0.0 and algebra.root(4.0) == 2.0
+    floats = FloatAlgebra(lambda name: None, float, "usa", "sphere")
+    assert floats.root(-1e-18) == 0.0 and floats.root(4.0) == 2.0
+    algebra = NumericAlgebra(lambda name: None, ball_of, "usa", "sphere")
     straddling = arb(0, 1e-20)  # a ball around 0: the squared norm itself is >= 0
     assert algebra.root(straddling).contains(0) and algebra.root(straddling).contains(arb(1e-20).sqrt())
     assert algebra.root(arb(9)).overlaps(arb(3)) and not algebra.root(arb(9)).contains(0)

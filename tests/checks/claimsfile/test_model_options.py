@@ -15,8 +15,8 @@ import pytest
 
 from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
+from certificates.errors import InputError
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
 from certificates.kernel.masks import causal
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness

@@ -21,10 +21,9 @@ import pytest
 from certificates.claims.loader import parse_claims
 from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ExpressionError
+from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
-from certificates.kernel.model_terms import evaluate
-from certificates.kernel.model_values import ball_algebra
+from certificates.kernel.model_values import ball_algebra, evaluate
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
 from certificates.store import build_certificate
@@ -360,7 +359,9 @@ PROVED = (
     "approximate-orthogonality",
     "softmax-cross-term",
 )
-CONFIRMED = ("entropy-at-most-log-n", "cluster-gap-at-most-2")
+CONFIRMED = ("cluster-gap-at-most-2",)
+#: true, but the search does not reach every head scale and every n (issue 39)
+INCONCLUSIVE = ("entropy-at-most-log-n",)
 REFUTED = (
     "entropy-below-log-n",
     "approximate-orthogonality-small-error",
@@ -381,8 +382,9 @@ def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdict
 
 
 def test_example_verdicts(decided: dict[str, tuple[Verdict, dict]]) -> None:
-    assert set(decided) == {*PROVED, *CONFIRMED, *REFUTED}
-    for ids, verdict in ((PROVED, Verdict.PROVED), (CONFIRMED, Verdict.CONFIRMED), (REFUTED, Verdict.REFUTED)):
+    assert set(decided) == {*PROVED, *CONFIRMED, *INCONCLUSIVE, *REFUTED}
+    expected = {PROVED: Verdict.PROVED, CONFIRMED: Verdict.CONFIRMED, INCONCLUSIVE: Verdict.INCONCLUSIVE}
+    for ids, verdict in (*expected.items(), (REFUTED, Verdict.REFUTED)):
         for claim_id in ids:
             assert decided[claim_id][0] is verdict, (claim_id, decided[claim_id][1])
 

@@ -21,8 +21,7 @@ from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
 from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ClaimsFileError
-from certificates.kernel.model_terms import evaluate
-from certificates.kernel.model_values import ball_algebra
+from certificates.kernel.model_values import ball_algebra, evaluate
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import round_configuration
 from certificates.store import build_certificate

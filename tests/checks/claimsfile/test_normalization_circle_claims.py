@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.verify import check_file
 from checks.claimsfile import circle_route, scheme_reduction
 from checks.claimsfile.register import register_claims

@@ -14,12 +14,13 @@ from fractions import Fraction
 import pytest
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel import ball_model, exact_model
+from certificates.errors import InputError
+from certificates.kernel import ball_model
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.errors import InputError
-from certificates.kernel.exact_witness import equality_failures
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
+from certificates.kernel.model_chain import Chain
+from certificates.kernel.model_values import equality_failures
 from certificates.statements.dynamics import stationary_failures
 from checks.claimsfile.exponential_decay import applies_exactly
 from checks.claimsfile.model_reduction import prove_model
@@ -103,14 +104,16 @@ def test_the_exact_model_multiplies_every_weight_and_energy_term_by_the_mask() -
     identity = [[ONE, ZERO], [ZERO, ONE]]
     tokens = [[ONE, ZERO], [ZERO, ONE]]
     cfg = ExactConfiguration(tokens, [identity], [identity], ONE, mask=causal(2))
-    (head,) = exact_model.weights(cfg)
-    e = ExpNumber.exp(ONE)
+    (head,) = ball_model.exact_values(cfg, Chain.weights)
+    e = ExpNumber.rational(ONE).exp()
     assert head[0][1].is_zero() and (head[1][0] - 1).is_zero() and (head[0][0] - e).is_zero()
-    (energy,) = exact_model.head_energies(cfg)
+    (energy,) = ball_model.exact_values(cfg, ball_model.per_head(Chain.head_energy))
     assert (energy - (2 * e + 1) / 8).is_zero()
-    (unmasked,) = exact_model.head_energies(ExactConfiguration(tokens, [identity], [identity], ONE))
+    (unmasked,) = ball_model.exact_values(
+        ExactConfiguration(tokens, [identity], [identity], ONE), ball_model.per_head(Chain.head_energy)
+    )
     assert (unmasked - (2 * e + 2) / 8).is_zero()
-    velocity = exact_model.velocities(cfg)
+    velocity = ball_model.exact_values(cfg, Chain.velocities)
     assert all(c.is_zero() for c in velocity[0]) and (velocity[1][0] - Fraction(1, 2)).is_zero()
 
 

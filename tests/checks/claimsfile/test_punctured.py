@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.verdicts import Verdict
 from tests.checks.claimsfile.test_model_claims import decide
 

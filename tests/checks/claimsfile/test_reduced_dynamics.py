@@ -13,7 +13,7 @@ import pytest
 import sympy as sp
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS
 from checks.verdicts import Verdict

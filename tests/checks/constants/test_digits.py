@@ -10,7 +10,7 @@ from flint import arb, ctx, fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.constants.digits import Rounded, certified_digits, midpoint_digits, radius_bound
 from checks.constants.exact_numbers import format_number, parse_number, parse_values
 

@@ -18,9 +18,11 @@ import pytest
 import sympy as sp
 from flint import arb, ctx
 
-from certificates.kernel import ball_model, lambda_c
+from certificates.kernel import lambda_c
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
+from certificates.kernel.exact_data import ExactConfiguration
+from certificates.kernel.model_chain import Chain
 from certificates.provers import constant_balls
 from certificates.statements import stored_forms as source
 from certificates.sympy_trees import from_sympy
@@ -226,10 +228,9 @@ def test_projection_representations_agree(x: list[Fraction], u: list[Fraction]) 
     assert _gram_projection(x, u) == exact
     floats = model.project(np.array([[float(v) for v in x]]), np.array([[float(v) for v in u]]))[0]
     np.testing.assert_allclose(floats, [float(v) for v in exact], rtol=1e-14, atol=1e-15)
-    with ctx.workprec(BITS):
-        balls = ball_model.tangent_projection([ball_of(v) for v in x], [ball_of(v) for v in u])
-        for ball, value in zip(balls, exact, strict=True):
-            assert ball.rad() < arb(2) ** -(BITS - 8) and ball.overlaps(ball_of(Fraction(int(value.p), int(value.q))))
+    one = [[Fraction(int(i == j)) for j in range(len(x))] for i in range(len(x))]
+    chain = Chain(ExactConfiguration([x], [one], [one], Fraction(1)))  # its P⊥_x u, exact at rational vectors
+    assert chain._project("r", x, u) == [Fraction(int(value.p), int(value.q)) for value in exact]
 
 
 def test_a_wrong_projection_is_rejected() -> None:

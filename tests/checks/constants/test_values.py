@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 from mpmath import mp, mpf
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.constants import certified as constants
 from checks.constants import mpmath_reference as constants_mpmath
 from checks.constants.digits import Rounded

@@ -7,8 +7,7 @@ import pytest
 
 from certificates.claims.model_claim import parse_term
 from certificates.kernel.exact import precision
-from certificates.kernel.model_terms import evaluate
-from certificates.kernel.model_values import ball_algebra
+from certificates.kernel.model_values import ball_algebra, evaluate
 from certificates.provers.witness import round_configuration
 from checks.evidence.model_witnesses import float_algebra
 from checks.model.configuration import Configuration

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.integrator import cluster_gap_below, integrate, speed_below
 from checks.integrator.controller import FixedStep, PIController
 from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks import cli
 from checks.integrator import cluster_gap_below, integrate
 from checks.integrator.controller import FixedStep

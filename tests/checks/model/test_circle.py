@@ -8,8 +8,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.vocabulary import ATTENTION_KINDS
 from checks.model import circle, families
 from checks.model import field as model
@@ -93,8 +94,10 @@ def test_the_order_parameter_rate_is_the_derivative_of_r_and_its_ball_encloses_i
     xdot, h = model.token_velocity(cfg), 1e-6
     along = [circle.order_parameter(cfg.moved_to(cfg.tokens + s * h * xdot)) for s in (1, -1)]
     assert np.isclose(circle.order_parameter_rate(cfg), (along[0] - along[1]) / (2 * h), rtol=1e-6)
-    assert abs(float(ball_model.order_parameter_rate(exact).mid()) - circle.order_parameter_rate(cfg)) < 1e-9
-    assert abs(float(ball_model.order_parameter(exact).mid()) - circle.order_parameter(cfg)) < 1e-12
+    assert (
+        abs(float(ball_model.balls(exact, Chain.order_parameter_rate).mid()) - circle.order_parameter_rate(cfg)) < 1e-9
+    )
+    assert abs(float(ball_model.balls(exact, Chain.order_parameter).mid()) - circle.order_parameter(cfg)) < 1e-12
 
 
 def test_at_zero_mean_the_order_parameter_rate_is_its_right_derivative() -> None:
@@ -107,4 +110,4 @@ def test_at_zero_mean_the_order_parameter_rate_is_its_right_derivative() -> None
     mdot = model.direction_velocity(cfg).mean(axis=0)
     assert circle.order_parameter(cfg) == 0.0
     assert np.isclose(circle.order_parameter_rate(cfg), np.linalg.norm(mdot))
-    assert abs(float(ball_model.order_parameter_rate(exact).mid()) - np.linalg.norm(mdot)) < 1e-12
+    assert abs(float(ball_model.balls(exact, Chain.order_parameter_rate).mid()) - np.linalg.norm(mdot)) < 1e-12

@@ -11,9 +11,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from certificates import masks as user_masks
 from certificates.claims.interaction_text import parse_interaction
 from certificates.claims.loader import parse_claims
-from certificates.kernel import ball_model, masks
+from certificates.kernel import ball_model
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
@@ -41,7 +42,7 @@ def test_numpy_balls_and_a_loop_agree_on_masked_interaction_weights(phi: str, at
     tokens = families.rational_sphere_tokens(n, d, rng)
     heads = [[[Fraction(int(v), 8) for v in row] for row in rng.integers(-8, 9, (d, d))] for _ in range(H)]
     values = [[[Fraction(int(v), 8) for v in row] for row in rng.integers(-8, 9, (d, d))] for _ in range(H)]
-    rows = masks.mask_of(mask if mask == "causal" else GENERAL, n)
+    rows = user_masks.mask_of(mask if mask == "causal" else GENERAL, n)
     assert rows is not None
     exact = ball_model.ExactConfiguration(
         tokens, heads, values, beta, "sphere", attention, rows, parse_interaction(phi, attention)

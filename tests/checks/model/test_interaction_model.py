@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
+from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
 from certificates.provers.witness import round_configuration
 from checks.model import families
 from checks.model import field as model

@@ -7,8 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from certificates.kernel import ball_model, masks
-from certificates.kernel.errors import InputError
+from certificates import masks as user_masks
+from certificates.errors import InputError
+from certificates.kernel import ball_model
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from checks.model import families
 from checks.model import field as model
@@ -153,7 +154,7 @@ def test_the_ball_model_agrees_with_numpy_on_masks_and_repulsion(attention: str,
     tokens = families.rational_sphere_tokens(4, 3, rng)
     heads = [[[Fraction(int(v), 8) for v in row] for row in rng.integers(-8, 9, (3, 3))] for _ in range(2)]
     values = [[[Fraction(int(v), 8) for v in row] for row in rng.integers(-8, 9, (3, 3))] for _ in range(2)]
-    rows = masks.mask_of(MASKS.get(mask, mask), 4)
+    rows = user_masks.mask_of(MASKS.get(mask, mask), 4)
     exact = ball_model.ExactConfiguration(tokens, heads, values, beta, "sphere", attention, rows)
     cfg = Configuration.create(
         families.rational_to_float(tokens), np.array(heads, dtype=float), np.array(values, dtype=float),

@@ -8,8 +8,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.errors import InputError
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, SPHERICAL_GEOMETRIES
 from checks.integrator import integrate
@@ -91,7 +92,7 @@ def _exact(cfg: Configuration, rng: np.random.Generator) -> tuple[Configuration,
 def test_the_balls_enclose_the_floats_at_exact_unit_tokens(geometry: str, attention: str) -> None:
     rng = np.random.default_rng(9)
     floats, exact = _exact(_config(geometry, attention, 5), rng)
-    xdot = ball_model.token_velocities(exact)
+    xdot = ball_model.balls(exact, Chain.velocities)
     for row, expected in zip(xdot, model.token_velocity(floats), strict=True):
         assert all(abs(float(b.mid()) - e) <= 1e-9 for b, e in zip(row, expected, strict=True))
     for name in CERTIFIED:
@@ -120,9 +121,9 @@ def test_exact_data_of_a_direction_scheme_off_the_sphere_are_refused() -> None:
     tokens = [[Fraction(2), Fraction(0)], [Fraction(0), Fraction(1)]]
     exact = ball_model.ExactConfiguration(tokens, M, M, Fraction(1), "pre-ln", "usa")
     with pytest.raises(ValueError, match="need unit tokens"):
-        ball_model.token_velocities(exact)
+        ball_model.balls(exact, Chain.velocities)
     with pytest.raises(ValueError, match="need unit tokens"):
-        ball_model.order_parameter(exact)
+        ball_model.balls(exact, Chain.order_parameter)
 
 
 @pytest.mark.parametrize("geometry", SCHEMES)

@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from certificates.quantity_uses import RECORDED_AS
 from checks.cli import main

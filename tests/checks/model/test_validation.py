@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from certificates.kernel.errors import InputError
+from certificates.errors import InputError
 from checks.model.configuration import Configuration
 
 X = np.eye(3)[:2]

@@ -85,7 +85,7 @@ def test_without_recheck_no_checker_is_claimed(tmp_path: Path) -> None:
 def test_coq_option_implies_recheck_and_needs_coqc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import argparse
 
-    from certificates.kernel.errors import InputError
+    from certificates.errors import InputError
     from checks.commands.options.decision import add_decision_arguments, decision_options
 
     parser = argparse.ArgumentParser()

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from certificates.kernel import equilibrium as eq
 from certificates.kernel.verify import verify_file
 from checks import cli
 from checks.evidence import equilibria
@@ -52,13 +51,13 @@ def test_the_commuting_rotations_are_those_the_products_say(seed: int) -> None:
     generic = [[generic[i][j] + generic[j][i] for j in range(d)] for i in range(d)]
     pairs = d * (d - 1) // 2
     for matrices, expected in (([scalar], pairs), ([block], 1 + (d - 2) * (d - 3) // 2), ([scalar, generic], None)):
-        rotations = eq.commuting_rotations(d, matrices)
+        rotations = equilibria.commuting_rotations(d, matrices)
         assert all(_commutes(A, M) for A in rotations for M in matrices)
         assert all(A[i][j] == -A[j][i] for A in rotations for i in range(d) for j in range(d))
         if expected is not None:
             assert len(rotations) == expected
     wrong = [[Fraction(int(i == j) * (i + 1)) for j in range(d)] for i in range(d)]  # distinct eigenvalues
-    assert eq.commuting_rotations(d, [wrong]) == []
+    assert equilibria.commuting_rotations(d, [wrong]) == []
 
 
 @pytest.fixture(scope="module")
@@ -110,16 +109,33 @@ def _centre_moved(d: dict[str, Any]) -> None:
     d["payload"]["point"] = [str(Fraction(v) + Fraction(1, 10)) for v in d["payload"]["point"]]
 
 
+def _orbit_dropped(d: dict[str, Any]) -> None:
+    """One rotation fewer: its zero eigenvalue would have to count as a stable direction."""
+    payload = d["payload"]
+    payload["orbit"].pop()
+    payload["spectrum"].update(zeros=payload["spectrum"]["zeros"] - 1, negative=payload["spectrum"]["negative"] + 1)
+
+
 FORGERIES = {
     "wrong index": lambda d: d["payload"]["spectrum"].update(positive=d["payload"]["spectrum"]["positive"] - 1),
     "box shrunk to nothing": lambda d: d["payload"].update(radius="1/1000000000000000000000000000000"),
     "centre moved": _centre_moved,
-    "symmetries dropped (the rotation orbit is back)": lambda d: d["payload"].update(symmetries=[]),
-    "head strength changed": lambda d: d["payload"]["scores"][1][0].__setitem__(0, "1/3"),
+    "symmetries dropped (the rotation orbit is back)": lambda d: d["payload"].update(rotations=[], permutations=[]),
+    "head strength changed": lambda d: d["payload"]["configuration"]["scores"][1][0].__setitem__(0, "1/3"),
     "relabelled as the single cluster": lambda d: d.update(claim_id="critical-points.cluster-stable"),
     "relabelled as the simplex": lambda d: d.update(claim_id="critical-points.simplex-index"),
     "eigenvectors singular": lambda d: d["payload"]["eigenvectors"].__setitem__(1, d["payload"]["eigenvectors"][0]),
-    "kind changed to relu": lambda d: d["payload"].update(attention="relu"),
+    "kind changed to relu": lambda d: d["payload"]["configuration"].update(attention="relu"),
+    "geometry changed to flat": lambda d: d["payload"]["configuration"].update(geometry="flat"),
+    "an orbit rotation not skew": lambda d: d["payload"]["orbit"][0][0].__setitem__(0, "1"),
+    "an orbit rotation doubled (dependent directions)": lambda d: d["payload"]["orbit"].__setitem__(
+        1, [[str(2 * Fraction(v)) for v in row] for row in d["payload"]["orbit"][0]]
+    ),
+    "an orbit rotation dropped, its zero counted as stable": _orbit_dropped,
+    "a permutation that is not one": lambda d: d["payload"]["permutations"].__setitem__(0, [0, 0, 1, 2]),
+    "eigenvectors of the tangent size only": lambda d: d["payload"].update(
+        eigenvectors=[row[:8] for row in d["payload"]["eigenvectors"][:8]]
+    ),
 }
 
 

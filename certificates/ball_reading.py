@@ -1,0 +1,34 @@
+"""Balls and exact numbers as the provers, deciders and reports read them, outside the kernel (which only checks).
+
+- `fails`: a relation refuted by a ball (every point of it violates `value relation 0`): a decider's FALSE, where the
+  kernel only ever needs `certificates.kernel.exact.holds`;
+- `approximate`: a rational to a few significant digits at any magnitude, for messages and reports.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+from typing import Any
+
+from certificates.kernel.exact import ball_of, holds, precision
+
+#: The relation that holds exactly where the given one fails.
+NEGATION = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "!=": "==", "==": "!="}
+
+
+def fails(value: Any, relation: str) -> bool:
+    """`value relation 0` refuted: for a ball, by every point of it (no precision can rescue it); for an exact
+    rational, as usual."""
+    return holds(value, NEGATION[relation])
+
+
+def approximate(value: numbers.Rational | int, digits: int = 6) -> str:
+    """`digits` significant digits of a rational at any magnitude (a float would overflow past 1e308 or show 0)."""
+    q = Fraction(value)
+    number = float(q) if abs(q.numerator).bit_length() - q.denominator.bit_length() < 1000 else math.inf
+    if math.isfinite(number) and (number != 0 or q == 0):
+        return f"{number:.{digits}g}"
+    with precision(max(64, 4 * digits)):
+        return ball_of(q).str(digits, radius=False)

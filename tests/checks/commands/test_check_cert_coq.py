@@ -1,0 +1,84 @@
+"""`headflow check-cert --coq` runs the kernel's check once per certificate: the Coq statement is written from that
+one check (`certificates.kernel.coq.certificate.problem` takes its result), never from a second run of it (which
+ran z3 and cvc5 again on an smt certificate)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import checks
+from certificates.kernel import core
+from certificates.kernel.format import content_hash
+from checks import coq_files, rechecks
+from checks.cli import main
+
+CLAIMS = """
+[[claim]]
+id = "golden.inverse"
+kind = "constant"
+expr = "1 / golden"
+value = "0.6180339887"
+digits = 10
+
+[[claim]]
+id = "c-star.at-most-one"
+kind = "inequality"
+lhs = "c_star(H)"
+op = "<="
+rhs = "1"
+domain = { H = { min = 1 } }
+"""
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A constant's point witness and an inequality's smt certificate, by claim id."""
+    report = checks.check(CLAIMS, certificates=tmp_path_factory.mktemp("once"), progress=False)
+    return {json.loads(Path(p).read_text())["claim_id"]: Path(p) for p in report.certificates}
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every run of the kernel's check (its claim id), with coqc stubbed: only the number of checks is under test."""
+    calls: list[str] = []
+    check = core.check
+
+    def counting(statement: dict[str, Any], claim_id: str, *rest: Any) -> tuple[str, str]:
+        calls.append(claim_id)
+        return check(statement, claim_id, *rest)
+
+    monkeypatch.setattr(core, "check", counting)
+    monkeypatch.setattr(coq_files.run, "coqc", lambda: "coqc")
+    answer = coq_files.run.CoqAnswer("accepted", "stub", 0.0)
+    monkeypatch.setattr(coq_files.run, "compile_source", lambda *args, **kwargs: answer)
+    return calls
+
+
+def test_check_cert_coq_checks_each_certificate_once(
+    written: dict[str, Path], counted: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    smt, point = written["c-star.at-most-one"], written["golden.inverse"]
+    assert main(["check-cert", "--coq", str(smt), str(point)]) == 0
+    assert counted == ["c-star.at-most-one", "golden.inverse"]
+    out = capsys.readouterr().out
+    assert f"{smt}: coq: {coq_files.RECHECKED}" in out and f"{point}: coq: {coq_files.RECHECKED}" in out
+    counted.clear()
+    assert rechecks.recheck(smt, coq=True).coq == coq_files.CoqCheck(coq_files.RECHECKED, "stub", 0.0)
+    assert counted == ["c-star.at-most-one"]
+
+
+def test_a_certificate_the_kernel_rejects_is_rejected_on_the_coq_side_without_a_second_check(
+    written: dict[str, Path], counted: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(written["golden.inverse"].read_text())
+    data["payload"]["conditions"][-1]["relation"] = ">"  # high - expr > 0 where the statement has >=
+    data["sha256"] = content_hash(data)
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data))
+    assert main(["check-cert", "--coq", str(forged)]) == 1
+    assert f"{forged}: FAIL: coq: {coq_files.REJECTED}" in capsys.readouterr().err
+    assert counted == ["golden.inverse"]
