@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from certificates.errors import InputError
+from certificates.temporary import own_folder
 from checks import commands
 
 
@@ -82,6 +83,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    own_folder()  # the solvers' and coqc's temporary folders go inside this run's, swept if it is killed
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)

@@ -15,11 +15,6 @@ Every child runs in a process group of its own and is tied to the process that s
   no child runs (the parent inside z3 or SymPy in-process, where a Python handler would wait for the C call to
   return), the default actions apply and SIGTERM ends the process at once.
 
-Each child runs in a folder of its own (`scratch`), inside one folder of this process, `headflow-run-*` in the
-temporary directory, removed at exit. A process killed by SIGKILL cannot remove its folder, so each new one first
-removes those whose process is gone: a process holds a lock on its folder's `.lock` file (flock) while it lives,
-and the system drops it when the process ends, however it ends.
-
 A Python child is `python -I -c SCRIPT` in an empty folder, which cannot import headflow: it runs the source of
 `tie_to_parent` ahead of its script, so forked and started children run the same code. The kernel sends the death
 signal when the *thread* that started the child ends; each child here is started and waited for by one call of
@@ -28,11 +23,8 @@ one thread, which therefore outlives it.
 
 from __future__ import annotations
 
-import atexit
-import fcntl
 import inspect
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -41,7 +33,6 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -52,9 +43,6 @@ _PREVIOUS: dict[int, Any] = {}
 #: What a child printed, and its exit code (None: killed at its time limit).
 Finished = subprocess.CompletedProcess
 _PIPES = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-#: This process's folder of scratch folders, made on first use (`scratch`), and the lock that marks it in use.
-_RUN: dict[int, Path] = {}
-RUN_PREFIX = "headflow-run-"
 
 
 def tie_to_parent(parent: int, death_signal: bool = True, poll: bool = True) -> None:
@@ -131,26 +119,10 @@ def child(start: Callable[[], Any], running: Callable[[Any], bool], reap: Callab
             signal.signal(signum, previous)
 
 
-def scratch(prefix: str) -> tempfile.TemporaryDirectory[str]:
-    """A fresh empty folder (removed on leaving) inside this process's run folder, made on first use after the run
-    folders of processes that are gone (their lock is free) are removed (the module docstring). Another user's
-    folder cannot be opened or removed; a link is not followed."""
-    if os.getpid() not in _RUN:  # a forked child makes its own
-        for stale in Path(tempfile.gettempdir()).glob(RUN_PREFIX + "*"):
-            with suppress(OSError), open(stale / ".lock") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # OSError while its process lives
-                shutil.rmtree(stale)
-        folder = Path(tempfile.mkdtemp(prefix="headflow-new-"))  # a name the sweep ignores until it is locked
-        fcntl.flock(os.open(folder / ".lock", os.O_CREAT | os.O_WRONLY, 0o600), fcntl.LOCK_EX)  # held until exit
-        _RUN[os.getpid()] = folder.rename(folder.with_name(folder.name.replace("headflow-new-", RUN_PREFIX)))
-        atexit.register(shutil.rmtree, _RUN[os.getpid()], True)
-    return tempfile.TemporaryDirectory(prefix=prefix, dir=_RUN[os.getpid()])
-
-
 def run_python(script: str, stdin: str, seconds: float) -> Finished:
     """`run_program` of `python -I -c script` (tied to this process by `tie_to_parent` too) in an empty folder."""
     code = f"{inspect.getsource(tie_to_parent)}\ntie_to_parent({os.getpid()})\n{script}"
-    with scratch("solver-") as folder:
+    with tempfile.TemporaryDirectory(prefix="headflow-solver-") as folder:
         return run_program([sys.executable, "-I", "-c", code], stdin, seconds, folder)
 
 

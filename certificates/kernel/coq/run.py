@@ -1,4 +1,4 @@
-"""Run `coqc` on one Coq source: a fresh scratch folder (`processes.scratch`), a time limit, its group killed then.
+"""Run `coqc` on one Coq source: a fresh temporary folder, a time limit, the process group killed on timeout.
 
 Nothing from a certificate reaches a shell: the source is written to a file of a fixed name and coqc is
 started with an argument list. The answer is `accepted` (coqc exited 0: every proof was checked by Coq's
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 import shutil
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -92,7 +93,7 @@ def compile_source(
 
 def _coqc(executable: str, text: str, seconds: float, name: str) -> processes.Finished:
     """coqc on `text`, written to `name` in a fresh temporary folder."""
-    with processes.scratch("coq-") as folder:
+    with tempfile.TemporaryDirectory(prefix="headflow-coq-") as folder:
         Path(folder, name).write_text(text, encoding="ascii")
         return processes.run_program([executable, "-q", name], "", seconds, folder)
 

@@ -176,33 +176,40 @@ def test_every_child_process_is_started_by_the_one_module() -> None:
     assert found == []
 
 
-#: A program that makes a scratch folder (as a solver or coqc run does), prints it and waits to be killed.
-SCRATCH = (
-    "import time\n"
-    "from certificates.kernel import processes\n"
-    "with processes.scratch('coq-') as folder:\n"
-    "    print(folder, flush=True)\n"
-    "    time.sleep(120)\n"
-)
+def _run_folders(temporary: Path) -> list[Path]:
+    return sorted(temporary.glob("headflow-run-*"))
 
 
-def test_a_run_killed_by_sigkill_leaves_its_folder_to_the_next_run_only() -> None:
-    """SIGKILL gives headflow no chance to remove its scratch folders: the next run that needs one removes them
-    (their process is gone: its lock on the run folder is free); a live run's folder is never touched."""
+def test_a_run_killed_by_sigkill_leaves_its_folders_to_the_next_run_only(tmp_path: Path, started: list) -> None:
+    """SIGKILL gives headflow no chance to remove the solver's temporary folder: it is inside the run's own folder,
+    which the next run removes (its process is gone: its lock is free); a live run's folder is never touched. The
+    runs use a temporary directory of their own (TMPDIR), so that what is left there is theirs."""
+    path = busy_solvers.certificate(tmp_path)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = dict(os.environ, TMPDIR=str(temporary))
     runs = []
     for _ in range(2):
-        process = subprocess.Popen([sys.executable, "-c", SCRATCH], cwd=ROOT, stdout=subprocess.PIPE, text=True)
-        runs.append((process, Path(process.stdout.readline().strip()).parent))  # type: ignore[union-attr]
-    (killed, killed_run), (alive, alive_run) = runs
-    try:
-        killed.kill()
-        killed.wait()
-        assert killed_run.is_dir()  # left behind, for now
-        code = "from certificates.kernel import processes\nwith processes.scratch('solver-'):\n    pass\n"
-        subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
-        assert not killed_run.exists()
-        assert alive_run.is_dir() and alive.poll() is None
-    finally:
-        alive.kill()
-        alive.wait()
-    assert alive_run.is_dir()  # SIGKILL again: removed by whichever run comes next
+        process = subprocess.Popen(
+            [sys.executable, "-m", "checks", "check-cert", str(path), "--solver-seconds", "600"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        started.append((process, {}))
+        started[-1] = (process, _wait_for_child(process, "import json, sys"))
+        runs.append(process)
+    killed, alive = runs
+    folders = _run_folders(temporary)
+    assert len(folders) == 2 and all(list(folder.glob("headflow-solver-*")) for folder in folders)
+    os.kill(killed.pid, signal.SIGKILL)
+    killed.wait(timeout=30)
+    assert _run_folders(temporary) == folders  # left behind, for now
+    subprocess.run([sys.executable, "-m", "checks", "--help"], cwd=ROOT, env=env, capture_output=True, check=True)
+    left = _run_folders(temporary)
+    assert len(left) == 1 and alive.poll() is None  # the live run's, still in use
+    alive.terminate()
+    alive.wait(timeout=30)
+    assert _run_folders(temporary) == []  # ended by SIGTERM: it removed its own

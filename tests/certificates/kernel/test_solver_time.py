@@ -42,7 +42,7 @@ def test_a_solver_that_runs_out_is_named_and_the_file_rests_on_the_other(
         ok, line = verify.verify_file(busy)
         assert ok, line
         assert "1 statement(s) unsat in z3 (fresh processes)" in line
-        assert f"not re-checked by cvc5 (resource limit: {SMALL:,} per problem, 0 of 1 unsat)" in line
+        assert "not re-checked by cvc5 (resource limit, 0 of 1 unsat)" in line
         assert "in cvc5 (fresh" not in line
 
 
@@ -56,8 +56,8 @@ def test_a_file_no_solver_rechecked_is_not_accepted(busy: Path) -> None:
         check=False,
     )
     assert result.returncode == 1
-    assert "FAIL: not re-checked by z3 (wall-clock safety limit: 0.1 s" in result.stderr
-    assert "not re-checked by cvc5 (wall-clock safety limit: 0.1 s" in result.stderr
+    assert "FAIL: not re-checked by z3 (wall-clock safety limit, 0 of 1 unsat)" in result.stderr
+    assert "not re-checked by cvc5 (wall-clock safety limit, 0 of 1 unsat)" in result.stderr
     assert "no solver re-checked it" in result.stderr
 
 
@@ -87,8 +87,8 @@ def test_answers_before_the_limit_are_kept_and_the_rest_ran_out(busy: Path) -> N
     ("z3", "cvc5", "accepted"),
     [
         ("unsat", "unsat", "unsat in z3 and in cvc5"),
-        ("unsat", solvers.RESOURCE_LIMIT, f"not re-checked by cvc5 (resource limit: {solvers.RLIMITS['cvc5']:,} per"),
-        ("unsat", solvers.SAFETY_LIMIT, "not re-checked by cvc5 (wall-clock safety limit: 1 s"),
+        ("unsat", solvers.RESOURCE_LIMIT, "not re-checked by cvc5 (resource limit, 0 of 2 unsat)"),
+        ("unsat", solvers.SAFETY_LIMIT, "not re-checked by cvc5 (wall-clock safety limit, 0 of 2 unsat)"),
         (solvers.RESOURCE_LIMIT, "unsat", "not re-checked by z3 (resource limit"),
         (solvers.RESOURCE_LIMIT, solvers.SAFETY_LIMIT, None),
         ("sat", solvers.RESOURCE_LIMIT, None),  # a disagreement is never outweighed by a solver that ran out
