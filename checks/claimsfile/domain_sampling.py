@@ -157,7 +157,7 @@ def special_values(domain: Domain, point: dict[sp.Symbol, sp.Rational]) -> tuple
     gaps: list[str] = []
     ends = []
     for bound, is_open, upper in ((domain.low, domain.low_open, False), (domain.high, domain.high_open, True)):
-        end = None if bound is None else sp.sympify(bound).xreplace(point)
+        end = None if bound is None else bound.xreplace(point)
         ends.append(end if end is not None and end.is_Rational else None)
         if end is None or (is_open and not domain.integer):
             continue
