@@ -155,10 +155,10 @@ def special_values(domain: Domain, point: dict[sp.Symbol, sp.Rational]) -> tuple
     shift where a sign turns: lambda = 0, orthogonal tokens)."""
     values: list[sp.Rational] = []
     gaps: list[str] = []
-    ends = []
+    ends: list[sp.Expr | None] = []
     for bound, is_open, upper in ((domain.low, domain.low_open, False), (domain.high, domain.high_open, True)):
-        end = None if bound is None else sp.sympify(bound).xreplace(point)
-        ends.append(end if end is not None and end.is_Rational else None)
+        end = None if bound is None else bound.xreplace(point)
+        ends.append(end)
         if end is None or (is_open and not domain.integer):
             continue
         if not end.is_Rational:
@@ -169,7 +169,8 @@ def special_values(domain: Domain, point: dict[sp.Symbol, sp.Rational]) -> tuple
             end = inward - (1 if upper else -1) if is_open and inward == end else inward
         values.append(sp.Rational(end))
     low, high = ends
-    if not domain.integer and (low is None or low < 0) and (high is None or high > 0):
+    irrational = any(end is not None and not end.is_Rational for end in ends)  # where 0 lies is then not known
+    if not domain.integer and not irrational and (low is None or low < 0) and (high is None or high > 0):
         values.append(sp.Integer(0))
     if domain.integer and len(values) == 2 and values[0] > values[1]:
         return [], gaps

@@ -23,26 +23,14 @@ from certificates.provers.witness import certify_obligation_point
 from certificates.statements import registry as ob
 from certificates.store import write_certificate
 from checks import coq_files
+from tests.sample_claims import POINT_AND_SMT
 
 if run.coqc() is None:
     pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq tests skipped", allow_module_level=True)
 
-CLAIMS = """
-[[claim]]
-id = "golden.inverse"
-kind = "constant"
-expr = "1 / golden"
-value = "0.6180339887"
-digits = 10
-
-[[claim]]
-id = "c-star.at-most-one"
-kind = "inequality"
-lhs = "c_star(H)"
-op = "<="
-rhs = "1"
-domain = { H = { min = 1 } }
-
+CLAIMS = (
+    POINT_AND_SMT
+    + """
 [[claim]]
 id = "entropy-rate.any-symmetric-heads"
 kind = "dynamics"
@@ -57,6 +45,7 @@ H = 1
 beta = 2.0
 time = 1.0
 """
+)
 
 
 def _edit(path: Path, change) -> Path:  # type: ignore[no-untyped-def]

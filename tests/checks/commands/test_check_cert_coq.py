@@ -15,23 +15,9 @@ from certificates.kernel import core
 from certificates.kernel.format import content_hash
 from checks import coq_files, rechecks
 from checks.cli import main
+from tests.sample_claims import POINT_AND_SMT
 
-CLAIMS = """
-[[claim]]
-id = "golden.inverse"
-kind = "constant"
-expr = "1 / golden"
-value = "0.6180339887"
-digits = 10
-
-[[claim]]
-id = "c-star.at-most-one"
-kind = "inequality"
-lhs = "c_star(H)"
-op = "<="
-rhs = "1"
-domain = { H = { min = 1 } }
-"""
+CLAIMS = POINT_AND_SMT
 
 
 @pytest.fixture(scope="module")

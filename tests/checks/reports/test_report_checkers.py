@@ -13,26 +13,14 @@ import pytest
 
 import checks
 from certificates.kernel.coq import run
+from tests.sample_claims import POINT_AND_SMT
 
 if run.coqc() is None:
     pytest.skip("coqc missing (apt-get install coq libcoq-interval): checker tests skipped", allow_module_level=True)
 
-CLAIMS = """
-[[claim]]
-id = "golden.inverse"
-kind = "constant"
-expr = "1 / golden"
-value = "0.6180339887"
-digits = 10
-
-[[claim]]
-id = "c-star.at-most-one"
-kind = "inequality"
-lhs = "c_star(H)"
-op = "<="
-rhs = "1"
-domain = { H = { min = 1 } }
-
+CLAIMS = (
+    POINT_AND_SMT
+    + """
 [[claim]]
 id = "lambda-c.n10"
 kind = "constant"
@@ -46,6 +34,7 @@ kind = "identity"
 lhs = "golden**2"
 rhs = "golden + 1"
 """
+)
 
 EXPECTED = {
     "golden.inverse": "check-cert (balls), Coq",
