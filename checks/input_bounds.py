@@ -13,6 +13,15 @@ from checks.registry import MAX_SEED
 
 #: Largest --timeout in seconds (about 11.6 days): a budget, not a way to ask for a run without end.
 MAX_TIMEOUT = 1e6
+#: The narrowest and widest --width: a table needs some 40 columns; wider than a few screens is not a width.
+MIN_WIDTH, MAX_WIDTH = 40, 1000
+
+
+def check_width(width: int | None) -> int | None:
+    """A `--width` from MIN_WIDTH to MAX_WIDTH columns (None: the terminal's own)."""
+    if width is not None and not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise InputError("--width", width, f"must be an integer from {MIN_WIDTH} to {MAX_WIDTH}")
+    return width
 
 
 def check_range(option: str, value: float, low: float, high: float, *, open_low: bool = False) -> float:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from checks import api
 from checks.commands.options.decision import add_decision_arguments, decision_options
+from checks.input_bounds import check_width
 from checks.reports.delivery import deliver
 from checks.verdicts import Verdict
 
@@ -14,11 +15,12 @@ HELP = "decide the claims of a claims file (TOML); exit 1 when one is refuted, 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE.toml", help="the claims file (see 'Claims files' in the README)")
+    parser.add_argument("file", metavar="FILE.toml", help="the claims file (see 'Your own claims' in the README)")
     add_decision_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    width = check_width(args.width)  # bad input stops before any claim is decided
     report = api.check(Path(args.file), **decision_options(args))
-    deliver(report, args.format, args.out)
+    deliver(report, args.format, args.out, width)
     return 1 if Verdict.REFUTED in report.verdicts.values() else 0

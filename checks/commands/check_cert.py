@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
+from typing import IO
 
 from certificates.claims.embedding import embedded, embedded_claim_mismatch
 from certificates.claims.schema import UserClaim
@@ -16,7 +17,10 @@ from certificates.kernel.reading import require_regular
 from certificates.kernel.verify import CheckResult, check_file
 from certificates.statements import restated
 from checks import coq_files, rechecks
-from checks.input_bounds import MAX_TIMEOUT, check_range
+from checks.commands.options.decision import add_width_argument
+from checks.input_bounds import MAX_TIMEOUT, check_range, check_width
+from checks.progress import progress_bar
+from checks.reports.terminal import console_for, wrapped
 
 NAME = "check-cert"
 HELP = "re-check certificate files: each must prove its claim's obligation (z3 and cvc5, balls, exact data)"
@@ -49,6 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"time limit of coqc per certificate (default: {coq_files.run.SECONDS:.0f})",
     )
+    add_width_argument(parser)
 
 
 def _expand(names: list[str]) -> list[Path]:
@@ -66,8 +71,10 @@ def _expand(names: list[str]) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """One line per file (what it proves, or why it fails); exit 1 when any file fails, 0 when all re-check."""
+    """One entry per file (what it proves, or why it fails), wrapped to the width, then a closing summary; a progress
+    bar on a terminal's stderr while they run. Exit 1 when any file fails, 0 when all re-check."""
     seconds = check_range("--solver-seconds", args.solver_seconds, 0.0, MAX_TIMEOUT, open_low=True)
+    width = console_for(width=check_width(args.width)).width
     paths = _expand(args.files)
     if not paths:
         sys.stderr.write("FAIL: no certificate files given\n")
@@ -85,25 +92,37 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--coq", "coqc", "Coq is not installed (apt-get install coq libcoq-interval)")
     coq_seconds = check_range("--coq-seconds", args.coq_seconds, 1.0, 3600.0)
     failures = 0
-    for path in paths:
-        result = check_file(path, seconds)
-        message = " ".join(result.message.split())
-        if result.ok and compare is not None:
-            mismatch = embedded_claim_mismatch(path, compare) or _restated(path, compare)
-            if mismatch:
-                result_ok, message = False, mismatch
-            else:
-                result_ok = True
-        else:
-            result_ok = result.ok
-        failures += not result_ok
-        if result_ok:
-            sys.stdout.write(f"{path}: {message}\n")
-        else:
-            sys.stderr.write(f"{path}: FAIL: {message}\n")
-        if args.coq:
-            failures += not _coq_line(path, coq_seconds, result, message if result_ok else None)
+    with progress_bar("check-cert", len(paths)) as advance:
+        for path in paths:
+            failures += not _check_one(path, args, seconds, coq_seconds, compare, width)
+            advance(path.name)
+    noun = "certificate" if len(paths) == 1 else "certificates"
+    summary = f"{len(paths) - failures} of {len(paths)} {noun} re-checked" + (
+        f", {failures} failed" if failures else ""
+    )
+    _write(sys.stderr if failures else sys.stdout, summary, width)
     return 1 if failures else 0
+
+
+def _check_one(
+    path: Path, args: argparse.Namespace, seconds: float, coq_seconds: float, compare: dict | None, width: int
+) -> bool:
+    """Check one file (and compare it with the claims file, re-check it in Coq, when asked); print what it proves or
+    why it fails. Whether it passed."""
+    result = check_file(path, seconds)
+    message = " ".join(result.message.split())
+    ok = result.ok
+    if ok and compare is not None:
+        mismatch = embedded_claim_mismatch(path, compare) or _restated(path, compare)
+        ok, message = mismatch is None, mismatch or message
+    _write(sys.stdout if ok else sys.stderr, f"{path}: {'' if ok else 'FAIL: '}{message}", width)
+    coq_ok = _coq_line(path, coq_seconds, result, message if ok else None, width) if args.coq else True
+    return ok and coq_ok
+
+
+def _write(stream: IO[str], line: str, width: int) -> None:
+    """One entry, wrapped at words to `width` (a path or a number longer than a line stays whole)."""
+    stream.write("\n".join(wrapped(line, width, then="    ")) + "\n")
 
 
 def _restated(path: Path, claims: dict[str, UserClaim]) -> str | None:
@@ -113,17 +132,17 @@ def _restated(path: Path, claims: dict[str, UserClaim]) -> str | None:
     return restated(certificate, embedded(claims[certificate["claim_id"]]))
 
 
-def _coq_line(path: Path, seconds: float, checked: CheckResult, rechecked: str | None) -> bool:
+def _coq_line(path: Path, seconds: float, checked: CheckResult, rechecked: str | None, width: int) -> bool:
     """Print the Coq re-check of one certificate (written from `checked`, the kernel's check of it: it runs once) and
     the independent checkers that accepted it; False when Coq rejected it (not translatable is no failure)."""
     verdict = coq_files.check(path, seconds, checked)
     timing = f", {verdict.seconds:.1f} s" if verdict.seconds else ""
-    line = f"{path}: coq: {verdict.status}: {verdict.message}{timing}\n"
+    line = f"{verdict.status}: {verdict.message}{timing}"
     if verdict.status == coq_files.REJECTED:
-        sys.stderr.write(line.replace(": coq: ", ": FAIL: coq: ", 1))
+        _write(sys.stderr, f"{path}: FAIL: coq: {line}", width)
         return False
-    sys.stdout.write(line)
+    _write(sys.stdout, f"{path}: coq: {line}", width)
     checkers = rechecks.accepting(path, rechecked) if rechecked is not None else []
     checkers += ["Coq"] if verdict.status == coq_files.RECHECKED else []
-    sys.stdout.write(f"{path}: independent checkers: {', '.join(checkers) or 'none'}\n")
+    _write(sys.stdout, f"{path}: independent checkers: {', '.join(checkers) or 'none'}", width)
     return True

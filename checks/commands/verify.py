@@ -6,6 +6,7 @@ import argparse
 
 from checks import api
 from checks.commands.options.decision import add_decision_arguments, decision_options
+from checks.input_bounds import check_width
 from checks.reports.delivery import deliver
 
 HELP = "decide every claim of the paper (or those matching --only) and report the verdicts"
@@ -17,6 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    width = check_width(args.width)  # bad input stops before any claim is decided
     report = api.verify(args.only, **decision_options(args))
-    deliver(report, args.format, args.out)
+    deliver(report, args.format, args.out, width)
     return 1 if report.crashed else 0

@@ -3,8 +3,9 @@
 The table always shows each claim's id, verdict and seconds on one line. Its procedures and evidence
 columns are shown only when each can be at least `MIN_DETAIL_WIDTH` wide; otherwise they are folded
 into a block under the table, one entry per claim wrapped at words (`textwrap`), so that no cell breaks into
-fragments of a few characters. Output that is not a terminal (a file, a pipe) is laid out
-`PLAIN_WIDTH` wide rather than rich's 80 columns (`console_for`).
+fragments of a few characters. Output that is not a terminal (a file, a pipe) is laid out `PLAIN_WIDTH` (80)
+columns wide, unless $COLUMNS or `--width` says otherwise (`console_for`); the findings are wrapped at words to the
+same width (`wrapped`), a word longer than a line (a path, a long number) left whole.
 
 The block of claims that need attention is the same list, with the same heading, as the HTML and
 markdown reports (`report["differences"]`, worded by `checks.reports.document.attention_words`). Text from
@@ -38,24 +39,38 @@ VERDICT_STYLES = {
 #: The narrowest the procedures and evidence columns may be; below it they go under the table.
 MIN_DETAIL_WIDTH = 24
 #: The line width of a report printed to a file or a pipe (where there is no terminal to ask).
-PLAIN_WIDTH = 200
+PLAIN_WIDTH = 80
+#: The indent of a wrapped line's continuation.
+CONTINUED = "      "
 #: How much of a procedure's notes the evidence shows (cut at a word, with an ellipsis).
 NOTES_WIDTH = 80
 #: The heading of the block that holds the procedures and evidence when the table has no room for them.
 DETAILS_HEADING = "Procedures and evidence"
 
 
-def console_for(file: IO[str] | None = None) -> Console:
-    """A console for `file` (stdout by default): a terminal's own width, else `PLAIN_WIDTH` (or $COLUMNS)."""
+def console_for(file: IO[str] | None = None, width: int | None = None) -> Console:
+    """A console for `file` (stdout by default), `width` columns wide if given, else a terminal's own width, else
+    `PLAIN_WIDTH` (or $COLUMNS)."""
     console = Console(file=file)
-    if not console.is_terminal and not os.environ.get("COLUMNS"):
+    if width is not None:
+        console.width = width
+    elif not console.is_terminal and not os.environ.get("COLUMNS"):
         console.width = PLAIN_WIDTH
     return console
 
 
+def wrapped(text: str, width: int, first: str = "", then: str = CONTINUED, whole: bool = True) -> list[str]:
+    """`text` wrapped at words to `width` columns, its first line after `first` and the others after `then`; a word
+    longer than a line stays whole (a path, a number: cut, it could not be copied) unless `whole` is False."""
+    lines = textwrap.wrap(
+        text, width, initial_indent=first, subsequent_indent=then, break_long_words=not whole, break_on_hyphens=False
+    )
+    return lines or [first + text]
+
+
 def print_terminal(report: dict[str, Any], console: Console) -> None:
     """The table of claims, the procedures and evidence when the table has no room for them, then the
-    claims that need attention, each on one line (not wrapped). Control characters of the claims' texts are
+    claims that need attention, each wrapped to the console's width. Control characters of the claims' texts are
     written as escapes (`checks.reports.values.visible`): a title cannot drive the terminal."""
     report = visible(report)
     with_details = _details_fit(report, console.width)
@@ -67,7 +82,7 @@ def print_terminal(report: dict[str, Any], console: Console) -> None:
             for line in _details_lines(c, console.width):
                 console.print(line, soft_wrap=True)
         console.print()
-    for line in findings_lines(report):
+    for line in findings_lines(report, console.width):
         console.print(line, soft_wrap=True)
 
 
@@ -92,32 +107,33 @@ def render_table(report: dict[str, Any], with_details: bool = True, bordered: bo
     return table
 
 
-def findings_lines(report: dict[str, Any]) -> list[Text]:
-    """The heading and one line per claim that needs attention (or the sentence saying there is none)."""
+def findings_lines(report: dict[str, Any], width: int) -> list[Text]:
+    """The heading and each claim that needs attention, wrapped to `width` (or the sentence saying there is none)."""
     heading, none = attention_words(report)
     if not report.get("differences"):
-        return [Text(none)]
-    lines = [Text(f"{heading}:", style="bold")]
+        return [Text(line) for line in wrapped(none, width, then="")]
+    lines = [Text(line, style="bold") for line in wrapped(f"{heading}:", width, then="")]
     for d in report["differences"]:
-        line = Text("  ")
-        line.append(d["id"], style="bold")
-        line.append(" (")
-        line.append(d["verdict"], style=VERDICT_STYLES.get(d["verdict"], ""))
-        line.append(f"): {d['finding']}")
-        lines.append(line)
+        head = f"  {d['id']} ({d['verdict']})"
+        finding = [Text(line) for line in wrapped(f"{head}: {d['finding']}", width)]
+        finding[0].stylize("bold", 2, 2 + len(d["id"]))
+        if finding[0].plain.startswith(head):
+            finding[0].stylize(VERDICT_STYLES.get(d["verdict"], ""), len(head) - len(d["verdict"]) - 1, len(head) - 1)
+        lines.extend(finding)
     return lines
 
 
-def certificates_notice(paths: list[str]) -> str:
-    """One line: how many certificate files the run wrote, where, and the command that re-checks them ('' if none)."""
+def certificates_notice(paths: list[str], width: int = PLAIN_WIDTH) -> list[str]:
+    """How many certificate files the run wrote and where (wrapped to `width`), then the command that re-checks them
+    on a line of its own, never wrapped, so that it can be copied ([] if none)."""
     files = sorted(set(paths))
     if not files:
-        return ""
+        return []
     folders = sorted({str(Path(path).parent) for path in files})
-    where = ", ".join(folders)
     command = "headflow check-cert " + " ".join(shlex.quote(folder) for folder in folders)
     noun = "certificate" if len(files) == 1 else "certificates"
-    return f"{len(files)} {noun} written to {where}; re-check them with: {command}"
+    sentence = f"{len(files)} {noun} written to {', '.join(folders)}; re-check them with:"
+    return [*wrapped(sentence, width), f"  {command}"]
 
 
 def _fixed_widths(report: dict[str, Any]) -> int:
@@ -147,10 +163,7 @@ def _border_width(columns: int) -> int:
 def _details_lines(claim: dict[str, Any], width: int) -> list[Text]:
     """The claim's id, procedures and evidence wrapped at words to `width`, continued under a deeper indent."""
     details = "; ".join(part for part in (_procedures_line(claim), _evidence_line(claim["evidence"])) if part)
-    wrapped = textwrap.wrap(
-        f"{claim['id']}: {details}", width, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False
-    )
-    lines = [Text(line) for line in wrapped]
+    lines = [Text(line) for line in wrapped(f"{claim['id']}: {details}", width, first="  ", whole=False)]
     lines[0].stylize("bold", 2, 2 + len(claim["id"]))
     return lines
 

@@ -6,13 +6,13 @@ import argparse
 from typing import Any
 
 from checks.api import DEFAULT_CERTIFICATES
-from checks.input_bounds import MAX_TIMEOUT
+from checks.input_bounds import MAX_TIMEOUT, MAX_WIDTH, MIN_WIDTH
 from checks.registry import PROFILES
 from checks.reports.document import FORMATS
 
 
 def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
-    """--profile, --format, --out, --seed, --certificates, --timeout, --recheck and --coq."""
+    """--profile, --format, --out, --seed, --certificates, --timeout, --recheck, --coq and --width."""
     parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
     parser.add_argument("--format", choices=FORMATS, default="table", help="report format (default: table)")
     parser.add_argument("--out", metavar="PATH", help="write the report here (atomically) instead of stdout")
@@ -35,6 +35,17 @@ def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
         help="re-check every certificate written with check-cert; each verdict lists the checkers that accepted it",
     )
     parser.add_argument("--coq", action="store_true", help="with --recheck, also re-check every certificate in Coq")
+    add_width_argument(parser)
+
+
+def add_width_argument(parser: argparse.ArgumentParser) -> None:
+    """--width: the line width of what is printed (a terminal's own, else 80)."""
+    parser.add_argument(
+        "--width",
+        type=int,
+        metavar="COLUMNS",
+        help=f"line width of the printed output, {MIN_WIDTH}..{MAX_WIDTH} (default: the terminal's, 80 when piped)",
+    )
 
 
 def decision_options(args: argparse.Namespace) -> dict[str, Any]:

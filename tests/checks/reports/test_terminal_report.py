@@ -27,23 +27,40 @@ def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str,
     return code, out, err
 
 
-def test_verify_prints_the_differences_one_line_each_and_how_to_recheck_the_certificates(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+def too_wide(lines: list[str], width: int) -> list[str]:
+    """The lines wider than `width` columns, but for one that holds one word alone (a path, a number: never cut)."""
+    return [line for line in lines if len(line) > width and len(line.split()) > 1]
+
+
+def test_verify_prints_the_differences_wrapped_and_how_to_recheck_the_certificates(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
     certs = tmp_path / "my certs"
     code, out, _ = _run(capsys, ["verify", "--only", "T19.threshold,T19.threshold.exact", f"--certificates={certs}"])
     assert code == 0
     lines = out.splitlines()
+    assert not too_wide(lines[:-1], 80)  # piped: 80 columns (the command to copy is one line, however long)
     start = lines.index(HEADING)
-    listed = lines[start + 1 : start + 3]
-    assert listed[0].startswith("  T19.threshold (CERTIFIED): beta* is sufficient but not exact")
-    assert listed[0].endswith("beta* > 0 iff c*(H)(n-1) > H-1")  # long, and still one line
-    assert listed[1].startswith("  T19.threshold.exact (REFUTED): refuted as stated (witness, verified by")
+    assert lines[start + 1].startswith("  T19.threshold (CERTIFIED): beta* is sufficient but not exact")
+    findings = " ".join(line.strip() for line in lines[start + 1 :])  # the findings, wrapped at words
+    assert "beta* > 0 iff c*(H)(n-1) > H-1 T19.threshold.exact (REFUTED): refuted as stated (witness" in findings
+    assert any(line.startswith("  T19.threshold.exact (REFUTED)") for line in lines)  # each finding starts a line
     written = sorted(certs.glob("*.json"))
-    assert lines[-1] == (
-        f"{len(written)} certificates written to {certs}; re-check them with: headflow check-cert '{certs}'"
-    )
+    assert f"{len(written)} certificates written to {certs}; re-check them with:" in findings
+    assert lines[-1] == f"  headflow check-cert '{certs}'"  # on a line of its own: copied whole
     assert _run(capsys, ["check-cert", str(certs)])[0] == 0  # the printed command re-checks them
+    code, wide, _ = _run(capsys, ["verify", "--only", "T19.threshold", "--width=300", f"--certificates={certs}"])
+    assert any(line.endswith("beta* > 0 iff c*(H)(n-1) > H-1") and len(line) > 80 for line in wide.splitlines())
+
+
+@pytest.mark.parametrize("command", [["check-cert", "nothing.json"], ["verify", "--only", "nothing"]])
+@pytest.mark.parametrize("width", ["39", "1001"])
+def test_a_width_out_of_range_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], command: list[str], width: str
+) -> None:
+    code, _, err = _run(capsys, [*command, "--width", width])
+    assert code == 2 and err.count("\n") == 1 and "--width" in err
 
 
 def test_with_json_on_stdout_the_certificates_line_goes_to_stderr(
@@ -52,7 +69,7 @@ def test_with_json_on_stdout_the_certificates_line_goes_to_stderr(
     code, out, err = _run(capsys, ["verify", "--only", "T19.threshold", "--format=json", f"--certificates={tmp_path}"])
     assert code == 0
     assert json.loads(out)["claims"][0]["id"] == "T19.threshold"
-    assert err.strip().endswith(f"re-check them with: headflow check-cert {tmp_path}")
+    assert err.strip().endswith(f"\n  headflow check-cert {tmp_path}")  # the command on a line of its own
 
 
 def test_a_table_written_to_a_file_carries_the_differences(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -80,7 +97,7 @@ def test_evidence_text_is_shown_as_written_not_read_as_markup(
     monkeypatch.setattr(api, "load_all", _registry_with_markup)
     code, out, _ = _run(capsys, ["verify", f"--certificates={tmp_path}"])
     assert code == 0
-    assert "  demo.finding (CONFIRMED): lambdas=[bold]['1/2'][/bold] differ" in out.splitlines()
+    assert "  demo.finding (CONFIRMED): lambdas=[bold]['1/2'][/bold] differ" in out.splitlines()  # not read as markup
 
 
 def test_check_lists_a_refuted_claim_under_the_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -92,11 +109,12 @@ def test_check_lists_a_refuted_claim_under_the_table(capsys: pytest.CaptureFixtu
 
 
 def test_the_certificates_line_counts_files_once_and_names_each_folder() -> None:
-    assert certificates_notice([]) == ""
-    assert certificates_notice(["a/x.json", "a/x.json"]) == (
-        "1 certificate written to a; re-check them with: headflow check-cert a"
-    )
-    assert certificates_notice(["a/x.json", "b/y.json"]).endswith("headflow check-cert a b")
+    assert certificates_notice([]) == []
+    assert certificates_notice(["a/x.json", "a/x.json"]) == [
+        "1 certificate written to a; re-check them with:",
+        "  headflow check-cert a",
+    ]
+    assert certificates_notice(["a/x.json", "b/y.json"])[-1] == "  headflow check-cert a b"
 
 
 CLAIMS_FILE = """
@@ -129,7 +147,7 @@ def test_a_claims_file_is_not_compared_with_the_papers_summary(
     lines = out.splitlines()
     start = lines.index("Refuted or undecided claims, with their reasons:")
     assert lines[start + 1].startswith("  undecided (INCONCLUSIVE): not decided: the ball still straddles an end")
-    assert lines[start + 2].startswith("  wrong (REFUTED): refuted as stated (witness, verified by ball")
+    assert any(line.startswith("  wrong (REFUTED): refuted as stated (witness, verified by") for line in lines[start:])
     for fmt in ("markdown", "html"):
         report = tmp_path / f"report.{fmt}"
         _run(capsys, ["check", str(claims), f"--format={fmt}", f"--out={report}", f"--certificates={tmp_path}"])
@@ -180,8 +198,9 @@ def _assert_readable(data: dict, width: int) -> None:
     text = _printed(data, width)
     lines = text.splitlines()
     heading, none = attention_words(data)
-    laid_out = lines[: next(i for i, line in enumerate(lines) if line in (f"{heading}:", none))]
-    assert max(len(line) for line in laid_out) <= width  # the findings after it are one line each, not wrapped
+    laid_out = lines[: next(i for i, line in enumerate(lines) if line[:20] in (heading[:20], none[:20]))]
+    assert max(len(line) for line in laid_out) <= width
+    assert not too_wide(lines, width)  # the findings too, but for a word longer than a line (kept whole)
     found = _words(text)
     for claim in data["claims"]:
         head = claim["id"][: width - 24]
@@ -219,14 +238,15 @@ def test_a_long_id_and_long_evidence_stay_readable(width: int, tmp_path: Path) -
     _assert_readable(report.data, width)
 
 
-def test_a_table_printed_to_a_pipe_uses_the_full_line(
+def test_a_table_printed_to_a_pipe_is_80_columns_wide_unless_asked(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Not a terminal: laid out PLAIN_WIDTH wide (procedures and evidence in the table), not rich's 80 columns."""
+    """Not a terminal: laid out 80 columns wide, or --width wide (procedures and evidence in the table), or $COLUMNS."""
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.setattr(api, "load_all", _long_registry)
     code, out, _ = _run(capsys, ["verify", f"--certificates={tmp_path}"])
-    assert code == 0
+    assert code == 0 and not too_wide(out.splitlines(), 80)
+    code, out, _ = _run(capsys, ["verify", "--width=200", f"--certificates={tmp_path}"])
     header = next(line for line in out.splitlines() if "claim" in line and "verdict" in line)
     assert "procedures" in header and "evidence" in header and len(header) > 80
     monkeypatch.setenv("COLUMNS", "60")  # a width the user asks for is kept
