@@ -22,16 +22,14 @@ from typing import TypedDict, Unpack
 
 from certificates.errors import InputError
 from checks import coq_files, rechecks
+from checks.choices import DEFAULT_CERTIFICATES, PROFILES
 from checks.coq_files import write_coq_files
 from checks.input_bounds import check_seed, check_timeout
 from checks.progress import progress_bar
-from checks.registry import PROFILES, Claim, Context, load_all
+from checks.registry import Claim, Context, load_all
 from checks.reports.document import Subject
 from checks.reports.report import Report
 from checks.runner import run_claims
-
-#: Where certificate files go unless another folder is given (the command line's default too).
-DEFAULT_CERTIFICATES = "certs"
 
 
 class DecisionOptions(TypedDict, total=False):

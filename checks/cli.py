@@ -1,6 +1,8 @@
 """The `headflow` command: subcommands live in `checks.commands`, one module each.
 
-Each command module defines HELP, `add_arguments(parser)` and `run(args) -> int`. Bad input of
+Each command module defines HELP, `add_arguments(parser)` and `run(args) -> int`; it imports what decides (SymPy,
+numpy, the kernel's balls) only when `run` runs, and its options' choices come from light modules
+(`checks.choices`, `checks.input_bounds`), so that `headflow COMMAND --help` answers at once. Bad input of
 any kind ends in one line on stderr and exit code 2, never a traceback.
 """
 

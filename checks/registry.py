@@ -22,12 +22,10 @@ from typing import Any
 import numpy as np
 
 from certificates.errors import BudgetExceeded, InputError
+from checks.choices import MAX_SEED, PROFILES
 from checks.verdicts import Outcome, derived
 from identities.derivation import Derivation
 
-PROFILES = ("quick", "thorough")
-#: Seeds are non-negative integers below 2^64 (numpy's SeedSequence takes no negative entropy).
-MAX_SEED = 2**64 - 1
 #: The theorem modules of `checks.theorems`, in report order.
 THEOREMS = (
     "projection",

@@ -21,7 +21,6 @@ import json
 from collections.abc import Sequence
 
 from certificates.kernel import processes
-from certificates.kernel.recheck import Rejected
 
 #: The wall-clock safety net of each solver per certificate in `headflow check-cert` (`--solver-seconds`).
 DEFAULT_SECONDS = 300.0
@@ -86,6 +85,8 @@ def recheck_unsat(texts: list[str], seconds: float) -> str:
     and the result says so ("not re-checked by cvc5 (resource limit, 0 of 1 unsat)"): the file is
     then accepted on the other solver alone. Any other answer (`sat`, `unknown`, an error) from either solver
     rejects the file, and so does a file that no solver re-checked."""
+    from certificates.kernel.recheck import Rejected  # here: `check-cert --help` reads DEFAULT_SECONDS without flint
+
     rechecked: list[str] = []
     ran_out: list[str] = []
     for solver in SCRIPTS:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from checks.coq_files import write_coq_files
+from checks.choices import DEFAULT_CERTIFICATES, PROFILES
 from checks.progress import progress_bar
-from checks.registry import PROFILES, Claim, Context, load_all
-from checks.runner import run_claims
+
+if TYPE_CHECKING:
+    from checks.registry import Claim
 
 HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness)"
 #: Names of the procedures that write certificates (see README, "Certificates").
@@ -19,7 +21,10 @@ CERTIFYING = frozenset({"smt", "interval", "witness", "smt+witness"})
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", metavar="GLOB", help="claim ids to certify, e.g. 'T19.*'")
     parser.add_argument(
-        "--certificates", metavar="DIR", default="certs", help="folder for the certificates (default: certs)"
+        "--certificates",
+        metavar="DIR",
+        default=DEFAULT_CERTIFICATES,
+        help=f"folder for the certificates (default: {DEFAULT_CERTIFICATES})",
     )
     parser.add_argument("--profile", choices=PROFILES, default="quick", help="quick (default) or thorough")
     parser.add_argument("--seed", type=int, default=0, help="seed of the witness searches, 0..2^64-1 (default: 0)")
@@ -27,6 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def certifying_claims(pattern: str | None) -> list[Claim]:
     """The selected claims, each reduced to its certifying procedures (claims without any are skipped)."""
+    from checks.registry import Claim, load_all
+
     chosen = []
     for claim in load_all().select(pattern):
         procedures = [(name, p) for name, p in claim.procedures if name in CERTIFYING]
@@ -36,6 +43,10 @@ def certifying_claims(pattern: str | None) -> list[Claim]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from checks.coq_files import write_coq_files
+    from checks.registry import Context
+    from checks.runner import run_claims
+
     claims = certifying_claims(args.only)
     out = Path(args.certificates)
     base = Context(args.profile, args.seed, out)  # validates the seed before the folder is made

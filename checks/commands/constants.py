@@ -10,7 +10,6 @@ from fractions import Fraction
 from certificates.atomic import write_text_atomic
 from certificates.constant_specs import PARAMETERS, QUANTITIES
 from certificates.errors import InputError
-from checks.constants.exact_numbers import parse_values
 from checks.constants.mpmath_reference import DEFAULT_MAX_DIGITS, max_digits
 from checks.progress import progress_bar
 
@@ -75,6 +74,8 @@ def plan(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Fraction]]
     """The (quantity, parameters) of every row and the digits, checked against the table limits."""
     quantities = _quantities(args)
     digits = _digits(args.digits, quantities)
+    from checks.constants.exact_numbers import parse_values  # here: `--help` loads no number parser (python-flint)
+
     lists: dict[str, list[Fraction]] = {}
     for name in sorted({p for q in quantities for p in QUANTITIES[q].parameters}):
         text = getattr(args, name)

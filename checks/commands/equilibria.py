@@ -12,14 +12,14 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from certificates.errors import InputError
-from checks.evidence import equilibria
 from checks.input_bounds import check_range, check_seed
 from checks.progress import progress_bar
-from checks.reports import plots
+
+if TYPE_CHECKING:
+    from checks.evidence.equilibria import Instance
 
 HELP = "find equilibria of the multi-head field; certify existence (Krawczyk) and index (Gershgorin); plot them"
 MAX_N, MAX_D, MAX_HEADS = 8, 4, 4
@@ -58,8 +58,10 @@ def _rational(option: str, text: str, high: float) -> Fraction:
     return value
 
 
-def build_instance(args: argparse.Namespace) -> equilibria.Instance:
+def build_instance(args: argparse.Namespace) -> Instance:
     """The validated instance of the options."""
+    from checks.evidence import equilibria
+
     check_range("--n", args.n, 2, MAX_N)
     check_range("--d", args.d, 2, MAX_D)
     check_range("--starts", args.starts, 0, MAX_STARTS)
@@ -79,6 +81,11 @@ def build_instance(args: argparse.Namespace) -> equilibria.Instance:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from checks.evidence import equilibria
+    from checks.reports import plots
+
     inst = build_instance(args)
     began = time.monotonic()
     found = equilibria.search(inst, np.random.default_rng(args.seed), args.starts)

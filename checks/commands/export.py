@@ -6,8 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from certificates.atomic import write_text_atomic
-from certificates.coq import general
 from certificates.errors import InputError
 
 HELP = "write the paper's dimension-free identities and the T19 threshold statements as Coq files"
@@ -19,6 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from certificates.atomic import write_text_atomic
+    from certificates.coq import general
+
     folder = Path(args.folder)
     if folder.exists() and not folder.is_dir():
         raise InputError("DIR", str(folder), "is not a folder")

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from checks import api
 from checks.commands.options.decision import add_decision_arguments, decision_options
 from checks.input_bounds import check_width
-from checks.reports.delivery import deliver
 
 HELP = "decide every claim of the paper (or those matching --only) and report the verdicts"
 
@@ -18,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from checks import api
+    from checks.reports.delivery import deliver
+
     width = check_width(args.width)  # bad input stops before any claim is decided
     report = api.verify(args.only, **decision_options(args))
     deliver(report, args.format, args.out, width)

@@ -18,7 +18,6 @@ from checks.reports.values import dumps, plain, visible
 from checks.runner import ClaimResult
 from checks.verdicts import Verdict
 
-FORMATS = ("table", "json", "markdown", "html")
 #: What a report decides: the paper's claims (`headflow verify`) or the claims of a user's file (`headflow check`).
 Subject = Literal["paper", "claims file"]
 #: Per subject, the heading of the block of claims that need a reader's attention, and what every format says

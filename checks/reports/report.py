@@ -15,8 +15,8 @@ from typing import Any
 
 from certificates.atomic import write_text_atomic
 from certificates.errors import InputError
+from checks.choices import FORMATS
 from checks.reports.document import (
-    FORMATS,
     Subject,
     build_report,
     render_json,
@@ -154,7 +154,7 @@ class Report:
         return buffer.getvalue()
 
     def render(self, fmt: str) -> str:
-        """The report in one of the formats of `checks.reports.document.FORMATS` (table is `to_text`)."""
+        """The report in one of the formats of `checks.choices.FORMATS` (table is `to_text`)."""
         renderers = {"json": self.to_json, "markdown": self.to_markdown, "html": self.to_html, "table": self.to_text}
         if fmt not in renderers:
             raise InputError("format", fmt, f"expected one of {', '.join(FORMATS)}")

@@ -16,8 +16,8 @@ import numpy as np
 
 from certificates.errors import InputError
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from checks.choices import MAX_SEED
 from checks.constants.exact_numbers import parse_values
-from checks.registry import MAX_SEED
 from checks.sweeps import tasks
 
 #: Most points one sweep may have (keeps a typo from queueing millions of tasks).

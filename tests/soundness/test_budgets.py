@@ -21,13 +21,14 @@ from certificates.kernel.exprtree import MAX_DEPTH, TreeError
 from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks import api, registry
 from checks import runner as claim_runner
+from checks.choices import MAX_SEED
 from checks.cli import main
 from checks.constants import certified as constants
 from checks.constants.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
 from checks.constants.mpmath_reference import max_digits
 from checks.model import families
 from checks.model.configuration import Configuration
-from checks.registry import MAX_SEED, Context, load_all
+from checks.registry import Context, load_all
 from checks.runner import TIMED_OUT, run_claim
 from checks.sweeps.runner import MAX_GRID_POINTS, run_sweep
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from checks.api import DEFAULT_CERTIFICATES
+from checks.choices import DEFAULT_CERTIFICATES, FORMATS, PROFILES
 from checks.input_bounds import MAX_TIMEOUT, MAX_WIDTH, MIN_WIDTH
-from checks.registry import PROFILES
-from checks.reports.document import FORMATS
 
 
 def add_decision_arguments(parser: argparse.ArgumentParser) -> None:

@@ -48,7 +48,7 @@ def test_check_cert_coq_checks_each_certificate_once(
     written: dict[str, Path], counted: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     smt, point = written["c-star.at-most-one"], written["golden.inverse"]
-    assert main(["check-cert", "--coq", str(smt), str(point)]) == 0
+    assert main(["check-cert", "--coq", "--width=1000", str(smt), str(point)]) == 0  # one line per entry
     assert counted == ["c-star.at-most-one", "golden.inverse"]
     out = capsys.readouterr().out
     assert f"{smt}: coq: {coq_files.RECHECKED}" in out and f"{point}: coq: {coq_files.RECHECKED}" in out
@@ -65,6 +65,6 @@ def test_a_certificate_the_kernel_rejects_is_rejected_on_the_coq_side_without_a_
     data["sha256"] = content_hash(data)
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(data))
-    assert main(["check-cert", "--coq", str(forged)]) == 1
+    assert main(["check-cert", "--coq", "--width=1000", str(forged)]) == 1
     assert f"{forged}: FAIL: coq: {coq_files.REJECTED}" in capsys.readouterr().err
     assert counted == ["golden.inverse"]

@@ -13,8 +13,8 @@ import pytest
 import sympy as sp
 
 from checks import api
+from checks.choices import FORMATS
 from checks.registry import Context, Registry
-from checks.reports.document import FORMATS
 from checks.reports.values import dumps, plain
 from checks.verdicts import Outcome, Verdict
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from checks.choices import FORMATS
 from checks.reports.delivery import deliver
-from checks.reports.document import FORMATS
 from checks.reports.report import Report
 
 SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"}

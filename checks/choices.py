@@ -1,0 +1,16 @@
+"""The choices and defaults the command line offers (profiles, report formats, the certificates folder, seeds).
+
+They live in a module that imports nothing, so that every `headflow COMMAND --help` is answered at once: a command
+module imports what decides only when it runs (a test holds `--help` free of SymPy, numpy and the solvers).
+"""
+
+from __future__ import annotations
+
+#: The search profiles of `verify` and `check`.
+PROFILES = ("quick", "thorough")
+#: The report formats of `verify` and `check`.
+FORMATS = ("table", "json", "markdown", "html")
+#: Where certificate files go unless another folder is given.
+DEFAULT_CERTIFICATES = "certs"
+#: Seeds are non-negative integers below 2^64 (numpy's SeedSequence takes no negative entropy).
+MAX_SEED = 2**64 - 1
