@@ -40,7 +40,7 @@ def real(certified: dict[str, list[Path]]) -> dict[str, Path]:
 
 def check_cert(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, str, str]:
     try:
-        code = main(["check-cert", *map(str, paths)])
+        code = main(["check-cert", "--width=1000", *map(str, paths)])  # one line per entry
     except SystemExit as exc:
         code = int(exc.code or 0)
     out, err = capsys.readouterr()
@@ -57,13 +57,15 @@ def write(tmp: Path, data: bytes) -> Path:
 def assert_rejected(code: int, err: str, path: Path) -> None:
     assert code == 1
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"{path}: FAIL: "), err
+    assert len(lines) == 2 and lines[0].startswith(f"{path}: FAIL: "), err
+    assert lines[1] == "0 of 1 certificate re-checked, 1 failed"
 
 
 def test_every_real_certificate_rechecks(capsys, real) -> None:
     code, out, err = check_cert(capsys, *real.values())
     assert code == 0, err
-    assert len(out.strip().splitlines()) == 4
+    assert out.strip().splitlines()[-1] == f"{len(real)} of {len(real)} certificates re-checked"
+    assert len(out.strip().splitlines()) == len(real) + 1  # an entry each, then the summary
 
 
 @FUZZ
@@ -199,4 +201,5 @@ def test_a_folder_of_junk_fails_file_by_file(capsys, tmp_path, real) -> None:
     (junk / "b.json").write_text("{}")
     code, out, err = check_cert(capsys, junk, real["point"])
     assert code == 1
-    assert len(err.strip().splitlines()) == 2 and len(out.strip().splitlines()) == 1
+    assert len(err.strip().splitlines()) == 3 and len(out.strip().splitlines()) == 1
+    assert err.strip().splitlines()[-1] == "1 of 3 certificates re-checked, 2 failed"

@@ -167,7 +167,7 @@ def test_a_failed_coq_proof_rejects_witness_data_but_not_a_valid_smt_certificate
     smt = claims_certificates["c-star.at-most-one"]
     assert coq_files.check(smt).status == coq_files.UNPROVED
     assert coq_files.check(_superadditivity(tmp_path)).status == coq_files.REJECTED
-    assert cli.main(["check-cert", "--coq", str(smt)]) == 0
+    assert cli.main(["check-cert", "--coq", "--width=1000", str(smt)]) == 0
     assert f"{smt}: coq: {coq_files.UNPROVED}" in capsys.readouterr().out
 
 
@@ -258,7 +258,7 @@ def test_check_cert_coq_reports_each_certificate(tmp_path: Path) -> None:
 
     bad = _edit(good, change)
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", "--coq", str(good), str(bad)],
+        [sys.executable, "-m", "checks", "check-cert", "--coq", "--width=1000", str(good), str(bad)],
         capture_output=True,
         text=True,
         timeout=300,

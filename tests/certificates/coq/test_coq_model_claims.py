@@ -292,7 +292,17 @@ def test_the_examples_model_witnesses_are_rechecked_by_coq(tmp_path: Path) -> No
     paths = sorted(tmp_path.glob("*.json"))
     assert len(paths) >= 6
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", "--coq", "--coq-seconds", "900", *map(str, paths)],
+        [
+            sys.executable,
+            "-m",
+            "checks",
+            "check-cert",
+            "--coq",
+            "--width=1000",
+            "--coq-seconds",
+            "900",
+            *map(str, paths),
+        ],
         capture_output=True,
         text=True,
         timeout=3600,

@@ -101,7 +101,17 @@ def test_the_interactions_certificates_state_the_claims_values(tmp_path: Path) -
 
 def _check_cert_coq(paths: list[Path]) -> str:
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", "--coq", "--coq-seconds", "900", *map(str, paths)],
+        [
+            sys.executable,
+            "-m",
+            "checks",
+            "check-cert",
+            "--coq",
+            "--width=1000",
+            "--coq-seconds",
+            "900",
+            *map(str, paths),
+        ],
         capture_output=True,
         text=True,
         timeout=3600,

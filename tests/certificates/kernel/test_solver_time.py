@@ -49,7 +49,7 @@ def test_a_solver_that_runs_out_is_named_and_the_file_rests_on_the_other(
 def test_a_file_no_solver_rechecked_is_not_accepted(busy: Path) -> None:
     """On the command line: below z3's start-up time, neither solver answers."""
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", str(busy), "--solver-seconds", "0.1"],
+        [sys.executable, "-m", "checks", "check-cert", "--width=1000", str(busy), "--solver-seconds", "0.1"],
         cwd=ROOT,
         capture_output=True,
         text=True,

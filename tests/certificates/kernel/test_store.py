@@ -29,9 +29,9 @@ def certs(certified: dict[str, list[Path]]) -> dict[str, list[Path]]:
 
 
 def check_cert(*paths: Path) -> subprocess.CompletedProcess[str]:
-    """`python -m checks check-cert` in a fresh process."""
+    """`python -m checks check-cert` in a fresh process, an entry per line (however long)."""
     return subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", *map(str, paths)],
+        [sys.executable, "-m", "checks", "check-cert", "--width=1000", *map(str, paths)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -51,7 +51,9 @@ def test_every_certificate_rechecks_in_a_fresh_process(certs: dict[str, list[Pat
     files = [p for group in certs.values() for p in group]
     result = check_cert(*files)
     assert result.returncode == 0, result.stderr
-    assert len(result.stdout.strip().splitlines()) == len(files)
+    entries = [line for line in result.stdout.splitlines() if not line.startswith(" ")]
+    assert entries[:-1] == [next(e for e in entries if e.startswith(f"{path}: ok: ")) for path in files]
+    assert result.stdout.strip().splitlines()[-1] == f"{len(files)} of {len(files)} certificates re-checked"
 
 
 def _first(certs: dict[str, list[Path]], kind: str, claim: str, needle: str = "") -> Path:
@@ -233,7 +235,8 @@ def test_check_cert_reports_one_line_per_failing_file(certs: dict[str, list[Path
     result = check_cert(good, bad, missing, garbage)
     assert result.returncode == 1
     failing = result.stderr.strip().splitlines()
-    assert len(failing) == 3 and all("FAIL" in line for line in failing)
+    assert len(failing) == 4 and all("FAIL" in line for line in failing[:3])
+    assert failing[3] == "1 of 4 certificates re-checked, 3 failed"
     assert "Traceback" not in result.stderr
 
 
