@@ -263,7 +263,7 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -
         missing = region.uncovered(box)
     if missing is not None:
         raise Rejected(f"the cover's box does not contain the statement's domain: {missing}")
-    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, {}, region, vanishing(statement, region))
+    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, region, vanishing(statement, region))
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{match[0][2]}"
     return proved, f"{leaves} boxes re-evaluated with balls, each clipped to the domain"
 

@@ -153,9 +153,9 @@ def test_centred_form_beats_cancellation_and_natural_form_does_not() -> None:
     tree = from_sympy(expr)
     box = {"H": (Fraction(999), Fraction(1000))}
     with precision(64):
-        whole = forms.natural(tree, box, {})
-        slopes = {"H": forms.natural(derivative(tree, "H"), box, {})}
-        centred = forms.centred(tree, slopes, box, {}, whole)
+        whole = forms.natural(tree, box)
+        slopes = {"H": forms.natural(derivative(tree, "H"), box)}
+        centred = forms.centred(tree, slopes, box, whole)
     assert not whole > 0 and centred is not None and centred > 0
 
 
