@@ -90,7 +90,7 @@ def ball_of(value: numbers.Rational | int) -> arb:
     return arb(fmpq(q.numerator, q.denominator))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def rational_ball(numerator: int, denominator: int, bits: int) -> arb:
     """`ball_of(numerator / denominator)` at `bits` bits, kept: the parameters of a certified constant enter its
     formula at each precision its digits need, and a table certifies the same parameters over and over (keyed by
