@@ -4,7 +4,7 @@
 the code and kept here, as the baseline only (`_sympy_ball`, its function as it was). At the precision of
 100,000 digits, for each closed form of `certificates.kernel.stored_forms` and for one Newton step of
 lambda_c's root finder (g and g' of `identities.closed_forms.lambda_c_equation` at the root, n = 10), it times
-the tree evaluation (`certificates.kernel.exprtree.evaluate` on the tree written once by `from_sympy`) against
+the tree evaluation (`certificates.kernel.balls.eval_ball` on the tree written once by `from_sympy`) against
 the SymPy walk of the same formula at the same point (with n folded in by SymPy, as the root finder did), and
 checks that the two balls overlap. Then it times `headflow constants Q --digits 100000`'s certified computation
 (`checks.constants.certified.certify`: precision loop and correct rounding, no cross-check) end to end.
@@ -29,8 +29,8 @@ from flint import arb, ctx
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.provers.lambda_c_roots import certify_root
 from certificates.statements.stored_forms import forms
 from certificates.sympy_trees import from_sympy

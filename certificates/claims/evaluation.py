@@ -1,7 +1,7 @@
 """Rigorous ball evaluation of claims-file expressions (inert SymPy, `certificates.inert`), lambda_c included.
 
 The boundary between the claims files' SymPy and the balls: the expression is written as a tree once
-(`certificates.sympy_trees.from_sympy`, cached) and evaluated by `certificates.kernel.exprtree.evaluate`, the
+(`certificates.sympy_trees.from_sympy`, cached) and evaluated by `certificates.kernel.balls.eval_ball`, the
 evaluator `headflow check-cert` uses on certificates. No SymPy evaluation takes part: a sign is a ball's.
 """
 
@@ -14,9 +14,9 @@ from functools import lru_cache
 import sympy as sp
 from flint import arb
 
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exprtree import Tree, TreeError, exact_rational, rational_text
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.sympy_trees import from_sympy
 
 

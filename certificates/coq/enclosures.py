@@ -20,10 +20,10 @@ from typing import Any
 
 from flint import arb
 
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.exprtree import evaluate as eval_ball
 
 #: Working precision of the hints, their relative widening and their rounding (significant bits).
 BITS = 160

@@ -92,8 +92,8 @@ def ball_of(value: numbers.Rational | int) -> arb:
 
 @lru_cache(maxsize=4096)
 def rational_ball(numerator: int, denominator: int, bits: int) -> arb:
-    """`ball_of(numerator / denominator)` at `bits` bits, kept: the parameters of a certified constant enter its
-    formula at each precision its digits need, and a table certifies the same parameters over and over (keyed by
+    """`ball_of(numerator / denominator)` at `bits` bits, kept: a cover evaluates the rationals of its trees over and
+    over, and a table of certified constants the same parameters at each precision its digits need (keyed by
     integers, whose hash costs far less than a Fraction's)."""
     with precision(bits):
         return ball_of(Fraction(numerator, denominator))

@@ -10,7 +10,7 @@ any evaluation: `certificates.claims.expressions.parse_tree`):
   `["rat", "a/b"]`) the real b-th root of base**a (base >= 0, > 0 when a < 0); for any other term q,
   exp(q log base) (base > 0);
 - `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]` (principal branch), `["lambda_c", n, beta]`
-  (the implicit lambda_c(n, beta), which has no closed form: enclosed by `certificates.kernel.lambda_c.enclose`);
+  (the implicit lambda_c(n, beta), enclosed by `certificates.kernel.lambda_c.enclose`: `IMPLICIT`);
 - the claims grammar's named functions and constants, kept as named nodes: `["c_star", H]`,
   `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
   `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), stored as a tree
@@ -21,8 +21,9 @@ A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with r
 `< <= > >= =`, `["and", ...]`, `["or", ...]`, `["not", f]`, `["implies", f, g]`, `["iff", f, g]`,
 `["true"]` or `["false"]`. Trees are written from SymPy outside the kernel (`certificates.sympy_trees`);
 `evaluate` evaluates a term with python-flint balls from the file alone (the verifying side), so reading a
-certificate never calls eval, sympify or a parser on file text. It is the one ball evaluator (lambda_c's
-enclosure evaluates its equation with it too, so it is imported when a lambda_c node is met).
+certificate never calls eval, sympify or a parser on file text. It is the one ball evaluator:
+`certificates.kernel.balls.eval_ball` is it with lambda_c's enclosure. The implicit functions (lambda_c, which has
+no closed form) are given by the caller, because lambda_c's enclosure (a bisection) evaluates its equation here.
 Every other walker of terms (exact rationals here, polynomials, SMT-LIB2 text, readable text) is `fold` with its
 table of rules, so that the node set and its arities are written once (`ARITY`).
 """
@@ -43,11 +44,15 @@ from certificates.kernel.exact import rational_ball
 Tree = list[Any]
 Value = TypeVar("Value")
 UNARY = ("exp", "log", "sqrt", "lambertw")
+#: The implicit functions: name -> number of arguments; their balls come from the caller of `evaluate`.
+IMPLICIT = {"lambda_c": 2}
+#: An implicit function's enclosure: the balls of its arguments -> a ball holding every value over them.
+Enclosure = Callable[..., arb]
 #: The named nodes: name -> the parameters of its closed form (`named_template`), one per argument.
 NAMED = {name: tuple(symbols) for name, symbols in stored_forms.stored()["parameters"].items()} | {"pi": (), "e": ()}
 #: Every operation of a term but `rat`, `sym` and `pow`: name -> its number of arguments (None: one or more).
 ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2}
-ARITY |= dict.fromkeys(UNARY, 1) | {"lambda_c": 2} | {name: len(parameters) for name, parameters in NAMED.items()}
+ARITY |= dict.fromkeys(UNARY, 1) | IMPLICIT | {name: len(parameters) for name, parameters in NAMED.items()}
 #: The relations of a formula (its connectives: `certificates.kernel.smtlib`).
 RELATIONS = ("<", "<=", ">", ">=", "=")
 MAX_DEPTH = 200
@@ -160,18 +165,24 @@ _BALLS: dict[str, Callable[..., arb]] = {
 } | {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()}
 
 
-def evaluate(tree: object, env: Mapping[str, arb]) -> arb:
-    """A ball holding every value of the tree when each symbol ranges over its ball in `env`, at the current flint
-    precision: lambda_c by its enclosure and each named node by its closed form at the balls of its arguments;
-    unknown nodes raise TreeError. Products, powers and the increasing functions of wide balls use their end points
+def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None) -> arb:
+    """Evaluate a tree as a ball at the current flint precision, the implicit functions (`IMPLICIT`) by their
+    enclosures in `functions` and each named node by its closed form at the balls of its arguments; unknown nodes
+    raise TreeError. Products, powers and the increasing functions of wide balls use their end points
     (`certificates.kernel.endpoints`)."""
-    return fold(tree, _RULES | {"sym": partial(_value, env)})
+    implicit = {op: partial(_no_enclosure, op) for op in IMPLICIT} | dict(functions or {})
+    named = {op: partial(_named, op, implicit) for op in NAMED if op not in _BALLS}
+    return fold(tree, _BALLS | implicit | named | {"sym": partial(_value, env)})
 
 
 def _value(env: Mapping[str, arb], name: str) -> arb:
     if name not in env:
         raise TreeError(f"no value for symbol {name!r}")
     return env[name]
+
+
+def _no_enclosure(op: str, *values: arb) -> arb:
+    raise TreeError(f"no enclosure of {op} given to this evaluation")
 
 
 def _exponent(k: int) -> int:
@@ -197,24 +208,9 @@ def _real_power(base: arb, exponent: object, walk: Callable[[object], arb]) -> a
     return endpoints.increasing(arb.exp, endpoints.times(power, endpoints.increasing(arb.log, base)))
 
 
-def _named(op: str, *values: arb) -> arb:
+def _named(op: str, functions: Mapping[str, Enclosure], *values: arb) -> arb:
     """A named node: its closed form at the balls of its arguments."""
-    return evaluate(named_template(op), dict(zip(NAMED[op], values, strict=True)))
-
-
-def _lambda_c(tokens: arb, inverse_temperature: arb) -> arb:
-    """lambda_c over the balls (`certificates.kernel.lambda_c.enclose`, which evaluates its equation here: imported
-    on use), or nan where it is undefined (n <= 1, beta <= 0) or not certified: a nan ball settles no relation."""
-    from certificates.kernel import lambda_c
-
-    try:
-        return lambda_c.enclose(tokens, inverse_temperature)
-    except lambda_c.RootError:
-        return arb("nan")
-
-
-#: The rules of `evaluate` (but `sym`, the caller's balls).
-_RULES = _BALLS | {"lambda_c": _lambda_c} | {op: partial(_named, op) for op in NAMED if op not in _BALLS}
+    return evaluate(named_template(op), dict(zip(NAMED[op], values, strict=True)), functions)
 
 
 def named_template(name: str) -> Tree:

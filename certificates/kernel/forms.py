@@ -20,8 +20,9 @@ from fractions import Fraction
 
 from flint import arb
 
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, interval_ball
-from certificates.kernel.exprtree import Tree, evaluate
+from certificates.kernel.exprtree import Tree
 
 Box = Mapping[str, tuple[Fraction, Fraction]]
 #: The relation of the derivative that a boundary node needs, by (relation, end of the bound).
@@ -30,7 +31,7 @@ _FLIP = {">=": "<=", "<=": ">="}
 
 def natural(tree: Tree, box: Box) -> arb:
     """The natural interval extension of the tree over the box."""
-    return evaluate(tree, {name: interval_ball(lo, hi) for name, (lo, hi) in box.items()})
+    return eval_ball(tree, {name: interval_ball(lo, hi) for name, (lo, hi) in box.items()})
 
 
 def varying(box: Box) -> list[str]:
@@ -45,7 +46,7 @@ def centred(tree: Tree, slopes: Mapping[str, arb], box: Box, whole: arb) -> arb 
     if not whole.is_finite():
         return None
     middle = {name: (lo + hi) / 2 for name, (lo, hi) in box.items()}
-    value = evaluate(tree, {name: ball_of(m) for name, m in middle.items()})
+    value = eval_ball(tree, {name: ball_of(m) for name, m in middle.items()})
     for name in varying(box):
         slope = slopes[name]
         if not slope.is_finite():

@@ -19,8 +19,9 @@ from flint import arb
 
 from certificates.kernel import derivatives, exact, forms, lambda_c, masks
 from certificates.kernel import format as fmt
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, precision
-from certificates.kernel.exprtree import TreeError, count_nodes, evaluate, parse_rational, substitute
+from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational, substitute
 from certificates.kernel.regions import ENDS, Box, Region
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
@@ -175,7 +176,7 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
     with precision(recorded_precision(payload)):
         env = {name: ball_of(value) for name, value in point.items()}
         for condition in conditions:
-            value = evaluate(condition["expression"], env)
+            value = eval_ball(condition["expression"], env)
             check_enclosure(value, condition["enclosure"], condition["relation"], f"condition {condition['name']!r}")
     return f"{len(conditions)} condition(s) settled by balls at the exact point"
 

@@ -30,8 +30,9 @@ from fractions import Fraction
 
 from flint import arb
 
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, exact_value, interval_ball
-from certificates.kernel.exprtree import Tree, evaluate, exact_rational, symbols
+from certificates.kernel.exprtree import Tree, exact_rational, symbols
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None
@@ -85,7 +86,7 @@ class Region:
             return None
         if isinstance(bound, Fraction):
             return ball_of(bound)
-        return evaluate(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
+        return eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
 
     def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
         """The exact outer end of the bound over the box's parents (its lower end for a lower bound); None
@@ -180,4 +181,4 @@ class Region:
         exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
         if exact is not None:
             return exact
-        return evaluate(bound, {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()})
+        return eval_ball(bound, {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()})

@@ -41,9 +41,9 @@ from flint import arb
 
 from certificates.ball_reading import fails
 from certificates.kernel import derivatives, forms
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, interval_ball, precision
 from certificates.kernel.exprtree import Tree, TreeError, rational_text
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.regions import ENDS, Region
 from certificates.provers.witness import enclosure_text
 from certificates.store import write_certificate

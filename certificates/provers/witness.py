@@ -23,9 +23,9 @@ from flint import arb
 
 from certificates.ball_reading import fails
 from certificates.kernel import ball_model, registry_statements
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, exact_value, holds, precision
 from certificates.kernel.exprtree import Tree, rational_text
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.model_quantities import ball_value
 from certificates.masks import mask_rows

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from certificates.inert import inert
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.sympy_trees import from_sympy
 from identities import signs
 

@@ -22,8 +22,8 @@ from certificates.claims.expressions import parse_expression
 from certificates.claims.loader import parse_claims
 from certificates.claims.schema import InequalityClaim
 from certificates.errors import InputError
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.tree_text import term_text
 from certificates.kernel.verify import verify_file
 from certificates.sympy_trees import from_sympy

@@ -28,8 +28,8 @@ from certificates.claims.expressions import parse_expression, parse_tree
 from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
 from certificates.inert import inert
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_point
 from checks.claimsfile.register import register_claims

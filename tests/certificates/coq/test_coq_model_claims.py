@@ -24,12 +24,12 @@ from certificates.claims.model_claim import parse_term
 from certificates.coq import enclosures
 from certificates.coq.source import source
 from certificates.kernel import ball_model, model_chain
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.coq import model_tree, run
 from certificates.kernel.coq.model_tree import tree_algebra, witness_problem
 from certificates.kernel.coq.statements import NotStated, require_stated, theorem_name, theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import exact_value, precision
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.format import content_hash
 from certificates.kernel.model_values import ball_algebra, evaluate, settle
 from certificates.kernel.verify import verify_file

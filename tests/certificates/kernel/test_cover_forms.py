@@ -11,9 +11,9 @@ import sympy as sp
 from flint import arb
 
 from certificates.kernel import endpoints, forms, lambda_c
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.derivatives import derivative, substitute
 from certificates.kernel.exact import ball_of, interval_ball, precision
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.regions import Region, Side
 from certificates.provers.intervals import prove
 from certificates.sympy_trees import from_sympy

@@ -1,7 +1,7 @@
 """One ball evaluator on one tree type, and one home for the exact ends of a ball.
 
-Every ball of a formula is `certificates.kernel.exprtree.evaluate` on a tree (lambda_c by its
-enclosure); SymPy expressions are written as trees once, at the boundary. A ball's end, midpoint
+Every ball of a formula is `certificates.kernel.exprtree.evaluate` on a tree (`certificates.kernel.balls.eval_ball`
+with lambda_c's enclosure); SymPy expressions are written as trees once, at the boundary. A ball's end, midpoint
 or radius becomes an exact number only through `certificates.kernel.exact.exact_value`.
 """
 
@@ -18,8 +18,8 @@ from flint import arb
 
 from certificates.claims import evaluation
 from certificates.kernel import exprtree, lambda_c
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ExponentTooLarge, ball_of, exact_value, interval_ball, precision
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.tree_text import term_text
 from certificates.sympy_trees import from_sympy
 from identities import closed_forms
@@ -87,15 +87,15 @@ def test_an_inexact_or_huge_ball_has_no_exact_value() -> None:
             lambda_c.enclose(huge, arb(1))  # n = 2^(2^20): no exact end of n is rooted
 
 
-def test_lambda_c_is_enclosed_by_the_evaluator() -> None:
-    """The evaluator knows lambda_c as an implicit node, enclosed by its bisection: a tight ball; where it is
-    undefined (n <= 1) or its argument has the wrong arity, nan or a TreeError, never a value."""
+def test_lambda_c_is_enclosed_by_the_caller_of_the_evaluator() -> None:
+    """The evaluator knows lambda_c as an implicit node: with its enclosure (`eval_ball`) it is a tight ball,
+    without one (`exprtree.evaluate`) a TreeError, never a value; where it is undefined, nan."""
     tree = ["lambda_c", ["sym", "n"], ["rat", "1"]]
     with precision(128):
         value = eval_ball(tree, {"n": ball_of(10)})
         assert ball_of(Fraction(3497648716, 10**9)) < value < ball_of(Fraction(3497648717, 10**9))
-        with pytest.raises(exprtree.TreeError):
-            exprtree.evaluate(["lambda_c", ["sym", "n"]], {"n": ball_of(10)})
+        with pytest.raises(exprtree.TreeError, match="no enclosure of lambda_c"):
+            exprtree.evaluate(tree, {"n": ball_of(10)})
         assert not eval_ball(tree, {"n": ball_of(1)}).is_finite()
     assert term_text(tree) == "lambda_c(n, 1)"
     with pytest.raises(exprtree.TreeError):

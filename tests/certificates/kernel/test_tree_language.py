@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from certificates.claims.expressions import parse_tree
 from certificates.errors import InputError
 from certificates.kernel import smtlib, stored_forms
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.exact import precision
 from certificates.kernel.exprtree import TreeError, evaluate, exact_rational, expand
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.tree_text import term_text
 
 SYMBOLS = {name: sp.Symbol(name) for name in ("x", "y", "n", "H", "lambda", "beta")}

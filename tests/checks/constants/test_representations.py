@@ -19,9 +19,9 @@ import sympy as sp
 from flint import arb, ctx
 
 from certificates.kernel import lambda_c
+from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exact_data import ExactConfiguration
-from certificates.kernel.exprtree import evaluate as eval_ball
 from certificates.kernel.model_chain import Chain
 from certificates.provers import constant_balls
 from certificates.statements import stored_forms as source
