@@ -378,7 +378,7 @@ class _Search:
         """Whether a violation at the point refutes the claim: the claim's own goal, in the region."""
         if not goal.top or goal.relaxed:
             return False
-        return self.region is None or self.region.contains(point)
+        return self.region is None or self.region.contains(point) is not None
 
     def _point(self, box: Sides, goal: _Goal, whole: arb) -> None:
         """A box of one point that no form settled: a counterexample when it is one, else a failure."""
