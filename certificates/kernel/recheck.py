@@ -124,7 +124,7 @@ def point_witness(payload: object, parameters: object, what: str) -> dict[str, F
     """The exact point of a point witness (`what`) at exactly these parameters."""
     require_witness(payload, "point", POINT_KEYS, what)
     if payload["parameters"] != parameters:  # type: ignore[index]
-        raise Rejected(f"{what} must be at the parameters {parameters}")
+        raise Rejected(f"{what} must be at the parameters {parameters}, not {str(payload['parameters'])[:120]}")  # type: ignore[index]
     return rational_map(payload["point"], "point")  # type: ignore[index]
 
 
