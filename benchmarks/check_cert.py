@@ -91,13 +91,12 @@ def cover_seconds() -> tuple[float, int]:
         "expression": expression,
         "relation": ">",
         "variables": ["u"],
-        "constants": {},
         "domain": {"u": ["0", "1"]},
         "tree": tree,
         "leaves": leaves,
         "prec": fmt.MAX_COVER_PRECISION,
     }
-    seconds = _seconds(lambda: _try(lambda: recheck.cover(payload, expression, ">", {"u": (lo, hi)}, {})))
+    seconds = _seconds(lambda: _try(lambda: recheck.cover(payload, expression, ">", {"u": (lo, hi)})))
     return seconds, leaves
 
 

@@ -24,8 +24,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from certificates.kernel.exact import exact_value, precision
-from certificates.kernel.exprtree import TreeError, rational_text
+from certificates.kernel.balls import eval_ball
+from certificates.kernel.exact import ball_of, exact_value, precision
+from certificates.kernel.exprtree import TreeError, exact_rational, rational_text
 from certificates.kernel.regions import Box, Region, Side
 from certificates.kernel.tree_text import term_text
 
@@ -62,8 +63,10 @@ def settle(region: Region) -> Emptiness:
         for prec in PRECISIONS:
             with precision(prec):
                 point = _search(region)
-                if point is not None and region.contains(point):
-                    return Emptiness(point)
+                exact = None if point is None else {k: v for k, v in point.items() if isinstance(v, Fraction)}
+                verified = None if exact is None else region.contains(exact)
+                if verified is not None:
+                    return Emptiness(verified)
         with precision(PRECISIONS[-1]):
             return _emptiness(region)
     except (TreeError, ZeroDivisionError, ValueError, OverflowError) as exc:
@@ -94,11 +97,11 @@ def _candidates(region: Region, side: Side, point: Point) -> list[Fraction | arb
     """Values of the side inside its bounds at the parents' point (inner ends of their balls); for a side tied to
     one tree, the ball of its value."""
     if side.tied():
-        value = region.point_bound(side, "low", point)
+        value = _bound_at(side, "low", point)
         return [value] if isinstance(value, Fraction) or (isinstance(value, arb) and value.is_finite()) else []
     ends: list[Fraction | None] = []
     for end in ("low", "high"):
-        bound = region.point_bound(side, end, point)
+        bound = _bound_at(side, end, point)
         if isinstance(bound, arb):
             if not bound.is_finite():
                 return []
@@ -108,6 +111,18 @@ def _candidates(region: Region, side: Side, point: Point) -> list[Fraction | arb
     if side.integer:
         return _integers(low, high, side)
     return _reals(low, high, side)
+
+
+def _bound_at(side: Side, end: str, point: Point) -> Fraction | arb | None:
+    """The bound at a point of its parents: exact when it is a rational or a tree of rational arithmetic at exact
+    values, else its ball at the current precision (None: no bound)."""
+    bound = side.bound(end)
+    if bound is None or isinstance(bound, Fraction):
+        return bound
+    exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
+    if exact is not None:
+        return exact
+    return eval_ball(bound, {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()})
 
 
 def _integers(low: Fraction | None, high: Fraction | None, side: Side) -> list[Fraction]:

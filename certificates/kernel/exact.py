@@ -1,5 +1,5 @@
 """Exact rationals and python-flint balls: decimal text -> rational, the working precision, rational -> ball,
-the exact ends of a ball (ball -> rational: `dyadic`, `exact_value`) and what settles a relation.
+the exact ends of a ball (ball -> rational: `exact_value`) and what settles a relation.
 
 One module for the arithmetic that every rigorous step shares — the writers
 (`certificates.provers.witness`, `certificates.provers.intervals`), the deciders of `checks` and the independent
@@ -90,10 +90,10 @@ def ball_of(value: numbers.Rational | int) -> arb:
     return arb(fmpq(q.numerator, q.denominator))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def rational_ball(numerator: int, denominator: int, bits: int) -> arb:
-    """`ball_of(numerator / denominator)` at `bits` bits, kept: the parameters of a certified constant enter its
-    formula at each precision its digits need, and a table certifies the same parameters over and over (keyed by
+    """`ball_of(numerator / denominator)` at `bits` bits, kept: a cover evaluates the rationals of its trees over and
+    over, and a table of certified constants the same parameters at each precision its digits need (keyed by
     integers, whose hash costs far less than a Fraction's)."""
     with precision(bits):
         return ball_of(Fraction(numerator, denominator))
@@ -107,28 +107,22 @@ class ExponentTooLarge(ArithmeticError):
         super().__init__(f"a ball end of binary exponent {exponent}, beyond 2^+-{bound}")
 
 
-def dyadic(point: arb, max_exponent: int | None = None) -> tuple[int, int]:
-    """(m, e) with `point` = m 2^e exactly: the one way from an exact ball to exact numbers.
-
-    `point` is an exact ball: an end of a ball (`arb.lower()`, `arb.upper()`, rounded outwards), its midpoint
-    (`arb.mid()`) or its radius (`arb.rad()`); python-flint raises ValueError for any other. ExponentTooLarge when
-    |e| > `max_exponent` (an end such as 2^(10^43) has no exact value that fits in memory)."""
-    mantissa, exponent = point.man_exp()
-    if max_exponent is not None and abs(int(exponent)) > max_exponent:
-        raise ExponentTooLarge(int(exponent), max_exponent)
-    return int(mantissa), int(exponent)
-
-
 def dyadic_fmpz(point: arb) -> tuple[fmpz, int]:
-    """`dyadic` with the mantissa left an fmpz (correct rounding multiplies 100,000-digit mantissas as fmpz: a
-    round trip through a Python int costs as much as the product)."""
+    """(m, e) with the exact ball `point` = m 2^e (`exact_value`), the mantissa left an fmpz (correct rounding
+    multiplies 100,000-digit mantissas as fmpz: a round trip through a Python int costs as much as the product)."""
     mantissa, exponent = point.man_exp()
     return mantissa, int(exponent)
 
 
 def exact_value(point: arb, max_exponent: int | None = None) -> Fraction:
-    """The exact rational value of an exact ball (an end, midpoint or radius: `dyadic`)."""
-    mantissa, exponent = dyadic(point, max_exponent)
+    """The exact rational value of an exact ball: the one way from a ball to exact numbers.
+
+    `point` is an exact ball: an end of a ball (`arb.lower()`, `arb.upper()`, rounded outwards), its midpoint
+    (`arb.mid()`) or its radius (`arb.rad()`); python-flint raises ValueError for any other. ExponentTooLarge when
+    its binary exponent exceeds `max_exponent` (an end such as 2^(10^43) has no exact value that fits in memory)."""
+    mantissa, exponent = (int(part) for part in point.man_exp())
+    if max_exponent is not None and abs(exponent) > max_exponent:
+        raise ExponentTooLarge(exponent, max_exponent)
     return Fraction(mantissa << exponent) if exponent >= 0 else Fraction(mantissa, 1 << -exponent)
 
 

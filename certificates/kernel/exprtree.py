@@ -33,13 +33,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import lru_cache, partial, reduce
+from functools import partial, reduce
 from typing import Any, TypeVar
 
 from flint import arb, ctx
 
 from certificates.kernel import endpoints, stored_forms
-from certificates.kernel.exact import ball_of
+from certificates.kernel.exact import rational_ball
 
 Tree = list[Any]
 Value = TypeVar("Value")
@@ -159,7 +159,7 @@ _BALLS: dict[str, Callable[..., arb]] = {
     "div": lambda a, b: endpoints.times(a, endpoints.power(b, -1)),
     "pow": lambda base, k: endpoints.power(base, _exponent(k)),
     "rpow": lambda base, exponent, walk: _real_power(walk(base), exponent, walk),
-    "rat": lambda value: _rational_ball(value, ctx.prec),
+    "rat": lambda value: rational_ball(value.numerator, value.denominator, ctx.prec),
     "pi": arb.pi,
     "e": lambda: arb(1).exp(),
 } | {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()}
@@ -233,12 +233,6 @@ def substitute(data: Any, values: Mapping[str, Tree]) -> Any:
 def expand(tree: Tree) -> Tree:
     """The closed form of a named node at its arguments (a faithful rewriting: no evaluation)."""
     return substitute(named_template(tree[0]), dict(zip(NAMED[tree[0]], tree[1:], strict=True)))  # type: ignore[no-any-return]
-
-
-@lru_cache(maxsize=4096)
-def _rational_ball(value: Fraction, prec: int) -> arb:
-    """The ball of a rational at a precision (cached: covers evaluate the same constants many times)."""
-    return ball_of(value)
 
 
 def exact_rational(tree: object, env: Mapping[str, Fraction]) -> Fraction | None:

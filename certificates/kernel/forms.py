@@ -29,14 +29,9 @@ Box = Mapping[str, tuple[Fraction, Fraction]]
 _FLIP = {">=": "<=", "<=": ">="}
 
 
-def environment(box: Box, fixed: Mapping[str, arb]) -> dict[str, arb]:
-    """Balls of the constants and of every side of the box."""
-    return dict(fixed) | {name: interval_ball(lo, hi) for name, (lo, hi) in box.items()}
-
-
-def natural(tree: Tree, box: Box, fixed: Mapping[str, arb]) -> arb:
+def natural(tree: Tree, box: Box) -> arb:
     """The natural interval extension of the tree over the box."""
-    return eval_ball(tree, environment(box, fixed))
+    return eval_ball(tree, {name: interval_ball(lo, hi) for name, (lo, hi) in box.items()})
 
 
 def varying(box: Box) -> list[str]:
@@ -44,14 +39,14 @@ def varying(box: Box) -> list[str]:
     return [name for name, (lo, hi) in box.items() if lo < hi]
 
 
-def centred(tree: Tree, slopes: Mapping[str, arb], box: Box, fixed: Mapping[str, arb], whole: arb) -> arb | None:
+def centred(tree: Tree, slopes: Mapping[str, arb], box: Box, whole: arb) -> arb | None:
     """The mean value form over the box (`slopes`: the natural balls over the box of the partial derivatives in
     every varying side), or None when `whole` (the natural ball of the tree) or a slope is not finite (the form
     does not apply)."""
     if not whole.is_finite():
         return None
     middle = {name: (lo + hi) / 2 for name, (lo, hi) in box.items()}
-    value = eval_ball(tree, dict(fixed) | {name: ball_of(m) for name, m in middle.items()})
+    value = eval_ball(tree, {name: ball_of(m) for name, m in middle.items()})
     for name in varying(box):
         slope = slopes[name]
         if not slope.is_finite():

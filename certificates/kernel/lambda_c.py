@@ -6,16 +6,17 @@ u_c = beta lambda_c is the root of g(u) = (u - 2) e^u - (n - 1)(u + 2)
 The uniqueness argument: g''(u) = u e^u > 0 for u > 0 (proved by `identities.scalar_regime.prove_lambda_c_equation`),
 so g is convex on (0, inf), and g(2) = -4(n - 1) < 0 for n > 1. Hence g has exactly one zero u_c in (2, inf),
 g < 0 on (2, u_c) and g > 0 on (u_c, inf): a point where g is certainly negative (positive) lies left (right) of
-u_c, and g(a) < 0 < g(b) with 2 <= a < b puts u_c in [a, b]. The argument holds for every n > 1, so signs certified
-for all n in a ball of n bracket the root of each of them.
+u_c, and g(a) < 0 < g(b) with 2 <= a < b puts u_c in [a, b]. And g decreases in n where u > -2 (its n term is
+-(n - 1)(u + 2)): g(a, n_lo) < 0 gives g(a, n) < 0 for every n >= n_lo, and g(b, n_hi) > 0 gives g(b, n) > 0 for
+every n <= n_hi.
 
 `enclose(n, beta)` takes balls of n and beta (the claims files' boxes and the certificates' trees) at the context
 precision. At each exact end of the ball of n it halves [2, `right_of_root(n)`] by the sign of g at the midpoint
-(`_bracket`: a bounded, deterministic count of steps, cached per end and precision); a the left end of the bracket
-at n_lo and b the right end of the one at n_hi, `_brackets` signs g(a, n_lo) < 0 < g(b, n_hi) and dg/dn < 0 over
-[a, b] x the ball of n, so g(a, n) < 0 < g(b, n) at every n of the ball: each u_c(n) lies in [a, b] and lambda_c in
-[a, b] / beta. Only signs of balls are used; no step is taken on trust. (`headflow constants` computes lambda_c to
-many digits with a Newton iteration outside the kernel, `certificates.provers.lambda_c_roots`.)
+(`_bracket`: a bounded, deterministic count of steps, cached per end and precision, each end of a bracket a point
+where the ball signs g); a the left end of the bracket at n_lo and b the right end of the one at n_hi, so
+g(a, n) < 0 < g(b, n) at every n of the ball: each u_c(n) lies in [a, b] and lambda_c in [a, b] / beta. Only signs
+of balls are used; no step is taken on trust. (`headflow constants` computes lambda_c to many digits with a Newton
+iteration outside the kernel, `certificates.provers.lambda_c_roots`.)
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from functools import lru_cache
 from flint import arb, ctx
 
 from certificates.kernel import stored_forms
-from certificates.kernel.derivatives import derivative
 from certificates.kernel.exact import ExponentTooLarge, exact_value, precision, rational_ball, shown
 from certificates.kernel.exprtree import Tree, evaluate
 
@@ -35,8 +35,6 @@ from certificates.kernel.exprtree import Tree, evaluate
 U, N = "u", stored_forms.symbol("n")
 #: g(u, n) as a tree.
 EQUATION: Tree = stored_forms.tree(stored_forms.LAMBDA_C_EQUATION)
-#: dg/dn, which `_brackets` signs over a box.
-_N_SLOPE: Tree = derivative(EQUATION, N)
 #: Exact ends n of the balls `enclose` has bracketed, per precision: brackets are reused.
 ROOT_CACHE = 4096
 #: Largest |binary exponent| of an end of n that is bracketed (u_c(n) is then at most about 45,000).
@@ -115,19 +113,5 @@ def enclose(tokens: arb, inverse_temperature: arb) -> arb:
         raise RootError("lambda_c(n, beta) needs beta > 0")
     bits = ctx.prec
     low, high = (_bracket(_exact(end), bits) for end in (tokens.lower(), tokens.upper()))
-    prec = bits + GUARD_BITS  # `_bracket`'s: the signs at the ends are signed again as they were found
-    left, right = (rational_ball(end.numerator, end.denominator, prec) for end in (low[0], high[1]))
-    if not _brackets(tokens, left, right, prec):
-        raise RootError("lambda_c: the brackets at the ends of the ball of n do not bracket the roots inside it")
+    left, right = (rational_ball(end.numerator, end.denominator, bits + GUARD_BITS) for end in (low[0], high[1]))
     return left.union(right) / inverse_temperature
-
-
-def _brackets(tokens: arb, left: arb, right: arb, prec: int) -> bool:
-    """g(left, n) < 0 < g(right, n) at every n of the ball, left >= 2, at `prec` bits: g(left) < 0 at n_lo and
-    g(right) > 0 at n_hi (the ball's exact ends), and dg/dn < 0 on [left, right] x the ball, so g decreases in n
-    there."""
-    with precision(prec):
-        falling = evaluate(_N_SLOPE, {U: left.union(right), N: tokens}) < 0
-        low = evaluate(EQUATION, {U: left, N: tokens.lower()})
-        high = evaluate(EQUATION, {U: right, N: tokens.upper()})
-        return bool(left >= 2 and falling and low < 0 and high > 0)

@@ -21,7 +21,7 @@ from certificates.kernel import derivatives, exact, forms, lambda_c, masks
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, precision
-from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
+from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational, substitute
 from certificates.kernel.regions import ENDS, Box, Region
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
@@ -124,7 +124,7 @@ def point_witness(payload: object, parameters: object, what: str) -> dict[str, F
     """The exact point of a point witness (`what`) at exactly these parameters."""
     require_witness(payload, "point", POINT_KEYS, what)
     if payload["parameters"] != parameters:  # type: ignore[index]
-        raise Rejected(f"{what} must be at the parameters {parameters}")
+        raise Rejected(f"{what} must be at the parameters {parameters}, not {str(payload['parameters'])[:120]}")  # type: ignore[index]
     return rational_map(payload["point"], "point")  # type: ignore[index]
 
 
@@ -184,7 +184,7 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
 # ---------------------------------------------------------------- covers
 
 #: The fields of a cover's payload.
-COVER_KEYS = frozenset({"expression", "relation", "variables", "constants", "domain", "tree", "leaves", "prec"})
+COVER_KEYS = frozenset({"expression", "relation", "variables", "domain", "tree", "leaves", "prec"})
 
 #: (variable, end) -> the trees that must be non-zero on a box for the relation's expression to vanish
 #: identically on that bound of the variable, or None when it does not vanish there (SymPy, the caller's).
@@ -207,30 +207,28 @@ def cover(
     expression: list[Any],
     relation: str,
     domain: forms.Box,
-    constants: Mapping[str, Fraction],
     region: Region | None = None,
     vanishing: Vanishing | None = None,
 ) -> int:
     """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given);
     returns the number of leaves.
 
-    The expression, relation, domain and constants are the obligation's (compared with the file). Every
-    node's box is first clipped to the region (`certificates.kernel.regions`); the tree must split inside each
-    clipped box, so the leaves cover it exactly. Node kinds: a leaf settled by the natural or the centred
-    form, an empty box, a split, a monotone step to a face, a boundary step (`_walk`)."""
+    The expression, relation and domain are the obligation's (compared with the file). Every node's box is first
+    clipped to the region (`certificates.kernel.regions`); the tree must split inside each clipped box, so the leaves
+    cover it exactly. Node kinds: a leaf settled by the natural or the centred form, an empty box, a split, a
+    monotone step to a face, a boundary step (`_walk`)."""
     require_keys(payload, COVER_KEYS, "cover")
     assert isinstance(payload, dict)
     wanted = {
         "expression": expression,
         "relation": relation,
-        "domain": {k: [str(lo), str(hi)] for k, (lo, hi) in domain.items()},
-        "constants": {k: str(v) for k, v in constants.items()},
+        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()},
     }
     wrong = [part for part, mine in wanted.items() if payload[part] != mine]
     wrong += [] if _same_names(payload["variables"], domain) else ["variables"]
     if wrong:
-        parts = [(part, payload[part]) for part in ("domain", "constants") if isinstance(payload[part], dict)]
-        unknown = [f"{part}.{key}" for part, stated in parts for key in sorted(set(stated) - set(wanted[part]))]
+        stated = payload["domain"] if isinstance(payload["domain"], dict) else {}
+        unknown = [f"domain.{key}" for key in sorted(set(stated) - set(domain))]
         named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
     _known(relation)
@@ -238,7 +236,7 @@ def cover(
     if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
         raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
     count_nodes(expression, fmt.MAX_TERM_NODES)
-    walk = _Walk(dict(domain), {k: ball_of(v) for k, v in constants.items()}, leaves, region, vanishing)
+    walk = _Walk(dict(domain), leaves, region, vanishing)
     with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
         count = walk.run(payload["tree"], _Goal(expression, relation))
     if count != leaves:
@@ -270,17 +268,12 @@ _NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
 class _Walk:
     """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format."""
 
-    def __init__(
-        self, domain: Box, fixed: dict[str, arb], leaves: int, region: Region | None, vanishing: Vanishing | None
-    ) -> None:
-        self.domain, self.fixed, self.leaves = domain, fixed, leaves
-        self.region, self.vanishing = region, vanishing
+    def __init__(self, domain: Box, leaves: int, region: Region | None, vanishing: Vanishing | None) -> None:
+        self.domain, self.leaves, self.region, self.vanishing = domain, leaves, region, vanishing
         self.work, self.count = 0, 0
         self.roots = lambda_c.root_count()
-        self.derivatives: dict[tuple[int, str], list[Any]] = {}
-        self.graphs: dict[tuple[int, str, str], list[Any]] = {}
-        self.kept: list[list[Any]] = []  # keeps the trees whose id() keys the caches alive
-        self.sizes: dict[int, int] = {}
+        #: (id of a tree, what) -> (the tree, kept alive so that its id stays its own; the value computed from it)
+        self.cache: dict[tuple[Any, ...], tuple[list[Any], Any]] = {}
         bounds = [] if region is None else [b for side in region.sides for b in (side.low, side.high)]
         self.bound_nodes = sum(count_nodes(b, fmt.MAX_TERM_NODES) for b in bounds if isinstance(b, list))
 
@@ -316,7 +309,7 @@ class _Walk:
                 name: self._ball(self._derivative(goal.expression, name), clipped) for name in forms.varying(clipped)
             }
             self._cost(goal.expression)  # the value at the midpoint
-            value = forms.centred(goal.expression, slopes, clipped, self.fixed, whole)
+            value = forms.centred(goal.expression, slopes, clipped, whole)
             if value is None:
                 raise Rejected(f"{where}: the centred form needs finite balls of the expression and its derivatives")
             check_enclosure(value, node["leaf"], goal.relation, where)
@@ -367,12 +360,11 @@ class _Walk:
         assert self.region is not None
         if not self.region.touches(clipped, variable, end):
             raise Rejected(f"{_where(clipped)}: the box does not reach the {end} bound of {variable}")
-        key = (id(goal.expression), variable, end)
-        if key not in self.graphs:
-            self.graphs[key] = derivatives.substitute(goal.expression, variable, side.bound(end))  # type: ignore[arg-type]
-            self.kept.append(goal.expression)
+        face = self._cached(
+            goal.expression, (variable, end), lambda: substitute(goal.expression, {variable: side.bound(end)})
+        )
         relaxed = goal.relaxed | {variable} | self.region.referencing(variable)
-        return _Goal(self.graphs[key], goal.relation, relaxed, top=False)
+        return _Goal(face, goal.relation, relaxed, top=False)
 
     def _boundary(self, node: dict[str, Any], clipped: Box, goal: _Goal) -> tuple[object, Box, _Goal]:
         """A boundary node: the expression vanishes on the bound at `end` (SymPy, `vanishing`), the box reaches
@@ -399,23 +391,22 @@ class _Walk:
             raise Rejected(f"the tree has more leaves than the {self.leaves} recorded")
         return []
 
+    def _cached(self, tree: list[Any], what: tuple[str, ...], make: Callable[[], Any]) -> Any:
+        """`make()`, computed once per tree and `what`."""
+        key = (id(tree), *what)
+        if key not in self.cache:
+            self.cache[key] = (tree, make())
+        return self.cache[key][1]
+
     def _derivative(self, tree: list[Any], name: str) -> list[Any]:
-        key = (id(tree), name)
-        if key not in self.derivatives:
-            try:
-                result = derivatives.derivative(tree, name)
-            except TreeError as exc:
-                raise Rejected(f"no derivative in {name}: {exc}") from None
-            self.kept += [tree, result]
-            self.derivatives[key] = result
-        return self.derivatives[key]
+        try:
+            return self._cached(tree, ("d", name), lambda: derivatives.derivative(tree, name))  # type: ignore[no-any-return]
+        except TreeError as exc:
+            raise Rejected(f"no derivative in {name}: {exc}") from None
 
     def _cost(self, tree: list[Any]) -> None:
         """Count the ball operations of one evaluation of the tree against the format's bound."""
-        if id(tree) not in self.sizes:
-            self.kept.append(tree)
-            self.sizes[id(tree)] = count_nodes(tree, fmt.MAX_DERIVED_NODES)
-        self.work += self.sizes[id(tree)]
+        self.work += self._cached(tree, ("size",), lambda: count_nodes(tree, fmt.MAX_DERIVED_NODES))
         if self.work > fmt.MAX_COVER_WORK:
             raise Rejected(f"more than {fmt.MAX_COVER_WORK} ball operations: the cover is too large to re-check")
         if lambda_c.root_count() - self.roots > fmt.MAX_COVER_ROOTS:
@@ -423,7 +414,7 @@ class _Walk:
 
     def _ball(self, tree: list[Any], box: Box) -> arb:
         self._cost(tree)
-        return forms.natural(tree, box, self.fixed)
+        return forms.natural(tree, box)
 
 
 # ---------------------------------------------------------------- configurations

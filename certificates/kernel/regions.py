@@ -31,7 +31,7 @@ from fractions import Fraction
 from flint import arb
 
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, exact_value, interval_ball
+from certificates.kernel.exact import ball_of, exact_value, holds, interval_ball
 from certificates.kernel.exprtree import Tree, exact_rational, symbols
 
 Box = dict[str, tuple[Fraction, Fraction]]
@@ -145,40 +145,28 @@ class Region:
                 return f"the side of {side.name} does not contain its bounds"
         return None
 
-    def contains(self, point: Mapping[str, Fraction | arb]) -> bool:
-        """Whether the point satisfies every bound (open ends strictly; False when unsure). A value is an exact
-        rational, settled against each bound exactly (a rational, or a tree of rational arithmetic evaluated in
-        rationals) or by balls; or, for a real side whose two bounds are one tree (closed), the ball of that
-        tree, which is in the side by identity wherever the ball is finite (the bound is defined there)."""
+    def contains(self, given: Mapping[str, Fraction]) -> dict[str, Fraction | arb] | None:
+        """The point `given` (every side, a side tied to one tree possibly left out) with the ball of each tied side
+        left out, when it
+        satisfies every bound (open ends strictly); None when it does not or that is unsure. Each bound is settled
+        exactly when it is a rational or a tree of rational arithmetic at exact values, else by balls; a tied side
+        is in its side by identity wherever its ball is finite (the bound is defined there)."""
+        point: dict[str, Fraction | arb] = dict(given)
         for side in self.sides:
-            value = point[side.name]
-            if isinstance(value, arb):
-                if not (side.tied() and value.is_finite()):
-                    return False
-                bound = self.point_bound(side, "low", point)
-                if not isinstance(bound, arb) or not bound.is_finite() or not value.contains(bound):
-                    return False
+            balls = {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()}
+            if side.tied() and side.name not in given:
+                point[side.name] = eval_ball(side.low, balls)
+                if not point[side.name].is_finite():
+                    return None
                 continue
+            value, exacts = given[side.name], {k: v for k, v in point.items() if isinstance(v, Fraction)}
             if side.integer and value.denominator != 1:
-                return False
-            for end in ENDS:
-                bound = self.point_bound(side, end, point)
+                return None
+            for end, bound, strict in (("low", side.low, side.low_open), ("high", side.high, side.high_open)):
                 if bound is None:
                     continue
-                strict = side.low_open if end == "low" else side.high_open
-                at = ball_of(value) if isinstance(bound, arb) else value  # a ball bound settles by balls
-                below, above = (bound, at) if end == "low" else (at, bound)
-                if not (below < above if strict else below <= above):
-                    return False
-        return True
-
-    def point_bound(self, side: Side, end: str, point: Mapping[str, Fraction | arb]) -> Fraction | arb | None:
-        """The bound at a point of its parents: exact when it is a rational or a tree of rational arithmetic at
-        exact values, else its ball at the current precision (None: no bound)."""
-        bound = side.bound(end)
-        if bound is None or isinstance(bound, Fraction):
-            return bound
-        exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
-        if exact is not None:
-            return exact
-        return eval_ball(bound, {k: v if isinstance(v, arb) else ball_of(v) for k, v in point.items()})
+                exact = bound if isinstance(bound, Fraction) else exact_rational(bound, exacts)
+                above = exact - value if exact is not None else eval_ball(bound, balls) - ball_of(value)
+                if not holds(-above if end == "low" else above, ">" if strict else ">="):
+                    return None
+        return point

@@ -152,7 +152,7 @@ def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]
     recheck.point_conditions(below, {"u": a})
     boxes = 0
     for name, ends in (("g-rising", (a, b)), ("convex", (b, top))):
-        boxes += recheck.cover(parts[name], facts[name]["expression"], facts[name]["relation"], {"u": ends}, {})
+        boxes += recheck.cover(parts[name], facts[name]["expression"], facts[name]["relation"], {"u": ends})
     convexity_lemma(statement, claim_id)
     trees = {"g": facts["g-below"]["expression"], "rate": statement["rate"], "factor": statement["factor"]}
     texts = {name: term_text(tree) for name, tree in trees.items()}

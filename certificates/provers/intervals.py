@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -45,7 +45,7 @@ from flint import arb
 from certificates.ball_reading import fails
 from certificates.kernel import derivatives, forms
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
+from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, interval_ball, precision
 from certificates.kernel.exprtree import Tree, TreeError, rational_text
 from certificates.kernel.regions import ENDS, Region
 from certificates.provers.witness import enclosure_text
@@ -109,7 +109,6 @@ def prove(
     expr: sp.Expr | Tree,
     relation: str,
     domain: Box,
-    constants: Mapping[sp.Symbol, Fraction] | None = None,
     max_boxes: int = 20_000,
     prec: int = 64,
     region: Region | None = None,
@@ -120,7 +119,6 @@ def prove(
     (every point of the box when None), within `max_boxes`; `vanishing` enables boundary steps."""
     if relation not in RELATIONS:
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}")
-    constants = dict(constants or {})
     start = time.monotonic()
     try:
         # evaluated exactly as certificates.kernel.verify re-evaluates it (a tree: a kernel statement's, as it is)
@@ -128,7 +126,7 @@ def prove(
     except TreeError as exc:
         return CoverResult("undecided", 0, 0.0, reason=f"the certificate format cannot hold the expression ({exc})")
     sides = {s.name: ends for s, ends in domain.items()}
-    search = _Search(expression, {s.name: ball_of(v) for s, v in constants.items()}, region, vanishing)
+    search = _Search(expression, region, vanishing)
     try:
         with precision(prec):
             cover = search.run(sides, relation, max_boxes, start + safety_seconds, safety_seconds)
@@ -150,7 +148,6 @@ def prove(
         "expression": expression,
         "relation": relation,
         "variables": list(sides),
-        "constants": {s.name: rational_text(v) for s, v in constants.items()},
         "domain": {name: [rational_text(lo), rational_text(hi)] for name, (lo, hi) in sides.items()},
         "tree": cover,
         "leaves": sum(1 for _ in _leaves(cover)),
@@ -162,8 +159,8 @@ def prove(
 class _Search:
     """One branch-and-bound run (module docstring); `node` returns a tree node or raises _Stop / _Fail."""
 
-    def __init__(self, expression: Tree, fixed: dict[str, arb], region: Region | None, vanishing: Vanishing | None):
-        self.expression, self.fixed, self.region, self.vanishing = expression, fixed, region, vanishing
+    def __init__(self, expression: Tree, region: Region | None, vanishing: Vanishing | None):
+        self.expression, self.region, self.vanishing = expression, region, vanishing
         self.count, self.limit, self.max_boxes = 0, 0, 0
         self.deadline, self.seconds = 0.0, 0.0
         self.widths: dict[str, Fraction] = {}
@@ -195,13 +192,13 @@ class _Search:
         clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
         if clipped is None:
             return {"empty": True}
-        whole = forms.natural(goal.expression, clipped, self.fixed)
+        whole = forms.natural(goal.expression, clipped)
         if holds(whole, goal.relation):
             return {"leaf": enclosure_text(whole)}
         moving = forms.varying(clipped)
         slopes = self._slopes(goal.expression, clipped, moving) if whole.is_finite() else None
         if slopes is not None:
-            value = forms.centred(goal.expression, slopes, clipped, self.fixed, whole)
+            value = forms.centred(goal.expression, slopes, clipped, whole)
             if value is not None and holds(value, goal.relation):
                 return {"leaf": enclosure_text(value), "form": "centred"}
         split: frozenset[str] = frozenset()
@@ -242,7 +239,7 @@ class _Search:
             tree = self._derivative(expression, name)
             if tree is None:
                 return None
-            slopes[name] = forms.natural(tree, box, self.fixed)
+            slopes[name] = forms.natural(tree, box)
         return slopes
 
     def _derivative(self, expression: Tree, name: str) -> Tree | None:
@@ -291,13 +288,13 @@ class _Search:
         bound = self.region.bound_ball(side, end, middle)
         if bound is None:
             return False
-        env = forms.environment(middle, self.fixed) | {name: bound}
+        env = {k: interval_ball(lo, hi) for k, (lo, hi) in middle.items()} | {name: bound}
         if eval_ball(goal.expression, env) != 0:
             return False
         if (name, end) not in self.vanishes:
             self.vanishes[(name, end)] = self.vanishing(name, end)
         nonzero = self.vanishes[(name, end)]
-        return nonzero is not None and all(forms.natural(t, box, self.fixed) != 0 for t in nonzero)
+        return nonzero is not None and all(forms.natural(t, box) != 0 for t in nonzero)
 
     def _monotone(
         self, box: Sides, goal: _Goal, moving: list[str], slopes: dict[str, arb]
@@ -376,7 +373,7 @@ class _Search:
         rounded = (math.ceil(inner / grid) if end == "low" else math.floor(inner / grid)) * grid
         candidate = point | {name: rounded}
         if self._in_region(candidate, goal):
-            at = eval_ball(goal.expression, self.fixed | {k: ball_of(v) for k, v in candidate.items()})
+            at = eval_ball(goal.expression, {k: ball_of(v) for k, v in candidate.items()})
             if fails(at, goal.relation):
                 raise _Stop("counterexample", "the relation fails next to a dependent bound", _texts(candidate))
 
@@ -386,7 +383,7 @@ class _Search:
         """Whether a violation at the point refutes the claim: the claim's own goal, in the region."""
         if not goal.top or goal.relaxed:
             return False
-        return self.region is None or self.region.contains(point)
+        return self.region is None or self.region.contains(point) is not None
 
     def _point(self, box: Sides, goal: _Goal, whole: arb) -> None:
         """A box of one point that no form settled: a counterexample when it is one, else a failure."""
@@ -401,7 +398,7 @@ class _Search:
         """When the relation fails, for certain, at the box's exact midpoint: a counterexample in the region, a
         certain failure of a sub-cover (a face, a derivative: no refinement can prove it), else nothing."""
         middle = {name: (lo + hi) / 2 for name, (lo, hi) in box.items()}
-        value = eval_ball(goal.expression, self.fixed | {k: ball_of(v) for k, v in middle.items()})
+        value = eval_ball(goal.expression, {k: ball_of(v) for k, v in middle.items()})
         if not fails(value, goal.relation):
             return
         if self._in_region(middle, goal):
@@ -456,7 +453,7 @@ class _Search:
         clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
         if clipped is None:
             return math.inf
-        value = forms.natural(goal.expression, clipped, self.fixed)
+        value = forms.natural(goal.expression, clipped)
         if not value.is_finite():
             return -math.inf
         low, high = float(value.lower()), float(value.upper())

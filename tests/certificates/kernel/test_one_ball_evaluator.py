@@ -2,7 +2,7 @@
 
 Every ball of a formula is `certificates.kernel.exprtree.evaluate` on a tree (`certificates.kernel.balls.eval_ball`
 with lambda_c's enclosure); SymPy expressions are written as trees once, at the boundary. A ball's end, midpoint
-or radius becomes an exact number only through `certificates.kernel.exact.dyadic`.
+or radius becomes an exact number only through `certificates.kernel.exact.exact_value`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import sympy as sp
 from flint import arb
 
 from certificates.claims import evaluation
-from certificates.kernel import exact, exprtree, lambda_c
+from certificates.kernel import exprtree, lambda_c
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ExponentTooLarge, ball_of, dyadic, exact_value, interval_ball, precision
+from certificates.kernel.exact import ExponentTooLarge, ball_of, exact_value, interval_ball, precision
 from certificates.kernel.tree_text import term_text
 from certificates.sympy_trees import from_sympy
 from identities import closed_forms
@@ -68,7 +68,6 @@ def test_the_exact_ends_hold_the_ball() -> None:
         low, high = exact_value(third.lower()), exact_value(third.upper())
         assert low < Fraction(1, 3) < high and high - low < Fraction(1, 2**60)
         assert exact_value(ball_of(Fraction(-3, 8))) == Fraction(-3, 8)
-        assert dyadic(ball_of(Fraction(-3, 8))) == (-3, -3)
         assert exact_value(arb(0)) == 0
         wide = interval_ball(-5, Fraction(1, 10))
         assert exact_value(wide.lower()) <= -5 and exact_value(wide.upper()) >= Fraction(1, 10)
@@ -77,11 +76,11 @@ def test_the_exact_ends_hold_the_ball() -> None:
 def test_an_inexact_or_huge_ball_has_no_exact_value() -> None:
     with precision(64):
         with pytest.raises(ValueError):
-            dyadic(ball_of(Fraction(1, 3)))  # not a point: only its ends, midpoint and radius are exact
+            exact_value(ball_of(Fraction(1, 3)))  # not a point: only its ends, midpoint and radius are exact
         with pytest.raises(ValueError):
-            dyadic(arb("nan"))
+            exact_value(arb("nan"))
         huge = arb(2) ** (2**20)
-        assert exact.dyadic(huge) == (1, 2**20)
+        assert exact_value(huge) == 2 ** (2**20)
         with pytest.raises(ExponentTooLarge):
             exact_value(huge, max_exponent=2**16)
         with pytest.raises(lambda_c.RootError, match="beyond 2"):
