@@ -24,6 +24,7 @@ import contextlib
 
 import numpy as np
 
+from certificates import model_balls
 from certificates.kernel import format as fmt
 from certificates.kernel import recheck
 from certificates.kernel.exact import precision
@@ -62,9 +63,9 @@ def configuration_seconds(attention: str, quantity: str) -> float:
         assert not ball_model.hypothesis_failures(cfg, sorted(hypotheses))
         with precision(fmt.MAX_PRECISION):
             if quantity == "entropy_rate":
-                ball_model.entropy_rates(cfg)
+                model_balls.entropy_rates(cfg)
             else:
-                ball_model.head_energy_rates(cfg)
+                model_balls.head_energy_rates(cfg)
 
     return _seconds(run)
 

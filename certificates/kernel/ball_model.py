@@ -17,10 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import partial
 from typing import Any
-
-from flint import arb
 
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exact_data import ExactConfiguration, Matrix, attends
@@ -154,7 +151,7 @@ def stationary(cfg: ExactConfiguration) -> bool:
     return all(c.is_zero() for v in exact_values(cfg, Chain.velocities) for c in v)
 
 
-def _grid(quantity: Callable[[Chain, int, int], Value]) -> Callable[[Chain], list[list[Value]]]:
+def grid(quantity: Callable[[Chain, int, int], Value]) -> Callable[[Chain], list[list[Value]]]:
     """A quantity of head h and token i at every head and token (H x n)."""
     return lambda chain: [[quantity(chain, h, i) for i in range(chain.cfg.n)] for h in range(len(chain.scores))]
 
@@ -170,31 +167,10 @@ def interaction_failures(cfg: ExactConfiguration) -> list[str]:
     if cfg.interaction is None:
         return []
     try:
-        phi = balls(cfg, _grid(Chain.interaction_row))
+        phi = balls(cfg, grid(Chain.interaction_row))
     except ValueError as exc:
         return [str(exc)]
     seen = [v for head in phi for i, row in enumerate(head) for j, v in enumerate(row) if attends(cfg, i, j)]
     if cfg.attention == "softmax" and not all(v > 0 for v in seen):
         return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
     return []
-
-
-def head_energies(cfg: ExactConfiguration) -> list[arb]:
-    """E_h at every head (with an interaction, ValueError when its antiderivative is not finite at a score)."""
-    energies = balls(cfg, per_head(Chain.head_energy))
-    if cfg.interaction is not None and not all(e.is_finite() for e in energies):
-        raise ValueError(f"the interaction {cfg.interaction.text} is not finite at an exact score (balls)")
-    return energies
-
-
-#: The model terms of a claim at exact data as balls (`certificates.kernel.model_values`), nested lists over heads,
-#: tokens, coordinates: w^h_ij, p^h_ij = softmax_j(beta s^h_ij) whatever the kind, f^h_i, dE_h/dt, H^h_i and
-#: dH^h_i/dt (exp(beta s) only), Z^h_i, xbar^h_i = sum_j p^h_ij x_j.
-attention_weights = partial(balls, read=Chain.weights)
-softmax_distributions = partial(balls, read=_grid(lambda chain, h, i: chain.softmax(h, i)[0]))
-head_outputs = partial(balls, read=Chain.outputs)
-head_energy_rates = partial(balls, read=per_head(Chain.head_energy_rate))
-attention_entropies = partial(balls, read=_grid(Chain.entropy))
-entropy_rates = partial(balls, read=_grid(Chain.entropy_rate))
-partition_functions = partial(balls, read=_grid(Chain.partition_function))
-attention_means = partial(balls, read=_grid(Chain.attention_mean))

@@ -41,7 +41,7 @@ from functools import reduce, wraps
 from operator import mul as times
 from typing import Any
 
-from flint import arb, ctx
+from flint import arb
 
 from certificates.kernel.derivatives import substitute
 from certificates.kernel.exact import ball_of
@@ -171,7 +171,7 @@ class Chain:
     """One configuration's definitions, each built on first use and once, in one `Rate`: the weights, the head
     outputs, the velocities and score rates, the softmax rows, and the quantities over them. Every quantity a
     statement needs (the registry's rates, a claims-file model claim's terms) shares these names, and `balls`
-    evaluates each name once per precision."""
+    evaluates each name once."""
 
     #: What a quantity the data do not define raises.
     error: type[ValueError] = ValueError
@@ -186,8 +186,6 @@ class Chain:
         self.rows = [[_matvec(W, yj) for yj in y] for W in cfg.values]
         self.built: dict[tuple[Any, ...], Any] = {}
         self._softmax: dict[tuple[int, int], tuple[list[Value], Value]] = {}
-        self._env: dict[str, arb] = {}
-        self._evaluated, self._prec = 0, ctx.prec
 
     def _function(self, tree: Tree, what: str) -> Tree:
         """A function of the score the chain states (the interaction, its antiderivative): here any tree."""
@@ -205,17 +203,14 @@ class Chain:
 
     def balls(self, value: Any) -> Any:
         """A value or nested lists of values (as the methods return them) as balls at the current precision, every
-        definition evaluated once (again after a change of precision); ValueError when a value of the stated
-        interaction that the value uses is not a finite ball."""
-        if self._prec != ctx.prec:
-            self._env, self._evaluated, self._prec = {}, 0, ctx.prec
-        for name, tree in self.rate.definitions[self._evaluated :]:
-            self._env[name] = _ball(tree, self._env)
-            if name.startswith("phi_") and not self._env[name].is_finite():
+        definition evaluated once; ValueError when a value of the stated interaction is not a finite ball."""
+        env: dict[str, arb] = {}
+        for name, tree in self.rate.definitions:
+            env[name] = _ball(tree, env)
+            if name.startswith("phi_") and not env[name].is_finite():
                 assert self.cfg.interaction is not None
                 raise ValueError(f"the interaction {self.cfg.interaction.text} is not finite at an exact score (balls)")
-        self._evaluated = len(self.rate.definitions)
-        return _nested(value, lambda v: ball_of(v) if isinstance(v, Fraction) else _ball(v, self._env))
+        return _nested(value, lambda v: ball_of(v) if isinstance(v, Fraction) else _ball(v, env))
 
     def values(self, value: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
         """A value or nested lists of values in another number type (`evaluate_in`): every definition evaluated

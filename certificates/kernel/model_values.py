@@ -31,9 +31,9 @@ from typing import Any
 from flint import arb
 
 from certificates.kernel import ball_model
-from certificates.kernel.ball_model import exact_values, per_head
+from certificates.kernel.ball_model import grid, per_head
 from certificates.kernel.exact import ball_of, precision, settling_sign
-from certificates.kernel.exact_data import dot, exact_scores
+from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.masks import claim_mask, mask_text
 from certificates.kernel.model_chain import Chain
@@ -45,6 +45,27 @@ from certificates.kernel.operator_norm import max_cross_operator_norm, operator_
 WITNESS = "model-configuration-exact"
 #: Working precision (bits) of the balls that settle an exact witness's `given` conditions.
 PRECISION = 256
+#: The primitives that are definitions of a configuration's chain (`certificates.kernel.model_chain`), as nested
+#: lists over heads, tokens and coordinates; p^h_ij = softmax_j(beta s^h_ij) whatever the kind, xbar^h_i = sum_j
+#: p^h_ij x_j. An exact witness reads only those of EXACT exactly (the others: balls only).
+CHAINED: dict[str, Callable[[Chain], Any]] = {
+    "beta": lambda chain: chain.cfg.beta,
+    "x": lambda chain: chain.cfg.tokens,
+    "f": Chain.outputs,
+    "E_h": per_head(Chain.head_energy),
+    "dE_h_dt": per_head(Chain.head_energy_rate),
+    "entropy": grid(Chain.entropy),
+    "entropy_rate": grid(Chain.entropy_rate),
+    "s": lambda chain: chain.scores,
+    "w": Chain.weights,
+    "p": grid(lambda chain, h, i: chain.softmax(h, i)[0]),
+    "Z": grid(Chain.partition_function),
+    "xbar": grid(Chain.attention_mean),
+    "M": lambda chain: chain.cfg.score_matrices,
+    "W": lambda chain: chain.cfg.values,
+    "cluster_gap": lambda chain: 1 - min(token_products(chain.cfg.tokens)),
+}
+EXACT = ("beta", "x", "f", "E_h", "dE_h_dt")
 
 
 def witnessed(claim: Any) -> str:
@@ -225,32 +246,31 @@ def _scalar(name: str, algebra: Any, token: Any, head: Any) -> Any:
     return algebra.inner(others, x)  # A_h_i
 
 
-def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = None) -> NumericAlgebra:
+def _algebra(
+    cfg: ExactConfiguration,
+    number: Callable[[Fraction], Any],
+    read: Callable[[ExactConfiguration, Callable[[Chain], Any]], Any],
+    names: Iterable[str],
+    own: dict[str, Callable[[], Any]],
+) -> NumericAlgebra:
+    """The primitives `names` of `CHAINED` as `read` evaluates the chain's definitions (balls or exact numbers), n,
+    d, H as integers, and the algebra's `own` others (KeyError for any other name)."""
+    sizes = {"n": cfg.n, "d": len(cfg.tokens[0]), "H": len(cfg.score_matrices)}
+
+    def source(name: str) -> Any:
+        if name in sizes or name in own:
+            return sizes[name] if name in sizes else own[name]()
+        if name not in names:
+            raise KeyError(name)
+        return read(cfg, CHAINED[name])
+
+    return NumericAlgebra(source, number, cfg.attention, cfg.geometry)
+
+
+def ball_algebra(cfg: ExactConfiguration, delta: Fraction | None = None) -> NumericAlgebra:
     """The model terms at exact data, as balls (at the working precision of the caller's context); `delta` is the
     claim's stated bound (`ball_model.stated_delta`), for claims that name it."""
-
-    def balls(rows: Iterable[Any]) -> list[Any]:
-        return [balls(row) if isinstance(row, list) else ball_of(row) for row in rows]
-
-    readers: dict[str, Callable[[], Any]] = {
-        "n": lambda: cfg.n,
-        "d": lambda: len(cfg.tokens[0]),
-        "H": lambda: len(cfg.score_matrices),
-        "beta": lambda: ball_of(cfg.beta),
-        "x": lambda: balls(cfg.tokens),
-        "f": lambda: ball_model.head_outputs(cfg),
-        "E_h": lambda: ball_model.head_energies(cfg),
-        "dE_h_dt": lambda: ball_model.head_energy_rates(cfg),
-        "entropy": lambda: ball_model.attention_entropies(cfg),
-        "entropy_rate": lambda: ball_model.entropy_rates(cfg),
-        "s": lambda: balls(exact_scores(cfg)),
-        "w": lambda: ball_model.attention_weights(cfg),
-        "p": lambda: ball_model.softmax_distributions(cfg),
-        "Z": lambda: ball_model.partition_functions(cfg),
-        "xbar": lambda: ball_model.attention_means(cfg),
-        "M": lambda: balls(cfg.score_matrices),
-        "W": lambda: balls(cfg.values),
-        "cluster_gap": lambda: ball_of(1 - min(token_products(cfg.tokens))),
+    norms: dict[str, Callable[[], Any]] = {
         "delta": lambda: ball_of(stated_bound(delta)),
         "delta_op": lambda: max_cross_operator_norm(cfg.score_matrices),
         "misalignment": lambda: [
@@ -258,22 +278,13 @@ def ball_algebra(cfg: ball_model.ExactConfiguration, delta: Fraction | None = No
             for W, M in zip(cfg.values, cfg.score_matrices, strict=True)
         ],
     }
-    return NumericAlgebra(lambda name: readers[name](), ball_of, cfg.attention, cfg.geometry)
+    return _algebra(cfg, ball_of, ball_model.balls, CHAINED, norms)
 
 
-def exact_algebra(cfg: ball_model.ExactConfiguration) -> NumericAlgebra:
-    """The model terms at exact data, as exact numbers (KeyError for a primitive with no exact value)."""
-    readers = {
-        "n": lambda: cfg.n,
-        "d": lambda: len(cfg.tokens[0]),
-        "H": lambda: len(cfg.score_matrices),
-        "beta": lambda: ExpNumber.rational(cfg.beta),
-        "x": lambda: [[ExpNumber.rational(v) for v in x] for x in cfg.tokens],
-        "f": lambda: exact_values(cfg, Chain.outputs),
-        "E_h": lambda: exact_values(cfg, per_head(Chain.head_energy)),
-        "dE_h_dt": lambda: exact_values(cfg, per_head(Chain.head_energy_rate)),
-    }
-    return NumericAlgebra(lambda name: readers[name](), ExpNumber.rational, cfg.attention, cfg.geometry)
+def exact_algebra(cfg: ExactConfiguration) -> NumericAlgebra:
+    """The model terms at exact data, as exact numbers (`certificates.kernel.exp_field`; KeyError for a primitive
+    with no exact value here)."""
+    return _algebra(cfg, ExpNumber.rational, ball_model.exact_values, EXACT, {})
 
 
 def stated_bound(delta: Fraction | None) -> Fraction:
@@ -311,7 +322,7 @@ class Settled:
     failures: list[str] = field(default_factory=list)
 
 
-def configuration_failures(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> list[str]:
+def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
     """What the exact data and the token and head of `at` violate of the claim, exactly: its kind, geometry, mask,
     sizes (and sign of beta), hypotheses, interaction phi and token."""
     failures = []
@@ -345,7 +356,7 @@ def given_failures(claim: Any, algebra: NumericAlgebra, at: dict[str, int]) -> l
     return []
 
 
-def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> Settled:
+def settle(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> Settled:
     """Whether the exact configuration witnesses the model claim's negation (universal) or the claim (existence)
     at the token and head of `at` (balls at the caller's precision): `configuration_failures`, every given
     condition, then the relation of `witnessed`."""
@@ -365,7 +376,7 @@ def settle(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -
     return out
 
 
-def equality_failures(claim: Any, cfg: ball_model.ExactConfiguration, at: dict[str, int]) -> list[str]:
+def equality_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
     """Why `cfg` (at the token and head of `at`) is not an exact witness of the existence claim `lhs = rhs`
     (empty: it is one): `configuration_failures`, the given conditions by balls, rhs - lhs exactly 0."""
     if not claim.exists or claim.relation.op != "=":

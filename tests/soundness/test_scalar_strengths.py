@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.claims.loader import parse_claims
-from certificates.kernel import ball_model
 from certificates.kernel.exact import precision
 from certificates.kernel.verify import check_file
 from certificates.provers.witness import round_configuration
@@ -86,7 +86,7 @@ def test_at_large_beta_lambda_the_float_rate_is_noise_and_balls_are_not() -> Non
     cfg = Configuration.create(X, np.array([s * np.eye(2) for s in lam]), np.array([np.eye(2)] * 2), beta=beta)
     exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.values, beta, 2**30, symmetric_values=True)
     with precision(128):  # at 53 bits the balls are honest and useless ([+/- 7e5]); at 128 they settle the sign
-        balls = ball_model.head_energy_rates(exact)
+        balls = model_balls.head_energy_rates(exact)
     assert all(rate > 0 for rate in balls)  # the true rates, tiny and positive
     assert all(abs(float(rate.mid())) < 1e-6 for rate in balls)
     assert abs(field.energy_rate(cfg)) > 1e3 * sum(float(rate.mid()) for rate in balls)  # the float rate is noise

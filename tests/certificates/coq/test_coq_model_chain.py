@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.claims.interaction_text import parse_interaction
 from certificates.coq.source import source
 from certificates.kernel import ball_model, masks
@@ -74,11 +75,11 @@ def _contains(balls: Any, floats: Any, what: str) -> None:
 
 #: Each compared quantity: the chain's balls and the float model's value.
 QUANTITIES: dict[str, tuple[Callable[[ExactConfiguration], Any], Callable[[Configuration], Any]]] = {
-    "weights": (ball_model.attention_weights, model.weights),
-    "head outputs": (ball_model.head_outputs, model.head_outputs),
+    "weights": (model_balls.attention_weights, model.weights),
+    "head outputs": (model_balls.head_outputs, model.head_outputs),
     "velocities": (partial(ball_model.balls, read=Chain.velocities), model.token_velocity),
     "direction velocities": (partial(ball_model.balls, read=Chain.direction_velocities), model.direction_velocity),
-    "head energy rates": (ball_model.head_energy_rates, EVALUATORS["head_energy_rate"]),
+    "head energy rates": (model_balls.head_energy_rates, EVALUATORS["head_energy_rate"]),
     "token norm rates": (
         partial(ball_model.balls, read=lambda chain: [chain.token_norm_rate(i) for i in range(chain.cfg.n)]),
         EVALUATORS["token_norm_rate"],
@@ -90,11 +91,11 @@ QUANTITIES: dict[str, tuple[Callable[[ExactConfiguration], Any], Callable[[Confi
 }
 #: The quantities of exp(beta s) only (no interaction): energies E_h and the attention entropies and their rates.
 EXPONENTIAL = {
-    "head energies": (ball_model.head_energies, EVALUATORS["head_energies"]),
-    "entropies": (ball_model.attention_entropies, EVALUATORS["attention_entropy"]),
-    "entropy rates": (ball_model.entropy_rates, EVALUATORS["entropy_rate"]),
-    "partition functions": (ball_model.partition_functions, model.partition_functions),
-    "attention means": (ball_model.attention_means, model.attention_means),
+    "head energies": (model_balls.head_energies, EVALUATORS["head_energies"]),
+    "entropies": (model_balls.attention_entropies, EVALUATORS["attention_entropy"]),
+    "entropy rates": (model_balls.entropy_rates, EVALUATORS["entropy_rate"]),
+    "partition functions": (model_balls.partition_functions, model.partition_functions),
+    "attention means": (model_balls.attention_means, model.attention_means),
 }
 
 
@@ -156,7 +157,7 @@ def test_coqc_proves_a_small_scheme_statement_with_its_square_roots(geometry: st
     tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]
     heads = [[[one, Fraction(1, 2)], [zero, Fraction(3, 2)]]]
     cfg = ball_model.ExactConfiguration(tokens, heads, [[[one, zero], [Fraction(1, 4), -one]]], one, geometry, "usa")
-    rate = ball_model.head_energy_rates(cfg)[0]
+    rate = model_balls.head_energy_rates(cfg)[0]
     relation = "<" if rate < 0 else ">"
     _, problem = configuration_problem("energy_rate", relation, cfg, {})
     assert any(tree[0] == "sqrt" for _, tree in problem.definitions) == (geometry == "ngpt")

@@ -18,11 +18,12 @@ import pytest
 
 from certificates.claims.interaction_text import parse_interaction
 from certificates.claims.loader import parse_claims
-from certificates.kernel.ball_model import ExactConfiguration, head_energies
+from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import ball_of
 from certificates.kernel.format import content_hash
 from certificates.kernel.interaction import Interaction, is_antiderivative
 from certificates.kernel.verify import verify_file
+from certificates.model_balls import head_energies
 from checks.api import decide
 from checks.claimsfile.register import register_claims
 from checks.verdicts import Verdict

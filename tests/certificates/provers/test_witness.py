@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.kernel import ball_model
 from certificates.provers.witness import certify_configuration, rational_unit_vector, round_configuration
 from checks.evidence import energy_witnesses as witness_claims
@@ -35,7 +36,7 @@ def test_ball_model_agrees_with_the_numpy_model(geometry: str, symmetric: bool, 
     scores = [_rational_matrix(rng, d, symmetric) for _ in range(H)]
     values = scores if aligned else [_rational_matrix(rng, d, True) for _ in range(H)]
     exact = ball_model.ExactConfiguration(tokens, scores, values, Fraction(3, 4), geometry)
-    balls = ball_model.head_energy_rates(exact)
+    balls = model_balls.head_energy_rates(exact)
     cfg = Configuration.create(
         families.rational_to_float(tokens),
         np.array([families.rational_to_float(M) for M in scores]),

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of, precision
@@ -84,7 +85,7 @@ def test_the_issue_relu_state_has_a_negative_ball_rate(tmp_path: Path) -> None:
     assert result.verified, result.reason
     floats = model.energy_rate(cfg.moved_to(np.array([[float(v) for v in x] for x in exact.tokens])))
     with precision(128):
-        (rate,) = ball_model.head_energy_rates(exact)
+        (rate,) = model_balls.head_energy_rates(exact)
     assert rate < 0 and float(rate.mid()) == pytest.approx(floats, rel=1e-9)
 
 
@@ -97,7 +98,7 @@ def test_relu_ball_weights_take_the_branch_of_the_exact_score_sign() -> None:
         Fraction(2),
         attention="relu",
     )
-    weights = ball_model.attention_weights(exact)[0]
+    weights = model_balls.attention_weights(exact)[0]
     assert weights[0][1].is_exact() and weights[0][1] == 0  # s = -3/5
     assert weights[0][2].overlaps(ball_of(Fraction(2, 5))) and weights[0][2].rad() < 1e-15  # s = 3/5: 2 (3/5) / 3
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pytest
 
+from certificates import model_balls
 from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
 from certificates.kernel import ball_model
@@ -58,7 +59,7 @@ def test_the_masked_softmax_still_sums_to_one_and_balls_agree() -> None:
     tokens = [[ONE, ZERO], [Fraction(3, 5), Fraction(4, 5)], [ZERO, ONE]]
     identity = [[ONE, ZERO], [ZERO, ONE]]
     cfg = ExactConfiguration(tokens, [identity], [identity], Fraction(3, 2), "sphere", "softmax", mask=causal(3))
-    p = ball_model.softmax_distributions(cfg)[0]
+    p = model_balls.softmax_distributions(cfg)[0]
     for i, row in enumerate(p):
         assert (sum(row[1:], row[0]) - 1).contains(0)
         assert all(row[j] == 0 for j in range(i + 1, 3))  # exactly 0 beyond the diagonal

@@ -9,9 +9,9 @@ import textwrap
 
 import numpy as np
 
+from certificates import model_balls
 from certificates.claims.loader import parse_claims
 from certificates.claims.schema import ModelClaim
-from certificates.kernel import ball_model
 from certificates.provers.witness import round_configuration
 from checks.evidence import adversarial
 from checks.evidence.model_witnesses import Draws, margin
@@ -82,7 +82,7 @@ def test_the_circle_shape_holds_a_ball_verified_violation_that_no_earlier_set_ho
     exact = round_configuration(
         worst.tokens, worst.score_matrices, worst.values, worst.beta, 2**20, symmetric_values=True
     )
-    assert sum(ball_model.head_energy_rates(exact)) < 0  # dE/dt < 0 at exact data
+    assert sum(model_balls.head_energy_rates(exact)) < 0  # dE/dt < 0 at exact data
 
 
 def test_scalar_strengths_are_drawn_very_unequal_and_never_where_floats_are_noise() -> None:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from certificates import masks as user_masks
+from certificates import model_balls
 from certificates.claims.interaction_text import parse_interaction
 from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model
@@ -64,10 +65,10 @@ def test_numpy_balls_and_a_loop_agree_on_masked_interaction_weights(phi: str, at
     assert np.allclose(model.weights(cfg), w, rtol=1e-12, atol=1e-14)
     assert np.all(model.weights(cfg)[:, ~np.array(rows)] == 0)
     assert np.allclose(model.head_energies(cfg), energies, rtol=1e-12)
-    contains(ball_model.attention_weights(exact), w)
-    contains(ball_model.head_outputs(exact), model.head_outputs(cfg))
-    contains(ball_model.head_energies(exact), model.head_energies(cfg))
-    contains(ball_model.head_energy_rates(exact), model.head_energy_rates(cfg))
+    contains(model_balls.attention_weights(exact), w)
+    contains(model_balls.head_outputs(exact), model.head_outputs(cfg))
+    contains(model_balls.head_energies(exact), model.head_energies(cfg))
+    contains(model_balls.head_energy_rates(exact), model.head_energy_rates(cfg))
     assert ball_model.interaction_failures(exact) == []
 
 

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.errors import InputError
 from certificates.kernel import ball_model
 from certificates.provers.witness import round_configuration
@@ -76,8 +77,8 @@ def test_numpy_and_balls_agree_with_the_reference(text, phi, Phi, attention: str
         [[[float(v) for v in r] for r in W] for W in exact.values],
         beta=float(exact.beta), attention=attention, geometry=geometry, interaction=text,
     )  # fmt: skip
-    balls = [float(e.mid()) for e in ball_model.head_energies(exact)]
-    ball_rates = [float(r.mid()) for r in ball_model.head_energy_rates(exact)]
+    balls = [float(e.mid()) for e in model_balls.head_energies(exact)]
+    ball_rates = [float(r.mid()) for r in model_balls.head_energy_rates(exact)]
     assert np.allclose(balls, model.head_energies(rounded), rtol=1e-9, atol=1e-12)
     assert np.allclose(ball_rates, model.head_energy_rates(rounded), rtol=1e-8, atol=1e-10)
     assert ball_model.interaction_failures(exact) == []

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from certificates import masks as user_masks
+from certificates import model_balls
 from certificates.errors import InputError
 from certificates.kernel import ball_model
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
@@ -165,11 +166,11 @@ def test_the_ball_model_agrees_with_numpy_on_masks_and_repulsion(attention: str,
         for ball, value in zip(np.ravel(np.array(balls, dtype=object)), np.ravel(floats), strict=True):
             assert abs(float(ball.mid()) - value) <= 1e-9 * (1 + abs(value)) + float(ball.rad())
 
-    contains(ball_model.head_outputs(exact), model.head_outputs(cfg))
-    contains(ball_model.head_energies(exact), model.head_energies(cfg))
-    contains(ball_model.head_energy_rates(exact), model.head_energy_rates(cfg))
-    contains(ball_model.attention_entropies(exact), model.attention_entropies(cfg))
-    contains(ball_model.entropy_rates(exact), model.entropy_rates(cfg))
+    contains(model_balls.head_outputs(exact), model.head_outputs(cfg))
+    contains(model_balls.head_energies(exact), model.head_energies(cfg))
+    contains(model_balls.head_energy_rates(exact), model.head_energy_rates(cfg))
+    contains(model_balls.attention_entropies(exact), model.attention_entropies(cfg))
+    contains(model_balls.entropy_rates(exact), model.entropy_rates(cfg))
 
 
 @pytest.mark.parametrize(

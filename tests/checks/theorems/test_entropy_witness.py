@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.kernel import ball_model
 from certificates.kernel.recheck import exact_configuration
 from certificates.kernel.verify import verify_file as verify_certificate
@@ -70,8 +71,8 @@ def test_ball_rates_agree_with_the_numpy_model(attention: str, geometry: str, sy
     exact = ball_model.ExactConfiguration(tokens, scores, values, Fraction(2, 3), geometry, attention)
     cfg = _float_configuration(exact)
     for balls, floats in (
-        (ball_model.entropy_rates(exact), model.entropy_rates(cfg)),
-        ([ball_model.head_energy_rates(exact)], [model.head_energy_rates(cfg)]),
+        (model_balls.entropy_rates(exact), model.entropy_rates(cfg)),
+        ([model_balls.head_energy_rates(exact)], [model.head_energy_rates(cfg)]),
     ):
         for ball_row, float_row in zip(balls, floats, strict=True):
             for ball, value in zip(ball_row, float_row, strict=True):
@@ -87,7 +88,7 @@ def test_a_wrong_ball_entropy_rate_would_be_caught() -> None:
     softmax = ball_model.ExactConfiguration(tokens, scores, scores, Fraction(1), "sphere", "softmax")
     usa = ball_model.ExactConfiguration(tokens, scores, scores, Fraction(1), "sphere", "usa")
     floats = model.entropy_rates(_float_configuration(softmax))
-    wrong = ball_model.entropy_rates(usa)
+    wrong = model_balls.entropy_rates(usa)
     assert max(abs(float(b.mid()) - v) for b, v in zip(wrong[0], floats[0], strict=True)) > 1e-3
 
 
@@ -276,5 +277,5 @@ def test_hand_made_witness_for_reading_b(tmp_path: Path) -> None:
     result = certify_configuration(claim, exact, HYPOTHESES["scalar"], "entropy_rate", 0, "<", tmp_path, token=0)
     assert result.verified and result.path is not None
     assert verify_certificate(result.path)[0]
-    ball = ball_model.entropy_rates(exact)[0][0]
+    ball = model_balls.entropy_rates(exact)[0][0]
     assert abs(_entropy_difference(_float_configuration(exact))[0, 0] - float(ball.mid())) < 1e-6
