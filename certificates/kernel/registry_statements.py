@@ -168,5 +168,5 @@ CHECKERS: dict[str, Callable[[dict[str, Any], str, dict[str, Any], float], tuple
     "point": _point,
     "configuration": configuration,
     "convexity": _convexity,
-    "equilibrium": lambda statement, claim_id, payload, seconds: check_equilibrium(claim_id, payload),
+    "equilibrium": check_equilibrium,
 }
