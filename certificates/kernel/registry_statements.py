@@ -75,10 +75,18 @@ def check(
     return proved + (rests if lemma else ""), how
 
 
-def _difference(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
-    """The fields (at most five) where the file's statement departs from the kernel's, or that only one of them has."""
-    fields = sorted(str(key)[:40] for key in mine.keys() | theirs.keys() if mine.get(key) != theirs.get(key))
-    return f"the fields {', '.join(fields[:5])} differ"
+def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:
+    """Where the file's statement first departs from the kernel's, naming a field the kernel does not have."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        extra, missing = sorted(str(k)[:40] for k in theirs.keys() - mine.keys()), sorted(mine.keys() - theirs.keys())
+        if extra or missing:
+            return f"{where}: unexpected fields {extra[:5]}, missing {missing[:5]}"
+        pairs = [(mine[key], theirs[key], f"{where}.{key}") for key in mine]
+    elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+        pairs = [(a, b, f"{where}.{k}") for k, (a, b) in enumerate(zip(mine, theirs, strict=True))]
+    else:
+        return f"{where} differs"
+    return next(_difference(a, b, at) for a, b, at in pairs if a != b)
 
 
 def _smt(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
@@ -86,7 +94,8 @@ def _smt(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seco
     if payload["logic"] != smtlib.LOGIC:
         raise Rejected(f"logic {str(payload['logic'])[:40]!r}: the obligation is stated in {smtlib.LOGIC}")
     if payload["statements"] != statement["statements"]:
-        raise Rejected(f"the smt statements differ from the obligation of {claim_id}")
+        where = _difference(statement["statements"], payload["statements"], "statements")
+        raise Rejected(f"the smt statements differ from the obligation of {claim_id}: {where}")
     texts = [smtlib.problem_text(s["constants"], s["hypotheses"], s["goal"]) for s in statement["statements"]]
     return statement["sentence"], solvers.recheck_unsat(texts, seconds)
 
