@@ -252,34 +252,20 @@ def _orthogonal_subspaces(problem: Problem) -> str | None:
     return centre_failure(problem, [], [])
 
 
-class EquilibriumObligation(NamedTuple):
-    """The claim's subject; the hypotheses its heads must satisfy (`ball_model.HYPOTHESES`) and why its centre is
-    not the structure (None when it is; a structured claim's equilibrium is the centre itself). No structure: any
-    exact instance (the certificate states what it proves)."""
-
-    subject: str
-    hypotheses: tuple[str, ...] = ()
-    structure: Failure = lambda problem: None
-
-    def failure(self, problem: Problem) -> str | None:
-        """Why the problem is not the claim's subject (None: it is)."""
-        failed = ball_model.hypothesis_failures(problem.cfg, self.hypotheses)
-        return f"the heads are not {', '.join(failed)}" if failed else self.structure(problem)
-
-
 def _gram(sizes: Callable[[int], list[int]]) -> Failure:
     """The centre is the equilibrium with the Gram matrix of clusters of these sizes (at n tokens)."""
     return lambda p: centre_failure(p, [range(len(p.cfg.tokens[0]))], [clusters_gram(sizes(p.cfg.n))])
 
 
-_SCALAR, _ORTHOGONAL = ("scalar-heads", "aligned-values"), ("orthogonal-heads", "aligned-values", "symmetric-scores")
-EQUILIBRIA: dict[str, EquilibriumObligation] = {
-    "critical-points": EquilibriumObligation("the configuration"),
-    "critical-points.cluster-stable": EquilibriumObligation("the single cluster", _SCALAR, _gram(lambda n: [n])),
-    "critical-points.simplex-index": EquilibriumObligation("the regular simplex", _SCALAR, _gram(lambda n: [1] * n)),
-    "critical-points.orthogonal-subspaces": EquilibriumObligation(
-        "tokens along orthogonal head subspaces", _ORTHOGONAL, _orthogonal_subspaces
-    ),
+#: The structures a registry equilibrium claim names (its entry of `registry_statements.json` gives its subject, the
+#: hypotheses its heads must satisfy, `ball_model.HYPOTHESES`, and its structure): why a problem's centre is not that
+#: structure (None when it is; a structured claim's equilibrium is the centre itself). `any`: any exact instance (the
+#: certificate states what it proves).
+STRUCTURES: dict[str, Failure] = {
+    "any": lambda problem: None,
+    "single-cluster": _gram(lambda n: [n]),
+    "simplex": _gram(lambda n: [1] * n),
+    "orthogonal-subspaces": _orthogonal_subspaces,
 }
 
 
@@ -332,11 +318,18 @@ def spectrum_text(counts: dict[str, int]) -> str:
     return "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable
 
 
-def check_equilibrium(claim_id: str, payload: dict[str, Any]) -> tuple[str, str]:
-    """Re-check an equilibrium certificate against the obligation of its claim: (what it proves, how)."""
-    obligation = EQUILIBRIA[claim_id]
+def check_equilibrium(
+    statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float
+) -> tuple[str, str]:
+    """Re-check an equilibrium certificate against its registry statement (subject, hypotheses, structure): (what it
+    proves, how)."""
+
+    def failure(problem: Problem) -> str | None:
+        failed = ball_model.hypothesis_failures(problem.cfg, statement["hypotheses"])
+        return f"the heads are not {', '.join(failed)}" if failed else STRUCTURES[statement["structure"]](problem)
+
     require_keys(payload, PAYLOAD_KEYS, "equilibrium payload")
-    problem, counts, how = recheck(payload, obligation.failure, obligation.subject)
+    problem, counts, how = recheck(payload, failure, statement["subject"])
     cfg = problem.cfg
     kind = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, {cfg.attention}, beta = {cfg.beta}, H = {len(cfg.score_matrices)}"
-    return f"{obligation.subject} ({kind}) is an equilibrium (in the certified box) with {spectrum_text(counts)}", how
+    return f"{statement['subject']} ({kind}) is an equilibrium (in the certified box) with {spectrum_text(counts)}", how

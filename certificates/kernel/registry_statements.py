@@ -19,16 +19,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache, reduce
+from functools import cache
 from pathlib import Path
 from typing import Any
-
-from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
 from certificates.kernel import recheck, smtlib, solvers
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.equilibrium import check_equilibrium
-from certificates.kernel.exprtree import Tree, TreeError, fold, parse_rational, substitute
+from certificates.kernel.exact import ball_of
+from certificates.kernel.exprtree import evaluate, parse_rational, substitute
+from certificates.kernel.interaction import is_antiderivative
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text
 
@@ -57,13 +57,6 @@ def expected(claim_id: str, parameters: object) -> dict[str, Any]:
     rationals = {name: ["rat", str(value)] for name, value in values.items()}
     statement = {"form": FORM, "claim": claim_id, "parameters": {name: str(v) for name, v in values.items()}}
     return statement | substitute(body, rationals)  # type: ignore[no-any-return]
-
-
-def of_payload(claim_id: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """The statement of a certificate of `claim_id` at its payload's integer parameters (`parameters`, when the
-    claim has any)."""
-    has_parameters = bool(table().get(claim_id, {}).get("ranges"))
-    return expected(claim_id, payload.get("parameters") if has_parameters else {})
 
 
 def check(
@@ -153,70 +146,29 @@ def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]
     boxes = 0
     for name, ends in (("g-rising", (a, b)), ("convex", (b, top))):
         boxes += recheck.cover(parts[name], facts[name]["expression"], facts[name]["relation"], {"u": ends})
-    convexity_lemma(statement, claim_id)
+    convexity_lemma(statement, claim_id, a, b)
     trees = {"g": facts["g-below"]["expression"], "rate": statement["rate"], "factor": statement["factor"]}
     texts = {name: term_text(tree) for name, tree in trees.items()}
     proved = statement["sentence"].format(**statement["parameters"], **texts, a=a, b=b, u_max=top)
-    return proved, f"ball point, {boxes} boxes re-evaluated, g', phi'' = K g and K > 0 by exact algebra"
+    return proved, f"ball point, {boxes} boxes re-evaluated, g', phi'' = K g by exact algebra, K > 0 in balls"
 
 
-#: The exact algebra of the convexity lemma: polynomials in u and X, X standing for e^u (an identity of rational
-#: functions in independent u and X holds in particular at X = e^u; one with positive coefficients is > 0 at u, X > 0).
-_ALGEBRA = fmpq_mpoly_ctx.get(("u", "X"), "lex")
-Quotient = tuple[fmpq_mpoly, fmpq_mpoly]
-
-
-def _quotient(tree: Tree) -> Quotient:
-    """(numerator, denominator) of a tree over rationals, u and exp(u) (Rejected for any other node)."""
-    u, X = _ALGEBRA.gens()
-    one = _ALGEBRA.constant(1)
-    rules = {
-        "rat": lambda q: (one * fmpq(q.numerator, q.denominator), one),
-        "sym": lambda name: (u, one) if name == "u" else _no_rule(f"the symbol {name!r}"),
-        "exp": lambda a: (X, one) if a == (u, one) else _no_rule("exp of another term than u"),
-        "add": lambda *parts: reduce(lambda p, q: (p[0] * q[1] + q[0] * p[1], p[1] * q[1]), parts),
-        "mul": lambda *parts: reduce(lambda p, q: (p[0] * q[0], p[1] * q[1]), parts),
-        "pow": _power,
-    }
-    try:
-        return fold(tree, rules)
-    except TreeError as exc:
-        raise Rejected(f"the convexity lemma's exact algebra has no rule for {exc}") from None
-
-
-def _no_rule(what: str) -> Quotient:
-    raise TreeError(what)
-
-
-def _power(part: Quotient, k: int) -> Quotient:
-    """part**k for 0 < |k| <= 8."""
-    top, bottom = part if k > 0 else part[::-1]
-    if not 0 < abs(k) <= 8 or bottom == 0:
-        raise Rejected(f"the convexity lemma's exact algebra takes powers 1..8 of a non-zero quotient, not {k}")
-    return top ** abs(k), bottom ** abs(k)
-
-
-def _same(p: Quotient, q: Quotient) -> bool:
-    return p[0] * q[1] - q[0] * p[1] == 0
-
-
-def _positive(p: Quotient) -> bool:
-    return all(c > 0 for poly in p for c in poly.coeffs()) and all(poly != 0 for poly in p)
-
-
-def convexity_lemma(statement: dict[str, Any], claim_id: str) -> None:
+def convexity_lemma(statement: dict[str, Any], claim_id: str, a: Fraction, b: Fraction) -> None:
     """The covered trees are g' and phi'' of the statement's g and phi (the kernel's tree derivative), and
-    phi'' = K g with K > 0 for u > 0, each by exact algebra; Rejected otherwise."""
-    parts, rate, factor = statement["parts"], statement["rate"], statement["factor"]
-    g, second = parts["g-below"]["expression"], derivative(derivative(rate, "u"), "u")
+    phi'' = K g, each a formal identity of rational functions in u and its transcendental subterms (the one such
+    algebra, `interaction.is_antiderivative`, with u its variable s), and K > 0 on [a, b] (one ball: there g' > 0,
+    so phi'' has the sign of g, which changes sign at its one root u_c in [a, b]); Rejected otherwise."""
+    renamed = substitute({key: statement[key] for key in ("parts", "rate", "factor")}, {"u": ["sym", "s"]})
+    parts, factor = renamed["parts"], renamed["factor"]
+    g, slope = parts["g-below"]["expression"], derivative(renamed["rate"], "s")
     facts = {
-        "g-rising is g'": _same(_quotient(parts["g-rising"]["expression"]), _quotient(derivative(g, "u"))),
-        "convex is phi''": _same(_quotient(parts["convex"]["expression"]), _quotient(second)),
-        "phi'' = K g": _same(_quotient(second), _quotient(["mul", factor, g])),
-        "K > 0": _positive(_quotient(factor)),
+        "g-rising is g'": is_antiderivative(g, parts["g-rising"]["expression"]),
+        "convex is phi''": is_antiderivative(slope, parts["convex"]["expression"]),
+        "phi'' = K g": is_antiderivative(slope, ["mul", factor, g]),
+        "K > 0": evaluate(factor, {"s": ball_of(a).union(ball_of(b))}) > 0,
     }
     if failed := [fact for fact, holds in facts.items() if not holds]:
-        raise Rejected(f"{claim_id}: the convexity lemma fails: {', '.join(failed)} not shown by exact algebra")
+        raise Rejected(f"{claim_id}: the convexity lemma fails: {', '.join(failed)} not shown")
 
 
 #: kind (or witness kind) -> its check: (statement, claim id, payload, solver seconds) -> (proved, how).
@@ -225,5 +177,5 @@ CHECKERS: dict[str, Callable[[dict[str, Any], str, dict[str, Any], float], tuple
     "point": _point,
     "configuration": configuration,
     "convexity": _convexity,
-    "equilibrium": lambda statement, claim_id, payload, seconds: check_equilibrium(claim_id, payload),
+    "equilibrium": check_equilibrium,
 }

@@ -35,7 +35,6 @@ from typing import Any
 import sympy as sp
 
 from certificates.kernel import registry_statements
-from certificates.kernel.equilibrium import EQUILIBRIA
 from certificates.kernel.recheck import Rejected
 from certificates.sympy_trees import formula_from_sympy, from_sympy
 from identities import closed_forms, signs
@@ -501,9 +500,25 @@ def build() -> dict[str, dict[str, Any]]:
         "factor": from_sympy(convexity_factor()),
         "sentence": CONVEXITY_SENTENCE,
     }
-    for claim_id, equilibrium in EQUILIBRIA.items():
-        table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": [], "subject": equilibrium.subject}
+    for claim_id, (subject, hypotheses, structure) in EQUILIBRIUM_CLAIMS.items():
+        entry = {"subject": subject, "hypotheses": list(hypotheses), "structure": structure}
+        table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": []} | entry
     return table
+
+
+_SCALAR, _ORTHOGONAL = ("scalar-heads", "aligned-values"), ("orthogonal-heads", "aligned-values", "symmetric-scores")
+#: The registry's equilibrium claims: (subject, the hypotheses their heads must satisfy, the structure of the centre,
+#: `certificates.kernel.equilibrium.STRUCTURES`).
+EQUILIBRIUM_CLAIMS = {
+    "critical-points": ("the configuration", (), "any"),
+    "critical-points.cluster-stable": ("the single cluster", _SCALAR, "single-cluster"),
+    "critical-points.simplex-index": ("the regular simplex", _SCALAR, "simplex"),
+    "critical-points.orthogonal-subspaces": (
+        "tokens along orthogonal head subspaces",
+        _ORTHOGONAL,
+        "orthogonal-subspaces",
+    ),
+}
 
 
 def write() -> None:
@@ -518,8 +533,9 @@ def statement(claim_id: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     kernel rejects such a certificate, which carries no statement)."""
     if claim_id not in registry_statements.table():
         return None
+    has_parameters = bool(registry_statements.table()[claim_id]["ranges"])
     try:
-        return registry_statements.of_payload(claim_id, payload)
+        return registry_statements.expected(claim_id, payload.get("parameters") if has_parameters else {})
     except Rejected:
         return None
 

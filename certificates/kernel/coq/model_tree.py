@@ -41,7 +41,7 @@ from certificates.kernel.exprtree import Tree, TreeError
 from certificates.kernel.model_chain import Value, add, mul, tree_of
 from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, chain_value
 from certificates.kernel.model_statements import witness_configuration
-from certificates.kernel.model_values import STATED, NumericAlgebra, evaluate, index_values, witnessed
+from certificates.kernel.model_values import STATED, NumericAlgebra, evaluate, index_values, residual, witnessed
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition
 #: (`statements`), so coqc's time grows with the number of definitions: about 20 s of CPU at n^2 H d = 216
@@ -232,8 +232,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     rows: list[tuple[str, Any, str]] = []
     for condition in claim.given:
         for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
-            token, head = binding.get("i"), binding.get("h")
-            gap = evaluate(condition.rhs, algebra, token, head) - evaluate(condition.lhs, algebra, token, head)
+            gap = residual(condition, algebra, binding)
             rows.append((f"given {condition.text}{where(binding)}", tree_of(gap.value), STATED[condition.op]))
     token, head = at.get("i"), at.get("h")
     lhs, rhs = (

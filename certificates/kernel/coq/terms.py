@@ -1,12 +1,12 @@
 """Expression and formula trees (`certificates.kernel.exprtree`) as Coq text over the reals (R_scope).
 
-The translation is one case per node, so that a reader can check it: `add` and `mul` are `+` and `*`,
-`["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natural exponent) and `/ (b ^ -k)` for k < 0,
+The translation is one rule per node (`exprtree.fold`), so that a reader can check it: `add` and `mul` are `+` and
+`*`, `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natural exponent) and `/ (b ^ -k)` for k < 0,
 `neg`, `sub`, `div` are `-`, `-`, `/`, `c_star` is the prelude's `c_star`, `golden`, `pi`, `e` their values,
 `exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`. Coq's `ln`,
-`sqrt` and `/` are total (they return 0 outside their domain), so `definedness` lists what a statement
-must also assert for every subterm to be defined: `0 < x` under `ln`, `0 <= x` under `sqrt`, `x <> 0`
-under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
+`sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
+must also assert for every subterm to be defined (`definedness`): `0 < x` under `ln`, `0 <= x` under `sqrt`,
+`x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
 Coq term here: `NotTranslatable` names them. Symbol names become Coq identifiers unchanged when they are ones;
 any other name is refused, never escaped into text.
 """
@@ -14,9 +14,11 @@ any other name is refused, never escaped into text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
+from certificates.kernel.exprtree import ARITY, TreeError, fold, parse_rational, rational_text
 
 #: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
 _RESERVED = (
@@ -49,38 +51,60 @@ def real(value: Any) -> str:
     return f"({text})" if q < 0 or q.denominator != 1 else text
 
 
-def term(tree: Any) -> str:
-    """The Coq text of a term tree."""
-    if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
-        raise TreeError(f"malformed node {str(tree)[:60]}")
-    op, args = tree[0], tree[1:]
-    if op == "rat" and len(args) == 1:
-        return real(args[0])
-    if op == "sym" and len(args) == 1:
-        return identifier(args[0])
-    if op in _INFIX and (len(args) == 2 or (op in ("add", "mul") and args)):
-        return "(" + _INFIX[op].join(term(a) for a in args) + ")"
-    if op == "pow" and len(args) == 2 and isinstance(args[1], int) and not isinstance(args[1], bool):
-        base, k = term(args[0]), args[1]
+def translated(tree: Any) -> tuple[str, list[str]]:
+    """(the Coq text of a term tree, each subterm's domain condition, innermost first, each once)."""
+    domain: list[str] = []
+
+    def defined(template: str, relation: str, argument: int) -> Callable[..., str]:
+        """A node whose text is `template`, defined where its `argument`'s text has `relation` to 0."""
+
+        def rule(*texts: str) -> str:
+            domain.append(SIGN_TEXT[relation].format(texts[argument]))
+            return template.format(*texts)
+
+        return rule
+
+    def power(base: str, k: int) -> str:
         if abs(k) > 1000:
             raise NotTranslatable("exponent too large")
-        if k == -1:
-            return f"(/ {base})"
-        return f"({base} ^ {k})" if k >= 0 else f"(/ ({base} ^ {-k}))"
-    if op in _PREFIX and len(args) == 1:
-        return f"({_PREFIX[op]} {term(args[0])})"
-    if op in _CONSTANTS and not args:
-        return _CONSTANTS[op]
+        if k < 0:
+            domain.append(SIGN_TEXT["!="].format(base))
+        return f"({base} ^ {k})" if k >= 0 else f"(/ {base})" if k == -1 else f"(/ ({base} ^ {-k}))"
+
+    rules = {op: partial(_untranslatable, op) for op in ARITY} | {
+        "rat": real,
+        "sym": identifier,
+        "add": lambda *texts: f"({' + '.join(texts)})",
+        "mul": lambda *texts: f"({' * '.join(texts)})",
+        "sub": "({} - {})".format,
+        "div": defined("({} / {})", "!=", 1),
+        "pow": power,
+        "neg": "(- {})".format,
+        "exp": "(exp {})".format,
+        "log": defined("(ln {})", ">", 0),
+        "sqrt": defined("(sqrt {})", ">=", 0),
+        "c_star": "(c_star {})".format,
+        "golden": lambda: "((1 + sqrt 5) / 2)",
+        "pi": lambda: "PI",
+        "e": lambda: "(exp 1)",
+    }
+    return fold(tree, rules), list(dict.fromkeys(domain))
+
+
+def _untranslatable(op: str, *parts: Any) -> str:
     if op in ("lambertw", "lambda_c"):
         raise NotTranslatable(f"{op} is defined implicitly (by its equation); no Coq term states its value here")
-    raise NotTranslatable(f"no Coq translation of the node {str(op)[:40]!r} yet")
+    raise NotTranslatable(f"no Coq translation of the node {op!r} yet")
 
 
-#: Infix operators (`add` and `mul` of any arity, `sub` and `div` of two terms) and prefixed ones (of one term).
-_INFIX = {"add": " + ", "mul": " * ", "sub": " - ", "div": " / "}
-_PREFIX = {"exp": "exp", "log": "ln", "sqrt": "sqrt", "c_star": "c_star", "neg": "-"}
-#: The named constants of the claims grammar, by their closed forms.
-_CONSTANTS = {"golden": "((1 + sqrt 5) / 2)", "pi": "PI", "e": "(exp 1)"}
+def term(tree: Any) -> str:
+    """The Coq text of a term tree."""
+    return translated(tree)[0]
+
+
+def definedness(tree: Any) -> list[str]:
+    """Each subterm's domain condition, innermost first, each once: what makes the tree's value defined."""
+    return translated(tree)[1]
 
 
 def formula(tree: Any) -> str:
@@ -106,26 +130,3 @@ def condition(tree: Any, relation: str) -> str:
     if relation not in SIGN_TEXT:
         raise TreeError(f"unknown relation {str(relation)[:10]!r}")
     return SIGN_TEXT[relation].format(term(tree))
-
-
-def definedness(tree: Any) -> list[str]:
-    """Each subterm's domain condition, innermost first, each once: what makes the tree's value defined."""
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if not isinstance(node, list) or not node or node[0] in ("rat", "sym"):
-            return
-        children = node[1:2] if node[0] == "pow" else node[1:]
-        for child in children:
-            walk(child)
-        if node[0] == "log":
-            found.append(condition(node[1], ">"))
-        elif node[0] == "div":
-            found.append(condition(node[2], "!="))
-        elif node[0] == "sqrt":
-            found.append(condition(node[1], ">="))
-        elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:
-            found.append(condition(node[1], "!="))
-
-    walk(tree)
-    return list(dict.fromkeys(found))

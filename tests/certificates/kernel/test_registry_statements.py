@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -155,11 +156,15 @@ def test_the_printed_sentence_names_the_lemma_the_kernel_does_not_re_check(certi
         assert result.ok
         assert "a lemma check-cert does NOT re-check" in result.message
     convexity = check_file(certified[registry.CONVEXITY_CLAIM][0])
-    assert convexity.ok and "NOT" not in convexity.message and "K > 0 by exact algebra" in convexity.message
+    assert convexity.ok and "NOT" not in convexity.message and "K > 0 in balls" in convexity.message
 
 
 def _negated(tree: list[Any]) -> list[Any]:
     return ["mul", ["rat", "-1"], tree]
+
+
+#: [a, b] around u_c(7) as the prover brackets it (g(a) < 0 < g(b), b - a = 2/1024).
+ENDS = (Fraction(3312, 1024), Fraction(3314, 1024))
 
 
 @pytest.mark.parametrize(
@@ -174,12 +179,12 @@ def _negated(tree: list[Any]) -> list[Any]:
         ),
     ],
 )
-def test_theconvexity_lemma_is_decided_by_exact_algebra(name: str, change: Edit) -> None:
+def test_the_convexity_lemma_is_decided_by_exact_algebra_and_balls(name: str, change: Edit) -> None:
     statement = registry_statements.expected(registry.CONVEXITY_CLAIM, {"n": "7"})
-    registry_statements.convexity_lemma(statement, registry.CONVEXITY_CLAIM)
+    registry_statements.convexity_lemma(statement, registry.CONVEXITY_CLAIM, *ENDS)
     change(statement)
     with pytest.raises(Rejected, match="the convexity lemma fails"):
-        registry_statements.convexity_lemma(statement, registry.CONVEXITY_CLAIM)
+        registry_statements.convexity_lemma(statement, registry.CONVEXITY_CLAIM, *ENDS)
 
 
 @pytest.mark.parametrize("domain", [["u", "1"], "u in [1, 2]", 7, None, {"u": "1"}])
