@@ -121,12 +121,22 @@ def _at_score(tree: Tree, score: Value, beta: Fraction) -> Value:
 
 
 def _ball(tree: Tree, env: dict[str, arb]) -> arb:
-    """A tree as a ball over the evaluated definitions. Every square root here is a norm (of a sum of squares): a
-    ball of it that reaches below 0 by rounding gives the enclosure of its non-negative part, as Coq's sqrt (0 below 0)
-    reads it."""
-    if tree[0] == "sqrt":
+    """A tree as a ball over the evaluated definitions. The square root of a sum of squares (a norm, as `root` writes
+    it: its terms products t * t of one tree, or non-negative rationals) reads the ball of its non-negative part, as
+    Coq's sqrt (0 below 0) does: rounding alone takes such a ball below 0. Any other square root (a stated
+    interaction's) is the real one, undefined below 0."""
+    if tree[0] == "sqrt" and _sum_of_squares(tree[1]):
         return evaluate(tree[1], env).nonnegative_part().sqrt()
     return evaluate(tree, env)
+
+
+def _sum_of_squares(tree: Tree) -> bool:
+    """Whether the tree is syntactically a sum of squares: each term t * t or a non-negative rational."""
+    terms = tree[1:] if tree[0] == "add" else [tree]
+    return all(
+        (term[0] == "mul" and term[1] == term[2]) or (term[0] == "rat" and parse_rational(term[1]) >= 0)
+        for term in terms
+    )
 
 
 def evaluate_in(tree: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:

@@ -71,3 +71,27 @@ def test_no_elementary_antiderivative_means_no_energy(text: str) -> None:
 def test_general_gradient_lemma_proves_and_a_wrong_variant_does_not() -> None:
     assert gradient_lemma(general=True).proved
     assert not gradient_lemma(2, general=True).proved
+
+
+def test_a_stated_square_root_is_undefined_below_zero_not_read_as_a_norm() -> None:
+    """The ball checker reads sqrt of a sum of squares (a norm) as the root of its non-negative part; a stated
+    interaction phi(s) = sqrt(s) (which the parser refuses, so only a forged statement holds it) is the real square
+    root: at the score -1 it is undefined, and the interaction is rejected, not read as phi = 0."""
+    import dataclasses
+    from fractions import Fraction
+
+    from certificates.kernel import ball_model
+    from certificates.kernel.exact_data import ExactConfiguration
+    from certificates.kernel.interaction import Interaction
+
+    one, zero = Fraction(1), Fraction(0)
+    forged = ExactConfiguration(
+        tokens=[[one, zero], [-one, zero]],  # antipodal: the scores <x_1, x_2> are -1
+        score_matrices=[[[one, zero], [zero, one]]],
+        values=[[[one, zero], [zero, one]]],
+        beta=one,
+        interaction=Interaction("sqrt(s)", ["sqrt", ["sym", "s"]]),
+    )
+    assert any("not finite" in reason for reason in ball_model.interaction_failures(forged))
+    squares = Interaction("sqrt(s*s)", ["sqrt", ["mul", ["sym", "s"], ["sym", "s"]]])
+    assert ball_model.interaction_failures(dataclasses.replace(forged, interaction=squares)) == []
