@@ -63,6 +63,9 @@ MAX_CUT_RATIONAL_CHARS = 200
 MAX_EXPONENTIALS = 12
 #: Terms of an expanded polynomial (`polynomial`): a larger one is not compared.
 MAX_TERMS = 2_000
+#: Bits of a coefficient of an expanded polynomial: nested powers of constants grow them geometrically (a hostile
+#: ((10 x)^64)^64... of a few nodes would take the checker hours), so a larger one is not compared.
+MAX_COEFFICIENT_BITS = 65_536
 ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
@@ -112,7 +115,14 @@ def polynomial(tree: Tree, names: tuple[str, ...]) -> fmpq_mpoly | None:
 def _times(p: fmpq_mpoly, q: fmpq_mpoly) -> fmpq_mpoly:
     if len(p) * len(q) > MAX_TERMS:
         raise OverflowError(f"a product of more than {MAX_TERMS} terms")
+    if _bits(p) + _bits(q) + MAX_TERMS.bit_length() > MAX_COEFFICIENT_BITS:
+        raise OverflowError(f"a product with coefficients of more than {MAX_COEFFICIENT_BITS} bits")
     return p * q
+
+
+def _bits(p: fmpq_mpoly) -> int:
+    """The most bits of a coefficient's numerator and denominator together."""
+    return max((c.numer().bit_length() + c.denom().bit_length() for c in p.coeffs()), default=0)
 
 
 def taylor(y: Tree, degree: int) -> Tree:

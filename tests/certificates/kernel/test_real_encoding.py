@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from flint import fmpq_mpoly_ctx
 
 from certificates.kernel import smtlib
 from certificates.kernel.exprtree import Tree, exact_rational
@@ -196,3 +197,15 @@ def test_model_cuts_remove_the_model() -> None:
     (upper,) = model_cuts(encoding, too_large, [])
     upper.validate(1)
     assert upper.kind == "upper" and not _holds(upper.fact(["sym", name], argument), too_large)
+
+
+def test_nested_powers_of_constants_are_not_expanded_past_the_coefficient_bound() -> None:
+    """A hostile statement of a few nodes, ((10 x)^64)^64)^64..., has coefficients of 64^depth digits (depth 4 took
+    the checker 11 s, depth 5 hours): past MAX_COEFFICIENT_BITS it is not expanded (None), below it is."""
+    tree: list = ["mul", ["sym", "x"], ["rat", "10"]]
+    for depth in range(1, 6):  # depth 1 and 2 expand; from 3 on the coefficients pass the bound
+        tree = ["pow", tree, 64]
+        expanded = polynomial(tree, ("x",))
+        assert (expanded is None) == (depth >= 3), depth
+    (x,) = fmpq_mpoly_ctx.get(("x",)).gens()
+    assert polynomial(["pow", ["mul", ["sym", "x"], ["rat", "10"]], 64], ("x",)) == (10 * x) ** 64

@@ -96,7 +96,7 @@ def test_every_smt_certificate_rechecks_in_a_fresh_process(report: dict[str, dic
     paths = [p for claim in report.values() for p in claim["evidence"].get("certificates", [])]
     assert len(paths) >= len(BY_SMT)
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", *paths, "--claims", str(EXAMPLES)],
+        [sys.executable, "-m", "checks", "check-cert", "--width=1000", *paths, "--claims", str(EXAMPLES)],
         capture_output=True,
         text=True,
         cwd=ROOT,
