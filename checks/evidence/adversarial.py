@@ -525,15 +525,16 @@ def rate_margin(quantity: str, head: int | None = None, tolerance: float = VIOLA
 
     def margin(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
         xdot = model.direction_velocity(cfg)  # the rates of the tokens attention reads (`field.directions`)
+        tangent = cfg.geometry != "flat"  # unit directions moving tangentially
         cfg = model.directions(cfg)
-        sdot = model.score_rates(cfg, xdot)
+        sdot = model.score_rates(cfg, xdot, tangent)
         size = float(np.max(np.abs(sdot)))
         errors = rate_error_bounds(cfg, xdot, sdot, quantity)
         if quantity == "entropy_rate":
-            values = model.entropy_rates(cfg, xdot)
+            values = model.entropy_rates(cfg, xdot, tangent)
             scale = 1.0 + 2.0 * cfg.beta * size * np.log(cfg.n)
         else:
-            values = model.head_energy_rates(cfg, xdot)
+            values = model.head_energy_rates(cfg, xdot, tangent)
             scale = 1.0 + cfg.beta * model.energy(cfg) * size
             if quantity == "energy_rate":
                 values, errors = np.array(values.sum()), np.array(errors.sum())
