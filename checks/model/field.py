@@ -88,17 +88,29 @@ def head_outputs(cfg: Configuration) -> np.ndarray:
     return heads_of(cfg).head_outputs(cfg.tokens)
 
 
+#: Up to this many products H n^2 d, the tangent velocity and the score rates on the sphere are formed from the
+#: differences x_j - x_i (`head_output_parts`): O(H n^2 d) elementwise work, for the configurations of the model
+#: claims' search; larger ones (trajectories) leave out the own term only.
+CENTERED_SIZE = 200_000
+
+
 def head_output_parts(cfg: Configuration) -> tuple[np.ndarray, np.ndarray]:
-    """(c, R) with f^h_i = c^h_i x_i + R^h_i exactly, shapes (H, n) and (H, n, d): c^h_i = w^h_ii mu_h, the scalar
-    part of the token's own term (`token_blocks.scalar_parts`), R^h_i = sum_{j != i} w^h_ij W_h x_j + w^h_ii W'_h x_i.
-    P⊥_{x_i}(f^h_i) = P⊥_{x_i}(R^h_i) at a unit x_i, without the cancellation of e^(beta lambda_h) (issue 39)."""
+    """(c, R) with f^h_i = c^h_i x_i + R^h_i exactly, shapes (H, n) and (H, n, d): with Z^h_i = sum_j w^h_ij and
+    W_h = mu_h I + W'_h (`token_blocks.scalar_parts`), c^h_i = Z^h_i mu_h and R^h_i = W_h sum_j w^h_ij (x_j - x_i) +
+    Z^h_i W'_h x_i, the differences formed before they are weighted. P⊥_{x_i}(f^h_i) = P⊥_{x_i}(R^h_i) at unit
+    tokens: a token's own term and those of tokens at or near x_i (weights up to e^(beta lambda)) enter only by
+    their small differences, never cancelled after the sum (issue 39)."""
     w, X = weights(cfg), cfg.tokens
     mu, rest = scalar_parts(cfg.values)
-    tokens = np.arange(cfg.n)
-    own = w[:, tokens, tokens]
-    w[:, tokens, tokens] = 0.0
-    R = w @ (X @ np.swapaxes(cfg.values, 1, 2)) + own[..., None] * (X @ np.swapaxes(rest, 1, 2))
-    return own * mu[:, None], R
+    Z = w.sum(axis=-1)
+    pulled = np.einsum("hij,ijd->hid", w, X[None, :, :] - X[:, None, :])
+    R = pulled @ np.swapaxes(cfg.values, 1, 2) + Z[..., None] * (X @ np.swapaxes(rest, 1, 2))
+    return Z * mu[:, None], R
+
+
+def _centered(cfg: Configuration) -> bool:
+    """Whether the sphere's tangent quantities of cfg are formed from differences (`CENTERED_SIZE`)."""
+    return cfg.geometry == "sphere" and cfg.H * cfg.n * cfg.n * cfg.d <= CENTERED_SIZE
 
 
 def velocity(cfg: Configuration) -> np.ndarray:
@@ -107,7 +119,11 @@ def velocity(cfg: Configuration) -> np.ndarray:
 
 
 def token_velocity(cfg: Configuration) -> np.ndarray:
-    """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise; shape (n, d)."""
+    """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise; shape (n, d). On the
+    sphere, up to CENTERED_SIZE, P⊥_{x_i} of the sum of `head_output_parts`' R^h_i."""
+    if _centered(cfg):
+        R = head_output_parts(cfg)[1].sum(axis=0) / (cfg.n if cfg.attention == "usa" else 1)
+        return project(cfg.tokens, R)
     return velocity_at(heads_of(cfg), cfg.tokens)
 
 
@@ -281,6 +297,8 @@ def _score_rate_blocks(
     own = None
     if cfg.geometry in TANGENT_GEOMETRIES if tangent is None else tangent:
         rest = scalar_parts(cfg.score_matrices)[1]
+        if cfg.H * cfg.n * cfg.n * cfg.d <= CENTERED_SIZE:
+            return _centered_score_rates(cfg, Xdot, rest)
         own = np.einsum("id,hde,ie->hi", Xdot, rest + np.swapaxes(rest, 1, 2), X)
 
     def block(rows: slice) -> np.ndarray:
@@ -291,6 +309,18 @@ def _score_rate_blocks(
         return rates
 
     return block
+
+
+def _centered_score_rates(cfg: Configuration, Xdot: np.ndarray, rest: np.ndarray) -> Callable[[slice], np.ndarray]:
+    """rows -> ds^h_ij/dt of tangent rates at unit tokens, from differences: <xdot_i, M_h (x_j - x_i)> +
+    <x_i - x_j, M_h xdot_j> + <xdot_i, M'_h x_i> + <xdot_j, M'_h^T x_j> (M_h = mu_h I + M'_h; the parts mu_h <xdot, x>
+    are exactly 0): a pair at or near one point has a small rate, not the rounding of two large ones."""
+    X, M = cfg.tokens, cfg.score_matrices
+    D = X[None, :, :] - X[:, None, :]  # D_ij = x_j - x_i
+    rates = np.einsum("hde,ije,id->hij", M, D, Xdot) - np.einsum("ijd,hde,je->hij", D, M, Xdot)
+    rates += np.einsum("id,hde,ie->hi", Xdot, rest, X)[:, :, None]
+    rates += np.einsum("jd,hed,je->hj", Xdot, rest, X)[:, None, :]
+    return lambda rows: rates[:, rows]
 
 
 def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None, tangent: bool | None = None) -> np.ndarray:

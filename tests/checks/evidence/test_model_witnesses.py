@@ -55,7 +55,7 @@ def test_scalar_strengths_are_free_data_of_the_search_and_stay_where_floats_are_
     family = adversarial.Family(lambda rng: cfg, True, "scalar")
     p = adversarial._parameters(family, cfg)
     assert p.size == X.size + 2 and np.allclose(np.exp(p[-2:]), [0.5, 2.0])
-    p[-2:] = [np.log(0.1), 30.0]  # e^30 is far past 8 / |beta| = 4
+    p[-2:] = [np.log(0.1), 30.0]  # e^30 is far past MAX_SCALED_STRENGTH / |beta|
     moved = adversarial._decode(family, cfg, p)
     assert moved is not None
     strengths = moved.score_matrices[:, 0, 0]
