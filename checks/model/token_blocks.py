@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -70,17 +72,18 @@ def _relu_in_place(z: np.ndarray, bound: float) -> np.ndarray:
 _ELEMENTWISE = {"softmax": softmax_numerators, "usa": exp_in_place, "relu": _relu_in_place}
 
 
-def scalar_parts(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def scalar_parts(A: Any, xp: ModuleType = np) -> tuple[Any, Any]:
     """(mu_h, A_h - mu_h I) of a stack of square matrices (H, d, d): mu_h = A_h[0, 0] where A_h is exactly that
     multiple of I (the rest then exactly 0), else the mean of A_h's diagonal. On the sphere the tangent projection of
     mu_h x_i at x_i is exactly 0, so a token's own term A_h x_i enters the tangent velocity only through the rest:
-    computed that way, the self-term's e^(beta lambda) never meets its own cancellation (issue 39)."""
+    computed that way, the self-term's e^(beta lambda) never meets its own cancellation (issue 39). `xp` the array
+    namespace (jax.numpy inside the jitted field, `checks.model.jax_field`)."""
     d = A.shape[-1]
     corner = A[:, 0, 0]
-    scalar = corner[:, None, None] * np.eye(d)
-    exact = np.all(np.equal(A, scalar), axis=(1, 2))
-    mu = np.where(exact, corner, np.trace(A, axis1=1, axis2=2) / d)
-    return mu, A - mu[:, None, None] * np.eye(d)
+    scalar = corner[:, None, None] * xp.eye(d)
+    exact = xp.all(xp.equal(A, scalar), axis=(1, 2))
+    mu = xp.where(exact, corner, xp.trace(A, axis1=1, axis2=2) / d)
+    return mu, A - mu[:, None, None] * xp.eye(d)
 
 
 def finite_tokens(X: np.ndarray) -> float:
