@@ -124,14 +124,16 @@ def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: boo
             weights = jnp.exp(z - jnp.max(z, axis=-1, keepdims=True) if shifted else z)
         else:
             weights = jnp.exp(z) if attention == "usa" else jnp.maximum(z, 0.0)
-        if sphere:
-            own = (start + jnp.arange(Q.shape[0]))[:, None] == jnp.arange(n)  # key j = i, (b, n)
-            diagonal = jnp.sum(jnp.where(own, weights, 0.0), axis=-1, keepdims=True)  # w^h_ii, (H, b, 1)
-            outputs = jnp.where(own, 0.0, weights) @ values + diagonal * (Q @ rest_t)
+        sums = jnp.sum(weights, axis=-1, keepdims=True) if attention == "softmax" else None  # with w^h_ii
+        if sphere:  # w^h_ii moved out of the weights (H b entries; a padded row's key j = i lies past n)
+            queries = jnp.arange(Q.shape[0])
+            own = weights.at[:, queries, start + queries].get(mode="fill", fill_value=0.0)
+            weights = weights.at[:, queries, start + queries].set(0.0, mode="drop")
+            outputs = weights @ values + own[..., None] * (Q @ rest_t)
         else:
             outputs = weights @ values
-        if attention == "softmax":
-            return (outputs / jnp.sum(weights, axis=-1, keepdims=True)).sum(axis=0)
+        if sums is not None:
+            return (outputs / sums).sum(axis=0)
         return outputs.sum(axis=0) / n
 
     rows = query_rows(n, M.shape[0])
