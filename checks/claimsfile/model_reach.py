@@ -2,12 +2,11 @@
 
 A model claim speaks of every size and every configuration its hypotheses allow; the float search
 (`checks.evidence.model_witnesses`) draws only some of them: n, d and H up to what a certificate holds, beta in a
-bounded range, and heads of a bounded scale (scalar strengths up to |beta| lambda_h = 8, past which the float model
-loses every digit: `adversarial.MAX_SCALED_STRENGTH`). A claim whose domain reaches past the draws (a size range with
+bounded range, and heads of a bounded scale (scalar strengths up to |beta| lambda_h = 50:
+`adversarial.MAX_SCALED_STRENGTH`). A claim whose domain reaches past the draws (a size range with
 no end, or whose ends were not both drawn; beta unbounded where the claim depends on it; head quantities, whose
 scale is unbounded) is not CONFIRMED by finding nothing there: `unreached` says what was not reached, and the claim is
-INCONCLUSIVE with it (issue 39: `beta * lambda_h <= 8` and `log(Z_h_i) <= log(n) + 8` hold wherever the search looks
-and fail past it).
+INCONCLUSIVE with it (issue 39: `log(Z_h_i) <= log(n) + 60` holds wherever the search looks and fails past it).
 """
 
 from __future__ import annotations
@@ -81,5 +80,5 @@ def _scale(claim: ModelClaim, heads: list[str]) -> str:
         low = f"e^{MIN_LOG_STRENGTH:g}"
         drawn = f"{low} <= |lambda_h| <= {MAX_SCALED_STRENGTH:g} / |beta|"
         every = "every alpha" if family.identical else "every lambda_h > 0"
-        return f"{named} depend on the strengths, {every}: the search draws {drawn} (floats lose every digit past it)"
+        return f"{named} depend on the strengths, {every}: the search draws {drawn} (no further)"
     return f"{named} depend on the heads, of every norm: the search draws them of a bounded norm"

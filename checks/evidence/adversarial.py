@@ -60,11 +60,13 @@ MAX_ITERATIONS = 60
 KINKS = 3
 #: The least number of gradients one local minimization may take before the next restart.
 RUN_GRADIENTS = 20
-#: Free scalar strengths stay in [e^MIN_LOG_STRENGTH, MAX_SCALED_STRENGTH / |beta|]: where |beta| lambda is large, a
-#: token's own weight e^(beta lambda) dwarfs the others' and the float velocity (the projection of a sum dominated by
-#: x_i itself) loses every digit, so the float margins there are noise (tests/checks/evidence: a scalar-heads claim).
+#: Free scalar strengths stay in [e^MIN_LOG_STRENGTH, MAX_SCALED_STRENGTH / |beta|]. Past |beta| lambda = 8 the float
+#: model once lost every digit (a token's own weight e^(beta lambda) cancelled in the tangent projection); it now leaves
+#: the own term's scalar part out of the projection (`checks.model.token_blocks.scalar_parts`) and agrees with balls
+#: up to |beta| lambda = 50 (tests/soundness/test_large_strengths.py), where e^(beta lambda) ~ 5e21 is far inside
+#: float64 and the exact route still certifies witnesses (issue 39).
 MIN_LOG_STRENGTH = -4.0
-MAX_SCALED_STRENGTH = 8.0
+MAX_SCALED_STRENGTH = 50.0
 #: A margin below -VIOLATION is a violation (rounding noise of an exact zero is far smaller).
 VIOLATION = 1e-8
 
@@ -525,15 +527,16 @@ def rate_margin(quantity: str, head: int | None = None, tolerance: float = VIOLA
 
     def margin(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
         xdot = model.direction_velocity(cfg)  # the rates of the tokens attention reads (`field.directions`)
+        tangent = cfg.geometry != "flat"  # unit directions moving tangentially
         cfg = model.directions(cfg)
-        sdot = model.score_rates(cfg, xdot)
+        sdot = model.score_rates(cfg, xdot, tangent)
         size = float(np.max(np.abs(sdot)))
         errors = rate_error_bounds(cfg, xdot, sdot, quantity)
         if quantity == "entropy_rate":
-            values = model.entropy_rates(cfg, xdot)
+            values = model.entropy_rates(cfg, xdot, tangent)
             scale = 1.0 + 2.0 * cfg.beta * size * np.log(cfg.n)
         else:
-            values = model.head_energy_rates(cfg, xdot)
+            values = model.head_energy_rates(cfg, xdot, tangent)
             scale = 1.0 + cfg.beta * model.energy(cfg) * size
             if quantity == "energy_rate":
                 values, errors = np.array(values.sum()), np.array(errors.sum())

@@ -109,8 +109,78 @@ def _beta(rng: np.random.Generator, sizes: Sizes) -> float:
     return float(rng.uniform(lo, hi))
 
 
+@dataclass(frozen=True)
+class Split:
+    """The vector c x_i + r at the token x_i (unit on the sphere), kept in its parts: a head output whose own term
+    c x_i = w_ii mu_h x_i is e^(beta lambda) times larger than the rest (`field.head_output_parts`)."""
+
+    token: int
+    coef: float
+    rest: np.ndarray
+    x: np.ndarray
+
+    def value(self) -> np.ndarray:
+        return self.coef * self.x + self.rest
+
+
+class Radial(float):
+    """<u, x_i> = c + <r, x_i> of a `Split` u (x_i a unit token), carrying c and <r, x_i> apart: the kernel's
+    projection u - <u, x_i> x_i then subtracts exactly the c it added, and keeps r - <r, x_i> x_i (issue 39)."""
+
+    coef: float
+    small: float
+
+    def __new__(cls, coef: float, small: float) -> Radial:
+        out = super().__new__(cls, coef + small)
+        out.coef, out.small = coef, small
+        return out
+
+    def __neg__(self) -> Radial:
+        return Radial(-self.coef, -self.small)
+
+
+def _plain(u: Any) -> Any:
+    return u.value() if isinstance(u, Split) else u
+
+
 class FloatAlgebra(NumericAlgebra):
-    """The kernel's algebra over floats, with the float square root and logarithm (the kernel's are of balls)."""
+    """The kernel's algebra over floats, with the float square root and logarithm (the kernel's are of balls), and
+    the tokens and head outputs as `Split` vectors: on the sphere the tangent projection of a token's own term
+    c x_i is exactly 0, and the kernel's projection (`model_values._project`) finds it so without cancelling it."""
+
+    def vector(self, name: str, token: int, head: int | None) -> Any:
+        if name == "x" and self.geometry == "sphere":
+            x = self.get("x")[token]
+            return Split(token, 1.0, np.zeros_like(x), x)
+        if name == "F" and self.geometry == "sphere":  # sum_h f^h_i, in parts
+            return self._total((self.vector("f", token, h) for h in range(self.get("H"))), True)
+        if name == "f" and self.geometry == "sphere":
+            coef, rest = self.get("f_parts")
+            return Split(token, float(coef[head][token]), rest[head][token], self.get("x")[token])
+        return super().vector(name, token, head)
+
+    def add(self, u: Any, w: Any) -> Any:
+        if isinstance(u, Split) and isinstance(w, Split) and u.token == w.token:
+            return Split(u.token, u.coef + w.coef, u.rest + w.rest, u.x)
+        return _plain(u) + _plain(w)
+
+    def scale(self, c: Any, u: Any) -> Any:
+        if not isinstance(u, Split):
+            return c * np.asarray(u)
+        if isinstance(c, Radial):  # (k + e) (a x + r) = k a x + (e a x + (k + e) r)
+            return Split(u.token, c.coef * u.coef, c.small * u.coef * u.x + float(c) * u.rest, u.x)
+        return Split(u.token, c * u.coef, c * u.rest, u.x)
+
+    def inner(self, u: Any, w: Any) -> Any:
+        if isinstance(u, Split) and isinstance(w, Split) and u.token == w.token:  # <x_i, x_i> = 1
+            x = u.x
+            small = u.coef * float(x @ w.rest) + w.coef * float(u.rest @ x) + float(u.rest @ w.rest)
+            return Radial(u.coef * w.coef, small)
+        return float(np.dot(_plain(u), _plain(w)))
+
+    def apply(self, matrix: str, head: int, u: Any) -> Any:
+        """M_h u or W_h u."""
+        return self.get(matrix)[head] @ _plain(u)
 
     def root(self, value: Any) -> Any:
         """The square root of a squared norm (rounding below 0 read as 0)."""
@@ -130,6 +200,7 @@ def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> FloatAlg
         "beta": lambda: float(cfg.beta),
         "x": lambda: cfg.tokens,
         "f": lambda: model.head_outputs(cfg),
+        "f_parts": lambda: model.head_output_parts(cfg),
         "E_h": lambda: model.head_energies(cfg),
         "dE_h_dt": lambda: model.head_energy_rates(cfg),
         "entropy": lambda: model.attention_entropies(cfg),

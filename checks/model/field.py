@@ -19,7 +19,11 @@ from checks.model import memory
 from checks.model.configuration import Configuration
 from checks.model.token_blocks import EXP_SAFE_BOUND as EXP_SAFE_BOUND  # re-exported: the float model's bounds
 from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND as UNSHIFTED_SOFTMAX_BOUND
-from checks.model.token_blocks import Heads, heads_of, require_whole, row_blocks
+from checks.model.token_blocks import Heads, heads_of, require_whole, row_blocks, scalar_parts
+
+#: The geometries whose tokens are unit vectors moving tangentially: <xdot_i, x_i> = 0 exactly, so a score's own rate
+#: ds^h_ii/dt = <xdot_i, (M_h + M_h^T) x_i> keeps only the part of M_h beyond its multiple of I (`score_rates`).
+TANGENT_GEOMETRIES = ("sphere", "ngpt")
 
 
 def project(X: np.ndarray, U: np.ndarray) -> np.ndarray:
@@ -84,13 +88,42 @@ def head_outputs(cfg: Configuration) -> np.ndarray:
     return heads_of(cfg).head_outputs(cfg.tokens)
 
 
+#: Up to this many products H n^2 d, the tangent velocity and the score rates on the sphere are formed from the
+#: differences x_j - x_i (`head_output_parts`): O(H n^2 d) elementwise work, for the configurations of the model
+#: claims' search; larger ones (trajectories) leave out the own term only.
+CENTERED_SIZE = 200_000
+
+
+def head_output_parts(cfg: Configuration) -> tuple[np.ndarray, np.ndarray]:
+    """(c, R) with f^h_i = c^h_i x_i + R^h_i exactly, shapes (H, n) and (H, n, d): with Z^h_i = sum_j w^h_ij and
+    W_h = mu_h I + W'_h (`token_blocks.scalar_parts`), c^h_i = Z^h_i mu_h and R^h_i = W_h sum_j w^h_ij (x_j - x_i) +
+    Z^h_i W'_h x_i, the differences formed before they are weighted. P⊥_{x_i}(f^h_i) = P⊥_{x_i}(R^h_i) at unit
+    tokens: a token's own term and those of tokens at or near x_i (weights up to e^(beta lambda)) enter only by
+    their small differences, never cancelled after the sum (issue 39)."""
+    w, X = weights(cfg), cfg.tokens
+    mu, rest = scalar_parts(cfg.values)
+    Z = w.sum(axis=-1)
+    pulled = np.einsum("hij,ijd->hid", w, X[None, :, :] - X[:, None, :])
+    R = pulled @ np.swapaxes(cfg.values, 1, 2) + Z[..., None] * (X @ np.swapaxes(rest, 1, 2))
+    return Z * mu[:, None], R
+
+
+def _centered(cfg: Configuration) -> bool:
+    """Whether the sphere's tangent quantities of cfg are formed from differences (`CENTERED_SIZE`)."""
+    return cfg.geometry == "sphere" and cfg.H * cfg.n * cfg.n * cfg.d <= CENTERED_SIZE
+
+
 def velocity(cfg: Configuration) -> np.ndarray:
     """v_i: (1/n) sum_h f^h_i for usa, sum_h f^h_i for softmax and relu; shape (n, d)."""
     return heads_of(cfg).velocity(cfg.tokens)
 
 
 def token_velocity(cfg: Configuration) -> np.ndarray:
-    """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise; shape (n, d)."""
+    """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise; shape (n, d). On the
+    sphere, up to CENTERED_SIZE, P⊥_{x_i} of the sum of `head_output_parts`' R^h_i."""
+    if _centered(cfg):
+        R = head_output_parts(cfg)[1].sum(axis=0) / (cfg.n if cfg.attention == "usa" else 1)
+        return project(cfg.tokens, R)
     return velocity_at(heads_of(cfg), cfg.tokens)
 
 
@@ -111,7 +144,7 @@ def velocity_at(heads: Heads, X: np.ndarray) -> np.ndarray:
     if geometry == "flat":
         return heads.velocity(X)
     Y = X / np.linalg.norm(X, axis=1, keepdims=True) if geometry in DIRECTION_GEOMETRIES else X
-    return scheme_velocity(X, heads.velocity(Y), geometry)
+    return scheme_velocity(X, Y, *heads.velocity_parts(Y), geometry)
 
 
 def directions(cfg: Configuration) -> Configuration:
@@ -126,38 +159,49 @@ def directions(cfg: Configuration) -> Configuration:
     return state
 
 
-def _unit_rows(field: str, V: np.ndarray) -> np.ndarray:
-    """V_i / |V_i| (Norm of a sublayer's output); InputError where some V_i = 0 (Norm undefined)."""
+def _norms(field: str, V: np.ndarray) -> np.ndarray:
+    """|V_i| as a column (Norm of a sublayer's output); InputError where some V_i = 0 (Norm undefined)."""
     norms = np.linalg.norm(V, axis=1, keepdims=True)
     if np.any(norms == 0):
         raise InputError(field, int(np.argmin(norms)), "the attention velocity vanishes: Norm(v) is undefined")
-    return V / norms
+    return norms
 
 
-def scheme_velocity(X: np.ndarray, V: np.ndarray, geometry: str) -> np.ndarray:
-    """xdot of the normalization scheme from the residual tokens X and the attention velocity V (at the directions
-    for pre-ln, peri-ln, mix-ln): pre-ln v; peri-ln v/|v|; mix-ln (1-a) P⊥_y v + a v; ngpt P⊥_x(v/|v|)."""
+def _unit_rows(field: str, V: np.ndarray) -> np.ndarray:
+    """V_i / |V_i| (Norm of a sublayer's output); InputError where some V_i = 0 (Norm undefined)."""
+    return V / _norms(field, V)
+
+
+def scheme_velocity(X: np.ndarray, Y: np.ndarray, c: np.ndarray, R: np.ndarray, geometry: str) -> np.ndarray:
+    """xdot of the normalization scheme from the residual tokens X, the tokens attention reads Y (the directions for
+    pre-ln, peri-ln, mix-ln; X for ngpt) and the attention velocity v_i = c_i y_i + R_i (`Heads.velocity_parts`):
+    pre-ln v; peri-ln v/|v|; mix-ln (1-a) P⊥_y v + a v; ngpt P⊥_x(v/|v|). Each P⊥_y v is taken as P⊥_y R (exactly
+    equal at unit y), free of the self-term's cancellation."""
+    V = c[:, None] * Y + R
     if geometry == "pre-ln":
         return V
     if geometry == "peri-ln":
         return _unit_rows("velocity", V)
     if geometry == "ngpt":
-        return project(X, _unit_rows("velocity", V))
+        return project(X, R) / _norms("velocity", V)
     if geometry == "mix-ln":
         share = MIX_LN_PRE_SHARE[0] / MIX_LN_PRE_SHARE[1]
-        Y = X / np.linalg.norm(X, axis=1, keepdims=True)
-        return (1.0 - share) * project(Y, V) + share * V
+        return (1.0 - share) * project(Y, R) + share * V
     raise InputError("geometry", geometry, "not a normalization scheme of scheme_velocity")
 
 
 def direction_velocity(cfg: Configuration) -> np.ndarray:
     """dy_i/dt of the tokens attention reads (`directions`): P⊥_{y_i}(xdot_i) / |x_i| for pre-ln, peri-ln and
     mix-ln, xdot_i otherwise; the rates of every model quantity are taken along it."""
-    xdot = token_velocity(cfg)
     if cfg.geometry not in DIRECTION_GEOMETRIES:
-        return xdot
+        return token_velocity(cfg)
     norms = token_norms(cfg)[:, None]
-    return project(cfg.tokens / norms, xdot) / norms
+    Y = cfg.tokens / norms
+    c, R = heads_of(cfg).velocity_parts(Y)
+    tangent = project(Y, R)  # P⊥_y xdot = P⊥_y R: pre-ln and mix-ln; peri-ln over |v|
+    if cfg.geometry == "peri-ln":
+        tangent /= _norms("velocity", c[:, None] * Y + R)
+    return tangent / norms
 
 
 def token_norms(cfg: Configuration) -> np.ndarray:
@@ -220,14 +264,14 @@ def _shared_pass(cfg: Configuration, asked: str, names: set[str]) -> dict[str, n
             for rows, terms in blocks:
                 sums += terms.sum(axis=(1, 2))
                 if shared:
-                    entropies[:, rows] = _row_entropies(_normalized(terms))
+                    entropies[:, rows] = _row_entropies(*_log_distributions(terms))
             values["head_energies"] = sums
             if shared:
                 values["attention_entropies"] = entropies
     if asked == "attention_entropies" and "attention_entropies" not in values:  # its own pass, only when asked
         entropies = np.empty((cfg.H, cfg.n))
-        for rows, p in _distribution_blocks(cfg):
-            entropies[:, rows] = _row_entropies(p)
+        for rows, p, log_p in _log_distribution_blocks(cfg):
+            entropies[:, rows] = _row_entropies(p, log_p)
         values["attention_entropies"] = entropies
     for value in values.values():
         value.flags.writeable = False
@@ -239,24 +283,59 @@ def energy(cfg: Configuration) -> float:
     return float(head_energies(cfg).sum())
 
 
-def _score_rate_blocks(cfg: Configuration, token_rates: np.ndarray | None) -> Callable[[slice], np.ndarray]:
-    """rows -> ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> of those rows, shape (H, b, n)."""
+def _score_rate_blocks(
+    cfg: Configuration, token_rates: np.ndarray | None, tangent: bool | None = None
+) -> Callable[[slice], np.ndarray]:
+    """rows -> ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> of those rows, shape (H, b, n). With `tangent`
+    (default: the geometry is one of TANGENT_GEOMETRIES; the caller says so for rates of unit directions), the own
+    rates ds^h_ii/dt are <xdot_i, (M'_h + M'_h^T) x_i>, M'_h = M_h - mu_h I (`token_blocks.scalar_parts`): mu_h's
+    part 2 mu_h <xdot_i, x_i> is exactly 0 there, and in floats the rounding of xdot_i's radial part times
+    e^(beta lambda) would swamp dE/dt (issue 39)."""
     X = cfg.tokens
     Xdot = token_velocity(cfg) if token_rates is None else token_rates
     moving, fixed = Xdot @ cfg.score_matrices, X @ cfg.score_matrices
-    return lambda rows: moving[:, rows] @ X.T + fixed[:, rows] @ Xdot.T
+    own = None
+    if cfg.geometry in TANGENT_GEOMETRIES if tangent is None else tangent:
+        rest = scalar_parts(cfg.score_matrices)[1]
+        if cfg.H * cfg.n * cfg.n * cfg.d <= CENTERED_SIZE:
+            return _centered_score_rates(cfg, Xdot, rest)
+        own = np.einsum("id,hde,ie->hi", Xdot, rest + np.swapaxes(rest, 1, 2), X)
+
+    def block(rows: slice) -> np.ndarray:
+        rates = moving[:, rows] @ X.T + fixed[:, rows] @ Xdot.T
+        if own is not None:
+            queries = np.arange(rows.start, rows.stop)
+            rates[:, queries - rows.start, queries] = own[:, rows]
+        return rates
+
+    return block
 
 
-def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
-    """ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> along the dynamics, shape (H, n, n)."""
+def _centered_score_rates(cfg: Configuration, Xdot: np.ndarray, rest: np.ndarray) -> Callable[[slice], np.ndarray]:
+    """rows -> ds^h_ij/dt of tangent rates at unit tokens, from differences: <xdot_i, M_h (x_j - x_i)> +
+    <x_i - x_j, M_h xdot_j> + <xdot_i, M'_h x_i> + <xdot_j, M'_h^T x_j> (M_h = mu_h I + M'_h; the parts mu_h <xdot, x>
+    are exactly 0): a pair at or near one point has a small rate, not the rounding of two large ones."""
+    X, M = cfg.tokens, cfg.score_matrices
+    D = X[None, :, :] - X[:, None, :]  # D_ij = x_j - x_i
+    rates = np.einsum("hde,ije,id->hij", M, D, Xdot) - np.einsum("ijd,hde,je->hij", D, M, Xdot)
+    rates += np.einsum("id,hde,ie->hi", Xdot, rest, X)[:, :, None]
+    rates += np.einsum("jd,hed,je->hj", Xdot, rest, X)[:, None, :]
+    return lambda rows: rates[:, rows]
+
+
+def score_rates(cfg: Configuration, token_rates: np.ndarray | None = None, tangent: bool | None = None) -> np.ndarray:
+    """ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> along the dynamics, shape (H, n, n) (`tangent`: see
+    `_score_rate_blocks`)."""
     require_whole(cfg, 2, "the score rates ds^h_ij/dt")
-    return _score_rate_blocks(cfg, token_rates)(slice(0, cfg.n))
+    return _score_rate_blocks(cfg, token_rates, tangent)(slice(0, cfg.n))
 
 
-def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
+def head_energy_rates(
+    cfg: Configuration, token_rates: np.ndarray | None = None, tangent: bool | None = None
+) -> np.ndarray:
     """dE_h/dt by the chain rule, for any M_h, W_h, kind and mask, shape (H,); m_ij phi(s) for m_ij exp(beta s) with
-    an interaction."""
-    rates_of = _score_rate_blocks(cfg, token_rates)
+    an interaction (`tangent`: see `_score_rate_blocks`)."""
+    rates_of = _score_rate_blocks(cfg, token_rates, tangent)
     total = np.zeros(cfg.H)
     with np.errstate(all="ignore"):
         for rows, e in heads_of(cfg).weight_blocks(cfg.tokens, "rate"):
@@ -267,9 +346,9 @@ def head_energy_rates(cfg: Configuration, token_rates: np.ndarray | None = None)
     return rates
 
 
-def energy_rate(cfg: Configuration, token_rates: np.ndarray | None = None) -> float:
+def energy_rate(cfg: Configuration, token_rates: np.ndarray | None = None, tangent: bool | None = None) -> float:
     """dE/dt = sum_h dE_h/dt."""
-    return float(head_energy_rates(cfg, token_rates).sum())
+    return float(head_energy_rates(cfg, token_rates, tangent).sum())
 
 
 def radial_shadows(cfg: Configuration, outputs: np.ndarray | None = None) -> np.ndarray:
@@ -296,11 +375,35 @@ def condition8_margins(cfg: Configuration) -> np.ndarray:
     return tangential_powers(cfg, outputs) - radial_cross_terms(cfg, outputs)
 
 
-def _row_entropies(p: np.ndarray) -> np.ndarray:
-    """-sum_j p_ij log p_ij of a block of distributions, shape (H, b)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, p * np.log(p), 0.0)
-    return -terms.sum(axis=-1)
+def _row_entropies(p: np.ndarray, log_p: np.ndarray) -> np.ndarray:
+    """-sum_j p_ij log p_ij of a block of distributions and their logarithms, shape (H, b)."""
+    with np.errstate(invalid="ignore"):  # 0 * -inf where p = 0, dropped
+        return -np.where(p > 0, p * log_p, 0.0).sum(axis=-1)
+
+
+def _log_distributions(terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(p, log p) of a block of softmax numerators (H, b, n) (>= 0, each row's largest > 0; shifted or not), in place
+    of `terms`: over each row's largest r_j = z_j / z_max, log p_j = log r_j - log1p(sum of the others' r): the
+    dominant p_ii = 1 / (1 + rest) keeps log p_ii = -log1p(rest), which log(p_ii) of a rounded p_ii near 1 loses
+    (a sharp head's entropy, issue 39). log p is -inf where p = 0."""
+    top = np.argmax(terms, axis=-1)[..., None]
+    terms /= np.take_along_axis(terms, top, axis=-1)
+    np.put_along_axis(terms, top, 0.0, axis=-1)
+    rest = terms.sum(axis=-1, keepdims=True)
+    np.put_along_axis(terms, top, 1.0, axis=-1)
+    with np.errstate(divide="ignore"):
+        log_p = np.log(terms) - np.log1p(rest)
+    terms /= 1.0 + rest
+    return terms, log_p
+
+
+def _log_distribution_blocks(cfg: Configuration) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
+    """(rows, p, log p) of those rows (`_log_distributions` of the softmax numerators), a block at a time."""
+    if cfg.interaction is not None:
+        raise InputError("interaction", cfg.interaction.text, "attention entropies are defined for exp(beta s) only")
+    softmax = cfg if cfg.attention == "softmax" else replace(cfg, attention="softmax")
+    for rows, z in heads_of(softmax).weight_blocks(cfg.tokens):
+        yield rows, *_log_distributions(z)
 
 
 def attention_entropies(cfg: Configuration) -> np.ndarray:
@@ -326,17 +429,17 @@ def attention_means(cfg: Configuration) -> np.ndarray:
     return means
 
 
-def entropy_rates(cfg: Configuration, token_rates: np.ndarray | None = None) -> np.ndarray:
-    """dH^h_i/dt by differentiating -sum_j p log p through the softmax, shape (H, n)."""
-    rates_of = _score_rate_blocks(cfg, token_rates)
+def entropy_rates(cfg: Configuration, token_rates: np.ndarray | None = None, tangent: bool | None = None) -> np.ndarray:
+    """dH^h_i/dt by differentiating -sum_j p log p through the softmax, shape (H, n) (`tangent`: see
+    `_score_rate_blocks`; log p as `_log_distributions` gives it)."""
+    rates_of = _score_rate_blocks(cfg, token_rates, tangent)
     rates = np.empty((cfg.H, cfg.n))
-    for rows, p in _distribution_blocks(cfg):
+    for rows, p, log_p in _log_distribution_blocks(cfg):
         sdot = rates_of(rows)
         mean_rate = np.sum(p * sdot, axis=-1, keepdims=True)
         pdot = cfg.beta * p * (sdot - mean_rate)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            log_p = np.where(p > 0, np.log(p), 0.0)
-        rates[:, rows] = -np.sum(pdot * log_p, axis=-1)
+        with np.errstate(invalid="ignore"):  # 0 * -inf where p = 0, dropped
+            rates[:, rows] = -np.sum(np.where(p > 0, pdot * log_p, 0.0), axis=-1)
     return rates
 
 

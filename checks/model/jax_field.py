@@ -4,7 +4,8 @@ The same function as `field.token_velocity` for the options it covers: usa, soft
 with score matrices M_h (given ones, or Q_h^T K_h) and values W_h, any beta, on the sphere or in flat space:
 
     v_i = c sum_h sum_j w^h_ij W_h x_j,  w = exp(beta s) (usa, c = 1/n), softmax_j(beta s) (c = 1),
-          max(beta s, 0) (relu, c = 1/n),  s^h_ij = <x_i, M_h x_j>;  xdot_i = P⊥_{x_i}(v_i) on the sphere.
+          max(beta s, 0) (relu, c = 1/n),  s^h_ij = <x_i, M_h x_j>;  xdot_i = P⊥_{x_i}(v_i) on the sphere,
+          taken as P⊥_{x_i} of v_i less its own term's multiple of x_i (`velocity`).
 
 Every other option (a mask, a stated interaction function, a normalization scheme, the circle) is refused with an
 InputError naming it (`require_supported`). The field is a pure function of arrays, traced once per shape inside a
@@ -27,7 +28,7 @@ import numpy as np
 
 from certificates.errors import InputError
 from checks.model.configuration import Configuration
-from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole
+from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole, scalar_parts
 
 #: The jitted field's weights (bytes of H x b x n floats): whole while the (H, n, n) array takes at most WHOLE_BYTES,
 #: else in blocks of query rows of at most BLOCK_BYTES. Measured on one core: n = 512, H = 8 (16 MiB) is faster
@@ -101,30 +102,49 @@ def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: boo
 
     Each head is a batched product, (X M_h) X^T, then weights times the rows W_h x_j, summed over heads; the
     softmax's division by its row sums is taken after the product (on H n d entries, not H n n). The query rows
-    go in blocks of `query_rows` (a `lax.map` over blocks, the last one padded with zero rows)."""
+    go in blocks of `query_rows` (a `lax.map` over blocks, the last one padded with zero rows). On the sphere the
+    form of `Heads.velocity_parts`: with W_h = mu_h I + W'_h (`token_blocks.scalar_parts`), a token's own weight
+    w^h_ii multiplies W'_h x_i only, and the projection takes P⊥_{x_i} of the rest R_i, never cancelling the own
+    term's e^(beta lambda) (issue 39); the same field at unit tokens, and the same off the sphere (the stages of a
+    step) as the numpy engine's."""
     import jax
     import jax.numpy as jnp
 
     n = X.shape[0]
     values = X @ jnp.swapaxes(W, 1, 2)  # rows W_h x_j, (H, n, d)
+    sphere = geometry == "sphere"
+    if sphere:
+        rest_t = jnp.swapaxes(scalar_parts(W, jnp)[1], 1, 2)  # rows W'_h x_i of the query rows: Q W'_h^T
 
-    def heads(Q: Any) -> Any:
-        """sum_h of the heads' outputs at the query rows Q (b, d)."""
+    def heads(Q: Any, start: Any) -> Any:
+        """sum_h of the heads' outputs at the query rows Q (b, d) from row `start` on (on the sphere less their
+        own terms' multiples of x_i)."""
         z = (Q @ M) @ X.T  # beta s^h_ij, (H, b, n)
         if attention == "softmax":
             weights = jnp.exp(z - jnp.max(z, axis=-1, keepdims=True) if shifted else z)
-            return ((weights @ values) / jnp.sum(weights, axis=-1, keepdims=True)).sum(axis=0)
-        weights = jnp.exp(z) if attention == "usa" else jnp.maximum(z, 0.0)
-        return (weights @ values).sum(axis=0) / n
+        else:
+            weights = jnp.exp(z) if attention == "usa" else jnp.maximum(z, 0.0)
+        sums = jnp.sum(weights, axis=-1, keepdims=True) if attention == "softmax" else None  # with w^h_ii
+        if sphere:  # w^h_ii moved out of the weights (H b entries; a padded row's key j = i lies past n)
+            queries = jnp.arange(Q.shape[0])
+            own = weights.at[:, queries, start + queries].get(mode="fill", fill_value=0.0)
+            weights = weights.at[:, queries, start + queries].set(0.0, mode="drop")
+            outputs = weights @ values + own[..., None] * (Q @ rest_t)
+        else:
+            outputs = weights @ values
+        if sums is not None:
+            return (outputs / sums).sum(axis=0)
+        return outputs.sum(axis=0) / n
 
     rows = query_rows(n, M.shape[0])
     if rows == n:
-        V = heads(X)
+        V = heads(X, 0)
     else:
         blocks = -(-n // rows)
         queries = jnp.pad(X, ((0, blocks * rows - n), (0, 0))).reshape(blocks, rows, X.shape[1])
-        V = jax.lax.map(heads, queries).reshape(blocks * rows, X.shape[1])[:n]
-    if geometry == "sphere":
+        starts = rows * jnp.arange(blocks)
+        V = jax.lax.map(lambda block: heads(*block), (queries, starts)).reshape(blocks * rows, X.shape[1])[:n]
+    if sphere:
         return V - jnp.sum(V * X, axis=1, keepdims=True) * X
     return V
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -70,6 +72,20 @@ def _relu_in_place(z: np.ndarray, bound: float) -> np.ndarray:
 _ELEMENTWISE = {"softmax": softmax_numerators, "usa": exp_in_place, "relu": _relu_in_place}
 
 
+def scalar_parts(A: Any, xp: ModuleType = np) -> tuple[Any, Any]:
+    """(mu_h, A_h - mu_h I) of a stack of square matrices (H, d, d): mu_h = A_h[0, 0] where A_h is exactly that
+    multiple of I (the rest then exactly 0), else the mean of A_h's diagonal. On the sphere the tangent projection of
+    mu_h x_i at x_i is exactly 0, so a token's own term A_h x_i enters the tangent velocity only through the rest:
+    computed that way, the self-term's e^(beta lambda) never meets its own cancellation (issue 39). `xp` the array
+    namespace (jax.numpy inside the jitted field, `checks.model.jax_field`)."""
+    d = A.shape[-1]
+    corner = A[:, 0, 0]
+    scalar = corner[:, None, None] * xp.eye(d)
+    exact = xp.all(xp.equal(A, scalar), axis=(1, 2))
+    mu = xp.where(exact, corner, xp.trace(A, axis1=1, axis2=2) / d)
+    return mu, A - mu[:, None, None] * xp.eye(d)
+
+
 def finite_tokens(X: np.ndarray) -> float:
     """||X||_F^2, which bounds every |x_i|^2; InputError when some entry of X is not finite."""
     total = float(np.vdot(X, X))
@@ -102,6 +118,12 @@ class Heads:
         self._factors = np.ascontiguousarray(np.swapaxes(M * cfg.beta, 0, 1).reshape(d, H * d))
         self._raw = np.ascontiguousarray(np.swapaxes(M, 0, 1).reshape(d, H * d))
         self.values_t = np.ascontiguousarray(np.swapaxes(cfg.values, 1, 2))
+        #: W_h = mu_h I + W'_h (`scalar_parts`): the self-weights' tangent part is W'_h x_i (None where every W'_h = 0).
+        self.value_scalars, rest = scalar_parts(cfg.values)
+        self._rest_t = np.ascontiguousarray(np.swapaxes(rest, 1, 2)) if np.any(rest) else None
+        #: The self-weights z^h_ii taken out of the blocks by `velocity_parts` (n, H).
+        self._diagonal = np.empty((n, H))
+        self._lift = False
         self._mean_values_t = self.values_t / n
         self.rows = memory.block_rows(n, d, H, cfg.mask is not None, cfg.memory_budget)
         self._slices = [slice(start, min(start + self.rows, n)) for start in range(0, n, self.rows)]
@@ -175,7 +197,7 @@ class Heads:
         Y_rows, z, flat, _ = self._views[rows.start]
         np.matmul(Y_rows, X.T, out=flat)
         if self._plain and terms == "weights":  # the hot path: no mask, no stated phi
-            return self._elementwise(z, bound)
+            return self._lifted(self._elementwise(z, bound), rows, 0)
         cfg = self.cfg
         mask = None if cfg.mask is None else cfg.mask[rows]
         if cfg.interaction is not None:
@@ -186,15 +208,27 @@ class Heads:
                 z[...] = stated.weights_of(cfg.interaction, z, cfg.beta, normalized)
             if mask is not None:  # m_ij phi(s_ij), m_ij Phi(s_ij)
                 z *= mask[:, None, :]
-            return z
+            return self._lifted(z, rows, 0) if terms == "weights" else z
         if terms == "weights" and cfg.attention == "softmax":
-            return softmax_numerators(z, bound, mask)
+            return self._lifted(softmax_numerators(z, bound, mask), rows, 0)
         if terms == "weights" and cfg.attention == "relu":
             np.maximum(z, 0.0, out=z)
         else:
             exp_in_place(z, bound)
         if mask is not None:
             z *= mask[:, None, :]
+        return self._lifted(z, rows, 0) if terms == "weights" else z
+
+    def _lifted(self, z: np.ndarray, rows: slice, key_start: int) -> np.ndarray:
+        """z (b, H, k) of the query rows and the keys from key_start, with the self-weights z^h_ii in it moved to
+        `_diagonal` (0 left in z) while `velocity_parts` asks for them; z untouched otherwise."""
+        if not self._lift:
+            return z
+        first, last = max(rows.start, key_start), min(rows.stop, key_start + z.shape[2])
+        if first < last:
+            queries = np.arange(first, last)
+            self._diagonal[queries] = z[queries - rows.start, :, queries - key_start]
+            z[queries - rows.start, :, queries - key_start] = 0.0
         return z
 
     def weight_blocks(self, X: np.ndarray, terms: str = "weights") -> Iterator[tuple[slice, np.ndarray]]:
@@ -239,7 +273,8 @@ class Heads:
         for index, keys in enumerate(self._key_slices or ()):
             tile = flat[: b * H * (keys.stop - keys.start)].reshape(b * H, -1)
             np.matmul(Y_rows, X[keys].T, out=tile)
-            weights = self._elementwise(tile, bound).reshape(b, H, -1).transpose(1, 2, 0)
+            weights = self._lifted(self._elementwise(tile, bound).reshape(b, H, -1), rows, keys.start)
+            weights = weights.transpose(1, 2, 0)
             np.matmul(self._values[..., keys], weights, out=out if index == 0 else partial)
             if index:
                 out += partial
@@ -255,34 +290,61 @@ class Heads:
 
     def velocity(self, X: np.ndarray, tangent: bool = False) -> np.ndarray:
         """v_i: (1/n) sum_h f^h_i for usa, sum_h f^h_i for softmax and relu; shape (n, d) (fresh). With `tangent`,
-        P⊥_{x_i}(v_i), the sphere's velocity, projected in place.
+        P⊥_{x_i}(v_i), the sphere's velocity, from `velocity_parts` (the self-terms' scalar part left out: exactly
+        0 after the projection, and the cancellation of the float projection when it dominates, issue 39).
 
         The hot path of every trajectory: one product for the scores of a block, its elementwise pass in place, one
         product with the values (for usa and relu the sum over heads is inside it: the block as (b, H n) times the
         values stacked as (H n, d); softmax divides by the row sums of the same product and adds the heads)."""
+        if not tangent:
+            return self._sum(X, self._prepared(X, "weights"))
+        _, V = self.velocity_parts(X)
+        products, ones, radial, column = self._tangent_terms  # V_i - <V_i, x_i> x_i in place
+        np.multiply(V, X, out=products)
+        np.dot(products, ones, out=radial)
+        np.multiply(column, X, out=products)
+        np.subtract(V, products, out=V)
+        return V
+
+    def velocity_parts(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(c, R) with v_i = c_i x_i + R_i exactly (shapes (n,), (n, d); fresh): c_i = sum_h w^h_ii mu_h (times 1/n
+        for usa), the scalar part of the token's own terms (`scalar_parts`), and R_i every other term, the
+        self-terms' W'_h x_i among them. P⊥_{x_i}(v_i) = P⊥_{x_i}(R_i) for unit x_i: R_i holds no e^(beta lambda)
+        that the projection would cancel."""
         bound = self._prepared(X, "weights")
+        self._lift = True
+        try:
+            R = self._sum(X, bound)
+        finally:
+            self._lift = False
+        z = self._diagonal  # (n, H): softmax's over the row sums (`_sum` put the self-weights back in them)
+        if self._softmax:
+            z = z / self._sums[:, self.shape[1]].T
+        scale = 1.0 if self._softmax else 1.0 / self.cfg.n
+        if self._rest_t is not None:
+            R += scale * np.einsum("ih,hid->id", z, np.matmul(X, self._rest_t))
+        return scale * (z @ self.value_scalars), R
+
+    def _sum(self, X: np.ndarray, bound: float) -> np.ndarray:
+        """sum_h sum_j w^h_ij W_h x_j (usa: over n), over the weights the blocks give (with the self-weights lifted
+        out while `velocity_parts` asks; softmax then divides by the row sums with them back in)."""
         if self._softmax:
             sums, d = self._summed(X, bound), self.shape[1]
-            V = self._head_sum(np.divide(sums[:, :d], sums[:, d:], out=self._quotients))
-        elif self._key_slices is not None:  # usa and relu: (1/n) sum_h sum_j z^h_ij W_h x_j from the tiled sums
+            if self._lift:
+                sums[:, d] += self._diagonal.T
+            return self._head_sum(np.divide(sums[:, :d], sums[:, d:], out=self._quotients))
+        if self._key_slices is not None:  # usa and relu: (1/n) sum_h sum_j z^h_ij W_h x_j from the tiled sums
             V = self._head_sum(self._summed(X, bound)[:, : self.shape[1]])
             V /= self.shape[0]
-        else:
-            np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n
-            if self._one_block:
-                self._block_of(X, self._slices[0], bound, "weights")
-                V = np.matmul(self._views[0][3], self._stacked_rows)
-            else:
-                V = np.empty(self.shape)
-                for rows in self._slices:
-                    self._block_of(X, rows, bound, "weights")
-                    np.matmul(self._views[rows.start][3], self._stacked_rows, out=V[rows])
-        if tangent:  # V_i - <V_i, x_i> x_i in place (the row dots as one matrix-vector product)
-            products, ones, radial, column = self._tangent_terms
-            np.multiply(V, X, out=products)
-            np.dot(products, ones, out=radial)
-            np.multiply(column, X, out=products)
-            np.subtract(V, products, out=V)
+            return V
+        np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n
+        if self._one_block:
+            self._block_of(X, self._slices[0], bound, "weights")
+            return np.matmul(self._views[0][3], self._stacked_rows)
+        V = np.empty(self.shape)
+        for rows in self._slices:
+            self._block_of(X, rows, bound, "weights")
+            np.matmul(self._views[rows.start][3], self._stacked_rows, out=V[rows])
         return V
 
     def _head_sum(self, outputs: np.ndarray) -> np.ndarray:

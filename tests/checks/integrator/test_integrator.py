@@ -44,8 +44,12 @@ def _max_rho_error(cfg: Configuration, reference: float) -> float:
 
 
 #: Fixed step counts on [0, 2] whose errors lie between rounding and the asymptotic range, and the accepted
-#: measured orders: each method's order p (pre-asymptotically a little above it), never p - 1.
-CONVERGENCE = {"dp54": ((8, 16, 32), 4.5, 7.0), "dop853": ((2, 4, 8), 7.5, 10.0)}
+#: measured orders: each method's order p (pre-asymptotically a little above it), never p - 1. DOP853's error
+#: e(N) N^8 is steady (within 15%) from N = 5 to 12 steps, at 1e-11 to 1e-14 (rounding: ~1e-15, reached by
+#: N = 14); at N = 2 to 4 terms past h^8 still count, by a factor 40 to 0.6 (once 2, 4, 8: 14.1 and 7.3). The
+#: errors depend on the field off the sphere (the RK stages leave it), which the self-term-free velocity changed
+#: (`Heads.velocity_parts`: P⊥_x of v less c x, smaller by c (1 - |x|^2) x there), not on the sphere.
+CONVERGENCE = {"dp54": ((8, 16, 32), 4.5, 7.0), "dop853": ((5, 7, 10), 7.5, 10.0)}
 
 
 @pytest.mark.parametrize("method", list(METHODS))
@@ -67,7 +71,8 @@ def test_convergence_order_on_the_equiangular_reduction(method: str) -> None:
         )
         assert traj.accepted == steps and traj.method == METHODS[method].name
         errors.append(_max_rho_error(traj.final, reference))
-    orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
+    e, N = np.array(errors), np.array(counts)
+    orders = np.log(e[:-1] / e[1:]) / np.log(N[1:] / N[:-1])
     assert np.all(orders > low), orders  # a method one order lower fails this
     assert np.all(orders < high), orders
 

@@ -173,6 +173,24 @@ def test_the_field_in_blocks_of_query_rows_is_the_same(monkeypatch: pytest.Monke
 
 
 @pytest.mark.slow
+def test_the_jax_field_leaves_out_the_own_term_at_large_strengths() -> None:
+    """usa on the sphere at beta lambda = 50 (issue 39): two tokens at <x_1, x_2> = -0.63, whose own weights
+    e^50 / n the projection V - <V, x> x of the whole velocity cancels to ~1e5 of noise, while the true velocity is
+    below 1e-5. The jax field agrees with token_velocity to rounding relative to its own size; the premise: the
+    cancelling form does not."""
+    angle = np.arccos(-0.63)
+    X = np.array([[1.0, 0.0, 0.0], [np.cos(angle), np.sin(angle), 0.0]])
+    cfg = Configuration.create(X, np.stack([np.eye(3), 0.4 * np.eye(3)]), beta=50.0, attention="usa")
+    expected = model.token_velocity(cfg)
+    size = float(np.max(np.abs(expected)))
+    got = jax_field.field_function(cfg)(X)
+    assert 0 < size < 1e-5 and float(np.max(np.abs(got - expected))) <= AGREEMENT * size
+    V = model.velocity(cfg)
+    cancelling = V - np.sum(V * X, axis=1, keepdims=True) * X
+    assert float(np.max(np.abs(cancelling - expected))) > 1.0
+
+
+@pytest.mark.slow
 def test_dop853_leaves_out_the_fsal_stage_after_the_last_step_only() -> None:
     """Two starting evaluations, 11 stages per attempt and the FSAL stage per accepted step but the run's last:
     with records at 0 and 2 the count of both engines; with a record inside the last step the numpy engine

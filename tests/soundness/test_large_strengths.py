@@ -1,0 +1,124 @@
+"""Floats at large |beta| lambda (issue 39 item 3): a token's own weight e^(beta lambda) once swamped the float model
+(the tangent projection of a sum dominated by x_i itself cancelled, and 2 lambda <xdot_i, x_i> times e^(beta lambda)
+entered dE/dt), so the search kept |beta| lambda <= 8 and a claim false only past it was never refuted. The model
+now leaves the own term's scalar part out of every projection and of the own score rates (exactly 0 on the sphere):
+at |beta| lambda up to 50 the float values agree with 256-bit balls at the same exact data within a first-order
+rounding bound, and `beta * lambda_h <= 8` is refuted with a certified witness."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from certificates.claims.loader import parse_claims
+from certificates.claims.model_claim import parse_term
+from certificates.kernel import ball_model
+from certificates.kernel.exact import precision
+from certificates.kernel.model_values import ball_algebra, evaluate
+from certificates.kernel.verify import check_file
+from certificates.provers.witness import round_configuration
+from checks.claimsfile.model_decider import decide_model
+from checks.evidence.model_witnesses import float_algebra
+from checks.model import field
+from checks.model.configuration import Configuration
+from checks.registry import Context
+from checks.verdicts import Verdict
+
+#: The terms compared (every one a sum, product, projection or quotient of the model's primitives at token 1, head 0).
+TERMS = ("dE_dt", "dE_h_dt", "norm2(xdot_i)", "T_h_i", "a_h_i", "entropy_h_i", "entropy_rate_h_i", "E_h", "Z_h_i")
+#: The stated first-order bound of a float term relative to its size: unit roundoff times the number of operations
+#: that feed it (n + d + H and the exponent's |beta s| <= 50 amplifying the data's rounding), with room to spare.
+UNIT = 2.0**-53
+
+
+def _bound(n: int, d: int, H: int, scaled: float) -> float:
+    return 8.0 * UNIT * (n + d + H + 4) * (1.0 + scaled)
+
+
+def _pair(attention: str, scaled: float, general: bool, seed: int) -> tuple[Configuration, object]:
+    """A float configuration with scalar heads at |beta| lambda_0 = `scaled` and the exact data it holds (tokens
+    rounded onto the sphere, then read back as floats: both models see the same numbers)."""
+    rng = np.random.default_rng(seed)
+    n, d, H, beta = 3, 3, 2, 1.25
+    X = rng.normal(size=(n, d))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    M = np.array([scaled / beta * np.eye(d), scaled / beta / 4 * np.eye(d)])
+    W = np.round(rng.normal(size=(H, d, d)) * 64) / 64 if general else np.array([np.eye(d)] * H)
+    exact = round_configuration(X, M, W, beta, 2**52, symmetric_values=not general, attention=attention)
+
+    def floats(rows: list) -> np.ndarray:
+        return np.array(rows, dtype=float) if not isinstance(rows[0], list) else np.array([floats(r) for r in rows])
+
+    cfg = Configuration.create(
+        floats(exact.tokens), floats(exact.score_matrices), floats(exact.values), float(exact.beta), attention
+    )
+    return cfg, exact
+
+
+@pytest.mark.parametrize("attention", ["usa", "softmax"])
+@pytest.mark.parametrize("scaled", [8.0, 22.0, 50.0])
+def test_float_terms_agree_with_256_bit_balls_within_their_bound(attention: str, scaled: float) -> None:
+    cfg, exact = _pair(attention, scaled, general=False, seed=int(scaled))
+    floats = float_algebra(cfg)
+    bound = _bound(cfg.n, cfg.d, cfg.H, scaled)
+    with precision(256):
+        balls = ball_algebra(exact)
+        for text in TERMS:
+            term = parse_term(text)
+            value, ball = float(evaluate(term, floats, 1, 0)), evaluate(term, balls, 1, 0)
+            exact_value = float(ball.mid())
+            assert abs(value - exact_value) <= bound * abs(exact_value), (text, value, exact_value, bound)
+
+
+def test_the_issue_example_has_the_sign_of_the_balls() -> None:
+    """Two tokens at <x1, x2> = -0.627, beta lambda up to 22.6: the float dE_h/dt was -4e3 and -11, the true rates
+    +2e-11 and +5e-10."""
+    c, beta, lam = -0.627, 2.84, (7.95, 5.97)
+    X = np.array([[1.0, 0.0], [c, np.sqrt(1 - c * c)]])
+    cfg = Configuration.create(X, np.array([s * np.eye(2) for s in lam]), np.array([np.eye(2)] * 2), beta=beta)
+    exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.values, beta, 2**30, symmetric_values=True)
+    with precision(128):
+        balls = [float(rate.mid()) for rate in ball_model.head_energy_rates(exact)]
+    floats = field.head_energy_rates(cfg)
+    assert all(rate > 0 for rate in balls)
+    # the data differ by the rounding to 2^-30: the rates by a relative ~1e-7
+    assert np.allclose(floats, balls, rtol=1e-5, atol=0.0), (floats, balls)
+
+
+@pytest.mark.parametrize("attention", ["usa", "softmax"])
+def test_general_values_keep_the_projection_honest(attention: str) -> None:
+    """With general W_h the own term's tangent part is real (W'_h x_i): the float velocity keeps it, and the
+    projected quantities still agree with balls at |beta| lambda = 22."""
+    cfg, exact = _pair(attention, 22.0, general=True, seed=5)
+    floats = float_algebra(cfg)
+    with precision(256):
+        balls = ball_algebra(exact)
+        for text in ("norm2(xdot_i)", "T_h_i", "dE_dt"):
+            term = parse_term(text)
+            value, exact_value = float(evaluate(term, floats, 1, 0)), float(evaluate(term, balls, 1, 0).mid())
+            assert abs(value - exact_value) <= 1e-9 * abs(exact_value), (text, value, exact_value)
+
+
+CAP = """
+[[claim]]
+id = "reach.beta-lambda"
+kind = "model"
+assume = ["symmetric-scores", "aligned-values", "scalar-heads"]
+lhs = "beta * lambda_h"
+op = "<="
+rhs = "8"
+"""
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_search_reaches_past_beta_lambda_8_and_refutes_the_cap(tmp_path: Path, seed: int) -> None:
+    """`beta * lambda_h <= 8` held wherever the search looked (never past 8) and was CONFIRMED, later INCONCLUSIVE;
+    it is false, and the search now draws strengths up to |beta| lambda = 50 and certifies a witness."""
+    claim = parse_claims(textwrap.dedent(CAP))[0]
+    outcome = decide_model(claim, Context("quick", seed=seed, certificate_dir=tmp_path, claim_id=claim.id))
+    assert outcome.verdict is Verdict.REFUTED, outcome.notes
+    certificates = sorted(tmp_path.rglob("*.json"))
+    assert certificates and all(check_file(path).ok for path in certificates)
