@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.claims.loader import parse_claims
 from certificates.claims.model_claim import parse_term
-from certificates.kernel import ball_model
 from certificates.kernel.exact import precision
 from certificates.kernel.model_values import ball_algebra, evaluate
 from certificates.kernel.verify import check_file
@@ -81,7 +81,7 @@ def test_the_issue_example_has_the_sign_of_the_balls() -> None:
     cfg = Configuration.create(X, np.array([s * np.eye(2) for s in lam]), np.array([np.eye(2)] * 2), beta=beta)
     exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.values, beta, 2**30, symmetric_values=True)
     with precision(128):
-        balls = [float(rate.mid()) for rate in ball_model.head_energy_rates(exact)]
+        balls = [float(rate.mid()) for rate in model_balls.head_energy_rates(exact)]
     floats = field.head_energy_rates(cfg)
     assert all(rate > 0 for rate in balls)
     # the data differ by the rounding to 2^-30: the rates by a relative ~1e-7
