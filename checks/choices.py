@@ -1,4 +1,5 @@
-"""The choices and defaults the command line offers (profiles, report formats, the certificates folder, seeds).
+"""The choices and defaults the command line offers (profiles, report formats, the certificates folder, seeds, the
+integrator's methods and engines).
 
 They live in a module that imports nothing, so that every `headflow COMMAND --help` is answered at once: a command
 module imports what decides only when it runs (a test holds `--help` free of SymPy, numpy and the solvers).
@@ -12,5 +13,11 @@ PROFILES = ("quick", "thorough")
 FORMATS = ("table", "json", "markdown", "html")
 #: Where certificate files go unless another folder is given.
 DEFAULT_CERTIFICATES = "certs"
+#: The Runge-Kutta pairs of `simulate --method` (`checks.integrator.methods` maps each to its tableau).
+INTEGRATION_METHODS = ("dp54", "dop853")
+#: `--method auto` takes DOP853 for rtol at or below this value (unless the attention is relu), DP5(4) above it.
+HIGH_ORDER_RTOL = 1e-3
+#: The engines of the integrator: numpy (the default) and the optional jitted one.
+BACKENDS = ("numpy", "jax")
 #: Seeds are non-negative integers below 2^64 (numpy's SeedSequence takes no negative entropy).
 MAX_SEED = 2**64 - 1

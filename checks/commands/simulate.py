@@ -11,21 +11,22 @@ import argparse
 import io
 import math
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from certificates.atomic import write_bytes_atomic
 from certificates.errors import InputError
 from certificates.families import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_HEADS
+from checks.choices import BACKENDS, HIGH_ORDER_RTOL, INTEGRATION_METHODS
 from checks.input_bounds import check_range, check_seed
-from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below
-from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
-from checks.integrator.solver import BACKENDS
-from checks.model import families, memory
-from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
+from checks.model import memory
 from checks.progress import progress_bar
-from checks.reports import plots
+
+if TYPE_CHECKING:  # the integrator and the model load when the command runs: `--help` answers at once
+    import numpy as np
+
+    from checks.integrator import Trajectory
+    from checks.model.configuration import Configuration
 
 HELP = "integrate the dynamics of one configuration; save the trajectory (.npz) and plots (PNG, SVG)"
 #: Bounds of the numeric options (also in --help and the README's size-limits table).
@@ -80,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--method",
-        choices=("auto", *METHODS),
+        choices=("auto", *INTEGRATION_METHODS),
         default="auto",
         help=f"Runge-Kutta pair (default auto: DOP853 for rtol <= {HIGH_ORDER_RTOL:g}, else and for relu DP5(4))",
     )
@@ -116,6 +117,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_configuration(args: argparse.Namespace, rng: np.random.Generator) -> Configuration:
     """The initial configuration described by the options (every field validated)."""
+    from checks.model import families
+    from checks.model.configuration import Configuration
+
     n, d = _at_least("n", args.n, 2), _at_least("d", args.d, 1)
     check_range("--rho", args.rho, -1.0, 1.0)
     check_range("--scale", args.scale, -MAX_STRENGTH, MAX_STRENGTH)
@@ -159,6 +163,8 @@ def _at_least(field: str, value: int, low: int) -> int:
 def events_of(args: argparse.Namespace, cfg: Configuration) -> tuple:
     """The terminal events: the cluster gap (--stop-gap) and, on the sphere, the settled motion (none with the jax
     backend, which takes no events: --stop-gap is refused there)."""
+    from checks.integrator import cluster_gap_below, speed_below
+
     if args.backend == "jax":
         if args.stop_gap is not None:
             raise InputError("--stop-gap", args.stop_gap, "the jax backend takes no events; use --backend numpy")
@@ -185,6 +191,8 @@ def stop_reason(traj: Trajectory, horizon: float) -> str:
 
 def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
     """trajectory.npz: times, tokens (records x n x d), the heads, options, and every observable."""
+    import numpy as np
+
     buffer = io.BytesIO()
     np.savez_compressed(
         buffer,
@@ -202,6 +210,12 @@ def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from checks.integrator import integrate
+    from checks.model.configuration import MAX_ARRAY_ELEMENTS
+    from checks.reports import plots
+
     samples = int(check_range("--samples", args.samples, 2, MAX_SAMPLES))
     check_range("--T", args.T, 0.0, MAX_T, open_low=True)
     check_range("--rtol", args.rtol, *RTOL_RANGE)

@@ -13,13 +13,12 @@ every rtol from 1e-3 to 1e-10, and more at equal final error).
 from __future__ import annotations
 
 from certificates.errors import InputError
+from checks.choices import HIGH_ORDER_RTOL, INTEGRATION_METHODS
 from checks.integrator.dop853 import DOP853
 from checks.integrator.dormand_prince import DORMAND_PRINCE_54
 from checks.integrator.tableau import Tableau
 
-METHODS: dict[str, Tableau] = {"dp54": DORMAND_PRINCE_54, "dop853": DOP853}
-#: `auto` takes DOP853 for rtol at or below this value (unless the attention is relu), DP5(4) above it.
-HIGH_ORDER_RTOL = 1e-3
+METHODS: dict[str, Tableau] = dict(zip(INTEGRATION_METHODS, (DORMAND_PRINCE_54, DOP853), strict=True))
 
 
 def tableau_for(rtol: float, method: str = "auto", attention: str = "softmax") -> Tableau:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from certificates.errors import InputError
+from checks.choices import BACKENDS
 from checks.integrator.controller import Controller, PIController, error_norm
 from checks.integrator.events import Event, locate_crossing
 from checks.integrator.methods import tableau_for
@@ -46,9 +47,6 @@ from checks.integrator.trajectory import (
 )
 from checks.model import field as model
 from checks.model.configuration import Configuration
-
-#: The engines of `integrate`: numpy (the default) and the optional jitted one (`jax_solver`).
-BACKENDS = ("numpy", "jax")
 
 
 class _Flow:
