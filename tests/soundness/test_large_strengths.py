@@ -26,6 +26,7 @@ from checks.model import field
 from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.verdicts import Verdict
+from tests.checks.claimsfile.test_whole_domain import REACH
 
 #: The terms compared (every one a sum, product, projection or quotient of the model's primitives at token 1, head 0).
 TERMS = ("dE_dt", "dE_h_dt", "norm2(xdot_i)", "T_h_i", "a_h_i", "entropy_h_i", "entropy_rate_h_i", "E_h", "Z_h_i")
@@ -102,15 +103,8 @@ def test_general_values_keep_the_projection_honest(attention: str) -> None:
             assert abs(value - exact_value) <= 1e-9 * abs(exact_value), (text, value, exact_value)
 
 
-CAP = """
-[[claim]]
-id = "reach.beta-lambda"
-kind = "model"
-assume = ["symmetric-scores", "aligned-values", "scalar-heads"]
-lhs = "beta * lambda_h"
-op = "<="
-rhs = "8"
-"""
+#: The claim the old cap (|beta| lambda <= 8) made true wherever the search looked (`test_whole_domain.REACH`).
+CAP = REACH.split("\n\n")[0]
 
 
 @pytest.mark.parametrize("seed", [0, 1])

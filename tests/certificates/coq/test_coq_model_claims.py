@@ -8,8 +8,6 @@ floats would round do not. The examples' certificates are re-checked in the slow
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -36,6 +34,7 @@ from certificates.kernel.verify import verify_file
 from certificates.store import write_certificate
 from checks import coq_files
 from checks.model import families
+from tests.certificates.coq.test_coq_schemes import _check_cert_coq
 
 needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")
 HALF = Fraction(1, 2)
@@ -291,29 +290,13 @@ def test_the_examples_model_witnesses_are_rechecked_by_coq(tmp_path: Path) -> No
         checks.check(examples / name, certificates=tmp_path, progress=False)
     paths = sorted(tmp_path.glob("*.json"))
     assert len(paths) >= 6
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checks",
-            "check-cert",
-            "--coq",
-            "--width=1000",
-            "--coq-seconds",
-            "900",
-            *map(str, paths),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=3600,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
+    out = _check_cert_coq(paths)
     for path in paths:
         data = json.loads(path.read_text())["payload"]["configuration"]
         n, d, H = len(data["tokens"]), len(data["tokens"][0]), len(data["scores"])
         expected = "re-checked by Coq" if n * n * H * d <= model_tree.MAX_SIZE else "not translatable: too large"
-        assert f"{path}: coq: {expected}" in result.stdout, (path.name, result.stdout[-3000:])
-    assert result.stdout.count("re-checked by Coq") >= 5
+        assert f"{path}: coq: {expected}" in out, (path.name, out[-3000:])
+    assert out.count("re-checked by Coq") >= 5
 
 
 @needs_coq
