@@ -29,9 +29,10 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.claims.decimals import decimal_value
 from certificates.claims.expressions import parse_defined
 from certificates.claims.given_tokens import GivenTokens, given_tokens
-from certificates.claims.numbers import decimal_value, exact_number
+from certificates.claims.numbers import exact_number
 from certificates.claims.problems import ExpressionError
 from certificates.errors import InputError
 from certificates.kernel import equilibrium_regimes as regimes

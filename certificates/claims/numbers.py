@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from certificates.claims.decimals import decimal_value
 from certificates.errors import InputError
 from certificates.kernel.provenance import TomlFloat
 
@@ -19,15 +20,6 @@ from certificates.kernel.provenance import TomlFloat
 MAX_MAGNITUDE = 10**100
 MAX_EXPONENT = 400
 MAX_CHARS = 120
-
-
-def decimal_value(text: str, max_exponent: int) -> Fraction | None:
-    """The exact rational of a decimal literal its caller's grammar already accepted ('1.5e-3' is 3/2000),
-    or None when the decimal exponent exceeds `max_exponent` (the caller says why in its own words)."""
-    mantissa, _, exponent = text.lower().partition("e")
-    if exponent and abs(int(exponent)) > max_exponent:
-        return None
-    return Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
 
 
 _LITERAL = re.compile(r"^[+-]?[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9][0-9_]*)?$")

@@ -7,11 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from certificates.atomic import write_bytes_atomic
 from certificates.errors import InputError
-from checks.reports.plots import png_bytes
 from checks.sweeps.kinds import SWEEPS
-from checks.sweeps.runner import run_sweep
 
 HELP = "run a parameter sweep on a local or remote dask cluster; results go to CSV and a plot"
 
@@ -34,6 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from certificates.atomic import write_bytes_atomic
+    from checks.reports.plots import png_bytes
+    from checks.sweeps.runner import run_sweep
+
     kind = SWEEPS[args.kind]
     if args.workers < 0:
         raise InputError("--workers", args.workers, "must be >= 0")

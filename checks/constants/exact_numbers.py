@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from certificates.claims.numbers import decimal_value
+from certificates.claims.decimals import decimal_value
 from certificates.errors import InputError
 
 MAX_VALUES = 10_000

@@ -142,9 +142,8 @@ def test_a_command_imports_only_its_own_module(tmp_path: Path) -> None:
 #: What start-up must not import: the solvers, SymPy, plotting, dask, and for the list of commands numpy and
 #: python-flint too (issue 28: `headflow --help` and `headflow constants --help` in well under 0.3 s).
 _HEAVY = ("sympy", "z3", "cvc5", "matplotlib", "dask", "scipy", "latex2mathml")
-#: Every command: its `--help` (issue 41: under 0.3 s) imports what decides only when the command runs. Not yet
-#: sweep: its options are read from the sweep kinds, which hold their tasks and plots too (the note).
-_COMMANDS = [cli._summary(name)[0] for name in cli._command_names() if name != "sweep"]
+#: Every command: its `--help` (issue 41: under 0.3 s) imports what decides only when the command runs.
+_COMMANDS = [cli._summary(name)[0] for name in cli._command_names()]
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import sympy as sp
 from flint import arb, ctx
 
 from certificates import ball_reading
-from certificates.claims.numbers import decimal_value
+from certificates.claims.decimals import decimal_value
 from certificates.errors import BudgetExceeded
 from certificates.kernel import exact
 from certificates.kernel.ball_model import ExactConfiguration
