@@ -4,7 +4,9 @@ Formulas are MathML, converted from each derivation step's LaTeX when the report
 (`checks.reports.mathml`), which browsers lay out natively; the LaTeX source stays in the page as the
 formula's annotation. Statements and step texts are words and stay words. Figures are PNG
 images embedded as data URIs, listed in the report under "figures". `render_overview` is the
-part a notebook shows (verdict counts, differences from the summary, the table of claims).
+part a notebook shows (verdict counts, differences from the summary, the table of claims). The page opens with a
+table of contents: the claims grouped by verdict (the order of `Verdict`), each linking to its section, and every
+section links back to it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from checks.reports.document import attention_words, checkers_text
 from checks.reports.mathml import formula_html
 from checks.reports.values import dumps, visible
+from checks.verdicts import Verdict
 
 #: Styles of the overview, scoped to class `headflow` so that a notebook's own styles are left alone.
 _OVERVIEW_CSS = """
@@ -33,7 +36,10 @@ pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
 math{font-size:1.1em}math[display=block]{margin:.4em 0;overflow-x:auto}
 .tex-source{margin:.4em 0}.tex-source small{color:#666}
 section{border-top:1px solid #ddd;margin-top:1.5em}img{max-width:100%}
+nav ol{columns:2 22em;padding-left:1.2em}nav li{break-inside:avoid}.top{float:right;font-size:.85em}
 """
+#: The anchor of the table of contents, which every claim's section links back to.
+CONTENTS = "contents"
 
 
 def render_html(report: dict[str, Any]) -> str:
@@ -44,6 +50,7 @@ def render_html(report: dict[str, Any]) -> str:
         f"<title>headflow report {e(str(report['headflow']))}</title>",
         f"<style>{_OVERVIEW_CSS}{_PAGE_CSS}</style></head><body class='headflow'>",
         render_overview(report),
+        _contents(report["claims"]),
         *(_claim(c, report.get("figures", {}).get(c["id"], [])) for c in report["claims"]),
         "</body></html>",
     ]
@@ -76,6 +83,20 @@ def render_notebook(report: dict[str, Any]) -> str:
     return f"<div class='headflow'><style>{_OVERVIEW_CSS}</style>{render_overview(report)}</div>"
 
 
+def _contents(claims: list[dict[str, Any]]) -> str:
+    """The claims grouped by verdict, strongest first, each a link to its section."""
+    e = html.escape
+    parts = [f"<nav id='{CONTENTS}'><h2>Contents</h2>"]
+    for verdict in Verdict:
+        group = [c for c in claims if c["verdict"] == verdict.value]
+        if group:
+            parts.append(f"<h3>{_badge(verdict.value)} {len(group)}</h3><ol>")
+            parts += [f"<li><a href='#{e(c['id'])}'><code>{e(c['id'])}</code></a>: {e(c['title'])}</li>" for c in group]
+            parts.append("</ol>")
+    parts.append("</nav>")
+    return "\n".join(parts)
+
+
 def _badge(verdict: str) -> str:
     return f"<span class='v {html.escape(verdict)}'>{html.escape(verdict)}</span>"
 
@@ -95,7 +116,8 @@ def _differences(report: dict[str, Any]) -> str:
 def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
     e = html.escape
     out = [
-        f"<section id='{e(claim['id'])}'><h2><code>{e(claim['id'])}</code>: {e(claim['title'])}</h2>",
+        f"<section id='{e(claim['id'])}'><a class='top' href='#{CONTENTS}'>contents</a>",
+        f"<h2><code>{e(claim['id'])}</code>: {e(claim['title'])}</h2>",
         f"<p>{_badge(claim['verdict'])}</p><p><em>Statement.</em> {e(claim['statement'])}</p>",
     ]
     checkers = checkers_text(claim["evidence"])

@@ -87,3 +87,49 @@ def test_verify_writes_the_html_page_whole(tmp_path: Path) -> None:
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert page.count('<math display="block">') >= 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
+
+
+class _Anchors(HTMLParser):
+    """The ids of the page's elements and the in-page links of its table of contents."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.contents_links: list[str] = []
+        self._in_contents = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.append(str(found["id"]))
+        self._in_contents = self._in_contents or (tag == "nav" and found.get("id") == "contents")
+        if self._in_contents and tag == "a":
+            self.contents_links.append(str(found["href"]))
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_contents = self._in_contents and tag != "nav"
+
+
+def _two_verdicts() -> Registry:
+    """Three claims: the first and the third undecided, the second proved."""
+    registry = Registry()
+    for name, verdict in (("a", Verdict.INCONCLUSIVE), ("b", Verdict.PROVED), ("c", Verdict.INCONCLUSIVE)):
+        registry.declare(f"demo.{name}", f"claim {name}", "a claim of the table of contents' test")
+        steps = [Step("a step", "x = x")]
+        registry.procedure(f"demo.{name}", "fixed")(lambda ctx, v=verdict, s=steps: Outcome(v, "steps", steps=s))
+    return registry
+
+
+def test_the_table_of_contents_links_every_claim_once_grouped_by_verdict(tmp_path: Path) -> None:
+    result = api.decide(_two_verdicts().claims(), certificates=tmp_path, progress=False)
+    page = result.to_html()
+    anchors = _Anchors()
+    anchors.feed(page)
+    sections = [i for i in anchors.ids if i != "contents"]
+    assert sorted(sections) == ["demo.a", "demo.b", "demo.c"]
+    assert sorted(anchors.contents_links) == [f"#{i}" for i in sorted(sections)]
+    assert page.count("href='#contents'") == len(sections)  # every section links back
+    nav = page[page.index("<nav id='contents'>") : page.index("</nav>")]
+    # the proved claim first (strongest verdict first), then the two undecided ones in report order
+    assert nav.index("#demo.b") < nav.index("#demo.a") < nav.index("#demo.c")
+    assert nav.index("v PROVED") < nav.index("#demo.b") < nav.index("v INCONCLUSIVE") < nav.index("#demo.a")
