@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from checks.registry import Claim
 
 HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness)"
-#: Names of the procedures that write certificates (see README, "Certificates").
+#: Names of the procedures that write certificates (docs/certificates.md).
 CERTIFYING = frozenset({"smt", "interval", "witness", "smt+witness"})
 
 

@@ -1,6 +1,6 @@
 """`headflow simulate`: integrate one configuration and save its trajectory and plots into a folder.
 
-Every numeric option is bounded (`--help`, README "Size limits"), and a run on the sphere stops by
+Every numeric option is bounded (`--help`, docs/guarantees.md "Size limits"), and a run on the sphere stops by
 itself once the motion has stopped (max_i |xdot_i| <= SETTLED_SPEED) unless `--no-settle-stop`:
 a huge `--T` therefore never means a run without end.
 """
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the integrator and the model load when the command runs: `-
     from checks.model.configuration import Configuration
 
 HELP = "integrate the dynamics of one configuration; save the trajectory (.npz) and plots (PNG, SVG)"
-#: Bounds of the numeric options (also in --help and the README's size-limits table).
+#: Bounds of the numeric options (also in --help and the size-limits table of docs/guarantees.md).
 MAX_T = 1e6
 MAX_SAMPLES = 100_000
 RTOL_RANGE = (1e-13, 1e-2)
