@@ -13,6 +13,7 @@ checks that the pages are what the data gives and that the data holds the verdic
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -22,6 +23,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rich.console import Console
+
+import checks
+from checks.reports.terminal import certificates_notice, print_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -78,8 +84,6 @@ SAMPLES = (
 
 def run_samples() -> dict[str, Any]:
     """Run every sample's command (quick profile, seed 0) in a fresh folder; its report as the data keeps it."""
-    import checks
-
     data = {}
     for sample in SAMPLES:
         with _fresh_folder():
@@ -95,25 +99,16 @@ def run_samples() -> dict[str, Any]:
 def sample_pages(data: dict[str, Any]) -> dict[Path, str]:
     """Each page with a sample, its sample blocks rendered from `data` (the pages' other text as it is)."""
     by_name = {sample.name: sample for sample in SAMPLES}
-    pages = {}
-    for page in dict.fromkeys(sample.page for sample in SAMPLES):
 
-        def block(found: re.Match[str]) -> str:
-            sample = by_name[found["name"]]
-            return found[1] + render_sample(sample, data[sample.name]) + found[4]
+    def block(found: re.Match[str]) -> str:
+        sample = by_name[found["name"]]
+        return found[1] + render_sample(sample, data[sample.name]) + found[4]
 
-        pages[page] = _BLOCK.sub(block, page.read_text(encoding="utf-8"))
-    return pages
+    return {page: _BLOCK.sub(block, page.read_text(encoding="utf-8")) for page in {s.page: None for s in SAMPLES}}
 
 
 def render_sample(sample: Sample, report: dict[str, Any]) -> str:
     """The command and what it prints, as at an 80-column terminal (an excerpt when the sample keeps some claims)."""
-    import io
-
-    from rich.console import Console
-
-    from checks.reports.terminal import certificates_notice, print_terminal
-
     printed = io.StringIO()
     print_terminal(report, Console(file=printed, width=WIDTH, force_terminal=False))
     lines = [line.rstrip() for line in printed.getvalue().splitlines()]
