@@ -5,12 +5,14 @@
 - `docs/generated/benchmarks.md`: one table per benchmark, from `benchmarks/results/*.json` (each with its date,
   commit and machine; `benchmarks/results.py` writes them);
 - `docs/generated/kernel.md`: what `headflow check-cert` trusts, from the kernel folder itself (`certificates/kernel`,
-  each module with its lines of code and the first line of its docstring, and the kernel's size against its limit).
+  each module with its lines of code and the first line of its docstring, and the kernel's size against its limit);
+- the sample outputs of the README and the tutorial (`docs/samples.py`), from the runs in `docs/data/samples.json`.
 
 The pages are committed so that they read on GitHub too; `tests/test_docs.py` checks that each is exactly what this
 script makes from the committed data. Run from the repository root:
 
     headflow verify --format json --out report.json && python docs/generate.py --findings report.json
+    python docs/generate.py --samples  # run the sample commands again, store their reports, rewrite the pages
     python docs/generate.py            # rewrite the pages from the data
     python docs/generate.py --check    # exit code 1 when a committed page is not what the data gives
 """
@@ -33,6 +35,7 @@ from benchmarks.results import RESULTS, provenance  # noqa: E402
 from certificates.atomic import write_text_atomic  # noqa: E402
 from certificates.kernel_size import LIMIT, code_lines, kernel_size  # noqa: E402
 from checks.reports.document import markdown_code, markdown_text, summary_differences  # noqa: E402
+from docs.samples import SAMPLES_DATA, load_data, run_samples, sample_pages  # noqa: E402
 
 VERIFY_DATA = ROOT / "docs" / "data" / "verify.json"
 GENERATED = ROOT / "docs" / "generated"
@@ -156,17 +159,20 @@ def pages() -> dict[Path, str]:
         GENERATED / "findings.md": render_findings(json.loads(VERIFY_DATA.read_text(encoding="utf-8"))),
         GENERATED / "benchmarks.md": render_benchmarks(results),
         GENERATED / "kernel.md": render_kernel(),
-    }
+    } | sample_pages(load_data())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--findings", metavar="REPORT.json", help="store this `headflow verify` JSON report first")
+    parser.add_argument("--samples", action="store_true", help="run the sample commands and store their reports first")
     parser.add_argument("--check", action="store_true", help="only compare the committed pages with the data")
     args = parser.parse_args(argv)
     if args.findings:
         report = json.loads(Path(args.findings).read_text(encoding="utf-8"))
         write_text_atomic(VERIFY_DATA, json.dumps(trim_report(report), indent=2) + "\n")
+    if args.samples:
+        write_text_atomic(SAMPLES_DATA, json.dumps(run_samples(), indent=1, ensure_ascii=False) + "\n")
     stale = []
     for path, text in pages().items():
         if args.check:

@@ -1,4 +1,5 @@
-"""Headless Chromium for the report tests: lay a page out, measure it with a probe script, keep a screenshot.
+"""Headless Chromium for the report and documentation tests: lay a page out, measure it with a probe script, read
+its DOM after its scripts ran, keep a screenshot.
 
 Chromium is Debian's `chromium` on PATH (`.ci/run` installs it when apt can) or the binary named
 by HEADFLOW_CHROMIUM. A test calls `require_chromium()`, which skips the test with the reason when
@@ -104,6 +105,13 @@ def measure(chromium: str, page: str, scratch: Path) -> dict[str, Any]:
     found = _RESULT.search(run.stdout)
     assert found, f"the probe wrote no result (exit code {run.returncode}): {_tail(run.stderr)}"
     return json.loads(html.unescape(found.group(1)))
+
+
+def dump_dom(chromium: str, page: Path, scratch: Path) -> str:
+    """The DOM of `page` (a file) after its scripts ran, as HTML text."""
+    run = _run(chromium, scratch, ["--dump-dom", page.resolve().as_uri()])
+    assert run.returncode == 0 and "<body" in run.stdout, f"no DOM (exit code {run.returncode}): {_tail(run.stderr)}"
+    return run.stdout
 
 
 def screenshot(chromium: str, page: Path, png: Path, scratch: Path) -> Path:
