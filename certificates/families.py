@@ -3,7 +3,7 @@
 TOKEN_FAMILIES and HEAD_FAMILIES are the one vocabulary of families. Each record declares as data what a
 claims file may state about the family (the least dimension d, the options it takes with their domains and
 defaults), what a search may move and its short command-line name; what the family implies (free tokens, exact
-members, hypotheses, rounding) is read from the facts the kernel trusts (`certificates.kernel.family_names`),
+members, hypotheses, rounding) is read from the facts the kernel trusts (`certificates.family_names`),
 whose names are the records' names. The
 claims-file schema checks a file's options from the records, the test strategies draw from their domains,
 the manual's table of families is rendered from them (`checks.model.family_table`), and the seeded draws of
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel import family_names
+from certificates import family_names
 
 Options = Mapping[str, Any]
 """A family's parameters as a claims file states them: the values of its `Option`s, by name."""

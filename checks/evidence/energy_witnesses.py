@@ -99,9 +99,7 @@ def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
             cfg.tokens, cfg.score_matrices, values, cfg.beta, symmetric=symmetric, symmetric_values=symmetric_values
         )
 
-    attempts = certify_first(
-        ctx, claim_id, [Candidate(*f) for f in found], rounding, search.hypotheses, search.quantity
-    )
+    attempts = certify_first(ctx, CONFIGURATIONS[claim_id].model(claim_id), [Candidate(*f) for f in found], rounding)
     if attempts.certified is None:
         notes = f"{len(found)} float candidates; none verified ({'; '.join(attempts.reasons) or 'no candidate'})"
         return Outcome(Verdict.INCONCLUSIVE, "float search + balls", notes=notes)

@@ -9,12 +9,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from certificates.kernel.dynamics_statements import STATIONARY
 from flint import arb
 
 from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration, stationary
-from certificates.kernel.dynamics_statements import STATIONARY
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.model_values import WITNESS as EQUALITY
 from certificates.kernel.verify import verify_file

@@ -57,13 +57,13 @@ def test_the_witnessed_sign_follows_the_quantifier() -> None:
 def test_an_instance_certifies_the_existence_claim(tmp_path: Path) -> None:
     ok, message = verify_file(certificate(tmp_path, ">", True))
     assert ok, message
-    assert "proves claims-file claim 'power'" in message and "holds at an exact configuration" in message
+    assert "proves claim 'power'" in message and "holds at an exact configuration" in message
 
 
 def test_a_counterexample_of_the_dual_universal_claim_is_the_same_configuration(tmp_path: Path) -> None:
     path = certificate(tmp_path, ">", True)
     ok, message = verify_file(relabelled(path, "<=", False))
-    assert ok and "refutes claims-file claim" in message, message
+    assert ok and "refutes claim" in message, message
 
 
 @pytest.mark.parametrize(("op", "exists"), [("<=", True), (">", False), ("<", True)])

@@ -12,7 +12,7 @@ import pytest
 from certificates.kernel import ball_model
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.terms import NotTranslatable
-from certificates.kernel.model_quantities import chain_value
+from certificates.model_quantities import chain_value
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from certificates.kernel.dynamics_statements import in_open_hemisphere
 
 from certificates.claims.given_tokens import MAX_FILE_BYTES
 from certificates.claims.loader import load_claims, parse_claims
 from certificates.errors import InputError
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.dynamics_statements import in_open_hemisphere
 from certificates.statements.dynamics import family_failures
 from checks.claimsfile.register import register_claims
 from checks.model import families, field
