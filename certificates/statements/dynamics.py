@@ -12,10 +12,11 @@ Two readings of a dynamics claim are statements about single states of its famil
   start: the universal statement `Q = L` over the stationary members (refuted by Q > L or Q < L), resp. the existence
   statement `Q > L` or `Q < L` at a stationary member, the side the witness shows (`stationary`).
 The family becomes the statement's kind, sizes (n, d and H exactly), hypotheses (`family_hypotheses`: unit tokens, its
-values' and heads'), exact `data` (given tokens, score matrices, scalar strengths as the matrices lambda_h I, value
-matrices, and beta, each exactly as the file's literals name them: `numbers.stated`), mask rows, interaction tree and
-head; a hemisphere start is the given condition <x_i, sum_j x_j> > 0 at every token (then every token lies in the open
-hemisphere around sum_j x_j). Families without exact members (no exact data can be one of them) have no statement.
+values' and heads', but for scalar heads, whose matrices are data), exact `data` (given tokens, score matrices, scalar
+strengths as the matrices lambda_h I, value matrices, and beta, each exactly as the file's literals name them:
+`numbers.stated`), mask rows, interaction tree and head; a hemisphere start is the given condition <x_i, sum_j x_j> > 0
+at every token (then every token lies in the open hemisphere around sum_j x_j). Families without exact members (no exact
+data can be one of them) have no statement.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
         return None
     if values == "given" and not given["values"].embeddable:
         return None
-    return ["unit-tokens", *VALUE_HYPOTHESES[values], *heads.hypotheses]
+    stated_heads = options["heads"] == "scalar"  # the strengths are data: lambda_h I, of either sign
+    return ["unit-tokens", *VALUE_HYPOTHESES[values], *(() if stated_heads else heads.hypotheses)]
 
 
 def family(claim_id: str, options: dict[str, Any], extra: tuple[str, ...] = ()) -> dict[str, Any] | None:

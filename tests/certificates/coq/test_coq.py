@@ -19,8 +19,10 @@ from certificates.kernel import smtlib
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.coq import run
 from certificates.kernel.format import content_hash
-from certificates.provers.witness import certify_obligation_point
+from certificates.kernel.model_statements import statement_of
+from certificates.provers.witness import certify_obligation_point, exact_record
 from certificates.statements import registry as ob
+from certificates.statements.registry import ConfigurationObligation
 from certificates.store import write_certificate
 from checks import coq_files
 from tests.sample_claims import POINT_AND_SMT
@@ -207,12 +209,14 @@ def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, li
 
 def test_configuration_file_bounds_each_definition_and_states_the_rate() -> None:
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import configuration_problem
+    from certificates.kernel.coq.model_tree import witness_problem
 
     one, zero = Fraction(1), Fraction(0)
     identity = [[one, zero], [zero, one]]
     exact = ExactConfiguration(identity, [identity], [identity], one)
-    problem = configuration_problem("head_energy_rate", "<", exact, {"head": 0})[1]
+    statement = ConfigurationObligation("usa", "sphere", ("unit-tokens",), "head_energy_rate", "").model("c")
+    payload = {"configuration": exact_record(exact), "at": {"h": 0}}
+    problem = witness_problem(statement_of(statement, "c"), payload)
     text = source("t", "c", "s", problem)
     for name, _ in problem.definitions:
         assert f"Lemma {name}_bounds :" in text and f"Opaque {name}." in text
@@ -235,12 +239,12 @@ def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, l
     assert verdict.status == coq_files.REJECTED, verdict.message
     # past check-cert, Coq itself refuses `rate < 0` for the forged data, where the rate is positive
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import configuration_problem
-    from certificates.kernel.recheck import exact_configuration
+    from certificates.kernel.coq.model_tree import witness_problem
 
-    record = json.loads(original.read_text())["payload"]["configuration"]
-    flip(record["tokens"])
-    problem = configuration_problem("head_energy_rate", "<", exact_configuration(record), {"head": 1})[1]
+    certificate = json.loads(original.read_text())
+    flip(certificate["payload"]["configuration"]["tokens"])
+    claim = statement_of(certificate["statement"]["model"], certificate["claim_id"])
+    problem = witness_problem(claim, certificate["payload"])
     assert run.compile_source(source("t", "forged", "s", problem)).status == "rejected"
 
 

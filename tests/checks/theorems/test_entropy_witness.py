@@ -18,7 +18,8 @@ from certificates import model_balls
 from certificates.kernel import ball_model
 from certificates.kernel.recheck import exact_configuration
 from certificates.kernel.verify import verify_file as verify_certificate
-from certificates.provers.witness import certify_configuration
+from certificates.provers.model_witness import certify_model_witness
+from certificates.statements.registry import CONFIGURATIONS
 from checks import cli
 from checks.evidence.entropy_witnesses import HYPOTHESES, refute_monotone
 from checks.model import families
@@ -228,10 +229,9 @@ def _exact_zero_configurations() -> list[tuple[str, ball_model.ExactConfiguratio
 def test_an_exactly_zero_rate_is_not_a_witness(tmp_path: Path, case: int) -> None:
     heads, exact = _exact_zero_configurations()[case]
     assert ball_model.hypothesis_failures(exact, HYPOTHESES[heads]) == []
+    statement = CONFIGURATIONS[READINGS[heads]].model(READINGS[heads])
     for token in range(exact.n):
-        result = certify_configuration(
-            READINGS[heads], exact, HYPOTHESES[heads], "entropy_rate", 0, "<", tmp_path, token=token
-        )
+        result = certify_model_witness(statement, exact, {"h": 0, "i": token}, tmp_path, None)
         assert not result.verified and result.path is None
     assert not list(tmp_path.iterdir())
 
@@ -273,9 +273,11 @@ def test_hand_made_witness_for_reading_b(tmp_path: Path) -> None:
     tokens = [[Fraction(1), Fraction(0)], [Fraction(-4, 5), Fraction(3, 5)], [Fraction(-4, 5), Fraction(-3, 5)]]
     exact = ball_model.ExactConfiguration(tokens, [identity], [identity], Fraction(1), "sphere", "softmax")
     claim = READINGS["scalar"]
-    wrong = certify_configuration(claim, exact, HYPOTHESES["scalar"], "entropy_rate", 0, ">", tmp_path, token=0)
-    assert not wrong.verified and not list(tmp_path.iterdir())
-    result = certify_configuration(claim, exact, HYPOTHESES["scalar"], "entropy_rate", 0, "<", tmp_path, token=0)
+    statement = CONFIGURATIONS[claim].model(claim)
+    wrong = statement | {"relation": statement["relation"] | {"op": "<="}}  # the rate is < 0, so <= 0 holds
+    assert not certify_model_witness(wrong, exact, {"h": 0, "i": 0}, tmp_path, None).verified
+    assert not list(tmp_path.iterdir())
+    result = certify_model_witness(statement, exact, {"h": 0, "i": 0}, tmp_path, None)
     assert result.verified and result.path is not None
     assert verify_certificate(result.path)[0]
     ball = model_balls.entropy_rates(exact)[0][0]
