@@ -20,11 +20,11 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.coq import run
 from certificates.kernel.format import content_hash
 from certificates.kernel.model_statements import statement_of
-from certificates.provers.witness import certify_obligation_point, exact_record
+from certificates.provers.witness import certify_obligation_point
 from certificates.statements import registry as ob
-from certificates.statements.registry import ConfigurationObligation
 from certificates.store import write_certificate
 from checks import coq_files
+from tests.coq_rates import rate_problem
 from tests.sample_claims import POINT_AND_SMT
 
 if run.coqc() is None:
@@ -209,14 +209,11 @@ def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, li
 
 def test_configuration_file_bounds_each_definition_and_states_the_rate() -> None:
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import witness_problem
 
     one, zero = Fraction(1), Fraction(0)
     identity = [[one, zero], [zero, one]]
     exact = ExactConfiguration(identity, [identity], [identity], one)
-    statement = ConfigurationObligation("usa", "sphere", ("unit-tokens",), "head_energy_rate", "").model("c")
-    payload = {"configuration": exact_record(exact), "at": {"h": 0}}
-    problem = witness_problem(statement_of(statement, "c"), payload)
+    problem = rate_problem("head_energy_rate", "<", exact, {"h": 0})
     text = source("t", "c", "s", problem)
     for name, _ in problem.definitions:
         assert f"Lemma {name}_bounds :" in text and f"Opaque {name}." in text
@@ -344,13 +341,12 @@ def test_a_wrong_hint_fails_the_file_not_the_theorem(monkeypatch: pytest.MonkeyP
     # the hints are only hints: one bound moved past the true value and coqc refuses that lemma
     from certificates.coq import enclosures
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import configuration_problem
 
     one, zero, half = Fraction(1), Fraction(0), Fraction(1, 2)
     tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]
     scores = [[[one, half], [half, one]]]
     exact = ExactConfiguration(tokens, scores, scores, one)
-    problem = configuration_problem("head_energy_rate", "!=", exact, {"head": 0})[1]
+    problem = rate_problem("head_energy_rate", "!=", exact, {"h": 0})
     assert run.compile_source(source("t", "c", "s", problem)).status == "accepted"
     true_hints = enclosures.hints
 
