@@ -352,8 +352,8 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if payload["hypotheses"] != list(claim.hypotheses):
         raise Rejected(f"the witness states hypotheses other than the statement's ({', '.join(claim.hypotheses)})")
     at = payload["at"]
-    if not isinstance(at, dict) or not all(map(recheck.natural, at.values())):
-        raise Rejected("`at` names the token i and head h as integers")
+    if not isinstance(at, dict) or set(at) - {"i", "h"} or not all(map(recheck.natural, at.values())):
+        raise Rejected(f"`at` names the token i and head h as integers, not {str(at)[:80]}")
     cfg = witness_configuration(claim, payload)
     sizes = f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
     where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
