@@ -27,6 +27,7 @@ from typing import Any
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
 from certificates.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exprtree import rational_text
 from certificates.kernel.model_statements import data_failures, statement_of
@@ -57,8 +58,12 @@ def family_hypotheses(options: dict[str, Any]) -> list[str] | None:
     """The exact hypotheses of the family's members, or None when it has no exact members a witness can name (its
     starts are not free nor tested exactly, a rounded head leaves it, its given data are floats or a file)."""
     tokens, heads = TOKEN_FAMILIES[options["tokens"]], HEAD_FAMILIES[options["heads"]]
-    if not ((tokens.free or tokens.exact_members) and heads.rounds) or stated(options["beta"]) == 0 or options["n"] < 2:
+    if not ((tokens.free or tokens.exact_members) and heads.rounds) or stated(options["beta"]) == 0:
         return None
+    if not (
+        2 <= options["n"] <= fmt.MAX_TOKENS and options["d"] <= fmt.MAX_DIMENSION and options["H"] <= fmt.MAX_HEADS
+    ):
+        return None  # no certificate holds a member
     values = options.get("values", "aligned")
     points, given = options.get("points"), {"given": options.get("scores"), "values": options.get("value_matrices")}
     if options["tokens"] == "given" and not (points is not None and points.exact and not points.source):

@@ -117,7 +117,7 @@ def test_witness_decreases_along_the_flow(certs: dict[str, Path], heads: str) ->
     """Independent of the chain rule: a central difference of the float entropies at the exact witness."""
     payload = json.loads(certs[heads].read_text())["payload"]
     cfg = _float_configuration(exact_configuration(payload["configuration"]))
-    assert _entropy_difference(cfg)[payload["head"], payload["token"]] < -1e-3
+    assert _entropy_difference(cfg)[payload["at"]["h"], payload["at"]["i"]] < -1e-3
 
 
 def _entropy_difference(cfg: Configuration, step: float = 1e-5) -> np.ndarray:
@@ -169,6 +169,10 @@ def _nudge_token(d: dict[str, Any]) -> None:
     row[0] = row[0] + "1" if "/" in row[0] else row[0] + "/7"
 
 
+def _energy_statement(d: dict[str, Any]) -> None:
+    d["statement"]["model"]["relation"]["lhs"] = ["name", "dE_h_dt"]
+
+
 def _drop_hypothesis(heads: str) -> Callable[[dict[str, Any]], None]:
     name = "scalar-heads" if heads == "scalar" else "symmetric-scores"
     return lambda d: d["payload"]["hypotheses"].remove(name)
@@ -178,15 +182,15 @@ MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
     "changed beta, hash kept": (lambda d: _configuration(d).update(beta="3"), False, "sha256"),
     "broken hash": (lambda d: d.update(sha256="f" * 64), False, "sha256"),
     "changed beta": (lambda d: _configuration(d).update(beta="1/1000"), True, "the re-evaluated ball"),
-    "non-symmetric head": (lambda d: _set_head_entry(d, 0, 1, "7/5"), True, "violate the claim's hypotheses"),
+    "non-symmetric head": (lambda d: _set_head_entry(d, 0, 1, "7/5"), True, "violates"),
     "values no longer aligned": (lambda d: _configuration(d)["values"][0][0].__setitem__(0, "5"), True, "aligned"),
-    "usa attention": (lambda d: _configuration(d).update(attention="usa"), True, "attention 'usa'"),
-    "flat geometry": (lambda d: _configuration(d).update(geometry="flat"), True, "geometry 'flat'"),
+    "usa attention": (lambda d: _configuration(d).update(attention="usa"), True, "about softmax attention"),
+    "flat geometry": (lambda d: _configuration(d).update(geometry="flat"), True, "sphere dynamics"),
     "token off the sphere": (_nudge_token, True, "unit-tokens"),
-    "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "relation '>'"),
+    "flipped relation": (lambda d: d["payload"].update(relation="<"), True, "does not negate"),
     "flipped sign of the enclosure": (_negate_enclosure, True, "enclosure"),
-    "another quantity": (lambda d: d["payload"].update(quantity="energy_rate"), True, "quantity 'energy_rate'"),
-    "token out of range": (lambda d: d["payload"].update(token=99), True, "token"),
+    "another quantity": (_energy_statement, True, "not the kernel's statement"),
+    "token out of range": (lambda d: d["payload"].update(at={"h": 0, "i": 99}), True, "within the sizes"),
 }
 
 
@@ -203,7 +207,7 @@ def test_tampering_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: st
 @pytest.mark.parametrize("heads", list(READINGS))
 def test_dropping_the_readings_hypothesis_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: str) -> None:
     ok, reason = verify_certificate(forged_file(certs[heads], tmp_path, _drop_hypothesis(heads), True))
-    assert not ok and "(needs" in reason, reason
+    assert not ok and "hypotheses other than the statement's" in reason, reason
 
 
 def test_non_scalar_head_breaks_reading_b(certs: dict[str, Path], tmp_path: Path) -> None:
