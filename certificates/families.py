@@ -3,7 +3,7 @@
 TOKEN_FAMILIES and HEAD_FAMILIES are the one vocabulary of families. Each record declares as data what a
 claims file may state about the family (the least dimension d, the options it takes with their domains and
 defaults), what a search may move and its short command-line name; what the family implies (free tokens, exact
-members, hypotheses, rounding) is read from the facts the kernel trusts (`certificates.kernel.family_names`),
+members, hypotheses, rounding) is read from the facts of `certificates.family_names`,
 whose names are the records' names. The
 claims-file schema checks a file's options from the records, the test strategies draw from their domains,
 the manual's table of families is rendered from them (`checks.model.family_table`), and the seeded draws of
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel import family_names
+from certificates import family_names
 
 Options = Mapping[str, Any]
 """A family's parameters as a claims file states them: the values of its `Option`s, by name."""
@@ -132,7 +132,7 @@ class Family:
 @dataclass(frozen=True)
 class TokenFamily(Family):
     """Named initial tokens; `fixed` when every member is one configuration up to a rotation (so, with scalar heads,
-    one start decides all). `free` and `exact_members` are the kernel's facts (`family_names.TokenFacts`)."""
+    one start decides all). `free` and `exact_members` are the facts of (`family_names.TokenFacts`)."""
 
     fixed: bool = field(default=False, kw_only=True)
 
@@ -150,7 +150,7 @@ class TokenFamily(Family):
 @dataclass(frozen=True)
 class HeadFamily(Family):
     """Named heads: `moves` ("symmetric" or "general") when the adversarial search may move the heads within the
-    family. `hypotheses` and `rounds` are the kernel's facts (`family_names.HeadFacts`)."""
+    family. `hypotheses` and `rounds` are the facts of (`family_names.HeadFacts`)."""
 
     moves: str | None = field(default=None, kw_only=True)
 

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from certificates import families
-from certificates.kernel import family_names
+from certificates import families, family_names
 
 if TYPE_CHECKING:
     from checks.reports.report import Report
@@ -154,7 +153,7 @@ def test_the_identities_are_sympy_only() -> None:
 
 def test_the_family_table_is_pure_and_the_claims_file_reads_only_it() -> None:
     """certificates.families holds records of names, sizes, option domains and hypotheses only (no numpy; exact
-    ends in fractions), over the kernel's facts of certificates.kernel.family_names, whose names it shares;
+    ends in fractions), over the facts of certificates.family_names, whose names it shares;
     in the claims-file code only the dynamics starts (`dynamics_starts`, which draw the decider's configurations)
     import the numpy draws of checks.model.families."""
     modules = _modules()

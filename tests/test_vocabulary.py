@@ -32,7 +32,7 @@ from certificates.families import (
 )
 from certificates.inert import inert
 from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
-from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
+from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
 from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RECORDED_AS, STATE_QUANTITIES, UNCLAIMED
 from certificates.statements.registry import CONFIGURATIONS
 from checks.commands import constants as constants_command

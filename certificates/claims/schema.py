@@ -48,11 +48,11 @@ from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.model_statements import Sizes
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from certificates.masks import NAMED as NAMED_MASKS
 from certificates.masks import Mask, mask_of
+from certificates.model_quantities import MODEL_QUANTITIES
 from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, UNCLAIMED
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")

@@ -1,7 +1,7 @@
 """The kernel: everything `headflow check-cert` trusts, and nothing else.
 
 A certificate carries the core statement it proves (`core`); the kernel checks the payload against it by the
-statement's form (`registry_statements`, `real_statements`, `dynamics_statements`, `model_statements`) and prints
+statement's form (`registry_statements`, `real_statements`, `model_statements`) and prints
 it, rendered from its own data. It rebuilds every solver input from the data (`smtlib`, `real_encoding`), re-checks
 covers, points, configurations and equilibria with balls and exact algebra (`recheck`, `exprtree`, `model_chain`,
 `ball_model`, `exp_field`, `equilibrium`), and runs z3 and cvc5 as separate processes (`solvers`, `processes`).

@@ -7,22 +7,27 @@ A claims-file `model` claim is elaborated outside the kernel (`certificates.stat
      "token": "every" | "first", "hypotheses": [names], "interaction": exprtree tree of phi(s) or null,
      "energy": exprtree tree of Phi(s) (the energy's antiderivative of phi) or null,
      "sizes": {"n": [low, high or null], "d": ..., "H": ..., "beta": [low or null, high or null, low open, high open]},
-     "given": [{"lhs": term, "op": op, "rhs": term}, ...], "relation": {"lhs": term, "op": op, "rhs": term}}
+     "given": [{"lhs": term, "op": op, "rhs": term}, ...], "relation": {"lhs": term, "op": op, "rhs": term},
+     "data": {"tokens": rows or null, "scores": matrices or null, "values": matrices or null, "beta": "p/q" or null},
+     "head": null or the one head h the relation is about}
 
 It states: for every (with `exists`: some) n, d, H, beta in the sizes and every (some) configuration of the kind with
-the hypotheses where each `given` condition holds at every token i (for the statement's head h), the relation holds at
-every (some) token i and head h. A term is a JSON tree over the model's primitives (SPEC section 1): `["num", "p/q"]`,
-`["name", written]` (a symbol n, d, H, beta or a quantity at its indices: `x_i`, `f_g_j`, `a_h_i`, `s_h_ji`, `E_g`),
-`["pow", term, k]`, and `[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj M_h W_h log` and the sums
-`sum_i sum_j sum_h sum_g`. The kernel types each tree itself (`certificates.kernel.model_terms.make`: vectors
-and numbers, free indices, what may divide; the claims-file parser builds its terms with the same `make`) and
-interprets it with balls at the witness's exact data (`certificates.kernel.model_values.evaluate`).
+the hypotheses and the exact `data` where each `given` condition holds at every token i (for the statement's head h),
+the relation holds at every (some) token i and head h (the stated `head` only, when it names one). The geometry is any
+normalization scheme; `xdot_i` is the sphere's or flat space's velocity, so a statement about another scheme does not
+name it (its rates are the chain's: `dE_dt`, `norm_rate_i`, `dR_dt`). A term is a JSON tree over the model's primitives
+(SPEC section 1): `["num", "p/q"]`, `["name", written]` (a symbol n, d, H, beta or a quantity at its indices: `x_i`,
+`f_g_j`, `a_h_i`, `s_h_ji`, `E_g`), `["pow", term, k]`, and `[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj
+M_h W_h log` and the sums `sum_i sum_j sum_h sum_g`. The kernel types each tree itself
+(`certificates.kernel.model_terms.make`: vectors and numbers, free indices, what may divide; the claims-file parser
+builds its terms with the same `make`) and interprets it with balls at the witness's exact data
+(`certificates.kernel.model_values.evaluate`).
 
-A universal statement is refuted by a `model-configuration` witness (exact data of the family where the given
-conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence statement is proved by
-one where it states it, or, for an equality, by a `model-configuration-exact` witness (`rhs - lhs` exactly 0 in the
-exponential-polynomial field: `certificates.kernel.model_values.equality_failures`). What is printed is rendered
-from the data.
+A universal statement is refuted by a `model-configuration` witness (exact data of the family, equal to the stated
+`data`, where the given conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence
+statement is proved by one where it states it, or, for an equality, by a `model-configuration-exact` witness (`rhs -
+lhs` exactly 0 in the exponential-polynomial field: `certificates.kernel.model_values.equality_failures`). What is
+printed is rendered from the data.
 
 With an interaction phi the energy is E_h = (1/(2 n^2)) sum_ij Phi(s^h_ij): Phi is the statement's `energy`, proposed
 outside the kernel (SymPy's integrate), and the kernel evaluates the energy only when d/ds Phi = phi is shown by its own
@@ -43,7 +48,7 @@ from certificates.kernel import format as fmt
 from certificates.kernel import recheck
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import TreeError, parse_rational
+from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
 from certificates.kernel.interaction import Interaction, check_tree
 from certificates.kernel.masks import mask_text
 from certificates.kernel.model_terms import (
@@ -57,17 +62,19 @@ from certificates.kernel.model_terms import (
     scalar_term,
     term_text,
 )
-from certificates.kernel.model_values import WITNESS, equality_failures, settle
+from certificates.kernel.model_values import WITNESS, Settled, equality_failures, settle
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
-from certificates.kernel.vocabulary import ATTENTION_KINDS, INTERACTION_KINDS
+from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
 
 #: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
 LEAST = {"n": 2, "d": 1, "H": 1}
 SIZE_NAMES = ("n", "d", "H", "beta")
 #: The fields of a model statement (the module's docstring).
 STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "mask_rows", "token"}
-STATEMENT_KEYS |= {"hypotheses", "interaction", "energy", "sizes", "given", "relation"}
+STATEMENT_KEYS |= {"hypotheses", "interaction", "energy", "sizes", "given", "relation", "data", "head"}
+#: The exact data a statement may fix: the configuration's field each names, and the depth of its rows.
+DATA = {"tokens": ("tokens", 2), "scores": ("score_matrices", 3), "values": ("values", 3), "beta": ("beta", 0)}
 #: The model names whose values are the energy (E = sum_h E_h), which Phi defines with an interaction.
 ENERGIES = frozenset({"E", "E_h"})
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
@@ -177,12 +184,15 @@ class ModelStatement:
     sizes: Sizes
     given: tuple[Relation, ...]
     relation: Relation
+    #: The exact data every configuration has (by `DATA`'s names; only those the statement fixes).
+    data: dict[str, Any] = field(default_factory=dict)
+    head: int | None = None
 
 
 def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     """The statement of a certificate of `claim_id`; Rejected when the data are not a well-formed model statement."""
     recheck.require_keys(data, STATEMENT_KEYS, "model statement")
-    words = {"attention": ATTENTION_KINDS, "geometry": ("sphere", "flat"), "beta": ("positive", "negative")}
+    words = {"attention": ATTENTION_KINDS, "geometry": GEOMETRIES, "beta": ("positive", "negative")}
     recheck.require_choices(
         data, words | {"mask": ("none", "causal", "given"), "token": ("every", "first")}, "statement"
     )
@@ -206,9 +216,52 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
         raise Rejected("attention entropies are defined for exp(beta s) weights, not a stated interaction")
     if data["token"] == "first" and "i" not in relation.free:
         raise Rejected("token = first binds the token i, which the relation does not name")
-    fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token")} | {"beta_sign": data["beta"]}
+    if data["head"] is not None and not (recheck.natural(data["head"], 0, fmt.MAX_HEADS) and "h" in relation.free):
+        raise Rejected("statement head: null, or the head (a natural number) of a relation that names h")
+    if data["geometry"] not in ("sphere", "flat") and any(map(_velocity, (relation, *conditions))):
+        raise Rejected(f"xdot_i is the sphere's or flat space's velocity, not {data['geometry']}'s")
+    fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token", "head")}
     fields |= {"mask_rows": rows, "hypotheses": tuple(hypotheses), "interaction": interaction, "given": conditions}
+    fields |= {"beta_sign": data["beta"], "data": _exact_data(data["data"])}
     return ModelStatement(id=claim_id, sizes=sizes_of(data["sizes"]), relation=relation, **fields)
+
+
+def _velocity(relation: Relation) -> bool:
+    """Whether a side of the relation names the velocity xdot (at any token)."""
+
+    def names(term: Term) -> bool:
+        own = term.op == "vector" and term.args[0] == "xdot"
+        return own or any(names(a) for a in term.args if isinstance(a, Term))
+
+    return names(relation.lhs) or names(relation.rhs)
+
+
+def _exact_data(data: object) -> dict[str, Any]:
+    """The statement's exact data as Fractions (rows of at most MAX_TOKENS entries), the null ones left out."""
+    recheck.require_keys(data, DATA, "statement data")
+    assert isinstance(data, dict)
+
+    def rows(value: object, depth: int) -> Any:
+        if depth == 0:
+            return parse_rational(value)
+        return [rows(v, depth - 1) for v in recheck.require_list(value, fmt.MAX_TOKENS, "statement data rows", 1)]
+
+    try:
+        return {key: rows(value, DATA[key][1]) for key, value in data.items() if value is not None}
+    except TreeError as exc:
+        raise Rejected(f"statement data: {exc}") from None
+
+
+def data_failures(claim: ModelStatement, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
+    """The stated exact data the configuration does not have, and a witness at another head than the stated one."""
+    failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, DATA[key][0]) != value]
+    return failures + ([f"the stated head {claim.head}"] if claim.head not in (None, at.get("h")) else [])
+
+
+def settled(claim: ModelStatement, cfg: ExactConfiguration, at: dict[str, int]) -> Settled:
+    """`model_values.settle` of a witness whose data are the statement's (what the checker and the provers run)."""
+    failures = data_failures(claim, cfg, at)
+    return Settled(failures=failures) if failures else settle(claim, cfg, at)
 
 
 def _interaction(data: dict[str, Any]) -> Interaction | None:
@@ -258,17 +311,26 @@ def statement_text(claim: Any) -> str:
         if Phi is not None:
             kind += f", energy E_h = (1/(2 n^2)) sum_ij Phi(s_ij) with Phi(s) = {tree_text(Phi)}"
     assumed = ", ".join(claim.hypotheses) or "no further hypothesis"
+    data = getattr(claim, "data", {})  # a claims-file claim fixes no data
+    assumed += "".join(f"; {key} = {_text(value)}" for key, value in data.items())
+    head = getattr(claim, "head", None)
+    fixed = {} if head is None else {"h": f"the head h = {head}"}
     conditions = " and ".join(g.text for g in claim.given)
     if claim.exists:
-        some = {"i": "the first token i" if claim.token == "first" else "a token i", "h": "a head h"}
+        some = {"i": "the first token i" if claim.token == "first" else "a token i", "h": "a head h"} | fixed
         where = f" where {conditions} at every token i{heads}" if conditions else ""
         at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
         sizes = claim.sizes.text(negative)
         return f"There are {sizes} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
-    indices = {"i": "the first token i" if claim.token == "first" else "every token i", "h": "every head h"}
+    indices = {"i": "the first token i" if claim.token == "first" else "every token i", "h": "every head h"} | fixed
     every = ", ".join([f"every {claim.sizes.text(negative)}", *(indices[k] for k in free)])
     given = f"if {conditions} at every token i{heads}, then " if conditions else ""
     return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
+
+
+def _text(value: Any) -> str:
+    """Exact data as text: nested lists of rationals."""
+    return f"[{', '.join(map(_text, value))}]" if isinstance(value, list) else rational_text(value)
 
 
 def witness_configuration(claim: Any, payload: dict[str, Any]) -> ExactConfiguration:
@@ -290,29 +352,29 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if payload["hypotheses"] != list(claim.hypotheses):
         raise Rejected(f"the witness states hypotheses other than the statement's ({', '.join(claim.hypotheses)})")
     at = payload["at"]
-    if not isinstance(at, dict) or not all(map(recheck.natural, at.values())):
-        raise Rejected("`at` names the token i and head h as integers")
+    if not isinstance(at, dict) or set(at) - {"i", "h"} or not all(map(recheck.natural, at.values())):
+        raise Rejected(f"`at` names the token i and head h as integers, not {str(at)[:80]}")
     cfg = witness_configuration(claim, payload)
     sizes = f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
     where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
     verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
     proved = (
-        f"{verb} claims-file claim {claim_id!r}: {statement_text(claim)} [{claim.relation.text} {outcome}"
+        f"{verb} claim {claim_id!r}: {statement_text(claim)} [{claim.relation.text} {outcome}"
         f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}]"
     )
     if exact:
-        if failures := equality_failures(claim, cfg, dict(at)):
+        if failures := data_failures(claim, cfg, dict(at)) or equality_failures(claim, cfg, dict(at)):
             raise Rejected(f"not an exact witness of {claim_id!r}: {'; '.join(failures)}")
         return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = 0 exactly (exponential polynomials)"
     relation = payload["relation"]
     if relation not in SETTLING[STATED[claim.relation.op] if claim.exists else NEGATED[claim.relation.op]]:
         raise Rejected(f"relation {str(relation)[:20]!r} does not {'state' if claim.exists else 'negate'} the claim's")
     with precision(recheck.recorded_precision(payload)):
-        settled = settle(claim, cfg, dict(at))
-        if settled.failures:
-            raise Rejected(f"not a witness of {claim_id!r}: {'; '.join(settled.failures)}")
-        recheck.check_enclosure(settled.value, payload["enclosure"], relation, "rhs - lhs")
-    return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = {settled.value.str(6)} {relation} 0 (balls)"
+        result = settled(claim, cfg, dict(at))
+        if result.failures:
+            raise Rejected(f"not a witness of {claim_id!r}: {'; '.join(result.failures)}")
+        recheck.check_enclosure(result.value, payload["enclosure"], relation, "rhs - lhs")
+    return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = {result.value.str(6)} {relation} 0 (balls)"
 
 
 # ---------------------------------------------------------------- equilibrium regimes

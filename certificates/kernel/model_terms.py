@@ -13,7 +13,8 @@ The grammar of a `model` claim's sides (and of its `given` conditions). Names (S
 - global scalars: `E`, `E_h` (the usa energies, whatever the attention kind), `dE_dt`, `dE_h_dt` (their rates along
   the kind's dynamics), `cluster_gap` (1 - min_{i != j} <x_i, x_j>), `delta` (the bound of a claim's
   `orthogonal-heads(delta=q)`: the number q), `delta_op` (max_{h != g} |M_h M_g|_op of the configuration, 0 for one
-  head: Theorem 39's delta, `certificates.kernel.operator_norm`);
+  head: Theorem 39's delta, `certificates.kernel.operator_norm`), `R`, `dR_dt` (the order parameter and its rate);
+- at token i: `norm_rate_i` (d|x_i|/dt along the geometry's own velocity);
 - pair scalars of head h at tokens (i, j): `s_h_ij` (the score <x_i, M_h x_j>), `w_h_ij` (the attention weight of
   the claim's kind), `p_h_ij` (the softmax distribution softmax_j(beta s^h_ij));
 - per head also `misalignment_h` (|W_h - M_h|_op, Theorem 12's |Delta_h|_op, `certificates.kernel.operator_norm`);
@@ -53,7 +54,7 @@ VECTORS = {"x_i": "x", "f_h_i": "f", "F_i": "F", "v_i": "v", "xdot_i": "xdot", "
 DEFINED_SCALARS = ("a_h_i", "T_h_i", "A_h_i")
 #: Scalars the algebras supply.
 PRIMITIVE_SCALARS = ("entropy_h_i", "entropy_rate_h_i", "E", "E_h", "dE_dt", "dE_h_dt", "Z_h_i", "lambda_h")
-PRIMITIVE_SCALARS += ("cluster_gap", "delta", "delta_op", "misalignment_h")
+PRIMITIVE_SCALARS += ("cluster_gap", "delta", "delta_op", "misalignment_h", "R", "dR_dt", "norm_rate_i")
 #: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
 PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
 SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))

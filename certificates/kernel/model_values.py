@@ -64,6 +64,9 @@ CHAINED: dict[str, Callable[[Chain], Any]] = {
     "M": lambda chain: chain.cfg.score_matrices,
     "W": lambda chain: chain.cfg.values,
     "cluster_gap": lambda chain: 1 - min(token_products(chain.cfg.tokens)),
+    "R": Chain.order_parameter,
+    "dR_dt": Chain.order_parameter_rate,
+    "norm_rate": lambda chain: [chain.token_norm_rate(i) for i in range(chain.cfg.n)],
 }
 EXACT = ("beta", "x", "f", "E_h", "dE_h_dt")
 
@@ -78,8 +81,8 @@ def witnessed(claim: Any) -> str:
 class NumericAlgebra:
     """Model terms over numbers (balls or exact numbers); `source(name)` gives a primitive: n, d, H, beta,
     x (n x d), f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), the pair scalars s, w, p
-    (H x n x n), M, W (H x d x d), cluster_gap, delta, delta_op, misalignment (H), each read once (KeyError: the
-    algebra has no value for it)."""
+    (H x n x n), M, W (H x d x d), cluster_gap, delta, delta_op, R, dR_dt, misalignment (H), norm_rate (n), each
+    read once (KeyError: the algebra has no value for it)."""
 
     source: Callable[[str], Any]
     number: Callable[[Fraction], Any]
@@ -110,8 +113,10 @@ class NumericAlgebra:
             return sum(values[1:], values[0])
         if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
             return self.get("M")[head][0][0]
-        if name in ("cluster_gap", "delta", "delta_op"):
+        if name in ("cluster_gap", "delta", "delta_op", "R", "dR_dt"):
             return self.get(name)
+        if name == "norm_rate_i":
+            return self.get("norm_rate")[token]
         if name in ("E_h", "dE_h_dt"):
             return self.get(name)[head]
         if name == "misalignment_h":  # |W_h - M_h|_op

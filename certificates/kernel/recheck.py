@@ -10,7 +10,7 @@ masks, witness kinds) live here too, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -102,11 +102,6 @@ def mask_rows(rows: object, n: int, what: str) -> masks.Mask | None:
         return masks.mask_of(rows, n)
     except Exception as exc:  # InputError, or rows too malformed to be read: the data name no mask
         raise Rejected(f"{what}: {exc}") from None
-
-
-def rational_rows(rows: object) -> Any:
-    """Nested lists of exact rational texts as Fractions (TreeError on anything else)."""
-    return [rational_rows(r) for r in rows] if isinstance(rows, list) else parse_rational(rows)
 
 
 #: The fields of a point witness.
@@ -468,57 +463,3 @@ def exact_configuration(
     return ball_model.ExactConfiguration(
         tokens, scores, values, beta, record["geometry"], record["attention"], mask=mask, interaction=interaction
     )
-
-
-def _index(payload: dict[str, Any], key: str, size: int, what: str) -> int:
-    value = payload.get(key)
-    if not natural(value, 0, size - 1):
-        raise Rejected(f"{key} {str(value)[:20]} is not one of the {size} {what}")
-    return value
-
-
-def configuration(
-    payload: dict[str, Any],
-    *,
-    attention: str,
-    geometry: str,
-    hypotheses: Collection[str],
-    quantity: str,
-    relation: str,
-    claim_id: str,
-    masked: bool = False,
-    interaction: Interaction | None = None,
-    negative_beta: bool = False,
-) -> str:
-    """The witness is an exact configuration with exactly the claim's hypotheses, kind and geometry (and a mask
-    exactly when `masked`: the caller checks it is the claim's; beta < 0 exactly when `negative_beta`), and
-    `quantity relation 0` is settled by balls (inside the recorded enclosure)."""
-    from certificates.kernel import ball_model
-    from certificates.kernel.model_quantities import MODEL_QUANTITIES, ball_value
-
-    axes = MODEL_QUANTITIES[quantity].axes
-    keys = {"witness", "configuration", "hypotheses", "quantity", "relation", "prec", "enclosure", *axes}
-    require_keys(payload, keys, "configuration witness")
-    record = payload["configuration"]
-    wanted = {"witness": "configuration", "quantity": quantity, "relation": relation}
-    stated = {key: payload[key] for key in wanted}
-    wanted |= {"attention": attention, "geometry": geometry}
-    stated |= {key: record.get(key) if isinstance(record, dict) else None for key in ("attention", "geometry")}
-    wrong = [f"{k} {str(stated[k])[:30]!r} (needs {v!r})" for k, v in wanted.items() if stated[k] != v]
-    listed = payload["hypotheses"]
-    if not isinstance(listed, list) or set(map(str, listed)) != set(hypotheses):
-        wrong.append(f"hypotheses {str(listed)[:120]} (needs {', '.join(sorted(hypotheses))})")
-    if wrong:
-        raise Rejected(f"not a witness of {claim_id}: " + "; ".join(wrong))
-    cfg = exact_configuration(record, interaction, negative_beta=negative_beta, masked=masked)
-    failed = ball_model.hypothesis_failures(cfg, sorted(hypotheses)) + ball_model.interaction_failures(cfg)
-    if failed:
-        raise Rejected(f"the exact data violate the claim's hypotheses: {', '.join(failed)}")
-    with precision(recorded_precision(payload)):
-        sizes = {"head": (len(cfg.score_matrices), "heads"), "token": (cfg.n, "tokens")}
-        at = {axis: _index(payload, axis, *sizes[axis]) for axis in axes}
-        value = ball_value(cfg, quantity, at.get("head"), at.get("token"))
-        name = MODEL_QUANTITIES[quantity].written(**at)
-        check_enclosure(value, payload["enclosure"], relation, name)
-    d, H = len(cfg.tokens[0]), len(cfg.score_matrices)
-    return f"exact data n = {cfg.n}, d = {d}, H = {H}, beta = {cfg.beta}: {name} = {value.str(6)} (balls)"

@@ -2,7 +2,7 @@
 
 `registry_statements.json` beside this module holds, for each registry claim, the statement its certificates must
 carry: the kind of certificate, the sentence of what it proves, and the trees of what the payload must establish
-(SMT statements, point conditions, a configuration's hypotheses and rate, the convexity chain's three facts), with
+(SMT statements, point conditions, a configuration witness's `model` statement, the convexity chain's three facts), with
 the claim's integer parameters (H, n, alpha) left as symbols of the trees. SymPy wrote it once, outside the kernel
 (`python -m certificates.statements.registry`, held equal to a fresh build by a test); here it is data. A
 certificate's statement names the claim and the values of its parameters; the checker substitutes the values into
@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import recheck, smtlib, solvers
+from certificates.kernel import model_statements, recheck, smtlib, solvers
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.equilibrium import check_equilibrium
 from certificates.kernel.exact import ball_of
@@ -122,10 +122,10 @@ def _point(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], se
 
 
 def configuration(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
-    """(the sentence, how): an exact configuration with exactly the statement's hypotheses and its rate's sign."""
-    fields = {key: statement[key] for key in ("attention", "geometry", "quantity", "relation")}
-    how = recheck.configuration(payload, hypotheses=tuple(statement["hypotheses"]), claim_id=claim_id, **fields)
-    return statement["sentence"], how
+    """(the sentence, and the model statement the witness refutes; how): a witness of the table's `model` statement
+    (`certificates.kernel.model_statements`)."""
+    proved, how = model_statements.check(statement["model"], claim_id, "witness", payload, seconds)
+    return f"{statement['sentence']}: {proved}", how
 
 
 def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:

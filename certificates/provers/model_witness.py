@@ -1,10 +1,11 @@
-"""A certified witness of a `model` claim: exact data where the claim's negation (a universal claim's refutation) or
-the claim itself (an existence claim's instance) is settled with balls.
+"""A certified witness of a `model` statement: exact data where the statement's negation (a universal statement's
+refutation) or the statement itself (an existence statement's instance) is settled with balls.
 
-The checker's own test (`certificates.kernel.model_values.settle`) runs at rising precision; once it settles
-the sign it looks for, the witness certificate is written with the claim embedded and its statement
-(`certificates.statements.model`), which `check-cert` checks the witness against
-(`certificates.kernel.model_statements`).
+The statement is the data a certificate carries: a claims-file model claim's (`certificates.statements.model`), a
+dynamics claim's (`certificates.statements.dynamics`) or a registry claim's configuration witness's. The checker's own
+test (`certificates.kernel.model_statements.settled`) runs at rising precision on the kernel's reading of it; once it
+settles the sign it looks for, the witness certificate is written with the claims-file claim embedded (none for the
+registry), which `check-cert` checks the witness against.
 """
 
 from __future__ import annotations
@@ -12,17 +13,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from certificates.claims.embedding import embedded
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import precision
-from certificates.kernel.model_values import settle, witnessed
+from certificates.kernel.model_statements import settled as settle
+from certificates.kernel.model_statements import statement_of
+from certificates.kernel.model_values import witnessed
 from certificates.provers.witness import PRECISIONS, WitnessResult, enclosure_text, exact_record
 from certificates.store import write_certificate
 
 
-def certify_model_witness(claim: Any, cfg: ExactConfiguration, at: dict[str, int], directory: Path) -> WitnessResult:
-    """Settle the witnessed relation (`model_values.witnessed`: the negation, or for an existence claim the relation)
-    at the exact data (token and head of `at`); write the certificate when it holds."""
+def certify_model_witness(
+    statement: dict[str, Any],
+    cfg: ExactConfiguration,
+    at: dict[str, int],
+    directory: Path,
+    fields: dict[str, Any] | None,
+) -> WitnessResult:
+    """Settle the witnessed relation (`model_values.witnessed`: the negation, or for an existence statement the
+    relation) at the exact data (token and head of `at`); write the certificate (of the claims-file claim `fields`,
+    None for a registry claim) when it holds."""
+    claim = statement_of(statement, statement["claim"])
     settled = None
     for prec in PRECISIONS:
         with precision(prec):
@@ -44,5 +54,5 @@ def certify_model_witness(claim: Any, cfg: ExactConfiguration, at: dict[str, int
         "relation": settled.sign,
         "enclosure": enclosure_text(settled.value),
     }
-    path = write_certificate(directory, claim.id, "witness", record, embedded(claim))
+    path = write_certificate(directory, claim.id, "witness", record, fields)
     return WitnessResult(True, shown, record, path)

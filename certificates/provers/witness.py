@@ -1,11 +1,10 @@
 """Certified witnesses: exact data whose stated property is verified with exact rationals and balls.
 
-Two kinds. A *point* witness binds the symbols of SymPy expressions to rationals and checks each
-condition (`expr > 0`, `< 0`, ...) with a ball (the verifier's own tree evaluator), raising the precision
-until the ball decides. A *configuration* witness rounds a float configuration of the model to
-exact data (rational heads, rational unit tokens by inverse stereographic projection, rational
-beta; usa or softmax attention), checks the hypotheses exactly, and evaluates dE_h/dt, dE/dt or an
-attention entropy rate dH^h_i/dt with the ball model. Either way a property is reported only when
+A *point* witness binds the symbols of SymPy expressions to rationals and checks each condition (`expr > 0`, `< 0`,
+...) with a ball (the verifier's own tree evaluator), raising the precision until the ball decides. A configuration
+witness starts here: a float configuration of the model rounded to exact data (rational heads, rational unit tokens by
+inverse stereographic projection, rational beta: `round_configuration`, `exact_record`), which
+`certificates.provers.model_witness` settles against a `model` statement. Either way a property is reported only when
 the ball settles it: rounding noise never becomes a witness.
 """
 
@@ -27,7 +26,6 @@ from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, exact_value, holds, precision
 from certificates.kernel.exprtree import Tree, rational_text
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.model_quantities import ball_value
 from certificates.masks import mask_rows
 from certificates.provers.rational_sphere import stereographic_lift
 from certificates.store import write_certificate
@@ -201,44 +199,3 @@ def round_configuration(
     return ball_model.ExactConfiguration(
         X, M, W, rational(beta, denominator), geometry, attention, mask=rows, interaction=interaction
     )
-
-
-def certify_configuration(
-    claim_id: str,
-    cfg: ball_model.ExactConfiguration,
-    hypotheses: Sequence[str],
-    quantity: str,
-    head: int | None,
-    relation: str,
-    directory: Path,
-    token: int | None = None,
-    claim: dict[str, Any] | None = None,
-) -> WitnessResult:
-    """Check the hypotheses exactly and `quantity relation 0` with balls; certify when both hold.
-
-    `quantity` is one of `certificates.kernel.model_quantities.CERTIFIED`: "energy_rate" (dE/dt),
-    "head_energy_rate" (dE_h/dt, `head`) or "entropy_rate" (dH^h_i/dt, `head` and `token`)."""
-    record: dict[str, Any] = {
-        "witness": "configuration",
-        "configuration": exact_record(cfg),
-        "hypotheses": list(hypotheses),
-        "quantity": quantity,
-        "relation": relation,
-    }
-    failed = ball_model.hypothesis_failures(cfg, hypotheses) + ball_model.interaction_failures(cfg)
-    if failed:
-        return WitnessResult(False, [], record, reason=f"exact data violate {', '.join(failed)}")
-
-    def evaluate() -> list[arb]:
-        return [ball_value(cfg, quantity, head, token)]
-
-    ok, values, prec = _settle(evaluate, [relation])
-    if head is not None:
-        record["head"] = head
-    if token is not None:
-        record["token"] = token
-    record |= {"prec": prec, "enclosure": enclosure_text(values[0])}
-    shown = [v.str(8) for v in values]
-    if not ok:
-        return WitnessResult(False, shown, record, reason=f"the ball {shown[0]} does not settle {relation} 0")
-    return WitnessResult(True, shown, record, write_certificate(directory, claim_id, "witness", record, claim))

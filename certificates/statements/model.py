@@ -73,6 +73,8 @@ def statement_data(claim: ModelClaim) -> dict[str, Any]:
         "sizes": sizes_data(claim.sizes),
         "given": [relation_data(g) for g in claim.given],
         "relation": relation_data(claim.relation),
+        "data": {"tokens": None, "scores": None, "values": None, "beta": None},
+        "head": None,
     }
 
 

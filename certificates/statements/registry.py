@@ -28,7 +28,7 @@ import functools
 import itertools
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -36,6 +36,7 @@ import sympy as sp
 
 from certificates.kernel import registry_statements
 from certificates.kernel.recheck import Rejected
+from certificates.model_quantities import MODEL_QUANTITIES
 from certificates.sympy_trees import formula_from_sympy, from_sympy
 from identities import closed_forms, signs
 from identities import condition8_invariance as ci
@@ -365,7 +366,8 @@ CONVEXITY_TOKENS = (2, 10**6)
 
 @dataclass(frozen=True)
 class ConfigurationObligation:
-    """An exact configuration with exactly these hypotheses, and `quantity relation 0` in balls.
+    """An exact configuration with exactly these hypotheses where `quantity < 0` in balls: a witness of the `model`
+    statement `quantity >= 0` at every configuration of the kind with the hypotheses (`model`).
 
     The hypotheses are names of `ball_model.HYPOTHESES`, in the order a certificate lists them (the
     searches that find witnesses take them from here); `quantity` is one of
@@ -375,8 +377,30 @@ class ConfigurationObligation:
     geometry: str
     hypotheses: tuple[str, ...]
     quantity: str
-    relation: str
     sentence: str
+
+    def model(self, claim_id: str) -> dict[str, Any]:
+        """The `model` statement (`certificates.kernel.model_statements`) the claim's witness refutes."""
+        relation = {"lhs": ["name", MODEL_QUANTITIES[self.quantity].term], "op": ">=", "rhs": ["num", "0"]}
+        return {
+            "form": "model",
+            "claim": claim_id,
+            "exists": False,
+            "attention": self.attention,
+            "geometry": self.geometry,
+            "beta": "positive",
+            "mask": "none",
+            "mask_rows": None,
+            "token": "every",
+            "hypotheses": list(self.hypotheses),
+            "interaction": None,
+            "energy": None,
+            "sizes": {"n": [2, None], "d": [1, None], "H": [1, None], "beta": [None, None, True, True]},
+            "given": [],
+            "relation": relation,
+            "data": dict.fromkeys(("tokens", "scores", "values", "beta")),
+            "head": None,
+        }
 
 
 _SOFTMAX = ("unit-tokens", "spherical-geometry", "softmax-attention", "aligned-values", "dimension-at-least-2")
@@ -386,7 +410,6 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
         "sphere",
         ("unit-tokens", "symmetric-scores", "aligned-values", "orthogonal-heads"),
         "head_energy_rate",
-        "<",
         "usa attention on the sphere, symmetric aligned heads with M_h M_h' = 0: some dE_h/dt < 0",
     ),
     "T11.hypotheses.no-symmetry": ConfigurationObligation(
@@ -394,7 +417,6 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
         "sphere",
         ("unit-tokens", "aligned-values"),
         "energy_rate",
-        "<",
         "usa attention on the sphere, W_h = M_h without score symmetry: dE/dt < 0",
     ),
     "T11.hypotheses.no-alignment": ConfigurationObligation(
@@ -402,7 +424,6 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
         "sphere",
         ("unit-tokens", "symmetric-scores", "symmetric-values", "misaligned-values"),
         "energy_rate",
-        "<",
         "usa attention on the sphere, symmetric M_h and symmetric W_h with W_h != M_h at every head: dE/dt < 0",
     ),
     "T27.entropy-monotone.reading-b": ConfigurationObligation(
@@ -410,7 +431,6 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
         "sphere",
         (*_SOFTMAX, "scalar-heads"),
         "entropy_rate",
-        "<",
         "refutes entropy monotonicity for scalar heads lambda_h I (lambda_h > 0), softmax, W = M, on the sphere: "
         "some dH^h_i/dt < 0",
     ),
@@ -419,7 +439,6 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
         "sphere",
         (*_SOFTMAX, "symmetric-scores"),
         "entropy_rate",
-        "<",
         "refutes entropy monotonicity for symmetric heads, softmax, W = M, on the sphere: some dH^h_i/dt < 0",
     ),
 }
@@ -486,7 +505,7 @@ def build() -> dict[str, dict[str, Any]]:
         table[claim_id] = _point_entry(point)
     for claim_id, configuration in CONFIGURATIONS.items():
         table[claim_id] = {"kind": "witness", "witness": "configuration", "ranges": {}, "shape": []}
-        table[claim_id] |= {**asdict(configuration), "hypotheses": list(configuration.hypotheses)}
+        table[claim_id] |= {"sentence": configuration.sentence, "model": configuration.model(claim_id)}
     parts = convexity_parts(n)
     table[CONVEXITY_CLAIM] = {
         "kind": "convexity",

@@ -41,14 +41,9 @@ from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact_data import exact_scores
-from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
-from certificates.statements.dynamics import (
-    family_failures,
-    family_hypotheses,
-    searched_quantity,
-    with_given_matrices,
-)
+from certificates.statements.dynamics import family_failures, refutation, searched_quantity, with_given_matrices
 from checks.claimsfile.angle_start import refuted_at_angles
 from checks.claimsfile.arc_route import decide_arc
 from checks.claimsfile.circle_route import decide_equally_spaced
@@ -391,8 +386,8 @@ def _certify(
     claim: DynamicsClaim, searched: str, found: list[adversarial.Found], ctx: Context, floats: Outcome
 ) -> Outcome:
     """REFUTED when a state, rounded to exact data of the family, has a ball-verified negative rate; else `floats`."""
-    hypotheses = family_hypotheses(claim.options)
-    if hypotheses is None:
+    statement = refutation(claim)
+    if statement is None:
         return floats
 
     candidates = [_candidate(claim.options, searched, f) for f in found]
@@ -402,7 +397,7 @@ def _certify(
             exact = exact_state(claim.options, candidate.cfg, denominator)
             return None if family_failures(claim.options, exact) or on_a_kink(exact) else exact
 
-        attempts = certify_first(ctx, claim.id, candidates, rounding, hypotheses, searched, claim=embedded(claim))
+        attempts = certify_first(ctx, statement, candidates, rounding, claim=embedded(claim))
         if attempts.certified is not None:
             break
     else:
@@ -414,7 +409,7 @@ def _certify(
         "head": attempts.certified.candidate.head,
         "token": attempts.certified.candidate.token,
         "ball": result.values[0],
-        "hypotheses": hypotheses,
+        "hypotheses": statement["hypotheses"],
         "beta": str(exact.beta),
         "certificate": str(result.path),
     }

@@ -32,7 +32,7 @@ import numpy as np
 
 from certificates.claims.schema import DynamicsClaim
 from certificates.errors import InputError
-from certificates.kernel.model_quantities import MODEL_QUANTITIES
+from certificates.model_quantities import MODEL_QUANTITIES
 from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
 from checks.evidence.clustering_rates import late_exponent
 from checks.evidence.fits import Estimate, decay_rate

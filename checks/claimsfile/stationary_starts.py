@@ -1,15 +1,15 @@
 """Looking for a stationary start of a dynamics claim's family: exact structured candidates, each checked exactly.
 
 A stationary start (velocity exactly 0 at every token) keeps every quantity constant, so one whose quantity is not the
-claimed limit is a witness that some start of the family does not tend to it (`certificates.kernel.dynamics_statements`,
-which `check-cert` re-runs on the certificate's core statement). The candidates are proposals only (no float decides
-anything): the user's own tokens; tokens on coordinate axes (k groups of coinciding tokens at the vertices e_1, ..., e_k
-of an orthogonal frame, for k from 1 to min(n, d)), which lie in an open hemisphere (around e_1 + ... + e_k) and are
-stationary for relu attention with positive scalar heads (every weight across groups is max(0, 0) = 0) and for usa heads
-in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and antipodal pairs. Heads: the file's strengths for scalar
-heads, its own matrices for given heads (and its given values), else I and the pairs I, -I. beta is the file's, of
-either sign: with beta < 0 (repulsive) relu weights max(beta s, 0) vanish wherever every score is >= 0, so tokens on
-coordinate axes are stationary for positive heads.
+claimed limit is a witness that some start of the family does not tend to it: a witness of the claim's `model` statement
+over the stationary members (`certificates.statements.dynamics.stationary`), which `check-cert` re-checks. The
+candidates are proposals only (no float decides anything): the user's own tokens; tokens on coordinate axes (k groups of
+coinciding tokens at the vertices e_1, ..., e_k of an orthogonal frame, for k from 1 to min(n, d)), which lie in an open
+hemisphere (around e_1 + ... + e_k) and are stationary for relu attention with positive scalar heads (every weight
+across groups is max(0, 0) = 0) and for usa heads in pairs lambda, -lambda (e^0 - e^0 = 0 across groups); and antipodal
+pairs. Heads: the file's strengths for scalar heads, its own matrices for given heads (and its given values), else I and
+the pairs I, -I. beta is the file's, of either sign: with beta < 0 (repulsive) relu weights max(beta s, 0) vanish
+wherever every score is >= 0, so tokens on coordinate axes are stationary for positive heads.
 """
 
 from __future__ import annotations
@@ -22,12 +22,14 @@ from typing import Any
 from certificates.claims.embedding import embedded
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
-from certificates.kernel.ball_model import ExactConfiguration, Matrix
-from certificates.kernel.dynamics_statements import STATIONARY as WITNESS
+from certificates.kernel.ball_model import ExactConfiguration, Matrix, stationary
+from certificates.kernel.exprtree import parse_rational
+from certificates.kernel.model_values import token_products
+from certificates.kernel.tree_text import term_text
 from certificates.masks import mask_of
-from certificates.provers.witness import exact_record
-from certificates.statements.dynamics import avoided_limit, stationary_failures, with_given_matrices
-from certificates.store import certificate_directory, write_certificate
+from certificates.provers.model_witness import certify_model_witness
+from certificates.statements import dynamics
+from certificates.store import certificate_directory
 from checks.registry import Context
 
 #: Candidates tried per claim (each is an exact computation; the structured list is short).
@@ -70,37 +72,49 @@ def candidates(options: dict[str, Any]) -> Iterator[ExactConfiguration]:
     for tokens in _tokens(options):
         for heads in _heads(options):
             cfg = ExactConfiguration(tokens, heads, heads, beta, options["geometry"], options["attention"], mask)
-            yield with_given_matrices(options, cfg)
+            yield dynamics.with_given_matrices(options, cfg)
+
+
+#: The exact value of each quantity a stationary start settles (`dynamics.STATIONARY_TERMS`), at exact tokens.
+EXACT_VALUES = {
+    "cluster_gap": lambda tokens: 1 - min(token_products(tokens)),
+    "least_inner_product": lambda tokens: min(token_products(tokens)),
+}
 
 
 def find_stationary(claim: DynamicsClaim, ctx: Context) -> tuple[Path, ExactConfiguration, Fraction] | None:
     """A certificate of a stationary start of the family avoiding the claim's limit (its path, data and the
     quantity's exact value), or None when no candidate is one."""
-    if avoided_limit(claim) is None:
+    limit = dynamics.avoided_limit(claim)
+    if dynamics.stationary(claim) is None or limit is None:
         return None
     for count, cfg in enumerate(candidates(claim.options)):
         if count >= MAX_CANDIDATES:
             break
         ctx.check_budget()
-        failures, value = stationary_failures(claim, cfg)
-        if failures:
+        if dynamics.family_failures(claim.options, cfg) or not stationary(cfg):
             continue
-        assert value is not None
-        record = {"witness": WITNESS, "configuration": exact_record(cfg)}
+        value, target = EXACT_VALUES[claim.quantity](cfg.tokens), parse_rational(limit[1])
+        if value == target:
+            continue
+        statement = dynamics.stationary(claim, ">" if target > value else "<")
+        assert statement is not None
         directory = certificate_directory(ctx.certificate_dir)
-        path = write_certificate(directory, claim.id, "witness", record, embedded(claim))
-        return path, cfg, value
+        result = certify_model_witness(statement, cfg, {}, directory, embedded(claim))
+        if result.verified and result.path is not None:
+            return result.path, cfg, value
     return None
 
 
 def witness_fields(found: tuple[Path, ExactConfiguration, Fraction], claim: DynamicsClaim) -> dict[str, Any]:
     """The witness as reports show it."""
     path, cfg, value = found
+    limit = dynamics.avoided_limit(claim)
     return {
         "verified_by": "exact",
         "start": [[str(v) for v in x] for x in cfg.tokens],
         "velocity": "exactly 0 at every token (exponential polynomials)",
         claim.quantity: str(value),
-        "limit_avoided": str(avoided_limit(claim)),
+        "limit_avoided": "None" if limit is None else term_text(limit),
         "certificate": str(path),
     }

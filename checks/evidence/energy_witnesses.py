@@ -14,7 +14,7 @@ import numpy as np
 
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.provers.witness import round_configuration
-from certificates.statements.registry import CONFIGURATIONS
+from certificates.statements.registry import CONFIGURATIONS, ConfigurationObligation
 from checks.evidence import adversarial
 from checks.evidence.witnesses import Candidate, certify_first
 from checks.model import families
@@ -99,9 +99,9 @@ def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
             cfg.tokens, cfg.score_matrices, values, cfg.beta, symmetric=symmetric, symmetric_values=symmetric_values
         )
 
-    attempts = certify_first(
-        ctx, claim_id, [Candidate(*f) for f in found], rounding, search.hypotheses, search.quantity
-    )
+    # the statement the witness refutes: the search's rate >= 0 under its hypotheses (a registry claim's own)
+    statement = ConfigurationObligation("usa", "sphere", search.hypotheses, search.quantity, "").model(claim_id)
+    attempts = certify_first(ctx, statement, [Candidate(*f) for f in found], rounding)
     if attempts.certified is None:
         notes = f"{len(found)} float candidates; none verified ({'; '.join(attempts.reasons) or 'no candidate'})"
         return Outcome(Verdict.INCONCLUSIVE, "float search + balls", notes=notes)

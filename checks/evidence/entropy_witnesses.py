@@ -108,7 +108,7 @@ def refute_monotone(
             cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, symmetric=True, attention="softmax"
         )
 
-    attempts = certify_first(ctx, claim_id, search.candidates, rounding, HYPOTHESES[heads], "entropy_rate")
+    attempts = certify_first(ctx, CONFIGURATIONS[claim_id].model(claim_id), search.candidates, rounding)
     floats = {"cases": search.cases, "worst_margin": search.worst, "tolerance": RATE_TOLERANCE}
     if attempts.certified is None:
         notes = f"{search.negatives} float candidates; none verified ({'; '.join(attempts.reasons)})"

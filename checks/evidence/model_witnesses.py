@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from certificates.claims.embedding import embedded
 from certificates.claims.schema import ModelClaim
 from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES
@@ -33,6 +34,7 @@ from certificates.kernel.model_statements import Sizes
 from certificates.kernel.model_values import NumericAlgebra, evaluate, residual, settle, stated_bound
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
+from certificates.statements.model import statement_data
 from certificates.store import certificate_directory
 from checks.evidence import adversarial
 from checks.evidence.witnesses import CANDIDATES_TRIED
@@ -432,11 +434,12 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
         evidence |= {"starts_tested": sampled, "starts_clear": clear}
     out = SearchOutcome(result.evidence() | evidence, result.worst)
     out.candidates = len(found)
+    statement, fields = statement_data(certified_claim), embedded(certified_claim)
     for candidate in found[:CANDIDATES_TRIED]:
         ctx.check_budget()
         for denominator in (2**12, 2**20):
             exact, at = _exact(candidate.cfg, draws, denominator), _at(claim, candidate.index)
-            attempt = certify_model_witness(certified_claim, exact, at, certificate_directory(ctx.certificate_dir))
+            attempt = certify_model_witness(statement, exact, at, certificate_directory(ctx.certificate_dir), fields)
             if attempt.verified:
                 out.certified = attempt
                 return out

@@ -1,12 +1,13 @@
 """The witness pipeline: float candidates -> exact data -> a ball-verified negative rate -> a certificate.
 
 A float search (`checks.evidence.adversarial` through `checks.model.field`) proposes states where a rate came out
-negative, most negative first. The first CANDIDATES_TRIED are rounded to exact data that keep the
-claim's hypotheses (the caller's rounding, built on `certificates.provers.witness.round_configuration`),
-and `certificates.provers.witness.certify_configuration` checks the hypotheses exactly, settles `rate < 0`
-with balls and writes the certificate. Only a ball-verified rate is a witness: a float candidate
-alone never is. Used by T11.hypotheses and T17.shadow-obstruction (`checks.evidence.energy_witnesses`), the
-T27 readings (`checks.evidence.entropy_witnesses`) and the claims-file dynamics decider.
+negative, most negative first. The first CANDIDATES_TRIED are rounded to exact data that keep the claim's hypotheses
+(the caller's rounding, built on `certificates.provers.witness.round_configuration`), and
+`certificates.provers.model_witness.certify_model_witness` checks the hypotheses exactly, settles `rate < 0` with balls
+(the witness of the `model` statement `rate >= 0` over the family) and writes the certificate. Only a ball-verified rate
+is a witness: a float candidate alone never is. Used by T11.hypotheses and T17.shadow-obstruction
+(`checks.evidence.energy_witnesses`), the T27 readings (`checks.evidence.entropy_witnesses`) and the claims-file
+dynamics decider.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.provers.witness import WitnessResult, certify_configuration
+from certificates.provers.model_witness import certify_model_witness
+from certificates.provers.witness import WitnessResult
 from certificates.store import certificate_directory
 from checks.model.configuration import Configuration
 from checks.registry import Context
@@ -66,32 +68,22 @@ class Attempts:
 
 def certify_first(
     ctx: Context,
-    claim_id: str,
+    statement: dict[str, Any],
     candidates: Sequence[Candidate],
     rounding: Callable[[Candidate], ExactConfiguration | None],
-    hypotheses: Sequence[str],
-    quantity: str,
     claim: dict[str, Any] | None = None,
 ) -> Attempts:
-    """Round the most negative candidates (`rounding` returns None for one that has no exact counterpart
-    in the claim's family) and certify `quantity < 0` with balls; stop at the first verified one."""
+    """Round the most negative candidates (`rounding` returns None for one that has no exact counterpart in the
+    claim's family) and certify a witness of the `model` statement (`rate >= 0` over the family, refuted at the
+    candidate's head and token) with balls; stop at the first verified one. `claim`: the claims-file claim to embed."""
     attempts = Attempts(None)
     for candidate in candidates[:CANDIDATES_TRIED]:
         ctx.check_budget()
         exact = rounding(candidate)
         if exact is None:
             continue
-        result = certify_configuration(
-            claim_id,
-            exact,
-            hypotheses,
-            quantity,
-            candidate.head,
-            "<",
-            certificate_directory(ctx.certificate_dir),
-            token=candidate.token,
-            claim=claim,
-        )
+        at = {k: v for k, v in (("h", candidate.head), ("i", candidate.token)) if v is not None}
+        result = certify_model_witness(statement, exact, at, certificate_directory(ctx.certificate_dir), claim)
         if result.verified:
             attempts.certified = Certified(candidate, exact, result)
             return attempts

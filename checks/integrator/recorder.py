@@ -1,6 +1,6 @@
 """Observables recorded along a trajectory: energies, entropies, cluster gap, Condition 8 margin.
 
-Every observable is a model quantity of `certificates.kernel.model_quantities`, computed by its float
+Every observable is a model quantity of `certificates.model_quantities`, computed by its float
 evaluator (`checks.model.observables`) at the recorded state; the energy, head energies and entropies of a
 state come from one pass over its blocks of scores (`checks.model.field.expect`). A quantity that overflows
 float64 at some state (the usa exponentials of a large flat configuration) is recorded as NaN instead of
@@ -19,7 +19,7 @@ from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS, shape
 
-#: Observable name -> model quantity (`certificates.kernel.model_quantities`), for the quantities the recorder keeps.
+#: Observable name -> model quantity (`certificates.model_quantities`), for the quantities the recorder keeps.
 OBSERVABLES: dict[str, str] = {recorded: name for name, recorded in RECORDED_AS.items()}
 DEFAULT_OBSERVABLES: tuple[str, ...] = tuple(OBSERVABLES)
 

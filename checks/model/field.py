@@ -230,7 +230,7 @@ def head_energies(cfg: Configuration) -> np.ndarray:
 SHARED_PASS = frozenset({"head_energies", "attention_entropies"})
 
 
-#: The model quantities (`certificates.kernel.model_quantities`) whose values SHARED_PASS gives, by its names.
+#: The model quantities (`certificates.model_quantities`) whose values SHARED_PASS gives, by its names.
 _PASS_OF = {"energy": "head_energies", "head_energies": "head_energies", "attention_entropy": "attention_entropies"}
 
 

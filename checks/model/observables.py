@@ -1,4 +1,4 @@
-"""The float evaluator of every model quantity of `certificates.kernel.model_quantities.MODEL_QUANTITIES`.
+"""The float evaluator of every model quantity of `certificates.model_quantities.MODEL_QUANTITIES`.
 
 Each is a function of `checks.model.field` at one state (no formula is repeated here); one whose quantity takes a
 parameter (`quantity_uses.PARAMETER`: cluster_count's radius) takes it as its second argument. A quantity
@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from certificates.kernel.model_quantities import MODEL_QUANTITIES
 from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES
+from certificates.model_quantities import MODEL_QUANTITIES
 from certificates.quantity_uses import STATE_QUANTITIES
 from checks.model import circle
 from checks.model import field as model

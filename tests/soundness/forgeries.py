@@ -170,16 +170,17 @@ def configuration_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit
     yield "geometry flat", lambda d: cfg(d).update(geometry="flat")
     for hypothesis in genuine["payload"]["hypotheses"]:
         yield f"hypothesis {hypothesis} dropped", lambda d, h=hypothesis: d["payload"]["hypotheses"].remove(h)
-    yield "quantity energy_rate", lambda d: d["payload"].update(quantity="energy_rate")
-    yield "relation flipped", lambda d: d["payload"].update(relation=">")
+    yield "term dE_dt", lambda d: d["statement"]["model"]["relation"].update(lhs=["name", "dE_dt"])
+    yield "relation flipped", lambda d: d["payload"].update(relation="<")
+    yield "statement weakened to one head", lambda d: d["statement"]["model"].update(head=0)
     yield "relabelled to no-symmetry", lambda d: d.update(claim_id="T11.hypotheses.no-symmetry")
     yield "relabelled to entropy reading-b", lambda d: d.update(claim_id="T27.entropy-monotone.reading-b")
     yield "values differ from scores", lambda d: cfg(d)["values"][0][0].__setitem__(0, "7/3")
     yield "token off the sphere", lambda d: cfg(d)["tokens"][0].__setitem__(0, "1/3")
     yield "beta zero", lambda d: cfg(d).update(beta="0")
     yield "beta changed", lambda d: cfg(d).update(beta="1/1000")
-    yield "head out of range", lambda d: d["payload"].update(head=99)
-    yield "enclosure moved", lambda d: d["payload"].update(enclosure=["-1000", "-999"])
+    yield "head out of range", lambda d: d["payload"].update(at={"h": 99})
+    yield "enclosure moved", lambda d: d["payload"].update(enclosure=["999", "1000"])
     yield "oversized: 100 tokens in dimension 100", _oversized
 
 

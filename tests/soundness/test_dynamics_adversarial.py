@@ -19,7 +19,7 @@ import pytest
 
 from certificates.claims.loader import parse_claims
 from certificates.kernel.verify import verify_file
-from certificates.provers.witness import certify_configuration
+from certificates.provers.model_witness import certify_model_witness
 from certificates.statements import dynamics
 from checks.claimsfile import dynamics_decider
 from checks.claimsfile.register import register_claims
@@ -159,13 +159,14 @@ def test_theorem_11_and_equiangular_entropy_stay_confirmed(tmp_path: Path, seed:
 
 def test_exactly_zero_rate_is_never_a_witness(tmp_path: Path) -> None:
     """Antipodal tokens with a scalar head: dH/dt = 0 exactly; float noise below 0 must not certify."""
-    options = parse_claims(textwrap.dedent(claim("z", "entropy_rate", "non-negative", SCALAR_N3)), "t.toml")[0].options
+    parsed = parse_claims(textwrap.dedent(claim("z", "entropy_rate", "non-negative", SCALAR_N3)), "t.toml")[0]
     X = np.array([[1.0, 0.0], [-1.0, 0.0], [1.0, 0.0]])
     cfg = Configuration.create(X, families.scalar_heads([1.0], 2), beta=1.0, attention="softmax")
-    exact = dynamics_decider.exact_state(options, cfg)
-    assert dynamics.family_failures(options, exact) == []
-    result = certify_configuration("z", exact, ["unit-tokens"], "entropy_rate", 0, "<", tmp_path, token=0)
-    assert not result.verified
+    exact = dynamics_decider.exact_state(parsed.options, cfg)
+    assert dynamics.family_failures(parsed.options, exact) == []
+    statement = dynamics.refutation(parsed)
+    assert statement is not None and statement["relation"]["lhs"] == ["name", "entropy_rate_h_i"]
+    assert not certify_model_witness(statement, exact, {"h": 0, "i": 0}, tmp_path, None).verified
 
 
 def test_family_membership_is_exact() -> None:
@@ -174,9 +175,9 @@ def test_family_membership_is_exact() -> None:
     cfg = Configuration.create(families.random_sphere_tokens(3, 2, np.random.default_rng(0)), [2.0 * np.eye(2)])
     exact = dynamics_decider.exact_state(options, cfg)
     assert exact.beta == 1 and exact.score_matrices == [[[1, 0], [0, 1]]]
-    assert "beta" in dynamics.family_failures(options | {"beta": 0.3}, exact)
-    assert "the stated scalar strengths" in dynamics.family_failures(options | {"lambdas": [0.5]}, exact)
-    assert "sizes" in dynamics.family_failures(options | {"n": 4}, exact)
+    assert "the stated beta" in dynamics.family_failures(options | {"beta": 0.3}, exact)
+    assert "the stated scores" in dynamics.family_failures(options | {"lambdas": [0.5]}, exact)
+    assert "n = 3 is outside n = 4" in dynamics.family_failures(options | {"n": 4}, exact)
 
 
 def test_search_finds_the_hand_witness_shape() -> None:

@@ -1,7 +1,8 @@
 """Attacks on the exact witnesses of existence statements: a stationary start whose velocity is 1e-30, not 0; a start
 on the boundary of a hemisphere (closed, not open); a stationary start whose quantity is the limit; an equality that
 misses by 1e-30; a witness relabelled to the claim a theorem makes true (M = I, usa, hemisphere). Each is forged as a
-certificate with a valid checksum, so only the kernel's exact re-check can reject it."""
+certificate with a valid checksum (a stationary start as the `model` witness its claim elaborates into, with a wide
+enclosure), so only the kernel's exact re-check can reject it."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from flint import arb
 from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration, stationary
-from certificates.kernel.dynamics_statements import STATIONARY
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.model_values import WITNESS as EQUALITY
 from certificates.kernel.verify import verify_file
 from certificates.provers.witness import exact_record
+from certificates.statements import dynamics as elaboration
 from certificates.store import write_certificate
 
 ONE, ZERO = Fraction(1), Fraction(0)
@@ -47,7 +48,10 @@ def dynamics(attention: str, lambdas: str, H: int, *, exists: bool, prop: str = 
 
 def forged_stationary(text: str, cfg: ExactConfiguration, folder: Path) -> tuple[bool, str]:
     (claim,) = parse_claims(text, "t.toml")
-    record = {"witness": STATIONARY, "configuration": exact_record(cfg)}
+    statement = elaboration.stationary(claim, "<")  # the quantity above the limit 0: L - Q < 0
+    hypotheses = ["unit-tokens", "stationary"] if statement is None else statement["hypotheses"]
+    record = {"witness": "model-configuration", "configuration": exact_record(cfg), "hypotheses": hypotheses}
+    record |= {"at": {}, "prec": 128, "relation": "<", "enclosure": ["-100", "100"]}
     return verify_file(write_certificate(folder, claim.id, "witness", record, embedded(claim)))
 
 
@@ -67,11 +71,11 @@ def test_a_velocity_of_1e_30_is_not_zero(tmp_path: Path) -> None:
     cfg = relu([axis(0, 3), NEARLY_ORTHOGONAL, axis(2, 3)])
     assert not stationary(cfg)
     ok, message = forged_stationary(dynamics("relu", "1.0", 1, exists=True), cfg, tmp_path)
-    assert not ok and "not exactly 0" in message, message
+    assert not ok and "violates stationary" in message, message
     heads = [identity(3), identity(3, -ONE)]  # usa heads 1, -1: e^(s) - e^(-s) with s ~ 1e-30 is not 0 either
     mixed = ExactConfiguration([axis(0, 3), NEARLY_ORTHOGONAL, axis(2, 3)], heads, heads, ONE)
     ok, message = forged_stationary(dynamics("usa", "1.0, -1.0", 2, exists=True), mixed, tmp_path)
-    assert not ok and "not exactly 0" in message, message
+    assert not ok and "violates stationary" in message, message
 
 
 def test_a_start_on_the_boundary_of_a_hemisphere_is_rejected(tmp_path: Path) -> None:
@@ -80,13 +84,13 @@ def test_a_start_on_the_boundary_of_a_hemisphere_is_rejected(tmp_path: Path) -> 
     cfg = relu([axis(0, 3), axis(0, 3, -1), axis(1, 3)])
     assert stationary(cfg)
     ok, message = forged_stationary(dynamics("relu", "1.0", 1, exists=True), cfg, tmp_path)
-    assert not ok and "open hemisphere" in message, message
+    assert not ok and "inner(x_i, sum_j(x_j)) > 0 is not settled" in message, message
 
 
 def test_a_stationary_start_at_the_limit_proves_nothing(tmp_path: Path) -> None:
     cfg = relu([axis(0, 3)] * 3)  # collapsed: stationary, but its gap is the limit 0
     ok, message = forged_stationary(dynamics("relu", "1.0", 1, exists=True), cfg, tmp_path)
-    assert not ok and "not separated from the limit" in message, message
+    assert not ok and "does not satisfy < 0" in message, message
 
 
 def test_no_stationary_witness_for_the_theorem_every_hemisphere_start_clusters(tmp_path: Path) -> None:
@@ -94,7 +98,7 @@ def test_no_stationary_witness_for_the_theorem_every_hemisphere_start_clusters(t
     heads = [identity(3)]
     frame = ExactConfiguration([axis(k, 3) for k in range(3)], heads, heads, ONE)
     ok, message = forged_stationary(dynamics("usa", "1.0", 1, exists=True), frame, tmp_path)
-    assert not ok and "not exactly 0" in message, message
+    assert not ok and "violates stationary" in message, message
     ok, message = forged_stationary(dynamics("usa", "1.0", 1, exists=False, prop="tends-to"), frame, tmp_path)
     assert not ok, message
 
@@ -103,7 +107,7 @@ def test_a_universal_does_not_tend_to_has_no_stationary_certificate(tmp_path: Pa
     ok, message = forged_stationary(
         dynamics("relu", "1.0", 1, exists=False), relu([axis(k, 3) for k in range(3)]), tmp_path
     )
-    assert not ok and "no stationary start settles" in message, message
+    assert not ok and "core statement" in message, message
 
 
 EQUALITY_CLAIM = (

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.kernel import dynamics_statements, model_statements, real_encoding, recheck, registry_statements
-from certificates.kernel.coq.model_tree import EXACT_FACTS, configuration_problem, witness_problem
+from certificates.kernel import model_statements, real_encoding, recheck, registry_statements
+from certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.recheck import Rejected
@@ -39,27 +39,18 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     certificate, proved = checked.certificate, checked.proved
     claim_id, kind, payload, statement = (certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
     form = (statement["form"], statement.get("witness"), kind)
-    if form[0] == dynamics_statements.FORM:
-        if form[1] == dynamics_statements.STATIONARY:
-            raise NotTranslatable("a stationary start: the exact zero test of exponential polynomials has no Coq proof")
-        cfg = dynamics_statements.witness_configuration(statement, payload)
-        return proved, configuration_problem(statement["refuting"]["quantity"], "<", cfg, payload)[1]
     if form == ("real", None, "witness"):  # the statement's conditions, at no coordinates
         return proved, PointProblem({}, rows(payload["conditions"]), recheck.recorded_precision(payload))
     if form == ("real", None, "smt"):
         return proved, _relation(statement, claim_id, payload)
-    if form == (model_statements.FORM, None, "witness"):
-        claim = model_statements.statement_of(statement, claim_id)
+    if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
+        claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
         return f"{EXACT_FACTS}; {proved}", witness_problem(claim, payload)
     if form == (registry_statements.FORM, None, "smt"):
         return proved, universal(statement["statements"])
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return proved, PointProblem(point, rows(statement["conditions"]), recheck.recorded_precision(payload))
-    if form == (registry_statements.FORM, "configuration", "witness"):
-        cfg = recheck.exact_configuration(payload["configuration"])
-        name, built = configuration_problem(statement["quantity"], statement["relation"], cfg, payload)
-        return f"{proved}; the witness: {name} {statement['relation']} 0 at exact data", built
     raise NotTranslatable(UNTRANSLATED.get(kind, f"a {kind} certificate of form {form[0]}"))
 
 

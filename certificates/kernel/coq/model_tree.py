@@ -4,8 +4,8 @@
 
 `NotTranslatable` beyond MAX_SIZE (n^2 H d), for an interaction (or its antiderivative) with a node Coq has no
 term for, and for every quantity the data do not define (the chain's own errors), with the reason. `Chain.problem` is
-the one way a chain's rows become a point problem: for the registry's and dynamics' rates (`configuration_problem`)
-and for a model claim's terms (`witness_problem`).
+the one way a chain's rows become a point problem, for a model statement's terms (`witness_problem`: a claims-file
+model claim's, a dynamics claim's refutation, a registry claim's configuration witness).
 
 A claim's sides and `given` conditions (`certificates.kernel.model_terms`, parsed from the embedded claim)
 are interpreted by the one interpreter, `model_terms.evaluate`, in the algebra of `model_values.NumericAlgebra`, here
@@ -39,7 +39,6 @@ from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.exprtree import Tree, TreeError
 from certificates.kernel.model_chain import Value, add, mul, tree_of
-from certificates.kernel.model_quantities import CERTIFIED, MODEL_QUANTITIES, chain_value
 from certificates.kernel.model_statements import witness_configuration
 from certificates.kernel.model_values import STATED, NumericAlgebra, evaluate, index_values, residual, witnessed
 
@@ -74,24 +73,6 @@ class Chain(model_chain.Chain):
     def problem(self, rows: list[tuple[str, Any, str]]) -> PointProblem:
         """The rows (name, tree over the chain's names, relation) at the exact data, over the chain's definitions."""
         return PointProblem({}, rows, PRECISION, tuple(self.rate.definitions))
-
-
-def configuration_problem(
-    quantity: str, relation: str, cfg: ExactConfiguration, payload: dict[str, Any]
-) -> tuple[str, PointProblem]:
-    """(the quantity's written name, `quantity relation 0` at the exact configuration `cfg`) for a witness the checker
-    has already re-checked; `cfg` is the checker's own reading of the payload's data (with the claim's interaction,
-    mask and sign of beta), the payload gives the quantity's head and token. The tree is built from the exact data
-    (never from file text), over named definitions that the Coq file bounds one by one (`statements`)."""
-    if quantity not in CERTIFIED:
-        raise NotTranslatable(f"the model quantity {quantity} has no Coq term yet")
-    at = {axis: payload[axis] for axis in MODEL_QUANTITIES[quantity].axes}
-    chain = Chain(cfg)
-    value = chain_value(chain, quantity, at)
-    name = MODEL_QUANTITIES[quantity].written(**at)
-    if isinstance(value, Fraction):
-        raise NotTranslatable(f"{name} is the rational {value} at these data (no exponential to bound)")
-    return name, chain.problem([(f"{name} {relation} 0", value, relation)])
 
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
@@ -170,6 +151,9 @@ def _source(chain: Chain) -> Callable[[str], Any]:
         "dE_h_dt": lambda: [named(f"dE_{h}_dt", chain.head_energy_rate(h)) for h in range(H)],
         "entropy": lambda: grid("H_{h}_{i}", chain.entropy),
         "entropy_rate": lambda: grid("dH_{h}_{i}_dt", chain.entropy_rate),
+        "R": lambda: named("R", chain.order_parameter()),
+        "dR_dt": lambda: named("dR_dt", chain.order_parameter_rate()),
+        "norm_rate": lambda: [named(f"dnx_{i}_dt", chain.token_norm_rate(i)) for i in range(cfg.n)],
     }
 
     def source(name: str) -> Any:

@@ -20,6 +20,7 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.model_values import witnessed
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
+from certificates.statements.model import statement_data
 from certificates.store import build_certificate
 
 ONE, ZERO = Fraction(1), Fraction(0)
@@ -34,7 +35,7 @@ def model_claim(op: str, exists: bool) -> str:
 
 def certificate(tmp_path: Path, op: str, exists: bool) -> Path:
     (claim,) = parse_claims(model_claim(op, exists), "t.toml")
-    result = certify_model_witness(claim, CONFIGURATION, {"h": 0, "i": 0}, tmp_path)
+    result = certify_model_witness(statement_data(claim), CONFIGURATION, {"h": 0, "i": 0}, tmp_path, embedded(claim))
     assert result.verified, result.reason
     return result.path  # type: ignore[return-value]
 
@@ -57,13 +58,13 @@ def test_the_witnessed_sign_follows_the_quantifier() -> None:
 def test_an_instance_certifies_the_existence_claim(tmp_path: Path) -> None:
     ok, message = verify_file(certificate(tmp_path, ">", True))
     assert ok, message
-    assert "proves claims-file claim 'power'" in message and "holds at an exact configuration" in message
+    assert "proves claim 'power'" in message and "holds at an exact configuration" in message
 
 
 def test_a_counterexample_of_the_dual_universal_claim_is_the_same_configuration(tmp_path: Path) -> None:
     path = certificate(tmp_path, ">", True)
     ok, message = verify_file(relabelled(path, "<=", False))
-    assert ok and "refutes claims-file claim" in message, message
+    assert ok and "refutes claim" in message, message
 
 
 @pytest.mark.parametrize(("op", "exists"), [("<=", True), (">", False), ("<", True)])
@@ -74,5 +75,5 @@ def test_relabelled_to_a_claim_it_does_not_witness_is_rejected(tmp_path: Path, o
 
 def test_the_prover_writes_no_certificate_where_the_relation_fails(tmp_path: Path) -> None:
     (claim,) = parse_claims(model_claim("<", True), "t.toml")
-    result = certify_model_witness(claim, CONFIGURATION, {"h": 0, "i": 0}, tmp_path)
+    result = certify_model_witness(statement_data(claim), CONFIGURATION, {"h": 0, "i": 0}, tmp_path, embedded(claim))
     assert not result.verified and not list(tmp_path.iterdir())

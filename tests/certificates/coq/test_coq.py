@@ -19,10 +19,12 @@ from certificates.kernel import smtlib
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.coq import run
 from certificates.kernel.format import content_hash
+from certificates.kernel.model_statements import statement_of
 from certificates.provers.witness import certify_obligation_point
 from certificates.statements import registry as ob
 from certificates.store import write_certificate
 from checks import coq_files
+from tests.coq_rates import rate_problem
 from tests.sample_claims import POINT_AND_SMT
 
 if run.coqc() is None:
@@ -207,12 +209,11 @@ def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, li
 
 def test_configuration_file_bounds_each_definition_and_states_the_rate() -> None:
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import configuration_problem
 
     one, zero = Fraction(1), Fraction(0)
     identity = [[one, zero], [zero, one]]
     exact = ExactConfiguration(identity, [identity], [identity], one)
-    problem = configuration_problem("head_energy_rate", "<", exact, {"head": 0})[1]
+    problem = rate_problem("head_energy_rate", "<", exact, {"h": 0})
     text = source("t", "c", "s", problem)
     for name, _ in problem.definitions:
         assert f"Lemma {name}_bounds :" in text and f"Opaque {name}." in text
@@ -235,12 +236,12 @@ def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, l
     assert verdict.status == coq_files.REJECTED, verdict.message
     # past check-cert, Coq itself refuses `rate < 0` for the forged data, where the rate is positive
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import configuration_problem
-    from certificates.kernel.recheck import exact_configuration
+    from certificates.kernel.coq.model_tree import witness_problem
 
-    record = json.loads(original.read_text())["payload"]["configuration"]
-    flip(record["tokens"])
-    problem = configuration_problem("head_energy_rate", "<", exact_configuration(record), {"head": 1})[1]
+    certificate = json.loads(original.read_text())
+    flip(certificate["payload"]["configuration"]["tokens"])
+    claim = statement_of(certificate["statement"]["model"], certificate["claim_id"])
+    problem = witness_problem(claim, certificate["payload"])
     assert run.compile_source(source("t", "forged", "s", problem)).status == "rejected"
 
 
@@ -340,13 +341,12 @@ def test_a_wrong_hint_fails_the_file_not_the_theorem(monkeypatch: pytest.MonkeyP
     # the hints are only hints: one bound moved past the true value and coqc refuses that lemma
     from certificates.coq import enclosures
     from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import configuration_problem
 
     one, zero, half = Fraction(1), Fraction(0), Fraction(1, 2)
     tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]
     scores = [[[one, half], [half, one]]]
     exact = ExactConfiguration(tokens, scores, scores, one)
-    problem = configuration_problem("head_energy_rate", "!=", exact, {"head": 0})[1]
+    problem = rate_problem("head_energy_rate", "!=", exact, {"h": 0})
     assert run.compile_source(source("t", "c", "s", problem)).status == "accepted"
     true_hints = enclosures.hints
 

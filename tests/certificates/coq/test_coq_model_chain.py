@@ -19,7 +19,6 @@ from certificates.claims.interaction_text import parse_interaction
 from certificates.coq.source import source
 from certificates.kernel import ball_model, masks
 from certificates.kernel.coq import model_tree, run
-from certificates.kernel.coq.model_tree import configuration_problem
 from certificates.kernel.coq.statements import theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import precision
@@ -30,6 +29,7 @@ from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.model.observables import EVALUATORS
+from tests.coq_rates import rate_problem
 
 #: Bits of the chain's balls.
 BITS = 256
@@ -144,7 +144,7 @@ def test_an_interaction_without_a_coq_term_is_not_translatable_with_its_reason()
 def test_entropies_of_an_interaction_are_not_translatable() -> None:
     cfg = _configuration(8, "sphere", "softmax", interaction=parse_interaction("1 + s**2", "softmax"))
     with pytest.raises(NotTranslatable, match="exp\\(beta s\\) only"):
-        configuration_problem("entropy_rate", "<", cfg, {"head": 0, "token": 0})
+        model_tree.Chain(cfg).entropy_rate(0, 0)
 
 
 @pytest.mark.slow
@@ -159,7 +159,7 @@ def test_coqc_proves_a_small_scheme_statement_with_its_square_roots(geometry: st
     cfg = ball_model.ExactConfiguration(tokens, heads, [[[one, zero], [Fraction(1, 4), -one]]], one, geometry, "usa")
     rate = model_balls.head_energy_rates(cfg)[0]
     relation = "<" if rate < 0 else ">"
-    _, problem = configuration_problem("energy_rate", relation, cfg, {})
+    problem = rate_problem("energy_rate", relation, cfg, {})
     assert any(tree[0] == "sqrt" for _, tree in problem.definitions) == (geometry == "ngpt")
     text = source("small.json", "small-scheme", "a small scheme statement", problem)
     answer = run.compile_source(text, theorems=theorem_names("small-scheme", problem))

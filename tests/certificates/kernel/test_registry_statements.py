@@ -99,7 +99,7 @@ def _parameters(certificate: dict[str, Any]) -> None:
 
 
 def _hypotheses(certificate: dict[str, Any]) -> None:
-    certificate["statement"]["hypotheses"].remove("symmetric-scores")
+    certificate["statement"]["model"]["hypotheses"].remove("symmetric-scores")
 
 
 def _claim(certificate: dict[str, Any]) -> None:

@@ -168,7 +168,7 @@ WITNESS_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]]
     "token off the sphere": (_nudge_token, True, "unit-tokens"),
     "heads no longer orthogonal": (_break_orthogonality, True, "orthogonal-heads"),
     "changed beta": (lambda d: d["payload"]["configuration"].update(beta="1/1000"), True, "re-evaluated ball"),
-    "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "relation '>' (needs '<')"),
+    "flipped relation": (lambda d: d["payload"].update(relation="<"), True, "does not negate"),
     "softmax attention": (lambda d: d["payload"]["configuration"].update(attention="softmax"), True, "attention"),
     "missing hash": (lambda d: d.pop("sha256"), False, "missing"),
 }
@@ -202,7 +202,7 @@ ALIGNMENT_FORGERIES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     ),
     "symmetric-values dropped from the list": (
         lambda d: d["payload"]["hypotheses"].remove("symmetric-values"),
-        "needs misaligned-values, symmetric-scores, symmetric-values",
+        "hypotheses other than the statement's",
     ),
 }
 

@@ -10,7 +10,9 @@ import pytest
 
 from certificates import model_balls
 from certificates.kernel import ball_model
-from certificates.provers.witness import certify_configuration, rational_unit_vector, round_configuration
+from certificates.provers.model_witness import certify_model_witness
+from certificates.provers.witness import rational_unit_vector, round_configuration
+from certificates.statements.registry import ConfigurationObligation
 from checks.evidence import energy_witnesses as witness_claims
 from checks.model import families
 from checks.model import field as model
@@ -76,7 +78,8 @@ def test_rounding_noise_is_not_a_witness(tmp_path: Path) -> None:
     ]
     exact = ball_model.ExactConfiguration([x, x, x], heads, heads, Fraction(1, 2))
     for head in (0, 1):
-        result = certify_configuration("test.noise", exact, ("unit-tokens",), "head_energy_rate", head, "<", tmp_path)
+        statement = ConfigurationObligation("usa", "sphere", ("unit-tokens",), "head_energy_rate", "").model("t.noise")
+        result = certify_model_witness(statement, exact, {"h": head}, tmp_path, None)
         assert not result.verified and result.path is None
     assert not list(tmp_path.iterdir())
 

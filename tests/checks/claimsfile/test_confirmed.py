@@ -27,7 +27,9 @@ from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.verify import verify_file
-from certificates.provers.witness import certify_configuration, round_configuration
+from certificates.provers.model_witness import certify_model_witness
+from certificates.provers.witness import round_configuration
+from certificates.statements.registry import ConfigurationObligation
 from checks.claimsfile import dynamics_decider, dynamics_starts
 from checks.claimsfile.register import register_claims
 from checks.evidence import adversarial, limits
@@ -81,7 +83,8 @@ def test_the_issue_relu_state_has_a_negative_ball_rate(tmp_path: Path) -> None:
     cfg = Configuration.create(planar(ISSUE_TOKENS), np.eye(3)[None], beta=1.0, attention="relu")
     assert model.energy_rate(cfg) == pytest.approx(-4.818e-4, rel=1e-3)
     exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.score_matrices, 1.0, attention="relu")
-    result = certify_configuration("relu", exact, ["unit-tokens"], "energy_rate", None, "<", tmp_path)
+    statement = ConfigurationObligation("relu", "sphere", ("unit-tokens",), "energy_rate", "").model("relu")
+    result = certify_model_witness(statement, exact, {}, tmp_path, None)
     assert result.verified, result.reason
     floats = model.energy_rate(cfg.moved_to(np.array([[float(v) for v in x] for x in exact.tokens])))
     with precision(128):

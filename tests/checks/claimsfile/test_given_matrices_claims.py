@@ -60,7 +60,7 @@ def test_symmetric_queries_and_keys_keep_the_energy_non_decreasing_and_general_s
     path = Path(found[SEARCHED][1]["certificates"][0])
     assert verify_file(path)[0]
     ok, message = verify_file(relabelled(path, table(VALUES, SEARCHED), '["-1/2", 1]', '["-1/3", 1]'))
-    assert not ok and "the given score matrices" in message, message
+    assert not ok and "the stated scores" in message, message
 
 
 def relabelled(path: Path, text: str, old: str, new: str) -> Path:
@@ -78,8 +78,8 @@ def relabelled(path: Path, text: str, old: str, new: str) -> Path:
     ("claim_id", "old", "new", "reason"),
     [
         ("given-values-energy-non-decreasing", "values = [[[0, 1], [1, 0]]]\n", "", "aligned-values"),
-        ("given-values-energy-non-decreasing", "[[0, 1], [1, 0]]", "[[0, 1], [1, 1]]", "the given value matrices"),
-        ("given-antipodal-start-clusters", "[[1, 2], [0, 3]]", "[[1, 2], [1, 3]]", "the given score matrices"),
+        ("given-values-energy-non-decreasing", "[[0, 1], [1, 0]]", "[[0, 1], [1, 1]]", "the stated values"),
+        ("given-antipodal-start-clusters", "[[1, 2], [0, 3]]", "[[1, 2], [1, 3]]", "the stated scores"),
     ],
 )
 def test_a_witness_of_other_matrices_is_rejected(decided: dict, claim_id: str, old: str, new: str, reason: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,11 +21,18 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.masks import causal
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
+from certificates.statements.model import statement_data
 from certificates.store import build_certificate
 from checks.claimsfile.model_reduction import prove_model
 from checks.verdicts import Verdict
 from identities import energy
 from tests.checks.claimsfile.test_model_claims import ROOT, SYMMETRIC_ALIGNED, T11, claim_text, decide
+
+
+def certify(claim: Any, cfg: Any, at: dict[str, int], folder: Path) -> Any:
+    """The model witness prover on the claim's statement, the claim embedded."""
+    return certify_model_witness(statement_data(claim), cfg, at, folder, embedded(claim))
+
 
 FIRST_STILL = ("norm2(xdot_i)", "=", "0")
 
@@ -124,7 +132,7 @@ def _certificate(tmp_path: Path, value: Fraction = ONE, **options: str) -> tuple
     text = claim_text("first-moves", SYMMETRIC_ALIGNED, *FIRST_STILL, mask="causal", token="first", **options)
     (claim,) = parse_claims(text, "t.toml")
     cfg = ExactConfiguration(TOKENS, [HEAD], [HEAD], value, "sphere", "usa", causal(3))
-    result = certify_model_witness(claim, cfg, {"i": 0}, tmp_path)
+    result = certify(claim, cfg, {"i": 0}, tmp_path)
     assert result.verified, result.reason
     return result.path, claim  # type: ignore[return-value]
 

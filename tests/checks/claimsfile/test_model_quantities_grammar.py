@@ -14,10 +14,12 @@ import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
 from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ExpressionError
@@ -26,6 +28,7 @@ from certificates.kernel import ball_model
 from certificates.kernel.model_values import ball_algebra, evaluate
 from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
+from certificates.statements.model import statement_data
 from certificates.store import build_certificate
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
@@ -34,6 +37,12 @@ from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+
+
+def certify(claim: Any, cfg: Any, at: dict[str, int], folder: Path) -> Any:
+    """The model witness prover on the claim's statement, the claim embedded."""
+    return certify_model_witness(statement_data(claim), cfg, at, folder, embedded(claim))
+
 
 ROOT = Path(__file__).resolve().parents[3]
 F = Fraction
@@ -315,7 +324,7 @@ def test_delta_checked_exactly_at_the_boundary() -> None:
 
 def test_claim_false_only_at_the_boundary_is_refuted_there(tmp_path: Path) -> None:
     near = claim(*NEAR_BOUND, ["symmetric-scores", "aligned-values", DELTA], attention="softmax")
-    result = certify_model_witness(near, boundary(F(1, 10)), {"i": 0, "h": 0}, tmp_path)
+    result = certify(near, boundary(F(1, 10)), {"i": 0, "h": 0}, tmp_path)
     assert result.verified, result.reason
     ok, message = verify_file(result.path)
     assert ok, message
@@ -327,15 +336,15 @@ def test_claim_false_only_at_the_boundary_is_refuted_there(tmp_path: Path) -> No
         ["symmetric-scores", "aligned-values", DELTA],
         attention="softmax",
     )
-    assert not certify_model_witness(true, boundary(F(1, 10)), {"i": 0, "h": 0}, tmp_path).verified
+    assert not certify(true, boundary(F(1, 10)), {"i": 0, "h": 0}, tmp_path).verified
     # just past delta the configuration is no witness of the claim with delta
-    past = certify_model_witness(near, boundary(F(101, 1000)), {"i": 0, "h": 0}, tmp_path)
+    past = certify(near, boundary(F(101, 1000)), {"i": 0, "h": 0}, tmp_path)
     assert not past.verified and DELTA in past.reason
 
 
 def test_forged_witness_whose_heads_leave_delta_is_rejected(tmp_path: Path) -> None:
     near = claim(*NEAR_BOUND, ["symmetric-scores", "aligned-values", DELTA], attention="softmax")
-    result = certify_model_witness(near, boundary(F(1, 10)), {"i": 0, "h": 0}, tmp_path)
+    result = certify(near, boundary(F(1, 10)), {"i": 0, "h": 0}, tmp_path)
     certificate = json.loads(result.path.read_text())
     payload = certificate["payload"]
     for key in ("scores", "values"):

@@ -17,12 +17,12 @@ from certificates import model_balls
 from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.ball_model import ExactConfiguration, stationary
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.model_values import equality_failures
-from certificates.statements.dynamics import stationary_failures
+from certificates.statements.dynamics import family_failures
 from checks.claimsfile.exponential_decay import applies_exactly
 from checks.claimsfile.model_reduction import prove_model
 from tests.checks.claimsfile.test_model_claims import claim_text
@@ -164,10 +164,12 @@ def test_stationary_starts_carry_the_claims_mask() -> None:
     cfg = ExactConfiguration(tokens, [identity, minus], [identity, minus], ONE)
     (plain,) = parse_claims(text, "t.toml")
     (masked,) = parse_claims(text + 'mask = "causal"\n', "t.toml")
-    assert stationary_failures(plain, cfg)[0] == []
-    assert "the mask" in stationary_failures(masked, cfg)[0][0]
-    assert stationary_failures(masked, dataclasses.replace(cfg, mask=causal(3)))[0] == []
-    assert "the mask" in stationary_failures(plain, dataclasses.replace(cfg, mask=causal(3)))[0][0]
+    causal_cfg = dataclasses.replace(cfg, mask=causal(3))
+    assert stationary(cfg) and stationary(causal_cfg)
+    assert family_failures(plain.options, cfg) == []
+    assert any("mask" in failure for failure in family_failures(masked.options, cfg))
+    assert family_failures(masked.options, causal_cfg) == []
+    assert any("no mask" in failure for failure in family_failures(plain.options, causal_cfg))
 
 
 def test_the_energy_gradient_of_any_kind_is_not_used_under_a_mask() -> None:

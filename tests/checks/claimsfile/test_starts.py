@@ -13,6 +13,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,8 +22,10 @@ from certificates.claims.given_tokens import MAX_FILE_BYTES
 from certificates.claims.loader import load_claims, parse_claims
 from certificates.errors import InputError
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.dynamics_statements import in_open_hemisphere
-from certificates.statements.dynamics import family_failures
+from certificates.kernel.exact import precision
+from certificates.kernel.model_statements import term_of
+from certificates.kernel.model_values import ball_algebra, evaluate
+from certificates.statements.dynamics import HEMISPHERE, family_failures
 from checks.claimsfile.register import register_claims
 from checks.model import families, field
 from checks.model.configuration import Configuration
@@ -125,13 +128,21 @@ def test_a_witness_of_a_given_start_must_use_exactly_the_given_tokens() -> None:
     assert family_failures(options, exact) == []
     other = [rows[1], rows[0], *rows[2:]]  # the same tokens, another start
     forged = ExactConfiguration(other, heads, heads, Fraction(1), "sphere", "usa")
-    assert family_failures(options, forged) == ["the given tokens"]
+    assert family_failures(options, forged) == ["the stated tokens"]
 
 
-def test_the_exact_hemisphere_test_refuses_tokens_it_cannot_place() -> None:
+def test_the_hemisphere_condition_refuses_tokens_it_cannot_place() -> None:
+    """<x_i, sum_j x_j> > 0 at every token (the statement's given condition of a hemisphere start), by balls."""
+    term, heads = term_of(HEMISPHERE["lhs"]), [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]]
+
+    def margins(tokens: list[list[Fraction]]) -> list[Any]:
+        algebra = ball_algebra(ExactConfiguration(tokens, heads, heads, Fraction(1)))
+        return [evaluate(term, algebra, i) for i in range(len(tokens))]
+
     half = [[Fraction(3, 5), Fraction(4, 5)], [Fraction(1), Fraction(0)], [Fraction(3, 5), Fraction(-4, 5)]]
-    assert in_open_hemisphere(half)
-    assert not in_open_hemisphere([[Fraction(1), Fraction(0)], [Fraction(-1), Fraction(0)]])  # antipodal
+    with precision(128):
+        assert all(m > 0 for m in margins(half))
+        assert not all(m > 0 for m in margins([[Fraction(1), Fraction(0)], [Fraction(-1), Fraction(0)]]))
 
 
 def test_the_new_draws_and_observables() -> None:

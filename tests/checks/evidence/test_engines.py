@@ -18,6 +18,7 @@ from certificates.errors import BudgetExceeded
 from certificates.kernel import exact
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.provers.witness import round_configuration
+from certificates.statements.registry import ConfigurationObligation
 from checks.evidence.cases import Worst, cases
 from checks.evidence.witnesses import CANDIDATES_TRIED, Attempts, Candidate, certify_first
 from checks.model import families
@@ -145,7 +146,8 @@ def _attempt(tmp_path: Path, cfg: Configuration, hypotheses: tuple[str, ...]) ->
 
     candidates = [Candidate(float(k), cfg) for k in range(CANDIDATES_TRIED + 2)]
     context = Context("quick", 0, tmp_path, claim_id="x")
-    return seen, certify_first(context, "x", candidates, rounding, hypotheses, "energy_rate")
+    statement = ConfigurationObligation("usa", "sphere", hypotheses, "energy_rate", "").model("x")
+    return seen, certify_first(context, statement, candidates, rounding)
 
 
 def test_certify_first_stops_at_the_first_witness(tmp_path: Path) -> None:

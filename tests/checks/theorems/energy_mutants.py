@@ -7,7 +7,9 @@ from fractions import Fraction
 import sympy as sp
 
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.provers.witness import certify_configuration, round_configuration
+from certificates.provers.model_witness import certify_model_witness
+from certificates.provers.witness import round_configuration
+from certificates.statements.registry import ConfigurationObligation
 from certificates.store import certificate_directory
 from checks.evidence import energy_bounds
 from checks.evidence import energy_witnesses as theorem
@@ -212,15 +214,8 @@ def _flat_obstruction(ctx: Context) -> Outcome:
     reasons = []
     for _, cfg, head in found[:3]:
         exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, geometry="flat")
-        result = certify_configuration(
-            ctx.claim_id,
-            exact,
-            search.hypotheses,
-            search.quantity,
-            head,
-            "<",
-            certificate_directory(ctx.certificate_dir),
-        )
+        statement = ConfigurationObligation("usa", "flat", search.hypotheses, search.quantity, "").model(ctx.claim_id)
+        result = certify_model_witness(statement, exact, {"h": head}, certificate_directory(ctx.certificate_dir), None)
         if result.verified:
             return Outcome(Verdict.CERTIFIED, "witness", certificates=[str(result.path)])
         reasons.append(result.reason)
@@ -233,9 +228,9 @@ def _stationary(ctx: Context) -> Outcome:
     one, two, zero = Fraction(1), Fraction(2), Fraction(0)
     M = [[one, zero], [zero, two]]
     exact = ExactConfiguration([[one, zero], [one, zero]], [M], [M], Fraction(3, 2))
-    result = certify_configuration(ctx.claim_id, exact, ("unit-tokens", "symmetric-scores",
-                                   "aligned-values"), "energy_rate", None, "<",
-                                   certificate_directory(ctx.certificate_dir))  # fmt: skip
+    hypotheses = ("unit-tokens", "symmetric-scores", "aligned-values")
+    statement = ConfigurationObligation("usa", "sphere", hypotheses, "energy_rate", "").model(ctx.claim_id)
+    result = certify_model_witness(statement, exact, {}, certificate_directory(ctx.certificate_dir), None)
     if result.verified:
         return Outcome(Verdict.CERTIFIED, "witness", certificates=[str(result.path)])
     return Outcome(Verdict.INCONCLUSIVE, "witness", notes=result.reason)

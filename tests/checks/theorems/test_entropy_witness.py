@@ -18,7 +18,8 @@ from certificates import model_balls
 from certificates.kernel import ball_model
 from certificates.kernel.recheck import exact_configuration
 from certificates.kernel.verify import verify_file as verify_certificate
-from certificates.provers.witness import certify_configuration
+from certificates.provers.model_witness import certify_model_witness
+from certificates.statements.registry import CONFIGURATIONS
 from checks import cli
 from checks.evidence.entropy_witnesses import HYPOTHESES, refute_monotone
 from checks.model import families
@@ -116,7 +117,7 @@ def test_witness_decreases_along_the_flow(certs: dict[str, Path], heads: str) ->
     """Independent of the chain rule: a central difference of the float entropies at the exact witness."""
     payload = json.loads(certs[heads].read_text())["payload"]
     cfg = _float_configuration(exact_configuration(payload["configuration"]))
-    assert _entropy_difference(cfg)[payload["head"], payload["token"]] < -1e-3
+    assert _entropy_difference(cfg)[payload["at"]["h"], payload["at"]["i"]] < -1e-3
 
 
 def _entropy_difference(cfg: Configuration, step: float = 1e-5) -> np.ndarray:
@@ -168,6 +169,10 @@ def _nudge_token(d: dict[str, Any]) -> None:
     row[0] = row[0] + "1" if "/" in row[0] else row[0] + "/7"
 
 
+def _energy_statement(d: dict[str, Any]) -> None:
+    d["statement"]["model"]["relation"]["lhs"] = ["name", "dE_h_dt"]
+
+
 def _drop_hypothesis(heads: str) -> Callable[[dict[str, Any]], None]:
     name = "scalar-heads" if heads == "scalar" else "symmetric-scores"
     return lambda d: d["payload"]["hypotheses"].remove(name)
@@ -177,15 +182,15 @@ MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
     "changed beta, hash kept": (lambda d: _configuration(d).update(beta="3"), False, "sha256"),
     "broken hash": (lambda d: d.update(sha256="f" * 64), False, "sha256"),
     "changed beta": (lambda d: _configuration(d).update(beta="1/1000"), True, "the re-evaluated ball"),
-    "non-symmetric head": (lambda d: _set_head_entry(d, 0, 1, "7/5"), True, "violate the claim's hypotheses"),
+    "non-symmetric head": (lambda d: _set_head_entry(d, 0, 1, "7/5"), True, "violates"),
     "values no longer aligned": (lambda d: _configuration(d)["values"][0][0].__setitem__(0, "5"), True, "aligned"),
-    "usa attention": (lambda d: _configuration(d).update(attention="usa"), True, "attention 'usa'"),
-    "flat geometry": (lambda d: _configuration(d).update(geometry="flat"), True, "geometry 'flat'"),
+    "usa attention": (lambda d: _configuration(d).update(attention="usa"), True, "about softmax attention"),
+    "flat geometry": (lambda d: _configuration(d).update(geometry="flat"), True, "sphere dynamics"),
     "token off the sphere": (_nudge_token, True, "unit-tokens"),
-    "flipped relation": (lambda d: d["payload"].update(relation=">"), True, "relation '>'"),
+    "flipped relation": (lambda d: d["payload"].update(relation="<"), True, "does not negate"),
     "flipped sign of the enclosure": (_negate_enclosure, True, "enclosure"),
-    "another quantity": (lambda d: d["payload"].update(quantity="energy_rate"), True, "quantity 'energy_rate'"),
-    "token out of range": (lambda d: d["payload"].update(token=99), True, "token"),
+    "another quantity": (_energy_statement, True, "not the kernel's statement"),
+    "token out of range": (lambda d: d["payload"].update(at={"h": 0, "i": 99}), True, "within the sizes"),
 }
 
 
@@ -202,7 +207,7 @@ def test_tampering_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: st
 @pytest.mark.parametrize("heads", list(READINGS))
 def test_dropping_the_readings_hypothesis_is_rejected(certs: dict[str, Path], tmp_path: Path, heads: str) -> None:
     ok, reason = verify_certificate(forged_file(certs[heads], tmp_path, _drop_hypothesis(heads), True))
-    assert not ok and "(needs" in reason, reason
+    assert not ok and "hypotheses other than the statement's" in reason, reason
 
 
 def test_non_scalar_head_breaks_reading_b(certs: dict[str, Path], tmp_path: Path) -> None:
@@ -228,10 +233,9 @@ def _exact_zero_configurations() -> list[tuple[str, ball_model.ExactConfiguratio
 def test_an_exactly_zero_rate_is_not_a_witness(tmp_path: Path, case: int) -> None:
     heads, exact = _exact_zero_configurations()[case]
     assert ball_model.hypothesis_failures(exact, HYPOTHESES[heads]) == []
+    statement = CONFIGURATIONS[READINGS[heads]].model(READINGS[heads])
     for token in range(exact.n):
-        result = certify_configuration(
-            READINGS[heads], exact, HYPOTHESES[heads], "entropy_rate", 0, "<", tmp_path, token=token
-        )
+        result = certify_model_witness(statement, exact, {"h": 0, "i": token}, tmp_path, None)
         assert not result.verified and result.path is None
     assert not list(tmp_path.iterdir())
 
@@ -273,9 +277,11 @@ def test_hand_made_witness_for_reading_b(tmp_path: Path) -> None:
     tokens = [[Fraction(1), Fraction(0)], [Fraction(-4, 5), Fraction(3, 5)], [Fraction(-4, 5), Fraction(-3, 5)]]
     exact = ball_model.ExactConfiguration(tokens, [identity], [identity], Fraction(1), "sphere", "softmax")
     claim = READINGS["scalar"]
-    wrong = certify_configuration(claim, exact, HYPOTHESES["scalar"], "entropy_rate", 0, ">", tmp_path, token=0)
-    assert not wrong.verified and not list(tmp_path.iterdir())
-    result = certify_configuration(claim, exact, HYPOTHESES["scalar"], "entropy_rate", 0, "<", tmp_path, token=0)
+    statement = CONFIGURATIONS[claim].model(claim)
+    wrong = statement | {"relation": statement["relation"] | {"op": "<="}}  # the rate is < 0, so <= 0 holds
+    assert not certify_model_witness(wrong, exact, {"h": 0, "i": 0}, tmp_path, None).verified
+    assert not list(tmp_path.iterdir())
+    result = certify_model_witness(statement, exact, {"h": 0, "i": 0}, tmp_path, None)
     assert result.verified and result.path is not None
     assert verify_certificate(result.path)[0]
     ball = model_balls.entropy_rates(exact)[0][0]

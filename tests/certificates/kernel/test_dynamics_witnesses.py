@@ -1,7 +1,9 @@
-"""Core statements of dynamics claims (`certificates.kernel.dynamics_statements`): certificates written by the real
-deciders are accepted and load no SymPy or mpmath; forged statements (another relation, constant, family, claim, or a
-statement the witness does not prove) are rejected; the interaction phi = s**2 + sqrt(a**2) - a with a > 0 tiny (so
-phi = s**2) cannot be turned into a refutation of a true claim (issue 37: SymPy once rebuilt it as s**2 - 2a)."""
+"""Witnesses of dynamics claims, checked as the `model` statements they elaborate into
+(`certificates.statements.dynamics`): certificates written by the real deciders are accepted and load no SymPy or
+mpmath; forged statements (another relation, term, limit, exact data, hypotheses, claim, or a statement the witness
+does not prove) and forged witnesses (a start that is not stationary) are rejected; the interaction
+phi = s**2 + sqrt(a**2) - a with a > 0 tiny (so phi = s**2) cannot be turned into a refutation of a true claim
+(issue 37: SymPy once rebuilt it as s**2 - 2a)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from certificates.kernel.format import content_hash
 from certificates.kernel.interaction import Interaction, is_antiderivative
 from certificates.kernel.verify import verify_file
 from certificates.model_balls import head_energies
+from certificates.statements import restated
 from checks.api import decide
 from checks.claimsfile.register import register_claims
 from checks.verdicts import Verdict
@@ -130,12 +133,18 @@ def _forged(certificate: dict[str, Any], change: Callable[[dict[str, Any]], None
 
 def test_the_deciders_certificates_are_accepted(written: dict[str, dict[str, Any]], tmp_path: Path) -> None:
     general, stays = written["general-energy"], written["relu-stays"]
-    assert general["statement"]["form"] == stays["statement"]["form"] == "dynamics"
-    assert general["statement"]["refuting"] == {"quantity": "energy_rate", "relation": "<"}
+    assert general["statement"]["form"] == stays["statement"]["form"] == "model"
+    assert general["statement"]["relation"] == {"lhs": ["name", "dE_dt"], "op": ">=", "rhs": ["num", "0"]}
+    assert "stationary" in stays["statement"]["hypotheses"] and stays["statement"]["exists"]
     ok, message = _check(general, tmp_path)
-    assert ok and "refutes claims-file claim 'general-energy'" in message and "energy_rate < 0" in message, message
+    assert ok and "refutes claim 'general-energy'" in message and "dE_dt >= 0 fails" in message, message
     ok, message = _check(stays, tmp_path)
-    assert ok and "proves claims-file claim 'relu-stays'" in message and "stationary" in message, message
+    assert ok and "proves claim 'relu-stays'" in message and "stationary" in message, message
+
+
+def test_the_certificates_carry_the_statement_the_claims_elaborate(written: dict[str, dict[str, Any]]) -> None:
+    for certificate in written.values():
+        assert restated(certificate, certificate["claim"]) is None
 
 
 def test_checking_loads_neither_sympy_nor_mpmath(written: dict[str, dict[str, Any]], tmp_path: Path) -> None:
@@ -153,22 +162,18 @@ def test_checking_loads_neither_sympy_nor_mpmath(written: dict[str, dict[str, An
 
 
 FORGERIES: dict[str, tuple[str, Callable[[dict[str, Any]], None], str]] = {
-    "relation": ("general-energy", lambda s: s["refuting"].update(relation=">"), "refuting rate"),
-    "refuting quantity": ("general-energy", lambda s: s["refuting"].update(quantity="energy"), "refuting rate"),
-    "property": ("general-energy", lambda s: s.update(property="non-negative"), "no value at one state refutes"),
-    "beta": ("general-energy", lambda s: s["family"].update(beta="2"), "beta"),
-    "given token": ("general-energy", lambda s: s["family"]["given_tokens"][1].__setitem__(0, "-1"), "given tokens"),
-    "symmetric heads": ("general-energy", lambda s: s["family"].update(heads="random-symmetric"), "symmetric"),
-    "identity values": ("general-energy", lambda s: s["family"].update(values="identity"), "identity-values"),
+    "relation": ("general-energy", lambda s: s["relation"].update(op="<="), "negate"),
+    "term": ("general-energy", lambda s: s["relation"].update(lhs=["name", "E"]), "does not satisfy"),
+    "beta": ("general-energy", lambda s: s["data"].update(beta="2"), "the stated beta"),
+    "given token": ("general-energy", lambda s: s["data"]["tokens"][1].__setitem__(0, "-1"), "the stated tokens"),
+    "symmetric heads": ("general-energy", lambda s: s["hypotheses"].append("symmetric-scores"), "hypotheses"),
+    "sizes": ("general-energy", lambda s: s["sizes"].update(n=[5, 5]), "n = 4 is outside n = 5"),
     "another claim": ("general-energy", lambda s: s.update(claim="relu-stays"), "not 'general-energy'"),
-    "universal": ("relu-stays", lambda s: s.update(exists=False), "no stationary start settles it"),
-    "limit": ("relu-stays", lambda s: s.update(limit=["rat", "0"]), "not separated from the limit"),
-    "strength": ("relu-stays", lambda s: s["family"].update(strengths=["3"]), "scalar strengths"),
-    "random tokens": (
-        "relu-stays",
-        lambda s: s.update(exists=False) or s["family"].update(tokens="random-sphere"),
-        "settles",
-    ),
+    "not stationary": ("relu-stays", lambda s: s["hypotheses"].remove("stationary"), "hypotheses"),
+    "universal": ("relu-stays", lambda s: s.update(exists=False), "negate"),
+    "limit": ("relu-stays", lambda s: s["relation"].update(rhs=["num", "0"]), "does not satisfy"),
+    "strength": ("relu-stays", lambda s: s["data"]["scores"][0][0].__setitem__(0, "3"), "the stated scores"),
+    "no hemisphere": ("relu-stays", lambda s: s["given"][0].update(rhs=["num", "2"]), "not settled"),
 }
 
 
@@ -187,6 +192,14 @@ def test_another_claims_statement_pasted_in_is_rejected(written: dict[str, dict[
     forged["statement"]["claim"] = "general-energy"  # and relabelled: the stationary start is not this payload
     ok, message = _check(forged, tmp_path)
     assert not ok, message
+
+
+def test_a_start_that_is_not_stationary_is_rejected(written: dict[str, dict[str, Any]], tmp_path: Path) -> None:
+    """The stationary start's tokens moved to another hemisphere start (3/5, 4/5, 0): its velocity is not 0."""
+    forged = copy.deepcopy(written["relu-stays"])
+    forged["payload"]["configuration"]["tokens"][0] = ["3/5", "4/5", "0"]
+    ok, message = _check(forged, tmp_path)
+    assert not ok and "violates stationary" in message, message
 
 
 def test_a_certificate_without_a_statement_is_rejected(written: dict[str, dict[str, Any]], tmp_path: Path) -> None:
