@@ -1,23 +1,40 @@
 """The model's quantities at exact data as balls, by name, for tests and benchmarks that compare them with the float
 model (`checks.model.field`): nested lists over heads, tokens and coordinates.
 
-The kernel reads the same definitions of the configuration's one chain (`certificates.kernel.model_values.CHAINED`,
-evaluated by `certificates.kernel.ball_model.balls`); this module only names them.
+Each is the definition of the configuration's one chain (`certificates.kernel.model_chain`) that the kernel reads,
+evaluated by `certificates.kernel.ball_model.balls`; this module only names them, and gives a model term's ball
+(`term_ball`) as the kernel reads it.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import partial
 
-from certificates.kernel.ball_model import balls
-from certificates.kernel.model_values import CHAINED
+from flint import arb
 
-attention_weights = partial(balls, read=CHAINED["w"])
-softmax_distributions = partial(balls, read=CHAINED["p"])
-head_outputs = partial(balls, read=CHAINED["f"])
-head_energies = partial(balls, read=CHAINED["E_h"])
-head_energy_rates = partial(balls, read=CHAINED["dE_h_dt"])
-attention_entropies = partial(balls, read=CHAINED["entropy"])
-entropy_rates = partial(balls, read=CHAINED["entropy_rate"])
-partition_functions = partial(balls, read=CHAINED["Z"])
-attention_means = partial(balls, read=CHAINED["xbar"])
+from certificates.kernel.ball_model import ExactConfiguration, balls, grid, per_head
+from certificates.kernel.model_chain import Chain
+from certificates.kernel.model_terms import Term
+from certificates.kernel.model_values import Trees
+
+attention_weights = partial(balls, read=Chain.weights)
+softmax_distributions = partial(balls, read=grid(lambda chain, h, i: chain.softmax(h, i)[0]))
+head_outputs = partial(balls, read=Chain.outputs)
+head_energies = partial(balls, read=per_head(Chain.head_energy))
+head_energy_rates = partial(balls, read=per_head(Chain.head_energy_rate))
+attention_entropies = partial(balls, read=grid(Chain.entropy))
+entropy_rates = partial(balls, read=grid(Chain.entropy_rate))
+partition_functions = partial(balls, read=grid(Chain.partition_function))
+attention_means = partial(balls, read=grid(Chain.attention_mean))
+
+
+def term_ball(
+    term: Term, cfg: ExactConfiguration, token: int | None, head: int | None, delta: Fraction | None = None
+) -> arb:
+    """A model term's ball at exact data, at the token and head given: the kernel's tree of it
+    (`certificates.kernel.model_values.Trees`) evaluated over the configuration's chain; `delta` the claim's stated
+    bound, for terms that name it."""
+    chain = Chain(cfg)
+    at = {k: v for k, v in (("i", token), ("h", head)) if v is not None}
+    return chain.balls(Trees(chain, delta).tree(term, at))

@@ -17,7 +17,7 @@ from flint import arb
 
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.model_statements import term_of
-from certificates.kernel.model_values import ball_algebra, evaluate
+from certificates.model_balls import term_ball
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,5 @@ CERTIFIED = tuple(q.name for q in MODEL_QUANTITIES.values() if q.term is not Non
 
 def ball_value(cfg: ExactConfiguration, quantity: str, head: int | None, token: int | None) -> arb:
     """The ball of a certified quantity at exact data, at the given head and token (as its axes need): its model
-    term, evaluated by the checker's own interpreter."""
-    term = term_of(["name", MODEL_QUANTITIES[quantity].term])
-    return evaluate(term, ball_algebra(cfg), token, head)  # type: ignore[no-any-return]
+    term, read as the checker's own trees (`certificates.model_balls.term_ball`)."""
+    return term_ball(term_of(["name", MODEL_QUANTITIES[quantity].term]), cfg, token, head)

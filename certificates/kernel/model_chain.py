@@ -102,12 +102,12 @@ class Rate:
         return ["sym", name]
 
 
-def _dot(u: list[Value], w: list[Value]) -> Value:
+def vector_dot(u: list[Value], w: list[Value]) -> Value:
     return add([mul(a, b) for a, b in zip(u, w, strict=True)])
 
 
-def _matvec(M: list[list[Fraction]], x: list[Value]) -> list[Value]:
-    return [_dot(list(row), x) for row in M]
+def matvec(M: list[list[Fraction]], x: list[Value]) -> list[Value]:
+    return [vector_dot(list(row), x) for row in M]
 
 
 def _mean(vectors: list[list[Value]]) -> list[Value]:
@@ -147,6 +147,8 @@ def evaluate_in(tree: Any, env: dict[str, Any], rational: Callable[[Fraction], A
         return rational(parse_rational(args[0]))
     if op == "sym":
         return env[args[0]]
+    if op == "pow":  # a model term's power: an integer exponent
+        return evaluate_in(args[0], env, rational) ** args[1]
     values = [evaluate_in(a, env, rational) for a in args]
     if op in ("add", "mul"):
         return reduce(times, values) if op == "mul" else sum(values[1:], values[0])
@@ -192,9 +194,11 @@ class Chain:
             self._function(cfg.interaction.tree, f"the interaction phi(s) = {cfg.interaction.text}")
         self.directions = [self._direction(i, list(x)) for i, x in enumerate(cfg.tokens)]
         y = self.directions
-        self.scores = [[[_dot(yi, _matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
-        self.rows = [[_matvec(W, yj) for yj in y] for W in cfg.values]
+        self.scores = [[[vector_dot(yi, matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
+        self.rows = [[matvec(W, yj) for yj in y] for W in cfg.values]
         self.built: dict[tuple[Any, ...], Any] = {}
+        #: Quantities with a ball and no tree (operator norms), by the symbol that stands for them (`measured`).
+        self.balls_only: dict[str, Callable[[], arb]] = {}
         self._softmax: dict[tuple[int, int], tuple[list[Value], Value]] = {}
 
     def _function(self, tree: Tree, what: str) -> Tree:
@@ -206,7 +210,7 @@ class Chain:
         where exact tokens must be unit (the directions x/|x| exactly, and dy/dt = P⊥_x xdot)."""
         if self.cfg.geometry not in DIRECTION_GEOMETRIES:
             return x
-        length = root(_dot(x, x))
+        length = root(vector_dot(x, x))
         if all(isinstance(t, Fraction) for t in x) and length != 1:
             raise self.error(f"exact data of {self.cfg.geometry} need unit tokens (the directions x/|x| exactly)")
         return [self._quotient(xk, self.rate.define(f"nx_{i}", length)) for xk in x]
@@ -214,7 +218,7 @@ class Chain:
     def balls(self, value: Any) -> Any:
         """A value or nested lists of values (as the methods return them) as balls at the current precision, every
         definition evaluated once; ValueError when a value of the stated interaction is not a finite ball."""
-        env: dict[str, arb] = {}
+        env = {name: ball() for name, ball in self.balls_only.items()}
         for name, tree in self.rate.definitions:
             env[name] = _ball(tree, env)
             if name.startswith("phi_") and not env[name].is_finite():
@@ -224,11 +228,19 @@ class Chain:
 
     def values(self, value: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
         """A value or nested lists of values in another number type (`evaluate_in`): every definition evaluated
-        once, in order, over `env` (the values of the tokens' symbols, when they are symbols)."""
+        once, in order, over `env` (the values of the tokens' symbols, when they are symbols); the chain's error when
+        it names a quantity with balls only."""
+        if self.balls_only:
+            raise self.error(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no exact value")
         env = dict(env)
         for name, tree in self.rate.definitions:
             env[name] = evaluate_in(tree, env, rational)
         return _nested(value, lambda v: rational(v) if isinstance(v, Fraction) else evaluate_in(v, env, rational))
+
+    def measured(self, name: str, ball: Callable[[], arb]) -> Value:
+        """A quantity with a ball and no tree (an operator norm), as the symbol `name`: `balls` computes its ball."""
+        self.balls_only[name] = ball
+        return ["sym", name]
 
     @_once
     def weights(self) -> list[list[list[Value]]]:
@@ -333,7 +345,8 @@ class Chain:
             for h in range(len(w))
         ]
 
-    def _attention_velocity(self, i: int) -> list[Value]:
+    @_once
+    def attention_velocity(self, i: int) -> list[Value]:
         """v_i[k] = sum_h sum_j w^h_ij (W_h x_j)[k], divided by n for usa (named v_i_k)."""
         cfg, w = self.cfg, self.weights()
         v = [
@@ -348,7 +361,7 @@ class Chain:
     def velocities(self) -> list[list[Value]]:
         """xdot_i[k], the scheme's update of each token (named xdot_i_k)."""
         return [
-            [self.rate.define(f"xdot_{i}_{k}", u) for k, u in enumerate(self._scheme(i, self._attention_velocity(i)))]
+            [self.rate.define(f"xdot_{i}_{k}", u) for k, u in enumerate(self._scheme(i, self.attention_velocity(i)))]
             for i in range(self.cfg.n)
         ]
 
@@ -361,7 +374,7 @@ class Chain:
         if geometry == "sphere":
             return self._project(f"r_{i}", x, v)
         if geometry in ("peri-ln", "ngpt"):
-            length = self.rate.define(f"nv_{i}", root(_dot(v, v)))
+            length = self.rate.define(f"nv_{i}", root(vector_dot(v, v)))
             unit = [self.rate.define(f"u_{i}_{k}", self._quotient(vk, length)) for k, vk in enumerate(v)]
             return unit if geometry == "peri-ln" else self._project(f"r_{i}", x, unit)
         if geometry == "mix-ln":
@@ -372,7 +385,7 @@ class Chain:
 
     def _project(self, name: str, x: list[Value], u: list[Value]) -> list[Value]:
         """P⊥_x(u) = u - <u, x> x, with <u, x> named `name`."""
-        radial = self.rate.define(name, _dot(u, x))
+        radial = self.rate.define(name, vector_dot(u, x))
         return [add([uk, mul(mul(Fraction(-1), xk), radial)]) for uk, xk in zip(u, x, strict=True)]
 
     @_once
@@ -392,12 +405,14 @@ class Chain:
         """sdot^h_ij = <ydot_i, M_h x_j> + <M_h^T x_i, ydot_j> (named), along the direction velocities."""
         ydot, n, rates = self.direction_velocities(), self.cfg.n, []
         for h, M in enumerate(self.cfg.score_matrices):
-            Mx = [_matvec(M, y) for y in self.directions]
-            MTx = [_matvec([list(c) for c in zip(*M, strict=True)], y) for y in self.directions]
+            Mx = [matvec(M, y) for y in self.directions]
+            MTx = [matvec([list(c) for c in zip(*M, strict=True)], y) for y in self.directions]
             rates.append(
                 [
                     [
-                        self.rate.define(f"sdot_{h}_{i}_{j}", add([_dot(ydot[i], Mx[j]), _dot(MTx[i], ydot[j])]))
+                        self.rate.define(
+                            f"sdot_{h}_{i}_{j}", add([vector_dot(ydot[i], Mx[j]), vector_dot(MTx[i], ydot[j])])
+                        )
                         for j in range(n)
                     ]
                     for i in range(n)
@@ -451,7 +466,7 @@ class Chain:
         self._exponential_only()
         r, beta = self.score_rates()[h][i], self.cfg.beta
         p = self.softmax(h, i)[0]
-        mean = self.rate.define(f"mean_{h}_{i}", _dot(p, r))
+        mean = self.rate.define(f"mean_{h}_{i}", vector_dot(p, r))
         parts = [
             mul(mul(mul(beta, pj), add([rj, mul(Fraction(-1), mean)])), self._log_weight(h, i, j))
             for j, (pj, rj) in enumerate(zip(p, r, strict=True))
@@ -471,12 +486,12 @@ class Chain:
     def token_norm_rate(self, i: int) -> Value:
         """d|x_i|/dt = <x_i, xdot_i> / |x_i|."""
         x = list(self.cfg.tokens[i])
-        return self._quotient(_dot(x, self.velocities()[i]), root(_dot(x, x)))
+        return self._quotient(vector_dot(x, self.velocities()[i]), root(vector_dot(x, x)))
 
     def order_parameter(self) -> Value:
         """R = |m|, m = (1/n) sum_j y_j the mean of the tokens attention reads."""
         m = _mean(self.directions)
-        return root(_dot(m, m))
+        return root(vector_dot(m, m))
 
     def order_parameter_rate(self) -> Value:
         """dR/dt = <m, mdot> / R for m != 0, the right derivative |mdot| at m = 0, mdot the mean of the direction
@@ -484,5 +499,5 @@ class Chain:
         m = _mean(self.directions)
         mdot = _mean(self.direction_velocities())
         if all(mk == 0 for mk in m):
-            return root(_dot(mdot, mdot))
-        return self._quotient(_dot(m, mdot), self.order_parameter())
+            return root(vector_dot(mdot, mdot))
+        return self._quotient(vector_dot(m, mdot), self.order_parameter())

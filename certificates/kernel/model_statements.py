@@ -20,8 +20,8 @@ name it (its rates are the chain's: `dE_dt`, `norm_rate_i`, `dR_dt`). A term is 
 `f_g_j`, `a_h_i`, `s_h_ji`, `E_g`), `["pow", term, k]`, and `[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj
 M_h W_h log` and the sums `sum_i sum_j sum_h sum_g`. The kernel types each tree itself
 (`certificates.kernel.model_terms.make`: vectors and numbers, free indices, what may divide; the claims-file parser
-builds its terms with the same `make`) and interprets it with balls at the witness's exact data
-(`certificates.kernel.model_values.evaluate`).
+builds its terms with the same `make`) and reads it at the witness's exact data as trees of its chain, with balls
+(`certificates.kernel.model_values.Trees`).
 
 A universal statement is refuted by a `model-configuration` witness (exact data of the family, equal to the stated
 `data`, where the given conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence

@@ -35,7 +35,8 @@ Anything else (other names, attributes, keywords, comparisons, ...) is an Expres
 Every node is built by `make`, which types it (a vector or a number, its free indices, what may divide) or says why
 it is outside the grammar: the claims-file parser (`certificates.claims.model_claim.parse_term`) builds its
 terms with it from text, the kernel (`certificates.kernel.model_statements.term_of`) from a statement's JSON trees.
-`term_text` renders a term from its tree. What a term is worth at a configuration is `model_values.evaluate`.
+`term_text` renders a term from its tree. What a term is worth at an exact configuration is its tree of the
+configuration's chain (`model_values.Trees`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ MAX_POWER = 8
 SYMBOLS = ("n", "d", "H", "beta")
 #: Vectors by declared name: the primitive (x, f, xbar) or defined (F, v, xdot) vector it is.
 VECTORS = {"x_i": "x", "f_h_i": "f", "F_i": "F", "v_i": "v", "xdot_i": "xdot", "xbar_h_i": "xbar"}
-#: Scalars defined from vectors (by `model_values.evaluate`): a_h_i, T_h_i, A_h_i.
+#: Scalars defined from vectors (`model_values.Trees`): a_h_i, T_h_i, A_h_i.
 DEFINED_SCALARS = ("a_h_i", "T_h_i", "A_h_i")
 #: Scalars the algebras supply.
 PRIMITIVE_SCALARS = ("entropy_h_i", "entropy_rate_h_i", "E", "E_h", "dE_dt", "dE_h_dt", "Z_h_i", "lambda_h")

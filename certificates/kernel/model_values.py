@@ -1,74 +1,46 @@
-"""Model terms at one configuration: their one interpreter, and the check of a witness with balls or exactly.
+"""Model terms at one configuration: each turned once into a tree of the configuration's chain, and the check of a
+witness with balls or exactly.
 
-`evaluate` interprets a model term (`certificates.kernel.model_terms`) in an algebra with the methods of
-`NumericAlgebra`: vectors are lists, sums are loops over the tokens and heads, and what the named quantities mean
-(a_h_i = <f_h_i, x_i>, xdot_i = P_i v_i, ...) is written once, here. An algebra supplies only the primitives (tokens,
-head outputs, energies and their rates, entropies, scores, weights, ...) from a `source`: `ball_algebra` reads them
-from the ball model at exact data (`certificates.kernel.ball_model`), `exact_algebra` from the exact model
-(`ball_model.exact_values`: exponential polynomials). The float search (`checks.evidence.model_witnesses`), the
-prover's symbolic algebra (`checks.claimsfile.model_reduction`) and the Coq writer (`certificates.kernel.coq`) bring
-their own algebras with these methods.
+`Trees` turns a model term (`certificates.kernel.model_terms`) at the exact data of a witness, at its token and head,
+into a value of the configuration's one chain of definitions (`certificates.kernel.model_chain`): sums over the n
+tokens and H heads unrolled, vectors componentwise, every name resolved to the chain's definition of it (f_h_i the
+head outputs, v_i and xdot_i the velocities, E_h and its rate, entropies, scores, weights, the softmax, ...; a_h_i =
+<f_h_i, x_i>, T_h_i = |P_i f_h_i|^2, A_h_i = <F_i - f_h_i, x_i>). That one tree is what balls read (`Chain.balls`),
+what the exact field reads (`Chain.values` in `certificates.kernel.exp_field`) and what Coq states
+(`certificates.kernel.coq.model_tree`). The operator norms (delta_op, misalignment_h) have balls only.
 
 `settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
 that re-checks it: the claim's kind and geometry hold, its hypotheses exactly, every `given` condition at every token
 (balls), its sizes lie in the claim's ranges (exactly), and `rhs - lhs` has the sign that negates the claim's
 relation (a universal claim: a counterexample) or that states it (an existence claim: an instance) at the witness's
 token and head (balls; `witnessed`). `equality_failures` checks a witness of an existence claim of an equality: the
-same conditions, and `rhs - lhs` exactly 0 in the exponential-polynomial field (balls never show an equality). The
-entropies (a logarithm) and the norms (a square root) have no exact value there, so a claim about them has no exact
-witness.
+same conditions, and `rhs - lhs` exactly 0 in the exponential-polynomial field (balls never show an equality). A
+logarithm, a square root that is not rational and an operator norm have no exact value there, so a claim that needs
+one has no exact witness.
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from flint import arb
-
 from certificates.kernel import ball_model
-from certificates.kernel.ball_model import grid, per_head
-from certificates.kernel.exact import ball_of, precision, settling_sign
+from certificates.kernel.exact import precision, settling_sign
 from certificates.kernel.exact_data import ExactConfiguration, dot
-from certificates.kernel.exp_field import ExpFieldError, ExpNumber
+from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import claim_mask, mask_text
-from certificates.kernel.model_chain import Chain
+from certificates.kernel.model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
 from certificates.kernel.model_indices import TOKENS
-from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, PRIMITIVE_SCALARS, STATED, SUMS, Relation, Term
+from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, Relation, Term
 from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
 
 #: The name of an exact witness of an existence claim of an equality.
 WITNESS = "model-configuration-exact"
 #: Working precision (bits) of the balls that settle an exact witness's `given` conditions.
 PRECISION = 256
-#: The primitives that are definitions of a configuration's chain (`certificates.kernel.model_chain`), as nested
-#: lists over heads, tokens and coordinates; p^h_ij = softmax_j(beta s^h_ij) whatever the kind, xbar^h_i = sum_j
-#: p^h_ij x_j. An exact witness reads only those of EXACT exactly (the others: balls only).
-CHAINED: dict[str, Callable[[Chain], Any]] = {
-    "beta": lambda chain: chain.cfg.beta,
-    "x": lambda chain: chain.cfg.tokens,
-    "f": Chain.outputs,
-    "E_h": per_head(Chain.head_energy),
-    "dE_h_dt": per_head(Chain.head_energy_rate),
-    "entropy": grid(Chain.entropy),
-    "entropy_rate": grid(Chain.entropy_rate),
-    "s": lambda chain: chain.scores,
-    "w": Chain.weights,
-    "p": grid(lambda chain, h, i: chain.softmax(h, i)[0]),
-    "Z": grid(Chain.partition_function),
-    "xbar": grid(Chain.attention_mean),
-    "M": lambda chain: chain.cfg.score_matrices,
-    "W": lambda chain: chain.cfg.values,
-    "cluster_gap": lambda chain: 1 - min(token_products(chain.cfg.tokens)),
-    "R": Chain.order_parameter,
-    "dR_dt": Chain.order_parameter_rate,
-    "norm_rate": lambda chain: [chain.token_norm_rate(i) for i in range(chain.cfg.n)],
-}
-EXACT = ("beta", "x", "f", "E_h", "dE_h_dt")
 
 
 def witnessed(claim: Any) -> str:
@@ -77,219 +49,134 @@ def witnessed(claim: Any) -> str:
     return STATED[claim.relation.op] if claim.exists else NEGATED[claim.relation.op]
 
 
-@dataclass
-class NumericAlgebra:
-    """Model terms over numbers (balls or exact numbers); `source(name)` gives a primitive: n, d, H, beta,
-    x (n x d), f, xbar (H x n x d), E_h, dE_h_dt (H), entropy, entropy_rate, Z (H x n), the pair scalars s, w, p
-    (H x n x n), M, W (H x d x d), cluster_gap, delta, delta_op, R, dR_dt, misalignment (H), norm_rate (n), each
-    read once (KeyError: the algebra has no value for it)."""
+class Trees:
+    """Model terms at the exact data of one chain as its values (a rational or a tree; a vector: a list of them).
+    Each quantity, sum and inner product is a named definition of the chain, once (Coq's `interval` then sees short
+    terms, and balls evaluate each once); `delta` is the claim's stated bound, for claims that name it."""
 
-    source: Callable[[str], Any]
-    number: Callable[[Fraction], Any]
-    attention: str
-    geometry: str
-    cache: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, chain: Chain, delta: Fraction | None = None) -> None:
+        self.chain, self.delta = chain, delta
+        self.defined: dict[str, Value] = {}
 
-    def get(self, name: str) -> Any:
-        if name not in self.cache:
-            self.cache[name] = self.source(name)
-        return self.cache[name]
+    def _define(self, key: str, build: Callable[[], Value], name: str | None = None) -> Value:
+        """The value `build` gives, defined once under `key` (named `name`, by default the key)."""
+        if key not in self.defined:
+            self.defined[key] = self.chain.rate.define(name or key, build())
+        return self.defined[key]
 
-    def symbol(self, name: str) -> Any:
-        """n, d, H as numbers of the algebra (`number`), never Python ints: d / n of two ints is a rounded float."""
-        value = self.get(name)
-        return self.number(Fraction(value)) if isinstance(value, int) else value
+    def _shared(self, prefix: str, value: Value) -> Value:
+        """A sum or an inner product, named once per value."""
+        return self._define(repr(value), lambda: value, f"{prefix}_{len(self.defined)}")
 
-    def vector(self, name: str, token: int, head: int | None) -> Any:
-        if name == "x":
-            return self.get("x")[token]
-        if name == "F":  # sum_h f^h_i
-            return self._total((f[token] for f in self.get("f")), True)
-        return self.get(name)[head][token]
+    def residual(self, relation: Relation, at: dict[str, int]) -> Value:
+        """rhs - lhs of the relation at the token and head of `at`."""
+        return add([self.tree(relation.rhs, at), mul(Fraction(-1), self.tree(relation.lhs, at))])
 
-    def scalar(self, name: str, token: int | None, head: int | None) -> Any:
-        if name in ("E", "dE_dt"):
-            values = self.get("E_h" if name == "E" else "dE_h_dt")
-            return sum(values[1:], values[0])
-        if name == "lambda_h":  # M_h = lambda_h I (the claim assumes scalar-heads, which the witness satisfies)
-            return self.get("M")[head][0][0]
-        if name in ("cluster_gap", "delta", "delta_op", "R", "dR_dt"):
-            return self.get(name)
-        if name == "norm_rate_i":
-            return self.get("norm_rate")[token]
-        if name in ("E_h", "dE_h_dt"):
-            return self.get(name)[head]
-        if name == "misalignment_h":  # |W_h - M_h|_op
-            return self.get("misalignment")[head]
-        return self.get(name.removesuffix("_h_i"))[head][token]
-
-    def pair_scalar(self, name: str, head: int, first: int, second: int) -> Any:
-        return self.get(name)[head][first][second]
-
-    def apply(self, matrix: str, head: int, u: Any) -> list[Any]:
-        """M_h u or W_h u."""
-        return [self.inner(row, u) for row in self.get(matrix)[head]]
-
-    def root(self, value: Any) -> Any:
-        """The square root of a ball >= 0 (a squared norm): its own, or for a ball that reaches below 0 (the value
-        itself is >= 0) a ball containing [0, sqrt of its upper end]; KeyError for an exact number."""
-        if not isinstance(value, arb):
-            raise KeyError("a square root")
-        return value.sqrt() if value > 0 else arb(0).union(arb(value.upper()).sqrt())
-
-    def log(self, value: Any) -> Any:
-        """The logarithm of a ball; KeyError for an exact number."""
-        if not isinstance(value, arb):
-            raise KeyError("a logarithm")
-        return value.log()
-
-    def add(self, u: Any, w: Any) -> list[Any]:
-        return [a + b for a, b in zip(u, w, strict=True)]
-
-    def scale(self, c: Any, u: Any) -> list[Any]:
-        return [c * a for a in u]
-
-    def inner(self, u: Any, w: Any) -> Any:
-        terms = [a * b for a, b in zip(u, w, strict=True)]
-        return sum(terms[1:], terms[0])
-
-    def token_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
-        return self._total(map(body, range(self.get("n"))), vector)
-
-    def head_sum(self, body: Callable[[int], Any], vector: bool = False) -> Any:
-        return self._total(map(body, range(self.get("H"))), vector)
-
-    def _total(self, values: Iterator[Any], vector: bool) -> Any:
-        first = next(values)
-        for value in values:
-            first = self.add(first, value) if vector else first + value
-        return first
-
-
-def evaluate(term: Term, algebra: Any, token: Any = None, head: Any = None) -> Any:
-    """The value of `term` in `algebra` (the methods of `NumericAlgebra`) with the free token and head bound to
-    `token` and `head` (the second indices j and g are bound by their sums)."""
-
-    def ev(t: Term, at: dict[str, Any]) -> Any:
-        op, args = t.op, t.args
+    def tree(self, term: Term, at: dict[str, int]) -> Any:
+        """The value of `term` with its free token i and head h at `at` (j and g are bound by their sums)."""
+        op, args, cfg = term.op, term.args, self.chain.cfg
         if op == "num":
-            return algebra.number(args[0])
+            return args[0]
         if op == "symbol":
-            return algebra.symbol(args[0])
-        if op in ("vector", "scalar"):
+            sizes = {"n": cfg.n, "d": len(cfg.tokens[0]), "H": len(cfg.score_matrices)}
+            return Fraction(sizes[args[0]]) if args[0] in sizes else cfg.beta
+        if op in ("vector", "scalar", "pair"):
             slots = args[2]
-            tok, hd = at.get(slots.token or "i"), at.get(slots.head or "h")
-            return _vector(args[0], algebra, tok, hd) if op == "vector" else _scalar(args[0], algebra, tok, hd)
-        if op == "pair":
-            first, second = args[2].pair
-            return algebra.pair_scalar(PAIRS[args[0]], at.get(args[2].head or "h"), at[first], at[second])
-        if op == "pow":
-            return ev(args[0], at) ** args[1]
+            head = at.get(slots.head or "h")
+            if op == "pair":
+                return self._pair(PAIRS[args[0]], head, *(at[k] for k in slots.pair))
+            token = at.get(slots.token or "i")
+            return self._vector(args[0], token, head) if op == "vector" else self._scalar(args[0], token, head)
         if op in SUMS:
             index = op.removeprefix("sum_")
-            total = algebra.token_sum if index in TOKENS else algebra.head_sum
-            return total(lambda k: ev(args[0], at | {index: k}), t.vector)
-        values = [ev(a, at) for a in args]
-        if op in ("inner", "norm2", "norm"):
-            value = algebra.inner(values[0], values[-1])
-            return algebra.root(value) if op == "norm" else value
+            count = cfg.n if index in TOKENS else len(cfg.score_matrices)
+            parts = [self.tree(args[0], at | {index: k}) for k in range(count)]
+            return [add(list(c)) for c in zip(*parts, strict=True)] if term.vector else self._shared("sum", add(parts))
+        values = [self.tree(a, at) for a in args if isinstance(a, Term)]
+        if op == "norm":  # the square root of a sum of squares, named (balls read its non-negative part)
+            return self._shared("norm", root(vector_dot(values[0], values[0])))
+        if op in ("inner", "norm2"):
+            return self._shared("ip", vector_dot(values[0], values[-1]))
         if op == "proj":
-            return _project(algebra, values[0], at.get("i"))
+            return self._project(values[0], at["i"])
         if op in OPERATORS:
-            return algebra.apply(OPERATORS[op], at.get("h"), values[0])
+            return matvec((cfg.score_matrices if op == "M_h" else cfg.values)[at["h"]], values[0])
         if op == "log":
-            return algebra.log(values[0])
-        return _arithmetic(op, t, values, algebra)
+            return ["log", tree_of(values[0])]
+        if op == "pow":
+            return values[0] ** args[1] if isinstance(values[0], Fraction) else ["pow", values[0], args[1]]
+        return _arithmetic(op, term, values)
 
-    return ev(term, {"i": token, "h": head})
+    def _project(self, u: list[Value], token: int) -> list[Value]:
+        """P_i u = u - <u, x_i> x_i."""
+        x = self.chain.cfg.tokens[token]
+        radial = self._shared("ip", vector_dot(u, list(x)))
+        return [add([uk, mul(-xk, radial)]) for uk, xk in zip(u, x, strict=True)]
+
+    def _vector(self, name: str, token: int, head: int) -> list[Value]:
+        chain = self.chain
+        if name == "x":
+            return list(chain.cfg.tokens[token])
+        if name == "f":
+            return chain.outputs()[head][token]
+        if name == "F":
+            return [add(list(c)) for c in zip(*(f[token] for f in chain.outputs()), strict=True)]
+        if name == "xbar":
+            return chain.attention_mean(head, token)
+        return chain.attention_velocity(token) if name == "v" else chain.velocities()[token]
+
+    def _scalar(self, name: str, token: int, head: int) -> Value:
+        chain, cfg, heads = self.chain, self.chain.cfg, range(len(self.chain.scores))
+        readers: dict[str, Callable[[], Value]] = {
+            "a_h_i": lambda: self._shared("ip", vector_dot(self._vector("f", token, head), list(cfg.tokens[token]))),
+            "T_h_i": lambda: self._shared(
+                "ip", vector_dot(*[self._project(self._vector("f", token, head), token)] * 2)
+            ),
+            "A_h_i": lambda: add([self._scalar("a_h_i", token, g) for g in heads if g != head]),
+            "E_h": lambda: self._define(f"E_{head}", lambda: chain.head_energy(head)),
+            "dE_h_dt": lambda: self._define(f"dE_{head}_dt", lambda: chain.head_energy_rate(head)),
+            "E": lambda: add([self._scalar("E_h", token, g) for g in heads]),
+            "dE_dt": lambda: add([self._scalar("dE_h_dt", token, g) for g in heads]),
+            "entropy_h_i": lambda: self._define(f"H_{head}_{token}", lambda: chain.entropy(head, token)),
+            "entropy_rate_h_i": lambda: self._define(f"dH_{head}_{token}_dt", lambda: chain.entropy_rate(head, token)),
+            "Z_h_i": lambda: self._define(f"Zs_{head}_{token}", lambda: chain.partition_function(head, token)),
+            "lambda_h": lambda: cfg.score_matrices[head][0][0],  # M_h = lambda_h I: the claim assumes scalar-heads
+            "cluster_gap": lambda: 1 - min(token_products(cfg.tokens)),
+            "R": lambda: self._define("R", chain.order_parameter),
+            "dR_dt": lambda: self._define("dR_dt", chain.order_parameter_rate),
+            "norm_rate_i": lambda: self._define(f"dnx_{token}_dt", lambda: chain.token_norm_rate(token)),
+            "delta": lambda: stated_bound(self.delta),
+            "delta_op": lambda: chain.measured("delta_op", lambda: max_cross_operator_norm(cfg.score_matrices)),
+            "misalignment_h": lambda: chain.measured(f"mis_{head}", lambda: _misalignment(cfg, head)),
+        }
+        return readers[name]()
+
+    def _pair(self, name: str, head: int, first: int, second: int) -> Value:
+        if name == "s":
+            return self.chain.scores[head][first][second]
+        return self.chain.weights()[head][first][second] if name == "w" else self.chain.softmax(head, first)[0][second]
 
 
-_SCALAR_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
-
-
-def _arithmetic(op: str, t: Term, values: list[Any], algebra: Any) -> Any:
-    """neg, + - * / of numbers (Python operators) or of vectors (the algebra's add and scale)."""
-    if not t.vector:
-        return -values[0] if op == "neg" else _SCALAR_OPERATORS[op](*values)
+def _arithmetic(op: str, term: Term, values: list[Any]) -> Any:
+    """neg, + - * / of numbers or vectors (a quotient's divisor is a non-zero rational: a monomial of numbers and the
+    positive sizes, `model_terms.make`)."""
     left, right = values[0], values[-1]
     if op in ("neg", "-"):
-        minus = algebra.scale(algebra.number(Fraction(-1)), right)
-        return minus if op == "neg" else algebra.add(left, minus)
-    if op == "+":
-        return algebra.add(left, right)
+        right = [mul(Fraction(-1), r) for r in right] if term.vector else mul(Fraction(-1), right)
+        if op == "neg":
+            return right
     if op == "/":
-        return algebra.scale(algebra.number(Fraction(1)) / right, left)
-    return algebra.scale(right, left) if t.args[0].vector else algebra.scale(left, right)
+        op, right = "*", 1 / right
+    if op == "*":
+        scalar, vector = (right, left) if term.args[0].vector else (left, right)
+        return [mul(scalar, v) for v in vector] if term.vector else mul(left, right)
+    return [add([a, b]) for a, b in zip(left, right, strict=True)] if term.vector else add([left, right])
 
 
-def _project(algebra: Any, u: Any, token: Any) -> Any:
-    """P_i u = u - <u, x_i> x_i."""
-    x = algebra.vector("x", token, None)
-    return algebra.add(u, algebra.scale(-algebra.inner(u, x), x))
-
-
-def _vector(name: str, algebra: Any, token: Any, head: Any) -> Any:
-    if name in ("x", "f", "F", "xbar"):
-        return algebra.vector(name, token, head if name in ("f", "xbar") else None)
-    total = algebra.vector("F", token, None)
-    v = algebra.scale(algebra.number(Fraction(1)) / algebra.symbol("n"), total) if algebra.attention == "usa" else total
-    if name == "v" or algebra.geometry != "sphere":
-        return v
-    return _project(algebra, v, token)
-
-
-def _scalar(name: str, algebra: Any, token: Any, head: Any) -> Any:
-    if name in PRIMITIVE_SCALARS:
-        return algebra.scalar(name, token, head)
-    x, f = algebra.vector("x", token, None), algebra.vector("f", token, head)
-    if name == "a_h_i":
-        return algebra.inner(f, x)
-    if name == "T_h_i":
-        tangent = _project(algebra, f, token)
-        return algebra.inner(tangent, tangent)
-    others = algebra.add(algebra.vector("F", token, None), algebra.scale(algebra.number(Fraction(-1)), f))
-    return algebra.inner(others, x)  # A_h_i
-
-
-def _algebra(
-    cfg: ExactConfiguration,
-    number: Callable[[Fraction], Any],
-    read: Callable[[ExactConfiguration, Callable[[Chain], Any]], Any],
-    names: Iterable[str],
-    own: dict[str, Callable[[], Any]],
-) -> NumericAlgebra:
-    """The primitives `names` of `CHAINED` as `read` evaluates the chain's definitions (balls or exact numbers), n,
-    d, H as integers, and the algebra's `own` others (KeyError for any other name)."""
-    sizes = {"n": cfg.n, "d": len(cfg.tokens[0]), "H": len(cfg.score_matrices)}
-
-    def source(name: str) -> Any:
-        if name in sizes or name in own:
-            return sizes[name] if name in sizes else own[name]()
-        if name not in names:
-            raise KeyError(name)
-        return read(cfg, CHAINED[name])
-
-    return NumericAlgebra(source, number, cfg.attention, cfg.geometry)
-
-
-def ball_algebra(cfg: ExactConfiguration, delta: Fraction | None = None) -> NumericAlgebra:
-    """The model terms at exact data, as balls (at the working precision of the caller's context); `delta` is the
-    claim's stated bound (`ball_model.stated_delta`), for claims that name it."""
-    norms: dict[str, Callable[[], Any]] = {
-        "delta": lambda: ball_of(stated_bound(delta)),
-        "delta_op": lambda: max_cross_operator_norm(cfg.score_matrices),
-        "misalignment": lambda: [
-            operator_norm([[w - m for w, m in zip(*rows, strict=True)] for rows in zip(W, M, strict=True)])
-            for W, M in zip(cfg.values, cfg.score_matrices, strict=True)
-        ],
-    }
-    return _algebra(cfg, ball_of, ball_model.balls, CHAINED, norms)
-
-
-def exact_algebra(cfg: ExactConfiguration) -> NumericAlgebra:
-    """The model terms at exact data, as exact numbers (`certificates.kernel.exp_field`; KeyError for a primitive
-    with no exact value here)."""
-    return _algebra(cfg, ExpNumber.rational, ball_model.exact_values, EXACT, {})
+def _misalignment(cfg: ExactConfiguration, head: int) -> Any:
+    """|W_h - M_h|_op as a ball."""
+    rows = zip(cfg.values[head], cfg.score_matrices[head], strict=True)
+    return operator_norm([[w - m for w, m in zip(*pair, strict=True)] for pair in rows])
 
 
 def stated_bound(delta: Fraction | None) -> Fraction:
@@ -304,18 +191,20 @@ def token_products(tokens: list[list[Fraction]]) -> list[Fraction]:
     return [dot(x, y) for i, x in enumerate(tokens) for j, y in enumerate(tokens) if i != j]
 
 
-def residual(relation: Relation, algebra: Any, at: dict[str, int]) -> Any:
-    """rhs - lhs of the relation at the token and head of `at`."""
-    token, head = at.get("i"), at.get("h")
-    return evaluate(relation.rhs, algebra, token, head) - evaluate(relation.lhs, algebra, token, head)
-
-
 def index_values(free: frozenset[str], at: dict[str, int], sizes: dict[str, int]) -> Iterator[dict[str, int]]:
     """Every binding of the free indices, those of `at` kept: a condition holds for each of them."""
     names = sorted(free)
     ranges = [[at[k]] if k in at else range(sizes[k]) for k in names]
     for values in product(*ranges):
         yield dict(zip(names, values, strict=True))
+
+
+def given_rows(claim: Any, trees: Trees, at: dict[str, int]) -> list[tuple[Relation, dict[str, int], Value]]:
+    """(condition, binding, rhs - lhs) of every `given` condition at every token (for the claim's head): a given
+    condition holds at EVERY token, not only at the witness's token."""
+    cfg = trees.chain.cfg
+    sizes, head = {"i": cfg.n, "h": len(cfg.score_matrices)}, {k: v for k, v in at.items() if k == "h"}
+    return [(c, b, trees.residual(c, b)) for c in claim.given for b in index_values(c.free, head, sizes)]
 
 
 @dataclass
@@ -350,15 +239,18 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     return failures
 
 
-def given_failures(claim: Any, algebra: NumericAlgebra, at: dict[str, int]) -> list[str]:
-    """The first `given` condition that balls do not settle at some token (for the claim's head): a given condition
-    holds at EVERY token, not only at the witness's token."""
-    sizes = {"i": algebra.get("n"), "h": algebra.get("H")}
-    for condition in claim.given:
-        for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
-            if settling_sign(residual(condition, algebra, binding), STATED[condition.op]) is None:
-                return [f"given {condition.text} is not settled by balls at {binding}"]
-    return []
+def _balls(claim: Any, cfg: ExactConfiguration, at: dict[str, int], relation: bool) -> tuple[list[str], Any]:
+    """(the first `given` condition that balls do not settle at some token, as a failure; with `relation` the ball of
+    rhs - lhs at `at`) over one chain of the configuration, at the caller's precision."""
+    chain = Chain(cfg)
+    trees = Trees(chain, ball_model.stated_delta(claim.hypotheses))
+    rows = given_rows(claim, trees, at)
+    gaps = [gap for _, _, gap in rows] + ([trees.residual(claim.relation, at)] if relation else [])
+    values = chain.balls(gaps) if gaps else []
+    for (condition, binding, _), ball in zip(rows, values, strict=False):
+        if settling_sign(ball, STATED[condition.op]) is None:
+            return [f"given {condition.text} is not settled by balls at {binding}"], None
+    return [], values[-1] if relation else None
 
 
 def settle(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> Settled:
@@ -368,16 +260,12 @@ def settle(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> Settled:
     out = Settled(failures=configuration_failures(claim, cfg, at))
     if out.failures:
         return out
-    algebra = ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     try:
-        out.failures = given_failures(claim, algebra, at)
-        if out.failures:
-            return out
-        out.value = residual(claim.relation, algebra, at)
-    except ValueError as exc:  # an interaction's energy without a verified antiderivative
-        out.failures.append(str(exc))
-        return out
-    out.sign = settling_sign(out.value, witnessed(claim)) or ""
+        out.failures, out.value = _balls(claim, cfg, at, True)
+    except ValueError as exc:  # an interaction's energy without a verified antiderivative, a value not finite
+        out.failures = [str(exc)]
+    if not out.failures:
+        out.sign = settling_sign(out.value, witnessed(claim)) or ""
     return out
 
 
@@ -392,15 +280,11 @@ def equality_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -
         return failures
     try:
         with precision(PRECISION):
-            if failures := given_failures(claim, ball_algebra(cfg, ball_model.stated_delta(claim.hypotheses)), at):
+            if failures := _balls(claim, cfg, at, False)[0]:
                 return failures
-        value = residual(claim.relation, exact_algebra(cfg), at)
-    except KeyError as missing:
-        return [f"{missing} has no exact value (only balls): an equality needs exact values"]
-    except ExpFieldError as exc:
+        chain = Chain(cfg)
+        gap = Trees(chain, ball_model.stated_delta(claim.hypotheses)).residual(claim.relation, at)
+        value = chain.values(gap, {}, ExpNumber.rational)
+    except ValueError as exc:  # ExpFieldError among them: no exact logarithm, square root or operator norm
         return [f"rhs - lhs has no exact value: {exc}"]
-    except ValueError as exc:  # `delta` named without the hypothesis that states it
-        return [str(exc)]
-    if not isinstance(value, ExpNumber) or not value.is_zero():
-        return ["rhs - lhs is not exactly 0"]
-    return []
+    return [] if value.is_zero() else ["rhs - lhs is not exactly 0"]

@@ -1,7 +1,7 @@
 """Proving a `model` claim for all n, d, H: the Gram reduction of both sides over tokens and heads, then exact zero
 and sign tests.
 
-The sides are interpreted (`certificates.kernel.model_values.evaluate`) in a symbolic algebra whose values are
+The sides are interpreted (`certificates.claims.model_algebra.evaluate`) in a symbolic algebra whose values are
 polynomials in the atoms of `checks.claimsfile.model_atoms`: pairings of a token's vectors (x, f^h, F = sum_h f^h,
 xbar^h, and words of head h's matrices applied to them, `checks.claimsfile.model_words`), pairings across two tokens,
 named scalars at a token or a pair of tokens (Z^h_t, entropies, scores, weights), energies, strengths lambda_h,
@@ -58,11 +58,11 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.claims.model_algebra import evaluate
 from certificates.claims.model_claim import parse_term
 from certificates.claims.schema import ModelClaim
 from certificates.kernel.ball_model import stated_delta
 from certificates.kernel.model_terms import Term
-from certificates.kernel.model_values import evaluate
 from checks.claimsfile import model_atoms as atoms
 from checks.claimsfile import model_summed_given as summed_given
 from checks.claimsfile import model_words as words

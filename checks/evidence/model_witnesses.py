@@ -1,7 +1,7 @@
 """Searching a `model` claim's configurations for a violation, and turning the worst ones into certified witnesses.
 
-The claim's terms are evaluated in floats (`FloatAlgebra`: the kernel's `certificates.kernel.model_values` algebra
-over the numpy model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family
+The claim's terms are evaluated in floats (`FloatAlgebra`: the algebra of `certificates.claims.model_algebra` over
+the numpy model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family
 the hypotheses name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are
 aligned; scalar strengths over the whole range the search moves them in, often very unequal), random tokens on the
 sphere, a share of them few tokens with several heads in a plane. The adversarial search
@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from certificates.claims.embedding import embedded
+from certificates.claims.model_algebra import NumericAlgebra, evaluate, residual
 from certificates.claims.schema import ModelClaim
 from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES
@@ -31,7 +32,7 @@ from certificates.kernel import ball_model
 from certificates.kernel.exact import precision
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_statements import Sizes
-from certificates.kernel.model_values import NumericAlgebra, evaluate, residual, settle, stated_bound
+from certificates.kernel.model_values import settle, stated_bound
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.statements.model import statement_data
@@ -146,9 +147,9 @@ def _plain(u: Any) -> Any:
 
 
 class FloatAlgebra(NumericAlgebra):
-    """The kernel's algebra over floats, with the float square root and logarithm (the kernel's are of balls), and
-    the tokens and head outputs as `Split` vectors: on the sphere the tangent projection of a token's own term
-    c x_i is exactly 0, and the kernel's projection (`model_values._project`) finds it so without cancelling it."""
+    """Model terms over floats, with the float square root and logarithm, and the tokens and head outputs as `Split`
+    vectors: on the sphere the tangent projection of a token's own term c x_i is exactly 0, and the interpreter's
+    projection (`model_algebra._project`) finds it so without cancelling it."""
 
     def vector(self, name: str, token: int, head: int | None) -> Any:
         if name == "x" and self.geometry == "sphere":

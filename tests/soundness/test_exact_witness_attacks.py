@@ -151,15 +151,30 @@ def _e(q: Fraction) -> ExpNumber:
     return ExpNumber.rational(q).exp()
 
 
-@pytest.mark.parametrize("lhs", ["norm(f_h_i)", "a_h_i * log(n)"])
-def test_a_root_or_logarithm_equality_has_no_exact_witness(lhs: str, tmp_path: Path) -> None:
-    """|f| = |x|^2 |f| holds at unit tokens, a log n = |x|^2 a log n, but neither has an exact value here: the
-    kernel rejects the exact witness with the reason, never by a crash or a float."""
+@pytest.mark.parametrize(
+    ("lhs", "attention"), [("norm(f_h_i)", "usa"), ("a_h_i * log(n)", "relu"), ("delta_op + misalignment_h", "relu")]
+)
+def test_a_root_or_logarithm_equality_has_no_exact_witness(lhs: str, attention: str, tmp_path: Path) -> None:
+    """|f| = |x|^2 |f| holds at unit tokens, a log n = |x|^2 a log n, and so for the operator norms, but none has an
+    exact value here (|f| of usa weights is the root of an exponential polynomial; an operator norm has balls only):
+    the kernel rejects the exact witness with the reason, never by a crash or a float."""
     text = EQUALITY_CLAIM.replace('lhs = "a_h_i"', f'lhs = "{lhs}"').replace('rhs = "1"', f'rhs = "norm2(x_i) * {lhs}"')
     d2 = identity(2)
-    cfg = ExactConfiguration([axis(0, 2), axis(1, 2)], [d2], [d2], ONE, "sphere", "relu")
-    ok, message = forged_equality(cfg, tmp_path, text)
+    cfg = ExactConfiguration([axis(0, 2), axis(1, 2)], [d2], [d2], ONE, "sphere", attention)
+    ok, message = forged_equality(cfg, tmp_path, text.replace('"relu"', f'"{attention}"'))
     assert not ok and "no exact value" in message, message
+
+
+def test_a_rational_norm_is_exact(tmp_path: Path) -> None:
+    """relu weights at rational data are rational: |f| of a rational square is its rational root, exactly (the tree
+    holds the rational, never a rounded root), and the equality's witness holds; |f| = 2 |f| does not."""
+    d2 = identity(2)
+    cfg = ExactConfiguration([axis(0, 2), axis(1, 2)], [d2], [d2], ONE, "sphere", "relu")
+    text = EQUALITY_CLAIM.replace('lhs = "a_h_i"', 'lhs = "norm(f_h_i)"')
+    ok, message = forged_equality(cfg, tmp_path, text.replace('rhs = "1"', 'rhs = "norm2(x_i) * norm(f_h_i)"'))
+    assert ok and "holds exactly" in message, message
+    ok, message = forged_equality(cfg, tmp_path, text.replace('rhs = "1"', 'rhs = "2 * norm(f_h_i)"'))
+    assert not ok and "not exactly 0" in message, message
 
 
 def test_the_exact_field_zero_test() -> None:

@@ -7,14 +7,12 @@ term for, and for every quantity the data do not define (the chain's own errors)
 the one way a chain's rows become a point problem, for a model statement's terms (`witness_problem`: a claims-file
 model claim's, a dynamics claim's refutation, a registry claim's configuration witness).
 
-A claim's sides and `given` conditions (`certificates.kernel.model_terms`, parsed from the embedded claim)
-are interpreted by the one interpreter, `model_terms.evaluate`, in the algebra of `model_values.NumericAlgebra`, here
-over `Real`s: rationals or expression trees over the named definitions of one `Chain` (weights, head outputs,
-velocities, score rates, softmax rows, energies, entropies and their rates at the exact data, sums over the witness's
-n tokens and H heads expanded). What the named quantities mean (a_h_i = <f_h_i, x_i>, xdot_i = P_i v_i, ...) is
-therefore written once, in `model_terms`; this module supplies only the primitives, and a primitive it has no tree
-for is `NotTranslatable` with its name. Each inner product and each sum is named too (`ip_k`, `sum_k`), and so are
-the two sides (`lhs`, `rhs`), so that each `interval` call sees a short term.
+A claim's sides and `given` conditions (`certificates.kernel.model_terms`, parsed from the embedded claim) are the
+trees the checker's balls read (`model_values.Trees` over one `Chain`: weights, head outputs, velocities, score rates,
+softmax rows, energies, entropies and their rates at the exact data, sums over the witness's n tokens and H heads
+unrolled, each inner product and sum named), so that Coq states what check-cert checked; the two sides are named
+too (`lhs`, `rhs`), so that each `interval` call sees a short term. An operator norm (balls only), a norm |u| and a
+logarithm of a claim's term are `NotTranslatable`.
 
 The Theorem of a claim's witness states, at the exact data, every `given` condition at every token i, for the
 witness's head h when it names one (as the statement reads: "if the conditions hold at every token i"; `rhs - lhs` of
@@ -27,20 +25,19 @@ exactly with Fractions before this problem is built, and the file's header says 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import model_chain
+from certificates.kernel.ball_model import stated_delta
 from certificates.kernel.coq import terms
 from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.exprtree import Tree, TreeError
-from certificates.kernel.model_chain import Value, add, mul, tree_of
+from certificates.kernel.model_chain import tree_of
 from certificates.kernel.model_statements import witness_configuration
-from certificates.kernel.model_values import STATED, NumericAlgebra, evaluate, index_values, residual, witnessed
+from certificates.kernel.model_terms import STATED, Term
+from certificates.kernel.model_values import Trees, given_rows, witnessed
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition
 #: (`statements`), so coqc's time grows with the number of definitions: about 20 s of CPU at n^2 H d = 216
@@ -72,132 +69,13 @@ class Chain(model_chain.Chain):
 
     def problem(self, rows: list[tuple[str, Any, str]]) -> PointProblem:
         """The rows (name, tree over the chain's names, relation) at the exact data, over the chain's definitions."""
+        if self.balls_only:
+            raise NotTranslatable(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no Coq term")
         return PointProblem({}, rows, PRECISION, tuple(self.rate.definitions))
 
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
 EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"
-
-
-class Real:
-    """A real number at the exact data: a Fraction or a tree (`model_chain.Value`), with + - * / and ** as the
-    algebra's scalars need them. Integers are exact; a float (inexact) is refused."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Value) -> None:
-        self.value = value
-
-    @staticmethod
-    def lift(other: object) -> Value:
-        if isinstance(other, Real):
-            return other.value
-        if isinstance(other, int | Fraction) and not isinstance(other, bool):
-            return Fraction(other)
-        raise NotTranslatable(f"a model term met the inexact value {str(other)[:30]!r}")
-
-    def __add__(self, other: object) -> Real:
-        return Real(add([self.value, Real.lift(other)]))
-
-    def __neg__(self) -> Real:
-        return Real(mul(Fraction(-1), self.value))
-
-    def __sub__(self, other: object) -> Real:
-        return self + -Real(Real.lift(other))
-
-    def __rsub__(self, other: object) -> Real:
-        return -self + other
-
-    def __mul__(self, other: object) -> Real:
-        return Real(mul(self.value, Real.lift(other)))
-
-    __radd__, __rmul__ = __add__, __mul__
-
-    def __truediv__(self, other: object) -> Real:
-        divisor = Real.lift(other)
-        if divisor == 0:
-            raise NotTranslatable("a model term divides by zero at the witness")
-        if isinstance(divisor, Fraction):
-            return Real(mul(1 / divisor, self.value))
-        return Real(["div", tree_of(self.value), divisor])  # its definedness (divisor <> 0) is stated
-
-    def __rtruediv__(self, other: object) -> Real:
-        return Real(Real.lift(other)) / self
-
-    def __pow__(self, k: int) -> Real:
-        if isinstance(self.value, Fraction):
-            return Real(self.value**k)
-        return Real(Fraction(1) if k == 0 else self.value if k == 1 else ["pow", self.value, k])
-
-
-def _source(chain: Chain) -> Callable[[str], Any]:
-    """The primitives of `NumericAlgebra` as Reals over the chain's definitions."""
-    cfg, H = chain.cfg, len(chain.scores)
-
-    def named(name: str, value: Value) -> Real:
-        return Real(chain.rate.define(name, value))
-
-    def grid(name: str, read: Callable[[int, int], Value]) -> list[list[Real]]:
-        return [[named(name.format(h=h, i=i), read(h, i)) for i in range(cfg.n)] for h in range(H)]
-
-    readers: dict[str, Callable[[], Any]] = {
-        "n": lambda: cfg.n,
-        "d": lambda: len(cfg.tokens[0]),
-        "H": lambda: H,
-        "beta": lambda: Real(cfg.beta),
-        "x": lambda: [[Real(v) for v in x] for x in cfg.tokens],
-        "f": lambda: [[[Real(v) for v in f] for f in head] for head in chain.outputs()],
-        "E_h": lambda: [named(f"E_{h}", chain.head_energy(h)) for h in range(H)],
-        "dE_h_dt": lambda: [named(f"dE_{h}_dt", chain.head_energy_rate(h)) for h in range(H)],
-        "entropy": lambda: grid("H_{h}_{i}", chain.entropy),
-        "entropy_rate": lambda: grid("dH_{h}_{i}_dt", chain.entropy_rate),
-        "R": lambda: named("R", chain.order_parameter()),
-        "dR_dt": lambda: named("dR_dt", chain.order_parameter_rate()),
-        "norm_rate": lambda: [named(f"dnx_{i}_dt", chain.token_norm_rate(i)) for i in range(cfg.n)],
-    }
-
-    def source(name: str) -> Any:
-        if name not in readers:
-            raise NotTranslatable(f"the model quantity {name!r} has no Coq term yet")
-        return readers[name]()
-
-    return source
-
-
-@dataclass
-class TreeAlgebra(NumericAlgebra):
-    """`NumericAlgebra` over Reals: n, d, H are exact rationals as symbols (integers as loop bounds), and every
-    inner product and scalar sum is a named definition of the chain (the same value once)."""
-
-    chain: Chain = field(kw_only=True)
-    named: dict[str, Real] = field(default_factory=dict)
-
-    def _name(self, prefix: str, value: Real) -> Real:
-        if isinstance(value.value, Fraction) or value.value[0] == "sym":
-            return value
-        key = repr(value.value)
-        if key not in self.named:
-            self.named[key] = Real(self.chain.rate.define(f"{prefix}_{len(self.named)}", value.value))
-        return self.named[key]
-
-    def inner(self, u: Any, w: Any) -> Any:
-        return self._name("ip", super().inner(u, w))
-
-    def _total(self, values: Iterator[Any], vector: bool) -> Any:
-        total = super()._total(values, vector)
-        return total if vector else self._name("sum", total)
-
-    def log(self, value: Any) -> Any:
-        raise NotTranslatable("a logarithm of a model quantity has no Coq term yet")
-
-    def root(self, value: Any) -> Any:
-        raise NotTranslatable("a norm |u| (a square root) of a model quantity has no Coq term yet")
-
-
-def tree_algebra(cfg: ExactConfiguration) -> TreeAlgebra:
-    """The model terms at exact data as Reals over one chain of definitions (NotTranslatable past its size)."""
-    chain = Chain(cfg)
-    return TreeAlgebra(_source(chain), Real, cfg.attention, cfg.geometry, chain=chain)
 
 
 def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
@@ -206,24 +84,28 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
     if claim.exists and claim.relation.op == "=":
         raise NotTranslatable("an exact identity at the witness (exponential polynomials): interval proves no equality")
-    cfg = witness_configuration(claim, payload)
-    algebra, at = tree_algebra(cfg), dict(payload["at"])
-    sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
+    if any(_uses(t, ("norm", "log")) for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs)):
+        raise NotTranslatable("a norm |u| (a square root) or a logarithm of a model term has no Coq statement yet")
+    chain, at = Chain(witness_configuration(claim, payload)), dict(payload["at"])
+    trees = Trees(chain, stated_delta(claim.hypotheses))
 
     def where(binding: dict[str, int]) -> str:
         return " at " + ", ".join(f"{k} = {v}" for k, v in sorted(binding.items())) if binding else ""
 
-    rows: list[tuple[str, Any, str]] = []
-    for condition in claim.given:
-        for binding in index_values(condition.free, {k: v for k, v in at.items() if k == "h"}, sizes):
-            gap = residual(condition, algebra, binding)
-            rows.append((f"given {condition.text}{where(binding)}", tree_of(gap.value), STATED[condition.op]))
-    token, head = at.get("i"), at.get("h")
+    rows = [
+        (f"given {condition.text}{where(binding)}", tree_of(gap), STATED[condition.op])
+        for condition, binding, gap in given_rows(claim, trees, at)
+    ]
     lhs, rhs = (
-        tree_of(algebra.chain.rate.define(name, evaluate(side, algebra, token, head).value))
+        tree_of(chain.rate.define(name, trees.tree(side, at)))
         for name, side in (("lhs", claim.relation.lhs), ("rhs", claim.relation.rhs))
     )
     what = "holds" if claim.exists else "fails"
     name = f"{claim.relation.text} {what}{where(at)}: rhs - lhs {witnessed(claim)} 0"
     rows.append((name, ["sub", rhs, lhs], witnessed(claim)))
-    return algebra.chain.problem(rows)
+    return chain.problem(rows)
+
+
+def _uses(term: Term, ops: tuple[str, ...]) -> bool:
+    """Whether the term has a node of one of `ops`."""
+    return term.op in ops or any(_uses(a, ops) for a in term.args if isinstance(a, Term))

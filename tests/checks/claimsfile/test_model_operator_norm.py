@@ -17,10 +17,11 @@ from certificates.claims.loader import parse_claims
 from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ExpressionError
 from certificates.kernel import operator_norm
-from certificates.kernel.exact import ball_of
-from certificates.kernel.model_values import NumericAlgebra
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.verify import verify_file
+from certificates.model_balls import term_ball
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
 from checks.evidence.model_witnesses import FloatAlgebra
@@ -125,10 +126,14 @@ def test_a_deliberately_wrong_statement_is_refuted_and_rechecked(tmp_path: Path,
 def test_a_norm_is_a_root_that_never_goes_below_zero() -> None:
     floats = FloatAlgebra(lambda name: None, float, "usa", "sphere")
     assert floats.root(-1e-18) == 0.0 and floats.root(4.0) == 2.0
-    algebra = NumericAlgebra(lambda name: None, ball_of, "usa", "sphere")
-    straddling = arb(0, 1e-20)  # a ball around 0: the squared norm itself is >= 0
-    assert algebra.root(straddling).contains(0) and algebra.root(straddling).contains(arb(1e-20).sqrt())
-    assert algebra.root(arb(9)).overlaps(arb(3)) and not algebra.root(arb(9)).contains(0)
+    one, zero = Fraction(1), Fraction(0)
+    cfg = ExactConfiguration(
+        [[one, zero], [zero, one]], [[[one, zero], [zero, one]]], [[[one, zero], [zero, one]]], one
+    )
+    with precision(64):  # |f - f|: a sum of squares whose ball straddles 0 reads its non-negative part
+        straddling = term_ball(parse_term("norm(f_h_i - f_h_i)"), cfg, 0, 0)
+        assert straddling.is_finite() and straddling.contains(0) and straddling.rad() < 1e-9
+        assert term_ball(parse_term("norm(x_i * 3)"), cfg, 0, 0) == 3  # a rational square: exactly its root
 
 
 @pytest.mark.parametrize("text", ["norm(a_h_i)", "norm(x_i, x_i)", "misalignment_i", "norm(x_j)"])

@@ -21,12 +21,13 @@ import pytest
 
 from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
+from certificates.claims.model_algebra import evaluate
 from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ExpressionError
 from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.model_values import ball_algebra, evaluate
 from certificates.kernel.verify import verify_file
+from certificates.model_balls import term_ball
 from certificates.provers.model_witness import certify_model_witness
 from certificates.statements.model import statement_data
 from certificates.store import build_certificate
@@ -283,7 +284,7 @@ def test_floats_lie_in_the_balls(attention: str, text: str) -> None:
     )
     term = parse_term(text)
     for token, head in ((0, 0), (3, 1)):
-        ball = evaluate(term, ball_algebra(exact), token, head)
+        ball = term_ball(term, exact, token, head)
         value = float(evaluate(term, float_algebra(floats), token, head))
         assert abs(value - float(ball.mid())) <= float(ball.rad()) + 1e-9 * (1 + abs(value)), (text, ball, value)
 
@@ -296,7 +297,7 @@ def test_entropy_identity_and_rate_identity_hold_in_balls() -> None:
             "entropy_h_i - (log(Z_h_i) - beta * inner(x_i, M_h(xbar_h_i)))",
             "dE_h_dt - sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2",
         ):
-            value = evaluate(parse_term(text), ball_algebra(exact), 1, 0)
+            value = term_ball(parse_term(text), exact, 1, 0)
             assert value.contains(0) and float(value.rad()) < 1e-10, (attention, text, value)
 
 

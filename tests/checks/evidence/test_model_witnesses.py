@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from certificates.claims.model_algebra import evaluate
 from certificates.claims.model_claim import parse_term
 from certificates.kernel.exact import precision
-from certificates.kernel.model_values import ball_algebra, evaluate
+from certificates.model_balls import term_ball
 from certificates.provers.witness import round_configuration
 from checks.evidence.model_witnesses import float_algebra
 from checks.model.configuration import Configuration
@@ -37,7 +38,7 @@ def test_float_and_ball_values_agree(attention: str, text: str) -> None:
     cfg = Configuration.create(tokens, heads, values, beta=float(exact.beta), attention=attention)
     term = parse_term(text)
     with precision(128):
-        ball = evaluate(term, ball_algebra(exact), 1, 0)
+        ball = term_ball(term, exact, 1, 0)
         value = float(evaluate(term, float_algebra(cfg), 1, 0))
         assert abs(float(ball.mid()) - value) <= 1e-9 * (1 + abs(value))
         assert float(ball.rad()) < 1e-20
