@@ -12,8 +12,9 @@ import pytest
 from certificates.kernel import ball_model
 from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.model_statements import term_of
-from certificates.kernel.model_values import evaluate
+from certificates.kernel.model_values import Trees
 from certificates.model_quantities import MODEL_QUANTITIES
 from checks.model import families
 from checks.model import field as model
@@ -43,10 +44,11 @@ def _float(
     cfg: ball_model.ExactConfiguration, quantity: str, head: int | None = None, token: int | None = None
 ) -> float:
     """The quantity's model term as the Coq side writes it (a tree over the chain's definitions), in floats."""
-    algebra = model_tree.tree_algebra(cfg)
-    value = evaluate(term_of(["name", MODEL_QUANTITIES[quantity].term]), algebra, token, head).value
+    chain = Chain(cfg)
+    at = {k: v for k, v in (("i", token), ("h", head)) if v is not None}
+    value = Trees(chain).tree(term_of(["name", MODEL_QUANTITIES[quantity].term]), at)
     names: dict[str, float] = {}
-    for name, tree in algebra.chain.rate.definitions:
+    for name, tree in chain.rate.definitions:
         names[name] = _value(tree, names)
     return _value(value, names)
 

@@ -24,7 +24,7 @@ from certificates.errors import InputError
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import precision
 from certificates.kernel.model_statements import term_of
-from certificates.kernel.model_values import ball_algebra, evaluate
+from certificates.model_balls import term_ball
 from certificates.statements.dynamics import HEMISPHERE, family_failures
 from checks.claimsfile.register import register_claims
 from checks.model import families, field
@@ -136,8 +136,8 @@ def test_the_hemisphere_condition_refuses_tokens_it_cannot_place() -> None:
     term, heads = term_of(HEMISPHERE["lhs"]), [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]]
 
     def margins(tokens: list[list[Fraction]]) -> list[Any]:
-        algebra = ball_algebra(ExactConfiguration(tokens, heads, heads, Fraction(1)))
-        return [evaluate(term, algebra, i) for i in range(len(tokens))]
+        cfg = ExactConfiguration(tokens, heads, heads, Fraction(1))
+        return [term_ball(term, cfg, i, None) for i in range(len(tokens))]
 
     half = [[Fraction(3, 5), Fraction(4, 5)], [Fraction(1), Fraction(0)], [Fraction(3, 5), Fraction(-4, 5)]]
     with precision(128):
