@@ -18,7 +18,7 @@ from certificates.atomic import write_text_atomic
 from certificates.coq.source import source
 from certificates.kernel.coq import run
 from certificates.kernel.coq.certificate import problem as certificate_problem
-from certificates.kernel.coq.statements import statement_file, theorem_names
+from certificates.kernel.coq.statements import NotStated, require_stated, statement_file, theorem_names
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.recheck import Rejected
@@ -54,9 +54,10 @@ def coq_text(certificate: Path) -> str:
 
 def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str, Any]]:
     """(the Coq file, what `run.compile_source` holds it to) of a certificate the kernel checked (`checked`: its one
-    check): the statement is the kernel's, from the checked core statement, and the assembled file is held to it by
+    check): the statement is the kernel's, from the checked core statement, and the assembled file is held to it
+    twice: by its sentences (`statements.require_stated`: the statements verbatim, only proofs around them) and by
     coqc's reading of it (the theorems proved, each resting on standard axioms alone, answering the kernel's
-    statement file's queries alike: `statements.statement_file`), never by its text."""
+    statement file's queries alike: `statements.statement_file`)."""
     sentence, built = certificate_problem(checked)  # Rejected unless the kernel accepted the certificate
     data = checked.certificate
     assert data is not None
@@ -65,6 +66,7 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
     text = source(certificate.name, data["claim_id"], sentence, built)
+    require_stated(text, certificate.name, data["claim_id"], sentence, built)
     statement = statement_file(certificate.name, data["claim_id"], sentence, built)
     return text, {"theorems": theorem_names(data["claim_id"], built), "statement": statement}
 
@@ -92,6 +94,8 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
         text, guard = _regenerated(certificate, checked)
     except NotTranslatable as exc:
         return CoqCheck(UNTRANSLATABLE, str(exc))
+    except NotStated as exc:
+        return CoqCheck(REJECTED, f"the Coq file does not state the claim: {exc}")
     except (Rejected, TreeError) as exc:
         return CoqCheck(REJECTED, f"the certificate does not state its claim's obligation: {exc}")
     except OSError as exc:

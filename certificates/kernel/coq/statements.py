@@ -124,15 +124,78 @@ def statement_file(title: str, claim_id: str, sentence: str, problem: Problem) -
     file = header(title, claim_id, sentence) + "".join(
         f"{t}\n" + ("Admitted.\n" * t.startswith("Theorem")) for t in texts
     )
-    words = _COMMENT_OR_END.sub(" ", " ".join(texts))
+    words = " ".join(sentences(" ".join(texts)))
     names = sorted(set(_NAME.findall(words)) - _KEYWORDS) + [f'"{s}"' for s in sorted(set(_SYMBOL.findall(words)))]
     queries = [f"{'Check' if t.startswith('Theorem') else 'Print'} {name}." for name, t in stated]
     return file, queries + [f"Locate {name}." for name in names]
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
-#: A comment of the kernel's own text (`comment`: never nested) or a sentence's final period.
-_COMMENT_OR_END = re.compile(r"\(\*.*?\*\)|\.(?=\s|$)", re.S)
 _SYMBOL = re.compile(r"[^\sA-Za-z0-9_'()]+")
 #: Words of the statements' text that are Coq's keywords, not names.
 _KEYWORDS = {"Definition", "Theorem", "forall"}
+#: A tactic sentence: bullets, a goal selector, then a tactic's name, which starts lowercase (every vernacular
+#: command starts with a capital or `#[`).
+_TACTIC = re.compile(r"([-+*{}]\s*)*((all|[0-9]+)\s*:\s*)?[a-z]")
+_LEMMA = re.compile(r"Lemma ([A-Za-z_][A-Za-z0-9_']*) :.*|Opaque( [A-Za-z_][A-Za-z0-9_']*)+")
+
+
+def sentences(text: str) -> list[str]:
+    """Coq's sentences of `text` (each without its final period, blanks collapsed), comments removed as Coq's lexer
+    removes them (nested, a string inside a comment read as a string); NotStated for a string outside a comment, a
+    comment left open, or a period a comment follows at once (Coq reads no sentence end there)."""
+    kept: list[str] = []
+    depth = k = 0
+    while k < len(text):
+        if text.startswith("(*", k):
+            if not depth and kept and kept[-1] == ".":
+                raise NotStated("a period directly before a comment")
+            depth, k = depth + 1, k + 2
+            kept.append(" ")
+        elif depth and text.startswith("*)", k):
+            depth, k = depth - 1, k + 2
+        elif text[k] == '"':
+            if not depth or text.find('"', k + 1) < 0:
+                raise NotStated("a string in the proof, or one left open in a comment")
+            k = text.find('"', k + 1) + 1
+        else:
+            kept += text[k] * (not depth)
+            k += 1
+    if depth:
+        raise NotStated("a comment left open")
+    split = re.split(r"\.(?=\s|$)", "".join(kept))
+    return [" ".join(part.split()) for part in split if part.strip()]
+
+
+def require_stated(text: str, title: str, claim_id: str, sentence: str, problem: Problem) -> None:
+    """NotStated unless the Coq file is the kernel's header, then the kernel's statement sentences (comments aside),
+    in order and once each, with only proofs around them. Outside a proof only a statement sentence, a `Lemma` whose
+    name the statements do not use, or `Opaque` may stand; each theorem or lemma is followed by `Proof.`, tactic
+    sentences and `Qed.`. Anything else (an axiom, `Admitted`, an option, an attribute, a notation, a definition,
+    a module, a `Require`, a printing command) could change what the statement means or what coqc checks."""
+    opening = header(title, claim_id, sentence)
+    if not text.startswith(opening):
+        raise NotStated("the file does not open with the kernel's header and prelude")
+    stated = sentences(" ".join(f"{t}\n" for _, t in statements(claim_id, problem)))
+    names = set(_NAME.findall(" ".join(stated)))
+    found: list[str] = []
+    state = "outside"
+    for part in sentences(text[len(opening) :]):
+        lemma = _LEMMA.fullmatch(part)
+        if state == "proof" and part != "Qed" and not _TACTIC.match(part):
+            raise NotStated(f"the proof uses {part[:60]!r}, which a certificate's proof may not")
+        if state == "opened" and part != "Proof":
+            raise NotStated(f"a theorem is followed by {part[:60]!r}, not by Proof.")
+        if state == "outside" and part not in stated and not (lemma and lemma.group(1) not in names):
+            raise NotStated(
+                f"the file states {part[:60]!r}: not the kernel's statement, a lemma of a new name or Opaque"
+            )
+        found += [part] * (state == "outside" and part in stated)
+        opens = state == "outside" and part.startswith(("Theorem ", "Lemma "))
+        state = "opened" if opens else "proof" if state == "opened" else "outside" if part == "Qed" else state
+    if found != stated or state != "outside":
+        raise NotStated("the file does not state the kernel's statements once each, in order, every proof closed")
+
+
+class NotStated(ValueError):
+    """A Coq file that does not state exactly the kernel's statement (or whose proof could change it)."""

@@ -1,8 +1,8 @@
 """The kernel holds a Coq file to its statement: a proof may not add an axiom, admit a goal, bypass a check of Coq's
-kernel or change what the stated text means. Each attack is caught by coqc's own reading of the file
-(`run.compile_source`: `Print Assumptions` names every assumption beyond the standard axioms, and the theorems' and
-definitions' printing and names answer as in the kernel's statement compiled alone), never by its text: a statement
-in a comment, a notation, a shadowing name or a printing option changes what coqc answers, whatever the text says."""
+kernel or change what the stated text means. Each attack is caught twice: by the sentence check (`require_stated`:
+the statements, then only lemmas, `Opaque`, and tactic sentences between `Proof.` and `Qed.`) before coqc runs, and
+by coqc after it (`run.compile_source`: `Print Assumptions` names every assumption beyond the standard axioms, and the
+theorems' and definitions' printing and names answer as in the kernel's statement compiled alone)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,15 @@ import pytest
 
 from certificates.coq.source import source
 from certificates.kernel.coq import run
-from certificates.kernel.coq.statements import PointProblem, statement_file, theorem_name, theorem_names
+from certificates.kernel.coq.statements import (
+    NotStated,
+    PointProblem,
+    require_stated,
+    sentences,
+    statement_file,
+    theorem_name,
+    theorem_names,
+)
 from certificates.provers.witness import certify_obligation_point
 from checks import coq_files
 
@@ -37,34 +45,33 @@ def _cheating(problem: PointProblem, cheat: str) -> str:
     return text[:start] + cheat + "\n"
 
 
-def _guard(text: str, problem: PointProblem, claim: str = CLAIM) -> run.CoqAnswer:
-    """coqc's reading of `text` against the kernel's statement of `problem` for `claim` (what check-cert --coq runs)."""
-    statement = statement_file("demo", claim, "demo", problem)
-    return run.compile_source(text, theorems=theorem_names(claim, problem), statement=statement)
+def test_the_genuine_file_is_stated() -> None:
+    require_stated(_file(TRUE), "demo", CLAIM, "demo", TRUE)
 
 
-#: Cheats in the proof of the false statement (x = 1/5 > 1/4).
-CHEATS = [
-    "Proof. admit. Admitted.",
-    "Proof. Admitted.",
-    "Axiom cheat : False.\nProof. exfalso; exact cheat. Qed.",
-    'Proof. Local Notation "a > b" := True. Admitted.',
-]
+@pytest.mark.parametrize(
+    "cheat",
+    [
+        "Proof. admit. Admitted.",
+        "Proof. Admitted.",
+        "Axiom cheat : False.\nProof. exfalso; exact cheat. Qed.",
+        'Proof. Local Notation "a > b" := True. Admitted.',
+    ],
+)
+def test_a_proof_that_cheats_is_refused_before_coqc(cheat: str) -> None:
+    with pytest.raises(NotStated):
+        require_stated(_cheating(FALSE, cheat), "demo", CLAIM, "demo", FALSE)
 
 
-@needs_coq
 def test_an_altered_statement_is_refused() -> None:
-    answer = _guard(_file(TRUE).replace("(1 / 4)", "(1 / 8)", 1), TRUE)  # the theorem now states something weaker
-    assert answer.status == "rejected" and "does not read" in answer.message, answer.message
+    text = _file(TRUE).replace("(1 / 4)", "(1 / 8)", 1)  # the theorem now states something weaker
+    with pytest.raises(NotStated):
+        require_stated(text, "demo", CLAIM, "demo", TRUE)
 
 
-@pytest.mark.slow
-@needs_coq
-def test_a_relabelled_file_and_every_cheat_are_refused() -> None:
-    assert _guard(_file(TRUE), TRUE, "another.claim").status == "rejected"
-    for cheat in CHEATS:
-        answer = _guard(_cheating(FALSE, cheat), FALSE)
-        assert answer.status == "rejected", (cheat, answer.message)
+def test_a_relabelled_header_is_refused() -> None:
+    with pytest.raises(NotStated):
+        require_stated(_file(TRUE), "demo", "another.claim", "demo", TRUE)
 
 
 @pytest.mark.slow
@@ -92,7 +99,7 @@ def test_theorem_names_must_be_identifiers() -> None:
         run.compile_source("", theorems=["x. Axiom y : False"])
 
 
-# ---------------------------------------------------------------- tricks: coqc's reading
+# ---------------------------------------------------------------- tricks: the sentence check and coqc's reading
 
 STATED = "0 < (x - (1 / 4))"
 LOOP = "Fixpoint loop (n : nat) : False := loop n."
@@ -169,8 +176,7 @@ TRICKS = {
     ),
 }
 
-#: Commands outside a proof's usual sentences that coqc's reading refuses: each changes what coqc reads or checks
-#: (an axiom used, a plugin, a printing option, a shadowing name, an unclosed section or comment, a second theorem).
+#: Tricks the sentence check refuses whether or not coqc would compile them.
 TEXT_TRICKS = [
     "Require Import Coq.Logic.Classical.\n",
     'Declare ML Module "cheat_plugin".\n',
@@ -181,19 +187,10 @@ TEXT_TRICKS = [
     f"Theorem {THEOREM} : {STATED}.\nProof. unfold x. lra. Qed.\n",  # the theorem declared twice
     "Lemma R : Type. Proof. exact nat. Qed.\n",  # a lemma named like a name the statement uses
     "Section S. Variable cheat : False.\n",
+    "Definition y : R := 0.\n",
     "Opaque x.(* a period that a comment follows is no sentence end for Coq *)Axiom cheat : False.\n",
     "(* a comment left open\n",
-]
-#: Text that changes nothing coqc proves: the theorem is still the kernel's and rests on the standard axioms alone (an
-#: axiom declared and unused, a definition of a new name, a transparent proof, `Show`, `Proof using`, no `Proof.`).
-HARMLESS = [
-    ("Definition y : R := 0.\n", None),
-    ('(* a string in a comment carries it on: " *) Axiom cheat : False. (* " *)\n', None),
-    ("", "Proof. unfold x. Show. lra. Qed."),
-    ("", "Proof. unfold x. Axiom cheat : False. lra. Qed."),
-    ("", "Proof. unfold x. lra. Defined."),
-    ("", "Proof using. unfold x. lra. Qed."),
-    ("", "unfold x. lra. Qed."),
+    '(* a string in a comment carries it on: " *) Axiom cheat : False. (* " *)\nAxiom cheat : False.\n',
 ]
 
 
@@ -205,30 +202,47 @@ def _trick(problem: PointProblem, before: str, theorem: str | None = None, proof
     return text[:start] + before + (theorem or text[start:end]) + "\n" + (proof or text[end:]) + "\n"
 
 
-@pytest.mark.slow
-@needs_coq
+@pytest.mark.parametrize("trick", TRICKS)
+def test_a_trick_is_refused_by_the_sentence_check(trick: str) -> None:
+    problem, before, theorem, proof, _ = TRICKS[trick]
+    with pytest.raises(NotStated):
+        require_stated(_trick(problem, before, theorem, proof), "demo", CLAIM, "demo", problem)
+
+
 @pytest.mark.parametrize("before", TEXT_TRICKS)
-def test_a_command_that_changes_the_reading_is_refused(before: str) -> None:
-    answer = _guard(_trick(TRUE, before), TRUE)
-    assert answer.status == "rejected", answer.message
+def test_a_command_outside_the_allow_list_is_refused(before: str) -> None:
+    with pytest.raises(NotStated):
+        require_stated(_trick(TRUE, before), "demo", CLAIM, "demo", TRUE)
 
 
-@pytest.mark.slow
-@needs_coq
-@pytest.mark.parametrize("proof", ["Proof. unfold x. Admitted.", "Proof. Abort.", "Proof. unfold x. lra."])
-def test_a_proof_left_open_admitted_or_aborted_is_refused(proof: str) -> None:
-    answer = _guard(_trick(TRUE, "", proof=proof), TRUE)
-    assert answer.status == "rejected", answer.message
+@pytest.mark.parametrize(
+    "proof",
+    [
+        "Proof. unfold x. Admitted.",
+        "Proof. Abort.",
+        "Proof. unfold x. Show. lra. Qed.",
+        "Proof. unfold x. Axiom cheat : False. lra. Qed.",
+        "Proof. unfold x. lra. Defined.",
+        "Proof using. unfold x. lra. Qed.",
+        "unfold x. lra. Qed.",
+        "Proof. unfold x. lra.",
+    ],
+)
+def test_a_proof_is_tactic_sentences_between_proof_and_qed(proof: str) -> None:
+    with pytest.raises(NotStated):
+        require_stated(_trick(TRUE, "", proof=proof), "demo", CLAIM, "demo", TRUE)
 
 
-@pytest.mark.slow
-@needs_coq
-@pytest.mark.parametrize(("before", "proof"), HARMLESS)
-def test_text_that_changes_nothing_proved_is_accepted(before: str, proof: str | None) -> None:
-    """The guard reads what coqc proves, not the file's text: these edits leave the kernel's theorem, as coqc reads it,
-    proved on the standard axioms alone; on the false statement the same edits prove nothing."""
-    assert _guard(_trick(TRUE, before, proof=proof), TRUE).status == "accepted"
-    assert _guard(_trick(FALSE, before, proof=proof), FALSE).status == "rejected"
+def test_comments_and_layout_do_not_matter_to_the_sentence_check() -> None:
+    text = _file(TRUE).replace("(* x > 1/4 *)", "(* another (* nested *) comment *)").replace(" :\n ", " :  \n\n ")
+    require_stated(text, "demo", CLAIM, "demo", TRUE)
+    assert sentences('Opaque x. (* "*)" *) Lemma y : 0 < 1.\nProof. lra. Qed.') == [
+        "Opaque x",
+        "Lemma y : 0 < 1",
+        "Proof",
+        "lra",
+        "Qed",
+    ]
 
 
 def test_every_kind_of_assumption_is_foreign() -> None:
@@ -266,7 +280,9 @@ something Coq may print one day
 
 def _guarded(trick: str) -> run.CoqAnswer:
     problem, before, theorem, proof, _ = TRICKS[trick]
-    return _guard(_trick(problem, before, theorem, proof), problem)
+    text = _trick(problem, before, theorem, proof)
+    statement = statement_file("demo", CLAIM, "demo", problem)
+    return run.compile_source(text, theorems=theorem_names(CLAIM, problem), statement=statement)
 
 
 @needs_coq
@@ -279,16 +295,18 @@ def test_coqc_refuses_the_theorem_in_a_comment_with_a_guard_bypass() -> None:
 @pytest.mark.slow
 @needs_coq
 @pytest.mark.parametrize("trick", [t for t in TRICKS if t != "theorem-in-comment-guard-bypass"])
-def test_coqc_refuses_every_trick(trick: str) -> None:
+def test_coqc_refuses_every_trick_the_sentence_check_would_miss(trick: str) -> None:
     """Each trick compiles (coqc's exit code alone would accept it); the guard's reading of coqc's output refuses it."""
     answer = _guarded(trick)
     assert answer.status == "rejected" and TRICKS[trick][4] in answer.message, answer.message
 
 
 @needs_coq
-def test_check_cert_holds_a_certificate_file_to_its_statement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The issue's trick in a real certificate's file, through `coq_files.check`: coqc's reading (the statement
-    compiled alone, `Print Assumptions`) refuses it."""
+def test_check_cert_holds_a_certificate_file_to_its_statement_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's trick in a real certificate's file, through `coq_files.check`: the sentence check refuses it, and
+    with that check switched off, coqc's reading (the statement compiled alone, `Print Assumptions`) still does."""
     result = certify_obligation_point(
         "T22.superadditivity", {"n": 2, "H": 2}, [Fraction(11, 100), Fraction(242, 45)], tmp_path
     )
@@ -300,5 +318,8 @@ def test_check_cert_holds_a_certificate_file_to_its_statement(tmp_path: Path, mo
     lemma = theorem.replace("Theorem", "Lemma", 1) + "\nProof. destruct (loop 0). Qed.\n"
     trick = f"{genuine[:start]}#[bypass_check(guard)] {LOOP}\n(* {theorem} *)\n{lemma}"
     monkeypatch.setattr(coq_files, "source", lambda *args: trick)
+    verdict = coq_files.check(Path(result.path))
+    assert verdict.status == coq_files.REJECTED and "does not state the claim" in verdict.message, verdict.message
+    monkeypatch.setattr(coq_files, "require_stated", lambda *args: None)
     verdict = coq_files.check(Path(result.path))
     assert verdict.status == coq_files.REJECTED and "assumed to be guarded" in verdict.message, verdict.message
