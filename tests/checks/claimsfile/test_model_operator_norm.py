@@ -23,7 +23,7 @@ from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
-from checks.evidence.model_witnesses import FloatAlgebra
+from checks.evidence.float_terms import FloatAlgebra
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
