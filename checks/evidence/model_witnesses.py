@@ -69,6 +69,9 @@ NOISE_DENOMINATOR = 2**52
 NOISE_PRECISION = 128
 NOISE_SIZE = 400
 NOISE_CHECKS = 32
+#: At most this many doubtful margins of a search (`Doubts`) are decided by balls (the most doubtful first): a
+#: search with more leaves the claim INCONCLUSIVE.
+DOUBT_CHECKS = 256
 #: A start's margin is clear of its rounding error when it exceeds CLEAR_FACTOR times its change at a rotated copy.
 CLEAR_FACTOR = 8.0
 #: Dimensions drawn above the least one (max(H, 2)).
@@ -124,15 +127,20 @@ class Margin:
     where: tuple[int, ...]
     bound: float = 0.0
 
-    def within(self) -> bool:
-        """Whether floats cannot tell its sign: the margin is within its error bound of 0."""
-        return abs(self.value) <= self.bound and self.bound > 0
+    def doubtful(self) -> bool:
+        """Whether floats cannot tell its sign (within its error bound of 0), or it is a float violation (beyond it)
+        too small for the search to take (above -VIOLATION): balls decide either (`_settle_doubts`)."""
+        return self.value <= self.bound and (self.bound > 0 or self.value < 0)
+
+    def doubt(self) -> float:
+        """How doubtful: the margin in units of its bound (lowest first)."""
+        return self.value / self.bound if self.bound > 0 else -np.inf
 
 
 def margin(claim: ModelClaim, cfg: Configuration) -> tuple[Margin, Margin | None]:
     """The relation's relative margin at its worst token and head among those where the given conditions hold
     (`_given_holds`), index (i, h) as bound, Margin(1.0, ()) where they hold at none (not a test); and of the
-    margins within their error bound (`Margin.within`) the one nearest its bound's negative end (None: none is)."""
+    doubtful margins (`Margin.doubtful`) the most doubtful one (None: none is)."""
     algebra = float_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     held: dict[int | None, bool] = {}
     worst, doubt = Margin(np.inf, ()), None
@@ -149,7 +157,7 @@ def margin(claim: ModelClaim, cfg: Configuration) -> tuple[Margin, Margin | None
             continue
         found = Margin(float(value), tuple(binding.get(k, 0) for k in ("i", "h")), algebra.error(r) / scale)
         worst = min(worst, found, key=lambda m: m.value)
-        if found.within() and (doubt is None or found.value / found.bound < doubt.value / doubt.bound):
+        if found.doubtful() and (doubt is None or found.doubt() < doubt.doubt()):
             doubt = found
     return (worst, doubt) if held and any(held.values()) else (Margin(1.0, ()), None)
 
@@ -291,17 +299,22 @@ class SearchOutcome:
 
 @dataclass
 class Doubts:
-    """The margins of a search that floats cannot sign (`Margin.within`; no violation beyond its bound), the
-    NOISE_CHECKS least certain of them kept (the lowest margin over bound), for balls to decide."""
+    """The doubtful margins of a search (`Margin.doubtful`) that are no candidate violation (above -VIOLATION), the
+    DOUBT_CHECKS most doubtful of them kept (`Margin.doubt`), for balls to decide."""
 
     kept: list[tuple[float, Configuration, Margin]] = field(default_factory=list)
     count: int = 0
 
     def add(self, cfg: Configuration, doubt: Margin) -> None:
         self.count += 1
-        self.kept.append((doubt.value / doubt.bound, cfg, doubt))
-        self.kept.sort(key=lambda k: k[0])
-        del self.kept[NOISE_CHECKS:]
+        self.kept.append((doubt.doubt(), cfg, doubt))
+        if len(self.kept) > 2 * DOUBT_CHECKS:
+            self.kept.sort(key=lambda k: k[0])
+            del self.kept[DOUBT_CHECKS:]
+
+    def most_doubtful(self) -> list[tuple[float, Configuration, Margin]]:
+        """The DOUBT_CHECKS most doubtful, most doubtful first."""
+        return sorted(self.kept, key=lambda k: k[0])[:DOUBT_CHECKS]
 
 
 def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim | None = None) -> SearchOutcome:
@@ -384,8 +397,9 @@ def _settle_doubts(
     """Balls decide the margins within their float error bound, least certain first, at exact data within 2^-52 of
     the float configuration (NOISE_PRECISION bits): a negation they settle is certified as a witness there
     (`out.certified`); one with the claim's sign, or 0 to that precision, is settled; the first they cannot decide
-    (the data too large for balls here, the exact data off the hypotheses, or past NOISE_CHECKS) is `out.unsettled`."""
-    for k, (_, cfg, doubt) in enumerate(doubts.kept):
+    (the data too large for balls here, the exact data off the hypotheses, or past DOUBT_CHECKS) is `out.unsettled`."""
+    kept = doubts.most_doubtful()
+    for k, (_, cfg, doubt) in enumerate(kept):
         ctx.check_budget()
         at = _at(claim, doubt.where)
         if _small(cfg):
@@ -399,14 +413,15 @@ def _settle_doubts(
                     return
             elif not settled.failures:
                 continue
-        out.unsettled = f"margin {doubt.value:.3g} within its float error bound {doubt.bound:.3g} at {_place(cfg, at)}"
+        side = "within" if doubt.value >= -doubt.bound else "beyond"
+        out.unsettled = f"margin {doubt.value:.3g} {side} its float error bound {doubt.bound:.3g} at {_place(cfg, at)}"
         out.evidence["within_bound_settled"] = k
         return
-    out.evidence["within_bound_settled"] = len(doubts.kept)
-    if doubts.count > len(doubts.kept):
+    out.evidence["within_bound_settled"] = len(kept)
+    if doubts.count > len(kept):
         out.unsettled = (
-            f"{doubts.count} margins within their float error bound, only the {len(doubts.kept)} least certain "
-            "decided by balls"
+            f"{doubts.count} margins within their float error bound (or violations below {adversarial.VIOLATION:g}), "
+            f"only the {len(kept)} most doubtful decided by balls"
         )
 
 
