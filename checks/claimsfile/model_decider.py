@@ -48,8 +48,6 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
     if found.candidates:
         reasons = "; ".join(dict.fromkeys(found.reasons)) or "no candidate could be rounded"
         return inconclusive(f"{found.candidates} float violations, none certified ({reasons})")
-    if found.unsettled:
-        return inconclusive(f"{found.unsettled}: floats cannot sign it and balls did not settle it")
     evaluations, tested = int(found.evidence["evaluations"]), int(found.evidence["tested"])
     if tested < MIN_TESTED:
         return inconclusive(
@@ -74,6 +72,8 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
             f"no violation in {evaluations} evaluations ({sizes_covered(claim)}), but the claim's domain reaches past "
             f"what the search drew: {'; '.join(beyond)}"
         )
+    if found.unsettled:
+        return inconclusive(f"{found.unsettled}: floats cannot sign it and balls did not settle it")
     return Outcome(
         Verdict.CONFIRMED,
         SEARCH,

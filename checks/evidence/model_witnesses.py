@@ -69,9 +69,10 @@ NOISE_DENOMINATOR = 2**52
 NOISE_PRECISION = 128
 NOISE_SIZE = 400
 NOISE_CHECKS = 32
-#: At most this many doubtful margins of a search (`Doubts`) are decided by balls (the most doubtful first): a
-#: search with more leaves the claim INCONCLUSIVE.
+#: At most this many doubtful margins of a search (`Doubts`) are decided by balls (the most doubtful first), at
+#: configurations with n^2 d H <= DOUBT_SIZE: a search with more, or larger ones, leaves the claim INCONCLUSIVE.
 DOUBT_CHECKS = 256
+DOUBT_SIZE = 2000
 #: A start's margin is clear of its rounding error when it exceeds CLEAR_FACTOR times its change at a rotated copy.
 CLEAR_FACTOR = 8.0
 #: Dimensions drawn above the least one (max(H, 2)).
@@ -402,7 +403,7 @@ def _settle_doubts(
     for k, (_, cfg, doubt) in enumerate(kept):
         ctx.check_budget()
         at = _at(claim, doubt.where)
-        if _small(cfg):
+        if _small(cfg, DOUBT_SIZE):
             exact = _exact(cfg, draws, NOISE_DENOMINATOR)
             with precision(NOISE_PRECISION):
                 settled = settle(claim, exact, at)
@@ -482,9 +483,9 @@ def _at(claim: ModelClaim, index: tuple[int, ...]) -> dict[str, int]:
     return {k: v for k, v in zip(("i", "h"), index, strict=False) if k in claim.relation.free}
 
 
-def _small(cfg: Configuration) -> bool:
-    """Whether a ball evaluation of the claim at `cfg` is cheap (its cost grows as n^2 d H)."""
-    return cfg.n**2 * cfg.d * cfg.H <= NOISE_SIZE
+def _small(cfg: Configuration, size: int = NOISE_SIZE) -> bool:
+    """Whether a ball evaluation of the claim at `cfg` is cheap (its cost grows as n^2 d H, at most `size`)."""
+    return cfg.n**2 * cfg.d * cfg.H <= size
 
 
 def _noise(claim: ModelClaim, exact: ball_model.ExactConfiguration, at: dict[str, int]) -> bool:

@@ -97,7 +97,9 @@ def test_near_zero_float_violations_are_told_from_rounding_noise_by_balls() -> N
     low, high = np.deg2rad(120.0), np.deg2rad(127.0)  # dE/dt > 0 at 120 degrees, < 0 at 127
     for _ in range(60):
         middle = (low + high) / 2
-        low, high = (middle, high) if model_witnesses.margin(identity, circle(middle))[0].value > -1e-7 else (low, middle)
+        low, high = (
+            (middle, high) if model_witnesses.margin(identity, circle(middle))[0].value > -1e-7 else (low, middle)
+        )
     small = circle(high)
     assert -model_witnesses.NOISE_BAND < model_witnesses.margin(identity, small)[0].value < -adversarial.VIOLATION
     draws = model_witnesses.Draws.of(identity.hypotheses)
