@@ -225,8 +225,9 @@ class Magnitudes:
         cfg = self.cfg
         sdot, mags = self._score_rates
         total = np.zeros(cfg.H)
-        for rows, e in heads_of(cfg).weight_blocks(cfg.tokens, "rate"):
-            total += (np.abs(e) * (np.abs(sdot[:, rows]) + mags[:, rows])).sum(axis=(1, 2))
+        with np.errstate(over="ignore", invalid="ignore"):  # a stated phi's overflow: an unbounded magnitude
+            for rows, e in heads_of(cfg).weight_blocks(cfg.tokens, "rate"):
+                total += (np.abs(e) * (np.abs(sdot[:, rows]) + mags[:, rows])).sum(axis=(1, 2))
         return total / (2.0 * cfg.n**2)
 
     def entropy_rates(self) -> np.ndarray:
