@@ -1,18 +1,18 @@
 """Searching a `model` claim's configurations for a violation, and turning the worst ones into certified witnesses.
 
 The claim's terms are evaluated in floats (`checks.evidence.float_terms`: the kernel's
-`certificates.kernel.model_values` algebra over the numpy model `checks.model.field`), each margin with the
-first-order bound of its rounding error (`checks.evidence.float_error`), on configurations of its kind with its hypotheses: heads from the family
-the hypotheses name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are
-aligned; scalar strengths over the whole range the search moves them in, often very unequal), random tokens on the
-sphere, a share of them few tokens with several heads in a plane. The adversarial search
-(`checks.evidence.adversarial`, with its repeated-token and great-circle shapes at every draw) minimizes the
-relative margin of the relation over every token and head (a configuration where a `given` condition fails is not a
-candidate). The most negative candidates are rounded to exact data
-(`certificates.provers.witness.round_configuration`) and certified by `certificates.provers.model_witness`: only a
-ball-settled negation is a witness. A margin floats cannot sign (within its bound), or a violation beyond its bound
-too small for a candidate, is decided by balls at exact data within 2^-52 of it (`_settle_doubts`): a certified
-witness where they refute, else settled, or the search reports it unsettled and the claim is not confirmed.
+`certificates.kernel.model_values` algebra over the numpy model `checks.model.field`), each margin with the first-order
+bound of its rounding error (`checks.evidence.float_error`), on configurations of its kind with its hypotheses: heads
+from the family the hypotheses name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when
+values are aligned; scalar strengths over the whole range the search moves them in, often very unequal), random tokens
+on the sphere, a share of them few tokens with several heads in a plane. The adversarial search
+(`checks.evidence.adversarial`, with its repeated-token and great-circle shapes at every draw) minimizes the relative
+margin of the relation over every token and head (a configuration where a `given` condition fails is not a candidate).
+The most negative candidates are rounded to exact data (`certificates.provers.witness.round_configuration`) and
+certified by `certificates.provers.model_witness`: only a ball-settled negation is a witness. A margin floats cannot
+sign (within its bound), or a violation beyond its bound too small for a candidate, is decided by balls at exact data
+within 2^-52 of it (`_settle_doubts`): a certified witness where they refute, else settled, or the search reports it
+unsettled and the claim is not confirmed.
 """
 
 from __future__ import annotations
