@@ -9,8 +9,10 @@ c x_i + r: the tangent projection of a token's own term c x_i is exactly 0 there
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -24,7 +26,7 @@ from checks.model.configuration import Configuration
 
 
 def _norm(v: np.ndarray) -> float:
-    return float(np.linalg.norm(v))
+    return math.sqrt(float(np.dot(v, v)))
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,13 @@ class Split:
     gamma: float
     unit: bool = False
 
+    @cached_property
     def total(self) -> Rounded:
         """c, summed over its sources."""
         return Rounded(float(self.coef.sum()), float(self.cmag.sum() + np.abs(self.coef).sum()), self.gamma)
 
     def plain(self) -> Vector:
-        c, rest = self.total(), _norm(self.rest)
+        c, rest = self.total, _norm(self.rest)
         return Vector(float(c) * self.x + self.rest, c.mag + self.mag + abs(c) + rest)
 
 
@@ -99,7 +102,7 @@ def _product(u: Split, w: Split) -> tuple[np.ndarray, np.ndarray]:
     product in the last source."""
     if w.unit or u.unit:
         return (u.coef, u.cmag) if w.unit else (w.coef, w.cmag)
-    cu, cw = u.total(), w.total()
+    cu, cw = u.total, w.total
     coef, cmag = np.zeros_like(u.coef), np.zeros_like(u.cmag)
     coef[-1], cmag[-1] = float(cu) * float(cw), cu.reach() * cw.mag + abs(float(cw)) * cu.mag + abs(cu * cw)
     return coef, cmag
@@ -156,7 +159,7 @@ class FloatAlgebra(NumericAlgebra):
             return Vector(k * v.value, abs(k) * v.mag + km * (size + self.gamma * v.mag) + abs(k) * size)
         rest = _norm(u.rest)
         if isinstance(c, Radial):  # (k + e) (a x + r) = k a x + (e a x + (k + e) r)
-            e, a = c.small, u.total()
+            e, a = c.small, u.total
             if u.unit:
                 coef, cmag = c.coef, c.cmag
             else:
@@ -174,7 +177,7 @@ class FloatAlgebra(NumericAlgebra):
 
     def inner(self, u: Any, w: Any) -> Any:
         if isinstance(u, Split) and isinstance(w, Split) and u.token == w.token:  # <x_i, x_i> = 1
-            x, tu, tw = u.x, u.total(), w.total()
+            x, tu, tw = u.x, u.total, w.total
             cu, cw = float(tu), float(tw)
             a, b, g = float(x @ w.rest), float(u.rest @ x), float(u.rest @ w.rest)
             ru, rw = _norm(u.rest), _norm(w.rest)
