@@ -41,6 +41,8 @@ class Outcome:
     cases: int | None = None
     worst_margin: float | None = None
     tolerance: float | None = None
+    #: The first-order bound on the rounding error of the float `worst_margin` (None where none is carried).
+    error_bound: float | None = None
     witness: dict[str, Any] | None = None
     certificates: list[str] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -67,7 +69,7 @@ class Outcome:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready evidence of this procedure."""
         data: dict[str, Any] = {"method": self.method, "verdict": self.verdict.value}
-        for key in ("cases", "worst_margin", "tolerance", "witness", "notes", "finding"):
+        for key in ("cases", "worst_margin", "error_bound", "tolerance", "witness", "notes", "finding"):
             value = getattr(self, key)
             if value not in (None, ""):
                 data[key] = value

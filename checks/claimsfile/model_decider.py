@@ -72,18 +72,28 @@ def decide_model(claim: object, ctx: Context) -> Outcome:
             f"no violation in {evaluations} evaluations ({sizes_covered(claim)}), but the claim's domain reaches past "
             f"what the search drew: {'; '.join(beyond)}"
         )
+    if found.unsettled:
+        return inconclusive(f"{found.unsettled}: floats cannot sign it and balls did not settle it")
     return Outcome(
         Verdict.CONFIRMED,
         SEARCH,
         cases=max(evaluations, 1),
         worst_margin=found.worst,
+        error_bound=found.worst_bound,
         tolerance=VIOLATION,
         notes=(
             f"not proved symbolically ({why}); no violation in {evaluations} evaluations ({sizes_covered(claim)}); "
-            f"{clear} of {sampled} starts with a margin clear of its rounding error"
+            f"worst margin {found.worst:.3g}, its float error bound {found.worst_bound:.3g}; "
+            f"{clear} of {sampled} starts with a margin clear of its rounding error{_settled(found.evidence)}"
         ),
         details=details,
     )
+
+
+def _settled(evidence: dict) -> str:
+    """ "; k margins within their float error bound, settled by balls" when the search met such margins."""
+    count = int(evidence.get("within_bound", 0))
+    return f"; {count} margins within their float error bound, settled by balls" if count else ""
 
 
 def _outside(evidence: dict) -> str:

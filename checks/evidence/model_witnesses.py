@@ -1,21 +1,23 @@
 """Searching a `model` claim's configurations for a violation, and turning the worst ones into certified witnesses.
 
-The claim's terms are evaluated in floats (`FloatAlgebra`: the algebra of `certificates.claims.model_algebra` over
-the numpy model `checks.model.field`) on configurations of its kind with its hypotheses: heads from the family
-the hypotheses name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when values are
-aligned; scalar strengths over the whole range the search moves them in, often very unequal), random tokens on the
-sphere, a share of them few tokens with several heads in a plane. The adversarial search
-(`checks.evidence.adversarial`, with its repeated-token and great-circle shapes at every draw) minimizes the
-relative margin of the relation over every token and head (a configuration where a `given` condition fails is not a
-candidate). The most negative candidates are rounded to exact data
-(`certificates.provers.witness.round_configuration`) and certified by `certificates.provers.model_witness`: only a
-ball-settled negation is a witness.
+The claim's terms are evaluated in floats (`checks.evidence.float_terms`: the
+`certificates.claims.model_algebra` algebra over the numpy model `checks.model.field`), each margin with the first-order
+bound of its rounding error (`checks.evidence.float_error`), on configurations of its kind with its hypotheses: heads
+from the family the hypotheses name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when
+values are aligned; scalar strengths over the whole range the search moves them in, often very unequal), random tokens
+on the sphere, a share of them few tokens with several heads in a plane. The adversarial search
+(`checks.evidence.adversarial`, with its repeated-token and great-circle shapes at every draw) minimizes the relative
+margin of the relation over every token and head (a configuration where a `given` condition fails is not a candidate).
+The most negative candidates are rounded to exact data (`certificates.provers.witness.round_configuration`) and
+certified by `certificates.provers.model_witness`: only a ball-settled negation is a witness. A margin floats cannot
+sign (within its bound), or a violation beyond its bound too small for a candidate, is decided by balls at exact data
+within 2^-52 of it (`_settle_doubts`): a certified witness where they refute, else settled, or the search reports it
+unsettled and the claim is not confirmed.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -32,15 +34,15 @@ from certificates.kernel import ball_model
 from certificates.kernel.exact import precision
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_statements import Sizes
-from certificates.kernel.model_values import settle, stated_bound
+from certificates.kernel.model_values import settle
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
 from certificates.statements.model import statement_data
 from certificates.store import certificate_directory
 from checks.evidence import adversarial
+from checks.evidence.float_terms import float_algebra
 from checks.evidence.witnesses import CANDIDATES_TRIED
 from checks.model import families
-from checks.model import field as model
 from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.verdicts import Outcome, Verdict
@@ -73,6 +75,10 @@ NOISE_DENOMINATOR = 2**52
 NOISE_PRECISION = 128
 NOISE_SIZE = 400
 NOISE_CHECKS = 32
+#: At most this many doubtful margins of a search (`Doubts`) are decided by balls (the most doubtful first), at
+#: configurations with n^2 d H <= DOUBT_SIZE: a search with more, or larger ones, leaves the claim INCONCLUSIVE.
+DOUBT_CHECKS = 256
+DOUBT_SIZE = 2000
 #: A start's margin is clear of its rounding error when it exceeds CLEAR_FACTOR times its change at a rotated copy.
 CLEAR_FACTOR = 8.0
 #: Dimensions drawn above the least one (max(H, 2)).
@@ -112,117 +118,6 @@ def _beta(rng: np.random.Generator, sizes: Sizes) -> float:
     return float(rng.uniform(lo, hi))
 
 
-@dataclass(frozen=True)
-class Split:
-    """The vector c x_i + r at the token x_i (unit on the sphere), kept in its parts: a head output whose own term
-    c x_i = w_ii mu_h x_i is e^(beta lambda) times larger than the rest (`field.head_output_parts`)."""
-
-    token: int
-    coef: float
-    rest: np.ndarray
-    x: np.ndarray
-
-    def value(self) -> np.ndarray:
-        return self.coef * self.x + self.rest
-
-
-class Radial(float):
-    """<u, x_i> = c + <r, x_i> of a `Split` u (x_i a unit token), carrying c and <r, x_i> apart: the kernel's
-    projection u - <u, x_i> x_i then subtracts exactly the c it added, and keeps r - <r, x_i> x_i (issue 39)."""
-
-    coef: float
-    small: float
-
-    def __new__(cls, coef: float, small: float) -> Radial:
-        out = super().__new__(cls, coef + small)
-        out.coef, out.small = coef, small
-        return out
-
-    def __neg__(self) -> Radial:
-        return Radial(-self.coef, -self.small)
-
-
-def _plain(u: Any) -> Any:
-    return u.value() if isinstance(u, Split) else u
-
-
-class FloatAlgebra(NumericAlgebra):
-    """Model terms over floats, with the float square root and logarithm, and the tokens and head outputs as `Split`
-    vectors: on the sphere the tangent projection of a token's own term c x_i is exactly 0, and the interpreter's
-    projection (`model_algebra._project`) finds it so without cancelling it."""
-
-    def vector(self, name: str, token: int, head: int | None) -> Any:
-        if name == "x" and self.geometry == "sphere":
-            x = self.get("x")[token]
-            return Split(token, 1.0, np.zeros_like(x), x)
-        if name == "F" and self.geometry == "sphere":  # sum_h f^h_i, in parts
-            return self._total((self.vector("f", token, h) for h in range(self.get("H"))), True)
-        if name == "f" and self.geometry == "sphere":
-            coef, rest = self.get("f_parts")
-            return Split(token, float(coef[head][token]), rest[head][token], self.get("x")[token])
-        return super().vector(name, token, head)
-
-    def add(self, u: Any, w: Any) -> Any:
-        if isinstance(u, Split) and isinstance(w, Split) and u.token == w.token:
-            return Split(u.token, u.coef + w.coef, u.rest + w.rest, u.x)
-        return _plain(u) + _plain(w)
-
-    def scale(self, c: Any, u: Any) -> Any:
-        if not isinstance(u, Split):
-            return c * np.asarray(u)
-        if isinstance(c, Radial):  # (k + e) (a x + r) = k a x + (e a x + (k + e) r)
-            return Split(u.token, c.coef * u.coef, c.small * u.coef * u.x + float(c) * u.rest, u.x)
-        return Split(u.token, c * u.coef, c * u.rest, u.x)
-
-    def inner(self, u: Any, w: Any) -> Any:
-        if isinstance(u, Split) and isinstance(w, Split) and u.token == w.token:  # <x_i, x_i> = 1
-            x = u.x
-            small = u.coef * float(x @ w.rest) + w.coef * float(u.rest @ x) + float(u.rest @ w.rest)
-            return Radial(u.coef * w.coef, small)
-        return float(np.dot(_plain(u), _plain(w)))
-
-    def apply(self, matrix: str, head: int, u: Any) -> Any:
-        """M_h u or W_h u."""
-        return self.get(matrix)[head] @ _plain(u)
-
-    def root(self, value: Any) -> Any:
-        """The square root of a squared norm (rounding below 0 read as 0)."""
-        return math.sqrt(max(value, 0.0))
-
-    def log(self, value: Any) -> Any:
-        """The logarithm (NaN off the domain, as numpy gives it)."""
-        return math.log(value) if value > 0 else math.nan
-
-
-def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> FloatAlgebra:
-    """The model terms at a float configuration (numpy model); `delta` the claim's stated bound, if any."""
-    readers = {
-        "n": lambda: cfg.n,
-        "d": lambda: cfg.d,
-        "H": lambda: cfg.H,
-        "beta": lambda: float(cfg.beta),
-        "x": lambda: cfg.tokens,
-        "f": lambda: model.head_outputs(cfg),
-        "f_parts": lambda: model.head_output_parts(cfg),
-        "E_h": lambda: model.head_energies(cfg),
-        "dE_h_dt": lambda: model.head_energy_rates(cfg),
-        "entropy": lambda: model.attention_entropies(cfg),
-        "entropy_rate": lambda: model.entropy_rates(cfg),
-        "s": lambda: model.scores(cfg),
-        "w": lambda: model.weights(cfg),
-        "p": lambda: model.attention_distributions(cfg),
-        "Z": lambda: model.partition_functions(cfg),
-        "xbar": lambda: model.attention_means(cfg),
-        "M": lambda: cfg.score_matrices,
-        "W": lambda: cfg.values,
-        "cluster_gap": lambda: model.cluster_gap(cfg),
-        "delta": lambda: float(stated_bound(delta)),
-        "delta_op": lambda: families.max_cross_product_norm(cfg.score_matrices),
-        "misalignment": lambda: [float(np.linalg.norm(D, 2)) for D in cfg.values - cfg.score_matrices],
-    }
-    return FloatAlgebra(lambda name: readers[name](), float, cfg.attention, cfg.geometry)
-
-
 def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> list[dict[str, int]]:
     """Every binding of the free indices; the token i only the first one when `first` (token = "first")."""
     names = sorted(free)
@@ -230,26 +125,48 @@ def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> 
     return [dict(zip(names, values, strict=True)) for values in product(*(range(sizes[k]) for k in names))]
 
 
-def margin(claim: ModelClaim, cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-    """The relation's relative margin at its worst token and head (negative: violated) among those where the given
-    conditions hold (`_given_holds`), index (i, h) as bound; (1.0, ()) where they hold at none (not a test)."""
+@dataclass(frozen=True)
+class Margin:
+    """A relative margin of the relation at the token and head `where` (negative: violated), and the first-order
+    bound of its rounding error on the same scale (`checks.evidence.float_error`)."""
+
+    value: float
+    where: tuple[int, ...]
+    bound: float = 0.0
+
+    def doubtful(self) -> bool:
+        """Whether floats cannot tell its sign (within its error bound of 0), or it is a float violation (beyond it)
+        too small for the search to take (above -VIOLATION): balls decide either (`_settle_doubts`)."""
+        return self.value <= self.bound and (self.bound > 0 or self.value < 0)
+
+    def doubt(self) -> float:
+        """How doubtful: the margin in units of its bound (lowest first)."""
+        return self.value / self.bound if self.bound > 0 else -np.inf
+
+
+def margin(claim: ModelClaim, cfg: Configuration) -> tuple[Margin, Margin | None]:
+    """The relation's relative margin at its worst token and head among those where the given conditions hold
+    (`_given_holds`), index (i, h) as bound, Margin(1.0, ()) where they hold at none (not a test); and of the
+    doubtful margins (`Margin.doubtful`) the most doubtful one (None: none is)."""
     algebra = float_algebra(cfg, ball_model.stated_delta(claim.hypotheses))
     held: dict[int | None, bool] = {}
-    worst, where = np.inf, ()
+    worst, doubt = Margin(np.inf, ()), None
     for binding in _bindings(claim.relation.free, cfg, claim.token == "first"):
         head = binding.get("h")
         if head not in held:
             held[head] = _given_holds(claim, algebra, cfg, head)
         if not held[head]:
             continue
-        r = float(residual(claim.relation, algebra, binding))
+        r = residual(claim.relation, algebra, binding)
         scale = 1.0 + abs(float(_side(claim, algebra, binding)))
         value = {"=": -abs(r), "<=": r, "<": r, ">=": -r, ">": -r}[claim.relation.op] / scale
         if not np.isfinite(value):
             continue
-        if value < worst:
-            worst, where = value, tuple(binding.get(k, 0) for k in ("i", "h"))
-    return (float(worst), where) if held and any(held.values()) else (1.0, ())
+        found = Margin(float(value), tuple(binding.get(k, 0) for k in ("i", "h")), algebra.error(r) / scale)
+        worst = min(worst, found, key=lambda m: m.value)
+        if found.doubtful() and (doubt is None or found.doubt() < doubt.doubt()):
+            doubt = found
+    return (worst, doubt) if held and any(held.values()) else (Margin(1.0, ()), None)
 
 
 def _given_holds(claim: ModelClaim, algebra: NumericAlgebra, cfg: Configuration, head: int | None) -> bool:
@@ -375,19 +292,43 @@ class Draws:
 
 @dataclass
 class SearchOutcome:
-    """The float search's evidence, and the certified witness (None when none was)."""
+    """The float search's evidence, the certified witness (None when none was), and the bound of the worst margin's
+    rounding error with the first margin within its bound that balls did not settle (`Doubts`; "" when none)."""
 
     evidence: dict[str, Any]
     worst: float
     certified: WitnessResult | None = None
     candidates: int = 0
     reasons: list[str] = field(default_factory=list)
+    worst_bound: float = 0.0
+    unsettled: str = ""
+
+
+@dataclass
+class Doubts:
+    """The doubtful margins of a search (`Margin.doubtful`) that are no candidate violation (above -VIOLATION), the
+    DOUBT_CHECKS most doubtful of them kept (`Margin.doubt`), for balls to decide."""
+
+    kept: list[tuple[float, Configuration, Margin]] = field(default_factory=list)
+    count: int = 0
+
+    def add(self, cfg: Configuration, doubt: Margin) -> None:
+        self.count += 1
+        self.kept.append((doubt.doubt(), cfg, doubt))
+        if len(self.kept) > 2 * DOUBT_CHECKS:
+            self.kept.sort(key=lambda k: k[0])
+            del self.kept[DOUBT_CHECKS:]
+
+    def most_doubtful(self) -> list[tuple[float, Configuration, Margin]]:
+        """The DOUBT_CHECKS most doubtful, most doubtful first."""
+        return sorted(self.kept, key=lambda k: k[0])[:DOUBT_CHECKS]
 
 
 def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim | None = None) -> SearchOutcome:
     """The adversarial search for violations of the (universal) claim, then the certification of its best candidates
     as witnesses of `certify_as` (default: the claim itself; an existence claim whose universal negation `claim` is,
-    so that its certificate embeds the existence claim)."""
+    so that its certificate embeds the existence claim); with no candidate, balls decide the margins within their
+    float error bound (`_settle_doubts`)."""
     certified_claim = claim if certify_as is None else certify_as
     draws = Draws.of(claim.hypotheses)
     family = adversarial.Family.of(lambda r: draws.draw(claim, r), "random-sphere", draws.heads, draws.aligned)
@@ -400,27 +341,34 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     if claim.given:  # fewer draws satisfy the conditions: more starts, the same evaluation budget
         budget = dataclasses.replace(budget, starts=budget.starts * 2)
     tested = outside = checks = noise = 0
-    violated = False  # a violation beyond NOISE_BAND, or one that balls showed real, was met: no more checks needed
+    violated = False  # a violation beyond its error bound, or one that balls showed real, was met: no more checks
     drawn: dict[str, set[float]] = {"n": set(), "d": set(), "H": set(), "beta": set()}  # where the claim was tested
+    doubts, least = Doubts(), Margin(np.inf, ())
 
     def objective(cfg: Configuration) -> tuple[float, tuple[int, ...]]:
-        nonlocal tested, outside, checks, noise, violated
+        nonlocal tested, outside, checks, noise, violated, least
         if not draws.admits(cfg):
             return 1.0, ()
         try:
-            value, where = margin(claim, cfg)
+            worst, doubt = margin(claim, cfg)
         except InputError:  # the float model leaves float64 here (an interaction's exp(s**8)): not a test
             outside += 1
             return 1.0, ()
-        violated = violated or value <= -NOISE_BAND
-        if -NOISE_BAND < value < -adversarial.VIOLATION and not violated and checks < NOISE_CHECKS and _small(cfg):
-            checks += 1
-            if _noise(claim, _exact(cfg, draws, NOISE_DENOMINATOR), _at(claim, where)):
-                noise += 1
-                return 0.0, ()  # neither a violation nor a test: the float margin is within its rounding error
-            violated = True
+        value, where = worst.value, worst.where
+        if value < -adversarial.VIOLATION and -value <= max(worst.bound, NOISE_BAND):  # a violation within error
+            if not violated and checks < NOISE_CHECKS and _small(cfg):
+                checks += 1
+                if _noise(claim, _exact(cfg, draws, NOISE_DENOMINATOR), _at(claim, where)):
+                    noise += 1
+                    return 0.0, ()  # neither a violation nor a test: the float margin is within its rounding error
+                violated = True
+        else:
+            violated = violated or value < -adversarial.VIOLATION
+        if value >= -adversarial.VIOLATION and doubt is not None:
+            doubts.add(cfg, doubt)
         tested += bool(where)  # an empty index: a given condition failed (or nothing was finite): not a test
         if where:
+            least = min(least, worst, key=lambda m: m.value)
             for name, size in (("n", cfg.n), ("d", cfg.d), ("H", cfg.H), ("beta", float(cfg.beta))):
                 drawn[name].add(size)
         return value, where
@@ -432,9 +380,12 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
     if not found:  # the evidence of a CONFIRMED: how many starts' margins clear their rounding error
         sampled, clear = _clear_starts(claim, result.starts_found, ctx.rng(f"{claim.id}|rounding"))
-        evidence |= {"starts_tested": sampled, "starts_clear": clear}
-    out = SearchOutcome(result.evidence() | evidence, result.worst)
+        evidence |= {"starts_tested": sampled, "starts_clear": clear, "within_bound": doubts.count}
+    out = SearchOutcome(result.evidence() | evidence, result.worst, worst_bound=least.bound)
     out.candidates = len(found)
+    if not found:
+        _settle_doubts(claim, certified_claim, doubts, draws, ctx, out)
+        return out
     statement, fields = statement_data(certified_claim), embedded(certified_claim)
     for candidate in found[:CANDIDATES_TRIED]:
         ctx.check_budget()
@@ -446,6 +397,52 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 return out
             out.reasons.append(attempt.reason)
     return out
+
+
+def _settle_doubts(
+    claim: ModelClaim, certified_claim: ModelClaim, doubts: Doubts, draws: Draws, ctx: Context, out: SearchOutcome
+) -> None:
+    """Balls decide the margins within their float error bound, least certain first, at exact data within 2^-52 of
+    the float configuration (NOISE_PRECISION bits): a negation they settle is certified as a witness there
+    (`out.certified`); one with the claim's sign, or 0 to that precision, is settled; the first they cannot decide
+    (the data too large for balls here, the exact data off the hypotheses, or past DOUBT_CHECKS) is `out.unsettled`."""
+    kept = doubts.most_doubtful()
+    for k, (_, cfg, doubt) in enumerate(kept):
+        ctx.check_budget()
+        at = _at(claim, doubt.where)
+        if _small(cfg, DOUBT_SIZE):
+            exact = _exact(cfg, draws, NOISE_DENOMINATOR)
+            with precision(NOISE_PRECISION):
+                settled = settle(claim, exact, at)
+            if settled.sign:
+                attempt = certify_model_witness(
+                    statement_data(certified_claim),
+                    exact,
+                    at,
+                    certificate_directory(ctx.certificate_dir),
+                    embedded(certified_claim),
+                )
+                if attempt.verified:
+                    out.certified = attempt
+                    return
+            elif not settled.failures:
+                continue
+        side = "within" if doubt.value >= -doubt.bound else "beyond"
+        out.unsettled = f"margin {doubt.value:.3g} {side} its float error bound {doubt.bound:.3g} at {_place(cfg, at)}"
+        out.evidence["within_bound_settled"] = k
+        return
+    out.evidence["within_bound_settled"] = len(kept)
+    if doubts.count > len(kept):
+        out.unsettled = (
+            f"{doubts.count} margins within their float error bound (or violations below {adversarial.VIOLATION:g}), "
+            f"only the {len(kept)} most doubtful decided by balls"
+        )
+
+
+def _place(cfg: Configuration, at: dict[str, int]) -> str:
+    """Where a margin was found, for a reason: the sizes, beta and the token and head."""
+    index = "".join(f", {k} = {v}" for k, v in at.items())
+    return f"n = {cfg.n}, d = {cfg.d}, H = {cfg.H}, beta = {float(cfg.beta):.4g}{index}"
 
 
 def _clear_starts(claim: ModelClaim, starts: list[adversarial.Found], rng: np.random.Generator) -> tuple[int, int]:
@@ -462,7 +459,7 @@ def _clear_starts(claim: ModelClaim, starts: list[adversarial.Found], rng: np.ra
             continue
         with np.errstate(all="ignore"):
             try:
-                again, _ = margin(claim, _rotated(found.cfg, rng))
+                again = margin(claim, _rotated(found.cfg, rng))[0].value
             except InputError:
                 continue
         clear += bool(found.margin > CLEAR_FACTOR * abs(found.margin - again))
@@ -499,9 +496,9 @@ def _at(claim: ModelClaim, index: tuple[int, ...]) -> dict[str, int]:
     return {k: v for k, v in zip(("i", "h"), index, strict=False) if k in claim.relation.free}
 
 
-def _small(cfg: Configuration) -> bool:
-    """Whether a ball evaluation of the claim at `cfg` is cheap (its cost grows as n^2 d H)."""
-    return cfg.n**2 * cfg.d * cfg.H <= NOISE_SIZE
+def _small(cfg: Configuration, size: int = NOISE_SIZE) -> bool:
+    """Whether a ball evaluation of the claim at `cfg` is cheap (its cost grows as n^2 d H, at most `size`)."""
+    return cfg.n**2 * cfg.d * cfg.H <= size
 
 
 def _noise(claim: ModelClaim, exact: ball_model.ExactConfiguration, at: dict[str, int]) -> bool:

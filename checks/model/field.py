@@ -108,7 +108,7 @@ def head_output_parts(cfg: Configuration) -> tuple[np.ndarray, np.ndarray]:
     return Z * mu[:, None], R
 
 
-def _centered(cfg: Configuration) -> bool:
+def centered(cfg: Configuration) -> bool:
     """Whether the sphere's tangent quantities of cfg are formed from differences (`CENTERED_SIZE`)."""
     return cfg.geometry == "sphere" and cfg.H * cfg.n * cfg.n * cfg.d <= CENTERED_SIZE
 
@@ -121,7 +121,7 @@ def velocity(cfg: Configuration) -> np.ndarray:
 def token_velocity(cfg: Configuration) -> np.ndarray:
     """dx_i/dt: P⊥_{x_i}(v_i) on the sphere, v_i in flat space, the scheme's update otherwise; shape (n, d). On the
     sphere, up to CENTERED_SIZE, P⊥_{x_i} of the sum of `head_output_parts`' R^h_i."""
-    if _centered(cfg):
+    if centered(cfg):
         R = head_output_parts(cfg)[1].sum(axis=0) / (cfg.n if cfg.attention == "usa" else 1)
         return project(cfg.tokens, R)
     return velocity_at(heads_of(cfg), cfg.tokens)

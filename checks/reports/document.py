@@ -134,7 +134,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         lines += [f"*Independent checkers:* {text(checkers)}", ""] if checkers is not None else []
         for proc in c["evidence"]["procedures"]:
             lines.append(f"- **{text(proc['name'])}** ({proc['verdict']}): {text(proc['method'])}")
-            for key in ("cases", "worst_margin", "tolerance", "notes", "finding"):
+            for key in ("cases", "worst_margin", "error_bound", "tolerance", "notes", "finding"):
                 if key in proc:
                     lines.append(f"  - {key.replace('_', ' ')}: {text(proc[key])}")
             for path in proc.get("certificates", []):

@@ -125,7 +125,7 @@ def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
         out.append(f"<p><em>Independent checkers:</em> {e(checkers)}</p>")
     for proc in claim["evidence"]["procedures"]:
         out.append(f"<h3>{e(proc['name'])} — {_badge(proc['verdict'])}</h3><p>{e(proc['method'])}</p><ul>")
-        for key in ("cases", "worst_margin", "tolerance", "notes", "finding"):
+        for key in ("cases", "worst_margin", "error_bound", "tolerance", "notes", "finding"):
             if key in proc:
                 out.append(f"<li>{key.replace('_', ' ')}: {e(str(proc[key]))}</li>")
         for path in proc.get("certificates", []):

@@ -180,7 +180,8 @@ def _evidence_line(evidence: dict[str, Any]) -> str:
         if "cases" in proc:
             bits.append(f"{proc['cases']} cases")
         if "worst_margin" in proc:
-            bits.append(f"worst {_number(proc['worst_margin'])}")
+            bound = f" (float error <= {_number(proc['error_bound'])})" if "error_bound" in proc else ""
+            bits.append(f"worst {_number(proc['worst_margin'])}{bound}")
         if "certificates" in proc:
             bits.append(f"{len(proc['certificates'])} cert")
         if "notes" in proc:

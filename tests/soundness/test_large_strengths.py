@@ -2,8 +2,9 @@
 (the tangent projection of a sum dominated by x_i itself cancelled, and 2 lambda <xdot_i, x_i> times e^(beta lambda)
 entered dE/dt), so the search kept |beta| lambda <= 8 and a claim false only past it was never refuted. The model
 now leaves the own term's scalar part out of every projection and of the own score rates (exactly 0 on the sphere):
-at |beta| lambda up to 50 the float values agree with 256-bit balls at the same exact data within a first-order
-rounding bound, and `beta * lambda_h <= 8` is refuted with a certified witness."""
+at |beta| lambda up to 50 the float values agree with 256-bit balls at the same exact data within the first-order
+rounding bound each carries (`checks.evidence.float_error`), and `beta * lambda_h <= 8` is refuted with a certified
+witness."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from certificates.claims.model_algebra import evaluate
 from certificates.claims.model_claim import parse_term
 from certificates.kernel.exact import precision
 from certificates.kernel.verify import check_file
-from certificates.model_balls import term_ball
 from certificates.provers.witness import round_configuration
 from checks.claimsfile.model_decider import decide_model
-from checks.evidence.model_witnesses import float_algebra
+from checks.evidence import float_error
+from checks.evidence.float_terms import float_algebra
 from checks.model import field
 from checks.model.configuration import Configuration
 from checks.registry import Context
@@ -31,13 +32,9 @@ from tests.checks.claimsfile.test_whole_domain import REACH
 
 #: The terms compared (every one a sum, product, projection or quotient of the model's primitives at token 1, head 0).
 TERMS = ("dE_dt", "dE_h_dt", "norm2(xdot_i)", "T_h_i", "a_h_i", "entropy_h_i", "entropy_rate_h_i", "E_h", "Z_h_i")
-#: The stated first-order bound of a float term relative to its size: unit roundoff times the number of operations
-#: that feed it (n + d + H and the exponent's |beta s| <= 50 amplifying the data's rounding), with room to spare.
-UNIT = 2.0**-53
-
-
-def _bound(n: int, d: int, H: int, scaled: float) -> float:
-    return 8.0 * UNIT * (n + d + H + 4) * (1.0 + scaled)
+#: Terms whose float value may lose digits to a cancellation (A_h_i = <F_i - f_h_i, x_i> with general values: the
+#: other heads' own terms W'_h x_i e^(beta lambda)), which their stated bound must then say.
+CANCELLING = ("A_h_i", "norm2(proj(F_i - f_h_i))", "norm2(f_h_i - a_h_i * x_i)", "a_h_i**2 - T_h_i", "norm(xdot_i)")
 
 
 def _pair(attention: str, scaled: float, general: bool, seed: int) -> tuple[Configuration, object]:
@@ -63,15 +60,38 @@ def _pair(attention: str, scaled: float, general: bool, seed: int) -> tuple[Conf
 @pytest.mark.parametrize("attention", ["usa", "softmax"])
 @pytest.mark.parametrize("scaled", [8.0, 22.0, 50.0])
 def test_float_terms_agree_with_256_bit_balls_within_their_bound(attention: str, scaled: float) -> None:
+    """Each term's float value is within the bound it carries (`float_error`) of the 256-bit ball, and that bound is
+    at most the configuration's relative bound `float_error.relative_bound` times a small multiple of its size."""
     cfg, exact = _pair(attention, scaled, general=False, seed=int(scaled))
     floats = float_algebra(cfg)
-    bound = _bound(cfg.n, cfg.d, cfg.H, scaled)
+    relative = float_error.relative_bound(cfg.n, cfg.d, cfg.H, scaled)
     with precision(256):
         for text in TERMS:
             term = parse_term(text)
-            value, ball = float(evaluate(term, floats, 1, 0)), term_ball(term, exact, 1, 0)
-            exact_value = float(ball.mid())
-            assert abs(value - exact_value) <= bound * abs(exact_value), (text, value, exact_value, bound)
+            value, ball = evaluate(term, floats, 1, 0), model_balls.term_ball(term, exact, 1, 0)
+            exact_value, bound = float(ball.mid()), floats.error(value)
+            assert abs(float(value) - exact_value) <= bound, (text, float(value), exact_value, bound)
+            assert bound <= 100 * relative * abs(exact_value), (text, bound, relative)
+
+
+@pytest.mark.parametrize("attention", ["usa", "softmax"])
+@pytest.mark.parametrize("general", [False, True])
+@pytest.mark.parametrize("scaled", [8.0, 22.0, 50.0])
+def test_every_token_and_cancelling_term_is_within_its_stated_bound(
+    attention: str, general: bool, scaled: float
+) -> None:
+    """At every token, general values too, the terms and those that cancel: the float value is within its stated
+    bound of the 256-bit ball, however loose the bound must be where the float lost its digits."""
+    for seed in range(3):
+        cfg, exact = _pair(attention, scaled, general=general, seed=seed)
+        floats = float_algebra(cfg)
+        with precision(256):
+            for text in TERMS + CANCELLING:
+                term = parse_term(text)
+                for i in range(cfg.n):
+                    value = evaluate(term, floats, i, 0)
+                    exact_value = float(model_balls.term_ball(term, exact, i, 0).mid())
+                    assert abs(float(value) - exact_value) <= floats.error(value), (text, i, seed, exact_value)
 
 
 def test_the_issue_example_has_the_sign_of_the_balls() -> None:
@@ -98,7 +118,8 @@ def test_general_values_keep_the_projection_honest(attention: str) -> None:
     with precision(256):
         for text in ("norm2(xdot_i)", "T_h_i", "dE_dt"):
             term = parse_term(text)
-            value, exact_value = float(evaluate(term, floats, 1, 0)), float(term_ball(term, exact, 1, 0).mid())
+            value = float(evaluate(term, floats, 1, 0))
+            exact_value = float(model_balls.term_ball(term, exact, 1, 0).mid())
             assert abs(value - exact_value) <= 1e-9 * abs(exact_value), (text, value, exact_value)
 
 

@@ -103,9 +103,10 @@ rhs = "1/1000000000000"
 
 def test_margins_within_their_rounding_error_are_no_evidence(tmp_path: Path) -> None:
     """It was CONFIRMED: every margin (about -1e-12) was above the violation tolerance and counted as a test. A margin
-    now counts only when it is positive and clear of its change at a rotated copy; true claims over a domain the search
-    reaches keep their CONFIRMED (the cluster gap of examples/quantities.toml)."""
+    beyond its float error bound, however small, is now decided by balls at exact data, which refute the claim with a
+    certified witness; true claims over a domain the search reaches keep their CONFIRMED (the cluster gap of
+    examples/quantities.toml)."""
     for seed in (0, 1):
         report = checks.check(NEAR_ZERO, certificates=tmp_path, seed=seed, progress=False)
-        assert report.verdicts["zero-above-a-trillionth"] is Verdict.INCONCLUSIVE
-        assert "only 0 had a margin clear of its rounding error" in _notes(report, "zero-above-a-trillionth")
+        assert report.verdicts["zero-above-a-trillionth"] is Verdict.REFUTED, _notes(report, "zero-above-a-trillionth")
+        assert report.claim("zero-above-a-trillionth").procedures[0]["witness"]["verified_by"] == "ball"

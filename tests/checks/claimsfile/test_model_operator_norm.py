@@ -24,7 +24,7 @@ from certificates.kernel.verify import verify_file
 from certificates.model_balls import term_ball
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
-from checks.evidence.model_witnesses import FloatAlgebra
+from checks.evidence.float_terms import FloatAlgebra
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict

@@ -85,7 +85,7 @@ def test_near_zero_float_violations_are_told_from_rounding_noise_by_balls() -> N
         x /= np.linalg.norm(x)
         strengths = np.exp(rng.uniform(0.0, np.log(8 / 0.3), size=3))
         cfg = Configuration.create(np.array([x, x]), families.scalar_heads(strengths, 3), beta=0.3)
-        if model_witnesses.margin(aligned, cfg)[0] < -adversarial.VIOLATION:
+        if model_witnesses.margin(aligned, cfg)[0].value < -adversarial.VIOLATION:
             noisy.append(cfg)
     assert not noisy  # repeated tokens: their differences are exactly 0 in the float model too (issue 39)
 
@@ -98,9 +98,11 @@ def test_near_zero_float_violations_are_told_from_rounding_noise_by_balls() -> N
     low, high = np.deg2rad(120.0), np.deg2rad(127.0)  # dE/dt > 0 at 120 degrees, < 0 at 127
     for _ in range(60):
         middle = (low + high) / 2
-        low, high = (middle, high) if model_witnesses.margin(identity, circle(middle))[0] > -1e-7 else (low, middle)
+        low, high = (
+            (middle, high) if model_witnesses.margin(identity, circle(middle))[0].value > -1e-7 else (low, middle)
+        )
     small = circle(high)
-    assert -model_witnesses.NOISE_BAND < model_witnesses.margin(identity, small)[0] < -adversarial.VIOLATION
+    assert -model_witnesses.NOISE_BAND < model_witnesses.margin(identity, small)[0].value < -adversarial.VIOLATION
     draws = model_witnesses.Draws.of(identity.hypotheses)
     exact = model_witnesses._exact(small, draws, model_witnesses.NOISE_DENOMINATOR)
     assert not model_witnesses._noise(identity, exact, {})

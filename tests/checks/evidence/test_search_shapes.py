@@ -70,15 +70,15 @@ def test_the_circle_shape_holds_a_ball_verified_violation_that_no_earlier_set_ho
     template = scalar_template(4, 2, (0.02, 3.0))
     rng = np.random.default_rng(1)
     earlier = [cfg for _ in range(100) for cfg in adversarial.structured(template, rng)]
-    assert min(margin(claim, cfg)[0] for cfg in earlier) > -adversarial.VIOLATION
+    assert min(margin(claim, cfg)[0].value for cfg in earlier) > -adversarial.VIOLATION
     circles = [cfg for _ in range(10) for cfg in adversarial.extra_sets(template, rng, ("circle",))]
     for cfg in circles:  # n - 2 copies of one token, the other two its mirror images in a plane through it
         assert most_repeated(cfg.tokens) == 2
         repeated, pair = cfg.tokens[0], cfg.tokens[2:]
         assert np.allclose(repeated, cfg.tokens[1]) and not np.allclose(pair[0], pair[1])
         assert np.allclose(pair @ repeated, pair[0] @ repeated)
-    worst = min(circles, key=lambda cfg: margin(claim, cfg)[0])
-    assert margin(claim, worst)[0] < -1e-6
+    worst = min(circles, key=lambda cfg: margin(claim, cfg)[0].value)
+    assert margin(claim, worst)[0].value < -1e-6
     exact = round_configuration(
         worst.tokens, worst.score_matrices, worst.values, worst.beta, 2**20, symmetric_values=True
     )
