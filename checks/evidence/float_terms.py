@@ -27,7 +27,7 @@ from checks.model.configuration import Configuration
 
 
 def _norm(v: np.ndarray) -> float:
-    return math.sqrt(float(np.dot(v, v)))
+    return math.sqrt(float(np.vdot(v, v)))
 
 
 @dataclass(frozen=True)
