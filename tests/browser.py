@@ -50,6 +50,7 @@ PROBE = r"""
     const note = m.querySelector("annotation");
     out.formulas.push({
       display: getComputedStyle(m).display,
+      inline: m.getAttribute("display") === "inline",
       width: box.width,
       height: box.height,
       annotation: note ? note.textContent : null,
@@ -124,14 +125,16 @@ def screenshot(chromium: str, page: Path, png: Path, scratch: Path) -> Path:
 def layout_problems(measured: dict[str, Any], formulas: int, fallbacks: int, sources: Iterable[str] = ()) -> list[str]:
     """Everything wrong with the measured page: each is a sentence; none means the mathematics is laid out.
 
-    Visible text is raw LaTeX when it has a LaTeX command or `$$`, or when it is one of the formulas'
-    `sources`: statements and step texts are words with ASCII mathematics such as `S^{d-1}`, and stay so.
+    `formulas` counts the derivations' display formulas; the statements' inline formulas are checked the same way
+    but not counted. Visible text is raw LaTeX when it has a LaTeX command or `$$`, or when it is one of the
+    formulas' `sources`: step texts are words with ASCII mathematics such as `S^{d-1}`, and stay so.
     """
     shown_sources = {source.strip()[:PROBED_CHARS] for source in sources}
     problems = []
     shown = measured["formulas"]
-    if len(shown) != formulas:
-        problems.append(f"{len(shown)} MathML formulas in the page, expected {formulas}")
+    displayed = [formula for formula in shown if not formula["inline"]]
+    if len(displayed) != formulas:
+        problems.append(f"{len(displayed)} MathML formulas in the page, expected {formulas}")
     for index, formula in enumerate(shown):
         if formula["display"] not in ("math", "block math"):
             problems.append(f"formula {index} is not laid out as MathML (display: {formula['display']})")

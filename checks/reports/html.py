@@ -2,7 +2,8 @@
 
 Formulas are MathML, converted from each derivation step's LaTeX when the report is written
 (`checks.reports.mathml`), which browsers lay out natively; the LaTeX source stays in the page as the
-formula's annotation. Statements and step texts are words and stay words. Figures are PNG
+formula's annotation. A statement's formulas are typeset the same way (`checks.reports.statement_math`); step
+texts are words and stay words. Figures are PNG
 images embedded as data URIs, listed in the report under "figures". `render_overview` is the
 part a notebook shows (verdict counts, differences from the summary, the table of claims). The page opens with a
 table of contents: the claims grouped by verdict (the order of `Verdict`), each linking to its section, and every
@@ -16,6 +17,7 @@ from typing import Any
 
 from checks.reports.document import attention_words, checkers_text
 from checks.reports.mathml import formula_html
+from checks.reports.statement_math import statement_html
 from checks.reports.values import dumps, visible
 from checks.verdicts import Verdict
 
@@ -118,7 +120,7 @@ def _claim(claim: dict[str, Any], figures: list[dict[str, str]]) -> str:
     out = [
         f"<section id='{e(claim['id'])}'><a class='top' href='#{CONTENTS}'>contents</a>",
         f"<h2><code>{e(claim['id'])}</code>: {e(claim['title'])}</h2>",
-        f"<p>{_badge(claim['verdict'])}</p><p><em>Statement.</em> {e(claim['statement'])}</p>",
+        f"<p>{_badge(claim['verdict'])}</p><p><em>Statement.</em> {statement_html(claim['statement'])}</p>",
     ]
     checkers = checkers_text(claim["evidence"])
     if checkers is not None:

@@ -65,6 +65,7 @@ def test_every_formula_of_the_whole_paper_is_laid_out_as_mathml_and_no_latex_is_
     sources = _sources(whole_paper)
     assert len(sources) >= 100
     assert layout_problems(measured, formulas=len(sources), fallbacks=0, sources=sources) == []
+    assert sum(formula["inline"] for formula in measured["formulas"]) >= len(whole_paper.claims)  # statements typeset
     kept = artefacts / "report.html"
     kept.write_text(page, encoding="utf-8")
     assert screenshot(chromium, kept, artefacts / "report-first-screen.png", tmp_path).stat().st_size > 10_000
