@@ -191,3 +191,18 @@ def test_the_readme_gives_the_kernels_size() -> None:
 
     text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert f"**{kernel_size()[1]:,} lines of code** today" in text
+
+
+#: A path or module of the implementation: the user's pages speak of what headflow does, not where.
+IMPLEMENTATION_PATH = re.compile(r"(?:checks|certificates|identities)(?:/[\w/]+\.py|\.[a-z_]+\.[a-z_.]+)")
+
+
+@pytest.mark.parametrize("page", ["claims-files.md", "tutorial.md", "specification.md"])
+def test_the_reference_pages_name_no_implementation_path(page: str) -> None:
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    assert IMPLEMENTATION_PATH.findall(text) == []
+
+
+def test_the_pages_point_to_no_file_outside_the_repository() -> None:
+    pages = [README, *(path.read_text(encoding="utf-8") for path in (ROOT / "docs").glob("*.md"))]
+    assert not [page for page in pages if "SPEC.md" in page or "shared folder" in page]
