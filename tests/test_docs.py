@@ -206,3 +206,20 @@ def test_the_reference_pages_name_no_implementation_path(page: str) -> None:
 def test_the_pages_point_to_no_file_outside_the_repository() -> None:
     pages = [README, *(path.read_text(encoding="utf-8") for path in (ROOT / "docs").glob("*.md"))]
     assert not [page for page in pages if "SPEC.md" in page or "shared folder" in page]
+
+
+#: Fenced code blocks and code spans: what a user types, never a formula.
+_CODE = re.compile(r"^```.*?^```|`[^`\n]*`", flags=re.M | re.S)
+#: A formula as pymdownx.arithmatex reads it: `$$...$$` displayed, `$...$` inline (no space inside the dollars).
+_FORMULA = re.compile(r"\$\$.+?\$\$|\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$", flags=re.S)
+#: Mathematics written as Unicode text, which the site shows unset: Greek letters, brackets, operators, powers.
+_UNICODE_MATHS = re.compile(r"[α-ωΔΛΣΦ⟨⟩∑∈≤≥≠⊥²ᵀ√ẋṡ]")
+
+
+@pytest.mark.parametrize("page", ["dynamics.md", "specification.md"])
+def test_the_mathematical_pages_write_their_mathematics_as_formulas(page: str) -> None:
+    """The model's pages typeset their mathematics (LaTeX the bundled KaTeX lays out), not ASCII or Unicode text."""
+    prose = _CODE.sub("", (ROOT / "docs" / page).read_text(encoding="utf-8"))
+    formulas = _FORMULA.findall(prose)
+    assert len(formulas) >= 20, f"{page} has {len(formulas)} formulas"
+    assert _UNICODE_MATHS.findall(_FORMULA.sub("", prose)) == []
