@@ -19,11 +19,11 @@ So Psi(z) = 0 iff F(X(z)) = 0, and the Krawczyk inclusion K(Z) inside the box Z 
 one equilibrium X(z*), z* in Z. When Fix has dimension 0 (E empty), F(X(0)) lies in a zero space:
 normalize(C) is an equilibrium by symmetry alone.
 
-The spectrum. At an equilibrium X*, the Jacobian J of the ambient field (`ball_model.velocity_field`
-over first-order series, `jacobian`) restricted to the tangent space, B^T J B in orthonormal frames B_i of x_i^perp, is similar to the
-linearization of the flow. With P the block-diagonal projection I - x_i x_i^T on the tangent spaces, P J P is
-diag(B^T J B, 0) in the orthonormal frames [B, N] (N_i = x_i e_i: P N = 0 and N^T P = 0), so its spectrum is the
-tangent one and n zeros, and no frame is needed. Over the box, the balls of P J P hold its value at X*.
+The spectrum. At an equilibrium X*, the Jacobian J of the ambient field (`ball_model.velocity_field` over
+first-order series, `jacobian`) restricted to the tangent space, B^T J B in orthonormal frames B_i of x_i^perp, is
+similar to the linearization of the flow. With P the block-diagonal projection I - x_i x_i^T on the tangent spaces,
+P J P is diag(B^T J B, 0) in the orthonormal frames [B, N] (N_i = x_i e_i: P N = 0 and N^T P = 0), so its spectrum
+is the tangent one and n zeros, and no frame is needed. Over the box, the balls of P J P hold its value at X*.
 Every rotation A commuting with the heads gives J (A X*) = A F(X*) = 0, and A X* is tangent: the writer's
 rotations A_k (exact skew matrices, each checked to commute with every head), r of them independent at X* (a
 positive definite Gram matrix of A_k X over the box), and the n normal directions are r + n known zero eigenvalues.
@@ -232,6 +232,8 @@ PAYLOAD_KEYS = frozenset({"configuration", "rotations", "permutations", "point",
 PAYLOAD_KEYS |= {"orbit", "eigenvectors", "prec", "spectrum"}
 #: Most symmetries a file may list (each is checked exactly).
 MAX_SYMMETRIES = 64
+#: The counts of a decided spectrum.
+COUNTS = ("zeros", "negative", "positive")
 
 
 def clusters_gram(sizes: Sequence[int]) -> Matrix:
@@ -284,13 +286,13 @@ STRUCTURES: dict[str, Failure] = {
 }
 
 
-def _array(data: object, shape: Sequence[int], what: str) -> Any:
+def array(data: object, shape: Sequence[int], what: str) -> Any:
     """Nested lists of exactly the lengths `shape` with exact rational texts at the leaves (Rejected otherwise)."""
     if not shape:
         return parse_rational(data)
     if not isinstance(data, list) or len(data) != shape[0]:
         raise Rejected(f"{what}: nested lists of {' x '.join(map(str, shape))} exact rationals")
-    return [_array(item, shape[1:], what) for item in data]
+    return [array(item, shape[1:], what) for item in data]
 
 
 def problem_of(payload: dict[str, Any]) -> Problem:
@@ -305,7 +307,7 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     for pi in permutations:
         if not isinstance(pi, list) or any(type(k) is not int for k in pi) or sorted(pi) != list(range(n)):
             raise Rejected(f"a permutation: the {n} token indices, each once")
-    return Problem(cfg, list(zip(_array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
+    return Problem(cfg, list(zip(array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
 
 
 def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Problem, dict[str, int], str]:
@@ -316,9 +318,9 @@ def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Probl
     if wrong := failure(problem):
         raise Rejected(f"not {what}: {wrong}")
     n, d, E = problem.cfg.n, len(problem.cfg.tokens[0]), slice_of(problem)
-    z0, Y = _array(payload["point"], (len(E),), "point"), _array(payload["preconditioner"], (len(E),) * 2, "Y")
-    radius, V = parse_rational(payload["radius"]), _array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")
-    orbit = [_array(A, (d, d), "orbit") for A in require_list(payload["orbit"], d * (d - 1) // 2, "orbit")]
+    z0, Y = array(payload["point"], (len(E),), "point"), array(payload["preconditioner"], (len(E),) * 2, "Y")
+    radius, V = parse_rational(payload["radius"]), array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")
+    orbit = [array(A, (d, d), "orbit") for A in require_list(payload["orbit"], d * (d - 1) // 2, "orbit")]
     with precision(recorded_precision(payload, 512)):
         how = existence(problem, E, z0, radius, Y)
         counts = spectrum(problem, chart_tokens(problem, E, box(z0, radius)), orbit, V)
