@@ -1,14 +1,14 @@
 """The `equilibrium` kind: a token regime is a critical point of the multi-head field, or its projected Jacobian
 has a stated spectrum, for stated ranges of n, d, H, beta and kinds (or all of them).
 
-Fields: `tokens` (the regime, `equilibrium_regimes.REGIMES`), `property`:
+Fields: `tokens` (the regime, `regimes.REGIMES`), `property`:
 - `critical-point`: every token's velocity is exactly 0;
 - `stable`: an equilibrium whose projected Jacobian (on the tangent space, the rotation zeros removed) has every
   other eigenvalue with Re < 0 (index 0); `unstable`: some eigenvalue has Re > 0;
 - `index` (with `index = k`): exactly k eigenvalues with Re > 0 and none on the imaginary axis but the rotation zeros;
 - `hyperbolic`: no eigenvalue on the imaginary axis but the rotation zeros (the index is defined).
 Optional: `heads` (`scalar`: M_h = lambda_h I, W_h = nu_h I, the default; `orthogonal`: M_h = W_h = lambda_h P_h, P_h
-the projection on head h's block of coordinates, `equilibrium_regimes.head_blocks`; `eigenvector`: any heads whose
+the projection on head h's block of coordinates, `regimes.head_blocks`; `eigenvector`: any heads whose
 value matrices W_h have the common token x as an eigenvector, for `single-cluster` and `antipodal` at every n, d, H,
 beta only), `attention` (a kind or a list; default every kind, the smooth ones for a spectrum), `n` and `d` (an integer
 or `{ min = a, max = b }`; absent: every value the regime allows), `beta` (absent: every beta > 0), `lambdas` (head
@@ -29,17 +29,16 @@ from typing import Any
 
 import sympy as sp
 
+from certificates.claims import regimes
 from certificates.claims.decimals import decimal_value
 from certificates.claims.expressions import parse_defined
 from certificates.claims.given_tokens import GivenTokens, given_tokens
 from certificates.claims.numbers import exact_number
 from certificates.claims.problems import ExpressionError
+from certificates.claims.regimes import HEADS, PROPERTIES, SPECTRAL, Instance, splits
 from certificates.errors import InputError
-from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import format as fmt
-from certificates.kernel.equilibrium_regimes import HEADS, PROPERTIES, SPECTRAL, Instance, splits
 from certificates.kernel.exprtree import TreeError, parse_rational
-from certificates.kernel.recheck import Rejected
 from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
 from certificates.sympy_trees import from_sympy
 
@@ -236,11 +235,11 @@ def _probe(fields: SimpleNamespace) -> None:
 
 
 def least_dimension(fields: Any, n: int) -> int | None:
-    """The least d where the regime exists at n tokens (`equilibrium_regimes.least_dimension`); InputError naming
-    rho when rho is not a rational number at n."""
+    """The least d where the regime exists at n tokens (`regimes.least_dimension`); InputError naming rho when rho
+    is not a rational number at n."""
     try:
         return regimes.least_dimension(fields, n)
-    except Rejected as exc:
+    except ValueError as exc:
         raise InputError("rho", str(fields.rho), str(exc)) from None
 
 

@@ -277,7 +277,7 @@ class EquilibriumClaim(UserClaim):
     strengths: tuple[Fraction, ...] | None
     value_strengths: tuple[Fraction, ...] | None
     rho: sp.Expr | None
-    #: rho as an expression tree in n (what the exact domain checks evaluate, `equilibrium_regimes.regime_gram`).
+    #: rho as an expression tree in n (what the exact domain checks evaluate, `regimes.regime_gram`).
     rho_tree: Any
     sizes: tuple[int, ...] | None
     points: Any

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from certificates.kernel import model_statements, real_statements, registry_statements
+from certificates.kernel import equilibrium_statements, model_statements, real_statements, registry_statements
 from certificates.kernel.recheck import Rejected
 
 Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]
@@ -28,7 +28,7 @@ FORMS: dict[str, Checker] = {
     real_statements.FORM: real_statements.check,
     registry_statements.FORM: registry_statements.check,
     model_statements.FORM: model_statements.check,
-    model_statements.REGIME_FORM: model_statements.check_regime,
+    equilibrium_statements.FORM: equilibrium_statements.check,
 }
 
 

@@ -19,11 +19,11 @@ So Psi(z) = 0 iff F(X(z)) = 0, and the Krawczyk inclusion K(Z) inside the box Z 
 one equilibrium X(z*), z* in Z. When Fix has dimension 0 (E empty), F(X(0)) lies in a zero space:
 normalize(C) is an equilibrium by symmetry alone.
 
-The spectrum. At an equilibrium X*, the Jacobian J of the ambient field (`ball_model.velocity_field`
-on jets) restricted to the tangent space, B^T J B in orthonormal frames B_i of x_i^perp, is similar to the
-linearization of the flow. With P the block-diagonal projection I - x_i x_i^T on the tangent spaces, P J P is
-diag(B^T J B, 0) in the orthonormal frames [B, N] (N_i = x_i e_i: P N = 0 and N^T P = 0), so its spectrum is the
-tangent one and n zeros, and no frame is needed. Over the box, the balls of P J P hold its value at X*.
+The spectrum. At an equilibrium X*, the Jacobian J of the ambient field (`ball_model.velocity_field` over
+first-order series, `jacobian`) restricted to the tangent space, B^T J B in orthonormal frames B_i of x_i^perp, is
+similar to the linearization of the flow. With P the block-diagonal projection I - x_i x_i^T on the tangent spaces,
+P J P is diag(B^T J B, 0) in the orthonormal frames [B, N] (N_i = x_i e_i: P N = 0 and N^T P = 0), so its spectrum
+is the tangent one and n zeros, and no frame is needed. Over the box, the balls of P J P hold its value at X*.
 Every rotation A commuting with the heads gives J (A X*) = A F(X*) = 0, and A X* is tangent: the writer's
 rotations A_k (exact skew matrices, each checked to commute with every head), r of them independent at X* (a
 positive definite Gram matrix of A_k X over the box), and the n normal directions are r + n known zero eigenvalues.
@@ -46,13 +46,12 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from flint import acb, acb_mat, arb, arb_mat, fmpq, fmpq_mat
+from flint import acb, acb_mat, arb, arb_mat, arb_series, fmpq, fmpq_mat
 
 from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.exprtree import parse_rational
-from certificates.kernel.jets import Jet
 from certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_keys, require_list
 from certificates.kernel.vocabulary import SMOOTH_KINDS
 
@@ -123,20 +122,33 @@ def slice_of(problem: Problem) -> Matrix:
 
 
 def _sparse(exact: Sequence[Fraction], values: Sequence[Any]) -> Any:
-    """sum_r exact_r values_r (balls or jets), skipping the exact zeros (E and the rotations are sparse)."""
+    """sum_r exact_r values_r (balls or series), skipping the exact zeros (E and the rotations are sparse)."""
     return sum((v * ball_of(q) for q, v in zip(exact, values, strict=True) if q), arb(0))
 
 
 def chart_tokens(problem: Problem, E: Matrix, z: Sequence[Any]) -> list[list[Any]]:
-    """x_i = w_i / |w_i| with w_i = c_i + (E z)_i (balls or jets)."""
+    """x_i = w_i / |w_i| with w_i = c_i + (E z)_i (balls or series)."""
     d, centre = len(problem.cfg.tokens[0]), problem.cfg.tokens
     w = [[_sparse([e[i * d + a] for e in E], z) + ball_of(ca) for a, ca in enumerate(c)] for i, c in enumerate(centre)]
     return [[wa / norm for wa in x] for x, norm in zip(w, [sum(wa * wa for wa in x).sqrt() for x in w], strict=True)]
 
 
 def field(cfg: ExactConfiguration, tokens: list[list[Any]]) -> list[list[Any]]:
-    """F(X) on the sphere (the ambient extension off it), at balls or jets: the ball model's one formula."""
+    """F(X) on the sphere (the ambient extension off it), at balls or series: the ball model's one formula."""
     return ball_model.velocity_field(tokens, cfg.score_matrices, cfg.values, cfg.beta, cfg.attention)
+
+
+def jacobian(f: Callable[[list[Any]], list[Any]], point: Sequence[arb]) -> arb_mat:
+    """The Jacobian of f over the balls `point`: column k is the t coefficient of f(point + t e_k) in first-order
+    series (python-flint's arb_series, truncated after t: each coefficient encloses the partial derivative at every
+    point of the balls)."""
+
+    def slope(value: Any) -> arb:
+        coefficients = value.coeffs() if isinstance(value, arb_series) else []
+        return coefficients[1] if len(coefficients) > 1 else arb(0)  # a series drops exact zero coefficients
+
+    series = [[arb_series([v, int(j == k)], prec=2) for j, v in enumerate(point)] for k in range(len(point))]
+    return arb_mat([list(map(slope, f(column))) for column in series]).transpose()
 
 
 def box(z0: Sequence[Fraction], radius: Fraction) -> list[arb]:
@@ -157,7 +169,7 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
         return [_sparse(e, flat) for e in E]
 
     centre, Yb = arb_mat([[ball_of(v)] for v in z0]), arb_mat([[ball_of(v) for v in row] for row in Y])
-    J = arb_mat([list(jet.grad) for jet in psi(Jet.variables(box(z0, radius)))])
+    J = jacobian(psi, box(z0, radius))
     identity, width = arb_mat([[int(i == j) for j in range(p)] for i in range(p)]), arb_mat([box([0], radius)] * p)
     K = centre - Yb * arb_mat([[v] for v in psi(centre.entries())]) + (identity - Yb * J) * width
     for k, value in enumerate(K.entries()):
@@ -170,11 +182,14 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
 
 
 def projected_jacobian(cfg: ExactConfiguration, tokens: list[list[arb]]) -> arb_mat:
-    """P DF P (nd square) over the token balls: DF the ambient field's Jacobian from jets, P the block-diagonal
+    """P DF P (nd square) over the token balls: DF the ambient field's Jacobian (`jacobian`), P the block-diagonal
     projection I - x_i x_i^T on the tangent spaces."""
     n, d = len(tokens), len(tokens[0])
-    variables = Jet.variables([t for x in tokens for t in x])
-    DF = arb_mat([jet.grad for x in field(cfg, [variables[i * d : (i + 1) * d] for i in range(n)]) for jet in x])
+
+    def flat(t: list[Any]) -> list[Any]:
+        return [v for x in field(cfg, [t[i * d : (i + 1) * d] for i in range(n)]) for v in x]
+
+    DF = jacobian(flat, [t for x in tokens for t in x])
     blocks = [(i, a) for i in range(n) for a in range(d)]
     P = arb_mat([[int(a == b) - tokens[i][a] * tokens[i][b] if i == j else 0 for j, b in blocks] for i, a in blocks])
     return P * DF * P
@@ -217,6 +232,8 @@ PAYLOAD_KEYS = frozenset({"configuration", "rotations", "permutations", "point",
 PAYLOAD_KEYS |= {"orbit", "eigenvectors", "prec", "spectrum"}
 #: Most symmetries a file may list (each is checked exactly).
 MAX_SYMMETRIES = 64
+#: The counts of a decided spectrum.
+COUNTS = ("zeros", "negative", "positive")
 
 
 def clusters_gram(sizes: Sequence[int]) -> Matrix:
@@ -269,13 +286,13 @@ STRUCTURES: dict[str, Failure] = {
 }
 
 
-def _array(data: object, shape: Sequence[int], what: str) -> Any:
+def array(data: object, shape: Sequence[int], what: str) -> Any:
     """Nested lists of exactly the lengths `shape` with exact rational texts at the leaves (Rejected otherwise)."""
     if not shape:
         return parse_rational(data)
     if not isinstance(data, list) or len(data) != shape[0]:
         raise Rejected(f"{what}: nested lists of {' x '.join(map(str, shape))} exact rationals")
-    return [_array(item, shape[1:], what) for item in data]
+    return [array(item, shape[1:], what) for item in data]
 
 
 def problem_of(payload: dict[str, Any]) -> Problem:
@@ -290,7 +307,7 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     for pi in permutations:
         if not isinstance(pi, list) or any(type(k) is not int for k in pi) or sorted(pi) != list(range(n)):
             raise Rejected(f"a permutation: the {n} token indices, each once")
-    return Problem(cfg, list(zip(_array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
+    return Problem(cfg, list(zip(array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
 
 
 def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Problem, dict[str, int], str]:
@@ -301,9 +318,9 @@ def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Probl
     if wrong := failure(problem):
         raise Rejected(f"not {what}: {wrong}")
     n, d, E = problem.cfg.n, len(problem.cfg.tokens[0]), slice_of(problem)
-    z0, Y = _array(payload["point"], (len(E),), "point"), _array(payload["preconditioner"], (len(E),) * 2, "Y")
-    radius, V = parse_rational(payload["radius"]), _array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")
-    orbit = [_array(A, (d, d), "orbit") for A in require_list(payload["orbit"], d * (d - 1) // 2, "orbit")]
+    z0, Y = array(payload["point"], (len(E),), "point"), array(payload["preconditioner"], (len(E),) * 2, "Y")
+    radius, V = parse_rational(payload["radius"]), array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")
+    orbit = [array(A, (d, d), "orbit") for A in require_list(payload["orbit"], d * (d - 1) // 2, "orbit")]
     with precision(recorded_precision(payload, 512)):
         how = existence(problem, E, z0, radius, Y)
         counts = spectrum(problem, chart_tokens(problem, E, box(z0, radius)), orbit, V)

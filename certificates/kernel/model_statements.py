@@ -37,13 +37,10 @@ naming it is accepted). Phi fixes the energy's constant of integration, so the p
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from fractions import Fraction
-from types import SimpleNamespace
 from typing import Any
 
-from certificates.kernel import equilibrium_regimes as regimes
 from certificates.kernel import format as fmt
 from certificates.kernel import recheck
 from certificates.kernel.ball_model import ExactConfiguration
@@ -80,7 +77,7 @@ ENERGIES = frozenset({"E", "E_h"})
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
 EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 
-FORM, REGIME_FORM = "model", "equilibrium-regime"
+FORM = "model"
 
 
 def term_of(data: object) -> Term:
@@ -375,80 +372,3 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
             raise Rejected(f"not a witness of {claim_id!r}: {'; '.join(result.failures)}")
         recheck.check_enclosure(result.value, payload["enclosure"], relation, "rhs - lhs")
     return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = {result.value.str(6)} {relation} 0 (balls)"
-
-
-# ---------------------------------------------------------------- equilibrium regimes
-#: An `equilibrium` claim as data (form `equilibrium-regime`): the regime (`equilibrium_regimes.REGIMES`; `rho` its
-#: exprtree tree in n for equiangular tokens, `points` the rational rows of given tokens), the property (and `index`),
-#: the heads, the kinds, the ranges of n and d ([low, high or null]), beta and the strengths (null: every one), and
-#: the sizes of a split or of the clusters. Its certificates (`equilibrium_regimes.check`) are tied to one instance.
-REGIME_KEYS = {"form", "claim", "regime", "property", "index", "heads", "attentions", "n", "d", "beta", "strengths"}
-REGIME_KEYS |= {"value_strengths", "sizes", "rho", "points"}
-#: The largest natural number an equilibrium statement names.
-NATURAL = 10**6
-
-
-def regime_of(data: dict[str, Any], claim_id: str) -> dict[str, Any]:
-    """The fields of an equilibrium statement (as `equilibrium_claim` names them); Rejected when malformed."""
-    recheck.require_keys(data, REGIME_KEYS, "equilibrium statement")
-    words = {"regime": regimes.REGIMES, "property": regimes.PROPERTIES, "heads": regimes.HEADS}
-    recheck.require_choices(data, words, "statement")
-    kinds, index = data["attentions"], data["index"]
-    if not isinstance(kinds, list) or not kinds or any(k not in ATTENTION_KINDS for k in kinds):
-        raise Rejected("statement attentions: a non-empty list of attention kinds")
-    if (index is not None) != (data["property"] == "index") or not (index is None or _natural(index)):
-        raise Rejected("statement index: a natural number, for property index only")
-    if (data["rho"] is not None) != (data["regime"] == "equiangular"):
-        raise Rejected("statement rho: a tree in n, for equiangular tokens only")
-    ranges = {key: recheck.integer_range(data[key], 2, f"statement {key}", NATURAL) for key in ("n", "d")}
-    sizes, points = data["sizes"], data["points"]
-    if not (
-        sizes is None or (isinstance(sizes, list) and 1 <= len(sizes) <= fmt.MAX_TOKENS and all(map(_natural, sizes)))
-    ):
-        raise Rejected("statement sizes: null or a list of natural numbers")
-    if (points is not None) != (data["regime"] == "given") or not (points is None or isinstance(points, list)):
-        raise Rejected("statement points: rows of rationals, for given tokens only")
-    beta = None if data["beta"] is None else parse_rational(data["beta"])
-    if beta is not None and beta <= 0:
-        raise Rejected("statement beta: > 0")
-    fields = {key: data[key] for key in ("regime", "property", "index", "heads")} | {"id": claim_id, "beta": beta}
-    fields |= {"attentions": tuple(kinds), "n_range": ranges["n"], "d_range": ranges["d"]}
-    fields |= {key: _rationals(data[key], key) for key in ("strengths", "value_strengths")}
-    return fields | {
-        "rho_tree": data["rho"],
-        "sizes": None if sizes is None else tuple(sizes),
-        "points": None if points is None else _unit_rows(points),
-    }
-
-
-def _unit_rows(points: list[Any]) -> SimpleNamespace:
-    """The statement's `points` as exact unit rows (`rows`, and their dimension `d`, as the claims file's given tokens
-    name them); Rejected unless 2..MAX_TOKENS rows of 1..MAX_DIMENSION rationals of one length, each of squared norm
-    exactly 1 (data only: never a file name)."""
-    shaped = 2 <= len(points) <= fmt.MAX_TOKENS and all(
-        isinstance(row, list) and 1 <= len(row) <= fmt.MAX_DIMENSION for row in points
-    )
-    rows = tuple(tuple(parse_rational(v) for v in row) for row in points) if shaped else ()
-    if not rows or len({len(row) for row in rows}) != 1 or any(sum(v * v for v in row) != 1 for row in rows):
-        raise Rejected("statement points: 2 or more rows of rationals of one length, each of norm exactly 1")
-    return SimpleNamespace(rows=rows, d=len(rows[0]))
-
-
-def _natural(value: object) -> bool:
-    return recheck.natural(value, 0, NATURAL)
-
-
-def _rationals(value: object, key: str) -> tuple[Fraction, ...] | None:
-    """Null, or 1 to MAX_HEADS exact rationals."""
-    listed = None if value is None else recheck.require_list(value, fmt.MAX_HEADS, f"statement {key}", 1)
-    return None if listed is None else tuple(map(parse_rational, listed))
-
-
-def check_regime(
-    data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
-) -> tuple[str, str]:
-    """(what the certificate proves or refutes at its instance, with the statement, how it was re-checked); Rejected
-    when it is not a moving-regime witness or an equilibrium certificate of the statement at an instance of it."""
-    proved, how = regimes.check(SimpleNamespace(**regime_of(data, claim_id)), kind, payload)
-    shown = {key: value for key, value in data.items() if value is not None and key not in ("form", "claim")}
-    return f"{proved} (the claim: {json.dumps(shown)})", how

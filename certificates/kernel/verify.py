@@ -4,7 +4,7 @@ In order: the file's size, JSON shape and schema, the sha256 checksum, the claim
 then the statement. A certificate carries the core statement it proves (`certificates.kernel.core`); the kernel
 checks the payload against it by its form and prints it, rendered from its own data: the registry's claims
 against the kernel's own table (`registry_statements`), claims-file claims as `real` relations and constants,
-`model` witnesses (those of dynamics claims among them) and `equilibrium-regime` certificates. The proofs themselves:
+`model` witnesses (those of dynamics claims among them) and `equilibrium` statements. The proofs themselves:
 - smt: the kernel prints the SMT-LIB2 text from the statement's trees (`smtlib`, `real_encoding`) and runs z3
   and cvc5, each in a fresh isolated process with a time limit (`solvers`): see `solvers.recheck_unsat`;
 - witness: exact data (a point, or a configuration of the model) satisfy the statement's hypotheses

@@ -20,8 +20,9 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
 
         return registry.statement(claim_id, payload)
     from certificates.claims.embedding import read_embedded
+    from certificates.claims.schema import EquilibriumClaim
     from certificates.errors import InputError
-    from certificates.statements import dynamics, model, real
+    from certificates.statements import dynamics, equilibrium, model, real
 
     try:
         parsed = read_embedded(claim)
@@ -29,6 +30,8 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
         return None  # no claim, no statement: the kernel rejects the certificate
     if parsed.id != claim_id:
         return None
+    if isinstance(parsed, EquilibriumClaim):
+        return equilibrium.elaborate(parsed, kind, payload)
     return model.statement(parsed) or real.elaborate(parsed, kind) or dynamics.elaborate(parsed, kind, payload)
 
 

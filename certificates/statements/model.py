@@ -1,5 +1,5 @@
-"""Elaboration of claims-file `model` and `equilibrium` claims into the kernel's `model` and `equilibrium-regime`
-statements (`certificates.kernel.model_statements`).
+"""Elaboration of claims-file `model` claims into the kernel's `model` statements
+(`certificates.kernel.model_statements`).
 
 The embedded claim is parsed by the claims-file reader (the text of its terms by
 `certificates.kernel.model_terms`, with SymPy where its options need it); what the kernel gets is the parsed
@@ -11,47 +11,17 @@ the quantifier, and the sides and `given` conditions as term trees (`term_data`)
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-from certificates.claims.schema import EquilibriumClaim, ModelClaim, UserClaim
+from certificates.claims.schema import ModelClaim, UserClaim
 from certificates.kernel.exprtree import rational_text
 from certificates.kernel.model_statements import Sizes, names_energy
 from certificates.kernel.model_terms import Relation, Term
 
 
 def statement(claim: UserClaim) -> dict[str, Any] | None:
-    """The statement of a parsed model or equilibrium claim (None for another kind)."""
-    if isinstance(claim, ModelClaim):
-        return statement_data(claim)
-    if isinstance(claim, EquilibriumClaim):
-        return regime_data(claim)
-    return None
-
-
-def regime_data(claim: EquilibriumClaim) -> dict[str, Any]:
-    """The statement data of a parsed equilibrium claim (`model_statements.regime_of` reads it back)."""
-
-    def rationals(values: tuple[Fraction, ...] | None) -> list[str] | None:
-        return None if values is None else [rational_text(v) for v in values]
-
-    return {
-        "form": "equilibrium-regime",
-        "claim": claim.id,
-        "regime": claim.regime,
-        "property": claim.property,
-        "index": claim.index,
-        "heads": claim.heads,
-        "attentions": list(claim.attentions),
-        "n": list(claim.n_range),
-        "d": list(claim.d_range),
-        "beta": None if claim.beta is None else rational_text(claim.beta),
-        "strengths": rationals(claim.strengths),
-        "value_strengths": rationals(claim.value_strengths),
-        "sizes": None if claim.sizes is None else list(claim.sizes),
-        "rho": claim.rho_tree,
-        "points": None if claim.points is None else [[rational_text(v) for v in row] for row in claim.points.rows],
-    }
+    """The statement of a parsed model claim (None for another kind)."""
+    return statement_data(claim) if isinstance(claim, ModelClaim) else None
 
 
 def statement_data(claim: ModelClaim) -> dict[str, Any]:

@@ -4,14 +4,15 @@
   heads (all tokens equal or an antipodal split under heads whose value matrices share the token as an eigenvector;
   equiangular tokens under scalar heads, whose proof closes exactly when sum_j x_j = 0, rho = -1/(n-1)), PROVED for
   every n, d, H, beta and kind at once. Otherwise, or when that proof does not close, instance by instance: every
-  velocity decided exactly (`certificates.kernel.equilibrium_regimes.moving_token`); a moving instance
+  velocity decided exactly (`certificates.kernel.equilibrium_statements.moving_token` on the regime's block Gram
+  matrices, `certificates.statements.equilibrium.statement_at`); a moving instance
   REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation.
 - a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
   Gram matrix, or its coordinates) go through the registry's certification (`checks.evidence.equilibria.certify`:
   Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian P J P, the rotation and normal
   zeros removed);
   the certificate is kept only when the kernel finds it to be the regime at the instance
-  (`equilibrium_regimes.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
+  (`equilibrium_statements.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
   REFUTED by one certificate that contradicts it.
   `tokens = "found"` certifies instead every class a seeded search finds (structured candidates, random starts).
 - an unbounded domain (n or d without an end, every beta > 0, every H and strengths) is sampled adversarially
@@ -31,11 +32,13 @@ from typing import Any
 import numpy as np
 
 from certificates.claims import equilibrium_claim as ec
+from certificates.claims import regimes
 from certificates.claims.embedding import embedded
+from certificates.claims.regimes import FOUND
 from certificates.claims.schema import EquilibriumClaim
-from certificates.kernel import equilibrium_regimes as regimes
-from certificates.kernel.equilibrium_regimes import FOUND
-from certificates.kernel.exprtree import exact_rational, rational_text
+from certificates.kernel import equilibrium_statements as kernel
+from certificates.kernel.exprtree import exact_rational
+from certificates.statements.equilibrium import instance_record, statement_at
 from certificates.store import certificate_directory, write_certificate
 from checks.evidence import equilibria
 from checks.registry import Context
@@ -55,19 +58,6 @@ SAMPLED_SIZES = 3
 FREE_STRENGTHS = ((Fraction(1),), (Fraction(1), Fraction(1, 2)), (Fraction(-1),), (Fraction(1), Fraction(-1, 2)))
 #: beta tried where a claim leaves it free (every beta > 0): 1 at every instance, small and large at the least n.
 FREE_BETAS = (Fraction(1), Fraction(1, 8), Fraction(8))
-
-
-def instance_record(inst: regimes.Instance) -> dict[str, Any]:
-    """The instance as certificate data (rationals as exact text), as `equilibrium_regimes.instance_from` reads it
-    (the heads' kind and nu_h are the claim's)."""
-    return {
-        "n": inst.n,
-        "d": inst.d,
-        "attention": inst.attention,
-        "beta": rational_text(inst.beta),
-        "strengths": [rational_text(v) for v in inst.strengths],
-        "split": list(inst.split),
-    }
 
 
 def describe(claim: EquilibriumClaim, inst: regimes.Instance) -> str:
@@ -164,11 +154,11 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
     decided = []
     for inst in instances:
         try:
-            token, how = regimes.moving_token(claim, inst)
+            token = kernel.moving_token(kernel.statement_of(statement_at(claim, inst, None)))
         except ValueError as exc:
             return Outcome(Verdict.INCONCLUSIVE, EXACT, notes=f"{describe(claim, inst)}: {exc}")
         if token is not None:
-            payload = {"witness": regimes.MOVING, "instance": instance_record(inst)}
+            payload = {"witness": kernel.MOVING, "instance": instance_record(inst)}
             path = _write(ctx, claim, "witness", payload)
             return Outcome(
                 Verdict.REFUTED,
@@ -180,7 +170,7 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
                     "certificate": path,
                 },
                 certificates=[path],
-                notes=f"token {token} moves: {how}{why}",
+                notes=f"token {token} moves: its tangent velocity is exactly non-zero (block Gram algebra){why}",
             )
         decided.append(describe(claim, inst))
     if not whole:
@@ -228,7 +218,8 @@ def _certified(
     if not outcome.get("certified") or not outcome.get("spectrum_decided"):
         return None, outcome.get("reason") or outcome.get("spectrum", "not certified")
     if claim.regime != FOUND:
-        wrong = regimes.structure_failure(claim, inst, outcome["record"]["problem"])
+        stated = kernel.statement_of(statement_at(claim, inst, None))
+        wrong = kernel.structure_failure(stated, outcome["record"]["problem"])
         if wrong:
             return None, f"the certified equilibrium is not the regime: {wrong}"
     payload = equilibria.payload(outcome["record"], outcome)

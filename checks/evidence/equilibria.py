@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 from flint import fmpq_mat
 
+from certificates.claims.regimes import head_blocks
 from certificates.kernel import equilibrium as eq
-from certificates.kernel.equilibrium_regimes import head_blocks
 from certificates.kernel.exact import precision
 from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.exprtree import rational_text

@@ -1,5 +1,5 @@
-"""Certificates of `model` claims carry their statement as term trees, those of `equilibrium` claims their regime as
-data (`certificates.kernel.model_statements`).
+"""Certificates of `model` claims carry their statement as term trees (`certificates.kernel.model_statements`), those
+of `equilibrium` claims an exact configuration (`certificates.kernel.equilibrium_statements`).
 
 The certificates are written by the real deciders (`headflow check` on a small claims file): a universal claim
 refuted by a witness, an existence claim certified by one, an existence equality certified by an exact witness. Each
@@ -7,9 +7,10 @@ is accepted, and what check-cert prints is rendered from the statement. Forged s
 only the kernel's check can reject them) are rejected: the relation flipped, a given condition the witness violates
 added, a witness outside the family (wrong n, a non-symmetric score matrix for a symmetric-scores claim), an existence
 statement filed for the universal claim, another claim's statement pasted in, a malformed term. Checking loads no
-SymPy or mpmath of its own (a subprocess records who imports them). Equilibrium statements likewise: a moving-regime
-witness for a regime at rest, for a spectral property, at an instance outside the stated ranges, and a rho that is
-not rational at the instance's n are rejected.
+SymPy or mpmath of its own (a subprocess records who imports them). Equilibrium statements (the regime elaborated at
+the certificate's instance into exact heads and block Gram matrices) likewise: a moving witness of a configuration at
+rest or of no configuration, one stating a spectrum, a spectrum of other data or counts, a relabelled claim are
+rejected by the kernel; an instance outside the claim's ranges or another configuration by `check-cert --claims`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import pytest
 from certificates.claims.loader import parse_claims
 from certificates.kernel.format import content_hash
 from certificates.kernel.verify import verify_file
-from certificates.statements import elaborate
+from certificates.statements import elaborate, restated
 from certificates.statements.model import statement_data, term_data
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -147,7 +148,7 @@ def forged(path: Path, change: Any, name: str = "forged.json") -> Path:
 def test_the_deciders_certificates_carry_model_statements_and_are_accepted(written: dict[str, Path]) -> None:
     for claim_id, path in written.items():
         data = json.loads(path.read_text())
-        assert data["statement"]["form"] == ("model" if claim_id in MODEL else "equilibrium-regime")
+        assert data["statement"]["form"] == ("model" if claim_id in MODEL else "equilibrium")
         assert data["statement"] == elaborate(claim_id, data["kind"], data["payload"], data["claim"])
         ok, message = verify_file(path)
         assert ok, message
@@ -308,35 +309,56 @@ def _statement(key: str, value: Any) -> Any:
     return lambda data: data["statement"].__setitem__(key, value)
 
 
-def test_the_regimes_certificates_print_their_statement(written: dict[str, Path]) -> None:
+def test_the_regimes_certificates_print_their_concrete_statement(written: dict[str, Path]) -> None:
     _, moving = verify_file(written["unequal-clusters-at-rest"])
-    assert "refutes" in moving and '"regime": "clusters"' in moving and '"sizes": [2, 1, 1]' in moving, moving
-    assert '"property": "critical-point"' in moving, moving
+    assert "are not an equilibrium" in moving and '["1", "1", "-1/2", "-1/2"]' in moving, moving
     _, spectrum = verify_file(written["cluster-unstable"])
-    assert "refutes" in spectrum and "0 with Re > 0" in spectrum and '"regime": "single-cluster"' in spectrum, spectrum
+    assert "are an equilibrium" in spectrum and "0 with Re > 0" in spectrum and '["1", "1", "1"]' in spectrum, spectrum
 
 
-def test_a_moving_regime_witness_of_a_regime_at_rest_is_rejected(written: dict[str, Path]) -> None:
+def test_a_moving_witness_of_a_configuration_at_rest_or_of_none_is_rejected(written: dict[str, Path]) -> None:
     path = written["unequal-clusters-at-rest"]
-    ok, message = verify_file(forged(path, _statement("sizes", [2, 2])))  # an antipodal split into equal halves
-    assert not ok, message
-    ok, message = verify_file(forged(path, _statement("regime", "single-cluster")))
+    cluster = [[["1"] * 4 for _ in range(4)]]  # the single cluster rests
+    ok, message = verify_file(forged(path, _statement("grams", cluster)))
     assert not ok and "exactly 0" in message, message
+    ok, message = verify_file(forged(path, _statement("grams", [[["1", "2"], ["2", "1"]]])))  # and n = 4
+    assert not ok and "grams" in message, message
+    ok, message = verify_file(forged(path, _statement("n", 2)))  # the Gram matrices are 4 x 4
+    assert not ok, message
+    not_semidefinite = [[["1", "-1", "-1", "-1"], ["-1", "1", "-1", "-1"], ["-1", "-1", "1", "-1"], ["-1"] * 3 + ["1"]]]
+    ok, message = verify_file(forged(path, _statement("grams", not_semidefinite)))
+    assert not ok and "no unit tokens" in message, message
 
 
-def test_a_moving_regime_witness_of_a_spectral_property_is_rejected(written: dict[str, Path]) -> None:
-    ok, message = verify_file(forged(written["unequal-clusters-at-rest"], _statement("property", "hyperbolic")))
-    assert not ok and "refutes a critical-point claim" in message, message
+def test_a_moving_witness_stating_a_spectrum_is_rejected(written: dict[str, Path]) -> None:
+    counts = {"zeros": 1, "negative": 0, "positive": 5}
+    ok, message = verify_file(forged(written["unequal-clusters-at-rest"], _statement("spectrum", counts)))
+    assert not ok and "equilibrium certificate its spectrum" in message, message
 
 
-def test_an_instance_outside_the_regimes_ranges_is_rejected(written: dict[str, Path]) -> None:
+def test_a_spectral_statement_of_other_data_or_counts_is_rejected(written: dict[str, Path]) -> None:
     path = written["cluster-unstable"]
-    for key, value in (("n", [4, None]), ("d", [2, 2]), ("beta", "3"), ("attentions", ["softmax"])):
+    for key, value in (("beta", "3"), ("attention", "softmax"), ("values", [["2"]])):
         ok, message = verify_file(forged(path, _statement(key, value)))
-        assert not ok and "not an instance" in message, (key, message)
+        assert not ok and "not the statement's" in message, (key, message)
+    counts = json.loads(path.read_text())["statement"]["spectrum"]
+    ok, message = verify_file(forged(path, _statement("spectrum", {**counts, "positive": 1, "negative": 3})))
+    assert not ok and "re-check finds" in message, message
+    ok, message = verify_file(forged(path, _statement("claim", "unequal-clusters-at-rest")))  # relabelled
+    assert not ok and "statement is of claim" in message, message
 
 
-def test_a_rho_not_rational_at_the_instance_is_rejected(written: dict[str, Path]) -> None:
-    sqrt_n = ["rpow", ["sym", "n"], ["rat", "1/2"]]
-    ok, message = verify_file(forged(written["orthonormal-tokens-at-rest"], _statement("rho", sqrt_n)))
-    assert not ok and "not a rational number" in message, message
+def test_check_cert_claims_refuses_a_statement_the_file_does_not_elaborate(written: dict[str, Path]) -> None:
+    """The link to the claim's regime and domain is the elaboration's: an instance outside the ranges elaborates to
+    nothing, and a true statement of another configuration differs from the file's."""
+    path = written["cluster-unstable"]
+    data = json.loads(path.read_text())
+    assert restated(data, data["claim"]) is None
+    for key, value in (("n", 4), ("d", 2), ("beta", "3"), ("attention", "softmax"), ("strengths", ["1", "1"])):
+        instance = {**data["payload"]["instance"], key: value}
+        other = {**data, "payload": {**data["payload"], "instance": instance}}
+        assert elaborate(data["claim_id"], "equilibrium", other["payload"], data["claim"]) is None, key
+        assert restated(other, data["claim"]) is not None, key
+    moving = json.loads(written["unequal-clusters-at-rest"].read_text())
+    moving["statement"]["grams"] = [[["1", "1", "1", "1"], ["1", "1", "1", "1"], ["1"] * 4, ["1"] * 4]]
+    assert restated(moving, moving["claim"]) is not None

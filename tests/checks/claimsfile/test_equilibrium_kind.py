@@ -10,13 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 
+from certificates.claims import regimes
 from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
-from certificates.kernel import ball_model
-from certificates.kernel import equilibrium_regimes as regimes
+from certificates.kernel import ball_model, equilibrium_statements
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.verify import verify_file
+from certificates.statements import restated
 from certificates.store import build_certificate
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
@@ -52,11 +53,12 @@ def test_the_examples_are_decided_rightly_and_their_certificates_recheck(example
     }
     for claim_id, verdict in expected.items():
         assert examples[claim_id][0] is verdict, (claim_id, examples[claim_id][1])
-    for claim_id, (verdict, evidence) in examples.items():
+    for claim_id, (_, evidence) in examples.items():
         for path in evidence.get("certificates", []):
             ok, message = verify_file(Path(path))
             assert ok, (claim_id, message)
-            assert ("refutes" in message) == (verdict is Verdict.REFUTED), message
+            certificate = json.loads(Path(path).read_text())
+            assert restated(certificate, certificate["claim"]) is None, (claim_id, message)  # check-cert --claims
     assert examples["tetrahedron-stable"][1]["witness"]["positive"] == 5
 
 
@@ -215,11 +217,11 @@ def test_forged_certificates_are_rejected(examples: dict, tmp_path: Path) -> Non
         'attention = "softmax"',
     )
     ok, message = verify_file(_forged(spectrum, cluster))
-    assert not ok and "not the regime" in message
+    assert not ok and "not the stated configuration" in message
     payload = json.loads(spectrum.read_text())["payload"]
     # another beta than the claim's, and a stated spectrum the re-check does not find
     ok, message = verify_file(_forged(spectrum, payload={**payload, "instance": {**payload["instance"], "beta": "2"}}))
-    assert not ok and "not an instance" in message
+    assert not ok and "no core statement" in message
     lying = {**payload, "spectrum": {**payload["spectrum"], "positive": 0, "negative": 5}}
     ok, message = verify_file(_forged(spectrum, payload=lying))
     assert not ok and "re-check finds" in message
@@ -241,21 +243,32 @@ def test_the_gram_test_is_exact_and_decides_which_regimes_exist() -> None:
 
 
 @pytest.mark.parametrize("attention", ["usa", "softmax", "relu"])
-def test_the_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(attention: str) -> None:
-    """The token-basis velocity is the model's: same tokens at rest, same tokens moving."""
+@pytest.mark.parametrize("orthogonal", [False, True])
+def test_the_block_gram_velocity_agrees_with_the_exact_model_on_rational_tokens(
+    attention: str, orthogonal: bool
+) -> None:
+    """The kernel's velocity in the basis P_b x_j is the model's: same tokens at rest, same tokens moving, under
+    scalar heads (one block) and orthogonal ones (a block per head)."""
     tokens = [[F(1), F(0)], [F(-1), F(0)], [F(3, 5), F(4, 5)], [F(0), F(1)]]
-    lambdas, nus = [F(1), F(1, 2)], [F(2), F(-1, 3)]
-    G = [[sum((a * b for a, b in zip(x, y, strict=True)), F(0)) for y in tokens] for x in tokens]
-    d = 2
-    scores = [[[lam if i == j else F(0) for j in range(d)] for i in range(d)] for lam in lambdas]
-    values = [[[nu if i == j else F(0) for j in range(d)] for i in range(d)] for nu in nus]
-    for chosen in ([0, 1], [0, 1, 2], [0, 2, 3]):
-        sub = [[G[i][j] for j in chosen] for i in chosen]
-        residuals = regimes.gram_residuals(sub, lambdas, nus, F(3, 2), attention)
-        cfg = ExactConfiguration([tokens[i] for i in chosen], scores, values, F(3, 2), "sphere", attention)
+    m, w = (
+        ([[F(1), F(0)], [F(0), F(1, 2)]], [[F(2), F(0)], [F(0), F(-1, 3)]])
+        if orthogonal
+        else ([[F(1)], [F(1, 2)]], [[F(2)], [F(-1, 3)]])
+    )
+    blocks = [[0], [1]] if orthogonal else [[0, 1]]
+    for chosen in ([0, 1], [0, 1, 2], [0, 2, 3], [2, 3]):
+        x = [tokens[i] for i in chosen]
+        grams = [[[str(sum((xi[a] * xj[a] for a in b), F(0))) for xj in x] for xi in x] for b in blocks]
+        data = {"form": "equilibrium", "claim": "x", "attention": attention, "beta": "3/2", "n": len(x)}
+        data |= {"blocks": [len(b) for b in blocks], "scores": [[str(v) for v in row] for row in m]}
+        data |= {"values": [[str(v) for v in row] for row in w], "grams": grams, "spectrum": None}
+        stated = equilibrium_statements.statement_of(data)
+        cfg = ExactConfiguration(
+            x, stated.heads(stated.scores), stated.heads(stated.values), F(3, 2), "sphere", attention
+        )
         velocities = ball_model.exact_values(cfg, Chain.velocities)
-        for k in range(len(chosen)):
-            assert (regimes.first_moving([residuals[k]]) is None) == (regimes.first_moving([velocities[k]]) is None)
+        moving = next((i for i, v in enumerate(velocities) if not all(c.is_zero() for c in v)), None)
+        assert equilibrium_statements.moving_token(stated) == moving, chosen
 
 
 @pytest.mark.parametrize(
@@ -321,11 +334,11 @@ def test_a_spectrum_at_other_value_strengths_is_not_an_instance(tmp_path: Path) 
     honest = tmp_path / "honest.json"
     honest.write_text(json.dumps(_cluster_certificate(claim, repulsive=False)))
     ok, message = verify_file(honest)
-    assert ok and message.startswith("ok: open-strengths: proves"), message
+    assert ok and message.startswith("ok: open-strengths: at 3 tokens in R^2"), message
     for extra in ({}, {"value_strengths": ["-1"]}, {"heads": "scalar", "value_strengths": ["-1"]}):
         certificate = _cluster_certificate(claim, repulsive=True, extra=extra)
         assert certificate["payload"]["spectrum"]["positive"] > 0  # a certified unstable cluster: a real spectrum
         forged = tmp_path / "forged.json"
         forged.write_text(json.dumps(certificate))
         ok, message = verify_file(forged)
-        assert not ok and ("not the regime" in message or "unexpected" in message), message
+        assert not ok and ("not the stated configuration" in message or "no core statement" in message), message

@@ -1,0 +1,184 @@
+"""Equilibrium statements (form `equilibrium`): an exact configuration is, or is not, an equilibrium of the field.
+
+A claims-file `equilibrium` claim (a regime named by its structure, ranges of sizes) is elaborated outside the kernel
+(`certificates.statements.equilibrium`) at the instance its certificate is about into this data:
+
+    {"form": "equilibrium", "claim": id, "attention": kind, "beta": "p/q", "n": n, "blocks": [d_1, ..., d_B],
+     "scores": H x B rationals m_hb, "values": H x B rationals w_hb, "grams": null or B Gram matrices (n x n),
+     "spectrum": null or {"zeros": z, "negative": k, "positive": m}}
+
+The heads are M_h = sum_b m_hb P_b and W_h = sum_b w_hb P_b, P_b the projection on the b-th block of contiguous
+coordinates of R^d (d = d_1 + ... + d_B): scalar heads have one block, orthogonal heads one per head. A rotation
+within each block commutes with every head, so the field maps such a rotated configuration to the rotated field, and
+unit tokens are fixed up to those rotations by the Gram matrices G^b_ij = <P_b x_i, P_b x_j> (rational where the
+tokens have no rational coordinates: the regular triangle). They exist exactly when each G^b is symmetric positive
+semidefinite of rank <= d_b (the signs of its exact characteristic polynomial, its exact rank) and sum_b G^b_ii = 1.
+
+- `spectrum` null (a `witness` certificate): the tokens with these Gram matrices are not an equilibrium. The velocity
+  in the basis P_b x_j: under such heads v_i = sum_(b,j) a_i(b,j) P_b x_j, with a_i the velocity of the flat model at
+  the tokens t_i = sum_b e_(b,i) of R^(nB) with heads blockdiag(m_hb G^b) and blockdiag(w_hb I) (its scores are
+  sum_b m_hb G^b_ij = <x_i, M_h x_j>). The tangent part is sum b_i(b,j) P_b x_j, b_i = a_i - (a_i^T G t_i) t_i with
+  G = blockdiag(G^b), and |P⊥ v_i|^2 = b_i^T G b_i, zero exactly when G b_i = 0 (G semidefinite): decided in exponential
+  polynomials (`certificates.kernel.exp_field`), the kernel finds a token with G b_i not 0.
+- `spectrum` given (an `equilibrium` certificate, the payload of `certificates.kernel.equilibrium`): its problem has
+  the statement's heads, beta, kind and sizes, and (with `grams`) a centre whose normalized tokens have the stated
+  block Gram matrices with a fixed set of dimension 0, so the certified equilibrium is that configuration; without
+  `grams` it is the certificate's own (in its box). The Krawczyk and Gershgorin re-check gives exactly the counts.
+
+The link "this is the claim's regime at an instance of its domain" is the elaborator's: `check-cert --claims FILE`
+elaborates the file's claim at the payload's `instance` (which the kernel does not read) and compares.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from certificates.kernel import equilibrium as eq
+from certificates.kernel import format as fmt
+from certificates.kernel.ball_model import exact_values
+from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
+from certificates.kernel.exp_field import ExpNumber
+from certificates.kernel.model_chain import Chain
+from certificates.kernel.recheck import Rejected, natural, require_keys, require_list
+from certificates.kernel.vocabulary import ATTENTION_KINDS
+
+FORM = "equilibrium"
+KEYS = {"form", "claim", "attention", "beta", "n", "blocks", "scores", "values", "grams", "spectrum"}
+#: The witness of a configuration that moves; its payload also names the claim's instance (for the elaborator).
+MOVING = "moving-regime"
+
+
+class Statement(NamedTuple):
+    """The statement's exact data; `grams` None: the certificate's own equilibrium."""
+
+    attention: str
+    beta: Fraction
+    n: int
+    blocks: list[range]
+    scores: list[list[Fraction]]
+    values: list[list[Fraction]]
+    grams: list[Matrix] | None
+    spectrum: dict[str, int] | None
+
+    def heads(self, strengths: list[list[Fraction]]) -> list[Matrix]:
+        """sum_b s_hb P_b for each head h."""
+        block = [b for b, coordinates in enumerate(self.blocks) for _ in coordinates]  # the block of each coordinate
+        return [[[s[block[i]] * (i == j) for j in range(len(block))] for i in range(len(block))] for s in strengths]
+
+
+def statement_of(data: dict[str, Any]) -> Statement:
+    """The statement's data; Rejected when malformed (sizes bounded) or when the tokens with its Gram matrices do
+    not exist."""
+    require_keys(data, KEYS, "equilibrium statement")
+    sizes = require_list(data["blocks"], fmt.MAX_DIMENSION, "blocks", 1)
+    n, spectrum = data["n"], data["spectrum"]
+    if not natural(n, 2, fmt.MAX_TOKENS) or not all(natural(s, 1, fmt.MAX_DIMENSION) for s in sizes):
+        raise Rejected(f"n: 2 to {fmt.MAX_TOKENS} tokens; blocks: positive sizes")
+    if sum(sizes) > fmt.MAX_DIMENSION or data["attention"] not in ATTENTION_KINDS:
+        raise Rejected(f"d at most {fmt.MAX_DIMENSION}; attention one of {', '.join(ATTENTION_KINDS)}")
+    if spectrum is not None and not (isinstance(spectrum, dict) and sorted(spectrum) == sorted(eq.COUNTS)):
+        raise Rejected(f"spectrum: null or the counts {', '.join(eq.COUNTS)}")
+    if spectrum is not None and not all(map(natural, spectrum.values())):
+        raise Rejected("spectrum: natural numbers")
+    H, B = len(require_list(data["scores"], fmt.MAX_HEADS, "scores", 1)), len(sizes)
+    heads = [eq.array(data[key], (H, B), key) for key in ("scores", "values")]
+    grams = None if data["grams"] is None else eq.array(data["grams"], (B, n, n), "grams")
+    blocks = [range(sum(sizes[:b]), sum(sizes[: b + 1])) for b in range(B)]
+    stated = Statement(data["attention"], eq.array(data["beta"], (), "beta"), n, blocks, *heads, grams, spectrum)
+    if grams is not None and (why := absent(grams, sizes)):
+        raise Rejected(f"no unit tokens have the stated Gram matrices: {why}")
+    return stated
+
+
+def absent(grams: list[Matrix], sizes: list[int]) -> str | None:
+    """Why no unit tokens have these block Gram matrices (None: they exist). A symmetric G is positive semidefinite
+    exactly when the coefficients of det(tI - G) alternate in sign (its roots are real)."""
+    for G, size in zip(grams, sizes, strict=True):
+        matrix, n = eq.rational_matrix(G), len(G)
+        if matrix != matrix.transpose() or any(
+            (-1) ** (n - k) * c < 0 for k, c in enumerate(matrix.charpoly().coeffs())
+        ):
+            return "a Gram matrix is not symmetric positive semidefinite"
+        if matrix.rank() > size:
+            return f"a Gram matrix has rank {matrix.rank()} > its block's dimension {size}"
+    if any(sum(G[i][i] for G in grams) != 1 for i in range(len(grams[0]))):
+        return "a token is not a unit vector"
+    return None
+
+
+def moving_token(stated: Statement) -> int | None:
+    """The first token whose tangent velocity is exactly not 0 (None: every token rests), by the block Gram
+    algebra of the module docstring; ExpFieldError (a ValueError) where the exact model has no value."""
+    assert stated.grams is not None
+    n, B = stated.n, len(stated.blocks)
+
+    def diagonal(blocks: list[Matrix]) -> Matrix:
+        return [
+            [blocks[r // n][r % n][c % n] if r // n == c // n else Fraction(0) for c in range(n * B)]
+            for r in range(n * B)
+        ]
+
+    identity = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+    tokens = [[Fraction(int(r % n == i)) for r in range(n * B)] for i in range(n)]
+    scores = [
+        diagonal([[[s * g for g in row] for row in G] for s, G in zip(m, stated.grams, strict=True)])
+        for m in stated.scores
+    ]
+    values = [diagonal([[[w * e for e in row] for row in identity] for w in ws]) for ws in stated.values]
+    flat = ExactConfiguration(tokens, scores, values, stated.beta, "flat", stated.attention)
+    G, zero = diagonal(stated.grams), ExpNumber.rational(0)
+    for i, (a, t) in enumerate(zip(exact_values(flat, Chain.velocities), tokens, strict=True)):
+        along = dot(a, [dot(row, t) for row in G])
+        tangent = [ak - along * tk for ak, tk in zip(a, t, strict=True)]
+        if any(not (zero + dot(row, tangent)).is_zero() for row in G):
+            return i
+    return None
+
+
+def structure_failure(stated: Statement, problem: eq.Problem) -> str | None:
+    """Why the certified problem is not the statement's configuration (None: it is): its heads, beta, kind and sizes,
+    and with `grams` a centre with those block Gram matrices and a fixed set of dimension 0."""
+    cfg = problem.cfg
+    certified = (cfg.score_matrices, cfg.values, cfg.beta, cfg.attention, cfg.n, len(cfg.tokens[0]))
+    mine = (stated.heads(stated.scores), stated.heads(stated.values), stated.beta, stated.attention, stated.n)
+    if certified != (*mine, stated.blocks[-1].stop):
+        return "the heads, beta, kind or sizes are not the statement's"
+    return None if stated.grams is None else eq.centre_failure(problem, stated.blocks, stated.grams)
+
+
+def statement_text(data: dict[str, Any], stated: Statement) -> str:
+    """The sizes, kind and heads in words, from the statement's data."""
+    sizes, m, w = [len(b) for b in stated.blocks], json.dumps(data["scores"]), json.dumps(data["values"])
+    heads = f"M_h = sum_b m_hb P_b, W_h = sum_b w_hb P_b on coordinate blocks of sizes {sizes}, m = {m}, w = {w}"
+    return (
+        f"{stated.n} tokens in R^{stated.blocks[-1].stop}, {stated.attention} attention, beta = {stated.beta}, {heads}"
+    )
+
+
+def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """(what the certificate proves, how it was re-checked); Rejected unless a `witness` shows the statement's
+    configuration moves, or an `equilibrium` certificate that it is an equilibrium with the stated counts."""
+    stated = statement_of(data)
+    if kind != ("witness" if stated.spectrum is None else "equilibrium"):
+        raise Rejected(f"a {MOVING} witness shows a configuration moves, an equilibrium certificate its spectrum")
+    require_keys(
+        payload,
+        {"witness", "instance"} if stated.spectrum is None else eq.PAYLOAD_KEYS | {"instance"},
+        f"{kind} payload",
+    )
+    tokens = "" if stated.grams is None else f"the unit tokens with the block Gram matrices {json.dumps(data['grams'])}"
+    at = f"at {statement_text(data, stated)}"
+    if stated.spectrum is None:
+        if stated.grams is None or payload["witness"] != MOVING or (token := moving_token(stated)) is None:
+            raise Rejected(f"no {MOVING} witness: every velocity is exactly 0 at the configuration, or another witness")
+        return (
+            f"{at}: {tokens} are not an equilibrium (token {token} moves)",
+            "a tangent velocity is exactly non-zero (exact)",
+        )
+    _, counts, how = eq.recheck(payload, lambda problem: structure_failure(stated, problem), "the stated configuration")
+    if counts != stated.spectrum:
+        raise Rejected(f"the statement states the spectrum {stated.spectrum}, the re-check finds {counts}")
+    which = f"{tokens} are an equilibrium" if tokens else "some equilibrium (the certificate's, in its box) has"
+    return f"{at}: {which} with {eq.spectrum_text(counts)}", f"structure exact; {how}"
