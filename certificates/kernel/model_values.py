@@ -31,7 +31,7 @@ from certificates.kernel import ball_model
 from certificates.kernel.exact import precision, settling_sign
 from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.exp_field import ExpNumber
-from certificates.kernel.masks import claim_mask, mask_text
+from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
 from certificates.kernel.model_indices import TOKENS
 from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, Relation, Term
@@ -223,7 +223,7 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
         failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
     if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
-        failures.append(f"the claim is about {mask_text(claim.mask, claim.mask_rows) or 'no mask'}")
+        failures.append(f"the configuration's mask is not the claim's ({claim.mask})")
     negative = claim.beta_sign == "negative"
     failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta), negative)
     failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
