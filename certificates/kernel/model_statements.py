@@ -209,22 +209,12 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
         raise Rejected("token = first binds the token i, which the relation does not name")
     if data["head"] is not None and not (recheck.natural(data["head"], 0, fmt.MAX_HEADS) and "h" in relation.free):
         raise Rejected("statement head: null, or the head (a natural number) of a relation that names h")
-    if data["geometry"] not in ("sphere", "flat") and any(map(_velocity, (relation, *conditions))):
+    if data["geometry"] not in ("sphere", "flat") and "xdot" in names:
         raise Rejected(f"xdot_i is the sphere's or flat space's velocity, not {data['geometry']}'s")
     fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token", "head")}
     fields |= {"mask_rows": rows, "hypotheses": tuple(hypotheses), "interaction": interaction, "given": conditions}
     fields |= {"beta_sign": data["beta"], "data": _exact_data(data["data"])}
     return ModelStatement(id=claim_id, sizes=sizes_of(data["sizes"]), relation=relation, **fields)
-
-
-def _velocity(relation: Relation) -> bool:
-    """Whether a side of the relation names the velocity xdot (at any token)."""
-
-    def names(term: Term) -> bool:
-        own = term.op == "vector" and term.args[0] == "xdot"
-        return own or any(names(a) for a in term.args if isinstance(a, Term))
-
-    return names(relation.lhs) or names(relation.rhs)
 
 
 def _exact_data(data: object) -> dict[str, Any]:
