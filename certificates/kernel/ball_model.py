@@ -2,7 +2,7 @@
 and the velocity field over boxes of tokens.
 
 Every quantity (weights, head outputs, velocities, energies, entropies and their rates, ...) is the configuration's
-one chain of named definitions (`certificates.kernel.model_chain`), which the Coq writer states too: `balls`
+one chain of named definitions (`certificates.kernel.model_chain`), which the Coq writer states too: `Chain.balls`
 evaluates it with balls, `exact_values` in the exact field of exponential polynomials (`certificates.kernel.exp_field`,
 where an equality such as a velocity exactly 0 is decided exactly, which balls never do), and `velocity_field` over
 tokens given as balls or jets (`certificates.kernel.jets`), which the equilibrium certificates need. With rational
