@@ -220,7 +220,7 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
         failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
     if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
-        failures.append(f"the configuration's mask is not the claim's ({claim.mask})")
+        failures.append(f"the claim is about {'no' if claim.mask == 'none' else 'the ' + claim.mask} mask")
     negative = claim.beta_sign == "negative"
     failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta), negative)
     failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
