@@ -2,21 +2,41 @@
 model (`checks.model.field`): nested lists over heads, tokens and coordinates.
 
 Each is the definition of the configuration's one chain (`certificates.kernel.model_chain`) that the kernel reads,
-evaluated by `certificates.kernel.ball_model.balls`; this module only names them, and gives a model term's ball
-(`term_ball`) as the kernel reads it.
+evaluated with balls (`Chain.balls`); this module only names them, and gives a model term's ball (`term_ball`) as the
+kernel reads it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
+from typing import Any
 
 from flint import arb
 
-from certificates.kernel.ball_model import ExactConfiguration, balls, grid, per_head
-from certificates.kernel.model_chain import Chain
+from certificates.kernel.ball_model import ExactConfiguration
+from certificates.kernel.model_chain import Chain, Value
 from certificates.kernel.model_terms import Term
 from certificates.kernel.model_values import Trees
+
+
+def balls(cfg: ExactConfiguration, read: Callable[[Chain], Any]) -> Any:
+    """What `read` takes from the configuration's chain, as balls at the current precision; ValueError when a value
+    of the stated interaction it uses is not a finite ball."""
+    chain = Chain(cfg)
+    return chain.balls(read(chain))
+
+
+def grid(quantity: Callable[[Chain, int, int], Value]) -> Callable[[Chain], list[list[Value]]]:
+    """A quantity of head h and token i at every head and token (H x n)."""
+    return lambda chain: [[quantity(chain, h, i) for i in range(chain.cfg.n)] for h in range(len(chain.scores))]
+
+
+def per_head(quantity: Callable[[Chain, int], Value]) -> Callable[[Chain], list[Value]]:
+    """A quantity of head h at every head."""
+    return lambda chain: [quantity(chain, h) for h in range(len(chain.scores))]
+
 
 attention_weights = partial(balls, read=Chain.weights)
 softmax_distributions = partial(balls, read=grid(lambda chain, h, i: chain.softmax(h, i)[0]))

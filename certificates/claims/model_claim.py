@@ -34,10 +34,11 @@ from typing import Any
 from certificates.claims.expressions import check_characters, checked_syntax, rational_literal
 from certificates.claims.interaction_text import parse_interaction
 from certificates.claims.model_sizes import parse_sizes
+from certificates.claims.model_text import statement_text
 from certificates.claims.problems import ExpressionError
 from certificates.errors import InputError
 from certificates.kernel.ball_model import orthogonality_bound, stated_delta
-from certificates.kernel.model_statements import Sizes, statement_text
+from certificates.kernel.model_statements import Sizes
 from certificates.kernel.model_terms import FUNCTIONS, Relation, Term, TermError, make, scalar_term
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from certificates.masks import MAX_GIVEN_TOKENS, Mask, mask_of
@@ -165,7 +166,7 @@ def _names_entropy(term: Term) -> bool:
 
 
 def model_statement(fields: dict[str, Any]) -> str:
-    """The precise statement the fields make (`model_statements.statement_text`, which the kernel prints)."""
+    """The precise statement the fields make (`certificates.claims.model_text.statement_text`)."""
     return statement_text(SimpleNamespace(**fields))
 
 

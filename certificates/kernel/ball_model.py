@@ -2,7 +2,7 @@
 and the velocity field over boxes of tokens.
 
 Every quantity (weights, head outputs, velocities, energies, entropies and their rates, ...) is the configuration's
-one chain of named definitions (`certificates.kernel.model_chain`), which the Coq writer states too: `balls`
+one chain of named definitions (`certificates.kernel.model_chain`), which the Coq writer states too: `Chain.balls`
 evaluates it with balls, `exact_values` in the exact field of exponential polynomials (`certificates.kernel.exp_field`,
 where an equality such as a velocity exactly 0 is decided exactly, which balls never do), and `velocity_field` over
 tokens given as balls or jets (`certificates.kernel.jets`), which the equilibrium certificates need. With rational
@@ -24,7 +24,7 @@ from certificates.kernel.exact import ball_of
 from certificates.kernel.exact_data import ExactConfiguration, Matrix, attends
 from certificates.kernel.exact_data import dot as _dot
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
-from certificates.kernel.model_chain import Chain, Value
+from certificates.kernel.model_chain import Chain
 from certificates.kernel.operator_norm import positive_definite
 from certificates.kernel.vocabulary import SMOOTH_KINDS
 
@@ -129,13 +129,6 @@ def velocity_field(
     return chain.values(chain.velocities(), env, ball_of)
 
 
-def balls(cfg: ExactConfiguration, read: Callable[[Chain], Any]) -> Any:
-    """What `read` takes from the configuration's chain, as balls at the current precision; ValueError when a value
-    of the stated interaction it uses is not a finite ball."""
-    chain = Chain(cfg)
-    return chain.balls(read(chain))
-
-
 def exact_values(cfg: ExactConfiguration, read: Callable[[Chain], Any]) -> Any:
     """What `read` takes from the configuration's chain, exactly (`certificates.kernel.exp_field`); ExpFieldError
     where it has no exact value here: a stated interaction, a square root or a logarithm, a value the chain does
@@ -158,26 +151,18 @@ def stationary(cfg: ExactConfiguration) -> bool:
         return False
 
 
-def grid(quantity: Callable[[Chain, int, int], Value]) -> Callable[[Chain], list[list[Value]]]:
-    """A quantity of head h and token i at every head and token (H x n)."""
-    return lambda chain: [[quantity(chain, h, i) for i in range(chain.cfg.n)] for h in range(len(chain.scores))]
-
-
-def per_head(quantity: Callable[[Chain, int], Value]) -> Callable[[Chain], list[Value]]:
-    """A quantity of head h at every head."""
-    return lambda chain: [quantity(chain, h) for h in range(len(chain.scores))]
-
-
 def interaction_failures(cfg: ExactConfiguration) -> list[str]:
     """Why the stated interaction does not give the weights at the exact data (empty when it does): a value that is
     not a finite ball, or (normalized) a weight that balls do not show > 0."""
     if cfg.interaction is None:
         return []
+    chain = Chain(cfg)
+    rows = [(i, chain.interaction_row(h, i)) for h in range(len(chain.scores)) for i in range(cfg.n)]
     try:
-        phi = balls(cfg, grid(Chain.interaction_row))
+        phi = chain.balls([row for _, row in rows])
     except ValueError as exc:
         return [str(exc)]
-    seen = [v for head in phi for i, row in enumerate(head) for j, v in enumerate(row) if attends(cfg, i, j)]
+    seen = [v for (i, _), row in zip(rows, phi, strict=True) for j, v in enumerate(row) if attends(cfg, i, j)]
     if cfg.attention == "softmax" and not all(v > 0 for v in seen):
         return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
     return []

@@ -45,13 +45,6 @@ def dot(u: Sequence, w: Sequence):  # type: ignore[no-untyped-def]
     return total
 
 
-def exact_scores(cfg: ExactConfiguration) -> list[list[list[Fraction]]]:
-    """s^h_ij = <x_i, M_h x_j>, exactly."""
-    return [
-        [[dot(xi, [dot(row, xj) for row in M]) for xj in cfg.tokens] for xi in cfg.tokens] for M in cfg.score_matrices
-    ]
-
-
 def attends(cfg: ExactConfiguration, i: int, j: int) -> bool:
     """Whether token i attends to token j (the mask entry; always without a mask)."""
     return cfg.mask is None or cfg.mask[i][j]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial, reduce
 
 from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 from flint.utils.flint_exceptions import DomainError
@@ -61,9 +61,9 @@ class Interaction:
 def check_tree(tree: object, what: str) -> exprtree.Tree:
     """The tree of a phi or Phi, when it uses only the interaction nodes and the names s and beta (TreeError else)."""
     exprtree.count_nodes(tree, MAX_NODES)
-    unknown = sorted({n for n in _nodes(tree) if n not in NODES} | (exprtree.symbols(tree) - set(VARIABLES)))
+    unknown = sorted(exprtree.fold(tree, _NAMES) - set(VARIABLES))
     if unknown:
-        raise exprtree.TreeError(f"{what} uses {unknown[0][:20]!r}: not a node or name of an interaction")
+        raise exprtree.TreeError(f"{what} uses {unknown[0][:20]!r}: not a name of an interaction")
     return tree  # type: ignore[return-value]
 
 
@@ -72,84 +72,82 @@ def is_antiderivative(Phi: exprtree.Tree, phi: exprtree.Tree) -> bool:
     return _formal_zero(json.dumps(["sub", derivatives.derivative(Phi, "s"), phi]))
 
 
-def _nodes(tree: object) -> list[str]:
-    if not isinstance(tree, list) or not tree:
-        return []
-    return [str(tree[0]), *(n for child in tree[1:] for n in _nodes(child))]
+def _union(*names: set[str]) -> set[str]:
+    return set().union(*names)
+
+
+#: The names a tree of interaction nodes uses (`exprtree.fold` refuses any other node).
+_NAMES = dict.fromkeys(NODES, _union) | {"rat": lambda q: set(), "sym": lambda name: {name}}
+_NAMES |= {"pow": lambda base, k: base, "rpow": lambda a, b, walk: walk(a) | walk(b)}
 
 
 @lru_cache(maxsize=64)
 def _formal_zero(text: str) -> bool:
     tree = json.loads(text)
     try:
-        check_tree(tree, "d/ds Phi - phi")
-        numerator, _ = _Formal(exprtree.count_nodes(tree, 4 * MAX_NODES) + 2).value(tree)
+        numerator, _ = exprtree.fold(tree, _Formal(exprtree.count_nodes(tree, 4 * MAX_NODES) + 2).rules)
     except (exprtree.TreeError, ZeroDivisionError, ValueError):
         return False
     return bool(numerator == 0)
 
 
-Fraction_ = tuple[fmpq_mpoly, fmpq_mpoly]
+Quotient = tuple[fmpq_mpoly, fmpq_mpoly]
 
 
 class _Formal:
-    """Trees as quotients of polynomials over Q in the variables and one indeterminate per transcendental subterm."""
+    """`exprtree.fold` rules of the interaction nodes: trees as quotients of polynomials over Q in the variables and
+    one indeterminate per transcendental subterm."""
 
     def __init__(self, size: int) -> None:
         self.gens = fmpq_mpoly_ctx.get(tuple(f"v{k}" for k in range(size)), "lex").gens()
         self.names: dict[str, int] = {}
-        self.atoms: list[tuple[str, list[Fraction_], int]] = []
+        self.atoms: list[tuple[str, tuple[Quotient, ...], int]] = []
+        one = self.one = self.gens[0] ** 0
+        self.rules = {op: partial(self._atom, op) for op in ("exp", "log", "pi", "e")} | {
+            "rat": lambda q: (one * fmpq(q.numerator, q.denominator), one),
+            "sym": lambda name: (self.gens[self.names.setdefault(name, self._fresh())], one),
+            "pow": _power,
+            "add": lambda *parts: reduce(_plus, parts),
+            "sub": lambda a, b: _plus(a, (-b[0], b[1])),
+            "neg": lambda a: (-a[0], a[1]),
+            "mul": lambda *parts: reduce(_times, parts),
+            "div": lambda a, b: _times(a, _power(b, -1)),
+            "sqrt": self._sqrt,
+            "rpow": lambda a, b, walk: self._atom("rpow", walk(a), walk(b)),
+        }
 
     def _fresh(self) -> int:
         return len(self.names) + len(self.atoms)
 
-    def value(self, tree: exprtree.Tree) -> Fraction_:
-        op, args = exprtree.node_parts(tree, 0)
-        one = self.gens[0] ** 0
-        if op == "rat":
-            return one * fmpq(*exprtree.parse_rational(args[0]).as_integer_ratio()), one
-        if op == "sym":
-            index = self.names.setdefault(str(args[0]), self._fresh())
-            return self.gens[index], one
-        if op == "pow":
-            return _power(self.value(args[0]), int(args[1]))
-        if op in ("pi", "e"):
-            return self._atom(op, [])
-        parts = [self.value(a) for a in args]
-        if op == "add" or op == "sub" or op == "neg":
-            signs = [-1] if op == "neg" else [1, -1] if op == "sub" else [1] * len(parts)
-            total = (one * 0, one)
-            for sign, (p, q) in zip(signs, parts, strict=True):
-                total = (total[0] * q + sign * p * total[1], total[1] * q)
-            return total
-        if op == "mul" or op == "div":
-            result = (one, one)
-            for k, part in enumerate(parts):
-                p, q = part if op == "mul" or k == 0 else _power(part, -1)
-                result = (result[0] * p, result[1] * q)
-            return result
-        if op == "sqrt" and _constant(parts[0]):
-            root = fmpq(parts[0][0].leading_coefficient()) / fmpq(parts[0][1].leading_coefficient())
+    def _sqrt(self, part: Quotient) -> Quotient:
+        """sqrt of a constant that is a rational square: exactly |root|; any other square root an indeterminate."""
+        if part[0].is_constant() and part[1].is_constant() and part[0] != 0:
+            root = fmpq(part[0].leading_coefficient()) / fmpq(part[1].leading_coefficient())
             try:
-                return one * abs(root).sqrt(), one  # exactly |root| for a perfect square, DomainError otherwise
+                return self.one * abs(root).sqrt(), self.one  # DomainError unless a perfect square
             except DomainError:
                 pass
-        return self._atom(op, parts)
+        return self._atom("sqrt", part)
 
-    def _atom(self, op: str, parts: list[Fraction_]) -> Fraction_:
+    def _atom(self, op: str, *parts: Quotient) -> Quotient:
+        """The indeterminate of op(parts), one per op and arguments equal as rational functions."""
         for name, known, index in self.atoms:
             if name == op and all(p * b == a * q for (p, q), (a, b) in zip(parts, known, strict=True)):
-                return self.gens[index], self.gens[0] ** 0
+                return self.gens[index], self.one
         index = self._fresh()
         self.atoms.append((op, parts, index))
-        return self.gens[index], self.gens[0] ** 0
+        return self.gens[index], self.one
 
 
-def _constant(part: Fraction_) -> bool:
-    return part[0].is_constant() and part[1].is_constant() and part[0] != 0
+def _plus(a: Quotient, b: Quotient) -> Quotient:
+    return a[0] * b[1] + b[0] * a[1], a[1] * b[1]
 
 
-def _power(part: Fraction_, k: int) -> Fraction_:
+def _times(a: Quotient, b: Quotient) -> Quotient:
+    return a[0] * b[0], a[1] * b[1]
+
+
+def _power(part: Quotient, k: int) -> Quotient:
     p, q = part
     if k < 0:
         if p == 0:

@@ -37,10 +37,3 @@ def claim_mask(word: str, rows: Mask | None, n: int) -> Mask | None:
     if word == "given":
         return rows
     return causal(n) if word == "causal" else None
-
-
-def mask_text(word: str, rows: Mask | None) -> str:
-    """How statements name a model claim's mask ("" for none)."""
-    if word == "given" and rows is not None:
-        return f"the mask {[[int(m) for m in row] for row in rows]}"
-    return "causal mask" if word == "causal" else ""

@@ -34,11 +34,11 @@ Coq side.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import reduce, wraps
-from operator import mul as times
+from functools import partial, reduce, wraps
 from typing import Any
 
 from flint import arb
@@ -46,7 +46,7 @@ from flint import arb
 from certificates.kernel.derivatives import substitute
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exact_data import ExactConfiguration, attends
-from certificates.kernel.exprtree import Tree, evaluate, parse_rational, rational_text
+from certificates.kernel.exprtree import Tree, evaluate, fold, parse_rational, rational_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 
 Value = Fraction | list
@@ -140,23 +140,19 @@ def _sum_of_squares(tree: Tree) -> bool:
 
 
 def evaluate_in(tree: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
-    """A tree of the chain's nodes in a number type other than balls (exact numbers, jets): `rational` makes its
-    rationals, every operation is the type's own; ValueError for a function the type has not (no exact logarithm)."""
-    op, args = tree[0], tree[1:]
-    if op == "rat":
-        return rational(parse_rational(args[0]))
-    if op == "sym":
-        return env[args[0]]
-    if op == "pow":  # a model term's power: an integer exponent
-        return evaluate_in(args[0], env, rational) ** args[1]
-    values = [evaluate_in(a, env, rational) for a in args]
-    if op in ("add", "mul"):
-        return reduce(times, values) if op == "mul" else sum(values[1:], values[0])
-    if op == "div":
-        return values[0] / values[1]
-    if op in ("exp", "sqrt", "log") and hasattr(values[0], op):
-        return getattr(values[0], op)()
-    raise ValueError(f"no {op} of {type(values[0]).__name__} values")
+    """A tree of the chain's nodes in a number type other than balls (exact numbers, jets), by `exprtree.fold`:
+    `rational` makes its rationals, every operation is the type's own; ValueError for a function the type has not
+    (no exact logarithm) or a node outside the chain's."""
+    rules = {"rat": rational, "sym": env.__getitem__, "pow": operator.pow, "div": operator.truediv}
+    rules |= {"add": lambda *v: sum(v[1:], v[0]), "mul": lambda *v: reduce(operator.mul, v)}
+    return fold(tree, rules | {op: partial(_method, op) for op in ("exp", "sqrt", "log")})
+
+
+def _method(op: str, value: Any) -> Any:
+    """exp, sqrt or log of a value by its type's own method; ValueError when the type has none."""
+    if not hasattr(value, op):
+        raise ValueError(f"no {op} of {type(value).__name__} values")
+    return getattr(value, op)()
 
 
 def _nested(value: Any, leaf: Callable[[Value], Any]) -> Any:
@@ -450,10 +446,6 @@ class Chain:
         n, sdot = self.cfg.n, self.score_rates()
         parts = [mul(self._energy_weight(h, i, j), sdot[h][i][j]) for i in range(n) for j in range(n)]
         return mul(Fraction(1, 2 * n * n), add(parts))
-
-    def energy_rate(self) -> Value:
-        """dE/dt = sum_h dE_h/dt."""
-        return add([self.head_energy_rate(h) for h in range(len(self.scores))])
 
     def entropy(self, h: int, i: int) -> Value:
         """H^h_i = -sum_j p^h_ij log p^h_ij."""

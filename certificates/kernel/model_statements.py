@@ -45,9 +45,8 @@ from certificates.kernel import format as fmt
 from certificates.kernel import recheck
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
+from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.interaction import Interaction, check_tree
-from certificates.kernel.masks import mask_text
 from certificates.kernel.model_terms import (
     NEGATED,
     RELATIONS,
@@ -72,8 +71,6 @@ STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "m
 STATEMENT_KEYS |= {"hypotheses", "interaction", "energy", "sizes", "given", "relation", "data", "head"}
 #: The exact data a statement may fix: the configuration's field each names, and the depth of its rows.
 DATA = {"tokens": ("tokens", 2), "scores": ("score_matrices", 3), "values": ("values", 3), "beta": ("beta", 0)}
-#: The model names whose values are the energy (E = sum_h E_h), which Phi defines with an interaction.
-ENERGIES = frozenset({"E", "E_h"})
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
 EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 
@@ -138,12 +135,6 @@ class Sizes:
         if high == low:
             return f"{name} = {low}"
         return f"{name} >= {low}" if high is None else f"{low} <= {name} <= {high}"
-
-    def text(self, negative_beta: bool = False) -> str:
-        """`every n >= 2, d >= 1, H >= 1, beta > 0` with the claim's ranges (beta < 0 with `negative_beta`)."""
-        return ", ".join(
-            "beta < 0" if negative_beta and name == "beta" else self.range_text(name) for name in SIZE_NAMES
-        )
 
 
 def sizes_of(data: object) -> Sizes:
@@ -215,22 +206,12 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
         raise Rejected("token = first binds the token i, which the relation does not name")
     if data["head"] is not None and not (recheck.natural(data["head"], 0, fmt.MAX_HEADS) and "h" in relation.free):
         raise Rejected("statement head: null, or the head (a natural number) of a relation that names h")
-    if data["geometry"] not in ("sphere", "flat") and any(map(_velocity, (relation, *conditions))):
+    if data["geometry"] not in ("sphere", "flat") and "xdot" in names:
         raise Rejected(f"xdot_i is the sphere's or flat space's velocity, not {data['geometry']}'s")
     fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token", "head")}
     fields |= {"mask_rows": rows, "hypotheses": tuple(hypotheses), "interaction": interaction, "given": conditions}
     fields |= {"beta_sign": data["beta"], "data": _exact_data(data["data"])}
     return ModelStatement(id=claim_id, sizes=sizes_of(data["sizes"]), relation=relation, **fields)
-
-
-def _velocity(relation: Relation) -> bool:
-    """Whether a side of the relation names the velocity xdot (at any token)."""
-
-    def names(term: Term) -> bool:
-        own = term.op == "vector" and term.args[0] == "xdot"
-        return own or any(names(a) for a in term.args if isinstance(a, Term))
-
-    return names(relation.lhs) or names(relation.rhs)
 
 
 def _exact_data(data: object) -> dict[str, Any]:
@@ -277,11 +258,6 @@ def _interaction(data: dict[str, Any]) -> Interaction | None:
         raise Rejected(f"statement interaction: {exc}") from None
 
 
-def names_energy(claim: Any) -> bool:
-    """Whether the relation or a given condition of a model claim (or statement) names the energy E or E_h."""
-    return any(t.names & ENERGIES for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs))
-
-
 def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
     recheck.require_keys(data, {"lhs", "op", "rhs"}, "relation")
     assert isinstance(data, dict)
@@ -291,43 +267,15 @@ def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
     return Relation(lhs, data["op"], rhs, f"{term_text(lhs)} {data['op']} {term_text(rhs)}")
 
 
-def statement_text(claim: Any) -> str:
-    """The precise statement a model claim (or statement) makes, from its fields."""
-    relation: Relation = claim.relation
-    free = sorted(relation.free)
-    # a given condition holds at every token, for the relation's head h or, when the relation names none, every head
-    heads = " and every head h" if any("h" in g.free for g in claim.given) and "h" not in relation.free else ""
-    kind = f"{claim.attention} attention, {claim.geometry} dynamics"
-    masked = mask_text(claim.mask, claim.mask_rows)
-    kind += f", {masked}" if masked else ""
-    negative = claim.beta_sign == "negative"
-    if claim.interaction is not None:
-        weights = "phi(s_ij) / sum_k phi(s_ik)" if claim.attention == "softmax" else "phi(s_ij)"
-        kind += f", weights {weights} with phi(s) = {claim.interaction.text}"
-        Phi = claim.interaction.proposal() if names_energy(claim) else None
-        if Phi is not None:
-            kind += f", energy E_h = (1/(2 n^2)) sum_ij Phi(s_ij) with Phi(s) = {tree_text(Phi)}"
-    assumed = ", ".join(claim.hypotheses) or "no further hypothesis"
-    data = getattr(claim, "data", {})  # a claims-file claim fixes no data
-    assumed += "".join(f"; {key} = {_text(value)}" for key, value in data.items())
-    head = getattr(claim, "head", None)
-    fixed = {} if head is None else {"h": f"the head h = {head}"}
-    conditions = " and ".join(g.text for g in claim.given)
-    if claim.exists:
-        some = {"i": "the first token i" if claim.token == "first" else "a token i", "h": "a head h"} | fixed
-        where = f" where {conditions} at every token i{heads}" if conditions else ""
-        at = " at " + " and ".join(some[k] for k in sorted(relation.free)) if relation.free else ""
-        sizes = claim.sizes.text(negative)
-        return f"There are {sizes} and a configuration ({kind}; {assumed}){where} with {relation.text}{at}."
-    indices = {"i": "the first token i" if claim.token == "first" else "every token i", "h": "every head h"} | fixed
-    every = ", ".join([f"every {claim.sizes.text(negative)}", *(indices[k] for k in free)])
-    given = f"if {conditions} at every token i{heads}, then " if conditions else ""
-    return f"For {every} and every configuration ({kind}; {assumed}): {given}{relation.text}."
-
-
-def _text(value: Any) -> str:
-    """Exact data as text: nested lists of rationals."""
-    return f"[{', '.join(map(_text, value))}]" if isinstance(value, list) else rational_text(value)
+def shown(data: dict[str, Any], claim: ModelStatement) -> str:
+    """The statement as the kernel checked it: its fields (the module's docstring), its terms and the trees of phi and
+    Phi rendered as text."""
+    fields = {key: value for key, value in data.items() if value is not None and key not in ("form", "claim")}
+    fields |= {"data": {key: value for key, value in data["data"].items() if value is not None}}
+    for key, name in (("interaction", "phi"), ("energy", "Phi")):
+        if data[key] is not None:
+            fields[key] = f"{name}(s) = {tree_text(data[key])}"
+    return json.dumps(fields | {"given": [g.text for g in claim.given], "relation": claim.relation.text})
 
 
 def witness_configuration(claim: Any, payload: dict[str, Any]) -> ExactConfiguration:
@@ -356,7 +304,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
     verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
     proved = (
-        f"{verb} claim {claim_id!r}: {statement_text(claim)} [{claim.relation.text} {outcome}"
+        f"{verb} claim {claim_id!r}: the model statement {shown(data, claim)} [{claim.relation.text} {outcome}"
         f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}]"
     )
     if exact:

@@ -95,8 +95,8 @@ class Term:
 
     @property
     def names(self) -> frozenset[str]:
-        """The declared names of the quantities the term uses (`a_h_i`, `lambda_h`, ...)."""
-        return self._union({self.args[0]} if self.op in ("scalar", "pair") else set(), "names")
+        """The names of the quantities the term uses (`a_h_i`, `lambda_h`, ...; a vector by its primitive: `xdot`)."""
+        return self._union({self.args[0]} if self.op in ("scalar", "pair", "vector") else set(), "names")
 
 
 def make(op: str, args: tuple[Any, ...]) -> Term:

@@ -30,8 +30,7 @@ from typing import Any
 from certificates.kernel import ball_model
 from certificates.kernel.exact import precision, settling_sign
 from certificates.kernel.exact_data import ExactConfiguration, dot
-from certificates.kernel.exp_field import ExpNumber
-from certificates.kernel.masks import claim_mask, mask_text
+from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
 from certificates.kernel.model_indices import TOKENS
 from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, Relation, Term
@@ -108,10 +107,8 @@ class Trees:
         return _arithmetic(op, term, values)
 
     def _project(self, u: list[Value], token: int) -> list[Value]:
-        """P_i u = u - <u, x_i> x_i."""
-        x = self.chain.cfg.tokens[token]
-        radial = self._shared("ip", vector_dot(u, list(x)))
-        return [add([uk, mul(-xk, radial)]) for uk, xk in zip(u, x, strict=True)]
+        """P_i u = u - <u, x_i> x_i, <u, x_i> named."""
+        return self.chain._project(f"pr_{len(self.chain.rate.definitions)}", list(self.chain.cfg.tokens[token]), u)
 
     def _vector(self, name: str, token: int, head: int) -> list[Value]:
         chain = self.chain
@@ -223,7 +220,7 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
         failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
     if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
-        failures.append(f"the claim is about {mask_text(claim.mask, claim.mask_rows) or 'no mask'}")
+        failures.append(f"the claim is about {'no' if claim.mask == 'none' else 'the ' + claim.mask} mask")
     negative = claim.beta_sign == "negative"
     failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta), negative)
     failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
@@ -274,17 +271,14 @@ def equality_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -
     (empty: it is one): `configuration_failures`, the given conditions by balls, rhs - lhs exactly 0."""
     if not claim.exists or claim.relation.op != "=":
         return [f"claim {claim.id!r} is not an existence claim of an equality"]
-    if claim.interaction is not None:
-        return ["the exact model has exp(beta s) weights: a stated interaction phi has no exact witness here"]
     if failures := configuration_failures(claim, cfg, at):
         return failures
     try:
         with precision(PRECISION):
             if failures := _balls(claim, cfg, at, False)[0]:
                 return failures
-        chain = Chain(cfg)
-        gap = Trees(chain, ball_model.stated_delta(claim.hypotheses)).residual(claim.relation, at)
-        value = chain.values(gap, {}, ExpNumber.rational)
-    except ValueError as exc:  # ExpFieldError among them: no exact logarithm, square root or operator norm
+        delta = ball_model.stated_delta(claim.hypotheses)
+        value = ball_model.exact_values(cfg, lambda chain: Trees(chain, delta).residual(claim.relation, at))
+    except ValueError as exc:  # ExpFieldError among them: no exact logarithm, square root, operator norm or phi
         return [f"rhs - lhs has no exact value: {exc}"]
     return [] if value.is_zero() else ["rhs - lhs is not exactly 0"]

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from certificates.claims.model_text import names_energy
 from certificates.claims.schema import ModelClaim, UserClaim
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import Sizes, names_energy
+from certificates.kernel.model_statements import Sizes
 from certificates.kernel.model_terms import Relation, Term
 
 

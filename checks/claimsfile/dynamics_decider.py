@@ -40,7 +40,7 @@ from certificates.claims.schema import DynamicsClaim
 from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.exact_data import exact_scores
+from certificates.kernel.exact_data import dot
 from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from certificates.provers.witness import round_configuration
 from certificates.statements.dynamics import family_failures, refutation, searched_quantity, with_given_matrices
@@ -371,7 +371,9 @@ def exact_state(
 def on_a_kink(exact: ExactConfiguration) -> bool:
     """Whether relu data have a score exactly 0 (the kink of max(beta s, 0)); the sign of every score is a
     comparison of exact rationals, so off the kink each weight is one polynomial branch at the witness."""
-    return exact.attention == "relu" and any(s == 0 for head in exact_scores(exact) for row in head for s in row)
+    tokens = exact.tokens
+    scores = (dot(x, [dot(row, y) for row in M]) for M in exact.score_matrices for x in tokens for y in tokens)
+    return exact.attention == "relu" and any(s == 0 for s in scores)
 
 
 def _candidate(options: dict[str, Any], searched: str, found: adversarial.Found) -> Candidate:

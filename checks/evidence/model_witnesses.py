@@ -27,6 +27,7 @@ import numpy as np
 
 from certificates.claims.embedding import embedded
 from certificates.claims.model_algebra import NumericAlgebra, evaluate, residual
+from certificates.claims.model_text import sizes_text
 from certificates.claims.schema import ModelClaim
 from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES
@@ -92,7 +93,7 @@ def sizes_covered(claim: ModelClaim | None = None) -> str:
     drawn = f"n in {sorted(set(TOKENS))}, H in {sorted(set(HEADS))}, d from max(H, 2) to max(H, 2) + {EXTRA_DIMENSIONS}"
     if claim is None or claim.sizes == Sizes():
         return drawn
-    return f"{drawn}, kept within the claim's domain {claim.sizes.text()}"
+    return f"{drawn}, kept within the claim's domain {sizes_text(claim.sizes)}"
 
 
 def _size(rng: np.random.Generator, sizes: Sizes, name: str, choices: list[int]) -> int:

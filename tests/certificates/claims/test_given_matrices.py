@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.claims.given_matrices import MAX_ENTRIES, given_matrices
 from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
@@ -121,7 +122,7 @@ def test_the_three_representations_agree_on_given_matrices(seed: int) -> None:
     tokens = [[Fraction(3, 5), Fraction(4, 5)], [Fraction(1), Fraction(0)], [Fraction(-5, 13), Fraction(12, 13)]]
     cfg = cfg.moved_to(np.array([[float(v) for v in x] for x in tokens]))
     exact = ExactConfiguration(tokens, found["scores"].exact(), found["value_matrices"].exact(), Fraction(1))
-    balls = ball_model.balls(exact, Chain.velocities)
+    balls = model_balls.balls(exact, Chain.velocities)
     exact_velocity = ball_model.exact_values(exact, Chain.velocities)
     floats = field.token_velocity(cfg)
     for i in range(3):

@@ -77,15 +77,15 @@ def _contains(balls: Any, floats: Any, what: str) -> None:
 QUANTITIES: dict[str, tuple[Callable[[ExactConfiguration], Any], Callable[[Configuration], Any]]] = {
     "weights": (model_balls.attention_weights, model.weights),
     "head outputs": (model_balls.head_outputs, model.head_outputs),
-    "velocities": (partial(ball_model.balls, read=Chain.velocities), model.token_velocity),
-    "direction velocities": (partial(ball_model.balls, read=Chain.direction_velocities), model.direction_velocity),
+    "velocities": (partial(model_balls.balls, read=Chain.velocities), model.token_velocity),
+    "direction velocities": (partial(model_balls.balls, read=Chain.direction_velocities), model.direction_velocity),
     "head energy rates": (model_balls.head_energy_rates, EVALUATORS["head_energy_rate"]),
     "token norm rates": (
-        partial(ball_model.balls, read=lambda chain: [chain.token_norm_rate(i) for i in range(chain.cfg.n)]),
+        partial(model_balls.balls, read=lambda chain: [chain.token_norm_rate(i) for i in range(chain.cfg.n)]),
         EVALUATORS["token_norm_rate"],
     ),
     "order parameter rate": (
-        partial(ball_model.balls, read=Chain.order_parameter_rate),
+        partial(model_balls.balls, read=Chain.order_parameter_rate),
         EVALUATORS["order_parameter_rate"],
     ),
 }

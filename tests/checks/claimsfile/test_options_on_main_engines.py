@@ -108,10 +108,10 @@ def test_the_exact_model_multiplies_every_weight_and_energy_term_by_the_mask() -
     (head,) = ball_model.exact_values(cfg, Chain.weights)
     e = ExpNumber.rational(ONE).exp()
     assert head[0][1].is_zero() and (head[1][0] - 1).is_zero() and (head[0][0] - e).is_zero()
-    (energy,) = ball_model.exact_values(cfg, ball_model.per_head(Chain.head_energy))
+    (energy,) = ball_model.exact_values(cfg, model_balls.per_head(Chain.head_energy))
     assert (energy - (2 * e + 1) / 8).is_zero()
     (unmasked,) = ball_model.exact_values(
-        ExactConfiguration(tokens, [identity], [identity], ONE), ball_model.per_head(Chain.head_energy)
+        ExactConfiguration(tokens, [identity], [identity], ONE), model_balls.per_head(Chain.head_energy)
     )
     assert (unmasked - (2 * e + 2) / 8).is_zero()
     velocity = ball_model.exact_values(cfg, Chain.velocities)

@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.errors import InputError
 from certificates.kernel import ball_model
 from certificates.kernel.model_chain import Chain
@@ -95,9 +96,9 @@ def test_the_order_parameter_rate_is_the_derivative_of_r_and_its_ball_encloses_i
     along = [circle.order_parameter(cfg.moved_to(cfg.tokens + s * h * xdot)) for s in (1, -1)]
     assert np.isclose(circle.order_parameter_rate(cfg), (along[0] - along[1]) / (2 * h), rtol=1e-6)
     assert (
-        abs(float(ball_model.balls(exact, Chain.order_parameter_rate).mid()) - circle.order_parameter_rate(cfg)) < 1e-9
+        abs(float(model_balls.balls(exact, Chain.order_parameter_rate).mid()) - circle.order_parameter_rate(cfg)) < 1e-9
     )
-    assert abs(float(ball_model.balls(exact, Chain.order_parameter).mid()) - circle.order_parameter(cfg)) < 1e-12
+    assert abs(float(model_balls.balls(exact, Chain.order_parameter).mid()) - circle.order_parameter(cfg)) < 1e-12
 
 
 def test_at_zero_mean_the_order_parameter_rate_is_its_right_derivative() -> None:
@@ -110,4 +111,4 @@ def test_at_zero_mean_the_order_parameter_rate_is_its_right_derivative() -> None
     mdot = model.direction_velocity(cfg).mean(axis=0)
     assert circle.order_parameter(cfg) == 0.0
     assert np.isclose(circle.order_parameter_rate(cfg), np.linalg.norm(mdot))
-    assert abs(float(ball_model.balls(exact, Chain.order_parameter_rate).mid()) - np.linalg.norm(mdot)) < 1e-12
+    assert abs(float(model_balls.balls(exact, Chain.order_parameter_rate).mid()) - np.linalg.norm(mdot)) < 1e-12

@@ -8,8 +8,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from certificates import model_balls
 from certificates.errors import InputError
 from certificates.kernel import ball_model
+from certificates.kernel.exact import ball_of
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, SPHERICAL_GEOMETRIES
 from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
@@ -92,7 +94,7 @@ def _exact(cfg: Configuration, rng: np.random.Generator) -> tuple[Configuration,
 def test_the_balls_enclose_the_floats_at_exact_unit_tokens(geometry: str, attention: str) -> None:
     rng = np.random.default_rng(9)
     floats, exact = _exact(_config(geometry, attention, 5), rng)
-    xdot = ball_model.balls(exact, Chain.velocities)
+    xdot = model_balls.balls(exact, Chain.velocities)
     for row, expected in zip(xdot, model.token_velocity(floats), strict=True):
         assert all(abs(float(b.mid()) - e) <= 1e-9 for b, e in zip(row, expected, strict=True))
     for name in CERTIFIED:
@@ -109,7 +111,7 @@ def test_the_ball_field_off_the_sphere_matches_the_floats(geometry: str) -> None
     cfg = _config(geometry, "softmax", 6)
     heads = [[[Fraction(v) for v in row] for row in M] for M in cfg.score_matrices]
     values = [[[Fraction(v) for v in row] for row in W] for W in cfg.values]
-    tokens = [[ball_model.ball_of(Fraction(v)) for v in x] for x in cfg.tokens]
+    tokens = [[ball_of(Fraction(v)) for v in x] for x in cfg.tokens]
     field = ball_model.velocity_field(tokens, heads, values, Fraction(cfg.beta), "softmax", geometry)
     for row, expected in zip(field, model.token_velocity(cfg), strict=True):
         assert all(abs(float(b.mid()) - e) <= 1e-9 for b, e in zip(row, expected, strict=True))
@@ -121,9 +123,9 @@ def test_exact_data_of_a_direction_scheme_off_the_sphere_are_refused() -> None:
     tokens = [[Fraction(2), Fraction(0)], [Fraction(0), Fraction(1)]]
     exact = ball_model.ExactConfiguration(tokens, M, M, Fraction(1), "pre-ln", "usa")
     with pytest.raises(ValueError, match="need unit tokens"):
-        ball_model.balls(exact, Chain.velocities)
+        model_balls.balls(exact, Chain.velocities)
     with pytest.raises(ValueError, match="need unit tokens"):
-        ball_model.balls(exact, Chain.order_parameter)
+        model_balls.balls(exact, Chain.order_parameter)
 
 
 @pytest.mark.parametrize("geometry", SCHEMES)
