@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
@@ -36,7 +37,6 @@ from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, rational_text, symbols
 from certificates.kernel.recheck import Rejected, Vanishing
 from certificates.kernel.regions import Region, Side
-from certificates.kernel.smtlib import IDENTIFIER
 from certificates.kernel.solvers import recheck_unsat
 from certificates.kernel.tree_text import term_text
 
@@ -48,6 +48,8 @@ RELATION_KEYS = frozenset({"form", "claim", "variables", "lhs", "op", "rhs", "co
 CONSTANT_KEYS = frozenset({"form", "claim", "variables", "expression", "low", "high", "conditions", "point"})
 VARIABLE_KEYS = frozenset({"name", "integer", "low", "low_open", "high", "high_open"})
 MAX_VARIABLES = 16
+#: A variable's name: short, plain (it is printed in what the certificate proves).
+IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,40}$")
 #: Precisions (bits) at which the statement's point is verified against dependent bounds.
 POINT_PRECISIONS = (64, 256, 1024)
 #: At most this many exact values decide that a polynomial is zero (`zero_polynomial`).

@@ -9,7 +9,6 @@ import pytest
 import sympy as sp
 from flint import fmpq_mpoly_ctx
 
-from certificates.kernel import smtlib
 from certificates.kernel.exprtree import Tree, exact_rational
 from certificates.kernel.real_encoding import MAX_CUT_POINT, CutError, Encoding, NotEncodable, cut_fact, encode
 from certificates.kernel.recheck import Rejected
@@ -183,8 +182,6 @@ def test_integer_constants_are_declared_int() -> None:
     assert "(set-logic QF_NIRA)" in text and "() Int)" in text
     assert _answer(integers) == "unsat"  # false over the reals (n = 1/2), true over the integers
     assert _answer(_encoding(["pow", n, 2], ">=", n, [_variable("n")])) == "sat"
-    with pytest.raises(smtlib.SmtTextError):
-        smtlib.problem_text(["n"], [], [">=", n, n], ["m"])
 
 
 def test_a_model_gives_rational_points_also_for_algebraic_values() -> None:
