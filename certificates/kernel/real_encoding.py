@@ -13,20 +13,22 @@ The facts of a partial operation hold under its *guard*, the condition that it i
 they can always be met: where an operation is undefined its auxiliary is free. The guards of the two sides and of the
 definedness conditions are part of the goal: a goal proved with them is proved with both sides defined.
 
-Exponential atoms are known through true facts only: e > 0, e >= 1 + a, exp increasing (against exp(0) = 1 and
-between every pair: a_i < a_j iff e_i < e_j), exp(a + b) = exp(a) exp(b) where the arguments of atoms add up
-(decided by an exact identity of polynomials, python-flint's fmpq_mpoly), and *cuts*, true by Taylor's theorem
-(T_k the Taylor polynomial of exp at 0, of odd degree k, so that the remainder e^xi y^(k+1)/(k+1)! is >= 0):
-- lower: e >= L T_k(a - t) for every a, given 0 < L <= exp(t) (where T_k(a - t) < 0 the bound is below 0 < e);
-- upper: |a - t| <= r implies e <= U (T_k(a - t) + M (a - t)^(k+1)), given U >= exp(t) and M >= exp(r)/(k+1)!.
-A cut is data (rationals and a degree, the atom by its index in the order the encoder meets them) that
-`Cut.validate` checks with balls.
+Exponential atoms, one per encoded argument (written alike: arguments equal only as polynomials get two atoms, which
+the facts make equal), are known through true facts only: e > 0, e >= 1 + a, exp increasing (against exp(0) = 1 and
+between every pair: a_i < a_j iff e_i < e_j), and the payload's *cuts*, data (rationals, a degree, atoms by their
+index in the order the encoder meets them) that `cut_fact` turns into a fact true for every value of the constants,
+so that the kernel checks each without deciding which ones a proof needs:
+- product `[i, j, k]`: a_i + a_j = a_k implies e_i e_j = e_k (`[i, j]`: a_i + a_j = 0 implies e_i e_j = 1);
+- lower at t, of odd degree k, factor L with 0 < L <= exp(t) (balls): e >= L T_k(a - t), T_k the Taylor polynomial
+  of exp at 0, below exp by Taylor's theorem (the remainder e^xi y^(k+1)/(k+1)! is >= 0; where L T_k(a - t) < 0
+  the bound is below 0 < e);
+- upper, the same data: e L T_k(-a - t) <= 1, the lower cut of exp(-a) times e = 1/exp(-a) > 0.
 
 So `domain, facts and cuts imply goal` only uses true facts about the real values: when its negation is unsat,
 both sides are defined and the relation holds at every point of the domain. A model of the negation proves nothing by
-itself (the facts about exp may be too weak there). The prover (`certificates.provers.smt_refinement`) and the
-kernel call the same `encode`, so the atoms' numbering and the text agree; the text is printed by `smtlib`, the
-printer of every SMT obligation the kernel runs.
+itself (the facts about exp may be too weak there). The prover (`certificates.provers.smt_refinement`, which chooses
+the cuts) and the kernel call the same `encode`, so the atoms' numbering and the text agree; the text is printed by
+`smtlib`, the printer of every SMT obligation the kernel runs.
 """
 
 from __future__ import annotations
@@ -35,16 +37,12 @@ import json
 import math
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import reduce
 from typing import Any
-
-from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
 from certificates.kernel import recheck, smtlib
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import NAMED, Tree, TreeError, exact_rational, expand, fold, parse_rational, takes
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, exact_rational, expand, parse_rational, takes
 from certificates.kernel.exprtree import rational_text as _text
 from certificates.kernel.recheck import Rejected
 
@@ -61,11 +59,6 @@ MAX_CUT_POINT = Fraction(128)
 MAX_CUT_RATIONAL_CHARS = 200
 #: At most this many exponential atoms (their monotonicity facts grow with the square).
 MAX_EXPONENTIALS = 12
-#: Terms of an expanded polynomial (`polynomial`): a larger one is not compared.
-MAX_TERMS = 2_000
-#: Bits of a coefficient of an expanded polynomial: nested powers of constants grow them geometrically (a hostile
-#: ((10 x)^64)^64... of a few nodes would take the checker hours), so a larger one is not compared.
-MAX_COEFFICIENT_BITS = 65_536
 ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
@@ -86,107 +79,43 @@ class CutError(Rejected):
     """A cut that is malformed or not true (from a damaged or hostile certificate)."""
 
 
-def polynomial(tree: Tree, names: tuple[str, ...]) -> fmpq_mpoly | None:
-    """The exact polynomial over `names` of a tree of `+ - *`, integer powers 0..MAX_POWER, rationals and those
-    names; None for any other node or beyond MAX_TERMS terms."""
-    context = fmpq_mpoly_ctx.get(names or ("_",))
-    generators = dict(zip(names, context.gens(), strict=True))
-
-    def power(base: fmpq_mpoly, k: int) -> fmpq_mpoly:
-        if not 0 <= k <= smtlib.MAX_POWER:
-            raise OverflowError(f"power {k}")
-        return reduce(_times, [base] * k, context.constant(1))
-
-    rules = {
-        "rat": lambda q: context.constant(fmpq(q.numerator, q.denominator)),
-        "sym": lambda name: generators[name],
-        "add": lambda *parts: sum(parts[1:], parts[0]),
-        "sub": lambda a, b: a - b,
-        "neg": lambda a: -a,
-        "mul": lambda *parts: reduce(_times, parts),
-        "pow": power,
-    }
-    try:
-        return fold(tree, rules)
-    except (TreeError, KeyError, OverflowError):
-        return None
-
-
-def _times(p: fmpq_mpoly, q: fmpq_mpoly) -> fmpq_mpoly:
-    if len(p) * len(q) > MAX_TERMS:
-        raise OverflowError(f"a product of more than {MAX_TERMS} terms")
-    if _bits(p) + _bits(q) + MAX_TERMS.bit_length() > MAX_COEFFICIENT_BITS:
-        raise OverflowError(f"a product with coefficients of more than {MAX_COEFFICIENT_BITS} bits")
-    return p * q
-
-
-def _bits(p: fmpq_mpoly) -> int:
-    """The most bits of a coefficient's numerator and denominator together."""
-    return max((c.numer().bit_length() + c.denom().bit_length() for c in p.coeffs()), default=0)
-
-
 def taylor(y: Tree, degree: int) -> Tree:
     """T_k(y) = sum_{j <= k} y^j / j!, the Taylor polynomial of exp at 0."""
     terms = [ONE, y] + [["mul", ["rat", f"1/{math.factorial(j)}"], ["pow", y, j]] for j in range(2, degree + 1)]
     return ["add", *terms[: degree + 1]]
 
 
-@dataclass(frozen=True)
-class Cut:
-    """A Taylor bound on one exponential atom at the point `at`: lower (`factor` <= exp(at)) or upper
-    (`factor` >= exp(at), valid for |a - at| <= `radius`, with `remainder` >= exp(radius)/(degree + 1)!)."""
-
-    kind: str
-    atom: int
-    degree: int
-    at: Fraction
-    factor: Fraction
-    radius: Fraction = Fraction(0)
-    remainder: Fraction = Fraction(0)
-
-    @staticmethod
-    def from_data(data: object) -> Cut:
-        """A cut from certificate data; Rejected when malformed (its truth is `validate`'s business)."""
-        if not isinstance(data, dict) or data.get("kind") not in ("lower", "upper"):
-            raise CutError(f"a cut is lower or upper: {data!r:.80}")
-        rationals = ("at", "factor", "radius", "remainder") if data["kind"] == "upper" else ("at", "factor")
-        recheck.require_keys(data, {"kind", "atom", "degree", *rationals}, f"a {data['kind']} cut")
-        texts = {key: data[key] for key in rationals}
-        if not recheck.natural(data["atom"]) or not recheck.natural(data["degree"]):
-            raise CutError("a cut's atom and degree are integers")
-        if any(not isinstance(text, str) or len(text) > MAX_CUT_RATIONAL_CHARS for text in texts.values()):
-            raise CutError(f"a cut's rationals are exact texts 'p/q' of at most {MAX_CUT_RATIONAL_CHARS} characters")
-        return Cut(data["kind"], data["atom"], data["degree"], **recheck.rational_map(texts, "a cut"))
-
-    def validate(self, atoms: int) -> None:
-        """CutError unless the cut is well formed for `atoms` atoms and its rationals bound exp as stated (balls)."""
-        if self.kind not in ("lower", "upper") or not 0 <= self.atom < atoms:
-            raise CutError(f"a {self.kind!r:.20} cut on atom {self.atom} (there are {atoms} exponential atoms)")
-        if self.degree not in CUT_DEGREES:
-            raise CutError(f"a cut's Taylor degree is one of {CUT_DEGREES}, not {self.degree}")
-        if not -MAX_CUT_POINT <= self.at <= MAX_CUT_POINT:
-            raise CutError(f"a cut's point lies in [-{MAX_CUT_POINT}, {MAX_CUT_POINT}]")
-        with precision(CUT_PRECISION):
-            exp_at = ball_of(self.at).exp()
-            if self.kind == "lower":
-                if not (self.factor > 0 and exp_at >= ball_of(self.factor)):
-                    raise CutError(f"lower cut: {self.factor} is not in (0, exp({self.at})]")
-                return
-            if not 0 < self.radius <= 1:
-                raise CutError("an upper cut's radius is in (0, 1]")
-            if not exp_at <= ball_of(self.factor):
-                raise CutError(f"upper cut: {self.factor} is not at least exp({self.at})")
-            if not ball_of(self.radius).exp() / math.factorial(self.degree + 1) <= ball_of(self.remainder):
-                raise CutError("upper cut: the remainder factor is below exp(radius)/(degree + 1)!")
-
-    def fact(self, atom: Tree, argument: Tree) -> Tree:
-        """The polynomial fact the cut stands for on the atom `atom` = exp(`argument`) (true once `validate` passed)."""
-        y = ["add", argument, _rat(-self.at)]
-        if self.kind == "lower":
-            return [">=", atom, ["mul", _rat(self.factor), taylor(y, self.degree)]]
-        inside = ["and", [">=", argument, _rat(self.at - self.radius)], ["<=", argument, _rat(self.at + self.radius)]]
-        remainder = ["mul", _rat(self.remainder), ["pow", y, self.degree + 1]]
-        return ["implies", inside, ["<=", atom, ["mul", _rat(self.factor), ["add", taylor(y, self.degree), remainder]]]]
+def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
+    """The fact a cut (the module's docstring) states on the exponential atoms, given as (atom, argument); CutError
+    when the data is malformed or a factor is not shown in (0, exp(t)] with balls."""
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if kind == "product":
+        recheck.require_keys(data, {"kind", "atoms"}, "a product cut")
+        indices = data["atoms"]  # type: ignore[index]
+        if not isinstance(indices, list) or not all(recheck.natural(i, 0, len(atoms) - 1) for i in indices):
+            raise CutError(f"a product cut names exponential atoms by their index (there are {len(atoms)})")
+        if len(indices) not in (2, 3):
+            raise CutError("a product cut names 2 or 3 exponential atoms")
+        (ea, a), (eb, b), (ec, c) = [*(atoms[i] for i in indices), (ONE, ZERO)][:3]
+        return ["implies", ["=", ["add", a, b], c], ["=", ["mul", ea, eb], ec]]
+    if kind not in ("lower", "upper"):
+        raise CutError(f"a cut is lower, upper or a product: {data!r:.80}")
+    recheck.require_keys(data, {"kind", "atom", "degree", "at", "factor"}, f"a {kind} cut")
+    atom, degree, texts = data["atom"], data["degree"], {key: data[key] for key in ("at", "factor")}  # type: ignore[index]
+    if not recheck.natural(atom, 0, len(atoms) - 1) or not recheck.natural(degree) or degree not in CUT_DEGREES:
+        raise CutError(f"a cut names one of the {len(atoms)} exponential atoms and a degree in {CUT_DEGREES}")
+    if any(not isinstance(text, str) or len(text) > MAX_CUT_RATIONAL_CHARS for text in texts.values()):
+        raise CutError(f"a cut's rationals are exact texts 'p/q' of at most {MAX_CUT_RATIONAL_CHARS} characters")
+    at, factor = recheck.rational_map(texts, "a cut").values()
+    if not -MAX_CUT_POINT <= at <= MAX_CUT_POINT:
+        raise CutError(f"a cut's point lies in [-{MAX_CUT_POINT}, {MAX_CUT_POINT}]")
+    with precision(CUT_PRECISION):
+        if not (factor > 0 and ball_of(at).exp() >= ball_of(factor)):
+            raise CutError(f"{kind} cut: {factor} is not in (0, exp({at})]")
+    e, argument = atoms[atom]
+    side = ["mul", ONE if kind == "lower" else MINUS_ONE, argument]
+    bound = ["mul", _rat(factor), taylor(["add", side, _rat(-at)], degree)]
+    return [">=", e, bound] if kind == "lower" else ["<=", ["mul", e, bound], ONE]
 
 
 def encode(statement: dict[str, Any]) -> Encoding:
@@ -237,9 +166,7 @@ class Encoding:
         return [*self.variables, *self.auxiliaries]
 
     def exponential_facts(self) -> list[Tree]:
-        """For each atom: e > 0, e >= 1 + a, and e against exp(0) = 1; for every pair, exp increasing; and
-        exp(a + b) = exp(a) exp(b) wherever the arguments of atoms add up exactly (e_i e_j = 1 when a_i + a_j = 0,
-        e_i e_j = e_k when a_i + a_j = a_k)."""
+        """For each atom: e > 0, e >= 1 + a, and e against exp(0) = 1; for every pair, exp increasing."""
         atoms = [(["sym", name], argument) for name, argument in self.exponentials]
         facts: list[Tree] = []
         for e, a in atoms:
@@ -248,20 +175,13 @@ class Encoding:
         for i, (ea, a) in enumerate(atoms):
             for eb, b in atoms[i + 1 :]:
                 facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
-        for i, (ea, a) in enumerate(atoms):
-            for eb, b in atoms[i:]:
-                facts += [
-                    ["=", ["mul", ea, eb], ec] for ec, c in [(ONE, ZERO), *atoms] if self._equal(["add", a, b], c)
-                ]
         return facts
 
-    def problem(self, cuts: list[Cut]) -> str:
+    def problem(self, cuts: list[object]) -> str:
         """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`); CutError for a bad cut,
         NotEncodable for a problem that is not one (no unknowns, too large)."""
-        for cut in cuts:
-            cut.validate(len(self.exponentials))
-        facts = [*self.hypotheses, *self.facts, *self.exponential_facts()]
-        facts += [cut.fact(["sym", self.exponentials[cut.atom][0]], self.exponentials[cut.atom][1]) for cut in cuts]
+        atoms = [(["sym", name], argument) for name, argument in self.exponentials]
+        facts = [*self.hypotheses, *self.facts, *self.exponential_facts(), *(cut_fact(c, atoms) for c in cuts)]
         try:
             return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
         except (smtlib.SmtTextError, TreeError) as exc:
@@ -273,11 +193,6 @@ class Encoding:
         if key not in self._memo:
             self._memo[key] = self._encode(tree)
         return self._memo[key]
-
-    def _equal(self, a: Tree, b: Tree) -> bool:
-        """a = b as polynomials over the constants (exactly; False when either is not compared)."""
-        difference = polynomial(["sub", a, b], tuple(self.constants))
-        return difference is not None and difference == 0
 
     def _fresh(self) -> Tree:
         name = f"{self._prefix}{len(self.auxiliaries)}"
@@ -291,7 +206,7 @@ class Encoding:
 
     def _exponential(self, argument: Tree) -> Tree:
         for name, known in self.exponentials:
-            if self._equal(known, argument):
+            if known == argument:
                 return ["sym", name]
         if len(self.exponentials) >= MAX_EXPONENTIALS:
             raise NotEncodable(f"more than {MAX_EXPONENTIALS} different exponentials")

@@ -16,24 +16,27 @@ conditions are exactly the definedness conditions and the two bounds, `constant_
 `certificates.kernel.recheck.cover`; a boundary step only on a bound where `rhs - lhs` is exactly the zero
 polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here), and `smt`
 (a relation, `=` included: the kernel encodes `domain => both sides defined and lhs op rhs` from the trees itself,
-`certificates.kernel.real_encoding`, with the payload's Taylor cuts of exp, each validated with balls; z3 and cvc5 must
-answer unsat on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
+`certificates.kernel.real_encoding`, with the payload's cuts of exp, each shown true; z3 and cvc5 must answer unsat
+on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+import re
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
 from flint import arb
 
-from certificates.kernel import derivatives, real_encoding, recheck
+from certificates.kernel import derivatives, exprtree, real_encoding, recheck
 from certificates.kernel import format as fmt
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, rational_text, symbols
 from certificates.kernel.recheck import Rejected, Vanishing
 from certificates.kernel.regions import Region, Side
-from certificates.kernel.smtlib import IDENTIFIER
 from certificates.kernel.solvers import recheck_unsat
 from certificates.kernel.tree_text import term_text
 
@@ -45,8 +48,12 @@ RELATION_KEYS = frozenset({"form", "claim", "variables", "lhs", "op", "rhs", "co
 CONSTANT_KEYS = frozenset({"form", "claim", "variables", "expression", "low", "high", "conditions", "point"})
 VARIABLE_KEYS = frozenset({"name", "integer", "low", "low_open", "high", "high_open"})
 MAX_VARIABLES = 16
+#: A variable's name: short, plain (it is printed in what the certificate proves).
+IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,40}$")
 #: Precisions (bits) at which the statement's point is verified against dependent bounds.
 POINT_PRECISIONS = (64, 256, 1024)
+#: At most this many exact values decide that a polynomial is zero (`zero_polynomial`).
+MAX_GRID = 1024
 
 
 def check(
@@ -195,8 +202,8 @@ def _nonempty(statement: dict[str, Any], region: Region) -> str:
 
 def vanishing(statement: dict[str, Any], region: Region) -> Vanishing:
     """For a non-strict relation: (variable, end) -> [] when `rhs - lhs` with that bound put in for the variable is
-    the zero polynomial in the other variables (exact rational arithmetic: the bound and the relation built from
-    `+ - *`, integer powers and rationals), else None: a boundary step of a cover needs nothing else."""
+    the zero polynomial in the other variables (`zero_polynomial`), else None: a boundary step of a cover needs
+    nothing else."""
 
     def vanishes(name: str, end: str) -> list[Tree] | None:
         side = region.side(name)
@@ -205,10 +212,37 @@ def vanishing(statement: dict[str, Any], region: Region) -> Vanishing:
             return None
         bound = ["rat", rational_text(bound)] if isinstance(bound, Fraction) else bound
         on_bound = derivatives.substitute(["sub", statement["rhs"], statement["lhs"]], name, bound)
-        difference = real_encoding.polynomial(on_bound, tuple(s.name for s in region.sides))
-        return [] if difference is not None and difference == 0 else None
+        return [] if zero_polynomial(on_bound) else None
 
     return vanishes
+
+
+def zero_polynomial(tree: Tree) -> bool:
+    """Whether a tree of `+ - *`, integer powers >= 0, rationals and symbols is the zero polynomial, shown by exact
+    values: of degree at most d_x in each symbol x (bounds read from the tree), it is zero when it is zero at every
+    point of {0, ..., d_x} for each x (by induction on the number of symbols: a non-zero polynomial in x of degree
+    <= d_x has at most d_x roots); False when not shown (another node, a grid of more than MAX_GRID points)."""
+    rules = {"rat": lambda _: {}, "sym": lambda name: {name: 1}, "pow": _power_degrees}
+    rules |= dict.fromkeys(("add", "sub", "neg"), _degrees(max)) | {"mul": _degrees(sum)}
+    try:
+        degrees = exprtree.fold(tree, rules)
+    except TreeError:
+        return False
+    if math.prod(d + 1 for d in degrees.values()) > MAX_GRID:
+        return False
+    grid = itertools.product(*(map(Fraction, range(d + 1)) for d in degrees.values()))
+    return all(exprtree.exact_rational(tree, dict(zip(degrees, point, strict=True))) == 0 for point in grid)
+
+
+def _degrees(combine: Callable[[Iterable[int]], int]) -> Callable[..., dict[str, int]]:
+    """The degree bounds of a node from its arguments': most (a sum) or sum (a product)."""
+    return lambda *parts: {name: combine(p.get(name, 0) for p in parts) for name in set().union(*parts)}
+
+
+def _power_degrees(degrees: dict[str, int], k: int) -> dict[str, int]:
+    if k < 0:
+        raise TreeError("a negative power is no polynomial")
+    return {name: k * degree for name, degree in degrees.items()}
 
 
 def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, str]:
@@ -268,7 +302,7 @@ def smt_problem(statement: dict[str, Any], payload: dict[str, Any]) -> str:
     payload's cuts, each validated with balls; Rejected when the payload or the statement cannot make one."""
     recheck.require_keys(payload, {"cuts"}, "smt payload")
     cuts = recheck.require_list(payload["cuts"], real_encoding.MAX_CUTS, "cuts")
-    return real_encoding.encode(statement).problem([real_encoding.Cut.from_data(c) for c in cuts])
+    return real_encoding.encode(statement).problem(cuts)
 
 
 def _smt(statement: dict[str, Any], payload: dict[str, Any], seconds: float) -> tuple[str, str]:
@@ -277,5 +311,5 @@ def _smt(statement: dict[str, Any], payload: dict[str, Any], seconds: float) -> 
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{relation_text(statement)}"
     return (
         f"{proved} (both sides defined on the whole domain)",
-        f"{how}; {len(payload['cuts'])} Taylor cut(s) of exp checked with balls",
+        f"{how}; {len(payload['cuts'])} cut(s) of exp checked",
     )

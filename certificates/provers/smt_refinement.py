@@ -10,7 +10,9 @@ knows each exponential atom only through true facts
   model: when the value is too small, a lower Taylor bound at 0 (the one point where exp is a known
   rational, so claims tight there, like exp(x) >= 1 + x + x^2/2, can be proved; its degree rises each
   time: 3, 5, ...) and one at the model's argument (rounded to a short rational; its degree rises
-  when the point comes again); when too large, an upper bound on a small interval around it.
+  when the point comes again); when too large, an upper bound (exp(-a) bounded below) at it likewise.
+Before the first round, the products exp(a_i) exp(a_j) = exp(a_k) wherever the arguments of atoms add up exactly
+(an identity of polynomials, python-flint's fmpq_mpoly: `polynomial`) join the cuts.
 No new cut, a spent budget of rounds or of z3's resources (counted: `certificates.provers.smt`), or any answer of
 z3 but sat and unsat leaves the answer unknown.
 """
@@ -20,13 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import reduce
 from typing import Any
 
-from flint import arb
+from flint import arb, fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
+from certificates.kernel import smtlib
 from certificates.kernel.exact import ball_of, exact_value, precision
-from certificates.kernel.exprtree import exact_rational, rational_text
-from certificates.kernel.real_encoding import CUT_DEGREES, CUT_PRECISION, MAX_CUT_POINT, MAX_CUTS, Cut, Encoding
+from certificates.kernel.exprtree import Tree, TreeError, exact_rational, fold, rational_text
+from certificates.kernel.real_encoding import CUT_DEGREES, CUT_PRECISION, MAX_CUT_POINT, MAX_CUTS, ZERO, Encoding
 from certificates.provers.smt import solve
 
 #: A model's argument whose text is longer is rounded to a fraction with at most this denominator.
@@ -36,18 +40,39 @@ SHORT_POINT_CHARS = 24
 NEAR_ZERO = Fraction(4)
 #: Bits kept in a cut's factor (rounded outward).
 SIGNIFICANT_BITS = 80
-#: Upper cuts use radii 2^-k, k at most this.
-MIN_RADIUS_EXPONENT = 20
 MAX_ROUNDS = 40
+#: Terms of an expanded polynomial (`polynomial`): a larger one is not compared.
+MAX_TERMS = 2_000
+#: Bits of a coefficient of an expanded polynomial: nested powers of constants grow them geometrically (a hostile
+#: ((10 x)^64)^64... of a few nodes would take hours), so a larger one is not compared.
+MAX_COEFFICIENT_BITS = 65_536
 
 #: The caller's test of a model's variables (by name): the verified witness that the claim fails there, or None.
 Falsifier = Callable[[dict[str, Fraction]], dict[str, Any] | None]
 
 
+@dataclass(frozen=True)
+class Cut:
+    """A Taylor cut of one exponential atom (`certificates.kernel.real_encoding`: lower or upper, at `at`)."""
+
+    kind: str
+    atom: int
+    degree: int
+    at: Fraction
+    factor: Fraction
+
+    def data(self) -> dict[str, object]:
+        """The cut as certificate data (exact rational texts), as `real_encoding.cut_fact` reads it."""
+        return {"kind": self.kind, "atom": self.atom, "degree": self.degree} | {
+            "at": rational_text(self.at),
+            "factor": rational_text(self.factor),
+        }
+
+
 @dataclass
 class Refinement:
-    """`proved`, `counterexample` or `unknown`, with the last problem's text, its cuts and what was learnt, the
-    resources z3 counted and the seconds it took."""
+    """`proved`, `counterexample` or `unknown`, with the last problem's text, its cuts (and their data, the products
+    first: the payload's `cuts`) and what was learnt, the resources z3 counted and the seconds it took."""
 
     status: str
     text: str
@@ -57,44 +82,91 @@ class Refinement:
     resources: int = 0
     seconds: float = 0.0
     reason: str = ""
+    data: list[dict[str, object]] = field(default_factory=list)
 
 
-def cut_data(cut: Cut) -> dict[str, object]:
-    """The cut as certificate data (exact rational texts), as `Cut.from_data` reads it."""
-    data: dict[str, object] = {"kind": cut.kind, "atom": cut.atom, "degree": cut.degree}
-    data |= {"at": rational_text(cut.at), "factor": rational_text(cut.factor)}
-    if cut.kind == "upper":
-        data |= {"radius": rational_text(cut.radius), "remainder": rational_text(cut.remainder)}
-    return data
+def products(encoding: Encoding) -> list[dict[str, object]]:
+    """The products of atoms whose arguments add up exactly: `[i, j]` when a_i + a_j = 0, `[i, j, k]` when
+    a_i + a_j = a_k (i <= j)."""
+    atoms, found = [argument for _, argument in encoding.exponentials], []
+    for i, a in enumerate(atoms):
+        for j in range(i, len(atoms)):
+            for k, c in [(None, ZERO), *enumerate(atoms)]:
+                difference = polynomial(["sub", ["add", a, atoms[j]], c], tuple(encoding.constants))
+                if difference is not None and difference == 0:
+                    found.append({"kind": "product", "atoms": [i, j] if k is None else [i, j, k]})
+    return found
+
+
+def polynomial(tree: Tree, names: tuple[str, ...]) -> fmpq_mpoly | None:
+    """The exact polynomial over `names` of a tree of `+ - *`, integer powers 0..MAX_POWER, rationals and those
+    names; None for any other node or beyond MAX_TERMS terms."""
+    context = fmpq_mpoly_ctx.get(names or ("_",))
+    generators = dict(zip(names, context.gens(), strict=True))
+
+    def power(base: fmpq_mpoly, k: int) -> fmpq_mpoly:
+        if not 0 <= k <= smtlib.MAX_POWER:
+            raise OverflowError(f"power {k}")
+        return reduce(_times, [base] * k, context.constant(1))
+
+    rules = {
+        "rat": lambda q: context.constant(fmpq(q.numerator, q.denominator)),
+        "sym": lambda name: generators[name],
+        "add": lambda *parts: sum(parts[1:], parts[0]),
+        "sub": lambda a, b: a - b,
+        "neg": lambda a: -a,
+        "mul": lambda *parts: reduce(_times, parts),
+        "pow": power,
+    }
+    try:
+        return fold(tree, rules)
+    except (TreeError, KeyError, OverflowError):
+        return None
+
+
+def _times(p: fmpq_mpoly, q: fmpq_mpoly) -> fmpq_mpoly:
+    if len(p) * len(q) > MAX_TERMS:
+        raise OverflowError(f"a product of more than {MAX_TERMS} terms")
+    if _bits(p) + _bits(q) + MAX_TERMS.bit_length() > MAX_COEFFICIENT_BITS:
+        raise OverflowError(f"a product with coefficients of more than {MAX_COEFFICIENT_BITS} bits")
+    return p * q
+
+
+def _bits(p: fmpq_mpoly) -> int:
+    """The most bits of a coefficient's numerator and denominator together."""
+    return max((c.numer().bit_length() + c.denom().bit_length() for c in p.coeffs()), default=0)
 
 
 def refine(encoding: Encoding, falsifies: Falsifier, rlimit: int, max_rounds: int = MAX_ROUNDS) -> Refinement:
     """Decide `encoding.problem(cuts)` for growing cuts on its atoms, within `rlimit` of z3's resources in all."""
     cuts: list[Cut] = []
-    used, seconds = 0, 0.0
-    text = encoding.problem(cuts)
+    used, seconds, found = 0, 0.0, products(encoding)
+    data = found
+    text = encoding.problem(data)
     for round_number in range(1, max_rounds + 1):
         if used >= rlimit:
             reason = f"z3's resource budget ({rlimit:,}) is spent"
-            return Refinement("unknown", text, cuts, None, round_number - 1, used, seconds, reason)
-        text = encoding.problem(cuts)
+            return Refinement("unknown", text, cuts, None, round_number - 1, used, seconds, reason, data)
+        data = found + [cut.data() for cut in cuts]
+        text = encoding.problem(data)
         result = solve(text, encoding.constants, rlimit - used)
         used, seconds = used + result.resources, seconds + result.seconds
         if result.status == "unsat":
-            return Refinement("proved", text, cuts, None, round_number, used, seconds)
+            return Refinement("proved", text, cuts, None, round_number, used, seconds, data=data)
         if result.status != "sat":
-            return Refinement("unknown", text, cuts, None, round_number, used, seconds, result.reason)
+            return Refinement("unknown", text, cuts, None, round_number, used, seconds, result.reason, data)
         values = {name: result.point.get(name, Fraction(0)) for name in encoding.constants}
         witness = falsifies({name: values[name] for name in encoding.variables})
         if witness is not None:
-            return Refinement("counterexample", text, cuts, witness, round_number, used, seconds)
-        new = [cut for cut in model_cuts(encoding, values, cuts) if cut not in cuts][: MAX_CUTS - len(cuts)]
+            return Refinement("counterexample", text, cuts, witness, round_number, used, seconds, data=data)
+        new = [cut for cut in model_cuts(encoding, values, cuts) if cut not in cuts][: MAX_CUTS - len(data)]
         if not new:
             where = ", ".join(f"{name} = {result.model.get(name, '?')}" for name in encoding.variables)
             reason = f"z3 finds a model of the negation ({where}) that no cut removes and that is not a counterexample"
-            return Refinement("unknown", text, cuts, None, round_number, used, seconds, reason)
+            return Refinement("unknown", text, cuts, None, round_number, used, seconds, reason, data)
         cuts += new
-    return Refinement("unknown", text, cuts, None, max_rounds, used, seconds, f"{max_rounds} rounds of cuts spent")
+    reason = f"{max_rounds} rounds of cuts spent"
+    return Refinement("unknown", text, cuts, None, max_rounds, used, seconds, reason, data)
 
 
 def model_cuts(encoding: Encoding, values: Mapping[str, Fraction], placed: Sequence[Cut]) -> list[Cut]:
@@ -112,40 +184,19 @@ def model_cuts(encoding: Encoding, values: Mapping[str, Fraction], placed: Seque
                     cuts += _next_degree(index, Fraction(0), placed, start=3)
                 if at != 0:
                     cuts += _next_degree(index, at, placed, start=1)
-            if not value <= exact:  # too large: an upper bound around the argument
-                cuts += _upper(index, argument, at, placed)
+            if not value <= exact:  # too large: an upper bound at the argument (exp(-a) bounded below at -a)
+                cuts += _next_degree(index, -at, placed, start=1, kind="upper")
     return cuts
 
 
-def _next_degree(index: int, at: Fraction, placed: Sequence[Cut], start: int) -> list[Cut]:
-    """A lower cut at `at` of the first degree (from `start`) above those placed there already; [] at the top."""
-    degrees = [c.degree for c in placed if c.kind == "lower" and c.atom == index and c.at == at]
+def _next_degree(index: int, at: Fraction, placed: Sequence[Cut], start: int, kind: str = "lower") -> list[Cut]:
+    """A cut at `at` of the first degree (from `start`) above those of its kind placed there already; [] at the
+    top."""
+    degrees = [c.degree for c in placed if c.kind == kind and c.atom == index and c.at == at]
     above = [d for d in CUT_DEGREES if d >= start and d > max(degrees, default=0)]
     if not above:
         return []
-    return [Cut("lower", index, above[0], at, _below(ball_of(at).exp()))]
-
-
-def _upper(index: int, argument: Fraction, at: Fraction, placed: Sequence[Cut]) -> list[Cut]:
-    """An upper cut at `at` whose interval holds the argument: the radius halves, then the degree rises."""
-    distance = abs(argument - at)
-    for k in range(MIN_RADIUS_EXPONENT + 1):
-        radius = Fraction(1, 2**k)
-        if radius < distance:
-            break
-        for degree in CUT_DEGREES:
-            cut = Cut("upper", index, degree, at, _above(ball_of(at).exp()), radius, _remainder(radius, degree))
-            if cut not in placed:
-                return [cut]
-    return []
-
-
-def _remainder(radius: Fraction, degree: int) -> Fraction:
-    """A short rational at or above exp(radius) / (degree + 1)!."""
-    factorial = 1
-    for j in range(2, degree + 2):
-        factorial *= j
-    return _above(ball_of(radius).exp() / factorial)
+    return [Cut(kind, index, above[0], at, _below(ball_of(at).exp()))]
 
 
 def _short(value: Fraction) -> Fraction:
@@ -156,11 +207,6 @@ def _short(value: Fraction) -> Fraction:
 def _below(ball: arb) -> Fraction:
     """A short rational at or below every point of the ball."""
     return _rounded(exact_value(ball.lower()), -1)
-
-
-def _above(ball: arb) -> Fraction:
-    """A short rational at or above every point of the ball."""
-    return _rounded(exact_value(ball.upper()), 1)
 
 
 def _rounded(value: Fraction, direction: int) -> Fraction:

@@ -35,7 +35,7 @@ from certificates.kernel import real_statements, solvers
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.real_encoding import CutError, NotEncodable, encode
 from certificates.kernel.recheck import Rejected
-from certificates.provers.smt_refinement import cut_data, refine
+from certificates.provers.smt_refinement import refine
 from certificates.statements.real import covered, relation_statement
 from certificates.store import certificate_directory, write_certificate
 from checks.registry import Context
@@ -75,7 +75,7 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         return Outcome(Verdict.REFUTED, f"{METHOD}: a model of the negation, verified", witness=result.witness)
     if result.status != "proved":
         return f"SMT undecided after {counted}: {result.reason}"
-    payload = {"cuts": [cut_data(c) for c in result.cuts]}
+    payload = {"cuts": result.data}
     try:  # what `headflow check-cert` will run: the kernel's text of the statement and the cut data
         text = real_statements.smt_problem(json.loads(json.dumps(statement)), json.loads(json.dumps(payload)))
     except Rejected as exc:
