@@ -8,9 +8,6 @@
   defeats cancellation: (sqrt((H-1)^2+4) - (H-1))/2 over a narrow box.
 - monotone: a partial derivative with a sign on the box puts the minimum (for > and >=) or the maximum
   (for < and <=) on one face, `face_end`.
-- boundary: the relation's expression vanishes identically on a bound of a variable and its partial
-  derivative in that variable has the sign that keeps the relation away from the bound,
-  `derivative_relation`.
 """
 
 from __future__ import annotations
@@ -25,8 +22,6 @@ from certificates.kernel.exact import ball_of, interval_ball
 from certificates.kernel.exprtree import Tree
 
 Box = Mapping[str, tuple[Fraction, Fraction]]
-#: The relation of the derivative that a boundary node needs, by (relation, end of the bound).
-_FLIP = {">=": "<=", "<=": ">="}
 
 
 def natural(tree: Tree, box: Box) -> arb:
@@ -62,10 +57,3 @@ def face_end(relation: str, sign: str) -> str:
     increasing = sign == ">="
     wants_minimum = relation in (">", ">=")
     return "low" if increasing == wants_minimum else "high"
-
-
-def derivative_relation(relation: str, end: str) -> str:
-    """The sign the partial derivative needs so that `relation` (>= or <=) holds away from a bound at `end`
-    where the expression is 0: f(x) = integral of f' from the bound, which runs forwards from a lower bound
-    and backwards from an upper one."""
-    return relation if end == "low" else _FLIP[relation]

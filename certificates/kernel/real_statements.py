@@ -13,8 +13,7 @@ The checks, by the certificate's kind: `witness` (a constant: a point witness at
 conditions are exactly the definedness conditions and the two bounds, `constant_conditions`) and
 `interval-cover` (the cover's root box contains the region, every node is clipped to it, and the cover proves
 `rhs - lhs` with the relation's sign, built here from the trees, or one definedness condition:
-`certificates.kernel.recheck.cover`; a boundary step only on a bound where `rhs - lhs` is exactly the zero
-polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here), and `smt`
+`certificates.kernel.recheck.cover`), and `smt`
 (a relation, `=` included: the kernel encodes `domain => both sides defined and lhs op rhs` from the trees itself,
 `certificates.kernel.real_encoding`, with the payload's Taylor cuts of exp, each validated with balls; z3 and cvc5 must
 answer unsat on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
@@ -27,11 +26,11 @@ from typing import Any
 
 from flint import arb
 
-from certificates.kernel import derivatives, real_encoding, recheck
 from certificates.kernel import format as fmt
+from certificates.kernel import real_encoding, recheck
 from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, rational_text, symbols
-from certificates.kernel.recheck import Rejected, Vanishing
+from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, symbols
+from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region, Side
 from certificates.kernel.smtlib import IDENTIFIER
 from certificates.kernel.solvers import recheck_unsat
@@ -193,24 +192,6 @@ def _nonempty(statement: dict[str, Any], region: Region) -> str:
 # ---------------------------------------------------------------- checks
 
 
-def vanishing(statement: dict[str, Any], region: Region) -> Vanishing:
-    """For a non-strict relation: (variable, end) -> [] when `rhs - lhs` with that bound put in for the variable is
-    the zero polynomial in the other variables (exact rational arithmetic: the bound and the relation built from
-    `+ - *`, integer powers and rationals), else None: a boundary step of a cover needs nothing else."""
-
-    def vanishes(name: str, end: str) -> list[Tree] | None:
-        side = region.side(name)
-        bound = None if side is None or statement["op"] not in ("<=", ">=") else side.bound(end)
-        if bound is None:
-            return None
-        bound = ["rat", rational_text(bound)] if isinstance(bound, Fraction) else bound
-        on_bound = derivatives.substitute(["sub", statement["rhs"], statement["lhs"]], name, bound)
-        difference = real_encoding.polynomial(on_bound, tuple(s.name for s in region.sides))
-        return [] if difference is not None and difference == 0 else None
-
-    return vanishes
-
-
 def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, str]:
     """A point witness without coordinates whose conditions are exactly `constant_conditions`."""
     if statement["variables"]:
@@ -243,7 +224,7 @@ def _decimal(text: str) -> str:
 
 
 def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -> tuple[str, str]:
-    """A cover of the relation or of one definedness condition over the whole domain (no boundary steps)."""
+    """A cover of the relation or of one definedness condition over the whole domain."""
     recheck.require_keys(payload, recheck.COVER_KEYS, "cover")
     match = [g for g in goals(statement) if g[0] == payload["expression"] and payload["relation"] in g[1]]
     if not match:
@@ -258,7 +239,7 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -
         missing = region.uncovered(box)
     if missing is not None:
         raise Rejected(f"the cover's box does not contain the statement's domain: {missing}")
-    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, region, vanishing(statement, region))
+    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, region)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{match[0][2]}"
     return proved, f"{leaves} boxes re-evaluated with balls, each clipped to the domain"
 

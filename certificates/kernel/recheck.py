@@ -21,8 +21,8 @@ from certificates.kernel import derivatives, exact, forms, lambda_c, masks
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, precision
-from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational, substitute
-from certificates.kernel.regions import ENDS, Box, Region
+from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
+from certificates.kernel.regions import Box, Region
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
@@ -181,20 +181,14 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
 #: The fields of a cover's payload.
 COVER_KEYS = frozenset({"expression", "relation", "variables", "domain", "tree", "leaves", "prec"})
 
-#: (variable, end) -> the trees that must be non-zero on a box for the relation's expression to vanish
-#: identically on that bound of the variable, or None when it does not vanish there (SymPy, the caller's).
-Vanishing = Callable[[str, str], "list[list[Any]] | None"]
-
 
 @dataclass(frozen=True)
 class _Goal:
-    """What a subtree proves: `expression relation 0`, with the region's bounds of `relaxed` dropped; `top` for
-    the claim's own relation (the only goal a boundary node may use)."""
+    """What a subtree proves: `expression relation 0`, with the region's bounds of `relaxed` dropped (on a face)."""
 
     expression: list[Any]
     relation: str
     relaxed: frozenset[str] = frozenset()
-    top: bool = True
 
 
 def cover(
@@ -203,7 +197,6 @@ def cover(
     relation: str,
     domain: forms.Box,
     region: Region | None = None,
-    vanishing: Vanishing | None = None,
 ) -> int:
     """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given);
     returns the number of leaves.
@@ -211,7 +204,7 @@ def cover(
     The expression, relation and domain are the obligation's (compared with the file). Every node's box is first
     clipped to the region (`certificates.kernel.regions`); the tree must split inside each clipped box, so the leaves
     cover it exactly. Node kinds: a leaf settled by the natural or the centred form, an empty box, a split, a
-    monotone step to a face, a boundary step (`_walk`)."""
+    monotone step to a face (`_Walk`)."""
     require_keys(payload, COVER_KEYS, "cover")
     assert isinstance(payload, dict)
     wanted = {
@@ -231,7 +224,7 @@ def cover(
     if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
         raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
     count_nodes(expression, fmt.MAX_TERM_NODES)
-    walk = _Walk(dict(domain), leaves, region, vanishing)
+    walk = _Walk(dict(domain), leaves, region)
     with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
         count = walk.run(payload["tree"], _Goal(expression, relation))
     if count != leaves:
@@ -254,8 +247,6 @@ _NODE_KEYS = (
     ({"empty"}, "empty"),
     ({"split", "at", "low", "high"}, "split"),
     ({"monotone", "sign", "face"}, "monotone"),
-    ({"graph", "end", "sign", "face"}, "graph"),
-    ({"boundary", "end", "derivative"}, "boundary"),
 )
 _NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
 
@@ -263,8 +254,8 @@ _NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
 class _Walk:
     """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format."""
 
-    def __init__(self, domain: Box, leaves: int, region: Region | None, vanishing: Vanishing | None) -> None:
-        self.domain, self.leaves, self.region, self.vanishing = domain, leaves, region, vanishing
+    def __init__(self, domain: Box, leaves: int, region: Region | None) -> None:
+        self.domain, self.leaves, self.region = domain, leaves, region
         self.work, self.count = 0, 0
         self.roots = lambda_c.root_count()
         #: (id of a tree, what) -> (the tree, kept alive so that its id stays its own; the value computed from it)
@@ -320,65 +311,19 @@ class _Walk:
                 (node["high"], clipped | {variable: (at, hi)}, goal),
                 (node["low"], clipped | {variable: (lo, at)}, goal),
             ]
-        variable = node[kind]
+        variable, sign = node["monotone"], node["sign"]
         if variable not in clipped or clipped[variable][0] == clipped[variable][1]:
-            raise Rejected(f"a {kind} node needs a variable with a side of positive width, not {str(variable)[:40]!r}")
+            raise Rejected(f"a monotone node needs a side of positive width, not {str(variable)[:40]!r}")
         if not self._ball(goal.expression, clipped).is_finite():
-            raise Rejected(f"{where}: a {kind} node needs the expression defined (a finite ball) on its box")
-        if kind == "boundary":
-            return [self._boundary(node, clipped, goal)]
-        sign = node["sign"]
+            raise Rejected(f"{where}: a monotone node needs the expression defined (a finite ball) on its box")
         if goal.relation not in exact.SIGNS or sign not in (">=", "<="):
-            raise Rejected(f"a {kind} node proves a sign (not {goal.relation!r}) by a derivative >= or <= 0")
+            raise Rejected(f"a monotone node proves a sign (not {goal.relation!r}) by a derivative >= or <= 0")
         slope = self._ball(self._derivative(goal.expression, variable), clipped)
         if not exact.holds(slope, sign):
             raise Rejected(f"{where}: the derivative in {variable} is {slope.str(5)}, not {sign} 0 (monotonicity)")
-        end = forms.face_end(goal.relation, sign)
-        relaxed = (
-            goal.relaxed | {variable} | (self.region.referencing(variable) if self.region is not None else frozenset())
-        )
-        lo, hi = clipped[variable]
-        if kind == "monotone":
-            at = lo if end == "low" else hi
-            return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
-        return [(node["face"], clipped | {variable: (lo, lo)}, self._graph(node, clipped, goal, end))]
-
-    def _graph(self, node: dict[str, Any], clipped: Box, goal: _Goal, end: str) -> _Goal:
-        """A graph node: the extreme over each segment from the bound at `end` lies on the bound, which the box
-        reaches for all its parents; the face is the expression with the bound put in for the variable."""
-        variable = node["graph"]
-        side = self.region.side(variable) if self.region is not None else None
-        if side is None or node["end"] != end or variable in goal.relaxed or not isinstance(side.bound(end), list):
-            raise Rejected(
-                f"a graph node follows the bound of {str(variable)[:40]} where the derivative puts the extreme"
-            )
-        assert self.region is not None
-        if not self.region.touches(clipped, variable, end):
-            raise Rejected(f"{_where(clipped)}: the box does not reach the {end} bound of {variable}")
-        face = self._cached(
-            goal.expression, (variable, end), lambda: substitute(goal.expression, {variable: side.bound(end)})
-        )
-        relaxed = goal.relaxed | {variable} | self.region.referencing(variable)
-        return _Goal(face, goal.relation, relaxed, top=False)
-
-    def _boundary(self, node: dict[str, Any], clipped: Box, goal: _Goal) -> tuple[object, Box, _Goal]:
-        """A boundary node: the expression vanishes on the bound at `end` (SymPy, `vanishing`), the box reaches
-        that bound, and the derivative subtree proves the sign that keeps the relation away from it."""
-        variable, end, where = node["boundary"], node["end"], _where(clipped)
-        if not goal.top or goal.relation not in (">=", "<=") or self.region is None or self.vanishing is None:
-            raise Rejected("a boundary node proves only the claim's own non-strict relation on a region")
-        if variable in goal.relaxed or end not in ENDS or not self.region.touches(clipped, variable, end):
-            raise Rejected(f"{where}: the box does not reach the {str(end)[:10]} bound of {variable}")
-        nonzero = self.vanishing(variable, end)
-        if nonzero is None:
-            raise Rejected(f"the expression does not vanish identically on the {end} bound of {variable}")
-        for tree in nonzero:
-            if not self._ball(tree, clipped) != 0:
-                raise Rejected(f"{where}: a condition of the vanishing on the {end} bound of {variable} is unsettled")
-        relation = forms.derivative_relation(goal.relation, end)
-        relaxed = goal.relaxed | self.region.referencing(variable)
-        subgoal = _Goal(self._derivative(goal.expression, variable), relation, relaxed, top=False)
-        return node["derivative"], clipped, subgoal
+        at = clipped[variable][0 if forms.face_end(goal.relation, sign) == "low" else 1]
+        relaxed = goal.relaxed | {variable} | (self.region.referencing(variable) if self.region else frozenset())
+        return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
 
     def _leaf(self) -> list[Any]:
         self.count += 1
