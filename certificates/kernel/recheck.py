@@ -10,8 +10,7 @@ masks, witness kinds) live here too, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -182,15 +181,6 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
 COVER_KEYS = frozenset({"expression", "relation", "variables", "domain", "tree", "leaves", "prec"})
 
 
-@dataclass(frozen=True)
-class _Goal:
-    """What a subtree proves: `expression relation 0`, with the region's bounds of `relaxed` dropped (on a face)."""
-
-    expression: list[Any]
-    relation: str
-    relaxed: frozenset[str] = frozenset()
-
-
 def cover(
     payload: object,
     expression: list[Any],
@@ -223,17 +213,12 @@ def cover(
     leaves = payload["leaves"]
     if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
         raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
-    count_nodes(expression, fmt.MAX_TERM_NODES)
-    walk = _Walk(dict(domain), leaves, region)
+    walk = _Walk(expression, relation, leaves, region)
     with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
-        count = walk.run(payload["tree"], _Goal(expression, relation))
+        count = walk.run(payload["tree"], dict(domain))
     if count != leaves:
         raise Rejected(f"the tree has {count} leaves, the certificate records {leaves}")
     return count
-
-
-def _where(box: forms.Box) -> str:
-    return "box " + box_text(box)
 
 
 def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
@@ -252,53 +237,51 @@ _NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
 
 
 class _Walk:
-    """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format."""
+    """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format. Every node
+    proves the one `expression relation 0`; a face drops the region's bounds of its `relaxed` variables."""
 
-    def __init__(self, domain: Box, leaves: int, region: Region | None) -> None:
-        self.domain, self.leaves, self.region = domain, leaves, region
-        self.work, self.count = 0, 0
-        self.roots = lambda_c.root_count()
-        #: (id of a tree, what) -> (the tree, kept alive so that its id stays its own; the value computed from it)
-        self.cache: dict[tuple[Any, ...], tuple[list[Any], Any]] = {}
+    def __init__(self, expression: list[Any], relation: str, leaves: int, region: Region | None) -> None:
+        self.expression, self.relation, self.leaves, self.region = expression, relation, leaves, region
+        self.size = count_nodes(expression, fmt.MAX_TERM_NODES)
+        self.work, self.count, self.roots = 0, 0, lambda_c.root_count()
+        #: variable -> (the partial derivative of the expression in it, its number of nodes)
+        self.slopes: dict[str, tuple[list[Any], int]] = {}
         bounds = [] if region is None else [b for side in region.sides for b in (side.low, side.high)]
         self.bound_nodes = sum(count_nodes(b, fmt.MAX_TERM_NODES) for b in bounds if isinstance(b, list))
 
-    def run(self, root: object, goal: _Goal) -> int:
-        stack: list[tuple[object, Box, _Goal]] = [(root, self.domain, goal)]
+    def run(self, root: object, domain: Box) -> int:
+        stack: list[tuple[object, Box, frozenset[str]]] = [(root, domain, frozenset())]
         while stack:
-            node, box, goal = stack.pop()
-            stack.extend(self._node(node, box, goal))
+            stack.extend(self._node(*stack.pop()))
         return self.count
 
-    def _node(self, node: object, box: Box, goal: _Goal) -> list[Any]:
+    def _node(self, node: object, box: Box, relaxed: frozenset[str]) -> list[Any]:
         kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
         if kind is None:
             unknown = sorted(set(node) - _NODE_FIELDS) if isinstance(node, dict) else []
             raise Rejected(f"cover node: unknown field {unknown[0][:60]!r}" if unknown else "malformed cover node")
         assert isinstance(node, dict)
         self.work += self.bound_nodes
-        clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
+        clipped = box if self.region is None else self.region.clip(box, relaxed)
         if clipped is None or kind == "empty":
             if clipped is not None or kind != "empty" or node["empty"] is not True:
                 raise Rejected("a node is marked empty exactly when its box holds no point of the domain")
             return self._leaf()
-        where = _where(clipped)
+        where = "box " + box_text(clipped)
         if kind == "leaf":
             self._leaf()
-            whole = self._ball(goal.expression, clipped)
+            whole = self._ball(self.expression, self.size, clipped)
             if node.get("form", "natural") == "natural":
-                check_enclosure(whole, node["leaf"], goal.relation, where)
+                check_enclosure(whole, node["leaf"], self.relation, where)
                 return []
             if node["form"] != "centred":
                 raise Rejected(f"unknown leaf form {str(node['form'])[:20]!r}")
-            slopes = {
-                name: self._ball(self._derivative(goal.expression, name), clipped) for name in forms.varying(clipped)
-            }
-            self._cost(goal.expression)  # the value at the midpoint
-            value = forms.centred(goal.expression, slopes, clipped, whole)
+            slopes = {name: self._ball(*self._slope(name), clipped) for name in forms.varying(clipped)}
+            self._cost(self.size)  # the value at the midpoint
+            value = forms.centred(self.expression, slopes, clipped, whole)
             if value is None:
                 raise Rejected(f"{where}: the centred form needs finite balls of the expression and its derivatives")
-            check_enclosure(value, node["leaf"], goal.relation, where)
+            check_enclosure(value, node["leaf"], self.relation, where)
             return []
         if kind == "split":
             variable, at = node["split"], parse_rational(node["at"])
@@ -308,22 +291,22 @@ class _Walk:
             if not lo < at < hi:
                 raise Rejected(f"split point {at} of {variable} outside ({lo}, {hi}): the boxes would not cover it")
             return [
-                (node["high"], clipped | {variable: (at, hi)}, goal),
-                (node["low"], clipped | {variable: (lo, at)}, goal),
+                (node["high"], clipped | {variable: (at, hi)}, relaxed),
+                (node["low"], clipped | {variable: (lo, at)}, relaxed),
             ]
         variable, sign = node["monotone"], node["sign"]
         if variable not in clipped or clipped[variable][0] == clipped[variable][1]:
             raise Rejected(f"a monotone node needs a side of positive width, not {str(variable)[:40]!r}")
-        if not self._ball(goal.expression, clipped).is_finite():
+        if not self._ball(self.expression, self.size, clipped).is_finite():
             raise Rejected(f"{where}: a monotone node needs the expression defined (a finite ball) on its box")
-        if goal.relation not in exact.SIGNS or sign not in (">=", "<="):
-            raise Rejected(f"a monotone node proves a sign (not {goal.relation!r}) by a derivative >= or <= 0")
-        slope = self._ball(self._derivative(goal.expression, variable), clipped)
+        if self.relation not in exact.SIGNS or sign not in (">=", "<="):
+            raise Rejected(f"a monotone node proves a sign (not {self.relation!r}) by a derivative >= or <= 0")
+        slope = self._ball(*self._slope(variable), clipped)
         if not exact.holds(slope, sign):
             raise Rejected(f"{where}: the derivative in {variable} is {slope.str(5)}, not {sign} 0 (monotonicity)")
-        at = clipped[variable][0 if forms.face_end(goal.relation, sign) == "low" else 1]
-        relaxed = goal.relaxed | {variable} | (self.region.referencing(variable) if self.region else frozenset())
-        return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
+        at = clipped[variable][0 if forms.face_end(self.relation, sign) == "low" else 1]
+        relaxed |= {variable} | (self.region.referencing(variable) if self.region else frozenset())
+        return [(node["face"], clipped | {variable: (at, at)}, relaxed)]
 
     def _leaf(self) -> list[Any]:
         self.count += 1
@@ -331,29 +314,26 @@ class _Walk:
             raise Rejected(f"the tree has more leaves than the {self.leaves} recorded")
         return []
 
-    def _cached(self, tree: list[Any], what: tuple[str, ...], make: Callable[[], Any]) -> Any:
-        """`make()`, computed once per tree and `what`."""
-        key = (id(tree), *what)
-        if key not in self.cache:
-            self.cache[key] = (tree, make())
-        return self.cache[key][1]
+    def _slope(self, name: str) -> tuple[list[Any], int]:
+        """The partial derivative of the expression in `name` and its number of nodes, computed once."""
+        if name not in self.slopes:
+            try:
+                tree = derivatives.derivative(self.expression, name)
+            except TreeError as exc:
+                raise Rejected(f"no derivative in {name}: {exc}") from None
+            self.slopes[name] = (tree, count_nodes(tree, fmt.MAX_DERIVED_NODES))
+        return self.slopes[name]
 
-    def _derivative(self, tree: list[Any], name: str) -> list[Any]:
-        try:
-            return self._cached(tree, ("d", name), lambda: derivatives.derivative(tree, name))  # type: ignore[no-any-return]
-        except TreeError as exc:
-            raise Rejected(f"no derivative in {name}: {exc}") from None
-
-    def _cost(self, tree: list[Any]) -> None:
-        """Count the ball operations of one evaluation of the tree against the format's bound."""
-        self.work += self._cached(tree, ("size",), lambda: count_nodes(tree, fmt.MAX_DERIVED_NODES))
+    def _cost(self, size: int) -> None:
+        """Count the ball operations of one evaluation of a tree of `size` nodes against the format's bound."""
+        self.work += size
         if self.work > fmt.MAX_COVER_WORK:
             raise Rejected(f"more than {fmt.MAX_COVER_WORK} ball operations: the cover is too large to re-check")
         if lambda_c.root_count() - self.roots > fmt.MAX_COVER_ROOTS:
             raise Rejected(f"more than {fmt.MAX_COVER_ROOTS} lambda_c roots: the cover is too large to re-check")
 
-    def _ball(self, tree: list[Any], box: Box) -> arb:
-        self._cost(tree)
+    def _ball(self, tree: list[Any], size: int, box: Box) -> arb:
+        self._cost(size)
         return forms.natural(tree, box)
 
 
