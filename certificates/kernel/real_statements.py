@@ -13,7 +13,7 @@ The checks, by the certificate's kind: `witness` (a constant: a point witness at
 conditions are exactly the definedness conditions and the two bounds, `constant_conditions`) and
 `interval-cover` (the cover's root box contains the region, every node is clipped to it, and the cover proves
 `rhs - lhs` with the relation's sign, built here from the trees, or one definedness condition:
-`certificates.kernel.recheck.cover`), and `smt`
+`certificates.kernel.covers.cover`), and `smt`
 (a relation, `=` included: the kernel encodes `domain => both sides defined and lhs op rhs` from the trees itself,
 `certificates.kernel.real_encoding`, with the payload's Taylor cuts of exp, each validated with balls; z3 and cvc5 must
 answer unsat on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
@@ -26,8 +26,8 @@ from typing import Any
 
 from flint import arb
 
+from certificates.kernel import covers, real_encoding, recheck
 from certificates.kernel import format as fmt
-from certificates.kernel import real_encoding, recheck
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, symbols
 from certificates.kernel.recheck import Rejected
@@ -225,7 +225,7 @@ def _decimal(text: str) -> str:
 
 def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -> tuple[str, str]:
     """A cover of the relation or of one definedness condition over the whole domain."""
-    recheck.require_keys(payload, recheck.COVER_KEYS, "cover")
+    recheck.require_keys(payload, covers.COVER_KEYS, "cover")
     match = [g for g in goals(statement) if g[0] == payload["expression"] and payload["relation"] in g[1]]
     if not match:
         raise Rejected("the cover is neither the statement's relation nor one of its definedness conditions")
@@ -239,7 +239,7 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -
         missing = region.uncovered(box)
     if missing is not None:
         raise Rejected(f"the cover's box does not contain the statement's domain: {missing}")
-    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, region)
+    leaves = covers.cover(payload, match[0][0], payload["relation"], box, region)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{match[0][2]}"
     return proved, f"{leaves} boxes re-evaluated with balls, each clipped to the domain"
 

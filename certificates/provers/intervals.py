@@ -3,7 +3,7 @@
 Each box is first clipped to the region when there is one (`certificates.kernel.regions`: integer sides, bounds
 that depend on other variables; a box left empty is an `empty` leaf). Then, in this order, a box is
 settled by
-1. the natural ball of the expression (`certificates.kernel.forms.natural`): a `leaf`;
+1. the natural ball of the expression (`certificates.kernel.covers.natural`): a `leaf`;
 2. the centred (mean value) form f(m) + grad f(box) (box - m), the partial derivatives computed from the
    expression by `certificates.kernel.derivatives` and enclosed over the box: a `leaf` with `"form": "centred"`;
 3. a monotone step: a partial derivative with a sign on the box moves the extreme value to the box's face
@@ -35,7 +35,7 @@ import sympy as sp
 from flint import arb
 
 from certificates.ball_reading import fails
-from certificates.kernel import derivatives, forms
+from certificates.kernel import covers, derivatives
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
 from certificates.kernel.exprtree import Tree, TreeError, rational_text
@@ -178,13 +178,13 @@ class _Search:
         clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
         if clipped is None:
             return {"empty": True}
-        whole = forms.natural(goal.expression, clipped)
+        whole = covers.natural(goal.expression, clipped)
         if holds(whole, goal.relation):
             return {"leaf": enclosure_text(whole)}
-        moving = forms.varying(clipped)
+        moving = covers.varying(clipped)
         slopes = self._slopes(goal.expression, clipped, moving) if whole.is_finite() else None
         if slopes is not None:
-            value = forms.centred(goal.expression, slopes, clipped, whole)
+            value = covers.centred(goal.expression, slopes, clipped, whole)
             if value is not None and holds(value, goal.relation):
                 return {"leaf": enclosure_text(value), "form": "centred"}
         split: frozenset[str] = frozenset()
@@ -221,7 +221,7 @@ class _Search:
             tree = self._derivative(expression, name)
             if tree is None:
                 return None
-            slopes[name] = forms.natural(tree, box)
+            slopes[name] = covers.natural(tree, box)
         return slopes
 
     def _derivative(self, expression: Tree, name: str) -> Tree | None:
@@ -247,7 +247,7 @@ class _Search:
             sign = next((s for s in (">=", "<=") if holds(slopes[name], s)), None)
             if sign is None:
                 continue
-            end = forms.face_end(goal.relation, sign)
+            end = covers.face_end(goal.relation, sign)
             lo, hi = box[name]
             at = lo if end == "low" else hi
             relaxed = goal.relaxed | {name} | self._referencing(name)
@@ -381,7 +381,7 @@ class _Search:
         clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
         if clipped is None:
             return math.inf
-        value = forms.natural(goal.expression, clipped)
+        value = covers.natural(goal.expression, clipped)
         if not value.is_finite():
             return -math.inf
         low, high = float(value.lower()), float(value.upper())
