@@ -25,8 +25,8 @@ import contextlib
 import numpy as np
 
 from certificates import model_balls
+from certificates.kernel import covers, recheck
 from certificates.kernel import format as fmt
-from certificates.kernel import recheck
 from certificates.kernel.exact import precision
 from certificates.kernel.exprtree import count_nodes
 from certificates.kernel.verify import verify_file
@@ -97,7 +97,7 @@ def cover_seconds() -> tuple[float, int]:
         "leaves": leaves,
         "prec": fmt.MAX_COVER_PRECISION,
     }
-    seconds = _seconds(lambda: _try(lambda: recheck.cover(payload, expression, ">", {"u": (lo, hi)})))
+    seconds = _seconds(lambda: _try(lambda: covers.cover(payload, expression, ">", {"u": (lo, hi)})))
     return seconds, leaves
 
 

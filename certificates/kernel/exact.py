@@ -102,10 +102,6 @@ def rational_ball(numerator: int, denominator: int, bits: int) -> arb:
 class ExponentTooLarge(ArithmeticError):
     """An exact ball's binary exponent is beyond the bound its caller set: its exact value would be huge."""
 
-    def __init__(self, exponent: int, bound: int) -> None:
-        self.exponent, self.bound = exponent, bound
-        super().__init__(f"a ball end of binary exponent {exponent}, beyond 2^+-{bound}")
-
 
 def dyadic_fmpz(point: arb) -> tuple[fmpz, int]:
     """(m, e) with the exact ball `point` = m 2^e (`exact_value`), the mantissa left an fmpz (correct rounding
@@ -122,7 +118,7 @@ def exact_value(point: arb, max_exponent: int | None = None) -> Fraction:
     its binary exponent exceeds `max_exponent` (an end such as 2^(10^43) has no exact value that fits in memory)."""
     mantissa, exponent = (int(part) for part in point.man_exp())
     if max_exponent is not None and abs(exponent) > max_exponent:
-        raise ExponentTooLarge(exponent, max_exponent)
+        raise ExponentTooLarge(f"a ball end of binary exponent {exponent}, beyond 2^+-{max_exponent}")
     return Fraction(mantissa << exponent) if exponent >= 0 else Fraction(mantissa, 1 << -exponent)
 
 

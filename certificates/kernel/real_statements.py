@@ -13,8 +13,7 @@ The checks, by the certificate's kind: `witness` (a constant: a point witness at
 conditions are exactly the definedness conditions and the two bounds, `constant_conditions`) and
 `interval-cover` (the cover's root box contains the region, every node is clipped to it, and the cover proves
 `rhs - lhs` with the relation's sign, built here from the trees, or one definedness condition:
-`certificates.kernel.recheck.cover`; a boundary step only on a bound where `rhs - lhs` is exactly the zero
-polynomial, `vanishing`: an identity that needs more, such as W(z) e^W(z) = z, is not checked here), and `smt`
+`certificates.kernel.covers.cover`), and `smt`
 (a relation, `=` included: the kernel encodes `domain => both sides defined and lhs op rhs` from the trees itself,
 `certificates.kernel.real_encoding`, with the payload's cuts of exp, each shown true; z3 and cvc5 must answer unsat
 on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
@@ -22,20 +21,17 @@ on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the tr
 
 from __future__ import annotations
 
-import itertools
-import math
 import re
-from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
 from flint import arb
 
-from certificates.kernel import derivatives, exprtree, real_encoding, recheck
+from certificates.kernel import covers, real_encoding, recheck
 from certificates.kernel import format as fmt
 from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, rational_text, symbols
-from certificates.kernel.recheck import Rejected, Vanishing
+from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational, symbols
+from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region, Side
 from certificates.kernel.solvers import recheck_unsat
 from certificates.kernel.tree_text import term_text
@@ -52,8 +48,6 @@ MAX_VARIABLES = 16
 IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,40}$")
 #: Precisions (bits) at which the statement's point is verified against dependent bounds.
 POINT_PRECISIONS = (64, 256, 1024)
-#: At most this many exact values decide that a polynomial is zero (`zero_polynomial`).
-MAX_GRID = 1024
 
 
 def check(
@@ -200,51 +194,6 @@ def _nonempty(statement: dict[str, Any], region: Region) -> str:
 # ---------------------------------------------------------------- checks
 
 
-def vanishing(statement: dict[str, Any], region: Region) -> Vanishing:
-    """For a non-strict relation: (variable, end) -> [] when `rhs - lhs` with that bound put in for the variable is
-    the zero polynomial in the other variables (`zero_polynomial`), else None: a boundary step of a cover needs
-    nothing else."""
-
-    def vanishes(name: str, end: str) -> list[Tree] | None:
-        side = region.side(name)
-        bound = None if side is None or statement["op"] not in ("<=", ">=") else side.bound(end)
-        if bound is None:
-            return None
-        bound = ["rat", rational_text(bound)] if isinstance(bound, Fraction) else bound
-        on_bound = derivatives.substitute(["sub", statement["rhs"], statement["lhs"]], name, bound)
-        return [] if zero_polynomial(on_bound) else None
-
-    return vanishes
-
-
-def zero_polynomial(tree: Tree) -> bool:
-    """Whether a tree of `+ - *`, integer powers >= 0, rationals and symbols is the zero polynomial, shown by exact
-    values: of degree at most d_x in each symbol x (bounds read from the tree), it is zero when it is zero at every
-    point of {0, ..., d_x} for each x (by induction on the number of symbols: a non-zero polynomial in x of degree
-    <= d_x has at most d_x roots); False when not shown (another node, a grid of more than MAX_GRID points)."""
-    rules = {"rat": lambda _: {}, "sym": lambda name: {name: 1}, "pow": _power_degrees}
-    rules |= dict.fromkeys(("add", "sub", "neg"), _degrees(max)) | {"mul": _degrees(sum)}
-    try:
-        degrees = exprtree.fold(tree, rules)
-    except TreeError:
-        return False
-    if math.prod(d + 1 for d in degrees.values()) > MAX_GRID:
-        return False
-    grid = itertools.product(*(map(Fraction, range(d + 1)) for d in degrees.values()))
-    return all(exprtree.exact_rational(tree, dict(zip(degrees, point, strict=True))) == 0 for point in grid)
-
-
-def _degrees(combine: Callable[[Iterable[int]], int]) -> Callable[..., dict[str, int]]:
-    """The degree bounds of a node from its arguments': most (a sum) or sum (a product)."""
-    return lambda *parts: {name: combine(p.get(name, 0) for p in parts) for name in set().union(*parts)}
-
-
-def _power_degrees(degrees: dict[str, int], k: int) -> dict[str, int]:
-    if k < 0:
-        raise TreeError("a negative power is no polynomial")
-    return {name: k * degree for name, degree in degrees.items()}
-
-
 def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, str]:
     """A point witness without coordinates whose conditions are exactly `constant_conditions`."""
     if statement["variables"]:
@@ -277,8 +226,8 @@ def _decimal(text: str) -> str:
 
 
 def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -> tuple[str, str]:
-    """A cover of the relation or of one definedness condition over the whole domain (no boundary steps)."""
-    recheck.require_keys(payload, recheck.COVER_KEYS, "cover")
+    """A cover of the relation or of one definedness condition over the whole domain."""
+    recheck.require_keys(payload, covers.COVER_KEYS, "cover")
     match = [g for g in goals(statement) if g[0] == payload["expression"] and payload["relation"] in g[1]]
     if not match:
         raise Rejected("the cover is neither the statement's relation nor one of its definedness conditions")
@@ -292,7 +241,7 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -
         missing = region.uncovered(box)
     if missing is not None:
         raise Rejected(f"the cover's box does not contain the statement's domain: {missing}")
-    leaves = recheck.cover(payload, match[0][0], payload["relation"], box, region, vanishing(statement, region))
+    leaves = covers.cover(payload, match[0][0], payload["relation"], box, region)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{match[0][2]}"
     return proved, f"{leaves} boxes re-evaluated with balls, each clipped to the domain"
 

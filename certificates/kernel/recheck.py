@@ -1,4 +1,4 @@
-"""The checker's re-computations: exact points, interval covers and model configurations, with balls.
+"""The checker's re-computations: exact points and model configurations, with balls (covers: `covers`).
 
 Each function takes certificate data (already known to be the claim's obligation, or compared
 with it here) and re-evaluates it with exact rationals and python-flint balls; a relation holds
@@ -10,19 +10,17 @@ masks, witness kinds) live here too, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from flint import arb
 
-from certificates.kernel import derivatives, exact, forms, lambda_c, masks
+from certificates.kernel import exact, masks
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, box_text, precision
-from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational, substitute
-from certificates.kernel.regions import ENDS, Box, Region
+from certificates.kernel.exact import ball_of, precision
+from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
@@ -135,7 +133,8 @@ def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION
 COVER_RELATIONS = (*exact.SIGNS, "!=")
 
 
-def _known(relation: object) -> None:
+def known(relation: object) -> None:
+    """Rejected unless the relation is one a cover or a point condition proves."""
     if relation not in COVER_RELATIONS:
         raise Rejected(f"unknown relation {str(relation)[:10]!r}")
 
@@ -145,7 +144,7 @@ def check_enclosure(value: arb, enclosure: object, relation: str, where: str) ->
     if not isinstance(enclosure, list) or len(enclosure) != 2:
         raise Rejected(f"{where}: the enclosure must be [lo, hi]")
     lo, hi = (ball_of(parse_rational(t)) for t in enclosure)
-    _known(relation)
+    known(relation)
     if not exact.holds(value, relation):
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} does not satisfy {relation} 0")
     if not (value.lower() >= lo and value.upper() <= hi):
@@ -174,242 +173,6 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
             value = eval_ball(condition["expression"], env)
             check_enclosure(value, condition["enclosure"], condition["relation"], f"condition {condition['name']!r}")
     return f"{len(conditions)} condition(s) settled by balls at the exact point"
-
-
-# ---------------------------------------------------------------- covers
-
-#: The fields of a cover's payload.
-COVER_KEYS = frozenset({"expression", "relation", "variables", "domain", "tree", "leaves", "prec"})
-
-#: (variable, end) -> the trees that must be non-zero on a box for the relation's expression to vanish
-#: identically on that bound of the variable, or None when it does not vanish there (SymPy, the caller's).
-Vanishing = Callable[[str, str], "list[list[Any]] | None"]
-
-
-@dataclass(frozen=True)
-class _Goal:
-    """What a subtree proves: `expression relation 0`, with the region's bounds of `relaxed` dropped; `top` for
-    the claim's own relation (the only goal a boundary node may use)."""
-
-    expression: list[Any]
-    relation: str
-    relaxed: frozenset[str] = frozenset()
-    top: bool = True
-
-
-def cover(
-    payload: object,
-    expression: list[Any],
-    relation: str,
-    domain: forms.Box,
-    region: Region | None = None,
-    vanishing: Vanishing | None = None,
-) -> int:
-    """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given);
-    returns the number of leaves.
-
-    The expression, relation and domain are the obligation's (compared with the file). Every node's box is first
-    clipped to the region (`certificates.kernel.regions`); the tree must split inside each clipped box, so the leaves
-    cover it exactly. Node kinds: a leaf settled by the natural or the centred form, an empty box, a split, a
-    monotone step to a face, a boundary step (`_walk`)."""
-    require_keys(payload, COVER_KEYS, "cover")
-    assert isinstance(payload, dict)
-    wanted = {
-        "expression": expression,
-        "relation": relation,
-        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()},
-    }
-    wrong = [part for part, mine in wanted.items() if payload[part] != mine]
-    wrong += [] if _same_names(payload["variables"], domain) else ["variables"]
-    if wrong:
-        stated = payload["domain"] if isinstance(payload["domain"], dict) else {}
-        unknown = [f"domain.{key}" for key in sorted(set(stated) - set(domain))]
-        named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
-        raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
-    _known(relation)
-    leaves = payload["leaves"]
-    if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
-        raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
-    count_nodes(expression, fmt.MAX_TERM_NODES)
-    walk = _Walk(dict(domain), leaves, region, vanishing)
-    with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
-        count = walk.run(payload["tree"], _Goal(expression, relation))
-    if count != leaves:
-        raise Rejected(f"the tree has {count} leaves, the certificate records {leaves}")
-    return count
-
-
-def _where(box: forms.Box) -> str:
-    return "box " + box_text(box)
-
-
-def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
-    """The listed variables are the domain's, each once (their order is the writer's, JSON sorts the domain)."""
-    return isinstance(stated, list) and len(stated) == len(domain) and set(map(str, stated)) == set(domain)
-
-
-_NODE_KEYS = (
-    ({"leaf"}, "leaf"),
-    ({"leaf", "form"}, "leaf"),
-    ({"empty"}, "empty"),
-    ({"split", "at", "low", "high"}, "split"),
-    ({"monotone", "sign", "face"}, "monotone"),
-    ({"graph", "end", "sign", "face"}, "graph"),
-    ({"boundary", "end", "derivative"}, "boundary"),
-)
-_NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
-
-
-class _Walk:
-    """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format."""
-
-    def __init__(self, domain: Box, leaves: int, region: Region | None, vanishing: Vanishing | None) -> None:
-        self.domain, self.leaves, self.region, self.vanishing = domain, leaves, region, vanishing
-        self.work, self.count = 0, 0
-        self.roots = lambda_c.root_count()
-        #: (id of a tree, what) -> (the tree, kept alive so that its id stays its own; the value computed from it)
-        self.cache: dict[tuple[Any, ...], tuple[list[Any], Any]] = {}
-        bounds = [] if region is None else [b for side in region.sides for b in (side.low, side.high)]
-        self.bound_nodes = sum(count_nodes(b, fmt.MAX_TERM_NODES) for b in bounds if isinstance(b, list))
-
-    def run(self, root: object, goal: _Goal) -> int:
-        stack: list[tuple[object, Box, _Goal]] = [(root, self.domain, goal)]
-        while stack:
-            node, box, goal = stack.pop()
-            stack.extend(self._node(node, box, goal))
-        return self.count
-
-    def _node(self, node: object, box: Box, goal: _Goal) -> list[Any]:
-        kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
-        if kind is None:
-            unknown = sorted(set(node) - _NODE_FIELDS) if isinstance(node, dict) else []
-            raise Rejected(f"cover node: unknown field {unknown[0][:60]!r}" if unknown else "malformed cover node")
-        assert isinstance(node, dict)
-        self.work += self.bound_nodes
-        clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
-        if clipped is None or kind == "empty":
-            if clipped is not None or kind != "empty" or node["empty"] is not True:
-                raise Rejected("a node is marked empty exactly when its box holds no point of the domain")
-            return self._leaf()
-        where = _where(clipped)
-        if kind == "leaf":
-            self._leaf()
-            whole = self._ball(goal.expression, clipped)
-            if node.get("form", "natural") == "natural":
-                check_enclosure(whole, node["leaf"], goal.relation, where)
-                return []
-            if node["form"] != "centred":
-                raise Rejected(f"unknown leaf form {str(node['form'])[:20]!r}")
-            slopes = {
-                name: self._ball(self._derivative(goal.expression, name), clipped) for name in forms.varying(clipped)
-            }
-            self._cost(goal.expression)  # the value at the midpoint
-            value = forms.centred(goal.expression, slopes, clipped, whole)
-            if value is None:
-                raise Rejected(f"{where}: the centred form needs finite balls of the expression and its derivatives")
-            check_enclosure(value, node["leaf"], goal.relation, where)
-            return []
-        if kind == "split":
-            variable, at = node["split"], parse_rational(node["at"])
-            if variable not in clipped:
-                raise Rejected(f"split on unknown variable {str(variable)[:40]!r}")
-            lo, hi = clipped[variable]
-            if not lo < at < hi:
-                raise Rejected(f"split point {at} of {variable} outside ({lo}, {hi}): the boxes would not cover it")
-            return [
-                (node["high"], clipped | {variable: (at, hi)}, goal),
-                (node["low"], clipped | {variable: (lo, at)}, goal),
-            ]
-        variable = node[kind]
-        if variable not in clipped or clipped[variable][0] == clipped[variable][1]:
-            raise Rejected(f"a {kind} node needs a variable with a side of positive width, not {str(variable)[:40]!r}")
-        if not self._ball(goal.expression, clipped).is_finite():
-            raise Rejected(f"{where}: a {kind} node needs the expression defined (a finite ball) on its box")
-        if kind == "boundary":
-            return [self._boundary(node, clipped, goal)]
-        sign = node["sign"]
-        if goal.relation not in exact.SIGNS or sign not in (">=", "<="):
-            raise Rejected(f"a {kind} node proves a sign (not {goal.relation!r}) by a derivative >= or <= 0")
-        slope = self._ball(self._derivative(goal.expression, variable), clipped)
-        if not exact.holds(slope, sign):
-            raise Rejected(f"{where}: the derivative in {variable} is {slope.str(5)}, not {sign} 0 (monotonicity)")
-        end = forms.face_end(goal.relation, sign)
-        relaxed = (
-            goal.relaxed | {variable} | (self.region.referencing(variable) if self.region is not None else frozenset())
-        )
-        lo, hi = clipped[variable]
-        if kind == "monotone":
-            at = lo if end == "low" else hi
-            return [(node["face"], clipped | {variable: (at, at)}, replace(goal, relaxed=relaxed))]
-        return [(node["face"], clipped | {variable: (lo, lo)}, self._graph(node, clipped, goal, end))]
-
-    def _graph(self, node: dict[str, Any], clipped: Box, goal: _Goal, end: str) -> _Goal:
-        """A graph node: the extreme over each segment from the bound at `end` lies on the bound, which the box
-        reaches for all its parents; the face is the expression with the bound put in for the variable."""
-        variable = node["graph"]
-        side = self.region.side(variable) if self.region is not None else None
-        if side is None or node["end"] != end or variable in goal.relaxed or not isinstance(side.bound(end), list):
-            raise Rejected(
-                f"a graph node follows the bound of {str(variable)[:40]} where the derivative puts the extreme"
-            )
-        assert self.region is not None
-        if not self.region.touches(clipped, variable, end):
-            raise Rejected(f"{_where(clipped)}: the box does not reach the {end} bound of {variable}")
-        face = self._cached(
-            goal.expression, (variable, end), lambda: substitute(goal.expression, {variable: side.bound(end)})
-        )
-        relaxed = goal.relaxed | {variable} | self.region.referencing(variable)
-        return _Goal(face, goal.relation, relaxed, top=False)
-
-    def _boundary(self, node: dict[str, Any], clipped: Box, goal: _Goal) -> tuple[object, Box, _Goal]:
-        """A boundary node: the expression vanishes on the bound at `end` (SymPy, `vanishing`), the box reaches
-        that bound, and the derivative subtree proves the sign that keeps the relation away from it."""
-        variable, end, where = node["boundary"], node["end"], _where(clipped)
-        if not goal.top or goal.relation not in (">=", "<=") or self.region is None or self.vanishing is None:
-            raise Rejected("a boundary node proves only the claim's own non-strict relation on a region")
-        if variable in goal.relaxed or end not in ENDS or not self.region.touches(clipped, variable, end):
-            raise Rejected(f"{where}: the box does not reach the {str(end)[:10]} bound of {variable}")
-        nonzero = self.vanishing(variable, end)
-        if nonzero is None:
-            raise Rejected(f"the expression does not vanish identically on the {end} bound of {variable}")
-        for tree in nonzero:
-            if not self._ball(tree, clipped) != 0:
-                raise Rejected(f"{where}: a condition of the vanishing on the {end} bound of {variable} is unsettled")
-        relation = forms.derivative_relation(goal.relation, end)
-        relaxed = goal.relaxed | self.region.referencing(variable)
-        subgoal = _Goal(self._derivative(goal.expression, variable), relation, relaxed, top=False)
-        return node["derivative"], clipped, subgoal
-
-    def _leaf(self) -> list[Any]:
-        self.count += 1
-        if self.count > self.leaves:
-            raise Rejected(f"the tree has more leaves than the {self.leaves} recorded")
-        return []
-
-    def _cached(self, tree: list[Any], what: tuple[str, ...], make: Callable[[], Any]) -> Any:
-        """`make()`, computed once per tree and `what`."""
-        key = (id(tree), *what)
-        if key not in self.cache:
-            self.cache[key] = (tree, make())
-        return self.cache[key][1]
-
-    def _derivative(self, tree: list[Any], name: str) -> list[Any]:
-        try:
-            return self._cached(tree, ("d", name), lambda: derivatives.derivative(tree, name))  # type: ignore[no-any-return]
-        except TreeError as exc:
-            raise Rejected(f"no derivative in {name}: {exc}") from None
-
-    def _cost(self, tree: list[Any]) -> None:
-        """Count the ball operations of one evaluation of the tree against the format's bound."""
-        self.work += self._cached(tree, ("size",), lambda: count_nodes(tree, fmt.MAX_DERIVED_NODES))
-        if self.work > fmt.MAX_COVER_WORK:
-            raise Rejected(f"more than {fmt.MAX_COVER_WORK} ball operations: the cover is too large to re-check")
-        if lambda_c.root_count() - self.roots > fmt.MAX_COVER_ROOTS:
-            raise Rejected(f"more than {fmt.MAX_COVER_ROOTS} lambda_c roots: the cover is too large to re-check")
-
-    def _ball(self, tree: list[Any], box: Box) -> arb:
-        self._cost(tree)
-        return forms.natural(tree, box)
 
 
 # ---------------------------------------------------------------- configurations

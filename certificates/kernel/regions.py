@@ -12,8 +12,7 @@ and lowered to its upper bound; an integer side is rounded inwards to integers. 
 order, every point of the region inside the box is inside the clipped box; an empty clipped box (None)
 holds no point of the region. A bound whose ball is not finite clips nothing (a larger box is still a
 superset). Variables in `relaxed` keep their box side (only the integer rounding applies): the faces of
-a monotone node and the segments of a boundary node are not in the region (module docstring of
-`certificates.kernel.recheck`).
+a monotone node are not in the region (`certificates.kernel.recheck`).
 
 Clipping only ever removes points outside the region, so a cover of every clipped box of a tree whose
 root box contains the region (`uncovered`) proves the claim on the whole region: the checker checks
@@ -120,16 +119,6 @@ class Region:
                 return None, side
             clipped[side.name] = (lo, hi)
         return clipped, None
-
-    def touches(self, box: Box, name: str, end: str) -> bool:
-        """Whether the (clipped) box reaches the bound of `name` at `end` for every value of its parents in
-        the box: its side starts at or below the bound's exact lower end (ends at or above its upper end)."""
-        side = self.side(name)
-        reach = None if side is None else self.bound_end(side, end, box)
-        if reach is None:
-            return False
-        lo, hi = box[name]
-        return lo <= reach if end == "low" else hi >= reach
 
     def uncovered(self, box: Box) -> str | None:
         """Why the box does not contain the region (a variable it lacks, an unbounded side, a bound outside

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import model_statements, recheck, smtlib, solvers
+from certificates.kernel import covers, model_statements, recheck, smtlib, solvers
 from certificates.kernel.derivatives import derivative
 from certificates.kernel.equilibrium import check_equilibrium
 from certificates.kernel.exact import ball_of
@@ -145,7 +145,7 @@ def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]
     recheck.point_conditions(below, {"u": a})
     boxes = 0
     for name, ends in (("g-rising", (a, b)), ("convex", (b, top))):
-        boxes += recheck.cover(parts[name], facts[name]["expression"], facts[name]["relation"], {"u": ends})
+        boxes += covers.cover(parts[name], facts[name]["expression"], facts[name]["relation"], {"u": ends})
     convexity_lemma(statement, claim_id, a, b)
     trees = {"g": facts["g-below"]["expression"], "rate": statement["rate"], "factor": statement["factor"]}
     texts = {name: term_text(tree) for name, tree in trees.items()}

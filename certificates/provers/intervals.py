@@ -3,20 +3,13 @@
 Each box is first clipped to the region when there is one (`certificates.kernel.regions`: integer sides, bounds
 that depend on other variables; a box left empty is an `empty` leaf). Then, in this order, a box is
 settled by
-1. the natural ball of the expression (`certificates.kernel.forms.natural`): a `leaf`;
+1. the natural ball of the expression (`certificates.kernel.covers.natural`): a `leaf`;
 2. the centred (mean value) form f(m) + grad f(box) (box - m), the partial derivatives computed from the
    expression by `certificates.kernel.derivatives` and enclosed over the box: a `leaf` with `"form": "centred"`;
-3. a boundary step, for the claim's own non-strict relation: the expression vanishes identically on a
-   bound of a variable that the box reaches (`vanishing`, proved by SymPy) and its derivative in that
-   variable has the sign that keeps the relation away from the bound, proved by a sub-cover of the
-   derivative: `{"boundary", "end", "derivative"}`;
-4. a monotone step: a partial derivative with a sign on the box moves the extreme value to one face, which
-   is covered in turn. When the variable has a dependent bound at that end and the box reaches it for all
-   its parents, the face is the bound's graph: the expression with the bound put in for the variable
-   (`{"graph", "end", "sign", "face"}`: `l >= lambda_c(n, beta) + 1/100` becomes a cover in n and beta
-   alone); otherwise the box's face (`{"monotone", "sign", "face"}`). A face is not in the region, so its
-   cover drops the bounds that involve that variable;
-5. a split of one side: integer sides first while their values are few (MAX_INTEGER_CASES); else, among the
+3. a monotone step: a partial derivative with a sign on the box moves the extreme value to the box's face
+   (`{"monotone", "sign", "face"}`), which is covered in turn. A face is not in the region, so its cover drops
+   the bounds that involve that variable;
+4. a split of one side: integer sides first while their values are few (MAX_INTEGER_CASES); else, among the
    parents of a dependent bound whose face just failed (adaptive refinement where the child's cover fails)
    or else among all sides, the split whose worse half comes closest to settling the relation, ties to the
    widest side. Before splitting, the exact midpoint is tried as a counterexample.
@@ -33,7 +26,6 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -43,19 +35,17 @@ import sympy as sp
 from flint import arb
 
 from certificates.ball_reading import fails
-from certificates.kernel import derivatives, forms
+from certificates.kernel import covers, derivatives
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, interval_ball, precision
+from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
 from certificates.kernel.exprtree import Tree, TreeError, rational_text
-from certificates.kernel.regions import ENDS, Region
+from certificates.kernel.regions import ENDS, Region, Side
 from certificates.provers.witness import enclosure_text
 from certificates.store import write_certificate
 from certificates.sympy_trees import from_sympy
 
 Box = dict[sp.Symbol, tuple[Fraction, Fraction]]
 Sides = dict[str, tuple[Fraction, Fraction]]
-#: (variable, end) -> trees that must be non-zero for the expression to vanish on that bound, or None.
-Vanishing = Callable[[str, str], "list[Tree] | None"]
 #: The relations a cover proves: the signs, and != (a definedness condition).
 RELATIONS = (*SIGNS, "!=")
 #: Integer sides are split to single values first when their value combinations are at most this many.
@@ -88,7 +78,6 @@ class _Goal:
     expression: Tree
     relation: str
     relaxed: frozenset[str] = frozenset()
-    top: bool = True
 
 
 @dataclass
@@ -112,11 +101,10 @@ def prove(
     max_boxes: int = 20_000,
     prec: int = 64,
     region: Region | None = None,
-    vanishing: Vanishing | None = None,
     safety_seconds: float = SAFETY_SECONDS,
 ) -> CoverResult:
     """Decide `expr relation 0` for every point of the box `domain` (rational bounds) that lies in `region`
-    (every point of the box when None), within `max_boxes`; `vanishing` enables boundary steps."""
+    (every point of the box when None), within `max_boxes`."""
     if relation not in RELATIONS:
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}")
     start = time.monotonic()
@@ -126,7 +114,7 @@ def prove(
     except TreeError as exc:
         return CoverResult("undecided", 0, 0.0, reason=f"the certificate format cannot hold the expression ({exc})")
     sides = {s.name: ends for s, ends in domain.items()}
-    search = _Search(expression, region, vanishing)
+    search = _Search(expression, region)
     try:
         with precision(prec):
             cover = search.run(sides, relation, max_boxes, start + safety_seconds, safety_seconds)
@@ -159,8 +147,8 @@ def prove(
 class _Search:
     """One branch-and-bound run (module docstring); `node` returns a tree node or raises _Stop / _Fail."""
 
-    def __init__(self, expression: Tree, region: Region | None, vanishing: Vanishing | None):
-        self.expression, self.region, self.vanishing = expression, region, vanishing
+    def __init__(self, expression: Tree, region: Region | None):
+        self.expression, self.region = expression, region
         self.count, self.limit, self.max_boxes = 0, 0, 0
         self.deadline, self.seconds = 0.0, 0.0
         self.widths: dict[str, Fraction] = {}
@@ -168,8 +156,6 @@ class _Search:
         self.failed: deque[str] = deque(maxlen=REPORTED)
         self.derivatives: dict[tuple[int, str], Tree | None] = {}
         self.kept: list[Tree] = []  # keeps the trees whose id() keys the derivative cache alive
-        self.vanishes: dict[tuple[str, str], list[Tree] | None] = {}
-        self.graphs: dict[tuple[int, str, str], Tree] = {}
 
     def run(self, sides: Sides, relation: str, max_boxes: int, deadline: float, seconds: float) -> dict[str, Any]:
         self.max_boxes = self.limit = max_boxes
@@ -192,24 +178,20 @@ class _Search:
         clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
         if clipped is None:
             return {"empty": True}
-        whole = forms.natural(goal.expression, clipped)
+        whole = covers.natural(goal.expression, clipped)
         if holds(whole, goal.relation):
             return {"leaf": enclosure_text(whole)}
-        moving = forms.varying(clipped)
+        moving = covers.varying(clipped)
         slopes = self._slopes(goal.expression, clipped, moving) if whole.is_finite() else None
         if slopes is not None:
-            value = forms.centred(goal.expression, slopes, clipped, whole)
+            value = covers.centred(goal.expression, slopes, clipped, whole)
             if value is not None and holds(value, goal.relation):
                 return {"leaf": enclosure_text(value), "form": "centred"}
         split: frozenset[str] = frozenset()
         if slopes is not None and goal.relation in SIGNS:
-            step, split = self._boundary(clipped, goal, moving)
+            step, split = self._monotone(clipped, goal, moving, slopes)
             if step is not None:
                 return step
-            step, hint = self._monotone(clipped, goal, moving, slopes)
-            if step is not None:
-                return step
-            split = split or hint
         if not moving:
             self._point(clipped, goal, whole)
         self._probe(clipped, goal)
@@ -239,7 +221,7 @@ class _Search:
             tree = self._derivative(expression, name)
             if tree is None:
                 return None
-            slopes[name] = forms.natural(tree, box)
+            slopes[name] = covers.natural(tree, box)
         return slopes
 
     def _derivative(self, expression: Tree, name: str) -> Tree | None:
@@ -254,94 +236,31 @@ class _Search:
 
     # ------------------------------------------------------------ steps
 
-    def _boundary(self, box: Sides, goal: _Goal, moving: list[str]) -> tuple[dict[str, Any] | None, frozenset[str]]:
-        """A boundary step on a bound where the expression vanishes (module docstring, 3), or None and the
-        variables to split: the parents of the bound whose derivative's cover failed (its box is too wide)."""
-        split: frozenset[str] = frozenset()
-        if not goal.top or goal.relation not in (">=", "<=") or self.region is None or self.vanishing is None:
-            return None, split
-        for name in moving:
-            if name in goal.relaxed:
-                continue
-            for end in ENDS:
-                if not self.region.touches(box, name, end) or not self._vanishes(box, goal, name, end):
-                    continue
-                derivative = self._derivative(goal.expression, name)
-                if derivative is None:
-                    continue
-                relation = forms.derivative_relation(goal.relation, end)
-                relaxed = goal.relaxed | self.region.referencing(name)
-                sub, _ = self._sub(box, _Goal(derivative, relation, relaxed, top=False))
-                if sub is not None:
-                    return {"boundary": name, "end": end, "derivative": sub}, frozenset()
-                side = self.region.side(name)
-                split = split or frozenset(side.parents() if side is not None else ())
-        return None, split
-
-    def _vanishes(self, box: Sides, goal: _Goal, name: str, end: str) -> bool:
-        """Whether the expression vanishes on the bound and the conditions of that hold on the box. A ball at
-        the middle of the parents that excludes 0 rules it out before SymPy is asked (`vanishing`)."""
-        assert self.region is not None and self.vanishing is not None
-        side = self.region.side(name)
-        assert side is not None
-        middle = {k: ((lo + hi) / 2,) * 2 for k, (lo, hi) in box.items()}
-        bound = self.region.bound_ball(side, end, middle)
-        if bound is None:
-            return False
-        env = {k: interval_ball(lo, hi) for k, (lo, hi) in middle.items()} | {name: bound}
-        if eval_ball(goal.expression, env) != 0:
-            return False
-        if (name, end) not in self.vanishes:
-            self.vanishes[(name, end)] = self.vanishing(name, end)
-        nonzero = self.vanishes[(name, end)]
-        return nonzero is not None and all(forms.natural(t, box) != 0 for t in nonzero)
-
     def _monotone(
         self, box: Sides, goal: _Goal, moving: list[str], slopes: dict[str, arb]
     ) -> tuple[dict[str, Any] | None, frozenset[str]]:
-        """A monotone step (module docstring, 4), or None and the variables to split: the parents of a face's
-        variable, when that face failed (its dependent bound left it outside the region). The face is the graph
-        of the variable's dependent bound when the box reaches it (the expression with the bound put in for the
-        variable), else the box's face. Inside a sub-cover, a face that fails for certain fails the sub-cover."""
+        """A monotone step (module docstring, 3), or None and the variables to split: the parents of a face's
+        variable, when that face failed (its dependent bound left it outside the region). Inside a sub-cover, a face
+        that fails for certain fails the sub-cover."""
         split: frozenset[str] = frozenset()
         for name in moving:
             sign = next((s for s in (">=", "<=") if holds(slopes[name], s)), None)
             if sign is None:
                 continue
-            end = forms.face_end(goal.relation, sign)
-            graph = self._graph(box, goal, name, end)
-            if graph is not None:
-                face, failed = self._sub(*graph)
-                if face is not None:
-                    return {"graph": name, "end": end, "sign": sign, "face": face}, frozenset()
-                if failed is not None:
-                    self._near_bound(failed, goal, name, end)
+            end = covers.face_end(goal.relation, sign)
             lo, hi = box[name]
             at = lo if end == "low" else hi
             relaxed = goal.relaxed | {name} | self._referencing(name)
             face, failed = self._sub(box | {name: (at, at)}, replace(goal, relaxed=relaxed))
             if face is not None:
                 return {"monotone": name, "sign": sign, "face": face}, frozenset()
-            if failed is not None and (not goal.top or goal.relaxed):
+            if failed is not None and goal.relaxed:
                 raise _Fail(failed)
+            if failed is not None:
+                self._near_bound(failed, goal, name, end)
             side = self.region.side(name) if self.region is not None else None
             split = split or frozenset(side.parents() if side is not None else ())
         return None, split
-
-    def _graph(self, box: Sides, goal: _Goal, name: str, end: str) -> tuple[Sides, _Goal] | None:
-        """The box and goal of the face on the graph of `name`'s dependent bound at `end`, when the box reaches
-        that bound for all its parents (so each segment from the graph to a point of the region is in the box)."""
-        if self.region is None or name in goal.relaxed:
-            return None
-        side = self.region.side(name)
-        if side is None or not isinstance(side.bound(end), list) or not self.region.touches(box, name, end):
-            return None
-        key = (id(goal.expression), name, end)
-        if key not in self.graphs:
-            self.graphs[key] = derivatives.substitute(goal.expression, name, side.bound(end))  # type: ignore[arg-type]
-        lo = box[name][0]
-        relaxed = goal.relaxed | {name} | self._referencing(name)
-        return box | {name: (lo, lo)}, _Goal(self.graphs[key], goal.relation, relaxed, top=False)
 
     def _referencing(self, name: str) -> frozenset[str]:
         return self.region.referencing(name) if self.region is not None else frozenset()
@@ -359,12 +278,13 @@ class _Search:
             self.limit = saved
 
     def _near_bound(self, point: dict[str, Fraction], goal: _Goal, name: str, end: str) -> None:
-        """After the graph face failed for certain at `point`: stop with a counterexample at the rational point of
-        the region next to the graph (the bound's ball end, rounded inwards), when the relation fails there."""
-        if not goal.top or goal.relaxed or self.region is None:
+        """After a face failed for certain at `point` (outside the region when the variable has a dependent bound at
+        that end): stop with a counterexample at the rational point of the region next to the bound (the bound's ball
+        end, rounded inwards), when the relation fails there."""
+        side = self.region.side(name) if self.region is not None and not goal.relaxed else None
+        if side is None or not isinstance(side.bound(end), list):
             return
-        side = self.region.side(name)
-        assert side is not None
+        assert self.region is not None
         value = self.region.bound_ball(side, end, {k: (v, v) for k, v in point.items()})
         if value is None or not value.is_finite():
             return
@@ -381,7 +301,7 @@ class _Search:
 
     def _in_region(self, point: dict[str, Fraction], goal: _Goal) -> bool:
         """Whether a violation at the point refutes the claim: the claim's own goal, in the region."""
-        if not goal.top or goal.relaxed:
+        if goal.relaxed:
             return False
         return self.region is None or self.region.contains(point) is not None
 
@@ -403,7 +323,7 @@ class _Search:
             return
         if self._in_region(middle, goal):
             raise _Stop("counterexample", "the relation fails at an exact point", _texts(middle))
-        if not goal.top or goal.relaxed:
+        if goal.relaxed:
             raise _Fail(middle)
 
     def _choose(self, box: Sides, goal: _Goal, moving: list[str], split: frozenset[str]) -> tuple[str, Fraction]:
@@ -439,9 +359,17 @@ class _Search:
         for side in self.region.sides:
             if side.name in goal.relaxed or not side.parents() & set(moving):
                 continue
-            if any(isinstance(side.bound(end), list) and self.region.touches(box, side.name, end) for end in ENDS):
+            if any(isinstance(side.bound(end), list) and self._touches(box, side, end) for end in ENDS):
                 return True
         return False
+
+    def _touches(self, box: Sides, side: Side, end: str) -> bool:
+        """Whether the box reaches the bound of `side` at `end` for every value of its parents in the box: its side
+        starts at or below the bound's exact lower end (ends at or above its upper end)."""
+        assert self.region is not None
+        reach = self.region.bound_end(side, end, box)
+        lo, hi = box[side.name]
+        return reach is not None and (lo <= reach if end == "low" else hi >= reach)
 
     def _cut(self, box: Sides, name: str) -> Fraction:
         lo, hi = box[name]
@@ -453,7 +381,7 @@ class _Search:
         clipped = box if self.region is None else self.region.clip(box, goal.relaxed)
         if clipped is None:
             return math.inf
-        value = forms.natural(goal.expression, clipped)
+        value = covers.natural(goal.expression, clipped)
         if not value.is_finite():
             return -math.inf
         low, high = float(value.lower()), float(value.upper())

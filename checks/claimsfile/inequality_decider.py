@@ -11,7 +11,7 @@ kernel reads it),
 whose root box holds the outer ends of every bound; each box of the cover is clipped to the region
 (integer sides, bounds that depend on other parameters such as `l1 >= lambda_c(n, beta)`), and the
 parents of a dependent bound are split where the child's cover fails. The relation's expression is the
-statement's `rhs - lhs` as written; boundary steps where it is exactly 0 on a bound (`real_statements.vanishing`). All
+statement's `rhs - lhs` as written. All
 covers proved: CERTIFIED, one `interval-cover` certificate per goal. A cover counterexample is a
 refutation only when the point is, rigorously, in the declared domain. Unbounded domains, nodes the
 certificate format cannot hold and exhausted budgets (reported with a few boxes that failed) leave the
@@ -38,7 +38,7 @@ from certificates.claims.evaluation import EvaluationError, ball, exact, exact_w
 from certificates.claims.schema import InequalityClaim
 from certificates.kernel.exact import holds, precision
 from certificates.kernel.exprtree import TreeError
-from certificates.kernel.real_statements import RELATION, goals, read_region, vanishing
+from certificates.kernel.real_statements import RELATION, goals, read_region
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Box as Sides
 from certificates.kernel.regions import Region
@@ -154,7 +154,6 @@ def _cover(claim: InequalityClaim, ctx: Context) -> Outcome | tuple[str, dict[st
                 max_boxes=boxes_left,
                 prec=COVER_PRECISION,
                 region=region,
-                vanishing=None if label else vanishing(statement, region),
             )
             boxes_left -= result.boxes
             if result.status == "proved":
@@ -245,15 +244,15 @@ def _failure(claim: InequalityClaim, label: str, result: CoverResult) -> Outcome
 
 
 def _forms(proofs: list[tuple[str, CoverResult]]) -> dict[str, int]:
-    """How many leaves of each kind the certificates hold (natural, centred, empty; monotone, boundary steps)."""
+    """How many leaves of each kind the certificates hold (natural, centred, empty; monotone steps)."""
     counts: dict[str, int] = {}
 
     def visit(node: dict[str, Any]) -> None:
-        kind = next((k for k in ("monotone", "graph", "boundary", "split", "empty") if k in node), None)
+        kind = next((k for k in ("monotone", "split", "empty") if k in node), None)
         kind = kind or node.get("form", "natural")
         if kind != "split":
             counts[kind] = counts.get(kind, 0) + 1
-        for key in ("low", "high", "face", "derivative"):
+        for key in ("low", "high", "face"):
             if key in node:
                 visit(node[key])
 

@@ -25,7 +25,7 @@ UNTRANSLATED = {
     "(interval matrices are not in Coq's Interval library)",
     "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: not translated "
     "(covers are not)",
-    "interval-cover": "interval covers are not translated: their monotone, graph and boundary steps rest on derivative "
+    "interval-cover": "interval covers are not translated: their monotone steps rest on derivative "
     "signs (a Coq proof of each needs a derivative lemma and the mean value theorem), their centred leaves on slopes, "
     "and integer sides on clipping; Interval's own bisection on the real box is no replay of them",
 }

@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 from flint import arb
 
-from certificates.kernel import endpoints, forms, lambda_c
+from certificates.kernel import covers, endpoints, lambda_c
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.derivatives import derivative, substitute
 from certificates.kernel.exact import ball_of, interval_ball, precision
@@ -152,9 +152,9 @@ def test_centred_form_beats_cancellation_and_natural_form_does_not() -> None:
     tree = from_sympy(expr)
     box = {"H": (Fraction(999), Fraction(1000))}
     with precision(64):
-        whole = forms.natural(tree, box)
-        slopes = {"H": forms.natural(derivative(tree, "H"), box)}
-        centred = forms.centred(tree, slopes, box, whole)
+        whole = covers.natural(tree, box)
+        slopes = {"H": covers.natural(derivative(tree, "H"), box)}
+        centred = covers.centred(tree, slopes, box, whole)
     assert not whole > 0 and centred is not None and centred > 0
 
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from certificates.kernel import real_statements
 from certificates.kernel.format import content_hash
 from certificates.kernel.verify import check_file
 
@@ -206,35 +205,3 @@ def test_a_false_constant_is_not_certified_by_a_forged_payload(
     data["payload"]["conditions"][-1]["expression"] = ["sub", ["rat", "401/200"], data["statement"]["expression"]]
     data["payload"]["conditions"] = data["payload"]["conditions"][-2:]
     assert not check_file(_forged(tmp_path, data)).ok
-
-
-@pytest.mark.parametrize(
-    ("tree", "zero"),
-    [
-        (
-            [
-                "sub",
-                ["pow", ["add", ["sym", "x"], ["sym", "y"]], 2],
-                [
-                    "add",
-                    ["pow", ["sym", "x"], 2],
-                    ["mul", ["rat", "2"], ["sym", "x"], ["sym", "y"]],
-                    ["pow", ["sym", "y"], 2],
-                ],
-            ],
-            True,
-        ),
-        (["mul", ["sym", "x"], ["sub", ["sym", "x"], ["rat", "1"]], ["sub", ["sym", "x"], ["rat", "2"]]], False),
-        (["mul", ["sym", "y"], ["sub", ["pow", ["sym", "x"], 2], ["sym", "x"]]], False),  # zero on {0, 1} in x
-        (["sub", ["pow", ["sym", "x"], 0], ["rat", "1"]], True),
-        (["mul", ["pow", ["sym", "x"], -1], ["rat", "0"]], False),  # a negative power is no polynomial
-        (["sub", ["exp", ["sym", "x"]], ["exp", ["sym", "x"]]], False),  # not shown: no polynomial
-        (
-            ["sub", ["pow", ["pow", ["sym", "x"], 64], 64], ["pow", ["pow", ["sym", "x"], 64], 64]],
-            False,
-        ),  # grid too big
-    ],
-)
-def test_a_zero_polynomial_is_shown_by_exact_values_on_its_degree_grid(tree: list, zero: bool) -> None:
-    """x(x-1)(x-2) vanishes at 0, 1, 2 but its degree bound 3 asks for 0..3; a grid past MAX_GRID proves nothing."""
-    assert real_statements.zero_polynomial(tree) is zero

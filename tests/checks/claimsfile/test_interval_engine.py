@@ -1,5 +1,5 @@
 """The interval engine on claims files, through `headflow check`: centred forms, lambda_c over boxes, dependent
-bounds refined where they fail, boundary steps; and forged covers that `headflow check-cert` must reject."""
+bounds refined where they fail, monotone steps; and forged covers that `headflow check-cert` must reject."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ CLAIMS = {
     "c-star": ("c_star(H)", ">", "1/(2*H)", '{ H = "[2, 1000]" }'),
     "lambda-c-19": ("lambda_c(n, 1)", "<", "4", "{ n = { min = 2, max = 19, integer = true } }"),
     "lambda-c-20": ("lambda_c(n, 1)", "<", "4", "{ n = { min = 2, max = 20, integer = true } }"),
-    "inflection": (INFLECTION, ">", "0", DEPENDENT_DOMAIN % "lambda_c(n, beta) + 1/100"),
+    "above-root": ("l*beta", ">", "2", DEPENDENT_DOMAIN % "lambda_c(n, beta) + 1/100"),
     "inflection-false": (INFLECTION, ">=", "1/10", DEPENDENT_DOMAIN % "lambda_c(n, beta)"),
     "tangent": (TANGENT, "<=", "0", DEPENDENT_DOMAIN % "lambda_max(n, beta)"),
     "tangent-false": (TANGENT, "<=", "-1/1000", DEPENDENT_DOMAIN % "lambda_max(n, beta)"),
@@ -88,7 +88,7 @@ def _certificates(claim: dict[str, Any]) -> list[Path]:
 
 @pytest.mark.parametrize(
     ("claim_id", "form"),
-    [("c-star", "centred"), ("lambda-c-19", "natural"), ("inflection", "graph"), ("parabola", "boundary")],
+    [("c-star", "centred"), ("lambda-c-19", "natural"), ("above-root", "natural"), ("parabola", "monotone")],
 )
 def test_true_claims_are_certified_by_the_form_that_settles_them(report: tuple, claim_id: str, form: str) -> None:
     claims, _ = report
@@ -149,7 +149,7 @@ def _genuine(report: tuple, claim_id: str) -> tuple[Path, dict[str, Any]]:
 
 def _nodes(node: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     found = [node] if kind in node else []
-    for key in ("low", "high", "face", "derivative"):
+    for key in ("low", "high", "face"):
         if key in node:
             found += _nodes(node[key], kind)
     return found
@@ -162,18 +162,16 @@ def _rejected(data: dict[str, Any], tmp_path: Path, name: str) -> str:
 
 
 def test_a_forged_derivative_sign_is_rejected(report: tuple, tmp_path: Path) -> None:
-    """A monotone or graph node whose derivative sign is flipped: the checker's own derivative refutes it."""
-    for claim_id, kind in (("inflection", "graph"), ("c-star", "monotone"), ("inflection", "monotone")):
-        _, data = _genuine(report, claim_id)
-        if not _nodes(data["payload"]["tree"], kind):
-            continue
+    """A monotone node whose derivative sign is flipped: the checker's own derivative refutes it."""
+    _, data = _genuine(report, "parabola")
+    assert _nodes(data["payload"]["tree"], "monotone")
 
-        def flip(d: dict[str, Any], kind: str = kind) -> None:
-            node = _nodes(d["payload"]["tree"], kind)[0]
-            node["sign"] = "<=" if node["sign"] == ">=" else ">="
+    def flip(d: dict[str, Any]) -> None:
+        node = _nodes(d["payload"]["tree"], "monotone")[0]
+        node["sign"] = "<=" if node["sign"] == ">=" else ">="
 
-        line = _rejected(forged(data, flip), tmp_path, f"{claim_id}-{kind}")
-        assert "monotonicity" in line or "graph node" in line, line
+    line = _rejected(forged(data, flip), tmp_path, "parabola-monotone")
+    assert "monotonicity" in line, line
 
 
 def _relabelled(data: dict[str, Any], text: str) -> dict[str, Any]:
@@ -204,14 +202,18 @@ def test_a_forged_monotone_step_on_a_false_claim_is_rejected(report: tuple, tmp_
         assert "monotonicity" in line, line
 
 
-def test_a_boundary_step_on_a_bound_where_the_claim_does_not_vanish_is_rejected(report: tuple, tmp_path: Path) -> None:
-    """The parabola cover moved to the false `x (1 - x) >= 1/1000`: its boundary step at x = 0 no longer applies."""
+def test_graph_and_boundary_nodes_are_no_node_kinds(report: tuple, tmp_path: Path) -> None:
+    """The kernel knows leaves, empty boxes, splits and monotone steps only: a tree with a step of a former kind (a
+    face on a bound's graph, a boundary step on a bound where the expression vanishes) is refused by its fields."""
     _, data = _genuine(report, "parabola")
-    assert _nodes(data["payload"]["tree"], "boundary")
-    text = '[[claim]]\nid = "forged"\nkind = "inequality"\nlhs = "x*(1 - x)"\nop = ">="\nrhs = "1/1000"\n'
-    text += 'domain = { x = "[0, 1/2]" }\n'
-    line = _rejected(_relabelled(data, text), tmp_path, "parabola-relabelled")
-    assert "does not vanish" in line, line
+    steps = {
+        "graph": {"graph": "x", "end": "low", "sign": ">=", "face": {"leaf": ["0", "0"]}},
+        "boundary": {"boundary": "x", "end": "low", "derivative": {"leaf": ["1/2", "1"]}},
+    }
+    for kind, tree in steps.items():
+        line = _rejected(forged(data, lambda d, t=tree: d["payload"].update(tree=t, leaves=1)), tmp_path, kind)
+        unknown = min(set(tree) - {"sign", "face"})  # the first of its fields that no node kind has
+        assert f"cover node: unknown field {unknown!r}" in line, line
 
 
 def test_a_bound_where_the_claim_vanishes_only_through_lambertw_has_no_cover(report: tuple) -> None:
@@ -223,7 +225,7 @@ def test_a_bound_where_the_claim_vanishes_only_through_lambertw_has_no_cover(rep
 
 
 def test_covers_that_miss_part_of_the_domain_are_rejected(report: tuple, tmp_path: Path) -> None:
-    _, data = _genuine(report, "inflection")
+    _, data = _genuine(report, "above-root")
     edits = {
         "root box above the dependent bound": lambda d: d["payload"]["domain"]["l"].__setitem__(0, "3"),
         "root box without n = 10": lambda d: d["payload"]["domain"]["n"].__setitem__(1, "9"),
