@@ -26,26 +26,30 @@ from checks.verdicts import Outcome, Verdict
 Decider = Callable[[Any, Context], Outcome]
 
 
-def _inequality_decider(claim: Any) -> Decider:
+def decide_any_inequality(claim: Any, ctx: Context) -> Outcome:
     """A punctured domain by `maximiser` alone, per-head symbols by `head_inequality`, else `inequality_decider`."""
     if claim.punctures:
-        return decide_punctured
-    return decide_any_heads if claim.heads is not None else decide_inequality
+        return decide_punctured(claim, ctx)
+    if claim.heads is not None:
+        return decide_any_heads(claim, ctx)
+    return decide_inequality(claim, ctx)
 
 
-#: kind -> (procedure name, decider).
+def decide_every_part(claim: Any, ctx: Context) -> Outcome:
+    """A conjunction: each part by the decider of its own kind (`conjunction` weighs their verdicts)."""
+    return conjunction([(part, decide(part, ctx)) for part in claim.parts])
+
+
+#: kind -> (procedure name, decider): the one table from a claim's kind to what decides it.
 DECIDERS: dict[str, tuple[str, Decider]] = {
     "identity": ("symbolic+ball+smt", decide_identity),
     "constant": ("ball", decide_constant),
-    "inequality": (
-        "ball search+smt+cover",
-        lambda claim, ctx: _inequality_decider(claim)(claim, ctx),
-    ),
+    "inequality": ("ball search+smt+cover", decide_any_inequality),
     "dynamics": ("reduction+trajectories", decide_dynamics),
     "asymptotic": ("bracket+checked limits", decide_asymptotic),
     "model": ("symbolic+witness search", decide_model),
     "equilibrium": ("exact velocities+symbolic+certified spectrum", decide_equilibrium),
-    "all": ("every part", lambda claim, ctx: conjunction([(part, decide(part, ctx)) for part in claim.parts])),
+    "all": ("every part", decide_every_part),
 }
 
 

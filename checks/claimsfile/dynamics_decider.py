@@ -28,6 +28,7 @@ other violations stay INCONCLUSIVE.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -60,11 +61,17 @@ from checks.claimsfile.exact_dynamics import decide_exactly
 from checks.claimsfile.given_start import refuted_at_start
 from checks.claimsfile.initial_rate import decide_initial_rate
 from checks.claimsfile.invariance import decide_by_floats as decide_invariance
-from checks.claimsfile.quantified_dynamics import decide_quantified
+from checks.claimsfile.quantified_dynamics import DomainSweep
 from checks.claimsfile.reduced_observables import decide_on_reduction
 from checks.claimsfile.scheme_energy import decide_scheme_energy
 from checks.claimsfile.scheme_reduction import decide_scheme
-from checks.claimsfile.start_existence import decide_start_statement, handles, stationary_outcome
+from checks.claimsfile.start_existence import (
+    decide_alone,
+    from_universal,
+    handles,
+    stationary_outcome,
+    universal_counterpart,
+)
 from checks.evidence import adversarial
 from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
 from checks.evidence.witnesses import Candidate, certify_first
@@ -84,41 +91,62 @@ SEARCHED_STARTS = {"quick": 3, "thorough": 12}
 DENOMINATORS = (2**12, 2**40)
 
 
+#: The exact routes of a closed universal claim, in the order they are tried: each returns None where the claim is
+#: not in its regime; the first that answers decides unless it is INCONCLUSIVE (then the float route runs and the
+#: exact route's details join its evidence).
+EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None]], ...] = (
+    ("the exact equiangular reduction", decide_exactly),
+    ("a closed-form quantity along the equiangular reduction", decide_on_reduction),
+    ("the equiangular reduction under a normalization scheme", decide_scheme),
+    ("the equilibrium of equally spaced tokens on the circle", decide_equally_spaced),
+    ("the gap angle of two clusters", decide_two_clusters),
+    ("the energy of a normalization scheme that is a gradient", decide_scheme_energy),
+    ("the arc spread of angles within a half circle", decide_arc),
+)
+
+
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
+    """A claim with quantified parameters is decided for its whole domain or at exact points of it
+    (`quantified_dynamics.DomainSweep`), each point as a closed claim (`decide_closed`)."""
+    if not claim.parameters:
+        return decide_closed(claim, ctx)
+    sweep = DomainSweep(claim, ctx)
+    if sweep.proved is not None:
+        return sweep.proved
+    for point, on_boundary, instance in sweep.instances():
+        refuted = sweep.record(point, on_boundary, decide_closed(instance, ctx))
+        if refuted is not None:
+            return refuted
+    return sweep.outcome()
+
+
+def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """`initial-rate` by `initial_rate`; REFUTED exactly when the user's own exact tokens violate the claim at t = 0
-    (`given_start`; angles by balls, `angle_start`); statements about
-    some start, `does-not-tend-to` and `decays-exponentially` by `start_existence`; REFUTED by a stationary start of the
-    family that avoids a claimed limit (`stationary_starts`); PROVED or
-    REFUTED on the exact equiangular reduction where the family is its regime (`exact_dynamics`; under a
-    normalization scheme `scheme_reduction`; a closed-form quantity along it, `reduced_observables`), or on the
-    equilibrium of equally spaced tokens (`circle_route`), or on the gap angle of two clusters (`cluster_route`); the
-    energy under a normalization scheme PROVED non-decreasing where it is a gradient (`scheme_energy`); the arc spread
-    of angles within a half circle bounded by its start (`arc_route`); otherwise, or
-    when that route does not decide, CONFIRMED (floats, after an adversarial search), REFUTED (certified witness of
-    a negative rate) or INCONCLUSIVE. A claim with quantified parameters is decided for its whole domain or at
-    exact points of it (`quantified_dynamics`), each point by this function. `stays-non-negative` (on every trajectory
-    where the quantity is >= 0 at t = 0) has its own float route (`invariance`)."""
-    if claim.parameters:
-        return decide_quantified(claim, ctx, decide_dynamics)
+    (`given_start`; angles by balls, `angle_start`); statements about some start, `does-not-tend-to` and
+    `decays-exponentially` by `start_existence` (from the verdict of a universal claim where it needs one);
+    otherwise the universal route (`decide_universal`)."""
     if claim.property == "initial-rate":
         return decide_initial_rate(claim, ctx)
     at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
         return at_start
-    if handles(claim):
-        return decide_start_statement(claim, ctx, decide_dynamics)
+    if not handles(claim):
+        return decide_universal(claim, ctx)
+    alone = decide_alone(claim, ctx)
+    if alone is not None:
+        return alone
+    return from_universal(claim, decide_closed(universal_counterpart(claim), ctx))
+
+
+def decide_universal(claim: DynamicsClaim, ctx: Context) -> Outcome:
+    """REFUTED by a stationary start of the family that avoids a claimed limit (`stationary_starts`); else the first
+    of `EXACT_ROUTES` that answers; otherwise, or when that route does not decide, CONFIRMED (floats, after an
+    adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE. `stays-non-negative` (on
+    every trajectory where the quantity is >= 0 at t = 0) has its own float route (`invariance`)."""
     witnessed = stationary_outcome(claim, ctx)
     if witnessed is not None:
         return witnessed
-    exact = (
-        decide_exactly(claim, ctx)
-        or decide_on_reduction(claim, ctx)
-        or decide_scheme(claim, ctx)
-        or decide_equally_spaced(claim, ctx)
-        or decide_two_clusters(claim, ctx)
-        or decide_scheme_energy(claim, ctx)
-        or decide_arc(claim, ctx)
-    )
+    exact = next((outcome for _, route in EXACT_ROUTES if (outcome := route(claim, ctx)) is not None), None)
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
     invariance = claim.property == "stays-non-negative"

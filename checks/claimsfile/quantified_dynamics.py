@@ -19,7 +19,7 @@ at exact points of the domain, its boundary first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -50,43 +50,55 @@ METHOD = "the claim at exact points of its parameter domain ({} points), each de
 Point = dict[sp.Symbol, Fraction]
 
 
-def decide_quantified(claim: DynamicsClaim, ctx: Context, decide_instance: Callable[..., Outcome]) -> Outcome:
-    """PROVED for the domain (symbolic reduction); REFUTED at an exact point; else CONFIRMED or INCONCLUSIVE with
-    the covered points."""
-    proved, why = prove_domain(claim, ctx)
-    if proved is not None:
-        return proved
-    covered: list[dict[str, Any]] = []
-    skipped: list[str] = []
-    boundary, gaps = _boundary(claim, ctx, skipped)
-    for point in boundary + _points(claim, ctx, skipped, boundary):
-        ctx.check_budget()
-        on_boundary = any(point is b for b in boundary)
-        try:
-            instance = dynamics_instance(claim, point)
-        except InputError as exc:
-            skipped.append(str(exc))
-            if on_boundary:
-                gaps.append(f"{_words(point)} not decided ({exc.reason})")
-            continue
-        outcome = decide_instance(instance, ctx)
+class DomainSweep:
+    """The exact points of a quantified claim's domain, boundary first, and the tally of what was decided at each:
+    the dynamics decider decides every instance (`instances`) and hands its outcome back (`record`)."""
+
+    def __init__(self, claim: DynamicsClaim, ctx: Context) -> None:
+        self.claim, self.ctx = claim, ctx
+        self.proved, self.why = prove_domain(claim, ctx)
+        self.covered: list[dict[str, Any]] = []
+        self.skipped: list[str] = []
+        self.gaps: list[str] = []
+
+    def instances(self) -> Iterator[tuple[Point, bool, DynamicsClaim]]:
+        """(point, whether it is a boundary point, the claim at it), within the run's budget; a point whose
+        instance is not a valid claim is skipped (a boundary point's is a gap in the domain reached)."""
+        boundary, self.gaps = _boundary(self.claim, self.ctx, self.skipped)
+        for point in boundary + _points(self.claim, self.ctx, self.skipped, boundary):
+            self.ctx.check_budget()
+            on_boundary = any(point is b for b in boundary)
+            try:
+                instance = dynamics_instance(self.claim, point)
+            except InputError as exc:
+                self.skipped.append(str(exc))
+                if on_boundary:
+                    self.gaps.append(f"{_words(point)} not decided ({exc.reason})")
+                continue
+            yield point, on_boundary, instance
+
+    def record(self, point: Point, on_boundary: bool, outcome: Outcome) -> Outcome | None:
+        """Tally the outcome at a point; the claim's REFUTED when it refutes the instance (the claim says "for
+        every point"), else None."""
         record = {"point": _text(point), "verdict": outcome.verdict.value, "method": outcome.method}
         record |= {"boundary": on_boundary}
         record |= {"cases": outcome.cases or 1, "tolerance": outcome.tolerance or 0.0, "margin": outcome.worst_margin}
-        covered.append(record)
-        if outcome.verdict is Verdict.REFUTED:
-            witness = {"parameter_point": _text(point), **(outcome.witness or {})}
-            return Outcome(
-                Verdict.REFUTED,
-                f"{METHOD.format(len(covered))}; at the refuting point: {outcome.method}",
-                witness=witness,
-                certificates=outcome.certificates,
-                notes="; ".join(
-                    t for t in (f"refuted at the exact parameter point {_words(point)}", outcome.notes) if t
-                ),
-                details={"covered": covered, "skipped": skipped, "point_details": outcome.details},
-            )
-    return _over_points(claim, covered, skipped, why, gaps + _unbounded(claim))
+        self.covered.append(record)
+        if outcome.verdict is not Verdict.REFUTED:
+            return None
+        witness = {"parameter_point": _text(point), **(outcome.witness or {})}
+        return Outcome(
+            Verdict.REFUTED,
+            f"{METHOD.format(len(self.covered))}; at the refuting point: {outcome.method}",
+            witness=witness,
+            certificates=outcome.certificates,
+            notes="; ".join(t for t in (f"refuted at the exact parameter point {_words(point)}", outcome.notes) if t),
+            details={"covered": self.covered, "skipped": self.skipped, "point_details": outcome.details},
+        )
+
+    def outcome(self) -> Outcome:
+        """CONFIRMED or INCONCLUSIVE once every point was decided and none refuted (`_over_points`)."""
+        return _over_points(self.claim, self.covered, self.skipped, self.why, self.gaps + _unbounded(self.claim))
 
 
 def _over_points(

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 from certificates.claims.schema import DynamicsClaim
 from certificates.families import TOKEN_FAMILIES
@@ -49,29 +48,41 @@ def stationary_outcome(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     return Outcome(Verdict.REFUTED, METHOD, witness=witness, certificates=[str(found[0])])
 
 
-def decide_start_statement(claim: DynamicsClaim, ctx: Context, universal: Callable[..., Outcome]) -> Outcome:
-    """The verdict (see the module docstring); `universal` decides a universal claim (the dynamics decider)."""
+def decide_alone(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
+    """The verdict where no universal claim is needed: a stationary start, or `decays-exponentially` (the exact
+    regime is one start up to rotation: some = every); None when the verdict comes from `universal_counterpart`."""
     witnessed = stationary_outcome(claim, ctx)
     if witnessed is not None:
         return witnessed
-    if claim.property == "decays-exponentially":  # the exact regime is one start up to rotation: some = every
+    if claim.property == "decays-exponentially":
         return decide_exactly(claim) if applies_exactly(claim) else decide_by_fit(claim, ctx)
+    return None
+
+
+def universal_counterpart(claim: DynamicsClaim) -> DynamicsClaim:
+    """The universal claim whose verdict decides this one (`from_universal`): every start tends to L for
+    `does-not-tend-to L`, else the claim about every start."""
     if claim.property == "does-not-tend-to":
-        return _not_tending(claim, ctx, universal)
-    outcome = universal(dataclasses.replace(claim, exists=False), ctx)
-    if outcome.verdict in (Verdict.PROVED, Verdict.CONFIRMED) or _one_start(claim):
-        return outcome
-    notes = f"every start of the family was not shown to have the property ({outcome.verdict}: {outcome.notes})"
-    return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=outcome.details)
+        return dataclasses.replace(claim, property="tends-to", exists=False)
+    return dataclasses.replace(claim, exists=False)
+
+
+def from_universal(claim: DynamicsClaim, universal: Outcome) -> Outcome:
+    """The verdict (see the module docstring) from the verdict of `universal_counterpart(claim)`."""
+    if claim.property == "does-not-tend-to":
+        return _not_tending(claim, universal)
+    if universal.verdict in (Verdict.PROVED, Verdict.CONFIRMED) or _one_start(claim):
+        return universal
+    notes = f"every start of the family was not shown to have the property ({universal.verdict}: {universal.notes})"
+    return Outcome(Verdict.INCONCLUSIVE, universal.method, notes=notes, details=universal.details)
 
 
 def _one_start(claim: DynamicsClaim) -> bool:
     return TOKEN_FAMILIES[claim.options["tokens"]].fixed and claim.options["heads"] == "scalar"
 
 
-def _not_tending(claim: DynamicsClaim, ctx: Context, universal: Callable[..., Outcome]) -> Outcome:
+def _not_tending(claim: DynamicsClaim, tending: Outcome) -> Outcome:
     """`does-not-tend-to L` from the decision of `tends-to L` (every start)."""
-    tending = universal(dataclasses.replace(claim, property="tends-to", exists=False), ctx)
     if tending.verdict is Verdict.PROVED:
         witness = {"verified_by": "exact", "reading": f"every start provably has {claim.quantity} -> {claim.target}"}
         return Outcome(Verdict.REFUTED, tending.method, witness=witness, steps=tending.steps, details=tending.details)
