@@ -141,15 +141,6 @@ def structure_failure(stated: Statement, problem: eq.Problem) -> str | None:
     return None if stated.grams is None else eq.centre_failure(problem, stated.blocks, stated.grams)
 
 
-def statement_text(data: dict[str, Any], stated: Statement) -> str:
-    """The sizes, kind and heads in words, from the statement's data."""
-    sizes, m, w = [len(b) for b in stated.blocks], json.dumps(data["scores"]), json.dumps(data["values"])
-    heads = f"M_h = sum_b m_hb P_b, W_h = sum_b w_hb P_b on coordinate blocks of sizes {sizes}, m = {m}, w = {w}"
-    return (
-        f"{stated.n} tokens in R^{stated.blocks[-1].stop}, {stated.attention} attention, beta = {stated.beta}, {heads}"
-    )
-
-
 def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked); Rejected unless a `witness` shows the statement's
     configuration moves, or an `equilibrium` certificate that it is an equilibrium with the stated counts."""
@@ -159,7 +150,9 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
         raise Rejected(f"a {MOVING} witness shows a configuration moves, an equilibrium certificate its spectrum")
     require_keys(payload, {"witness", "instance"} if witness else eq.PAYLOAD_KEYS | {"instance"}, f"{kind} payload")
     tokens = "" if stated.grams is None else f"the unit tokens with the block Gram matrices {json.dumps(data['grams'])}"
-    at = f"at {statement_text(data, stated)}"
+    sizes, m, w = [len(b) for b in stated.blocks], json.dumps(data["scores"]), json.dumps(data["values"])
+    heads = f"M_h = sum_b m_hb P_b, W_h = sum_b w_hb P_b on coordinate blocks of sizes {sizes}, m = {m}, w = {w}"
+    at = f"at {stated.n} tokens in R^{sum(sizes)}, {stated.attention} attention, beta = {stated.beta}, {heads}"
     if witness:
         if stated.grams is None or payload["witness"] != MOVING or (token := moving_token(stated)) is None:
             raise Rejected(f"no {MOVING} witness: every velocity is exactly 0 at the configuration, or another witness")
