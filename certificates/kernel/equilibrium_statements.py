@@ -161,7 +161,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
             "a tangent velocity is exactly non-zero (exact)",
         )
     _, counts, how = eq.recheck(payload, lambda problem: structure_failure(stated, problem), "the stated configuration")
-    if counts != stated.spectrum:
+    if json.dumps(stated.spectrum, sort_keys=True) != json.dumps(counts, sort_keys=True):  # 1, not true nor 1.0
         raise Rejected(f"the statement states the spectrum {str(stated.spectrum)[:200]}, the re-check finds {counts}")
     which = f"{tokens} are an equilibrium" if tokens else "some equilibrium (the certificate's, in its box) has"
     return f"{at}: {which} with {eq.spectrum_text(counts)}", f"structure exact; {how}"
