@@ -75,7 +75,7 @@ def statement_of(data: dict[str, Any]) -> Statement:
     not exist."""
     require_keys(data, KEYS, "equilibrium statement")
     sizes = require_list(data["blocks"], fmt.MAX_DIMENSION, "blocks", 1)
-    n = data["n"]
+    n, spectrum = data["n"], data["spectrum"]
     if not natural(n, 2, fmt.MAX_TOKENS) or not all(natural(s, 1, fmt.MAX_DIMENSION) for s in sizes):
         raise Rejected(f"n: 2 to {fmt.MAX_TOKENS} tokens; blocks: positive sizes")
     if sum(sizes) > fmt.MAX_DIMENSION or data["attention"] not in ATTENTION_KINDS:
@@ -84,12 +84,9 @@ def statement_of(data: dict[str, Any]) -> Statement:
     heads = [eq.array(data[key], (H, B), key) for key in ("scores", "values")]
     grams = None if data["grams"] is None else eq.array(data["grams"], (B, n, n), "grams")
     blocks = [range(sum(sizes[:b]), sum(sizes[: b + 1])) for b in range(B)]
-    stated = Statement(
-        data["attention"], eq.array(data["beta"], (), "beta"), n, blocks, *heads, grams, data["spectrum"]
-    )
     if grams is not None and (why := absent(grams, sizes)):
         raise Rejected(f"no unit tokens have the stated Gram matrices: {why}")
-    return stated
+    return Statement(data["attention"], eq.array(data["beta"], (), "beta"), n, blocks, *heads, grams, spectrum)
 
 
 def absent(grams: list[Matrix], sizes: list[int]) -> str | None:
