@@ -50,24 +50,18 @@ from flint import acb, acb_mat, arb, arb_mat, arb_series, fmpq, fmpq_mat
 
 from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exact_data import ExactConfiguration, dot
+from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
 from certificates.kernel.exprtree import parse_rational
 from certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_keys, require_list
 from certificates.kernel.vocabulary import SMOOTH_KINDS
 
-Matrix = list[list[Fraction]]
-
-
-#: g = (R, pi): (g X)_pi(i) = R x_i.
-Symmetry = tuple[Matrix, list[int]]
-
 
 class Problem(NamedTuple):
     """The exact heads, beta and kind (usa or softmax) on the sphere, with the centre C of the chart as the tokens
-    (n x d, d >= 2, not necessarily unit); the symmetries that define the slice."""
+    (n x d, d >= 2, not necessarily unit); the symmetries g = (R, pi) that define the slice, (g X)_pi(i) = R x_i."""
 
     cfg: ExactConfiguration
-    symmetries: list[Symmetry]
+    symmetries: list[tuple[Matrix, list[int]]]
 
 
 #: Why a problem is not the structure a claim is about (None: it is).
@@ -143,12 +137,8 @@ def jacobian(f: Callable[[list[Any]], list[Any]], point: Sequence[arb]) -> arb_m
     series (python-flint's arb_series, truncated after t: each coefficient encloses the partial derivative at every
     point of the balls)."""
 
-    def slope(value: Any) -> arb:
-        coefficients = value.coeffs() if isinstance(value, arb_series) else []
-        return coefficients[1] if len(coefficients) > 1 else arb(0)  # a series drops exact zero coefficients
-
     series = [[arb_series([v, int(j == k)], prec=2) for j, v in enumerate(point)] for k in range(len(point))]
-    return arb_mat([list(map(slope, f(column))) for column in series]).transpose()
+    return arb_mat([[arb_series(v, prec=2)[1] for v in f(column)] for column in series]).transpose()
 
 
 def box(z0: Sequence[Fraction], radius: Fraction) -> list[arb]:
@@ -168,13 +158,11 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
         flat = [v for x in field(problem.cfg, chart_tokens(problem, E, z)) for v in x]
         return [_sparse(e, flat) for e in E]
 
-    centre, Yb = arb_mat([[ball_of(v)] for v in z0]), arb_mat([[ball_of(v) for v in row] for row in Y])
-    J = jacobian(psi, box(z0, radius))
-    identity, width = arb_mat([[int(i == j) for j in range(p)] for i in range(p)]), arb_mat([box([0], radius)] * p)
-    K = centre - Yb * arb_mat([[v] for v in psi(centre.entries())]) + (identity - Yb * J) * width
-    for k, value in enumerate(K.entries()):
-        if not (value.lower() > ball_of(z0[k] - radius) and value.upper() < ball_of(z0[k] + radius)):
-            raise Rejected(f"existence: the Krawczyk image of coordinate {k} is {value.str(5)}, not inside the box")
+    Yb, width = arb_mat([[ball_of(v) for v in row] for row in Y]), arb_mat([box([0], radius)] * p)
+    identity = arb_mat(p, p, [int(i == j) for i in range(p) for j in range(p)])
+    step = (identity - Yb * jacobian(psi, box(z0, radius))) * width - Yb * arb_mat([[v] for v in psi(box(z0, 0))])
+    if not all(abs(v) < ball_of(radius) for v in step.entries()):  # K(Z) - z0 inside the open box (-r, r)^p
+        raise Rejected("existence: the Krawczyk image K(Z) is not inside the box Z")
     return f"Krawczyk: K(Z) inside Z (p = {p}, radius {float(radius):.3g})"
 
 
@@ -204,9 +192,8 @@ def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix],
     matrices, zeros = heads(problem.cfg), len(orbit) + len(tokens)
     if any(A.transpose() != -A or any(A * M != M * A for M in matrices) for A in map(rational_matrix, orbit)):
         raise Rejected("spectrum: an orbit rotation is not skew or does not commute with every head")
-    directions = [[_sparse(row, x) for x in tokens for row in A] for A in orbit]
-    gram = [[dot(u, w) for w in directions] for u in directions]
-    if orbit and not arb_mat(gram).det() > 0:  # a Gram matrix: positive definite when its determinant is
+    directions = arb_mat([[_sparse(row, x) for x in tokens for row in A] for A in orbit])
+    if orbit and not (directions * directions.transpose()).det() > 0:  # a Gram matrix: definite when its det is > 0
         raise Rejected("spectrum: the orbit directions are not certified independent")
     m, Vm = len(V), acb_mat([[acb(ball_of(re), ball_of(im)) for re, im in row] for row in V])
     try:
@@ -232,8 +219,6 @@ PAYLOAD_KEYS = frozenset({"configuration", "rotations", "permutations", "point",
 PAYLOAD_KEYS |= {"orbit", "eigenvectors", "prec", "spectrum"}
 #: Most symmetries a file may list (each is checked exactly).
 MAX_SYMMETRIES = 64
-#: The counts of a decided spectrum.
-COUNTS = ("zeros", "negative", "positive")
 
 
 def clusters_gram(sizes: Sequence[int]) -> Matrix:

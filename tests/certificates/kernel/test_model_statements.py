@@ -348,6 +348,25 @@ def test_a_spectral_statement_of_other_data_or_counts_is_rejected(written: dict[
     assert not ok and "statement is of claim" in message, message
 
 
+def test_a_malformed_stated_spectrum_is_rejected_in_one_line(written: dict[str, Path]) -> None:
+    """The stated counts are held equal to the re-check's, whatever their shape: a text, a count as a boolean or a
+    float, an extra or a missing count, a long list never re-check, and the reason is one short line."""
+    path = written["cluster-unstable"]
+    counts = json.loads(path.read_text())["statement"]["spectrum"]
+    small = next(key for key, value in counts.items() if value in (0, 1))  # Python's == holds it equal to a bool
+    for spectrum in (
+        "index 0",
+        {**counts, small: bool(counts[small])},
+        {**counts, small: float(counts[small])},
+        {**counts, small: str(counts[small])},
+        {**counts, "extra": 0},
+        {key: value for key, value in counts.items() if key != "positive"},
+        [0] * 10_000,
+    ):
+        ok, message = verify_file(forged(path, _statement("spectrum", spectrum)))
+        assert not ok and "re-check finds" in message and "\n" not in message and len(message) < 600, message
+
+
 def test_check_cert_claims_refuses_a_statement_the_file_does_not_elaborate(written: dict[str, Path]) -> None:
     """The link to the claim's regime and domain is the elaboration's: an instance outside the ranges elaborates to
     nothing, and a true statement of another configuration differs from the file's."""
