@@ -5,10 +5,10 @@ Every quantity (weights, head outputs, velocities, energies, entropies and their
 one chain of named definitions (`certificates.kernel.model_chain`), which the Coq writer states too: `Chain.balls`
 evaluates it with balls, `exact_values` in the exact field of exponential polynomials (`certificates.kernel.exp_field`,
 where an equality such as a velocity exactly 0 is decided exactly, which balls never do), and `velocity_field` over
-tokens given as balls or jets (`certificates.kernel.jets`), which the equilibrium certificates need. With rational
-tokens, heads and beta every score is an exact rational: the sign of every score, which picks the branch of relu's
-kink at s = 0, is decided exactly, never by rounding. The balls are tested against `checks.model.field` on the same
-data. The hypotheses a witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at
+tokens given as balls or first-order series (python-flint's arb_series), which the equilibrium certificates need. With
+rational tokens, heads and beta every score is an exact rational: the sign of every score, which picks the branch of
+relu's kink at s = 0, is decided exactly, never by rounding. The balls are tested against `checks.model.field` on the
+same data. The hypotheses a witness claims (unit tokens, symmetry of scores and of values, alignment or its failure at
 every head, orthogonal, approximately orthogonal (|M_h M_g|_F <= delta) or scalar heads, kind, an equilibrium: every
 velocity exactly 0) are checked exactly; unit tokens are unit in every geometry (a flat start on the sphere too).
 """
@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.kernel.exact import ball_of
-from certificates.kernel.exact_data import ExactConfiguration, Matrix, attends
+from certificates.kernel.exact_data import ExactConfiguration, Matrix
 from certificates.kernel.exact_data import dot as _dot
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.model_chain import Chain
@@ -116,7 +116,7 @@ def velocity_field(
     attention: str,
     geometry: str = "sphere",
 ) -> list[list[Any]]:
-    """The token velocities at tokens given as balls or jets (`certificates.kernel.jets`), exact heads and beta: the
+    """The token velocities at tokens given as balls or first-order series (arb_series), exact heads and beta: the
     chain's velocities (`Chain.velocities`) over symbolic tokens, evaluated at the given ones (which need not be
     exact, nor unit: off the sphere this is the field's ambient extension, P⊥_x(v) = v - <v, x> x, and the direction
     schemes read x/|x|). Used over boxes by the equilibrium certificates."""
@@ -153,16 +153,12 @@ def stationary(cfg: ExactConfiguration) -> bool:
 
 def interaction_failures(cfg: ExactConfiguration) -> list[str]:
     """Why the stated interaction does not give the weights at the exact data (empty when it does): a value that is
-    not a finite ball, or (normalized) a weight that balls do not show > 0."""
+    not a finite ball, or (normalized) a weight that balls do not show > 0 (`Chain.balls`)."""
     if cfg.interaction is None:
         return []
     chain = Chain(cfg)
-    rows = [(i, chain.interaction_row(h, i)) for h in range(len(chain.scores)) for i in range(cfg.n)]
     try:
-        phi = chain.balls([row for _, row in rows])
+        chain.balls([chain.interaction_row(h, i) for h in range(len(chain.scores)) for i in range(cfg.n)])
     except ValueError as exc:
         return [str(exc)]
-    seen = [v for (i, _), row in zip(rows, phi, strict=True) for j, v in enumerate(row) if attends(cfg, i, j)]
-    if cfg.attention == "softmax" and not all(v > 0 for v in seen):
-        return [f"normalized weights need phi > 0: balls do not show {cfg.interaction.text} > 0 at every score"]
     return []

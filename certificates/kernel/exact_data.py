@@ -38,7 +38,7 @@ class ExactConfiguration:
 
 
 def dot(u: Sequence, w: Sequence):  # type: ignore[no-untyped-def]
-    """<u, w> of two vectors of any one number type (Fractions, balls, jets, exponential polynomials)."""
+    """<u, w> of two vectors of any one number type (Fractions, balls, series, exponential polynomials)."""
     total = 0
     for a, b in zip(u, w, strict=True):
         total = total + a * b

@@ -91,9 +91,6 @@ class ExpNumber:
     def __sub__(self, other: Any) -> ExpNumber:
         return self + (-_coerce(other))
 
-    def __rsub__(self, other: Any) -> ExpNumber:
-        return _coerce(other) + (-self)
-
     def __mul__(self, other: Any) -> ExpNumber:
         o = _coerce(other)
         return ExpNumber(_mul(self.numerator, o.numerator), _mul(self.denominator, o.denominator))
@@ -105,9 +102,6 @@ class ExpNumber:
         if o.is_zero():
             raise ExpFieldError("division by an exact zero")
         return ExpNumber(_mul(self.numerator, o.denominator), _mul(self.denominator, o.numerator))
-
-    def __rtruediv__(self, other: Any) -> ExpNumber:
-        return _coerce(other) / self
 
     def __pow__(self, k: int) -> ExpNumber:
         if not isinstance(k, int) or isinstance(k, bool) or k < 0:

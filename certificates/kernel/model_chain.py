@@ -1,6 +1,6 @@
 """The model's quantities, written once: named definitions as expression trees (SPEC's definitions), which the
 checker evaluates with balls (`Chain.balls`), exactly (`Chain.values` in `certificates.kernel.exp_field`) and over
-jets of tokens (`certificates.kernel.ball_model.velocity_field`), and the Coq writer states
+balls or first-order series of tokens (`certificates.kernel.ball_model.velocity_field`), and the Coq writer states
 (`certificates.kernel.coq.model_tree`), so that none of them can mean something else.
 
 At rational tokens, heads and beta every score s^h_ij = <x_i, M_h x_j> and every row W_h x_j is an exact rational,
@@ -43,10 +43,9 @@ from typing import Any
 
 from flint import arb
 
-from certificates.kernel.derivatives import substitute
 from certificates.kernel.exact import ball_of
 from certificates.kernel.exact_data import ExactConfiguration, attends
-from certificates.kernel.exprtree import Tree, evaluate, fold, parse_rational, rational_text
+from certificates.kernel.exprtree import Tree, evaluate, fold, parse_rational, rational_text, substitute
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 
 Value = Fraction | list
@@ -110,14 +109,19 @@ def matvec(M: list[list[Fraction]], x: list[Value]) -> list[Value]:
     return [vector_dot(list(row), x) for row in M]
 
 
+def combine(coefficients: list[Value], vectors: list[list[Value]]) -> list[Value]:
+    """sum_j c_j u_j, componentwise, of vectors u_j."""
+    return [vector_dot(coefficients, list(column)) for column in zip(*vectors, strict=True)]
+
+
 def _mean(vectors: list[list[Value]]) -> list[Value]:
     """(1/n) sum_i u_i of n vectors."""
-    return [mul(Fraction(1, len(vectors)), add(list(column))) for column in zip(*vectors, strict=True)]
+    return combine([Fraction(1, len(vectors))] * len(vectors), vectors)
 
 
 def _at_score(tree: Tree, score: Value, beta: Fraction) -> Value:
     """A function of the score s (and beta) at a score: its tree with s and beta replaced."""
-    return substitute(substitute(tree, "s", tree_of(score)), "beta", tree_of(beta))
+    return substitute(tree, {"s": tree_of(score), "beta": tree_of(beta)})  # type: ignore[no-any-return]
 
 
 def _ball(tree: Tree, env: dict[str, arb]) -> arb:
@@ -140,11 +144,11 @@ def _sum_of_squares(tree: Tree) -> bool:
 
 
 def evaluate_in(tree: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
-    """A tree of the chain's nodes in a number type other than balls (exact numbers, jets), by `exprtree.fold`:
-    `rational` makes its rationals, every operation is the type's own; ValueError for a function the type has not
-    (no exact logarithm) or a node outside the chain's."""
+    """A tree of the chain's nodes in a number type other than balls (exact numbers, first-order series), by
+    `exprtree.fold`: `rational` makes its rationals, every operation is the type's own; ValueError for a function the
+    type has not (no exact logarithm) or a node outside the chain's."""
     rules = {"rat": rational, "sym": env.__getitem__, "pow": operator.pow, "div": operator.truediv}
-    rules |= {"add": lambda *v: sum(v[1:], v[0]), "mul": lambda *v: reduce(operator.mul, v)}
+    rules |= {"add": lambda *v: reduce(operator.add, v), "mul": lambda *v: reduce(operator.mul, v)}
     return fold(tree, rules | {op: partial(_method, op) for op in ("exp", "sqrt", "log")})
 
 
@@ -201,6 +205,13 @@ class Chain:
         """A function of the score the chain states (the interaction, its antiderivative): here any tree."""
         return tree
 
+    def _named(self, prefix: str, values: Any, *index: int) -> Any:
+        """A value or nested lists of values, each defined under its prefix and indices (prefix_h_i_k for
+        values[h][i][k])."""
+        if isinstance(values, Fraction) or (values and isinstance(values[0], str)):
+            return self.rate.define("_".join(map(str, (prefix, *index))), values)
+        return [self._named(prefix, v, *index, k) for k, v in enumerate(values)]
+
     def _direction(self, i: int, x: list[Value]) -> list[Value]:
         """y_i, the token attention reads: x_i, or x_i/|x_i| (|x_i| named nx_i) under pre-ln, peri-ln and mix-ln,
         where exact tokens must be unit (the directions x/|x| exactly, and dy/dt = P⊥_x xdot)."""
@@ -213,14 +224,22 @@ class Chain:
 
     def balls(self, value: Any) -> Any:
         """A value or nested lists of values (as the methods return them) as balls at the current precision, every
-        definition evaluated once; ValueError when a value of the stated interaction is not a finite ball."""
+        definition evaluated once; ValueError when a value of the stated interaction is not a finite ball, or
+        (normalized weights) not one > 0."""
         env = {name: ball() for name, ball in self.balls_only.items()}
         for name, tree in self.rate.definitions:
             env[name] = _ball(tree, env)
-            if name.startswith("phi_") and not env[name].is_finite():
-                assert self.cfg.interaction is not None
-                raise ValueError(f"the interaction {self.cfg.interaction.text} is not finite at an exact score (balls)")
+            if name.startswith("phi_"):
+                self._weighs(env[name])
         return _nested(value, lambda v: ball_of(v) if isinstance(v, Fraction) else _ball(v, env))
+
+    def _weighs(self, phi: arb) -> None:
+        """ValueError unless the ball of a value of the stated interaction is finite, and > 0 for normalized weights."""
+        assert self.cfg.interaction is not None
+        if not phi.is_finite():
+            raise ValueError(f"the interaction {self.cfg.interaction.text} is not finite at an exact score (balls)")
+        if self.cfg.attention == "softmax" and not phi > 0:
+            raise ValueError(f"normalized weights need phi > 0: balls do not show {self.cfg.interaction.text} > 0")
 
     def values(self, value: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
         """A value or nested lists of values in another number type (`evaluate_in`): every definition evaluated
@@ -248,14 +267,13 @@ class Chain:
         if cfg.interaction is not None:
             phi = self.interaction_row(h, i)
             return self._normalized(h, i, phi, ("Z", "p"))[0] if cfg.attention == "softmax" else phi
-        seen = [attends(cfg, i, j) for j in range(cfg.n)]
         if cfg.attention == "relu":
-            return [max(mul(cfg.beta, s), Fraction(0)) / cfg.n if seen[j] else Fraction(0) for j, s in enumerate(row)]
-        if cfg.attention == "usa":
             return [
-                self.rate.define(f"w_{h}_{i}_{j}", ["exp", tree_of(mul(cfg.beta, sij))]) if seen[j] else Fraction(0)
-                for j, sij in enumerate(row)
+                max(mul(cfg.beta, s), Fraction(0)) / cfg.n if attends(cfg, i, j) else Fraction(0)
+                for j, s in enumerate(row)
             ]
+        if cfg.attention == "usa":
+            return self._named(f"w_{h}_{i}", [self._exponential(h, i, j, named=False) for j in range(cfg.n)])
         if cfg.attention == "softmax":
             return self._distribution(h, i, ("e", "Z", "p"))
         raise self.error(f"the model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
@@ -265,12 +283,11 @@ class Chain:
         """m_ij phi(s^h_ij) at the exact scores (named phi_h_i_j)."""
         cfg = self.cfg
         assert cfg.interaction is not None
-        return [
-            self.rate.define(f"phi_{h}_{i}_{j}", _at_score(cfg.interaction.tree, sij, cfg.beta))
-            if attends(cfg, i, j)
-            else Fraction(0)
-            for j, sij in enumerate(self.scores[h][i])
+        phi = [
+            _at_score(cfg.interaction.tree, s, cfg.beta) if attends(cfg, i, j) else Fraction(0)
+            for j, s in enumerate(self.scores[h][i])
         ]
+        return self._named(f"phi_{h}_{i}", phi)
 
     def _distribution(self, h: int, i: int, names: tuple[str, str, str]) -> list[Value]:
         """softmax_j(beta s^h_ij) over the tokens i attends to: e_j = exp(beta s_j - m_i) with the shift `_shift`,
@@ -278,12 +295,10 @@ class Chain:
         cfg, row = self.cfg, self.scores[h][i]
         m = self._shift(i, row)
         e = [
-            self.rate.define(f"{names[0]}_{h}_{i}_{j}", ["exp", tree_of(add([mul(cfg.beta, sij), -m]))])
-            if attends(cfg, i, j)
-            else Fraction(0)
+            ["exp", tree_of(add([mul(cfg.beta, sij), -m]))] if attends(cfg, i, j) else Fraction(0)
             for j, sij in enumerate(row)
         ]
-        self._softmax[h, i] = self._normalized(h, i, e, names[1:])
+        self._softmax[h, i] = self._normalized(h, i, self._named(f"{names[0]}_{h}_{i}", e), names[1:])
         return self._softmax[h, i][0]
 
     def _shift(self, i: int, row: list[Value]) -> Fraction:
@@ -295,7 +310,7 @@ class Chain:
     def _normalized(self, h: int, i: int, e: list[Value], names: tuple[str, str]) -> tuple[list[Value], Value]:
         """(e_j / Z, Z) with Z = sum_j e_j (named names[0]_h_i, the quotients names[1]_h_i_j)."""
         Z = self.rate.define(f"{names[0]}_{h}_{i}", add(e))
-        return [self.rate.define(f"{names[1]}_{h}_{i}_{j}", self._quotient(ej, Z)) for j, ej in enumerate(e)], Z
+        return self._named(f"{names[1]}_{h}_{i}", [self._quotient(ej, Z) for ej in e]), Z
 
     def _quotient(self, a: Value, b: Value) -> Value:
         """a / b: 0 for a rational 0, a product by 1/b for a rational b, else a `div` node (whose definedness, b <> 0,
@@ -328,38 +343,22 @@ class Chain:
 
     @_once
     def outputs(self) -> list[list[list[Value]]]:
-        """f^h_i[k] = sum_j w^h_ij (W_h y_j)[k] (named f_h_i_k)."""
-        w, cfg = self.weights(), self.cfg
-        return [
-            [
-                [
-                    self.rate.define(f"f_{h}_{i}_{k}", add([mul(w[h][i][j], self.rows[h][j][k]) for j in range(cfg.n)]))
-                    for k in range(len(cfg.tokens[0]))
-                ]
-                for i in range(cfg.n)
-            ]
-            for h in range(len(w))
-        ]
+        """f^h_i = sum_j w^h_ij W_h y_j (named f_h_i_k)."""
+        w = self.weights()
+        return self._named("f", [[combine(w[h][i], self.rows[h]) for i in range(self.cfg.n)] for h in range(len(w))])
 
     @_once
     def attention_velocity(self, i: int) -> list[Value]:
-        """v_i[k] = sum_h sum_j w^h_ij (W_h x_j)[k], divided by n for usa (named v_i_k)."""
-        cfg, w = self.cfg, self.weights()
-        v = [
-            add([mul(w[h][i][j], self.rows[h][j][k]) for h in range(len(w)) for j in range(cfg.n)])
-            for k in range(len(cfg.tokens[0]))
-        ]
-        if cfg.attention == "usa":
-            v = [mul(Fraction(1, cfg.n), vk) for vk in v]
-        return [self.rate.define(f"v_{i}_{k}", vk) for k, vk in enumerate(v)]
+        """v_i = sum_h sum_j w^h_ij W_h y_j, divided by n for usa (named v_i_k)."""
+        w, n = self.weights(), self.cfg.n
+        pairs = [(h, j) for h in range(len(w)) for j in range(n)]
+        v = combine([w[h][i][j] for h, j in pairs], [self.rows[h][j] for h, j in pairs])
+        return self._named(f"v_{i}", [mul(Fraction(1, n if self.cfg.attention == "usa" else 1), vk) for vk in v])
 
     @_once
     def velocities(self) -> list[list[Value]]:
         """xdot_i[k], the scheme's update of each token (named xdot_i_k)."""
-        return [
-            [self.rate.define(f"xdot_{i}_{k}", u) for k, u in enumerate(self._scheme(i, self.attention_velocity(i)))]
-            for i in range(self.cfg.n)
-        ]
+        return self._named("xdot", [self._scheme(i, self.attention_velocity(i)) for i in range(self.cfg.n)])
 
     def _scheme(self, i: int, v: list[Value]) -> list[Value]:
         """xdot_i from v_i: P⊥_x v (sphere), v (flat, pre-ln), v/|v| (peri-ln), (1-a) P⊥_y v + a v with y = x/|x|
@@ -371,18 +370,16 @@ class Chain:
             return self._project(f"r_{i}", x, v)
         if geometry in ("peri-ln", "ngpt"):
             length = self.rate.define(f"nv_{i}", root(vector_dot(v, v)))
-            unit = [self.rate.define(f"u_{i}_{k}", self._quotient(vk, length)) for k, vk in enumerate(v)]
+            unit = self._named(f"u_{i}", [self._quotient(vk, length) for vk in v])
             return unit if geometry == "peri-ln" else self._project(f"r_{i}", x, unit)
         if geometry == "mix-ln":
-            tangent = self._project(f"r_{i}", self.directions[i], v)
             share = Fraction(*MIX_LN_PRE_SHARE)
-            return [add([mul(1 - share, tk), mul(share, vk)]) for tk, vk in zip(tangent, v, strict=True)]
+            return combine([1 - share, share], [self._project(f"r_{i}", self.directions[i], v), v])
         raise self.error(f"the geometry {geometry!r} has no velocity here")
 
     def _project(self, name: str, x: list[Value], u: list[Value]) -> list[Value]:
         """P⊥_x(u) = u - <u, x> x, with <u, x> named `name`."""
-        radial = self.rate.define(name, vector_dot(u, x))
-        return [add([uk, mul(mul(Fraction(-1), xk), radial)]) for uk, xk in zip(u, x, strict=True)]
+        return combine([Fraction(1), mul(Fraction(-1), self.rate.define(name, vector_dot(u, x)))], [u, x])
 
     @_once
     def direction_velocities(self) -> list[list[Value]]:
@@ -391,35 +388,26 @@ class Chain:
         xdot = self.velocities()
         if self.cfg.geometry not in DIRECTION_GEOMETRIES:
             return xdot
-        return [
-            [self.rate.define(f"ydot_{i}_{k}", u) for k, u in enumerate(self._project(f"ry_{i}", list(x), xdot[i]))]
-            for i, x in enumerate(self.cfg.tokens)
-        ]
+        return self._named("ydot", [self._project(f"ry_{i}", list(x), xdot[i]) for i, x in enumerate(self.cfg.tokens)])
 
     @_once
     def score_rates(self) -> list[list[list[Value]]]:
-        """sdot^h_ij = <ydot_i, M_h x_j> + <M_h^T x_i, ydot_j> (named), along the direction velocities."""
-        ydot, n, rates = self.direction_velocities(), self.cfg.n, []
-        for h, M in enumerate(self.cfg.score_matrices):
-            Mx = [matvec(M, y) for y in self.directions]
-            MTx = [matvec([list(c) for c in zip(*M, strict=True)], y) for y in self.directions]
+        """sdot^h_ij = <ydot_i, M_h y_j> + <M_h^T y_i, ydot_j> (named), along the direction velocities."""
+        ydot, y, rates = self.direction_velocities(), self.directions, []
+        for M in self.cfg.score_matrices:
+            My, MTy = [matvec(M, yj) for yj in y], [matvec([list(c) for c in zip(*M, strict=True)], yi) for yi in y]
             rates.append(
                 [
-                    [
-                        self.rate.define(
-                            f"sdot_{h}_{i}_{j}", add([vector_dot(ydot[i], Mx[j]), vector_dot(MTx[i], ydot[j])])
-                        )
-                        for j in range(n)
-                    ]
-                    for i in range(n)
+                    [add([vector_dot(a, My[j]), vector_dot(MTy[i], b)]) for j, b in enumerate(ydot)]
+                    for i, a in enumerate(ydot)
                 ]
             )
-        return rates
+        return self._named("sdot", rates)
 
-    def _exponential(self, h: int, i: int, j: int) -> Value:
+    def _exponential(self, h: int, i: int, j: int, named: bool = True) -> Value:
         """m_ij exp(beta s^h_ij): the named weight where it is one (usa without an interaction), else the term."""
         cfg = self.cfg
-        if cfg.attention == "usa" and cfg.interaction is None:
+        if named and cfg.attention == "usa" and cfg.interaction is None:
             return self.weights()[h][i][j]
         return ["exp", tree_of(mul(cfg.beta, self.scores[h][i][j]))] if attends(cfg, i, j) else Fraction(0)
 
@@ -471,9 +459,7 @@ class Chain:
 
     def attention_mean(self, h: int, i: int) -> list[Value]:
         """xbar^h_i = sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) whatever the kind."""
-        p = self.softmax(h, i)[0]
-        tokens = self.cfg.tokens
-        return [add([mul(pj, x[k]) for pj, x in zip(p, tokens, strict=True)]) for k in range(len(tokens[0]))]
+        return combine(self.softmax(h, i)[0], [list(x) for x in self.cfg.tokens])
 
     def token_norm_rate(self, i: int) -> Value:
         """d|x_i|/dt = <x_i, xdot_i> / |x_i|."""

@@ -95,3 +95,41 @@ def test_a_stated_square_root_is_undefined_below_zero_not_read_as_a_norm() -> No
     assert any("not finite" in reason for reason in ball_model.interaction_failures(forged))
     squares = Interaction("sqrt(s*s)", ["sqrt", ["mul", ["sym", "s"], ["sym", "s"]]])
     assert ball_model.interaction_failures(dataclasses.replace(forged, interaction=squares)) == []
+
+
+def _forged_softmax(scores: list[list[int]], mask: object = None) -> object:
+    """Softmax attention with phi(s) = s^2 at the tokens e_1, e_2 and the head M = scores (s_ij = M_ij)."""
+    from certificates.kernel.exact_data import ExactConfiguration
+    from certificates.kernel.interaction import Interaction
+
+    one, zero = Fraction(1), Fraction(0)
+    head = [[Fraction(m) for m in row] for row in scores]
+    return ExactConfiguration(
+        [[one, zero], [zero, one]], [head], [head], one, "flat", "softmax", mask,  # type: ignore[arg-type]
+        Interaction("s**2", ["pow", ["sym", "s"], 2]),
+    )  # fmt: skip
+
+
+def test_every_ball_evaluation_refuses_normalized_weights_that_are_not_positive() -> None:
+    """phi = s^2 is 0 at the score s_12 = 0: the weights of that row are not a distribution. Whatever quantity is
+    asked, the chain's balls refuse the data (not only the witness's configuration check)."""
+    from certificates.kernel import ball_model
+    from certificates.kernel.model_chain import Chain
+
+    cfg = _forged_softmax([[1, 0], [1, 1]])
+    chain = Chain(cfg)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="phi > 0"):
+        chain.balls(chain.velocities())
+    assert any("phi > 0" in reason for reason in ball_model.interaction_failures(cfg))  # type: ignore[arg-type]
+
+
+def test_a_masked_score_where_phi_is_zero_does_not_count() -> None:
+    """Under the causal mask token 1 never reads token 2, so phi(s_12) = 0 weighs nothing: the data are accepted."""
+    from certificates.kernel import ball_model
+    from certificates.kernel.masks import causal
+    from certificates.kernel.model_chain import Chain
+
+    cfg = _forged_softmax([[1, 0], [1, 1]], causal(2))
+    assert ball_model.interaction_failures(cfg) == []  # type: ignore[arg-type]
+    chain = Chain(cfg)  # type: ignore[arg-type]
+    assert all(v.is_finite() for row in chain.balls(chain.velocities()) for v in row)
