@@ -8,8 +8,8 @@ interval arithmetic would settle the relation. For a ball wider than WIDE (relat
 functions work on the exact end points instead (`arb.lower()`, `arb.upper()`, rounded outwards) and return
 a ball holding every result between them (`arb.union` of balls is a ball, so it holds their hull):
 - a product of intervals is the hull of its four corner products;
-- x^k: odd k is increasing; even k is decreasing below 0, increasing above, with minimum 0 at 0;
-- 1/x on an interval without 0 is decreasing;
+- x^k: odd k is increasing in x, even k in |x| (between `arb.abs_lower()` and `arb.abs_upper()`);
+- 1/x: python-flint's own reciprocal, which is the interval's (decreasing, from the end points);
 - exp, log, sqrt, lambertw are increasing on their domains; the ball's own value is computed first, so the
   end points are used only when the whole ball is in the domain (a non-finite result falls back to it).
 Narrow balls (points of a certificate, midpoints) keep python-flint's operations.
@@ -56,19 +56,12 @@ def power(x: arb, k: int) -> arb:
     """x^k for an integer k (k < 0: 1 / x^-k, infinite or undefined when the ball holds 0)."""
     if k == 0:
         return x**0
-    if k < 0:
-        positive = power(x, -k)
-        if not wide(positive) or positive.contains(0):
-            return 1 / positive
-        return hull(1 / positive.upper(), 1 / positive.lower())
+    if k < 0:  # python-flint's reciprocal of a ball without 0 is already [1/upper, 1/lower]
+        return 1 / power(x, -k)
     if not wide(x):
         return x**k
-    low, high = x.lower(), x.upper()
-    if k % 2 == 1 or low >= 0:
-        return hull(low**k, high**k)
-    if high <= 0:
-        return hull(high**k, low**k)
-    return hull(arb(0), low**k, high**k)
+    ends = (x.lower(), x.upper()) if k % 2 == 1 else (x.abs_lower(), x.abs_upper())  # x^k, |x|^k increasing
+    return hull(*(end**k for end in ends))
 
 
 def increasing(function: Callable[[arb], arb], x: arb) -> arb:

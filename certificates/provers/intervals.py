@@ -92,6 +92,8 @@ class CoverResult:
     reason: str = ""
     payload: dict[str, Any] = field(default_factory=dict)
     failed: list[str] = field(default_factory=list)
+    #: The number of leaves of a proved cover's tree.
+    leaves: int = 0
 
 
 def prove(
@@ -135,13 +137,12 @@ def prove(
     payload = {
         "expression": expression,
         "relation": relation,
-        "variables": list(sides),
         "domain": {name: [rational_text(lo), rational_text(hi)] for name, (lo, hi) in sides.items()},
         "tree": cover,
-        "leaves": sum(1 for _ in _leaves(cover)),
         "prec": prec,
     }
-    return CoverResult("proved", search.count, time.monotonic() - start, tree=cover, payload=payload)
+    leaves = sum(1 for _ in _leaves(cover))
+    return CoverResult("proved", search.count, time.monotonic() - start, tree=cover, payload=payload, leaves=leaves)
 
 
 class _Search:
