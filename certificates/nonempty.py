@@ -166,6 +166,11 @@ def _simplest(low: Fraction, high: Fraction, middle: Fraction) -> Fraction:
     return middle
 
 
+def side_of(region: Region, name: str) -> Side | None:
+    """The side of a variable (None for a name that is not a variable of the region)."""
+    return next((s for s in region.sides if s.name == name), None)
+
+
 def outer_box(region: Region) -> Box | None:
     """The box of the bounds' outer ends, in dependency order (None when a side is unbounded or a bound has no
     finite ball): the root box of the emptiness search here and of the prover's covers."""
@@ -189,9 +194,10 @@ def _emptiness(region: Region) -> Emptiness:
         boxes += 1
         if boxes > MAX_BOXES:
             return Emptiness(reason=_unsettled(region, f"{MAX_BOXES} boxes did not prove it empty"))
-        clipped, side = region.clipped(box)
-        if clipped is None:
-            emptied.setdefault(side.name, side)  # type: ignore[union-attr]
+        clipped = region.clip(box)
+        if clipped is None:  # the first side whose clipped interval is empty (clipping goes in dependency order)
+            side = next(s for i, s in enumerate(region.sides) if Region(region.sides[: i + 1]).clip(box) is None)
+            emptied.setdefault(side.name, side)
             continue
         halves = _split(clipped, region)
         if halves is None:
@@ -206,7 +212,7 @@ def _split(box: Box, region: Region) -> list[Box] | None:
     name, (lo, hi) = max(box.items(), key=lambda item: item[1][1] - item[1][0])
     if lo == hi:
         return None
-    side = region.side(name)
+    side = side_of(region, name)
     if side is not None and side.integer:
         middle = Fraction(math.floor((lo + hi) / 2))
         return [box | {name: (lo, middle)}, box | {name: (middle + 1, hi)}]

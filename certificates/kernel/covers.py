@@ -23,7 +23,7 @@ from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, interval_ball, precision
 from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational
-from certificates.kernel.recheck import Rejected, check_enclosure, known, recorded_precision, require_keys
+from certificates.kernel.recheck import Rejected, check_enclosure, recorded_precision, require_keys
 from certificates.kernel.regions import Box, Region
 
 
@@ -93,7 +93,6 @@ def cover(
         unknown = [f"domain.{key}" for key in sorted(set(stated) - set(domain))]
         named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
-    known(relation)
     with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
         if region is not None and (missing := region.uncovered(domain)) is not None:
             raise Rejected(f"the cover's box does not contain the statement's domain: {missing}")

@@ -70,10 +70,6 @@ class Region:
 
     sides: tuple[Side, ...]
 
-    def side(self, name: str) -> Side | None:
-        """The side of a variable (None for a name that is not a variable of the region)."""
-        return next((s for s in self.sides if s.name == name), None)
-
     def referencing(self, name: str) -> frozenset[str]:
         """The variables whose bounds refer to `name`."""
         return frozenset(s.name for s in self.sides if name in s.parents())
@@ -100,10 +96,6 @@ class Region:
 
     def clip(self, box: Box, relaxed: frozenset[str] = frozenset()) -> Box | None:
         """The box shrunk to the region (module docstring); None when no point of the region is in it."""
-        return self.clipped(box, relaxed)[0]
-
-    def clipped(self, box: Box, relaxed: frozenset[str] = frozenset()) -> tuple[Box | None, Side | None]:
-        """(`clip(box)`, None), or (None, the side whose clipped interval is empty)."""
         clipped = dict(box)
         for side in self.sides:
             if side.name not in clipped:
@@ -116,9 +108,9 @@ class Region:
             if side.integer:
                 lo, hi = Fraction(math.ceil(lo)), Fraction(math.floor(hi))
             if lo > hi:
-                return None, side
+                return None
             clipped[side.name] = (lo, hi)
-        return clipped, None
+        return clipped
 
     def uncovered(self, box: Box) -> str | None:
         """Why the box does not contain the region (a variable it lacks, an unbounded side, a bound outside

@@ -40,6 +40,7 @@ from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
 from certificates.kernel.exprtree import Tree, TreeError, rational_text
 from certificates.kernel.regions import ENDS, Region, Side
+from certificates.nonempty import side_of
 from certificates.provers.witness import enclosure_text
 from certificates.store import write_certificate
 from certificates.sympy_trees import from_sympy
@@ -259,7 +260,7 @@ class _Search:
                 raise _Fail(failed)
             if failed is not None:
                 self._near_bound(failed, goal, name, end)
-            side = self.region.side(name) if self.region is not None else None
+            side = side_of(self.region, name) if self.region is not None else None
             split = split or frozenset(side.parents() if side is not None else ())
         return None, split
 
@@ -282,7 +283,7 @@ class _Search:
         """After a face failed for certain at `point` (outside the region when the variable has a dependent bound at
         that end): stop with a counterexample at the rational point of the region next to the bound (the bound's ball
         end, rounded inwards), when the relation fails there."""
-        side = self.region.side(name) if self.region is not None and not goal.relaxed else None
+        side = side_of(self.region, name) if self.region is not None and not goal.relaxed else None
         if side is None or not isinstance(side.bound(end), list):
             return
         assert self.region is not None
@@ -389,7 +390,7 @@ class _Search:
         return {">": low, ">=": low, "<": -high, "<=": -high}.get(goal.relation, max(low, -high))
 
     def _integer(self, name: str) -> bool:
-        side = self.region.side(name) if self.region is not None else None
+        side = side_of(self.region, name) if self.region is not None else None
         return side is not None and side.integer
 
 
