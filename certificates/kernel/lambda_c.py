@@ -32,7 +32,7 @@ from certificates.kernel.exact import ExponentTooLarge, exact_value, precision, 
 from certificates.kernel.exprtree import Tree, evaluate
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
-U, N = "u", stored_forms.symbol("n")
+U, N = "u", "n"
 #: g(u, n) as a tree.
 EQUATION: Tree = stored_forms.tree(stored_forms.LAMBDA_C_EQUATION)
 #: Exact ends n of the balls `enclose` has bracketed, per precision: brackets are reused.

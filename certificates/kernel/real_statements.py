@@ -76,16 +76,14 @@ def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
         found.append((["sub", statement["rhs"], statement["lhs"]], (relation,), relation_text(statement)))
     for condition in statement["conditions"]:
         relation = condition["relation"]
-        allowed = (*SETTLING[relation], "!=") if relation == "!=" else SETTLING[relation]
-        found.append((condition["expression"], allowed, condition_text(condition)))
+        found.append((condition["expression"], (relation, *SETTLING[relation]), condition_text(condition)))
     return found
 
 
-def constant_conditions(statement: dict[str, Any], relations: list[str]) -> list[dict[str, Any]]:
-    """A constant's point conditions (name, expression, relation), in order: each definedness condition with the
-    settling relation given for it in `relations`, then `expression - low >= 0` and `high - expression >= 0`."""
-    pairs = zip(statement["conditions"], relations, strict=True)
-    conditions = [{"name": condition_text(c), "expression": c["expression"], "relation": r} for c, r in pairs]
+def constant_conditions(statement: dict[str, Any]) -> list[dict[str, Any]]:
+    """A constant's point conditions (name, expression, relation), in order: each definedness condition (a ball
+    settles `!=` by excluding 0, as it settles a sign), then `expression - low >= 0` and `high - expression >= 0`."""
+    conditions = [{"name": condition_text(c), **c} for c in statement["conditions"]]
     expression, low, high = statement["expression"], ["rat", statement["low"]], ["rat", statement["high"]]
     conditions.append({"name": "expr - low >= 0", "expression": ["sub", expression, low], "relation": ">="})
     return [*conditions, {"name": "high - expr >= 0", "expression": ["sub", high, expression], "relation": ">="}]
@@ -200,15 +198,7 @@ def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, 
         raise Rejected("a constant has no variables")
     if recheck.point_witness(payload, {}, "the point witness of a constant") != {}:
         raise Rejected("a constant is certified by a point witness without coordinates")
-    stated = payload["conditions"]
-    count = len(statement["conditions"])
-    if not isinstance(stated, list) or len(stated) != count + 2 or not all(isinstance(c, dict) for c in stated):
-        raise Rejected(f"the constant needs {count} definedness condition(s) and 2 bounds")
-    relations = [c.get("relation") for c in stated[:count]]
-    for condition, relation in zip(statement["conditions"], relations, strict=True):
-        if relation not in SETTLING[condition["relation"]]:
-            raise Rejected(f"{condition_text(condition)} is not settled by relation {str(relation)[:10]!r}")
-    recheck.require_conditions(stated, constant_conditions(statement, relations), statement["claim"])
+    recheck.require_conditions(payload["conditions"], constant_conditions(statement), statement["claim"])
     how = recheck.point_conditions(payload, {})
     interval = f"[{_decimal(statement['low'])}, {_decimal(statement['high'])}]"
     return f"claims-file claim {statement['claim']!r}: {term_text(statement['expression'])} lies in {interval}", how
