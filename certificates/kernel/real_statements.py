@@ -156,11 +156,10 @@ def read_region(statement: dict[str, Any]) -> Region:
     return Region(tuple(sides))
 
 
-def _term(tree: object, known: set[str], what: str) -> Tree:
+def _term(tree: object, known: set[str], what: str) -> None:
     count_nodes(tree, fmt.MAX_TERM_NODES)
     if unknown := symbols(tree) - known:  # type: ignore[arg-type]
         raise Rejected(f"{what} uses {sorted(unknown)[0][:40]!r}, not a variable before it")
-    return tree  # type: ignore[return-value]
 
 
 def _bound(tree: object, known: set[str], what: str) -> Fraction | Tree | None:

@@ -74,23 +74,14 @@ class Region:
         """The variables whose bounds refer to `name`."""
         return frozenset(s.name for s in self.sides if name in s.parents())
 
-    def bound_ball(self, side: Side, end: str, box: Box) -> arb | None:
-        """The bound of `side` at `end` as a ball over the box's sides of its parents (None: no bound)."""
-        bound = side.bound(end)
-        if bound is None:
-            return None
-        if isinstance(bound, Fraction):
-            return ball_of(bound)
-        return eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
-
     def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
-        """The exact outer end of the bound over the box's parents (its lower end for a lower bound); None
-        when there is no bound or its ball is not finite."""
+        """The exact outer end of the bound over the box's parents (the lower end of its ball for a lower bound);
+        None when there is no bound or its ball is not finite."""
         bound = side.bound(end)
-        if isinstance(bound, Fraction):
+        if bound is None or isinstance(bound, Fraction):
             return bound
-        value = self.bound_ball(side, end, box)
-        if value is None or not value.is_finite():
+        value = eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
+        if not value.is_finite():
             return None
         return exact_value(value.lower() if end == "low" else value.upper())
 

@@ -286,9 +286,8 @@ class _Search:
         side = side_of(self.region, name) if self.region is not None and not goal.relaxed else None
         if side is None or not isinstance(side.bound(end), list):
             return
-        assert self.region is not None
-        value = self.region.bound_ball(side, end, {k: (v, v) for k, v in point.items()})
-        if value is None or not value.is_finite():
+        value = eval_ball(side.bound(end), {k: ball_of(v) for k, v in point.items()})
+        if not value.is_finite():
             return
         grid = Fraction(1, 2**40)
         inner = exact_value(value.upper() if end == "low" else value.lower())
