@@ -104,17 +104,15 @@ class Region:
         return clipped
 
     def uncovered(self, box: Box) -> str | None:
-        """Why the box does not contain the region (a variable it lacks, an unbounded side, a bound outside
-        its side), or None when it does."""
+        """Why the box does not contain the region (a variable it lacks, a side unbounded or a bound outside it, or
+        a bound without a finite ball), or None when it does."""
         if set(box) != {s.name for s in self.sides}:
             return f"the box's variables {sorted(box)} are not the region's {[s.name for s in self.sides]}"
         for side in self.sides:
             lo, hi = box[side.name]
-            if side.low is None or side.high is None:
-                return f"{side.name} is unbounded"
             low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
             if low is None or high is None or lo > low or hi < high:
-                return f"the side of {side.name} does not contain its bounds"
+                return f"the side of {side.name} does not contain its bounds (both finite)"
         return None
 
     def contains(self, given: Mapping[str, Fraction]) -> dict[str, Fraction | arb] | None:
