@@ -124,10 +124,11 @@ def _side_text(variable: dict[str, Any]) -> str:
 def read_region(statement: dict[str, Any]) -> Region:
     """The statement's domain as a region, after checking its shape: every field, tree and relation, variables
     named once, each bound over the variables before it, the formulas over the variables."""
-    keys = CONSTANT_KEYS if "expression" in statement else RELATION_KEYS
-    recheck.require_keys(statement, keys, f"statement of form {FORM}")
+    constant = "expression" in statement
+    recheck.require_keys(statement, CONSTANT_KEYS if constant else RELATION_KEYS, f"statement of form {FORM}")
     sides, known = [], set()
-    for variable in recheck.require_list(statement["variables"], MAX_VARIABLES, "variables"):
+    most, what = (0, "a constant's variables") if constant else (MAX_VARIABLES, "variables")
+    for variable in recheck.require_list(statement["variables"], most, what):
         recheck.require_keys(variable, VARIABLE_KEYS, "variable")
         name = variable["name"]
         if not isinstance(name, str) or not IDENTIFIER.match(name) or name in known:
@@ -139,7 +140,7 @@ def read_region(statement: dict[str, Any]) -> Region:
             raise Rejected(f"variable {name}: only a bound can be open")
         sides.append(Side(name, variable["integer"], *bounds, variable["low_open"], variable["high_open"]))
         known.add(name)
-    if "expression" in statement:
+    if constant:
         _term(statement["expression"], known, "the expression")
         if not parse_rational(statement["low"]) <= parse_rational(statement["high"]):
             raise Rejected("a constant's interval needs low <= high")
@@ -193,8 +194,6 @@ def _nonempty(statement: dict[str, Any], region: Region) -> str:
 
 def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, str]:
     """A point witness without coordinates whose conditions are exactly `constant_conditions`."""
-    if statement["variables"]:
-        raise Rejected("a constant has no variables")
     if recheck.point_witness(payload, {}, "the point witness of a constant") != {}:
         raise Rejected("a constant is certified by a point witness without coordinates")
     recheck.require_conditions(payload["conditions"], constant_conditions(statement), statement["claim"])

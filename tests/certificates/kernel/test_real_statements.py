@@ -230,3 +230,13 @@ def test_a_constants_definedness_condition_has_the_statements_relation(
             data["payload"]["conditions"][k]["relation"] = other
             result = check_file(_forged(tmp_path, data))
             assert not result.ok and "relation is not the obligation" in result.message, result.message
+
+
+def test_a_constant_over_a_variable_is_rejected(certificates: dict[str, list[Path]], tmp_path: Path) -> None:
+    """A constant is closed: a statement that gives it a variable (bounded, with a point) is not one."""
+    (path,) = certificates["c-star-edge"]
+    data = json.loads(path.read_text())
+    variable = {"name": "x", "integer": False, "low": ["rat", "0"], "low_open": False, "high": ["rat", "1"]}
+    data["statement"] |= {"variables": [variable | {"high_open": False}], "point": {"x": "1/2"}}
+    result = check_file(_forged(tmp_path, data))
+    assert not result.ok and "a constant's variables" in result.message, result.message
