@@ -10,7 +10,7 @@ rational arithmetic, else by its ball at the point, at rising precision), never 
 The point is searched in dependency order: each side's bounds are evaluated at the point chosen for its
 parents (their inner ball ends), and a few values inside them are tried (the simplest rational, the
 midpoint, the closed ends; for integers the middle and the two ends), depth first within a budget. Without a point,
-emptiness is proved by clipping (`Region.clipped`: sound, since clipping removes no point of the region) the
+emptiness is proved by clipping (`Region.clip`: sound, since clipping removes no point of the region) the
 box of the bounds' outer ends and the halves of its splits; a box is empty when a side's lower bound exceeds
 its upper bound over the box, or no integer lies between them. A region with neither is unsettled: the
 caller reports that its non-emptiness could not be established.
