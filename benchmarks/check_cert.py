@@ -91,10 +91,8 @@ def cover_seconds() -> tuple[float, int]:
     payload = {
         "expression": expression,
         "relation": ">",
-        "variables": ["u"],
         "domain": {"u": ["0", "1"]},
         "tree": tree,
-        "leaves": leaves,
         "prec": fmt.MAX_COVER_PRECISION,
     }
     seconds = _seconds(lambda: _try(lambda: covers.cover(payload, expression, ">", {"u": (lo, hi)})))

@@ -10,7 +10,7 @@ rational arithmetic, else by its ball at the point, at rising precision), never 
 The point is searched in dependency order: each side's bounds are evaluated at the point chosen for its
 parents (their inner ball ends), and a few values inside them are tried (the simplest rational, the
 midpoint, the closed ends; for integers the middle and the two ends), depth first within a budget. Without a point,
-emptiness is proved by clipping (`Region.clipped`: sound, since clipping removes no point of the region) the
+emptiness is proved by clipping (`Region.clip`: sound, since clipping removes no point of the region) the
 box of the bounds' outer ends and the halves of its splits; a box is empty when a side's lower bound exceeds
 its upper bound over the box, or no integer lies between them. A region with neither is unsettled: the
 caller reports that its non-emptiness could not be established.
@@ -166,6 +166,11 @@ def _simplest(low: Fraction, high: Fraction, middle: Fraction) -> Fraction:
     return middle
 
 
+def side_of(region: Region, name: str) -> Side | None:
+    """The side of a variable (None for a name that is not a variable of the region)."""
+    return next((s for s in region.sides if s.name == name), None)
+
+
 def outer_box(region: Region) -> Box | None:
     """The box of the bounds' outer ends, in dependency order (None when a side is unbounded or a bound has no
     finite ball): the root box of the emptiness search here and of the prover's covers."""
@@ -189,9 +194,10 @@ def _emptiness(region: Region) -> Emptiness:
         boxes += 1
         if boxes > MAX_BOXES:
             return Emptiness(reason=_unsettled(region, f"{MAX_BOXES} boxes did not prove it empty"))
-        clipped, side = region.clipped(box)
-        if clipped is None:
-            emptied.setdefault(side.name, side)  # type: ignore[union-attr]
+        clipped = region.clip(box)
+        if clipped is None:  # the first side whose clipped interval is empty (clipping goes in dependency order)
+            side = next(s for i, s in enumerate(region.sides) if Region(region.sides[: i + 1]).clip(box) is None)
+            emptied.setdefault(side.name, side)
             continue
         halves = _split(clipped, region)
         if halves is None:
@@ -206,7 +212,7 @@ def _split(box: Box, region: Region) -> list[Box] | None:
     name, (lo, hi) = max(box.items(), key=lambda item: item[1][1] - item[1][0])
     if lo == hi:
         return None
-    side = region.side(name)
+    side = side_of(region, name)
     if side is not None and side.integer:
         middle = Fraction(math.floor((lo + hi) / 2))
         return [box | {name: (lo, middle)}, box | {name: (middle + 1, hi)}]

@@ -23,7 +23,7 @@ from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, interval_ball, precision
 from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational
-from certificates.kernel.recheck import Rejected, check_enclosure, known, recorded_precision, require_keys
+from certificates.kernel.recheck import Rejected, check_enclosure, recorded_precision, require_keys
 from certificates.kernel.regions import Box, Region
 
 
@@ -63,7 +63,7 @@ def face_end(relation: str, sign: str) -> str:
 
 
 #: The fields of a cover's payload.
-COVER_KEYS = frozenset({"expression", "relation", "variables", "domain", "tree", "leaves", "prec"})
+COVER_KEYS = frozenset({"expression", "relation", "domain", "tree", "prec"})
 
 
 def cover(
@@ -73,8 +73,8 @@ def cover(
     domain: Box,
     region: Region | None = None,
 ) -> int:
-    """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given);
-    returns the number of leaves.
+    """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given, which the
+    box must contain: `Region.uncovered`); returns the number of leaves.
 
     The expression, relation and domain are the obligation's (compared with the file). Every node's box is first
     clipped to the region (`certificates.kernel.regions`); the tree must split inside each clipped box, so the leaves
@@ -88,27 +88,15 @@ def cover(
         "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()},
     }
     wrong = [part for part, mine in wanted.items() if payload[part] != mine]
-    wrong += [] if _same_names(payload["variables"], domain) else ["variables"]
     if wrong:
         stated = payload["domain"] if isinstance(payload["domain"], dict) else {}
         unknown = [f"domain.{key}" for key in sorted(set(stated) - set(domain))]
         named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
-    known(relation)
-    leaves = payload["leaves"]
-    if not isinstance(leaves, int) or not 1 <= leaves <= fmt.MAX_COVER_LEAVES:
-        raise Rejected(f"a cover has 1 to {fmt.MAX_COVER_LEAVES} leaves")
-    walk = _Walk(expression, relation, leaves, region)
     with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
-        count = walk.run(payload["tree"], dict(domain))
-    if count != leaves:
-        raise Rejected(f"the tree has {count} leaves, the certificate records {leaves}")
-    return count
-
-
-def _same_names(stated: object, domain: Mapping[str, object]) -> bool:
-    """The listed variables are the domain's, each once (their order is the writer's, JSON sorts the domain)."""
-    return isinstance(stated, list) and len(stated) == len(domain) and set(map(str, stated)) == set(domain)
+        if region is not None and (missing := region.uncovered(domain)) is not None:
+            raise Rejected(f"the cover's box does not contain the statement's domain: {missing}")
+        return _Walk(expression, relation, region).run(payload["tree"], dict(domain))
 
 
 _NODE_KEYS = (
@@ -125,8 +113,8 @@ class _Walk:
     """The iterative walk of a cover tree (no recursion limit), within the work bounds of the format. Every node
     proves the one `expression relation 0`; a face drops the region's bounds of its `relaxed` variables."""
 
-    def __init__(self, expression: list[Any], relation: str, leaves: int, region: Region | None) -> None:
-        self.expression, self.relation, self.leaves, self.region = expression, relation, leaves, region
+    def __init__(self, expression: list[Any], relation: str, region: Region | None) -> None:
+        self.expression, self.relation, self.region = expression, relation, region
         self.size = count_nodes(expression, fmt.MAX_TERM_NODES)
         self.work, self.count, self.roots = 0, 0, lambda_c.root_count()
         #: variable -> (the partial derivative of the expression in it, its number of nodes)
@@ -195,8 +183,8 @@ class _Walk:
 
     def _leaf(self) -> list[Any]:
         self.count += 1
-        if self.count > self.leaves:
-            raise Rejected(f"the tree has more leaves than the {self.leaves} recorded")
+        if self.count > fmt.MAX_COVER_LEAVES:
+            raise Rejected(f"a cover has at most {fmt.MAX_COVER_LEAVES} leaves")
         return []
 
     def _slope(self, name: str) -> tuple[list[Any], int]:

@@ -28,6 +28,13 @@ from certificates.kernel.exprtree import substitute as substitute_all
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]
+#: f'(a) for the functions of one argument, from the node f(a) itself and a (the chain rule multiplies by da).
+OUTER = {
+    "exp": lambda node, a: node,
+    "log": lambda node, a: ["pow", a, -1],
+    "sqrt": lambda node, a: ["mul", ["rat", "1/2"], ["pow", node, -1]],
+    "lambertw": lambda node, a: ["mul", ["exp", ["mul", ["rat", "-1"], node]], ["pow", ["add", ONE, node], -1]],
+}
 
 
 def substitute(tree: Tree, name: str, replacement: Tree) -> Tree:
@@ -54,14 +61,8 @@ def derivative(tree: Tree, name: str) -> Tree:
         base, k = args  # k = 0: the factor ["rat", "0"] makes the product 0
         power = ONE if k == 1 else base if k == 2 else ["pow", base, k - 1]
         return _mul([["rat", str(k)], power, derivative(base, name)])
-    if op in ("exp", "log", "sqrt", "lambertw") and len(args) == 1:
-        outer = {
-            "exp": lambda: tree,
-            "log": lambda: ["pow", args[0], -1],
-            "sqrt": lambda: _mul([["rat", "1/2"], ["pow", tree, -1]]),
-            "lambertw": lambda: _mul([["exp", ["mul", ["rat", "-1"], tree]], ["pow", ["add", ONE, tree], -1]]),
-        }[op]()
-        return _mul([outer, derivative(args[0], name)])
+    if op in OUTER and len(args) == 1:
+        return _mul([OUTER[op](tree, args[0]), derivative(args[0], name)])
     if op in NAMED and len(args) == len(NAMED[op]):
         return derivative(expand(tree), name)
     if op == "rpow" and len(args) == 2:  # b^q = exp(q log b): b^q (dq log b + q db / b)

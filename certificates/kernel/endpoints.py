@@ -4,12 +4,12 @@ python-flint's balls are midpoint-radius: [-5, -0.065] is -2.53 +/- 2.47, and th
 balls bounds |m1| r2 + |m2| r1 + r1 r2 around m1 m2, which can reach across 0 although every product of
 their points has one sign ([-5, -0.065] x [2.9, 403] gives about [-2014, 988], not [-2015, -0.19]); exp of
 a wide ball is bounded through its derivative at the upper end. A cover over wide boxes then fails where
-interval arithmetic would settle the relation. For a ball wider than WIDE (relative to its midpoint) these
+interval arithmetic would settle the relation. For a ball accurate to fewer than WIDE_BITS bits these
 functions work on the exact end points instead (`arb.lower()`, `arb.upper()`, rounded outwards) and return
 a ball holding every result between them (`arb.union` of balls is a ball, so it holds their hull):
 - a product of intervals is the hull of its four corner products;
-- x^k: odd k is increasing; even k is decreasing below 0, increasing above, with minimum 0 at 0;
-- 1/x on an interval without 0 is decreasing;
+- x^k: odd k is increasing in x, even k in |x| (between `arb.abs_lower()` and `arb.abs_upper()`);
+- 1/x: python-flint's own reciprocal, which is the interval's (decreasing, from the end points);
 - exp, log, sqrt, lambertw are increasing on their domains; the ball's own value is computed first, so the
   end points are used only when the whole ball is in the domain (a non-finite result falls back to it).
 Narrow balls (points of a certificate, midpoints) keep python-flint's operations.
@@ -22,21 +22,15 @@ from functools import reduce
 
 from flint import arb
 
-#: A ball is wide when its radius exceeds this fraction of its midpoint's magnitude.
-WIDE = 2.0**-20
-
-
-#: Relative accuracy (`arb.rel_accuracy_bits`: rad < 2^-bits |mid|, to a bit) past which a ball is surely narrow.
-_NARROW_BITS = 24
+#: A finite ball is wide when it is accurate to fewer bits than this relative to its midpoint (`arb.rel_accuracy_bits`:
+#: about -log2(rad / |mid|); a ball around 0 has none).
+WIDE_BITS = 20
 
 
 def wide(x: arb) -> bool:
-    """Whether the ball is wide enough for end-point arithmetic (finite and not nearly a point). A ball accurate to
-    `_NARROW_BITS` bits is answered by that one call (4 bits inside WIDE: the same answer as the comparison, which
-    costs five arb objects on every product and function of a narrow ball)."""
-    if x.rel_accuracy_bits() >= _NARROW_BITS:
-        return False
-    return bool(x.is_finite() and x.rad() > WIDE * abs(x.mid()))
+    """Whether the ball is wide enough for end-point arithmetic (finite and not nearly a point); one call answers
+    for a narrow ball (every product and function of a point or a midpoint asks)."""
+    return x.rel_accuracy_bits() < WIDE_BITS and x.is_finite()
 
 
 def hull(*balls: arb) -> arb:
@@ -56,19 +50,12 @@ def power(x: arb, k: int) -> arb:
     """x^k for an integer k (k < 0: 1 / x^-k, infinite or undefined when the ball holds 0)."""
     if k == 0:
         return x**0
-    if k < 0:
-        positive = power(x, -k)
-        if not wide(positive) or positive.contains(0):
-            return 1 / positive
-        return hull(1 / positive.upper(), 1 / positive.lower())
+    if k < 0:  # python-flint's reciprocal of a ball without 0 is already [1/upper, 1/lower]
+        return 1 / power(x, -k)
     if not wide(x):
         return x**k
-    low, high = x.lower(), x.upper()
-    if k % 2 == 1 or low >= 0:
-        return hull(low**k, high**k)
-    if high <= 0:
-        return hull(high**k, low**k)
-    return hull(arb(0), low**k, high**k)
+    ends = (x.lower(), x.upper()) if k % 2 == 1 else (x.abs_lower(), x.abs_upper())  # x^k, |x|^k increasing
+    return hull(*(end**k for end in ends))
 
 
 def increasing(function: Callable[[arb], arb], x: arb) -> arb:

@@ -32,7 +32,7 @@ from certificates.kernel.exact import ExponentTooLarge, exact_value, precision, 
 from certificates.kernel.exprtree import Tree, evaluate
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
-U, N = "u", stored_forms.symbol("n")
+U, N = "u", "n"
 #: g(u, n) as a tree.
 EQUATION: Tree = stored_forms.tree(stored_forms.LAMBDA_C_EQUATION)
 #: Exact ends n of the balls `enclose` has bracketed, per precision: brackets are reused.
@@ -90,28 +90,19 @@ def root_count() -> int:
     return _bracket.cache_info().misses
 
 
-def _exact(end: arb) -> Fraction:
-    """The exact value of a ball end (python-flint's lower() and upper() are exact); RootError when its binary
-    exponent exceeds MAX_END_EXPONENT (n = exp(exp(100)) has an end of 2^(10^43): no exact value of it fits)."""
-    try:
-        return exact_value(end, MAX_END_EXPONENT)
-    except ExponentTooLarge:
-        raise RootError(
-            f"lambda_c(n, beta): n or an end of its ball is beyond 2^+-{MAX_END_EXPONENT}, not rooted"
-        ) from None
-
-
 def enclose(tokens: arb, inverse_temperature: arb) -> arb:
     """A ball containing lambda_c(n, beta) = u_c(n) / beta for every n, beta in the given balls (n > 1, beta > 0):
     [a, b] / beta, a the left end of the bracket at n_lo and b the right end of the one at n_hi, once
-    g(a) < 0 < g(b) holds for every n of the ball (so each u_c(n) lies in [a, b]: module docstring)."""
-    if not (tokens.is_finite() and inverse_temperature.is_finite()):
-        raise RootError("lambda_c(n, beta) needs finite n and beta")
-    if not tokens - 1 > 0:
-        raise RootError("lambda_c(n, beta) needs n > 1")
-    if not inverse_temperature > 0:
-        raise RootError("lambda_c(n, beta) needs beta > 0")
+    g(a) < 0 < g(b) holds for every n of the ball (so each u_c(n) lies in [a, b]: module docstring). The exact ends
+    of n's ball (python-flint's lower() and upper() are exact) are bracketed up to a binary exponent of
+    MAX_END_EXPONENT (n = exp(exp(100)) has an end of 2^(10^43): no exact value of it fits)."""
+    if not (tokens.is_finite() and inverse_temperature.is_finite() and tokens > 1 and inverse_temperature > 0):
+        raise RootError("lambda_c(n, beta) needs finite n > 1 and beta > 0")
     bits = ctx.prec
-    low, high = (_bracket(_exact(end), bits) for end in (tokens.lower(), tokens.upper()))
+    try:
+        ends = [exact_value(end, MAX_END_EXPONENT) for end in (tokens.lower(), tokens.upper())]
+    except ExponentTooLarge:
+        raise RootError(f"lambda_c(n, beta): an end of n's ball is beyond 2^+-{MAX_END_EXPONENT}, not rooted") from None
+    low, high = (_bracket(end, bits) for end in ends)
     left, right = (rational_ball(end.numerator, end.denominator, bits + GUARD_BITS) for end in (low[0], high[1]))
     return left.union(right) / inverse_temperature

@@ -70,40 +70,23 @@ class Region:
 
     sides: tuple[Side, ...]
 
-    def side(self, name: str) -> Side | None:
-        """The side of a variable (None for a name that is not a variable of the region)."""
-        return next((s for s in self.sides if s.name == name), None)
-
     def referencing(self, name: str) -> frozenset[str]:
         """The variables whose bounds refer to `name`."""
         return frozenset(s.name for s in self.sides if name in s.parents())
 
-    def bound_ball(self, side: Side, end: str, box: Box) -> arb | None:
-        """The bound of `side` at `end` as a ball over the box's sides of its parents (None: no bound)."""
-        bound = side.bound(end)
-        if bound is None:
-            return None
-        if isinstance(bound, Fraction):
-            return ball_of(bound)
-        return eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
-
     def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
-        """The exact outer end of the bound over the box's parents (its lower end for a lower bound); None
-        when there is no bound or its ball is not finite."""
+        """The exact outer end of the bound over the box's parents (the lower end of its ball for a lower bound);
+        None when there is no bound or its ball is not finite."""
         bound = side.bound(end)
-        if isinstance(bound, Fraction):
+        if bound is None or isinstance(bound, Fraction):
             return bound
-        value = self.bound_ball(side, end, box)
-        if value is None or not value.is_finite():
+        value = eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
+        if not value.is_finite():
             return None
         return exact_value(value.lower() if end == "low" else value.upper())
 
     def clip(self, box: Box, relaxed: frozenset[str] = frozenset()) -> Box | None:
         """The box shrunk to the region (module docstring); None when no point of the region is in it."""
-        return self.clipped(box, relaxed)[0]
-
-    def clipped(self, box: Box, relaxed: frozenset[str] = frozenset()) -> tuple[Box | None, Side | None]:
-        """(`clip(box)`, None), or (None, the side whose clipped interval is empty)."""
         clipped = dict(box)
         for side in self.sides:
             if side.name not in clipped:
@@ -116,22 +99,20 @@ class Region:
             if side.integer:
                 lo, hi = Fraction(math.ceil(lo)), Fraction(math.floor(hi))
             if lo > hi:
-                return None, side
+                return None
             clipped[side.name] = (lo, hi)
-        return clipped, None
+        return clipped
 
     def uncovered(self, box: Box) -> str | None:
-        """Why the box does not contain the region (a variable it lacks, an unbounded side, a bound outside
-        its side), or None when it does."""
+        """Why the box does not contain the region (a variable it lacks, a side unbounded or a bound outside it, or
+        a bound without a finite ball), or None when it does."""
         if set(box) != {s.name for s in self.sides}:
             return f"the box's variables {sorted(box)} are not the region's {[s.name for s in self.sides]}"
         for side in self.sides:
             lo, hi = box[side.name]
-            if side.low is None or side.high is None:
-                return f"{side.name} is unbounded"
             low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
             if low is None or high is None or lo > low or hi < high:
-                return f"the side of {side.name} does not contain its bounds"
+                return f"the side of {side.name} does not contain its bounds (both finite)"
         return None
 
     def contains(self, given: Mapping[str, Fraction]) -> dict[str, Fraction | arb] | None:

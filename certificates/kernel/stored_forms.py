@@ -39,8 +39,3 @@ def tree(name: str) -> list[Any]:
     """The stored tree of a closed form (a key of `build()["trees"]`)."""
     found: list[Any] = stored()["trees"][name]
     return found
-
-
-def symbol(parameter: str) -> str:
-    """The tree symbol of a command-line parameter (`lam` -> `lambda`)."""
-    return stored()["symbols"][parameter]  # type: ignore[no-any-return]

@@ -51,6 +51,6 @@ def certify_convexity(
         if result.status != "proved":
             raise BudgetExceeded(f"n={tokens}: {name} on [{lo}, {hi}]: {result.status}: {result.reason}")
         parts[name] = result.payload
-        ranges[f"{name} boxes"] = result.payload["leaves"]
+        ranges[f"{name} boxes"] = result.leaves
     payload = {"parameters": {"n": str(tokens)}, "a": str(a), "b": str(b), "parts": parts}
     return str(write_certificate(directory, claim_id, "convexity", payload)), ranges

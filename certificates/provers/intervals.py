@@ -40,6 +40,7 @@ from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
 from certificates.kernel.exprtree import Tree, TreeError, rational_text
 from certificates.kernel.regions import ENDS, Region, Side
+from certificates.nonempty import side_of
 from certificates.provers.witness import enclosure_text
 from certificates.store import write_certificate
 from certificates.sympy_trees import from_sympy
@@ -92,6 +93,8 @@ class CoverResult:
     reason: str = ""
     payload: dict[str, Any] = field(default_factory=dict)
     failed: list[str] = field(default_factory=list)
+    #: The number of leaves of a proved cover's tree.
+    leaves: int = 0
 
 
 def prove(
@@ -135,13 +138,12 @@ def prove(
     payload = {
         "expression": expression,
         "relation": relation,
-        "variables": list(sides),
         "domain": {name: [rational_text(lo), rational_text(hi)] for name, (lo, hi) in sides.items()},
         "tree": cover,
-        "leaves": sum(1 for _ in _leaves(cover)),
         "prec": prec,
     }
-    return CoverResult("proved", search.count, time.monotonic() - start, tree=cover, payload=payload)
+    leaves = sum(1 for _ in _leaves(cover))
+    return CoverResult("proved", search.count, time.monotonic() - start, tree=cover, payload=payload, leaves=leaves)
 
 
 class _Search:
@@ -258,7 +260,7 @@ class _Search:
                 raise _Fail(failed)
             if failed is not None:
                 self._near_bound(failed, goal, name, end)
-            side = self.region.side(name) if self.region is not None else None
+            side = side_of(self.region, name) if self.region is not None else None
             split = split or frozenset(side.parents() if side is not None else ())
         return None, split
 
@@ -281,12 +283,11 @@ class _Search:
         """After a face failed for certain at `point` (outside the region when the variable has a dependent bound at
         that end): stop with a counterexample at the rational point of the region next to the bound (the bound's ball
         end, rounded inwards), when the relation fails there."""
-        side = self.region.side(name) if self.region is not None and not goal.relaxed else None
+        side = side_of(self.region, name) if self.region is not None and not goal.relaxed else None
         if side is None or not isinstance(side.bound(end), list):
             return
-        assert self.region is not None
-        value = self.region.bound_ball(side, end, {k: (v, v) for k, v in point.items()})
-        if value is None or not value.is_finite():
+        value = eval_ball(side.bound(end), {k: ball_of(v) for k, v in point.items()})
+        if not value.is_finite():
             return
         grid = Fraction(1, 2**40)
         inner = exact_value(value.upper() if end == "low" else value.lower())
@@ -388,7 +389,7 @@ class _Search:
         return {">": low, ">=": low, "<": -high, "<=": -high}.get(goal.relation, max(low, -high))
 
     def _integer(self, name: str) -> bool:
-        side = self.region.side(name) if self.region is not None else None
+        side = side_of(self.region, name) if self.region is not None else None
         return side is not None and side.integer
 
 

@@ -17,13 +17,11 @@ claim INCONCLUSIVE. The settled conditions are written into the certificate with
 
 from __future__ import annotations
 
-import sympy as sp
-
 from certificates.ball_reading import fails
 from certificates.claims.embedding import embedded
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.schema import ConstantClaim, decimal_text
-from certificates.kernel.exact import settling_sign
+from certificates.kernel.exact import holds
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.real_statements import constant_conditions
 from certificates.kernel.recheck import Rejected
@@ -45,10 +43,10 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
     unevaluated = ""
     for prec in PRECISIONS:
         ctx.check_budget()
-        signs = _definedness(claim, prec)
-        if isinstance(signs, Outcome):
-            return signs
-        if signs is None:
+        defined = _definedness(claim, prec)
+        if isinstance(defined, Outcome):
+            return defined
+        if not defined:
             continue
         try:
             value = ball(claim.expr, {}, prec)
@@ -64,7 +62,7 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
         if value < low or value > high:  # arb comparisons are True only when certain
             return Outcome(Verdict.REFUTED, METHOD, witness={"verified_by": "ball", **evidence})
         if value >= low and value <= high:
-            certified = _certify(claim, signs, ctx)
+            certified = _certify(claim, ctx)
             if certified is not None:
                 return Outcome(Verdict.CERTIFIED, METHOD, certificates=[certified], details=evidence)
             margin = min((value - low).lower(), (high - value).lower())
@@ -87,18 +85,15 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
     )
 
 
-def _definedness(claim: ConstantClaim, prec: int) -> list[tuple[str, sp.Expr, str]] | Outcome | None:
-    """The certificate conditions that make the formula defined (all settled at `prec`), a REFUTED outcome
-    when one verifiably fails, or None when one is not settled yet."""
-    signs = []
+def _definedness(claim: ConstantClaim, prec: int) -> bool | Outcome:
+    """True when the conditions that make the formula defined are all settled at `prec` (the certificate states
+    them), a REFUTED outcome when one verifiably fails, False when one is not settled yet."""
     for condition in claim.conditions:
         try:
             value = ball(condition.expr, {}, prec)
         except EvaluationError:
-            return None
-        relation = settling_sign(value, condition.relation)
-        if relation is not None:
-            signs.append((f"defined: {condition.text()}", condition.expr, relation))
+            return False
+        if holds(value, condition.relation):
             continue
         if condition.necessary and condition.relation != "!=" and fails(value, condition.relation):
             witness = {
@@ -109,17 +104,16 @@ def _definedness(claim: ConstantClaim, prec: int) -> list[tuple[str, sp.Expr, st
                 "precision_bits": prec,
             }
             return Outcome(Verdict.REFUTED, METHOD, witness=witness)
-        return None
-    return signs
+        return False
+    return True
 
 
-def _certify(claim: ConstantClaim, signs: list[tuple[str, sp.Expr, str]], ctx: Context) -> str | None:
+def _certify(claim: ConstantClaim, ctx: Context) -> str | None:
     """The path of a point certificate of low <= expr <= high, or None when it cannot be written or settled."""
     directory = certificate_directory(ctx.certificate_dir)
     try:
         statement = constant_statement(claim)
-        wanted = constant_conditions(statement, [relation for _, _, relation in signs])
-        conditions = [(c["name"], c["expression"], c["relation"]) for c in wanted]
+        conditions = [(c["name"], c["expression"], c["relation"]) for c in constant_conditions(statement)]
         result = certify_point(claim.id, conditions, {}, directory, claim=embedded(claim))
     except (TreeError, Rejected):
         return None

@@ -11,6 +11,7 @@ from flint import arb, ctx
 
 from certificates.kernel import lambda_c
 from certificates.kernel.exact import ball_of, interval_ball, precision
+from certificates.kernel.exprtree import symbols
 from certificates.provers.lambda_c_roots import certify_root
 
 EXACT_N = [2, 3, 10, 1000, 10**6, Fraction(7, 3), Fraction(1_000_001, 1_000_000)]
@@ -74,3 +75,9 @@ def test_a_wrong_equation_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(lambda_c.RootError, match="no sign change"):
         lambda_c.enclose(arb(17), arb(1))
     lambda_c._bracket.cache_clear()
+
+
+def test_the_stored_equation_is_over_u_and_n() -> None:
+    """The enclosure binds the symbols u and n: the stored equation g(u, n) has exactly these (a renamed symbol in
+    the stored file would leave it unbound, and every enclosure would fail)."""
+    assert symbols(lambda_c.EQUATION) == {lambda_c.U, lambda_c.N} == {"u", "n"}

@@ -58,6 +58,13 @@ value = "2"
 digits = 10
 
 [[claim]]
+id = "log-sqrt"
+kind = "constant"
+expr = "log(golden) + sqrt(golden)"
+value = "1.753231475"
+digits = 10
+
+[[claim]]
 id = "false-constant"
 kind = "constant"
 expr = "10**30 * c_star(10**30)"
@@ -205,3 +212,31 @@ def test_a_false_constant_is_not_certified_by_a_forged_payload(
     data["payload"]["conditions"][-1]["expression"] = ["sub", ["rat", "401/200"], data["statement"]["expression"]]
     data["payload"]["conditions"] = data["payload"]["conditions"][-2:]
     assert not check_file(_forged(tmp_path, data)).ok
+
+
+@pytest.mark.parametrize("claim", ["inverse-golden", "log-sqrt"])
+def test_a_constants_definedness_condition_has_the_statements_relation(
+    certificates: dict[str, list[Path]], tmp_path: Path, claim: str
+) -> None:
+    """A point condition of a definedness condition states its relation (a ball settles `!=` by excluding 0): a
+    payload that states another, stronger or weaker, even one the ball also settles, is not the statement's."""
+    (path,) = certificates[claim]
+    genuine = json.loads(path.read_text())
+    assert check_file(path).ok and genuine["statement"]["conditions"]
+    for k, condition in enumerate(genuine["statement"]["conditions"]):
+        assert genuine["payload"]["conditions"][k]["relation"] == condition["relation"]
+        for other in {"!=", ">", ">=", "<"} - {condition["relation"]}:
+            data = json.loads(path.read_text())
+            data["payload"]["conditions"][k]["relation"] = other
+            result = check_file(_forged(tmp_path, data))
+            assert not result.ok and "relation is not the obligation" in result.message, result.message
+
+
+def test_a_constant_over_a_variable_is_rejected(certificates: dict[str, list[Path]], tmp_path: Path) -> None:
+    """A constant is closed: a statement that gives it a variable (bounded, with a point) is not one."""
+    (path,) = certificates["c-star-edge"]
+    data = json.loads(path.read_text())
+    variable = {"name": "x", "integer": False, "low": ["rat", "0"], "low_open": False, "high": ["rat", "1"]}
+    data["statement"] |= {"variables": [variable | {"high_open": False}], "point": {"x": "1/2"}}
+    result = check_file(_forged(tmp_path, data))
+    assert not result.ok and "a constant's variables" in result.message, result.message

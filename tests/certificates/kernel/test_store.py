@@ -135,7 +135,8 @@ COVER_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] =
     "b pushed into the concave region": (lambda d: d["payload"].update(b="2"), True, "need 0 < a < b"),
     "removed boxes": (_collapse_first_split, True, "box"),
     "flipped relation": (lambda d: _convex(d).update(relation="<"), True, "relation"),
-    "leaf count changed": (lambda d: _convex(d).update(leaves=_convex(d)["leaves"] + 1), True, "leaves"),
+    "leaf count recorded": (lambda d: _convex(d).update(leaves=1), True, "unexpected ['leaves']"),
+    "variables listed": (lambda d: _convex(d).update(variables=["u"]), True, "unexpected ['variables']"),
 }
 
 

@@ -25,10 +25,10 @@ u = sc.u
 
 def test_true_inequality_gets_a_cover_that_rechecks(tmp_path: Path) -> None:
     result = prove(sp.exp(u) - 1 - u, ">", {u: (Fraction(1, 8), Fraction(4))})
-    assert result.status == "proved" and result.payload["leaves"] >= 1
+    assert result.status == "proved" and result.leaves >= 1
     domain = {"u": (Fraction(1, 8), Fraction(4))}
     expression = from_sympy(sp.exp(u) - 1 - u)
-    assert covers.cover(result.payload, expression, ">", domain) == result.payload["leaves"]
+    assert covers.cover(result.payload, expression, ">", domain) == result.leaves
     with pytest.raises(recheck.Rejected):  # the checker's obligation must be the cover's own
         covers.cover(result.payload, expression, ">", {"u": (Fraction(0), Fraction(4))})
 

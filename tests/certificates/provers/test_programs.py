@@ -99,16 +99,22 @@ def test_a_wrong_program_is_told_apart() -> None:
         assert not _same(bad, evaluate(stored_forms.tree("c_star"), env))
 
 
-def test_the_quick_narrow_answer_of_wide_is_the_comparison() -> None:
-    """endpoints.wide answers narrow balls from rel_accuracy_bits: over radii around WIDE (from 2^-30 to 2^-12 of
-    the midpoint), zero and non-finite balls, it agrees with rad > WIDE |mid|."""
+def test_wide_is_a_relative_accuracy_below_wide_bits() -> None:
+    """endpoints.wide is python-flint's relative accuracy below WIDE_BITS: over radii around it (from 2^-30 to 2^-12
+    of the midpoint), zero and non-finite balls, a wide ball is finite with a radius above 2^-(WIDE_BITS + 2) of its
+    midpoint (any radius around 0), a narrow finite one has a radius at most 2^-(WIDE_BITS - 2) of it."""
     rng = random.Random(28)
     balls = [arb(0), arb(0, 1), arb(5), arb("nan"), arb("inf"), arb(1, float("inf"))]
     for _ in range(2000):
         mid = rng.choice([1, -1]) * rng.uniform(0.5, 2) * 2.0 ** rng.randint(-40, 40)
         balls.append(arb(mid, abs(mid) * rng.uniform(0.5, 2) * 2.0 ** rng.randint(-30, -12)))
+    bits = endpoints.WIDE_BITS
     for ball in balls:
-        assert endpoints.wide(ball) == bool(ball.is_finite() and ball.rad() > endpoints.WIDE * abs(ball.mid())), ball
+        if endpoints.wide(ball):
+            assert ball.is_finite() and ball.rad() > 2.0 ** -(bits + 2) * abs(ball.mid()), ball
+        else:
+            assert not ball.is_finite() or ball.rad() <= 2.0 ** -(bits - 2) * abs(ball.mid()), ball
+    assert not endpoints.wide(arb(0)) and endpoints.wide(arb(0, 1))
     assert sum(endpoints.wide(b) for b in balls) > 100 and sum(not endpoints.wide(b) for b in balls) > 100
 
 

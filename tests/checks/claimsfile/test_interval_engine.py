@@ -197,7 +197,7 @@ def test_a_forged_monotone_step_on_a_false_claim_is_rejected(report: tuple, tmp_
     for sign in ("<=", ">="):
         forgery = _relabelled(data, text)
         tree = {"monotone": "x", "sign": sign, "face": {"leaf": ["-2", "-1/2"]}}
-        forgery["payload"].update(domain={"x": ["0", "2"]}, variables=["x"], tree=tree, leaves=1)
+        forgery["payload"].update(domain={"x": ["0", "2"]}, tree=tree)
         line = _rejected(forged(forgery, lambda d: None), tmp_path, f"monotone-{sign}")
         assert "monotonicity" in line, line
 
@@ -211,7 +211,7 @@ def test_graph_and_boundary_nodes_are_no_node_kinds(report: tuple, tmp_path: Pat
         "boundary": {"boundary": "x", "end": "low", "derivative": {"leaf": ["1/2", "1"]}},
     }
     for kind, tree in steps.items():
-        line = _rejected(forged(data, lambda d, t=tree: d["payload"].update(tree=t, leaves=1)), tmp_path, kind)
+        line = _rejected(forged(data, lambda d, t=tree: d["payload"].update(tree=t)), tmp_path, kind)
         unknown = min(set(tree) - {"sign", "face"})  # the first of its fields that no node kind has
         assert f"cover node: unknown field {unknown!r}" in line, line
 
@@ -230,7 +230,7 @@ def test_covers_that_miss_part_of_the_domain_are_rejected(report: tuple, tmp_pat
         "root box above the dependent bound": lambda d: d["payload"]["domain"]["l"].__setitem__(0, "3"),
         "root box without n = 10": lambda d: d["payload"]["domain"]["n"].__setitem__(1, "9"),
         "an integer fixed as a constant": lambda d: d["payload"].update(constants={"n": "2"}),  # covers have none
-        "a node marked empty": lambda d: d["payload"].update(tree={"empty": True}, leaves=1),
+        "a node marked empty": lambda d: d["payload"].update(tree={"empty": True}),
     }
     for name, edit in edits.items():
         line = _rejected(forged(data, edit), tmp_path, name.replace(" ", "-"))
