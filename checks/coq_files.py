@@ -30,6 +30,17 @@ from certificates.statements import elaborate
 #: file) did not go through, which says nothing about the statement; check-cert's re-check stands alone then.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
 UNPROVED = "not re-checked by Coq"
+#: Why the kinds without a Coq translation have none (the kernel's refusal names the kind; the README's coverage table
+#: says the same).
+UNTRANSLATED = {
+    "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
+    "(interval matrices are not in Coq's Interval library)",
+    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: not translated "
+    "(covers are not)",
+    "interval-cover": "interval covers are not translated: their monotone steps rest on derivative "
+    "signs (a Coq proof of each needs a derivative lemma and the mean value theorem), their centred leaves on slopes, "
+    "and integer sides on clipping; Interval's own bisection on the real box is no replay of them",
+}
 
 
 @dataclass(frozen=True)
@@ -93,7 +104,8 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
         checked = check_file(certificate) if checked is None else checked
         text, guard = _regenerated(certificate, checked)
     except NotTranslatable as exc:
-        return CoqCheck(UNTRANSLATABLE, str(exc))
+        kind = str(((checked and checked.certificate) or {}).get("kind"))
+        return CoqCheck(UNTRANSLATABLE, UNTRANSLATED.get(kind, str(exc)))
     except NotStated as exc:
         return CoqCheck(REJECTED, f"the Coq file does not state the claim: {exc}")
     except (Rejected, TreeError) as exc:

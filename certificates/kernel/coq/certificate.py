@@ -3,9 +3,9 @@
 `problem` takes the result of the kernel's one check (`certificates.kernel.verify.check_file`): only an accepted
 result carries the certificate, and the check has then held the payload to the statement (a point's coordinates and
 conditions, the recorded SMT statements), so the problem is written from checked data, with what the check says it
-proved, and the check is never run twice. A form or kind with no Coq translation yet raises `NotTranslatable` with
-the reason. The Coq text is regenerated every time: a `.v` file next to a certificate is for reading, never what is
-compiled.
+proved, and the check is never run twice. A form or kind with no Coq translation yet raises `NotTranslatable`
+naming it (the reports say why: `checks.coq_files.UNTRANSLATED`). The Coq text is regenerated every time: a `.v`
+file next to a certificate is for reading, never what is compiled.
 """
 
 from __future__ import annotations
@@ -18,17 +18,6 @@ from certificates.kernel.coq.statements import PointProblem, Problem, UniversalP
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import CheckResult
-
-#: Why the kinds without a translation have none (the README's coverage table says the same).
-UNTRANSLATED = {
-    "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
-    "(interval matrices are not in Coq's Interval library)",
-    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: not translated "
-    "(covers are not)",
-    "interval-cover": "interval covers are not translated: their monotone steps rest on derivative "
-    "signs (a Coq proof of each needs a derivative lemma and the mean value theorem), their centred leaves on slopes, "
-    "and integer sides on clipping; Interval's own bisection on the real box is no replay of them",
-}
 
 
 def problem(checked: CheckResult) -> tuple[str, Problem]:
@@ -51,7 +40,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return proved, PointProblem(point, rows(statement["conditions"]), recheck.recorded_precision(payload))
-    raise NotTranslatable(UNTRANSLATED.get(kind, f"a {kind} certificate of form {form[0]}"))
+    raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
 
 
 def rows(conditions: list[dict[str, Any]]) -> list[tuple[str, Any, str]]:
