@@ -18,7 +18,7 @@ from certificates.atomic import write_text_atomic
 from certificates.coq.source import source
 from certificates.kernel.coq import run
 from certificates.kernel.coq.certificate import problem as certificate_problem
-from certificates.kernel.coq.statements import NotStated, require_stated, statement_file, theorem_names
+from certificates.kernel.coq.statements import NotStated, guard, require_stated
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.recheck import Rejected
@@ -68,7 +68,7 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
     check): the statement is the kernel's, from the checked core statement, and the assembled file is held to it
     twice: by its sentences (`statements.require_stated`: the statements verbatim, only proofs around them) and by
     coqc's reading of it (the theorems proved, each resting on standard axioms alone, answering the kernel's
-    statement file's queries alike: `statements.statement_file`)."""
+    statement file's queries alike: `statements.guard`)."""
     sentence, built = certificate_problem(checked)  # Rejected unless the kernel accepted the certificate
     data = checked.certificate
     assert data is not None
@@ -78,8 +78,7 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
     text = source(certificate.name, data["claim_id"], sentence, built)
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
-    statement = statement_file(certificate.name, data["claim_id"], sentence, built)
-    return text, {"theorems": theorem_names(data["claim_id"], built), "statement": statement}
+    return text, guard(certificate.name, data["claim_id"], sentence, built)
 
 
 def write_coq_files(certificates: list[str] | list[Path]) -> list[Path]:

@@ -5,7 +5,7 @@ The statement is the `Definition`s and the `Theorem` line; the proofs are writte
 Two shapes cover the translatable certificates:
 - `PointProblem`: conditions `expr relation 0` at an exact rational point (a constant to digits, a
   counterexample, a refuting point). The file defines each coordinate once, and the `Theorem` states
-  every definedness condition of every expression (`terms.definedness`) and every condition, in the
+  every definedness condition of every expression (`terms.translated`) and every condition, in the
   obligation's order; `interval` proves each conjunct (bisection-free: the point is exact).
 - `UniversalProblem`: statements `forall constants, hypotheses -> goal` over the reals (the SMT
   obligations: the T19 threshold statements, a claims-file inequality on its domain). The proof adds,
@@ -82,19 +82,17 @@ def header(title: str, claim_id: str, sentence: str) -> str:
 def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     """Every sentence the file must hold verbatim, what it states, as (the name it defines or proves, its text): for a
     point problem each coordinate and named subterm as a `Definition`, then the `Theorem` (every definedness condition
-    of every expression, `terms.definedness`, and every condition, in the obligation's order); for a universal one
+    of every expression, `terms.translated`, and every condition, in the obligation's order); for a universal one
     each statement's `Theorem`, `forall constants : R, hypotheses -> goal`."""
     if isinstance(problem, UniversalProblem):
         return [(theorem_name(s.name), _universal(s)) for s in problem.statements]
+    conjuncts: list[str] = []  # every definedness condition, each once, in the order the trees need them
     values = [(n, terms.real(v)) for n, v in problem.point.items()]
-    values += [(n, terms.term(t)) for n, t in problem.definitions]
+    values += [(n, terms.translated(t, conjuncts)) for n, t in problem.definitions]
     defined = [(terms.identifier(n), f"Definition {terms.identifier(n)} : R := {text}.") for n, text in values]
-    conjuncts: list[str] = []
-    for _, tree in problem.definitions:
-        conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
     for name, tree, relation in problem.conditions:
-        conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
-        conjuncts.append(f"(* {comment(name)} *) {terms.condition(tree, relation)}")
+        text = terms.translated(tree, conjuncts)
+        conjuncts.append(f"(* {comment(name)} *) {terms.SIGN_TEXT[relation].format(text)}")
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
     statement = " /\\\n  ".join(conjuncts)
@@ -108,17 +106,13 @@ def _universal(statement: UniversalStatement) -> str:
     return f"Theorem {theorem_name(statement.name)} :\n  {binders}{shown}{terms.formula(statement.goal)}."
 
 
-def theorem_names(claim_id: str, problem: Problem) -> list[str]:
-    """The names of the theorems a problem's Coq file must prove."""
-    return [name for name, text in statements(claim_id, problem) if text.startswith("Theorem ")]
-
-
-def statement_file(title: str, claim_id: str, sentence: str, problem: Problem) -> tuple[str, list[str]]:
-    """The kernel's statement compiled alone (its header, every `Definition`, each `Theorem` `Admitted`) and the
-    queries whose answers coqc must give alike after it and after the certificate's file (`run.compile_source`): each
-    theorem's type (`Check`), each definition (`Print`) and what every name and notation symbol they use stands for
-    (`Locate`: a name the proof shadows, by a lemma or a module, or a notation it redefines answers differently even
-    where the printing reads the same)."""
+def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[str, Any]:
+    """What `run.compile_source` holds a certificate's Coq file to (its keyword arguments): `theorems`, the theorems
+    whose `Print Assumptions` may show Coq's standard axioms only, and `statement`, the kernel's statement compiled
+    alone (its header, every `Definition`, each `Theorem` `Admitted`) with the queries whose answers coqc must give
+    alike after it and after the certificate's file: each theorem's type (`Check`), each definition (`Print`) and what
+    every name and notation symbol they use stands for (`Locate`: a name the proof shadows, by a lemma or a module, or
+    a notation it redefines answers differently even where the printing reads the same)."""
     stated = statements(claim_id, problem)
     texts = [text for _, text in stated]
     file = header(title, claim_id, sentence) + "".join(
@@ -127,7 +121,8 @@ def statement_file(title: str, claim_id: str, sentence: str, problem: Problem) -
     words = " ".join(sentences(" ".join(texts)))
     names = sorted(set(_NAME.findall(words)) - _KEYWORDS) + [f'"{s}"' for s in sorted(set(_SYMBOL.findall(words)))]
     queries = [f"{'Check' if t.startswith('Theorem') else 'Print'} {name}." for name, t in stated]
-    return file, queries + [f"Locate {name}." for name in names]
+    theorems = [name for name, text in stated if text.startswith("Theorem ")]
+    return {"theorems": theorems, "statement": (file, queries + [f"Locate {name}." for name in names])}
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")

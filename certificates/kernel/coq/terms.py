@@ -5,7 +5,7 @@ The translation is one rule per node (`exprtree.fold`), so that a reader can che
 `neg`, `sub`, `div` are `-`, `-`, `/`, `c_star` is the prelude's `c_star`, `golden`, `pi`, `e` their values,
 `exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`. Coq's `ln`,
 `sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
-must also assert for every subterm to be defined (`definedness`): `0 < x` under `ln`, `0 <= x` under `sqrt`,
+must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
 `x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
 Coq term here: `NotTranslatable` names them. Symbol names become Coq identifiers unchanged when they are ones;
 any other name is refused, never escaped into text.
@@ -29,7 +29,7 @@ _RESERVED = (
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
 RELATIONS = ("<", "<=", ">", ">=", "=")
-#: `expr relation 0` of a point condition, as Coq text with 0 on the side Interval wants it.
+#: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
 SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0"}
 
 
@@ -51,15 +51,20 @@ def real(value: Any) -> str:
     return f"({text})" if q < 0 or q.denominator != 1 else text
 
 
-def translated(tree: Any) -> tuple[str, list[str]]:
-    """(the Coq text of a term tree, each subterm's domain condition, innermost first, each once)."""
-    domain: list[str] = []
+def translated(tree: Any, domain: list[str]) -> str:
+    """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` unless it is
+    there already (a statement gathers them over all its trees, each once)."""
+
+    def need(relation: str, text: str) -> None:
+        """The subterm `text` is defined where it has `relation` to 0."""
+        if SIGN_TEXT[relation].format(text) not in domain:
+            domain.append(SIGN_TEXT[relation].format(text))
 
     def defined(template: str, relation: str, argument: int) -> Callable[..., str]:
         """A node whose text is `template`, defined where its `argument`'s text has `relation` to 0."""
 
         def rule(*texts: str) -> str:
-            domain.append(SIGN_TEXT[relation].format(texts[argument]))
+            need(relation, texts[argument])
             return template.format(*texts)
 
         return rule
@@ -68,7 +73,7 @@ def translated(tree: Any) -> tuple[str, list[str]]:
         if abs(k) > 1000:
             raise NotTranslatable("exponent too large")
         if k < 0:
-            domain.append(SIGN_TEXT["!="].format(base))
+            need("!=", base)
         return f"({base} ^ {k})" if k >= 0 else f"(/ {base})" if k == -1 else f"(/ ({base} ^ {-k}))"
 
     rules = {op: partial(_untranslatable, op) for op in ARITY} | {
@@ -88,7 +93,7 @@ def translated(tree: Any) -> tuple[str, list[str]]:
         "pi": lambda: "PI",
         "e": lambda: "(exp 1)",
     }
-    return fold(tree, rules), list(dict.fromkeys(domain))
+    return fold(tree, rules)
 
 
 def _untranslatable(op: str, *parts: Any) -> str:
@@ -98,13 +103,8 @@ def _untranslatable(op: str, *parts: Any) -> str:
 
 
 def term(tree: Any) -> str:
-    """The Coq text of a term tree."""
-    return translated(tree)[0]
-
-
-def definedness(tree: Any) -> list[str]:
-    """Each subterm's domain condition, innermost first, each once: what makes the tree's value defined."""
-    return translated(tree)[1]
+    """The Coq text of a term tree (where its statement states the domain conditions itself, or a proof's)."""
+    return translated(tree, [])
 
 
 def formula(tree: Any) -> str:
@@ -123,10 +123,3 @@ def formula(tree: Any) -> str:
     if op in ("true", "false") and not args:
         return op.capitalize()
     raise TreeError(f"unknown or malformed formula node {op!r}")
-
-
-def condition(tree: Any, relation: str) -> str:
-    """`expr relation 0` as a Coq proposition, 0 on the side the `interval` tactic expects."""
-    if relation not in SIGN_TEXT:
-        raise TreeError(f"unknown relation {str(relation)[:10]!r}")
-    return SIGN_TEXT[relation].format(term(tree))

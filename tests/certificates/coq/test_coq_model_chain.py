@@ -19,7 +19,7 @@ from certificates.claims.interaction_text import parse_interaction
 from certificates.coq.source import source
 from certificates.kernel import ball_model, masks
 from certificates.kernel.coq import run
-from certificates.kernel.coq.statements import statements, theorem_names
+from certificates.kernel.coq.statements import guard, statements
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import precision
 from certificates.kernel.exact_data import ExactConfiguration
@@ -161,5 +161,5 @@ def test_coqc_proves_a_small_scheme_statement_with_its_square_roots(geometry: st
     problem = rate_problem("energy_rate", relation, cfg, {})
     assert any(tree[0] == "sqrt" for _, tree in problem.definitions) == (geometry == "ngpt")
     text = source("small.json", "small-scheme", "a small scheme statement", problem)
-    answer = run.compile_source(text, theorems=theorem_names("small-scheme", problem))
+    answer = run.compile_source(text, **guard("small.json", "small-scheme", "a small scheme statement", problem))
     assert answer.status == "accepted", answer.message

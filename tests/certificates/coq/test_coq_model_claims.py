@@ -26,7 +26,7 @@ from certificates.kernel import ball_model, model_chain
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.coq import model_tree, run
 from certificates.kernel.coq.model_tree import witness_problem
-from certificates.kernel.coq.statements import NotStated, require_stated, theorem_name, theorem_names
+from certificates.kernel.coq.statements import NotStated, guard, require_stated, theorem_name
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.format import content_hash
@@ -269,7 +269,7 @@ def test_an_admitted_proof_is_refused(witnesses: dict[str, Path]) -> None:
     cheat = text[:start] + "Proof. Admitted.\n"
     with pytest.raises(NotStated):
         require_stated(cheat, "t", claim.id, "s", problem)
-    answer = run.compile_source(cheat, theorems=theorem_names(claim.id, problem))
+    answer = run.compile_source(cheat, **guard("t", claim.id, "s", problem))
     assert answer.status == "rejected" and "not a standard axiom" in answer.message
 
 
