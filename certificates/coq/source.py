@@ -30,7 +30,7 @@ def source(title: str, claim_id: str, sentence: str, problem: Problem) -> str:
         body = _point(claim_id, problem)
     else:
         texts = [text for _, text in statements(claim_id, problem)]
-        body = "\n".join(_universal(s, text) for s, text in zip(problem.statements, texts, strict=True))
+        body = "\n".join(_universal(s, text) for s, text in zip(problem, texts, strict=True))
     return header(title, claim_id, sentence) + "\n" + body
 
 

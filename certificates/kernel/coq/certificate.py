@@ -60,13 +60,11 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
     names = [v["name"] for v in statement["variables"]]
-    return UniversalProblem([UniversalStatement(claim_id, names, hypotheses, goal)])
+    return [UniversalStatement(claim_id, names, hypotheses, goal)]
 
 
 def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
     """SMT statement trees as universal statements over the reals (integer constants are not translated)."""
     if any(s.get("integers") for s in statements):
         raise NotTranslatable("a statement over integer constants (the Coq side states real ones only)")
-    return UniversalProblem(
-        [UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"]) for s in statements]
-    )
+    return [UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"]) for s in statements]

@@ -30,7 +30,8 @@ _AXIOM_MODULES = (
 )
 STANDARD_AXIOMS = tuple(f"{module}." for module in _AXIOM_MODULES.split())
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
-_AXIOM = re.compile(r"([A-Za-z_][A-Za-z0-9_.']*)( : .*)?")
+#: An entry of `Print Assumptions` that names a standard axiom (`name` or `name : type`).
+_STANDARD = re.compile(rf"({'|'.join(map(re.escape, STANDARD_AXIOMS))})[A-Za-z0-9_.']*( : .*)?")
 
 
 @dataclass(frozen=True)
@@ -103,14 +104,9 @@ def foreign_assumptions(output: str) -> list[str]:
     an axiom or parameter, a section variable, a fixpoint assumed guarded, an inductive assumed positive, a universe
     bypass (`relies on an unsafe hierarchy`), and any line not read as one of these (fail closed). An entry starts its
     line (`name`, or `name : type`); its type's further lines are indented."""
-    foreign = []
-    for line in output.splitlines():
-        if not line.strip() or line[0].isspace() or line in ("Axioms:", "Closed under the global context"):
-            continue
-        found = _AXIOM.fullmatch(line)
-        if not (found and found.group(1).startswith(STANDARD_AXIOMS)):
-            foreign.append(line[:80])
-    return foreign
+    headings = ("Axioms:", "Closed under the global context")
+    entries = [line for line in output.splitlines() if line.strip() and not line[0].isspace()]
+    return [line[:80] for line in entries if line not in headings and not _STANDARD.fullmatch(line)]
 
 
 def first_error(output: str) -> str:

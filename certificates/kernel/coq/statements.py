@@ -51,13 +51,8 @@ class UniversalStatement:
     goal: Any
 
 
-@dataclass(frozen=True)
-class UniversalProblem:
-    """Statements, each its own Theorem."""
-
-    statements: list[UniversalStatement]
-
-
+#: Statements, each its own Theorem.
+UniversalProblem = list[UniversalStatement]
 Problem = PointProblem | UniversalProblem
 
 
@@ -84,8 +79,8 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     point problem each coordinate and named subterm as a `Definition`, then the `Theorem` (every definedness condition
     of every expression, `terms.translated`, and every condition, in the obligation's order); for a universal one
     each statement's `Theorem`, `forall constants : R, hypotheses -> goal`."""
-    if isinstance(problem, UniversalProblem):
-        return [(theorem_name(s.name), _universal(s)) for s in problem.statements]
+    if isinstance(problem, list):
+        return [(theorem_name(s.name), _universal(s)) for s in problem]
     conjuncts: list[str] = []  # every definedness condition, each once, in the order the trees need them
     values = [(n, terms.real(v)) for n, v in problem.point.items()]
     values += [(n, terms.translated(t, conjuncts)) for n, t in problem.definitions]
@@ -132,6 +127,8 @@ _KEYWORDS = {"Definition", "Theorem", "forall"}
 #: A tactic sentence: bullets, a goal selector, then a tactic's name, which starts lowercase (every vernacular
 #: command starts with a capital or `#[`).
 _TACTIC = re.compile(r"([-+*{}]\s*)*((all|[0-9]+)\s*:\s*)?[a-z]")
+#: What Coq's lexer tells apart for sentences: comment brackets, a string (to its closing quote, if any), other text.
+_LEXEMES = re.compile(r'\(\*|\*\)|"[^"]*"?|[^(*"]+|.', re.DOTALL)
 _LEMMA = re.compile(r"Lemma ([A-Za-z_][A-Za-z0-9_']*) :.*|Opaque( [A-Za-z_][A-Za-z0-9_']*)+")
 
 
@@ -140,22 +137,20 @@ def sentences(text: str) -> list[str]:
     removes them (nested, a string inside a comment read as a string); NotStated for a string outside a comment, a
     comment left open, or a period a comment follows at once (Coq reads no sentence end there)."""
     kept: list[str] = []
-    depth = k = 0
-    while k < len(text):
-        if text.startswith("(*", k):
-            if not depth and kept and kept[-1] == ".":
+    depth = 0
+    for token in _LEXEMES.findall(text):
+        if token == "(*":
+            if not depth and kept and kept[-1].endswith("."):
                 raise NotStated("a period directly before a comment")
-            depth, k = depth + 1, k + 2
+            depth += 1
             kept.append(" ")
-        elif depth and text.startswith("*)", k):
-            depth, k = depth - 1, k + 2
-        elif text[k] == '"':
-            if not depth or text.find('"', k + 1) < 0:
+        elif token == "*)" and depth:
+            depth -= 1
+        elif token[0] == '"':
+            if not depth or len(token) < 2 or token[-1] != '"':
                 raise NotStated("a string in the proof, or one left open in a comment")
-            k = text.find('"', k + 1) + 1
-        else:
-            kept += text[k] * (not depth)
-            k += 1
+        elif not depth:
+            kept.append(token)
     if depth:
         raise NotStated("a comment left open")
     split = re.split(r"\.(?=\s|$)", "".join(kept))

@@ -97,9 +97,7 @@ def translated(tree: Any, domain: list[str]) -> str:
 
 
 def _untranslatable(op: str, *parts: Any) -> str:
-    if op in ("lambertw", "lambda_c"):
-        raise NotTranslatable(f"{op} is defined implicitly (by its equation); no Coq term states its value here")
-    raise NotTranslatable(f"no Coq translation of the node {op!r} yet")
+    raise NotTranslatable(f"no Coq term for the node {op!r} (lambertw, lambda_c: implicit, no term gives them)")
 
 
 def term(tree: Any) -> str:

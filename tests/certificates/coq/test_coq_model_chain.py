@@ -136,7 +136,7 @@ def test_the_interaction_energy_is_its_antiderivative_at_the_scores() -> None:
 def test_an_interaction_without_a_coq_term_is_not_translatable_with_its_reason() -> None:
     # the statement writer refuses the node where a definition uses it (the rate's velocities use phi)
     cfg = _configuration(7, "sphere", "usa", interaction=parse_interaction("(1 + s**2)**(1/3)", "usa"))
-    with pytest.raises(NotTranslatable, match="rpow"):
+    with pytest.raises(NotTranslatable, match="'rpow'"):
         statements("rate", rate_problem("energy_rate", "<", cfg, {}))
 
 
