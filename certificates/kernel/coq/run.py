@@ -23,15 +23,14 @@ from certificates.kernel import processes
 #: the files headflow writes take, so that a verdict does not depend on how busy the machine is.
 SECONDS = 120.0
 FILE = "headflow_certificate.v"
-#: The axioms a proof may rest on, by module: those of Coq's real numbers (classical Dedekind reals, excluded
+#: The modules of the axioms a proof may rest on: those of Coq's real numbers (classical Dedekind reals, excluded
 #: middle, functional extensionality) and of the primitive integers and floats Interval computes with.
-_AXIOM_MODULES = (
+AXIOM_MODULES = (
     "ClassicalDedekindReals Classical_Prop FunctionalExtensionality PrimInt63 Uint63 PrimFloat FloatAxioms Float64"
 )
-STANDARD_AXIOMS = tuple(f"{module}." for module in _AXIOM_MODULES.split())
+#: An entry of `Print Assumptions` that names a standard axiom (`Module.name` or `Module.name : type`).
+STANDARD_AXIOMS = re.compile(rf"({AXIOM_MODULES.replace(' ', '|')})\.[A-Za-z0-9_.']*( : .*)?")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
-#: An entry of `Print Assumptions` that names a standard axiom (`name` or `name : type`).
-_STANDARD = re.compile(rf"({'|'.join(map(re.escape, STANDARD_AXIOMS))})[A-Za-z0-9_.']*( : .*)?")
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,7 @@ def foreign_assumptions(output: str) -> list[str]:
     line (`name`, or `name : type`); its type's further lines are indented."""
     headings = ("Axioms:", "Closed under the global context")
     entries = [line for line in output.splitlines() if line.strip() and not line[0].isspace()]
-    return [line[:80] for line in entries if line not in headings and not _STANDARD.fullmatch(line)]
+    return [line[:80] for line in entries if line not in headings and not STANDARD_AXIOMS.fullmatch(line)]
 
 
 def first_error(output: str) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from certificates.kernel.exprtree import ARITY, TreeError, fold, parse_rational, rational_text
+from certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, parse_rational, rational_text
 
 #: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
 _RESERVED = (
@@ -28,7 +28,6 @@ _RESERVED = (
 )
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
-RELATIONS = ("<", "<=", ">", ">=", "=")
 #: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
 SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0"}
 
@@ -107,9 +106,7 @@ def term(tree: Any) -> str:
 
 def formula(tree: Any) -> str:
     """The Coq proposition of a formula tree (relations and connectives)."""
-    if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
-        raise TreeError(f"malformed formula {str(tree)[:60]}")
-    op, args = tree[0], tree[1:]
+    op, args = node_parts(tree, 0)
     if op in RELATIONS and len(args) == 2:
         return f"{term(args[0])} {op} {term(args[1])}"
     if op in ("and", "or") and args:
