@@ -49,7 +49,7 @@ def _point(claim_id: str, problem: PointProblem) -> str:
     defined = [terms.identifier(name) for name, _ in problem.definitions]
     prec = max(problem.prec + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
     close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
-    named = names + (["c_star"] if uses_c_star([tree for _, tree, _ in problem.conditions]) else [])
+    named = names + (["c_star"] if uses_c_star([c["expression"] for c in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     facts = "".join(f"  pose proof {name}_bounds.\n" for name in defined)
     lines += [theorem, f"Proof.\n{facts}{unfold}  repeat split.\n  all: {close}.\nQed."]

@@ -29,7 +29,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     claim_id, kind, payload, statement = (certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
     form = (statement["form"], statement.get("witness"), kind)
     if form == ("real", None, "witness"):  # the statement's conditions, at no coordinates
-        return proved, PointProblem({}, rows(payload["conditions"]), recheck.recorded_precision(payload))
+        return proved, PointProblem({}, payload["conditions"], recheck.recorded_precision(payload))
     if form == ("real", None, "smt"):
         return proved, _relation(statement, claim_id, payload)
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
@@ -39,13 +39,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return proved, universal(statement["statements"])
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
-        return proved, PointProblem(point, rows(statement["conditions"]), recheck.recorded_precision(payload))
+        return proved, PointProblem(point, statement["conditions"], recheck.recorded_precision(payload))
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
-
-
-def rows(conditions: list[dict[str, Any]]) -> list[tuple[str, Any, str]]:
-    """A point's conditions as (name, expression tree, relation) rows."""
-    return [(c["name"], c["expression"], c["relation"]) for c in conditions]
 
 
 def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> UniversalProblem:

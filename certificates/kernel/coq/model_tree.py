@@ -69,8 +69,8 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
         return " at " + ", ".join(f"{k} = {v}" for k, v in sorted(binding.items())) if binding else ""
 
     rows = [
-        (f"given {condition.text}{where(binding)}", tree_of(gap), STATED[condition.op])
-        for condition, binding, gap in given_rows(claim, trees, at)
+        {"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]}
+        for c, binding, gap in given_rows(claim, trees, at)
     ]
     lhs, rhs = (
         tree_of(chain.rate.define(name, trees.tree(side, at)))
@@ -78,7 +78,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     )
     what = "holds" if claim.exists else "fails"
     name = f"{claim.relation.text} {what}{where(at)}: rhs - lhs {witnessed(claim)} 0"
-    rows.append((name, ["sub", rhs, lhs], witnessed(claim)))
+    rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
     if chain.balls_only:
         raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only, no Coq term")
     return PointProblem({}, rows, PRECISION, tuple(chain.rate.definitions))

@@ -110,6 +110,5 @@ def foreign_assumptions(output: str) -> list[str]:
 
 def first_error(output: str) -> str:
     """coqc's location and error message on one line (at most 300 characters)."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    start = next((k for k, line in enumerate(lines) if line.startswith("File ")), 0)
-    return " ".join(lines[start : start + 4])[:300] or "coqc failed without a message"
+    found = re.search(r"^\s*File .*", output, re.MULTILINE | re.DOTALL)
+    return " ".join((found.group() if found else output).split())[:300] or "coqc failed without a message"

@@ -32,10 +32,11 @@ PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 
 @dataclass(frozen=True)
 class PointProblem:
-    """Conditions (name, expression tree, relation) at an exact point, with the ball precision they were settled at."""
+    """Conditions (`name`, `expression` tree, `relation`, as a point payload holds them) at an exact point, with the
+    ball precision they were settled at."""
 
     point: dict[str, Fraction]
-    conditions: list[tuple[str, Any, str]]
+    conditions: list[dict[str, Any]]
     prec: int
     #: Named subterms (name, tree) after the point, each over the point and the earlier names.
     definitions: tuple[tuple[str, Any], ...] = ()
@@ -85,9 +86,9 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     values = [(n, terms.real(v)) for n, v in problem.point.items()]
     values += [(n, terms.translated(t, conjuncts)) for n, t in problem.definitions]
     defined = [(terms.identifier(n), f"Definition {terms.identifier(n)} : R := {text}.") for n, text in values]
-    for name, tree, relation in problem.conditions:
-        text = terms.translated(tree, conjuncts)
-        conjuncts.append(f"(* {comment(name)} *) {terms.SIGN_TEXT[relation].format(text)}")
+    for condition in problem.conditions:
+        text = terms.translated(condition["expression"], conjuncts)
+        conjuncts.append(f"(* {comment(condition['name'])} *) {terms.SIGN_TEXT[condition['relation']].format(text)}")
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
     statement = " /\\\n  ".join(conjuncts)

@@ -14,7 +14,6 @@ any other name is refused, never escaped into text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -54,26 +53,18 @@ def translated(tree: Any, domain: list[str]) -> str:
     """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` unless it is
     there already (a statement gathers them over all its trees, each once)."""
 
-    def need(relation: str, text: str) -> None:
-        """The subterm `text` is defined where it has `relation` to 0."""
-        if SIGN_TEXT[relation].format(text) not in domain:
-            domain.append(SIGN_TEXT[relation].format(text))
-
-    def defined(template: str, relation: str, argument: int) -> Callable[..., str]:
-        """A node whose text is `template`, defined where its `argument`'s text has `relation` to 0."""
-
-        def rule(*texts: str) -> str:
-            need(relation, texts[argument])
-            return template.format(*texts)
-
-        return rule
+    def defined(text: str, argument: str, relation: str) -> str:
+        """`text`, the text of a node defined where its `argument` has `relation` to 0 (which joins `domain`)."""
+        if SIGN_TEXT[relation].format(argument) not in domain:
+            domain.append(SIGN_TEXT[relation].format(argument))
+        return text
 
     def power(base: str, k: int) -> str:
         if abs(k) > 1000:
             raise NotTranslatable("exponent too large")
-        if k < 0:
-            need("!=", base)
-        return f"({base} ^ {k})" if k >= 0 else f"(/ {base})" if k == -1 else f"(/ ({base} ^ {-k}))"
+        if k >= 0:
+            return f"({base} ^ {k})"
+        return defined(f"(/ {base})" if k == -1 else f"(/ ({base} ^ {-k}))", base, "!=")
 
     rules = {op: partial(_untranslatable, op) for op in ARITY} | {
         "rat": real,
@@ -81,12 +72,12 @@ def translated(tree: Any, domain: list[str]) -> str:
         "add": lambda *texts: f"({' + '.join(texts)})",
         "mul": lambda *texts: f"({' * '.join(texts)})",
         "sub": "({} - {})".format,
-        "div": defined("({} / {})", "!=", 1),
+        "div": lambda a, b: defined(f"({a} / {b})", b, "!="),
         "pow": power,
         "neg": "(- {})".format,
         "exp": "(exp {})".format,
-        "log": defined("(ln {})", ">", 0),
-        "sqrt": defined("(sqrt {})", ">=", 0),
+        "log": lambda a: defined(f"(ln {a})", a, ">"),
+        "sqrt": lambda a: defined(f"(sqrt {a})", a, ">="),
         "c_star": "(c_star {})".format,
         "golden": lambda: "((1 + sqrt 5) / 2)",
         "pi": lambda: "PI",

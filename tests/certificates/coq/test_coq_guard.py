@@ -28,8 +28,9 @@ needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed
 
 CLAIM = "demo.third-above-quarter"
 #: x = 1/3 satisfies x - 1/4 > 0 (true); the same problem with x = 1/5 is false.
-TRUE = PointProblem({"x": Fraction(1, 3)}, [("x > 1/4", ["sub", ["sym", "x"], ["rat", "1/4"]], ">")], 64)
-FALSE = PointProblem({"x": Fraction(1, 5)}, [("x > 1/4", ["sub", ["sym", "x"], ["rat", "1/4"]], ">")], 64)
+ABOVE = {"name": "x > 1/4", "expression": ["sub", ["sym", "x"], ["rat", "1/4"]], "relation": ">"}
+TRUE = PointProblem({"x": Fraction(1, 3)}, [ABOVE], 64)
+FALSE = PointProblem({"x": Fraction(1, 5)}, [ABOVE], 64)
 THEOREM = theorem_name(CLAIM)
 
 
