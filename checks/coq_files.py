@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from certificates.atomic import write_text_atomic
-from certificates.coq.source import source
+from certificates.coq.source import WITNESS_BITS, source
 from certificates.kernel.coq import run
 from certificates.kernel.coq.certificate import problem as certificate_problem
 from certificates.kernel.coq.statements import NotStated, guard, require_stated
@@ -76,7 +76,7 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
         data["claim_id"], data["kind"], data["payload"], data["claim"]
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
-    text = source(certificate.name, data["claim_id"], sentence, built)
+    text = source(certificate.name, data["claim_id"], sentence, built, data["payload"].get("prec", WITNESS_BITS))
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
     return text, guard(certificate.name, data["claim_id"], sentence, built)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.kernel import model_statements, real_encoding, recheck, registry_statements
+from certificates.kernel import model_statements, real_encoding, registry_statements
 from certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
@@ -29,7 +29,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     claim_id, kind, payload, statement = (certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
     form = (statement["form"], statement.get("witness"), kind)
     if form == ("real", None, "witness"):  # the statement's conditions, at no coordinates
-        return proved, PointProblem({}, payload["conditions"], recheck.recorded_precision(payload))
+        return proved, PointProblem({}, payload["conditions"])
     if form == ("real", None, "smt"):
         return proved, _relation(statement, claim_id, payload)
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
@@ -39,7 +39,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return proved, universal(statement["statements"])
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
-        return proved, PointProblem(point, statement["conditions"], recheck.recorded_precision(payload))
+        return proved, PointProblem(point, statement["conditions"])
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
 
 

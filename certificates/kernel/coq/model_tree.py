@@ -41,9 +41,6 @@ from certificates.kernel.model_values import Trees, given_rows, witnessed
 #: (`statements`), so coqc's time grows with the number of definitions: about 20 s of CPU at n^2 H d = 216
 #: (the largest registry witness); past this bound it would near coqc's time limit.
 MAX_SIZE = 512
-#: Bits `interval` works with on a model witness, less `certificates.coq.source.EXTRA_BITS` (its sign has a wide
-#: margin; coqc checks).
-PRECISION = 14
 
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
@@ -81,7 +78,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
     if chain.balls_only:
         raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only, no Coq term")
-    return PointProblem({}, rows, PRECISION, tuple(chain.rate.definitions))
+    return PointProblem({}, rows, tuple(chain.rate.definitions))
 
 
 def _uses(term: Term, ops: tuple[str, ...]) -> bool:

@@ -32,12 +32,10 @@ PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 
 @dataclass(frozen=True)
 class PointProblem:
-    """Conditions (`name`, `expression` tree, `relation`, as a point payload holds them) at an exact point, with the
-    ball precision they were settled at."""
+    """Conditions (`name`, `expression` tree, `relation`, as a point payload holds them) at an exact point."""
 
     point: dict[str, Fraction]
     conditions: list[dict[str, Any]]
-    prec: int
     #: Named subterms (name, tree) after the point, each over the point and the earlier names.
     definitions: tuple[tuple[str, Any], ...] = ()
 

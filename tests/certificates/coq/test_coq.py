@@ -280,12 +280,12 @@ def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
     assert run.compile_source(source("t", "named", "s", [universal])).status == "accepted"
     inverse = ["add", ["sub", ["div", ["rat", "1"], ["golden"]], ["sub", ["golden"], ["rat", "1"]]], ["rat", "1/1000"]]
     rows = [("1/golden > golden - 1 - 1/1000", inverse, ">"), ("c_star(2) > 0", ["c_star", ["rat", "2"]], ">")]
-    point = PointProblem({}, [{"name": n, "expression": e, "relation": r} for n, e, r in rows], 64)
+    point = PointProblem({}, [{"name": n, "expression": e, "relation": r} for n, e, r in rows])
     text = source("t", "named", "s", point)
     assert "((1 + sqrt 5) / 2) <> 0" in text  # the div's definedness is stated
     assert run.compile_source(text).status == "accepted"
     above = ["sub", ["c_star", ["rat", "2"]], ["rat", "1"]]
-    false = PointProblem({}, [{"name": "c_star(2) > 1", "expression": above, "relation": ">"}], 64)
+    false = PointProblem({}, [{"name": "c_star(2) > 1", "expression": above, "relation": ">"}])
     assert run.compile_source(source("t", "named", "s", false)).status == "rejected"
 
 

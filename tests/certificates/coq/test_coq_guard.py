@@ -29,8 +29,8 @@ needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed
 CLAIM = "demo.third-above-quarter"
 #: x = 1/3 satisfies x - 1/4 > 0 (true); the same problem with x = 1/5 is false.
 ABOVE = {"name": "x > 1/4", "expression": ["sub", ["sym", "x"], ["rat", "1/4"]], "relation": ">"}
-TRUE = PointProblem({"x": Fraction(1, 3)}, [ABOVE], 64)
-FALSE = PointProblem({"x": Fraction(1, 5)}, [ABOVE], 64)
+TRUE = PointProblem({"x": Fraction(1, 3)}, [ABOVE])
+FALSE = PointProblem({"x": Fraction(1, 5)}, [ABOVE])
 THEOREM = theorem_name(CLAIM)
 
 
