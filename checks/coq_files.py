@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from certificates.atomic import write_text_atomic
-from certificates.coq.source import source
+from certificates.coq.source import WITNESS_BITS, source
 from certificates.kernel.coq import run
 from certificates.kernel.coq.certificate import problem as certificate_problem
-from certificates.kernel.coq.statements import NotStated, require_stated, statement_file, theorem_names
+from certificates.kernel.coq.statements import NotStated, guard, require_stated
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.recheck import Rejected
@@ -30,6 +30,17 @@ from certificates.statements import elaborate
 #: file) did not go through, which says nothing about the statement; check-cert's re-check stands alone then.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
 UNPROVED = "not re-checked by Coq"
+#: Why the kinds without a Coq translation have none (the kernel's refusal names the kind; the README's coverage table
+#: says the same).
+UNTRANSLATED = {
+    "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
+    "(interval matrices are not in Coq's Interval library)",
+    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: not translated "
+    "(covers are not)",
+    "interval-cover": "interval covers are not translated: their monotone steps rest on derivative "
+    "signs (a Coq proof of each needs a derivative lemma and the mean value theorem), their centred leaves on slopes, "
+    "and integer sides on clipping; Interval's own bisection on the real box is no replay of them",
+}
 
 
 @dataclass(frozen=True)
@@ -57,7 +68,7 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
     check): the statement is the kernel's, from the checked core statement, and the assembled file is held to it
     twice: by its sentences (`statements.require_stated`: the statements verbatim, only proofs around them) and by
     coqc's reading of it (the theorems proved, each resting on standard axioms alone, answering the kernel's
-    statement file's queries alike: `statements.statement_file`)."""
+    statement file's queries alike: `statements.guard`)."""
     sentence, built = certificate_problem(checked)  # Rejected unless the kernel accepted the certificate
     data = checked.certificate
     assert data is not None
@@ -65,10 +76,9 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
         data["claim_id"], data["kind"], data["payload"], data["claim"]
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
-    text = source(certificate.name, data["claim_id"], sentence, built)
+    text = source(certificate.name, data["claim_id"], sentence, built, data["payload"].get("prec", WITNESS_BITS))
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
-    statement = statement_file(certificate.name, data["claim_id"], sentence, built)
-    return text, {"theorems": theorem_names(data["claim_id"], built), "statement": statement}
+    return text, guard(certificate.name, data["claim_id"], sentence, built)
 
 
 def write_coq_files(certificates: list[str] | list[Path]) -> list[Path]:
@@ -93,7 +103,8 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
         checked = check_file(certificate) if checked is None else checked
         text, guard = _regenerated(certificate, checked)
     except NotTranslatable as exc:
-        return CoqCheck(UNTRANSLATABLE, str(exc))
+        kind = str(((checked and checked.certificate) or {}).get("kind"))
+        return CoqCheck(UNTRANSLATABLE, UNTRANSLATED.get(kind, str(exc)))
     except NotStated as exc:
         return CoqCheck(REJECTED, f"the Coq file does not state the claim: {exc}")
     except (Rejected, TreeError) as exc:

@@ -22,22 +22,25 @@ from certificates.kernel.coq.statements import PointProblem, Problem, UniversalS
 
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
 EXTRA_BITS = 16
+#: The ball precision of the provers' point witnesses (their payload's `prec`), for a file written without one.
+WITNESS_BITS = 64
 
 
-def source(title: str, claim_id: str, sentence: str, problem: Problem) -> str:
-    """The whole Coq file: a header naming the certificate, the prelude, the statement and its proof."""
+def source(title: str, claim_id: str, sentence: str, problem: Problem, prec: int = WITNESS_BITS) -> str:
+    """The whole Coq file: a header naming the certificate, the prelude, the statement and its proof (a point
+    problem's `interval` calls work at the ball precision `prec` its conditions were settled at, plus EXTRA_BITS)."""
     if isinstance(problem, PointProblem):
-        body = _point(claim_id, problem)
+        body = _point(claim_id, problem, prec)
     else:
         texts = [text for _, text in statements(claim_id, problem)]
-        body = "\n".join(_universal(s, text) for s, text in zip(problem.statements, texts, strict=True))
+        body = "\n".join(_universal(s, text) for s, text in zip(problem, texts, strict=True))
     return header(title, claim_id, sentence) + "\n" + body
 
 
 # ---------------------------------------------------------------- points
 
 
-def _point(claim_id: str, problem: PointProblem) -> str:
+def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     *defined, (_, theorem) = statements(claim_id, problem)
     names = [terms.identifier(name) for name in problem.point]
     bounds = enclosures.hints(problem.point, problem.definitions) if problem.definitions else []
@@ -47,9 +50,9 @@ def _point(claim_id: str, problem: PointProblem) -> str:
     }
     lines = [line for identifier, text in defined for line in (text, lemmas.get(identifier)) if line]
     defined = [terms.identifier(name) for name, _ in problem.definitions]
-    prec = max(problem.prec + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
+    prec = max(ball_bits + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
     close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
-    named = names + (["c_star"] if uses_c_star([tree for _, tree, _ in problem.conditions]) else [])
+    named = names + (["c_star"] if uses_c_star([c["expression"] for c in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     facts = "".join(f"  pose proof {name}_bounds.\n" for name in defined)
     lines += [theorem, f"Proof.\n{facts}{unfold}  repeat split.\n  all: {close}.\nQed."]

@@ -3,32 +3,21 @@
 `problem` takes the result of the kernel's one check (`certificates.kernel.verify.check_file`): only an accepted
 result carries the certificate, and the check has then held the payload to the statement (a point's coordinates and
 conditions, the recorded SMT statements), so the problem is written from checked data, with what the check says it
-proved, and the check is never run twice. A form or kind with no Coq translation yet raises `NotTranslatable` with
-the reason. The Coq text is regenerated every time: a `.v` file next to a certificate is for reading, never what is
-compiled.
+proved, and the check is never run twice. A form or kind with no Coq translation yet raises `NotTranslatable`
+naming it (the reports say why: `checks.coq_files.UNTRANSLATED`). The Coq text is regenerated every time: a `.v`
+file next to a certificate is for reading, never what is compiled.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from certificates.kernel import model_statements, real_encoding, recheck, registry_statements
+from certificates.kernel import model_statements, real_encoding, registry_statements
 from certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
 from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import CheckResult
-
-#: Why the kinds without a translation have none (the README's coverage table says the same).
-UNTRANSLATED = {
-    "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
-    "(interval matrices are not in Coq's Interval library)",
-    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: not translated "
-    "(covers are not)",
-    "interval-cover": "interval covers are not translated: their monotone steps rest on derivative "
-    "signs (a Coq proof of each needs a derivative lemma and the mean value theorem), their centred leaves on slopes, "
-    "and integer sides on clipping; Interval's own bisection on the real box is no replay of them",
-}
 
 
 def problem(checked: CheckResult) -> tuple[str, Problem]:
@@ -40,7 +29,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     claim_id, kind, payload, statement = (certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
     form = (statement["form"], statement.get("witness"), kind)
     if form == ("real", None, "witness"):  # the statement's conditions, at no coordinates
-        return proved, PointProblem({}, rows(payload["conditions"]), recheck.recorded_precision(payload))
+        return proved, PointProblem({}, payload["conditions"])
     if form == ("real", None, "smt"):
         return proved, _relation(statement, claim_id, payload)
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
@@ -50,13 +39,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return proved, universal(statement["statements"])
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
-        return proved, PointProblem(point, rows(statement["conditions"]), recheck.recorded_precision(payload))
-    raise NotTranslatable(UNTRANSLATED.get(kind, f"a {kind} certificate of form {form[0]}"))
-
-
-def rows(conditions: list[dict[str, Any]]) -> list[tuple[str, Any, str]]:
-    """A point's conditions as (name, expression tree, relation) rows."""
-    return [(c["name"], c["expression"], c["relation"]) for c in conditions]
+        return proved, PointProblem(point, statement["conditions"])
+    raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
 
 
 def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> UniversalProblem:
@@ -71,13 +55,11 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
     names = [v["name"] for v in statement["variables"]]
-    return UniversalProblem([UniversalStatement(claim_id, names, hypotheses, goal)])
+    return [UniversalStatement(claim_id, names, hypotheses, goal)]
 
 
 def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
     """SMT statement trees as universal statements over the reals (integer constants are not translated)."""
     if any(s.get("integers") for s in statements):
         raise NotTranslatable("a statement over integer constants (the Coq side states real ones only)")
-    return UniversalProblem(
-        [UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"]) for s in statements]
-    )
+    return [UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"]) for s in statements]

@@ -2,10 +2,12 @@
 (`certificates.kernel.model_chain`, which the checker also evaluates with balls), within what Coq can state, and a
 `model` claim's own terms over it.
 
-`NotTranslatable` beyond MAX_SIZE (n^2 H d), for an interaction (or its antiderivative) with a node Coq has no
-term for, and for every quantity the data do not define (the chain's own errors), with the reason. `Chain.problem` is
-the one way a chain's rows become a point problem, for a model statement's terms (`witness_problem`: a claims-file
-model claim's, a dynamics claim's refutation, a registry claim's configuration witness).
+`witness_problem` is the one way a model statement's terms become a point problem (a claims-file model claim's
+witness, a dynamics claim's refutation, a registry claim's configuration witness). It is `NotTranslatable` beyond
+MAX_SIZE (n^2 H d) and for an operator norm (balls only), with the reason; an interaction (or its antiderivative) with
+a node Coq has no term for is refused where the statement is written (`terms`). The chain is the checker's own
+(`model_chain.Chain`): the check that passed before this problem is built ran the same definitions, so a quantity the
+data do not define has already rejected the certificate.
 
 A claim's sides and `given` conditions (`certificates.kernel.model_terms`, parsed from the embedded claim) are the
 trees the checker's balls read (`model_values.Trees` over one `Chain`: weights, head outputs, velocities, score rates,
@@ -27,14 +29,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.kernel import model_chain
 from certificates.kernel.ball_model import stated_delta
-from certificates.kernel.coq import terms
 from certificates.kernel.coq.statements import PointProblem
 from certificates.kernel.coq.terms import NotTranslatable
-from certificates.kernel.exact_data import ExactConfiguration
-from certificates.kernel.exprtree import Tree, TreeError
-from certificates.kernel.model_chain import tree_of
+from certificates.kernel.model_chain import Chain, tree_of
 from certificates.kernel.model_statements import witness_configuration
 from certificates.kernel.model_terms import STATED, Term
 from certificates.kernel.model_values import Trees, given_rows, witnessed
@@ -43,35 +41,6 @@ from certificates.kernel.model_values import Trees, given_rows, witnessed
 #: (`statements`), so coqc's time grows with the number of definitions: about 20 s of CPU at n^2 H d = 216
 #: (the largest registry witness); past this bound it would near coqc's time limit.
 MAX_SIZE = 512
-#: Bits `interval` works with on a model witness, less `certificates.coq.source.EXTRA_BITS` (its sign has a wide
-#: margin; coqc checks).
-PRECISION = 14
-
-
-class Chain(model_chain.Chain):
-    """The chain of a configuration Coq can state: not larger than MAX_SIZE, every function of the score it states
-    with a Coq term (`terms.term`), NotTranslatable where the chain has no definition."""
-
-    error = NotTranslatable
-
-    def __init__(self, cfg: ExactConfiguration) -> None:
-        size = cfg.n * cfg.n * len(cfg.score_matrices) * len(cfg.tokens[0])
-        if size > MAX_SIZE:
-            raise NotTranslatable(f"too large: n^2 H d = {size} (the Coq statement takes at most {MAX_SIZE})")
-        super().__init__(cfg)
-
-    def _function(self, tree: Tree, what: str) -> Tree:
-        try:
-            terms.term(tree)
-        except (NotTranslatable, TreeError) as exc:
-            raise NotTranslatable(f"{what}: {exc}") from None
-        return tree
-
-    def problem(self, rows: list[tuple[str, Any, str]]) -> PointProblem:
-        """The rows (name, tree over the chain's names, relation) at the exact data, over the chain's definitions."""
-        if self.balls_only:
-            raise NotTranslatable(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no Coq term")
-        return PointProblem({}, rows, PRECISION, tuple(self.rate.definitions))
 
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
@@ -86,15 +55,19 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
         raise NotTranslatable("an exact identity at the witness (exponential polynomials): interval proves no equality")
     if any(_uses(t, ("norm", "log")) for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs)):
         raise NotTranslatable("a norm |u| (a square root) or a logarithm of a model term has no Coq statement yet")
-    chain, at = Chain(witness_configuration(claim, payload)), dict(payload["at"])
+    cfg = witness_configuration(claim, payload)
+    size = cfg.n * cfg.n * len(cfg.score_matrices) * len(cfg.tokens[0])
+    if size > MAX_SIZE:
+        raise NotTranslatable(f"too large: n^2 H d = {size} (the Coq statement takes at most {MAX_SIZE})")
+    chain, at = Chain(cfg), dict(payload["at"])
     trees = Trees(chain, stated_delta(claim.hypotheses))
 
     def where(binding: dict[str, int]) -> str:
         return " at " + ", ".join(f"{k} = {v}" for k, v in sorted(binding.items())) if binding else ""
 
     rows = [
-        (f"given {condition.text}{where(binding)}", tree_of(gap), STATED[condition.op])
-        for condition, binding, gap in given_rows(claim, trees, at)
+        {"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]}
+        for c, binding, gap in given_rows(claim, trees, at)
     ]
     lhs, rhs = (
         tree_of(chain.rate.define(name, trees.tree(side, at)))
@@ -102,8 +75,10 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     )
     what = "holds" if claim.exists else "fails"
     name = f"{claim.relation.text} {what}{where(at)}: rhs - lhs {witnessed(claim)} 0"
-    rows.append((name, ["sub", rhs, lhs], witnessed(claim)))
-    return chain.problem(rows)
+    rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
+    if chain.balls_only:
+        raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only, no Coq term")
+    return PointProblem({}, rows, tuple(chain.rate.definitions))
 
 
 def _uses(term: Term, ops: tuple[str, ...]) -> bool:

@@ -23,14 +23,14 @@ from certificates.kernel import processes
 #: the files headflow writes take, so that a verdict does not depend on how busy the machine is.
 SECONDS = 120.0
 FILE = "headflow_certificate.v"
-#: The axioms a proof may rest on, by module: those of Coq's real numbers (classical Dedekind reals, excluded
+#: The modules of the axioms a proof may rest on: those of Coq's real numbers (classical Dedekind reals, excluded
 #: middle, functional extensionality) and of the primitive integers and floats Interval computes with.
-_AXIOM_MODULES = (
+AXIOM_MODULES = (
     "ClassicalDedekindReals Classical_Prop FunctionalExtensionality PrimInt63 Uint63 PrimFloat FloatAxioms Float64"
 )
-STANDARD_AXIOMS = tuple(f"{module}." for module in _AXIOM_MODULES.split())
+#: An entry of `Print Assumptions` that names a standard axiom (`Module.name` or `Module.name : type`).
+STANDARD_AXIOMS = re.compile(rf"({AXIOM_MODULES.replace(' ', '|')})\.[A-Za-z0-9_.']*( : .*)?")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
-_AXIOM = re.compile(r"([A-Za-z_][A-Za-z0-9_.']*)( : .*)?")
 
 
 @dataclass(frozen=True)
@@ -103,18 +103,12 @@ def foreign_assumptions(output: str) -> list[str]:
     an axiom or parameter, a section variable, a fixpoint assumed guarded, an inductive assumed positive, a universe
     bypass (`relies on an unsafe hierarchy`), and any line not read as one of these (fail closed). An entry starts its
     line (`name`, or `name : type`); its type's further lines are indented."""
-    foreign = []
-    for line in output.splitlines():
-        if not line.strip() or line[0].isspace() or line in ("Axioms:", "Closed under the global context"):
-            continue
-        found = _AXIOM.fullmatch(line)
-        if not (found and found.group(1).startswith(STANDARD_AXIOMS)):
-            foreign.append(line[:80])
-    return foreign
+    headings = ("Axioms:", "Closed under the global context")
+    entries = [line for line in output.splitlines() if line.strip() and not line[0].isspace()]
+    return [line[:80] for line in entries if line not in headings and not STANDARD_AXIOMS.fullmatch(line)]
 
 
 def first_error(output: str) -> str:
     """coqc's location and error message on one line (at most 300 characters)."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    start = next((k for k, line in enumerate(lines) if line.startswith("File ")), 0)
-    return " ".join(lines[start : start + 4])[:300] or "coqc failed without a message"
+    found = re.search(r"^\s*File .*", output, re.MULTILINE | re.DOTALL)
+    return " ".join((found.group() if found else output).split())[:300] or "coqc failed without a message"

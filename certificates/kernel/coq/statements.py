@@ -5,7 +5,7 @@ The statement is the `Definition`s and the `Theorem` line; the proofs are writte
 Two shapes cover the translatable certificates:
 - `PointProblem`: conditions `expr relation 0` at an exact rational point (a constant to digits, a
   counterexample, a refuting point). The file defines each coordinate once, and the `Theorem` states
-  every definedness condition of every expression (`terms.definedness`) and every condition, in the
+  every definedness condition of every expression (`terms.translated`) and every condition, in the
   obligation's order; `interval` proves each conjunct (bisection-free: the point is exact).
 - `UniversalProblem`: statements `forall constants, hypotheses -> goal` over the reals (the SMT
   obligations: the T19 threshold statements, a claims-file inequality on its domain). The proof adds,
@@ -32,11 +32,10 @@ PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 
 @dataclass(frozen=True)
 class PointProblem:
-    """Conditions (name, expression tree, relation) at an exact point, with the ball precision they were settled at."""
+    """Conditions (`name`, `expression` tree, `relation`, as a point payload holds them) at an exact point."""
 
     point: dict[str, Fraction]
-    conditions: list[tuple[str, Any, str]]
-    prec: int
+    conditions: list[dict[str, Any]]
     #: Named subterms (name, tree) after the point, each over the point and the earlier names.
     definitions: tuple[tuple[str, Any], ...] = ()
 
@@ -51,13 +50,8 @@ class UniversalStatement:
     goal: Any
 
 
-@dataclass(frozen=True)
-class UniversalProblem:
-    """Statements, each its own Theorem."""
-
-    statements: list[UniversalStatement]
-
-
+#: Statements, each its own Theorem.
+UniversalProblem = list[UniversalStatement]
 Problem = PointProblem | UniversalProblem
 
 
@@ -82,19 +76,17 @@ def header(title: str, claim_id: str, sentence: str) -> str:
 def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     """Every sentence the file must hold verbatim, what it states, as (the name it defines or proves, its text): for a
     point problem each coordinate and named subterm as a `Definition`, then the `Theorem` (every definedness condition
-    of every expression, `terms.definedness`, and every condition, in the obligation's order); for a universal one
+    of every expression, `terms.translated`, and every condition, in the obligation's order); for a universal one
     each statement's `Theorem`, `forall constants : R, hypotheses -> goal`."""
-    if isinstance(problem, UniversalProblem):
-        return [(theorem_name(s.name), _universal(s)) for s in problem.statements]
+    if isinstance(problem, list):
+        return [(theorem_name(s.name), _universal(s)) for s in problem]
+    conjuncts: list[str] = []  # every definedness condition, each once, in the order the trees need them
     values = [(n, terms.real(v)) for n, v in problem.point.items()]
-    values += [(n, terms.term(t)) for n, t in problem.definitions]
+    values += [(n, terms.translated(t, conjuncts)) for n, t in problem.definitions]
     defined = [(terms.identifier(n), f"Definition {terms.identifier(n)} : R := {text}.") for n, text in values]
-    conjuncts: list[str] = []
-    for _, tree in problem.definitions:
-        conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
-    for name, tree, relation in problem.conditions:
-        conjuncts += [c for c in terms.definedness(tree) if c not in conjuncts]
-        conjuncts.append(f"(* {comment(name)} *) {terms.condition(tree, relation)}")
+    for condition in problem.conditions:
+        text = terms.translated(condition["expression"], conjuncts)
+        conjuncts.append(f"(* {comment(condition['name'])} *) {terms.SIGN_TEXT[condition['relation']].format(text)}")
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
     statement = " /\\\n  ".join(conjuncts)
@@ -108,17 +100,13 @@ def _universal(statement: UniversalStatement) -> str:
     return f"Theorem {theorem_name(statement.name)} :\n  {binders}{shown}{terms.formula(statement.goal)}."
 
 
-def theorem_names(claim_id: str, problem: Problem) -> list[str]:
-    """The names of the theorems a problem's Coq file must prove."""
-    return [name for name, text in statements(claim_id, problem) if text.startswith("Theorem ")]
-
-
-def statement_file(title: str, claim_id: str, sentence: str, problem: Problem) -> tuple[str, list[str]]:
-    """The kernel's statement compiled alone (its header, every `Definition`, each `Theorem` `Admitted`) and the
-    queries whose answers coqc must give alike after it and after the certificate's file (`run.compile_source`): each
-    theorem's type (`Check`), each definition (`Print`) and what every name and notation symbol they use stands for
-    (`Locate`: a name the proof shadows, by a lemma or a module, or a notation it redefines answers differently even
-    where the printing reads the same)."""
+def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[str, Any]:
+    """What `run.compile_source` holds a certificate's Coq file to (its keyword arguments): `theorems`, the theorems
+    whose `Print Assumptions` may show Coq's standard axioms only, and `statement`, the kernel's statement compiled
+    alone (its header, every `Definition`, each `Theorem` `Admitted`) with the queries whose answers coqc must give
+    alike after it and after the certificate's file: each theorem's type (`Check`), each definition (`Print`) and what
+    every name and notation symbol they use stands for (`Locate`: a name the proof shadows, by a lemma or a module, or
+    a notation it redefines answers differently even where the printing reads the same)."""
     stated = statements(claim_id, problem)
     texts = [text for _, text in stated]
     file = header(title, claim_id, sentence) + "".join(
@@ -127,7 +115,8 @@ def statement_file(title: str, claim_id: str, sentence: str, problem: Problem) -
     words = " ".join(sentences(" ".join(texts)))
     names = sorted(set(_NAME.findall(words)) - _KEYWORDS) + [f'"{s}"' for s in sorted(set(_SYMBOL.findall(words)))]
     queries = [f"{'Check' if t.startswith('Theorem') else 'Print'} {name}." for name, t in stated]
-    return file, queries + [f"Locate {name}." for name in names]
+    theorems = [name for name, text in stated if text.startswith("Theorem ")]
+    return {"theorems": theorems, "statement": (file, queries + [f"Locate {name}." for name in names])}
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
@@ -137,6 +126,8 @@ _KEYWORDS = {"Definition", "Theorem", "forall"}
 #: A tactic sentence: bullets, a goal selector, then a tactic's name, which starts lowercase (every vernacular
 #: command starts with a capital or `#[`).
 _TACTIC = re.compile(r"([-+*{}]\s*)*((all|[0-9]+)\s*:\s*)?[a-z]")
+#: What Coq's lexer tells apart for sentences: comment brackets, a string (to its closing quote, if any), other text.
+_LEXEMES = re.compile(r'\(\*|\*\)|"[^"]*"?|[^(*"]+|.', re.DOTALL)
 _LEMMA = re.compile(r"Lemma ([A-Za-z_][A-Za-z0-9_']*) :.*|Opaque( [A-Za-z_][A-Za-z0-9_']*)+")
 
 
@@ -145,22 +136,20 @@ def sentences(text: str) -> list[str]:
     removes them (nested, a string inside a comment read as a string); NotStated for a string outside a comment, a
     comment left open, or a period a comment follows at once (Coq reads no sentence end there)."""
     kept: list[str] = []
-    depth = k = 0
-    while k < len(text):
-        if text.startswith("(*", k):
-            if not depth and kept and kept[-1] == ".":
+    depth = 0
+    for token in _LEXEMES.findall(text):
+        if token == "(*":
+            if not depth and kept and kept[-1].endswith("."):
                 raise NotStated("a period directly before a comment")
-            depth, k = depth + 1, k + 2
+            depth += 1
             kept.append(" ")
-        elif depth and text.startswith("*)", k):
-            depth, k = depth - 1, k + 2
-        elif text[k] == '"':
-            if not depth or text.find('"', k + 1) < 0:
+        elif token == "*)" and depth:
+            depth -= 1
+        elif token[0] == '"':
+            if not depth or len(token) < 2 or token[-1] != '"':
                 raise NotStated("a string in the proof, or one left open in a comment")
-            k = text.find('"', k + 1) + 1
-        else:
-            kept += text[k] * (not depth)
-            k += 1
+        elif not depth:
+            kept.append(token)
     if depth:
         raise NotStated("a comment left open")
     split = re.split(r"\.(?=\s|$)", "".join(kept))

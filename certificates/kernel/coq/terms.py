@@ -5,7 +5,7 @@ The translation is one rule per node (`exprtree.fold`), so that a reader can che
 `neg`, `sub`, `div` are `-`, `-`, `/`, `c_star` is the prelude's `c_star`, `golden`, `pi`, `e` their values,
 `exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`. Coq's `ln`,
 `sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
-must also assert for every subterm to be defined (`definedness`): `0 < x` under `ln`, `0 <= x` under `sqrt`,
+must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
 `x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
 Coq term here: `NotTranslatable` names them. Symbol names become Coq identifiers unchanged when they are ones;
 any other name is refused, never escaped into text.
@@ -14,11 +14,10 @@ any other name is refused, never escaped into text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from certificates.kernel.exprtree import ARITY, TreeError, fold, parse_rational, rational_text
+from certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, parse_rational, rational_text
 
 #: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
 _RESERVED = (
@@ -28,8 +27,7 @@ _RESERVED = (
 )
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
-RELATIONS = ("<", "<=", ">", ">=", "=")
-#: `expr relation 0` of a point condition, as Coq text with 0 on the side Interval wants it.
+#: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
 SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0"}
 
 
@@ -51,25 +49,22 @@ def real(value: Any) -> str:
     return f"({text})" if q < 0 or q.denominator != 1 else text
 
 
-def translated(tree: Any) -> tuple[str, list[str]]:
-    """(the Coq text of a term tree, each subterm's domain condition, innermost first, each once)."""
-    domain: list[str] = []
+def translated(tree: Any, domain: list[str]) -> str:
+    """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` unless it is
+    there already (a statement gathers them over all its trees, each once)."""
 
-    def defined(template: str, relation: str, argument: int) -> Callable[..., str]:
-        """A node whose text is `template`, defined where its `argument`'s text has `relation` to 0."""
-
-        def rule(*texts: str) -> str:
-            domain.append(SIGN_TEXT[relation].format(texts[argument]))
-            return template.format(*texts)
-
-        return rule
+    def defined(text: str, argument: str, relation: str) -> str:
+        """`text`, the text of a node defined where its `argument` has `relation` to 0 (which joins `domain`)."""
+        if SIGN_TEXT[relation].format(argument) not in domain:
+            domain.append(SIGN_TEXT[relation].format(argument))
+        return text
 
     def power(base: str, k: int) -> str:
         if abs(k) > 1000:
             raise NotTranslatable("exponent too large")
-        if k < 0:
-            domain.append(SIGN_TEXT["!="].format(base))
-        return f"({base} ^ {k})" if k >= 0 else f"(/ {base})" if k == -1 else f"(/ ({base} ^ {-k}))"
+        if k >= 0:
+            return f"({base} ^ {k})"
+        return defined(f"(/ {base})" if k == -1 else f"(/ ({base} ^ {-k}))", base, "!=")
 
     rules = {op: partial(_untranslatable, op) for op in ARITY} | {
         "rat": real,
@@ -77,41 +72,32 @@ def translated(tree: Any) -> tuple[str, list[str]]:
         "add": lambda *texts: f"({' + '.join(texts)})",
         "mul": lambda *texts: f"({' * '.join(texts)})",
         "sub": "({} - {})".format,
-        "div": defined("({} / {})", "!=", 1),
+        "div": lambda a, b: defined(f"({a} / {b})", b, "!="),
         "pow": power,
         "neg": "(- {})".format,
         "exp": "(exp {})".format,
-        "log": defined("(ln {})", ">", 0),
-        "sqrt": defined("(sqrt {})", ">=", 0),
+        "log": lambda a: defined(f"(ln {a})", a, ">"),
+        "sqrt": lambda a: defined(f"(sqrt {a})", a, ">="),
         "c_star": "(c_star {})".format,
         "golden": lambda: "((1 + sqrt 5) / 2)",
         "pi": lambda: "PI",
         "e": lambda: "(exp 1)",
     }
-    return fold(tree, rules), list(dict.fromkeys(domain))
+    return fold(tree, rules)
 
 
 def _untranslatable(op: str, *parts: Any) -> str:
-    if op in ("lambertw", "lambda_c"):
-        raise NotTranslatable(f"{op} is defined implicitly (by its equation); no Coq term states its value here")
-    raise NotTranslatable(f"no Coq translation of the node {op!r} yet")
+    raise NotTranslatable(f"no Coq term for the node {op!r} (lambertw, lambda_c: implicit, no term gives them)")
 
 
 def term(tree: Any) -> str:
-    """The Coq text of a term tree."""
-    return translated(tree)[0]
-
-
-def definedness(tree: Any) -> list[str]:
-    """Each subterm's domain condition, innermost first, each once: what makes the tree's value defined."""
-    return translated(tree)[1]
+    """The Coq text of a term tree (where its statement states the domain conditions itself, or a proof's)."""
+    return translated(tree, [])
 
 
 def formula(tree: Any) -> str:
     """The Coq proposition of a formula tree (relations and connectives)."""
-    if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
-        raise TreeError(f"malformed formula {str(tree)[:60]}")
-    op, args = tree[0], tree[1:]
+    op, args = node_parts(tree, 0)
     if op in RELATIONS and len(args) == 2:
         return f"{term(args[0])} {op} {term(args[1])}"
     if op in ("and", "or") and args:
@@ -123,10 +109,3 @@ def formula(tree: Any) -> str:
     if op in ("true", "false") and not args:
         return op.capitalize()
     raise TreeError(f"unknown or malformed formula node {op!r}")
-
-
-def condition(tree: Any, relation: str) -> str:
-    """`expr relation 0` as a Coq proposition, 0 on the side the `interval` tactic expects."""
-    if relation not in SIGN_TEXT:
-        raise TreeError(f"unknown relation {str(relation)[:10]!r}")
-    return SIGN_TEXT[relation].format(term(tree))

@@ -175,13 +175,13 @@ def test_a_failed_coq_proof_rejects_witness_data_but_not_a_valid_smt_certificate
 
 def test_false_universal_statement_does_not_compile() -> None:
     from certificates.coq.source import source
-    from certificates.kernel.coq.statements import UniversalProblem, UniversalStatement
+    from certificates.kernel.coq.statements import UniversalStatement
 
     # c_star(H) <= 1/2 for all H >= 1, with its sqrt: false at H = 1 (c_star(1) = 1)
     sqrt = ["sqrt", ["add", ["rat", "4"], ["pow", ["add", ["sym", "H"], ["rat", "-1"]], 2]]]
     c_star = ["mul", ["rat", "1/2"], ["add", sqrt, ["mul", ["rat", "-1"], ["add", ["sym", "H"], ["rat", "-1"]]]]]
     statement = UniversalStatement("false", ["H"], [[">=", ["sym", "H"], ["rat", "1"]]], ["<=", c_star, ["rat", "1/2"]])
-    answer = run.compile_source(source("t", "false", "false", UniversalProblem([statement])))
+    answer = run.compile_source(source("t", "false", "false", [statement]))
     assert answer.status == "rejected"
 
 
@@ -272,20 +272,20 @@ def test_check_cert_coq_reports_each_certificate(tmp_path: Path) -> None:
 
 def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
     from certificates.coq.source import source
-    from certificates.kernel.coq.statements import PointProblem, UniversalProblem, UniversalStatement
+    from certificates.kernel.coq.statements import PointProblem, UniversalStatement
 
     # c_star(H) <= 1 for H >= 1; 1/golden - (golden - 1) + 1/1000 > 0 and c_star(2) > 0 (named nodes)
     H = ["sym", "H"]
     universal = UniversalStatement("named", ["H"], [[">=", H, ["rat", "1"]]], ["<=", ["c_star", H], ["rat", "1"]])
-    assert run.compile_source(source("t", "named", "s", UniversalProblem([universal]))).status == "accepted"
+    assert run.compile_source(source("t", "named", "s", [universal])).status == "accepted"
     inverse = ["add", ["sub", ["div", ["rat", "1"], ["golden"]], ["sub", ["golden"], ["rat", "1"]]], ["rat", "1/1000"]]
-    point = PointProblem(
-        {}, [("1/golden > golden - 1 - 1/1000", inverse, ">"), ("c_star(2) > 0", ["c_star", ["rat", "2"]], ">")], 64
-    )
+    rows = [("1/golden > golden - 1 - 1/1000", inverse, ">"), ("c_star(2) > 0", ["c_star", ["rat", "2"]], ">")]
+    point = PointProblem({}, [{"name": n, "expression": e, "relation": r} for n, e, r in rows])
     text = source("t", "named", "s", point)
     assert "((1 + sqrt 5) / 2) <> 0" in text  # the div's definedness is stated
     assert run.compile_source(text).status == "accepted"
-    false = PointProblem({}, [("c_star(2) > 1", ["sub", ["c_star", ["rat", "2"]], ["rat", "1"]], ">")], 64)
+    above = ["sub", ["c_star", ["rat", "2"]], ["rat", "1"]]
+    false = PointProblem({}, [{"name": "c_star(2) > 1", "expression": above, "relation": ">"}])
     assert run.compile_source(source("t", "named", "s", false)).status == "rejected"
 
 

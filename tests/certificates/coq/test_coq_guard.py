@@ -16,11 +16,10 @@ from certificates.kernel.coq import run
 from certificates.kernel.coq.statements import (
     NotStated,
     PointProblem,
+    guard,
     require_stated,
     sentences,
-    statement_file,
     theorem_name,
-    theorem_names,
 )
 from certificates.provers.witness import certify_obligation_point
 from checks import coq_files
@@ -29,8 +28,9 @@ needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed
 
 CLAIM = "demo.third-above-quarter"
 #: x = 1/3 satisfies x - 1/4 > 0 (true); the same problem with x = 1/5 is false.
-TRUE = PointProblem({"x": Fraction(1, 3)}, [("x > 1/4", ["sub", ["sym", "x"], ["rat", "1/4"]], ">")], 64)
-FALSE = PointProblem({"x": Fraction(1, 5)}, [("x > 1/4", ["sub", ["sym", "x"], ["rat", "1/4"]], ">")], 64)
+ABOVE = {"name": "x > 1/4", "expression": ["sub", ["sym", "x"], ["rat", "1/4"]], "relation": ">"}
+TRUE = PointProblem({"x": Fraction(1, 3)}, [ABOVE])
+FALSE = PointProblem({"x": Fraction(1, 5)}, [ABOVE])
 THEOREM = theorem_name(CLAIM)
 
 
@@ -77,8 +77,7 @@ def test_a_relabelled_header_is_refused() -> None:
 @pytest.mark.slow
 @needs_coq
 def test_a_genuine_proof_rests_only_on_standard_axioms() -> None:
-    statement = statement_file("demo", CLAIM, "demo", TRUE)
-    answer = run.compile_source(_file(TRUE), theorems=theorem_names(CLAIM, TRUE), statement=statement)
+    answer = run.compile_source(_file(TRUE), **guard("demo", CLAIM, "demo", TRUE))
     assert answer.status == "accepted", answer.message
 
 
@@ -281,8 +280,7 @@ something Coq may print one day
 def _guarded(trick: str) -> run.CoqAnswer:
     problem, before, theorem, proof, _ = TRICKS[trick]
     text = _trick(problem, before, theorem, proof)
-    statement = statement_file("demo", CLAIM, "demo", problem)
-    return run.compile_source(text, theorems=theorem_names(CLAIM, problem), statement=statement)
+    return run.compile_source(text, **guard("demo", CLAIM, "demo", problem))
 
 
 @needs_coq

@@ -26,7 +26,7 @@ from certificates.kernel import ball_model, model_chain
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.coq import model_tree, run
 from certificates.kernel.coq.model_tree import witness_problem
-from certificates.kernel.coq.statements import NotStated, require_stated, theorem_name, theorem_names
+from certificates.kernel.coq.statements import NotStated, guard, require_stated, theorem_name
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.format import content_hash
@@ -39,6 +39,7 @@ from checks.evidence.model_witnesses import float_algebra
 from checks.model import families
 from checks.model.configuration import Configuration
 from tests.certificates.coq.test_coq_schemes import _check_cert_coq
+from tests.coq_rates import rate_problem
 
 needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")
 HALF = Fraction(1, 2)
@@ -170,7 +171,7 @@ def test_the_trees_coq_states_are_the_float_models_values(seed: int, attention: 
             term = parse_term(text)
             for i in range(n):
                 for h in range(H):
-                    chain = model_tree.Chain(cfg)
+                    chain = model_chain.Chain(cfg)
                     mine = _tree_ball(Trees(chain).tree(term, {"i": i, "h": h}), chain.rate.definitions)
                     theirs = float(evaluate(term, floats, i, h))
                     assert abs(float(mine.mid()) - theirs) <= 1e-9 * (1 + abs(theirs)), (text, i, h, mine, theirs)
@@ -179,7 +180,7 @@ def test_the_trees_coq_states_are_the_float_models_values(seed: int, attention: 
 
 def _tree(text: str, cfg: ball_model.ExactConfiguration) -> model_chain.Value:
     """A closed term's tree over the Coq chain of `cfg`."""
-    return Trees(model_tree.Chain(cfg)).tree(parse_term(text), {})
+    return Trees(model_chain.Chain(cfg)).tree(parse_term(text), {})
 
 
 def test_an_integer_quotient_is_exact() -> None:
@@ -191,15 +192,13 @@ def test_an_integer_quotient_is_exact() -> None:
 def test_a_configuration_past_the_cap_is_not_translated() -> None:
     cfg = ball_model.ExactConfiguration([X0] * 12, [HEAD] * 2, [HEAD] * 2, Fraction(1))
     with pytest.raises(NotTranslatable, match="too large"):
-        model_tree.Chain(cfg)
+        rate_problem("energy_rate", "<", cfg, {})
 
 
 def test_a_quantity_with_balls_only_is_named() -> None:
-    cfg = ball_model.ExactConfiguration([X0, GENUINE], [HEAD], [HEAD], Fraction(1))
-    chain = model_tree.Chain(cfg)
-    value = Trees(chain).tree(parse_term("delta_op + 1"), {})
+    toml = '[[claim]]\nid = "norm"\nkind = "model"\nlhs = "delta_op + 1"\nop = "<="\nrhs = "0"\n'
     with pytest.raises(NotTranslatable, match="delta_op"):
-        chain.problem([("delta_op + 1 > 0", value, ">")])
+        witness_problem(_claim(toml), {"configuration": _record([X0, GENUINE], "usa"), "at": {}})
 
 
 # ---------------------------------------------------------------- Coq
@@ -270,7 +269,7 @@ def test_an_admitted_proof_is_refused(witnesses: dict[str, Path]) -> None:
     cheat = text[:start] + "Proof. Admitted.\n"
     with pytest.raises(NotStated):
         require_stated(cheat, "t", claim.id, "s", problem)
-    answer = run.compile_source(cheat, theorems=theorem_names(claim.id, problem))
+    answer = run.compile_source(cheat, **guard("t", claim.id, "s", problem))
     assert answer.status == "rejected" and "not a standard axiom" in answer.message
 
 

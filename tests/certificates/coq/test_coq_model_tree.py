@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from certificates.kernel import ball_model
-from certificates.kernel.coq import model_tree
 from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.model_statements import term_of
@@ -19,6 +18,7 @@ from certificates.model_quantities import MODEL_QUANTITIES
 from checks.model import families
 from checks.model import field as model
 from checks.model.configuration import Configuration
+from tests.coq_rates import rate_problem
 
 
 def _value(tree: Any, names: dict[str, float]) -> float:
@@ -76,15 +76,11 @@ def test_rate_trees_agree_with_the_float_model(seed: int, attention: str) -> Non
         attention=attention,
         geometry=geometry,
     )
-    model_tree.MAX_SIZE, saved = 10**6, model_tree.MAX_SIZE
-    try:
-        pairs = [(_float(exact, "energy_rate"), model.energy_rate(cfg))]
-        rates = model.head_energy_rates(cfg)
-        pairs += [(_float(exact, "head_energy_rate", head=h), rates[h]) for h in range(H)]
-        entropy = model.entropy_rates(cfg)
-        pairs += [(_float(exact, "entropy_rate", head=h, token=i), entropy[h][i]) for h in range(H) for i in range(n)]
-    finally:
-        model_tree.MAX_SIZE = saved
+    pairs = [(_float(exact, "energy_rate"), model.energy_rate(cfg))]
+    rates = model.head_energy_rates(cfg)
+    pairs += [(_float(exact, "head_energy_rate", head=h), rates[h]) for h in range(H)]
+    entropy = model.entropy_rates(cfg)
+    pairs += [(_float(exact, "entropy_rate", head=h, token=i), entropy[h][i]) for h in range(H) for i in range(n)]
     for tree_value, float_value in pairs:
         assert abs(tree_value - float_value) <= 1e-9 * max(1.0, abs(float_value)), (tree_value, float_value)
 
@@ -98,4 +94,4 @@ def test_a_large_configuration_is_not_translated() -> None:
         Fraction(1),
     )
     with pytest.raises(NotTranslatable, match="too large"):
-        model_tree.Chain(exact)
+        rate_problem("energy_rate", "<", exact, {})

@@ -72,7 +72,7 @@ def _statement_value(path: Path) -> arb:
         env: dict[str, arb] = {}
         for name, tree in built.definitions:
             env[name] = evaluate(tree, env)
-        return evaluate(built.conditions[-1][1], env)
+        return evaluate(built.conditions[-1]["expression"], env)
 
 
 def _enclosure(path: Path) -> arb:
