@@ -38,6 +38,7 @@ _INDEX_LETTERS = set("ijkhnmpqrstuv")
 
 _TOKENS = re.compile(
     r"(?P<space>\s+)"
+    r"|(?P<escape>\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}))"  # an escaped control character: text
     r"|(?P<word>[A-Za-z]{2,}(?:-[A-Za-z]+)+|[A-Za-z]+'s\b|[A-Z][A-Za-z]*\d+)"  # non-decreasing, head's, T17
     r"|(?P<number>\d+(?:\.\d+)?)"
     r"|(?P<name>[A-Za-z]+\d*'*⊥?)"

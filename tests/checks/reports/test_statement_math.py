@@ -90,3 +90,12 @@ def test_any_text_gives_well_formed_html(text: str) -> None:
     ElementTree.fromstring(f"<p>{page}</p>")  # escaped text and well-formed MathML only
     tags = set(re.findall(r"<(\w+)", page))
     assert tags <= {"math", "semantics", "annotation", *ELEMENTS}
+
+
+def test_an_escaped_control_character_stays_text() -> None:
+    """The report writes a control character as its escape (`\\x1b`): it is shown as written, never read as x_1 b."""
+    page = statement_html("x = x\\x1b]0;title\\x07 \\x9b31m \\u202e y >= 0")
+    prose = _prose(page)
+    assert "\\x1b" in prose and "\\x9b" in prose and "\\u202e" in prose
+    assert not any("x1b" in a or "x9b" in a for a in _annotations(page))
+    assert "y \\geq 0" in _annotations(page)
