@@ -32,8 +32,7 @@ from certificates.kernel.exact import precision, settling_sign
 from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
-from certificates.kernel.model_indices import TOKENS
-from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, Relation, Term
+from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, TOKENS, Relation, Term
 from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
 
 #: The name of an exact witness of an existence claim of an equality.
