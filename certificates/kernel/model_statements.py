@@ -26,7 +26,7 @@ builds its terms with the same `make`) and reads it at the witness's exact data 
 A universal statement is refuted by a `model-configuration` witness (exact data of the family, equal to the stated
 `data`, where the given conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence
 statement is proved by one where it states it, or, for an equality, by a `model-configuration-exact` witness (`rhs -
-lhs` exactly 0 in the exponential-polynomial field: `certificates.kernel.model_values.equality_failures`). What is
+lhs` exactly 0 in the exponential-polynomial field), both checked by `certificates.kernel.model_values.settle`. What is
 printed is rendered from the data.
 
 With an interaction phi the energy is E_h = (1/(2 n^2)) sum_ij Phi(s^h_ij): Phi is the statement's `energy`, proposed
@@ -38,6 +38,7 @@ naming it is accepted). Phi fixes the energy's constant of integration, so the p
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -49,7 +50,6 @@ from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, parse_rational
 from certificates.kernel.interaction import Interaction, check_tree
 from certificates.kernel.model_terms import (
-    NEGATED,
     RELATIONS,
     STATED,
     Relation,
@@ -59,7 +59,7 @@ from certificates.kernel.model_terms import (
     scalar_term,
     term_text,
 )
-from certificates.kernel.model_values import WITNESS, Settled, equality_failures, settle
+from certificates.kernel.model_values import WITNESS, Range, settle, witnessed
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
@@ -88,14 +88,8 @@ def term_of(data: object) -> Term:
             raise TermError("a term nested too deeply or too large")
         if not isinstance(node, list) or not node or not isinstance(node[0], str):
             raise TermError(f"malformed term node {str(node)[:60]}")
-        op, args = node[0], node[1:]
-        if op == "num" and len(args) == 1:
-            return make("num", (parse_rational(args[0]),))
-        if op == "name" and len(args) == 1:
-            return make("name", (args[0],))
-        if op == "pow" and len(args) == 2:
-            return make("pow", (read(args[0], depth + 1), args[1]))
-        return make(op, tuple(read(a, depth + 1) for a in args))
+        args = tuple(read(a, depth + 1) if isinstance(a, list) else a for a in node[1:])
+        return make(node[0], tuple(map(parse_rational, args)) if node[0] == "num" else args)
 
     try:
         return scalar_term(read(data, 0))
@@ -103,56 +97,24 @@ def term_of(data: object) -> Term:
         raise Rejected(f"not a model term: {exc}") from None
 
 
-@dataclass(frozen=True)
-class Sizes:
-    """Integer ranges of n, d, H (upper end None: unbounded) and beta's interval (0, oo) by default."""
-
-    low: dict[str, int] = field(default_factory=lambda: dict(LEAST))
-    high: dict[str, int | None] = field(default_factory=lambda: dict.fromkeys(LEAST))
-    #: beta's ends (None: 0 open below, unbounded above) and whether each is open.
-    beta: tuple[Fraction | None, Fraction | None, bool, bool] = (None, None, True, True)
-
-    def check(self, n: int, d: int, H: int, beta: Fraction, negative_beta: bool = False) -> list[str]:
-        """Why sizes n, d, H and beta lie outside the ranges (empty: inside), decided exactly. With `negative_beta`
-        (a claim for every beta < 0, which states no beta range: `model_claim`) beta's range is beta < 0."""
-        integers = {"n": n, "d": d, "H": H}  # high None: no upper end
-        out = [f"{k} = {v} is outside {self.range_text(k)}" for k, v in integers.items()
-               if not self.low[k] <= v <= (self.high[k] or v)]  # fmt: skip
-        if negative_beta:
-            return out + ([] if beta < 0 else [f"beta = {beta} is outside beta < 0"])
-        low, high, low_open, high_open = self.beta
-        below = beta <= 0 if low is None else (beta <= low if low_open else beta < low)
-        above = high is not None and (beta >= high if high_open else beta > high)
-        if below or above:
-            out.append(f"beta = {beta} is outside {self.range_text('beta')}")
-        return out
-
-    def range_text(self, name: str) -> str:
-        if name == "beta":
-            low, high, low_open, high_open = self.beta
-            lower = "beta > 0" if low is None else f"beta {'>' if low_open else '>='} {low}"
-            return lower if high is None else f"{lower}, beta {'<' if high_open else '<='} {high}"
-        low, high = self.low[name], self.high[name]
-        if high == low:
-            return f"{name} = {low}"
-        return f"{name} >= {low}" if high is None else f"{low} <= {name} <= {high}"
-
-
-def sizes_of(data: object) -> Sizes:
-    """The sizes of statement data; Rejected unless each integer range starts at the model's least size or above and
-    beta's range lies in beta > 0."""
+def ranges_of(data: object, negative: bool) -> dict[str, Range]:
+    """The ranges of the sizes: n, d, H `[low, high or null]` from the model's least sizes, beta `[low or null, high or
+    null, low open, high open]` in beta > 0 (no lower end: 0, open), or beta < 0 for a statement about a negative beta
+    (which states no range: `[null, null, true, true]`); Rejected otherwise."""
     recheck.require_keys(data, SIZE_NAMES, "sizes")
     assert isinstance(data, dict)
-    sizes = Sizes()
-    for name, least in LEAST.items():
-        sizes.low[name], sizes.high[name] = recheck.integer_range(data[name], least, f"sizes.{name}")
+    out = {k: (*recheck.integer_range(data[k], least, f"sizes.{k}"), False, False) for k, least in LEAST.items()}
     beta = data["beta"]
     if not isinstance(beta, list) or len(beta) != 4 or not all(isinstance(b, bool) for b in beta[2:]):
         raise Rejected("sizes.beta: [low or null, high or null, low open, high open]")
     low, high = (None if end is None else parse_rational(end) for end in beta[:2])
     if (low is not None and low <= 0) or (low is not None and high is not None and high < low):
         raise Rejected("sizes.beta: a range in beta > 0 (no lower end: 0, open; no upper end: unbounded)")
-    return Sizes(sizes.low, sizes.high, (low, high, beta[2], beta[3]))
+    if negative and beta != [None, None, True, True]:
+        raise Rejected("sizes.beta: a statement about beta < 0 states no range of beta")
+    below = (Fraction(0), True) if low is None else (low, beta[2])
+    out["beta"] = (None, Fraction(0), True, True) if negative else (below[0], high, below[1], beta[3])
+    return out
 
 
 @dataclass(frozen=True)
@@ -170,10 +132,10 @@ class ModelStatement:
     token: str
     hypotheses: tuple[str, ...]
     interaction: Any
-    sizes: Sizes
+    sizes: dict[str, Range]
     given: tuple[Relation, ...]
     relation: Relation
-    #: The exact data every configuration has (by `DATA`'s names; only those the statement fixes).
+    #: The exact data every configuration has (by the configuration's fields, `DATA`; only those the statement fixes).
     data: dict[str, Any] = field(default_factory=dict)
     head: int | None = None
 
@@ -201,8 +163,6 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     names = frozenset().union(*(t.names for r in (relation, *conditions) for t in (r.lhs, r.rhs)))
     if "lambda_h" in names and "scalar-heads" not in hypotheses:
         raise Rejected("lambda_h is a scalar head's strength: the statement must assume scalar-heads")
-    if interaction is not None and any(name.startswith("entropy") for name in names):
-        raise Rejected("attention entropies are defined for exp(beta s) weights, not a stated interaction")
     if data["token"] == "first" and "i" not in relation.free:
         raise Rejected("token = first binds the token i, which the relation does not name")
     if data["head"] is not None and not (recheck.natural(data["head"], 0, fmt.MAX_HEADS) and "h" in relation.free):
@@ -212,11 +172,13 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token", "head")}
     fields |= {"mask_rows": rows, "hypotheses": tuple(hypotheses), "interaction": interaction, "given": conditions}
     fields |= {"beta_sign": data["beta"], "data": _exact_data(data["data"])}
-    return ModelStatement(id=claim_id, sizes=sizes_of(data["sizes"]), relation=relation, **fields)
+    sizes = ranges_of(data["sizes"], data["beta"] == "negative")
+    return ModelStatement(id=claim_id, sizes=sizes, relation=relation, **fields)
 
 
 def _exact_data(data: object) -> dict[str, Any]:
-    """The statement's exact data as Fractions (rows of at most MAX_TOKENS entries), the null ones left out."""
+    """The statement's exact data as Fractions (rows of at most MAX_TOKENS entries) by the configuration's field each
+    names, the null ones left out."""
     recheck.require_keys(data, DATA, "statement data")
     assert isinstance(data, dict)
 
@@ -226,21 +188,9 @@ def _exact_data(data: object) -> dict[str, Any]:
         return [rows(v, depth - 1) for v in recheck.require_list(value, fmt.MAX_TOKENS, "statement data rows", 1)]
 
     try:
-        return {key: rows(value, DATA[key][1]) for key, value in data.items() if value is not None}
+        return {DATA[key][0]: rows(value, DATA[key][1]) for key, value in data.items() if value is not None}
     except TreeError as exc:
         raise Rejected(f"statement data: {exc}") from None
-
-
-def data_failures(claim: ModelStatement, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
-    """The stated exact data the configuration does not have, and a witness at another head than the stated one."""
-    failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, DATA[key][0]) != value]
-    return failures + ([f"the stated head {claim.head}"] if claim.head not in (None, at.get("h")) else [])
-
-
-def settled(claim: ModelStatement, cfg: ExactConfiguration, at: dict[str, int]) -> Settled:
-    """`model_values.settle` of a witness whose data are the statement's (what the checker and the provers run)."""
-    failures = data_failures(claim, cfg, at)
-    return Settled(failures=failures) if failures else settle(claim, cfg, at)
 
 
 def _interaction(data: dict[str, Any]) -> Interaction | None:
@@ -297,9 +247,11 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     recheck.require_witness(payload, wanted, EXACT_KEYS if exact else WITNESS_KEYS, "the model witness")
     if payload["hypotheses"] != list(claim.hypotheses):
         raise Rejected(f"the witness states hypotheses other than the statement's ({', '.join(claim.hypotheses)})")
-    at = payload["at"]
+    at, relation = payload["at"], payload.get("relation")
     if not isinstance(at, dict) or set(at) - {"i", "h"} or not all(map(recheck.natural, at.values())):
         raise Rejected(f"`at` names the token i and head h as integers, not {str(at)[:80]}")
+    if not exact and relation not in SETTLING[witnessed(claim)]:
+        raise Rejected(f"relation {str(relation)[:20]!r} does not {'state' if claim.exists else 'negate'} the claim's")
     cfg = witness_configuration(claim, payload)
     sizes = f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
     where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
@@ -308,16 +260,12 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
         f"{verb} claim {claim_id!r}: the model statement {shown(data, claim)} [{claim.relation.text} {outcome}"
         f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}]"
     )
-    if exact:
-        if failures := data_failures(claim, cfg, dict(at)) or equality_failures(claim, cfg, dict(at)):
-            raise Rejected(f"not an exact witness of {claim_id!r}: {'; '.join(failures)}")
-        return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = 0 exactly (exponential polynomials)"
-    relation = payload["relation"]
-    if relation not in SETTLING[STATED[claim.relation.op] if claim.exists else NEGATED[claim.relation.op]]:
-        raise Rejected(f"relation {str(relation)[:20]!r} does not {'state' if claim.exists else 'negate'} the claim's")
-    with precision(recheck.recorded_precision(payload)):
-        result = settled(claim, cfg, dict(at))
+    with nullcontext() if exact else precision(recheck.recorded_precision(payload)):
+        result = settle(claim, cfg, dict(at))
         if result.failures:
-            raise Rejected(f"not a witness of {claim_id!r}: {'; '.join(result.failures)}")
+            what = "an exact witness" if exact else "a witness"
+            raise Rejected(f"not {what} of {claim_id!r}: {'; '.join(result.failures)}")
+        if exact:
+            return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = 0 exactly (exponential polynomials)"
         recheck.check_enclosure(result.value, payload["enclosure"], relation, "rhs - lhs")
     return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = {result.value.str(6)} {relation} 0 (balls)"

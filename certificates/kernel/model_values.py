@@ -9,19 +9,20 @@ head outputs, v_i and xdot_i the velocities, E_h and its rate, entropies, scores
 what the exact field reads (`Chain.values` in `certificates.kernel.exp_field`) and what Coq states
 (`certificates.kernel.coq.model_tree`). The operator norms (delta_op, misalignment_h) have balls only.
 
-`settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
-that re-checks it: the claim's kind and geometry hold, its hypotheses exactly, every `given` condition at every token
-(balls), its sizes lie in the claim's ranges (exactly), and `rhs - lhs` has the sign that negates the claim's
-relation (a universal claim: a counterexample) or that states it (an existence claim: an instance) at the witness's
-token and head (balls; `witnessed`). `equality_failures` checks a witness of an existence claim of an equality: the
-same conditions, and `rhs - lhs` exactly 0 in the exponential-polynomial field (balls never show an equality). A
-logarithm, a square root that is not rational and an operator norm have no exact value there, so a claim that needs
-one has no exact witness.
+`settle` is the one check of a witness configuration of a statement (`certificates.kernel.model_statements`),
+shared by the provers that write a witness and the checker that re-checks it: the statement's exact data, head, kind
+and geometry hold, its hypotheses exactly, every `given` condition at every token (balls), its sizes lie in its
+ranges (exactly), and `rhs - lhs` has the sign that negates the relation (a universal statement: a counterexample)
+or that states it (an existence statement: an instance) at the witness's token and head (balls; `witnessed`); for an
+existence statement of an equality, `rhs - lhs` is exactly 0 in the exponential-polynomial field instead (balls
+never show an equality). A logarithm, a square root that is not rational and an operator norm have no exact
+value there, so a statement that needs one has no exact witness.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -39,6 +40,8 @@ from certificates.kernel.operator_norm import max_cross_operator_norm, operator_
 WITNESS = "model-configuration-exact"
 #: Working precision (bits) of the balls that settle an exact witness's `given` conditions.
 PRECISION = 256
+#: The range of a size: (low, high, low open, high open), an end None where it is unbounded.
+Range = tuple[Fraction | None, Fraction | None, bool, bool]
 
 
 def witnessed(claim: Any) -> str:
@@ -213,15 +216,16 @@ class Settled:
 
 
 def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
-    """What the exact data and the token and head of `at` violate of the claim, exactly: its kind, geometry, mask,
-    sizes (and sign of beta), hypotheses, interaction phi and token."""
-    failures = []
+    """What the exact data and the token and head of `at` violate of the statement, exactly: its exact data and head,
+    kind, geometry, mask, sizes (and sign of beta), hypotheses, interaction phi and token."""
+    failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, key) != value]
+    if claim.head not in (None, at.get("h")):
+        failures.append(f"the stated head {claim.head}")
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
         failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
     if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
         failures.append(f"the claim is about {'no' if claim.mask == 'none' else 'the ' + claim.mask} mask")
-    negative = claim.beta_sign == "negative"
-    failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta), negative)
+    failures += size_failures(claim.sizes, cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta))
     failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
     stated = claim.interaction.tree if claim.interaction is not None else None
     if (cfg.interaction.tree if cfg.interaction is not None else None) != stated:
@@ -233,6 +237,17 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     elif claim.token == "first" and at.get("i") != 0:
         failures.append("the claim is about the first token i = 0")
     return failures
+
+
+def size_failures(ranges: dict[str, Range], n: int, d: int, H: int, beta: Fraction) -> list[str]:
+    """Why the sizes lie outside their ranges (empty: inside), decided exactly."""
+    out = []
+    for name, value in {"n": n, "d": d, "H": H, "beta": beta}.items():
+        low, high, low_open, high_open = ranges[name]
+        below = low is not None and (value < low or (low_open and value == low))
+        if below or (high is not None and (value > high or (high_open and value == high))):
+            out.append(f"{name} = {value} is outside the statement's sizes.{name}")
+    return out
 
 
 def _balls(claim: Any, cfg: ExactConfiguration, at: dict[str, int], relation: bool) -> tuple[list[str], Any]:
@@ -250,34 +265,23 @@ def _balls(claim: Any, cfg: ExactConfiguration, at: dict[str, int], relation: bo
 
 
 def settle(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> Settled:
-    """Whether the exact configuration witnesses the model claim's negation (universal) or the claim (existence)
-    at the token and head of `at` (balls at the caller's precision): `configuration_failures`, every given
-    condition, then the relation of `witnessed`."""
+    """Whether the exact configuration witnesses the statement's negation (universal) or the statement (existence)
+    at the token and head of `at`: `configuration_failures`, every given condition by balls, then the relation of
+    `witnessed` by balls at the caller's precision; for an existence statement of an equality, `rhs - lhs` exactly 0
+    in the exponential-polynomial field (its sign "=")."""
     out = Settled(failures=configuration_failures(claim, cfg, at))
+    exact = claim.exists and claim.relation.op == "="
     if out.failures:
         return out
     try:
-        out.failures, out.value = _balls(claim, cfg, at, True)
-    except ValueError as exc:  # an interaction's energy without a verified antiderivative, a value not finite
-        out.failures = [str(exc)]
-    if not out.failures:
+        with precision(PRECISION) if exact else nullcontext():
+            out.failures, out.value = _balls(claim, cfg, at, not exact)
+        if exact and not out.failures:
+            delta = ball_model.stated_delta(claim.hypotheses)
+            value = ball_model.exact_values(cfg, lambda chain: Trees(chain, delta).residual(claim.relation, at))
+            out.failures, out.sign = ([], "=") if value.is_zero() else (["rhs - lhs is not exactly 0"], "")
+    except ValueError as exc:  # no verified antiderivative, a value not finite, no exact logarithm, root or norm
+        out.failures = [f"rhs - lhs has no exact value: {exc}" if exact else str(exc)]
+    if not exact and not out.failures:
         out.sign = settling_sign(out.value, witnessed(claim)) or ""
     return out
-
-
-def equality_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
-    """Why `cfg` (at the token and head of `at`) is not an exact witness of the existence claim `lhs = rhs`
-    (empty: it is one): `configuration_failures`, the given conditions by balls, rhs - lhs exactly 0."""
-    if not claim.exists or claim.relation.op != "=":
-        return [f"claim {claim.id!r} is not an existence claim of an equality"]
-    if failures := configuration_failures(claim, cfg, at):
-        return failures
-    try:
-        with precision(PRECISION):
-            if failures := _balls(claim, cfg, at, False)[0]:
-                return failures
-        delta = ball_model.stated_delta(claim.hypotheses)
-        value = ball_model.exact_values(cfg, lambda chain: Trees(chain, delta).residual(claim.relation, at))
-    except ValueError as exc:  # ExpFieldError among them: no exact logarithm, square root, operator norm or phi
-        return [f"rhs - lhs has no exact value: {exc}"]
-    return [] if value.is_zero() else ["rhs - lhs is not exactly 0"]

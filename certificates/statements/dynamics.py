@@ -30,7 +30,7 @@ from certificates.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import data_failures, statement_of
+from certificates.kernel.model_statements import statement_of
 from certificates.kernel.model_values import configuration_failures
 from certificates.masks import mask_of
 from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
@@ -192,7 +192,7 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
         return ["the family has no exact members"]
     relation = {"lhs": ["num", "0"], "op": ">=", "rhs": ["num", "0"]}
     statement = statement_of(fields | {"exists": False, "token": "every", "relation": relation, "head": None}, "family")
-    return data_failures(statement, exact, {}) + configuration_failures(statement, exact, {})
+    return configuration_failures(statement, exact, {})
 
 
 def with_given_matrices(options: dict[str, Any], exact: ExactConfiguration) -> ExactConfiguration:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from certificates.claims.model_sizes import Sizes
 from certificates.claims.model_text import names_energy
 from certificates.claims.schema import ModelClaim, UserClaim
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import Sizes
+from certificates.kernel.model_statements import ModelStatement, statement_of
 from certificates.kernel.model_terms import Relation, Term
 
 
@@ -47,6 +48,12 @@ def statement_data(claim: ModelClaim) -> dict[str, Any]:
         "data": {"tokens": None, "scores": None, "values": None, "beta": None},
         "head": None,
     }
+
+
+def kernel_statement(claim: ModelClaim) -> ModelStatement:
+    """The kernel's reading of the claim's statement: what its witnesses are settled against
+    (`certificates.kernel.model_values.settle`), by the deciders as by `check-cert`."""
+    return statement_of(statement_data(claim), claim.id)
 
 
 def relation_data(relation: Relation) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from certificates.kernel.format import content_hash
 from certificates.kernel.model_values import Trees, settle
 from certificates.kernel.verify import verify_file
 from certificates.model_balls import term_ball
+from certificates.statements.model import kernel_statement
 from certificates.store import write_certificate
 from checks import coq_files
 from checks.evidence.model_witnesses import float_algebra
@@ -87,7 +88,9 @@ def _payload(
     claim, record = _claim(toml), _record(tokens, attention, geometry)
     with precision(64):
         settled = settle(
-            claim, ball_model.ExactConfiguration(tokens, [HEAD], [HEAD], Fraction(1), geometry, attention), at
+            kernel_statement(claim),
+            ball_model.ExactConfiguration(tokens, [HEAD], [HEAD], Fraction(1), geometry, attention),
+            at,
         )
         low, high = (str(exact_value(end)) for end in (settled.value.lower(), settled.value.upper()))
     return {
