@@ -59,7 +59,7 @@ from certificates.kernel.model_terms import (
     scalar_term,
     term_text,
 )
-from certificates.kernel.model_values import WITNESS, Range, settle, witnessed
+from certificates.kernel.model_values import DATA, WITNESS, Range, settle, witnessed
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
@@ -70,8 +70,6 @@ SIZE_NAMES = ("n", "d", "H", "beta")
 #: The fields of a model statement (the module's docstring).
 STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "mask_rows", "token"}
 STATEMENT_KEYS |= {"hypotheses", "interaction", "energy", "sizes", "given", "relation", "data", "head"}
-#: The exact data a statement may fix: the configuration's field each names, and the depth of its rows.
-DATA = {"tokens": ("tokens", 2), "scores": ("score_matrices", 3), "values": ("values", 3), "beta": ("beta", 0)}
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
 EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 
@@ -135,7 +133,7 @@ class ModelStatement:
     sizes: dict[str, Range]
     given: tuple[Relation, ...]
     relation: Relation
-    #: The exact data every configuration has (by the configuration's fields, `DATA`; only those the statement fixes).
+    #: The exact data every configuration has (by `DATA`'s names; only those the statement fixes).
     data: dict[str, Any] = field(default_factory=dict)
     head: int | None = None
 
@@ -177,8 +175,7 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
 
 
 def _exact_data(data: object) -> dict[str, Any]:
-    """The statement's exact data as Fractions (rows of at most MAX_TOKENS entries) by the configuration's field each
-    names, the null ones left out."""
+    """The statement's exact data as Fractions (rows of at most MAX_TOKENS entries), the null ones left out."""
     recheck.require_keys(data, DATA, "statement data")
     assert isinstance(data, dict)
 
@@ -188,7 +185,7 @@ def _exact_data(data: object) -> dict[str, Any]:
         return [rows(v, depth - 1) for v in recheck.require_list(value, fmt.MAX_TOKENS, "statement data rows", 1)]
 
     try:
-        return {DATA[key][0]: rows(value, DATA[key][1]) for key, value in data.items() if value is not None}
+        return {key: rows(value, DATA[key][1]) for key, value in data.items() if value is not None}
     except TreeError as exc:
         raise Rejected(f"statement data: {exc}") from None
 

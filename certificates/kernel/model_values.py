@@ -40,6 +40,8 @@ from certificates.kernel.operator_norm import max_cross_operator_norm, operator_
 WITNESS = "model-configuration-exact"
 #: Working precision (bits) of the balls that settle an exact witness's `given` conditions.
 PRECISION = 256
+#: The exact data a statement may fix: the configuration's field each names, and the depth of its rows.
+DATA = {"tokens": ("tokens", 2), "scores": ("score_matrices", 3), "values": ("values", 3), "beta": ("beta", 0)}
 #: The range of a size: (low, high, low open, high open), an end None where it is unbounded.
 Range = tuple[Fraction | None, Fraction | None, bool, bool]
 
@@ -218,7 +220,7 @@ class Settled:
 def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
     """What the exact data and the token and head of `at` violate of the statement, exactly: its exact data and head,
     kind, geometry, mask, sizes (and sign of beta), hypotheses, interaction phi and token."""
-    failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, key) != value]
+    failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, DATA[key][0]) != value]
     if claim.head not in (None, at.get("h")):
         failures.append(f"the stated head {claim.head}")
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:

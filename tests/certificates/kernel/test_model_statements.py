@@ -179,7 +179,7 @@ def test_the_statement_is_term_trees_read_back_the_same() -> None:
     read = statement_of(data, "c")
     assert read.relation.lhs == claim.relation.lhs and read.relation.rhs == claim.relation.rhs
     assert read.given[0].lhs == claim.given[0].lhs and read.sizes["n"] == (3, 5, False, False)
-    assert read.sizes["beta"] == (0, None, True, False) and read.sizes["H"] == (1, None, False, False)
+    assert read.sizes["beta"] == (0, None, True, True) and read.sizes["H"] == (1, None, False, False)
     assert term_data(read.relation.rhs) == data["relation"]["rhs"]
 
 
