@@ -1,12 +1,12 @@
 """The sizes a `model` claim is about: every n >= 2, d >= 1, H >= 1, beta > 0, or the ranges its `domain` states.
 
-`domain` is a table like the other kinds' (`certificates.claims.domains`): each of n, d, H an integer (one
-size: `H = 2`) or a domain string or table with rational ends (`n = { min = 2, max = 5 }`, `d = "[3, 8]"`; integer
-sizes are the integers in it); `beta` a domain string or table (`beta = "[1/2, 2]"`). A range cannot reach below the
-model's own least sizes. The claim is then for (or, with `exists`, at some) sizes in the ranges only: the prover uses
-the lower ends (a proof for n >= 3 holds on [3, 5]), the search draws inside them and a witness is checked to lie in
-them (the statement's `sizes`, in the kernel: `certificates.kernel.model_values.size_failures`), so that a claim false
-only outside its ranges is never refuted.
+`domain` is a table like the other kinds' (`certificates.claims.domains`): each of n, d, H an integer (one size: `H =
+2`) or a domain string or table with rational ends (`n = { min = 2, max = 5 }`, `d = "[3, 8]"`; integer sizes are the
+integers in it); `beta` a domain string or table (`beta = "[1/2, 2]"`). A range cannot reach below the model's own least
+sizes. The claim is then for (or, with `exists`, at some) sizes in the ranges only: the prover uses the lower ends (a
+proof for n >= 3 holds on [3, 5]), the search draws inside them and a witness is checked to lie in them (the statement's
+given conditions on n, d, H, beta: `certificates.statements.model.size_conditions`), so that a claim false only outside
+its ranges is never refuted.
 """
 
 from __future__ import annotations
@@ -18,13 +18,16 @@ from typing import Any
 
 from certificates.claims.domains import parse_domain
 from certificates.errors import InputError
-from certificates.kernel.model_statements import LEAST, SIZE_NAMES
+
+#: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
+LEAST = {"n": 2, "d": 1, "H": 1}
+SIZE_NAMES = ("n", "d", "H", "beta")
 
 
 @dataclass(frozen=True)
 class Sizes:
     """Integer ranges of n, d, H (upper end None: unbounded) and beta's interval (0, oo) by default: what the
-    elaborator writes as the statement's `sizes` (`certificates.statements.model.sizes_data`) and the kernel checks."""
+    elaborator writes as given conditions of the statement (`certificates.statements.model.size_conditions`)."""
 
     low: dict[str, int] = field(default_factory=lambda: dict(LEAST))
     high: dict[str, int | None] = field(default_factory=lambda: dict.fromkeys(LEAST))

@@ -6,21 +6,21 @@ A claims-file `model` claim is elaborated outside the kernel (`certificates.stat
      "beta": "positive" | "negative", "mask": "none" | "causal" | "given", "mask_rows": rows of 0/1 or null,
      "token": "every" | "first", "hypotheses": [names], "interaction": exprtree tree of phi(s) or null,
      "energy": exprtree tree of Phi(s) (the energy's antiderivative of phi) or null,
-     "sizes": {"n": [low, high or null], "d": ..., "H": ..., "beta": [low or null, high or null, low open, high open]},
      "given": [{"lhs": term, "op": op, "rhs": term}, ...], "relation": {"lhs": term, "op": op, "rhs": term},
      "data": {"tokens": rows or null, "scores": matrices or null, "values": matrices or null, "beta": "p/q" or null},
      "head": null or the one head h the relation is about}
 
-It states: for every (with `exists`: some) n, d, H, beta in the sizes and every (some) configuration of the kind with
-the hypotheses and the exact `data` where each `given` condition holds at every token i (for the statement's head h),
-the relation holds at every (some) token i and head h (the stated `head` only, when it names one). The geometry is any
-normalization scheme; `xdot_i` is the sphere's or flat space's velocity, so a statement about another scheme does not
-name it (its rates are the chain's: `dE_dt`, `norm_rate_i`, `dR_dt`). A term is a JSON tree over the model's primitives
-(SPEC section 1): `["num", "p/q"]`, `["name", written]` (a symbol n, d, H, beta or a quantity at its indices: `x_i`,
-`f_g_j`, `a_h_i`, `s_h_ji`, `E_g`), `["pow", term, k]`, and `[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj
-M_h W_h log` and the sums `sum_i sum_j sum_h sum_g`. The kernel types each tree itself
-(`certificates.kernel.model_terms.make`: vectors and numbers, free indices, what may divide; the claims-file parser
-builds its terms with the same `make`) and reads it at the witness's exact data as trees of its chain, with balls
+It states: for every (with `exists`: some) n >= 2, d >= 1, H >= 1, beta of the sign and every (some) configuration of
+the kind with the hypotheses and the exact `data` where each `given` condition holds at every token i (for the
+statement's head h), the relation holds at every (some) token i and head h (the stated `head` only, when it names one).
+The geometry is any normalization scheme; `xdot_i` is the sphere's or flat space's velocity, so a statement about
+another scheme does not name it (its rates are the chain's: `dE_dt`, `norm_rate_i`, `dR_dt`). The ranges of a claim's
+sizes are given conditions on the symbols (`n >= 3`, `beta <= 2`), decided exactly like any other at exact data. A term
+is a JSON tree over the model's primitives (SPEC section 1): `["num", "p/q"]`, `["name", written]` (a symbol n, d, H,
+beta or a quantity at its indices: `x_i`, `f_g_j`, `a_h_i`, `s_h_ji`, `E_g`), `["pow", term, k]`, and `[op, term, ...]`
+for `+ - * / neg`, `inner norm2 norm proj M_h W_h log` and the sums `sum_i sum_j sum_h sum_g`. The kernel types each
+tree itself (`certificates.kernel.model_terms.make`: vectors and numbers, free indices, what may divide; the claims-file
+parser builds its terms with the same `make`) and reads it at the witness's exact data as trees of its chain, with balls
 (`certificates.kernel.model_values.Trees`).
 
 A universal statement is refuted by a `model-configuration` witness (exact data of the family, equal to the stated
@@ -40,7 +40,6 @@ from __future__ import annotations
 import json
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from certificates.kernel import format as fmt
@@ -59,17 +58,14 @@ from certificates.kernel.model_terms import (
     scalar_term,
     term_text,
 )
-from certificates.kernel.model_values import DATA, WITNESS, Range, settle, witnessed
+from certificates.kernel.model_values import DATA, WITNESS, settle, witnessed
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
 
-#: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
-LEAST = {"n": 2, "d": 1, "H": 1}
-SIZE_NAMES = ("n", "d", "H", "beta")
 #: The fields of a model statement (the module's docstring).
 STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "mask_rows", "token"}
-STATEMENT_KEYS |= {"hypotheses", "interaction", "energy", "sizes", "given", "relation", "data", "head"}
+STATEMENT_KEYS |= {"hypotheses", "interaction", "energy", "given", "relation", "data", "head"}
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
 EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 
@@ -95,26 +91,6 @@ def term_of(data: object) -> Term:
         raise Rejected(f"not a model term: {exc}") from None
 
 
-def ranges_of(data: object, negative: bool) -> dict[str, Range]:
-    """The ranges of the sizes: n, d, H `[low, high or null]` from the model's least sizes, beta `[low or null, high or
-    null, low open, high open]` in beta > 0 (no lower end: 0, open), or beta < 0 for a statement about a negative beta
-    (which states no range: `[null, null, true, true]`); Rejected otherwise."""
-    recheck.require_keys(data, SIZE_NAMES, "sizes")
-    assert isinstance(data, dict)
-    out = {k: (*recheck.integer_range(data[k], least, f"sizes.{k}"), False, False) for k, least in LEAST.items()}
-    beta = data["beta"]
-    if not isinstance(beta, list) or len(beta) != 4 or not all(isinstance(b, bool) for b in beta[2:]):
-        raise Rejected("sizes.beta: [low or null, high or null, low open, high open]")
-    low, high = (None if end is None else parse_rational(end) for end in beta[:2])
-    if (low is not None and low <= 0) or (low is not None and high is not None and high < low):
-        raise Rejected("sizes.beta: a range in beta > 0 (no lower end: 0, open; no upper end: unbounded)")
-    if negative and beta != [None, None, True, True]:
-        raise Rejected("sizes.beta: a statement about beta < 0 states no range of beta")
-    below = (Fraction(0), True) if low is None else (low, beta[2])
-    out["beta"] = (None, Fraction(0), True, True) if negative else (below[0], high, below[1], beta[3])
-    return out
-
-
 @dataclass(frozen=True)
 class ModelStatement:
     """A `model` statement read from its data, with the fields a witness is settled against
@@ -130,7 +106,6 @@ class ModelStatement:
     token: str
     hypotheses: tuple[str, ...]
     interaction: Any
-    sizes: dict[str, Range]
     given: tuple[Relation, ...]
     relation: Relation
     #: The exact data every configuration has (by `DATA`'s names; only those the statement fixes).
@@ -170,8 +145,7 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token", "head")}
     fields |= {"mask_rows": rows, "hypotheses": tuple(hypotheses), "interaction": interaction, "given": conditions}
     fields |= {"beta_sign": data["beta"], "data": _exact_data(data["data"])}
-    sizes = ranges_of(data["sizes"], data["beta"] == "negative")
-    return ModelStatement(id=claim_id, sizes=sizes, relation=relation, **fields)
+    return ModelStatement(id=claim_id, relation=relation, **fields)
 
 
 def _exact_data(data: object) -> dict[str, Any]:

@@ -42,8 +42,6 @@ WITNESS = "model-configuration-exact"
 PRECISION = 256
 #: The exact data a statement may fix: the configuration's field each names, and the depth of its rows.
 DATA = {"tokens": ("tokens", 2), "scores": ("score_matrices", 3), "values": ("values", 3), "beta": ("beta", 0)}
-#: The range of a size: (low, high, low open, high open), an end None where it is unbounded.
-Range = tuple[Fraction | None, Fraction | None, bool, bool]
 
 
 def witnessed(claim: Any) -> str:
@@ -219,7 +217,7 @@ class Settled:
 
 def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
     """What the exact data and the token and head of `at` violate of the statement, exactly: its exact data and head,
-    kind, geometry, mask, sizes (and sign of beta), hypotheses, interaction phi and token."""
+    kind, geometry, mask, hypotheses, interaction phi and token (its sizes are given conditions)."""
     failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, DATA[key][0]) != value]
     if claim.head not in (None, at.get("h")):
         failures.append(f"the stated head {claim.head}")
@@ -227,7 +225,6 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
         failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
     if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
         failures.append(f"the claim is about {'no' if claim.mask == 'none' else 'the ' + claim.mask} mask")
-    failures += size_failures(claim.sizes, cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta))
     failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
     stated = claim.interaction.tree if claim.interaction is not None else None
     if (cfg.interaction.tree if cfg.interaction is not None else None) != stated:
@@ -239,17 +236,6 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     elif claim.token == "first" and at.get("i") != 0:
         failures.append("the claim is about the first token i = 0")
     return failures
-
-
-def size_failures(ranges: dict[str, Range], n: int, d: int, H: int, beta: Fraction) -> list[str]:
-    """Why the sizes lie outside their ranges (empty: inside), decided exactly."""
-    out = []
-    for name, value in {"n": n, "d": d, "H": H, "beta": beta}.items():
-        low, high, low_open, high_open = ranges[name]
-        below = low is not None and (value < low or (low_open and value == low))
-        if below or (high is not None and (value > high or (high_open and value == high))):
-            out.append(f"{name} = {value} is outside the statement's sizes.{name}")
-    return out
 
 
 def _balls(claim: Any, cfg: ExactConfiguration, at: dict[str, int], relation: bool) -> tuple[list[str], Any]:

@@ -395,7 +395,6 @@ class ConfigurationObligation:
             "hypotheses": list(self.hypotheses),
             "interaction": None,
             "energy": None,
-            "sizes": {"n": [2, None], "d": [1, None], "H": [1, None], "beta": [None, None, True, True]},
             "given": [],
             "relation": relation,
             "data": dict.fromkeys(("tokens", "scores", "values", "beta")),

@@ -173,13 +173,16 @@ def test_the_statement_is_term_trees_read_back_the_same() -> None:
         ["sum_j", ["*", ["name", "p_h_ij"], ["inner", ["name", "x_j"], ["M_h", ["name", "x_i"]]]]],
         ["name", "n"],
     ]
-    assert data["sizes"]["n"] == [3, 5]
+    n_range = [
+        {"lhs": ["name", "n"], "op": ">=", "rhs": ["num", "3"]},
+        {"lhs": ["name", "n"], "op": "<=", "rhs": ["num", "5"]},
+    ]
+    assert data["given"][:2] == n_range and len(data["given"]) == 3  # the sizes are given conditions on n
     from certificates.kernel.model_statements import statement_of
 
     read = statement_of(data, "c")
     assert read.relation.lhs == claim.relation.lhs and read.relation.rhs == claim.relation.rhs
-    assert read.given[0].lhs == claim.given[0].lhs and read.sizes["n"] == (3, 5, False, False)
-    assert read.sizes["beta"] == (0, None, True, True) and read.sizes["H"] == (1, None, False, False)
+    assert read.given[2].lhs == claim.given[0].lhs and [g.text for g in read.given[:2]] == ["n >= 3", "n <= 5"]
     assert term_data(read.relation.rhs) == data["relation"]["rhs"]
 
 
@@ -207,10 +210,10 @@ def test_a_witness_outside_the_family_is_rejected(written: dict[str, Path]) -> N
     n = len(json.loads(path.read_text())["payload"]["configuration"]["tokens"])
 
     def other_n(data: dict[str, Any]) -> None:
-        data["statement"]["sizes"]["n"] = [n + 1, None]
+        data["statement"]["given"].append({"lhs": ["name", "n"], "op": ">=", "rhs": ["num", str(n + 1)]})
 
     ok, message = verify_file(forged(path, other_n))
-    assert not ok and f"n = {n} is outside the statement's sizes.n" in message, message
+    assert not ok and f"given n >= {n + 1} is not settled" in message, message
 
     def non_symmetric(data: dict[str, Any]) -> None:
         scores = data["payload"]["configuration"]["scores"][0]

@@ -21,9 +21,9 @@ from certificates.kernel.ball_model import ExactConfiguration, stationary
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
 from certificates.kernel.model_chain import Chain
-from certificates.kernel.model_values import settle, size_failures
+from certificates.kernel.model_values import settle
 from certificates.statements.dynamics import family_failures
-from certificates.statements.model import kernel_statement
+from certificates.statements.model import kernel_statement, statement_data
 from checks.claimsfile.exponential_decay import applies_exactly
 from checks.claimsfile.model_reduction import prove_model
 from tests.checks.claimsfile.test_model_claims import claim_text
@@ -93,11 +93,8 @@ def test_the_first_token_rule_on_the_merged_engine() -> None:
 def test_sizes_with_a_negative_beta() -> None:
     claim = parsed("E", "<", "0", beta="negative", table="[claim.domain]\nn = { min = 3, max = 5 }\n")
     assert "beta < 0" in claim.statement and "beta > 0" not in claim.statement
-    sizes = kernel_statement(claim).sizes
-    assert size_failures(sizes, 3, 2, 1, Fraction(-1)) == []
-    assert size_failures(sizes, 3, 2, 1, Fraction(1)) == ["beta = 1 is outside the statement's sizes.beta"]
-    assert size_failures(sizes, 6, 2, 1, Fraction(-1)) == ["n = 6 is outside the statement's sizes.n"]
-    assert size_failures(sizes, 3, 2, 1, Fraction(0))
+    statement = statement_data(claim)
+    assert statement["beta"] == "negative" and [g["rhs"] for g in statement["given"]] == [["num", "3"], ["num", "5"]]
     with pytest.raises(InputError, match=r"domain\.beta"):
         parsed("E", "<", "0", beta="negative", table='[claim.domain]\nbeta = "[1, 2]"\n')
 
