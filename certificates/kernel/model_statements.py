@@ -13,15 +13,15 @@ A claims-file `model` claim is elaborated outside the kernel (`certificates.stat
 It states: for every (with `exists`: some) n >= 2, d >= 1, H >= 1, beta of the sign and every (some) configuration of
 the kind with the hypotheses and the exact `data` where each `given` condition holds at every token i (for the
 statement's head h), the relation holds at every (some) token i and head h (the stated `head` only, when it names one).
-The geometry is any normalization scheme; `xdot_i` is the sphere's or flat space's velocity, so a statement about
-another scheme does not name it (its rates are the chain's: `dE_dt`, `norm_rate_i`, `dR_dt`). The ranges of a claim's
-sizes are given conditions on the symbols (`n >= 3`, `beta <= 2`), decided exactly like any other at exact data. A term
-is a JSON tree over the model's primitives (SPEC section 1): `["num", "p/q"]`, `["name", written]` (a symbol n, d, H,
-beta or a quantity at its indices: `x_i`, `f_g_j`, `a_h_i`, `s_h_ji`, `E_g`), `["pow", term, k]`, and `[op, term, ...]`
-for `+ - * / neg`, `inner norm2 norm proj M_h W_h log` and the sums `sum_i sum_j sum_h sum_g`. The kernel types each
-tree itself (`certificates.kernel.model_terms.make`: vectors and numbers, free indices, what may divide; the claims-file
-parser builds its terms with the same `make`) and reads it at the witness's exact data as trees of its chain, with balls
-(`certificates.kernel.model_values.Trees`).
+The geometry is any normalization scheme; `xdot_i` is its velocity (the chain's update of the token: P_i v_i on the
+sphere, v_i in flat space, the scheme's otherwise), and every rate is along it (`dE_dt`, `norm_rate_i`, `dR_dt`). The
+ranges of a claim's sizes are given conditions on the symbols (`n >= 3`, `beta <= 2`), decided exactly like any other at
+exact data. A term is a JSON tree over the model's primitives (SPEC section 1): `["num", "p/q"]`, `["name", written]` (a
+symbol n, d, H, beta or a quantity at its indices: `x_i`, `f_g_j`, `a_h_i`, `s_h_ji`, `E_g`), `["pow", term, k]`, and
+`[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj M_h W_h log` and the sums `sum_i sum_j sum_h sum_g`. The
+kernel types each tree itself (`certificates.kernel.model_terms.make`: vectors and numbers, free indices, what may
+divide; the claims-file parser builds its terms with the same `make`) and reads it at the witness's exact data as trees
+of its chain, with balls (`certificates.kernel.model_values.Trees`).
 
 A universal statement is refuted by a `model-configuration` witness (exact data of the family, equal to the stated
 `data`, where the given conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence
@@ -140,8 +140,6 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
         raise Rejected("token = first binds the token i, which the relation does not name")
     if data["head"] is not None and not (recheck.natural(data["head"], 0, fmt.MAX_HEADS) and "h" in relation.free):
         raise Rejected("statement head: null, or the head (a natural number) of a relation that names h")
-    if data["geometry"] not in ("sphere", "flat") and "xdot" in names:
-        raise Rejected(f"xdot_i is the sphere's or flat space's velocity, not {data['geometry']}'s")
     fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token", "head")}
     fields |= {"mask_rows": rows, "hypotheses": tuple(hypotheses), "interaction": interaction, "given": conditions}
     fields |= {"beta_sign": data["beta"], "data": _exact_data(data["data"])}

@@ -4,8 +4,9 @@ The grammar of a `model` claim's sides (and of its `given` conditions). Names (S
 
 - symbols `n`, `d`, `H`, `beta` (positive);
 - token vectors at token i: `x_i` (the token), `f_h_i` (head h's output f^h_i), `F_i` (sum_h f^h_i), `v_i` (the
-  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (P_i v_i on the sphere, v_i in flat space),
-  `xbar_h_i` (the attention mean sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) for every kind);
+  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (the geometry's velocity: P_i v_i on the
+  sphere, v_i in flat space), `xbar_h_i` (the attention mean sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) for
+  every kind);
 - scalars at token i and head h: `a_h_i` (radial shadow <f^h_i, x_i>), `T_h_i` (tangential power |P_i f^h_i|^2),
   `A_h_i` (the other heads' shadow sum_{g != h} a^g_i), `entropy_h_i`, `entropy_rate_h_i` (H^h_i, dH^h_i/dt),
   `Z_h_i` (the softmax normalizer sum_j exp(beta s^h_ij), the usa row sum);

@@ -217,12 +217,14 @@ class Settled:
 
 def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
     """What the exact data and the token and head of `at` violate of the statement, exactly: its exact data and head,
-    kind, geometry, mask, hypotheses, interaction phi and token (its sizes are given conditions)."""
+    kind, geometry, sign of beta, mask, hypotheses, interaction phi and token (its sizes are given conditions)."""
     failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, DATA[key][0]) != value]
     if claim.head not in (None, at.get("h")):
         failures.append(f"the stated head {claim.head}")
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
         failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
+    if cfg.beta == 0 or (cfg.beta < 0) != (claim.beta_sign == "negative"):
+        failures.append(f"the claim is about beta {'<' if claim.beta_sign == 'negative' else '>'} 0")
     if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
         failures.append(f"the claim is about {'no' if claim.mask == 'none' else 'the ' + claim.mask} mask")
     failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]

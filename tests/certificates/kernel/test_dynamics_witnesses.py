@@ -173,7 +173,7 @@ FORGERIES: dict[str, tuple[str, Callable[[dict[str, Any]], None], str]] = {
     "universal": ("relu-stays", lambda s: s.update(exists=False), "negate"),
     "limit": ("relu-stays", lambda s: s["relation"].update(rhs=["num", "0"]), "does not satisfy"),
     "strength": ("relu-stays", lambda s: s["data"]["scores"][0][0].__setitem__(0, "3"), "the stated scores"),
-    "no hemisphere": ("relu-stays", lambda s: s["given"][0].update(rhs=["num", "2"]), "not settled"),
+    "no hemisphere": ("relu-stays", lambda s: s["given"][-1].update(rhs=["num", "2"]), "not settled"),
 }
 
 
