@@ -154,8 +154,14 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
         if vector:
             raise TermError("a vector has no power (use norm2)")
         return Term("pow", args, False, free)
+    if op in ("+", "-") and vector != args[1].vector:
+        raise TermError("a vector and a number cannot be added")
+    if op == "*" and vector and args[1].vector:
+        raise TermError("two vectors cannot be multiplied (use inner)")
+    if op == "/" and (args[1].vector or not _monomial(args[1])):
+        raise TermError("divide only by a product of non-zero numbers and n, d, H, beta")
     if op in ("+", "-", "*", "/"):
-        return Term(op, args, _arithmetic_vector(op, *args), free)
+        return Term(op, args, vector or args[1].vector, free)
     if op in SUMS:
         if op in args[0].sums:
             raise TermError(f"{op} inside {op}: sums over the same index do not nest")
@@ -185,17 +191,6 @@ def _named(written: object) -> Term:
     if declared in VECTORS:
         return Term("vector", (VECTORS[declared], written, slots), True, letters)
     return Term("pair" if declared in PAIRS else "scalar", (declared, written, slots), False, letters)
-
-
-def _arithmetic_vector(op: str, left: Term, right: Term) -> bool:
-    """Whether `left op right` is a vector; TermError when it is outside the grammar."""
-    if op in ("+", "-") and left.vector != right.vector:
-        raise TermError("a vector and a number cannot be added")
-    if op == "*" and left.vector and right.vector:
-        raise TermError("two vectors cannot be multiplied (use inner)")
-    if op == "/" and (right.vector or not _monomial(right)):
-        raise TermError("divide only by a product of non-zero numbers and n, d, H, beta")
-    return left.vector or right.vector
 
 
 def _monomial(term: Term) -> bool:

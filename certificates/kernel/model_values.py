@@ -28,7 +28,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from certificates.kernel import ball_model
+from certificates.kernel import ball_model, recheck
 from certificates.kernel.exact import precision, settling_sign
 from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.masks import claim_mask
@@ -233,8 +233,8 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
         failures.append("the configuration's interaction function is not the claim's")
     failures += ball_model.interaction_failures(cfg)
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
-    if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):
-        failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
+    if set(at) != claim.relation.free or not all(recheck.natural(at[k], 0, sizes[k] - 1) for k in at):
+        failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes, not {str(at)[:80]}")
     elif claim.token == "first" and at.get("i") != 0:
         failures.append("the claim is about the first token i = 0")
     return failures
