@@ -3,16 +3,16 @@
 A claims-file `model` claim is elaborated outside the kernel (`certificates.statements.model`) into this data:
 
     {"form": "model", "claim": id, "exists": bool, "attention": kind, "geometry": "sphere" | "flat",
-     "beta": "positive" | "negative", "mask": "none" | "causal" | "given", "mask_rows": rows of 0/1 or null,
-     "token": "every" | "first", "hypotheses": [names], "interaction": exprtree tree of phi(s) or null,
+     "beta": "positive" | "negative", "mask": "none" | "causal" | rows of 0/1 (a given mask),
+     "fixed": {} or the token i and/or head h the relation is stated at ({"i": 0}: the first token),
+     "hypotheses": [names], "interaction": exprtree tree of phi(s) or null,
      "energy": exprtree tree of Phi(s) (the energy's antiderivative of phi) or null,
      "given": [{"lhs": term, "op": op, "rhs": term}, ...], "relation": {"lhs": term, "op": op, "rhs": term},
-     "data": {"tokens": rows or null, "scores": matrices or null, "values": matrices or null, "beta": "p/q" or null},
-     "head": null or the one head h the relation is about}
+     "data": {"tokens": rows or null, "scores": matrices or null, "values": matrices or null, "beta": "p/q" or null}}
 
 It states: for every (with `exists`: some) n >= 2, d >= 1, H >= 1, beta of the sign and every (some) configuration of
 the kind with the hypotheses and the exact `data` where each `given` condition holds at every token i (for the
-statement's head h), the relation holds at every (some) token i and head h (the stated `head` only, when it names one).
+statement's head h), the relation holds at every (some) token i and head h (those `fixed` names only).
 The geometry is any normalization scheme; `xdot_i` is its velocity (the chain's update of the token: P_i v_i on the
 sphere, v_i in flat space, the scheme's otherwise), and every rate is along it (`dE_dt`, `norm_rate_i`, `dR_dt`). The
 ranges of a claim's sizes are given conditions on the symbols (`n >= 3`, `beta <= 2`), decided exactly like any other at
@@ -64,8 +64,8 @@ from certificates.kernel.tree_text import term_text as tree_text
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
 
 #: The fields of a model statement (the module's docstring).
-STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "mask_rows", "token"}
-STATEMENT_KEYS |= {"hypotheses", "interaction", "energy", "given", "relation", "data", "head"}
+STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "fixed", "hypotheses"}
+STATEMENT_KEYS |= {"interaction", "energy", "given", "relation", "data"}
 WITNESS_KEYS = {"witness", "configuration", "hypotheses", "at", "prec", "relation", "enclosure"}
 EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 
@@ -102,44 +102,38 @@ class ModelStatement:
     beta_sign: str
     mask: str
     mask_rows: Any
-    token: str
     hypotheses: tuple[str, ...]
     interaction: Any
     given: tuple[Relation, ...]
     relation: Relation
     #: The exact data every configuration has (by `DATA`'s names; only those the statement fixes).
     data: dict[str, Any] = field(default_factory=dict)
-    head: int | None = None
+    #: The token i and head h the relation is stated at (the others: every one).
+    fixed: dict[str, int] = field(default_factory=dict)
 
 
 def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     """The statement of a certificate of `claim_id`; Rejected when the data are not a well-formed model statement."""
     recheck.require_keys(data, STATEMENT_KEYS, "model statement")
+    mask = data["mask"]
+    rows = recheck.mask_rows(mask, len(mask), "statement mask") if isinstance(mask, list) else None
     words = {"attention": ATTENTION_KINDS, "geometry": GEOMETRIES, "beta": ("positive", "negative")}
-    recheck.require_choices(
-        data, words | {"mask": ("none", "causal", "given"), "token": ("every", "first")}, "statement"
-    )
+    recheck.require_choices(data, words | ({} if rows else {"mask": ("none", "causal")}), "statement")
     hypotheses, given = data["hypotheses"], data["given"]
     if not isinstance(hypotheses, list) or not all(isinstance(h, str) for h in hypotheses) or len(hypotheses) > 12:
         raise Rejected("statement hypotheses: a list of names")
     if not isinstance(given, list) or len(given) > fmt.MAX_CONDITIONS or not isinstance(data["exists"], bool):
         raise Rejected("statement given: a list of conditions; exists: a boolean")
-    rows = data["mask_rows"]
-    if data["mask"] == "given":
-        rows = recheck.mask_rows(rows, len(rows) if isinstance(rows, list) else 0, "statement mask_rows")
-    elif rows is not None:
-        raise Rejected("statement mask_rows: only for a given mask")
     interaction = _interaction(data)
     relation = _relation(data["relation"], RELATIONS)
     conditions = tuple(_relation(g, tuple(STATED)) for g in given)
     names = frozenset().union(*(t.names for r in (relation, *conditions) for t in (r.lhs, r.rhs)))
     if "lambda_h" in names and "scalar-heads" not in hypotheses:
         raise Rejected("lambda_h is a scalar head's strength: the statement must assume scalar-heads")
-    if data["token"] == "first" and "i" not in relation.free:
-        raise Rejected("token = first binds the token i, which the relation does not name")
-    if data["head"] is not None and not (recheck.natural(data["head"], 0, fmt.MAX_HEADS) and "h" in relation.free):
-        raise Rejected("statement head: null, or the head (a natural number) of a relation that names h")
-    fields = {k: data[k] for k in ("exists", "attention", "geometry", "mask", "token", "head")}
+    fixed = data["fixed"]
+    if not isinstance(fixed, dict) or not set(fixed) <= relation.free or not all(map(recheck.natural, fixed.values())):
+        raise Rejected("statement fixed: the token i or head h (natural numbers) of the relation it is stated at")
+    fields = {k: data[k] for k in ("exists", "attention", "geometry", "fixed")} | {"mask": "given" if rows else mask}
     fields |= {"mask_rows": rows, "hypotheses": tuple(hypotheses), "interaction": interaction, "given": conditions}
     fields |= {"beta_sign": data["beta"], "data": _exact_data(data["data"])}
     return ModelStatement(id=claim_id, relation=relation, **fields)

@@ -216,11 +216,11 @@ class Settled:
 
 
 def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
-    """What the exact data and the token and head of `at` violate of the statement, exactly: its exact data and head,
-    kind, geometry, sign of beta, mask, hypotheses, interaction phi and token (its sizes are given conditions)."""
+    """What the exact data and the token and head of `at` violate of the statement, exactly: its exact data, fixed token
+    and head, kind, geometry, sign of beta, mask, hypotheses and interaction phi (its sizes are given conditions)."""
     failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, DATA[key][0]) != value]
-    if claim.head not in (None, at.get("h")):
-        failures.append(f"the stated head {claim.head}")
+    if any(at.get(index) != value for index, value in claim.fixed.items()):
+        failures.append(f"the statement is at {claim.fixed}")
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
         failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
     if cfg.beta == 0 or (cfg.beta < 0) != (claim.beta_sign == "negative"):
@@ -235,8 +235,6 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
     if set(at) != claim.relation.free or not all(recheck.natural(at[k], 0, sizes[k] - 1) for k in at):
         failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes, not {str(at)[:80]}")
-    elif claim.token == "first" and at.get("i") != 0:
-        failures.append("the claim is about the first token i = 0")
     return failures
 
 

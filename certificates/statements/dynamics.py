@@ -104,8 +104,7 @@ def family(claim_id: str, options: dict[str, Any], extra: tuple[str, ...] = ()) 
         "attention": options["attention"],
         "geometry": options["geometry"],
         "beta": "negative" if beta < 0 else "positive",
-        "mask": "none" if mask is None else "given",
-        "mask_rows": None if mask is None else [[int(m) for m in row] for row in mask],
+        "mask": "none" if mask is None else [[int(m) for m in row] for row in mask],
         "hypotheses": [*hypotheses, *extra],
         "interaction": None if interaction is None else interaction.tree,
         "energy": None,
@@ -114,7 +113,7 @@ def family(claim_id: str, options: dict[str, Any], extra: tuple[str, ...] = ()) 
             *([HEMISPHERE] if options["tokens"] == "hemisphere" else []),
         ],
         "data": data,
-        "head": options.get("head"),
+        "fixed": {} if options.get("head") is None else {"h": options["head"]},
     }
 
 
@@ -137,10 +136,10 @@ def refutation(claim: DynamicsClaim) -> dict[str, Any] | None:
     if claim.exists or searched not in CERTIFIED or fields is None:
         return None
     model = MODEL_QUANTITIES[searched]
-    if fields["head"] is not None and "head" not in model.axes:
+    if fields["fixed"] and "head" not in model.axes:
         return None  # a claim about one head, of a quantity of no head
     relation = {"lhs": ["name", model.term], "op": ">=", "rhs": ["num", "0"]}
-    return fields | {"exists": False, "token": "every", "relation": relation}
+    return fields | {"exists": False, "relation": relation}
 
 
 def avoided_limit(claim: DynamicsClaim) -> list[Any] | None:
@@ -166,7 +165,7 @@ def stationary(claim: DynamicsClaim, sign: str | None = None) -> dict[str, Any] 
         return None
     op = ("<" if sign == ">" else ">") if claim.exists else "="
     relation = {"lhs": STATIONARY_TERMS[claim.quantity], "op": op, "rhs": ["num", limit[1]]}
-    return fields | {"exists": claim.exists, "token": "every", "relation": relation}
+    return fields | {"exists": claim.exists, "relation": relation}
 
 
 def elaborate(claim: object, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
@@ -196,7 +195,7 @@ def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[
     if fields is None:
         return ["the family has no exact members"]
     relation = {"lhs": ["num", "0"], "op": ">=", "rhs": ["num", "0"]}
-    statement = statement_of(fields | {"exists": False, "token": "every", "relation": relation, "head": None}, "family")
+    statement = statement_of(fields | {"exists": False, "relation": relation, "fixed": {}}, "family")
     sizes = {"n": exact.n, "d": len(exact.tokens[0]), "H": len(exact.score_matrices)}
     wrong = [
         f"{key} = {value} is not the family's {options[key]}" for key, value in sizes.items() if value != options[key]

@@ -36,16 +36,14 @@ def statement_data(claim: ModelClaim) -> dict[str, Any]:
         "attention": claim.attention,
         "geometry": claim.geometry,
         "beta": claim.beta_sign,
-        "mask": claim.mask,
-        "mask_rows": rows,
-        "token": claim.token,
+        "mask": claim.mask if rows is None else rows,
+        "fixed": {"i": 0} if claim.token == "first" else {},
         "hypotheses": list(claim.hypotheses),
         "interaction": None if claim.interaction is None else claim.interaction.tree,
         "energy": claim.interaction.proposal() if claim.interaction is not None and names_energy(claim) else None,
         "given": [*size_conditions(claim.sizes), *(relation_data(g) for g in claim.given)],
         "relation": relation_data(claim.relation),
         "data": {"tokens": None, "scores": None, "values": None, "beta": None},
-        "head": None,
     }
 
 

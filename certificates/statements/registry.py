@@ -390,15 +390,13 @@ class ConfigurationObligation:
             "geometry": self.geometry,
             "beta": "positive",
             "mask": "none",
-            "mask_rows": None,
-            "token": "every",
+            "fixed": {},
             "hypotheses": list(self.hypotheses),
             "interaction": None,
             "energy": None,
             "given": [],
             "relation": relation,
             "data": dict.fromkeys(("tokens", "scores", "values", "beta")),
-            "head": None,
         }
 
 
