@@ -42,8 +42,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
+from certificates.kernel import ball_model, recheck
 from certificates.kernel import format as fmt
-from certificates.kernel import recheck
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, node_parts, parse_rational
@@ -130,6 +130,8 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     names = frozenset().union(*(t.names for r in (relation, *conditions) for t in (r.lhs, r.rhs)))
     if "lambda_h" in names and "scalar-heads" not in hypotheses:
         raise Rejected("lambda_h is a scalar head's strength: the statement must assume scalar-heads")
+    if "delta" in names and ball_model.stated_delta(hypotheses) is None:
+        raise Rejected("delta is the bound of orthogonal-heads(delta=q): the statement must assume it")
     fixed = data["fixed"]
     if not isinstance(fixed, dict) or not set(fixed) <= relation.free or not all(map(recheck.natural, fixed.values())):
         raise Rejected("statement fixed: the token i or head h (natural numbers) of the relation it is stated at")

@@ -21,7 +21,7 @@ value there, so a statement that needs one has no exact witness.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -140,11 +140,11 @@ class Trees:
             "entropy_rate_h_i": lambda: self._define(f"dH_{head}_{token}_dt", lambda: chain.entropy_rate(head, token)),
             "Z_h_i": lambda: self._define(f"Zs_{head}_{token}", lambda: chain.partition_function(head, token)),
             "lambda_h": lambda: cfg.score_matrices[head][0][0],  # M_h = lambda_h I: the claim assumes scalar-heads
-            "cluster_gap": lambda: 1 - min(token_products(cfg.tokens)),
+            "cluster_gap": lambda: 1 - min(dot(x, y) for i, x in enumerate(cfg.tokens) for y in cfg.tokens[i + 1 :]),
             "R": lambda: self._define("R", chain.order_parameter),
             "dR_dt": lambda: self._define("dR_dt", chain.order_parameter_rate),
             "norm_rate_i": lambda: self._define(f"dnx_{token}_dt", lambda: chain.token_norm_rate(token)),
-            "delta": lambda: stated_bound(self.delta),
+            "delta": lambda: self.delta,  # a statement naming it states orthogonal-heads(delta=q)
             "delta_op": lambda: chain.measured("delta_op", lambda: max_cross_operator_norm(cfg.score_matrices)),
             "misalignment_h": lambda: chain.measured(f"mis_{head}", lambda: _misalignment(cfg, head)),
         }
@@ -178,32 +178,17 @@ def _misalignment(cfg: ExactConfiguration, head: int) -> Any:
     return operator_norm([[w - m for w, m in zip(*pair, strict=True)] for pair in rows])
 
 
-def stated_bound(delta: Fraction | None) -> Fraction:
-    """The stated delta of a claim that names `delta` (whose fields require the hypothesis)."""
-    if delta is None:
-        raise ValueError("`delta` is named by a claim that states orthogonal-heads(delta=q)")
-    return delta
-
-
-def token_products(tokens: list[list[Fraction]]) -> list[Fraction]:
-    """<x_i, x_j> for i != j, exactly."""
-    return [dot(x, y) for i, x in enumerate(tokens) for j, y in enumerate(tokens) if i != j]
-
-
-def index_values(free: frozenset[str], at: dict[str, int], sizes: dict[str, int]) -> Iterator[dict[str, int]]:
-    """Every binding of the free indices, those of `at` kept: a condition holds for each of them."""
-    names = sorted(free)
-    ranges = [[at[k]] if k in at else range(sizes[k]) for k in names]
-    for values in product(*ranges):
-        yield dict(zip(names, values, strict=True))
-
-
 def given_rows(claim: Any, trees: Trees, at: dict[str, int]) -> list[tuple[Relation, dict[str, int], Value]]:
-    """(condition, binding, rhs - lhs) of every `given` condition at every token (for the claim's head): a given
-    condition holds at EVERY token, not only at the witness's token."""
+    """(condition, binding, rhs - lhs) of every `given` condition at every binding of its free indices (the
+    statement's head kept): a given condition holds at EVERY token, not only at the witness's token."""
     cfg = trees.chain.cfg
-    sizes, head = {"i": cfg.n, "h": len(cfg.score_matrices)}, {k: v for k, v in at.items() if k == "h"}
-    return [(c, b, trees.residual(c, b)) for c in claim.given for b in index_values(c.free, head, sizes)]
+    ranges = {"i": range(cfg.n), "h": [at["h"]] if "h" in at else range(len(cfg.score_matrices))}
+    rows = []
+    for condition in claim.given:
+        for values in product(*(ranges[k] for k in sorted(condition.free))):
+            binding = dict(zip(sorted(condition.free), values, strict=True))
+            rows.append((condition, binding, trees.residual(condition, binding)))
+    return rows
 
 
 @dataclass

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 from certificates.claims.embedding import embedded
@@ -25,7 +26,7 @@ from certificates.claims.schema import ModelClaim
 from certificates.kernel.ball_model import ExactConfiguration, Matrix
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_terms import Relation
-from certificates.kernel.model_values import WITNESS, index_values, settle
+from certificates.kernel.model_values import WITNESS, settle
 from certificates.provers.witness import exact_record
 from certificates.statements.model import kernel_statement
 from certificates.store import certificate_directory, write_certificate
@@ -117,8 +118,9 @@ def decide_equality_existence(claim: ModelClaim, ctx: Context) -> Outcome:
     statement = kernel_statement(claim)
     for cfg in candidates(claim):
         ctx.check_budget()
-        sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
-        for at in index_values(claim.relation.free, {}, sizes):
+        sizes = {"i": range(cfg.n), "h": range(len(cfg.score_matrices))}
+        free = sorted(claim.relation.free)
+        for at in (dict(zip(free, values, strict=True)) for values in product(*(sizes[k] for k in free))):
             tried += 1
             why = settle(statement, cfg, at).failures
             if not why:
