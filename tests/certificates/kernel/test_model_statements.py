@@ -295,6 +295,35 @@ def test_an_exact_witness_of_a_moved_equality_is_rejected(written: dict[str, Pat
     assert not ok and "not exactly 0" in message, message
 
 
+ENTROPIES = ["sum_i", ["sum_h", ["name", "entropy_h_i"]]]
+#: Forged statement fields (claim, change, what the rejection names): the token and head a relation is stated at,
+#: the mask's rows, a name whose hypothesis is not assumed, a quantity the stated interaction does not define.
+FIELD_FORGERIES = {
+    "head of no relation head": ("energy-monotone-without-alignment", ("fixed", {"h": 0}), "statement fixed"),
+    "negative token": ("shadow-equals-one", ("fixed", {"i": -1}), "statement fixed"),
+    "another token": ("shadow-equals-one", ("fixed", {"i": 5}), "the statement is at {'i': 5}"),
+    "a word for rows": ("energy-monotone-without-alignment", ("mask", "given"), "statement mask"),
+    "rows of no mask": ("energy-monotone-without-alignment", ("mask", [[1, 1], [0, 0]]), "statement mask"),
+    "another mask": ("energy-monotone-without-alignment", ("mask", [[1, 0], [1, 1]]), "mask"),
+    "delta unstated": ("energy-monotone-without-alignment", ("lhs", ["name", "delta"]), "orthogonal-heads(delta=q)"),
+    "entropy under phi": ("energy-positive-square", ("lhs", ENTROPIES), "exp(beta s) only"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIELD_FORGERIES))
+def test_a_forged_statement_field_is_rejected(written: dict[str, Path], name: str) -> None:
+    claim_id, (key, value), reason = FIELD_FORGERIES[name]
+
+    def change(data: dict[str, Any]) -> None:
+        if key == "lhs":
+            data["statement"]["relation"]["lhs"] = value
+        else:
+            data["statement"][key] = value
+
+    ok, message = verify_file(forged(written[claim_id], change))
+    assert not ok and reason in message, message
+
+
 def test_checking_loads_no_sympy_or_mpmath_of_its_own(written: dict[str, Path]) -> None:
     run = subprocess.run(
         [sys.executable, "-c", TRACE, *map(str, written.values())],
