@@ -244,7 +244,7 @@ def test_past_check_cert_coq_refuses_the_forged_data(toml: str, attention: str, 
     claim, payload = _claim(toml), _payload(toml, [X0, FORGED], attention, {"i": at, "h": 0})
     cfg = ball_model.ExactConfiguration([X0, FORGED], [HEAD], [HEAD], Fraction(1), "sphere", attention)
     with precision(64):
-        assert settle(claim, cfg, {"i": at, "h": 0}).sign == ""
+        assert settle(kernel_statement(claim), cfg, {"i": at, "h": 0}).sign == ""
     problem = witness_problem(claim, payload)
     assert run.compile_source(source("t", claim.id, "s", problem)).status == "rejected"
 
