@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel.model_indices import TOKENS
-from certificates.kernel.model_terms import OPERATORS, PAIRS, PRIMITIVE_SCALARS, SUMS, Relation, Term
+from certificates.kernel.model_terms import OPERATORS, PAIRS, PRIMITIVE_SCALARS, SUMS, TOKENS, Relation, Term
 
 
 @dataclass

@@ -12,7 +12,7 @@ h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, 
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
 conditions at every token) satisfy the relation at some token i and head h. A sign (< <= > >=) is settled by balls at
-the witness; an equality (`=`) only exactly (`certificates.kernel.model_values.equality_failures`), never by balls
+the witness; an equality (`=`) only exactly (`certificates.kernel.model_values.settle`), never by balls
 or floats.
 
 Models beyond the paper: `beta = "negative"` states the claim for every beta < 0 (repulsive attention) instead of
@@ -33,12 +33,11 @@ from typing import Any
 
 from certificates.claims.expressions import check_characters, checked_syntax, rational_literal
 from certificates.claims.interaction_text import parse_interaction
-from certificates.claims.model_sizes import parse_sizes
+from certificates.claims.model_sizes import Sizes, parse_sizes
 from certificates.claims.model_text import statement_text
 from certificates.claims.problems import ExpressionError
 from certificates.errors import InputError
 from certificates.kernel.ball_model import orthogonality_bound, stated_delta
-from certificates.kernel.model_statements import Sizes
 from certificates.kernel.model_terms import FUNCTIONS, Relation, Term, TermError, make, scalar_term
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from certificates.masks import MAX_GIVEN_TOKENS, Mask, mask_of

@@ -1,23 +1,49 @@
 """The sizes a `model` claim is about: every n >= 2, d >= 1, H >= 1, beta > 0, or the ranges its `domain` states.
 
-`domain` is a table like the other kinds' (`certificates.claims.domains`): each of n, d, H an integer (one
-size: `H = 2`) or a domain string or table with rational ends (`n = { min = 2, max = 5 }`, `d = "[3, 8]"`; integer
-sizes are the integers in it); `beta` a domain string or table (`beta = "[1/2, 2]"`). A range cannot reach below the
-model's own least sizes. The claim is then for (or, with `exists`, at some) sizes in the ranges only: the prover uses
-the lower ends (a proof for n >= 3 holds on [3, 5]), the search draws inside them and a witness is checked to lie in
-them (`Sizes.check`, in the kernel: `certificates.kernel.model_statements`), so that a claim false
-only outside its ranges is never refuted.
+`domain` is a table like the other kinds' (`certificates.claims.domains`): each of n, d, H an integer (one size: `H =
+2`) or a domain string or table with rational ends (`n = { min = 2, max = 5 }`, `d = "[3, 8]"`; integer sizes are the
+integers in it); `beta` a domain string or table (`beta = "[1/2, 2]"`). A range cannot reach below the model's own least
+sizes. The claim is then for (or, with `exists`, at some) sizes in the ranges only: the prover uses the lower ends (a
+proof for n >= 3 holds on [3, 5]), the search draws inside them and a witness is checked to lie in them (the statement's
+given conditions on n, d, H, beta: `certificates.statements.model.size_conditions`), so that a claim false only outside
+its ranges is never refuted.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from certificates.claims.domains import parse_domain
 from certificates.errors import InputError
-from certificates.kernel.model_statements import LEAST, SIZE_NAMES, Sizes
+
+#: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
+LEAST = {"n": 2, "d": 1, "H": 1}
+SIZE_NAMES = ("n", "d", "H", "beta")
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Integer ranges of n, d, H (upper end None: unbounded) and beta's interval (0, oo) by default: what the
+    elaborator writes as given conditions of the statement (`certificates.statements.model.size_conditions`)."""
+
+    low: dict[str, int] = field(default_factory=lambda: dict(LEAST))
+    high: dict[str, int | None] = field(default_factory=lambda: dict.fromkeys(LEAST))
+    #: beta's ends (None: 0 open below, unbounded above) and whether each is open.
+    beta: tuple[Fraction | None, Fraction | None, bool, bool] = (None, None, True, True)
+
+    def range_text(self, name: str) -> str:
+        """The range of `name` as the claim's statement and reports write it (`n >= 2`, `beta > 0`, `2 <= H <= 4`)."""
+        if name == "beta":
+            low, high, low_open, high_open = self.beta
+            lower = "beta > 0" if low is None else f"beta {'>' if low_open else '>='} {low}"
+            return lower if high is None else f"{lower}, beta {'<' if high_open else '<='} {high}"
+        low, high = self.low[name], self.high[name]
+        if high == low:
+            return f"{name} = {low}"
+        return f"{name} >= {low}" if high is None else f"{low} <= {name} <= {high}"
 
 
 def parse_sizes(raw: Any) -> Sizes:

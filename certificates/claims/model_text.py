@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from certificates.claims.model_sizes import SIZE_NAMES, Sizes
 from certificates.kernel.exprtree import rational_text
 from certificates.kernel.masks import Mask
-from certificates.kernel.model_statements import SIZE_NAMES, Sizes
 from certificates.kernel.model_terms import Relation
 from certificates.kernel.tree_text import term_text as tree_text
 

@@ -33,6 +33,7 @@ from certificates.claims.interaction_text import parse_interaction
 from certificates.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
 from certificates.claims.model_claim import REQUIRED as MODEL_REQUIRED
 from certificates.claims.model_claim import Relation, model_fields, model_statement
+from certificates.claims.model_sizes import Sizes
 from certificates.claims.numbers import float_parameter, stated
 from certificates.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
 from certificates.claims.orders import parameter_symbol, parse_approach, parse_order
@@ -48,7 +49,6 @@ from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.model_statements import Sizes
 from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from certificates.masks import NAMED as NAMED_MASKS
 from certificates.masks import Mask, mask_of

@@ -4,8 +4,9 @@ The grammar of a `model` claim's sides (and of its `given` conditions). Names (S
 
 - symbols `n`, `d`, `H`, `beta` (positive);
 - token vectors at token i: `x_i` (the token), `f_h_i` (head h's output f^h_i), `F_i` (sum_h f^h_i), `v_i` (the
-  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (P_i v_i on the sphere, v_i in flat space),
-  `xbar_h_i` (the attention mean sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) for every kind);
+  velocity field: F_i / n for usa, F_i for softmax and relu), `xdot_i` (the geometry's velocity: P_i v_i on the
+  sphere, v_i in flat space), `xbar_h_i` (the attention mean sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) for
+  every kind);
 - scalars at token i and head h: `a_h_i` (radial shadow <f^h_i, x_i>), `T_h_i` (tangential power |P_i f^h_i|^2),
   `A_h_i` (the other heads' shadow sum_{g != h} a^g_i), `entropy_h_i`, `entropy_rate_h_i` (H^h_i, dH^h_i/dt),
   `Z_h_i` (the softmax normalizer sum_j exp(beta s^h_ij), the usa row sum);
@@ -26,10 +27,12 @@ The grammar of a `model` claim's sides (and of its `given` conditions). Names (S
 - numbers (exact rationals from their text), `+ - *`, `/` by a monomial of numbers and symbols (always defined:
   the symbols are positive), `**` a non-negative integer literal up to MAX_POWER.
 
-Indices (`certificates.kernel.model_indices`): every name is written with its own indices, the tokens i, j and
-the heads h, g (`x_j`, `f_g_i`, `a_g_j`, `s_h_ji`, `E_g`). An index not bound by a sum is free: the statement is meant
-for every token i and every head h; the second indices j and g must be bound by `sum_j` / `sum_g`. A sum does not
-rebind its own index inside itself (`sum_i(sum_i(...))`), different indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
+Indices: a quantity is declared once under its name at the free token i and head h (`x_i`, `f_h_i`, `E_h`, `s_h_ij`
+for a pair of tokens); it is written with its own indices in those slots, the tokens i, j and the heads h, g (`x_j`,
+`f_g_i`, `a_g_j`, `s_h_ji`, `E_g`): `WRITTEN` lists every such spelling, nothing else is a name. An index not
+bound by a sum is free: the statement is meant for every token i and every head h; the second indices j and g must be
+bound by `sum_j` / `sum_g`. A sum does not rebind its own index inside itself (`sum_i(sum_i(...))`), different
+indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
 Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
 
 Every node is built by `make`, which types it (a vector or a number, its free indices, what may divide) or says why
@@ -41,11 +44,11 @@ configuration's chain (`model_values.Trees`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 from typing import Any
-
-from certificates.kernel.model_indices import HEADS, TOKENS, resolve, unbound
 
 MAX_POWER = 8
 SYMBOLS = ("n", "d", "H", "beta")
@@ -58,16 +61,47 @@ PRIMITIVE_SCALARS = ("entropy_h_i", "entropy_rate_h_i", "E", "E_h", "dE_dt", "dE
 PRIMITIVE_SCALARS += ("cluster_gap", "delta", "delta_op", "misalignment_h", "R", "dR_dt", "norm_rate_i")
 #: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
 PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
+#: Token and head indices, in the order their sums are written; a statement may leave only i and h free.
+TOKENS = ("i", "j")
+HEADS = ("h", "g")
+FREE = frozenset({"i", "h"})
 SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
 #: Head h's matrices as operators on vectors: `M_h(u)` = M_h u (scores), `W_h(u)` = W_h u (values).
 OPERATORS = {"M_h": "M", "W_h": "W"}
 #: What `log` may take: quantities positive at every configuration (so that the logarithm is always defined).
 LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
 FUNCTIONS = {"inner": 2, "norm2": 1, "norm": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
+#: How many arguments each node takes.
+ARITY = {"num": 1, "name": 1, "pow": 2, "neg": 1} | dict.fromkeys("+-*/", 2) | FUNCTIONS
 RELATIONS = ("=", "<=", "<", ">=", ">")
 #: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`, and the one that states it.
 NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
 STATED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
+@dataclass(frozen=True)
+class Slots:
+    """The letters at a declared name's slots: its head (h or g), its token (i or j), its token pair (two letters)."""
+
+    head: str | None = None
+    token: str | None = None
+    pair: tuple[str, str] | None = None
+
+
+def _spellings(declared: str) -> Iterator[tuple[str, Slots]]:
+    """Every way to write a declared name: its segments h, i, ij (after the first) filled with h or g, i or j, two
+    letters of i and j."""
+    first, *rest = declared.split("_")
+    fills = {"h": HEADS, "i": TOKENS, "ij": [a + b for a in TOKENS for b in TOKENS]}
+    for pick in product(*(fills.get(part, (part,)) for part in rest)):
+        slot = dict(zip(rest, pick, strict=True))
+        pair = slot.get("ij")
+        yield "_".join((first, *pick)), Slots(slot.get("h"), slot.get("i"), pair and (pair[0], pair[1]))
+
+
+DECLARED = (*VECTORS, *DEFINED_SCALARS, *PRIMITIVE_SCALARS, *PAIRS)
+#: Every written name of a quantity (`x_j`, `f_g_i`, `s_h_ji`, `E_g`): its declared name and its slots' letters.
+WRITTEN = {written: (name, slots) for name in DECLARED for written, slots in _spellings(name)}
 
 
 class TermError(ValueError):
@@ -102,6 +136,10 @@ class Term:
 def make(op: str, args: tuple[Any, ...]) -> Term:
     """The term `op(args)`, typed (vector or number, free indices); TermError when it is outside the grammar.
     `num` takes a Fraction, `name` a written name, `pow` a term and an integer, the others terms."""
+    if op not in ARITY:
+        raise TermError(f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
+    if len(args) != ARITY[op]:
+        raise TermError(f"{op} takes {ARITY[op]} argument(s)")
     if op == "num":
         return Term("num", (Fraction(args[0]),))
     if op == "name":
@@ -109,25 +147,27 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
     if any(not isinstance(a, Term) for a in args[: 1 if op == "pow" else None]):
         raise TermError(f"{op} takes terms")
     free = frozenset().union(*(a.free for a in args if isinstance(a, Term)))
-    vector = bool(args) and args[0].vector
-    if op == "neg" and len(args) == 1:
-        return Term("neg", args, vector, free)
-    if op == "pow" and len(args) == 2:
+    vector = args[0].vector
+    if op == "pow":
         if type(args[1]) is not int or not 0 <= args[1] <= MAX_POWER:
             raise TermError(f"an exponent is an integer literal from 0 to {MAX_POWER}")
         if vector:
             raise TermError("a vector has no power (use norm2)")
         return Term("pow", args, False, free)
-    if op in ("+", "-", "*", "/") and len(args) == 2:
-        return Term(op, args, _arithmetic_vector(op, *args), free)
-    if op not in FUNCTIONS:
-        raise TermError(f"unknown function (model expressions call {', '.join(FUNCTIONS)})")
-    if len(args) != FUNCTIONS[op]:
-        raise TermError(f"{op} takes {FUNCTIONS[op]} argument(s)")
+    if op in ("+", "-") and vector != args[1].vector:
+        raise TermError("a vector and a number cannot be added")
+    if op == "*" and vector and args[1].vector:
+        raise TermError("two vectors cannot be multiplied (use inner)")
+    if op == "/" and (args[1].vector or not _monomial(args[1])):
+        raise TermError("divide only by a product of non-zero numbers and n, d, H, beta")
+    if op in ("+", "-", "*", "/"):
+        return Term(op, args, vector or args[1].vector, free)
     if op in SUMS:
         if op in args[0].sums:
             raise TermError(f"{op} inside {op}: sums over the same index do not nest")
         return Term(op, args, vector, free - {op.removeprefix("sum_")})
+    if op == "neg":
+        return Term("neg", args, vector, free)
     if op == "log":
         if args[0].op not in ("scalar", "symbol") or args[0].args[0] not in LOG_ARGUMENTS:
             raise TermError(f"log takes one of {', '.join(LOG_ARGUMENTS)} (positive everywhere)")
@@ -141,28 +181,16 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
 def _named(written: object) -> Term:
     if written in SYMBOLS:
         return Term("symbol", (written,))
-    known = [*VECTORS, *DEFINED_SCALARS, *PRIMITIVE_SCALARS, *PAIRS]
-    resolved = resolve(written, set(known)) if isinstance(written, str) else None
-    if resolved is None:
+    if not isinstance(written, str) or written not in WRITTEN:
         raise TermError(
-            f"unknown name {str(written)[:40]!r} (model expressions know {', '.join([*SYMBOLS, *known])}, at tokens "
-            "i, j and heads h, g)"
+            f"unknown name {str(written)[:40]!r} (model expressions know {', '.join([*SYMBOLS, *DECLARED])}, at "
+            "tokens i, j and heads h, g)"
         )
-    declared, slots = resolved
+    declared, slots = WRITTEN[written]
+    letters = frozenset(k for k in (slots.head, slots.token, *(slots.pair or ())) if k is not None)
     if declared in VECTORS:
-        return Term("vector", (VECTORS[declared], written, slots), True, slots.letters)
-    return Term("pair" if declared in PAIRS else "scalar", (declared, written, slots), False, slots.letters)
-
-
-def _arithmetic_vector(op: str, left: Term, right: Term) -> bool:
-    """Whether `left op right` is a vector; TermError when it is outside the grammar."""
-    if op in ("+", "-") and left.vector != right.vector:
-        raise TermError("a vector and a number cannot be added")
-    if op == "*" and left.vector and right.vector:
-        raise TermError("two vectors cannot be multiplied (use inner)")
-    if op == "/" and (right.vector or not _monomial(right)):
-        raise TermError("divide only by a product of non-zero numbers and n, d, H, beta")
-    return left.vector or right.vector
+        return Term("vector", (VECTORS[declared], written, slots), True, letters)
+    return Term("pair" if declared in PAIRS else "scalar", (declared, written, slots), False, letters)
 
 
 def _monomial(term: Term) -> bool:
@@ -176,9 +204,9 @@ def scalar_term(term: Term) -> Term:
     """`term` when it may be a side of a statement (a number whose second indices j, g are bound); TermError else."""
     if term.vector:
         raise TermError("a side is a number, not a vector (use inner or norm2)")
-    reason = unbound(term.free)
-    if reason is not None:
-        raise TermError(reason)
+    for index in sorted(term.free - FREE):
+        what = "token" if index in TOKENS else "head"
+        raise TermError(f"index {index} is not bound: a second {what} is written inside sum_{index}(...)")
     return term
 
 

@@ -9,37 +9,39 @@ head outputs, v_i and xdot_i the velocities, E_h and its rate, entropies, scores
 what the exact field reads (`Chain.values` in `certificates.kernel.exp_field`) and what Coq states
 (`certificates.kernel.coq.model_tree`). The operator norms (delta_op, misalignment_h) have balls only.
 
-`settle` is the one check of a witness configuration, shared by the prover that writes a witness and the checker
-that re-checks it: the claim's kind and geometry hold, its hypotheses exactly, every `given` condition at every token
-(balls), its sizes lie in the claim's ranges (exactly), and `rhs - lhs` has the sign that negates the claim's
-relation (a universal claim: a counterexample) or that states it (an existence claim: an instance) at the witness's
-token and head (balls; `witnessed`). `equality_failures` checks a witness of an existence claim of an equality: the
-same conditions, and `rhs - lhs` exactly 0 in the exponential-polynomial field (balls never show an equality). A
-logarithm, a square root that is not rational and an operator norm have no exact value there, so a claim that needs
-one has no exact witness.
+`settle` is the one check of a witness configuration of a statement (`certificates.kernel.model_statements`),
+shared by the provers that write a witness and the checker that re-checks it: the statement's exact data, head, kind
+and geometry hold, its hypotheses exactly, every `given` condition at every token (balls), its sizes lie in its
+ranges (exactly), and `rhs - lhs` has the sign that negates the relation (a universal statement: a counterexample)
+or that states it (an existence statement: an instance) at the witness's token and head (balls; `witnessed`); for an
+existence statement of an equality, `rhs - lhs` is exactly 0 in the exponential-polynomial field instead (balls
+never show an equality). A logarithm, a square root that is not rational and an operator norm have no exact
+value there, so a statement that needs one has no exact witness.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from certificates.kernel import ball_model
+from certificates.kernel import ball_model, recheck
 from certificates.kernel.exact import precision, settling_sign
 from certificates.kernel.exact_data import ExactConfiguration, dot
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
-from certificates.kernel.model_indices import TOKENS
-from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, Relation, Term
+from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, TOKENS, Relation, Term
 from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
 
 #: The name of an exact witness of an existence claim of an equality.
 WITNESS = "model-configuration-exact"
 #: Working precision (bits) of the balls that settle an exact witness's `given` conditions.
 PRECISION = 256
+#: The exact data a statement may fix: the configuration's field each names, and the depth of its rows.
+DATA = {"tokens": ("tokens", 2), "scores": ("score_matrices", 3), "values": ("values", 3), "beta": ("beta", 0)}
 
 
 def witnessed(claim: Any) -> str:
@@ -138,11 +140,11 @@ class Trees:
             "entropy_rate_h_i": lambda: self._define(f"dH_{head}_{token}_dt", lambda: chain.entropy_rate(head, token)),
             "Z_h_i": lambda: self._define(f"Zs_{head}_{token}", lambda: chain.partition_function(head, token)),
             "lambda_h": lambda: cfg.score_matrices[head][0][0],  # M_h = lambda_h I: the claim assumes scalar-heads
-            "cluster_gap": lambda: 1 - min(token_products(cfg.tokens)),
+            "cluster_gap": lambda: 1 - min(dot(x, y) for i, x in enumerate(cfg.tokens) for y in cfg.tokens[i + 1 :]),
             "R": lambda: self._define("R", chain.order_parameter),
             "dR_dt": lambda: self._define("dR_dt", chain.order_parameter_rate),
             "norm_rate_i": lambda: self._define(f"dnx_{token}_dt", lambda: chain.token_norm_rate(token)),
-            "delta": lambda: stated_bound(self.delta),
+            "delta": lambda: self.delta,  # a statement naming it states orthogonal-heads(delta=q)
             "delta_op": lambda: chain.measured("delta_op", lambda: max_cross_operator_norm(cfg.score_matrices)),
             "misalignment_h": lambda: chain.measured(f"mis_{head}", lambda: _misalignment(cfg, head)),
         }
@@ -176,32 +178,17 @@ def _misalignment(cfg: ExactConfiguration, head: int) -> Any:
     return operator_norm([[w - m for w, m in zip(*pair, strict=True)] for pair in rows])
 
 
-def stated_bound(delta: Fraction | None) -> Fraction:
-    """The stated delta of a claim that names `delta` (whose fields require the hypothesis)."""
-    if delta is None:
-        raise ValueError("`delta` is named by a claim that states orthogonal-heads(delta=q)")
-    return delta
-
-
-def token_products(tokens: list[list[Fraction]]) -> list[Fraction]:
-    """<x_i, x_j> for i != j, exactly."""
-    return [dot(x, y) for i, x in enumerate(tokens) for j, y in enumerate(tokens) if i != j]
-
-
-def index_values(free: frozenset[str], at: dict[str, int], sizes: dict[str, int]) -> Iterator[dict[str, int]]:
-    """Every binding of the free indices, those of `at` kept: a condition holds for each of them."""
-    names = sorted(free)
-    ranges = [[at[k]] if k in at else range(sizes[k]) for k in names]
-    for values in product(*ranges):
-        yield dict(zip(names, values, strict=True))
-
-
 def given_rows(claim: Any, trees: Trees, at: dict[str, int]) -> list[tuple[Relation, dict[str, int], Value]]:
-    """(condition, binding, rhs - lhs) of every `given` condition at every token (for the claim's head): a given
-    condition holds at EVERY token, not only at the witness's token."""
+    """(condition, binding, rhs - lhs) of every `given` condition at every binding of its free indices (the
+    statement's head kept): a given condition holds at EVERY token, not only at the witness's token."""
     cfg = trees.chain.cfg
-    sizes, head = {"i": cfg.n, "h": len(cfg.score_matrices)}, {k: v for k, v in at.items() if k == "h"}
-    return [(c, b, trees.residual(c, b)) for c in claim.given for b in index_values(c.free, head, sizes)]
+    ranges = {"i": range(cfg.n), "h": [at["h"]] if "h" in at else range(len(cfg.score_matrices))}
+    rows = []
+    for condition in claim.given:
+        for values in product(*(ranges[k] for k in sorted(condition.free))):
+            binding = dict(zip(sorted(condition.free), values, strict=True))
+            rows.append((condition, binding, trees.residual(condition, binding)))
+    return rows
 
 
 @dataclass
@@ -214,25 +201,25 @@ class Settled:
 
 
 def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
-    """What the exact data and the token and head of `at` violate of the claim, exactly: its kind, geometry, mask,
-    sizes (and sign of beta), hypotheses, interaction phi and token."""
-    failures = []
+    """What the exact data and the token and head of `at` violate of the statement, exactly: its exact data, fixed token
+    and head, kind, geometry, sign of beta, mask, hypotheses and interaction phi (its sizes are given conditions)."""
+    failures = [f"the stated {key}" for key, value in claim.data.items() if getattr(cfg, DATA[key][0]) != value]
+    if any(at.get(index) != value for index, value in claim.fixed.items()):
+        failures.append(f"the statement is at {claim.fixed}")
     if cfg.attention != claim.attention or cfg.geometry != claim.geometry:
         failures.append(f"the claim is about {claim.attention} attention and {claim.geometry} dynamics")
+    if cfg.beta == 0 or (cfg.beta < 0) != (claim.beta_sign == "negative"):
+        failures.append(f"the claim is about beta {'<' if claim.beta_sign == 'negative' else '>'} 0")
     if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
         failures.append(f"the claim is about {'no' if claim.mask == 'none' else 'the ' + claim.mask} mask")
-    negative = claim.beta_sign == "negative"
-    failures += claim.sizes.check(cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices), Fraction(cfg.beta), negative)
     failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
     stated = claim.interaction.tree if claim.interaction is not None else None
     if (cfg.interaction.tree if cfg.interaction is not None else None) != stated:
         failures.append("the configuration's interaction function is not the claim's")
     failures += ball_model.interaction_failures(cfg)
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
-    if set(at) != set(claim.relation.free) or any(not 0 <= at[k] < sizes[k] for k in at):
-        failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes")
-    elif claim.token == "first" and at.get("i") != 0:
-        failures.append("the claim is about the first token i = 0")
+    if set(at) != claim.relation.free or not all(recheck.natural(at[k], 0, sizes[k] - 1) for k in at):
+        failures.append(f"the witness must name {sorted(claim.relation.free)} within the sizes, not {str(at)[:80]}")
     return failures
 
 
@@ -251,34 +238,23 @@ def _balls(claim: Any, cfg: ExactConfiguration, at: dict[str, int], relation: bo
 
 
 def settle(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> Settled:
-    """Whether the exact configuration witnesses the model claim's negation (universal) or the claim (existence)
-    at the token and head of `at` (balls at the caller's precision): `configuration_failures`, every given
-    condition, then the relation of `witnessed`."""
+    """Whether the exact configuration witnesses the statement's negation (universal) or the statement (existence)
+    at the token and head of `at`: `configuration_failures`, every given condition by balls, then the relation of
+    `witnessed` by balls at the caller's precision; for an existence statement of an equality, `rhs - lhs` exactly 0
+    in the exponential-polynomial field (its sign "=")."""
     out = Settled(failures=configuration_failures(claim, cfg, at))
+    exact = claim.exists and claim.relation.op == "="
     if out.failures:
         return out
     try:
-        out.failures, out.value = _balls(claim, cfg, at, True)
-    except ValueError as exc:  # an interaction's energy without a verified antiderivative, a value not finite
-        out.failures = [str(exc)]
-    if not out.failures:
+        with precision(PRECISION) if exact else nullcontext():
+            out.failures, out.value = _balls(claim, cfg, at, not exact)
+        if exact and not out.failures:
+            delta = ball_model.stated_delta(claim.hypotheses)
+            value = ball_model.exact_values(cfg, lambda chain: Trees(chain, delta).residual(claim.relation, at))
+            out.failures, out.sign = ([], "=") if value.is_zero() else (["rhs - lhs is not exactly 0"], "")
+    except ValueError as exc:  # no verified antiderivative, a value not finite, no exact logarithm, root or norm
+        out.failures = [f"rhs - lhs has no exact value: {exc}" if exact else str(exc)]
+    if not exact and not out.failures:
         out.sign = settling_sign(out.value, witnessed(claim)) or ""
     return out
-
-
-def equality_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> list[str]:
-    """Why `cfg` (at the token and head of `at`) is not an exact witness of the existence claim `lhs = rhs`
-    (empty: it is one): `configuration_failures`, the given conditions by balls, rhs - lhs exactly 0."""
-    if not claim.exists or claim.relation.op != "=":
-        return [f"claim {claim.id!r} is not an existence claim of an equality"]
-    if failures := configuration_failures(claim, cfg, at):
-        return failures
-    try:
-        with precision(PRECISION):
-            if failures := _balls(claim, cfg, at, False)[0]:
-                return failures
-        delta = ball_model.stated_delta(claim.hypotheses)
-        value = ball_model.exact_values(cfg, lambda chain: Trees(chain, delta).residual(claim.relation, at))
-    except ValueError as exc:  # ExpFieldError among them: no exact logarithm, square root, operator norm or phi
-        return [f"rhs - lhs has no exact value: {exc}"]
-    return [] if value.is_zero() else ["rhs - lhs is not exactly 0"]

@@ -3,7 +3,7 @@ refutation) or the statement itself (an existence statement's instance) is settl
 
 The statement is the data a certificate carries: a claims-file model claim's (`certificates.statements.model`), a
 dynamics claim's (`certificates.statements.dynamics`) or a registry claim's configuration witness's. The checker's own
-test (`certificates.kernel.model_statements.settled`) runs at rising precision on the kernel's reading of it; once it
+test (`certificates.kernel.model_values.settle`) runs at rising precision on the kernel's reading of it; once it
 settles the sign it looks for, the witness certificate is written with the claims-file claim embedded (none for the
 registry), which `check-cert` checks the witness against.
 """
@@ -15,9 +15,8 @@ from typing import Any
 
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import precision
-from certificates.kernel.model_statements import settled as settle
 from certificates.kernel.model_statements import statement_of
-from certificates.kernel.model_values import witnessed
+from certificates.kernel.model_values import settle, witnessed
 from certificates.provers.witness import PRECISIONS, WitnessResult, enclosure_text, exact_record
 from certificates.store import write_certificate
 

@@ -11,12 +11,12 @@ Two readings of a dynamics claim are statements about single states of its famil
   (or decays to L = 0) for every start of a family of exact members, and proves `Q does not tend to L` for some
   start: the universal statement `Q = L` over the stationary members (refuted by Q > L or Q < L), resp. the existence
   statement `Q > L` or `Q < L` at a stationary member, the side the witness shows (`stationary`).
-The family becomes the statement's kind, sizes (n, d and H exactly), hypotheses (`family_hypotheses`: unit tokens, its
-values' and heads', but for scalar heads, whose matrices are data), exact `data` (given tokens, score matrices, scalar
-strengths as the matrices lambda_h I, value matrices, and beta, each exactly as the file's literals name them:
-`numbers.stated`), mask rows, interaction tree and head; a hemisphere start is the given condition <x_i, sum_j x_j> > 0
-at every token (then every token lies in the open hemisphere around sum_j x_j). Families without exact members (no exact
-data can be one of them) have no statement.
+The family becomes the statement's kind, sizes (n, d and H exactly: given conditions), hypotheses (`family_hypotheses`:
+unit tokens, its values' and heads', but for scalar heads, whose matrices are data), exact `data` (given tokens, score
+matrices, scalar strengths as the matrices lambda_h I, value matrices, and beta, each exactly as the file's literals
+name them: `numbers.stated`), mask rows, interaction tree and head; a hemisphere start is the given condition <x_i,
+sum_j x_j> > 0 at every token (then every token lies in the open hemisphere around sum_j x_j). Families without exact
+members (no exact data can be one of them) have no statement.
 """
 
 from __future__ import annotations
@@ -24,16 +24,18 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from certificates.claims.model_sizes import Sizes
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
 from certificates.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from certificates.kernel import format as fmt
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import data_failures, statement_of
+from certificates.kernel.model_statements import statement_of
 from certificates.kernel.model_values import configuration_failures
 from certificates.masks import mask_of
 from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from certificates.statements.model import size_conditions
 from certificates.sympy_trees import from_sympy
 
 #: The witness kind both readings are settled by (`certificates.kernel.model_statements`).
@@ -94,7 +96,7 @@ def family(claim_id: str, options: dict[str, Any], extra: tuple[str, ...] = ()) 
         )
     if options.get("values") == "given":
         data["values"] = _texts(options["value_matrices"].exact())
-    sizes = {key: [options[key], options[key]] for key in ("n", "d", "H")} | {"beta": [None, None, True, True]}
+    sizes = {key: options[key] for key in ("n", "d", "H")}
     interaction = options.get("interaction")
     return {
         "form": "model",
@@ -102,15 +104,16 @@ def family(claim_id: str, options: dict[str, Any], extra: tuple[str, ...] = ()) 
         "attention": options["attention"],
         "geometry": options["geometry"],
         "beta": "negative" if beta < 0 else "positive",
-        "mask": "none" if mask is None else "given",
-        "mask_rows": None if mask is None else [[int(m) for m in row] for row in mask],
+        "mask": "none" if mask is None else [[int(m) for m in row] for row in mask],
         "hypotheses": [*hypotheses, *extra],
         "interaction": None if interaction is None else interaction.tree,
         "energy": None,
-        "sizes": sizes,
-        "given": [HEMISPHERE] if options["tokens"] == "hemisphere" else [],
+        "given": [
+            *size_conditions(Sizes(sizes, dict(sizes))),
+            *([HEMISPHERE] if options["tokens"] == "hemisphere" else []),
+        ],
         "data": data,
-        "head": options.get("head"),
+        "fixed": {} if options.get("head") is None else {"h": options["head"]},
     }
 
 
@@ -133,10 +136,10 @@ def refutation(claim: DynamicsClaim) -> dict[str, Any] | None:
     if claim.exists or searched not in CERTIFIED or fields is None:
         return None
     model = MODEL_QUANTITIES[searched]
-    if fields["head"] is not None and "head" not in model.axes:
+    if fields["fixed"] and "head" not in model.axes:
         return None  # a claim about one head, of a quantity of no head
     relation = {"lhs": ["name", model.term], "op": ">=", "rhs": ["num", "0"]}
-    return fields | {"exists": False, "token": "every", "relation": relation}
+    return fields | {"exists": False, "relation": relation}
 
 
 def avoided_limit(claim: DynamicsClaim) -> list[Any] | None:
@@ -162,7 +165,7 @@ def stationary(claim: DynamicsClaim, sign: str | None = None) -> dict[str, Any] 
         return None
     op = ("<" if sign == ">" else ">") if claim.exists else "="
     relation = {"lhs": STATIONARY_TERMS[claim.quantity], "op": op, "rhs": ["num", limit[1]]}
-    return fields | {"exists": claim.exists, "token": "every", "relation": relation}
+    return fields | {"exists": claim.exists, "relation": relation}
 
 
 def elaborate(claim: object, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
@@ -186,13 +189,18 @@ def repulsive(options: dict[str, Any]) -> bool:
 
 def family_failures(options: dict[str, Any], exact: ExactConfiguration) -> list[str]:
     """What keeps exact data out of the family (the kernel's exact checks of the family's statement: its kind, sizes,
-    mask, hypotheses and data; empty when they belong; the given conditions are the witness's balls')."""
+    mask, hypotheses and data; empty when they belong; the given conditions, its sizes among them, are the
+    witness's balls': here the sizes are compared directly)."""
     fields = family("family", options)
     if fields is None:
         return ["the family has no exact members"]
     relation = {"lhs": ["num", "0"], "op": ">=", "rhs": ["num", "0"]}
-    statement = statement_of(fields | {"exists": False, "token": "every", "relation": relation, "head": None}, "family")
-    return data_failures(statement, exact, {}) + configuration_failures(statement, exact, {})
+    statement = statement_of(fields | {"exists": False, "relation": relation, "fixed": {}}, "family")
+    sizes = {"n": exact.n, "d": len(exact.tokens[0]), "H": len(exact.score_matrices)}
+    wrong = [
+        f"{key} = {value} is not the family's {options[key]}" for key, value in sizes.items() if value != options[key]
+    ]
+    return wrong + configuration_failures(statement, exact, {})
 
 
 def with_given_matrices(options: dict[str, Any], exact: ExactConfiguration) -> ExactConfiguration:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from certificates.claims.model_sizes import LEAST, Sizes
 from certificates.claims.model_text import names_energy
 from certificates.claims.schema import ModelClaim, UserClaim
 from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import Sizes
+from certificates.kernel.model_statements import ModelStatement, statement_of
 from certificates.kernel.model_terms import Relation, Term
 
 
@@ -35,18 +36,21 @@ def statement_data(claim: ModelClaim) -> dict[str, Any]:
         "attention": claim.attention,
         "geometry": claim.geometry,
         "beta": claim.beta_sign,
-        "mask": claim.mask,
-        "mask_rows": rows,
-        "token": claim.token,
+        "mask": claim.mask if rows is None else rows,
+        "fixed": {"i": 0} if claim.token == "first" else {},
         "hypotheses": list(claim.hypotheses),
         "interaction": None if claim.interaction is None else claim.interaction.tree,
         "energy": claim.interaction.proposal() if claim.interaction is not None and names_energy(claim) else None,
-        "sizes": sizes_data(claim.sizes),
-        "given": [relation_data(g) for g in claim.given],
+        "given": [*size_conditions(claim.sizes), *(relation_data(g) for g in claim.given)],
         "relation": relation_data(claim.relation),
         "data": {"tokens": None, "scores": None, "values": None, "beta": None},
-        "head": None,
     }
+
+
+def kernel_statement(claim: ModelClaim) -> ModelStatement:
+    """The kernel's reading of the claim's statement: what its witnesses are settled against
+    (`certificates.kernel.model_values.settle`), by the deciders as by `check-cert`."""
+    return statement_of(statement_data(claim), claim.id)
 
 
 def relation_data(relation: Relation) -> dict[str, Any]:
@@ -66,8 +70,14 @@ def term_data(term: Term) -> list[Any]:
     return [op, *(term_data(a) for a in args)]
 
 
-def sizes_data(sizes: Sizes) -> dict[str, list[Any]]:
-    """The ranges of n, d, H ([low, high or null]) and beta ([low or null, high or null, low open, high open])."""
+def size_conditions(sizes: Sizes) -> list[dict[str, Any]]:
+    """The claim's ranges of n, d, H and beta as given conditions on the symbols (`n >= 3`, `beta < 2`): the ends
+    other than the model's own (n >= 2, d >= 1, H >= 1 and the sign of beta hold at every configuration)."""
     low, high, low_open, high_open = sizes.beta
-    ends = [None if end is None else rational_text(end) for end in (low, high)]
-    return {k: [sizes.low[k], sizes.high[k]] for k in ("n", "d", "H")} | {"beta": [*ends, low_open, high_open]}
+    ends = []
+    for name, least in LEAST.items():
+        ends += [(name, ">=", sizes.low[name])] if sizes.low[name] > least else []
+        ends += [(name, "<=", sizes.high[name])] if sizes.high[name] is not None else []
+    ends += [("beta", ">" if low_open else ">=", low)] if low is not None else []
+    ends += [("beta", "<" if high_open else "<=", high)] if high is not None else []
+    return [{"lhs": ["name", name], "op": op, "rhs": ["num", rational_text(end)]} for name, op, end in ends]

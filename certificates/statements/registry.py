@@ -390,16 +390,13 @@ class ConfigurationObligation:
             "geometry": self.geometry,
             "beta": "positive",
             "mask": "none",
-            "mask_rows": None,
-            "token": "every",
+            "fixed": {},
             "hypotheses": list(self.hypotheses),
             "interaction": None,
             "energy": None,
-            "sizes": {"n": [2, None], "d": [1, None], "H": [1, None], "beta": [None, None, True, True]},
             "given": [],
             "relation": relation,
             "data": dict.fromkeys(("tokens", "scores", "values", "beta")),
-            "head": None,
         }
 
 

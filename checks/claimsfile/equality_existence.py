@@ -4,7 +4,7 @@ No search with a margin can find an equality, and neither floats nor balls can s
 
 - CERTIFIED by an exact witness: structured exact configurations that equalities tend to hold at (every token equal,
   antipodal pairs, orthogonal frames, one generic pair; heads I, -I, coordinate projections; beta = 1) are proposed,
-  and `certificates.kernel.model_values.equality_failures` checks, in the exact field of the model, that rhs - lhs
+  and `certificates.kernel.model_values.settle` checks, in the exact field of the model, that rhs - lhs
   is exactly 0 (and every hypothesis and given condition); the certificate embeds the claim and `check-cert`
   re-checks it;
 - REFUTED when `lhs < rhs` or `lhs > rhs` is PROVED at every configuration (`checks.claimsfile.model_reduction`):
@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 from certificates.claims.embedding import embedded
@@ -25,8 +26,9 @@ from certificates.claims.schema import ModelClaim
 from certificates.kernel.ball_model import ExactConfiguration, Matrix
 from certificates.kernel.masks import claim_mask
 from certificates.kernel.model_terms import Relation
-from certificates.kernel.model_values import WITNESS, equality_failures, index_values
+from certificates.kernel.model_values import WITNESS, settle
 from certificates.provers.witness import exact_record
+from certificates.statements.model import kernel_statement
 from certificates.store import certificate_directory, write_certificate
 from checks.claimsfile.model_reduction import METHOD, prove_model
 from checks.registry import Context
@@ -113,12 +115,14 @@ def decide_equality_existence(claim: ModelClaim, ctx: Context) -> Outcome:
         failures += derivation.failures
     tried = 0
     reasons: dict[str, None] = {}
+    statement = kernel_statement(claim)
     for cfg in candidates(claim):
         ctx.check_budget()
-        sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
-        for at in index_values(claim.relation.free, {}, sizes):
+        sizes = {"i": range(cfg.n), "h": range(len(cfg.score_matrices))}
+        free = sorted(claim.relation.free)
+        for at in (dict(zip(free, values, strict=True)) for values in product(*(sizes[k] for k in free))):
             tried += 1
-            why = equality_failures(claim, cfg, at)
+            why = settle(statement, cfg, at).failures
             if not why:
                 return _certified(claim, cfg, at, ctx)
             reasons[why[0]] = None

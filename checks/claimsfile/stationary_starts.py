@@ -23,8 +23,8 @@ from certificates.claims.embedding import embedded
 from certificates.claims.numbers import stated
 from certificates.claims.schema import DynamicsClaim
 from certificates.kernel.ball_model import ExactConfiguration, Matrix, stationary
+from certificates.kernel.exact_data import dot
 from certificates.kernel.exprtree import parse_rational
-from certificates.kernel.model_values import token_products
 from certificates.kernel.tree_text import term_text
 from certificates.masks import mask_of
 from certificates.provers.model_witness import certify_model_witness
@@ -73,6 +73,11 @@ def candidates(options: dict[str, Any]) -> Iterator[ExactConfiguration]:
         for heads in _heads(options):
             cfg = ExactConfiguration(tokens, heads, heads, beta, options["geometry"], options["attention"], mask)
             yield dynamics.with_given_matrices(options, cfg)
+
+
+def token_products(tokens: list[list[Fraction]]) -> list[Fraction]:
+    """<x_i, x_j> for i != j, exactly."""
+    return [dot(x, y) for i, x in enumerate(tokens) for j, y in enumerate(tokens) if i != j]
 
 
 #: The exact value of each quantity a stationary start settles (`dynamics.STATIONARY_TERMS`), at exact tokens.

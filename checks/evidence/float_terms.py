@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from certificates.claims.model_algebra import NumericAlgebra
-from certificates.kernel.model_values import stated_bound
 from checks.evidence import float_error
 from checks.evidence.float_error import Magnitudes, Rounded, rounded
 from checks.model import families
@@ -233,10 +232,17 @@ def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> FloatAlg
         "M": lambda: cfg.score_matrices,
         "W": lambda: cfg.values,
         "cluster_gap": lambda: rounded(np.float64(model.cluster_gap(cfg)), gamma, np.float64(2.0)),
-        "delta": lambda: _number(stated_bound(delta)),
+        "delta": lambda: _number(_stated_bound(delta)),
         "delta_op": lambda: rounded(np.float64(families.max_cross_product_norm(cfg.score_matrices)), gamma),
         "misalignment": lambda: rounded(
             np.array([np.linalg.norm(D, 2) for D in cfg.values - cfg.score_matrices], dtype=float), gamma
         ),
     }
     return FloatAlgebra(lambda name: readers[name](), _number, cfg.attention, cfg.geometry, gamma=gamma)
+
+
+def _stated_bound(delta: Fraction | None) -> Fraction:
+    """The stated delta of a claim that names `delta` (whose fields require the hypothesis)."""
+    if delta is None:
+        raise ValueError("`delta` is named by a claim that states orthogonal-heads(delta=q)")
+    return delta

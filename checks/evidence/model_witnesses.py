@@ -27,6 +27,7 @@ import numpy as np
 
 from certificates.claims.embedding import embedded
 from certificates.claims.model_algebra import NumericAlgebra, evaluate, residual
+from certificates.claims.model_sizes import Sizes
 from certificates.claims.model_text import sizes_text
 from certificates.claims.schema import ModelClaim
 from certificates.errors import InputError
@@ -34,11 +35,11 @@ from certificates.families import HEAD_FAMILIES
 from certificates.kernel import ball_model
 from certificates.kernel.exact import precision
 from certificates.kernel.masks import claim_mask
-from certificates.kernel.model_statements import Sizes
+from certificates.kernel.model_statements import ModelStatement
 from certificates.kernel.model_values import settle
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import WitnessResult, round_configuration
-from certificates.statements.model import statement_data
+from certificates.statements.model import kernel_statement, statement_data
 from certificates.store import certificate_directory
 from checks.evidence import adversarial
 from checks.evidence.float_terms import float_algebra
@@ -331,6 +332,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     so that its certificate embeds the existence claim); with no candidate, balls decide the margins within their
     float error bound (`_settle_doubts`)."""
     certified_claim = claim if certify_as is None else certify_as
+    kernel = kernel_statement(claim)  # what balls settle a margin against, as check-cert does
     draws = Draws.of(claim.hypotheses)
     family = adversarial.Family.of(lambda r: draws.draw(claim, r), "random-sphere", draws.heads, draws.aligned)
     # `scalar-heads` is a statement for every lambda_h > 0: the strengths move too (identical heads, one alpha of
@@ -359,7 +361,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
         if value < -adversarial.VIOLATION and -value <= max(worst.bound, NOISE_BAND):  # a violation within error
             if not violated and checks < NOISE_CHECKS and _small(cfg):
                 checks += 1
-                if _noise(claim, _exact(cfg, draws, NOISE_DENOMINATOR), _at(claim, where)):
+                if _noise(kernel, _exact(cfg, draws, NOISE_DENOMINATOR), _at(claim, where)):
                     noise += 1
                     return 0.0, ()  # neither a violation nor a test: the float margin is within its rounding error
                 violated = True
@@ -385,7 +387,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
     out = SearchOutcome(result.evidence() | evidence, result.worst, worst_bound=least.bound)
     out.candidates = len(found)
     if not found:
-        _settle_doubts(claim, certified_claim, doubts, draws, ctx, out)
+        _settle_doubts(kernel, certified_claim, doubts, draws, ctx, out)
         return out
     statement, fields = statement_data(certified_claim), embedded(certified_claim)
     for candidate in found[:CANDIDATES_TRIED]:
@@ -401,7 +403,7 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
 
 
 def _settle_doubts(
-    claim: ModelClaim, certified_claim: ModelClaim, doubts: Doubts, draws: Draws, ctx: Context, out: SearchOutcome
+    claim: ModelStatement, certified_claim: ModelClaim, doubts: Doubts, draws: Draws, ctx: Context, out: SearchOutcome
 ) -> None:
     """Balls decide the margins within their float error bound, least certain first, at exact data within 2^-52 of
     the float configuration (NOISE_PRECISION bits): a negation they settle is certified as a witness there
@@ -492,7 +494,7 @@ def _exact(cfg: Configuration, draws: Draws, denominator: int) -> ball_model.Exa
     )
 
 
-def _at(claim: ModelClaim, index: tuple[int, ...]) -> dict[str, int]:
+def _at(claim: ModelClaim | ModelStatement, index: tuple[int, ...]) -> dict[str, int]:
     """The token and head of a margin's index (i, h) that the claim's relation leaves free."""
     return {k: v for k, v in zip(("i", "h"), index, strict=False) if k in claim.relation.free}
 
@@ -502,7 +504,7 @@ def _small(cfg: Configuration, size: int = NOISE_SIZE) -> bool:
     return cfg.n**2 * cfg.d * cfg.H <= size
 
 
-def _noise(claim: ModelClaim, exact: ball_model.ExactConfiguration, at: dict[str, int]) -> bool:
+def _noise(claim: ModelStatement, exact: ball_model.ExactConfiguration, at: dict[str, int]) -> bool:
     """Whether balls at the float data show that a near-zero float violation is rounding error: they do not settle
     the negation there (the exact residual has the claim's sign, or is 0 to NOISE_PRECISION bits). When the data
     fail the claim's hypotheses or conditions exactly, balls say nothing, and the float margin stands."""

@@ -177,7 +177,7 @@ def test_family_membership_is_exact() -> None:
     assert exact.beta == 1 and exact.score_matrices == [[[1, 0], [0, 1]]]
     assert "the stated beta" in dynamics.family_failures(options | {"beta": 0.3}, exact)
     assert "the stated scores" in dynamics.family_failures(options | {"lambdas": [0.5]}, exact)
-    assert "n = 3 is outside n = 4" in dynamics.family_failures(options | {"n": 4}, exact)
+    assert "n = 3 is not the family's 4" in dynamics.family_failures(options | {"n": 4}, exact)
 
 
 def test_search_finds_the_hand_witness_shape() -> None:

@@ -10,6 +10,7 @@ from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import precision
 from certificates.kernel.model_values import settle
+from certificates.statements.model import kernel_statement
 
 F = Fraction
 #: Three unit tokens in R^2 (e1, e2, -e1) and one identity head: a_h_i = <f_h_i, x_i> differs in sign by token.
@@ -19,7 +20,7 @@ IDENTITY = [[F(1), F(0)], [F(0), F(1)]]
 
 def _claim(body: str):  # type: ignore[no-untyped-def]
     (claim,) = parse_claims('[[claim]]\nid = "c"\nkind = "model"\n' + body, "t.toml")
-    return claim
+    return kernel_statement(claim)
 
 
 def _config(tokens: list[list[Fraction]], head: list[list[Fraction]] = IDENTITY) -> ExactConfiguration:

@@ -12,6 +12,7 @@ from certificates.errors import InputError
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.masks import causal
 from certificates.kernel.model_values import configuration_failures
+from certificates.statements.model import kernel_statement
 
 ROWS = "[[1, 1, 0], [0, 1, 1], [1, 0, 1]]"
 
@@ -52,7 +53,7 @@ def test_bad_given_masks_are_one_line_errors(mask: str, extra: str, field: str) 
 
 
 def test_a_witness_needs_exactly_the_claims_rows() -> None:
-    parsed = claim(ROWS)
+    parsed = kernel_statement(claim(ROWS))
     identity = [[Fraction(int(i == j)) for j in range(2)] for i in range(2)]
     tokens = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)], [Fraction(-1), Fraction(0)]]
     cfg = ExactConfiguration(tokens, [identity], [identity], Fraction(1), mask=parsed.mask_rows)
@@ -61,4 +62,4 @@ def test_a_witness_needs_exactly_the_claims_rows() -> None:
         forged = ExactConfiguration(tokens, [identity], [identity], Fraction(1), mask=other)
         assert configuration_failures(parsed, forged, {"i": 0}), other
     masked = ExactConfiguration(tokens, [identity], [identity], Fraction(1), mask=parsed.mask_rows)
-    assert configuration_failures(claim('"causal"'), masked, {"i": 0})
+    assert configuration_failures(kernel_statement(claim('"causal"')), masked, {"i": 0})

@@ -33,6 +33,7 @@ from certificates.kernel.format import content_hash
 from certificates.kernel.model_values import Trees, settle
 from certificates.kernel.verify import verify_file
 from certificates.model_balls import term_ball
+from certificates.statements.model import kernel_statement
 from certificates.store import write_certificate
 from checks import coq_files
 from checks.evidence.model_witnesses import float_algebra
@@ -88,7 +89,9 @@ def _payload(
     claim, record = _claim(toml), _record(tokens, attention, geometry)
     with precision(64):
         settled = settle(
-            claim, ball_model.ExactConfiguration(tokens, [HEAD], [HEAD], Fraction(1), geometry, attention), at
+            kernel_statement(claim),
+            ball_model.ExactConfiguration(tokens, [HEAD], [HEAD], Fraction(1), geometry, attention),
+            at,
         )
         low, high = (str(exact_value(end)) for end in (settled.value.lower(), settled.value.upper()))
     return {
@@ -240,7 +243,7 @@ def test_past_check_cert_coq_refuses_the_forged_data(toml: str, attention: str, 
     claim, payload = _claim(toml), _payload(toml, [X0, FORGED], attention, {"i": at, "h": 0})
     cfg = ball_model.ExactConfiguration([X0, FORGED], [HEAD], [HEAD], Fraction(1), "sphere", attention)
     with precision(64):
-        assert settle(claim, cfg, {"i": at, "h": 0}).sign == ""
+        assert settle(kernel_statement(claim), cfg, {"i": at, "h": 0}).sign == ""
     problem = witness_problem(claim, payload)
     assert run.compile_source(source("t", claim.id, "s", problem)).status == "rejected"
 

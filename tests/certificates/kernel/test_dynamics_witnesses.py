@@ -167,13 +167,13 @@ FORGERIES: dict[str, tuple[str, Callable[[dict[str, Any]], None], str]] = {
     "beta": ("general-energy", lambda s: s["data"].update(beta="2"), "the stated beta"),
     "given token": ("general-energy", lambda s: s["data"]["tokens"][1].__setitem__(0, "-1"), "the stated tokens"),
     "symmetric heads": ("general-energy", lambda s: s["hypotheses"].append("symmetric-scores"), "hypotheses"),
-    "sizes": ("general-energy", lambda s: s["sizes"].update(n=[5, 5]), "n = 4 is outside n = 5"),
+    "sizes": ("general-energy", lambda s: s["given"][0].update(rhs=["num", "5"]), "given n >= 5 is not settled"),
     "another claim": ("general-energy", lambda s: s.update(claim="relu-stays"), "not 'general-energy'"),
     "not stationary": ("relu-stays", lambda s: s["hypotheses"].remove("stationary"), "hypotheses"),
     "universal": ("relu-stays", lambda s: s.update(exists=False), "negate"),
     "limit": ("relu-stays", lambda s: s["relation"].update(rhs=["num", "0"]), "does not satisfy"),
     "strength": ("relu-stays", lambda s: s["data"]["scores"][0][0].__setitem__(0, "3"), "the stated scores"),
-    "no hemisphere": ("relu-stays", lambda s: s["given"][0].update(rhs=["num", "2"]), "not settled"),
+    "no hemisphere": ("relu-stays", lambda s: s["given"][-1].update(rhs=["num", "2"]), "not settled"),
 }
 
 

@@ -173,12 +173,16 @@ def test_the_statement_is_term_trees_read_back_the_same() -> None:
         ["sum_j", ["*", ["name", "p_h_ij"], ["inner", ["name", "x_j"], ["M_h", ["name", "x_i"]]]]],
         ["name", "n"],
     ]
-    assert data["sizes"]["n"] == [3, 5]
+    n_range = [
+        {"lhs": ["name", "n"], "op": ">=", "rhs": ["num", "3"]},
+        {"lhs": ["name", "n"], "op": "<=", "rhs": ["num", "5"]},
+    ]
+    assert data["given"][:2] == n_range and len(data["given"]) == 3  # the sizes are given conditions on n
     from certificates.kernel.model_statements import statement_of
 
     read = statement_of(data, "c")
     assert read.relation.lhs == claim.relation.lhs and read.relation.rhs == claim.relation.rhs
-    assert read.given[0].lhs == claim.given[0].lhs and read.sizes == claim.sizes
+    assert read.given[2].lhs == claim.given[0].lhs and [g.text for g in read.given[:2]] == ["n >= 3", "n <= 5"]
     assert term_data(read.relation.rhs) == data["relation"]["rhs"]
 
 
@@ -206,10 +210,10 @@ def test_a_witness_outside_the_family_is_rejected(written: dict[str, Path]) -> N
     n = len(json.loads(path.read_text())["payload"]["configuration"]["tokens"])
 
     def other_n(data: dict[str, Any]) -> None:
-        data["statement"]["sizes"]["n"] = [n + 1, None]
+        data["statement"]["given"].append({"lhs": ["name", "n"], "op": ">=", "rhs": ["num", str(n + 1)]})
 
     ok, message = verify_file(forged(path, other_n))
-    assert not ok and f"n = {n} is outside n >= {n + 1}" in message, message
+    assert not ok and f"given n >= {n + 1} is not settled" in message, message
 
     def non_symmetric(data: dict[str, Any]) -> None:
         scores = data["payload"]["configuration"]["scores"][0]
@@ -289,6 +293,35 @@ def test_an_exact_witness_of_a_moved_equality_is_rejected(written: dict[str, Pat
     change = lambda data: data["statement"]["relation"].__setitem__("rhs", ["num", "2"])  # noqa: E731
     ok, message = verify_file(forged(written["shadow-equals-one"], change))
     assert not ok and "not exactly 0" in message, message
+
+
+ENTROPIES = ["sum_i", ["sum_h", ["name", "entropy_h_i"]]]
+#: Forged statement fields (claim, change, what the rejection names): the token and head a relation is stated at,
+#: the mask's rows, a name whose hypothesis is not assumed, a quantity the stated interaction does not define.
+FIELD_FORGERIES = {
+    "head of no relation head": ("energy-monotone-without-alignment", ("fixed", {"h": 0}), "statement fixed"),
+    "negative token": ("shadow-equals-one", ("fixed", {"i": -1}), "statement fixed"),
+    "another token": ("shadow-equals-one", ("fixed", {"i": 5}), "the statement is at {'i': 5}"),
+    "a word for rows": ("energy-monotone-without-alignment", ("mask", "given"), "statement mask"),
+    "rows of no mask": ("energy-monotone-without-alignment", ("mask", [[1, 1], [0, 0]]), "statement mask"),
+    "another mask": ("energy-monotone-without-alignment", ("mask", [[1, 0], [1, 1]]), "mask"),
+    "delta unstated": ("energy-monotone-without-alignment", ("lhs", ["name", "delta"]), "orthogonal-heads(delta=q)"),
+    "entropy under phi": ("energy-positive-square", ("lhs", ENTROPIES), "exp(beta s) only"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIELD_FORGERIES))
+def test_a_forged_statement_field_is_rejected(written: dict[str, Path], name: str) -> None:
+    claim_id, (key, value), reason = FIELD_FORGERIES[name]
+
+    def change(data: dict[str, Any]) -> None:
+        if key == "lhs":
+            data["statement"]["relation"]["lhs"] = value
+        else:
+            data["statement"][key] = value
+
+    ok, message = verify_file(forged(written[claim_id], change))
+    assert not ok and reason in message, message
 
 
 def test_checking_loads_no_sympy_or_mpmath_of_its_own(written: dict[str, Path]) -> None:

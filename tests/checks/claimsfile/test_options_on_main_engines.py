@@ -21,8 +21,9 @@ from certificates.kernel.ball_model import ExactConfiguration, stationary
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.masks import causal
 from certificates.kernel.model_chain import Chain
-from certificates.kernel.model_values import equality_failures
+from certificates.kernel.model_values import settle
 from certificates.statements.dynamics import family_failures
+from certificates.statements.model import kernel_statement, statement_data
 from checks.claimsfile.exponential_decay import applies_exactly
 from checks.claimsfile.model_reduction import prove_model
 from tests.checks.claimsfile.test_model_claims import claim_text
@@ -92,9 +93,8 @@ def test_the_first_token_rule_on_the_merged_engine() -> None:
 def test_sizes_with_a_negative_beta() -> None:
     claim = parsed("E", "<", "0", beta="negative", table="[claim.domain]\nn = { min = 3, max = 5 }\n")
     assert "beta < 0" in claim.statement and "beta > 0" not in claim.statement
-    assert claim.sizes.check(3, 2, 1, Fraction(-1), negative_beta=True) == []
-    assert claim.sizes.check(3, 2, 1, Fraction(1), negative_beta=True)
-    assert claim.sizes.check(6, 2, 1, Fraction(-1), negative_beta=True)
+    statement = statement_data(claim)
+    assert statement["beta"] == "negative" and [g["rhs"] for g in statement["given"]] == [["num", "3"], ["num", "5"]]
     with pytest.raises(InputError, match=r"domain\.beta"):
         parsed("E", "<", "0", beta="negative", table='[claim.domain]\nbeta = "[1, 2]"\n')
 
@@ -125,12 +125,13 @@ def test_exact_equality_witnesses_need_the_claims_mask_and_sign_of_beta(extra: d
     identity = [[ONE, ZERO], [ZERO, ONE]]
     cfg = ExactConfiguration([[ONE, ZERO], [ONE, ZERO]], [identity], [identity], ONE)
     plain = parsed("norm2(xdot_i)", "=", "0", exists=True)
-    assert equality_failures(plain, cfg, {"i": 0}) == []
-    claim = parsed("norm2(xdot_i)", "=", "0", exists=True, **extra)
-    assert equality_failures(claim, cfg, {"i": 0})
+    plain = kernel_statement(plain)
+    assert settle(plain, cfg, {"i": 0}).failures == []
+    claim = kernel_statement(parsed("norm2(xdot_i)", "=", "0", exists=True, **extra))
+    assert settle(claim, cfg, {"i": 0}).failures
     own = dataclasses.replace(cfg, mask=causal(2)) if "mask" in extra else dataclasses.replace(cfg, beta=-ONE)
-    assert equality_failures(claim, own, {"i": 0}) == []
-    assert equality_failures(plain, own, {"i": 0})
+    assert settle(claim, own, {"i": 0}).failures == []
+    assert settle(plain, own, {"i": 0}).failures
 
 
 def _dynamics(**extra: str) -> str:

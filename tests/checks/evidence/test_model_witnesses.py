@@ -10,6 +10,7 @@ from certificates.claims.model_claim import parse_term
 from certificates.kernel.exact import precision
 from certificates.model_balls import term_ball
 from certificates.provers.witness import round_configuration
+from certificates.statements.model import kernel_statement
 from checks.evidence.model_witnesses import float_algebra
 from checks.model.configuration import Configuration
 from checks.model.families import rational_to_float
@@ -105,4 +106,4 @@ def test_near_zero_float_violations_are_told_from_rounding_noise_by_balls() -> N
     assert -model_witnesses.NOISE_BAND < model_witnesses.margin(identity, small)[0].value < -adversarial.VIOLATION
     draws = model_witnesses.Draws.of(identity.hypotheses)
     exact = model_witnesses._exact(small, draws, model_witnesses.NOISE_DENOMINATOR)
-    assert not model_witnesses._noise(identity, exact, {})
+    assert not model_witnesses._noise(kernel_statement(identity), exact, {})
