@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from flint import arb, ctx, fmpq, fmpz
+from flint import arb, ctx, fmpq
 
 #: The relations `value relation 0` that a certificate's ball settles.
 SIGNS = (">", ">=", "<", "<=")
@@ -38,6 +38,10 @@ _COMPARE: dict[str, Callable[[Any, int], Any]] = {
 #: The signs that settle each relation, in order of preference: `x != 0` is settled by `x > 0` or
 #: `x < 0`, and `x >= 0` by `x >= 0` itself or by `x > 0`.
 SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">"), "<": ("<",), "<=": ("<=", "<")}
+
+
+#: python-flint's working precision at `bits` inside a `with` block, restored afterwards (also on errors).
+precision = ctx.workprec
 
 
 #: Bits of a rational shown exactly by `shown`; a larger one is shown to 20 digits with its size (its exact
@@ -62,25 +66,6 @@ def box_text(box: Mapping[str, tuple[numbers.Rational, numbers.Rational]]) -> st
     return ", ".join(f"{name} in [{lo}, {hi}]" for name, (lo, hi) in ends.items())
 
 
-class precision:  # called as a function: `with precision(bits):`
-    """python-flint's working precision at `bits` inside a `with` block, restored afterwards (also on errors).
-
-    What `ctx.workprec` does, at a third of its cost (a certified constant at 1,000 digits changes the precision a
-    dozen times in some 100 microseconds)."""
-
-    __slots__ = ("_bits", "_saved")
-
-    def __init__(self, bits: int) -> None:
-        self._bits, self._saved = bits, 0
-
-    def __enter__(self) -> precision:
-        self._saved, ctx.prec = ctx.prec, self._bits
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        ctx.prec = self._saved
-
-
 def ball_of(value: numbers.Rational | int) -> arb:
     """An exact rational as a ball (exact when its binary expansion fits the working precision).
 
@@ -101,13 +86,6 @@ def rational_ball(numerator: int, denominator: int, bits: int) -> arb:
 
 class ExponentTooLarge(ArithmeticError):
     """An exact ball's binary exponent is beyond the bound its caller set: its exact value would be huge."""
-
-
-def dyadic_fmpz(point: arb) -> tuple[fmpz, int]:
-    """(m, e) with the exact ball `point` = m 2^e (`exact_value`), the mantissa left an fmpz (correct rounding
-    multiplies 100,000-digit mantissas as fmpz: a round trip through a Python int costs as much as the product)."""
-    mantissa, exponent = point.man_exp()
-    return mantissa, int(exponent)
 
 
 def exact_value(point: arb, max_exponent: int | None = None) -> Fraction:
