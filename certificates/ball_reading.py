@@ -2,9 +2,7 @@
 
 - `fails`: a relation refuted by a ball (every point of it violates `value relation 0`): a decider's FALSE, where the
   kernel only ever needs `certificates.kernel.exact.holds`;
-- `approximate`: a rational to a few significant digits at any magnitude, for messages and reports;
-- `dyadic_fmpz`: an exact ball as mantissa and binary exponent, the mantissa left an fmpz (the certified digits of
-  constants and the roots of lambda_c work on it; the kernel reads exact balls through `exact.exact_value`).
+- `approximate`: a rational to a few significant digits at any magnitude, for messages and reports.
 """
 
 from __future__ import annotations
@@ -13,8 +11,6 @@ import math
 import numbers
 from fractions import Fraction
 from typing import Any
-
-from flint import arb, fmpz
 
 from certificates.kernel.exact import ball_of, holds, precision
 
@@ -36,11 +32,3 @@ def approximate(value: numbers.Rational | int, digits: int = 6) -> str:
         return f"{number:.{digits}g}"
     with precision(max(64, 4 * digits)):
         return ball_of(q).str(digits, radius=False)
-
-
-def dyadic_fmpz(point: arb) -> tuple[fmpz, int]:
-    """(m, e) with the exact ball `point` = m 2^e (`certificates.kernel.exact.exact_value`), the mantissa left an fmpz
-    (correct rounding multiplies 100,000-digit mantissas as fmpz: a round trip through a Python int costs as much as
-    the product)."""
-    mantissa, exponent = point.man_exp()
-    return mantissa, int(exponent)
