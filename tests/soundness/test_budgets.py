@@ -18,7 +18,7 @@ from certificates.kernel import format as certificate_format
 from certificates.kernel import verify as certificate_verify
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exprtree import MAX_DEPTH, TreeError
-from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks import api, registry
 from checks import runner as claim_runner
 from checks.choices import MAX_SEED
