@@ -35,6 +35,10 @@ def load(path: Path) -> dict[str, Any]:
         raise Rejected("claim_id must be a string and payload an object")
     if certificate["statement"] is not None and not isinstance(certificate["statement"], dict):
         raise Rejected("statement must be null or a core statement object")
+    if certificate["claim"] is not None:  # provenance: `headflow check-cert` reads the text outside the kernel
+        require_keys(certificate["claim"], {"toml"}, "the claim field (null or {'toml': <one [[claim]] table>})")
+        if not isinstance(certificate["claim"]["toml"], str):
+            raise Rejected("claim.toml must be the text of one [[claim]] table")
     require_keys(certificate["tools"], fmt.TOOLS, "tools")
     for name, version in certificate["tools"].items():
         if not isinstance(version, str) or not fmt.VERSION.match(version):

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from certificates.claims.data_files import read_data_file
-from certificates.claims.embedding import read_embedded
+from certificates.claims.embedding import claim_text, read_embedded
 from certificates.claims.loader import load_claims, parse_claims
 from certificates.errors import InputError
-from certificates.kernel.provenance import claim_text
 from certificates.kernel.reading import RefusedFile, read_bounded
 
 SECRET = "FOO_SECRET=hunter2"
