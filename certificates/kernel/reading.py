@@ -15,7 +15,6 @@ import os
 import stat
 from pathlib import Path
 
-_CHUNK = 1 << 20
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a FIFO"),
@@ -45,24 +44,13 @@ def read_bounded(path: str | os.PathLike[str], limit: int, dir_fd: int | None = 
     require_regular(path, dir_fd)
     nofollow = os.O_NOFOLLOW if dir_fd is not None else 0
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | nofollow | getattr(os, "O_CLOEXEC", 0), dir_fd=dir_fd)
-    try:
+    with open(fd, "rb") as file:  # closes fd; a buffered read of n bytes reads until n or the end of the file
         status = os.fstat(fd)
         _check_mode(path, status.st_mode)
-        if status.st_size > limit:
-            raise RefusedFile(path, f"larger than {limit} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(fd)
-    if size > limit:
+        data = file.read(limit + 1) if status.st_size <= limit else b""
+    if status.st_size > limit or len(data) > limit:
         raise RefusedFile(path, f"larger than {limit} bytes")
-    return b"".join(chunks)
+    return data
 
 
 def _check_mode(path: str | os.PathLike[str], mode: int) -> None:
