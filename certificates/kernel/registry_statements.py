@@ -17,7 +17,7 @@ conclusion rests on and the kernel does not re-check (its SymPy derivation stays
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -102,16 +102,14 @@ def point_data(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]
     return point
 
 
-def point_sentence(statement: dict[str, Any], point: Mapping[str, Fraction]) -> str:
-    """The table's sentence filled with the parameters, the point and 1 - x of each coordinate x."""
+def _point(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """The table's sentence filled with the parameters, the point and 1 - x of each coordinate x; the conditions
+    settled at the point."""
+    point = point_data(statement, claim_id, payload)
     listed = ", ".join(f"{name} = {value}" for name, value in point.items())
     ends = {f"1-{name}": 1 - value for name, value in point.items()}
-    return statement["sentence"].format(**statement["parameters"], point=listed, **ends)  # type: ignore[no-any-return]
-
-
-def _point(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
-    point = point_data(statement, claim_id, payload)
-    return point_sentence(statement, point), recheck.point_conditions(payload, point)
+    proved = statement["sentence"].format(**statement["parameters"], point=listed, **ends)
+    return proved, recheck.point_conditions(payload, point)
 
 
 def configuration(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
