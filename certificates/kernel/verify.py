@@ -45,12 +45,6 @@ class CheckResult:
     proved: str = ""
 
 
-def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> tuple[bool, str]:
-    """(ok, one line): `ok: <claim>: <what it proves> [how]` or the reason for the rejection."""
-    result = check_file(Path(path), solver_seconds)
-    return result.ok, " ".join(result.message.split())
-
-
 def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> CheckResult:
     """Re-check one certificate file, registry or claims-file; never raises on a hostile file. Each solver gets
     `solver_seconds` for the file. The one entry point of the kernel: `headflow check-cert` and the tests call it."""

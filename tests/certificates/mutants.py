@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from certificates.kernel.format import content_hash
-from certificates.kernel.verify import verify_file
 from certificates.provers.convexity_cover import certify_convexity
 from certificates.store import build_certificate, certificate_directory
 from checks.constants.floats import lambda_c_scaled
@@ -15,6 +14,7 @@ from checks.evidence import energy_witnesses as wc
 from checks.registry import Context
 from checks.theorems import t19_threshold as tc
 from checks.verdicts import Outcome, Verdict
+from tests.checking import verify_file
 from tests.forging import Edit, forged_file
 from tests.soundness.mutation import Decide, Mutant
 

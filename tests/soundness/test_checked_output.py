@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from certificates.kernel.verify import verify_file
 from checks.claimsfile import inequality_decider
 from checks.cli import main
+from tests.checking import verify_file
 from tests.forging import forged, write
 from tests.soundness.forgeries import UNCHECKED, unchecked_fields
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from certificates.kernel.verify import verify_file as verify_certificate
+from tests.checking import verify_file as verify_certificate
 from tests.forging import collapse_first_split, forged_file
 
 ROOT = Path(__file__).resolve().parents[3]
