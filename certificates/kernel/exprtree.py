@@ -161,7 +161,6 @@ _BALLS: dict[str, Callable[..., arb]] = {
     "rpow": lambda base, exponent, walk: _real_power(walk(base), exponent, walk),
     "rat": lambda value: rational_ball(value.numerator, value.denominator, ctx.prec),
     "pi": arb.pi,
-    "e": lambda: arb(1).exp(),
 } | {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()}
 
 
@@ -170,7 +169,7 @@ def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclo
     enclosures in `functions` and each named node by its closed form at the balls of its arguments; unknown nodes
     raise TreeError. Products, powers and the increasing functions of wide balls use their end points
     (`certificates.kernel.endpoints`)."""
-    implicit = {op: partial(_no_enclosure, op) for op in IMPLICIT} | dict(functions or {})
+    implicit = dict(functions or {})  # an implicit node without its enclosure has no rule: TreeError
     named = {op: partial(_named, op, implicit) for op in NAMED if op not in _BALLS}
     return fold(tree, _BALLS | implicit | named | {"sym": partial(_value, env)})
 
@@ -179,10 +178,6 @@ def _value(env: Mapping[str, arb], name: str) -> arb:
     if name not in env:
         raise TreeError(f"no value for symbol {name!r}")
     return env[name]
-
-
-def _no_enclosure(op: str, *values: arb) -> arb:
-    raise TreeError(f"no enclosure of {op} given to this evaluation")
 
 
 def _exponent(k: int) -> int:
