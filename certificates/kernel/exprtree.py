@@ -234,20 +234,21 @@ def exact_rational(tree: object, env: Mapping[str, Fraction]) -> Fraction | None
     """The exact value of a tree of rational arithmetic (rationals, symbols, + - * /, integer powers) at a rational
     point; None when the tree has another node, a value is undefined (0 to a negative power, a quotient by 0) or too
     large (beyond MAX_EXACT_BITS)."""
-    rules: dict[str, Callable[..., Fraction]] = {
-        "rat": _small,
-        "sym": lambda name: env[name],
-        "add": lambda *values: reduce(lambda a, b: _small(a + b), values),
-        "mul": lambda *values: reduce(lambda a, b: _small(a * b), values),
-        "neg": operator.neg,
-        "sub": lambda a, b: _small(a - b),
-        "div": lambda a, b: _small(a / b),
-        "pow": _exact_power,
-    }
+    rules: dict[str, Callable[..., Fraction]] = {op: partial(_exact, function) for op, function in _EXACT.items()}
+    rules |= {"rat": _small, "sym": lambda name: env[name], "neg": operator.neg, "pow": _exact_power}
     try:
         return fold(tree, rules)
     except (TreeError, KeyError, ZeroDivisionError, OverflowError):
         return None
+
+
+#: The operations of `exact_rational` that combine values two at a time, each result held to MAX_EXACT_BITS.
+_EXACT = {"add": operator.add, "mul": operator.mul, "sub": operator.sub, "div": operator.truediv}
+
+
+def _exact(function: Callable[[Fraction, Fraction], Fraction], *values: Fraction) -> Fraction:
+    """`function` folded over the values from the left, each result refused (OverflowError) beyond MAX_EXACT_BITS."""
+    return reduce(lambda a, b: _small(function(a, b)), values)
 
 
 def _small(value: Fraction) -> Fraction:
