@@ -12,8 +12,7 @@ from typing import IO
 from certificates.claims.embedding import embedded, embedded_claim_mismatch, read_embedded
 from certificates.claims.schema import UserClaim
 from certificates.errors import InputError
-from certificates.kernel.loading import load
-from certificates.kernel.reading import require_regular
+from certificates.kernel.loading import load, require_regular
 from certificates.kernel.verify import CheckResult, check_file
 from certificates.statements import restated
 from checks import coq_files, rechecks
