@@ -144,7 +144,8 @@ def convexity_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     parts = lambda d: d["payload"]["parts"]  # noqa: E731
     yield "a moved above b", lambda d: d["payload"].update(a=d["payload"]["b"])
     yield "b moved to 40", lambda d: d["payload"].update(b="40")
-    yield "n changed", lambda d: d["payload"]["parameters"].update(n="4")
+    yield "n changed", lambda d: d["statement"]["parameters"].update(n="4")
+    yield "n added to the payload", lambda d: d["payload"].update(parameters={"n": "4"})
     yield "convex cover starts at 1", lambda d: parts(d)["convex"]["domain"]["u"].__setitem__(0, "1")
     yield "convex cover stops at 20", lambda d: parts(d)["convex"]["domain"]["u"].__setitem__(1, "20")
     yield "convex relation flipped", lambda d: parts(d)["convex"].update(relation="<")
