@@ -29,7 +29,7 @@ from certificates.kernel import covers, recheck
 from certificates.kernel import format as fmt
 from certificates.kernel.exact import precision
 from certificates.kernel.exprtree import count_nodes
-from certificates.kernel.verify import verify_file
+from certificates.kernel.verify import check_file
 from certificates.provers.witness import exact_record, round_configuration
 
 
@@ -111,7 +111,7 @@ def baseline_seconds() -> float:
     with tempfile.TemporaryDirectory() as folder:
         cli.main(["certify", "--certificates", folder])
         paths = sorted(Path(folder).glob("*.json"))
-        return _seconds(lambda: [verify_file(p) for p in paths]) / len(paths)
+        return _seconds(lambda: [check_file(p) for p in paths]) / len(paths)
 
 
 def _row(case: str, seconds: float, baseline: float) -> dict[str, object]:

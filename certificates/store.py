@@ -63,10 +63,16 @@ def build_certificate(
 
 
 def write_certificate(
-    directory: Path, claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str, Any] | None = None
+    directory: Path,
+    claim_id: str,
+    kind: str,
+    payload: dict[str, Any],
+    claim: dict[str, Any] | None = None,
+    statement: dict[str, Any] | None = None,
 ) -> Path:
-    """Write a certificate atomically into `directory`; the name carries the claim, kind and checksum."""
-    certificate = build_certificate(claim_id, kind, payload, claim)
+    """Write a certificate atomically into `directory`; the name carries the claim, kind and checksum (`statement`:
+    the core statement, elaborated from the claim and payload when not given)."""
+    certificate = build_certificate(claim_id, kind, payload, claim, statement)
     safe_id = re.sub(r"[^A-Za-z0-9._-]", "_", claim_id)
     path = Path(directory) / f"{safe_id}.{kind}.{certificate['sha256'][:12]}.json"
     write_text_atomic(path, json.dumps(certificate, indent=1, sort_keys=True) + "\n")

@@ -262,3 +262,16 @@ def test_the_manual_shows_the_table_of_families_rendered_from_the_records() -> N
     table = family_table.markdown()
     assert any(table in page.read_text(encoding="utf-8") for page in manual if page.is_file())
     assert all(f"| `{name}` |" in table for name in [*TOKEN_FAMILIES, *HEAD_FAMILIES])
+
+
+def test_the_typed_kinds_and_schemes_are_the_kernels() -> None:
+    """The typing Literals of `certificates.vocabulary` name exactly the kinds and schemes a core statement may use
+    (`certificates.kernel.vocabulary`), and the spherical schemes are among them."""
+    from typing import get_args
+
+    from certificates import vocabulary
+    from certificates.kernel import vocabulary as kernel_vocabulary
+
+    assert get_args(vocabulary.Attention) == kernel_vocabulary.ATTENTION_KINDS
+    assert get_args(vocabulary.Geometry) == kernel_vocabulary.GEOMETRIES
+    assert set(vocabulary.SPHERICAL_GEOMETRIES) <= set(kernel_vocabulary.GEOMETRIES)

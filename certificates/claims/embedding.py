@@ -12,14 +12,37 @@ the obligation it re-derives is the claim as the user wrote it, read by the same
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from certificates.claims.loader import parse_claims
+from certificates.claims.numbers import TomlFloat
 from certificates.claims.schema import UserClaim
 from certificates.errors import InputError
 from certificates.kernel.loading import load
-from certificates.kernel.provenance import FREE_TEXT, MAX_EMBEDDED_CHARS, claim_text
+
+MAX_EMBEDDED_CHARS = 100_000
+#: The fields of a claim that are the user's own words: never embedded, never printed by the checker.
+FREE_TEXT = ("title", "statement")
+
+
+def claim_text(raw: dict[str, Any]) -> str:
+    """The TOML text of one `[[claim]]` table holding exactly these fields."""
+    return "[[claim]]\n" + "".join(f"{_value(key)} = {_value(value)}\n" for key, value in raw.items())
+
+
+def _value(value: object) -> str:
+    """A TOML value (a string as a basic string: JSON's escapes are TOML basic-string escapes)."""
+    if isinstance(value, bool | str):
+        return json.dumps(value, ensure_ascii=True)
+    if isinstance(value, TomlFloat | int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_value(k)} = {_value(v)}" for k, v in value.items()) + " }"
+    raise InputError("claim", type(value).__name__, "a claim's TOML value is a string, number, array or table")
 
 
 def checked_fields(raw: dict[str, Any]) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from flint import arb, ctx, fmpq_poly, fmpz_poly
 
 from certificates.claims.numbers import TomlFloat
 from certificates.errors import InputError
-from certificates.kernel.vocabulary import MAX_TOKENS
+from certificates.vocabulary import MAX_TOKENS
 
 #: The most bits balls are given to place an angle between two multiples of 2 pi.
 ORDER_BITS = 1 << 14

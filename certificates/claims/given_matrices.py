@@ -27,7 +27,7 @@ from certificates.claims.data_files import at_entry, malformed_csv, not_utf8, re
 from certificates.claims.given_tokens import exact_text, npy_array
 from certificates.claims.numbers import TomlFloat
 from certificates.errors import InputError
-from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS
+from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS
 
 #: The most entries of one field's matrices (all heads), the largest file read, the largest |entry|.
 MAX_ENTRIES = 100_000

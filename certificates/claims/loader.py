@@ -17,7 +17,7 @@ from certificates.claims.numbers import TomlFloat
 from certificates.claims.problems import ClaimsFileError, ExpressionError
 from certificates.claims.schema import UserClaim, validate_claim, with_parts
 from certificates.errors import InputError
-from certificates.kernel.reading import RefusedFile, read_bounded
+from certificates.kernel.loading import RefusedFile, read_bounded
 
 MAX_FILE_BYTES = 1_000_000
 MAX_CLAIMS = 1000

@@ -10,16 +10,28 @@ literal that this float does not represent faithfully.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 from certificates.claims.decimals import decimal_value
 from certificates.errors import InputError
-from certificates.kernel.provenance import TomlFloat
 
 #: Largest magnitude of a number in a file, and the range of a literal's decimal exponent.
 MAX_MAGNITUDE = 10**100
 MAX_EXPONENT = 400
 MAX_CHARS = 120
+
+
+@dataclass(frozen=True)
+class TomlFloat:
+    """The literal text of a TOML float, unrounded (`parse_float` hands it over as a string)."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
 
 
 _LITERAL = re.compile(r"^[+-]?[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9][0-9_]*)?$")

@@ -49,11 +49,12 @@ from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from certificates.masks import NAMED as NAMED_MASKS
 from certificates.masks import Mask, mask_of
 from certificates.model_quantities import MODEL_QUANTITIES
 from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, UNCLAIMED
+from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
 #: Most parts of one `all` claim (a conjunction of claims of the other kinds).

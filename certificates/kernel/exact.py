@@ -40,6 +40,10 @@ _COMPARE: dict[str, Callable[[Any, int], Any]] = {
 SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">"), "<": ("<",), "<=": ("<=", "<")}
 
 
+#: python-flint's working precision at `bits` inside a `with` block, restored afterwards (also on errors).
+precision = ctx.workprec
+
+
 #: Bits of a rational shown exactly by `shown`; a larger one is shown to 20 digits with its size (its exact
 #: text is long, slow to print, and refused by Python beyond 4300 digits).
 MAX_SHOWN_BITS = 512
@@ -60,25 +64,6 @@ def box_text(box: Mapping[str, tuple[numbers.Rational, numbers.Rational]]) -> st
     with precision(64):
         ends = {name: [ball_of(end).str(6, radius=False) for end in ends] for name, ends in box.items()}
     return ", ".join(f"{name} in [{lo}, {hi}]" for name, (lo, hi) in ends.items())
-
-
-class precision:  # called as a function: `with precision(bits):`
-    """python-flint's working precision at `bits` inside a `with` block, restored afterwards (also on errors).
-
-    What `ctx.workprec` does, at a third of its cost (a certified constant at 1,000 digits changes the precision a
-    dozen times in some 100 microseconds)."""
-
-    __slots__ = ("_bits", "_saved")
-
-    def __init__(self, bits: int) -> None:
-        self._bits, self._saved = bits, 0
-
-    def __enter__(self) -> precision:
-        self._saved, ctx.prec = ctx.prec, self._bits
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        ctx.prec = self._saved
 
 
 def ball_of(value: numbers.Rational | int) -> arb:

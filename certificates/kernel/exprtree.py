@@ -161,7 +161,6 @@ _BALLS: dict[str, Callable[..., arb]] = {
     "rpow": lambda base, exponent, walk: _real_power(walk(base), exponent, walk),
     "rat": lambda value: rational_ball(value.numerator, value.denominator, ctx.prec),
     "pi": arb.pi,
-    "e": lambda: arb(1).exp(),
 } | {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()}
 
 
@@ -170,7 +169,7 @@ def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclo
     enclosures in `functions` and each named node by its closed form at the balls of its arguments; unknown nodes
     raise TreeError. Products, powers and the increasing functions of wide balls use their end points
     (`certificates.kernel.endpoints`)."""
-    implicit = {op: partial(_no_enclosure, op) for op in IMPLICIT} | dict(functions or {})
+    implicit = dict(functions or {})  # an implicit node without its enclosure has no rule: TreeError
     named = {op: partial(_named, op, implicit) for op in NAMED if op not in _BALLS}
     return fold(tree, _BALLS | implicit | named | {"sym": partial(_value, env)})
 
@@ -179,10 +178,6 @@ def _value(env: Mapping[str, arb], name: str) -> arb:
     if name not in env:
         raise TreeError(f"no value for symbol {name!r}")
     return env[name]
-
-
-def _no_enclosure(op: str, *values: arb) -> arb:
-    raise TreeError(f"no enclosure of {op} given to this evaluation")
 
 
 def _exponent(k: int) -> int:
@@ -239,20 +234,21 @@ def exact_rational(tree: object, env: Mapping[str, Fraction]) -> Fraction | None
     """The exact value of a tree of rational arithmetic (rationals, symbols, + - * /, integer powers) at a rational
     point; None when the tree has another node, a value is undefined (0 to a negative power, a quotient by 0) or too
     large (beyond MAX_EXACT_BITS)."""
-    rules: dict[str, Callable[..., Fraction]] = {
-        "rat": _small,
-        "sym": lambda name: env[name],
-        "add": lambda *values: reduce(lambda a, b: _small(a + b), values),
-        "mul": lambda *values: reduce(lambda a, b: _small(a * b), values),
-        "neg": operator.neg,
-        "sub": lambda a, b: _small(a - b),
-        "div": lambda a, b: _small(a / b),
-        "pow": _exact_power,
-    }
+    rules: dict[str, Callable[..., Fraction]] = {op: partial(_exact, function) for op, function in _EXACT.items()}
+    rules |= {"rat": _small, "sym": lambda name: env[name], "neg": operator.neg, "pow": _exact_power}
     try:
         return fold(tree, rules)
     except (TreeError, KeyError, ZeroDivisionError, OverflowError):
         return None
+
+
+#: The operations of `exact_rational` that combine values two at a time, each result held to MAX_EXACT_BITS.
+_EXACT = {"add": operator.add, "mul": operator.mul, "sub": operator.sub, "div": operator.truediv}
+
+
+def _exact(function: Callable[[Fraction, Fraction], Fraction], *values: Fraction) -> Fraction:
+    """`function` folded over the values from the left, each result refused (OverflowError) beyond MAX_EXACT_BITS."""
+    return reduce(lambda a, b: _small(function(a, b)), values)
 
 
 def _small(value: Fraction) -> Fraction:

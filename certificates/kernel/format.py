@@ -42,15 +42,12 @@ MIN_PRECISION, MAX_PRECISION = 16, 4096
 MAX_COVER_PRECISION = 256
 
 
-def canonical_json(content: dict[str, Any]) -> str:
-    """The one serialization that is hashed: sorted keys, no spaces, ASCII only."""
-    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-
-
 def content_hash(certificate: dict[str, Any]) -> str:
-    """sha256 (hex) of the canonical JSON of the certificate's fields other than the checksum."""
+    """sha256 (hex) of the canonical JSON (sorted keys, no spaces, ASCII only: the one serialization that is hashed)
+    of the certificate's fields other than the checksum."""
     content = {key: certificate[key] for key in FIELDS if key in certificate}
-    return hashlib.sha256(canonical_json(content).encode("ascii")).hexdigest()
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 #: Nodes of a derivative tree the checker computes from an expression (`certificates.kernel.derivatives`).

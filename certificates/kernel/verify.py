@@ -1,7 +1,8 @@
 """`headflow check-cert`: re-check a certificate from its file alone, against the core statement it carries.
 
-In order: the file's size, JSON shape and schema, the sha256 checksum, the claim field's form (provenance only),
-then the statement. A certificate carries the core statement it proves (`certificates.kernel.core`); the kernel
+In order: the file's size, JSON shape and schema, the sha256 checksum, the claim field's form (provenance only: null
+or `{"toml": text}`, its text read outside the kernel by `headflow check-cert`, `certificates.claims.embedding`), then
+the statement. A certificate carries the core statement it proves (`certificates.kernel.core`); the kernel
 checks the payload against it by its form and prints it, rendered from its own data: the registry's claims
 against the kernel's own table (`registry_statements`), claims-file claims as `real` relations and constants,
 `model` witnesses (those of dynamics claims among them) and `equilibrium` statements. The proofs themselves:
@@ -24,8 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import core, provenance, smtlib, solvers
-from certificates.kernel.exprtree import TreeError
+from certificates.kernel import core, solvers
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
 
@@ -45,12 +45,6 @@ class CheckResult:
     proved: str = ""
 
 
-def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> tuple[bool, str]:
-    """(ok, one line): `ok: <claim>: <what it proves> [how]` or the reason for the rejection."""
-    result = check_file(Path(path), solver_seconds)
-    return result.ok, " ".join(result.message.split())
-
-
 def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> CheckResult:
     """Re-check one certificate file, registry or claims-file; never raises on a hostile file. Each solver gets
     `solver_seconds` for the file. The one entry point of the kernel: `headflow check-cert` and the tests call it."""
@@ -58,16 +52,13 @@ def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> C
     try:
         certificate = load(path)
         claim_id = str(certificate["claim_id"])[:200]
-        provenance.check_claim_field(certificate["claim"])  # provenance only: the statement is what is proved
         if certificate["statement"] is None:
             raise Rejected(f"the certificate of {claim_id[:80]!r} carries no core statement: nothing to check")
         proved, how = core.check(*(certificate[key] for key in CHECKED), solver_seconds)
         return CheckResult(True, claim_id, f"ok: {claim_id}: {proved} [{how}]", certificate, proved)
     except Rejected as exc:
         return CheckResult(False, claim_id, str(exc))
-    except (TreeError, smtlib.SmtTextError) as exc:
-        return CheckResult(False, claim_id, f"malformed certificate data: {exc}")
     except OSError as exc:
         return CheckResult(False, claim_id, f"cannot read: {exc.strerror or exc}")
-    except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
+    except Exception as exc:  # any other failure on hostile input (a malformed tree: TreeError) is a rejection
         return CheckResult(False, claim_id, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")

@@ -52,5 +52,5 @@ def certify_convexity(
             raise BudgetExceeded(f"n={tokens}: {name} on [{lo}, {hi}]: {result.status}: {result.reason}")
         parts[name] = result.payload
         ranges[f"{name} boxes"] = result.leaves
-    payload = {"parameters": {"n": str(tokens)}, "a": str(a), "b": str(b), "parts": parts}
-    return str(write_certificate(directory, claim_id, "convexity", payload)), ranges
+    payload = {"a": str(a), "b": str(b), "parts": parts}  # n is the statement's
+    return str(write_certificate(directory, claim_id, "convexity", payload, statement=statement)), ranges

@@ -16,7 +16,7 @@ Kinds of obligation:
 - `ConfigurationObligation`: an exact configuration of the model with every hypothesis of the claim
   (attention kind, geometry, symmetry, alignment, ...) and a rate with a sign, checked with balls;
 - a `PointObligation` may carry a `lemma`: a fact about the regime that the decider derives with SymPy and the
-  kernel does not re-check (it says so when it prints what the point proves): the equiangular reduction and the
+  kernel does not re-check (the sentence the kernel prints says so): the equiangular reduction and the
   concavity of the exit function for C8.invariance and its exit gap;
 - convexity: T22 reading-b for one n and beta lambda <= 40 (claim CONVEXITY_CLAIM), a chain of one
   point witness and two covers, with phi and the factor K of phi'' = K g, which the kernel checks by exact algebra.
@@ -487,8 +487,10 @@ def _point_entry(obligation: PointObligation) -> dict[str, Any]:
             "conditions": condition_trees(obligation.conditions(params)),
         }
     entry = {"kind": "witness", "witness": "point", "ranges": dict(obligation.parameters)}
-    entry |= {"shape": list(obligation.shape), "cases": cases, "sentence": obligation.sentence}
-    return entry | ({"lemma": obligation.lemma} if obligation.lemma else {})
+    lemma = obligation.lemma
+    rests = f"; it rests on a lemma check-cert does NOT re-check (SymPy derives it outside the kernel): {lemma}"
+    sentence = obligation.sentence + (rests if lemma else "")
+    return entry | {"shape": list(obligation.shape), "cases": cases, "sentence": sentence}
 
 
 def build() -> dict[str, dict[str, Any]]:

@@ -29,7 +29,7 @@ from certificates import nonempty
 from certificates.claims.domains import contains, domain_region
 from certificates.claims.schema import DynamicsClaim, dynamics_instance
 from certificates.errors import InputError
-from certificates.kernel.vocabulary import MAX_HEADS, MAX_TOKENS
+from certificates.vocabulary import MAX_HEADS, MAX_TOKENS
 from checks.claimsfile.domain_sampling import boundary_points, sample_point, sample_value, special_values
 from checks.claimsfile.symbolic_dynamics import prove_domain
 from checks.registry import Context

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from certificates.atomic import write_bytes_atomic
 from certificates.errors import InputError
 from certificates.families import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, MAX_HEADS
+from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from certificates.vocabulary import MAX_HEADS
 from checks.choices import BACKENDS, HIGH_ORDER_RTOL, INTEGRATION_METHODS
 from checks.input_bounds import check_range, check_seed
 from checks.model import memory

@@ -12,7 +12,7 @@ from types import ModuleType
 import numpy as np
 
 from certificates.errors import InputError
-from certificates.kernel.vocabulary import SPHERICAL_GEOMETRIES
+from certificates.vocabulary import SPHERICAL_GEOMETRIES
 from checks.model.configuration import Configuration
 
 

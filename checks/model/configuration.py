@@ -10,18 +10,9 @@ import numpy as np
 from certificates.claims.interaction_text import parse_interaction
 from certificates.errors import InputError
 from certificates.kernel.interaction import Interaction
-from certificates.kernel.vocabulary import (
-    ATTENTION_KINDS,
-    DIRECTION_GEOMETRIES,
-    GEOMETRIES,
-    MAX_DIMENSION,
-    MAX_HEADS,
-    MAX_TOKENS,
-    SPHERICAL_GEOMETRIES,
-    Attention,
-    Geometry,
-)
+from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 from certificates.masks import mask_of
+from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS, SPHERICAL_GEOMETRIES, Attention, Geometry
 from checks.model import memory
 
 #: Largest |norm - 1| accepted for a token on the sphere when the caller does not normalize.

@@ -16,8 +16,8 @@ import numpy as np
 
 from certificates.errors import InputError
 from certificates.families import HEAD_FAMILIES, RHO, TOKEN_FAMILIES, Family, Options
-from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from certificates.provers.rational_sphere import stereographic_lift
+from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.model.circle import tokens_at_angles
 from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
 

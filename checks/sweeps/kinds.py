@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.errors import InputError
-from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks.choices import MAX_SEED
 from checks.constants.exact_numbers import parse_values
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from certificates.atomic import write_text_atomic
 from certificates.errors import InputError
-from certificates.kernel.reading import read_bounded
+from certificates.kernel.loading import read_bounded
 from checks.progress import progress_bar
 
 Task = Callable[..., dict[str, Any]]

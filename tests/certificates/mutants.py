@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from certificates.kernel.verify import verify_file
+from certificates.kernel.format import content_hash
 from certificates.provers.convexity_cover import certify_convexity
 from certificates.store import build_certificate, certificate_directory
 from checks.constants.floats import lambda_c_scaled
@@ -14,6 +14,7 @@ from checks.evidence import energy_witnesses as wc
 from checks.registry import Context
 from checks.theorems import t19_threshold as tc
 from checks.verdicts import Outcome, Verdict
+from tests.checking import verify_file
 from tests.forging import Edit, forged_file
 from tests.soundness.mutation import Decide, Mutant
 
@@ -36,9 +37,12 @@ def certificate_file(forge: Callable[[Path], Path]) -> Decide:
 
 def _forged_smt(directory: Path) -> Path:
     """The false exact reading written as an smt certificate of its claim, with a valid checksum."""
-    payload = {"logic": "QF_NRA", "statements": [tc.exact_statement().tree()]}
+    certificate = build_certificate("T19.threshold.exact", "smt", {})
+    statements = [tc.exact_statement().tree()]
+    certificate["statement"] = {"form": "registry", "claim": "T19.threshold.exact", "statements": statements}
+    certificate["sha256"] = content_hash(certificate)
     target = directory / "forged-smt.json"
-    target.write_text(json.dumps(build_certificate("T19.threshold.exact", "smt", payload)))
+    target.write_text(json.dumps(certificate))
     return target
 
 
@@ -71,7 +75,7 @@ def _relabel_and_trim(d: dict) -> None:
 
 
 def _weaker_goal(d: dict) -> None:
-    d["payload"]["statements"][1]["goal"] = ["=", ["mul", ["sym", "q_star"], ["sym", "H"]], ["sym", "n"]]
+    d["statement"]["statements"][1]["goal"] = ["=", ["mul", ["sym", "q_star"], ["sym", "H"]], ["sym", "n"]]
 
 
 def mutants() -> list[Mutant]:

@@ -36,7 +36,7 @@ SMUGGLED = [
 
 
 def _statements(d: dict[str, Any]) -> list[dict[str, Any]]:
-    return d["payload"]["statements"]
+    return d["statement"]["statements"]
 
 
 def smt_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
@@ -68,7 +68,7 @@ def smt_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     yield "goal true", lambda d: _statements(d)[0].update(goal=["true"])
     yield "goal and last hypothesis swapped", _swap_goal
     yield "statements reordered", lambda d: _statements(d).reverse()
-    yield "logic changed", lambda d: d["payload"].update(logic="QF_LRA")
+    yield "logic added", lambda d: d["payload"].update(logic="QF_LRA")
     yield "extra payload field", lambda d: d["payload"].update(smtlib="(check-sat)")
     yield "relabelled to the Cauchy-Schwarz reading", lambda d: d.update(claim_id="T19.threshold.cauchy-schwarz")
     yield "relabelled to the exact reading", lambda d: d.update(claim_id="T19.threshold.exact")
@@ -77,7 +77,7 @@ def smt_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     yield "huge rational", lambda d: _statements(d)[0]["hypotheses"].append([">", ["rat", "9" * 5000], ["rat", "0"]])
     yield "huge power", lambda d: _statements(d)[0]["hypotheses"].append([">", ["pow", x, 10**6], ["rat", "0"]])
     yield "deep tree", lambda d: _statements(d)[0]["hypotheses"].append(_deep(300))
-    for index, statement in enumerate(genuine["payload"]["statements"]):
+    for index, statement in enumerate(genuine["statement"]["statements"]):
         yield f"statement {statement['name']} dropped", lambda d, i=index: _statements(d).pop(i)
         for h in range(len(statement["hypotheses"])):
             yield (
@@ -144,7 +144,8 @@ def convexity_forgeries(genuine: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     parts = lambda d: d["payload"]["parts"]  # noqa: E731
     yield "a moved above b", lambda d: d["payload"].update(a=d["payload"]["b"])
     yield "b moved to 40", lambda d: d["payload"].update(b="40")
-    yield "n changed", lambda d: d["payload"]["parameters"].update(n="4")
+    yield "n changed", lambda d: d["statement"]["parameters"].update(n="4")
+    yield "n added to the payload", lambda d: d["payload"].update(parameters={"n": "4"})
     yield "convex cover starts at 1", lambda d: parts(d)["convex"]["domain"]["u"].__setitem__(0, "1")
     yield "convex cover stops at 20", lambda d: parts(d)["convex"]["domain"]["u"].__setitem__(1, "20")
     yield "convex relation flipped", lambda d: parts(d)["convex"].update(relation="<")

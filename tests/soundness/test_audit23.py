@@ -25,10 +25,10 @@ from certificates.errors import InputError
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import precision
 from certificates.kernel.tree_text import term_text
-from certificates.kernel.verify import verify_file
 from certificates.sympy_trees import from_sympy
 from checks.claimsfile.inequality_decider import refutation
 from checks.cli import main
+from tests.checking import verify_file
 
 SYMBOLS = {name: sp.Symbol(name) for name in "xy"}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel.reading import RefusedFile, read_bounded
+from certificates.kernel.loading import RefusedFile, read_bounded
 from checks.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,10 +15,9 @@ import pytest
 
 from certificates.errors import InputError
 from certificates.kernel import format as certificate_format
-from certificates.kernel import verify as certificate_verify
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exprtree import MAX_DEPTH, TreeError
-from certificates.kernel.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 from checks import api, registry
 from checks import runner as claim_runner
 from checks.choices import MAX_SEED
@@ -31,6 +30,7 @@ from checks.model.configuration import Configuration
 from checks.registry import Context, load_all
 from checks.runner import TIMED_OUT, run_claim
 from checks.sweeps.runner import MAX_GRID_POINTS, run_sweep
+from tests.checking import verify_file
 
 
 class FakeClock:
@@ -156,7 +156,7 @@ def test_oversized_certificate_files_are_rejected_unread(tmp_path, monkeypatch) 
     monkeypatch.setattr(certificate_format, "MAX_FILE_BYTES", 10)
     path = tmp_path / "big.json"
     path.write_text("{" + " " * 100 + "}")
-    ok, reason = certificate_verify.verify_file(path)
+    ok, reason = verify_file(path)
     assert not ok and "larger than 10 bytes" in reason
 
 

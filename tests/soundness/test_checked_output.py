@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from certificates.kernel.verify import verify_file
 from checks.claimsfile import inequality_decider
 from checks.cli import main
+from tests.checking import verify_file
 from tests.forging import forged, write
 from tests.soundness.forgeries import UNCHECKED, unchecked_fields
 
@@ -132,11 +132,18 @@ FORGERIES = {
 @pytest.mark.parametrize("forgery", list(FORGERIES))
 @pytest.mark.parametrize("claim", list(RENDERED))
 def test_smuggled_text_is_rejected_naming_the_field(
-    genuine: dict[str, Path], tmp_path: Path, claim: str, forgery: str
+    genuine: dict[str, Path], tmp_path: Path, claim: str, forgery: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """By `headflow check-cert`: the kernel holds the embedded claim (provenance) to its form, the command reads its
+    text (`checks.certificate_lines`)."""
     edit, field = FORGERIES[forgery]
-    ok, reason = verify_file(write(forged(_data(genuine[claim]), edit), tmp_path / "forged.json"))
-    assert not ok and field in reason, reason
+    path = write(forged(_data(genuine[claim]), edit), tmp_path / "forged.json")
+    capsys.readouterr()
+    assert main(["check-cert", str(path)]) == 1
+    reason = " ".join(capsys.readouterr().err.split())
+    assert "FAIL: " in reason and field in reason, reason
+    if forgery.startswith(("embedded", "comment")):  # provenance only: the kernel accepts the proof itself
+        assert verify_file(path)[0]
 
 
 def test_an_unknown_field_at_any_level_is_rejected_by_name(genuine: dict[str, Path], tmp_path: Path) -> None:
@@ -167,3 +174,13 @@ def test_a_duplicate_key_is_rejected_naming_it(
     path.write_text(text)
     ok, reason = verify_file(path)
     assert not ok and f"duplicate key {key!r}" in reason, reason
+
+
+@pytest.mark.parametrize("claim_field", ["a claim", ["toml"], {}, {"toml": ["[[claim]]"]}, {"toml": {"id": "x"}}])
+def test_the_kernel_holds_the_claim_field_to_its_form(
+    genuine: dict[str, Path], tmp_path: Path, claim_field: Any
+) -> None:
+    """The embedded claim is provenance, but not a place for unchecked data: null or exactly {"toml": <text>}."""
+    path = write(forged(_data(genuine["square-below"]), lambda d: d.update(claim=claim_field)), tmp_path / "f.json")
+    ok, reason = verify_file(path)
+    assert not ok and "claim" in reason, reason

@@ -27,12 +27,12 @@ from certificates.claims.numbers import stated
 from certificates.claims.problems import ClaimsFileError
 from certificates.claims.schema import ConstantClaim, InequalityClaim, significant_digits
 from certificates.kernel import real_statements
-from certificates.kernel.verify import verify_file
 from checks.claimsfile.register import register_claims
 from checks.cli import main
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 PROVEN = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.CONFIRMED)
 

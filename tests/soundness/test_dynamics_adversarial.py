@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
 from certificates.statements import dynamics
 from checks.claimsfile import dynamics_decider
@@ -29,6 +28,7 @@ from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 SCALAR_N3 = """
 attention = "softmax"

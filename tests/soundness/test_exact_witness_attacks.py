@@ -17,10 +17,10 @@ from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration, stationary
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.model_values import WITNESS as EQUALITY
-from certificates.kernel.verify import verify_file
 from certificates.provers.witness import exact_record
 from certificates.statements import dynamics as elaboration
 from certificates.store import write_certificate
+from tests.checking import verify_file
 
 ONE, ZERO = Fraction(1), Fraction(0)
 K = 2 * 10**30  # (2K/(K^2+1), (K^2-1)/(K^2+1)) is a rational unit vector at inner product ~1e-30 with e_1

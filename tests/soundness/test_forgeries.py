@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from certificates.kernel.verify import verify_file
+from tests.checking import verify_file
 from tests.forging import write
 from tests.soundness import forgeries
 

@@ -30,7 +30,6 @@ from certificates.errors import InputError
 from certificates.inert import inert
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.verify import verify_file
 from certificates.provers.witness import certify_point
 from checks.claimsfile.register import register_claims
 from checks.cli import main
@@ -38,6 +37,7 @@ from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
 from identities import closed_forms
+from tests.checking import verify_file
 
 PROVEN = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.CONFIRMED)
 

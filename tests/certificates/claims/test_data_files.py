@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 
 from certificates.claims.data_files import read_data_file
-from certificates.claims.embedding import read_embedded
+from certificates.claims.embedding import claim_text, read_embedded
 from certificates.claims.loader import load_claims, parse_claims
 from certificates.errors import InputError
-from certificates.kernel.provenance import claim_text
-from certificates.kernel.reading import RefusedFile, read_bounded
+from certificates.kernel.loading import RefusedFile, read_bounded
 
 SECRET = "FOO_SECRET=hunter2"
 ROWS = "3/5,4/5,0\n1,0,0\n0,-4/5,3/5\n0,0,1\n"

@@ -18,10 +18,10 @@ from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.model_values import witnessed
-from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
 from certificates.statements.model import statement_data
 from certificates.store import build_certificate
+from tests.checking import verify_file
 
 ONE, ZERO = Fraction(1), Fraction(0)
 IDENTITY = [[ONE, ZERO], [ZERO, ONE]]

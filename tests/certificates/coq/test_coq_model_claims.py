@@ -31,7 +31,6 @@ from certificates.kernel.coq.terms import NotTranslatable
 from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.format import content_hash
 from certificates.kernel.model_values import Trees, settle
-from certificates.kernel.verify import verify_file
 from certificates.model_balls import term_ball
 from certificates.statements.model import kernel_statement
 from certificates.store import write_certificate
@@ -40,6 +39,7 @@ from checks.evidence.model_witnesses import float_algebra
 from checks.model import families
 from checks.model.configuration import Configuration
 from tests.certificates.coq.test_coq_schemes import _check_cert_coq
+from tests.checking import verify_file
 from tests.coq_rates import rate_problem
 
 needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")

@@ -24,12 +24,12 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import ball_of
 from certificates.kernel.format import content_hash
 from certificates.kernel.interaction import Interaction, is_antiderivative
-from certificates.kernel.verify import verify_file
 from certificates.model_balls import head_energies
 from certificates.statements import restated
 from checks.api import decide
 from checks.claimsfile.register import register_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -25,9 +25,9 @@ import pytest
 
 from certificates.claims.loader import parse_claims
 from certificates.kernel.format import content_hash
-from certificates.kernel.verify import verify_file
 from certificates.statements import elaborate, restated
 from certificates.statements.model import statement_data, term_data
+from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
 CLAIMS = """

@@ -94,7 +94,7 @@ def test_lambda_c_is_enclosed_by_the_caller_of_the_evaluator() -> None:
     with precision(128):
         value = eval_ball(tree, {"n": ball_of(10)})
         assert ball_of(Fraction(3497648716, 10**9)) < value < ball_of(Fraction(3497648717, 10**9))
-        with pytest.raises(exprtree.TreeError, match="no enclosure of lambda_c"):
+        with pytest.raises(exprtree.TreeError, match="'lambda_c'"):
             exprtree.evaluate(tree, {"n": ball_of(10)})
         assert not eval_ball(tree, {"n": ball_of(1)}).is_finite()
     assert term_text(tree) == "lambda_c(n, 1)"

@@ -58,11 +58,13 @@ def _forged(path: Path, edit: Edit, tmp_path: Path) -> Path:
 
 
 def _both(change: Callable[[dict[str, Any]], None], where: str) -> Edit:
-    """Apply `change` to the statement's and the payload's copy of `where` alike (they then agree)."""
+    """Apply `change` to the statement's and the payload's copy of `where` alike (they then agree; an smt payload
+    holds no copy of its statements)."""
 
     def edit(certificate: dict[str, Any]) -> None:
         change(certificate["statement"][where])
-        certificate["payload"][where] = copy.deepcopy(certificate["statement"][where])
+        if where in certificate["payload"]:
+            certificate["payload"][where] = copy.deepcopy(certificate["statement"][where])
 
     return edit
 
@@ -70,7 +72,6 @@ def _both(change: Callable[[dict[str, Any]], None], where: str) -> Edit:
 def _other_claims_statement(certificate: dict[str, Any]) -> None:
     other = registry_statements.expected("T19.threshold.cauchy-schwarz", {})
     certificate["statement"] = other | {"claim": certificate["claim_id"]}
-    certificate["payload"]["statements"] = other["statements"]
 
 
 def _drop_hypothesis(statements: list[dict[str, Any]]) -> None:

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from certificates.kernel import real_statements, solvers, verify
+from certificates.kernel import real_statements, solvers
 from certificates.kernel.recheck import Rejected
 from checks.cli import main
 from tests.certificates.kernel import busy_solvers
+from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
 #: Seconds each solver gets below: z3 needs about one (its start included; several on a loaded machine), cvc5
@@ -39,7 +40,7 @@ def test_a_solver_that_runs_out_is_named_and_the_file_rests_on_the_other(
 ) -> None:
     monkeypatch.setitem(solvers.RLIMITS, "cvc5", SMALL)
     for _ in range(2):  # counted: the same answer every time
-        ok, line = verify.verify_file(busy)
+        ok, line = verify_file(busy)
         assert ok, line
         assert "1 statement(s) unsat in z3 (fresh processes)" in line
         assert "not re-checked by cvc5 (resource limit, 0 of 1 unsat)" in line

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from certificates.kernel.verify import verify_file as verify_certificate
+from tests.checking import verify_file as verify_certificate
 from tests.forging import collapse_first_split, forged_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -65,7 +65,7 @@ def _first(certs: dict[str, list[Path]], kind: str, claim: str, needle: str = ""
 
 
 def _statement(data: dict[str, Any], name: str) -> dict[str, Any]:
-    return next(s for s in data["payload"]["statements"] if s["name"] == name)
+    return next(s for s in data["statement"]["statements"] if s["name"] == name)
 
 
 def _drop_hypothesis(data: dict[str, Any], name: str, symbol: str) -> None:
@@ -82,12 +82,12 @@ SMT_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], None], bool, str]] = {
         "sha256",
     ),
     "broken hash": (lambda d: d.update(sha256="0" * 64), False, "sha256"),
-    "removed hypothesis": (lambda d: _drop_hypothesis(d, "summary-form", "q_star"), True, "differ from the obligation"),
+    "removed hypothesis": (lambda d: _drop_hypothesis(d, "summary-form", "q_star"), True, "statement.statements"),
     "added answer field": (lambda d: d["payload"].update(answer="sat"), True, "unexpected ['answer']"),
     "smuggled assertion": (
         lambda d: _statement(d, "summary-form")["hypotheses"].append("true) (assert false"),
         True,
-        "differ from the obligation",
+        "statement.statements",
     ),
     "true statement relabelled": (
         lambda d: d.update(claim_id="T19.threshold.cauchy-schwarz"),
@@ -273,17 +273,17 @@ def _set_path(data: Any, path: tuple, value: Any) -> None:
 
 @pytest.mark.parametrize("kind", ["smt", "convexity", "witness"])
 def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]], tmp_path: Path, kind: str) -> None:
-    """Any payload value replaced by junk (and the hash recomputed): a clean (ok, reason), never an exception."""
+    """Any payload value (an smt certificate's data: its statement's) replaced by junk (and the hash recomputed): a
+    clean (ok, reason), never an exception."""
     rng = np.random.default_rng(11)
     source = certs[kind][0]
-    paths = _leaf_paths(json.loads(source.read_text())["payload"])
+    part = "statement" if kind == "smt" else "payload"
+    paths = _leaf_paths(json.loads(source.read_text())[part])
     junk = [None, -1, 10**6, "x", "1/0", [], {}, ["rat"], 0.5, True]
     rejected = 0
     for k in rng.choice(len(paths), size=min(25, len(paths)), replace=False):
         value = junk[int(rng.integers(len(junk)))]
-        mutated = forged_file(
-            source, tmp_path, lambda d, k=k, value=value: _set_path(d["payload"], paths[k], value), True
-        )
+        mutated = forged_file(source, tmp_path, lambda d, k=k, value=value: _set_path(d[part], paths[k], value), True)
         ok, reason = verify_certificate(mutated)
         assert isinstance(reason, str) and "\n" not in reason
         rejected += not ok

@@ -26,7 +26,6 @@ from certificates import model_balls
 from certificates.claims.loader import parse_claims
 from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
 from certificates.provers.witness import round_configuration
 from certificates.statements.registry import ConfigurationObligation
@@ -41,6 +40,7 @@ from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 from tests.checks.claimsfile.claim_texts import claim_text
 
 RELU = {

@@ -13,10 +13,10 @@ import pytest
 from certificates.claims.loader import parse_claims
 from certificates.claims.problems import ClaimsFileError
 from certificates.claims.schema import UserClaim
-from certificates.kernel.verify import verify_file
 from checks.claimsfile.conjunction import conjunction
 from checks.verdicts import Outcome, Verdict
 from identities.derivation import Step
+from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import decide
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -21,11 +21,11 @@ from certificates.claims.problems import ClaimsFileError
 from certificates.claims.symbolic import exactly_zero
 from certificates.inert import Exp, Sqrt
 from certificates.kernel.lambda_c import RootError, enclose
-from certificates.kernel.verify import verify_file
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 if TYPE_CHECKING:
     from tests.conftest import ExampleRun

@@ -16,7 +16,6 @@ from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
 from certificates.kernel import recheck
 from certificates.kernel.recheck import Rejected
-from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
 from checks.claimsfile.dynamics_decider import _decide_numerically
 from checks.claimsfile.exact_dynamics import applies, decide_exactly
@@ -24,6 +23,7 @@ from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 BASE = """
 id = "{id}"

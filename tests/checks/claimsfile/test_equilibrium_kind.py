@@ -16,13 +16,13 @@ from certificates.errors import InputError
 from certificates.kernel import ball_model, equilibrium_statements
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.model_chain import Chain
-from certificates.kernel.verify import verify_file
 from certificates.statements import restated
 from certificates.store import build_certificate
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
 F = Fraction

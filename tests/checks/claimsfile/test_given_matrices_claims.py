@@ -13,9 +13,9 @@ import pytest
 
 from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
-from certificates.kernel.verify import verify_file
 from certificates.store import build_certificate
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import ROOT, decide
 
 VALUES = (ROOT / "examples" / "values.toml").read_text()

@@ -11,9 +11,9 @@ import pytest
 
 from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
-from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import ROOT, _forged, claim_text, decide
 
 TRUE = {"energy-rate-square-interaction": Verdict.PROVED, "energy-monotone-shifted-exp": Verdict.CONFIRMED}

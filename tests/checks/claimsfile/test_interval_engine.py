@@ -12,10 +12,10 @@ import pytest
 from certificates.claims.embedding import embedded
 from certificates.claims.loader import parse_claims
 from certificates.kernel.real_statements import RELATION, goals
-from certificates.kernel.verify import verify_file
 from certificates.statements.real import relation_statement
 from checks.claimsfile import inequality_decider
 from checks.cli import main
+from tests.checking import verify_file
 from tests.forging import forged, write
 
 DEPENDENT_DOMAIN = '{ n = { min = 2, max = 10, integer = true }, beta = "[1/2, 2]", l = { min = "%s", max = 10 } }'

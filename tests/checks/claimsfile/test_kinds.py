@@ -13,7 +13,6 @@ import pytest
 import sympy as sp
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.verify import verify_file
 from checks.claimsfile import inequality_decider, smt_route
 from checks.claimsfile.inequality_decider import inside, refutation
 from checks.claimsfile.register import register_claims
@@ -21,6 +20,7 @@ from checks.cli import main
 from checks.registry import Context, load_all
 from checks.runner import run_claims
 from checks.verdicts import TRUE_VERDICTS, Verdict
+from tests.checking import verify_file
 
 if TYPE_CHECKING:
     from checks.reports.report import Report

@@ -20,7 +20,6 @@ from certificates.kernel import operator_norm
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.operator_norm import positive_definite
-from certificates.kernel.verify import verify_file
 from certificates.model_balls import term_ball
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
@@ -28,6 +27,7 @@ from checks.evidence.float_terms import FloatAlgebra
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
 ALIGNED = ["symmetric-scores", "aligned-values"]

@@ -19,13 +19,13 @@ from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
 from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.masks import causal
-from certificates.kernel.verify import verify_file
 from certificates.provers.model_witness import certify_model_witness
 from certificates.statements.model import statement_data
 from certificates.store import build_certificate
 from checks.claimsfile.model_reduction import prove_model
 from checks.verdicts import Verdict
 from identities import energy
+from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import ROOT, SYMMETRIC_ALIGNED, T11, claim_text, decide
 
 

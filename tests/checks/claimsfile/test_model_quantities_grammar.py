@@ -26,7 +26,6 @@ from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ExpressionError
 from certificates.errors import InputError
 from certificates.kernel import ball_model
-from certificates.kernel.verify import verify_file
 from certificates.model_balls import term_ball
 from certificates.provers.model_witness import certify_model_witness
 from certificates.statements.model import statement_data
@@ -38,6 +37,7 @@ from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 
 def certify(claim: Any, cfg: Any, at: dict[str, int], folder: Path) -> Any:

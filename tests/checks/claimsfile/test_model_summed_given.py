@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from certificates.claims.loader import parse_claims
-from certificates.kernel.verify import verify_file
 from checks.claimsfile.model_reduction import prove_model
 from checks.claimsfile.register import register_claims
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
 from identities.derivation import Derivation
+from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
 ORTHOGONAL = ["symmetric-scores", "aligned-values", "orthogonal-heads"]

@@ -22,7 +22,6 @@ from certificates.claims.loader import parse_claims
 from certificates.claims.model_algebra import evaluate
 from certificates.claims.model_claim import parse_term
 from certificates.claims.problems import ClaimsFileError
-from certificates.kernel.verify import verify_file
 from certificates.model_balls import term_ball
 from certificates.provers.witness import round_configuration
 from certificates.store import build_certificate
@@ -34,6 +33,7 @@ from checks.model.configuration import Configuration
 from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
 ORTHOGONAL = ["symmetric-scores", "aligned-values", "orthogonal-heads"]

@@ -22,7 +22,6 @@ from certificates.claims.loader import parse_claims
 from certificates.claims.names import LambdaC
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.regions import Region, Side
-from certificates.kernel.verify import verify_file
 from certificates.statements.real import relation_statement
 from certificates.sympy_trees import from_sympy
 from checks.claimsfile.register import register_claims
@@ -30,6 +29,7 @@ from checks.registry import Context
 from checks.runner import run_claims
 from checks.verdicts import Verdict
 from identities.closed_forms import lambda_max
+from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
 DEPENDENT = (

@@ -11,8 +11,8 @@ import pytest
 
 from certificates.claims.loader import parse_claims
 from certificates.errors import InputError
-from certificates.kernel.verify import verify_file
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import decide
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -22,12 +22,12 @@ import sympy as sp
 
 from certificates.claims.loader import load_claims, parse_claims
 from certificates.kernel import real_statements
-from certificates.kernel.verify import verify_file
 from checks.claimsfile import identity_decider, smt_route
 from checks.claimsfile.inequality_decider import inside, refutation
 from checks.cli import main
 from checks.registry import Context
 from checks.verdicts import Verdict
+from tests.checking import verify_file
 from tests.forging import forged, forged_file, write
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -13,8 +13,9 @@ from certificates.errors import InputError
 from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of
 from certificates.kernel.model_chain import Chain
-from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, SPHERICAL_GEOMETRIES
+from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES
 from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
+from certificates.vocabulary import SPHERICAL_GEOMETRIES
 from checks.integrator import integrate
 from checks.model import families
 from checks.model import field as model

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from certificates.kernel.verify import verify_file
 from checks import cli
 from checks.evidence import equilibria
 from identities import critical_points as proofs
+from tests.checking import verify_file
 from tests.forging import forged_file
 
 ROOT = Path(__file__).resolve().parents[3]

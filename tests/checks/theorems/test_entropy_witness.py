@@ -17,7 +17,6 @@ import pytest
 from certificates import model_balls
 from certificates.kernel import ball_model
 from certificates.kernel.recheck import exact_configuration
-from certificates.kernel.verify import verify_file as verify_certificate
 from certificates.provers.model_witness import certify_model_witness
 from certificates.statements.registry import CONFIGURATIONS
 from checks import cli
@@ -29,6 +28,7 @@ from checks.model.families import equiangular_softmax_configuration
 from checks.registry import Context, load_all
 from checks.runner import run_claim
 from checks.verdicts import Verdict
+from tests.checking import verify_file as verify_certificate
 from tests.forging import forged_file
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -12,7 +12,6 @@ import pytest
 import sympy as sp
 from scipy.optimize import brentq
 
-from certificates.kernel.verify import verify_file
 from certificates.provers import exit_gap
 from checks.model import families
 from checks.model import field as model
@@ -21,6 +20,7 @@ from checks.registry import REGISTRY, Context, load_all
 from checks.verdicts import Verdict
 from identities import condition8_invariance as ci
 from identities.derivation import Derivation
+from tests.checking import verify_file
 from tests.checks.theorems import invariance_mutants
 
 CASES = [(2, 3, 1.0, 0.05, 0.0), (2, 3, 1.0, 0.05, 0.3), (3, 5, 0.7, 0.4, -0.2), (4, 6, 1.3, 0.2, 0.8)]
