@@ -18,6 +18,8 @@ start included) and is then killed with its group; the problems it had not answe
 from __future__ import annotations
 
 import json
+import sys
+import tempfile
 from collections.abc import Sequence
 
 from certificates.kernel import processes
@@ -67,7 +69,9 @@ def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
 
     The process is killed at `seconds` (the safety net): the problems answered before keep their answers."""
     limited = f"LIMIT = {RLIMITS[solver]}\n{SCRIPTS[solver]}"  # the script with its resource limit
-    finished = processes.run_python(limited, json.dumps(list(problems)), seconds)
+    with tempfile.TemporaryDirectory(prefix="headflow-solver-") as folder:
+        argv = [sys.executable, "-I", "-c", limited]
+        finished = processes.run_program(argv, json.dumps(list(problems)), seconds, folder)
     lines = finished.stdout.split("\n")[:-1]  # complete lines only: a kill may cut the last one
     killed = finished.returncode is None
     if (killed and len(lines) <= len(problems)) or (finished.returncode == 0 and len(lines) == len(problems)):
