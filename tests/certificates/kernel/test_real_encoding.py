@@ -214,11 +214,10 @@ def test_a_false_exp_claim_is_never_proved_and_its_model_is_offered() -> None:
 def test_model_cuts_remove_the_model() -> None:
     """At a model where the atom is below exp of its argument, the new lower cuts are violated by the model."""
     encoding = _exp_claim(["add", ["rat", "1"], X], None)
-    ((name, argument),) = encoding.exponentials
+    (((_, name), _),) = atoms = encoding.exponentials
     values = {"x": Fraction(2), name: Fraction(3)}  # exp(2) = 7.39 > 3
     cuts = model_cuts(encoding, values, [])
     assert cuts and all(c.kind == "lower" for c in cuts)
-    atoms = [(["sym", name], argument)]
     for cut in cuts:
         assert not _holds(cut_fact(cut.data(), atoms), values)
     too_large = {"x": Fraction(2), name: Fraction(8)}
