@@ -55,7 +55,7 @@ CUT_DEGREES = (1, 3, 5, 7, 9, 11, 13, 15)
 #: At most this many cuts; a cut's point lies in [-MAX_CUT_POINT, MAX_CUT_POINT].
 MAX_CUTS = 200
 MAX_CUT_POINT = Fraction(128)
-#: Characters of one rational of a cut.
+#: Characters of one rational of a cut (reduced, as printed in the problem).
 MAX_CUT_RATIONAL_CHARS = 200
 #: At most this many exponential atoms (their monotonicity facts grow with the square).
 MAX_EXPONENTIALS = 12
@@ -102,14 +102,12 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
             raise CutError(f"a product cut names 2 or 3 exponential atoms by their index (there are {len(atoms)})")
         (ea, a), (eb, b), (ec, c) = [*(atoms[i] for i in indices), (ONE, ZERO)][:3]
         return ["implies", ["=", ["add", a, b], c], ["=", ["mul", ea, eb], ec]]
-    atom, degree, texts = data["atom"], data["degree"], {key: data[key] for key in ("at", "factor")}  # type: ignore[index]
+    atom, degree = data["atom"], data["degree"]  # type: ignore[index]
     if not recheck.natural(atom, 0, len(atoms) - 1) or not recheck.natural(degree) or degree not in CUT_DEGREES:
         raise CutError(f"a cut names one of the {len(atoms)} exponential atoms and a degree in {CUT_DEGREES}")
-    if any(not isinstance(text, str) or len(text) > MAX_CUT_RATIONAL_CHARS for text in texts.values()):
-        raise CutError(f"a cut's rationals are exact texts 'p/q' of at most {MAX_CUT_RATIONAL_CHARS} characters")
-    at, factor = recheck.rational_map(texts, "a cut").values()
-    if not -MAX_CUT_POINT <= at <= MAX_CUT_POINT:
-        raise CutError(f"a cut's point lies in [-{MAX_CUT_POINT}, {MAX_CUT_POINT}]")
+    at, factor = recheck.rational_map({key: data[key] for key in ("at", "factor")}, "a cut").values()  # type: ignore[index]
+    if not -MAX_CUT_POINT <= at <= MAX_CUT_POINT or max(len(str(at)), len(str(factor))) > MAX_CUT_RATIONAL_CHARS:
+        raise CutError(f"a cut's point lies in [-{MAX_CUT_POINT}, {MAX_CUT_POINT}], its rationals are short texts")
     with precision(CUT_PRECISION):
         if not (factor > 0 and ball_of(at).exp() >= ball_of(factor)):
             raise CutError(f"{kind} cut: {factor} is not in (0, exp({at})]")
