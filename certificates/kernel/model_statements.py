@@ -37,6 +37,7 @@ naming it is accepted). Phi fixes the energy's constant of integration, so the p
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
