@@ -103,6 +103,8 @@ def test_false_or_malformed_cuts_are_rejected(cut: Cut, why: str) -> None:
         {"kind": "lower", "atom": 0, "degree": 1, "at": 0.5, "factor": "1"},
         {"kind": "lower", "atom": 0, "degree": 1, "at": "1/0", "factor": "1"},
         {"kind": "lower", "atom": 0, "degree": 1, "at": "0", "factor": "9" * 300},
+        {"kind": "lower", "atom": 0, "degree": 1, "at": "1/" + "3" * 250, "factor": "1/2"},  # long, though small
+        {"kind": "lower", "atom": 0, "degree": 1, "at": "0", "factor": ["1"]},
         {"kind": "product", "atoms": [0]},
         {"kind": "product", "atoms": [0, 0, 0, 0]},
         {"kind": "product", "atoms": [0, 2]},
