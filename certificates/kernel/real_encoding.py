@@ -211,8 +211,8 @@ class Encoding:
         return self.exponentials[-1][0]
 
     def _encode(self, tree: Tree) -> Tree:
-        op, args = tree[0], tree[1:]
-        if op == "rat" or (op == "sym" and args[0] in self.variables):
+        op, args = tree[0], tree[1:]  # a node (`real_statements.read_region` read every node's shape)
+        if len(args) == 1 and (op == "rat" or (op == "sym" and args[0] in self.variables)):
             return tree
         if (constant := exact_rational(tree, {})) is not None:  # arithmetic on numbers alone (10**100): its value
             with suppress(TreeError):  # unless its text is too long for a tree (then encoded as it is)
@@ -229,7 +229,7 @@ class Encoding:
             return [op, *[self.term(a) for a in args]]
         if op == "pow" and len(args) == 2 and type(args[1]) is int:
             return self._power(self.term(args[0]), Fraction(args[1]))
-        if op == "rpow" and len(args) == 2 and isinstance(args[1], list) and args[1][0] == "rat":
+        if op == "rpow" and len(args) == 2 and isinstance(args[1], list) and len(args[1]) == 2 and args[1][0] == "rat":
             return self._power(self.term(args[0]), parse_rational(args[1][1]))
         if op == "exp" and len(args) == 1:
             return self._exponential(self.term(args[0]))

@@ -172,7 +172,8 @@ def test_exp_arguments_that_add_up_are_found_by_exact_polynomial_identity() -> N
 
 
 def test_unencodable_nodes_are_refused() -> None:
-    for tree in (["rpow", X, ["sym", "y"]], ["sin", X], ["rpow", X, ["rat", "1/100"]], ["sym", "z"]):
+    malformed = (["rpow", X, ["rat", "1/2", "3"]], ["rpow", X, ["rat"]], ["sym", "x", "y"], ["sym"], ["rat", "1", "2"])
+    for tree in (["rpow", X, ["sym", "y"]], ["sin", X], ["rpow", X, ["rat", "1/100"]], ["sym", "z"], *malformed):
         with pytest.raises(NotEncodable):
             _encoding(tree, ">=", ["rat", "0"], [_variable("x"), _variable("y")])
 
