@@ -9,11 +9,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from multiprocessing.context import BaseContext
 
 from certificates.kernel import processes
+
+#: Seconds between two looks of a worker's polling thread at its parent.
+POLL_SECONDS = 0.2
 
 
 @contextmanager
@@ -23,6 +28,21 @@ def forked(context: BaseContext, target: Callable[..., None], *args: object) -> 
     worker = context.Process(target=_run_tied, args=(os.getpid(), target, args), daemon=True)
     with processes.child(lambda: _start(worker), lambda started: started.exitcode is None, lambda done: done.join()):
         yield worker
+
+
+def tie_to_parent(parent: int, death_signal: bool = True) -> None:
+    """Make this process, a child of `parent`, die with it: the kernel's parent-death signal
+    (`certificates.kernel.processes.tie_to_parent`), else, where prctl is missing (or `death_signal` is False, as a
+    test forces), a daemon thread that kills this process's group once its parent id is no longer `parent`."""
+    if death_signal and processes.tie_to_parent(parent):
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(POLL_SECONDS)
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="headflow-parent-watch", daemon=True).start()
 
 
 def _start(worker: multiprocessing.Process) -> multiprocessing.Process:
@@ -39,5 +59,5 @@ def _run_tied(parent: int, target: Callable[..., None], args: tuple[object, ...]
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, signal.SIG_DFL)
     processes.LIVE.clear()
-    processes.tie_to_parent(parent)
+    tie_to_parent(parent)
     target(*args)

@@ -1,13 +1,10 @@
-"""Child processes that never outlive headflow: z3, cvc5 and coqc (`run_program`), and the forked SymPy workers.
-
-The workers are forked by `certificates/processes.py` (outside the kernel) through `child` and `tie_to_parent`.
+"""Child processes that never outlive headflow: z3, cvc5 and coqc (`run_program`).
 
 Every child runs in a process group of its own and is tied to the process that started it:
 - on Linux the kernel sends it SIGKILL when its parent dies, however the parent dies, SIGKILL included
-  (`prctl(PR_SET_PDEATHSIG)`, armed by the child as it starts; the child then checks that its parent is still
-  the process that started it, because the parent may have died before the signal was armed);
-- where prctl is not available, a daemon thread of a Python child polls its parent id (every 0.2 s) and kills
-  the child's group once the parent is gone;
+  (`prctl(PR_SET_PDEATHSIG)`, armed by `tie_to_parent` between fork and exec, kept across exec; the child then
+  checks that its parent is still the process that started it, because the parent may have died before the signal
+  was armed);
 - while a child lives, SIGTERM and SIGINT in the parent first kill every live child's group, then end the
   parent as the signal would have: SIGTERM by SystemExit(143) (so `finally` blocks still run), SIGINT by the
   handler that was there before (Python's raises KeyboardInterrupt; the CLI exits 130 on it). The handlers are
@@ -15,20 +12,19 @@ Every child runs in a process group of its own and is tied to the process that s
   no child runs (the parent inside z3 or SymPy in-process, where a Python handler would wait for the C call to
   return), the default actions apply and SIGTERM ends the process at once.
 
-A Python child is `python -I -c SCRIPT` in an empty folder, which cannot import headflow: it runs the source of
-`tie_to_parent` ahead of its script, so forked and started children run the same code. The kernel sends the death
-signal when the *thread* that started the child ends; each child here is started and waited for by one call of
-one thread, which therefore outlives it.
+The kernel sends the death signal when the *thread* that started the child ends; each child here is started and
+waited for by one call of one thread, which therefore outlives it. The forked SymPy workers (`certificates/
+processes.py`, outside the kernel) are `child`ren too, tied by `tie_to_parent` and, where prctl is missing, by a
+thread of their own that polls their parent.
 """
 
 from __future__ import annotations
 
-import inspect
+import ctypes
 import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -45,35 +41,17 @@ Finished = subprocess.CompletedProcess
 _PIPES = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
 
 
-def tie_to_parent(parent: int, death_signal: bool = True, poll: bool = True) -> None:
-    """Make this process, a child of `parent`, die with it: the parent-death signal, else (`poll`) a polling thread.
+def tie_to_parent(parent: int) -> bool:
+    """Arm the parent-death signal of this process, a child of `parent` (Linux only): whether it is armed.
 
-    Exits at once (status 3) when `parent` is no longer its parent. Self-contained (its imports inside): a
-    Python child runs its source. `death_signal=False` forces the polling fallback (what runs where prctl is
-    missing); `poll=False` starts no thread (between fork and exec, where a thread would not survive exec)."""
-    import contextlib
-    import ctypes
-    import os
-    import signal
-    import sys
-    import threading
-    import time
-
+    Exits at once (status 3) when `parent` is no longer its parent (it died before the signal was armed)."""
     armed = False
-    if death_signal and sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
+    if sys.platform.startswith("linux"):
+        with suppress(OSError, AttributeError):
             armed = ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before the signal was armed: reparented already
+    if os.getppid() != parent:  # reparented already
         os._exit(3)
-    if armed or not poll:
-        return
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os.killpg(os.getpgrp(), signal.SIGKILL)
-
-    threading.Thread(target=watch, name="headflow-parent-watch", daemon=True).start()
+    return armed
 
 
 def kill_group(pid: int) -> None:
@@ -119,18 +97,11 @@ def child(start: Callable[[], Any], running: Callable[[Any], bool], reap: Callab
             signal.signal(signum, previous)
 
 
-def run_python(script: str, stdin: str, seconds: float) -> Finished:
-    """`run_program` of `python -I -c script` (tied to this process by `tie_to_parent` too) in an empty folder."""
-    code = f"{inspect.getsource(tie_to_parent)}\ntie_to_parent({os.getpid()})\n{script}"
-    with tempfile.TemporaryDirectory(prefix="headflow-solver-") as folder:
-        return run_program([sys.executable, "-I", "-c", code], stdin, seconds, folder)
-
-
 def run_program(argv: list[str], stdin: str, seconds: float, folder: str) -> Finished:
     """Run the program `argv` (an argument list, never a shell line) in `folder` with `stdin` as input, a `child` in
     its own process group, tied to this process by the death signal armed between fork and exec (it survives exec);
     at `seconds` of wall time (its start included) its group is killed, and the result holds what it printed."""
-    tie = partial(tie_to_parent, os.getpid(), poll=False)
+    tie = partial(tie_to_parent, os.getpid())
     start = partial(subprocess.Popen, argv, **_PIPES, text=True, cwd=folder, process_group=0, preexec_fn=tie)
     with child(start, lambda process: process.poll() is None, subprocess.Popen.wait) as process:
         try:

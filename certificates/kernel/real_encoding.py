@@ -55,10 +55,13 @@ CUT_DEGREES = (1, 3, 5, 7, 9, 11, 13, 15)
 #: At most this many cuts; a cut's point lies in [-MAX_CUT_POINT, MAX_CUT_POINT].
 MAX_CUTS = 200
 MAX_CUT_POINT = Fraction(128)
-#: Characters of one rational of a cut.
+#: Characters of one rational of a cut (reduced, as printed in the problem).
 MAX_CUT_RATIONAL_CHARS = 200
 #: At most this many exponential atoms (their monotonicity facts grow with the square).
 MAX_EXPONENTIALS = 12
+#: The fields of a cut, by kind.
+TAYLOR_KEYS = frozenset({"kind", "atom", "degree", "at", "factor"})
+CUT_KEYS = {"product": frozenset({"kind", "atoms"}), "lower": TAYLOR_KEYS, "upper": TAYLOR_KEYS}
 ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
@@ -89,26 +92,22 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
     """The fact a cut (the module's docstring) states on the exponential atoms, given as (atom, argument); CutError
     when the data is malformed or a factor is not shown in (0, exp(t)] with balls."""
     kind = data.get("kind") if isinstance(data, dict) else None
+    if kind not in CUT_KEYS:
+        raise CutError(f"a cut is lower, upper or a product: {data!r:.80}")
+    recheck.require_keys(data, CUT_KEYS[kind], f"a {kind} cut")
     if kind == "product":
-        recheck.require_keys(data, {"kind", "atoms"}, "a product cut")
         indices = data["atoms"]  # type: ignore[index]
-        if not isinstance(indices, list) or not all(recheck.natural(i, 0, len(atoms) - 1) for i in indices):
-            raise CutError(f"a product cut names exponential atoms by their index (there are {len(atoms)})")
-        if len(indices) not in (2, 3):
-            raise CutError("a product cut names 2 or 3 exponential atoms")
+        valid = isinstance(indices, list) and len(indices) in (2, 3)
+        if not valid or not all(recheck.natural(i, 0, len(atoms) - 1) for i in indices):
+            raise CutError(f"a product cut names 2 or 3 exponential atoms by their index (there are {len(atoms)})")
         (ea, a), (eb, b), (ec, c) = [*(atoms[i] for i in indices), (ONE, ZERO)][:3]
         return ["implies", ["=", ["add", a, b], c], ["=", ["mul", ea, eb], ec]]
-    if kind not in ("lower", "upper"):
-        raise CutError(f"a cut is lower, upper or a product: {data!r:.80}")
-    recheck.require_keys(data, {"kind", "atom", "degree", "at", "factor"}, f"a {kind} cut")
-    atom, degree, texts = data["atom"], data["degree"], {key: data[key] for key in ("at", "factor")}  # type: ignore[index]
+    atom, degree = data["atom"], data["degree"]  # type: ignore[index]
     if not recheck.natural(atom, 0, len(atoms) - 1) or not recheck.natural(degree) or degree not in CUT_DEGREES:
         raise CutError(f"a cut names one of the {len(atoms)} exponential atoms and a degree in {CUT_DEGREES}")
-    if any(not isinstance(text, str) or len(text) > MAX_CUT_RATIONAL_CHARS for text in texts.values()):
-        raise CutError(f"a cut's rationals are exact texts 'p/q' of at most {MAX_CUT_RATIONAL_CHARS} characters")
-    at, factor = recheck.rational_map(texts, "a cut").values()
-    if not -MAX_CUT_POINT <= at <= MAX_CUT_POINT:
-        raise CutError(f"a cut's point lies in [-{MAX_CUT_POINT}, {MAX_CUT_POINT}]")
+    at, factor = recheck.rational_map({key: data[key] for key in ("at", "factor")}, "a cut").values()  # type: ignore[index]
+    if not -MAX_CUT_POINT <= at <= MAX_CUT_POINT or max(len(str(at)), len(str(factor))) > MAX_CUT_RATIONAL_CHARS:
+        raise CutError(f"a cut's point lies in [-{MAX_CUT_POINT}, {MAX_CUT_POINT}], its rationals are short texts")
     with precision(CUT_PRECISION):
         if not (factor > 0 and ball_of(at).exp() >= ball_of(factor)):
             raise CutError(f"{kind} cut: {factor} is not in (0, exp({at})]")
@@ -143,7 +142,7 @@ def bound_facts(variables: list[dict[str, Any]], term: Callable[[Tree], Tree]) -
 
 class Encoding:
     """The constants (variables, then auxiliaries), the domain's hypotheses, the facts binding the auxiliaries, the
-    exponential atoms (auxiliary name, argument polynomial) and the goal `guards and conditions and relation`; it
+    exponential atoms (atom, argument polynomial) and the goal `guards and conditions and relation`; it
     encodes trees over the variables (`term`), sharing auxiliaries between equal subterms."""
 
     def __init__(self, variables: list[dict[str, Any]]) -> None:
@@ -152,7 +151,7 @@ class Encoding:
         self.auxiliaries: list[str] = []
         self.hypotheses: list[Tree] = []
         self.facts: list[Tree] = []
-        self.exponentials: list[tuple[str, Tree]] = []
+        self.exponentials: list[tuple[Tree, Tree]] = []
         self.guards: list[Tree] = []
         self.goal: Tree = ["true"]
         self._prefix = "aux"
@@ -166,22 +165,20 @@ class Encoding:
         return [*self.variables, *self.auxiliaries]
 
     def exponential_facts(self) -> list[Tree]:
-        """For each atom: e > 0, e >= 1 + a, and e against exp(0) = 1; for every pair, exp increasing."""
-        atoms = [(["sym", name], argument) for name, argument in self.exponentials]
+        """For each atom: e > 0 and e >= 1 + a; for every pair of atoms, and for each against exp(0) = 1, exp
+        increasing."""
         facts: list[Tree] = []
-        for e, a in atoms:
-            facts += [[">", e, ZERO], [">=", e, ["add", ONE, a]]]
-            facts += [["iff", ["<", a, ZERO], ["<", e, ONE]], ["iff", [">", a, ZERO], [">", e, ONE]]]
-        for i, (ea, a) in enumerate(atoms):
-            for eb, b in atoms[i + 1 :]:
+        for i, (ea, a) in enumerate(self.exponentials):
+            facts += [[">", ea, ZERO], [">=", ea, ["add", ONE, a]]]
+            for eb, b in [*self.exponentials[i + 1 :], (ONE, ZERO)]:
                 facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
         return facts
 
     def problem(self, cuts: list[object]) -> str:
         """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`); CutError for a bad cut,
         NotEncodable for a problem that is not one (no unknowns, too large)."""
-        atoms = [(["sym", name], argument) for name, argument in self.exponentials]
-        facts = [*self.hypotheses, *self.facts, *self.exponential_facts(), *(cut_fact(c, atoms) for c in cuts)]
+        cut_facts = (cut_fact(cut, self.exponentials) for cut in cuts)
+        facts = [*self.hypotheses, *self.facts, *self.exponential_facts(), *cut_facts]
         try:
             return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
         except (smtlib.SmtTextError, TreeError) as exc:
@@ -205,18 +202,17 @@ class Encoding:
         self.facts.append(["implies", guard, ["and", *facts]])
 
     def _exponential(self, argument: Tree) -> Tree:
-        for name, known in self.exponentials:
+        for e, known in self.exponentials:
             if known == argument:
-                return ["sym", name]
+                return e
         if len(self.exponentials) >= MAX_EXPONENTIALS:
             raise NotEncodable(f"more than {MAX_EXPONENTIALS} different exponentials")
-        e = self._fresh()
-        self.exponentials.append((e[1], argument))
-        return e
+        self.exponentials.append((self._fresh(), argument))
+        return self.exponentials[-1][0]
 
     def _encode(self, tree: Tree) -> Tree:
-        op, args = tree[0], tree[1:]
-        if op == "rat" or (op == "sym" and args[0] in self.variables):
+        op, args = tree[0], tree[1:]  # a node (`real_statements.read_region` read every node's shape)
+        if len(args) == 1 and (op == "rat" or (op == "sym" and args[0] in self.variables)):
             return tree
         if (constant := exact_rational(tree, {})) is not None:  # arithmetic on numbers alone (10**100): its value
             with suppress(TreeError):  # unless its text is too long for a tree (then encoded as it is)
@@ -233,7 +229,7 @@ class Encoding:
             return [op, *[self.term(a) for a in args]]
         if op == "pow" and len(args) == 2 and type(args[1]) is int:
             return self._power(self.term(args[0]), Fraction(args[1]))
-        if op == "rpow" and len(args) == 2 and isinstance(args[1], list) and args[1][0] == "rat":
+        if op == "rpow" and len(args) == 2 and isinstance(args[1], list) and len(args[1]) == 2 and args[1][0] == "rat":
             return self._power(self.term(args[0]), parse_rational(args[1][1]))
         if op == "exp" and len(args) == 1:
             return self._exponential(self.term(args[0]))

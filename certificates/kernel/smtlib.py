@@ -38,11 +38,9 @@ def problem_text(
     if not 1 <= len(constants) <= MAX_CONSTANTS:
         raise SmtTextError(f"an obligation declares 1 to {MAX_CONSTANTS} real constants")
     try:
-        size = sum(count_nodes(tree, MAX_STATEMENT_NODES) for tree in [*hypotheses, goal])
+        count_nodes(["and", *hypotheses, goal], MAX_STATEMENT_NODES)  # all the trees (one node more, no more)
     except TreeError as exc:
         raise SmtTextError(str(exc)) from None
-    if size > MAX_STATEMENT_NODES:
-        raise SmtTextError(f"the statement has more than {MAX_STATEMENT_NODES} nodes")
     names = {name: f"x{index}" for index, name in enumerate(constants)}
     lines = [f"(set-logic {INTEGER_LOGIC if integers else LOGIC})"]
     lines += [f"(declare-fun {names[name]} () {'Int' if name in integers else 'Real'})" for name in constants]
@@ -68,15 +66,8 @@ def _formula(tree: object, names: dict[str, str]) -> str:
 
 def _term(tree: object, names: dict[str, str]) -> str:
     """The text of a polynomial term (rationals, declared constants, + and *, powers 1..MAX_POWER)."""
-    rules = {
-        "sym": lambda name: names[name],
-        "rat": _number,
-        "add": lambda *parts: f"(+ {' '.join(parts)})",
-        "mul": lambda *parts: f"(* {' '.join(parts)})",
-        "pow": _power,
-    }
     try:
-        return fold(tree, rules)
+        return fold(tree, _TERMS | {"sym": names.__getitem__})
     except KeyError as exc:
         raise SmtTextError(f"undeclared constant {str(exc)[:40]}") from None
     except TreeError as exc:
@@ -93,3 +84,12 @@ def _number(value: Fraction) -> str:
     p, q = abs(value.numerator), value.denominator
     magnitude = f"{p}.0" if q == 1 else f"(/ {p}.0 {q}.0)"
     return f"(- {magnitude})" if value < 0 else magnitude
+
+
+#: The text of each term node but `sym` (a declared constant, by its new name).
+_TERMS = {
+    "rat": _number,
+    "add": lambda *parts: f"(+ {' '.join(parts)})",
+    "mul": lambda *parts: f"(* {' '.join(parts)})",
+    "pow": _power,
+}

@@ -2,7 +2,7 @@
 
 The problems are the checker's own text (`certificates.kernel.smtlib.problem_text`: declarations,
 asserts, check-sat; no options, so no file or output channel can be named). Each solver process
-reads a JSON list of problems on stdin (its resource limit is the script's LIMIT) and prints exactly one line per
+reads a JSON list of problems on stdin (its resource limit is its one argument) and prints exactly one line per
 problem: `sat`, `unsat`, `unknown`, or that the limit was spent. Anything else (a crash, extra output) is an error,
 never an answer. The process runs with `python -I` (no user site, no PYTHON* variables) in an empty scratch folder,
 in its own process group and tied to headflow (`certificates.kernel.processes`: it never outlives it).
@@ -18,6 +18,8 @@ start included) and is then killed with its group; the problems it had not answe
 from __future__ import annotations
 
 import json
+import sys
+import tempfile
 from collections.abc import Sequence
 
 from certificates.kernel import processes
@@ -37,7 +39,7 @@ _Z3 = """
 import json, sys, z3
 for text in json.loads(sys.stdin.read()):
     solver = z3.Solver()
-    solver.set("rlimit", LIMIT)
+    solver.set("rlimit", int(sys.argv[1]))
     solver.from_string(text)
     answer = str(solver.check())
     print("resource limit" if answer == "unknown" and "resource" in solver.reason_unknown() else answer, flush=True)
@@ -47,7 +49,7 @@ _CVC5 = """
 import json, sys, cvc5
 for text in json.loads(sys.stdin.read()):
     solver = cvc5.Solver(cvc5.TermManager())
-    solver.setOption("rlimit-per", str(LIMIT))
+    solver.setOption("rlimit-per", sys.argv[1])
     parser = cvc5.InputParser(solver)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "certificate")
     said = []
@@ -66,8 +68,9 @@ def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
     `error: ...` per problem. Each problem gets the solver's RLIMITS.
 
     The process is killed at `seconds` (the safety net): the problems answered before keep their answers."""
-    limited = f"LIMIT = {RLIMITS[solver]}\n{SCRIPTS[solver]}"  # the script with its resource limit
-    finished = processes.run_python(limited, json.dumps(list(problems)), seconds)
+    with tempfile.TemporaryDirectory(prefix="headflow-solver-") as folder:
+        argv = [sys.executable, "-I", "-c", SCRIPTS[solver], str(RLIMITS[solver])]  # the script, its resource limit
+        finished = processes.run_program(argv, json.dumps(list(problems)), seconds, folder)
     lines = finished.stdout.split("\n")[:-1]  # complete lines only: a kill may cut the last one
     killed = finished.returncode is None
     if (killed and len(lines) <= len(problems)) or (finished.returncode == 0 and len(lines) == len(problems)):

@@ -173,7 +173,7 @@ def model_cuts(encoding: Encoding, values: Mapping[str, Fraction], placed: Seque
     """Cuts that remove the model (values by constant name) at the atoms where its value is not exp of its argument."""
     cuts: list[Cut] = []
     with precision(CUT_PRECISION):
-        for index, (name, polynomial) in enumerate(encoding.exponentials):
+        for index, ((_, name), polynomial) in enumerate(encoding.exponentials):
             argument = exact_rational(polynomial, values)
             if argument is None or abs(argument) > MAX_CUT_POINT:
                 continue

@@ -135,7 +135,7 @@ def test_check_killed_inside_cvc5_leaves_no_solver(tmp_path: Path, started: list
 #: it by polling only, as where prctl is missing.
 ISOLATED = (
     "import functools, time\n"
-    "from certificates.kernel import processes\n"
+    "from certificates import processes\n"
     "from certificates.claims.symbolic import isolated\n"
     "if {poll}:\n"
     "    processes.tie_to_parent = functools.partial(processes.tie_to_parent, death_signal=False)\n"

@@ -103,6 +103,8 @@ def test_false_or_malformed_cuts_are_rejected(cut: Cut, why: str) -> None:
         {"kind": "lower", "atom": 0, "degree": 1, "at": 0.5, "factor": "1"},
         {"kind": "lower", "atom": 0, "degree": 1, "at": "1/0", "factor": "1"},
         {"kind": "lower", "atom": 0, "degree": 1, "at": "0", "factor": "9" * 300},
+        {"kind": "lower", "atom": 0, "degree": 1, "at": "1/" + "3" * 250, "factor": "1/2"},  # long, though small
+        {"kind": "lower", "atom": 0, "degree": 1, "at": "0", "factor": ["1"]},
         {"kind": "product", "atoms": [0]},
         {"kind": "product", "atoms": [0, 0, 0, 0]},
         {"kind": "product", "atoms": [0, 2]},
@@ -170,7 +172,8 @@ def test_exp_arguments_that_add_up_are_found_by_exact_polynomial_identity() -> N
 
 
 def test_unencodable_nodes_are_refused() -> None:
-    for tree in (["rpow", X, ["sym", "y"]], ["sin", X], ["rpow", X, ["rat", "1/100"]], ["sym", "z"]):
+    malformed = (["rpow", X, ["rat", "1/2", "3"]], ["rpow", X, ["rat"]], ["sym", "x", "y"], ["sym"], ["rat", "1", "2"])
+    for tree in (["rpow", X, ["sym", "y"]], ["sin", X], ["rpow", X, ["rat", "1/100"]], ["sym", "z"], *malformed):
         with pytest.raises(NotEncodable):
             _encoding(tree, ">=", ["rat", "0"], [_variable("x"), _variable("y")])
 
@@ -214,11 +217,10 @@ def test_a_false_exp_claim_is_never_proved_and_its_model_is_offered() -> None:
 def test_model_cuts_remove_the_model() -> None:
     """At a model where the atom is below exp of its argument, the new lower cuts are violated by the model."""
     encoding = _exp_claim(["add", ["rat", "1"], X], None)
-    ((name, argument),) = encoding.exponentials
+    (((_, name), _),) = atoms = encoding.exponentials
     values = {"x": Fraction(2), name: Fraction(3)}  # exp(2) = 7.39 > 3
     cuts = model_cuts(encoding, values, [])
     assert cuts and all(c.kind == "lower" for c in cuts)
-    atoms = [(["sym", name], argument)]
     for cut in cuts:
         assert not _holds(cut_fact(cut.data(), atoms), values)
     too_large = {"x": Fraction(2), name: Fraction(8)}

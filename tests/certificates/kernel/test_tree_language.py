@@ -4,6 +4,7 @@ own arguments, the readable text reads back as the same value, and every walker 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import reduce
 
 import pytest
 import sympy as sp
@@ -110,6 +111,8 @@ def test_every_walker_refuses_a_malformed_node(tree: list) -> None:
         ([["not", [">", X, X], [">", X, X]]], ["true"]),
         ([], [">", ["pow", X, 0], X]),  # powers 1..MAX_POWER only
         ([], [">", ["sub", X, X], X]),  # the SMT text has + and * only
+        ([[">", X, X]] * (smtlib.MAX_STATEMENT_NODES // 3), [">", X, X]),  # more nodes than MAX_STATEMENT_NODES
+        ([], [">", reduce(lambda tree, _: ["add", tree, X], range(300), X), X]),  # deeper than MAX_DEPTH
     ],
 )
 def test_the_smt_printer_refuses_what_is_not_a_formula_of_polynomials(hypotheses: list, goal: list) -> None:
