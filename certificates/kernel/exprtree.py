@@ -191,10 +191,10 @@ def _real_power(base: arb, exponent: object, walk: Callable[[object], arb]) -> a
     log (both need a non-negative base: a ball reaching below 0 evaluates to nan)."""
     if isinstance(exponent, list) and len(exponent) == 2 and exponent[0] == "rat":
         q = parse_rational(exponent[1])
+        if abs(q.numerator) > 1000 or q.denominator > 1000:  # the bound of `pow`, integer exponents included
+            raise TreeError("exponent too large")
         if q.denominator == 1:
             return endpoints.power(base, q.numerator)
-        if abs(q.numerator) > 1000 or q.denominator > 1000:
-            raise TreeError("exponent too large")
         if base < 0 or (q.numerator < 0 and not base > 0):
             return arb("nan")
         root = endpoints.increasing(lambda v: v.root(q.denominator), base)

@@ -118,3 +118,12 @@ def test_every_walker_refuses_a_malformed_node(tree: list) -> None:
 def test_the_smt_printer_refuses_what_is_not_a_formula_of_polynomials(hypotheses: list, goal: list) -> None:
     with pytest.raises((smtlib.SmtTextError, TreeError)):
         smtlib.problem_text(["x"], hypotheses, goal)
+
+
+@pytest.mark.parametrize("exponent", [1001, -1001, 10**9])
+def test_a_real_power_has_the_exponent_bound_of_an_integer_power(exponent: int) -> None:
+    """`rpow` with an integer exponent is held to the |k| <= 1000 of `pow`, as a fractional one is."""
+    for tree in (["rpow", ["sym", "x"], ["rat", str(exponent)]], ["pow", ["sym", "x"], exponent]):
+        with pytest.raises(TreeError, match="exponent too large"):
+            evaluate(tree, {"x": arb(2)})
+    assert evaluate(["rpow", ["sym", "x"], ["rat", "1000"]], {"x": arb(1)}) == 1
