@@ -27,8 +27,7 @@ the softmax rows:
 - Z^h_i = sum_j m_ij exp(beta s^h_ij), xbar^h_i = sum_j p^h_ij x_j; d|x_i|/dt = <x_i, xdot_i> / |x_i|; R = |m| and
   dR/dt = <m, mdot> / R (|mdot| at m = 0), m the mean of the y_j.
 What the data do not define (an entropy of an interaction, an energy without antiderivative, exact tokens of pre-ln,
-peri-ln or mix-ln that are not unit) raises `Chain.error` with the reason: ValueError here, NotTranslatable on the
-Coq side.
+peri-ln or mix-ln that are not unit) raises ValueError with the reason (the Coq writer refuses it with that reason).
 """
 
 from __future__ import annotations
@@ -185,13 +184,8 @@ class Chain:
     statement needs (the registry's rates, a claims-file model claim's terms) shares these names, and `balls`
     evaluates each name once."""
 
-    #: What a quantity the data do not define raises.
-    error: type[ValueError] = ValueError
-
     def __init__(self, cfg: ExactConfiguration) -> None:
         self.cfg, self.rate = cfg, Rate()
-        if cfg.interaction is not None:
-            self._function(cfg.interaction.tree, f"the interaction phi(s) = {cfg.interaction.text}")
         self.directions = [self._direction(i, list(x)) for i, x in enumerate(cfg.tokens)]
         y = self.directions
         self.scores = [[[vector_dot(yi, matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
@@ -200,10 +194,6 @@ class Chain:
         #: Quantities with a ball and no tree (operator norms), by the symbol that stands for them (`measured`).
         self.balls_only: dict[str, Callable[[], arb]] = {}
         self._softmax: dict[tuple[int, int], tuple[list[Value], Value]] = {}
-
-    def _function(self, tree: Tree, what: str) -> Tree:
-        """A function of the score the chain states (the interaction, its antiderivative): here any tree."""
-        return tree
 
     def _named(self, prefix: str, values: Any, *index: int) -> Any:
         """A value or nested lists of values, each defined under its prefix and indices (prefix_h_i_k for
@@ -219,7 +209,7 @@ class Chain:
             return x
         length = root(vector_dot(x, x))
         if all(isinstance(t, Fraction) for t in x) and length != 1:
-            raise self.error(f"exact data of {self.cfg.geometry} need unit tokens (the directions x/|x| exactly)")
+            raise ValueError(f"exact data of {self.cfg.geometry} need unit tokens (the directions x/|x| exactly)")
         return [self._quotient(xk, self.rate.define(f"nx_{i}", length)) for xk in x]
 
     def balls(self, value: Any) -> Any:
@@ -246,7 +236,7 @@ class Chain:
         once, in order, over `env` (the values of the tokens' symbols, when they are symbols); the chain's error when
         it names a quantity with balls only."""
         if self.balls_only:
-            raise self.error(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no exact value")
+            raise ValueError(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no exact value")
         env = dict(env)
         for name, tree in self.rate.definitions:
             env[name] = evaluate_in(tree, env, rational)
@@ -276,7 +266,7 @@ class Chain:
             return self._named(f"w_{h}_{i}", [self._exponential(h, i, j, named=False) for j in range(cfg.n)])
         if cfg.attention == "softmax":
             return self._distribution(h, i, ("e", "Z", "p"))
-        raise self.error(f"the model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
+        raise ValueError(f"the model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
 
     @_once
     def interaction_row(self, h: int, i: int) -> list[Value]:
@@ -317,7 +307,7 @@ class Chain:
         a statement asserts)."""
         if isinstance(b, Fraction):
             if b == 0:
-                raise self.error("a model quantity divides by zero at these data")
+                raise ValueError("a model quantity divides by zero at these data")
             return mul(1 / b, a)
         if isinstance(a, Fraction) and a == 0:
             return a
@@ -334,7 +324,7 @@ class Chain:
 
     def _exponential_only(self) -> None:
         if self.cfg.interaction is not None:
-            raise self.error("attention entropies are defined for exp(beta s) only, not with an interaction function")
+            raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
 
     def _log_weight(self, h: int, i: int, j: int) -> Value:
         """log p^h_ij = beta s_ij - m_i - log Z_i."""
@@ -375,7 +365,7 @@ class Chain:
         if geometry == "mix-ln":
             share = Fraction(*MIX_LN_PRE_SHARE)
             return combine([1 - share, share], [self._project(f"r_{i}", self.directions[i], v), v])
-        raise self.error(f"the geometry {geometry!r} has no velocity here")
+        raise ValueError(f"the geometry {geometry!r} has no velocity here")
 
     def _project(self, name: str, x: list[Value], u: list[Value]) -> list[Value]:
         """P⊥_x(u) = u - <u, x> x, with <u, x> named `name`."""
@@ -424,8 +414,7 @@ class Chain:
             return mul(1 / (2 * cfg.beta * n * n), add([self._exponential(h, i, j) for i, j in pairs]))
         Phi = cfg.interaction.energy_tree()
         if Phi is None:
-            raise self.error(f"no verified antiderivative of {cfg.interaction.text}: the energy is unavailable")
-        Phi = self._function(Phi, f"the energy's antiderivative of phi(s) = {cfg.interaction.text}")
+            raise ValueError(f"no verified antiderivative of {cfg.interaction.text}: the energy is unavailable")
         return mul(Fraction(1, 2 * n * n), add([_at_score(Phi, self.scores[h][i][j], cfg.beta) for i, j in pairs]))
 
     def head_energy_rate(self, h: int) -> Value:

@@ -116,10 +116,10 @@ def decide_equality_existence(claim: ModelClaim, ctx: Context) -> Outcome:
     tried = 0
     reasons: dict[str, None] = {}
     statement = kernel_statement(claim)
+    free = sorted(claim.relation.free)
     for cfg in candidates(claim):
         ctx.check_budget()
         sizes = {"i": range(cfg.n), "h": range(len(cfg.score_matrices))}
-        free = sorted(claim.relation.free)
         for at in (dict(zip(free, values, strict=True)) for values in product(*(sizes[k] for k in free))):
             tried += 1
             why = settle(statement, cfg, at).failures
