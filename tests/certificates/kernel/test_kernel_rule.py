@@ -19,7 +19,7 @@ LIBRARIES = {"flint"}
 PROJECT = ("certificates", "checks", "identities")
 #: The most code lines the kernel holds today. Issue 37's rule is LIMIT (3,000); until the kernel reaches it this
 #: ceiling only ever comes down (a change that grows the kernel fails here), and the notes say what remains.
-CEILING = 3_280
+CEILING = 3_270
 
 
 def _module_name(path: Path) -> str:
