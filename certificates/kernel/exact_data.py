@@ -38,11 +38,9 @@ class ExactConfiguration:
 
 
 def dot(u: Sequence, w: Sequence):  # type: ignore[no-untyped-def]
-    """<u, w> of two vectors of any one number type (Fractions, balls, series, exponential polynomials)."""
-    total = 0
-    for a, b in zip(u, w, strict=True):
-        total = total + a * b
-    return total
+    """<u, w> of two vectors of any one number type (Fractions, balls, series, exponential polynomials): 0 + the
+    products, in order."""
+    return sum((a * b for a, b in zip(u, w, strict=True)), 0)
 
 
 def attends(cfg: ExactConfiguration, i: int, j: int) -> bool:

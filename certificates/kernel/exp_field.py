@@ -14,8 +14,11 @@ from a value whose sign is unknown: division by a number that is zero is refused
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import reduce
 from typing import Any
 
 Poly = tuple[tuple[Fraction, Fraction], ...]
@@ -29,29 +32,19 @@ class ExpFieldError(ValueError):
     """The value cannot be formed exactly (division by zero, too many terms, an inexact ball operand)."""
 
 
-def _normal(terms: dict[Fraction, Fraction]) -> Poly:
-    poly = tuple(sorted((q, c) for q, c in terms.items() if c != 0))
+def _poly(terms: Iterable[tuple[Fraction, Fraction]]) -> Poly:
+    """The sum of the terms c e^q, (q, c), as a polynomial: like exponents collected, zero coefficients dropped."""
+    collected: dict[Fraction, Fraction] = {}
+    for q, c in terms:
+        collected[q] = collected.get(q, Fraction(0)) + c
+    poly = tuple(sorted((q, c) for q, c in collected.items() if c != 0))
     if len(poly) > MAX_TERMS:
         raise ExpFieldError(f"an exact value with more than {MAX_TERMS} exponential terms")
     return poly
 
 
-def _add(p: Poly, r: Poly, sign: int = 1) -> Poly:
-    terms = dict(p)
-    for q, c in r:
-        terms[q] = terms.get(q, Fraction(0)) + sign * c
-    return _normal(terms)
-
-
 def _mul(p: Poly, r: Poly) -> Poly:
-    terms: dict[Fraction, Fraction] = {}
-    for q1, c1 in p:
-        for q2, c2 in r:
-            terms[q1 + q2] = terms.get(q1 + q2, Fraction(0)) + c1 * c2
-    return _normal(terms)
-
-
-_ONE: Poly = ((Fraction(0), Fraction(1)),)
+    return _poly((q1 + q2, c1 * c2) for q1, c1 in p for q2, c2 in r)
 
 
 @dataclass(frozen=True)
@@ -59,11 +52,11 @@ class ExpNumber:
     """numerator / denominator, both exponential polynomials; the denominator is never the zero polynomial."""
 
     numerator: Poly
-    denominator: Poly = _ONE
+    denominator: Poly = ((Fraction(0), Fraction(1)),)
 
     @staticmethod
     def rational(value: Fraction | int) -> ExpNumber:
-        return ExpNumber(_normal({Fraction(0): Fraction(value)}))
+        return ExpNumber(_poly([(Fraction(0), Fraction(value))]))
 
     def exp(self) -> ExpNumber:
         """e^self for a rational self (ExpFieldError for any other exponent)."""
@@ -79,17 +72,14 @@ class ExpNumber:
     def __add__(self, other: Any) -> ExpNumber:
         o = _coerce(other)
         if self.denominator == o.denominator:
-            return ExpNumber(_add(self.numerator, o.numerator), self.denominator)
-        top = _add(_mul(self.numerator, o.denominator), _mul(o.numerator, self.denominator))
+            return ExpNumber(_poly(self.numerator + o.numerator), self.denominator)
+        top = _poly(_mul(self.numerator, o.denominator) + _mul(o.numerator, self.denominator))
         return ExpNumber(top, _mul(self.denominator, o.denominator))
 
     __radd__ = __add__
 
-    def __neg__(self) -> ExpNumber:
-        return ExpNumber(tuple((q, -c) for q, c in self.numerator), self.denominator)
-
     def __sub__(self, other: Any) -> ExpNumber:
-        return self + (-_coerce(other))
+        return self + _coerce(other) * -1
 
     def __mul__(self, other: Any) -> ExpNumber:
         o = _coerce(other)
@@ -106,10 +96,7 @@ class ExpNumber:
     def __pow__(self, k: int) -> ExpNumber:
         if not isinstance(k, int) or isinstance(k, bool) or k < 0:
             raise ExpFieldError("an exact power has a non-negative integer exponent")
-        out = ExpNumber.rational(1)
-        for _ in range(k):
-            out = out * self
-        return out
+        return reduce(operator.mul, [self] * k, ExpNumber.rational(1))
 
 
 def _coerce(value: Any) -> ExpNumber:

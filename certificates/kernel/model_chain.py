@@ -42,7 +42,6 @@ from typing import Any
 
 from flint import arb
 
-from certificates.kernel.exact import ball_of
 from certificates.kernel.exact_data import ExactConfiguration, attends
 from certificates.kernel.exprtree import Tree, evaluate, fold, parse_rational, rational_text, substitute
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
@@ -158,11 +157,12 @@ def _method(op: str, value: Any) -> Any:
     return getattr(value, op)()
 
 
-def _nested(value: Any, leaf: Callable[[Value], Any]) -> Any:
-    """A value or nested lists of values (as the chain's methods return them), each value mapped by `leaf`."""
-    if isinstance(value, Fraction) or isinstance(value[0], str):
-        return leaf(value)
-    return [_nested(v, leaf) for v in value]
+def _nested(value: Any, leaf: Callable[[Value, tuple[int, ...]], Any], *index: int) -> Any:
+    """A value or nested lists of values (as the chain's methods return them), each value mapped by `leaf` (which
+    also takes its indices: (h, i, k) for value[h][i][k])."""
+    if isinstance(value, Fraction) or (value and isinstance(value[0], str)):
+        return leaf(value, index)
+    return [_nested(v, leaf, *index, k) for k, v in enumerate(value)]
 
 
 def _once(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -193,14 +193,11 @@ class Chain:
         self.built: dict[tuple[Any, ...], Any] = {}
         #: Quantities with a ball and no tree (operator norms), by the symbol that stands for them (`measured`).
         self.balls_only: dict[str, Callable[[], arb]] = {}
-        self._softmax: dict[tuple[int, int], tuple[list[Value], Value]] = {}
 
-    def _named(self, prefix: str, values: Any, *index: int) -> Any:
+    def _named(self, prefix: str, values: Any) -> Any:
         """A value or nested lists of values, each defined under its prefix and indices (prefix_h_i_k for
         values[h][i][k])."""
-        if isinstance(values, Fraction) or (values and isinstance(values[0], str)):
-            return self.rate.define("_".join(map(str, (prefix, *index))), values)
-        return [self._named(prefix, v, *index, k) for k, v in enumerate(values)]
+        return _nested(values, lambda v, index: self.rate.define("_".join(map(str, (prefix, *index))), v))
 
     def _direction(self, i: int, x: list[Value]) -> list[Value]:
         """y_i, the token attention reads: x_i, or x_i/|x_i| (|x_i| named nx_i) under pre-ln, peri-ln and mix-ln,
@@ -221,7 +218,7 @@ class Chain:
             env[name] = _ball(tree, env)
             if name.startswith("phi_"):
                 self._weighs(env[name])
-        return _nested(value, lambda v: ball_of(v) if isinstance(v, Fraction) else _ball(v, env))
+        return _nested(value, lambda v, _: _ball(tree_of(v), env))
 
     def _weighs(self, phi: arb) -> None:
         """ValueError unless the ball of a value of the stated interaction is finite, and > 0 for normalized weights."""
@@ -240,7 +237,7 @@ class Chain:
         env = dict(env)
         for name, tree in self.rate.definitions:
             env[name] = evaluate_in(tree, env, rational)
-        return _nested(value, lambda v: rational(v) if isinstance(v, Fraction) else evaluate_in(v, env, rational))
+        return _nested(value, lambda v, _: evaluate_in(tree_of(v), env, rational))
 
     def measured(self, name: str, ball: Callable[[], arb]) -> Value:
         """A quantity with a ball and no tree (an operator norm), as the symbol `name`: `balls` computes its ball."""
@@ -263,9 +260,9 @@ class Chain:
                 for j, s in enumerate(row)
             ]
         if cfg.attention == "usa":
-            return self._named(f"w_{h}_{i}", [self._exponential(h, i, j, named=False) for j in range(cfg.n)])
+            return self._named(f"w_{h}_{i}", self._exponentials(h, i, named=False))
         if cfg.attention == "softmax":
-            return self._distribution(h, i, ("e", "Z", "p"))
+            return self.softmax(h, i)[0]
         raise ValueError(f"the model covers {', '.join(ATTENTION_KINDS)} attention, not {cfg.attention!r}")
 
     @_once
@@ -279,17 +276,19 @@ class Chain:
         ]
         return self._named(f"phi_{h}_{i}", phi)
 
-    def _distribution(self, h: int, i: int, names: tuple[str, str, str]) -> list[Value]:
-        """softmax_j(beta s^h_ij) over the tokens i attends to: e_j = exp(beta s_j - m_i) with the shift `_shift`,
-        named names[0], normalized (`_normalized`) under names[1:], recorded as the softmax row (h, i)."""
+    @_once
+    def softmax(self, h: int, i: int) -> tuple[list[Value], Value]:
+        """(p^h_i., Z^h_i): softmax_j(beta s^h_ij) over the tokens i attends to, whatever the kind: e_j =
+        exp(beta s_j - m_i) with the shift `_shift`, normalized (`_normalized`); named e_h_i_j, Z_h_i, p_h_i_j (the
+        attention weights themselves) for softmax attention without an interaction, else eq, Zq, q."""
         cfg, row = self.cfg, self.scores[h][i]
-        m = self._shift(i, row)
+        m, own = self._shift(i, row), cfg.attention == "softmax" and cfg.interaction is None
         e = [
             ["exp", tree_of(add([mul(cfg.beta, sij), -m]))] if attends(cfg, i, j) else Fraction(0)
             for j, sij in enumerate(row)
         ]
-        self._softmax[h, i] = self._normalized(h, i, self._named(f"{names[0]}_{h}_{i}", e), names[1:])
-        return self._softmax[h, i][0]
+        names = ("e", "Z", "p") if own else ("eq", "Zq", "q")
+        return self._normalized(h, i, self._named(f"{names[0]}_{h}_{i}", e), names[1:])
 
     def _shift(self, i: int, row: list[Value]) -> Fraction:
         """m_i, the exact maximum of beta s_ij over the tokens j that token i attends to (0 for scores that are not
@@ -313,23 +312,13 @@ class Chain:
             return a
         return ["div", tree_of(a), b]
 
-    def softmax(self, h: int, i: int) -> tuple[list[Value], Value]:
-        """(p^h_i., Z^h_i): softmax_j(beta s^h_ij) over the tokens i attends to, whatever the kind: the attention
-        weights themselves for softmax attention without an interaction, else named q_h_i_j over Zq_h_i."""
-        if self.cfg.attention == "softmax" and self.cfg.interaction is None:
-            self.weights()
-        if (h, i) not in self._softmax:
-            self._distribution(h, i, ("eq", "Zq", "q"))
-        return self._softmax[h, i]
-
-    def _exponential_only(self) -> None:
+    def _entropy_terms(self, h: int, i: int) -> tuple[list[Value], list[Value]]:
+        """(p^h_ij, log p^h_ij) over j, log p_ij = beta s_ij - m_i - log Z_i (for exp(beta s) weights only)."""
         if self.cfg.interaction is not None:
             raise ValueError("attention entropies are defined for exp(beta s) only, not with an interaction function")
-
-    def _log_weight(self, h: int, i: int, j: int) -> Value:
-        """log p^h_ij = beta s_ij - m_i - log Z_i."""
-        row, Z = self.scores[h][i], self.softmax(h, i)[1]
-        return add([mul(self.cfg.beta, row[j]), -self._shift(i, row), mul(Fraction(-1), ["log", tree_of(Z)])])
+        (p, Z), row = self.softmax(h, i), self.scores[h][i]
+        minus_log_Z = mul(Fraction(-1), ["log", tree_of(Z)])
+        return p, [add([mul(self.cfg.beta, s), -self._shift(i, row), minus_log_Z]) for s in row]
 
     @_once
     def outputs(self) -> list[list[list[Value]]]:
@@ -394,16 +383,14 @@ class Chain:
             )
         return self._named("sdot", rates)
 
-    def _exponential(self, h: int, i: int, j: int, named: bool = True) -> Value:
-        """m_ij exp(beta s^h_ij): the named weight where it is one (usa without an interaction), else the term."""
+    def _exponentials(self, h: int, i: int, named: bool = True) -> list[Value]:
+        """m_ij exp(beta s^h_ij) over j: the named weights where they are ones (usa without an interaction), else
+        the terms."""
         cfg = self.cfg
         if named and cfg.attention == "usa" and cfg.interaction is None:
-            return self.weights()[h][i][j]
-        return ["exp", tree_of(mul(cfg.beta, self.scores[h][i][j]))] if attends(cfg, i, j) else Fraction(0)
-
-    def _energy_weight(self, h: int, i: int, j: int) -> Value:
-        """m_ij exp(beta s^h_ij), or m_ij phi(s^h_ij) with an interaction."""
-        return self._exponential(h, i, j) if self.cfg.interaction is None else self.interaction_row(h, i)[j]
+            return self.weights()[h][i]
+        row = self.scores[h][i]
+        return [["exp", tree_of(mul(cfg.beta, s))] if attends(cfg, i, j) else Fraction(0) for j, s in enumerate(row)]
 
     def head_energy(self, h: int) -> Value:
         """E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij) (the usa energy); with an interaction
@@ -411,7 +398,7 @@ class Chain:
         cfg, n = self.cfg, self.cfg.n
         pairs = [(i, j) for i in range(n) for j in range(n) if attends(cfg, i, j)]
         if cfg.interaction is None:
-            return mul(1 / (2 * cfg.beta * n * n), add([self._exponential(h, i, j) for i, j in pairs]))
+            return mul(1 / (2 * cfg.beta * n * n), add([e for i in range(n) for e in self._exponentials(h, i)]))
         Phi = cfg.interaction.energy_tree()
         if Phi is None:
             raise ValueError(f"no verified antiderivative of {cfg.interaction.text}: the energy is unavailable")
@@ -420,31 +407,24 @@ class Chain:
     def head_energy_rate(self, h: int) -> Value:
         """dE_h/dt = (1/(2 n^2)) sum_ij m_ij exp(beta s^h_ij) sdot^h_ij (phi(s) for exp(beta s) with an
         interaction)."""
-        n, sdot = self.cfg.n, self.score_rates()
-        parts = [mul(self._energy_weight(h, i, j), sdot[h][i][j]) for i in range(n) for j in range(n)]
-        return mul(Fraction(1, 2 * n * n), add(parts))
+        n, sdot, exponential = self.cfg.n, self.score_rates()[h], self.cfg.interaction is None
+        rows = [self._exponentials(h, i) if exponential else self.interaction_row(h, i) for i in range(n)]
+        return mul(Fraction(1, 2 * n * n), add([vector_dot(rows[i], sdot[i]) for i in range(n)]))
 
     def entropy(self, h: int, i: int) -> Value:
         """H^h_i = -sum_j p^h_ij log p^h_ij."""
-        self._exponential_only()
-        p = self.softmax(h, i)[0]
-        return mul(Fraction(-1), add([mul(pj, self._log_weight(h, i, j)) for j, pj in enumerate(p)]))
+        return mul(Fraction(-1), vector_dot(*self._entropy_terms(h, i)))
 
     def entropy_rate(self, h: int, i: int) -> Value:
-        """dH^h_i/dt = -sum_j beta p_j (sdot_j - sum_k p_k sdot_k) log p_j."""
-        self._exponential_only()
-        r, beta = self.score_rates()[h][i], self.cfg.beta
-        p = self.softmax(h, i)[0]
-        mean = self.rate.define(f"mean_{h}_{i}", vector_dot(p, r))
-        parts = [
-            mul(mul(mul(beta, pj), add([rj, mul(Fraction(-1), mean)])), self._log_weight(h, i, j))
-            for j, (pj, rj) in enumerate(zip(p, r, strict=True))
-        ]
-        return mul(Fraction(-1), add(parts))
+        """dH^h_i/dt = -beta sum_j p_j (sdot_j - sum_k p_k sdot_k) log p_j."""
+        (p, log_p), r = self._entropy_terms(h, i), self.score_rates()[h][i]
+        minus_mean = mul(Fraction(-1), self.rate.define(f"mean_{h}_{i}", vector_dot(p, r)))
+        rates = [mul(pj, add([rj, minus_mean])) for pj, rj in zip(p, r, strict=True)]
+        return mul(-self.cfg.beta, vector_dot(rates, log_p))
 
     def partition_function(self, h: int, i: int) -> Value:
         """Z^h_i = sum_j m_ij exp(beta s^h_ij): the softmax normalizer, the row sum of the usa weights."""
-        return add([self._exponential(h, i, j) for j in range(self.cfg.n)])
+        return add(self._exponentials(h, i))
 
     def attention_mean(self, h: int, i: int) -> list[Value]:
         """xbar^h_i = sum_j p^h_ij x_j, p^h_ij = softmax_j(beta s^h_ij) whatever the kind."""
