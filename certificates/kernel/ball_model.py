@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import permutations
 from typing import Any
 
 from certificates.kernel.exact import ball_of
@@ -87,12 +88,8 @@ def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
 def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
     """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken; delta = 0: every
     product is 0, the heads are orthogonal)."""
-    Ms, bound = cfg.score_matrices, delta * delta
-
-    def squared_norm(A: Matrix, B: Matrix) -> Fraction:  # |A B|_F^2
-        return sum((_dot(row, column) ** 2 for row in A for column in zip(*B, strict=True)), Fraction(0))
-
-    return all(squared_norm(Ms[g], Ms[h]) <= bound for g in range(len(Ms)) for h in range(len(Ms)) if g != h)
+    pairs = permutations(cfg.score_matrices, 2)  # (M_g, M_h), g != h; |A B|_F^2 = sum of <row of A, column of B>^2
+    return all(sum(_dot(r, c) ** 2 for r in A for c in zip(*B, strict=True)) <= delta * delta for A, B in pairs)
 
 
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial, reduce, wraps
@@ -103,7 +103,7 @@ def vector_dot(u: list[Value], w: list[Value]) -> Value:
     return add([mul(a, b) for a, b in zip(u, w, strict=True)])
 
 
-def matvec(M: list[list[Fraction]], x: list[Value]) -> list[Value]:
+def matvec(M: Sequence[Sequence[Fraction]], x: list[Value]) -> list[Value]:
     return [vector_dot(list(row), x) for row in M]
 
 
@@ -204,10 +204,10 @@ class Chain:
         where exact tokens must be unit (the directions x/|x| exactly, and dy/dt = P⊥_x xdot)."""
         if self.cfg.geometry not in DIRECTION_GEOMETRIES:
             return x
-        length = root(vector_dot(x, x))
+        length = self.rate.define(f"nx_{i}", root(vector_dot(x, x)))
         if all(isinstance(t, Fraction) for t in x) and length != 1:
             raise ValueError(f"exact data of {self.cfg.geometry} need unit tokens (the directions x/|x| exactly)")
-        return [self._quotient(xk, self.rate.define(f"nx_{i}", length)) for xk in x]
+        return [self._quotient(xk, length) for xk in x]
 
     def balls(self, value: Any) -> Any:
         """A value or nested lists of values (as the methods return them) as balls at the current precision, every
@@ -250,15 +250,12 @@ class Chain:
         return [[self._weight_row(h, i) for i in range(self.cfg.n)] for h in range(len(self.scores))]
 
     def _weight_row(self, h: int, i: int) -> list[Value]:
-        cfg, row = self.cfg, self.scores[h][i]
+        cfg = self.cfg
         if cfg.interaction is not None:
             phi = self.interaction_row(h, i)
             return self._normalized(h, i, phi, ("Z", "p"))[0] if cfg.attention == "softmax" else phi
         if cfg.attention == "relu":
-            return [
-                max(mul(cfg.beta, s), Fraction(0)) / cfg.n if attends(cfg, i, j) else Fraction(0)
-                for j, s in enumerate(row)
-            ]
+            return self._masked(h, i, lambda s: max(mul(cfg.beta, s), Fraction(0)) / cfg.n)
         if cfg.attention == "usa":
             return self._named(f"w_{h}_{i}", self._exponentials(h, i, named=False))
         if cfg.attention == "softmax":
@@ -268,25 +265,22 @@ class Chain:
     @_once
     def interaction_row(self, h: int, i: int) -> list[Value]:
         """m_ij phi(s^h_ij) at the exact scores (named phi_h_i_j)."""
-        cfg = self.cfg
-        assert cfg.interaction is not None
-        phi = [
-            _at_score(cfg.interaction.tree, s, cfg.beta) if attends(cfg, i, j) else Fraction(0)
-            for j, s in enumerate(self.scores[h][i])
-        ]
-        return self._named(f"phi_{h}_{i}", phi)
+        assert self.cfg.interaction is not None
+        tree, beta = self.cfg.interaction.tree, self.cfg.beta
+        return self._named(f"phi_{h}_{i}", self._masked(h, i, lambda s: _at_score(tree, s, beta)))
+
+    def _masked(self, h: int, i: int, term: Callable[[Value], Value]) -> list[Value]:
+        """term(s^h_ij) over j, 0 where token i does not attend to token j (the mask)."""
+        return [term(s) if attends(self.cfg, i, j) else Fraction(0) for j, s in enumerate(self.scores[h][i])]
 
     @_once
     def softmax(self, h: int, i: int) -> tuple[list[Value], Value]:
         """(p^h_i., Z^h_i): softmax_j(beta s^h_ij) over the tokens i attends to, whatever the kind: e_j =
         exp(beta s_j - m_i) with the shift `_shift`, normalized (`_normalized`); named e_h_i_j, Z_h_i, p_h_i_j (the
         attention weights themselves) for softmax attention without an interaction, else eq, Zq, q."""
-        cfg, row = self.cfg, self.scores[h][i]
-        m, own = self._shift(i, row), cfg.attention == "softmax" and cfg.interaction is None
-        e = [
-            ["exp", tree_of(add([mul(cfg.beta, sij), -m]))] if attends(cfg, i, j) else Fraction(0)
-            for j, sij in enumerate(row)
-        ]
+        cfg = self.cfg
+        m, own = self._shift(i, self.scores[h][i]), cfg.attention == "softmax" and cfg.interaction is None
+        e = self._masked(h, i, lambda s: ["exp", tree_of(add([mul(cfg.beta, s), -m]))])
         names = ("e", "Z", "p") if own else ("eq", "Zq", "q")
         return self._normalized(h, i, self._named(f"{names[0]}_{h}_{i}", e), names[1:])
 
@@ -304,13 +298,11 @@ class Chain:
     def _quotient(self, a: Value, b: Value) -> Value:
         """a / b: 0 for a rational 0, a product by 1/b for a rational b, else a `div` node (whose definedness, b <> 0,
         a statement asserts)."""
+        if isinstance(b, Fraction) and b == 0:
+            raise ValueError("a model quantity divides by zero at these data")
         if isinstance(b, Fraction):
-            if b == 0:
-                raise ValueError("a model quantity divides by zero at these data")
             return mul(1 / b, a)
-        if isinstance(a, Fraction) and a == 0:
-            return a
-        return ["div", tree_of(a), b]
+        return a if isinstance(a, Fraction) and a == 0 else ["div", tree_of(a), b]
 
     def _entropy_terms(self, h: int, i: int) -> tuple[list[Value], list[Value]]:
         """(p^h_ij, log p^h_ij) over j, log p_ij = beta s_ij - m_i - log Z_i (for exp(beta s) weights only)."""
@@ -329,10 +321,9 @@ class Chain:
     @_once
     def attention_velocity(self, i: int) -> list[Value]:
         """v_i = sum_h sum_j w^h_ij W_h y_j, divided by n for usa (named v_i_k)."""
-        w, n = self.weights(), self.cfg.n
-        pairs = [(h, j) for h in range(len(w)) for j in range(n)]
-        v = combine([w[h][i][j] for h, j in pairs], [self.rows[h][j] for h, j in pairs])
-        return self._named(f"v_{i}", [mul(Fraction(1, n if self.cfg.attention == "usa" else 1), vk) for vk in v])
+        v = combine([w for head in self.weights() for w in head[i]], [u for head in self.rows for u in head])
+        n = self.cfg.n if self.cfg.attention == "usa" else 1
+        return self._named(f"v_{i}", [mul(Fraction(1, n), vk) for vk in v])
 
     @_once
     def velocities(self) -> list[list[Value]]:
@@ -371,16 +362,12 @@ class Chain:
 
     @_once
     def score_rates(self) -> list[list[list[Value]]]:
-        """sdot^h_ij = <ydot_i, M_h y_j> + <M_h^T y_i, ydot_j> (named), along the direction velocities."""
-        ydot, y, rates = self.direction_velocities(), self.directions, []
+        """sdot^h_ij = <ydot_i, M_h y_j> + <M_h^T y_i, ydot_j> (named), along the direction velocities u = ydot."""
+        u, y, rates = self.direction_velocities(), self.directions, []
         for M in self.cfg.score_matrices:
-            My, MTy = [matvec(M, yj) for yj in y], [matvec([list(c) for c in zip(*M, strict=True)], yi) for yi in y]
-            rates.append(
-                [
-                    [add([vector_dot(a, My[j]), vector_dot(MTy[i], b)]) for j, b in enumerate(ydot)]
-                    for i, a in enumerate(ydot)
-                ]
-            )
+            My, MTy = [matvec(M, yj) for yj in y], [matvec(list(zip(*M, strict=True)), yi) for yi in y]
+            r = [[add([vector_dot(a, My[j]), vector_dot(MTy[i], b)]) for j, b in enumerate(u)] for i, a in enumerate(u)]
+            rates.append(r)
         return self._named("sdot", rates)
 
     def _exponentials(self, h: int, i: int, named: bool = True) -> list[Value]:
@@ -389,8 +376,7 @@ class Chain:
         cfg = self.cfg
         if named and cfg.attention == "usa" and cfg.interaction is None:
             return self.weights()[h][i]
-        row = self.scores[h][i]
-        return [["exp", tree_of(mul(cfg.beta, s))] if attends(cfg, i, j) else Fraction(0) for j, s in enumerate(row)]
+        return self._masked(h, i, lambda s: ["exp", tree_of(mul(cfg.beta, s))])
 
     def head_energy(self, h: int) -> Value:
         """E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s^h_ij) (the usa energy); with an interaction
@@ -443,8 +429,7 @@ class Chain:
     def order_parameter_rate(self) -> Value:
         """dR/dt = <m, mdot> / R for m != 0, the right derivative |mdot| at m = 0, mdot the mean of the direction
         velocities."""
-        m = _mean(self.directions)
-        mdot = _mean(self.direction_velocities())
+        m, mdot = _mean(self.directions), _mean(self.direction_velocities())
         if all(mk == 0 for mk in m):
             return root(vector_dot(mdot, mdot))
         return self._quotient(vector_dot(m, mdot), self.order_parameter())

@@ -12,13 +12,12 @@ of det(tI - A) alternate strictly in sign (all its roots are real; by Descartes,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from fractions import Fraction
 from functools import reduce
+from itertools import permutations
 
 from flint import arb, fmpq, fmpq_mat
 
-Matrix = Sequence[Sequence[Fraction]]
+from certificates.kernel.exact_data import Matrix
 
 
 def _matrix(A: Matrix) -> fmpq_mat:
@@ -31,19 +30,14 @@ def positive_definite(A: Matrix) -> bool:
     return all((-1) ** (len(A) - k) * c > 0 for k, c in enumerate(coefficients))
 
 
-def _norm(P: fmpq_mat) -> arb:
+def operator_norm(P: Matrix | fmpq_mat) -> arb:
     """|P|_op = sqrt(lambda_max(P^T P)) as a ball (exactly 0 for P = 0: the only root is 0)."""
+    P = P if isinstance(P, fmpq_mat) else _matrix(P)
     roots = (P.transpose() * P).charpoly().complex_roots()
     return reduce(arb.max, (root.real for root, _ in roots)).nonnegative_part().sqrt()
 
 
-def operator_norm(P: Matrix) -> arb:
-    """|P|_op as a ball (exactly 0 for P = 0)."""
-    return _norm(_matrix(P))
-
-
-def max_cross_operator_norm(matrices: Sequence[Matrix]) -> arb:
+def max_cross_operator_norm(matrices: list[Matrix]) -> arb:
     """max_{h != g} |M_h M_g|_op as a ball (exactly 0 for one head: no pair)."""
-    M = [_matrix(A) for A in matrices]
-    norms = [_norm(M[h] * M[g]) for h in range(len(M)) for g in range(len(M)) if h != g]
-    return reduce(arb.max, norms, arb(0))
+    products = (A * B for A, B in permutations(map(_matrix, matrices), 2))
+    return reduce(arb.max, map(operator_norm, products), arb(0))
