@@ -22,8 +22,7 @@ from itertools import permutations
 from typing import Any
 
 from certificates.kernel.exact import ball_of
-from certificates.kernel.exact_data import ExactConfiguration, Matrix
-from certificates.kernel.exact_data import dot as _dot
+from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
 from certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.operator_norm import positive_definite
@@ -43,7 +42,7 @@ def _scalar(M: Matrix, alpha: Fraction) -> bool:
 #: Every hypothesis a witness may claim, by name, and its exact check. Theorems, searches, families and
 #: the certificate checker name hypotheses from this table only.
 HYPOTHESES: dict[str, Callable[[ExactConfiguration], bool]] = {
-    "unit-tokens": lambda cfg: all(_dot(x, x) == 1 for x in cfg.tokens),
+    "unit-tokens": lambda cfg: all(dot(x, x) == 1 for x in cfg.tokens),
     "symmetric-scores": lambda cfg: _symmetric(cfg.score_matrices),
     "symmetric-values": lambda cfg: _symmetric(cfg.values),
     "aligned-values": lambda cfg: cfg.values == cfg.score_matrices,
@@ -89,7 +88,7 @@ def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
     """|M_g M_h|_F^2 <= delta^2 for every g != h, exactly (rationals: no square root is taken; delta = 0: every
     product is 0, the heads are orthogonal)."""
     pairs = permutations(cfg.score_matrices, 2)  # (M_g, M_h), g != h; |A B|_F^2 = sum of <row of A, column of B>^2
-    return all(sum(_dot(r, c) ** 2 for r in A for c in zip(*B, strict=True)) <= delta * delta for A, B in pairs)
+    return all(sum(dot(r, c) ** 2 for r in A for c in zip(*B, strict=True)) <= delta * delta for A, B in pairs)
 
 
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
@@ -105,23 +104,17 @@ def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> l
     ]
 
 
-def velocity_field(
-    tokens: list[list[Any]],
-    score_matrices: Sequence[Matrix],
-    values: Sequence[Matrix],
-    beta: Fraction,
-    attention: str,
-    geometry: str = "sphere",
-) -> list[list[Any]]:
-    """The token velocities at tokens given as balls or first-order series (arb_series), exact heads and beta: the
-    chain's velocities (`Chain.velocities`) over symbolic tokens, evaluated at the given ones (which need not be
-    exact, nor unit: off the sphere this is the field's ambient extension, P⊥_x(v) = v - <v, x> x, and the direction
-    schemes read x/|x|). Used over boxes by the equilibrium certificates."""
-    if attention not in SMOOTH_KINDS:
-        raise ValueError(f"the field over boxes covers usa and softmax attention, not {attention!r}")
+def velocity_field(tokens: list[list[Any]], cfg: ExactConfiguration, geometry: str = "sphere") -> list[list[Any]]:
+    """The token velocities at tokens given as balls or first-order series (arb_series), with the exact heads, beta
+    and kind of `cfg` (its tokens, mask and interaction unread) in the geometry: the chain's velocities
+    (`Chain.velocities`) over symbolic tokens, evaluated at the given ones (which need not be exact, nor unit: off
+    the sphere this is the field's ambient extension, P⊥_x(v) = v - <v, x> x, and the direction schemes read x/|x|).
+    Used over boxes by the equilibrium certificates."""
+    if cfg.attention not in SMOOTH_KINDS:
+        raise ValueError(f"the field over boxes covers usa and softmax attention, not {cfg.attention!r}")
     names = [[f"x_{i}_{k}" for k in range(len(x))] for i, x in enumerate(tokens)]
     symbols = [[["sym", name] for name in row] for row in names]
-    chain = Chain(ExactConfiguration(symbols, list(score_matrices), list(values), beta, geometry, attention))
+    chain = Chain(ExactConfiguration(symbols, cfg.score_matrices, cfg.values, cfg.beta, geometry, cfg.attention))
     env = {name: t for row, x in zip(names, tokens, strict=True) for name, t in zip(row, x, strict=True)}
     return chain.values(chain.velocities(), env, ball_of)
 

@@ -129,7 +129,7 @@ def chart_tokens(problem: Problem, E: Matrix, z: Sequence[Any]) -> list[list[Any
 
 def field(cfg: ExactConfiguration, tokens: list[list[Any]]) -> list[list[Any]]:
     """F(X) on the sphere (the ambient extension off it), at balls or series: the ball model's one formula."""
-    return ball_model.velocity_field(tokens, cfg.score_matrices, cfg.values, cfg.beta, cfg.attention)
+    return ball_model.velocity_field(tokens, cfg)
 
 
 def jacobian(f: Callable[[list[Any]], list[Any]], point: Sequence[arb]) -> arb_mat:

@@ -21,8 +21,8 @@ from fractions import Fraction
 from functools import reduce
 from typing import Any
 
+#: An exponential polynomial: ((exponent, coefficient), ...), exponents increasing, coefficients non-zero.
 Poly = tuple[tuple[Fraction, Fraction], ...]
-"""An exponential polynomial: ((exponent, coefficient), ...), exponents increasing, coefficients non-zero."""
 
 #: The most terms a polynomial may hold (a product of many normalizers grows quickly; past this, no verdict).
 MAX_TERMS = 20_000

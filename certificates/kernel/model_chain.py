@@ -135,10 +135,7 @@ def _ball(tree: Tree, env: dict[str, arb]) -> arb:
 def _sum_of_squares(tree: Tree) -> bool:
     """Whether the tree is syntactically a sum of squares: each term t * t or a non-negative rational."""
     terms = tree[1:] if tree[0] == "add" else [tree]
-    return all(
-        (term[0] == "mul" and term[1] == term[2]) or (term[0] == "rat" and parse_rational(term[1]) >= 0)
-        for term in terms
-    )
+    return all((t[0] == "mul" and t[1] == t[2]) or (t[0] == "rat" and parse_rational(t[1]) >= 0) for t in terms)
 
 
 def evaluate_in(tree: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:

@@ -12,6 +12,7 @@ from certificates import model_balls
 from certificates.errors import InputError
 from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of
+from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES
 from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
@@ -113,7 +114,8 @@ def test_the_ball_field_off_the_sphere_matches_the_floats(geometry: str) -> None
     heads = [[[Fraction(v) for v in row] for row in M] for M in cfg.score_matrices]
     values = [[[Fraction(v) for v in row] for row in W] for W in cfg.values]
     tokens = [[ball_of(Fraction(v)) for v in x] for x in cfg.tokens]
-    field = ball_model.velocity_field(tokens, heads, values, Fraction(cfg.beta), "softmax", geometry)
+    exact = ExactConfiguration([], heads, values, Fraction(cfg.beta), geometry, "softmax")
+    field = ball_model.velocity_field(tokens, exact, geometry)
     for row, expected in zip(field, model.token_velocity(cfg), strict=True):
         assert all(abs(float(b.mid()) - e) <= 1e-9 for b, e in zip(row, expected, strict=True))
 
