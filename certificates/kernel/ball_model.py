@@ -112,10 +112,9 @@ def velocity_field(tokens: list[list[Any]], cfg: ExactConfiguration, geometry: s
     Used over boxes by the equilibrium certificates."""
     if cfg.attention not in SMOOTH_KINDS:
         raise ValueError(f"the field over boxes covers usa and softmax attention, not {cfg.attention!r}")
-    names = [[f"x_{i}_{k}" for k in range(len(x))] for i, x in enumerate(tokens)]
-    symbols = [[["sym", name] for name in row] for row in names]
+    env = {f"x_{i}_{k}": t for i, x in enumerate(tokens) for k, t in enumerate(x)}
+    symbols = [[["sym", f"x_{i}_{k}"] for k in range(len(x))] for i, x in enumerate(tokens)]
     chain = Chain(ExactConfiguration(symbols, cfg.score_matrices, cfg.values, cfg.beta, geometry, cfg.attention))
-    env = {name: t for row, x in zip(names, tokens, strict=True) for name, t in zip(row, x, strict=True)}
     return chain.values(chain.velocities(), env, ball_of)
 
 

@@ -13,7 +13,6 @@ from fractions import Fraction
 from certificates.kernel.interaction import Interaction
 from certificates.kernel.masks import Mask
 
-Vector = list[Fraction]
 Matrix = list[list[Fraction]]
 
 
@@ -22,7 +21,7 @@ class ExactConfiguration:
     """Rational tokens (n x d), score and value matrices (H x d x d), rational beta (either sign: beta < 0 is
     repulsive attention), kind, geometry, and the attention mask (`certificates.kernel.masks`; None: no mask)."""
 
-    tokens: list[Vector]
+    tokens: list[list[Fraction]]
     score_matrices: list[Matrix]
     values: list[Matrix]
     beta: Fraction

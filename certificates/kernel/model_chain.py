@@ -58,9 +58,7 @@ def add(terms: list[Value]) -> Value:
     """The sum, with its rational parts folded (a rational when every term is one)."""
     constant = sum((t for t in terms if isinstance(t, Fraction)), Fraction(0))
     rest = [t for t in terms if not isinstance(t, Fraction)]
-    if not rest:
-        return constant
-    parts = rest + ([constant] if constant else [])
+    parts = rest + ([constant] if constant or not rest else [])
     return parts[0] if len(parts) == 1 else ["add", *(tree_of(t) for t in parts)]
 
 
@@ -69,10 +67,8 @@ def mul(a: Value, b: Value) -> Value:
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a * b
     for c, other in ((a, b), (b, a)):
-        if isinstance(c, Fraction) and c == 0:
-            return Fraction(0)
-        if isinstance(c, Fraction) and c == 1:
-            return other
+        if isinstance(c, Fraction) and c in (0, 1):
+            return other if c == 1 else Fraction(0)
     return ["mul", tree_of(a), tree_of(b)]
 
 
