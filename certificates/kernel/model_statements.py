@@ -48,16 +48,7 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, node_parts, parse_rational
 from certificates.kernel.interaction import Interaction, check_tree
-from certificates.kernel.model_terms import (
-    RELATIONS,
-    STATED,
-    Relation,
-    Term,
-    TermError,
-    make,
-    scalar_term,
-    term_text,
-)
+from certificates.kernel.model_terms import RELATIONS, STATED, Relation, Term, TermError, make, scalar_term, term_text
 from certificates.kernel.model_values import DATA, WITNESS, settle, witnessed
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
