@@ -29,7 +29,7 @@ The grammar of a `model` claim's sides (and of its `given` conditions). Names (S
 
 Indices: a quantity is declared once under its name at the free token i and head h (`x_i`, `f_h_i`, `E_h`, `s_h_ij`
 for a pair of tokens); it is written with its own indices in those slots, the tokens i, j and the heads h, g (`x_j`,
-`f_g_i`, `a_g_j`, `s_h_ji`, `E_g`): `WRITTEN` lists every such spelling, nothing else is a name. An index not
+`f_g_i`, `a_g_j`, `s_h_ji`, `E_g`): `INDEX_SEGMENTS` reads such a spelling, nothing else is a name. An index not
 bound by a sum is free: the statement is meant for every token i and every head h; the second indices j and g must be
 bound by `sum_j` / `sum_g`. A sum does not rebind its own index inside itself (`sum_i(sum_i(...))`), different
 indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
@@ -44,10 +44,8 @@ configuration's chain (`model_values.Trees`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 MAX_POWER = 8
@@ -88,20 +86,9 @@ class Slots:
     pair: tuple[str, str] | None = None
 
 
-def _spellings(declared: str) -> Iterator[tuple[str, Slots]]:
-    """Every way to write a declared name: its segments h, i, ij (after the first) filled with h or g, i or j, two
-    letters of i and j."""
-    first, *rest = declared.split("_")
-    fills = {"h": HEADS, "i": TOKENS, "ij": [a + b for a in TOKENS for b in TOKENS]}
-    for pick in product(*(fills.get(part, (part,)) for part in rest)):
-        slot = dict(zip(rest, pick, strict=True))
-        pair = slot.get("ij")
-        yield "_".join((first, *pick)), Slots(slot.get("h"), slot.get("i"), pair and (pair[0], pair[1]))
-
-
 DECLARED = (*VECTORS, *DEFINED_SCALARS, *PRIMITIVE_SCALARS, *PAIRS)
-#: Every written name of a quantity (`x_j`, `f_g_i`, `s_h_ji`, `E_g`): its declared name and its slots' letters.
-WRITTEN = {written: (name, slots) for name in DECLARED for written, slots in _spellings(name)}
+#: The index segments of a written name and the declared segment each fills: a head h or g, a token i or j, two tokens.
+INDEX_SEGMENTS = {"h": "h", "g": "h", "i": "i", "j": "i"} | {a + b: "ij" for a in TOKENS for b in TOKENS}
 
 
 class TermError(ValueError):
@@ -179,15 +166,21 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
 
 
 def _named(written: object) -> Term:
+    """The symbol or the quantity `written`: its declared name with the index segments h, i, ij (after the first)
+    filled with a head h or g, a token i or j, two tokens (`s_h_ji` is the declared s_h_ij at tokens j, i)."""
     if written in SYMBOLS:
         return Term("symbol", (written,))
-    if not isinstance(written, str) or written not in WRITTEN:
+    first, *rest = written.split("_") if isinstance(written, str) else [""]
+    declared = "_".join([first, *(INDEX_SEGMENTS.get(part, part) for part in rest)])
+    if declared not in DECLARED:
         raise TermError(
             f"unknown name {str(written)[:40]!r} (model expressions know {', '.join([*SYMBOLS, *DECLARED])}, at "
             "tokens i, j and heads h, g)"
         )
-    declared, slots = WRITTEN[written]
-    letters = frozenset(k for k in (slots.head, slots.token, *(slots.pair or ())) if k is not None)
+    slot = {INDEX_SEGMENTS[part]: part for part in rest if part in INDEX_SEGMENTS}
+    pair = slot.get("ij")
+    slots = Slots(slot.get("h"), slot.get("i"), pair and (pair[0], pair[1]))
+    letters = frozenset("".join(slot.values()))
     if declared in VECTORS:
         return Term("vector", (VECTORS[declared], written, slots), True, letters)
     return Term("pair" if declared in PAIRS else "scalar", (declared, written, slots), False, letters)
