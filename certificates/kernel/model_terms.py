@@ -106,18 +106,12 @@ class Term:
     vector: bool = False
     free: frozenset[str] = frozenset()
 
-    def _union(self, own: set[str], attribute: str) -> frozenset[str]:
-        return frozenset(own).union(*(getattr(a, attribute) for a in self.args if isinstance(a, Term)))
-
-    @property
-    def sums(self) -> frozenset[str]:
-        """The sums ("sum_i", "sum_j", "sum_h", "sum_g") that occur in this term."""
-        return self._union({self.op} & set(SUMS), "sums")
-
     @property
     def names(self) -> frozenset[str]:
-        """The names of the quantities the term uses (`a_h_i`, `lambda_h`, ...; a vector by its primitive: `xdot`)."""
-        return self._union({self.args[0]} if self.op in ("scalar", "pair", "vector") else set(), "names")
+        """The names the term uses: its quantities (`a_h_i`, `lambda_h`, ...; a vector by its primitive: `xdot`) and
+        its sums (`sum_i`, `sum_j`, `sum_h`, `sum_g`)."""
+        own = {self.args[0]} if self.op in ("scalar", "pair", "vector") else {self.op} & set(SUMS)
+        return frozenset(own).union(*(a.names for a in self.args if isinstance(a, Term)))
 
 
 def make(op: str, args: tuple[Any, ...]) -> Term:
@@ -150,7 +144,7 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
     if op in ("+", "-", "*", "/"):
         return Term(op, args, vector or args[1].vector, free)
     if op in SUMS:
-        if op in args[0].sums:
+        if op in args[0].names:
             raise TermError(f"{op} inside {op}: sums over the same index do not nest")
         return Term(op, args, vector, free - {op.removeprefix("sum_")})
     if op == "neg":
@@ -211,10 +205,8 @@ def term_text(term: Term) -> str:
     op, args = term.op, term.args
     if op == "num":
         return str(args[0]) if args[0] >= 0 else f"({args[0]})"
-    if op == "symbol":
-        return str(args[0])
-    if op in ("vector", "scalar", "pair"):
-        return str(args[1])
+    if op in ("symbol", "vector", "scalar", "pair"):  # a symbol's name, a quantity's written name
+        return str(args[0] if op == "symbol" else args[1])
     if op == "neg":
         return f"-({term_text(args[0])})"
     if op == "pow":
