@@ -48,7 +48,7 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, node_parts, parse_rational
 from certificates.kernel.interaction import Interaction, check_tree
-from certificates.kernel.model_terms import RELATIONS, STATED, Relation, Term, TermError, make, scalar_term, term_text
+from certificates.kernel.model_terms import NEGATED, STATED, Relation, Term, TermError, make, scalar_term, term_text
 from certificates.kernel.model_values import DATA, WITNESS, settle, witnessed
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
@@ -115,7 +115,7 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     if not all(isinstance(h, str) for h in hypotheses) or not isinstance(data["exists"], bool):
         raise Rejected("statement hypotheses: a list of names; exists: a boolean")
     interaction = _interaction(data)
-    relation = _relation(data["relation"], RELATIONS)
+    relation = _relation(data["relation"], tuple(NEGATED))
     conditions = tuple(_relation(g, tuple(STATED)) for g in given)
     names = frozenset().union(*(t.names for r in (relation, *conditions) for t in (r.lhs, r.rhs)))
     if "lambda_h" in names and "scalar-heads" not in hypotheses:

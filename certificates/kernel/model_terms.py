@@ -71,8 +71,8 @@ LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
 FUNCTIONS = {"inner": 2, "norm2": 1, "norm": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
 #: How many arguments each node takes.
 ARITY = {"num": 1, "name": 1, "pow": 2, "neg": 1} | dict.fromkeys("+-*/", 2) | FUNCTIONS
-RELATIONS = ("=", "<=", "<", ">=", ">")
-#: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`, and the one that states it.
+#: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs` (for each relation a statement may state), and the one
+#: that states it (for each relation a `given` condition or an existence statement's inequality may state).
 NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
 STATED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
 
