@@ -26,10 +26,9 @@ def mask_of(value: object, n: int) -> Mask | None:
     shaped = isinstance(value, list) and len(value) == n and all(isinstance(r, list) and len(r) == n for r in value)
     if not shaped or any(isinstance(m, str) or m not in (0, 1) for row in value for m in row):  # type: ignore[union-attr]
         raise ValueError(f'a mask is "causal" or {n} rows of {n} entries 0/1')
-    mask = tuple(tuple(bool(m) for m in row) for row in value)  # type: ignore[union-attr]
-    if not all(mask[i][i] for i in range(n)):
+    if not all(value[i][i] for i in range(n)):  # type: ignore[index]
         raise ValueError("every token attends to itself (m_ii = 1), so that every softmax row is normalized")
-    return mask
+    return tuple(tuple(bool(m) for m in row) for row in value)  # type: ignore[union-attr]
 
 
 def claim_mask(word: str, rows: Mask | None, n: int) -> Mask | None:

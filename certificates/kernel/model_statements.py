@@ -48,16 +48,7 @@ from certificates.kernel.ball_model import ExactConfiguration
 from certificates.kernel.exact import SETTLING, precision
 from certificates.kernel.exprtree import TreeError, node_parts, parse_rational
 from certificates.kernel.interaction import Interaction, check_tree
-from certificates.kernel.model_terms import (
-    RELATIONS,
-    STATED,
-    Relation,
-    Term,
-    TermError,
-    make,
-    scalar_term,
-    term_text,
-)
+from certificates.kernel.model_terms import NEGATED, STATED, Relation, Term, TermError, make, scalar_term, term_text
 from certificates.kernel.model_values import DATA, WITNESS, settle, witnessed
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.tree_text import term_text as tree_text
@@ -119,13 +110,12 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     rows = recheck.mask_rows(mask, len(mask), "statement mask") if isinstance(mask, list) else None
     words = {"attention": ATTENTION_KINDS, "geometry": GEOMETRIES, "beta": ("positive", "negative")}
     recheck.require_choices(data, words | ({} if rows else {"mask": ("none", "causal")}), "statement")
-    hypotheses, given = data["hypotheses"], data["given"]
-    if not isinstance(hypotheses, list) or not all(isinstance(h, str) for h in hypotheses) or len(hypotheses) > 12:
-        raise Rejected("statement hypotheses: a list of names")
-    if not isinstance(given, list) or len(given) > fmt.MAX_CONDITIONS or not isinstance(data["exists"], bool):
-        raise Rejected("statement given: a list of conditions; exists: a boolean")
+    hypotheses = recheck.require_list(data["hypotheses"], 12, "statement hypotheses")
+    given = recheck.require_list(data["given"], fmt.MAX_CONDITIONS, "statement given")
+    if not all(isinstance(h, str) for h in hypotheses) or not isinstance(data["exists"], bool):
+        raise Rejected("statement hypotheses: a list of names; exists: a boolean")
     interaction = _interaction(data)
-    relation = _relation(data["relation"], RELATIONS)
+    relation = _relation(data["relation"], tuple(NEGATED))
     conditions = tuple(_relation(g, tuple(STATED)) for g in given)
     names = frozenset().union(*(t.names for r in (relation, *conditions) for t in (r.lhs, r.rhs)))
     if "lambda_h" in names and "scalar-heads" not in hypotheses:
@@ -176,8 +166,7 @@ def _interaction(data: dict[str, Any]) -> Interaction | None:
 def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
     recheck.require_keys(data, {"lhs", "op", "rhs"}, "relation")
     assert isinstance(data, dict)
-    if data["op"] not in allowed:
-        raise Rejected(f"relation op {str(data['op'])[:10]!r}: one of {' '.join(allowed)}")
+    recheck.require_choices(data, {"op": allowed}, "relation")
     lhs, rhs = term_of(data["lhs"]), term_of(data["rhs"])
     return Relation(lhs, data["op"], rhs, f"{term_text(lhs)} {data['op']} {term_text(rhs)}")
 
@@ -227,8 +216,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     with nullcontext() if exact else precision(recheck.recorded_precision(payload)):
         result = settle(claim, cfg, dict(at))
         if result.failures:
-            what = "an exact witness" if exact else "a witness"
-            raise Rejected(f"not {what} of {claim_id!r}: {'; '.join(result.failures)}")
+            raise Rejected(f"not {'an exact' if exact else 'a'} witness of {claim_id!r}: {'; '.join(result.failures)}")
         if exact:
             return proved, f"{sizes}: hypotheses checked exactly, rhs - lhs = 0 exactly (exponential polynomials)"
         recheck.check_enclosure(result.value, payload["enclosure"], relation, "rhs - lhs")

@@ -29,7 +29,7 @@ The grammar of a `model` claim's sides (and of its `given` conditions). Names (S
 
 Indices: a quantity is declared once under its name at the free token i and head h (`x_i`, `f_h_i`, `E_h`, `s_h_ij`
 for a pair of tokens); it is written with its own indices in those slots, the tokens i, j and the heads h, g (`x_j`,
-`f_g_i`, `a_g_j`, `s_h_ji`, `E_g`): `WRITTEN` lists every such spelling, nothing else is a name. An index not
+`f_g_i`, `a_g_j`, `s_h_ji`, `E_g`): `INDEX_SEGMENTS` reads such a spelling, nothing else is a name. An index not
 bound by a sum is free: the statement is meant for every token i and every head h; the second indices j and g must be
 bound by `sum_j` / `sum_g`. A sum does not rebind its own index inside itself (`sum_i(sum_i(...))`), different
 indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
@@ -44,10 +44,8 @@ configuration's chain (`model_values.Trees`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 MAX_POWER = 8
@@ -73,8 +71,8 @@ LOG_ARGUMENTS = ("Z_h_i", "E", "E_h", "n", "d", "H", "beta")
 FUNCTIONS = {"inner": 2, "norm2": 1, "norm": 1, "proj": 1, "M_h": 1, "W_h": 1, "log": 1} | dict.fromkeys(SUMS, 1)
 #: How many arguments each node takes.
 ARITY = {"num": 1, "name": 1, "pow": 2, "neg": 1} | dict.fromkeys("+-*/", 2) | FUNCTIONS
-RELATIONS = ("=", "<=", "<", ">=", ">")
-#: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs`, and the one that states it.
+#: The relation of `rhs - lhs` to 0 that refutes `lhs op rhs` (for each relation a statement may state), and the one
+#: that states it (for each relation a `given` condition or an existence statement's inequality may state).
 NEGATED = {"=": "!=", "<=": "<", "<": "<=", ">=": ">", ">": ">="}
 STATED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
 
@@ -88,20 +86,9 @@ class Slots:
     pair: tuple[str, str] | None = None
 
 
-def _spellings(declared: str) -> Iterator[tuple[str, Slots]]:
-    """Every way to write a declared name: its segments h, i, ij (after the first) filled with h or g, i or j, two
-    letters of i and j."""
-    first, *rest = declared.split("_")
-    fills = {"h": HEADS, "i": TOKENS, "ij": [a + b for a in TOKENS for b in TOKENS]}
-    for pick in product(*(fills.get(part, (part,)) for part in rest)):
-        slot = dict(zip(rest, pick, strict=True))
-        pair = slot.get("ij")
-        yield "_".join((first, *pick)), Slots(slot.get("h"), slot.get("i"), pair and (pair[0], pair[1]))
-
-
 DECLARED = (*VECTORS, *DEFINED_SCALARS, *PRIMITIVE_SCALARS, *PAIRS)
-#: Every written name of a quantity (`x_j`, `f_g_i`, `s_h_ji`, `E_g`): its declared name and its slots' letters.
-WRITTEN = {written: (name, slots) for name in DECLARED for written, slots in _spellings(name)}
+#: The index segments of a written name and the declared segment each fills: a head h or g, a token i or j, two tokens.
+INDEX_SEGMENTS = {"h": "h", "g": "h", "i": "i", "j": "i"} | {a + b: "ij" for a in TOKENS for b in TOKENS}
 
 
 class TermError(ValueError):
@@ -119,18 +106,12 @@ class Term:
     vector: bool = False
     free: frozenset[str] = frozenset()
 
-    def _union(self, own: set[str], attribute: str) -> frozenset[str]:
-        return frozenset(own).union(*(getattr(a, attribute) for a in self.args if isinstance(a, Term)))
-
-    @property
-    def sums(self) -> frozenset[str]:
-        """The sums ("sum_i", "sum_j", "sum_h", "sum_g") that occur in this term."""
-        return self._union({self.op} & set(SUMS), "sums")
-
     @property
     def names(self) -> frozenset[str]:
-        """The names of the quantities the term uses (`a_h_i`, `lambda_h`, ...; a vector by its primitive: `xdot`)."""
-        return self._union({self.args[0]} if self.op in ("scalar", "pair", "vector") else set(), "names")
+        """The names the term uses: its quantities (`a_h_i`, `lambda_h`, ...; a vector by its primitive: `xdot`) and
+        its sums (`sum_i`, `sum_j`, `sum_h`, `sum_g`)."""
+        own = {self.args[0]} if self.op in ("scalar", "pair", "vector") else {self.op} & set(SUMS)
+        return frozenset(own).union(*(a.names for a in self.args if isinstance(a, Term)))
 
 
 def make(op: str, args: tuple[Any, ...]) -> Term:
@@ -163,7 +144,7 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
     if op in ("+", "-", "*", "/"):
         return Term(op, args, vector or args[1].vector, free)
     if op in SUMS:
-        if op in args[0].sums:
+        if op in args[0].names:
             raise TermError(f"{op} inside {op}: sums over the same index do not nest")
         return Term(op, args, vector, free - {op.removeprefix("sum_")})
     if op == "neg":
@@ -179,15 +160,21 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
 
 
 def _named(written: object) -> Term:
+    """The symbol or the quantity `written`: its declared name with the index segments h, i, ij (after the first)
+    filled with a head h or g, a token i or j, two tokens (`s_h_ji` is the declared s_h_ij at tokens j, i)."""
     if written in SYMBOLS:
         return Term("symbol", (written,))
-    if not isinstance(written, str) or written not in WRITTEN:
+    first, *rest = written.split("_") if isinstance(written, str) else [""]
+    declared = "_".join([first, *(INDEX_SEGMENTS.get(part, part) for part in rest)])
+    if declared not in DECLARED:
         raise TermError(
             f"unknown name {str(written)[:40]!r} (model expressions know {', '.join([*SYMBOLS, *DECLARED])}, at "
             "tokens i, j and heads h, g)"
         )
-    declared, slots = WRITTEN[written]
-    letters = frozenset(k for k in (slots.head, slots.token, *(slots.pair or ())) if k is not None)
+    slot = {INDEX_SEGMENTS[part]: part for part in rest if part in INDEX_SEGMENTS}
+    pair = slot.get("ij")
+    slots = Slots(slot.get("h"), slot.get("i"), pair and (pair[0], pair[1]))
+    letters = frozenset("".join(slot.values()))
     if declared in VECTORS:
         return Term("vector", (VECTORS[declared], written, slots), True, letters)
     return Term("pair" if declared in PAIRS else "scalar", (declared, written, slots), False, letters)
@@ -218,10 +205,8 @@ def term_text(term: Term) -> str:
     op, args = term.op, term.args
     if op == "num":
         return str(args[0]) if args[0] >= 0 else f"({args[0]})"
-    if op == "symbol":
-        return str(args[0])
-    if op in ("vector", "scalar", "pair"):
-        return str(args[1])
+    if op in ("symbol", "vector", "scalar", "pair"):  # a symbol's name, a quantity's written name
+        return str(args[0] if op == "symbol" else args[1])
     if op == "neg":
         return f"-({term_text(args[0])})"
     if op == "pow":

@@ -83,11 +83,8 @@ class Trees:
             return Fraction(sizes[args[0]]) if args[0] in sizes else cfg.beta
         if op in ("vector", "scalar", "pair"):
             slots = args[2]
-            head = at.get(slots.head or "h")
-            if op == "pair":
-                return self._pair(PAIRS[args[0]], head, *(at[k] for k in slots.pair))
-            token = at.get(slots.token or "i")
-            return self._vector(args[0], token, head) if op == "vector" else self._scalar(args[0], token, head)
+            letters = (slots.token or "i", slots.head or "h", *(slots.pair or ()))
+            return self._named(PAIRS.get(args[0], args[0]), *(at.get(k) for k in letters))
         if op in SUMS:
             index = op.removeprefix("sum_")
             count = cfg.n if index in TOKENS else len(cfg.score_matrices)
@@ -112,30 +109,27 @@ class Trees:
         """P_i u = u - <u, x_i> x_i, <u, x_i> named."""
         return self.chain._project(f"pr_{len(self.chain.rate.definitions)}", list(self.chain.cfg.tokens[token]), u)
 
-    def _vector(self, name: str, token: int, head: int) -> list[Value]:
-        chain = self.chain
-        if name == "x":
-            return list(chain.cfg.tokens[token])
-        if name == "f":
-            return chain.outputs()[head][token]
-        if name == "F":
-            return [add(list(c)) for c in zip(*(f[token] for f in chain.outputs()), strict=True)]
-        if name == "xbar":
-            return chain.attention_mean(head, token)
-        return chain.attention_velocity(token) if name == "v" else chain.velocities()[token]
-
-    def _scalar(self, name: str, token: int, head: int) -> Value:
+    def _named(self, name: str, token: int, head: int, first: int = 0, second: int = 0) -> Any:
+        """A named quantity (a vector x, f, F, xbar, v, xdot; a scalar; a pair scalar s, w, p at tokens `first`,
+        `second`) at the token and head."""
         chain, cfg, heads = self.chain, self.chain.cfg, range(len(self.chain.scores))
-        readers: dict[str, Callable[[], Value]] = {
-            "a_h_i": lambda: self._shared("ip", vector_dot(self._vector("f", token, head), list(cfg.tokens[token]))),
-            "T_h_i": lambda: self._shared(
-                "ip", vector_dot(*[self._project(self._vector("f", token, head), token)] * 2)
-            ),
-            "A_h_i": lambda: add([self._scalar("a_h_i", token, g) for g in heads if g != head]),
+        readers: dict[str, Callable[[], Any]] = {
+            "x": lambda: list(cfg.tokens[token]),
+            "f": lambda: chain.outputs()[head][token],
+            "F": lambda: [add(list(c)) for c in zip(*(f[token] for f in chain.outputs()), strict=True)],
+            "xbar": lambda: chain.attention_mean(head, token),
+            "v": lambda: chain.attention_velocity(token),
+            "xdot": lambda: chain.velocities()[token],
+            "s": lambda: chain.scores[head][first][second],
+            "w": lambda: chain.weights()[head][first][second],
+            "p": lambda: chain.softmax(head, first)[0][second],
+            "a_h_i": lambda: self._shared("ip", vector_dot(chain.outputs()[head][token], list(cfg.tokens[token]))),
+            "T_h_i": lambda: self._shared("ip", vector_dot(*[self._project(chain.outputs()[head][token], token)] * 2)),
+            "A_h_i": lambda: add([self._named("a_h_i", token, g) for g in heads if g != head]),
             "E_h": lambda: self._define(f"E_{head}", lambda: chain.head_energy(head)),
             "dE_h_dt": lambda: self._define(f"dE_{head}_dt", lambda: chain.head_energy_rate(head)),
-            "E": lambda: add([self._scalar("E_h", token, g) for g in heads]),
-            "dE_dt": lambda: add([self._scalar("dE_h_dt", token, g) for g in heads]),
+            "E": lambda: add([self._named("E_h", token, g) for g in heads]),
+            "dE_dt": lambda: add([self._named("dE_h_dt", token, g) for g in heads]),
             "entropy_h_i": lambda: self._define(f"H_{head}_{token}", lambda: chain.entropy(head, token)),
             "entropy_rate_h_i": lambda: self._define(f"dH_{head}_{token}_dt", lambda: chain.entropy_rate(head, token)),
             "Z_h_i": lambda: self._define(f"Zs_{head}_{token}", lambda: chain.partition_function(head, token)),
@@ -149,11 +143,6 @@ class Trees:
             "misalignment_h": lambda: chain.measured(f"mis_{head}", lambda: _misalignment(cfg, head)),
         }
         return readers[name]()
-
-    def _pair(self, name: str, head: int, first: int, second: int) -> Value:
-        if name == "s":
-            return self.chain.scores[head][first][second]
-        return self.chain.weights()[head][first][second] if name == "w" else self.chain.softmax(head, first)[0][second]
 
 
 def _arithmetic(op: str, term: Term, values: list[Any]) -> Any:
@@ -213,8 +202,7 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     if cfg.mask != claim_mask(claim.mask, claim.mask_rows, cfg.n):
         failures.append(f"the claim is about {'no' if claim.mask == 'none' else 'the ' + claim.mask} mask")
     failures += [f"violates {name}" for name in ball_model.hypothesis_failures(cfg, claim.hypotheses)]
-    stated = claim.interaction.tree if claim.interaction is not None else None
-    if (cfg.interaction.tree if cfg.interaction is not None else None) != stated:
+    if getattr(cfg.interaction, "tree", None) != getattr(claim.interaction, "tree", None):
         failures.append("the configuration's interaction function is not the claim's")
     failures += ball_model.interaction_failures(cfg)
     sizes = {"i": cfg.n, "h": len(cfg.score_matrices)}
@@ -223,38 +211,32 @@ def configuration_failures(claim: Any, cfg: ExactConfiguration, at: dict[str, in
     return failures
 
 
-def _balls(claim: Any, cfg: ExactConfiguration, at: dict[str, int], relation: bool) -> tuple[list[str], Any]:
-    """(the first `given` condition that balls do not settle at some token, as a failure; with `relation` the ball of
-    rhs - lhs at `at`) over one chain of the configuration, at the caller's precision."""
-    chain = Chain(cfg)
-    trees = Trees(chain, ball_model.stated_delta(claim.hypotheses))
-    rows = given_rows(claim, trees, at)
-    gaps = [gap for _, _, gap in rows] + ([trees.residual(claim.relation, at)] if relation else [])
-    values = chain.balls(gaps) if gaps else []
-    for (condition, binding, _), ball in zip(rows, values, strict=False):
-        if settling_sign(ball, STATED[condition.op]) is None:
-            return [f"given {condition.text} is not settled by balls at {binding}"], None
-    return [], values[-1] if relation else None
-
-
 def settle(claim: Any, cfg: ExactConfiguration, at: dict[str, int]) -> Settled:
     """Whether the exact configuration witnesses the statement's negation (universal) or the statement (existence)
-    at the token and head of `at`: `configuration_failures`, every given condition by balls, then the relation of
-    `witnessed` by balls at the caller's precision; for an existence statement of an equality, `rhs - lhs` exactly 0
-    in the exponential-polynomial field (its sign "=")."""
+    at the token and head of `at`: `configuration_failures`, every given condition by balls over one chain of the
+    configuration (the first one they do not settle at some token is the failure), then the relation of `witnessed`
+    by balls at the caller's precision; for an existence statement of an equality, `rhs - lhs` exactly 0 in the
+    exponential-polynomial field (its sign "=")."""
     out = Settled(failures=configuration_failures(claim, cfg, at))
-    exact = claim.exists and claim.relation.op == "="
+    exact, delta = claim.exists and claim.relation.op == "=", ball_model.stated_delta(claim.hypotheses)
     if out.failures:
         return out
     try:
         with precision(PRECISION) if exact else nullcontext():
-            out.failures, out.value = _balls(claim, cfg, at, not exact)
-        if exact and not out.failures:
-            delta = ball_model.stated_delta(claim.hypotheses)
+            trees = Trees(Chain(cfg), delta)
+            rows = given_rows(claim, trees, at)
+            gaps = [gap for _, _, gap in rows] + ([] if exact else [trees.residual(claim.relation, at)])
+            values = trees.chain.balls(gaps) if gaps else []
+        for (condition, binding, _), ball in zip(rows, values, strict=False):
+            if settling_sign(ball, STATED[condition.op]) is None:
+                out.failures = [f"given {condition.text} is not settled by balls at {binding}"]
+                return out
+        if exact:
             value = ball_model.exact_values(cfg, lambda chain: Trees(chain, delta).residual(claim.relation, at))
             out.failures, out.sign = ([], "=") if value.is_zero() else (["rhs - lhs is not exactly 0"], "")
+        else:
+            out.value = values[-1]
+            out.sign = settling_sign(out.value, witnessed(claim)) or ""
     except ValueError as exc:  # no verified antiderivative, a value not finite, no exact logarithm, root or norm
         out.failures = [f"rhs - lhs has no exact value: {exc}" if exact else str(exc)]
-    if not exact and not out.failures:
-        out.sign = settling_sign(out.value, witnessed(claim)) or ""
     return out

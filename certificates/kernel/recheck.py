@@ -190,28 +190,16 @@ def exact_configuration(
     if interaction is not None and record["interaction"] != interaction.tree:
         raise Rejected(f"the witness's interaction is not the claim's phi(s) = {interaction.text}")
 
-    def matrix(rows: object, what: str, n_rows: range, n_cols: range) -> list[list[Fraction]]:
-        """Rows of exact rationals, as many as `n_rows` allows, each as long as `n_cols` allows."""
-        lengths = [len(r) if isinstance(r, list) else -1 for r in rows] if isinstance(rows, list) else [-1]
-        if len(lengths) not in n_rows or any(k not in n_cols for k in lengths):
-            raise Rejected(
-                f"{what}: {n_rows.start}..{n_rows.stop - 1} rows of {n_cols.start}..{n_cols.stop - 1} entries"
-            )
-        return [[parse_rational(v) for v in row] for row in rows]  # type: ignore[union-attr]
+    def matrix(value: object, what: str, least: int, most: int, width: int = 0) -> list[list[Fraction]]:
+        """`least` to `most` rows of exact rationals, each as long as the first (or `width` when given)."""
+        rows = require_list(value, most, what, least)
+        size = width or len(require_list(rows[0], fmt.MAX_DIMENSION, what, 1))
+        return [[parse_rational(v) for v in require_list(row, size, f"{what} rows", size)] for row in rows]
 
-    tokens = matrix(record["tokens"], "tokens", range(2, fmt.MAX_TOKENS + 1), range(1, fmt.MAX_DIMENSION + 1))
-    d = len(tokens[0])
-    if any(len(x) != d for x in tokens):
-        raise Rejected("tokens must be rows of equal length")
-    heads, square = (record["scores"], record["values"]), range(d, d + 1)
-    if any(not isinstance(h, list) or len(h) != len(heads[0]) or not 1 <= len(h) <= fmt.MAX_HEADS for h in heads):
-        raise Rejected(f"1 to {fmt.MAX_HEADS} score matrices and as many value matrices")
-    scores, values = (
-        [matrix(M, what, square, square) for M in h] for h, what in zip(heads, ("scores", "values"), strict=True)
-    )
-    if record["attention"] not in ATTENTION_KINDS or record["geometry"] not in GEOMETRIES:
-        kinds = ", ".join(ATTENTION_KINDS)
-        raise Rejected(f"the ball model covers {kinds} attention on the sphere or in flat space")
+    tokens = matrix(record["tokens"], "tokens", 2, fmt.MAX_TOKENS)
+    d, H = len(tokens[0]), len(require_list(record["scores"], fmt.MAX_HEADS, "scores", 1))
+    scores, values = ([matrix(M, k, d, d, d) for M in require_list(record[k], H, k, H)] for k in ("scores", "values"))
+    require_choices(record, {"attention": ATTENTION_KINDS, "geometry": GEOMETRIES}, "configuration")
     beta = parse_rational(record["beta"])
     if beta == 0 or (beta < 0) != negative_beta:
         raise Rejected(f"beta must be {'negative' if negative_beta else 'positive'}")
