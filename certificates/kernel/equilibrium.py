@@ -52,7 +52,7 @@ from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
 from certificates.kernel.exprtree import parse_rational
-from certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_keys, require_list
+from certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_list
 from certificates.kernel.vocabulary import SMOOTH_KINDS
 
 
@@ -210,10 +210,10 @@ def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix],
     return {"zeros": len(orbit), "negative": negative, "positive": m - zeros - negative}
 
 
-# ---------------------------------------------------------------- the certificates of the registry's claims
-# The checker rebuilds the exact problem from the file (sizes bounded by `certificates.kernel.format`), re-runs the
-# tests, compares the recomputed counts with the ones the file states, and checks exactly on the data the structure
-# the claim is about (a single cluster, a regular simplex, tokens along orthogonal head subspaces).
+# ---------------------------------------------------------------- the certificates of equilibrium statements
+# The checker rebuilds the exact problem from the file (sizes bounded by `certificates.kernel.format`), checks on the
+# data that it is the configuration its statement is about (`certificates.kernel.equilibrium_statements`), re-runs the
+# tests and recomputes the counts.
 
 PAYLOAD_KEYS = frozenset({"configuration", "rotations", "permutations", "point", "radius", "preconditioner"})
 PAYLOAD_KEYS |= {"orbit", "eigenvectors", "prec", "spectrum"}
@@ -246,31 +246,6 @@ def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[
     return None
 
 
-def _orthogonal_subspaces(problem: Problem) -> str | None:
-    """Two heads or more, every centre token in the range of exactly one head, and the centre the equilibrium."""
-    seen = [sum(any(dot(row, c) != 0 for row in M) for M in problem.cfg.score_matrices) for c in problem.cfg.tokens]
-    if len(problem.cfg.score_matrices) < 2 or seen != [1] * problem.cfg.n:
-        return f"two heads or more, each token seen by exactly one (the tokens are seen by {seen} heads)"
-    return centre_failure(problem, [], [])
-
-
-def _gram(sizes: Callable[[int], list[int]]) -> Failure:
-    """The centre is the equilibrium with the Gram matrix of clusters of these sizes (at n tokens)."""
-    return lambda p: centre_failure(p, [range(len(p.cfg.tokens[0]))], [clusters_gram(sizes(p.cfg.n))])
-
-
-#: The structures a registry equilibrium claim names (its entry of `registry_statements.json` gives its subject, the
-#: hypotheses its heads must satisfy, `ball_model.HYPOTHESES`, and its structure): why a problem's centre is not that
-#: structure (None when it is; a structured claim's equilibrium is the centre itself). `any`: any exact instance (the
-#: certificate states what it proves).
-STRUCTURES: dict[str, Failure] = {
-    "any": lambda problem: None,
-    "single-cluster": _gram(lambda n: [n]),
-    "simplex": _gram(lambda n: [1] * n),
-    "orthogonal-subspaces": _orthogonal_subspaces,
-}
-
-
 def array(data: object, shape: Sequence[int], what: str) -> Any:
     """Nested lists of exactly the lengths `shape` with exact rational texts at the leaves (Rejected otherwise)."""
     if not shape:
@@ -295,13 +270,13 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     return Problem(cfg, list(zip(array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
 
 
-def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Problem, dict[str, int], str]:
-    """The payload's problem, which must be `what` (`failure`: why not, or None), its spectrum and how it was shown,
-    re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors); Rejected unless the
-    structure holds, existence is re-proved, the spectrum decided and its counts the ones the file states."""
+def recheck(payload: dict[str, Any], failure: Failure) -> tuple[dict[str, int], str]:
+    """The spectrum of the payload's problem, which must be the stated configuration (`failure`: why not, or None),
+    and how it was shown, re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors);
+    Rejected unless the structure holds, existence is re-proved and the spectrum decided."""
     problem = problem_of(payload)
     if wrong := failure(problem):
-        raise Rejected(f"not {what}: {wrong}")
+        raise Rejected(f"not the stated configuration: {wrong}")
     n, d, E = problem.cfg.n, len(problem.cfg.tokens[0]), slice_of(problem)
     z0, Y = array(payload["point"], (len(E),), "point"), array(payload["preconditioner"], (len(E),) * 2, "Y")
     radius, V = parse_rational(payload["radius"]), array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")
@@ -309,29 +284,4 @@ def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Probl
     with precision(recorded_precision(payload, 512)):
         how = existence(problem, E, z0, radius, Y)
         counts = spectrum(problem, chart_tokens(problem, E, box(z0, radius)), orbit, V)
-    if payload["spectrum"] != counts:
-        raise Rejected(f"the file states the spectrum {str(payload['spectrum'])[:200]}, the re-check finds {counts}")
-    return problem, counts, f"{how}; the Gershgorin discs separate (balls)"
-
-
-def spectrum_text(counts: dict[str, int]) -> str:
-    """The decided counts in words."""
-    stable = ", linearly stable modulo rotations" if counts["positive"] == 0 else ""
-    return "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable
-
-
-def check_equilibrium(
-    statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float
-) -> tuple[str, str]:
-    """Re-check an equilibrium certificate against its registry statement (subject, hypotheses, structure): (what it
-    proves, how)."""
-
-    def failure(problem: Problem) -> str | None:
-        failed = ball_model.hypothesis_failures(problem.cfg, statement["hypotheses"])
-        return f"the heads are not {', '.join(failed)}" if failed else STRUCTURES[statement["structure"]](problem)
-
-    require_keys(payload, PAYLOAD_KEYS, "equilibrium payload")
-    problem, counts, how = recheck(payload, failure, statement["subject"])
-    cfg = problem.cfg
-    kind = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, {cfg.attention}, beta = {cfg.beta}, H = {len(cfg.score_matrices)}"
-    return f"{statement['subject']} ({kind}) is an equilibrium (in the certified box) with {spectrum_text(counts)}", how
+    return counts, f"{how}; the Gershgorin discs separate (balls)"

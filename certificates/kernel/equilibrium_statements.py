@@ -31,6 +31,7 @@ elaborates the file's claim at the payload's `instance` (which the kernel does n
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from fractions import Fraction
@@ -43,6 +44,7 @@ from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.recheck import Rejected, natural, require_keys, require_list
+from certificates.kernel.registry_statements import table
 from certificates.kernel.vocabulary import ATTENTION_KINDS
 
 FORM = "equilibrium"
@@ -138,14 +140,38 @@ def structure_failure(stated: Statement, problem: eq.Problem) -> str | None:
     return None if stated.grams is None else eq.centre_failure(problem, stated.blocks, stated.grams)
 
 
+def registry_failure(entry: dict[str, Any], stated: Statement) -> str | None:
+    """Why the statement is not one of the registry claim whose table entry is `entry` (None: it is): an equilibrium
+    claim's, with a spectrum, W_h = M_h, and the entry's regime: `found` the certificate's own equilibrium of any such
+    heads; `single-cluster` and `simplex` that Gram matrix on one block, under scalar heads lambda_h I, lambda_h > 0;
+    `orthogonal-subspaces` two heads or more with M_h M_h' = 0 (no block shared) and each token seen by exactly one
+    head (M_h x_i != 0: m_hb != 0 and |P_b x_i|^2 = G^b_ii != 0 for some b)."""
+    regime, heads, n, grams = entry.get("regime"), stated.scores, stated.n, stated.grams or []
+    if entry["kind"] != FORM or stated.spectrum is None or stated.values != heads:
+        return "its statement is an equilibrium with a spectrum and W_h = M_h"
+    if regime in ("single-cluster", "simplex"):
+        gram = eq.clusters_gram([n] if regime == "single-cluster" else [1] * n)
+        return None if grams == [gram] and all(m[0] > 0 for m in heads) else f"positive scalar heads at the {regime}"
+    seen = [sum(any(m[b] and G[i][i] for b, G in enumerate(grams)) for m in heads) for i in range(n)]
+    shared = any(a and b for m, w in itertools.combinations(heads, 2) for a, b in zip(m, w, strict=True))
+    if regime == "orthogonal-subspaces" and (len(heads) < 2 or shared or seen != [1] * n):
+        return f"two orthogonal heads or more, each token seen by exactly one (the tokens are seen by {seen} heads)"
+    return None
+
+
 def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked); Rejected unless a `witness` shows the statement's
-    configuration moves, or an `equilibrium` certificate that it is an equilibrium with the stated counts."""
+    configuration moves, or an `equilibrium` certificate that it is an equilibrium with the stated counts. The
+    statement of a registry claim must be one of its (`registry_failure`); its payload names no instance."""
     stated = statement_of(data)
     witness = stated.spectrum is None
     if kind != ("witness" if witness else "equilibrium"):
         raise Rejected(f"a {MOVING} witness shows a configuration moves, an equilibrium certificate its spectrum")
-    require_keys(payload, {"witness", "instance"} if witness else eq.PAYLOAD_KEYS | {"instance"}, f"{kind} payload")
+    entry = table().get(claim_id)
+    if entry is not None and (why := registry_failure(entry, stated)):
+        raise Rejected(f"not a statement of the registry's claim {claim_id}: {why}")
+    keys = ({"witness"} if witness else eq.PAYLOAD_KEYS) | (set() if entry else {"instance"})
+    require_keys(payload, keys, f"{kind} payload")
     tokens = "" if stated.grams is None else f"the unit tokens with the block Gram matrices {json.dumps(data['grams'])}"
     sizes, m, w = [len(b) for b in stated.blocks], json.dumps(data["scores"]), json.dumps(data["values"])
     heads = f"M_h = sum_b m_hb P_b, W_h = sum_b w_hb P_b on coordinate blocks of sizes {sizes}, m = {m}, w = {w}"
@@ -157,8 +183,15 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
             f"{at}: {tokens} are not an equilibrium (token {token} moves)",
             "a tangent velocity is exactly non-zero (exact)",
         )
-    _, counts, how = eq.recheck(payload, lambda problem: structure_failure(stated, problem), "the stated configuration")
-    if json.dumps(stated.spectrum, sort_keys=True) != json.dumps(counts, sort_keys=True):  # 1, not true nor 1.0
-        raise Rejected(f"the statement states the spectrum {str(stated.spectrum)[:200]}, the re-check finds {counts}")
-    which = f"{tokens} are an equilibrium" if tokens else "some equilibrium (the certificate's, in its box) has"
-    return f"{at}: {which} with {eq.spectrum_text(counts)}", f"structure exact; {how}"
+    counts, how = eq.recheck(payload, lambda problem: structure_failure(stated, problem))
+    texts = {json.dumps(s, sort_keys=True) for s in (counts, stated.spectrum, payload["spectrum"])}
+    if len(texts) > 1:  # the statement's and the payload's counts are the re-check's (1, not true nor 1.0)
+        raise Rejected(f"the file states the spectrum {str(stated.spectrum)[:200]}, the re-check finds {counts}")
+    which = f"{tokens} are an equilibrium" if tokens else "some equilibrium (the certificate's, in its box) exists"
+    return f"{at}: {which} with {spectrum_text(counts)}", f"structure exact; {how}"
+
+
+def spectrum_text(counts: dict[str, int]) -> str:
+    """The decided counts in words."""
+    stable = ", linearly stable modulo rotations" if counts["positive"] == 0 else ""
+    return "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable

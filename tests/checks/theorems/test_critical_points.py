@@ -6,6 +6,7 @@ import hashlib
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from certificates.kernel import registry_statements
 from checks import cli
 from checks.evidence import equilibria
 from identities import critical_points as proofs
@@ -116,7 +118,27 @@ def _orbit_dropped(d: dict[str, Any]) -> None:
     payload["spectrum"].update(zeros=payload["spectrum"]["zeros"] - 1, negative=payload["spectrum"]["negative"] + 1)
 
 
+def _relabelled(claim: str) -> Callable[[dict[str, Any]], None]:
+    """The certificate and its statement filed under another claim: the kernel holds the statement to the registry
+    claim's regime (the found equilibrium, in its box, is no single cluster, no orthogonal split, no smt claim)."""
+
+    def edit(d: dict[str, Any]) -> None:
+        d["claim_id"] = d["statement"]["claim"] = claim
+
+    return edit
+
+
+def _registry_statement(d: dict[str, Any]) -> None:
+    """The table's own statement of the claim (form `registry`) in place of the explicit one: no checker takes it."""
+    d["statement"] = registry_statements.expected("critical-points", {})
+
+
 FORGERIES = {
+    "relabelled with its statement as the single cluster": _relabelled("critical-points.cluster-stable"),
+    "relabelled with its statement as the orthogonal split": _relabelled("critical-points.orthogonal-subspaces"),
+    "relabelled with its statement as an smt claim": _relabelled("T19.threshold"),
+    "the registry form of the statement": _registry_statement,
+    "the statement's heads not aligned": lambda d: d["statement"]["values"][1].__setitem__(0, "1/3"),
     "wrong index": lambda d: d["payload"]["spectrum"].update(positive=d["payload"]["spectrum"]["positive"] - 1),
     "box shrunk to nothing": lambda d: d["payload"].update(radius="1/1000000000000000000000000000000"),
     "centre moved": _centre_moved,
