@@ -64,10 +64,6 @@ class Problem(NamedTuple):
     symmetries: list[tuple[Matrix, list[int]]]
 
 
-#: Why a problem is not the structure a claim is about (None: it is).
-Failure = Callable[[Problem], str | None]
-
-
 # ---------------------------------------------------------------- exact linear algebra
 
 
@@ -159,8 +155,7 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
         return [_sparse(e, flat) for e in E]
 
     Yb, width = arb_mat([[ball_of(v) for v in row] for row in Y]), arb_mat([box([0], radius)] * p)
-    identity = arb_mat(p, p, [int(i == j) for i in range(p) for j in range(p)])
-    step = (identity - Yb * jacobian(psi, box(z0, radius))) * width - Yb * arb_mat([[v] for v in psi(box(z0, 0))])
+    step = (arb_mat(p, p, 1) - Yb * jacobian(psi, box(z0, radius))) * width - Yb * arb_mat(p, 1, psi(box(z0, 0)))
     if not all(abs(v) < ball_of(radius) for v in step.entries()):  # K(Z) - z0 inside the open box (-r, r)^p
         raise Rejected("existence: the Krawczyk image K(Z) is not inside the box Z")
     return f"Krawczyk: K(Z) inside Z (p = {p}, radius {float(radius):.3g})"
@@ -221,15 +216,6 @@ PAYLOAD_KEYS |= {"orbit", "eigenvectors", "prec", "spectrum"}
 MAX_SYMMETRIES = 64
 
 
-def clusters_gram(sizes: Sequence[int]) -> Matrix:
-    """Groups of the given sizes at the vertices of a regular simplex of k = len(sizes) vertices: 1 within a group,
-    -1/(k-1) between groups (one group: the single cluster; two: an antipodal split; groups of one: the regular
-    simplex)."""
-    label = [g for g, size in enumerate(sizes) for _ in range(size)]
-    between = Fraction(-1, max(len(sizes) - 1, 1))
-    return [[Fraction(1) if a == b else between for b in label] for a in label]
-
-
 def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[Matrix]) -> str | None:
     """Why the centre is not the equilibrium itself with the target Gram matrices of its normalized tokens
     c_i/|c_i| in every block (None: it is): the fixed set of the symmetries has dimension 0, and the block Grams are
@@ -270,13 +256,10 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     return Problem(cfg, list(zip(array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
 
 
-def recheck(payload: dict[str, Any], failure: Failure) -> tuple[dict[str, int], str]:
-    """The spectrum of the payload's problem, which must be the stated configuration (`failure`: why not, or None),
-    and how it was shown, re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors);
-    Rejected unless the structure holds, existence is re-proved and the spectrum decided."""
-    problem = problem_of(payload)
-    if wrong := failure(problem):
-        raise Rejected(f"not the stated configuration: {wrong}")
+def recheck(problem: Problem, payload: dict[str, Any]) -> tuple[dict[str, int], str]:
+    """The spectrum of the payload's problem (`problem_of`) and how it was shown, re-derived from the payload's data
+    (box, preconditioner, orbit rotations, eigenvectors); Rejected unless existence is re-proved and the spectrum
+    decided."""
     n, d, E = problem.cfg.n, len(problem.cfg.tokens[0]), slice_of(problem)
     z0, Y = array(payload["point"], (len(E),), "point"), array(payload["preconditioner"], (len(E),) * 2, "Y")
     radius, V = parse_rational(payload["radius"]), array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")

@@ -107,16 +107,13 @@ def absent(grams: list[Matrix], sizes: list[int]) -> str | None:
 def moving_token(stated: Statement) -> int | None:
     """The first token whose tangent velocity is exactly not 0 (None: every token rests), by the block Gram
     algebra of the module docstring; ExpFieldError (a ValueError) where the exact model has no value."""
-    grams, n, B = stated.grams, stated.n, len(stated.blocks)
+    grams, n, N = stated.grams, stated.n, stated.n * len(stated.blocks)
     assert grams is not None
 
     def blockwise(entry: Callable[[int, int, int], Fraction]) -> Matrix:  # (b, i, j) -> row (b, i), column (b, j)
-        return [
-            [entry(r // n, r % n, c % n) if r // n == c // n else Fraction(0) for c in range(n * B)]
-            for r in range(n * B)
-        ]
+        return [[entry(r // n, r % n, c % n) if r // n == c // n else Fraction(0) for c in range(N)] for r in range(N)]
 
-    tokens = [[Fraction(int(r % n == i)) for r in range(n * B)] for i in range(n)]
+    tokens = [[Fraction(int(r % n == i)) for r in range(N)] for i in range(n)]
     scores = [blockwise(lambda b, i, j, m=m: m[b] * grams[b][i][j]) for m in stated.scores]
     values = [blockwise(lambda b, i, j, w=w: w[b] * (i == j)) for w in stated.values]
     flat = ExactConfiguration(tokens, scores, values, stated.beta, "flat", stated.attention)
@@ -150,8 +147,8 @@ def registry_failure(entry: dict[str, Any], stated: Statement) -> str | None:
     if entry["kind"] != FORM or stated.spectrum is None or stated.values != heads:
         return "its statement is an equilibrium with a spectrum and W_h = M_h"
     if regime in ("single-cluster", "simplex"):
-        gram = eq.clusters_gram([n] if regime == "single-cluster" else [1] * n)
-        return None if grams == [gram] and all(m[0] > 0 for m in heads) else f"positive scalar heads at the {regime}"
+        G = [[1 if regime == "single-cluster" or i == j else Fraction(-1, n - 1) for j in range(n)] for i in range(n)]
+        return None if grams == [G] and all(m[0] > 0 for m in heads) else f"positive scalar heads at the {regime}"
     seen = [sum(any(m[b] and G[i][i] for b, G in enumerate(grams)) for m in heads) for i in range(n)]
     shared = any(a and b for m, w in itertools.combinations(heads, 2) for a, b in zip(m, w, strict=True))
     if regime == "orthogonal-subspaces" and (len(heads) < 2 or shared or seen != [1] * n):
@@ -179,19 +176,16 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if witness:
         if stated.grams is None or payload["witness"] != MOVING or (token := moving_token(stated)) is None:
             raise Rejected(f"no {MOVING} witness: every velocity is exactly 0 at the configuration, or another witness")
-        return (
-            f"{at}: {tokens} are not an equilibrium (token {token} moves)",
-            "a tangent velocity is exactly non-zero (exact)",
-        )
-    counts, how = eq.recheck(payload, lambda problem: structure_failure(stated, problem))
+        proved = f"{at}: {tokens} are not an equilibrium (token {token} moves)"
+        return proved, "a tangent velocity is exactly non-zero (exact)"
+    problem = eq.problem_of(payload)
+    if wrong := structure_failure(stated, problem):
+        raise Rejected(f"not the stated configuration: {wrong}")
+    counts, how = eq.recheck(problem, payload)
     texts = {json.dumps(s, sort_keys=True) for s in (counts, stated.spectrum, payload["spectrum"])}
     if len(texts) > 1:  # the statement's and the payload's counts are the re-check's (1, not true nor 1.0)
         raise Rejected(f"the file states the spectrum {str(stated.spectrum)[:200]}, the re-check finds {counts}")
     which = f"{tokens} are an equilibrium" if tokens else "some equilibrium (the certificate's, in its box) exists"
-    return f"{at}: {which} with {spectrum_text(counts)}", f"structure exact; {how}"
-
-
-def spectrum_text(counts: dict[str, int]) -> str:
-    """The decided counts in words."""
     stable = ", linearly stable modulo rotations" if counts["positive"] == 0 else ""
-    return "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable
+    spectrum = "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable
+    return f"{at}: {which} with {spectrum}", f"structure exact; {how}"

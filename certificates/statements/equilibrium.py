@@ -17,9 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from certificates.claims import regimes
-from certificates.claims.regimes import Instance
+from certificates.claims.regimes import Instance, clusters_gram
 from certificates.claims.schema import EquilibriumClaim
-from certificates.kernel.equilibrium import clusters_gram
 from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
 from certificates.kernel.recheck import exact_configuration
 
