@@ -91,20 +91,17 @@ def slice_of(problem: Problem) -> Matrix:
     (pi a permutation: the payload's reader and the writer make it so), and no centre token zero. Rejected otherwise.
     (A rotation commuting with the heads and every R would move equilibria along the slice: the Krawczyk test then
     fails, as it proves a unique zero in its box.)"""
-    centre, d = problem.cfg.tokens, len(problem.cfg.tokens[0])
+    centre, d, symmetries = problem.cfg.tokens, len(problem.cfg.tokens[0]), problem.symmetries
     identity, matrices = rational_matrix([[int(i == j) for j in range(d)] for i in range(d)]), heads(problem.cfg)
-    for k, (rotation, pi) in enumerate(problem.symmetries):
+    for k, (rotation, pi) in enumerate(symmetries):
         R = rational_matrix(rotation)
         moved = rational_matrix(centre) * R.transpose() != rational_matrix([centre[j] for j in pi])
         if moved or R.transpose() * R != identity or any(R * M != M * R for M in matrices):
             raise Rejected(f"symmetry {k} is not an orthogonal R commuting with the heads with R c_i = c_pi(i)")
-    blocks = [(j, b) for j in range(len(centre)) for b in range(d)]
-    rows = [  # (R u_i)_a - (u_pi(i))_a = 0
-        [(R[a][b] if j == i else 0) - (j == pi[i] and b == a) for j, b in blocks]
-        for R, pi in problem.symmetries
-        for i, a in blocks
-    ]
-    rows += [[c[b] if j == i else 0 for j, b in blocks] for i, c in enumerate(centre)]
+    pairs = [(j, b) for j in range(len(centre)) for b in range(d)]  # (token, coordinate) of U's entries
+    # (R u_i)_a - (u_pi(i))_a = 0 for every symmetry, token i and coordinate a; <c_i, u_i> = 0 for every token i
+    rows = [[R[a][b] * (j == i) - (j == pi[i] and b == a) for j, b in pairs] for R, pi in symmetries for i, a in pairs]
+    rows += [[c[b] * (j == i) for j, b in pairs] for i, c in enumerate(centre)]
     return nullspace(rational_matrix(rows))
 
 
@@ -146,8 +143,7 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
     """How an equilibrium in the box is shown: K(Z) = z0 - Y Psi(z0) + (I - Y Psi'(Z)) (Z - z0) inside the open box
     Z = z0 + [-radius, radius]^p (z0 and Y of the slice's dimension p), Psi(z) = E^T F(X(z)). Holds for any rational
     Y; when it holds, Psi has exactly one zero in Z (Krawczyk 1969, Moore 1977). Rejected when it does not hold."""
-    p = len(E)
-    if p == 0:
+    if (p := len(E)) == 0:
         return "the fixed set has dimension 0: F(C/|C|) lies in {0} by symmetry"
 
     def psi(z: Sequence[Any]) -> list[Any]:

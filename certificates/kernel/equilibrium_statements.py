@@ -77,18 +77,16 @@ def statement_of(data: dict[str, Any]) -> Statement:
     not exist."""
     require_keys(data, KEYS, "equilibrium statement")
     sizes = require_list(data["blocks"], fmt.MAX_DIMENSION, "blocks", 1)
-    n, spectrum = data["n"], data["spectrum"]
-    if not natural(n, 2, fmt.MAX_TOKENS) or not all(natural(s, 1, fmt.MAX_DIMENSION) for s in sizes):
-        raise Rejected(f"n: 2 to {fmt.MAX_TOKENS} tokens; blocks: positive sizes")
-    if sum(sizes) > fmt.MAX_DIMENSION or data["attention"] not in ATTENTION_KINDS:
-        raise Rejected(f"d at most {fmt.MAX_DIMENSION}; attention one of {', '.join(ATTENTION_KINDS)}")
+    n, d = data["n"], sum(sizes) if all(natural(s, 1) for s in sizes) else 0  # 0: a size that is not positive
+    if not (natural(n, 2, fmt.MAX_TOKENS) and 0 < d <= fmt.MAX_DIMENSION and data["attention"] in ATTENTION_KINDS):
+        raise Rejected(f"n: 2 to {fmt.MAX_TOKENS}; blocks > 0, d <= {fmt.MAX_DIMENSION}; kind in {ATTENTION_KINDS}")
     H, B = len(require_list(data["scores"], fmt.MAX_HEADS, "scores", 1)), len(sizes)
     heads = [eq.array(data[key], (H, B), key) for key in ("scores", "values")]
     grams = None if data["grams"] is None else eq.array(data["grams"], (B, n, n), "grams")
     blocks = [range(sum(sizes[:b]), sum(sizes[: b + 1])) for b in range(B)]
     if grams is not None and (why := absent(grams, sizes)):
         raise Rejected(f"no unit tokens have the stated Gram matrices: {why}")
-    return Statement(data["attention"], eq.array(data["beta"], (), "beta"), n, blocks, *heads, grams, spectrum)
+    return Statement(data["attention"], eq.array(data["beta"], (), "beta"), n, blocks, *heads, grams, data["spectrum"])
 
 
 def absent(grams: list[Matrix], sizes: list[int]) -> str | None:
@@ -99,9 +97,7 @@ def absent(grams: list[Matrix], sizes: list[int]) -> str | None:
         signs = [(-1) ** (len(G) - k) * c for k, c in enumerate(matrix.charpoly().coeffs())]
         if matrix != matrix.transpose() or min(signs) < 0 or matrix.rank() > size:
             return f"a Gram matrix is not symmetric positive semidefinite of rank at most its block's dimension {size}"
-    if any(sum(G[i][i] for G in grams) != 1 for i in range(len(grams[0]))):
-        return "a token is not a unit vector"
-    return None
+    return "a token's norm is not 1" if any(sum(G[i][i] for G in grams) != 1 for i in range(len(grams[0]))) else None
 
 
 def moving_token(stated: Statement) -> int | None:

@@ -115,11 +115,10 @@ def _convexity(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]
         raise Rejected(f"need 0 < a < b < {top}; the file has a = {a}, b = {b}")
     parts, facts = payload["parts"], statement["parts"]
     recheck.require_keys(parts, set(facts), "convexity parts")
-    below = parts["g-below"]
-    if recheck.point_witness(below, {}, "g-below") != {"u": a}:
+    if recheck.point_witness(parts["g-below"], {}, "g-below") != {"u": a}:
         raise Rejected("g-below must be evaluated at u = a")
-    recheck.require_conditions(below["conditions"], [{"name": "g(a) < 0", **facts["g-below"]}], claim_id)
-    recheck.point_conditions(below, {"u": a})
+    recheck.require_conditions(parts["g-below"]["conditions"], [{"name": "g(a) < 0", **facts["g-below"]}], claim_id)
+    recheck.point_conditions(parts["g-below"], {"u": a})
     ends = {"g-rising": (a, b), "convex": (b, top)}
     boxes = sum(covers.cover(parts[k], facts[k]["expression"], facts[k]["relation"], {"u": ends[k]}) for k in ends)
     convexity_lemma(statement, claim_id, a, b)
