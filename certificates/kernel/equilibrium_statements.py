@@ -26,7 +26,10 @@ semidefinite of rank <= d_b (the signs of its exact characteristic polynomial, i
   `grams` it is the certificate's own (in its box). The Krawczyk and Gershgorin re-check gives exactly the counts.
 
 The link "this is the claim's regime at an instance of its domain" is the elaborator's: `check-cert --claims FILE`
-elaborates the file's claim at the payload's `instance` (which the kernel does not read) and compares.
+elaborates the file's claim at the payload's `instance` (which the kernel does not read) and compares. The registry's
+equilibrium claims (`critical-points*`) carry this form too (elaborated from the payload by
+`certificates.statements.registry`), and for them the kernel makes the link itself: the statement must be of the
+regime the kernel's table names for the claim (`registry_failure`), and the payload names no instance.
 """
 
 from __future__ import annotations

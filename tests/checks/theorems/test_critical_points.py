@@ -222,3 +222,24 @@ def test_the_search_finds_the_same_classes_to_the_last_bit_in_every_run() -> Non
     code = "from tests.checks.theorems.test_critical_points import search_classes\nprint(search_classes())"
     fresh = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert runs[0] == runs[1] == fresh.stdout.strip()
+
+
+def test_the_orthogonal_claim_takes_the_split_along_the_head_planes_and_no_other_heads(tmp_path: Path) -> None:
+    """The split of `critical-points.orthogonal-subspaces` re-checks with its explicit statement (a head per block,
+    the block Gram matrices of its tokens); the same statement with heads on both blocks (no longer orthogonal) or
+    filed under the single cluster is refused by the registry's regime."""
+    inst = equilibria.instance(4, 4, [Fraction(1), Fraction(1, 2)], "softmax", Fraction(1), "orthogonal")
+    found = {f.name: f.tokens for f in equilibria.search(inst, np.random.default_rng(0), 2)}
+    outcome = equilibria.certify(inst, found["split along the head subspaces (antipodal pairs)"])
+    path = equilibria.write(tmp_path, "critical-points.orthogonal-subspaces", outcome)
+    ok, reason = verify_file(path)
+    assert ok, reason
+    statement = json.loads(path.read_text())["statement"]
+    assert statement["blocks"] == [2, 2] and statement["scores"] == [["1", "0"], ["0", "1/2"]] and statement["grams"]
+
+    def shared(d: dict[str, Any]) -> None:
+        d["statement"]["scores"] = d["statement"]["values"] = [["1", "1"], ["1/2", "1/2"]]
+
+    for edit in (shared, _relabelled("critical-points.cluster-stable")):
+        ok, reason = verify_file(forged_file(path, tmp_path, edit))
+        assert not ok and "registry's claim" in reason, reason
