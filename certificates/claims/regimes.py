@@ -18,6 +18,7 @@ is (`Instance`, `outside`) and which configuration the regime has there (`block_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -55,6 +56,15 @@ def head_blocks(H: int, d: int) -> list[range]:
     return [range(h * q + min(h, r), (h + 1) * q + min(h + 1, r)) for h in range(H)]
 
 
+def clusters_gram(sizes: Sequence[int]) -> Matrix:
+    """Groups of the given sizes at the vertices of a regular simplex of k = len(sizes) vertices: 1 within a group,
+    -1/(k-1) between groups (one group: the single cluster; two: an antipodal split; groups of one: the regular
+    simplex)."""
+    label = [g for g, size in enumerate(sizes) for _ in range(size)]
+    between = Fraction(-1, max(len(sizes) - 1, 1))
+    return [[Fraction(1) if a == b else between for b in label] for a in label]
+
+
 def splits(fields: Any, n: int) -> list[tuple[int, ...]]:
     """The antipodal splits (p, q), p >= q, an instance may have: the stated one, or every one (q = 0: one cluster)."""
     every = [(n - q, q) for q in range(n // 2 + 1)]
@@ -71,7 +81,7 @@ def regime_gram(fields: Any, n: int, split: tuple[int, ...] = ()) -> Matrix | No
         return [[Fraction(1) if i == j else rho for j in range(n)] for i in range(n)]
     antipodal = split or fields.sizes or (n - 1, 1)
     sizes = {"single-cluster": [n], "antipodal": antipodal, "simplex": [1] * n, "clusters": fields.sizes}
-    return eq.clusters_gram(sizes[fields.regime]) if fields.regime in sizes else None
+    return clusters_gram(sizes[fields.regime]) if fields.regime in sizes else None
 
 
 def coordinate_tokens(fields: Any, n: int, d: int) -> Matrix | None:

@@ -52,7 +52,7 @@ from certificates.kernel import ball_model
 from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
 from certificates.kernel.exprtree import parse_rational
-from certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_keys, require_list
+from certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_list
 from certificates.kernel.vocabulary import SMOOTH_KINDS
 
 
@@ -62,10 +62,6 @@ class Problem(NamedTuple):
 
     cfg: ExactConfiguration
     symmetries: list[tuple[Matrix, list[int]]]
-
-
-#: Why a problem is not the structure a claim is about (None: it is).
-Failure = Callable[[Problem], str | None]
 
 
 # ---------------------------------------------------------------- exact linear algebra
@@ -95,20 +91,17 @@ def slice_of(problem: Problem) -> Matrix:
     (pi a permutation: the payload's reader and the writer make it so), and no centre token zero. Rejected otherwise.
     (A rotation commuting with the heads and every R would move equilibria along the slice: the Krawczyk test then
     fails, as it proves a unique zero in its box.)"""
-    centre, d = problem.cfg.tokens, len(problem.cfg.tokens[0])
+    centre, d, symmetries = problem.cfg.tokens, len(problem.cfg.tokens[0]), problem.symmetries
     identity, matrices = rational_matrix([[int(i == j) for j in range(d)] for i in range(d)]), heads(problem.cfg)
-    for k, (rotation, pi) in enumerate(problem.symmetries):
+    for k, (rotation, pi) in enumerate(symmetries):
         R = rational_matrix(rotation)
         moved = rational_matrix(centre) * R.transpose() != rational_matrix([centre[j] for j in pi])
         if moved or R.transpose() * R != identity or any(R * M != M * R for M in matrices):
             raise Rejected(f"symmetry {k} is not an orthogonal R commuting with the heads with R c_i = c_pi(i)")
-    blocks = [(j, b) for j in range(len(centre)) for b in range(d)]
-    rows = [  # (R u_i)_a - (u_pi(i))_a = 0
-        [(R[a][b] if j == i else 0) - (j == pi[i] and b == a) for j, b in blocks]
-        for R, pi in problem.symmetries
-        for i, a in blocks
-    ]
-    rows += [[c[b] if j == i else 0 for j, b in blocks] for i, c in enumerate(centre)]
+    pairs = [(j, b) for j in range(len(centre)) for b in range(d)]  # (token, coordinate) of U's entries
+    # (R u_i)_a - (u_pi(i))_a = 0 for every symmetry, token i and coordinate a; <c_i, u_i> = 0 for every token i
+    rows = [[R[a][b] * (j == i) - (j == pi[i] and b == a) for j, b in pairs] for R, pi in symmetries for i, a in pairs]
+    rows += [[c[b] * (j == i) for j, b in pairs] for i, c in enumerate(centre)]
     return nullspace(rational_matrix(rows))
 
 
@@ -150,8 +143,7 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
     """How an equilibrium in the box is shown: K(Z) = z0 - Y Psi(z0) + (I - Y Psi'(Z)) (Z - z0) inside the open box
     Z = z0 + [-radius, radius]^p (z0 and Y of the slice's dimension p), Psi(z) = E^T F(X(z)). Holds for any rational
     Y; when it holds, Psi has exactly one zero in Z (Krawczyk 1969, Moore 1977). Rejected when it does not hold."""
-    p = len(E)
-    if p == 0:
+    if (p := len(E)) == 0:
         return "the fixed set has dimension 0: F(C/|C|) lies in {0} by symmetry"
 
     def psi(z: Sequence[Any]) -> list[Any]:
@@ -159,8 +151,7 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
         return [_sparse(e, flat) for e in E]
 
     Yb, width = arb_mat([[ball_of(v) for v in row] for row in Y]), arb_mat([box([0], radius)] * p)
-    identity = arb_mat(p, p, [int(i == j) for i in range(p) for j in range(p)])
-    step = (identity - Yb * jacobian(psi, box(z0, radius))) * width - Yb * arb_mat([[v] for v in psi(box(z0, 0))])
+    step = (arb_mat(p, p, 1) - Yb * jacobian(psi, box(z0, radius))) * width - Yb * arb_mat(p, 1, psi(box(z0, 0)))
     if not all(abs(v) < ball_of(radius) for v in step.entries()):  # K(Z) - z0 inside the open box (-r, r)^p
         raise Rejected("existence: the Krawczyk image K(Z) is not inside the box Z")
     return f"Krawczyk: K(Z) inside Z (p = {p}, radius {float(radius):.3g})"
@@ -210,24 +201,15 @@ def spectrum(problem: Problem, tokens: list[list[arb]], orbit: Sequence[Matrix],
     return {"zeros": len(orbit), "negative": negative, "positive": m - zeros - negative}
 
 
-# ---------------------------------------------------------------- the certificates of the registry's claims
-# The checker rebuilds the exact problem from the file (sizes bounded by `certificates.kernel.format`), re-runs the
-# tests, compares the recomputed counts with the ones the file states, and checks exactly on the data the structure
-# the claim is about (a single cluster, a regular simplex, tokens along orthogonal head subspaces).
+# ---------------------------------------------------------------- the certificates of equilibrium statements
+# The checker rebuilds the exact problem from the file (sizes bounded by `certificates.kernel.format`), checks on the
+# data that it is the configuration its statement is about (`certificates.kernel.equilibrium_statements`), re-runs the
+# tests and recomputes the counts.
 
 PAYLOAD_KEYS = frozenset({"configuration", "rotations", "permutations", "point", "radius", "preconditioner"})
 PAYLOAD_KEYS |= {"orbit", "eigenvectors", "prec", "spectrum"}
 #: Most symmetries a file may list (each is checked exactly).
 MAX_SYMMETRIES = 64
-
-
-def clusters_gram(sizes: Sequence[int]) -> Matrix:
-    """Groups of the given sizes at the vertices of a regular simplex of k = len(sizes) vertices: 1 within a group,
-    -1/(k-1) between groups (one group: the single cluster; two: an antipodal split; groups of one: the regular
-    simplex)."""
-    label = [g for g, size in enumerate(sizes) for _ in range(size)]
-    between = Fraction(-1, max(len(sizes) - 1, 1))
-    return [[Fraction(1) if a == b else between for b in label] for a in label]
 
 
 def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[Matrix]) -> str | None:
@@ -244,31 +226,6 @@ def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[
         if g * abs(g) != t * abs(t) * dot(ci, ci) * dot(cj, cj):  # x |x| keeps the sign: no square root
             return f"tokens {i} and {j} do not have the inner product {t}"
     return None
-
-
-def _orthogonal_subspaces(problem: Problem) -> str | None:
-    """Two heads or more, every centre token in the range of exactly one head, and the centre the equilibrium."""
-    seen = [sum(any(dot(row, c) != 0 for row in M) for M in problem.cfg.score_matrices) for c in problem.cfg.tokens]
-    if len(problem.cfg.score_matrices) < 2 or seen != [1] * problem.cfg.n:
-        return f"two heads or more, each token seen by exactly one (the tokens are seen by {seen} heads)"
-    return centre_failure(problem, [], [])
-
-
-def _gram(sizes: Callable[[int], list[int]]) -> Failure:
-    """The centre is the equilibrium with the Gram matrix of clusters of these sizes (at n tokens)."""
-    return lambda p: centre_failure(p, [range(len(p.cfg.tokens[0]))], [clusters_gram(sizes(p.cfg.n))])
-
-
-#: The structures a registry equilibrium claim names (its entry of `registry_statements.json` gives its subject, the
-#: hypotheses its heads must satisfy, `ball_model.HYPOTHESES`, and its structure): why a problem's centre is not that
-#: structure (None when it is; a structured claim's equilibrium is the centre itself). `any`: any exact instance (the
-#: certificate states what it proves).
-STRUCTURES: dict[str, Failure] = {
-    "any": lambda problem: None,
-    "single-cluster": _gram(lambda n: [n]),
-    "simplex": _gram(lambda n: [1] * n),
-    "orthogonal-subspaces": _orthogonal_subspaces,
-}
 
 
 def array(data: object, shape: Sequence[int], what: str) -> Any:
@@ -295,13 +252,10 @@ def problem_of(payload: dict[str, Any]) -> Problem:
     return Problem(cfg, list(zip(array(rotations, (len(rotations), d, d), "rotations"), permutations, strict=True)))
 
 
-def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Problem, dict[str, int], str]:
-    """The payload's problem, which must be `what` (`failure`: why not, or None), its spectrum and how it was shown,
-    re-derived from the payload's data (box, preconditioner, orbit rotations, eigenvectors); Rejected unless the
-    structure holds, existence is re-proved, the spectrum decided and its counts the ones the file states."""
-    problem = problem_of(payload)
-    if wrong := failure(problem):
-        raise Rejected(f"not {what}: {wrong}")
+def recheck(problem: Problem, payload: dict[str, Any]) -> tuple[dict[str, int], str]:
+    """The spectrum of the payload's problem (`problem_of`) and how it was shown, re-derived from the payload's data
+    (box, preconditioner, orbit rotations, eigenvectors); Rejected unless existence is re-proved and the spectrum
+    decided."""
     n, d, E = problem.cfg.n, len(problem.cfg.tokens[0]), slice_of(problem)
     z0, Y = array(payload["point"], (len(E),), "point"), array(payload["preconditioner"], (len(E),) * 2, "Y")
     radius, V = parse_rational(payload["radius"]), array(payload["eigenvectors"], (n * d, n * d, 2), "eigenvectors")
@@ -309,29 +263,4 @@ def recheck(payload: dict[str, Any], failure: Failure, what: str) -> tuple[Probl
     with precision(recorded_precision(payload, 512)):
         how = existence(problem, E, z0, radius, Y)
         counts = spectrum(problem, chart_tokens(problem, E, box(z0, radius)), orbit, V)
-    if payload["spectrum"] != counts:
-        raise Rejected(f"the file states the spectrum {str(payload['spectrum'])[:200]}, the re-check finds {counts}")
-    return problem, counts, f"{how}; the Gershgorin discs separate (balls)"
-
-
-def spectrum_text(counts: dict[str, int]) -> str:
-    """The decided counts in words."""
-    stable = ", linearly stable modulo rotations" if counts["positive"] == 0 else ""
-    return "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable
-
-
-def check_equilibrium(
-    statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float
-) -> tuple[str, str]:
-    """Re-check an equilibrium certificate against its registry statement (subject, hypotheses, structure): (what it
-    proves, how)."""
-
-    def failure(problem: Problem) -> str | None:
-        failed = ball_model.hypothesis_failures(problem.cfg, statement["hypotheses"])
-        return f"the heads are not {', '.join(failed)}" if failed else STRUCTURES[statement["structure"]](problem)
-
-    require_keys(payload, PAYLOAD_KEYS, "equilibrium payload")
-    problem, counts, how = recheck(payload, failure, statement["subject"])
-    cfg = problem.cfg
-    kind = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, {cfg.attention}, beta = {cfg.beta}, H = {len(cfg.score_matrices)}"
-    return f"{statement['subject']} ({kind}) is an equilibrium (in the certified box) with {spectrum_text(counts)}", how
+    return counts, f"{how}; the Gershgorin discs separate (balls)"

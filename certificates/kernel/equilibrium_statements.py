@@ -26,11 +26,15 @@ semidefinite of rank <= d_b (the signs of its exact characteristic polynomial, i
   `grams` it is the certificate's own (in its box). The Krawczyk and Gershgorin re-check gives exactly the counts.
 
 The link "this is the claim's regime at an instance of its domain" is the elaborator's: `check-cert --claims FILE`
-elaborates the file's claim at the payload's `instance` (which the kernel does not read) and compares.
+elaborates the file's claim at the payload's `instance` (which the kernel does not read) and compares. The registry's
+equilibrium claims (`critical-points*`) carry this form too (elaborated from the payload by
+`certificates.statements.registry`), and for them the kernel makes the link itself: the statement must be of the
+regime the kernel's table names for the claim (`registry_failure`), and the payload names no instance.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from fractions import Fraction
@@ -43,6 +47,7 @@ from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
 from certificates.kernel.exp_field import ExpNumber
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.recheck import Rejected, natural, require_keys, require_list
+from certificates.kernel.registry_statements import table
 from certificates.kernel.vocabulary import ATTENTION_KINDS
 
 FORM = "equilibrium"
@@ -75,18 +80,16 @@ def statement_of(data: dict[str, Any]) -> Statement:
     not exist."""
     require_keys(data, KEYS, "equilibrium statement")
     sizes = require_list(data["blocks"], fmt.MAX_DIMENSION, "blocks", 1)
-    n, spectrum = data["n"], data["spectrum"]
-    if not natural(n, 2, fmt.MAX_TOKENS) or not all(natural(s, 1, fmt.MAX_DIMENSION) for s in sizes):
-        raise Rejected(f"n: 2 to {fmt.MAX_TOKENS} tokens; blocks: positive sizes")
-    if sum(sizes) > fmt.MAX_DIMENSION or data["attention"] not in ATTENTION_KINDS:
-        raise Rejected(f"d at most {fmt.MAX_DIMENSION}; attention one of {', '.join(ATTENTION_KINDS)}")
+    n, d = data["n"], sum(sizes) if all(natural(s, 1) for s in sizes) else 0  # 0: a size that is not positive
+    if not (natural(n, 2, fmt.MAX_TOKENS) and 0 < d <= fmt.MAX_DIMENSION and data["attention"] in ATTENTION_KINDS):
+        raise Rejected(f"n: 2 to {fmt.MAX_TOKENS}; blocks > 0, d <= {fmt.MAX_DIMENSION}; kind in {ATTENTION_KINDS}")
     H, B = len(require_list(data["scores"], fmt.MAX_HEADS, "scores", 1)), len(sizes)
     heads = [eq.array(data[key], (H, B), key) for key in ("scores", "values")]
     grams = None if data["grams"] is None else eq.array(data["grams"], (B, n, n), "grams")
     blocks = [range(sum(sizes[:b]), sum(sizes[: b + 1])) for b in range(B)]
     if grams is not None and (why := absent(grams, sizes)):
         raise Rejected(f"no unit tokens have the stated Gram matrices: {why}")
-    return Statement(data["attention"], eq.array(data["beta"], (), "beta"), n, blocks, *heads, grams, spectrum)
+    return Statement(data["attention"], eq.array(data["beta"], (), "beta"), n, blocks, *heads, grams, data["spectrum"])
 
 
 def absent(grams: list[Matrix], sizes: list[int]) -> str | None:
@@ -97,24 +100,19 @@ def absent(grams: list[Matrix], sizes: list[int]) -> str | None:
         signs = [(-1) ** (len(G) - k) * c for k, c in enumerate(matrix.charpoly().coeffs())]
         if matrix != matrix.transpose() or min(signs) < 0 or matrix.rank() > size:
             return f"a Gram matrix is not symmetric positive semidefinite of rank at most its block's dimension {size}"
-    if any(sum(G[i][i] for G in grams) != 1 for i in range(len(grams[0]))):
-        return "a token is not a unit vector"
-    return None
+    return "a token's norm is not 1" if any(sum(G[i][i] for G in grams) != 1 for i in range(len(grams[0]))) else None
 
 
 def moving_token(stated: Statement) -> int | None:
     """The first token whose tangent velocity is exactly not 0 (None: every token rests), by the block Gram
     algebra of the module docstring; ExpFieldError (a ValueError) where the exact model has no value."""
-    grams, n, B = stated.grams, stated.n, len(stated.blocks)
+    grams, n, N = stated.grams, stated.n, stated.n * len(stated.blocks)
     assert grams is not None
 
     def blockwise(entry: Callable[[int, int, int], Fraction]) -> Matrix:  # (b, i, j) -> row (b, i), column (b, j)
-        return [
-            [entry(r // n, r % n, c % n) if r // n == c // n else Fraction(0) for c in range(n * B)]
-            for r in range(n * B)
-        ]
+        return [[entry(r // n, r % n, c % n) if r // n == c // n else Fraction(0) for c in range(N)] for r in range(N)]
 
-    tokens = [[Fraction(int(r % n == i)) for r in range(n * B)] for i in range(n)]
+    tokens = [[Fraction(int(r % n == i)) for r in range(N)] for i in range(n)]
     scores = [blockwise(lambda b, i, j, m=m: m[b] * grams[b][i][j]) for m in stated.scores]
     values = [blockwise(lambda b, i, j, w=w: w[b] * (i == j)) for w in stated.values]
     flat = ExactConfiguration(tokens, scores, values, stated.beta, "flat", stated.attention)
@@ -138,14 +136,38 @@ def structure_failure(stated: Statement, problem: eq.Problem) -> str | None:
     return None if stated.grams is None else eq.centre_failure(problem, stated.blocks, stated.grams)
 
 
+def registry_failure(entry: dict[str, Any], stated: Statement) -> str | None:
+    """Why the statement is not one of the registry claim whose table entry is `entry` (None: it is): an equilibrium
+    claim's, with a spectrum, W_h = M_h, and the entry's regime: `found` the certificate's own equilibrium of any such
+    heads; `single-cluster` and `simplex` that Gram matrix on one block, under scalar heads lambda_h I, lambda_h > 0;
+    `orthogonal-subspaces` two heads or more with M_h M_h' = 0 (no block shared) and each token seen by exactly one
+    head (M_h x_i != 0: m_hb != 0 and |P_b x_i|^2 = G^b_ii != 0 for some b)."""
+    regime, heads, n, grams = entry.get("regime"), stated.scores, stated.n, stated.grams or []
+    if entry["kind"] != FORM or stated.spectrum is None or stated.values != heads:
+        return "its statement is an equilibrium with a spectrum and W_h = M_h"
+    if regime in ("single-cluster", "simplex"):
+        G = [[1 if regime == "single-cluster" or i == j else Fraction(-1, n - 1) for j in range(n)] for i in range(n)]
+        return None if grams == [G] and all(m[0] > 0 for m in heads) else f"positive scalar heads at the {regime}"
+    seen = [sum(any(m[b] and G[i][i] for b, G in enumerate(grams)) for m in heads) for i in range(n)]
+    shared = any(a and b for m, w in itertools.combinations(heads, 2) for a, b in zip(m, w, strict=True))
+    if regime == "orthogonal-subspaces" and (len(heads) < 2 or shared or seen != [1] * n):
+        return f"two orthogonal heads or more, each token seen by exactly one (the tokens are seen by {seen} heads)"
+    return None
+
+
 def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked); Rejected unless a `witness` shows the statement's
-    configuration moves, or an `equilibrium` certificate that it is an equilibrium with the stated counts."""
+    configuration moves, or an `equilibrium` certificate that it is an equilibrium with the stated counts. The
+    statement of a registry claim must be one of its (`registry_failure`); its payload names no instance."""
     stated = statement_of(data)
     witness = stated.spectrum is None
     if kind != ("witness" if witness else "equilibrium"):
         raise Rejected(f"a {MOVING} witness shows a configuration moves, an equilibrium certificate its spectrum")
-    require_keys(payload, {"witness", "instance"} if witness else eq.PAYLOAD_KEYS | {"instance"}, f"{kind} payload")
+    entry = table().get(claim_id)
+    if entry is not None and (why := registry_failure(entry, stated)):
+        raise Rejected(f"not a statement of the registry's claim {claim_id}: {why}")
+    keys = ({"witness"} if witness else eq.PAYLOAD_KEYS) | (set() if entry else {"instance"})
+    require_keys(payload, keys, f"{kind} payload")
     tokens = "" if stated.grams is None else f"the unit tokens with the block Gram matrices {json.dumps(data['grams'])}"
     sizes, m, w = [len(b) for b in stated.blocks], json.dumps(data["scores"]), json.dumps(data["values"])
     heads = f"M_h = sum_b m_hb P_b, W_h = sum_b w_hb P_b on coordinate blocks of sizes {sizes}, m = {m}, w = {w}"
@@ -153,12 +175,16 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if witness:
         if stated.grams is None or payload["witness"] != MOVING or (token := moving_token(stated)) is None:
             raise Rejected(f"no {MOVING} witness: every velocity is exactly 0 at the configuration, or another witness")
-        return (
-            f"{at}: {tokens} are not an equilibrium (token {token} moves)",
-            "a tangent velocity is exactly non-zero (exact)",
-        )
-    _, counts, how = eq.recheck(payload, lambda problem: structure_failure(stated, problem), "the stated configuration")
-    if json.dumps(stated.spectrum, sort_keys=True) != json.dumps(counts, sort_keys=True):  # 1, not true nor 1.0
-        raise Rejected(f"the statement states the spectrum {str(stated.spectrum)[:200]}, the re-check finds {counts}")
-    which = f"{tokens} are an equilibrium" if tokens else "some equilibrium (the certificate's, in its box) has"
-    return f"{at}: {which} with {eq.spectrum_text(counts)}", f"structure exact; {how}"
+        proved = f"{at}: {tokens} are not an equilibrium (token {token} moves)"
+        return proved, "a tangent velocity is exactly non-zero (exact)"
+    problem = eq.problem_of(payload)
+    if wrong := structure_failure(stated, problem):
+        raise Rejected(f"not the stated configuration: {wrong}")
+    counts, how = eq.recheck(problem, payload)
+    texts = {json.dumps(s, sort_keys=True) for s in (counts, stated.spectrum, payload["spectrum"])}
+    if len(texts) > 1:  # the statement's and the payload's counts are the re-check's (1, not true nor 1.0)
+        raise Rejected(f"the file states the spectrum {str(stated.spectrum)[:200]}, the re-check finds {counts}")
+    which = f"{tokens} are an equilibrium" if tokens else "some equilibrium (the certificate's, in its box) exists"
+    stable = ", linearly stable modulo rotations" if counts["positive"] == 0 else ""
+    spectrum = "{zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0".format(**counts) + stable
+    return f"{at}: {which} with {spectrum}", f"structure exact; {how}"

@@ -12,13 +12,15 @@ the concrete statement to the claim's regime and domain.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
 from certificates.claims import regimes
-from certificates.claims.regimes import Instance
+from certificates.claims.regimes import Instance, clusters_gram
 from certificates.claims.schema import EquilibriumClaim
 from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
+from certificates.kernel.recheck import exact_configuration
 
 
 def instance_record(inst: Instance) -> dict[str, Any]:
@@ -43,26 +45,66 @@ def instance_of(record: object) -> Instance | None:
     return Instance(record["n"], record["d"], str(record["attention"]), beta, strengths, tuple(record["split"]))
 
 
-def statement_at(claim: Any, inst: Instance, spectrum: dict[str, int] | None) -> dict[str, Any]:
-    """The kernel's statement of the claim's regime at the instance (an instance of its domain)."""
+def _text(rows: Any) -> Any:
+    """Nested lists of rationals as exact texts."""
+    return [_text(row) for row in rows] if isinstance(rows, list) else rational_text(Fraction(rows))
 
-    def text(rows: Any) -> Any:
-        return [text(row) for row in rows] if isinstance(rows, list) else rational_text(Fraction(rows))
 
-    scores, values = regimes.head_strengths(claim, inst)
-    grams = regimes.block_grams(claim, inst)
+def explicit(claim_id: str, inst: Instance, blocks: list[range], heads: tuple[Any, Any], grams: Any) -> dict[str, Any]:
+    """The kernel's statement of these heads by blocks (m_hb, w_hb) and block Gram matrices (None: the certificate's
+    own equilibrium) at the instance's sizes, kind and beta; its spectrum is filled in by the caller."""
     return {
         "form": "equilibrium",
-        "claim": claim.id,
+        "claim": claim_id,
         "attention": inst.attention,
         "beta": rational_text(inst.beta),
         "n": inst.n,
-        "blocks": [len(b) for b in regimes.blocks(claim, inst)],
-        "scores": text(scores),
-        "values": text(values),
-        "grams": None if grams is None else text(grams),
-        "spectrum": spectrum,
+        "blocks": [len(b) for b in blocks],
+        "scores": _text(heads[0]),
+        "values": _text(heads[1]),
+        "grams": None if grams is None else _text(grams),
+        "spectrum": None,
     }
+
+
+def statement_at(claim: Any, inst: Instance, spectrum: dict[str, int] | None) -> dict[str, Any]:
+    """The kernel's statement of the claim's regime at the instance (an instance of its domain)."""
+    heads, grams = regimes.head_strengths(claim, inst), regimes.block_grams(claim, inst)
+    return explicit(claim.id, inst, regimes.blocks(claim, inst), heads, grams) | {"spectrum": spectrum}
+
+
+def _unit(token: list[Fraction]) -> list[Fraction] | None:
+    """token / |token| when its norm is rational (None otherwise)."""
+    square = sum((v * v for v in token), Fraction(0))
+    root = Fraction(math.isqrt(square.numerator), math.isqrt(square.denominator))
+    return [v / root for v in token] if root * root == square else None
+
+
+def registry_statement(claim_id: str, regime: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The statement of a certificate of a registry equilibrium claim (`critical-points*`, its regime from the kernel's
+    table), read off the payload: the heads by blocks (one block when every M_h is scalar, else head h on its own
+    block of `regimes.head_blocks`), the regime's Gram matrix (for `orthogonal-subspaces` the block Gram matrices of
+    the centre's normalized tokens; none for `found`) and the counts the payload states. None when the payload has no
+    such configuration. Not trusted: the kernel holds the statement to the claim's regime (`registry_failure`) and
+    the payload to the statement."""
+    try:
+        cfg = exact_configuration(payload["configuration"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    n, d, H = cfg.n, len(cfg.tokens[0]), len(cfg.score_matrices)
+    scalar = all([[M[0][0] * (i == j) for j in range(d)] for i in range(d)] == M for M in cfg.score_matrices)
+    blocks = [range(d)] if scalar else regimes.head_blocks(H, d)
+    grams = {"single-cluster": [clusters_gram([n])], "simplex": [clusters_gram([1] * n)]}.get(regime)
+    if regime == "orthogonal-subspaces":
+        units = [_unit(x) for x in cfg.tokens]
+        if None in units:
+            return None
+        grams = [[[sum(x[a] * y[a] for a in b) for y in units] for x in units] for b in blocks]  # type: ignore[index]
+    if not 1 <= H <= d:
+        return None
+    heads = tuple([[M[b.start][b.start] for b in blocks] for M in Ms] for Ms in (cfg.score_matrices, cfg.values))
+    inst = Instance(n, d, cfg.attention, cfg.beta, ())
+    return explicit(claim_id, inst, blocks, heads, grams) | {"spectrum": payload.get("spectrum")}
 
 
 def elaborate(claim: EquilibriumClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:

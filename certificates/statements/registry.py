@@ -37,6 +37,7 @@ import sympy as sp
 from certificates.kernel import registry_statements
 from certificates.kernel.recheck import Rejected
 from certificates.model_quantities import MODEL_QUANTITIES
+from certificates.statements import equilibrium
 from certificates.sympy_trees import formula_from_sympy, from_sympy
 from identities import closed_forms, signs
 from identities import condition8_invariance as ci
@@ -518,24 +519,18 @@ def build() -> dict[str, dict[str, Any]]:
         "factor": from_sympy(convexity_factor()),
         "sentence": CONVEXITY_SENTENCE,
     }
-    for claim_id, (subject, hypotheses, structure) in EQUILIBRIUM_CLAIMS.items():
-        entry = {"subject": subject, "hypotheses": list(hypotheses), "structure": structure}
-        table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": []} | entry
+    for claim_id, regime in EQUILIBRIUM_CLAIMS.items():
+        table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": [], "regime": regime}
     return table
 
 
-_SCALAR, _ORTHOGONAL = ("scalar-heads", "aligned-values"), ("orthogonal-heads", "aligned-values", "symmetric-scores")
-#: The registry's equilibrium claims: (subject, the hypotheses their heads must satisfy, the structure of the centre,
-#: `certificates.kernel.equilibrium.STRUCTURES`).
+#: The registry's equilibrium claims and the regime of their explicit `equilibrium` statements
+#: (`certificates.kernel.equilibrium_statements.registry_failure`, `certificates.statements.equilibrium`).
 EQUILIBRIUM_CLAIMS = {
-    "critical-points": ("the configuration", (), "any"),
-    "critical-points.cluster-stable": ("the single cluster", _SCALAR, "single-cluster"),
-    "critical-points.simplex-index": ("the regular simplex", _SCALAR, "simplex"),
-    "critical-points.orthogonal-subspaces": (
-        "tokens along orthogonal head subspaces",
-        _ORTHOGONAL,
-        "orthogonal-subspaces",
-    ),
+    "critical-points": "found",
+    "critical-points.cluster-stable": "single-cluster",
+    "critical-points.simplex-index": "simplex",
+    "critical-points.orthogonal-subspaces": "orthogonal-subspaces",
 }
 
 
@@ -551,6 +546,8 @@ def statement(claim_id: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     kernel rejects such a certificate, which carries no statement)."""
     if claim_id not in registry_statements.table():
         return None
+    if registry_statements.table()[claim_id]["kind"] == "equilibrium":
+        return equilibrium.registry_statement(claim_id, registry_statements.table()[claim_id]["regime"], payload)
     has_parameters = bool(registry_statements.table()[claim_id]["ranges"])
     try:
         return registry_statements.expected(claim_id, payload.get("parameters") if has_parameters else {})

@@ -6,6 +6,7 @@ import hashlib
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from certificates.kernel import registry_statements
 from checks import cli
 from checks.evidence import equilibria
 from identities import critical_points as proofs
@@ -116,7 +118,27 @@ def _orbit_dropped(d: dict[str, Any]) -> None:
     payload["spectrum"].update(zeros=payload["spectrum"]["zeros"] - 1, negative=payload["spectrum"]["negative"] + 1)
 
 
+def _relabelled(claim: str) -> Callable[[dict[str, Any]], None]:
+    """The certificate and its statement filed under another claim: the kernel holds the statement to the registry
+    claim's regime (the found equilibrium, in its box, is no single cluster, no orthogonal split, no smt claim)."""
+
+    def edit(d: dict[str, Any]) -> None:
+        d["claim_id"] = d["statement"]["claim"] = claim
+
+    return edit
+
+
+def _registry_statement(d: dict[str, Any]) -> None:
+    """The table's own statement of the claim (form `registry`) in place of the explicit one: no checker takes it."""
+    d["statement"] = registry_statements.expected("critical-points", {})
+
+
 FORGERIES = {
+    "relabelled with its statement as the single cluster": _relabelled("critical-points.cluster-stable"),
+    "relabelled with its statement as the orthogonal split": _relabelled("critical-points.orthogonal-subspaces"),
+    "relabelled with its statement as an smt claim": _relabelled("T19.threshold"),
+    "the registry form of the statement": _registry_statement,
+    "the statement's heads not aligned": lambda d: d["statement"]["values"][1].__setitem__(0, "1/3"),
     "wrong index": lambda d: d["payload"]["spectrum"].update(positive=d["payload"]["spectrum"]["positive"] - 1),
     "box shrunk to nothing": lambda d: d["payload"].update(radius="1/1000000000000000000000000000000"),
     "centre moved": _centre_moved,
@@ -200,3 +222,24 @@ def test_the_search_finds_the_same_classes_to_the_last_bit_in_every_run() -> Non
     code = "from tests.checks.theorems.test_critical_points import search_classes\nprint(search_classes())"
     fresh = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert runs[0] == runs[1] == fresh.stdout.strip()
+
+
+def test_the_orthogonal_claim_takes_the_split_along_the_head_planes_and_no_other_heads(tmp_path: Path) -> None:
+    """The split of `critical-points.orthogonal-subspaces` re-checks with its explicit statement (a head per block,
+    the block Gram matrices of its tokens); the same statement with heads on both blocks (no longer orthogonal) or
+    filed under the single cluster is refused by the registry's regime."""
+    inst = equilibria.instance(4, 4, [Fraction(1), Fraction(1, 2)], "softmax", Fraction(1), "orthogonal")
+    found = {f.name: f.tokens for f in equilibria.search(inst, np.random.default_rng(0), 2)}
+    outcome = equilibria.certify(inst, found["split along the head subspaces (antipodal pairs)"])
+    path = equilibria.write(tmp_path, "critical-points.orthogonal-subspaces", outcome)
+    ok, reason = verify_file(path)
+    assert ok, reason
+    statement = json.loads(path.read_text())["statement"]
+    assert statement["blocks"] == [2, 2] and statement["scores"] == [["1", "0"], ["0", "1/2"]] and statement["grams"]
+
+    def shared(d: dict[str, Any]) -> None:
+        d["statement"]["scores"] = d["statement"]["values"] = [["1", "1"], ["1/2", "1/2"]]
+
+    for edit in (shared, _relabelled("critical-points.cluster-stable")):
+        ok, reason = verify_file(forged_file(path, tmp_path, edit))
+        assert not ok and "registry's claim" in reason, reason
