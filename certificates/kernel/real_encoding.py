@@ -181,7 +181,7 @@ class Encoding:
         facts = [*self.hypotheses, *self.facts, *self.exponential_facts(), *cut_facts]
         try:
             return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
-        except (smtlib.SmtTextError, TreeError) as exc:
+        except TreeError as exc:  # smtlib.SmtTextError
             raise NotEncodable(str(exc)) from None
 
     def term(self, tree: Tree) -> Tree:
