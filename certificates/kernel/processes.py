@@ -22,7 +22,6 @@ import ctypes
 import os
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -34,13 +33,13 @@ _PIPES = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subproc
 
 
 def tie_to_parent(parent: int) -> bool:
-    """Arm the parent-death signal of this process, a child of `parent` (Linux only): whether it is armed.
+    """Arm the parent-death signal of this process, a child of `parent` (Linux only: elsewhere the C library has no
+    `prctl`): whether it is armed.
 
     Exits at once (status 3) when `parent` is no longer its parent (it died before the signal was armed)."""
     armed = False
-    if sys.platform.startswith("linux"):
-        with suppress(OSError, AttributeError):
-            armed = ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # PR_SET_PDEATHSIG
+    with suppress(OSError, AttributeError):  # AttributeError: no prctl
+        armed = ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # reparented already
         os._exit(3)
     return armed
@@ -60,7 +59,7 @@ def _exit(signum: int, frame: object) -> None:
 def sigterm_exits() -> Iterator[None]:
     """While the block runs (in the main thread, where SIGTERM has its default action), SIGTERM raises
     SystemExit(143): the block's `finally` kills its child, and headflow ends with the conventional code."""
-    main = threading.current_thread() is threading.main_thread()
+    main = threading.current_thread() is threading.main_thread()  # the one thread that may set handlers
     default = main and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     if default:
         signal.signal(signal.SIGTERM, _exit)
