@@ -84,9 +84,8 @@ class CutError(Rejected):
 
 
 def taylor(y: Tree, degree: int) -> Tree:
-    """T_k(y) = sum_{j <= k} y^j / j!, the Taylor polynomial of exp at 0."""
-    terms = [ONE, y] + [["mul", ["rat", f"1/{math.factorial(j)}"], ["pow", y, j]] for j in range(2, degree + 1)]
-    return ["add", *terms[: degree + 1]]
+    """T_k(y) = sum_{j <= k} y^j / j!, the Taylor polynomial of exp at 0 (k >= 1)."""
+    return ["add", ONE, y, *(["mul", ["rat", f"1/{math.factorial(j)}"], ["pow", y, j]] for j in range(2, degree + 1))]
 
 
 def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
@@ -149,25 +148,18 @@ class Encoding:
         self.goal = ["and", *self.guards, *conditions, relation]
         self.hypotheses = bound_facts(statement["variables"], self.term)
 
-    def exponential_facts(self) -> list[Tree]:
-        """For each atom: e > 0 and e >= 1 + a; for every pair of atoms, and for each against exp(0) = 1, exp
-        increasing."""
-        facts: list[Tree] = []
+    def problem(self, cuts: list[object]) -> str:
+        """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`), the facts on the
+        exponential atoms being: for each atom, e > 0 and e >= 1 + a; for every pair of atoms, and for each against
+        exp(0) = 1, exp increasing; then the cuts' facts. CutError for a bad cut, TreeError (`smtlib.SmtTextError`)
+        for a problem that is not one (no unknowns, too large)."""
+        facts = [*self.hypotheses, *self.facts]
         for i, (ea, a) in enumerate(self.exponentials):
             facts += [[">", ea, ZERO], [">=", ea, ["add", ONE, a]]]
             for eb, b in [*self.exponentials[i + 1 :], (ONE, ZERO)]:
                 facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
-        return facts
-
-    def problem(self, cuts: list[object]) -> str:
-        """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`); CutError for a bad cut,
-        NotEncodable for a problem that is not one (no unknowns, too large)."""
-        cut_facts = (cut_fact(cut, self.exponentials) for cut in cuts)
-        facts = [*self.hypotheses, *self.facts, *self.exponential_facts(), *cut_facts]
-        try:
-            return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
-        except TreeError as exc:  # smtlib.SmtTextError
-            raise NotEncodable(str(exc)) from None
+        facts += [cut_fact(cut, self.exponentials) for cut in cuts]
+        return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
 
     def term(self, tree: Tree) -> Tree:
         """A polynomial tree standing for `tree` (auxiliaries added as needed)."""
