@@ -43,8 +43,7 @@ def problem_text(
     lines = [f"(set-logic {INTEGER_LOGIC if integers else LOGIC})"]
     lines += [f"(declare-fun {names[name]} () {'Int' if name in integers else 'Real'})" for name in constants]
     lines += [f"(assert {_formula(h, names)})" for h in hypotheses]
-    lines.append(f"(assert (not {_formula(goal, names)}))")
-    lines.append("(check-sat)")
+    lines += [f"(assert (not {_formula(goal, names)}))", "(check-sat)"]
     return "\n".join(lines) + "\n"
 
 
