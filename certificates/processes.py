@@ -1,7 +1,8 @@
 """Forked worker processes (the SymPy workers of `certificates/claims/symbolic.py`) that never outlive headflow.
 
-A worker is a `certificates.kernel.processes.child`: in a process group of its own, tied to this process
-(`tie_to_parent`: the parent-death signal, else polling), killed on leaving and by SIGTERM and SIGINT.
+A worker runs in a process group of its own, tied to this process (`tie_to_parent`: the parent-death signal, else
+polling), and is killed on leaving its block, so also by SIGTERM (`certificates.kernel.processes.sigterm_exits`) and
+SIGINT (KeyboardInterrupt) in the parent.
 """
 
 from __future__ import annotations
@@ -26,8 +27,14 @@ def forked(context: BaseContext, target: Callable[..., None], *args: object) -> 
     """A started child, forked from `context`, running target(*args) in its own process group and tied to this
     process; on leaving, the child is killed (if still running) and reaped."""
     worker = context.Process(target=_run_tied, args=(os.getpid(), target, args), daemon=True)
-    with processes.child(lambda: _start(worker), lambda started: started.exitcode is None, lambda done: done.join()):
-        yield worker
+    with processes.sigterm_exits():
+        _start(worker)
+        try:
+            yield worker
+        finally:
+            if worker.exitcode is None:
+                processes.kill_group(worker.pid)
+            worker.join()
 
 
 def tie_to_parent(parent: int, death_signal: bool = True) -> None:
@@ -45,19 +52,17 @@ def tie_to_parent(parent: int, death_signal: bool = True) -> None:
     threading.Thread(target=watch, name="headflow-parent-watch", daemon=True).start()
 
 
-def _start(worker: multiprocessing.Process) -> multiprocessing.Process:
+def _start(worker: multiprocessing.Process) -> None:
     worker.start()
     with suppress(OSError):  # the child makes the group too: whichever runs first does, the other fails
         os.setpgid(worker.pid, worker.pid)
-    return worker
 
 
 def _run_tied(parent: int, target: Callable[..., None], args: tuple[object, ...]) -> None:
-    """The forked child: its own group, the parent's handlers and children dropped, tied to the parent."""
+    """The forked child: its own group, the parent's handlers dropped, tied to the parent."""
     with suppress(OSError):  # the parent made the group already
         os.setpgid(0, 0)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, signal.SIG_DFL)
-    processes.LIVE.clear()
     tie_to_parent(parent)
     target(*args)

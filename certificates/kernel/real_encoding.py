@@ -1,8 +1,9 @@
 """A statement of form `real` (`certificates.kernel.real_statements`) as polynomial arithmetic that an SMT solver
 decides exactly, built from the statement's trees alone (no SymPy).
 
-Every non-polynomial subterm becomes a fresh constant (an *auxiliary*, `aux0`, `aux1`, ...) bound by facts that are
-true of its value:
+Every non-polynomial subterm becomes a fresh constant (an *auxiliary*, `aux0`, `aux1`, ... with as many `x`s after
+`aux` as the longest variable's name has characters, so that it is no variable's name) bound by facts that are true
+of its value:
 - `p**(-k)` and `a/p`: r with r p^k = 1; `p**(a/q)`: r >= 0 with r^q = p^a (r > 0 with r^q p^|a| = 1 when a < 0);
   `sqrt` likewise, so the named functions (`c_star`, `golden`, ..., written out by `exprtree.expand`) are exact;
 - `exp(a)`: an *exponential atom* e standing for exp(a); `log(a)`: l with exp(l) = a;
@@ -83,9 +84,8 @@ class CutError(Rejected):
 
 
 def taylor(y: Tree, degree: int) -> Tree:
-    """T_k(y) = sum_{j <= k} y^j / j!, the Taylor polynomial of exp at 0."""
-    terms = [ONE, y] + [["mul", ["rat", f"1/{math.factorial(j)}"], ["pow", y, j]] for j in range(2, degree + 1)]
-    return ["add", *terms[: degree + 1]]
+    """T_k(y) = sum_{j <= k} y^j / j!, the Taylor polynomial of exp at 0 (k >= 1)."""
+    return ["add", ONE, y, *(["mul", ["rat", f"1/{math.factorial(j)}"], ["pow", y, j]] for j in range(2, degree + 1))]
 
 
 def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
@@ -96,9 +96,8 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
         raise CutError(f"a cut is lower, upper or a product: {data!r:.80}")
     recheck.require_keys(data, CUT_KEYS[kind], f"a {kind} cut")
     if kind == "product":
-        indices = data["atoms"]  # type: ignore[index]
-        valid = isinstance(indices, list) and len(indices) in (2, 3)
-        if not valid or not all(recheck.natural(i, 0, len(atoms) - 1) for i in indices):
+        indices = recheck.require_list(data["atoms"], 3, "a product cut's atoms", 2)  # type: ignore[index]
+        if not all(recheck.natural(i, 0, len(atoms) - 1) for i in indices):
             raise CutError(f"a product cut names 2 or 3 exponential atoms by their index (there are {len(atoms)})")
         (ea, a), (eb, b), (ec, c) = [*(atoms[i] for i in indices), (ONE, ZERO)][:3]
         return ["implies", ["=", ["add", a, b], c], ["=", ["mul", ea, eb], ec]]
@@ -117,18 +116,6 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
     return [">=", e, bound] if kind == "lower" else ["<=", ["mul", e, bound], ONE]
 
 
-def encode(statement: dict[str, Any]) -> Encoding:
-    """The encoding of a statement of a relation (read by `real_statements.read_region` first): its sides and
-    definedness conditions as the goal, then its bounds as hypotheses (their own guards are not goals);
-    NotEncodable when a node has no polynomial encoding."""
-    encoding = Encoding(statement["variables"])
-    relation = [statement["op"], encoding.term(statement["lhs"]), encoding.term(statement["rhs"])]
-    conditions = [CONDITIONS[c["relation"]](encoding.term(c["expression"])) for c in statement["conditions"]]
-    encoding.goal = ["and", *encoding.guards, *conditions, relation]
-    encoding.hypotheses = bound_facts(statement["variables"], encoding.term)
-    return encoding
-
-
 def bound_facts(variables: list[dict[str, Any]], term: Callable[[Tree], Tree]) -> list[Tree]:
     """`x >= low`, `x < high`, ... for the bounds of the statement's variables, each bound written by `term`."""
     facts = []
@@ -141,48 +128,38 @@ def bound_facts(variables: list[dict[str, Any]], term: Callable[[Tree], Tree]) -
 
 
 class Encoding:
-    """The constants (variables, then auxiliaries), the domain's hypotheses, the facts binding the auxiliaries, the
-    exponential atoms (atom, argument polynomial) and the goal `guards and conditions and relation`; it
-    encodes trees over the variables (`term`), sharing auxiliaries between equal subterms."""
+    """The encoding of a statement of a relation (read by `real_statements.read_region` first): the constants
+    (variables, then auxiliaries), the domain's hypotheses (the variables' bounds: their own guards are not goals),
+    the facts binding the auxiliaries, the exponential atoms (atom, argument polynomial) and the goal `guards and
+    conditions and relation` (the sides and the definedness conditions); NotEncodable when a node has no polynomial
+    encoding. It encodes trees over the variables (`term`), sharing auxiliaries between equal subterms."""
 
-    def __init__(self, variables: list[dict[str, Any]]) -> None:
-        self.variables = [v["name"] for v in variables]
-        self.integers = [v["name"] for v in variables if v["integer"]]
-        self.auxiliaries: list[str] = []
-        self.hypotheses: list[Tree] = []
+    def __init__(self, statement: dict[str, Any]) -> None:
+        self.variables = [v["name"] for v in statement["variables"]]
+        self.integers = [v["name"] for v in statement["variables"] if v["integer"]]
+        self.constants = [*self.variables]  # then the auxiliaries, as `term` makes them
         self.facts: list[Tree] = []
         self.exponentials: list[tuple[Tree, Tree]] = []
         self.guards: list[Tree] = []
-        self.goal: Tree = ["true"]
-        self._prefix = "aux"
-        while any(name.startswith(self._prefix) for name in self.variables):
-            self._prefix += "x"
+        self._prefix = "aux" + "x" * max(map(len, self.variables), default=0)  # longer than any variable's name
         self._memo: dict[str, Tree] = {}
+        relation = [statement["op"], self.term(statement["lhs"]), self.term(statement["rhs"])]
+        conditions = [CONDITIONS[c["relation"]](self.term(c["expression"])) for c in statement["conditions"]]
+        self.goal = ["and", *self.guards, *conditions, relation]
+        self.hypotheses = bound_facts(statement["variables"], self.term)
 
-    @property
-    def constants(self) -> list[str]:
-        """Every constant of the problem: the variables, then the auxiliaries."""
-        return [*self.variables, *self.auxiliaries]
-
-    def exponential_facts(self) -> list[Tree]:
-        """For each atom: e > 0 and e >= 1 + a; for every pair of atoms, and for each against exp(0) = 1, exp
-        increasing."""
-        facts: list[Tree] = []
+    def problem(self, cuts: list[object]) -> str:
+        """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`), the facts on the
+        exponential atoms being: for each atom, e > 0 and e >= 1 + a; for every pair of atoms, and for each against
+        exp(0) = 1, exp increasing; then the cuts' facts. CutError for a bad cut, TreeError (`smtlib.SmtTextError`)
+        for a problem that is not one (no unknowns, too large)."""
+        facts = [*self.hypotheses, *self.facts]
         for i, (ea, a) in enumerate(self.exponentials):
             facts += [[">", ea, ZERO], [">=", ea, ["add", ONE, a]]]
             for eb, b in [*self.exponentials[i + 1 :], (ONE, ZERO)]:
                 facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
-        return facts
-
-    def problem(self, cuts: list[object]) -> str:
-        """The SMT-LIB2 text of `domain, facts and cuts imply goal` (`smtlib.problem_text`); CutError for a bad cut,
-        NotEncodable for a problem that is not one (no unknowns, too large)."""
-        cut_facts = (cut_fact(cut, self.exponentials) for cut in cuts)
-        facts = [*self.hypotheses, *self.facts, *self.exponential_facts(), *cut_facts]
-        try:
-            return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
-        except (smtlib.SmtTextError, TreeError) as exc:
-            raise NotEncodable(str(exc)) from None
+        facts += [cut_fact(cut, self.exponentials) for cut in cuts]
+        return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
 
     def term(self, tree: Tree) -> Tree:
         """A polynomial tree standing for `tree` (auxiliaries added as needed)."""
@@ -192,9 +169,8 @@ class Encoding:
         return self._memo[key]
 
     def _fresh(self) -> Tree:
-        name = f"{self._prefix}{len(self.auxiliaries)}"
-        self.auxiliaries.append(name)
-        return ["sym", name]
+        self.constants.append(f"{self._prefix}{len(self.constants) - len(self.variables)}")
+        return ["sym", self.constants[-1]]
 
     def _partial(self, guard: Tree, *facts: Tree) -> None:
         """Facts that hold where the operation is defined, and the guard that says where."""
@@ -202,9 +178,8 @@ class Encoding:
         self.facts.append(["implies", guard, ["and", *facts]])
 
     def _exponential(self, argument: Tree) -> Tree:
-        for e, known in self.exponentials:
-            if known == argument:
-                return e
+        if known := [e for e, a in self.exponentials if a == argument]:
+            return known[0]
         if len(self.exponentials) >= MAX_EXPONENTIALS:
             raise NotEncodable(f"more than {MAX_EXPONENTIALS} different exponentials")
         self.exponentials.append((self._fresh(), argument))
@@ -248,9 +223,8 @@ class Encoding:
             root = ["add", ["mul", ["add", u, ["rat", "-2"]], self._exponential(u)],
                     ["mul", MINUS_ONE, ["add", tokens, MINUS_ONE], ["add", u, ["rat", "2"]]]]  # fmt: skip
             guard = ["and", [">", ["add", tokens, MINUS_ONE], ZERO], [">", inverse_temperature, ZERO]]
-            self._partial(
-                guard, [">", u, ["rat", "2"]], ["=", root, ZERO], ["=", ["mul", value, inverse_temperature], u]
-            )
+            facts = [[">", u, ["rat", "2"]], ["=", root, ZERO], ["=", ["mul", value, inverse_temperature], u]]
+            self._partial(guard, *facts)
             return value
         raise NotEncodable(f"no polynomial encoding of a {str(op)[:20]!r} node")
 
@@ -268,6 +242,10 @@ class Encoding:
         else:
             self._partial([">", base, ZERO], [">", r, ZERO], ["=", ["mul", ["pow", r, q], ["pow", base, -p]], ONE])
         return r
+
+
+#: The encoding of a statement (the fields it reads: variables, lhs, op, rhs, conditions).
+encode = Encoding
 
 
 def _rat(value: Fraction) -> Tree:

@@ -90,8 +90,7 @@ def recheck_unsat(texts: list[str], seconds: float) -> str:
     rejects the file, and so does a file that no solver re-checked."""
     from certificates.kernel.recheck import Rejected  # here: `check-cert --help` reads DEFAULT_SECONDS without flint
 
-    rechecked: list[str] = []
-    ran_out: list[str] = []
+    rechecked, ran_out = [], []  # the solvers that re-checked every problem; why the others did not
     for solver in SCRIPTS:
         said = answers(solver, texts, seconds)
         for index, answer in enumerate(said):
