@@ -22,7 +22,7 @@ from certificates.kernel import derivatives, exact, lambda_c
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, interval_ball, precision
-from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational
+from certificates.kernel.exprtree import Tree, count_nodes, parse_rational
 from certificates.kernel.recheck import Rejected, check_enclosure, recorded_precision, require_keys
 from certificates.kernel.regions import Box, Region
 
@@ -45,21 +45,16 @@ def centred(tree: Tree, slopes: Mapping[str, arb], box: Box, whole: arb) -> arb 
         return None
     middle = {name: (lo + hi) / 2 for name, (lo, hi) in box.items()}
     value = eval_ball(tree, {name: ball_of(m) for name, m in middle.items()})
-    for name in varying(box):
-        slope = slopes[name]
-        if not slope.is_finite():
-            return None
+    for name in varying(box):  # a slope that is not finite leaves a value that is not (the side has width)
         lo, hi = box[name]
-        value += slope * interval_ball(lo - middle[name], hi - middle[name])
+        value += slopes[name] * interval_ball(lo - middle[name], hi - middle[name])
     return value if value.is_finite() else None
 
 
 def face_end(relation: str, sign: str) -> str:
     """The end ("low" or "high") of the side where the relation is hardest, for a derivative of `sign`
     (">=": non-decreasing, "<=": non-increasing): the minimum for > and >=, the maximum for < and <=."""
-    increasing = sign == ">="
-    wants_minimum = relation in (">", ">=")
-    return "low" if increasing == wants_minimum else "high"
+    return "low" if (sign == ">=") == (relation in (">", ">=")) else "high"  # increasing == wants the minimum
 
 
 #: The fields of a cover's payload.
@@ -87,8 +82,7 @@ def cover(
         "relation": relation,
         "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()},
     }
-    wrong = [part for part, mine in wanted.items() if payload[part] != mine]
-    if wrong:
+    if wrong := [part for part, mine in wanted.items() if payload[part] != mine]:
         stated = payload["domain"] if isinstance(payload["domain"], dict) else {}
         unknown = [f"domain.{key}" for key in sorted(set(stated) - set(domain))]
         named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
@@ -143,17 +137,17 @@ class _Walk:
         where = "box " + box_text(clipped)
         if kind == "leaf":
             self._leaf()
-            whole = self._ball(self.expression, self.size, clipped)
-            if node.get("form", "natural") == "natural":
-                check_enclosure(whole, node["leaf"], self.relation, where)
-                return []
-            if node["form"] != "centred":
-                raise Rejected(f"unknown leaf form {str(node['form'])[:20]!r}")
-            slopes = {name: self._ball(*self._slope(name), clipped) for name in varying(clipped)}
-            self._cost(self.size)  # the value at the midpoint
-            value = centred(self.expression, slopes, clipped, whole)
-            if value is None:
-                raise Rejected(f"{where}: the centred form needs finite balls of the expression and its derivatives")
+            value = self._ball(self.expression, self.size, clipped)
+            if node.get("form", "natural") != "natural":
+                if node["form"] != "centred":
+                    raise Rejected(f"unknown leaf form {str(node['form'])[:20]!r}")
+                slopes = {name: self._ball(*self._slope(name), clipped) for name in varying(clipped)}
+                self._cost(self.size)  # the value at the midpoint
+                value = centred(self.expression, slopes, clipped, value)
+                if value is None:
+                    raise Rejected(
+                        f"{where}: the centred form needs finite balls of the expression and its derivatives"
+                    )
             check_enclosure(value, node["leaf"], self.relation, where)
             return []
         if kind == "split":
@@ -168,7 +162,7 @@ class _Walk:
                 (node["low"], clipped | {variable: (lo, at)}, relaxed),
             ]
         variable, sign = node["monotone"], node["sign"]
-        if variable not in clipped or clipped[variable][0] == clipped[variable][1]:
+        if variable not in varying(clipped):
             raise Rejected(f"a monotone node needs a side of positive width, not {str(variable)[:40]!r}")
         if not self._ball(self.expression, self.size, clipped).is_finite():
             raise Rejected(f"{where}: a monotone node needs the expression defined (a finite ball) on its box")
@@ -188,12 +182,10 @@ class _Walk:
         return []
 
     def _slope(self, name: str) -> tuple[list[Any], int]:
-        """The partial derivative of the expression in `name` and its number of nodes, computed once."""
+        """The partial derivative of the expression in `name` and its number of nodes, computed once (TreeError
+        where a node has no derivative rule: the certificate is rejected as malformed)."""
         if name not in self.slopes:
-            try:
-                tree = derivatives.derivative(self.expression, name)
-            except TreeError as exc:
-                raise Rejected(f"no derivative in {name}: {exc}") from None
+            tree = derivatives.derivative(self.expression, name)
             self.slopes[name] = (tree, count_nodes(tree, fmt.MAX_DERIVED_NODES))
         return self.slopes[name]
 
