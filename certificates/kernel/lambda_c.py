@@ -28,7 +28,7 @@ from functools import lru_cache
 from flint import arb, ctx
 
 from certificates.kernel import stored_forms
-from certificates.kernel.exact import ExponentTooLarge, exact_value, precision, rational_ball, shown
+from certificates.kernel.exact import ExponentTooLarge, exact_value, precision, rational_ball
 from certificates.kernel.exprtree import Tree, evaluate
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
@@ -75,7 +75,7 @@ def _bracket(tokens: Fraction, bits: int) -> tuple[Fraction, Fraction]:
     prec = bits + GUARD_BITS
     ball = rational_ball(tokens.numerator, tokens.denominator, prec + tokens.numerator.bit_length())
     if not (_sign(ball, low, prec) < 0 < _sign(ball, high, prec)):
-        raise RootError(f"lambda_c: no sign change on [2, {high}] for n={shown(tokens)}")
+        raise RootError(f"lambda_c: no sign change on [2, {high}] for n = {ball.str(10, radius=False)}")
     for _ in range(bits + high.numerator.bit_length()):
         middle = (low + high) / 2
         sign = _sign(ball, middle, prec)
