@@ -57,14 +57,11 @@ def check(
     """(what the certificate proves, how it was re-checked) for a statement of form `real`; Rejected otherwise."""
     region = read_region(statement)
     where = _nonempty(statement, region)
-    if "expression" in statement:
-        if kind != "witness":
-            raise Rejected(f"a constant is certified by a point witness, not {str(kind)[:40]}")
-        return _constant(statement, payload)
-    if kind not in ("interval-cover", "smt"):
-        raise Rejected(f"a statement of form {FORM} has no certificates of kind {str(kind)[:40]!r}")
-    proved, how = _cover(statement, region, payload) if kind == "interval-cover" else _smt(statement, payload, seconds)
-    return proved, f"{how}; domain non-empty: {where} verified"
+    checks = {"witness": _constant} if "expression" in statement else {"interval-cover": _cover, "smt": _smt}
+    if kind not in checks:
+        raise Rejected(f"this statement of form {FORM} is certified by {' or '.join(checks)}, not {str(kind)[:40]!r}")
+    proved, how = checks[kind](statement, region, payload, seconds)
+    return proved, how if kind == "witness" else f"{how}; domain non-empty: {where} verified"
 
 
 def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
@@ -140,15 +137,12 @@ def read_region(statement: dict[str, Any]) -> Region:
             raise Rejected(f"variable {name}: only a bound can be open")
         sides.append(Side(name, variable["integer"], *bounds, variable["low_open"], variable["high_open"]))
         known.add(name)
-    if constant:
-        _term(statement["expression"], known, "the expression")
-        if not parse_rational(statement["low"]) <= parse_rational(statement["high"]):
-            raise Rejected("a constant's interval needs low <= high")
-    else:
-        if statement["op"] not in RELATION:
-            raise Rejected(f"unknown relation {str(statement['op'])[:10]!r}")
-        _term(statement["lhs"], known, "lhs")
-        _term(statement["rhs"], known, "rhs")
+    for part in ("expression",) if constant else ("lhs", "rhs"):
+        _term(statement[part], known, part)
+    if constant and not parse_rational(statement["low"]) <= parse_rational(statement["high"]):
+        raise Rejected("a constant's interval needs low <= high")
+    if not constant and statement["op"] not in RELATION:
+        raise Rejected(f"unknown relation {str(statement['op'])[:10]!r}")
     for condition in recheck.require_list(statement["conditions"], fmt.MAX_CONDITIONS, "conditions"):
         recheck.require_keys(condition, {"expression", "relation"}, "definedness condition")
         if condition["relation"] not in SETTLING:
@@ -189,8 +183,9 @@ def _nonempty(statement: dict[str, Any], region: Region) -> str:
 # ---------------------------------------------------------------- checks
 
 
-def _constant(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[str, str]:
-    """A point witness without coordinates whose conditions are exactly `constant_conditions`."""
+def _constant(statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """A point witness without coordinates whose conditions are exactly `constant_conditions`. (The checks of `check`
+    share one signature: (statement, its region, payload, solver seconds) -> (proved, how).)"""
     if recheck.point_witness(payload, {}, "the point witness of a constant") != {}:
         raise Rejected("a constant is certified by a point witness without coordinates")
     recheck.require_conditions(payload["conditions"], constant_conditions(statement), statement["claim"])
@@ -207,7 +202,7 @@ def _decimal(text: str) -> str:
     return text if digits is None else format(Decimal(f"{value * 10**digits}e-{digits}"), "f")
 
 
-def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any]) -> tuple[str, str]:
+def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """A cover of the relation or of one definedness condition over the whole domain."""
     recheck.require_keys(payload, covers.COVER_KEYS, "cover")
     match = [g for g in goals(statement) if g[0] == payload["expression"] and payload["relation"] in g[1]]
@@ -232,7 +227,7 @@ def smt_problem(statement: dict[str, Any], payload: dict[str, Any]) -> str:
     return real_encoding.encode(statement).problem(cuts)
 
 
-def _smt(statement: dict[str, Any], payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+def _smt(statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """The whole relation: z3 and cvc5 on the kernel's own text of the statement's encoding."""
     how = recheck_unsat([smt_problem(statement, payload)], seconds)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{relation_text(statement)}"
