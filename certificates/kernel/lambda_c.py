@@ -28,7 +28,7 @@ from functools import lru_cache
 from flint import arb, ctx
 
 from certificates.kernel import stored_forms
-from certificates.kernel.exact import ExponentTooLarge, exact_value, precision, rational_ball
+from certificates.kernel.exact import exact_value, precision, rational_ball
 from certificates.kernel.exprtree import Tree, evaluate
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
@@ -95,14 +95,12 @@ def enclose(tokens: arb, inverse_temperature: arb) -> arb:
     [a, b] / beta, a the left end of the bracket at n_lo and b the right end of the one at n_hi, once
     g(a) < 0 < g(b) holds for every n of the ball (so each u_c(n) lies in [a, b]: module docstring). The exact ends
     of n's ball (python-flint's lower() and upper() are exact) are bracketed up to a binary exponent of
-    MAX_END_EXPONENT (n = exp(exp(100)) has an end of 2^(10^43): no exact value of it fits)."""
+    MAX_END_EXPONENT (n = exp(exp(100)) has an end of 2^(10^43): no exact value of it fits; beyond, the exact end
+    raises `certificates.kernel.exact.ExponentTooLarge`, which `certificates.kernel.balls` takes as undefined)."""
     if not (tokens.is_finite() and inverse_temperature.is_finite() and tokens > 1 and inverse_temperature > 0):
         raise RootError("lambda_c(n, beta) needs finite n > 1 and beta > 0")
     bits = ctx.prec
-    try:
-        ends = [exact_value(end, MAX_END_EXPONENT) for end in (tokens.lower(), tokens.upper())]
-    except ExponentTooLarge:
-        raise RootError(f"lambda_c(n, beta): an end of n's ball is beyond 2^+-{MAX_END_EXPONENT}, not rooted") from None
+    ends = [exact_value(end, MAX_END_EXPONENT) for end in (tokens.lower(), tokens.upper())]
     low, high = (_bracket(end, bits) for end in ends)
     left, right = (rational_ball(end.numerator, end.denominator, bits + GUARD_BITS) for end in (low[0], high[1]))
     return left.union(right) / inverse_temperature

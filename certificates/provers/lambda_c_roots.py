@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from flint import arb, ctx, fmpz
+from flint import arb, ctx
 
 from certificates.ball_reading import shown
 from certificates.kernel.derivatives import derivative
-from certificates.kernel.exact import precision, rational_ball
+from certificates.kernel.exact import dyadic_fmpz, precision, rational_ball
 from certificates.kernel.exprtree import Tree
 from certificates.kernel.lambda_c import EQUATION, N, RootError, U, right_of_root
 from certificates.provers.programs import Program, compile_trees
@@ -32,13 +32,6 @@ from certificates.provers.programs import Program, compile_trees
 SLOPE: Tree = derivative(EQUATION, U)
 #: g, g' and both at once (e^u and (u - 2) e^u computed once), compiled (`certificates.provers.programs`).
 _G, _G_SLOPE, _BOTH = compile_trees(EQUATION), compile_trees(SLOPE), compile_trees(EQUATION, SLOPE)
-
-
-def dyadic_fmpz(point: arb) -> tuple[fmpz, int]:
-    """(m, e) with the exact ball `point` = m 2^e (`exact_value`), the mantissa left an fmpz (correct rounding
-    multiplies 100,000-digit mantissas as fmpz: a round trip through a Python int costs as much as the product)."""
-    mantissa, exponent = point.man_exp()
-    return mantissa, int(exponent)
 
 
 def _values(program: Program, tokens: Fraction, point: arb, prec: int) -> tuple[arb, ...]:

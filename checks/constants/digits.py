@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from flint import arb, fmpz
 
-from certificates.provers.lambda_c_roots import dyadic_fmpz
+from certificates.kernel.exact import dyadic_fmpz
 
 MAX_EXPONENT10 = 1_000_000
 """Largest |decimal exponent| of a printed value; beyond it the digits would not fit any table."""
