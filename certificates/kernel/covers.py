@@ -65,18 +65,21 @@ def cover(
     payload: object,
     expression: list[Any],
     relation: str,
-    domain: Box,
+    domain: Box | None = None,
     region: Region | None = None,
 ) -> int:
     """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given, which the
     box must contain: `Region.uncovered`); returns the number of leaves.
 
-    The expression, relation and domain are the obligation's (compared with the file). Every node's box is first
+    The expression, relation and domain are the obligation's (compared with the file); a region's cover (`domain`
+    None) has the box the file states, in its exact text, which must contain the region. Every node's box is first
     clipped to the region (`certificates.kernel.regions`); the tree must split inside each clipped box, so the leaves
     cover it exactly. Node kinds: a leaf settled by the natural or the centred form, an empty box, a split, a
     monotone step to a face (`_Walk`)."""
     require_keys(payload, COVER_KEYS, "cover")
     assert isinstance(payload, dict)
+    if domain is None:
+        domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}
     wanted = {
         "expression": expression,
         "relation": relation,

@@ -208,13 +208,7 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any], s
     match = [g for g in goals(statement) if g[0] == payload["expression"] and payload["relation"] in g[1]]
     if not match:
         raise Rejected("the cover is neither the statement's relation nor one of its definedness conditions")
-    domain = payload["domain"]
-    if not isinstance(domain, dict) or any(not isinstance(ends, list) or len(ends) != 2 for ends in domain.values()):
-        raise Rejected("the cover's domain maps each variable to [lo, hi]")
-    box = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in domain.items()}
-    if any(not lo <= hi for lo, hi in box.values()):
-        raise Rejected("each box side must be [lo, hi] with lo <= hi")
-    leaves = covers.cover(payload, match[0][0], payload["relation"], box, region)
+    leaves = covers.cover(payload, match[0][0], payload["relation"], region=region)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{match[0][2]}"
     return proved, f"{leaves} boxes re-evaluated with balls, each clipped to the domain"
 

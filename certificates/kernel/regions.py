@@ -105,14 +105,15 @@ class Region:
 
     def uncovered(self, box: Box) -> str | None:
         """Why the box does not contain the region (a variable it lacks, a side unbounded or a bound outside it, or
-        a bound without a finite ball), or None when it does."""
+        a bound without a finite ball, or a lower end above the upper one), or None when it does (every side of the
+        box then has lo <= hi)."""
         if set(box) != {s.name for s in self.sides}:
             return f"the box's variables {sorted(box)} are not the region's {[s.name for s in self.sides]}"
         for side in self.sides:
             lo, hi = box[side.name]
             low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
-            if low is None or high is None or lo > low or hi < high:
-                return f"the side of {side.name} does not contain its bounds (both finite)"
+            if low is None or high is None or not lo <= low <= high <= hi:
+                return f"the side of {side.name} does not contain its bounds (both finite, low <= high)"
         return None
 
     def contains(self, given: Mapping[str, Fraction]) -> dict[str, Fraction | arb] | None:
