@@ -80,11 +80,8 @@ def cover(
     assert isinstance(payload, dict)
     if domain is None:
         domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}
-    wanted = {
-        "expression": expression,
-        "relation": relation,
-        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()},
-    }
+    sides = {k: [str(a), str(b)] for k, (a, b) in domain.items()}  # exact text, as `rational_text` writes it
+    wanted = {"expression": expression, "relation": relation, "domain": sides}
     if wrong := [part for part, mine in wanted.items() if payload[part] != mine]:
         stated = payload["domain"] if isinstance(payload["domain"], dict) else {}
         unknown = [f"domain.{key}" for key in sorted(set(stated) - set(domain))]

@@ -141,12 +141,10 @@ def read_region(statement: dict[str, Any]) -> Region:
         _term(statement[part], known, part)
     if constant and not parse_rational(statement["low"]) <= parse_rational(statement["high"]):
         raise Rejected("a constant's interval needs low <= high")
-    if not constant and statement["op"] not in RELATION:
-        raise Rejected(f"unknown relation {str(statement['op'])[:10]!r}")
+    recheck.require_choices(statement, {} if constant else {"op": RELATION}, "the relation's")
     for condition in recheck.require_list(statement["conditions"], fmt.MAX_CONDITIONS, "conditions"):
         recheck.require_keys(condition, {"expression", "relation"}, "definedness condition")
-        if condition["relation"] not in SETTLING:
-            raise Rejected(f"a definedness condition's relation is one of {', '.join(SETTLING)}")
+        recheck.require_choices(condition, {"relation": SETTLING}, "definedness condition")
         _term(condition["expression"], known, "a definedness condition")
     return Region(tuple(sides))
 

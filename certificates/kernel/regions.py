@@ -35,7 +35,7 @@ from certificates.kernel.exprtree import Tree, exact_rational, symbols
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None
-#: The ends of a side, as `Side.bound` names them.
+#: The ends of a side: the names of its bounds (`getattr(side, end)`).
 ENDS = ("low", "high")
 
 
@@ -49,10 +49,6 @@ class Side:
     high: Bound = None
     low_open: bool = False
     high_open: bool = False
-
-    def bound(self, end: str) -> Bound:
-        """The bound at `end` ("low" or "high")."""
-        return self.low if end == "low" else self.high
 
     def tied(self) -> bool:
         """Whether the side is one real value given by a tree: both bounds the same tree, both ends closed."""
@@ -77,7 +73,7 @@ class Region:
     def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
         """The exact outer end of the bound over the box's parents (the lower end of its ball for a lower bound);
         None when there is no bound or its ball is not finite."""
-        bound = side.bound(end)
+        bound = getattr(side, end)
         if bound is None or isinstance(bound, Fraction):
             return bound
         value = eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
