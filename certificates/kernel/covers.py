@@ -62,7 +62,7 @@ COVER_KEYS = frozenset({"expression", "relation", "domain", "tree", "prec"})
 
 
 def cover(
-    payload: object,
+    payload: dict[str, Any],
     expression: list[Any],
     relation: str,
     domain: Box | None = None,
@@ -76,16 +76,14 @@ def cover(
     clipped to the region (`certificates.kernel.regions`); the tree must split inside each clipped box, so the leaves
     cover it exactly. Node kinds: a leaf settled by the natural or the centred form, an empty box, a split, a
     monotone step to a face (`_Walk`)."""
-    require_keys(payload, COVER_KEYS, "cover")
-    assert isinstance(payload, dict)
+    require_keys(payload, COVER_KEYS, "cover")  # an object of these fields, whatever its caller passes
     if domain is None:
         domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}
     sides = {k: [str(a), str(b)] for k, (a, b) in domain.items()}  # exact text, as `rational_text` writes it
     wanted = {"expression": expression, "relation": relation, "domain": sides}
     if wrong := [part for part, mine in wanted.items() if payload[part] != mine]:
-        stated = payload["domain"] if isinstance(payload["domain"], dict) else {}
-        unknown = [f"domain.{key}" for key in sorted(set(stated) - set(domain))]
-        named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
+        unknown = sorted(set(payload["domain"]) - set(domain)) if isinstance(payload["domain"], dict) else []
+        named = f" (unknown field 'domain.{unknown[0][:80]}')" if unknown else ""
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
     with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
         if region is not None and (missing := region.uncovered(domain)) is not None:
@@ -122,12 +120,11 @@ class _Walk:
             stack.extend(self._node(*stack.pop()))
         return self.count
 
-    def _node(self, node: object, box: Box, relaxed: frozenset[str]) -> list[Any]:
+    def _node(self, node: Any, box: Box, relaxed: frozenset[str]) -> list[Any]:
         kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
         if kind is None:
             unknown = sorted(set(node) - _NODE_FIELDS) if isinstance(node, dict) else []
             raise Rejected(f"cover node: unknown field {unknown[0][:60]!r}" if unknown else "malformed cover node")
-        assert isinstance(node, dict)
         self.work += self.bound_nodes
         clipped = box if self.region is None else self.region.clip(box, relaxed)
         if clipped is None or kind == "empty":
@@ -136,7 +133,6 @@ class _Walk:
             return self._leaf()
         where = "box " + box_text(clipped)
         if kind == "leaf":
-            self._leaf()
             value = self._ball(self.expression, self.size, clipped)
             if node.get("form", "natural") != "natural":
                 if node["form"] != "centred":
@@ -145,18 +141,14 @@ class _Walk:
                 self._cost(self.size)  # the value at the midpoint
                 value = centred(self.expression, slopes, clipped, value)
                 if value is None:
-                    raise Rejected(
-                        f"{where}: the centred form needs finite balls of the expression and its derivatives"
-                    )
+                    raise Rejected(f"{where}: the centred form needs finite balls of the expression and its slopes")
             check_enclosure(value, node["leaf"], self.relation, where)
-            return []
+            return self._leaf()
         if kind == "split":
             variable, at = node["split"], parse_rational(node["at"])
-            if variable not in clipped:
-                raise Rejected(f"split on unknown variable {str(variable)[:40]!r}")
-            lo, hi = clipped[variable]
+            lo, hi = clipped[variable] if variable in varying(clipped) else (at, at)
             if not lo < at < hi:
-                raise Rejected(f"split point {at} of {variable} outside ({lo}, {hi}): the boxes would not cover it")
+                raise Rejected(f"split of {str(variable)[:40]!r} at {at} not inside its side: no cover of the box")
             return [
                 (node["high"], clipped | {variable: (at, hi)}, relaxed),
                 (node["low"], clipped | {variable: (lo, at)}, relaxed),
