@@ -60,11 +60,10 @@ def right_of_root(tokens: Fraction) -> int:
     return max(6, math.floor(math.log(ceiling)) + 2)
 
 
-def _sign(tokens: arb, point: Fraction, prec: int) -> int:
-    """The sign of g(`point`, n) certified by balls at `prec` bits (0 when the ball holds 0)."""
+def _g(tokens: arb, point: Fraction, prec: int) -> arb:
+    """The ball of g(`point`, n) at `prec` bits: its sign is certified where it excludes 0."""
     with precision(prec):
-        value = evaluate(EQUATION, {U: rational_ball(point.numerator, point.denominator, prec), N: tokens})
-    return -1 if value < 0 else 1 if value > 0 else 0
+        return evaluate(EQUATION, {U: rational_ball(point.numerator, point.denominator, prec), N: tokens})
 
 
 @lru_cache(maxsize=ROOT_CACHE)
@@ -74,14 +73,14 @@ def _bracket(tokens: Fraction, bits: int) -> tuple[Fraction, Fraction]:
     low, high = Fraction(2), Fraction(right_of_root(tokens))
     prec = bits + GUARD_BITS
     ball = rational_ball(tokens.numerator, tokens.denominator, prec + tokens.numerator.bit_length())
-    if not (_sign(ball, low, prec) < 0 < _sign(ball, high, prec)):
+    if not (_g(ball, low, prec) < 0 < _g(ball, high, prec)):
         raise RootError(f"lambda_c: no sign change on [2, {high}] for n = {ball.str(10, radius=False)}")
     for _ in range(bits + high.numerator.bit_length()):
         middle = (low + high) / 2
-        sign = _sign(ball, middle, prec)
-        if sign == 0:
+        value = _g(ball, middle, prec)
+        if not (value < 0 or value > 0):  # no sign at this precision
             break
-        low, high = (middle, high) if sign < 0 else (low, middle)
+        low, high = (middle, high) if value < 0 else (low, middle)
     return low, high
 
 
@@ -99,8 +98,7 @@ def enclose(tokens: arb, inverse_temperature: arb) -> arb:
     raises `certificates.kernel.exact.ExponentTooLarge`, which `certificates.kernel.balls` takes as undefined)."""
     if not (tokens.is_finite() and inverse_temperature.is_finite() and tokens > 1 and inverse_temperature > 0):
         raise RootError("lambda_c(n, beta) needs finite n > 1 and beta > 0")
-    bits = ctx.prec
     ends = [exact_value(end, MAX_END_EXPONENT) for end in (tokens.lower(), tokens.upper())]
-    low, high = (_bracket(end, bits) for end in ends)
-    left, right = (rational_ball(end.numerator, end.denominator, bits + GUARD_BITS) for end in (low[0], high[1]))
+    low, high = (_bracket(end, ctx.prec) for end in ends)
+    left, right = (rational_ball(end.numerator, end.denominator, ctx.prec + GUARD_BITS) for end in (low[0], high[1]))
     return left.union(right) / inverse_temperature

@@ -113,9 +113,9 @@ class Region:
         return None
 
     def contains(self, given: Mapping[str, Fraction]) -> dict[str, Fraction | arb] | None:
-        """The point `given` (every side, a side tied to one tree possibly left out) with the ball of each tied side
-        left out, when it
-        satisfies every bound (open ends strictly); None when it does not or that is unsure. Each bound is settled
+        """The point `given` (every side, a side tied to one tree possibly left out), with the ball of each tied
+        side left out filled in, when it satisfies every bound (open ends strictly); None when it does not or that
+        is unsure. Each bound is settled
         exactly when it is a rational or a tree of rational arithmetic at exact values, else by balls; a tied side
         is in its side by identity wherever its ball is finite (the bound is defined there)."""
         point: dict[str, Fraction | arb] = dict(given)
