@@ -2,7 +2,8 @@
 
 - `fails`: a relation refuted by a ball (every point of it violates `value relation 0`): a decider's FALSE, where the
   kernel only ever needs `certificates.kernel.exact.holds`;
-- `approximate`: a rational to a few significant digits at any magnitude, for messages and reports.
+- `approximate`: a rational to a few significant digits at any magnitude, for messages and reports;
+- `shown`: a rational exactly when it is not too large, else about 20 digits, for messages.
 """
 
 from __future__ import annotations
@@ -32,3 +33,18 @@ def approximate(value: numbers.Rational | int, digits: int = 6) -> str:
         return f"{number:.{digits}g}"
     with precision(max(64, 4 * digits)):
         return ball_of(q).str(digits, radius=False)
+
+
+#: Bits of a rational shown exactly by `shown`; a larger one is shown to 20 digits with its size (its exact
+#: text is long, slow to print, and refused by Python beyond 4300 digits).
+MAX_SHOWN_BITS = 512
+
+
+def shown(value: numbers.Rational | int) -> str:
+    """A rational for a report: its exact text when it has at most MAX_SHOWN_BITS bits, else about 20 digits."""
+    q = Fraction(value)
+    bits = q.numerator.bit_length() + q.denominator.bit_length()
+    if bits <= MAX_SHOWN_BITS:
+        return str(q)
+    with precision(80):
+        return f"about {ball_of(q).str(20, radius=False)} (a rational of {bits} bits)"

@@ -116,7 +116,7 @@ def _candidates(region: Region, side: Side, point: Point) -> list[Fraction | arb
 def _bound_at(side: Side, end: str, point: Point) -> Fraction | arb | None:
     """The bound at a point of its parents: exact when it is a rational or a tree of rational arithmetic at exact
     values, else its ball at the current precision (None: no bound)."""
-    bound = side.bound(end)
+    bound = getattr(side, end)
     if bound is None or isinstance(bound, Fraction):
         return bound
     exact = exact_rational(bound, {k: v for k, v in point.items() if isinstance(v, Fraction)})
@@ -221,7 +221,7 @@ def _split(box: Box, region: Region) -> list[Box] | None:
 
 
 def _bound_text(side: Side, end: str) -> str:
-    bound = side.bound(end)
+    bound = getattr(side, end)
     if bound is None:
         return "-oo" if end == "low" else "oo"
     return rational_text(bound) if isinstance(bound, Fraction) else term_text(bound)

@@ -12,15 +12,16 @@ from collections.abc import Mapping
 from flint import arb
 
 from certificates.kernel import lambda_c
+from certificates.kernel.exact import ExponentTooLarge
 from certificates.kernel.exprtree import evaluate
 
 
 def _lambda_c(tokens: arb, inverse_temperature: arb) -> arb:
-    """lambda_c over the balls, or nan where it is undefined (n <= 1, beta <= 0) or not certified: a nan ball
-    settles no relation."""
+    """lambda_c over the balls, or nan where it is undefined (n <= 1, beta <= 0) or not certified (no sign change,
+    an end of n beyond `lambda_c.MAX_END_EXPONENT`): a nan ball settles no relation."""
     try:
         return lambda_c.enclose(tokens, inverse_temperature)
-    except lambda_c.RootError:
+    except (lambda_c.RootError, ExponentTooLarge):
         return arb("nan")
 
 

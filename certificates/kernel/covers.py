@@ -22,7 +22,7 @@ from certificates.kernel import derivatives, exact, lambda_c
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.exact import ball_of, box_text, interval_ball, precision
-from certificates.kernel.exprtree import Tree, TreeError, count_nodes, parse_rational
+from certificates.kernel.exprtree import Tree, count_nodes, parse_rational
 from certificates.kernel.recheck import Rejected, check_enclosure, recorded_precision, require_keys
 from certificates.kernel.regions import Box, Region
 
@@ -45,21 +45,16 @@ def centred(tree: Tree, slopes: Mapping[str, arb], box: Box, whole: arb) -> arb 
         return None
     middle = {name: (lo + hi) / 2 for name, (lo, hi) in box.items()}
     value = eval_ball(tree, {name: ball_of(m) for name, m in middle.items()})
-    for name in varying(box):
-        slope = slopes[name]
-        if not slope.is_finite():
-            return None
+    for name in varying(box):  # a slope that is not finite leaves a value that is not (the side has width)
         lo, hi = box[name]
-        value += slope * interval_ball(lo - middle[name], hi - middle[name])
+        value += slopes[name] * interval_ball(lo - middle[name], hi - middle[name])
     return value if value.is_finite() else None
 
 
 def face_end(relation: str, sign: str) -> str:
     """The end ("low" or "high") of the side where the relation is hardest, for a derivative of `sign`
     (">=": non-decreasing, "<=": non-increasing): the minimum for > and >=, the maximum for < and <=."""
-    increasing = sign == ">="
-    wants_minimum = relation in (">", ">=")
-    return "low" if increasing == wants_minimum else "high"
+    return "low" if (sign == ">=") == (relation in (">", ">=")) else "high"  # increasing == wants the minimum
 
 
 #: The fields of a cover's payload.
@@ -67,31 +62,28 @@ COVER_KEYS = frozenset({"expression", "relation", "domain", "tree", "prec"})
 
 
 def cover(
-    payload: object,
+    payload: dict[str, Any],
     expression: list[Any],
     relation: str,
-    domain: Box,
+    domain: Box | None = None,
     region: Region | None = None,
 ) -> int:
     """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given, which the
     box must contain: `Region.uncovered`); returns the number of leaves.
 
-    The expression, relation and domain are the obligation's (compared with the file). Every node's box is first
+    The expression, relation and domain are the obligation's (compared with the file); a region's cover (`domain`
+    None) has the box the file states, in its exact text, which must contain the region. Every node's box is first
     clipped to the region (`certificates.kernel.regions`); the tree must split inside each clipped box, so the leaves
     cover it exactly. Node kinds: a leaf settled by the natural or the centred form, an empty box, a split, a
     monotone step to a face (`_Walk`)."""
-    require_keys(payload, COVER_KEYS, "cover")
-    assert isinstance(payload, dict)
-    wanted = {
-        "expression": expression,
-        "relation": relation,
-        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()},
-    }
-    wrong = [part for part, mine in wanted.items() if payload[part] != mine]
-    if wrong:
-        stated = payload["domain"] if isinstance(payload["domain"], dict) else {}
-        unknown = [f"domain.{key}" for key in sorted(set(stated) - set(domain))]
-        named = f" (unknown field {unknown[0][:80]!r})" if unknown else ""
+    require_keys(payload, COVER_KEYS, "cover")  # an object of these fields, whatever its caller passes
+    if domain is None:
+        domain = {k: (parse_rational(lo), parse_rational(hi)) for k, (lo, hi) in payload["domain"].items()}
+    sides = {k: [str(a), str(b)] for k, (a, b) in domain.items()}  # exact text, as `rational_text` writes it
+    wanted = {"expression": expression, "relation": relation, "domain": sides}
+    if wrong := [part for part, mine in wanted.items() if payload[part] != mine]:
+        unknown = sorted(set(payload["domain"]) - set(domain)) if isinstance(payload["domain"], dict) else []
+        named = f" (unknown field 'domain.{unknown[0][:80]}')" if unknown else ""
         raise Rejected(f"the cover differs from the obligation in its {', '.join(wrong)}{named}")
     with precision(recorded_precision(payload, fmt.MAX_COVER_PRECISION)):
         if region is not None and (missing := region.uncovered(domain)) is not None:
@@ -128,12 +120,11 @@ class _Walk:
             stack.extend(self._node(*stack.pop()))
         return self.count
 
-    def _node(self, node: object, box: Box, relaxed: frozenset[str]) -> list[Any]:
+    def _node(self, node: Any, box: Box, relaxed: frozenset[str]) -> list[Any]:
         kind = next((k for keys, k in _NODE_KEYS if isinstance(node, dict) and set(node) == keys), None)
         if kind is None:
             unknown = sorted(set(node) - _NODE_FIELDS) if isinstance(node, dict) else []
             raise Rejected(f"cover node: unknown field {unknown[0][:60]!r}" if unknown else "malformed cover node")
-        assert isinstance(node, dict)
         self.work += self.bound_nodes
         clipped = box if self.region is None else self.region.clip(box, relaxed)
         if clipped is None or kind == "empty":
@@ -142,33 +133,28 @@ class _Walk:
             return self._leaf()
         where = "box " + box_text(clipped)
         if kind == "leaf":
-            self._leaf()
-            whole = self._ball(self.expression, self.size, clipped)
-            if node.get("form", "natural") == "natural":
-                check_enclosure(whole, node["leaf"], self.relation, where)
-                return []
-            if node["form"] != "centred":
-                raise Rejected(f"unknown leaf form {str(node['form'])[:20]!r}")
-            slopes = {name: self._ball(*self._slope(name), clipped) for name in varying(clipped)}
-            self._cost(self.size)  # the value at the midpoint
-            value = centred(self.expression, slopes, clipped, whole)
-            if value is None:
-                raise Rejected(f"{where}: the centred form needs finite balls of the expression and its derivatives")
+            value = self._ball(self.expression, self.size, clipped)
+            if node.get("form", "natural") != "natural":
+                if node["form"] != "centred":
+                    raise Rejected(f"unknown leaf form {str(node['form'])[:20]!r}")
+                slopes = {name: self._ball(*self._slope(name), clipped) for name in varying(clipped)}
+                self._cost(self.size)  # the value at the midpoint
+                value = centred(self.expression, slopes, clipped, value)
+                if value is None:
+                    raise Rejected(f"{where}: the centred form needs finite balls of the expression and its slopes")
             check_enclosure(value, node["leaf"], self.relation, where)
-            return []
+            return self._leaf()
         if kind == "split":
             variable, at = node["split"], parse_rational(node["at"])
-            if variable not in clipped:
-                raise Rejected(f"split on unknown variable {str(variable)[:40]!r}")
-            lo, hi = clipped[variable]
+            lo, hi = clipped[variable] if variable in varying(clipped) else (at, at)
             if not lo < at < hi:
-                raise Rejected(f"split point {at} of {variable} outside ({lo}, {hi}): the boxes would not cover it")
+                raise Rejected(f"split of {str(variable)[:40]!r} at {at} not inside its side: no cover of the box")
             return [
                 (node["high"], clipped | {variable: (at, hi)}, relaxed),
                 (node["low"], clipped | {variable: (lo, at)}, relaxed),
             ]
         variable, sign = node["monotone"], node["sign"]
-        if variable not in clipped or clipped[variable][0] == clipped[variable][1]:
+        if variable not in varying(clipped):
             raise Rejected(f"a monotone node needs a side of positive width, not {str(variable)[:40]!r}")
         if not self._ball(self.expression, self.size, clipped).is_finite():
             raise Rejected(f"{where}: a monotone node needs the expression defined (a finite ball) on its box")
@@ -188,12 +174,10 @@ class _Walk:
         return []
 
     def _slope(self, name: str) -> tuple[list[Any], int]:
-        """The partial derivative of the expression in `name` and its number of nodes, computed once."""
+        """The partial derivative of the expression in `name` and its number of nodes, computed once (TreeError
+        where a node has no derivative rule: the certificate is rejected as malformed)."""
         if name not in self.slopes:
-            try:
-                tree = derivatives.derivative(self.expression, name)
-            except TreeError as exc:
-                raise Rejected(f"no derivative in {name}: {exc}") from None
+            tree = derivatives.derivative(self.expression, name)
             self.slopes[name] = (tree, count_nodes(tree, fmt.MAX_DERIVED_NODES))
         return self.slopes[name]
 

@@ -22,9 +22,10 @@ callers check both balls.
 
 from __future__ import annotations
 
+from functools import partial
+
 from certificates.kernel import stored_forms
-from certificates.kernel.exprtree import NAMED, Tree, TreeError, expand, symbols
-from certificates.kernel.exprtree import substitute as substitute_all
+from certificates.kernel.exprtree import NAMED, Tree, TreeError, expand, substitute, symbols
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]
@@ -35,11 +36,6 @@ OUTER = {
     "sqrt": lambda node, a: ["mul", ["rat", "1/2"], ["pow", node, -1]],
     "lambertw": lambda node, a: ["mul", ["exp", ["mul", ["rat", "-1"], node]], ["pow", ["add", ONE, node], -1]],
 }
-
-
-def substitute(tree: Tree, name: str, replacement: Tree) -> Tree:
-    """The tree with every occurrence of the symbol `name` replaced by `replacement`."""
-    return substitute_all(tree, {name: replacement})  # type: ignore[no-any-return]
 
 
 def derivative(tree: Tree, name: str) -> Tree:
@@ -71,22 +67,22 @@ def derivative(tree: Tree, name: str) -> Tree:
         return _mul([tree, _add(terms)])
     if op == "lambda_c" and len(args) == 2:  # the stored d/dn and d/dbeta at the placeholders #n, #beta
         at = {"#n": args[0], "#beta": args[1]}
-        partials = [substitute_all(stored_forms.tree(partial), at) for partial in stored_forms.LAMBDA_C_PARTIALS]
+        partials = [substitute(stored_forms.tree(partial), at) for partial in stored_forms.LAMBDA_C_PARTIALS]
         return _add([_mul([p, derivative(a, name)]) for p, a in zip(partials, args, strict=True)])
     raise TreeError(f"no derivative rule for node {str(op)[:20]!r}")
 
 
-def _add(terms: list[Tree]) -> Tree:
-    kept = [t for t in terms if t != ZERO]
-    if not kept:
+def _node(op: str, terms: list[Tree]) -> Tree:
+    """`op` ("add" or "mul") of the terms, its unit (0 or 1) left out, a product with a factor 0 being 0."""
+    unit = ZERO if op == "add" else ONE
+    if op == "mul" and ZERO in terms:
         return ZERO
-    return kept[0] if len(kept) == 1 else ["add", *kept]
+    kept = [t for t in terms if t != unit]
+    if len(kept) < 2:
+        return kept[0] if kept else unit
+    return [op, *kept]
 
 
-def _mul(factors: list[Tree]) -> Tree:
-    if any(f == ZERO for f in factors):
-        return ZERO
-    kept = [f for f in factors if f != ONE]
-    if not kept:
-        return ONE
-    return kept[0] if len(kept) == 1 else ["mul", *kept]
+#: A sum and a product, simplified.
+_add = partial(_node, "add")
+_mul = partial(_node, "mul")

@@ -42,14 +42,11 @@ def times(x: arb, y: arb) -> arb:
     """x y: the hull of the corner products when either ball is wide."""
     if not (wide(x) or wide(y)) or not (x.is_finite() and y.is_finite()):
         return x * y
-    a, b, c, d = x.lower(), x.upper(), y.lower(), y.upper()
-    return hull(a * c, a * d, b * c, b * d)
+    return hull(*(end * other for end in (x.lower(), x.upper()) for other in (y.lower(), y.upper())))
 
 
 def power(x: arb, k: int) -> arb:
-    """x^k for an integer k (k < 0: 1 / x^-k, infinite or undefined when the ball holds 0)."""
-    if k == 0:
-        return x**0
+    """x^k for an integer k (k < 0: 1 / x^-k, infinite or undefined when the ball holds 0; k = 0: 1, as x**0 is)."""
     if k < 0:  # python-flint's reciprocal of a ball without 0 is already [1/upper, 1/lower]
         return 1 / power(x, -k)
     if not wide(x):

@@ -44,21 +44,6 @@ SETTLING = {"!=": (">", "<"), ">": (">",), ">=": (">=", ">"), "<": ("<",), "<=":
 precision = ctx.workprec
 
 
-#: Bits of a rational shown exactly by `shown`; a larger one is shown to 20 digits with its size (its exact
-#: text is long, slow to print, and refused by Python beyond 4300 digits).
-MAX_SHOWN_BITS = 512
-
-
-def shown(value: numbers.Rational | int) -> str:
-    """A rational for a report: its exact text when it has at most MAX_SHOWN_BITS bits, else about 20 digits."""
-    q = Fraction(value)
-    bits = q.numerator.bit_length() + q.denominator.bit_length()
-    if bits <= MAX_SHOWN_BITS:
-        return str(q)
-    with precision(80):
-        return f"about {ball_of(q).str(20, radius=False)} (a rational of {bits} bits)"
-
-
 def box_text(box: Mapping[str, tuple[numbers.Rational, numbers.Rational]]) -> str:
     """`x in [lo, hi], ...` to 6 digits, for messages about a box of rational sides (of any magnitude)."""
     with precision(64):

@@ -28,7 +28,7 @@ from functools import lru_cache
 from flint import arb, ctx
 
 from certificates.kernel import stored_forms
-from certificates.kernel.exact import ExponentTooLarge, exact_value, precision, rational_ball, shown
+from certificates.kernel.exact import exact_value, precision, rational_ball
 from certificates.kernel.exprtree import Tree, evaluate
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
@@ -60,11 +60,10 @@ def right_of_root(tokens: Fraction) -> int:
     return max(6, math.floor(math.log(ceiling)) + 2)
 
 
-def _sign(tokens: arb, point: Fraction, prec: int) -> int:
-    """The sign of g(`point`, n) certified by balls at `prec` bits (0 when the ball holds 0)."""
+def _g(tokens: arb, point: Fraction, prec: int) -> arb:
+    """The ball of g(`point`, n) at `prec` bits: its sign is certified where it excludes 0."""
     with precision(prec):
-        value = evaluate(EQUATION, {U: rational_ball(point.numerator, point.denominator, prec), N: tokens})
-    return -1 if value < 0 else 1 if value > 0 else 0
+        return evaluate(EQUATION, {U: rational_ball(point.numerator, point.denominator, prec), N: tokens})
 
 
 @lru_cache(maxsize=ROOT_CACHE)
@@ -74,14 +73,14 @@ def _bracket(tokens: Fraction, bits: int) -> tuple[Fraction, Fraction]:
     low, high = Fraction(2), Fraction(right_of_root(tokens))
     prec = bits + GUARD_BITS
     ball = rational_ball(tokens.numerator, tokens.denominator, prec + tokens.numerator.bit_length())
-    if not (_sign(ball, low, prec) < 0 < _sign(ball, high, prec)):
-        raise RootError(f"lambda_c: no sign change on [2, {high}] for n={shown(tokens)}")
+    if not (_g(ball, low, prec) < 0 < _g(ball, high, prec)):
+        raise RootError(f"lambda_c: no sign change on [2, {high}] for n = {ball.str(10, radius=False)}")
     for _ in range(bits + high.numerator.bit_length()):
         middle = (low + high) / 2
-        sign = _sign(ball, middle, prec)
-        if sign == 0:
+        value = _g(ball, middle, prec)
+        if not (value < 0 or value > 0):  # no sign at this precision
             break
-        low, high = (middle, high) if sign < 0 else (low, middle)
+        low, high = (middle, high) if value < 0 else (low, middle)
     return low, high
 
 
@@ -95,14 +94,11 @@ def enclose(tokens: arb, inverse_temperature: arb) -> arb:
     [a, b] / beta, a the left end of the bracket at n_lo and b the right end of the one at n_hi, once
     g(a) < 0 < g(b) holds for every n of the ball (so each u_c(n) lies in [a, b]: module docstring). The exact ends
     of n's ball (python-flint's lower() and upper() are exact) are bracketed up to a binary exponent of
-    MAX_END_EXPONENT (n = exp(exp(100)) has an end of 2^(10^43): no exact value of it fits)."""
+    MAX_END_EXPONENT (n = exp(exp(100)) has an end of 2^(10^43): no exact value of it fits; beyond, the exact end
+    raises `certificates.kernel.exact.ExponentTooLarge`, which `certificates.kernel.balls` takes as undefined)."""
     if not (tokens.is_finite() and inverse_temperature.is_finite() and tokens > 1 and inverse_temperature > 0):
         raise RootError("lambda_c(n, beta) needs finite n > 1 and beta > 0")
-    bits = ctx.prec
-    try:
-        ends = [exact_value(end, MAX_END_EXPONENT) for end in (tokens.lower(), tokens.upper())]
-    except ExponentTooLarge:
-        raise RootError(f"lambda_c(n, beta): an end of n's ball is beyond 2^+-{MAX_END_EXPONENT}, not rooted") from None
-    low, high = (_bracket(end, bits) for end in ends)
-    left, right = (rational_ball(end.numerator, end.denominator, bits + GUARD_BITS) for end in (low[0], high[1]))
+    ends = [exact_value(end, MAX_END_EXPONENT) for end in (tokens.lower(), tokens.upper())]
+    low, high = (_bracket(end, ctx.prec) for end in ends)
+    left, right = (rational_ball(end.numerator, end.denominator, ctx.prec + GUARD_BITS) for end in (low[0], high[1]))
     return left.union(right) / inverse_temperature

@@ -35,7 +35,7 @@ from certificates.kernel.exprtree import Tree, exact_rational, symbols
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None
-#: The ends of a side, as `Side.bound` names them.
+#: The ends of a side: the names of its bounds (`getattr(side, end)`).
 ENDS = ("low", "high")
 
 
@@ -49,10 +49,6 @@ class Side:
     high: Bound = None
     low_open: bool = False
     high_open: bool = False
-
-    def bound(self, end: str) -> Bound:
-        """The bound at `end` ("low" or "high")."""
-        return self.low if end == "low" else self.high
 
     def tied(self) -> bool:
         """Whether the side is one real value given by a tree: both bounds the same tree, both ends closed."""
@@ -77,7 +73,7 @@ class Region:
     def bound_end(self, side: Side, end: str, box: Box) -> Fraction | None:
         """The exact outer end of the bound over the box's parents (the lower end of its ball for a lower bound);
         None when there is no bound or its ball is not finite."""
-        bound = side.bound(end)
+        bound = getattr(side, end)
         if bound is None or isinstance(bound, Fraction):
             return bound
         value = eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
@@ -105,20 +101,21 @@ class Region:
 
     def uncovered(self, box: Box) -> str | None:
         """Why the box does not contain the region (a variable it lacks, a side unbounded or a bound outside it, or
-        a bound without a finite ball), or None when it does."""
+        a bound without a finite ball, or a lower end above the upper one), or None when it does (every side of the
+        box then has lo <= hi)."""
         if set(box) != {s.name for s in self.sides}:
             return f"the box's variables {sorted(box)} are not the region's {[s.name for s in self.sides]}"
         for side in self.sides:
             lo, hi = box[side.name]
             low, high = self.bound_end(side, "low", box), self.bound_end(side, "high", box)
-            if low is None or high is None or lo > low or hi < high:
-                return f"the side of {side.name} does not contain its bounds (both finite)"
+            if low is None or high is None or not lo <= low <= high <= hi:
+                return f"the side of {side.name} does not contain its bounds (both finite, low <= high)"
         return None
 
     def contains(self, given: Mapping[str, Fraction]) -> dict[str, Fraction | arb] | None:
-        """The point `given` (every side, a side tied to one tree possibly left out) with the ball of each tied side
-        left out, when it
-        satisfies every bound (open ends strictly); None when it does not or that is unsure. Each bound is settled
+        """The point `given` (every side, a side tied to one tree possibly left out), with the ball of each tied
+        side left out filled in, when it satisfies every bound (open ends strictly); None when it does not or that
+        is unsure. Each bound is settled
         exactly when it is a rational or a tree of rational arithmetic at exact values, else by balls; a tied side
         is in its side by identity wherever its ball is finite (the bound is defined there)."""
         point: dict[str, Fraction | arb] = dict(given)

@@ -284,9 +284,9 @@ class _Search:
         that end): stop with a counterexample at the rational point of the region next to the bound (the bound's ball
         end, rounded inwards), when the relation fails there."""
         side = side_of(self.region, name) if self.region is not None and not goal.relaxed else None
-        if side is None or not isinstance(side.bound(end), list):
+        if side is None or not isinstance(getattr(side, end), list):
             return
-        value = eval_ball(side.bound(end), {k: ball_of(v) for k, v in point.items()})
+        value = eval_ball(getattr(side, end), {k: ball_of(v) for k, v in point.items()})
         if not value.is_finite():
             return
         grid = Fraction(1, 2**40)
@@ -360,7 +360,7 @@ class _Search:
         for side in self.region.sides:
             if side.name in goal.relaxed or not side.parents() & set(moving):
                 continue
-            if any(isinstance(side.bound(end), list) and self._touches(box, side, end) for end in ENDS):
+            if any(isinstance(getattr(side, end), list) and self._touches(box, side, end) for end in ENDS):
                 return True
         return False
 

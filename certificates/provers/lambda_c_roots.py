@@ -21,8 +21,9 @@ from fractions import Fraction
 
 from flint import arb, ctx
 
+from certificates.ball_reading import shown
 from certificates.kernel.derivatives import derivative
-from certificates.kernel.exact import dyadic_fmpz, precision, rational_ball, shown
+from certificates.kernel.exact import dyadic_fmpz, precision, rational_ball
 from certificates.kernel.exprtree import Tree
 from certificates.kernel.lambda_c import EQUATION, N, RootError, U, right_of_root
 from certificates.provers.programs import Program, compile_trees

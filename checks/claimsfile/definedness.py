@@ -29,14 +29,14 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from certificates.ball_reading import fails
+from certificates.ball_reading import fails, shown
 from certificates.claims.conditions import Condition
 from certificates.claims.domains import Domain, contains
 from certificates.claims.evaluation import EvaluationError, ball
 from certificates.claims.names import LambdaC
 from certificates.counted import spend
 from certificates.inert import Exp, Pi, RealPower, Sqrt, W
-from certificates.kernel.exact import holds, shown
+from certificates.kernel.exact import holds
 from checks.claimsfile.domain_sampling import sample_point
 from identities.algebraic import eliminate, ring_form
 

@@ -52,10 +52,10 @@ def test_the_enclosure_over_balls_holds_every_root_inside(
 
 
 def test_the_bisection_is_a_bounded_count_of_signs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """At most bits + log2(right_of_root) + 2 signs per end of n, the same count each time."""
+    """At most bits + log2(right_of_root) + 2 balls of g (signs) per end of n, the same count each time."""
     calls: list[int] = []
-    sign = lambda_c._sign
-    monkeypatch.setattr(lambda_c, "_sign", lambda *args: calls.append(1) or sign(*args))
+    sign = lambda_c._g
+    monkeypatch.setattr(lambda_c, "_g", lambda *args: calls.append(1) or sign(*args))
     for tokens in (5, 10**30):
         counts = []
         for _ in range(2):

@@ -83,8 +83,9 @@ def test_an_inexact_or_huge_ball_has_no_exact_value() -> None:
         assert exact_value(huge) == 2 ** (2**20)
         with pytest.raises(ExponentTooLarge):
             exact_value(huge, max_exponent=2**16)
-        with pytest.raises(lambda_c.RootError, match="beyond 2"):
+        with pytest.raises(ExponentTooLarge, match="beyond 2"):
             lambda_c.enclose(huge, arb(1))  # n = 2^(2^20): no exact end of n is rooted
+        assert not eval_ball(["lambda_c", ["sym", "n"], ["rat", "1"]], {"n": huge}).is_finite()  # undefined there
 
 
 def test_lambda_c_is_enclosed_by_the_caller_of_the_evaluator() -> None:
