@@ -98,17 +98,17 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
         for child in node[1:2] if node[0] == "pow" else node[1:]:
             walk(child)
         if node[0] == "exp":
-            exps.append(terms.term(node[1]))
+            exps.append(_term(node[1]))
         elif node[0] == "sqrt":
-            roots.append(terms.term(node[1]))
+            roots.append(_term(node[1]))
         elif node[0] == "log":
-            logs.append(terms.term(node[1]))
+            logs.append(_term(node[1]))
         elif node[0] == "c_star":
-            roots.append(f"(({terms.term(node[1])} - 1) ^ 2 + 4)")
+            roots.append(f"(({_term(node[1])} - 1) ^ 2 + 4)")
         elif node[0] == "div":
-            inverses.append(terms.term(node[2]))
+            inverses.append(_term(node[2]))
         elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:
-            inverses.append(terms.term(node[1] if node[2] == -1 else ["pow", node[1], -node[2]]))
+            inverses.append(_term(node[1] if node[2] == -1 else ["pow", node[1], -node[2]]))
 
     for f in formulas:
         walk(f)
@@ -126,6 +126,11 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
         for b in exps[i + 1 :]:
             lines.append(f"  hf_exp_pair {a} {b}.")
     return lines
+
+
+def _term(tree: Any) -> str:
+    """The Coq text of a term tree (the statement states its domain conditions, the proof proves them)."""
+    return terms.translated(tree, [])
 
 
 def uses_c_star(trees: list[Any]) -> bool:

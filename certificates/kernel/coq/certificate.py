@@ -25,21 +25,20 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     for one it did not."""
     if not checked.ok or checked.certificate is None:
         raise Rejected(checked.message)
-    certificate, proved = checked.certificate, checked.proved
-    claim_id, kind, payload, statement = (certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
+    claim_id, kind, payload, statement = (checked.certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
     form = (statement["form"], statement.get("witness"), kind)
     if form == ("real", None, "witness"):  # the statement's conditions, at no coordinates
-        return proved, PointProblem({}, payload["conditions"])
+        return checked.proved, PointProblem({}, payload["conditions"])
     if form == ("real", None, "smt"):
-        return proved, _relation(statement, claim_id, payload)
+        return checked.proved, _relation(statement, claim_id, payload)
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
-        return f"{EXACT_FACTS}; {proved}", witness_problem(claim, payload)
+        return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)
     if form == (registry_statements.FORM, None, "smt"):
-        return proved, universal(statement["statements"])
+        return checked.proved, universal(statement["statements"])
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
-        return proved, PointProblem(point, statement["conditions"])
+        return checked.proved, PointProblem(point, statement["conditions"])
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
 
 
@@ -54,8 +53,7 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     hypotheses = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
-    names = [v["name"] for v in statement["variables"]]
-    return [UniversalStatement(claim_id, names, hypotheses, goal)]
+    return [UniversalStatement(claim_id, [v["name"] for v in statement["variables"]], hypotheses, goal)]
 
 
 def universal(statements: list[dict[str, Any]]) -> UniversalProblem:

@@ -73,8 +73,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
         tree_of(chain.rate.define(name, trees.tree(side, at)))
         for name, side in (("lhs", claim.relation.lhs), ("rhs", claim.relation.rhs))
     )
-    what = "holds" if claim.exists else "fails"
-    name = f"{claim.relation.text} {what}{where(at)}: rhs - lhs {witnessed(claim)} 0"
+    name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {witnessed(claim)} 0"
     rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
     if chain.balls_only:
         raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only, no Coq term")

@@ -68,9 +68,8 @@ def comment(text: str) -> str:
 
 def header(title: str, claim_id: str, sentence: str) -> str:
     """The file's opening comment (certificate, claim, what it proves) and the prelude's definitions."""
-    return (
-        f"(* headflow certificate {comment(title)}: claim {comment(claim_id)} *)\n(* {comment(sentence)} *)\n" + PRELUDE
-    )
+    claim = f"headflow certificate {comment(title)}: claim {comment(claim_id)}"
+    return f"(* {claim} *)\n(* {comment(sentence)} *)\n{PRELUDE}"
 
 
 def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
@@ -108,14 +107,11 @@ def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[st
     every name and notation symbol they use stands for (`Locate`: a name the proof shadows, by a lemma or a module, or
     a notation it redefines answers differently even where the printing reads the same)."""
     stated = statements(claim_id, problem)
-    texts = [text for _, text in stated]
-    file = header(title, claim_id, sentence) + "".join(
-        f"{t}\n" + ("Admitted.\n" * t.startswith("Theorem")) for t in texts
-    )
-    words = " ".join(sentences(" ".join(texts)))
-    names = sorted(set(_NAME.findall(words)) - _KEYWORDS) + [f'"{s}"' for s in sorted(set(_SYMBOL.findall(words)))]
-    queries = [f"{'Check' if t.startswith('Theorem') else 'Print'} {name}." for name, t in stated]
     theorems = [name for name, text in stated if text.startswith("Theorem ")]
+    file = header(title, claim_id, sentence) + "".join(f"{t}\n" + "Admitted.\n" * (n in theorems) for n, t in stated)
+    words = " ".join(sentences(" ".join(text for _, text in stated)))
+    names = sorted(set(_NAME.findall(words)) - _KEYWORDS) + [f'"{s}"' for s in sorted(set(_SYMBOL.findall(words)))]
+    queries = [f"{'Check' if name in theorems else 'Print'} {name}." for name, _ in stated]
     return {"theorems": theorems, "statement": (file, queries + [f"Locate {name}." for name in names])}
 
 
@@ -145,9 +141,8 @@ def sentences(text: str) -> list[str]:
             kept.append(" ")
         elif token == "*)" and depth:
             depth -= 1
-        elif token[0] == '"':
-            if not depth or len(token) < 2 or token[-1] != '"':
-                raise NotStated("a string in the proof, or one left open in a comment")
+        elif token[0] == '"' and (not depth or token.count('"') < 2):
+            raise NotStated("a string in the proof, or one left open in a comment")
         elif not depth:
             kept.append(token)
     if depth:
@@ -176,9 +171,7 @@ def require_stated(text: str, title: str, claim_id: str, sentence: str, problem:
         if state == "opened" and part != "Proof":
             raise NotStated(f"a theorem is followed by {part[:60]!r}, not by Proof.")
         if state == "outside" and part not in stated and not (lemma and lemma.group(1) not in names):
-            raise NotStated(
-                f"the file states {part[:60]!r}: not the kernel's statement, a lemma of a new name or Opaque"
-            )
+            raise NotStated(f"the file states {part[:60]!r}: not the kernel's statement, a new lemma or Opaque")
         found += [part] * (state == "outside" and part in stated)
         opens = state == "outside" and part.startswith(("Theorem ", "Lemma "))
         state = "opened" if opens else "proof" if state == "opened" else "outside" if part == "Qed" else state

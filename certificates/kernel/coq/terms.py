@@ -14,10 +14,11 @@ any other name is refused, never escaped into text.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, parse_rational, rational_text
+from certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, rational_text
 
 #: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
 _RESERVED = (
@@ -42,11 +43,11 @@ def identifier(name: object) -> str:
     return name
 
 
-def real(value: Any) -> str:
-    """A rational (exact text or Fraction) as a Coq real literal."""
-    q = parse_rational(value if isinstance(value, str) else rational_text(value))
-    text = str(q.numerator) if q.denominator == 1 else f"{q.numerator} / {q.denominator}"
-    return f"({text})" if q < 0 or q.denominator != 1 else text
+def real(value: Fraction) -> str:
+    """A rational as a Coq real literal, in parentheses unless a natural number (TreeError past the size of a recorded
+    rational, `rational_text`)."""
+    text = rational_text(value).replace("/", " / ")
+    return text if value >= 0 and "/" not in text else f"({text})"
 
 
 def translated(tree: Any, domain: list[str]) -> str:
@@ -90,22 +91,20 @@ def _untranslatable(op: str, *parts: Any) -> str:
     raise NotTranslatable(f"no Coq term for the node {op!r} (lambertw, lambda_c: implicit, no term gives them)")
 
 
-def term(tree: Any) -> str:
-    """The Coq text of a term tree (where its statement states the domain conditions itself, or a proof's)."""
-    return translated(tree, [])
+#: The Coq text between the operands of a connective (each operand in parentheses).
+CONNECTIVES = {"and": " /\\ ", "or": " \\/ ", "implies": " -> ", "iff": " <-> "}
 
 
 def formula(tree: Any) -> str:
-    """The Coq proposition of a formula tree (relations and connectives)."""
+    """The Coq proposition of a formula tree (relations and connectives); its terms' domain conditions are not stated
+    (its statement states them itself, or a proof's hypotheses do)."""
     op, args = node_parts(tree, 0)
     if op in RELATIONS and len(args) == 2:
-        return f"{term(args[0])} {op} {term(args[1])}"
-    if op in ("and", "or") and args:
-        return "(" + (" /\\ " if op == "and" else " \\/ ").join(formula(a) for a in args) + ")"
+        return f"{translated(args[0], [])} {op} {translated(args[1], [])}"
+    if op in CONNECTIVES and (len(args) == 2 or (op in ("and", "or") and args)):
+        return "(" + CONNECTIVES[op].join(f"({formula(a)})" for a in args) + ")"
     if op == "not" and len(args) == 1:
         return f"~ ({formula(args[0])})"
-    if op in ("implies", "iff") and len(args) == 2:
-        return f"(({formula(args[0])}) {'->' if op == 'implies' else '<->'} ({formula(args[1])}))"
     if op in ("true", "false") and not args:
         return op.capitalize()
     raise TreeError(f"unknown or malformed formula node {op!r}")
