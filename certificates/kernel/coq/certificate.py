@@ -14,8 +14,7 @@ from typing import Any
 
 from certificates.kernel import model_statements, real_encoding, registry_statements
 from certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
-from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import CheckResult
 
@@ -42,7 +41,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
 
 
-def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> UniversalProblem:
+def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> list[UniversalStatement]:
     """An smt certificate of a relation the kernel re-checked: for all values of its variables in the domain, every
     definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof does not use the SMT encoding:
     it adds each atom's library facts and closes the goal with `nra`)."""
@@ -56,7 +55,7 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     return [UniversalStatement(claim_id, [v["name"] for v in statement["variables"]], hypotheses, goal)]
 
 
-def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
+def universal(statements: list[dict[str, Any]]) -> list[UniversalStatement]:
     """SMT statement trees as universal statements over the reals (integer constants are not translated)."""
     if any(s.get("integers") for s in statements):
         raise NotTranslatable("a statement over integer constants (the Coq side states real ones only)")
