@@ -138,7 +138,7 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
 
 def _term(tree: Any) -> str:
     """The Coq text of a term tree (the statement states its domain conditions, the proof proves them)."""
-    return translated(tree, [])
+    return translated(tree, {})
 
 
 def uses_c_star(trees: list[Any]) -> bool:

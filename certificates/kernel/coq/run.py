@@ -29,7 +29,6 @@ _MODULES = "ClassicalDedekindReals|Classical_Prop|FunctionalExtensionality|Prim(
 #: A line of `Print Assumptions` that starts an entry and passes: a heading, or an entry that names a standard axiom
 #: (`Module.name` or `Module.name : type`).
 STANDARD_AXIOMS = re.compile(rf"Axioms:|Closed under the global context|({_MODULES})\.[A-Za-z0-9_.']*( : .*)?")
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
 
 
 class CoqAnswer(NamedTuple):
@@ -58,10 +57,9 @@ def compile_source(
     the queries (`Check`, `Print`, `Locate`) after `text` must be its answers after the statement file compiled alone,
     so the file states what the kernel states as coqc itself reads it, whatever its text looks like. Each query block
     is fenced by a fresh random marker that nothing in `text` can print."""
-    if not all(_IDENTIFIER.match(theorem) for theorem in theorems):
+    if not all(theorem.isascii() and theorem.isidentifier() for theorem in theorems):
         raise ValueError("theorem names must be Coq identifiers")
-    executable = coqc()
-    if executable is None:
+    if (executable := coqc()) is None:
         return CoqAnswer("rejected", "coqc is not installed", 0.0)
     mark = f"headflow_{secrets.token_hex(12)}"
     fence = f'\nGoal True. idtac "{mark}". Abort.'
@@ -80,8 +78,7 @@ def compile_source(
     parts = finished.stdout.split(mark)
     if len(parts) != 3 or (expected is not None and expected.stdout.split(mark)[1:2] != parts[1:2]):
         return CoqAnswer("rejected", "coqc does not read the file's theorems as the kernel's statement", elapsed)
-    foreign = foreign_assumptions(parts[2])
-    if foreign:
+    if foreign := foreign_assumptions(parts[2]):
         return CoqAnswer("rejected", f"the proof rests on {'; '.join(foreign[:3])}: not a standard axiom", elapsed)
     return CoqAnswer("accepted", "coqc accepted every proof", elapsed)
 

@@ -70,14 +70,13 @@ def real(value: Fraction) -> str:
     return text if value >= 0 and "/" not in text else f"({text})"
 
 
-def translated(tree: Any, domain: list[str]) -> str:
-    """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` unless it is
-    there already (a statement gathers them over all its trees, each once)."""
+def translated(tree: Any, domain: dict[str, None]) -> str:
+    """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` (an ordered set)
+    unless it is there already (a statement gathers them over all its trees, each once)."""
 
     def defined(text: str, argument: str, relation: str) -> str:
         """`text`, the text of a node defined where its `argument` has `relation` to 0 (which joins `domain`)."""
-        if SIGN_TEXT[relation].format(argument) not in domain:
-            domain.append(SIGN_TEXT[relation].format(argument))
+        domain[SIGN_TEXT[relation].format(argument)] = None  # once, where it first joined
         return text
 
     def power(base: str, k: int) -> str:
@@ -119,7 +118,7 @@ def formula(tree: Any) -> str:
     (its statement states them itself, or a proof's hypotheses do)."""
     op, args = node_parts(tree, 0)
     if op in RELATIONS and len(args) == 2:
-        return f"{translated(args[0], [])} {op} {translated(args[1], [])}"
+        return f"{translated(args[0], {})} {op} {translated(args[1], {})}"
     if op in CONNECTIVES and (len(args) == 2 or (op in ("and", "or") and args)):
         return "(" + CONNECTIVES[op].join(formula(a) for a in args) + ")"
     if op == "not" and len(args) == 1:
@@ -178,13 +177,13 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     each statement's `Theorem`, `forall constants : R, hypotheses -> goal`."""
     if isinstance(problem, list):
         return [(theorem_name(s.name), _universal(s)) for s in problem]
-    conjuncts: list[str] = []  # every definedness condition, each once, in the order the trees need them
+    conjuncts: dict[str, None] = {}  # every definedness condition, each once, in the order the trees need them
     values = [(n, real(v)) for n, v in problem.point.items()]
     values += [(n, translated(t, conjuncts)) for n, t in problem.definitions]
     defined = [(identifier(n), f"Definition {identifier(n)} : R := {text}.") for n, text in values]
     for condition in problem.conditions:
         text = translated(condition["expression"], conjuncts)
-        conjuncts.append(f"(* {comment(condition['name'])} *) {SIGN_TEXT[condition['relation']].format(text)}")
+        conjuncts[f"(* {comment(condition['name'])} *) {SIGN_TEXT[condition['relation']].format(text)}"] = None
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
     statement = " /\\\n  ".join(conjuncts)
