@@ -30,11 +30,10 @@ any other name is refused, never escaped into text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, rational_text
 
@@ -128,8 +127,7 @@ def formula(tree: Any) -> str:
     raise TreeError(f"unknown or malformed formula node {op!r}")
 
 
-@dataclass(frozen=True)
-class PointProblem:
+class PointProblem(NamedTuple):
     """Conditions (`name`, `expression` tree, `relation`, as a point payload holds them) at an exact point."""
 
     point: dict[str, Fraction]
@@ -138,8 +136,7 @@ class PointProblem:
     definitions: tuple[tuple[str, Any], ...] = ()
 
 
-@dataclass(frozen=True)
-class UniversalStatement:
+class UniversalStatement(NamedTuple):
     """For all real `constants`: the hypotheses (formula trees) imply the goal (a formula tree)."""
 
     name: str
@@ -191,6 +188,7 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
 
 
 def _universal(statement: UniversalStatement) -> str:
+    """The `Theorem` of a universal statement: `forall constants : R, hypotheses -> goal`."""
     names = [identifier(name) for name in statement.constants]
     binders = f"forall {' '.join(names)} : R,\n  " if names else ""
     shown = "".join(f"{formula(h)} ->\n  " for h in statement.hypotheses)
