@@ -18,8 +18,7 @@ from certificates.atomic import write_text_atomic
 from certificates.coq.source import WITNESS_BITS, source
 from certificates.kernel.coq import run
 from certificates.kernel.coq.certificate import problem as certificate_problem
-from certificates.kernel.coq.statements import NotStated, guard, require_stated
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.coq.statements import NotStated, NotTranslatable, guard, require_stated
 from certificates.kernel.exprtree import TreeError
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import CheckResult, check_file

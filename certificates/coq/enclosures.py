@@ -21,7 +21,7 @@ from typing import Any
 from flint import arb
 
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.coq.statements import NotTranslatable
 from certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
 from certificates.kernel.exprtree import TreeError
 

@@ -17,8 +17,16 @@ from typing import Any
 from certificates.coq import enclosures
 from certificates.coq.proofs import PROOFS
 from certificates.kernel import exprtree
-from certificates.kernel.coq import terms
-from certificates.kernel.coq.statements import PointProblem, Problem, UniversalStatement, header, statements
+from certificates.kernel.coq.statements import (
+    PointProblem,
+    Problem,
+    UniversalStatement,
+    header,
+    identifier,
+    real,
+    statements,
+    translated,
+)
 
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
 EXTRA_BITS = 16
@@ -42,14 +50,14 @@ def source(title: str, claim_id: str, sentence: str, problem: Problem, prec: int
 
 def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     *defined, (_, theorem) = statements(claim_id, problem)
-    names = [terms.identifier(name) for name in problem.point]
+    names = [identifier(name) for name in problem.point]
     bounds = enclosures.hints(problem.point, problem.definitions) if problem.definitions else []
     lemmas = {
-        terms.identifier(name): _bound_lemma(name, tree, hint, names)
+        identifier(name): _bound_lemma(name, tree, hint, names)
         for (name, tree), hint in zip(problem.definitions, bounds, strict=True)
     }
-    lines = [line for identifier, text in defined for line in (text, lemmas.get(identifier)) if line]
-    defined = [terms.identifier(name) for name, _ in problem.definitions]
+    lines = [line for name, text in defined for line in (text, lemmas.get(name)) if line]
+    defined = [identifier(name) for name, _ in problem.definitions]
     prec = max(ball_bits + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
     close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
     named = names + (["c_star"] if uses_c_star([c["expression"] for c in problem.conditions]) else [])
@@ -62,13 +70,13 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
 def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: list[str]) -> str:
     """`lo <= name <= hi`, proved by `interval` on the definition's own term, the earlier names as bounded atoms."""
     used = sorted(exprtree.symbols(tree))
-    facts = "".join(f" pose proof {terms.identifier(u)}_bounds." for u in used if u not in point)
-    unfold = ", ".join([terms.identifier(name)] + [u for u in used if u in point])
-    low, high = terms.real(hint[0]), terms.real(hint[1])
+    facts = "".join(f" pose proof {identifier(u)}_bounds." for u in used if u not in point)
+    unfold = ", ".join([identifier(name)] + [u for u in used if u in point])
+    low, high = real(hint[0]), real(hint[1])
     return (
-        f"Lemma {terms.identifier(name)}_bounds : {low} <= {terms.identifier(name)} <= {high}.\n"
+        f"Lemma {identifier(name)}_bounds : {low} <= {identifier(name)} <= {high}.\n"
         f"Proof.{facts} unfold {unfold}. interval with (i_prec {enclosures.COQ_BITS}). Qed.\n"
-        f"Opaque {terms.identifier(name)}."
+        f"Opaque {identifier(name)}."
     )
 
 
@@ -77,7 +85,7 @@ def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: l
 
 def _universal(statement: UniversalStatement, text: str) -> str:
     """The statement's Theorem (`text`, the kernel's) and its proof."""
-    names = [terms.identifier(name) for name in statement.constants]
+    names = [identifier(name) for name in statement.constants]
     labels = [f"h{k}" for k in range(len(statement.hypotheses))]
     intros = " ".join(names + labels)
     facts = _atom_facts([*statement.hypotheses, statement.goal])
@@ -98,17 +106,17 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
         for child in node[1:2] if node[0] == "pow" else node[1:]:
             walk(child)
         if node[0] == "exp":
-            exps.append(terms.term(node[1]))
+            exps.append(_term(node[1]))
         elif node[0] == "sqrt":
-            roots.append(terms.term(node[1]))
+            roots.append(_term(node[1]))
         elif node[0] == "log":
-            logs.append(terms.term(node[1]))
+            logs.append(_term(node[1]))
         elif node[0] == "c_star":
-            roots.append(f"(({terms.term(node[1])} - 1) ^ 2 + 4)")
+            roots.append(f"(({_term(node[1])} - 1) ^ 2 + 4)")
         elif node[0] == "div":
-            inverses.append(terms.term(node[2]))
+            inverses.append(_term(node[2]))
         elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:
-            inverses.append(terms.term(node[1] if node[2] == -1 else ["pow", node[1], -node[2]]))
+            inverses.append(_term(["pow", node[1], -node[2]]))
 
     for f in formulas:
         walk(f)
@@ -126,6 +134,11 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
         for b in exps[i + 1 :]:
             lines.append(f"  hf_exp_pair {a} {b}.")
     return lines
+
+
+def _term(tree: Any) -> str:
+    """The Coq text of a term tree (the statement states its domain conditions, the proof proves them)."""
+    return translated(tree, {})
 
 
 def uses_c_star(trees: list[Any]) -> bool:

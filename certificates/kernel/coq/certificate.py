@@ -14,8 +14,7 @@ from typing import Any
 
 from certificates.kernel import model_statements, real_encoding, registry_statements
 from certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
-from certificates.kernel.coq.statements import PointProblem, Problem, UniversalProblem, UniversalStatement
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 from certificates.kernel.recheck import Rejected
 from certificates.kernel.verify import CheckResult
 
@@ -25,25 +24,24 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     for one it did not."""
     if not checked.ok or checked.certificate is None:
         raise Rejected(checked.message)
-    certificate, proved = checked.certificate, checked.proved
-    claim_id, kind, payload, statement = (certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
+    claim_id, kind, payload, statement = (checked.certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
     form = (statement["form"], statement.get("witness"), kind)
     if form == ("real", None, "witness"):  # the statement's conditions, at no coordinates
-        return proved, PointProblem({}, payload["conditions"])
+        return checked.proved, PointProblem({}, payload["conditions"])
     if form == ("real", None, "smt"):
-        return proved, _relation(statement, claim_id, payload)
+        return checked.proved, _relation(statement, claim_id, payload)
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
-        return f"{EXACT_FACTS}; {proved}", witness_problem(claim, payload)
+        return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)
     if form == (registry_statements.FORM, None, "smt"):
-        return proved, universal(statement["statements"])
+        return checked.proved, universal(statement["statements"])
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
-        return proved, PointProblem(point, statement["conditions"])
+        return checked.proved, PointProblem(point, statement["conditions"])
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
 
 
-def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> UniversalProblem:
+def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> list[UniversalStatement]:
     """An smt certificate of a relation the kernel re-checked: for all values of its variables in the domain, every
     definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof does not use the SMT encoding:
     it adds each atom's library facts and closes the goal with `nra`)."""
@@ -54,11 +52,10 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     hypotheses = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
-    names = [v["name"] for v in statement["variables"]]
-    return [UniversalStatement(claim_id, names, hypotheses, goal)]
+    return [UniversalStatement(claim_id, [v["name"] for v in statement["variables"]], hypotheses, goal)]
 
 
-def universal(statements: list[dict[str, Any]]) -> UniversalProblem:
+def universal(statements: list[dict[str, Any]]) -> list[UniversalStatement]:
     """SMT statement trees as universal statements over the reals (integer constants are not translated)."""
     if any(s.get("integers") for s in statements):
         raise NotTranslatable("a statement over integer constants (the Coq side states real ones only)")

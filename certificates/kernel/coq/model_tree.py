@@ -5,7 +5,7 @@
 `witness_problem` is the one way a model statement's terms become a point problem (a claims-file model claim's
 witness, a dynamics claim's refutation, a registry claim's configuration witness). It is `NotTranslatable` beyond
 MAX_SIZE (n^2 H d) and for an operator norm (balls only), with the reason; an interaction (or its antiderivative) with
-a node Coq has no term for is refused where the statement is written (`terms`). The chain is the checker's own
+a node Coq has no term for is refused where the statement is written (`statements`). The chain is the checker's own
 (`model_chain.Chain`): the check that passed before this problem is built ran the same definitions, so a quantity the
 data do not define has already rejected the certificate.
 
@@ -30,8 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from certificates.kernel.ball_model import stated_delta
-from certificates.kernel.coq.statements import PointProblem
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.coq.statements import NotTranslatable, PointProblem
 from certificates.kernel.model_chain import Chain, tree_of
 from certificates.kernel.model_statements import witness_configuration
 from certificates.kernel.model_terms import STATED, Term
@@ -69,12 +68,8 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
         {"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]}
         for c, binding, gap in given_rows(claim, trees, at)
     ]
-    lhs, rhs = (
-        tree_of(chain.rate.define(name, trees.tree(side, at)))
-        for name, side in (("lhs", claim.relation.lhs), ("rhs", claim.relation.rhs))
-    )
-    what = "holds" if claim.exists else "fails"
-    name = f"{claim.relation.text} {what}{where(at)}: rhs - lhs {witnessed(claim)} 0"
+    lhs, rhs = (tree_of(chain.rate.define(s, trees.tree(getattr(claim.relation, s), at))) for s in ("lhs", "rhs"))
+    name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {witnessed(claim)} 0"
     rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
     if chain.balls_only:
         raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only, no Coq term")

@@ -14,8 +14,8 @@ import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from certificates.kernel import processes
 
@@ -25,16 +25,13 @@ SECONDS = 120.0
 FILE = "headflow_certificate.v"
 #: The modules of the axioms a proof may rest on: those of Coq's real numbers (classical Dedekind reals, excluded
 #: middle, functional extensionality) and of the primitive integers and floats Interval computes with.
-AXIOM_MODULES = (
-    "ClassicalDedekindReals Classical_Prop FunctionalExtensionality PrimInt63 Uint63 PrimFloat FloatAxioms Float64"
-)
-#: An entry of `Print Assumptions` that names a standard axiom (`Module.name` or `Module.name : type`).
-STANDARD_AXIOMS = re.compile(rf"({AXIOM_MODULES.replace(' ', '|')})\.[A-Za-z0-9_.']*( : .*)?")
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
+_MODULES = "ClassicalDedekindReals|Classical_Prop|FunctionalExtensionality|Prim(Int63|Float)|Uint63|Float(Axioms|64)"
+#: A line of `Print Assumptions` that starts an entry and passes: a heading, or an entry that names a standard axiom
+#: (`Module.name` or `Module.name : type`).
+STANDARD_AXIOMS = re.compile(rf"Axioms:|Closed under the global context|({_MODULES})\.[A-Za-z0-9_.']*( : .*)?")
 
 
-@dataclass(frozen=True)
-class CoqAnswer:
+class CoqAnswer(NamedTuple):
     """What coqc said about one file, and how long it took."""
 
     status: str  # "accepted", "rejected" or "timeout"
@@ -60,22 +57,18 @@ def compile_source(
     the queries (`Check`, `Print`, `Locate`) after `text` must be its answers after the statement file compiled alone,
     so the file states what the kernel states as coqc itself reads it, whatever its text looks like. Each query block
     is fenced by a fresh random marker that nothing in `text` can print."""
-    if not all(_IDENTIFIER.match(theorem) for theorem in theorems):
+    if not all(theorem.isascii() and theorem.isidentifier() for theorem in theorems):
         raise ValueError("theorem names must be Coq identifiers")
-    executable = coqc()
-    if executable is None:
+    if (executable := coqc()) is None:
         return CoqAnswer("rejected", "coqc is not installed", 0.0)
     mark = f"headflow_{secrets.token_hex(12)}"
     fence = f'\nGoal True. idtac "{mark}". Abort.'
     queries = fence + "".join(f"\n{query}" for query in (statement[1] if statement else ())) + fence
     started = time.monotonic()
     expected = _coqc(executable, statement[0] + queries, seconds, name) if statement else None
-    if expected is None or expected.returncode == 0:
-        finished = _coqc(
-            executable, text + queries + "".join(f"\nPrint Assumptions {t}." for t in theorems), seconds, name
-        )
-    else:
-        finished = expected  # the kernel's statement alone did not compile: nothing to compare with
+    checked = text + queries + "".join(f"\nPrint Assumptions {t}." for t in theorems)
+    # when the kernel's statement alone did not compile, there is nothing to compare with
+    finished = expected if expected and expected.returncode != 0 else _coqc(executable, checked, seconds, name)
     elapsed = time.monotonic() - started
     if finished.returncode is None:
         return CoqAnswer("timeout", f"coqc ran past the wall-clock safety limit ({seconds:.0f} s; killed)", elapsed)
@@ -85,8 +78,7 @@ def compile_source(
     parts = finished.stdout.split(mark)
     if len(parts) != 3 or (expected is not None and expected.stdout.split(mark)[1:2] != parts[1:2]):
         return CoqAnswer("rejected", "coqc does not read the file's theorems as the kernel's statement", elapsed)
-    foreign = foreign_assumptions(parts[2])
-    if foreign:
+    if foreign := foreign_assumptions(parts[2]):
         return CoqAnswer("rejected", f"the proof rests on {'; '.join(foreign[:3])}: not a standard axiom", elapsed)
     return CoqAnswer("accepted", "coqc accepted every proof", elapsed)
 
@@ -103,9 +95,7 @@ def foreign_assumptions(output: str) -> list[str]:
     an axiom or parameter, a section variable, a fixpoint assumed guarded, an inductive assumed positive, a universe
     bypass (`relies on an unsafe hierarchy`), and any line not read as one of these (fail closed). An entry starts its
     line (`name`, or `name : type`); its type's further lines are indented."""
-    headings = ("Axioms:", "Closed under the global context")
-    entries = [line for line in output.splitlines() if line.strip() and not line[0].isspace()]
-    return [line[:80] for line in entries if line not in headings and not STANDARD_AXIOMS.fullmatch(line)]
+    return [line[:80] for line in output.splitlines() if line[:1].strip() and not STANDARD_AXIOMS.fullmatch(line)]
 
 
 def first_error(output: str) -> str:

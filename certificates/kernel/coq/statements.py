@@ -5,7 +5,7 @@ The statement is the `Definition`s and the `Theorem` line; the proofs are writte
 Two shapes cover the translatable certificates:
 - `PointProblem`: conditions `expr relation 0` at an exact rational point (a constant to digits, a
   counterexample, a refuting point). The file defines each coordinate once, and the `Theorem` states
-  every definedness condition of every expression (`terms.translated`) and every condition, in the
+  every definedness condition of every expression (`translated`) and every condition, in the
   obligation's order; `interval` proves each conjunct (bisection-free: the point is exact).
 - `UniversalProblem`: statements `forall constants, hypotheses -> goal` over the reals (the SMT
   obligations: the T19 threshold statements, a claims-file inequality on its domain). The proof adds,
@@ -14,24 +14,120 @@ Two shapes cover the translatable certificates:
   base proved non-zero), then closes the goal with
   `nra`/`lra` after splitting conjunctions and equivalences.
 The source starts with the prelude (`prelude.v`) inline, so each file compiles alone.
+
+Trees (`certificates.kernel.exprtree`) become Coq text over the reals (R_scope) by one rule per node
+(`exprtree.fold`, `translated`; a formula's connectives: `formula`), so that a reader can check it: `add` and `mul`
+are `+` and `*`, `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natural exponent) and `/ (b ^ -k)` for k < 0,
+`neg`, `sub`, `div` are `-`, `-`, `/`, `c_star` is the prelude's `c_star`, `golden`, `pi`, `e` their values,
+`exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`. Coq's `ln`,
+`sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
+must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
+`x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
+Coq term here: `NotTranslatable` names them. Symbol names become Coq identifiers unchanged when they are ones;
+any other name is refused, never escaped into text.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from certificates.kernel.coq import terms
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, rational_text
 
 PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 
+#: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
+_RESERVED = (
+    "as at cofix else end exists exists2 fix for forall fun if IF in let match mod Prop return Set then Type using "
+    "where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv Rdiv Rminus Ropp Rplus Rmult c_star "
+    "proj I O S True False and or not iff Theorem Lemma Proof Qed Definition"
+)
+RESERVED = frozenset(_RESERVED.split())
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
+#: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
+SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0"}
 
-@dataclass(frozen=True)
-class PointProblem:
+
+class NotTranslatable(ValueError):
+    """The tree uses a node with no Coq counterpart here; the message is the reason."""
+
+
+def identifier(name: object) -> str:
+    """The symbol's name as a Coq identifier (the same text), or NotTranslatable."""
+    if not isinstance(name, str) or not _IDENTIFIER.match(name) or name in RESERVED:
+        raise NotTranslatable(f"symbol name {str(name)[:40]!r} is not a plain Coq identifier")
+    return name
+
+
+def real(value: Fraction) -> str:
+    """A rational as a Coq real literal, in parentheses unless a natural number (TreeError past the size of a recorded
+    rational, `rational_text`)."""
+    text = rational_text(value).replace("/", " / ")
+    return text if value >= 0 and "/" not in text else f"({text})"
+
+
+def translated(tree: Any, domain: dict[str, None]) -> str:
+    """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` (an ordered set)
+    unless it is there already (a statement gathers them over all its trees, each once)."""
+
+    def defined(text: str, argument: str, relation: str) -> str:
+        """`text`, the text of a node defined where its `argument` has `relation` to 0 (which joins `domain`)."""
+        domain[SIGN_TEXT[relation].format(argument)] = None  # once, where it first joined
+        return text
+
+    def power(base: str, k: int) -> str:
+        if abs(k) > 1000:
+            raise NotTranslatable("exponent too large")
+        return f"({base} ^ {k})" if k >= 0 else defined(f"(/ ({base} ^ {-k}))", base, "!=")
+
+    rules = {op: partial(_untranslatable, op) for op in ARITY} | {
+        "rat": real,
+        "sym": identifier,
+        "add": lambda *texts: f"({' + '.join(texts)})",
+        "mul": lambda *texts: f"({' * '.join(texts)})",
+        "sub": "({} - {})".format,
+        "div": lambda a, b: defined(f"({a} / {b})", b, "!="),
+        "pow": power,
+        "neg": "(- {})".format,
+        "exp": "(exp {})".format,
+        "log": lambda a: defined(f"(ln {a})", a, ">"),
+        "sqrt": lambda a: defined(f"(sqrt {a})", a, ">="),
+        "c_star": "(c_star {})".format,
+        "golden": lambda: "((1 + sqrt 5) / 2)",
+        "pi": lambda: "PI",
+        "e": lambda: "(exp 1)",
+    }
+    return fold(tree, rules)
+
+
+def _untranslatable(op: str, *parts: Any) -> str:
+    raise NotTranslatable(f"no Coq term for the node {op!r} (lambertw, lambda_c: implicit, no term gives them)")
+
+
+#: The Coq text between the operands of a connective (the connective's text is parenthesized; its operands need no
+#: parentheses of their own: a relation (level 70) and `~` (75) bind tighter than any connective).
+CONNECTIVES = {"and": " /\\ ", "or": " \\/ ", "implies": " -> ", "iff": " <-> "}
+
+
+def formula(tree: Any) -> str:
+    """The Coq proposition of a formula tree (relations and connectives); its terms' domain conditions are not stated
+    (its statement states them itself, or a proof's hypotheses do)."""
+    op, args = node_parts(tree, 0)
+    if op in RELATIONS and len(args) == 2:
+        return f"{translated(args[0], {})} {op} {translated(args[1], {})}"
+    if op in CONNECTIVES and (len(args) == 2 or (op in ("and", "or") and args)):
+        return "(" + CONNECTIVES[op].join(formula(a) for a in args) + ")"
+    if op == "not" and len(args) == 1:
+        return f"~ ({formula(args[0])})"
+    if op in ("true", "false") and not args:
+        return op.capitalize()
+    raise TreeError(f"unknown or malformed formula node {op!r}")
+
+
+class PointProblem(NamedTuple):
     """Conditions (`name`, `expression` tree, `relation`, as a point payload holds them) at an exact point."""
 
     point: dict[str, Fraction]
@@ -40,8 +136,7 @@ class PointProblem:
     definitions: tuple[tuple[str, Any], ...] = ()
 
 
-@dataclass(frozen=True)
-class UniversalStatement:
+class UniversalStatement(NamedTuple):
     """For all real `constants`: the hypotheses (formula trees) imply the goal (a formula tree)."""
 
     name: str
@@ -68,25 +163,24 @@ def comment(text: str) -> str:
 
 def header(title: str, claim_id: str, sentence: str) -> str:
     """The file's opening comment (certificate, claim, what it proves) and the prelude's definitions."""
-    return (
-        f"(* headflow certificate {comment(title)}: claim {comment(claim_id)} *)\n(* {comment(sentence)} *)\n" + PRELUDE
-    )
+    claim = f"headflow certificate {comment(title)}: claim {comment(claim_id)}"
+    return f"(* {claim} *)\n(* {comment(sentence)} *)\n{PRELUDE}"
 
 
 def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     """Every sentence the file must hold verbatim, what it states, as (the name it defines or proves, its text): for a
     point problem each coordinate and named subterm as a `Definition`, then the `Theorem` (every definedness condition
-    of every expression, `terms.translated`, and every condition, in the obligation's order); for a universal one
+    of every expression, `translated`, and every condition, in the obligation's order); for a universal one
     each statement's `Theorem`, `forall constants : R, hypotheses -> goal`."""
     if isinstance(problem, list):
         return [(theorem_name(s.name), _universal(s)) for s in problem]
-    conjuncts: list[str] = []  # every definedness condition, each once, in the order the trees need them
-    values = [(n, terms.real(v)) for n, v in problem.point.items()]
-    values += [(n, terms.translated(t, conjuncts)) for n, t in problem.definitions]
-    defined = [(terms.identifier(n), f"Definition {terms.identifier(n)} : R := {text}.") for n, text in values]
+    conjuncts: dict[str, None] = {}  # every definedness condition, each once, in the order the trees need them
+    values = [(n, real(v)) for n, v in problem.point.items()]
+    values += [(n, translated(t, conjuncts)) for n, t in problem.definitions]
+    defined = [(identifier(n), f"Definition {identifier(n)} : R := {text}.") for n, text in values]
     for condition in problem.conditions:
-        text = terms.translated(condition["expression"], conjuncts)
-        conjuncts.append(f"(* {comment(condition['name'])} *) {terms.SIGN_TEXT[condition['relation']].format(text)}")
+        text = translated(condition["expression"], conjuncts)
+        conjuncts[f"(* {comment(condition['name'])} *) {SIGN_TEXT[condition['relation']].format(text)}"] = None
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
     statement = " /\\\n  ".join(conjuncts)
@@ -94,10 +188,11 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
 
 
 def _universal(statement: UniversalStatement) -> str:
-    names = [terms.identifier(name) for name in statement.constants]
+    """The `Theorem` of a universal statement: `forall constants : R, hypotheses -> goal`."""
+    names = [identifier(name) for name in statement.constants]
     binders = f"forall {' '.join(names)} : R,\n  " if names else ""
-    shown = "".join(f"{terms.formula(h)} ->\n  " for h in statement.hypotheses)
-    return f"Theorem {theorem_name(statement.name)} :\n  {binders}{shown}{terms.formula(statement.goal)}."
+    shown = "".join(f"{formula(h)} ->\n  " for h in statement.hypotheses)
+    return f"Theorem {theorem_name(statement.name)} :\n  {binders}{shown}{formula(statement.goal)}."
 
 
 def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[str, Any]:
@@ -108,14 +203,11 @@ def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[st
     every name and notation symbol they use stands for (`Locate`: a name the proof shadows, by a lemma or a module, or
     a notation it redefines answers differently even where the printing reads the same)."""
     stated = statements(claim_id, problem)
-    texts = [text for _, text in stated]
-    file = header(title, claim_id, sentence) + "".join(
-        f"{t}\n" + ("Admitted.\n" * t.startswith("Theorem")) for t in texts
-    )
-    words = " ".join(sentences(" ".join(texts)))
-    names = sorted(set(_NAME.findall(words)) - _KEYWORDS) + [f'"{s}"' for s in sorted(set(_SYMBOL.findall(words)))]
-    queries = [f"{'Check' if t.startswith('Theorem') else 'Print'} {name}." for name, t in stated]
     theorems = [name for name, text in stated if text.startswith("Theorem ")]
+    file = header(title, claim_id, sentence) + "".join(f"{t}\n" + "Admitted.\n" * (n in theorems) for n, t in stated)
+    words = " ".join(sentences(" ".join(text for _, text in stated)))
+    names = sorted(set(_NAME.findall(words)) - _KEYWORDS) + [f'"{s}"' for s in sorted(set(_SYMBOL.findall(words)))]
+    queries = [f"{'Check' if name in theorems else 'Print'} {name}." for name, _ in stated]
     return {"theorems": theorems, "statement": (file, queries + [f"Locate {name}." for name in names])}
 
 
@@ -145,15 +237,13 @@ def sentences(text: str) -> list[str]:
             kept.append(" ")
         elif token == "*)" and depth:
             depth -= 1
-        elif token[0] == '"':
-            if not depth or len(token) < 2 or token[-1] != '"':
-                raise NotStated("a string in the proof, or one left open in a comment")
+        elif token[0] == '"' and (not depth or token.count('"') < 2):
+            raise NotStated("a string in the proof, or one left open in a comment")
         elif not depth:
             kept.append(token)
     if depth:
         raise NotStated("a comment left open")
-    split = re.split(r"\.(?=\s|$)", "".join(kept))
-    return [" ".join(part.split()) for part in split if part.strip()]
+    return [" ".join(part.split()) for part in re.split(r"\.(?=\s|$)", "".join(kept)) if part.strip()]
 
 
 def require_stated(text: str, title: str, claim_id: str, sentence: str, problem: Problem) -> None:
@@ -176,9 +266,7 @@ def require_stated(text: str, title: str, claim_id: str, sentence: str, problem:
         if state == "opened" and part != "Proof":
             raise NotStated(f"a theorem is followed by {part[:60]!r}, not by Proof.")
         if state == "outside" and part not in stated and not (lemma and lemma.group(1) not in names):
-            raise NotStated(
-                f"the file states {part[:60]!r}: not the kernel's statement, a lemma of a new name or Opaque"
-            )
+            raise NotStated(f"the file states {part[:60]!r}: not the kernel's statement, a new lemma or Opaque")
         found += [part] * (state == "outside" and part in stated)
         opens = state == "outside" and part.startswith(("Theorem ", "Lemma "))
         state = "opened" if opens else "proof" if state == "opened" else "outside" if part == "Qed" else state

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -93,7 +92,7 @@ def test_point_witness_with_changed_data_is_rejected_by_coq(tmp_path: Path) -> N
     verdict = coq_files.check(_edit(genuine, change))
     assert verdict.status == coq_files.REJECTED and "obligation" in verdict.message
     sentence, built = problem(check_file(genuine))
-    changed = replace(built, point=built.point | {"lambda2": Fraction(1, 2)})
+    changed = built._replace(point=built.point | {"lambda2": Fraction(1, 2)})
     answer = run.compile_source(source(genuine.name, "T22.superadditivity", sentence, changed))
     assert answer.status == "rejected"
     assert "headflow_certificate.v" in answer.message  # coqc's own error, with its location

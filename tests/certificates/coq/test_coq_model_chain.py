@@ -19,8 +19,7 @@ from certificates.claims.interaction_text import parse_interaction
 from certificates.coq.source import source
 from certificates.kernel import ball_model, masks
 from certificates.kernel.coq import run
-from certificates.kernel.coq.statements import guard, statements
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.coq.statements import NotTranslatable, guard, statements
 from certificates.kernel.exact import precision
 from certificates.kernel.exact_data import ExactConfiguration
 from certificates.kernel.model_chain import Chain

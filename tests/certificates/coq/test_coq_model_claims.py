@@ -26,8 +26,7 @@ from certificates.kernel import ball_model, model_chain
 from certificates.kernel.balls import eval_ball
 from certificates.kernel.coq import model_tree, run
 from certificates.kernel.coq.model_tree import witness_problem
-from certificates.kernel.coq.statements import NotStated, guard, require_stated, theorem_name
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.coq.statements import NotStated, NotTranslatable, guard, require_stated, theorem_name
 from certificates.kernel.exact import exact_value, precision
 from certificates.kernel.format import content_hash
 from certificates.kernel.model_values import Trees, settle

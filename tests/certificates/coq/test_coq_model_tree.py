@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from certificates.kernel import ball_model
-from certificates.kernel.coq.terms import NotTranslatable
+from certificates.kernel.coq.statements import NotTranslatable
 from certificates.kernel.model_chain import Chain
 from certificates.kernel.model_statements import term_of
 from certificates.kernel.model_values import Trees
