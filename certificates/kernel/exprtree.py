@@ -48,8 +48,8 @@ UNARY = ("exp", "log", "sqrt", "lambertw")
 IMPLICIT = {"lambda_c": 2}
 #: An implicit function's enclosure: the balls of its arguments -> a ball holding every value over them.
 Enclosure = Callable[..., arb]
-#: The named nodes: name -> the parameters of its closed form (`named_template`), one per argument.
-NAMED = {name: tuple(symbols) for name, symbols in stored_forms.stored()["parameters"].items()} | {"pi": (), "e": ()}
+#: The named nodes: name -> the parameters of its closed form (`stored_forms.tree`), one per argument.
+NAMED = {name: tuple(symbols) for name, symbols in stored_forms.STORED["parameters"].items()}
 #: Every operation of a term but `rat`, `sym` and `pow`: name -> its number of arguments (None: one or more).
 ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2}
 ARITY |= dict.fromkeys(UNARY, 1) | IMPLICIT | {name: len(parameters) for name, parameters in NAMED.items()}
@@ -191,8 +191,7 @@ def _real_power(base: arb, exponent: object, walk: Callable[[object], arb]) -> a
     log (both need a non-negative base: a ball reaching below 0 evaluates to nan)."""
     if isinstance(exponent, list) and len(exponent) == 2 and exponent[0] == "rat":
         q = parse_rational(exponent[1])
-        if abs(q.numerator) > 1000 or q.denominator > 1000:  # the bound of `pow`, integer exponents included
-            raise TreeError("exponent too large")
+        _exponent(max(abs(q.numerator), q.denominator))  # the bound of `pow`, integer exponents included
         if q.denominator == 1:
             return endpoints.power(base, q.numerator)
         if base < 0 or (q.numerator < 0 and not base > 0):
@@ -205,12 +204,7 @@ def _real_power(base: arb, exponent: object, walk: Callable[[object], arb]) -> a
 
 def _named(op: str, functions: Mapping[str, Enclosure], *values: arb) -> arb:
     """A named node: its closed form at the balls of its arguments."""
-    return evaluate(named_template(op), dict(zip(NAMED[op], values, strict=True)), functions)
-
-
-def named_template(name: str) -> Tree:
-    """The closed form of a named node over its parameters `NAMED[name]`: what it means."""
-    return {"pi": ["pi"], "e": ["exp", ["rat", "1"]]}.get(name) or stored_forms.tree(name)
+    return evaluate(stored_forms.tree(op), dict(zip(NAMED[op], values, strict=True)), functions)
 
 
 def substitute(data: Any, values: Mapping[str, Tree]) -> Any:
@@ -227,7 +221,7 @@ def substitute(data: Any, values: Mapping[str, Tree]) -> Any:
 
 def expand(tree: Tree) -> Tree:
     """The closed form of a named node at its arguments (a faithful rewriting: no evaluation)."""
-    return substitute(named_template(tree[0]), dict(zip(NAMED[tree[0]], tree[1:], strict=True)))  # type: ignore[no-any-return]
+    return substitute(stored_forms.tree(tree[0]), dict(zip(NAMED[tree[0]], tree[1:], strict=True)))  # type: ignore[no-any-return]
 
 
 def exact_rational(tree: object, env: Mapping[str, Fraction]) -> Fraction | None:
@@ -235,7 +229,7 @@ def exact_rational(tree: object, env: Mapping[str, Fraction]) -> Fraction | None
     point; None when the tree has another node, a value is undefined (0 to a negative power, a quotient by 0) or too
     large (beyond MAX_EXACT_BITS)."""
     rules: dict[str, Callable[..., Fraction]] = {op: partial(_exact, function) for op, function in _EXACT.items()}
-    rules |= {"rat": _small, "sym": lambda name: env[name], "neg": operator.neg, "pow": _exact_power}
+    rules |= {"rat": _small, "sym": lambda name: env[name], "neg": operator.neg, "pow": _small}
     try:
         return fold(tree, rules)
     except (TreeError, KeyError, ZeroDivisionError, OverflowError):
@@ -251,18 +245,12 @@ def _exact(function: Callable[[Fraction, Fraction], Fraction], *values: Fraction
     return reduce(lambda a, b: _small(function(a, b)), values)
 
 
-def _small(value: Fraction) -> Fraction:
-    """The value, or OverflowError when it is too large for `exact_rational`."""
-    if _bits(value) > MAX_EXACT_BITS:
+def _small(value: Fraction, k: int = 1) -> Fraction:
+    """value**k (the value itself by default), or OverflowError, before computing it, when it is too large for
+    `exact_rational`."""
+    if _bits(value) * abs(k) > MAX_EXACT_BITS:
         raise OverflowError("a rational too large to compute with")
-    return value
-
-
-def _exact_power(base: Fraction, k: int) -> Fraction:
-    """base**k, or OverflowError before computing one too large for `exact_rational`."""
-    if _bits(base) * abs(k) > MAX_EXACT_BITS:
-        raise OverflowError("a power too large to compute with")
-    return base**k
+    return value**k
 
 
 def _bits(value: Fraction) -> int:
