@@ -73,10 +73,9 @@ def parse_rational(text: object) -> Fraction:
         raise TreeError(f"not an exact rational string: {text!r}")
     num, _, den = text.partition("/")
     try:
-        value = Fraction(int(num), int(den) if den else 1)
+        return Fraction(int(num), int(den) if den else 1)
     except (ValueError, ZeroDivisionError):
         raise TreeError(f"not an exact rational string: {text!r}") from None
-    return value
 
 
 def rational_text(value: Fraction | int) -> str:
@@ -107,21 +106,19 @@ def count_nodes(tree: object, limit: int) -> int:
         count += 1
         if count > limit:
             raise TreeError(f"expression tree larger than {limit} nodes")
-        if op not in ("sym", "rat", "pow"):
-            stack.extend((child, depth + 1) for child in args)
-        elif op == "pow" and len(args) == 2:
-            stack.append((args[0], depth + 1))
+        stack.extend((child, depth + 1) for child in _children(op, args))
     return count
+
+
+def _children(op: str, args: list) -> list:
+    """The subtrees among a node's arguments: none of a `sym` or `rat` leaf, the base of a `pow`, every other one."""
+    return [] if op in ("sym", "rat") else args[:1] if op == "pow" else args
 
 
 def symbols(tree: Tree) -> set[str]:
     """The names of the `sym` nodes of a well-formed term tree."""
     op, args = tree[0], tree[1:]
-    if op == "sym":
-        return {args[0]}
-    if op == "rat":
-        return set()
-    return set().union(*(symbols(a) for a in (args[:1] if op == "pow" else args)))
+    return {args[0]} if op == "sym" else set().union(*(symbols(a) for a in _children(op, args)))
 
 
 def takes(op: str, count: int) -> bool:
