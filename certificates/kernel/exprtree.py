@@ -10,7 +10,7 @@ any evaluation: `certificates.claims.expressions.parse_tree`):
   `["rat", "a/b"]`) the real b-th root of base**a (base >= 0, > 0 when a < 0); for any other term q,
   exp(q log base) (base > 0);
 - `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]` (principal branch), `["lambda_c", n, beta]`
-  (the implicit lambda_c(n, beta), enclosed by `certificates.kernel.lambda_c.enclose`: `IMPLICIT`);
+  (the implicit lambda_c(n, beta), enclosed by `certificates.kernel.lambda_c.enclose`: an implicit function);
 - the claims grammar's named functions and constants, kept as named nodes: `["c_star", H]`,
   `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
   `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), stored as a tree
@@ -44,15 +44,14 @@ from certificates.kernel.exact import rational_ball
 Tree = list[Any]
 Value = TypeVar("Value")
 UNARY = ("exp", "log", "sqrt", "lambertw")
-#: The implicit functions: name -> number of arguments; their balls come from the caller of `evaluate`.
-IMPLICIT = {"lambda_c": 2}
 #: An implicit function's enclosure: the balls of its arguments -> a ball holding every value over them.
 Enclosure = Callable[..., arb]
 #: The named nodes: name -> the parameters of its closed form (`stored_forms.tree`), one per argument.
 NAMED = {name: tuple(symbols) for name, symbols in stored_forms.STORED["parameters"].items()}
-#: Every operation of a term but `rat`, `sym` and `pow`: name -> its number of arguments (None: one or more).
-ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2}
-ARITY |= dict.fromkeys(UNARY, 1) | IMPLICIT | {name: len(parameters) for name, parameters in NAMED.items()}
+#: Every operation of a term but `rat`, `sym` and `pow`: name -> its number of arguments (None: one or more). The
+#: implicit functions (`lambda_c`, no closed form) get their balls from the caller of `evaluate`.
+ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2, "lambda_c": 2}
+ARITY |= dict.fromkeys(UNARY, 1) | {name: len(parameters) for name, parameters in NAMED.items()}
 #: The relations of a formula (its connectives: `certificates.kernel.smtlib`).
 RELATIONS = ("<", "<=", ">", ">=", "=")
 MAX_DEPTH = 200
@@ -60,7 +59,6 @@ MAX_DEPTH = 200
 MAX_RATIONAL_CHARS = 2_000
 #: Bits of a rational that `exact_rational` still computes with (beyond, the caller falls back to balls).
 MAX_EXACT_BITS = 100_000
-_DIGITS_PER_BIT = 0.30103  # decimal digits per bit, slightly above log10(2)
 
 
 class TreeError(ValueError):
@@ -82,7 +80,7 @@ def rational_text(value: Fraction | int) -> str:
     """The exact text of a rational, as `parse_rational` reads it; TreeError when that text would be longer
     than MAX_RATIONAL_CHARS (no checker would read it, and Python refuses to print huge integers)."""
     q = Fraction(value)
-    if _bits(q) * _DIGITS_PER_BIT > MAX_RATIONAL_CHARS - 4:
+    if _bits(q) * 0.30103 > MAX_RATIONAL_CHARS - 4:  # 0.30103 decimal digits per bit, slightly above log10(2)
         raise TreeError(f"a rational of {_bits(q)} bits is too large to record")
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
@@ -162,7 +160,7 @@ _BALLS: dict[str, Callable[..., arb]] = {
 
 
 def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None) -> arb:
-    """Evaluate a tree as a ball at the current flint precision, the implicit functions (`IMPLICIT`) by their
+    """Evaluate a tree as a ball at the current flint precision, the implicit functions (`lambda_c`) by their
     enclosures in `functions` and each named node by its closed form at the balls of its arguments; unknown nodes
     raise TreeError. Products, powers and the increasing functions of wide balls use their end points
     (`certificates.kernel.endpoints`)."""

@@ -72,9 +72,8 @@ def load(path: Path) -> dict[str, Any]:
     """The certificate object, after the size, JSON (no duplicate key, no NaN), field, schema, tools and
     checksum checks."""
     try:
-        certificate = json.loads(
-            read_bounded(path, fmt.MAX_FILE_BYTES).decode("utf-8"), object_pairs_hook=_unique, parse_constant=_constant
-        )
+        text = read_bounded(path, fmt.MAX_FILE_BYTES).decode("utf-8")
+        certificate = json.loads(text, object_pairs_hook=_unique, parse_constant=_constant)
     except RefusedFile as exc:
         raise Rejected(f"file {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:

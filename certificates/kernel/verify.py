@@ -43,9 +43,8 @@ from certificates.kernel import equilibrium_statements, model_statements, real_s
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
 
-Checker = Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]
 #: form -> its checker (the form's module holds its shape and its checker).
-FORMS: dict[str, Checker] = {
+FORMS: dict[str, Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]] = {
     module.FORM: module.check
     for module in (real_statements, registry_statements, model_statements, equilibrium_statements)
 }
