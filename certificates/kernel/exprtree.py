@@ -10,7 +10,7 @@ any evaluation: `certificates.claims.expressions.parse_tree`):
   `["rat", "a/b"]`) the real b-th root of base**a (base >= 0, > 0 when a < 0); for any other term q,
   exp(q log base) (base > 0);
 - `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]` (principal branch), `["lambda_c", n, beta]`
-  (the implicit lambda_c(n, beta), enclosed by `certificates.kernel.lambda_c.enclose`: `IMPLICIT`);
+  (the implicit lambda_c(n, beta), enclosed by `certificates.kernel.lambda_c.enclose`: an implicit function);
 - the claims grammar's named functions and constants, kept as named nodes: `["c_star", H]`,
   `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
   `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), stored as a tree
@@ -44,15 +44,14 @@ from certificates.kernel.exact import rational_ball
 Tree = list[Any]
 Value = TypeVar("Value")
 UNARY = ("exp", "log", "sqrt", "lambertw")
-#: The implicit functions: name -> number of arguments; their balls come from the caller of `evaluate`.
-IMPLICIT = {"lambda_c": 2}
 #: An implicit function's enclosure: the balls of its arguments -> a ball holding every value over them.
 Enclosure = Callable[..., arb]
-#: The named nodes: name -> the parameters of its closed form (`named_template`), one per argument.
-NAMED = {name: tuple(symbols) for name, symbols in stored_forms.stored()["parameters"].items()} | {"pi": (), "e": ()}
-#: Every operation of a term but `rat`, `sym` and `pow`: name -> its number of arguments (None: one or more).
-ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2}
-ARITY |= dict.fromkeys(UNARY, 1) | IMPLICIT | {name: len(parameters) for name, parameters in NAMED.items()}
+#: The named nodes: name -> the parameters of its closed form (`stored_forms.tree`), one per argument.
+NAMED = {name: tuple(symbols) for name, symbols in stored_forms.STORED["parameters"].items()}
+#: Every operation of a term but `rat`, `sym` and `pow`: name -> its number of arguments (None: one or more). The
+#: implicit functions (`lambda_c`, no closed form) get their balls from the caller of `evaluate`.
+ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2, "lambda_c": 2}
+ARITY |= dict.fromkeys(UNARY, 1) | {name: len(parameters) for name, parameters in NAMED.items()}
 #: The relations of a formula (its connectives: `certificates.kernel.smtlib`).
 RELATIONS = ("<", "<=", ">", ">=", "=")
 MAX_DEPTH = 200
@@ -60,7 +59,6 @@ MAX_DEPTH = 200
 MAX_RATIONAL_CHARS = 2_000
 #: Bits of a rational that `exact_rational` still computes with (beyond, the caller falls back to balls).
 MAX_EXACT_BITS = 100_000
-_DIGITS_PER_BIT = 0.30103  # decimal digits per bit, slightly above log10(2)
 
 
 class TreeError(ValueError):
@@ -73,17 +71,16 @@ def parse_rational(text: object) -> Fraction:
         raise TreeError(f"not an exact rational string: {text!r}")
     num, _, den = text.partition("/")
     try:
-        value = Fraction(int(num), int(den) if den else 1)
+        return Fraction(int(num), int(den) if den else 1)
     except (ValueError, ZeroDivisionError):
         raise TreeError(f"not an exact rational string: {text!r}") from None
-    return value
 
 
 def rational_text(value: Fraction | int) -> str:
     """The exact text of a rational, as `parse_rational` reads it; TreeError when that text would be longer
     than MAX_RATIONAL_CHARS (no checker would read it, and Python refuses to print huge integers)."""
     q = Fraction(value)
-    if _bits(q) * _DIGITS_PER_BIT > MAX_RATIONAL_CHARS - 4:
+    if _bits(q) * 0.30103 > MAX_RATIONAL_CHARS - 4:  # 0.30103 decimal digits per bit, slightly above log10(2)
         raise TreeError(f"a rational of {_bits(q)} bits is too large to record")
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
@@ -107,21 +104,19 @@ def count_nodes(tree: object, limit: int) -> int:
         count += 1
         if count > limit:
             raise TreeError(f"expression tree larger than {limit} nodes")
-        if op not in ("sym", "rat", "pow"):
-            stack.extend((child, depth + 1) for child in args)
-        elif op == "pow" and len(args) == 2:
-            stack.append((args[0], depth + 1))
+        stack.extend((child, depth + 1) for child in _children(op, args))
     return count
+
+
+def _children(op: str, args: list) -> list:
+    """The subtrees among a node's arguments: none of a `sym` or `rat` leaf, the base of a `pow`, every other one."""
+    return [] if op in ("sym", "rat") else args[:1] if op == "pow" else args
 
 
 def symbols(tree: Tree) -> set[str]:
     """The names of the `sym` nodes of a well-formed term tree."""
     op, args = tree[0], tree[1:]
-    if op == "sym":
-        return {args[0]}
-    if op == "rat":
-        return set()
-    return set().union(*(symbols(a) for a in (args[:1] if op == "pow" else args)))
+    return {args[0]} if op == "sym" else set().union(*(symbols(a) for a in _children(op, args)))
 
 
 def takes(op: str, count: int) -> bool:
@@ -165,7 +160,7 @@ _BALLS: dict[str, Callable[..., arb]] = {
 
 
 def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None) -> arb:
-    """Evaluate a tree as a ball at the current flint precision, the implicit functions (`IMPLICIT`) by their
+    """Evaluate a tree as a ball at the current flint precision, the implicit functions (`lambda_c`) by their
     enclosures in `functions` and each named node by its closed form at the balls of its arguments; unknown nodes
     raise TreeError. Products, powers and the increasing functions of wide balls use their end points
     (`certificates.kernel.endpoints`)."""
@@ -191,8 +186,7 @@ def _real_power(base: arb, exponent: object, walk: Callable[[object], arb]) -> a
     log (both need a non-negative base: a ball reaching below 0 evaluates to nan)."""
     if isinstance(exponent, list) and len(exponent) == 2 and exponent[0] == "rat":
         q = parse_rational(exponent[1])
-        if abs(q.numerator) > 1000 or q.denominator > 1000:  # the bound of `pow`, integer exponents included
-            raise TreeError("exponent too large")
+        _exponent(max(abs(q.numerator), q.denominator))  # the bound of `pow`, integer exponents included
         if q.denominator == 1:
             return endpoints.power(base, q.numerator)
         if base < 0 or (q.numerator < 0 and not base > 0):
@@ -205,12 +199,7 @@ def _real_power(base: arb, exponent: object, walk: Callable[[object], arb]) -> a
 
 def _named(op: str, functions: Mapping[str, Enclosure], *values: arb) -> arb:
     """A named node: its closed form at the balls of its arguments."""
-    return evaluate(named_template(op), dict(zip(NAMED[op], values, strict=True)), functions)
-
-
-def named_template(name: str) -> Tree:
-    """The closed form of a named node over its parameters `NAMED[name]`: what it means."""
-    return {"pi": ["pi"], "e": ["exp", ["rat", "1"]]}.get(name) or stored_forms.tree(name)
+    return evaluate(stored_forms.tree(op), dict(zip(NAMED[op], values, strict=True)), functions)
 
 
 def substitute(data: Any, values: Mapping[str, Tree]) -> Any:
@@ -227,7 +216,7 @@ def substitute(data: Any, values: Mapping[str, Tree]) -> Any:
 
 def expand(tree: Tree) -> Tree:
     """The closed form of a named node at its arguments (a faithful rewriting: no evaluation)."""
-    return substitute(named_template(tree[0]), dict(zip(NAMED[tree[0]], tree[1:], strict=True)))  # type: ignore[no-any-return]
+    return substitute(stored_forms.tree(tree[0]), dict(zip(NAMED[tree[0]], tree[1:], strict=True)))  # type: ignore[no-any-return]
 
 
 def exact_rational(tree: object, env: Mapping[str, Fraction]) -> Fraction | None:
@@ -235,7 +224,7 @@ def exact_rational(tree: object, env: Mapping[str, Fraction]) -> Fraction | None
     point; None when the tree has another node, a value is undefined (0 to a negative power, a quotient by 0) or too
     large (beyond MAX_EXACT_BITS)."""
     rules: dict[str, Callable[..., Fraction]] = {op: partial(_exact, function) for op, function in _EXACT.items()}
-    rules |= {"rat": _small, "sym": lambda name: env[name], "neg": operator.neg, "pow": _exact_power}
+    rules |= {"rat": _small, "sym": lambda name: env[name], "neg": operator.neg, "pow": _small}
     try:
         return fold(tree, rules)
     except (TreeError, KeyError, ZeroDivisionError, OverflowError):
@@ -251,18 +240,12 @@ def _exact(function: Callable[[Fraction, Fraction], Fraction], *values: Fraction
     return reduce(lambda a, b: _small(function(a, b)), values)
 
 
-def _small(value: Fraction) -> Fraction:
-    """The value, or OverflowError when it is too large for `exact_rational`."""
-    if _bits(value) > MAX_EXACT_BITS:
+def _small(value: Fraction, k: int = 1) -> Fraction:
+    """value**k (the value itself by default), or OverflowError, before computing it, when it is too large for
+    `exact_rational`."""
+    if _bits(value) * abs(k) > MAX_EXACT_BITS:
         raise OverflowError("a rational too large to compute with")
-    return value
-
-
-def _exact_power(base: Fraction, k: int) -> Fraction:
-    """base**k, or OverflowError before computing one too large for `exact_rational`."""
-    if _bits(base) * abs(k) > MAX_EXACT_BITS:
-        raise OverflowError("a power too large to compute with")
-    return base**k
+    return value**k
 
 
 def _bits(value: Fraction) -> int:

@@ -1,7 +1,7 @@
 """The certificate file format, shared by the writer and the checker: fields, canonical JSON, checksum, sizes.
 
 A certificate is one JSON object `{"schema", "claim_id", "claim", "statement", "kind", "payload", "tools",
-"sha256"}`. `statement` is the core statement the certificate proves (`certificates.kernel.core`): data the
+"sha256"}`. `statement` is the core statement the certificate proves (`certificates.kernel.verify`): data the
 kernel checks the payload against and prints, never re-derived by the kernel from `claim`. `claim` is null for
 the registry's claims and holds a claims-file claim's own fields (as written in the user's TOML, without its
 free-text `title` and `statement`) otherwise: the provenance that `check-cert --claims` elaborates again.

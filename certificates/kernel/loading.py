@@ -51,8 +51,8 @@ def read_bounded(path: str | os.PathLike[str], limit: int, dir_fd: int | None = 
     """The bytes of the regular file at `path` (with `dir_fd`: a name in that open folder, never a link), refused
     (RefusedFile) when it is not one or holds more than `limit`."""
     require_regular(path, dir_fd)
-    nofollow = os.O_NOFOLLOW if dir_fd is not None else 0
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | nofollow | getattr(os, "O_CLOEXEC", 0), dir_fd=dir_fd)
+    # a name in an open folder is never a link; os.open's descriptor is not inherited (close on exec)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | (os.O_NOFOLLOW if dir_fd is not None else 0), dir_fd=dir_fd)
     with open(fd, "rb") as file:  # closes fd; a buffered read of n bytes reads until n or the end of the file
         status = os.fstat(fd)
         _check_mode(path, status.st_mode)
@@ -63,19 +63,17 @@ def read_bounded(path: str | os.PathLike[str], limit: int, dir_fd: int | None = 
 
 
 def _check_mode(path: str | os.PathLike[str], mode: int) -> None:
-    if stat.S_ISREG(mode):
-        return
-    what = next((name for test, name in _KINDS if test(mode)), "an unknown kind")
-    raise RefusedFile(Path(path), f"not a regular file ({what})")
+    if not stat.S_ISREG(mode):
+        what = next((name for test, name in _KINDS if test(mode)), "an unknown kind")
+        raise RefusedFile(Path(path), f"not a regular file ({what})")
 
 
 def load(path: Path) -> dict[str, Any]:
     """The certificate object, after the size, JSON (no duplicate key, no NaN), field, schema, tools and
     checksum checks."""
     try:
-        certificate = json.loads(
-            read_bounded(path, fmt.MAX_FILE_BYTES).decode("utf-8"), object_pairs_hook=_unique, parse_constant=_constant
-        )
+        text = read_bounded(path, fmt.MAX_FILE_BYTES).decode("utf-8")
+        certificate = json.loads(text, object_pairs_hook=_unique, parse_constant=_constant)
     except RefusedFile as exc:
         raise Rejected(f"file {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:

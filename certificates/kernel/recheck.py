@@ -19,7 +19,6 @@ from flint import arb
 from certificates.kernel import exact, masks
 from certificates.kernel import format as fmt
 from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, precision
 from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
 from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
@@ -45,26 +44,21 @@ def require_keys(data: object, keys: Iterable[str], what: str) -> None:
 def integer_parameters(data: object, ranges: Mapping[str, tuple[int, int]]) -> dict[str, int]:
     """Integer parameters given as decimal strings, each within the obligation's (min, max)."""
     require_keys(data, ranges, "parameters")
-    params = {}
     for name, (lo, hi) in ranges.items():
         text = data[name]  # type: ignore[index]
         if not isinstance(text, str) or not text.isdigit() or len(text) > 12 or not lo <= int(text) <= hi:
             raise Rejected(f"parameter {name} must be an integer in [{lo}, {hi}], not {str(text)[:40]!r}")
-        params[name] = int(text)
-    return params
+    return {name: int(data[name]) for name in ranges}  # type: ignore[index]
 
 
 def rational_map(data: object, what: str) -> dict[str, Fraction]:
     """An object of exact rational strings."""
     if not isinstance(data, dict) or len(data) > 64:
         raise Rejected(f"{what} must be an object of at most 64 exact rationals")
-    values = {}
-    for key, text in data.items():
-        try:
-            values[str(key)] = parse_rational(text)
-        except TreeError as exc:
-            raise Rejected(f"{what}.{str(key)[:60]}: {exc}") from None
-    return values
+    try:
+        return {key: parse_rational(text) for key, text in data.items()}
+    except TreeError as exc:
+        raise Rejected(f"{what}: {exc}") from None
 
 
 def natural(value: object, low: int = 0, high: int | None = None) -> bool:
@@ -77,14 +71,6 @@ def require_list(value: object, most: int, what: str, least: int = 0) -> list[An
     if not isinstance(value, list) or not least <= len(value) <= most:
         raise Rejected(f"{what} must be a list of {least} to {most} entries")
     return value
-
-
-def integer_range(value: object, least: int, what: str, most: int | None = None) -> tuple[int, int | None]:
-    """`[low, high or null]` (null: unbounded) of integers with least <= low <= high <= most."""
-    ends = value if isinstance(value, list) and len(value) == 2 else [None, None]
-    if not natural(ends[0], least, most) or not (ends[1] is None or natural(ends[1], ends[0], most)):
-        raise Rejected(f"{what}: [low, high or null] of integers, {least} <= low <= high")
-    return ends[0], ends[1]
 
 
 def require_choices(data: dict[str, Any], choices: Mapping[str, Iterable[str]], what: str) -> None:
@@ -102,10 +88,6 @@ def mask_rows(rows: object, n: int, what: str) -> masks.Mask | None:
         raise Rejected(f"{what}: {exc}") from None
 
 
-#: The fields of a point witness.
-POINT_KEYS = frozenset({"witness", "parameters", "point", "prec", "conditions"})
-
-
 def require_witness(payload: object, kind: str, keys: Iterable[str], what: str) -> None:
     """`payload` is a witness of this kind with exactly these fields."""
     require_keys(payload, keys, what)
@@ -115,7 +97,7 @@ def require_witness(payload: object, kind: str, keys: Iterable[str], what: str) 
 
 def point_witness(payload: object, parameters: object, what: str) -> dict[str, Fraction]:
     """The exact point of a point witness (`what`) at exactly these parameters."""
-    require_witness(payload, "point", POINT_KEYS, what)
+    require_witness(payload, "point", {"witness", "parameters", "point", "prec", "conditions"}, what)
     if payload["parameters"] != parameters:  # type: ignore[index]
         raise Rejected(f"{what} must be at the parameters {parameters}, not {str(payload['parameters'])[:120]}")  # type: ignore[index]
     return rational_map(payload["point"], "point")  # type: ignore[index]
@@ -129,18 +111,13 @@ def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION
     return prec
 
 
-#: Relations a cover or a point condition proves: the signs, and != for a definedness condition (every leaf
-#: excludes 0).
-COVER_RELATIONS = (*exact.SIGNS, "!=")
-
-
 def check_enclosure(value: arb, enclosure: object, relation: str, where: str) -> None:
-    """The ball satisfies the relation (one of COVER_RELATIONS, settled by the ball) and lies inside the recorded
-    [lo, hi]."""
+    """The ball satisfies the relation (settled by the ball) and lies inside the recorded [lo, hi]. The relations a
+    cover or a point condition proves: the signs, and != for a definedness condition (every leaf excludes 0)."""
     if not isinstance(enclosure, list) or len(enclosure) != 2:
         raise Rejected(f"{where}: the enclosure must be [lo, hi]")
-    lo, hi = (ball_of(parse_rational(t)) for t in enclosure)
-    if relation not in COVER_RELATIONS or not exact.holds(value, relation):
+    lo, hi = (exact.ball_of(parse_rational(t)) for t in enclosure)
+    if relation not in (*exact.SIGNS, "!=") or not exact.holds(value, relation):
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} does not satisfy {relation} 0")
     if not (value.lower() >= lo and value.upper() <= hi):
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} is not inside the recorded enclosure")
@@ -160,11 +137,10 @@ def require_conditions(stated: object, expected: list[dict[str, Any]], claim_id:
 def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> str:
     """Every condition holds at the exact point, settled by balls at the recorded precision."""
     conditions = require_list(payload["conditions"], fmt.MAX_CONDITIONS, "a point witness's conditions", 1)
-    for condition in conditions:
-        count_nodes(condition["expression"], fmt.MAX_TERM_NODES)
-    with precision(recorded_precision(payload)):
-        env = {name: ball_of(value) for name, value in point.items()}
-        for condition in conditions:
+    with exact.precision(recorded_precision(payload)):
+        env = {name: exact.ball_of(value) for name, value in point.items()}
+        for condition in conditions:  # each bounded before it is evaluated
+            count_nodes(condition["expression"], fmt.MAX_TERM_NODES)
             value = eval_ball(condition["expression"], env)
             check_enclosure(value, condition["enclosure"], condition["relation"], f"condition {condition['name']!r}")
     return f"{len(conditions)} condition(s) settled by balls at the exact point"

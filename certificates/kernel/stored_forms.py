@@ -1,8 +1,8 @@
 """The constants' closed forms and lambda_c's equation as expression trees, stored so that evaluating them needs no
 SymPy (start-up of `headflow constants` stays cheap, and the kernel never loads it).
 
-`stored_forms.json` beside this module holds the trees of each formula of `identities.closed_forms`: golden,
-c*(H), beta*(H, n, alpha), phi(lambda, n, beta), lambda_max(n, beta), W_0(x) and lambda_c's equation g(u, n), and
+`stored_forms.json` beside this module holds the trees of each formula of `identities.closed_forms`: golden, pi,
+e, c*(H), beta*(H, n, alpha), phi(lambda, n, beta), lambda_max(n, beta), W_0(x) and lambda_c's equation g(u, n), and
 Condition 8's exit function h(rho; H, n, kappa) of `identities.condition8_invariance`, lambda_c's partial
 derivatives (`certificates.kernel.derivatives`), with the tree symbol of each command-line parameter (`lam` is the
 symbol `lambda`). The closed forms are what the named nodes of a tree mean (`certificates.kernel.exprtree.NAMED`).
@@ -16,7 +16,6 @@ balls (`certificates.kernel.exprtree.evaluate`; `headflow constants` compiles th
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +27,12 @@ LAMBDA_C_EQUATION = "lambda_c_equation"
 LAMBDA_C_PARTIALS = ("lambda_c_partial_n", "lambda_c_partial_beta")
 
 
-@cache
-def stored() -> dict[str, Any]:
-    """The file: {"symbols": command-line parameter -> tree symbol, "trees": name -> tree}."""
-    loaded: dict[str, Any] = json.loads(PATH.read_text(encoding="utf-8"))
-    return loaded
+#: The file: {"symbols": command-line parameter -> tree symbol, "parameters": named node -> the symbols of its
+#: arguments, "trees": name -> tree}.
+STORED: dict[str, Any] = json.loads(PATH.read_text(encoding="utf-8"))
 
 
 def tree(name: str) -> list[Any]:
     """The stored tree of a closed form (a key of `build()["trees"]`)."""
-    found: list[Any] = stored()["trees"][name]
+    found: list[Any] = STORED["trees"][name]
     return found

@@ -2,7 +2,7 @@
 
 In order: the file's size, JSON shape and schema, the sha256 checksum, the claim field's form (provenance only: null
 or `{"toml": text}`, its text read outside the kernel by `headflow check-cert`, `certificates.claims.embedding`), then
-the statement. A certificate carries the core statement it proves (`certificates.kernel.core`); the kernel
+the statement. A certificate carries the core statement it proves (below); the kernel
 checks the payload against it by its form and prints it, rendered from its own data: the registry's claims
 against the kernel's own table (`registry_statements`), claims-file claims as `real` relations and constants,
 `model` witnesses (those of dynamics claims among them) and `equilibrium` statements. The proofs themselves:
@@ -17,20 +17,37 @@ An accepted result carries the certificate it checked and what it proved, so tha
 certificate (`certificates.kernel.coq.certificate`) is written from the same check, run once.
 It imports only the kernel, the standard library and python-flint (a test holds it to that); SymPy and mpmath
 are never loaded.
+
+Core statements: what a certificate proves, as data the kernel checks and prints. A claim (a registry id, or a
+claims-file claim in its rich language) is elaborated outside the kernel (`certificates.statements`) into a core
+statement: a JSON object whose `form` names one of the few shapes of `FORMS`, built over the expression trees of
+`certificates.kernel.exprtree` and the model's primitives. The certificate carries it; the kernel checks the payload
+against it and prints it, rendered from its own data, as what the certificate proved. The kernel never re-derives a
+statement from a claim's text, so nothing that elaborates a claim (a parser, SymPy) is trusted: `check-cert --claims
+FILE` re-elaborates the file and refuses a certificate whose statement differs, and a registry claim's statement
+must equal the kernel's own table of them.
+
+`FORMS` maps each form to its checker: `(statement, claim_id, kind, payload, solver_seconds) -> (what it proved,
+how it was re-checked)`, raising `Rejected` when the payload does not prove the statement; `check` holds every
+statement to the certificate's claim id first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import core, solvers
+from certificates.kernel import equilibrium_statements, model_statements, real_statements, registry_statements, solvers
 from certificates.kernel.loading import load
 from certificates.kernel.recheck import Rejected
 
-#: The certificate's fields `core.check` takes, in its order.
-CHECKED = ("statement", "claim_id", "kind", "payload")
+#: form -> its checker (the form's module holds its shape and its checker).
+FORMS: dict[str, Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]] = {
+    module.FORM: module.check
+    for module in (real_statements, registry_statements, model_statements, equilibrium_statements)
+}
 
 
 @dataclass(frozen=True)
@@ -52,9 +69,7 @@ def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> C
     try:
         certificate = load(path)
         claim_id = str(certificate["claim_id"])[:200]
-        if certificate["statement"] is None:
-            raise Rejected(f"the certificate of {claim_id[:80]!r} carries no core statement: nothing to check")
-        proved, how = core.check(*(certificate[key] for key in CHECKED), solver_seconds)
+        proved, how = check(certificate, solver_seconds)
         return CheckResult(True, claim_id, f"ok: {claim_id}: {proved} [{how}]", certificate, proved)
     except Rejected as exc:
         return CheckResult(False, claim_id, str(exc))
@@ -62,3 +77,17 @@ def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> C
         return CheckResult(False, claim_id, f"cannot read: {exc.strerror or exc}")
     except Exception as exc:  # any other failure on hostile input (a malformed tree: TreeError) is a rejection
         return CheckResult(False, claim_id, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
+
+
+def check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """(what a loaded certificate proves, how it was re-checked), by the checker of its statement's form."""
+    statement, claim_id = certificate["statement"], certificate["claim_id"]
+    if statement is None:
+        raise Rejected(f"the certificate of {claim_id[:80]!r} carries no core statement: nothing to check")
+    form = statement.get("form")
+    checker = FORMS.get(form) if isinstance(form, str) else None
+    if checker is None:
+        raise Rejected(f"unknown core statement form {str(form)[:60]!r}")
+    if statement.get("claim") != claim_id:  # every form names its claim: a statement filed under another never checks
+        raise Rejected(f"the statement is of claim {str(statement.get('claim'))[:80]!r}, not {claim_id[:80]!r}")
+    return checker(statement, claim_id, certificate["kind"], certificate["payload"], seconds)

@@ -36,7 +36,7 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
         root = certify_root(int(params["n"]), prec)
         with precision(prec):
             return root / rational_ball(params["beta"].numerator, params["beta"].denominator, prec)
-    names = stored_forms.stored()["symbols"]
+    names = stored_forms.STORED["symbols"]
     env = {names[k]: rational_ball(v.numerator, v.denominator, prec) for k, v in params.items()}
     saved, ctx.prec = ctx.prec, prec  # `precision(prec)` without its two calls (a constant at 1,000 digits: 10 us)
     try:

@@ -1,5 +1,5 @@
 """Elaboration: a claim (a registry id, or a claims-file claim's fields) -> the core statement its certificate
-proves (`certificates.kernel.core`).
+proves (`certificates.kernel.verify`).
 
 This side is not trusted: it may parse, use SymPy to propose, and search. What it writes is data that the kernel
 checks the proof against and prints; `check-cert --claims FILE` runs the same elaboration again and refuses a

@@ -21,6 +21,8 @@ PARAMETERS = {
     "rate": ("lambda", "n", "beta"),
     "lambda_max": ("n", "beta"),
     "golden": (),
+    "pi": (),
+    "e": (),
 }
 #: The name of Condition 8's exit function h(rho; H, n, kappa) (`identities.condition8_invariance.exit_function`,
 #: whose zero in (0, 1) is 1 - c8_exit_gap) among the stored trees (a prover's tree: the kernel never reads it).
@@ -38,6 +40,8 @@ def forms() -> tuple[dict[str, Any], dict[str, Any]]:
     symbols = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": x}
     found = {
         "golden": cf.golden,
+        "pi": sp.pi,
+        "e": sp.E,
         "c_star": cf.c_star(),
         "beta_star": cf.beta_star(),
         "rate": cf.rate(),

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import checks
-from certificates.kernel import core
+from certificates.kernel import verify
 from certificates.kernel.format import content_hash
 from checks import coq_files, rechecks
 from checks.cli import main
@@ -31,13 +31,13 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every run of the kernel's check (its claim id), with coqc stubbed: only the number of checks is under test."""
     calls: list[str] = []
-    check = core.check
+    check = verify.check
 
-    def counting(statement: dict[str, Any], claim_id: str, *rest: Any) -> tuple[str, str]:
-        calls.append(claim_id)
-        return check(statement, claim_id, *rest)
+    def counting(certificate: dict[str, Any], *rest: Any) -> tuple[str, str]:
+        calls.append(certificate["claim_id"])
+        return check(certificate, *rest)
 
-    monkeypatch.setattr(core, "check", counting)
+    monkeypatch.setattr(verify, "check", counting)
     monkeypatch.setattr(coq_files.run, "coqc", lambda: "coqc")
     answer = coq_files.run.CoqAnswer("accepted", "stub", 0.0)
     monkeypatch.setattr(coq_files.run, "compile_source", lambda *args, **kwargs: answer)
