@@ -66,12 +66,25 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     """(what the certificate proves, how it was re-checked): the statement `data` must be the table's for its claim
     and parameters, and the payload must prove it."""
     mine = expected(claim_id, data.get("parameters"))
-    if data != mine:  # named: the fields that differ, an unknown one among them
-        fields = sorted(str(key)[:40] for key in data.keys() | mine.keys() if data.get(key) != mine.get(key))
-        raise Rejected(f"the statement is not the kernel's statement of {claim_id}: its fields {fields[:5]} differ")
+    if data != mine:
+        raise Rejected(f"the statement is not the kernel's statement of {claim_id}: {_difference(mine, data)}")
     if kind != mine["kind"] or mine.get("witness", kind) not in CHECKERS:  # equilibria: an explicit statement
         raise Rejected(f"{claim_id} is not certified by {kind} certificates of form {FORM} (its kind: {mine['kind']})")
     return CHECKERS[mine.get("witness", kind)](mine, claim_id, payload, seconds)
+
+
+def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:
+    """Where the file's statement first departs from the kernel's, naming a field the kernel does not have."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        extra, missing = sorted(str(k)[:40] for k in theirs.keys() - mine.keys()), sorted(mine.keys() - theirs.keys())
+        if extra or missing:
+            return f"{where}: unexpected fields {extra[:5]}, missing {missing[:5]}"
+        pairs = [(mine[key], theirs[key], f"{where}.{key}") for key in mine]
+    elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+        pairs = [(a, b, f"{where}.{k}") for k, (a, b) in enumerate(zip(mine, theirs, strict=True))]
+    else:
+        return f"{where} differs"
+    return next(_difference(a, b, at) for a, b, at in pairs if a != b)
 
 
 def _smt(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
