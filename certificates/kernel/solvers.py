@@ -35,8 +35,7 @@ RESOURCE_LIMIT = "resource limit"
 #: The answer to a problem the solver had not answered when the safety net killed it.
 SAFETY_LIMIT = "wall-clock safety limit"
 
-_Z3 = """
-import json, sys, z3
+_Z3 = """import json, sys, z3
 for text in json.loads(sys.stdin.read()):
     solver = z3.Solver()
     solver.set("rlimit", int(sys.argv[1]))
@@ -45,8 +44,7 @@ for text in json.loads(sys.stdin.read()):
     print("resource limit" if answer == "unknown" and "resource" in solver.reason_unknown() else answer, flush=True)
 """
 
-_CVC5 = """
-import json, sys, cvc5
+_CVC5 = """import json, sys, cvc5
 for text in json.loads(sys.stdin.read()):
     solver = cvc5.Solver(cvc5.TermManager())
     solver.setOption("rlimit-per", sys.argv[1])

@@ -161,7 +161,7 @@ def test_a_child_whose_parent_is_already_gone_ends_at_once() -> None:
 
 def test_every_child_process_is_started_by_the_one_module() -> None:
     """No module but `certificates/kernel/processes.py` (the kernel's solvers and coqc) and `certificates/processes.py`
-    (the forked SymPy workers, started through the kernel's `child`) starts a process itself (subprocess, os.fork or
+    (the forked SymPy workers, tied by the kernel's `tie_to_parent`) starts a process itself (subprocess, os.fork or
     spawn, a multiprocessing Process): so no child escapes the group and the tie. (The sweeps' dask cluster manages
     its own worker processes.)"""
     starts = re.compile(r"\bsubprocess\b|\bos\.(fork|spawn\w*|posix_spawn\w*|exec\w*)\b|\.Process\(|\bPopen\b")
