@@ -55,10 +55,13 @@ def rational_map(data: object, what: str) -> dict[str, Fraction]:
     """An object of exact rational strings."""
     if not isinstance(data, dict) or len(data) > 64:
         raise Rejected(f"{what} must be an object of at most 64 exact rationals")
-    try:
-        return {key: parse_rational(text) for key, text in data.items()}
-    except TreeError as exc:
-        raise Rejected(f"{what}: {exc}") from None
+    values = {}
+    for key, text in data.items():
+        try:
+            values[str(key)] = parse_rational(text)
+        except TreeError as exc:  # naming the key: an unknown field is refused by its name
+            raise Rejected(f"{what}.{str(key)[:60]}: {exc}") from None
+    return values
 
 
 def natural(value: object, low: int = 0, high: int | None = None) -> bool:
