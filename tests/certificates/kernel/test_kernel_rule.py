@@ -17,9 +17,10 @@ KERNEL = ROOT / "certificates" / "kernel"
 #: processes (`certificates.kernel.solvers` hands them SMT-LIB text), never in-process.
 LIBRARIES = {"flint"}
 PROJECT = ("certificates", "checks", "identities")
-#: The most code lines the kernel holds today. Issue 37's rule is LIMIT (3,000); until the kernel reaches it this
-#: ceiling only ever comes down (a change that grows the kernel fails here), and the notes say what remains.
-CEILING = 3_270
+#: The most code lines the kernel holds today, below issue 37's rule LIMIT (3,000): the ceiling only ever comes
+#: down, so that a change that grows the kernel fails here and says so (raise it only with a reason in the notes,
+#: and never past LIMIT).
+CEILING = 2_925
 
 
 def _module_name(path: Path) -> str:
@@ -89,9 +90,9 @@ def test_checking_a_certificate_loads_the_kernel_and_nothing_else() -> None:
 
 def test_the_kernel_is_no_larger_than_its_ceiling() -> None:
     """Issue 37: at most LIMIT lines of code in the kernel (the Coq statement writer included). The ceiling is the
-    figure reached so far; it may only come down."""
+    figure reached so far, never above the rule."""
     modules, lines = kernel_size()
-    assert LIMIT <= CEILING
+    assert CEILING <= LIMIT
     assert lines <= CEILING, f"the kernel grew to {lines} lines of code in {modules} modules (ceiling {CEILING})"
 
 
