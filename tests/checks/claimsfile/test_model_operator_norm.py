@@ -146,7 +146,9 @@ def test_bad_norm_terms_are_errors(text: str) -> None:
 def test_the_examples(tmp_path: Path) -> None:
     verdicts = decide((ROOT / "examples" / "operator_norms.toml").read_text(), tmp_path)
     true = ("operator-norm-theorem-39", "operator-norm-softmax-cross-term")
-    confirmed = ("misalignment-velocity-error", "misalignment-energy-rate")
+    # true, not proved, and over every n, d, H, beta: the search finds no violation, but its draws do not reach the
+    # domain's ends, so an honest verdict is INCONCLUSIVE naming that (issue 39), never CONFIRMED
+    unreached = ("misalignment-velocity-error", "misalignment-energy-rate")
     false = (
         "operator-norm-softmax-cross-term-quarter",
         "operator-norm-always-zero",
@@ -155,9 +157,11 @@ def test_the_examples(tmp_path: Path) -> None:
     )
     assert {k: v for k, (v, _) in verdicts.items()} == {
         **dict.fromkeys(true, Verdict.PROVED),
-        **dict.fromkeys(confirmed, Verdict.CONFIRMED),
+        **dict.fromkeys(unreached, Verdict.INCONCLUSIVE),
         **dict.fromkeys(false, Verdict.REFUTED),
     }
+    for claim_id in unreached:
+        assert "reaches past what the search drew" in verdicts[claim_id][1]["notes"]
     for claim_id in false:
         (path,) = verdicts[claim_id][1]["certificates"]
         assert verify_file(Path(path))[0]
