@@ -188,6 +188,15 @@ def test_not_translatable_kinds_say_why(certified: dict[str, list[Path]]) -> Non
     assert verdict.status == coq_files.UNTRANSLATABLE and "not translated" in verdict.message
 
 
+def test_the_coq_files_certify_writes_are_what_check_cert_regenerates(certified: dict[str, list[Path]]) -> None:
+    """`certify` writes each translatable certificate's Coq file; `check-cert --coq` compiles the text it regenerates
+    from the certificate and notes a file on disk that differs: the two writers must agree byte for byte."""
+    written = [p for group in certified.values() for p in group if coq_files.coq_path(p).exists()]
+    assert len(written) >= 10
+    for path in written:
+        assert coq_files.coq_path(path).read_text(encoding="utf-8") == coq_files.coq_text(path), path.name
+
+
 @pytest.mark.slow
 def test_registry_configuration_witnesses_are_rechecked_in_coq(certified: dict[str, list[Path]]) -> None:
     # every configuration witness of the registry (T11.*, T17, T27 readings, C8): one bound lemma per definition
