@@ -158,12 +158,13 @@ def registry_failure(entry: dict[str, Any], stated: Statement) -> str | None:
 def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked); Rejected unless a `witness` shows the statement's
     configuration moves, or an `equilibrium` certificate that it is an equilibrium with the stated counts. The
-    statement of a registry claim must be one of its (`registry_failure`); its payload names no instance."""
+    statement of a registry claim must be one of its (`registry_failure`); its payload names no instance (a claims
+    file's claim, whose payload names its instance, may share a registry claim's id: it proves its own statement)."""
     stated = statement_of(data)
     witness = stated.spectrum is None
     if kind != ("witness" if witness else "equilibrium"):
         raise Rejected(f"a {MOVING} witness shows a configuration moves, an equilibrium certificate its spectrum")
-    entry = table().get(claim_id)
+    entry = None if "instance" in payload else table().get(claim_id)  # with an instance: a claims file's claim
     if entry is not None and (why := registry_failure(entry, stated)):
         raise Rejected(f"not a statement of the registry's claim {claim_id}: {why}")
     keys = ({"witness"} if witness else eq.PAYLOAD_KEYS) | (set() if entry else {"instance"})

@@ -15,9 +15,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
+import checks
 from certificates.kernel import registry_statements
+from certificates.kernel.verify import check_file
 from checks import cli
 from checks.evidence import equilibria
+from checks.verdicts import Verdict
 from identities import critical_points as proofs
 from tests.checking import verify_file
 from tests.forging import forged_file
@@ -243,3 +246,20 @@ def test_the_orthogonal_claim_takes_the_split_along_the_head_planes_and_no_other
     for edit in (shared, _relabelled("critical-points.cluster-stable")):
         ok, reason = verify_file(forged_file(path, tmp_path, edit))
         assert not ok and "registry's claim" in reason, reason
+
+
+def test_a_claims_file_claim_sharing_a_registry_id_proves_its_own_statement(tmp_path: Path) -> None:
+    """examples/paper.toml states critical-points.cluster-stable as a claims-file equilibrium claim, under the
+    registry's id: its certificates name their instance, are checked as that claim's own statements (not held to
+    the registry's regime) and are accepted; the registry's own certificates name none and stay pinned."""
+    text = (ROOT / "examples" / "paper.toml").read_text(encoding="utf-8")
+    start = text.index('id = "critical-points.cluster-stable"')
+    block = "[[claim]]\n" + text[start : text.index("[[claim]]", start)]
+    report = checks.check(block, certificates=tmp_path, progress=False)
+    assert report.verdicts == {"critical-points.cluster-stable": Verdict.CERTIFIED}
+    paths = sorted(tmp_path.glob("critical-points.cluster-stable.equilibrium.*.json"))
+    assert paths
+    for path in paths:
+        assert "instance" in json.loads(path.read_text())["payload"]
+        result = check_file(path)
+        assert result.ok, result.message
