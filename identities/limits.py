@@ -115,7 +115,8 @@ def at_infinity(
 def _through_exp(expr: sp.Expr, var: sp.Symbol, known: signs.Facts) -> tuple[sp.Expr, str] | None:
     """lim_{var -> oo} expr when expr depends on var only through exp(q_k c var), c > 0 proved, q_k rational: with
     exp(c var / m) = 1/s (m the q_k's common denominator) the limit at s = 0+ (`at_zero`); None otherwise."""
-    powers = [node for node in expr.atoms(sp.exp) if node.has(var)]
+    # sorted: `atoms` is a set, whose order (and so the base c and the step's text) changed between processes
+    powers = sorted((node for node in expr.atoms(sp.exp) if node.has(var)), key=sp.default_sort_key)
     if not powers:
         return None
     rates = [sp.cancel(node.args[0] / var) for node in powers]

@@ -5,6 +5,11 @@ must not prove, a zero the exact test must not show, a limit identities.limits m
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import sympy as sp
 
@@ -18,6 +23,8 @@ from identities.derivation import Derivation
 
 #: 1 - c*(10^30)^2 > 0, whose sign SymPy's evaluation gets wrong (issue 23).
 CANCELLING = 1 - c_star(sp.Integer(10) ** 30) ** 2
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_sign_dependent_rewrite_does_not_pass_as_a_zero_step() -> None:
@@ -130,3 +137,24 @@ def test_convexity_factor_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="not a positive multiple"):
         obligations.convexity_factor()
     obligations.convexity_factor.cache_clear()
+
+
+def test_a_limit_through_exponentials_reads_the_same_in_every_process() -> None:
+    """lim exp(lam beta / 2) / (exp(lam beta) + 1): the step names one base c of the exponentials; it was taken from
+    a set's order, so two processes (different hash seeds) printed c = lam/2 or c = lam for the same proof."""
+    code = (
+        "import sympy as sp\nfrom identities import limits, signs\nb, l = sp.symbols('beta lam', positive=True)\n"
+        "known = signs.Facts({b: 'positive', l: 'positive'})\n"
+        "print(limits.at_infinity(sp.exp(l * b / 2) / (sp.exp(l * b) + 1), b, known))"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(seen) == 1 and "c = lam/2" in next(iter(seen)), seen
