@@ -8,13 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import headflow.checks as checks
 import pytest
+from headflow.certificates.errors import InputError
+from headflow.checks import cli
+from headflow.checks.reports.report import Report
+from headflow.checks.verdicts import Verdict
 
-import checks
-from certificates.errors import InputError
-from checks import cli
-from checks.reports.report import Report
-from checks.verdicts import Verdict
 from tests.checks.commands.test_check_command import FALSE_CLAIM, TRUE_CLAIMS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,13 +130,13 @@ def test_a_command_imports_only_its_own_module(tmp_path: Path) -> None:
     command, so it gets the list of commands, like help and unknown names."""
     code = (
         "import sys; from checks import cli; parser = cli.build_parser(['check-cert', 'x']); "
-        "print(sorted(m for m in ('matplotlib', 'scipy', 'checks.commands.verify') if m in sys.modules)); "
+        "print(sorted(m for m in ('matplotlib', 'scipy', 'headflow.checks.commands.verify') if m in sys.modules)); "
         "print(parser.parse_args(['check-cert', 'x']).handler.__module__); "
         "print(getattr(cli.build_parser(['check_cert']).parse_args(['verify']), 'handler', None))"
     )
     run = _python(code, tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split("\n")[:3] == ["[]", "checks.commands.check_cert", "None"]
+    assert run.stdout.split("\n")[:3] == ["[]", "headflow.checks.commands.check_cert", "None"]
 
 
 #: What start-up must not import: the solvers, SymPy, plotting, dask, and for the list of commands numpy and
@@ -149,9 +149,9 @@ _COMMANDS = [cli._summary(name)[0] for name in cli._command_names()]
 @pytest.mark.parametrize(
     ("argv", "also_absent"),
     [
-        (["--help"], ("numpy", "flint", "rich", "checks.commands.", "importlib.metadata")),
-        ([], ("numpy", "flint", "checks.commands.")),
-        (["--version"], ("numpy", "flint", "checks.commands.")),
+        (["--help"], ("numpy", "flint", "rich", "headflow.checks.commands.", "importlib.metadata")),
+        ([], ("numpy", "flint", "headflow.checks.commands.")),
+        (["--version"], ("numpy", "flint", "headflow.checks.commands.")),
         *[([command, "--help"], ("numpy", "flint", "mpmath", "identities")) for command in _COMMANDS],
     ],
 )
@@ -200,10 +200,10 @@ def test_the_list_of_commands_shows_each_command_s_own_help() -> None:
     """The one-line help read from a command's source (no import) is the module's HELP, for every command."""
     import importlib
 
-    from checks import cli
+    from headflow.checks import cli
 
     for module_name in cli._command_names():
-        module = importlib.import_module(f"checks.commands.{module_name}")
+        module = importlib.import_module(f"headflow.checks.commands.{module_name}")
         assert cli._summary(module_name) == (getattr(module, "NAME", module_name.replace("_", "-")), module.HELP)
 
 

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from checks.registry import THEOREMS
+from headflow.checks.registry import THEOREMS
 
 ORDER = "from checks.registry import load_all; import json; print(json.dumps([c.id for c in load_all().claims()]))"
 

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from certificates.kernel.format import content_hash
-from certificates.kernel.verify import check_file
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.kernel.verify import check_file
 
 ROOT = Path(__file__).resolve().parents[3]
 CLAIMS = """
@@ -81,7 +80,7 @@ def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Pat
     command = [
         sys.executable,
         "-m",
-        "checks",
+        "headflow",
         "check",
         str(folder / "claims.toml"),
         "--certificates",

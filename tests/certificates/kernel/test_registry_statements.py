@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from certificates.kernel import registry_statements
-from certificates.kernel.format import content_hash
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.verify import check_file
-from certificates.statements import registry
+from headflow.certificates.kernel import registry_statements
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.statements import registry
 
 ROOT = Path(__file__).resolve().parents[3]
 Edit = Callable[[dict[str, Any]], None]

@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 import sympy as sp
+from headflow.certificates.kernel import registry_statements
+from headflow.checks import cli
+from headflow.checks.evidence import equilibria
+from headflow.identities import critical_points as proofs
 
-from certificates.kernel import registry_statements
-from checks import cli
-from checks.evidence import equilibria
-from identities import critical_points as proofs
 from tests.checking import verify_file
 from tests.forging import forged_file
 

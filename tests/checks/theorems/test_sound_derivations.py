@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
-
-from certificates.statements import registry as obligations
-from identities import closed_forms as cf
-from identities import convexity, energy, limits, scalar_regime, signs
-from identities import linearized_clustering as lc
-from identities import reduced_clustering as rc
-from identities.closed_forms import LambdaC, c_star
-from identities.derivation import Derivation
+from headflow.certificates.statements import registry as obligations
+from headflow.identities import closed_forms as cf
+from headflow.identities import convexity, energy, limits, scalar_regime, signs
+from headflow.identities import linearized_clustering as lc
+from headflow.identities import reduced_clustering as rc
+from headflow.identities.closed_forms import LambdaC, c_star
+from headflow.identities.derivation import Derivation
 
 #: 1 - c*(10^30)^2 > 0, whose sign SymPy's evaluation gets wrong (issue 23).
 CANCELLING = 1 - c_star(sp.Integer(10) ** 30) ** 2
