@@ -111,7 +111,7 @@ def test_building_the_constants_command_loads_neither_sympy_nor_mpmath() -> None
     """The table, the digit limits and the command's options load without SymPy or mpmath (fast to start)."""
     code = (
         "import sys, argparse\n"
-        "from checks.commands import constants\n"
+        "from headflow.checks.commands import constants\n"
         "constants.add_arguments(argparse.ArgumentParser())\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'sympy', 'mpmath', 'identities'}))"
     )

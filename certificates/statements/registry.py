@@ -268,7 +268,7 @@ def exit_gap_conditions(params: Parameters) -> list[Condition]:
 EXIT_LEMMA = (
     "for all H, n, alpha, beta of the regime, d rho/dt > 0 on [0, 1), so the equiangular trajectory reaches rho_1 by "
     "time n ln(1/(1 - rho_1))/(2 H alpha); the Condition 8 margin is alpha^2 w^2 h(rho) with h strictly concave "
-    "and h(1) < 0 (headflow.identities.condition8_invariance.prove_exit)"
+    "and h(1) < 0 (identities.condition8_invariance.prove_exit)"
 )
 
 

@@ -9,7 +9,7 @@ the maximum precision, the result says so. mpmath then
 recomputes the value with its own formulas (`checks/constants/mpmath_reference.py`); a disagreement is a
 bug and raises CrossCheckError.
 
-    >>> from checks.constants import certified as constants
+    >>> from headflow.checks.constants import certified as constants
     >>> constants.beta_star(2, 10, 1, digits=30).value
     '0.858006376138307967646365780210'
 """

@@ -152,7 +152,7 @@ def test_checking_loads_neither_sympy_nor_mpmath(written: dict[str, dict[str, An
         path = tmp_path / f"{claim_id}.json"
         path.write_text(json.dumps(certificate))
         script = (
-            "import sys; from certificates.kernel.verify import check_file; "
+            "import sys; from headflow.certificates.kernel.verify import check_file; "
             f"r = check_file({str(path)!r}); assert r.ok, r.message; "
             "print([m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')])"
         )

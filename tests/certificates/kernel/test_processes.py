@@ -135,8 +135,8 @@ def test_check_killed_inside_cvc5_leaves_no_solver(tmp_path: Path, started: list
 #: it by polling only, as where prctl is missing.
 ISOLATED = (
     "import functools, time\n"
-    "from certificates import processes\n"
-    "from certificates.claims.symbolic import isolated\n"
+    "from headflow.certificates import processes\n"
+    "from headflow.certificates.claims.symbolic import isolated\n"
     "if {poll}:\n"
     "    processes.tie_to_parent = functools.partial(processes.tie_to_parent, death_signal=False)\n"
     "isolated(lambda: time.sleep(120), 10**9, 'sleeping')\n"
@@ -154,7 +154,7 @@ def test_forked_worker_dies_with_its_parent(started: list, signum: int, poll: bo
 
 def test_a_child_whose_parent_is_already_gone_ends_at_once() -> None:
     """The race the death signal leaves open (the parent dies before the child arms it) is closed by a check."""
-    code = "from certificates.kernel.processes import tie_to_parent\ntie_to_parent(1)\nprint('survived')"
+    code = "from headflow.certificates.kernel.processes import tie_to_parent\ntie_to_parent(1)\nprint('survived')"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 3 and "survived" not in result.stdout, result
 

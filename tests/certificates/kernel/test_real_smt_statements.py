@@ -71,7 +71,7 @@ def test_the_examples_smt_certificates_carry_statements_and_are_accepted_without
     assert {"exp.second-order", "lambda-c.below-four", "sqrt.product", "sqrt-square"} <= set(certificates)
     assert all(json.loads(p.read_text())["statement"]["form"] == "real" for p in certificates.values())
     script = (
-        "import sys\nfrom certificates.kernel.verify import check_file\n"
+        "import sys\nfrom headflow.certificates.kernel.verify import check_file\n"
         f"results = [check_file(p) for p in {[str(p) for p in certificates.values()]!r}]\n"
         "assert all(r.ok for r in results), [r.message for r in results if not r.ok]\n"
         "print([m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')])"

@@ -133,7 +133,7 @@ def test_what_is_printed_is_rendered_from_the_statement(certificates: dict[str, 
 def test_checking_loads_neither_sympy_nor_mpmath(certificates: dict[str, list[Path]]) -> None:
     paths = [str(p) for claim in ("xx", "xx-dependent", "inverse-golden", "c-star-edge") for p in certificates[claim]]
     script = (
-        "import sys\nfrom certificates.kernel.verify import check_file\n"
+        "import sys\nfrom headflow.certificates.kernel.verify import check_file\n"
         f"assert all(check_file(p).ok for p in {paths!r})\n"
         "print([m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')])"
     )
