@@ -2,12 +2,12 @@
 
 `certificates/kernel/expression_balls.py` evaluated SymPy expressions as balls by walking them; it is gone from
 the code and kept here, as the baseline only (`_sympy_ball`, its function as it was). At the precision of
-100,000 digits, for each closed form of `certificates.kernel.stored_forms` and for one Newton step of
-lambda_c's root finder (g and g' of `identities.closed_forms.lambda_c_equation` at the root, n = 10), it times
-the tree evaluation (`certificates.kernel.balls.eval_ball` on the tree written once by `from_sympy`) against
+100,000 digits, for each closed form of `headflow.certificates.kernel.stored_forms` and for one Newton step of
+lambda_c's root finder (g and g' of `headflow.identities.closed_forms.lambda_c_equation` at the root, n = 10), it times
+the tree evaluation (`headflow.certificates.kernel.balls.eval_ball` on the tree written once by `from_sympy`) against
 the SymPy walk of the same formula at the same point (with n folded in by SymPy, as the root finder did), and
 checks that the two balls overlap. Then it times `headflow constants Q --digits 100000`'s certified computation
-(`checks.constants.certified.certify`: precision loop and correct rounding, no cross-check) end to end.
+(`headflow.checks.constants.certified.certify`: precision loop and correct rounding, no cross-check) end to end.
 
 Run `python -m benchmarks.ball_evaluator` from the repository root (about a minute; `--digits 10000` for a
 few seconds).
@@ -29,13 +29,13 @@ from flint import arb, ctx
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of
-from certificates.provers.lambda_c_roots import certify_root
-from certificates.statements.stored_forms import forms
-from certificates.sympy_trees import from_sympy
-from checks.constants import certified
-from identities import closed_forms as cf
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ball_of
+from headflow.certificates.provers.lambda_c_roots import certify_root
+from headflow.certificates.statements.stored_forms import forms
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.checks.constants import certified
+from headflow.identities import closed_forms as cf
 
 FORMS_SYMPY, SYMBOLS = forms()
 

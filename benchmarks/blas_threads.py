@@ -24,7 +24,7 @@ def _run(threads: int) -> tuple[float, float]:
     """(wall, CPU) seconds of one `headflow verify --only CLAIMS` process with `threads` BLAS threads."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "checks", "verify", "--only", CLAIMS, "--certificates", folder]
+        command = [sys.executable, "-m", "headflow", "verify", "--only", CLAIMS, "--certificates", folder]
         start = time.perf_counter()
         subprocess.run(
             command, check=True, capture_output=True, env={**os.environ, "OPENBLAS_NUM_THREADS": str(threads)}

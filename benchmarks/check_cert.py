@@ -1,9 +1,9 @@
 """Worst-case re-check times of certificates at the size bounds, against the genuine certificates.
 
-`certificates.kernel.format` bounds every size in a certificate (tokens, dimension, heads, precision,
+`headflow.certificates.kernel.format` bounds every size in a certificate (tokens, dimension, heads, precision,
 cover leaves times expression nodes, conditions) so that re-checking any accepted-size file is
 fast. This benchmark builds data at those bounds and times the checker's own re-computation
-(`certificates.kernel.recheck`), side by side with the re-check of what `headflow certify` writes (the
+(`headflow.certificates.kernel.recheck`), side by side with the re-check of what `headflow certify` writes (the
 baseline), and prints the ratio worst / baseline.
 
 Run `python benchmarks/check_cert.py` from the repository root (or `python -m benchmarks`).
@@ -23,14 +23,13 @@ if __package__ in (None, ""):
 import contextlib
 
 import numpy as np
-
-from certificates import model_balls
-from certificates.kernel import covers, recheck
-from certificates.kernel import format as fmt
-from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import count_nodes
-from certificates.kernel.verify import check_file
-from certificates.provers.witness import exact_record, round_configuration
+from headflow.certificates import model_balls
+from headflow.certificates.kernel import covers, recheck
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.exprtree import count_nodes
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.witness import exact_record, round_configuration
 
 
 def _seconds(call) -> float:  # type: ignore[no-untyped-def]
@@ -57,7 +56,7 @@ def configuration_seconds(attention: str, quantity: str) -> float:
     hypotheses = frozenset({"unit-tokens", "symmetric-scores", "aligned-values"})
 
     def run() -> None:
-        from certificates.kernel import ball_model
+        from headflow.certificates.kernel import ball_model
 
         cfg = recheck.exact_configuration(payload["configuration"])
         assert not ball_model.hypothesis_failures(cfg, sorted(hypotheses))
@@ -106,7 +105,7 @@ def _try(call) -> None:  # type: ignore[no-untyped-def]
 
 def baseline_seconds() -> float:
     """Re-checking everything `headflow certify --profile quick` writes (z3 and cvc5 included)."""
-    from checks import cli
+    from headflow.checks import cli
 
     with tempfile.TemporaryDirectory() as folder:
         cli.main(["certify", "--certificates", folder])

@@ -42,9 +42,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from flint import arb, ctx
-
-from checks.constants import certified as constants
-from checks.constants.mpmath_reference import mpmath_value
+from headflow.checks.constants import certified as constants
+from headflow.checks.constants.mpmath_reference import mpmath_value
 
 ROOT = Path(__file__).resolve().parent.parent
 DIGITS = (1_000, 10_000, 100_000)
@@ -237,7 +236,7 @@ def start_up() -> list[dict[str, object]]:
         ["constants", "--help"],
         ["constants", "--quantity", "c_star", "--H", "2", "--digits", "50"],
     ):
-        seconds, cpu = _fresh([sys.executable, "-m", "checks", *argv])
+        seconds, cpu = _fresh([sys.executable, "-m", "headflow", *argv])
         print(f"  headflow {' '.join(argv):<52}{seconds:8.3f}{cpu:8.3f}  {'ok' if cpu < 0.3 else 'above 0.3 s'}")
         rows.append(
             {

@@ -17,7 +17,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from checks import api
+from headflow.checks import api
 
 CLAIMS = Path(__file__).with_name("dynamics_claims.toml")
 

@@ -21,8 +21,8 @@ from unittest import mock
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from checks import api
-from checks.claimsfile import dynamics_decider, identity_decider, inequality_decider
+from headflow.checks import api
+from headflow.checks.claimsfile import dynamics_decider, identity_decider, inequality_decider
 
 CLAIMS = Path(__file__).with_name("engine_claims.toml")
 

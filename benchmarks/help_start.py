@@ -17,7 +17,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from checks.cli import _command_names, _summary
+from headflow.checks.cli import _command_names, _summary
 
 #: The budget of one `--help` (issue 41).
 BUDGET_SECONDS = 0.3
@@ -41,7 +41,7 @@ def run() -> list[dict[str, object]]:
     print(f"python -c pass: {interpreter:.3f} s (the interpreter's start-up)")
     rows: list[dict[str, object]] = []
     for command in [_summary(name)[0] for name in _command_names()]:
-        seconds = _best(["-m", "checks", command, "--help"])
+        seconds = _best(["-m", "headflow", command, "--help"])
         over = "" if seconds <= BUDGET_SECONDS else "  OVER BUDGET"
         print(f"headflow {command} --help: {seconds:.3f} s ({seconds / interpreter:.1f}x the interpreter){over}")
         rows.append(

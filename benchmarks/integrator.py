@@ -36,10 +36,10 @@ from scipy.integrate import solve_ivp
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from checks.integrator import integrate
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.checks.integrator import integrate
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 TARGETS = (1e-6, 1e-8, 1e-10, 1e-12)
 LADDER = tuple(10.0 ** (-2.0 - 0.5 * k) for k in range(23))  # 1e-2 .. 1e-13

@@ -51,11 +51,12 @@ from scipy.integrate import solve_ivp
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from headflow.certificates.errors import InputError
+from headflow.checks.integrator import integrate
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+
 from benchmarks.integrator import LADDER, Ladder, Problem, headflow, scan
-from certificates.errors import InputError
-from checks.integrator import integrate
-from checks.model import field as model
-from checks.model.configuration import Configuration
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def jax_peers(cfg: Configuration, T: float) -> list[Peer] | str:
 def headflow_jax(cfg: Configuration, T: float) -> Peer | str:
     """headflow's jitted backend, compiled before any timing (or why it is skipped)."""
     try:
-        from checks.model import jax_field
+        from headflow.checks.model import jax_field
 
         field = jax_field.field_function(cfg)
     except InputError as error:

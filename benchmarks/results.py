@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from certificates.atomic import write_text_atomic
+from headflow.certificates.atomic import write_text_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where the committed results live (one JSON file per benchmark).

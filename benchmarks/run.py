@@ -29,7 +29,7 @@ VERIFY_BUDGET_SECONDS = 60.0
 def verify_timing() -> list[dict[str, object]]:
     """Wall time of `headflow verify --profile quick` in a fresh process, against its budget."""
     with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "checks", "verify", "--profile", "quick", "--format", "json"]
+        command = [sys.executable, "-m", "headflow", "verify", "--profile", "quick", "--format", "json"]
         command += ["--out", str(Path(folder) / "report.json"), "--certificates", str(Path(folder) / "certs")]
         start = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)

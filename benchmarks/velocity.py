@@ -31,9 +31,9 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 #: (n, d, H, rounds): the sizes of part 1 and how many interleaved rounds each takes the best of.
 SIZES = ((64, 8, 4, 3000), (512, 32, 8, 60), (2048, 64, 8, 8))

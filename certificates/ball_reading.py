@@ -1,7 +1,7 @@
 """Balls and exact numbers as the provers, deciders and reports read them, outside the kernel (which only checks).
 
 - `fails`: a relation refuted by a ball (every point of it violates `value relation 0`): a decider's FALSE, where the
-  kernel only ever needs `certificates.kernel.exact.holds`;
+  kernel only ever needs `headflow.certificates.kernel.exact.holds`;
 - `approximate`: a rational to a few significant digits at any magnitude, for messages and reports;
 - `shown`: a rational exactly when it is not too large, else about 20 digits, for messages.
 """
@@ -13,7 +13,7 @@ import numbers
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel.exact import ball_of, holds, precision
+from headflow.certificates.kernel.exact import ball_of, holds, precision
 
 #: The relation that holds exactly where the given one fails.
 NEGATION = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "!=": "==", "==": "!="}

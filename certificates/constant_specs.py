@@ -1,10 +1,10 @@
 """The one table of the regime's constants: every place that names a constant reads it from here.
 
-`headflow constants` (its options and rows), the certified balls (`checks.constants.certified`), mpmath's
-cross-check (`checks.constants.mpmath_reference`, which registers one formula and digit limit per row), the
-rendered tables (`checks.constants.tables`) and the names a claims-file expression may use
-(`certificates.claims.names`) all iterate over QUANTITIES, so adding a constant is one row here plus its
-formulas. A row points to its SymPy builder in `identities.closed_forms` through a function of that module
+`headflow constants` (its options and rows), the certified balls (`headflow.checks.constants.certified`), mpmath's
+cross-check (`headflow.checks.constants.mpmath_reference`, which registers one formula and digit limit per row), the
+rendered tables (`headflow.checks.constants.tables`) and the names a claims-file expression may use
+(`headflow.certificates.claims.names`) all iterate over QUANTITIES, so adding a constant is one row here plus its
+formulas. A row points to its SymPy builder in `headflow.identities.closed_forms` through a function of that module
 (`lambda forms: forms.c_star`), called on first use, so that the table loads without SymPy and building the
 command line stays fast.
 """
@@ -32,10 +32,10 @@ class Parameter:
 class Quantity:
     """One constant: its parameters (in the order of its signature), its LaTeX name and its SymPy builder.
 
-    `symbolic` picks the builder out of `identities.closed_forms` (handed in by `builder`); the builder is the
+    `symbolic` picks the builder out of `headflow.identities.closed_forms` (handed in by `builder`); the builder is the
     expression itself when there is no parameter, else a function of one expression per parameter. It is the
     claims-file function (None for a quantity that has no SymPy form and is therefore not in the claims-file
-    language, such as the root c8_exit_gap); the balls are `certificates.provers.constant_balls`'s."""
+    language, such as the root c8_exit_gap); the balls are `headflow.certificates.provers.constant_balls`'s."""
 
     name: str
     parameters: tuple[str, ...]
@@ -46,7 +46,7 @@ class Quantity:
         """The SymPy builder of the quantity (imports SymPy and the closed forms on first use)."""
         if self.symbolic is None:
             raise ValueError(f"{self.name} has no SymPy form")
-        from identities import closed_forms
+        from headflow.identities import closed_forms
 
         return self.symbolic(closed_forms)
 

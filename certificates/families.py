@@ -3,11 +3,11 @@
 TOKEN_FAMILIES and HEAD_FAMILIES are the one vocabulary of families. Each record declares as data what a
 claims file may state about the family (the least dimension d, the options it takes with their domains and
 defaults), what a search may move and its short command-line name; what the family implies (free tokens, exact
-members, hypotheses, rounding) is read from the facts of `certificates.family_names`,
+members, hypotheses, rounding) is read from the facts of `headflow.certificates.family_names`,
 whose names are the records' names. The
 claims-file schema checks a file's options from the records, the test strategies draw from their domains,
-the manual's table of families is rendered from them (`checks.model.family_table`), and the seeded draws of
-`checks.model.families` are registered once per record. The records hold no numbers to draw, so the
+the manual's table of families is rendered from them (`headflow.checks.model.family_table`), and the seeded draws of
+`headflow.checks.model.families` are registered once per record. The records hold no numbers to draw, so the
 claims-file checker reads them without numpy.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from certificates import family_names
+from headflow.certificates import family_names
 
 Options = Mapping[str, Any]
 """A family's parameters as a claims file states them: the values of its `Option`s, by name."""
@@ -73,9 +73,9 @@ class Option:
     to): its domain, its default (None: the family needs it), and `generic`, the values at which every member
     has all the hypotheses the family declares, when that is narrower than the domain (None: the domain).
     `kind` is what the file writes: "number", "count" (an integer in the domain and at most n), "tokens" (the
-    user's own tokens, `certificates.claims.given_tokens`), "matrices" (the user's own exact head matrices,
-    `certificates.claims.given_matrices`; for both the domain is unused) or "angles" (the tokens on the circle
-    as exact angles, `certificates.claims.given_angles`, d = 2)."""
+    user's own tokens, `headflow.certificates.claims.given_tokens`), "matrices" (the user's own exact head matrices,
+    `headflow.certificates.claims.given_matrices`; for both the domain is unused) or "angles" (the tokens on the circle
+    as exact angles, `headflow.certificates.claims.given_angles`, d = 2)."""
 
     name: str
     domain: Interval

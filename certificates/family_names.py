@@ -1,7 +1,7 @@
 """The facts of the named families that decide whether exact data can be one of their members: whether a token family
 is `free` or has `exact_members`, and which hypotheses a head family implies and whether it `rounds`.
 `certificates.statements.dynamics` derives from them the `model` statement a dynamics claim's witness settles; the full
-records (sizes, options, short names: `certificates.families`) read the same facts from here."""
+records (sizes, options, short names: `headflow.certificates.families`) read the same facts from here."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 class TokenFacts(NamedTuple):
     """`free`: every unit-token configuration near a member is a member too (a rounded state stays in the family);
-    `exact_members`: exact data are tested for membership exactly (`certificates.statements.dynamics`)."""
+    `exact_members`: exact data are tested for membership exactly (`headflow.certificates.statements.dynamics`)."""
 
     free: bool
     exact_members: bool = False

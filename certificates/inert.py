@@ -13,8 +13,8 @@ cancelled denominator keeps its definedness condition, recorded from the text by
 `Log(x)`, `W(x)` (principal Lambert W) and `Pi()`. The only evaluations are exact and sign-free: the
 square root or real power of a rational that is an exact power of a rational, `Exp(0) = 1`,
 `Log(1) = 0`, an integer exponent of `RealPower` (an ordinary power). `inert(expr)` turns an ordinary
-SymPy formula (the closed forms of `identities.closed_forms`, built on plain symbols, which SymPy
-cannot rewrite by sign) into inert form; `certificates.sympy_trees.from_sympy` writes inert trees.
+SymPy formula (the closed forms of `headflow.identities.closed_forms`, built on plain symbols, which SymPy
+cannot rewrite by sign) into inert form; `headflow.certificates.sympy_trees.from_sympy` writes inert trees.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class Sqrt(Inert):
         return _exact_root(x, 2) if x.is_Rational else None
 
     def radical_parts(self) -> tuple[sp.Expr, int, int, sp.Expr]:
-        """(base, p, q, the node of base**(1/q)): what `identities.algebraic` makes a radical atom of."""
+        """(base, p, q, the node of base**(1/q)): what `headflow.identities.algebraic` makes a radical atom of."""
         return self.args[0], 1, 2, self
 
 
@@ -139,7 +139,7 @@ _UNARY = {sp.exp: Exp, sp.log: Log, sp.LambertW: W}
 
 def inert(expr: sp.Expr) -> sp.Expr:
     """An ordinary SymPy formula in inert form: rational powers, exp, log, LambertW, E and pi become inert nodes
-    (other functions, such as `identities.closed_forms.LambdaC`, keep their class, with inert arguments)."""
+    (other functions, such as `headflow.identities.closed_forms.LambdaC`, keep their class, with inert arguments)."""
     if expr.is_Rational or expr.is_Symbol:
         return expr
     if expr is sp.E:

@@ -1,5 +1,5 @@
 """Attention masks given by a user (a claims file, the API, a model configuration): validated into the kernel's
-masks (`certificates.kernel.masks`) with errors that name the offending field, and written back as rows.
+masks (`headflow.certificates.kernel.masks`) with errors that name the offending field, and written back as rows.
 
 A mask is "causal" or n rows of n entries 0/1 (or booleans) with 1 on the diagonal: every token attends to itself,
 so every softmax row is normalized. The kernel reads a certificate's masks itself and rejects what is not one.
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from certificates.errors import InputError
-from certificates.kernel.masks import Mask, causal
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.masks import Mask, causal
 
 #: The named masks a claims file or the API may give instead of rows.
 NAMED = ("causal",)

@@ -1,5 +1,5 @@
 """The model's quantities at exact data as balls, by name, for tests and benchmarks that compare them with the float
-model (`checks.model.field`): nested lists over heads, tokens and coordinates.
+model (`headflow.checks.model.field`): nested lists over heads, tokens and coordinates.
 
 Each is the definition of the configuration's one chain (`certificates.kernel.model_chain`) that the kernel reads,
 evaluated with balls (`Chain.balls`); this module only names them, and gives a model term's ball (`term_ball`) as the
@@ -14,11 +14,10 @@ from functools import partial
 from typing import Any
 
 from flint import arb
-
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.model_chain import Chain, Value
-from certificates.kernel.model_terms import Term
-from certificates.kernel.model_values import Trees
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.model_chain import Chain, Value
+from headflow.certificates.kernel.model_terms import Term
+from headflow.certificates.kernel.model_values import Trees
 
 
 def balls(cfg: ExactConfiguration, read: Callable[[Chain], Any]) -> Any:

@@ -5,7 +5,7 @@ The recorder (`checks.integrator.recorder`), the dynamics claims of a claims fil
 MODEL_QUANTITIES; the float evaluator of every quantity is `checks.model.observables.EVALUATORS` (a test checks both
 have the same names). A certified quantity is a model term (`term`, `certificates.kernel.model_terms`), defined once
 in the model's chain (`certificates.kernel.model_chain`): a dynamics claim's witness refutes a `model` statement
-about that term (`certificates.statements.dynamics`), which the checker evaluates with balls and the Coq writer
+about that term (`headflow.certificates.statements.dynamics`), which the checker evaluates with balls and the Coq writer
 states.
 """
 
@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flint import arb
-
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.model_statements import term_of
-from certificates.model_balls import term_ball
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.model_statements import term_of
+from headflow.certificates.model_balls import term_ball
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,7 @@ class ModelQuantity:
     derivative; per_head: the quantity that is its value per head (`energy` of one head is E_h);
     term: the model term that is its value at the free head h and token i (`certificates.kernel.model_terms`) when
     witnesses may certify its sign. What the claims file and the recorder need besides is
-    `certificates.quantity_uses`."""
+    `headflow.certificates.quantity_uses`."""
 
     name: str
     axes: tuple[str, ...] = ()
@@ -71,5 +70,5 @@ CERTIFIED = tuple(q.name for q in MODEL_QUANTITIES.values() if q.term is not Non
 
 def ball_value(cfg: ExactConfiguration, quantity: str, head: int | None, token: int | None) -> arb:
     """The ball of a certified quantity at exact data, at the given head and token (as its axes need): its model
-    term, read as the checker's own trees (`certificates.model_balls.term_ball`)."""
+    term, read as the checker's own trees (`headflow.certificates.model_balls.term_ball`)."""
     return term_ball(term_of(["name", MODEL_QUANTITIES[quantity].term]), cfg, token, head)

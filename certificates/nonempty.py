@@ -23,12 +23,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from flint import arb
-
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, exact_value, precision
-from certificates.kernel.exprtree import TreeError, exact_rational, rational_text
-from certificates.kernel.regions import Box, Region, Side
-from certificates.kernel.tree_text import term_text
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ball_of, exact_value, precision
+from headflow.certificates.kernel.exprtree import TreeError, exact_rational, rational_text
+from headflow.certificates.kernel.regions import Box, Region, Side
+from headflow.certificates.kernel.tree_text import term_text
 
 #: Precisions (bits) at which bounds are evaluated at a point.
 PRECISIONS = (64, 256, 1024)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from multiprocessing.context import BaseContext
 
-from certificates.kernel import processes
+from headflow.certificates.kernel import processes
 
 #: Seconds between two looks of a worker's polling thread at its parent.
 POLL_SECONDS = 0.2

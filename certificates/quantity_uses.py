@@ -1,6 +1,6 @@
 """What the claims file, the recorder and the float evaluators need of the model quantities beyond the kernel's table.
 
-The kernel's table (`certificates.model_quantities.MODEL_QUANTITIES`) holds what the certificate checker reads:
+The kernel's table (`headflow.certificates.model_quantities.MODEL_QUANTITIES`) holds what the certificate checker reads:
 axes, rates, balls, notation. The rest is not checking and lives here, by quantity name: whether a dynamics claim
 may name a quantity, its observable name in the recorder (`checks.integrator.recorder`), the claim field its value
 depends on, and, for a number per trajectory, the state quantity whose first fall to that field's value it times.
@@ -8,7 +8,7 @@ depends on, and, for a number per trajectory, the state quantity whose first fal
 
 from __future__ import annotations
 
-from certificates.model_quantities import MODEL_QUANTITIES
+from headflow.certificates.model_quantities import MODEL_QUANTITIES
 
 #: The quantities a dynamics claim may not name (a per-head array, which claims reach as `energy` with a head).
 UNCLAIMED = frozenset({"head_energies"})

@@ -1,6 +1,6 @@
 """Writing certificate files: the content (see certificates.kernel.format), the tool versions, atomically.
 
-Files are written complete or not at all; `headflow check-cert` (certificates.kernel.verify) re-checks
+Files are written complete or not at all; `headflow check-cert` (headflow.certificates.kernel.verify) re-checks
 one from the file alone.
 """
 
@@ -13,9 +13,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from certificates.atomic import write_text_atomic
-from certificates.kernel.format import KINDS, SCHEMA, TOOLS, VERSION, content_hash
-from certificates.statements import elaborate
+from headflow.certificates.atomic import write_text_atomic
+from headflow.certificates.kernel.format import KINDS, SCHEMA, TOOLS, VERSION, content_hash
+from headflow.certificates.statements import elaborate
 
 #: The distribution of each tool a certificate records (`certificates.kernel.format.TOOLS`; "": the interpreter).
 DISTRIBUTIONS = {"python": "", "z3": "z3-solver", "cvc5": "cvc5", "flint": "python-flint", "sympy": "sympy"}

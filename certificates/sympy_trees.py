@@ -1,4 +1,4 @@
-"""SymPy expressions and formulas -> the kernel's expression trees (`certificates.kernel.exprtree`).
+"""SymPy expressions and formulas -> the kernel's expression trees (`headflow.certificates.kernel.exprtree`).
 
 The deciding side proposes with SymPy; what reaches a certificate is a tree. This writer is not trusted: a tree
 stands for what the kernel evaluates of it, and a statement's trees are compared with the claim's (a claims file's
@@ -10,16 +10,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel.exprtree import UNARY, Tree, TreeError, rational_text
+from headflow.certificates.kernel.exprtree import UNARY, Tree, TreeError, rational_text
 
 
 def from_sympy(expr: Any) -> Tree:
     """The tree of a SymPy expression built from + * integer powers, exp, log, sqrt, LambertW, lambda_c, pi and
-    the inert nodes of `certificates.inert` (whose real powers become `rpow`)."""
+    the inert nodes of `headflow.certificates.inert` (whose real powers become `rpow`)."""
     import sympy as sp
-
-    from certificates import inert
-    from identities.closed_forms import LambdaC
+    from headflow.certificates import inert
+    from headflow.identities.closed_forms import LambdaC
 
     e = sp.sympify(expr, strict=True)
     if e.is_Rational:

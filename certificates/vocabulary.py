@@ -1,7 +1,7 @@
 """The model's vocabulary beyond what the kernel checks: typed names, the spherical schemes and size limits.
 
-The kernel's part (`certificates.kernel.vocabulary`) names the attention kinds and normalization schemes a core
-statement may use; the numeric configuration (`checks.model.configuration`), the claims-file schema and the
+The kernel's part (`headflow.certificates.kernel.vocabulary`) names the attention kinds and normalization schemes a core
+statement may use; the numeric configuration (`headflow.checks.model.configuration`), the claims-file schema and the
 simulations add here what only they need: the kinds and schemes as typing Literals (held equal to the kernel's
 tuples by a test), the schemes whose integrator keeps the tokens on the sphere, and the size limits of numeric
 evaluations.

@@ -1,6 +1,6 @@
 """headflow's numerical side: the model, the claim registry, the checks, the CLI and the Python API.
 
-`checks.verify(...)` and `checks.check(...)` (see `checks.api`) decide claims and return a
+`headflow.checks.verify(...)` and `headflow.checks.check(...)` (see `headflow.checks.api`) decide claims and return a
 `checks.Report`. They, and `__version__`, are loaded on first use, so that `import checks` (and
 every `from checks import module`) stays cheap: nothing heavy is imported until it is needed.
 
@@ -18,7 +18,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Public names loaded on first use, and the module each comes from.
-_LAZY = {"verify": "checks.api", "check": "checks.api", "Report": "checks.reports.report"}
+_LAZY = {"verify": "headflow.checks.api", "check": "headflow.checks.api", "Report": "headflow.checks.reports.report"}
 
 __all__ = ["Report", "__version__", "check", "verify"]
 

@@ -1,7 +1,7 @@
-"""Allow `python -m checks` to behave like the `headflow` command."""
+"""Allow `python -m headflow` to behave like the `headflow` command."""
 
 import sys
 
-from checks.cli import main
+from headflow.checks.cli import main
 
 sys.exit(main())

@@ -1,14 +1,14 @@
 """The Python API: decide the paper's claims, or a claims file's, and get a `Report` back.
 
 ```python
-import checks
+import headflow.checks as checks
 report = checks.verify(only="T19.*")
 report.summary, report.verdicts["T19.threshold"], report.differences
 ```
 
 `headflow verify` and `headflow check` are these functions plus printing: there is no second
 code path. The keyword arguments are those of `decide` (profile, seed, certificates, timeout,
-progress, recheck, coq). Bad arguments raise `certificates.errors.InputError` before any claim is decided;
+progress, recheck, coq). Bad arguments raise `headflow.certificates.errors.InputError` before any claim is decided;
 its message
 names the argument as the command line spells it (`--seed`, `--timeout`, `--certificates`).
 """
@@ -20,16 +20,16 @@ import time
 from pathlib import Path
 from typing import TypedDict, Unpack
 
-from certificates.errors import InputError
-from checks import coq_files, rechecks
-from checks.choices import DEFAULT_CERTIFICATES, PROFILES
-from checks.coq_files import write_coq_files
-from checks.input_bounds import check_seed, check_timeout
-from checks.progress import progress_bar
-from checks.registry import Claim, Context, load_all
-from checks.reports.document import Subject
-from checks.reports.report import Report
-from checks.runner import run_claims
+from headflow.certificates.errors import InputError
+from headflow.checks import coq_files, rechecks
+from headflow.checks.choices import DEFAULT_CERTIFICATES, PROFILES
+from headflow.checks.coq_files import write_coq_files
+from headflow.checks.input_bounds import check_seed, check_timeout
+from headflow.checks.progress import progress_bar
+from headflow.checks.registry import Claim, Context, load_all
+from headflow.checks.reports.document import Subject
+from headflow.checks.reports.report import Report
+from headflow.checks.runner import run_claims
 
 
 class DecisionOptions(TypedDict, total=False):
@@ -52,8 +52,8 @@ def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Repor
 def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
     """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none;
     the data files text names are read from inside the working folder)."""
-    from certificates.claims.loader import load_claims, parse_claims
-    from checks.claimsfile.register import register_claims
+    from headflow.certificates.claims.loader import load_claims, parse_claims
+    from headflow.checks.claimsfile.register import register_claims
 
     if not isinstance(claims, str | os.PathLike):
         raise InputError("claims", claims, "must be a claims file's path or its TOML text")
@@ -76,11 +76,11 @@ def decide(
 ) -> Report:
     """Decide `claims` in order within the overall `timeout` in seconds; `label` names the progress bar.
 
-    `subject` says whether they are the paper's claims or a claims file's (`checks.reports.document.Subject`).
+    `subject` says whether they are the paper's claims or a claims file's (`headflow.checks.reports.document.Subject`).
 
     The bar is drawn on stderr when it is a terminal and `progress` is true. Certificate files go to
     the folder `certificates`; the options are checked before any claim is decided. With `recheck` every
-    certificate is then re-checked by check-cert (`checks.rechecks`), with `coq` also by coqc, and each verdict
+    certificate is then re-checked by check-cert (`headflow.checks.rechecks`), with `coq` also by coqc, and each verdict
     lists the checkers that accepted its certificates.
     """
     validate(profile, seed, certificates, timeout)

@@ -9,16 +9,16 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from certificates.claims.embedding import embedded, embedded_claim_mismatch, read_embedded
-from certificates.claims.schema import UserClaim
-from certificates.errors import InputError
-from certificates.kernel.loading import load, require_regular
-from certificates.kernel.verify import CheckResult, check_file
-from certificates.statements import restated
-from checks import coq_files, rechecks
-from checks.input_bounds import MAX_TIMEOUT, check_range, check_width
-from checks.progress import progress_bar
-from checks.reports.terminal import console_for, wrapped
+from headflow.certificates.claims.embedding import embedded, embedded_claim_mismatch, read_embedded
+from headflow.certificates.claims.schema import UserClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.loading import load, require_regular
+from headflow.certificates.kernel.verify import CheckResult, check_file
+from headflow.certificates.statements import restated
+from headflow.checks import coq_files, rechecks
+from headflow.checks.input_bounds import MAX_TIMEOUT, check_range, check_width
+from headflow.checks.progress import progress_bar
+from headflow.checks.reports.terminal import console_for, wrapped
 
 
 def _expand(names: list[str]) -> list[Path]:
@@ -47,8 +47,8 @@ def check_files(args: argparse.Namespace) -> int:
         return 1
     compare = None
     if args.claims is not None:
-        from certificates.claims.loader import load_claims
-        from certificates.claims.schema import with_parts
+        from headflow.certificates.claims.loader import load_claims
+        from headflow.certificates.claims.schema import with_parts
 
         try:
             compare = {claim.id: claim for claim in with_parts(load_claims(args.claims))}

@@ -13,7 +13,7 @@ PROFILES = ("quick", "thorough")
 FORMATS = ("table", "json", "markdown", "html")
 #: Where certificate files go unless another folder is given.
 DEFAULT_CERTIFICATES = "certs"
-#: The Runge-Kutta pairs of `simulate --method` (`checks.integrator.methods` maps each to its tableau).
+#: The Runge-Kutta pairs of `simulate --method` (`headflow.checks.integrator.methods` maps each to its tableau).
 INTEGRATION_METHODS = ("dp54", "dop853")
 #: `--method auto` takes DOP853 for rtol at or below this value (unless the attention is relu), DP5(4) above it.
 HIGH_ORDER_RTOL = 1e-3

@@ -1,4 +1,4 @@
-"""The `headflow` command: subcommands live in `checks.commands`, one module each.
+"""The `headflow` command: subcommands live in `headflow.checks.commands`, one module each.
 
 Each command module defines HELP, `add_arguments(parser)` and `run(args) -> int`; it imports what decides (SymPy,
 numpy, the kernel's balls) only when `run` runs, and its options' choices come from light modules
@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from certificates.errors import InputError
-from certificates.temporary import own_folder
-from checks import commands
+from headflow.certificates.errors import InputError
+from headflow.certificates.temporary import own_folder
+from headflow.checks import commands
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,7 +37,7 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> NoReturn:
-        from checks import __version__
+        from headflow.checks import __version__
 
         parser.exit(message=f"headflow {__version__}\n")
 
@@ -77,7 +77,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         if module_name != chosen:
             sub.add_parser(name, help=text, description=text)
             continue
-        module = importlib.import_module(f"checks.commands.{module_name}")
+        module = importlib.import_module(f"headflow.checks.commands.{module_name}")
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(handler=module.run)

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from certificates.atomic import write_text_atomic
-from certificates.coq.source import WITNESS_BITS, source
-from certificates.kernel.coq import run
-from certificates.kernel.coq.certificate import problem as certificate_problem
-from certificates.kernel.coq.statements import NotStated, NotTranslatable, guard, require_stated
-from certificates.kernel.exprtree import TreeError
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.verify import CheckResult, check_file
-from certificates.statements import elaborate
+from headflow.certificates.atomic import write_text_atomic
+from headflow.certificates.coq.source import WITNESS_BITS, source
+from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.coq.certificate import problem as certificate_problem
+from headflow.certificates.kernel.coq.statements import NotStated, NotTranslatable, guard, require_stated
+from headflow.certificates.kernel.exprtree import TreeError
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.verify import CheckResult, check_file
+from headflow.certificates.statements import elaborate
 
 #: The statuses of a Coq re-check, as the reports print them. UNPROVED is no verdict on the certificate: coqc ran out
 #: of time, or the proof of an smt certificate's statement (tactics such as nra, searched by Coq, not data of the

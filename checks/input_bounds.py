@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from certificates.errors import InputError
-from checks.choices import MAX_SEED
+from headflow.certificates.errors import InputError
+from headflow.checks.choices import MAX_SEED
 
 #: Largest --timeout in seconds (about 11.6 days): a budget, not a way to ask for a run without end.
 MAX_TIMEOUT = 1e6

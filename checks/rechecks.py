@@ -3,7 +3,7 @@ and, when asked, Coq. What `headflow check-cert` prints, and what the reports li
 
 A checker is listed only when it accepted the file in this run: check-cert when the certificate re-checks against
 its claim's obligation (each smt solver only when it answered within its time limit), Coq only when coqc accepted
-the regenerated Coq file (`checks.coq_files`). Nothing is remembered between runs.
+the regenerated Coq file (`headflow.checks.coq_files`). Nothing is remembered between runs.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from certificates.kernel import loading, solvers
-from certificates.kernel.verify import check_file
-from checks import coq_files
+from headflow.certificates.kernel import loading, solvers
+from headflow.certificates.kernel.verify import check_file
+from headflow.checks import coq_files
 
 #: The name of check-cert's own re-check of a certificate that is not smt (balls, exact data).
 BALLS = "check-cert (balls)"
@@ -30,7 +30,7 @@ class Recheck:
 
 def accepting(path: Path, message: str) -> list[str]:
     """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
-    answered within its time limit (`certificates.kernel.solvers.recheck_unsat` names those that ran out)."""
+    answered within its time limit (`headflow.certificates.kernel.solvers.recheck_unsat` names those that ran out)."""
     if loading.load(path)["kind"] != "smt":
         return [BALLS]
     return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]

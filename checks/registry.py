@@ -1,6 +1,6 @@
 """The one claim registry: claims (SPEC ids, statements) and the procedures that decide them.
 
-Each theorem module of `checks.theorems` declares its claims (statements and readings), the figures
+Each theorem module of `headflow.checks.theorems` declares its claims (statements and readings), the figures
 that illustrate them and its procedures here; `load_all` imports the modules listed in THEOREMS, in
 the order the report shows them. A claim is declared once; any number of procedures (symbolic, SMT,
 interval, numerical) may be attached to it. A procedure that is a single derivation (`derived(prove(),
@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from headflow.certificates.errors import BudgetExceeded, InputError
+from headflow.checks.choices import MAX_SEED, PROFILES
+from headflow.checks.verdicts import Outcome, derived
+from headflow.identities.derivation import Derivation
 
-from certificates.errors import BudgetExceeded, InputError
-from checks.choices import MAX_SEED, PROFILES
-from checks.verdicts import Outcome, derived
-from identities.derivation import Derivation
-
-#: The theorem modules of `checks.theorems`, in report order.
+#: The theorem modules of `headflow.checks.theorems`, in report order.
 THEOREMS = (
     "projection",
     "t11_energy",
@@ -212,6 +211,6 @@ def load_all() -> Registry:
     in report order: THEOREMS' order, each module's claims in their order of declaration (whichever module an
     earlier import declared first)."""
     for name in THEOREMS:
-        importlib.import_module(f"checks.theorems.{name}")
-    REGISTRY.arrange([f"checks.theorems.{name}" for name in THEOREMS])
+        importlib.import_module(f"headflow.checks.theorems.{name}")
+    REGISTRY.arrange([f"headflow.checks.theorems.{name}" for name in THEOREMS])
     return REGISTRY

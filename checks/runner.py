@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from certificates.errors import BudgetExceeded
-from checks.registry import Claim, Context
-from checks.verdicts import Outcome, Verdict, combine
+from headflow.certificates.errors import BudgetExceeded
+from headflow.checks.registry import Claim, Context
+from headflow.checks.verdicts import Outcome, Verdict, combine
 
 #: The reason given to a procedure that the overall deadline left no time to start.
 TIMED_OUT = "the time budget (--timeout) ran out before this procedure started"

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from identities.derivation import Derivation, Step
+from headflow.identities.derivation import Derivation, Step
 
 
 class Verdict(enum.StrEnum):

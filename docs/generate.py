@@ -31,10 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from headflow.certificates.atomic import write_text_atomic  # noqa: E402
+from headflow.certificates.kernel_size import LIMIT, code_lines, kernel_size  # noqa: E402
+from headflow.checks.reports.document import markdown_code, markdown_text, summary_differences  # noqa: E402
+
 from benchmarks.results import RESULTS, provenance  # noqa: E402
-from certificates.atomic import write_text_atomic  # noqa: E402
-from certificates.kernel_size import LIMIT, code_lines, kernel_size  # noqa: E402
-from checks.reports.document import markdown_code, markdown_text, summary_differences  # noqa: E402
 from docs.samples import SAMPLES_DATA, load_data, run_samples, sample_pages  # noqa: E402
 
 VERIFY_DATA = ROOT / "docs" / "data" / "verify.json"

@@ -24,16 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import headflow.checks as checks
+from headflow.checks.reports.terminal import certificates_notice, print_terminal
 from rich.console import Console
-
-import checks
-from checks.reports.terminal import certificates_notice, print_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 SAMPLES_DATA = ROOT / "docs" / "data" / "samples.json"
-#: The width of the printed samples: what a report is laid out at when piped (`checks.reports.terminal`).
+#: The width of the printed samples: what a report is laid out at when piped (`headflow.checks.reports.terminal`).
 WIDTH = 80
 #: Fields of a claim, and of a procedure's evidence, that no printed line shows: left out of the data.
 UNSHOWN_CLAIM = ("title", "statement", "method")

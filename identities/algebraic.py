@@ -4,7 +4,7 @@ An identity that SymPy's simplify leaves open, such as 1/c*(H) - c*(H) = H - 1 w
 c*(H) = (sqrt((H-1)^2 + 4) - (H-1))/2, is decided in the ring Q[atoms, parameters] modulo the
 polynomials the atoms satisfy:
 
-- every radical b**(p/q) (a SymPy power, or an inert node of `certificates.inert` that names its
+- every radical b**(p/q) (a SymPy power, or an inert node of `headflow.certificates.inert` that names its
   `radical_parts`, so that no SymPy evaluation has rewritten it) becomes the power a**p of a new
   variable a with the defining polynomial
   a**q * den(b) - num(b), where num(b)/den(b) is b's own fraction. It vanishes at every q-th
@@ -120,7 +120,7 @@ class _Builder:
             root = self.radical(node.base, int(node.exp.q))
             return self.power(sp.Pow(node.base, sp.Rational(1, node.exp.q)), (root, sp.Integer(1)), int(node.exp.p))
         parts = node.radical_parts() if hasattr(node, "radical_parts") else None
-        if parts is not None:  # an inert radical (certificates.inert): base, p, q and its node base**(1/q)
+        if parts is not None:  # an inert radical (headflow.certificates.inert): base, p, q and its node base**(1/q)
             base, p, q, key = parts
             return self.power(key, (self.radical(base, q, key), sp.Integer(1)), p)
         return self.atom(node, None).variable, sp.Integer(1)

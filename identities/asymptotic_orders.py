@@ -3,8 +3,8 @@
 A quantity Q(v) (a clustering time, an exit gap, a closed form) is known here through a *bracket*: closed forms
 lower(v) <= Q(v) <= upper(v), proved for every large enough v (lower = upper when Q has a closed form), both
 positive for large v. A relation of Q with a comparison function g > 0 is then decided from the limits of
-lower/g and upper/g (and of g/lower), each computed by `identities.limits.at_infinity`, the checked route
-(never `sp.limit`), with every sign by `identities.signs` and every zero by `identities.zero_test`:
+lower/g and upper/g (and of g/lower), each computed by `headflow.identities.limits.at_infinity`, the checked route
+(never `sp.limit`), with every sign by `headflow.identities.signs` and every zero by `headflow.identities.zero_test`:
 
 - `limit L` (Q/g -> L, g = 1 unless stated): both bracket limits equal (exact zero test) to a value a, then
   PROVED when a - L is identically 0 and REFUTED when a - L is proved non-zero (for every parameter, or at an
@@ -30,10 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sympy as sp
-
-from identities import limits, signs
-from identities.derivation import Derivation
-from identities.zero_test import is_identically_zero
+from headflow.identities import limits, signs
+from headflow.identities.derivation import Derivation
+from headflow.identities.zero_test import is_identically_zero
 
 RELATIONS = ("limit", "Theta", "O", "Omega", "o", "~")
 
@@ -97,7 +96,7 @@ class _Limits:
                 text[key] = self.ratio()
             name = f"lim {text[key]} as {b.variable} -> oo"
             self.shown[name] = (
-                "not established by the checked route (identities.limits)" if found is None else str(found[0])
+                "not established by the checked route (headflow.identities.limits)" if found is None else str(found[0])
             )
             if found is not None:  # a limit that does not close is shown, and only the rule that needs it fails
                 limits.record_limit(b.derivation, name, found, found[0])
@@ -249,7 +248,7 @@ def _asymptotic(seen: _Limits, reference: sp.Expr, facts: signs.Facts, separated
 def _nonzero(expr: sp.Expr, facts: signs.Facts, separated: Separated) -> str:
     """'for every parameter' (signs proves expr != 0), 'at <point>' (the caller's exact test), or ''."""
     if signs.prove(expr, "!=0", facts) is not None:
-        return "for every parameter of the domain (identities.signs)"
+        return "for every parameter of the domain (headflow.identities.signs)"
     where = separated(expr)
     return f"at {where}" if where else ""
 

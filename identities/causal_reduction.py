@@ -7,7 +7,7 @@ head output is f^h_i = lambda_h (A_i x_i + B_i sum_{k < i} x_k), with the weight
 Z_i = e^{beta lambda} + (i - 1) e^{beta lambda rho}, which now depends on the row; relu max(beta lambda, 0)/n and
 max(beta lambda rho, 0)/n. The velocity is v_i = c sum_h f^h_i (c = 1/n for usa, 1 otherwise).
 
-Derived here by counting the terms of the sum over k (as `identities.linearized_clustering` counts the unmasked
+Derived here by counting the terms of the sum over k (as `headflow.identities.linearized_clustering` counts the unmasked
 sum), for tokens i < j:
 
     d G_ij/dt = <xdot_i, x_j> + <x_i, xdot_j>
@@ -32,9 +32,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sympy as sp
-
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
 #: Token indices i < j (numbered from 1), symbolic.
 i, j = sp.symbols("i j", integer=True, positive=True)

@@ -9,7 +9,7 @@ lambda_h (c_i c_j + s_i s_j) = lambda_h cos(theta_j - theta_i), and with v_i = c
     theta_i' = <P⊥_{x_i} v_i, e_i> = <v_i, e_i> = c sum_h lambda_h sum_j w^h_ij sin(theta_j - theta_i),
 
 because <x_j, e_i> = s_j c_i - c_j s_i = sin(theta_j - theta_i). `phase_form` checks each polynomial step exactly
-(`identities.derivation`); the angle-difference formulas are cited.
+(`headflow.identities.derivation`); the angle-difference formulas are cited.
 
 Equally spaced tokens theta_k = theta_0 + 2 pi k / n (any d: on a great circle). Every weight depends on
 cos(theta_j - theta_i) only, so the terms k and n - k of theta_i' cancel (cos is even, sin odd): the tangent part
@@ -22,14 +22,13 @@ stay fixed for Post-LN with any strengths, and for nGPT, Pre-LN, Peri-LN and Mix
 from __future__ import annotations
 
 import sympy as sp
-
-from identities.derivation import Derivation
+from headflow.identities.derivation import Derivation
 
 c_i, s_i, c_j, s_j = sp.symbols("c_i s_i c_j s_j", real=True)
 lam, w = sp.symbols("lambda w", real=True)
 cos_ij, sin_ij = sp.symbols("cos_ij sin_ij", real=True)
 
-#: The schemes of `certificates.kernel.vocabulary.GEOMETRIES` whose directions the equilibrium holds for, and
+#: The schemes of `headflow.certificates.kernel.vocabulary.GEOMETRIES` whose directions the equilibrium holds for, and
 #: whether that needs every lambda_h > 0 (a > 0).
 EQUILIBRIUM_SCHEMES = {"sphere": False, "ngpt": True, "pre-ln": True, "peri-ln": True, "mix-ln": True}
 

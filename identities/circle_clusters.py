@@ -5,7 +5,7 @@ Regime: Post-LN, heads M_h = W_h = lambda_h I, n1 tokens at a unit point a and n
 a token is a function of its position and of the configuration, so tokens that coincide move alike and stay
 together: the two-cluster configurations form an invariant set, and on it the motion is that of the gap angle phi.
 
-From the phase form (`identities.circle.phase_form`), with w_ab the weight a token of a puts on one of b,
+From the phase form (`headflow.identities.circle.phase_form`), with w_ab the weight a token of a puts on one of b,
 
     theta_a' = c sum_h lambda_h n2 w^h_ab sin phi,   theta_b' = -c sum_h lambda_h n1 w^h_ba sin phi,
 
@@ -31,9 +31,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sympy as sp
-
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
 n1, n2 = sp.symbols("n_1 n_2", positive=True, integer=True)
 #: cos phi and sin phi of the gap angle, and one head's weights across the gap (a -> b and b -> a).

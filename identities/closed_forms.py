@@ -9,7 +9,7 @@ formulas from here. Conventions: u = beta * lambda, m = n - 1.
 - lambda_max: phi' = 0  <=>  (u - 1) e^u = n - 1  <=>  u = 1 + W((n - 1)/e).
 - lambda_c: phi'' = 0  <=>  (u - 2) e^u = (n - 1)(u + 2), with no elementary or single-W form: the SymPy
   function `LambdaC`, kept symbolic; its partial derivatives (`lambda_c_partials`) follow by implicit
-  differentiation (`identities.scalar_regime.prove_lambda_c_monotone`).
+  differentiation (`headflow.identities.scalar_regime.prove_lambda_c_monotone`).
 - W(z) e^{W(z)} = z, the defining identity of Lambert W, as a rewriting (`eliminate_exp_lambertw`).
 - P⊥_x u = u - <u, x> x, the tangent projection at a unit vector x, for any vector representation.
 """
@@ -20,8 +20,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import sympy as sp
-
-from identities import signs
+from headflow.identities import signs
 
 V = TypeVar("V")
 
@@ -72,7 +71,7 @@ class LambdaC(sp.Function):
     nargs = 2
 
     def _eval_is_positive(self) -> bool | None:
-        """True when n - 1 > 0 and beta > 0 are proved structurally (`identities.signs`, from the arguments'
+        """True when n - 1 > 0 and beta > 0 are proved structurally (`headflow.identities.signs`, from the arguments'
         declarations), never from SymPy's numerical sign of the arguments: lambda_c = u_c/beta with u_c > 2."""
         tokens, inverse_temperature = self.args
         facts = signs.declared_facts(tokens + inverse_temperature)
@@ -107,7 +106,7 @@ def eliminate_exp_lambertw(
     """`expr` with every exp(k W(z) + rest) (k an integer) written (z / W(z))^k exp(rest), and the arguments z
     used: W(z) e^{W(z)} = z makes e^{W(z)} = z / W(z) wherever W(z) != 0, that is wherever z != 0, so the
     rewritten expression equals `expr` where every returned z is non-zero. `exp` and `lambertw` are the
-    function classes (SymPy's, or the inert ones of `certificates.inert`)."""
+    function classes (SymPy's, or the inert ones of `headflow.certificates.inert`)."""
     used: list[sp.Expr] = []
 
     def rewrite(power: sp.Expr) -> sp.Expr:

@@ -1,10 +1,10 @@
 """Is Condition 8 invariant along trajectories? Decided in Theorem 19's regime, where rho alone moves.
 
 Regime: usa, H >= 2 heads M_h = W_h = alpha I (alpha > 0), spherical dynamics, n >= 2 tokens starting
-orthonormal (d >= n). By `identities.equiangular_reduction` the tokens stay equiangular, <x_i, x_j> = rho(t),
+orthonormal (d >= n). By `headflow.identities.equiangular_reduction` the tokens stay equiangular, <x_i, x_j> = rho(t),
 with rho(0) = 0 and d rho/dt = (1 - rho)(1 + (n - 1) rho) (2 H alpha / n) exp(alpha beta rho). At equiangular
 tokens every token and head has the same Condition 8 margin, counted on the basis (x_i, S) by
-`identities.condition8_scalar` (t = exp(alpha beta), w = exp(alpha beta rho)). It factors as
+`headflow.identities.condition8_scalar` (t = exp(alpha beta), w = exp(alpha beta rho)). It factors as
 
     margin = alpha^2 w^2 h(rho),   h(rho) = (n - 1)(1 - rho)(1 + (n - 1) rho) - (H - 1) u(rho)^2,
     u(rho) = exp(kappa (1 - rho)) + (n - 1) rho,   kappa = alpha beta,
@@ -21,11 +21,10 @@ eps_exit > n (H - 1)/(H (n - 1)) > (H - 1)/H >= 1/2: Condition 8 is lost before 
 from __future__ import annotations
 
 import sympy as sp
-
-from identities import condition8_scalar as sr
-from identities import equiangular_reduction as er
-from identities import limits, signs
-from identities.derivation import Derivation
+from headflow.identities import condition8_scalar as sr
+from headflow.identities import equiangular_reduction as er
+from headflow.identities import limits, signs
+from headflow.identities.derivation import Derivation
 
 H, n, alpha, t, rho, w = sr.H, sr.n, sr.alpha, sr.t, sr.rho, sr.w
 #: kappa = alpha beta, the one combination of alpha and beta the sign of the margin depends on.
@@ -38,7 +37,7 @@ _ratio = sp.Symbol("r", positive=True)
 #: Sign stand-ins: H = 2 + j, n = 2 + m (j, m >= 0), rho = p / (1 + p) in [0, 1) (p >= 0), rho >= 0 (q).
 _j, _m, _p, _q = sp.symbols("j m p q", nonnegative=True)
 _REGIME = {H: 2 + _j, n: 2 + _m}
-#: The sign facts of those stand-ins (identities.signs), with alpha, kappa, beta > 0.
+#: The sign facts of those stand-ins (headflow.identities.signs), with alpha, kappa, beta > 0.
 _FACTS = signs.facts(positive=[alpha, kappa, beta], nonnegative=[_j, _m, _p, _q])
 _ON_UNIT = {rho: _p / (1 + _p)}
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import sympy as sp
-
-from identities.closed_forms import tangent_projection
+from headflow.identities.closed_forms import tangent_projection
 
 H, n, alpha, t, c, q_star = sp.symbols("H n alpha t c q_star", real=True)
 #: The correlation of equiangular tokens and the weight exp(alpha beta rho) of another token.

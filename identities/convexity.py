@@ -2,7 +2,7 @@
 
 phi(lambda) = 2 lambda / (exp(beta lambda) + n - 1) is `closed_forms.rate` and lambda_c is the root
 of `closed_forms.lambda_c_equation` (g below); both are taken from there, never re-typed. The proof
-(each step computed by SymPy unless it is a cited lemma, see `identities.derivation`):
+(each step computed by SymPy unless it is a cited lemma, see `headflow.identities.derivation`):
 
 1. phi_beta(lambda) = phi_1(beta lambda)/beta, and phi_1''(u) = K(u) g(u) with
    K = 2 e^u/(e^u + n - 1)^3 > 0 and g(u) = (u - 2) e^u - (n - 1)(u + 2); so
@@ -21,10 +21,9 @@ ones), so a wrong g (say one with g(0) > 0) or a wrong K is a mutant that must n
 from __future__ import annotations
 
 import sympy as sp
-
-from identities import closed_forms as cf
-from identities import signs
-from identities.derivation import Derivation
+from headflow.identities import closed_forms as cf
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
 
 n, beta, lam, u = cf.n, cf.beta, cf.lam, cf.u
 #: m = n - 1 >= 0 (n >= 1): the sign facts are decided for every m >= 0.
@@ -51,8 +50,8 @@ def prove_convex_regime(inflection: sp.Expr | None = None, factor: sp.Expr | Non
     K = convexity_factor() if factor is None else factor
     d = Derivation()
     d.note(
-        "phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) (identities.closed_forms.rate), n >= 2, beta > 0; "
-        "u = beta lambda; g(u) = (u - 2) e^u - (n - 1)(u + 2) (identities.closed_forms.lambda_c_equation)",
+        "phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) (headflow.identities.closed_forms.rate), n >= 2, beta > 0; "
+        "u = beta lambda; g(u) = (u - 2) e^u - (n - 1)(u + 2) (headflow.identities.closed_forms.lambda_c_equation)",
         r"\varphi_\beta(\lambda) = \frac{2\lambda}{e^{\beta\lambda} + n - 1},\ g(u) = (u-2)e^u - (n-1)(u+2)",
     )
     d.sign(
@@ -108,7 +107,7 @@ def prove_convex_regime(inflection: sp.Expr | None = None, factor: sp.Expr | Non
 
 def _unbounded_step(d: Derivation, g: sp.Expr) -> None:
     """g(u) -> oo as u -> oo, by an explicit bound instead of SymPy's limit: g(u) - L >= 0 for u >= u_L, proved
-    for every level L >= 0 at a point u_L given in closed form (identities.signs on the shifted variables)."""
+    for every level L >= 0 at a point u_L given in closed form (headflow.identities.signs on the shifted variables)."""
     level, past = sp.symbols("L v", nonnegative=True)
     point = 2 * level + 4 * n + 2  # u_L: u = u_L + v with v >= 0
     lower = (u - 2) * (1 + u) - (n - 1) * (u + 2)  # e^u >= 1 + u and u - 2 >= 0 on u >= u_L

@@ -1,7 +1,7 @@
 """Structured equilibria of the multi-head field, proved for every n, d, H, beta and attention kind.
 
 Each proof writes the velocity v_i = c sum_h sum_j w^h_ij W_h x_j of a token as a formal combination of
-named vectors (dimension-free Gram algebra, `identities.gram`) and shows that it is a scalar multiple
+named vectors (dimension-free Gram algebra, `headflow.identities.gram`) and shows that it is a scalar multiple
 of x_i, so that P⊥_{x_i}(v_i) = 0. Sums over heads and tokens enter only through scalars (row sums of
 the weights, the head's eigenvalue): whatever their values, the tangent part vanishes, which is what
 makes the statements hold for every kind (usa, softmax, relu) and every H.
@@ -16,9 +16,8 @@ makes the statements hold for every kind (usa, softmax, relu) and every H.
 from __future__ import annotations
 
 import sympy as sp
-
-from identities.derivation import Derivation
-from identities.gram import GramSpace, Vector
+from headflow.identities.derivation import Derivation
+from headflow.identities.gram import GramSpace, Vector
 
 x_name, s_name = sp.symbols("x s")
 SPACE = GramSpace.create(unit=[x_name])

@@ -1,8 +1,8 @@
 """A derivation under construction: its steps, and the residuals that must be shown exactly 0.
 
 A prover records each step; a step that carries a check is kept only as a proved step when the residual is
-shown identically 0 by exact polynomial arithmetic (`identities.zero_test`), or the stated sign is proved by
-the structural sign prover (`identities.signs`), or an exact fact (a structural test, an exact computation)
+shown identically 0 by exact polynomial arithmetic (`headflow.identities.zero_test`), or the stated sign is proved by
+the structural sign prover (`headflow.identities.signs`), or an exact fact (a structural test, an exact computation)
 holds. SymPy's simplify and assumption system are never taken as proof. Any failed check turns the final
 outcome (`checks.verdicts.derived`) into INCONCLUSIVE with the residual in the notes: a derivation can never be PROVED
 unless every computation in it succeeded on this run.
@@ -21,9 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import sympy as sp
-
-from identities import signs
-from identities.zero_test import is_identically_zero
+from headflow.identities import signs
+from headflow.identities.zero_test import is_identically_zero
 
 #: The kinds of step (see the module docstring).
 STEP_KINDS = ("note", "computed", "cited")
@@ -39,7 +38,7 @@ class Step:
 
 
 def is_zero(residual: sp.Expr) -> bool:
-    """True when the residual is shown identically 0 by exact polynomial arithmetic (`identities.zero_test`);
+    """True when the residual is shown identically 0 by exact polynomial arithmetic (`headflow.identities.zero_test`);
     SymPy's simplify is never taken as a proof."""
     return is_identically_zero(residual)
 

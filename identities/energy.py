@@ -6,7 +6,7 @@ The proofs run in three layers, each computed by SymPy on every call:
    dE_h/dt = (1/n^2) sum_i <xdot_i, f^h_i>. The double sum over (j, k) is kept as a SymPy Sum
    with symbolic bound n; its summand is symmetrized by relabelling the dummies (j, k) -> (k, j)
    (finite sums with constant bounds commute), and the symmetrized summands of the two sides
-   must agree exactly. Pairings are dimension-free (identities.gram).
+   must agree exactly. Pairings are dimension-free (headflow.identities.gram).
 2. Orthogonality lemma (symbolic n): for heads with M_h M_g = 0, <f^h_i, f^g_i> = 0, because every
    summand <M_h x_j, M_g x_k> = <x_j, M_h M_g x_k> vanishes.
 3. Per-token algebra (Gram symbols, <x_i, x_i> = 1): pairing the velocity with each head's output.
@@ -19,10 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy as sp
-
-from identities import signs
-from identities.derivation import Derivation
-from identities.gram import GramSpace, Vector
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
+from headflow.identities.gram import GramSpace, Vector
 
 n, beta = sp.symbols("n beta", positive=True)
 i, j, k = sp.symbols("i j k", integer=True, positive=True)
@@ -36,7 +35,7 @@ T_sym, a_sym, others_sym = sp.symbols("T a A", real=True)
 q_sym = sp.Symbol("q", nonnegative=True)
 #: The number of heads.
 HEADS = sp.Symbol("H", integer=True, positive=True)
-#: The sign facts the steps use (identities.signs): n > 0 tokens, H > 0 heads, q a squared norm >= 0.
+#: The sign facts the steps use (headflow.identities.signs): n > 0 tokens, H > 0 heads, q a squared norm >= 0.
 _FACTS = signs.facts(positive=[n, HEADS], nonnegative=[q_sym])
 #: How these proofs decide, as the report states it for each claim they prove.
 METHOD = "symbolic (SymPy): general n (symbolic sums), d (Gram algebra), H (per-pair, linear)"

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import sympy as sp
-
-from identities.derivation import Derivation
+from headflow.identities.derivation import Derivation
 
 n, beta = sp.symbols("n beta", positive=True)
 t = sp.Symbol("t", real=True)

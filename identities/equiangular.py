@@ -7,7 +7,7 @@ output is f^h_i = lambda_h sum_j w^h_ij x_j with w^h_ij = softmax_j(beta lambda_
 velocity is xdot_i = sum_h P⊥_{x_i} f^h_i (`closed_forms.tangent_projection`) and
 dG_ik/dt = <xdot_i, x_k> + <x_i, xdot_k> is a function F(G) of the Gram entries alone.
 
-What is computed here (SymPy, `identities.derivation`) and what is cited:
+What is computed here (SymPy, `headflow.identities.derivation`) and what is cited:
 - for n = 2..5 tokens and two heads, F(G) is derived from the model and equals
   sum_h lambda_h [sum_j w_ij (G_jk - G_ij G_ik) + sum_j w_kj (G_ji - G_kj G_ki)]; at an equiangular G
   (1 on the diagonal, rho off it) every diagonal entry of F is 0 and every off-diagonal entry is the
@@ -28,11 +28,10 @@ import functools
 from collections.abc import Callable, Sequence
 
 import sympy as sp
-
-from identities import closed_forms as cf
-from identities import limits, signs
-from identities import linearized_clustering as lc
-from identities.derivation import Derivation
+from headflow.identities import closed_forms as cf
+from headflow.identities import limits, signs
+from headflow.identities import linearized_clustering as lc
+from headflow.identities.derivation import Derivation
 
 n, beta, lam, rho, eps = cf.n, cf.beta, cf.lam, lc.rho, lc.eps
 #: Two head strengths (the computed checks use two heads, so that the sum over heads is exercised).

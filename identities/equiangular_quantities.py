@@ -22,9 +22,8 @@ import functools
 from collections.abc import Sequence
 
 import sympy as sp
-
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
 rho, n, beta = er.rho, er.n, er.beta
 #: The quantities this module writes in closed form (claims-file names), and whether one head's value depends on the

@@ -3,7 +3,7 @@
 Regime: spherical dynamics, n unit tokens with <x_i, x_j> = rho for i != j, heads M_h = W_h = lambda_h I.
 Each head contributes f^h_i = lambda_h sum_j w^h_ij x_j, and the velocity is v_i = c sum_h f^h_i with
 c = 1/n for usa and c = 1 for softmax and relu. The pairing <P⊥_{x_i}(sum_j w_ij x_j), x_k> (k != i)
-is counted term by term by `identities.linearized_clustering.pairing_with_other_token`, which this
+is counted term by term by `headflow.identities.linearized_clustering.pairing_with_other_token`, which this
 module reuses: the term j = i vanishes, so only the weight w_ij of another token enters, and
 
     d rho/dt = 2 <xdot_i, x_k> = (1 - rho)(1 + (n - 1) rho) S(rho),  S(rho) = 2 c sum_h lambda_h w^h_ij(rho),
@@ -32,12 +32,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sympy as sp
-
-from identities import closed_forms as cf
-from identities import linearized_clustering as lc
-from identities import signs
-from identities.derivation import Derivation
-from identities.zero_test import is_identically_zero
+from headflow.identities import closed_forms as cf
+from headflow.identities import linearized_clustering as lc
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
+from headflow.identities.zero_test import is_identically_zero
 
 KINDS = ("usa", "softmax", "relu")
 

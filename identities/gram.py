@@ -20,8 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import sympy as sp
-
-from identities.closed_forms import tangent_projection
+from headflow.identities.closed_forms import tangent_projection
 
 Atom = tuple[tuple[sp.Basic, ...], sp.Basic]
 

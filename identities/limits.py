@@ -5,8 +5,8 @@ shown smooth, and the reduction of limits at infinity to such points.
 its answer only proposes. Here a limit is a computation whose every side condition is checked:
 
 - var -> a (finite): the expression is put over a common denominator N/D (exact algebra). If D(a) != 0
-  (proved by `identities.signs`) and N(a) is defined, the limit is N(a)/D(a). Otherwise, when N and D and their
-  first k - 1 derivatives vanish at a exactly (`identities.zero_test`) and D^(k)(a) != 0 (proved), the limit is
+  (proved by `headflow.identities.signs`) and N(a) is defined, the limit is N(a)/D(a). Otherwise, when N and D and their
+  first k - 1 derivatives vanish at a exactly (`headflow.identities.zero_test`) and D^(k)(a) != 0 (proved), the limit is
   N^(k)(a)/D^(k)(a) [cited: Taylor's theorem at a, N and D smooth near a (elementary functions defined there)].
 - var -> oo: var = 1/s with s -> 0+, the same test at s = 0 (one-sided is enough: the expression at s = 0 is
   approached from both sides by a function smooth at 0).
@@ -26,10 +26,9 @@ import math
 from collections.abc import Callable
 
 import sympy as sp
-
-from identities import signs
-from identities.derivation import Derivation
-from identities.zero_test import is_identically_zero
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
+from headflow.identities.zero_test import is_identically_zero
 
 #: Derivatives tried at a point where N and D both vanish.
 MAX_ORDER = 3
@@ -182,7 +181,9 @@ def record_limit(
 ) -> bool:
     """A derivation step `text`: the limit `found` (from at_point / at_infinity) exists and equals `claimed`."""
     if found is None:
-        derivation.failures.append(f"{text}: the limit is not established by the checked route (identities.limits)")
+        derivation.failures.append(
+            f"{text}: the limit is not established by the checked route (headflow.identities.limits)"
+        )
         return False
     value, how = found
     return derivation.zero(f"{text} [limit: {how}]", value - claimed, latex)

@@ -18,10 +18,9 @@ These are statements about the simplified models, which follow the exact reducti
 from __future__ import annotations
 
 import sympy as sp
-
-from identities import closed_forms as cf
-from identities import limits, signs
-from identities.derivation import Derivation
+from headflow.identities import closed_forms as cf
+from headflow.identities import limits, signs
+from headflow.identities.derivation import Derivation
 
 rho, rho1, d, t = sp.symbols("rho rho_1 d t", positive=True)
 c0_, c1_, start_ = sp.symbols("c_0 c_1 rho_0", positive=True)
@@ -213,7 +212,7 @@ def late_rate(derivation: Derivation, coefficient: int | sp.Expr = 2) -> sp.Expr
     )
     slope = limits.at_point(sp.diff(per_gap, eps), eps, sp.Integer(0), FACTS)
     derivation.holds(
-        "the remainder is O(eps): d/d eps of (d eps/dt)/eps has a finite limit at eps = 0 (identities.limits)",
+        "the remainder is O(eps): d/d eps of (d eps/dt)/eps has a finite limit at eps = 0 (headflow.identities.limits)",
         slope is not None,
         r"\dot\varepsilon/\varepsilon = -2\lambda + O(\varepsilon)",
     )

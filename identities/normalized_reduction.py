@@ -24,9 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sympy as sp
-
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
 #: The schemes of this reduction: the speed sigma of the directions, and the k of its late form sigma ~ 1/(k V* t)
 #: (None: nGPT, whose sigma tends to 1/V*).

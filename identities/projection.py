@@ -8,9 +8,8 @@ Each prover takes the claimed right-hand side, so a wrong variant can be shown n
 from __future__ import annotations
 
 import sympy as sp
-
-from identities.derivation import Derivation
-from identities.gram import GramSpace, Vector
+from headflow.identities.derivation import Derivation
+from headflow.identities.gram import GramSpace, Vector
 
 x_name, u_name, w_name = sp.symbols("x u w")
 SPACE = GramSpace.create(unit=[x_name])

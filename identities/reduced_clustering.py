@@ -20,10 +20,9 @@ function with a finite limit) are marked "cited".
 from __future__ import annotations
 
 import sympy as sp
-
-from identities import limits, signs
-from identities import linearized_clustering as lc
-from identities.derivation import Derivation
+from headflow.identities import limits, signs
+from headflow.identities import linearized_clustering as lc
+from headflow.identities.derivation import Derivation
 
 lam, beta, n, d, rho, rho1 = lc.lam, lc.beta, lc.n, lc.d, lc.rho, lc.rho1
 #: Auxiliary positive symbols that encode a domain: n = 1 + m (n > 1), rho = r/(1 + r) (0 < rho < 1).

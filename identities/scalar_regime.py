@@ -7,11 +7,10 @@ about them with SymPy. Conventions: k = H - 1 >= 0, m = n - 1 > 0, u = beta * la
 from __future__ import annotations
 
 import sympy as sp
-
-from identities import closed_forms as cf
-from identities import signs
-from identities.derivation import Derivation
-from identities.zero_test import is_identically_zero
+from headflow.identities import closed_forms as cf
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
+from headflow.identities.zero_test import is_identically_zero
 
 c, H = cf.c, sp.Symbol("H", real=True)
 k = sp.Symbol("k", nonnegative=True)
@@ -177,7 +176,7 @@ def prove_lambda_c_monotone() -> Derivation:
     beta > 0, with the partial derivatives `closed_forms.lambda_c_partials` (implicit differentiation).
 
     Over a box n in [n0, n1], beta in [b0, b1] this gives lambda_c in [u_c(n0)/b1, u_c(n1)/b0]
-    (`certificates.kernel.lambda_c.enclose`)."""
+    (`headflow.certificates.kernel.lambda_c.enclose`)."""
     g = cf.lambda_c_equation(u, cf.n)
     g_u, g_n = sp.diff(g, u), sp.diff(g, cf.n)
     at_root = {cf.n: 1 + (u - 2) * sp.exp(u) / (u + 2)}  # g = 0 solved for n

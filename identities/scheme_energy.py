@@ -22,10 +22,9 @@ from __future__ import annotations
 import functools
 
 import sympy as sp
-
-from identities.derivation import Derivation
-from identities.energy import gradient_lemma
-from identities.signs import facts
+from headflow.identities.derivation import Derivation
+from headflow.identities.energy import gradient_lemma
+from headflow.identities.signs import facts
 
 #: The schemes and the speed sigma of their directions (the Post-LN field times sigma).
 SPEEDS = {"pre-ln": "1/r", "mix-ln": "1/r", "peri-ln": "1/(r |v|)", "ngpt": "1/|v|"}

@@ -28,8 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import sympy as sp
-
-from identities.signs import exact_expand
+from headflow.identities.signs import exact_expand
 
 #: The largest power of one exp atom (exp(1/q) for the common denominator q of the exponents) the test writes out:
 #: exponents with unlike denominators make it huge, and the polynomial arithmetic with it (the test then says "not

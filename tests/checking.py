@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from certificates.kernel import solvers
-from certificates.kernel.verify import check_file
+from headflow.certificates.kernel import solvers
+from headflow.certificates.kernel.verify import check_file
 
 
 def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> tuple[bool, str]:

@@ -26,14 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import headflow.checks as checks  # noqa: F401 -- before any test module loads numpy: one BLAS thread (see checks/__init__.py)
 import pytest
 from filelock import FileLock
 from hypothesis import settings
 
-import checks  # noqa: F401 -- before any test module loads numpy: one BLAS thread (see checks/__init__.py)
-
 if TYPE_CHECKING:
-    from checks.reports.report import Report
+    from headflow.checks.reports.report import Report
 
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI") and not os.environ.get("HEADFLOW_FUZZ_RANDOM"):
@@ -65,7 +64,7 @@ def shared_run(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callab
 @pytest.fixture(scope="session")
 def certified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
     """`headflow certify --certificates DIR` once per session: the written files grouped by claim id."""
-    from checks import cli
+    from headflow.checks import cli
 
     def make(out: Path) -> dict[str, list[Path]]:
         assert cli.main(["certify", "--certificates", str(out)]) == 0
@@ -81,7 +80,7 @@ def certified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]
 def whole_paper(tmp_path_factory: pytest.TempPathFactory) -> Report:
     """`headflow verify` on every claim of the paper (quick profile, seed 0) once per session, as the `Report`
     the command prints: the pinned verdicts and every report format are read from this one run."""
-    from checks import api
+    from headflow.checks import api
 
     return shared_run(tmp_path_factory, "whole-paper", lambda out: api.verify(certificates=out, progress=False))
 
@@ -102,9 +101,9 @@ class ExampleRun:
 
 @pytest.fixture(scope="session")
 def user_example(tmp_path_factory: pytest.TempPathFactory) -> ExampleRun:
-    """`python -m checks check examples/user.toml --format json` (quick profile, seed 0) once per session."""
+    """`python -m headflow check examples/user.toml --format json` (quick profile, seed 0) once per session."""
     root = Path(__file__).resolve().parents[1]
-    command = [sys.executable, "-m", "checks", "check", "examples/user.toml", "--format", "json"]
+    command = [sys.executable, "-m", "headflow", "check", "examples/user.toml", "--format", "json"]
 
     def make(certificates: Path) -> ExampleRun:
         run = subprocess.run([*command, "--certificates", str(certificates)], cwd=root, capture_output=True, text=True)

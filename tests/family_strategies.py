@@ -1,4 +1,4 @@
-"""A hypothesis strategy per named family of `certificates.families`, derived from its record: sizes
+"""A hypothesis strategy per named family of `headflow.certificates.families`, derived from its record: sizes
 within the family's bounds on d and options within their declared domains (where every member has the family's
 hypotheses, `Option.generic`), generic enough that the family has exactly the hypotheses it declares (H >= 2
 and d >= 2, so that no structure holds by accident).
@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from headflow.certificates.claims.given_angles import given_angles
+from headflow.certificates.claims.given_matrices import given_matrices
+from headflow.certificates.claims.given_tokens import given_tokens
+from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES, Family, Interval, Option
+from headflow.checks.model import families
 from hypothesis import strategies as st
-
-from certificates.claims.given_angles import given_angles
-from certificates.claims.given_matrices import given_matrices
-from certificates.claims.given_tokens import given_tokens
-from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES, Family, Interval, Option
-from checks.model import families
 
 SEEDS = st.integers(0, 2**32 - 1)
 MAX_N, MAX_HEADS, MAX_D = 5, 4, 6

@@ -1,7 +1,7 @@
 """Forged certificates: a genuine certificate edited, its checksum recomputed, so only the re-check can catch it.
 
 A certificate's `sha256` is a checksum against accidental damage, not a seal (docs/certificates.md):
-anyone can recompute it, and every tampering test does so here, with `certificates.store.content_hash`.
+anyone can recompute it, and every tampering test does so here, with `headflow.certificates.store.content_hash`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from certificates.store import content_hash
+from headflow.certificates.store import content_hash
 
 Edit = Callable[[dict[str, Any]], None]
 

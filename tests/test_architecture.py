@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-
-from certificates import families, family_names
+from headflow.certificates import families, family_names
 
 if TYPE_CHECKING:
-    from checks.reports.report import Report
+    from headflow.checks.reports.report import Report
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("identities", "certificates", "checks")
@@ -42,7 +41,7 @@ def _imported_names(path: Path) -> set[str]:
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
-    return found
+    return {name.removeprefix("headflow.") for name in found}  # the project's parts by their folders' names
 
 
 def _imports(path: Path, modules: set[str]) -> set[str]:
@@ -108,7 +107,7 @@ def test_no_import_cycle_between_modules() -> None:
 
 
 def _room(module: str) -> str:
-    """The room of a module: its folder below the layer (`checks.reports`), or the module itself at the top."""
+    """The room of a module: its folder below the layer (`headflow.checks.reports`), or the module itself at the top."""
     parts = module.split(".")
     return ".".join(parts[:2]) if len(parts) > 2 or (ROOT / Path(*parts)).is_dir() else module
 
@@ -179,7 +178,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 def test_theorems_are_listed_explicitly() -> None:
     """Every module of checks/theorems is in the registry's list, and nothing registers by import side effect."""
-    from checks.registry import THEOREMS
+    from headflow.checks.registry import THEOREMS
 
     on_disk = {p.stem for p in (ROOT / "checks" / "theorems").glob("*.py") if p.stem != "__init__"}
     assert set(THEOREMS) == on_disk
@@ -223,7 +222,7 @@ def _theorem_of(claim_id: str) -> str:
 
 def test_each_theorem_module_is_one_theorem() -> None:
     """One module per theorem: the claims whose procedures live in a theorem module all belong to one theorem."""
-    from checks.registry import load_all
+    from headflow.checks.registry import load_all
 
     theorems: dict[str, set[str]] = {}
     for claim in load_all().claims():
@@ -235,7 +234,7 @@ def test_each_theorem_module_is_one_theorem() -> None:
 
 def test_figures_hold_no_claim_ids() -> None:
     """Which claim a figure illustrates is declared next to the claim: the drawing module names none."""
-    from checks.registry import load_all
+    from headflow.checks.registry import load_all
 
     text = (ROOT / "checks" / "reports" / "figures.py").read_text(encoding="utf-8")
     assert [c.id for c in load_all().claims() if c.id in text] == []
@@ -244,11 +243,11 @@ def test_figures_hold_no_claim_ids() -> None:
 
 def test_each_claim_is_declared_in_one_theorem_module() -> None:
     """Every registered claim and all its procedures live in one module of checks.theorems."""
-    from checks.registry import load_all
+    from headflow.checks.registry import load_all
 
     for claim in load_all().claims():
         homes = {function.__module__ for _, function in claim.procedures}
-        assert len(homes) == 1 and next(iter(homes)).startswith("checks.theorems."), (claim.id, homes)
+        assert len(homes) == 1 and next(iter(homes)).startswith("headflow.checks.theorems."), (claim.id, homes)
 
 
 def test_verify_gives_the_recorded_verdicts(whole_paper: Report) -> None:
@@ -277,4 +276,38 @@ def test_every_data_file_of_the_packages_is_installed() -> None:
         if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
     ]
     assert data
-    assert [name for name in data if not any(fnmatch.fnmatch(name, p) for p in patterns["certificates"])] == []
+    assert [name for name in data if not any(fnmatch.fnmatch(name, p) for p in patterns["headflow.certificates"])] == []
+
+
+def test_the_project_is_imported_by_its_one_installed_name() -> None:
+    """Issue 41: `headflow` is the only top-level name the project installs, so every import of the project's own
+    code, in the packages, the tests, the benchmarks and the docs' scripts, goes through it (a bare `checks`,
+    `certificates` or `identities` would load a second copy of a module, or nothing on an installed headflow)."""
+    sources = [
+        p for folder in (*PACKAGES, "headflow", "tests", "benchmarks", "docs") for p in (ROOT / folder).rglob("*.py")
+    ]
+    bare = sorted(
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sources
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Import | ast.ImportFrom) and getattr(node, "level", 0) == 0
+        for name in ([alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""])
+        if name.split(".")[0] in PACKAGES
+    )
+    assert len(sources) > 500
+    assert bare == []
+
+
+def test_the_packages_install_under_headflow_only() -> None:
+    """setup.py maps the three folders under `headflow`: every package it installs is `headflow` or inside it."""
+    import runpy
+    from unittest import mock
+
+    with mock.patch("setuptools.setup") as setup:
+        runpy.run_path(str(ROOT / "setup.py"))
+    packages, folders = setup.call_args.kwargs["packages"], setup.call_args.kwargs["package_dir"]
+    assert {"headflow", "headflow.checks.reports", "headflow.certificates.kernel.coq", "headflow.identities"} <= set(
+        packages
+    )
+    assert all(name == "headflow" or name.startswith("headflow.") for name in packages)
+    assert folders == {"headflow": "headflow", **{f"headflow.{part}": part for part in PACKAGES}}

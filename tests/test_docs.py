@@ -43,7 +43,7 @@ def _run_check(claims: str, folder: Path) -> dict[str, str]:
     """The verdicts `headflow check` gives the claims file `claims` (its text), run as a reader would."""
     (folder / "claims.toml").write_text(claims, encoding="utf-8")
     out = folder / "report.json"
-    command = [sys.executable, "-m", "checks", "check", "claims.toml", "--format", "json", "--out", str(out)]
+    command = [sys.executable, "-m", "headflow", "check", "claims.toml", "--format", "json", "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=env, timeout=600, check=False)
     assert run.returncode in (0, 1) and out.exists(), run.stderr[-2000:]
@@ -159,7 +159,7 @@ def test_the_readme_api_example_is_that_of_a_run() -> None:
 
 def test_the_readme_commands_parse() -> None:
     """Every `headflow ...` line of the README's command block names a subcommand with options it accepts."""
-    from checks import cli
+    from headflow.checks import cli
 
     block = README.split("## Other commands", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
     commands = [shlex.split(line.split("  #", 1)[0]) for line in block.splitlines()]
@@ -187,7 +187,7 @@ def test_the_tour_notebook_runs() -> None:
 
 def test_the_readme_gives_the_kernels_size() -> None:
     """The trust section states the kernel's size as it is (issue 37: the README and the generated page show it)."""
-    from certificates.kernel_size import kernel_size
+    from headflow.certificates.kernel_size import kernel_size
 
     text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert f"**{kernel_size()[1]:,} lines of code** today" in text

@@ -1,9 +1,9 @@
 """One vocabulary: the names of the constants, model quantities, hypotheses and families are each defined once.
 
-Adding a constant is one row of `certificates.constant_specs.QUANTITIES`: the claims-file language, the
+Adding a constant is one row of `headflow.certificates.constant_specs.QUANTITIES`: the claims-file language, the
 `headflow constants` command, the certified balls, mpmath's cross-check and the tables all follow it.
 Model quantities and hypotheses are one table each in `certificates`, which the checker, the witnesses,
-the recorder and the dynamics claims share; every named family of `certificates.families` has one draw in
+the recorder and the dynamics claims share; every named family of `headflow.certificates.families` has one draw in
 `checks.model.families`, which draws exactly the hypotheses it declares (so the searches and the verifier agree).
 """
 
@@ -17,33 +17,33 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from certificates.claims import evaluation, names
-from certificates.claims.expressions import parse_expression
-from certificates.constant_specs import PARAMETERS, QUANTITIES
-from certificates.families import (
+from headflow.certificates.claims import evaluation, names
+from headflow.certificates.claims.expressions import parse_expression
+from headflow.certificates.constant_specs import PARAMETERS, QUANTITIES
+from headflow.certificates.families import (
     HEAD_FAMILIES,
     OPTIONS,
     SHORT_HEAD_NAMES,
     SHORT_TOKEN_NAMES,
     TOKEN_FAMILIES,
 )
-from certificates.inert import inert
-from certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
-from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
-from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RECORDED_AS, STATE_QUANTITIES, UNCLAIMED
-from certificates.statements.registry import CONFIGURATIONS
-from checks.commands import constants as constants_command
-from checks.constants import certified as constants
-from checks.constants import mpmath_reference
-from checks.constants.mpmath_reference import REFERENCES, reference
-from checks.constants.tables import render
-from checks.model import families, family_table
-from checks.model.configuration import Configuration
-from checks.model.observables import EVALUATORS, shape
-from identities import closed_forms
+from headflow.certificates.inert import inert
+from headflow.certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
+from headflow.certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
+from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RECORDED_AS, STATE_QUANTITIES, UNCLAIMED
+from headflow.certificates.statements.registry import CONFIGURATIONS
+from headflow.checks.commands import constants as constants_command
+from headflow.checks.constants import certified as constants
+from headflow.checks.constants import mpmath_reference
+from headflow.checks.constants.mpmath_reference import REFERENCES, reference
+from headflow.checks.constants.tables import render
+from headflow.checks.model import families, family_table
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.observables import EVALUATORS, shape
+from headflow.identities import closed_forms
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.family_strategies import HEAD_STRATEGIES, TOKEN_STRATEGIES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,7 +111,7 @@ def test_building_the_constants_command_loads_neither_sympy_nor_mpmath() -> None
     """The table, the digit limits and the command's options load without SymPy or mpmath (fast to start)."""
     code = (
         "import sys, argparse\n"
-        "from checks.commands import constants\n"
+        "from headflow.checks.commands import constants\n"
         "constants.add_arguments(argparse.ArgumentParser())\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'sympy', 'mpmath', 'identities'}))"
     )
@@ -256,8 +256,8 @@ def test_drawn_tokens_are_unit_tokens(name: str, data: st.DataObject) -> None:
 
 
 def test_the_manual_shows_the_table_of_families_rendered_from_the_records() -> None:
-    """The manual's table is `checks.model.family_table.markdown()` verbatim: a record changed or added without
-    the manual following fails here (regenerate with `python -m checks.model.family_table`)."""
+    """The manual's table is `headflow.checks.model.family_table.markdown()` verbatim: a record changed or added without
+    the manual following fails here (regenerate with `python -m headflow.model.family_table`)."""
     manual = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     table = family_table.markdown()
     assert any(table in page.read_text(encoding="utf-8") for page in manual if page.is_file())
@@ -266,11 +266,11 @@ def test_the_manual_shows_the_table_of_families_rendered_from_the_records() -> N
 
 def test_the_typed_kinds_and_schemes_are_the_kernels() -> None:
     """The typing Literals of `certificates.vocabulary` name exactly the kinds and schemes a core statement may use
-    (`certificates.kernel.vocabulary`), and the spherical schemes are among them."""
+    (`headflow.certificates.kernel.vocabulary`), and the spherical schemes are among them."""
     from typing import get_args
 
-    from certificates import vocabulary
-    from certificates.kernel import vocabulary as kernel_vocabulary
+    from headflow.certificates import vocabulary
+    from headflow.certificates.kernel import vocabulary as kernel_vocabulary
 
     assert get_args(vocabulary.Attention) == kernel_vocabulary.ATTENTION_KINDS
     assert get_args(vocabulary.Geometry) == kernel_vocabulary.GEOMETRIES

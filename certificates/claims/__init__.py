@@ -13,7 +13,7 @@ import sys
 #: grammar admits exact numbers of 20,000 bits (about 6,000 digits), and the closed forms square them
 #: (c_star(x) holds (x - 1)**2 + 4), so its formulas, conditions and reports print integers of up to about
 #: 12,100 digits. Printing one that size takes milliseconds; larger values (exact points raised to high powers)
-#: are shown approximately (`certificates.ball_reading.shown`).
+#: are shown approximately (`headflow.certificates.ball_reading.shown`).
 INT_DIGITS = 13_000
 
 if 0 < sys.get_int_max_str_digits() < INT_DIGITS:

@@ -7,7 +7,7 @@ power is a division by zero, and lambda_c(n, beta) needs n > 1 and beta > 0. Sym
 `x/x` into 1 and `(x**2 - 1)/(x - 1)` stays undefined at 1 only in the text, so the expression
 builder records a `Condition` for each operation from its operands, before SymPy combines them;
 the deciders must then prove the conditions on the whole domain (or refute the claim where one
-fails). Expressions are in inert form (`certificates.inert`); whether an exponent is an integer or a
+fails). Expressions are in inert form (`headflow.certificates.inert`); whether an exponent is an integer or a
 rational is read from the exact number only, never from SymPy's assumptions.
 """
 
@@ -17,10 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import sympy as sp
-
-from certificates.claims.names import LambdaC
-from certificates.inert import Exp, Log, RealPower, Sqrt, W
-from certificates.kernel.exact import holds
+from headflow.certificates.claims.names import LambdaC
+from headflow.certificates.inert import Exp, Log, RealPower, Sqrt, W
+from headflow.certificates.kernel.exact import holds
 
 #: Relations of a condition `expr relation 0`.
 RELATIONS = ("!=", ">", ">=")

@@ -4,7 +4,7 @@ Running someone else's claims file must not show them your files, so a data file
 folder of the claims file that names it: an absolute path, a `..` component, or a symbolic link (of the path or of a
 folder on it) that leads out of that folder is refused before anything is read; a link that stays inside is
 followed. The folder and the target are resolved first and the target's place checked; the target is then opened
-one folder at a time from the claims file's folder, never following a link (`certificates.kernel.loading`,
+one folder at a time from the claims file's folder, never following a link (`headflow.certificates.kernel.loading`,
 `dir_fd`), so a link swapped in after the check is refused too. The file must be a regular file of at most the
 caller's number of bytes. A claim parsed without a claims file (TOML text, the claim a certificate embeds) has no
 folder and names no data file: `headflow check-cert` reads the certificate alone.
@@ -21,8 +21,8 @@ import os
 from pathlib import Path, PurePath
 from typing import NoReturn
 
-from certificates.errors import InputError
-from certificates.kernel.loading import RefusedFile, read_bounded
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.loading import RefusedFile, read_bounded
 
 #: The suffixes of data files, each with its own parser.
 SUFFIXES = (".npy", ".csv")

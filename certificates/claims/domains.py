@@ -17,15 +17,14 @@ from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.expressions import parse_expression
-from certificates.claims.names import RESERVED
-from certificates.claims.numbers import exact_number, is_number
-from certificates.claims.problems import ExpressionError
-from certificates.errors import InputError
-from certificates.kernel.regions import Bound, Region, Side
-from certificates.sympy_trees import from_sympy
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.expressions import parse_expression
+from headflow.certificates.claims.names import RESERVED
+from headflow.certificates.claims.numbers import exact_number, is_number
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.regions import Bound, Region, Side
+from headflow.certificates.sympy_trees import from_sympy
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,30}$")
 _KINDS = {

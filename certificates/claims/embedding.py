@@ -16,11 +16,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from certificates.claims.loader import parse_claims
-from certificates.claims.numbers import TomlFloat
-from certificates.claims.schema import UserClaim
-from certificates.errors import InputError
-from certificates.kernel.loading import load
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.numbers import TomlFloat
+from headflow.certificates.claims.schema import UserClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.loading import load
 
 MAX_EMBEDDED_CHARS = 100_000
 #: The fields of a claim that are the user's own words: never embedded, never printed by the checker.

@@ -28,19 +28,18 @@ from types import SimpleNamespace
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims import regimes
-from certificates.claims.decimals import decimal_value
-from certificates.claims.expressions import parse_defined
-from certificates.claims.given_tokens import GivenTokens, given_tokens
-from certificates.claims.numbers import exact_number
-from certificates.claims.problems import ExpressionError
-from certificates.claims.regimes import HEADS, PROPERTIES, SPECTRAL, Instance, splits
-from certificates.errors import InputError
-from certificates.kernel import format as fmt
-from certificates.kernel.exprtree import TreeError, parse_rational
-from certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
-from certificates.sympy_trees import from_sympy
+from headflow.certificates.claims import regimes
+from headflow.certificates.claims.decimals import decimal_value
+from headflow.certificates.claims.expressions import parse_defined
+from headflow.certificates.claims.given_tokens import GivenTokens, given_tokens
+from headflow.certificates.claims.numbers import exact_number
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.claims.regimes import HEADS, PROPERTIES, SPECTRAL, Instance, splits
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.exprtree import TreeError, parse_rational
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, SMOOTH_KINDS
+from headflow.certificates.sympy_trees import from_sympy
 
 REQUIRED = {"tokens", "property"}
 OPTIONAL = {"heads", "attention", "n", "d", "beta", "lambdas", "value_strengths", "rho", "sizes", "points", "index"}

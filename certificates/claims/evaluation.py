@@ -1,4 +1,4 @@
-"""Rigorous ball evaluation of claims-file expressions (inert SymPy, `certificates.inert`), lambda_c included.
+"""Rigorous ball evaluation of claims-file expressions (inert SymPy, `headflow.certificates.inert`), lambda_c included.
 
 The boundary between the claims files' SymPy and the balls: the expression is written as a tree once
 (`certificates.sympy_trees.from_sympy`, cached) and evaluated by `certificates.kernel.balls.eval_ball`, the
@@ -13,11 +13,10 @@ from functools import lru_cache
 
 import sympy as sp
 from flint import arb
-
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exprtree import Tree, TreeError, exact_rational, rational_text
-from certificates.sympy_trees import from_sympy
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ball_of, precision
+from headflow.certificates.kernel.exprtree import Tree, TreeError, exact_rational, rational_text
+from headflow.certificates.sympy_trees import from_sympy
 
 
 class EvaluationError(ValueError):

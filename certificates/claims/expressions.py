@@ -5,16 +5,16 @@ anything else, `#` included (Python would read the rest of the text as a comment
 `ExpressionError` naming its column. `ast.parse(text, mode="eval")` then only builds a syntax tree;
 the tree is walked with a strict whitelist and every SymPy node is built here. Accepted: numeric
 literals (turned into exact rationals from their source text), declared symbols, the names of
-`certificates.claims.names`, binary + - * / **, unary + and -, and calls of whitelisted functions with
+`headflow.certificates.claims.names`, binary + - * / **, unary + and -, and calls of whitelisted functions with
 positional arguments. Anything else (attributes, subscripts, lambdas, comprehensions, strings,
 comparisons, keyword arguments, unknown names...) is an `ExpressionError` naming the column.
 
-Every non-polynomial operation is built as an inert node (`certificates.inert`: sqrt, a non-integer
+Every non-polynomial operation is built as an inert node (`headflow.certificates.inert`: sqrt, a non-integer
 power, exp, log, lambertw, lambda_c and the named functions' closed forms), so SymPy's automatic
 evaluation is only rational-function arithmetic, the same for every value of the atoms: no sign,
 branch or zero test of SymPy's shapes the expression (`sqrt((1 - c_star(10**30)**2)**2)` stays a
 square root of a square). `parse_tree` gives the formula exactly as written, as a tree of
-`certificates.kernel.exprtree` with the grammar's named functions as named nodes.
+`headflow.certificates.kernel.exprtree` with the grammar's named functions as named nodes.
 
 Limits, so that no text can exhaust time or memory:
 - at most MAX_TEXT characters, MAX_NODES syntax nodes and MAX_DEPTH levels of nesting (checked on
@@ -22,11 +22,11 @@ Limits, so that no text can exhaust time or memory:
 - a literal has at most MAX_LITERAL_CHARS characters and magnitude at most 10**100;
 - a numeric exponent has magnitude at most MAX_EXPONENT, and an exact rational produced by a
   power or product has at most MAX_RESULT_BITS bits;
-- SymPy's (rational) arithmetic while building gets BUILD_OPERATIONS (counted, `certificates.counted`, so the
+- SymPy's (rational) arithmetic while building gets BUILD_OPERATIONS (counted, `headflow.certificates.counted`, so the
   same text is accepted or refused on any machine); any exception it raises becomes an ExpressionError.
 
 While building, each operation's definedness conditions are recorded from its operands
-(`certificates.claims.conditions`), before SymPy simplifies them away (`x/x` becomes 1, but the
+(`headflow.certificates.claims.conditions`), before SymPy simplifies them away (`x/x` becomes 1, but the
 condition x != 0 stays); `parse_defined` returns them. A condition on exact numbers that fails
 (`sqrt(-1)`, `(-8)**(1/3)`) is an ExpressionError.
 """
@@ -40,14 +40,13 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 import sympy as sp
-
-from certificates.claims.conditions import Condition, call_conditions, power_conditions, settled, unique
-from certificates.claims.head_sums import HEAD_FUNCTIONS, HeadScope, HeadSum
-from certificates.claims.names import CONSTANTS, FUNCTIONS
-from certificates.claims.problems import ExpressionError
-from certificates.counted import spend
-from certificates.inert import RealPower
-from certificates.kernel.exprtree import NAMED, Tree, rational_text
+from headflow.certificates.claims.conditions import Condition, call_conditions, power_conditions, settled, unique
+from headflow.certificates.claims.head_sums import HEAD_FUNCTIONS, HeadScope, HeadSum
+from headflow.certificates.claims.names import CONSTANTS, FUNCTIONS
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.counted import spend
+from headflow.certificates.inert import RealPower
+from headflow.certificates.kernel.exprtree import NAMED, Tree, rational_text
 
 MAX_TEXT = 2000
 MAX_NODES = 400
@@ -101,7 +100,7 @@ def parse_defined(
     text: object, symbols: Mapping[str, sp.Expr] | None = None, heads: HeadScope | None = None
 ) -> tuple[sp.Expr, tuple[Condition, ...]]:
     """`parse_expression`, with the conditions under which the formula as written is defined. `heads`: the claim's
-    per-head symbols and count, which `sum_h(...)` and `mean_h(...)` use (`certificates.claims.head_sums`)."""
+    per-head symbols and count, which `sum_h(...)` and `mean_h(...)` use (`headflow.certificates.claims.head_sums`)."""
     tree = checked_syntax(text)
     builder = _Builder(text, dict(symbols or {}), heads)
     try:
@@ -122,7 +121,7 @@ def checked_syntax(text: object) -> ast.expr:
     """The Python syntax tree of a formula text within the limits (length, nesting, node count); nothing built yet.
 
     Shared by every grammar on this syntax (`parse_defined` here, the model terms of
-    `certificates.kernel.model_terms`); the caller walks the tree with its own whitelist and then calls
+    `headflow.certificates.kernel.model_terms`); the caller walks the tree with its own whitelist and then calls
     `check_characters` (after the walk, which names what it refuses more precisely)."""
     if not isinstance(text, str):
         raise ExpressionError(repr(text), f"an expression must be a string, not {type(text).__name__}")
@@ -328,7 +327,7 @@ class _Builder:
 
 
 def parse_tree(text: object, symbols: Mapping[str, sp.Expr] | None = None) -> Tree:
-    """The formula exactly as written, as a `certificates.kernel.exprtree` tree: `a - b` is `sub`, `a / b` is
+    """The formula exactly as written, as a `headflow.certificates.kernel.exprtree` tree: `a - b` is `sub`, `a / b` is
     `div`, `-a` is `neg`, and c_star, beta_star, rate, lambda_max, golden, pi, e stay named nodes (for printing a
     claim in its own shape). ExpressionError exactly when `parse_expression` raises one."""
     parse_expression(text, symbols)  # every check of the grammar, limits and exact definedness

@@ -28,10 +28,9 @@ from fractions import Fraction
 
 import sympy as sp
 from flint import arb, ctx, fmpq_poly, fmpz_poly
-
-from certificates.claims.numbers import TomlFloat
-from certificates.errors import InputError
-from certificates.vocabulary import MAX_TOKENS
+from headflow.certificates.claims.numbers import TomlFloat
+from headflow.certificates.errors import InputError
+from headflow.certificates.vocabulary import MAX_TOKENS
 
 #: The most bits balls are given to place an angle between two multiples of 2 pi.
 ORDER_BITS = 1 << 14

@@ -2,7 +2,7 @@
 
 Each field holds H matrices, either inline (a list of H matrices, each a list of rows; entries are integers or texts
 of rationals "3/5" or decimals "0.25") or the path of a file inside the claims file's folder
-(`certificates.claims.data_files`): a `.npy` holding a 3-D array (H, rows, cols) (or a 2-D array: one head) of
+(`headflow.certificates.claims.data_files`): a `.npy` holding a 3-D array (H, rows, cols) (or a 2-D array: one head) of
 float64, float32, int64 or int32, or a `.csv` of rows of entries with one empty line between heads. The data are
 *exact*: every entry is the rational it denotes (a binary64 entry of a `.npy` file is its exact binary rational), so
 the numpy model, the balls of witnesses and `check-cert` read the same matrices. A TOML float literal is refused
@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from certificates.claims.data_files import at_entry, malformed_csv, not_utf8, read_data_file
-from certificates.claims.given_tokens import exact_text, npy_array
-from certificates.claims.numbers import TomlFloat
-from certificates.errors import InputError
-from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS
+from headflow.certificates.claims.data_files import at_entry, malformed_csv, not_utf8, read_data_file
+from headflow.certificates.claims.given_tokens import exact_text, npy_array
+from headflow.certificates.claims.numbers import TomlFloat
+from headflow.certificates.errors import InputError
+from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS
 
 #: The most entries of one field's matrices (all heads), the largest file read, the largest |entry|.
 MAX_ENTRIES = 100_000
@@ -53,7 +53,7 @@ class GivenMatrices:
     @property
     def embeddable(self) -> bool:
         """Whether a certificate can embed the claim that states them: inline, and short enough as text for the
-        checker's bound on an embedded claim (`certificates.claims.embedding`)."""
+        checker's bound on an embedded claim (`headflow.certificates.claims.embedding`)."""
         return not self.source and self.chars <= EMBEDDED_CHARS
 
     @property

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from certificates.claims.data_files import at_entry, malformed_csv, not_utf8, read_data_file
-from certificates.claims.numbers import TomlFloat, exact_number
-from certificates.errors import InputError
-from certificates.vocabulary import MAX_DIMENSION, MAX_TOKENS
+from headflow.certificates.claims.data_files import at_entry, malformed_csv, not_utf8, read_data_file
+from headflow.certificates.claims.numbers import TomlFloat, exact_number
+from headflow.certificates.errors import InputError
+from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_TOKENS
 
 #: The largest token file read, and the most entries a claim's tokens may have.
 MAX_FILE_BYTES = 16_000_000

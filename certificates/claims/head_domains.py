@@ -1,15 +1,14 @@
 """The domain of a claim about any number of heads: its per-head symbols and their count H, checked.
 
-(`certificates.claims.head_sums` is what formulas use; this module reads domains, which parse formulas.)
+(`headflow.certificates.claims.head_sums` is what formulas use; this module reads domains, which parse formulas.)
 """
 
 from __future__ import annotations
 
 import sympy as sp
-
-from certificates.claims.domains import Domain
-from certificates.claims.head_sums import HeadScope, per_head
-from certificates.errors import InputError
+from headflow.certificates.claims.domains import Domain
+from headflow.certificates.claims.head_sums import HeadScope, per_head
+from headflow.certificates.errors import InputError
 
 
 def domain_scope(domains: dict[sp.Symbol, Domain], field: str = "domain") -> HeadScope | None:

@@ -1,8 +1,8 @@
-"""Stated interaction functions, parsed and proposed outside the kernel (`certificates.kernel.interaction`).
+"""Stated interaction functions, parsed and proposed outside the kernel (`headflow.certificates.kernel.interaction`).
 
 A claims file (or `Configuration.create(..., interaction=...)`) states phi as text in the claims grammar, in one
 variable `s` and the symbol `beta` (for example `exp(beta*s)`, `s**2`, `exp(beta*s) - 1`). The text is parsed,
-never evaluated (`certificates.claims.expressions.parse_tree`), into the tree every representation
+never evaluated (`headflow.certificates.claims.expressions.parse_tree`), into the tree every representation
 evaluates. It belongs with the claims-file language, which no certificate check loads.
 
 phi must be defined at every score (the scores <x_i, M_h x_j> take every real value over the configurations): every
@@ -12,7 +12,7 @@ phi that balls show <= 0 at a point of a small grid is refused too. These are th
 here; a certificate's kernel re-checks at its own exact scores that phi is finite (and > 0 for softmax) by balls.
 
 The energy's antiderivative Phi: SymPy's `integrate` proposes it (beta > 0, within INTEGRATE_OPERATIONS); the kernel
-accepts it only by its own exact algebra (`certificates.kernel.interaction.is_antiderivative`).
+accepts it only by its own exact algebra (`headflow.certificates.kernel.interaction.is_antiderivative`).
 """
 
 from __future__ import annotations
@@ -23,18 +23,17 @@ from functools import lru_cache
 from typing import Any
 
 import sympy as sp
-
-from certificates import sympy_trees
-from certificates.claims.expressions import parse_defined, parse_tree
-from certificates.claims.problems import ExpressionError
-from certificates.counted import spend
-from certificates.errors import InputError
-from certificates.inert import inert
-from certificates.kernel import exprtree
-from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.interaction import NODES, Interaction
-from certificates.kernel.vocabulary import INTERACTION_KINDS
-from identities import signs
+from headflow.certificates import sympy_trees
+from headflow.certificates.claims.expressions import parse_defined, parse_tree
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.counted import spend
+from headflow.certificates.errors import InputError
+from headflow.certificates.inert import inert
+from headflow.certificates.kernel import exprtree
+from headflow.certificates.kernel.exact import ball_of, precision
+from headflow.certificates.kernel.interaction import NODES, Interaction
+from headflow.certificates.kernel.vocabulary import INTERACTION_KINDS
+from headflow.identities import signs
 
 #: The score variable and the inverse temperature, as the parser reads them.
 S, BETA = sp.Symbol("s", real=True), sp.Symbol("beta", positive=True)
@@ -157,7 +156,7 @@ def ordinary(tree: object) -> sp.Expr:
 @lru_cache(maxsize=64)
 def propose_antiderivative(text: str) -> exprtree.Tree | None:
     """SymPy's proposal of Phi with d/ds Phi = phi (integrate, beta > 0), as a tree; None when it has none. Only a
-    proposal: `certificates.kernel.interaction.is_antiderivative` decides."""
+    proposal: `headflow.certificates.kernel.interaction.is_antiderivative` decides."""
     phi = ordinary(parse_tree(text, {"s": S, "beta": BETA}))
     plain_s, plain_beta = sp.Symbol("s"), sp.Symbol("beta")
     try:

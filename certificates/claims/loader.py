@@ -4,7 +4,7 @@ tomllib reports no positions for values, so positions are recovered from the raw
 n-th `[[claim]]` header starts the n-th claim, and inside it the line holding a key (and the
 column of an expression's text on that line) is searched for. Where that fails (inline arrays,
 multi-line strings) the error still names the claim id and the field. Floats are read with
-`parse_float=TomlFloat`, so they reach the schema as their literal text (`certificates.claims.numbers`).
+`parse_float=TomlFloat`, so they reach the schema as their literal text (`headflow.certificates.claims.numbers`).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import re
 import tomllib
 from pathlib import Path
 
-from certificates.claims.numbers import TomlFloat
-from certificates.claims.problems import ClaimsFileError, ExpressionError
-from certificates.claims.schema import UserClaim, validate_claim, with_parts
-from certificates.errors import InputError
-from certificates.kernel.loading import RefusedFile, read_bounded
+from headflow.certificates.claims.numbers import TomlFloat
+from headflow.certificates.claims.problems import ClaimsFileError, ExpressionError
+from headflow.certificates.claims.schema import UserClaim, validate_claim, with_parts
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.loading import RefusedFile, read_bounded
 
 MAX_FILE_BYTES = 1_000_000
 MAX_CLAIMS = 1000
@@ -43,7 +43,7 @@ def load_claims(path: str | Path) -> list[UserClaim]:
 
 def parse_claims(text: str, name: str = "<claims>", base: Path | None = None) -> list[UserClaim]:
     """The claims of TOML `text` (`name` is used in error messages; the data files a claim names are read from
-    inside the folder `base`, `certificates.claims.data_files`; None: a claim may name no data file)."""
+    inside the folder `base`, `headflow.certificates.claims.data_files`; None: a claim may name no data file)."""
     try:
         document = tomllib.loads(text, parse_float=TomlFloat)  # floats keep their literal text: nothing is rounded
     except tomllib.TOMLDecodeError as exc:

@@ -1,14 +1,14 @@
 """Model terms in an algebra: the one interpreter of the float search and of the prover's symbolic reduction.
 
-`evaluate` interprets a model term (`certificates.kernel.model_terms`) in an algebra with the methods of
+`evaluate` interprets a model term (`headflow.certificates.kernel.model_terms`) in an algebra with the methods of
 `NumericAlgebra`: vectors are lists, sums are loops over the tokens and heads, and what the named quantities mean
 (a_h_i = <f_h_i, x_i>, xdot_i = P_i v_i, ...) is written here for them. An algebra supplies only the primitives
 (tokens, head outputs, energies and their rates, entropies, scores, weights, ...) from a `source`, and `root` and
 `log` of its own numbers: the float search's (`checks.evidence.model_witnesses.FloatAlgebra`, over the numpy model)
-and the prover's symbolic one (`checks.claimsfile.model_reduction.SymbolicAlgebra`, over Gram atoms).
+and the prover's symbolic one (`headflow.checks.claimsfile.model_reduction.SymbolicAlgebra`, over Gram atoms).
 
 Nothing here is trusted: the kernel turns a witness's terms into trees of its exact configuration's chain
-(`certificates.kernel.model_values.Trees`) and checks those; the tests compare both readings of every name.
+(`headflow.certificates.kernel.model_values.Trees`) and checks those; the tests compare both readings of every name.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from certificates.kernel.model_terms import OPERATORS, PAIRS, PRIMITIVE_SCALARS, SUMS, TOKENS, Relation, Term
+from headflow.certificates.kernel.model_terms import OPERATORS, PAIRS, PRIMITIVE_SCALARS, SUMS, TOKENS, Relation, Term
 
 
 @dataclass

@@ -1,18 +1,18 @@
 """The `model` kind: a relation between model terms at every configuration satisfying stated hypotheses.
 
-Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `certificates.kernel.model_terms`), and optionally
+Fields: `lhs`, `op` (= <= < >= >), `rhs` (model terms, `headflow.certificates.kernel.model_terms`), and optionally
 `attention` (usa, softmax, relu; default usa), `geometry` (sphere or flat; default sphere), `assume` (hypotheses on
-the heads and tokens, names of `certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES, or
+the heads and tokens, names of `headflow.certificates.kernel.ball_model.HYPOTHESES`: MODEL_HYPOTHESES, or
 `orthogonal-heads(delta=q)` with an exact q >= 0, kept in its one written form `approximate_orthogonality`;
 `lambda_h` needs `scalar-heads`; `identical-heads`, M_h = alpha I for every head with one real alpha of any sign,
 implies `symmetric-scores`), `given` (conditions,
 each `"lhs OP rhs"` in the same grammar or the name `condition8`, holding at every token i, for the statement's head
 h: an implication), `exists` (a boolean, default false), `domain` (ranges of n, d, H, beta:
-`certificates.claims.model_sizes`). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
+`headflow.certificates.claims.model_sizes`). The claim is for every n >= 2, d >= 1, H >= 1, beta > 0 and
 every configuration of the stated kind with the hypotheses; free indices i and h mean every token and every head. With
 `exists = true` it is the dual statement: some n, d, H, beta and some configuration with the hypotheses (the `given`
 conditions at every token) satisfy the relation at some token i and head h. A sign (< <= > >=) is settled by balls at
-the witness; an equality (`=`) only exactly (`certificates.kernel.model_values.settle`), never by balls
+the witness; an equality (`=`) only exactly (`headflow.certificates.kernel.model_values.settle`), never by balls
 or floats.
 
 Models beyond the paper: `beta = "negative"` states the claim for every beta < 0 (repulsive attention) instead of
@@ -31,16 +31,16 @@ from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
-from certificates.claims.expressions import check_characters, checked_syntax, rational_literal
-from certificates.claims.interaction_text import parse_interaction
-from certificates.claims.model_sizes import Sizes, parse_sizes
-from certificates.claims.model_text import statement_text
-from certificates.claims.problems import ExpressionError
-from certificates.errors import InputError
-from certificates.kernel.ball_model import orthogonality_bound, stated_delta
-from certificates.kernel.model_terms import FUNCTIONS, Relation, Term, TermError, make, scalar_term
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
-from certificates.masks import MAX_GIVEN_TOKENS, Mask, mask_of
+from headflow.certificates.claims.expressions import check_characters, checked_syntax, rational_literal
+from headflow.certificates.claims.interaction_text import parse_interaction
+from headflow.certificates.claims.model_sizes import Sizes, parse_sizes
+from headflow.certificates.claims.model_text import statement_text
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.ball_model import orthogonality_bound, stated_delta
+from headflow.certificates.kernel.model_terms import FUNCTIONS, Relation, Term, TermError, make, scalar_term
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from headflow.certificates.masks import MAX_GIVEN_TOKENS, Mask, mask_of
 
 REQUIRED = {"lhs", "op", "rhs"}
 OPTIONAL = {"attention", "geometry", "assume", "given", "exists", "domain", "interaction", "mask", "beta", "token"}
@@ -165,7 +165,7 @@ def _names_entropy(term: Term) -> bool:
 
 
 def model_statement(fields: dict[str, Any]) -> str:
-    """The precise statement the fields make (`certificates.claims.model_text.statement_text`)."""
+    """The precise statement the fields make (`headflow.certificates.claims.model_text.statement_text`)."""
     return statement_text(SimpleNamespace(**fields))
 
 

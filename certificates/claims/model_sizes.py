@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from certificates.claims.domains import parse_domain
-from certificates.errors import InputError
+from headflow.certificates.claims.domains import parse_domain
+from headflow.certificates.errors import InputError
 
 #: The least value of each integer size of the model (n >= 2 tokens, d >= 1, H >= 1).
 LEAST = {"n": 2, "d": 1, "H": 1}

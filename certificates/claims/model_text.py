@@ -1,19 +1,19 @@
 """The precise English statement of a claims-file `model` claim, rendered from its fields.
 
 A claims-file claim shows its users this sentence; the certificate carries the elaborated core statement
-(`certificates.statements.model`), which check-cert prints field by field as it checked it
-(`certificates.kernel.model_statements.shown`), so the two read the same fields.
+(`headflow.certificates.statements.model`), which check-cert prints field by field as it checked it
+(`headflow.certificates.kernel.model_statements.shown`), so the two read the same fields.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from certificates.claims.model_sizes import SIZE_NAMES, Sizes
-from certificates.kernel.exprtree import rational_text
-from certificates.kernel.masks import Mask
-from certificates.kernel.model_terms import Relation
-from certificates.kernel.tree_text import term_text as tree_text
+from headflow.certificates.claims.model_sizes import SIZE_NAMES, Sizes
+from headflow.certificates.kernel.exprtree import rational_text
+from headflow.certificates.kernel.masks import Mask
+from headflow.certificates.kernel.model_terms import Relation
+from headflow.certificates.kernel.tree_text import term_text as tree_text
 
 #: The model names whose values are the energy (E = sum_h E_h), which Phi defines with an interaction.
 ENERGIES = frozenset({"E", "E_h"})

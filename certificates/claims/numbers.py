@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from certificates.claims.decimals import decimal_value
-from certificates.errors import InputError
+from headflow.certificates.claims.decimals import decimal_value
+from headflow.certificates.errors import InputError
 
 #: Largest magnitude of a number in a file, and the range of a literal's decimal exponent.
 MAX_MAGNITUDE = 10**100

@@ -12,7 +12,7 @@ followed by a formula. The argument's own text is parsed by `parse_defined`, wit
 nothing is executed.
 
 QUANTITIES names what a claim may be about, with the attention kinds, variables and symbols each one has (the
-mathematics of each, its bracket, is on the checks side: `checks.claimsfile.asymptotic_quantities`).
+mathematics of each, its bracket, is on the checks side: `headflow.checks.claimsfile.asymptotic_quantities`).
 """
 
 from __future__ import annotations
@@ -23,10 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import sympy as sp
-
-from certificates.claims.conditions import Condition
-from certificates.claims.expressions import parse_defined
-from certificates.claims.problems import ExpressionError
+from headflow.certificates.claims.conditions import Condition
+from headflow.certificates.claims.expressions import parse_defined
+from headflow.certificates.claims.problems import ExpressionError
 
 #: The relations an order states (`limit` is stated with the `limit` field).
 ORDERS = ("Theta", "O", "Omega", "o")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.errors import InputError
+from headflow.certificates.errors import InputError
 
 
 class ExpressionError(InputError):

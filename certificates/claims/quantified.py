@@ -1,7 +1,7 @@
 """Dynamics claims with quantified parameters: n, d, beta, rho and the strengths as symbols with domains.
 
 A dynamics claim may write any of QUANTIFIABLE as the name of a symbol declared in its `[claim.domain]` table
-(the domain syntax of `certificates.claims.domains`), e.g. `n = "n"`, `lambdas = ["lam", 0.5]`,
+(the domain syntax of `headflow.certificates.claims.domains`), e.g. `n = "n"`, `lambdas = ["lam", 0.5]`,
 `[claim.domain] n = "integer>=2"`, `lam = "positive"`. The claim then states its property for every point of
 the domain. This module reads which fields are quantified, holds each domain to what its field admits for
 every point (n, d integers, n >= 2, beta > 0, rho inside the family's (-1/(n-1), 1) for every n of the domain;
@@ -15,16 +15,15 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.domains import Domain
-from certificates.claims.head_domains import check_count
-from certificates.claims.head_sums import per_head
-from certificates.claims.numbers import TomlFloat
-from certificates.errors import InputError
-from certificates.families import RHO
+from headflow.certificates.claims.domains import Domain
+from headflow.certificates.claims.head_domains import check_count
+from headflow.certificates.claims.head_sums import per_head
+from headflow.certificates.claims.numbers import TomlFloat
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import RHO
 
 #: The fields a dynamics claim may quantify (lambdas: each entry of the list, or the whole list as one per-head
-#: symbol `lam_h`, with H heads: `certificates.claims.head_sums`).
+#: symbol `lam_h`, with H heads: `headflow.certificates.claims.head_sums`).
 QUANTIFIABLE = ("n", "d", "beta", "rho", "lambdas", "H")
 #: Names a domain symbol may not take unless it is that field's own symbol: targets read them as the fields.
 FIELD_NAMES = ("n", "d", "H", "beta")

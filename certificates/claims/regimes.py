@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from certificates.kernel import equilibrium as eq
-from certificates.kernel import format as fmt
-from certificates.kernel.exprtree import exact_rational
+from headflow.certificates.kernel import equilibrium as eq
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.exprtree import exact_rational
 
 Matrix = list[list[Fraction]]
 

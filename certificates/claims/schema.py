@@ -3,7 +3,7 @@
 Each `[[claim]]` table has `id`, `kind`, optionally `title` and `statement` (the user's own
 words; a precise statement is generated otherwise), and the fields of its kind. Unknown keys,
 missing fields and wrong types are InputErrors naming the field; expressions are parsed by
-`certificates.claims.expressions` with exactly the declared symbols.
+`headflow.certificates.claims.expressions` with exactly the declared symbols.
 """
 
 from __future__ import annotations
@@ -16,52 +16,51 @@ from pathlib import Path
 from typing import Any
 
 import sympy as sp
-
-from certificates import nonempty
-from certificates.claims import equilibrium_claim
-from certificates.claims.conditions import Condition, unique
-from certificates.claims.data_files import names_file
-from certificates.claims.domains import Domain, dependency_order, domain_region, parse_domain
-from certificates.claims.expressions import parse_defined
-from certificates.claims.given_angles import given_angles
-from certificates.claims.given_matrices import FIELDS as MATRIX_FIELDS
-from certificates.claims.given_matrices import given_matrices, head_matrices
-from certificates.claims.given_tokens import given_tokens
-from certificates.claims.head_domains import domain_scope
-from certificates.claims.head_sums import HeadScope
-from certificates.claims.interaction_text import parse_interaction
-from certificates.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
-from certificates.claims.model_claim import REQUIRED as MODEL_REQUIRED
-from certificates.claims.model_claim import Relation, model_fields, model_statement
-from certificates.claims.model_sizes import Sizes
-from certificates.claims.numbers import float_parameter, stated
-from certificates.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
-from certificates.claims.orders import parameter_symbol, parse_approach, parse_order
-from certificates.claims.problems import ExpressionError
-from certificates.claims.quantified import (
+from headflow.certificates import nonempty
+from headflow.certificates.claims import equilibrium_claim
+from headflow.certificates.claims.conditions import Condition, unique
+from headflow.certificates.claims.data_files import names_file
+from headflow.certificates.claims.domains import Domain, dependency_order, domain_region, parse_domain
+from headflow.certificates.claims.expressions import parse_defined
+from headflow.certificates.claims.given_angles import given_angles
+from headflow.certificates.claims.given_matrices import FIELDS as MATRIX_FIELDS
+from headflow.certificates.claims.given_matrices import given_matrices, head_matrices
+from headflow.certificates.claims.given_tokens import given_tokens
+from headflow.certificates.claims.head_domains import domain_scope
+from headflow.certificates.claims.head_sums import HeadScope
+from headflow.certificates.claims.interaction_text import parse_interaction
+from headflow.certificates.claims.model_claim import OPTIONAL as MODEL_OPTIONAL
+from headflow.certificates.claims.model_claim import REQUIRED as MODEL_REQUIRED
+from headflow.certificates.claims.model_claim import Relation, model_fields, model_statement
+from headflow.certificates.claims.model_sizes import Sizes
+from headflow.certificates.claims.numbers import float_parameter, stated
+from headflow.certificates.claims.orders import QUANTITIES as ASYMPTOTIC_QUANTITIES
+from headflow.certificates.claims.orders import parameter_symbol, parse_approach, parse_order
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.claims.quantified import (
     FIELD_NAMES,
     QUANTIFIABLE,
     check_domains,
     instance_fields,
     quantified_fields,
 )
-from certificates.errors import InputError
-from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
-from certificates.kernel.exprtree import TreeError
-from certificates.kernel.interaction import Interaction
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
-from certificates.masks import NAMED as NAMED_MASKS
-from certificates.masks import Mask, mask_of
-from certificates.model_quantities import MODEL_QUANTITIES
-from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, UNCLAIMED
-from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Option
+from headflow.certificates.kernel.exprtree import TreeError
+from headflow.certificates.kernel.interaction import Interaction
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from headflow.certificates.masks import NAMED as NAMED_MASKS
+from headflow.certificates.masks import Mask, mask_of
+from headflow.certificates.model_quantities import MODEL_QUANTITIES
+from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, UNCLAIMED
+from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
 #: Most parts of one `all` claim (a conjunction of claims of the other kinds).
 MAX_PARTS = 20
 #: A dynamics claim's model options beyond the paper (docs/models.md): the attention mask ("causal" or n rows of
 #: 0/1) and the values ("aligned": W_h = M_h, the default; "identity": W_h = I; "spd": random symmetric positive
-#: definite W_h; or the user's exact matrices, `certificates.claims.given_matrices`, then "given" with the
+#: definite W_h; or the user's exact matrices, `headflow.certificates.claims.given_matrices`, then "given" with the
 #: matrices under "value_matrices"). Present in the options only when
 #: the file gives them, so the paper's claims read as before.
 DYNAMICS_MODEL_OPTIONS = ("mask", "values")
@@ -83,7 +82,7 @@ PROPERTIES = (
     "stays-non-negative",
 )
 #: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
-#: r > r0 beats, `checks.claimsfile.exponential_decay`).
+#: r > r0 beats, `headflow.checks.claimsfile.exponential_decay`).
 TARGETS = {
     "tends-to": "limit",
     "decays-at-rate": "rate",
@@ -145,7 +144,7 @@ class UserClaim:
     line: int | None = None
     #: The claim's own TOML fields as parsed (floats as their literal text): what a certificate embeds.
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    #: The folder its data files are read from (`certificates.claims.data_files`); None: it names none.
+    #: The folder its data files are read from (`headflow.certificates.claims.data_files`); None: it names none.
     folder: Path | None = field(default=None, compare=False, repr=False)
 
 
@@ -186,7 +185,7 @@ class InequalityClaim(UserClaim):
     conditions: tuple[Condition, ...] = ()
     #: Why the domain could not be shown non-empty ("" when a verified point shows it is).
     domain_unsettled: str = ""
-    #: Per-head symbols and their count H (`certificates.claims.head_sums`): the claim is for every H of the
+    #: Per-head symbols and their count H (`headflow.certificates.claims.head_sums`): the claim is for every H of the
     #: domain and every family of values; `not_all_equal`: only families whose heads are not all equal.
     heads: HeadScope | None = None
     not_all_equal: bool = False
@@ -204,7 +203,7 @@ class DynamicsClaim(UserClaim):
     target: sp.Expr | None = None
     #: Some start of the family has the property (True), rather than every start (False).
     exists: bool = False
-    #: Quantified parameters (`certificates.claims.quantified`): field path ("n", "lambdas[0]") -> symbol,
+    #: Quantified parameters (`headflow.certificates.claims.quantified`): field path ("n", "lambdas[0]") -> symbol,
     #: the symbols' domains in dependency order; the options then hold these symbols. Empty: one instance.
     parameters: dict[str, sp.Symbol] = field(default_factory=dict)
     domains: dict[sp.Symbol, Domain] = field(default_factory=dict)
@@ -233,7 +232,7 @@ class AsymptoticClaim(UserClaim):
 @dataclass(frozen=True, kw_only=True)
 class ModelClaim(UserClaim):
     """A relation between model terms at every configuration of the stated kind with the hypotheses, for all n, d,
-    H, beta (`certificates.claims.model_claim`), under the `given` conditions at every token; with `exists`,
+    H, beta (`headflow.certificates.claims.model_claim`), under the `given` conditions at every token; with `exists`,
     at some configuration, token and head."""
 
     attention: str
@@ -246,12 +245,12 @@ class ModelClaim(UserClaim):
     beta_sign: str = "positive"
     #: "none", "causal" or "given": the attention mask of every configuration of the claim (given: `mask_rows`).
     mask: str = "none"
-    #: The given mask's rows (`certificates.kernel.masks`; the claim is then about n = len(mask_rows) only).
+    #: The given mask's rows (`headflow.certificates.kernel.masks`; the claim is then about n = len(mask_rows) only).
     mask_rows: Mask | None = None
     #: "every" token i, or the "first" token only.
     token: str = "every"
     sizes: Sizes = field(default_factory=Sizes)
-    #: The stated interaction function (`certificates.kernel.interaction`); None: the kind's own weights.
+    #: The stated interaction function (`headflow.certificates.kernel.interaction`); None: the kind's own weights.
     interaction: Interaction | None = None
 
 
@@ -266,7 +265,7 @@ class AllClaim(UserClaim):
 @dataclass(frozen=True, kw_only=True)
 class EquilibriumClaim(UserClaim):
     """A token regime is a critical point of the field, or an equilibrium with a stated spectrum, on the stated ranges
-    of n, d, beta, kinds and heads (`certificates.claims.equilibrium_claim`; None: every value)."""
+    of n, d, beta, kinds and heads (`headflow.certificates.claims.equilibrium_claim`; None: every value)."""
 
     regime: str
     property: str
@@ -761,7 +760,7 @@ def _asymptotic(raw: dict[str, Any], header: dict[str, Any], stated: str | None)
 
 
 def _given_matrices(raw: dict[str, Any], base: Path | None, heads: str) -> dict[str, Any]:
-    """The head matrices the claim states (`certificates.claims.given_matrices`), by field: scores, queries
+    """The head matrices the claim states (`headflow.certificates.claims.given_matrices`), by field: scores, queries
     and keys for heads = "given" (another family's are refused by `_family_options`); `values` when it is a list or
     names a .npy/.csv file (else a kind of values: aligned, identity, spd)."""
     wanted = MATRIX_FIELDS if heads == "given" else ("values",)
@@ -778,7 +777,7 @@ def _taking(key: str) -> str:
 
 def _family_options(raw: dict[str, Any], options: dict[str, Any], base: Path | None) -> None:
     """H and the options the claim's families take, each in its domain, and the families' bounds on d, all as the
-    records of `certificates.families` declare them; an option no chosen family takes is an error."""
+    records of `headflow.certificates.families` declare them; an option no chosen family takes is an error."""
     n, d = options["n"], options["d"]
     chosen: dict[str, Family] = {"heads": HEAD_FAMILIES[options["heads"]], "tokens": TOKEN_FAMILIES[options["tokens"]]}
     taken = {o.name for family in chosen.values() for o in family.options}
@@ -865,7 +864,7 @@ def _domains(
 
 
 def _unsettled(domains: dict[sp.Symbol, Domain], order: list[sp.Symbol], key: str, table: dict[str, Any]) -> str:
-    """The one check every claim with a domain passes (`certificates.nonempty`): "" when a verified exact point
+    """The one check every claim with a domain passes (`headflow.certificates.nonempty`): "" when a verified exact point
     shows the domain non-empty, else why it could not be shown; a proof that it is empty is an InputError
     naming the conflicting bounds."""
     try:

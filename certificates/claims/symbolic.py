@@ -1,9 +1,9 @@
 """SymPy work under counted budgets (and, in a child process, a memory cap): SymPy has no limits of its own.
 
-A budget is a number of operations (`certificates.counted`), never seconds, so a verdict does not depend on how
+A budget is a number of operations (`headflow.certificates.counted`), never seconds, so a verdict does not depend on how
 busy the machine is. `isolated` runs work that may crash or swell (Groebner bases) in a forked child with a memory
 cap, under the budget, with the budget's wall-clock safety net as a hard deadline; in-process work calls
-`certificates.counted.spend` directly.
+`headflow.certificates.counted.spend` directly.
 """
 
 from __future__ import annotations
@@ -16,15 +16,14 @@ from multiprocessing.connection import Connection
 from typing import TypeVar
 
 import sympy as sp
-
-from certificates import processes
-from certificates.counted import SAFETY, safety_seconds, spend
-from certificates.inert import Exp, Log, inert
-from identities.algebraic import Unsupported, reduce_modulo, ring_form
+from headflow.certificates import processes
+from headflow.certificates.counted import SAFETY, safety_seconds, spend
+from headflow.certificates.inert import Exp, Log, inert
+from headflow.identities.algebraic import Unsupported, reduce_modulo, ring_form
 
 T = TypeVar("T")
 
-#: Operations (`certificates.counted`) one exact reduction of a claims-file decider may take, per profile.
+#: Operations (`headflow.certificates.counted`) one exact reduction of a claims-file decider may take, per profile.
 REDUCTION_OPERATIONS = {"quick": 30_000_000, "thorough": 200_000_000}
 #: Memory a simplify child may use beyond the size of the parent at the fork.
 CHILD_MEMORY_BYTES = 2 * 1024**3
@@ -37,9 +36,9 @@ CHILD_OVERHEAD_SECONDS = 10.0
 def exactly_zero(expr: sp.Expr, operations: int) -> tuple[bool | None, str]:
     """Whether exact algebra shows `expr` is 0 wherever it is defined: (True, ""), (False, what is left), or (None,
     why undecided). Not SymPy's simplify, whose rewrites rest on signs from its assumptions and floats: the
-    expression is made inert (`certificates.inert`), rewritten by `normalized` (exp and log), and the
+    expression is made inert (`headflow.certificates.inert`), rewritten by `normalized` (exp and log), and the
     numerator of its fraction over its atoms reduced modulo the radicals' defining polynomials
-    (`identities.algebraic`): a remainder 0 holds for every root, so for the values the atoms take.
+    (`headflow.identities.algebraic`): a remainder 0 holds for every root, so for the values the atoms take.
 
     The algebra runs isolated (`isolated`): SymPy's polynomial code can crash the interpreter on huge
     integers (python-flint aborts with SIGFPE), and that must not take the report down.
@@ -96,7 +95,7 @@ def merged_exponentials(expr: sp.Expr, expand: bool = True) -> sp.Expr:
 
 
 def isolated(compute: Callable[[], T], operations: int, what: str) -> tuple[T | None, str]:
-    """(compute(), "") computed in a forked child process within `operations` (`certificates.counted`), or
+    """(compute(), "") computed in a forked child process within `operations` (`headflow.certificates.counted`), or
     (None, why not) naming `what`.
 
     The child has a memory cap (CHILD_MEMORY_BYTES above the parent's size at the fork), and never outlives this

@@ -19,11 +19,10 @@ from fractions import Fraction
 from typing import Any
 
 from flint import arb
-
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.coq.statements import NotTranslatable
-from certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
-from certificates.kernel.exprtree import TreeError
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.coq.statements import NotTranslatable
+from headflow.certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
+from headflow.certificates.kernel.exprtree import TreeError
 
 #: Working precision of the hints, their relative widening and their rounding (significant bits).
 BITS = 160

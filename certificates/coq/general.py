@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from certificates.coq.source import source
-from certificates.kernel.coq.certificate import universal
-from certificates.statements import registry as ob
+from headflow.certificates.coq.source import source
+from headflow.certificates.kernel.coq.certificate import universal
+from headflow.certificates.statements import registry as ob
 
 STATIC = Path(__file__).with_name("general")
 

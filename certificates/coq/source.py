@@ -14,10 +14,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from certificates.coq import enclosures
-from certificates.coq.proofs import PROOFS
-from certificates.kernel import exprtree
-from certificates.kernel.coq.statements import (
+from headflow.certificates.coq import enclosures
+from headflow.certificates.coq.proofs import PROOFS
+from headflow.certificates.kernel import exprtree
+from headflow.certificates.kernel.coq.statements import (
     PointProblem,
     Problem,
     UniversalStatement,

@@ -1,7 +1,7 @@
-"""The ball of an expression tree: the one ball evaluator (`certificates.kernel.exprtree.evaluate`) with the
+"""The ball of an expression tree: the one ball evaluator (`headflow.certificates.kernel.exprtree.evaluate`) with the
 enclosure of lambda_c (`certificates.kernel.lambda_c.enclose`), what certificates, claims files and constants use.
 
-A SymPy expression is written as a tree once (`certificates.sympy_trees.from_sympy`, at the boundary) and
+A SymPy expression is written as a tree once (`headflow.certificates.sympy_trees.from_sympy`, at the boundary) and
 evaluated here; no SymPy evaluation takes part, so a sign is a ball's.
 """
 
@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flint import arb
-
-from certificates.kernel import lambda_c
-from certificates.kernel.exact import ExponentTooLarge
-from certificates.kernel.exprtree import evaluate
+from headflow.certificates.kernel import lambda_c
+from headflow.certificates.kernel.exact import ExponentTooLarge
+from headflow.certificates.kernel.exprtree import evaluate
 
 
 def _lambda_c(tokens: arb, inverse_temperature: arb) -> arb:

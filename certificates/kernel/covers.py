@@ -1,10 +1,10 @@
 """Interval covers: the enclosures a cover's leaves and nodes use, computed alike by the prover
-(`certificates.provers.intervals`) and the checker, and the checker's walk of a cover tree (`cover`).
+(`headflow.certificates.provers.intervals`) and the checker, and the checker's walk of a cover tree (`cover`).
 
 - natural: the expression's ball with every variable bound to the ball of its side (interval arithmetic
   node by node; sound, but blind to cancellation: x - x over [0, 1] is [-1, 1]).
 - centred (mean value form): f(m) + sum_i d_i f(box) (x_i - m_i) with m the exact midpoint, valid when f
-  and its partial derivatives have finite balls over the box (`certificates.kernel.derivatives`: f is then
+  and its partial derivatives have finite balls over the box (`headflow.certificates.kernel.derivatives`: f is then
   continuously differentiable on the box). Its width shrinks like the square of the box's width, so it
   defeats cancellation: (sqrt((H-1)^2+4) - (H-1))/2 over a narrow box.
 - monotone: a partial derivative with a sign on the box puts the minimum (for > and >=) or the maximum
@@ -17,14 +17,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from flint import arb
-
-from certificates.kernel import derivatives, exact, lambda_c
-from certificates.kernel import format as fmt
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, box_text, interval_ball, precision
-from certificates.kernel.exprtree import Tree, count_nodes, parse_rational
-from certificates.kernel.recheck import Rejected, check_enclosure, recorded_precision, require_keys
-from certificates.kernel.regions import Box, Region
+from headflow.certificates.kernel import derivatives, exact, lambda_c
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ball_of, box_text, interval_ball, precision
+from headflow.certificates.kernel.exprtree import Tree, count_nodes, parse_rational
+from headflow.certificates.kernel.recheck import Rejected, check_enclosure, recorded_precision, require_keys
+from headflow.certificates.kernel.regions import Box, Region
 
 
 def natural(tree: Tree, box: Box) -> arb:

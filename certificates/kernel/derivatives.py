@@ -1,4 +1,4 @@
-"""Partial derivatives of expression trees (`certificates.kernel.exprtree`), by the rules of calculus.
+"""Partial derivatives of expression trees (`headflow.certificates.kernel.exprtree`), by the rules of calculus.
 
 The centred form and the monotonicity tests of `certificates.provers.intervals` enclose a partial derivative over a
 box; the checker (`certificates.kernel.recheck`) recomputes it here from the certificate's expression itself, so
@@ -10,8 +10,8 @@ a certificate never carries a derivative of its own. The rules, one per node:
     d W(a) = da e^(-W(a)) (1 + W(a))^-1           (W' = 1 / (e^W (1 + W)), finite for a > -1/e),
     d a^q = a^q (dq log a + q da a^-1)              (`rpow`, a real power; finite only for a > 0),
     d lambda_c(a, b) = da L_n(a, b) + db L_b(a, b) (`identities.closed_forms.lambda_c_partials`, stored as trees by
-                                                    `certificates.kernel.stored_forms`, proved by
-                                                    `identities.scalar_regime.prove_lambda_c_monotone`).
+                                                    `headflow.certificates.kernel.stored_forms`, proved by
+                                                    `headflow.identities.scalar_regime.prove_lambda_c_monotone`).
 
 What a ball of the derivative over a box means: when the ball of the expression over the box and the
 ball of its derivative are both finite, every node is continuously differentiable on the box (a negative
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from certificates.kernel import stored_forms
-from certificates.kernel.exprtree import NAMED, Tree, TreeError, expand, substitute, symbols
+from headflow.certificates.kernel import stored_forms
+from headflow.certificates.kernel.exprtree import NAMED, Tree, TreeError, expand, substitute, symbols
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]

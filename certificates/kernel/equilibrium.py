@@ -34,7 +34,7 @@ union holds as many eigenvalues as it has discs (Gershgorin). When the first gro
 eigenvalues are the known zeros (0 lies in no other disc), and the other two count the stable and unstable
 directions (the index).
 
-The writer (`checks.evidence.equilibria`) finds the equilibrium and chooses the box, the preconditioner Y, the
+The writer (`headflow.checks.evidence.equilibria`) finds the equilibrium and chooses the box, the preconditioner Y, the
 orbit rotations and V; this module only checks them. E and the residual gauge are exact functions of
 the data (nullspace and rank from python-flint), the same for the writer and the checker.
 """
@@ -47,13 +47,12 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from flint import acb, acb_mat, arb, arb_mat, arb_series, fmpq, fmpq_mat
-
-from certificates.kernel import ball_model
-from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
-from certificates.kernel.exprtree import parse_rational
-from certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_list
-from certificates.kernel.vocabulary import SMOOTH_KINDS
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.exact import ball_of, precision
+from headflow.certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
+from headflow.certificates.kernel.exprtree import parse_rational
+from headflow.certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_list
+from headflow.certificates.kernel.vocabulary import SMOOTH_KINDS
 
 
 class Problem(NamedTuple):

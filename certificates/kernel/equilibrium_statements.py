@@ -1,7 +1,7 @@
 """Equilibrium statements (form `equilibrium`): an exact configuration is, or is not, an equilibrium of the field.
 
 A claims-file `equilibrium` claim (a regime named by its structure, ranges of sizes) is elaborated outside the kernel
-(`certificates.statements.equilibrium`) at the instance its certificate is about into this data:
+(`headflow.certificates.statements.equilibrium`) at the instance its certificate is about into this data:
 
     {"form": "equilibrium", "claim": id, "attention": kind, "beta": "p/q", "n": n, "blocks": [d_1, ..., d_B],
      "scores": H x B rationals m_hb, "values": H x B rationals w_hb, "grams": null or B Gram matrices (n x n),
@@ -19,7 +19,7 @@ semidefinite of rank <= d_b (the signs of its exact characteristic polynomial, i
   the tokens t_i = sum_b e_(b,i) of R^(nB) with heads blockdiag(m_hb G^b) and blockdiag(w_hb I) (its scores are
   sum_b m_hb G^b_ij = <x_i, M_h x_j>). The tangent part is sum b_i(b,j) P_b x_j, b_i = a_i - (a_i^T G t_i) t_i with
   G = blockdiag(G^b), and |P⊥ v_i|^2 = b_i^T G b_i, zero exactly when G b_i = 0 (G semidefinite): decided in exponential
-  polynomials (`certificates.kernel.exp_field`), the kernel finds a token with G b_i not 0.
+  polynomials (`headflow.certificates.kernel.exp_field`), the kernel finds a token with G b_i not 0.
 - `spectrum` given (an `equilibrium` certificate, the payload of `certificates.kernel.equilibrium`): its problem has
   the statement's heads, beta, kind and sizes, and (with `grams`) a centre whose normalized tokens have the stated
   block Gram matrices with a fixed set of dimension 0, so the certified equilibrium is that configuration; without
@@ -40,15 +40,15 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from certificates.kernel import equilibrium as eq
-from certificates.kernel import format as fmt
-from certificates.kernel.ball_model import exact_values
-from certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
-from certificates.kernel.exp_field import ExpNumber
-from certificates.kernel.model_chain import Chain
-from certificates.kernel.recheck import Rejected, natural, require_keys, require_list
-from certificates.kernel.registry_statements import table
-from certificates.kernel.vocabulary import ATTENTION_KINDS
+from headflow.certificates.kernel import equilibrium as eq
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.ball_model import exact_values
+from headflow.certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
+from headflow.certificates.kernel.exp_field import ExpNumber
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.kernel.recheck import Rejected, natural, require_keys, require_list
+from headflow.certificates.kernel.registry_statements import table
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS
 
 FORM = "equilibrium"
 KEYS = {"form", "claim", "attention", "beta", "n", "blocks", "scores", "values", "grams", "spectrum"}

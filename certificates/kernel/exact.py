@@ -3,7 +3,7 @@ the exact ends of a ball (ball -> rational: `exact_value`) and what settles a re
 
 One module for the arithmetic that every rigorous step shares — the writers
 (`certificates.provers.witness`, `certificates.provers.intervals`), the deciders of `checks` and the independent
-checker (`certificates.kernel.recheck`) — so that "the ball settles `value relation 0`" means the same thing on
+checker (`headflow.certificates.kernel.recheck`) — so that "the ball settles `value relation 0`" means the same thing on
 both sides of a certificate.
 
 A relation is settled by a ball when EVERY point of the ball satisfies it, and refuted when no

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from certificates.kernel.interaction import Interaction
-from certificates.kernel.masks import Mask
+from headflow.certificates.kernel.interaction import Interaction
+from headflow.certificates.kernel.masks import Mask
 
 Matrix = list[list[Fraction]]
 
@@ -28,7 +28,7 @@ class ExactConfiguration:
     geometry: str = "sphere"
     attention: str = "usa"
     mask: Mask | None = None
-    #: The stated interaction phi(s) of the weights (`certificates.kernel.interaction`; None: the kind's own).
+    #: The stated interaction phi(s) of the weights (`headflow.certificates.kernel.interaction`; None: the kind's own).
     interaction: Interaction | None = None
 
     @property

@@ -1,7 +1,7 @@
 """Expressions as JSON trees, so that a certificate carries its formula without any parser.
 
 A term is a list `[op, *args]`. The node set (also what a claims-file formula is, faithfully, before
-any evaluation: `certificates.claims.expressions.parse_tree`):
+any evaluation: `headflow.certificates.claims.expressions.parse_tree`):
 
 - `["sym", name]`, `["rat", "p/q"]` (an exact rational; a literal's exact value);
 - `["add", a, b, ...]`, `["mul", a, b, ...]`, `["pow", base, k]` (k a Python integer, negative: a
@@ -10,7 +10,7 @@ any evaluation: `certificates.claims.expressions.parse_tree`):
   `["rat", "a/b"]`) the real b-th root of base**a (base >= 0, > 0 when a < 0); for any other term q,
   exp(q log base) (base > 0);
 - `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]` (principal branch), `["lambda_c", n, beta]`
-  (the implicit lambda_c(n, beta), enclosed by `certificates.kernel.lambda_c.enclose`: an implicit function);
+  (the implicit lambda_c(n, beta), enclosed by `headflow.certificates.kernel.lambda_c.enclose`: an implicit function);
 - the claims grammar's named functions and constants, kept as named nodes: `["c_star", H]`,
   `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
   `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), stored as a tree
@@ -19,7 +19,7 @@ any evaluation: `certificates.claims.expressions.parse_tree`):
 
 A formula (the hypotheses and goal of an SMT obligation) is `[rel, a, b]` with rel one of
 `< <= > >= =`, `["and", ...]`, `["or", ...]`, `["not", f]`, `["implies", f, g]`, `["iff", f, g]`,
-`["true"]` or `["false"]`. Trees are written from SymPy outside the kernel (`certificates.sympy_trees`);
+`["true"]` or `["false"]`. Trees are written from SymPy outside the kernel (`headflow.certificates.sympy_trees`);
 `evaluate` evaluates a term with python-flint balls from the file alone (the verifying side), so reading a
 certificate never calls eval, sympify or a parser on file text. It is the one ball evaluator:
 `certificates.kernel.balls.eval_ball` is it with lambda_c's enclosure. The implicit functions (lambda_c, which has
@@ -37,9 +37,8 @@ from functools import partial, reduce
 from typing import Any, TypeVar
 
 from flint import arb, ctx
-
-from certificates.kernel import endpoints, stored_forms
-from certificates.kernel.exact import rational_ball
+from headflow.certificates.kernel import endpoints, stored_forms
+from headflow.certificates.kernel.exact import rational_ball
 
 Tree = list[Any]
 Value = TypeVar("Value")
@@ -52,7 +51,7 @@ NAMED = {name: tuple(symbols) for name, symbols in stored_forms.STORED["paramete
 #: implicit functions (`lambda_c`, no closed form) get their balls from the caller of `evaluate`.
 ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2, "lambda_c": 2}
 ARITY |= dict.fromkeys(UNARY, 1) | {name: len(parameters) for name, parameters in NAMED.items()}
-#: The relations of a formula (its connectives: `certificates.kernel.smtlib`).
+#: The relations of a formula (its connectives: `headflow.certificates.kernel.smtlib`).
 RELATIONS = ("<", "<=", ">", ">=", "=")
 MAX_DEPTH = 200
 #: Characters of one rational's text (numerator and denominator together).
@@ -163,7 +162,7 @@ def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclo
     """Evaluate a tree as a ball at the current flint precision, the implicit functions (`lambda_c`) by their
     enclosures in `functions` and each named node by its closed form at the balls of its arguments; unknown nodes
     raise TreeError. Products, powers and the increasing functions of wide balls use their end points
-    (`certificates.kernel.endpoints`)."""
+    (`headflow.certificates.kernel.endpoints`)."""
     implicit = dict(functions or {})  # an implicit node without its enclosure has no rule: TreeError
     named = {op: partial(_named, op, implicit) for op in NAMED if op not in _BALLS}
     return fold(tree, _BALLS | implicit | named | {"sym": partial(_value, env)})

@@ -1,7 +1,7 @@
 """The certificate file format, shared by the writer and the checker: fields, canonical JSON, checksum, sizes.
 
 A certificate is one JSON object `{"schema", "claim_id", "claim", "statement", "kind", "payload", "tools",
-"sha256"}`. `statement` is the core statement the certificate proves (`certificates.kernel.verify`): data the
+"sha256"}`. `statement` is the core statement the certificate proves (`headflow.certificates.kernel.verify`): data the
 kernel checks the payload against and prints, never re-derived by the kernel from `claim`. `claim` is null for
 the registry's claims and holds a claims-file claim's own fields (as written in the user's TOML, without its
 free-text `title` and `statement`) otherwise: the provenance that `check-cert --claims` elaborates again.
@@ -50,7 +50,7 @@ def content_hash(certificate: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-#: Nodes of a derivative tree the checker computes from an expression (`certificates.kernel.derivatives`).
+#: Nodes of a derivative tree the checker computes from an expression (`headflow.certificates.kernel.derivatives`).
 MAX_DERIVED_NODES = 40_000
 #: lambda_c roots (at distinct exact ends) one cover's re-check may certify.
 MAX_COVER_ROOTS = 2_000

@@ -6,7 +6,7 @@ what the kernel evaluates: balls at exact data (`ball_model.interaction_failures
 witness, that phi is finite there and, for normalized weights, > 0). The kernel never rebuilds phi in another
 algebra (no SymPy: its automatic evaluation once rewrote sqrt(a**2) to -a).
 
-The attention kind says how the weights combine (`certificates.kernel.vocabulary.INTERACTION_KINDS`): `usa` is
+The attention kind says how the weights combine (`headflow.certificates.kernel.vocabulary.INTERACTION_KINDS`): `usa` is
 unnormalized, f^h_i = sum_j phi(s^h_ij) W_h x_j and v_i = (1/n) sum_h f^h_i; `softmax` is normalized,
 f^h_i = sum_j phi(s^h_ij) W_h x_j / sum_k phi(s^h_ik), v_i = sum_h f^h_i. The default phi is exp(beta*s).
 
@@ -26,8 +26,7 @@ from functools import lru_cache, partial, reduce
 
 from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 from flint.utils.flint_exceptions import DomainError
-
-from certificates.kernel import derivatives, exprtree
+from headflow.certificates.kernel import derivatives, exprtree
 
 #: The score variable and the inverse temperature: the only names a phi or a Phi tree may use.
 VARIABLES = ("s", "beta")

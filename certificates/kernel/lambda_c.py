@@ -2,7 +2,7 @@
 
 u_c = beta lambda_c is the root of g(u) = (u - 2) e^u - (n - 1)(u + 2)
 (`identities.closed_forms.lambda_c_equation`, stored as a tree by `certificates.kernel.stored_forms` and evaluated by
-`certificates.kernel.exprtree.evaluate`, the one ball evaluator; the equation is not written again here).
+`headflow.certificates.kernel.exprtree.evaluate`, the one ball evaluator; the equation is not written again here).
 The uniqueness argument: g''(u) = u e^u > 0 for u > 0 (proved by `identities.scalar_regime.prove_lambda_c_equation`),
 so g is convex on (0, inf), and g(2) = -4(n - 1) < 0 for n > 1. Hence g has exactly one zero u_c in (2, inf),
 g < 0 on (2, u_c) and g > 0 on (u_c, inf): a point where g is certainly negative (positive) lies left (right) of
@@ -16,7 +16,7 @@ precision. At each exact end of the ball of n it halves [2, `right_of_root(n)`] 
 where the ball signs g); a the left end of the bracket at n_lo and b the right end of the one at n_hi, so
 g(a, n) < 0 < g(b, n) at every n of the ball: each u_c(n) lies in [a, b] and lambda_c in [a, b] / beta. Only signs
 of balls are used; no step is taken on trust. (`headflow constants` computes lambda_c to many digits with a Newton
-iteration outside the kernel, `certificates.provers.lambda_c_roots`.)
+iteration outside the kernel, `headflow.certificates.provers.lambda_c_roots`.)
 """
 
 from __future__ import annotations
@@ -26,10 +26,9 @@ from fractions import Fraction
 from functools import lru_cache
 
 from flint import arb, ctx
-
-from certificates.kernel import stored_forms
-from certificates.kernel.exact import exact_value, precision, rational_ball
-from certificates.kernel.exprtree import Tree, evaluate
+from headflow.certificates.kernel import stored_forms
+from headflow.certificates.kernel.exact import exact_value, precision, rational_ball
+from headflow.certificates.kernel.exprtree import Tree, evaluate
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
 U, N = "u", "n"

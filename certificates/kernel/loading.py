@@ -7,7 +7,7 @@ in one line instead of hanging the process or exhausting its memory. The path is
 then opened with O_NONBLOCK (opening a FIFO for reading would otherwise wait for a writer) and the open
 file is fstat'ed again (the path may have been swapped in between); at most limit + 1 bytes are read.
 A name read in an open folder (`dir_fd`) is opened without following a symbolic link: the caller has resolved
-the links and checked where they lead (`certificates.claims.data_files`), so a link put there since is refused.
+the links and checked where they lead (`headflow.certificates.claims.data_files`), so a link put there since is refused.
 
 `load` is what every check of a certificate starts from (`verify.check_file`, the claims-file embedding, the Coq
 files): the object is returned only when the file is a well-formed certificate of the current format, unmodified.
@@ -21,8 +21,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import format as fmt
-from certificates.kernel.recheck import Rejected, require_keys
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.recheck import Rejected, require_keys
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),

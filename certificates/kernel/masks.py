@@ -5,7 +5,7 @@ softmax row sum_j m_ij exp(beta s_ij) is positive and the normalization is defin
 triangle m_ij = 1 for j <= i (token i attends to tokens j <= i). In every representation a mask enters as a factor
 m_ij of each weight w_ij (softmax: normalized over the unmasked j), of each term of the energies
 E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s_ij), and of the attention distributions; `None` is no mask (m = 1).
-A user's masks are validated outside the kernel (`certificates.masks`); here the checker reads a certificate's.
+A user's masks are validated outside the kernel (`headflow.certificates.masks`); here the checker reads a certificate's.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def causal(n: int) -> Mask:
 
 def mask_of(value: object, n: int) -> Mask | None:
     """The mask certificate data give n tokens: null (none), "causal", or n rows of n entries 0/1 with 1 on the
-    diagonal; ValueError otherwise (which the checker rejects, `certificates.kernel.recheck.mask_rows`)."""
+    diagonal; ValueError otherwise (which the checker rejects, `headflow.certificates.kernel.recheck.mask_rows`)."""
     if value is None or value == "causal":
         return None if value is None else causal(n)
     shaped = isinstance(value, list) and len(value) == n and all(isinstance(r, list) and len(r) == n for r in value)

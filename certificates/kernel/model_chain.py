@@ -1,7 +1,7 @@
 """The model's quantities, written once: named definitions as expression trees (SPEC's definitions), which the
 checker evaluates with balls (`Chain.balls`), exactly (`Chain.values` in `certificates.kernel.exp_field`) and over
 balls or first-order series of tokens (`certificates.kernel.ball_model.velocity_field`), and the Coq writer states
-(`certificates.kernel.coq.model_tree`), so that none of them can mean something else.
+(`headflow.certificates.kernel.coq.model_tree`), so that none of them can mean something else.
 
 At rational tokens, heads and beta every score s^h_ij = <x_i, M_h x_j> and every row W_h x_j is an exact rational,
 so the trees contain only rationals, `exp` of rational multiples of beta's scores (or the stated interaction phi at
@@ -41,10 +41,9 @@ from functools import partial, reduce, wraps
 from typing import Any
 
 from flint import arb
-
-from certificates.kernel.exact_data import ExactConfiguration, attends
-from certificates.kernel.exprtree import Tree, evaluate, fold, parse_rational, rational_text, substitute
-from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
+from headflow.certificates.kernel.exact_data import ExactConfiguration, attends
+from headflow.certificates.kernel.exprtree import Tree, evaluate, fold, parse_rational, rational_text, substitute
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 
 Value = Fraction | list
 

@@ -1,6 +1,6 @@
 """Model statements (form `model`): a relation between the model's quantities, as term trees, and its witnesses.
 
-A claims-file `model` claim is elaborated outside the kernel (`certificates.statements.model`) into this data:
+A claims-file `model` claim is elaborated outside the kernel (`headflow.certificates.statements.model`) into this data:
 
     {"form": "model", "claim": id, "exists": bool, "attention": kind, "geometry": "sphere" | "flat",
      "beta": "positive" | "negative", "mask": "none" | "causal" | rows of 0/1 (a given mask),
@@ -21,7 +21,7 @@ symbol n, d, H, beta or a quantity at its indices: `x_i`, `f_g_j`, `a_h_i`, `s_h
 `[op, term, ...]` for `+ - * / neg`, `inner norm2 norm proj M_h W_h log` and the sums `sum_i sum_j sum_h sum_g`. The
 kernel types each tree itself (`certificates.kernel.model_terms.make`: vectors and numbers, free indices, what may
 divide; the claims-file parser builds its terms with the same `make`) and reads it at the witness's exact data as trees
-of its chain, with balls (`certificates.kernel.model_values.Trees`).
+of its chain, with balls (`headflow.certificates.kernel.model_values.Trees`).
 
 A universal statement is refuted by a `model-configuration` witness (exact data of the family, equal to the stated
 `data`, where the given conditions hold at every token and `rhs - lhs` negates the relation, by balls); an existence
@@ -42,17 +42,26 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from certificates.kernel import ball_model, recheck
-from certificates.kernel import format as fmt
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import TreeError, node_parts, parse_rational
-from certificates.kernel.interaction import Interaction, check_tree
-from certificates.kernel.model_terms import NEGATED, STATED, Relation, Term, TermError, make, scalar_term, term_text
-from certificates.kernel.model_values import DATA, WITNESS, settle, witnessed
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.tree_text import term_text as tree_text
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
+from headflow.certificates.kernel import ball_model, recheck
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exact import SETTLING, precision
+from headflow.certificates.kernel.exprtree import TreeError, node_parts, parse_rational
+from headflow.certificates.kernel.interaction import Interaction, check_tree
+from headflow.certificates.kernel.model_terms import (
+    NEGATED,
+    STATED,
+    Relation,
+    Term,
+    TermError,
+    make,
+    scalar_term,
+    term_text,
+)
+from headflow.certificates.kernel.model_values import DATA, WITNESS, settle, witnessed
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.tree_text import term_text as tree_text
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
 
 #: The fields of a model statement (the module's docstring).
 STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "fixed", "hypotheses"}
@@ -84,7 +93,7 @@ def term_of(data: object) -> Term:
 @dataclass(frozen=True)
 class ModelStatement:
     """A `model` statement read from its data, with the fields a witness is settled against
-    (`certificates.kernel.model_values.settle`)."""
+    (`headflow.certificates.kernel.model_values.settle`)."""
 
     id: str
     exists: bool

@@ -36,7 +36,7 @@ indices nest (`sum_i(sum_j(inner(x_i, x_j)))`).
 Anything else (other names, attributes, keywords, comparisons, ...) is an ExpressionError at its column.
 
 Every node is built by `make`, which types it (a vector or a number, its free indices, what may divide) or says why
-it is outside the grammar: the claims-file parser (`certificates.claims.model_claim.parse_term`) builds its
+it is outside the grammar: the claims-file parser (`headflow.certificates.claims.model_claim.parse_term`) builds its
 terms with it from text, the kernel (`certificates.kernel.model_statements.term_of`) from a statement's JSON trees.
 `term_text` renders a term from its tree. What a term is worth at an exact configuration is its tree of the
 configuration's chain (`model_values.Trees`).

@@ -6,10 +6,10 @@ into a value of the configuration's one chain of definitions (`certificates.kern
 tokens and H heads unrolled, vectors componentwise, every name resolved to the chain's definition of it (f_h_i the
 head outputs, v_i and xdot_i the velocities, E_h and its rate, entropies, scores, weights, the softmax, ...; a_h_i =
 <f_h_i, x_i>, T_h_i = |P_i f_h_i|^2, A_h_i = <F_i - f_h_i, x_i>). That one tree is what balls read (`Chain.balls`),
-what the exact field reads (`Chain.values` in `certificates.kernel.exp_field`) and what Coq states
-(`certificates.kernel.coq.model_tree`). The operator norms (delta_op, misalignment_h) have balls only.
+what the exact field reads (`Chain.values` in `headflow.certificates.kernel.exp_field`) and what Coq states
+(`headflow.certificates.kernel.coq.model_tree`). The operator norms (delta_op, misalignment_h) have balls only.
 
-`settle` is the one check of a witness configuration of a statement (`certificates.kernel.model_statements`),
+`settle` is the one check of a witness configuration of a statement (`headflow.certificates.kernel.model_statements`),
 shared by the provers that write a witness and the checker that re-checks it: the statement's exact data, head, kind
 and geometry hold, its hypotheses exactly, every `given` condition at every token (balls), its sizes lie in its
 ranges (exactly), and `rhs - lhs` has the sign that negates the relation (a universal statement: a counterexample)
@@ -28,13 +28,13 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from certificates.kernel import ball_model, recheck
-from certificates.kernel.exact import precision, settling_sign
-from certificates.kernel.exact_data import ExactConfiguration, dot
-from certificates.kernel.masks import claim_mask
-from certificates.kernel.model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
-from certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, TOKENS, Relation, Term
-from certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
+from headflow.certificates.kernel import ball_model, recheck
+from headflow.certificates.kernel.exact import precision, settling_sign
+from headflow.certificates.kernel.exact_data import ExactConfiguration, dot
+from headflow.certificates.kernel.masks import claim_mask
+from headflow.certificates.kernel.model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
+from headflow.certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, TOKENS, Relation, Term
+from headflow.certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
 
 #: The name of an exact witness of an existence claim of an equality.
 WITNESS = "model-configuration-exact"

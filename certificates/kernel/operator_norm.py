@@ -1,7 +1,7 @@
 """Rigorous operator norms of exact rational matrices: |P|_op = sqrt(lambda_max(P^T P)) as a ball.
 
 Theorem 39 measures approximate orthogonality by delta = max_{h != g} |M_h M_g|_op (the model term `delta_op` of
-`certificates.kernel.model_terms`; `misalignment_h` = |W_h - M_h|_op likewise). Its value at exact data is
+`headflow.certificates.kernel.model_terms`; `misalignment_h` = |W_h - M_h|_op likewise). Its value at exact data is
 enclosed by exact facts alone, with no floating-point eigensolver and no proposed vector: the eigenvalues of the
 symmetric rational A = P^T P are the roots of its characteristic polynomial det(tI - A), exact in rationals
 (python-flint's fmpq_mat), all real and >= 0, and python-flint isolates and encloses every root of an exact
@@ -16,8 +16,7 @@ from functools import reduce
 from itertools import permutations
 
 from flint import arb, fmpq, fmpq_mat
-
-from certificates.kernel.exact_data import Matrix
+from headflow.certificates.kernel.exact_data import Matrix
 
 
 def _matrix(A: Matrix) -> fmpq_mat:

@@ -1,6 +1,6 @@
 """Form `real`: a closed statement over real and integer variables, and its checker.
 
-The statement (JSON, written by `certificates.statements.real` from a claims-file claim) is, for a relation,
+The statement (JSON, written by `headflow.certificates.statements.real` from a claims-file claim) is, for a relation,
 `for all variables in their domain: lhs op rhs, both sides defined`, and for a constant `low <= expression <= high`:
 - `variables`: in dependency order, each `{name, integer, low, low_open, high, high_open}` with bounds as
   expression trees (`certificates.kernel.exprtree`, as written) over the variables before it, or null (unbounded);
@@ -13,7 +13,7 @@ The checks, by the certificate's kind: `witness` (a constant: a point witness at
 conditions are exactly the definedness conditions and the two bounds, `constant_conditions`) and
 `interval-cover` (the cover's root box contains the region, every node is clipped to it, and the cover proves
 `rhs - lhs` with the relation's sign, built here from the trees, or one definedness condition:
-`certificates.kernel.covers.cover`), and `smt`
+`headflow.certificates.kernel.covers.cover`), and `smt`
 (a relation, `=` included: the kernel encodes `domain => both sides defined and lhs op rhs` from the trees itself,
 `certificates.kernel.real_encoding`, with the payload's cuts of exp, each shown true; z3 and cvc5 must answer unsat
 on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
@@ -27,15 +27,14 @@ from fractions import Fraction
 from typing import Any
 
 from flint import arb
-
-from certificates.kernel import covers, real_encoding, recheck
-from certificates.kernel import format as fmt
-from certificates.kernel.exact import SETTLING, precision
-from certificates.kernel.exprtree import Tree, count_nodes, parse_rational, symbols
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.regions import Region, Side
-from certificates.kernel.solvers import recheck_unsat
-from certificates.kernel.tree_text import term_text
+from headflow.certificates.kernel import covers, real_encoding, recheck
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.exact import SETTLING, precision
+from headflow.certificates.kernel.exprtree import Tree, count_nodes, parse_rational, symbols
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.regions import Region, Side
+from headflow.certificates.kernel.solvers import recheck_unsat
+from headflow.certificates.kernel.tree_text import term_text
 
 FORM = "real"
 #: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).

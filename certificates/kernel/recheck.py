@@ -2,7 +2,7 @@
 
 Each function takes certificate data (already known to be the claim's obligation, or compared
 with it here) and re-evaluates it with exact rationals and python-flint balls; a relation holds
-only when the ball settles it. Every size is bounded first (`certificates.kernel.format`), so a small
+only when the ball settles it. Every size is bounded first (`headflow.certificates.kernel.format`), so a small
 hostile file cannot make the checker run for minutes. Any failure raises `Rejected`. The shape checks every
 statement form shares (exact keys, naturals and integer ranges, words from a list, bounded lists, rational rows,
 masks, witness kinds) live here too, once.
@@ -15,16 +15,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from flint import arb
-
-from certificates.kernel import exact, masks
-from certificates.kernel import format as fmt
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
-from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
+from headflow.certificates.kernel import exact, masks
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
-    from certificates.kernel import ball_model
-    from certificates.kernel.interaction import Interaction
+    from headflow.certificates.kernel import ball_model
+    from headflow.certificates.kernel.interaction import Interaction
 
 
 class Rejected(ValueError):
@@ -161,7 +160,7 @@ def exact_configuration(
     beta < 0 when `negative_beta`, and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
-    from certificates.kernel import ball_model
+    from headflow.certificates.kernel import ball_model
 
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
     require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")

@@ -12,7 +12,7 @@ and lowered to its upper bound; an integer side is rounded inwards to integers. 
 order, every point of the region inside the box is inside the clipped box; an empty clipped box (None)
 holds no point of the region. A bound whose ball is not finite clips nothing (a larger box is still a
 superset). Variables in `relaxed` keep their box side (only the integer rounding applies): the faces of
-a monotone node are not in the region (`certificates.kernel.recheck`).
+a monotone node are not in the region (`headflow.certificates.kernel.recheck`).
 
 Clipping only ever removes points outside the region, so a cover of every clipped box of a tree whose
 root box contains the region (`uncovered`) proves the claim on the whole region: the checker checks
@@ -28,10 +28,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from flint import arb
-
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, exact_value, holds, interval_ball
-from certificates.kernel.exprtree import Tree, exact_rational, symbols
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ball_of, exact_value, holds, interval_ball
+from headflow.certificates.kernel.exprtree import Tree, exact_rational, symbols
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None

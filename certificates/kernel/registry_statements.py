@@ -27,13 +27,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import covers, model_statements, recheck, smtlib, solvers
-from certificates.kernel.derivatives import derivative
-from certificates.kernel.exact import ball_of
-from certificates.kernel.exprtree import evaluate, parse_rational, substitute
-from certificates.kernel.interaction import is_antiderivative
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.tree_text import term_text
+from headflow.certificates.kernel import covers, model_statements, recheck, smtlib, solvers
+from headflow.certificates.kernel.derivatives import derivative
+from headflow.certificates.kernel.exact import ball_of
+from headflow.certificates.kernel.exprtree import evaluate, parse_rational, substitute
+from headflow.certificates.kernel.interaction import is_antiderivative
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.tree_text import term_text
 
 PATH = Path(__file__).with_name("registry_statements.json")
 FORM = "registry"
@@ -115,7 +115,7 @@ def _point(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], se
 
 def configuration(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """(the sentence, and the model statement the witness refutes; how): a witness of the table's `model` statement
-    (`certificates.kernel.model_statements`)."""
+    (`headflow.certificates.kernel.model_statements`)."""
     proved, how = model_statements.check(statement["model"], claim_id, "witness", payload, seconds)
     return f"{statement['sentence']}: {proved}", how
 

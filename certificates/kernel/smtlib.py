@@ -1,7 +1,7 @@
 """The SMT-LIB2 text of an obligation, printed by the checker from expression trees and nothing else.
 
 An SMT obligation is data: real constants (names, some possibly integers), hypotheses and a goal as
-trees over a fixed vocabulary (`certificates.kernel.exprtree`: rational constants, + and ×, integer powers,
+trees over a fixed vocabulary (`headflow.certificates.kernel.exprtree`: rational constants, + and ×, integer powers,
 the relations `< <= > >= =`, and/or/not/implies/iff). `problem_text` validates every node and prints
 the only text a solver ever sees: `set-logic` (QF_NRA, or QF_NIRA with integer constants), one
 `declare-fun` per constant (`Real` or `Int`, renamed `x0`, `x1`, ... so that no name reaches the solver: a
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from certificates.kernel.exprtree import RELATIONS, TreeError, count_nodes, fold, node_parts
+from headflow.certificates.kernel.exprtree import RELATIONS, TreeError, count_nodes, fold, node_parts
 
 LOGIC = "QF_NRA"
 #: The logic of a statement with integer constants (z3 and cvc5 both accept Int and Real terms mixed).

@@ -1,11 +1,11 @@
 """Run z3 and cvc5 on SMT-LIB2 problems, each in a fresh isolated Python process, within counted resource limits.
 
-The problems are the checker's own text (`certificates.kernel.smtlib.problem_text`: declarations,
+The problems are the checker's own text (`headflow.certificates.kernel.smtlib.problem_text`: declarations,
 asserts, check-sat; no options, so no file or output channel can be named). Each solver process
 reads a JSON list of problems on stdin (its resource limit is its one argument) and prints exactly one line per
 problem: `sat`, `unsat`, `unknown`, or that the limit was spent. Anything else (a crash, extra output) is an error,
 never an answer. The process runs with `python -I` (no user site, no PYTHON* variables) in an empty scratch folder,
-in its own process group and tied to headflow (`certificates.kernel.processes`: it never outlives it).
+in its own process group and tied to headflow (`headflow.certificates.kernel.processes`: it never outlives it).
 
 The budget of each problem is counted, not timed: z3's `rlimit` and cvc5's `rlimit-per`, each solver's own count
 of its work, the same on every run of one version, so that an answer does not depend on how busy the machine is
@@ -22,7 +22,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
-from certificates.kernel import processes
+from headflow.certificates.kernel import processes
 
 #: The wall-clock safety net of each solver per certificate in `headflow check-cert` (`--solver-seconds`).
 DEFAULT_SECONDS = 300.0
@@ -86,7 +86,9 @@ def recheck_unsat(texts: list[str], seconds: float) -> str:
     and the result says so ("not re-checked by cvc5 (resource limit, 0 of 1 unsat)"): the file is
     then accepted on the other solver alone. Any other answer (`sat`, `unknown`, an error) from either solver
     rejects the file, and so does a file that no solver re-checked."""
-    from certificates.kernel.recheck import Rejected  # here: `check-cert --help` reads DEFAULT_SECONDS without flint
+    from headflow.certificates.kernel.recheck import (
+        Rejected,
+    )  # here: `check-cert --help` reads DEFAULT_SECONDS without flint
 
     rechecked, ran_out = [], []  # the solvers that re-checked every problem; why the others did not
     for solver in SCRIPTS:

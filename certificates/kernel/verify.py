@@ -14,7 +14,7 @@ against the kernel's own table (`registry_statements`), claims-file claims as `r
 - equilibrium: the Krawczyk inclusion and the Gershgorin spectrum are recomputed from the exact data
   (`equilibrium`).
 An accepted result carries the certificate it checked and what it proved, so that the Coq statement of the
-certificate (`certificates.kernel.coq.certificate`) is written from the same check, run once.
+certificate (`headflow.certificates.kernel.coq.certificate`) is written from the same check, run once.
 It imports only the kernel, the standard library and python-flint (a test holds it to that); SymPy and mpmath
 are never loaded.
 
@@ -39,9 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from certificates.kernel import equilibrium_statements, model_statements, real_statements, registry_statements, solvers
-from certificates.kernel.loading import load
-from certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel import (
+    equilibrium_statements,
+    model_statements,
+    real_statements,
+    registry_statements,
+    solvers,
+)
+from headflow.certificates.kernel.loading import load
+from headflow.certificates.kernel.recheck import Rejected
 
 #: form -> its checker (the form's module holds its shape and its checker).
 FORMS: dict[str, Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]] = {

@@ -2,13 +2,13 @@
 
 The exact-data model (`ball_model`), the statement checkers and, outside the kernel, the claims-file schema and the
 numeric configuration read these names, so a kind or a scheme is declared in one place (what only the numeric side
-needs, typed names and size limits, is `certificates.vocabulary`).
+needs, typed names and size limits, is `headflow.certificates.vocabulary`).
 """
 
 from __future__ import annotations
 
 ATTENTION_KINDS: tuple[str, ...] = ("usa", "softmax", "relu")
-#: The dynamics' normalization schemes (docs/models.md, "Normalization"; `certificates.vocabulary.Geometry`).
+#: The dynamics' normalization schemes (docs/models.md, "Normalization"; `headflow.certificates.vocabulary.Geometry`).
 GEOMETRIES: tuple[str, ...] = ("sphere", "flat", "pre-ln", "peri-ln", "mix-ln", "ngpt")
 #: The schemes whose attention reads the directions y_i = x_i / |x_i| of a residual stream x_i in space.
 DIRECTION_GEOMETRIES: tuple[str, ...] = ("pre-ln", "peri-ln", "mix-ln")

@@ -1,8 +1,8 @@
 """The scalar-regime constants as python-flint balls: the one ball evaluation of c*, beta*, phi, lambda_max, lambda_c
-and the Condition 8 exit gap (a certified root, `certificates.provers.exit_gap`).
+and the Condition 8 exit gap (a certified root, `headflow.certificates.provers.exit_gap`).
 
 Every closed form is `identities/closed_forms.py`'s, written as a tree once (`certificates.kernel.stored_forms`, the
-trees stored from `certificates.sympy_trees.from_sympy`) and evaluated by the one ball evaluator's operations,
+trees stored from `headflow.certificates.sympy_trees.from_sympy`) and evaluated by the one ball evaluator's operations,
 compiled once per tree (`certificates.provers.programs.program`); lambda_c, which has none, is the certified root of
 `certificates.provers.lambda_c_roots`. Parameters are exact fractions and enter only as balls, so SymPy never simplifies
 with them (its automatic evaluation decides signs numerically, and misjudged 1 - c*^2 < 0 at H = 10^100); no
@@ -15,20 +15,19 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from flint import arb, ctx
-
-from certificates.kernel import stored_forms
-from certificates.kernel.exact import precision, rational_ball
-from certificates.provers import programs
-from certificates.provers.exit_gap import exit_gap_ball
-from certificates.provers.lambda_c_roots import certify_root
+from headflow.certificates.kernel import stored_forms
+from headflow.certificates.kernel.exact import precision, rational_ball
+from headflow.certificates.provers import programs
+from headflow.certificates.provers.exit_gap import exit_gap_ball
+from headflow.certificates.provers.lambda_c_roots import certify_root
 
 
 def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
-    """A ball containing `quantity` (a closed form of `certificates.kernel.stored_forms`, "lambda_c" or
+    """A ball containing `quantity` (a closed form of `headflow.certificates.kernel.stored_forms`, "lambda_c" or
     "c8_exit_gap") at the exact `params`, at `prec` bits.
 
     lambda_c needs an integer n >= 2 and beta > 0; c8_exit_gap integers H >= 2, n and Condition 8 strict at the
-    orthonormal start (the caller validates; `certificates.provers.exit_gap.NoExit` otherwise)."""
+    orthonormal start (the caller validates; `headflow.certificates.provers.exit_gap.NoExit` otherwise)."""
     if quantity == "c8_exit_gap":
         heads, tokens = int(params["H"]), int(params["n"])
         return exit_gap_ball(heads, tokens, params["alpha"], params["beta"], prec)

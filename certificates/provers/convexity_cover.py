@@ -2,7 +2,7 @@
 
 phi_beta(lambda) = phi_1(beta lambda)/beta, so convexity is scale-free in u = beta lambda, and phi'' = K g
 with K > 0 and g = `closed_forms.lambda_c_equation`. Three facts make one certificate (the trees of the kernel's
-statement of the claim, `certificates.statements.registry.convexity_parts`): g(a) < 0 at a dyadic a < u_c (ball
+statement of the claim, `headflow.certificates.statements.registry.convexity_parts`): g(a) < 0 at a dyadic a < u_c (ball
 witness); g' > 0 on [a, b] (cover), so g has one root u_c in (a, b) and g > 0 on (u_c, b], hence phi'' > 0 there;
 and phi'' > 0 on [b, 40] (cover). The float approximation of u_c only places a and b: every fact is verified.
 """
@@ -14,12 +14,12 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
-from certificates.errors import BudgetExceeded
-from certificates.kernel import registry_statements
-from certificates.provers.intervals import prove
-from certificates.provers.witness import settle_point
-from certificates.statements import registry
-from certificates.store import write_certificate
+from headflow.certificates.errors import BudgetExceeded
+from headflow.certificates.kernel import registry_statements
+from headflow.certificates.provers.intervals import prove
+from headflow.certificates.provers.witness import settle_point
+from headflow.certificates.statements import registry
+from headflow.certificates.store import write_certificate
 
 u = registry.u
 

@@ -1,6 +1,6 @@
 """The exit cluster gap eps_exit(H, n, kappa) of Condition 8 in Theorem 19's regime, as a certified ball.
 
-`identities.condition8_invariance` proves that the margin's sign along the trajectory is that of the
+`headflow.identities.condition8_invariance` proves that the margin's sign along the trajectory is that of the
 strictly concave h(rho) = (n - 1)(1 - rho)(1 + (n - 1) rho) - (H - 1)(exp(kappa (1 - rho)) + (n - 1) rho)^2
 (kappa = alpha beta), with h(1) < 0; when h(0) > 0 it has exactly one zero rho_exit in (0, 1), and
 eps_exit = 1 - rho_exit. So two exact rationals lo < hi with h(lo) > 0 > h(hi), each sign settled by a
@@ -8,8 +8,8 @@ ball, enclose rho_exit: no cover of [0, lo] is needed (concavity and h(0) > 0 ke
 approximation comes from bisection at low precision and Newton steps at doubling precision; only the two
 final signs are trusted, so a poor approximation can only cost precision, never soundness.
 
-h is `identities.condition8_invariance.exit_function`, stored as a tree over rho, H, n and kappa
-(`certificates.kernel.stored_forms`, held equal to SymPy's by a test), its derivative in rho the kernel's
+h is `headflow.identities.condition8_invariance.exit_function`, stored as a tree over rho, H, n and kappa
+(`headflow.certificates.kernel.stored_forms`, held equal to SymPy's by a test), its derivative in rho the kernel's
 (`certificates.kernel.derivatives`), both compiled once (`certificates.provers.programs`) and evaluated with H, n
 and kappa as exact balls: no SymPy at call time, and no specialisation per (H, n).
 """
@@ -22,12 +22,11 @@ from fractions import Fraction
 from functools import lru_cache
 
 from flint import arb
-
-from certificates.kernel import stored_forms
-from certificates.kernel.derivatives import derivative
-from certificates.kernel.exact import ball_of, exact_value, precision
-from certificates.provers.programs import Program, compile_trees
-from certificates.statements.stored_forms import EXIT_FUNCTION
+from headflow.certificates.kernel import stored_forms
+from headflow.certificates.kernel.derivatives import derivative
+from headflow.certificates.kernel.exact import ball_of, exact_value, precision
+from headflow.certificates.provers.programs import Program, compile_trees
+from headflow.certificates.statements.stored_forms import EXIT_FUNCTION
 
 #: Bisection steps before Newton takes over (a start accurate to about 2^-30).
 _BISECTIONS = 30

@@ -1,9 +1,9 @@
 """Branch-and-bound over parameter boxes with python-flint balls: prove `expr relation 0` on a box or a region.
 
-Each box is first clipped to the region when there is one (`certificates.kernel.regions`: integer sides, bounds
+Each box is first clipped to the region when there is one (`headflow.certificates.kernel.regions`: integer sides, bounds
 that depend on other variables; a box left empty is an `empty` leaf). Then, in this order, a box is
 settled by
-1. the natural ball of the expression (`certificates.kernel.covers.natural`): a `leaf`;
+1. the natural ball of the expression (`headflow.certificates.kernel.covers.natural`): a `leaf`;
 2. the centred (mean value) form f(m) + grad f(box) (box - m), the partial derivatives computed from the
    expression by `certificates.kernel.derivatives` and enclosed over the box: a `leaf` with `"form": "centred"`;
 3. a monotone step: a partial derivative with a sign on the box moves the extreme value to the box's face
@@ -14,7 +14,7 @@ settled by
    or else among all sides, the split whose worse half comes closest to settling the relation, ties to the
    widest side. Before splitting, the exact midpoint is tried as a counterexample.
 A point of the region where the ball of the expression violates the relation is a counterexample. The
-result is `proved` (with the tree, which `certificates.kernel.recheck` re-checks), `counterexample` (an exact
+result is `proved` (with the tree, which `headflow.certificates.kernel.recheck` re-checks), `counterexample` (an exact
 point) or `undecided` (the box budget, with a few boxes that failed, or a point the balls cannot settle).
 
 The budget is counted (boxes), so a cover ends the same way however busy the machine; a wall-clock safety net far
@@ -33,17 +33,16 @@ from typing import Any
 
 import sympy as sp
 from flint import arb
-
-from certificates.ball_reading import fails
-from certificates.kernel import covers, derivatives
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
-from certificates.kernel.exprtree import Tree, TreeError, rational_text
-from certificates.kernel.regions import ENDS, Region, Side
-from certificates.nonempty import side_of
-from certificates.provers.witness import enclosure_text
-from certificates.store import write_certificate
-from certificates.sympy_trees import from_sympy
+from headflow.certificates.ball_reading import fails
+from headflow.certificates.kernel import covers, derivatives
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import SIGNS, ball_of, box_text, exact_value, holds, precision
+from headflow.certificates.kernel.exprtree import Tree, TreeError, rational_text
+from headflow.certificates.kernel.regions import ENDS, Region, Side
+from headflow.certificates.nonempty import side_of
+from headflow.certificates.provers.witness import enclosure_text
+from headflow.certificates.store import write_certificate
+from headflow.certificates.sympy_trees import from_sympy
 
 Box = dict[sp.Symbol, tuple[Fraction, Fraction]]
 Sides = dict[str, tuple[Fraction, Fraction]]

@@ -3,7 +3,7 @@
 u_c is the unique zero in (2, inf) of g(u) = (u - 2) e^u - (n - 1)(u + 2) (the argument and the equation's tree are
 the kernel's, `certificates.kernel.lambda_c`, which encloses lambda_c in certificates by bisection with ball signs;
 this module is the fast path at thousands of digits). g' is the kernel's derivative of the tree
-(`certificates.kernel.derivatives`), g and g' are compiled once (`certificates.provers.programs`).
+(`headflow.certificates.kernel.derivatives`), g and g' are compiled once (`headflow.certificates.provers.programs`).
 
 `certify_root(n, bits)`: an exact n > 1 (an integer or a rational), any precision. Newton's method from the right of
 the root (where a convex increasing g makes it converge monotonically) finds the midpoint, in floats first
@@ -20,17 +20,16 @@ import math
 from fractions import Fraction
 
 from flint import arb, ctx
-
-from certificates.ball_reading import shown
-from certificates.kernel.derivatives import derivative
-from certificates.kernel.exact import dyadic_fmpz, precision, rational_ball
-from certificates.kernel.exprtree import Tree
-from certificates.kernel.lambda_c import EQUATION, N, RootError, U, right_of_root
-from certificates.provers.programs import Program, compile_trees
+from headflow.certificates.ball_reading import shown
+from headflow.certificates.kernel.derivatives import derivative
+from headflow.certificates.kernel.exact import dyadic_fmpz, precision, rational_ball
+from headflow.certificates.kernel.exprtree import Tree
+from headflow.certificates.kernel.lambda_c import EQUATION, N, RootError, U, right_of_root
+from headflow.certificates.provers.programs import Program, compile_trees
 
 #: g'(u) over the symbols u and n, as a tree (g is the kernel's `EQUATION`).
 SLOPE: Tree = derivative(EQUATION, U)
-#: g, g' and both at once (e^u and (u - 2) e^u computed once), compiled (`certificates.provers.programs`).
+#: g, g' and both at once (e^u and (u - 2) e^u computed once), compiled (`headflow.certificates.provers.programs`).
 _G, _G_SLOPE, _BOTH = compile_trees(EQUATION), compile_trees(SLOPE), compile_trees(EQUATION, SLOPE)
 
 

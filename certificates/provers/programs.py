@@ -24,9 +24,8 @@ from functools import cache, partial
 from typing import Any
 
 from flint import arb, ctx, fmpq
-
-from certificates.kernel import endpoints, stored_forms
-from certificates.kernel.exprtree import UNARY, UNARY_BALLS, Tree, TreeError, node_parts, parse_rational
+from headflow.certificates.kernel import endpoints, stored_forms
+from headflow.certificates.kernel.exprtree import UNARY, UNARY_BALLS, Tree, TreeError, node_parts, parse_rational
 
 #: One step: (an operation, the values it takes: one or two earlier values' places; None for the second of a
 #: function of one argument).

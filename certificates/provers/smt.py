@@ -1,8 +1,8 @@
 """Decide polynomial statements over the reals with Z3 (nlsat), and write their SMT certificates.
 
-A statement (`certificates.statements.registry.SmtStatement`) is `hypotheses => goal` over real
+A statement (`headflow.certificates.statements.registry.SmtStatement`) is `hypotheses => goal` over real
 constants. It is printed once as SMT-LIB2 by the checker's own printer
-(`certificates.kernel.smtlib.problem_text`, from the statement's trees), parsed by Z3 from that text and
+(`headflow.certificates.kernel.smtlib.problem_text`, from the statement's trees), parsed by Z3 from that text and
 solved within a counted budget, z3's resource limit (`rlimit`: its own count of its work, the same on every run
 of one z3 version, so that an answer does not depend on how busy the machine is): `unsat` proves the statement
 for every real value at once; `sat` comes with a model (a candidate counterexample: its values as text, and as
@@ -22,10 +22,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import z3
-
-from certificates.kernel import smtlib
-from certificates.statements.registry import SmtStatement
-from certificates.store import write_certificate
+from headflow.certificates.kernel import smtlib
+from headflow.certificates.statements.registry import SmtStatement
+from headflow.certificates.store import write_certificate
 
 #: z3's resource limit for one problem: at most `headflow check-cert`'s (`certificates.kernel.solvers.RLIMITS`), so
 #: that a problem z3 answers here it answers there.

@@ -26,12 +26,18 @@ from functools import reduce
 from typing import Any
 
 from flint import arb, fmpq, fmpq_mpoly, fmpq_mpoly_ctx
-
-from certificates.kernel import smtlib
-from certificates.kernel.exact import ball_of, exact_value, precision
-from certificates.kernel.exprtree import Tree, TreeError, exact_rational, fold, rational_text
-from certificates.kernel.real_encoding import CUT_DEGREES, CUT_PRECISION, MAX_CUT_POINT, MAX_CUTS, ZERO, Encoding
-from certificates.provers.smt import solve
+from headflow.certificates.kernel import smtlib
+from headflow.certificates.kernel.exact import ball_of, exact_value, precision
+from headflow.certificates.kernel.exprtree import Tree, TreeError, exact_rational, fold, rational_text
+from headflow.certificates.kernel.real_encoding import (
+    CUT_DEGREES,
+    CUT_PRECISION,
+    MAX_CUT_POINT,
+    MAX_CUTS,
+    ZERO,
+    Encoding,
+)
+from headflow.certificates.provers.smt import solve
 
 #: A model's argument whose text is longer is rounded to a fraction with at most this denominator.
 POINT_DENOMINATOR = 1024
@@ -53,7 +59,7 @@ Falsifier = Callable[[dict[str, Fraction]], dict[str, Any] | None]
 
 @dataclass(frozen=True)
 class Cut:
-    """A Taylor cut of one exponential atom (`certificates.kernel.real_encoding`: lower or upper, at `at`)."""
+    """A Taylor cut of one exponential atom (`headflow.certificates.kernel.real_encoding`: lower or upper, at `at`)."""
 
     kind: str
     atom: int

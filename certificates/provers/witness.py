@@ -19,17 +19,16 @@ from typing import Any
 import numpy as np
 import sympy as sp
 from flint import arb
-
-from certificates.ball_reading import fails
-from certificates.kernel import ball_model, registry_statements
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, exact_value, holds, precision
-from certificates.kernel.exprtree import Tree, rational_text
-from certificates.kernel.interaction import Interaction
-from certificates.masks import mask_rows
-from certificates.provers.rational_sphere import stereographic_lift
-from certificates.store import write_certificate
-from certificates.sympy_trees import from_sympy
+from headflow.certificates.ball_reading import fails
+from headflow.certificates.kernel import ball_model, registry_statements
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ball_of, exact_value, holds, precision
+from headflow.certificates.kernel.exprtree import Tree, rational_text
+from headflow.certificates.kernel.interaction import Interaction
+from headflow.certificates.masks import mask_rows
+from headflow.certificates.provers.rational_sphere import stereographic_lift
+from headflow.certificates.store import write_certificate
+from headflow.certificates.sympy_trees import from_sympy
 
 #: Working precisions (bits) tried in turn; the last is the largest a certificate may record (`format.MAX_PRECISION`):
 #: a formula as written (no cancellation folded away by SymPy) may need them, e.g. (1 + 10**-400) - 1.
@@ -119,7 +118,7 @@ def certify_obligation_point(
     claim_id: str, parameters: Mapping[str, int], coordinates: Sequence[Fraction], directory: Path
 ) -> WitnessResult:
     """A point witness of a registry claim: its conditions are those of the kernel's statement of the claim at these
-    parameters (`certificates.kernel.registry_statements`), trees and all."""
+    parameters (`headflow.certificates.kernel.registry_statements`), trees and all."""
     statement = registry_statements.expected(claim_id, {name: str(value) for name, value in parameters.items()})
     conditions = [(c["name"], c["expression"], c["relation"]) for c in statement["conditions"]]
     point = {sp.Symbol(name): value for name, value in zip(statement["coordinates"], coordinates, strict=True)}

@@ -1,5 +1,5 @@
 """Elaboration: a claim (a registry id, or a claims-file claim's fields) -> the core statement its certificate
-proves (`certificates.kernel.verify`).
+proves (`headflow.certificates.kernel.verify`).
 
 This side is not trusted: it may parse, use SymPy to propose, and search. What it writes is data that the kernel
 checks the proof against and prints; `check-cert --claims FILE` runs the same elaboration again and refuses a
@@ -16,13 +16,13 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
     """The core statement of a certificate of `claim_id` (`claim`: a claims-file claim's fields, None for the
     registry), or None while its kind has no core statement yet."""
     if claim is None:
-        from certificates.statements import registry
+        from headflow.certificates.statements import registry
 
         return registry.statement(claim_id, payload)
-    from certificates.claims.embedding import read_embedded
-    from certificates.claims.schema import EquilibriumClaim
-    from certificates.errors import InputError
-    from certificates.statements import dynamics, equilibrium, model, real
+    from headflow.certificates.claims.embedding import read_embedded
+    from headflow.certificates.claims.schema import EquilibriumClaim
+    from headflow.certificates.errors import InputError
+    from headflow.certificates.statements import dynamics, equilibrium, model, real
 
     try:
         parsed = read_embedded(claim)

@@ -24,21 +24,21 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from certificates.claims.model_sizes import Sizes
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
-from certificates.kernel import format as fmt
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import statement_of
-from certificates.kernel.model_values import configuration_failures
-from certificates.masks import mask_of
-from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
-from certificates.statements.model import size_conditions
-from certificates.sympy_trees import from_sympy
+from headflow.certificates.claims.model_sizes import Sizes
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
+from headflow.certificates.kernel import format as fmt
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exprtree import rational_text
+from headflow.certificates.kernel.model_statements import statement_of
+from headflow.certificates.kernel.model_values import configuration_failures
+from headflow.certificates.masks import mask_of
+from headflow.certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from headflow.certificates.statements.model import size_conditions
+from headflow.certificates.sympy_trees import from_sympy
 
-#: The witness kind both readings are settled by (`certificates.kernel.model_statements`).
+#: The witness kind both readings are settled by (`headflow.certificates.kernel.model_statements`).
 WITNESS = "model-configuration"
 STATIONARY = "stationary"
 #: The exact hypotheses of the family's values (given matrices: its `data`).

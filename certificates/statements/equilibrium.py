@@ -1,5 +1,5 @@
 """Elaboration of a claims-file `equilibrium` claim, at the instance its certificate names, into the kernel's explicit
-`equilibrium` statement (`certificates.kernel.equilibrium_statements`).
+`equilibrium` statement (`headflow.certificates.kernel.equilibrium_statements`).
 
 The certificate's payload names the instance (`instance`: n, d, kind, beta, the strengths lambda_h and the antipodal
 split); the elaboration checks that it is an instance of the claim's domain (`certificates.claims.regimes.outside`)
@@ -16,11 +16,11 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from certificates.claims import regimes
-from certificates.claims.regimes import Instance, clusters_gram
-from certificates.claims.schema import EquilibriumClaim
-from certificates.kernel.exprtree import TreeError, parse_rational, rational_text
-from certificates.kernel.recheck import exact_configuration
+from headflow.certificates.claims import regimes
+from headflow.certificates.claims.regimes import Instance, clusters_gram
+from headflow.certificates.claims.schema import EquilibriumClaim
+from headflow.certificates.kernel.exprtree import TreeError, parse_rational, rational_text
+from headflow.certificates.kernel.recheck import exact_configuration
 
 
 def instance_record(inst: Instance) -> dict[str, Any]:

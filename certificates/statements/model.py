@@ -1,8 +1,8 @@
 """Elaboration of claims-file `model` claims into the kernel's `model` statements
-(`certificates.kernel.model_statements`).
+(`headflow.certificates.kernel.model_statements`).
 
 The embedded claim is parsed by the claims-file reader (the text of its terms by
-`certificates.kernel.model_terms`, with SymPy where its options need it); what the kernel gets is the parsed
+`headflow.certificates.kernel.model_terms`, with SymPy where its options need it); what the kernel gets is the parsed
 claim as data: for a model claim the kind, geometry, sizes, hypotheses, mask and interaction tree (with, when the
 claim names the energy, the antiderivative Phi that SymPy proposes, which the kernel accepts only by exact algebra),
 the quantifier, and the sides and `given` conditions as term trees (`term_data`); for an equilibrium claim its regime
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.claims.model_sizes import LEAST, Sizes
-from certificates.claims.model_text import names_energy
-from certificates.claims.schema import ModelClaim, UserClaim
-from certificates.kernel.exprtree import rational_text
-from certificates.kernel.model_statements import ModelStatement, statement_of
-from certificates.kernel.model_terms import Relation, Term
+from headflow.certificates.claims.model_sizes import LEAST, Sizes
+from headflow.certificates.claims.model_text import names_energy
+from headflow.certificates.claims.schema import ModelClaim, UserClaim
+from headflow.certificates.kernel.exprtree import rational_text
+from headflow.certificates.kernel.model_statements import ModelStatement, statement_of
+from headflow.certificates.kernel.model_terms import Relation, Term
 
 
 def statement(claim: UserClaim) -> dict[str, Any] | None:
@@ -49,7 +49,7 @@ def statement_data(claim: ModelClaim) -> dict[str, Any]:
 
 def kernel_statement(claim: ModelClaim) -> ModelStatement:
     """The kernel's reading of the claim's statement: what its witnesses are settled against
-    (`certificates.kernel.model_values.settle`), by the deciders as by `check-cert`."""
+    (`headflow.certificates.kernel.model_values.settle`), by the deciders as by `check-cert`."""
     return statement_of(statement_data(claim), claim.id)
 
 

@@ -1,10 +1,10 @@
 """Elaboration of claims-file inequalities, identities and constants into statements of form `real`
-(`certificates.kernel.real_statements`).
+(`headflow.certificates.kernel.real_statements`).
 
 The formulas are the claim's text parsed faithfully (`parse_tree`: `a - b` stays `sub`, named functions stay named),
 never a SymPy expression after SymPy evaluated it; a bound is an exact rational or the tree of its text. The
 definedness conditions are the claims-file parser's (they are proved, never assumed: a wrong one is refused, not
-used). The domain's point is searched here (`certificates.nonempty`) and only verified by the kernel.
+used). The domain's point is searched here (`headflow.certificates.nonempty`) and only verified by the kernel.
 Claims over per-head families or punctured domains keep the older re-derivation (None).
 """
 
@@ -14,14 +14,13 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.expressions import parse_tree
-from certificates.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
-from certificates.kernel.exprtree import TreeError, rational_text
-from certificates.kernel.real_statements import FORM, read_region
-from certificates.kernel.recheck import Rejected
-from certificates.nonempty import settle
-from certificates.sympy_trees import from_sympy
+from headflow.certificates.claims.expressions import parse_tree
+from headflow.certificates.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
+from headflow.certificates.kernel.exprtree import TreeError, rational_text
+from headflow.certificates.kernel.real_statements import FORM, read_region
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.nonempty import settle
+from headflow.certificates.sympy_trees import from_sympy
 
 #: Certificate kinds with a statement of form `real`, by the kind of claim.
 KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt"), "identity": ("smt",)}

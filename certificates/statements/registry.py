@@ -1,12 +1,12 @@
 """What a certificate of each registry claim must establish, built with SymPy from the closed forms: the source of
-the kernel's table of the registry's statements (`certificates.kernel.registry_statements`, data).
+the kernel's table of the registry's statements (`headflow.certificates.kernel.registry_statements`, data).
 
 SymPy proposes here, outside the kernel; `build` writes every obligation as trees (`python -m
 certificates.statements.registry` rewrites `certificates/kernel/registry_statements.json`, and a test holds the
 file equal to a fresh build), and `statement` elaborates a registry certificate's core statement from that table.
 The deciders build their searches and their SMT problems from these same obligations (they import this module;
-it imports no deciding code: only the closed forms of `identities.closed_forms` and the regime derivations of
-`identities.condition8_scalar` and `identities.condition8_invariance`).
+it imports no deciding code: only the closed forms of `headflow.identities.closed_forms` and the regime derivations of
+`headflow.identities.condition8_scalar` and `headflow.identities.condition8_invariance`).
 
 Kinds of obligation:
 - `SmtObligation`: statements `hypotheses => goal` over real constants, each to be `unsat` when
@@ -33,16 +33,15 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-
-from certificates.kernel import registry_statements
-from certificates.kernel.recheck import Rejected
-from certificates.model_quantities import MODEL_QUANTITIES
-from certificates.statements import equilibrium
-from certificates.sympy_trees import formula_from_sympy, from_sympy
-from identities import closed_forms, signs
-from identities import condition8_invariance as ci
-from identities import condition8_scalar as sr
-from identities.zero_test import is_identically_zero
+from headflow.certificates.kernel import registry_statements
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.model_quantities import MODEL_QUANTITIES
+from headflow.certificates.statements import equilibrium
+from headflow.certificates.sympy_trees import formula_from_sympy, from_sympy
+from headflow.identities import closed_forms, signs
+from headflow.identities import condition8_invariance as ci
+from headflow.identities import condition8_scalar as sr
+from headflow.identities.zero_test import is_identically_zero
 
 H, n, alpha, t, c, q_star = sr.H, sr.n, sr.alpha, sr.t, sr.c, sr.q_star
 beta = sp.Symbol("beta", positive=True)
@@ -381,7 +380,7 @@ class ConfigurationObligation:
     sentence: str
 
     def model(self, claim_id: str) -> dict[str, Any]:
-        """The `model` statement (`certificates.kernel.model_statements`) the claim's witness refutes."""
+        """The `model` statement (`headflow.certificates.kernel.model_statements`) the claim's witness refutes."""
         relation = {"lhs": ["name", MODEL_QUANTITIES[self.quantity].term], "op": ">=", "rhs": ["num", "0"]}
         return {
             "form": "model",

@@ -1,4 +1,4 @@
-"""The SymPy side of the kernel's stored closed forms (`certificates.kernel.stored_forms`): the formulas of
+"""The SymPy side of the kernel's stored closed forms (`headflow.certificates.kernel.stored_forms`): the formulas of
 `identities.closed_forms` and `identities.condition8_invariance` written as trees, and the file rewritten from them.
 
 `python -m certificates.statements.stored_forms` rewrites `certificates/kernel/stored_forms.json`; a test holds the
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from certificates.kernel.stored_forms import LAMBDA_C_EQUATION, LAMBDA_C_PARTIALS, PATH
+from headflow.certificates.kernel.stored_forms import LAMBDA_C_EQUATION, LAMBDA_C_PARTIALS, PATH
 
 #: The parameters of each closed form a named node means (`certificates.kernel.exprtree.NAMED`), in the order of the
 #: node's arguments: `["rate", lam, n, beta]` is the tree `rate` with lambda, n, beta put in.
@@ -32,9 +32,8 @@ EXIT_FUNCTION = "c8_exit_function"
 def forms() -> tuple[dict[str, Any], dict[str, Any]]:
     """The SymPy side: (the closed forms and lambda_c's equation by name, the SymPy symbol of each parameter)."""
     import sympy as sp
-
-    from identities import closed_forms as cf
-    from identities import condition8_invariance as ci
+    from headflow.identities import closed_forms as cf
+    from headflow.identities import condition8_invariance as ci
 
     x = sp.Symbol("x", real=True)
     symbols = {"H": cf.H, "n": cf.n, "alpha": cf.alpha, "beta": cf.beta, "lam": cf.lam, "x": x}
@@ -57,7 +56,7 @@ def forms() -> tuple[dict[str, Any], dict[str, Any]]:
 def build() -> dict[str, Any]:
     """What the file holds, freshly written from SymPy: {"symbols": parameter -> tree symbol, "parameters": named
     node -> the symbols of its arguments, "trees": name -> tree}."""
-    from certificates.sympy_trees import from_sympy
+    from headflow.certificates.sympy_trees import from_sympy
 
     found, symbols = forms()
     return {
@@ -68,7 +67,7 @@ def build() -> dict[str, Any]:
 
 
 def write() -> None:
-    """Rewrite the file from SymPy (after a change of `identities.closed_forms`), one tree a line."""
+    """Rewrite the file from SymPy (after a change of `headflow.identities.closed_forms`), one tree a line."""
     built = build()
     trees = ",\n".join(f"  {json.dumps(name)}: {json.dumps(t)}" for name, t in sorted(built["trees"].items()))
     heads = f' "symbols": {json.dumps(built["symbols"], sort_keys=True)},\n'

@@ -1,6 +1,6 @@
 """Exact proofs of identities: denominators cleared, radicals reduced by a Groebner basis, logs compared.
 
-`identity_decider` calls `prove_identity` first. The sides are inert expressions (`certificates.inert`):
+`identity_decider` calls `prove_identity` first. The sides are inert expressions (`headflow.certificates.inert`):
 no SymPy evaluation has used a sign, and every sign used below is proved by exact algebra
 (`definedness.proved_on_domain`: signs of polynomial coefficients after shifting the symbols to
 their domain's ends) or by balls for constants.
@@ -10,7 +10,7 @@ did not prove the claim. A proof has three parts, each exact:
 1. Definedness of both sides as written on the whole domain (SPEC section 3): the conditions the
    signs of coefficients prove (`definedness.proved_on_domain`), and the others proved here.
    A `!=` condition: the irreducible factors of its numerator are eliminated against the
-   radicals' defining polynomials by resultants (`identities.algebraic.eliminate`), and the
+   radicals' defining polynomials by resultants (`headflow.identities.algebraic.eliminate`), and the
    result, free of radicals, is proved non-zero on the domain by the signs of coefficients. A resultant is
    a polynomial combination of the factor and the defining polynomials, so it vanishes wherever
    the factor does, for every choice of root: `c_star(H) != 0` because the resultant of
@@ -19,7 +19,7 @@ did not prove the claim. A proof has three parts, each exact:
    square root r = sqrt(p) of the expression, and their signs follow from those of A, B and
    A^2 - B^2 p (`_Prover.root_rule`). This is the one place a radical's sign is used, and it is
    discharged: r >= 0 because r is a real square root, p >= 0 being proved on the domain.
-2. lhs - rhs = N / D over Q[atoms, parameters] (`identities.algebraic.ring_form`; a rational
+2. lhs - rhs = N / D over Q[atoms, parameters] (`headflow.identities.algebraic.ring_form`; a rational
    identity is the case without atoms). Every base raised to a negative power is proved non-zero
    on the domain as in 1, so D != 0; then N must reduce to 0 modulo a Groebner basis of the
    defining polynomials: N is in their ideal and vanishes wherever the atoms take their values.
@@ -38,15 +38,14 @@ import math
 from dataclasses import dataclass, field
 
 import sympy as sp
-
-from certificates.claims.conditions import Condition
-from certificates.claims.schema import IdentityClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, isolated, normalized, short_text
-from certificates.inert import Exp, Log, W
-from checks.claimsfile.definedness import proved_on_domain
-from checks.registry import Context
-from checks.verdicts import Outcome, Step, Verdict
-from identities.algebraic import (
+from headflow.certificates.claims.conditions import Condition
+from headflow.certificates.claims.schema import IdentityClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, isolated, normalized, short_text
+from headflow.certificates.inert import Exp, Log, W
+from headflow.checks.claimsfile.definedness import proved_on_domain
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Step, Verdict
+from headflow.identities.algebraic import (
     RingForm,
     Unsupported,
     eliminate,
@@ -55,7 +54,7 @@ from identities.algebraic import (
     ring_form,
     square_root_form,
 )
-from identities.closed_forms import eliminate_exp_lambertw
+from headflow.identities.closed_forms import eliminate_exp_lambertw
 
 RATIONAL = "rational identity: denominators cleared, numerator expanded to 0"
 ALGEBRAIC = "algebraic reduction: denominators cleared, numerator reduced to 0 by a Groebner basis of the radicals"

@@ -1,7 +1,7 @@
 """A claim about the trajectory from the user's exact angles, refuted at its start (t = 0) with balls.
 
 `non-negative`, `at-most` and `at-least` speak of every time, t = 0 included, where the state is the angles exactly as
-written (`certificates.claims.given_angles`). The order parameter R and the arc spread there are balls from
+written (`headflow.certificates.claims.given_angles`). The order parameter R and the arc spread there are balls from
 the exact angles (cos_pi of the exact multiple of pi, or cos of a rational), so a ball that lies beyond the bound is
 a counterexample; a bound the value equals exactly (R^2 rational in the cyclotomic field, the spread a + b pi) holds.
 Anything else: None, and the float evidence (and the exact routes) decide.
@@ -12,12 +12,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from flint import arb, ctx
-
-from certificates.claims.evaluation import exact
-from certificates.claims.given_angles import GivenAngles
-from certificates.claims.schema import DynamicsClaim
-from checks.claimsfile.given_start import start_refutation
-from checks.verdicts import Outcome
+from headflow.certificates.claims.evaluation import exact
+from headflow.certificates.claims.given_angles import GivenAngles
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.checks.claimsfile.given_start import start_refutation
+from headflow.checks.verdicts import Outcome
 
 METHOD = "balls: the claimed quantity at the start t = 0, the user's angles exactly as written"
 BITS = 256

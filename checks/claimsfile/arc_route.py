@@ -17,17 +17,16 @@ from __future__ import annotations
 
 from flint import arb
 from flint import ctx as flint_ctx
-
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.given_angles import Angle, GivenAngles
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
-from certificates.inert import inert
-from checks.registry import Context
-from checks.verdicts import Outcome, derived
-from identities import scheme_energy
-from identities.derivation import Derivation
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.given_angles import Angle, GivenAngles
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from headflow.certificates.inert import inert
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, derived
+from headflow.identities import scheme_energy
+from headflow.identities.derivation import Derivation
 
 METHOD = "exact: the arc spread within a half circle never grows under attraction (arc_route)"
 BITS = 256
@@ -81,7 +80,7 @@ def decide_arc(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
         "extreme tokens move inward",
         "theta_min' >= 0 and theta_max' <= 0 while s < pi: every sin(theta_j - theta_min) >= 0, weights >= 0, "
         "lambda_h > 0 in the phase form theta_i' = c sum_h lambda_h sum_j w^h_ij sin(theta_j - theta_i) "
-        "(identities.circle.phase_form), times sigma_i > 0 under a scheme (identities.scheme_energy)",
+        "(headflow.identities.circle.phase_form), times sigma_i > 0 under a scheme (headflow.identities.scheme_energy)",
         "sin >= 0 on [0, pi]; exp and relu weights are >= 0",
     )
     derivation.cite(

@@ -12,23 +12,24 @@ from __future__ import annotations
 from typing import Any
 
 import sympy as sp
+from headflow.certificates.claims.domains import contains
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.orders import ORDERS
+from headflow.certificates.claims.schema import AsymptoticClaim
+from headflow.certificates.counted import spend
+from headflow.certificates.inert import inert
+from headflow.checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities import asymptotic_orders as ao
+from headflow.identities.derivation import Derivation
 
-from certificates.claims.domains import contains
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.orders import ORDERS
-from certificates.claims.schema import AsymptoticClaim
-from certificates.counted import spend
-from certificates.inert import inert
-from checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
-from identities import asymptotic_orders as ao
-from identities.derivation import Derivation
-
-METHOD = "exact: a proved bracket of the quantity, limits by the checked route (identities.limits), exact signs"
+METHOD = (
+    "exact: a proved bracket of the quantity, limits by the checked route (headflow.identities.limits), exact signs"
+)
 #: Working precision (bits) of the balls that separate a limit from the claimed value at a parameter point.
 PRECISION = 128
-#: Operations (`certificates.counted`) the bracket and its limits may take, per profile (a formula like n**1000
+#: Operations (`headflow.certificates.counted`) the bracket and its limits may take, per profile (a formula like n**1000
 #: makes SymPy's algebra slow).
 OPERATIONS = {"quick": 45_000_000, "thorough": 400_000_000}
 

@@ -1,13 +1,13 @@
 """The brackets of the quantities an asymptotic claim may be about, each from the derivation that proves it.
 
-A bracket (`identities.asymptotic_orders.Bracket`) is lower <= Q <= upper for every large value of the claim's
+A bracket (`headflow.identities.asymptotic_orders.Bracket`) is lower <= Q <= upper for every large value of the claim's
 variable, with the sign facts of the quantity's regime. What each quantity rests on:
 
 - `clustering_time`, softmax: the squeeze of the time from rho0 = 0 between two closed forms
-  (`identities.reduced_clustering.softmax_time_bounds`, Theorem 25's exact-reduction readings);
+  (`headflow.identities.reduced_clustering.softmax_time_bounds`, Theorem 25's exact-reduction readings);
   relu: the closed form of the time from rho0 = d^(-1/2) (`reduced_clustering.relu_time`), lower = upper.
 - `exit_gap`: n (H - 1)/(H (n - 1)) < eps_exit < 1 - (1 - K/(n - 1))/H for large n
-  (`identities.condition8_invariance.exit_gap_bracket`), alpha beta in place of kappa.
+  (`headflow.identities.condition8_invariance.exit_gap_bracket`), alpha beta in place of kappa.
 - `expression`: the user's formula itself (lower = upper), in ordinary SymPy form (`plain`), with facts from the
   claim's domain (`domain_facts`).
 
@@ -20,16 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy as sp
-
-from certificates.claims.domains import Domain
-from certificates.claims.orders import parameter_symbol
-from certificates.claims.schema import AsymptoticClaim
-from certificates.inert import Exp, Log, Pi, RealPower, Sqrt, W, inert
-from identities import condition8_invariance as ci
-from identities import reduced_clustering as rc
-from identities import signs
-from identities.asymptotic_orders import Bracket
-from identities.derivation import Derivation
+from headflow.certificates.claims.domains import Domain
+from headflow.certificates.claims.orders import parameter_symbol
+from headflow.certificates.claims.schema import AsymptoticClaim
+from headflow.certificates.inert import Exp, Log, Pi, RealPower, Sqrt, W, inert
+from headflow.identities import condition8_invariance as ci
+from headflow.identities import reduced_clustering as rc
+from headflow.identities import signs
+from headflow.identities.asymptotic_orders import Bracket
+from headflow.identities.derivation import Derivation
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ It applies when the claim's tokens are "equally-spaced" (n tokens at the angles 
 its heads "scalar" (W_h = M_h, no mask) and its scheme one of `identities.circle.EQUILIBRIUM_SCHEMES` (Post-LN with
 any strengths; nGPT, Pre-LN, Peri-LN and Mix-LN with every lambda_h > 0, beta > 0 and exp weights), and its
 quantity one of the directions' quantities whose start value is known in closed form (VALUES).
-`identities.circle.equally_spaced_equilibrium` states why the directions stay fixed; then Q(t) = Q(0) for all
+`headflow.identities.circle.equally_spaced_equilibrium` states why the directions stay fixed; then Q(t) = Q(0) for all
 t >= 0 and the claim is decided on Q(0):
 
 - non-decreasing: PROVED (a constant);
@@ -27,19 +27,18 @@ from typing import Any
 
 import sympy as sp
 from flint import arb
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from headflow.certificates.inert import inert
+from headflow.certificates.kernel.exact import precision
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import circle
+from headflow.identities.derivation import Derivation
 
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
-from certificates.inert import inert
-from certificates.kernel.exact import precision
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import circle
-from identities.derivation import Derivation
-
-METHOD = "exact: equally spaced tokens are an equilibrium of the directions (identities.circle)"
+METHOD = "exact: equally spaced tokens are an equilibrium of the directions (headflow.identities.circle)"
 PRECISION = 128
 #: cos(q pi) for the q in [0, 2) where it is rational (Niven's theorem).
 RATIONAL_COSINES = {

@@ -1,4 +1,4 @@
-"""The exact route for two clusters of tokens: the gap angle's ODE of `identities.circle_clusters`.
+"""The exact route for two clusters of tokens: the gap angle's ODE of `headflow.identities.circle_clusters`.
 
 It applies when the claim's exact start is two clusters (n1 tokens at a point a, n2 at b != a, given as exact points
 or as angles, `two_clusters`), its heads scalar, geometry Post-LN, W_h = M_h, no mask, no interaction, beta > 0. Then
@@ -23,18 +23,19 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.inert import inert
+from headflow.checks.claimsfile import exact_dynamics as route
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import circle_clusters as cc
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.inert import inert
-from checks.claimsfile import exact_dynamics as route
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import circle_clusters as cc
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
-
-METHOD = "exact: two clusters, the gap angle's ODE rho' = (1 - rho)(1 + rho) K(rho) (identities.circle_clusters)"
+METHOD = (
+    "exact: two clusters, the gap angle's ODE rho' = (1 - rho)(1 + rho) K(rho) (headflow.identities.circle_clusters)"
+)
 QUANTITIES = {
     "cluster_gap": ("tends-to", "decays-at-rate"),
     "least_inner_product": ("tends-to",),

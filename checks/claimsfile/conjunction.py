@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from certificates.claims.schema import UserClaim
-from checks.verdicts import TRUE_VERDICTS, Outcome, Verdict
-from identities.derivation import Step
+from headflow.certificates.claims.schema import UserClaim
+from headflow.checks.verdicts import TRUE_VERDICTS, Outcome, Verdict
+from headflow.identities.derivation import Step
 
 METHOD = "conjunction: every part decided by its own kind"
 

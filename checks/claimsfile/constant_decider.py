@@ -6,10 +6,10 @@ rigorously; a ball inside it proves it rigorously, and is written as a `witness`
 certificate (conditions expr - low >= 0 and high - expr >= 0, re-checked by `headflow
 check-cert`): CERTIFIED. Expressions the certificate format cannot hold (a symbolic real power)
 stay CONFIRMED (one case, tolerance = the ball radius): rigorous, but without a file. The expression is
-the inert form of the text (`certificates.claims.expressions`), so its ball is the value of the formula as
+the inert form of the text (`headflow.certificates.claims.expressions`), so its ball is the value of the formula as
 written; no SymPy evaluation decides a sign.
 
-First the definedness conditions of the formula (`certificates.claims.conditions`) are settled
+First the definedness conditions of the formula (`headflow.certificates.claims.conditions`) are settled
 with balls: one verified to fail means the expression has no value (a log of a negative
 number...), so it lies in no interval: REFUTED; one unsettled at every precision leaves the
 claim INCONCLUSIVE. The settled conditions are written into the certificate with the interval's.
@@ -17,19 +17,19 @@ claim INCONCLUSIVE. The settled conditions are written into the certificate with
 
 from __future__ import annotations
 
-from certificates.ball_reading import fails
-from certificates.claims.embedding import embedded
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.schema import ConstantClaim, decimal_text
-from certificates.kernel.exact import holds
-from certificates.kernel.exprtree import TreeError
-from certificates.kernel.real_statements import constant_conditions
-from certificates.kernel.recheck import Rejected
-from certificates.provers.witness import certify_point
-from certificates.statements.real import constant_statement
-from certificates.store import certificate_directory
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.ball_reading import fails
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.schema import ConstantClaim, decimal_text
+from headflow.certificates.kernel.exact import holds
+from headflow.certificates.kernel.exprtree import TreeError
+from headflow.certificates.kernel.real_statements import constant_conditions
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers.witness import certify_point
+from headflow.certificates.statements.real import constant_statement
+from headflow.certificates.store import certificate_directory
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 METHOD = "ball evaluation"
 PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)

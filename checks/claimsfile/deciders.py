@@ -10,18 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from checks.claimsfile.asymptotic_decider import decide_asymptotic
-from checks.claimsfile.conjunction import conjunction
-from checks.claimsfile.constant_decider import decide_constant
-from checks.claimsfile.dynamics_decider import decide_dynamics
-from checks.claimsfile.equilibrium_decider import decide_equilibrium
-from checks.claimsfile.head_inequality import decide_any_heads
-from checks.claimsfile.identity_decider import decide_identity
-from checks.claimsfile.inequality_decider import decide_inequality
-from checks.claimsfile.maximiser import decide_punctured
-from checks.claimsfile.model_decider import decide_model
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.checks.claimsfile.asymptotic_decider import decide_asymptotic
+from headflow.checks.claimsfile.conjunction import conjunction
+from headflow.checks.claimsfile.constant_decider import decide_constant
+from headflow.checks.claimsfile.dynamics_decider import decide_dynamics
+from headflow.checks.claimsfile.equilibrium_decider import decide_equilibrium
+from headflow.checks.claimsfile.head_inequality import decide_any_heads
+from headflow.checks.claimsfile.identity_decider import decide_identity
+from headflow.checks.claimsfile.inequality_decider import decide_inequality
+from headflow.checks.claimsfile.maximiser import decide_punctured
+from headflow.checks.claimsfile.model_decider import decide_model
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 Decider = Callable[[Any, Context], Outcome]
 

@@ -2,7 +2,7 @@
 
 A universal claim is false at a point of its domain where a side is undefined (SPEC section 3),
 so its deciders must establish the conditions recorded by the expression builder
-(`certificates.claims.conditions`):
+(`headflow.certificates.claims.conditions`):
 
 - `proved_on_domain`: exact algebra, no SymPy assumption. Each symbol with a rational end a (an
   integer one: its least integer) is written a + t with t >= 0 (t > 0 for an open end), or with only an
@@ -28,17 +28,16 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
-
-from certificates.ball_reading import fails, shown
-from certificates.claims.conditions import Condition
-from certificates.claims.domains import Domain, contains
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.names import LambdaC
-from certificates.counted import spend
-from certificates.inert import Exp, Pi, RealPower, Sqrt, W
-from certificates.kernel.exact import holds
-from checks.claimsfile.domain_sampling import sample_point
-from identities.algebraic import eliminate, ring_form
+from headflow.certificates.ball_reading import fails, shown
+from headflow.certificates.claims.conditions import Condition
+from headflow.certificates.claims.domains import Domain, contains
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.names import LambdaC
+from headflow.certificates.counted import spend
+from headflow.certificates.inert import Exp, Pi, RealPower, Sqrt, W
+from headflow.certificates.kernel.exact import holds
+from headflow.checks.claimsfile.domain_sampling import sample_point
+from headflow.identities.algebraic import eliminate, ring_form
 
 #: Operations (`certificates.counted`) SymPy may spend on one condition (a sign query, an exact value, solving for a
 #: root).

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
-
-from certificates.claims.domains import Domain
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.kernel.exact import ExponentTooLarge, exact_value
+from headflow.certificates.claims.domains import Domain
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.kernel.exact import ExponentTooLarge, exact_value
 
 #: Magnitudes of unbounded samples, and the steps of a bounded one.
 _MAGNITUDE_DENOMINATORS = (1, 2, 3, 4, 5, 7, 8, 10, 16)

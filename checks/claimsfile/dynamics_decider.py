@@ -2,14 +2,14 @@
 
 Starts. A claim about every start of a random family is tried on a number of independent starts fixed
 by a stated confidence (CONFIDENCE: 0 failures in N starts shows, with confidence c, that fewer than
-1 - (1 - c)^(1/N) of the family's starts fail; `checks.evidence.sampling`), and the verdict says so. Each start
+1 - (1 - c)^(1/N) of the family's starts fail; `headflow.checks.evidence.sampling`), and the verdict says so. Each start
 is judged by `dynamics_starts.run_start` (limits only once the motion stopped, fitted rates and limits
 with their error, CONFIRMED only when the claimed value lies within it). A family that is one
 configuration up to rotation (fixed tokens, scalar heads) needs one start; a pointwise claim that the
 search below decides uses SEARCHED_STARTS runs, whose states join the search. A property that fails
 on some starts is INCONCLUSIVE with the failing fraction and the first failing start as data.
 
-Pointwise properties are also searched adversarially (`checks.evidence.adversarial`): `non-negative` of
+Pointwise properties are also searched adversarially (`headflow.checks.evidence.adversarial`): `non-negative` of
 any quantity, and `non-decreasing` of a quantity with a rate (attention_entropy -> entropy_rate,
 energy -> energy_rate, one head's energy -> head_energy_rate), since Q is non-decreasing along
 every trajectory of the family iff dQ/dt >= 0 at every state of it. Both readings of one
@@ -33,23 +33,27 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-
-from certificates.claims.embedding import embedded
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.errors import InputError
-from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.exact_data import dot
-from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
-from certificates.provers.witness import round_configuration
-from certificates.statements.dynamics import family_failures, refutation, searched_quantity, with_given_matrices
-from checks.claimsfile.angle_start import refuted_at_angles
-from checks.claimsfile.arc_route import decide_arc
-from checks.claimsfile.circle_route import decide_equally_spaced
-from checks.claimsfile.cluster_route import decide_two_clusters
-from checks.claimsfile.dynamics_starts import (
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exact_data import dot
+from headflow.certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from headflow.certificates.provers.witness import round_configuration
+from headflow.certificates.statements.dynamics import (
+    family_failures,
+    refutation,
+    searched_quantity,
+    with_given_matrices,
+)
+from headflow.checks.claimsfile.angle_start import refuted_at_angles
+from headflow.checks.claimsfile.arc_route import decide_arc
+from headflow.checks.claimsfile.circle_route import decide_equally_spaced
+from headflow.checks.claimsfile.cluster_route import decide_two_clusters
+from headflow.checks.claimsfile.dynamics_starts import (
     POINTWISE_TOLERANCE,
     Start,
     configuration,
@@ -57,29 +61,34 @@ from checks.claimsfile.dynamics_starts import (
     quantity,
     run_start,
 )
-from checks.claimsfile.exact_dynamics import decide_exactly
-from checks.claimsfile.given_start import refuted_at_start
-from checks.claimsfile.initial_rate import decide_initial_rate
-from checks.claimsfile.invariance import decide_by_floats as decide_invariance
-from checks.claimsfile.quantified_dynamics import DomainSweep
-from checks.claimsfile.reduced_observables import decide_on_reduction
-from checks.claimsfile.scheme_energy import decide_scheme_energy
-from checks.claimsfile.scheme_reduction import decide_scheme
-from checks.claimsfile.start_existence import (
+from headflow.checks.claimsfile.exact_dynamics import decide_exactly
+from headflow.checks.claimsfile.given_start import refuted_at_start
+from headflow.checks.claimsfile.initial_rate import decide_initial_rate
+from headflow.checks.claimsfile.invariance import decide_by_floats as decide_invariance
+from headflow.checks.claimsfile.quantified_dynamics import DomainSweep
+from headflow.checks.claimsfile.reduced_observables import decide_on_reduction
+from headflow.checks.claimsfile.scheme_energy import decide_scheme_energy
+from headflow.checks.claimsfile.scheme_reduction import decide_scheme
+from headflow.checks.claimsfile.start_existence import (
     decide_alone,
     from_universal,
     handles,
     stationary_outcome,
     universal_counterpart,
 )
-from checks.evidence import adversarial
-from checks.evidence.sampling import confidence_sentence, configuration_record, float_verdict, starts_for_confidence
-from checks.evidence.witnesses import Candidate, certify_first
-from checks.integrator import IntegrationFailure
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.checks.evidence import adversarial
+from headflow.checks.evidence.sampling import (
+    confidence_sentence,
+    configuration_record,
+    float_verdict,
+    starts_for_confidence,
+)
+from headflow.checks.evidence.witnesses import Candidate, certify_first
+from headflow.checks.integrator import IntegrationFailure
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 #: The confidence and failing fraction that fix the number of independent starts of a random family
 #: (`sampling.starts_for_confidence`: 29 starts in the quick profile, 90 in the thorough one).

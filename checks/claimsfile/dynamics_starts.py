@@ -4,16 +4,16 @@ A start *holds*, *fails* or stays *undecided*, with the measurement next to the 
 
 - `non-negative` / `non-decreasing`: the least value (least increment between records) of the
   quantity along the integrated trajectory; it fails below -POINTWISE_TOLERANCE (relative).
-- `tends-to`: the limit is judged only once the motion has stopped (`checks.evidence.limits.settle`, which
+- `tends-to`: the limit is judged only once the motion has stopped (`headflow.checks.evidence.limits.settle`, which
   extends the horizon within its budget); the start holds when the claimed limit lies within the
   error of the value at the end, fails when it does not, and is undecided ("still moving at t = ...")
   when the motion did not stop.
 - `at-most` / `at-least`: the quantity against the claimed bound at every record of [0, time]; the
   clustering time (a number per trajectory) is the time of the integrator's event cluster_gap <= level, and the
   run stops just past the bound (TIME_TOLERANCE), since whether the gap reached the level by then decides it.
-- `decays-at-rate`: the fitted rate with its error (`checks.evidence.fits.decay_rate`: residuals, the drift
+- `decays-at-rate`: the fitted rate with its error (`headflow.checks.evidence.fits.decay_rate`: residuals, the drift
   between the window's halves, integrator tolerances); cluster_gap through the late window of
-  `checks.evidence.clustering_rates.late_exponent`, other quantities over the second half of the records.
+  `headflow.checks.evidence.clustering_rates.late_exponent`, other quantities over the second half of the records.
   It holds when the claimed rate lies within that error. A window that is not yet asymptotic (the
   fitted rate drifts between the window's halves by more than MAX_DRIFT of itself) is no measurement
   of the rate as t -> oo: its error band is one-sided in truth (tangential_power, softmax, equiangular
@@ -29,19 +29,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from certificates.claims.schema import DynamicsClaim
-from certificates.errors import InputError
-from certificates.model_quantities import MODEL_QUANTITIES
-from certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
-from checks.evidence.clustering_rates import late_exponent
-from checks.evidence.fits import Estimate, decay_rate
-from checks.evidence.limits import settle
-from checks.integrator import IntegrationFailure, Trajectory, integrate
-from checks.integrator.events import Event
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.model.observables import EVALUATORS
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.model_quantities import MODEL_QUANTITIES
+from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
+from headflow.checks.evidence.clustering_rates import late_exponent
+from headflow.checks.evidence.fits import Estimate, decay_rate
+from headflow.checks.evidence.limits import settle
+from headflow.checks.integrator import IntegrationFailure, Trajectory, integrate
+from headflow.checks.integrator.events import Event
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.observables import EVALUATORS
 
 HORIZON = {"sphere": 10.0, "flat": 1.0, "pre-ln": 10.0, "peri-ln": 10.0, "mix-ln": 10.0, "ngpt": 10.0}
 RECORDS = 201
@@ -107,7 +106,7 @@ def configuration(options: dict[str, Any], rng: np.random.Generator) -> Configur
 
 def check_sizes(claim: DynamicsClaim) -> None:
     """InputError, naming the claim and its line, when its n, d and H exceed what `configuration` can draw
-    (`checks.model.families.check_sizes`); sizes that are quantified symbols are bounded by their domains."""
+    (`headflow.checks.model.families.check_sizes`); sizes that are quantified symbols are bounded by their domains."""
     sizes = {key: claim.options[key] for key in ("n", "d", "H") if isinstance(claim.options.get(key), int)}
     try:
         families.check_sizes(**sizes)

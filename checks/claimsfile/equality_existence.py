@@ -4,7 +4,7 @@ No search with a margin can find an equality, and neither floats nor balls can s
 
 - CERTIFIED by an exact witness: structured exact configurations that equalities tend to hold at (every token equal,
   antipodal pairs, orthogonal frames, one generic pair; heads I, -I, coordinate projections; beta = 1) are proposed,
-  and `certificates.kernel.model_values.settle` checks, in the exact field of the model, that rhs - lhs
+  and `headflow.certificates.kernel.model_values.settle` checks, in the exact field of the model, that rhs - lhs
   is exactly 0 (and every hypothesis and given condition); the certificate embeds the claim and `check-cert`
   re-checks it;
 - REFUTED when `lhs < rhs` or `lhs > rhs` is PROVED at every configuration (`checks.claimsfile.model_reduction`):
@@ -20,19 +20,19 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from certificates.claims.embedding import embedded
-from certificates.claims.model_claim import model_statement
-from certificates.claims.schema import ModelClaim
-from certificates.kernel.ball_model import ExactConfiguration, Matrix
-from certificates.kernel.masks import claim_mask
-from certificates.kernel.model_terms import Relation
-from certificates.kernel.model_values import WITNESS, settle
-from certificates.provers.witness import exact_record
-from certificates.statements.model import kernel_statement
-from certificates.store import certificate_directory, write_certificate
-from checks.claimsfile.model_reduction import METHOD, prove_model
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.model_claim import model_statement
+from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.kernel.ball_model import ExactConfiguration, Matrix
+from headflow.certificates.kernel.masks import claim_mask
+from headflow.certificates.kernel.model_terms import Relation
+from headflow.certificates.kernel.model_values import WITNESS, settle
+from headflow.certificates.provers.witness import exact_record
+from headflow.certificates.statements.model import kernel_statement
+from headflow.certificates.store import certificate_directory, write_certificate
+from headflow.checks.claimsfile.model_reduction import METHOD, prove_model
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 EXACT = "exact witness: structured rational configurations, rhs - lhs exactly 0 in the model's exact field"
 SIZES = ((2, 2), (2, 3), (3, 3))

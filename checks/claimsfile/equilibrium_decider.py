@@ -5,7 +5,7 @@
   equiangular tokens under scalar heads, whose proof closes exactly when sum_j x_j = 0, rho = -1/(n-1)), PROVED for
   every n, d, H, beta and kind at once. Otherwise, or when that proof does not close, instance by instance: every
   velocity decided exactly (`certificates.kernel.equilibrium_statements.moving_token` on the regime's block Gram
-  matrices, `certificates.statements.equilibrium.statement_at`); a moving instance
+  matrices, `headflow.certificates.statements.equilibrium.statement_at`); a moving instance
   REFUTES with a witness certificate, a finite domain at rest everywhere is PROVED by that exact computation.
 - a spectrum (stable, unstable, index k, hyperbolic), instance by instance: the regime's tokens (from its exact
   Gram matrix, or its coordinates) go through the registry's certification (`checks.evidence.equilibria.certify`:
@@ -30,21 +30,20 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from certificates.claims import equilibrium_claim as ec
-from certificates.claims import regimes
-from certificates.claims.embedding import embedded
-from certificates.claims.regimes import FOUND
-from certificates.claims.schema import EquilibriumClaim
-from certificates.kernel import equilibrium_statements as kernel
-from certificates.kernel.exprtree import exact_rational
-from certificates.statements.equilibrium import instance_record, statement_at
-from certificates.store import certificate_directory, write_certificate
-from checks.evidence import equilibria
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import critical_points as proofs
-from identities.derivation import Derivation
+from headflow.certificates.claims import equilibrium_claim as ec
+from headflow.certificates.claims import regimes
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.regimes import FOUND
+from headflow.certificates.claims.schema import EquilibriumClaim
+from headflow.certificates.kernel import equilibrium_statements as kernel
+from headflow.certificates.kernel.exprtree import exact_rational
+from headflow.certificates.statements.equilibrium import instance_record, statement_at
+from headflow.certificates.store import certificate_directory, write_certificate
+from headflow.checks.evidence import equilibria
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import critical_points as proofs
+from headflow.identities.derivation import Derivation
 
 SYMBOLIC = "symbolic: the tangent velocity vanishes in dimension-free Gram algebra (SymPy, exact zero tests)"
 EXACT = "exact: every velocity in exponential polynomials (python-flint rationals)"

@@ -1,6 +1,6 @@
 """The exact route for the cluster gap of a dynamics claim in the equiangular scalar-head regime.
 
-It applies when the claim's family is exactly the regime of `identities.equiangular_reduction`:
+It applies when the claim's family is exactly the regime of `headflow.identities.equiangular_reduction`:
 quantity `cluster_gap`, property `decays-at-rate` or `tends-to`, tokens = "equiangular" (its rho),
 heads = "scalar" (its lambdas), geometry = "sphere" (W_h = M_h always). Then eps = 1 - rho obeys the
 reduced ODE d eps/dt = F(eps) = -eps (n - (n - 1) eps) S(1 - eps), derived from the model's definitions
@@ -32,17 +32,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
-from certificates.inert import inert
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import causal_reduction as cr
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from headflow.certificates.inert import inert
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import causal_reduction as cr
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
 METHOD = "exact: the equiangular reduction d eps/dt = -eps (n - (n-1) eps) S(1 - eps) (equiangular_reduction)"
 PROPERTIES = ("decays-at-rate", "tends-to")
@@ -66,7 +65,7 @@ MEANING = {
 
 def applies(claim: DynamicsClaim) -> bool:
     """Whether the claim's family is exactly the regime of the reduction (and its property one this route decides):
-    beta > 0 (the pull S is increasing only then), no mask (`identities.causal_reduction` says what the causal
+    beta > 0 (the pull S is increasing only then), no mask (`headflow.identities.causal_reduction` says what the causal
     mask leaves of it), W_h = M_h."""
     return claim.property in PROPERTIES and _positive(claim.options["beta"]) and on_gap(claim)
 
@@ -280,7 +279,7 @@ def refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: s
 
 def equal(left: sp.Expr, right: sp.Expr, ctx: Context) -> bool:
     """Whether left = right exactly (exact algebra, no simplify) or not (balls); Undecided when neither settles it.
-    The claimed side is the file's inert formula (`certificates.inert`), the exact side is put in the same
+    The claimed side is the file's inert formula (`headflow.certificates.inert`), the exact side is put in the same
     form."""
     difference = left - inert(right)
     value = ball_of(difference)

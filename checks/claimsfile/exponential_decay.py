@@ -1,6 +1,6 @@
 """Deciding `decays-exponentially`: some r > r0 (the file's `rate`) and C have cluster_gap(t) <= C e^(-r t), t >= 0.
 
-In the equiangular scalar-head regime (`identities.equiangular_reduction`) eps = 1 - rho obeys
+In the equiangular scalar-head regime (`headflow.identities.equiangular_reduction`) eps = 1 - rho obeys
 d eps/dt = -eps g(eps) with g(eps) = (n - (n - 1) eps) S(1 - eps), decided exactly with the rate and the constant:
 
 - eps does not tend to 0 (S(rho0) <= 0, `destination`): REFUTED, no rate holds;
@@ -26,22 +26,21 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
-
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
-from certificates.errors import InputError
-from certificates.families import TOKEN_FAMILIES
-from certificates.kernel.exact import exact_value, precision
-from checks.claimsfile.dynamics_starts import configuration
-from checks.evidence.clustering_rates import LATE_ATOL, LATE_RECORDS, LATE_RTOL, late_exponent
-from checks.evidence.sampling import configuration_record
-from checks.integrator import IntegrationFailure, integrate
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import TOKEN_FAMILIES
+from headflow.certificates.kernel.exact import exact_value, precision
+from headflow.checks.claimsfile.dynamics_starts import configuration
+from headflow.checks.evidence.clustering_rates import LATE_ATOL, LATE_RECORDS, LATE_RTOL, late_exponent
+from headflow.checks.evidence.sampling import configuration_record
+from headflow.checks.integrator import IntegrationFailure, integrate
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
 METHOD = "exact: the equiangular reduction d eps/dt = -eps g(eps), g(eps) = (n - (n-1) eps) S(1 - eps), Gronwall"
 FIT = "fitted late rate of the cluster gap (with its error) and C = max eps(t) e^(r t) on the trajectory"

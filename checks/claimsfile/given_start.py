@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from certificates.claims.evaluation import exact
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.claims.evaluation import exact
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.checks.verdicts import Outcome, Verdict
 
 Rows = tuple[tuple[Fraction, ...], ...]
 METHOD = "exact: the claimed quantity at the start t = 0, the user's tokens exactly as written"

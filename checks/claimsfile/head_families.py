@@ -20,12 +20,11 @@ from collections.abc import Iterator
 
 import numpy as np
 import sympy as sp
-
-from certificates.claims.conditions import Condition
-from certificates.claims.domains import Domain
-from certificates.claims.head_sums import HeadScope, HeadSum, Member, expand_sums
-from certificates.claims.schema import InequalityClaim
-from checks.claimsfile.domain_sampling import sample_value
+from headflow.certificates.claims.conditions import Condition
+from headflow.certificates.claims.domains import Domain
+from headflow.certificates.claims.head_sums import HeadScope, HeadSum, Member, expand_sums
+from headflow.certificates.claims.schema import InequalityClaim
+from headflow.checks.claimsfile.domain_sampling import sample_value
 
 #: The largest H a sample takes (beyond the domain's small ones): a family of a few members, so its cost is that of
 #: its members, not of H.

@@ -8,7 +8,7 @@
    sides), with one per-head symbol lambda, exact algebra shows lhs - rhs is that Jensen gap (the sums as
    independent unknowns, `head_families.linear_atoms`). Then:
    - convexity of F on the per-head domain I (an interval, so it contains the mean of any family in it), by the
-     first of: (a) `identities.signs` proves F'' > 0 (>= 0 for a non-strict claim) from the domains as facts;
+     first of: (a) `headflow.identities.signs` proves F'' > 0 (>= 0 for a non-strict claim) from the domains as facts;
      (b) F is exactly rate(lambda, N, B) and I's lower end is lambda_c(N, B) or above it (exact algebra), N >= 1,
      B > 0 on the domain (signs): `identities.convexity.prove_convex_regime`, proved for symbolic n and beta, gives
      strict convexity on [lambda_c(N, B), oo);
@@ -24,27 +24,26 @@ from __future__ import annotations
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.conditions import Condition
-from certificates.claims.head_sums import HeadSum
-from certificates.claims.names import FUNCTIONS, LambdaC
-from certificates.claims.schema import InequalityClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
-from certificates.inert import Exp, Log
-from checks.claimsfile.definedness import check_point, proved_on_domain
-from checks.claimsfile.domain_sampling import sample_point
-from checks.claimsfile.head_families import at_family, families, family_record, head_counts, linear_atoms
-from checks.claimsfile.inequality_decider import refutation
-from checks.claimsfile.symbolic_dynamics import domain_facts
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import convexity, signs
-from identities.derivation import Derivation
+from headflow.certificates.claims.conditions import Condition
+from headflow.certificates.claims.head_sums import HeadSum
+from headflow.certificates.claims.names import FUNCTIONS, LambdaC
+from headflow.certificates.claims.schema import InequalityClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from headflow.certificates.inert import Exp, Log
+from headflow.checks.claimsfile.definedness import check_point, proved_on_domain
+from headflow.checks.claimsfile.domain_sampling import sample_point
+from headflow.checks.claimsfile.head_families import at_family, families, family_record, head_counts, linear_atoms
+from headflow.checks.claimsfile.inequality_decider import refutation
+from headflow.checks.claimsfile.symbolic_dynamics import domain_facts
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import convexity, signs
+from headflow.identities.derivation import Derivation
 
 SEARCH = "families of heads at exact points (every H tried: the least, random, huge), each checked exactly or by balls"
 JENSEN = (
-    "Jensen's inequality over the heads from a proved convexity of the per-head term (identities.signs, "
-    "identities.convexity), for every H and every family"
+    "Jensen's inequality over the heads from a proved convexity of the per-head term (headflow.identities.signs, "
+    "headflow.identities.convexity), for every H and every family"
 )
 #: Parameter points searched, per profile (each with several H and families).
 POINTS = {"quick": 12, "thorough": 60}

@@ -1,6 +1,6 @@
 """Deciding an identity claim: an exact algebraic proof, a verified counterexample, or the SMT route.
 
-The sides are inert expressions (`certificates.inert`), built from the text without any sign-dependent
+The sides are inert expressions (`headflow.certificates.inert`), built from the text without any sign-dependent
 rewrite. First `algebraic_identity.prove_identity` tries an exact proof (denominators cleared, radicals
 reduced modulo a Groebner basis of their defining polynomials, logarithms compared through
 exponentials), with every definedness condition of both sides, as written, proved on the whole domain
@@ -8,7 +8,7 @@ by exact algebra: PROVED. Otherwise exact points are tried, first those where a 
 expression vanishes (a denominator's zero), then random ones: a point where a side is undefined
 refutes the identity (verified exactly or with balls), and so does a point where both sides are
 defined and their balls differ (REFUTED, `verified_by: "ball"`). Then the SMT route
-(`checks.claimsfile.smt_route`) decides `lhs = rhs` with both sides defined, as a relation: an `smt`
+(`headflow.checks.claimsfile.smt_route`) decides `lhs = rhs` with both sides defined, as a relation: an `smt`
 certificate (CERTIFIED) or a verified model point (REFUTED). When none of these happens the claim
 stays INCONCLUSIVE with the reasons. SymPy's simplify is not a proof route: its rewrites rest on
 signs it gets from its assumptions and from floating-point evaluation.
@@ -21,17 +21,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.evaluation import EvaluationError, ball, exact, exact_witness
-from certificates.claims.schema import IdentityClaim
-from certificates.kernel.exprtree import rational_text
-from checks.claimsfile.algebraic_identity import prove_identity
-from checks.claimsfile.definedness import candidate_points, check_point
-from checks.claimsfile.domain_sampling import sample_point
-from checks.claimsfile.inequality_decider import refutation
-from checks.claimsfile.smt_route import decide as decide_smt
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.claims.evaluation import EvaluationError, ball, exact, exact_witness
+from headflow.certificates.claims.schema import IdentityClaim
+from headflow.certificates.kernel.exprtree import rational_text
+from headflow.checks.claimsfile.algebraic_identity import prove_identity
+from headflow.checks.claimsfile.definedness import candidate_points, check_point
+from headflow.checks.claimsfile.domain_sampling import sample_point
+from headflow.checks.claimsfile.inequality_decider import refutation
+from headflow.checks.claimsfile.smt_route import decide as decide_smt
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 SEARCH = "ball-verified counterexample search"
 #: Random points tried for a counterexample, per profile.

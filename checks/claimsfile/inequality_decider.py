@@ -2,9 +2,9 @@
 
 First random exact points of the domain are tried (`domains.sample_point`, so every bound
 holds rigorously): a point where lhs and rhs are balls that violate `op` for certain refutes the
-claim (REFUTED, `verified_by: "ball"`). Then the SMT route (`checks.claimsfile.smt_route`) decides the
+claim (REFUTED, `verified_by: "ball"`). Then the SMT route (`headflow.checks.claimsfile.smt_route`) decides the
 claim exactly on any domain: an `smt` certificate (CERTIFIED) or a verified model point (REFUTED).
-Otherwise `certificates.provers.intervals.prove` covers the whole
+Otherwise `headflow.certificates.provers.intervals.prove` covers the whole
 domain, one cover for the relation and one for each definedness condition: the domain is a
 `certificates.kernel.regions.Region` (read from the claim's statement, `certificates.statements.real`, as the
 kernel reads it),
@@ -29,28 +29,27 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-
-from certificates.ball_reading import fails
-from certificates.claims.conditions import Condition
-from certificates.claims.domains import contains
-from certificates.claims.embedding import embedded
-from certificates.claims.evaluation import EvaluationError, ball, exact, exact_witness
-from certificates.claims.schema import InequalityClaim
-from certificates.kernel.exact import holds, precision
-from certificates.kernel.exprtree import TreeError
-from certificates.kernel.real_statements import RELATION, goals, read_region
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.regions import Box as Sides
-from certificates.kernel.regions import Region
-from certificates.nonempty import outer_box
-from certificates.provers.intervals import CoverResult, certify_cover, prove
-from certificates.statements.real import relation_statement
-from certificates.store import certificate_directory
-from checks.claimsfile.definedness import candidate_points, check_point
-from checks.claimsfile.domain_sampling import sample_point
-from checks.claimsfile.smt_route import decide as decide_smt
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.ball_reading import fails
+from headflow.certificates.claims.conditions import Condition
+from headflow.certificates.claims.domains import contains
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.evaluation import EvaluationError, ball, exact, exact_witness
+from headflow.certificates.claims.schema import InequalityClaim
+from headflow.certificates.kernel.exact import holds, precision
+from headflow.certificates.kernel.exprtree import TreeError
+from headflow.certificates.kernel.real_statements import RELATION, goals, read_region
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.regions import Box as Sides
+from headflow.certificates.kernel.regions import Region
+from headflow.certificates.nonempty import outer_box
+from headflow.certificates.provers.intervals import CoverResult, certify_cover, prove
+from headflow.certificates.statements.real import relation_statement
+from headflow.certificates.store import certificate_directory
+from headflow.checks.claimsfile.definedness import candidate_points, check_point
+from headflow.checks.claimsfile.domain_sampling import sample_point
+from headflow.checks.claimsfile.smt_route import decide as decide_smt
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 COVER = "branch-and-bound ball cover"
 SEARCH = "ball-verified counterexample search"

@@ -14,18 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.schema import DynamicsClaim
-from certificates.errors import InputError
-from certificates.families import TOKEN_FAMILIES
-from checks.claimsfile.dynamics_starts import configuration, parameter, quantity
-from checks.claimsfile.exact_dynamics import decide_exactly
-from checks.evidence.sampling import confidence_sentence, configuration_record, starts_for_confidence
-from checks.integrator import IntegrationFailure, integrate
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import TOKEN_FAMILIES
+from headflow.checks.claimsfile.dynamics_starts import configuration, parameter, quantity
+from headflow.checks.claimsfile.exact_dynamics import decide_exactly
+from headflow.checks.evidence.sampling import confidence_sentence, configuration_record, starts_for_confidence
+from headflow.checks.integrator import IntegrationFailure, integrate
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 METHOD = "the right derivative at t = 0 extrapolated from difference quotients of {} integrated starts (Richardson)"
 #: The step h of the difference quotients, and the integrator's tolerances over [0, 4h].

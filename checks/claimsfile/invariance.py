@@ -15,15 +15,21 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from certificates.claims.schema import DynamicsClaim
-from certificates.errors import InputError
-from certificates.families import TOKEN_FAMILIES
-from checks.claimsfile.dynamics_starts import HORIZON, POINTWISE_STEPS, RECORDS, configuration, parameter, quantity
-from checks.evidence.sampling import confidence_sentence, configuration_record, starts_for_confidence
-from checks.integrator import IntegrationFailure, integrate
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import TOKEN_FAMILIES
+from headflow.checks.claimsfile.dynamics_starts import (
+    HORIZON,
+    POINTWISE_STEPS,
+    RECORDS,
+    configuration,
+    parameter,
+    quantity,
+)
+from headflow.checks.evidence.sampling import confidence_sentence, configuration_record, starts_for_confidence
+from headflow.checks.integrator import IntegrationFailure, integrate
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 METHOD = "{} starts of the family read at t = 0, those satisfying the hypothesis integrated over [0, {:g}]"
 #: Relative float tolerance of a sign (as dynamics_starts.POINTWISE_TOLERANCE).

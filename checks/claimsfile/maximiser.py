@@ -5,7 +5,7 @@ The domain table of x says `except = "c"`; one side of the claim is f(x), the ot
 exactly f with x replaced by c). Decided by the sign of f' = N / Q (`sp.together`; the claim's inert formula in
 ordinary SymPy form, `asymptotic_quantities.plain`, refused when SymPy rewrote it):
 
-- every definedness condition of the claim is proved on the domain (identities.signs), so f is defined and
+- every definedness condition of the claim is proved on the domain (headflow.identities.signs), so f is defined and
   differentiable there; Q > 0 is proved, and c lies strictly inside x's interval;
 - N has the sign of c - x (of x - c for a minimiser) for every x != c: either N = (c - x) K with K > 0 proved
   (exact division), or N strictly decreasing in x (dN/dx < 0 proved) with N(c) = 0, shown exactly after the defining
@@ -25,24 +25,23 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
+from headflow.certificates import nonempty
+from headflow.certificates.claims.domains import contains, domain_region
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.schema import InequalityClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from headflow.certificates.inert import Inert, inert
+from headflow.certificates.kernel.exact import exact_value
+from headflow.checks.claimsfile.asymptotic_quantities import converted
+from headflow.checks.claimsfile.domain_sampling import sample_point
+from headflow.checks.claimsfile.inequality_decider import refutation
+from headflow.checks.claimsfile.symbolic_dynamics import domain_facts
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
 
-from certificates import nonempty
-from certificates.claims.domains import contains, domain_region
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.schema import InequalityClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
-from certificates.inert import Inert, inert
-from certificates.kernel.exact import exact_value
-from checks.claimsfile.asymptotic_quantities import converted
-from checks.claimsfile.domain_sampling import sample_point
-from checks.claimsfile.inequality_decider import refutation
-from checks.claimsfile.symbolic_dynamics import domain_facts
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import signs
-from identities.derivation import Derivation
-
-METHOD = "exact: the sign of f' = N / Q on the punctured domain (identities.signs), N(c) = 0 exactly"
+METHOD = "exact: the sign of f' = N / Q on the punctured domain (headflow.identities.signs), N(c) = 0 exactly"
 SEARCH = "balls at points of the domain, x near and away from the point left out"
 #: Parameter points tried for a refutation, and the distances 2^-k of x from c.
 POINTS = {"quick": 3, "thorough": 24}

@@ -9,18 +9,18 @@ The proof (`checks.claimsfile.model_reduction`) comes first: it is exact and gen
 claim may still be true (the reducible subset is small) or false: the search (`checks.evidence.model_witnesses`)
 looks for a violation and certifies it with balls at exact data, in a certificate that `check-cert` re-checks from
 the claim it embeds. An existence claim (`exists = true`) is decided by the dual route
-(`checks.claimsfile.model_existence`).
+(`headflow.checks.claimsfile.model_existence`).
 """
 
 from __future__ import annotations
 
-from checks.claimsfile.model_existence import decide_existence
-from checks.claimsfile.model_reach import unreached
-from checks.claimsfile.model_reduction import METHOD, prove_model
-from checks.evidence.adversarial import VIOLATION
-from checks.evidence.model_witnesses import CLEAR_FACTOR, certified_outcome, search_and_certify, sizes_covered
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
+from headflow.checks.claimsfile.model_existence import decide_existence
+from headflow.checks.claimsfile.model_reach import unreached
+from headflow.checks.claimsfile.model_reduction import METHOD, prove_model
+from headflow.checks.evidence.adversarial import VIOLATION
+from headflow.checks.evidence.model_witnesses import CLEAR_FACTOR, certified_outcome, search_and_certify, sizes_covered
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
 
 SEARCH = "adversarial float search over the claim's configurations, exact rounding, ball-verified negation"
 #: Fewest configurations at which the claim was actually tested (its given conditions held) for a CONFIRMED, and

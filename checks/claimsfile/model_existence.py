@@ -8,21 +8,21 @@ satisfies it. So:
   (`checks.evidence.model_witnesses`), rounds the best to exact data and settles, with balls, that the claim's own
   relation holds there; the certificate embeds the existence claim and `check-cert` re-checks it from that claim;
 - REFUTED when the universal negation is PROVED for all n, d, H by the symbolic reduction
-  (`checks.claimsfile.model_reduction`; the witness is that proof, verified exactly, its steps in the report);
+  (`headflow.checks.claimsfile.model_reduction`; the witness is that proof, verified exactly, its steps in the report);
 - an equality (`op = "="`) is CERTIFIED only by an exact witness and REFUTED when `lhs < rhs` or `lhs > rhs` is PROVED
-  everywhere (`checks.claimsfile.equality_existence`);
+  everywhere (`headflow.checks.claimsfile.equality_existence`);
 - otherwise INCONCLUSIVE, never CONFIRMED: a float search that finds no instance, or instances no exact rounding
   settled, witnesses nothing.
 """
 
 from __future__ import annotations
 
-from certificates.claims.schema import ModelClaim
-from checks.claimsfile.equality_existence import decide_equality_existence, universal_with
-from checks.claimsfile.model_reduction import METHOD, prove_model
-from checks.evidence.model_witnesses import certified_outcome, search_and_certify
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.claims.schema import ModelClaim
+from headflow.checks.claimsfile.equality_existence import decide_equality_existence, universal_with
+from headflow.checks.claimsfile.model_reduction import METHOD, prove_model
+from headflow.checks.evidence.model_witnesses import certified_outcome, search_and_certify
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 #: The op of the relation that fails exactly where `lhs op rhs` holds (existence claims never state `=`).
 OPPOSITE = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.claims.schema import ModelClaim
-from certificates.kernel.model_terms import Term
-from checks.evidence.adversarial import MAX_SCALED_STRENGTH, MIN_LOG_STRENGTH
-from checks.evidence.model_witnesses import Draws
+from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.kernel.model_terms import Term
+from headflow.checks.evidence.adversarial import MAX_SCALED_STRENGTH, MIN_LOG_STRENGTH
+from headflow.checks.evidence.model_witnesses import Draws
 
 #: The names a claim may use without depending on the heads or on beta: the tokens, the sizes, a stated delta.
 TOKEN_NAMES = frozenset({"x", "cluster_gap", "n", "d", "H", "delta"})

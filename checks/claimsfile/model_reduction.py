@@ -1,7 +1,7 @@
 """Proving a `model` claim for all n, d, H: the Gram reduction of both sides over tokens and heads, then exact zero
 and sign tests.
 
-The sides are interpreted (`certificates.claims.model_algebra.evaluate`) in a symbolic algebra whose values are
+The sides are interpreted (`headflow.certificates.claims.model_algebra.evaluate`) in a symbolic algebra whose values are
 polynomials in the atoms of `checks.claimsfile.model_atoms`: pairings of a token's vectors (x, f^h, F = sum_h f^h,
 xbar^h, and words of head h's matrices applied to them, `checks.claimsfile.model_words`), pairings across two tokens,
 named scalars at a token or a pair of tokens (Z^h_t, entropies, scores, weights), energies, strengths lambda_h,
@@ -11,7 +11,7 @@ product of two sums renames one's dummies apart (sum_k a_k sum_l b_l = sum_k sum
 sums, double sums and vector-valued sums (`norm2(sum_i(x_i))`) are polynomials too; relabelling the dummies of a
 monomial leaves its sum unchanged, which puts the residual in a canonical form (`model_atoms.canonical`).
 
-What makes a general statement reducible is proved once, each time it is used, by `identities.energy`:
+What makes a general statement reducible is proved once, each time it is used, by `headflow.identities.energy`:
 
 - gradient lemma (usa, M_h = M_h^T, W_h = M_h): dE_h/dt = (1/n^2) sum_k <xdot_k, f^h_k> (and dE/dt with F);
 - the same gradient for any kind and values (M_h symmetric): dE_h/dt = (1/n^2) sum_k Z^h_k <xdot_k, M_h xbar^h_k>;
@@ -38,7 +38,7 @@ by solving m for one atom of rational coefficient and declaring m >= 0, at the f
 atom m_c@t per condition c and token t, so that relabelling the dummies maps the conditions to themselves); a global
 one (a sum over tokens, such as sum_i a^h_i A^h_i <= sum_i T^h_i or dE_h/dt >= 0 by the gradient lemma) is used as a
 whole, rhs - lhs = c G + rest with G its margin and c a multiplier in the sizes whose sign is proved
-(`checks.claimsfile.model_summed_given`). A sum of
+(`headflow.checks.claimsfile.model_summed_given`). A sum of
 a summand with a proved sign has that sign (n >= 1 terms per dummy); a double sum is also decided after folding every
 level into the deepest one and averaging over the relabellings of its dummies (n sum_k a_k^2 - (sum_k a_k)^2 =
 sum_{k,l} (a_k - a_l)^2 / 2). Zeros are shown by `identities.zero_test` and signs by `identities.signs` (via the
@@ -57,18 +57,17 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.model_algebra import evaluate
-from certificates.claims.model_claim import parse_term
-from certificates.claims.schema import ModelClaim
-from certificates.kernel.ball_model import stated_delta
-from certificates.kernel.model_terms import Term
-from checks.claimsfile import model_atoms as atoms
-from checks.claimsfile import model_summed_given as summed_given
-from checks.claimsfile import model_words as words
-from checks.claimsfile.model_atoms import Basis
-from identities import energy, entropy, signs
-from identities.derivation import Derivation
+from headflow.certificates.claims.model_algebra import evaluate
+from headflow.certificates.claims.model_claim import parse_term
+from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.kernel.ball_model import stated_delta
+from headflow.certificates.kernel.model_terms import Term
+from headflow.checks.claimsfile import model_atoms as atoms
+from headflow.checks.claimsfile import model_summed_given as summed_given
+from headflow.checks.claimsfile import model_words as words
+from headflow.checks.claimsfile.model_atoms import Basis
+from headflow.identities import energy, entropy, signs
+from headflow.identities.derivation import Derivation
 
 ZERO = sp.Integer(0)
 POSITIVE_SYMBOLS = {name: sp.Symbol(name) for name in ("n", "d", "H", "beta")}
@@ -147,7 +146,7 @@ class SymbolicAlgebra:
     #: Whether the weights are a stated interaction phi(s) (`certificates.kernel.interaction`), not exp(beta s): then
     #: an energy and an unnormalized weight have no known sign, and a normalized weight is not the softmax p.
     interaction: bool = False
-    #: The claim's model options beyond the paper (`certificates.claims.model_claim`): under a mask a weight
+    #: The claim's model options beyond the paper (`headflow.certificates.claims.model_claim`): under a mask a weight
     #: is only >= 0 and not symmetric, and the gradient lemma does not hold; beta < 0 makes beta, E, E_h negative.
     mask: str = "none"
     beta_sign: str = "positive"

@@ -18,8 +18,7 @@ of the wrong or of an unknown sign only fails to prove.
 from __future__ import annotations
 
 import sympy as sp
-
-from checks.claimsfile import model_atoms as atoms
+from headflow.checks.claimsfile import model_atoms as atoms
 
 #: The most multipliers tried per condition, and the most ways of using the conditions tried in all.
 MOST_MULTIPLIERS = 4

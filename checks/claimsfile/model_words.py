@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from checks.claimsfile.model_atoms import Basis
+from headflow.checks.claimsfile.model_atoms import Basis
 
 _OPERATOR = re.compile(r"^([MW])\[(.*)\]$")
 #: The base vectors that belong to a head (f^h_t, xbar^h_t); x and F do not.

@@ -24,16 +24,15 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-
-from certificates import nonempty
-from certificates.claims.domains import contains, domain_region
-from certificates.claims.schema import DynamicsClaim, dynamics_instance
-from certificates.errors import InputError
-from certificates.vocabulary import MAX_HEADS, MAX_TOKENS
-from checks.claimsfile.domain_sampling import boundary_points, sample_point, sample_value, special_values
-from checks.claimsfile.symbolic_dynamics import prove_domain
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates import nonempty
+from headflow.certificates.claims.domains import contains, domain_region
+from headflow.certificates.claims.schema import DynamicsClaim, dynamics_instance
+from headflow.certificates.errors import InputError
+from headflow.certificates.vocabulary import MAX_HEADS, MAX_TOKENS
+from headflow.checks.claimsfile.domain_sampling import boundary_points, sample_point, sample_value, special_values
+from headflow.checks.claimsfile.symbolic_dynamics import prove_domain
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 #: Exact parameter points decided per profile, and draws tried to find them.
 POINTS = {"quick": 4, "thorough": 12}

@@ -23,12 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.evaluation import EvaluationError, ball
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
-from checks.claimsfile.exact_dynamics import (
+from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from headflow.checks.claimsfile.exact_dynamics import (
     Undecided,
     ball_of,
     ball_text,
@@ -37,11 +36,11 @@ from checks.claimsfile.exact_dynamics import (
     in_regime,
     refuted,
 )
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import equiangular_quantities as eq
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import equiangular_quantities as eq
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
 METHOD = (
     "exact: the quantity as a closed function of rho along the equiangular reduction "

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from certificates.claims.schema import DynamicsClaim, UserClaim, with_parts
-from checks.claimsfile.deciders import DECIDERS, decide
-from checks.claimsfile.dynamics_starts import check_sizes
-from checks.registry import Registry
+from headflow.certificates.claims.schema import DynamicsClaim, UserClaim, with_parts
+from headflow.checks.claimsfile.deciders import DECIDERS, decide
+from headflow.checks.claimsfile.dynamics_starts import check_sizes
+from headflow.checks.registry import Registry
 
 
 def register_claims(claims: list[UserClaim]) -> Registry:

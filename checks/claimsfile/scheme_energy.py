@@ -11,12 +11,12 @@ witnesses (`dynamics_decider`) decides it; this route returns None there.
 
 from __future__ import annotations
 
-from certificates.claims.schema import DynamicsClaim
-from certificates.families import HEAD_FAMILIES
-from checks.registry import Context
-from checks.verdicts import Outcome, derived
-from identities import scheme_energy
-from identities.derivation import Derivation
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.families import HEAD_FAMILIES
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, derived
+from headflow.identities import scheme_energy
+from headflow.identities.derivation import Derivation
 
 METHOD = "exact: the directions follow the Post-LN field at a positive speed, and the gradient lemma (scheme_energy)"
 

@@ -19,16 +19,15 @@ import dataclasses
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.inert import inert
-from checks.claimsfile import exact_dynamics as route
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import equiangular_reduction as er
-from identities import normalized_reduction as nr
-from identities.derivation import Derivation
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.inert import inert
+from headflow.checks.claimsfile import exact_dynamics as route
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import equiangular_reduction as er
+from headflow.identities import normalized_reduction as nr
+from headflow.identities.derivation import Derivation
 
 METHOD = "exact: the equiangular reduction, Post-LN's trajectory at the scheme's speed (normalized_reduction)"
 

@@ -1,12 +1,12 @@
 """The SMT route for claims-file inequalities and identities: exact polynomial encoding, z3 with Taylor cuts.
 
-The claim's statement of form `real` (`certificates.statements.real`: the trees as written, the domain, the
+The claim's statement of form `real` (`headflow.certificates.statements.real`: the trees as written, the domain, the
 definedness conditions) becomes `domain => defined and lhs op rhs` in real (and integer) polynomial arithmetic by the
-kernel's own encoder (`certificates.kernel.real_encoding`): sqrt, rational powers and quotients exactly through
+kernel's own encoder (`headflow.certificates.kernel.real_encoding`): sqrt, rational powers and quotients exactly through
 auxiliary variables, exp as atoms known by true facts and Taylor cuts, log, lambertw and lambda_c through exp.
-z3 decides it, over bounded and unbounded domains alike (`certificates.provers.smt_refinement`):
+z3 decides it, over bounded and unbounded domains alike (`headflow.certificates.provers.smt_refinement`):
 - the negation unsat: the problem `headflow check-cert` will solve is built as it does
-  (`certificates.kernel.real_statements.smt_problem`, from the statement and the cut data, every cut validated
+  (`headflow.certificates.kernel.real_statements.smt_problem`, from the statement and the cut data, every cut validated
   with balls); it must be the text z3 just answered, and cvc5 must answer unsat on it within the resource limit
   check-cert gives it (`certificates.kernel.solvers`); then the certificate (`smt`: its cuts, under the statement)
   is written: CERTIFIED;
@@ -27,19 +27,18 @@ from typing import Any
 
 import sympy as sp
 import z3
-
-from certificates.claims.domains import contains
-from certificates.claims.embedding import embedded
-from certificates.claims.schema import IdentityClaim, InequalityClaim
-from certificates.kernel import real_statements, solvers
-from certificates.kernel.exprtree import TreeError
-from certificates.kernel.real_encoding import CutError, NotEncodable, encode
-from certificates.kernel.recheck import Rejected
-from certificates.provers.smt_refinement import refine
-from certificates.statements.real import covered, relation_statement
-from certificates.store import certificate_directory, write_certificate
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.claims.domains import contains
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.schema import IdentityClaim, InequalityClaim
+from headflow.certificates.kernel import real_statements, solvers
+from headflow.certificates.kernel.exprtree import TreeError
+from headflow.certificates.kernel.real_encoding import CutError, NotEncodable, encode
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers.smt_refinement import refine
+from headflow.certificates.statements.real import covered, relation_statement
+from headflow.certificates.store import certificate_directory, write_certificate
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 METHOD = "SMT (z3; exp through Taylor cuts), re-checked with cvc5"
 #: z3's resources (its `rlimit` count) for all the rounds of the route, per profile: at most check-cert's limit of

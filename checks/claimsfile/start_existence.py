@@ -4,8 +4,8 @@
 - A stationary start of the family (velocity exactly 0) whose quantity is not the limit L settles, with a certificate
   that `check-cert` re-checks from the embedded claim (`checks.claimsfile.stationary_starts`): CERTIFIED "some start
   does not tend to L"; REFUTED "every start tends to L" (for L = 0 also `decays-at-rate` and `decays-exponentially`)
-  for given tokens or tokens in an open hemisphere (`certificates.statements.dynamics.avoided_limit`).
-- `decays-exponentially` (some r > r0 and C with q(t) <= C e^(-r t)): `checks.claimsfile.exponential_decay`.
+  for given tokens or tokens in an open hemisphere (`headflow.certificates.statements.dynamics.avoided_limit`).
+- `decays-exponentially` (some r > r0 and C with q(t) <= C e^(-r t)): `headflow.checks.claimsfile.exponential_decay`.
 - `does-not-tend-to L` is the negation, start by start, of `tends-to L`: the universal claim is REFUTED when every
   start provably tends to L and PROVED when the exact route refutes `tends-to L` on a family that is one start up to
   rotation; "some start does not tend to L" is REFUTED when every start provably tends to L. Floats that see every
@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from certificates.claims.schema import DynamicsClaim
-from certificates.families import TOKEN_FAMILIES
-from checks.claimsfile.exponential_decay import applies_exactly, decide_by_fit, decide_exactly
-from checks.claimsfile.stationary_starts import find_stationary, witness_fields
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
-from identities.derivation import Step
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.families import TOKEN_FAMILIES
+from headflow.checks.claimsfile.exponential_decay import applies_exactly, decide_by_fit, decide_exactly
+from headflow.checks.claimsfile.stationary_starts import find_stationary, witness_fields
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities.derivation import Step
 
 METHOD = "an exact stationary start of the family (velocity exactly 0), re-checked by check-cert"
 

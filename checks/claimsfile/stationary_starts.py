@@ -2,7 +2,7 @@
 
 A stationary start (velocity exactly 0 at every token) keeps every quantity constant, so one whose quantity is not the
 claimed limit is a witness that some start of the family does not tend to it: a witness of the claim's `model` statement
-over the stationary members (`certificates.statements.dynamics.stationary`), which `check-cert` re-checks. The
+over the stationary members (`headflow.certificates.statements.dynamics.stationary`), which `check-cert` re-checks. The
 candidates are proposals only (no float decides anything): the user's own tokens; tokens on coordinate axes (k groups of
 coinciding tokens at the vertices e_1, ..., e_k of an orthogonal frame, for k from 1 to min(n, d)), which lie in an open
 hemisphere (around e_1 + ... + e_k) and are stationary for relu attention with positive scalar heads (every weight
@@ -19,18 +19,18 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from certificates.claims.embedding import embedded
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.kernel.ball_model import ExactConfiguration, Matrix, stationary
-from certificates.kernel.exact_data import dot
-from certificates.kernel.exprtree import parse_rational
-from certificates.kernel.tree_text import term_text
-from certificates.masks import mask_of
-from certificates.provers.model_witness import certify_model_witness
-from certificates.statements import dynamics
-from certificates.store import certificate_directory
-from checks.registry import Context
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.kernel.ball_model import ExactConfiguration, Matrix, stationary
+from headflow.certificates.kernel.exact_data import dot
+from headflow.certificates.kernel.exprtree import parse_rational
+from headflow.certificates.kernel.tree_text import term_text
+from headflow.certificates.masks import mask_of
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.statements import dynamics
+from headflow.certificates.store import certificate_directory
+from headflow.checks.registry import Context
 
 #: Candidates tried per claim (each is an exact computation; the structured list is short).
 MAX_CANDIDATES = 200

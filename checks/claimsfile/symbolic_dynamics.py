@@ -1,7 +1,7 @@
 """The exact route of `exact_dynamics` for every point of a quantified claim's domain at once.
 
 The equiangular reduction is symbolic in n, beta, the strengths and rho (`identities.equiangular_reduction`), so a
-cluster-gap claim of its regime whose parameters are symbols with domains (`certificates.claims.quantified`)
+cluster-gap claim of its regime whose parameters are symbols with domains (`headflow.certificates.claims.quantified`)
 is derived once with those symbols: the pull S(rho) of the file's heads, the sign of S(rho0) and the monotonicity
 of S on the side rho0 goes to (which fix lim eps: 0 or n/(n - 1)), the exact rate r* = n S(1) and r* > 0. Every
 sign is proved by `identities.signs` from the domains as facts (each symbol's sign from its rational bounds, n as
@@ -16,13 +16,12 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-
-from certificates.claims.head_sums import HeadScope, HeadSum
-from certificates.claims.numbers import stated
-from certificates.claims.schema import DynamicsClaim
-from certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
-from certificates.inert import inert
-from checks.claimsfile.exact_dynamics import (
+from headflow.certificates.claims.head_sums import HeadScope, HeadSum
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
+from headflow.certificates.inert import inert
+from headflow.checks.claimsfile.exact_dynamics import (
     GAPS,
     MEANING,
     applies,
@@ -30,13 +29,13 @@ from checks.claimsfile.exact_dynamics import (
     initial_rate,
     on_gap,
 )
-from checks.claimsfile.head_families import linear_atoms
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import equiangular_quantities as eq
-from identities import equiangular_reduction as er
-from identities import signs
-from identities.derivation import Derivation
+from headflow.checks.claimsfile.head_families import linear_atoms
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import equiangular_quantities as eq
+from headflow.identities import equiangular_reduction as er
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
 
 METHOD = (
     "exact: the equiangular reduction d eps/dt = -eps (n - (n-1) eps) S(1 - eps) with symbolic parameters, "
@@ -117,7 +116,7 @@ def _reduced(
 
 def prove_domain(claim: DynamicsClaim, ctx: Context) -> tuple[Outcome | None, str]:
     """The whole-domain route of the claim's property and quantity: initial rates, limits of the closed-form
-    quantities (`identities.equiangular_quantities`), else the gap's limit and rate (`prove_for_domain`)."""
+    quantities (`headflow.identities.equiangular_quantities`), else the gap's limit and rate (`prove_for_domain`)."""
     if claim.property == "initial-rate":
         return prove_initial_rate_for_domain(claim, ctx)
     if claim.property == "tends-to" and claim.quantity in eq.QUANTITIES and claim.quantity not in GAPS:

@@ -1,1 +1,1 @@
-"""Subcommands of `headflow`, discovered by `checks.cli` (one module per command)."""
+"""Subcommands of `headflow`, discovered by `headflow.checks.cli` (one module per command)."""

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from checks.choices import DEFAULT_CERTIFICATES, PROFILES
-from checks.progress import progress_bar
+from headflow.checks.choices import DEFAULT_CERTIFICATES, PROFILES
+from headflow.checks.progress import progress_bar
 
 if TYPE_CHECKING:
-    from checks.registry import Claim
+    from headflow.checks.registry import Claim
 
 HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness)"
 #: Names of the procedures that write certificates (docs/certificates.md).
@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def certifying_claims(pattern: str | None) -> list[Claim]:
     """The selected claims, each reduced to its certifying procedures (claims without any are skipped)."""
-    from checks.registry import Claim, load_all
+    from headflow.checks.registry import Claim, load_all
 
     chosen = []
     for claim in load_all().select(pattern):
@@ -43,9 +43,9 @@ def certifying_claims(pattern: str | None) -> list[Claim]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from checks.coq_files import write_coq_files
-    from checks.registry import Context
-    from checks.runner import run_claims
+    from headflow.checks.coq_files import write_coq_files
+    from headflow.checks.registry import Context
+    from headflow.checks.runner import run_claims
 
     claims = certifying_claims(args.only)
     out = Path(args.certificates)

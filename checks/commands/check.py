@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from checks.commands.options.decision import add_decision_arguments, decision_options
-from checks.input_bounds import check_width
+from headflow.checks.commands.options.decision import add_decision_arguments, decision_options
+from headflow.checks.input_bounds import check_width
 
 HELP = "decide the claims of a claims file (TOML); exit 1 when one is refuted, 2 for bad input"
 
@@ -17,9 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from checks import api
-    from checks.reports.delivery import deliver
-    from checks.verdicts import Verdict
+    from headflow.checks import api
+    from headflow.checks.reports.delivery import deliver
+    from headflow.checks.verdicts import Verdict
 
     width = check_width(args.width)  # bad input stops before any claim is decided
     report = api.check(Path(args.file), **decision_options(args))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 
-from certificates.kernel import solvers
-from certificates.kernel.coq import run as coq_run
-from checks.commands.options.decision import add_width_argument
+from headflow.certificates.kernel import solvers
+from headflow.certificates.kernel.coq import run as coq_run
+from headflow.checks.commands.options.decision import add_width_argument
 
 NAME = "check-cert"
 HELP = "re-check certificate files: each must prove its claim's obligation (z3 and cvc5, balls, exact data)"
@@ -47,6 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """One entry per file (what it proves, or why it fails), then a closing summary; exit 1 when any file fails."""
-    from checks.certificate_lines import check_files
+    from headflow.checks.certificate_lines import check_files
 
     return check_files(args)

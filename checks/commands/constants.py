@@ -7,11 +7,11 @@ import itertools
 import sys
 from fractions import Fraction
 
-from certificates.atomic import write_text_atomic
-from certificates.constant_specs import PARAMETERS, QUANTITIES
-from certificates.errors import InputError
-from checks.constants.mpmath_reference import DEFAULT_MAX_DIGITS, max_digits
-from checks.progress import progress_bar
+from headflow.certificates.atomic import write_text_atomic
+from headflow.certificates.constant_specs import PARAMETERS, QUANTITIES
+from headflow.certificates.errors import InputError
+from headflow.checks.constants.mpmath_reference import DEFAULT_MAX_DIGITS, max_digits
+from headflow.checks.progress import progress_bar
 
 HELP = "tables of the constants (c_star, beta_star, lambda_c, ... : --quantity) with certified digits"
 
@@ -74,7 +74,9 @@ def plan(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Fraction]]
     """The (quantity, parameters) of every row and the digits, checked against the table limits."""
     quantities = _quantities(args)
     digits = _digits(args.digits, quantities)
-    from checks.constants.exact_numbers import parse_values  # here: `--help` loads no number parser (python-flint)
+    from headflow.checks.constants.exact_numbers import (
+        parse_values,
+    )  # here: `--help` loads no number parser (python-flint)
 
     lists: dict[str, list[Fraction]] = {}
     for name in sorted({p for q in quantities for p in QUANTITIES[q].parameters}):
@@ -102,8 +104,8 @@ def plan(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Fraction]]
 
 
 def run(args: argparse.Namespace) -> int:
-    from checks.constants.certified import Constant, CrossCheckError, compute, validate
-    from checks.constants.tables import render, rich_table
+    from headflow.checks.constants.certified import Constant, CrossCheckError, compute, validate
+    from headflow.checks.constants.tables import render, rich_table
 
     rows, digits = plan(args)
     for quantity, params in rows:  # every bad parameter is reported before any long computation

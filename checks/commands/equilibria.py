@@ -14,12 +14,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from certificates.errors import InputError
-from checks.input_bounds import check_range, check_seed
-from checks.progress import progress_bar
+from headflow.certificates.errors import InputError
+from headflow.checks.input_bounds import check_range, check_seed
+from headflow.checks.progress import progress_bar
 
 if TYPE_CHECKING:
-    from checks.evidence.equilibria import Instance
+    from headflow.checks.evidence.equilibria import Instance
 
 HELP = "find equilibria of the multi-head field; certify existence (Krawczyk) and index (Gershgorin); plot them"
 MAX_N, MAX_D, MAX_HEADS = 8, 4, 4
@@ -60,7 +60,7 @@ def _rational(option: str, text: str, high: float) -> Fraction:
 
 def build_instance(args: argparse.Namespace) -> Instance:
     """The validated instance of the options."""
-    from checks.evidence import equilibria
+    from headflow.checks.evidence import equilibria
 
     check_range("--n", args.n, 2, MAX_N)
     check_range("--d", args.d, 2, MAX_D)
@@ -82,9 +82,8 @@ def build_instance(args: argparse.Namespace) -> Instance:
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
-
-    from checks.evidence import equilibria
-    from checks.reports import plots
+    from headflow.checks.evidence import equilibria
+    from headflow.checks.reports import plots
 
     inst = build_instance(args)
     began = time.monotonic()

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from certificates.errors import InputError
+from headflow.certificates.errors import InputError
 
 HELP = "write the paper's dimension-free identities and the T19 threshold statements as Coq files"
 
@@ -17,8 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from certificates.atomic import write_text_atomic
-    from certificates.coq import general
+    from headflow.certificates.atomic import write_text_atomic
+    from headflow.certificates.coq import general
 
     folder = Path(args.folder)
     if folder.exists() and not folder.is_dir():

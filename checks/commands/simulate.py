@@ -13,21 +13,20 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from certificates.atomic import write_bytes_atomic
-from certificates.errors import InputError
-from certificates.families import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
-from certificates.vocabulary import MAX_HEADS
-from checks.choices import BACKENDS, HIGH_ORDER_RTOL, INTEGRATION_METHODS
-from checks.input_bounds import check_range, check_seed
-from checks.model import memory
-from checks.progress import progress_bar
+from headflow.certificates.atomic import write_bytes_atomic
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import SHORT_HEAD_NAMES, SHORT_TOKEN_NAMES
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from headflow.certificates.vocabulary import MAX_HEADS
+from headflow.checks.choices import BACKENDS, HIGH_ORDER_RTOL, INTEGRATION_METHODS
+from headflow.checks.input_bounds import check_range, check_seed
+from headflow.checks.model import memory
+from headflow.checks.progress import progress_bar
 
 if TYPE_CHECKING:  # the integrator and the model load when the command runs: `--help` answers at once
     import numpy as np
-
-    from checks.integrator import Trajectory
-    from checks.model.configuration import Configuration
+    from headflow.checks.integrator import Trajectory
+    from headflow.checks.model.configuration import Configuration
 
 HELP = "integrate the dynamics of one configuration; save the trajectory (.npz) and plots (PNG, SVG)"
 #: Bounds of the numeric options (also in --help and the size-limits table of docs/guarantees.md).
@@ -118,8 +117,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_configuration(args: argparse.Namespace, rng: np.random.Generator) -> Configuration:
     """The initial configuration described by the options (every field validated)."""
-    from checks.model import families
-    from checks.model.configuration import Configuration
+    from headflow.checks.model import families
+    from headflow.checks.model.configuration import Configuration
 
     n, d = _at_least("n", args.n, 2), _at_least("d", args.d, 1)
     check_range("--rho", args.rho, -1.0, 1.0)
@@ -164,7 +163,7 @@ def _at_least(field: str, value: int, low: int) -> int:
 def events_of(args: argparse.Namespace, cfg: Configuration) -> tuple:
     """The terminal events: the cluster gap (--stop-gap) and, on the sphere, the settled motion (none with the jax
     backend, which takes no events: --stop-gap is refused there)."""
-    from checks.integrator import cluster_gap_below, speed_below
+    from headflow.checks.integrator import cluster_gap_below, speed_below
 
     if args.backend == "jax":
         if args.stop_gap is not None:
@@ -212,10 +211,9 @@ def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
-
-    from checks.integrator import integrate
-    from checks.model.configuration import MAX_ARRAY_ELEMENTS
-    from checks.reports import plots
+    from headflow.checks.integrator import integrate
+    from headflow.checks.model.configuration import MAX_ARRAY_ELEMENTS
+    from headflow.checks.reports import plots
 
     samples = int(check_range("--samples", args.samples, 2, MAX_SAMPLES))
     check_range("--T", args.T, 0.0, MAX_T, open_low=True)

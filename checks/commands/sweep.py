@@ -7,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from certificates.errors import InputError
-from checks.sweeps.kinds import SWEEPS
+from headflow.certificates.errors import InputError
+from headflow.checks.sweeps.kinds import SWEEPS
 
 HELP = "run a parameter sweep on a local or remote dask cluster; results go to CSV and a plot"
 
@@ -31,9 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from certificates.atomic import write_bytes_atomic
-    from checks.reports.plots import png_bytes
-    from checks.sweeps.runner import run_sweep
+    from headflow.certificates.atomic import write_bytes_atomic
+    from headflow.checks.reports.plots import png_bytes
+    from headflow.checks.sweeps.runner import run_sweep
 
     kind = SWEEPS[args.kind]
     if args.workers < 0:

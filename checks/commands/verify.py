@@ -1,11 +1,11 @@
-"""`headflow verify`: decide the paper's claims and write the report (`checks.api.verify`, then printing)."""
+"""`headflow verify`: decide the paper's claims and write the report (`headflow.checks.api.verify`, then printing)."""
 
 from __future__ import annotations
 
 import argparse
 
-from checks.commands.options.decision import add_decision_arguments, decision_options
-from checks.input_bounds import check_width
+from headflow.checks.commands.options.decision import add_decision_arguments, decision_options
+from headflow.checks.input_bounds import check_width
 
 HELP = "decide every claim of the paper (or those matching --only) and report the verdicts"
 
@@ -16,8 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from checks import api
-    from checks.reports.delivery import deliver
+    from headflow.checks import api
+    from headflow.checks.reports.delivery import deliver
 
     width = check_width(args.width)  # bad input stops before any claim is decided
     report = api.verify(args.only, **decision_options(args))

@@ -1,7 +1,7 @@
 """The regime's constants with certified decimal digits (the Python API behind `headflow constants`).
 
 Every value is a python-flint ball of `certificates/provers/constant_balls.py`, evaluated from the one SymPy
-formula in `identities/closed_forms.py` (stored as a tree, `certificates.kernel.stored_forms`: no SymPy here);
+formula in `identities/closed_forms.py` (stored as a tree, `headflow.certificates.kernel.stored_forms`: no SymPy here);
 lambda_c, which has no closed form, is the certified root
 of `lambda_c_equation` (`certificates/provers/lambda_c_roots.py`). The working precision rises until the ball
 determines every printed digit (correct rounding); if it still straddles a rounding boundary at
@@ -9,7 +9,7 @@ the maximum precision, the result says so. mpmath then
 recomputes the value with its own formulas (`checks/constants/mpmath_reference.py`); a disagreement is a
 bug and raises CrossCheckError.
 
-    >>> from checks.constants import certified as constants
+    >>> from headflow.checks.constants import certified as constants
     >>> constants.beta_star(2, 10, 1, digits=30).value
     '0.858006376138307967646365780210'
 """
@@ -23,15 +23,14 @@ from fractions import Fraction
 from functools import cached_property
 
 from flint import arb, ctx
+from headflow.certificates.constant_specs import PARAMETERS, QUANTITIES
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.exact import ball_of
+from headflow.certificates.provers import constant_balls, exit_gap
+from headflow.checks.constants.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
+from headflow.checks.constants.exact_numbers import check_bounds, format_number, parse_number
+from headflow.checks.constants.mpmath_reference import max_digits, mpmath_value
 from mpmath import mpf
-
-from certificates.constant_specs import PARAMETERS, QUANTITIES
-from certificates.errors import InputError
-from certificates.kernel.exact import ball_of
-from certificates.provers import constant_balls, exit_gap
-from checks.constants.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
-from checks.constants.exact_numbers import check_bounds, format_number, parse_number
-from checks.constants.mpmath_reference import max_digits, mpmath_value
 
 Number = int | Fraction | str | float
 
@@ -146,7 +145,7 @@ def _exit_domain(params: Mapping[str, Fraction]) -> None:
 
 
 def _in_domain(name: str, v: Fraction) -> Fraction:
-    """`v` when it lies in the domain of parameter `name` (`certificates.constant_specs.PARAMETERS`)."""
+    """`v` when it lies in the domain of parameter `name` (`headflow.certificates.constant_specs.PARAMETERS`)."""
     domain = PARAMETERS[name].domain
     if domain == "integer>=1":
         _require(v.denominator == 1 and v >= 1, name, v, "the number of heads must be an integer >= 1")

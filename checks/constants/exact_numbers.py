@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from certificates.claims.decimals import decimal_value
-from certificates.errors import InputError
+from headflow.certificates.claims.decimals import decimal_value
+from headflow.certificates.errors import InputError
 
 MAX_VALUES = 10_000
 """Longest list one parameter may expand to."""

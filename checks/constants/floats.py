@@ -6,10 +6,10 @@ and arrays with numpy, whose vectorized exp and log may differ from libm in the 
 the split keeps every float these functions have always produced.
 
 lambda_c has no closed form: u_c = beta lambda_c is the root of g(u) = (u - 2) e^u - (n - 1)(u + 2)
-(`closed_forms.lambda_c_equation`). Uniqueness, as in `certificates.kernel.lambda_c`: g'' = u e^u > 0 for
+(`closed_forms.lambda_c_equation`). Uniqueness, as in `headflow.certificates.kernel.lambda_c`: g'' = u e^u > 0 for
 u > 0 and g(2) = -4(n - 1) < 0, so g has exactly one zero in (2, inf), and Brent's method on a
 bracket [2, b] with g(b) > 0 finds that zero and no other. These floats only place or illustrate;
-every certified statement takes lambda_c from the balls of `certificates.kernel.lambda_c`.
+every certified statement takes lambda_c from the balls of `headflow.certificates.kernel.lambda_c`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from headflow.identities import closed_forms as cf
 from scipy.optimize import brentq
-
-from identities import closed_forms as cf
 
 #: Absolute tolerance of Brent's method for u_c (a few ulps at u_c ~ log n).
 ROOT_TOLERANCE = 1e-14
@@ -50,7 +49,7 @@ def c_star(H: Any) -> Any:
     """c*(H), the positive root of c^2 + (H - 1) c - 1 (elementwise on arrays).
 
     The closed form subtracts two numbers close to H - 1, so the relative error grows like H^2 ulps
-    (and beta*'s absolute error with it); `certificates.provers.constant_balls` has no such loss."""
+    (and beta*'s absolute error with it); `headflow.certificates.provers.constant_balls` has no such loss."""
     return _C_STAR(H)
 
 

@@ -7,7 +7,7 @@ c* = 2 / (sqrt((H - 1)^2 + 4) + H - 1) (no cancellation), beta* = ln(c* (n - 1)/
 mp.findroot on
 (u - 2) - (n - 1)(u + 2) e^-u (a 53-bit bracketing solve of its logarithmic form, then Newton at doubling
 precision). Each formula is named after its row of
-`certificates.constant_specs.QUANTITIES` and registered there by `@reference`, with the most digits
+`headflow.certificates.constant_specs.QUANTITIES` and registered there by `@reference`, with the most digits
 `headflow constants` computes of it (the cross-check bounds the time). A formula is written on the mpmath
 context it is handed, so this module loads without mpmath and the command line reads the digit limits here.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from certificates.constant_specs import QUANTITIES, Quantity
+from headflow.certificates.constant_specs import QUANTITIES, Quantity
 
 if TYPE_CHECKING:
     from mpmath import mpf

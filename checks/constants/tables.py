@@ -8,10 +8,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from certificates.constant_specs import PARAMETERS, QUANTITIES
-from checks import __version__
-from checks.constants.certified import Constant
-from checks.constants.exact_numbers import format_number
+from headflow.certificates.constant_specs import PARAMETERS, QUANTITIES
+from headflow.checks import __version__
+from headflow.checks.constants.certified import Constant
+from headflow.checks.constants.exact_numbers import format_number
 
 RESULT_COLUMNS = ("digits", "value", "radius", "correctly_rounded", "precision_bits", "note")
 

@@ -34,12 +34,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 from scipy.optimize import minimize
-
-from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
 
 #: The margin of one configuration (negative means violated) and where (head, token...) it is worst.
 Objective = Callable[[Configuration], tuple[float, tuple[int, ...]]]
@@ -115,7 +114,7 @@ class Family:
     def of(
         cls, draw: Callable[[np.random.Generator], Configuration], tokens: str, heads: str, aligned: bool = True
     ) -> Family:
-        """Members of the named token and head families (`certificates.families`): the tokens are free when
+        """Members of the named token and head families (`headflow.certificates.families`): the tokens are free when
         their family is, and the heads move as their family allows when W_h = M_h (values drawn apart
         from the heads are not moved, so neither are the heads)."""
         return cls(draw, TOKEN_FAMILIES[tokens].free, HEAD_FAMILIES[heads].moves if aligned else None)

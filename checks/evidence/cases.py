@@ -3,7 +3,7 @@
 Every numeric check runs `quick` or `thorough` cases (`cases`, whose iteration checks the context's
 budget before each), draws each case from the context's generator for its own salt (so that the same
 seed gives the same draws), keeps the case that comes closest to violating the claim (`Worst`)
-and turns it into a float verdict: floats can at most CONFIRM (`checks.evidence.sampling.float_verdict`).
+and turns it into a float verdict: floats can at most CONFIRM (`headflow.checks.evidence.sampling.float_verdict`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from checks.evidence.sampling import configuration_record, float_verdict
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome
+from headflow.checks.evidence.sampling import configuration_record, float_verdict
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome
 
 
 @dataclass(frozen=True)

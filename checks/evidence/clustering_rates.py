@@ -1,7 +1,7 @@
 """Float evidence for Theorem 22's clustering rates: the early rate from the model's velocities, the late rate by fits.
 
 The early rate: d(1 - <x_i, x_j>)/dt from the model's token velocities at rotated orthogonal starts
-against -sum_h phi(lambda_h) (phi from `identities.closed_forms.rate`). The late rate: the full model is
+against -sum_h phi(lambda_h) (phi from `headflow.identities.closed_forms.rate`). The late rate: the full model is
 integrated until eps < 1e-9 and log eps = c - r t is fitted on eps in [1e-9, 1e-5] (`late_exponent`, also
 used by the claims-file dynamics decider), r against 2 Lambda, with the fit's standard error and the
 drift between the window's halves as its uncertainty. `coefficient` and `multiple` scale the claimed
@@ -11,16 +11,15 @@ rates, so that tests can state a deliberately wrong one. Floats give at most CON
 from __future__ import annotations
 
 import numpy as np
-
-from checks.constants import floats as scalar_constants
-from checks.evidence.cases import Worst, cases
-from checks.evidence.fits import Estimate, decay_rate
-from checks.integrator import cluster_gap_below, integrate, tableau_for
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome
+from headflow.checks.constants import floats as scalar_constants
+from headflow.checks.evidence.cases import Worst, cases
+from headflow.checks.evidence.fits import Estimate, decay_rate
+from headflow.checks.integrator import cluster_gap_below, integrate, tableau_for
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome
 
 EARLY_TOLERANCE = 1e-12
 

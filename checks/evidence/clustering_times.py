@@ -16,15 +16,14 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-
-from certificates.kernel.vocabulary import ATTENTION_KINDS
-from checks.evidence.fits import LinearFit, power_law
-from checks.evidence.sampling import float_verdict
-from checks.integrator import cluster_gap_below, integrate, speed_below, tableau_for
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS
+from headflow.checks.evidence.fits import LinearFit, power_law
+from headflow.checks.evidence.sampling import float_verdict
+from headflow.checks.integrator import cluster_gap_below, integrate, speed_below, tableau_for
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 GAP_TOLERANCE = 1e-2
 

@@ -13,11 +13,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-
-from checks.integrator import Event, integrate
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.checks.integrator import Event, integrate
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 
 @dataclass(frozen=True)

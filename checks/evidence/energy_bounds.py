@@ -12,13 +12,12 @@ can state a deliberately wrong bound.
 from __future__ import annotations
 
 import numpy as np
-
-from checks.evidence.cases import Worst, cases
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome
+from headflow.checks.evidence.cases import Worst, cases
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome
 
 #: Relative tolerance of a bound (rounding of sums of exponentials).
 TOLERANCE = 1e-9

@@ -1,6 +1,6 @@
 """Float evidence for the energy identities (Theorems 11, 16, 17): rates against the model, and trajectories.
 
-Each check compares a claimed rate with the numpy model's exact chain-rule rate (`checks.model.field`)
+Each check compares a claimed rate with the numpy model's exact chain-rule rate (`headflow.checks.model.field`)
 at random configurations, or follows integrated trajectories: E (or each E_h) must not decrease by more
 than the integration error, and E(T) - E(0) must match the Simpson quadrature of (1/n) sum |xdot_i|^2. A
 fourth-order finite difference of E along the flow checks the chain rule itself. `coefficient` scales
@@ -13,16 +13,15 @@ from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
+from headflow.checks.evidence.cases import Worst, cases
+from headflow.checks.evidence.sampling import float_verdict, random_configuration, relative_discrepancy
+from headflow.checks.integrator import Event, Trajectory, integrate, tableau_for
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome
+from headflow.identities import energy
 from scipy.integrate import simpson
-
-from checks.evidence.cases import Worst, cases
-from checks.evidence.sampling import float_verdict, random_configuration, relative_discrepancy
-from checks.integrator import Event, Trajectory, integrate, tableau_for
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome
-from identities import energy
 
 FORMULA_TOLERANCE = 1e-9
 

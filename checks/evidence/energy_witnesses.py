@@ -1,7 +1,7 @@
 """Witnesses of a negative energy rate: the searches of T11's dropped hypotheses and T17's radial-shadow obstruction.
 
 An adversarial float search over the named head family proposes candidates; the most negative are
-rounded to exact data and the rate is settled with the ball model (`certificates.provers.witness`):
+rounded to exact data and the rate is settled with the ball model (`headflow.certificates.provers.witness`):
 only a ball-verified negative rate makes a claim CERTIFIED.
 """
 
@@ -11,22 +11,21 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
-
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.provers.witness import round_configuration
-from certificates.statements.registry import CONFIGURATIONS, ConfigurationObligation
-from checks.evidence import adversarial
-from checks.evidence.witnesses import Candidate, certify_first
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.provers.witness import round_configuration
+from headflow.certificates.statements.registry import CONFIGURATIONS, ConfigurationObligation
+from headflow.checks.evidence import adversarial
+from headflow.checks.evidence.witnesses import Candidate, certify_first
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 
 @dataclass(frozen=True)
 class Search:
-    """What to sample (the named head family of `certificates.families` at `scale`, by default large enough
+    """What to sample (the named head family of `headflow.certificates.families` at `scale`, by default large enough
     for rates of either sign, with W_h = M_h when the witness must have aligned values, else W_h drawn
     apart from the same family), which hypotheses the witness must satisfy exactly, which rate must be < 0."""
 
@@ -63,7 +62,7 @@ def _score(rates: np.ndarray, quantity: str) -> tuple[float, int | None]:
 def candidates(search: Search, rng: np.random.Generator, samples: int) -> list[tuple[float, Configuration, int | None]]:
     """Float configurations with a negative rate, most negative (relative) first.
 
-    The adversarial search (`checks.evidence.adversarial`) over `samples` random draws, structured token sets
+    The adversarial search (`headflow.checks.evidence.adversarial`) over `samples` random draws, structured token sets
     and local minimization over the tokens (and the heads, which stay W_h = M_h, when their family lets them move)."""
     family = adversarial.Family.of(lambda r: _draw(search, r), "random-sphere", search.heads, search.aligned)
     budget = dataclasses.replace(adversarial.BUDGETS["quick"], starts=samples)

@@ -15,15 +15,14 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-
-from checks.evidence.cases import Worst, cases
-from checks.evidence.sampling import random_configuration, relative_discrepancy
-from checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below, tableau_for
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.checks.evidence.cases import Worst, cases
+from headflow.checks.evidence.sampling import random_configuration, relative_discrepancy
+from headflow.checks.integrator import Trajectory, cluster_gap_below, integrate, speed_below, tableau_for
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 TOLERANCE = 1e-9
 

@@ -15,19 +15,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
-from certificates.families import HEAD_FAMILIES, SHORT_HEAD_NAMES
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.provers.witness import round_configuration
-from certificates.statements.registry import CONFIGURATIONS
-from checks.evidence import adversarial
-from checks.evidence.entropy_rates import RATE_TOLERANCE
-from checks.evidence.sampling import float_verdict
-from checks.evidence.witnesses import Candidate, certify_first
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.families import HEAD_FAMILIES, SHORT_HEAD_NAMES
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.provers.witness import round_configuration
+from headflow.certificates.statements.registry import CONFIGURATIONS
+from headflow.checks.evidence import adversarial
+from headflow.checks.evidence.entropy_rates import RATE_TOLERANCE
+from headflow.checks.evidence.sampling import float_verdict
+from headflow.checks.evidence.witnesses import Candidate, certify_first
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 
 @dataclass

@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
-from checks.evidence.cases import Worst, cases
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.checks.evidence.cases import Worst, cases
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 #: Tolerance on dE_h/dt (relative to the largest |dE_h/dt| of the case) and on the equality of the heads' rates.
 RATE_TOLERANCE = 1e-9

@@ -1,6 +1,6 @@
 """Equilibria of the multi-head field on (S^{d-1})^n: float search, symmetry detection, certification.
 
-The search (floats, `checks.model.field`) polishes many seeded random starts and the structured candidates
+The search (floats, `headflow.checks.model.field`) polishes many seeded random starts and the structured candidates
 (all tokens equal, antipodal splits, regular simplices, tokens split along orthogonal head
 subspaces) with Levenberg-Marquardt on the velocity (`polish`: numpy only, so that the same seed finds the same
 classes in every run; SciPy's MINPACK gave different answers to the same start in one process), and keeps one
@@ -9,8 +9,8 @@ the rotations that commute with the heads and the permutations of tokens. Each r
 then put in a frame where its symmetries are signed permutations commuting with the heads
 (candidate frames from the tokens and their sums and differences), rounded to exact data in the
 fixed set of those symmetries, polished by Newton in that slice, and certified by
-`certificates.kernel.equilibrium` (Krawczyk existence, Gershgorin index); the certificate is written by
-`certificates.store`. A float result alone is never reported as certified.
+`headflow.certificates.kernel.equilibrium` (Krawczyk existence, Gershgorin index); the certificate is written by
+`headflow.certificates.store`. A float result alone is never reported as certified.
 """
 
 from __future__ import annotations
@@ -26,18 +26,17 @@ from typing import Any
 
 import numpy as np
 from flint import fmpq_mat
-
-from certificates.claims.regimes import head_blocks
-from certificates.kernel import equilibrium as eq
-from certificates.kernel.exact import precision
-from certificates.kernel.exact_data import ExactConfiguration
-from certificates.kernel.exprtree import rational_text
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.vocabulary import SMOOTH_KINDS
-from certificates.provers.witness import exact_record
-from certificates.store import write_certificate
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.certificates.claims.regimes import head_blocks
+from headflow.certificates.kernel import equilibrium as eq
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.kernel.exprtree import rational_text
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.vocabulary import SMOOTH_KINDS
+from headflow.certificates.provers.witness import exact_record
+from headflow.certificates.store import write_certificate
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 #: Velocity size below which a polished float point counts as an equilibrium candidate.
 RESIDUAL = 1e-10

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-from certificates.errors import InputError
+from headflow.certificates.errors import InputError
 
 
 @dataclass(frozen=True)

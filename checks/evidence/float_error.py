@@ -6,12 +6,12 @@ term (n + d + H and a few) and the exponent's amplification of the data's roundi
 spare. The magnitudes are those of a running error analysis: a primitive's is the sum of the absolute values of the
 terms it sums (`Magnitudes`), and `Rounded` carries them through the term's arithmetic (sums add magnitudes, products
 weigh each factor's by the other's size, and every operation adds the size of its own result). The float search of
-`model` claims (`checks.evidence.model_witnesses`) compares each margin with its bound; a margin within it is
+`model` claims (`headflow.checks.evidence.model_witnesses`) compares each margin with its bound; a margin within it is
 decided by balls, never by floats.
 
 What the bound does not cover it says here: it is first order (terms of order gamma^2 are left out), and the data are
 the float configuration itself (exact), so the balls that decide a margin within its bound are evaluated at exact
-data within 2^-52 of it (`certificates.provers.witness.round_configuration`).
+data within 2^-52 of it (`headflow.certificates.provers.witness.round_configuration`).
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ import math
 from functools import cached_property
 
 import numpy as np
-
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.model.token_blocks import heads_of, scalar_parts
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.token_blocks import heads_of, scalar_parts
 
 #: The unit roundoff of float64.
 UNIT = 2.0**-53
@@ -146,7 +145,7 @@ def rounded(values: np.ndarray, gamma: float, magnitudes: np.ndarray | None = No
 
 class Magnitudes:
     """The magnitudes of a configuration's float primitives: the sums of the absolute values of the terms each one
-    sums, as the numpy model (`checks.model.field`) forms them. On the sphere a head output is c x_i + R
+    sums, as the numpy model (`headflow.checks.model.field`) forms them. On the sphere a head output is c x_i + R
     (`field.head_output_parts`), R formed from the differences x_j - x_i; the tangent velocity and the score rates
     come from R alone, so their magnitudes hold no e^(beta lambda) of a token's own weight."""
 

@@ -1,6 +1,6 @@
 """The model terms in floats, each value with the first-order bound of its rounding error (`float_error`).
 
-`FloatAlgebra` is the kernel's algebra (`certificates.kernel.model_values`) over the numpy model
+`FloatAlgebra` is the kernel's algebra (`headflow.certificates.kernel.model_values`) over the numpy model
 (`checks.model.field`): numbers are `float_error.Rounded` (a float and the magnitude of its error), vectors `Vector`
 (an array and the magnitude of its error's norm), and on the sphere the tokens and head outputs are `Split` vectors
 c x_i + r: the tangent projection of a token's own term c x_i is exactly 0 there, and the kernel's projection
@@ -16,13 +16,12 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
-
-from certificates.claims.model_algebra import NumericAlgebra
-from checks.evidence import float_error
-from checks.evidence.float_error import Magnitudes, Rounded, rounded
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.certificates.claims.model_algebra import NumericAlgebra
+from headflow.checks.evidence import float_error
+from headflow.checks.evidence.float_error import Magnitudes, Rounded, rounded
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 
 def _norm(v: np.ndarray) -> float:

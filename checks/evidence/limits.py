@@ -33,10 +33,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from checks.integrator import integrate
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.checks.integrator import integrate
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 #: Speed below which the tokens count as stopped, and the largest leftover change (relative) of a settled run.
 SPEED_TOLERANCE = 1e-6

@@ -1,6 +1,6 @@
 """Searching a `model` claim's configurations for a violation, and turning the worst ones into certified witnesses.
 
-The claim's terms are evaluated in floats (`checks.evidence.float_terms`: the
+The claim's terms are evaluated in floats (`headflow.checks.evidence.float_terms`: the
 `certificates.claims.model_algebra` algebra over the numpy model `checks.model.field`), each margin with the first-order
 bound of its rounding error (`checks.evidence.float_error`), on configurations of its kind with its hypotheses: heads
 from the family the hypotheses name (orthogonal-subspace, scalar, random-symmetric or random-general; W_h = M_h when
@@ -8,7 +8,7 @@ values are aligned; scalar strengths over the whole range the search moves them 
 on the sphere, a share of them few tokens with several heads in a plane. The adversarial search
 (`checks.evidence.adversarial`, with its repeated-token and great-circle shapes at every draw) minimizes the relative
 margin of the relation over every token and head (a configuration where a `given` condition fails is not a candidate).
-The most negative candidates are rounded to exact data (`certificates.provers.witness.round_configuration`) and
+The most negative candidates are rounded to exact data (`headflow.certificates.provers.witness.round_configuration`) and
 certified by `certificates.provers.model_witness`: only a ball-settled negation is a witness. A margin floats cannot
 sign (within its bound), or a violation beyond its bound too small for a candidate, is decided by balls at exact data
 within 2^-52 of it (`_settle_doubts`): a certified witness where they refute, else settled, or the search reports it
@@ -24,36 +24,35 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-
-from certificates.claims.embedding import embedded
-from certificates.claims.model_algebra import NumericAlgebra, evaluate, residual
-from certificates.claims.model_sizes import Sizes
-from certificates.claims.model_text import sizes_text
-from certificates.claims.schema import ModelClaim
-from certificates.errors import InputError
-from certificates.families import HEAD_FAMILIES
-from certificates.kernel import ball_model
-from certificates.kernel.exact import precision
-from certificates.kernel.masks import claim_mask
-from certificates.kernel.model_statements import ModelStatement
-from certificates.kernel.model_values import settle
-from certificates.provers.model_witness import certify_model_witness
-from certificates.provers.witness import WitnessResult, round_configuration
-from certificates.statements.model import kernel_statement, statement_data
-from certificates.store import certificate_directory
-from checks.evidence import adversarial
-from checks.evidence.float_terms import float_algebra
-from checks.evidence.witnesses import CANDIDATES_TRIED
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.model_algebra import NumericAlgebra, evaluate, residual
+from headflow.certificates.claims.model_sizes import Sizes
+from headflow.certificates.claims.model_text import sizes_text
+from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import HEAD_FAMILIES
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.masks import claim_mask
+from headflow.certificates.kernel.model_statements import ModelStatement
+from headflow.certificates.kernel.model_values import settle
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.provers.witness import WitnessResult, round_configuration
+from headflow.certificates.statements.model import kernel_statement, statement_data
+from headflow.certificates.store import certificate_directory
+from headflow.checks.evidence import adversarial
+from headflow.checks.evidence.float_terms import float_algebra
+from headflow.checks.evidence.witnesses import CANDIDATES_TRIED
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
 #: A given condition counts as holding in floats above this margin (the balls decide for the witness).
 GIVEN_SLACK = 1e-9
 #: The sizes the search draws: small ones most often (witnesses stay small to certify), larger ones too, so that a
 #: claim false only beyond a few tokens or heads is not confirmed on small ones alone (the notes say the range);
-#: at most what a certificate may hold (12 tokens, dimension 12, 8 heads: `certificates.kernel.format`).
+#: at most what a certificate may hold (12 tokens, dimension 12, 8 heads: `headflow.certificates.kernel.format`).
 TOKENS = (2, 3, 4, 5, 6, 8, 10, 12)
 HEADS = (1, 2, 3, 4, 6, 8)
 #: The share of draws from the small sizes (n <= 5, H <= 3, d <= 5), of which PLANAR_SHARE are planar: n in 3..5,
@@ -100,7 +99,7 @@ def sizes_covered(claim: ModelClaim | None = None) -> str:
 def _size(rng: np.random.Generator, sizes: Sizes, name: str, choices: list[int]) -> int:
     """A size drawn from `choices` inside the claim's range, or from its lowest values when none of them is; a
     bounded range also fills the gaps between the choices and draws its largest value a TOP_SHARE of the time (its
-    ends are drawn: `checks.claimsfile.model_reach`)."""
+    ends are drawn: `headflow.checks.claimsfile.model_reach`)."""
     low, high = sizes.low[name], sizes.high[name]
     if high is not None:
         choices = sorted(set(choices) | set(range(min(choices), max(choices) + 1)))
@@ -130,7 +129,7 @@ def _bindings(free: frozenset[str], cfg: Configuration, first: bool = False) -> 
 @dataclass(frozen=True)
 class Margin:
     """A relative margin of the relation at the token and head `where` (negative: violated), and the first-order
-    bound of its rounding error on the same scale (`checks.evidence.float_error`)."""
+    bound of its rounding error on the same scale (`headflow.checks.evidence.float_error`)."""
 
     value: float
     where: tuple[int, ...]

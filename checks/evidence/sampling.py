@@ -10,11 +10,10 @@ import math
 from typing import Any
 
 import numpy as np
-
-from certificates.families import HEAD_FAMILIES, SHORT_HEAD_NAMES
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.families import HEAD_FAMILIES, SHORT_HEAD_NAMES
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.verdicts import Outcome, Verdict
 
 
 def random_configuration(
@@ -30,7 +29,7 @@ def random_configuration(
     scale: float = 1.0,
 ) -> Configuration:
     """A random configuration of the given kind; `heads` is the short name of a head family that takes a
-    scale (symmetric, general or orthogonal: `certificates.families.SHORT_HEAD_NAMES`)."""
+    scale (symmetric, general or orthogonal: `headflow.certificates.families.SHORT_HEAD_NAMES`)."""
     family = SHORT_HEAD_NAMES[heads]
     n = int(rng.integers(2, max_n + 1))
     H = int(rng.integers(1, max_heads + 1))

@@ -11,9 +11,8 @@ import math
 from fractions import Fraction
 
 import numpy as np
-
-from checks.constants import floats as scalar_constants
-from checks.constants.floats import lambda_c_scaled
+from headflow.checks.constants import floats as scalar_constants
+from headflow.checks.constants.floats import lambda_c_scaled
 
 
 def _violation(tokens: int, lambdas: np.ndarray) -> float:

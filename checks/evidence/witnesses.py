@@ -2,7 +2,7 @@
 
 A float search (`checks.evidence.adversarial` through `checks.model.field`) proposes states where a rate came out
 negative, most negative first. The first CANDIDATES_TRIED are rounded to exact data that keep the claim's hypotheses
-(the caller's rounding, built on `certificates.provers.witness.round_configuration`), and
+(the caller's rounding, built on `headflow.certificates.provers.witness.round_configuration`), and
 `certificates.provers.model_witness.certify_model_witness` checks the hypotheses exactly, settles `rate < 0` with balls
 (the witness of the `model` statement `rate >= 0` over the family) and writes the certificate. Only a ball-verified rate
 is a witness: a float candidate alone never is. Used by T11.hypotheses and T17.shadow-obstruction
@@ -16,12 +16,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.provers.model_witness import certify_model_witness
-from certificates.provers.witness import WitnessResult
-from certificates.store import certificate_directory
-from checks.model.configuration import Configuration
-from checks.registry import Context
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.provers.witness import WitnessResult
+from headflow.certificates.store import certificate_directory
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
 
 #: How many of a search's most negative candidates are rounded and tried.
 CANDIDATES_TRIED = 5

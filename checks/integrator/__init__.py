@@ -6,9 +6,9 @@ stepper with dense output (`stepper`); the step-size controller (`controller`), 
 recorded along the way (`recorder`) and the events (`events`) are separate modules.
 """
 
-from checks.integrator.events import Event, cluster_gap_below, speed_below
-from checks.integrator.methods import tableau_for
-from checks.integrator.solver import integrate
-from checks.integrator.trajectory import IntegrationFailure, Trajectory
+from headflow.checks.integrator.events import Event, cluster_gap_below, speed_below
+from headflow.checks.integrator.methods import tableau_for
+from headflow.checks.integrator.solver import integrate
+from headflow.checks.integrator.trajectory import IntegrationFailure, Trajectory
 
 __all__ = ["Event", "IntegrationFailure", "Trajectory", "cluster_gap_below", "integrate", "speed_below", "tableau_for"]

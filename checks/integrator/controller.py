@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 import numpy as np
-
-from checks.integrator.trajectory import trial_step
+from headflow.checks.integrator.trajectory import trial_step
 
 #: Fraction of the largest stable step that the PI controller allows (the damping of the stiffest
 #: mode per step is then |R(-0.8 r)|: 0.30 for DP5(4), 0.08 for DOP853).
@@ -45,7 +44,7 @@ def error_norm(
     large steps (0 when e5 = 0).
 
     `xp` is the array namespace: numpy (a float is returned) or jax.numpy inside the jitted backend
-    (`checks.integrator.jax_solver`; a traced scalar), so both backends share this one formula.
+    (`headflow.checks.integrator.jax_solver`; a traced scalar), so both backends share this one formula.
     """
     scaled = errors / (atol + rtol * xp.maximum(xp.abs(y_old), xp.abs(y_new)))
     squares = xp.einsum("kij,kij->k", scaled, scaled) / y_old.size

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from checks.integrator.tableau import Exact, Tableau, exact, rows_from_entries
+from headflow.checks.integrator.tableau import Exact, Tableau, exact, rows_from_entries
 
 _C = exact(
     [

@@ -12,7 +12,7 @@ estimate y5 - y4 uses that last stage, so it is evaluated before the step is acc
 
 from __future__ import annotations
 
-from checks.integrator.tableau import Tableau, exact
+from headflow.checks.integrator.tableau import Tableau, exact
 
 _B5 = exact(["35/384", 0, "500/1113", "125/192", "-2187/6784", "11/84", 0])
 _B4 = exact(["5179/57600", 0, "7571/16695", "393/640", "-92097/339200", "187/2100", "1/40"])

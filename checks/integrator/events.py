@@ -12,9 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """The optional jitted backend of `integrate` (backend="jax"): the same Runge-Kutta engine in one `lax.while_loop`.
 
-The field is `checks.model.jax_field` (the options it covers; the others are refused there). The engine is the
+The field is `headflow.checks.model.jax_field` (the options it covers; the others are refused there). The engine is the
 numpy one's, sharing its data and rules rather than copying them: the tableau's float arrays
-(`checks.integrator.tableau`, chosen by `methods.tableau_for`), the scaled error norm with DOP853's blend
+(`headflow.checks.integrator.tableau`, chosen by `methods.tableau_for`), the scaled error norm with DOP853's blend
 (`controller.error_norm` over jax.numpy), the PI controller's constants (the `PIController` instance is read),
 the STABILITY_FRACTION limit, the retraction (`trajectory.retract`), the shrink of a step that left the finite range
 (`trajectory.NON_FINITE_SHRINK`), the equal steps to the end (`trajectory.trial_step`, here to the segment's end)
@@ -33,13 +33,12 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-
-from certificates.errors import InputError
-from checks.integrator.controller import STABILITY_FRACTION, Controller, PIController, error_norm
-from checks.integrator.methods import METHODS, tableau_for
-from checks.integrator.recorder import Recorder
-from checks.integrator.tableau import Tableau
-from checks.integrator.trajectory import (
+from headflow.certificates.errors import InputError
+from headflow.checks.integrator.controller import STABILITY_FRACTION, Controller, PIController, error_norm
+from headflow.checks.integrator.methods import METHODS, tableau_for
+from headflow.checks.integrator.recorder import Recorder
+from headflow.checks.integrator.tableau import Tableau
+from headflow.checks.integrator.trajectory import (
     NON_FINITE_SHRINK,
     IntegrationFailure,
     Trajectory,
@@ -48,9 +47,9 @@ from checks.integrator.trajectory import (
     retract,
     trial_step,
 )
-from checks.model import jax_field
-from checks.model.configuration import Configuration
-from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND
+from headflow.checks.model import jax_field
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND
 
 #: Status codes of one jitted segment: running (or done), a velocity left float64 (at the start: its own code), a
 #: step's states left the bound under which softmax's numerators are taken unshifted (`jax_field.unshifted`).

@@ -12,11 +12,11 @@ every rtol from 1e-3 to 1e-10, and more at equal final error).
 
 from __future__ import annotations
 
-from certificates.errors import InputError
-from checks.choices import HIGH_ORDER_RTOL, INTEGRATION_METHODS
-from checks.integrator.dop853 import DOP853
-from checks.integrator.dormand_prince import DORMAND_PRINCE_54
-from checks.integrator.tableau import Tableau
+from headflow.certificates.errors import InputError
+from headflow.checks.choices import HIGH_ORDER_RTOL, INTEGRATION_METHODS
+from headflow.checks.integrator.dop853 import DOP853
+from headflow.checks.integrator.dormand_prince import DORMAND_PRINCE_54
+from headflow.checks.integrator.tableau import Tableau
 
 METHODS: dict[str, Tableau] = dict(zip(INTEGRATION_METHODS, (DORMAND_PRINCE_54, DOP853), strict=True))
 

@@ -1,8 +1,8 @@
 """Observables recorded along a trajectory: energies, entropies, cluster gap, Condition 8 margin.
 
-Every observable is a model quantity of `certificates.model_quantities`, computed by its float
-evaluator (`checks.model.observables`) at the recorded state; the energy, head energies and entropies of a
-state come from one pass over its blocks of scores (`checks.model.field.expect`). A quantity that overflows
+Every observable is a model quantity of `headflow.certificates.model_quantities`, computed by its float
+evaluator (`headflow.checks.model.observables`) at the recorded state; the energy, head energies and entropies of a
+state come from one pass over its blocks of scores (`headflow.checks.model.field.expect`). A quantity that overflows
 float64 at some state (the usa exponentials of a large flat configuration) is recorded as NaN instead of
 stopping the run."""
 
@@ -12,14 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from headflow.certificates.errors import InputError
+from headflow.certificates.quantity_uses import RECORDED_AS
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.observables import EVALUATORS, shape
 
-from certificates.errors import InputError
-from certificates.quantity_uses import RECORDED_AS
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.model.observables import EVALUATORS, shape
-
-#: Observable name -> model quantity (`certificates.model_quantities`), for the quantities the recorder keeps.
+#: Observable name -> model quantity (`headflow.certificates.model_quantities`), for the quantities the recorder keeps.
 OBSERVABLES: dict[str, str] = {recorded: name for name, recorded in RECORDED_AS.items()}
 DEFAULT_OBSERVABLES: tuple[str, ...] = tuple(OBSERVABLES)
 

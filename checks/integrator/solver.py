@@ -29,15 +29,14 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
-
-from certificates.errors import InputError
-from checks.choices import BACKENDS
-from checks.integrator.controller import Controller, PIController, error_norm
-from checks.integrator.events import Event, locate_crossing
-from checks.integrator.methods import tableau_for
-from checks.integrator.recorder import DEFAULT_OBSERVABLES, Recorder
-from checks.integrator.stepper import Stepper
-from checks.integrator.trajectory import (
+from headflow.certificates.errors import InputError
+from headflow.checks.choices import BACKENDS
+from headflow.checks.integrator.controller import Controller, PIController, error_norm
+from headflow.checks.integrator.events import Event, locate_crossing
+from headflow.checks.integrator.methods import tableau_for
+from headflow.checks.integrator.recorder import DEFAULT_OBSERVABLES, Recorder
+from headflow.checks.integrator.stepper import Stepper
+from headflow.checks.integrator.trajectory import (
     NON_FINITE_SHRINK,
     IntegrationFailure,
     Trajectory,
@@ -45,8 +44,8 @@ from checks.integrator.trajectory import (
     record_grid,
     retract,
 )
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 
 class _Flow:
@@ -99,7 +98,7 @@ def integrate(
     if backend == "jax":
         if events:
             raise InputError("events", [e.name for e in events], "the jax backend takes no events; use backend numpy")
-        from checks.integrator.jax_solver import integrate_jax
+        from headflow.checks.integrator.jax_solver import integrate_jax
 
         given = None if first_step is None else _positive("first_step", first_step)
         return integrate_jax(

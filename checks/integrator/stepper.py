@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-
-from checks.integrator.tableau import Tableau
+from headflow.checks.integrator.tableau import Tableau
 
 VectorField = Callable[[np.ndarray], np.ndarray]
 

@@ -4,7 +4,7 @@ A tableau holds the nodes c, the strictly lower-triangular coefficients a, the w
 propagated solution, the rows of error weights, the orders, the FSAL flag and, when the pair has
 one, its continuous extension (dense output). The coefficients are kept as exact fractions of the
 published text (rationals, or the decimals as printed), so that the order conditions can be
-tested in exact arithmetic; the stepper (`checks.integrator.stepper`) uses the float arrays.
+tested in exact arithmetic; the stepper (`headflow.checks.integrator.stepper`) uses the float arrays.
 
 Conventions, for s = len(b) stages per step and len(c) >= s stages in all:
 - stage i sits at y + h sum_j a_ij k_j; stages s..len(c)-1 are extra stages that only the dense

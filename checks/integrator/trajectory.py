@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from types import ModuleType
 
 import numpy as np
-
-from certificates.errors import InputError
-from certificates.vocabulary import SPHERICAL_GEOMETRIES
-from checks.model.configuration import Configuration
+from headflow.certificates.errors import InputError
+from headflow.certificates.vocabulary import SPHERICAL_GEOMETRIES
+from headflow.checks.model.configuration import Configuration
 
 
 @dataclass

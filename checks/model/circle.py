@@ -1,7 +1,7 @@
 """The circle (d = 2): tokens as angles, the phase form of the dynamics, and the quantities stated there.
 
 The model's tokens x_i = (cos theta_i, sin theta_i) on S^1. With scalar heads M_h = W_h = lambda_h I the
-Post-LN dynamics is, in phases (derived from the model in `identities.circle`),
+Post-LN dynamics is, in phases (derived from the model in `headflow.identities.circle`),
 
     theta_i' = c sum_h lambda_h sum_j w^h_ij sin(theta_j - theta_i),  scores s^h_ij = lambda_h cos(theta_j - theta_i),
 
@@ -9,16 +9,15 @@ with the kind's weights w^h_ij of those scores and c = 1/n (usa), 1 (softmax, re
 theta_i' = (1/n) sum_j e^{beta cos(theta_j - theta_i)} sin(theta_j - theta_i), a Kuramoto model with coupling
 e^{beta cos} (`phase_velocity`, tested against the vector model). The order parameter R = |(1/n) sum_j y_j| (the
 modulus of the mean of e^{i theta_j} on the circle; of the directions y_j in any d) and the arc spread (the length of
-the shortest arc holding every token, d = 2) are model quantities (`checks.model.observables`).
+the shortest arc holding every token, d = 2) are model quantities (`headflow.checks.model.observables`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-from certificates.errors import InputError
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.certificates.errors import InputError
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 
 def mean_direction(cfg: Configuration) -> np.ndarray:

@@ -6,18 +6,24 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-
-from certificates.claims.interaction_text import parse_interaction
-from certificates.errors import InputError
-from certificates.kernel.interaction import Interaction
-from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
-from certificates.masks import mask_of
-from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS, SPHERICAL_GEOMETRIES, Attention, Geometry
-from checks.model import memory
+from headflow.certificates.claims.interaction_text import parse_interaction
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.interaction import Interaction
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
+from headflow.certificates.masks import mask_of
+from headflow.certificates.vocabulary import (
+    MAX_DIMENSION,
+    MAX_HEADS,
+    MAX_TOKENS,
+    SPHERICAL_GEOMETRIES,
+    Attention,
+    Geometry,
+)
+from headflow.checks.model import memory
 
 #: Largest |norm - 1| accepted for a token on the sphere when the caller does not normalize.
 UNIT_NORM_TOLERANCE = 1e-9
-#: Most float64 entries of one family's array of H*n*d or H*d*d numbers (`checks.model.families`) and of a
+#: Most float64 entries of one family's array of H*n*d or H*d*d numbers (`headflow.checks.model.families`) and of a
 #: simulation's records; the model's n x n arrays are bounded by the memory budget instead (`memory`).
 MAX_ARRAY_ELEMENTS = 2**25
 
@@ -25,13 +31,13 @@ MAX_ARRAY_ELEMENTS = 2**25
 @dataclass(frozen=True, eq=False)
 class Configuration:
     """Tokens X (n x d), score matrices M (H x d x d), value matrices W, beta, kind, geometry (the normalization
-    scheme: `certificates.kernel.vocabulary.GEOMETRIES`), attention mask, interaction function.
+    scheme: `headflow.certificates.kernel.vocabulary.GEOMETRIES`), attention mask, interaction function.
 
     Build it with `Configuration.create`, which validates every field; the arrays are
     read-only so a configuration can be shared safely between checks. beta may have either sign
     (beta < 0: repulsive attention) or be 0 (uniform softmax weights; the usa energy, with its
     1/beta, is undefined there). `mask` is None (every token attends to every token) or an n x n
-    boolean array with a true diagonal (`certificates.kernel.masks`).
+    boolean array with a true diagonal (`headflow.certificates.kernel.masks`).
     """
 
     tokens: np.ndarray
@@ -44,7 +50,7 @@ class Configuration:
     #: The stated interaction function phi(s) of the weights (None: the kind's own, exp(beta s) or relu).
     interaction: Interaction | None = None
     #: Bytes the float evaluations may hold at once (None: the memory available); n x n quantities are
-    #: evaluated a block of query tokens at a time within it (`checks.model.memory`).
+    #: evaluated a block of query tokens at a time within it (`headflow.checks.model.memory`).
     memory_budget: int | None = None
 
     @classmethod
@@ -184,7 +190,7 @@ def _finite_array(field: str, value: object, ndim: int) -> np.ndarray:
 
 
 def _mask_array(mask: object | None, n: int) -> np.ndarray | None:
-    """The mask as an n x n boolean array (None: no mask), validated as `certificates.masks.mask_of` does
+    """The mask as an n x n boolean array (None: no mask), validated as `headflow.certificates.masks.mask_of` does
     but in whole-array operations (n may be large): 0/1 entries, ones on the diagonal."""
     if mask is None:
         return None

@@ -1,6 +1,6 @@
 """Seeded, reproducible draws of tokens and heads used by every numerical check.
 
-The families a claims file names are records of `certificates.families`; DRAWS holds the draw
+The families a claims file names are records of `headflow.certificates.families`; DRAWS holds the draw
 registered for each record (`draws`), and `draw_tokens` / `draw_heads` draw a named family: every check
 that draws a named family goes through them. Whole configurations of
 a regime that several theorems share (`equiangular_softmax_configuration`) are drawn here too.
@@ -13,13 +13,12 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
-
-from certificates.errors import InputError
-from certificates.families import HEAD_FAMILIES, RHO, TOKEN_FAMILIES, Family, Options
-from certificates.provers.rational_sphere import stereographic_lift
-from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
-from checks.model.circle import tokens_at_angles
-from checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import HEAD_FAMILIES, RHO, TOKEN_FAMILIES, Family, Options
+from headflow.certificates.provers.rational_sphere import stereographic_lift
+from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from headflow.checks.model.circle import tokens_at_angles
+from headflow.checks.model.configuration import MAX_ARRAY_ELEMENTS, Configuration
 
 # ---------------------------------------------------------------- tokens
 
@@ -267,7 +266,7 @@ def equiangular_softmax_configuration(
 Draw = Callable[[int, int, np.random.Generator, Options], np.ndarray]
 
 DRAWS: dict[Family, Draw] = {}
-"""The draw of each record of `certificates.families`, registered once by `draws`."""
+"""The draw of each record of `headflow.certificates.families`, registered once by `draws`."""
 
 
 def draws(family: Family) -> Callable[[Draw], Draw]:

@@ -1,12 +1,12 @@
-"""The manual's table of named families, rendered from the records of `certificates.families`.
+"""The manual's table of named families, rendered from the records of `headflow.certificates.families`.
 
-`python -m checks.model.family_table` prints it; a test holds the manual to it, so a family or option added to
+`python -m headflow.model.family_table` prints it; a test holds the manual to it, so a family or option added to
 the records shows in the manual or fails the test.
 """
 
 from __future__ import annotations
 
-from certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES, Family, HeadFamily, Option
+from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES, Family, HeadFamily, Option
 
 HEADER = "| family | of | d | options | hypotheses | `simulate` |\n|---|---|---|---|---|---|\n"
 

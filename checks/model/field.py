@@ -12,14 +12,13 @@ from dataclasses import replace
 from functools import partial
 
 import numpy as np
-
-from certificates.errors import InputError
-from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
-from checks.model import memory
-from checks.model.configuration import Configuration
-from checks.model.token_blocks import EXP_SAFE_BOUND as EXP_SAFE_BOUND  # re-exported: the float model's bounds
-from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND as UNSHIFTED_SOFTMAX_BOUND
-from checks.model.token_blocks import Heads, heads_of, require_whole, row_blocks, scalar_parts
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
+from headflow.checks.model import memory
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.token_blocks import EXP_SAFE_BOUND as EXP_SAFE_BOUND  # re-exported: the float model's bounds
+from headflow.checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND as UNSHIFTED_SOFTMAX_BOUND
+from headflow.checks.model.token_blocks import Heads, heads_of, require_whole, row_blocks, scalar_parts
 
 #: The geometries whose tokens are unit vectors moving tangentially: <xdot_i, x_i> = 0 exactly, so a score's own rate
 #: ds^h_ii/dt = <xdot_i, (M_h + M_h^T) x_i> keeps only the part of M_h beyond its multiple of I (`score_rates`).
@@ -230,7 +229,7 @@ def head_energies(cfg: Configuration) -> np.ndarray:
 SHARED_PASS = frozenset({"head_energies", "attention_entropies"})
 
 
-#: The model quantities (`certificates.model_quantities`) whose values SHARED_PASS gives, by its names.
+#: The model quantities (`headflow.certificates.model_quantities`) whose values SHARED_PASS gives, by its names.
 _PASS_OF = {"energy": "head_energies", "head_energies": "head_energies", "attention_entropy": "attention_entropies"}
 
 

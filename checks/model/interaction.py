@@ -14,10 +14,9 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
-
-from certificates.errors import InputError
-from certificates.kernel import exprtree
-from certificates.kernel.interaction import Interaction
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import exprtree
+from headflow.certificates.kernel.interaction import Interaction
 
 #: An evaluator: (scores, beta) -> values of the same shape.
 Evaluator = Callable[[np.ndarray, float], np.ndarray]
@@ -61,7 +60,7 @@ _UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {"exp": np.exp, "log": n
 
 
 def _compile(tree: exprtree.Tree) -> Evaluator:
-    """The evaluator of one node (TreeError for a node outside `certificates.kernel.interaction.NODES`)."""
+    """The evaluator of one node (TreeError for a node outside `headflow.certificates.kernel.interaction.NODES`)."""
     op, args = tree[0], tree[1:]
     if op == "rat":
         value = float(exprtree.parse_rational(args[0]))

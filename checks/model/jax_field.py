@@ -9,7 +9,7 @@ with score matrices M_h (given ones, or Q_h^T K_h) and values W_h, any beta, on 
 
 Every other option (a mask, a stated interaction function, a normalization scheme, the circle) is refused with an
 InputError naming it (`require_supported`). The field is a pure function of arrays, traced once per shape inside a
-jitted solve (`checks.integrator.jax_solver`); its (H, n, n) weights are formed in blocks of query rows
+jitted solve (`headflow.checks.integrator.jax_solver`); its (H, n, n) weights are formed in blocks of query rows
 (`query_rows`), but the memory budget must allow the whole ones (`require_supported`: XLA may hold several).
 Float64 is switched on only around the backend's own calls (`float64`), never globally. jax is the optional
 extra `headflow[jit]`; without it every entry point raises "install headflow[jit]".
@@ -25,10 +25,9 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-
-from certificates.errors import InputError
-from checks.model.configuration import Configuration
-from checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole, scalar_parts
+from headflow.certificates.errors import InputError
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole, scalar_parts
 
 #: The jitted field's weights (bytes of H x b x n floats): whole while the (H, n, n) array takes at most WHOLE_BYTES,
 #: else in blocks of query rows of at most BLOCK_BYTES. Measured on one core: n = 512, H = 8 (16 MiB) is faster

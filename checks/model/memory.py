@@ -1,6 +1,6 @@
 """The memory budget of a configuration's float evaluations, and the token blocks that fit in it.
 
-The model's n x n quantities are evaluated a block of query tokens at a time (`checks.model.token_blocks`): a
+The model's n x n quantities are evaluated a block of query tokens at a time (`headflow.checks.model.token_blocks`): a
 block of b rows holds BLOCK_ARRAYS arrays of H b n floats, next to arrays of O(H n d) floats that every
 evaluation needs whole. The budget (bytes; by default the memory available when the configuration is built)
 bounds both: `Configuration.create` refuses a configuration whose one-row evaluation would not fit, and each
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from certificates.errors import InputError
+from headflow.certificates.errors import InputError
 
 #: Arrays of H x b x n floats a block evaluation holds at once (scores, a rate or log block, a temporary).
 BLOCK_ARRAYS = 3

@@ -1,9 +1,9 @@
-"""The float evaluator of every model quantity of `certificates.model_quantities.MODEL_QUANTITIES`.
+"""The float evaluator of every model quantity of `headflow.certificates.model_quantities.MODEL_QUANTITIES`.
 
 Each is a function of `checks.model.field` at one state (no formula is repeated here); one whose quantity takes a
 parameter (`quantity_uses.PARAMETER`: cluster_count's radius) takes it as its second argument. A quantity
 that is one number per trajectory (clustering_time) has no evaluator at a state: it times its `first_time_of`
-(`checks.claimsfile.dynamics_starts`). The table of names, shapes and rates stays in the certificates layer,
+(`headflow.checks.claimsfile.dynamics_starts`). The table of names, shapes and rates stays in the certificates layer,
 which the checker shares.
 """
 
@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-
-from certificates.kernel.vocabulary import DIRECTION_GEOMETRIES
-from certificates.model_quantities import MODEL_QUANTITIES
-from certificates.quantity_uses import STATE_QUANTITIES
-from checks.model import circle
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.certificates.kernel.vocabulary import DIRECTION_GEOMETRIES
+from headflow.certificates.model_quantities import MODEL_QUANTITIES
+from headflow.certificates.quantity_uses import STATE_QUANTITIES
+from headflow.checks.model import circle
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 Evaluator = Callable[..., np.ndarray | float]
 """(cfg) -> value, or (cfg, parameter) -> value for a quantity with a parameter."""

@@ -1,5 +1,5 @@
 """The attention weights of a configuration a block of query tokens at a time, with work buffers kept between
-evaluations: the hot path of the velocity (`checks.model.field`) and of the integrator's right-hand side.
+evaluations: the hot path of the velocity (`headflow.checks.model.field`) and of the integrator's right-hand side.
 
 A `Heads` is built once per configuration (once per trajectory: only the tokens move), folding beta into the
 score matrices and transposing the values. `Heads.velocity(X)` then costs the matrix products and the
@@ -7,7 +7,7 @@ elementwise pass of the bare numpy evaluation plus O(n d H) work: the (H, b, n) 
 into weights in place (exp, shifted exp, max(., 0), the mask, a stated phi) and multiplied at once by the values,
 which carry a column of ones so that the same product forms the softmax row sums; past KEY_TILE tokens the velocity
 forms each block a tile of keys at a time in the same memory, so that the work stays in cache. Memory is
-O(H b n + H n d), b the block of `checks.model.memory.block_rows`.
+O(H b n + H n d), b the block of `headflow.checks.model.memory.block_rows`.
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-
-from certificates.errors import InputError
-from checks.model import interaction as stated
-from checks.model import memory
-from checks.model.configuration import Configuration
+from headflow.certificates.errors import InputError
+from headflow.checks.model import interaction as stated
+from headflow.checks.model import memory
+from headflow.checks.model.configuration import Configuration
 
 #: Above this bound on |beta s^h_ij|, softmax numerators are shifted by their row maxima: below it,
 #: exp(beta s) and the sums of n <= MAX_TOKENS of them lie far inside the float64 range
@@ -77,7 +76,7 @@ def scalar_parts(A: Any, xp: ModuleType = np) -> tuple[Any, Any]:
     multiple of I (the rest then exactly 0), else the mean of A_h's diagonal. On the sphere the tangent projection of
     mu_h x_i at x_i is exactly 0, so a token's own term A_h x_i enters the tangent velocity only through the rest:
     computed that way, the self-term's e^(beta lambda) never meets its own cancellation (issue 39). `xp` the array
-    namespace (jax.numpy inside the jitted field, `checks.model.jax_field`)."""
+    namespace (jax.numpy inside the jitted field, `headflow.checks.model.jax_field`)."""
     d = A.shape[-1]
     corner = A[:, 0, 0]
     scalar = corner[:, None, None] * xp.eye(d)

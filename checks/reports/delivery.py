@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from checks.reports.report import Report
-from checks.reports.terminal import certificates_notice, console_for, print_terminal
+from headflow.checks.reports.report import Report
+from headflow.checks.reports.terminal import certificates_notice, console_for, print_terminal
 
 
 def deliver(report: Report, fmt: str, out: str | None, width: int | None = None) -> None:

@@ -1,9 +1,9 @@
 """The one report format: a JSON-ready dict, rendered as JSON or markdown (HTML and terminal: their own modules).
 
-The dict holds plain values only (`checks.reports.values.plain`), so every format prints it as it is.
+The dict holds plain values only (`headflow.checks.reports.values.plain`), so every format prints it as it is.
 Markdown text from claims and evidence is escaped (`markdown_text`, `markdown_code`): a claims file's
 title or statement reaches the page as words, never as a link, an image or HTML, and its control characters as
-escapes (`checks.reports.values.visible`, as in the terminal and HTML).
+escapes (`headflow.checks.reports.values.visible`, as in the terminal and HTML).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import re
 from collections import Counter
 from typing import Any, Literal
 
-from checks import __version__
-from checks.reports.values import dumps, plain, visible
-from checks.runner import ClaimResult
-from checks.verdicts import Verdict
+from headflow.checks import __version__
+from headflow.checks.reports.values import dumps, plain, visible
+from headflow.checks.runner import ClaimResult
+from headflow.checks.verdicts import Verdict
 
 #: What a report decides: the paper's claims (`headflow verify`) or the claims of a user's file (`headflow check`).
 Subject = Literal["paper", "claims file"]

@@ -3,8 +3,8 @@
 Which claim a figure illustrates, and under which title, is declared next to the claim in its theorem
 module (`Registry.figure`); this module only draws and embeds. Figures are computed from the same model
 and closed forms as the verdicts; they illustrate, they never decide. The trajectory figures are
-`headflow simulate`'s own (`checks.reports.plots`), drawn from the same builders and rendered by the
-same `plots.png_bytes`; every figure follows the axes conventions of `checks.reports.plots` (the
+`headflow simulate`'s own (`headflow.checks.reports.plots`), drawn from the same builders and rendered by the
+same `plots.png_bytes`; every figure follows the axes conventions of `headflow.checks.reports.plots` (the
 paper's symbols in the labels, plain numbers on log axes).
 """
 
@@ -15,16 +15,15 @@ from fractions import Fraction
 from typing import TypedDict
 
 import numpy as np
+from headflow.checks.constants.floats import beta_star, lambda_c, lambda_max, rate
+from headflow.checks.evidence import equilibria
+from headflow.checks.integrator.solver import integrate
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import load_all
+from headflow.checks.reports import plots
+from headflow.checks.sweeps.tasks import threshold_point
 from matplotlib.figure import Figure
-
-from checks.constants.floats import beta_star, lambda_c, lambda_max, rate
-from checks.evidence import equilibria
-from checks.integrator.solver import integrate
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.registry import load_all
-from checks.reports import plots
-from checks.sweeps.tasks import threshold_point
 
 
 class EmbeddedFigure(TypedDict):

@@ -1,8 +1,8 @@
 """The report as one self-contained HTML file (inline CSS and images, no script, no external resources).
 
 Formulas are MathML, converted from each derivation step's LaTeX when the report is written
-(`checks.reports.mathml`), which browsers lay out natively; the LaTeX source stays in the page as the
-formula's annotation. A statement's formulas are typeset the same way (`checks.reports.statement_math`); step
+(`headflow.checks.reports.mathml`), which browsers lay out natively; the LaTeX source stays in the page as the
+formula's annotation. A statement's formulas are typeset the same way (`headflow.checks.reports.statement_math`); step
 texts are words and stay words. Figures are PNG
 images embedded as data URIs, listed in the report under "figures". `render_overview` is the
 part a notebook shows (verdict counts, differences from the summary, the table of claims). The page opens with a
@@ -15,11 +15,11 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from checks.reports.document import attention_words, checkers_text
-from checks.reports.mathml import formula_html
-from checks.reports.statement_math import statement_html
-from checks.reports.values import dumps, visible
-from checks.verdicts import Verdict
+from headflow.checks.reports.document import attention_words, checkers_text
+from headflow.checks.reports.mathml import formula_html
+from headflow.checks.reports.statement_math import statement_html
+from headflow.checks.reports.values import dumps, visible
+from headflow.checks.verdicts import Verdict
 
 #: Styles of the overview, scoped to class `headflow` so that a notebook's own styles are left alone.
 _OVERVIEW_CSS = """

@@ -1,7 +1,7 @@
 """Figures of a trajectory (matplotlib, Agg backend), and the axes conventions of every figure headflow draws.
 
 `headflow simulate` saves these figures (atomically, as PNG and SVG); the report embeds the same
-builders' output for its trajectory figures (`checks.reports.figures`), rendered by the same `png_bytes`.
+builders' output for its trajectory figures (`headflow.checks.reports.figures`), rendered by the same `png_bytes`.
 Axes are labelled with the paper's symbols (matplotlib mathtext, no LaTeX installation needed)
 and, on log scales, with plain numbers (2, 5, 10, 100) wherever they fit (`log_scale`).
 
@@ -25,11 +25,10 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np
+from headflow.certificates.atomic import write_bytes_atomic
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogFormatterSciNotation, LogLocator, NullFormatter
-
-from certificates.atomic import write_bytes_atomic
 
 #: The time axis of every trajectory figure (the model's time is dimensionless).
 TIME_LABEL = "time $t$"

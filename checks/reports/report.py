@@ -1,6 +1,6 @@
 """A decided run as a Python object: claims, verdicts and evidence as attributes, every report format as a method.
 
-`checks.verify` and `checks.check` return it, and the command line prints or writes what it
+`headflow.checks.verify` and `headflow.checks.check` return it, and the command line prints or writes what it
 renders, so the terminal, the files and a notebook show one report. In Jupyter it displays as
 the HTML report's overview (verdict counts, differences from the summary, the table of claims).
 """
@@ -13,18 +13,18 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from certificates.atomic import write_text_atomic
-from certificates.errors import InputError
-from checks.choices import FORMATS
-from checks.reports.document import (
+from headflow.certificates.atomic import write_text_atomic
+from headflow.certificates.errors import InputError
+from headflow.checks.choices import FORMATS
+from headflow.checks.reports.document import (
     Subject,
     build_report,
     render_json,
     render_markdown,
     render_markdown_overview,
 )
-from checks.runner import ClaimResult
-from checks.verdicts import Verdict
+from headflow.checks.runner import ClaimResult
+from headflow.checks.verdicts import Verdict
 
 #: The format `Report.save` writes for each file suffix.
 _SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".json": "json", ".txt": "table"}
@@ -120,7 +120,9 @@ class Report:
         figures: a claims file's claim is not the registry's, even under the same id."""
         if self.data.get("subject", "paper") != "paper":
             return {}
-        from checks.reports.figures import figures_for  # matplotlib and the integrator only when figures are wanted
+        from headflow.checks.reports.figures import (
+            figures_for,
+        )  # matplotlib and the integrator only when figures are wanted
 
         return figures_for([c["id"] for c in self.data["claims"]])
 
@@ -138,23 +140,22 @@ class Report:
 
     def to_html(self, figures: bool = True) -> str:
         """The self-contained HTML page (MathML formulas, figures embedded unless `figures` is False)."""
-        from checks.reports.html import render_html
+        from headflow.checks.reports.html import render_html
 
         return render_html(self.to_dict(figures))
 
     def to_text(self, width: int | None = None) -> str:
         """The terminal table and the claims that need attention, as plain text `width` columns wide
-        (by default `checks.reports.terminal.PLAIN_WIDTH`, as printed to a file)."""
+        (by default `headflow.checks.reports.terminal.PLAIN_WIDTH`, as printed to a file)."""
+        from headflow.checks.reports.terminal import PLAIN_WIDTH, print_terminal
         from rich.console import Console
-
-        from checks.reports.terminal import PLAIN_WIDTH, print_terminal
 
         buffer = io.StringIO()
         print_terminal(self.data, Console(file=buffer, width=width or PLAIN_WIDTH, force_terminal=False))
         return buffer.getvalue()
 
     def render(self, fmt: str) -> str:
-        """The report in one of the formats of `checks.choices.FORMATS` (table is `to_text`)."""
+        """The report in one of the formats of `headflow.checks.choices.FORMATS` (table is `to_text`)."""
         renderers = {"json": self.to_json, "markdown": self.to_markdown, "html": self.to_html, "table": self.to_text}
         if fmt not in renderers:
             raise InputError("format", fmt, f"expected one of {', '.join(FORMATS)}")
@@ -171,7 +172,7 @@ class Report:
         return write_text_atomic(path, self.render(chosen))
 
     def _repr_html_(self) -> str:
-        from checks.reports.html import render_notebook
+        from headflow.checks.reports.html import render_notebook
 
         return render_notebook(self.data)
 

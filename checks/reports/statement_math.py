@@ -6,7 +6,7 @@ a run of tokens that can only be mathematics (a relation or an operator, a name 
 letter, a single-letter variable, a function applied to its argument) together with the commas, brackets and
 numbers between them is one formula, and English words end it. Each formula is translated token by token into
 LaTeX (`>=` is `\\geq`, `beta` is `\\beta`, `a^h'_i` is `a^{h'}_{i}`, `<x, y>` is an inner product) and converted by
-`checks.reports.mathml`, whose checks every formula passes; a formula that does not convert stays text. Nothing
+`headflow.checks.reports.mathml`, whose checks every formula passes; a formula that does not convert stays text. Nothing
 is evaluated or rewritten: the words of the statement are the claim's, only typeset, and its ASCII form stays in
 each formula's annotation.
 """
@@ -17,7 +17,7 @@ import html
 import re
 from typing import NamedTuple
 
-from checks.reports.mathml import Unconvertible, to_mathml
+from headflow.checks.reports.mathml import Unconvertible, to_mathml
 
 #: Statements longer than this are shown as text (a claims file's statement is the user's).
 MAX_STATEMENT_CHARS = 5_000

@@ -8,7 +8,7 @@ columns wide, unless $COLUMNS or `--width` says otherwise (`console_for`); the f
 same width (`wrapped`), a word longer than a line (a path, a long number) left whole.
 
 The block of claims that need attention is the same list, with the same heading, as the HTML and
-markdown reports (`report["differences"]`, worded by `checks.reports.document.attention_words`). Text from
+markdown reports (`report["differences"]`, worded by `headflow.checks.reports.document.attention_words`). Text from
 the evidence is never read as rich markup: a witness such as `lambdas=['11/100']` is shown as written.
 """
 
@@ -20,14 +20,13 @@ import textwrap
 from pathlib import Path
 from typing import IO, Any
 
+from headflow.checks.reports.document import attention_words, checkers_text
+from headflow.checks.reports.values import visible
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-
-from checks.reports.document import attention_words, checkers_text
-from checks.reports.values import visible
 
 VERDICT_STYLES = {
     "PROVED": "bold green",
@@ -71,7 +70,7 @@ def wrapped(text: str, width: int, first: str = "", then: str = CONTINUED, whole
 def print_terminal(report: dict[str, Any], console: Console) -> None:
     """The table of claims, the procedures and evidence when the table has no room for them, then the
     claims that need attention, each wrapped to the console's width. Control characters of the claims' texts are
-    written as escapes (`checks.reports.values.visible`): a title cannot drive the terminal."""
+    written as escapes (`headflow.checks.reports.values.visible`): a title cannot drive the terminal."""
     report = visible(report)
     with_details = _details_fit(report, console.width)
     console.print(render_table(report, with_details, bordered=with_details or _fits_bordered(report, console.width)))

@@ -2,7 +2,7 @@
 
 Procedures return numpy scalars and arrays, Fractions, SymPy numbers, Paths, tuples and sets in
 their details and witnesses. `plain` turns them into str, int, float, bool, None, list and dict
-once, when the report is built (`checks.reports.document.build_report`), and `dumps` writes JSON text with
+once, when the report is built (`headflow.checks.reports.document.build_report`), and `dumps` writes JSON text with
 it, so every format (JSON, markdown, HTML, the terminal) reads the same plain data and none can
 meet a value it cannot print. Exact numbers stay exact as text ("3/7"); a float that is not finite
 becomes its text ("inf", "nan") so that the JSON is valid for any reader. The formats that print text as it is

@@ -1,5 +1,5 @@
 """The sweeps `headflow sweep` offers: each a task, its grid parameters and its plot (named here, defined in
-`checks.sweeps.tasks` and `checks.sweeps.plots`)."""
+`headflow.checks.sweeps.tasks` and `headflow.checks.sweeps.plots`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from certificates.errors import InputError
-from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
-from checks.choices import MAX_SEED
-from checks.constants.exact_numbers import parse_values
+from headflow.certificates.errors import InputError
+from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from headflow.checks.choices import MAX_SEED
+from headflow.checks.constants.exact_numbers import parse_values
 
 #: Most points one sweep may have (keeps a typo from queueing millions of tasks).
 MAX_POINTS = 100_000
@@ -75,15 +75,15 @@ class SweepKind:
 
     @property
     def task(self) -> Callable[..., dict[str, Any]]:
-        """The per-point task, from `checks.sweeps.tasks`."""
-        from checks.sweeps import tasks
+        """The per-point task, from `headflow.checks.sweeps.tasks`."""
+        from headflow.checks.sweeps import tasks
 
         return getattr(tasks, self.task_name)
 
     @property
     def plot(self) -> Callable[[list[dict[str, Any]]], Any]:
-        """The plot of the rows (a matplotlib figure), from `checks.sweeps.plots`."""
-        from checks.sweeps import plots
+        """The plot of the rows (a matplotlib figure), from `headflow.checks.sweeps.plots`."""
+        from headflow.checks.sweeps import plots
 
         return getattr(plots, self.plot_name)
 

@@ -18,10 +18,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from certificates.atomic import write_text_atomic
-from certificates.errors import InputError
-from certificates.kernel.loading import read_bounded
-from checks.progress import progress_bar
+from headflow.certificates.atomic import write_text_atomic
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.loading import read_bounded
+from headflow.checks.progress import progress_bar
 
 Task = Callable[..., dict[str, Any]]
 KEY = "point_key"

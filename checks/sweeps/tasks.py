@@ -11,15 +11,14 @@ import math
 from fractions import Fraction
 
 import numpy as np
-
-from certificates.errors import InputError
-from checks.constants import certified as constants
-from checks.constants import floats as scalar_constants
-from checks.evidence.clustering_times import measure
-from checks.evidence.condition8_exits import regime_exit
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.certificates.errors import InputError
+from headflow.checks.constants import certified as constants
+from headflow.checks.constants import floats as scalar_constants
+from headflow.checks.evidence.clustering_times import measure
+from headflow.checks.evidence.condition8_exits import regime_exit
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 #: Relative width at which the bisection for the threshold stops (below float64 resolution).
 BISECTION_TOLERANCE = 1e-13

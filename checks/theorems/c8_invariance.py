@@ -5,7 +5,7 @@ there. headflow decides it in Theorem 19's regime (usa, M_h = W_h = alpha I, ort
 0 < beta <= beta*), where the tokens stay equiangular and rho alone moves, and measures the exit gap.
 
 How each is decided:
-- witness (C8.invariance): `identities.condition8_invariance.prove_exit` derives, for symbolic
+- witness (C8.invariance): `headflow.identities.condition8_invariance.prove_exit` derives, for symbolic
   H >= 2, n, alpha > 0 and beta (Condition 8 strict at the start, which every beta in (0, beta*] gives),
   that rho increases through (0, 1) in finite time, that the margin is alpha^2 w^2 h(rho) with h strictly
   concave and h(1) = -(H - 1) n^2 < 0: every such trajectory leaves the region. The REFUTED verdict rests
@@ -13,7 +13,7 @@ How each is decided:
   exit) whose signs are settled by balls, its lemma re-derived by the checker.
 - symbolic (C8.invariance.exit-gap): `prove_exit_gap` adds that eps_exit increases with alpha beta and
   n (H - 1)/(H (n - 1)) < eps_exit < 1; witness: certified brackets of eps_exit at a few instances
-  (`certificates.provers.exit_gap`); trajectory: the numpy model integrated from orthonormal tokens, its first
+  (`headflow.certificates.provers.exit_gap`); trajectory: the numpy model integrated from orthonormal tokens, its first
   negative Condition 8 margin located by an event, agrees with the certified gap (floats: evidence).
 - search (C8.invariance.reading-b): orthogonal-subspace heads and random unit tokens, each started at the
   edge of the region (the largest beta at which Condition 8 still holds at every token and head, by
@@ -28,21 +28,21 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from certificates.provers import exit_gap
-from certificates.provers.witness import certify_obligation_point
-from certificates.store import certificate_directory
-from checks.constants import floats as scalar_constants
-from checks.evidence.cases import Worst, cases
-from checks.evidence.condition8_exits import edge_beta, model_exit, regime_exit
-from checks.evidence.sampling import configuration_record
-from checks.integrator import IntegrationFailure
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import condition8_invariance as ci
-from identities.derivation import Derivation
+from headflow.certificates.provers import exit_gap
+from headflow.certificates.provers.witness import certify_obligation_point
+from headflow.certificates.store import certificate_directory
+from headflow.checks.constants import floats as scalar_constants
+from headflow.checks.evidence.cases import Worst, cases
+from headflow.checks.evidence.condition8_exits import edge_beta, model_exit, regime_exit
+from headflow.checks.evidence.sampling import configuration_record
+from headflow.checks.integrator import IntegrationFailure
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import condition8_invariance as ci
+from headflow.identities.derivation import Derivation
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (

@@ -1,12 +1,12 @@
 """Condition 8: radial dominance implies per-head monotonicity (per-token form), and the summed form.
 
-Both are proved in `identities.energy` on top of Theorem 17's decomposition (PROVED).
+Both are proved in `headflow.identities.energy` on top of Theorem 17's decomposition (PROVED).
 """
 
 from __future__ import annotations
 
-from checks.registry import REGISTRY
-from identities import energy
+from headflow.checks.registry import REGISTRY
+from headflow.identities import energy
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (

@@ -1,7 +1,7 @@
 """The paper's open problem on critical points: equilibria of the combined multi-head field (claims `critical-points*`).
 
 How each is decided:
-- symbolic (single cluster, antipodal splits, regular simplex): `identities.critical_points` shows that the
+- symbolic (single cluster, antipodal splits, regular simplex): `headflow.identities.critical_points` shows that the
   velocity of every token is a multiple of the token, for every n, d, H, beta and attention kind: PROVED.
 - equilibria (the grid of small instances): `checks.evidence.equilibria` searches (structured candidates and seeded
   random starts, Levenberg-Marquardt), then certifies each class found: existence by a Krawczyk test in
@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from certificates.store import certificate_directory
-from checks.evidence import equilibria
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome, Verdict
-from identities import critical_points as proofs
+from headflow.certificates.store import certificate_directory
+from headflow.checks.evidence import equilibria
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities import critical_points as proofs
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -108,7 +107,7 @@ REGISTRY.derivations(
     "critical points: equilibria of n = 4 tokens on S^2 (softmax, lambda = 1, 1/2, beta = 1)",
 )
 def _equilibria() -> Figure:
-    from checks.reports import figures
+    from headflow.checks.reports import figures
 
     return figures.equilibria_gallery()
 

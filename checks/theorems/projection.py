@@ -1,14 +1,14 @@
 """The tangent projection P⊥_x u = u - <x, u> x at a unit x: self-pairing, symmetry, tangency, idempotence.
 
 The spherical dynamics move each token along P⊥_x of its velocity field. Each identity is PROVED by
-`identities.projection` in dimension-free Gram algebra (inner products with <x, x> = 1), so the
+`headflow.identities.projection` in dimension-free Gram algebra (inner products with <x, x> = 1), so the
 proof holds for every d at once.
 """
 
 from __future__ import annotations
 
-from checks.registry import REGISTRY
-from identities.projection import prove_self_pairing, prove_symmetry, prove_tangency
+from headflow.checks.registry import REGISTRY
+from headflow.identities.projection import prove_self_pairing, prove_symmetry, prove_tangency
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (

@@ -5,20 +5,20 @@ dE/dt = (1/n) sum_i |xdot_i|^2, on the sphere and in flat space, and dropping ei
 dE/dt < 0 (T11.hypotheses, with one reading per dropped hypothesis).
 
 How each is decided:
-- symbolic: the identities are proved in `identities.energy`, which is what makes them PROVED.
-- numeric and trajectory (`checks.evidence.energy_rates`): the model's chain-rule dE/dt against
+- symbolic: the identities are proved in `headflow.identities.energy`, which is what makes them PROVED.
+- numeric and trajectory (`headflow.checks.evidence.energy_rates`): the model's chain-rule dE/dt against
   (1/n) sum |xdot_i|^2 and a fourth-order finite difference of E along the flow; along integrated
   runs E never decreases by more than the integration error and E(T) - E(0) matches the quadrature.
-- witness (`checks.evidence.energy_witnesses`): a float search, exact rounding, a ball-verified dE/dt < 0.
+- witness (`headflow.checks.evidence.energy_witnesses`): a float search, exact rounding, a ball-verified dE/dt < 0.
 """
 
 from __future__ import annotations
 
-from checks.evidence.energy_rates import check_energy_rate, check_energy_trajectories
-from checks.evidence.energy_witnesses import SEARCHES, find_witness
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome, Verdict
-from identities import energy
+from headflow.checks.evidence.energy_rates import check_energy_rate, check_energy_trajectories
+from headflow.checks.evidence.energy_witnesses import SEARCHES, find_witness
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities import energy
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (

@@ -1,14 +1,14 @@
 """Theorem 12: robustness of the energy rate to value misalignment, W_h = M_h + Delta_h.
 
-Decided in floats (`checks.evidence.energy_bounds`): the stated lower bound on dE/dt against the model's
+Decided in floats (`headflow.checks.evidence.energy_bounds`): the stated lower bound on dE/dt against the model's
 exact chain-rule rate at random configurations, so at most CONFIRMED.
 """
 
 from __future__ import annotations
 
-from checks.evidence.energy_bounds import check_value_misalignment
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome
+from headflow.checks.evidence.energy_bounds import check_value_misalignment
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (

@@ -1,16 +1,16 @@
 """Theorem 16: with orthogonal, symmetric, aligned heads each head energy rises along the flat dynamics.
 
-dE_h/dt = (1/n^3) sum_i |f^h_i|^2 is proved in `identities.energy` (PROVED); the numeric and trajectory
-procedures (`checks.evidence.energy_rates`) cross-check the proved formula against the numpy model and
+dE_h/dt = (1/n^3) sum_i |f^h_i|^2 is proved in `headflow.identities.energy` (PROVED); the numeric and trajectory
+procedures (`headflow.checks.evidence.energy_rates`) cross-check the proved formula against the numpy model and
 follow each E_h along integrated runs, to catch a proof of the wrong statement.
 """
 
 from __future__ import annotations
 
-from checks.evidence.energy_rates import check_flat_orthogonal, check_formula, t16_formula
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome
-from identities import energy
+from headflow.checks.evidence.energy_rates import check_flat_orthogonal, check_formula, t16_formula
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome
+from headflow.identities import energy
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (

@@ -1,23 +1,23 @@
 """Theorem 17: the radial-shadow decomposition of dE_h/dt on the sphere, and the obstruction it allows.
 
 Under orthogonality, dE_h/dt = (1/n^3) sum_i (T^h_i - sum_{h' != h} a^h_i a^h'_i) is proved in
-`identities.energy` and cross-checked against the model (`checks.evidence.energy_rates`); that some
+`headflow.identities.energy` and cross-checked against the model (`headflow.checks.evidence.energy_rates`); that some
 dE_h/dt can be negative (T17.shadow-obstruction) is CERTIFIED by a ball-verified witness
-(`checks.evidence.energy_witnesses`).
+(`headflow.checks.evidence.energy_witnesses`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome
-from identities import energy
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome
+from headflow.identities import energy
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
-from checks.evidence.energy_rates import check_formula, t17_formula
-from checks.evidence.energy_witnesses import SEARCHES, find_witness
+from headflow.checks.evidence.energy_rates import check_formula, t17_formula
+from headflow.checks.evidence.energy_witnesses import SEARCHES, find_witness
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (
@@ -44,7 +44,7 @@ REGISTRY.derivations(
 
 @REGISTRY.figure("T17.shadow-obstruction", "T17: total and per-head energies along a trajectory")
 def _energies() -> Figure:
-    from checks.reports import figures
+    from headflow.checks.reports import figures
 
     return figures.head_energy_curves()
 

@@ -8,10 +8,10 @@ every head's energy rises for every beta.
 
 How each is decided:
 - symbolic (c-star, golden, lambert-w and its readings, monotonicity-regime): exact SymPy algebra on
-  the closed forms (`identities.scalar_regime`, `identities.energy`); the "c* needs Lambert W" reading
+  the closed forms (`headflow.identities.scalar_regime`, `headflow.identities.energy`); the "c* needs Lambert W" reading
   is REFUTED exactly (c* is a quadratic surd).
 - smt (threshold and its readings): in this regime Condition 8 is the polynomial margin
-  alpha^2 ((n-1) - (H-1) t^2) with t = exp(alpha beta) > 0 (`identities.condition8_scalar`); beta*
+  alpha^2 ((n-1) - (H-1) t^2) with t = exp(alpha beta) > 0 (`headflow.identities.condition8_scalar`); beta*
   enters through q* = exp(2 alpha beta*) and c* through its defining polynomial. Since exp and log are
   increasing, comparisons of thresholds in beta are comparisons of q = t^2, so every statement is
   polynomial and Z3 decides it for all real H >= 2, n >= 2 at once, with SMT certificates that
@@ -27,21 +27,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import sympy as sp
-
-from certificates.provers.smt import certify, decide
-from certificates.provers.witness import certify_obligation_point
-from certificates.statements import registry as obligations
-from certificates.statements.registry import SmtStatement
-from certificates.store import certificate_directory
-from checks.evidence.equal_heads import check_equal_heads_monotonicity
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome, Step, Verdict, derived
-from identities import closed_forms
-from identities import closed_forms as cf
-from identities import condition8_scalar as sr
-from identities.derivation import Derivation
-from identities.energy import prove_equal_heads_monotonicity
-from identities.scalar_regime import (
+from headflow.certificates.provers.smt import certify, decide
+from headflow.certificates.provers.witness import certify_obligation_point
+from headflow.certificates.statements import registry as obligations
+from headflow.certificates.statements.registry import SmtStatement
+from headflow.certificates.store import certificate_directory
+from headflow.checks.evidence.equal_heads import check_equal_heads_monotonicity
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome, Step, Verdict, derived
+from headflow.identities import closed_forms
+from headflow.identities import closed_forms as cf
+from headflow.identities import condition8_scalar as sr
+from headflow.identities.derivation import Derivation
+from headflow.identities.energy import prove_equal_heads_monotonicity
+from headflow.identities.scalar_regime import (
     prove_c_star,
     prove_golden,
     prove_lambda_c_equation,
@@ -134,7 +133,7 @@ def _monotonicity_regime_numeric(ctx: Context) -> Outcome:
 
 @REGISTRY.figure("T19.threshold", "T19: beta* against the model's Condition 8 threshold")
 def _phase_diagram() -> Figure:
-    from checks.reports import figures
+    from headflow.checks.reports import figures
 
     return figures.beta_star_phase_diagram()
 

@@ -9,18 +9,18 @@ mean strength above lambda_c are super-additive, sum_h phi(lambda_h) > H phi(mea
 How each is decided:
 - rates, symbolic: with M_h = lambda_h I the tokens stay equiangular and eps obeys
   d eps/dt = -sum_h 2 lambda_h eps (n - (n-1) eps) / (exp(beta lambda_h eps) + n - 1), derived in
-  `identities.equiangular` from the Gram ODE (explicitly for small n, by counting for general n);
+  `headflow.identities.equiangular` from the Gram ODE (explicitly for small n, by counting for general n);
   at eps = 1 this is -sum_h phi(lambda_h), and as eps -> 0 it is -2 Lambda eps. The numeric
-  procedures (`checks.evidence.clustering_rates`) check the reduction against the model instead of
+  procedures (`headflow.checks.evidence.clustering_rates`) check the reduction against the model instead of
   assuming it.
 - super-additivity: phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) and phi_beta(lambda) =
   phi_1(beta lambda)/beta, so convexity is scale-free in u = beta lambda. lambda_c is the root u_c > 0
   of g(u) = (u - 2) e^u - (n - 1)(u + 2) (`closed_forms.lambda_c_equation`); g(0) < 0 and g'' = u e^u > 0
   for u > 0, so g(u) > 0 exactly when u > u_c. The statement as written is REFUTED by a float search
-  (`checks.evidence.superadditivity_search`) whose rational strengths are verified with balls;
+  (`headflow.checks.evidence.superadditivity_search`) whose rational strengths are verified with balls;
   reading-b (every head in the convex regime) is PROVED for all n >= 2 and all strengths by
-  `identities.convexity` (phi'' = K g, K > 0, g convex with g(0) < 0, then strict Jensen), and checked
-  independently by ball covers (`certificates.provers.convexity_cover`) for listed n and
+  `headflow.identities.convexity` (phi'' = K g, K > 0, g convex with g(0) < 0, then strict Jensen), and checked
+  independently by ball covers (`headflow.certificates.provers.convexity_cover`) for listed n and
   beta lambda_h <= 40 (its own claim, COVER_CLAIM, whose certificates `headflow certify` writes).
 """
 
@@ -29,17 +29,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import sympy as sp
-
-from certificates.provers.convexity_cover import certify_convexity, u
-from certificates.provers.witness import certify_obligation_point
-from certificates.statements import registry as obligations
-from certificates.store import certificate_directory
-from checks.constants.floats import lambda_c_scaled
-from checks.evidence.clustering_rates import check_early_rate, check_late_rate
-from checks.evidence.superadditivity_search import search_counterexample
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome, Step, Verdict
-from identities import closed_forms, convexity, equiangular
+from headflow.certificates.provers.convexity_cover import certify_convexity, u
+from headflow.certificates.provers.witness import certify_obligation_point
+from headflow.certificates.statements import registry as obligations
+from headflow.certificates.store import certificate_directory
+from headflow.checks.constants.floats import lambda_c_scaled
+from headflow.checks.evidence.clustering_rates import check_early_rate, check_late_rate
+from headflow.checks.evidence.superadditivity_search import search_counterexample
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome, Step, Verdict
+from headflow.identities import closed_forms, convexity, equiangular
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -136,7 +135,7 @@ REGISTRY.derivations(
 
 @REGISTRY.figure("T22.superadditivity", "T22: the early-rate function phi (n = 10, beta = 1.0)")
 def _rate_function() -> Figure:
-    from checks.reports import figures
+    from headflow.checks.reports import figures
 
     return figures.rate_function_plot(10, 1.0)
 

@@ -2,26 +2,25 @@
 
 How each is decided:
 - linearized readings (softmax c, d; relu c): statements about the simplified (frozen-rate or
-  first-order) model, decided symbolically (`identities.linearized_clustering`).
+  first-order) model, decided symbolically (`headflow.identities.linearized_clustering`).
 - exact-reduction readings (softmax e, f; relu d, e): the upper-bound and tight readings on the
   exact reduced ODE for rho, by closed form (relu) or a squeeze between closed forms (softmax), with
-  exact limits (`identities.reduced_clustering`).
+  exact limits (`headflow.identities.reduced_clustering`).
 - measured readings (a: exponents at most the claimed ones; b: equal to them) and the claims as
-  stated: clustering times from random starts and their scaling fit (`checks.evidence.clustering_times`);
+  stated: clustering times from random starts and their scaling fit (`headflow.checks.evidence.clustering_times`);
   floats can only support a claim, a contradicting fit gives INCONCLUSIVE, never REFUTED.
 """
 
 from __future__ import annotations
 
 import sympy as sp
-
-from checks.evidence.clustering_times import GAP_TOLERANCE, check_clustering_time
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome, Verdict, derived
-from identities import linearized_clustering as lc
-from identities import reduced_clustering as rc
-from identities import signs
-from identities.derivation import Derivation
+from headflow.checks.evidence.clustering_times import GAP_TOLERANCE, check_clustering_time
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import linearized_clustering as lc
+from headflow.identities import reduced_clustering as rc
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (
@@ -142,7 +141,7 @@ def _softmax_first(ctx: Context) -> Outcome:
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"not decided: {reason}")
     return Outcome(
         Verdict.REFUTED,
-        METHOD + "; t/n -> 0 by a squeeze, every lambda, beta, rho1 > 0 (identities.limits)",
+        METHOD + "; t/n -> 0 by a squeeze, every lambda, beta, rho1 > 0 (headflow.identities.limits)",
         witness={
             "verified_by": "exact",
             "parameters": "every lambda, beta > 0, rho1 > 0",

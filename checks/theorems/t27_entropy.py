@@ -8,12 +8,12 @@ monotonicity with arbitrary tokens (reading-b) and also arbitrary symmetric head
 the limit with random symmetric heads and tokens (T27.entropy-limit.reading-b).
 
 How each is decided:
-- symbolic: the identity is proved in `identities.entropy` for a general number of scores; a numeric
-  procedure (`checks.evidence.entropy_rates`) cross-checks it against the model's entropy rates.
-- trajectory (`checks.evidence.entropy_rates`): runs from the equiangular scalar regime, the model's
+- symbolic: the identity is proved in `headflow.identities.entropy` for a general number of scores; a numeric
+  procedure (`headflow.checks.evidence.entropy_rates`) cross-checks it against the model's entropy rates.
+- trajectory (`headflow.checks.evidence.entropy_rates`): runs from the equiangular scalar regime, the model's
   rates and recorded entropies along them, and the deficit log n - H^h_i at the end. Floats give at
   most CONFIRMED.
-- witness (monotonicity readings b and c, `checks.evidence.entropy_witnesses`): an adversarial float
+- witness (monotonicity readings b and c, `headflow.checks.evidence.entropy_witnesses`): an adversarial float
   search, exact rounding that keeps the reading's hypotheses, and a ball-verified negative rate.
 """
 
@@ -21,16 +21,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from checks.evidence.entropy_rates import (
+from headflow.checks.evidence.entropy_rates import (
     check_entropy_identity,
     check_limit,
     check_limit_general,
     check_monotone_along_trajectories,
 )
-from checks.evidence.entropy_witnesses import refute_monotone
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome
-from identities.entropy import prove_entropy_identity
+from headflow.checks.evidence.entropy_witnesses import refute_monotone
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome
+from headflow.identities.entropy import prove_entropy_identity
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -101,7 +101,7 @@ REGISTRY.declare(
 
 @REGISTRY.figure("T27.entropy-monotone", "T27: attention entropy against time")
 def _entropies() -> Figure:
-    from checks.reports import figures
+    from headflow.checks.reports import figures
 
     return figures.entropy_curves()
 

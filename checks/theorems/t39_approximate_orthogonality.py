@@ -1,14 +1,14 @@
 """Theorem 39: per-head monotonicity survives approximate orthogonality, max |M_h' M_h|_op = delta.
 
-Decided in floats (`checks.evidence.energy_bounds`): the stated lower bound on dE_h/dt against the
+Decided in floats (`headflow.checks.evidence.energy_bounds`): the stated lower bound on dE_h/dt against the
 model's exact chain-rule rates at random configurations, so at most CONFIRMED.
 """
 
 from __future__ import annotations
 
-from checks.evidence.energy_bounds import check_approximate_orthogonality
-from checks.registry import REGISTRY, Context
-from checks.verdicts import Outcome
+from headflow.checks.evidence.energy_bounds import check_approximate_orthogonality
+from headflow.checks.registry import REGISTRY, Context
+from headflow.checks.verdicts import Outcome
 
 _STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (

@@ -6,14 +6,15 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from certificates.kernel.format import content_hash
-from certificates.provers.convexity_cover import certify_convexity
-from certificates.store import build_certificate, certificate_directory
-from checks.constants.floats import lambda_c_scaled
-from checks.evidence import energy_witnesses as wc
-from checks.registry import Context
-from checks.theorems import t19_threshold as tc
-from checks.verdicts import Outcome, Verdict
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.provers.convexity_cover import certify_convexity
+from headflow.certificates.store import build_certificate, certificate_directory
+from headflow.checks.constants.floats import lambda_c_scaled
+from headflow.checks.evidence import energy_witnesses as wc
+from headflow.checks.registry import Context
+from headflow.checks.theorems import t19_threshold as tc
+from headflow.checks.verdicts import Outcome, Verdict
+
 from tests.checking import verify_file
 from tests.forging import Edit, forged_file
 from tests.soundness.mutation import Decide, Mutant

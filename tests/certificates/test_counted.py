@@ -7,8 +7,7 @@ import gc
 import time
 
 import pytest
-
-from certificates.counted import spend
+from headflow.certificates.counted import spend
 
 
 def _calls(n: int) -> str:

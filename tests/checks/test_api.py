@@ -8,13 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import headflow.checks as checks
 import pytest
+from headflow.certificates.errors import InputError
+from headflow.checks import cli
+from headflow.checks.reports.report import Report
+from headflow.checks.verdicts import Verdict
 
-import checks
-from certificates.errors import InputError
-from checks import cli
-from checks.reports.report import Report
-from checks.verdicts import Verdict
 from tests.checks.commands.test_check_command import FALSE_CLAIM, TRUE_CLAIMS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,7 +107,7 @@ def _python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_readme_one_liner_prints_the_summary(tmp_path: Path) -> None:
-    run = _python("import checks; r = checks.verify(only='T19.*'); print(r.summary)", tmp_path)
+    run = _python("import headflow; r = headflow.verify(only='T19.*'); print(r.summary)", tmp_path)
     assert run.returncode == 0, run.stderr
     summary = ast.literal_eval(run.stdout.strip())
     assert set(summary) == {v.value for v in Verdict} and summary["PROVED"] >= 3 and summary["REFUTED"] >= 1
@@ -129,14 +129,14 @@ def test_a_command_imports_only_its_own_module(tmp_path: Path) -> None:
     commands (matplotlib, scipy) are not imported; `check_cert` (the module's name, not the command's) is not a
     command, so it gets the list of commands, like help and unknown names."""
     code = (
-        "import sys; from checks import cli; parser = cli.build_parser(['check-cert', 'x']); "
-        "print(sorted(m for m in ('matplotlib', 'scipy', 'checks.commands.verify') if m in sys.modules)); "
+        "import sys; from headflow.checks import cli; parser = cli.build_parser(['check-cert', 'x']); "
+        "print(sorted(m for m in ('matplotlib', 'scipy', 'headflow.checks.commands.verify') if m in sys.modules)); "
         "print(parser.parse_args(['check-cert', 'x']).handler.__module__); "
         "print(getattr(cli.build_parser(['check_cert']).parse_args(['verify']), 'handler', None))"
     )
     run = _python(code, tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split("\n")[:3] == ["[]", "checks.commands.check_cert", "None"]
+    assert run.stdout.split("\n")[:3] == ["[]", "headflow.checks.commands.check_cert", "None"]
 
 
 #: What start-up must not import: the solvers, SymPy, plotting, dask, and for the list of commands numpy and
@@ -149,15 +149,15 @@ _COMMANDS = [cli._summary(name)[0] for name in cli._command_names()]
 @pytest.mark.parametrize(
     ("argv", "also_absent"),
     [
-        (["--help"], ("numpy", "flint", "rich", "checks.commands.", "importlib.metadata")),
-        ([], ("numpy", "flint", "checks.commands.")),
-        (["--version"], ("numpy", "flint", "checks.commands.")),
+        (["--help"], ("numpy", "flint", "rich", "headflow.checks.commands.", "importlib.metadata")),
+        ([], ("numpy", "flint", "headflow.checks.commands.")),
+        (["--version"], ("numpy", "flint", "headflow.checks.commands.")),
         *[([command, "--help"], ("numpy", "flint", "mpmath", "identities")) for command in _COMMANDS],
     ],
 )
 def test_start_up_imports_nothing_heavy(tmp_path: Path, argv: list[str], also_absent: tuple[str, ...]) -> None:
     code = (
-        f"import sys\nfrom checks import cli\ntry:\n    cli.main({argv!r})\nexcept SystemExit:\n    pass\n"
+        f"import sys\nfrom headflow.checks import cli\ntry:\n    cli.main({argv!r})\nexcept SystemExit:\n    pass\n"
         f"print(sorted({{m.split('.')[0] for m in sys.modules if m.startswith({(*_HEAVY, *also_absent)!r})}}))"
     )
     run = _python(code, tmp_path)
@@ -184,7 +184,7 @@ def test_small_constants_calls_import_no_sympy(tmp_path: Path) -> None:
     identities, which are SymPy) nor a solver or numpy; every call still prints its digits."""
     calls = [["constants", "--quantity", *call, "--digits", "50", "--format", "csv"] for call in _SMALL_CALLS]
     code = (
-        "import sys, io, contextlib\nfrom checks import cli\nout = io.StringIO()\n"
+        "import sys, io, contextlib\nfrom headflow.checks import cli\nout = io.StringIO()\n"
         f"with contextlib.redirect_stdout(out):\n    codes = [cli.main(argv) for argv in {calls!r}]\n"
         "print(codes, out.getvalue().count('\\n'))\n"
         f"print(sorted(m for m in sys.modules if m.startswith({(*_HEAVY, 'numpy', 'identities')!r})))"
@@ -200,17 +200,17 @@ def test_the_list_of_commands_shows_each_command_s_own_help() -> None:
     """The one-line help read from a command's source (no import) is the module's HELP, for every command."""
     import importlib
 
-    from checks import cli
+    from headflow.checks import cli
 
     for module_name in cli._command_names():
-        module = importlib.import_module(f"checks.commands.{module_name}")
+        module = importlib.import_module(f"headflow.checks.commands.{module_name}")
         assert cli._summary(module_name) == (getattr(module, "NAME", module_name.replace("_", "-")), module.HELP)
 
 
 @pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])
 def test_blas_runs_on_one_thread_unless_the_user_set_it(tmp_path: Path, given: str | None, expected: str) -> None:
     setting = "" if given is None else f"os.environ['OPENBLAS_NUM_THREADS'] = '{given}'; "
-    run = _python(f"import os; {setting}import checks; print(os.environ['OPENBLAS_NUM_THREADS'])", tmp_path)
+    run = _python(f"import os; {setting}import headflow.checks; print(os.environ['OPENBLAS_NUM_THREADS'])", tmp_path)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == expected
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from checks import cli
-from checks.registry import load_all
-from checks.reports.report import Report
+from headflow.checks import cli
+from headflow.checks.registry import load_all
+from headflow.checks.reports.report import Report
 
 OWNED = (
     "projection.*,T11.energy-rate.*,T16.*,T17.shadow-decomposition,C8.radial-dominance*,T27.entropy-identity,"

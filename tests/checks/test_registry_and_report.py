@@ -8,15 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from certificates.errors import InputError
-from checks import api, cli
-from checks.evidence.energy_rates import check_energy_rate
-from checks.registry import REGISTRY, Context, Registry, load_all
-from checks.reports.document import build_report, render_markdown
-from checks.reports.report import Report
-from checks.runner import run_claim
-from checks.verdicts import EvidenceError, Outcome, Step, Verdict, combine
+from headflow.certificates.errors import InputError
+from headflow.checks import api, cli
+from headflow.checks.evidence.energy_rates import check_energy_rate
+from headflow.checks.registry import REGISTRY, Context, Registry, load_all
+from headflow.checks.reports.document import build_report, render_markdown
+from headflow.checks.reports.report import Report
+from headflow.checks.runner import run_claim
+from headflow.checks.verdicts import EvidenceError, Outcome, Step, Verdict, combine
 
 
 def test_every_spec_claim_is_declared() -> None:
@@ -39,7 +38,7 @@ def test_every_spec_claim_is_declared() -> None:
 #: order of declaration is the order of first import, which other tests' imports would change here.
 _CLAIM_SET = """
 import hashlib, json
-from checks.registry import load_all
+from headflow.checks.registry import load_all
 claims = load_all().claims()
 print(json.dumps({
     "claims": [
@@ -64,7 +63,7 @@ def test_the_claim_set_is_the_recorded_one() -> None:
 def test_a_derivation_table_registers_the_derived_procedure() -> None:
     """A table row becomes the procedure derived(prove(), method), owned by the module named; a failed derivation
     is not PROVED."""
-    from identities.derivation import Derivation
+    from headflow.identities.derivation import Derivation
 
     registry = Registry()
     registry.declare("x", "x", "x")
@@ -72,9 +71,9 @@ def test_a_derivation_table_registers_the_derived_procedure() -> None:
     proved, failed = Derivation(), Derivation()
     proved.holds("1 = 1", True)
     failed.holds("1 = 2", False)
-    registry.derivations("checks.theorems.example", (("x", lambda: proved, "m"), ("y", lambda: failed, "m")))
+    registry.derivations("headflow.checks.theorems.example", (("x", lambda: proved, "m"), ("y", lambda: failed, "m")))
     ((name, procedure),) = registry.get("x").procedures
-    assert (name, procedure.__module__) == ("symbolic", "checks.theorems.example")
+    assert (name, procedure.__module__) == ("symbolic", "headflow.checks.theorems.example")
     assert procedure(Context()).verdict is Verdict.PROVED
     assert registry.get("y").procedures[0][1](Context()).verdict is not Verdict.PROVED
 

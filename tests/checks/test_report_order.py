@@ -7,13 +7,15 @@ import json
 import subprocess
 import sys
 
-from checks.registry import THEOREMS
+from headflow.checks.registry import THEOREMS
 
-ORDER = "from checks.registry import load_all; import json; print(json.dumps([c.id for c in load_all().claims()]))"
+ORDER = (
+    "from headflow.checks.registry import load_all; import json; print(json.dumps([c.id for c in load_all().claims()]))"
+)
 
 
 def _order(first: list[str]) -> list[str]:
-    imports = "".join(f"import checks.theorems.{name}; " for name in first)
+    imports = "".join(f"import headflow.checks.theorems.{name}; " for name in first)
     done = subprocess.run([sys.executable, "-c", imports + ORDER], capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import mpmath
 import sympy as sp
-
-from identities import asymptotic_orders as ao
-from identities import condition8_invariance as ci
-from identities import signs
-from identities.derivation import Derivation
+from headflow.identities import asymptotic_orders as ao
+from headflow.identities import condition8_invariance as ci
+from headflow.identities import signs
+from headflow.identities.derivation import Derivation
 
 x = sp.Symbol("x", positive=True)
 FACTS = signs.facts(positive=[x])

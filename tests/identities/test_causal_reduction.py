@@ -6,12 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-
-from certificates.kernel.vocabulary import ATTENTION_KINDS
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from identities import causal_reduction as cr
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.identities import causal_reduction as cr
 
 LAMBDAS = (0.8, -0.3, 1.4)
 

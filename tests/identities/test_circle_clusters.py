@@ -6,12 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from identities import circle_clusters as cc
-from identities.derivation import Derivation
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.identities import circle_clusters as cc
+from headflow.identities.derivation import Derivation
 
 
 @pytest.mark.parametrize("kind", ["usa", "softmax", "relu"])

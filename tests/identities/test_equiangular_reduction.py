@@ -5,13 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from identities import equiangular_reduction as er
-from identities import linearized_clustering as lc
-from identities.derivation import Derivation
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.identities import equiangular_reduction as er
+from headflow.identities import linearized_clustering as lc
+from headflow.identities.derivation import Derivation
 
 
 def _configuration(kind: str, n: int, rho: float, lambdas: list[float], beta: float, seed: int) -> Configuration:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks.model import field as model
-from identities.gram import GramSpace, Pairing, Vector
+from headflow.checks.model import field as model
+from headflow.identities.gram import GramSpace, Pairing, Vector
 
 x, u, w = sp.symbols("x u w")
 M1, M2 = sp.symbols("M1 M2")

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.model.observables import EVALUATORS
-from identities import scheme_energy
-from identities.derivation import Derivation
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.observables import EVALUATORS
+from headflow.identities import scheme_energy
+from headflow.identities.derivation import Derivation
 
 
 @pytest.mark.parametrize("geometry", list(scheme_energy.SPEEDS))

@@ -7,14 +7,13 @@ import random
 import pytest
 import sympy as sp
 from flint import arb
+from headflow.certificates.inert import inert
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.identities import signs
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from certificates.inert import inert
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import precision
-from certificates.sympy_trees import from_sympy
-from identities import signs
 
 x, y, z = sp.symbols("x y z", real=True)
 m = sp.Symbol("m", nonnegative=True)
@@ -153,7 +152,7 @@ def test_proved_signs_hold_at_random_points(expr: sp.Expr, seed: int) -> None:
 def test_cancelling_numbers_are_not_given_a_sign() -> None:
     """Issue 23's example: SymPy's numerical sign of 1 - c*(10^30)^2 (positive) came out negative. The prover
     reads no numbers but rationals, so it cannot be misled: it proves neither sign."""
-    from identities.closed_forms import c_star
+    from headflow.identities.closed_forms import c_star
 
     cancelling = 1 - c_star(sp.Integer(10) ** 30) ** 2
     assert signs.prove(cancelling, "<0", F) is None

@@ -1,13 +1,12 @@
-"""The exact zero test of derivations (identities.zero_test): identities shown 0, non-identities never."""
+"""The exact zero test of derivations (headflow.identities.zero_test): identities shown 0, non-identities never."""
 
 from __future__ import annotations
 
 import pytest
 import sympy as sp
-
-from identities.closed_forms import c_star
-from identities.derivation import Derivation
-from identities.zero_test import checked_rewrite, is_identically_zero
+from headflow.identities.closed_forms import c_star
+from headflow.identities.derivation import Derivation
+from headflow.identities.zero_test import checked_rewrite, is_identically_zero
 
 x, y = sp.symbols("x y", real=True)
 n = sp.Symbol("n", positive=True)

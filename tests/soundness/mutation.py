@@ -5,7 +5,7 @@ coefficient, a dropped hypothesis, a widened domain) and hands the mutated state
 *deciding code itself* (the provers take the claimed right-hand side, SMT statements are data,
 covers take their box, the numeric checks take a coefficient or a head family, the certificate
 verifier takes a file). `registry()` declares every mutant as a claim of a private Registry, so
-it is run by `checks.runner.run_claim` exactly like a paper claim.
+it is run by `headflow.checks.runner.run_claim` exactly like a paper claim.
 
 A false mutant must come out REFUTED or INCONCLUSIVE ("killed"); a true variant must never come
 out REFUTED, and those marked `accept` must come out true (so a kill is due to the mutation, not
@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
-
-from certificates.provers.intervals import certify_cover, prove, prove_inequality
-from certificates.provers.witness import certify_point
-from certificates.store import certificate_directory
-from checks.registry import Context, Registry
-from checks.verdicts import Outcome, Step, Verdict, derived
+from headflow.certificates.provers.intervals import certify_cover, prove, prove_inequality
+from headflow.certificates.provers.witness import certify_point
+from headflow.certificates.store import certificate_directory
+from headflow.checks.registry import Context, Registry
+from headflow.checks.verdicts import Outcome, Step, Verdict, derived
 
 Decide = Callable[[Context], Outcome]
 #: The box budget of a mutant's ball cover: a count, so a mutant's verdict does not depend on the machine.

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from checks.registry import Context
-from checks.runner import run_claim
-from checks.verdicts import TRUE_VERDICTS, Verdict
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claim
+from headflow.checks.verdicts import TRUE_VERDICTS, Verdict
+
 from tests.soundness.mutation import Mutant, accepted, killed, registry
 
 

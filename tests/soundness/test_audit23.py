@@ -15,19 +15,19 @@ from pathlib import Path
 
 import sympy as sp
 from flint import arb
+from headflow.certificates.claims.expressions import parse_expression
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.schema import InequalityClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.tree_text import term_text
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.checks.claimsfile.inequality_decider import refutation
+from headflow.checks.cli import main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from certificates.claims.expressions import parse_expression
-from certificates.claims.loader import parse_claims
-from certificates.claims.schema import InequalityClaim
-from certificates.errors import InputError
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import precision
-from certificates.kernel.tree_text import term_text
-from certificates.sympy_trees import from_sympy
-from checks.claimsfile.inequality_decider import refutation
-from checks.cli import main
 from tests.checking import verify_file
 
 SYMBOLS = {name: sp.Symbol(name) for name in "xy"}

@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from certificates.kernel.loading import RefusedFile, read_bounded
-from checks.cli import main
+from headflow.certificates.kernel.loading import RefusedFile, read_bounded
+from headflow.checks.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIM = '[[claim]]\nid = "a"\nkind = "identity"\nlhs = "1"\nrhs = "1"\n'
@@ -26,9 +25,9 @@ def _limit_memory() -> None:
 
 
 def headflow(*argv: str) -> subprocess.CompletedProcess[str]:
-    """`python -m checks argv` with 60 s and 3 GB: a hang or an unbounded read fails instead of stalling."""
+    """`python -m headflow argv` with 60 s and 3 GB: a hang or an unbounded read fails instead of stalling."""
     return subprocess.run(
-        [sys.executable, "-m", "checks", *argv],
+        [sys.executable, "-m", "headflow", *argv],
         capture_output=True,
         text=True,
         timeout=60,

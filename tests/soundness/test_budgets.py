@@ -12,24 +12,24 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import format as certificate_format
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exprtree import MAX_DEPTH, TreeError
+from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
+from headflow.checks import api, registry
+from headflow.checks import runner as claim_runner
+from headflow.checks.choices import MAX_SEED
+from headflow.checks.cli import main
+from headflow.checks.constants import certified as constants
+from headflow.checks.constants.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
+from headflow.checks.constants.mpmath_reference import max_digits
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import TIMED_OUT, run_claim
+from headflow.checks.sweeps.runner import MAX_GRID_POINTS, run_sweep
 
-from certificates.errors import InputError
-from certificates.kernel import format as certificate_format
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exprtree import MAX_DEPTH, TreeError
-from certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
-from checks import api, registry
-from checks import runner as claim_runner
-from checks.choices import MAX_SEED
-from checks.cli import main
-from checks.constants import certified as constants
-from checks.constants.exact_numbers import MAX_EXPONENT, MAX_VALUES, parse_values
-from checks.constants.mpmath_reference import max_digits
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.registry import Context, load_all
-from checks.runner import TIMED_OUT, run_claim
-from checks.sweeps.runner import MAX_GRID_POINTS, run_sweep
 from tests.checking import verify_file
 
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headflow.checks.claimsfile import inequality_decider
+from headflow.checks.cli import main
 
-from checks.claimsfile import inequality_decider
-from checks.cli import main
 from tests.checking import verify_file
 from tests.forging import forged, write
 from tests.soundness.forgeries import UNCHECKED, unchecked_fields
@@ -103,7 +103,7 @@ def test_the_writers_write_only_checked_fields(genuine: dict[str, Path], tmp_pat
     claims = tmp_path / "claims.toml"
     claims.write_text(CLAIMS)  # --claims compares the checked fields: the free text in the user's file is no difference
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", str(genuine["square-below"]), "--claims", str(claims)],
+        [sys.executable, "-m", "headflow", "check-cert", str(genuine["square-below"]), "--claims", str(claims)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -135,7 +135,7 @@ def test_smuggled_text_is_rejected_naming_the_field(
     genuine: dict[str, Path], tmp_path: Path, claim: str, forgery: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """By `headflow check-cert`: the kernel holds the embedded claim (provenance) to its form, the command reads its
-    text (`checks.certificate_lines`)."""
+    text (`headflow.checks.certificate_lines`)."""
     edit, field = FORGERIES[forgery]
     path = write(forged(_data(genuine[claim]), edit), tmp_path / "forged.json")
     capsys.readouterr()

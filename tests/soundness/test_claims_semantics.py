@@ -19,19 +19,19 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.problems import ClaimsFileError
+from headflow.certificates.claims.schema import ConstantClaim, InequalityClaim, significant_digits
+from headflow.certificates.kernel import real_statements
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.cli import main
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certificates.claims.loader import parse_claims
-from certificates.claims.numbers import stated
-from certificates.claims.problems import ClaimsFileError
-from certificates.claims.schema import ConstantClaim, InequalityClaim, significant_digits
-from certificates.kernel import real_statements
-from checks.claimsfile.register import register_claims
-from checks.cli import main
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 PROVEN = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.CONFIRMED)

@@ -4,7 +4,7 @@ Runs are compared in process and across processes with different PYTHONHASHSEED 
 randomization changes set and dict iteration orders of strings, a classic source of differences in
 SymPy printing and SMT text). Claims with random searches are included on purpose. And a verdict does not depend
 on how busy the machine is: every budget it can depend on is counted (solver resources, boxes, steps, SymPy
-operations: `certificates.counted`), so runs with every core saturated by busy loops give the same reports.
+operations: `headflow.certificates.counted`), so runs with every core saturated by busy loops give the same reports.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from checks.cli import main
+from headflow.checks.cli import main
 
 #: Claims whose procedures draw random numbers, search witnesses, or write every kind of certificate.
 RANDOMIZED = (
@@ -61,7 +60,7 @@ def _certify_in_process(out: Path, capsys: pytest.CaptureFixture[str]) -> dict[s
 
 def _certify_in_subprocess(out: Path, hash_seed: str) -> dict[str, bytes]:
     env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-    command = [sys.executable, "-m", "checks", "certify", f"--only={CERTIFYING}", f"--certificates={out}", "--seed=3"]
+    command = [sys.executable, "-m", "headflow", "certify", f"--only={CERTIFYING}", f"--certificates={out}", "--seed=3"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
     assert result.returncode == 0, result.stderr
     return {path.name: path.read_bytes() for path in sorted(out.iterdir())}
@@ -87,7 +86,7 @@ def test_certificates_are_byte_identical_across_runs_and_processes(
 
 def test_report_figures_are_byte_identical() -> None:
     """The html and markdown reports embed PNG figures: they must not carry a timestamp either."""
-    from checks.reports.figures import figures_for
+    from headflow.checks.reports.figures import figures_for
 
     ids = ["T19.threshold", "T22.early-rate"]
     assert figures_for(ids) == figures_for(ids)
@@ -142,7 +141,7 @@ def _saturated() -> Iterator[None]:
 def _headflow_json(folder: Path, args: list[str]) -> dict[str, Any]:
     """The JSON report of `headflow ARGS` run in `folder` (certificates in its `certs`), without `seconds`."""
     folder.mkdir()
-    command = [sys.executable, "-m", "checks", *args, "--format=json", "--out=report.json", "--certificates=certs"]
+    command = [sys.executable, "-m", "headflow", *args, "--format=json", "--out=report.json", "--certificates=certs"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     result = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=env, check=False)
     assert result.returncode in (0, 1), result.stderr

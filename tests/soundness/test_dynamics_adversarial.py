@@ -16,18 +16,18 @@ from pathlib import Path
 import mpmath as mp
 import numpy as np
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.statements import dynamics
+from headflow.checks.claimsfile import dynamics_decider
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.evidence import adversarial
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import parse_claims
-from certificates.provers.model_witness import certify_model_witness
-from certificates.statements import dynamics
-from checks.claimsfile import dynamics_decider
-from checks.claimsfile.register import register_claims
-from checks.evidence import adversarial
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 SCALAR_N3 = """

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 from flint import arb
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.ball_model import ExactConfiguration, stationary
+from headflow.certificates.kernel.exp_field import ExpFieldError, ExpNumber
+from headflow.certificates.kernel.model_values import WITNESS as EQUALITY
+from headflow.certificates.provers.witness import exact_record
+from headflow.certificates.statements import dynamics as elaboration
+from headflow.certificates.store import write_certificate
 
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.kernel.ball_model import ExactConfiguration, stationary
-from certificates.kernel.exp_field import ExpFieldError, ExpNumber
-from certificates.kernel.model_values import WITNESS as EQUALITY
-from certificates.provers.witness import exact_record
-from certificates.statements import dynamics as elaboration
-from certificates.store import write_certificate
 from tests.checking import verify_file
 
 ONE, ZERO = Fraction(1), Fraction(0)

@@ -1,6 +1,6 @@
 """Arithmetic at the grammar's limits is an input error or a verdict with a reason, never a crash.
 
-Every built-in function of the claims grammar (`certificates.claims.names.FUNCTIONS`) is called with extreme
+Every built-in function of the claims grammar (`headflow.certificates.claims.names.FUNCTIONS`) is called with extreme
 arguments in each of its argument slots: literals of magnitude 1e100 and 1e-100, exact powers up to 20,000 bits,
 exponential towers, and symbols ranging up to 1e100 raised to the 1000th power. Each claim goes through every
 route of its kind (balls, the witness search, the SMT encodings, the interval engine, SymPy) and must end
@@ -14,15 +14,14 @@ import json
 from pathlib import Path
 
 import pytest
-
-from certificates.claims.loader import parse_claims
-from certificates.claims.names import FUNCTIONS
-from certificates.claims.problems import ClaimsFileError
-from checks.api import decide
-from checks.claimsfile.register import register_claims
-from checks.cli import main
-from checks.reports.report import DecidedClaim
-from checks.verdicts import Verdict
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.names import FUNCTIONS
+from headflow.certificates.claims.problems import ClaimsFileError
+from headflow.checks.api import decide
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.cli import main
+from headflow.checks.reports.report import DecidedClaim
+from headflow.checks.verdicts import Verdict
 
 #: Ordinary arguments of each arity (a valid point of every function), into which one extreme is put.
 ORDINARY = {1: ("2",), 2: ("10", "1"), 3: ("2", "10", "1")}

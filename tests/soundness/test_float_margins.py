@@ -9,12 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from certificates.claims.loader import parse_claims
-from certificates.kernel.verify import check_file
-from checks.claimsfile.model_decider import decide_model
-from checks.registry import Context
-from checks.verdicts import Verdict
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.verify import check_file
+from headflow.checks.claimsfile.model_decider import decide_model
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict
 
 GAP = """
 [[claim]]

@@ -11,17 +11,17 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from headflow.certificates.constant_specs import QUANTITIES
+from headflow.certificates.errors import InputError
+from headflow.checks.constants import certified as constants
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import UNIT_NORM_TOLERANCE, Configuration
+from headflow.checks.registry import Context
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from certificates.constant_specs import QUANTITIES
-from certificates.errors import InputError
-from checks.constants import certified as constants
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import UNIT_NORM_TOLERANCE, Configuration
-from checks.registry import Context
 from tests.soundness.fuzzing import fuzz_settings
 
 FUZZ = fuzz_settings(60)
@@ -218,7 +218,7 @@ def test_constants_api_returns_certified_digits_or_raises_input_error(quantity, 
     pattern=st.one_of(st.none(), st.text(max_size=12), st.sampled_from(["T19.*", "*", ",", "[", "T1[1-9]*", "**"])),
 )
 def test_contexts_and_claim_selection_accept_or_raise_input_error(profile, seed, deadline, pattern) -> None:
-    from checks.registry import load_all
+    from headflow.checks.registry import load_all
 
     try:
         ctx = Context(profile, seed, None, deadline)

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headflow.checks.cli import main
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks.cli import main
 from tests.forging import forged_file
 from tests.soundness.fuzzing import fuzz_settings
 

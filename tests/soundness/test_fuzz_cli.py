@@ -14,11 +14,11 @@ import uuid
 from pathlib import Path
 
 import pytest
+from headflow.certificates.constant_specs import QUANTITIES
+from headflow.checks.cli import main
 from hypothesis import given
 from hypothesis import strategies as st
 
-from certificates.constant_specs import QUANTITIES
-from checks.cli import main
 from tests.soundness.fuzzing import fuzz_settings
 
 FUZZ = fuzz_settings(40)
@@ -180,7 +180,7 @@ def test_check_cert_arguments(capsys, tmp_path, names) -> None:
     ],
 )
 def test_no_traceback_reaches_stderr(argv: list[str]) -> None:
-    result = subprocess.run([sys.executable, "-m", "checks", *argv], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-m", "headflow", *argv], capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -266,6 +266,6 @@ def test_extreme_numbers_are_one_line_errors(capsys, tmp_path, argv: list[str]) 
 
 def test_simulate_refuses_a_huge_head_count(tmp_path) -> None:
     """Found by hypothesis: `--heads=10^22` overflowed while drawing the heads."""
-    from checks.cli import main
+    from headflow.checks.cli import main
 
     assert main(["simulate", "--heads=99999999999999999999999", "--out", str(tmp_path / "r.json")]) == 2

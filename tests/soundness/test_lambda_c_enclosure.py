@@ -8,11 +8,10 @@ from fractions import Fraction
 
 import pytest
 from flint import arb, ctx
-
-from certificates.kernel import lambda_c
-from certificates.kernel.exact import ball_of, interval_ball, precision
-from certificates.kernel.exprtree import symbols
-from certificates.provers.lambda_c_roots import certify_root
+from headflow.certificates.kernel import lambda_c
+from headflow.certificates.kernel.exact import ball_of, interval_ball, precision
+from headflow.certificates.kernel.exprtree import symbols
+from headflow.certificates.provers.lambda_c_roots import certify_root
 
 EXACT_N = [2, 3, 10, 1000, 10**6, Fraction(7, 3), Fraction(1_000_001, 1_000_000)]
 

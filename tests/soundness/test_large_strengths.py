@@ -13,21 +13,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from headflow.certificates import model_balls
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.model_algebra import evaluate
+from headflow.certificates.claims.model_claim import parse_term
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.witness import round_configuration
+from headflow.checks.claimsfile.model_decider import decide_model
+from headflow.checks.evidence import float_error
+from headflow.checks.evidence.float_terms import float_algebra
+from headflow.checks.model import field
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict
 
-from certificates import model_balls
-from certificates.claims.loader import parse_claims
-from certificates.claims.model_algebra import evaluate
-from certificates.claims.model_claim import parse_term
-from certificates.kernel.exact import precision
-from certificates.kernel.verify import check_file
-from certificates.provers.witness import round_configuration
-from checks.claimsfile.model_decider import decide_model
-from checks.evidence import float_error
-from checks.evidence.float_terms import float_algebra
-from checks.model import field
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Verdict
 from tests.checks.claimsfile.test_whole_domain import REACH
 
 #: The terms compared (every one a sum, product, projection or quotient of the model's primitives at token 1, head 0).

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from certificates.claims.loader import parse_claims
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.exact import precision
-from certificates.kernel.model_values import settle
-from certificates.statements.model import kernel_statement
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.model_values import settle
+from headflow.certificates.statements.model import kernel_statement
 
 F = Fraction
 #: Three unit tokens in R^2 (e1, e2, -e1) and one identity head: a_h_i = <f_h_i, x_i> differs in sign by token.

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from headflow.checks.verdicts import TRUE_VERDICTS, Verdict
 
-from checks.verdicts import TRUE_VERDICTS, Verdict
 from tests.soundness import score
 from tests.soundness.mutants import all_mutants
 from tests.soundness.mutation import Mutant, accepted
@@ -57,7 +57,7 @@ def test_mutation_score_of_required_mutants(certificates: Path, request: pytest.
 
 def test_every_decided_claim_has_a_false_mutant() -> None:
     """The table covers every SPEC claim that has a decision procedure today (readings fold into their claim)."""
-    from checks.registry import load_all
+    from headflow.checks.registry import load_all
 
     decided = {c.id for c in load_all().claims() if c.procedures}
     covered = {m.claim for m in MUTANTS if not m.true}

@@ -19,17 +19,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from certificates import model_balls
-from certificates.claims.loader import parse_claims
-from certificates.kernel.exact import precision
-from certificates.kernel.verify import check_file
-from certificates.provers.witness import round_configuration
-from checks.claimsfile.model_decider import decide_model
-from checks.model import field
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Verdict
+from headflow.certificates import model_balls
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.witness import round_configuration
+from headflow.checks.claimsfile.model_decider import decide_model
+from headflow.checks.model import field
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict
 
 CLAIM = """
 [[claim]]

@@ -2,7 +2,7 @@
 
 SymPy rewrites `sqrt(e**2)` to `-e` when a low-precision numerical sign says e < 0, and
 `1 - c_star(10**30)**2` is such an e for it although it is positive. Claims files are built in inert form
-(`certificates.inert`), so such rewrites cannot happen; here every rewrite of the class (sqrt(e**2) against
+(`headflow.certificates.inert`), so such rewrites cannot happen; here every rewrite of the class (sqrt(e**2) against
 +-e, (e**2)**(1/2), sqrt(e)**2, sqrt(e**2)/e, log(exp(e)), e**2/e, (e**3)**(1/3), 1/(1/e), exp(log(e)))
 is applied to expressions e that cancel at magnitudes up to the grammar's limits, each both ways round
 (e and -e), as identities, inequalities and constants. Each claim's truth is known by construction (the
@@ -19,24 +19,24 @@ from pathlib import Path
 import pytest
 import sympy as sp
 from flint import arb
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.evaluation import ball
+from headflow.certificates.claims.expressions import parse_expression, parse_tree
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.inert import inert
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ball_of, precision
+from headflow.certificates.provers.witness import certify_point
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.cli import main
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
+from headflow.identities import closed_forms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from certificates.claims.embedding import embedded
-from certificates.claims.evaluation import ball
-from certificates.claims.expressions import parse_expression, parse_tree
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.inert import inert
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of, precision
-from certificates.provers.witness import certify_point
-from checks.claimsfile.register import register_claims
-from checks.cli import main
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
-from identities import closed_forms
 from tests.checking import verify_file
 
 PROVEN = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.CONFIRMED)

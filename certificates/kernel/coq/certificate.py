@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from certificates.kernel import model_statements, real_encoding, registry_statements
-from certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
-from certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.verify import CheckResult
+from headflow.certificates.kernel import model_statements, real_encoding, registry_statements
+from headflow.certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
+from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.verify import CheckResult
 
 
 def problem(checked: CheckResult) -> tuple[str, Problem]:

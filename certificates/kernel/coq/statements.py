@@ -15,7 +15,7 @@ Two shapes cover the translatable certificates:
   `nra`/`lra` after splitting conjunctions and equivalences.
 The source starts with the prelude (`prelude.v`) inline, so each file compiles alone.
 
-Trees (`certificates.kernel.exprtree`) become Coq text over the reals (R_scope) by one rule per node
+Trees (`headflow.certificates.kernel.exprtree`) become Coq text over the reals (R_scope) by one rule per node
 (`exprtree.fold`, `translated`; a formula's connectives: `formula`), so that a reader can check it: `add` and `mul`
 are `+` and `*`, `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natural exponent) and `/ (b ^ -k)` for k < 0,
 `neg`, `sub`, `div` are `-`, `-`, `/`, `c_star` is the prelude's `c_star`, `golden`, `pi`, `e` their values,
@@ -35,7 +35,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, rational_text
+from headflow.certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, rational_text
 
 PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 

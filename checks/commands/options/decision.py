@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from checks.choices import DEFAULT_CERTIFICATES, FORMATS, PROFILES
-from checks.input_bounds import MAX_TIMEOUT, MAX_WIDTH, MIN_WIDTH
+from headflow.checks.choices import DEFAULT_CERTIFICATES, FORMATS, PROFILES
+from headflow.checks.input_bounds import MAX_TIMEOUT, MAX_WIDTH, MIN_WIDTH
 
 
 def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +47,6 @@ def add_width_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def decision_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The API's keyword arguments (`checks.api.verify` and `check`) from the parsed options."""
+    """The API's keyword arguments (`headflow.checks.api.verify` and `check`) from the parsed options."""
     options = {"profile": args.profile, "seed": args.seed, "certificates": args.certificates, "timeout": args.timeout}
     return options | {"recheck": args.recheck or args.coq, "coq": args.coq}

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
+from headflow.certificates.claims.expressions import MAX_DEPTH, MAX_TEXT, parse_expression
+from headflow.certificates.claims.names import LambdaC
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.errors import InputError
+from headflow.certificates.inert import Exp, Log, RealPower, W, inert
+from headflow.identities import closed_forms
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from certificates.claims.expressions import MAX_DEPTH, MAX_TEXT, parse_expression
-from certificates.claims.names import LambdaC
-from certificates.claims.problems import ExpressionError
-from certificates.errors import InputError
-from certificates.inert import Exp, Log, RealPower, W, inert
-from identities import closed_forms
 
 x = sp.Symbol("x", positive=True)
 n, beta = sp.symbols("n beta", positive=True)
@@ -41,7 +40,7 @@ n, beta = sp.symbols("n beta", positive=True)
     ],
 )
 def test_accepted_expressions_mean_exactly_this(text: str, expected: sp.Expr) -> None:
-    """The inert form of the formula (`certificates.inert`): the closed forms with their arguments put in."""
+    """The inert form of the formula (`headflow.certificates.inert`): the closed forms with their arguments put in."""
     assert parse_expression(text, {"x": x, "n": n, "beta": beta}) == inert(expected)
 
 

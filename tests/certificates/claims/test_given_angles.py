@@ -8,12 +8,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from certificates.claims.given_angles import Angle, given_angles, parse_angle
-from certificates.claims.numbers import TomlFloat
-from certificates.errors import InputError
-from checks.model import circle, families
-from checks.model.configuration import Configuration
+from headflow.certificates.claims.given_angles import Angle, given_angles, parse_angle
+from headflow.certificates.claims.numbers import TomlFloat
+from headflow.certificates.errors import InputError
+from headflow.checks.model import circle, families
+from headflow.checks.model.configuration import Configuration
 
 
 def _random_angles(rng: np.random.Generator, n: int, pi_only: bool) -> list[str]:

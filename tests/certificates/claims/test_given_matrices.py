@@ -10,17 +10,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from certificates import model_balls
-from certificates.claims.given_matrices import MAX_ENTRIES, given_matrices
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.kernel import ball_model
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.model_chain import Chain
-from certificates.statements.dynamics import family_hypotheses
-from checks.claimsfile.dynamics_starts import configuration
-from checks.model import field
+from headflow.certificates import model_balls
+from headflow.certificates.claims.given_matrices import MAX_ENTRIES, given_matrices
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.statements.dynamics import family_hypotheses
+from headflow.checks.claimsfile.dynamics_starts import configuration
+from headflow.checks.model import field
 
 HEAD = """
 [[claim]]

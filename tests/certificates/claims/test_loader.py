@@ -6,12 +6,11 @@ import textwrap
 
 import pytest
 import sympy as sp
-
-from certificates.claims.loader import load_claims, parse_claims
-from certificates.claims.problems import ClaimsFileError
-from certificates.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim
-from certificates.errors import InputError
-from certificates.inert import Log, Sqrt
+from headflow.certificates.claims.loader import load_claims, parse_claims
+from headflow.certificates.claims.problems import ClaimsFileError
+from headflow.certificates.claims.schema import ConstantClaim, DynamicsClaim, IdentityClaim, InequalityClaim
+from headflow.certificates.errors import InputError
+from headflow.certificates.inert import Log, Sqrt
 
 
 def claims(text: str) -> list:

@@ -13,14 +13,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.model_values import witnessed
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.statements.model import statement_data
+from headflow.certificates.store import build_certificate
 
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.model_values import witnessed
-from certificates.provers.model_witness import certify_model_witness
-from certificates.statements.model import statement_data
-from certificates.store import build_certificate
 from tests.checking import verify_file
 
 ONE, ZERO = Fraction(1), Fraction(0)

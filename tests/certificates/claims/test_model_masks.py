@@ -6,13 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.masks import causal
-from certificates.kernel.model_values import configuration_failures
-from certificates.statements.model import kernel_statement
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.masks import causal
+from headflow.certificates.kernel.model_values import configuration_failures
+from headflow.certificates.statements.model import kernel_statement
 
 ROWS = "[[1, 1, 0], [0, 1, 1], [1, 0, 1]]"
 

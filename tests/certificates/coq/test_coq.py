@@ -12,17 +12,17 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import headflow.checks as checks
 import pytest
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.kernel.model_statements import statement_of
+from headflow.certificates.provers.witness import certify_obligation_point
+from headflow.certificates.statements import registry as ob
+from headflow.certificates.store import write_certificate
+from headflow.checks import coq_files
 
-import checks
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.coq import run
-from certificates.kernel.format import content_hash
-from certificates.kernel.model_statements import statement_of
-from certificates.provers.witness import certify_obligation_point
-from certificates.statements import registry as ob
-from certificates.store import write_certificate
-from checks import coq_files
 from tests.coq_rates import rate_problem
 from tests.sample_claims import POINT_AND_SMT
 
@@ -82,9 +82,9 @@ def test_point_witness_with_changed_data_is_rejected_by_coq(tmp_path: Path) -> N
     """Changed data never reach coqc through check-cert (the kernel's check rejects them first), and coqc rejects
     them on its own: the genuine problem with lambda2 = 1/2 (the mean below lambda_c, so g(mean) > 0 is false) has no
     proof that `interval` finds."""
-    from certificates.coq.source import source
-    from certificates.kernel.coq.certificate import problem
-    from certificates.kernel.verify import check_file
+    from headflow.certificates.coq.source import source
+    from headflow.certificates.kernel.coq.certificate import problem
+    from headflow.certificates.kernel.verify import check_file
 
     def change(c: dict) -> None:  # type: ignore[type-arg]
         c["payload"]["point"]["lambda2"] = "1/2"
@@ -160,7 +160,7 @@ def test_a_failed_coq_proof_rejects_witness_data_but_not_a_valid_smt_certificate
 ) -> None:
     """coqc failing (as nra may on a true statement) leaves a valid smt certificate re-checked by check-cert alone;
     `check-cert --coq` exits 0 for it. The same failure on a witness, whose data the proof checks, is a rejection."""
-    from checks import cli
+    from headflow.checks import cli
 
     failed = run.CoqAnswer("rejected", "Error: nra failed to prove the goal", 0.1)
     monkeypatch.setattr(coq_files.run, "compile_source", lambda *args, **kwargs: failed)
@@ -172,8 +172,8 @@ def test_a_failed_coq_proof_rejects_witness_data_but_not_a_valid_smt_certificate
 
 
 def test_false_universal_statement_does_not_compile() -> None:
-    from certificates.coq.source import source
-    from certificates.kernel.coq.statements import UniversalStatement
+    from headflow.certificates.coq.source import source
+    from headflow.certificates.kernel.coq.statements import UniversalStatement
 
     # c_star(H) <= 1/2 for all H >= 1, with its sqrt: false at H = 1 (c_star(1) = 1)
     sqrt = ["sqrt", ["add", ["rat", "4"], ["pow", ["add", ["sym", "H"], ["rat", "-1"]], 2]]]
@@ -215,7 +215,7 @@ def test_small_configuration_witness_is_rechecked_in_coq(certified: dict[str, li
 
 
 def test_configuration_file_bounds_each_definition_and_states_the_rate() -> None:
-    from certificates.coq.source import source
+    from headflow.certificates.coq.source import source
 
     one, zero = Fraction(1), Fraction(0)
     identity = [[one, zero], [zero, one]]
@@ -242,8 +242,8 @@ def test_forged_configuration_witness_fails_the_coq_check(certified: dict[str, l
     verdict = coq_files.check(_edit(forged, change))
     assert verdict.status == coq_files.REJECTED, verdict.message
     # past check-cert, Coq itself refuses `rate < 0` for the forged data, where the rate is positive
-    from certificates.coq.source import source
-    from certificates.kernel.coq.model_tree import witness_problem
+    from headflow.certificates.coq.source import source
+    from headflow.certificates.kernel.coq.model_tree import witness_problem
 
     certificate = json.loads(original.read_text())
     flip(certificate["payload"]["configuration"]["tokens"])
@@ -266,7 +266,7 @@ def test_check_cert_coq_reports_each_certificate(tmp_path: Path) -> None:
 
     bad = _edit(good, change)
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", "--coq", "--width=1000", str(good), str(bad)],
+        [sys.executable, "-m", "headflow", "check-cert", "--coq", "--width=1000", str(good), str(bad)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -278,8 +278,8 @@ def test_check_cert_coq_reports_each_certificate(tmp_path: Path) -> None:
 
 
 def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
-    from certificates.coq.source import source
-    from certificates.kernel.coq.statements import PointProblem, UniversalStatement
+    from headflow.certificates.coq.source import source
+    from headflow.certificates.kernel.coq.statements import PointProblem, UniversalStatement
 
     # c_star(H) <= 1 for H >= 1; 1/golden - (golden - 1) + 1/1000 > 0 and c_star(2) > 0 (named nodes)
     H = ["sym", "H"]
@@ -348,8 +348,8 @@ def test_forged_configuration_data_or_id_fails(certified: dict[str, list[Path]],
 
 def test_a_wrong_hint_fails_the_file_not_the_theorem(monkeypatch: pytest.MonkeyPatch) -> None:
     # the hints are only hints: one bound moved past the true value and coqc refuses that lemma
-    from certificates.coq import enclosures
-    from certificates.coq.source import source
+    from headflow.certificates.coq import enclosures
+    from headflow.certificates.coq.source import source
 
     one, zero, half = Fraction(1), Fraction(0), Fraction(1, 2)
     tokens = [[one, zero], [Fraction(3, 5), Fraction(4, 5)]]

@@ -10,10 +10,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
-from certificates.coq.source import source
-from certificates.kernel.coq import run
-from certificates.kernel.coq.statements import (
+from headflow.certificates.coq.source import source
+from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.coq.statements import (
     NotStated,
     PointProblem,
     guard,
@@ -21,8 +20,8 @@ from certificates.kernel.coq.statements import (
     sentences,
     theorem_name,
 )
-from certificates.provers.witness import certify_obligation_point
-from checks import coq_files
+from headflow.certificates.provers.witness import certify_obligation_point
+from headflow.checks import coq_files
 
 needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")
 

@@ -13,21 +13,21 @@ from typing import Any
 
 import numpy as np
 import pytest
+from headflow.certificates import model_balls
+from headflow.certificates.claims.interaction_text import parse_interaction
+from headflow.certificates.coq.source import source
+from headflow.certificates.kernel import ball_model, masks
+from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.coq.statements import NotTranslatable, guard, statements
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.kernel.vocabulary import GEOMETRIES
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.observables import EVALUATORS
 
-from certificates import model_balls
-from certificates.claims.interaction_text import parse_interaction
-from certificates.coq.source import source
-from certificates.kernel import ball_model, masks
-from certificates.kernel.coq import run
-from certificates.kernel.coq.statements import NotTranslatable, guard, statements
-from certificates.kernel.exact import precision
-from certificates.kernel.exact_data import ExactConfiguration
-from certificates.kernel.model_chain import Chain
-from certificates.kernel.vocabulary import GEOMETRIES
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.model.observables import EVALUATORS
 from tests.coq_rates import rate_problem
 
 #: Bits of the chain's balls.
@@ -49,7 +49,7 @@ def _configuration(
 
 
 def _float(cfg: ExactConfiguration) -> Configuration:
-    """The same configuration in floats (`checks.model`)."""
+    """The same configuration in floats (`headflow.checks.model`)."""
     mask = None if cfg.mask is None else np.array(cfg.mask)
     return Configuration.create(
         families.rational_to_float(cfg.tokens),

@@ -12,31 +12,31 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import headflow.checks as checks
 import numpy as np
 import pytest
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.model_algebra import evaluate
+from headflow.certificates.claims.model_claim import parse_term
+from headflow.certificates.coq import enclosures
+from headflow.certificates.coq.source import source
+from headflow.certificates.kernel import ball_model, model_chain
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.coq import model_tree, run
+from headflow.certificates.kernel.coq.model_tree import witness_problem
+from headflow.certificates.kernel.coq.statements import NotStated, NotTranslatable, guard, require_stated, theorem_name
+from headflow.certificates.kernel.exact import exact_value, precision
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.kernel.model_values import Trees, settle
+from headflow.certificates.model_balls import term_ball
+from headflow.certificates.statements.model import kernel_statement
+from headflow.certificates.store import write_certificate
+from headflow.checks import coq_files
+from headflow.checks.evidence.model_witnesses import float_algebra
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
 
-import checks
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.claims.model_algebra import evaluate
-from certificates.claims.model_claim import parse_term
-from certificates.coq import enclosures
-from certificates.coq.source import source
-from certificates.kernel import ball_model, model_chain
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.coq import model_tree, run
-from certificates.kernel.coq.model_tree import witness_problem
-from certificates.kernel.coq.statements import NotStated, NotTranslatable, guard, require_stated, theorem_name
-from certificates.kernel.exact import exact_value, precision
-from certificates.kernel.format import content_hash
-from certificates.kernel.model_values import Trees, settle
-from certificates.model_balls import term_ball
-from certificates.statements.model import kernel_statement
-from certificates.store import write_certificate
-from checks import coq_files
-from checks.evidence.model_witnesses import float_algebra
-from checks.model import families
-from checks.model.configuration import Configuration
 from tests.certificates.coq.test_coq_schemes import _check_cert_coq
 from tests.checking import verify_file
 from tests.coq_rates import rate_problem

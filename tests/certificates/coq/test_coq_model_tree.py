@@ -1,4 +1,4 @@
-"""The Coq side's trees of the model's rates agree in floats with `checks.model.field` on random exact data."""
+"""The Coq side's trees of the model's rates agree in floats with `headflow.checks.model.field` on random exact data."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.coq.statements import NotTranslatable
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.kernel.model_statements import term_of
+from headflow.certificates.kernel.model_values import Trees
+from headflow.certificates.model_quantities import MODEL_QUANTITIES
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
-from certificates.kernel import ball_model
-from certificates.kernel.coq.statements import NotTranslatable
-from certificates.kernel.model_chain import Chain
-from certificates.kernel.model_statements import term_of
-from certificates.kernel.model_values import Trees
-from certificates.model_quantities import MODEL_QUANTITIES
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
 from tests.coq_rates import rate_problem
 
 

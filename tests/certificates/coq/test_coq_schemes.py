@@ -12,14 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import headflow.checks as checks
 import pytest
 from flint import arb
-
-import checks
-from certificates.kernel.coq.certificate import problem as certificate_problem
-from certificates.kernel.exact import interval_ball, precision
-from certificates.kernel.exprtree import evaluate, parse_rational
-from certificates.kernel.verify import check_file
+from headflow.certificates.kernel.coq.certificate import problem as certificate_problem
+from headflow.certificates.kernel.exact import interval_ball, precision
+from headflow.certificates.kernel.exprtree import evaluate, parse_rational
+from headflow.certificates.kernel.verify import check_file
 
 EXAMPLES = Path(__file__).parents[3] / "examples"
 #: Witnesses of the schemes beyond examples/normalization.toml (nGPT, Mix-LN), found at seed 0.
@@ -104,7 +103,7 @@ def _check_cert_coq(paths: list[Path]) -> str:
         [
             sys.executable,
             "-m",
-            "checks",
+            "headflow",
             "check-cert",
             "--coq",
             "--width=1000",

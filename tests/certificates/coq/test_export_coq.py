@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from certificates.coq import general
-from certificates.kernel.coq import run
+from headflow.certificates.coq import general
+from headflow.certificates.kernel.coq import run
 
 if run.coqc() is None:
     pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq export tests skipped", allow_module_level=True)
@@ -22,7 +21,7 @@ if run.coqc() is None:
 def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("coq-export")
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "export", "coq", str(folder)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "headflow", "export", "coq", str(folder)], capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
     assert "C8.radial-dominance: inner_product.v" in result.stdout
@@ -54,6 +53,6 @@ def test_export_refuses_a_file_as_folder(tmp_path: Path) -> None:
     target = tmp_path / "file"
     target.write_text("")
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "export", "coq", str(target)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "headflow", "export", "coq", str(target)], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 2 and "not a folder" in result.stderr and "Traceback" not in result.stderr

@@ -11,11 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from certificates.claims.loader import parse_claims
-from checks.claimsfile import smt_route
-from checks.claimsfile.inequality_decider import refutation
-from checks.registry import Context
+from headflow.certificates.claims.loader import parse_claims
+from headflow.checks.claimsfile import smt_route
+from headflow.checks.claimsfile.inequality_decider import refutation
+from headflow.checks.registry import Context
 
 NAMES = "abcdfgh"  # e is the constant
 CLAIM = (

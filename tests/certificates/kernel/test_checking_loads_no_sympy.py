@@ -15,7 +15,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
 #: Checks each file given on the command line in one process; prints the failures and the SymPy/mpmath modules loaded.
 CHECKER = """
 import json, sys
-from certificates.kernel.verify import check_file
+from headflow.certificates.kernel.verify import check_file
 failed = [f"{path}: {result.message}" for path in sys.argv[1:] if not (result := check_file(path)).ok]
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("sympy", "mpmath", "identities"))
 print(json.dumps({"failed": failed, "loaded": loaded}))
@@ -41,7 +41,7 @@ def test_every_example_certificate_checks_without_sympy_or_mpmath(tmp_path: Path
     """`headflow check examples/X.toml --certificates DIR` for every example, then every file written, at once."""
     for example in EXAMPLES:
         folder = tmp_path / example.stem
-        command = [sys.executable, "-m", "checks", "check", str(example), "--certificates", str(folder)]
+        command = [sys.executable, "-m", "headflow", "check", str(example), "--certificates", str(folder)]
         subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
     paths = sorted(tmp_path.glob("*/*.json"))
     assert len(paths) >= 60
@@ -50,7 +50,7 @@ def test_every_example_certificate_checks_without_sympy_or_mpmath(tmp_path: Path
 
 def test_a_forged_certificate_is_refused_in_the_same_process(certified: dict[str, list[Path]], tmp_path: Path) -> None:
     """The checker above can fail: a certificate whose statement's relation is flipped is refused."""
-    from certificates.kernel.format import content_hash
+    from headflow.certificates.kernel.format import content_hash
 
     path = next(p for group in certified.values() for p in group if p.name.startswith("T19.threshold.smt"))
     data = json.loads(path.read_text())

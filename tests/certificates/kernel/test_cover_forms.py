@@ -9,17 +9,16 @@ import mpmath
 import pytest
 import sympy as sp
 from flint import arb
-
-from certificates.kernel import covers, endpoints, lambda_c
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.derivatives import derivative
-from certificates.kernel.exact import ball_of, interval_ball, precision
-from certificates.kernel.exprtree import substitute
-from certificates.kernel.regions import Region, Side
-from certificates.provers.intervals import prove
-from certificates.sympy_trees import from_sympy
-from identities.closed_forms import LambdaC, eliminate_exp_lambertw
-from identities.scalar_regime import prove_lambda_c_monotone
+from headflow.certificates.kernel import covers, endpoints, lambda_c
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.derivatives import derivative
+from headflow.certificates.kernel.exact import ball_of, interval_ball, precision
+from headflow.certificates.kernel.exprtree import substitute
+from headflow.certificates.kernel.regions import Region, Side
+from headflow.certificates.provers.intervals import prove
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.identities.closed_forms import LambdaC, eliminate_exp_lambertw
+from headflow.identities.scalar_regime import prove_lambda_c_monotone
 
 x, y = sp.symbols("x y", positive=True)
 EXPRESSIONS = [

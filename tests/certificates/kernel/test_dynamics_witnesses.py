@@ -17,18 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headflow.certificates.claims.interaction_text import parse_interaction
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exact import ball_of
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.kernel.interaction import Interaction, is_antiderivative
+from headflow.certificates.model_balls import head_energies
+from headflow.certificates.statements import restated
+from headflow.checks.api import decide
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.interaction_text import parse_interaction
-from certificates.claims.loader import parse_claims
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.exact import ball_of
-from certificates.kernel.format import content_hash
-from certificates.kernel.interaction import Interaction, is_antiderivative
-from certificates.model_balls import head_energies
-from certificates.statements import restated
-from checks.api import decide
-from checks.claimsfile.register import register_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -152,7 +152,7 @@ def test_checking_loads_neither_sympy_nor_mpmath(written: dict[str, dict[str, An
         path = tmp_path / f"{claim_id}.json"
         path.write_text(json.dumps(certificate))
         script = (
-            "import sys; from certificates.kernel.verify import check_file; "
+            "import sys; from headflow.certificates.kernel.verify import check_file; "
             f"r = check_file({str(path)!r}); assert r.ok, r.message; "
             "print([m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')])"
         )

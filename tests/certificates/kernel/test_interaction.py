@@ -7,12 +7,11 @@ from fractions import Fraction
 
 import pytest
 from flint import arb
-
-from certificates.claims.interaction_text import parse_interaction
-from certificates.errors import InputError
-from certificates.kernel.exact import ball_of
-from certificates.kernel.exprtree import evaluate
-from identities.energy import gradient_lemma
+from headflow.certificates.claims.interaction_text import parse_interaction
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.exact import ball_of
+from headflow.certificates.kernel.exprtree import evaluate
+from headflow.identities.energy import gradient_lemma
 
 
 @pytest.mark.parametrize(
@@ -80,9 +79,9 @@ def test_a_stated_square_root_is_undefined_below_zero_not_read_as_a_norm() -> No
     import dataclasses
     from fractions import Fraction
 
-    from certificates.kernel import ball_model
-    from certificates.kernel.exact_data import ExactConfiguration
-    from certificates.kernel.interaction import Interaction
+    from headflow.certificates.kernel import ball_model
+    from headflow.certificates.kernel.exact_data import ExactConfiguration
+    from headflow.certificates.kernel.interaction import Interaction
 
     one, zero = Fraction(1), Fraction(0)
     forged = ExactConfiguration(
@@ -99,8 +98,8 @@ def test_a_stated_square_root_is_undefined_below_zero_not_read_as_a_norm() -> No
 
 def _forged_softmax(scores: list[list[int]], mask: object = None) -> object:
     """Softmax attention with phi(s) = s^2 at the tokens e_1, e_2 and the head M = scores (s_ij = M_ij)."""
-    from certificates.kernel.exact_data import ExactConfiguration
-    from certificates.kernel.interaction import Interaction
+    from headflow.certificates.kernel.exact_data import ExactConfiguration
+    from headflow.certificates.kernel.interaction import Interaction
 
     one, zero = Fraction(1), Fraction(0)
     head = [[Fraction(m) for m in row] for row in scores]
@@ -113,8 +112,8 @@ def _forged_softmax(scores: list[list[int]], mask: object = None) -> object:
 def test_every_ball_evaluation_refuses_normalized_weights_that_are_not_positive() -> None:
     """phi = s^2 is 0 at the score s_12 = 0: the weights of that row are not a distribution. Whatever quantity is
     asked, the chain's balls refuse the data (not only the witness's configuration check)."""
-    from certificates.kernel import ball_model
-    from certificates.kernel.model_chain import Chain
+    from headflow.certificates.kernel import ball_model
+    from headflow.certificates.kernel.model_chain import Chain
 
     cfg = _forged_softmax([[1, 0], [1, 1]])
     chain = Chain(cfg)  # type: ignore[arg-type]
@@ -125,9 +124,9 @@ def test_every_ball_evaluation_refuses_normalized_weights_that_are_not_positive(
 
 def test_a_masked_score_where_phi_is_zero_does_not_count() -> None:
     """Under the causal mask token 1 never reads token 2, so phi(s_12) = 0 weighs nothing: the data are accepted."""
-    from certificates.kernel import ball_model
-    from certificates.kernel.masks import causal
-    from certificates.kernel.model_chain import Chain
+    from headflow.certificates.kernel import ball_model
+    from headflow.certificates.kernel.masks import causal
+    from headflow.certificates.kernel.model_chain import Chain
 
     cfg = _forged_softmax([[1, 0], [1, 1]], causal(2))
     assert ball_model.interaction_failures(cfg) == []  # type: ignore[arg-type]

@@ -1,5 +1,5 @@
 """Certificates of `model` claims carry their statement as term trees (`certificates.kernel.model_statements`), those
-of `equilibrium` claims an exact configuration (`certificates.kernel.equilibrium_statements`).
+of `equilibrium` claims an exact configuration (`headflow.certificates.kernel.equilibrium_statements`).
 
 The certificates are written by the real deciders (`headflow check` on a small claims file): a universal claim
 refuted by a witness, an existence claim certified by one, an existence equality certified by an exact witness. Each
@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.statements import elaborate, restated
+from headflow.certificates.statements.model import statement_data, term_data
 
-from certificates.claims.loader import parse_claims
-from certificates.kernel.format import content_hash
-from certificates.statements import elaborate, restated
-from certificates.statements.model import statement_data, term_data
 from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -116,7 +116,7 @@ def traced(name, globals=None, locals=None, fromlist=(), level=0):
         chains.add(tuple(p for f in traceback.extract_stack() if (p := project(f.filename))))
     return original(name, globals, locals, fromlist, level)
 builtins.__import__ = traced
-from certificates.kernel.verify import check_file
+from headflow.certificates.kernel.verify import check_file
 print([check_file(p).ok for p in sys.argv[1:]])
 print(sorted(chains))
 """
@@ -127,7 +127,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """claim id -> its certificate, written by `headflow check` on CLAIMS."""
     folder = tmp_path_factory.mktemp("model-statements")
     (folder / "claims.toml").write_text(CLAIMS)
-    command = [sys.executable, "-m", "checks", "check", str(folder / "claims.toml"), "--certificates", str(folder)]
+    command = [sys.executable, "-m", "headflow", "check", str(folder / "claims.toml"), "--certificates", str(folder)]
     subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     found = {json.loads(p.read_text())["claim_id"]: p for p in folder.glob("*.json")}
     assert set(found) == MODEL | REGIMES, found
@@ -178,7 +178,7 @@ def test_the_statement_is_term_trees_read_back_the_same() -> None:
         {"lhs": ["name", "n"], "op": "<=", "rhs": ["num", "5"]},
     ]
     assert data["given"][:2] == n_range and len(data["given"]) == 3  # the sizes are given conditions on n
-    from certificates.kernel.model_statements import statement_of
+    from headflow.certificates.kernel.model_statements import statement_of
 
     read = statement_of(data, "c")
     assert read.relation.lhs == claim.relation.lhs and read.relation.rhs == claim.relation.rhs

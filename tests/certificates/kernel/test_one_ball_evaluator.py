@@ -2,7 +2,7 @@
 
 Every ball of a formula is `certificates.kernel.exprtree.evaluate` on a tree (`certificates.kernel.balls.eval_ball`
 with lambda_c's enclosure); SymPy expressions are written as trees once, at the boundary. A ball's end, midpoint
-or radius becomes an exact number only through `certificates.kernel.exact.exact_value`.
+or radius becomes an exact number only through `headflow.certificates.kernel.exact.exact_value`.
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from pathlib import Path
 import pytest
 import sympy as sp
 from flint import arb
-
-from certificates.claims import evaluation
-from certificates.kernel import exprtree, lambda_c
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ExponentTooLarge, ball_of, exact_value, interval_ball, precision
-from certificates.kernel.tree_text import term_text
-from certificates.sympy_trees import from_sympy
-from identities import closed_forms
+from headflow.certificates.claims import evaluation
+from headflow.certificates.kernel import exprtree, lambda_c
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ExponentTooLarge, ball_of, exact_value, interval_ball, precision
+from headflow.certificates.kernel.tree_text import term_text
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.identities import closed_forms
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGES = ("identities", "certificates", "checks", "benchmarks")
@@ -45,7 +44,7 @@ def test_only_exact_reads_the_exact_value_of_a_ball() -> None:
 
 def test_the_sympy_ball_walker_is_gone() -> None:
     """No module evaluates SymPy as balls beside the trees: expression_balls is removed and imported nowhere."""
-    assert importlib.util.find_spec("certificates.kernel.expression_balls") is None
+    assert importlib.util.find_spec("headflow.certificates.kernel.expression_balls") is None
     importers = {
         str(path.relative_to(ROOT))
         for path, tree in _sources().items()
@@ -118,8 +117,8 @@ def test_a_wrong_value_is_refuted_by_the_tree_evaluator() -> None:
 @pytest.mark.parametrize("text", ["x + 1", "__import__('os').system('true')"])
 def test_text_is_never_parsed_at_the_sympy_boundary(text: str) -> None:
     """The one place SymPy becomes a tree takes SymPy objects only: a string (user text) is refused, never parsed."""
-    from certificates.claims.evaluation import EvaluationError, ball
-    from certificates.sympy_trees import from_sympy
+    from headflow.certificates.claims.evaluation import EvaluationError, ball
+    from headflow.certificates.sympy_trees import from_sympy
 
     with pytest.raises(sp.SympifyError):
         from_sympy(text)

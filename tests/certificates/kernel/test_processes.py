@@ -115,7 +115,7 @@ SIGNALS = [signal.SIGTERM, signal.SIGKILL, pytest.param(signal.SIGINT, marks=pyt
 def test_check_cert_killed_inside_cvc5_leaves_no_solver(tmp_path: Path, started: list, signum: int) -> None:
     path = busy_solvers.certificate(tmp_path)
     process, children = _start(
-        ["-m", "checks", "check-cert", str(path), "--solver-seconds", "600"], started, "import json, sys, cvc5"
+        ["-m", "headflow", "check-cert", str(path), "--solver-seconds", "600"], started, "import json, sys, cvc5"
     )
     solver = next(pid for pid in children if "cvc5" in _cmdline(pid))
     assert os.getpgid(solver) == solver != os.getpgid(process.pid)  # a process group of its own
@@ -126,7 +126,7 @@ def test_check_cert_killed_inside_cvc5_leaves_no_solver(tmp_path: Path, started:
 def test_check_killed_inside_cvc5_leaves_no_solver(tmp_path: Path, started: list, signum: int) -> None:
     claims = busy_solvers.claims_file(tmp_path)
     out = ["--format", "json", "--out", str(tmp_path / "report.json"), "--certificates", str(tmp_path)]
-    process, children = _start(["-m", "checks", "check", str(claims), *out], started, "import json, sys, cvc5")
+    process, children = _start(["-m", "headflow", "check", str(claims), *out], started, "import json, sys, cvc5")
     _kill_and_check(process, children, signum)
     assert not (tmp_path / "report.json").exists()
 
@@ -135,8 +135,8 @@ def test_check_killed_inside_cvc5_leaves_no_solver(tmp_path: Path, started: list
 #: it by polling only, as where prctl is missing.
 ISOLATED = (
     "import functools, time\n"
-    "from certificates import processes\n"
-    "from certificates.claims.symbolic import isolated\n"
+    "from headflow.certificates import processes\n"
+    "from headflow.certificates.claims.symbolic import isolated\n"
     "if {poll}:\n"
     "    processes.tie_to_parent = functools.partial(processes.tie_to_parent, death_signal=False)\n"
     "isolated(lambda: time.sleep(120), 10**9, 'sleeping')\n"
@@ -154,7 +154,7 @@ def test_forked_worker_dies_with_its_parent(started: list, signum: int, poll: bo
 
 def test_a_child_whose_parent_is_already_gone_ends_at_once() -> None:
     """The race the death signal leaves open (the parent dies before the child arms it) is closed by a check."""
-    code = "from certificates.kernel.processes import tie_to_parent\ntie_to_parent(1)\nprint('survived')"
+    code = "from headflow.certificates.kernel.processes import tie_to_parent\ntie_to_parent(1)\nprint('survived')"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 3 and "survived" not in result.stdout, result
 
@@ -191,7 +191,7 @@ def test_a_run_killed_by_sigkill_leaves_its_folders_to_the_next_run_only(tmp_pat
     runs = []
     for _ in range(2):
         process = subprocess.Popen(
-            [sys.executable, "-m", "checks", "check-cert", str(path), "--solver-seconds", "600"],
+            [sys.executable, "-m", "headflow", "check-cert", str(path), "--solver-seconds", "600"],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -207,7 +207,7 @@ def test_a_run_killed_by_sigkill_leaves_its_folders_to_the_next_run_only(tmp_pat
     os.kill(killed.pid, signal.SIGKILL)
     killed.wait(timeout=30)
     assert _run_folders(temporary) == folders  # left behind, for now
-    subprocess.run([sys.executable, "-m", "checks", "--help"], cwd=ROOT, env=env, capture_output=True, check=True)
+    subprocess.run([sys.executable, "-m", "headflow", "--help"], cwd=ROOT, env=env, capture_output=True, check=True)
     left = _run_folders(temporary)
     assert len(left) == 1 and alive.poll() is None  # the live run's, still in use
     alive.terminate()

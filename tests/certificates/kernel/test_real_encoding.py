@@ -8,13 +8,12 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 from flint import fmpq_mpoly_ctx
-
-from certificates.kernel.exprtree import Tree, exact_rational
-from certificates.kernel.real_encoding import MAX_CUT_POINT, CutError, Encoding, NotEncodable, cut_fact, encode
-from certificates.kernel.recheck import Rejected
-from certificates.provers.smt import RLIMIT, decide, solve
-from certificates.provers.smt_refinement import Cut, model_cuts, polynomial, products, refine
-from certificates.statements.registry import SmtStatement
+from headflow.certificates.kernel.exprtree import Tree, exact_rational
+from headflow.certificates.kernel.real_encoding import MAX_CUT_POINT, CutError, Encoding, NotEncodable, cut_fact, encode
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers.smt import RLIMIT, decide, solve
+from headflow.certificates.provers.smt_refinement import Cut, model_cuts, polynomial, products, refine
+from headflow.certificates.statements.registry import SmtStatement
 
 x = sp.Symbol("x", real=True)
 X = ["sym", "x"]

@@ -1,4 +1,4 @@
-"""smt certificates of statements of form `real` (`certificates.kernel.real_statements`, `real_encoding`): the
+"""smt certificates of statements of form `real` (`headflow.certificates.kernel.real_statements`, `real_encoding`): the
 example claims' certificates, written by the SMT route, are accepted from their statements alone without SymPy or
 mpmath; a false claim gets no certificate, and certificates forged for false statements (relation flipped, domain
 widened, hypothesis dropped, a false cut, another claim's statement) are rejected."""
@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from certificates.kernel.format import content_hash
-from certificates.kernel.verify import check_file
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.kernel.verify import check_file
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ("smt.toml", "conjunctions.toml")
@@ -38,7 +37,7 @@ symbols = { x = "real" }
 
 
 def _check(claims: Path, folder: Path, *extra: str) -> None:
-    command = [sys.executable, "-m", "checks", "check", str(claims), "--certificates", str(folder), *extra]
+    command = [sys.executable, "-m", "headflow", "check", str(claims), "--certificates", str(folder), *extra]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run(command, cwd=ROOT, capture_output=True, check=False, env=env, timeout=600)
 
@@ -72,7 +71,7 @@ def test_the_examples_smt_certificates_carry_statements_and_are_accepted_without
     assert {"exp.second-order", "lambda-c.below-four", "sqrt.product", "sqrt-square"} <= set(certificates)
     assert all(json.loads(p.read_text())["statement"]["form"] == "real" for p in certificates.values())
     script = (
-        "import sys\nfrom certificates.kernel.verify import check_file\n"
+        "import sys\nfrom headflow.certificates.kernel.verify import check_file\n"
         f"results = [check_file(p) for p in {[str(p) for p in certificates.values()]!r}]\n"
         "assert all(r.ok for r in results), [r.message for r in results if not r.ok]\n"
         "print([m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')])"

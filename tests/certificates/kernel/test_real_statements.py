@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from certificates.kernel.format import content_hash
-from certificates.kernel.verify import check_file
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.kernel.verify import check_file
 
 ROOT = Path(__file__).resolve().parents[3]
 CLAIMS = """
@@ -81,7 +80,7 @@ def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Pat
     command = [
         sys.executable,
         "-m",
-        "checks",
+        "headflow",
         "check",
         str(folder / "claims.toml"),
         "--certificates",
@@ -134,7 +133,7 @@ def test_what_is_printed_is_rendered_from_the_statement(certificates: dict[str, 
 def test_checking_loads_neither_sympy_nor_mpmath(certificates: dict[str, list[Path]]) -> None:
     paths = [str(p) for claim in ("xx", "xx-dependent", "inverse-golden", "c-star-edge") for p in certificates[claim]]
     script = (
-        "import sys\nfrom certificates.kernel.verify import check_file\n"
+        "import sys\nfrom headflow.certificates.kernel.verify import check_file\n"
         f"assert all(check_file(p).ok for p in {paths!r})\n"
         "print([m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')])"
     )

@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from certificates.kernel import registry_statements
-from certificates.kernel.format import content_hash
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.verify import check_file
-from certificates.statements import registry
+from headflow.certificates.kernel import registry_statements
+from headflow.certificates.kernel.format import content_hash
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.statements import registry
 
 ROOT = Path(__file__).resolve().parents[3]
 Edit = Callable[[dict[str, Any]], None]
@@ -38,7 +37,7 @@ def test_every_registry_kind_is_certified_and_re_checks_without_sympy_or_mpmath(
     kinds = {json.loads(Path(p).read_text())["kind"] for p in paths}
     assert {"smt", "witness", "convexity"} <= kinds
     code = (
-        "import sys\nfrom pathlib import Path\nfrom certificates.kernel.verify import check_file\n"
+        "import sys\nfrom pathlib import Path\nfrom headflow.certificates.kernel.verify import check_file\n"
         f"results = [check_file(Path(p)) for p in {paths!r}]\n"
         "print([r.message for r in results if not r.ok])\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')))\n"

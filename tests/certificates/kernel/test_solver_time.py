@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from headflow.certificates.kernel import real_statements, solvers
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.checks.cli import main
 
-from certificates.kernel import real_statements, solvers
-from certificates.kernel.recheck import Rejected
-from checks.cli import main
 from tests.certificates.kernel import busy_solvers
 from tests.checking import verify_file
 
@@ -50,7 +50,7 @@ def test_a_solver_that_runs_out_is_named_and_the_file_rests_on_the_other(
 def test_a_file_no_solver_rechecked_is_not_accepted(busy: Path) -> None:
     """On the command line: below z3's start-up time, neither solver answers."""
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", "--width=1000", str(busy), "--solver-seconds", "0.1"],
+        [sys.executable, "-m", "headflow", "check-cert", "--width=1000", str(busy), "--solver-seconds", "0.1"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -29,9 +29,9 @@ def certs(certified: dict[str, list[Path]]) -> dict[str, list[Path]]:
 
 
 def check_cert(*paths: Path) -> subprocess.CompletedProcess[str]:
-    """`python -m checks check-cert` in a fresh process, an entry per line (however long)."""
+    """`python -m headflow check-cert` in a fresh process, an entry per line (however long)."""
     return subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", "--width=1000", *map(str, paths)],
+        [sys.executable, "-m", "headflow", "check-cert", "--width=1000", *map(str, paths)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -248,8 +248,8 @@ def test_check_cert_reports_one_line_per_failing_file(certs: dict[str, list[Path
 #: claims-file reader (the same safe parser as `headflow check`).
 def test_obligations_cover_exactly_what_certify_writes(certs: dict[str, list[Path]]) -> None:
     """Both ways: every claim certify writes has an obligation, and every obligation is exercised by certify."""
-    from certificates.statements import registry as obligations
-    from checks.commands.certify import certifying_claims
+    from headflow.certificates.statements import registry as obligations
+    from headflow.checks.commands.certify import certifying_claims
 
     written = {json.loads(p.read_text())["claim_id"] for group in certs.values() for p in group}
     assert written == set(obligations.CLAIMS)

@@ -9,17 +9,16 @@ from functools import reduce
 import pytest
 import sympy as sp
 from flint import arb
+from headflow.certificates.claims.expressions import parse_tree
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import smtlib, stored_forms
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.derivatives import derivative
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.exprtree import TreeError, evaluate, exact_rational, expand
+from headflow.certificates.kernel.tree_text import term_text
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
-from certificates.claims.expressions import parse_tree
-from certificates.errors import InputError
-from certificates.kernel import smtlib, stored_forms
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.derivatives import derivative
-from certificates.kernel.exact import precision
-from certificates.kernel.exprtree import TreeError, evaluate, exact_rational, expand
-from certificates.kernel.tree_text import term_text
 
 SYMBOLS = {name: sp.Symbol(name) for name in ("x", "y", "n", "H", "lambda", "beta")}
 X, N = ["sym", "x"], ["sym", "n"]

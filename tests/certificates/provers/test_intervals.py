@@ -8,17 +8,16 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-
-from certificates.kernel import covers, recheck
-from certificates.provers.intervals import certify_cover, prove, prove_inequality
-from certificates.provers.witness import settle_point
-from certificates.statements import registry as obligations
-from certificates.sympy_trees import from_sympy
-from checks.registry import Context, load_all
-from checks.runner import run_claim
-from checks.theorems import t22_clustering_rates as sc
-from checks.verdicts import Verdict
-from identities import closed_forms
+from headflow.certificates.kernel import covers, recheck
+from headflow.certificates.provers.intervals import certify_cover, prove, prove_inequality
+from headflow.certificates.provers.witness import settle_point
+from headflow.certificates.statements import registry as obligations
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claim
+from headflow.checks.theorems import t22_clustering_rates as sc
+from headflow.checks.verdicts import Verdict
+from headflow.identities import closed_forms
 
 u = sc.u
 

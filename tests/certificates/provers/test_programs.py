@@ -9,13 +9,12 @@ from fractions import Fraction
 
 import pytest
 from flint import arb, ctx
-
-from certificates.kernel import endpoints, stored_forms
-from certificates.kernel.exact import ball_of
-from certificates.kernel.exprtree import TreeError, count_nodes, evaluate
-from certificates.kernel.lambda_c import EQUATION
-from certificates.provers.lambda_c_roots import SLOPE
-from certificates.provers.programs import compile_trees, program
+from headflow.certificates.kernel import endpoints, stored_forms
+from headflow.certificates.kernel.exact import ball_of
+from headflow.certificates.kernel.exprtree import TreeError, count_nodes, evaluate
+from headflow.certificates.kernel.lambda_c import EQUATION
+from headflow.certificates.provers.lambda_c_roots import SLOPE
+from headflow.certificates.provers.programs import compile_trees, program
 
 #: A point of each stored tree's symbols inside its domain (u right of 2 for lambda_c's equation).
 POINTS = {
@@ -122,7 +121,7 @@ def test_the_balls_kept_per_precision_are_those_of_that_precision() -> None:
     """A program keeps its rationals' balls per precision, and exact.rational_ball the parameters' balls: run one
     program at precisions in turn (back to earlier ones, past the number kept) and each ball is still the
     evaluator's at that precision (1/3, 2/7 and x = 5/3 round differently at each)."""
-    from certificates.kernel.exact import precision, rational_ball
+    from headflow.certificates.kernel.exact import precision, rational_ball
 
     tree = ["add", ["mul", ["rat", "1/3"], ["exp", ["sym", "x"]]], ["pow", ["rat", "2/7"], 3]]
     program = compile_trees(tree)
@@ -138,7 +137,7 @@ def test_the_balls_kept_per_precision_are_those_of_that_precision() -> None:
 
 
 def test_the_precision_is_restored_after_an_error_and_when_nested() -> None:
-    from certificates.kernel.exact import precision
+    from headflow.certificates.kernel.exact import precision
 
     before = ctx.prec
     with precision(100):

@@ -9,22 +9,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from headflow.certificates.kernel import smtlib, solvers
+from headflow.certificates.kernel.exprtree import TreeError
+from headflow.certificates.provers.smt import certify, decide, problem
+from headflow.certificates.statements import registry as obligations
+from headflow.certificates.statements.registry import SmtStatement
+from headflow.certificates.sympy_trees import formula_from_sympy
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claim
+from headflow.checks.theorems import t19_threshold as tc
+from headflow.checks.verdicts import Verdict
+from headflow.identities import closed_forms
+from headflow.identities import condition8_scalar as sr
 
-from certificates.kernel import smtlib, solvers
-from certificates.kernel.exprtree import TreeError
-from certificates.provers.smt import certify, decide, problem
-from certificates.statements import registry as obligations
-from certificates.statements.registry import SmtStatement
-from certificates.sympy_trees import formula_from_sympy
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context, load_all
-from checks.runner import run_claim
-from checks.theorems import t19_threshold as tc
-from checks.verdicts import Verdict
-from identities import closed_forms
-from identities import condition8_scalar as sr
 from tests.soundness.forgeries import SMUGGLED
 
 

@@ -7,19 +7,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from certificates import model_balls
-from certificates.kernel import ball_model
-from certificates.provers.model_witness import certify_model_witness
-from certificates.provers.witness import rational_unit_vector, round_configuration
-from certificates.statements.registry import ConfigurationObligation
-from checks.evidence import energy_witnesses as witness_claims
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context, load_all
-from checks.runner import run_claim
-from checks.verdicts import Verdict
+from headflow.certificates import model_balls
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.provers.witness import rational_unit_vector, round_configuration
+from headflow.certificates.statements.registry import ConfigurationObligation
+from headflow.checks.evidence import energy_witnesses as witness_claims
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claim
+from headflow.checks.verdicts import Verdict
 
 
 def _rational_matrix(rng: np.random.Generator, d: int, symmetric: bool) -> list[list[Fraction]]:

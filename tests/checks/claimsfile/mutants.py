@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from certificates.claims.loader import parse_claims
-from checks.claimsfile.deciders import DECIDERS
-from checks.registry import Context
-from checks.verdicts import Outcome
+from headflow.certificates.claims.loader import parse_claims
+from headflow.checks.claimsfile.deciders import DECIDERS
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome
+
 from tests.checks.claimsfile.claim_texts import gap_claim
 from tests.soundness.mutation import Decide, Mutant
 

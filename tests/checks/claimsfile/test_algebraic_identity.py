@@ -1,6 +1,6 @@
 """The algebraic identity strategy: radicals reduced by a Groebner basis, denominators cleared, logs exponentiated.
 
-Three levels: the ring machinery of `identities.algebraic`; the strategy `prove_identity` alone
+Three levels: the ring machinery of `headflow.identities.algebraic`; the strategy `prove_identity` alone
 (each proof here is the strategy's own); and `headflow check` on a claims file, where the strategy
 runs first, before the counterexample search and the SMT route. Each
 strategy has wrong identities that it must not prove and that the ball search refutes.
@@ -14,16 +14,15 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-
-from certificates.claims.loader import parse_claims
-from certificates.claims.schema import IdentityClaim
-from checks.claimsfile import identity_decider
-from checks.claimsfile.algebraic_identity import ALGEBRAIC, LOGARITHMS, RATIONAL, prove_identity
-from checks.claimsfile.deciders import DECIDERS
-from checks.cli import main
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
-from identities.algebraic import RingForm, Unsupported, eliminate, reduce_modulo, ring_form
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.schema import IdentityClaim
+from headflow.checks.claimsfile import identity_decider
+from headflow.checks.claimsfile.algebraic_identity import ALGEBRAIC, LOGARITHMS, RATIONAL, prove_identity
+from headflow.checks.claimsfile.deciders import DECIDERS
+from headflow.checks.cli import main
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities.algebraic import RingForm, Unsupported, eliminate, reduce_modulo, ring_form
 
 H = sp.Symbol("H", positive=True)
 x = sp.Symbol("x", real=True)

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-
-from certificates.claims.loader import parse_claims
-from certificates.claims.problems import ClaimsFileError
-from checks.claimsfile.deciders import decide
-from checks.registry import Context
-from checks.verdicts import Verdict
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.problems import ClaimsFileError
+from headflow.checks.claimsfile.deciders import decide
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[3]
 HEADS = ROOT / "examples" / "heads.toml"
@@ -203,7 +202,7 @@ def test_sum_h_is_unknown_outside_claims_with_heads() -> None:
 
 def test_an_instance_writes_the_sums_out_over_its_family() -> None:
     (claim,) = parse_claims(textwrap.dedent(DYNAMICS.replace("RATE", "2 * sum_h(lam_h)")), "t.toml")
-    from certificates.claims.schema import dynamics_instance
+    from headflow.certificates.claims.schema import dynamics_instance
 
     point = {s: Fraction(1) for s in claim.order} | {claim.parameters["n"]: Fraction(3)}
     point[claim.parameters["d"]] = Fraction(3)

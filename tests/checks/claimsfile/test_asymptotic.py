@@ -8,14 +8,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from checks.claimsfile import asymptotic_decider
-from checks.claimsfile.register import register_claims
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.checks.claimsfile import asymptotic_decider
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
 EXAMPLE = Path("examples/asymptotics.toml")
 
@@ -217,7 +216,7 @@ def test_bad_input_is_a_clear_error(fields: dict[str, str], field: str) -> None:
 def test_the_command_line_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(softmax("bad", order="Theta(n) # comment"))
-    done = subprocess.run([sys.executable, "-m", "checks", "check", str(bad)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(bad)], capture_output=True, text=True)
     assert done.returncode == 2 and "order" in done.stderr and "Traceback" not in done.stderr
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
-
-from certificates.claims.domains import Domain
-from checks.claimsfile.domain_sampling import special_values
+from headflow.certificates.claims.domains import Domain
+from headflow.checks.claimsfile.domain_sampling import special_values
 
 n = sp.Symbol("n")
 

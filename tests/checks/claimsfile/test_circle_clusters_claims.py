@@ -8,13 +8,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.checks.claimsfile import cluster_route
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import parse_claims
-from checks.claimsfile import cluster_route
-from checks.claimsfile.register import register_claims
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checks.claimsfile.claim_texts import claim_text
 
 
@@ -155,7 +155,7 @@ def test_claims_about_angles_are_decided_exactly_where_the_angles_allow(tmp_path
 def test_the_equilibrium_route_refuses_masks_and_repulsion_under_a_scheme() -> None:
     """A causal mask breaks the pairing k <-> n - k, and under Pre-LN beta < 0 makes a < 0 (|x| shrinks to 0): both
     were PROVED before, while the tokens in fact synchronize; the route must not apply."""
-    from checks.claimsfile import circle_route
+    from headflow.checks.claimsfile import circle_route
 
     R0 = {"quantity": '"order_parameter"', "property": '"tends-to"', "limit": '"0"', "tokens": '"equally-spaced"'}
     text = claim_text("masked", heads='"scalar"', lambdas="[1.0]", n="5", d="2", beta="1.0", mask='"causal"', **R0)
@@ -169,7 +169,7 @@ def test_the_equilibrium_route_refuses_masks_and_repulsion_under_a_scheme() -> N
 def test_the_scheme_energy_route_proves_only_where_the_energy_is_a_gradient() -> None:
     """usa and one softmax head under each scheme: in the route; several softmax heads (the example's REFUTED claim),
     general heads, spd values, a mask, Post-LN itself (the paper's own claims decide it): out of it."""
-    from checks.claimsfile import scheme_energy
+    from headflow.checks.claimsfile import scheme_energy
 
     energy = {"quantity": '"energy"', "property": '"non-decreasing"', "tokens": '"random-sphere"', "n": "4"}
     symmetric = {"heads": '"random-symmetric"', "d": "3", "beta": "1.0"} | energy
@@ -190,7 +190,7 @@ def test_the_scheme_energy_route_proves_only_where_the_energy_is_a_gradient() ->
 def test_angles_need_the_circle_and_exact_text() -> None:
     """d = 3, a float literal angle, and a count that is not n: one-line errors naming the field (the CLI prints
     them and exits 2, as for every ClaimsFileError)."""
-    from certificates.claims.problems import ClaimsFileError
+    from headflow.certificates.claims.problems import ClaimsFileError
 
     R = {"quantity": '"order_parameter"', "property": '"non-negative"'}
     for text, field in (
@@ -205,7 +205,7 @@ def test_angles_need_the_circle_and_exact_text() -> None:
 def test_no_witness_certificate_can_speak_for_an_angles_family() -> None:
     """Exact witnesses need rational tokens of the family; angles are not checked for membership exactly, so the
     checker's family hypotheses are None and check-cert rejects any witness of such a claim (a forged one too)."""
-    from certificates.statements.dynamics import family_hypotheses
+    from headflow.certificates.statements.dynamics import family_hypotheses
 
     energy = {"quantity": '"energy"', "property": '"non-decreasing"'}
     (claim,) = parse_claims(textwrap.dedent(_angles("e", ["0", "1/2", "pi/3"], **energy)), "t.toml")
@@ -216,7 +216,7 @@ def test_the_arc_spread_within_a_half_circle_is_bounded_by_its_start(tmp_path: P
     """s(0) = 3 pi/4 exactly (the largest gap is 3 pi/4 -> 2 pi): at most 3 pi/4 PROVED (softmax, two heads; Pre-LN),
     the floats of the integrated trajectory agree; at most 2 (< s(0)) REFUTED at t = 0; a wrong direction (repulsion,
     lambda < 0) is outside the route."""
-    from checks.claimsfile import arc_route, dynamics_decider
+    from headflow.checks.claimsfile import arc_route, dynamics_decider
 
     angles = ["0", "1/2", "pi/4", "3*pi/4", "2"]
     arc = {"quantity": '"arc_spread"', "property": '"at-most"', "bound": '"3*pi/4"'}

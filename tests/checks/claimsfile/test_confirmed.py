@@ -21,25 +21,25 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from headflow.certificates import model_balls
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.exact import ball_of, precision
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.provers.witness import round_configuration
+from headflow.certificates.statements.registry import ConfigurationObligation
+from headflow.checks.claimsfile import dynamics_decider, dynamics_starts
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.evidence import adversarial, limits
+from headflow.checks.evidence.clustering_rates import check_late_rate
+from headflow.checks.evidence.sampling import confidence_sentence, failing_fraction_bound, starts_for_confidence
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates import model_balls
-from certificates.claims.loader import parse_claims
-from certificates.kernel import ball_model
-from certificates.kernel.exact import ball_of, precision
-from certificates.provers.model_witness import certify_model_witness
-from certificates.provers.witness import round_configuration
-from certificates.statements.registry import ConfigurationObligation
-from checks.claimsfile import dynamics_decider, dynamics_starts
-from checks.claimsfile.register import register_claims
-from checks.evidence import adversarial, limits
-from checks.evidence.clustering_rates import check_late_rate
-from checks.evidence.sampling import confidence_sentence, failing_fraction_bound, starts_for_confidence
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 from tests.checks.claimsfile.claim_texts import claim_text
 

@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.problems import ClaimsFileError
+from headflow.certificates.claims.schema import UserClaim
+from headflow.checks.claimsfile.conjunction import conjunction
+from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities.derivation import Step
 
-from certificates.claims.loader import parse_claims
-from certificates.claims.problems import ClaimsFileError
-from certificates.claims.schema import UserClaim
-from checks.claimsfile.conjunction import conjunction
-from checks.verdicts import Outcome, Verdict
-from identities.derivation import Step
 from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import decide
 
@@ -142,7 +142,7 @@ def test_check_cert_compares_part_certificates_with_the_claims_file(
     claims = ROOT / "examples" / "conjunctions.toml"
     paths = [Path(p) for p in examples["c-star.open-range"][1]["certificates"] if ".part1." in p]
     assert paths, examples["c-star.open-range"][1]
-    run = [sys.executable, "-m", "checks", "check-cert", "--width=1000", str(paths[0]), "--claims"]
+    run = [sys.executable, "-m", "headflow", "check-cert", "--width=1000", str(paths[0]), "--claims"]
     ok = subprocess.run([*run, str(claims)], capture_output=True, text=True, check=False)
     assert ok.returncode == 0, ok.stderr
     # The same certificate compared with a file whose part says something else: rejected.

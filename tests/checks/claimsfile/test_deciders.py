@@ -14,17 +14,17 @@ import mpmath
 import pytest
 import sympy as sp
 from flint import arb
+from headflow.certificates.claims import symbolic
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.problems import ClaimsFileError
+from headflow.certificates.claims.symbolic import exactly_zero
+from headflow.certificates.inert import Exp, Sqrt
+from headflow.certificates.kernel.lambda_c import RootError, enclose
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims import symbolic
-from certificates.claims.loader import parse_claims
-from certificates.claims.problems import ClaimsFileError
-from certificates.claims.symbolic import exactly_zero
-from certificates.inert import Exp, Sqrt
-from certificates.kernel.lambda_c import RootError, enclose
-from checks.claimsfile.register import register_claims
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 if TYPE_CHECKING:

@@ -10,19 +10,19 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import recheck
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.store import build_certificate
+from headflow.checks.claimsfile.dynamics_decider import _decide_numerically
+from headflow.checks.claimsfile.exact_dynamics import applies, decide_exactly
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.kernel import recheck
-from certificates.kernel.recheck import Rejected
-from certificates.store import build_certificate
-from checks.claimsfile.dynamics_decider import _decide_numerically
-from checks.claimsfile.exact_dynamics import applies, decide_exactly
-from checks.claimsfile.register import register_claims
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 BASE = """

@@ -9,19 +9,19 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from headflow.certificates.claims import regimes
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import ball_model, equilibrium_statements
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.statements import restated
+from headflow.certificates.store import build_certificate
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims import regimes
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.kernel import ball_model, equilibrium_statements
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.model_chain import Chain
-from certificates.statements import restated
-from certificates.store import build_certificate
-from checks.claimsfile.register import register_claims
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -197,7 +197,7 @@ def _forged(path: Path, fields: dict | None = None, payload: dict | None = None)
 
 
 def _toml(claim_id: str, body: str) -> dict:
-    from certificates.claims.embedding import embedded
+    from headflow.certificates.claims.embedding import embedded
 
     (claim,) = parse_claims(f'[[claim]]\nid = "{claim_id}"\nkind = "equilibrium"\n{body}', "t.toml")
     return embedded(claim)
@@ -304,10 +304,9 @@ def _cluster_certificate(claim: dict, repulsive: bool, extra: dict | None = None
     from dataclasses import replace
 
     import numpy as np
-
-    from certificates.kernel import equilibrium as eq
-    from certificates.kernel.exact import precision
-    from checks.evidence import equilibria
+    from headflow.certificates.kernel import equilibrium as eq
+    from headflow.certificates.kernel.exact import precision
+    from headflow.checks.evidence import equilibria
 
     inst = equilibria.instance(3, 2, [F(1)], "softmax", F(1), "scalar")
     tokens = np.array([[0.0, 1.0]] * 3)

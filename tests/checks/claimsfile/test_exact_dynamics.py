@@ -8,17 +8,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from headflow.certificates.claims.loader import parse_claims
+from headflow.checks.claimsfile.exact_dynamics import METHOD
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.integrator import IntegrationFailure, integrate
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
+from headflow.identities import equiangular_reduction as er
 
-from certificates.claims.loader import parse_claims
-from checks.claimsfile.exact_dynamics import METHOD
-from checks.claimsfile.register import register_claims
-from checks.integrator import IntegrationFailure, integrate
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
-from identities import equiangular_reduction as er
 from tests.checks.claimsfile.claim_texts import claim_text, gap_claim
 
 

@@ -1,4 +1,4 @@
-"""The claims file's family options are checked from the family records (`certificates.families`).
+"""The claims file's family options are checked from the family records (`headflow.certificates.families`).
 
 For every family and every option it declares: the option is read (a family whose record gains an option the
 schema ignores fails here), a value outside its domain is one clear error, a missing option without a default is
@@ -12,10 +12,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Interval, Option
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.families import HEAD_FAMILIES, OPTIONS, TOKEN_FAMILIES, Family, Interval, Option
 
 SIZES = {"n": 3, "d": 4, "H": 2}
 #: The other side of a claim while one family is varied (they take no option).

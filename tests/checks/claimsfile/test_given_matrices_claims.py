@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.store import build_certificate
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.store import build_certificate
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import ROOT, decide
 

@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.checks.claimsfile.model_reduction import prove_model
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from checks.claimsfile.model_reduction import prove_model
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import ROOT, _forged, claim_text, decide
 

@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.real_statements import RELATION, goals
+from headflow.certificates.statements.real import relation_statement
+from headflow.checks.claimsfile import inequality_decider
+from headflow.checks.cli import main
 
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.kernel.real_statements import RELATION, goals
-from certificates.statements.real import relation_statement
-from checks.claimsfile import inequality_decider
-from checks.cli import main
 from tests.checking import verify_file
 from tests.forging import forged, write
 

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING
 
 import pytest
 import sympy as sp
+from headflow.certificates.claims.loader import parse_claims
+from headflow.checks.claimsfile import inequality_decider, smt_route
+from headflow.checks.claimsfile.inequality_decider import inside, refutation
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.cli import main
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import TRUE_VERDICTS, Verdict
 
-from certificates.claims.loader import parse_claims
-from checks.claimsfile import inequality_decider, smt_route
-from checks.claimsfile.inequality_decider import inside, refutation
-from checks.claimsfile.register import register_claims
-from checks.cli import main
-from checks.registry import Context, load_all
-from checks.runner import run_claims
-from checks.verdicts import TRUE_VERDICTS, Verdict
 from tests.checking import verify_file
 
 if TYPE_CHECKING:
-    from checks.reports.report import Report
+    from headflow.checks.reports.report import Report
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -12,14 +12,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.store import build_certificate
+from headflow.checks.claimsfile.model_reduction import prove_model
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import parse_claims
-from certificates.store import build_certificate
-from checks.claimsfile.model_reduction import prove_model
-from checks.claimsfile.register import register_claims
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]

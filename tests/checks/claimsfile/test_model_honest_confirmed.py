@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import checks
-from checks.verdicts import Verdict
+import headflow.checks as checks
+from headflow.checks.verdicts import Verdict
 
 #: No unit token has |x_i|^2 > 2: the given condition never holds, so the search never tests the claim. Orthogonal
 #: heads on the sphere can have dE_h/dt < 0 (T17's certified witness), so "given dE_h/dt < 0 at head h, then

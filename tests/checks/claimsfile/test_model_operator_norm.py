@@ -12,21 +12,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 from flint import arb
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.model_claim import parse_term
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.kernel import operator_norm
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exact import ball_of, precision
+from headflow.certificates.kernel.operator_norm import positive_definite
+from headflow.certificates.model_balls import term_ball
+from headflow.checks.claimsfile.model_reduction import prove_model
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.evidence.float_terms import FloatAlgebra
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import parse_claims
-from certificates.claims.model_claim import parse_term
-from certificates.claims.problems import ExpressionError
-from certificates.kernel import operator_norm
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.exact import ball_of, precision
-from certificates.kernel.operator_norm import positive_definite
-from certificates.model_balls import term_ball
-from checks.claimsfile.model_reduction import prove_model
-from checks.claimsfile.register import register_claims
-from checks.evidence.float_terms import FloatAlgebra
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]

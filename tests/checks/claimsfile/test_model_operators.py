@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from certificates.claims.loader import parse_claims
-from checks.claimsfile import model_atoms as atoms
-from checks.claimsfile.model_reduction import prove_model
-from checks.claimsfile.model_words import pairing
+from headflow.certificates.claims.loader import parse_claims
+from headflow.checks.claimsfile import model_atoms as atoms
+from headflow.checks.claimsfile.model_reduction import prove_model
+from headflow.checks.claimsfile.model_words import pairing
 
 
 def claim(lhs: str, op: str, rhs: str, assume: list[str] | None = None, **extra: object):  # type: ignore[no-untyped-def]

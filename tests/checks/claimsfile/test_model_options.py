@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.masks import causal
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.statements.model import statement_data
+from headflow.certificates.store import build_certificate
+from headflow.checks.claimsfile.model_reduction import prove_model
+from headflow.checks.verdicts import Verdict
+from headflow.identities import energy
 
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.masks import causal
-from certificates.provers.model_witness import certify_model_witness
-from certificates.statements.model import statement_data
-from certificates.store import build_certificate
-from checks.claimsfile.model_reduction import prove_model
-from checks.verdicts import Verdict
-from identities import energy
 from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import ROOT, SYMMETRIC_ALIGNED, T11, claim_text, decide
 

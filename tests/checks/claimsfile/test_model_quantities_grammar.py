@@ -18,25 +18,25 @@ from typing import Any
 
 import numpy as np
 import pytest
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.model_algebra import evaluate
+from headflow.certificates.claims.model_claim import parse_term
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.model_balls import term_ball
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.statements.model import statement_data
+from headflow.certificates.store import build_certificate
+from headflow.checks.claimsfile.model_reduction import prove_model
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.evidence.model_witnesses import float_algebra
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.claims.model_algebra import evaluate
-from certificates.claims.model_claim import parse_term
-from certificates.claims.problems import ExpressionError
-from certificates.errors import InputError
-from certificates.kernel import ball_model
-from certificates.model_balls import term_ball
-from certificates.provers.model_witness import certify_model_witness
-from certificates.statements.model import statement_data
-from certificates.store import build_certificate
-from checks.claimsfile.model_reduction import prove_model
-from checks.claimsfile.register import register_claims
-from checks.evidence.model_witnesses import float_algebra
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 
@@ -144,7 +144,7 @@ def test_negative_delta_exits_2_with_one_line(tmp_path: Path) -> None:
         '[[claim]]\nid = "c"\nkind = "model"\nassume = ["orthogonal-heads(delta=-0.1)"]\n'
         'lhs = "E"\nop = ">"\nrhs = "0"\n'
     )
-    run = subprocess.run([sys.executable, "-m", "checks", "check", str(path)], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
     assert run.returncode == 2, run.stderr
     assert "delta bounds a norm" in run.stderr and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1

@@ -16,23 +16,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.model_algebra import evaluate
+from headflow.certificates.claims.model_claim import parse_term
+from headflow.certificates.claims.problems import ClaimsFileError
+from headflow.certificates.model_balls import term_ball
+from headflow.certificates.provers.witness import round_configuration
+from headflow.certificates.store import build_certificate
+from headflow.checks.claimsfile.model_reduction import prove_model
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.evidence.model_witnesses import float_algebra
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.embedding import embedded
-from certificates.claims.loader import parse_claims
-from certificates.claims.model_algebra import evaluate
-from certificates.claims.model_claim import parse_term
-from certificates.claims.problems import ClaimsFileError
-from certificates.model_balls import term_ball
-from certificates.provers.witness import round_configuration
-from certificates.store import build_certificate
-from checks.claimsfile.model_reduction import prove_model
-from checks.claimsfile.register import register_claims
-from checks.evidence.model_witnesses import float_algebra
-from checks.model import families
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -238,7 +238,7 @@ def test_misuse_is_a_one_line_error_of_the_command(tmp_path: Path) -> None:
     """The command reports a refused claim (any of the above: one parser) in one line, exit code 2."""
     path = tmp_path / "bad.toml"
     path.write_text(_misuse({"lhs": "sum_j(sum_j(s_h_ij))"}, ""))
-    run = subprocess.run([sys.executable, "-m", "checks", "check", str(path)], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
     assert run.returncode == 2 and "Traceback" not in run.stderr and "do not nest" in run.stderr
 
 

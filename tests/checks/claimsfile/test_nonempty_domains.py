@@ -16,19 +16,19 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
+from headflow.certificates import nonempty
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.names import LambdaC
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.regions import Region, Side
+from headflow.certificates.statements.real import relation_statement
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
+from headflow.identities.closed_forms import lambda_max
 
-from certificates import nonempty
-from certificates.claims.loader import parse_claims
-from certificates.claims.names import LambdaC
-from certificates.kernel.recheck import Rejected
-from certificates.kernel.regions import Region, Side
-from certificates.statements.real import relation_statement
-from certificates.sympy_trees import from_sympy
-from checks.claimsfile.register import register_claims
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
-from identities.closed_forms import lambda_max
 from tests.checking import verify_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -64,7 +64,7 @@ def claim_text(kind: str, lhs: str, op: str, rhs: str, domain: str, claim_id: st
 
 def headflow(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "checks", *args], capture_output=True, text=True, cwd=ROOT, timeout=300, check=False
+        [sys.executable, "-m", "headflow", *args], capture_output=True, text=True, cwd=ROOT, timeout=300, check=False
     )
 
 

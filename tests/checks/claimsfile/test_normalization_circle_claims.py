@@ -8,15 +8,15 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.verify import check_file
+from headflow.checks.claimsfile import circle_route, scheme_reduction
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.kernel.verify import check_file
-from checks.claimsfile import circle_route, scheme_reduction
-from checks.claimsfile.register import register_claims
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
 from tests.checks.claimsfile.claim_texts import claim_text, gap_claim
 from tests.forging import forged_file
 

@@ -12,20 +12,20 @@ import dataclasses
 from fractions import Fraction
 
 import pytest
+from headflow.certificates import model_balls
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.ball_model import ExactConfiguration, stationary
+from headflow.certificates.kernel.exp_field import ExpNumber
+from headflow.certificates.kernel.masks import causal
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.kernel.model_values import settle
+from headflow.certificates.statements.dynamics import family_failures
+from headflow.certificates.statements.model import kernel_statement, statement_data
+from headflow.checks.claimsfile.exponential_decay import applies_exactly
+from headflow.checks.claimsfile.model_reduction import prove_model
 
-from certificates import model_balls
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from certificates.kernel import ball_model
-from certificates.kernel.ball_model import ExactConfiguration, stationary
-from certificates.kernel.exp_field import ExpNumber
-from certificates.kernel.masks import causal
-from certificates.kernel.model_chain import Chain
-from certificates.kernel.model_values import settle
-from certificates.statements.dynamics import family_failures
-from certificates.statements.model import kernel_statement, statement_data
-from checks.claimsfile.exponential_decay import applies_exactly
-from checks.claimsfile.model_reduction import prove_model
 from tests.checks.claimsfile.test_model_claims import claim_text
 
 ONE, ZERO = Fraction(1), Fraction(0)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from checks.verdicts import Verdict
 from tests.checks.claimsfile.test_model_claims import decide
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -88,8 +88,8 @@ def test_a_puncture_must_be_a_formula() -> None:
 
 
 def test_a_formula_sympy_rewrites_is_accepted_only_when_shown_unchanged() -> None:
-    from certificates.inert import Exp, W
-    from checks.claimsfile import maximiser
+    from headflow.certificates.inert import Exp, W
+    from headflow.checks.claimsfile import maximiser
 
     n = sp.Symbol("n", positive=True)
     written = W((n - 1) / Exp(1))  # SymPy builds (n - 1) exp(-1) from the division

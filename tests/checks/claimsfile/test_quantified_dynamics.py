@@ -10,14 +10,13 @@ from pathlib import Path
 
 import mpmath
 import pytest
-
-from certificates.claims.loader import parse_claims
-from checks.claimsfile.quantified_dynamics import METHOD as SAMPLED
-from checks.claimsfile.register import register_claims
-from checks.claimsfile.symbolic_dynamics import METHOD as SYMBOLIC
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
+from headflow.certificates.claims.loader import parse_claims
+from headflow.checks.claimsfile.quantified_dynamics import METHOD as SAMPLED
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.claimsfile.symbolic_dynamics import METHOD as SYMBOLIC
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "quantified.toml"
 
@@ -138,7 +137,7 @@ def test_bad_domains_are_one_line_errors(tmp_path: Path, change: dict, message: 
     table = {key: value for key, value in (GOOD | change).items() if value is not None}
     path = tmp_path / "bad.toml"
     path.write_text(quantified("bad", GAP, "\n".join(f"{key} = {value}" for key, value in table.items())))
-    done = subprocess.run([sys.executable, "-m", "checks", "check", str(path)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
@@ -147,5 +146,5 @@ def test_beta_needs_a_positive_domain(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     fields = GAP.replace("beta = 1.0", 'beta = "b"')
     path.write_text(quantified("bad", fields, "\n".join(f"{k} = {v}" for k, v in GOOD.items()) + '\nb = "real"'))
-    done = subprocess.run([sys.executable, "-m", "checks", "check", str(path)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
     assert done.returncode == 2 and "beta needs a positive domain" in done.stderr

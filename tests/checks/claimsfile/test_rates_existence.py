@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import decide
 

@@ -11,15 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.errors import InputError
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.observables import EVALUATORS
+from headflow.checks.verdicts import Verdict
+from headflow.identities import equiangular_quantities as eq
+from headflow.identities import equiangular_reduction as er
+from headflow.identities.derivation import Derivation
 
-from certificates.claims.loader import parse_claims
-from certificates.errors import InputError
-from checks.model.configuration import Configuration
-from checks.model.observables import EVALUATORS
-from checks.verdicts import Verdict
-from identities import equiangular_quantities as eq
-from identities import equiangular_reduction as er
-from identities.derivation import Derivation
 from tests.checks.claimsfile.test_model_claims import decide
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -8,12 +8,12 @@ import inspect
 from pathlib import Path
 
 import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.schema import KINDS
+from headflow.checks.claimsfile import deciders, dynamics_decider, quantified_dynamics, start_existence
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
-from certificates.claims.loader import parse_claims
-from certificates.claims.schema import KINDS
-from checks.claimsfile import deciders, dynamics_decider, quantified_dynamics, start_existence
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
 from tests.checks.claimsfile.claim_texts import gap_claim
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -26,7 +26,7 @@ def test_every_kind_has_one_named_decider() -> None:
     for name, (procedure, decide) in deciders.DECIDERS.items():
         assert procedure, name
         assert inspect.isfunction(decide) and decide.__name__ != "<lambda>", name
-        assert decide.__module__.startswith("checks.claimsfile."), name
+        assert decide.__module__.startswith("headflow.checks.claimsfile."), name
 
 
 def test_the_tables_hold_named_functions_only() -> None:
@@ -44,7 +44,7 @@ def test_no_route_takes_the_decider_as_an_argument() -> None:
         tree = ast.parse(inspect.getsource(module))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         names = {alias.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for alias in n.names}
-        assert "checks.claimsfile.dynamics_decider" not in imported and "Callable" not in names
+        assert "headflow.checks.claimsfile.dynamics_decider" not in imported and "Callable" not in names
 
 
 def test_the_exact_routes_are_tried_in_their_declared_order(monkeypatch: pytest.MonkeyPatch) -> None:

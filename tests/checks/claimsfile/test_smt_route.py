@@ -19,14 +19,14 @@ from typing import Any
 
 import pytest
 import sympy as sp
+from headflow.certificates.claims.loader import load_claims, parse_claims
+from headflow.certificates.kernel import real_statements
+from headflow.checks.claimsfile import identity_decider, smt_route
+from headflow.checks.claimsfile.inequality_decider import inside, refutation
+from headflow.checks.cli import main
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict
 
-from certificates.claims.loader import load_claims, parse_claims
-from certificates.kernel import real_statements
-from checks.claimsfile import identity_decider, smt_route
-from checks.claimsfile.inequality_decider import inside, refutation
-from checks.cli import main
-from checks.registry import Context
-from checks.verdicts import Verdict
 from tests.checking import verify_file
 from tests.forging import forged, forged_file, write
 
@@ -96,7 +96,7 @@ def test_every_smt_certificate_rechecks_in_a_fresh_process(report: dict[str, dic
     paths = [p for claim in report.values() for p in claim["evidence"].get("certificates", [])]
     assert len(paths) >= len(BY_SMT)
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", "--width=1000", *paths, "--claims", str(EXAMPLES)],
+        [sys.executable, "-m", "headflow", "check-cert", "--width=1000", *paths, "--claims", str(EXAMPLES)],
         capture_output=True,
         text=True,
         cwd=ROOT,

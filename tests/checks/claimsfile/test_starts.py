@@ -17,21 +17,20 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from certificates.claims.given_tokens import MAX_FILE_BYTES
-from certificates.claims.loader import load_claims, parse_claims
-from certificates.errors import InputError
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.kernel.exact import precision
-from certificates.kernel.model_statements import term_of
-from certificates.model_balls import term_ball
-from certificates.statements.dynamics import HEMISPHERE, family_failures
-from checks.claimsfile.register import register_claims
-from checks.model import families, field
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.runner import run_claims
-from checks.verdicts import Verdict
+from headflow.certificates.claims.given_tokens import MAX_FILE_BYTES
+from headflow.certificates.claims.loader import load_claims, parse_claims
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.model_statements import term_of
+from headflow.certificates.model_balls import term_ball
+from headflow.certificates.statements.dynamics import HEMISPHERE, family_failures
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.model import families, field
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[3]
 UNIT = '[["3/5", "4/5", 0], [1, 0, 0], [0, "-4/5", "3/5"], [0, 0, 1]]'
@@ -115,7 +114,7 @@ def test_token_files_are_read_with_limits(tmp_path: Path) -> None:
 def test_bad_tokens_are_a_one_line_error_from_the_cli(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
     path.write_text(claim('[["3/5", "3/5", 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]'))
-    done = subprocess.run([sys.executable, "-m", "checks", "check", str(path)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "not on the unit sphere" in done.stderr
 

@@ -10,11 +10,10 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+import headflow.checks as checks
 import numpy as np
 import pytest
-
-import checks
-from checks.verdicts import Verdict
+from headflow.checks.verdicts import Verdict
 
 HELD = {Verdict.CONFIRMED, Verdict.PROVED, Verdict.CERTIFIED}
 

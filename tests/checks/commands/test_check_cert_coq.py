@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import headflow.checks as checks
 import pytest
+from headflow.certificates.kernel import verify
+from headflow.certificates.kernel.format import content_hash
+from headflow.checks import coq_files, rechecks
+from headflow.checks.cli import main
 
-import checks
-from certificates.kernel import verify
-from certificates.kernel.format import content_hash
-from checks import coq_files, rechecks
-from checks.cli import main
 from tests.sample_claims import POINT_AND_SMT
 
 CLAIMS = POINT_AND_SMT

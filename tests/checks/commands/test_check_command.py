@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-
-from checks.cli import main
+from headflow.checks.cli import main
 
 if TYPE_CHECKING:
     from tests.conftest import ExampleRun
@@ -139,7 +138,7 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_command_line_process_exit_codes(tmp_path: Path, user_example: ExampleRun) -> None:
     """The real entry point, as a user runs it: 1 for the example file (it holds false claims), 2 for bad input."""
-    run = [sys.executable, "-m", "checks", "check"]
+    run = [sys.executable, "-m", "headflow", "check"]
     assert user_example.returncode == 1, user_example.stderr
     verdicts = {c["id"]: c["verdict"] for c in user_example.report["claims"]}
     assert verdicts["golden.reciprocal"] == "PROVED" and verdicts["golden.wrong-digits"] == "REFUTED"

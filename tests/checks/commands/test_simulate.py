@@ -6,8 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from checks import cli
+from headflow.checks import cli
 
 PLOTS = ("tokens", "energy", "entropy", "cluster_gap", "condition8")
 

@@ -6,11 +6,11 @@ import dataclasses
 from fractions import Fraction
 
 from flint import ctx as flint_ctx
+from headflow.certificates.kernel.exact import ball_of
+from headflow.checks.constants import certified as constants
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
 
-from certificates.kernel.exact import ball_of
-from checks.constants import certified as constants
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
 from tests.soundness.mutation import Decide, Mutant
 
 

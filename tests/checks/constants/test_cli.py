@@ -10,16 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from headflow.checks.cli import main
 from mpmath import mp, mpf
-
-from checks.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def _headflow(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "checks", "constants", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "headflow", "constants", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
 
 

@@ -7,12 +7,11 @@ from fractions import Fraction
 
 import pytest
 from flint import arb, ctx, fmpq
+from headflow.certificates.errors import InputError
+from headflow.checks.constants.digits import Rounded, certified_digits, midpoint_digits, radius_bound
+from headflow.checks.constants.exact_numbers import format_number, parse_number, parse_values
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from certificates.errors import InputError
-from checks.constants.digits import Rounded, certified_digits, midpoint_digits, radius_bound
-from checks.constants.exact_numbers import format_number, parse_number, parse_values
 
 
 @pytest.mark.parametrize(

@@ -11,16 +11,15 @@ import mpmath
 import pytest
 import sympy as sp
 from flint import arb, ctx, fmpz
-
-from certificates.kernel import stored_forms
-from certificates.kernel.exact import ball_of, exact_value
-from certificates.provers import lambda_c_roots
-from certificates.provers.programs import compile_trees
-from certificates.statements import stored_forms as source
-from certificates.sympy_trees import from_sympy
-from checks.constants import certified as constants
-from checks.constants.mpmath_reference import mpmath_value
-from identities import closed_forms as cf
+from headflow.certificates.kernel import stored_forms
+from headflow.certificates.kernel.exact import ball_of, exact_value
+from headflow.certificates.provers import lambda_c_roots
+from headflow.certificates.provers.programs import compile_trees
+from headflow.certificates.statements import stored_forms as source
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.checks.constants import certified as constants
+from headflow.checks.constants.mpmath_reference import mpmath_value
+from headflow.identities import closed_forms as cf
 
 EXTRA_DIGITS = 40
 """Digits the independent reference carries beyond the printed ones (rounding it is then exact unless the value is
@@ -213,7 +212,7 @@ def test_lambda_c_to_one_hundred_thousand_digits_from_the_command_line() -> None
 
     argv = ["constants", "--quantity", "lambda_c", "--n", "10", "--digits", "100000", "--format", "csv"]
     run = subprocess.run(
-        [sys.executable, "-m", "checks", *argv],
+        [sys.executable, "-m", "headflow", *argv],
         capture_output=True,
         text=True,
         timeout=600,
@@ -251,7 +250,7 @@ def test_the_one_product_rounding_is_the_rounding_of_both_ends() -> None:
     (9.99..), signs and decades."""
     import random
 
-    from checks.constants.digits import _exact_digits, certified_digits
+    from headflow.checks.constants.digits import _exact_digits, certified_digits
 
     rng = random.Random(28)
     seen = {"decided": 0, "undecided": 0}
@@ -301,7 +300,7 @@ def test_the_decimal_interval_decides_only_what_both_exact_ends_decide() -> None
     wherever a rounding boundary is inside or next to the ball, and a ball astride a boundary is never decided."""
     import random
 
-    from checks.constants.digits import _decimal_digits
+    from headflow.checks.constants.digits import _decimal_digits
 
     rng = random.Random(4)
     seen = {"decided": 0, "deferred": 0}

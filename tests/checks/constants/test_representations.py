@@ -2,7 +2,7 @@
 
 The reference is the SymPy closed form of `identities/closed_forms.py` evaluated by mpmath at
 60 digits (lambda_c: mpmath's bracketing root finder on the SymPy equation). Against it: the
-floats of `checks.constants.floats` (and `checks.model.field.project`) to a few ulps, and the balls of
+floats of `headflow.checks.constants.floats` (and `headflow.checks.model.field.project`) to a few ulps, and the balls of
 `certificates.provers.constant_balls` and `certificates.kernel.lambda_c` (and `certificates.kernel.ball_model`), which
 must be tight and overlap the reference. A deliberately wrong formula in any representation is
 rejected by the same comparison.
@@ -17,20 +17,19 @@ import numpy as np
 import pytest
 import sympy as sp
 from flint import arb, ctx
-
-from certificates.kernel import lambda_c
-from certificates.kernel.balls import eval_ball
-from certificates.kernel.exact import ball_of
-from certificates.kernel.exact_data import ExactConfiguration
-from certificates.kernel.model_chain import Chain
-from certificates.provers import constant_balls
-from certificates.statements import stored_forms as source
-from certificates.sympy_trees import from_sympy
-from checks.constants import floats as scalar_constants
-from checks.model import field as model
-from identities import closed_forms as cf
-from identities.gram import Pairing
-from identities.projection import SPACE, U, X, u_name, x_name
+from headflow.certificates.kernel import lambda_c
+from headflow.certificates.kernel.balls import eval_ball
+from headflow.certificates.kernel.exact import ball_of
+from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.provers import constant_balls
+from headflow.certificates.statements import stored_forms as source
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.checks.constants import floats as scalar_constants
+from headflow.checks.model import field as model
+from headflow.identities import closed_forms as cf
+from headflow.identities.gram import Pairing
+from headflow.identities.projection import SPACE, U, X, u_name, x_name
 
 DIGITS = 60
 BITS = 160

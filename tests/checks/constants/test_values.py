@@ -7,12 +7,11 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from headflow.certificates.errors import InputError
+from headflow.checks.constants import certified as constants
+from headflow.checks.constants import mpmath_reference as constants_mpmath
+from headflow.checks.constants.digits import Rounded
 from mpmath import mp, mpf
-
-from certificates.errors import InputError
-from checks.constants import certified as constants
-from checks.constants import mpmath_reference as constants_mpmath
-from checks.constants.digits import Rounded
 
 
 def _fraction(c: constants.Constant) -> Fraction:
@@ -87,7 +86,7 @@ def test_lambda_max_and_lambda_c_zero_the_derivatives_of_phi(tokens: int, beta: 
 
 def test_lambda_c_equation_is_convex_right_of_zero() -> None:
     """The uniqueness argument of certificates.kernel.lambda_c: g'' = u e^u."""
-    from identities.closed_forms import lambda_c_equation, n, u
+    from headflow.identities.closed_forms import lambda_c_equation, n, u
 
     assert sp.simplify(sp.diff(lambda_c_equation(u, n), u, 2) - u * sp.exp(u)) == 0
 

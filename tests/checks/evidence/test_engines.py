@@ -1,5 +1,5 @@
-"""The shared engines: exact/ball arithmetic (certificates.kernel.exact), the float-evidence loop
-(checks.evidence.cases) and the witness pipeline (checks.evidence.witnesses)."""
+"""The shared engines: exact/ball arithmetic (headflow.certificates.kernel.exact), the float-evidence loop
+(headflow.checks.evidence.cases) and the witness pipeline (headflow.checks.evidence.witnesses)."""
 
 from __future__ import annotations
 
@@ -11,21 +11,20 @@ import numpy as np
 import pytest
 import sympy as sp
 from flint import arb, ctx
-
-from certificates import ball_reading
-from certificates.claims.decimals import decimal_value
-from certificates.errors import BudgetExceeded
-from certificates.kernel import exact
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.provers.witness import round_configuration
-from certificates.statements.registry import ConfigurationObligation
-from checks.evidence.cases import Worst, cases
-from checks.evidence.witnesses import CANDIDATES_TRIED, Attempts, Candidate, certify_first
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Verdict
+from headflow.certificates import ball_reading
+from headflow.certificates.claims.decimals import decimal_value
+from headflow.certificates.errors import BudgetExceeded
+from headflow.certificates.kernel import exact
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.provers.witness import round_configuration
+from headflow.certificates.statements.registry import ConfigurationObligation
+from headflow.checks.evidence.cases import Worst, cases
+from headflow.checks.evidence.witnesses import CANDIDATES_TRIED, Attempts, Candidate, certify_first
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict
 
 
 def test_precision_is_restored_also_after_an_error() -> None:

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from certificates.claims.model_algebra import evaluate
-from certificates.claims.model_claim import parse_term
-from certificates.kernel.exact import precision
-from certificates.model_balls import term_ball
-from certificates.provers.witness import round_configuration
-from certificates.statements.model import kernel_statement
-from checks.evidence.model_witnesses import float_algebra
-from checks.model.configuration import Configuration
-from checks.model.families import rational_to_float
+from headflow.certificates.claims.model_algebra import evaluate
+from headflow.certificates.claims.model_claim import parse_term
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.model_balls import term_ball
+from headflow.certificates.provers.witness import round_configuration
+from headflow.certificates.statements.model import kernel_statement
+from headflow.checks.evidence.model_witnesses import float_algebra
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.families import rational_to_float
 
 TERMS = (
     "dE_dt - sum_i(norm2(xdot_i)) / n",
@@ -49,7 +48,7 @@ def test_scalar_strengths_are_free_data_of_the_search_and_stay_where_floats_are_
     """`scalar-heads` states a claim for every lambda_h > 0: the search moves the strengths (as log lambda_h), keeps
     the heads scalar, and never past |beta| lambda = MAX_SCALED_STRENGTH, where a token's own weight e^(beta lambda)
     swamps the float velocity (tests/soundness/test_scalar_strengths.py shows the noise)."""
-    from checks.evidence import adversarial
+    from headflow.checks.evidence import adversarial
 
     X = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
     M = np.array([0.5 * np.eye(2), 2.0 * np.eye(2)])
@@ -70,9 +69,9 @@ def test_near_zero_float_violations_are_told_from_rounding_noise_by_balls() -> N
     """Two tokens at one point are an equilibrium (dE/dt = 0 exactly): the float dE/dt was noise of either sign past
     the violation threshold at |beta| lambda near 8, and is none now (issue 39). A true violation as
     small (dE/dt < 0 with W = I, the circle's pair at the edge of its window) is not."""
-    from certificates.claims.loader import parse_claims
-    from checks.evidence import adversarial, model_witnesses
-    from checks.model import families
+    from headflow.certificates.claims.loader import parse_claims
+    from headflow.checks.evidence import adversarial, model_witnesses
+    from headflow.checks.model import families
 
     def claim(values: str) -> object:
         lines = ["[[claim]]", 'id = "e"', 'kind = "model"', f'assume = ["scalar-heads", "{values}"]']

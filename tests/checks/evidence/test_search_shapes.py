@@ -8,15 +8,14 @@ from __future__ import annotations
 import textwrap
 
 import numpy as np
-
-from certificates import model_balls
-from certificates.claims.loader import parse_claims
-from certificates.claims.schema import ModelClaim
-from certificates.provers.witness import round_configuration
-from checks.evidence import adversarial
-from checks.evidence.model_witnesses import Draws, margin
-from checks.model import families
-from checks.model.configuration import Configuration
+from headflow.certificates import model_balls
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.provers.witness import round_configuration
+from headflow.checks.evidence import adversarial
+from headflow.checks.evidence.model_witnesses import Draws, margin
+from headflow.checks.model import families
+from headflow.checks.model.configuration import Configuration
 
 
 def model_claim(assume: list[str]) -> ModelClaim:

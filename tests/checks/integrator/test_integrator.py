@@ -6,18 +6,17 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from headflow.certificates.errors import InputError
+from headflow.checks.integrator import cluster_gap_below, integrate, speed_below
+from headflow.checks.integrator.controller import FixedStep, PIController
+from headflow.checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
+from headflow.checks.integrator.stepper import Stepper
+from headflow.checks.integrator.tableau import Tableau
+from headflow.checks.integrator.trajectory import END_STRETCH, trial_step
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 from scipy.integrate import solve_ivp
-
-from certificates.errors import InputError
-from checks.integrator import cluster_gap_below, integrate, speed_below
-from checks.integrator.controller import FixedStep, PIController
-from checks.integrator.methods import HIGH_ORDER_RTOL, METHODS
-from checks.integrator.stepper import Stepper
-from checks.integrator.tableau import Tableau
-from checks.integrator.trajectory import END_STRETCH, trial_step
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
 
 N, D, LAMBDAS, BETA = 5, 6, (0.5, 0.8), 1.0
 

@@ -15,17 +15,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from certificates.errors import InputError
-from checks import cli
-from checks.integrator import cluster_gap_below, integrate
-from checks.integrator.controller import FixedStep
-from checks.integrator.methods import METHODS
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.certificates.errors import InputError
+from headflow.checks import cli
+from headflow.checks.integrator import cluster_gap_below, integrate
+from headflow.checks.integrator.controller import FixedStep
+from headflow.checks.integrator.methods import METHODS
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 pytest.importorskip("jax")
-from checks.model import jax_field
+from headflow.checks.model import jax_field
 
 #: Largest |jax - numpy| of the velocity, relative to max(1, max |velocity|) (both float64, a few roundings apart).
 AGREEMENT = 1e-13
@@ -212,7 +211,7 @@ def test_dop853_leaves_out_the_fsal_stage_after_the_last_step_only() -> None:
 
 def spied_loops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """The `shifted` flag of every jitted loop a run asks for (the loops themselves are the real ones)."""
-    from checks.integrator import jax_solver
+    from headflow.checks.integrator import jax_solver
 
     asked: list[bool] = []
     loop = jax_solver._segment

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from checks.integrator import integrate
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.checks.integrator import integrate
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 
 def _configuration() -> Configuration:

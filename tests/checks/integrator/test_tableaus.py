@@ -8,9 +8,9 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+from headflow.checks.integrator.methods import METHODS
+from headflow.checks.integrator.tableau import Tableau
 
-from checks.integrator.methods import METHODS
-from checks.integrator.tableau import Tableau
 from tests.rooted_trees import density, largest_defect, size, trees
 
 TABLEAUS = list(METHODS.values())

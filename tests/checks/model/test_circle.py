@@ -7,17 +7,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from certificates import model_balls
-from certificates.errors import InputError
-from certificates.kernel import ball_model
-from certificates.kernel.model_chain import Chain
-from certificates.kernel.vocabulary import ATTENTION_KINDS
-from checks.model import circle, families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from identities import circle as symbolic
-from identities.derivation import Derivation
+from headflow.certificates import model_balls
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS
+from headflow.checks.model import circle, families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.identities import circle as symbolic
+from headflow.identities.derivation import Derivation
 
 
 def _on_circle(theta: np.ndarray, lambdas: np.ndarray, beta: float, attention: str, geometry: str = "sphere"):  # type: ignore[no-untyped-def]

@@ -10,15 +10,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from certificates import masks as user_masks
-from certificates import model_balls
-from certificates.claims.interaction_text import parse_interaction
-from certificates.claims.loader import parse_claims
-from certificates.kernel import ball_model
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.certificates import masks as user_masks
+from headflow.certificates import model_balls
+from headflow.certificates.claims.interaction_text import parse_interaction
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel import ball_model
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 GENERAL = [[1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 1], [1, 1, 1, 1]]
 #: phi with its antiderivative Phi (by hand): the loop reference's energy terms.

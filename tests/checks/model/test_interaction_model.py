@@ -9,14 +9,13 @@ import math
 
 import numpy as np
 import pytest
-
-from certificates import model_balls
-from certificates.errors import InputError
-from certificates.kernel import ball_model
-from certificates.provers.witness import round_configuration
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
+from headflow.certificates import model_balls
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.provers.witness import round_configuration
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
 #: (text, phi, Phi) with Phi' = phi, written by hand.
 CASES = [

@@ -6,15 +6,15 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from headflow.certificates import masks as user_masks
+from headflow.certificates import model_balls
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 
-from certificates import masks as user_masks
-from certificates import model_balls
-from certificates.errors import InputError
-from certificates.kernel import ball_model
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
 from tests.reference_model import Reference
 
 #: The masks the agreement runs with: none, causal, and a general 0/1 mask (ones on the diagonal), for n = 4.

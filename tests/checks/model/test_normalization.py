@@ -7,21 +7,21 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from headflow.certificates import model_balls
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.exact import ball_of
+from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.kernel.model_chain import Chain
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES
+from headflow.certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
+from headflow.certificates.vocabulary import SPHERICAL_GEOMETRIES
+from headflow.checks.integrator import integrate
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.observables import EVALUATORS
 
-from certificates import model_balls
-from certificates.errors import InputError
-from certificates.kernel import ball_model
-from certificates.kernel.exact import ball_of
-from certificates.kernel.exact_data import ExactConfiguration
-from certificates.kernel.model_chain import Chain
-from certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES
-from certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
-from certificates.vocabulary import SPHERICAL_GEOMETRIES
-from checks.integrator import integrate
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.model.observables import EVALUATORS
 from tests.reference_model import Reference
 
 SCHEMES = ("pre-ln", "peri-ln", "mix-ln", "ngpt")

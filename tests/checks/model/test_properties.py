@@ -5,14 +5,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from headflow.checks.evidence.energy_rates import central_difference_energy_rate
+from headflow.checks.evidence.sampling import relative_discrepancy
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from checks.evidence.energy_rates import central_difference_energy_rate
-from checks.evidence.sampling import relative_discrepancy
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
 
 seeds = st.integers(0, 2**32 - 1)
 kinds = st.sampled_from(["usa", "softmax", "relu"])

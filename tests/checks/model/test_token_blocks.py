@@ -8,16 +8,15 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-
-from certificates.errors import InputError
-from certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
-from certificates.quantity_uses import RECORDED_AS
-from checks.cli import main
-from checks.model import families, memory, token_blocks
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.model.observables import EVALUATORS
-from checks.model.token_blocks import heads_of
+from headflow.certificates.errors import InputError
+from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
+from headflow.certificates.quantity_uses import RECORDED_AS
+from headflow.checks.cli import main
+from headflow.checks.model import families, memory, token_blocks
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.observables import EVALUATORS
+from headflow.checks.model.token_blocks import heads_of
 
 N, D, H = 11, 3, 2
 #: The quantities compared (every evaluator at a state, the radius of cluster_count given) and the field's own.

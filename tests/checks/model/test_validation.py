@@ -7,9 +7,8 @@ import sys
 
 import numpy as np
 import pytest
-
-from certificates.errors import InputError
-from checks.model.configuration import Configuration
+from headflow.certificates.errors import InputError
+from headflow.checks.model.configuration import Configuration
 
 X = np.eye(3)[:2]
 M = np.eye(3)[None]
@@ -68,7 +67,7 @@ def test_configuration_arrays_are_read_only() -> None:
 
 
 def _headflow(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "checks", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "headflow", *args], capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize(

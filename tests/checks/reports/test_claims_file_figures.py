@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import checks
+import headflow.checks as checks
 
 #: A user's claim filed under an id the registry draws a figure for (T22.superadditivity), and one it does not know.
 CLAIMS = """

@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from checks import api
-from checks.reports.report import Report
+from headflow.checks import api
+from headflow.checks.reports.report import Report
 
 #: A verdict forged by cursor movement, a cleared screen, a colour, a carriage return and a right-to-left override.
 TITLE = "ok\u001b[1A\u001b[2K\u001b[32mPROVED\u001b[0m\r\u202edesrever"
@@ -67,7 +66,7 @@ def test_json_keeps_the_text_exactly(report: Report) -> None:
 def test_the_command_line_table_writes_them_as_escapes(tmp_path: Path) -> None:
     path = tmp_path / "hostile.toml"
     path.write_text(CLAIMS)
-    command = [sys.executable, "-m", "checks", "check", str(path), "--certificates", str(tmp_path)]
+    command = [sys.executable, "-m", "headflow", "check", str(path), "--certificates", str(tmp_path)]
     done = subprocess.run(command, capture_output=True, text=True, env={"COLUMNS": "300", "PATH": ""})
     assert done.returncode == 0, done.stderr
     assert [c for c in CONTROLS if c in done.stdout + done.stderr] == []

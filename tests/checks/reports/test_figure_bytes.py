@@ -8,12 +8,11 @@ import subprocess
 import sys
 
 import numpy as np
-
-from checks.reports import plots
+from headflow.checks.reports import plots
 
 RENDER = """
 import hashlib
-from checks.reports import figures, plots
+from headflow.checks.reports import figures, plots
 fig = figures.equilibria_gallery()
 print(*(hashlib.sha256(plots.png_bytes(fig, fmt)).hexdigest() for fmt in ("png", "svg")))
 """

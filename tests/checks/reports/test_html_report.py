@@ -6,10 +6,10 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from checks import api
-from checks.cli import main
-from checks.registry import Context, Registry
-from checks.verdicts import Outcome, Step, Verdict
+from headflow.checks import api
+from headflow.checks.cli import main
+from headflow.checks.registry import Context, Registry
+from headflow.checks.verdicts import Outcome, Step, Verdict
 
 #: Elements that run code or load another resource.
 FORBIDDEN_ELEMENTS = {"script", "link", "iframe", "frame", "object", "embed", "base", "audio", "video", "source"}

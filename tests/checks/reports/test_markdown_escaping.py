@@ -11,10 +11,9 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+from headflow.checks import api
+from headflow.checks.reports.document import markdown_code, markdown_text
 from markdown_it import MarkdownIt
-
-from checks import api
-from checks.reports.document import markdown_code, markdown_text
 
 TITLE = "<script>alert(1)</script> [click](javascript:alert(1)) [site](https://evil.example/x) *loud* `tick`"
 STATEMENT = "c_star(2) ![img](https://evil.example/i.png) <img src=x onerror=alert(1)> | cell\n\n# heading\n<b>bold</b>"

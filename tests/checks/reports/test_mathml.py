@@ -6,10 +6,10 @@ import re
 from xml.etree import ElementTree
 
 import pytest
+from headflow.checks.reports.mathml import MAX_LATEX_CHARS, Unconvertible, formula_html, to_mathml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks.reports.mathml import MAX_LATEX_CHARS, Unconvertible, formula_html, to_mathml
 from tests.soundness.fuzzing import fuzz_settings
 
 

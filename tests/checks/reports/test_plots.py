@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from headflow.checks.reports import plots
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-
-from checks.reports import plots
 
 
 def _tick_labels(fig: Figure, axis: str) -> tuple[list[str], list[str]]:

@@ -13,12 +13,12 @@ import os
 from pathlib import Path
 
 import pytest
+from headflow.checks import api
+from headflow.checks.registry import Context, Registry, load_all
+from headflow.checks.reports import html as html_report
+from headflow.checks.reports.report import Report
+from headflow.checks.verdicts import Outcome, Step, Verdict
 
-from checks import api
-from checks.registry import Context, Registry, load_all
-from checks.reports import html as html_report
-from checks.reports.report import Report
-from checks.verdicts import Outcome, Step, Verdict
 from tests.browser import layout_problems, measure, require_chromium, screenshot
 
 #: Claims whose derivations carry LaTeX steps and decide in well under a second.

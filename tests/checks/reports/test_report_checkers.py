@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import headflow.checks as checks
 import pytest
+from headflow.certificates.kernel.coq import run
 
-import checks
-from certificates.kernel.coq import run
 from tests.sample_claims import POINT_AND_SMT
 
 if run.coqc() is None:
@@ -74,8 +74,8 @@ def test_without_recheck_no_checker_is_claimed(tmp_path: Path) -> None:
 def test_coq_option_implies_recheck_and_needs_coqc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import argparse
 
-    from certificates.errors import InputError
-    from checks.commands.options.decision import add_decision_arguments, decision_options
+    from headflow.certificates.errors import InputError
+    from headflow.checks.commands.options.decision import add_decision_arguments, decision_options
 
     parser = argparse.ArgumentParser()
     add_decision_arguments(parser)

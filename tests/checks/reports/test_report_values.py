@@ -11,12 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks import api
-from checks.choices import FORMATS
-from checks.registry import Context, Registry
-from checks.reports.values import dumps, plain
-from checks.verdicts import Outcome, Verdict
+from headflow.checks import api
+from headflow.checks.choices import FORMATS
+from headflow.checks.registry import Context, Registry
+from headflow.checks.reports.values import dumps, plain
+from headflow.checks.verdicts import Outcome, Verdict
 
 
 class Colour(enum.Enum):

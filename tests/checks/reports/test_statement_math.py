@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree
 
+from headflow.checks.reports.mathml import ELEMENTS
+from headflow.checks.reports.statement_math import MAX_STATEMENT_CHARS, statement_html
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from checks.reports.mathml import ELEMENTS
-from checks.reports.statement_math import MAX_STATEMENT_CHARS, statement_html
 
 MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
 

@@ -8,15 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
+from headflow.checks import api
+from headflow.checks.cli import main
+from headflow.checks.registry import Context, Registry
+from headflow.checks.reports.document import attention_words
+from headflow.checks.reports.report import Report
+from headflow.checks.reports.terminal import certificates_notice, print_terminal
+from headflow.checks.verdicts import Outcome, Verdict
 from rich.console import Console
-
-from checks import api
-from checks.cli import main
-from checks.registry import Context, Registry
-from checks.reports.document import attention_words
-from checks.reports.report import Report
-from checks.reports.terminal import certificates_notice, print_terminal
-from checks.verdicts import Outcome, Verdict
 
 HEADING = "Where the summary, or a reading of it, is not what was found:"
 

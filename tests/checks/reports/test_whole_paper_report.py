@@ -1,6 +1,6 @@
 """`headflow verify` on the whole paper writes a complete report in every format (the session's one run).
 
-Each format is written the way the command writes it (`checks.reports.delivery.deliver` with `--out`), then
+Each format is written the way the command writes it (`headflow.checks.reports.delivery.deliver` with `--out`), then
 read back: every claim is in it, and the file is whole (the JSON parses as strict JSON, the page
 closes). This is the run of the README's first command that once ended in a traceback for HTML.
 """
@@ -12,10 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-
-from checks.choices import FORMATS
-from checks.reports.delivery import deliver
-from checks.reports.report import Report
+from headflow.checks.choices import FORMATS
+from headflow.checks.reports.delivery import deliver
+from headflow.checks.reports.report import Report
 
 SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"}
 

@@ -6,9 +6,8 @@ import csv
 from pathlib import Path
 
 import pytest
-
-from checks.sweeps.runner import KEY, partial_path, point_key, run_sweep
-from checks.sweeps.tasks import superadditivity_point, threshold_point
+from headflow.checks.sweeps.runner import KEY, partial_path, point_key, run_sweep
+from headflow.checks.sweeps.tasks import superadditivity_point, threshold_point
 
 
 def test_local_cluster_gives_the_serial_numbers(tmp_path: Path) -> None:
@@ -136,7 +135,7 @@ def test_threshold_point_finds_the_model_threshold_above_beta_star() -> None:
 def test_sweep_command_writes_csv_and_plot_and_resumes(tmp_path: Path, capsys) -> None:
     import json
 
-    from checks import cli
+    from headflow.checks import cli
 
     args = ["sweep", "superadditivity", "--n", "10", "--mean", "1..3", "--workers", "0", "--no-progress"]
     assert cli.main([*args, "--out", str(tmp_path)]) == 0
@@ -161,7 +160,7 @@ def test_sweep_command_writes_csv_and_plot_and_resumes(tmp_path: Path, capsys) -
     ],
 )
 def test_sweep_rejects_bad_parameters(args: list[str], capsys) -> None:
-    from checks import cli
+    from headflow.checks import cli
 
     assert cli.main([*args, "--workers", "0"] if "--workers" not in args else args) == 2
     err = capsys.readouterr().err
@@ -171,8 +170,8 @@ def test_sweep_rejects_bad_parameters(args: list[str], capsys) -> None:
 def test_c8_exit_point_agrees_with_the_model_and_its_bound(tmp_path: Path) -> None:
     import math
 
-    from checks.cli import main
-    from checks.sweeps.tasks import c8_exit_point
+    from headflow.checks.cli import main
+    from headflow.checks.sweeps.tasks import c8_exit_point
 
     row = c8_exit_point(2, 3, 0.5, 1.0)
     assert math.isclose(row["exit_gap"], row["exit_gap_model"], abs_tol=1e-9)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
+from headflow.certificates.statements import registry as obligations
+from headflow.checks.constants.floats import lambda_c_scaled
+from headflow.checks.evidence import clustering_rates, clustering_times
+from headflow.checks.theorems import t22_clustering_rates as clustering
+from headflow.identities import closed_forms as cf
+from headflow.identities import convexity, equiangular
+from headflow.identities.derivation import Derivation
 
-from certificates.statements import registry as obligations
-from checks.constants.floats import lambda_c_scaled
-from checks.evidence import clustering_rates, clustering_times
-from checks.theorems import t22_clustering_rates as clustering
-from identities import closed_forms as cf
-from identities import convexity, equiangular
-from identities.derivation import Derivation
 from tests.soundness.mutation import Mutant, cover, point_witness, symbolic
 
 u = clustering.u

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import numpy as np
 import sympy as sp
+from headflow.checks.evidence import equilibria
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities import critical_points as proofs
 
-from checks.evidence import equilibria
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
-from identities import critical_points as proofs
 from tests.soundness.mutation import Decide, Mutant, symbolic
 
 #: The issue's instance: n = 4, d = 3, two scalar heads 1 and 1/2, softmax, beta = 1.

@@ -5,18 +5,18 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
+from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.provers.witness import round_configuration
+from headflow.certificates.statements.registry import ConfigurationObligation
+from headflow.certificates.store import certificate_directory
+from headflow.checks.evidence import energy_bounds
+from headflow.checks.evidence import energy_witnesses as theorem
+from headflow.checks.evidence.energy_rates import check_energy_rate, check_formula, t16_formula, t17_formula
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities import energy
 
-from certificates.kernel.ball_model import ExactConfiguration
-from certificates.provers.model_witness import certify_model_witness
-from certificates.provers.witness import round_configuration
-from certificates.statements.registry import ConfigurationObligation
-from certificates.store import certificate_directory
-from checks.evidence import energy_bounds
-from checks.evidence import energy_witnesses as theorem
-from checks.evidence.energy_rates import check_energy_rate, check_formula, t16_formula, t17_formula
-from checks.registry import Context
-from checks.verdicts import Outcome, Verdict
-from identities import energy
 from tests.soundness.mutation import Mutant, symbolic, thorough
 
 # ---------------------------------------------------------------- energy identities (T11, T16, T17)

@@ -1,13 +1,14 @@
-"""Mutants of the entropy theorem (checks.theorems.t27_entropy): T27's identity, monotonicity and limit."""
+"""Mutants of the entropy theorem (headflow.checks.theorems.t27_entropy): T27's identity, monotonicity and limit."""
 
 from __future__ import annotations
 
 import math
 
-from checks.evidence import entropy_rates as entropy
-from checks.evidence.entropy_rates import check_entropy_identity
-from identities.entropy import beta as ent_beta
-from identities.entropy import prove_entropy_identity
+from headflow.checks.evidence import entropy_rates as entropy
+from headflow.checks.evidence.entropy_rates import check_entropy_identity
+from headflow.identities.entropy import beta as ent_beta
+from headflow.identities.entropy import prove_entropy_identity
+
 from tests.soundness.mutation import Mutant, symbolic, thorough
 
 

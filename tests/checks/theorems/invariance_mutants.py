@@ -5,11 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
+from headflow.certificates.statements import registry as obligations
+from headflow.checks.theorems import c8_invariance as inv
+from headflow.identities import condition8_invariance as ci
+from headflow.identities.derivation import Derivation
 
-from certificates.statements import registry as obligations
-from checks.theorems import c8_invariance as inv
-from identities import condition8_invariance as ci
-from identities.derivation import Derivation
 from tests.soundness.mutation import Mutant, point_witness, symbolic
 
 H, n = ci.H, ci.n

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from identities import projection
+from headflow.identities import projection
+
 from tests.soundness.mutation import Mutant, symbolic
 
 S, PU, PW, U, W, X = projection.SPACE, projection.PU, projection.PW, projection.U, projection.W, projection.X

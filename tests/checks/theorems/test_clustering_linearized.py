@@ -5,16 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context, load_all
-from checks.runner import run_claim
-from checks.verdicts import Verdict
-from identities import closed_forms as cf
-from identities import linearized_clustering as lc
-from identities.derivation import Derivation
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claim
+from headflow.checks.verdicts import Verdict
+from headflow.identities import closed_forms as cf
+from headflow.identities import linearized_clustering as lc
+from headflow.identities.derivation import Derivation
 
 
 @pytest.mark.parametrize("attention", ["softmax", "relu"])

@@ -10,18 +10,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context, load_all
-from checks.runner import run_claim
-from checks.theorems import t22_clustering_rates as clustering
-from checks.verdicts import Verdict
-from identities import closed_forms as cf
-from identities import convexity
-from identities import equiangular as eq
-from identities.derivation import Derivation, Step
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claim
+from headflow.checks.theorems import t22_clustering_rates as clustering
+from headflow.checks.verdicts import Verdict
+from headflow.identities import closed_forms as cf
+from headflow.identities import convexity
+from headflow.identities import equiangular as eq
+from headflow.identities.derivation import Derivation, Step
 
 # ---------------------------------------------------------------- labelling of the steps
 

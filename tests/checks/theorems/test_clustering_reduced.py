@@ -11,14 +11,13 @@ from __future__ import annotations
 import mpmath
 import pytest
 import sympy as sp
-
-from checks.registry import Context, load_all
-from checks.runner import run_claim
-from checks.theorems.t25_clustering_time import _refuted_by_finite_limit
-from checks.verdicts import Verdict
-from identities import linearized_clustering as lc
-from identities import reduced_clustering as rc
-from identities.derivation import Derivation
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claim
+from headflow.checks.theorems.t25_clustering_time import _refuted_by_finite_limit
+from headflow.checks.verdicts import Verdict
+from headflow.identities import linearized_clustering as lc
+from headflow.identities import reduced_clustering as rc
+from headflow.identities.derivation import Derivation
 
 UNIT = {lc.lam: 1, lc.beta: 1, lc.rho1: sp.Rational(1, 2)}
 

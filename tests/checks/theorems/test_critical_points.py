@@ -11,17 +11,17 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import headflow.checks as checks
 import numpy as np
 import pytest
 import sympy as sp
+from headflow.certificates.kernel import registry_statements
+from headflow.certificates.kernel.verify import check_file
+from headflow.checks import cli
+from headflow.checks.evidence import equilibria
+from headflow.checks.verdicts import Verdict
+from headflow.identities import critical_points as proofs
 
-import checks
-from certificates.kernel import registry_statements
-from certificates.kernel.verify import check_file
-from checks import cli
-from checks.evidence import equilibria
-from checks.verdicts import Verdict
-from identities import critical_points as proofs
 from tests.checking import verify_file
 from tests.forging import forged_file
 

@@ -6,17 +6,16 @@ import math
 
 import numpy as np
 import pytest
-
-from checks.evidence import clustering_rates as rates
-from checks.evidence import clustering_times as times
-from checks.evidence import energy_bounds as robustness
-from checks.evidence import energy_rates as trajectories
-from checks.evidence import entropy_rates, entropy_witnesses
-from checks.evidence.fits import power_law
-from checks.model import field as model
-from checks.registry import Context, load_all
-from checks.runner import run_claim
-from checks.verdicts import Verdict
+from headflow.checks.evidence import clustering_rates as rates
+from headflow.checks.evidence import clustering_times as times
+from headflow.checks.evidence import energy_bounds as robustness
+from headflow.checks.evidence import energy_rates as trajectories
+from headflow.checks.evidence import entropy_rates, entropy_witnesses
+from headflow.checks.evidence.fits import power_law
+from headflow.checks.model import field as model
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claim
+from headflow.checks.verdicts import Verdict
 
 
 def _ctx(claim: str = "test") -> Context:

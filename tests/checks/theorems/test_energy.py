@@ -7,16 +7,15 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks.evidence.energy_rates import check_formula, t16_formula, t17_formula
-from checks.evidence.sampling import random_configuration
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import Context
-from checks.verdicts import Verdict, derived
-from identities import energy
-from identities.energy import n
+from headflow.checks.evidence.energy_rates import check_formula, t16_formula, t17_formula
+from headflow.checks.evidence.sampling import random_configuration
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict, derived
+from headflow.identities import energy
+from headflow.identities.energy import n
 
 
 def test_lemmas_and_theorems_are_proved() -> None:

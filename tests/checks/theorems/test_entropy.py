@@ -7,11 +7,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks.evidence.entropy_rates import covariance_rates
-from checks.evidence.sampling import random_configuration
-from checks.model import field as model
-from identities.entropy import beta, prove_entropy_identity, to_moments, weight
+from headflow.checks.evidence.entropy_rates import covariance_rates
+from headflow.checks.evidence.sampling import random_configuration
+from headflow.checks.model import field as model
+from headflow.identities.entropy import beta, prove_entropy_identity, to_moments, weight
 
 
 def test_entropy_identity_is_proved() -> None:

@@ -13,21 +13,21 @@ from typing import Any
 
 import numpy as np
 import pytest
+from headflow.certificates import model_balls
+from headflow.certificates.kernel import ball_model
+from headflow.certificates.kernel.recheck import exact_configuration
+from headflow.certificates.provers.model_witness import certify_model_witness
+from headflow.certificates.statements.registry import CONFIGURATIONS
+from headflow.checks import cli
+from headflow.checks.evidence.entropy_witnesses import HYPOTHESES, refute_monotone
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.model.families import equiangular_softmax_configuration
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claim
+from headflow.checks.verdicts import Verdict
 
-from certificates import model_balls
-from certificates.kernel import ball_model
-from certificates.kernel.recheck import exact_configuration
-from certificates.provers.model_witness import certify_model_witness
-from certificates.statements.registry import CONFIGURATIONS
-from checks import cli
-from checks.evidence.entropy_witnesses import HYPOTHESES, refute_monotone
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.model.families import equiangular_softmax_configuration
-from checks.registry import Context, load_all
-from checks.runner import run_claim
-from checks.verdicts import Verdict
 from tests.checking import verify_file as verify_certificate
 from tests.forging import forged_file
 
@@ -131,7 +131,7 @@ def _entropy_difference(cfg: Configuration, step: float = 1e-5) -> np.ndarray:
 
 def test_certificates_recheck_in_a_fresh_process(certs: dict[str, Path]) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "checks", "check-cert", "--width=1000", *map(str, certs.values())],
+        [sys.executable, "-m", "headflow", "check-cert", "--width=1000", *map(str, certs.values())],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -10,16 +10,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from headflow.certificates.provers import exit_gap
+from headflow.checks.model import families
+from headflow.checks.model import field as model
+from headflow.checks.model.configuration import Configuration
+from headflow.checks.registry import REGISTRY, Context, load_all
+from headflow.checks.verdicts import Verdict
+from headflow.identities import condition8_invariance as ci
+from headflow.identities.derivation import Derivation
 from scipy.optimize import brentq
 
-from certificates.provers import exit_gap
-from checks.model import families
-from checks.model import field as model
-from checks.model.configuration import Configuration
-from checks.registry import REGISTRY, Context, load_all
-from checks.verdicts import Verdict
-from identities import condition8_invariance as ci
-from identities.derivation import Derivation
 from tests.checking import verify_file
 from tests.checks.theorems import invariance_mutants
 
@@ -106,7 +106,7 @@ def test_exit_brackets_are_certified_and_the_model_exits_there(tmp_path: Path) -
 
 
 def _run_model(beta: float) -> float:
-    from checks.evidence.condition8_exits import regime_exit
+    from headflow.checks.evidence.condition8_exits import regime_exit
 
     return regime_exit(2, 3, 1.0, beta).cluster_gap
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-
-from checks.model import field as model
-from checks.registry import Context, load_all
-from checks.verdicts import Verdict, derived
-from identities.projection import PU, PW, SPACE, U, W, X, prove_self_pairing, prove_symmetry, prove_tangency
+from headflow.checks.model import field as model
+from headflow.checks.registry import Context, load_all
+from headflow.checks.verdicts import Verdict, derived
+from headflow.identities.projection import PU, PW, SPACE, U, W, X, prove_self_pairing, prove_symmetry, prove_tangency
 
 
 def test_the_three_identities_are_proved() -> None:

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-
-from certificates.statements import registry as obligations
-from identities import closed_forms as cf
-from identities import convexity, energy, limits, scalar_regime, signs
-from identities import linearized_clustering as lc
-from identities import reduced_clustering as rc
-from identities.closed_forms import LambdaC, c_star
-from identities.derivation import Derivation
+from headflow.certificates.statements import registry as obligations
+from headflow.identities import closed_forms as cf
+from headflow.identities import convexity, energy, limits, scalar_regime, signs
+from headflow.identities import linearized_clustering as lc
+from headflow.identities import reduced_clustering as rc
+from headflow.identities.closed_forms import LambdaC, c_star
+from headflow.identities.derivation import Derivation
 
 #: 1 - c*(10^30)^2 > 0, whose sign SymPy's evaluation gets wrong (issue 23).
 CANCELLING = 1 - c_star(sp.Integer(10) ** 30) ** 2
@@ -143,7 +142,8 @@ def test_a_limit_through_exponentials_reads_the_same_in_every_process() -> None:
     """lim exp(lam beta / 2) / (exp(lam beta) + 1): the step names one base c of the exponentials; it was taken from
     a set's order, so two processes (different hash seeds) printed c = lam/2 or c = lam for the same proof."""
     code = (
-        "import sympy as sp\nfrom identities import limits, signs\nb, l = sp.symbols('beta lam', positive=True)\n"
+        "import sympy as sp\nfrom headflow.identities import limits, signs\n"
+        "b, l = sp.symbols('beta lam', positive=True)\n"
         "known = signs.Facts({b: 'positive', l: 'positive'})\n"
         "print(limits.at_infinity(sp.exp(l * b / 2) / (sp.exp(l * b) + 1), b, known))"
     )

@@ -7,12 +7,18 @@ import math
 import mpmath
 import pytest
 import sympy as sp
+from headflow.checks.registry import Context, load_all
+from headflow.checks.verdicts import Verdict
+from headflow.identities import closed_forms as cf
+from headflow.identities.scalar_regime import (
+    H,
+    m,
+    prove_c_star,
+    prove_golden,
+    prove_lambda_c_equation,
+    prove_lambda_max,
+)
 from scipy.optimize import brentq, minimize_scalar
-
-from checks.registry import Context, load_all
-from checks.verdicts import Verdict
-from identities import closed_forms as cf
-from identities.scalar_regime import H, m, prove_c_star, prove_golden, prove_lambda_c_equation, prove_lambda_max
 
 
 def test_proofs_go_through() -> None:
@@ -99,8 +105,8 @@ def test_lambert_w_readings() -> None:
 
 def test_monotonicity_regime_is_proved_and_the_numeric_check_sees_condition8_fail() -> None:
     """Per-head monotonicity with equal scalar heads holds for every beta, while Condition 8 fails at large beta."""
-    from checks.registry import Context, load_all
-    from checks.runner import run_claim
+    from headflow.checks.registry import Context, load_all
+    from headflow.checks.runner import run_claim
 
     result = run_claim(load_all().get("T19.monotonicity-regime"), Context())
     outcomes = dict(result.outcomes)
@@ -113,10 +119,9 @@ def test_monotonicity_regime_is_proved_and_the_numeric_check_sees_condition8_fai
 def test_the_numeric_margin_fails_outside_the_regime() -> None:
     """The margin of the numeric check can fail: general symmetric heads break per-head monotonicity (T17)."""
     import numpy as np
-
-    from checks.evidence.equal_heads import head_monotonicity_margin
-    from checks.model import families
-    from checks.model.configuration import Configuration
+    from headflow.checks.evidence.equal_heads import head_monotonicity_margin
+    from headflow.checks.model import families
+    from headflow.checks.model.configuration import Configuration
 
     rng = np.random.default_rng(3)
     margins = [

@@ -6,14 +6,14 @@ import dataclasses
 from fractions import Fraction
 
 import sympy as sp
+from headflow.certificates.statements import registry as obligations
+from headflow.certificates.statements.registry import SmtStatement
+from headflow.checks.theorems import t19_threshold as tc
+from headflow.checks.theorems.t19_threshold import refute_transcendence
+from headflow.identities import closed_forms as cf
+from headflow.identities import condition8_scalar as sr
+from headflow.identities import scalar_regime
 
-from certificates.statements import registry as obligations
-from certificates.statements.registry import SmtStatement
-from checks.theorems import t19_threshold as tc
-from checks.theorems.t19_threshold import refute_transcendence
-from identities import closed_forms as cf
-from identities import condition8_scalar as sr
-from identities import scalar_regime
 from tests.soundness.mutation import Decide, Mutant, cover, point_witness, symbolic
 
 
@@ -29,7 +29,7 @@ Hs, ms, bs = scalar_regime.H, scalar_regime.m, scalar_regime.beta
 
 def _monotonicity_regime() -> list[Mutant]:
     """T19.monotonicity-regime with a wrong share of the total energy per head."""
-    from identities.energy import HEADS, prove_equal_heads_monotonicity
+    from headflow.identities.energy import HEADS, prove_equal_heads_monotonicity
 
     return [
         Mutant(
