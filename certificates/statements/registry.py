@@ -160,6 +160,74 @@ def cauchy_schwarz_statements() -> tuple[SmtStatement, ...]:
     )
 
 
+#: sqrt of the radicand of c*(H)'s closed form (and sqrt 5 of the golden ratio): a real symbol pinned by s >= 0 and
+#: s^2 = radicand, so that the statements stay polynomial.
+s = sp.Symbol("s", real=True)
+c_1, c_2, H_1, H_2 = sp.symbols("c_1 c_2 H_1 H_2", real=True)
+
+
+def _with_root(formula: sp.Expr) -> tuple[sp.Expr, tuple[sp.Basic, ...]]:
+    """The formula with its one square root written s, and the hypotheses s >= 0, s^2 = its radicand."""
+    (root,) = (a for a in formula.atoms(sp.Pow) if a.exp == sp.Rational(1, 2))
+    return formula.subs(root, s), (s >= 0, sp.Eq(s**2, root.base))
+
+
+def _is_c_star(value: sp.Symbol, heads: sp.Expr) -> tuple[sp.Basic, ...]:
+    """value > 0 is a root of c*'s defining polynomial at `heads`."""
+    return (value > 0, sp.Eq(closed_forms.c_star_polynomial(value, heads), 0))
+
+
+@functools.cache
+def c_star_statements() -> tuple[SmtStatement, ...]:
+    """T19.c-star: the closed form is the one positive root of its polynomial, in (0, 1], decreasing in H."""
+    closed, root_facts = _with_root(closed_forms.c_star(H))
+    return (
+        SmtStatement(
+            "c-star-root",
+            "c*(H) = (sqrt((H-1)^2+4) - (H-1))/2 is a positive root of c^2 + (H-1)c - 1 for every real H >= 1 "
+            "(so c*(H) is algebraic of degree at most 2 over Q(H))",
+            (H, s, c),
+            (H >= 1, *root_facts, sp.Eq(c, closed)),
+            sp.And(sp.Eq(closed_forms.c_star_polynomial(c, H), 0), c > 0),
+        ),
+        SmtStatement(
+            "c-star-unique",
+            "c^2 + (H-1)c - 1 has one positive root (two positive roots are equal), and it lies in (0, 1]",
+            (H, c_1, c_2),
+            (H >= 1, *_is_c_star(c_1, H), *_is_c_star(c_2, H)),
+            sp.And(sp.Eq(c_1, c_2), c_1 <= 1),
+        ),
+        SmtStatement(
+            "c-star-decreasing",
+            "the positive root decreases in H: H_1 < H_2 implies c*(H_2) < c*(H_1) (all real H_1 >= 1)",
+            (H_1, H_2, c_1, c_2),
+            (H_1 >= 1, H_2 > H_1, *_is_c_star(c_1, H_1), *_is_c_star(c_2, H_2)),
+            c_2 < c_1,
+        ),
+    )
+
+
+def algebraic_statements() -> tuple[SmtStatement, ...]:
+    """T19.lambert-w.reading-a, refuted: c*(H) is a root of a polynomial over Z[H] (the first of T19.c-star's)."""
+    return c_star_statements()[:1]
+
+
+@functools.cache
+def golden_statements() -> tuple[SmtStatement, ...]:
+    """T19.golden: c*(2) times the golden ratio is 1."""
+    closed, root_facts = _with_root(closed_forms.c_star(sp.Integer(2)))
+    golden, golden_facts = _with_root(closed_forms.golden)
+    return (
+        SmtStatement(
+            "golden",
+            "c*(2) = (sqrt 5 - 1)/2 equals 1/phi, phi = (1 + sqrt 5)/2: c*(2) phi = 1",
+            (s, c),
+            (*root_facts, *golden_facts, sp.Eq(c, closed)),
+            sp.Eq(c * golden, 1),
+        ),
+    )
+
+
 # ---------------------------------------------------------------- exact points
 
 Condition = tuple[str, sp.Expr, str]
@@ -441,6 +509,17 @@ CONFIGURATIONS: dict[str, ConfigurationObligation] = {
 }
 
 SMT: dict[str, SmtObligation] = {
+    "T19.c-star": SmtObligation(
+        "c*(H) = (sqrt((H-1)^2+4) - (H-1))/2 is the one positive root of c^2 + (H-1)c - 1 for all real H >= 1, "
+        "lies in (0, 1] and decreases in H",
+        c_star_statements,
+    ),
+    "T19.golden": SmtObligation("c*(2) = 1/phi, phi = (1 + sqrt 5)/2", golden_statements),
+    "T19.lambert-w.reading-a": SmtObligation(
+        "against the reading: c*(H) is a root of c^2 + (H-1)c - 1 for every real H >= 1, an algebraic function of "
+        "H (no Lambert W needed)",
+        algebraic_statements,
+    ),
     "T19.threshold": SmtObligation(
         "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: Condition 8 holds iff "
         "(H-1) exp(2 alpha beta) <= n-1; exp(2 alpha beta*) = c*(n-1)/(H-1) lies strictly below it (beta* is "

@@ -9,7 +9,9 @@ every head's energy rises for every beta.
 How each is decided:
 - symbolic (c-star, golden, lambert-w and its readings, monotonicity-regime): exact SymPy algebra on
   the closed forms (`headflow.identities.scalar_regime`, `headflow.identities.energy`); the "c* needs Lambert W" reading
-  is REFUTED exactly (c* is a quadratic surd).
+  is REFUTED exactly (c* is a quadratic surd). c-star, golden and that refutation also carry SMT certificates of
+  their statements (`certificates.statements.registry.c_star_statements`, `golden_statements`: the square roots
+  as symbols s >= 0 with s^2 = the radicand), which check-cert, z3, cvc5 and Coq re-check.
 - smt (threshold and its readings): in this regime Condition 8 is the polynomial margin
   alpha^2 ((n-1) - (H-1) t^2) with t = exp(alpha beta) > 0 (`headflow.identities.condition8_scalar`); beta*
   enters through q* = exp(2 alpha beta*) and c* through its defining polynomial. Since exp and log are
@@ -159,9 +161,22 @@ def _lambert_w(ctx: Context) -> Outcome:
     return outcome
 
 
+@REGISTRY.procedure("T19.c-star", "smt")
+def _c_star_smt(ctx: Context) -> Outcome:
+    return certify_statements(ctx)
+
+
+@REGISTRY.procedure("T19.golden", "smt")
+def _golden_smt(ctx: Context) -> Outcome:
+    return certify_statements(ctx)
+
+
 @REGISTRY.procedure("T19.lambert-w.reading-a", "exact")
 def _reading_a(ctx: Context) -> Outcome:
-    return refute_transcendence()
+    outcome = refute_transcendence()
+    if outcome.verdict is Verdict.REFUTED:  # the algebraic identity as an smt certificate that check-cert re-checks
+        outcome.certificates = certify_statements(ctx).certificates
+    return outcome
 
 
 def refute_transcendence(formula: sp.Expr | None = None) -> Outcome:
