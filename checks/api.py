@@ -93,7 +93,9 @@ def decide(
     write_coq_files([path for r in results for path in r.certificates])
     if recheck or coq:
         for r in results:
-            r.rechecked = {path: rechecks.recheck(Path(path), coq).checkers for path in r.certificates}
+            done = {path: rechecks.recheck(Path(path), coq) for path in r.certificates}
+            r.rechecked = {path: check.checkers for path, check in done.items()}
+            r.coq_missing = {path: check.coq_missing for path, check in done.items() if check.coq_missing}
     return Report(results, profile, seed, subject)
 
 

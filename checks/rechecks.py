@@ -27,6 +27,13 @@ class Recheck:
     message: str
     coq: coq_files.CoqCheck | None = None
 
+    @property
+    def coq_missing(self) -> str:
+        """Why Coq is not among the checkers ("" when it is, or when Coq was not asked): its status and reason."""
+        if self.coq is None or self.coq.status == coq_files.RECHECKED:
+            return ""
+        return f"{self.coq.status}: {' '.join(self.coq.message.split())[:300]}".rstrip(": ")
+
 
 def accepting(path: Path, message: str) -> list[str]:
     """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that

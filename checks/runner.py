@@ -29,6 +29,8 @@ class ClaimResult:
     certificates: list[str] = field(default_factory=list)
     #: Certificate path -> the independent checkers that re-checked it in this run; None when none were run.
     rechecked: dict[str, list[str]] | None = None
+    #: Certificate path -> why Coq did not accept it (its status and reason), for those it did not; with `rechecked`.
+    coq_missing: dict[str, str] = field(default_factory=dict)
 
     @property
     def method(self) -> str:

@@ -2,6 +2,8 @@
 
 - `docs/generated/findings.md`: every claim of a real `headflow verify` run with its verdict and reason, from
   `docs/data/verify.json` (the run's JSON report, trimmed, with the date and the commit it was made at);
+- `docs/generated/coverage.md`: who checked what, for each strong verdict of that run (check-cert, z3, cvc5, Coq, or
+  why not: `checks.reports.coverage`); the run must be made with `--recheck --coq`;
 - `docs/generated/benchmarks.md`: one table per benchmark, from `benchmarks/results/*.json` (each with its date,
   commit and machine; `benchmarks/results.py` writes them);
 - `docs/generated/kernel.md`: what `headflow check-cert` trusts, from the kernel folder itself (`certificates/kernel`,
@@ -11,7 +13,7 @@
 The pages are committed so that they read on GitHub too; `tests/test_docs.py` checks that each is exactly what this
 script makes from the committed data. Run from the repository root:
 
-    headflow verify --format json --out report.json && python docs/generate.py --findings report.json
+    headflow verify --recheck --coq --format json --out report.json && python docs/generate.py --findings report.json
     python docs/generate.py --samples  # run the sample commands again, store their reports, rewrite the pages
     python docs/generate.py            # rewrite the pages from the data
     python docs/generate.py --check    # exit code 1 when a committed page is not what the data gives
@@ -33,6 +35,7 @@ if str(ROOT) not in sys.path:
 
 from headflow.certificates.atomic import write_text_atomic  # noqa: E402
 from headflow.certificates.kernel_size import LIMIT, code_lines, kernel_size  # noqa: E402
+from headflow.checks.reports.coverage import coverage, coverage_summary  # noqa: E402
 from headflow.checks.reports.document import markdown_code, markdown_text, summary_differences  # noqa: E402
 
 from benchmarks.results import RESULTS, provenance  # noqa: E402
@@ -60,7 +63,7 @@ def trim_report(report: dict[str, Any]) -> dict[str, Any]:
         for claim in report["claims"]
     ]
     run = {key: report[key] for key in ("headflow", "profile", "seed", "summary")}
-    return provenance() | run | {"claims": claims}
+    return provenance() | run | {"claims": claims, "coverage": coverage(report["claims"])}
 
 
 def reason(claim: dict[str, Any]) -> str:
@@ -98,6 +101,30 @@ def render_findings(data: dict[str, Any]) -> str:
             f"| {markdown_code(c['id'])}<br>{markdown_text(c['title'])} | **{c['verdict']}** "
             f"| {markdown_text(reason(c))} |"
             for c in data["claims"]
+        ),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def render_coverage(data: dict[str, Any]) -> str:
+    """The coverage page: per strong verdict of the run, the independent checkers and what is missing."""
+    rows = data.get("coverage", [])
+    counts = coverage_summary(rows)
+    lines = [
+        NOTICE.format(source="docs/data/verify.json"),
+        "",
+        f"Who re-checked the strong verdicts of the same `headflow verify --recheck --coq` run ({data['date']}, "
+        f"commit `{data['commit']}`{_dirty(data)}): of {counts['strong']} PROVED, CERTIFIED and REFUTED verdicts, "
+        f"{counts['check-cert']} carry certificates that check-cert accepted, {counts['Coq']} that Coq accepted, "
+        f"{counts['both']} both.",
+        "",
+        "| claim | verdict | re-checked by | missing, and why |",
+        "|---|---|---|---|",
+        *(
+            f"| {markdown_code(r['id'])} | {r['verdict']} | {markdown_text(', '.join(r['checkers']) or 'none')} "
+            f"| {markdown_text(r['missing'] or '-')} |"
+            for r in rows
         ),
         "",
     ]
@@ -158,6 +185,7 @@ def pages() -> dict[Path, str]:
     results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(RESULTS.glob("*.json"))]
     return {
         GENERATED / "findings.md": render_findings(json.loads(VERIFY_DATA.read_text(encoding="utf-8"))),
+        GENERATED / "coverage.md": render_coverage(json.loads(VERIFY_DATA.read_text(encoding="utf-8"))),
         GENERATED / "benchmarks.md": render_benchmarks(results),
         GENERATED / "kernel.md": render_kernel(),
     } | sample_pages(load_data())

@@ -42,6 +42,8 @@ def build_report(results: list[ClaimResult], profile: str, seed: int, subject: S
         if r.rechecked is not None:
             evidence["independent_checkers"] = _common(list(r.rechecked.values())) if r.certificates else []
             evidence["rechecked_by"] = r.rechecked
+            if r.coq_missing:
+                evidence["coq_missing"] = r.coq_missing
         if r.conflict:
             evidence["conflict"] = r.conflict
         if r.crashed:

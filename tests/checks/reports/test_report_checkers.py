@@ -58,6 +58,14 @@ def test_json_lists_the_checkers_of_each_verdict(report: checks.Report) -> None:
     assert all("Coq" not in names for names in coq_of.values()), "lambda_c has no Coq file: Coq is not listed"
 
 
+def test_each_certificate_coq_did_not_accept_says_why(report: checks.Report) -> None:
+    for claim in json.loads(report.render("json"))["claims"]:
+        evidence = claim["evidence"]
+        without = {path for path, names in evidence.get("rechecked_by", {}).items() if "Coq" not in names}
+        assert set(evidence.get("coq_missing", {})) == without, claim["id"]
+        assert all(reason.split(":")[0] for reason in evidence.get("coq_missing", {}).values())
+
+
 @pytest.mark.parametrize("fmt", ["markdown", "html", "table"])
 def test_every_format_lists_the_checkers(report: checks.Report, fmt: str) -> None:
     text = " ".join(report.render(fmt).replace("\u2502", " ").split())  # the table's wrapped cells joined

@@ -1,0 +1,45 @@
+"""The coverage table: each strong verdict with the checkers that accepted its proof, and what is missing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from headflow.checks.reports.coverage import coverage, coverage_summary
+
+
+def _claim(verdict: str, checkers: list[str] | None, certificates: int = 1, **evidence: Any) -> dict[str, Any]:
+    procedures = [{"method": "route m", "verdict": verdict}, {"method": "numeric", "verdict": "CONFIRMED"}]
+    data: dict[str, Any] = {"procedures": procedures, **evidence}
+    if certificates:
+        data["certificates"] = [f"c{k}.json" for k in range(certificates)]
+    if checkers is not None:
+        data["independent_checkers"] = checkers
+    return {"id": f"claim-{verdict}-{len(checkers or [])}", "verdict": verdict, "evidence": data}
+
+
+def test_only_strong_verdicts_are_listed() -> None:
+    claims = [_claim(v, ["check-cert (balls)", "Coq"]) for v in ("PROVED", "CONFIRMED", "INCONCLUSIVE", "REFUTED")]
+    assert [row["verdict"] for row in coverage(claims)] == ["PROVED", "REFUTED"]
+
+
+def test_what_is_missing_and_why() -> None:
+    rows = coverage(
+        [
+            _claim("PROVED", [], certificates=0),
+            _claim("CERTIFIED", ["check-cert", "z3", "cvc5", "Coq"]),
+            _claim(
+                "CERTIFIED",
+                ["check-cert (balls)"],
+                coq_missing={"a": "not translatable: X", "b": "not translatable: X"},
+            ),
+            _claim("REFUTED", None),
+            _claim("REFUTED", ["Coq"]),
+        ]
+    )
+    missing = [row["missing"] for row in rows]
+    assert missing[0] == "no certificate written by its route (route m)"  # the deciding procedure's method only
+    assert missing[1] == ""
+    assert missing[2] == "not translatable: X (x2)"
+    assert missing[3].startswith("not re-checked in this run")
+    assert missing[4] == "check-cert did not accept every certificate"
+    assert coverage_summary(rows) == {"strong": 5, "check-cert": 2, "Coq": 2, "both": 1}
