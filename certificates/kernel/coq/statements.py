@@ -23,8 +23,9 @@ are `+` and `*`, `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natur
 `sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
 must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
 `x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
-Coq term here: `NotTranslatable` names them. Symbol names become Coq identifiers unchanged when they are ones;
-any other name is refused, never escaped into text.
+Coq term here: `NotTranslatable` names them, except `lambda_c` in a universal statement's goal, a bound root of the
+prelude's equation (`_universal`); an integer variable is a Z, written `IZR n`. Symbol names become Coq identifiers
+unchanged when they are ones; any other name is refused, never escaped into text.
 """
 
 from __future__ import annotations
