@@ -14,13 +14,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.coq import enclosures
+from headflow.certificates.coq import cuts, enclosures
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
 from headflow.certificates.kernel.coq.statements import (
     PointProblem,
     Problem,
     UniversalStatement,
+    binders,
+    formula,
     header,
     identifier,
     real,
@@ -41,7 +43,10 @@ def source(title: str, claim_id: str, sentence: str, problem: Problem, prec: int
         body = _point(claim_id, problem, prec)
     else:
         texts = [text for _, text in statements(claim_id, problem)]
-        body = "\n".join(_universal(s, text) for s, text in zip(problem, texts, strict=True))
+        offsets = [sum(len(s.cuts) for s in problem[:k]) for k in range(len(problem))]
+        body = cuts.lemmas([c for s in problem for c in s.cuts]) + "\n".join(
+            _universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True)
+        )
     return header(title, claim_id, sentence) + "\n" + body
 
 
@@ -83,36 +88,50 @@ def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: l
 # ---------------------------------------------------------------- universal statements
 
 
-def _universal(statement: UniversalStatement, text: str) -> str:
-    """The statement's Theorem (`text`, the kernel's) and its proof."""
-    names = [identifier(name) for name in statement.constants]
+def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> str:
+    """The statement's Theorem (`text`, the kernel's) and its proof: after the intros, the guards of each lambda_c
+    root proved and the roots' equations introduced (`exp (r * beta)` is then an atom), every atom's facts and the
+    cuts' lemmas (numbered from `first_cut` in the file) posed at every exponential atom."""
+    names = [name for group, _ in binders(statement) for name in group]
     labels = [f"h{k}" for k in range(len(statement.hypotheses))]
     intros = " ".join(names + labels)
-    facts = _atom_facts([*statement.hypotheses, statement.goal])
-    proof = [f"  intros {intros}." if intros else "", *facts, PROOFS.get(statement.name, "  hf_decide.")]
+    roots: list[tuple[str, str]] = []
+    formula(statement.goal, statement.integers, roots)
+    opened = [f"  intros lambda_c'{k} (hr{k}b & hr{k}u & hr{k}e)." for k in range(len(roots))]
+    if roots:
+        opened.insert(0, "  split; [ hf_decide | ].")
+    atoms = [f"(lambda_c'{k} * {beta})" for k, (_, beta) in enumerate(roots)]
+    facts, exps = _atom_facts([*statement.hypotheses, statement.goal], statement.integers, atoms)
+    cut_facts = cuts.facts(list(statement.cuts), exps, first_cut)
+    proof = [f"  intros {intros}." if intros else "", *opened, *facts, *cut_facts]
+    proof.append(PROOFS.get(statement.name, "  hf_decide."))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 
-def _atom_facts(formulas: list[Any]) -> list[str]:
-    """Proof lines that put the library facts of every exp, sqrt and ln atom among the hypotheses."""
+def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None = None) -> tuple[list[str], list[str]]:
+    """(proof lines that put the library facts of every exp, sqrt and ln atom among the hypotheses, the exponential
+    atoms' arguments: the formulas' own, then `roots`, the exponents of lambda_c's roots)."""
     exps: list[str] = []
-    roots: list[str] = []
+    sqrts: list[str] = []
     logs: list[str] = []
     inverses: list[str] = []
 
+    def _term(tree: Any) -> str:
+        return translated(tree, {}, integers)
+
     def walk(node: Any) -> None:
-        if not isinstance(node, list) or not node or node[0] in ("rat", "sym"):
+        if not isinstance(node, list) or not node or node[0] in ("rat", "sym", "lambda_c"):
             return
         for child in node[1:2] if node[0] == "pow" else node[1:]:
             walk(child)
         if node[0] == "exp":
             exps.append(_term(node[1]))
         elif node[0] == "sqrt":
-            roots.append(_term(node[1]))
+            sqrts.append(_term(node[1]))
         elif node[0] == "log":
             logs.append(_term(node[1]))
         elif node[0] == "c_star":
-            roots.append(f"(({_term(node[1])} - 1) ^ 2 + 4)")
+            sqrts.append(f"(({_term(node[1])} - 1) ^ 2 + 4)")
         elif node[0] == "div":
             inverses.append(_term(node[2]))
         elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:
@@ -120,25 +139,21 @@ def _atom_facts(formulas: list[Any]) -> list[str]:
 
     for f in formulas:
         walk(f)
-    exps, roots, logs, inverses = (list(dict.fromkeys(x)) for x in (exps, roots, logs, inverses))
+    exps += roots or []
+    exps, sqrts, logs, inverses = (list(dict.fromkeys(x)) for x in (exps, sqrts, logs, inverses))
     lines = ["  unfold c_star in *."] if uses_c_star(formulas) else []
     lines += [f"  hf_inverse_facts {a}." for a in inverses]
     for a in logs:
         lines.append(f"  hf_log_facts {a}.")
         exps.append(f"(ln {a})")
-    for a in roots:
+    for a in sqrts:
         lines.append(f"  hf_sqrt_facts {a}.")
     for a in exps:
         lines.append(f"  hf_exp_facts {a}.")
     for i, a in enumerate(exps):
         for b in exps[i + 1 :]:
             lines.append(f"  hf_exp_pair {a} {b}.")
-    return lines
-
-
-def _term(tree: Any) -> str:
-    """The Coq text of a term tree (the statement states its domain conditions, the proof proves them)."""
-    return translated(tree, {})
+    return lines, exps
 
 
 def uses_c_star(trees: list[Any]) -> bool:

@@ -44,19 +44,18 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
 def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> list[UniversalStatement]:
     """An smt certificate of a relation the kernel re-checked: for all values of its variables in the domain, every
     definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof does not use the SMT encoding:
-    it adds each atom's library facts and closes the goal with `nra`)."""
-    if payload["cuts"]:
-        raise NotTranslatable("Taylor cuts of exp: their Coq lemmas (each cut proved by interval) are not written")
-    if any(v["integer"] for v in statement["variables"]):
-        raise NotTranslatable("a claim over integer variables (the Coq statements are over the reals)")
+    it adds each atom's library facts and the payload's cuts, each re-proved, and closes the goal with `nra`)."""
     hypotheses = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
-    return [UniversalStatement(claim_id, [v["name"] for v in statement["variables"]], hypotheses, goal)]
+    integers = tuple(v["name"] for v in statement["variables"] if v["integer"])
+    names = [v["name"] for v in statement["variables"]]
+    return [UniversalStatement(claim_id, names, hypotheses, goal, integers, tuple(payload["cuts"]))]
 
 
 def universal(statements: list[dict[str, Any]]) -> list[UniversalStatement]:
-    """SMT statement trees as universal statements over the reals (integer constants are not translated)."""
-    if any(s.get("integers") for s in statements):
-        raise NotTranslatable("a statement over integer constants (the Coq side states real ones only)")
-    return [UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"]) for s in statements]
+    """SMT statement trees as universal statements (their `integers` over Z)."""
+    return [
+        UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"], tuple(s.get("integers", ())))
+        for s in statements
+    ]

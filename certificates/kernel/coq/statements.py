@@ -23,8 +23,9 @@ are `+` and `*`, `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natur
 `sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
 must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
 `x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
-Coq term here: `NotTranslatable` names them. Symbol names become Coq identifiers unchanged when they are ones;
-any other name is refused, never escaped into text.
+Coq term here: `NotTranslatable` names them, except `lambda_c` in a universal statement's goal, a bound root of the
+prelude's equation (`_universal`); an integer variable is a Z, written `IZR n`. Symbol names become Coq identifiers
+unchanged when they are ones; any other name is refused, never escaped into text.
 """
 
 from __future__ import annotations
@@ -69,9 +70,13 @@ def real(value: Fraction) -> str:
     return text if value >= 0 and "/" not in text else f"({text})"
 
 
-def translated(tree: Any, domain: dict[str, None]) -> str:
+def translated(
+    tree: Any, domain: dict[str, None], integers: Any = (), roots: list[tuple[str, str]] | None = None
+) -> str:
     """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` (an ordered set)
-    unless it is there already (a statement gathers them over all its trees, each once)."""
+    unless it is there already (a statement gathers them over all its trees, each once). A symbol in `integers` is
+    a Z variable (`IZR n`); with a list `roots`, `lambda_c(n, beta)` is the name `lambda_c'k` of the k-th root the
+    statement binds (`_universal`), its arguments' texts appended (a name no symbol can take: `'` is in none)."""
 
     def defined(text: str, argument: str, relation: str) -> str:
         """`text`, the text of a node defined where its `argument` has `relation` to 0 (which joins `domain`)."""
@@ -85,7 +90,8 @@ def translated(tree: Any, domain: dict[str, None]) -> str:
 
     rules = {op: partial(_untranslatable, op) for op in ARITY} | {
         "rat": real,
-        "sym": identifier,
+        "sym": lambda name: f"(IZR {identifier(name)})" if name in integers else identifier(name),
+        "lambda_c": partial(_untranslatable, "lambda_c") if roots is None else partial(_root, roots),
         "add": lambda *texts: f"({' + '.join(texts)})",
         "mul": lambda *texts: f"({' * '.join(texts)})",
         "sub": "({} - {})".format,
@@ -103,6 +109,14 @@ def translated(tree: Any, domain: dict[str, None]) -> str:
     return fold(tree, rules)
 
 
+def _root(roots: list[tuple[str, str]], tokens: str, beta: str) -> str:
+    """The name of a new root of lambda_c's equation at (tokens, beta), both free of roots (bound before them)."""
+    if "'" in tokens + beta:
+        raise NotTranslatable("lambda_c of an expression that uses lambda_c")
+    roots.append((tokens, beta))
+    return f"lambda_c'{len(roots) - 1}"
+
+
 def _untranslatable(op: str, *parts: Any) -> str:
     raise NotTranslatable(f"no Coq term for the node {op!r} (lambertw, lambda_c: implicit, no term gives them)")
 
@@ -112,16 +126,16 @@ def _untranslatable(op: str, *parts: Any) -> str:
 CONNECTIVES = {"and": " /\\ ", "or": " \\/ ", "implies": " -> ", "iff": " <-> "}
 
 
-def formula(tree: Any) -> str:
-    """The Coq proposition of a formula tree (relations and connectives); its terms' domain conditions are not stated
-    (its statement states them itself, or a proof's hypotheses do)."""
+def formula(tree: Any, integers: Any = (), roots: list[tuple[str, str]] | None = None) -> str:
+    """The Coq proposition of a formula tree (relations and connectives; `translated`'s `integers` and `roots`); its
+    terms' domain conditions are not stated (its statement states them itself, or a proof's hypotheses do)."""
     op, args = node_parts(tree, 0)
     if op in RELATIONS and len(args) == 2:
-        return f"{translated(args[0], {})} {op} {translated(args[1], {})}"
+        return f"{translated(args[0], {}, integers, roots)} {op} {translated(args[1], {}, integers, roots)}"
     if op in CONNECTIVES and (len(args) == 2 or (op in ("and", "or") and args)):
-        return "(" + CONNECTIVES[op].join(formula(a) for a in args) + ")"
+        return "(" + CONNECTIVES[op].join(formula(a, integers, roots) for a in args) + ")"
     if op == "not" and len(args) == 1:
-        return f"~ ({formula(args[0])})"
+        return f"~ ({formula(args[0], integers, roots)})"
     if op in ("true", "false") and not args:
         return op.capitalize()
     raise TreeError(f"unknown or malformed formula node {op!r}")
@@ -143,6 +157,10 @@ class UniversalStatement(NamedTuple):
     constants: list[str]
     hypotheses: list[Any]
     goal: Any
+    #: The constants that range over the integers (bound as Z after the real ones, written `IZR n`).
+    integers: tuple[str, ...] = ()
+    #: Proof data the kernel checked (an smt payload's Taylor cuts of exp): the proof restates them, the statement not.
+    cuts: tuple[Any, ...] = ()
 
 
 #: Statements, each its own Theorem.
@@ -187,12 +205,31 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     return [*defined, (theorem_name(claim_id), f"Theorem {theorem_name(claim_id)} :\n  {statement}.")]
 
 
-def _universal(statement: UniversalStatement) -> str:
-    """The `Theorem` of a universal statement: `forall constants : R, hypotheses -> goal`."""
+def binders(statement: UniversalStatement) -> list[tuple[list[str], str]]:
+    """The statement's constants as Coq binders: (the real ones, "R"), then (the integer ones, "Z"), each if any."""
     names = [identifier(name) for name in statement.constants]
-    binders = f"forall {' '.join(names)} : R,\n  " if names else ""
-    shown = "".join(f"{formula(h)} ->\n  " for h in statement.hypotheses)
-    return f"Theorem {theorem_name(statement.name)} :\n  {binders}{shown}{formula(statement.goal)}."
+    groups = (
+        ([n for n in names if n not in statement.integers], "R"),
+        ([n for n in names if n in statement.integers], "Z"),
+    )
+    return [(group, kind) for group, kind in groups if group]
+
+
+def _universal(statement: UniversalStatement) -> str:
+    """The `Theorem` of a universal statement: `forall constants : R, hypotheses -> goal`; each lambda_c of the goal
+    a root bound after its arguments' conditions, `(0 < n - 1 and 0 < beta) and forall r : R, is_lambda_c n beta r ->
+    goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the kernel's SMT encoding)."""
+    quantified = "".join(f"forall {' '.join(names)} : {kind},\n  " for names, kind in binders(statement))
+    shown = "".join(f"{formula(h, statement.integers)} ->\n  " for h in statement.hypotheses)
+    roots: list[tuple[str, str]] = []
+    goal = formula(statement.goal, statement.integers, roots)
+    if roots:
+        guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" for n, b in roots)
+        bound = "".join(
+            f"forall lambda_c'{k} : R, is_lambda_c {n} {b} lambda_c'{k} ->\n  " for k, (n, b) in enumerate(roots)
+        )
+        goal = f"({guards}) /\\\n  ({bound}{goal})"
+    return f"Theorem {theorem_name(statement.name)} :\n  {quantified}{shown}{goal}."
 
 
 def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[str, Any]:

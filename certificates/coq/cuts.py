@@ -1,0 +1,121 @@
+"""Coq lemmas for the Taylor cuts of exp an smt certificate's payload carries (`certificates.kernel.real_encoding`).
+
+Untrusted, like every proof: coqc re-proves each lemma. A lower cut at t of odd degree k with factor L states, for
+every real y, `L T_k(y - t) <= exp y` (T_k the Taylor polynomial of exp at 0); an upper cut `exp y (L T_k(-y - t))
+<= 1`. They rest on Taylor's theorem for exp at every real point, `hf_taylor_odd` (T_{2n+1}(y) <= exp y: for
+y >= 0 Coquelicot's `exp_ge_taylor`, for y < 0 Coquelicot's `Taylor_Lagrange` on exp(-x), whose remainder has an even
+power), then `L <= exp t` by `interval`, and `exp y = exp t exp (y - t)`. The proof of the claim poses each cut's
+lemma at every exponential atom of its statement and closes the goal with `nra` as without cuts.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from headflow.certificates.kernel.coq.statements import real
+
+#: Bits `interval` uses to prove L <= exp t (the kernel shows L <= exp t with balls of 256 bits).
+CUT_BITS = 320
+
+#: Taylor's theorem for exp (odd degrees, every real y) and the factorials of its sum as products.
+TAYLOR = """\
+Lemma hf_exp_derive_n : forall k x, Coquelicot.Derive.ex_derive_n exp k x.
+Proof.
+  intros [|k] x; [exact I | eexists; exact (Coquelicot.ElemFct.is_derive_n_exp (S k) x)].
+Qed.
+Lemma hf_taylor_odd : forall n y, sum_f_R0 (fun j => y ^ j / INR (fact j)) (S (2 * n)) <= exp y.
+Proof.
+  intros n y.
+  destruct (Rle_or_lt 0 y) as [hy | hy].
+  - apply Coquelicot.ElemFct.exp_ge_taylor; exact hy.
+  - assert (hd : forall k t, Coquelicot.Derive.is_derive_n (fun x => exp (- x)) k t ((-1) ^ k * exp (- t))).
+    { intros k t. apply Coquelicot.Derive.is_derive_n_comp_opp.
+      - apply Coquelicot.Hierarchy.filter_forall. intros z j _. apply hf_exp_derive_n.
+      - apply Coquelicot.ElemFct.is_derive_n_exp. }
+    assert (hpos : 0 < - y) by lra.
+    destruct (Coquelicot.Derive.Taylor_Lagrange (fun x => exp (- x)) (S (2 * n)) 0 (- y) hpos) as [z [hz e]].
+    + intros t _ [|k] _; [exact I | eexists; exact (hd (S k) t)].
+    + rewrite Ropp_involutive in e. rewrite e.
+      rewrite (Coquelicot.Derive.is_derive_n_unique _ _ _ _ (hd _ z)).
+      assert (hs : sum_f_R0 (fun m => (- y - 0) ^ m / INR (fact m)
+                     * Coquelicot.Derive.Derive_n (fun x => exp (- x)) m 0) (S (2 * n))
+                   = sum_f_R0 (fun j => y ^ j / INR (fact j)) (S (2 * n))).
+      { apply sum_eq. intros i _. rewrite (Coquelicot.Derive.is_derive_n_unique _ _ _ _ (hd i 0)).
+        rewrite Ropp_0, exp_0, Rminus_0_r.
+        replace (y ^ i) with ((- y) ^ i * (-1) ^ i) by (rewrite <- Rpow_mult_distr; f_equal; ring).
+        unfold Rdiv. ring. }
+      rewrite hs.
+      set (A := (- y - 0) ^ S (S (2 * n))). set (F := INR (fact (S (S (2 * n))))).
+      assert (hr : 0 <= A * (-1) ^ S (S (2 * n))).
+      { unfold A. rewrite <- Rpow_mult_distr. replace (S (S (2 * n))) with (2 * S n)%nat by lia.
+        rewrite pow_sqr. apply pow_le. apply Rle_0_sqr. }
+      assert (hf : 0 < / F) by (apply Rinv_0_lt_compat, INR_fact_lt_0).
+      pose proof (exp_pos (- z)).
+      assert (0 <= (A * (-1) ^ S (S (2 * n))) * / F * exp (- z)) by (apply Rmult_le_pos; [apply Rmult_le_pos|]; lra).
+      unfold Rdiv. lra.
+Qed.
+Lemma hf_fact_S : forall j, INR (fact (S j)) = INR (S j) * INR (fact j).
+Proof. intro j. rewrite <- mult_INR. reflexivity. Qed.
+"""
+
+
+def polynomial(z: str, degree: int) -> str:
+    """T_degree(z) = 1 + z + z^2/2 + ... as Coq text, z a parenthesized term."""
+    return "(" + " + ".join(["1", z, *(f"{z} ^ {j} / {math.factorial(j)}" for j in range(2, degree + 1))]) + ")"
+
+
+def _degree_lemma(degree: int) -> str:
+    """`hf_taylor_k : forall z, T_k(z) <= exp z`, from `hf_taylor_odd` with its factorials multiplied out."""
+    return (
+        f"Lemma hf_taylor_{degree} : forall z, {polynomial('z', degree)} <= exp z.\nProof.\n"
+        f"  intro z. pose proof (hf_taylor_odd {(degree - 1) // 2} z) as h. change (S (2 * {(degree - 1) // 2})) "
+        f"with {degree}%nat in h.\n  cbn [sum_f_R0] in h. rewrite ?hf_fact_S in h. rewrite ?INR_IZR_INZ in h. "
+        "simpl Z.of_nat in h.\n  eapply Rle_trans; [ | exact h ]. right. field.\nQed.\n"
+    )
+
+
+def _cut_lemma(index: int, cut: dict[str, Any]) -> str:
+    """`hf_cut_i`, the fact of cut i for every real y (an upper cut from its lower form at -y, `hf_cut_i_at`)."""
+    at, factor, degree = real(Fraction(cut["at"])), real(Fraction(cut["factor"])), cut["degree"]
+    name = f"hf_cut_{index}" + "_at" * (cut["kind"] == "upper")
+    bound = f"{factor} * {polynomial(f'(y - {at})', degree)}"
+    exp_at = "rewrite exp_0; lra" if Fraction(cut["at"]) == 0 else f"interval with (i_prec {CUT_BITS})"
+    text = (
+        f"Lemma {name} : forall y : R, {bound} <= exp y.\nProof.\n"
+        f"  intro y. pose proof (hf_taylor_{degree} (y - {at})) as hT.\n"
+        f"  assert (hL : {factor} <= exp {at}) by ({exp_at}).\n"
+        f"  pose proof (exp_plus {at} (y - {at})) as he. replace ({at} + (y - {at})) with y in he by ring.\n"
+        f"  pose proof (exp_pos {at}). pose proof (exp_pos (y - {at})). pose proof (exp_pos y).\n"
+        f"  revert hT. generalize {polynomial(f'(y - {at})', degree)}. intros p hT.\n"
+        "  destruct (Rle_or_lt 0 p); nra.\nQed.\n"
+    )
+    if cut["kind"] == "upper":
+        upper = f"{factor} * {polynomial(f'(- y - {at})', degree)}"
+        text += (
+            f"Lemma hf_cut_{index} : forall y : R, exp y * ({upper}) <= 1.\nProof.\n"
+            f"  intro y. pose proof ({name} (- y)) as hc. pose proof (exp_pos y).\n"
+            "  assert (hm : exp y * exp (- y) = 1) by (rewrite <- exp_plus; replace (y + - y) with 0 by ring; "
+            "apply exp_0).\n"
+            f"  revert hc. generalize ({upper}). intros q hc. nra.\nQed.\n"
+        )
+    return text
+
+
+def lemmas(cuts: list[dict[str, Any]]) -> str:
+    """The lemmas of a file's cuts (numbered in order), after Taylor's theorem and one lemma per degree; "" if none."""
+    if not cuts:
+        return ""
+    degrees = sorted({cut["degree"] for cut in cuts if cut["kind"] != "product"})
+    texts = [_degree_lemma(k) for k in degrees] + [
+        _cut_lemma(i, c) for i, c in enumerate(cuts) if c["kind"] != "product"
+    ]
+    return TAYLOR + "".join(texts)
+
+
+def facts(cuts: list[dict[str, Any]], atoms: list[str], first: int = 0) -> list[str]:
+    """Proof lines that pose every Taylor cut's lemma (numbered from `first` in the file) at every exponential atom's
+    argument (a cut names its atom in the SMT encoding's numbering; posing it at all of them is sound and small)."""
+    taylor = [i for i, c in enumerate(cuts, first) if c["kind"] != "product"]
+    return [f"  pose proof (hf_cut_{i} {a})." for i in taylor for a in atoms]
