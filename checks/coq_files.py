@@ -75,7 +75,8 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
         data["claim_id"], data["kind"], data["payload"], data["claim"]
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
-    text = source(certificate.name, data["claim_id"], sentence, built, data["payload"].get("prec", WITNESS_BITS))
+    cover = (data["statement"], data["payload"]) if data["kind"] == "interval-cover" else None
+    text = source(certificate.name, data["claim_id"], sentence, built, data["payload"].get("prec", WITNESS_BITS), cover)
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
     return text, guard(certificate.name, data["claim_id"], sentence, built)
 
