@@ -4,7 +4,8 @@ The statement (`certificates.kernel.coq.certificate`) is the claim's: for all re
 domain, the relation and every definedness condition (or the one definedness condition the cover proves). The proof
 walks the cover as the kernel does, every node's box clipped to the domain (`Region.clip`, the kernel's own):
 - a leaf: a lemma `forall vars, lo <= x -> x <= hi -> ... -> goal` over its clipped box, each conjunct proved by
-  `interval` (Interval's own enclosure of the box: a centred leaf may need its Taylor models, `FALLBACKS`);
+  `interval` (Interval's own enclosure of the box; where it fails, with bisection of every side and Taylor models in
+  one side, what a centred leaf may need, then bisection alone);
 - a monotone node: the same lemma over the node's box, by Interval's bisection and Taylor models on the box (the
   kernel's derivative sign and face are not replayed);
 - a split at `x = c`: `destruct (Rle_lt_dec x c)`, the two halves proved in turn;
@@ -25,7 +26,9 @@ from headflow.certificates.kernel.regions import Box
 
 #: Bits of working precision `interval` uses beyond the cover's ball precision.
 EXTRA_BITS = 16
-#: Interval's options tried in turn on a box after its plain evaluation fails: bisection, then Taylor models.
+#: Interval's bisection depth on a box whose plain evaluation fails (every varying side bisected, with Taylor models
+#: in one side, then without).
+DEPTH = 16
 #: A goal `a <= b`, `a < b`, `a >= b`, `a > b` as `a - b <= 0` (Interval wants a constant side), `e <> 0` as
 #: `0 < |e|`.
 CONSTANT_BOUNDS = (
@@ -75,13 +78,15 @@ class _Prover:
         name = f"hf_box_{len(self.lemmas) + 1}"
         bounds = "".join(f"{real(box[v][0])} <= {v} -> {v} <= {real(box[v][1])} -> " for v in self.names)
         moving = [v for v in self.names if box[v][0] < box[v][1]]
-        order = ([monotone] if monotone else []) + [v for v in moving if v != monotone]
+        order = ([identifier(monotone)] if monotone else []) + [v for v in moving if v != monotone]
+        bisect = "".join(f", i_bisect {v}" for v in order)
         options = [f"(i_prec {self.prec})"] + [
-            f"(i_prec {self.prec}, {option.format(v=v)})" for v in order for option in FALLBACKS
-        ]
+            f"(i_prec {self.prec}{bisect}{taylor}, i_depth {DEPTH})"
+            for taylor in [*(f", i_taylor {v}" for v in order), ""]
+        ] * bool(order)
         attempts = " | ".join(f"interval with {o}" for o in options)
         self.lemmas.append(
             f"Lemma {name} : forall {' '.join(self.names)} : R,\n  {bounds}\n  {self.goal}.\n"
-            f"Proof.\n  intros.\n  repeat split.\n  all: try {CONSTANT_BOUNDS}.\n  all: first [ {attempts} ].\nQed."
+            f"Proof.\n  intros.{' unfold c_star.' * ('c_star' in self.goal)}\n  repeat split.\n  all: try {CONSTANT_BOUNDS}.\n  all: first [ {attempts} ].\nQed."
         )
         return f"apply ({name} {' '.join(self.names)}); lra"

@@ -54,7 +54,9 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
     if "cuts" not in payload:  # a cover: of the relation (goal 0) or of condition k - 1
-        found = [g[0] == payload["expression"] and payload["relation"] in g[1] for g in real_statements.goals(statement)]
+        found = [
+            g[0] == payload["expression"] and payload["relation"] in g[1] for g in real_statements.goals(statement)
+        ]
         goal = conditions[found.index(True) - 1] if found.index(True) else goal
     return [UniversalStatement(claim_id, [v["name"] for v in statement["variables"]], hypotheses, goal)]
 
