@@ -151,12 +151,20 @@ def test_cover_certificates_are_rechecked_by_coq(covers: dict[str, Path], name: 
 
 @pytest.mark.slow
 @needs_coqc
-def test_coq_does_not_accept_a_cover_with_a_box_removed(covers: dict[str, Path]) -> None:
-    """The kernel's statement with the cover's proof, one half of its split replaced by the other: the theorem's
-    case on the removed half has no lemma for its box, and the file does not compile."""
+def test_coq_does_not_accept_a_cover_with_a_box_removed_or_a_false_bound(covers: dict[str, Path]) -> None:
+    """Bypassing the kernel: the cover's proof with one half of its first split marked empty (its case is then
+    closed by `lra` from bounds that do not contradict), and the genuine cover's proof of the statement with a bound
+    that makes it false (13 + x, below the left side at x = 1): coqc accepts neither file."""
 
     def remove(payload: dict[str, Any]) -> None:
-        payload["tree"]["high"] = payload["tree"]["low"]
+        payload["tree"]["high"] = {"empty": True}
 
-    answer = run.compile_source(_text(covers["log-two"], remove))
-    assert answer.status == "rejected", answer
+    assert run.compile_source(_text(covers["log-two"], remove)).status == "rejected"
+    checked = check_file(covers["log-two"])
+    sentence, (universal,) = problem(checked)
+    goal = copy.deepcopy(universal.goal)
+    goal[-1][2] = ["add", ["rat", "13"], ["sym", "x"]]
+    data = checked.certificate
+    assert data is not None
+    false = source("t", "log-two", sentence, [universal._replace(goal=goal)], 64, (data["statement"], data["payload"]))
+    assert run.compile_source(false).status == "rejected"
