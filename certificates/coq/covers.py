@@ -20,10 +20,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.kernel.coq.statements import UniversalStatement, formula, identifier, real
+from headflow.certificates.kernel.coq.statements import NotTranslatable, UniversalStatement, formula, identifier, real
 from headflow.certificates.kernel.real_statements import read_region
 from headflow.certificates.kernel.regions import Box
 
+#: The largest cover translated: box lemmas (each a few `interval` calls, about a second) and nested splits.
+MAX_BOXES, MAX_DEPTH = 500, 100
 #: Bits of working precision `interval` uses beyond the cover's ball precision.
 EXTRA_BITS = 16
 #: Interval's bisection depth on a box whose plain evaluation fails (every varying side bisected, with Taylor models
@@ -35,7 +37,6 @@ CONSTANT_BOUNDS = (
     "first [ apply Rle_ge, Rminus_le | apply Rlt_gt, Rminus_lt | apply Rminus_le | apply Rminus_lt "
     "| apply nonzero_of_abs ]"
 )
-FALLBACKS = ("i_bisect {v}, i_depth 12", "i_bisect {v}, i_taylor {v}, i_depth 12")
 
 
 def cover_proof(statement: dict[str, Any], universal: UniversalStatement, payload: dict[str, Any]) -> tuple[str, str]:
@@ -59,6 +60,10 @@ class _Prover:
     def node(self, node: dict[str, Any], box: Box, region: Any, depth: int) -> str:
         """The proof script of the node's box (indented by `depth`)."""
         pad = "  " * depth
+        if depth > MAX_DEPTH or len(self.lemmas) >= MAX_BOXES:
+            raise NotTranslatable(
+                f"the cover is too large for Coq (past {MAX_BOXES} boxes or {MAX_DEPTH} nested splits)"
+            )
         clipped = region.clip(box)
         if clipped is None or "empty" in node:
             return f"{pad}exfalso; lra"
@@ -85,8 +90,10 @@ class _Prover:
             for taylor in [*(f", i_taylor {v}" for v in order), ""]
         ] * bool(order)
         attempts = " | ".join(f"interval with {o}" for o in options)
+        unfold = " unfold c_star." if "c_star" in self.goal else ""
         self.lemmas.append(
             f"Lemma {name} : forall {' '.join(self.names)} : R,\n  {bounds}\n  {self.goal}.\n"
-            f"Proof.\n  intros.{' unfold c_star.' * ('c_star' in self.goal)}\n  repeat split.\n  all: try {CONSTANT_BOUNDS}.\n  all: first [ {attempts} ].\nQed."
+            f"Proof.\n  intros.{unfold}\n  repeat split.\n  all: try {CONSTANT_BOUNDS}.\n"
+            f"  all: first [ {attempts} ].\nQed."
         )
         return f"apply ({name} {' '.join(self.names)}); lra"
