@@ -26,7 +26,8 @@ from headflow.certificates.statements import elaborate
 
 #: The statuses of a Coq re-check, as the reports print them. UNPROVED is no verdict on the certificate: coqc ran out
 #: of time, or the proof of an smt certificate's statement (tactics such as nra, searched by Coq, not data of the
-#: file) did not go through, which says nothing about the statement; check-cert's re-check stands alone then.
+#: file) or of a cover's box (Interval's own enclosure, bisection and Taylor models, not the kernel's monotone steps
+#: and centred forms) did not go through, which says nothing about the statement; check-cert's re-check stands alone.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
 UNPROVED = "not re-checked by Coq"
 #: Why the kinds without a Coq translation have none (the kernel's refusal names the kind; the README's coverage table
@@ -34,11 +35,8 @@ UNPROVED = "not re-checked by Coq"
 UNTRANSLATED = {
     "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
     "(interval matrices are not in Coq's Interval library)",
-    "convexity": "a chain of a point and two covers of phi'' and g' with thousands of boxes: not translated "
-    "(covers are not)",
-    "interval-cover": "interval covers are not translated: their monotone steps rest on derivative "
-    "signs (a Coq proof of each needs a derivative lemma and the mean value theorem), their centred leaves on slopes, "
-    "and integer sides on clipping; Interval's own bisection on the real box is no replay of them",
+    "convexity": "a chain of a point, two covers of phi'' and g' with thousands of boxes and the lemma phi'' = K g: "
+    "not translated (the derivatives and Jensen's step would need Coquelicot)",
 }
 
 
@@ -75,7 +73,8 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
         data["claim_id"], data["kind"], data["payload"], data["claim"]
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
-    text = source(certificate.name, data["claim_id"], sentence, built, data["payload"].get("prec", WITNESS_BITS))
+    cover = (data["statement"], data["payload"]) if data["kind"] == "interval-cover" else None
+    text = source(certificate.name, data["claim_id"], sentence, built, data["payload"].get("prec", WITNESS_BITS), cover)
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
     return text, guard(certificate.name, data["claim_id"], sentence, built)
 
@@ -123,9 +122,10 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
 
 def _status(compiled: str, kind: str) -> str:
     """The re-check's status from coqc's answer: a failed proof rejects a certificate whose data the proof checks
-    (witnesses, enclosures), but not an smt certificate, whose Coq proof is a tactic's search."""
+    (witnesses, enclosures), but not an smt or cover certificate, whose Coq proof is a tactic's search (a cover's
+    boxes are Interval's to prove, without the kernel's monotone steps)."""
     if compiled == "accepted":
         return RECHECKED
-    if compiled == "timeout" or kind == "smt":
+    if compiled == "timeout" or kind in ("smt", "interval-cover"):
         return UNPROVED
     return REJECTED

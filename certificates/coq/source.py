@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from headflow.certificates.coq import cuts, enclosures
+from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
 from headflow.certificates.kernel.coq.statements import (
@@ -36,11 +37,23 @@ EXTRA_BITS = 16
 WITNESS_BITS = 64
 
 
-def source(title: str, claim_id: str, sentence: str, problem: Problem, prec: int = WITNESS_BITS) -> str:
+def source(
+    title: str,
+    claim_id: str,
+    sentence: str,
+    problem: Problem,
+    prec: int = WITNESS_BITS,
+    cover: tuple[dict[str, Any], dict[str, Any]] | None = None,
+) -> str:
     """The whole Coq file: a header naming the certificate, the prelude, the statement and its proof (a point
-    problem's `interval` calls work at the ball precision `prec` its conditions were settled at, plus EXTRA_BITS)."""
+    problem's `interval` calls work at the ball precision `prec` its conditions were settled at, plus EXTRA_BITS;
+    an interval-cover certificate's (`cover`: its core statement and payload) follows the cover, `covers`)."""
     if isinstance(problem, PointProblem):
         body = _point(claim_id, problem, prec)
+    elif cover is not None:
+        (universal,) = problem
+        lemmas, proof = cover_proof(cover[0], universal, cover[1])
+        body = f"{lemmas}\n{statements(claim_id, problem)[0][1]}\nProof.\n{proof}\nQed.\n"
     else:
         texts = [text for _, text in statements(claim_id, problem)]
         offsets = [sum(len(s.cuts) for s in problem[:k]) for k in range(len(problem))]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from headflow.certificates.kernel import model_statements, real_encoding, registry_statements
+from headflow.certificates.kernel import model_statements, real_encoding, real_statements, registry_statements
 from headflow.certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
 from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 from headflow.certificates.kernel.recheck import Rejected
@@ -28,7 +28,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     form = (statement["form"], statement.get("witness"), kind)
     if form == ("real", None, "witness"):  # the statement's conditions, at no coordinates
         return checked.proved, PointProblem({}, payload["conditions"])
-    if form == ("real", None, "smt"):
+    if form in (("real", None, "smt"), ("real", None, "interval-cover")):
         return checked.proved, _relation(statement, claim_id, payload)
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
@@ -42,15 +42,26 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
 
 
 def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> list[UniversalStatement]:
-    """An smt certificate of a relation the kernel re-checked: for all values of its variables in the domain, every
-    definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof does not use the SMT encoding:
-    it adds each atom's library facts and the payload's cuts, each re-proved, and closes the goal with `nra`)."""
+    """An smt or cover certificate of a relation the kernel re-checked: for all values of its variables in the domain,
+    every definedness condition and `lhs op rhs`, from the statement's trees (the Coq proof does not use the SMT
+    encoding: it adds each atom's library facts and the payload's cuts, each re-proved, and closes the goal with `nra`;
+    a cover's, its boxes); a cover of one definedness condition (the first goal it matches, as the kernel's check
+    takes it) states that condition alone."""
     hypotheses = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
     integers = tuple(v["name"] for v in statement["variables"] if v["integer"])
     names = [v["name"] for v in statement["variables"]]
-    return [UniversalStatement(claim_id, names, hypotheses, goal, integers, tuple(payload["cuts"]))]
+    if "cuts" in payload:
+        return [UniversalStatement(claim_id, names, hypotheses, goal, integers, tuple(payload["cuts"]))]
+    if integers:  # a cover
+        raise NotTranslatable("a cover over integer variables (its box lemmas are over the reals)")
+    found = [g[0] == payload["expression"] and payload["relation"] in g[1] for g in real_statements.goals(statement)]
+    return [
+        UniversalStatement(
+            claim_id, names, hypotheses, conditions[found.index(True) - 1] if found.index(True) else goal
+        )
+    ]
 
 
 def universal(statements: list[dict[str, Any]]) -> list[UniversalStatement]:
