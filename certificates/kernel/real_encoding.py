@@ -9,6 +9,9 @@ of its value:
 - `exp(a)`: an *exponential atom* e standing for exp(a); `log(a)`: l with exp(l) = a;
   `lambertw(a)`: w >= -1 with w exp(w) = a; `lambda_c(n, beta)`: r with r beta = u, u > 2 and
   (u - 2) exp(u) = (n - 1)(u + 2) (for n > 1 this equation has one root above 2: it is negative at 2 and convex);
+  `lambda_max(n, beta)` = (1 + W((n - 1)/e))/beta, defined for n >= 0 and beta != 0: r with r beta = u, u >= 0 and
+  (u - 1) exp(u) = n - 1 (u - 1 = W and W e^W = (n - 1)/e), not its closed form, whose atom exp(W) is unrelated
+  to exp(beta l) for l near lambda_max (`l >= lambda_max(n, beta)` gives beta l >= u: exp(beta l) >= exp(u));
   `pi` between two rationals.
 The facts of a partial operation hold under its *guard*, the condition that it is defined (`q != 0 => r q = 1`), so
 they can always be met: where an operation is undefined its auxiliary is free. The guards of the two sides and of the
@@ -198,6 +201,19 @@ class Encoding:
             return p
         if op in SHAPES and takes(op, len(args)):
             return self.term(SHAPES[op](*args))
+        if op in ("lambda_c", "lambda_max") and len(args) == 2:  # value beta = u, a root of phi'' or of phi' in u
+            tokens, inverse_temperature = self.term(args[0]), self.term(args[1])
+            u, value, two = self._fresh(), self._fresh(), ["rat", "2"]
+            fewer = ["add", tokens, MINUS_ONE]
+            if op == "lambda_c":  # (u - 2) exp(u) = (n - 1)(u + 2), u > 2
+                left, right = ["mul", ["add", u, ["rat", "-2"]], self._exponential(u)], [fewer, ["add", u, two]]
+                least, guard = [">", u, two], ["and", [">", fewer, ZERO], [">", inverse_temperature, ZERO]]
+            else:  # (u - 1) exp(u) = n - 1, u = 1 + W((n - 1)/e) >= 0, where that is defined: n >= 0, beta != 0
+                left, right = ["mul", ["add", u, MINUS_ONE], self._exponential(u)], [fewer]
+                least, guard = [">=", u, ZERO], ["and", [">=", tokens, ZERO], ["not", ["=", inverse_temperature, ZERO]]]
+            root = ["add", left, ["mul", MINUS_ONE, *right]]
+            self._partial(guard, least, ["=", root, ZERO], ["=", ["mul", value, inverse_temperature], u])
+            return value
         if op in NAMED and len(args) == len(NAMED[op]):
             return self.term(expand(tree))
         if op in ("add", "mul") and args:
@@ -217,15 +233,6 @@ class Encoding:
             guard = [">=", ["add", argument, self._exponential(MINUS_ONE)], ZERO]
             self._partial(guard, [">=", w, MINUS_ONE], ["=", ["mul", w, self._exponential(w)], argument])
             return w
-        if op == "lambda_c" and len(args) == 2:
-            tokens, inverse_temperature = self.term(args[0]), self.term(args[1])
-            u, value = self._fresh(), self._fresh()
-            root = ["add", ["mul", ["add", u, ["rat", "-2"]], self._exponential(u)],
-                    ["mul", MINUS_ONE, ["add", tokens, MINUS_ONE], ["add", u, ["rat", "2"]]]]  # fmt: skip
-            guard = ["and", [">", ["add", tokens, MINUS_ONE], ZERO], [">", inverse_temperature, ZERO]]
-            facts = [[">", u, ["rat", "2"]], ["=", root, ZERO], ["=", ["mul", value, inverse_temperature], u]]
-            self._partial(guard, *facts)
-            return value
         raise NotEncodable(f"no polynomial encoding of a {str(op)[:20]!r} node")
 
     def _power(self, base: Tree, exponent: Fraction) -> Tree:

@@ -177,6 +177,42 @@ def test_unencodable_nodes_are_refused() -> None:
             _encoding(tree, ">=", ["rat", "0"], [_variable("x"), _variable("y")])
 
 
+LAMBDA_MAX = ["lambda_max", ["sym", "n"], ["sym", "beta"]]
+#: phi'(l) <= 0 beyond lambda_max: (1 - beta l) e^(beta l) + n - 1, exactly 0 on the bound l = lambda_max(n, beta).
+TANGENT = ["add", ["mul", ["sub", ["rat", "1"], ["mul", ["sym", "beta"], ["sym", "l"]]],
+           ["exp", ["mul", ["sym", "beta"], ["sym", "l"]]]], ["sym", "n"], ["rat", "-1"]]  # fmt: skip
+
+
+def _tangent(op: str, rhs: str, low: Tree = LAMBDA_MAX) -> Encoding:
+    """`TANGENT op rhs` for integers n in [2, 6], beta in [1/2, 2] and l in [low, 8]."""
+    bounds = {"n": (["rat", "2"], ["rat", "6"]), "beta": (["rat", "1/2"], ["rat", "2"]), "l": (low, ["rat", "8"])}
+    variables = [
+        {"name": name, "integer": name == "n", "low": lo, "low_open": False, "high": hi, "high_open": False}
+        for name, (lo, hi) in bounds.items()
+    ]
+    return _encoding(TANGENT, op, ["rat", rhs], variables)
+
+
+def test_a_claim_tight_on_lambda_max_is_proved_through_its_equation_without_cuts() -> None:
+    """lambda_max is u/beta with (u - 1) e^u = n - 1 (not 1 + W((n - 1)/e), whose atom exp(W) says nothing of
+    exp(beta l)): the claim, 0 on the bound, is proved with no cut; shifted by -1/1000, reversed or on a lower bound
+    it is not."""
+    assert _answer(_tangent("<=", "0")) == "unsat"
+    assert _answer(_tangent("<=", "-1/1000")) == "sat"
+    assert _answer(_tangent(">=", "0")) == "sat"
+    assert _answer(_tangent("<=", "0", low=["sub", LAMBDA_MAX, ["rat", "1/10"]])) == "sat"
+
+
+def test_lambda_max_facts_hold_only_where_it_is_defined() -> None:
+    """lambda_max(n, 1) = 1 + W((n - 1)/e) is defined for n >= 0 only, and is >= 1 only for n >= 1: its facts are
+    guarded, so neither lambda_max(n, 1) >= 0 from n >= -1 nor lambda_max(n, 1) >= 1 from n >= 0 is proved."""
+    value = ["lambda_max", ["sym", "n"], ["rat", "1"]]
+    assert _answer(_encoding(value, ">=", ["rat", "0"], [_variable("n", "0")])) == "unsat"
+    assert _answer(_encoding(value, ">=", ["rat", "0"], [_variable("n", "-1")])) == "sat"
+    assert _answer(_encoding(value, ">=", ["rat", "1"], [_variable("n", "1")])) == "unsat"
+    assert _answer(_encoding(value, ">=", ["rat", "1"], [_variable("n", "0")])) == "sat"
+
+
 def test_integer_constants_are_declared_int() -> None:
     n = ["sym", "n"]
     integers = _encoding(["pow", n, 2], ">=", n, [_variable("n", integer=True)])
