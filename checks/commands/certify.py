@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness)"
 #: Names of the procedures that write certificates (docs/certificates.md).
-CERTIFYING = frozenset({"smt", "interval", "witness", "smt+witness"})
+CERTIFYING = frozenset({"smt", "interval", "witness", "smt+witness", "exact+smt"})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -171,7 +171,7 @@ def _golden_smt(ctx: Context) -> Outcome:
     return certify_statements(ctx)
 
 
-@REGISTRY.procedure("T19.lambert-w.reading-a", "exact")
+@REGISTRY.procedure("T19.lambert-w.reading-a", "exact+smt")
 def _reading_a(ctx: Context) -> Outcome:
     outcome = refute_transcendence()
     if outcome.verdict is Verdict.REFUTED:  # the algebraic identity as an smt certificate that check-cert re-checks

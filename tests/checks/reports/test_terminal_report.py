@@ -73,10 +73,12 @@ def test_with_json_on_stdout_the_certificates_line_goes_to_stderr(
 
 def test_a_table_written_to_a_file_carries_the_differences(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     report = tmp_path / "report.txt"
-    code, out, _ = _run(capsys, ["verify", "--only", "T19.golden", f"--out={report}", f"--certificates={tmp_path}"])
-    assert code == 0 and out == ""  # T19.golden writes no certificate: no line about them
+    code, out, _ = _run(
+        capsys, ["verify", "--only", "projection.symmetry", f"--out={report}", f"--certificates={tmp_path}"]
+    )
+    assert code == 0 and out == ""  # projection.symmetry writes no certificate: no line about them
     text = report.read_text(encoding="utf-8")
-    assert "T19.golden" in text and "No claim was found to differ from the paper's summary." in text
+    assert "projection.symmetry" in text and "No claim was found to differ from the paper's summary." in text
 
 
 def _registry_with_markup() -> Registry:
