@@ -161,16 +161,6 @@ def _lambert_w(ctx: Context) -> Outcome:
     return outcome
 
 
-@REGISTRY.procedure("T19.c-star", "smt")
-def _c_star_smt(ctx: Context) -> Outcome:
-    return certify_statements(ctx)
-
-
-@REGISTRY.procedure("T19.golden", "smt")
-def _golden_smt(ctx: Context) -> Outcome:
-    return certify_statements(ctx)
-
-
 @REGISTRY.procedure("T19.lambert-w.reading-a", "exact+smt")
 def _reading_a(ctx: Context) -> Outcome:
     outcome = refute_transcendence()
@@ -268,8 +258,11 @@ def _threshold(ctx: Context) -> Outcome:
     return outcome
 
 
+@REGISTRY.procedure("T19.c-star", "smt")
+@REGISTRY.procedure("T19.golden", "smt")
 @REGISTRY.procedure("T19.threshold.cauchy-schwarz", "smt")
-def _cauchy_schwarz(ctx: Context) -> Outcome:
+def _obligation_smt(ctx: Context) -> Outcome:
+    """The claim's smt obligation (`certificates.statements.registry.SMT`), certified as it stands."""
     return certify_statements(ctx)
 
 

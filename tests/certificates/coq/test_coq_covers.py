@@ -20,9 +20,10 @@ from headflow.certificates.coq.source import source
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.coq.statements import statements
-from headflow.certificates.kernel.format import content_hash
 from headflow.certificates.kernel.verify import check_file
 from headflow.checks import coq_files
+
+from tests.forging import forged_file
 
 ROOT = Path(__file__).resolve().parents[3]
 EXPS = " + ".join(f"exp(x/{k})" for k in range(2, 14))
@@ -121,12 +122,7 @@ def test_a_cover_with_a_box_removed_or_a_bound_changed_is_rejected_before_coq(
         "bound changed": lambda d: d["statement"].update(rhs=bound),
     }
     for name, edit in edits.items():
-        forged = copy.deepcopy(data)
-        edit(forged)
-        forged["sha256"] = content_hash(forged)
-        path = tmp_path / f"{name.replace(' ', '-')}.json"
-        path.write_text(json.dumps(forged))
-        verdict = coq_files.check(path)
+        verdict = coq_files.check(forged_file(covers["log-two"], tmp_path, edit, name=name.replace(" ", "-")))
         assert verdict.status == coq_files.REJECTED, (name, verdict)
 
 

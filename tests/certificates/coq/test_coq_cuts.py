@@ -16,8 +16,9 @@ import pytest
 from headflow.certificates.coq.source import source
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.statements import UniversalStatement
-from headflow.certificates.kernel.format import content_hash
 from headflow.checks import coq_files
+
+from tests.forging import forged_file
 
 if run.coqc() is None:
     pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq tests skipped", allow_module_level=True)
@@ -79,15 +80,6 @@ def test_certificates_with_cuts_are_rechecked_by_coq(certificates: dict[str, Pat
     assert verdict.status == coq_files.RECHECKED, verdict.message
 
 
-def _forged(path: Path, change: Any) -> Path:
-    certificate = json.loads(path.read_text())
-    change(certificate)
-    certificate["sha256"] = content_hash(certificate)
-    forged = path.with_name("forged." + path.name)
-    forged.write_text(json.dumps(certificate))
-    return forged
-
-
 def _cut_above_exp(certificate: dict[str, Any]) -> None:
     certificate["payload"]["cuts"][0]["factor"] = "11/10"  # above exp(0)
 
@@ -100,7 +92,7 @@ def _bound_changed(certificate: dict[str, Any]) -> None:
     ("claim", "change"), [("exp.second-order", _cut_above_exp), ("lambda-c.below-four", _bound_changed)]
 )
 def test_edited_certificates_are_not_accepted(certificates: dict[str, Path], claim: str, change: Any) -> None:
-    verdict = coq_files.check(_forged(certificates[claim], change))
+    verdict = coq_files.check(forged_file(certificates[claim], certificates[claim].parent, change))
     assert verdict.status == coq_files.REJECTED, verdict.message
 
 
