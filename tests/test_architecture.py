@@ -7,6 +7,7 @@ functions), so a lazy import cannot hide a cycle or a layer breach.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,15 +34,17 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
 
 
-def _imported_names(path: Path) -> set[str]:
-    """Every name the file imports (a `from module import name` gives both the module and module.name)."""
+@cache
+def _imported_names(path: Path) -> frozenset[str]:
+    """Every name the file imports (a `from module import name` gives both the module and module.name); each file is
+    parsed once per test process."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
-    return {name.removeprefix("headflow.") for name in found}  # the project's parts by their folders' names
+    return frozenset(name.removeprefix("headflow.") for name in found)  # the project's parts by their folders' names
 
 
 def _imports(path: Path, modules: set[str]) -> set[str]:

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from headflow.checks.registry import THEOREMS
 
 ORDER = (
@@ -20,6 +21,7 @@ def _order(first: list[str]) -> list[str]:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_importing_theorem_modules_first_changes_no_order() -> None:
     plain = _order([])
     assert plain == _order(list(reversed(THEOREMS))) == _order(["critical_points", "t27_entropy"])

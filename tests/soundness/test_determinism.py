@@ -45,6 +45,7 @@ def _without_timings(report: dict[str, Any], certificates: Path) -> dict[str, An
     return json.loads(json.dumps(report).replace(str(certificates), "<certs>"))
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     first, second = _verify(tmp_path, "a", 11, capsys), _verify(tmp_path, "b", 11, capsys)
     assert first == second
@@ -66,6 +67,7 @@ def _certify_in_subprocess(out: Path, hash_seed: str) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(out.iterdir())}
 
 
+@pytest.mark.slow
 def test_certificates_are_byte_identical_across_runs_and_processes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -148,6 +150,7 @@ def _headflow_json(folder: Path, args: list[str]) -> dict[str, Any]:
     return _without_timings(json.loads((folder / "report.json").read_text()), folder / "certs")
 
 
+@pytest.mark.slow
 def test_claims_decide_the_same_with_every_core_busy(tmp_path: Path) -> None:
     """Once as the machine is, once with every core saturated: the same reports apart from `seconds` (a cvc5 time
     limit once made one claim CERTIFIED on a quiet machine and INCONCLUSIVE on a busy one)."""

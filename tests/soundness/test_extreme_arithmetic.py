@@ -137,6 +137,7 @@ def test_inequalities_of_every_function_on_every_domain(domain: str, form: str, 
     assert_no_crash([inequality_claim(i, call, domain) for i, call in enumerate(calls(form))], tmp_path)
 
 
+@pytest.mark.slow
 def test_the_reported_overflows_end_in_verdicts_with_reasons(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -163,5 +164,6 @@ def test_the_reported_overflows_end_in_verdicts_with_reasons(
         'domain = { x = "[2, 1000]", y = { min = 0, max = "exp(x)" } }\n',
     ],
 )
+@pytest.mark.slow
 def test_domains_beyond_the_floats(text: str, tmp_path: Path) -> None:
     assert_no_crash([text], tmp_path)

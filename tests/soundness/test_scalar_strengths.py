@@ -46,6 +46,7 @@ rhs = "0"
 ALIGNED = CLAIM.replace("identity-values", "aligned-values")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 3, 7])
 def test_the_quick_search_refutes_the_claim_with_a_certificate(tmp_path: Path, seed: int) -> None:
     claim = parse_claims(textwrap.dedent(CLAIM))[0]
@@ -56,6 +57,7 @@ def test_the_quick_search_refutes_the_claim_with_a_certificate(tmp_path: Path, s
     assert certificates and all(check_file(path).ok for path in certificates)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 3])
 def test_the_aligned_neighbour_meets_no_violation(tmp_path: Path, seed: int) -> None:
     """No candidate and no certificate; not CONFIRMED only because its strengths reach past |beta| lambda_h = 8, where

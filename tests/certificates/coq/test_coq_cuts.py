@@ -107,6 +107,7 @@ def test_a_false_cut_fails_its_lemma_in_coq() -> None:
     assert run.compile_source(source("t", "cut", "s", [false])).status == "rejected"
 
 
+@pytest.mark.slow
 def test_a_changed_bound_or_domain_is_not_proved_with_the_cuts() -> None:
     """The true cut, but the hypothesis x >= 0 dropped (false at x = -1), or lambda_c(n, 1) < 3 (false at n = 19)
     where a cut at 4 proves lambda_c(n, 1) < 4."""

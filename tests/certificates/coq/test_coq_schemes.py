@@ -87,6 +87,7 @@ def test_the_schemes_certificates_state_the_claims_values(scheme_certificates: l
         assert value.overlaps(enclosure) and value.rad() < 1e-20, (path.name, value, enclosure)
 
 
+@pytest.mark.slow
 def test_the_interactions_certificates_state_the_claims_values(tmp_path: Path) -> None:
     checks.check(EXAMPLES / "interactions.toml", certificates=tmp_path, progress=False)
     paths = sorted(tmp_path.glob("*.json"))

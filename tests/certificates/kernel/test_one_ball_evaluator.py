@@ -42,6 +42,7 @@ def test_only_exact_reads_the_exact_value_of_a_ball() -> None:
     assert callers == {"certificates/kernel/exact.py"}
 
 
+@pytest.mark.slow
 def test_the_sympy_ball_walker_is_gone() -> None:
     """No module evaluates SymPy as balls beside the trees: expression_balls is removed and imported nowhere."""
     assert importlib.util.find_spec("headflow.certificates.kernel.expression_balls") is None

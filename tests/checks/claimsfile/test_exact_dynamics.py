@@ -108,6 +108,7 @@ OUTSIDE = gap_claim(
 )
 
 
+@pytest.mark.slow
 def test_outside_the_regime_the_float_route_decides(tmp_path: Path) -> None:
     verdicts = decide(OUTSIDE, tmp_path)
     for claim_id, (verdict, evidence) in verdicts.items():

@@ -215,6 +215,7 @@ def test_dynamics_true_confirmed_false_refuted_or_inconclusive(tmp_path: Path) -
     assert verdicts["energy-decreasing"][0] is not Verdict.REFUTED
 
 
+@pytest.mark.slow
 def test_paper_file_and_registry_agree_on_shared_ids(tmp_path: Path, whole_paper: Report) -> None:
     """On every id they share, `headflow check examples/paper.toml` decides as much as `headflow verify` (the
     session's whole-paper run: same profile and seed, and each claim's searches are seeded by its id alone), except

@@ -140,6 +140,7 @@ def test_general_true_statements_proved(assume: list[str], lhs: str, op: str, rh
     assert proved(claim_text("true", assume, lhs, op, rhs, **extra))
 
 
+@pytest.mark.slow
 def test_true_but_outside_the_reducible_subset_is_confirmed_only_where_the_search_reaches(tmp_path: Path) -> None:
     # |u - <u, x> x|^2 >= 0 for any x, but without unit tokens the engine has no tangent coordinates; f_h_i is of
     # every scale and the sizes have no end, past what the search draws: not confirmed (issue 39).

@@ -55,6 +55,7 @@ def test_a_deliberately_wrong_existence_claim_is_refuted(tmp_path: Path) -> None
     assert verdict is Verdict.REFUTED, evidence
 
 
+@pytest.mark.slow
 def test_an_unwitnessed_false_existence_claim_is_inconclusive_not_confirmed(tmp_path: Path) -> None:
     # |P u|^2 < 0 never holds, but without unit tokens the engine cannot prove the negation and no instance exists.
     text = claim_text("negative-power", [], "norm2(proj(f_h_i))", "<", "0", geometry="flat", exists=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import headflow.checks as checks
+import pytest
 from headflow.checks.verdicts import Verdict
 
 #: No unit token has |x_i|^2 > 2: the given condition never holds, so the search never tests the claim. Orthogonal
@@ -101,6 +102,7 @@ rhs = "1/1000000000000"
 """
 
 
+@pytest.mark.slow
 def test_margins_within_their_rounding_error_are_no_evidence(tmp_path: Path) -> None:
     """It was CONFIRMED: every margin (about -1e-12) was above the violation tolerance and counted as a test. A margin
     beyond its float error bound, however small, is now decided by balls at exact data, which refute the claim with a

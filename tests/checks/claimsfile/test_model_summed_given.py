@@ -95,6 +95,7 @@ def assert_refuted_and_rechecked(verdict: Verdict, evidence: dict) -> None:
     assert ok, message
 
 
+@pytest.mark.slow
 def test_the_reversed_converse_is_refuted_and_rechecked(tmp_path: Path) -> None:
     text = claim_text("reversed", ["dE_h_dt >= 0"], "sum_i(a_h_i * A_h_i)", ">=", "sum_i(T_h_i)")
     assert_refuted_and_rechecked(*decide(text, tmp_path)["reversed"])

@@ -140,6 +140,7 @@ def test_ranges_prove_with_the_lower_ends_and_keep_every_size() -> None:
     assert "2 <= n <= 5" in claim.statement and "H = 2" in claim.statement
 
 
+@pytest.mark.slow
 def test_false_only_at_two_tokens_refuted_there_and_not_on_a_range_without_it(tmp_path: Path) -> None:
     # |x_1 + ... + x_n|^2 >= n (3 - n): false at n = 2 (two tokens at an obtuse angle), true for n >= 3.
     text = claim_text("two", "sum_i(sum_j(inner(x_i, x_j)))", ">=", "n * (3 - n)")

@@ -68,6 +68,7 @@ def headflow(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(EMPTY))
 def test_an_empty_domain_is_an_input_error_naming_its_bounds(tmp_path: Path, case: str) -> None:
     claims = tmp_path / "claims.toml"

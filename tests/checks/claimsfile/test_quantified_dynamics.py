@@ -95,6 +95,7 @@ samples = 1
 """
 
 
+@pytest.mark.slow
 def test_outside_the_reduction_the_float_route_samples_the_parameter_domain(tmp_path: Path) -> None:
     domain = 'n = { min = 2, max = 4, integer = true }\nbeta = "[0.5, 2]"\nlam = "[0.5, 1]"'
     verdict, evidence = decide(quantified("energy", ENERGY, domain), tmp_path)["energy"]

@@ -183,6 +183,7 @@ def _notes(report: checks.Report, claim_id: str) -> str:
 CLASSES = {"boundary": BOUNDARY, "sizes": SIZES, "reach": REACH, "printed": PRINTED}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CLASSES)
 def test_no_false_claim_of_a_class_is_held_and_an_exact_route_refutes(tmp_path: Path, name: str) -> None:
     report = _decide(CLASSES[name], tmp_path)
@@ -213,6 +214,7 @@ def test_no_false_claim_of_the_issue_is_held_at_any_seed(tmp_path: Path, seed: i
     assert not {i: v for i, v in report.verdicts.items() if v in HELD}
 
 
+@pytest.mark.slow
 def test_a_true_claim_on_a_bounded_domain_is_still_confirmed_with_its_boundary_listed(tmp_path: Path) -> None:
     """Heads 1 and mu in [-1/2, 0] (usa): S(rho0) > 0 everywhere but not proved for the whole domain, so each point is
     decided exactly; both closed ends of mu are boundary points, and the CONFIRMED lists them."""
@@ -300,6 +302,7 @@ def _random_model(rng: np.random.Generator) -> RandomModel:
     return RandomModel(relation, given, sizes, bool(rng.random() < 0.3))
 
 
+@pytest.mark.slow
 def test_random_claims_print_the_statement_they_are_decided_as(tmp_path: Path) -> None:
     """Random model claims (per-head and global relations and conditions, size ranges, existence) and equilibrium
     claims with closed ranges: each is decided and its printed statement holds the pieces read independently from the

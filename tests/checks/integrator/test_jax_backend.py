@@ -123,6 +123,7 @@ def test_without_jax_the_backend_says_how_to_install_it(monkeypatch: pytest.Monk
         integrate(configuration(), 1.0, backend="jax")
 
 
+@pytest.mark.slow
 def test_the_jax_engine_takes_the_numpy_engines_steps() -> None:
     """DP5(4) with rejected steps (a tight first step is not given: Hairer's rule is shared too)."""
     cfg = configuration(beta=3.0)
@@ -142,6 +143,7 @@ def test_the_same_engine_check_can_fail() -> None:
     assert (jitted.accepted, jitted.rejected) != (ours.accepted, ours.rejected)
 
 
+@pytest.mark.slow
 def test_simulate_with_the_jax_backend(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     n, d, H = SHAPE
     options = ["--n", str(n), "--d", str(d), "--heads", str(H), "--head-family", "symmetric", "--method", "dp54"]

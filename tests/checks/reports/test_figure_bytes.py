@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from headflow.checks.reports import plots
 
 RENDER = """
@@ -18,6 +19,7 @@ print(*(hashlib.sha256(plots.png_bytes(fig, fmt)).hexdigest() for fmt in ("png",
 """
 
 
+@pytest.mark.slow
 def test_two_processes_draw_the_same_equilibria_figure() -> None:
     runs = [subprocess.run([sys.executable, "-c", RENDER], capture_output=True, text=True, check=True) for _ in "ab"]
     assert runs[0].stdout == runs[1].stdout and len(runs[0].stdout.split()) == 2

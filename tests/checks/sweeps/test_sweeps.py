@@ -10,6 +10,7 @@ from headflow.checks.sweeps.runner import KEY, partial_path, point_key, run_swee
 from headflow.checks.sweeps.tasks import superadditivity_point, threshold_point
 
 
+@pytest.mark.slow
 def test_local_cluster_gives_the_serial_numbers(tmp_path: Path) -> None:
     points = [{"H": H, "n": n, "alpha": 1.0} for H in (2, 3) for n in (4, 10)]
     serial = run_sweep(threshold_point, points, tmp_path / "serial.csv", workers=0, show_progress=False)

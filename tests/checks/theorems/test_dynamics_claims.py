@@ -58,6 +58,7 @@ def test_late_rate_against_two_lambda() -> None:
     assert rates.check_late_rate(_ctx(), multiple=3.0).verdict is not Verdict.CONFIRMED
 
 
+@pytest.mark.slow
 def test_entropy_monotone_and_limit() -> None:
     assert entropy_rates.check_monotone_along_trajectories(_ctx()).verdict is Verdict.CONFIRMED
     assert entropy_rates.check_monotone_along_trajectories(_ctx(), sign=-1.0).verdict is not Verdict.CONFIRMED
@@ -65,11 +66,13 @@ def test_entropy_monotone_and_limit() -> None:
     assert entropy_rates.check_limit(_ctx(), limit=lambda n: math.log(n - 1)).verdict is not Verdict.CONFIRMED
 
 
+@pytest.mark.slow
 def test_entropy_limit_for_symmetric_heads() -> None:
     assert entropy_rates.check_limit_general(_ctx()).verdict is Verdict.CONFIRMED
     assert entropy_rates.check_limit_general(_ctx(), limit=lambda n: 0.5 * math.log(n)).verdict is not Verdict.CONFIRMED
 
 
+@pytest.mark.slow
 def test_broader_entropy_reading_candidate_really_decreases() -> None:
     search = entropy_witnesses.search_monotone_general(_ctx(), "scalar")
     assert search.worst < 0 and search.candidates
@@ -104,6 +107,7 @@ def test_clustering_time_wrong_exponents_are_not_confirmed() -> None:
             assert outcome.verdict is not Verdict.CONFIRMED
 
 
+@pytest.mark.slow
 def test_every_dynamics_claim_is_decided_with_evidence() -> None:
     registry = load_all()
     for claim_id in (
