@@ -120,7 +120,8 @@ def brackets(problem: PointProblem, bits: int) -> list[tuple[Fraction, Fraction,
             except (ArithmeticError, ValueError) as exc:
                 raise NotTranslatable(f"lambda_c{key} has no enclosure: {exc}") from exc
             a, b = _widened(u, bits)
-            low, high = (Fraction(beta[1]),) * 2 if beta[0] == "rat" else _widened(beta_ball, bits)
+            exact = beta_ball.rad() == 0  # a rational beta: its bounds are itself, proved by lra
+            low, high = (exact_value(beta_ball.mid()),) * 2 if exact else _widened(beta_ball, bits)
             if low <= 0:
                 raise NotTranslatable(f"lambda_c{key}: beta is not certainly positive")
             out.append((max(a, Fraction(2)), b, low, high))
@@ -134,8 +135,9 @@ def proof(problem: PointProblem, unfold: str, bits: int) -> tuple[str, list[str]
     roots = bound_roots(problem)
     if not roots:
         return "", []
-    sign = f"{unfold}interval with (i_prec {bits + TIGHT_BITS + SIGN_BITS})"
-    lines = [f"  split; [ {unfold}repeat split; first [ lra | {sign} ] | ]."]
+    close = f"interval with (i_prec {bits + TIGHT_BITS + SIGN_BITS})"
+    sign = unfold + close
+    lines = [f"  split; [ {unfold}repeat split; first [ lra | {close} ] | ]."]
     lines.append("  intros " + " ".join(f"lambda_c'{k} hr{k}" for k in range(len(roots))) + ".")
     for k, ((n, beta), (a, b, low, high)) in enumerate(zip(roots, brackets(problem, bits + TIGHT_BITS), strict=True)):
         root, a, b, low, high = f"lambda_c'{k}", real(a), real(b), real(low), real(high)
@@ -144,7 +146,7 @@ def proof(problem: PointProblem, unfold: str, bits: int) -> tuple[str, list[str]
             f"  {{ split.\n    - apply (hf_lambda_c_left {n} {beta}); [ lra | {sign} | exact hr{k} ].",
             f"    - apply (hf_lambda_c_right {n} {beta}); [ lra | {sign} | exact hr{k} ]. }}",
             f"  assert (hB{k} : {a} / {high} <= {root} <= {b} / {low}).",
-            f"  {{ apply (hf_root_bounds _ {beta}); [ lra | lra | split; {unfold}first [ lra | {sign} ] |",
+            f"  {{ apply (hf_root_bounds _ {beta}); [ lra | lra | split; {unfold}first [ lra | {close} ] |",
             f"      exact hb{k} ]. }}",
             f"  clear hr{k} hb{k}.",
         ]

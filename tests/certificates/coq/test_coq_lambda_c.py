@@ -21,7 +21,7 @@ from headflow.certificates.coq import roots
 from headflow.certificates.coq.source import source
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.certificate import problem
-from headflow.certificates.kernel.coq.statements import PointProblem, statements
+from headflow.certificates.kernel.coq.statements import PointProblem, guard, statements
 from headflow.certificates.kernel.verify import check_file
 from headflow.checks import coq_files
 
@@ -144,3 +144,25 @@ def test_coq_does_not_accept_a_moved_bound_or_a_wrong_bracket(
 
     monkeypatch.setattr(roots, "brackets", missed)
     assert run.compile_source(source("t", "n10", "forged", built)).status == "rejected"
+
+
+@pytest.mark.slow
+@needs_coqc
+def test_a_root_at_a_points_coordinates() -> None:
+    """A point problem whose conditions use lambda_c at its coordinates n = 10, beta = 1/2 (a registry point witness's
+    shape: the names are `Definition`s the proof unfolds), one with a definedness condition bound under the root:
+    proved with a bound below the root (6 < 6.995...), not with one above it (7)."""
+    root = ["lambda_c", ["sym", "n"], ["sym", "beta"]]
+    for bound, status in (("6", "accepted"), ("7", "rejected")):
+        built = PointProblem(
+            {"n": Fraction(10), "beta": Fraction(1, 2)},
+            [
+                {"name": "above", "expression": ["sub", root, ["rat", bound]], "relation": ">"},
+                {"name": "inverse", "expression": ["div", ["rat", "1"], ["sub", root, ["rat", "5"]]], "relation": ">"},
+            ],
+        )
+        ((_, _), (_, _), (_, theorem)) = statements("point", built)
+        assert "(forall lambda_c'0 : R, is_lambda_c n beta lambda_c'0 ->\n  (* above *)" in theorem
+        assert "(lambda_c'0 - 5) <> 0 /\\" in theorem
+        text = source("t", "point", "at a point", built)
+        assert run.compile_source(text, **guard("t", "point", "at a point", built)).status == status, bound
