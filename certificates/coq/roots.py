@@ -59,6 +59,24 @@ Proof.
   assert (h2 : (u - b) * (exp b - (n - 1)) >= 0) by nra.
   nra.
 Qed.
+Lemma hf_lambda_c_exists : forall n beta a b : R,
+  0 < beta -> 2 <= a -> a < b -> (a - 2) * exp a < (n - 1) * (a + 2) -> (n - 1) * (b + 2) < (b - 2) * exp b ->
+  0 < n - 1 -> exists r : R, is_lambda_c n beta r.
+Proof.
+  intros n beta a b hb ha hab hga hgb hn.
+  set (g := fun u => (u - 2) * exp u - (n - 1) * (u + 2)).
+  assert (hc : continuity g).
+  { unfold g. apply continuity_minus; [ apply continuity_mult | apply continuity_mult ].
+    - apply continuity_minus; [ apply derivable_continuous, derivable_id | apply continuity_const; intros x y; auto ].
+    - apply derivable_continuous, derivable_exp.
+    - apply continuity_const; intros x y; auto.
+    - apply continuity_plus; [ apply derivable_continuous, derivable_id | apply continuity_const; intros x y; auto ]. }
+  destruct (IVT g a b hc hab) as [z [[hz1 hz2] hz]]; [ unfold g; lra | unfold g; lra | ].
+  unfold g in hz.
+  assert (h2 : 2 < z) by (destruct (Req_dec z 2) as [e | e]; [ rewrite e in hz; nra | lra ]).
+  exists (z / beta). unfold is_lambda_c. replace (z / beta * beta) with z by (field; lra).
+  repeat split; lra.
+Qed.
 Lemma hf_root_bounds : forall l beta a b blo bhi : R,
   0 < a -> 0 < blo -> blo <= beta <= bhi -> a < l * beta < b -> a / bhi <= l <= b / blo.
 Proof.
@@ -129,25 +147,34 @@ def brackets(problem: PointProblem, bits: int) -> list[tuple[Fraction, Fraction,
 
 
 def proof(problem: PointProblem, unfold: str, bits: int) -> tuple[str, list[str]]:
-    """(the lemmas, the proof's opening lines) for the roots the Theorem binds: the guards proved, each root
-    introduced and bounded by rationals (`unfold`: the tactic prefix that unfolds the point's names, or "");
+    """(the lemmas, the proof's opening lines) for the roots the Theorem binds: for each root the signs of g at its
+    bracket's ends, its guards and its existence (`hf_lambda_c_exists`), which prove the Theorem's guards; then each
+    root introduced and bounded by rationals (`unfold`: the tactic prefix that unfolds the point's names, or "");
     ("", []) without roots. The Theorem's `interval` works at `bits`; the brackets are tighter by TIGHT_BITS."""
     roots = bound_roots(problem)
     if not roots:
         return "", []
     close = f"interval with (i_prec {bits + TIGHT_BITS + SIGN_BITS})"
-    sign = unfold + close
-    lines = [f"  split; [ {unfold}repeat split; first [ lra | {close} ] | ]."]
-    lines.append("  intros " + " ".join(f"lambda_c'{k} hr{k}" for k in range(len(roots))) + ".")
-    for k, ((n, beta), (a, b, low, high)) in enumerate(zip(roots, brackets(problem, bits + TIGHT_BITS), strict=True)):
+    bracketed = list(zip(roots, brackets(problem, bits + TIGHT_BITS), strict=True))
+    lines, bounds = [], []
+    for k, ((n, beta), (a, b, low, high)) in enumerate(bracketed):
         root, a, b, low, high = f"lambda_c'{k}", real(a), real(b), real(low), real(high)
         lines += [
-            f"  assert (hb{k} : {a} < {root} * {beta} < {b}).",
-            f"  {{ split.\n    - apply (hf_lambda_c_left {n} {beta}); [ lra | {sign} | exact hr{k} ].",
-            f"    - apply (hf_lambda_c_right {n} {beta}); [ lra | {sign} | exact hr{k} ]. }}",
+            f"  assert (hs{k} : ({a} - 2) * exp {a} < ({n} - 1) * ({a} + 2) /\\",
+            f"    ({n} - 1) * ({b} + 2) < ({b} - 2) * exp {b}) by (split; {unfold}{close}).",
+            f"  assert (hg{k} : 0 < {n} - 1 /\\ 0 < {beta}) by (split; {unfold}first [ lra | {close} ]).",
+            f"  assert (he{k} : exists r' : R, is_lambda_c {n} {beta} r')",
+            f"    by (apply (hf_lambda_c_exists {n} {beta} {a} {b}); first [ tauto | lra ]).",
+        ]
+        bounds += [
+            f"  assert (hb{k} : {a} < {root} * {beta} < {b})",
+            f"    by (split; [ apply (hf_lambda_c_left {n} {beta}) | apply (hf_lambda_c_right {n} {beta}) ];",
+            "        first [ assumption | lra | tauto ]).",
             f"  assert (hB{k} : {a} / {high} <= {root} <= {b} / {low}).",
             f"  {{ apply (hf_root_bounds _ {beta}); [ lra | lra | split; {unfold}first [ lra | {close} ] |",
             f"      exact hb{k} ]. }}",
-            f"  clear hr{k} hb{k}.",
+            f"  clear hs{k} hg{k} he{k} hr{k} hb{k}.",
         ]
-    return LEMMAS, lines
+    lines.append("  split; [ tauto | ].")
+    lines.append("  intros " + " ".join(f"lambda_c'{k} hr{k}" for k in range(len(roots))) + ".")
+    return LEMMAS, lines + bounds

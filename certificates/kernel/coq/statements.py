@@ -206,7 +206,7 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
         conjuncts[f"(* {comment(condition['name'])} *) {SIGN_TEXT[condition['relation']].format(text)}"] = None
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
-    statement = bound_roots(roots, " /\\\n  ".join(conjuncts))
+    statement = bound_roots(roots, " /\\\n  ".join(conjuncts), exists=True)
     return [*defined, (theorem_name(claim_id), f"Theorem {theorem_name(claim_id)} :\n  {statement}.")]
 
 
@@ -231,13 +231,16 @@ def _universal(statement: UniversalStatement) -> str:
     return f"Theorem {theorem_name(statement.name)} :\n  {quantified}{shown}{goal}."
 
 
-def bound_roots(roots: list[tuple[str, str]], goal: str) -> str:
+def bound_roots(roots: list[tuple[str, str]], goal: str, exists: bool = False) -> str:
     """`goal` with the roots (n, beta) it names bound: `(0 < n - 1 and 0 < beta) and forall r : R, is_lambda_c n
     beta r -> goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the kernel's SMT
-    encoding and its enclosure `lambda_c.enclose`); `goal` unchanged without roots."""
+    encoding and its enclosure `lambda_c.enclose`), with `exists` also `exists r' : R, is_lambda_c n beta r'` among the
+    guards (a point's roots, whose existence Coq proves: the theorem is then not vacuous); `goal` unchanged without
+    roots."""
     if not roots:
         return goal
-    guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" for n, b in roots)
+    root = " /\\ (exists r' : R, is_lambda_c {} {} r')" if exists else ""
+    guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" + root.format(n, b) for n, b in roots)
     bound = "".join(
         f"forall lambda_c'{k} : R, is_lambda_c {n} {b} lambda_c'{k} ->\n  " for k, (n, b) in enumerate(roots)
     )
@@ -263,7 +266,7 @@ def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[st
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
 _SYMBOL = re.compile(r"[^\sA-Za-z0-9_'()]+")
 #: Words of the statements' text that are Coq's keywords, not names.
-_KEYWORDS = {"Definition", "Theorem", "forall"}
+_KEYWORDS = {"Definition", "Theorem", "forall", "exists"}
 #: A tactic sentence: bullets, a goal selector, then a tactic's name, which starts lowercase (every vernacular
 #: command starts with a capital or `#[`).
 _TACTIC = re.compile(r"([-+*{}]\s*)*((all|[0-9]+)\s*:\s*)?[a-z]")

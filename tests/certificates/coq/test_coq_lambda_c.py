@@ -1,7 +1,8 @@
-"""Constants with lambda_c in Coq: the kernel's Theorem states the guards 0 < n - 1 and 0 < beta, then, for every l
-with `is_lambda_c n beta l` (the prelude's equation, the root u = l beta > 2), the constant's bounds; the proof brackets
-beta l between two rationals by the signs of (u - 2) e^u - (n - 1)(u + 2) there (`certificates.coq.roots`), and
-`interval` proves the bounds. A bound moved past the true value, or a bracket that does not hold the root, is not
+"""Constants with lambda_c in Coq: the kernel's Theorem states the guards 0 < n - 1 and 0 < beta and that a root
+exists, then, for every l with `is_lambda_c n beta l` (the prelude's equation, the root u = l beta > 2), the constant's
+bounds; the proof brackets beta l between two rationals by the signs of (u - 2) e^u - (n - 1)(u + 2) there
+(`certificates.coq.roots`; the intermediate value theorem gives the root's existence), and `interval` proves the
+bounds. A bound moved past the true value, or a bracket that does not hold the root, is not
 accepted.
 
 The generated text is tested without coqc; the tests that run coqc are marked slow and skipped without it.
@@ -76,13 +77,13 @@ def _moved(built: PointProblem, side: int, value: str) -> PointProblem:
 def test_the_theorem_binds_each_root_after_its_guards(certificates: dict[str, Path]) -> None:
     ((_, theorem),) = statements("n10", _point(certificates["n10"]))
     assert theorem.startswith(
-        "Theorem claim_n10 :\n  (0 < 10 - 1 /\\ 0 < 1) /\\\n"
+        "Theorem claim_n10 :\n  (0 < 10 - 1 /\\ 0 < 1 /\\ (exists r' : R, is_lambda_c 10 1 r')) /\\\n"
         "  (forall lambda_c'0 : R, is_lambda_c 10 1 lambda_c'0 ->\n"
         "  (* expr - low >= 0 *) 0 <= (lambda_c'0 - (69951 / 20000)) /\\\n"
     )
     assert theorem.endswith("0 <= ((69953 / 20000) - lambda_c'0)).")
     ((_, two),) = statements("two-roots", _point(certificates["two-roots"]))
-    assert "(0 < 10 - 1 /\\ 0 < 1 /\\ 0 < 4 - 1 /\\ 0 < (1 / 2))" in two
+    assert "0 < 10 - 1 /\\ 0 < 1 /\\ (exists r' : R, is_lambda_c 10 1 r') /\\ 0 < 4 - 1 /\\ 0 < (1 / 2) /\\" in two
     assert "is_lambda_c 4 (1 / 2) lambda_c'1" in two and "lambda_c'2" not in two
     assert "(lambda_c'0 * (exp (- lambda_c'0)))" in two
     ((_, irrational),) = statements("irrational", _point(certificates["irrational"]))
