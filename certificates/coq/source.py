@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.coq import cuts, enclosures
+from headflow.certificates.coq import cuts, enclosures, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
@@ -81,7 +81,10 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     named = names + (["c_star"] if uses_c_star([c["expression"] for c in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     facts = "".join(f"  pose proof {name}_bounds.\n" for name in defined)
-    lines += [theorem, f"Proof.\n{facts}{unfold}  repeat split.\n  all: {close}.\nQed."]
+    root_lemmas, opening = roots.proof(problem, f"unfold {', '.join(named)}; " if named else "", prec)
+    bracketed = "".join(f"{line}\n" for line in opening)  # the guards, then each lambda_c root bounded
+    lines += [root_lemmas, theorem] if root_lemmas else [theorem]
+    lines.append(f"Proof.\n{facts}{bracketed}{unfold}  repeat split.\n  all: {close}.\nQed.")
     return "\n".join(lines) + "\n"
 
 

@@ -6,7 +6,9 @@ Two shapes cover the translatable certificates:
 - `PointProblem`: conditions `expr relation 0` at an exact rational point (a constant to digits, a
   counterexample, a refuting point). The file defines each coordinate once, and the `Theorem` states
   every definedness condition of every expression (`translated`) and every condition, in the
-  obligation's order; `interval` proves each conjunct (bisection-free: the point is exact).
+  obligation's order; `interval` proves each conjunct (bisection-free: the point is exact). A condition's
+  `lambda_c(n, beta)` is a root the Theorem binds over all the conjuncts, after its guards (`bound_roots`); the
+  proof brackets it by the signs of the prelude's equation at two rationals (`certificates.coq.roots`).
 - `UniversalProblem`: statements `forall constants, hypotheses -> goal` over the reals (the SMT
   obligations: the T19 threshold statements, a claims-file inequality on its domain). The proof adds,
   for each `exp`, `sqrt`, `ln` and inverse atom, the library facts it rests on (`exp_pos`,
@@ -23,9 +25,9 @@ are `+` and `*`, `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natur
 `sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
 must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
 `x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
-Coq term here: `NotTranslatable` names them, except `lambda_c` in a universal statement's goal, a bound root of the
-prelude's equation (`_universal`); an integer variable is a Z, written `IZR n`. Symbol names become Coq identifiers
-unchanged when they are ones; any other name is refused, never escaped into text.
+Coq term here: `NotTranslatable` names them, except `lambda_c` in a universal statement's goal or a point problem's
+conditions, a bound root of the prelude's equation (`bound_roots`); an integer variable is a Z, written `IZR n`.
+Symbol names become Coq identifiers unchanged when they are ones; any other name is refused, never escaped into text.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def translated(
     """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` (an ordered set)
     unless it is there already (a statement gathers them over all its trees, each once). A symbol in `integers` is
     a Z variable (`IZR n`); with a list `roots`, `lambda_c(n, beta)` is the name `lambda_c'k` of the k-th root the
-    statement binds (`_universal`), its arguments' texts appended (a name no symbol can take: `'` is in none)."""
+    statement binds (`bound_roots`), its arguments' texts appended (a name no symbol can take: `'` is in none)."""
 
     def defined(text: str, argument: str, relation: str) -> str:
         """`text`, the text of a node defined where its `argument` has `relation` to 0 (which joins `domain`)."""
@@ -110,11 +112,13 @@ def translated(
 
 
 def _root(roots: list[tuple[str, str]], tokens: str, beta: str) -> str:
-    """The name of a new root of lambda_c's equation at (tokens, beta), both free of roots (bound before them)."""
+    """The name of the root of lambda_c's equation at (tokens, beta), both free of roots (bound before them): a new
+    one unless the statement names that root already."""
     if "'" in tokens + beta:
         raise NotTranslatable("lambda_c of an expression that uses lambda_c")
-    roots.append((tokens, beta))
-    return f"lambda_c'{len(roots) - 1}"
+    if (tokens, beta) not in roots:
+        roots.append((tokens, beta))
+    return f"lambda_c'{roots.index((tokens, beta))}"
 
 
 def _untranslatable(op: str, *parts: Any) -> str:
@@ -196,12 +200,13 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     values = [(n, real(v)) for n, v in problem.point.items()]
     values += [(n, translated(t, conjuncts)) for n, t in problem.definitions]
     defined = [(identifier(n), f"Definition {identifier(n)} : R := {text}.") for n, text in values]
+    roots: list[tuple[str, str]] = []  # each lambda_c of a condition, bound over every conjunct (`bound_roots`)
     for condition in problem.conditions:
-        text = translated(condition["expression"], conjuncts)
+        text = translated(condition["expression"], conjuncts, (), roots)
         conjuncts[f"(* {comment(condition['name'])} *) {SIGN_TEXT[condition['relation']].format(text)}"] = None
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
-    statement = " /\\\n  ".join(conjuncts)
+    statement = bound_roots(roots, " /\\\n  ".join(conjuncts), exists=True)
     return [*defined, (theorem_name(claim_id), f"Theorem {theorem_name(claim_id)} :\n  {statement}.")]
 
 
@@ -222,14 +227,24 @@ def _universal(statement: UniversalStatement) -> str:
     quantified = "".join(f"forall {' '.join(names)} : {kind},\n  " for names, kind in binders(statement))
     shown = "".join(f"{formula(h, statement.integers)} ->\n  " for h in statement.hypotheses)
     roots: list[tuple[str, str]] = []
-    goal = formula(statement.goal, statement.integers, roots)
-    if roots:
-        guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" for n, b in roots)
-        bound = "".join(
-            f"forall lambda_c'{k} : R, is_lambda_c {n} {b} lambda_c'{k} ->\n  " for k, (n, b) in enumerate(roots)
-        )
-        goal = f"({guards}) /\\\n  ({bound}{goal})"
+    goal = bound_roots(roots, formula(statement.goal, statement.integers, roots))
     return f"Theorem {theorem_name(statement.name)} :\n  {quantified}{shown}{goal}."
+
+
+def bound_roots(roots: list[tuple[str, str]], goal: str, exists: bool = False) -> str:
+    """`goal` with the roots (n, beta) it names bound: `(0 < n - 1 and 0 < beta) and forall r : R, is_lambda_c n
+    beta r -> goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the kernel's SMT
+    encoding and its enclosure `lambda_c.enclose`), with `exists` also `exists r' : R, is_lambda_c n beta r'` among the
+    guards (a point's roots, whose existence Coq proves: the theorem is then not vacuous); `goal` unchanged without
+    roots."""
+    if not roots:
+        return goal
+    root = " /\\ (exists r' : R, is_lambda_c {} {} r')" if exists else ""
+    guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" + root.format(n, b) for n, b in roots)
+    bound = "".join(
+        f"forall lambda_c'{k} : R, is_lambda_c {n} {b} lambda_c'{k} ->\n  " for k, (n, b) in enumerate(roots)
+    )
+    return f"({guards}) /\\\n  ({bound}{goal})"
 
 
 def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[str, Any]:
@@ -251,7 +266,7 @@ def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[st
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
 _SYMBOL = re.compile(r"[^\sA-Za-z0-9_'()]+")
 #: Words of the statements' text that are Coq's keywords, not names.
-_KEYWORDS = {"Definition", "Theorem", "forall"}
+_KEYWORDS = {"Definition", "Theorem", "forall", "exists"}
 #: A tactic sentence: bullets, a goal selector, then a tactic's name, which starts lowercase (every vernacular
 #: command starts with a capital or `#[`).
 _TACTIC = re.compile(r"([-+*{}]\s*)*((all|[0-9]+)\s*:\s*)?[a-z]")

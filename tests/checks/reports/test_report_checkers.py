@@ -1,7 +1,8 @@
 """Each verdict lists the independent checkers that re-checked its certificates, in every report format.
 
 Coq is listed only where coqc accepted the certificate's file in that run: a constant whose Coq file cannot be
-written (lambda_c is implicit) lists check-cert alone. Skipped, with the reason, when coqc is missing.
+written (Lambert W is implicit, with no root binding in Coq yet) lists check-cert alone; a lambda_c constant (its root
+bound by its equation) lists Coq. Skipped, with the reason, when coqc is missing.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ CLAIMS = (
     POINT_AND_SMT
     + """
 [[claim]]
+id = "omega"
+kind = "constant"
+expr = "lambertw(1)"
+value = "0.5671432904"
+digits = 10
+
+[[claim]]
 id = "lambda-c.n10"
 kind = "constant"
 expr = "lambda_c(10, 1)"
@@ -39,7 +47,8 @@ rhs = "golden + 1"
 EXPECTED = {
     "golden.inverse": "check-cert (balls), Coq",
     "c-star.at-most-one": "check-cert, z3, cvc5, Coq",
-    "lambda-c.n10": "check-cert (balls)",
+    "omega": "check-cert (balls)",
+    "lambda-c.n10": "check-cert (balls), Coq",
     "golden.square": "none (no certificate)",
 }
 
@@ -55,7 +64,7 @@ def test_json_lists_the_checkers_of_each_verdict(report: checks.Report) -> None:
     assert found.pop("golden.square") == ""  # no certificate: no checker
     assert found == {k: v for k, v in EXPECTED.items() if k != "golden.square"}
     coq_of = data["claims"][2]["evidence"]["rechecked_by"]
-    assert all("Coq" not in names for names in coq_of.values()), "lambda_c has no Coq file: Coq is not listed"
+    assert all("Coq" not in names for names in coq_of.values()), "lambertw has no Coq file: Coq is not listed"
 
 
 def test_each_certificate_coq_did_not_accept_says_why(report: checks.Report) -> None:
