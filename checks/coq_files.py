@@ -33,8 +33,8 @@ UNPROVED = "not re-checked by Coq"
 #: Why the kinds without a Coq translation have none (the kernel's refusal names the kind; the README's coverage table
 #: says the same).
 UNTRANSLATED = {
-    "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
-    "(interval matrices are not in Coq's Interval library)",
+    "equilibrium": "an equilibrium enclosed in a Krawczyk box, or at tokens that are not unit rationals: no exact "
+    "Coq term (at an exact centre Coq states the zero velocity; the spectrum stays check-cert's)",
     "convexity": "a chain of a point, two covers of phi'' and g' with thousands of boxes and the lemma phi'' = K g: "
     "not translated (the derivatives and Jensen's step would need Coquelicot)",
 }
