@@ -29,12 +29,15 @@ from headflow.certificates.statements import elaborate
 #: file) or of a cover's box (Interval's own enclosure, bisection and Taylor models, not the kernel's monotone steps
 #: and centred forms) did not go through, which says nothing about the statement; check-cert's re-check stands alone.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
+#: An equilibrium's file states its zero velocity only (`model_tree.equilibrium_problem`): coqc's acceptance does not
+#: make Coq an independent checker of the claim, whose spectrum (the index, the stability) is check-cert's alone.
+PARTIAL = "zero velocity re-checked by Coq, the spectrum not"
 UNPROVED = "not re-checked by Coq"
 #: Why the kinds without a Coq translation have none (the kernel's refusal names the kind; the README's coverage table
 #: says the same).
 UNTRANSLATED = {
-    "equilibrium": "Krawczyk inclusion and Gershgorin spectrum over balls of jets: no Coq translation "
-    "(interval matrices are not in Coq's Interval library)",
+    "equilibrium": "an equilibrium enclosed in a Krawczyk box, or at tokens that are not unit rationals: no exact "
+    "Coq term (at an exact centre Coq states the zero velocity; the spectrum stays check-cert's)",
     "convexity": "a chain of a point, two covers of phi'' and g' with thousands of boxes and the lemma phi'' = K g: "
     "not translated (the derivatives and Jensen's step would need Coquelicot)",
 }
@@ -122,10 +125,11 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
 
 def _status(compiled: str, kind: str) -> str:
     """The re-check's status from coqc's answer: a failed proof rejects a certificate whose data the proof checks
-    (witnesses, enclosures), but not an smt or cover certificate, whose Coq proof is a tactic's search (a cover's
-    boxes are Interval's to prove, without the kernel's monotone steps)."""
+    (witnesses, enclosures), but not an smt, cover or equilibrium certificate, whose Coq proof is a tactic's search
+    (a cover's boxes are Interval's to prove, without the kernel's monotone steps; a zero velocity `ring`'s or
+    `field`'s); an accepted equilibrium file is PARTIAL."""
     if compiled == "accepted":
-        return RECHECKED
-    if compiled == "timeout" or kind in ("smt", "interval-cover"):
+        return PARTIAL if kind == "equilibrium" else RECHECKED
+    if compiled == "timeout" or kind in ("smt", "interval-cover", "equilibrium"):
         return UNPROVED
     return REJECTED

@@ -74,10 +74,15 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
         identifier(name): _bound_lemma(name, tree, hint, names)
         for (name, tree), hint in zip(problem.definitions, bounds, strict=True)
     }
-    lines = [line for name, text in defined for line in (text, lemmas.get(name)) if line]
+    exact = any(c["relation"] == "=" for c in problem.conditions)
+    equations = {name: _equation(name, text) for name, text in defined if exact and name in lemmas}
+    lines = [line for name, text in defined for line in (text, equations.get(name), lemmas.get(name)) if line]
     defined = [identifier(name) for name, _ in problem.definitions]
     prec = max(ball_bits + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
-    close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
+    rewrites = ", ".join(f"?{name}_def" for name in reversed(defined))
+    nonzero = f"apply nonzero_of_abs; interval with (i_prec {prec})"
+    identity = f" | rewrite {rewrites}; first [ ring | field; repeat split; {nonzero} ]" * bool(exact and defined)
+    close = f"first [ interval with (i_prec {prec}) | {nonzero}{identity} ]"
     named = names + (["c_star"] if uses_c_star([c["expression"] for c in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     facts = "".join(f"  pose proof {name}_bounds.\n" for name in defined)
@@ -86,6 +91,13 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     lines += [root_lemmas, theorem] if root_lemmas else [theorem]
     lines.append(f"Proof.\n{facts}{bracketed}{unfold}  repeat split.\n  all: {close}.\nQed.")
     return "\n".join(lines) + "\n"
+
+
+def _equation(name: str, definition: str) -> str:
+    """`name_def : name = its term`, by `reflexivity` before the name is made `Opaque`: an exact condition (a zero
+    velocity) is then proved by rewriting every name into its term and `ring` (exp, ln and inverses as atoms)."""
+    term = definition.split(" := ", 1)[1].removesuffix(".")
+    return f"Lemma {name}_def : {name} = {term}.\nProof. reflexivity. Qed."
 
 
 def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: list[str]) -> str:

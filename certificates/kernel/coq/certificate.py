@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from headflow.certificates.kernel import model_statements, real_encoding, real_statements, registry_statements
-from headflow.certificates.kernel.coq.model_tree import EXACT_FACTS, witness_problem
+from headflow.certificates.kernel.coq.model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, witness_problem
 from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import CheckResult
@@ -38,6 +38,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])
+    if form == ("equilibrium", None, "equilibrium"):  # the statement's tokens are the centre's: its kernel check
+        return f"{SPECTRUM_LEFT}; {checked.proved}", equilibrium_problem(payload)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from headflow.certificates.kernel import equilibrium
 from headflow.certificates.kernel.ball_model import stated_delta
 from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem
 from headflow.certificates.kernel.model_chain import Chain, tree_of
@@ -44,6 +45,8 @@ MAX_SIZE = 512
 
 #: What the header says first (its comment is cut at 300 characters) of the facts Coq does not re-prove.
 EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"
+#: What an equilibrium's Coq file leaves to check-cert (the header's first words).
+SPECTRUM_LEFT = "Coq states the zero velocity; the spectrum (Gershgorin discs of the Jacobian) is check-cert's alone"
 
 
 def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
@@ -82,3 +85,13 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
 def _uses(term: Term, ops: tuple[str, ...]) -> bool:
     """Whether the term has a node of one of `ops`."""
     return term.op in ops or any(_uses(a, ops) for a in term.args if isinstance(a, Term))
+
+
+def equilibrium_problem(payload: dict[str, Any]) -> PointProblem:
+    """The Coq problem of an equilibrium certificate that check-cert accepted, when its equilibrium is its centre (no
+    point: the fixed set has dimension 0) at unit rational tokens: every velocity coordinate is 0, over the chain."""
+    chain = Chain(equilibrium.problem_of(payload).cfg)
+    if payload["point"] or any(equilibrium.dot(x, x) != 1 for x in chain.cfg.tokens):
+        raise NotTranslatable("an equilibrium in a Krawczyk box or at tokens not unit rationals: no exact Coq term")
+    rows = [{"name": "velocity", "expression": tree_of(v), "relation": "="} for x in chain.velocities() for v in x]
+    return PointProblem({}, rows, tuple(chain.rate.definitions))

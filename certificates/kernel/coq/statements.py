@@ -51,7 +51,7 @@ _RESERVED = (
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
 #: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
-SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0"}
+SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0", "=": "{} = 0"}
 
 
 class NotTranslatable(ValueError):
