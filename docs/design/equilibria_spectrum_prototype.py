@@ -1,5 +1,5 @@
-"""Prototype for NOTES-equilibria.md (outside the kernel, not part of headflow; run with PYTHONPATH=$PWD on a
-certificate file): the spectrum of an exact-centre equilibrium certificate as a Coq point problem.
+"""Prototype for docs/design/equilibria-spectrum.md (outside the kernel, not part of headflow; run with
+PYTHONPATH=$PWD on a certificate file): the spectrum of an exact-centre equilibrium certificate as a Coq point problem.
 
 Definitions at the exact tokens (the symbolic chain's, folded), their directional derivatives along each tangent
 coordinate vector (forward mode over the named definitions, `derivatives.derivative`), the tangent Jacobian M, the
