@@ -44,7 +44,7 @@ def clusters(written: list[Path]) -> dict[str, Path]:
 
 
 @needs_coq
-@pytest.mark.parametrize("kind", ["usa", "softmax"])
+@pytest.mark.parametrize("kind", ["usa", pytest.param("softmax", marks=pytest.mark.slow)])
 def test_a_single_cluster_is_re_checked_by_coq(kind: str, clusters: dict[str, Path]) -> None:
     checked = coq_files.check(clusters[kind])
     assert checked.status == coq_files.PARTIAL, checked.message  # not an independent checker of the spectrum
@@ -73,7 +73,9 @@ MOVING = [["1", "0"], ["3/5", "4/5"], ["1", "0"], ["1", "0"]]
 
 
 @needs_coq
-@pytest.mark.parametrize(("tokens", "status"), [(FRAME, "accepted"), (MOVING, "rejected")])
+@pytest.mark.parametrize(
+    ("tokens", "status"), [pytest.param(FRAME, "accepted", marks=pytest.mark.slow), (MOVING, "rejected")]
+)
 def test_coq_proves_the_zero_velocity_only_at_rest(tokens: list[list[str]], status: str, written: list[Path]) -> None:
     """The statement written straight from a payload at other tokens (past check-cert, whose symmetries would not
     fit them): coqc proves the velocity of the frame e_1, e_2, -e_1, -e_2 zero, and not that of tokens that move."""

@@ -77,6 +77,7 @@ def test_proof_steps_use_the_lemmas_and_exact_tests(examples: tuple[dict, Path])
     assert any("[checked by signs" in s for s in steps)
 
 
+@pytest.mark.slow
 def test_theorem_11_with_and_without_each_hypothesis(tmp_path: Path) -> None:
     text = (
         claim_text("with-both", SYMMETRIC_ALIGNED, *T11)

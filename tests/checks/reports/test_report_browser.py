@@ -56,6 +56,7 @@ def _sources(report: Report) -> list[str]:
     return [s["latex"] for c in report.claims for p in c.procedures for s in p.get("steps", []) if s["latex"]]
 
 
+@pytest.mark.slow
 def test_every_formula_of_the_whole_paper_is_laid_out_as_mathml_and_no_latex_is_visible(
     whole_paper: Report, artefacts: Path, tmp_path: Path
 ) -> None:
