@@ -33,8 +33,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)
-    if form == (registry_statements.FORM, None, "smt"):
-        return checked.proved, universal(statement["statements"])
+    if form in ((registry_statements.FORM, None, "smt"), (registry_statements.FORM, None, "convexity")):
+        return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])

@@ -46,7 +46,7 @@ PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 _RESERVED = (
     "as at cofix else end exists exists2 fix for forall fun if IF in let match mod Prop return Set then Type using "
     "where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv Rdiv Rminus Ropp Rplus Rmult c_star "
-    "proj I O S True False and or not iff Theorem Lemma Proof Qed Definition"
+    "proj I O S True False and or not iff Theorem Lemma Proof Qed Definition fun is_derive Derive"
 )
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
@@ -138,6 +138,8 @@ def formula(tree: Any, integers: Any = (), roots: list[tuple[str, str]] | None =
         return f"{translated(args[0], {}, integers, roots)} {op} {translated(args[1], {}, integers, roots)}"
     if op in CONNECTIVES and (len(args) == 2 or (op in ("and", "or") and args)):
         return "(" + CONNECTIVES[op].join(formula(a, integers, roots) for a in args) + ")"
+    if op == "is_derive" and len(args) == 2:  # Coquelicot's: the derivative in u of the first term is the second
+        return "is_derive (fun u => {}) u {}".format(*(translated(a, {}, integers, roots) for a in args))
     if op == "not" and len(args) == 1:
         return f"~ ({formula(args[0], integers, roots)})"
     if op in ("true", "false") and not args:
@@ -266,7 +268,7 @@ def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[st
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
 _SYMBOL = re.compile(r"[^\sA-Za-z0-9_'()]+")
 #: Words of the statements' text that are Coq's keywords, not names.
-_KEYWORDS = {"Definition", "Theorem", "forall", "exists"}
+_KEYWORDS = {"Definition", "Theorem", "forall", "exists", "fun"}
 #: A tactic sentence: bullets, a goal selector, then a tactic's name, which starts lowercase (every vernacular
 #: command starts with a capital or `#[`).
 _TACTIC = re.compile(r"([-+*{}]\s*)*((all|[0-9]+)\s*:\s*)?[a-z]")
