@@ -21,7 +21,9 @@ Trees (`headflow.certificates.kernel.exprtree`) become Coq text over the reals (
 (`exprtree.fold`, `translated`; a formula's connectives: `formula`), so that a reader can check it: `add` and `mul`
 are `+` and `*`, `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natural exponent) and `/ (b ^ -k)` for k < 0,
 `neg`, `sub`, `div` are `-`, `-`, `/`, `c_star` is the prelude's `c_star`, `golden`, `pi`, `e` their values,
-`exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`. Coq's `ln`,
+`exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`; in a formula,
+`["is_derive", f, df]` (a convexity chain's, `registry_statements.chain`) is Coquelicot's `is_derive (fun u => f) u df`:
+df is the derivative in u of f at the point u (the prelude imports Coquelicot). Coq's `ln`,
 `sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
 must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
 `x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
