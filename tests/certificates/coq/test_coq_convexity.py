@@ -59,11 +59,13 @@ def test_the_theorem_states_the_chain_from_the_statements_trees(chain: Path) -> 
     factor = "(2 * (/ (((-1) + 3 + (exp u)) ^ 3)) * (exp u))"
     for fact in (
         f"(u = ({a}) -> {g} < 0)",
-        f"((({a}) <= u /\\ u <= ({b})) -> (is_derive (fun u => {g}) u (1 + ((-1) * 3) +",
-        f"(is_derive (fun u => (2 * u * (/ (((-1) + 3 + (exp u)) ^ 1)))) u {dphi} /\\ is_derive (fun u => {dphi}) u "
-        f"({factor} * {g}))",
+        f" /\\ is_derive (fun u => {g}) u (1 + ((-1) * 3) + (((-2) + u) * (exp u)) + (exp u)) /\\ ",
+        f"((({a}) <= u /\\ u <= ({b})) -> 0 < (1 + ((-1) * 3) +",
+        f" /\\ is_derive (fun u => (2 * u * (/ (((-1) + 3 + (exp u)) ^ 1)))) u {dphi} /\\ ",
+        f" /\\ is_derive (fun u => {dphi}) u ((-2) * (/ (((-1) + 3 + (exp u)) ^ 2)) *",
+        f" /\\ is_derive (fun u => {dphi}) u ({factor} * {g}) /\\ ",
         f"((({a}) <= u /\\ u <= ({b})) -> 0 < {factor})",
-        f"((({b}) <= u /\\ u <= 40) -> (is_derive (fun u => {dphi}) u ((-2) * (/ (((-1) + 3 + (exp u)) ^ 2)) *",
+        f"((({b}) <= u /\\ u <= 40) -> 0 < ((-2) * (/ (((-1) + 3 + (exp u)) ^ 2)) *",
     ):
         assert fact in theorem, fact
     assert theorem.startswith("Theorem claim_convexity_chain :\n  forall u : R,\n  ((u = ")
@@ -86,7 +88,7 @@ def _move_a(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[dict[st
 
 
 def _wrong_derivative(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """g' replaced by g' + 1: still positive on [a, b], but not the derivative of g."""
+    """g' replaced by g' + 1: still positive on [a, b], but not the derivative of g (`field` fails)."""
     rising = statement["parts"]["g-rising"]
     rising["expression"] = ["add", ["rat", "1"], rising["expression"]]
     return statement, payload
