@@ -26,8 +26,9 @@ from headflow.certificates.statements import elaborate
 
 #: The statuses of a Coq re-check, as the reports print them. UNPROVED is no verdict on the certificate: coqc ran out
 #: of time, or the proof of an smt certificate's statement (tactics such as nra, searched by Coq, not data of the
-#: file) or of a cover's box (Interval's own enclosure, bisection and Taylor models, not the kernel's monotone steps
-#: and centred forms) did not go through, which says nothing about the statement; check-cert's re-check stands alone.
+#: file) or of a cover's box or a convexity chain's (Interval's own enclosure, bisection and Taylor models, not the
+#: kernel's monotone steps and centred forms; Coquelicot's `auto_derive`) did not go through, which says nothing about
+#: the statement; check-cert's re-check stands alone.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
 #: An equilibrium's file states its zero velocity only (`model_tree.equilibrium_problem`): coqc's acceptance does not
 #: make Coq an independent checker of the claim, whose spectrum (the index, the stability) is check-cert's alone.
@@ -38,8 +39,6 @@ UNPROVED = "not re-checked by Coq"
 UNTRANSLATED = {
     "equilibrium": "an equilibrium enclosed in a Krawczyk box, or at tokens that are not unit rationals: no exact "
     "Coq term (at an exact centre Coq states the zero velocity; the spectrum stays check-cert's)",
-    "convexity": "a chain of a point, two covers of phi'' and g' with thousands of boxes and the lemma phi'' = K g: "
-    "not translated (the derivatives and Jensen's step would need Coquelicot)",
 }
 
 
@@ -125,11 +124,11 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
 
 def _status(compiled: str, kind: str) -> str:
     """The re-check's status from coqc's answer: a failed proof rejects a certificate whose data the proof checks
-    (witnesses, enclosures), but not an smt, cover or equilibrium certificate, whose Coq proof is a tactic's search
-    (a cover's boxes are Interval's to prove, without the kernel's monotone steps; a zero velocity `ring`'s or
-    `field`'s); an accepted equilibrium file is PARTIAL."""
+    (witnesses, enclosures), but not an smt, cover, convexity or equilibrium certificate, whose Coq proof is a
+    tactic's search (a cover's boxes and a convexity chain's intervals are Interval's to prove, without the kernel's
+    boxes; a zero velocity `ring`'s or `field`'s); an accepted equilibrium file is PARTIAL."""
     if compiled == "accepted":
         return PARTIAL if kind == "equilibrium" else RECHECKED
-    if compiled == "timeout" or kind in ("smt", "interval-cover", "equilibrium"):
+    if compiled == "timeout" or kind in ("smt", "interval-cover", "convexity", "equilibrium"):
         return UNPROVED
     return REJECTED

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.coq import cuts, enclosures, roots
+from headflow.certificates.coq import convexity, cuts, enclosures, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
@@ -47,13 +47,16 @@ def source(
 ) -> str:
     """The whole Coq file: a header naming the certificate, the prelude, the statement and its proof (a point
     problem's `interval` calls work at the ball precision `prec` its conditions were settled at, plus EXTRA_BITS;
-    an interval-cover certificate's (`cover`: its core statement and payload) follows the cover, `covers`)."""
+    an interval-cover certificate's (`cover`: its core statement and payload) follows the cover, `covers`; a convexity
+    chain's its own, `convexity`)."""
     if isinstance(problem, PointProblem):
         body = _point(claim_id, problem, prec)
     elif cover is not None:
         (universal,) = problem
         lemmas, proof = cover_proof(cover[0], universal, cover[1])
         body = f"{lemmas}\n{statements(claim_id, problem)[0][1]}\nProof.\n{proof}\nQed.\n"
+    elif convexity.is_chain(problem):
+        body = convexity.body(claim_id, problem)
     else:
         texts = [text for _, text in statements(claim_id, problem)]
         offsets = [sum(len(s.cuts) for s in problem[:k]) for k in range(len(problem))]

@@ -158,6 +158,16 @@ def convexity_lemma(statement: dict[str, Any], claim_id: str, a: Fraction, b: Fr
         raise Rejected(f"{claim_id}: the convexity lemma fails: {', '.join(failed)} not shown")
 
 
+def chain(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The facts a convexity certificate's check establishes, as universal statements for Coq (their trees in
+    `registry_coq_convexity.json`, one statement over u): g(a) < 0; g' is the derivative of g, and g' > 0 on [a, b];
+    phi' is the derivative of phi (phi' the kernel's tree derivative), phi'' and K g are that of phi'; K > 0 on
+    [a, b]; phi'' > 0 on [b, u_max]; each derivative Coquelicot's `is_derive`, at every u."""
+    trees = statement | {k: ["rat", v] for k, v in (payload | statement).items() if k in ("a", "b", "u_max")}
+    trees |= {k: v["expression"] for k, v in statement["parts"].items()} | {"dphi": derivative(statement["rate"], "u")}
+    return substitute(json.loads(PATH.with_name("registry_coq_convexity.json").read_text(encoding="ascii")), trees)  # type: ignore[no-any-return]
+
+
 #: kind (or witness kind) -> its check: (statement, claim id, payload, solver seconds) -> (proved, how).
 CHECKERS: dict[str, Callable[[dict[str, Any], str, dict[str, Any], float], tuple[str, str]]] = {
     "smt": _smt,

@@ -3,9 +3,10 @@
 `problem` takes the result of the kernel's one check (`certificates.kernel.verify.check_file`): only an accepted
 result carries the certificate, and the check has then held the payload to the statement (a point's coordinates and
 conditions, the recorded SMT statements), so the problem is written from checked data, with what the check says it
-proved, and the check is never run twice. A form or kind with no Coq translation yet raises `NotTranslatable`
-naming it (the reports say why: `checks.coq_files.UNTRANSLATED`). The Coq text is regenerated every time: a `.v`
-file next to a certificate is for reading, never what is compiled.
+proved, and the check is never run twice. A convexity certificate's problem is one universal statement of the
+facts its check established (`registry_statements.chain`). A form or kind with no Coq translation yet raises
+`NotTranslatable` naming it (the reports say why: `checks.coq_files.UNTRANSLATED`). The Coq text is regenerated every
+time: a `.v` file next to a certificate is for reading, never what is compiled.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)
-    if form == (registry_statements.FORM, None, "smt"):
-        return checked.proved, universal(statement["statements"])
+    if form in ((registry_statements.FORM, None, "smt"), (registry_statements.FORM, None, "convexity")):
+        return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])

@@ -1,6 +1,9 @@
 (* headflow prelude: the libraries and the few names every generated file uses (certificates/coq/prelude.v). *)
 Require Import Reals Lra Lia Psatz.
 From Interval Require Import Tactic.
+(* Coquelicot: derivatives (is_derive, auto_derive) for the convexity chain's statements. *)
+Set Warnings "-ambiguous-paths".
+From Coquelicot Require Import Coquelicot.
 Open Scope R_scope.
 
 (* c*(H): the positive root of c^2 + (H - 1) c - 1. *)

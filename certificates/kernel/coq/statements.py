@@ -21,7 +21,9 @@ Trees (`headflow.certificates.kernel.exprtree`) become Coq text over the reals (
 (`exprtree.fold`, `translated`; a formula's connectives: `formula`), so that a reader can check it: `add` and `mul`
 are `+` and `*`, `["pow", b, k]` is `b ^ k` for k >= 0 (Coq's `pow` with a natural exponent) and `/ (b ^ -k)` for k < 0,
 `neg`, `sub`, `div` are `-`, `-`, `/`, `c_star` is the prelude's `c_star`, `golden`, `pi`, `e` their values,
-`exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`. Coq's `ln`,
+`exp`, `log`, `sqrt` are Coq's `exp`, `ln`, `sqrt`, a rational `p/q` is the real `(p / q)`; in a formula,
+`["is_derive", f, df]` (a convexity chain's, `registry_statements.chain`) is Coquelicot's `is_derive (fun u => f) u df`:
+df is the derivative in u of f at the point u (the prelude imports Coquelicot). Coq's `ln`,
 `sqrt` and `/` are total (they return 0 outside their domain), so the same walk lists what a statement
 must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
 `x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
@@ -46,7 +48,7 @@ PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 _RESERVED = (
     "as at cofix else end exists exists2 fix for forall fun if IF in let match mod Prop return Set then Type using "
     "where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv Rdiv Rminus Ropp Rplus Rmult c_star "
-    "proj I O S True False and or not iff Theorem Lemma Proof Qed Definition"
+    "proj I O S True False and or not iff Theorem Lemma Proof Qed Definition fun is_derive Derive"
 )
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
@@ -138,6 +140,8 @@ def formula(tree: Any, integers: Any = (), roots: list[tuple[str, str]] | None =
         return f"{translated(args[0], {}, integers, roots)} {op} {translated(args[1], {}, integers, roots)}"
     if op in CONNECTIVES and (len(args) == 2 or (op in ("and", "or") and args)):
         return "(" + CONNECTIVES[op].join(formula(a, integers, roots) for a in args) + ")"
+    if op == "is_derive" and len(args) == 2:  # Coquelicot's: the derivative in u of the first term is the second
+        return "is_derive (fun u => {}) u {}".format(*(translated(a, {}, integers, roots) for a in args))
     if op == "not" and len(args) == 1:
         return f"~ ({formula(args[0], integers, roots)})"
     if op in ("true", "false") and not args:
@@ -266,7 +270,7 @@ def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[st
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
 _SYMBOL = re.compile(r"[^\sA-Za-z0-9_'()]+")
 #: Words of the statements' text that are Coq's keywords, not names.
-_KEYWORDS = {"Definition", "Theorem", "forall", "exists"}
+_KEYWORDS = {"Definition", "Theorem", "forall", "exists", "fun"}
 #: A tactic sentence: bullets, a goal selector, then a tactic's name, which starts lowercase (every vernacular
 #: command starts with a capital or `#[`).
 _TACTIC = re.compile(r"([-+*{}]\s*)*((all|[0-9]+)\s*:\s*)?[a-z]")
