@@ -43,6 +43,17 @@ def is_zero(residual: sp.Expr) -> bool:
     return is_identically_zero(residual)
 
 
+def _checked(residuals: Sequence[sp.Expr]) -> str:
+    """What a zero step checked, in words. A residual that is already the number 0 when the step receives it was
+    cancelled by SymPy's arithmetic as the prover formed `lhs - rhs` (its automatic canonicalisation): the exact test
+    then had nothing left to check, and the reader is told so."""
+    built = sum(1 for r in residuals if isinstance(r, sp.Basic) and r.is_Number and r == 0)
+    count = "residual = 0" if len(residuals) == 1 else f"{len(residuals)} residuals = 0"
+    if built == len(residuals):
+        return f"{count} as built by SymPy's arithmetic: nothing left for the exact test"
+    return f"checked exactly: {count}" + (f" ({built} of them 0 as built by SymPy's arithmetic)" if built else "")
+
+
 def _shown(residual: sp.Expr, limit: int = 400) -> str:
     """A failed residual for the notes: simplified when it is small (large ones take long to simplify), truncated."""
     text = str(sp.simplify(residual) if sp.count_ops(residual) <= 60 else residual)
@@ -64,7 +75,7 @@ class Derivation:
         """A step whose residual (left side minus right side) must be shown identically 0 (`is_zero`)."""
         ok = is_zero(residual)
         if ok:
-            self.steps.append(Step(f"{text} [checked exactly: residual = 0]", latex, "computed"))
+            self.steps.append(Step(f"{text} [{_checked([residual])}]", latex, "computed"))
         else:
             self.failures.append(f"{text}: residual {_shown(residual)} is not shown to be 0")
         return ok
@@ -78,7 +89,7 @@ class Derivation:
                 shown = _shown(residual)
                 self.failures.append(f"{text}: residual {k} of {len(residuals)} is not shown to be 0: {shown}")
                 return False
-        self.steps.append(Step(f"{text} [checked exactly: {len(residuals)} residuals = 0]", latex, "computed"))
+        self.steps.append(Step(f"{text} [{_checked(residuals)}]", latex, "computed"))
         return True
 
     def holds(self, text: str, decided: bool | None, latex: str = "") -> bool:
