@@ -9,7 +9,9 @@ unless every computation in it succeeded on this run.
 
 Three kinds of step, told apart in the text and in `Step.kind`, so a reader sees what was computed:
 - computed (`zero`, `all_zero`, `sign`, `holds`): the text ends with "[checked exactly: residual = 0]",
-  "[checked exactly: k residuals = 0]", "[checked by signs: k rule steps]" or "[checked: True]";
+  "[checked exactly: k residuals = 0]", "[checked by signs: k rule steps]" or "[checked: True]"; a residual that was
+  already the number 0 when the step received it (SymPy's arithmetic cancelled `lhs - rhs` as it was formed) says
+  "[residual = 0 as built by SymPy's arithmetic: nothing left for the exact test]" instead;
 - cited (`cite`): a named standard lemma that is used, not computed; the text starts with
   "[cited lemma: <name>]" and gives the reason it holds;
 - note (`note`): a definition, a hypothesis or a rule of the model (no computation, nothing cited).
