@@ -34,7 +34,14 @@ Ltac hf_exp_pair a b := pose proof (exp_plus a b); pose proof (exp_lt_iff a b); 
 (* sqrt a: its sign, and sqrt a * sqrt a = a once 0 <= a is proved from the hypotheses. *)
 Ltac hf_sqrt_facts a :=
   pose proof (sqrt_pos a);
-  try (let h := fresh "hdef" in assert (h : 0 <= a) by nra; pose proof (sqrt_sqrt a h)).
+  try (let h := fresh "hdef" in assert (h : 0 <= a) by nra; pose proof (sqrt_sqrt a h));
+  (* a radicand p^2 + c: the bounds -p < sqrt a and p < sqrt a when nra finds them (c*(H) compared across H needs
+     them: nra does not chain the two products they take) *)
+  lazymatch a with
+  | ?p ^ 2 + ?c => try (let h := fresh "hlow" in assert (h : p < sqrt a) by nra);
+                   try (let h := fresh "hlow" in assert (h : - p < sqrt a) by nra)
+  | _ => idtac
+  end.
 (* ln a: exp (ln a) = a once 0 < a is proved from the hypotheses. *)
 Ltac hf_log_facts a := try (let h := fresh "hdef" in assert (h : 0 < a) by nra; pose proof (exp_ln a h)).
 (* / a: a * / a = 1 once a <> 0 is proved from the hypotheses. *)

@@ -299,6 +299,21 @@ def test_named_nodes_of_the_claims_grammar_translate_and_prove() -> None:
     assert run.compile_source(source("t", "named", "s", false)).status == "rejected"
 
 
+def test_c_star_decreasing_across_heads_is_proved_and_its_reverse_is_not() -> None:
+    """c*(H+1) < c*(H) for every real H >= 1 (two square roots): nra needs sqrt(p^2 + c) > p and > -p, which the
+    prelude's sqrt facts now add; the reversed relation still fails."""
+    from headflow.certificates.coq.source import source
+    from headflow.certificates.kernel.coq.statements import UniversalStatement
+
+    H = ["sym", "H"]
+    shifted = ["c_star", ["add", H, ["rat", "1"]]]
+    for relation, status in (("<", "accepted"), (">", "rejected")):
+        statement = UniversalStatement(
+            "decreasing", ["H"], [[">=", H, ["rat", "1"]]], [relation, shifted, ["c_star", H]]
+        )
+        assert run.compile_source(source("t", "decreasing", "s", [statement])).status == status, relation
+
+
 @pytest.mark.slow
 def test_claims_file_dynamics_witness_is_rechecked_by_coq(claims_certificates: dict[str, Path]) -> None:
     path = claims_certificates["entropy-rate.any-symmetric-heads"]
