@@ -84,8 +84,10 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     prec = max(ball_bits + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
     rewrites = ", ".join(f"?{name}_def" for name in reversed(defined))
     nonzero = f"apply nonzero_of_abs; interval with (i_prec {prec})"
-    identity = f" | rewrite {rewrites}; first [ ring | field; repeat split; {nonzero} ]" * bool(exact and defined)
-    close = f"first [ interval with (i_prec {prec}) | {nonzero}{identity} ]"
+    tactics = [f"interval with (i_prec {prec})", nonzero]
+    if exact and defined:  # an equation (a zero velocity): the names rewritten into their terms, then ring or field
+        tactics.append(f"rewrite {rewrites}; first [ ring | field; repeat split; {nonzero} ]")
+    close = f"first [ {' | '.join(tactics)} ]"
     named = names + (["c_star"] if uses_c_star([c["expression"] for c in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""
     facts = "".join(f"  pose proof {name}_bounds.\n" for name in defined)
