@@ -17,6 +17,8 @@ from headflow.checks import coq_files
 
 #: The name of check-cert's own re-check of a certificate that is not smt (balls, exact data).
 BALLS = "check-cert (balls)"
+#: check-cert's own re-check where it is exact algebra alone (no ball, no solver), by certificate kind.
+EXACT = {"gram": "check-cert (exact algebra)"}
 
 
 @dataclass(frozen=True)
@@ -38,8 +40,9 @@ class Recheck:
 def accepting(path: Path, message: str) -> list[str]:
     """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
     answered within its time limit (`headflow.certificates.kernel.solvers.recheck_unsat` names those that ran out)."""
-    if loading.load(path)["kind"] != "smt":
-        return [BALLS]
+    kind = loading.load(path)["kind"]
+    if kind != "smt":
+        return [EXACT.get(kind, BALLS)]
     return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]
 
 

@@ -21,8 +21,11 @@ from typing import Any
 
 import numpy as np
 from headflow.certificates.errors import BudgetExceeded, InputError
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers import gram_identities
+from headflow.certificates.store import certificate_directory
 from headflow.checks.choices import MAX_SEED, PROFILES
-from headflow.checks.verdicts import Outcome, derived
+from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities.derivation import Derivation
 
 #: The theorem modules of `headflow.checks.theorems`, in report order.
@@ -139,7 +142,7 @@ class Registry:
         one home), although the function is made here.
         """
         for claim_id, prove, method in rows:
-            self.procedure(claim_id, name)(_derivation_procedure(prove, method, home))
+            self.procedure(claim_id, name)(_derivation_procedure(claim_id, prove, method, home))
 
     def figure(self, claim_id: str, title: str) -> Callable[[FigureBuilder], FigureBuilder]:
         """Decorator declaring a figure of a declared claim: `title` and the function that draws it."""
@@ -192,11 +195,20 @@ class Registry:
         return chosen
 
 
-def _derivation_procedure(prove: Callable[[], Derivation], method: str, home: str) -> Procedure:
-    """The procedure `derived(prove(), method)`, owned by the module `home`."""
+def _derivation_procedure(claim_id: str, prove: Callable[[], Derivation], method: str, home: str) -> Procedure:
+    """The procedure `derived(prove(), method)`, owned by the module `home`; a PROVED claim whose identities the kernel
+    re-derives (`certificates.provers.gram_identities`) also gets that certificate, and a kernel that does not accept
+    it turns the verdict INCONCLUSIVE (SymPy and the kernel disagree: neither is taken)."""
 
     def procedure(ctx: Context) -> Outcome:
-        return derived(prove(), method)
+        outcome = derived(prove(), method)
+        if outcome.verdict is not Verdict.PROVED or not gram_identities.has_certificate(claim_id):
+            return outcome
+        try:
+            outcome.certificates = [str(gram_identities.certify(claim_id, certificate_directory(ctx.certificate_dir)))]
+        except Rejected as error:
+            return Outcome(Verdict.INCONCLUSIVE, method, notes=f"the kernel rejected the identities: {error}")
+        return outcome
 
     procedure.__module__ = home
     procedure.__qualname__ = f"derived[{getattr(prove, '__name__', 'proof')}]"

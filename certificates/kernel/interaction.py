@@ -68,7 +68,12 @@ def check_tree(tree: object, what: str) -> exprtree.Tree:
 
 def is_antiderivative(Phi: exprtree.Tree, phi: exprtree.Tree) -> bool:
     """d/ds Phi - phi is 0 as a formal rational function (the module's docstring); False when not shown."""
-    return _formal_zero(json.dumps(["sub", derivatives.derivative(Phi, "s"), phi]))
+    return formal_zero(["sub", derivatives.derivative(Phi, "s"), phi])
+
+
+def formal_zero(tree: exprtree.Tree) -> bool:
+    """The tree is 0 as a formal rational function (the module's docstring); False when not shown."""
+    return _formal_zero(json.dumps(tree))
 
 
 def _union(*names: set[str]) -> set[str]:

@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from headflow.certificates.kernel import covers, model_statements, recheck, smtlib, solvers
+from headflow.certificates.kernel import covers, inner_products, model_statements, recheck, smtlib, solvers
 from headflow.certificates.kernel.derivatives import derivative
 from headflow.certificates.kernel.exact import ball_of
 from headflow.certificates.kernel.exprtree import evaluate, parse_rational, substitute
@@ -174,4 +174,5 @@ CHECKERS: dict[str, Callable[[dict[str, Any], str, dict[str, Any], float], tuple
     "point": _point,
     "configuration": configuration,
     "convexity": _convexity,
+    "gram": inner_products.check,
 }

@@ -37,6 +37,7 @@ from headflow.certificates.kernel import registry_statements
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.statements import equilibrium
+from headflow.certificates.statements.inner_products import GRAM
 from headflow.certificates.sympy_trees import formula_from_sympy, from_sympy
 from headflow.identities import closed_forms, signs
 from headflow.identities import condition8_invariance as ci
@@ -539,6 +540,7 @@ CLAIMS: dict[str, str] = (
     | dict.fromkeys(POINTS, "witness")
     | dict.fromkeys(CONFIGURATIONS, "witness")
     | {CONVEXITY_CLAIM: "convexity"}
+    | dict.fromkeys(GRAM, "gram")
 )
 
 
@@ -599,7 +601,7 @@ def build() -> dict[str, dict[str, Any]]:
     }
     for claim_id, regime in EQUILIBRIUM_CLAIMS.items():
         table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": [], "regime": regime}
-    return table
+    return table | {claim_id: obligation.entry() for claim_id, obligation in GRAM.items()}
 
 
 #: The registry's equilibrium claims and the regime of their explicit `equilibrium` statements

@@ -15,7 +15,7 @@ from typing import Any
 #: The verdicts that settle a claim with exact or rigorous methods.
 STRONG = ("PROVED", "CERTIFIED", "REFUTED")
 #: check-cert's names in the reports: its own re-check of smt certificates and of the others (balls, exact data).
-CHECK_CERT = ("check-cert", "check-cert (balls)")
+CHECK_CERT = ("check-cert", "check-cert (balls)", "check-cert (exact algebra)")
 COQ = "Coq"
 
 

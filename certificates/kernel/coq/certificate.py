@@ -13,9 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from headflow.certificates.kernel import model_statements, real_encoding, real_statements, registry_statements
+from headflow.certificates.kernel import (
+    inner_products,
+    model_statements,
+    real_encoding,
+    real_statements,
+    registry_statements,
+)
 from headflow.certificates.kernel.coq.model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, witness_problem
 from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
+from headflow.certificates.kernel.exprtree import symbols
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import CheckResult
 
@@ -36,6 +43,11 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)
     if form in ((registry_statements.FORM, None, "smt"), (registry_statements.FORM, None, "convexity")):
         return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
+    if form == (registry_statements.FORM, None, "gram"):  # for all values of the Gram symbols, lhs = rhs
+        pairs = enumerate(inner_products.identities(statement), start=1)
+        return checked.proved, [
+            UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs
+        ]
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])

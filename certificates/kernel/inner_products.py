@@ -1,0 +1,68 @@
+"""Identities of a real inner-product space of any dimension, re-checked by expanding every inner product.
+
+A statement of form `registry` and kind `gram` (the registry's table, `registry_statements`) lists identities
+`lhs = rhs` between scalar trees (`exprtree`) that may hold inner products `["inner", v, w]` of vector trees:
+`["vec", name]`, `["vadd", v, ...]` (a sum) and `["vscale", a, v]` (a scalar tree a times v). The kernel expands
+each inner product bilinearly into Gram symbols `g_a_b` (a <= b: the symmetry of the inner product) and replaces
+those the statement's hypotheses fix (`<x, x> = 1` for each unit vector, `<a, b> = 0` for each orthogonal pair);
+then lhs - rhs must be 0 as a rational function over Q (`interaction.formal_zero`). Bilinearity, symmetry and the
+hypotheses are the only facts used, and the Gram symbols are otherwise free, so an identity shown here holds for
+vectors of every inner-product space, every R^d among them. An identity between vectors is stated as their inner
+products with a free vector w: equal for every w, the vectors are equal (take w their difference).
+
+The Coq statement (`coq.certificate.problem`) is the same identities after this expansion, over the reals: for all
+values of the Gram symbols, lhs = rhs. Coq re-checks the algebra; the expansion is this module's (one definition of
+`inner`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from headflow.certificates.kernel import recheck
+from headflow.certificates.kernel.interaction import formal_zero
+from headflow.certificates.kernel.recheck import Rejected
+
+#: A vector's name: a letter, then letters and digits (so that `g_a_b` names one pair only).
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9]{0,15}\Z")
+
+
+def terms(vector: Any, known: dict[tuple[str, str], list[str]]) -> list[tuple[Any, str]]:
+    """The vector as (coefficient tree, name) terms: its linear combination of named vectors."""
+    op, parts = (vector[0], vector[1:]) if isinstance(vector, list) and vector else (None, [])
+    if op == "vec" and len(parts) == 1 and NAME.match(str(parts[0])):
+        return [(["rat", "1"], parts[0])]
+    if op == "vadd":
+        return [term for part in parts for term in terms(part, known)]
+    if op == "vscale" and len(parts) == 2:
+        return [(["mul", expanded(parts[0], known), c], name) for c, name in terms(parts[1], known)]
+    raise Rejected(f"not a vector tree: {str(vector)[:60]}")
+
+
+def expanded(tree: Any, known: dict[tuple[str, str], list[str]]) -> Any:
+    """The scalar tree with every inner product replaced by its bilinear expansion in Gram symbols."""
+    if not isinstance(tree, list):
+        return tree
+    if tree[:1] == ["inner"] and len(tree) == 3:
+        left, right = terms(tree[1], known), terms(tree[2], known)
+        pairs = [(a, b, tuple(sorted((p, q)))) for a, p in left for b, q in right]
+        return ["add", ["rat", "0"], *(["mul", a, b, known.get(g, ["sym", f"g_{g[0]}_{g[1]}"])] for a, b, g in pairs)]
+    return [expanded(part, known) for part in tree]
+
+
+def identities(statement: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """The statement's identities, each side expanded (the trees that Coq states too), with the Gram entries the
+    hypotheses fix: <x, x> = 1 for each unit x, <a, b> = 0 for each orthogonal pair."""
+    known = {(x, x): ["rat", "1"] for x in statement["unit"]}
+    known |= {tuple(sorted(pair)): ["rat", "0"] for pair in statement["orthogonal"]}  # type: ignore[misc]
+    return [(expanded(lhs, known), expanded(rhs, known)) for lhs, rhs in statement["identities"]]
+
+
+def check(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """Every identity of the statement is a formal zero after the expansion; Rejected naming the first that is not."""
+    recheck.require_keys(payload, (), "the gram payload (its identities are the statement's)")
+    for k, (lhs, rhs) in enumerate(identities(statement)):
+        if not formal_zero(["sub", lhs, rhs]):
+            raise Rejected(f"{claim_id}: identity {k + 1} does not hold as an identity of the Gram entries")
+    return statement["sentence"], "inner products expanded bilinearly, each identity 0 by exact algebra over Q"
