@@ -13,7 +13,7 @@ from headflow.checks.progress import progress_bar
 if TYPE_CHECKING:
     from headflow.checks.registry import Claim
 
-HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness)"
+HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness, gram)"
 #: Names of the procedures that write certificates (docs/certificates.md).
 CERTIFYING = frozenset({"smt", "interval", "witness", "smt+witness", "exact+smt"})
 
@@ -32,11 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def certifying_claims(pattern: str | None) -> list[Claim]:
     """The selected claims, each reduced to its certifying procedures (claims without any are skipped)."""
+    from headflow.certificates.provers.gram_identities import has_certificate
     from headflow.checks.registry import Claim, load_all
 
     chosen = []
     for claim in load_all().select(pattern):
-        procedures = [(name, p) for name, p in claim.procedures if name in CERTIFYING]
+        certifying = CERTIFYING | ({"symbolic"} if has_certificate(claim.id) else set())  # a derivation's gram file
+        procedures = [(name, p) for name, p in claim.procedures if name in certifying]
         if procedures:
             chosen.append(Claim(claim.id, claim.title, claim.statement, procedures))
     return chosen

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 @pytest.fixture(scope="module")
 def certs(certified: dict[str, list[Path]]) -> dict[str, list[Path]]:
     """`headflow certify --certificates DIR` (once per session); the files grouped by kind."""
-    groups: dict[str, list[Path]] = {"smt": [], "convexity": [], "witness": []}
+    groups: dict[str, list[Path]] = {"smt": [], "convexity": [], "witness": [], "gram": []}
     for path in (p for group in certified.values() for p in group):
         groups[json.loads(path.read_text())["kind"]].append(path)
     return groups
@@ -44,7 +44,13 @@ def test_certify_writes_every_kind(certs: dict[str, list[Path]]) -> None:
     assert all(certs[kind] for kind in certs), {k: len(v) for k, v in certs.items()}
     claims = {json.loads(p.read_text())["claim_id"] for group in certs.values() for p in group}
     convexity = "T22.superadditivity.reading-b.listed-n"
-    assert {"T19.threshold", "T17.shadow-obstruction", convexity, "T22.superadditivity"} <= claims
+    assert {
+        "T19.threshold",
+        "T17.shadow-obstruction",
+        convexity,
+        "T22.superadditivity",
+        "projection.tangency",
+    } <= claims
 
 
 def test_every_certificate_rechecks_in_a_fresh_process(certs: dict[str, list[Path]]) -> None:
@@ -271,13 +277,13 @@ def _set_path(data: Any, path: tuple, value: Any) -> None:
     data[path[-1]] = value
 
 
-@pytest.mark.parametrize("kind", ["smt", "convexity", "witness"])
+@pytest.mark.parametrize("kind", ["smt", "convexity", "witness", "gram"])
 def test_hostile_values_are_rejected_without_a_crash(certs: dict[str, list[Path]], tmp_path: Path, kind: str) -> None:
-    """Any payload value (an smt certificate's data: its statement's) replaced by junk (and the hash recomputed): a
-    clean (ok, reason), never an exception."""
+    """Any payload value (an smt or gram certificate's data: its statement's) replaced by junk (and the hash
+    recomputed): a clean (ok, reason), never an exception."""
     rng = np.random.default_rng(11)
     source = certs[kind][0]
-    part = "statement" if kind == "smt" else "payload"
+    part = "statement" if kind in ("smt", "gram") else "payload"
     paths = _leaf_paths(json.loads(source.read_text())[part])
     junk = [None, -1, 10**6, "x", "1/0", [], {}, ["rat"], 0.5, True]
     rejected = 0

@@ -81,15 +81,15 @@ def test_latex_asking_for_a_link_or_markup_is_shown_as_source(tmp_path: Path) ->
 
 
 def test_verify_writes_the_html_page_whole(tmp_path: Path) -> None:
-    out = tmp_path / "report.html"
+    out, certs = tmp_path / "report.html", tmp_path / "certs"
     assert (
-        main(["verify", "--only", "projection.symmetry", "--format=html", f"--out={out}", f"--certificates={tmp_path}"])
+        main(["verify", "--only", "projection.symmetry", "--format=html", f"--out={out}", f"--certificates={certs}"])
         == 0
     )
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert page.count('<math display="block">') >= 3
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["certs", "report.html"]  # no temporary file left
 
 
 class _Anchors(HTMLParser):
