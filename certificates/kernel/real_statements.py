@@ -39,6 +39,8 @@ from headflow.certificates.kernel.tree_text import term_text
 FORM = "real"
 #: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
 RELATION = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=="}
+#: `lhs op rhs` fails: `rhs - lhs relation 0` with these relations (a counterexample's last condition).
+FAILS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "=": "!="}
 #: The fields of a statement of a relation and of a constant.
 RELATION_KEYS = frozenset({"form", "claim", "variables", "lhs", "op", "rhs", "conditions", "point"})
 CONSTANT_KEYS = frozenset({"form", "claim", "variables", "expression", "low", "high", "conditions", "point"})
@@ -57,6 +59,7 @@ def check(
     region = read_region(statement)
     where = _nonempty(statement, region)
     checks = {"witness": _constant} if "expression" in statement else {"interval-cover": _cover, "smt": _smt}
+    checks |= {} if "expression" in statement else {"witness": _counterexample}
     if kind not in checks:
         raise Rejected(f"this statement of form {FORM} is certified by {' or '.join(checks)}, not {str(kind)[:40]!r}")
     proved, how = checks[kind](statement, region, payload, seconds)
@@ -83,6 +86,14 @@ def constant_conditions(statement: dict[str, Any]) -> list[dict[str, Any]]:
     expression, low, high = statement["expression"], ["rat", statement["low"]], ["rat", statement["high"]]
     conditions.append({"name": "expr - low >= 0", "expression": ["sub", expression, low], "relation": ">="})
     return [*conditions, {"name": "high - expr >= 0", "expression": ["sub", high, expression], "relation": ">="}]
+
+
+def counterexample_conditions(statement: dict[str, Any]) -> list[dict[str, Any]]:
+    """A counterexample's point conditions (name, expression, relation), in order: each definedness condition, then
+    `rhs - lhs` with the sign where `lhs op rhs` fails."""
+    failing = {"expression": ["sub", statement["rhs"], statement["lhs"]], "relation": FAILS[statement["op"]]}
+    conditions = [{"name": condition_text(c), **c} for c in statement["conditions"]]
+    return [*conditions, {"name": f"{relation_text(statement)} fails", **failing}]
 
 
 def relation_text(statement: dict[str, Any]) -> str:
@@ -189,6 +200,21 @@ def _constant(statement: dict[str, Any], region: Region, payload: dict[str, Any]
     how = recheck.point_conditions(payload, {})
     interval = f"[{_decimal(statement['low'])}, {_decimal(statement['high'])}]"
     return f"claims-file claim {statement['claim']!r}: {term_text(statement['expression'])} lies in {interval}", how
+
+
+def _counterexample(
+    statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float
+) -> tuple[str, str]:
+    """A point of the domain (every variable given) where both sides are defined and `lhs op rhs` fails: the claim
+    is false. Its conditions are exactly `counterexample_conditions`."""
+    point = recheck.point_witness(payload, {}, "the counterexample")
+    with precision(POINT_PRECISION):
+        if set(point) != {side.name for side in region.sides} or region.contains(point) is None:
+            raise Rejected("the counterexample is not shown to be a point of the claim's domain")
+    recheck.require_conditions(payload["conditions"], counterexample_conditions(statement), statement["claim"])
+    how = recheck.point_conditions(payload, point)
+    at = ", ".join(f"{name} = {value}" for name, value in point.items())
+    return f"claims-file claim {statement['claim']!r} is false: {relation_text(statement)} fails at {at}", how
 
 
 def _decimal(text: str) -> str:

@@ -23,7 +23,7 @@ from headflow.certificates.nonempty import settle
 from headflow.certificates.sympy_trees import from_sympy
 
 #: Certificate kinds with a statement of form `real`, by the kind of claim.
-KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt"), "identity": ("smt",)}
+KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt", "witness"), "identity": ("smt", "witness")}
 
 
 def elaborate(parsed: UserClaim, kind: str) -> dict[str, Any] | None:

@@ -27,7 +27,7 @@ from headflow.certificates.kernel.exprtree import rational_text
 from headflow.checks.claimsfile.algebraic_identity import prove_identity
 from headflow.checks.claimsfile.definedness import candidate_points, check_point
 from headflow.checks.claimsfile.domain_sampling import sample_point
-from headflow.checks.claimsfile.inequality_decider import refutation
+from headflow.checks.claimsfile.inequality_decider import refutation, refuted
 from headflow.checks.claimsfile.smt_route import decide as decide_smt
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
@@ -46,7 +46,7 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
         return algebraic
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
-        return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
+        return refuted(claim, witness, ctx)
     smt = decide_smt(claim, ctx, refutation)  # the second proof route: negation of the equality unsat
     if isinstance(smt, Outcome):
         return smt

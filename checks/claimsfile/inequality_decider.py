@@ -34,7 +34,7 @@ from headflow.certificates.claims.conditions import Condition
 from headflow.certificates.claims.domains import contains
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.evaluation import EvaluationError, ball, exact, exact_witness
-from headflow.certificates.claims.schema import InequalityClaim
+from headflow.certificates.claims.schema import IdentityClaim, InequalityClaim
 from headflow.certificates.kernel.exact import holds, precision
 from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.real_statements import RELATION, goals, read_region
@@ -42,6 +42,7 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.regions import Box as Sides
 from headflow.certificates.kernel.regions import Region
 from headflow.certificates.nonempty import outer_box
+from headflow.certificates.provers.counterexamples import witness_certificates
 from headflow.certificates.provers.intervals import CoverResult, certify_cover, prove
 from headflow.certificates.statements.real import relation_statement
 from headflow.certificates.store import certificate_directory
@@ -70,7 +71,7 @@ def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
     """REFUTED (ball-verified point), CERTIFIED (covers written as certificates) or INCONCLUSIVE."""
     witness, tried = _search(claim, ctx)
     if witness is not None:
-        return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
+        return refuted(claim, witness, ctx)
     searched = f"no counterexample at {tried} random points of the domain"
     smt = decide_smt(claim, ctx, refutation)  # exact encoding, any domain: a certificate or a verified model
     if isinstance(smt, Outcome):
@@ -82,6 +83,13 @@ def decide_inequality(claim: InequalityClaim, ctx: Context) -> Outcome:
     reason, details = outcome
     method = SEARCH if reason.startswith(NOT_ATTEMPTED) else f"{SEARCH}; {COVER}"
     return Outcome(Verdict.INCONCLUSIVE, method, notes=f"{searched}; {reason}", details=details)
+
+
+def refuted(claim: InequalityClaim | IdentityClaim, witness: dict[str, Any], ctx: Context) -> Outcome:
+    """REFUTED by the search's witness, with its certificate when both sides are defined at the point (a point
+    where a side is undefined has none yet)."""
+    paths = witness_certificates(claim, witness, certificate_directory(ctx.certificate_dir))
+    return Outcome(Verdict.REFUTED, SEARCH, witness=witness, certificates=paths)
 
 
 def _search(claim: InequalityClaim, ctx: Context) -> tuple[dict[str, Any] | None, int]:

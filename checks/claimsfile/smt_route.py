@@ -34,6 +34,7 @@ from headflow.certificates.kernel import real_statements, solvers
 from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.real_encoding import CutError, NotEncodable, encode
 from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers.counterexamples import witness_certificates
 from headflow.certificates.provers.smt_refinement import refine
 from headflow.certificates.statements.real import covered, relation_statement
 from headflow.certificates.store import certificate_directory, write_certificate
@@ -71,7 +72,9 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         return f"the SMT statement cannot be formed or solved ({str(exc)[:200]})"
     counted = f"{result.rounds} z3 round(s), {len(result.cuts)} Taylor cut(s), {result.resources:,} z3 resources"
     if result.status == "counterexample":
-        return Outcome(Verdict.REFUTED, f"{METHOD}: a model of the negation, verified", witness=result.witness)
+        paths = witness_certificates(claim, result.witness, certificate_directory(ctx.certificate_dir))
+        method = f"{METHOD}: a model of the negation, verified"
+        return Outcome(Verdict.REFUTED, method, witness=result.witness, certificates=paths)
     if result.status != "proved":
         return f"SMT undecided after {counted}: {result.reason}"
     payload = {"cuts": result.data}

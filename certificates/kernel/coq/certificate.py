@@ -23,7 +23,7 @@ from headflow.certificates.kernel import (
 from headflow.certificates.kernel.coq.model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, witness_problem
 from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 from headflow.certificates.kernel.exprtree import symbols
-from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.recheck import Rejected, rational_map
 from headflow.certificates.kernel.verify import CheckResult
 
 
@@ -34,8 +34,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         raise Rejected(checked.message)
     claim_id, kind, payload, statement = (checked.certificate[k] for k in ("claim_id", "kind", "payload", "statement"))
     form = (statement["form"], statement.get("witness"), kind)
-    if form == ("real", None, "witness"):  # the statement's conditions, at no coordinates
-        return checked.proved, PointProblem({}, payload["conditions"])
+    if form == ("real", None, "witness"):  # a constant's conditions (no coordinates) or a counterexample's
+        return checked.proved, PointProblem(rational_map(payload["point"], "point"), payload["conditions"])
     if form in (("real", None, "smt"), ("real", None, "interval-cover")):
         return checked.proved, _relation(statement, claim_id, payload)
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):

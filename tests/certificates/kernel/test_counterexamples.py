@@ -1,0 +1,114 @@
+"""Counterexample certificates of claims-file inequalities and identities (form `real`, kind `witness`).
+
+A REFUTED inequality or identity writes the point where both sides are defined and the relation fails; check-cert
+re-checks the point (in the domain, every variable given) and its conditions (exactly the kernel's: the
+definedness conditions, then `rhs - lhs` with the failing sign) with balls, and Coq proves the conditions at the
+point. A true claim gets no such certificate, even at a boundary where the two sides are equal, and a forged one
+(moved point, changed sign, dropped condition, a point outside the domain) is rejected.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.counterexamples import certify_counterexample
+from headflow.checks import coq_files
+from headflow.checks.claimsfile.identity_decider import decide_identity
+from headflow.checks.claimsfile.inequality_decider import decide_inequality
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict
+
+from tests.forging import forged_file
+
+needs_coqc = pytest.mark.skipif(run.coqc() is None, reason="coqc missing (apt-get install coq libcoq-interval)")
+
+
+def _claim(lhs: str, op: str, rhs: str, domain: str, kind: str = "inequality") -> Any:
+    fields = f'lhs = "{lhs}"\nrhs = "{rhs}"\n' + (f'op = "{op}"\n' if kind == "inequality" else "")
+    where = "domain" if kind == "inequality" else "symbols"
+    text = f'[[claim]]\nid = "c"\nkind = "{kind}"\n{fields}{where} = {domain}\n'
+    (claim,) = parse_claims(textwrap.dedent(text), "t.toml")
+    return claim
+
+
+def _decide(claim: Any) -> Any:
+    ctx = Context("quick", seed=1, certificate_dir=Path(tempfile.mkdtemp()))
+    return (decide_identity if claim.kind == "identity" else decide_inequality)(claim, ctx)
+
+
+@pytest.fixture(scope="module")
+def refuted() -> Path:
+    """exp(x) >= 1 + x + x^2/2 over the reals, refuted at a negative x."""
+    outcome = _decide(_claim("exp(x)", ">=", "1 + x + x**2/2", '{ x = "real" }'))
+    assert outcome.verdict is Verdict.REFUTED
+    (path,) = outcome.certificates
+    return Path(path)
+
+
+def test_a_refuted_inequality_writes_a_counterexample_that_rechecks(refuted: Path) -> None:
+    result = check_file(refuted)
+    assert result.ok, result.message
+    assert "is false: exp(x) >= 1 + x + x**2/2 fails at x = " in result.proved
+
+
+def test_refuted_identities_and_strict_relations_carry_certificates() -> None:
+    cases = [
+        _claim("c_star(H)", "<", "1", '{ H = { min = 1 } }'),  # fails exactly at H = 1, where the two sides are equal
+        _claim("sqrt(x**2)", "=", "x", '{ x = "real" }', kind="identity"),  # fails for every x < 0
+        _claim("lambda_c(n, 1)", "<", "4", '{ n = { min = 2, max = 20, integer = true } }'),
+    ]
+    for claim in cases:
+        outcome = _decide(claim)
+        assert outcome.verdict is Verdict.REFUTED, claim
+        (path,) = outcome.certificates
+        assert check_file(Path(path)).ok, claim
+
+
+@pytest.mark.parametrize(
+    ("lhs", "op", "rhs", "domain", "point"),
+    [
+        ("c_star(H)", "<=", "1", '{ H = { min = 1 } }', {"H": "1"}),  # true, and equal at the boundary
+        ("exp(x)", ">=", "1 + x", '{ x = "real" }', {"x": "0"}),  # true, equal at 0
+        ("x", "<", "2", '{ x = "[0, 1]" }', {"x": "3"}),  # fails at 3, which is outside the domain
+        ("1/x", ">", "0", '{ x = "positive" }', {"x": "0"}),  # a side undefined there, and outside
+    ],
+)
+def test_no_certificate_where_the_claim_does_not_fail(lhs: str, op: str, rhs: str, domain: str, point: Any) -> None:
+    claim = _claim(lhs, op, rhs, domain)
+    assert certify_counterexample(claim, point, Path(tempfile.mkdtemp())) is None
+
+
+def _move(data: dict[str, Any]) -> None:
+    data["payload"]["point"]["x"] = "0"  # exp(0) >= 1: the failing condition is false there
+
+
+def _sign(data: dict[str, Any]) -> None:
+    data["payload"]["conditions"][-1]["relation"] = "<="
+
+
+def _drop(data: dict[str, Any]) -> None:
+    data["payload"]["conditions"].pop()
+
+
+def _outside(data: dict[str, Any]) -> None:
+    data["statement"]["variables"][0] |= {"low": ["rat", "0"], "low_open": False}
+    data["statement"]["point"] = {"x": "1"}
+
+
+@pytest.mark.parametrize("edit", [_move, _sign, _drop, _outside])
+def test_a_forged_counterexample_is_rejected(refuted: Path, tmp_path: Path, edit: Any) -> None:
+    result = check_file(forged_file(refuted, tmp_path, edit))
+    assert not result.ok, edit.__name__
+
+
+@needs_coqc
+def test_coq_proves_the_counterexample(refuted: Path) -> None:
+    verdict = coq_files.check(refuted)
+    assert verdict.status == coq_files.RECHECKED, verdict.message
