@@ -60,9 +60,9 @@ def test_a_refuted_inequality_writes_a_counterexample_that_rechecks(refuted: Pat
 
 def test_refuted_identities_and_strict_relations_carry_certificates() -> None:
     cases = [
-        _claim("c_star(H)", "<", "1", '{ H = { min = 1 } }'),  # fails exactly at H = 1, where the two sides are equal
+        _claim("c_star(H)", "<", "1", "{ H = { min = 1 } }"),  # fails exactly at H = 1, where the two sides are equal
         _claim("sqrt(x**2)", "=", "x", '{ x = "real" }', kind="identity"),  # fails for every x < 0
-        _claim("lambda_c(n, 1)", "<", "4", '{ n = { min = 2, max = 20, integer = true } }'),
+        _claim("lambda_c(n, 1)", "<", "4", "{ n = { min = 2, max = 20, integer = true } }"),
     ]
     for claim in cases:
         outcome = _decide(claim)
@@ -74,7 +74,7 @@ def test_refuted_identities_and_strict_relations_carry_certificates() -> None:
 @pytest.mark.parametrize(
     ("lhs", "op", "rhs", "domain", "point"),
     [
-        ("c_star(H)", "<=", "1", '{ H = { min = 1 } }', {"H": "1"}),  # true, and equal at the boundary
+        ("c_star(H)", "<=", "1", "{ H = { min = 1 } }", {"H": "1"}),  # true, and equal at the boundary
         ("exp(x)", ">=", "1 + x", '{ x = "real" }', {"x": "0"}),  # true, equal at 0
         ("x", "<", "2", '{ x = "[0, 1]" }', {"x": "3"}),  # fails at 3, which is outside the domain
         ("1/x", ">", "0", '{ x = "positive" }', {"x": "0"}),  # a side undefined there, and outside
