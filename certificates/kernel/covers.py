@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from flint import arb
-from headflow.certificates.kernel import derivatives, exact, lambda_c
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.balls import eval_ball
-from headflow.certificates.kernel.exact import ball_of, box_text, interval_ball, precision
-from headflow.certificates.kernel.exprtree import Tree, count_nodes, parse_rational
-from headflow.certificates.kernel.recheck import Rejected, check_enclosure, recorded_precision, require_keys
-from headflow.certificates.kernel.regions import Box, Region
+
+from . import derivatives, exact, format as fmt, lambda_c
+from .balls import eval_ball
+from .exact import ball_of, box_text, interval_ball, precision
+from .exprtree import Tree, count_nodes, parse_rational
+from .recheck import Rejected, check_enclosure, recorded_precision, require_keys
+from .regions import Box, Region
 
 
 def natural(tree: Tree, box: Box) -> arb:

@@ -47,12 +47,13 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from flint import acb, acb_mat, arb, arb_mat, arb_series, fmpq, fmpq_mat
-from headflow.certificates.kernel import ball_model
-from headflow.certificates.kernel.exact import ball_of, precision
-from headflow.certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
-from headflow.certificates.kernel.exprtree import parse_rational
-from headflow.certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_list
-from headflow.certificates.kernel.vocabulary import SMOOTH_KINDS
+
+from . import ball_model
+from .exact import ball_of, precision
+from .exact_data import ExactConfiguration, Matrix, dot
+from .exprtree import parse_rational
+from .recheck import Rejected, exact_configuration, recorded_precision, require_list
+from .vocabulary import SMOOTH_KINDS
 
 
 class Problem(NamedTuple):

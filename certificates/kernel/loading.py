@@ -21,8 +21,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.recheck import Rejected, require_keys
+from . import format as fmt
+from .recheck import Rejected, require_keys
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),

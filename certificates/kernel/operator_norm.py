@@ -16,7 +16,8 @@ from functools import reduce
 from itertools import permutations
 
 from flint import arb, fmpq, fmpq_mat
-from headflow.certificates.kernel.exact_data import Matrix
+
+from .exact_data import Matrix
 
 
 def _matrix(A: Matrix) -> fmpq_mat:

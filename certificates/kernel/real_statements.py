@@ -27,14 +27,14 @@ from fractions import Fraction
 from typing import Any
 
 from flint import arb
-from headflow.certificates.kernel import covers, real_encoding, recheck
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.exact import SETTLING, precision
-from headflow.certificates.kernel.exprtree import Tree, count_nodes, parse_rational, symbols
-from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.kernel.regions import Region, Side
-from headflow.certificates.kernel.solvers import recheck_unsat
-from headflow.certificates.kernel.tree_text import term_text
+
+from . import covers, format as fmt, real_encoding, recheck
+from .exact import SETTLING, precision
+from .exprtree import Tree, count_nodes, parse_rational, symbols
+from .recheck import Rejected
+from .regions import Region, Side
+from .solvers import recheck_unsat
+from .tree_text import term_text
 
 FORM = "real"
 #: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).

@@ -15,15 +15,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from flint import arb
-from headflow.certificates.kernel import exact, masks
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.balls import eval_ball
-from headflow.certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
-from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
+
+from . import exact, format as fmt, masks
+from .balls import eval_ball
+from .exprtree import TreeError, count_nodes, parse_rational
+from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
-    from headflow.certificates.kernel import ball_model
-    from headflow.certificates.kernel.interaction import Interaction
+    from . import ball_model
+    from .interaction import Interaction
 
 
 class Rejected(ValueError):
@@ -160,7 +160,7 @@ def exact_configuration(
     beta < 0 when `negative_beta`, and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
-    from headflow.certificates.kernel import ball_model
+    from . import ball_model
 
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
     require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")

@@ -29,13 +29,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from headflow.certificates.kernel import equilibrium
-from headflow.certificates.kernel.ball_model import stated_delta
-from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem
-from headflow.certificates.kernel.model_chain import Chain, tree_of
-from headflow.certificates.kernel.model_statements import witness_configuration
-from headflow.certificates.kernel.model_terms import STATED, Term
-from headflow.certificates.kernel.model_values import Trees, given_rows, witnessed
+from .. import equilibrium
+from ..ball_model import stated_delta
+from ..model_chain import Chain, tree_of
+from ..model_statements import witness_configuration
+from ..model_terms import STATED, Term
+from ..model_values import Trees, given_rows, witnessed
+from .statements import NotTranslatable, PointProblem
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition
 #: (`statements`), so coqc's time grows with the number of definitions: about 20 s of CPU at n^2 H d = 216
