@@ -94,8 +94,7 @@ def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
     """The named hypotheses that the exact data violate (empty when all hold exactly)."""
     bounds = [(name, orthogonality_bound(name)) for name in hypotheses]
-    unknown = [name for name, delta in bounds if delta is None and name not in HYPOTHESES]
-    if unknown:
+    if unknown := [name for name, delta in bounds if delta is None and name not in HYPOTHESES]:
         raise ValueError(f"unknown hypothesis {unknown[0]!r}")
     return [
         name

@@ -90,13 +90,8 @@ def cover(
         return _Walk(expression, relation, region).run(payload["tree"], dict(domain))
 
 
-_NODE_KEYS = (
-    ({"leaf"}, "leaf"),
-    ({"leaf", "form"}, "leaf"),
-    ({"empty"}, "empty"),
-    ({"split", "at", "low", "high"}, "split"),
-    ({"monotone", "sign", "face"}, "monotone"),
-)
+_NODE_KEYS = (({"leaf"}, "leaf"), ({"leaf", "form"}, "leaf"), ({"empty"}, "empty"))
+_NODE_KEYS += (({"split", "at", "low", "high"}, "split"), ({"monotone", "sign", "face"}, "monotone"))
 _NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
 
 
@@ -148,10 +143,8 @@ class _Walk:
             lo, hi = clipped[variable] if variable in varying(clipped) else (at, at)
             if not lo < at < hi:
                 raise Rejected(f"split of {str(variable)[:40]!r} at {at} not inside its side: no cover of the box")
-            return [
-                (node["high"], clipped | {variable: (at, hi)}, relaxed),
-                (node["low"], clipped | {variable: (lo, at)}, relaxed),
-            ]
+            low, high = clipped | {variable: (lo, at)}, clipped | {variable: (at, hi)}
+            return [(node["high"], high, relaxed), (node["low"], low, relaxed)]
         variable, sign = node["monotone"], node["sign"]
         if variable not in varying(clipped):
             raise Rejected(f"a monotone node needs a side of positive width, not {str(variable)[:40]!r}")

@@ -132,8 +132,7 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
 
 def _exact_data(data: object) -> dict[str, Any]:
     """The statement's exact data as Fractions (rows of at most MAX_TOKENS entries), the null ones left out."""
-    recheck.require_keys(data, DATA, "statement data")
-    assert isinstance(data, dict)
+    data = recheck.require_keys(data, DATA, "statement data")
 
     def rows(value: object, depth: int) -> Any:
         if depth == 0:
@@ -163,8 +162,7 @@ def _interaction(data: dict[str, Any]) -> Interaction | None:
 
 
 def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
-    recheck.require_keys(data, {"lhs", "op", "rhs"}, "relation")
-    assert isinstance(data, dict)
+    data = recheck.require_keys(data, {"lhs", "op", "rhs"}, "relation")
     recheck.require_choices(data, {"op": allowed}, "relation")
     lhs, rhs = term_of(data["lhs"]), term_of(data["rhs"])
     return Relation(lhs, data["op"], rhs, f"{term_text(lhs)} {data['op']} {term_text(rhs)}")

@@ -50,16 +50,15 @@ IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,40}$")
 POINT_PRECISION = 1024
 
 
-def check(
-    statement: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
-) -> tuple[str, str]:
-    """(what the certificate proves, how it was re-checked) for a statement of form `real`; Rejected otherwise."""
-    region = read_region(statement)
-    where = _nonempty(statement, region)
-    checks = {"witness": _constant} if "expression" in statement else {"interval-cover": _cover, "smt": _smt}
+def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """(what the certificate proves, how it was re-checked) for a statement of form `real` (`data`); Rejected
+    otherwise."""
+    region = read_region(data)
+    where = _nonempty(data, region)
+    checks = {"witness": _constant} if "expression" in data else {"interval-cover": _cover, "smt": _smt}
     if kind not in checks:
         raise Rejected(f"this statement of form {FORM} is certified by {' or '.join(checks)}, not {str(kind)[:40]!r}")
-    proved, how = checks[kind](statement, region, payload, seconds)
+    proved, how = checks[kind](data, region, payload, seconds)
     return proved, how if kind == "witness" else f"{how}; domain non-empty: {where} verified"
 
 
@@ -222,7 +221,4 @@ def _smt(statement: dict[str, Any], region: Region, payload: dict[str, Any], sec
     """The whole relation: z3 and cvc5 on the kernel's own text of the statement's encoding."""
     how = recheck_unsat([smt_problem(statement, payload)], seconds)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{relation_text(statement)}"
-    return (
-        f"{proved} (both sides defined on the whole domain)",
-        f"{how}; {len(payload['cuts'])} cut(s) of exp checked",
-    )
+    return f"{proved} (both sides defined on the whole domain)", f"{how}; {len(payload['cuts'])} cut(s) of exp checked"

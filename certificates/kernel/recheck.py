@@ -30,14 +30,15 @@ class Rejected(ValueError):
     """The certificate does not re-check; the message is the one-line reason."""
 
 
-def require_keys(data: object, keys: Iterable[str], what: str) -> None:
-    """`data` is an object with exactly these keys."""
+def require_keys(data: object, keys: Iterable[str], what: str) -> dict[str, Any]:
+    """`data`, an object with exactly these keys."""
     wanted = set(keys)
     if not isinstance(data, dict):
         raise Rejected(f"{what} is not an object")
     if set(data) != wanted:
         missing, extra = sorted(wanted - set(data)), sorted(set(data) - wanted)
         raise Rejected(f"{what}: missing {missing or 'nothing'}, unexpected {str(extra)[:120] or 'nothing'}")
+    return data
 
 
 def integer_parameters(data: object, ranges: Mapping[str, tuple[int, int]]) -> dict[str, int]:
@@ -163,8 +164,7 @@ def exact_configuration(
     from . import ball_model
 
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
-    require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
-    assert isinstance(record, dict)
+    record = require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
     if interaction is not None and record["interaction"] != interaction.tree:
         raise Rejected(f"the witness's interaction is not the claim's phi(s) = {interaction.text}")
 

@@ -61,8 +61,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     if any("cluster_gap" in t.names for t in terms):  # its exact value would reach Coq as a number, unchecked there
         raise NotTranslatable("the model quantity 'cluster_gap' (a minimum over pairs) has no Coq term")
     cfg = witness_configuration(claim, payload)
-    size = cfg.n * cfg.n * len(cfg.score_matrices) * len(cfg.tokens[0])
-    if size > MAX_SIZE:
+    if (size := cfg.n * cfg.n * len(cfg.score_matrices) * len(cfg.tokens[0])) > MAX_SIZE:
         raise NotTranslatable(f"too large: n^2 H d = {size} (the Coq statement takes at most {MAX_SIZE})")
     chain, at = Chain(cfg), dict(payload["at"])
     trees = Trees(chain, stated_delta(claim.hypotheses))
