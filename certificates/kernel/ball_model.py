@@ -21,12 +21,12 @@ from fractions import Fraction
 from itertools import permutations
 from typing import Any
 
-from headflow.certificates.kernel.exact import ball_of
-from headflow.certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
-from headflow.certificates.kernel.exp_field import ExpFieldError, ExpNumber
-from headflow.certificates.kernel.model_chain import Chain
-from headflow.certificates.kernel.operator_norm import positive_definite
-from headflow.certificates.kernel.vocabulary import SMOOTH_KINDS
+from .exact import ball_of
+from .exact_data import ExactConfiguration, Matrix, dot
+from .exp_field import ExpFieldError, ExpNumber
+from .model_chain import Chain
+from .operator_norm import positive_definite
+from .vocabulary import SMOOTH_KINDS
 
 
 def _symmetric(matrices: Sequence[Matrix]) -> bool:
@@ -94,8 +94,7 @@ def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
     """The named hypotheses that the exact data violate (empty when all hold exactly)."""
     bounds = [(name, orthogonality_bound(name)) for name in hypotheses]
-    unknown = [name for name, delta in bounds if delta is None and name not in HYPOTHESES]
-    if unknown:
+    if unknown := [name for name, delta in bounds if delta is None and name not in HYPOTHESES]:
         raise ValueError(f"unknown hypothesis {unknown[0]!r}")
     return [
         name

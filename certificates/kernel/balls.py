@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flint import arb
-from headflow.certificates.kernel import lambda_c
-from headflow.certificates.kernel.exact import ExponentTooLarge
-from headflow.certificates.kernel.exprtree import evaluate
+
+from . import lambda_c
+from .exact import ExponentTooLarge
+from .exprtree import evaluate
 
 
 def _lambda_c(tokens: arb, inverse_temperature: arb) -> arb:

@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from flint import arb
-from headflow.certificates.kernel import derivatives, exact, lambda_c
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.balls import eval_ball
-from headflow.certificates.kernel.exact import ball_of, box_text, interval_ball, precision
-from headflow.certificates.kernel.exprtree import Tree, count_nodes, parse_rational
-from headflow.certificates.kernel.recheck import Rejected, check_enclosure, recorded_precision, require_keys
-from headflow.certificates.kernel.regions import Box, Region
+
+from . import derivatives, exact, format as fmt, lambda_c
+from .balls import eval_ball
+from .exact import ball_of, box_text, interval_ball, precision
+from .exprtree import Tree, count_nodes, parse_rational
+from .recheck import Rejected, check_enclosure, recorded_precision, require_keys
+from .regions import Box, Region
 
 
 def natural(tree: Tree, box: Box) -> arb:
@@ -90,13 +90,8 @@ def cover(
         return _Walk(expression, relation, region).run(payload["tree"], dict(domain))
 
 
-_NODE_KEYS = (
-    ({"leaf"}, "leaf"),
-    ({"leaf", "form"}, "leaf"),
-    ({"empty"}, "empty"),
-    ({"split", "at", "low", "high"}, "split"),
-    ({"monotone", "sign", "face"}, "monotone"),
-)
+_NODE_KEYS = (({"leaf"}, "leaf"), ({"leaf", "form"}, "leaf"), ({"empty"}, "empty"))
+_NODE_KEYS += (({"split", "at", "low", "high"}, "split"), ({"monotone", "sign", "face"}, "monotone"))
 _NODE_FIELDS = frozenset().union(*(keys for keys, _ in _NODE_KEYS))
 
 
@@ -148,10 +143,8 @@ class _Walk:
             lo, hi = clipped[variable] if variable in varying(clipped) else (at, at)
             if not lo < at < hi:
                 raise Rejected(f"split of {str(variable)[:40]!r} at {at} not inside its side: no cover of the box")
-            return [
-                (node["high"], clipped | {variable: (at, hi)}, relaxed),
-                (node["low"], clipped | {variable: (lo, at)}, relaxed),
-            ]
+            low, high = clipped | {variable: (lo, at)}, clipped | {variable: (at, hi)}
+            return [(node["high"], high, relaxed), (node["low"], low, relaxed)]
         variable, sign = node["monotone"], node["sign"]
         if variable not in varying(clipped):
             raise Rejected(f"a monotone node needs a side of positive width, not {str(variable)[:40]!r}")

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from headflow.certificates.kernel import stored_forms
-from headflow.certificates.kernel.exprtree import NAMED, Tree, TreeError, expand, substitute, symbols
+from . import stored_forms
+from .exprtree import NAMED, Tree, TreeError, expand, substitute, symbols
 
 ZERO: Tree = ["rat", "0"]
 ONE: Tree = ["rat", "1"]

@@ -46,13 +46,15 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from flint import acb, acb_mat, arb, arb_mat, arb_series, fmpq, fmpq_mat
-from headflow.certificates.kernel import ball_model
-from headflow.certificates.kernel.exact import ball_of, precision
-from headflow.certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
-from headflow.certificates.kernel.exprtree import parse_rational
-from headflow.certificates.kernel.recheck import Rejected, exact_configuration, recorded_precision, require_list
-from headflow.certificates.kernel.vocabulary import SMOOTH_KINDS
+from flint import acb, acb_mat, arb, arb_mat, arb_series, fmpq_mat
+
+from . import ball_model
+from .exact import ball_of, precision
+from .exact_data import ExactConfiguration, Matrix, dot
+from .exprtree import parse_rational
+from .operator_norm import rational_matrix
+from .recheck import Rejected, exact_configuration, recorded_precision, require_list
+from .vocabulary import SMOOTH_KINDS
 
 
 class Problem(NamedTuple):
@@ -64,11 +66,6 @@ class Problem(NamedTuple):
 
 
 # ---------------------------------------------------------------- exact linear algebra
-
-
-def rational_matrix(rows: Sequence[Sequence[Fraction | int]]) -> fmpq_mat:
-    """The exact matrix in python-flint rationals (exact products, equality, rank, nullspace)."""
-    return fmpq_mat([[fmpq(q.numerator, q.denominator) for q in row] for row in rows])
 
 
 def nullspace(matrix: fmpq_mat) -> Matrix:
@@ -91,7 +88,7 @@ def slice_of(problem: Problem) -> Matrix:
     (A rotation commuting with the heads and every R would move equilibria along the slice: the Krawczyk test then
     fails, as it proves a unique zero in its box.)"""
     centre, d, symmetries = problem.cfg.tokens, len(problem.cfg.tokens[0]), problem.symmetries
-    identity, matrices = rational_matrix([[int(i == j) for j in range(d)] for i in range(d)]), heads(problem.cfg)
+    identity, matrices = rational_matrix([[Fraction(i == j) for j in range(d)] for i in range(d)]), heads(problem.cfg)
     for k, (rotation, pi) in enumerate(symmetries):
         R = rational_matrix(rotation)
         moved = rational_matrix(centre) * R.transpose() != rational_matrix([centre[j] for j in pi])
@@ -119,11 +116,6 @@ def chart_tokens(problem: Problem, E: Matrix, z: Sequence[Any]) -> list[list[Any
     return [[wa / norm for wa in x] for x, norm in zip(w, [sum(wa * wa for wa in x).sqrt() for x in w], strict=True)]
 
 
-def field(cfg: ExactConfiguration, tokens: list[list[Any]]) -> list[list[Any]]:
-    """F(X) on the sphere (the ambient extension off it), at balls or series: the ball model's one formula."""
-    return ball_model.velocity_field(tokens, cfg)
-
-
 def jacobian(f: Callable[[list[Any]], list[Any]], point: Sequence[arb]) -> arb_mat:
     """The Jacobian of f over the balls `point`: column k is the t coefficient of f(point + t e_k) in first-order
     series (python-flint's arb_series, truncated after t: each coefficient encloses the partial derivative at every
@@ -146,7 +138,7 @@ def existence(problem: Problem, E: Matrix, z0: Sequence[Fraction], radius: Fract
         return "the fixed set has dimension 0: F(C/|C|) lies in {0} by symmetry"
 
     def psi(z: Sequence[Any]) -> list[Any]:
-        flat = [v for x in field(problem.cfg, chart_tokens(problem, E, z)) for v in x]
+        flat = [v for x in ball_model.velocity_field(chart_tokens(problem, E, z), problem.cfg) for v in x]
         return [_sparse(e, flat) for e in E]
 
     Yb, width = arb_mat([[ball_of(v) for v in row] for row in Y]), arb_mat([box([0], radius)] * p)
@@ -165,7 +157,7 @@ def projected_jacobian(cfg: ExactConfiguration, tokens: list[list[arb]]) -> arb_
     n, d = len(tokens), len(tokens[0])
 
     def flat(t: list[Any]) -> list[Any]:
-        return [v for x in field(cfg, [t[i * d : (i + 1) * d] for i in range(n)]) for v in x]
+        return [v for x in ball_model.velocity_field([t[i * d : (i + 1) * d] for i in range(n)], cfg) for v in x]
 
     DF = jacobian(flat, [t for x in tokens for t in x])
     blocks = [(i, a) for i in range(n) for a in range(d)]

@@ -40,15 +40,14 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from headflow.certificates.kernel import equilibrium as eq
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.ball_model import exact_values
-from headflow.certificates.kernel.exact_data import ExactConfiguration, Matrix, dot
-from headflow.certificates.kernel.exp_field import ExpNumber
-from headflow.certificates.kernel.model_chain import Chain
-from headflow.certificates.kernel.recheck import Rejected, natural, require_keys, require_list
-from headflow.certificates.kernel.registry_statements import table
-from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS
+from . import equilibrium as eq, format as fmt
+from .ball_model import exact_values
+from .exact_data import ExactConfiguration, Matrix, dot
+from .exp_field import ExpNumber
+from .model_chain import Chain
+from .recheck import Rejected, natural, require_keys, require_list
+from .registry_statements import table
+from .vocabulary import ATTENTION_KINDS
 
 FORM = "equilibrium"
 KEYS = {"form", "claim", "attention", "beta", "n", "blocks", "scores", "values", "grams", "spectrum"}

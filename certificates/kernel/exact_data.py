@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from headflow.certificates.kernel.interaction import Interaction
-from headflow.certificates.kernel.masks import Mask
+from .interaction import Interaction
+from .masks import Mask
 
 Matrix = list[list[Fraction]]
 

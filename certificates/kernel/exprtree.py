@@ -37,8 +37,9 @@ from functools import partial, reduce
 from typing import Any, TypeVar
 
 from flint import arb, ctx
-from headflow.certificates.kernel import endpoints, stored_forms
-from headflow.certificates.kernel.exact import rational_ball
+
+from . import endpoints, stored_forms
+from .exact import rational_ball
 
 Tree = list[Any]
 Value = TypeVar("Value")

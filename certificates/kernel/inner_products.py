@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from headflow.certificates.kernel import recheck
-from headflow.certificates.kernel.interaction import formal_zero
-from headflow.certificates.kernel.recheck import Rejected
+from . import recheck
+from .interaction import formal_zero
+from .recheck import Rejected
 
 #: A vector's name: a letter, then letters and digits (so that `g_a_b` names one pair only).
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9]{0,15}\Z")

@@ -26,7 +26,8 @@ from functools import lru_cache, partial, reduce
 
 from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 from flint.utils.flint_exceptions import DomainError
-from headflow.certificates.kernel import derivatives, exprtree
+
+from . import derivatives, exprtree
 
 #: The score variable and the inverse temperature: the only names a phi or a Phi tree may use.
 VARIABLES = ("s", "beta")

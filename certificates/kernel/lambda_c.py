@@ -26,9 +26,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 from flint import arb, ctx
-from headflow.certificates.kernel import stored_forms
-from headflow.certificates.kernel.exact import exact_value, precision, rational_ball
-from headflow.certificates.kernel.exprtree import Tree, evaluate
+
+from . import stored_forms
+from .exact import exact_value, precision, rational_ball
+from .exprtree import Tree, evaluate
 
 #: The symbols of the equation's tree: the unknown u and the number of tokens n.
 U, N = "u", "n"

@@ -21,17 +21,11 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.recheck import Rejected, require_keys
+from . import format as fmt
+from .recheck import Rejected, require_keys
 
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISLNK, "a symbolic link"),
-)
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"))
+_KINDS += ((stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link"))
 
 
 class RefusedFile(OSError):

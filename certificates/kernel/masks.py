@@ -33,6 +33,4 @@ def mask_of(value: object, n: int) -> Mask | None:
 
 def claim_mask(word: str, rows: Mask | None, n: int) -> Mask | None:
     """The mask a model claim puts on a configuration of n tokens: none, the causal one, or its given rows."""
-    if word == "given":
-        return rows
-    return causal(n) if word == "causal" else None
+    return {"given": rows, "causal": causal(n)}.get(word)

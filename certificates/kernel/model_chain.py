@@ -41,9 +41,10 @@ from functools import partial, reduce, wraps
 from typing import Any
 
 from flint import arb
-from headflow.certificates.kernel.exact_data import ExactConfiguration, attends
-from headflow.certificates.kernel.exprtree import Tree, evaluate, fold, parse_rational, rational_text, substitute
-from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
+
+from .exact_data import ExactConfiguration, attends
+from .exprtree import Tree, evaluate, fold, parse_rational, rational_text, substitute
+from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 
 Value = Fraction | list
 

@@ -42,26 +42,16 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from headflow.certificates.kernel import ball_model, recheck
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.ball_model import ExactConfiguration
-from headflow.certificates.kernel.exact import SETTLING, precision
-from headflow.certificates.kernel.exprtree import TreeError, node_parts, parse_rational
-from headflow.certificates.kernel.interaction import Interaction, check_tree
-from headflow.certificates.kernel.model_terms import (
-    NEGATED,
-    STATED,
-    Relation,
-    Term,
-    TermError,
-    make,
-    scalar_term,
-    term_text,
-)
-from headflow.certificates.kernel.model_values import DATA, WITNESS, settle, witnessed
-from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.kernel.tree_text import term_text as tree_text
-from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
+from . import ball_model, format as fmt, recheck
+from .ball_model import ExactConfiguration
+from .exact import SETTLING, precision
+from .exprtree import TreeError, node_parts, parse_rational
+from .interaction import Interaction, check_tree
+from .model_terms import NEGATED, STATED, Relation, Term, TermError, make, scalar_term, term_text
+from .model_values import DATA, WITNESS, settle, witnessed
+from .recheck import Rejected
+from .tree_text import term_text as tree_text
+from .vocabulary import ATTENTION_KINDS, GEOMETRIES, INTERACTION_KINDS
 
 #: The fields of a model statement (the module's docstring).
 STATEMENT_KEYS = {"form", "claim", "exists", "attention", "geometry", "beta", "mask", "fixed", "hypotheses"}
@@ -142,8 +132,7 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
 
 def _exact_data(data: object) -> dict[str, Any]:
     """The statement's exact data as Fractions (rows of at most MAX_TOKENS entries), the null ones left out."""
-    recheck.require_keys(data, DATA, "statement data")
-    assert isinstance(data, dict)
+    data = recheck.require_keys(data, DATA, "statement data")
 
     def rows(value: object, depth: int) -> Any:
         if depth == 0:
@@ -173,8 +162,7 @@ def _interaction(data: dict[str, Any]) -> Interaction | None:
 
 
 def _relation(data: object, allowed: tuple[str, ...]) -> Relation:
-    recheck.require_keys(data, {"lhs", "op", "rhs"}, "relation")
-    assert isinstance(data, dict)
+    data = recheck.require_keys(data, {"lhs", "op", "rhs"}, "relation")
     recheck.require_choices(data, {"op": allowed}, "relation")
     lhs, rhs = term_of(data["lhs"]), term_of(data["rhs"])
     return Relation(lhs, data["op"], rhs, f"{term_text(lhs)} {data['op']} {term_text(rhs)}")

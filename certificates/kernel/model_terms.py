@@ -167,10 +167,8 @@ def _named(written: object) -> Term:
     first, *rest = written.split("_") if isinstance(written, str) else [""]
     declared = "_".join([first, *(INDEX_SEGMENTS.get(part, part) for part in rest)])
     if declared not in DECLARED:
-        raise TermError(
-            f"unknown name {str(written)[:40]!r} (model expressions know {', '.join([*SYMBOLS, *DECLARED])}, at "
-            "tokens i, j and heads h, g)"
-        )
+        known = f"{', '.join([*SYMBOLS, *DECLARED])}, at tokens i, j and heads h, g"
+        raise TermError(f"unknown name {str(written)[:40]!r} (model expressions know {known})")
     slot = {INDEX_SEGMENTS[part]: part for part in rest if part in INDEX_SEGMENTS}
     pair = slot.get("ij")
     slots = Slots(slot.get("h"), slot.get("i"), pair and (pair[0], pair[1]))

@@ -28,13 +28,13 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from headflow.certificates.kernel import ball_model, recheck
-from headflow.certificates.kernel.exact import precision, settling_sign
-from headflow.certificates.kernel.exact_data import ExactConfiguration, dot
-from headflow.certificates.kernel.masks import claim_mask
-from headflow.certificates.kernel.model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
-from headflow.certificates.kernel.model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, TOKENS, Relation, Term
-from headflow.certificates.kernel.operator_norm import max_cross_operator_norm, operator_norm
+from . import ball_model, recheck
+from .exact import precision, settling_sign
+from .exact_data import ExactConfiguration, dot
+from .masks import claim_mask
+from .model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
+from .model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, TOKENS, Relation, Term
+from .operator_norm import max_cross_operator_norm, operator_norm
 
 #: The name of an exact witness of an existence claim of an equality.
 WITNESS = "model-configuration-exact"

@@ -16,27 +16,30 @@ from functools import reduce
 from itertools import permutations
 
 from flint import arb, fmpq, fmpq_mat
-from headflow.certificates.kernel.exact_data import Matrix
+
+from .exact_data import Matrix
 
 
-def _matrix(A: Matrix) -> fmpq_mat:
+def rational_matrix(A: Matrix) -> fmpq_mat:
+    """The exact matrix in python-flint rationals (exact products, equality, rank, nullspace, characteristic
+    polynomial)."""
     return fmpq_mat([[fmpq(q.numerator, q.denominator) for q in row] for row in A])
 
 
 def positive_definite(A: Matrix) -> bool:
     """Whether the symmetric rational matrix A is positive definite, exactly (the module's docstring)."""
-    coefficients = _matrix(A).charpoly().coeffs()  # of det(tI - A), from t^0 up
+    coefficients = rational_matrix(A).charpoly().coeffs()  # of det(tI - A), from t^0 up
     return all((-1) ** (len(A) - k) * c > 0 for k, c in enumerate(coefficients))
 
 
 def operator_norm(P: Matrix | fmpq_mat) -> arb:
     """|P|_op = sqrt(lambda_max(P^T P)) as a ball (exactly 0 for P = 0: the only root is 0)."""
-    P = P if isinstance(P, fmpq_mat) else _matrix(P)
+    P = P if isinstance(P, fmpq_mat) else rational_matrix(P)
     roots = (P.transpose() * P).charpoly().complex_roots()
     return reduce(arb.max, (root.real for root, _ in roots)).nonnegative_part().sqrt()
 
 
 def max_cross_operator_norm(matrices: list[Matrix]) -> arb:
     """max_{h != g} |M_h M_g|_op as a ball (exactly 0 for one head: no pair)."""
-    products = (A * B for A, B in permutations(map(_matrix, matrices), 2))
+    products = (A * B for A, B in permutations(map(rational_matrix, matrices), 2))
     return reduce(arb.max, map(operator_norm, products), arb(0))

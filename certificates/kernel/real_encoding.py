@@ -44,11 +44,10 @@ from contextlib import suppress
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.kernel import recheck, smtlib
-from headflow.certificates.kernel.exact import ball_of, precision
-from headflow.certificates.kernel.exprtree import NAMED, Tree, TreeError, exact_rational, expand, parse_rational, takes
-from headflow.certificates.kernel.exprtree import rational_text as _text
-from headflow.certificates.kernel.recheck import Rejected
+from . import recheck, smtlib
+from .exact import ball_of, precision
+from .exprtree import NAMED, Tree, TreeError, exact_rational, expand, parse_rational, rational_text as _text, takes
+from .recheck import Rejected
 
 #: Rational bounds of pi (pi = 3.14159265358979323...).
 PI_BOUNDS = (Fraction(314159265358979, 10**14), Fraction(314159265358980, 10**14))

@@ -27,14 +27,14 @@ from fractions import Fraction
 from typing import Any
 
 from flint import arb
-from headflow.certificates.kernel import covers, real_encoding, recheck
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.exact import SETTLING, precision
-from headflow.certificates.kernel.exprtree import Tree, count_nodes, parse_rational, symbols
-from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.kernel.regions import Region, Side
-from headflow.certificates.kernel.solvers import recheck_unsat
-from headflow.certificates.kernel.tree_text import term_text
+
+from . import covers, format as fmt, real_encoding, recheck
+from .exact import SETTLING, precision
+from .exprtree import Tree, count_nodes, parse_rational, symbols
+from .recheck import Rejected
+from .regions import Region, Side
+from .solvers import recheck_unsat
+from .tree_text import term_text
 
 FORM = "real"
 #: `lhs op rhs` as `rhs - lhs relation 0` (`=` for an identity seen as a relation).
@@ -52,17 +52,16 @@ IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,40}$")
 POINT_PRECISION = 1024
 
 
-def check(
-    statement: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float
-) -> tuple[str, str]:
-    """(what the certificate proves, how it was re-checked) for a statement of form `real`; Rejected otherwise."""
-    region = read_region(statement)
-    where = _nonempty(statement, region)
-    checks = {"witness": _constant} if "expression" in statement else {"interval-cover": _cover, "smt": _smt}
-    checks |= {} if "expression" in statement else {"witness": _counterexample}
+def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """(what the certificate proves, how it was re-checked) for a statement of form `real` (`data`); Rejected
+    otherwise."""
+    region = read_region(data)
+    where = _nonempty(data, region)
+    relation = {"interval-cover": _cover, "smt": _smt, "witness": _counterexample}
+    checks = {"witness": _constant} if "expression" in data else relation
     if kind not in checks:
         raise Rejected(f"this statement of form {FORM} is certified by {' or '.join(checks)}, not {str(kind)[:40]!r}")
-    proved, how = checks[kind](statement, region, payload, seconds)
+    proved, how = checks[kind](data, region, payload, seconds)
     return proved, how if kind == "witness" else f"{how}; domain non-empty: {where} verified"
 
 
@@ -248,7 +247,4 @@ def _smt(statement: dict[str, Any], region: Region, payload: dict[str, Any], sec
     """The whole relation: z3 and cvc5 on the kernel's own text of the statement's encoding."""
     how = recheck_unsat([smt_problem(statement, payload)], seconds)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{relation_text(statement)}"
-    return (
-        f"{proved} (both sides defined on the whole domain)",
-        f"{how}; {len(payload['cuts'])} cut(s) of exp checked",
-    )
+    return f"{proved} (both sides defined on the whole domain)", f"{how}; {len(payload['cuts'])} cut(s) of exp checked"

@@ -15,29 +15,30 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from flint import arb
-from headflow.certificates.kernel import exact, masks
-from headflow.certificates.kernel import format as fmt
-from headflow.certificates.kernel.balls import eval_ball
-from headflow.certificates.kernel.exprtree import TreeError, count_nodes, parse_rational
-from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
+
+from . import exact, format as fmt, masks
+from .balls import eval_ball
+from .exprtree import TreeError, count_nodes, parse_rational
+from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
 
 if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
-    from headflow.certificates.kernel import ball_model
-    from headflow.certificates.kernel.interaction import Interaction
+    from . import ball_model
+    from .interaction import Interaction
 
 
 class Rejected(ValueError):
     """The certificate does not re-check; the message is the one-line reason."""
 
 
-def require_keys(data: object, keys: Iterable[str], what: str) -> None:
-    """`data` is an object with exactly these keys."""
+def require_keys(data: object, keys: Iterable[str], what: str) -> dict[str, Any]:
+    """`data`, an object with exactly these keys."""
     wanted = set(keys)
     if not isinstance(data, dict):
         raise Rejected(f"{what} is not an object")
     if set(data) != wanted:
         missing, extra = sorted(wanted - set(data)), sorted(set(data) - wanted)
         raise Rejected(f"{what}: missing {missing or 'nothing'}, unexpected {str(extra)[:120] or 'nothing'}")
+    return data
 
 
 def integer_parameters(data: object, ranges: Mapping[str, tuple[int, int]]) -> dict[str, int]:
@@ -160,11 +161,10 @@ def exact_configuration(
     beta < 0 when `negative_beta`, and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
-    from headflow.certificates.kernel import ball_model
+    from . import ball_model
 
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
-    require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
-    assert isinstance(record, dict)
+    record = require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
     if interaction is not None and record["interaction"] != interaction.tree:
         raise Rejected(f"the witness's interaction is not the claim's phi(s) = {interaction.text}")
 

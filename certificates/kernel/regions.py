@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from flint import arb
-from headflow.certificates.kernel.balls import eval_ball
-from headflow.certificates.kernel.exact import ball_of, exact_value, holds, interval_ball
-from headflow.certificates.kernel.exprtree import Tree, exact_rational, symbols
+
+from .balls import eval_ball
+from .exact import ball_of, exact_value, holds, interval_ball
+from .exprtree import Tree, exact_rational, symbols
 
 Box = dict[str, tuple[Fraction, Fraction]]
 Bound = Fraction | Tree | None

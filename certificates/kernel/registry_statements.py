@@ -27,13 +27,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from headflow.certificates.kernel import covers, inner_products, model_statements, recheck, smtlib, solvers
-from headflow.certificates.kernel.derivatives import derivative
-from headflow.certificates.kernel.exact import ball_of
-from headflow.certificates.kernel.exprtree import evaluate, parse_rational, substitute
-from headflow.certificates.kernel.interaction import is_antiderivative
-from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.kernel.tree_text import term_text
+from . import covers, inner_products, model_statements, recheck, smtlib, solvers
+from .derivatives import derivative
+from .exact import ball_of
+from .exprtree import evaluate, parse_rational, substitute
+from .interaction import is_antiderivative
+from .recheck import Rejected
+from .tree_text import term_text
 
 PATH = Path(__file__).with_name("registry_statements.json")
 FORM = "registry"

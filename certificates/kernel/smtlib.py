@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from headflow.certificates.kernel.exprtree import RELATIONS, TreeError, count_nodes, fold, node_parts
+from .exprtree import RELATIONS, TreeError, count_nodes, fold, node_parts
 
 LOGIC = "QF_NRA"
 #: The logic of a statement with integer constants (z3 and cvc5 both accept Int and Real terms mixed).

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
-from headflow.certificates.kernel import processes
+from . import processes
 
 #: The wall-clock safety net of each solver per certificate in `headflow check-cert` (`--solver-seconds`).
 DEFAULT_SECONDS = 300.0
@@ -86,9 +86,7 @@ def recheck_unsat(texts: list[str], seconds: float) -> str:
     and the result says so ("not re-checked by cvc5 (resource limit, 0 of 1 unsat)"): the file is
     then accepted on the other solver alone. Any other answer (`sat`, `unknown`, an error) from either solver
     rejects the file, and so does a file that no solver re-checked."""
-    from headflow.certificates.kernel.recheck import (
-        Rejected,
-    )  # here: `check-cert --help` reads DEFAULT_SECONDS without flint
+    from .recheck import Rejected  # here: `check-cert --help` reads DEFAULT_SECONDS without flint
 
     rechecked, ran_out = [], []  # the solvers that re-checked every problem; why the others did not
     for solver in SCRIPTS:

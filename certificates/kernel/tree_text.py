@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from headflow.certificates.kernel.exprtree import ARITY, Tree, fold
+from .exprtree import ARITY, Tree, fold
 
 #: Binding strength of a rendered term: a sum, a minus sign before a product, a product or quotient, a power, an atom.
 _SUM, _NEGATED, _PRODUCT, _POWER, _ATOM = range(5)

@@ -39,15 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from headflow.certificates.kernel import (
-    equilibrium_statements,
-    model_statements,
-    real_statements,
-    registry_statements,
-    solvers,
-)
-from headflow.certificates.kernel.loading import load
-from headflow.certificates.kernel.recheck import Rejected
+from . import equilibrium_statements, model_statements, real_statements, registry_statements, solvers
+from .loading import load
+from .recheck import Rejected
 
 #: form -> its checker (the form's module holds its shape and its checker).
 FORMS: dict[str, Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]] = {

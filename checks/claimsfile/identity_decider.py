@@ -43,7 +43,7 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
     """PROVED (exact algebra), REFUTED (verified witness), CERTIFIED (SMT) or INCONCLUSIVE for lhs = rhs."""
     algebraic, not_algebraic = prove_identity(claim, ctx)
     if algebraic is not None:
-        return algebraic
+        return _with_certificate(algebraic, claim, ctx)
     witness, tried, undefined = _search(claim, ctx)
     if witness is not None:
         return refuted(claim, witness, ctx)
@@ -56,6 +56,17 @@ def decide_identity(claim: IdentityClaim, ctx: Context) -> Outcome:
         notes=f"{not_algebraic}; {smt}; no counterexample at {tried} points ({undefined} more could not be settled)",
         details={"points_tried": tried, "points_undefined": undefined},
     )
+
+
+def _with_certificate(proved: Outcome, claim: IdentityClaim, ctx: Context) -> Outcome:
+    """The algebraic proof, with the smt certificate of the same identity when the SMT route writes one (check-cert
+    and Coq then re-check what SymPy's reduction showed; the verdict is the proof's either way)."""
+    if proved.verdict is not Verdict.PROVED:
+        return proved
+    smt = decide_smt(claim, ctx, refutation)
+    if isinstance(smt, Outcome) and smt.verdict is Verdict.CERTIFIED:
+        proved.certificates = smt.certificates
+    return proved
 
 
 def _points(claim: IdentityClaim, ctx: Context) -> Iterator[dict[sp.Symbol, sp.Rational] | None]:

@@ -13,18 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from headflow.certificates.kernel import (
-    inner_products,
-    model_statements,
-    real_encoding,
-    real_statements,
-    registry_statements,
-)
-from headflow.certificates.kernel.coq.model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, witness_problem
-from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem, Problem, UniversalStatement
-from headflow.certificates.kernel.exprtree import symbols
-from headflow.certificates.kernel.recheck import Rejected, rational_map
-from headflow.certificates.kernel.verify import CheckResult
+from .. import inner_products, model_statements, real_encoding, real_statements, registry_statements
+from ..exprtree import symbols
+from ..recheck import Rejected, rational_map
+from ..verify import CheckResult
+from .model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, witness_problem
+from .statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 
 
 def problem(checked: CheckResult) -> tuple[str, Problem]:

@@ -29,13 +29,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from headflow.certificates.kernel import equilibrium
-from headflow.certificates.kernel.ball_model import stated_delta
-from headflow.certificates.kernel.coq.statements import NotTranslatable, PointProblem
-from headflow.certificates.kernel.model_chain import Chain, tree_of
-from headflow.certificates.kernel.model_statements import witness_configuration
-from headflow.certificates.kernel.model_terms import STATED, Term
-from headflow.certificates.kernel.model_values import Trees, given_rows, witnessed
+from .. import equilibrium
+from ..ball_model import stated_delta
+from ..model_chain import Chain, tree_of
+from ..model_statements import witness_configuration
+from ..model_terms import STATED, Term
+from ..model_values import Trees, given_rows, witnessed
+from .statements import NotTranslatable, PointProblem
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition
 #: (`statements`), so coqc's time grows with the number of definitions: about 20 s of CPU at n^2 H d = 216
@@ -61,8 +61,7 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     if any("cluster_gap" in t.names for t in terms):  # its exact value would reach Coq as a number, unchecked there
         raise NotTranslatable("the model quantity 'cluster_gap' (a minimum over pairs) has no Coq term")
     cfg = witness_configuration(claim, payload)
-    size = cfg.n * cfg.n * len(cfg.score_matrices) * len(cfg.tokens[0])
-    if size > MAX_SIZE:
+    if (size := cfg.n * cfg.n * len(cfg.score_matrices) * len(cfg.tokens[0])) > MAX_SIZE:
         raise NotTranslatable(f"too large: n^2 H d = {size} (the Coq statement takes at most {MAX_SIZE})")
     chain, at = Chain(cfg), dict(payload["at"])
     trees = Trees(chain, stated_delta(claim.hypotheses))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from headflow.certificates.kernel import processes
+from .. import processes
 
 #: Seconds one file may take in coqc before it is killed: a safety net (Coq has no counted budget), far above what
 #: the files headflow writes take, so that a verdict does not depend on how busy the machine is.

@@ -40,7 +40,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from headflow.certificates.kernel.exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, rational_text
+from ..exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, rational_text
 
 PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 
