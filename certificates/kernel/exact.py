@@ -26,14 +26,8 @@ from flint import arb, ctx, fmpq, fmpz
 #: The relations `value relation 0` that a certificate's ball settles.
 SIGNS = (">", ">=", "<", "<=")
 
-_COMPARE: dict[str, Callable[[Any, int], Any]] = {
-    ">": operator.gt,
-    ">=": operator.ge,
-    "<": operator.lt,
-    "<=": operator.le,
-    "!=": operator.ne,
-    "==": operator.eq,
-}
+_COMPARE: dict[str, Callable[[Any, int], Any]] = {">": operator.gt, ">=": operator.ge, "<": operator.lt}
+_COMPARE |= {"<=": operator.le, "!=": operator.ne, "==": operator.eq}
 
 #: The signs that settle each relation, in order of preference: `x != 0` is settled by `x > 0` or
 #: `x < 0`, and `x >= 0` by `x >= 0` itself or by `x > 0`.

@@ -20,9 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import recheck
 from .interaction import formal_zero
-from .recheck import Rejected
+from .recheck import Rejected, require_keys
 
 #: A vector's name: a letter, then letters and digits (so that `g_a_b` names one pair only).
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9]{0,15}\Z")
@@ -42,13 +41,11 @@ def terms(vector: Any, known: dict[tuple[str, str], list[str]]) -> list[tuple[An
 
 def expanded(tree: Any, known: dict[tuple[str, str], list[str]]) -> Any:
     """The scalar tree with every inner product replaced by its bilinear expansion in Gram symbols."""
-    if not isinstance(tree, list):
-        return tree
-    if tree[:1] == ["inner"] and len(tree) == 3:
+    if isinstance(tree, list) and tree[:1] == ["inner"] and len(tree) == 3:
         left, right = terms(tree[1], known), terms(tree[2], known)
         pairs = [(a, b, tuple(sorted((p, q)))) for a, p in left for b, q in right]
         return ["add", ["rat", "0"], *(["mul", a, b, known.get(g, ["sym", f"g_{g[0]}_{g[1]}"])] for a, b, g in pairs)]
-    return [expanded(part, known) for part in tree]
+    return [expanded(part, known) for part in tree] if isinstance(tree, list) else tree
 
 
 def identities(statement: dict[str, Any]) -> list[tuple[Any, Any]]:
@@ -61,7 +58,7 @@ def identities(statement: dict[str, Any]) -> list[tuple[Any, Any]]:
 
 def check(statement: dict[str, Any], claim_id: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """Every identity of the statement is a formal zero after the expansion; Rejected naming the first that is not."""
-    recheck.require_keys(payload, (), "the gram payload (its identities are the statement's)")
+    require_keys(payload, (), "the gram payload (its identities are the statement's)")
     for k, (lhs, rhs) in enumerate(identities(statement)):
         if not formal_zero(["sub", lhs, rhs]):
             raise Rejected(f"{claim_id}: identity {k + 1} does not hold as an identity of the Gram entries")
