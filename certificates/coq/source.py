@@ -174,13 +174,14 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
         walk(f)
     exps += roots or []
     exps, sqrts, logs, inverses = (list(dict.fromkeys(x)) for x in (exps, sqrts, logs, inverses))
-    lines = ["  unfold c_star in *."] if uses_c_star(formulas) else []
-    lines += [f"  hf_inverse_facts {a}." for a in inverses]
+    unfold = ["  unfold c_star in *."] if uses_c_star(formulas) else []
+    lines = list(unfold)
     for a in logs:
         lines.append(f"  hf_log_facts {a}.")
         exps.append(f"(ln {a})")
     for a in sqrts:
         lines.append(f"  hf_sqrt_facts {a}.")
+    lines += [f"  hf_inverse_facts {a}." for a in inverses] + unfold  # a base's sign may rest on a sqrt's facts
     for a in exps:
         lines.append(f"  hf_exp_facts {a}.")
     for i, a in enumerate(exps):

@@ -45,7 +45,7 @@ Ltac hf_sqrt_facts a :=
 (* ln a: exp (ln a) = a once 0 < a is proved from the hypotheses. *)
 Ltac hf_log_facts a := try (let h := fresh "hdef" in assert (h : 0 < a) by nra; pose proof (exp_ln a h)).
 (* / a: a * / a = 1 once a <> 0 is proved from the hypotheses. *)
-Ltac hf_inverse_facts a := try (let h := fresh "hdef" in assert (h : a <> 0) by (intro; nra); pose proof (Rinv_r a h)).
+Ltac hf_inverse_facts a := try (let h := fresh "hdef" in assert (h : a <> 0) by (try unfold c_star in *; intro; nra); pose proof (Rinv_r a h)).
 (* Split conjunctions, equivalences and negations of the goal, then close each part by real arithmetic. *)
 Ltac hf_decide :=
   unfold Rdiv in *;
