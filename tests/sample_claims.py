@@ -1,4 +1,7 @@
-"""Claims-file text shared by tests that need one certificate of each common kind."""
+"""Claims-file text shared by tests that need one certificate of each common kind, and `claims_of`, which picks
+claims out of a claims file's text."""
+
+import re
 
 #: A constant (its certificate: a point witness) and an inequality for every H (its certificate: smt).
 POINT_AND_SMT = """
@@ -17,3 +20,9 @@ op = "<="
 rhs = "1"
 domain = { H = { min = 1 } }
 """
+
+
+def claims_of(text: str, *ids: str, keep: bool = True) -> str:
+    """The `[[claim]]` tables of `text` whose id is (keep) or is not (not keep) one of `ids`."""
+    tables = ["[[claim]]" + part for part in text.split("[[claim]]")[1:]]
+    return "".join(t for t in tables if (re.search(r'id = "([^"]+)"', t)[1] in ids) == keep)  # type: ignore[index]

@@ -247,7 +247,9 @@ def test_past_check_cert_coq_refuses_the_forged_data(toml: str, attention: str, 
     assert run.compile_source(source("t", claim.id, "s", problem)).status == "rejected"
 
 
+# slow (a coqc run of seconds): the forged witnesses and data below are refused by coqc by default
 @needs_coq
+@pytest.mark.slow
 def test_a_wrong_hint_fails_the_file(witnesses: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     true_hints = enclosures.hints
 
@@ -261,7 +263,9 @@ def test_a_wrong_hint_fails_the_file(witnesses: dict[str, Path], monkeypatch: py
     assert verdict.status == coq_files.REJECTED and "Error" in verdict.message, verdict.message
 
 
+# slow (a coqc run of seconds): test_coq_guard refuses Admitted and axioms by default
 @needs_coq
+@pytest.mark.slow
 def test_an_admitted_proof_is_refused(witnesses: dict[str, Path]) -> None:
     claim = _claim(FALSE_UNIVERSAL)
     payload = json.loads(witnesses["universal"].read_text())["payload"]

@@ -6,7 +6,6 @@ reverse), a stationary start of beta < 0 relabelled to beta > 0."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -17,18 +16,13 @@ from headflow.checks.verdicts import Verdict
 
 from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import ROOT, decide
+from tests.sample_claims import claims_of
 
 VALUES = (ROOT / "examples" / "values.toml").read_text()
 #: The claim of values.toml decided by floats only (CONFIRMED after its trajectories), and a second search-found
 #: refutation: in the slow test (each takes seconds of trajectories and search).
 FLOAT_ONLY = "given-queries-keys-energy-non-decreasing"
 SEARCHED = "given-scores-energy-non-decreasing"
-
-
-def claims_of(text: str, *ids: str, keep: bool = True) -> str:
-    """The `[[claim]]` tables of `text` whose id is (keep) or is not (not keep) one of `ids`."""
-    tables = ["[[claim]]" + part for part in text.split("[[claim]]")[1:]]
-    return "".join(t for t in tables if (re.search(r'id = "([^"]+)"', t)[1] in ids) == keep)  # type: ignore[index]
 
 
 def table(text: str, claim_id: str) -> str:
