@@ -64,8 +64,10 @@ def _rows(n: int, d: int, seed: int) -> list[list[str]]:
 
 
 def _matrices(H: int, d: int, seed: int) -> list[list[list[str]]]:
-    """H general rational d x d matrices, as the texts a claims file writes."""
+    """H general rational d x d matrices, as the texts a claims file writes: entry (0, 1) exceeds entry (1, 0) by
+    h + 1 quarters in head h, so that no head is symmetric and no two heads are equal by accident of the draw."""
     entries = np.random.default_rng(seed).integers(-8, 9, (H, d, d))
+    entries[:, 0, 1] = entries[:, 1, 0] + np.arange(1, H + 1)
     return [[[f"{int(v)}/4" for v in row] for row in M] for M in entries]
 
 
