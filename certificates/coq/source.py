@@ -165,6 +165,8 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
             logs.append(_term(node[1]))
         elif node[0] == "c_star":
             sqrts.append(f"(({_term(node[1])} - 1) ^ 2 + 4)")
+        elif node[0] == "golden":  # (1 + sqrt 5) / 2
+            sqrts.append("5")
         elif node[0] == "div":
             inverses.append(_term(node[2]))
         elif node[0] == "pow" and isinstance(node[2], int) and node[2] < 0:
