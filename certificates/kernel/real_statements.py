@@ -62,7 +62,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if kind not in checks:
         raise Rejected(f"this statement of form {FORM} is certified by {' or '.join(checks)}, not {str(kind)[:40]!r}")
     proved, how = checks[kind](data, region, payload, seconds)
-    return proved, how if kind == "witness" else f"{how}; domain non-empty: {where} verified"
+    return proved, how if "expression" in data else f"{how}; domain non-empty: {where} verified"
 
 
 def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
