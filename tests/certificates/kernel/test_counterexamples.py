@@ -112,3 +112,24 @@ def test_a_forged_counterexample_is_rejected(refuted: Path, tmp_path: Path, edit
 def test_coq_proves_the_counterexample(refuted: Path) -> None:
     verdict = coq_files.check(refuted)
     assert verdict.status == coq_files.RECHECKED, verdict.message
+
+
+@pytest.mark.parametrize(
+    "junk", [None, -1, 10**6, "x", "1/0", [], {}, ["rat"], 0.5, True, "1" * 3000, {"x": "1", "y": "2"}]
+)
+def test_junk_in_a_counterexample_is_rejected_cleanly(refuted: Path, tmp_path: Path, junk: Any) -> None:
+    """Each field of the payload and the point replaced by junk (checksum recomputed): a clean rejection, never an
+    exception."""
+    edits = {
+        "point": lambda d: d["payload"].update(point=junk),
+        "x": lambda d: d["payload"]["point"].update(x=junk),
+        "prec": lambda d: d["payload"].update(prec=junk),
+        "conditions": lambda d: d["payload"].update(conditions=junk),
+        "enclosure": lambda d: d["payload"]["conditions"][-1].update(enclosure=junk),
+        "parameters": lambda d: d["payload"].update(parameters=junk),
+    }
+    for name, edit in edits.items():
+        if name == "parameters" and junk == {}:
+            continue  # the genuine value
+        result = check_file(forged_file(refuted, tmp_path, edit, name=f"{name}.json"))
+        assert not result.ok and "\n" not in result.message, (name, junk)
