@@ -124,7 +124,7 @@ def _coq_line(path: Path, seconds: float, checked: CheckResult, rechecked: str |
         _write(sys.stderr, f"{path}: FAIL: coq: {line}", width)
         return False
     _write(sys.stdout, f"{path}: coq: {line}", width)
-    checkers = rechecks.accepting(path, rechecked) if rechecked is not None else []
+    checkers = rechecks.accepting(checked, rechecked) if rechecked is not None else []
     checkers += ["Coq"] if verdict.status == coq_files.RECHECKED else []
     _write(sys.stdout, f"{path}: independent checkers: {', '.join(checkers) or 'none'}", width)
     return True

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from headflow.certificates.kernel import loading, solvers
-from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.kernel import solvers
+from headflow.certificates.kernel.verify import CheckResult, check_file
 from headflow.checks import coq_files
 
 #: The name of check-cert's own re-check of a certificate that is not smt (balls, exact data).
@@ -37,10 +37,11 @@ class Recheck:
         return f"{self.coq.status}: {' '.join(self.coq.message.split())[:300]}".rstrip(": ")
 
 
-def accepting(path: Path, message: str) -> list[str]:
-    """The checkers that re-checked an accepted certificate: check-cert itself and, for smt, each solver that
-    answered within its time limit (`headflow.certificates.kernel.solvers.recheck_unsat` names those that ran out)."""
-    kind = loading.load(path)["kind"]
+def accepting(checked: CheckResult, message: str) -> list[str]:
+    """The checkers that re-checked an accepted certificate (`checked`, the kernel's result; `message`, its line as
+    shown): check-cert itself and, for smt, each solver that answered within its time limit
+    (`headflow.certificates.kernel.solvers.recheck_unsat` names those that ran out)."""
+    kind = checked.certificate["kind"] if checked.certificate is not None else ""
     if kind != "smt":
         return [EXACT.get(kind, BALLS)]
     return ["check-cert", *(s for s in solvers.SCRIPTS if f"not re-checked by {s}" not in message)]
@@ -55,7 +56,7 @@ def recheck(
     """Re-check one certificate with check-cert and, when `coq`, with coqc; never raises for a bad file."""
     result = check_file(path, solver_seconds)
     message = " ".join(result.message.split())
-    checkers = accepting(path, message) if result.ok else []
+    checkers = accepting(result, message) if result.ok else []
     verdict = coq_files.check(path, coq_seconds, result) if coq else None
     if verdict is not None and verdict.status == coq_files.RECHECKED:
         checkers.append("Coq")
