@@ -17,10 +17,18 @@ Interval does not prove fails the file: the kernel's check stands, Coq says noth
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.kernel.coq.statements import NotTranslatable, UniversalStatement, formula, identifier, real
+from headflow.certificates.kernel.coq.statements import (
+    NotTranslatable,
+    UniversalStatement,
+    binders,
+    formula,
+    identifier,
+    real,
+)
 from headflow.certificates.kernel.real_statements import read_region
 from headflow.certificates.kernel.regions import Box
 
@@ -42,18 +50,19 @@ CONSTANT_BOUNDS = (
 def cover_proof(statement: dict[str, Any], universal: UniversalStatement, payload: dict[str, Any]) -> tuple[str, str]:
     """(the box lemmas, the theorem's proof lines) of the cover `payload` of the statement `universal`."""
     names = [identifier(name) for name in universal.constants]
-    prover = _Prover(names, formula(universal.goal), payload["prec"] + EXTRA_BITS)
+    prover = _Prover(names, formula(universal.goal), payload["prec"] + EXTRA_BITS, set(universal.integers))
     domain = {k: (Fraction(lo), Fraction(hi)) for k, (lo, hi) in payload["domain"].items()}
     script = prover.node(payload["tree"], domain, read_region(statement), 1)
-    intros = " ".join(names + [f"h{k}" for k in range(len(universal.hypotheses))])
+    bound = [identifier(name) for group, _ in binders(universal) for name in group]  # the reals, then the integers
+    intros = " ".join(bound + [f"h{k}" for k in range(len(universal.hypotheses))])
     return "\n".join(prover.lemmas), f"  intros {intros}.\n{script}."
 
 
 class _Prover:
     """The walk: each node's box clipped to the region, a lemma per leaf and monotone node."""
 
-    def __init__(self, names: list[str], goal: str, prec: int) -> None:
-        self.names, self.goal, self.prec = names, goal, prec
+    def __init__(self, names: list[str], goal: str, prec: int, integers: set[str]) -> None:
+        self.names, self.goal, self.prec, self.integers = names, goal, prec, integers
         self.lemmas: list[str] = []
         self.splits = 0
 
@@ -74,7 +83,10 @@ class _Prover:
             case = f"s{self.splits}"
             low = self.node(node["low"], clipped | {node["split"]: (lo, at)}, region, depth + 1)
             high = self.node(node["high"], clipped | {node["split"]: (at, hi)}, region, depth + 1)
-            return f"{pad}destruct (Rle_lt_dec {variable} {real(at)}) as [{case}|{case}]; [\n{low}\n{pad}|\n{high} ]"
+            split = f"Rle_lt_dec {variable} {real(at)}"
+            if variable in self.integers:  # n <= k or k + 1 <= n, k = floor(at): the halves the kernel rounds inwards
+                split = f"hf_int_split {variable} ({math.floor(at)})%Z"
+            return f"{pad}destruct ({split}) as [{case}|{case}]; [\n{low}\n{pad}|\n{high} ]"
         return pad + self._lemma(clipped, node.get("monotone"))
 
     def _lemma(self, box: Box, monotone: str | None) -> str:
@@ -96,4 +108,5 @@ class _Prover:
             f"Proof.\n  intros.{unfold}\n  repeat split.\n  all: try {CONSTANT_BOUNDS}.\n"
             f"  all: first [ {attempts} ].\nQed."
         )
-        return f"apply ({name} {' '.join(self.names)}); lra"
+        arguments = " ".join(f"(IZR {v})" if v in self.integers else v for v in self.names)
+        return f"apply ({name} {arguments}); lra"

@@ -63,14 +63,9 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     names = [v["name"] for v in statement["variables"]]
     if "cuts" in payload:
         return [UniversalStatement(claim_id, names, hypotheses, goal, integers, tuple(payload["cuts"]))]
-    if integers:  # a cover
-        raise NotTranslatable("a cover over integer variables (its box lemmas are over the reals)")
     found = [g[0] == payload["expression"] and payload["relation"] in g[1] for g in real_statements.goals(statement)]
-    return [
-        UniversalStatement(
-            claim_id, names, hypotheses, conditions[found.index(True) - 1] if found.index(True) else goal
-        )
-    ]
+    proved = conditions[found.index(True) - 1] if found.index(True) else goal  # a cover: over Z for integer variables
+    return [UniversalStatement(claim_id, names, hypotheses, proved, integers)]
 
 
 def universal(statements: list[dict[str, Any]]) -> list[UniversalStatement]:

@@ -46,6 +46,11 @@ Ltac hf_sqrt_facts a :=
 Ltac hf_log_facts a := try (let h := fresh "hdef" in assert (h : 0 < a) by nra; pose proof (exp_ln a h)).
 (* / a: a * / a = 1 once a <> 0 is proved from the hypotheses. *)
 Ltac hf_inverse_facts a := try (let h := fresh "hdef" in assert (h : a <> 0) by (try unfold c_star in *; intro; nra); pose proof (Rinv_r a h)).
+(* An integer is at most k or at least k + 1: a cover's split of an integer variable at a point between k and k + 1. *)
+Lemma hf_int_split (n k : Z) : IZR n <= IZR k \/ IZR k + 1 <= IZR n.
+Proof.
+  destruct (Z_le_gt_dec n k) as [h|h]; [left; apply IZR_le; exact h | right; rewrite <- plus_IZR; apply IZR_le; lia].
+Qed.
 (* Split conjunctions, equivalences and negations of the goal, then close each part by real arithmetic. *)
 Ltac hf_decide :=
   unfold Rdiv in *;

@@ -105,9 +105,21 @@ def test_one_lemma_per_box_and_the_theorem_is_the_kernels_statement(covers: dict
     assert "y >= x ->" in statements("dependent", problem(check_file(covers["dependent"]))[1])[0][1]
 
 
-def test_integer_sides_are_not_translated(covers: dict[str, Path]) -> None:
-    verdict = coq_files.check(covers["integer"])
-    assert verdict.status == coq_files.UNTRANSLATABLE and "integer" in verdict.message
+def test_integer_sides_are_bound_over_z_and_split_at_integers(covers: dict[str, Path]) -> None:
+    """An integer variable is a Z in the theorem (`IZR n` in its terms); a split of it at c becomes n <= floor(c) or
+    floor(c) + 1 <= n (`hf_int_split`), the two halves the kernel rounds inwards, and each box lemma (over the reals)
+    is applied at `IZR n`."""
+    ((_, theorem),) = statements("integer", problem(check_file(covers["integer"]))[1])
+    assert "forall x : R,\n  forall n : Z," in theorem and "IZR n" in theorem
+    text = _text(covers["integer"])
+    assert "(IZR n)); lra" in text
+    data = json.loads(covers["integer"].read_text())
+
+    def integer_splits(node: dict[str, Any]) -> int:
+        here = int(node.get("split") == "n")
+        return here + sum(integer_splits(node[k]) for k in ("low", "high") if k in node)
+
+    assert text.count("hf_int_split n") == integer_splits(data["payload"]["tree"])
 
 
 def test_a_cover_with_a_box_removed_or_a_bound_changed_is_rejected_before_coq(
@@ -139,7 +151,7 @@ needs_coqc = pytest.mark.skipif(run.coqc() is None, reason="coqc missing (apt-ge
 
 @pytest.mark.slow
 @needs_coqc
-@pytest.mark.parametrize("name", ["log-two", "log-two:condition", "dependent"])
+@pytest.mark.parametrize("name", ["log-two", "log-two:condition", "dependent", "integer"])
 def test_cover_certificates_are_rechecked_by_coq(covers: dict[str, Path], name: str) -> None:
     verdict = coq_files.check(covers[name])
     assert verdict.status == coq_files.RECHECKED, verdict
@@ -164,3 +176,21 @@ def test_coq_does_not_accept_a_cover_with_a_box_removed_or_a_false_bound(covers:
     assert data is not None
     false = source("t", "log-two", sentence, [universal._replace(goal=goal)], 64, (data["statement"], data["payload"]))
     assert run.compile_source(false).status == "rejected"
+
+
+@pytest.mark.slow
+@needs_coqc
+def test_a_split_of_an_integer_variable_is_proved_at_integers(covers: dict[str, Path]) -> None:
+    """The integer claim's cover rewritten (past the kernel) to split n at 3/2: its halves are the boxes n = 1 and
+    2 <= n <= 3 (the kernel rounds integer sides inwards), which only an integer split reaches; coqc accepts the
+    file. The same split made as a real one (`Rle_lt_dec`) leaves 3/2 < n < 2 open and is not accepted."""
+    leaf = json.loads(covers["integer"].read_text())["payload"]["tree"]
+
+    def split(payload: dict[str, Any]) -> None:
+        payload["tree"] = {"split": "n", "at": "3/2", "low": leaf, "high": leaf}
+
+    text = _text(covers["integer"], split)
+    assert "hf_int_split n (1)%Z" in text
+    assert run.compile_source(text).status == "accepted"
+    real_split = text.replace("hf_int_split n (1)%Z", "Rle_lt_dec (IZR n) (3 / 2)")
+    assert run.compile_source(real_split).status == "rejected"
