@@ -23,6 +23,7 @@ from headflow.certificates.kernel.coq.statements import (
     Problem,
     UniversalStatement,
     binders,
+    expanded,
     formula,
     header,
     identifier,
@@ -173,7 +174,7 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
             inverses.append(_term(["pow", node[1], -node[2]]))
 
     for f in formulas:
-        walk(f)
+        walk(expanded(f))  # the named closed forms as the statement writes them out
     exps += roots or []
     exps, sqrts, logs, inverses = (list(dict.fromkeys(x)) for x in (exps, sqrts, logs, inverses))
     unfold = ["  unfold c_star in *."] if uses_c_star(formulas) else []
@@ -183,13 +184,12 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
         exps.append(f"(ln {a})")
     for a in sqrts:
         lines.append(f"  hf_sqrt_facts {a}.")
-    lines += [f"  hf_inverse_facts {a}." for a in inverses] + unfold  # a base's sign may rest on a sqrt's facts
     for a in exps:
         lines.append(f"  hf_exp_facts {a}.")
     for i, a in enumerate(exps):
         for b in exps[i + 1 :]:
             lines.append(f"  hf_exp_pair {a} {b}.")
-    return lines, exps
+    return lines + [f"  hf_inverse_facts {a}." for a in inverses] + unfold, exps  # a base's sign: the atoms' facts
 
 
 def uses_c_star(trees: list[Any]) -> bool:

@@ -40,7 +40,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..exprtree import ARITY, RELATIONS, TreeError, fold, node_parts, rational_text
+from ..exprtree import ARITY, RELATIONS, TreeError, expand, fold, node_parts, rational_text
 
 PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 
@@ -110,7 +110,16 @@ def translated(
         "pi": lambda: "PI",
         "e": lambda: "(exp 1)",
     }
-    return fold(tree, rules)
+    return fold(expanded(tree), rules)
+
+
+def expanded(tree: Any) -> Any:
+    """The tree with `beta_star`, `rate` and `lambda_max` written out as their stored closed forms (`exprtree.expand`:
+    the one meaning of each name); the other named nodes have a Coq term of their own."""
+    if not isinstance(tree, list) or tree[:1] in (["rat"], ["sym"]):
+        return tree
+    tree = [tree[0], *map(expanded, tree[1:])]
+    return expanded(expand(tree)) if tree[0] in ("beta_star", "rate", "lambda_max") else tree
 
 
 def _root(roots: list[tuple[str, str]], tokens: str, beta: str) -> str:
