@@ -83,8 +83,18 @@ def checkers_text(evidence: dict[str, Any], path: str | None = None) -> str | No
 
 
 def _common(checkers: list[list[str]]) -> list[str]:
-    """The checkers that re-checked every one of a verdict's certificates, in the order of the first."""
-    return [name for name in checkers[0] if all(name in other for other in checkers[1:])]
+    """The checkers that re-checked every one of a verdict's certificates, in the order of the first. check-cert
+    counts once however it re-checked each (balls, exact algebra, or z3 and cvc5 for smt): a verdict with an smt and a
+    witness certificate that it accepted both lists plain `check-cert`."""
+    common = [name for name in checkers[0] if all(name in other for other in checkers[1:])]
+    if all(_own(names) for names in checkers) and not _own(common):
+        common.insert(0, "check-cert")
+    return common
+
+
+def _own(names: list[str]) -> bool:
+    """Whether check-cert is among the names (its own re-check, of any kind)."""
+    return any(name.startswith("check-cert") for name in names)
 
 
 def attention_words(report: dict[str, Any]) -> tuple[str, str]:

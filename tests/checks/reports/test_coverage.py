@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from headflow.checks.reports.coverage import coverage, coverage_summary
+from headflow.checks.reports.coverage import coverage, coverage_row, coverage_summary
 
 
 def _claim(verdict: str, checkers: list[str] | None, certificates: int = 1, **evidence: Any) -> dict[str, Any]:
@@ -43,3 +43,16 @@ def test_what_is_missing_and_why() -> None:
     assert missing[3].startswith("not re-checked in this run")
     assert missing[4] == "check-cert did not accept every certificate"
     assert coverage_summary(rows) == {"strong": 5, "check-cert": 2, "Coq": 2, "both": 1}
+
+
+def test_check_cert_counts_once_across_kinds_of_certificate() -> None:
+    """A verdict with an smt certificate (check-cert, z3, cvc5) and a witness (check-cert (balls)), both accepted:
+    check-cert re-checked every certificate, so it is listed (and the row is covered when Coq accepted both too); a
+    certificate check-cert did not accept keeps it out."""
+    from headflow.checks.reports.document import _common
+
+    both = _common([["check-cert", "z3", "cvc5", "Coq"], ["check-cert (balls)", "Coq"]])
+    assert both == ["check-cert", "Coq"]
+    assert coverage_row(_claim("REFUTED", both))["missing"] == ""
+    assert _common([["check-cert (balls)", "Coq"], ["check-cert (balls)", "Coq"]]) == ["check-cert (balls)", "Coq"]
+    assert _common([["check-cert (balls)", "Coq"], ["Coq"]]) == ["Coq"]
