@@ -23,8 +23,11 @@ def coverage_row(claim: dict[str, Any]) -> dict[str, Any]:
     """One strong verdict of a report: its id, verdict, checkers, and what is missing ("" when covered)."""
     evidence = claim["evidence"]
     checkers = list(evidence.get("independent_checkers", []))
+    bare = _parts_without_certificate(claim)
     if not evidence.get("certificates"):
         missing = "no certificate written by its route (" + _deciding_methods(claim) + ")"
+    elif bare:  # a conjunction: its certificates prove some parts only
+        checkers, missing = [], f"parts with no certificate: {', '.join(bare)}"
     elif "independent_checkers" not in evidence:
         missing = "not re-checked in this run (no --recheck)"
     elif not any(name in checkers for name in CHECK_CERT):
@@ -53,6 +56,15 @@ def coverage_summary(rows: list[dict[str, Any]]) -> dict[str, int]:
         "Coq": sum(coq),
         "both": sum(k and c for k, c in zip(kernel, coq, strict=True)),
     }
+
+
+def _parts_without_certificate(claim: dict[str, Any]) -> list[str]:
+    """The parts of a conjunction's verdict that carry no certificate: every part of a true one, the refuting part of
+    a refuted one (empty for a claim that is no conjunction)."""
+    parts = [part for p in claim["evidence"]["procedures"] for part in p.get("details", {}).get("parts", [])]
+    if claim["verdict"] == "REFUTED":
+        parts = [part for part in parts if part["verdict"] == "REFUTED"][:1]
+    return [part["id"] for part in parts if not part.get("certificates")]
 
 
 def _deciding_methods(claim: dict[str, Any]) -> str:

@@ -56,3 +56,14 @@ def test_check_cert_counts_once_across_kinds_of_certificate() -> None:
     assert coverage_row(_claim("REFUTED", both))["missing"] == ""
     assert _common([["check-cert (balls)", "Coq"], ["check-cert (balls)", "Coq"]]) == ["check-cert (balls)", "Coq"]
     assert _common([["check-cert (balls)", "Coq"], ["Coq"]]) == ["Coq"]
+
+
+def test_a_conjunction_is_covered_only_when_every_part_it_rests_on_has_a_certificate() -> None:
+    parts = [{"id": "p1", "verdict": "PROVED", "certificates": ["a.json"]}, {"id": "p2", "verdict": "PROVED"}]
+    claim = _claim("PROVED", ["check-cert", "Coq"])
+    claim["evidence"]["procedures"][0]["details"] = {"parts": parts}
+    row = coverage_row(claim)
+    assert row["checkers"] == [] and row["missing"] == "parts with no certificate: p2"
+    parts[1] |= {"verdict": "REFUTED", "certificates": ["b.json"]}
+    claim["verdict"] = "REFUTED"  # the refuting part has its certificate: the other part does not matter
+    assert coverage_row(claim)["missing"] == ""
