@@ -189,7 +189,10 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
     for i, a in enumerate(exps):
         for b in exps[i + 1 :]:
             lines.append(f"  hf_exp_pair {a} {b}.")
-    return lines + [f"  hf_inverse_facts {a}." for a in inverses] + unfold, exps  # a base's sign: the atoms' facts
+    lines += [f"  hf_inverse_facts {a}." for a in inverses] + unfold  # a base's sign: the atoms' facts
+    for i, a in enumerate(sqrts):  # one atom for radicands equal by ring: sqrt 5 and c_star 2's sqrt ((2 - 1)^2 + 4)
+        lines += [f"  try (replace (sqrt {b}) with (sqrt {a}) in * by (f_equal; ring))." for b in sqrts[i + 1 :]]
+    return lines, exps
 
 
 def uses_c_star(trees: list[Any]) -> bool:

@@ -52,3 +52,14 @@ def test_the_false_neighbour_is_refuted_with_a_counterexample() -> None:
 def test_coq_proves_the_identity(proved: Path) -> None:
     verdict = coq_files.check(proved)
     assert verdict.status == coq_files.RECHECKED, verdict.message
+
+
+@needs_coqc
+def test_coq_unifies_square_roots_of_equal_radicands(tmp_path: Path) -> None:
+    """c_star(2) = 1/golden: after unfolding, sqrt((2 - 1)^2 + 4) and golden's sqrt 5 are one atom for nra (the
+    proof replaces one by the other, `f_equal; ring` showing the radicands equal)."""
+    (claim,) = parse_claims('[[claim]]\nid = "g"\nkind = "identity"\nlhs = "c_star(2)"\nrhs = "1 / golden"\n', "t.toml")
+    outcome = decide_identity(claim, Context("quick", seed=0, certificate_dir=tmp_path))
+    assert outcome.verdict is Verdict.PROVED
+    (path,) = outcome.certificates
+    assert coq_files.check(Path(path)).status == coq_files.RECHECKED
