@@ -108,6 +108,7 @@ def test_a_forged_counterexample_is_rejected(refuted: Path, tmp_path: Path, edit
     assert not result.ok, edit.__name__
 
 
+@pytest.mark.slow
 @needs_coqc
 def test_coq_proves_the_counterexample(refuted: Path) -> None:
     verdict = coq_files.check(refuted)

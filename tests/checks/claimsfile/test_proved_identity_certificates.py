@@ -48,12 +48,14 @@ def test_the_false_neighbour_is_refuted_with_a_counterexample() -> None:
     assert ".witness." in path and check_file(Path(path)).ok
 
 
+@pytest.mark.slow
 @needs_coqc
 def test_coq_proves_the_identity(proved: Path) -> None:
     verdict = coq_files.check(proved)
     assert verdict.status == coq_files.RECHECKED, verdict.message
 
 
+@pytest.mark.slow
 @needs_coqc
 def test_coq_unifies_square_roots_of_equal_radicands(tmp_path: Path) -> None:
     """c_star(2) = 1/golden: after unfolding, sqrt((2 - 1)^2 + 4) and golden's sqrt 5 are one atom for nra (the
