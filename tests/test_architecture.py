@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 import pytest
 from headflow.certificates import families, family_names
 
+from tests.import_resolution import absolute
+
 if TYPE_CHECKING:
     from headflow.checks.reports.report import Report
 
@@ -48,15 +50,8 @@ def _imported_names(path: Path) -> frozenset[str]:
 
 
 def _absolute(path: Path, node: ast.ImportFrom) -> str:
-    """The module a `from` import names; a relative one (the kernel's `from . import x`, `from ..y import z`)
-    resolved from the file's package, by its folders' names."""
-    if node.level == 0:
-        return node.module or ""
-    package = _module_name(path).split(".")
-    if path.name != "__init__.py":
-        package = package[:-1]
-    base = package[: len(package) - node.level + 1]
-    return ".".join([*base, node.module] if node.module else base)
+    """The module a `from` import names, relative ones resolved from the file's package."""
+    return absolute(_module_name(path), path.name == "__init__.py", node)
 
 
 def _imports(path: Path, modules: set[str]) -> set[str]:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from headflow.certificates.kernel_size import LIMIT, kernel_size
 
+from tests.import_resolution import absolute
+
 ROOT = Path(__file__).resolve().parents[3]
 KERNEL = ROOT / "certificates" / "kernel"
 #: The libraries the kernel may import: python-flint's exact numbers and balls. z3 and cvc5 run in separate
@@ -30,15 +32,8 @@ def _module_name(path: Path) -> str:
 
 
 def _absolute(path: Path, node: ast.ImportFrom) -> str:
-    """The module a `from` import names, a relative one (`from . import x`, `from ..y import z`) resolved from the
-    file's own package."""
-    if node.level == 0:
-        return node.module or ""
-    package = _module_name(path).split(".")
-    if path.name != "__init__.py":
-        package = package[:-1]
-    base = package[: len(package) - node.level + 1]
-    return ".".join([*base, node.module] if node.module else base)
+    """The module a `from` import names, relative ones resolved from the file's package."""
+    return absolute(_module_name(path), path.name == "__init__.py", node)
 
 
 def _imports(path: Path) -> set[str]:
