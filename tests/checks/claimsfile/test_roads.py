@@ -1,5 +1,5 @@
 """The road from a claim to its verdict is declared as data: one table from kinds to deciders, one ordered table of
-the dynamics routes, and no decider passed around as a callback."""
+the dynamics routes, and no decider passed around as a callback (nor bound in a partial or a lambda)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.schema import KINDS
-from headflow.checks.claimsfile import deciders, dynamics_decider, quantified_dynamics, start_existence
+from headflow.checks.claimsfile import deciders, dynamics_decider, quantified_dynamics, register, start_existence
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
 
@@ -18,6 +18,7 @@ from tests.checks.claimsfile.claim_texts import gap_claim
 
 ROOT = Path(__file__).resolve().parents[3]
 
+CONSTANT = '\n[[claim]]\nid = "half"\nkind = "constant"\nexpr = "1/2"\nvalue = "0.5"\ndigits = 3\n'
 CLAIM = gap_claim("gap", "decays-at-rate", "2*(1 + 0.5)", "softmax", "[1.0, 0.5]", "0.2")
 
 
@@ -63,3 +64,26 @@ def test_the_exact_routes_are_tried_in_their_declared_order(monkeypatch: pytest.
     monkeypatch.setattr(dynamics_decider, "EXACT_ROUTES", declining + routes[:1])
     outcome = dynamics_decider.decide_dynamics(claim, ctx)
     assert outcome.verdict is Verdict.PROVED and outcome.method != "stub first"
+
+
+def test_each_registered_claim_s_one_procedure_is_its_decision_named_by_the_table() -> None:
+    """`register_claims` binds each claim to a named `ClaimDecision` (no partial, no lambda), called by the name the
+    kinds' table gives."""
+    tree = ast.parse(inspect.getsource(register))
+    assert not [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)]
+    assert "partial" not in {getattr(node, "id", getattr(node, "attr", None)) for node in ast.walk(tree)}
+    claims = parse_claims(CLAIM + CONSTANT, "t.toml")
+    registry = register.register_claims(claims)
+    for claim in claims:
+        ((name, procedure),) = registry.get(claim.id).procedures
+        assert isinstance(procedure, register.ClaimDecision) and procedure.claim is claim
+        assert name == deciders.DECIDERS[claim.kind][0]
+
+
+def test_a_registered_claim_is_decided_through_the_kinds_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table decides: a stub put in DECIDERS for the claim's kind is what the registered procedure runs."""
+    (claim,) = parse_claims(CONSTANT, "t.toml")
+    ((_, procedure),) = register.register_claims([claim]).get(claim.id).procedures
+    answer = Outcome(Verdict.INCONCLUSIVE, "stub decider", notes="the stub")
+    monkeypatch.setitem(deciders.DECIDERS, "constant", ("ball", lambda claim, ctx: answer))
+    assert procedure(Context("quick", seed=1, claim_id=claim.id)) is answer
