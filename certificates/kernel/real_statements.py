@@ -62,7 +62,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if kind not in checks:
         raise Rejected(f"this statement of form {FORM} is certified by {' or '.join(checks)}, not {str(kind)[:40]!r}")
     proved, how = checks[kind](data, region, payload, seconds)
-    return proved, how if "expression" in data else f"{how}; domain non-empty: {where} verified"
+    return proved, how if "expression" in data else how + f"; domain non-empty: {where} verified"
 
 
 def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
@@ -247,4 +247,4 @@ def _smt(statement: dict[str, Any], region: Region, payload: dict[str, Any], sec
     """The whole relation: z3 and cvc5 on the kernel's own text of the statement's encoding."""
     how = recheck_unsat([smt_problem(statement, payload)], seconds)
     proved = f"claims-file claim {statement['claim']!r}: {domain_text(statement)}{relation_text(statement)}"
-    return f"{proved} (both sides defined on the whole domain)", f"{how}; {len(payload['cuts'])} cut(s) of exp checked"
+    return f"{proved} (both sides defined on the whole domain)", how + f"; {len(payload['cuts'])} cut(s) of exp checked"

@@ -78,8 +78,23 @@ def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
     return [f"error: {solver} failed ({last[:120]})"] * len(problems)
 
 
-def recheck_unsat(texts: list[str], seconds: float) -> str:
-    """How the problems were re-checked; Rejected unless some solver answered `unsat` to every one of them.
+class Unsat(str):
+    """How problems were re-checked, in words (`recheck_unsat`), carrying `solvers`: those that answered unsat to
+    every problem, in the order they ran, so that a caller reads them from the result, never from the words
+    (`verify.CheckResult.solvers`). A note added with `+` keeps them."""
+
+    def __new__(cls, text: str, solvers: tuple[str, ...] = ()) -> Unsat:
+        unsat = super().__new__(cls, text)
+        unsat.solvers = solvers
+        return unsat
+
+    def __add__(self, note: str) -> Unsat:
+        return Unsat(str(self) + note, self.solvers)
+
+
+def recheck_unsat(texts: list[str], seconds: float) -> Unsat:
+    """How the problems were re-checked, with the solvers that did (`Unsat`); Rejected unless some solver answered
+    `unsat` to every one of them.
 
     z3, then cvc5, each get their resource limit per problem and `seconds` (the safety net) for all of them. A
     solver re-checks the file when it answers `unsat` to every problem. One that runs out has not re-checked it,
@@ -88,16 +103,15 @@ def recheck_unsat(texts: list[str], seconds: float) -> str:
     rejects the file, and so does a file that no solver re-checked."""
     from .recheck import Rejected  # here: `check-cert --help` reads DEFAULT_SECONDS without flint
 
-    rechecked, ran_out = [], []  # the solvers that re-checked every problem; why the others did not
+    ran_out = {}  # solver -> why it did not re-check every problem
     for solver in SCRIPTS:
         said = answers(solver, texts, seconds)
         for index, answer in enumerate(said):
             if answer not in ("unsat", RESOURCE_LIMIT, SAFETY_LIMIT):
                 raise Rejected(f"{solver} answers {answer!r} on statement {index + 1}: only unsat closes a proof")
         if out := next((answer for answer in said if answer != "unsat"), None):
-            ran_out.append(f"not re-checked by {solver} ({out}, {said.count('unsat')} of {len(texts)} unsat)")
-        else:
-            rechecked.append(solver)
-    if not rechecked:
-        raise Rejected(f"{'; '.join(ran_out)}: no solver re-checked it")
-    return "; ".join([f"{len(texts)} statement(s) unsat in {' and in '.join(rechecked)} (fresh processes)", *ran_out])
+            ran_out[solver] = f"not re-checked by {solver} ({out}, {said.count('unsat')} of {len(texts)} unsat)"
+    if not (rechecked := tuple(solver for solver in SCRIPTS if solver not in ran_out)):
+        raise Rejected(f"{'; '.join(ran_out.values())}: no solver re-checked it")
+    done = f"{len(texts)} statement(s) unsat in {' and in '.join(rechecked)} (fresh processes)"
+    return Unsat("; ".join([done, *ran_out.values()]), rechecked)

@@ -13,7 +13,8 @@ against the kernel's own table (`registry_statements`), claims-file claims as `r
 - interval-cover and convexity: the boxes cover the domain exactly and the relation holds on each;
 - equilibrium: the Krawczyk inclusion and the Gershgorin spectrum are recomputed from the exact data
   (`equilibrium`).
-An accepted result carries the certificate it checked and what it proved, so that the Coq statement of the
+An accepted result carries the certificate it checked, what it proved and (smt) the solvers that re-checked it
+(`solvers.Unsat`: a structured field, never read back from the words), so that the Coq statement of the
 certificate (`headflow.certificates.kernel.coq.certificate`) is written from the same check, run once.
 It imports only the kernel, the standard library and python-flint (a test holds it to that); SymPy and mpmath
 are never loaded.
@@ -34,7 +35,6 @@ statement to the certificate's claim id first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,39 +44,36 @@ from .loading import load
 from .recheck import Rejected
 
 #: form -> its checker (the form's module holds its shape and its checker).
-FORMS: dict[str, Callable[[dict[str, Any], str, str, dict[str, Any], float], tuple[str, str]]] = {
-    module.FORM: module.check
-    for module in (real_statements, registry_statements, model_statements, equilibrium_statements)
-}
+FORMS = {m.FORM: m.check for m in (real_statements, registry_statements, model_statements, equilibrium_statements)}
 
 
 @dataclass(frozen=True)
 class CheckResult:
     """Whether the file re-checks; what it proves, in words (or why it was rejected). An accepted result also holds
-    the certificate as checked and the sentence of what it proves."""
+    the certificate as checked, the sentence of what it proves and, for smt, the solvers that answered unsat to every
+    problem (in the order they ran; one that ran out of its limits is not among them)."""
 
     ok: bool
-    claim_id: str
     message: str
     certificate: dict[str, Any] | None = None
     proved: str = ""
+    solvers: tuple[str, ...] = ()
 
 
 def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> CheckResult:
     """Re-check one certificate file, registry or claims-file; never raises on a hostile file. Each solver gets
     `solver_seconds` for the file. The one entry point of the kernel: `headflow check-cert` and the tests call it."""
-    claim_id = "?"
     try:
         certificate = load(path)
         claim_id = str(certificate["claim_id"])[:200]
         proved, how = check(certificate, solver_seconds)
-        return CheckResult(True, claim_id, f"ok: {claim_id}: {proved} [{how}]", certificate, proved)
+        return CheckResult(True, f"ok: {claim_id}: {proved} [{how}]", certificate, proved, getattr(how, "solvers", ()))
     except Rejected as exc:
-        return CheckResult(False, claim_id, str(exc))
+        return CheckResult(False, str(exc))
     except OSError as exc:
-        return CheckResult(False, claim_id, f"cannot read: {exc.strerror or exc}")
+        return CheckResult(False, f"cannot read: {exc.strerror or exc}")
     except Exception as exc:  # any other failure on hostile input (a malformed tree: TreeError) is a rejection
-        return CheckResult(False, claim_id, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
+        return CheckResult(False, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
 
 
 def check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
@@ -85,9 +82,8 @@ def check(certificate: dict[str, Any], seconds: float) -> tuple[str, str]:
     if statement is None:
         raise Rejected(f"the certificate of {claim_id[:80]!r} carries no core statement: nothing to check")
     form = statement.get("form")
-    checker = FORMS.get(form) if isinstance(form, str) else None
-    if checker is None:
+    if not isinstance(form, str) or form not in FORMS:
         raise Rejected(f"unknown core statement form {str(form)[:60]!r}")
     if statement.get("claim") != claim_id:  # every form names its claim: a statement filed under another never checks
         raise Rejected(f"the statement is of claim {str(statement.get('claim'))[:80]!r}, not {claim_id[:80]!r}")
-    return checker(statement, claim_id, certificate["kind"], certificate["payload"], seconds)
+    return FORMS[form](statement, claim_id, certificate["kind"], certificate["payload"], seconds)

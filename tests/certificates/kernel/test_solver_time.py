@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from headflow.certificates.kernel import real_statements, solvers
+from headflow.certificates.kernel import real_statements, solvers, verify
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.checks.cli import main
 
@@ -105,4 +105,21 @@ def test_what_counts_as_rechecked(monkeypatch: pytest.MonkeyPatch, z3: str, cvc5
         with pytest.raises(Rejected):
             solvers.recheck_unsat(["problem 1", "problem 2"], 1.0)
     else:
-        assert accepted in solvers.recheck_unsat(["problem 1", "problem 2"], 1.0)
+        how = solvers.recheck_unsat(["problem 1", "problem 2"], 1.0)
+        assert accepted in how
+        assert how.solvers == tuple(solver for solver in ("z3", "cvc5") if said[solver] == "unsat")
+
+
+def test_the_solvers_that_rechecked_are_a_field_of_the_kernel_s_result(
+    busy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel's result names the solvers that answered (a field, kept through the notes the checker adds to
+    the words), so that no caller reads them back from its message."""
+    monkeypatch.setattr(solvers, "answers", lambda solver, texts, seconds: ["unsat"] * len(texts))
+    assert verify.check_file(busy).solvers == ("z3", "cvc5")
+    said = {"z3": solvers.RESOURCE_LIMIT, "cvc5": "unsat"}
+    monkeypatch.setattr(solvers, "answers", lambda solver, texts, seconds: [said[solver]] * len(texts))
+    result = verify.check_file(busy)
+    assert result.ok and result.solvers == ("cvc5",) and "not re-checked by z3" in result.message
+    noted = solvers.Unsat("1 statement(s) unsat in cvc5", ("cvc5",)) + "; 2 cut(s) of exp checked"
+    assert isinstance(noted, solvers.Unsat) and noted.solvers == ("cvc5",)
