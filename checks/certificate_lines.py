@@ -9,12 +9,8 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from headflow.certificates.claims.embedding import embedded, embedded_claim_mismatch, read_embedded
-from headflow.certificates.claims.schema import UserClaim
 from headflow.certificates.errors import InputError
-from headflow.certificates.kernel.loading import load, require_regular
-from headflow.certificates.kernel.verify import CheckResult, check_file
-from headflow.certificates.statements import restated
+from headflow.certificates.kernel.loading import require_regular
 from headflow.checks import coq_files, rechecks
 from headflow.checks.input_bounds import MAX_TIMEOUT, check_range, check_width
 from headflow.checks.progress import progress_bar
@@ -73,33 +69,13 @@ def check_files(args: argparse.Namespace) -> int:
 def _check_one(
     path: Path, args: argparse.Namespace, seconds: float, coq_seconds: float, compare: dict | None, width: int
 ) -> bool:
-    """Check one file (and compare it with the claims file, re-check it in Coq, when asked); print what it proves or
-    why it fails. Whether it passed."""
-    result = check_file(path, seconds)
-    message = " ".join(result.message.split())
-    ok = result.ok
-    if ok and (unread := _unread_claim(result.certificate)) is not None:
-        ok, message = False, unread
-    if ok and compare is not None:
-        mismatch = embedded_claim_mismatch(path, compare) or _restated(path, compare)
-        ok, message = mismatch is None, mismatch or message
-    _write(sys.stdout if ok else sys.stderr, f"{path}: {'' if ok else 'FAIL: '}{message}", width)
-    coq_ok = _coq_line(path, coq_seconds, result, message if ok else None, width) if args.coq else True
-    return ok and coq_ok
-
-
-def _unread_claim(certificate: dict | None) -> str | None:
-    """Why the claim a certificate embeds is not one claim as headflow writes it (None: it is, or the field is null).
-    The embedded claim is provenance, never evidence: the kernel holds it to its form (`{"toml": text}`) and its text
-    is read here by the claims-file loader, so free text (`title`, `statement`), a comment or any other spacing or
-    order than the canonical text is refused naming what is wrong (issue 23: nothing in a certificate is unchecked)."""
-    if certificate is None or certificate["claim"] is None:
-        return None
-    try:
-        read_embedded(certificate["claim"])
-    except InputError as exc:
-        return f"the embedded claim: {exc}"
-    return None
+    """Check one file (the kernel's one check, and what check-cert adds: its embedded claim read and, when asked,
+    compared with the claims file and re-checked in Coq: `rechecks.recheck`); print what it proves or why it fails.
+    Whether it passed."""
+    check = rechecks.recheck(path, args.coq, seconds, coq_seconds, compare, read_claim=True)
+    _write(sys.stdout if check.ok else sys.stderr, f"{path}: {'' if check.ok else 'FAIL: '}{check.message}", width)
+    coq_ok = _coq_line(path, check.coq, check.checkers, width) if check.coq is not None else True
+    return check.ok and coq_ok
 
 
 def _write(stream: IO[str], line: str, width: int) -> None:
@@ -107,24 +83,14 @@ def _write(stream: IO[str], line: str, width: int) -> None:
     stream.write("\n".join(wrapped(line, width, then="    ")) + "\n")
 
 
-def _restated(path: Path, claims: dict[str, UserClaim]) -> str | None:
-    """Why the certificate's core statement is not the one its claim in the user's file elaborates into (None: it
-    is): the file's claim is elaborated again, so a statement that is not the claim's never passes `--claims`."""
-    certificate = load(path)
-    return restated(certificate, embedded(claims[certificate["claim_id"]]))
-
-
-def _coq_line(path: Path, seconds: float, checked: CheckResult, rechecked: str | None, width: int) -> bool:
-    """Print the Coq re-check of one certificate (written from `checked`, the kernel's check of it: it runs once) and
-    the independent checkers that accepted it; False when Coq rejected it (not translatable is no failure)."""
-    verdict = coq_files.check(path, seconds, checked)
+def _coq_line(path: Path, verdict: coq_files.CoqCheck, checkers: list[str], width: int) -> bool:
+    """Print the Coq re-check of one certificate (written from the kernel's one check of it) and the independent
+    `checkers` that accepted it; False when Coq rejected it (not translatable is no failure)."""
     timing = f", {verdict.seconds:.1f} s" if verdict.seconds else ""
     line = f"{verdict.status}: {verdict.message}{timing}"
     if verdict.status == coq_files.REJECTED:
         _write(sys.stderr, f"{path}: FAIL: coq: {line}", width)
         return False
     _write(sys.stdout, f"{path}: coq: {line}", width)
-    checkers = rechecks.accepting(checked, rechecked) if rechecked is not None else []
-    checkers += ["Coq"] if verdict.status == coq_files.RECHECKED else []
     _write(sys.stdout, f"{path}: independent checkers: {', '.join(checkers) or 'none'}", width)
     return True

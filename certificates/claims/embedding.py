@@ -13,14 +13,12 @@ the obligation it re-derives is the claim as the user wrote it, read by the same
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.numbers import TomlFloat
 from headflow.certificates.claims.schema import UserClaim
 from headflow.certificates.errors import InputError
-from headflow.certificates.kernel.loading import load
 
 MAX_EMBEDDED_CHARS = 100_000
 #: The fields of a claim that are the user's own words: never embedded, never printed by the checker.
@@ -75,9 +73,9 @@ def read_embedded(fields: object) -> UserClaim:
     return claims[0]
 
 
-def embedded_claim_mismatch(path: Path, claims: dict[str, UserClaim]) -> str | None:
-    """Why the certificate at `path` does not embed the claim of its id in the user's file (None: it does)."""
-    certificate = load(Path(path))
+def embedded_claim_mismatch(certificate: dict[str, Any], claims: dict[str, UserClaim]) -> str | None:
+    """Why a loaded certificate (the object the kernel checked: the file is read once) does not embed the claim of its
+    id in the user's file (None: it does)."""
     if certificate.get("claim") is None:
         return "not a claims-file certificate: --claims compares only certificates of claims-file claims"
     mine = read_embedded(certificate["claim"])

@@ -10,7 +10,7 @@ from typing import Any
 
 import headflow.checks as checks
 import pytest
-from headflow.certificates.kernel import verify
+from headflow.certificates.kernel import loading, verify
 from headflow.certificates.kernel.format import content_hash
 from headflow.checks import coq_files, rechecks
 from headflow.checks.cli import main
@@ -68,3 +68,38 @@ def test_a_certificate_the_kernel_rejects_is_rejected_on_the_coq_side_without_a_
     assert main(["check-cert", "--coq", "--width=1000", str(forged)]) == 1
     assert f"{forged}: FAIL: coq: {coq_files.REJECTED}" in capsys.readouterr().err
     assert counted == ["golden.inverse"]
+
+
+def test_check_cert_claims_coq_loads_each_certificate_once(
+    written: dict[str, Path], counted: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --claims and --coq too, each certificate file is read and checked once: the embedded claim, the
+    comparison with the claims file and the Coq file all take the kernel's one result (`rechecks.recheck`)."""
+    claims = tmp_path / "claims.toml"
+    claims.write_text(CLAIMS)
+    reads: list[str] = []
+    read = loading.read_bounded
+
+    def reading(path: Any, *rest: Any, **named: Any) -> bytes:
+        reads.append(str(path))
+        return read(path, *rest, **named)
+
+    monkeypatch.setattr(loading, "read_bounded", reading)
+    smt, point = written["c-star.at-most-one"], written["golden.inverse"]
+    assert main(["check-cert", "--coq", f"--claims={claims}", "--width=1000", str(smt), str(point)]) == 0
+    assert counted == ["c-star.at-most-one", "golden.inverse"]
+    assert [r for r in reads if r in (str(smt), str(point))] == [str(smt), str(point)]
+
+
+def test_the_reports_and_check_cert_name_the_same_checkers(
+    written: dict[str, Path], counted: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check-cert's line of independent checkers is the reports' list: one function re-checks for both, and the smt
+    solvers come from the kernel's result (`CheckResult.solvers`), not from its words."""
+    smt = written["c-star.at-most-one"]
+    check = rechecks.recheck(smt, coq=True)
+    assert check.ok and check.checkers == ["check-cert", "z3", "cvc5", "Coq"]
+    assert main(["check-cert", "--coq", "--width=1000", str(smt)]) == 0
+    assert f"{smt}: independent checkers: check-cert, z3, cvc5, Coq" in capsys.readouterr().out
+    words = verify.CheckResult(True, "not re-checked by z3 nor by cvc5", {"kind": "smt"}, "", ("cvc5",))
+    assert rechecks.accepting(words) == ["check-cert", "cvc5"]
