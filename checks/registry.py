@@ -97,6 +97,9 @@ class Claim:
     title: str
     statement: str
     procedures: list[tuple[str, Procedure]] = field(default_factory=list)
+    #: The names of its procedures that write a certificate although their name is no certifying kind's (`headflow
+    #: certify` runs them too): a derivation whose identities the kernel re-derives (`derivations`).
+    certifying: set[str] = field(default_factory=set)
     #: The figures that illustrate the claim in the report: (title, builder), in order.
     figures: list[tuple[str, FigureBuilder]] = field(default_factory=list)
 
@@ -123,26 +126,32 @@ class Registry:
         for claim_id, title, statement in statements:
             self.declare(claim_id, title, statement)
 
-    def procedure(self, claim_id: str, name: str) -> Callable[[Procedure], Procedure]:
-        """Decorator attaching a decision procedure called `name` to a declared claim."""
+    def procedure(self, claim_id: str, name: str, certifies: bool = False) -> Callable[[Procedure], Procedure]:
+        """Decorator attaching a decision procedure called `name` to a declared claim; `certifies`: it writes a
+        certificate although `name` is no certifying kind's (`Claim.certifying`)."""
 
         def attach(function: Procedure) -> Procedure:
             claim = self.get(claim_id)
             if any(existing == name for existing, _ in claim.procedures):
                 raise ValueError(f"claim {claim_id} already has a procedure named {name}")
             claim.procedures.append((name, function))
+            if certifies:
+                claim.certifying.add(name)
             return function
 
         return attach
 
     def derivations(self, home: str, rows: tuple[DerivationRow, ...], name: str = "symbolic") -> None:
-        """Attach, for each (claim id, prove, method), the procedure `derived(prove(), method)` called `name`.
+        """Attach, for each (claim id, prove, method), the procedure `derived(prove(), method)` called `name`,
+        certifying when the kernel re-derives the claim's identities (`gram_identities.has_certificate`: it writes
+        their `gram` certificate).
 
         `home` is the theorem module's `__name__`: the procedure counts as that module's (it is the claim's
         one home), although the function is made here.
         """
         for claim_id, prove, method in rows:
-            self.procedure(claim_id, name)(_derivation_procedure(claim_id, prove, method, home))
+            certifies = gram_identities.has_certificate(claim_id)
+            self.procedure(claim_id, name, certifies)(_derivation_procedure(claim_id, prove, method, home))
 
     def figure(self, claim_id: str, title: str) -> Callable[[FigureBuilder], FigureBuilder]:
         """Decorator declaring a figure of a declared claim: `title` and the function that draws it."""

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from headflow.checks.registry import Claim
 
 HELP = "write certificate files for the claims that have certifying procedures (smt, interval, witness, gram)"
-#: Names of the procedures that write certificates (docs/certificates.md).
+#: Names of the procedures that write certificates (docs/certificates.md); a claim adds its own (`Claim.certifying`:
+#: a derivation that writes a `gram` certificate).
 CERTIFYING = frozenset({"smt", "interval", "witness", "smt+witness", "exact+smt"})
 
 
@@ -32,15 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def certifying_claims(pattern: str | None) -> list[Claim]:
     """The selected claims, each reduced to its certifying procedures (claims without any are skipped)."""
-    from headflow.certificates.provers.gram_identities import has_certificate
     from headflow.checks.registry import Claim, load_all
 
     chosen = []
     for claim in load_all().select(pattern):
-        certifying = CERTIFYING | ({"symbolic"} if has_certificate(claim.id) else set())  # a derivation's gram file
-        procedures = [(name, p) for name, p in claim.procedures if name in certifying]
+        procedures = [(name, p) for name, p in claim.procedures if name in CERTIFYING | claim.certifying]
         if procedures:
-            chosen.append(Claim(claim.id, claim.title, claim.statement, procedures))
+            chosen.append(Claim(claim.id, claim.title, claim.statement, procedures, claim.certifying))
     return chosen
 
 

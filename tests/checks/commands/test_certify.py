@@ -1,0 +1,30 @@
+"""`headflow certify` runs the procedures that write certificates: those of a certifying kind's name, and those a
+claim registered as certifying (a derivation whose identities the kernel re-derives writes a `gram` certificate),
+never a procedure picked out by its name alone."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+from headflow.certificates.provers.gram_identities import has_certificate
+from headflow.checks.commands import certify
+from headflow.checks.registry import Registry
+
+
+def test_a_derivation_is_certifying_where_the_kernel_re_derives_its_identities() -> None:
+    registry, ids = Registry(), ("projection.symmetry", "not.a.gram.claim")
+    for claim_id in ids:
+        registry.declare(claim_id, claim_id, "a statement")
+    registry.derivations(__name__, tuple((claim_id, lambda: None, "symbolic derivation") for claim_id in ids))
+    assert has_certificate("projection.symmetry") and not has_certificate("not.a.gram.claim")
+    assert registry.get("projection.symmetry").certifying == {"symbolic"}
+    assert registry.get("not.a.gram.claim").certifying == set()
+
+
+def test_certify_names_no_procedure_outside_the_certifying_kinds() -> None:
+    """The derivations' gram certificates reach `certify` through `Claim.certifying`: no name is special-cased."""
+    tree = ast.parse(inspect.getsource(certify.certifying_claims))
+    assert "symbolic" not in {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
+    chosen = {claim.id: [name for name, _ in claim.procedures] for claim in certify.certifying_claims("projection.*")}
+    assert chosen and all(names == ["symbolic"] and has_certificate(claim_id) for claim_id, names in chosen.items())
