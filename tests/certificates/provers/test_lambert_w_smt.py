@@ -154,3 +154,16 @@ def test_an_unproved_certificate_makes_the_proof_inconclusive(tmp_path: Path, mo
     assert outcome.verdict is Verdict.INCONCLUSIVE
     assert "did not prove" in outcome.notes
     assert not outcome.certificates
+
+
+@pytest.mark.slow
+def test_reading_b_is_rechecked_by_coq(certificates: dict[str, Path], tmp_path: Path) -> None:
+    """Coq proves the maximiser (its hand proof in `certificates.coq.proofs`); a forged statement is not stated."""
+    from headflow.checks import coq_files
+
+    if coq_files.run.coqc() is None:
+        pytest.skip("coqc missing")
+    verdict = coq_files.check(certificates["T19.lambert-w.reading-b"])
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+    forged = coq_files.check(forged_file(certificates["T19.lambert-w.reading-b"], tmp_path, _drop_cut))
+    assert forged.status != coq_files.RECHECKED
