@@ -20,6 +20,27 @@ _CAUCHY_SCHWARZ = """\
   end.
   split; intro; nra."""
 
+#: lambda_max's maximiser (T19.lambert-w and its reading-b): D = beta (lambda - lambda_max) != 0, so exp(D) >= T(D) >
+#: 1 + D (by cases on D: <= -3, in (-3, 0), > 0); with n - 1 = E_v w and beta lambda_max = 1 + w the goal is
+#: beta E_v (1 + w)(E_d + w - beta lambda) > 0 after multiplying by beta.
+_LAMBDA_MAX = """\
+  assert (hw : w > 0) by nra.
+  assert (hD : beta * lambda + (-1) * beta * lambda_max <> 0).
+  { intro e. apply h3. apply (Rmult_eq_reg_l beta); [ nra | apply Rgt_not_eq; lra ]. }
+  assert (hE : E_d > 1 + (beta * lambda + (-1) * beta * lambda_max)).
+  { remember (beta * lambda + (-1) * beta * lambda_max) as D eqn:hDd.
+    destruct (Rtotal_order D 0) as [hn|[he|hp]]; [ | contradiction | ].
+    - destruct (Rle_lt_dec D (-3)); [ lra | ].
+      assert (h3D : 0 < D * D * (3 + D)) by (apply Rmult_lt_0_compat; nra).
+      nra.
+    - assert (h3D : 0 < D * D * (3 + D)) by (apply Rmult_lt_0_compat; nra).
+      nra. }
+  assert (hn : n = 1 + E_v * w) by lra. subst n. subst E_u.
+  assert (k1 : beta * lambda_max * (E_d + w) * E_v = (1 + w) * (E_d + w) * E_v) by (rewrite h7; ring).
+  assert (k2 : 0 < E_v * (1 + w) * (E_d + w - beta * lambda)).
+  { apply Rmult_lt_0_compat; [ apply Rmult_lt_0_compat; lra | nra ]. }
+  repeat split; try nra."""
+
 #: Statement name -> the tactic lines after `intros`.
 PROOFS: dict[str, str] = {
     "c8-threshold": "  assert (ha : 0 < alpha ^ 2) by nra.\n  split; intro; nra.",
@@ -29,4 +50,5 @@ PROOFS: dict[str, str] = {
     "  assert (hm : (t ^ 2) * ((-1) + H) <= (-1) + n) by nra.\n  nra.",
     "positive-region": "  hf_summary H n c q_star. split; intro; nra.",
     "cauchy-schwarz-exact": _CAUCHY_SCHWARZ,
+    "lambda-max-maximiser": _LAMBDA_MAX,
 }

@@ -229,6 +229,140 @@ def golden_statements() -> tuple[SmtStatement, ...]:
     )
 
 
+# ---------------------------------------------------------------- exp and Lambert W as constants
+
+#: Values of exp as real constants (E_x stands for exp(x)), known through true facts only: E_x > 0, a product
+#: E_a E_b = E_(a+b), and Taylor's cuts at 0 of odd degree 3, T(y) = 1 + y + y^2/2 + y^3/6 <= exp(y) for every real
+#: y (the remainder e^xi y^4/24 is >= 0), as a lower cut E_y >= T(y) and an upper cut E_y T(-y) <= 1 (the lower cut of
+#: exp(-y) times E_y = 1/exp(-y)): the facts `certificates.kernel.real_encoding` allows its exponential atoms.
+EXP_FACTS = (
+    "E_x stands for exp(x), known only by true facts: E_x > 0, E_a E_b = E_(a+b), and the Taylor cuts "
+    "exp(y) >= T(y) and exp(y) T(-y) <= 1, T(y) = 1 + y + y^2/2 + y^3/6 (odd degree: below exp on all reals)"
+)
+#: Real constants of these statements (`beta` here is real, not the positive symbol of the point obligations: a
+#: hypothesis beta > 0 must stay in the statement, not evaluate to True).
+lam, lam_max, w, b, r = sp.symbols("lambda lambda_max w beta r", real=True)
+u_1, u_c, E_u, E_v, E_d, E_c, E_w, E_x = sp.symbols("u_1 u_c E_u E_v E_d E_c E_w E_x", real=True)
+
+
+def taylor_cut(y: sp.Expr) -> sp.Expr:
+    """T(y) = 1 + y + y^2/2 + y^3/6, the odd-degree Taylor polynomial of exp at 0, <= exp(y) for every real y."""
+    return sum(y**k / sp.factorial(k) for k in range(4))  # type: ignore[no-any-return]
+
+
+def _ratio_facts(high: sp.Symbol, low: sp.Symbol, step: sp.Expr, upper: bool = False) -> tuple[sp.Basic, ...]:
+    """E_d = exp(step) > 0 with high = low E_d (exp(a + step) = exp(a) exp(step)) and its lower cut (and upper)."""
+    cuts = (E_d >= taylor_cut(step), *((E_d * taylor_cut(-step) <= 1,) if upper else ()))
+    return (E_d > 0, sp.Eq(high, low * E_d), *cuts)
+
+
+def _fraction_below(smaller: sp.Expr, larger: sp.Expr) -> sp.Boolean:
+    """smaller < larger for two fractions with positive denominators: both denominators > 0 and the cross product."""
+    (a, b), (c_, d) = sp.fraction(sp.together(smaller)), sp.fraction(sp.together(larger))
+    return sp.And(b > 0, d > 0, sp.expand(a * d) < sp.expand(c_ * b))
+
+
+@functools.cache
+def lambda_max_statements() -> tuple[SmtStatement, ...]:
+    """T19.lambert-w.reading-b: lambda_max = (1 + W((n-1)/e))/beta is positive and the unique maximiser of phi."""
+    closed = closed_forms.lambda_max(n, b)
+    (lambert,) = closed.atoms(sp.LambertW)
+    phi_at = {lam: closed_forms.rate(lam, n, b), lam_max: closed_forms.rate(lam_max, n, b)}
+    phi_at = {key: value.subs({sp.exp(b * lam): E_u, sp.exp(b * lam_max): E_v}) for key, value in phi_at.items()}
+    return (
+        SmtStatement(
+            "lambda-max-maximiser",
+            "for all real n >= 2, beta > 0: W((n-1)/e) is defined ((n-1)/e >= -1/e), lambda_max = "
+            "(1 + W((n-1)/e))/beta > 0, and phi(lambda) < phi(lambda_max) for every lambda > 0, lambda != "
+            "lambda_max; w = W((n-1)/e) by w >= -1 (the principal branch) and w e^w = (n-1)/e, written "
+            f"w E_v = n - 1 with E_v = exp(1 + w) = exp(beta lambda_max); {EXP_FACTS}",
+            (n, b, lam, lam_max, w, E_u, E_v, E_d),
+            (
+                n >= 2,
+                b > 0,
+                lam > 0,
+                sp.Ne(lam, lam_max),
+                w >= -1,
+                E_v > 0,
+                sp.Eq(w * E_v, n - 1),
+                sp.Eq(b * lam_max, sp.cancel(b * closed.subs(lambert, w))),
+                *_ratio_facts(E_u, E_v, b * lam - b * lam_max),
+            ),
+            sp.And(n - 1 >= -1, lam_max > 0, _fraction_below(phi_at[lam], phi_at[lam_max])),
+        ),
+    )
+
+
+@functools.cache
+def lambert_w_statements() -> tuple[SmtStatement, ...]:
+    """T19.lambert-w: c*(H) algebraic, W_0(c e^c) = c for every c >= -1 (the trivial sense), lambda_max the W constant,
+    and lambda_c pinned by (u-2)e^u = (n-1)(u+2): phi'' has the sign of g, g changes sign once, at u_c > 2."""
+    g = closed_forms.lambda_c_equation(u, n)
+    numerator, denominator = sp.fraction(sp.together(sp.diff(closed_forms.rate(lam, n, b), lam, 2)))
+    if denominator != (sp.exp(b * lam) + n - 1) ** 3:
+        raise ValueError(f"phi'' is not a fraction over (exp(beta lambda) + n - 1)^3: {denominator}")
+    second = numerator.subs(sp.exp(b * lam), E_u) * r**3  # phi'' with r = 1/(E_u + n - 1)
+    at = {u: b * lam, sp.exp(u): E_u}
+    return (
+        c_star_statements()[0],
+        SmtStatement(
+            "w0-defined",
+            "for every real c >= -1, c e^c >= -1/e: W_0 (defined on [-1/e, oo)) is defined at c e^c; written "
+            f"c E_x >= -1 with E_x = exp(c + 1); {EXP_FACTS}",
+            (c, E_x),
+            (c >= -1, E_x > 0, E_x * taylor_cut(-(c + 1)) <= 1),
+            c * E_x >= -1,
+        ),
+        SmtStatement(
+            "w0-trivial",
+            "for every real c >= -1, W_0(c e^c) = c: w >= -1 with w e^w = c e^c is w = c (E_c = exp(c), E_w = exp(w)); "
+            f"{EXP_FACTS}",
+            (c, w, E_c, E_w, E_d),
+            (c >= -1, w >= -1, E_c > 0, *_ratio_facts(E_w, E_c, w - c, upper=True), sp.Eq(w * E_w, c * E_c)),
+            sp.Eq(w, c),
+        ),
+        *lambda_max_statements(),
+        SmtStatement(
+            "lambda-c-inflection",
+            "for all real n >= 2, beta > 0, lambda > 0: phi''(lambda) (SymPy's second derivative of phi, written with "
+            "E_u = exp(beta lambda) and r = 1/(E_u + n - 1)) has the sign of g(u) = (u-2)e^u - (n-1)(u+2) at "
+            "u = beta lambda",
+            (n, b, lam, E_u, r),
+            (n >= 2, b > 0, lam > 0, E_u > 0, sp.Eq(r * (E_u + n - 1), 1)),
+            sp.And(sp.Equivalent(second > 0, g.subs(at) > 0), sp.Equivalent(second < 0, g.subs(at) < 0)),
+        ),
+        SmtStatement(
+            "lambda-c-above-two",
+            "for all real n >= 2: a positive root u_c of g(u) = (u-2)e^u - (n-1)(u+2) has u_c > 2 (E_c = exp(u_c) > 0)",
+            (n, u_c, E_c),
+            (n >= 2, u_c > 0, E_c > 0, sp.Eq(g.subs({u: u_c, sp.exp(u): E_c}), 0)),
+            u_c > 2,
+        ),
+        SmtStatement(
+            "lambda-c-sign-change",
+            "for all real n >= 2: g(2) < 0 < g(n + 3), so g has a root in (2, n + 3) (by continuity, the intermediate "
+            f"value theorem; E_c = exp(2), E_u = exp(n + 3)); {EXP_FACTS}",
+            (n, E_c, E_u),
+            (n >= 2, E_c > 0, E_u >= taylor_cut(n + 3)),
+            sp.And(g.subs({u: 2, sp.exp(u): E_c}) < 0, g.subs({u: n + 3, sp.exp(u): E_u}) > 0),
+        ),
+        *(
+            SmtStatement(
+                f"lambda-c-{side}",
+                f"for all real n >= 2 and a positive root u_c of g: g(u_1) {relation} 0 for every u_1 {where}, so u_c "
+                f"is the only positive root and phi'' changes sign there; {EXP_FACTS}",
+                (n, u_c, u_1, E_c, E_u, E_d),
+                (n >= 2, u_c > 0, u_1 > 0, order, E_low > 0, sp.Eq(g.subs({u: u_c, sp.exp(u): E_c}), 0), *facts),
+                sp.Lt(g.subs({u: u_1, sp.exp(u): E_u}), 0) if relation == "<" else g.subs({u: u_1, sp.exp(u): E_u}) > 0,
+            )
+            for side, relation, where, order, E_low, facts in (
+                ("below-root", "<", "in (0, u_c)", u_1 < u_c, E_u, _ratio_facts(E_c, E_u, u_c - u_1)),
+                ("above-root", ">", "> u_c", u_1 > u_c, E_c, _ratio_facts(E_u, E_c, u_1 - u_c)),
+            )
+        ),
+    )
+
+
 # ---------------------------------------------------------------- exact points
 
 Condition = tuple[str, sp.Expr, str]
@@ -520,6 +654,18 @@ SMT: dict[str, SmtObligation] = {
         "against the reading: c*(H) is a root of c^2 + (H-1)c - 1 for every real H >= 1, an algebraic function of "
         "H (no Lambert W needed)",
         algebraic_statements,
+    ),
+    "T19.lambert-w": SmtObligation(
+        "c*(H) is algebraic (a root of c^2 + (H-1)c - 1) and a Lambert W value only in the sense W_0(c e^c) = c of "
+        "every c >= -1; lambda_max = (1 + W((n-1)/e))/beta is the unique maximiser of phi on lambda > 0; the "
+        "inflection point lambda_c = u_c/beta is pinned by (u-2)e^u = (n-1)(u+2): phi'' has the sign of its left "
+        "minus right side g, which is < 0 below its one positive root u_c and > 0 above, and u_c > 2",
+        lambert_w_statements,
+    ),
+    "T19.lambert-w.reading-b": SmtObligation(
+        "for every n >= 2 and beta > 0, lambda_max = (1 + W((n-1)/e))/beta (principal branch) is positive and the "
+        "unique maximiser of phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) on lambda > 0",
+        lambda_max_statements,
     ),
     "T19.threshold": SmtObligation(
         "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: Condition 8 holds iff "

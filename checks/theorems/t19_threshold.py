@@ -11,7 +11,10 @@ How each is decided:
   the closed forms (`headflow.identities.scalar_regime`, `headflow.identities.energy`); the "c* needs Lambert W" reading
   is REFUTED exactly (c* is a quadratic surd). c-star, golden and that refutation also carry SMT certificates of
   their statements (`certificates.statements.registry.c_star_statements`, `golden_statements`: the square roots
-  as symbols s >= 0 with s^2 = the radicand), which check-cert, z3, cvc5 and Coq re-check.
+  as symbols s >= 0 with s^2 = the radicand), which check-cert, z3, cvc5 and Coq re-check; lambert-w and its
+  reading-b carry one once PROVED (`lambert_w_statements`, `lambda_max_statements`: W((n-1)/e) as w >= -1 with
+  w exp(1 + w) = n - 1, values of exp as constants with true facts: products, Taylor cuts), written by
+  `with_certificate`, which the kernel must accept or the verdict is INCONCLUSIVE.
 - smt (threshold and its readings): in this regime Condition 8 is the polynomial margin
   alpha^2 ((n-1) - (H-1) t^2) with t = exp(alpha beta) > 0 (`headflow.identities.condition8_scalar`); beta*
   enters through q* = exp(2 alpha beta*) and c* through its defining polynomial. Since exp and log are
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import sympy as sp
+from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.smt import certify, decide
 from headflow.certificates.provers.witness import certify_obligation_point
 from headflow.certificates.statements import registry as obligations
@@ -122,7 +126,6 @@ REGISTRY.derivations(
             prove_equal_heads_monotonicity,
             "symbolic (SymPy): E_h = E/H, then Theorem 11's derivation",
         ),
-        ("T19.lambert-w.reading-b", prove_lambda_max, METHOD),
     ),
 )
 
@@ -152,12 +155,37 @@ def _lambert_w(ctx: Context) -> Outcome:
     )
     d.include(prove_lambda_max(), "lambda_max")
     d.include(prove_lambda_c_equation(), "lambda_c")
-    outcome = derived(d, METHOD)
+    outcome = with_certificate(ctx, derived(d, METHOD))
     if outcome.verdict is Verdict.PROVED:
         outcome.finding = (
             "c*(H) is algebraic (a quadratic surd in H), not a Lambert W expression; the Lambert W constant of "
             "the scalar regimes is lambda_max = (1 + W((n-1)/e))/beta"
         )
+    return outcome
+
+
+@REGISTRY.procedure("T19.lambert-w.reading-b", "symbolic")
+def _lambda_max(ctx: Context) -> Outcome:
+    return with_certificate(ctx, derived(prove_lambda_max(), METHOD))
+
+
+def with_certificate(ctx: Context, outcome: Outcome) -> Outcome:
+    """A PROVED outcome with the SMT certificate of the claim's statement (`certificates.statements.registry.SMT`),
+    once z3 proved it and the kernel re-checked the file; when either does not, INCONCLUSIVE: SymPy and the
+    certificate disagree, and neither is taken (as for the identities' gram certificates)."""
+    if outcome.verdict is not Verdict.PROVED:
+        return outcome
+    smt = certify_statements(ctx)
+    if smt.verdict is not Verdict.CERTIFIED:
+        notes = f"SymPy proved it, but z3 did not prove the statement of its certificate: {smt.notes}"
+        return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=smt.details)
+    checked = check_file(Path(smt.certificates[0]))
+    if not checked.ok:
+        notes = f"SymPy proved it, but the kernel rejected its certificate: {checked.message}"
+        return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=smt.details)
+    outcome.certificates = smt.certificates
+    outcome.steps = [*outcome.steps, *smt.steps]
+    outcome.method = f"{outcome.method}; SMT certificate of the statement (z3, re-checked by the kernel)"
     return outcome
 
 
