@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
-from headflow.checks.model import families
+from headflow.checks.model import families, formulas
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 from scipy.optimize import minimize
@@ -582,5 +582,5 @@ def rate_error_bounds(cfg: Configuration, xdot: np.ndarray, sdot: np.ndarray, qu
         mean_error = np.max(sdot_error, axis=-1, keepdims=True)
         terms = cfg.beta * p * (np.abs(sdot) + np.max(np.abs(sdot), axis=-1, keepdims=True))
         return np.sum(cfg.beta * p * log_p * (sdot_error + mean_error) + terms * (log_p * relative + ops * u), axis=-1)
-    e = np.exp(cfg.beta * model.scores(cfg))
+    e = formulas.numerators(cfg.beta * model.scores(cfg), "usa")  # exp(beta s)
     return np.sum(e * (sdot_error + np.abs(sdot) * relative), axis=(1, 2)) / (2.0 * cfg.n**2)

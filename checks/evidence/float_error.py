@@ -22,7 +22,8 @@ from functools import cached_property
 import numpy as np
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
-from headflow.checks.model.token_blocks import heads_of, scalar_parts
+from headflow.checks.model.formulas import scalar_parts
+from headflow.checks.model.token_blocks import heads_of
 
 #: The unit roundoff of float64.
 UNIT = 2.0**-53

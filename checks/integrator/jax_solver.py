@@ -21,7 +21,7 @@ the new state, evaluated once a step is accepted) is left out after the run's la
 when no record falls inside that step.
 
 Softmax's numerators are exp(beta s) unshifted while the step's states keep |beta s| <= UNSHIFTED_SOFTMAX_BOUND
-(the numpy field's rule, on `jax_field.score_bound`; no pass for the row maxima). A step whose states leave the
+(the numpy field's rule, on `formulas.score_bound`; no pass for the row maxima). A step whose states leave the
 bound is discarded and the run goes on from it with the shifted loop, compiled then (status _UNBOUNDED): the same
 function, to rounding, in both loops.
 """
@@ -47,7 +47,7 @@ from headflow.checks.integrator.trajectory import (
     retract,
     trial_step,
 )
-from headflow.checks.model import jax_field
+from headflow.checks.model import formulas, jax_field
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND
 
@@ -157,7 +157,7 @@ def _segment(method: str, attention: str, geometry: str, shifted: bool) -> Calla
             if last_in_error:
                 K.append(f(y_new))
             bounded = (
-                jax_field.score_bound(jnp.concatenate([*states, y_new]), M, jnp) <= UNSHIFTED_SOFTMAX_BOUND
+                formulas.score_bound(jnp.concatenate([*states, y_new]), M, jnp) <= UNSHIFTED_SOFTMAX_BOUND
                 if guarded
                 else True
             )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from headflow.certificates.errors import InputError
 from headflow.checks.model import field as model
+from headflow.checks.model import formulas
 from headflow.checks.model.configuration import Configuration
 
 
@@ -80,16 +81,11 @@ def phase_velocity(theta: np.ndarray, lambdas: np.ndarray, beta: float, attentio
     total = np.zeros(n)
     for lam in np.asarray(lambdas, dtype=float):
         score = beta * lam * np.cos(difference)
-        if attention == "usa":
-            weight = np.exp(score) / n
-        elif attention == "softmax":
-            weight = np.exp(score - score.max(axis=1, keepdims=True))
-            weight /= weight.sum(axis=1, keepdims=True)
-        elif attention == "relu":
-            weight = np.maximum(score, 0.0) / n
-        else:
+        if attention not in formulas.KINDS:
             raise InputError("attention", attention, "expected usa, softmax or relu")
-        total += lam * np.sum(weight * np.sin(difference), axis=1)
+        weight = formulas.weights(formulas.numerators(score, attention, shifted=True), attention, n)
+        scale = 1.0 / n if attention == "usa" else 1.0  # c of v = c sum_h sum_j w^h_ij W_h x_j
+        total += scale * lam * np.sum(weight * np.sin(difference), axis=1)
     return total
 
 

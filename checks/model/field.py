@@ -14,11 +14,11 @@ from functools import partial
 import numpy as np
 from headflow.certificates.errors import InputError
 from headflow.certificates.kernel.vocabulary import DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
-from headflow.checks.model import memory
+from headflow.checks.model import formulas, memory
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.token_blocks import EXP_SAFE_BOUND as EXP_SAFE_BOUND  # re-exported: the float model's bounds
 from headflow.checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND as UNSHIFTED_SOFTMAX_BOUND
-from headflow.checks.model.token_blocks import Heads, heads_of, require_whole, row_blocks, scalar_parts
+from headflow.checks.model.token_blocks import Heads, heads_of, require_whole, row_blocks
 
 #: The geometries whose tokens are unit vectors moving tangentially: <xdot_i, x_i> = 0 exactly, so a score's own rate
 #: ds^h_ii/dt = <xdot_i, (M_h + M_h^T) x_i> keeps only the part of M_h beyond its multiple of I (`score_rates`).
@@ -26,8 +26,8 @@ TANGENT_GEOMETRIES = ("sphere", "ngpt")
 
 
 def project(X: np.ndarray, U: np.ndarray) -> np.ndarray:
-    """Row-wise tangent projection P⊥_x(u) = u - <u, x> x (X and U of the same shape)."""
-    return U - np.sum(U * X, axis=-1, keepdims=True) * X
+    """Row-wise tangent projection P⊥_x(u) = u - <u, x> x (X and U of the same shape; `formulas.project`)."""
+    return formulas.project(X, U)
 
 
 def scores(cfg: Configuration) -> np.ndarray:
@@ -53,13 +53,7 @@ def _distribution_blocks(cfg: Configuration) -> Iterator[tuple[slice, np.ndarray
         raise InputError("interaction", cfg.interaction.text, "attention entropies are defined for exp(beta s) only")
     softmax = cfg if cfg.attention == "softmax" else replace(cfg, attention="softmax")
     for rows, z in heads_of(softmax).weight_blocks(cfg.tokens):
-        yield rows, _normalized(z)
-
-
-def _normalized(z: np.ndarray) -> np.ndarray:
-    """z_ij / sum_j z_ij in place: a block of softmax numerators (H, b, n) turned into distributions."""
-    z /= z.sum(axis=-1, keepdims=True)
-    return z
+        yield rows, formulas.weights(z, "softmax", cfg.n)  # the numerators over their row sums, in place
 
 
 def attention_distributions(cfg: Configuration) -> np.ndarray:
@@ -74,12 +68,7 @@ def attention_distributions(cfg: Configuration) -> np.ndarray:
 
 def weights(cfg: Configuration) -> np.ndarray:
     """The attention weights w^h_ij of the configuration's kind, shape (H, n, n)."""
-    z = _assembled(cfg)
-    if cfg.attention == "softmax":
-        z /= z.sum(axis=-1, keepdims=True)
-    elif cfg.attention == "relu":
-        z /= cfg.n
-    return z
+    return formulas.weights(_assembled(cfg), cfg.attention, cfg.n)
 
 
 def head_outputs(cfg: Configuration) -> np.ndarray:
@@ -95,12 +84,12 @@ CENTERED_SIZE = 200_000
 
 def head_output_parts(cfg: Configuration) -> tuple[np.ndarray, np.ndarray]:
     """(c, R) with f^h_i = c^h_i x_i + R^h_i exactly, shapes (H, n) and (H, n, d): with Z^h_i = sum_j w^h_ij and
-    W_h = mu_h I + W'_h (`token_blocks.scalar_parts`), c^h_i = Z^h_i mu_h and R^h_i = W_h sum_j w^h_ij (x_j - x_i) +
+    W_h = mu_h I + W'_h (`formulas.scalar_parts`), c^h_i = Z^h_i mu_h and R^h_i = W_h sum_j w^h_ij (x_j - x_i) +
     Z^h_i W'_h x_i, the differences formed before they are weighted. P⊥_{x_i}(f^h_i) = P⊥_{x_i}(R^h_i) at unit
     tokens: a token's own term and those of tokens at or near x_i (weights up to e^(beta lambda)) enter only by
     their small differences, never cancelled after the sum (issue 39)."""
     w, X = weights(cfg), cfg.tokens
-    mu, rest = scalar_parts(cfg.values)
+    mu, rest = formulas.scalar_parts(cfg.values)
     Z = w.sum(axis=-1)
     pulled = np.einsum("hij,ijd->hid", w, X[None, :, :] - X[:, None, :])
     R = pulled @ np.swapaxes(cfg.values, 1, 2) + Z[..., None] * (X @ np.swapaxes(rest, 1, 2))
@@ -287,7 +276,7 @@ def _score_rate_blocks(
 ) -> Callable[[slice], np.ndarray]:
     """rows -> ds^h_ij/dt = <xdot_i, M_h x_j> + <x_i, M_h xdot_j> of those rows, shape (H, b, n). With `tangent`
     (default: the geometry is one of TANGENT_GEOMETRIES; the caller says so for rates of unit directions), the own
-    rates ds^h_ii/dt are <xdot_i, (M'_h + M'_h^T) x_i>, M'_h = M_h - mu_h I (`token_blocks.scalar_parts`): mu_h's
+    rates ds^h_ii/dt are <xdot_i, (M'_h + M'_h^T) x_i>, M'_h = M_h - mu_h I (`formulas.scalar_parts`): mu_h's
     part 2 mu_h <xdot_i, x_i> is exactly 0 there, and in floats the rounding of xdot_i's radial part times
     e^(beta lambda) would swamp dE/dt (issue 39)."""
     X = cfg.tokens
@@ -295,7 +284,7 @@ def _score_rate_blocks(
     moving, fixed = Xdot @ cfg.score_matrices, X @ cfg.score_matrices
     own = None
     if cfg.geometry in TANGENT_GEOMETRIES if tangent is None else tangent:
-        rest = scalar_parts(cfg.score_matrices)[1]
+        rest = formulas.scalar_parts(cfg.score_matrices)[1]
         if cfg.H * cfg.n * cfg.n * cfg.d <= CENTERED_SIZE:
             return _centered_score_rates(cfg, Xdot, rest)
         own = np.einsum("id,hde,ie->hi", Xdot, rest + np.swapaxes(rest, 1, 2), X)

@@ -14,6 +14,10 @@ jitted solve (`headflow.checks.integrator.jax_solver`); its (H, n, n) weights ar
 Float64 is switched on only around the backend's own calls (`float64`), never globally. jax is the optional
 extra `headflow[jit]`; without it every entry point raises "install headflow[jit]".
 Agreement with `field.token_velocity` to ~1e-13 is pinned by tests/checks/integrator/test_jax_backend.py.
+
+The formulas are `headflow.checks.model.formulas`' (the numpy field's own, run with xp = jax.numpy); this module
+holds what is jax's alone: the import and the float64 context, the options covered, the blocks of query rows as a
+`lax.map`, the own weights moved out by indexed updates, and the jitted compilation.
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ from typing import Any
 
 import numpy as np
 from headflow.certificates.errors import InputError
+from headflow.checks.model import formulas
 from headflow.checks.model.configuration import Configuration
-from headflow.checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole, scalar_parts
+from headflow.checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND, require_whole
 
 #: The jitted field's weights (bytes of H x b x n floats): whole while the (H, n, n) array takes at most WHOLE_BYTES,
 #: else in blocks of query rows of at most BLOCK_BYTES. Measured on one core: n = 512, H = 8 (16 MiB) is faster
@@ -75,16 +80,10 @@ def require_supported(cfg: Configuration) -> None:
     require_whole(cfg, 2, "the jax backend's scores and weights")
 
 
-def score_bound(X: Any, M: Any, xp: ModuleType = np) -> Any:
-    """A bound on max |s^h_ij| = |<x_i, M_h x_j>|: max_h ||M_h||_F max_i |x_i|^2 (the second of the bounds of
-    `token_blocks.Heads`); `xp` the array namespace (jax.numpy inside a jitted step)."""
-    return xp.sqrt(xp.max(xp.sum(M * M, axis=(1, 2)))) * xp.max(xp.sum(X * X, axis=1))
-
-
 def unshifted(X: np.ndarray, M: np.ndarray) -> bool:
     """Whether softmax's numerators may be exp(s) unshifted at X for score matrices M (beta folded in): the rule of
-    the numpy field, |s| <= UNSHIFTED_SOFTMAX_BOUND, on the bound `score_bound`."""
-    return bool(score_bound(X, M) <= UNSHIFTED_SOFTMAX_BOUND)
+    the numpy field, |s| <= UNSHIFTED_SOFTMAX_BOUND, on the bound `formulas.score_bound`."""
+    return bool(formulas.score_bound(X, M) <= UNSHIFTED_SOFTMAX_BOUND)
 
 
 def query_rows(n: int, H: int) -> int:
@@ -102,7 +101,7 @@ def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: boo
     Each head is a batched product, (X M_h) X^T, then weights times the rows W_h x_j, summed over heads; the
     softmax's division by its row sums is taken after the product (on H n d entries, not H n n). The query rows
     go in blocks of `query_rows` (a `lax.map` over blocks, the last one padded with zero rows). On the sphere the
-    form of `Heads.velocity_parts`: with W_h = mu_h I + W'_h (`token_blocks.scalar_parts`), a token's own weight
+    form of `Heads.velocity_parts`: with W_h = mu_h I + W'_h (`formulas.scalar_parts`), a token's own weight
     w^h_ii multiplies W'_h x_i only, and the projection takes P⊥_{x_i} of the rest R_i, never cancelling the own
     term's e^(beta lambda) (issue 39); the same field at unit tokens, and the same off the sphere (the stages of a
     step) as the numpy engine's."""
@@ -113,27 +112,21 @@ def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: boo
     values = X @ jnp.swapaxes(W, 1, 2)  # rows W_h x_j, (H, n, d)
     sphere = geometry == "sphere"
     if sphere:
-        rest_t = jnp.swapaxes(scalar_parts(W, jnp)[1], 1, 2)  # rows W'_h x_i of the query rows: Q W'_h^T
+        rest_t = jnp.swapaxes(formulas.scalar_parts(W, jnp)[1], 1, 2)  # rows W'_h x_i of the query rows: Q W'_h^T
 
     def heads(Q: Any, start: Any) -> Any:
         """sum_h of the heads' outputs at the query rows Q (b, d) from row `start` on (on the sphere less their
         own terms' multiples of x_i)."""
-        z = (Q @ M) @ X.T  # beta s^h_ij, (H, b, n)
-        if attention == "softmax":
-            weights = jnp.exp(z - jnp.max(z, axis=-1, keepdims=True) if shifted else z)
-        else:
-            weights = jnp.exp(z) if attention == "usa" else jnp.maximum(z, 0.0)
-        sums = jnp.sum(weights, axis=-1, keepdims=True) if attention == "softmax" else None  # with w^h_ii
+        z = formulas.numerators((Q @ M) @ X.T, attention, shifted, xp=jnp)  # of beta s^h_ij, (H, b, n)
+        sums = jnp.sum(z, axis=-1, keepdims=True) if attention == "softmax" else None  # with w^h_ii
         if sphere:  # w^h_ii moved out of the weights (H b entries; a padded row's key j = i lies past n)
             queries = jnp.arange(Q.shape[0])
-            own = weights.at[:, queries, start + queries].get(mode="fill", fill_value=0.0)
-            weights = weights.at[:, queries, start + queries].set(0.0, mode="drop")
-            outputs = weights @ values + own[..., None] * (Q @ rest_t)
+            own = z.at[:, queries, start + queries].get(mode="fill", fill_value=0.0)
+            z = z.at[:, queries, start + queries].set(0.0, mode="drop")
+            outputs = z @ values + formulas.own_rest(own, Q, rest_t)
         else:
-            outputs = weights @ values
-        if sums is not None:
-            return (outputs / sums).sum(axis=0)
-        return outputs.sum(axis=0) / n
+            outputs = z @ values
+        return formulas.velocity(outputs, sums, attention, n, xp=jnp)
 
     rows = query_rows(n, M.shape[0])
     if rows == n:
@@ -143,9 +136,7 @@ def velocity(X: Any, M: Any, W: Any, attention: str, geometry: str, shifted: boo
         queries = jnp.pad(X, ((0, blocks * rows - n), (0, 0))).reshape(blocks, rows, X.shape[1])
         starts = rows * jnp.arange(blocks)
         V = jax.lax.map(lambda block: heads(*block), (queries, starts)).reshape(blocks * rows, X.shape[1])[:n]
-    if sphere:
-        return V - jnp.sum(V * X, axis=1, keepdims=True) * X
-    return V
+    return formulas.project(X, V, xp=jnp) if sphere else V
 
 
 @cache

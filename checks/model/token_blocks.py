@@ -15,13 +15,11 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterator
-from types import ModuleType
-from typing import Any
 
 import numpy as np
 from headflow.certificates.errors import InputError
+from headflow.checks.model import formulas, memory
 from headflow.checks.model import interaction as stated
-from headflow.checks.model import memory
 from headflow.checks.model.configuration import Configuration
 
 #: Above this bound on |beta s^h_ij|, softmax numerators are shifted by their row maxima: below it,
@@ -36,53 +34,19 @@ EXP_SAFE_BOUND = 709.0
 KEY_TILE = 1024
 
 
-def exp_in_place(values: np.ndarray, bound: float) -> np.ndarray:
-    """exp(values), written over `values` (no new n x n array); `bound` >= max |values|.
-
-    The inputs are finite (validated tokens), so the result is finite unless some entry overflowed; below
-    EXP_SAFE_BOUND none can, above it the maximum shows it without a second full-size array.
-    """
-    if bound <= EXP_SAFE_BOUND:
-        return np.exp(values, out=values)
-    with np.errstate(over="ignore"):
-        result = np.exp(values, out=values)
+def numerators_in_place(z: np.ndarray, attention: str, bound: float, mask: np.ndarray | None = None) -> np.ndarray:
+    """The kind's numerators (`formulas.numerators`) written over the block z; `bound` >= max |z| decides softmax's
+    shift (past UNSHIFTED_SOFTMAX_BOUND) and, past EXP_SAFE_BOUND, an exponential's overflow is an InputError (the
+    inputs are finite, validated tokens: the maximum shows an overflow without a second full-size array); `mask`
+    broadcast against z."""
+    shifted = bound > UNSHIFTED_SOFTMAX_BOUND
+    if bound <= EXP_SAFE_BOUND or attention != "usa":
+        return formulas.numerators(z, attention, shifted, mask)
+    with np.errstate(over="ignore", invalid="ignore"):
+        result = formulas.numerators(z, attention, shifted, mask)
     if not np.isfinite(np.max(result)):
         raise InputError("beta*scores", "> 709.78", "exp overflows float64; lower beta or the head scale")
     return result
-
-
-def softmax_numerators(z: np.ndarray, bound: float, mask: np.ndarray | None = None) -> np.ndarray:
-    """exp(z - shift) in place on a block z of shape (b, H, n), shift = the row maxima when `bound` (>= max |z|)
-    allows overflow, else 0; a masked entry (mask (b, n) false) is set to -inf first, so its numerator is 0 and
-    the row maxima are over the unmasked ones."""
-    if mask is not None:
-        np.copyto(z, -np.inf, where=~mask[:, None, :])
-    if bound > UNSHIFTED_SOFTMAX_BOUND:
-        z -= z.max(axis=-1, keepdims=True)
-    return np.exp(z, out=z)
-
-
-def _relu_in_place(z: np.ndarray, bound: float) -> np.ndarray:
-    """max(z, 0) in place (the relu weights' n x n part; no overflow to guard)."""
-    return np.maximum(z, 0.0, out=z)
-
-
-#: The elementwise pass of each kind's weights in place on a block, without a mask or a stated phi.
-_ELEMENTWISE = {"softmax": softmax_numerators, "usa": exp_in_place, "relu": _relu_in_place}
-
-
-def scalar_parts(A: Any, xp: ModuleType = np) -> tuple[Any, Any]:
-    """(mu_h, A_h - mu_h I) of a stack of square matrices (H, d, d): mu_h = A_h[0, 0] where A_h is exactly that
-    multiple of I (the rest then exactly 0), else the mean of A_h's diagonal. On the sphere the tangent projection of
-    mu_h x_i at x_i is exactly 0, so a token's own term A_h x_i enters the tangent velocity only through the rest:
-    computed that way, the self-term's e^(beta lambda) never meets its own cancellation (issue 39). `xp` the array
-    namespace (jax.numpy inside the jitted field, `headflow.checks.model.jax_field`)."""
-    d = A.shape[-1]
-    corner = A[:, 0, 0]
-    scalar = corner[:, None, None] * xp.eye(d)
-    exact = xp.all(xp.equal(A, scalar), axis=(1, 2))
-    mu = xp.where(exact, corner, xp.trace(A, axis1=1, axis2=2) / d)
-    return mu, A - mu[:, None, None] * xp.eye(d)
 
 
 def finite_tokens(X: np.ndarray) -> float:
@@ -112,13 +76,14 @@ class Heads:
         n, d, H = cfg.n, cfg.d, cfg.H
         M = cfg.score_matrices
         #: |beta s^h_ij| <= norm * |x_i| |x_j| (the Frobenius norm bounds the operator norm).
-        self.norm = abs(cfg.beta) * float(np.sqrt(np.max(np.einsum("hij,hij->h", M, M))))
+        self.norm = abs(cfg.beta) * float(formulas.head_norm(M))
         #: [beta M_1 ... beta M_H] and [M_1 ... M_H] (a stated phi reads the scores s themselves).
         self._factors = np.ascontiguousarray(np.swapaxes(M * cfg.beta, 0, 1).reshape(d, H * d))
         self._raw = np.ascontiguousarray(np.swapaxes(M, 0, 1).reshape(d, H * d))
         self.values_t = np.ascontiguousarray(np.swapaxes(cfg.values, 1, 2))
-        #: W_h = mu_h I + W'_h (`scalar_parts`): the self-weights' tangent part is W'_h x_i (None where every W'_h = 0).
-        self.value_scalars, rest = scalar_parts(cfg.values)
+        #: W_h = mu_h I + W'_h (`formulas.scalar_parts`): the self-weights' tangent part is W'_h x_i (None where
+        #: every W'_h = 0).
+        self.value_scalars, rest = formulas.scalar_parts(cfg.values)
         self._rest_t = np.ascontiguousarray(np.swapaxes(rest, 1, 2)) if np.any(rest) else None
         #: The self-weights z^h_ii taken out of the blocks by `velocity_parts` (n, H).
         self._diagonal = np.empty((n, H))
@@ -128,8 +93,8 @@ class Heads:
         self._slices = [slice(start, min(start + self.rows, n)) for start in range(0, n, self.rows)]
         self._plain = cfg.mask is None and cfg.interaction is None
         self._softmax = cfg.attention == "softmax"
-        #: The elementwise pass of the weights without a mask or a stated phi (`_block_of`'s hot path).
-        self._elementwise = _ELEMENTWISE[cfg.attention]
+        self._kind = cfg.attention
+        self._along = np.empty((n, d))  # <v_i, x_i> x_i of the tangent projection (`formulas.project`)
         self._Y = np.empty((n, H * d))
         self._block = np.empty((self.rows, H, n))
         #: Per block: the rows (i, h) of X F whose products with X^T are its scores, the block, the block as
@@ -143,26 +108,16 @@ class Heads:
         self._values = np.empty((H, d + 1, n))  # rows W_h X^T and a row of ones (the softmax row sums)
         self._values[:, d] = 1.0
         self._sums = np.empty((H, d + 1, n))  # sum_j z^h_ij (W_h x_j, 1), transposed: (h, k, i)
-        #: The stacked values W_h x_j / n (usa and relu: (H, n, d), and (H n, d) for the product), or softmax's
-        #: normalized head outputs, (H, d, n): one buffer.
+        #: The stacked values W_h x_j / n (usa and relu: (H, n, d), and (H n, d) for the product).
         work = np.empty(H * n * d)
-        self._stacked, self._stacked_rows, self._quotients = (
-            work.reshape(H, n, d),
-            work.reshape(-1, d),
-            work.reshape(H, d, n),
-        )
+        self._stacked, self._stacked_rows = work.reshape(H, n, d), work.reshape(-1, d)
         self._one_block = len(self._slices) == 1
-        self._head_total = np.empty((d, n))  # sum_h of the head outputs, transposed (`_head_sum`)
         #: The key tiles of `_summed` (None at most KEY_TILE tokens, or with a mask or a stated phi), their tiles as
         #: views of the block's own memory, and the product of one tile with the values.
         self._key_slices = None
         if self._plain and n > KEY_TILE:
             self._key_slices = [slice(start, min(start + KEY_TILE, n)) for start in range(0, n, KEY_TILE)]
             self._partial = np.empty((H, d + 1, self.rows))
-        #: Work arrays of the tangent projection (`_tangent`): the products V_i x_i, ones, the row dots (and as
-        #: a column).
-        radial = np.empty(n)
-        self._tangent_terms = np.empty((n, d)), np.ones(d), radial, radial[:, None]
 
     def _bound(self, X: np.ndarray, frobenius: float) -> float:
         """A bound on max |beta s^h_ij| at least as tight as the shift and overflow decisions need: the cheap
@@ -196,7 +151,7 @@ class Heads:
         Y_rows, z, flat, _ = self._views[rows.start]
         np.matmul(Y_rows, X.T, out=flat)
         if self._plain and terms == "weights":  # the hot path: no mask, no stated phi
-            return self._lifted(self._elementwise(z, bound), rows, 0)
+            return self._lifted(numerators_in_place(z, self._kind, bound), rows, 0)
         cfg = self.cfg
         mask = None if cfg.mask is None else cfg.mask[rows]
         if cfg.interaction is not None:
@@ -208,14 +163,8 @@ class Heads:
             if mask is not None:  # m_ij phi(s_ij), m_ij Phi(s_ij)
                 z *= mask[:, None, :]
             return self._lifted(z, rows, 0) if terms == "weights" else z
-        if terms == "weights" and cfg.attention == "softmax":
-            return self._lifted(softmax_numerators(z, bound, mask), rows, 0)
-        if terms == "weights" and cfg.attention == "relu":
-            np.maximum(z, 0.0, out=z)
-        else:
-            exp_in_place(z, bound)
-        if mask is not None:
-            z *= mask[:, None, :]
+        kind = cfg.attention if terms == "weights" else "usa"  # energy and rate terms: m_ij exp(beta s) unshifted
+        z = numerators_in_place(z, kind, bound, None if mask is None else mask[:, None, :])
         return self._lifted(z, rows, 0) if terms == "weights" else z
 
     def _lifted(self, z: np.ndarray, rows: slice, key_start: int) -> np.ndarray:
@@ -272,7 +221,7 @@ class Heads:
         for index, keys in enumerate(self._key_slices or ()):
             tile = flat[: b * H * (keys.stop - keys.start)].reshape(b * H, -1)
             np.matmul(Y_rows, X[keys].T, out=tile)
-            weights = self._lifted(self._elementwise(tile, bound).reshape(b, H, -1), rows, keys.start)
+            weights = self._lifted(numerators_in_place(tile, self._kind, bound).reshape(b, H, -1), rows, keys.start)
             weights = weights.transpose(1, 2, 0)
             np.matmul(self._values[..., keys], weights, out=out if index == 0 else partial)
             if index:
@@ -282,9 +231,7 @@ class Heads:
         """f^h_i = sum_j w^h_ij W_h x_j, shape (H, n, d) (fresh)."""
         sums = self._summed(X, self._prepared(X, "weights"))
         n, d = self.shape
-        outputs = sums[:, :d] / (sums[:, d:] if self.cfg.attention == "softmax" else n)
-        if self.cfg.attention == "usa":
-            outputs *= n
+        outputs = formulas.normalized(sums[:, :d], sums[:, d:], self._kind, n)
         return np.ascontiguousarray(outputs.transpose(0, 2, 1))
 
     def velocity(self, X: np.ndarray, tangent: bool = False) -> np.ndarray:
@@ -298,16 +245,11 @@ class Heads:
         if not tangent:
             return self._sum(X, self._prepared(X, "weights"))
         _, V = self.velocity_parts(X)
-        products, ones, radial, column = self._tangent_terms  # V_i - <V_i, x_i> x_i in place
-        np.multiply(V, X, out=products)
-        np.dot(products, ones, out=radial)
-        np.multiply(column, X, out=products)
-        np.subtract(V, products, out=V)
-        return V
+        return formulas.project(X, V, overwrite=True, work=self._along)
 
     def velocity_parts(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(c, R) with v_i = c_i x_i + R_i exactly (shapes (n,), (n, d); fresh): c_i = sum_h w^h_ii mu_h (times 1/n
-        for usa), the scalar part of the token's own terms (`scalar_parts`), and R_i every other term, the
+        for usa), the scalar part of the token's own terms (`formulas.scalar_parts`), and R_i every other term, the
         self-terms' W'_h x_i among them. P⊥_{x_i}(v_i) = P⊥_{x_i}(R_i) for unit x_i: R_i holds no e^(beta lambda)
         that the projection would cancel."""
         bound = self._prepared(X, "weights")
@@ -331,11 +273,9 @@ class Heads:
             sums, d = self._summed(X, bound), self.shape[1]
             if self._lift:
                 sums[:, d] += self._diagonal.T
-            return self._head_sum(np.divide(sums[:, :d], sums[:, d:], out=self._quotients))
+            return self._head_sum(sums[:, :d], sums[:, d:])
         if self._key_slices is not None:  # usa and relu: (1/n) sum_h sum_j z^h_ij W_h x_j from the tiled sums
-            V = self._head_sum(self._summed(X, bound)[:, : self.shape[1]])
-            V /= self.shape[0]
-            return V
+            return self._head_sum(self._summed(X, bound)[:, : self.shape[1]], None)
         np.matmul(X, self._mean_values_t, out=self._stacked)  # rows W_h x_j / n
         if self._one_block:
             self._block_of(X, self._slices[0], bound, "weights")
@@ -346,11 +286,11 @@ class Heads:
             np.matmul(self._views[rows.start][3], self._stacked_rows, out=V[rows])
         return V
 
-    def _head_sum(self, outputs: np.ndarray) -> np.ndarray:
-        """sum_h of outputs (H, d, n), as a fresh (n, d) array: summed into a contiguous (d, n) buffer, then
-        transposed (a sum written straight into the transposed view of (n, d) runs several times slower)."""
-        np.add.reduce(outputs, axis=0, out=self._head_total)
-        return np.ascontiguousarray(self._head_total.T)
+    def _head_sum(self, outputs: np.ndarray, sums: np.ndarray | None) -> np.ndarray:
+        """`formulas.velocity` of the heads' outputs (H, d, n) and row sums (H, 1, n) (softmax's quotients written
+        over the outputs), as a fresh (n, d) array: summed into a contiguous (d, n) array, then transposed (a sum
+        written straight into the transposed view of (n, d) runs several times slower)."""
+        return np.ascontiguousarray(formulas.velocity(outputs, sums, self._kind, self.shape[0]).T)
 
 
 def heads_of(cfg: Configuration) -> Heads:
