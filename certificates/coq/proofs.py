@@ -1,9 +1,9 @@
-"""Proof scripts for the statements `nra` does not close alone, by statement name (the T19 threshold family).
+"""Proof scripts for the statements `nra` does not close alone, by statement name (T19: threshold, Lambert W).
 
 A proof is untrusted: only the statement (generated from the obligation) matters, and coqc checks the proof.
 A statement without an entry here is proved by `hf_decide` (split, then `lra`/`nra`) after its atoms' facts.
-The scripts use the names the obligation gives its constants (H, n, alpha, t, c, q_star) and the prelude's
-`hf_summary`, `le_iff_factor` and `factor_mod`.
+The scripts use the names the obligation gives its constants (H, n, alpha, t, c, q_star; beta, w, u_c, E_d, ...),
+its hypotheses' labels (h0, h1, ... in order) and the prelude's `hf_summary`, `le_iff_factor` and `factor_mod`.
 """
 
 from __future__ import annotations
@@ -41,6 +41,86 @@ _LAMBDA_MAX = """\
   { apply Rmult_lt_0_compat; [ apply Rmult_lt_0_compat; lra | nra ]. }
   repeat split; try nra."""
 
+#: W_0 is defined at c e^c (c >= -1): y = c + 1, E_x (1 - y) <= E_x T(-y) <= 1 for y <= 3 (T(-y) - (1 - y) =
+#: y^2 (3 - y)/6), and c e^c > 0 for c >= 1.
+_W0_DEFINED = """\
+  destruct (Rle_lt_dec 1 c) as [hc|hc]; [ nra | ].
+  assert (hk : 0 <= E_x * ((c + 1) ^ 2 * (2 - c))) by (apply Rmult_le_pos; [ lra | apply Rmult_le_pos; nra ]).
+  nra."""
+
+#: W_0(c e^c) = c: w E_d = c with E_d = exp(w - c) (E_c > 0 cancelled). w < c: exp(D) > 1 + D (D = w - c, by cases
+#: D <= -3 or T(D) - 1 - D = D^2 (3 + D)/6 > 0) and E_d < 1 (the upper cut) make w = -D/(E_d - 1) < -1. w > c:
+#: E_d (1 - D) < 1 (the upper cut, T(-D) - (1 - D) = D^2 (3 - D)/6) and E_d > 1 make c = -D E_d/(E_d - 1) < -1.
+_W0_TRIVIAL = """\
+  subst E_w.
+  assert (hwd : w * E_d = c).
+  { apply (Rmult_eq_reg_l E_c); [ | lra ]. lra. }
+  destruct (Rtotal_order w c) as [hl|[he|hg]]; [ exfalso | exact he | exfalso ].
+  - assert (hE : E_d > 1 + (w - c)).
+    { destruct (Rle_lt_dec (w - c) (-3)); [ lra | ].
+      assert (h3D : 0 < (w - c) * (w - c) * (3 + (w - c))) by (apply Rmult_lt_0_compat; nra).
+      nra. }
+    assert (h1E : E_d < 1).
+    { assert (h3D : 0 < (c - w) * (c - w) * (3 + (c - w))) by (apply Rmult_lt_0_compat; nra).
+      nra. }
+    assert (hk : 0 <= (w + 1) * (1 - E_d)) by (apply Rmult_le_pos; lra).
+    nra.
+  - assert (hE : E_d * (1 - (w - c)) < 1).
+    { destruct (Rle_lt_dec 3 (w - c)); [ nra | ].
+      assert (h3D : 0 < E_d * ((w - c) * (w - c) * (3 - (w - c)))).
+      { apply Rmult_lt_0_compat; [ lra | apply Rmult_lt_0_compat; nra ]. }
+      nra. }
+    assert (hd3 : 0 < (w - c) ^ 3) by (apply pow_lt; lra).
+    assert (h1E : E_d > 1) by nra.
+    assert (hk : 0 <= (c + 1) * (E_d - 1)) by (apply Rmult_le_pos; lra).
+    nra."""
+
+#: phi'' = 2 E_u beta r^3 g(beta lambda) by `ring`, and 2 E_u beta r^3 > 0 (r > 0 from r (E_u + n - 1) = 1).
+_INFLECTION = """\
+  assert (hr : r > 0) by nra.
+  assert (hK : 0 < 2 * E_u * beta * r ^ 3).
+  { repeat apply Rmult_lt_0_compat; try lra; apply pow_lt; lra. }
+  match goal with
+  | |- ((?g > 0 <-> ?s > 0) /\\ _) => replace s with ((2 * E_u * beta * r ^ 3) * g) by ring
+  end.
+  split; split; intro; nra."""
+
+#: g(u) < 0 iff (u - 2)/(u + 2) e^u < n - 1, and (u - 2)/(u + 2) e^u increases on u > 0: for 2 < u_1 < u_c (D = u_c -
+#: u_1, E_d >= 1 + D) (u_1 - 2)(u_c + 2) < (1 + D)(u_c - 2)(u_1 + 2) (the difference is 4 D + D (u_c - 2)(u_1 + 2));
+#: then the cross product with g(u_c) = 0 (times u_1 + 2) and E_u. u_1 <= 2 makes both terms of g(u_1) <= 0.
+_BELOW_ROOT = """\
+  destruct (Rle_lt_dec u_1 2) as [hl|hl].
+  - assert (hk : 0 <= E_u * (2 - u_1)) by (apply Rmult_le_pos; lra). nra.
+  - assert (hd3 : 0 < (u_c - u_1) ^ 3) by (apply pow_lt; lra).
+    assert (hd : E_d >= 1 + (u_c - u_1)) by nra.
+    assert (hP : 0 < (u_c - 2) * (u_1 + 2)) by (apply Rmult_lt_0_compat; lra).
+    assert (hq : E_d * ((u_c - 2) * (u_1 + 2)) >= (1 + (u_c - u_1)) * ((u_c - 2) * (u_1 + 2))).
+    { apply Rmult_ge_compat_r; lra. }
+    assert (key : (u_1 - 2) * (u_c + 2) < E_d * ((u_c - 2) * (u_1 + 2))) by nra.
+    assert (key2 : E_u * ((u_1 - 2) * (u_c + 2)) < E_u * (E_d * ((u_c - 2) * (u_1 + 2)))).
+    { apply Rmult_lt_compat_l; lra. }
+    assert (e1 : ((-1) + n) * (2 + u_c) = E_d * E_u * ((-2) + u_c)) by (rewrite h7 in h5; lra).
+    assert (e2 : ((-1) + n) * (2 + u_c) * (u_1 + 2) = E_d * E_u * ((-2) + u_c) * (u_1 + 2)) by (rewrite e1; ring).
+    apply (Rmult_lt_reg_r (u_c + 2)); [ lra | ].
+    lra."""
+
+#: The mirror of _BELOW_ROOT: u_c > 2 (g(u_c) = 0), D = u_1 - u_c, (u_c - 2)(u_1 + 2) < (1 + D)(u_1 - 2)(u_c + 2).
+_ABOVE_ROOT = """\
+  assert (hc2 : u_c > 2) by nra.
+  assert (hd3 : 0 < (u_1 - u_c) ^ 3) by (apply pow_lt; lra).
+  assert (hd : E_d >= 1 + (u_1 - u_c)) by nra.
+  assert (hQ : 0 < (u_1 - 2) * (u_c + 2)) by (apply Rmult_lt_0_compat; lra).
+  assert (hq : E_d * ((u_1 - 2) * (u_c + 2)) >= (1 + (u_1 - u_c)) * ((u_1 - 2) * (u_c + 2))).
+  { apply Rmult_ge_compat_r; lra. }
+  assert (key : (u_c - 2) * (u_1 + 2) < E_d * ((u_1 - 2) * (u_c + 2))) by nra.
+  assert (key2 : E_c * ((u_c - 2) * (u_1 + 2)) < E_c * (E_d * ((u_1 - 2) * (u_c + 2)))).
+  { apply Rmult_lt_compat_l; lra. }
+  assert (e1 : ((-1) + n) * (2 + u_c) = E_c * ((-2) + u_c)) by lra.
+  assert (e2 : ((-1) + n) * (2 + u_c) * (u_1 + 2) = E_c * ((-2) + u_c) * (u_1 + 2)) by (rewrite e1; ring).
+  subst E_u.
+  apply (Rmult_lt_reg_r (u_c + 2)); [ lra | ].
+  lra."""
+
 #: Statement name -> the tactic lines after `intros`.
 PROOFS: dict[str, str] = {
     "c8-threshold": "  assert (ha : 0 < alpha ^ 2) by nra.\n  split; intro; nra.",
@@ -51,4 +131,9 @@ PROOFS: dict[str, str] = {
     "positive-region": "  hf_summary H n c q_star. split; intro; nra.",
     "cauchy-schwarz-exact": _CAUCHY_SCHWARZ,
     "lambda-max-maximiser": _LAMBDA_MAX,
+    "w0-defined": _W0_DEFINED,
+    "w0-trivial": _W0_TRIVIAL,
+    "lambda-c-inflection": _INFLECTION,
+    "lambda-c-below-root": _BELOW_ROOT,
+    "lambda-c-above-root": _ABOVE_ROOT,
 }
