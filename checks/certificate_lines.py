@@ -14,7 +14,8 @@ from headflow.certificates.kernel.loading import require_regular
 from headflow.checks import coq_files, rechecks
 from headflow.checks.input_bounds import MAX_TIMEOUT, check_range, check_width
 from headflow.checks.progress import progress_bar
-from headflow.checks.reports.terminal import console_for, wrapped
+from headflow.checks.reports.terminal import console_for
+from headflow.checks.reports.wrapping import wrapped
 
 
 def _expand(names: list[str]) -> list[Path]:

@@ -169,6 +169,22 @@ def test_the_readme_commands_parse() -> None:
         cli.build_parser(words[1:]).parse_args(words[1:])  # argparse exits (SystemExit) on an unknown option
 
 
+def test_every_help_names_only_readme_sections_that_exist(capsys: pytest.CaptureFixture[str]) -> None:
+    """A command's `--help` that sends the reader to the README ("see 'Your own claims' in the README") names a
+    section the README has."""
+    from headflow.checks import cli
+
+    headings = [line.lstrip("#").strip() for line in README.splitlines() if line.startswith("## ")]
+    named = []
+    for name in [cli._summary(module)[0] for module in cli._command_names()]:
+        with pytest.raises(SystemExit):
+            cli.build_parser([name]).parse_args([name, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())
+        named += re.findall(r"'([^']+)' in the README", help_text)
+    assert "Your own claims" in named
+    assert [section for section in named if not any(h.startswith(section) for h in headings)] == []
+
+
 def test_the_tour_notebook_runs() -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")

@@ -46,6 +46,8 @@ def certifying_claims(pattern: str | None) -> list[Claim]:
 def run(args: argparse.Namespace) -> int:
     from headflow.checks.coq_files import write_coq_files
     from headflow.checks.registry import Context
+    from headflow.checks.reports.terminal import console_for
+    from headflow.checks.reports.wrapping import wrapped
     from headflow.checks.runner import run_claims
 
     claims = certifying_claims(args.only)
@@ -55,9 +57,12 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar("certifying", len(claims)) as advance:
         results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
     coq = write_coq_files([path for r in results for path in r.certificates])
-    for result in results:
-        files = ", ".join(Path(p).name for p in result.certificates) or "no certificate"
-        sys.stdout.write(f"{result.verdict.value:<12} {result.claim.id}: {files}\n")
+    lines = [
+        f"{r.verdict.value:<12} {r.claim.id}: {', '.join(Path(p).name for p in r.certificates) or 'no certificate'}"
+        for r in results
+    ]
     written = sum(len(r.certificates) for r in results)
-    sys.stdout.write(f"{written} certificate(s) in {out}, {len(coq)} with a Coq file (headflow check-cert --coq)\n")
+    lines.append(f"{written} certificate(s) in {out}, {len(coq)} with a Coq file (headflow check-cert --coq)")
+    width = console_for().width  # the terminal's, else $COLUMNS, else 80; a file name longer than a line stays whole
+    sys.stdout.write("".join("\n".join(wrapped(line, width)) + "\n" for line in lines))
     return 1 if any(r.crashed for r in results) else 0

@@ -84,14 +84,18 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
     from headflow.checks.evidence import equilibria
     from headflow.checks.reports import plots
+    from headflow.checks.reports.terminal import console_for
+    from headflow.checks.reports.wrapping import wrapped
 
     inst = build_instance(args)
     began = time.monotonic()
     found = equilibria.search(inst, np.random.default_rng(args.seed), args.starts)
-    print(
+    width = console_for().width  # the terminal's, else $COLUMNS, else 80
+    summary = (
         f"{inst.describe()}: {len(found)} equilibrium class(es) from {args.starts} random starts "
         "and the structured candidates"
     )
+    print("\n".join(wrapped(summary, width)))
     certificates = Path(args.certificates) if args.certificates else None
     if certificates is not None:
         certificates.mkdir(parents=True, exist_ok=True)
@@ -115,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 line = f"INCONCLUSIVE: {outcome['reason']}"
                 panels.append((f"#{k} {f.name}: not certified", f.tokens))
-            print(f"#{k} {f.name} (found {f.starts}x): {line}")
+            print("\n".join(wrapped(f"#{k} {f.name} (found {f.starts}x): {line}", width)))
     if args.out:
         for path in plots.save(plots.equilibria_figure(panels), Path(args.out) / "equilibria"):
             print(path)

@@ -19,6 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from headflow.certificates.atomic import write_text_atomic
     from headflow.certificates.coq import general
+    from headflow.checks.reports.terminal import console_for
+    from headflow.checks.reports.wrapping import wrapped
 
     folder = Path(args.folder)
     if folder.exists() and not folder.is_dir():
@@ -26,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in general.files().items():
         write_text_atomic(folder / name, text)
-    for claim, (name, theorems) in general.THEOREMS.items():
-        sys.stdout.write(f"{claim}: {name}: {theorems}\n")
-    sys.stdout.write(f"{len(general.files())} Coq files in {folder}; check them with: coqc FILE.v\n")
+    lines = [f"{claim}: {name}: {theorems}" for claim, (name, theorems) in general.THEOREMS.items()]
+    lines.append(f"{len(general.files())} Coq files in {folder}; check them with: coqc FILE.v")
+    width = console_for().width  # the terminal's, else $COLUMNS, else 80
+    sys.stdout.write("".join("\n".join(wrapped(line, width)) + "\n" for line in lines))
     return 0

@@ -214,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
     from headflow.checks.integrator import integrate
     from headflow.checks.model.configuration import MAX_ARRAY_ELEMENTS
     from headflow.checks.reports import plots
+    from headflow.checks.reports.terminal import console_for
+    from headflow.checks.reports.wrapping import wrapped
 
     samples = int(check_range("--samples", args.samples, 2, MAX_SAMPLES))
     check_range("--T", args.T, 0.0, MAX_T, open_low=True)
@@ -246,11 +248,13 @@ def run(args: argparse.Namespace) -> int:
     written += plots.save(plots.entropy_figure(traj.times, values["entropies"], cfg.n), out / "entropy")
     written += plots.save(plots.gap_figure(traj.times, values["cluster_gap"]), out / "cluster_gap")
     written += plots.save(plots.condition8_figure(traj.times, values["condition8_margin"]), out / "condition8")
-    print(
+    summary = (
         f"{traj.status} at t={traj.t_end:.6g}: {traj.accepted} {traj.method} steps ({traj.rejected} rejected), "
         f"{traj.evaluations} velocity evaluations, cluster gap {values['cluster_gap'][-1]:.3g}"
     )
-    print(stop_reason(traj, args.T))
+    width = console_for().width  # the terminal's, else $COLUMNS, else 80
+    for line in (summary, stop_reason(traj, args.T)):
+        print("\n".join(wrapped(line, width)))
     for path in written:
         print(path)
     return 0

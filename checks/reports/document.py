@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from headflow.checks import __version__
 from headflow.checks.reports.values import dumps, plain, visible
+from headflow.checks.reports.wrapping import PLAIN_WIDTH, wrapped
 from headflow.checks.runner import ClaimResult
 from headflow.checks.verdicts import Verdict
 
@@ -160,7 +161,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         for figure in report.get("figures", {}).get(c["id"], []):
             lines += ["", f"![{text(figure['title'])}](data:image/png;base64,{figure['png_base64']})"]
         lines.append("")
-    return "\n".join(lines)
+    return markdown_wrapped("\n".join(lines))
 
 
 def render_markdown_overview(report: dict[str, Any]) -> str:
@@ -182,7 +183,34 @@ def render_markdown_overview(report: dict[str, Any]) -> str:
         ),
         "",
     ]
-    return "\n".join(lines)
+    return markdown_wrapped("\n".join(lines))
+
+
+#: A line that stays as it is: a heading, a table row, a figure (markdown has no continuation for them).
+_WHOLE_LINE = re.compile(r"#|\||!\[")
+#: Where a wrapped line's continuation starts: under the text of its list item (none for a paragraph).
+_ITEM_TEXT = re.compile(r" *(?:(?:[-+*]|\d+[.)]) )?")
+#: A word that would open a block (a list item, a heading, a quote, a table row, a fence, a setext underline) as the
+#: first of a continuation; a formula, whose spaces are not breaks.
+_OPENS_BLOCK = re.compile(r" (?=(?:[-+*]|=+|#{1,6}|\d{1,9}[.)])(?:\s|$)|>|`{3}|~{3})|\$\$.*?\$\$")
+#: What joins the words that must stay on one line while the line is wrapped (not markdown text: never escaped in it).
+_JOIN = "\x00"
+
+
+def markdown_wrapped(text: str, width: int = PLAIN_WIDTH) -> str:
+    """Markdown `text` with each paragraph's and list item's line wrapped at words to `width` columns, its
+    continuations under the item's text: it renders as before (a line break in a paragraph is a space). A word that
+    would open a block at the start of a line stays on the line of the word before it, a formula on one line;
+    headings, table rows and figures are left whole, and a word longer than a line (a path) too."""
+    out = []
+    for line in text.split("\n"):
+        if _WHOLE_LINE.match(line.lstrip()) or len(line) <= width:
+            out.append(line)
+            continue
+        joined = _OPENS_BLOCK.sub(lambda found: found[0].replace(" ", _JOIN), line)
+        indent = " " * _ITEM_TEXT.match(line).end()
+        out += [part.replace(_JOIN, " ") for part in wrapped(joined, width, then=indent)]
+    return "\n".join(out)
 
 
 #: Characters with a meaning in (GitHub) markdown inside a line: emphasis, code, links and images,

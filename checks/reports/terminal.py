@@ -2,10 +2,10 @@
 
 The table always shows each claim's id, verdict and seconds on one line. Its procedures and evidence
 columns are shown only when each can be at least `MIN_DETAIL_WIDTH` wide; otherwise they are folded
-into a block under the table, one entry per claim wrapped at words (`textwrap`), so that no cell breaks into
-fragments of a few characters. Output that is not a terminal (a file, a pipe) is laid out `PLAIN_WIDTH` (80)
-columns wide, unless $COLUMNS or `--width` says otherwise (`console_for`); the findings are wrapped at words to the
-same width (`wrapped`), a word longer than a line (a path, a long number) left whole.
+into a block under the table, one entry per claim wrapped at words, so that no cell breaks into fragments of a few
+characters. Output that is not a terminal (a file, a pipe) is laid out `PLAIN_WIDTH` (80) columns wide, unless
+$COLUMNS or `--width` says otherwise (`console_for`); the findings are wrapped at words to the same width
+(`headflow.checks.reports.wrapping.wrapped`), a word longer than a line (a path, a long number) left whole.
 
 The block of claims that need attention is the same list, with the same heading, as the HTML and
 markdown reports (`report["differences"]`, worded by `headflow.checks.reports.document.attention_words`). Text from
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import os
 import shlex
-import textwrap
 from pathlib import Path
 from typing import IO, Any
 
 from headflow.checks.reports.document import attention_words, checkers_text
 from headflow.checks.reports.values import visible
+from headflow.checks.reports.wrapping import PLAIN_WIDTH, wrapped
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console
@@ -37,10 +37,6 @@ VERDICT_STYLES = {
 }
 #: The narrowest the procedures and evidence columns may be; below it they go under the table.
 MIN_DETAIL_WIDTH = 24
-#: The line width of a report printed to a file or a pipe (where there is no terminal to ask).
-PLAIN_WIDTH = 80
-#: The indent of a wrapped line's continuation.
-CONTINUED = "      "
 #: How much of a procedure's notes the evidence shows (cut at a word, with an ellipsis).
 NOTES_WIDTH = 80
 #: The heading of the block that holds the procedures and evidence when the table has no room for them.
@@ -56,15 +52,6 @@ def console_for(file: IO[str] | None = None, width: int | None = None) -> Consol
     elif not console.is_terminal and not os.environ.get("COLUMNS"):
         console.width = PLAIN_WIDTH
     return console
-
-
-def wrapped(text: str, width: int, first: str = "", then: str = CONTINUED, whole: bool = True) -> list[str]:
-    """`text` wrapped at words to `width` columns, its first line after `first` and the others after `then`; a word
-    longer than a line stays whole (a path, a number: cut, it could not be copied) unless `whole` is False."""
-    lines = textwrap.wrap(
-        text, width, initial_indent=first, subsequent_indent=then, break_long_words=not whole, break_on_hyphens=False
-    )
-    return lines or [first + text]
 
 
 def print_terminal(report: dict[str, Any], console: Console) -> None:

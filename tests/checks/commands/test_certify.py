@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+from pathlib import Path
 
+import pytest
 from headflow.certificates.provers.gram_identities import has_certificate
+from headflow.checks import cli
 from headflow.checks.commands import certify
 from headflow.checks.registry import Registry
 
@@ -28,3 +31,16 @@ def test_certify_names_no_procedure_outside_the_certifying_kinds() -> None:
     assert "symbolic" not in {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
     chosen = {claim.id: [name for name, _ in claim.procedures] for claim in certify.certifying_claims("projection.*")}
     assert chosen and all(names == ["symbolic"] and has_certificate(claim_id) for claim_id, names in chosen.items())
+
+
+def test_certify_lists_what_it_wrote_wrapped_to_the_width(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each claim's verdict and files, and the closing count, at words to the width ($COLUMNS, 80 when piped): only
+    a word longer than a line (a file name) goes past it."""
+    monkeypatch.setenv("COLUMNS", "40")
+    assert cli.main(["certify", "--only", "T19.threshold*", "--certificates", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 40 or len(line.split()) == 1 for line in lines)
+    names = " ".join(lines).split()
+    assert {path.name for path in tmp_path.glob("*.json")} <= set(names) and "T19.threshold.exact:" in names

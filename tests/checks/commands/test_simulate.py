@@ -80,13 +80,19 @@ def test_simulate_stops_at_the_cluster_gap_event(tmp_path: Path, capsys: pytest.
     assert data["times"][-1] < 100
 
 
-def test_simulate_stops_when_the_motion_has_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """--T 1e6 on the sphere: the tokens collapse, the speed falls below the threshold, the run stops and says so."""
+def test_simulate_stops_when_the_motion_has_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--T 1e6 on the sphere: the tokens collapse, the speed falls below the threshold, the run stops and says so,
+    in lines wrapped to the width ($COLUMNS; a written file's path, one word, stays whole)."""
+    monkeypatch.setenv("COLUMNS", "40")
     assert cli.main(["simulate", "--n", "4", "--d", "3", "--T", "1e6", "--samples", "3", "--out", str(tmp_path)]) == 0
     data = np.load(tmp_path / "trajectory.npz")
     assert str(data["status"]).startswith("event:speed")
     assert data["times"][-1] < 1e3
-    assert "the motion has stopped" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the motion has stopped" in " ".join(out.split())
+    assert all(len(line) <= 40 or " " not in line for line in out.splitlines())
 
 
 def test_simulate_no_settle_stop_runs_to_T(tmp_path: Path) -> None:
