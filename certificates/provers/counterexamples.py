@@ -25,7 +25,8 @@ from headflow.certificates.store import write_certificate
 
 def certify_counterexample(claim: UserClaim, point: Mapping[str, str], directory: Path) -> str | None:
     """The path of the certificate that the claim fails at the exact point (decimal or p/q texts by variable), or
-    None when the claim has no statement of form `real`, or the balls or the kernel do not settle the point."""
+    None when the claim has no statement of form `real`, the balls or the kernel do not settle the point, or its
+    enclosures are too large to write as exact rationals (e.g. an end near 2^(10^400): OverflowError)."""
     if not covered(claim):
         return None
     try:
@@ -36,7 +37,7 @@ def certify_counterexample(claim: UserClaim, point: Mapping[str, str], directory
         if not result.verified:
             return None
         real_statements.check(statement, claim.id, "witness", result.record, 0)
-    except (TreeError, Rejected):
+    except (TreeError, Rejected, ArithmeticError):
         return None
     return str(write_certificate(directory, claim.id, "witness", result.record, embedded(claim)))
 

@@ -71,6 +71,14 @@ def test_refuted_identities_and_strict_relations_carry_certificates() -> None:
         assert check_file(Path(path)).ok, claim
 
 
+def test_a_refutation_too_large_to_write_exactly_stays_refuted_without_a_certificate() -> None:
+    """rate(10**400, 10, 1) = 2 10^400/(e^(10^400) + 9) is a ball near 2^(-10^400): REFUTED by the balls, but its
+    enclosure has no exact rational text that fits in memory, so no certificate (it crashed the writer once)."""
+    outcome = _decide(_claim("rate(10**400, 10, 1)", "=", "1", "{}", kind="identity"))
+    assert outcome.verdict is Verdict.REFUTED, outcome.notes
+    assert outcome.certificates == []
+
+
 @pytest.mark.parametrize(
     ("lhs", "op", "rhs", "domain", "point"),
     [
