@@ -6,13 +6,13 @@ from typing import Any
 
 
 class InputError(ValueError):
-    """Invalid user-supplied input; the message names the offending field and value."""
+    """Invalid user-supplied input; the message names the offending field and value (none for a missing one)."""
 
     def __init__(self, field: str, value: Any, reason: str) -> None:
         self.field = field
         self.value = value
         self.reason = reason
-        super().__init__(f"{field}={_short(value)}: {reason}")
+        super().__init__(f"{field}: {reason}" if value is None else f"{field}={_short(value)}: {reason}")
 
 
 class BudgetExceeded(RuntimeError):
