@@ -38,6 +38,10 @@ MAX_STRENGTH = 1e3
 MAX_STEPS = (1, 1_000_000)
 #: The spherical run stops once max_i |xdot_i| falls to this (the tokens have settled).
 SETTLED_SPEED = 1e-12
+#: The largest n*d that --certified integrates (each step evaluates the field's Jacobian over a box, n*d series).
+MAX_CERTIFIED_STATE = 48
+#: Exact data within 1/CERTIFIED_DENOMINATOR of the float configuration start the certified run.
+CERTIFIED_DENOMINATOR = 2**12
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,6 +116,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "quantities are evaluated a block of tokens at a time within it",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random families, 0..2^64-1 (default 0)")
+    parser.add_argument(
+        "--certified",
+        action="store_true",
+        help="a validated integration instead (balls, Taylor steps with Picard enclosures) from exact rational data "
+        f"near the configuration, usa or softmax attention, sphere or flat, n*d <= {MAX_CERTIFIED_STATE}: saves "
+        "enclosure.npz and the enclosure's width over time; --rtol is the width per unit time each step aims at",
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for trajectory.npz and the plots")
 
 
@@ -224,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
     if args.stop_gap is not None:
         check_range("--stop-gap", args.stop_gap, 0.0, 2.0, open_low=True)
     cfg = build_configuration(args, np.random.default_rng(check_seed("--seed", args.seed)))
+    if args.certified:
+        return run_certified(args, cfg)
     if samples * cfg.n * max(cfg.d, cfg.H) > MAX_ARRAY_ELEMENTS:
         raise InputError("--samples", samples, f"samples*n*max(d, H) must be at most {MAX_ARRAY_ELEMENTS}")
     out = Path(args.out)
@@ -255,6 +268,69 @@ def run(args: argparse.Namespace) -> int:
     width = console_for().width  # the terminal's, else $COLUMNS, else 80
     for line in (summary, stop_reason(traj, args.T)):
         print("\n".join(wrapped(line, width)))
+    for path in written:
+        print(path)
+    return 0
+
+
+def certified_refusal(args: argparse.Namespace, cfg: Configuration) -> InputError | None:
+    """The first option --certified does not cover, as the error to raise (None when it covers them all)."""
+    from headflow.certificates.provers.validated.taylor import GEOMETRIES, KINDS
+
+    if cfg.attention not in KINDS:
+        return InputError("--attention", cfg.attention, f"--certified covers {' and '.join(KINDS)} attention")
+    if cfg.geometry not in GEOMETRIES:
+        return InputError("--geometry", cfg.geometry, f"--certified covers {' and '.join(GEOMETRIES)} geometry")
+    if cfg.n * cfg.d > MAX_CERTIFIED_STATE:
+        return InputError("--n", cfg.n, f"--certified needs n*d <= {MAX_CERTIFIED_STATE}")
+    for option, value, default in (("--backend", args.backend, "numpy"), ("--method", args.method, "auto")):
+        if value != default:
+            return InputError(option, value, "--certified runs its own validated integrator")
+    if args.stop_gap is not None:
+        return InputError("--stop-gap", args.stop_gap, "--certified takes no events")
+    return None
+
+
+def run_certified(args: argparse.Namespace, cfg: Configuration) -> int:
+    """The validated integration from exact rational data near `cfg` (rational unit tokens, heads and beta within
+    1/CERTIFIED_DENOMINATOR): enclosure.npz (times, the boxes' ends rounded outwards, widths) and the width figure."""
+    from fractions import Fraction
+
+    import numpy as np
+    from headflow.certificates.provers.validated import enclose
+    from headflow.certificates.provers.witness import round_configuration
+    from headflow.checks.reports import plots
+
+    if (refusal := certified_refusal(args, cfg)) is not None:
+        raise refusal
+    M = cfg.score_matrices
+    exact = round_configuration(
+        cfg.tokens,
+        M,
+        M if np.array_equal(cfg.values, M) else cfg.values,
+        cfg.beta,
+        CERTIFIED_DENOMINATOR,
+        symmetric=bool(np.array_equal(M, np.transpose(M, (0, 2, 1)))),
+        geometry=cfg.geometry,
+        attention=cfg.attention,
+        symmetric_values=bool(np.array_equal(cfg.values, np.transpose(cfg.values, (0, 2, 1)))),
+    )
+    enclosure = enclose(exact, Fraction(args.T), tolerance=args.rtol, max_steps=int(args.max_steps))
+    out = Path(args.out)
+    times = np.array([float(t) for t in enclosure.times()])
+    widths = np.array(enclosure.widths())
+    boxes = enclosure.boxes()
+    low = np.array([[np.nextafter(float(b.lower()), -np.inf) for b in box] for box in boxes])
+    high = np.array([[np.nextafter(float(b.upper()), np.inf) for b in box] for box in boxes])
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, times=times, widths=widths, lower=low, upper=high, status=enclosure.status)
+    written = [write_bytes_atomic(out / "enclosure.npz", buffer.getvalue())]
+    written += plots.save(plots.enclosure_width_figure(times, widths), out / "enclosure_width")
+    print(
+        f"certified enclosure: {len(enclosure.steps)} validated steps in {enclosure.seconds:.3g} s, "
+        f"largest width {widths[-1]:.3g} at t={times[-1]:.6g}"
+    )
+    print(enclosure.status if enclosure.reached else enclosure.status + " (the steps before are valid)")
     for path in written:
         print(path)
     return 0

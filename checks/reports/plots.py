@@ -235,3 +235,16 @@ def equilibria_figure(configurations: list[tuple[str, np.ndarray]]) -> Figure:
         )
         ax.set_title(title, fontsize=8)
     return fig
+
+
+def enclosure_width_figure(times: np.ndarray, widths: np.ndarray) -> Figure:
+    """The largest width of a validated enclosure of the tokens at each step's end, on a log scale."""
+    fig = Figure(figsize=(7, 4))
+    ax = fig.add_subplot()
+    positive = widths > 0
+    ax.plot(times[positive], widths[positive], color="tab:purple", marker=".", ms=3, lw=1)
+    if np.any(positive):
+        log_scale(ax)
+    ax.set_xlabel(TIME_LABEL)
+    ax.set_ylabel(r"enclosure width $\max_{i,k}\,\mathrm{width}(x_{ik})$")
+    return fig

@@ -116,3 +116,31 @@ def test_simulate_says_which_pair_stepped(
     """The default (auto at rtol 1e-8) steps with DOP853; --method overrides it."""
     assert cli.main(["simulate", "--n", "4", "--T", "1", "--samples", "2", *options, "--out", str(tmp_path)]) == 0
     assert f" {pair} steps" in capsys.readouterr().out
+
+
+def test_simulate_certified_draws_the_enclosure_width(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    options = ["--n", "3", "--d", "2", "--heads", "2", "--head-family", "symmetric", "--attention", "usa"]
+    assert cli.main(["simulate", *options, "--T", "0.25", "--certified", "--out", str(out)]) == 0
+    data = np.load(out / "enclosure.npz")
+    assert data["times"][0] == 0 and data["times"][-1] == 0.25
+    assert data["lower"].shape == data["upper"].shape == (len(data["times"]), 6)
+    assert np.all(data["lower"] <= data["upper"]) and 0 < data["widths"][-1] < 1e-6
+    assert (out / "enclosure_width.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--attention", "relu"],
+        ["--geometry", "ngpt"],
+        ["--n", "20", "--d", "3"],
+        ["--method", "dp54"],
+        ["--stop-gap", "0.1"],
+    ],
+)
+def test_simulate_certified_refuses_what_it_does_not_cover(
+    tmp_path: Path, options: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["simulate", *options, "--certified", "--out", str(tmp_path / "run")]) == 2
+    assert "--certified" in capsys.readouterr().err
