@@ -143,7 +143,7 @@ def _phase_diagram() -> Figure:
     return figures.beta_star_phase_diagram()
 
 
-@REGISTRY.procedure("T19.lambert-w", "symbolic")
+@REGISTRY.procedure("T19.lambert-w", "symbolic", certifies=True)
 def _lambert_w(ctx: Context) -> Outcome:
     d = Derivation()
     d.include(prove_c_star(), "c*(H) is algebraic")
@@ -164,7 +164,7 @@ def _lambert_w(ctx: Context) -> Outcome:
     return outcome
 
 
-@REGISTRY.procedure("T19.lambert-w.reading-b", "symbolic")
+@REGISTRY.procedure("T19.lambert-w.reading-b", "symbolic", certifies=True)
 def _lambda_max(ctx: Context) -> Outcome:
     return with_certificate(ctx, derived(prove_lambda_max(), METHOD))
 
