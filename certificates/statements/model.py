@@ -21,8 +21,9 @@ from headflow.certificates.kernel.model_statements import ModelStatement, statem
 from headflow.certificates.kernel.model_terms import Relation, Term
 
 
-def statement(claim: UserClaim) -> dict[str, Any] | None:
-    """The statement of a parsed model claim (None for another kind)."""
+def elaborate(claim: UserClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The statement of a certificate of a parsed model claim, whatever its certificate kind (None for another
+    claim)."""
     return statement_data(claim) if isinstance(claim, ModelClaim) else None
 
 

@@ -26,9 +26,9 @@ from headflow.certificates.sympy_trees import from_sympy
 KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt", "witness"), "identity": ("smt", "witness")}
 
 
-def elaborate(parsed: UserClaim, kind: str) -> dict[str, Any] | None:
+def elaborate(parsed: UserClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The statement of a certificate of kind `kind` of the parsed claims-file claim, or None when this form does not
-    cover it."""
+    cover it (the payload plays no part: the signature is the table's, `certificates.statements.ELABORATORS`)."""
     if kind not in KINDS.get(parsed.kind, ()):
         return None
     if isinstance(parsed, ConstantClaim):

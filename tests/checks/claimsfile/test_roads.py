@@ -87,3 +87,15 @@ def test_a_registered_claim_is_decided_through_the_kinds_table(monkeypatch: pyte
     answer = Outcome(Verdict.INCONCLUSIVE, "stub decider", notes="the stub")
     monkeypatch.setitem(deciders.DECIDERS, "constant", ("ball", lambda claim, ctx: answer))
     assert procedure(Context("quick", seed=1, claim_id=claim.id)) is answer
+
+
+def test_each_kind_has_one_statement_module_beside_its_decider() -> None:
+    """The kinds' two tables agree: every kind that writes certificates has one elaborator of their core statements
+    (a function of a module of certificates/statements/), and the kinds without (asymptotic, all) have none."""
+    from headflow.certificates.statements import elaborators
+
+    table = elaborators()
+    assert set(table) | {"asymptotic", "all"} == set(deciders.DECIDERS) == set(KINDS)
+    for kind, elaborate in table.items():
+        assert inspect.isfunction(elaborate) and elaborate.__name__ != "<lambda>", kind
+        assert elaborate.__module__.startswith("headflow.certificates.statements."), kind
