@@ -47,9 +47,9 @@ def _float_states(cfg: ExactConfiguration, times: list[Fraction]) -> np.ndarray:
 
 CASES = [
     pytest.param((3, 3, 2, "softmax", "sphere", Fraction(1)), marks=pytest.mark.slow),  # ~25 s: the default suite's
-    # softmax case is simulate --certified's (tests/checks/commands/test_simulate.py)
+    # sphere and softmax case is simulate --certified's (tests/checks/commands/test_simulate.py)
     pytest.param((3, 2, 1, "usa", "flat", Fraction(1, 2))),
-    pytest.param((2, 3, 2, "usa", "sphere", Fraction(1, 2))),
+    pytest.param((2, 3, 2, "usa", "sphere", Fraction(1, 2)), marks=pytest.mark.slow),
 ]
 
 
