@@ -35,10 +35,16 @@ from headflow.certificates.sympy_trees import from_sympy
 PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 
 
+#: The largest binary exponent of an end that `enclosure_text` builds exactly; past it ExponentTooLarge (an
+#: ArithmeticError) before the int is built (2^(10^40) is a MemoryError, not a number); the rational text's own bound
+#: (`rational_text`) refuses somewhat smaller ones.
+MAX_END_EXPONENT = 8_192
+
+
 def enclosure_text(ball: arb) -> list[str]:
     """[lo, hi] as exact rational text: the ball's endpoints widened by its radius for tolerance
     between flint versions, never across zero (so the recorded sign stays the computed one)."""
-    lo, hi = exact_value(ball.lower()), exact_value(ball.upper())
+    lo, hi = (exact_value(end, MAX_END_EXPONENT) for end in (ball.lower(), ball.upper()))
     slack = (hi - lo) / 2
     wide_lo = lo - slack if (lo - slack > 0) == (lo > 0) else lo
     wide_hi = hi + slack if (hi + slack < 0) == (hi < 0) else hi
