@@ -22,8 +22,8 @@ from flint import arb
 from headflow.certificates.ball_reading import fails
 from headflow.certificates.kernel import ball_model, registry_statements
 from headflow.certificates.kernel.balls import eval_ball
-from headflow.certificates.kernel.exact import ball_of, exact_value, holds, precision
-from headflow.certificates.kernel.exprtree import Tree, rational_text
+from headflow.certificates.kernel.exact import ExponentTooLarge, ball_of, exact_value, holds, precision
+from headflow.certificates.kernel.exprtree import Tree, TreeError, rational_text
 from headflow.certificates.kernel.interaction import Interaction
 from headflow.certificates.masks import mask_rows
 from headflow.certificates.provers.rational_sphere import stereographic_lift
@@ -35,16 +35,19 @@ from headflow.certificates.sympy_trees import from_sympy
 PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 
 
-#: The largest binary exponent of an end that `enclosure_text` builds exactly; past it ExponentTooLarge (an
-#: ArithmeticError) before the int is built (2^(10^40) is a MemoryError, not a number); the rational text's own bound
-#: (`rational_text`) refuses somewhat smaller ones.
+#: The largest binary exponent of an end that `enclosure_text` builds exactly; past it TreeError (as for any rational
+#: too large to record) before the int is built (2^(10^40) is a MemoryError, not a number); `rational_text`'s own
+#: bound refuses somewhat smaller ones.
 MAX_END_EXPONENT = 8_192
 
 
 def enclosure_text(ball: arb) -> list[str]:
     """[lo, hi] as exact rational text: the ball's endpoints widened by its radius for tolerance
     between flint versions, never across zero (so the recorded sign stays the computed one)."""
-    lo, hi = (exact_value(end, MAX_END_EXPONENT) for end in (ball.lower(), ball.upper()))
+    try:
+        lo, hi = (exact_value(end, MAX_END_EXPONENT) for end in (ball.lower(), ball.upper()))
+    except ExponentTooLarge as exc:  # as `rational_text` refuses a rational too large to record
+        raise TreeError(f"an enclosure too large to record: {exc}") from None
     slack = (hi - lo) / 2
     wide_lo = lo - slack if (lo - slack > 0) == (lo > 0) else lo
     wide_hi = hi + slack if (hi + slack < 0) == (hi < 0) else hi
