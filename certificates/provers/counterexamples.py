@@ -26,7 +26,7 @@ from headflow.certificates.store import write_certificate
 def certify_counterexample(claim: UserClaim, point: Mapping[str, str], directory: Path) -> str | None:
     """The path of the certificate that the claim fails at the exact point (decimal or p/q texts by variable), or
     None when the claim has no statement of form `real`, the balls or the kernel do not settle the point, or its
-    enclosures are too large to write as exact rationals (e.g. an end near 2^(10^400): OverflowError)."""
+    enclosures are too large to record (`witness.enclosure_text`: a TreeError, e.g. an end near 2^(-10^400))."""
     if not covered(claim):
         return None
     try:
@@ -37,7 +37,7 @@ def certify_counterexample(claim: UserClaim, point: Mapping[str, str], directory
         if not result.verified:
             return None
         real_statements.check(statement, claim.id, "witness", result.record, 0)
-    except (TreeError, Rejected, ArithmeticError):
+    except (TreeError, Rejected):
         return None
     return str(write_certificate(directory, claim.id, "witness", result.record, embedded(claim)))
 
