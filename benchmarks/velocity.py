@@ -122,7 +122,8 @@ def interleaved_best(functions: dict[str, Callable[[], object]], rounds: int) ->
 def compare(sizes: tuple[tuple[int, int, int, int], ...]) -> list[dict[str, object]]:
     """Part 1: floor, replaced and headflow side by side at each size and kind."""
     print(
-        "one velocity evaluation on the sphere (best of interleaved rounds); ratios to the plain numpy floor (the complete field)"
+        "one velocity evaluation on the sphere (best of interleaved rounds); ratios to the plain numpy floor"
+        " (the complete field)"
     )
     print(
         f"  {'case':34s} {'floor':>10s} {'replaced':>10s} {'headflow':>10s} {'replaced/floor':>15s} {'ours/floor':>11s}"

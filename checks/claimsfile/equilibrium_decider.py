@@ -12,8 +12,8 @@
   Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian P J P, the rotation and normal
   zeros removed);
   the certificate is kept only when the kernel finds it to be the regime at the instance
-  (`equilibrium_statements.structure_failure`) and reads its exact data (`equilibrium.problem_of`, which today takes
-  beta > 0 only: at beta <= 0 the instance is undecided, the prover's counts in the reason). CERTIFIED when every
+  (`equilibrium_statements.structure_failure`) and reads its exact data (`equilibrium.problem_of`: a certificate it
+  refuses leaves the instance undecided, the prover's counts in the reason). CERTIFIED when every
   instance of a finite domain shows the property, REFUTED by one certificate that contradicts it.
   `tokens = "found"` certifies instead every class a seeded search finds (structured candidates, random starts).
 - an unbounded domain (n or d without an end, every beta > 0, every H and strengths) is sampled adversarially
@@ -228,7 +228,7 @@ def _certified(
         if wrong:
             return None, f"{found} at an equilibrium the kernel does not find to be the regime: {wrong}"
     try:  # the kernel's own reading of the exact data (a cheap part of check-cert): a certificate it refuses decides
-        kernel_equilibrium.problem_of(payload)  # nothing (today its exact configuration takes beta > 0 only)
+        kernel_equilibrium.problem_of(payload)  # nothing
     except Rejected as exc:
         return None, f"{found}, but check-cert does not take the certificate: {exc}"
     return {**payload, "instance": instance_record(inst)}, ""

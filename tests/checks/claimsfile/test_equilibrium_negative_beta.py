@@ -100,36 +100,70 @@ def test_the_triangle_on_the_circle_turns_stable_below_minus_two_thirds(attentio
     assert counts == {F(-7, 10): (1, 2, 0), F(-13, 20): (1, 0, 2), F(0): (1, 0, 2)}
 
 
-def test_a_spectrum_at_beta_le_0_is_undecided_with_the_provers_counts(tmp_path: Path) -> None:
-    """The square on the circle at beta = -1 has two eigenvalues with Re > 0 (the prover's balls), but check-cert reads
-    an equilibrium certificate at beta > 0 only: no verdict rests on a certificate it refuses (INCONCLUSIVE, the
-    reason names both). The true triangle claim is INCONCLUSIVE too (no rational triangle in the plane)."""
-    text = _claim(
-        "square-stable-repulsive",
-        """
-        tokens = "given"
-        points = [[1, 0], [0, 1], [-1, 0], [0, -1]]
-        beta = -1
+def test_spectra_at_beta_le_0_are_certified_or_refuted_and_rechecked(tmp_path: Path) -> None:
+    """At beta < 0 the spectrum is decided as at beta > 0 and check-cert re-checks it (the kernel reads an equilibrium
+    at the sign its statement gives): the square on the circle at beta = -1 has two eigenvalues with Re > 0 (stable:
+    REFUTED), the regular tetrahedron is stable at beta = -3 (CERTIFIED) and not at beta = -1 (REFUTED; its double
+    eigenvalue changes sign at beta = -3/2, where the prover's balls decide nothing). The triangle on the circle,
+    stable at beta = -1, stays INCONCLUSIVE: no rational centre has its Gram matrix in the plane."""
+    body = """
+        tokens = "simplex"
+        n = 4
+        d = 3
+        beta = {beta}
         lambdas = [1]
         attention = "usa"
         property = "stable"
-        """,
-    ) + _claim(
-        "triangle-stable-repulsive",
         """
-        tokens = "simplex"
-        n = 3
-        d = 2
-        beta = -1
-        lambdas = [1]
-        attention = "softmax"
-        property = "stable"
-        """,
+    text = (
+        _claim(
+            "square-stable-repulsive",
+            """
+            tokens = "given"
+            points = [[1, 0], [0, 1], [-1, 0], [0, -1]]
+            beta = -1
+            lambdas = [1]
+            attention = "usa"
+            property = "stable"
+            """,
+        )
+        + _claim("tetrahedron-stable-at-minus-3", body.format(beta=-3))
+        + _claim("tetrahedron-stable-at-minus-1", body.format(beta=-1))
+        + _claim(
+            "triangle-stable-repulsive",
+            """
+            tokens = "simplex"
+            n = 3
+            d = 2
+            beta = -1
+            lambdas = [1]
+            attention = "softmax"
+            property = "stable"
+            """,
+        )
     )
     verdicts = decide(text, tmp_path)
-    verdict, evidence = verdicts["square-stable-repulsive"]
-    assert verdict is Verdict.INCONCLUSIVE and not evidence.get("certificates"), evidence
-    assert "1 with Re < 0, 2 with Re > 0" in evidence["notes"] and "check-cert" in evidence["notes"], evidence
+    expected = {
+        "square-stable-repulsive": Verdict.REFUTED,
+        "tetrahedron-stable-at-minus-3": Verdict.CERTIFIED,
+        "tetrahedron-stable-at-minus-1": Verdict.REFUTED,
+    }
+    for claim_id, wanted in expected.items():
+        verdict, evidence = verdicts[claim_id]
+        assert verdict is wanted and evidence["certificates"], (claim_id, evidence)
+        for path in evidence["certificates"]:
+            ok, message = verify_file(Path(path))
+            assert ok and "beta = -" in message, message
     verdict, evidence = verdicts["triangle-stable-repulsive"]
     assert verdict is Verdict.INCONCLUSIVE and "2 with Re < 0, 0 with Re > 0" in evidence["notes"], evidence
-    assert not list(tmp_path.rglob("*.json"))
+
+
+def test_a_certificate_at_a_negative_beta_is_not_one_of_the_papers_critical_points(tmp_path: Path) -> None:
+    """The registry's critical-points claims are about beta > 0: the kernel refuses a statement at beta < 0 under
+    their ids (a certificate relabelled from a claims file's repulsive instance)."""
+    from headflow.certificates.kernel.equilibrium_statements import Statement, registry_failure
+
+    stated = Statement("usa", F(-1), 3, [range(0, 2)], [[F(1)]], [[F(1)]], None, {"zeros": 1})
+    entry = {"kind": "equilibrium", "regime": "found"}
+    assert registry_failure(entry, stated) is not None
+    assert registry_failure(entry, stated._replace(beta=F(1))) is None
