@@ -76,6 +76,7 @@ from headflow.checks.claimsfile.start_existence import (
     stationary_outcome,
     universal_counterpart,
 )
+from headflow.checks.claimsfile.validated_route import decide_by_enclosure
 from headflow.checks.evidence import adversarial
 from headflow.checks.evidence.sampling import (
     confidence_sentence,
@@ -131,14 +132,24 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
 
 def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """`initial-rate` by `initial_rate`; REFUTED exactly when the user's own exact tokens violate the claim at t = 0
-    (`given_start`; angles by balls, `angle_start`); statements about some start, `does-not-tend-to` and
-    `decays-exponentially` by `start_existence` (from the verdict of a universal claim where it needs one);
-    otherwise the universal route (`decide_universal`)."""
+    (`given_start`; angles by balls, `angle_start`), or with balls at a later time along a validated enclosure of
+    their trajectory (`validated_route`, whose note joins the outcome when it shows the claim holds or says why it
+    does not decide); statements about some start, `does-not-tend-to` and `decays-exponentially` by
+    `start_existence` (from the verdict of a universal claim where it needs one); otherwise the universal route
+    (`decide_universal`)."""
     if claim.property == "initial-rate":
         return decide_initial_rate(claim, ctx)
     at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
         return at_start
+    enclosed = decide_by_enclosure(claim, ctx)
+    if enclosed.refuted is not None:
+        return enclosed.refuted
+    return enclosed.annotate(_decide_from_start(claim, ctx))
+
+
+def _decide_from_start(claim: DynamicsClaim, ctx: Context) -> Outcome:
+    """A statement about some start by `start_existence`, any other by `decide_universal`."""
     if not handles(claim):
         return decide_universal(claim, ctx)
     alone = decide_alone(claim, ctx)

@@ -1,31 +1,48 @@
 """A claim about the trajectory from the user's own exact tokens, refuted exactly at its start (t = 0).
 
 `non-negative`, `at-most` and `at-least` speak of every time of the trajectory, t = 0 included, and at t = 0 the
-state is the user's tokens exactly as written. The pairwise inner products, the cluster gap and the number of
-clusters for a merge radius are rational functions of the tokens (the radius and bound enter as the exact rationals
-written in the file), so a start that already violates the claim is a counterexample computed without rounding; the
-clustering time is exactly 0 when the cluster gap starts at or below the level.
+state is the user's tokens exactly as written. The pairwise inner products, the cluster gap, the first pair's gap and
+the number of clusters for a merge radius are rational functions of the tokens (the radius and bound enter as the
+exact rationals written in the file), so a start that already violates the claim is a counterexample computed without
+rounding; the clustering time is exactly 0 when the cluster gap starts at or below the level.
 Any other quantity, float tokens, or a start that satisfies the claim: None, and the float evidence decides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from headflow.certificates.claims.evaluation import exact
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.kernel.exact_data import dot
 from headflow.checks.verdicts import Outcome, Verdict
 
 Rows = tuple[tuple[Fraction, ...], ...]
 METHOD = "exact: the claimed quantity at the start t = 0, the user's tokens exactly as written"
 
 
-def _products(rows: Rows) -> list[Fraction]:
-    return [
-        sum((a * b for a, b in zip(x, y, strict=True)), Fraction(0)) for i, x in enumerate(rows) for y in rows[i + 1 :]
-    ]
+def pair_products(rows: Sequence[Sequence[Any]]) -> list[Any]:
+    """<x_i, x_j> for i < j, in any one number type (exact rationals, balls, power series of the tokens)."""
+    return [dot(x, y) for i, x in enumerate(rows) for y in rows[i + 1 :]]
+
+
+#: The pairwise quantities, each the least or the largest (`pick`) of its terms, polynomials in the tokens written
+#: once for any number type: exact rationals at t = 0 here, balls and first-order series of the tokens along a
+#: validated enclosure of the trajectory (`validated_route`). Their float evaluators are `checks.model.observables`.
+PAIRWISE: dict[str, tuple[Callable[[Sequence[Sequence[Any]]], list[Any]], Callable[..., Any]]] = {
+    "least_inner_product": (pair_products, min),
+    "largest_inner_product": (pair_products, max),
+    "cluster_gap": (lambda rows: [1 - p for p in pair_products(rows)], max),
+    "first_pair_gap": (lambda rows: [1 - dot(rows[0], rows[1])], max),
+}
+
+
+def _exact_pairwise(name: str) -> Callable[[Rows, Fraction | None], Fraction]:
+    terms, pick = PAIRWISE[name]
+    return lambda rows, _: pick(terms(rows))
 
 
 def _cluster_count(rows: Rows, radius: Fraction) -> Fraction:
@@ -39,16 +56,13 @@ def _cluster_count(rows: Rows, radius: Fraction) -> Fraction:
 
     for i, x in enumerate(rows):
         for j in range(i + 1, len(rows)):
-            product = sum((a * b for a, b in zip(x, rows[j], strict=True)), Fraction(0))
-            if 2 - 2 * product <= radius * radius:
+            if 2 - 2 * dot(x, rows[j]) <= radius * radius:
                 parent[root(j)] = root(i)
     return Fraction(len({root(i) for i in range(len(rows))}))
 
 
 EXACT: dict[str, Callable[[Rows, Fraction | None], Fraction]] = {
-    "least_inner_product": lambda rows, _: min(_products(rows)),
-    "largest_inner_product": lambda rows, _: max(_products(rows)),
-    "cluster_gap": lambda rows, _: 1 - min(_products(rows)),
+    **{name: _exact_pairwise(name) for name in PAIRWISE},
     "cluster_count": lambda rows, radius: _cluster_count(rows, radius),  # type: ignore[arg-type]
 }
 """The quantities computed exactly at exact unit tokens (their float evaluators are `checks.model.observables`)."""
