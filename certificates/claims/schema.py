@@ -80,6 +80,7 @@ PROPERTIES = (
     "decays-exponentially",
     "initial-rate",
     "stays-non-negative",
+    "decays-like",
 )
 #: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
 #: r > r0 beats, `headflow.checks.claimsfile.exponential_decay`).
@@ -91,9 +92,12 @@ TARGETS = {
     "does-not-tend-to": "limit",
     "decays-exponentially": "rate",
     "initial-rate": "derivative",
+    "decays-like": "like",
 }
 #: The properties about t -> oo that a start of the family may be claimed to have (`exists = true`: some start).
-LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially")
+LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially", "decays-like")
+#: The time t of a `decays-like` target (an expression of t: quantity(t)/like(t) -> C, 0 < C < oo, as t -> oo).
+TIME = sp.Symbol("t", positive=True)
 MAX_DIGITS = 1000
 MAX_SAMPLES = 10_000
 
@@ -116,6 +120,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "rate",
             "bound",
             "derivative",
+            "like",
             "radius",
             "level",
             "domain",
@@ -533,12 +538,17 @@ def _dynamics(
         if target_key not in raw:
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
         known = {key: _exact(options[key]) for key in ("n", "d", "H", "beta")}
-        target = _expression(raw, target_key, known | (values or {}), heads)
+        target = _expression(raw, target_key, known | (values or {}) | _time(prop), heads)
     exists = _exists(raw, prop)
     statement = stated or _dynamics_statement(raw, quantity, prop, options, exists)
     return DynamicsClaim(
         **header, statement=statement, quantity=quantity, property=prop, options=options, target=target, exists=exists
     )
+
+
+def _time(prop: str) -> dict[str, sp.Expr]:
+    """The symbol t for the target of `decays-like` (an expression of the time), none for any other property."""
+    return {"t": TIME} if prop == "decays-like" else {}
 
 
 def _dynamics_interaction(raw: dict[str, Any], attention: str, quantity: str) -> Interaction:
@@ -576,6 +586,10 @@ def _dynamics_statement(
         "decays-exponentially": (
             f"decays exponentially faster than {raw.get('rate')}: there are r > {raw.get('rate')} and C with "
             f"{quantity}(t) <= C exp(-r t) for all t >= 0"
+        ),
+        "decays-like": (
+            f"decays like {raw.get('like')}: {quantity}(t) -> 0 and {quantity}(t) / ({raw.get('like')}) -> C with "
+            "0 < C < oo as t -> oo"
         ),
         "stays-non-negative": (
             "stays non-negative: at every t >= 0 (every entry), on every trajectory where it is at t = 0"
@@ -624,7 +638,9 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
         known = {
             key: options[key] if isinstance(options[key], sp.Symbol) else _exact(options[key]) for key in FIELD_NAMES
         }
-        target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order}, scope)
+        target = _expression(
+            raw, TARGETS[instance.property], known | {s.name: s for s in order} | _time(instance.property), scope
+        )
     statement = stated or _for_all(domains, order) + _dynamics_statement(
         raw, instance.quantity, instance.property, options, instance.exists
     )

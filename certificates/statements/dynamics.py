@@ -151,7 +151,7 @@ def avoided_limit(claim: DynamicsClaim) -> list[Any] | None:
         return limit if claim.property == "does-not-tend-to" else None
     if not TOKEN_FAMILIES[claim.options["tokens"]].exact_members:
         return None  # a random family's universal claim is about almost every start (an equilibrium is one point)
-    if claim.property in ("decays-at-rate", "decays-exponentially"):
+    if claim.property in ("decays-at-rate", "decays-exponentially", "decays-like"):
         return ["rat", "0"]
     return limit if claim.property == "tends-to" else None
 

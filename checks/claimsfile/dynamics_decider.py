@@ -369,8 +369,12 @@ def _value_margin(name: str, head: int | None, value: float | None) -> adversari
 
 
 def _target(claim: DynamicsClaim) -> float | None:
+    """The claimed number the float route measures: the target's value; for `decays-like` the exponent b = 1 of
+    |q| ~ C like^b (`dynamics_starts`)."""
     if claim.target is None:
         return None
+    if claim.property == "decays-like":
+        return 1.0
     return float(ball(claim.target, {}, 128).mid())
 
 

@@ -19,6 +19,9 @@ A start *holds*, *fails* or stays *undecided*, with the measurement next to the 
   of the rate as t -> oo: its error band is one-sided in truth (tangential_power, softmax, equiangular
   tokens, time = 3 fits 1.83 +- 0.25 while the rate is 2, and 1.6 lay within that band), so the
   horizon doubles as for limits and a run still drifting after that is undecided.
+- `decays-like`: log |q(t)| = a + b log like(t) fitted over the second half of the records (`rate_shapes.exponent`,
+  with its error); it holds when b = 1 lies within that error, and the horizon doubles while b drifts between the
+  window's halves by more than `rate_shapes.MAX_DRIFT`.
 
 Floats only: a failing start is a float candidate, never a refutation by itself.
 """
@@ -33,6 +36,7 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.errors import InputError
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
+from headflow.checks.claimsfile import rate_shapes
 from headflow.checks.evidence.clustering_rates import late_exponent
 from headflow.checks.evidence.fits import Estimate, decay_rate
 from headflow.checks.evidence.limits import settle
@@ -155,6 +159,8 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     if claim.property == "decays-at-rate":
         assert target is not None
         return _rate_start(claim, cfg, target, horizon, EXTENSIONS[profile])
+    if claim.property == rate_shapes.PROPERTY:
+        return _like_start(claim, cfg, horizon, EXTENSIONS[profile])
     try:
         traj = integrate(
             cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=(), max_steps=POINTWISE_STEPS
@@ -232,6 +238,47 @@ def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon
     margin = -max(abs(e.value - target) - e.error for e in estimates) / max(1.0, abs(target))
     status = "holds" if all(e.contains(target) for e in estimates) else "fails"
     return Start(cfg, status, margin, cfg, measured=worst.record(target))
+
+
+def _like_start(claim: DynamicsClaim, cfg: Configuration, horizon: float, extensions: int) -> Start:
+    """The fitted exponent b of |q| ~ C like^b (every entry of the quantity) against b = 1; the horizon doubles (at
+    most `extensions` times) while b still drifts between the window's halves."""
+    estimates: list[Estimate] = []
+    for _ in range(extensions + 1):
+        grid = np.linspace(0.0, horizon, RECORDS)
+        traj = integrate(cfg, horizon, rtol=RATE_RTOL, atol=RATE_ATOL, record_times=grid, observables=())
+        _, values, _ = _records(claim, cfg, traj)
+        half = len(traj.times) // 2
+        times = traj.times[half : len(values)]
+        shape = rate_shapes.like_values(claim, times)
+        if shape is None or not np.all(shape > 0):
+            reason = (
+                f"the stated shape {claim.target} is not positive and finite at every record of "
+                f"[{times[0]:.6g}, {horizon:.6g}]"
+            )
+            return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+        magnitude = np.abs(values[half:]).reshape(len(times), -1)
+        kept = np.all(magnitude > RATE_FLOOR * float(np.max(np.abs(values))), axis=1)
+        if np.count_nonzero(kept) < RATE_POINTS:
+            reason = f"fewer than {RATE_POINTS} records of |{claim.quantity}| above rounding in the second half"
+            return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+        estimates = [
+            rate_shapes.exponent(times[kept], column[kept], shape[kept], RATE_RTOL, RATE_ATOL) for column in magnitude.T
+        ]
+        drifting = [e for e in estimates if e.parts["window_drift"] > rate_shapes.MAX_DRIFT * max(abs(e.value), 1.0)]
+        if not drifting:
+            break
+        reason = (
+            f"the fitted exponent {drifting[0].value:.6g} of {claim.target} still drifts by "
+            f"{drifting[0].parts['window_drift']:.3g} between the window's halves at t = {horizon:.6g}"
+        )
+        horizon *= 2.0
+    else:
+        return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+    worst = max(estimates, key=lambda e: abs(e.value - 1.0) - e.error)
+    margin = -max(abs(e.value - 1.0) - e.error for e in estimates)
+    status = "holds" if all(e.contains(1.0) for e in estimates) else "fails"
+    return Start(cfg, status, margin, cfg, measured=worst.record(1.0))
 
 
 def _column_rates(times: np.ndarray, magnitude: np.ndarray) -> list[Estimate]:
