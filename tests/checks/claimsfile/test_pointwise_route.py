@@ -12,6 +12,7 @@ import pytest
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.schema import ModelClaim, validate_claim
 from headflow.certificates.statements.pointwise import general_pointwise_claim, pointwise_claim
+from headflow.checks.claimsfile import dynamics_decider
 from headflow.checks.claimsfile.dynamics_decider import decide_dynamics
 from headflow.checks.claimsfile.pointwise_route import decide_pointwise
 from headflow.checks.registry import Context
@@ -27,6 +28,14 @@ quantity = "energy"
 property = "non-decreasing"
 tokens = "random-sphere"
 """
+
+
+def float_route_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Set the pointwise route aside, for tests of the float route's own mechanics (budgets, blow-ups) that use a
+    true pointwise claim as their material: the route would PROVE it before any run."""
+    routes = tuple(route for route in dynamics_decider.EXACT_ROUTES if route[1] is not decide_pointwise)
+    monkeypatch.setattr(dynamics_decider, "EXACT_ROUTES", routes)
+    monkeypatch.setattr(dynamics_decider, "decide_pointwise_domain", lambda claim, ctx: None)
 
 
 def claim_of(fields: str, head: str = HEAD):  # type: ignore[no-untyped-def]
