@@ -40,11 +40,11 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.errors import InputError
 from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
 from headflow.certificates.kernel.ball_model import ExactConfiguration
-from headflow.certificates.kernel.exact_data import dot
 from headflow.certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from headflow.certificates.provers.witness import round_configuration
 from headflow.certificates.statements.dynamics import (
     family_failures,
+    on_a_kink,
     refutation,
     searched_quantity,
     with_given_matrices,
@@ -65,6 +65,7 @@ from headflow.checks.claimsfile.exact_dynamics import decide_exactly
 from headflow.checks.claimsfile.given_start import refuted_at_start
 from headflow.checks.claimsfile.initial_rate import decide_initial_rate
 from headflow.checks.claimsfile.invariance import decide_by_floats as decide_invariance
+from headflow.checks.claimsfile.pointwise_route import decide_pointwise, decide_pointwise_domain
 from headflow.checks.claimsfile.quantified_dynamics import DomainSweep
 from headflow.checks.claimsfile.reduced_observables import decide_on_reduction
 from headflow.checks.claimsfile.scheme_energy import decide_scheme_energy
@@ -103,8 +104,10 @@ DENOMINATORS = (2**12, 2**40)
 
 #: The exact routes of a closed universal claim, in the order they are tried: each returns None where the claim is
 #: not in its regime; the first that answers decides unless it is INCONCLUSIVE (then the float route runs and the
-#: exact route's details join its evidence).
+#: exact route's details join its evidence). The pointwise route answers only PROVED or REFUTED (else None), so the
+#: routes after it are tried as before.
 EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None]], ...] = (
+    ("the pointwise statement at every configuration (a model claim)", decide_pointwise),
     ("the exact equiangular reduction", decide_exactly),
     ("a closed-form quantity along the equiangular reduction", decide_on_reduction),
     ("the equiangular reduction under a normalization scheme", decide_scheme),
@@ -116,10 +119,14 @@ EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """A claim with quantified parameters is decided for its whole domain or at exact points of it
-    (`quantified_dynamics.DomainSweep`), each point as a closed claim (`decide_closed`)."""
+    """A claim with quantified parameters is decided for its whole domain (its pointwise statement for every n, d,
+    H, beta: `pointwise_route`) or at exact points of it (`quantified_dynamics.DomainSweep`), each point as a closed
+    claim (`decide_closed`)."""
     if not claim.parameters:
         return decide_closed(claim, ctx)
+    pointwise = decide_pointwise_domain(claim, ctx)
+    if pointwise is not None:
+        return pointwise
     sweep = DomainSweep(claim, ctx)
     if sweep.proved is not None:
         return sweep.proved
@@ -418,14 +425,6 @@ def exact_state(
         identity = [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
         exact = dataclasses.replace(exact, values=[identity] * state.H)
     return with_given_matrices(options, exact)
-
-
-def on_a_kink(exact: ExactConfiguration) -> bool:
-    """Whether relu data have a score exactly 0 (the kink of max(beta s, 0)); the sign of every score is a
-    comparison of exact rationals, so off the kink each weight is one polynomial branch at the witness."""
-    tokens = exact.tokens
-    scores = (dot(x, [dot(row, y) for row in M]) for M in exact.score_matrices for x in tokens for y in tokens)
-    return exact.attention == "relu" and any(s == 0 for s in scores)
 
 
 def _candidate(options: dict[str, Any], searched: str, found: adversarial.Found) -> Candidate:
