@@ -275,6 +275,9 @@ VALUES = [[[F(1), F(2)], [F(0), F(1)]], [[F(-1), F(0)], [F(1), F(1, 2)]]]
         "cluster_gap",
         "dE_h_dt",
         "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2",
+        "R",  # the order parameter, its rate and the tokens' norm rates: read by the float algebra too
+        "dR_dt",
+        "norm_rate_i",
     ],
 )
 def test_floats_lie_in_the_balls(attention: str, text: str) -> None:
