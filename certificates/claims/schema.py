@@ -52,7 +52,7 @@ from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from headflow.certificates.masks import NAMED as NAMED_MASKS
 from headflow.certificates.masks import Mask, mask_of
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
-from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, UNCLAIMED
+from headflow.certificates.quantity_uses import INTEGER_PARAMETERS, OF_TRAJECTORY, PARAMETER, UNCLAIMED, fields_of
 from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
@@ -123,6 +123,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "like",
             "radius",
             "level",
+            "k",
             "domain",
             *DYNAMICS_MODEL_OPTIONS,
             "exists",
@@ -481,7 +482,7 @@ def _dynamics(
     if "domain" in raw:
         return _quantified(raw, header, stated, base)
     quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
-    of_trajectory, parameter = quantity in FIRST_TIME_OF, PARAMETER.get(quantity)
+    of_trajectory = quantity in OF_TRAJECTORY
     if of_trajectory and prop not in ("at-most", "at-least"):
         raise InputError("property", prop, f"{quantity} is one number per trajectory: use at-most or at-least")
     if prop == "decays-exponentially" and quantity != "cluster_gap":
@@ -515,13 +516,17 @@ def _dynamics(
         options["values"] = "given"
     if "interaction" in raw:
         options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
-    for key in ("radius", "level"):
-        if key in raw and key != parameter:
-            raise InputError(key, raw[key], f"only used with the quantity that takes it ({_taking(key)})")
-    if parameter is not None:
-        if parameter not in raw:
-            raise InputError(parameter, None, f"missing: {quantity} needs `{parameter}`")
-        options[parameter] = _number(raw, parameter, positive=True)
+    taken = fields_of(quantity)
+    for key in set(PARAMETER.values()):
+        if key in raw and key not in taken:
+            raise InputError(key, raw[key], f"only used with the quantities that take it ({_taking(key)})")
+    for key in taken:
+        if key not in raw:
+            raise InputError(key, None, f"missing: {quantity} needs `{key}`")
+        if key in INTEGER_PARAMETERS:  # the k-th merge of n tokens
+            options[key] = _integer(raw, key, 1, options["n"] - 1)
+        else:
+            options[key] = _number(raw, key, positive=True)
     if "head" in raw:
         options["head"] = _integer(raw, "head", 0, options["H"] - 1)
     if "samples" in raw:
@@ -573,7 +578,7 @@ def _dynamics_statement(
     raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any], exists: bool = False
 ) -> str:
     """The generated statement: the quantity, its property and the model options (`exists`: for some start)."""
-    of_trajectory = quantity in FIRST_TIME_OF
+    of_trajectory = quantity in OF_TRAJECTORY
     words = ", ".join(f"{key}={value}" for key, value in options.items())
     phrase = {
         "non-decreasing": "is non-decreasing along trajectories",
@@ -788,7 +793,7 @@ def _given_matrices(raw: dict[str, Any], base: Path | None, heads: str) -> dict[
 
 
 def _taking(key: str) -> str:
-    return ", ".join(name for name, field in PARAMETER.items() if field == key)
+    return ", ".join(name for name in PARAMETER if key in fields_of(name))
 
 
 def _family_options(raw: dict[str, Any], options: dict[str, Any], base: Path | None) -> None:

@@ -278,6 +278,12 @@ def _measured_text(measured: dict[str, Any]) -> str:
         reached = measured["first_time"]
         when = f"at t = {reached:.10g}" if reached is not None else f"not by t = {measured['not_reached_by']:.6g}"
         return f"reached the level {measured['level']:g} {when} vs claimed bound {measured['claimed']:.10g}"
+    if "first_merge_time" in measured:
+        pairs = ", ".join(f"({i}, {j})" for i, j in measured["pairs"])
+        return (
+            f"value {measured['value']:g} (first pair within the radius at t = {measured['first_merge_time']:.10g}: "
+            f"{pairs}) vs claimed bound {measured['claimed']:.10g}"
+        )
     return "undecided"
 
 

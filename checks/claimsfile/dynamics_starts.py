@@ -43,6 +43,7 @@ from headflow.checks.evidence.limits import settle
 from headflow.checks.integrator import IntegrationFailure, Trajectory, integrate
 from headflow.checks.integrator.events import Event
 from headflow.checks.model import families
+from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.observables import EVALUATORS
 
@@ -121,7 +122,7 @@ def check_sizes(claim: DynamicsClaim) -> None:
 
 def quantity(name: str, cfg: Configuration, head: int | None, parameter: float | None = None) -> np.ndarray:
     """The quantity at one state, as an array (per head and token where it has them; `energy` of one
-    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius)."""
+    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius, merge_radius's k)."""
     per_head = MODEL_QUANTITIES[name].per_head
     if per_head is not None and head is not None:
         return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
@@ -144,6 +145,9 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     if claim.quantity in FIRST_TIME_OF:
         assert target is not None
         return _first_time_start(claim, cfg, target)
+    if claim.quantity == "closest_pair_merges_first":
+        assert target is not None
+        return _closest_pair_start(claim, cfg, target, horizon)
     if claim.property == "tends-to":
         assert target is not None
         value = parameter(claim)
@@ -186,7 +190,7 @@ def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) ->
     stops just past max(bound, 0), where reaching the level or not settles both at-most and at-least."""
     timed, level = FIRST_TIME_OF.get(claim.quantity), claim.options[PARAMETER[claim.quantity]]
     assert timed is not None
-    event = Event(f"{timed}<={level:g}", lambda state: float(quantity(timed, state, None)) - level)
+    event = _falls_to(timed, claim.options.get(PARAMETER.get(timed, "")), level)
     scale, at_most = max(1.0, abs(bound)), claim.property == "at-most"
     if event.function(cfg) <= 0:
         reached: float | None = 0.0
@@ -205,6 +209,42 @@ def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) ->
         margin = ((bound - reached) if at_most else (reached - bound)) / scale
     status = "holds" if margin >= -TIME_TOLERANCE else "fails"
     return Start(cfg, status, margin, cfg, measured=measured)
+
+
+def _falls_to(timed: str, own: float | None, level: float) -> Event:
+    """The integrator's event `timed` (with its own parameter `own`: merge_radius's k) <= level."""
+    name = timed if own is None else f"{timed}[{own:g}]"
+    return Event(f"{name}<={level:g}", lambda state: float(quantity(timed, state, None, own)) - level)
+
+
+#: Relative tolerance within which two squared distances count as tied for the closest pair (float rounding).
+TIE_TOLERANCE = 1e-9
+
+
+def _closest_pair_start(claim: DynamicsClaim, cfg: Configuration, bound: float, horizon: float) -> Start:
+    """closest_pair_merges_first: integrate to the first time some pair of tokens is within `radius` (the event
+    merge_radius[1] <= radius, i.e. merge_time with k = 1) and read 1 when a pair closest there is a pair closest at
+    t = 0 (pairs within TIE_TOLERANCE of the least squared distance count as closest), else 0; against the bound.
+    Undecided when no pair comes within the radius by the horizon (`time`)."""
+    radius = claim.options["radius"]
+    start = model.directions(cfg)
+    first_pairs = model.closest_pairs(model.squared_distances(start), TIE_TOLERANCE)
+    event = _falls_to("merge_radius", 1, radius)
+    if event.function(cfg) <= 0:
+        state, reached = cfg, 0.0
+    else:
+        traj = integrate(cfg, horizon, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS)
+        if traj.status != f"event:{event.name}":
+            why = "integrator steps" if traj.status == "max_steps" else "the horizon"
+            reason = f"no pair came within radius {radius:g} by t = {traj.t_end:.6g} ({why}; set `time`)"
+            return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+        state, reached = traj.final, traj.t_end
+    merged = model.closest_pairs(model.squared_distances(model.directions(state)), TIE_TOLERANCE)
+    value = 1.0 if merged & first_pairs else 0.0
+    at_most = claim.property == "at-most"
+    margin = (bound - value) if at_most else (value - bound)
+    measured = {"value": value, "first_merge_time": reached, "claimed": bound, "pairs": sorted(merged)}
+    return Start(cfg, "holds" if margin >= 0 else "fails", margin / max(1.0, abs(bound)), state, measured=measured)
 
 
 def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon: float, extensions: int) -> Start:
