@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -15,6 +13,8 @@ from headflow.checks.claimsfile.register import register_claims
 from headflow.checks.registry import Context
 from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
+
+from tests.command import headflow
 
 EXAMPLE = Path("examples/asymptotics.toml")
 
@@ -216,7 +216,7 @@ def test_bad_input_is_a_clear_error(fields: dict[str, str], field: str) -> None:
 def test_the_command_line_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(softmax("bad", order="Theta(n) # comment"))
-    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(bad)], capture_output=True, text=True)
+    done = headflow("check", str(bad))
     assert done.returncode == 2 and "order" in done.stderr and "Traceback" not in done.stderr
 
 
