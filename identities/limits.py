@@ -17,6 +17,9 @@ its answer only proposes. Here a limit is a computation whose every side conditi
   var and proved > 0, q_k rational, checked by the exact zero test), exp(c var / m) = 1/s with m the common
   denominator of the q_k, s -> 0+ [cited: exp(c var) -> oo as var -> oo for c > 0]; tried when the direct route
   does not close.
+- var -> oo on the scale u = log var (`headflow.identities.power_scales`): var = e^u, powers var**a with symbolic a
+  become exp(a u), and the dominant term of the denominator is found by proving the order of the exponents from the
+  facts (gamma - 1 > 0 on gamma in [2, 3]); tried last.
 - `split_logs` writes log(c prod f_i^q_i) = log c + sum q_i log f_i (a factorization SymPy proposes, checked
   equal by the exact zero test) only where every f_i > 0 is proved, so that a limit through log var sees log var.
 """
@@ -27,7 +30,7 @@ import math
 from collections.abc import Callable
 
 import sympy as sp
-from headflow.identities import signs
+from headflow.identities import power_scales, signs
 from headflow.identities.derivation import Derivation
 from headflow.identities.zero_test import is_identically_zero
 
@@ -128,7 +131,7 @@ def at_infinity(
         rewritten = split_logs(expr.xreplace({var: form(s)}), at)
     found = at_zero(rewritten, s, at)
     if found is None:
-        return None if through_log else _through_exp(expr, var, known)
+        return None if through_log else _through_exp(expr, var, known) or power_scales.limit(expr, var, known)
     via = f"log {var} = 1/s" if through_log else f"{var} = {form(sp.Symbol('s'))}"
     return found[0], f"{via}, s -> 0+: {found[1]}"
 

@@ -30,6 +30,7 @@ The prover never says a false thing, and it says nothing when it cannot decide (
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -129,6 +130,49 @@ def prove(expr: sp.Expr, relation: str, known: Facts) -> list[str] | None:
         return None
     steps.append(f"hence {target} {relation[:-1]} 0")
     return steps
+
+
+def prove_using_upper_ends(expr: sp.Expr, relation: str, known: Facts) -> list[str] | None:
+    """`prove`, and where it does not close, `prove` again with symbols bounded above written from their upper end.
+
+    A symbol s with a declared atom b - s (b rational, > 0 or >= 0: s < b or s <= b, as a domain's upper end gives)
+    is replaced by b - w, w a new atom with the atom's sign; the facts that mention s (its lower shift, its atom) are
+    dropped for that attempt. Sound: every s the facts allow is b - w for some w they allow, so a sign proved for
+    every such w holds at every allowed s. `prove`'s shifts keep only lower ends, so an upper end is needed for
+    1 - gamma > 0 on gamma in [1/4, 1/2] (gamma = 1/2 - w). Up to three symbols, every subset, smallest first."""
+    found = prove(expr, relation, known)
+    if found is not None:
+        return found
+    ends = {s: (end, atom) for s, (end, atom) in _upper_ends(known).items() if s in sp.sympify(expr).free_symbols}
+    chosen = sorted(ends, key=str)[:3]
+    for size in range(1, len(chosen) + 1):
+        for subset in itertools.combinations(chosen, size):
+            below = {s: sp.Dummy(f"{s}_below") for s in subset}
+            swap = {s: ends[s][0] - below[s] for s in subset}
+            kept = {atom: name for atom, name in known.signs.items() if not atom.free_symbols & set(subset)}
+            kept |= {below[s]: known.signs[ends[s][1]] for s in subset}
+            shifts = {k: v for k, v in known.shifts.items() if k not in subset}
+            steps = prove(sp.sympify(expr).xreplace(swap), relation, Facts(kept, shifts))
+            if steps is not None:
+                said = [
+                    f"substitute {s} = {swap[s]} ({below[s]} {_NAMES[SIGN_NAMES[kept[below[s]]]]}: {s}'s upper end)"
+                    for s in subset
+                ]
+                return said + steps
+    return None
+
+
+def _upper_ends(known: Facts) -> dict[sp.Symbol, tuple[sp.Rational, sp.Expr]]:
+    """{s: (b, atom)} for each declared atom that is exactly b - s (b rational, s a symbol), declared > 0 or >= 0."""
+    out: dict[sp.Symbol, tuple[sp.Rational, sp.Expr]] = {}
+    for atom, name in known.signs.items():
+        if name not in ("positive", "nonnegative") or not isinstance(atom, sp.Add) or len(atom.free_symbols) != 1:
+            continue
+        (symbol,) = atom.free_symbols
+        end = sp.expand(atom + symbol)
+        if isinstance(symbol, sp.Symbol) and isinstance(end, sp.Rational) and sp.expand(end - symbol - atom) == 0:
+            out.setdefault(symbol, (end, atom))
+    return out
 
 
 def sign_of(expr: sp.Expr, known: Facts) -> frozenset[int] | None:

@@ -3,8 +3,10 @@
 The bracket's proof and every limit, sign and zero the relation rests on are exact (`identities.asymptotic_orders`
 on `identities.limits`, `identities.signs`, `identities.zero_test`): PROVED with those steps and the limits
 shown, REFUTED when a limit shows the relation false (for every parameter, or at an exact parameter point where a
-ball separates the two sides, the point in the witness), INCONCLUSIVE with the reason otherwise. No verdict here
-comes from floats or from SymPy's evaluation.
+ball separates the two sides, the point in the witness), INCONCLUSIVE with the reason otherwise. An expression's
+claim not settled for every parameter at once is decided again at exact points of its domain, the point's values put
+in (`asymptotic_quantities.at_point`): refuted at one point, it is REFUTED (a domain of gamma straddling a critical
+value). No verdict here comes from floats or from SymPy's evaluation.
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ def _decide(claim: AsymptoticClaim) -> Outcome:
     decision = ao.decide(
         found.bracket, claim.relation, reference, lambda expr: _separated(expr, found, claim), over, _label(claim)
     )
+    if decision.status == "undecided" and claim.quantity == "expression":
+        refuted = _refuted_at_a_point(claim, found, reference, over)
+        if refuted is not None:
+            return refuted
     details: dict[str, Any] = {
         "quantity": claim.quantity + (f" ({claim.attention})" if claim.attention else ""),
         "bracket": f"{found.bracket.lower} <= Q <= {found.bracket.upper} for large {claim.variable}",
@@ -72,6 +78,53 @@ def _decide(claim: AsymptoticClaim) -> Outcome:
             details=details | {"derivation": steps},
         )
     return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=decision.reason, details=details)
+
+
+def _points(claim: AsymptoticClaim, found: Setting) -> list[dict[sp.Symbol, sp.Rational]]:
+    """Exact points of the claim's domain (the first candidate of every parameter, then one parameter moved to each of
+    its other candidates), each only if the domain provably contains it."""
+    free = sorted(found.candidates, key=str)
+    base = {symbol: found.candidates[symbol][0] for symbol in free}
+    tried = [base] + [base | {symbol: value} for symbol in free for value in found.candidates[symbol][1:]]
+    others = [s for s in claim.order if s != claim.variable]
+    unique = [point for k, point in enumerate(tried) if point not in tried[:k]]
+    return [point for point in unique if contains(claim.domains, others, point)]
+
+
+def _refuted_at_a_point(claim: AsymptoticClaim, found: Setting, reference: sp.Expr, over: sp.Expr) -> Outcome | None:
+    """REFUTED when, at an exact point of the domain, the relation is refuted by the same exact route with the point's
+    values put in (a claim for every parameter fails at one): a domain straddling gamma = 1, where the limit of
+    n**gamma/(n**gamma + n - 1) is 0 below and 1 above, is decided at a point on the wrong side. None otherwise."""
+    if all(len(values) == 1 for values in found.candidates.values()):
+        return None  # no parameter, or every one already at its only value: nothing new to try
+    for point in _points(claim, found):
+        derivation = Derivation()
+        try:
+            at = setting(claim, derivation, fixed=point)
+        except Unsupported:
+            continue
+        decision = ao.decide(
+            at.bracket,
+            claim.relation,
+            reference.xreplace(point),
+            lambda expr, at=at: _separated(expr, at, claim),
+            over.xreplace(point),
+            _label(claim),
+        )
+        if decision.status != "refuted":
+            continue
+        where = ", ".join(f"{symbol} = {value}" for symbol, value in point.items())
+        reason = f"at {where} (a point of the domain): {decision.reason}"
+        witness = {"point": where, "verified_by": decision.by, "reading": reason, **decision.shown}
+        details = {
+            "quantity": claim.quantity,
+            "bracket": f"{at.bracket.lower} <= Q <= {at.bracket.upper} for large {claim.variable}, at {where}",
+            "limits": decision.shown,
+            "reason": reason,
+            "derivation": [step.text for step in derivation.steps],
+        }
+        return Outcome(Verdict.REFUTED, METHOD, witness=witness, notes=reason, finding=reason, details=details)
+    return None
 
 
 def _label(claim: AsymptoticClaim) -> str:

@@ -9,7 +9,8 @@ variable, with the sign facts of the quantity's regime. What each quantity rests
 - `exit_gap`: n (H - 1)/(H (n - 1)) < eps_exit < 1 - (1 - K/(n - 1))/H for large n
   (`headflow.identities.condition8_invariance.exit_gap_bracket`), alpha beta in place of kappa.
 - `expression`: the user's formula itself (lower = upper), in ordinary SymPy form (`plain`), with facts from the
-  claim's domain (`domain_facts`).
+  claim's domain (`domain_facts`); a parameter whose domain is one number, or one the caller fixes at a point of its
+  domain (a refutation at a point), is put in exactly (`at_point`).
 
 Each quantity also names the exact parameter points a refutation may try (`candidates`), inside its regime.
 """
@@ -25,8 +26,8 @@ from headflow.certificates.claims.orders import parameter_symbol
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.inert import Exp, Log, Pi, RealPower, Sqrt, W, inert
 from headflow.identities import condition8_invariance as ci
+from headflow.identities import limits, signs
 from headflow.identities import reduced_clustering as rc
-from headflow.identities import signs
 from headflow.identities.asymptotic_orders import Bracket
 from headflow.identities.derivation import Derivation
 
@@ -58,8 +59,13 @@ _R = sp.Rational
 _POSITIVE = (_R(1), _R(2), _R(1, 2))
 
 
-def setting(claim: AsymptoticClaim, derivation: Derivation) -> Setting:
-    """The claim's quantity as a bracket in its variable (Unsupported when the formula cannot be used)."""
+def setting(
+    claim: AsymptoticClaim, derivation: Derivation, fixed: dict[sp.Symbol, sp.Rational] | None = None
+) -> Setting:
+    """The claim's quantity as a bracket in its variable (Unsupported when the formula cannot be used); for an
+    expression, with the parameters of `fixed` (exact points of their domains) put in (`at_point`)."""
+    if claim.quantity == "expression":
+        return _expression(claim, derivation, fixed or {})
     return _BUILDERS[claim.quantity](claim, derivation)
 
 
@@ -95,7 +101,7 @@ def _exit_gap(claim: AsymptoticClaim, derivation: Derivation) -> Setting:
     return Setting(bracket, _names(names), candidates)
 
 
-def _expression(claim: AsymptoticClaim, derivation: Derivation) -> Setting:
+def _expression(claim: AsymptoticClaim, derivation: Derivation, fixed: dict[sp.Symbol, sp.Rational]) -> Setting:
     assert claim.expr is not None
     formula = plain(claim.expr)
     derivation.note(f"the quantity is the formula Q = {formula} itself (lower = upper = Q)")
@@ -105,10 +111,38 @@ def _expression(claim: AsymptoticClaim, derivation: Derivation) -> Setting:
             raise Unsupported(f"the domain of {symbol} depends on the variable {claim.variable}: it is not held fixed")
     if claim.domains[claim.variable].high is not None:
         raise Unsupported(f"the domain of {claim.variable} is bounded above: it cannot tend to infinity")
-    facts = domain_facts({s: claim.domains[s] for s in others})
-    candidates = {s: _domain_candidates(claim.domains[s]) for s in others}
+    point = {s: claim.domains[s].low for s in others if _single_point(claim.domains[s])} | fixed
+    free = [s for s in others if s not in point]
+    facts = domain_facts({s: claim.domains[s] for s in free})
+    if point:
+        formula = at_point(formula, point, facts, claim.variable)
+        shown = ", ".join(f"{s} = {v}" for s, v in point.items())
+        derivation.note(f"at {shown} (a point of the domain{'' if fixed else ', its only one'}): Q = {formula}")
+    candidates = {s: (point[s],) if s in point else _domain_candidates(claim.domains[s]) for s in others}
     bracket = Bracket("expression", formula, formula, claim.variable, facts, derivation, _FORMS[claim.variable.name])
     return Setting(bracket, {s: s for s in claim.order}, candidates)
+
+
+def _single_point(domain: Domain) -> bool:
+    """Whether the domain is one rational number [a, a]."""
+    low, high = domain.low, domain.high
+    closed = not (domain.low_open or domain.high_open)
+    return closed and low is not None and high is not None and low.is_Rational and high.is_Rational and low == high
+
+
+def at_point(formula: sp.Expr, point: dict[sp.Symbol, sp.Rational], facts: signs.Facts, variable: sp.Symbol) -> sp.Expr:
+    """The formula with the exact values of `point` put in, one symbol at a time, each only where every power and
+    function of the formula is defined at the value (`limits.defined_at`: SymPy's substitution could turn an
+    undefined 0 * zoo into 0); Unsupported otherwise. `facts` are those of the symbols left free (the variable is
+    declared positive: it is sent to infinity)."""
+    known = facts.with_signs(positive=[variable])
+    for symbol, value in point.items():
+        if not limits.defined_at(formula, symbol, value, known):
+            raise Unsupported(f"the formula is not shown defined at {symbol} = {value}")
+        formula = formula.xreplace({symbol: value})
+        if formula.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+            raise Unsupported(f"the formula is undefined at {symbol} = {value}")
+    return formula
 
 
 def _without(candidates: dict[sp.Symbol, tuple[sp.Rational, ...]], variable: sp.Symbol) -> dict:
@@ -139,8 +173,8 @@ def _domain_candidates(domain: Domain) -> tuple[sp.Rational, ...]:
     """A few exact values of a domain with rational ends (the caller keeps only points the domain contains)."""
     low = domain.low if domain.low is not None and domain.low.is_Rational else None
     high = domain.high if domain.high is not None and domain.high.is_Rational else None
-    if low is not None and high is not None:
-        return ((low + high) / 2, (3 * low + high) / 4, (low + 3 * high) / 4)
+    if low is not None and high is not None:  # the ends last (the caller keeps only points the domain contains)
+        return ((low + high) / 2, (3 * low + high) / 4, (low + 3 * high) / 4, low, high)
     if low is not None:
         return (low + 1, low + 2, low + 10)
     if high is not None:
@@ -156,9 +190,24 @@ def plain(expr: sp.Expr) -> sp.Expr:
     only when putting it back in inert form gives the formula exactly, so that no automatic rewrite SymPy made
     while building it (a sign it read off a number) goes unnoticed: Unsupported otherwise."""
     converted = _convert(expr)
-    if inert(converted) != expr:
+    if inert(converted) not in (expr, _integer_powers_merged(expr)):
         raise Unsupported(f"SymPy rewrote the formula {expr} while converting it (to {converted})")
     return converted
+
+
+def _integer_powers_merged(expr: sp.Expr) -> sp.Expr:
+    """expr with (x**q)**k written x**(q k) for a symbolic q and an integer k, a rewrite SymPy makes whatever the
+    signs (1/n**gamma becomes n**(-gamma)): both sides are defined exactly where x > 0, and there
+    exp(q log x)**k = exp(k q log x). (Not for a number q: (x**(1/2))**2 is undefined at x < 0, x is not.)"""
+    return expr.replace(
+        lambda node: (
+            isinstance(node, sp.Pow)
+            and isinstance(node.base, RealPower)
+            and node.exp.is_Integer
+            and not node.base.args[1].is_number
+        ),
+        lambda node: RealPower(node.base.args[0], node.base.args[1] * node.exp),
+    )
 
 
 def converted(expr: sp.Expr) -> sp.Expr:
@@ -185,5 +234,4 @@ def _convert(expr: sp.Expr) -> sp.Expr:
 _BUILDERS: dict[str, Callable[[AsymptoticClaim, Derivation], Setting]] = {
     "clustering_time": _clustering,
     "exit_gap": _exit_gap,
-    "expression": _expression,
 }

@@ -37,6 +37,19 @@ TRUTH = {
     "rate.exp-minus-beta": Verdict.PROVED,
     "frozen-time.exp-two-beta": Verdict.REFUTED,
     "frozen-time.exp-half-beta": Verdict.REFUTED,
+    # beta = gamma log n: n**gamma against n decided by the sign of gamma - 1 on the domain (identities.power_scales)
+    "long-context.self-weight.supercritical": Verdict.PROVED,
+    "long-context.self-weight.supercritical-zero": Verdict.REFUTED,
+    "long-context.self-weight.subcritical": Verdict.PROVED,
+    "long-context.self-weight.subcritical-one": Verdict.REFUTED,
+    "long-context.self-weight.critical": Verdict.PROVED,
+    "long-context.self-weight.straddling": Verdict.REFUTED,  # at gamma = 7/8 the weight -> 0
+    "long-context.self-weight.exp-form": Verdict.PROVED,
+    "long-context.rate.supercritical": Verdict.PROVED,
+    "long-context.rate.supercritical-one-over-n": Verdict.REFUTED,
+    "long-context.rate.subcritical": Verdict.PROVED,
+    "long-context.time.supercritical": Verdict.PROVED,
+    "long-context.time.supercritical-linear": Verdict.REFUTED,
 }
 
 
@@ -151,10 +164,15 @@ def test_exponential_scales_in_beta_are_decided_only_when_the_rate_is_proved_pos
     assert {ident: verdict for ident, (verdict, _) in verdicts.items()} == {
         "tight": Verdict.PROVED,
         "wrong-constant": Verdict.REFUTED,  # Q/(exp(lam beta)/lam) -> 1/2
-        "sign-unknown": Verdict.INCONCLUSIVE,  # lam may be <= 0: exp(lam beta) need not grow
-        "two-rates": Verdict.INCONCLUSIVE,  # false when mu > lam, but lam/mu is not a rational number
+        # lam may be <= 0: the exponential route is not taken for every lam; the claim fails at lam = -1 (Q -> -1),
+        # decided there with lam put in (`asymptotic_decider._refuted_at_a_point`)
+        "sign-unknown": Verdict.REFUTED,
+        # false when mu > lam; lam/mu is not a rational number for every lam, mu, but at lam = 1, mu = 2 it is
+        "two-rates": Verdict.REFUTED,
         "polynomial-against-exp": Verdict.INCONCLUSIVE,  # false, but beta outside an exponential: not this route
     }
+    assert verdicts["sign-unknown"][1]["witness"]["point"].startswith("lam = -1"), verdicts["sign-unknown"]
+    assert verdicts["two-rates"][1]["witness"]["point"] == "lam = 1, mu = 2", verdicts["two-rates"]
 
 
 def test_exact_numbers_decide_limits_of_closed_forms() -> None:
