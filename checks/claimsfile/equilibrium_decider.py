@@ -28,12 +28,13 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from headflow.certificates.claims import equilibrium_claim as ec
 from headflow.certificates.claims import regimes
 from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.regimes import FOUND
 from headflow.certificates.claims.schema import EquilibriumClaim
 from headflow.certificates.kernel import equilibrium as kernel_equilibrium
@@ -45,12 +46,16 @@ from headflow.certificates.store import certificate_directory, write_certificate
 from headflow.checks.evidence import equilibria
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
+from headflow.identities import circle_spectrum
 from headflow.identities import critical_points as proofs
 from headflow.identities.derivation import Derivation
 
 SYMBOLIC = "symbolic: the tangent velocity vanishes in dimension-free Gram algebra (SymPy, exact zero tests)"
 EXACT = "exact: every velocity in exponential polynomials (python-flint rationals)"
 SPECTRUM = "Krawczyk in a symmetry slice + Gershgorin spectrum of the projected Jacobian (python-flint balls)"
+#: Bits of the balls that sign the circulant eigenvalues.
+CIRCLE_BITS = 256
+CIRCLE = "exact: the circulant Jacobian of the phase form at equally spaced angles (SymPy), its signs by balls"
 #: Random starts of the `found` search per instance, by profile (the registry's `critical-points` counts).
 STARTS = {"quick": 8, "thorough": 40}
 #: Sizes sampled above the least n of an unbounded range.
@@ -236,6 +241,9 @@ def _certified(
 
 def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
     instances, whole = _domain(claim)
+    on_circle = _on_circle(claim, instances, whole)
+    if on_circle is not None:
+        return on_circle
     held, against, failed = [], [], []
     for k, inst in enumerate(instances):
         for tokens in _candidates(claim, inst, ctx, k):
@@ -271,6 +279,58 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
             details={"table": table},
         )
     return Outcome(Verdict.CERTIFIED, SPECTRUM, certificates=paths, details={"table": table})
+
+
+def _on_circle(claim: EquilibriumClaim, instances: list[regimes.Instance], whole: bool) -> Outcome | None:
+    """The regular triangle on the circle (the simplex at n = 3, d = 2: equally spaced angles, which no rational
+    centre pins for a certificate) under scalar heads W_h = M_h = lambda_h I, decided by its exact circulant Jacobian
+    (`identities.circle_spectrum`): PROVED when every instance of a finite domain has the property, REFUTED at one
+    that has not (its Re mu by balls); None outside the regime or when a sign is not decided (the prover then runs)."""
+    aligned = claim.value_strengths is None or claim.value_strengths == claim.strengths
+    if not (whole and claim.regime == "simplex" and claim.heads == "scalar" and aligned and instances):
+        return None
+    if any((inst.n, inst.d) != (3, 2) for inst in instances):
+        return None
+    derivation, table = Derivation(), []
+    for inst in instances:
+        derivation.note(f"{describe(claim, inst)}: the angles' Jacobian at the regular triangle")
+        counts = circle_counts(derivation, inst)
+        if counts is None or not derivation.proved:
+            return None
+        row = {"instance": describe(claim, inst), "zeros": counts.zeros, "negative": counts.negative}
+        table.append(row | {"positive": counts.positive, "real_parts": counts.real_parts})
+        if not regimes.property_holds(claim, counts.zeros, counts.negative, counts.positive):
+            witness = {"verified_by": "ball", **row, "index": counts.positive, "real_parts": counts.real_parts}
+            return Outcome(Verdict.REFUTED, CIRCLE, witness=witness, details={"table": table})
+    return derived(derivation, CIRCLE, {"table": table})
+
+
+class CircleCounts(NamedTuple):
+    """The decided counts of a circulant spectrum on the circle (the rotation's zero, Re < 0, Re > 0), Re mu_m as
+    ball texts."""
+
+    zeros: int
+    negative: int
+    positive: int
+    real_parts: list[str]
+
+
+def circle_counts(derivation: Derivation, inst: regimes.Instance) -> CircleCounts | None:
+    """The counts of the equally spaced tokens' spectrum (`identities.circle_spectrum`), each Re mu_m signed by a
+    ball of CIRCLE_BITS bits (a step of `derivation`); None when a ball holds 0 or cannot be evaluated."""
+    parts = circle_spectrum.real_parts(derivation, inst.n, inst.attention, inst.strengths, inst.beta)
+    signs, texts = [], []
+    for m, value in enumerate(parts, 1):
+        try:
+            enclosure = ball(value, {}, CIRCLE_BITS)
+        except EvaluationError:
+            return None
+        if not (enclosure < 0 or enclosure > 0):
+            return None
+        signs.append(1 if enclosure > 0 else -1)
+        texts.append(enclosure.str(12))
+        derivation.note(f"Re mu_{m} = {texts[-1]} (ball, {CIRCLE_BITS} bits): {'> 0' if signs[-1] > 0 else '< 0'}")
+    return CircleCounts(1, signs.count(-1), signs.count(1), texts)
 
 
 def _candidates(claim: EquilibriumClaim, inst: regimes.Instance, ctx: Context, k: int) -> list[np.ndarray]:

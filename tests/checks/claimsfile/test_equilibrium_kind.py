@@ -52,7 +52,8 @@ def test_the_examples_are_decided_rightly_and_their_certificates_recheck(example
         "cluster-unstable": Verdict.REFUTED,
         "triangle-at-rest-repulsive": Verdict.PROVED,  # beta = -1: the symbolic proof holds for every beta
         "unequal-clusters-at-rest-beta-0": Verdict.REFUTED,  # beta = 0: uniform weights, the mean is not 0
-        "triangle-stable-repulsive": Verdict.INCONCLUSIVE,  # true, but no certificate pins it (docs/claims-files.md)
+        "triangle-stable-repulsive": Verdict.PROVED,  # the exact circulant Jacobian on the circle (no certificate)
+        "triangle-stable-above-threshold": Verdict.REFUTED,  # beta = -13/20 > -2/3
         "tetrahedron-stable-repulsive": Verdict.CERTIFIED,  # beta = -3 < -3/2
         "tetrahedron-stable-at-minus-1": Verdict.REFUTED,  # beta = -1: three directions with Re > 0
     }

@@ -105,7 +105,8 @@ def test_spectra_at_beta_le_0_are_certified_or_refuted_and_rechecked(tmp_path: P
     at the sign its statement gives): the square on the circle at beta = -1 has two eigenvalues with Re > 0 (stable:
     REFUTED), the regular tetrahedron is stable at beta = -3 (CERTIFIED) and not at beta = -1 (REFUTED; its double
     eigenvalue changes sign at beta = -3/2, where the prover's balls decide nothing). The triangle on the circle,
-    stable at beta = -1, stays INCONCLUSIVE: no rational centre has its Gram matrix in the plane."""
+    stable at beta = -1, is PROVED without a certificate (no rational centre has its Gram matrix in the plane): its
+    exact circulant Jacobian."""
     body = """
         tokens = "simplex"
         n = 4
@@ -155,7 +156,38 @@ def test_spectra_at_beta_le_0_are_certified_or_refuted_and_rechecked(tmp_path: P
             ok, message = verify_file(Path(path))
             assert ok and "beta = -" in message, message
     verdict, evidence = verdicts["triangle-stable-repulsive"]
-    assert verdict is Verdict.INCONCLUSIVE and "2 with Re < 0, 0 with Re > 0" in evidence["notes"], evidence
+    assert verdict is Verdict.PROVED and not evidence.get("certificates"), evidence
+    assert [(row["negative"], row["positive"]) for row in evidence["details"]["table"]] == [(2, 0)], evidence
+
+
+@pytest.mark.parametrize("attention", ["usa", "softmax"])
+def test_the_triangles_circulant_spectrum_agrees_with_the_closed_form_and_the_prover(attention: str) -> None:
+    """The exact circulant route (`equilibrium_decider.circle_counts`): its double eigenvalue is the closed form
+    lambda (3 beta lambda + 2) e^(-beta lambda/2)/4 (usa) or 3 lambda (3 beta lambda + 2)/(4 (e^(3 beta lambda/2) + 2))
+    (softmax), derived independently by hand; its counts are the Krawczyk-Gershgorin prover's (the square on the
+    circle too, where a certificate exists); a false 'stable' just above -2/3 is REFUTED."""
+    from headflow.checks.claimsfile.equilibrium_decider import circle_counts
+    from headflow.identities.derivation import Derivation
+
+    for beta, lam in ((F(-1), F(1)), (F(-13, 20), F(1)), (F(1, 3), F(2)), (F(-1, 4), F(3))):
+        counts = circle_counts(Derivation(), regimes.Instance(3, 2, attention, beta, (lam,)))
+        b, k = float(beta), float(lam)
+        closed = (
+            k
+            * (3 * b * k + 2)
+            * (math.exp(-b * k / 2) / 4 if attention == "usa" else 3 / (4 * (math.exp(1.5 * b * k) + 2)))
+        )
+        assert counts is not None and counts.zeros == 1
+        assert (counts.negative, counts.positive) == ((2, 0) if closed < 0 else (0, 2)), (beta, lam, closed)
+        for text in counts.real_parts:
+            assert abs(float(text.strip("[]").split(" +/-")[0]) - closed) < 1e-9 * (1 + abs(closed)), (text, closed)
+    square = circle_counts(Derivation(), regimes.Instance(4, 2, attention, F(-1), (F(1),)))
+    outcome = equilibria.certify(equilibria.instance(4, 2, [F(1)], attention, F(-1), "scalar"), _square())
+    assert square is not None and (square.negative, square.positive) == (outcome["negative"], outcome["index"])
+
+
+def _square() -> np.ndarray:
+    return np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
 
 
 def test_a_certificate_at_a_negative_beta_is_not_one_of_the_papers_critical_points(tmp_path: Path) -> None:
