@@ -92,25 +92,28 @@ def enclose(
     max_width_allowed: float = 0.5,
     bits: int = BITS,
     start: Sequence[arb] | None = None,
+    stops: Sequence[Fraction] = (),
     on_step: Callable[[Step], None] | None = None,
 ) -> Enclosure:
     """Validated steps of the configuration's flow from its exact tokens over [0, T]. `tolerance`: the width per unit
     time the step size aims the Taylor remainder at. The integration stops (with the reason in `status`) at T, where
     no step of at least `min_step` can be validated, after `max_steps` steps, or when the enclosure is wider than
-    `max_width_allowed`. `start`: balls to start from instead of the exact tokens (`start_set`). ValueError when the
-    configuration is outside what the integrator covers."""
+    `max_width_allowed`. `start`: balls to start from instead of the exact tokens (`start_set`); `stops`: times in
+    (0, T) where a step ends (the enclosure at such a time is an end set, not a box over a step). ValueError when
+    the configuration is outside what the integrator covers."""
     field_ = model_field(cfg)
     balls = None if start is None else tuple(start)
     result, started = Enclosure(cfg, Fraction(T), balls=balls), time.perf_counter()
     t, h = Fraction(0), Fraction(first_step) if first_step is not None else min(Fraction(T), Fraction(1, 8))
     ceiling = h  # below the last step size that failed, rising by CEILING_GROWTH with each accepted step
+    ends = sorted({Fraction(s) for s in stops if 0 < s < T} | {Fraction(T)})
     with precision(bits), series_length(order + 2):
         current = start_set(cfg, balls)
         while t < result.T:
             if len(result.steps) >= max_steps:
                 result.status = f"stopped at t={float(t):.6g}: {max_steps} steps were taken"
                 break
-            h = min(h, result.T - t)
+            h = min(h, next(e for e in ends if e > t) - t)
             try:
                 step = take_step(field_, current, t, h, order, bits)
             except StepFailure as exc:

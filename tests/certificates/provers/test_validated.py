@@ -208,6 +208,30 @@ def test_the_variational_coefficients_are_the_derivatives_of_the_solutions_coeff
                     assert abs(float((difference - V[k][i, m]).mid())) < 1e-15
 
 
+def test_steps_end_at_the_stops() -> None:
+    cfg = _configuration(3, 2, 1, "usa", "flat", Fraction(1, 2))
+    result = enclose(cfg, Fraction(1, 4), stops=[Fraction(1, 10), Fraction(1, 5), Fraction(3)])
+    assert result.reached and {Fraction(1, 10), Fraction(1, 5)} <= set(result.times()) and recheck(result) == []
+
+
+@pytest.mark.slow
+def test_the_enclosure_stays_narrow_in_dimension_64() -> None:
+    """n x d = 16 x 4 to T = 1 (about 15 s): the mean-value term D from the variational coefficients keeps the width
+    near the tolerance's (the first-order D of Gronwall's bound passed a width of 0.5 before t = 1)."""
+    tokens = [stereographic_lift([Fraction(i + 1, 3 + i * k) - Fraction(k, 5) for k in range(3)]) for i in range(16)]
+    identity = [[Fraction(int(a == b)) for b in range(4)] for a in range(4)]
+    cfg = ExactConfiguration(tokens, [identity], [identity], Fraction(1), "sphere", "softmax")
+    result = enclose(cfg, Fraction(1), tolerance=1e-8)
+    assert result.reached and max(result.widths()) < 1e-6
+    for step in result.steps[:: len(result.steps) // 3]:
+        assert recheck_step(cfg, step) == []
+    states = _float_states(cfg, result.times())
+    for state, box in zip(states, result.boxes(), strict=True):
+        assert all(
+            b.lower() - FLOAT_SLACK <= x <= b.upper() + FLOAT_SLACK for x, b in zip(state.ravel(), box, strict=True)
+        )
+
+
 def test_uncovered_models_are_refused() -> None:
     with pytest.raises(ValueError, match="usa and softmax"):
         enclose(_configuration(3, 2, 1, "relu", "sphere", Fraction(1)), Fraction(1))
