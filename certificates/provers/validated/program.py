@@ -1,5 +1,5 @@
-"""The model's field compiled once into a straight-line program, evaluated over balls, truncated power series and
-first-order jets (a value and its gradient in every state direction at once).
+"""The model's field compiled once into a straight-line program, evaluated over balls and truncated power series, and
+differentiated in reverse (the Taylor coefficients of its Jacobian along a series).
 
 The program is the kernel's chain (`certificates.kernel.model_chain.Chain`, the one definition of the model) over
 symbolic tokens, as `ball_model.velocity_field` builds it, with the configuration's mask and interaction: its named

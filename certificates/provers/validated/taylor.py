@@ -44,7 +44,7 @@ def coverage_failure(cfg: ExactConfiguration) -> str | None:
 
 def model_field(cfg: ExactConfiguration) -> Field:
     """The field x -> xdot of the configuration's heads, beta, kind, mask, interaction and geometry over flat states
-    (balls, series or jets), compiled once per model."""
+    (balls or series), compiled once per model (`program`)."""
     if reason := coverage_failure(cfg):
         raise ValueError(reason)
     interaction = None if cfg.interaction is None else cfg.interaction.tree
