@@ -26,7 +26,9 @@ CODE = ("identities", "certificates", "checks", "benchmarks", "pyproject.toml")
 
 def provenance() -> dict[str, object]:
     """When, at which commit and where a measurement is taken: the date (UTC), the commit, whether the code
-    (the packages and the benchmarks) had uncommitted changes, Python's version, the processors and the platform."""
+    (the packages and the benchmarks) had uncommitted changes, Python's version, the processors, the platform and
+    the load averages over the last 1, 5 and 15 minutes when the results are saved (a loaded machine slows the side
+    measured while the load was high; the benchmarks interleave their sides to spread it)."""
     return {
         "date": datetime.datetime.now(datetime.UTC).date().isoformat(),
         "commit": _git("rev-parse", "--short=12", "HEAD") or "unknown",
@@ -34,6 +36,7 @@ def provenance() -> dict[str, object]:
         "python": sys.version.split()[0],
         "cpus": os.cpu_count(),
         "platform": platform.platform(terse=True),
+        "load": [round(value, 2) for value in os.getloadavg()],
     }
 
 

@@ -2,20 +2,24 @@
 model (`headflow.checks.model.field`): nested lists over heads, tokens and coordinates.
 
 Each is the definition of the configuration's one chain (`certificates.kernel.model_chain`) that the kernel reads,
-evaluated with balls (`Chain.balls`); this module only names them, and gives a model term's ball (`term_ball`) as the
-kernel reads it.
+evaluated with balls (`Chain.balls`); this module only names them, gives a model term's ball (`term_ball`) as the
+kernel reads it, and a model term at tokens that are not exact data (`TermAtTokens`: balls or power series of the
+tokens, as along a validated enclosure of a trajectory).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
 from flint import arb
 from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exact import ball_of
 from headflow.certificates.kernel.model_chain import Chain, Value
+from headflow.certificates.kernel.model_statements import term_of
 from headflow.certificates.kernel.model_terms import Term
 from headflow.certificates.kernel.model_values import Trees
 
@@ -57,3 +61,21 @@ def term_ball(
     chain = Chain(cfg)
     at = {k: v for k, v in (("i", token), ("h", head)) if v is not None}
     return chain.balls(Trees(chain, delta).tree(term, at))
+
+
+class TermAtTokens:
+    """A scalar model term (a name of `certificates.kernel.model_terms`: `E`, `E_h`, `dE_dt`, ...) as a function of
+    the tokens: the configuration's chain built once over symbolic tokens x_i_k (its heads, values, beta, kind,
+    geometry and mask; its tokens give only the sizes), as `ball_model.velocity_field` builds the field, and evaluated
+    at tokens given as balls or as power series (python-flint's arb_series) with `__call__`."""
+
+    def __init__(self, cfg: ExactConfiguration, name: str, head: int | None = None) -> None:
+        symbols = [[["sym", f"x_{i}_{k}"] for k in range(len(x))] for i, x in enumerate(cfg.tokens)]
+        self.chain = Chain(dataclasses.replace(cfg, tokens=symbols))  # type: ignore[arg-type]
+        at = {} if head is None else {"h": head}
+        self.value = Trees(self.chain).tree(term_of(["name", name]), at)
+
+    def __call__(self, tokens: Sequence[Sequence[Any]]) -> Any:
+        """The term at the tokens (balls or series; exact rationals are read as balls), at the current precision."""
+        env = {f"x_{i}_{k}": t for i, x in enumerate(tokens) for k, t in enumerate(x)}
+        return self.chain.values(self.value, env, ball_of)

@@ -22,12 +22,33 @@ RECORDED_AS = {
     "condition8_margin": "condition8_margin",
 }
 
-#: The claim field a quantity's value depends on (a merge radius, a level).
-PARAMETER = {"cluster_count": "radius", "clustering_time": "level"}
+#: The claim field a quantity's value depends on (a merge radius, a level, the index k of a merge).
+PARAMETER = {
+    "cluster_count": "radius",
+    "clustering_time": "level",
+    "merge_radius": "k",
+    "merge_time": "radius",
+    "closest_pair_merges_first": "radius",
+}
+#: The parameters that are integers (k from 1 to n - 1: the k-th merge of n tokens); the others are positive numbers.
+INTEGER_PARAMETERS = frozenset({"k"})
 
 #: For a number per trajectory, the state quantity whose first fall to the parameter's value it times
-#: (clustering_time: the first t with cluster_gap <= level).
-FIRST_TIME_OF = {"clustering_time": "cluster_gap"}
+#: (clustering_time: the first t with cluster_gap <= level; merge_time: the first t with merge_radius <= radius, i.e.
+#: the number of clusters at that radius is n - k, the k-th merge; the timed quantity's own parameter, k, is a field
+#: of the claim too).
+FIRST_TIME_OF = {"clustering_time": "cluster_gap", "merge_time": "merge_radius"}
 
-STATE_QUANTITIES = tuple(name for name in MODEL_QUANTITIES if name not in FIRST_TIME_OF)
-"""The quantities with a value at each state (the others time a state quantity along a trajectory)."""
+#: The quantities that are one number per trajectory: the first times, and whether the first pair of tokens to come
+#: within `radius` is the pair closest at t = 0 (1 or 0).
+OF_TRAJECTORY = frozenset({*FIRST_TIME_OF, "closest_pair_merges_first"})
+
+STATE_QUANTITIES = tuple(name for name in MODEL_QUANTITIES if name not in OF_TRAJECTORY)
+"""The quantities with a value at each state (the others are read off a whole trajectory)."""
+
+
+def fields_of(quantity: str) -> tuple[str, ...]:
+    """The claim fields a quantity takes: its parameter, then that of the state quantity it times (merge_time: radius
+    and k)."""
+    timed = FIRST_TIME_OF.get(quantity)
+    return tuple(PARAMETER[name] for name in (quantity, timed) if name in PARAMETER)

@@ -9,9 +9,7 @@ any kind ends in one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib
-import pkgutil
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -44,12 +42,16 @@ class _Version(argparse.Action):
 
 def _command_names() -> list[str]:
     """The command modules' names (a package of commands/ holds what several commands share, not a command)."""
+    import pkgutil  # here: it imports inspect, which a command line that names its command does without
+
     return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.ispkg)
 
 
 def _summary(module_name: str) -> tuple[str, str]:
     """A command's name and one-line help, read from its module's source without importing it (start-up stays
     cheap: `headflow --help` imports no command); NAME and HELP are string literals (a test checks every one)."""
+    import ast  # here: a command line that names its command parses no source
+
     source = (Path(commands.__path__[0]) / f"{module_name}.py").read_text(encoding="utf-8")
     found = {
         target.id: node.value.value
@@ -59,6 +61,20 @@ def _summary(module_name: str) -> tuple[str, str]:
         if isinstance(target, ast.Name) and target.id in ("NAME", "HELP")
     }
     return found.get("NAME", module_name.replace("_", "-")), found["HELP"]
+
+
+def _named(word: str) -> dict[str, tuple[str, str]]:
+    """The summary of the one command module spelled like `word` (`check-cert`: check_cert.py), read from the
+    imported module (the command needs it anyway), when that module's name is `word`; empty otherwise. A command
+    line that names its command reads no other module's source."""
+    module_name = word.replace("-", "_")
+    if module_name.startswith("_") or not (
+        module_name.isidentifier() and (Path(commands.__path__[0]) / f"{module_name}.py").is_file()
+    ):
+        return {}
+    module = importlib.import_module(f"headflow.checks.commands.{module_name}")
+    name = getattr(module, "NAME", module_name.replace("_", "-"))
+    return {module_name: (name, module.HELP)} if name == word else {}
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -71,7 +87,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    summaries = {module_name: _summary(module_name) for module_name in _command_names()}
+    summaries = _named(argv[0]) if argv else {}
+    if not summaries:  # help, --version or a name no module has under its own spelling: every command's summary
+        summaries = {module_name: _summary(module_name) for module_name in _command_names()}
     chosen = next((m for m, (name, _) in summaries.items() if argv and name == argv[0]), None)
     for module_name, (name, text) in summaries.items():
         if module_name != chosen:

@@ -23,6 +23,7 @@ from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import CheckResult, check_file
 from headflow.certificates.statements import elaborate
+from headflow.checks import kernel_checks
 
 #: The statuses of a Coq re-check, as the reports print them. UNPROVED is no verdict on the certificate: coqc ran out
 #: of time, or the proof of an smt certificate's statement (tactics such as nra, searched by Coq, not data of the
@@ -58,8 +59,9 @@ def coq_path(certificate: Path) -> Path:
 
 
 def coq_text(certificate: Path) -> str:
-    """The regenerated Coq file of a certificate; Rejected, NotTranslatable or TreeError when there is none."""
-    return _regenerated(certificate, check_file(certificate))[0]
+    """The regenerated Coq file of a certificate; Rejected, NotTranslatable or TreeError when there is none. The
+    kernel's check is the run's one check of that file (`kernel_checks.checked`: a procedure may have run it)."""
+    return _regenerated(certificate, kernel_checks.checked(certificate))[0]
 
 
 def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str, Any]]:

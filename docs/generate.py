@@ -8,7 +8,9 @@
   commit and machine; `benchmarks/results.py` writes them);
 - `docs/generated/kernel.md`: what `headflow check-cert` trusts, from the kernel folder itself (`certificates/kernel`,
   each module with its lines of code and the first line of its docstring, and the kernel's size against its limit);
-- the sample outputs of the README and the tutorial (`docs/samples.py`), from the runs in `docs/data/samples.json`.
+- the sample outputs of the README and the tutorial (`docs/samples.py`), from the runs in `docs/data/samples.json`;
+- the README's table of headflow against its peers, from `benchmarks/results/peers-*.json`, with the goal of issue 44
+  (the default backend at most 1.0 against every peer at n = 64 and 512) said met or missed in the table.
 
 The pages are committed so that they read on GitHub too; `tests/test_docs.py` checks that each is exactly what this
 script makes from the committed data. Run from the repository root:
@@ -25,6 +27,7 @@ import argparse
 import ast
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -153,6 +156,83 @@ def render_benchmarks(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+#: The README's block that `render_peers` writes.
+PEERS_BLOCK = re.compile(
+    r"(<!-- generated: peers table -->\n)(.*?)(<!-- end of the generated peers table -->)", re.DOTALL
+)
+#: The sizes at which the default backend must be at most 1.0 against every peer (issue 44), and that bound.
+PEERS_GOAL_SIZES, PEERS_GOAL = ("64", "512"), 1.0
+_CASE = re.compile(r"^n=(?P<n>\d+) d=(?P<d>\d+) H=(?P<H>\d+) T=(?P<T>\S+) to (?P<target>\S+)$")
+
+
+def render_peers(records: list[dict[str, Any]]) -> str:
+    """The README's table: per problem (one results file each) and peer, the range over the error targets of
+    headflow's time / the peer's for the numpy (default) and the jax backend (bold above 1: headflow slower), when
+    and under which load each problem was measured, and whether the default backend meets the goal."""
+    records = sorted(records, key=lambda record: int(record["benchmark"].removeprefix("peers-")))
+    peers = list(dict.fromkeys(row["baseline"] for record in records for row in record["rows"]))
+    lines = ["| problem (errors) | " + " | ".join(peers) + " |", "|---|" + "---|" * len(peers)]
+    missed: list[str] = []
+    for record in records:
+        rows, size = record["rows"], record["benchmark"].removeprefix("peers-")
+        shapes = [_CASE.match(row["case"]) for row in rows]
+        first, targets = shapes[0], list(dict.fromkeys(_exponent(m["target"]) for m in shapes if m))
+        errors = f"{targets[0]}…{targets[-1]}" if len(targets) > 2 else ", ".join(targets)
+        cells = [f"n={first['n']}, d={first['d']}, H={first['H']}, T={first['T']} ({errors})"] if first else [size]
+        for peer in peers:
+            ranges = []
+            for backend in ("headflow", "headflow (jax)"):
+                ratios = [
+                    r["seconds"] / r["baseline_seconds"]
+                    for r in rows
+                    if (r["baseline"], r["integrator"]) == (peer, backend)
+                ]
+                ranges.append(_ratio_range(ratios))
+                if backend == "headflow" and ratios and size in PEERS_GOAL_SIZES and max(ratios) > PEERS_GOAL:
+                    missed.append(f"n={size} against {peer} (up to {max(ratios):.2f})")
+            cells.append(" / ".join(ranges))
+        lines.append("| " + " | ".join(cells) + " |")
+    measured = "; ".join(
+        f"n={record['benchmark'].removeprefix('peers-')} on {record['date']} at `{record['commit']}` ("
+        + ("with uncommitted changes, " if record.get("uncommitted_changes") else "")
+        + f"{_load(record)})"
+        for record in records
+    )
+    sizes = " and ".join(f"n = {size}" for size in PEERS_GOAL_SIZES)
+    goal = f"**missed**: {'; '.join(missed)}" if missed else "met"
+    return "\n".join(
+        [
+            f"Measured {measured}, {records[0]['cpus'] if records else '?'} processors.",
+            "",
+            *lines,
+            "",
+            f"Goal: the default (numpy) backend at most {PEERS_GOAL:.1f} against every peer at {sizes}: {goal}.",
+            "",
+        ]
+    )
+
+
+def _exponent(target: str) -> str:
+    """'1e-06' as 1e-6."""
+    mantissa, _, exponent = target.partition("e")
+    return f"{mantissa}e{int(exponent)}" if exponent else target
+
+
+def _ratio_range(ratios: list[float]) -> str:
+    """min–max of the ratios (one figure when they agree to two decimals), the maximum in bold above 1."""
+    if not ratios:
+        return "-"
+    low, high = f"{min(ratios):.2f}", f"{max(ratios):.2f}"
+    shown = f"**{high}**" if max(ratios) > 1 else high
+    return shown if low == high else f"{low}–{shown}"
+
+
+def _load(record: dict[str, Any]) -> str:
+    """The load averages recorded with a run (1, 5 and 15 minutes), or that none were."""
+    load = record.get("load")
+    return f"load {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}" if load else "load not recorded"
+
+
 KERNEL = ROOT / "certificates" / "kernel"
 
 
@@ -183,12 +263,16 @@ def render_kernel() -> str:
 def pages() -> dict[Path, str]:
     """Each generated page and the text the committed data gives it."""
     results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(RESULTS.glob("*.json"))]
-    return {
+    generated = {
         GENERATED / "findings.md": render_findings(json.loads(VERIFY_DATA.read_text(encoding="utf-8"))),
         GENERATED / "coverage.md": render_coverage(json.loads(VERIFY_DATA.read_text(encoding="utf-8"))),
         GENERATED / "benchmarks.md": render_benchmarks(results),
         GENERATED / "kernel.md": render_kernel(),
     } | sample_pages(load_data())
+    readme = ROOT / "README.md"
+    peers = [record for record in results if record["benchmark"].startswith("peers-")]
+    text = generated.get(readme) or readme.read_text(encoding="utf-8")
+    return generated | {readme: PEERS_BLOCK.sub(lambda found: found[1] + render_peers(peers) + found[3], text)}
 
 
 def main(argv: list[str] | None = None) -> int:

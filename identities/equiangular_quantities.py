@@ -12,7 +12,9 @@ so the radial shadow a^h_i = lambda_h <g, x_i>, the tangential power T^h_i = lam
 Condition 8 margin T^h_i - a^h_i sum_{h' != h} a^h'_i are the same at every token. The attention distribution is
 p_ii = e^(beta lambda)/Z, p_ij = e^(beta lambda rho)/Z, Z = e^(beta lambda) + (n - 1) e^(beta lambda rho), for every
 attention kind (`checks.model.field.attention_distributions`), so H^h_i = log Z - beta lambda (p_ii + (n - 1) rho p_ij)
-(`entropy`).
+(`entropy`). Every distance |x_i - x_j| is sqrt(2 - 2 rho), so every merge height is (`merge_radius`, any k), and the
+tokens' mean has |m|^2 = (n + n (n - 1) rho)/n^2 (variance (n - 1)(1 - rho)/n), so the W2 distance to the closest Dirac
+mass is sqrt(2 - 2 sqrt((1 + (n - 1) rho)/n)) (`identities.measure_distances`).
 The counting is checked against the explicit Gram sums for n = 2..5 (`check_counting`).
 """
 
@@ -24,6 +26,7 @@ from collections.abc import Sequence
 import sympy as sp
 from headflow.identities import equiangular_reduction as er
 from headflow.identities.derivation import Derivation
+from headflow.identities.measure_distances import w2_squared_to_dirac
 
 rho, n, beta = er.rho, er.n, er.beta
 #: The quantities this module writes in closed form (claims-file names), and whether one head's value depends on the
@@ -37,6 +40,8 @@ QUANTITIES = (
     "first_pair_gap",
     "least_inner_product",
     "largest_inner_product",
+    "merge_radius",
+    "w2_to_dirac",
 )
 COUPLED = ("condition8_margin",)
 #: The explicit sizes the counting is checked at.
@@ -67,6 +72,10 @@ def values(kind: str, quantity: str, strengths: Sequence[sp.Expr]) -> list[sp.Ex
         return [1 - rho]
     if quantity in ("least_inner_product", "largest_inner_product"):
         return [rho]
+    if quantity == "merge_radius":  # every distance is sqrt(2 - 2 rho): every merge height, whatever k
+        return [sp.sqrt(2 - 2 * rho)]
+    if quantity == "w2_to_dirac":  # unit tokens (s = 1), variance 1 - |mean|^2 = 1 - (1 + (n - 1) rho)/n
+        return [sp.sqrt(w2_squared_to_dirac(sp.Integer(1), (n - 1) * (1 - rho) / n, sp.sqrt))]
     if quantity == "attention_entropy":
         return [entropy(s) for s in strengths]
     weights = [er.head_weights(kind, s) for s in strengths]

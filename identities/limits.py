@@ -4,7 +4,8 @@ shown smooth, and the reduction of limits at infinity to such points.
 `sp.limit` is a heuristic (Gruntz's algorithm with series and sign tests that go through SymPy's evaluation):
 its answer only proposes. Here a limit is a computation whose every side condition is checked:
 
-- var -> a (finite): the expression is put over a common denominator N/D (exact algebra). If D(a) != 0
+- var -> a (finite): the expression is put over a common denominator N/D (exact algebra), every power and function
+  in N and D defined at a (`defined_at`: SymPy's substitution can turn 0 * zoo**gamma into 0). If D(a) != 0
   (proved by `headflow.identities.signs`) and N(a) is defined, the limit is N(a)/D(a). Otherwise, when N and D and their
   first k - 1 derivatives vanish at a exactly (`headflow.identities.zero_test`) and D^(k)(a) != 0 (proved), the limit is
   N^(k)(a)/D^(k)(a) [cited: Taylor's theorem at a, N and D smooth near a (elementary functions defined there)].
@@ -72,7 +73,10 @@ def at_point(expr: sp.Expr, var: sp.Symbol, point: sp.Expr, known: signs.Facts) 
     `known` holds the facts about every other symbol (var itself is not free once evaluated at point)."""
     numerator, denominator = sp.fraction(sp.together(expr))
     for order in range(MAX_ORDER + 1):
-        top, bottom = (sp.diff(part, var, order).subs(var, point) for part in (numerator, denominator))
+        parts = [sp.diff(part, var, order) for part in (numerator, denominator)]
+        if not all(defined_at(part, var, point, known) for part in parts):
+            return None  # a power or function undefined at the point, which SymPy's substitution may hide
+        top, bottom = (part.subs(var, point) for part in parts)
         if any(part.has(sp.nan, sp.zoo, sp.oo, -sp.oo) for part in (top, bottom)):
             return None  # a part undefined at the point (exp(1/s) at s = 0): not this route's case
         if signs.prove(bottom, "!=0", known) is not None:
@@ -85,6 +89,24 @@ def at_point(expr: sp.Expr, var: sp.Symbol, point: sp.Expr, known: signs.Facts) 
         if not (is_identically_zero(top) and is_identically_zero(bottom)):
             return None
     return None
+
+
+def defined_at(expr: sp.Expr, var: sp.Symbol, point: sp.Expr, known: signs.Facts) -> bool:
+    """Whether every power and function inside expr is defined at var = point: each argument has a value there (no
+    nan, zoo, oo), and a power whose base is 0 there has an exponent that is a positive integer or proved > 0.
+    SymPy's substitution can hide an undefined part: s ((s + 1)/s)**gamma at s = 0 becomes 0 * zoo**gamma = 0."""
+    undefined = (sp.nan, sp.zoo, sp.oo, -sp.oo)
+    for node in sp.preorder_traversal(expr):
+        if not (isinstance(node, sp.Pow | sp.Function) and node.has(var)):
+            continue
+        values = [arg.subs(var, point) for arg in node.args]
+        if any(value.has(*undefined) for value in values):
+            return False
+        if isinstance(node, sp.Pow) and is_identically_zero(values[0]):
+            exponent = values[1]
+            if not (exponent.is_Integer and exponent > 0) and signs.prove(exponent, ">0", known) is None:
+                return False
+    return True
 
 
 def at_infinity(

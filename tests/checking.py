@@ -1,15 +1,57 @@
 """The kernel's one check of a certificate file (`certificates.kernel.verify.check_file`) as the pair most tests
-assert on: (accepted, the message on one line, as `headflow check-cert` prints it)."""
+assert on: (accepted, the message on one line, as `headflow check-cert` prints it); and the check of many files in
+one fresh process, with the SymPy and mpmath modules it loaded (`check_in_a_fresh_process`)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from headflow.certificates.kernel import solvers
 from headflow.certificates.kernel.verify import check_file
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> tuple[bool, str]:
     """(ok, one line): `ok: <claim>: <what it proves> [how]` or the reason for the rejection."""
     result = check_file(Path(path), solver_seconds)
     return result.ok, " ".join(result.message.split())
+
+
+#: Checks each file given on the command line in one process; prints the rejections (path -> message) and the
+#: SymPy/mpmath modules loaded at the end.
+FRESH_CHECKER = """
+import json, sys
+from headflow.certificates.kernel.verify import check_file
+failed = {path: result.message for path in sys.argv[1:] if not (result := check_file(path)).ok}
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("sympy", "mpmath", "identities"))
+print(json.dumps({"failed": failed, "loaded": loaded}))
+"""
+
+
+@dataclass(frozen=True)
+class FreshCheck:
+    """`check_file` of `paths`, in order, in one fresh Python process: the rejections (path -> message; the accepted
+    files are not there) and the SymPy and mpmath modules the process had loaded once every file was checked
+    (modules are never unloaded: none loaded at the end means none loaded by any one file's check)."""
+
+    paths: list[str]
+    failed: dict[str, str]
+    loaded: list[str]
+
+    def failures(self) -> list[str]:
+        """`path: message` of each rejected file, in order."""
+        return [f"{path}: {self.failed[path]}" for path in self.paths if path in self.failed]
+
+
+def check_in_a_fresh_process(paths: list[Path]) -> FreshCheck:
+    """Check `paths` in one fresh process (`FRESH_CHECKER`)."""
+    names = [str(path) for path in paths]
+    run = subprocess.run([sys.executable, "-c", FRESH_CHECKER, *names], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    return FreshCheck(names, found["failed"], found["loaded"])

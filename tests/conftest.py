@@ -34,6 +34,8 @@ from hypothesis import settings
 if TYPE_CHECKING:
     from headflow.checks.reports.report import Report
 
+    from tests.checking import FreshCheck
+
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI") and not os.environ.get("HEADFLOW_FUZZ_RANDOM"):
     settings.load_profile("ci")
@@ -83,6 +85,17 @@ def whole_paper(tmp_path_factory: pytest.TempPathFactory) -> Report:
     from headflow.checks import api
 
     return shared_run(tmp_path_factory, "whole-paper", lambda out: api.verify(certificates=out, progress=False))
+
+
+@pytest.fixture(scope="session")
+def certified_fresh_check(tmp_path_factory: pytest.TempPathFactory, certified: dict[str, list[Path]]) -> FreshCheck:
+    """The kernel's check of every file of `certified`, in one fresh process, once per session (`tests.checking`):
+    the tests that every certificate `certify` writes, and every registry claim's, re-check without SymPy or mpmath
+    read it (each re-check of the files runs z3 and cvc5 again)."""
+    from tests.checking import check_in_a_fresh_process
+
+    paths = [path for group in certified.values() for path in group if path.suffix == ".json"]
+    return shared_run(tmp_path_factory, "certified-fresh-check", lambda _: check_in_a_fresh_process(paths))
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,15 @@ from headflow.certificates.families import (
 from headflow.certificates.inert import inert
 from headflow.certificates.kernel.ball_model import HYPOTHESES, ExactConfiguration, hypothesis_failures
 from headflow.certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES, ball_value
-from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RECORDED_AS, STATE_QUANTITIES, UNCLAIMED
+from headflow.certificates.quantity_uses import (
+    FIRST_TIME_OF,
+    OF_TRAJECTORY,
+    PARAMETER,
+    RECORDED_AS,
+    STATE_QUANTITIES,
+    UNCLAIMED,
+    fields_of,
+)
 from headflow.certificates.statements.registry import CONFIGURATIONS
 from headflow.checks.commands import constants as constants_command
 from headflow.checks.constants import certified as constants
@@ -146,7 +154,9 @@ def test_every_table_format_names_every_quantity() -> None:
 
 
 def test_every_model_quantity_has_a_float_evaluator_and_every_certified_one_a_ball() -> None:
-    assert set(EVALUATORS) == set(STATE_QUANTITIES) == {q for q in MODEL_QUANTITIES if q != "clustering_time"}
+    assert set(EVALUATORS) == set(STATE_QUANTITIES) == set(MODEL_QUANTITIES) - OF_TRAJECTORY
+    assert OF_TRAJECTORY == {"clustering_time", "merge_time", "closest_pair_merges_first"} >= set(FIRST_TIME_OF)
+    assert fields_of("merge_time") == ("radius", "k") and fields_of("clustering_time") == ("level",)
     assert set(CERTIFIED) == {
         "energy_rate",
         "head_energy_rate",
@@ -155,7 +165,7 @@ def test_every_model_quantity_has_a_float_evaluator_and_every_certified_one_a_ba
         "order_parameter",
         "order_parameter_rate",
     }
-    assert UNCLAIMED | set(RECORDED_AS) | set(PARAMETER) | set(FIRST_TIME_OF) <= set(MODEL_QUANTITIES)
+    assert UNCLAIMED | set(RECORDED_AS) | set(PARAMETER) | OF_TRAJECTORY <= set(MODEL_QUANTITIES)
     for q in MODEL_QUANTITIES.values():
         for other in (q.rate, q.per_head, FIRST_TIME_OF.get(q.name)):
             assert other is None or other in STATE_QUANTITIES
@@ -176,7 +186,7 @@ def test_each_float_evaluator_has_the_shape_of_its_axes(name: str) -> None:
     cfg = Configuration.create(
         families.random_sphere_tokens(4, d, rng), families.random_symmetric_heads(2, d, rng), beta=1.0
     )
-    arguments = () if name not in PARAMETER else (0.5,)
+    arguments = () if name not in PARAMETER else ({"k": 2}.get(PARAMETER[name], 0.5),)
     shapes = {(): (), ("head",): (2,), ("token",): (4,), ("head", "token", "token"): (2, 4, 4)}
     assert (
         np.shape(EVALUATORS[name](cfg, *arguments))

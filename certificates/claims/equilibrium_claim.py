@@ -11,7 +11,8 @@ Optional: `heads` (`scalar`: M_h = lambda_h I, W_h = nu_h I, the default; `ortho
 the projection on head h's block of coordinates, `regimes.head_blocks`; `eigenvector`: any heads whose
 value matrices W_h have the common token x as an eigenvector, for `single-cluster` and `antipodal` at every n, d, H,
 beta only), `attention` (a kind or a list; default every kind, the smooth ones for a spectrum), `n` and `d` (an integer
-or `{ min = a, max = b }`; absent: every value the regime allows), `beta` (absent: every beta > 0), `lambdas` (head
+or `{ min = a, max = b }`; absent: every value the regime allows), `beta` (any real number: beta < 0
+repulsive weights, beta = 0 uniform usa and softmax weights and zero relu ones; absent: every beta > 0), `lambdas` (head
 strengths; absent: every H and every strengths), `value_strengths` (nu_h; default nu_h = lambda_h), `rho` (the
 equiangular inner product, a formula in n), `sizes` (the antipodal split [p, q], absent: every split; the clusters'
 sizes), `points` (the given tokens, exact rational unit rows, `given_tokens`), `index`.
@@ -159,9 +160,9 @@ def equilibrium_fields(raw: dict[str, Any], base: Path | None) -> dict[str, Any]
         raise InputError("lambdas", raw.get("lambdas"), "orthogonal heads need their strengths, at least two heads")
     if spectral and nus is not None and nus != strengths:
         raise InputError("value_strengths", raw["value_strengths"], "a spectrum is certified for W_h = M_h only")
+    # any real beta is the model's (beta < 0: repulsive weights; beta = 0: usa and softmax weights are uniform, relu
+    # ones 0); the energy's 1/beta is not used by an equilibrium or its Jacobian
     beta = _rational("beta", raw["beta"]) if "beta" in raw else None
-    if beta is not None and beta <= 0:
-        raise InputError("beta", raw["beta"], "beta > 0")
     rho = None
     if ("rho" in raw) != (regime == "equiangular"):
         raise InputError("rho", raw.get("rho"), "equiangular tokens need rho (a formula in n), and only they")

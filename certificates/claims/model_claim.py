@@ -90,8 +90,7 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         more = " (the normalization schemes are stated in dynamics claims)" if geometry in GEOMETRIES else ""
         raise InputError("geometry", geometry, f"expected one of {', '.join(MODEL_GEOMETRIES)}{more}")
     assume = _assumed(raw)
-    implied = {more for name in assume for more in IMPLIED.get(name, ())}
-    hypotheses = tuple(sorted(set(assume) | implied | ({"unit-tokens"} if geometry == "sphere" else set())))
+    hypotheses = model_hypotheses(assume, geometry)
     relation = Relation(_term(raw, "lhs"), op, _term(raw, "rhs"), f"{raw['lhs']} {op} {raw['rhs']}")
     given = tuple(_condition(text) for text in _strings(raw, "given", MAX_GIVEN))
     strengths = [text for text in (relation.text, *(g.text for g in given)) if "lambda_h" in _identifiers(text)]
@@ -131,6 +130,13 @@ def model_fields(raw: dict[str, Any]) -> dict[str, Any]:
         "interaction": interaction,
         "mask_rows": rows,
     }
+
+
+def model_hypotheses(assumed: list[str] | tuple[str, ...], geometry: str) -> tuple[str, ...]:
+    """The hypotheses a model claim is about: the assumed ones, those they imply (IMPLIED) and, on the sphere, unit
+    tokens (what the prover, the search and the witness checks read)."""
+    implied = {more for name in assumed for more in IMPLIED.get(name, ())}
+    return tuple(sorted(set(assumed) | implied | ({"unit-tokens"} if geometry == "sphere" else set())))
 
 
 def _rows(raw: dict[str, Any]) -> bool:

@@ -120,7 +120,8 @@ def outside(fields: Any, inst: Instance) -> str | None:
     least = least_dimension(fields, inst.n) if n_low <= inst.n <= (n_high or inst.n) else None
     if least is None or not max(d_low, least) <= inst.d <= (d_high or inst.d):
         return f"n = {inst.n}, d = {inst.d} is outside its ranges or too small for the regime"
-    kind = inst.attention in fields.attentions and inst.beta > 0 and fields.beta in (None, inst.beta)
+    beta = inst.beta > 0 if fields.beta is None else inst.beta == fields.beta  # absent: every beta > 0
+    kind = inst.attention in fields.attentions and beta
     if not kind or inst.split not in splits(fields, inst.n):
         return f"the kind, beta = {inst.beta} or the split {inst.split} is not the claim's"
     nus = fields.value_strengths or inst.strengths

@@ -52,7 +52,7 @@ from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from headflow.certificates.masks import NAMED as NAMED_MASKS
 from headflow.certificates.masks import Mask, mask_of
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
-from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, UNCLAIMED
+from headflow.certificates.quantity_uses import INTEGER_PARAMETERS, OF_TRAJECTORY, PARAMETER, UNCLAIMED, fields_of
 from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
@@ -80,6 +80,7 @@ PROPERTIES = (
     "decays-exponentially",
     "initial-rate",
     "stays-non-negative",
+    "decays-like",
 )
 #: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
 #: r > r0 beats, `headflow.checks.claimsfile.exponential_decay`).
@@ -91,9 +92,12 @@ TARGETS = {
     "does-not-tend-to": "limit",
     "decays-exponentially": "rate",
     "initial-rate": "derivative",
+    "decays-like": "like",
 }
 #: The properties about t -> oo that a start of the family may be claimed to have (`exists = true`: some start).
-LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially")
+LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially", "decays-like")
+#: The time t of a `decays-like` target (an expression of t: quantity(t)/like(t) -> C, 0 < C < oo, as t -> oo).
+TIME = sp.Symbol("t", positive=True)
 MAX_DIGITS = 1000
 MAX_SAMPLES = 10_000
 
@@ -116,8 +120,10 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             "rate",
             "bound",
             "derivative",
+            "like",
             "radius",
             "level",
+            "k",
             "domain",
             *DYNAMICS_MODEL_OPTIONS,
             "exists",
@@ -476,7 +482,7 @@ def _dynamics(
     if "domain" in raw:
         return _quantified(raw, header, stated, base)
     quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
-    of_trajectory, parameter = quantity in FIRST_TIME_OF, PARAMETER.get(quantity)
+    of_trajectory = quantity in OF_TRAJECTORY
     if of_trajectory and prop not in ("at-most", "at-least"):
         raise InputError("property", prop, f"{quantity} is one number per trajectory: use at-most or at-least")
     if prop == "decays-exponentially" and quantity != "cluster_gap":
@@ -510,13 +516,17 @@ def _dynamics(
         options["values"] = "given"
     if "interaction" in raw:
         options["interaction"] = _dynamics_interaction(raw, options["attention"], quantity)
-    for key in ("radius", "level"):
-        if key in raw and key != parameter:
-            raise InputError(key, raw[key], f"only used with the quantity that takes it ({_taking(key)})")
-    if parameter is not None:
-        if parameter not in raw:
-            raise InputError(parameter, None, f"missing: {quantity} needs `{parameter}`")
-        options[parameter] = _number(raw, parameter, positive=True)
+    taken = fields_of(quantity)
+    for key in set(PARAMETER.values()):
+        if key in raw and key not in taken:
+            raise InputError(key, raw[key], f"only used with the quantities that take it ({_taking(key)})")
+    for key in taken:
+        if key not in raw:
+            raise InputError(key, None, f"missing: {quantity} needs `{key}`")
+        if key in INTEGER_PARAMETERS:  # the k-th merge of n tokens
+            options[key] = _integer(raw, key, 1, options["n"] - 1)
+        else:
+            options[key] = _number(raw, key, positive=True)
     if "head" in raw:
         options["head"] = _integer(raw, "head", 0, options["H"] - 1)
     if "samples" in raw:
@@ -533,12 +543,17 @@ def _dynamics(
         if target_key not in raw:
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
         known = {key: _exact(options[key]) for key in ("n", "d", "H", "beta")}
-        target = _expression(raw, target_key, known | (values or {}), heads)
+        target = _expression(raw, target_key, known | (values or {}) | _time(prop), heads)
     exists = _exists(raw, prop)
     statement = stated or _dynamics_statement(raw, quantity, prop, options, exists)
     return DynamicsClaim(
         **header, statement=statement, quantity=quantity, property=prop, options=options, target=target, exists=exists
     )
+
+
+def _time(prop: str) -> dict[str, sp.Expr]:
+    """The symbol t for the target of `decays-like` (an expression of the time), none for any other property."""
+    return {"t": TIME} if prop == "decays-like" else {}
 
 
 def _dynamics_interaction(raw: dict[str, Any], attention: str, quantity: str) -> Interaction:
@@ -563,7 +578,7 @@ def _dynamics_statement(
     raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any], exists: bool = False
 ) -> str:
     """The generated statement: the quantity, its property and the model options (`exists`: for some start)."""
-    of_trajectory = quantity in FIRST_TIME_OF
+    of_trajectory = quantity in OF_TRAJECTORY
     words = ", ".join(f"{key}={value}" for key, value in options.items())
     phrase = {
         "non-decreasing": "is non-decreasing along trajectories",
@@ -576,6 +591,10 @@ def _dynamics_statement(
         "decays-exponentially": (
             f"decays exponentially faster than {raw.get('rate')}: there are r > {raw.get('rate')} and C with "
             f"{quantity}(t) <= C exp(-r t) for all t >= 0"
+        ),
+        "decays-like": (
+            f"decays like {raw.get('like')}: {quantity}(t) -> 0 and {quantity}(t) / ({raw.get('like')}) -> C with "
+            "0 < C < oo as t -> oo"
         ),
         "stays-non-negative": (
             "stays non-negative: at every t >= 0 (every entry), on every trajectory where it is at t = 0"
@@ -624,7 +643,9 @@ def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None,
         known = {
             key: options[key] if isinstance(options[key], sp.Symbol) else _exact(options[key]) for key in FIELD_NAMES
         }
-        target = _expression(raw, TARGETS[instance.property], known | {s.name: s for s in order}, scope)
+        target = _expression(
+            raw, TARGETS[instance.property], known | {s.name: s for s in order} | _time(instance.property), scope
+        )
     statement = stated or _for_all(domains, order) + _dynamics_statement(
         raw, instance.quantity, instance.property, options, instance.exists
     )
@@ -772,7 +793,7 @@ def _given_matrices(raw: dict[str, Any], base: Path | None, heads: str) -> dict[
 
 
 def _taking(key: str) -> str:
-    return ", ".join(name for name, field in PARAMETER.items() if field == key)
+    return ", ".join(name for name in PARAMETER if key in fields_of(name))
 
 
 def _family_options(raw: dict[str, Any], options: dict[str, Any], base: Path | None) -> None:

@@ -231,7 +231,7 @@ def array(data: object, shape: Sequence[int], what: str) -> Any:
 def problem_of(payload: dict[str, Any]) -> Problem:
     """The exact problem of a payload (sizes bounded): the configuration and its symmetries, n x d rotations and
     permutations of the n tokens."""
-    cfg = exact_configuration(payload["configuration"])
+    cfg = exact_configuration(payload["configuration"], negative_beta=None)  # the statement's beta, any sign
     n, d = cfg.n, len(cfg.tokens[0])
     if cfg.attention not in SMOOTH_KINDS or cfg.geometry != "sphere" or d < 2 or not all(map(any, cfg.tokens)):
         raise Rejected("the configuration: usa or softmax attention on the sphere, d >= 2, no centre token zero")

@@ -137,13 +137,13 @@ def structure_failure(stated: Statement, problem: eq.Problem) -> str | None:
 
 def registry_failure(entry: dict[str, Any], stated: Statement) -> str | None:
     """Why the statement is not one of the registry claim whose table entry is `entry` (None: it is): an equilibrium
-    claim's, with a spectrum, W_h = M_h, and the entry's regime: `found` the certificate's own equilibrium of any such
-    heads; `single-cluster` and `simplex` that Gram matrix on one block, under scalar heads lambda_h I, lambda_h > 0;
-    `orthogonal-subspaces` two heads or more with M_h M_h' = 0 (no block shared) and each token seen by exactly one
-    head (M_h x_i != 0: m_hb != 0 and |P_b x_i|^2 = G^b_ii != 0 for some b)."""
+    claim's, with a spectrum, W_h = M_h, beta > 0 (the paper's), and the entry's regime: `found` the certificate's
+    own equilibrium of any such heads; `single-cluster` and `simplex` that Gram matrix on one block, under scalar
+    heads lambda_h I, lambda_h > 0; `orthogonal-subspaces` two heads or more with M_h M_h' = 0 (no block shared) and
+    each token seen by exactly one head (M_h x_i != 0: m_hb != 0 and |P_b x_i|^2 = G^b_ii != 0 for some b)."""
     regime, heads, n, grams = entry.get("regime"), stated.scores, stated.n, stated.grams or []
-    if entry["kind"] != FORM or stated.spectrum is None or stated.values != heads:
-        return "its statement is an equilibrium with a spectrum and W_h = M_h"
+    if entry["kind"] != FORM or stated.spectrum is None or stated.values != heads or stated.beta <= 0:
+        return "its statement is an equilibrium with a spectrum, W_h = M_h and beta > 0"
     if regime in ("single-cluster", "simplex"):
         G = [[1 if regime == "single-cluster" or i == j else Fraction(-1, n - 1) for j in range(n)] for i in range(n)]
         return None if grams == [G] and all(m[0] > 0 for m in heads) else f"positive scalar heads at the {regime}"

@@ -153,12 +153,13 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
 
 
 def exact_configuration(
-    record: object, interaction: Interaction | None = None, negative_beta: bool = False, masked: bool = False
+    record: object, interaction: Interaction | None = None, negative_beta: bool | None = False, masked: bool = False
 ) -> ball_model.ExactConfiguration:
     """The exact configuration of a witness record (rational strings only), within the size bounds. `interaction` is
     the claim's, rebuilt by the checker from the claim's text: the record's `interaction` tree must be exactly its
     tree (present exactly when the claim states one), and the configuration uses the checker's own. beta > 0, or
-    beta < 0 when `negative_beta`, and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
+    beta < 0 when `negative_beta`, or any beta when it is None (equilibria: the caller holds it equal to its
+    statement's, which says the sign), and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
     from . import ball_model
@@ -179,7 +180,7 @@ def exact_configuration(
     scores, values = ([matrix(M, k, d, d, d) for M in require_list(record[k], H, k, H)] for k in ("scores", "values"))
     require_choices(record, {"attention": ATTENTION_KINDS, "geometry": GEOMETRIES}, "configuration")
     beta = parse_rational(record["beta"])
-    if beta == 0 or (beta < 0) != negative_beta:
+    if negative_beta is not None and (beta == 0 or (beta < 0) != negative_beta):
         raise Rejected(f"beta must be {'negative' if negative_beta else 'positive'}")
     if record["geometry"] in DIRECTION_GEOMETRIES and any(sum(v * v for v in x) != 1 for x in tokens):
         raise Rejected(f"exact data of {record['geometry']} need unit tokens (their directions exactly)")

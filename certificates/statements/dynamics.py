@@ -30,6 +30,7 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from headflow.certificates.kernel import format as fmt
 from headflow.certificates.kernel.ball_model import ExactConfiguration
+from headflow.certificates.kernel.exact_data import dot
 from headflow.certificates.kernel.exprtree import rational_text
 from headflow.certificates.kernel.model_statements import statement_of
 from headflow.certificates.kernel.model_values import configuration_failures
@@ -151,7 +152,7 @@ def avoided_limit(claim: DynamicsClaim) -> list[Any] | None:
         return limit if claim.property == "does-not-tend-to" else None
     if not TOKEN_FAMILIES[claim.options["tokens"]].exact_members:
         return None  # a random family's universal claim is about almost every start (an equilibrium is one point)
-    if claim.property in ("decays-at-rate", "decays-exponentially"):
+    if claim.property in ("decays-at-rate", "decays-exponentially", "decays-like"):
         return ["rat", "0"]
     return limit if claim.property == "tends-to" else None
 
@@ -213,3 +214,11 @@ def with_given_matrices(options: dict[str, Any], exact: ExactConfiguration) -> E
     if options.get("values") == "given":
         exact = dataclasses.replace(exact, values=options["value_matrices"].exact())
     return exact
+
+
+def on_a_kink(exact: ExactConfiguration) -> bool:
+    """Whether relu data have a score exactly 0 (the kink of max(beta s, 0)); the sign of every score is a
+    comparison of exact rationals, so off the kink each weight is one polynomial branch at the witness."""
+    tokens = exact.tokens
+    scores = (dot(x, [dot(row, y) for row in M]) for M in exact.score_matrices for x in tokens for y in tokens)
+    return exact.attention == "relu" and any(s == 0 for s in scores)

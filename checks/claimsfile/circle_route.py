@@ -11,7 +11,8 @@ t >= 0 and the claim is decided on Q(0):
 - non-decreasing: PROVED (a constant);
 - tends-to L, at-most b, at-least b, non-negative: Q(0) against the target, exactly (a rational or pi value, by
   exact algebra) or by balls that separate them; equal values that only balls see stay undecided;
-- decays-at-rate r: REFUTED (a constant tends to 0 only when it is 0, and then Q e^{r t} = 0 tends to no C > 0).
+- decays-at-rate r: REFUTED (a constant tends to 0 only when it is 0, and then Q e^{r t} = 0 tends to no C > 0);
+  decays-like f: REFUTED alike (Q -> 0 only when Q = 0, and then Q/f = 0 tends to no C > 0).
 
 Q(0) is exact where it is: R = 0 (the n-th roots of unity sum to 0), the arc spread 2 pi (n - 1)/n, and the cosines
 cos(2 pi k/n) that are rational (Niven: 2k/n a multiple of 1/2 or 1/3); any other cosine is a ball
@@ -151,10 +152,11 @@ def decide_equally_spaced(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     if prop == "non-decreasing":
         derivation.note(f"{claim.quantity}(t) = {claim.quantity}(0) for all t: a constant is non-decreasing")
         return derived(derivation, METHOD, details)
-    if prop == "decays-at-rate":
+    if prop in ("decays-at-rate", "decays-like"):
+        scaled = "its product with e^(r t)" if prop == "decays-at-rate" else f"its quotient by {claim.target}"
         reading = (
             f"{claim.quantity}(t) = {details['start_value']} for all t: a constant tends to 0 only when it is 0, and "
-            "then its product with e^(r t) is 0, which tends to no C > 0"
+            f"then {scaled} is 0, which tends to no C > 0"
         )
         return _refuted(derivation, details, "exact" if value.exact is not None else "ball", reading)
     target = sp.Integer(0) if claim.target is None else claim.target

@@ -4,8 +4,8 @@ It applies when the claim's exact start is two clusters (n1 tokens at a point a,
 or as angles, `two_clusters`), its heads scalar, geometry Post-LN, W_h = M_h, no mask, no interaction, beta > 0. Then
 rho = <a, b> obeys rho' = (1 - rho)(1 + rho) K(rho), the equiangular reduction of n = 2 tokens with the pull K, and:
 
-- cluster_gap (1 - rho): `tends-to` and `decays-at-rate` exactly as in `exact_dynamics` (its `destination` and
-  `late_rate` for size 2: eps -> 0 at the rate 2 K(1) when K(rho0) > 0);
+- cluster_gap (1 - rho): `tends-to`, `decays-at-rate` and `decays-like` exactly as in `exact_dynamics` (its
+  `destination` and `late_rate` for size 2: eps -> 0 at the rate 2 K(1) when K(rho0) > 0);
 - least_inner_product (rho): `tends-to`, on 1 - lim eps; arc_spread (d = 2: phi = arccos rho), `tends-to` when rho
   tends to 1 or -1 (0 or pi);
 - order_parameter R = sqrt(n1^2 + n2^2 + 2 n1 n2 rho)/n: `tends-to` on the limit of rho, and `non-decreasing`,
@@ -37,7 +37,7 @@ METHOD = (
     "exact: two clusters, the gap angle's ODE rho' = (1 - rho)(1 + rho) K(rho) (headflow.identities.circle_clusters)"
 )
 QUANTITIES = {
-    "cluster_gap": ("tends-to", "decays-at-rate"),
+    "cluster_gap": ("tends-to", "decays-at-rate", "decays-like"),
     "least_inner_product": ("tends-to",),
     "order_parameter": ("tends-to", "non-decreasing"),
     "arc_spread": ("tends-to",),
@@ -125,6 +125,8 @@ def _decide(claim: DynamicsClaim, problem: route._Problem, sizes: tuple[int, int
     if claim.quantity == "cluster_gap":
         if claim.property == "decays-at-rate":
             return route._decays(problem)
+        if claim.property == "decays-like":
+            return route._like(problem)
         return route._tends(problem)
     final = 1 - problem.limit  # lim rho
     if claim.quantity == "least_inner_product":

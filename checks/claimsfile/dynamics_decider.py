@@ -40,11 +40,11 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.errors import InputError
 from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
 from headflow.certificates.kernel.ball_model import ExactConfiguration
-from headflow.certificates.kernel.exact_data import dot
 from headflow.certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
 from headflow.certificates.provers.witness import round_configuration
 from headflow.certificates.statements.dynamics import (
     family_failures,
+    on_a_kink,
     refutation,
     searched_quantity,
     with_given_matrices,
@@ -65,6 +65,7 @@ from headflow.checks.claimsfile.exact_dynamics import decide_exactly
 from headflow.checks.claimsfile.given_start import refuted_at_start
 from headflow.checks.claimsfile.initial_rate import decide_initial_rate
 from headflow.checks.claimsfile.invariance import decide_by_floats as decide_invariance
+from headflow.checks.claimsfile.pointwise_route import decide_pointwise, decide_pointwise_domain
 from headflow.checks.claimsfile.quantified_dynamics import DomainSweep
 from headflow.checks.claimsfile.reduced_observables import decide_on_reduction
 from headflow.checks.claimsfile.scheme_energy import decide_scheme_energy
@@ -76,6 +77,7 @@ from headflow.checks.claimsfile.start_existence import (
     stationary_outcome,
     universal_counterpart,
 )
+from headflow.checks.claimsfile.validated_route import decide_by_enclosure
 from headflow.checks.evidence import adversarial
 from headflow.checks.evidence.sampling import (
     confidence_sentence,
@@ -102,8 +104,10 @@ DENOMINATORS = (2**12, 2**40)
 
 #: The exact routes of a closed universal claim, in the order they are tried: each returns None where the claim is
 #: not in its regime; the first that answers decides unless it is INCONCLUSIVE (then the float route runs and the
-#: exact route's details join its evidence).
+#: exact route's details join its evidence). The pointwise route answers only PROVED or REFUTED (else None), so the
+#: routes after it are tried as before.
 EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None]], ...] = (
+    ("the pointwise statement at every configuration (a model claim)", decide_pointwise),
     ("the exact equiangular reduction", decide_exactly),
     ("a closed-form quantity along the equiangular reduction", decide_on_reduction),
     ("the equiangular reduction under a normalization scheme", decide_scheme),
@@ -115,10 +119,14 @@ EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
-    """A claim with quantified parameters is decided for its whole domain or at exact points of it
-    (`quantified_dynamics.DomainSweep`), each point as a closed claim (`decide_closed`)."""
+    """A claim with quantified parameters is decided for its whole domain (its pointwise statement for every n, d,
+    H, beta: `pointwise_route`) or at exact points of it (`quantified_dynamics.DomainSweep`), each point as a closed
+    claim (`decide_closed`)."""
     if not claim.parameters:
         return decide_closed(claim, ctx)
+    pointwise = decide_pointwise_domain(claim, ctx)
+    if pointwise is not None:
+        return pointwise
     sweep = DomainSweep(claim, ctx)
     if sweep.proved is not None:
         return sweep.proved
@@ -131,14 +139,24 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
 
 def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """`initial-rate` by `initial_rate`; REFUTED exactly when the user's own exact tokens violate the claim at t = 0
-    (`given_start`; angles by balls, `angle_start`); statements about some start, `does-not-tend-to` and
-    `decays-exponentially` by `start_existence` (from the verdict of a universal claim where it needs one);
-    otherwise the universal route (`decide_universal`)."""
+    (`given_start`; angles by balls, `angle_start`), or with balls at a later time along a validated enclosure of
+    their trajectory (`validated_route`, whose note joins the outcome when it shows the claim holds or says why it
+    does not decide); statements about some start, `does-not-tend-to` and `decays-exponentially` by
+    `start_existence` (from the verdict of a universal claim where it needs one); otherwise the universal route
+    (`decide_universal`)."""
     if claim.property == "initial-rate":
         return decide_initial_rate(claim, ctx)
     at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
         return at_start
+    enclosed = decide_by_enclosure(claim, ctx)
+    if enclosed.refuted is not None:
+        return enclosed.refuted
+    return enclosed.annotate(_decide_from_start(claim, ctx))
+
+
+def _decide_from_start(claim: DynamicsClaim, ctx: Context) -> Outcome:
+    """A statement about some start by `start_existence`, any other by `decide_universal`."""
     if not handles(claim):
         return decide_universal(claim, ctx)
     alone = decide_alone(claim, ctx)
@@ -260,6 +278,12 @@ def _measured_text(measured: dict[str, Any]) -> str:
         reached = measured["first_time"]
         when = f"at t = {reached:.10g}" if reached is not None else f"not by t = {measured['not_reached_by']:.6g}"
         return f"reached the level {measured['level']:g} {when} vs claimed bound {measured['claimed']:.10g}"
+    if "first_merge_time" in measured:
+        pairs = ", ".join(f"({i}, {j})" for i, j in measured["pairs"])
+        return (
+            f"value {measured['value']:g} (first pair within the radius at t = {measured['first_merge_time']:.10g}: "
+            f"{pairs}) vs claimed bound {measured['claimed']:.10g}"
+        )
     return "undecided"
 
 
@@ -358,8 +382,12 @@ def _value_margin(name: str, head: int | None, value: float | None) -> adversari
 
 
 def _target(claim: DynamicsClaim) -> float | None:
+    """The claimed number the float route measures: the target's value; for `decays-like` the exponent b = 1 of
+    |q| ~ C like^b (`dynamics_starts`)."""
     if claim.target is None:
         return None
+    if claim.property == "decays-like":
+        return 1.0
     return float(ball(claim.target, {}, 128).mid())
 
 
@@ -403,14 +431,6 @@ def exact_state(
         identity = [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
         exact = dataclasses.replace(exact, values=[identity] * state.H)
     return with_given_matrices(options, exact)
-
-
-def on_a_kink(exact: ExactConfiguration) -> bool:
-    """Whether relu data have a score exactly 0 (the kink of max(beta s, 0)); the sign of every score is a
-    comparison of exact rationals, so off the kink each weight is one polynomial branch at the witness."""
-    tokens = exact.tokens
-    scores = (dot(x, [dot(row, y) for row in M]) for M in exact.score_matrices for x in tokens for y in tokens)
-    return exact.attention == "relu" and any(s == 0 for s in scores)
 
 
 def _candidate(options: dict[str, Any], searched: str, found: adversarial.Found) -> Candidate:

@@ -19,6 +19,9 @@ A start *holds*, *fails* or stays *undecided*, with the measurement next to the 
   of the rate as t -> oo: its error band is one-sided in truth (tangential_power, softmax, equiangular
   tokens, time = 3 fits 1.83 +- 0.25 while the rate is 2, and 1.6 lay within that band), so the
   horizon doubles as for limits and a run still drifting after that is undecided.
+- `decays-like`: log |q(t)| = a + b log like(t) fitted over the second half of the records (`rate_shapes.exponent`,
+  with its error); it holds when b = 1 lies within that error, and the horizon doubles while b drifts between the
+  window's halves by more than `rate_shapes.MAX_DRIFT`.
 
 Floats only: a failing start is a float candidate, never a refutation by itself.
 """
@@ -33,12 +36,14 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.errors import InputError
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
+from headflow.checks.claimsfile import rate_shapes
 from headflow.checks.evidence.clustering_rates import late_exponent
 from headflow.checks.evidence.fits import Estimate, decay_rate
 from headflow.checks.evidence.limits import settle
 from headflow.checks.integrator import IntegrationFailure, Trajectory, integrate
 from headflow.checks.integrator.events import Event
 from headflow.checks.model import families
+from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.observables import EVALUATORS
 
@@ -117,7 +122,7 @@ def check_sizes(claim: DynamicsClaim) -> None:
 
 def quantity(name: str, cfg: Configuration, head: int | None, parameter: float | None = None) -> np.ndarray:
     """The quantity at one state, as an array (per head and token where it has them; `energy` of one
-    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius)."""
+    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius, merge_radius's k)."""
     per_head = MODEL_QUANTITIES[name].per_head
     if per_head is not None and head is not None:
         return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
@@ -140,6 +145,9 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     if claim.quantity in FIRST_TIME_OF:
         assert target is not None
         return _first_time_start(claim, cfg, target)
+    if claim.quantity == "closest_pair_merges_first":
+        assert target is not None
+        return _closest_pair_start(claim, cfg, target, horizon)
     if claim.property == "tends-to":
         assert target is not None
         value = parameter(claim)
@@ -155,6 +163,8 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     if claim.property == "decays-at-rate":
         assert target is not None
         return _rate_start(claim, cfg, target, horizon, EXTENSIONS[profile])
+    if claim.property == rate_shapes.PROPERTY:
+        return _like_start(claim, cfg, horizon, EXTENSIONS[profile])
     try:
         traj = integrate(
             cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=(), max_steps=POINTWISE_STEPS
@@ -180,7 +190,7 @@ def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) ->
     stops just past max(bound, 0), where reaching the level or not settles both at-most and at-least."""
     timed, level = FIRST_TIME_OF.get(claim.quantity), claim.options[PARAMETER[claim.quantity]]
     assert timed is not None
-    event = Event(f"{timed}<={level:g}", lambda state: float(quantity(timed, state, None)) - level)
+    event = _falls_to(timed, claim.options.get(PARAMETER.get(timed, "")), level)
     scale, at_most = max(1.0, abs(bound)), claim.property == "at-most"
     if event.function(cfg) <= 0:
         reached: float | None = 0.0
@@ -199,6 +209,42 @@ def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) ->
         margin = ((bound - reached) if at_most else (reached - bound)) / scale
     status = "holds" if margin >= -TIME_TOLERANCE else "fails"
     return Start(cfg, status, margin, cfg, measured=measured)
+
+
+def _falls_to(timed: str, own: float | None, level: float) -> Event:
+    """The integrator's event `timed` (with its own parameter `own`: merge_radius's k) <= level."""
+    name = timed if own is None else f"{timed}[{own:g}]"
+    return Event(f"{name}<={level:g}", lambda state: float(quantity(timed, state, None, own)) - level)
+
+
+#: Relative tolerance within which two squared distances count as tied for the closest pair (float rounding).
+TIE_TOLERANCE = 1e-9
+
+
+def _closest_pair_start(claim: DynamicsClaim, cfg: Configuration, bound: float, horizon: float) -> Start:
+    """closest_pair_merges_first: integrate to the first time some pair of tokens is within `radius` (the event
+    merge_radius[1] <= radius, i.e. merge_time with k = 1) and read 1 when a pair closest there is a pair closest at
+    t = 0 (pairs within TIE_TOLERANCE of the least squared distance count as closest), else 0; against the bound.
+    Undecided when no pair comes within the radius by the horizon (`time`)."""
+    radius = claim.options["radius"]
+    start = model.directions(cfg)
+    first_pairs = model.closest_pairs(model.squared_distances(start), TIE_TOLERANCE)
+    event = _falls_to("merge_radius", 1, radius)
+    if event.function(cfg) <= 0:
+        state, reached = cfg, 0.0
+    else:
+        traj = integrate(cfg, horizon, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS)
+        if traj.status != f"event:{event.name}":
+            why = "integrator steps" if traj.status == "max_steps" else "the horizon"
+            reason = f"no pair came within radius {radius:g} by t = {traj.t_end:.6g} ({why}; set `time`)"
+            return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+        state, reached = traj.final, traj.t_end
+    merged = model.closest_pairs(model.squared_distances(model.directions(state)), TIE_TOLERANCE)
+    value = 1.0 if merged & first_pairs else 0.0
+    at_most = claim.property == "at-most"
+    margin = (bound - value) if at_most else (value - bound)
+    measured = {"value": value, "first_merge_time": reached, "claimed": bound, "pairs": sorted(merged)}
+    return Start(cfg, "holds" if margin >= 0 else "fails", margin / max(1.0, abs(bound)), state, measured=measured)
 
 
 def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon: float, extensions: int) -> Start:
@@ -232,6 +278,47 @@ def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon
     margin = -max(abs(e.value - target) - e.error for e in estimates) / max(1.0, abs(target))
     status = "holds" if all(e.contains(target) for e in estimates) else "fails"
     return Start(cfg, status, margin, cfg, measured=worst.record(target))
+
+
+def _like_start(claim: DynamicsClaim, cfg: Configuration, horizon: float, extensions: int) -> Start:
+    """The fitted exponent b of |q| ~ C like^b (every entry of the quantity) against b = 1; the horizon doubles (at
+    most `extensions` times) while b still drifts between the window's halves."""
+    estimates: list[Estimate] = []
+    for _ in range(extensions + 1):
+        grid = np.linspace(0.0, horizon, RECORDS)
+        traj = integrate(cfg, horizon, rtol=RATE_RTOL, atol=RATE_ATOL, record_times=grid, observables=())
+        _, values, _ = _records(claim, cfg, traj)
+        half = len(traj.times) // 2
+        times = traj.times[half : len(values)]
+        shape = rate_shapes.like_values(claim, times)
+        if shape is None or not np.all(shape > 0):
+            reason = (
+                f"the stated shape {claim.target} is not positive and finite at every record of "
+                f"[{times[0]:.6g}, {horizon:.6g}]"
+            )
+            return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+        magnitude = np.abs(values[half:]).reshape(len(times), -1)
+        kept = np.all(magnitude > RATE_FLOOR * float(np.max(np.abs(values))), axis=1)
+        if np.count_nonzero(kept) < RATE_POINTS:
+            reason = f"fewer than {RATE_POINTS} records of |{claim.quantity}| above rounding in the second half"
+            return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+        estimates = [
+            rate_shapes.exponent(times[kept], column[kept], shape[kept], RATE_RTOL, RATE_ATOL) for column in magnitude.T
+        ]
+        drifting = [e for e in estimates if e.parts["window_drift"] > rate_shapes.MAX_DRIFT * max(abs(e.value), 1.0)]
+        if not drifting:
+            break
+        reason = (
+            f"the fitted exponent {drifting[0].value:.6g} of {claim.target} still drifts by "
+            f"{drifting[0].parts['window_drift']:.3g} between the window's halves at t = {horizon:.6g}"
+        )
+        horizon *= 2.0
+    else:
+        return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
+    worst = max(estimates, key=lambda e: abs(e.value - 1.0) - e.error)
+    margin = -max(abs(e.value - 1.0) - e.error for e in estimates)
+    status = "holds" if all(e.contains(1.0) for e in estimates) else "fails"
+    return Start(cfg, status, margin, cfg, measured=worst.record(1.0))
 
 
 def _column_rates(times: np.ndarray, magnitude: np.ndarray) -> list[Estimate]:

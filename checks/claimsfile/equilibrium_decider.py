@@ -12,8 +12,9 @@
   Krawczyk existence in a symmetry slice, Gershgorin discs of the projected Jacobian P J P, the rotation and normal
   zeros removed);
   the certificate is kept only when the kernel finds it to be the regime at the instance
-  (`equilibrium_statements.structure_failure`). CERTIFIED when every instance of a finite domain shows the property,
-  REFUTED by one certificate that contradicts it.
+  (`equilibrium_statements.structure_failure`) and reads its exact data (`equilibrium.problem_of`: a certificate it
+  refuses leaves the instance undecided, the prover's counts in the reason). CERTIFIED when every
+  instance of a finite domain shows the property, REFUTED by one certificate that contradicts it.
   `tokens = "found"` certifies instead every class a seeded search finds (structured candidates, random starts).
 - an unbounded domain (n or d without an end, every beta > 0, every H and strengths) is sampled adversarially
   (`_domain`): the least sizes and the largest exact ones, the n where an equiangular rho leaves the simplex angle,
@@ -35,8 +36,10 @@ from headflow.certificates.claims import regimes
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.regimes import FOUND
 from headflow.certificates.claims.schema import EquilibriumClaim
+from headflow.certificates.kernel import equilibrium as kernel_equilibrium
 from headflow.certificates.kernel import equilibrium_statements as kernel
 from headflow.certificates.kernel.exprtree import exact_rational
+from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.statements.equilibrium import instance_record, statement_at
 from headflow.certificates.store import certificate_directory, write_certificate
 from headflow.checks.evidence import equilibria
@@ -216,12 +219,18 @@ def _certified(
     outcome = equilibria.certify(_model_instance(claim, inst), tokens)
     if not outcome.get("certified") or not outcome.get("spectrum_decided"):
         return None, outcome.get("reason") or outcome.get("spectrum", "not certified")
+    payload = equilibria.payload(outcome["record"], outcome)
+    found = "the prover's balls find {zeros} rotation zero(s), {negative} with Re < 0, {positive} with Re > 0"
+    found = found.format(**payload["spectrum"])
     if claim.regime != FOUND:
         stated = kernel.statement_of(statement_at(claim, inst, None))
         wrong = kernel.structure_failure(stated, outcome["record"]["problem"])
         if wrong:
-            return None, f"the certified equilibrium is not the regime: {wrong}"
-    payload = equilibria.payload(outcome["record"], outcome)
+            return None, f"{found} at an equilibrium the kernel does not find to be the regime: {wrong}"
+    try:  # the kernel's own reading of the exact data (a cheap part of check-cert): a certificate it refuses decides
+        kernel_equilibrium.problem_of(payload)  # nothing
+    except Rejected as exc:
+        return None, f"{found}, but check-cert does not take the certificate: {exc}"
     return {**payload, "instance": instance_record(inst)}, ""
 
 

@@ -34,9 +34,10 @@ from typing import Any
 import sympy as sp
 from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.numbers import stated
-from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.claims.schema import TIME, DynamicsClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import inert
+from headflow.checks.claimsfile import rate_shapes
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import causal_reduction as cr
@@ -56,6 +57,7 @@ MEANING = {
         "eps(t) ~ C exp(-r t) (eps = cluster_gap = 1 - rho on the equiangular trajectory)"
     ),
     "tends-to": "'eps tends to L' means eps(t) -> L as t -> oo (eps = cluster_gap = 1 - rho)",
+    rate_shapes.PROPERTY: rate_shapes.MEANING,
     "initial-rate": (
         "'eps has the initial rate r' means: the right derivative of eps(t) at t = 0 is r (eps = cluster_gap = "
         "1 - rho on the equiangular trajectory)"
@@ -68,6 +70,11 @@ def applies(claim: DynamicsClaim) -> bool:
     beta > 0 (the pull S is increasing only then), no mask (`headflow.identities.causal_reduction` says what the causal
     mask leaves of it), W_h = M_h."""
     return claim.property in PROPERTIES and _positive(claim.options["beta"]) and on_gap(claim)
+
+
+def applies_like(claim: DynamicsClaim) -> bool:
+    """`decays-like` of a gap in the reduction's regime with beta > 0 (`rate_shapes`)."""
+    return claim.property == rate_shapes.PROPERTY and _positive(claim.options["beta"]) and on_gap(claim)
 
 
 def on_gap(claim: DynamicsClaim) -> bool:
@@ -116,7 +123,8 @@ class _Problem:
 
 def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     """PROVED, REFUTED, or INCONCLUSIVE (undecided, with the reason) on the reduced ODE; None outside the regime."""
-    if claim.target is None or not (applies(claim) or (claim.property == "initial-rate" and on_gap(claim))):
+    initial = claim.property == "initial-rate" and on_gap(claim)
+    if claim.target is None or not (applies(claim) or applies_like(claim) or initial):
         return None
     options = claim.options
     start = _rational(options["rho"])
@@ -130,7 +138,7 @@ def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     try:
         limit = checked_destination(derivation, pull, start, size, details)
         problem = _Problem(claim.target, size, start, pull, derivation, limit, ctx, details)
-        return _decays(problem) if claim.property == "decays-at-rate" else _tends(problem)
+        return {"decays-at-rate": _decays, rate_shapes.PROPERTY: _like}.get(claim.property, _tends)(problem)
     except Undecided as undecided:
         notes = f"the exact route did not decide: {undecided}"
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=notes, details=details)
@@ -242,6 +250,12 @@ def _decays(problem: _Problem) -> Outcome:
     if problem.limit != 0:
         reading = f"eps(t) -> {problem.limit} != 0: it decays at no rate"
         return refuted(problem.derivation, problem.details, "ball", reading, exact_rate=str(rate))
+    exponential_form(derivation, rate)
+    return derived(derivation, METHOD, problem.details)
+
+
+def exponential_form(derivation: Derivation, rate: sp.Expr) -> None:
+    """The steps eps(t) ~ C e^(-r* t) with C > 0, once eps -> 0 is shown: r* > 0 by a ball, then the comparison."""
     derivation.holds(f"r* = {rate} > 0 (S(1) > S(rho0) > 0; its ball is positive)", bool(ball_of(rate) > 0))
     derivation.note(
         "with eps -> 0 and F(eps)/eps = -r* + O(eps): d/dt ln(eps e^(r* t)) = F(eps)/eps + r* = O(eps), and eps "
@@ -249,7 +263,18 @@ def _decays(problem: _Problem) -> Outcome:
         "(0, oo) [cited: comparison for a scalar ODE]",
         r"\varepsilon(t) \sim C e^{-r^* t},\ C > 0",
     )
-    return derived(derivation, METHOD, problem.details)
+
+
+def _like(problem: _Problem) -> Outcome:
+    """`decays-like`: eps -> 0 (else REFUTED), eps ~ C e^(-r* t), then the stated shape against e^(-r* t)."""
+    derivation = problem.derivation
+    if problem.limit != 0:  # the sign of S(rho0) that picked the limit is a ball's (`_confirm_start_sign`)
+        return rate_shapes.no_decay(derivation, problem.details, METHOD, problem.limit, "ball")
+    rate = er.late_rate(derivation, er.on_side(problem.pull, positive=True), problem.size)
+    closed(derivation)
+    problem.details["exact_rate"] = str(rate)
+    exponential_form(derivation, rate)
+    return rate_shapes.shaped(derivation, problem.details, problem.claimed, sp.exp(-rate * TIME), METHOD)
 
 
 def _tends(problem: _Problem) -> Outcome:

@@ -1,64 +1,135 @@
 """A claim about the trajectory from the user's own exact tokens, refuted exactly at its start (t = 0).
 
 `non-negative`, `at-most` and `at-least` speak of every time of the trajectory, t = 0 included, and at t = 0 the
-state is the user's tokens exactly as written. The pairwise inner products, the cluster gap and the number of
-clusters for a merge radius are rational functions of the tokens (the radius and bound enter as the exact rationals
-written in the file), so a start that already violates the claim is a counterexample computed without rounding; the
-clustering time is exactly 0 when the cluster gap starts at or below the level.
+state is the user's tokens exactly as written. The pairwise inner products, the cluster gap, the first pair's gap and
+the number of clusters for a merge radius are rational functions of the tokens (the radius and bound enter as the
+exact rationals written in the file), so a start that already violates the claim is a counterexample computed without
+rounding (the number of clusters from the exact merge heights, `checks.model.field.merge_heights`, as its float
+evaluator); the clustering time is exactly 0 when the cluster gap starts at or below the level, the time of the k-th
+merge (merge_time) exactly 0 when the k-th merge height starts at or below the radius, and closest_pair_merges_first
+exactly 1 when the closest pair starts within the radius. The W2 distance to the closest Dirac mass and the k-th merge
+radius are square roots of such rationals: their balls (BITS bits) refute a bound they lie strictly beyond.
 Any other quantity, float tokens, or a start that satisfies the claim: None, and the float evidence decides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
+import numpy as np
+from flint import arb, ctx
 from headflow.certificates.claims.evaluation import exact
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.kernel.exact_data import dot
+from headflow.checks.model import field as model
 from headflow.checks.verdicts import Outcome, Verdict
+from headflow.identities.measure_distances import w2_squared_to_dirac
 
 Rows = tuple[tuple[Fraction, ...], ...]
 METHOD = "exact: the claimed quantity at the start t = 0, the user's tokens exactly as written"
+BALL_METHOD = "balls: the claimed quantity at the start t = 0 from the user's tokens exactly as written"
 
 
-def _products(rows: Rows) -> list[Fraction]:
-    return [
-        sum((a * b for a, b in zip(x, y, strict=True)), Fraction(0)) for i, x in enumerate(rows) for y in rows[i + 1 :]
-    ]
+def pair_products(rows: Sequence[Sequence[Any]]) -> list[Any]:
+    """<x_i, x_j> for i < j, in any one number type (exact rationals, balls, power series of the tokens)."""
+    return [dot(x, y) for i, x in enumerate(rows) for y in rows[i + 1 :]]
 
 
-def _cluster_count(rows: Rows, radius: Fraction) -> Fraction:
-    """Connected components of |x_i - x_j| <= radius, i.e. 2 - 2 <x_i, x_j> <= radius^2 for unit tokens."""
-    parent = list(range(len(rows)))
+#: The pairwise quantities, each the least or the largest (`pick`) of its terms, polynomials in the tokens written
+#: once for any number type: exact rationals at t = 0 here, balls and first-order series of the tokens along a
+#: validated enclosure of the trajectory (`validated_route`). Their float evaluators are `checks.model.observables`.
+PAIRWISE: dict[str, tuple[Callable[[Sequence[Sequence[Any]]], list[Any]], Callable[..., Any]]] = {
+    "least_inner_product": (pair_products, min),
+    "largest_inner_product": (pair_products, max),
+    "cluster_gap": (lambda rows: [1 - p for p in pair_products(rows)], max),
+    "first_pair_gap": (lambda rows: [1 - dot(rows[0], rows[1])], max),
+}
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            i = parent[i]
-        return i
 
+def _exact_pairwise(name: str) -> Callable[[Rows, Fraction | None], Fraction]:
+    terms, pick = PAIRWISE[name]
+    return lambda rows, _: pick(terms(rows))
+
+
+def _squared_distances(rows: Rows) -> np.ndarray:
+    """|x_i - x_j|^2 as exact rationals (an object array), for `field.merge_heights`."""
+    n = len(rows)
+    squared = np.empty((n, n), dtype=object)
     for i, x in enumerate(rows):
-        for j in range(i + 1, len(rows)):
-            product = sum((a * b for a, b in zip(x, rows[j], strict=True)), Fraction(0))
-            if 2 - 2 * product <= radius * radius:
-                parent[root(j)] = root(i)
-    return Fraction(len({root(i) for i in range(len(rows))}))
+        for j, y in enumerate(rows):
+            squared[i, j] = dot(x, x) + dot(y, y) - 2 * dot(x, y)
+    return squared
 
 
 EXACT: dict[str, Callable[[Rows, Fraction | None], Fraction]] = {
-    "least_inner_product": lambda rows, _: min(_products(rows)),
-    "largest_inner_product": lambda rows, _: max(_products(rows)),
-    "cluster_gap": lambda rows, _: 1 - min(_products(rows)),
-    "cluster_count": lambda rows, radius: _cluster_count(rows, radius),  # type: ignore[arg-type]
+    **{name: _exact_pairwise(name) for name in PAIRWISE},
+    "cluster_count": lambda rows, radius: Fraction(
+        model.clusters_at(model.merge_heights(_squared_distances(rows)), radius * radius)  # type: ignore[operator]
+    ),
 }
 """The quantities computed exactly at exact unit tokens (their float evaluators are `checks.model.observables`)."""
 
 
+def _rational(value: Fraction) -> arb:
+    return arb(f"{value.numerator}/{value.denominator}")
+
+
+def _root(square: arb) -> arb | None:
+    """The square root of a ball of a quantity >= 0; None when the ball reaches below 0 (not separated)."""
+    root = square.sqrt()
+    return root if root.is_finite() else None
+
+
+def _w2_ball(rows: Rows, _: Fraction | None) -> arb | None:
+    """W2 to the closest Dirac mass on the sphere, with balls: `measure_distances.w2_squared_to_dirac` at the exact
+    mean square norm and variance of the tokens (rationals), its square roots taken as balls."""
+    n, d = len(rows), len(rows[0])
+    mean = [sum((row[k] for row in rows), Fraction(0)) / n for k in range(d)]
+    mean_square = sum((dot(row, row) for row in rows), Fraction(0)) / n
+    variance = mean_square - dot(mean, mean)  # exact: no rounding to cancel
+    return _root(w2_squared_to_dirac(_rational(mean_square), _rational(variance), lambda q: q.sqrt()))
+
+
+def _merge_radius_ball(rows: Rows, k: Fraction | None) -> arb | None:
+    """The k-th merge height sqrt(h_k), h_k exact (`field.merge_heights` on exact squared distances)."""
+    assert k is not None
+    return _root(_rational(model.merge_heights(_squared_distances(rows))[int(k) - 1]))
+
+
+#: The quantities whose value at exact tokens is a square root: balls from exact rationals (`BITS` bits).
+BALLS: dict[str, Callable[[Rows, Fraction | None], arb | None]] = {
+    "w2_to_dirac": _w2_ball,
+    "merge_radius": _merge_radius_ball,
+}
+BITS = 128
+#: The numbers per trajectory whose value at t = 0 may be known exactly: merge_time (0 when the k-th merge height
+#: starts at or below the radius), closest_pair_merges_first (1 when the closest pair starts within the radius).
+_OF_TRAJECTORY = ("clustering_time", "merge_time", "closest_pair_merges_first")
+
+
+def _trajectory_value(claim: DynamicsClaim, rows: Rows) -> Fraction | None:
+    """A number per trajectory known exactly from the start alone, or None: clustering_time = 0 when the cluster gap
+    starts at or below the level, merge_time = 0 when the number of clusters at the radius starts at or below n - k,
+    closest_pair_merges_first = 1 when the closest pair starts within the radius (then the first pair within it)."""
+    options = claim.options
+    if claim.quantity == "clustering_time":
+        return Fraction(0) if EXACT["cluster_gap"](rows, None) <= stated(options["level"]) else None
+    reach = stated(options["radius"]) ** 2
+    heights = model.merge_heights(_squared_distances(rows))
+    if claim.quantity == "merge_time":
+        return Fraction(0) if heights[options["k"] - 1] <= reach else None
+    return Fraction(1) if heights[0] <= reach else None
+
+
 def refuted_at_start(claim: DynamicsClaim) -> Outcome | None:
-    """REFUTED with the exact value at t = 0 when the user's exact tokens violate the claim there; None otherwise."""
+    """REFUTED with the exact value (or a ball, for a square root) at t = 0 when the user's exact tokens violate the
+    claim there; None otherwise."""
     options = claim.options
     given = options.get("points")
-    if given is None or not given.exact or claim.quantity not in (*EXACT, "clustering_time"):
+    if given is None or not given.exact or claim.quantity not in (*EXACT, *BALLS, *_OF_TRAJECTORY):
         return None
     if claim.property not in ("non-negative", "at-most", "at-least") or options.get("head") is not None:
         return None
@@ -68,10 +139,13 @@ def refuted_at_start(claim: DynamicsClaim) -> Outcome | None:
         if value is None:
             return None
         bound = value
-    if claim.quantity == "clustering_time":  # T = 0 exactly when the gap starts at or below the level, else unknown
-        if EXACT["cluster_gap"](given.rows, None) > stated(options["level"]):
+    if claim.quantity in BALLS:
+        return _refuted_by_ball(claim, given.rows, bound)
+    if claim.quantity in _OF_TRAJECTORY:
+        known = _trajectory_value(claim, given.rows)
+        if known is None:
             return None
-        at_start = Fraction(0)
+        at_start = known
     else:
         radius = stated(options["radius"]) if "radius" in options else None
         at_start = EXACT[claim.quantity](given.rows, radius)
@@ -79,6 +153,21 @@ def refuted_at_start(claim: DynamicsClaim) -> Outcome | None:
     if holds:
         return None
     return start_refutation(claim, bound, str(at_start), "exact", "the given tokens", METHOD)
+
+
+def _refuted_by_ball(claim: DynamicsClaim, rows: Rows, bound: Fraction) -> Outcome | None:
+    """REFUTED when the quantity's ball at t = 0 lies strictly beyond the bound (a bound it equals exactly holds)."""
+    own = claim.options.get("k")
+    with ctx.workprec(BITS):
+        value = BALLS[claim.quantity](rows, None if own is None else Fraction(own))
+        if value is None:
+            return None
+        difference = value - _rational(bound)
+    above, below = difference > 0, difference < 0
+    violated = below if claim.property in ("non-negative", "at-least") else above
+    if not violated:
+        return None
+    return start_refutation(claim, bound, value.str(20, radius=True), "ball", "the given tokens", BALL_METHOD)
 
 
 def start_refutation(

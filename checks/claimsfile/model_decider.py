@@ -29,12 +29,13 @@ MIN_TESTED = 100
 MIN_CLEAR = 100
 
 
-def decide_model(claim: object, ctx: Context) -> Outcome:
-    """The verdict of a model claim (see the module docstring)."""
+def decide_model(claim: object, ctx: Context, search: bool = True) -> Outcome:
+    """The verdict of a model claim (see the module docstring); with `search` False, only the proof (INCONCLUSIVE
+    when it does not close: a caller that no witness could serve, `pointwise_route`)."""
     if claim.exists:  # type: ignore[attr-defined]
         return decide_existence(claim, ctx)  # type: ignore[arg-type]
     derivation = prove_model(claim)  # type: ignore[arg-type]
-    if derivation.proved:
+    if derivation.proved or not search:
         return derived(derivation, METHOD)
     why = "; ".join(derivation.failures)
     found = search_and_certify(claim, ctx)  # type: ignore[arg-type]

@@ -41,7 +41,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="50",
         help=f"significant digits (default 50; at most {DEFAULT_MAX_DIGITS}{_lower_limits()})",
     )
-    parser.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="output format (default: table; drawn with rich at a terminal, plain aligned text into a pipe or file)",
+    )
+    parser.add_argument(
+        "--cross-check",
+        action="store_true",
+        help="also recompute every value with mpmath at full precision by other formulas and stop with an internal "
+        "error if the two disagree (slower: imports mpmath; the digits are certified by ball arithmetic either way)",
+    )
     parser.add_argument("--out", metavar="PATH", help="write the table here (atomically) instead of stdout")
 
 
@@ -114,12 +125,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress_bar("constants", len(rows), enabled=len(rows) * digits >= 2_000) as advance:
             for quantity, params in rows:
-                results.append(compute(quantity, params, digits))
+                results.append(compute(quantity, params, digits, check=args.cross_check))
                 advance(quantity)
     except CrossCheckError as exc:
         sys.stderr.write(f"headflow: INTERNAL ERROR, the two computations disagree: {exc}\n")
         return 1
-    if args.out is None and args.format == "table":
+    if args.out is None and args.format == "table" and sys.stdout.isatty():
         from rich.console import Console
 
         Console().print(rich_table(results))

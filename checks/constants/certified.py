@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from flint import arb, ctx
 from headflow.certificates.constant_specs import PARAMETERS, QUANTITIES
@@ -30,7 +31,9 @@ from headflow.certificates.provers import constant_balls, exit_gap
 from headflow.checks.constants.digits import OutOfRange, Rounded, certified_digits, midpoint_digits, radius_bound
 from headflow.checks.constants.exact_numbers import check_bounds, format_number, parse_number
 from headflow.checks.constants.mpmath_reference import max_digits, mpmath_value
-from mpmath import mpf
+
+if TYPE_CHECKING:  # mpmath loads only for a cross-check (`headflow constants --cross-check`)
+    from mpmath import mpf
 
 Number = int | Fraction | str | float
 

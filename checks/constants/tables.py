@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from headflow.certificates.constant_specs import PARAMETERS, QUANTITIES
-from headflow.checks import __version__
 from headflow.checks.constants.certified import Constant
 from headflow.checks.constants.exact_numbers import format_number
 
@@ -38,7 +37,7 @@ def columns(rows: Sequence[Constant]) -> list[str]:
 
 
 def render(rows: Sequence[Constant], fmt: str) -> str:
-    """The table as text in `fmt`: table, csv, json, markdown or latex."""
+    """The table as text in `fmt`: table (plain aligned text, `plain_table`), csv, json, markdown or latex."""
     records = [record(c) for c in rows]
     cols = columns(rows)
     if fmt == "csv":
@@ -48,6 +47,8 @@ def render(rows: Sequence[Constant], fmt: str) -> str:
         writer.writerows(records)
         return buffer.getvalue()
     if fmt == "json":
+        from headflow.checks import __version__  # here: importlib.metadata costs every other table its start-up
+
         document = {"headflow": __version__, "command": "constants", "rows": records}
         return json.dumps(document, indent=2) + "\n"
     if fmt == "markdown":
@@ -56,11 +57,7 @@ def render(rows: Sequence[Constant], fmt: str) -> str:
         return "\n".join(lines) + "\n"
     if fmt == "latex":
         return _latex(rows)
-    from rich.console import Console
-
-    buffer = io.StringIO()
-    Console(file=buffer, width=160, force_terminal=False).print(rich_table(rows))
-    return buffer.getvalue()
+    return plain_table(rows)
 
 
 def _cell(value: Any) -> str:
@@ -69,29 +66,46 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|")
 
 
+#: The columns of the table format, in the rich and the plain rendering alike.
+TABLE_HEADER = ("constant", "value", "radius", "rounded", "note")
+
+
+def _table_cells(rows: Sequence[Constant]) -> tuple[str, list[tuple[str, ...]], list[str]]:
+    """The table format's title, its rows of cells (TABLE_HEADER) and its notes, numbered by their mark `[k]`."""
+    digits = sorted({c.digits for c in rows})
+    notes = list(dict.fromkeys(c.note for c in rows if c.note))
+    cells = []
+    for c in rows:
+        args = ", ".join(f"{p}={format_number(c.parameters[p])}" for p in QUANTITIES[c.quantity].parameters)
+        mark = f"[{notes.index(c.note) + 1}]" if c.note else ""
+        cells.append((f"{c.quantity}({args})", c.value, c.radius, _cell(c.correctly_rounded), mark))
+    return f"headflow constants ({', '.join(map(str, digits))} certified digits)", cells, notes
+
+
 def rich_table(rows: Sequence[Constant]) -> Any:
     """A rich Table of the rows: long values fold; notes are numbered and spelled out below."""
     from rich.markup import escape
     from rich.table import Table
 
-    digits = sorted({c.digits for c in rows})
-    notes = list(dict.fromkeys(c.note for c in rows if c.note))
+    title, cells, notes = _table_cells(rows)
     caption = "\n".join(escape(f"[{k}] {text}") for k, text in enumerate(notes, 1)) or None
-    table = Table(
-        title=f"headflow constants ({', '.join(map(str, digits))} certified digits)",
-        caption=caption,
-        caption_justify="left",
-    )
-    table.add_column("constant", no_wrap=True)
-    table.add_column("value", overflow="fold")
-    table.add_column("radius", no_wrap=True)
-    table.add_column("rounded", no_wrap=True)
-    table.add_column("note", no_wrap=True)
-    for c in rows:
-        args = ", ".join(f"{p}={format_number(c.parameters[p])}" for p in QUANTITIES[c.quantity].parameters)
-        mark = escape(f"[{notes.index(c.note) + 1}]") if c.note else ""
-        table.add_row(f"{c.quantity}({args})", c.value, c.radius, _cell(c.correctly_rounded), mark)
+    table = Table(title=title, caption=caption, caption_justify="left")
+    for name in TABLE_HEADER:
+        table.add_column(name, overflow="fold") if name == "value" else table.add_column(name, no_wrap=True)
+    for row in cells:
+        table.add_row(*map(escape, row))
     return table
+
+
+def plain_table(rows: Sequence[Constant]) -> str:
+    """The table format as plain aligned text, one line per constant (for a pipe or a file: no rich import, no
+    folding of long values), then the notes."""
+    title, cells, notes = _table_cells(rows)
+    widths = [max(len(row[k]) for row in [TABLE_HEADER, *cells]) for k in range(len(TABLE_HEADER))]
+    lines = [title] + [
+        "  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in [TABLE_HEADER, *cells]
+    ]
+    return "\n".join(lines + [f"[{k}] {text}" for k, text in enumerate(notes, 1)]) + "\n"
 
 
 def _latex_number(text: str) -> str:

@@ -67,9 +67,17 @@ class Instance:
     strengths: tuple[Fraction, ...]
 
     def configuration(self, tokens: np.ndarray) -> Configuration:
-        return Configuration.create(
-            tokens, self._float_heads, beta=float(self.beta), attention=self.attention, unit_tolerance=1e-6
-        )
+        """The instance's configuration at unit `tokens` (n x d, normalized by the caller), moved to from one validated
+        configuration of its heads (`Configuration.moved_to`: shape and finiteness checked), so that every evaluation
+        shares one block evaluator (`headflow.checks.model.token_blocks.heads_of`): the search and the certification
+        evaluate the field many thousand times."""
+        return self._base.moved_to(tokens)
+
+    @functools.cached_property
+    def _base(self) -> Configuration:
+        """The heads with every token at the first axis, validated by `Configuration.create`."""
+        tokens = np.tile(np.eye(self.d)[0], (self.n, 1))
+        return Configuration.create(tokens, self._float_heads, beta=float(self.beta), attention=self.attention)
 
     def float_heads(self) -> np.ndarray:
         """The heads in floats (a fresh copy of the array converted once: the search evaluates the field many

@@ -197,17 +197,24 @@ class Magnitudes:
         return total / (2.0 * cfg.n**2 * (1.0 if cfg.interaction is not None else abs(cfg.beta)))
 
     @cached_property
+    def velocities(self) -> tuple[np.ndarray, np.ndarray]:
+        """(xdot (n, d), the magnitude of each |xdot_i| (n,)): the sum over heads of its parts' magnitudes (R's on the
+        sphere, the head outputs' elsewhere) with the usa share, plus its size."""
+        cfg = self.cfg
+        xdot = model.token_velocity(cfg)
+        parts = self.rests if model.centered(cfg) else self.outputs()
+        share = 1.0 / cfg.n if cfg.attention == "usa" else 1.0
+        return xdot, share * parts.sum(axis=0) + np.linalg.norm(xdot, axis=1)
+
+    @cached_property
     def _score_rates(self) -> tuple[np.ndarray, np.ndarray]:
         """(ds^h_ij/dt, the magnitude of its rounding), each (H, n, n): the velocity's magnitude (its R's on the
         sphere, the head outputs' elsewhere) and its size, through <xdot_i, M_h (x_j - x_i)> - <x_j - x_i, M_h
         xdot_j> + the own parts M'_h on the sphere (`field._centered_score_rates`), <xdot_i, M_h x_j> + <x_i, M_h
         xdot_j> elsewhere."""
         cfg = self.cfg
-        xdot = model.token_velocity(cfg)
+        xdot, moving = self.velocities
         sphere = model.centered(cfg)
-        parts = self.rests if sphere else self.outputs()
-        share = 1.0 / cfg.n if cfg.attention == "usa" else 1.0
-        moving = share * parts.sum(axis=0) + np.linalg.norm(xdot, axis=1)  # (n,)
         _, M, rest = self._norms
         X = cfg.tokens
         if sphere:

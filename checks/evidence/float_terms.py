@@ -19,7 +19,7 @@ import numpy as np
 from headflow.certificates.claims.model_algebra import NumericAlgebra
 from headflow.checks.evidence import float_error
 from headflow.checks.evidence.float_error import Magnitudes, Rounded, rounded
-from headflow.checks.model import families
+from headflow.checks.model import circle, families
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 
@@ -233,11 +233,22 @@ def float_algebra(cfg: Configuration, delta: Fraction | None = None) -> FloatAlg
         "cluster_gap": lambda: rounded(np.float64(model.cluster_gap(cfg)), gamma, np.float64(2.0)),
         "delta": lambda: _number(_stated_bound(delta)),
         "delta_op": lambda: rounded(np.float64(families.max_cross_product_norm(cfg.score_matrices)), gamma),
+        "R": lambda: rounded(np.float64(circle.order_parameter(cfg)), gamma, np.mean(model.token_norms(cfg))),
+        "dR_dt": lambda: _order_parameter_rate(cfg, mags, gamma),
+        "norm_rate": lambda: rounded(model.token_norm_rates(cfg), gamma, mags.velocities[1]),
         "misalignment": lambda: rounded(
             np.array([np.linalg.norm(D, 2) for D in cfg.values - cfg.score_matrices], dtype=float), gamma
         ),
     }
     return FloatAlgebra(lambda name: readers[name](), _number, cfg.attention, cfg.geometry, gamma=gamma)
+
+
+def _order_parameter_rate(cfg: Configuration, mags: Magnitudes, gamma: float) -> Rounded:
+    """dR/dt = <m, mdot>/R with its magnitude: the mean of the velocities' magnitudes over R (unbounded at R = 0, where
+    a margin of the right derivative |mdot| is not certified by floats)."""
+    R = circle.order_parameter(cfg)
+    spread = float(np.mean(mags.velocities[1])) / R if R > 0 else math.inf
+    return rounded(np.float64(circle.order_parameter_rate(cfg)), gamma, np.float64(spread))
 
 
 def _stated_bound(delta: Fraction | None) -> Fraction:

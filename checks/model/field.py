@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import numpy as np
 from headflow.certificates.errors import InputError
@@ -19,6 +20,7 @@ from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.token_blocks import EXP_SAFE_BOUND as EXP_SAFE_BOUND  # re-exported: the float model's bounds
 from headflow.checks.model.token_blocks import UNSHIFTED_SOFTMAX_BOUND as UNSHIFTED_SOFTMAX_BOUND
 from headflow.checks.model.token_blocks import Heads, heads_of, require_whole, row_blocks
+from headflow.identities.measure_distances import w2_squared_to_dirac
 
 #: The geometries whose tokens are unit vectors moving tangentially: <xdot_i, x_i> = 0 exactly, so a score's own rate
 #: ds^h_ii/dt = <xdot_i, (M_h + M_h^T) x_i> keeps only the part of M_h beyond its multiple of I (`score_rates`).
@@ -470,22 +472,68 @@ def largest_inner_product(cfg: Configuration) -> float:
     return _off_diagonal_extremes(cfg)[1]
 
 
-def cluster_count(cfg: Configuration, radius: float) -> float:
-    """The number of clusters for merge radius r: the connected components of the graph joining tokens with
-    |x_i - x_j| <= r (single linkage, so a chain of close tokens is one cluster)."""
+def squared_distances(cfg: Configuration) -> np.ndarray:
+    """|x_i - x_j|^2 = |x_i|^2 + |x_j|^2 - 2 <x_i, x_j>, shape (n, n) (from the Gram matrix)."""
     G = gram(cfg)
     squares = np.diag(G)
-    close = squares[:, None] + squares[None, :] - 2.0 * G <= radius * radius
-    seen = np.zeros(cfg.n, dtype=bool)
-    count = 0
-    for root in range(cfg.n):
-        if seen[root]:
-            continue
-        count += 1
-        frontier = [root]
-        seen[root] = True
-        while frontier:
-            reached = close[frontier].any(axis=0) & ~seen
-            seen |= reached
-            frontier = list(np.flatnonzero(reached))
-    return float(count)
+    return squares[:, None] + squares[None, :] - 2.0 * G
+
+
+def merge_heights(squared: np.ndarray) -> list[Any]:
+    """The squared single-linkage merge heights h_1 <= ... <= h_(n-1) of points with squared distances `squared`
+    (n x n, any ordered number type: floats, or an object array of exact rationals): the edge weights of a minimum
+    spanning tree (Prim), sorted. The graph joining the pairs with |x_i - x_j|^2 <= r^2 has exactly
+    n - #{k : h_k <= r^2} connected components (Kruskal adds the tree's edges in this order and each joins two
+    components), so the number of clusters at merge radius r, the k-th merge and its time all read these heights."""
+    n = squared.shape[0]
+    inside = np.zeros(n, dtype=bool)
+    inside[0] = True
+    best = squared[0].copy()
+    heights = []
+    for _ in range(n - 1):
+        outside = np.flatnonzero(~inside)
+        j = int(outside[int(np.argmin(best[outside]))])
+        heights.append(best[j])
+        inside[j] = True
+        best = np.minimum(best, squared[j])
+    return sorted(heights)
+
+
+def clusters_at(heights: list[Any], radius_squared: Any) -> int:
+    """The number of clusters at merge radius r (r^2 = `radius_squared`): n - #{k : h_k <= r^2} (`merge_heights`)."""
+    return len(heights) + 1 - sum(1 for h in heights if h <= radius_squared)
+
+
+def cluster_count(cfg: Configuration, radius: float) -> float:
+    """The number of clusters for merge radius r: the connected components of the graph joining tokens with
+    |x_i - x_j| <= r (single linkage, so a chain of close tokens is one cluster; `clusters_at`)."""
+    return float(clusters_at(merge_heights(squared_distances(cfg)), radius * radius))
+
+
+def merge_radius(cfg: Configuration, k: float = 1) -> float:
+    """The k-th single-linkage merge height sqrt(h_k) (`merge_heights`): the least merge radius at which the tokens
+    form at most n - k clusters; merge_radius(1) (the default) is the least distance between two tokens. The k-th
+    merge along a trajectory happens at the first time it falls to the merge radius (`merge_time`)."""
+    heights = merge_heights(squared_distances(cfg))
+    return float(np.sqrt(max(float(heights[int(k) - 1]), 0.0)))
+
+
+def closest_pairs(squared: np.ndarray, tolerance: float = 0.0) -> set[tuple[int, int]]:
+    """The pairs i < j whose squared distance is within `tolerance` (relative to 1) of the least one (any ordered number
+    type; tolerance 0: the exact least pairs)."""
+    n = squared.shape[0]
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    least = min(squared[i, j] for i, j in pairs)
+    return {(i, j) for i, j in pairs if squared[i, j] <= least + tolerance}
+
+
+def w2_to_dirac(cfg: Configuration) -> float:
+    """The Wasserstein-2 distance from the tokens' empirical measure to the closest Dirac mass on the unit sphere,
+    sqrt(s + 1 - 2 |m|) (s the mean squared norm, m the mean; 2 - 2 |m| for unit tokens: the least z is m/|m|, and
+    every unit z when m = 0), by `identities.measure_distances.w2_squared_to_dirac` from s and the variance of the
+    centred tokens (no cancellation as the tokens collapse); rounding below 0 reads as 0."""
+    X = cfg.tokens
+    variance = float(np.mean(np.sum((X - X.mean(axis=0)) ** 2, axis=1)))  # from the centred tokens: no cancellation
+    mean_square = float(np.mean(np.sum(X**2, axis=1)))
+    square = w2_squared_to_dirac(mean_square, variance, lambda q: np.sqrt(max(q, 0.0)))
+    return float(np.sqrt(max(square, 0.0)))

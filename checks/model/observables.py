@@ -1,10 +1,10 @@
 """The float evaluator of every model quantity of `headflow.certificates.model_quantities.MODEL_QUANTITIES`.
 
 Each is a function of `checks.model.field` at one state (no formula is repeated here); one whose quantity takes a
-parameter (`quantity_uses.PARAMETER`: cluster_count's radius) takes it as its second argument. A quantity
-that is one number per trajectory (clustering_time) has no evaluator at a state: it times its `first_time_of`
-(`headflow.checks.claimsfile.dynamics_starts`). The table of names, shapes and rates stays in the certificates layer,
-which the checker shares.
+parameter (`quantity_uses.PARAMETER`: cluster_count's radius, merge_radius's k) takes it as its second argument. A
+quantity that is one number per trajectory (clustering_time, merge_time, closest_pair_merges_first) has no evaluator
+at a state: it is read off the trajectory (`headflow.checks.claimsfile.dynamics_starts`). The table of names, shapes
+and rates stays in the certificates layer, which the checker shares.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ _FLOAT: dict[str, Evaluator] = {
     "largest_inner_product": model.largest_inner_product,
     "attention_matrix": model.weights,
     "cluster_count": model.cluster_count,
+    "merge_radius": model.merge_radius,
+    "w2_to_dirac": model.w2_to_dirac,
     "token_norm": model.token_norms,
     "token_norm_rate": model.token_norm_rates,
     "order_parameter": circle.order_parameter,

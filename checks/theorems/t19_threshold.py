@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import sympy as sp
-from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.smt import certify, decide
 from headflow.certificates.provers.witness import certify_obligation_point
 from headflow.certificates.statements import registry as obligations
 from headflow.certificates.statements.registry import SmtStatement
 from headflow.certificates.store import certificate_directory
+from headflow.checks import kernel_checks
 from headflow.checks.evidence.equal_heads import check_equal_heads_monotonicity
 from headflow.checks.registry import REGISTRY, Context
 from headflow.checks.verdicts import Outcome, Step, Verdict, derived
@@ -179,7 +179,7 @@ def with_certificate(ctx: Context, outcome: Outcome) -> Outcome:
     if smt.verdict is not Verdict.CERTIFIED:
         notes = f"SymPy proved it, but z3 did not prove the statement of its certificate: {smt.notes}"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=smt.details)
-    checked = check_file(Path(smt.certificates[0]))
+    checked = kernel_checks.checked(Path(smt.certificates[0]))  # the check the Coq file is then written from
     if not checked.ok:
         notes = f"SymPy proved it, but the kernel rejected its certificate: {checked.message}"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=smt.details)

@@ -139,6 +139,17 @@ def test_a_command_imports_only_its_own_module(tmp_path: Path) -> None:
     assert run.stdout.split("\n")[:3] == ["[]", "headflow.checks.commands.check_cert", "None"]
 
 
+@pytest.mark.parametrize("word", ["__init__", "options", "../verify", "verify.py", "check_cert", "constants/.."])
+def test_a_word_that_is_no_command_name_gets_the_list(word: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only a command's own name builds that command alone: the package's __init__, a folder of shared options, a
+    path or a module's file name are not commands and fail with the list of commands (exit 2, one line)."""
+    with pytest.raises(SystemExit) as exit_info:
+        cli.build_parser([word]).parse_args([word])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert "invalid choice" in error and "'check-cert', 'constants'" in error and error.count("\n") == 1
+
+
 #: What start-up must not import: the solvers, SymPy, plotting, dask, and for the list of commands numpy and
 #: python-flint too (issue 28: `headflow --help` and `headflow constants --help` in well under 0.3 s).
 _HEAVY = ("sympy", "z3", "cvc5", "matplotlib", "dask", "scipy", "latex2mathml")

@@ -29,6 +29,7 @@ from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
 
 from tests.checking import verify_file
+from tests.checks.claimsfile.test_pointwise_route import float_route_only
 
 SCALAR_N3 = """
 attention = "softmax"
@@ -135,7 +136,7 @@ def test_energy_with_general_heads_refuted(tmp_path: Path) -> None:
     assert data["values"] == data["scores"] and data["attention"] == "usa"
 
 
-# ---------------------------------------------------------------- true claims stay CONFIRMED
+# ---------------------------------------------------------------- true claims stay PROVED or CONFIRMED
 
 
 @pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
@@ -152,9 +153,14 @@ def test_theorem_11_and_equiangular_entropy_stay_confirmed(tmp_path: Path, seed:
         + claim("t27-rate", "entropy_rate", "non-negative", equiangular)
     )
     verdicts = decide(text, tmp_path, seed)
-    for claim_id, (verdict, evidence) in verdicts.items():
-        assert verdict is Verdict.CONFIRMED, (claim_id, evidence)
-    assert verdicts["t11"][1]["details"]["search"]["local_minimizations"] >= 1
+    for claim_id, (verdict, evidence) in verdicts.items():  # Theorem 11 through its pointwise statement
+        assert verdict is (Verdict.PROVED if claim_id.startswith("t11") else Verdict.CONFIRMED), (claim_id, evidence)
+        assert evidence["method"].startswith("pointwise") is claim_id.startswith("t11"), (claim_id, evidence)
+    with pytest.MonkeyPatch.context() as patch:  # the float route alone never refutes it either
+        float_route_only(patch)
+        verdict, evidence = decide(claim("t11", "energy", "non-decreasing", symmetric), tmp_path, seed)["t11"]
+    assert verdict is Verdict.CONFIRMED, evidence
+    assert evidence["details"]["search"]["local_minimizations"] >= 1
 
 
 def test_exactly_zero_rate_is_never_a_witness(tmp_path: Path) -> None:

@@ -7,8 +7,6 @@ to the environment in /proc, to a device), a FIFO, and a data file whose text an
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,8 @@ from headflow.certificates.claims.embedding import claim_text, read_embedded
 from headflow.certificates.claims.loader import load_claims, parse_claims
 from headflow.certificates.errors import InputError
 from headflow.certificates.kernel.loading import RefusedFile, read_bounded
+
+from tests.command import headflow
 
 SECRET = "FOO_SECRET=hunter2"
 ROWS = "3/5,4/5,0\n1,0,0\n0,-4/5,3/5\n0,0,1\n"
@@ -111,8 +111,7 @@ def test_the_cli_prints_one_line_without_the_content(folders: tuple[Path, Path])
     mine, other = folders
     (mine / "out.csv").symlink_to(other / "secret.csv")
     (mine / "c.toml").write_text(claim("out.csv"))
-    command = [sys.executable, "-m", "headflow", "check", str(mine / "c.toml")]
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = headflow("check", str(mine / "c.toml"))
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "outside the claims file's folder" in done.stderr and "hunter2" not in done.stderr + done.stdout
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
@@ -11,6 +9,8 @@ from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.model_claim import parse_term
 from headflow.certificates.claims.problems import ClaimsFileError, ExpressionError
 from headflow.certificates.kernel.model_terms import term_text
+
+from tests.command import headflow
 
 
 def test_terms_are_typed_and_indices_tracked() -> None:
@@ -83,7 +83,7 @@ def test_bad_fields_name_the_field(fields: dict, key: str) -> None:
 def test_cli_refuses_a_bad_model_claim_in_one_line(tmp_path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(claim(lhs="inner(x_i, f_h_i) / a_h_i"))
-    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
+    done = headflow("check", str(path))
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "divide only" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

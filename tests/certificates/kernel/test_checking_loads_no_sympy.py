@@ -10,30 +10,28 @@ from pathlib import Path
 
 import pytest
 
+from tests.checking import FreshCheck, check_in_a_fresh_process
+
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
-#: Checks each file given on the command line in one process; prints the failures and the SymPy/mpmath modules loaded.
-CHECKER = """
-import json, sys
-from headflow.certificates.kernel.verify import check_file
-failed = [f"{path}: {result.message}" for path in sys.argv[1:] if not (result := check_file(path)).ok]
-loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("sympy", "mpmath", "identities"))
-print(json.dumps({"failed": failed, "loaded": loaded}))
-"""
 
 
 def _check_in_a_fresh_process(paths: list[Path]) -> dict[str, list[str]]:
-    run = subprocess.run(
-        [sys.executable, "-c", CHECKER, *map(str, paths)], capture_output=True, text=True, cwd=ROOT, check=True
-    )
-    found: dict[str, list[str]] = json.loads(run.stdout)
-    return found
+    """Each file's rejection (`path: message`) and the SymPy/mpmath modules loaded, checked in one fresh process."""
+    found = check_in_a_fresh_process(paths)
+    return {"failed": found.failures(), "loaded": found.loaded}
 
 
-def test_the_certified_files_check_without_sympy_or_mpmath(certified: dict[str, list[Path]]) -> None:
+def test_the_certified_files_check_without_sympy_or_mpmath(
+    certified: dict[str, list[Path]], certified_fresh_check: FreshCheck
+) -> None:
+    """`certified_fresh_check` is the fresh process's check of exactly these files (shared with the registry
+    statements' test)."""
     paths = [path for group in certified.values() for path in group if path.suffix == ".json"]
     assert len(paths) >= 15
-    assert _check_in_a_fresh_process(paths) == {"failed": [], "loaded": []}
+    assert certified_fresh_check.paths == [str(path) for path in paths]
+    found = {"failed": certified_fresh_check.failures(), "loaded": certified_fresh_check.loaded}
+    assert found == {"failed": [], "loaded": []}
 
 
 @pytest.mark.slow

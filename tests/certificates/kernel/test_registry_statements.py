@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -20,7 +18,8 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.statements import registry
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.checking import FreshCheck
+
 Edit = Callable[[dict[str, Any]], None]
 
 
@@ -31,19 +30,17 @@ def test_the_kernels_table_is_what_sympy_builds() -> None:
 
 
 def test_every_registry_kind_is_certified_and_re_checks_without_sympy_or_mpmath(
-    certified: dict[str, list[Path]],
+    certified: dict[str, list[Path]], certified_fresh_check: FreshCheck
 ) -> None:
+    """The registry claims' files among those `certified_fresh_check` checked in one fresh process (every file
+    `certify` writes: no module loaded at its end was loaded by none of these files' checks)."""
     paths = [str(p) for claim, group in certified.items() if claim in registry_statements.table() for p in group]
     kinds = {json.loads(Path(p).read_text())["kind"] for p in paths}
     assert {"smt", "witness", "convexity"} <= kinds
-    code = (
-        "import sys\nfrom pathlib import Path\nfrom headflow.certificates.kernel.verify import check_file\n"
-        f"results = [check_file(Path(p)) for p in {paths!r}]\n"
-        "print([r.message for r in results if not r.ok])\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')))\n"
-    )
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert run.stdout.splitlines() == ["[]", "[]"], run.stdout + run.stderr
+    assert set(paths) <= set(certified_fresh_check.paths)
+    failed = [certified_fresh_check.failed[p] for p in paths if p in certified_fresh_check.failed]
+    loaded = [m for m in certified_fresh_check.loaded if m.split(".")[0] in ("sympy", "mpmath")]
+    assert (failed, loaded) == ([], []), certified_fresh_check
 
 
 def _forged(path: Path, edit: Edit, tmp_path: Path) -> Path:

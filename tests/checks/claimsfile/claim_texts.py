@@ -11,7 +11,7 @@ def claim_text(claim_id: str, **fields: str) -> str:
 
 def gap_claim(claim_id: str, prop: str, target: str, attention: str, lambdas: str, rho: str, **extra: str) -> str:
     """One cluster_gap claim over equiangular tokens and scalar heads (n = 4, d = 5, beta = 1 unless given)."""
-    key = "rate" if prop == "decays-at-rate" else "limit"
+    key = {"decays-at-rate": "rate", "decays-like": "like"}.get(prop, "limit")
     family = {"heads": '"scalar"', "lambdas": lambdas, "tokens": '"equiangular"', "rho": rho}
     sizes = {"n": "4", "d": "5", "beta": "1.0"} | extra
     head = {"quantity": '"cluster_gap"', "property": f'"{prop}"', key: f'"{target}"', "attention": f'"{attention}"'}

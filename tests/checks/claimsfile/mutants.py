@@ -85,6 +85,11 @@ l = {{ min = "lambda_max(n, beta)", max = 8 }}
 """
 
 
+def _pre_ln_shape(like: str) -> str:
+    """The cluster gap of equiangular tokens under Pre-LN (softmax, one head) decays like `like`."""
+    return gap_claim("power-law", "decays-like", like, "softmax", "[1.0]", "0.2", geometry='"pre-ln"')
+
+
 def mutants() -> list[Mutant]:
     """The claims-file deciders (`headflow check`) on file forms of T19, T22, T27 and the golden ratio, mutated."""
     scalar = {"heads": "scalar", "lambdas": "lambdas = [1.0]", "tokens": "equiangular", "extra": "rho = 0.2"}
@@ -175,6 +180,29 @@ def mutants() -> list[Mutant]:
             "(the exact usa rate is 2 sum lambda_h e^(beta lambda_h))",
             False,
             claims_file(gap_claim("late-rate", "decays-at-rate", "2*(1 + 0.5)", "usa", "[1.0, 0.5]", "0.2")),
+        ),
+        Mutant(
+            "file-pre-ln-power-law",
+            "T22.late-rate",
+            "file form: under Pre-LN the cluster gap decays like t^(-2) (Karagodin-Ge-Polyanskiy-Rigollet); the exact "
+            "route must prove it",
+            True,
+            claims_file(_pre_ln_shape("t**(-2)")),
+            accept=True,
+        ),
+        Mutant(
+            "file-pre-ln-power-law-1-over-t",
+            "T22.late-rate",
+            "file form: under Pre-LN the cluster gap decays like 1/t (the power is 2)",
+            False,
+            claims_file(_pre_ln_shape("1/t")),
+        ),
+        Mutant(
+            "file-pre-ln-power-law-exponential",
+            "T22.late-rate",
+            "file form: under Pre-LN the cluster gap decays like e^(-2 t), Post-LN's shape (it is a power of t)",
+            False,
+            claims_file(_pre_ln_shape("exp(-2*t)")),
         ),
         Mutant(
             "file-tangent",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -15,6 +13,8 @@ from headflow.checks.claimsfile.register import register_claims
 from headflow.checks.registry import Context
 from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
+
+from tests.command import headflow
 
 EXAMPLE = Path("examples/asymptotics.toml")
 
@@ -216,7 +216,7 @@ def test_bad_input_is_a_clear_error(fields: dict[str, str], field: str) -> None:
 def test_the_command_line_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(softmax("bad", order="Theta(n) # comment"))
-    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(bad)], capture_output=True, text=True)
+    done = headflow("check", str(bad))
     assert done.returncode == 2 and "order" in done.stderr and "Traceback" not in done.stderr
 
 
@@ -229,3 +229,16 @@ def test_a_formula_too_costly_for_the_budget_is_inconclusive(monkeypatch: pytest
     for _ in range(2):
         verdict, outcome = decide(softmax("huge", order="Theta(n**1000)"))["huge"]
         assert verdict is Verdict.INCONCLUSIVE and "ran past its budget of 1,000 operations" in outcome["notes"]
+
+
+def test_a_power_of_n_with_a_symbolic_exponent_is_never_decided_by_a_hidden_zero() -> None:
+    # beta = gamma log n in the softmax self-weight of orthogonal tokens: e^beta / (e^beta + n - 1) with gamma >= 2
+    # tends to 1. At n = 1 + 1/s SymPy's substitution turned s ((s + 1)/s)**gamma at s = 0 into 0 * zoo**gamma = 0,
+    # a "limit 0" that REFUTED the true claim; every power must be defined at the point (`limits.defined_at`).
+    weight = "n**gamma/(n**gamma + n - 1)"
+    domain = '{ n = "integer>=2", gamma = { min = 2 } }'
+    text = claim("one", quantity="expression", expr=weight, domain=domain, limit="1", **{"as": "n -> oo"})
+    text += claim("zero", quantity="expression", expr=weight, domain=domain, limit="0", **{"as": "n -> oo"})
+    verdicts = decide(text)
+    assert verdicts["one"][0] is not Verdict.REFUTED, verdicts["one"]
+    assert verdicts["zero"][0] is not Verdict.PROVED, verdicts["zero"]

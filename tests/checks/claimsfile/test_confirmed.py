@@ -42,6 +42,7 @@ from headflow.checks.verdicts import Verdict
 
 from tests.checking import verify_file
 from tests.checks.claimsfile.claim_texts import claim_text
+from tests.checks.claimsfile.test_pointwise_route import float_route_only
 
 RELU = {
     "attention": '"relu"',
@@ -236,7 +237,9 @@ def test_a_true_usa_energy_rate_at_beta_10_is_confirmed_not_a_candidate(tmp_path
 
 def test_a_pointwise_run_past_its_step_budget_is_undecided(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Audit: usa, n = 32, d = 2, beta = 20 did not end in 900 s (a stiff run: 50,000 steps reach t ~ 7e-4);
-    each pointwise start now has a step budget, and a run past it is undecided with the time reached."""
+    each pointwise start now has a step budget, and a run past it is undecided with the time reached (the float
+    route: Theorem 11 PROVES this claim through its pointwise statement, `test_pointwise_route`)."""
+    float_route_only(monkeypatch)
     monkeypatch.setattr(dynamics_starts, "POINTWISE_STEPS", 5)
     family = {"attention": '"usa"', "heads": '"scalar"', "lambdas": "[1]", "tokens": '"random-sphere"'}
     sizes = {"n": "4", "d": "2", "beta": "1", "time": "1"}
@@ -245,8 +248,12 @@ def test_a_pointwise_run_past_its_step_budget_is_undecided(tmp_path: Path, monke
     assert "5 integrator steps reached only t = " in evidence["notes"]
 
 
-def test_a_true_pointwise_claim_is_confirmed_only_after_the_whole_budget(tmp_path: Path) -> None:
-    """Theorem 11 as a claim: CONFIRMED, and the notes say the search spent its budget and its best margin."""
+def test_a_true_pointwise_claim_is_confirmed_only_after_the_whole_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Theorem 11 as a claim, by the float route (the pointwise route PROVES it): CONFIRMED, and the notes say the
+    search spent its budget and its best margin."""
+    float_route_only(monkeypatch)
     family = {"heads": '"random-symmetric"', "tokens": '"random-sphere"', "n": "4", "d": "3", "H": "1", "beta": "1"}
     verdict, evidence = one(tmp_path, 0, quantity='"energy_rate"', property='"non-negative"', **family)
     assert verdict is Verdict.CONFIRMED, evidence

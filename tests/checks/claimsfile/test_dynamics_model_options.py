@@ -63,7 +63,8 @@ def test_false_claims_of_the_masked_and_identity_value_models_are_refuted_and_re
         assert verdict is Verdict.REFUTED, (claim_id, evidence)
         ok, message = verify_file(Path(evidence["certificates"][0]))
         assert ok, message
-    assert decided["repulsive"][0] is Verdict.CONFIRMED  # T11 for beta < 0: the energy does not decrease
+    # T11 for beta < 0: the energy does not decrease, PROVED through dE/dt >= 0 at every configuration with beta < 0
+    assert decided["repulsive"][0] is Verdict.PROVED
 
 
 def _relabelled(path: Path, text: str, change=lambda payload: None) -> Path:

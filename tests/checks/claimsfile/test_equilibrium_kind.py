@@ -50,6 +50,11 @@ def test_the_examples_are_decided_rightly_and_their_certificates_recheck(example
         "my-tokens-at-rest": Verdict.REFUTED,
         "tetrahedron-stable": Verdict.REFUTED,
         "cluster-unstable": Verdict.REFUTED,
+        "triangle-at-rest-repulsive": Verdict.PROVED,  # beta = -1: the symbolic proof holds for every beta
+        "unequal-clusters-at-rest-beta-0": Verdict.REFUTED,  # beta = 0: uniform weights, the mean is not 0
+        "triangle-stable-repulsive": Verdict.INCONCLUSIVE,  # true, but no certificate pins it (docs/claims-files.md)
+        "tetrahedron-stable-repulsive": Verdict.CERTIFIED,  # beta = -3 < -3/2
+        "tetrahedron-stable-at-minus-1": Verdict.REFUTED,  # beta = -1: three directions with Re > 0
     }
     for claim_id, verdict in expected.items():
         assert examples[claim_id][0] is verdict, (claim_id, examples[claim_id][1])

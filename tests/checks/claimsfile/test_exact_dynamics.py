@@ -20,6 +20,7 @@ from headflow.checks.verdicts import Verdict
 from headflow.identities import equiangular_reduction as er
 
 from tests.checks.claimsfile.claim_texts import claim_text, gap_claim
+from tests.checks.claimsfile.test_pointwise_route import float_route_only
 
 
 def decide(text: str, directory: Path) -> dict[str, tuple[Verdict, dict]]:
@@ -159,7 +160,10 @@ def test_a_flat_blow_up_carries_the_interval_it_integrated() -> None:
     assert "step size underflow" in str(failure.value)
 
 
-def test_a_flat_blow_up_is_decided_on_the_integrated_interval_only(tmp_path: Path) -> None:
+def test_a_flat_blow_up_is_decided_on_the_integrated_interval_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    float_route_only(monkeypatch)  # the flat energy is PROVED non-decreasing through dE/dt >= 0: the runs are the test
     verdicts = decide(FLAT_BLOW_UP, tmp_path)
     verdict, evidence = verdicts["flat.energy"]
     assert verdict is Verdict.CONFIRMED

@@ -19,9 +19,9 @@ from tests.checks.claimsfile.test_model_claims import ROOT, decide
 from tests.sample_claims import claims_of
 
 VALUES = (ROOT / "examples" / "values.toml").read_text()
-#: The claim of values.toml decided by floats only (CONFIRMED after its trajectories), and a second search-found
-#: refutation: in the slow test (each takes seconds of trajectories and search).
-FLOAT_ONLY = "given-queries-keys-energy-non-decreasing"
+#: The claim of values.toml PROVED through its pointwise statement (Q^T K symmetric: dE/dt >= 0 at every
+#: configuration), and a search-found refutation: in the slow test (it takes seconds of trajectories and search).
+POINTWISE = "given-queries-keys-energy-non-decreasing"
 SEARCHED = "given-scores-energy-non-decreasing"
 
 
@@ -31,7 +31,7 @@ def table(text: str, claim_id: str) -> str:
 
 @pytest.fixture(scope="module")
 def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdict, dict]]:
-    return decide(claims_of(VALUES, FLOAT_ONLY, SEARCHED, keep=False), tmp_path_factory.mktemp("certs"))
+    return decide(claims_of(VALUES, POINTWISE, SEARCHED, keep=False), tmp_path_factory.mktemp("certs"))
 
 
 def test_the_value_examples_are_decided_rightly_and_recheck(decided: dict) -> None:
@@ -48,8 +48,8 @@ def test_the_value_examples_are_decided_rightly_and_recheck(decided: dict) -> No
 
 @pytest.mark.slow
 def test_symmetric_queries_and_keys_keep_the_energy_non_decreasing_and_general_scores_do_not(tmp_path: Path) -> None:
-    found = decide(claims_of(VALUES, FLOAT_ONLY, SEARCHED), tmp_path)
-    assert found[FLOAT_ONLY][0] is Verdict.CONFIRMED
+    found = decide(claims_of(VALUES, POINTWISE, SEARCHED), tmp_path)
+    assert found[POINTWISE][0] is Verdict.PROVED
     assert found[SEARCHED][0] is Verdict.REFUTED
     path = Path(found[SEARCHED][1]["certificates"][0])
     assert verify_file(path)[0]

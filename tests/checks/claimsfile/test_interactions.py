@@ -16,7 +16,7 @@ from headflow.checks.verdicts import Verdict
 from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import ROOT, _forged, claim_text, decide
 
-TRUE = {"energy-rate-square-interaction": Verdict.PROVED, "energy-monotone-shifted-exp": Verdict.CONFIRMED}
+TRUE = {"energy-rate-square-interaction": Verdict.PROVED, "energy-monotone-shifted-exp": Verdict.PROVED}
 FALSE = (
     "energy-positive-square-interaction",
     "head-energy-monotone-square-interaction",

@@ -201,8 +201,8 @@ time = 1.0
 def test_dynamics_true_confirmed_false_refuted_or_inconclusive(tmp_path: Path) -> None:
     verdicts = decide(DYNAMICS, tmp_path)
     verdict, evidence = verdicts["energy-monotone"]
-    assert verdict is Verdict.CONFIRMED and evidence["cases"] > 3  # 3 trajectories and the adversarial search
-    assert evidence["details"]["search"]["evaluations"] > 100
+    # through its pointwise statement dE/dt >= 0 (a model claim, PROVED): the float route is `test_confirmed`'s
+    assert verdict is Verdict.PROVED and evidence["method"].startswith("pointwise"), evidence
     verdict, evidence = verdicts["entropy-rate-any-symmetric"]  # T27 reading-c is false
     assert verdict is Verdict.REFUTED
     (path,) = evidence["certificates"]

@@ -9,8 +9,6 @@ heads leave delta, even by 1/1000, is rejected, while one exactly at delta is a 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
@@ -38,6 +36,7 @@ from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
 
 from tests.checking import verify_file
+from tests.command import headflow
 
 
 def certify(claim: Any, cfg: Any, at: dict[str, int], folder: Path) -> Any:
@@ -144,7 +143,7 @@ def test_negative_delta_exits_2_with_one_line(tmp_path: Path) -> None:
         '[[claim]]\nid = "c"\nkind = "model"\nassume = ["orthogonal-heads(delta=-0.1)"]\n'
         'lhs = "E"\nop = ">"\nrhs = "0"\n'
     )
-    run = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
+    run = headflow("check", str(path))
     assert run.returncode == 2, run.stderr
     assert "delta bounds a norm" in run.stderr and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
@@ -275,6 +274,9 @@ VALUES = [[[F(1), F(2)], [F(0), F(1)]], [[F(-1), F(0)], [F(1), F(1, 2)]]]
         "cluster_gap",
         "dE_h_dt",
         "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2",
+        "R",  # the order parameter, its rate and the tokens' norm rates: read by the float algebra too
+        "dR_dt",
+        "norm_rate_i",
     ],
 )
 def test_floats_lie_in_the_balls(attention: str, text: str) -> None:

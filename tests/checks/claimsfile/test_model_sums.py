@@ -9,8 +9,6 @@ forged certificates.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -34,6 +32,7 @@ from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
 
 from tests.checking import verify_file
+from tests.command import headflow
 from tests.sample_claims import claims_of
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -263,7 +262,7 @@ def test_misuse_is_a_one_line_error_of_the_command(tmp_path: Path) -> None:
     """The command reports a refused claim (any of the above: one parser) in one line, exit code 2."""
     path = tmp_path / "bad.toml"
     path.write_text(_misuse({"lhs": "sum_j(sum_j(s_h_ij))"}, ""))
-    run = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
+    run = headflow("check", str(path))
     assert run.returncode == 2 and "Traceback" not in run.stderr and "do not nest" in run.stderr
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +16,8 @@ from headflow.checks.cli import main
 from headflow.checks.registry import Context
 from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
+
+from tests.command import headflow
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "quantified.toml"
 
@@ -153,5 +153,5 @@ def test_beta_needs_a_positive_domain(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     fields = GAP.replace("beta = 1.0", 'beta = "b"')
     path.write_text(quantified("bad", fields, "\n".join(f"{k} = {v}" for k, v in GOOD.items()) + '\nb = "real"'))
-    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
+    done = headflow("check", str(path))
     assert done.returncode == 2 and "beta needs a positive domain" in done.stderr

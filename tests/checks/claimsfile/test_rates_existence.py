@@ -1,7 +1,7 @@
-"""examples/rates.toml: rates (`decays-exponentially`), non-clustering starts (`exists = true`, `does-not-tend-to`,
-stationary witnesses) and existence of an equality (a model claim with `exists = true`, op `=`), each decided as its
-comment says, every certificate accepted by `check-cert`; and the boundaries of the rate: just above and just below
-the exact one."""
+"""examples/rates.toml: rates (`decays-exponentially`, `decays-like`), non-clustering starts (`exists = true`,
+`does-not-tend-to`, stationary witnesses) and existence of an equality (a model claim with `exists = true`, op `=`),
+each decided as its comment says, every certificate accepted by `check-cert`; and the boundaries of the rate: just
+above and just below the exact one."""
 
 from __future__ import annotations
 
@@ -35,6 +35,17 @@ EXPECTED = {
     "equality.relu-shadow": Verdict.CERTIFIED,
     "equality.negative-power": Verdict.REFUTED,
     "equality.energy-falls": Verdict.REFUTED,
+    "shape.pre-ln.power-law": Verdict.PROVED,
+    "shape.pre-ln.one-over-t": Verdict.REFUTED,
+    "shape.pre-ln.exponential": Verdict.REFUTED,
+    "shape.mix-ln.power-law": Verdict.PROVED,
+    "shape.ngpt.exponential": Verdict.PROVED,
+    "shape.ngpt.power-law": Verdict.REFUTED,
+    "shape.post-ln.exact-rate": Verdict.PROVED,
+    "shape.post-ln.wrong-rate": Verdict.REFUTED,
+    "shape.post-ln.extra-power": Verdict.REFUTED,
+    "shape.repulsive": Verdict.REFUTED,
+    "shape.fitted": Verdict.CONFIRMED,
 }
 
 

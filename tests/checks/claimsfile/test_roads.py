@@ -53,7 +53,8 @@ def test_the_exact_routes_are_tried_in_their_declared_order(monkeypatch: pytest.
     (None) leaves the claim to the next route in the table."""
     routes = dynamics_decider.EXACT_ROUTES
     names = [name for name, _ in routes]
-    assert len(set(names)) == len(names) == 7
+    assert len(set(names)) == len(names) == 8
+    assert names[0].startswith("the pointwise statement")  # it answers only PROVED or REFUTED, else declines
     (claim,) = parse_claims(CLAIM, "t.toml")
     ctx = Context("quick", seed=1, claim_id="gap")
     answer = Outcome(Verdict.REFUTED, "stub first", witness={"verified_by": "exact"})
@@ -61,7 +62,8 @@ def test_the_exact_routes_are_tried_in_their_declared_order(monkeypatch: pytest.
     monkeypatch.setattr(dynamics_decider, "EXACT_ROUTES", first + routes)
     assert dynamics_decider.decide_dynamics(claim, ctx).method == "stub first"
     declining = (("stub", lambda claim, ctx: None),)
-    monkeypatch.setattr(dynamics_decider, "EXACT_ROUTES", declining + routes[:1])
+    equiangular = tuple(route for route in routes if route[0] == "the exact equiangular reduction")
+    monkeypatch.setattr(dynamics_decider, "EXACT_ROUTES", declining + equiangular)
     outcome = dynamics_decider.decide_dynamics(claim, ctx)
     assert outcome.verdict is Verdict.PROVED and outcome.method != "stub first"
 

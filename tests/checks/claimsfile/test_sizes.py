@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.errors import InputError
 from headflow.checks.claimsfile.register import register_claims
+
+from tests.command import headflow
 
 BIG = """[[claim]]
 id = "big"
@@ -29,7 +29,7 @@ beta = 1.0
 def test_too_large_a_model_is_a_one_line_error_with_exit_code_2(tmp_path: Path) -> None:
     path = tmp_path / "big.toml"
     path.write_text(BIG)
-    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
+    done = headflow("check", str(path))
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.strip().count("\n") == 0 and "claim 'big' (line 1)" in done.stderr
     assert "more than" in done.stderr and "INCONCLUSIVE" not in done.stdout

@@ -9,8 +9,6 @@ is one clear error.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,8 @@ from headflow.checks.model.configuration import Configuration
 from headflow.checks.registry import Context
 from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
+
+from tests.command import headflow
 
 ROOT = Path(__file__).resolve().parents[3]
 UNIT = '[["3/5", "4/5", 0], [1, 0, 0], [0, "-4/5", "3/5"], [0, 0, 1]]'
@@ -114,7 +114,7 @@ def test_token_files_are_read_with_limits(tmp_path: Path) -> None:
 def test_bad_tokens_are_a_one_line_error_from_the_cli(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
     path.write_text(claim('[["3/5", "3/5", 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]'))
-    done = subprocess.run([sys.executable, "-m", "headflow", "check", str(path)], capture_output=True, text=True)
+    done = headflow("check", str(path))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "not on the unit sphere" in done.stderr
 

@@ -116,3 +116,42 @@ def test_bad_parameters_exit_2_with_one_line(args: list[str]) -> None:
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert done.stdout == ""
+
+
+def test_the_table_into_a_pipe_is_plain_text_and_loads_neither_mpmath_nor_rich() -> None:
+    """Into a pipe the default format is aligned plain text; without --cross-check neither mpmath nor rich (nor
+    importlib.metadata) is imported: the start-up of a 50-digit constant is python-flint's."""
+    probe = (
+        "import sys; from headflow.checks.cli import main; code = main(sys.argv[1:]); "
+        "print(code, sorted(m for m in ('mpmath', 'rich', 'importlib.metadata', 'sympy') if m in sys.modules))"
+    )
+    argv = ["constants", "--quantity", "c_star,lambda_c", "--H", "2", "--n", "10", "--digits", "30"]
+    done = subprocess.run([sys.executable, "-c", probe, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "headflow constants (30 certified digits)"
+    assert lines[1].split() == ["constant", "value", "radius", "rounded", "note"]
+    assert lines[2].split()[:2] == ["c_star(H=2)", "0.618033988749894848204586834366"]
+    assert lines[3].split()[:3] == ["lambda_c(n=10,", "beta=1)", "3.49764871626486621862174642245"]
+    assert lines[2].index("0.6180") == lines[3].index("3.4976")  # the value column is aligned
+    assert lines[-1] == "0 []"
+
+
+def test_cross_check_runs_mpmath_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """A wrong mpmath value (the formula of another constant) stops --cross-check with an internal error; without
+    the option the mpmath side is not computed at all."""
+    from headflow.checks.constants import certified
+
+    calls: list[str] = []
+
+    def wrong(quantity: str, params: object, bits: int) -> object:
+        calls.append(quantity)
+        return mpf("0.5")
+
+    monkeypatch.setattr(certified, "mpmath_value", wrong)
+    argv = ["constants", "--quantity", "c_star", "--H", "2", "--digits", "20", "--format", "csv"]
+    assert main(argv) == 0 and calls == []
+    assert main([*argv, "--cross-check"]) == 1 and calls == ["c_star"]
+    assert "the two computations disagree" in capsys.readouterr().err

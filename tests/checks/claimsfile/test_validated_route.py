@@ -1,0 +1,142 @@
+"""Dynamics claims from the user's exact tokens decided along a validated enclosure of the trajectory (issue 42, item
+3): a claim that fails at a time t > 0 is REFUTED with a ball there, a true one is not and carries the enclosure's
+note (CONFIRMED by the floats: no certificate replays trajectory steps yet), and models, sizes or horizons the
+integrator does not cover fall back to the float route with the reason."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from flint import arb
+from headflow.certificates.claims.loader import load_claims, parse_claims
+from headflow.checks.claimsfile import validated_route
+from headflow.checks.claimsfile.dynamics_decider import decide_closed
+from headflow.checks.claimsfile.given_start import refuted_at_start
+from headflow.checks.claimsfile.register import register_claims
+from headflow.checks.registry import Context
+from headflow.checks.runner import run_claims
+from headflow.checks.verdicts import Verdict
+
+ROOT = Path(__file__).resolve().parents[3]
+#: Four tokens on the circle, usa in flat space: the first pair's gap falls from 1/5 to 0.018861 on [0, 1/4].
+FLAT = """
+[[claim]]
+id = "c"
+kind = "dynamics"
+quantity = "first_pair_gap"
+geometry = "flat"
+heads = "scalar"
+lambdas = [0.5]
+tokens = "given"
+points = [[1, 0], ["4/5", "3/5"], [0, 1], ["-5/13", "12/13"]]
+n = 4
+d = 2
+beta = 0.5
+time = 0.25
+"""
+
+
+def claim(text: str = FLAT, **fields: str):  # type: ignore[no-untyped-def]
+    lines = "".join(f"{key} = {value}\n" for key, value in fields.items())
+    (parsed,) = parse_claims(text + lines)
+    return parsed
+
+
+def test_a_level_one_percent_too_high_is_refuted_at_a_later_time() -> None:
+    """The start satisfies the bound exactly (1/5 >= 191/10000): only the enclosure refutes, at t = 1/4."""
+    wrong = claim(property='"at-least"', bound='"191/10000"')
+    assert refuted_at_start(wrong) is None
+    outcome = decide_closed(wrong, Context("quick", seed=0))
+    assert outcome.verdict is Verdict.REFUTED, outcome
+    witness = outcome.witness or {}
+    assert witness["verified_by"] == "ball" and witness["time"] > 0
+    assert "< 191/10000" in witness["reading"] and "0.0188607" in witness["value"]
+    assert not outcome.certificates and "no certificate yet" in outcome.notes
+
+
+def test_a_true_claim_is_confirmed_with_the_enclosure_note() -> None:
+    """first_pair_gap <= 1/5, its exact start value: held over every step (the first one from the exact start)."""
+    outcome = decide_closed(claim(property='"at-most"', bound='"1/5"'), Context("quick", seed=0))
+    assert outcome.verdict is Verdict.CONFIRMED, outcome
+    assert "a validated enclosure (balls) holds the bound on [0, 0.25]" in outcome.notes
+    assert outcome.details["validated_enclosure"]["holds"] is True
+
+
+def test_bounds_either_side_of_the_value_at_the_horizon_are_told_apart() -> None:
+    """The gap is 0.0188607... at t = 1/4, its least value: a lower bound 0.0188 holds, 0.0189 fails there."""
+    held = validated_route.decide_by_enclosure(claim(property='"at-least"', bound='"0.0188"'), Context("quick", seed=0))
+    assert held.refuted is None and "holds the bound" in held.note
+    failed = validated_route.decide_by_enclosure(
+        claim(property='"at-least"', bound='"0.0189"'), Context("quick", seed=0)
+    )
+    assert failed.refuted is not None and failed.refuted.witness["time"] == 0.25
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"attention": '"relu"'}, "covers usa and softmax attention, not relu"),
+        ({"mask": '"causal"'}, "without a mask"),
+        ({"time": "1000.0"}, "a pace that needs more than the quick profile"),
+        ({"beta": "5000.0"}, "the validated enclosure stopped"),
+    ],
+)
+def test_what_the_integrator_does_not_cover_falls_back_with_the_reason(fields: dict[str, str], reason: str) -> None:
+    text = FLAT.replace("beta = 0.5\n", "").replace("time = 0.25\n", "")
+    fields = {"beta": "0.5", "time": "0.25"} | fields
+    enclosed = validated_route.decide_by_enclosure(
+        claim(text, property='"at-most"', bound='"1/5"', **fields), Context("quick", seed=0)
+    )
+    assert enclosed.refuted is None and reason in enclosed.note, enclosed.note
+    assert enclosed.details["decided"] is False
+
+
+def test_a_state_too_large_for_the_profile_is_not_integrated() -> None:
+    points = "[" + ", ".join(["[1, 0]", "[0, 1]"] * 7) + "]"
+    text = FLAT.replace('[[1, 0], ["4/5", "3/5"], [0, 1], ["-5/13", "12/13"]]', points).replace("n = 4", "n = 14")
+    enclosed = validated_route.decide_by_enclosure(
+        claim(text, property='"at-most"', bound='"1"'), Context("quick", seed=0)
+    )
+    assert "n x d = 28 is more than the quick profile encloses (24)" in enclosed.note
+
+
+def test_claims_about_many_trajectories_are_not_read() -> None:
+    """Random heads, or a statement about some start: no one trajectory, nothing to say."""
+    random_heads = FLAT.replace('heads = "scalar"\nlambdas = [0.5]\n', 'heads = "random-symmetric"\nH = 1\n')
+    for text in (random_heads,):
+        enclosed = validated_route.decide_by_enclosure(
+            claim(text, property='"at-most"', bound='"1/5"'), Context("quick", seed=0)
+        )
+        assert enclosed == validated_route.Enclosed()
+
+
+def test_the_least_of_exact_and_ball_ends_stays_exact_where_it_decides() -> None:
+    """A bound the exact start attains holds only if the least of the terms' ends stays the exact rational."""
+    low = Fraction(21, 125)
+    assert validated_route._extreme([low, arb("0.28 +/- 1e-10")], min) == low
+    mixed = validated_route._extreme([low, arb("0.168 +/- 1e-3")], min)
+    assert isinstance(mixed, arb) and mixed.contains(arb(0.1675)) and mixed.contains(arb("0.168"))
+    # a step from the exact start with a rate >= 0 keeps the exact start as its lower end
+    assert validated_route._over_step(low, arb("0.3"), arb("1.3 +/- 0.5"), Fraction(1, 8))[0] == low
+    assert validated_route._over_step(low, arb("0.3"), arb("1 +/- 2"), Fraction(1, 8))[0] != low
+
+
+@pytest.mark.slow
+def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
+    """examples/trajectories.toml (~40 s): the false neighbours REFUTED by the enclosure at t > 0, the true claims
+    CONFIRMED with its note."""
+    claims = load_claims(ROOT / "examples" / "trajectories.toml")
+    results = run_claims(register_claims(claims).claims(), Context("quick", seed=0, certificate_dir=tmp_path))
+    verdicts = {r.claim.id: r.verdict for r in results}
+    false = {"too-low", "too-high", "shear", "too-short", "too-long"}
+    refuted = {i for i in verdicts if any(word in i for word in false)}
+    assert refuted == {i for i, v in verdicts.items() if v is Verdict.REFUTED}, verdicts
+    assert all(verdicts[i] is Verdict.CONFIRMED for i in set(verdicts) - refuted), verdicts
+    for result in results:
+        outcome = result.outcomes[0][1]
+        if result.claim.id in refuted:
+            assert outcome.witness["verified_by"] == "ball" and outcome.witness["time"] > 0
+        else:
+            assert "a validated enclosure (balls)" in outcome.notes and "no certificate yet" in outcome.notes
