@@ -4,7 +4,7 @@ chosen from the size of its Taylor remainder, halved where a step cannot be vali
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -15,17 +15,21 @@ from headflow.certificates.provers.validated.step import (
     LohnerSet,
     Step,
     StepFailure,
-    identity,
     max_width,
     recheck_step,
     take_step,
 )
-from headflow.certificates.provers.validated.taylor import model_field, series_length
+from headflow.certificates.provers.validated.taylor import identity, model_field, series_length
 
 #: Default order p of the Taylor polynomial (the remainder is of order h^(p+1)).
 ORDER = 10
-#: Default working precision (bits).
-BITS = 128
+#: Default working precision (bits): 64-bit midpoints make a 64 x 64 ball matrix product five times faster than
+#: 128-bit ones, and round at 1e-19, far below the widths a step adds.
+BITS = 64
+#: The largest remainder a step is accepted with, in units of its aim (tolerance x h): the step size's factor from
+#: the remainder is the remainder's ratio to the aim to the power -1/order, which at order 10 is only 0.5 for a
+#: remainder 1000 times the aim.
+ACCEPTED = 4.0
 #: How much the step size's ceiling rises with each accepted step after a step size failed.
 CEILING_GROWTH = 1.125
 
@@ -40,6 +44,8 @@ class Enclosure:
     steps: list[Step] = field(default_factory=list)
     status: str = "reached T"
     seconds: float = 0.0
+    #: The start given as balls, one per coordinate (None: the exact tokens of `cfg`).
+    balls: tuple[arb, ...] | None = None
 
     @property
     def reached(self) -> bool:
@@ -58,13 +64,18 @@ class Enclosure:
         return [max_width(box) for box in self.boxes()]
 
     def start(self) -> LohnerSet:
-        return self.steps[0].start if self.steps else start_set(self.cfg)
+        return self.steps[0].start if self.steps else start_set(self.cfg, self.balls)
 
 
-def start_set(cfg: ExactConfiguration) -> LohnerSet:
-    """The exact start as a set: centre the tokens' balls' midpoints, frame I, the rounding of rationals that are not
-    binary fractions in the box (nothing where the tokens are dyadic)."""
-    balls = [ball_of(v) for x in cfg.tokens for v in x]
+def start_set(cfg: ExactConfiguration, balls: Sequence[arb] | None = None) -> LohnerSet:
+    """The start as a set: centre the balls' midpoints, frame I, the balls less their midpoints in the box. The balls
+    are the exact tokens' (whose rounding is in the box: nothing where the tokens are dyadic) or the given ones, one
+    per coordinate, token by token (a ball start: every solution from a point of the balls is enclosed); ValueError
+    for given balls that are not n x d finite balls."""
+    if balls is None:
+        balls = [ball_of(v) for x in cfg.tokens for v in x]
+    elif len(balls) != cfg.n * len(cfg.tokens[0]) or not all(isinstance(b, arb) and b.is_finite() for b in balls):
+        raise ValueError(f"a ball start is {cfg.n * len(cfg.tokens[0])} finite balls (n x d, token by token)")
     centre = tuple(b.mid() for b in balls)
     return LohnerSet(centre, identity(len(balls)), tuple(b - c for b, c in zip(balls, centre, strict=True)))
 
@@ -80,23 +91,29 @@ def enclose(
     max_steps: int = 10_000,
     max_width_allowed: float = 0.5,
     bits: int = BITS,
+    start: Sequence[arb] | None = None,
+    stops: Sequence[Fraction] = (),
     on_step: Callable[[Step], None] | None = None,
 ) -> Enclosure:
     """Validated steps of the configuration's flow from its exact tokens over [0, T]. `tolerance`: the width per unit
     time the step size aims the Taylor remainder at. The integration stops (with the reason in `status`) at T, where
     no step of at least `min_step` can be validated, after `max_steps` steps, or when the enclosure is wider than
-    `max_width_allowed`. ValueError when the configuration is outside what the integrator covers."""
+    `max_width_allowed`. `start`: balls to start from instead of the exact tokens (`start_set`); `stops`: times in
+    (0, T) where a step ends (the enclosure at such a time is an end set, not a box over a step). ValueError when
+    the configuration is outside what the integrator covers."""
     field_ = model_field(cfg)
-    result, started = Enclosure(cfg, Fraction(T)), time.perf_counter()
+    balls = None if start is None else tuple(start)
+    result, started = Enclosure(cfg, Fraction(T), balls=balls), time.perf_counter()
     t, h = Fraction(0), Fraction(first_step) if first_step is not None else min(Fraction(T), Fraction(1, 8))
     ceiling = h  # below the last step size that failed, rising by CEILING_GROWTH with each accepted step
+    ends = sorted({Fraction(s) for s in stops if 0 < s < T} | {Fraction(T)})
     with precision(bits), series_length(order + 2):
-        current = start_set(cfg)
+        current = start_set(cfg, balls)
         while t < result.T:
             if len(result.steps) >= max_steps:
                 result.status = f"stopped at t={float(t):.6g}: {max_steps} steps were taken"
                 break
-            h = min(h, result.T - t)
+            h = min(h, next(e for e in ends if e > t) - t)
             try:
                 step = take_step(field_, current, t, h, order, bits)
             except StepFailure as exc:
@@ -107,7 +124,7 @@ def enclose(
                 continue
             error = max((abs(r).upper() for r in step.remainder), default=arb(0))
             factor = _factor(float(error), tolerance * float(h), order)
-            if factor < 0.5 and h / 2 >= min_step:  # the remainder is far above the aim: a smaller step
+            if float(error) > ACCEPTED * tolerance * float(h) and h / 2 >= min_step:  # far above the aim
                 h = _dyadic(h * Fraction(factor))
                 continue
             result.steps.append(step)
@@ -139,13 +156,14 @@ def _dyadic(h: Fraction) -> Fraction:
 
 def recheck(enclosure: Enclosure) -> list[str]:
     """Why the chain of steps does not hold (empty when it does): the first starts at t = 0 from the exact tokens,
-    each next one at the previous end time from the previous end set, and every step re-checks (`recheck_step`)."""
+    each next one at the previous end time from the previous end set, and every step re-checks (`recheck_step`). A
+    ball start is the enclosure's `balls`."""
     failures: list[str] = []
     t, previous, where = Fraction(0), None, "at the exact tokens"
     for k, step in enumerate(enclosure.steps):
         if previous is None:
             with precision(step.bits):
-                previous = start_set(enclosure.cfg)
+                previous = start_set(enclosure.cfg, enclosure.balls)
         if step.t != t or not _same(step.start, previous):
             failures.append(f"step {k} does not start {where}")
         failures += [f"step {k}: {reason}" for reason in recheck_step(enclosure.cfg, step)]

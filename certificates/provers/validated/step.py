@@ -1,20 +1,26 @@
 """One validated step of the model's flow, and its re-check from the recorded data.
 
 A state set is kept in Lohner's form {c + A r : r in R}: an exact centre c, an exact frame A and a box R of balls.
-From the set S at time t, a step of size h:
+From the set S at time t, a step of size h, with x_k the solution's Taylor coefficients (`taylor`), p the order:
 
-1. a priori enclosure: a box B with hull(S) + [0, h] f(B) contained in B (a Picard inclusion: every solution from S
-   exists on [0, h] and stays in B), found by evaluating, inflating and retrying;
-2. the centre's image: the Taylor polynomial sum_{k <= p} x_k(c) h^k of the solution through c (`taylor`), with the
-   Lagrange remainder h^{p+1} x_{p+1}(B) (x_{p+1} enclosed over the box B, which holds the path from c);
-3. the rest by the mean-value theorem: Phi_h(c + A r) - Phi_h(c) lies in D (A r), D an enclosure of the flow's
-   Jacobian over S: with J the field's Jacobian over B and L >= |J|_inf, |DPhi_s|_inf <= exp(s L) (Gronwall), and
-   DPhi_s = I + int_0^s J DPhi is enclosed by JACOBIAN_ITERATIONS Picard iterations of that bound;
-4. the new set: centre c' the midpoint of the image's ball, frame A' an orthogonal matrix from the QR factors of
-   mid(D A) (the moving frame that keeps the wrapping effect in check), and R' = A'^-1 (image - c' + remainder) +
-   (A'^-1 D A) R with A'^-1 enclosed by ball arithmetic (A' is exact, so nothing is assumed of its orthogonality).
+1. a priori enclosure: a box B with sum_{k <= p} [0, h]^k x_k(hull S) + [0, h]^(p+1) x_{p+1}(B) inside B's interior
+   (the high-order enclosure of Corliss and Rihm, 1996: every solution from S exists on [0, h] and stays in B, since
+   Taylor's formula with the Lagrange remainder keeps it in B's interior while it is in B). Its first-order form
+   (Picard's, S + [0, h] f(B) in B) holds only for h below 1 / (the field's Lipschitz constant over boxes), which in
+   dimension 64 is a few hundredths;
+2. the image: for x in S, Phi_h(x) = sum_{k <= p} x_k(x) h^k + h^(p+1) x_{p+1}(a point of B) (Lagrange), and by the
+   mean-value theorem x_k(x) - x_k(c) lies in V_k(hull S) (x - c), V_k = dx_k/dx_0 the Taylor coefficients of the
+   flow's Jacobian (`taylor.variational_coefficients`). So Phi_h(S) lies in T(c) + D A R + h^(p+1) x_{p+1}(B), with
+   T(c) the Taylor polynomial at the centre and D = sum_{k <= p} h^k V_k(hull S). D is tight (hull S is small), so
+   the set's spread grows as the linearized flow does. A first-order D (an enclosure of DPhi over B by Gronwall,
+   as wide as h times the variation of the field's Jacobian over B) multiplied the spread by 1 + O(h^2) N at each
+   step and blew the enclosure up by t = 1 in dimension 64; bounding the differences x_k(hull S) - x_k(c) by balls
+   for the higher k did too (the balls' widths grow geometrically with k over any box);
+3. the new set: centre c' the midpoint of T(c), frame A' an orthogonal matrix from the QR factors of mid(D A) (the
+   moving frame that keeps the wrapping effect in check), and R' = A'^-1 (T(c) - c' + remainder) + (A'^-1 D A) R with
+   A'^-1 enclosed by ball arithmetic (A' is exact, so nothing is assumed of its orthogonality).
 
-`recheck_step` takes a recorded step (its start, h, order, precision, box and end set) and re-derives 1 and 2-4
+`recheck_step` takes a recorded step (its start, h, order, precision, box and end set) and re-derives 1 and 2-3
 from that data alone, with the model's field: a box or an end set that is shifted or shrunk fails.
 """
 
@@ -28,27 +34,24 @@ import numpy as np
 from flint import arb, arb_mat
 from headflow.certificates.kernel.exact import ball_of, precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.provers.validated.program import FieldUndefined
 from headflow.certificates.provers.validated.taylor import (
     Field,
-    jacobian,
     model_field,
     polynomial,
     series_length,
     solution_coefficients,
+    variational_coefficients,
 )
 
-#: Picard inclusions tried with inflated boxes before a step size is given up.
-PICARD_TRIES = 6
-#: Picard iterations of DPhi_s = I + int_0^s J DPhi from the Gronwall bound: each shrinks the bound's share of the
-#: flow's Jacobian by about h |J|, which the end set's spread is multiplied by at every step (with 2, the widths of a
-#: usa start with n d = 12 grew about e^25 per unit time, with 5 about e^5; more changed nothing).
-JACOBIAN_ITERATIONS = 5
+#: A priori enclosures tried with inflated boxes before a step size is given up.
+ENCLOSURE_TRIES = 6
 #: The factor by which a box's radius grows between tries, and the absolute radius every inflation adds.
-INFLATION = (1.5, 2.0**-80)
+INFLATION = (1.5, 2.0**-60)
 
 
 class StepFailure(ArithmeticError):
-    """A step that could not be validated (no Picard inclusion, a field that is not finite, a singular frame)."""
+    """A step that could not be validated (no a priori enclosure, a field that is not finite, a singular frame)."""
 
 
 @dataclass(frozen=True)
@@ -98,12 +101,8 @@ def matvec(A: arb_mat, v: Sequence[arb]) -> list[arb]:
     return [product[i, 0] for i in range(len(v))]
 
 
-def identity(n: int) -> arb_mat:
-    return arb_mat(n, n, [1 if i == j else 0 for i in range(n) for j in range(n)])
-
-
 def widened(b: arb) -> arb:
-    """The ball inflated for the next Picard try."""
+    """The ball inflated for the next try."""
     return b.mid() + arb(0, float(b.rad()) * INFLATION[0] + INFLATION[1] * (1 + abs(float(b.mid()))))
 
 
@@ -112,50 +111,44 @@ def time_interval(h: Fraction) -> arb:
     return ball_of(h / 2) + arb(0, float(h / 2) * (1 + 2.0**-50))
 
 
-def picard_box(field: Field, start: Sequence[arb], h: Fraction) -> tuple[arb, ...]:
-    """A box B with start + [0, h] f(B) inside B (StepFailure when PICARD_TRIES inflations do not give one)."""
+def enclosure_image(field: Field, start: list[list[arb]], box: Sequence[arb], h: Fraction) -> tuple[list, list]:
+    """(sum_{k <= p} [0, h]^k x_k(hull S) + [0, h]^(p+1) x_{p+1}(box), x_{p+1}(box)), from the coefficients over the
+    start's hull (x_0 .. x_p): what the a priori box must hold in its interior."""
+    order = len(start) - 1
     interval = time_interval(h)
-    box = [widened(x + interval * v) for x, v in zip(start, _finite(field(start)), strict=True)]
-    for _ in range(PICARD_TRIES):
-        image = [x + interval * v for x, v in zip(start, _finite(field(box)), strict=True)]  # StepFailure: stop
-        if all(b.contains(c) for b, c in zip(box, image, strict=True)):
-            return tuple(box)
-        box = [widened(c.union(b)) for c, b in zip(image, box, strict=True)]
-    raise StepFailure(f"no Picard inclusion with h = {float(h):.3g}")
+    top = solution_coefficients(field, box, order + 1)[-1]
+    path = polynomial(start, interval)
+    power = interval ** (order + 1)
+    return [x + power * c for x, c in zip(path, top, strict=True)], top
 
 
-def _finite(values: list[arb]) -> list[arb]:
-    if not all(v.is_finite() for v in values):
-        raise StepFailure("the field is not finite over the box")
-    return values
+def a_priori_box(field: Field, start: list[list[arb]], h: Fraction) -> tuple[tuple[arb, ...], list[arb]]:
+    """A box B holding its high-order image in its interior, and x_{p+1}(B) (StepFailure when ENCLOSURE_TRIES
+    inflations do not give one)."""
+    box = [widened(widened(x)) for x in polynomial(start, time_interval(h))]
+    for _ in range(ENCLOSURE_TRIES):
+        image, top = enclosure_image(field, start, box, h)
+        if all(b.contains_interior(y) for b, y in zip(box, image, strict=True)):
+            return tuple(box), top
+        if not all(y.is_finite() for y in image):
+            break
+        box = [widened(y.union(b)) for y, b in zip(image, box, strict=True)]
+    raise StepFailure(f"no a priori enclosure with h = {float(h):.3g}")
 
 
-def picard_failures(field: Field, start: LohnerSet, box: Sequence[arb], h: Fraction) -> list[int]:
-    """The components where hull(start) + [0, h] f(box) is not inside the box (empty: the inclusion holds)."""
-    interval = time_interval(h)
-    image = [x + interval * v for x, v in zip(start.hull(), field(box), strict=True)]
-    return [c for c, (b, y) in enumerate(zip(box, image, strict=True)) if not (y.is_finite() and b.contains(y))]
-
-
-def flow_jacobian(J: arb_mat, h: Fraction) -> arb_mat:
-    """An enclosure of DPhi_h over every path inside the box where J encloses the field's Jacobian."""
-    n = J.nrows()
-    hb, interval, eye = ball_of(h), time_interval(h), identity(n)
-    L = max(sum((abs(J[i, j]) for j in range(n)), arb(0)).upper() for i in range(n))
-    bound = (hb * L).exp().upper()
-    V = arb_mat(n, n, [arb(0, float(bound) * (1 + 2.0**-50)) for _ in range(n * n)])
-    for _ in range(JACOBIAN_ITERATIONS):
-        V = eye + interval * (J * V)
-    return eye + hb * (J * V)
-
-
-def image_parts(field: Field, start: LohnerSet, box: Sequence[arb], h: Fraction, order: int) -> tuple:
-    """(the Taylor polynomial at the centre, the remainder over the box, D A): what the end set is built from."""
-    hb = ball_of(h)
+def image_parts(
+    field: Field, start: LohnerSet, hull: list[list[arb]], top: Sequence[arb], h: Fraction
+) -> tuple[list[arb], list[arb], arb_mat]:
+    """(T(c), the remainder h^(p+1) x_{p+1}(B), D A): what the end set is built from, given the coefficients over the
+    start's hull (x_0 .. x_p) and x_{p+1}(B)."""
+    order, hb = len(hull) - 1, ball_of(h)
     taylor = polynomial(solution_coefficients(field, start.centre, order), hb)
-    remainder = [c * hb ** (order + 1) for c in solution_coefficients(field, box, order + 1)[-1]]
-    carried = flow_jacobian(jacobian(field, box), h) * start.frame
-    return taylor, remainder, carried
+    remainder = [c * hb ** (order + 1) for c in top]
+    V = variational_coefficients(field, hull, order)
+    D = V[order]
+    for k in range(order - 1, -1, -1):  # Horner: sum_k h^k V_k
+        D = D * hb + V[k]
+    return taylor, remainder, D * start.frame
 
 
 def end_spread(
@@ -183,8 +176,14 @@ def qr_frame(carried: arb_mat, spread: Sequence[arb]) -> arb_mat:
 
 def take_step(field: Field, start: LohnerSet, t: Fraction, h: Fraction, order: int, bits: int) -> Step:
     """One validated step of size h from `start` (at the current working precision, recorded as `bits`)."""
-    box = picard_box(field, start.hull(), h)
-    taylor, remainder, carried = image_parts(field, start, box, h, order)
+    try:
+        hull = solution_coefficients(field, start.hull(), order)
+        box, top = a_priori_box(field, hull, h)
+        taylor, remainder, carried = image_parts(field, start, hull, top, h)
+    except FieldUndefined as exc:
+        raise StepFailure(str(exc)) from None
+    if not all(v.is_finite() for v in [*taylor, *remainder]):
+        raise StepFailure("the Taylor image is not finite")
     centre = tuple(v.mid() for v in taylor)
     frame = qr_frame(carried, start.spread)
     end = LohnerSet(centre, frame, tuple(end_spread(start, centre, frame, taylor, remainder, carried)))
@@ -195,16 +194,18 @@ def take_step(field: Field, start: LohnerSet, t: Fraction, h: Fraction, order: i
 
 def recheck_step(cfg: ExactConfiguration, step: Step) -> list[str]:
     """Why the recorded step does not hold (empty when it does), re-derived from its data with the model's field: the
-    Picard inclusion of its start over its box, then its end set against the Taylor image, remainder and mean-value
+    a priori enclosure of its start over its box, then its end set against the Taylor image, remainder and mean-value
     term computed again over that box (what a replay in the checking kernel would do)."""
     field = model_field(cfg)
     with precision(step.bits), series_length(step.order + 2):
-        if bad := picard_failures(field, step.start, step.box, step.h):
-            return [f"the Picard inclusion fails at component {c}" for c in bad]
-        taylor, remainder, carried = image_parts(field, step.start, step.box, step.h, step.order)
         try:
+            hull = solution_coefficients(field, step.start.hull(), step.order)
+            image, top = enclosure_image(field, hull, step.box, step.h)
+            if bad := [c for c, (b, y) in enumerate(zip(step.box, image, strict=True)) if not b.contains_interior(y)]:
+                return [f"the a priori enclosure fails at component {c}" for c in bad]
+            taylor, remainder, carried = image_parts(field, step.start, hull, top, step.h)
             spread = end_spread(step.start, step.end.centre, step.end.frame, taylor, remainder, carried)
-        except StepFailure as exc:
+        except (StepFailure, FieldUndefined) as exc:
             return [str(exc)]
         pairs = enumerate(zip(step.end.spread, spread, strict=True))
         return [f"the end set misses the image at component {c}" for c, (r, s) in pairs if not r.contains(s)]

@@ -1,52 +1,60 @@
 """The field of the model over a flat state vector of balls or power series, the Taylor coefficients of the solution
 and the field's Jacobian over a box.
 
-The field is the kernel's chain (`ball_model.velocity_field`, the one definition of the model): nothing of the model is
-written here. A state is the n x d tokens read row by row (index i d + k).
+The field is the kernel's chain (`certificates.kernel.model_chain`, the one definition of the model, as
+`ball_model.velocity_field` evaluates it over balls and series), compiled once per model into a straight-line
+program (`program`): nothing of the model is written here. A state is the n x d tokens read row by row (index
+i d + k).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Any
 
 from flint import arb, arb_mat, arb_series, ctx
-from headflow.certificates.kernel.ball_model import velocity_field
 from headflow.certificates.kernel.exact import ball_of
 from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.provers.validated.program import Program, compile_field
 
 #: Geometries the validated integrator covers: the sphere (the ambient field's solution from a unit start stays unit)
 #: and flat space.
 GEOMETRIES = ("sphere", "flat")
 #: Attention kinds it covers: the smooth ones, whose field has every derivative (relu's kink has none).
 KINDS = ("usa", "softmax")
+#: Compiled programs kept (one per model: heads, beta, kind, geometry, mask, interaction, n and d).
+PROGRAMS_KEPT = 8
 
-Field = Callable[[Sequence[Any]], list[Any]]
+Field = Program
+_PROGRAMS: dict[str, Program] = {}
 
 
 def coverage_failure(cfg: ExactConfiguration) -> str | None:
-    """Why the validated integrator does not cover the configuration (None when it does)."""
+    """Why the validated integrator does not cover the configuration (None when it does): its kind and geometry;
+    masks and interaction functions are the chain's own (an interaction whose chain has a node the series cannot
+    evaluate is refused by `model_field`)."""
     if cfg.attention not in KINDS:
         return f"the validated integrator covers {' and '.join(KINDS)} attention, not {cfg.attention}"
     if cfg.geometry not in GEOMETRIES:
         return f"the validated integrator covers the {' and '.join(GEOMETRIES)} geometries, not {cfg.geometry}"
-    if cfg.mask is not None or cfg.interaction is not None:
-        return "the validated integrator covers the model without a mask or an interaction function"
     return None
 
 
 def model_field(cfg: ExactConfiguration) -> Field:
-    """The field x -> xdot of the configuration's heads, beta, kind and geometry over flat states (balls or series)."""
+    """The field x -> xdot of the configuration's heads, beta, kind, mask, interaction and geometry over flat states
+    (balls or series), compiled once per model (`program`)."""
     if reason := coverage_failure(cfg):
         raise ValueError(reason)
-    d = len(cfg.tokens[0])
-
-    def field(state: Sequence[Any]) -> list[Any]:
-        tokens = [list(state[i : i + d]) for i in range(0, len(state), d)]
-        return [v for x in velocity_field(tokens, cfg, cfg.geometry) for v in x]
-
-    return field
+    interaction = None if cfg.interaction is None else cfg.interaction.tree
+    key = repr((cfg.n, len(cfg.tokens[0]), cfg.score_matrices, cfg.values, cfg.beta, cfg.geometry, cfg.attention))
+    key += repr((cfg.mask, interaction))
+    if key not in _PROGRAMS:
+        if len(_PROGRAMS) >= PROGRAMS_KEPT:
+            _PROGRAMS.pop(next(iter(_PROGRAMS)))
+        _PROGRAMS[key] = compile_field(cfg)
+    return _PROGRAMS[key]
 
 
 @contextmanager
@@ -85,14 +93,27 @@ def solution_coefficients(field: Field, start: Sequence[arb], order: int) -> lis
     return coefficients
 
 
-def jacobian(field: Field, box: Sequence[arb]) -> arb_mat:
-    """The Jacobian of the field enclosed over the box: column k the first coefficient of f(box + t e_k)."""
-    n = len(box)
-    columns = []
-    for k in range(n):
-        along = [arb_series([b, 1 if m == k else 0], prec=2) for m, b in enumerate(box)]
-        columns.append([coefficient(f, 1) for f in field(along)])
-    return arb_mat([[columns[k][m] for k in range(n)] for m in range(n)])
+def variational_coefficients(field: Field, coefficients: list[list[arb]], order: int) -> list[arb_mat]:
+    """V_0 = I, V_1 .. V_order: the Taylor coefficients of the flow's Jacobian DPhi_t (the solution of V' = J(x(t)) V,
+    V(0) = I), enclosed for every start in the balls whose solution coefficients are given (x_0 .. x_{order-1} at
+    least): (k+1) V_{k+1} = sum_{j <= k} J_j V_{k-j}, J_j the coefficients of J(x(t)) (`Program.jacobian_series`).
+    V_k is the derivative of the solution's k-th coefficient x_k with respect to the start."""
+    n = len(coefficients[0])
+    if order == 0:
+        return [identity(n)]
+    along = [arb_series([c[m] for c in coefficients[:order]], prec=order) for m in range(n)]
+    J = field.jacobian_series(along, order)
+    V = [identity(n)]
+    for k in range(order):
+        total = J[k]  # J_k V_0
+        for j in range(k):
+            total = total + J[j] * V[k - j]
+        V.append(total * ball_of(Fraction(1, k + 1)))
+    return V
+
+
+def identity(n: int) -> arb_mat:
+    return arb_mat(n, n, [1 if i == j else 0 for i in range(n) for j in range(n)])
 
 
 def polynomial(coefficients: list[list[arb]], h: arb) -> list[arb]:
