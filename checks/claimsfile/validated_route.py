@@ -45,6 +45,7 @@ from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.kernel.exact import ball_of, precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.masks import mask_of
 from headflow.certificates.model_balls import TermAtTokens
 from headflow.certificates.provers.validated import Step, enclose
 from headflow.certificates.provers.validated.integrator import BITS
@@ -56,11 +57,12 @@ from headflow.checks.claimsfile.given_start import PAIRWISE
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
 
-#: The largest n x d the route integrates in each profile: one step costs about (n d)^2 (measured on one core:
-#: ~0.06 s at n d = 12, ~0.25 s at 24, ~1 s at 48).
-MAX_SIZE = {"quick": 24, "thorough": 48}
-#: One claim's work in steps x (n d)^2, counted, never timed (quick: ~80 steps at n d = 12, ~20 at n d = 24).
-WORK = {"quick": 12_000, "thorough": 200_000}
+#: The largest n x d the route integrates in each profile (the compiled field: 16 x 4 reaches T = 10 in ~170 steps,
+#: ~40 s on one core, benchmarks/validated.py).
+MAX_SIZE = {"quick": 24, "thorough": 64}
+#: One claim's work in steps x (n d)^2, counted, never timed (quick: ~80 steps at n d = 12, ~20 at n d = 24;
+#: thorough: ~240 steps at n d = 64).
+WORK = {"quick": 12_000, "thorough": 1_000_000}
 #: After this many steps the route stops when the steps so far, at their pace, would need more than the budget to
 #: reach T (a horizon the enclosure cannot reach is not integrated to the end of the budget).
 PACE_STEPS = 16
@@ -145,7 +147,7 @@ def given_configuration(options: dict[str, Any]) -> ExactConfiguration | None:
         stated(options["beta"]),
         options["geometry"],
         options["attention"],
-        options.get("mask"),  # type: ignore[arg-type]  # only read as "not None": the integrator covers no mask
+        mask_of(options.get("mask"), len(points.rows)),
         options.get("interaction"),
     )
     cfg = with_given_matrices(options, cfg)

@@ -39,7 +39,7 @@ MAX_STEPS = (1, 1_000_000)
 #: The spherical run stops once max_i |xdot_i| falls to this (the tokens have settled).
 SETTLED_SPEED = 1e-12
 #: The largest n*d that --certified integrates (each step evaluates the field's Jacobian over a box, n*d series).
-MAX_CERTIFIED_STATE = 48
+MAX_CERTIFIED_STATE = 64
 #: Exact data within 1/CERTIFIED_DENOMINATOR of the float configuration start the certified run.
 CERTIFIED_DENOMINATOR = 2**12
 

@@ -78,7 +78,6 @@ def test_bounds_either_side_of_the_value_at_the_horizon_are_told_apart() -> None
     ("fields", "reason"),
     [
         ({"attention": '"relu"'}, "covers usa and softmax attention, not relu"),
-        ({"mask": '"causal"'}, "without a mask"),
         ({"time": "1000.0"}, "a pace that needs more than the quick profile"),
         ({"beta": "5000.0"}, "the validated enclosure stopped"),
     ],
@@ -91,6 +90,21 @@ def test_what_the_integrator_does_not_cover_falls_back_with_the_reason(fields: d
     )
     assert enclosed.refuted is None and reason in enclosed.note, enclosed.note
     assert enclosed.details["decided"] is False
+
+
+def test_a_causal_mask_is_integrated_and_decided_by_the_enclosure() -> None:
+    """The integrator covers masks (the kernel's chain with the mask): a causal claim gets the enclosure's verdict,
+    and a bound just past the masked trajectory's value is told apart from one just short of it."""
+    text = FLAT.replace("beta = 0.5\n", "").replace("time = 0.25\n", "")
+    fields = {"beta": "0.5", "time": "0.25", "mask": '"causal"'}
+    held = validated_route.decide_by_enclosure(
+        claim(text, property='"at-most"', bound='"1/5"', **fields), Context("quick", seed=0)
+    )
+    assert held.refuted is None and held.details["decided"] is True and "holds the bound" in held.note, held.note
+    wrong = validated_route.decide_by_enclosure(
+        claim(text, property='"at-most"', bound='"1/10"', **fields), Context("quick", seed=0)
+    )
+    assert wrong.refuted is not None and wrong.refuted.verdict is Verdict.REFUTED
 
 
 def test_a_state_too_large_for_the_profile_is_not_integrated() -> None:
