@@ -134,7 +134,7 @@ def test_simulate_certified_draws_the_enclosure_width(tmp_path: Path) -> None:
     [
         ["--attention", "relu"],
         ["--geometry", "ngpt"],
-        ["--n", "20", "--d", "3"],
+        ["--n", "22", "--d", "3"],
         ["--method", "dp54"],
         ["--stop-gap", "0.1"],
     ],
