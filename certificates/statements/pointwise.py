@@ -13,8 +13,8 @@ The model claim is about the dynamics claim's n, d, H and (beta > 0) its exact b
 negation has the family's sizes; its hypotheses are those every member of the family has: unit tokens on the sphere,
 the head family's (`family_names.HEAD_FAMILIES`), the values' (`dynamics.VALUE_HYPOTHESES`), and for heads or values
 given as exact data (scalar strengths, the user's matrices) the hypotheses their exact data satisfy
-(`ball_model.hypothesis_failures`). `general_pointwise_claim` is the same statement for every n, d, H and beta of the
-claim's sign: what a claim quantified over n, d, beta (and the family's rho) needs.
+(`ball_model.hypothesis_failures`). `general_pointwise_claim` is the same statement for every n, d and beta of the
+claim's sign, at its own H: what a claim quantified over n, d, beta (and the family's rho) needs.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from headflow.certificates.claims.model_claim import model_hypotheses, model_statement
-from headflow.certificates.claims.model_sizes import Sizes
+from headflow.certificates.claims.model_sizes import LEAST, Sizes
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim, ModelClaim
 from headflow.certificates.family_names import HEAD_FAMILIES
@@ -81,17 +81,19 @@ def pointwise_claim(claim: DynamicsClaim) -> ModelClaim | None:
 
 
 def general_pointwise_claim(claim: DynamicsClaim) -> ModelClaim | None:
-    """The same statement for every n >= 2, d >= 1, H >= 1 and beta of the claim's sign: what implies a claim
-    quantified over n, d, beta (beta's domain is positive) and the family's rho; None for other parameters."""
+    """The same statement for every n >= 2, d >= 1, beta of the claim's sign and the claim's own number of heads H:
+    what implies a claim quantified over n, d, beta (beta's domain is positive) and the family's rho; None for other
+    parameters. (H stays the claim's: softmax's energy is monotone for one head only.)"""
     if not claim.parameters or set(claim.parameters) - SIZE_PARAMETERS:
         return None
     beta = claim.options["beta"]
     sign = "positive" if "beta" in claim.parameters or stated(beta) > 0 else "negative"
     if "beta" not in claim.parameters and stated(beta) == 0:
         return None
-    if not isinstance(claim.options["H"], int):
+    heads = claim.options["H"]
+    if not isinstance(heads, int):
         return None
-    return _built(claim, Sizes(), sign)
+    return _built(claim, Sizes({**LEAST, "H": heads}, {**dict.fromkeys(LEAST), "H": heads}), sign)
 
 
 def _built(claim: DynamicsClaim, sizes: Sizes, beta_sign: str) -> ModelClaim | None:

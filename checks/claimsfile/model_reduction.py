@@ -70,6 +70,8 @@ from headflow.identities import energy, entropy, signs
 from headflow.identities.derivation import Derivation
 
 ZERO = sp.Integer(0)
+#: Rounds of tangent coordinates: a pairing <x, A b> renamed <A x, b> is written in them again (words are short).
+TANGENT_ROUNDS = 4
 POSITIVE_SYMBOLS = {name: sp.Symbol(name) for name in ("n", "d", "H", "beta")}
 N, HEADS = POSITIVE_SYMBOLS["n"], POSITIVE_SYMBOLS["H"]
 #: The most tokens one monomial may be summed over (products of this many token sums).
@@ -153,6 +155,8 @@ class SymbolicAlgebra:
     token: str = "every"
     #: The free head's entropy was reduced (its non-negativity becomes a condition at every token).
     entropy: bool = False
+    #: The claim's domain has one head (H = 1): a sum over the heads is head h's term (its matrices any).
+    one_head: bool = False
 
     @property
     def unit(self) -> bool:
@@ -163,6 +167,12 @@ class SymbolicAlgebra:
         """The gradient lemma's hypotheses; a mask breaks it (`energy.gradient_lemma(masked=True)` does not close)."""
         aligned = {"symmetric-scores", "aligned-values"} <= set(self.hypotheses)
         return self.attention == "usa" and aligned and self.mask == "none"
+
+    @property
+    def softmax_means(self) -> bool:
+        """Softmax weights exp(beta s) over every key: a head output is its values applied to the attention mean,
+        f^h_i = sum_j p^h_ij W_h x_j = W_h xbar^h_i (xbar^h_i = sum_j p^h_ij x_j, the same weights)."""
+        return self.attention == "softmax" and not self.interaction and self.mask == "none"
 
     @property
     def first_token_alone(self) -> bool:
@@ -216,12 +226,21 @@ class SymbolicAlgebra:
             self.lemmas.add("first-token")
             coefficient = atoms.scalar("c1" if name == "f" else "cF1", head if name == "f" else None, ("i",))
             return {("x", None, "i"): Form(coefficient, self)}
+        if name == "F" and self.one_head:  # F = sum_g f^g = f^h, the one head's
+            self.lemmas.add("one head")
+            return self.vector("f", token, "h")
+        if name == "f" and self.softmax_means and not _summed_head(head):  # f^h = sum_j p^h_j W_h x_j = W_h xbar^h
+            self.lemmas.add("softmax means")
+            return self.apply("W", head, {("xbar", head, token): Form(sp.Integer(1), self)})
         if name == "F" and self.same_values:  # F = sum_g f^g = H f^h
             self.lemmas.add("identical")
             return {("f", "h", token): Form(HEADS, self)}
         return {(name, head if name in ("f", "xbar") else None, token): Form(sp.Integer(1), self)}
 
     def scalar(self, name: str, token: str | None, head: str | None) -> Form:
+        if name in ("E", "dE_dt") and self.one_head:  # E = sum_g E_g = E_h, the one head's
+            self.lemmas.add("one head")
+            return self.scalar(name.replace("E", "E_h", 1), token, "h")
         if name in ("E", "dE_dt") and self.identical:  # E = sum_g E_g = H E_h, so dE/dt = H dE_h/dt
             self.lemmas.add("identical")
             return Form(HEADS, self) * self.scalar(name.replace("E", "E_h", 1), token, "h")
@@ -420,20 +439,26 @@ class SymbolicAlgebra:
         return atoms.headsum(atom, marker)
 
     def tangent_coordinates(self, expr: sp.Expr) -> sp.Expr:
-        """<b, b'>@t -> [P b, P b']@t + <x, b>@t <x, b'>@t for a token's vectors other than x, inside head sums too."""
-        rule: dict[sp.Symbol, sp.Expr] = {}
-        for s in expr.free_symbols:
-            data = atoms.info(s)
-            if data is None:
-                continue
-            if data.kind == "gram" and len(data.tokens) == 1 and "x" not in (data.bases[0][0], data.bases[1][0]):
-                a, b = data.bases
-                x = ("x", None, a[2])
-                rule[s] = atoms.tangent(a, b) + atoms.gram(x, a) * atoms.gram(x, b)
-            elif data.kind == "headsum":
-                assert data.inner is not None
-                rule[s] = self.sum_heads(self.tangent_coordinates(data.inner), "g")
-        return sp.expand(expr.xreplace(rule))
+        """<b, b'>@t -> [P b, P b']@t + <x, b>@t <x, b'>@t for a token's vectors other than x, inside head sums too;
+        each <x, b> named by `pair` (a symmetric matrix moved onto x: <x, M xbar> is <M x, xbar>, itself written in
+        tangent coordinates in the next round, so equal pairings meet under one name)."""
+        for _ in range(TANGENT_ROUNDS):
+            rule: dict[sp.Symbol, sp.Expr] = {}
+            for s in expr.free_symbols:
+                data = atoms.info(s)
+                if data is None:
+                    continue
+                if data.kind == "gram" and len(data.tokens) == 1 and "x" not in (data.bases[0][0], data.bases[1][0]):
+                    a, b = data.bases
+                    x = ("x", None, a[2])
+                    rule[s] = atoms.tangent(a, b) + self.pair(x, a) * self.pair(x, b)
+                elif data.kind == "headsum":
+                    assert data.inner is not None
+                    rule[s] = self.sum_heads(self.tangent_coordinates(data.inner), "g")
+            if not rule:
+                break
+            expr = sp.expand(expr.xreplace(rule))
+        return expr
 
     def sign_name(self, atom: sp.Symbol) -> str:
         """The declared sign of an atom (see the module docstring)."""
@@ -493,6 +518,7 @@ def prove_model(claim: ModelClaim) -> Derivation:
         mask=claim.mask,
         beta_sign=claim.beta_sign,
         token=claim.token,
+        one_head=claim.sizes.high["H"] == 1,
     )
     d.note(
         f"Model: {claim.attention} attention, {claim.geometry} dynamics; hypotheses {', '.join(claim.hypotheses)}"
@@ -642,6 +668,13 @@ def _quantity_lemmas(d: Derivation, algebra: SymbolicAlgebra) -> None:
             "Identical heads: M_h = alpha I for every head h, one real alpha of any sign, so every head's scores, "
             "weights, attention means and energies are head h's (E = H E_h, dE/dt = H dE_h/dt); with W_h = M_h or "
             "W_h = I also every output, f^g = f^h and F = H f^h"
+        )
+    if "one head" in algebra.lemmas:
+        d.note("One head (the domain's H = 1): the sums over heads are head h's terms, E = E_h and F = f^h")
+    if "softmax means" in algebra.lemmas:
+        d.note(
+            "Softmax weights exp(beta s) over every key: f^h_k = sum_j p^h_kj W_h x_j = W_h xbar^h_k (linearity; "
+            "xbar^h_k = sum_j p^h_kj x_j with the same weights)"
         )
     if "energy gradient" in algebra.lemmas:
         d.note(

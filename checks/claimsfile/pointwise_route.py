@@ -16,7 +16,7 @@ and sign of beta). The model kind's own decider (`model_decider.decide_model`) d
 - anything else: None, and the decider's other routes and its float route decide as before.
 
 A claim quantified over n, d, beta (positive) or the family's rho is PROVED for its whole domain when the same
-statement for every n, d, H and beta > 0 is (`decide_pointwise_domain`); it is never refuted here.
+statement for every n, d and beta > 0 at its H is (`decide_pointwise_domain`); it is never refuted here.
 """
 
 from __future__ import annotations
@@ -93,8 +93,8 @@ def decide_pointwise(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
 
 
 def decide_pointwise_domain(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
-    """PROVED for every point of a quantified claim's domain when its pointwise statement for every n, d, H and beta
-    of the claim's sign is PROVED; None otherwise (the domain sweep decides)."""
+    """PROVED for every point of a quantified claim's domain when its pointwise statement for every n, d and beta of
+    the claim's sign, at its H, is PROVED; None otherwise (the domain sweep decides)."""
     model = general_pointwise_claim(claim)
     if model is None:
         return None

@@ -26,7 +26,7 @@ EXPECTED = {
     "gl-pr.usa-gradient-ascent.wrong-no-symmetry": R,
     "gl-pr.usa-energy-monotone": P,
     "gl-pr.usa-energy-monotone.wrong-general-heads": R,
-    "gl-pr.sa-one-head-energy-monotone": U,
+    "gl-pr.sa-one-head-energy-monotone": P,
     "gl-pr.sa-one-head-energy-monotone.wrong-two-heads": R,
     "gl-pr.hemisphere-collapse": F,
     "gl-pr.hemisphere-collapse.sa": F,
@@ -104,6 +104,7 @@ EXPECTED = {
 #: PROVED through their pointwise statement or the schemes' identity.
 ENERGY_ALONG_TRAJECTORIES = [
     "gl-pr.usa-energy-monotone",
+    "gl-pr.sa-one-head-energy-monotone",
     "crmb.general-interaction-energy-monotone",
     "kuramoto.energy-monotone",
     "kgpr.pre-ln-energy-monotone",

@@ -65,7 +65,7 @@ def test_a_claim_quantified_over_n_and_beta_is_proved_for_its_whole_domain() -> 
     fields += '[claim.domain]\nn = "integer>=2"\nb = "positive"\n'
     claim = claim_of(fields)
     model = general_pointwise_claim(claim)
-    assert model is not None and "every n >= 2, d >= 1, H >= 1, beta > 0" in model.statement
+    assert model is not None and "every n >= 2, d >= 1, H = 2, beta > 0" in model.statement
     outcome = decide_dynamics(claim, ctx())
     assert outcome.verdict is Verdict.PROVED and outcome.method.startswith("pointwise"), outcome
 
