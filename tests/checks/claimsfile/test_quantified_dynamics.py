@@ -17,6 +17,7 @@ from headflow.checks.registry import Context
 from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
 
+from tests.checks.claimsfile.test_pointwise_route import float_route_only
 from tests.command import headflow
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "quantified.toml"
@@ -97,7 +98,12 @@ samples = 1
 
 
 @pytest.mark.slow
-def test_outside_the_reduction_the_float_route_samples_the_parameter_domain(tmp_path: Path) -> None:
+def test_outside_the_reduction_the_float_route_samples_the_parameter_domain(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The float route's sampling of a domain (the pointwise route, which PROVES each point of this true claim, set
+    aside)."""
+    float_route_only(monkeypatch)
     domain = 'n = { min = 2, max = 4, integer = true }\nbeta = "[0.5, 2]"\nlam = "[0.5, 1]"'
     verdict, evidence = decide(quantified("energy", ENERGY, domain), tmp_path)["energy"]
     assert verdict is Verdict.CONFIRMED, evidence.get("notes")
