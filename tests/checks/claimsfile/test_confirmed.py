@@ -225,12 +225,19 @@ def test_float_noise_of_a_true_rate_is_within_its_error_bound() -> None:
 
 
 @pytest.mark.slow
-def test_a_true_usa_energy_rate_at_beta_10_is_confirmed_not_a_candidate(tmp_path: Path) -> None:
+def test_a_true_usa_energy_rate_at_beta_10_is_confirmed_not_a_candidate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Audit: usa, scalar head, n = 6, d = 2, beta = 10, energy_rate non-negative (true by Theorem 11) was
-    INCONCLUSIVE with a float candidate -5.2e-8 (rounding noise of two collapsed clusters)."""
+    INCONCLUSIVE with a float candidate -5.2e-8 (rounding noise of two collapsed clusters). It is PROVED through its
+    pointwise statement now; the float route alone still CONFIRMS it with no candidate."""
     family = {"attention": '"usa"', "heads": '"scalar"', "lambdas": "[1]", "tokens": '"random-sphere"'}
     sizes = {"n": "6", "d": "2", "beta": "10", "time": "1"}
-    verdict, evidence = one(tmp_path, 0, quantity='"energy_rate"', property='"non-negative"', **family, **sizes)
+    fields = {"quantity": '"energy_rate"', "property": '"non-negative"', **family, **sizes}
+    verdict, evidence = one(tmp_path, 0, **fields)
+    assert verdict is Verdict.PROVED and evidence["method"].startswith("pointwise"), evidence
+    float_route_only(monkeypatch)
+    verdict, evidence = one(tmp_path, 0, **fields)
     assert verdict is Verdict.CONFIRMED, evidence
     assert "candidate" not in evidence.get("details", {})
 
