@@ -143,7 +143,11 @@ def prove_using_upper_ends(expr: sp.Expr, relation: str, known: Facts) -> list[s
     found = prove(expr, relation, known)
     if found is not None:
         return found
-    ends = {s: (end, atom) for s, (end, atom) in _upper_ends(known).items() if s in sp.sympify(expr).free_symbols}
+    ends = {
+        s: (end, atom)
+        for s, (end, atom) in _upper_ends(known).items()
+        if s in sp.sympify(expr, strict=True).free_symbols
+    }
     chosen = sorted(ends, key=str)[:3]
     for size in range(1, len(chosen) + 1):
         for subset in itertools.combinations(chosen, size):
@@ -152,7 +156,7 @@ def prove_using_upper_ends(expr: sp.Expr, relation: str, known: Facts) -> list[s
             kept = {atom: name for atom, name in known.signs.items() if not atom.free_symbols & set(subset)}
             kept |= {below[s]: known.signs[ends[s][1]] for s in subset}
             shifts = {k: v for k, v in known.shifts.items() if k not in subset}
-            steps = prove(sp.sympify(expr).xreplace(swap), relation, Facts(kept, shifts))
+            steps = prove(sp.sympify(expr, strict=True).xreplace(swap), relation, Facts(kept, shifts))
             if steps is not None:
                 said = [
                     f"substitute {s} = {swap[s]} ({below[s]} {_NAMES[SIGN_NAMES[kept[below[s]]]]}: {s}'s upper end)"
