@@ -21,6 +21,7 @@ from headflow.certificates.errors import InputError
 from headflow.checks.model import formulas, memory
 from headflow.checks.model import interaction as stated
 from headflow.checks.model.configuration import Configuration
+from numpy.lib.stride_tricks import as_strided
 
 #: Above this bound on |beta s^h_ij|, softmax numerators are shifted by their row maxima: below it,
 #: exp(beta s) and the sums of n <= MAX_TOKENS of them lie far inside the float64 range
@@ -85,6 +86,10 @@ class Heads:
         #: every W'_h = 0).
         self.value_scalars, rest = formulas.scalar_parts(cfg.values)
         self._rest_t = np.ascontiguousarray(np.swapaxes(rest, 1, 2)) if np.any(rest) else None
+        #: The same stacked, [W'_1^T; ...; W'_H^T] (H d, d), and a buffer for the rows (w^h_ii x_i)_h (n, H d):
+        #: sum_h w^h_ii W'_h x_i is then one product (`velocity_parts`).
+        self._rest_stacked = None if self._rest_t is None else self._rest_t.reshape(H * d, d)
+        self._own_rows = np.empty((n, H, d))
         #: The self-weights z^h_ii taken out of the blocks by `velocity_parts` (n, H).
         self._diagonal = np.empty((n, H))
         self._lift = False
@@ -101,10 +106,15 @@ class Heads:
         #: (b H, n) (the product's output) and as (b, H n) (the usa and relu velocity's left factor).
         Y_rows = self._Y.reshape(n * H, d)
         self._views = {}
+        #: Per block: its self-weights z^h_ii (b, H), a strided view of the block (the entries (i, h, i)), so that
+        #: `_lifted` moves them out with two array operations and no index arrays.
+        self._own_views = {}
         for rows in self._slices:
             z = self._block[: rows.stop - rows.start]
             flat = (z.reshape(-1, n), z.reshape(z.shape[0], -1))
             self._views[rows.start] = (Y_rows[rows.start * H : rows.stop * H], z, *flat)
+            own_strides = (z.strides[0] + z.strides[2], z.strides[1])
+            self._own_views[rows.start] = as_strided(z[:, :, rows.start :], (z.shape[0], H), own_strides)
         self._values = np.empty((H, d + 1, n))  # rows W_h X^T and a row of ones (the softmax row sums)
         self._values[:, d] = 1.0
         self._sums = np.empty((H, d + 1, n))  # sum_j z^h_ij (W_h x_j, 1), transposed: (h, k, i)
@@ -171,6 +181,11 @@ class Heads:
         """z (b, H, k) of the query rows and the keys from key_start, with the self-weights z^h_ii in it moved to
         `_diagonal` (0 left in z) while `velocity_parts` asks for them; z untouched otherwise."""
         if not self._lift:
+            return z
+        if key_start == 0 and z is self._views[rows.start][1]:  # the whole block: its strided diagonal
+            own = self._own_views[rows.start]
+            self._diagonal[rows] = own
+            own.fill(0.0)
             return z
         first, last = max(rows.start, key_start), min(rows.stop, key_start + z.shape[2])
         if first < last:
@@ -262,8 +277,10 @@ class Heads:
         if self._softmax:
             z = z / self._sums[:, self.shape[1]].T
         scale = 1.0 if self._softmax else 1.0 / self.cfg.n
-        if self._rest_t is not None:
-            R += scale * np.einsum("ih,hid->id", z, np.matmul(X, self._rest_t))
+        if self._rest_stacked is not None:  # sum_h w^h_ii W'_h x_i: the rows (w^h_ii x_i)_h times the stacked W'_h^T
+            np.multiply(z[:, :, None], X[:, None, :], out=self._own_rows)
+            own = self._own_rows.reshape(len(X), -1) @ self._rest_stacked
+            R += own if scale == 1.0 else scale * own
         return scale * (z @ self.value_scalars), R
 
     def _sum(self, X: np.ndarray, bound: float) -> np.ndarray:
