@@ -82,7 +82,9 @@ Solver = Callable[[Configuration, float, float], tuple[np.ndarray, int]]
 
 def headflow(cfg: Configuration, T: float, rtol: float, method: str = "auto") -> tuple[np.ndarray, int]:
     """headflow's integrator, by default with its automatic choice of the pair."""
-    traj = integrate(cfg, T, rtol=rtol, atol=rtol * 1e-2, method=method, observables=(), keep_states=False)
+    traj = integrate(
+        cfg, T, rtol=rtol, atol=rtol * 1e-2, method=method, observables=(), keep_states=False, backend="numpy"
+    )
     return np.array(traj.final.tokens), traj.evaluations
 
 

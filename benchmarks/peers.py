@@ -24,12 +24,14 @@ with a message.
    one warm-up run per pair per problem (its tolerances are traced too; the compilation takes seconds; the shifted
    softmax loop, compiled only when scores pass |beta s| <= 300, is not needed here). x64 is on globally (diffrax
    asks for it), for both. A timed run is a whole `integrate` call (its start, Hairer's first step, the records of
-   t = 0 and T) or a whole `diffeqsolve`. Evaluations: counted calls for headflow,
-   scipy and torchdiffeq; for diffrax (stages - 1) per step (FSAL) plus the two of its initial step selection,
-   from its step count.
+   t = 0 and T) or a whole `diffeqsolve`. headflow runs three ways: "headflow", its default backend ("auto": what
+   `integrate()` and `headflow simulate` run unless told, jax when installed, `checks.integrator.backends`; the
+   goal of issue 44 is on this row), "headflow (numpy)" and "headflow (jax)", each named. Evaluations: counted
+   calls for headflow, scipy and torchdiffeq; for diffrax (stages - 1) per step (FSAL) plus the two of its initial
+   step selection, from its step count.
 
 Printed per target and integrator: rtol, evaluations, best wall time, error, drift, and headflow's time / its time
-for the numpy and for the jax backend (below 1: headflow is faster).
+for the default, the numpy and the jax backend (below 1: headflow is faster).
 """
 
 from __future__ import annotations
@@ -52,11 +54,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from headflow.certificates.errors import InputError
-from headflow.checks.integrator import integrate
+from headflow.checks.integrator import backends, integrate
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 
-from benchmarks.integrator import LADDER, Ladder, Problem, headflow, scan
+from benchmarks.integrator import LADDER, Ladder, Problem, scan
 
 
 @dataclass(frozen=True)
@@ -86,10 +88,11 @@ REFERENCE_TOLERANCE = 1e-13
 #: Largest difference allowed between a peer's field and headflow's at the same state.
 AGREEMENT = 1e-13
 
-#: The name of headflow's jitted backend among the integrators.
-JAX_HEADFLOW = "headflow (jax)"
+#: The names of headflow's default (backend "auto", what `integrate` and `headflow simulate` run unless told), numpy
+#: and jitted backends among the integrators.
+DEFAULT_HEADFLOW, NUMPY_HEADFLOW, JAX_HEADFLOW = "headflow", "headflow (numpy)", "headflow (jax)"
 #: headflow's backends, each compared with every other integrator.
-OURS = ("headflow", JAX_HEADFLOW)
+OURS = (DEFAULT_HEADFLOW, NUMPY_HEADFLOW, JAX_HEADFLOW)
 
 Solver = Callable[[Configuration, float, float], tuple[np.ndarray, int]]
 
@@ -170,6 +173,26 @@ def jax_peers(cfg: Configuration, T: float) -> list[Peer] | str:
     return [peer("diffrax Dopri8", diffrax.Dopri8()), peer("diffrax Tsit5", diffrax.Tsit5())]
 
 
+def headflow_run(backend: str) -> Solver:
+    """headflow's `integrate` with `backend` ("auto": its default), recording the start and the end only (as the
+    peers keep their final state)."""
+
+    def run(cfg: Configuration, T: float, rtol: float) -> tuple[np.ndarray, int]:
+        traj = integrate(
+            cfg,
+            T,
+            rtol=rtol,
+            atol=rtol * 1e-2,
+            observables=(),
+            keep_states=False,
+            record_times=[0.0, T],
+            backend=backend,
+        )
+        return np.array(traj.final.tokens), traj.evaluations
+
+    return run
+
+
 def headflow_jax(cfg: Configuration, T: float) -> Peer | str:
     """headflow's jitted backend, compiled before any timing (or why it is skipped)."""
     try:
@@ -179,12 +202,7 @@ def headflow_jax(cfg: Configuration, T: float) -> Peer | str:
     except InputError as error:
         return error.reason
 
-    def run(cfg: Configuration, T: float, rtol: float) -> tuple[np.ndarray, int]:
-        traj = integrate(
-            cfg, T, rtol=rtol, atol=rtol * 1e-2, observables=(), keep_states=False, record_times=[0.0, T], backend="jax"
-        )
-        return np.array(traj.final.tokens), traj.evaluations
-
+    run = headflow_run("jax")
     run(cfg, T, 1e-6)  # compile the loops of both pairs once, outside timing (rtol is traced)
     run(cfg, T, 1e-2)
     return Peer(JAX_HEADFLOW, run, field)
@@ -261,7 +279,10 @@ def compare(case: Case) -> list[dict[str, object]]:
     print(f"  reference: scipy DOP853 rtol = atol = {REFERENCE_TOLERANCE:g}, rows renormalized", flush=True)
     rng = np.random.default_rng(problem.seed + 1)
     states = [np.array(cfg.tokens), unit_rows(rng.standard_normal(cfg.tokens.shape))]
-    integrators = [Peer("headflow", headflow), *peers(cfg, problem.T)]
+    others = peers(cfg, problem.T)  # headflow (jax) compiled first: the default's runs may be jax's
+    default = backends.chosen("auto", cfg, record_times=[0.0, problem.T])
+    print(f"  headflow's default backend (auto) runs {default}", flush=True)
+    integrators = [Peer(DEFAULT_HEADFLOW, headflow_run("auto")), Peer(NUMPY_HEADFLOW, headflow_run("numpy")), *others]
     for peer in integrators:
         if peer.field is not None:
             gap = field_disagreement(peer, cfg, states)
@@ -285,7 +306,7 @@ def _table(
 ) -> list[dict[str, object]]:
     print(
         f"{'target':>7} {'integrator':<19} {'rtol':>8} {'evals':>6} {'seconds':>8} {'error':>8} {'drift':>8}"
-        f"  {'headflow / this':>15} {'headflow (jax) / this':>21}"
+        f"  {'headflow / this':>15} {'headflow (numpy) / this':>23} {'headflow (jax) / this':>21}"
     )
     rows = []
     for target in targets:
@@ -299,7 +320,7 @@ def _table(
             ratios = [ours[k].seconds / run.seconds if ours.get(k) else float("nan") for k in OURS]
             print(
                 f"{target:7.0e} {name:<19} {run.rtol:8.1e} {run.evaluations:6d} {run.seconds:8.3f} "
-                f"{run.error:8.1e} {run.drift:8.1e}  {ratios[0]:15.2f} {ratios[1]:21.2f}",
+                f"{run.error:8.1e} {run.drift:8.1e}  {ratios[0]:15.2f} {ratios[1]:23.2f} {ratios[2]:21.2f}",
                 flush=True,
             )
             for backend, our in ours.items():

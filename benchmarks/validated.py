@@ -93,7 +93,7 @@ def float_run(cfg: ExactConfiguration, T: Fraction) -> tuple[np.ndarray, float]:
         geometry=cfg.geometry,
     )
     started = time.perf_counter()
-    trajectory = integrate(floats, float(T), observables=(), keep_states=False)
+    trajectory = integrate(floats, float(T), observables=(), keep_states=False, backend="numpy")
     seconds = time.perf_counter() - started
     return np.array(trajectory.final.tokens).ravel(), seconds
 

@@ -17,7 +17,9 @@ DEFAULT_CERTIFICATES = "certs"
 INTEGRATION_METHODS = ("dp54", "dop853")
 #: `--method auto` takes DOP853 for rtol at or below this value (unless the attention is relu), DP5(4) above it.
 HIGH_ORDER_RTOL = 1e-3
-#: The engines of the integrator: numpy (the default) and the optional jitted one.
-BACKENDS = ("numpy", "jax")
+#: The engines of the integrator: auto (the default of `integrate` and `simulate`: the jitted one when jax is
+#: installed and the run is one it covers, else numpy; `headflow.checks.integrator.backends`), numpy (deterministic,
+#: what the claim deciders name) and the optional jitted one.
+BACKENDS = ("auto", "numpy", "jax")
 #: Seeds are non-negative integers below 2^64 (numpy's SeedSequence takes no negative entropy).
 MAX_SEED = 2**64 - 1

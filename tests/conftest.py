@@ -146,3 +146,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid in SLOW_CASES:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _auto_backend_runs_numpy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Backend "auto" (the default of `integrate` and `simulate`) runs numpy in the tests, as it does where jax is not
+    installed: a test's runs and counts do not depend on what is installed, and no test pays jax's import and
+    compilation unless it names the jax backend. A test that asks for the fixture `real_auto_backend` sees the real
+    choice (`headflow.checks.integrator.backends.chosen`)."""
+    if "real_auto_backend" not in request.fixturenames:
+        monkeypatch.setattr("headflow.checks.integrator.backends.jax_usable", lambda cfg: False)
+
+
+@pytest.fixture
+def real_auto_backend() -> None:
+    """Asked for by a test that needs backend "auto"'s real choice (`_auto_backend_runs_numpy`)."""

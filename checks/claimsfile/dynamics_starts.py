@@ -167,7 +167,12 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
         return _like_start(claim, cfg, horizon, EXTENSIONS[profile])
     try:
         traj = integrate(
-            cfg, horizon, record_times=np.linspace(0.0, horizon, RECORDS), observables=(), max_steps=POINTWISE_STEPS
+            cfg,
+            horizon,
+            record_times=np.linspace(0.0, horizon, RECORDS),
+            observables=(),
+            max_steps=POINTWISE_STEPS,
+            backend="numpy",
         )
     except IntegrationFailure as failure:
         traj = failure.partial
@@ -196,7 +201,9 @@ def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) ->
         reached: float | None = 0.0
     else:
         until = max(bound, 0.0) * (1 + 2 * TIME_TOLERANCE) + TIME_TOLERANCE
-        traj = integrate(cfg, until, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS)
+        traj = integrate(
+            cfg, until, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS, backend="numpy"
+        )
         if traj.status == "max_steps":
             reason = f"{POINTWISE_STEPS} integrator steps reached only t = {traj.t_end:.6g} of {until:.6g}"
             return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
@@ -233,7 +240,9 @@ def _closest_pair_start(claim: DynamicsClaim, cfg: Configuration, bound: float, 
     if event.function(cfg) <= 0:
         state, reached = cfg, 0.0
     else:
-        traj = integrate(cfg, horizon, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS)
+        traj = integrate(
+            cfg, horizon, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS, backend="numpy"
+        )
         if traj.status != f"event:{event.name}":
             why = "integrator steps" if traj.status == "max_steps" else "the horizon"
             reason = f"no pair came within radius {radius:g} by t = {traj.t_end:.6g} ({why}; set `time`)"
@@ -257,7 +266,9 @@ def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon
     else:
         for _ in range(extensions + 1):
             grid = np.linspace(0.0, horizon, RECORDS)
-            traj = integrate(cfg, horizon, rtol=RATE_RTOL, atol=RATE_ATOL, record_times=grid, observables=())
+            traj = integrate(
+                cfg, horizon, rtol=RATE_RTOL, atol=RATE_ATOL, record_times=grid, observables=(), backend="numpy"
+            )
             _, values, _ = _records(claim, cfg, traj)
             estimates = _column_rates(traj.times, np.abs(values))
             reason = f"fewer than {RATE_POINTS} records of |{claim.quantity}| above rounding in the second half"
@@ -286,7 +297,9 @@ def _like_start(claim: DynamicsClaim, cfg: Configuration, horizon: float, extens
     estimates: list[Estimate] = []
     for _ in range(extensions + 1):
         grid = np.linspace(0.0, horizon, RECORDS)
-        traj = integrate(cfg, horizon, rtol=RATE_RTOL, atol=RATE_ATOL, record_times=grid, observables=())
+        traj = integrate(
+            cfg, horizon, rtol=RATE_RTOL, atol=RATE_ATOL, record_times=grid, observables=(), backend="numpy"
+        )
         _, values, _ = _records(claim, cfg, traj)
         half = len(traj.times) // 2
         times = traj.times[half : len(values)]

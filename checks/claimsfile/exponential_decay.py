@@ -245,7 +245,9 @@ def _fitted_start(cfg: Any, r0: float) -> dict[str, Any]:
     end = float(np.log(1e5)) / r
     grid = np.linspace(0.0, end, LATE_RECORDS)
     try:
-        traj = integrate(cfg, end, rtol=LATE_RTOL, atol=LATE_ATOL, record_times=grid, observables=("cluster_gap",))
+        traj = integrate(
+            cfg, end, rtol=LATE_RTOL, atol=LATE_ATOL, record_times=grid, observables=("cluster_gap",), backend="numpy"
+        )
     except (IntegrationFailure, InputError) as exc:
         return record | {"status": "undecided", "reason": f"could not be integrated for C ({exc})"}
     eps = traj.observables["cluster_gap"]

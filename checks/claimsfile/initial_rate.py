@@ -108,7 +108,7 @@ def _by_floats(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def derivative_at_start(claim: DynamicsClaim, cfg: Configuration) -> tuple[np.ndarray, float]:
     """The extrapolated d+/dt at t = 0 of every entry of the quantity, and its error (see the module docstring)."""
     grid = np.array([0.0, STEP, 2 * STEP, 4 * STEP])
-    traj = integrate(cfg, grid[-1], rtol=RTOL, atol=ATOL, record_times=grid, observables=())
+    traj = integrate(cfg, grid[-1], rtol=RTOL, atol=ATOL, record_times=grid, observables=(), backend="numpy")
     assert traj.states is not None
     name, head, value = claim.quantity, claim.options.get("head"), parameter(claim)
     values = [np.atleast_1d(quantity(name, cfg.moved_to(X), head, value)) for X in traj.states]

@@ -61,7 +61,9 @@ def decide_by_floats(claim: DynamicsClaim, ctx: Context) -> Outcome:
             continue
         times = np.linspace(0.0, horizon, RECORDS)
         try:
-            traj = integrate(cfg, horizon, record_times=times, observables=(), max_steps=POINTWISE_STEPS)
+            traj = integrate(
+                cfg, horizon, record_times=times, observables=(), max_steps=POINTWISE_STEPS, backend="numpy"
+            )
         except (IntegrationFailure, InputError) as exc:
             return Outcome(Verdict.INCONCLUSIVE, method, notes=f"start {k} could not be integrated: {exc}")
         assert traj.states is not None

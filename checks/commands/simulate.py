@@ -92,10 +92,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
-        default="numpy",
-        help="the integrator's engine (default numpy); jax is the optional jitted one (pip install 'headflow[jit]'), "
-        "for the usa, softmax and relu fields on the sphere or flat, without --stop-gap or the settle stop: it runs "
-        "to --T or --max-steps",
+        default="auto",
+        help="the integrator's engine. auto (the default): jax, the optional jitted one (pip install "
+        "'headflow[jit]'), when it is installed and covers the run (usa, softmax or relu on the sphere or flat, "
+        "--samples 2, no --stop-gap, and on the sphere --no-settle-stop: it runs to --T or --max-steps), else numpy; "
+        "the output says which ran. jax's first run compiles for a few seconds and keeps the compiled loops in "
+        "$XDG_CACHE_HOME/headflow/jax (default ~/.cache/headflow/jax) for later runs; it ends a step at each sample, "
+        "so more samples cost it steps. numpy is the deterministic engine that verify and check use",
     )
     parser.add_argument("--stop-gap", type=float, metavar="TOL", help="stop once the cluster gap is <= TOL, in (0, 2]")
     parser.add_argument(
@@ -176,7 +179,7 @@ def events_of(args: argparse.Namespace, cfg: Configuration) -> tuple:
     backend, which takes no events: --stop-gap is refused there)."""
     from headflow.checks.integrator import cluster_gap_below, speed_below
 
-    if args.backend == "jax":
+    if args.backend == "jax":  # named: no events (auto takes numpy when it asks for some)
         if args.stop_gap is not None:
             raise InputError("--stop-gap", args.stop_gap, "the jax backend takes no events; use --backend numpy")
         return ()
@@ -215,6 +218,7 @@ def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
         attention=cfg.attention,
         geometry=cfg.geometry,
         status=traj.status,
+        backend=traj.backend,
         **traj.observables,
     )
     return write_bytes_atomic(path, buffer.getvalue())
@@ -223,6 +227,7 @@ def save_trajectory(cfg: Configuration, traj: Trajectory, path: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
     from headflow.checks.integrator import integrate
+    from headflow.checks.integrator.backends import chosen, compilation_cache
     from headflow.checks.model.configuration import MAX_ARRAY_ELEMENTS
     from headflow.checks.reports import plots
     from headflow.checks.reports.terminal import console_for
@@ -241,6 +246,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--samples", samples, f"samples*n*max(d, H) must be at most {MAX_ARRAY_ELEMENTS}")
     out = Path(args.out)
     events = events_of(args, cfg)
+    record_times = np.linspace(0.0, args.T, samples)
+    backend = chosen(args.backend, cfg, events=events, record_times=record_times)
+    cache = compilation_cache() if backend == "jax" else None
     with progress_bar("simulating", samples) as advance:
         traj = integrate(
             cfg,
@@ -248,11 +256,11 @@ def run(args: argparse.Namespace) -> int:
             rtol=args.rtol,
             atol=args.rtol * 1e-2,
             method=args.method,
-            record_times=np.linspace(0.0, args.T, samples),
+            record_times=record_times,
             events=events,
             max_steps=max_steps,
             on_record=lambda t: advance(f"t={t:.3g}"),
-            backend=args.backend,
+            backend=backend,
         )
     written = [save_trajectory(cfg, traj, out / "trajectory.npz")]
     values = traj.observables
@@ -265,8 +273,11 @@ def run(args: argparse.Namespace) -> int:
         f"{traj.status} at t={traj.t_end:.6g}: {traj.accepted} {traj.method} steps ({traj.rejected} rejected), "
         f"{traj.evaluations} velocity evaluations, cluster gap {values['cluster_gap'][-1]:.3g}"
     )
+    engine = f"backend: {traj.backend}" + (" (chosen by --backend auto)" if args.backend == "auto" else "")
+    if cache is not None:
+        engine += f"; jax's compiled loops kept in {cache}"
     width = console_for().width  # the terminal's, else $COLUMNS, else 80
-    for line in (summary, stop_reason(traj, args.T)):
+    for line in (summary, engine, stop_reason(traj, args.T)):
         print("\n".join(wrapped(line, width)))
     for path in written:
         print(path)
@@ -283,7 +294,7 @@ def certified_refusal(args: argparse.Namespace, cfg: Configuration) -> InputErro
         return InputError("--geometry", cfg.geometry, f"--certified covers {' and '.join(GEOMETRIES)} geometry")
     if cfg.n * cfg.d > MAX_CERTIFIED_STATE:
         return InputError("--n", cfg.n, f"--certified needs n*d <= {MAX_CERTIFIED_STATE}")
-    for option, value, default in (("--backend", args.backend, "numpy"), ("--method", args.method, "auto")):
+    for option, value, default in (("--backend", args.backend, "auto"), ("--method", args.method, "auto")):
         if value != default:
             return InputError(option, value, "--certified runs its own validated integrator")
     if args.stop_gap is not None:

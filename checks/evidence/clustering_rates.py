@@ -82,12 +82,15 @@ def late_exponent(cfg: Configuration) -> tuple[Estimate, int] | None:
         events=(cluster_gap_below(LATE_WINDOW[0]),),
         observables=(),
         max_steps=LATE_MAX_STEPS,
+        backend="numpy",
     )
     if first.status == "max_steps":
         return None
     end = first.t_end
     grid = np.linspace(0.0, end, LATE_RECORDS)
-    traj = integrate(cfg, end, rtol=LATE_RTOL, atol=LATE_ATOL, record_times=grid, observables=("cluster_gap",))
+    traj = integrate(
+        cfg, end, rtol=LATE_RTOL, atol=LATE_ATOL, record_times=grid, observables=("cluster_gap",), backend="numpy"
+    )
     t, eps = traj.times, traj.observables["cluster_gap"]
     window = (eps >= LATE_WINDOW[0]) & (eps <= LATE_WINDOW[1])
     if np.count_nonzero(window) < 8:

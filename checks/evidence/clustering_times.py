@@ -92,7 +92,9 @@ def measure(attention: str, n: int, d: int, rng: np.random.Generator) -> Run:
     X = families.random_sphere_tokens(n, d, rng)
     cfg = Configuration.create(X, families.scalar_heads([1.0], d), beta=1.0, attention=attention)
     events = (cluster_gap_below(GAP_TOLERANCE), speed_below(SETTLED_SPEED))
-    traj = integrate(cfg, T_MAX, rtol=RTOL, atol=ATOL, events=events, observables=(), keep_states=False)
+    traj = integrate(
+        cfg, T_MAX, rtol=RTOL, atol=ATOL, events=events, observables=(), keep_states=False, backend="numpy"
+    )
     structure = cluster_structure(traj.final.tokens)
     if traj.status == f"event:{events[0].name}":
         return Run(n, d, traj.t_end, "clustered", *structure)

@@ -47,6 +47,7 @@ def model_exit(cfg: Configuration, t_final: float, rtol: float = 1e-10, max_step
         events=(Event("condition8", least_margin),),
         keep_states=False,
         max_steps=max_steps,
+        backend="numpy",
     )
     if not run.events:
         return Exit(math.inf, model.cluster_gap(run.final), start)

@@ -161,7 +161,9 @@ def _run(cfg: Configuration, T: float, observables: tuple[str, ...]) -> Trajecto
     """A recorded trajectory on [0, T], stopped early if a flat token norm reaches the bound."""
     events = (_bounded_norm(),) if cfg.geometry == "flat" else ()
     grid = np.linspace(0, T, RECORDS)
-    return integrate(cfg, T, rtol=RTOL, atol=ATOL, record_times=grid, observables=observables, events=events)
+    return integrate(
+        cfg, T, rtol=RTOL, atol=ATOL, record_times=grid, observables=observables, events=events, backend="numpy"
+    )
 
 
 def _trajectory_configuration(rng: np.random.Generator, geometry: str, heads: str = "symmetric") -> Configuration:

@@ -90,6 +90,7 @@ def _run(cfg: Configuration) -> Trajectory:
         events=events,
         observables=("entropies", "cluster_gap"),
         record_times=RECORD_TIMES,
+        backend="numpy",
     )
 
 
@@ -156,7 +157,7 @@ def check_limit_general(ctx: Context, limit: Callable[[int], float] = math.log) 
         M = families.draw_heads("random-symmetric", H, d, rng, {"scale": 1.0})
         cfg = Configuration.create(X, M, beta=1.0, attention="softmax")
         events = (cluster_gap_below(FINAL_GAP), speed_below(SETTLED_SPEED))
-        traj = integrate(cfg, 1e3, rtol=RTOL, atol=ATOL, events=events, observables=("entropies",))
+        traj = integrate(cfg, 1e3, rtol=RTOL, atol=ATOL, events=events, observables=("entropies",), backend="numpy")
         if traj.status == f"event:{events[0].name}":
             worst.update(float(np.max(np.abs(limit(n) - traj.observables["entropies"][-1]))), traj.final)
     collapsed = worst.cases

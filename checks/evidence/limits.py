@@ -98,7 +98,9 @@ def settle(
     state, t0, span, evaluations, moved = cfg, 0.0, horizon, 0, 0.0
     for attempt in range(extensions + 1):
         grid = np.linspace(0.0, span, RECORDS)
-        traj = integrate(state, span, rtol=RTOL, atol=ATOL, record_times=grid, observables=(), max_steps=MAX_STEPS)
+        traj = integrate(
+            state, span, rtol=RTOL, atol=ATOL, record_times=grid, observables=(), max_steps=MAX_STEPS, backend="numpy"
+        )
         evaluations += traj.evaluations
         values = np.array([np.asarray(evaluate(state.moved_to(X)), dtype=float) for X in traj.states])
         state, t0 = traj.final, t0 + traj.t_end

@@ -268,7 +268,9 @@ def integrate_jax(
     if not recorder.times or recorder.times[-1] != t:
         save(t, final)
     times, states, values = recorder.arrays()
-    run = Trajectory(times, states, values, [], final, t, status, evaluations, steps[0], steps[1], tableau.name)
+    run = Trajectory(
+        times, states, values, [], final, t, status, evaluations, steps[0], steps[1], tableau.name, backend="jax"
+    )
     if status == "step size underflow":
         raise IntegrationFailure(run, "step size underflow: the dynamics is too stiff or blows up")
     return run

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from headflow.certificates.errors import InputError
 from headflow.checks.choices import BACKENDS
+from headflow.checks.integrator.backends import chosen
 from headflow.checks.integrator.controller import Controller, PIController, error_norm
 from headflow.checks.integrator.events import Event, locate_crossing
 from headflow.checks.integrator.methods import tableau_for
@@ -81,20 +82,24 @@ def integrate(
     max_steps: int = 1_000_000,
     keep_states: bool = True,
     on_record: Callable[[float], None] | None = None,
-    backend: str = "numpy",
+    backend: str = "auto",
 ) -> Trajectory:
     """Integrate the dynamics of `cfg` from t = 0 to `t_final` (or a terminal event).
 
     `method`: "auto" (DP5(4) or DOP853 by rtol and attention kind, see `methods`), "dp54" or
     "dop853". `record_times`: times in [0, t_final] at which the observables are recorded (from
     the dense output); None records t = 0 and every accepted step. The end state is always recorded.
-    `backend`: "numpy" (the default) or "jax", the optional jitted engine (`jax_solver`: the extra headflow[jit];
-    no events; records end a step at each record time; None records t = 0 and the end).
+    `backend`: "numpy", the deterministic engine; "jax", the optional jitted one (`jax_solver`: the extra
+    headflow[jit]; no events; records end a step at each record time; None records t = 0 and the end); "auto" (the
+    default), jax when it is installed and the run is one it gives with the same meaning (record times given, no
+    events, its field covers cfg), numpy otherwise (`backends.chosen`). The trajectory says which ran (`backend`).
+    Code whose results must not depend on what is installed (the claim deciders) names "numpy".
     """
     t_final = _positive("t_final", t_final)
     rtol, atol = _positive("rtol", rtol), _positive("atol", atol)
     if backend not in BACKENDS:
         raise InputError("backend", backend, f"expected one of {', '.join(BACKENDS)}")
+    backend = chosen(backend, cfg, events=events, controller=controller, record_times=record_times)
     if backend == "jax":
         if events:
             raise InputError("events", [e.name for e in events], "the jax backend takes no events; use backend numpy")

@@ -30,6 +30,8 @@ class Trajectory:
     accepted: int
     rejected: int
     method: str
+    #: The engine that ran: "numpy" or "jax" (what backend "auto" chose, `backends.chosen`).
+    backend: str = "numpy"
 
 
 class IntegrationFailure(InputError):

@@ -95,7 +95,9 @@ def head_energy_curves() -> Figure:
     cfg = Configuration.create(
         families.random_sphere_tokens(8, 6, rng), families.orthogonal_subspace_heads(3, 6, rng, scale=3.0), beta=1.0
     )
-    traj = integrate(cfg, 6.0, record_times=np.linspace(0, 6.0, 121), observables=("energy", "head_energies"))
+    traj = integrate(
+        cfg, 6.0, record_times=np.linspace(0, 6.0, 121), observables=("energy", "head_energies"), backend="numpy"
+    )
     title = "sphere, usa, orthogonal heads: $E$ rises; a single $E_h$ need not ($E_1$ falls)"
     return plots.energy_figure(traj.times, traj.observables["energy"], traj.observables["head_energies"], title)
 
@@ -106,7 +108,7 @@ def entropy_curves() -> Figure:
     cfg = Configuration.create(
         families.equiangular_tokens(n, n, 0.05), families.scalar_heads([1.0, 2.5], n), beta=1.0, attention="softmax"
     )
-    traj = integrate(cfg, 8.0, record_times=np.linspace(0, 8.0, 161), observables=("entropies",))
+    traj = integrate(cfg, 8.0, record_times=np.linspace(0, 8.0, 161), observables=("entropies",), backend="numpy")
     title = r"equiangular tokens, scalar heads 1 and 2.5: entropy rises to $\log n$"
     return plots.entropy_figure(traj.times, traj.observables["entropies"], n, title)
 

@@ -24,7 +24,7 @@ def test_simulate_writes_the_trajectory_and_plots(tmp_path: Path, options: list[
     assert cli.main(["simulate", *options, "--T", "1", "--samples", "11", "--out", str(out)]) == 0
     data = np.load(out / "trajectory.npz")
     n, d = int(options[1]), int(options[3])
-    assert data["times"].shape == (11,)
+    assert data["times"].shape == (11,) and str(data["backend"]) == "numpy"
     assert data["tokens"].shape == (11, n, d)
     assert data["entropies"].shape[0] == 11
     for stem in PLOTS:
@@ -115,7 +115,9 @@ def test_simulate_says_which_pair_stepped(
 ) -> None:
     """The default (auto at rtol 1e-8) steps with DOP853; --method overrides it."""
     assert cli.main(["simulate", "--n", "4", "--T", "1", "--samples", "2", *options, "--out", str(tmp_path)]) == 0
-    assert f" {pair} steps" in capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())
+    assert f" {pair} steps" in out
+    assert "backend: numpy (chosen by --backend auto)" in out  # which engine ran (numpy in tests: conftest)
 
 
 def test_simulate_certified_draws_the_enclosure_width(tmp_path: Path) -> None:

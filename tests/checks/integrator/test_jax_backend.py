@@ -113,7 +113,7 @@ def test_what_the_jax_backend_does_not_take_is_refused() -> None:
         integrate(cfg, 1.0, events=(cluster_gap_below(1e-3),), backend="jax")
     with pytest.raises(InputError, match="PI controller"):
         integrate(cfg, 1.0, controller=FixedStep(0.1), backend="jax")
-    with pytest.raises(InputError, match="expected one of numpy, jax"):
+    with pytest.raises(InputError, match="expected one of auto, numpy, jax"):
         integrate(cfg, 1.0, backend="numba")
 
 
