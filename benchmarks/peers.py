@@ -8,9 +8,11 @@ with a message.
 
 1. The field. Softmax attention with H random symmetric heads M_h, values W_h = M_h, beta = 1, on the sphere:
    xdot_i = P⊥_{x_i}(sum_h sum_j softmax_j(beta <x_i, M_h x_j>) M_h x_j). headflow and scipy call headflow's own
-   `token_velocity`; diffrax gets it written in `jax.numpy` (and jitted with the whole solve), torchdiffeq in
-   `torch`. Before any timing every framework's field is evaluated at two states and compared with headflow's
-   (the largest difference is printed; above AGREEMENT the run stops): they compute the same function.
+   field (`velocity_function`, `token_velocity` with one workspace per run, which the numpy engine calls; until
+   2026-12-05 scipy called `token_velocity` per state, whose n = 64 form from differences took ~5x as long);
+   diffrax gets it written in `jax.numpy` (and jitted with the whole solve), torchdiffeq in `torch`. Before any
+   timing every framework's field is evaluated at two states and compared with headflow's (the largest difference
+   is printed; above AGREEMENT the run stops): they compute the same function.
 2. Equal final error. The reference final state is scipy's DOP853 at rtol = atol = 1e-13 with its rows
    renormalized. Every integrator's final rows are renormalized too (a user of a peer on the sphere would
    project), and its error is the largest coordinate of the difference from the reference; for each target it
@@ -108,8 +110,10 @@ def scipy_solver(method: str) -> Solver:
     def run(cfg: Configuration, T: float, rtol: float, atol: float | None = None) -> tuple[np.ndarray, int]:
         shape = cfg.tokens.shape
 
+        field = model.velocity_function(cfg)  # the field headflow's numpy engine calls, one workspace per run
+
         def velocity(t: float, y: np.ndarray) -> np.ndarray:
-            return model.token_velocity(cfg.moved_to(y.reshape(shape))).ravel()
+            return field(y.reshape(shape)).ravel()
 
         atol = rtol * 1e-2 if atol is None else atol
         solution = solve_ivp(velocity, (0.0, T), cfg.tokens.ravel(), method=method, rtol=rtol, atol=atol)
