@@ -80,6 +80,7 @@ PROPERTIES = (
     "decays-exponentially",
     "initial-rate",
     "stays-non-negative",
+    "stays-at-least",
     "decays-like",
 )
 #: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
@@ -89,6 +90,7 @@ TARGETS = {
     "decays-at-rate": "rate",
     "at-most": "bound",
     "at-least": "bound",
+    "stays-at-least": "bound",
     "does-not-tend-to": "limit",
     "decays-exponentially": "rate",
     "initial-rate": "derivative",
@@ -598,6 +600,10 @@ def _dynamics_statement(
         ),
         "stays-non-negative": (
             "stays non-negative: at every t >= 0 (every entry), on every trajectory where it is at t = 0"
+        ),
+        "stays-at-least": (
+            f"stays at least {raw.get('bound')}: at every t >= 0 (every entry), on every trajectory where it is at "
+            "t = 0"
         ),
         "initial-rate": (
             f"has the initial rate {raw.get('derivative')}: the right derivative d+/dt at t = 0 of every entry "

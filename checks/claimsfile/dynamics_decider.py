@@ -68,6 +68,8 @@ from headflow.checks.claimsfile.invariance import decide_by_floats as decide_inv
 from headflow.checks.claimsfile.pointwise_route import decide_pointwise, decide_pointwise_domain
 from headflow.checks.claimsfile.quantified_dynamics import DomainSweep
 from headflow.checks.claimsfile.reduced_observables import decide_on_reduction
+from headflow.checks.claimsfile.region_route import PROPERTIES as REGION_PROPERTIES
+from headflow.checks.claimsfile.region_route import decide_region
 from headflow.checks.claimsfile.scheme_energy import decide_scheme_energy
 from headflow.checks.claimsfile.scheme_reduction import decide_scheme
 from headflow.checks.claimsfile.start_existence import (
@@ -108,6 +110,7 @@ DENOMINATORS = (2**12, 2**40)
 #: routes after it are tried as before.
 EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None]], ...] = (
     ("the pointwise statement at every configuration (a model claim)", decide_pointwise),
+    ("an invariant region from pointwise statements (model claims)", decide_region),
     ("the exact equiangular reduction", decide_exactly),
     ("a closed-form quantity along the equiangular reduction", decide_on_reduction),
     ("the equiangular reduction under a normalization scheme", decide_scheme),
@@ -120,11 +123,11 @@ EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """A claim with quantified parameters is decided for its whole domain (its pointwise statement for every n, d,
-    H, beta: `pointwise_route`) or at exact points of it (`quantified_dynamics.DomainSweep`), each point as a closed
-    claim (`decide_closed`)."""
+    H, beta: `pointwise_route`, or an invariant region's: `region_route`) or at exact points of it
+    (`quantified_dynamics.DomainSweep`), each point as a closed claim (`decide_closed`)."""
     if not claim.parameters:
         return decide_closed(claim, ctx)
-    pointwise = decide_pointwise_domain(claim, ctx)
+    pointwise = decide_pointwise_domain(claim, ctx) or decide_region(claim, ctx)
     if pointwise is not None:
         return pointwise
     sweep = DomainSweep(claim, ctx)
@@ -168,15 +171,16 @@ def _decide_from_start(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def decide_universal(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """REFUTED by a stationary start of the family that avoids a claimed limit (`stationary_starts`); else the first
     of `EXACT_ROUTES` that answers; otherwise, or when that route does not decide, CONFIRMED (floats, after an
-    adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE. `stays-non-negative` (on
-    every trajectory where the quantity is >= 0 at t = 0) has its own float route (`invariance`)."""
+    adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE. `stays-non-negative` and
+    `stays-at-least` (on every trajectory where the quantity is >= c at t = 0) have their own float route
+    (`invariance`)."""
     witnessed = stationary_outcome(claim, ctx)
     if witnessed is not None:
         return witnessed
     exact = next((outcome for _, route in EXACT_ROUTES if (outcome := route(claim, ctx)) is not None), None)
     if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
         return exact
-    invariance = claim.property == "stays-non-negative"
+    invariance = claim.property in REGION_PROPERTIES
     numeric = decide_invariance(claim, ctx) if invariance else _decide_numerically(claim, ctx)
     if exact is None:
         return numeric
