@@ -10,6 +10,7 @@ from typing import Any
 from headflow.checks import api
 from headflow.checks.progress import ClaimsProgress, claims_progress
 from headflow.checks.registry import Context
+
 from tests.command import headflow
 
 #: One fast dynamics claim decided over random starts (3 starts) and one refuted at its exact start.
