@@ -25,7 +25,7 @@ from headflow.checks import coq_files, rechecks
 from headflow.checks.choices import DEFAULT_CERTIFICATES, PROFILES
 from headflow.checks.coq_files import write_coq_files
 from headflow.checks.input_bounds import check_seed, check_timeout
-from headflow.checks.progress import progress_bar
+from headflow.checks.progress import claims_progress
 from headflow.checks.registry import Claim, Context, load_all
 from headflow.checks.reports.document import Subject
 from headflow.checks.reports.report import Report
@@ -78,7 +78,8 @@ def decide(
 
     `subject` says whether they are the paper's claims or a claims file's (`headflow.checks.reports.document.Subject`).
 
-    The bar is drawn on stderr when it is a terminal and `progress` is true. Certificate files go to
+    The bar is drawn on stderr when it is a terminal and `progress` is true (`progress.claims_progress`: which claim
+    runs, k of N, and within a long claim its counted budget); nothing is drawn on a pipe. Certificate files go to
     the folder `certificates`; the options are checked before any claim is decided. With `recheck` every
     certificate is then re-checked by check-cert (`headflow.checks.rechecks`), with `coq` also by coqc, and each verdict
     lists the checkers that accepted its certificates.
@@ -87,9 +88,9 @@ def decide(
     if coq and coq_files.run.coqc() is None:
         raise InputError("--coq", "coqc", "Coq is not installed (apt-get install coq libcoq-interval)")
     deadline = None if timeout is None else time.monotonic() + timeout
-    base = Context(profile, seed, Path(certificates), deadline)
-    with progress_bar(label, len(claims), enabled=progress) as advance:
-        results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
+    with claims_progress(label, len(claims), enabled=progress) as bar:
+        base = Context(profile, seed, Path(certificates), deadline, progress=bar.budget)
+        results = run_claims(claims, base, on_result=lambda _: bar.done(), on_start=lambda claim: bar.begin(claim.id))
     write_coq_files([path for r in results for path in r.certificates])
     if recheck or coq:
         for r in results:

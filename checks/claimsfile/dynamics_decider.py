@@ -207,6 +207,7 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
     starts: list[Start] = []
     for k in range(count):
         ctx.check_budget()
+        ctx.report("starts", k, count)
         cfg = configuration(options, ctx.rng(f"dynamics-{k}"))
         try:
             starts.append(run_start(claim, cfg, target, ctx.profile))
