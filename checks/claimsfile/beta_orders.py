@@ -17,7 +17,7 @@ DA a positive constant; for log T the bracket is beta lambda (1 - rho1) + log DA
 log(n DA), decided by `identities.asymptotic_orders.decide` (the asymptotic kind's rules). So log T = Theta(beta) is
 PROVED and T = Theta(beta) REFUTED (T/beta -> oo) there; a start already merged (rho0 >= rho1) has T = 0 at every beta.
 
-Elsewhere the float route (`dynamics_starts`): Q at beta_j = beta0 2^(j/2), j < POINTS, from one start of the
+Elsewhere the float route (`dynamics_starts`): Q at beta_j = beta0 2^j, j < POINTS, from one start of the
 family, and the exponent e of Q/g ~ beta^e fitted (`exponent`) with its error: STANDARD_ERRORS standard errors, the
 change of e between the grid's halves (the grid is not yet asymptotic) and the integrator's tolerance. A start holds
 when e = 0 lies within the error (Theta), e <= error (O), e >= -error (Omega), and is undecided when the error
@@ -51,7 +51,7 @@ METHOD = (
 #: Working precision (bits) of the balls: the sign of DA, g at the grid's betas.
 PRECISION = 128
 #: The float route's grid: beta0 * RATIO^j for j < POINTS (per profile); halves of at least 3 points each.
-RATIO = 2.0**0.5
+RATIO = 2.0
 POINTS = {"quick": 6, "thorough": 8}
 #: Starts of a random family the float route measures (each one a whole grid of runs), unless `samples` says.
 STARTS = {"quick": 3, "thorough": 10}
@@ -159,7 +159,11 @@ def _merged_at_start(claim: DynamicsClaim, relation: str, log: bool, details: di
     if log:
         reading += ", and log 0 is not defined: log T has no order"
     elif relation in ("O", "o"):
-        return Outcome(Verdict.PROVED, METHOD, notes=reading + f": T = 0 is {relation}(g)", details=details)
+        derivation = Derivation()
+        derivation.holds(f"rho0 = {details['rho0']} >= rho1 (exact rationals): T = 0 for every beta", True)
+        derivation.note(f"0 <= c g for every c > 0 and g > 0: T = 0 is {relation}(g)")
+        notes = reading + f": T = 0 is {relation}(g)"
+        return Outcome(Verdict.PROVED, METHOD, steps=list(derivation.steps), notes=notes, details=details)
     else:
         reading += f": T/g = 0 for every beta, so T is not {relation} g"
     witness = {"verified_by": "exact", "reading": reading}
