@@ -49,6 +49,7 @@ from headflow.certificates.statements.dynamics import (
     searched_quantity,
     with_given_matrices,
 )
+from headflow.checks.claimsfile import beta_orders
 from headflow.checks.claimsfile.angle_start import refuted_at_angles
 from headflow.checks.claimsfile.arc_route import decide_arc
 from headflow.checks.claimsfile.circle_route import decide_equally_spaced
@@ -149,6 +150,8 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     (`decide_universal`)."""
     if claim.property == "initial-rate":
         return decide_initial_rate(claim, ctx)
+    if claim.property == beta_orders.PROPERTY:
+        return _decide_order(claim, ctx)
     at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
         return at_start
@@ -156,6 +159,19 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     if enclosed.refuted is not None:
         return enclosed.refuted
     return enclosed.annotate(_decide_from_start(claim, ctx))
+
+
+def _decide_order(claim: DynamicsClaim, ctx: Context) -> Outcome:
+    """An order in beta (`beta_orders`): on the equiangular reduction exactly; elsewhere, or when that route does not
+    decide, by the float route over a grid of beta (at most CONFIRMED), the exact route's details joined."""
+    exact = beta_orders.decide_exactly(claim, ctx)
+    if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
+        return exact
+    numeric = _decide_numerically(claim, ctx)
+    if exact is None:
+        return numeric
+    notes = "; ".join(note for note in (exact.notes, numeric.notes) if note)
+    return dataclasses.replace(numeric, notes=notes, details=numeric.details | {"exact_route": exact.details})
 
 
 def _decide_from_start(claim: DynamicsClaim, ctx: Context) -> Outcome:
@@ -201,9 +217,16 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
         count = 1
     elif searched is not None:  # the search over every state of the family is the evidence; runs add states
         count = options.get("samples", SEARCHED_STARTS[ctx.profile])
+    elif claim.property == beta_orders.PROPERTY:  # each start is a whole grid of runs
+        count = options.get("samples", beta_orders.STARTS[ctx.profile])
     else:
         count = options.get("samples", starts_for_confidence(confidence, fraction))
     method = f"{claim.property} of {claim.quantity} along {{}} integrated trajectories ({options['tokens']} tokens)"
+    if claim.property == beta_orders.PROPERTY:
+        betas = ", ".join(f"{b:.4g}" for b in beta_orders.grid(options["beta"], ctx.profile))
+        method = method.replace("{}", "{} starts' grids of", 1) + (
+            f": floats, the exponent of Q/g in beta fitted over beta = {betas} with its error"
+        )
     starts: list[Start] = []
     for k in range(count):
         ctx.check_budget()
@@ -393,6 +416,8 @@ def _target(claim: DynamicsClaim) -> float | None:
         return None
     if claim.property == "decays-like":
         return 1.0
+    if claim.property == beta_orders.PROPERTY:  # the exponent of Q/g in beta (`beta_orders.exponent`)
+        return 0.0
     return float(ball(claim.target, {}, 128).mid())
 
 
