@@ -49,9 +49,10 @@ def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Repor
     return decide(load_all().select(only), "verifying", subject="paper", **options)
 
 
-def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
-    """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none;
-    the data files text names are read from inside the working folder)."""
+def check(claims: str | Path, only: str | None = None, **options: Unpack[DecisionOptions]) -> Report:
+    """Decide the claims of a claims file (those whose id matches the glob(s) `only`, comma-separated; all when
+    None): a path, or the TOML text itself (text has a newline, a path has none; the data files text names are read
+    from inside the working folder)."""
     from headflow.certificates.claims.loader import load_claims, parse_claims
     from headflow.checks.claimsfile.register import register_claims
 
@@ -59,7 +60,7 @@ def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
         raise InputError("claims", claims, "must be a claims file's path or its TOML text")
     is_text = isinstance(claims, str) and "\n" in claims
     loaded = parse_claims(claims, base=Path.cwd()) if is_text else load_claims(claims)
-    return decide(register_claims(loaded).claims(), "checking", subject="claims file", **options)
+    return decide(register_claims(loaded).select(only), "checking", subject="claims file", **options)
 
 
 def decide(
