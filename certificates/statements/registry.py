@@ -18,6 +18,9 @@ Kinds of obligation:
 - a `PointObligation` may carry a `lemma`: a fact about the regime that the decider derives with SymPy and the
   kernel does not re-check (the sentence the kernel prints says so): the equiangular reduction and the
   concavity of the exit function for C8.invariance and its exit gap;
+- an `SmtObligation` may prove only a lemma of its claim (T22.superadditivity.reading-b: phi'' > 0 above lambda_c;
+  T25's readings c, e (softmax) and c, d (relu): bounds on speeds and times): its sentence says what it proves
+  and names the step check-cert does NOT re-check (strict Jensen, a comparison of times, a closed-form time);
 - convexity: T22 reading-b for one n and beta lambda <= 40 (claim CONVEXITY_CLAIM), a chain of one
   point witness and two covers, with phi and the factor K of phi'' = K g, which the kernel checks by exact algebra.
 """
