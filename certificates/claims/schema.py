@@ -52,7 +52,17 @@ from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from headflow.certificates.masks import NAMED as NAMED_MASKS
 from headflow.certificates.masks import Mask, mask_of
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
-from headflow.certificates.quantity_uses import INTEGER_PARAMETERS, OF_TRAJECTORY, PARAMETER, UNCLAIMED, fields_of
+from headflow.certificates.quantity_uses import (
+    INTEGER_PARAMETERS,
+    OF_TRAJECTORY,
+    PARAMETER,
+    RESCALED,
+    RESCALED_ATTENTION,
+    RESCALED_GEOMETRY,
+    RESCALED_PROPERTIES,
+    UNCLAIMED,
+    fields_of,
+)
 from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
@@ -509,6 +519,8 @@ def _dynamics(
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
         "beta": _number(raw, "beta", positive=False),
     }
+    if quantity in RESCALED:
+        _rescaled(raw, quantity, prop, options)
     if options["beta"] == 0 and quantity in ENERGY_QUANTITIES:
         raise InputError("beta", raw["beta"], "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
     if "mask" in raw:
@@ -568,6 +580,29 @@ def _dynamics(
     return DynamicsClaim(
         **header, statement=statement, quantity=quantity, property=prop, options=options, target=target, exists=exists
     )
+
+
+def _rescaled(raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any]) -> None:
+    """InputError unless a quantity of the rescaled tokens z_i = exp(-t V) x_i is claimed where they mean something:
+    the flat softmax dynamics (whose rows of weights sum to 1, so that x_i' = V x_i + ..., V = sum_h W_h), with a
+    property read off the trajectory's records and their times, of every start."""
+    why = "the rescaled tokens exp(-t V) x_i undo the flat softmax dynamics' growth x_i' = V x_i + ... (V = sum_h W_h)"
+    if options["geometry"] != RESCALED_GEOMETRY:
+        where = {"sphere": "on the sphere the tokens stay unit vectors"}.get(
+            options["geometry"],
+            f"geometry = {options['geometry']} is a normalization scheme, whose tokens do not grow like exp(t V)",
+        )
+        raise InputError("geometry", options["geometry"], f'{quantity}: {why}; {where}: use geometry = "flat"')
+    if options["attention"] != RESCALED_ATTENTION:
+        raise InputError(
+            "attention",
+            options["attention"],
+            f'{quantity}: {why}, which needs weights that sum to 1 over j: use attention = "softmax"',
+        )
+    if prop not in RESCALED_PROPERTIES:
+        raise InputError("property", prop, f"{quantity} is decided as {', '.join(RESCALED_PROPERTIES)}")
+    if raw.get("exists", False) is True:
+        raise InputError("exists", True, f"{quantity} is claimed of every start (exists = false)")
 
 
 def _order_in_beta(raw: dict[str, Any], quantity: str, options: dict[str, Any], known: dict[str, sp.Expr]) -> sp.Expr:

@@ -39,7 +39,7 @@ import numpy as np
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.errors import InputError
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
-from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
+from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RESCALED
 from headflow.checks.claimsfile import beta_orders, rate_shapes
 from headflow.checks.evidence.clustering_rates import late_exponent
 from headflow.checks.evidence.fits import Estimate, decay_rate
@@ -50,6 +50,7 @@ from headflow.checks.model import families
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.observables import EVALUATORS
+from headflow.checks.model.rescaled import rescaled_speed
 
 HORIZON = {"sphere": 10.0, "flat": 1.0, "pre-ln": 10.0, "peri-ln": 10.0, "mix-ln": 10.0, "ngpt": 10.0}
 RECORDS = 201
@@ -124,14 +125,24 @@ def check_sizes(claim: DynamicsClaim) -> None:
         raise InputError(f"{where}: {exc.field}", exc.value, exc.reason) from None
 
 
-def quantity(name: str, cfg: Configuration, head: int | None, parameter: float | None = None) -> np.ndarray:
+def quantity(
+    name: str, cfg: Configuration, head: int | None, parameter: float | None = None, time: float | None = None
+) -> np.ndarray:
     """The quantity at one state, as an array (per head and token where it has them; `energy` of one
-    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius, merge_radius's k)."""
+    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius, merge_radius's k);
+    `time` the state's time on its trajectory, which a quantity of the rescaled tokens needs (`RESCALED`) and the
+    others ignore."""
     per_head = MODEL_QUANTITIES[name].per_head
     if per_head is not None and head is not None:
         return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
     evaluator = EVALUATORS[name]
-    value = np.asarray(evaluator(cfg) if parameter is None else evaluator(cfg, parameter), dtype=float)
+    arguments = () if parameter is None else (parameter,)
+    if name in RESCALED:
+        if time is None:
+            raise InputError("time", None, f"{name} is a quantity of a state and its time t: a record without t")
+        value = np.asarray(evaluator(cfg, *arguments, time=time), dtype=float)
+    else:
+        value = np.asarray(evaluator(cfg, *arguments), dtype=float)
     return value[head] if head is not None and value.ndim >= 1 else value
 
 
@@ -158,7 +169,11 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
         assert target is not None
         value = parameter(claim)
         limit = settle(
-            cfg, lambda s: quantity(claim.quantity, s, options.get("head"), value), horizon, EXTENSIONS[profile]
+            cfg,
+            lambda s, t=None: quantity(claim.quantity, s, options.get("head"), value, t),
+            horizon,
+            EXTENSIONS[profile],
+            timed=rescaled_speed if claim.quantity in RESCALED else None,
         )
         measured = limit.record(target)
         scale = max(1.0, abs(target))
@@ -382,9 +397,9 @@ def _records(
     records up to the last finite value, with (that record's time, the time reached)."""
     blown = traj.status == "step size underflow"
     states, values = [cfg.moved_to(X) for X in traj.states], []
-    for state in states:
+    for state, time in zip(states, traj.times, strict=True):
         try:
-            value = quantity(claim.quantity, state, claim.options.get("head"), parameter(claim))
+            value = quantity(claim.quantity, state, claim.options.get("head"), parameter(claim), float(time))
         except InputError:
             if not blown:
                 raise

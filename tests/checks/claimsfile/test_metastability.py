@@ -65,6 +65,10 @@ def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
         "merge-time.equiangular.grows-like-beta": Verdict.REFUTED,
         "clustering-time.equiangular.log-o-of-sqrt-beta": Verdict.REFUTED,
         "merge-time.two-groups.log-last-grows-like-beta": Verdict.INCONCLUSIVE,
+        "rescaled.polytope.given.tends-to-a-tenth": Verdict.INCONCLUSIVE,
+        "rescaled.polytope.given.at-least-a-hundredth": Verdict.REFUTED,
+        "rescaled.vertices.given.one": Verdict.INCONCLUSIVE,
+        "rescaled.vertices.given.at-most-three": Verdict.REFUTED,
     }
     assert {i: verdicts[i] for i in expected} == expected
     assert all(v is Verdict.CONFIRMED for i, v in verdicts.items() if i not in expected), verdicts
@@ -72,6 +76,8 @@ def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
     assert witness["merge-time.two-groups.radius-quarter.second-after-half"]["value"] == "0"
     assert witness["closest-pair.two-groups.not-first"]["value"] == "1"
     assert witness["w2.given.at-most-three-fifths"]["verified_by"] == "ball"
+    assert witness["rescaled.vertices.given.at-most-three"]["value"] == "4"
+    assert witness["rescaled.polytope.given.at-least-a-hundredth"]["value"] == "0"
 
 
 @pytest.mark.parametrize("seed", range(3))
