@@ -93,7 +93,7 @@ from headflow.checks.integrator import IntegrationFailure
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.registry import Context
-from headflow.checks.verdicts import Outcome, Verdict
+from headflow.checks.verdicts import Outcome, Verdict, exact_else
 
 #: The confidence and failing fraction that fix the number of independent starts of a random family
 #: (`sampling.starts_for_confidence`: 29 starts in the quick profile, 90 in the thorough one).
@@ -164,14 +164,7 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def _decide_order(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """An order in beta (`beta_orders`): on the equiangular reduction exactly; elsewhere, or when that route does not
     decide, by the float route over a grid of beta (at most CONFIRMED), the exact route's details joined."""
-    exact = beta_orders.decide_exactly(claim, ctx)
-    if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
-        return exact
-    numeric = _decide_numerically(claim, ctx)
-    if exact is None:
-        return numeric
-    notes = "; ".join(note for note in (exact.notes, numeric.notes) if note)
-    return dataclasses.replace(numeric, notes=notes, details=numeric.details | {"exact_route": exact.details})
+    return exact_else(beta_orders.decide_exactly(claim, ctx), lambda: _decide_numerically(claim, ctx))
 
 
 def _decide_from_start(claim: DynamicsClaim, ctx: Context) -> Outcome:
@@ -194,14 +187,8 @@ def decide_universal(claim: DynamicsClaim, ctx: Context) -> Outcome:
     if witnessed is not None:
         return witnessed
     exact = next((outcome for _, route in EXACT_ROUTES if (outcome := route(claim, ctx)) is not None), None)
-    if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
-        return exact
-    invariance = claim.property in REGION_PROPERTIES
-    numeric = decide_invariance(claim, ctx) if invariance else _decide_numerically(claim, ctx)
-    if exact is None:
-        return numeric
-    notes = "; ".join(note for note in (exact.notes, numeric.notes) if note)
-    return dataclasses.replace(numeric, notes=notes, details=numeric.details | {"exact_route": exact.details})
+    numeric = decide_invariance if claim.property in REGION_PROPERTIES else _decide_numerically
+    return exact_else(exact, lambda: numeric(claim, ctx))
 
 
 def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
