@@ -59,6 +59,8 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
         ModelQuantity("merge_time"),
         ModelQuantity("closest_pair_merges_first"),
         ModelQuantity("w2_to_dirac"),
+        ModelQuantity("rescaled_boundary_distance", ("token",)),
+        ModelQuantity("rescaled_cluster_count"),
         ModelQuantity("token_norm", ("token",), rate="token_norm_rate"),
         ModelQuantity("token_norm_rate", ("token",), term="norm_rate_i"),
         ModelQuantity("order_parameter", rate="order_parameter_rate", term="R"),

@@ -29,6 +29,7 @@ PARAMETER = {
     "merge_radius": "k",
     "merge_time": "radius",
     "closest_pair_merges_first": "radius",
+    "rescaled_cluster_count": "radius",
 }
 #: The parameters that are integers (k from 1 to n - 1: the k-th merge of n tokens); the others are positive numbers.
 INTEGER_PARAMETERS = frozenset({"k"})
@@ -42,6 +43,15 @@ FIRST_TIME_OF = {"clustering_time": "cluster_gap", "merge_time": "merge_radius"}
 #: The quantities that are one number per trajectory: the first times, and whether the first pair of tokens to come
 #: within `radius` is the pair closest at t = 0 (1 or 0).
 OF_TRAJECTORY = frozenset({*FIRST_TIME_OF, "closest_pair_merges_first"})
+
+#: The quantities of the rescaled tokens z_i(t) = exp(-t V) x_i(t), V = sum_h W_h (`checks.model.rescaled`): their value
+#: at a state depends on its time t too (the evaluators take it, the records of a trajectory carry it). They undo
+#: the flat softmax dynamics' growth x_i' = V x_i + ..., so they mean nothing in another geometry or attention kind.
+RESCALED = frozenset({"rescaled_boundary_distance", "rescaled_cluster_count"})
+#: Where the rescaled tokens are defined, and the properties a dynamics claim may state of them (those read off
+#: records with their times: no search over states, which carry no time).
+RESCALED_GEOMETRY, RESCALED_ATTENTION = "flat", "softmax"
+RESCALED_PROPERTIES = ("tends-to", "at-most", "at-least", "decays-at-rate")
 
 STATE_QUANTITIES = tuple(name for name in MODEL_QUANTITIES if name not in OF_TRAJECTORY)
 """The quantities with a value at each state (the others are read off a whole trajectory)."""

@@ -25,7 +25,7 @@ from headflow.checks import coq_files, rechecks
 from headflow.checks.choices import DEFAULT_CERTIFICATES, PROFILES
 from headflow.checks.coq_files import write_coq_files
 from headflow.checks.input_bounds import check_seed, check_timeout
-from headflow.checks.progress import progress_bar
+from headflow.checks.progress import claims_progress
 from headflow.checks.registry import Claim, Context, load_all
 from headflow.checks.reports.document import Subject
 from headflow.checks.reports.report import Report
@@ -49,9 +49,10 @@ def verify(only: str | None = None, **options: Unpack[DecisionOptions]) -> Repor
     return decide(load_all().select(only), "verifying", subject="paper", **options)
 
 
-def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
-    """Decide the claims of a claims file: a path, or the TOML text itself (text has a newline, a path has none;
-    the data files text names are read from inside the working folder)."""
+def check(claims: str | Path, only: str | None = None, **options: Unpack[DecisionOptions]) -> Report:
+    """Decide the claims of a claims file (those whose id matches the glob(s) `only`, comma-separated; all when
+    None): a path, or the TOML text itself (text has a newline, a path has none; the data files text names are read
+    from inside the working folder)."""
     from headflow.certificates.claims.loader import load_claims, parse_claims
     from headflow.checks.claimsfile.register import register_claims
 
@@ -59,7 +60,7 @@ def check(claims: str | Path, **options: Unpack[DecisionOptions]) -> Report:
         raise InputError("claims", claims, "must be a claims file's path or its TOML text")
     is_text = isinstance(claims, str) and "\n" in claims
     loaded = parse_claims(claims, base=Path.cwd()) if is_text else load_claims(claims)
-    return decide(register_claims(loaded).claims(), "checking", subject="claims file", **options)
+    return decide(register_claims(loaded).select(only), "checking", subject="claims file", **options)
 
 
 def decide(
@@ -78,7 +79,8 @@ def decide(
 
     `subject` says whether they are the paper's claims or a claims file's (`headflow.checks.reports.document.Subject`).
 
-    The bar is drawn on stderr when it is a terminal and `progress` is true. Certificate files go to
+    The bar is drawn on stderr when it is a terminal and `progress` is true (`progress.claims_progress`: which claim
+    runs, k of N, and within a long claim its counted budget); nothing is drawn on a pipe. Certificate files go to
     the folder `certificates`; the options are checked before any claim is decided. With `recheck` every
     certificate is then re-checked by check-cert (`headflow.checks.rechecks`), with `coq` also by coqc, and each verdict
     lists the checkers that accepted its certificates.
@@ -87,9 +89,9 @@ def decide(
     if coq and coq_files.run.coqc() is None:
         raise InputError("--coq", "coqc", "Coq is not installed (apt-get install coq libcoq-interval)")
     deadline = None if timeout is None else time.monotonic() + timeout
-    base = Context(profile, seed, Path(certificates), deadline)
-    with progress_bar(label, len(claims), enabled=progress) as advance:
-        results = run_claims(claims, base, on_result=lambda r: advance(r.claim.id))
+    with claims_progress(label, len(claims), enabled=progress) as bar:
+        base = Context(profile, seed, Path(certificates), deadline, progress=bar.budget)
+        results = run_claims(claims, base, on_result=lambda _: bar.done(), on_start=lambda claim: bar.begin(claim.id))
     write_coq_files([path for r in results for path in r.certificates])
     if recheck or coq:
         for r in results:

@@ -2,11 +2,12 @@
 
 `headflow verify` writes the Coq file of each certificate from the kernel's check of it
 (`headflow.checks.coq_files.write_coq_files`), and a procedure that re-checks its own certificate before it reports
-(T19's SMT certificates: `headflow.checks.theorems.t19_threshold.with_certificate`) ran the same check, z3 and cvc5
-included, a second time on the same file: both read it from here. The key is the file's path and the sha256 of its
-bytes, so a file changed in between is checked again. The check is a function of those bytes (a solver out of its time
-limit aside: a rejection for it is kept like any other, as one check's answer). Only the default solver limit is
-remembered; `headflow check-cert` and `--recheck` run their own checks (`headflow.checks.rechecks`).
+(SMT certificates of registry claims: `headflow.checks.evidence.smt_certificates.with_certificate`) ran the same
+check, z3 and cvc5 included, a second time on the same file: both read it from here. The key is the file's path
+and the sha256 of its bytes, so a file changed in between is checked again. The check is a function of those bytes
+(a solver out of its time limit aside: a rejection for it is kept like any other, as one check's answer). Only the
+default solver limit is remembered; `headflow check-cert` and `--recheck` run their own checks
+(`headflow.checks.rechecks`).
 """
 
 from __future__ import annotations

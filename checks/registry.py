@@ -55,6 +55,8 @@ class Context:
     certificate_dir: Path | None = None
     deadline: float | None = None
     claim_id: str = ""
+    #: Where a long procedure reports its counted budget (`report`): the progress display's, or None (no display).
+    progress: Callable[[str, int, int], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
@@ -75,6 +77,12 @@ class Context:
 
     def seconds_left(self) -> float:
         return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+
+    def report(self, unit: str, done: int, total: int) -> None:
+        """Tell the progress display that `done` of the `total` counted `unit`s (starts, points) are spent; display
+        only: nothing decided depends on it."""
+        if self.progress is not None:
+            self.progress(unit, done, total)
 
     def check_budget(self) -> None:
         """Raise BudgetExceeded once the deadline has passed (procedures call this in loops)."""

@@ -47,7 +47,7 @@ def run_claim(claim: Claim, base: Context, budget_seconds: float | None = None) 
         if budget_seconds is not None:
             own = time.monotonic() + budget_seconds
             deadline = own if deadline is None else min(deadline, own)
-        ctx = Context(base.profile, base.seed, base.certificate_dir, deadline, claim.id)
+        ctx = Context(base.profile, base.seed, base.certificate_dir, deadline, claim.id, base.progress)
         if ctx.seconds_left() <= 0:
             outcomes.append((name, Outcome(Verdict.INCONCLUSIVE, name, notes=f"budget: {TIMED_OUT}")))
             continue
@@ -76,10 +76,13 @@ def run_claims(
     base: Context,
     on_result: Callable[[ClaimResult], None] | None = None,
     budget_seconds: float | None = None,
+    on_start: Callable[[Claim], None] | None = None,
 ) -> list[ClaimResult]:
-    """Decide each claim in order, calling `on_result` after each (for progress display)."""
+    """Decide each claim in order, calling `on_start` before and `on_result` after each (for progress display)."""
     results = []
     for claim in claims:
+        if on_start is not None:
+            on_start(claim)
         result = run_claim(claim, base, budget_seconds)
         results.append(result)
         if on_result is not None:

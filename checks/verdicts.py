@@ -7,7 +7,9 @@ a witness that says how it was verified rigorously. A procedure cannot skip them
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,3 +110,15 @@ def derived(derivation: Derivation, method: str, details: dict[str, Any] | None 
         notes="symbolic derivation did not close: " + "; ".join(derivation.failures),
         details=details or {},
     )
+
+
+def exact_else(exact: Outcome | None, fallback: Callable[[], Outcome]) -> Outcome:
+    """An exact route's outcome where it decides; otherwise the fallback's (floats, at most CONFIRMED), with the exact
+    route's notes and details joined to it when that route ran without deciding, so the report says why it did not."""
+    if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
+        return exact
+    numeric = fallback()
+    if exact is None:
+        return numeric
+    notes = "; ".join(note for note in (exact.notes, numeric.notes) if note)
+    return dataclasses.replace(numeric, notes=notes, details=(numeric.details or {}) | {"exact_route": exact.details})

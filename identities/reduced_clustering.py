@@ -158,8 +158,9 @@ def relu_large_n_limit(derivation: Derivation) -> sp.Expr:
     return limit
 
 
-def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
-    """(lower bound from rho0 = 0, upper bound from any rho0 in [0, rho1)) of T under the softmax reduction."""
+def _softmax_integrand(derivation: Derivation) -> sp.Expr:
+    """The steps both softmax brackets rest on: 1/R = (exp(beta lambda (1 - rho)) + n - 1) Q(rho) and A' = Q; returns
+    the antiderivative A of Q."""
     rate = lc.softmax_reduction(derivation)
     derivation.sign("R > 0 for 0 < rho < 1 and n > 1", on_unit_interval(rate), ">0", FACTS, r"R(\rho) > 0")
     time_integral_note(derivation)
@@ -176,11 +177,17 @@ def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
     )
     derivation.sign(
         "exp(beta lambda (1 - rho)) decreases in rho, so on [rho0, rho1] it lies in [exp(beta lambda (1 - rho1)), "
-        "exp(beta lambda)]",
+        "exp(beta lambda (1 - rho0))]",
         sp.diff(sp.exp(beta * lam * (1 - rho)), rho),
         "<0",
         FACTS,
     )
+    return antiderivative
+
+
+def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
+    """(lower bound from rho0 = 0, upper bound from any rho0 in [0, rho1)) of T under the softmax reduction."""
+    antiderivative = _softmax_integrand(derivation)
     derivation.note(
         "cited: an integral of Q > 0 times a factor between two constants lies between the constants times int Q; "
         "and int_{rho0}^{rho1} Q <= A(rho1) - A(0) for rho0 >= 0",
@@ -189,6 +196,27 @@ def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
     )
     at_target = antiderivative.subs(rho, rho1)
     return (n - 1 + sp.exp(beta * lam * (1 - rho1))) * at_target, (n - 1 + sp.exp(beta * lam)) * at_target
+
+
+def softmax_time_from(derivation: Derivation, start_value: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """(a, b, DA) with a DA <= T <= b DA for the time T from rho0 = `start_value` in (-1/(n-1), rho1) to rho1 under
+    the softmax reduction (beta > 0), DA = A(rho1) - A(rho0) > 0, a = exp(beta lambda (1 - rho1)) and
+    b = n exp(beta lambda (1 - rho0)): products, for the growth comparisons (the factor exp(beta lambda (1 - rho)) +
+    n - 1 of 1/R lies between a and b on [rho0, rho1], since 1 <= exp(beta lambda (1 - rho0)))."""
+    antiderivative = _softmax_integrand(derivation)
+    derivation.sign("beta lambda (1 - rho0) > 0 for rho0 < 1", (beta * lam * (1 - rho)).subs(rho, 1 - r), ">0", FACTS)
+    derivation.cite(
+        "exp(x) >= 1 for x >= 0",
+        "exp(beta lambda (1 - rho0)) >= 1, so n - 1 + exp(beta lambda (1 - rho)) <= n exp(beta lambda (1 - rho0))",
+        "n - 1 <= (n - 1) exp(beta lambda (1 - rho0)) and exp(beta lambda (1 - rho)) <= exp(beta lambda (1 - rho0))",
+    )
+    derivation.note(
+        "cited: Q > 0 on (-1/(n-1), 1) and an integral of Q times a factor between two constants lies between the "
+        "constants times int Q = A(rho1) - A(rho0)",
+        r"e^{\beta\lambda(1-\rho_1)}\,\Delta A \le T \le n\,e^{\beta\lambda(1-\rho_0)}\,\Delta A",
+    )
+    gained = antiderivative.subs(rho, rho1) - antiderivative.subs(rho, start_value)
+    return sp.exp(beta * lam * (1 - rho1)), n * sp.exp(beta * lam * (1 - start_value)), gained
 
 
 def softmax_upper_bound(derivation: Derivation) -> sp.Expr:

@@ -35,6 +35,7 @@ from headflow.certificates.quantity_uses import (
     OF_TRAJECTORY,
     PARAMETER,
     RECORDED_AS,
+    RESCALED,
     STATE_QUANTITIES,
     UNCLAIMED,
     fields_of,
@@ -165,7 +166,7 @@ def test_every_model_quantity_has_a_float_evaluator_and_every_certified_one_a_ba
         "order_parameter",
         "order_parameter_rate",
     }
-    assert UNCLAIMED | set(RECORDED_AS) | set(PARAMETER) | OF_TRAJECTORY <= set(MODEL_QUANTITIES)
+    assert UNCLAIMED | set(RECORDED_AS) | set(PARAMETER) | OF_TRAJECTORY | RESCALED <= set(MODEL_QUANTITIES)
     for q in MODEL_QUANTITIES.values():
         for other in (q.rate, q.per_head, FIRST_TIME_OF.get(q.name)):
             assert other is None or other in STATE_QUANTITIES
@@ -187,9 +188,10 @@ def test_each_float_evaluator_has_the_shape_of_its_axes(name: str) -> None:
         families.random_sphere_tokens(4, d, rng), families.random_symmetric_heads(2, d, rng), beta=1.0
     )
     arguments = () if name not in PARAMETER else ({"k": 2}.get(PARAMETER[name], 0.5),)
+    at = {"time": 0.5} if name in RESCALED else {}  # a quantity of the state and its time
     shapes = {(): (), ("head",): (2,), ("token",): (4,), ("head", "token", "token"): (2, 4, 4)}
     assert (
-        np.shape(EVALUATORS[name](cfg, *arguments))
+        np.shape(EVALUATORS[name](cfg, *arguments, **at))
         == shape(name, cfg)
         == shapes.get(MODEL_QUANTITIES[name].axes, (2, 4))
     )

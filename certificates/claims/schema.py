@@ -52,7 +52,17 @@ from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
 from headflow.certificates.masks import NAMED as NAMED_MASKS
 from headflow.certificates.masks import Mask, mask_of
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
-from headflow.certificates.quantity_uses import INTEGER_PARAMETERS, OF_TRAJECTORY, PARAMETER, UNCLAIMED, fields_of
+from headflow.certificates.quantity_uses import (
+    INTEGER_PARAMETERS,
+    OF_TRAJECTORY,
+    PARAMETER,
+    RESCALED,
+    RESCALED_ATTENTION,
+    RESCALED_GEOMETRY,
+    RESCALED_PROPERTIES,
+    UNCLAIMED,
+    fields_of,
+)
 from headflow.certificates.vocabulary import MAX_DIMENSION, MAX_HEADS, MAX_TOKENS
 
 KINDS = ("identity", "constant", "inequality", "dynamics", "asymptotic", "model", "all", "equilibrium")
@@ -80,7 +90,9 @@ PROPERTIES = (
     "decays-exponentially",
     "initial-rate",
     "stays-non-negative",
+    "stays-at-least",
     "decays-like",
+    "grows-like",
 )
 #: The field holding the target of each property that has one (decays-exponentially: the rate r0 that some rate
 #: r > r0 beats, `headflow.checks.claimsfile.exponential_decay`).
@@ -89,13 +101,19 @@ TARGETS = {
     "decays-at-rate": "rate",
     "at-most": "bound",
     "at-least": "bound",
+    "stays-at-least": "bound",
     "does-not-tend-to": "limit",
     "decays-exponentially": "rate",
     "initial-rate": "derivative",
     "decays-like": "like",
+    "grows-like": "order",
 }
 #: The properties about t -> oo that a start of the family may be claimed to have (`exists = true`: some start).
 LIMIT_PROPERTIES = ("tends-to", "decays-at-rate", "does-not-tend-to", "decays-exponentially", "decays-like")
+#: beta as the variable of a `grows-like` order (an order in beta of a trajectory observable, as beta -> oo).
+BETA = sp.Symbol("beta", positive=True)
+#: What a `grows-like` order may be of: the quantity itself, or its logarithm (`of = "log"`).
+ORDER_OF = ("quantity", "log")
 #: The time t of a `decays-like` target (an expression of t: quantity(t)/like(t) -> C, 0 < C < oo, as t -> oo).
 TIME = sp.Symbol("t", positive=True)
 MAX_DIGITS = 1000
@@ -128,6 +146,9 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # kind -> (required, optional
             *DYNAMICS_MODEL_OPTIONS,
             "exists",
             "interaction",
+            "order",
+            "of",
+            "as",
         },
     ),
     "asymptotic": ({"quantity", "as"}, {"attention", "order", "limit", "over", "expr", "domain"}),
@@ -483,8 +504,10 @@ def _dynamics(
         return _quantified(raw, header, stated, base)
     quantity, prop = _choice(raw, "quantity", QUANTITIES), _choice(raw, "property", PROPERTIES)
     of_trajectory = quantity in OF_TRAJECTORY
-    if of_trajectory and prop not in ("at-most", "at-least"):
-        raise InputError("property", prop, f"{quantity} is one number per trajectory: use at-most or at-least")
+    if of_trajectory and prop not in ("at-most", "at-least", "grows-like"):
+        raise InputError(
+            "property", prop, f"{quantity} is one number per trajectory: use at-most, at-least or grows-like"
+        )
     if prop == "decays-exponentially" and quantity != "cluster_gap":
         raise InputError("property", prop, "decays-exponentially is decided for quantity = cluster_gap")
     options: dict[str, Any] = {
@@ -496,6 +519,8 @@ def _dynamics(
         "d": _integer(raw, "d", 1, MAX_DIMENSION),
         "beta": _number(raw, "beta", positive=False),
     }
+    if quantity in RESCALED:
+        _rescaled(raw, quantity, prop, options)
     if options["beta"] == 0 and quantity in ENERGY_QUANTITIES:
         raise InputError("beta", raw["beta"], "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
     if "mask" in raw:
@@ -539,16 +564,78 @@ def _dynamics(
             users = " or ".join(p for p, k in TARGETS.items() if k == key)
             raise InputError(key, raw[key], f"only used with property = {users}")
     target = None
+    for key in ("of", "as"):
+        if key in raw and prop != "grows-like":
+            raise InputError(key, raw[key], "only used with property = grows-like")
     if target_key is not None:
         if target_key not in raw:
             raise InputError(target_key, None, f"missing: property {prop} needs `{target_key}`")
         known = {key: _exact(options[key]) for key in ("n", "d", "H", "beta")}
-        target = _expression(raw, target_key, known | (values or {}) | _time(prop), heads)
+        if prop == "grows-like":
+            target = _order_in_beta(raw, quantity, options, known)
+        else:
+            target = _expression(raw, target_key, known | (values or {}) | _time(prop), heads)
     exists = _exists(raw, prop)
     statement = stated or _dynamics_statement(raw, quantity, prop, options, exists)
     return DynamicsClaim(
         **header, statement=statement, quantity=quantity, property=prop, options=options, target=target, exists=exists
     )
+
+
+def _rescaled(raw: dict[str, Any], quantity: str, prop: str, options: dict[str, Any]) -> None:
+    """InputError unless a quantity of the rescaled tokens z_i = exp(-t V) x_i is claimed where they mean something:
+    the flat softmax dynamics (whose rows of weights sum to 1, so that x_i' = V x_i + ..., V = sum_h W_h), with a
+    property read off the trajectory's records and their times, of every start."""
+    why = "the rescaled tokens exp(-t V) x_i undo the flat softmax dynamics' growth x_i' = V x_i + ... (V = sum_h W_h)"
+    if options["geometry"] != RESCALED_GEOMETRY:
+        where = {"sphere": "on the sphere the tokens stay unit vectors"}.get(
+            options["geometry"],
+            f"geometry = {options['geometry']} is a normalization scheme, whose tokens do not grow like exp(t V)",
+        )
+        raise InputError("geometry", options["geometry"], f'{quantity}: {why}; {where}: use geometry = "flat"')
+    if options["attention"] != RESCALED_ATTENTION:
+        raise InputError(
+            "attention",
+            options["attention"],
+            f'{quantity}: {why}, which needs weights that sum to 1 over j: use attention = "softmax"',
+        )
+    if prop not in RESCALED_PROPERTIES:
+        raise InputError("property", prop, f"{quantity} is decided as {', '.join(RESCALED_PROPERTIES)}")
+    if raw.get("exists", False) is True:
+        raise InputError("exists", True, f"{quantity} is claimed of every start (exists = false)")
+
+
+def _order_in_beta(raw: dict[str, Any], quantity: str, options: dict[str, Any], known: dict[str, sp.Expr]) -> sp.Expr:
+    """The comparison function g(beta) of a `grows-like` claim, its relation (Theta, O, Omega, o, ~: the asymptotic
+    kind's `order` grammar, `orders.parse_order`, nothing executed) and what it is of (`of`: the quantity or its log)
+    put in the options; beta is the variable (`as`, if given, must say "beta -> oo"), and the file's `beta` > 0 is
+    the least beta the float route measures at. Only a quantity that is one number per trajectory, or one number
+    per state read at t = `time`, has an order in beta."""
+    if "as" in raw:
+        try:
+            parse_approach(raw["as"], ("beta",))
+        except ExpressionError as exc:
+            exc.field = "as"
+            raise
+    if quantity not in OF_TRAJECTORY and MODEL_QUANTITIES[quantity].axes:
+        raise InputError("quantity", quantity, "an order in beta is of one number: a quantity with no head or token")
+    if quantity == "closest_pair_merges_first":
+        raise InputError("quantity", quantity, "a 0/1 reading has no order of growth in beta")
+    if quantity not in OF_TRAJECTORY and "time" not in raw:
+        raise InputError("time", None, f"missing: an order in beta of {quantity} reads it at t = `time`")
+    if options["beta"] <= 0:
+        raise InputError("beta", raw["beta"], "the least beta of an order in beta must be positive")
+    options["of"] = _choice(raw, "of", ORDER_OF, "quantity")
+    try:
+        sizes = {key: known[key] for key in ("n", "d", "H")}
+        relation, reference, _ = parse_order(raw["order"], sizes | {"beta": BETA})
+    except ExpressionError as exc:
+        exc.field = "order"
+        raise
+    if not reference.free_symbols <= {BETA}:
+        raise InputError("order", raw["order"], "the comparison function is a formula of beta (and n, d, H)")
+    options["order"] = relation
+    return reference
 
 
 def _time(prop: str) -> dict[str, sp.Expr]:
@@ -596,8 +683,13 @@ def _dynamics_statement(
             f"decays like {raw.get('like')}: {quantity}(t) -> 0 and {quantity}(t) / ({raw.get('like')}) -> C with "
             "0 < C < oo as t -> oo"
         ),
+        "grows-like": _order_phrase(raw, of_trajectory),
         "stays-non-negative": (
             "stays non-negative: at every t >= 0 (every entry), on every trajectory where it is at t = 0"
+        ),
+        "stays-at-least": (
+            f"stays at least {raw.get('bound')}: at every t >= 0 (every entry), on every trajectory where it is at "
+            "t = 0"
         ),
         "initial-rate": (
             f"has the initial rate {raw.get('derivative')}: the right derivative d+/dt at t = 0 of every entry "
@@ -609,11 +701,21 @@ def _dynamics_statement(
     return f"{quantity} {phrase} ({words})."
 
 
+def _order_phrase(raw: dict[str, Any], of_trajectory: bool) -> str:
+    """The phrase of a `grows-like` claim: what is of which order in beta, and where it is read."""
+    of = "(its log) " if raw.get("of") == "log" else ""
+    read = "" if of_trajectory else f"(read at t = {raw.get('time')}) "
+    order = str(raw.get("order", "")).strip()
+    return f"{of}{read}is {order} as beta -> oo, from the family's start at each beta (least beta {raw.get('beta')})"
+
+
 def _quantified(raw: dict[str, Any], header: dict[str, Any], stated: str | None, base: Path | None) -> DynamicsClaim:
     """A dynamics claim over the points of its `[claim.domain]`: its other fields are validated at a verified
     point of the domain (an instance), its options hold the symbols, its target is read with them."""
     if raw.get("tokens") in ("given", "angles"):
         raise InputError("domain", raw["domain"], "given tokens fix n and d: a claim about them has no domain")
+    if raw.get("property") == "grows-like":
+        raise InputError("domain", raw["domain"], "an order in beta is about one family as beta -> oo: no domain")
     domains, order, symbols, unsettled = _domains(raw, "domain")
     found = quantified_fields(raw, symbols)
     check_domains(found, domains, raw.get("n") if "n" not in found else None)

@@ -36,7 +36,8 @@ from headflow.certificates.statements.dynamics import VALUE_HYPOTHESES, searched
 
 #: The geometries a model claim is about (the normalization schemes have no model claims).
 GEOMETRIES = ("sphere", "flat")
-#: The properties a pointwise statement implies (`stays-non-negative` is an invariant region: not one of them).
+#: The properties a pointwise statement implies (the invariant regions `stays-non-negative`, `stays-at-least`: from the
+#: statements of `region_claims`).
 PROPERTIES = ("non-decreasing", "non-negative")
 #: Head hypotheses read off exact head data (orthogonality only where the family states it: a scalar or one given
 #: head is trivially "orthogonal", which would send the model search to other heads than the family's).
@@ -49,6 +50,13 @@ SIZE_PARAMETERS = frozenset({"n", "d", "beta", "rho"})
 #: float search does not evaluate (a model claim about them stops on a KeyError in `float_terms` today).
 MODEL_CLAIM_TERMS = ("dE_dt", "dE_h_dt", "entropy_rate_h_i")
 SUFFIX = ".pointwise"
+#: The value term and rate term of each quantity an invariant region `stays-at-least c` is decided for through model
+#: claims (`region_claims`): the energies and the attention entropy.
+REGION_TERMS = {
+    "energy": ("E", "dE_dt"),
+    "head_energies": ("E_h", "dE_h_dt"),
+    "attention_entropy": ("entropy_h_i", "entropy_rate_h_i"),
+}
 
 
 def pointwise_term(claim: DynamicsClaim) -> Term | None:
@@ -64,7 +72,9 @@ def pointwise_term(claim: DynamicsClaim) -> Term | None:
     return scalar_term(make("name", (name,)))
 
 
-def pointwise_claim(claim: DynamicsClaim) -> ModelClaim | None:
+def pointwise_claim(
+    claim: DynamicsClaim, relation: Relation | None = None, given: tuple[Relation, ...] = (), suffix: str = SUFFIX
+) -> ModelClaim | None:
     """The model claim `term >= 0` at every configuration of the claim's model with its n, d, H and exact beta
     (beta < 0: every beta < 0), or None when the claim is not a closed claim of a property a pointwise statement
     implies in a model the model kind states."""
@@ -77,10 +87,12 @@ def pointwise_claim(claim: DynamicsClaim) -> ModelClaim | None:
     sizes = Sizes({k: options[k] for k in ("n", "d", "H")}, {k: options[k] for k in ("n", "d", "H")})
     if beta > 0:
         sizes = Sizes(sizes.low, sizes.high, (beta, beta, False, False))
-    return _built(claim, sizes, "negative" if beta < 0 else "positive")
+    return _built(claim, sizes, "negative" if beta < 0 else "positive", relation, given, suffix)
 
 
-def general_pointwise_claim(claim: DynamicsClaim) -> ModelClaim | None:
+def general_pointwise_claim(
+    claim: DynamicsClaim, relation: Relation | None = None, given: tuple[Relation, ...] = (), suffix: str = SUFFIX
+) -> ModelClaim | None:
     """The same statement for every n >= 2, d >= 1, beta of the claim's sign and the claim's own number of heads H:
     what implies a claim quantified over n, d, beta (beta's domain is positive) and the family's rho; None for other
     parameters. (H stays the claim's: softmax's energy is monotone for one head only.)"""
@@ -93,12 +105,60 @@ def general_pointwise_claim(claim: DynamicsClaim) -> ModelClaim | None:
     heads = claim.options["H"]
     if not isinstance(heads, int):
         return None
-    return _built(claim, Sizes({**LEAST, "H": heads}, {**dict.fromkeys(LEAST), "H": heads}), sign)
+    sizes = Sizes({**LEAST, "H": heads}, {**dict.fromkeys(LEAST), "H": heads})
+    return _built(claim, sizes, sign, relation, given, suffix)
 
 
-def _built(claim: DynamicsClaim, sizes: Sizes, beta_sign: str) -> ModelClaim | None:
+def region_claims(claim: DynamicsClaim, bound: Fraction | None) -> list[tuple[str, ModelClaim]]:
+    """The model claims each of which implies `stays-at-least c` (`stays-non-negative`: c = 0) of a quantity q with a
+    value term and a rate term (`REGION_TERMS`), with the route each proves it by (`checks.claimsfile.region_route`):
+
+    - `monotone`: dq/dt >= 0 at every configuration (every entry is then non-decreasing, hence stays >= its start);
+    - `bound`: q >= c at every configuration (c exact; the region is then every configuration);
+    - `boundary`: dq/dt > 0 wherever q = c (given `q >= c` and `q <= c`), for a q of no token axis (a given holds at
+      every token, which states the boundary of a per-token region wrongly). Strict: the first-exit argument needs no
+      constraint qualification. c exact.
+
+    The claim's n, d, H and exact beta, or for a quantified claim (`bound` None unless it is a number) every n, d and
+    beta of its sign at its H; the monotone statement only when c depends on the parameters."""
+    terms = region_terms(claim)
+    if terms is None:
+        return []
+    value, rate = (scalar_term(make("name", (name,))) for name in terms)
+    zero = make("num", (Fraction(0),))
+    build = general_pointwise_claim if claim.parameters else pointwise_claim
+    rows: list[tuple[str, Relation, tuple[Relation, ...]]] = [
+        ("monotone", Relation(rate, ">=", zero, f"{term_text(rate)} >= 0"), ())
+    ]
+    if bound is not None:
+        c = make("num", (bound,))
+        rows.append(("bound", Relation(value, ">=", c, f"{term_text(value)} >= {term_text(c)}"), ()))
+        if "i" not in value.free:
+            at = tuple(Relation(value, op, c, f"{term_text(value)} {op} {term_text(c)}") for op in (">=", "<="))
+            rows.append(("boundary", Relation(rate, ">", zero, f"{term_text(rate)} > 0"), at))
+    built = [(route, build(claim, relation, given, f".{route}")) for route, relation, given in rows]
+    return [(route, model) for route, model in built if model is not None]
+
+
+def region_terms(claim: DynamicsClaim) -> tuple[str, str] | None:
+    """The value term and rate term of the claim's quantity (one head's with `head`), None when it has no pair the
+    model kind decides."""
+    name = claim.quantity
+    if claim.options.get("head") is not None and MODEL_QUANTITIES[name].per_head is not None:
+        name = MODEL_QUANTITIES[name].per_head
+    return REGION_TERMS.get(name)
+
+
+def _built(
+    claim: DynamicsClaim,
+    sizes: Sizes,
+    beta_sign: str,
+    relation: Relation | None = None,
+    given: tuple[Relation, ...] = (),
+    suffix: str = SUFFIX,
+) -> ModelClaim | None:
     options = claim.options
-    term = pointwise_term(claim)
+    term = pointwise_term(claim) if relation is None else relation.lhs
     hypotheses = _hypotheses(options)
     if term is None or hypotheses is None or options["geometry"] not in GEOMETRIES:
         return None
@@ -108,7 +168,8 @@ def _built(claim: DynamicsClaim, sizes: Sizes, beta_sign: str) -> ModelClaim | N
     word, rows = _mask(options, sizes)
     if word is None:
         return None
-    relation = Relation(term, ">=", make("num", (Fraction(0),)), f"{term_text(term)} >= 0")
+    if relation is None:
+        relation = Relation(term, ">=", make("num", (Fraction(0),)), f"{term_text(term)} >= 0")
     fields: dict[str, Any] = {
         "beta_sign": beta_sign,
         "mask": word,
@@ -117,13 +178,13 @@ def _built(claim: DynamicsClaim, sizes: Sizes, beta_sign: str) -> ModelClaim | N
         "geometry": options["geometry"],
         "hypotheses": hypotheses,
         "relation": relation,
-        "given": (),
+        "given": given,
         "exists": False,
         "sizes": sizes,
         "interaction": interaction,
         "mask_rows": rows,
     }
-    model_id = claim.id[: 100 - len(SUFFIX)] + SUFFIX
+    model_id = claim.id[: 100 - len(suffix)] + suffix
     raw = _raw(model_id, fields)
     header = {"id": model_id, "kind": "model", "title": model_id, "line": claim.line, "raw": raw}
     return ModelClaim(**header, statement=model_statement(fields), **fields)
@@ -193,6 +254,8 @@ def _raw(model_id: str, fields: dict[str, Any]) -> dict[str, Any]:
         "geometry": fields["geometry"],
         "assume": [name for name in fields["hypotheses"] if name != "unit-tokens"],
     }
+    if fields["given"]:
+        raw["given"] = [condition.text for condition in fields["given"]]
     domain = {k: sizes.low[k] for k in ("n", "d", "H") if sizes.high[k] == sizes.low[k]}
     low, high, _, _ = sizes.beta
     if low is not None and low == high:

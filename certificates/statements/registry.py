@@ -18,6 +18,9 @@ Kinds of obligation:
 - a `PointObligation` may carry a `lemma`: a fact about the regime that the decider derives with SymPy and the
   kernel does not re-check (the sentence the kernel prints says so): the equiangular reduction and the
   concavity of the exit function for C8.invariance and its exit gap;
+- an `SmtObligation` may prove only a lemma of its claim (T22.superadditivity.reading-b: phi'' > 0 above lambda_c;
+  T25's readings c, e (softmax) and c, d (relu): bounds on speeds and times): its sentence says what it proves
+  and names the step check-cert does NOT re-check (strict Jensen, a comparison of times, a closed-form time);
 - convexity: T22 reading-b for one n and beta lambda <= 40 (claim CONVEXITY_CLAIM), a chain of one
   point witness and two covers, with phi and the factor K of phi'' = K g, which the kernel checks by exact algebra.
 """
@@ -363,6 +366,164 @@ def lambert_w_statements() -> tuple[SmtStatement, ...]:
     )
 
 
+@functools.cache
+def convex_regime_statements() -> tuple[SmtStatement, ...]:
+    """T22.superadditivity.reading-b's lemma: phi'' > 0 above lambda_c (T19.lambert-w's statements on lambda_c)."""
+    return tuple(s for s in lambert_w_statements() if s.name.startswith("lambda-c-") and s.name != "lambda-c-above-two")
+
+
+#: Real constants of T25's statements: the target correlation, a correlation on the way, a time, a speed, its
+#: per-rho factor, a constant of the bound, and logarithms (L_d = ln d, L_r = ln rho1, L = ln(rho1 sqrt d)).
+rho_1, rho_r, T_s, v_s, k_s, C_s, phi_s = sp.symbols("rho_1 rho T v k C phi", real=True)
+L_d, L_r, L_s = sp.symbols("L_d L_r L", real=True)
+#: What T25's statements know of logarithms: true facts only, L = ln(rho1 sqrt d) = ln rho1 + (ln d)/2, and
+#: ln rho1 < 0 for rho1 in (0, 1).
+LOG_FACTS = (
+    "L_d stands for ln d, L_r for ln rho1 and L for ln(rho1 sqrt d), known only by the true facts L_r < 0 "
+    "(rho1 < 1) and L = L_r + L_d/2"
+)
+
+
+@functools.cache
+def softmax_frozen_statements() -> tuple[SmtStatement, ...]:
+    """T25.softmax-time.reading-c: the frozen-rate time rho1/phi(lambda) lies between two multiples of n."""
+    return (
+        SmtStatement(
+            "frozen-time-theta-n",
+            "for all real n >= 2, lambda > 0, beta > 0, rho1 in (0, 1): phi = phi(lambda) = 2 lambda/(E_u + n - 1) "
+            "(E_u = exp(beta lambda)) and T = rho1/phi = rho1 (exp(beta lambda) + n - 1)/(2 lambda) satisfy "
+            "rho1 n/(2 lambda) <= T <= rho1 exp(beta lambda) n/(2 lambda) and T > 0: Theta(n), with constants "
+            f"depending on lambda, beta, rho1 only; {EXP_FACTS}",
+            (n, lam, b, rho_1, E_u, phi_s, T_s),
+            (
+                n >= 2,
+                lam > 0,
+                b > 0,
+                rho_1 > 0,
+                rho_1 < 1,
+                E_u >= taylor_cut(b * lam),
+                sp.Eq(phi_s * (E_u + n - 1), 2 * lam),
+                sp.Eq(T_s * phi_s, rho_1),
+            ),
+            sp.And(rho_1 * n <= 2 * lam * T_s, 2 * lam * T_s <= rho_1 * E_u * n, T_s > 0),
+        ),
+    )
+
+
+@functools.cache
+def softmax_reduced_statements() -> tuple[SmtStatement, ...]:
+    """T25.softmax-time.reading-e's lemma: on [0, rho1] the exact reduced speed is at least rho1/(C n), in three
+    steps small enough for both solvers (cvc5 does not finish the one statement they make together)."""
+    speed = 2 * lam * (1 - rho_r) * (1 + (n - 1) * rho_r)
+    regime = (n >= 2, lam > 0, b > 0, rho_1 > 0, rho_1 < 1, rho_r >= 0, rho_r <= rho_1)
+    exp_facts = (
+        "E_u stands for exp(beta lambda), E_v for exp(beta lambda (1 - rho)) and E_d for exp(beta lambda rho), "
+        "known only by the true facts E_v > 0, E_d >= 1 (beta lambda rho >= 0), E_u >= 1 and E_u = E_v E_d"
+    )
+    return (
+        SmtStatement(
+            "reduced-exponential-below",
+            "for all real beta, lambda > 0 and rho in [0, rho1]: exp(beta lambda (1 - rho)) <= exp(beta lambda); "
+            + exp_facts,
+            (n, lam, b, rho_1, rho_r, E_u, E_v, E_d),
+            (*regime, E_v > 0, E_d >= 1, E_u >= 1, sp.Eq(E_u, E_v * E_d)),
+            E_v <= E_u,
+        ),
+        SmtStatement(
+            "reduced-speed-below",
+            "for all real n >= 2, lambda > 0, beta > 0, rho1 in (0, 1) and rho in [0, rho1]: the exact reduced speed "
+            "v = 2 lambda (1 - rho)(1 + (n-1) rho)/(E_v + n - 1), 0 < E_v <= E_u, E_u >= 1 (E_v = exp(beta lambda "
+            "(1 - rho)), E_u = exp(beta lambda), the previous statement), satisfies v E_u n >= 2 lambda (1 - rho1)",
+            (n, lam, b, rho_1, rho_r, E_u, E_v, v_s),
+            (*regime, E_v > 0, E_v <= E_u, E_u >= 1, sp.Eq(v_s * (E_v + n - 1), speed)),
+            v_s * E_u * n >= 2 * lam * (1 - rho_1),
+        ),
+        SmtStatement(
+            "reduced-speed-bound",
+            "for all real n >= 2, lambda > 0, rho1 in (0, 1), E_u >= 1 (exp(beta lambda)) and a speed v with "
+            "v E_u n >= 2 lambda (1 - rho1) (the previous statement): C = rho1 E_u/(2 lambda (1 - rho1)) > 0 and "
+            "v >= rho1/(C n)",
+            (n, lam, rho_1, E_u, v_s, C_s),
+            (
+                n >= 2,
+                lam > 0,
+                rho_1 > 0,
+                rho_1 < 1,
+                E_u >= 1,
+                v_s * E_u * n >= 2 * lam * (1 - rho_1),
+                sp.Eq(C_s * 2 * lam * (1 - rho_1), rho_1 * E_u),
+            ),
+            sp.And(C_s > 0, v_s * C_s * n >= rho_1),
+        ),
+    )
+
+
+@functools.cache
+def relu_linear_statements() -> tuple[SmtStatement, ...]:
+    """T25.relu-time.reading-c: the first-order time n ln(rho1 sqrt d)/(2 lambda^2 beta) is Theta(n ln d)."""
+    return (
+        SmtStatement(
+            "linear-time-theta-n-log-d",
+            "for all real n >= 2, lambda > 0, beta > 0, rho1 in (0, 1) and d with ln d >= 4 ln(1/rho1) "
+            "(d >= rho1^(-4)): T = n ln(rho1 sqrt d)/(2 lambda^2 beta) satisfies n ln d/(8 lambda^2 beta) <= T <= "
+            f"n ln d/(4 lambda^2 beta); and T > 0 whenever d > rho1^(-2) (L > 0); {LOG_FACTS}",
+            (n, lam, b, L_d, L_r, L_s, T_s),
+            (n >= 2, lam > 0, b > 0, L_r < 0, sp.Eq(L_s, L_r + L_d / 2), sp.Eq(T_s * 2 * lam**2 * b, n * L_s)),
+            sp.And(
+                sp.Implies(L_d >= -4 * L_r, sp.And(n * L_d <= 8 * lam**2 * b * T_s, 4 * lam**2 * b * T_s <= n * L_d)),
+                sp.Implies(L_s > 0, T_s > 0),
+            ),
+        ),
+    )
+
+
+@functools.cache
+def relu_reduced_statements() -> tuple[SmtStatement, ...]:
+    """T25.relu-time.reading-d's lemma: on [rho0, rho1] the exact relu speed is at least k rho/n, and
+    n ln(rho1/rho0)/k <= C n ln d with C depending on lambda, beta, rho1 only."""
+    return (
+        SmtStatement(
+            "relu-speed-bound",
+            "for all real n >= 2, lambda > 0, beta > 0, rho1 in (0, 1) and rho in (0, rho1]: the exact relu speed "
+            "v = 2 lambda^2 beta rho (1 - rho)(1 + (n-1) rho)/n satisfies v >= k rho/n with k = 2 lambda^2 beta "
+            "(1 - rho1) > 0",
+            (n, lam, b, rho_1, rho_r, v_s, k_s),
+            (
+                n >= 2,
+                lam > 0,
+                b > 0,
+                rho_1 < 1,
+                rho_r > 0,
+                rho_r <= rho_1,
+                sp.Eq(v_s * n, 2 * lam**2 * b * rho_r * (1 - rho_r) * (1 + (n - 1) * rho_r)),
+                sp.Eq(k_s, 2 * lam**2 * b * (1 - rho_1)),
+            ),
+            sp.And(k_s > 0, v_s * n >= k_s * rho_r),
+        ),
+        SmtStatement(
+            "relu-time-bound",
+            "for all real n >= 2, lambda > 0, beta > 0, rho1 in (0, 1), d > rho1^(-2): T = n ln(rho1 sqrt d)/k, "
+            "k = 2 lambda^2 beta (1 - rho1), satisfies 0 < T <= C n ln d with C = 1/(4 lambda^2 beta (1 - rho1)), "
+            f"which depends on lambda, beta, rho1 only; {LOG_FACTS}",
+            (n, lam, b, rho_1, L_d, L_r, L_s, k_s, T_s, C_s),
+            (
+                n >= 2,
+                lam > 0,
+                b > 0,
+                rho_1 > 0,
+                rho_1 < 1,
+                L_r < 0,
+                sp.Eq(L_s, L_r + L_d / 2),
+                L_s > 0,
+                sp.Eq(k_s, 2 * lam**2 * b * (1 - rho_1)),
+                sp.Eq(T_s * k_s, n * L_s),
+                sp.Eq(C_s * 4 * lam**2 * b * (1 - rho_1), 1),
+            ),
+            sp.And(T_s > 0, T_s <= C_s * n * L_d),
+        ),
+    )
+
+
 # ---------------------------------------------------------------- exact points
 
 Condition = tuple[str, sp.Expr, str]
@@ -666,6 +827,43 @@ SMT: dict[str, SmtObligation] = {
         "for every n >= 2 and beta > 0, lambda_max = (1 + W((n-1)/e))/beta (principal branch) is positive and the "
         "unique maximiser of phi(lambda) = 2 lambda/(exp(beta lambda) + n - 1) on lambda > 0",
         lambda_max_statements,
+    ),
+    "T22.superadditivity.reading-b": SmtObligation(
+        "for all real n >= 2, beta > 0: phi''(lambda) has the sign of g(beta lambda), g(u) = (u-2)e^u - (n-1)(u+2); "
+        "g has a root u_c in (2, n+3), its only positive root, with g < 0 on (0, u_c) and g > 0 above: so phi'' > 0 "
+        "for lambda > lambda_c = u_c/beta. This is the lemma (phi strictly convex on [lambda_c, oo)) that "
+        "reading-b rests on; check-cert does NOT re-check the rest (SymPy's derivation outside the kernel, "
+        "identities.convexity, and calculus): that phi'' > 0 on (lambda_c, oo) makes phi strictly convex on "
+        "[lambda_c, oo), and strict Jensen: sum_h phi(lambda_h) > H phi(lambda_bar) for strengths there, not all equal",
+        convex_regime_statements,
+    ),
+    "T25.softmax-time.reading-c": SmtObligation(
+        "frozen rate: the time rho1/phi(lambda) = rho1 (exp(beta lambda) + n - 1)/(2 lambda) is positive and "
+        "between rho1 n/(2 lambda) and rho1 exp(beta lambda) n/(2 lambda) for every n >= 2: Theta(n). check-cert "
+        "does NOT re-check that the constant speed phi(lambda) takes time rho1/phi(lambda) to cover rho1 (the "
+        "statement takes T with T phi = rho1)",
+        softmax_frozen_statements,
+    ),
+    "T25.softmax-time.reading-e": SmtObligation(
+        "exact reduced softmax ODE: on [0, rho1] the speed rho' is at least rho1/(C n), C = rho1 exp(beta lambda)/"
+        "(2 lambda (1 - rho1)), for every n >= 2. check-cert does NOT re-check the comparison step (outside the "
+        "kernel, textbook): a solution moving at speed >= rho1/(C n) covers [rho0, rho1] within time C n",
+        softmax_reduced_statements,
+    ),
+    "T25.relu-time.reading-c": SmtObligation(
+        "first-order relu model: the time n ln(rho1 sqrt d)/(2 lambda^2 beta) is positive for d > rho1^(-2) and, "
+        "for d >= rho1^(-4), between n ln d/(8 lambda^2 beta) and n ln d/(4 lambda^2 beta): Theta(n log d). "
+        "check-cert does NOT re-check that closed form of the time (the integral of the linearized ODE rho' = "
+        "2 lambda^2 beta rho/n from d^(-1/2) to rho1, SymPy's derivation outside the kernel, "
+        "identities.linearized_clustering)",
+        relu_linear_statements,
+    ),
+    "T25.relu-time.reading-d": SmtObligation(
+        "exact reduced relu ODE: on [rho0, rho1] the speed rho' is at least k rho/n, k = 2 lambda^2 beta (1 - rho1), "
+        "and n ln(rho1/rho0)/k <= C n ln d at rho0 = d^(-1/2), C = 1/(4 lambda^2 beta (1 - rho1)), for every n >= 2 "
+        "and d > rho1^(-2). check-cert does NOT re-check the comparison step (outside the kernel, textbook): a "
+        "solution with rho' >= k rho/n goes from rho0 to rho1 within time n ln(rho1/rho0)/k",
+        relu_reduced_statements,
     ),
     "T19.threshold": SmtObligation(
         "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: Condition 8 holds iff "

@@ -49,6 +49,7 @@ from headflow.certificates.statements.dynamics import (
     searched_quantity,
     with_given_matrices,
 )
+from headflow.checks.claimsfile import beta_orders
 from headflow.checks.claimsfile.angle_start import refuted_at_angles
 from headflow.checks.claimsfile.arc_route import decide_arc
 from headflow.checks.claimsfile.circle_route import decide_equally_spaced
@@ -68,6 +69,8 @@ from headflow.checks.claimsfile.invariance import decide_by_floats as decide_inv
 from headflow.checks.claimsfile.pointwise_route import decide_pointwise, decide_pointwise_domain
 from headflow.checks.claimsfile.quantified_dynamics import DomainSweep
 from headflow.checks.claimsfile.reduced_observables import decide_on_reduction
+from headflow.checks.claimsfile.region_route import PROPERTIES as REGION_PROPERTIES
+from headflow.checks.claimsfile.region_route import decide_region
 from headflow.checks.claimsfile.scheme_energy import decide_scheme_energy
 from headflow.checks.claimsfile.scheme_reduction import decide_scheme
 from headflow.checks.claimsfile.start_existence import (
@@ -90,7 +93,7 @@ from headflow.checks.integrator import IntegrationFailure
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.registry import Context
-from headflow.checks.verdicts import Outcome, Verdict
+from headflow.checks.verdicts import Outcome, Verdict, exact_else
 
 #: The confidence and failing fraction that fix the number of independent starts of a random family
 #: (`sampling.starts_for_confidence`: 29 starts in the quick profile, 90 in the thorough one).
@@ -108,6 +111,7 @@ DENOMINATORS = (2**12, 2**40)
 #: routes after it are tried as before.
 EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None]], ...] = (
     ("the pointwise statement at every configuration (a model claim)", decide_pointwise),
+    ("an invariant region from pointwise statements (model claims)", decide_region),
     ("the exact equiangular reduction", decide_exactly),
     ("a closed-form quantity along the equiangular reduction", decide_on_reduction),
     ("the equiangular reduction under a normalization scheme", decide_scheme),
@@ -120,11 +124,11 @@ EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """A claim with quantified parameters is decided for its whole domain (its pointwise statement for every n, d,
-    H, beta: `pointwise_route`) or at exact points of it (`quantified_dynamics.DomainSweep`), each point as a closed
-    claim (`decide_closed`)."""
+    H, beta: `pointwise_route`, or an invariant region's: `region_route`) or at exact points of it
+    (`quantified_dynamics.DomainSweep`), each point as a closed claim (`decide_closed`)."""
     if not claim.parameters:
         return decide_closed(claim, ctx)
-    pointwise = decide_pointwise_domain(claim, ctx)
+    pointwise = decide_pointwise_domain(claim, ctx) or decide_region(claim, ctx)
     if pointwise is not None:
         return pointwise
     sweep = DomainSweep(claim, ctx)
@@ -146,6 +150,8 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     (`decide_universal`)."""
     if claim.property == "initial-rate":
         return decide_initial_rate(claim, ctx)
+    if claim.property == beta_orders.PROPERTY:
+        return _decide_order(claim, ctx)
     at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
         return at_start
@@ -153,6 +159,12 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     if enclosed.refuted is not None:
         return enclosed.refuted
     return enclosed.annotate(_decide_from_start(claim, ctx))
+
+
+def _decide_order(claim: DynamicsClaim, ctx: Context) -> Outcome:
+    """An order in beta (`beta_orders`): on the equiangular reduction exactly; elsewhere, or when that route does not
+    decide, by the float route over a grid of beta (at most CONFIRMED), the exact route's details joined."""
+    return exact_else(beta_orders.decide_exactly(claim, ctx), lambda: _decide_numerically(claim, ctx))
 
 
 def _decide_from_start(claim: DynamicsClaim, ctx: Context) -> Outcome:
@@ -168,20 +180,15 @@ def _decide_from_start(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def decide_universal(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """REFUTED by a stationary start of the family that avoids a claimed limit (`stationary_starts`); else the first
     of `EXACT_ROUTES` that answers; otherwise, or when that route does not decide, CONFIRMED (floats, after an
-    adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE. `stays-non-negative` (on
-    every trajectory where the quantity is >= 0 at t = 0) has its own float route (`invariance`)."""
+    adversarial search), REFUTED (certified witness of a negative rate) or INCONCLUSIVE. `stays-non-negative` and
+    `stays-at-least` (on every trajectory where the quantity is >= c at t = 0) have their own float route
+    (`invariance`)."""
     witnessed = stationary_outcome(claim, ctx)
     if witnessed is not None:
         return witnessed
     exact = next((outcome for _, route in EXACT_ROUTES if (outcome := route(claim, ctx)) is not None), None)
-    if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
-        return exact
-    invariance = claim.property == "stays-non-negative"
-    numeric = decide_invariance(claim, ctx) if invariance else _decide_numerically(claim, ctx)
-    if exact is None:
-        return numeric
-    notes = "; ".join(note for note in (exact.notes, numeric.notes) if note)
-    return dataclasses.replace(numeric, notes=notes, details=numeric.details | {"exact_route": exact.details})
+    numeric = decide_invariance if claim.property in REGION_PROPERTIES else _decide_numerically
+    return exact_else(exact, lambda: numeric(claim, ctx))
 
 
 def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
@@ -197,12 +204,20 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
         count = 1
     elif searched is not None:  # the search over every state of the family is the evidence; runs add states
         count = options.get("samples", SEARCHED_STARTS[ctx.profile])
+    elif claim.property == beta_orders.PROPERTY:  # each start is a whole grid of runs
+        count = options.get("samples", beta_orders.STARTS[ctx.profile])
     else:
         count = options.get("samples", starts_for_confidence(confidence, fraction))
     method = f"{claim.property} of {claim.quantity} along {{}} integrated trajectories ({options['tokens']} tokens)"
+    if claim.property == beta_orders.PROPERTY:
+        betas = ", ".join(f"{b:.4g}" for b in beta_orders.grid(options["beta"], ctx.profile))
+        method = method.replace("{}", "{} starts' grids of", 1) + (
+            f": floats, the exponent of Q/g in beta fitted over beta = {betas} with its error"
+        )
     starts: list[Start] = []
     for k in range(count):
         ctx.check_budget()
+        ctx.report("starts", k, count)
         cfg = configuration(options, ctx.rng(f"dynamics-{k}"))
         try:
             starts.append(run_start(claim, cfg, target, ctx.profile))
@@ -388,6 +403,8 @@ def _target(claim: DynamicsClaim) -> float | None:
         return None
     if claim.property == "decays-like":
         return 1.0
+    if claim.property == beta_orders.PROPERTY:  # the exponent of Q/g in beta (`beta_orders.exponent`)
+        return 0.0
     return float(ball(claim.target, {}, 128).mid())
 
 

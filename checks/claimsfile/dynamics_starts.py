@@ -19,6 +19,9 @@ A start *holds*, *fails* or stays *undecided*, with the measurement next to the 
   of the rate as t -> oo: its error band is one-sided in truth (tangential_power, softmax, equiangular
   tokens, time = 3 fits 1.83 +- 0.25 while the rate is 2, and 1.6 lay within that band), so the
   horizon doubles as for limits and a run still drifting after that is undecided.
+- `grows-like` (an order in beta): the quantity at each beta of `beta_orders.grid` from this start (a first time by
+  the integrator's event within `time`, a state quantity at t = `time`), the exponent of Q/g in beta fitted with its
+  error (`beta_orders.exponent`) and judged for the claim's relation (`beta_orders.judge`).
 - `decays-like`: log |q(t)| = a + b log like(t) fitted over the second half of the records (`rate_shapes.exponent`,
   with its error); it holds when b = 1 lies within that error, and the horizon doubles while b drifts between the
   window's halves by more than `rate_shapes.MAX_DRIFT`.
@@ -28,6 +31,7 @@ Floats only: a failing start is a float candidate, never a refutation by itself.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,8 +39,8 @@ import numpy as np
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.errors import InputError
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
-from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER
-from headflow.checks.claimsfile import rate_shapes
+from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RESCALED
+from headflow.checks.claimsfile import beta_orders, rate_shapes
 from headflow.checks.evidence.clustering_rates import late_exponent
 from headflow.checks.evidence.fits import Estimate, decay_rate
 from headflow.checks.evidence.limits import settle
@@ -46,6 +50,7 @@ from headflow.checks.model import families
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.observables import EVALUATORS
+from headflow.checks.model.rescaled import rescaled_speed
 
 HORIZON = {"sphere": 10.0, "flat": 1.0, "pre-ln": 10.0, "peri-ln": 10.0, "mix-ln": 10.0, "ngpt": 10.0}
 RECORDS = 201
@@ -120,14 +125,24 @@ def check_sizes(claim: DynamicsClaim) -> None:
         raise InputError(f"{where}: {exc.field}", exc.value, exc.reason) from None
 
 
-def quantity(name: str, cfg: Configuration, head: int | None, parameter: float | None = None) -> np.ndarray:
+def quantity(
+    name: str, cfg: Configuration, head: int | None, parameter: float | None = None, time: float | None = None
+) -> np.ndarray:
     """The quantity at one state, as an array (per head and token where it has them; `energy` of one
-    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius, merge_radius's k)."""
+    head is E_h); `parameter` is the value of the quantity's parameter (cluster_count's radius, merge_radius's k);
+    `time` the state's time on its trajectory, which a quantity of the rescaled tokens needs (`RESCALED`) and the
+    others ignore."""
     per_head = MODEL_QUANTITIES[name].per_head
     if per_head is not None and head is not None:
         return np.asarray(EVALUATORS[per_head](cfg)[head], dtype=float)
     evaluator = EVALUATORS[name]
-    value = np.asarray(evaluator(cfg) if parameter is None else evaluator(cfg, parameter), dtype=float)
+    arguments = () if parameter is None else (parameter,)
+    if name in RESCALED:
+        if time is None:
+            raise InputError("time", None, f"{name} is a quantity of a state and its time t: a record without t")
+        value = np.asarray(evaluator(cfg, *arguments, time=time), dtype=float)
+    else:
+        value = np.asarray(evaluator(cfg, *arguments), dtype=float)
     return value[head] if head is not None and value.ndim >= 1 else value
 
 
@@ -142,6 +157,8 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     run propagates: a property as t -> oo needs the whole half-line)."""
     options = claim.options
     horizon = options.get("time", HORIZON[cfg.geometry])
+    if claim.property == beta_orders.PROPERTY:
+        return _order_start(claim, cfg, horizon, profile)
     if claim.quantity in FIRST_TIME_OF:
         assert target is not None
         return _first_time_start(claim, cfg, target)
@@ -152,7 +169,11 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
         assert target is not None
         value = parameter(claim)
         limit = settle(
-            cfg, lambda s: quantity(claim.quantity, s, options.get("head"), value), horizon, EXTENSIONS[profile]
+            cfg,
+            lambda s, t=None: quantity(claim.quantity, s, options.get("head"), value, t),
+            horizon,
+            EXTENSIONS[profile],
+            timed=rescaled_speed if claim.quantity in RESCALED else None,
         )
         measured = limit.record(target)
         scale = max(1.0, abs(target))
@@ -190,24 +211,30 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     return Start(cfg, status, margin, worst_state, worst_index, states, measured, blow_up=blow_up)
 
 
-def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) -> Start:
-    """The first time the quantity it times falls to the level (the integrator's event), against the bound; the run
-    stops just past max(bound, 0), where reaching the level or not settles both at-most and at-least."""
+def first_time(claim: DynamicsClaim, cfg: Configuration, until: float) -> tuple[float | None, str]:
+    """(the first time the quantity the claim's first time times falls to its level, found by the integrator's event
+    on [0, until], or None when it does not by then; "" or why the run did not decide: integrator steps)."""
     timed, level = FIRST_TIME_OF.get(claim.quantity), claim.options[PARAMETER[claim.quantity]]
     assert timed is not None
     event = _falls_to(timed, claim.options.get(PARAMETER.get(timed, "")), level)
-    scale, at_most = max(1.0, abs(bound)), claim.property == "at-most"
     if event.function(cfg) <= 0:
-        reached: float | None = 0.0
-    else:
-        until = max(bound, 0.0) * (1 + 2 * TIME_TOLERANCE) + TIME_TOLERANCE
-        traj = integrate(
-            cfg, until, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS, backend="numpy"
-        )
-        if traj.status == "max_steps":
-            reason = f"{POINTWISE_STEPS} integrator steps reached only t = {traj.t_end:.6g} of {until:.6g}"
-            return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
-        reached = traj.t_end if traj.status == f"event:{event.name}" else None
+        return 0.0, ""
+    traj = integrate(
+        cfg, until, events=(event,), observables=(), keep_states=False, max_steps=POINTWISE_STEPS, backend="numpy"
+    )
+    if traj.status == "max_steps":
+        return None, f"{POINTWISE_STEPS} integrator steps reached only t = {traj.t_end:.6g} of {until:.6g}"
+    return (traj.t_end if traj.status == f"event:{event.name}" else None), ""
+
+
+def _first_time_start(claim: DynamicsClaim, cfg: Configuration, bound: float) -> Start:
+    """The first time the quantity it times falls to the level (the integrator's event), against the bound; the run
+    stops just past max(bound, 0), where reaching the level or not settles both at-most and at-least."""
+    level = claim.options[PARAMETER[claim.quantity]]
+    scale, at_most = max(1.0, abs(bound)), claim.property == "at-most"
+    reached, reason = first_time(claim, cfg, max(bound, 0.0) * (1 + 2 * TIME_TOLERANCE) + TIME_TOLERANCE)
+    if reason:
+        return Start(cfg, "undecided", -np.inf, cfg, reason=reason)
     measured: dict[str, Any] = {"first_time": reached, "claimed": bound, "level": level}
     if reached is None:  # the level was not reached by just past the bound: the time exceeds it
         measured["not_reached_by"] = max(bound, 0.0)
@@ -254,6 +281,36 @@ def _closest_pair_start(claim: DynamicsClaim, cfg: Configuration, bound: float, 
     margin = (bound - value) if at_most else (value - bound)
     measured = {"value": value, "first_merge_time": reached, "claimed": bound, "pairs": sorted(merged)}
     return Start(cfg, "holds" if margin >= 0 else "fails", margin / max(1.0, abs(bound)), state, measured=measured)
+
+
+def _order_start(claim: DynamicsClaim, cfg: Configuration, horizon: float, profile: str) -> Start:
+    """An order in beta from this start: the quantity at each beta of the grid (the start's tokens and heads, beta
+    changed), the exponent of Q/g in beta fitted with its error, judged for the claim's relation."""
+    betas = beta_orders.grid(claim.options["beta"], profile)
+    values = []
+    for beta in betas:
+        state = dataclasses.replace(cfg, beta=beta)
+        if claim.quantity in FIRST_TIME_OF:
+            value, reason = first_time(claim, state, horizon)
+            if value is None:
+                reason = reason or f"{claim.quantity} did not come by t = {horizon:.6g} (set `time`)"
+                return Start(cfg, "undecided", -np.inf, cfg, reason=f"at beta = {beta:.6g}: {reason}")
+        else:
+            traj = integrate(
+                state, horizon, observables=(), keep_states=False, max_steps=POINTWISE_STEPS, backend="numpy"
+            )
+            if traj.status == "max_steps":
+                reason = f"{POINTWISE_STEPS} integrator steps reached only t = {traj.t_end:.6g} of {horizon:.6g}"
+                return Start(cfg, "undecided", -np.inf, cfg, reason=f"at beta = {beta:.6g}: {reason}")
+            value = float(quantity(claim.quantity, traj.final, None, parameter(claim)))
+        values.append(value)
+    estimate, reason = beta_orders.exponent(claim, betas, values)
+    measured: dict[str, Any] = {"betas": betas, "values": values}
+    if estimate is None:
+        return Start(cfg, "undecided", -np.inf, cfg, measured=measured, reason=reason)
+    status, reason = beta_orders.judge(claim.options["order"], estimate)
+    margin = estimate.error - abs(estimate.value)
+    return Start(cfg, status, margin, cfg, measured=measured | estimate.record(0.0), reason=reason)
 
 
 def _rate_start(claim: DynamicsClaim, cfg: Configuration, target: float, horizon: float, extensions: int) -> Start:
@@ -355,9 +412,9 @@ def _records(
     records up to the last finite value, with (that record's time, the time reached)."""
     blown = traj.status == "step size underflow"
     states, values = [cfg.moved_to(X) for X in traj.states], []
-    for state in states:
+    for state, time in zip(states, traj.times, strict=True):
         try:
-            value = quantity(claim.quantity, state, claim.options.get("head"), parameter(claim))
+            value = quantity(claim.quantity, state, claim.options.get("head"), parameter(claim), float(time))
         except InputError:
             if not blown:
                 raise

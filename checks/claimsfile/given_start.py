@@ -7,8 +7,10 @@ exact rationals written in the file), so a start that already violates the claim
 rounding (the number of clusters from the exact merge heights, `checks.model.field.merge_heights`, as its float
 evaluator); the clustering time is exactly 0 when the cluster gap starts at or below the level, the time of the k-th
 merge (merge_time) exactly 0 when the k-th merge height starts at or below the radius, and closest_pair_merges_first
-exactly 1 when the closest pair starts within the radius. The W2 distance to the closest Dirac mass and the k-th merge
-radius are square roots of such rationals: their balls (BITS bits) refute a bound they lie strictly beyond.
+exactly 1 when the closest pair starts within the radius. The rescaled tokens exp(-t V) x_i are the tokens at t = 0:
+their number of clusters is the tokens', and their distance to the boundary of their hull (or to 0) is exactly 0.
+The W2 distance to the closest Dirac mass and the k-th merge radius are square roots of such rationals: their balls
+(BITS bits) refute a bound they lie strictly beyond.
 Any other quantity, float tokens, or a start that satisfies the claim: None, and the float evidence decides.
 """
 
@@ -71,6 +73,11 @@ EXACT: dict[str, Callable[[Rows, Fraction | None], Fraction]] = {
     ),
 }
 """The quantities computed exactly at exact unit tokens (their float evaluators are `checks.model.observables`)."""
+# The rescaled tokens z_i(0) = exp(0 V) x_i(0) are the start itself: at t = 0 their clusters are the tokens' clusters,
+# and every exact unit token is an extreme point of the unit ball, which holds their hull, so it lies on the hull's
+# boundary: its distance to that boundary (or to 0) is exactly 0 (`checks.model.rescaled`).
+EXACT["rescaled_cluster_count"] = EXACT["cluster_count"]
+EXACT["rescaled_boundary_distance"] = lambda rows, _: Fraction(0)
 
 
 def _rational(value: Fraction) -> arb:

@@ -24,7 +24,7 @@ from headflow.checks.evidence.sampling import confidence_sentence, configuration
 from headflow.checks.integrator import IntegrationFailure, integrate
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.registry import Context
-from headflow.checks.verdicts import Outcome, Verdict
+from headflow.checks.verdicts import Outcome, Verdict, exact_else
 
 METHOD = "the right derivative at t = 0 extrapolated from difference quotients of {} integrated starts (Richardson)"
 #: The step h of the difference quotients, and the integrator's tolerances over [0, 4h].
@@ -36,23 +36,7 @@ CONFIDENCE = {"quick": (0.95, 0.10), "thorough": (0.99, 0.05)}
 
 def decide_initial_rate(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """PROVED or REFUTED on the exact reduction where it applies; otherwise CONFIRMED or INCONCLUSIVE from floats."""
-    exact = decide_exactly(claim, ctx)
-    if exact is not None and exact.verdict is not Verdict.INCONCLUSIVE:
-        return exact
-    floats = _by_floats(claim, ctx)
-    if exact is None:
-        return floats
-    notes = "; ".join(note for note in (exact.notes, floats.notes) if note)
-    return Outcome(
-        floats.verdict,
-        floats.method,
-        cases=floats.cases,
-        worst_margin=floats.worst_margin,
-        error_bound=floats.error_bound,
-        tolerance=floats.tolerance,
-        notes=notes,
-        details=(floats.details or {}) | {"exact_route": exact.details},
-    )
+    return exact_else(decide_exactly(claim, ctx), lambda: _by_floats(claim, ctx))
 
 
 def _by_floats(claim: DynamicsClaim, ctx: Context) -> Outcome:

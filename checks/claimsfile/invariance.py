@@ -1,4 +1,5 @@
-"""The float route of `stays-non-negative`: on every trajectory where the quantity is >= 0 at t = 0 it stays >= 0.
+"""The float route of `stays-non-negative` and `stays-at-least c`: on every trajectory where the quantity is >= c at
+t = 0 (c = 0 for `stays-non-negative`) it stays >= c. Every sign below is of the quantity minus c.
 
 The exact route (`reduced_observables`) decides the equiangular regime; elsewhere starts of the family are drawn (as
 many as `dynamics_decider`'s confidence asks, one for a family that is one configuration up to rotation) and each is
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from headflow.certificates.claims.evaluation import ball
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.errors import InputError
 from headflow.certificates.families import TOKEN_FAMILIES
@@ -46,13 +48,19 @@ def decide_by_floats(claim: DynamicsClaim, ctx: Context) -> Outcome:
     horizon = options.get("time", HORIZON[options["geometry"]])
     method = METHOD.format(count, horizon)
     name, head, value = claim.quantity, options.get("head"), parameter(claim)
+    c = 0.0 if claim.target is None else float(ball(claim.target, {}, 128).mid())
+
+    def entries(cfg: Any) -> np.ndarray:
+        """The quantity's entries minus the bound c."""
+        return np.asarray(quantity(name, cfg, head, value), dtype=float) - c
+
     outside = undecided = 0
     held: list[float] = []
     for k in range(count):
         ctx.check_budget()
         cfg = configuration(options, ctx.rng(f"invariance-{k}"))
-        first = np.asarray(quantity(name, cfg, head, value), dtype=float)
-        scale = 1.0 + float(np.max(np.abs(first)))
+        first = entries(cfg)
+        scale = 1.0 + float(np.max(np.abs(first + c)))
         if float(np.min(first)) < -TOLERANCE * scale:
             outside += 1
             continue
@@ -67,7 +75,7 @@ def decide_by_floats(claim: DynamicsClaim, ctx: Context) -> Outcome:
         except (IntegrationFailure, InputError) as exc:
             return Outcome(Verdict.INCONCLUSIVE, method, notes=f"start {k} could not be integrated: {exc}")
         assert traj.states is not None
-        records = np.array([np.min(quantity(name, cfg.moved_to(X), head, value)) for X in traj.states])
+        records = np.array([np.min(entries(cfg.moved_to(X))) for X in traj.states])
         least = float(np.min(records)) / scale
         if least < -TOLERANCE:
             when = float(traj.times[int(np.argmax(records < -TOLERANCE * scale))])
@@ -82,8 +90,8 @@ def decide_by_floats(claim: DynamicsClaim, ctx: Context) -> Outcome:
     counts = {"starts": count, "outside_hypothesis": outside, "undecided_at_start": undecided, "held": len(held)}
     if not held:
         notes = (
-            f"no start satisfied the hypothesis at t = 0 with a margin floats can see ({outside} of {count} below 0, "
-            f"{undecided} within {TOLERANCE:g} of 0): the statement is not tested"
+            "no start satisfied the hypothesis at t = 0 with a margin floats can see "
+            f"({outside} of {count} below the bound, {undecided} within {TOLERANCE:g} of it): not tested"
         )
         return Outcome(Verdict.INCONCLUSIVE, method, notes=notes, details=counts)
     sentence = (

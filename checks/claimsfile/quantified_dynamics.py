@@ -64,8 +64,10 @@ class DomainSweep:
         """(point, whether it is a boundary point, the claim at it), within the run's budget; a point whose
         instance is not a valid claim is skipped (a boundary point's is a gap in the domain reached)."""
         boundary, self.gaps = _boundary(self.claim, self.ctx, self.skipped)
-        for point in boundary + _points(self.claim, self.ctx, self.skipped, boundary):
+        points = boundary + _points(self.claim, self.ctx, self.skipped, boundary)
+        for k, point in enumerate(points):
             self.ctx.check_budget()
+            self.ctx.report("points", k, len(points))
             on_boundary = any(point is b for b in boundary)
             try:
                 instance = dynamics_instance(self.claim, point)

@@ -17,6 +17,10 @@ It decides, for a finite horizon [0, T] (`time`, or `dynamics_starts.HORIZON`; t
 
 - `non-negative`, `at-least`, `at-most`: REFUTED when a step end's ball lies strictly beyond the bound (a time t > 0
   where the claim fails; t = 0 is `given_start`'s); it holds when every step's interval lies on the bound's side;
+- `stays-non-negative`, `stays-at-least c` (an invariant region: the claim is about a start with q >= c at t = 0):
+  read as `at-least c` once the exact start is shown (exactly, or by balls) to satisfy q(0) >= c; a start shown below
+  c is outside the hypothesis (the claim says nothing about it) and one balls cannot place is undecided. A refutation
+  is then a start inside the region and a later state outside it: a certified trajectory leaving the region;
 - `non-decreasing`: REFUTED when a later step end's ball lies strictly below an earlier one's (or the exact start);
   it holds when every term's rate ball is >= 0 over every step;
 - `clustering_time` (the first t with cluster_gap <= level): `at-most T*` REFUTED when the gap stays strictly above
@@ -70,6 +74,9 @@ PACE_STEPS = 16
 TIGHTENINGS = 2
 #: The model terms (`certificates.kernel.model_terms`) of the quantities read from the chain: (without, with) a head.
 TERMS = {"energy": ("E", "E_h"), "energy_rate": ("dE_dt", None)}
+#: The properties read as a lower bound along the one trajectory, and the invariant regions among them.
+INVARIANT_REGIONS = ("stays-non-negative", "stays-at-least")
+AS_BOUND = {"non-negative": "at-least"} | dict.fromkeys(INVARIANT_REGIONS, "at-least")
 METHOD = "balls along a validated enclosure of the trajectory from the user's exact tokens (Picard boxes, Lohner steps)"
 NO_CERTIFICATE = "no certificate yet: the kernel does not replay trajectory steps"
 
@@ -109,6 +116,8 @@ class Reading:
     horizon: Fraction
     #: The terms are rational functions of the tokens (the pairwise ones): exact at the exact start.
     rational: bool = True
+    #: The bound is also the claim's hypothesis at t = 0 (an invariant region): decided only for a start inside it.
+    hypothesis: bool = False
 
 
 def decide_by_enclosure(claim: DynamicsClaim, ctx: Context) -> Enclosed:
@@ -167,15 +176,16 @@ def _reading(claim: DynamicsClaim, cfg: ExactConfiguration) -> Reading | None:
             return None
         terms, pick = PAIRWISE["cluster_gap"]
         return Reading(terms, pick, f"clustering-{claim.property}", stated(options["level"]), bound)
-    relation = {"non-negative": "at-least"}.get(claim.property, claim.property)
+    relation = AS_BOUND.get(claim.property, claim.property)
     if relation not in ("at-least", "at-most", "non-decreasing"):
         return None
     horizon = stated(options["time"]) if "time" in options else Fraction(HORIZON[cfg.geometry])
+    region = claim.property in INVARIANT_REGIONS
     if quantity in PAIRWISE and head is None:
-        return Reading(*PAIRWISE[quantity], relation, bound, horizon)
+        return Reading(*PAIRWISE[quantity], relation, bound, horizon, hypothesis=region)
     if quantity in TERMS and (name := TERMS[quantity][head is not None]) is not None:
         term = TermAtTokens(cfg, name, head)
-        return Reading(lambda rows: [term(rows)], max, relation, bound, horizon, rational=False)
+        return Reading(lambda rows: [term(rows)], max, relation, bound, horizon, rational=False, hypothesis=region)
     return None
 
 
@@ -210,6 +220,9 @@ class _Watch:
         self.earliest_low: tuple[Number, Fraction] = (self.start[0], Fraction(0))  # non-decreasing: the largest low
 
     def run(self) -> Enclosed:
+        outside = self._outside_hypothesis()
+        if outside:
+            return _undecided(outside, {"start": [_text(end) for end in self.start]})
         try:
             enclosure = enclose(self.cfg, self.reading.horizon, max_steps=self.max_steps, on_step=self.step)
             status = enclosure.status
@@ -230,6 +243,15 @@ class _Watch:
         assert self.straddled is not None
         a, b = self.straddled
         return _undecided(f"the enclosure reached T, but its balls straddle the bound on [{a:.6g}, {b:.6g}]", details)
+
+    def _outside_hypothesis(self) -> str:
+        """Why an invariant region's claim says nothing decidable about this start ("" when it is inside)."""
+        bound, (low, high) = self.reading.bound, self.start
+        if not self.reading.hypothesis or _at_most(bound, low):
+            return ""
+        if _below(high, bound):
+            return f"the start is outside the region (q(0) < {bound}): the claim says nothing about its trajectory"
+        return f"balls do not show the start inside the region (q(0) >= {bound})"
 
     def _details(self, reached: bool, status: str) -> dict[str, Any]:
         widths = [step.width() for step in self.steps]
@@ -318,6 +340,12 @@ class _Watch:
             value = _hull(end)
             name = "cluster_gap" if self.claim.quantity == "clustering_time" else self.claim.quantity
             reading = f"at t = {float(t):.10g} {name} in {value} {relation} (a ball of the enclosed state)"
+            if self.reading.hypothesis:
+                low = _text(self.start[0])
+                reading += (
+                    f", from a start inside the region (at t = 0 {name} >= {low} >= {self.reading.bound}): the "
+                    "trajectory leaves the region"
+                )
             self.refuted = self._outcome(t, value, reading)
 
     def _outcome(self, t: Fraction, value: str, reading: str) -> Outcome:

@@ -13,6 +13,7 @@ HELP = "decide the claims of a claims file (TOML); exit 1 when one is refuted, 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.toml", help="the claims file (see 'Your own claims' in the README)")
+    parser.add_argument("--only", metavar="GLOB", help="claim ids to decide, e.g. 'rate.*' or 'a.*,b.*'")
     add_decision_arguments(parser)
 
 
@@ -22,6 +23,6 @@ def run(args: argparse.Namespace) -> int:
     from headflow.checks.verdicts import Verdict
 
     width = check_width(args.width)  # bad input stops before any claim is decided
-    report = api.check(Path(args.file), **decision_options(args))
+    report = api.check(Path(args.file), args.only, **decision_options(args))
     deliver(report, args.format, args.out, width)
     return 1 if Verdict.REFUTED in report.verdicts.values() else 0

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from headflow.checks.integrator import integrate
+from headflow.checks.integrator import Trajectory, integrate
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 
@@ -91,10 +91,19 @@ class Limit:
 
 
 def settle(
-    cfg: Configuration, evaluate: Callable[[Configuration], np.ndarray], horizon: float, extensions: int
+    cfg: Configuration,
+    evaluate: Callable[..., np.ndarray],
+    horizon: float,
+    extensions: int,
+    *,
+    timed: Callable[[Configuration, float], float] | None = None,
 ) -> Limit:
     """Integrate from `cfg` to `horizon`, then over doubling spans while the motion has not stopped (at
-    most `extensions` more spans); the quantity `evaluate` at the end with its error estimate."""
+    most `extensions` more spans); the quantity `evaluate` at the end with its error estimate.
+
+    `timed`: the quantity is one of the state and its time t (from `cfg`, the start of the trajectory: the records
+    carry their times), `evaluate(state, t)`, and `timed(state, t)` is the speed of what it reads (the rescaled
+    tokens', `checks.model.rescaled`), which must fall below SPEED_TOLERANCE in place of the tokens' own."""
     state, t0, span, evaluations, moved = cfg, 0.0, horizon, 0, 0.0
     for attempt in range(extensions + 1):
         grid = np.linspace(0.0, span, RECORDS)
@@ -102,14 +111,18 @@ def settle(
             state, span, rtol=RTOL, atol=ATOL, record_times=grid, observables=(), max_steps=MAX_STEPS, backend="numpy"
         )
         evaluations += traj.evaluations
-        values = np.array([np.asarray(evaluate(state.moved_to(X)), dtype=float) for X in traj.states])
+        # the quantity only where `_judge` reads it (half, three quarters and the end of the span's records): the
+        # records between are for the displacement below; evaluating it at all RECORDS cost a tenth of a start
+        at = [(state.moved_to(traj.states[k]), t0 + float(traj.times[k])) for k in _read(traj)]
+        values = np.array([np.asarray(evaluate(*(a if timed else a[:1])), dtype=float) for a in at])
         state, t0 = traj.final, t0 + traj.t_end
+        speed = None if timed is None else timed(state, t0)
         moved = max(moved, max(float(np.max(np.linalg.norm(X - cfg.tokens, axis=-1))) for X in traj.states))
         if traj.status == "max_steps":
-            limit = _judge(values, state, t0, evaluations)
+            limit = _judge(values, state, t0, evaluations, speed)
             reason = f"still moving at t = {t0:.6g}: {MAX_STEPS} integrator steps did not reach the span's end"
             return dataclasses.replace(limit, settled=False, reason=reason)
-        limit = _judge(values, state, t0, evaluations)
+        limit = _judge(values, state, t0, evaluations, speed)
         if limit.settled and moved < MIN_DISPLACEMENT:
             reason = (
                 f"still moving at t = {t0:.6g} as far as floats can tell: no token moved more than {moved:.3g}"
@@ -123,17 +136,27 @@ def settle(
     raise AssertionError("unreachable")
 
 
-def _judge(values: np.ndarray, final: Configuration, t_end: float, evaluations: int) -> Limit:
-    """Whether the recorded values of one span (and the speed at its end) show the motion stopped."""
-    quarter = (len(values) - 1) // 4
-    last = values[-1]
-    d0 = np.abs(values[-1 - quarter] - values[-1 - 2 * quarter])
-    d1 = np.abs(last - values[-1 - quarter])
+def _read(traj: Trajectory) -> tuple[int, int, int]:
+    """The records `_judge` reads: half, three quarters and the end of the span (the last record)."""
+    last = len(traj.states) - 1
+    quarter = last // 4
+    return last - 2 * quarter, last - quarter, last
+
+
+def _judge(
+    values: np.ndarray, final: Configuration, t_end: float, evaluations: int, speed: float | None = None
+) -> Limit:
+    """Whether the quantity at half, three quarters and the end of one span's records (`_read`), and the speed at its
+    end (`speed`, or the tokens' directions'), show the motion stopped."""
+    half, three_quarters, last = values
+    d0 = np.abs(three_quarters - half)
+    d1 = np.abs(last - three_quarters)
     floor = ROUNDING * (1.0 + np.abs(last))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(d1 <= floor, 0.0, d1 / d0)
     tail = np.where(ratio <= MAX_RATIO, d1 * ratio / (1.0 - np.minimum(ratio, MAX_RATIO)), np.inf)
-    speed = float(np.max(np.linalg.norm(model.direction_velocity(final), axis=-1)))  # the directions' (pre-ln)
+    if speed is None:  # the directions' (pre-ln)
+        speed = float(np.max(np.linalg.norm(model.direction_velocity(final), axis=-1)))
     error = tail + INTEGRATION_ERRORS * RTOL * (1.0 + np.abs(last)) + floor
     reasons = []
     if speed > SPEED_TOLERANCE:

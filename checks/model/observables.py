@@ -14,13 +14,14 @@ from collections.abc import Callable
 import numpy as np
 from headflow.certificates.kernel.vocabulary import DIRECTION_GEOMETRIES
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
-from headflow.certificates.quantity_uses import STATE_QUANTITIES
-from headflow.checks.model import circle
+from headflow.certificates.quantity_uses import RESCALED, STATE_QUANTITIES
+from headflow.checks.model import circle, rescaled
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 
 Evaluator = Callable[..., np.ndarray | float]
-"""(cfg) -> value, or (cfg, parameter) -> value for a quantity with a parameter."""
+"""(cfg) -> value, or (cfg, parameter) -> value for a quantity with a parameter; a quantity of the rescaled tokens
+(`quantity_uses.RESCALED`) also takes the state's time, `time=t`."""
 
 _FLOAT: dict[str, Evaluator] = {
     "energy": model.energy,
@@ -45,6 +46,8 @@ _FLOAT: dict[str, Evaluator] = {
     "order_parameter": circle.order_parameter,
     "order_parameter_rate": circle.order_parameter_rate,
     "arc_spread": circle.arc_spread,
+    "rescaled_boundary_distance": rescaled.rescaled_boundary_distance,
+    "rescaled_cluster_count": rescaled.rescaled_cluster_count,
 }
 #: The rates taken along the token velocity (`token_rates`), which pre-ln, peri-ln and mix-ln take along the
 #: directions' velocity; the quantities that read the scheme themselves (the residual norms, the circle's).
@@ -56,7 +59,7 @@ def _at_directions(name: str) -> Evaluator:
     """The evaluator of `name` at the tokens attention reads: for pre-ln, peri-ln and mix-ln every quantity but the
     residual tokens' own is one of the directions y_i = x_i/|x_i|, its rate taken along dy/dt; otherwise as is."""
     evaluator = _FLOAT[name]
-    if name in _OF_RESIDUAL:
+    if name in _OF_RESIDUAL or name in RESCALED:  # flat only: the tokens themselves, at the state's `time`
         return evaluator
 
     def evaluate(cfg: Configuration, *parameter: float) -> np.ndarray | float:

@@ -32,15 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import sympy as sp
-from headflow.certificates.provers.smt import certify, decide
+from headflow.certificates.provers.smt import decide
 from headflow.certificates.provers.witness import certify_obligation_point
 from headflow.certificates.statements import registry as obligations
 from headflow.certificates.statements.registry import SmtStatement
 from headflow.certificates.store import certificate_directory
-from headflow.checks import kernel_checks
 from headflow.checks.evidence.equal_heads import check_equal_heads_monotonicity
+from headflow.checks.evidence.smt_certificates import certify_statements, with_certificate
 from headflow.checks.registry import REGISTRY, Context
-from headflow.checks.verdicts import Outcome, Step, Verdict, derived
+from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import closed_forms
 from headflow.identities import closed_forms as cf
 from headflow.identities import condition8_scalar as sr
@@ -169,26 +169,6 @@ def _lambda_max(ctx: Context) -> Outcome:
     return with_certificate(ctx, derived(prove_lambda_max(), METHOD))
 
 
-def with_certificate(ctx: Context, outcome: Outcome) -> Outcome:
-    """A PROVED outcome with the SMT certificate of the claim's statement (`certificates.statements.registry.SMT`),
-    once z3 proved it and the kernel re-checked the file; when either does not, INCONCLUSIVE: SymPy and the
-    certificate disagree, and neither is taken (as for the identities' gram certificates)."""
-    if outcome.verdict is not Verdict.PROVED:
-        return outcome
-    smt = certify_statements(ctx)
-    if smt.verdict is not Verdict.CERTIFIED:
-        notes = f"SymPy proved it, but z3 did not prove the statement of its certificate: {smt.notes}"
-        return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=smt.details)
-    checked = kernel_checks.checked(Path(smt.certificates[0]))  # the check the Coq file is then written from
-    if not checked.ok:
-        notes = f"SymPy proved it, but the kernel rejected its certificate: {checked.message}"
-        return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=smt.details)
-    outcome.certificates = smt.certificates
-    outcome.steps = [*outcome.steps, *smt.steps]
-    outcome.method = f"{outcome.method}; SMT certificate of the statement (z3, re-checked by the kernel)"
-    return outcome
-
-
 @REGISTRY.procedure("T19.lambert-w.reading-a", "exact+smt")
 def _reading_a(ctx: Context) -> Outcome:
     outcome = refute_transcendence()
@@ -244,34 +224,6 @@ def exact_statement() -> SmtStatement:
         (H, n, c, qs),
         obligations.threshold_hypotheses(),
         sp.Eq(qs * (H - 1), n - 1),
-    )
-
-
-def certify_statements(ctx: Context, statements: tuple[SmtStatement, ...] | None = None) -> Outcome:
-    """CERTIFIED with one SMT certificate holding the statements (by default the claim's obligation) when z3
-    finds every negation unsat, else INCONCLUSIVE naming the first statement that was not proved."""
-    if statements is None:
-        statements = obligations.SMT[ctx.claim_id].statements()
-    results, path = certify(statements, ctx.claim_id, certificate_directory(ctx.certificate_dir))
-    answers = {
-        name: r.status + (f" {r.model}" if r.model else "") + (f" ({r.reason})" if r.reason else "")
-        for name, r in results.items()
-    }
-    if path is None:
-        name = next(name for name, r in results.items() if r.status != "unsat")
-        return Outcome(
-            Verdict.INCONCLUSIVE,
-            "z3 nlsat",
-            notes=f"statement {name!r} not proved: {answers[name]}",
-            details={"answers": answers},
-        )
-    steps = [Step(f"{s.sentence}: negation unsat (z3 nlsat, for all real parameters)") for s in statements]
-    return Outcome(
-        Verdict.CERTIFIED,
-        "z3 nlsat on polynomial encodings (t = exp(alpha beta), c* by its defining polynomial)",
-        certificates=[str(path)],
-        steps=steps,
-        details={"answers": answers},
     )
 
 

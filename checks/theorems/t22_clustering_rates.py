@@ -35,9 +35,10 @@ from headflow.certificates.statements import registry as obligations
 from headflow.certificates.store import certificate_directory
 from headflow.checks.constants.floats import lambda_c_scaled
 from headflow.checks.evidence.clustering_rates import check_early_rate, check_late_rate
+from headflow.checks.evidence.smt_certificates import with_certificate
 from headflow.checks.evidence.superadditivity_search import search_counterexample
 from headflow.checks.registry import REGISTRY, Context
-from headflow.checks.verdicts import Outcome, Step, Verdict
+from headflow.checks.verdicts import Outcome, Step, Verdict, derived
 from headflow.identities import closed_forms, convexity, equiangular
 
 if TYPE_CHECKING:
@@ -120,17 +121,15 @@ REGISTRY.declare(
 )
 
 
-REGISTRY.derivations(
-    __name__,
-    (
-        (
-            "T22.superadditivity.reading-b",
-            convexity.prove_superadditivity,
-            "symbolic (SymPy), all n >= 2 and all lambda_h >= lambda_c: phi'' = K g with K > 0, g strictly convex "
-            "with g(0) < 0 (one root u_c = beta lambda_c), then strict Jensen; cited lemmas are marked in the steps",
-        ),
-    ),
-)
+@REGISTRY.procedure("T22.superadditivity.reading-b", "symbolic", certifies=True)
+def _convex_regime(ctx: Context) -> Outcome:
+    """SymPy's proof for all n and strengths, with the SMT certificate of its lemma (phi'' > 0 above lambda_c,
+    `certificates.statements.registry.convex_regime_statements`; Jensen's step is named as not re-checked)."""
+    method = (
+        "symbolic (SymPy), all n >= 2 and all lambda_h >= lambda_c: phi'' = K g with K > 0, g strictly convex "
+        "with g(0) < 0 (one root u_c = beta lambda_c), then strict Jensen; cited lemmas are marked in the steps"
+    )
+    return with_certificate(ctx, derived(convexity.prove_superadditivity(), method))
 
 
 @REGISTRY.figure("T22.superadditivity", "T22: the early-rate function phi (n = 10, beta = 1.0)")

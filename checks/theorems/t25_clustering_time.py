@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sympy as sp
 from headflow.checks.evidence.clustering_times import GAP_TOLERANCE, check_clustering_time
+from headflow.checks.evidence.smt_certificates import with_certificate
 from headflow.checks.registry import REGISTRY, Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import linearized_clustering as lc
@@ -125,11 +126,11 @@ REGISTRY.declare(
 )
 
 
-@REGISTRY.procedure("T25.softmax-time.reading-c", "symbolic")
+@REGISTRY.procedure("T25.softmax-time.reading-c", "symbolic", certifies=True)
 def _softmax_zeroth(ctx: Context) -> Outcome:
     derivation = Derivation()
     lc.softmax_zeroth_order(derivation)
-    return derived(derivation, METHOD)
+    return with_certificate(ctx, derived(derivation, METHOD))
 
 
 @REGISTRY.procedure("T25.softmax-time.reading-d", "exact")
@@ -154,11 +155,11 @@ def _softmax_first(ctx: Context) -> Outcome:
     )
 
 
-@REGISTRY.procedure("T25.softmax-time.reading-e", "symbolic")
+@REGISTRY.procedure("T25.softmax-time.reading-e", "symbolic", certifies=True)
 def _softmax_reduced_upper(ctx: Context) -> Outcome:
     derivation = Derivation()
     upper = rc.softmax_upper_bound(derivation)
-    return derived(derivation, REDUCED_METHOD, {"upper bound U(n)": str(upper)})
+    return with_certificate(ctx, derived(derivation, REDUCED_METHOD, {"upper bound U(n)": str(upper)}))
 
 
 @REGISTRY.procedure("T25.softmax-time.reading-f", "exact")
@@ -176,18 +177,18 @@ def _softmax_reduced_tight(ctx: Context) -> Outcome:
     )
 
 
-@REGISTRY.procedure("T25.relu-time.reading-c", "symbolic")
+@REGISTRY.procedure("T25.relu-time.reading-c", "symbolic", certifies=True)
 def _relu_first(ctx: Context) -> Outcome:
     derivation = Derivation()
     lc.relu_first_order(derivation)
-    return derived(derivation, METHOD)
+    return with_certificate(ctx, derived(derivation, METHOD))
 
 
-@REGISTRY.procedure("T25.relu-time.reading-d", "symbolic")
+@REGISTRY.procedure("T25.relu-time.reading-d", "symbolic", certifies=True)
 def _relu_reduced_upper(ctx: Context) -> Outcome:
     derivation = Derivation()
     constant = rc.relu_upper_bound(derivation)
-    return derived(derivation, REDUCED_METHOD, {"C in T <= C n ln d": str(constant)})
+    return with_certificate(ctx, derived(derivation, REDUCED_METHOD, {"C in T <= C n ln d": str(constant)}))
 
 
 @REGISTRY.procedure("T25.relu-time.reading-e", "exact")

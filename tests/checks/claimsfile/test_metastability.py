@@ -44,8 +44,12 @@ def _claim(quantity: str, prop: str, bound: str, points: str = TWO_GROUPS, **fie
     )
 
 
+#: The float route's orders in beta over many tokens (a grid of runs per start, ~3 s each): the slow test decides them.
+SLOW = ("circle-clusters.",)
+
+
 def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
-    claims = load_claims(ROOT / "examples" / "metastability.toml")
+    claims = [c for c in load_claims(ROOT / "examples" / "metastability.toml") if not c.id.startswith(SLOW)]
     results = run_claims(register_claims(claims).claims(), Context("quick", seed=0, certificate_dir=tmp_path))
     verdicts = {r.claim.id: r.verdict for r in results}
     expected = {
@@ -57,6 +61,14 @@ def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
         "merge-time.two-groups.beta-6.last-at-most-12": Verdict.INCONCLUSIVE,
         "merge-time.two-groups.radius-quarter.second-after-half": Verdict.REFUTED,
         "closest-pair.two-groups.not-first": Verdict.REFUTED,
+        "merge-time.equiangular.log-grows-like-beta": Verdict.PROVED,
+        "merge-time.equiangular.grows-like-beta": Verdict.REFUTED,
+        "clustering-time.equiangular.log-o-of-sqrt-beta": Verdict.REFUTED,
+        "merge-time.two-groups.log-last-grows-like-beta": Verdict.INCONCLUSIVE,
+        "rescaled.polytope.given.tends-to-a-tenth": Verdict.INCONCLUSIVE,
+        "rescaled.polytope.given.at-least-a-hundredth": Verdict.REFUTED,
+        "rescaled.vertices.given.one": Verdict.INCONCLUSIVE,
+        "rescaled.vertices.given.at-most-three": Verdict.REFUTED,
     }
     assert {i: verdicts[i] for i in expected} == expected
     assert all(v is Verdict.CONFIRMED for i, v in verdicts.items() if i not in expected), verdicts
@@ -64,6 +76,8 @@ def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
     assert witness["merge-time.two-groups.radius-quarter.second-after-half"]["value"] == "0"
     assert witness["closest-pair.two-groups.not-first"]["value"] == "1"
     assert witness["w2.given.at-most-three-fifths"]["verified_by"] == "ball"
+    assert witness["rescaled.vertices.given.at-most-three"]["value"] == "4"
+    assert witness["rescaled.polytope.given.at-least-a-hundredth"]["value"] == "0"
 
 
 @pytest.mark.parametrize("seed", range(3))

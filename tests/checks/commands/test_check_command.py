@@ -149,3 +149,19 @@ def test_command_line_process_exit_codes(tmp_path: Path, user_example: ExampleRu
     hostile = subprocess.run([*run, str(bad)], cwd=ROOT, capture_output=True, text=True)
     assert hostile.returncode == 2 and "Traceback" not in hostile.stderr
     assert not target.exists()
+
+
+def test_only_decides_the_matching_claims_and_a_glob_matching_none_is_an_input_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--only keeps the claims whose id matches: the false claim left out, the exit code is 0 (nothing refuted);
+    chosen, it is 1; a glob that matches no id is bad input (2), before anything is decided."""
+    path = tmp_path / "claims.toml"
+    path.write_text(TRUE_CLAIMS + FALSE_CLAIM)
+    common = ["--certificates", str(tmp_path / "certs"), "--format", "json"]
+    assert main(["check", str(path), "--only", "gold*,digits", *common]) == 0
+    assert [c["id"] for c in json.loads(capsys.readouterr().out)["claims"]] == ["golden", "digits"]
+    assert main(["check", str(path), "--only", "wrong", *common]) == 1
+    assert [c["id"] for c in json.loads(capsys.readouterr().out)["claims"]] == ["wrong"]
+    assert main(["check", str(path), "--only", "nothing*", *common]) == 2
+    assert "matches no claim id" in capsys.readouterr().err

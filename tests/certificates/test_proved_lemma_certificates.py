@@ -1,0 +1,136 @@
+"""Certificates of PROVED verdicts that re-check a lemma of the claim (issue 40, item 1).
+
+T22.superadditivity.reading-b (phi'' > 0 above lambda_c), T25's softmax readings c and e and relu readings c and d
+(bounds on the frozen, linearized and exact reduced times) carry SMT certificates of the kernel's table; the critical
+points single-cluster and antipodal carry `gram` certificates (P_x(a x) = 0 at x and -x). Each table sentence names
+the step check-cert does not re-check. Here: the kernel accepts each one and prints that caveat; a relabelled, weakened
+or edited certificate is rejected; a deliberately wrong statement is neither proved by z3 nor accepted by the kernel.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sympy as sp
+from headflow.certificates.kernel import inner_products, registry_statements
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers import gram_identities
+from headflow.certificates.statements import registry as obligations
+from headflow.certificates.statements.registry import SmtStatement
+from headflow.certificates.store import build_certificate, content_hash
+from headflow.checks.evidence.smt_certificates import certify_statements
+from headflow.checks.registry import Context
+from headflow.checks.verdicts import Verdict
+
+from tests.forging import forged_file
+
+SMT_CLAIMS = (
+    "T22.superadditivity.reading-b",
+    "T25.softmax-time.reading-c",
+    "T25.softmax-time.reading-e",
+    "T25.relu-time.reading-c",
+    "T25.relu-time.reading-d",
+)
+GRAM_CLAIMS = ("critical-points.single-cluster", "critical-points.antipodal")
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("lemmas")
+    paths = {}
+    for claim in SMT_CLAIMS:
+        outcome = certify_statements(Context("quick", 0, folder, claim_id=claim))
+        assert outcome.verdict is Verdict.CERTIFIED, (claim, outcome.notes)
+        paths[claim] = Path(outcome.certificates[0])
+    return paths | {claim: gram_identities.certify(claim, folder) for claim in GRAM_CLAIMS}
+
+
+def test_the_table_holds_each_claim_and_names_what_is_not_rechecked() -> None:
+    for claim in (*SMT_CLAIMS, *GRAM_CLAIMS):
+        assert "NOT re-check" in registry_statements.table()[claim]["sentence"], claim
+
+
+@pytest.mark.slow
+def test_each_certificate_is_accepted_with_its_caveat(certificates: dict[str, Path]) -> None:
+    for claim, path in certificates.items():
+        result = check_file(path)
+        assert result.ok, (claim, result.message)
+        assert "NOT re-check" in result.proved, claim
+
+
+def test_a_gram_certificate_is_accepted(certificates: dict[str, Path]) -> None:
+    result = check_file(certificates["critical-points.antipodal"])
+    assert result.ok and "exact algebra" in result.message
+
+
+def _relabel(data: dict[str, Any]) -> None:
+    """Filed under another claim whose table entry is of the same kind."""
+    data["claim_id"] = data["statement"]["claim"] = "T19.golden"
+
+
+def _weaken_goal(data: dict[str, Any]) -> None:
+    data["statement"]["statements"][0]["goal"] = ["true"]
+
+
+def _drop_hypothesis(data: dict[str, Any]) -> None:
+    data["statement"]["statements"][-1]["hypotheses"].pop(0)
+
+
+def _edit_sentence(data: dict[str, Any]) -> None:
+    data["statement"]["sentence"] = data["statement"]["sentence"].split("check-cert does NOT")[0]
+
+
+@pytest.mark.parametrize("edit", [_relabel, _weaken_goal, _drop_hypothesis, _edit_sentence])
+@pytest.mark.parametrize("claim", ["T25.softmax-time.reading-c", "T22.superadditivity.reading-b"])
+def test_a_forged_smt_certificate_is_rejected(
+    certificates: dict[str, Path], tmp_path: Path, edit: Any, claim: str
+) -> None:
+    result = check_file(forged_file(certificates[claim], tmp_path, edit))
+    assert not result.ok, edit.__name__
+    assert "not the kernel's statement" in result.message, result.message
+
+
+def _gram_relabel(data: dict[str, Any]) -> None:
+    data["claim_id"] = data["statement"]["claim"] = "critical-points.single-cluster"
+
+
+def _gram_drop_unit(data: dict[str, Any]) -> None:
+    data["statement"]["unit"] = []
+
+
+@pytest.mark.parametrize("edit", [_gram_relabel, _gram_drop_unit])
+def test_a_forged_gram_certificate_is_rejected(certificates: dict[str, Path], tmp_path: Path, edit: Any) -> None:
+    assert not check_file(forged_file(certificates["critical-points.antipodal"], tmp_path, edit)).ok
+
+
+def wrong_frozen_time() -> SmtStatement:
+    """A deliberately false bound: the frozen time at most rho1 n/(4 lambda) (it is at least rho1 n/(2 lambda))."""
+    (true,) = obligations.softmax_frozen_statements()
+    T, lam, rho1, n = (sp.Symbol(name, real=True) for name in ("T", "lambda", "rho_1", "n"))
+    return SmtStatement("wrong", "false", true.symbols, true.hypotheses, 4 * lam * T <= rho1 * n)
+
+
+def test_a_wrong_statement_is_not_proved_and_its_certificate_is_rejected(tmp_path: Path) -> None:
+    claim = "T25.softmax-time.reading-c"
+    outcome = certify_statements(Context("quick", 0, tmp_path, claim_id=claim), (wrong_frozen_time(),))
+    assert outcome.verdict is Verdict.INCONCLUSIVE and "not proved" in outcome.notes
+    certificate = build_certificate(claim, "smt", {})  # written by hand: the prover writes no such file
+    certificate["statement"] = registry_statements.expected(claim, {}) | {"statements": [wrong_frozen_time().tree()]}
+    certificate["sha256"] = content_hash(certificate)
+    path = tmp_path / "wrong.json"
+    path.write_text(json.dumps(certificate))
+    result = check_file(path)
+    assert not result.ok and "not the kernel's statement" in result.message
+
+
+def test_a_wrong_gram_identity_is_refuted() -> None:
+    """P_x(a x) = 0 holds; P_x(a x + w) = 0, or P_x(a x) paired with w equal to a, does not."""
+    statement = registry_statements.expected("critical-points.single-cluster", {})
+    ((lhs, _),) = statement["identities"]
+    for wrong in ([lhs, ["sym", "a"]], [["inner", ["vadd", ["vec", "x"], ["vec", "w"]], ["vec", "w"]], ["rat", "0"]]):
+        with pytest.raises(Rejected, match="does not hold"):
+            inner_products.check(statement | {"identities": [wrong]}, "test", {}, 0)
