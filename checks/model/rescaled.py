@@ -81,7 +81,7 @@ def hull_depths(Z: np.ndarray) -> np.ndarray:
         facets = ConvexHull(Z).equations  # rows (a, -b): <a, z> - b <= 0 inside, |a| = 1
     except QhullError:  # a hull Qhull finds flat at its own precision: every point within rounding of its boundary
         return np.zeros(n)
-    return np.maximum(np.min(-(Z @ facets[:, :-1].T + facets[:, -1]), axis=1), 0.0)
+    return np.clip(np.min(-(Z @ facets[:, :-1].T + facets[:, -1]), axis=1), 0.0, None)  # rounding below 0
 
 
 def rescaled_boundary_distance(cfg: Configuration, *, time: float) -> np.ndarray:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from headflow.certificates.errors import InputError
 from headflow.certificates.kernel.vocabulary import ATTENTION_KINDS, GEOMETRIES
-from headflow.certificates.quantity_uses import RECORDED_AS
+from headflow.certificates.quantity_uses import RECORDED_AS, RESCALED
 from headflow.checks.cli import main
 from headflow.checks.model import families, memory, token_blocks
 from headflow.checks.model import field as model
@@ -20,7 +20,8 @@ from headflow.checks.model.token_blocks import heads_of
 
 N, D, H = 11, 3, 2
 #: The quantities compared (every evaluator at a state, the radius of cluster_count given) and the field's own.
-QUANTITIES = [name for name in EVALUATORS if name != "cluster_count"]
+#: The state quantities (cluster_count needs a radius; the rescaled tokens' quantities a time and no shared pass).
+QUANTITIES = [name for name in EVALUATORS if name != "cluster_count" and name not in RESCALED]
 FIELD = ("head_outputs", "velocity", "token_velocity", "weights", "attention_distributions", "partition_functions")
 
 
