@@ -72,11 +72,9 @@ _BOUNDED_ORTHOGONALITY = re.compile(r"orthogonal-heads\(delta=([1-9][0-9]*(?:/[1
 
 def orthogonality_bound(name: str) -> Fraction | None:
     """The delta of a hypothesis `orthogonal-heads(delta=...)` written in its one form, else None."""
-    match = _BOUNDED_ORTHOGONALITY.fullmatch(name)
-    if match is None or len(name) > 80:
-        return None
-    delta = Fraction(match.group(1))
-    return delta if str(delta) == match.group(1) else None  # p/q in lowest terms, q > 1 written only
+    match = _BOUNDED_ORTHOGONALITY.fullmatch(name) if len(name) <= 80 else None
+    # p/q in lowest terms, q > 1 written only: the text is the Fraction's own
+    return Fraction(match.group(1)) if match and str(Fraction(match.group(1))) == match.group(1) else None
 
 
 def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
@@ -133,8 +131,7 @@ def exact_values(cfg: ExactConfiguration, read: Callable[[Chain], Any]) -> Any:
     if cfg.interaction is not None:
         raise ExpFieldError("the exact model has exp(beta s) weights (no interaction)")
     try:
-        chain = Chain(cfg)
-        return chain.values(read(chain), {}, ExpNumber.rational)
+        return (chain := Chain(cfg)).values(read(chain), {}, ExpNumber.rational)
     except ValueError as exc:  # ExpFieldError among them
         raise ExpFieldError(str(exc)) from None
 

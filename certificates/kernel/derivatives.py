@@ -78,7 +78,9 @@ def _node(op: str, terms: list[Tree]) -> Tree:
     if op == "mul" and ZERO in terms:
         return ZERO
     kept = [t for t in terms if t != unit]
-    return [op, *kept] if len(kept) >= 2 else kept[0] if kept else unit
+    if len(kept) < 2:
+        return kept[0] if kept else unit
+    return [op, *kept]
 
 
 #: A sum and a product, simplified.
