@@ -33,11 +33,13 @@ def child_cpu(command: list[str]) -> tuple[float, float, int]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    code = subprocess.run(command, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, check=False).returncode
+    done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        print(done.stderr[-2000:], file=sys.stderr)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall, code
+    return cpu, wall, done.returncode
 
 
 def verify_cpu() -> tuple[float, float, int]:
