@@ -72,11 +72,9 @@ _BOUNDED_ORTHOGONALITY = re.compile(r"orthogonal-heads\(delta=([1-9][0-9]*(?:/[1
 
 def orthogonality_bound(name: str) -> Fraction | None:
     """The delta of a hypothesis `orthogonal-heads(delta=...)` written in its one form, else None."""
-    match = _BOUNDED_ORTHOGONALITY.fullmatch(name)
-    if match is None or len(name) > 80:
-        return None
-    delta = Fraction(match.group(1))
-    return delta if str(delta) == match.group(1) else None  # p/q in lowest terms, q > 1 written only
+    match = _BOUNDED_ORTHOGONALITY.fullmatch(name) if len(name) <= 80 else None
+    # p/q in lowest terms, q > 1 written only: the text is the Fraction's own
+    return Fraction(match.group(1)) if match and str(Fraction(match.group(1))) == match.group(1) else None
 
 
 def stated_delta(hypotheses: Sequence[str]) -> Fraction | None:
@@ -108,13 +106,22 @@ def velocity_field(tokens: list[list[Any]], cfg: ExactConfiguration, geometry: s
     and kind of `cfg` (its tokens, mask and interaction unread) in the geometry: the chain's velocities
     (`Chain.velocities`) over symbolic tokens, evaluated at the given ones (which need not be exact, nor unit: off
     the sphere this is the field's ambient extension, P⊥_x(v) = v - <v, x> x, and the direction schemes read x/|x|).
-    Used over boxes by the equilibrium certificates."""
+    Used over boxes by the equilibrium certificates. The symbolic chain and its velocity trees depend on the sizes,
+    heads, beta, geometry and kind alone: those of the last configuration are kept (`_LAST_FIELD`, keyed by their
+    exact text), since a Jacobian evaluates the same field at every column (`equilibrium.jacobian`)."""
     if cfg.attention not in SMOOTH_KINDS:
         raise ValueError(f"the field over boxes covers usa and softmax attention, not {cfg.attention!r}")
     env = {f"x_{i}_{k}": t for i, x in enumerate(tokens) for k, t in enumerate(x)}
-    symbols = [[["sym", f"x_{i}_{k}"] for k in range(len(x))] for i, x in enumerate(tokens)]
-    chain = Chain(ExactConfiguration(symbols, cfg.score_matrices, cfg.values, cfg.beta, geometry, cfg.attention))
-    return chain.values(chain.velocities(), env, ball_of)
+    key = repr((list(env), cfg.score_matrices, cfg.values, cfg.beta, geometry, cfg.attention))
+    if (last := _LAST_FIELD[0])[0] != key:  # built once, its velocities included, before another thread can read it
+        symbols = [[["sym", f"x_{i}_{k}"] for k in range(len(x))] for i, x in enumerate(tokens)]
+        chain = Chain(ExactConfiguration(symbols, cfg.score_matrices, cfg.values, cfg.beta, geometry, cfg.attention))
+        _LAST_FIELD[0] = last = (key, chain, chain.velocities())
+    return last[1].values(last[2], env, ball_of)
+
+
+#: (key, symbolic chain, its velocity trees) of the last field `velocity_field` built: one slot, replaced whole.
+_LAST_FIELD: list[tuple[Any, ...]] = [(None,)]
 
 
 def exact_values(cfg: ExactConfiguration, read: Callable[[Chain], Any]) -> Any:
@@ -124,8 +131,7 @@ def exact_values(cfg: ExactConfiguration, read: Callable[[Chain], Any]) -> Any:
     if cfg.interaction is not None:
         raise ExpFieldError("the exact model has exp(beta s) weights (no interaction)")
     try:
-        chain = Chain(cfg)
-        return chain.values(read(chain), {}, ExpNumber.rational)
+        return (chain := Chain(cfg)).values(read(chain), {}, ExpNumber.rational)
     except ValueError as exc:  # ExpFieldError among them
         raise ExpFieldError(str(exc)) from None
 

@@ -96,8 +96,8 @@ def slice_of(problem: Problem) -> Matrix:
             raise Rejected(f"symmetry {k} is not an orthogonal R commuting with the heads with R c_i = c_pi(i)")
     pairs = [(j, b) for j in range(len(centre)) for b in range(d)]  # (token, coordinate) of U's entries
     # (R u_i)_a - (u_pi(i))_a = 0 for every symmetry, token i and coordinate a; <c_i, u_i> = 0 for every token i
-    rows = [[R[a][b] * (j == i) - (j == pi[i] and b == a) for j, b in pairs] for R, pi in symmetries for i, a in pairs]
-    rows += [[c[b] * (j == i) for j, b in pairs] for i, c in enumerate(centre)]
+    rows = [[(j == i and R[a][b]) - (j == p[i] and b == a) for j, b in pairs] for R, p in symmetries for i, a in pairs]
+    rows += [[j == i and c[b] for j, b in pairs] for i, c in enumerate(centre)]  # bools, not a Fraction per entry
     return nullspace(rational_matrix(rows))
 
 

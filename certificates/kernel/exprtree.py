@@ -141,7 +141,7 @@ def fold(tree: object, rules: Mapping[str, Callable[..., Value]], depth: int = 0
         raise TreeError(f"unknown or malformed node {str(op)[:20]!r}")
     if op == "rpow":
         return rule(*args, lambda child: fold(child, rules, depth + 1))
-    return rule(*(fold(a, rules, depth + 1) for a in args))
+    return rule(*[fold(a, rules, depth + 1) for a in args])
 
 
 UNARY_BALLS = {"exp": arb.exp, "log": arb.log, "sqrt": arb.sqrt, "lambertw": arb.lambertw}
