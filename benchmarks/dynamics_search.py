@@ -22,21 +22,14 @@ if __package__ in (None, ""):
 
 from headflow.checks import api
 from headflow.checks.claimsfile import dynamics_decider
-from headflow.checks.claimsfile.pointwise_route import decide_pointwise
 
 CLAIMS = Path(__file__).with_name("dynamics_claims.toml")
 
 
 def run(profile: str = "quick") -> list[dict[str, object]]:
     """Decide every claim; print and return one row per claim."""
-    routes = dynamics_decider.EXACT_ROUTES
-    dynamics_decider.EXACT_ROUTES = tuple(route for route in routes if route[1] is not decide_pointwise)
-    domain, dynamics_decider.decide_pointwise_domain = dynamics_decider.decide_pointwise_domain, lambda *_: None
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            report = api.check(CLAIMS, profile=profile, certificates=folder)
-    finally:
-        dynamics_decider.EXACT_ROUTES, dynamics_decider.decide_pointwise_domain = routes, domain
+    with dynamics_decider.float_evidence_only(), tempfile.TemporaryDirectory() as folder:
+        report = api.check(CLAIMS, profile=profile, certificates=folder)
     print(f"\n{'claim':<30}{'verdict':<14}{'evaluations':>12}{'starts':>8}{'best margin':>14}{'s':>8}")
     rows: list[dict[str, object]] = []
     for claim in report.claims:

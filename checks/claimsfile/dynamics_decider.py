@@ -28,7 +28,8 @@ other violations stay INCONCLUSIVE.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -120,6 +121,26 @@ EXACT_ROUTES: tuple[tuple[str, Callable[[DynamicsClaim, Context], Outcome | None
     ("the energy of a normalization scheme that is a gradient", decide_scheme_energy),
     ("the arc spread of angles within a half circle", decide_arc),
 )
+
+
+@contextmanager
+def float_evidence_only() -> Iterator[None]:
+    """Within the block, the pointwise route (`decide_pointwise`, and `decide_pointwise_domain` for quantified
+    claims) is set aside: for the benchmark and the tests that measure the float route's own evidence on true
+    pointwise claims, which that route would PROVE before any run. Never used by a decision."""
+    global EXACT_ROUTES, decide_pointwise_domain
+    routes, domain = EXACT_ROUTES, decide_pointwise_domain
+    EXACT_ROUTES = tuple(route for route in routes if route[1] is not decide_pointwise)
+    decide_pointwise_domain = _no_pointwise_domain
+    try:
+        yield
+    finally:
+        EXACT_ROUTES, decide_pointwise_domain = routes, domain
+
+
+def _no_pointwise_domain(claim: DynamicsClaim, ctx: Context) -> None:
+    """The pointwise route for a whole domain, set aside (`float_evidence_only`)."""
+    return None
 
 
 def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:

@@ -33,9 +33,10 @@ tokens = "random-sphere"
 def float_route_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Set the pointwise route aside, for tests of the float route's own mechanics (budgets, blow-ups) that use a
     true pointwise claim as their material: the route would PROVE it before any run."""
-    routes = tuple(route for route in dynamics_decider.EXACT_ROUTES if route[1] is not decide_pointwise)
+    with dynamics_decider.float_evidence_only():  # its switch, held for the test's scope by monkeypatch
+        routes, domain = dynamics_decider.EXACT_ROUTES, dynamics_decider.decide_pointwise_domain
     monkeypatch.setattr(dynamics_decider, "EXACT_ROUTES", routes)
-    monkeypatch.setattr(dynamics_decider, "decide_pointwise_domain", lambda claim, ctx: None)
+    monkeypatch.setattr(dynamics_decider, "decide_pointwise_domain", domain)
 
 
 def claim_of(fields: str, head: str = HEAD):  # type: ignore[no-untyped-def]
@@ -143,3 +144,15 @@ def test_claims_outside_the_model_kind_have_no_pointwise_route(fields: str, head
     if "stays" in head:
         head = head.replace('"energy"', '"energy_rate"')
     assert pointwise_claim(claim_of(fields, head)) is None
+
+
+def test_the_float_evidence_switch_sets_the_pointwise_route_aside_only_within_its_block() -> None:
+    """`float_evidence_only` (the benchmark's and these tests' switch) removes the pointwise route inside the
+    block and puts the decision's own routes back after it, also when the block raises."""
+    before = (dynamics_decider.EXACT_ROUTES, dynamics_decider.decide_pointwise_domain)
+    with pytest.raises(RuntimeError), dynamics_decider.float_evidence_only():
+        assert all(route is not decide_pointwise for _, route in dynamics_decider.EXACT_ROUTES)
+        assert dynamics_decider.decide_pointwise_domain(claim_of(SYMMETRIC), ctx()) is None
+        raise RuntimeError
+    assert (dynamics_decider.EXACT_ROUTES, dynamics_decider.decide_pointwise_domain) == before
+    assert any(route is decide_pointwise for _, route in dynamics_decider.EXACT_ROUTES)
