@@ -77,12 +77,8 @@ def formal_zero(tree: exprtree.Tree) -> bool:
     return _formal_zero(json.dumps(tree))
 
 
-def _union(*names: set[str]) -> set[str]:
-    return set().union(*names)
-
-
 #: The names a tree of interaction nodes uses (`exprtree.fold` refuses any other node).
-_NAMES = dict.fromkeys(NODES, _union) | {"rat": lambda q: set(), "sym": lambda name: {name}}
+_NAMES = dict.fromkeys(NODES, lambda *names: set().union(*names)) | {"rat": lambda q: set(), "sym": lambda name: {name}}
 _NAMES |= {"pow": lambda base, k: base, "rpow": lambda a, b, walk: walk(a) | walk(b)}
 
 
