@@ -226,11 +226,8 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
 def binders(statement: UniversalStatement) -> list[tuple[list[str], str]]:
     """The statement's constants as Coq binders: (the real ones, "R"), then (the integer ones, "Z"), each if any."""
     names = [identifier(name) for name in statement.constants]
-    groups = (
-        ([n for n in names if n not in statement.integers], "R"),
-        ([n for n in names if n in statement.integers], "Z"),
-    )
-    return [(group, kind) for group, kind in groups if group]
+    groups = {kind: [n for n in names if (n in statement.integers) == (kind == "Z")] for kind in ("R", "Z")}
+    return [(group, kind) for kind, group in groups.items() if group]
 
 
 def _universal(statement: UniversalStatement) -> str:
