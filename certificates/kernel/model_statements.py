@@ -206,10 +206,8 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     sizes = f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
     where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
     verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
-    proved = (
-        f"{verb} claim {claim_id!r}: the model statement {shown(data, claim)} [{claim.relation.text} {outcome}"
-        f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}]"
-    )
+    outcome += f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}"
+    proved = f"{verb} claim {claim_id!r}: the model statement {shown(data, claim)} [{claim.relation.text} {outcome}]"
     with nullcontext() if exact else precision(recheck.recorded_precision(payload)):
         result = settle(claim, cfg, dict(at))
         if result.failures:
