@@ -57,7 +57,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     otherwise."""
     region = read_region(data)
     where = _nonempty(data, region)
-    relation = {"interval-cover": _cover, "smt": _smt, "witness": _counterexample}
+    relation = {"interval-cover": _cover, "smt": _smt, "witness": _refuted}
     checks = {"witness": _constant} if "expression" in data else relation
     if kind not in checks:
         raise Rejected(f"this statement of form {FORM} is certified by {' or '.join(checks)}, not {str(kind)[:40]!r}")
@@ -201,9 +201,7 @@ def _constant(statement: dict[str, Any], region: Region, payload: dict[str, Any]
     return f"claims-file claim {statement['claim']!r}: {term_text(statement['expression'])} lies in {interval}", how
 
 
-def _counterexample(
-    statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float
-) -> tuple[str, str]:
+def _refuted(statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """A point of the domain (every variable given) where both sides are defined and `lhs op rhs` fails: the claim
     is false. Its conditions are exactly `counterexample_conditions`."""
     point = recheck.point_witness(payload, {}, "the counterexample")
