@@ -34,5 +34,4 @@ STORED: dict[str, Any] = json.loads(PATH.read_text(encoding="utf-8"))
 
 def tree(name: str) -> list[Any]:
     """The stored tree of a closed form (a key of `build()["trees"]`)."""
-    found: list[Any] = STORED["trees"][name]
-    return found
+    return STORED["trees"][name]  # type: ignore[no-any-return]
