@@ -39,9 +39,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
     if form == (registry_statements.FORM, None, "gram"):  # for all values of the Gram symbols, lhs = rhs
         pairs = enumerate(inner_products.identities(statement), start=1)
-        return checked.proved, [
-            UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs
-        ]
+        found = [UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs]
+        return checked.proved, found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])
