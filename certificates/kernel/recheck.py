@@ -12,18 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flint import arb
 
 from . import exact, format as fmt, masks
 from .balls import eval_ball
+from .exact_data import ExactConfiguration
 from .exprtree import TreeError, count_nodes, parse_rational
+from .interaction import Interaction
 from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
-
-if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
-    from . import ball_model
-    from .interaction import Interaction
 
 
 class Rejected(ValueError):
@@ -163,7 +161,7 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
 
 def exact_configuration(
     record: object, interaction: Interaction | None = None, negative_beta: bool | None = False, masked: bool = False
-) -> ball_model.ExactConfiguration:
+) -> ExactConfiguration:
     """The exact configuration of a witness record (rational strings only), within the size bounds. `interaction` is
     the claim's, rebuilt by the checker from the claim's text: the record's `interaction` tree must be exactly its
     tree (present exactly when the claim states one), and the configuration uses the checker's own. beta > 0, or
@@ -171,8 +169,6 @@ def exact_configuration(
     statement's, which says the sign), and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
-    from . import ball_model
-
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
     record = require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
     if interaction is not None and record["interaction"] != interaction.tree:
@@ -190,6 +186,4 @@ def exact_configuration(
     if record["geometry"] in DIRECTION_GEOMETRIES and any(sum(v * v for v in x) != 1 for x in tokens):
         raise Rejected(f"exact data of {record['geometry']} need unit tokens (their directions exactly)")
     mask = mask_rows(record["mask"], n, "the mask") if masked else None
-    return ball_model.ExactConfiguration(
-        tokens, scores, values, beta, record["geometry"], record["attention"], mask=mask, interaction=interaction
-    )
+    return ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"], mask, interaction)
