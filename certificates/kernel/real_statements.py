@@ -234,11 +234,11 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any], s
 
 
 def smt_problem(statement: dict[str, Any], payload: dict[str, Any]) -> str:
-    """The SMT-LIB2 text of `domain => both sides defined and lhs op rhs` (`real_encoding.encode`) with the
+    """The SMT-LIB2 text of `domain => both sides defined and lhs op rhs` (`real_encoding.Encoding`) with the
     payload's cuts, each validated with balls; Rejected when the payload or the statement cannot make one."""
     recheck.require_keys(payload, {"cuts"}, "smt payload")
     cuts = recheck.require_list(payload["cuts"], real_encoding.MAX_CUTS, "cuts")
-    return real_encoding.encode(statement).problem(cuts)
+    return real_encoding.Encoding(statement).problem(cuts)
 
 
 def _smt(statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
