@@ -69,7 +69,5 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
 
 def universal(statements: list[dict[str, Any]]) -> list[UniversalStatement]:
     """SMT statement trees as universal statements (their `integers` over Z)."""
-    return [
-        UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"], tuple(s.get("integers", ())))
-        for s in statements
-    ]
+    fields = ("name", "constants", "hypotheses", "goal")
+    return [UniversalStatement(*(s[k] for k in fields), tuple(s.get("integers", ()))) for s in statements]
