@@ -3,8 +3,7 @@
 - `fails`: a relation refuted by a ball (every point of it violates `value relation 0`): a decider's FALSE, where the
   kernel only ever needs `headflow.certificates.kernel.exact.holds`;
 - `approximate`: a rational to a few significant digits at any magnitude, for messages and reports;
-- `shown`: a rational exactly when it is not too large, else about 20 digits, for messages;
-- `dyadic_fmpz`: an exact ball as m 2^e with m an fmpz, for the digits of `headflow constants`.
+- `shown`: a rational exactly when it is not too large, else about 20 digits, for messages.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ import numbers
 from fractions import Fraction
 from typing import Any
 
-from flint import arb, fmpz
 from headflow.certificates.kernel.exact import ball_of, holds, precision
 
 #: The relation that holds exactly where the given one fails.
@@ -50,11 +48,3 @@ def shown(value: numbers.Rational | int) -> str:
         return str(q)
     with precision(80):
         return f"about {ball_of(q).str(20, radius=False)} (a rational of {bits} bits)"
-
-
-def dyadic_fmpz(point: arb) -> tuple[fmpz, int]:
-    """(m, e) with the exact ball `point` = m 2^e (as `headflow.certificates.kernel.exact.exact_value` reads it),
-    the mantissa left an fmpz (correct rounding multiplies 100,000-digit mantissas as fmpz: a round trip through a
-    Python int costs as much as the product)."""
-    mantissa, exponent = point.man_exp()
-    return mantissa, int(exponent)

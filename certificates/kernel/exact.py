@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from flint import arb, ctx, fmpq
+from flint import arb, ctx, fmpq, fmpz
 
 #: The relations `value relation 0` that a certificate's ball settles.
 SIGNS = (">", ">=", "<", "<=")
@@ -65,6 +65,13 @@ def rational_ball(numerator: int, denominator: int, bits: int) -> arb:
 
 class ExponentTooLarge(ArithmeticError):
     """An exact ball's binary exponent is beyond the bound its caller set: its exact value would be huge."""
+
+
+def dyadic_fmpz(point: arb) -> tuple[fmpz, int]:
+    """(m, e) with the exact ball `point` = m 2^e (`exact_value`), the mantissa left an fmpz (correct rounding
+    multiplies 100,000-digit mantissas as fmpz: a round trip through a Python int costs as much as the product)."""
+    mantissa, exponent = point.man_exp()
+    return mantissa, int(exponent)
 
 
 def exact_value(point: arb, max_exponent: int | None = None) -> Fraction:

@@ -20,9 +20,9 @@ import math
 from fractions import Fraction
 
 from flint import arb, ctx
-from headflow.certificates.ball_reading import dyadic_fmpz, shown
+from headflow.certificates.ball_reading import shown
 from headflow.certificates.kernel.derivatives import derivative
-from headflow.certificates.kernel.exact import precision, rational_ball
+from headflow.certificates.kernel.exact import dyadic_fmpz, precision, rational_ball
 from headflow.certificates.kernel.exprtree import Tree
 from headflow.certificates.kernel.lambda_c import EQUATION, N, RootError, U, right_of_root
 from headflow.certificates.provers.programs import Program, compile_trees

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from flint import arb, fmpz
-from headflow.certificates.ball_reading import dyadic_fmpz
+from headflow.certificates.kernel.exact import dyadic_fmpz
 
 MAX_EXPONENT10 = 1_000_000
 """Largest |decimal exponent| of a printed value; beyond it the digits would not fit any table."""
