@@ -251,9 +251,8 @@ def bound_roots(roots: list[tuple[str, str]], goal: str, exists: bool = False) -
         return goal
     root = " /\\ (exists r' : R, is_lambda_c {} {} r')" if exists else ""
     guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" + root.format(n, b) for n, b in roots)
-    bound = "".join(
-        f"forall lambda_c'{k} : R, is_lambda_c {n} {b} lambda_c'{k} ->\n  " for k, (n, b) in enumerate(roots)
-    )
+    binder = "forall lambda_c'{0} : R, is_lambda_c {1} {2} lambda_c'{0} ->\n  "
+    bound = "".join(binder.format(k, n, b) for k, (n, b) in enumerate(roots))
     return f"({guards}) /\\\n  ({bound}{goal})"
 
 
