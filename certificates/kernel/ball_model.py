@@ -13,8 +13,6 @@ every head, orthogonal, approximately orthogonal (|M_h M_g|_F <= delta) or scala
 velocity exactly 0) are checked exactly; unit tokens are unit in every geometry (a flat start on the sphere too).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction

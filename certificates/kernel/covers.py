@@ -11,8 +11,6 @@
   (for < and <=) on one face, `face_end`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any
 

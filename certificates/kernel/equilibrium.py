@@ -39,8 +39,6 @@ orbit rotations and V; this module only checks them. E and the residual gauge ar
 the data (nullspace and rank from python-flint), the same for the writer and the checker.
 """
 
-from __future__ import annotations
-
 import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction

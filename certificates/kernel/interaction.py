@@ -18,8 +18,6 @@ functions; sqrt of the square of a rational is that rational's absolute value). 
 both trees are defined; what this algebra does not show to be zero leaves the energy unavailable, and it says so.
 """
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass
 from functools import lru_cache, partial, reduce

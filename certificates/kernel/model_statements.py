@@ -35,8 +35,6 @@ exact algebra (`certificates.kernel.interaction.is_antiderivative`; else the ene
 naming it is accepted). Phi fixes the energy's constant of integration, so the printed statement names it.
 """
 
-from __future__ import annotations
-
 import json
 from contextlib import nullcontext
 from dataclasses import dataclass, field

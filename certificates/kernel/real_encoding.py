@@ -35,8 +35,6 @@ the cuts) and the kernel make the same `Encoding`, so the atoms' numbering and t
 `smtlib`, the printer of every SMT obligation the kernel runs.
 """
 
-from __future__ import annotations
-
 import json
 import math
 from collections.abc import Callable

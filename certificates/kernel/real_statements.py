@@ -19,8 +19,6 @@ conditions are exactly the definedness conditions and the two bounds, `constant_
 on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
 """
 
-from __future__ import annotations
-
 import re
 from decimal import Decimal
 from fractions import Fraction

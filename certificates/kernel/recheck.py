@@ -8,8 +8,6 @@ statement form shares (exact keys, naturals and integer ranges, words from a lis
 masks, witness kinds) live here too, once.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any

@@ -13,8 +13,6 @@ balls (`headflow.certificates.kernel.exprtree.evaluate`; `headflow constants` co
 `headflow.certificates.provers.programs.program`).
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Any

@@ -9,8 +9,6 @@ facts its check established (`registry_statements.chain`). A form or kind with n
 time: a `.v` file next to a certificate is for reading, never what is compiled.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from .. import inner_products, model_statements, real_encoding, real_statements, registry_statements

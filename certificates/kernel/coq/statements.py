@@ -32,8 +32,6 @@ conditions, a bound root of the prelude's equation (`bound_roots`); an integer v
 Symbol names become Coq identifiers unchanged when they are ones; any other name is refused, never escaped into text.
 """
 
-from __future__ import annotations
-
 import re
 from fractions import Fraction
 from functools import partial
