@@ -43,11 +43,9 @@ from ..exprtree import ARITY, RELATIONS, TreeError, expand, fold, node_parts, ra
 PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 
 #: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
-_RESERVED = (
-    "as at cofix else end exists exists2 fix for forall fun if IF in let match mod Prop return Set then Type using "
-    "where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv Rdiv Rminus Ropp Rplus Rmult c_star "
-    "proj I O S True False and or not iff Theorem Lemma Proof Qed Definition fun is_derive Derive"
-)
+_RESERVED = """as at cofix else end exists exists2 fix for forall fun if IF in let match mod Prop return Set then Type
+using where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv Rdiv Rminus Ropp Rplus Rmult c_star
+proj I O S True False and or not iff Theorem Lemma Proof Qed Definition fun is_derive Derive"""
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
 #: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
