@@ -13,8 +13,6 @@ every head, orthogonal, approximately orthogonal (|M_h M_g|_F <= delta) or scala
 velocity exactly 0) are checked exactly; unit tokens are unit in every geometry (a flat start on the sphere too).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -90,15 +88,17 @@ def _approximately_orthogonal(cfg: ExactConfiguration, delta: Fraction) -> bool:
 
 
 def hypothesis_failures(cfg: ExactConfiguration, hypotheses: Sequence[str]) -> list[str]:
-    """The named hypotheses that the exact data violate (empty when all hold exactly)."""
-    bounds = [(name, orthogonality_bound(name)) for name in hypotheses]
-    if unknown := [name for name, delta in bounds if delta is None and name not in HYPOTHESES]:
+    """The named hypotheses that the exact data violate (empty when all hold exactly); ValueError naming the first
+    unknown one, before any is checked."""
+    if unknown := [name for name in hypotheses if name not in HYPOTHESES and orthogonality_bound(name) is None]:
         raise ValueError(f"unknown hypothesis {unknown[0]!r}")
-    return [
-        name
-        for name, delta in bounds
-        if not (HYPOTHESES[name](cfg) if delta is None else _approximately_orthogonal(cfg, delta))
-    ]
+    return [name for name in hypotheses if not _holds(cfg, name)]
+
+
+def _holds(cfg: ExactConfiguration, name: str) -> bool:
+    """Whether the exact data satisfy the known hypothesis `name` (a bounded orthogonality by its delta)."""
+    delta = orthogonality_bound(name)
+    return HYPOTHESES[name](cfg) if delta is None else _approximately_orthogonal(cfg, delta)
 
 
 def velocity_field(tokens: list[list[Any]], cfg: ExactConfiguration, geometry: str = "sphere") -> list[list[Any]]:

@@ -5,8 +5,6 @@ A SymPy expression is written as a tree once (`headflow.certificates.sympy_trees
 evaluated here; no SymPy evaluation takes part, so a sign is a ball's.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 
 from flint import arb

@@ -11,8 +11,6 @@
   (for < and <=) on one face, `face_end`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,11 +59,7 @@ COVER_KEYS = frozenset({"expression", "relation", "domain", "tree", "prec"})
 
 
 def cover(
-    payload: dict[str, Any],
-    expression: list[Any],
-    relation: str,
-    domain: Box | None = None,
-    region: Region | None = None,
+    payload: dict[str, Any], expression: Tree, relation: str, domain: Box | None = None, region: Region | None = None
 ) -> int:
     """The cover proves `expression relation 0` on the box `domain` (on its points in `region` when given, which the
     box must contain: `Region.uncovered`); returns the number of leaves.

@@ -20,8 +20,6 @@ W's argument from -1/e), so the mean value theorem applies with the derivative i
 callers check both balls.
 """
 
-from __future__ import annotations
-
 from functools import partial
 
 from . import stored_forms

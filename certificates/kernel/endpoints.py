@@ -15,8 +15,6 @@ a ball holding every result between them (`arb.union` of balls is a ball, so it 
 Narrow balls (points of a certificate, midpoints) keep python-flint's operations.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from functools import reduce
 

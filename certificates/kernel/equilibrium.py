@@ -39,8 +39,6 @@ orbit rotations and V; this module only checks them. E and the residual gauge ar
 the data (nullspace and rank from python-flint), the same for the writer and the checker.
 """
 
-from __future__ import annotations
-
 import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -53,7 +51,7 @@ from .exact import ball_of, precision
 from .exact_data import ExactConfiguration, Matrix, dot
 from .exprtree import parse_rational
 from .operator_norm import rational_matrix
-from .recheck import Rejected, exact_configuration, recorded_precision, require_list
+from .recheck import Rejected, array, exact_configuration, recorded_precision, require_list
 from .vocabulary import SMOOTH_KINDS
 
 
@@ -217,15 +215,6 @@ def centre_failure(problem: Problem, blocks: Sequence[range], targets: Sequence[
         if g * abs(g) != t * abs(t) * dot(ci, ci) * dot(cj, cj):  # x |x| keeps the sign: no square root
             return f"tokens {i} and {j} do not have the inner product {t}"
     return None
-
-
-def array(data: object, shape: Sequence[int], what: str) -> Any:
-    """Nested lists of exactly the lengths `shape` with exact rational texts at the leaves (Rejected otherwise)."""
-    if not shape:
-        return parse_rational(data)
-    if not isinstance(data, list) or len(data) != shape[0]:
-        raise Rejected(f"{what}: nested lists of {' x '.join(map(str, shape))} exact rationals")
-    return [array(item, shape[1:], what) for item in data]
 
 
 def problem_of(payload: dict[str, Any]) -> Problem:

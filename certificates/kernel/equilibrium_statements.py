@@ -32,8 +32,6 @@ equilibrium claims (`critical-points*`) carry this form too (elaborated from the
 regime the kernel's table names for the claim (`registry_failure`), and the payload names no instance.
 """
 
-from __future__ import annotations
-
 import itertools
 import json
 from collections.abc import Callable

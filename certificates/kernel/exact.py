@@ -12,8 +12,6 @@ ball is positive, `b != 0` only when it excludes 0, `b == 0` only for the exact 
 tables compare exact rationals (`Fraction`, SymPy's `Rational`) in the ordinary way.
 """
 
-from __future__ import annotations
-
 import numbers
 import operator
 from collections.abc import Callable, Mapping

@@ -4,8 +4,6 @@ With rational tokens, heads and beta every score s^h_ij = <x_i, M_h x_j> and eve
 the model's quantities over them are written once, as the named definitions of `certificates.kernel.model_chain`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction

@@ -28,8 +28,6 @@ Every other walker of terms (exact rationals here, polynomials, SMT-LIB2 text, r
 table of rules, so that the node set and its arities are written once (`ARITY`).
 """
 
-from __future__ import annotations
-
 import operator
 from collections.abc import Callable, Mapping
 from fractions import Fraction

@@ -12,8 +12,6 @@ against accidental damage, not a seal: anyone can recompute it. What makes a cer
 `headflow check-cert` checks the proof against the statement from the file alone, and prints the statement.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 import re

@@ -15,8 +15,6 @@ values of the Gram symbols, lhs = rhs. Coq re-checks the algebra; the expansion 
 `inner`).
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any
 

@@ -18,8 +18,6 @@ functions; sqrt of the square of a rational is that rational's absolute value). 
 both trees are defined; what this algebra does not show to be zero leaves the energy unavailable, and it says so.
 """
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass
 from functools import lru_cache, partial, reduce
@@ -77,12 +75,8 @@ def formal_zero(tree: exprtree.Tree) -> bool:
     return _formal_zero(json.dumps(tree))
 
 
-def _union(*names: set[str]) -> set[str]:
-    return set().union(*names)
-
-
 #: The names a tree of interaction nodes uses (`exprtree.fold` refuses any other node).
-_NAMES = dict.fromkeys(NODES, _union) | {"rat": lambda q: set(), "sym": lambda name: {name}}
+_NAMES = dict.fromkeys(NODES, lambda *names: set().union(*names)) | {"rat": lambda q: set(), "sym": lambda name: {name}}
 _NAMES |= {"pow": lambda base, k: base, "rpow": lambda a, b, walk: walk(a) | walk(b)}
 
 

@@ -19,8 +19,6 @@ of balls are used; no step is taken on trust. (`headflow constants` computes lam
 iteration outside the kernel, `headflow.certificates.provers.lambda_c_roots`.)
 """
 
-from __future__ import annotations
-
 import math
 from fractions import Fraction
 from functools import lru_cache

@@ -13,8 +13,6 @@ the links and checked where they lead (`headflow.certificates.claims.data_files`
 files): the object is returned only when the file is a well-formed certificate of the current format, unmodified.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import stat

@@ -8,8 +8,6 @@ E_h = (1/(2 beta n^2)) sum_ij m_ij exp(beta s_ij), and of the attention distribu
 A user's masks are validated outside the kernel (`headflow.certificates.masks`); here the checker reads a certificate's.
 """
 
-from __future__ import annotations
-
 Mask = tuple[tuple[bool, ...], ...]
 
 

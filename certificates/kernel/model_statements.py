@@ -35,8 +35,6 @@ exact algebra (`certificates.kernel.interaction.is_antiderivative`; else the ene
 naming it is accepted). Phi fixes the energy's constant of integration, so the printed statement names it.
 """
 
-from __future__ import annotations
-
 import json
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -206,10 +204,8 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     sizes = f"exact data n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
     where = ", ".join(f"{k} = {v}" for k, v in sorted(at.items()))
     verb, outcome = ("proves", "holds") if claim.exists else ("refutes", "fails")
-    proved = (
-        f"{verb} claim {claim_id!r}: the model statement {shown(data, claim)} [{claim.relation.text} {outcome}"
-        f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}]"
-    )
+    outcome += f"{' exactly' if exact else ''} at an exact configuration{' at ' + where if where else ''}"
+    proved = f"{verb} claim {claim_id!r}: the model statement {shown(data, claim)} [{claim.relation.text} {outcome}]"
     with nullcontext() if exact else precision(recheck.recorded_precision(payload)):
         result = settle(claim, cfg, dict(at))
         if result.failures:

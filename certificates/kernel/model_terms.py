@@ -42,8 +42,6 @@ terms with it from text, the kernel (`certificates.kernel.model_statements.term_
 configuration's chain (`model_values.Trees`).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any

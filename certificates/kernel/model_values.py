@@ -19,8 +19,6 @@ never show an equality). A logarithm, a square root that is not rational and an 
 value there, so a statement that needs one has no exact witness.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field

@@ -10,8 +10,6 @@ polynomial decides positive definiteness exactly: a symmetric A has only positiv
 of det(tI - A) alternate strictly in sign (all its roots are real; by Descartes, none is <= 0 exactly then).
 """
 
-from __future__ import annotations
-
 from functools import reduce
 from itertools import permutations
 

@@ -16,8 +16,6 @@ waited for by one call of one thread, which therefore outlives it. The forked Sy
 processes.py`, outside the kernel) use `tie_to_parent`, `kill_group` and `sigterm_exits` too.
 """
 
-from __future__ import annotations
-
 import ctypes
 import os
 import signal

@@ -31,11 +31,9 @@ so that the kernel checks each without deciding which ones a proof needs:
 So `domain, facts and cuts imply goal` only uses true facts about the real values: when its negation is unsat,
 both sides are defined and the relation holds at every point of the domain. A model of the negation proves nothing by
 itself (the facts about exp may be too weak there). The prover (`certificates.provers.smt_refinement`, which chooses
-the cuts) and the kernel call the same `encode`, so the atoms' numbering and the text agree; the text is printed by
+the cuts) and the kernel make the same `Encoding`, so the atoms' numbering and the text agree; the text is printed by
 `smtlib`, the printer of every SMT obligation the kernel runs.
 """
-
-from __future__ import annotations
 
 import json
 import math
@@ -248,10 +246,6 @@ class Encoding:
         else:
             self._partial([">", base, ZERO], [">", r, ZERO], ["=", ["mul", ["pow", r, q], ["pow", base, -p]], ONE])
         return r
-
-
-#: The encoding of a statement (the fields it reads: variables, lhs, op, rhs, conditions).
-encode = Encoding
 
 
 def _rat(value: Fraction) -> Tree:

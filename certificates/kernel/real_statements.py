@@ -19,8 +19,6 @@ conditions are exactly the definedness conditions and the two bounds, `constant_
 on its own SMT-LIB2 text, `smt_problem`). What it prints is rendered from the trees.
 """
 
-from __future__ import annotations
-
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -57,7 +55,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     otherwise."""
     region = read_region(data)
     where = _nonempty(data, region)
-    relation = {"interval-cover": _cover, "smt": _smt, "witness": _counterexample}
+    relation = {"interval-cover": _cover, "smt": _smt, "witness": _refuted}
     checks = {"witness": _constant} if "expression" in data else relation
     if kind not in checks:
         raise Rejected(f"this statement of form {FORM} is certified by {' or '.join(checks)}, not {str(kind)[:40]!r}")
@@ -201,9 +199,7 @@ def _constant(statement: dict[str, Any], region: Region, payload: dict[str, Any]
     return f"claims-file claim {statement['claim']!r}: {term_text(statement['expression'])} lies in {interval}", how
 
 
-def _counterexample(
-    statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float
-) -> tuple[str, str]:
+def _refuted(statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
     """A point of the domain (every variable given) where both sides are defined and `lhs op rhs` fails: the claim
     is false. Its conditions are exactly `counterexample_conditions`."""
     point = recheck.point_witness(payload, {}, "the counterexample")
@@ -236,11 +232,11 @@ def _cover(statement: dict[str, Any], region: Region, payload: dict[str, Any], s
 
 
 def smt_problem(statement: dict[str, Any], payload: dict[str, Any]) -> str:
-    """The SMT-LIB2 text of `domain => both sides defined and lhs op rhs` (`real_encoding.encode`) with the
+    """The SMT-LIB2 text of `domain => both sides defined and lhs op rhs` (`real_encoding.Encoding`) with the
     payload's cuts, each validated with balls; Rejected when the payload or the statement cannot make one."""
     recheck.require_keys(payload, {"cuts"}, "smt payload")
     cuts = recheck.require_list(payload["cuts"], real_encoding.MAX_CUTS, "cuts")
-    return real_encoding.encode(statement).problem(cuts)
+    return real_encoding.Encoding(statement).problem(cuts)
 
 
 def _smt(statement: dict[str, Any], region: Region, payload: dict[str, Any], seconds: float) -> tuple[str, str]:

@@ -8,22 +8,18 @@ statement form shares (exact keys, naturals and integer ranges, words from a lis
 masks, witness kinds) live here too, once.
 """
 
-from __future__ import annotations
-
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flint import arb
 
 from . import exact, format as fmt, masks
 from .balls import eval_ball
+from .exact_data import ExactConfiguration
 from .exprtree import TreeError, count_nodes, parse_rational
+from .interaction import Interaction
 from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
-
-if TYPE_CHECKING:  # the model's checks load on first use: covers and points need no model (nor SymPy)
-    from . import ball_model
-    from .interaction import Interaction
 
 
 class Rejected(ValueError):
@@ -81,6 +77,15 @@ def require_choices(data: dict[str, Any], choices: Mapping[str, Iterable[str]], 
     for key, allowed in choices.items():
         if data[key] not in allowed:
             raise Rejected(f"{what} {key} {str(data[key])[:40]!r}: one of {', '.join(allowed)}")
+
+
+def array(data: object, shape: Sequence[int], what: str) -> Any:
+    """Nested lists of exactly the lengths `shape` with exact rational texts at the leaves (Rejected otherwise)."""
+    if not shape:
+        return parse_rational(data)
+    if not isinstance(data, list) or len(data) != shape[0]:
+        raise Rejected(f"{what}: nested lists of {' x '.join(map(str, shape))} exact rationals")
+    return [array(item, shape[1:], what) for item in data]
 
 
 def mask_rows(rows: object, n: int, what: str) -> masks.Mask | None:
@@ -154,7 +159,7 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
 
 def exact_configuration(
     record: object, interaction: Interaction | None = None, negative_beta: bool | None = False, masked: bool = False
-) -> ball_model.ExactConfiguration:
+) -> ExactConfiguration:
     """The exact configuration of a witness record (rational strings only), within the size bounds. `interaction` is
     the claim's, rebuilt by the checker from the claim's text: the record's `interaction` tree must be exactly its
     tree (present exactly when the claim states one), and the configuration uses the checker's own. beta > 0, or
@@ -162,29 +167,21 @@ def exact_configuration(
     statement's, which says the sign), and a `mask` (n rows of 0/1 with a unit diagonal, `certificates.kernel.masks`)
     only when `masked`: the claim says which model it is about (repulsive, masked), never the certificate, and the
     caller compares the mask with the claim's."""
-    from . import ball_model
-
     keys = {"tokens", "scores", "values", "beta", "attention", "geometry"} | ({"mask"} if masked else set())
     record = require_keys(record, keys | ({"interaction"} if interaction is not None else set()), "configuration")
     if interaction is not None and record["interaction"] != interaction.tree:
         raise Rejected(f"the witness's interaction is not the claim's phi(s) = {interaction.text}")
 
-    def matrix(value: object, what: str, least: int, most: int, width: int = 0) -> list[list[Fraction]]:
-        """`least` to `most` rows of exact rationals, each as long as the first (or `width` when given)."""
-        rows = require_list(value, most, what, least)
-        size = width or len(require_list(rows[0], fmt.MAX_DIMENSION, what, 1))
-        return [[parse_rational(v) for v in require_list(row, size, f"{what} rows", size)] for row in rows]
-
-    tokens = matrix(record["tokens"], "tokens", 2, fmt.MAX_TOKENS)
-    d, H = len(tokens[0]), len(require_list(record["scores"], fmt.MAX_HEADS, "scores", 1))
-    scores, values = ([matrix(M, k, d, d, d) for M in require_list(record[k], H, k, H)] for k in ("scores", "values"))
+    n = len(require_list(record["tokens"], fmt.MAX_TOKENS, "tokens", 2))  # n x d tokens, H heads of d x d matrices
+    d = len(require_list(record["tokens"][0], fmt.MAX_DIMENSION, "a token", 1))
+    H = len(require_list(record["scores"], fmt.MAX_HEADS, "scores", 1))
+    shapes = {"tokens": (n, d), "scores": (H, d, d), "values": (H, d, d)}
+    tokens, scores, values = (array(record[k], shape, k) for k, shape in shapes.items())
     require_choices(record, {"attention": ATTENTION_KINDS, "geometry": GEOMETRIES}, "configuration")
     beta = parse_rational(record["beta"])
     if negative_beta is not None and (beta == 0 or (beta < 0) != negative_beta):
         raise Rejected(f"beta must be {'negative' if negative_beta else 'positive'}")
     if record["geometry"] in DIRECTION_GEOMETRIES and any(sum(v * v for v in x) != 1 for x in tokens):
         raise Rejected(f"exact data of {record['geometry']} need unit tokens (their directions exactly)")
-    mask = mask_rows(record["mask"], len(tokens), "the mask") if masked else None
-    return ball_model.ExactConfiguration(
-        tokens, scores, values, beta, record["geometry"], record["attention"], mask=mask, interaction=interaction
-    )
+    mask = mask_rows(record["mask"], n, "the mask") if masked else None
+    return ExactConfiguration(tokens, scores, values, beta, record["geometry"], record["attention"], mask, interaction)

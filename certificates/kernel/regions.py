@@ -20,8 +20,6 @@ that the cases exhaust the domain, it does not take it on trust. Clipping treats
 superset); `contains`, which settles whether one exact point is in the region, honours them.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass

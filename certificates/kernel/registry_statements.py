@@ -18,8 +18,6 @@ statement (`certificates.kernel.equilibrium_statements`: the heads, the configur
 holds it to the regime the table names for the claim (`registry_failure`), so that one relabelled never re-checks.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Callable
 from fractions import Fraction

@@ -11,8 +11,6 @@ text, so comments, quoted symbols, string literals, options and commands cannot 
 the kernel's (a statement's variables, the encoder's auxiliaries, the registry table's names).
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from fractions import Fraction
 

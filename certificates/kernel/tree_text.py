@@ -5,8 +5,6 @@ encoded, never copied from a file's text. The text uses the claims-file grammar 
 calls), with the parentheses the precedence needs.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from fractions import Fraction
 

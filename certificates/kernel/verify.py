@@ -33,8 +33,6 @@ how it was re-checked)`, raising `Rejected` when the payload does not prove the 
 statement to the certificate's claim id first.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

@@ -5,8 +5,6 @@ numeric configuration read these names, so a kind or a scheme is declared in one
 needs, typed names and size limits, is `headflow.certificates.vocabulary`).
 """
 
-from __future__ import annotations
-
 ATTENTION_KINDS: tuple[str, ...] = ("usa", "softmax", "relu")
 #: The dynamics' normalization schemes (docs/models.md, "Normalization"; `headflow.certificates.vocabulary.Geometry`).
 GEOMETRIES: tuple[str, ...] = ("sphere", "flat", "pre-ln", "peri-ln", "mix-ln", "ngpt")

@@ -32,7 +32,7 @@ from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.schema import IdentityClaim, InequalityClaim
 from headflow.certificates.kernel import real_statements, solvers
 from headflow.certificates.kernel.exprtree import TreeError
-from headflow.certificates.kernel.real_encoding import CutError, NotEncodable, encode
+from headflow.certificates.kernel.real_encoding import CutError, Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.counterexamples import witness_certificates
 from headflow.certificates.provers.smt_refinement import refine
@@ -57,7 +57,7 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         return "no SMT statement (per-head families and punctured domains have none)"
     try:
         statement = relation_statement(claim)
-        encoding = encode(statement)
+        encoding = Encoding(statement)
     except (Rejected, NotEncodable) as exc:
         return f"no SMT encoding ({exc})"
     view = _as_relation(claim)

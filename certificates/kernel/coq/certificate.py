@@ -9,8 +9,6 @@ facts its check established (`registry_statements.chain`). A form or kind with n
 time: a `.v` file next to a certificate is for reading, never what is compiled.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from .. import inner_products, model_statements, real_encoding, real_statements, registry_statements
@@ -39,9 +37,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
     if form == (registry_statements.FORM, None, "gram"):  # for all values of the Gram symbols, lhs = rhs
         pairs = enumerate(inner_products.identities(statement), start=1)
-        return checked.proved, [
-            UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs
-        ]
+        found = [UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs]
+        return checked.proved, found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])
@@ -70,7 +67,5 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
 
 def universal(statements: list[dict[str, Any]]) -> list[UniversalStatement]:
     """SMT statement trees as universal statements (their `integers` over Z)."""
-    return [
-        UniversalStatement(s["name"], s["constants"], s["hypotheses"], s["goal"], tuple(s.get("integers", ())))
-        for s in statements
-    ]
+    fields = ("name", "constants", "hypotheses", "goal")
+    return [UniversalStatement(*(s[k] for k in fields), tuple(s.get("integers", ()))) for s in statements]

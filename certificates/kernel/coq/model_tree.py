@@ -25,8 +25,6 @@ which the Coq text does not mention as matrices: check-cert's own re-check (`mod
 exactly with Fractions before this problem is built, and the file's header says so.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from .. import equilibrium

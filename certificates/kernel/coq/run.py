@@ -6,8 +6,6 @@ kernel; the theorems rest on Coq's standard axioms alone and, given the kernel's
 `rejected` (coqc's first error, or the assumption or statement found, one line) or `timeout`.
 """
 
-from __future__ import annotations
-
 import re
 import secrets
 import shutil

@@ -32,8 +32,6 @@ conditions, a bound root of the prelude's equation (`bound_roots`); an integer v
 Symbol names become Coq identifiers unchanged when they are ones; any other name is refused, never escaped into text.
 """
 
-from __future__ import annotations
-
 import re
 from fractions import Fraction
 from functools import partial
@@ -45,11 +43,9 @@ from ..exprtree import ARITY, RELATIONS, TreeError, expand, fold, node_parts, ra
 PRELUDE = (Path(__file__).with_name("prelude.v")).read_text(encoding="ascii")
 
 #: Names a symbol may not take: Coq keywords and the functions and notations the statements use.
-_RESERVED = (
-    "as at cofix else end exists exists2 fix for forall fun if IF in let match mod Prop return Set then Type using "
-    "where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv Rdiv Rminus Ropp Rplus Rmult c_star "
-    "proj I O S True False and or not iff Theorem Lemma Proof Qed Definition fun is_derive Derive"
-)
+_RESERVED = """as at cofix else end exists exists2 fix for forall fun if IF in let match mod Prop return Set then Type
+using where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv Rdiv Rminus Ropp Rplus Rmult c_star
+proj I O S True False and or not iff Theorem Lemma Proof Qed Definition fun is_derive Derive"""
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
 #: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
@@ -226,11 +222,8 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
 def binders(statement: UniversalStatement) -> list[tuple[list[str], str]]:
     """The statement's constants as Coq binders: (the real ones, "R"), then (the integer ones, "Z"), each if any."""
     names = [identifier(name) for name in statement.constants]
-    groups = (
-        ([n for n in names if n not in statement.integers], "R"),
-        ([n for n in names if n in statement.integers], "Z"),
-    )
-    return [(group, kind) for group, kind in groups if group]
+    groups = {kind: [n for n in names if (n in statement.integers) == (kind == "Z")] for kind in ("R", "Z")}
+    return [(group, kind) for kind, group in groups.items() if group]
 
 
 def _universal(statement: UniversalStatement) -> str:
@@ -254,9 +247,8 @@ def bound_roots(roots: list[tuple[str, str]], goal: str, exists: bool = False) -
         return goal
     root = " /\\ (exists r' : R, is_lambda_c {} {} r')" if exists else ""
     guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" + root.format(n, b) for n, b in roots)
-    bound = "".join(
-        f"forall lambda_c'{k} : R, is_lambda_c {n} {b} lambda_c'{k} ->\n  " for k, (n, b) in enumerate(roots)
-    )
+    binder = "forall lambda_c'{0} : R, is_lambda_c {1} {2} lambda_c'{0} ->\n  "
+    bound = "".join(binder.format(k, n, b) for k, (n, b) in enumerate(roots))
     return f"({guards}) /\\\n  ({bound}{goal})"
 
 

@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 from flint import fmpq_mpoly_ctx
 from headflow.certificates.kernel.exprtree import Tree, exact_rational
-from headflow.certificates.kernel.real_encoding import MAX_CUT_POINT, CutError, Encoding, NotEncodable, cut_fact, encode
+from headflow.certificates.kernel.real_encoding import MAX_CUT_POINT, CutError, Encoding, NotEncodable, cut_fact
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.smt import RLIMIT, decide, solve
 from headflow.certificates.provers.smt_refinement import Cut, model_cuts, polynomial, products, refine
@@ -25,9 +25,9 @@ def _variable(name: str, low: str | None = None, integer: bool = False) -> dict:
 
 
 def _encoding(lhs: Tree, op: str, rhs: Tree, variables: list[dict], conditions: list | None = None) -> Encoding:
-    """The encoding of the statement `for all variables: lhs op rhs` (the fields `real_encoding.encode` reads)."""
+    """The encoding of the statement `for all variables: lhs op rhs` (the fields `real_encoding.Encoding` reads)."""
     statement = {"variables": variables, "lhs": lhs, "op": op, "rhs": rhs, "conditions": conditions or []}
-    return encode(statement)
+    return Encoding(statement)
 
 
 def _exp_claim(rhs: Tree, low: str | None) -> Encoding:
