@@ -53,7 +53,7 @@ def test_the_exact_routes_are_tried_in_their_declared_order(monkeypatch: pytest.
     (None) leaves the claim to the next route in the table."""
     routes = dynamics_decider.EXACT_ROUTES
     names = [name for name, _ in routes]
-    assert len(set(names)) == len(names) == 8
+    assert len(set(names)) == len(names) == 9
     assert names[0].startswith("the pointwise statement")  # it answers only PROVED or REFUTED, else declines
     (claim,) = parse_claims(CLAIM, "t.toml")
     ctx = Context("quick", seed=1, claim_id="gap")
