@@ -15,6 +15,8 @@ makes the statements hold for every kind (usa, softmax, relu) and every H.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import sympy as sp
 from headflow.identities.derivation import Derivation
 from headflow.identities.gram import GramSpace, Vector
@@ -26,6 +28,22 @@ X, S = Vector.named(x_name), Vector.named(s_name)
 K, sigma = sp.symbols("K sigma", real=True)
 n = sp.Symbol("n", integer=True, positive=True)
 a, b, nu = sp.symbols("a b nu", real=True)
+#: The off-diagonal inner product of a regular simplex of n tokens.
+SIMPLEX_RHO = -1 / (n - 1)
+V = TypeVar("V")
+
+
+def squared_sum(rho: Any) -> Any:
+    """|sum_j x_j|^2 = n + n(n-1) rho for n unit tokens with <x_i, x_j> = rho (i != j): n diagonal terms, n(n-1) off
+    it (the simplex's `gram` certificate states this one formula, its rho a symbol then replaced by -1/(n-1))."""
+    return n + n * (n - 1) * rho
+
+
+def simplex_field(token: V, total: V, weights: tuple[Any, Any], nu_h: Any) -> V:
+    """One scalar head's field at a token of a regular simplex whose tokens sum to `total`: nu_h (a_h x_i + b_h
+    (s - x_i)), the weights (a_h, b_h) on the diagonal and off it (Gram vectors or the certificate's vector trees)."""
+    on, off = weights
+    return nu_h * (on * token + off * (total - token))  # type: ignore[operator,no-any-return]
 
 
 def _tangent_vanishes(d: Derivation, velocity: Vector, token: Vector, text: str) -> None:
@@ -78,7 +96,7 @@ def prove_simplex(rho: sp.Expr | None = None) -> Derivation:
     `rho` is the off-diagonal inner product the proof assumes (default -1/(n-1)); equiangular tokens with
     another rho do not sum to zero, and the derivation then does not close."""
     d = Derivation()
-    rho = -1 / (n - 1) if rho is None else rho
+    rho = SIMPLEX_RHO if rho is None else rho
     d.note(
         "Hypotheses: n >= 2 unit tokens with <x_i, x_j> = rho = -1/(n-1) for i != j (a regular simplex; needs "
         "d >= n - 1); scalar heads M_h = lambda_h I and W_h = nu_h I",
@@ -86,7 +104,7 @@ def prove_simplex(rho: sp.Expr | None = None) -> Derivation:
     )
     d.zero(
         "|sum_j x_j|^2 = n + n(n-1) rho = 0, so s = sum_j x_j is the zero vector",
-        n + n * (n - 1) * rho,
+        squared_sum(rho),
         r"\Big|\sum_j x_j\Big|^2 = n + n(n-1)\rho = 0",
     )
     d.note(
@@ -95,7 +113,7 @@ def prove_simplex(rho: sp.Expr | None = None) -> Derivation:
         "row sum exp(beta lambda_h) + (n-1) exp(beta lambda_h rho) is the same for every row. Call them a_h, b_h",
         r"w^h_{ii} = a_h,\quad w^h_{ij} = b_h\ (i \ne j)",
     )
-    velocity = (X.scaled(a) + (S - X).scaled(b)).scaled(nu)  # one head; the sum over heads is a sum of such
+    velocity = simplex_field(X, S, (a, b), nu)  # one head; the sum over heads is a sum of such
     d.note(
         "For one head, f^h_i = nu_h (a_h x_i + b_h sum_{j != i} x_j) = nu_h (a_h x_i + b_h (s - x_i)); v_i is c "
         "times the sum over heads, a linear combination of such terms (general H)",

@@ -11,6 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import sympy as sp
+from headflow.certificates.kernel.exprtree import substitute
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.identities import critical_points
 from headflow.identities.closed_forms import tangent_projection
 
 Tree = list[Any]
@@ -40,7 +44,7 @@ def inner(a: VectorTree, b: VectorTree) -> Tree:
     return ["inner", a.tree, b.tree]
 
 
-X, U, W = (VectorTree(["vec", name]) for name in ("x", "u", "w"))
+X, U, W, S = (VectorTree(["vec", name]) for name in ("x", "u", "w", "s"))
 PU, PW = (tangent_projection(X, vector, inner) for vector in (U, W))
 
 #: A multiple a x of the unit vector x (a a real symbol): at a single cluster or an antipodal split, every token's
@@ -48,9 +52,10 @@ PU, PW = (tangent_projection(X, vector, inner) for vector in (U, W))
 AX = ["sym", "a"] * X
 
 
-def _vanishes_at(token: VectorTree) -> tuple[Tree, Tree]:
-    """<P_token(a x), w> = 0: the tangent projection at `token` of a x is 0 (stated against every w)."""
-    return inner(tangent_projection(token, AX, inner), W), ["rat", "0"]
+def _vanishes_at(token: VectorTree, field: VectorTree = AX) -> tuple[Tree, Tree]:
+    """<P_token(field), w> = 0: the tangent projection at `token` of the field (a x by default) is 0 (stated against
+    every w)."""
+    return inner(tangent_projection(token, field, inner), W), ["rat", "0"]
 
 
 #: The lemma of the critical-point statements that check-cert does not re-check.
@@ -73,6 +78,11 @@ class GramObligation:
     identities: tuple[tuple[Tree, Tree], ...]
     unit: tuple[str, ...] = ("x",)
     orthogonal: tuple[tuple[str, str], ...] = ()
+    #: <a, b> = value hypotheses (a, b, scalar tree); vectors the kernel shows 0 from <v, v> = 0, which needs
+    #: `definite` (the space positive-definite, as the sentence must say).
+    gram: tuple[tuple[str, str, Tree], ...] = ()
+    zero: tuple[Tree, ...] = ()
+    definite: bool = False
 
     def entry(self) -> dict[str, Any]:
         """The kernel's table entry (no integer parameters)."""
@@ -83,8 +93,38 @@ class GramObligation:
             "sentence": self.sentence,
             "unit": list(self.unit),
             "orthogonal": [list(pair) for pair in self.orthogonal],
+            "gram": [list(entry) for entry in self.gram],
+            "zero": list(self.zero),
+            "definite": self.definite,
             "identities": [list(pair) for pair in self.identities],
         }
+
+
+def simplex_obligation(rho: sp.Expr = critical_points.SIMPLEX_RHO) -> GramObligation:
+    """The regular simplex's lemma: with <s, s> = n + n(n-1) rho (s the sum of the tokens, `identities.critical_points`'
+    formula, rho = -1/(n-1) unsimplified: the kernel shows it 0) s = 0, and the field nu (a x + b (s - x)) of a head at
+    the token x has no tangent part. Another `rho` gives the statement of that angle (a test's wrong one)."""
+    rho_symbol = sp.Symbol("rho", real=True)
+    norm = substitute(from_sympy(critical_points.squared_sum(rho_symbol)), {"rho": from_sympy(rho)})
+    field = critical_points.simplex_field(X, S, (["sym", "a"], ["sym", "b"]), ["sym", "nu"])
+    return GramObligation(
+        SIMPLEX_SENTENCE, (_vanishes_at(X, field),), gram=(("s", "s", norm),), zero=(S.tree,), definite=True
+    )
+
+
+#: What the simplex's certificate proves, and the two steps it does not re-check.
+SIMPLEX_SENTENCE = (
+    "for every n >= 2, all real a, b, nu and vectors x, s, w of any real inner-product space (every R^d), "
+    "positive-definite (<v, v> = 0 only for v = 0: the one fact used beyond bilinearity and symmetry), with "
+    "<x, x> = 1 and <s, s> = n + n(n-1) rho, rho = -1/(n-1): <s, s> = 0 (exact algebra in n), so s = 0, and "
+    "P_x(nu (a x + b (s - x))) = 0 (stated as <P_x(nu (a x + b (s - x))), w> = 0 for every w); so the regular "
+    "simplex (x = x_i, s = sum_j x_j) is an equilibrium once every token's velocity is of that form; it rests on two "
+    "steps check-cert does NOT re-check (SymPy derives them outside the kernel, identities.critical_points): "
+    "|sum_j x_j|^2 = n + n(n-1) rho for n unit tokens with <x_i, x_j> = rho (i != j), and, for scalar heads "
+    "M_h = lambda_h I, W_h = nu_h I and every kind, n, d, H, beta, each head's weights take one value a_h on the "
+    "diagonal and one b_h off it in every row, so that the velocity c sum_h nu_h (a_h x_i + b_h (s - x_i)) is "
+    "nu (a x_i + b (s - x_i)) with nu = 1, a = c sum_h nu_h a_h, b = c sum_h nu_h b_h"
+)
 
 
 GRAM: dict[str, GramObligation] = {
@@ -107,4 +147,5 @@ GRAM: dict[str, GramObligation] = {
         "equilibrium once each velocity field is a multiple of x" + VELOCITY_LEMMA,
         (_vanishes_at(X), _vanishes_at(-X)),
     ),
+    "critical-points.simplex": simplex_obligation(),
 }

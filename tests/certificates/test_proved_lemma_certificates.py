@@ -2,7 +2,8 @@
 
 T22.superadditivity.reading-b (phi'' > 0 above lambda_c), T25's softmax readings c and e and relu readings c and d
 (bounds on the frozen, linearized and exact reduced times) carry SMT certificates of the kernel's table; the critical
-points single-cluster and antipodal carry `gram` certificates (P_x(a x) = 0 at x and -x). Each table sentence names
+points single-cluster and antipodal carry `gram` certificates (P_x(a x) = 0 at x and -x), and the regular simplex one
+whose sum of tokens is shown 0 from |s|^2 = 0 in a positive-definite space. Each table sentence names
 the step check-cert does not re-check. Here: the kernel accepts each one and prints that caveat; a relabelled, weakened
 or edited certificate is rejected; a deliberately wrong statement is neither proved by z3 nor accepted by the kernel.
 """
@@ -20,10 +21,12 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers import gram_identities
 from headflow.certificates.statements import registry as obligations
+from headflow.certificates.statements.inner_products import simplex_obligation
 from headflow.certificates.statements.registry import SmtStatement
 from headflow.certificates.store import build_certificate, content_hash
 from headflow.checks.evidence.smt_certificates import certify_statements
-from headflow.checks.registry import Context
+from headflow.checks.registry import Context, load_all
+from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
 
 from tests.forging import forged_file
@@ -35,7 +38,7 @@ SMT_CLAIMS = (
     "T25.relu-time.reading-c",
     "T25.relu-time.reading-d",
 )
-GRAM_CLAIMS = ("critical-points.single-cluster", "critical-points.antipodal")
+GRAM_CLAIMS = ("critical-points.single-cluster", "critical-points.antipodal", "critical-points.simplex")
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +137,61 @@ def test_a_wrong_gram_identity_is_refuted() -> None:
     for wrong in ([lhs, ["sym", "a"]], [["inner", ["vadd", ["vec", "x"], ["vec", "w"]], ["vec", "w"]], ["rat", "0"]]):
         with pytest.raises(Rejected, match="does not hold"):
             inner_products.check(statement | {"identities": [wrong]}, "test", {}, 0)
+
+
+def _simplex_relabel(data: dict[str, Any]) -> None:
+    data["claim_id"] = data["statement"]["claim"] = "critical-points.antipodal"
+
+
+def _simplex_indefinite(data: dict[str, Any]) -> None:
+    data["statement"]["definite"] = False
+
+
+def _simplex_no_zero(data: dict[str, Any]) -> None:
+    data["statement"]["zero"] = []
+
+
+def _simplex_other_angle(data: dict[str, Any]) -> None:
+    data["statement"]["gram"][0][2] = ["rat", "0"]
+
+
+def _simplex_edit_sentence(data: dict[str, Any]) -> None:
+    data["statement"]["sentence"] = data["statement"]["sentence"].split("; it rests on")[0]
+
+
+@pytest.mark.parametrize(
+    "edit", [_simplex_relabel, _simplex_indefinite, _simplex_no_zero, _simplex_other_angle, _simplex_edit_sentence]
+)
+def test_a_forged_simplex_certificate_is_rejected(certificates: dict[str, Path], tmp_path: Path, edit: Any) -> None:
+    result = check_file(forged_file(certificates["critical-points.simplex"], tmp_path, edit))
+    assert not result.ok and "not the kernel's statement" in result.message, (edit.__name__, result.message)
+
+
+def test_the_simplex_certificate_is_accepted_with_its_caveat(certificates: dict[str, Path]) -> None:
+    result = check_file(certificates["critical-points.simplex"])
+    assert result.ok and "exact algebra" in result.message, result.message
+    assert "positive-definite" in result.proved and "NOT re-check" in result.proved
+
+
+def test_a_simplex_at_a_wrong_angle_is_refuted(tmp_path: Path) -> None:
+    """<x_i, x_j> = -1/n (not -1/(n-1)): |s|^2 = 1, so the kernel cannot make s = 0 and refuses the statement, both put
+    straight to the check and filed as a certificate (then it is not the table's statement either)."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    wrong = registry_statements.expected("critical-points.simplex", {}) | simplex_obligation(-1 / n).entry()
+    with pytest.raises(Rejected, match="is not shown"):
+        inner_products.check(wrong, "test", {}, 0)
+    certificate = build_certificate("critical-points.simplex", "gram", {})
+    certificate["statement"] = wrong
+    certificate["sha256"] = content_hash(certificate)
+    path = tmp_path / "wrong-simplex.json"
+    path.write_text(json.dumps(certificate))
+    result = check_file(path)
+    assert not result.ok and "not the kernel's statement" in result.message
+
+
+def test_the_proved_simplex_verdict_carries_its_certificate(tmp_path: Path) -> None:
+    """Where the verdict is decided (`REGISTRY.derivations`): PROVED, with the gram certificate check-cert accepts."""
+    (result,) = run_claims([load_all().get("critical-points.simplex")], Context(certificate_dir=tmp_path))
+    assert result.verdict is Verdict.PROVED, result
+    (path,) = result.certificates
+    assert ".gram." in path and check_file(Path(path)).ok

@@ -45,11 +45,21 @@ def projected(u: list[Any], factor: str = "-1") -> list[Any]:
     return ["vadd", u, ["vscale", ["mul", ["rat", factor], inner(u, vec("x"))], vec("x")]]
 
 
-def statement(*identities: tuple[Any, Any], unit: tuple[str, ...] = ("x",), orthogonal: Any = ()) -> dict[str, Any]:
+def statement(
+    *identities: tuple[Any, Any],
+    unit: tuple[str, ...] = ("x",),
+    orthogonal: Any = (),
+    gram: Any = (),
+    zero: Any = (),
+    definite: bool = False,
+) -> dict[str, Any]:
     return {
         "sentence": "test",
         "unit": list(unit),
         "orthogonal": [list(p) for p in orthogonal],
+        "gram": [list(entry) for entry in gram],
+        "zero": list(zero),
+        "definite": definite,
         "identities": [list(pair) for pair in identities],
     }
 
@@ -100,6 +110,34 @@ def test_true_identities_hold_and_false_ones_are_refuted() -> None:
         with pytest.raises(Rejected, match="does not hold"):
             inner_products.check(data, "test", {}, 0)
         assert name
+
+
+def test_gram_values_and_the_zero_rule() -> None:
+    """<a, b> = value hypotheses enter the expansion; a vector v whose <v, v> is shown 0 becomes 0 in the identities,
+    but only in a statement that assumes the space positive-definite: without the flag, or with <v, v> not shown 0
+    (a wrong Gram value), the rule is refused; and without the rule the identity that needs it does not hold."""
+    w, half = vec("w"), ["rat", "-1/2"]
+    given = statement((inner(vec("u"), vec("x")), ["rat", "3"]), gram=[("x", "u", ["rat", "3"])])
+    assert inner_products.check(given, "t", {}, 0)
+    # three unit vectors at <x_i, x_j> = -1/2 (a triangle): x1 + x2 + x3 = 0, so P_x1(x2 + x3) = -x1 - <-x1, x1> x1 = 0
+    ones = [vec(f"x{k}") for k in (1, 2, 3)]
+    total = ["vadd", *ones]
+    pairs = [("x1", "x2", half), ("x1", "x3", half), ("x2", "x3", half)]
+    field = ["vadd", total, ["vscale", ["rat", "-1"], ones[0]]]
+    projected_field = ["vadd", field, ["vscale", ["mul", ["rat", "-1"], inner(field, ones[0])], ones[0]]]
+    triangle = {"unit": ("x1", "x2", "x3"), "gram": pairs, "zero": [total]}
+    identity = (inner(projected_field, w), ["rat", "0"])
+    assert inner_products.check(statement(identity, **triangle, definite=True), "t", {}, 0)
+    with pytest.raises(Rejected, match="positive-definite"):  # the flag is what licenses v = 0 from <v, v> = 0
+        inner_products.check(statement(identity, **triangle), "t", {}, 0)
+    for wrong in (["rat", "-1/3"], ["rat", "1/2"]):  # not a regular triangle: the tokens do not sum to 0
+        bad = triangle | {"gram": [*pairs[:2], ("x2", "x3", wrong)]}
+        with pytest.raises(Rejected, match="is not shown"):
+            inner_products.check(statement(identity, **bad, definite=True), "t", {}, 0)
+    with pytest.raises(Rejected, match="does not hold"):  # the identity needs the sum to vanish
+        inner_products.check(statement(identity, **triangle | {"zero": []}, definite=True), "t", {}, 0)
+    with pytest.raises(Rejected, match="not a vector tree"):
+        inner_products.check(statement(identity, **triangle | {"zero": [["rat", "0"]]}, definite=True), "t", {}, 0)
 
 
 def test_malformed_vectors_and_payloads_are_rejected() -> None:
