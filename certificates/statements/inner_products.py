@@ -72,7 +72,8 @@ SPACE = "for vectors x, u, w of any real inner-product space (every R^d) with <x
 
 @dataclass(frozen=True)
 class GramObligation:
-    """Identities lhs = rhs between scalar trees with inner products, under unit and orthogonality hypotheses."""
+    """Identities lhs = rhs between scalar trees with inner products, under unit, orthogonality and Gram-value
+    hypotheses, the vectors of `zero` shown 0 first (only where `definite`: `certificates.kernel.inner_products`)."""
 
     sentence: str
     identities: tuple[tuple[Tree, Tree], ...]

@@ -1,7 +1,8 @@
 """`gram` certificates: the projection identities, re-derived by the kernel for every inner-product space.
 
 The kernel expands each inner product of the statement's vector trees bilinearly (symmetry: one Gram symbol per
-unordered pair; the unit and orthogonality hypotheses fixed) and requires lhs - rhs to be a formal zero. A PROVED
+unordered pair; the unit, orthogonality and Gram-value hypotheses fixed) and requires lhs - rhs to be a formal zero;
+a vector whose <v, v> it shows 0 becomes 0, in a statement that assumes a positive-definite space only. A PROVED
 projection claim writes such a certificate; a forged one (an edited identity, a dropped hypothesis, another claim's
 label, a non-empty payload) is rejected, and a false identity put straight to the check (bypassing the table) is
 refuted. Coq proves the expanded identities and not a false one.
