@@ -158,6 +158,16 @@ def _auto_backend_runs_numpy(request: pytest.FixtureRequest, monkeypatch: pytest
         monkeypatch.setattr("headflow.checks.integrator.backends.jax_usable", lambda cfg: False)
 
 
+@pytest.fixture(autouse=True)
+def _no_solver_answers_from_earlier_tests() -> None:
+    """Each test starts with an empty memo of solver answers (`certificates.kernel.solvers._MEMO`): a test that runs
+    a solver (a timeout, a resource limit, a killed or missing solver) exercises the real path, and no test's
+    result depends on which tests its worker ran before."""
+    from headflow.certificates.kernel import solvers
+
+    solvers._MEMO.clear()
+
+
 @pytest.fixture
 def real_auto_backend() -> None:
     """Asked for by a test that needs backend "auto"'s real choice (`_auto_backend_runs_numpy`)."""

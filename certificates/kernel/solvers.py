@@ -13,6 +13,10 @@ of its work, the same on every run of one version, so that an answer does not de
 limits as `headflow check-cert`. A wall-clock limit stays as a safety net far above them, for a solver that spends
 long between two counts (cvc5's nonlinear covering steps): the process gets `seconds` for all its problems (its
 start included) and is then killed with its group; the problems it had not answered are SAFETY_LIMIT.
+
+A counted answer is kept in this process's memory (`_MEMO`, keyed by the solver, its resource limit and the exact
+text), so that a problem two certificates share is solved once per run: never on disk, never a SAFETY_LIMIT or an
+error, and the same answer a new process would give (the limit is counted).
 """
 
 from __future__ import annotations
@@ -61,9 +65,25 @@ SCRIPTS = {"z3": _Z3, "cvc5": _CVC5}
 _ANSWERS = {x: x for x in ("sat", "unsat", "unknown", RESOURCE_LIMIT)} | {"unknown (RESOURCEOUT)": RESOURCE_LIMIT}
 
 
+#: The counted answers (`_ANSWERS`: never SAFETY_LIMIT or an error) given in this process, by solver, resource limit
+#: and the exact problem text: a problem two certificates share is solved once. In memory only, never on disk (a
+#: file would be input the kernel trusts), and only counted answers, the same on every run of one solver version.
+_MEMO: dict[tuple[str, int, str], str] = {}
+
+
 def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
     """The solver's answer to each problem (`sat`, `unsat`, `unknown`, RESOURCE_LIMIT, SAFETY_LIMIT), or one
-    `error: ...` per problem. Each problem gets the solver's RLIMITS.
+    `error: ...` per problem not answered before in this process (`_MEMO`). Each problem gets the solver's RLIMITS.
+
+    Only the problems not in the memo go to a solver process, each text once (none: no process is started)."""
+    todo = [text for text in dict.fromkeys(problems) if (solver, RLIMITS[solver], text) not in _MEMO]
+    said = dict(zip(todo, _solve(solver, todo, seconds) if todo else [], strict=True))
+    _MEMO.update({(solver, RLIMITS[solver], x): answer for x, answer in said.items() if answer in _ANSWERS.values()})
+    return [said.get(text) or _MEMO[solver, RLIMITS[solver], text] for text in problems]
+
+
+def _solve(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
+    """The answers of one fresh solver process to the problems, as `answers` says.
 
     The process is killed at `seconds` (the safety net): the problems answered before keep their answers."""
     with tempfile.TemporaryDirectory(prefix="headflow-solver-") as folder:
