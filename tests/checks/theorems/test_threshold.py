@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import mpmath
 import pytest
 import sympy as sp
-from headflow.checks.registry import Context, load_all
 from headflow.checks.verdicts import Verdict
 from headflow.identities import closed_forms as cf
 from headflow.identities.scalar_regime import (
@@ -19,6 +19,9 @@ from headflow.identities.scalar_regime import (
     prove_lambda_max,
 )
 from scipy.optimize import brentq, minimize_scalar
+
+if TYPE_CHECKING:
+    from headflow.checks.reports.report import Report
 
 
 def test_proofs_go_through() -> None:
@@ -88,15 +91,14 @@ def test_lambda_c_equation_matches_the_zero_of_phi_second_derivative(tokens: int
     assert float(inflection) == pytest.approx(u_c / inverse_temperature, rel=1e-9)
 
 
-def test_lambert_w_readings() -> None:
-    registry = load_all()
+def test_lambert_w_readings(whole_paper: Report) -> None:
+    """The first procedure of each claim, as the session's `headflow verify` (quick profile, seed 0) ran it."""
     verdicts = {}
     for claim_id in ("T19.lambert-w", "T19.lambert-w.reading-a", "T19.lambert-w.reading-b", "T19.c-star", "T19.golden"):
-        claim = registry.get(claim_id)
-        outcome = claim.procedures[0][1](Context(claim_id=claim_id))
-        verdicts[claim_id] = outcome.verdict
-        if outcome.verdict is Verdict.REFUTED:
-            assert outcome.witness["verified_by"] == "exact"
+        first = whole_paper.claim(claim_id).procedures[0]
+        verdicts[claim_id] = Verdict(first["verdict"])
+        if verdicts[claim_id] is Verdict.REFUTED:
+            assert first["witness"]["verified_by"] == "exact"
     assert verdicts["T19.lambert-w.reading-a"] is Verdict.REFUTED
     assert {verdicts[c] for c in ("T19.lambert-w", "T19.lambert-w.reading-b", "T19.c-star", "T19.golden")} == {
         Verdict.PROVED
