@@ -59,6 +59,7 @@ MODEL_QUANTITIES: dict[str, ModelQuantity] = {
         ModelQuantity("merge_time"),
         ModelQuantity("closest_pair_merges_first"),
         ModelQuantity("w2_to_dirac"),
+        ModelQuantity("kde_mode_count"),
         ModelQuantity("rescaled_boundary_distance", ("token",)),
         ModelQuantity("rescaled_cluster_count"),
         ModelQuantity("token_norm", ("token",), rate="token_norm_rate"),

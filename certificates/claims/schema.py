@@ -521,6 +521,8 @@ def _dynamics(
     }
     if quantity in RESCALED:
         _rescaled(raw, quantity, prop, options)
+    if options["beta"] <= 0 and quantity == "kde_mode_count":
+        raise InputError("beta", raw["beta"], "kde_mode_count: the kernel exp(beta <x, x_j>) needs beta > 0")
     if options["beta"] == 0 and quantity in ENERGY_QUANTITIES:
         raise InputError("beta", raw["beta"], "the energy (1/(2 beta n^2)) sum exp(beta s) is undefined at beta = 0")
     if "mask" in raw:
@@ -557,7 +559,11 @@ def _dynamics(
     if "samples" in raw:
         options["samples"] = _integer(raw, "samples", 1, MAX_SAMPLES)
     if "time" in raw:
-        options["time"] = _number(raw, "time", positive=True)
+        # an order in beta of a state quantity may read it at t = 0: the family's start itself, no integration
+        at_start = prop == "grows-like" and quantity not in OF_TRAJECTORY
+        options["time"] = _number(raw, "time", positive=not at_start)
+        if options["time"] < 0:
+            raise InputError("time", raw["time"], "must be >= 0")
     target_key = TARGETS.get(prop)
     for key in set(TARGETS.values()):
         if key in raw and key != target_key:

@@ -295,6 +295,8 @@ def _order_start(claim: DynamicsClaim, cfg: Configuration, horizon: float, profi
             if value is None:
                 reason = reason or f"{claim.quantity} did not come by t = {horizon:.6g} (set `time`)"
                 return Start(cfg, "undecided", -np.inf, cfg, reason=f"at beta = {beta:.6g}: {reason}")
+        elif horizon == 0:  # read at t = 0: the start itself (with this beta)
+            value = float(quantity(claim.quantity, state, None, parameter(claim)))
         else:
             traj = integrate(
                 state, horizon, observables=(), keep_states=False, max_steps=POINTWISE_STEPS, backend="numpy"

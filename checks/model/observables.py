@@ -15,7 +15,7 @@ import numpy as np
 from headflow.certificates.kernel.vocabulary import DIRECTION_GEOMETRIES
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.quantity_uses import RESCALED, STATE_QUANTITIES
-from headflow.checks.model import circle, rescaled
+from headflow.checks.model import circle, kde, rescaled
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 
@@ -41,6 +41,7 @@ _FLOAT: dict[str, Evaluator] = {
     "cluster_count": model.cluster_count,
     "merge_radius": model.merge_radius,
     "w2_to_dirac": model.w2_to_dirac,
+    "kde_mode_count": kde.kde_mode_count,
     "token_norm": model.token_norms,
     "token_norm_rate": model.token_norm_rates,
     "order_parameter": circle.order_parameter,
