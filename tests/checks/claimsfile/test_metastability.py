@@ -1,5 +1,5 @@
 """Metastability, merges and the mean field as claims (issue 43, item 3): merge_radius, merge_time,
-closest_pair_merges_first and w2_to_dirac.
+closest_pair_merges_first, w2_to_dirac and kde_mode_count.
 
 The examples are decided rightly (examples/metastability.toml); the formulas agree with independent computations (W2 to
 a Dirac mass by minimizing over z, merge heights against scipy's single linkage and the graph's components); a wrong
@@ -18,7 +18,7 @@ from headflow.certificates.claims.loader import load_claims, parse_claims
 from headflow.certificates.errors import InputError
 from headflow.checks.claimsfile.given_start import BALLS, EXACT, _squared_distances, refuted_at_start
 from headflow.checks.claimsfile.register import register_claims
-from headflow.checks.model import families, field
+from headflow.checks.model import families, field, kde
 from headflow.checks.model.configuration import Configuration
 from headflow.checks.registry import Context
 from headflow.checks.runner import run_claims
@@ -27,6 +27,7 @@ from headflow.identities import equiangular_quantities as eq
 from scipy.cluster.hierarchy import linkage
 from scipy.optimize import minimize
 from scipy.sparse.csgraph import connected_components
+from scipy.special import ive
 
 ROOT = Path(__file__).resolve().parents[3]
 TWO_GROUPS = '[[1, 0], ["99/101", "20/101"], [0, 1], ["20/101", "99/101"]]'
@@ -45,7 +46,7 @@ def _claim(quantity: str, prop: str, bound: str, points: str = TWO_GROUPS, **fie
 
 
 #: The float route's orders in beta over many tokens (a grid of runs per start, ~3 s each): the slow test decides them.
-SLOW = ("circle-clusters.",)
+SLOW = ("circle-clusters.", "kde-modes.")
 
 
 def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
@@ -173,3 +174,92 @@ def test_the_fields_are_checked() -> None:
         parse_claims(_claim("w2_to_dirac", "at-most", "1", k=1))
     with pytest.raises(InputError, match="one number per trajectory"):
         parse_claims(_claim("closest_pair_merges_first", "non-negative", "1", radius=0.1).replace('bound = "1"\n', ""))
+
+
+# ---------------------------------------------------------------- kde_mode_count
+
+
+def _circle(angles: np.ndarray) -> np.ndarray:
+    return np.column_stack([np.cos(angles), np.sin(angles)])
+
+
+def _modes(X: np.ndarray, beta: float) -> float:
+    return kde.kde_mode_count(Configuration.create(X, np.array([np.eye(X.shape[1])]), beta=beta))
+
+
+def test_kde_modes_of_groups_and_of_one_point() -> None:
+    rng = np.random.default_rng(0)
+    centres = np.array([[1.0, 0.0, 0.0], [-0.6, 0.8, 0.0]])
+    groups = centres[np.arange(10) % 2] + 0.01 * rng.standard_normal((10, 3))
+    groups /= np.linalg.norm(groups, axis=1, keepdims=True)
+    assert _modes(groups, 20.0) == 2  # two far-apart tight groups
+    assert _modes(groups, 0.5) == 1  # a wide kernel: one mode near the mean direction
+    assert _modes(np.array([[0.0, 0.0, 1.0]] * 2), 3.0) == 1  # one point (twice)
+
+
+def test_kde_modes_of_two_tokens_split_at_the_computed_threshold() -> None:
+    """Tokens at angles +-a: log f(u) = log 2 + beta cos(a) cos(u) + log cosh(beta sin(a) sin(u)), whose second
+    derivative at u = 0 is beta (beta sin(a)^2 - cos(a)): the midpoint is a maximum (one mode) below
+    beta* = cos(a) / sin(a)^2 and a minimum between two modes above it."""
+    for a in (0.3, 0.5, 1.0):
+        threshold = np.cos(a) / np.sin(a) ** 2
+        X = _circle(np.array([-a, a]))
+        assert _modes(X, 0.97 * threshold) == 1
+        assert _modes(X, 1.03 * threshold) == 2
+
+
+@pytest.mark.parametrize("n", [3, 5, 8])
+def test_equally_spaced_tokens_on_the_circle_are_n_modes_at_every_beta(n: int) -> None:
+    """By Jacobi-Anger, f(u) = n I_0(beta) + 2n sum_{m >= 1} I_{mn}(beta) cos(m n u) with every I_k(beta) > 0: the n
+    tokens are the n maxima at every beta > 0 (no threshold; at small beta the depth 2n I_n(beta) is below float
+    resolution, where each token is a degenerate maximum in floats)."""
+    u = np.linspace(0.0, np.pi / n, 9)  # from a token to the midpoint of its gap
+    for beta in (0.05, 1.0, 40.0):
+        series = sum(ive(m * n, beta) * np.cos(m * n * u) for m in range(1, 200 // n))
+        f = np.sum(np.exp(beta * (_circle(u) @ _circle(2 * np.pi * np.arange(n) / n).T - 1.0)), axis=1)
+        assert np.allclose(f, n * ive(0, beta) + 2 * n * series, rtol=1e-12)  # the series is f (scaled by e^-beta)
+        assert np.all(np.diff(series) < 0)  # strictly falling from the token to the midpoint: the token is the maximum
+        assert _modes(_circle(2 * np.pi * np.arange(n) / n), beta) == n
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kde_modes_agree_with_the_local_maxima_on_a_fine_grid(seed: int) -> None:
+    """Random tokens on the circle: the count equals the strict local maxima of f sampled at 2^16 angles (f's own
+    sum, not mean-shift)."""
+    rng = np.random.default_rng(seed)
+    X = _circle(rng.uniform(0.0, 2 * np.pi, 40))
+    grid = _circle(np.linspace(0.0, 2 * np.pi, 2**16, endpoint=False))
+    for beta in (3.0, 30.0, 300.0):
+        f = np.sum(np.exp(beta * (grid @ X.T - 1.0)), axis=1)
+        maxima = int(np.sum((f > np.roll(f, 1)) & (f > np.roll(f, -1))))
+        assert _modes(X, beta) == maxima
+
+
+@pytest.mark.slow
+def test_kde_modes_from_uniform_starts_grow_like_sqrt_beta(tmp_path: Path) -> None:
+    """The examples' order in beta of the modes at t = 0 (3 starts, 6 betas, 256 tokens: ~3.5 s on 2 cores)."""
+    claims = [c for c in load_claims(ROOT / "examples" / "metastability.toml") if c.id.startswith("kde-modes.")]
+    results = run_claims(register_claims(claims).claims(), Context("quick", seed=0, certificate_dir=tmp_path))
+    verdicts = {r.claim.id: r.verdict for r in results}
+    assert verdicts == {
+        "kde-modes.circle.sqrt-beta": Verdict.CONFIRMED,
+        "kde-modes.circle.linear-in-beta": Verdict.INCONCLUSIVE,  # a wrong order is never CONFIRMED
+    }
+    worst = {r.claim.id: r.outcomes[0][1].details["worst_start"] for r in results}
+    assert abs(worst["kde-modes.circle.sqrt-beta"]["fitted"]) <= worst["kde-modes.circle.sqrt-beta"]["error"]
+    assert worst["kde-modes.circle.linear-in-beta"]["fitted"] < -0.25  # Q/beta ~ beta^(-1/2)
+
+
+def test_kde_mode_count_fields_are_checked() -> None:
+    order = 'property = "grows-like"\norder = "Theta(sqrt(beta))"\ntokens = "random-sphere"\nn = 16\nd = 2\n'
+    base = '[[claim]]\nid = "c"\nkind = "dynamics"\nquantity = "kde_mode_count"\nheads = "scalar"\nlambdas = [1.0]\n'
+    (claim,) = parse_claims(base + order + "beta = 2.0\ntime = 0\n")  # an order in beta read at t = 0
+    assert claim.options["time"] == 0
+    with pytest.raises(InputError, match="beta"):
+        parse_claims(base + order + "beta = -1.0\ntime = 1\n")
+    with pytest.raises(InputError, match="time"):
+        parse_claims(base + order + "beta = 2.0\ntime = -1\n")
+    with pytest.raises(InputError, match="time"):  # at-most reads records on [0, time]: time > 0
+        parse_claims(_claim("kde_mode_count", "at-most", "2", time=0))
+    with pytest.raises(InputError, match="beta"):
+        _modes(_circle(np.array([0.0, 1.0])), 0.0)
