@@ -162,7 +162,7 @@ def settled_limits(
 ) -> list[Limit | IntegrationFailure] | None:
     """The limits of a `tends-to` claim's starts settled together (`settle_all`), for `run_start`'s `limit`; None
     for other properties or with BATCHED_STARTS off (each start then settles alone in `run_start`)."""
-    if not BATCHED_STARTS or claim.property != "tends-to" or len(cfgs) < 2 or not cfgs:
+    if not BATCHED_STARTS or claim.property != "tends-to" or len(cfgs) < 2:
         return None
     options, value = claim.options, parameter(claim)
     return settle_all(
