@@ -62,6 +62,7 @@ from headflow.checks.claimsfile.dynamics_starts import (
     parameter,
     quantity,
     run_start,
+    settled_limits,
 )
 from headflow.checks.claimsfile.exact_dynamics import decide_exactly
 from headflow.checks.claimsfile.given_start import refuted_at_start
@@ -236,12 +237,16 @@ def _decide_numerically(claim: DynamicsClaim, ctx: Context) -> Outcome:
             f": floats, the exponent of Q/g in beta fitted over beta = {betas} with its error"
         )
     starts: list[Start] = []
-    for k in range(count):
+    cfgs = [configuration(options, ctx.rng(f"dynamics-{k}")) for k in range(count)]
+    ctx.check_budget()
+    limits = settled_limits(claim, cfgs, ctx.profile)  # the starts settled together where they can be
+    for k, cfg in enumerate(cfgs):
         ctx.check_budget()
         ctx.report("starts", k, count)
-        cfg = configuration(options, ctx.rng(f"dynamics-{k}"))
         try:
-            starts.append(run_start(claim, cfg, target, ctx.profile))
+            if limits is not None and isinstance(limits[k], IntegrationFailure):
+                raise limits[k]
+            starts.append(run_start(claim, cfg, target, ctx.profile, None if limits is None else limits[k]))
         except IntegrationFailure as failure:  # a limit as t -> oo needs the whole half-line
             notes = (
                 f"trajectory {k} left every bound at t = {failure.t_reached:.6g} ({failure.reason}): "

@@ -43,7 +43,7 @@ from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RESCAL
 from headflow.checks.claimsfile import beta_orders, rate_shapes
 from headflow.checks.evidence.clustering_rates import late_exponent
 from headflow.checks.evidence.fits import Estimate, decay_rate
-from headflow.checks.evidence.limits import settle
+from headflow.checks.evidence.limits import Limit, settle, settle_all
 from headflow.checks.integrator import IntegrationFailure, Trajectory, integrate
 from headflow.checks.integrator.events import Event
 from headflow.checks.model import families
@@ -152,9 +152,34 @@ def parameter(claim: DynamicsClaim) -> float | None:
     return None if name is None else claim.options[name]
 
 
-def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, profile: str) -> Start:
+#: Whether the starts of a `tends-to` claim are settled together (`limits.settle_all`, `checks.integrator.batch`):
+#: each start's run is its own, only numpy's per-call cost is shared; False settles them one at a time.
+BATCHED_STARTS = True
+
+
+def settled_limits(
+    claim: DynamicsClaim, cfgs: list[Configuration], profile: str
+) -> list[Limit | IntegrationFailure] | None:
+    """The limits of a `tends-to` claim's starts settled together (`settle_all`), for `run_start`'s `limit`; None
+    for other properties or with BATCHED_STARTS off (each start then settles alone in `run_start`)."""
+    if not BATCHED_STARTS or claim.property != "tends-to" or len(cfgs) < 2:
+        return None
+    options, value = claim.options, parameter(claim)
+    return settle_all(
+        cfgs,
+        lambda s, t=None: quantity(claim.quantity, s, options.get("head"), value, t),
+        options.get("time", HORIZON[cfgs[0].geometry]),
+        EXTENSIONS[profile],
+        timed=rescaled_speed if claim.quantity in RESCALED else None,
+    )
+
+
+def run_start(
+    claim: DynamicsClaim, cfg: Configuration, target: float | None, profile: str, settled: Limit | None = None
+) -> Start:
     """Integrate one start and judge the claim's property on it (IntegrationFailure of a limit or rate
-    run propagates: a property as t -> oo needs the whole half-line)."""
+    run propagates: a property as t -> oo needs the whole half-line). `settled`: a `tends-to` start's limit when
+    `settled_limits` settled it with the others."""
     options = claim.options
     horizon = options.get("time", HORIZON[cfg.geometry])
     if claim.property == beta_orders.PROPERTY:
@@ -168,7 +193,7 @@ def run_start(claim: DynamicsClaim, cfg: Configuration, target: float | None, pr
     if claim.property == "tends-to":
         assert target is not None
         value = parameter(claim)
-        limit = settle(
+        limit = settled or settle(
             cfg,
             lambda s, t=None: quantity(claim.quantity, s, options.get("head"), value, t),
             horizon,

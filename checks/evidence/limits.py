@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from headflow.checks.integrator import Trajectory, integrate
+from headflow.checks.integrator import IntegrationFailure, Trajectory, integrate
+from headflow.checks.integrator.batch import Unbatched, batchable, integrate_batch
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
 
@@ -104,36 +105,108 @@ def settle(
     `timed`: the quantity is one of the state and its time t (from `cfg`, the start of the trajectory: the records
     carry their times), `evaluate(state, t)`, and `timed(state, t)` is the speed of what it reads (the rescaled
     tokens', `checks.model.rescaled`), which must fall below SPEED_TOLERANCE in place of the tokens' own."""
-    state, t0, span, evaluations, moved = cfg, 0.0, horizon, 0, 0.0
-    for attempt in range(extensions + 1):
-        grid = np.linspace(0.0, span, RECORDS)
+    run = _Settling(cfg, evaluate, horizon, extensions, timed)
+    while True:
         traj = integrate(
-            state, span, rtol=RTOL, atol=ATOL, record_times=grid, observables=(), max_steps=MAX_STEPS, backend="numpy"
+            run.state,
+            run.span,
+            rtol=RTOL,
+            atol=ATOL,
+            record_times=run.grid(),
+            observables=(),
+            max_steps=MAX_STEPS,
+            backend="numpy",
         )
-        evaluations += traj.evaluations
+        limit = run.spanned(traj)
+        if limit is not None:
+            return limit
+
+
+def settle_all(
+    cfgs: list[Configuration],
+    evaluate: Callable[..., np.ndarray],
+    horizon: float,
+    extensions: int,
+    *,
+    timed: Callable[[Configuration, float], float] | None = None,
+) -> list[Limit | IntegrationFailure]:
+    """`settle` of each start, the starts' spans integrated together (`checks.integrator.batch`) where they can be:
+    each start's spans, records and judgement are its own (`_Settling`), so each Limit is the one `settle` gives
+    alone, to the rounding of batched products. A start whose run `settle` would end with an IntegrationFailure gets
+    that failure in its place; starts that cannot be stepped together are settled one at a time."""
+    runs = [_Settling(cfg, evaluate, horizon, extensions, timed) for cfg in cfgs]
+    results: list[Limit | IntegrationFailure | None] = [None] * len(cfgs)
+    while True:
+        left = [k for k, result in enumerate(results) if result is None]
+        if not left:
+            return [result for result in results if result is not None]
+        spans = {runs[k].span for k in left}
+        states = [runs[k].state for k in left]
+        try:
+            if len(spans) != 1 or not batchable(states):
+                raise Unbatched("the starts' spans or heads differ")
+            trajs = integrate_batch(
+                states, spans.pop(), rtol=RTOL, atol=ATOL, record_times=runs[left[0]].grid(), max_steps=MAX_STEPS
+            )
+        except Unbatched:  # each start left alone, from its start (the same run `settle` takes)
+            for k in left:
+                try:
+                    results[k] = settle(cfgs[k], evaluate, horizon, extensions, timed=timed)
+                except IntegrationFailure as failure:
+                    results[k] = failure
+            continue
+        for k, traj in zip(left, trajs, strict=True):
+            results[k] = traj if isinstance(traj, IntegrationFailure) else runs[k].spanned(traj)
+
+
+class _Settling:
+    """One start's `settle`: where its run stands (state, time, next span, evaluations, displacement), and the
+    judgement of each span's trajectory (`spanned`), shared by `settle` and `settle_all`."""
+
+    def __init__(
+        self,
+        cfg: Configuration,
+        evaluate: Callable[..., np.ndarray],
+        horizon: float,
+        extensions: int,
+        timed: Callable[[Configuration, float], float] | None,
+    ) -> None:
+        self.cfg, self.evaluate, self.extensions, self.timed = cfg, evaluate, extensions, timed
+        self.state, self.t0, self.span, self.evaluations, self.moved, self.attempt = cfg, 0.0, horizon, 0, 0.0, 0
+
+    def grid(self) -> np.ndarray:
+        return np.linspace(0.0, self.span, RECORDS)
+
+    def spanned(self, traj: Trajectory) -> Limit | None:
+        """The Limit once the run ends with this span's trajectory (settled, out of extensions or steps), else None
+        (the next span doubles the time so far)."""
+        cfg, state, t0, timed, evaluate = self.cfg, self.state, self.t0, self.timed, self.evaluate
+        self.evaluations += traj.evaluations
         # the quantity only where `_judge` reads it (half, three quarters and the end of the span's records): the
         # records between are for the displacement below; evaluating it at all RECORDS cost a tenth of a start
         at = [(state.moved_to(traj.states[k]), t0 + float(traj.times[k])) for k in _read(traj)]
         values = np.array([np.asarray(evaluate(*(a if timed else a[:1])), dtype=float) for a in at])
         state, t0 = traj.final, t0 + traj.t_end
+        self.state, self.t0 = state, t0
         speed = None if timed is None else timed(state, t0)
-        moved = max(moved, max(float(np.max(np.linalg.norm(X - cfg.tokens, axis=-1))) for X in traj.states))
+        self.moved = max(self.moved, max(float(np.max(np.linalg.norm(X - cfg.tokens, axis=-1))) for X in traj.states))
         if traj.status == "max_steps":
-            limit = _judge(values, state, t0, evaluations, speed)
+            limit = _judge(values, state, t0, self.evaluations, speed)
             reason = f"still moving at t = {t0:.6g}: {MAX_STEPS} integrator steps did not reach the span's end"
             return dataclasses.replace(limit, settled=False, reason=reason)
-        limit = _judge(values, state, t0, evaluations, speed)
-        if limit.settled and moved < MIN_DISPLACEMENT:
+        limit = _judge(values, state, t0, self.evaluations, speed)
+        if limit.settled and self.moved < MIN_DISPLACEMENT:
             reason = (
-                f"still moving at t = {t0:.6g} as far as floats can tell: no token moved more than {moved:.3g}"
+                f"still moving at t = {t0:.6g} as far as floats can tell: no token moved more than {self.moved:.3g}"
                 f" (< {MIN_DISPLACEMENT:g}) from its start, so this run cannot tell an equilibrium from a motion"
                 " below rounding"
             )
             limit = dataclasses.replace(limit, settled=False, reason=reason)
-        if limit.settled or attempt == extensions:
+        if limit.settled or self.attempt == self.extensions:
             return limit
-        span = t0
-    raise AssertionError("unreachable")
+        self.attempt += 1
+        self.span = t0
+        return None
 
 
 def _read(traj: Trajectory) -> tuple[int, int, int]:

@@ -23,17 +23,23 @@ VectorField = Callable[[np.ndarray], np.ndarray]
 
 
 def fill_stages(
-    tableau: Tableau, f: VectorField, y: np.ndarray, h: float, K: np.ndarray, stages: range, state: np.ndarray
+    tableau: Tableau,
+    f: VectorField,
+    y: np.ndarray,
+    h: float | np.ndarray,
+    K: np.ndarray,
+    stages: range,
+    state: np.ndarray,
 ) -> None:
     """K[i] = f(y + h sum_{j<i} a_ij K[j]) for i in `stages`, in order (the earlier rows of K are given).
 
     Each stage state is written into `state` (of the shape of y, C-contiguous), which f receives.
     """
-    A, flat, out, base = tableau.matrix, K.reshape(len(K), -1), state.reshape(-1), y.reshape(-1)
+    A, flat, out = tableau.matrix, K.reshape(len(K), -1), state.reshape(-1)
     for i in stages:
         np.dot(A[i, :i], flat[:i], out=out)
-        out *= h
-        out += base
+        state *= h  # a float, or one step per start of a batch (`checks.integrator.batch`: h of shape (B, 1, 1))
+        state += y
         K[i] = f(state)
 
 

@@ -283,6 +283,50 @@ class Heads:
             R += own if scale == 1.0 else scale * own
         return scale * (z @ self.value_scalars), R
 
+    def batchable(self) -> bool:
+        """Whether `batched_tangent_velocity` covers these heads: the sphere, no stated phi, at most KEY_TILE tokens."""
+        return self.cfg.geometry == "sphere" and self.cfg.interaction is None and self._key_slices is None
+
+    def batched_tangent_velocity(self, X: np.ndarray) -> np.ndarray:
+        """`velocity(X, tangent=True)` at B token arrays at once, X of shape (B, n, d) (fresh, (B, n, d)): the
+        random starts of one claim integrated together (`checks.integrator.batch`), so that numpy's per-call cost is
+        paid once for all of them. The same formulas (`formulas.numerators`, `normalized`'s row sums, `velocity`,
+        `project`) and the same split v_i = c_i x_i + R_i as `velocity_parts`, laid out with a leading batch axis:
+        each start's scores (n, H, n) are one batched product, its own weights z^h_ii lifted out before the products
+        with the values. Softmax is shifted for every start when one start's bound asks it (the same softmax)."""
+        B, (n, d), H = X.shape[0], self.shape, self.cfg.H
+        if X.shape[1:] != self.shape:
+            raise InputError("tokens.shape", X.shape, f"expected (B, {n}, {d})")
+        frobenius = float(np.max(np.einsum("bid,bid->b", X, X)))
+        if not math.isfinite(frobenius) or not np.all(np.isfinite(X)):
+            raise InputError("tokens", "non-finite", "the state left the finite range")
+        Y = X @ self._factors  # (B, n, H d): every head's beta M_h^T x_i
+        bound = self.norm * frobenius
+        if bound > UNSHIFTED_SOFTMAX_BOUND:
+            squares = float(np.max(np.einsum("bid,bid->bi", X, X)))
+            rows = Y.reshape(B, n, H, d)
+            bound = min(bound, math.sqrt(float(np.max(np.einsum("bihd,bihd->bih", rows, rows))) * squares))
+        z = np.matmul(Y.reshape(B, n * H, d), X.swapaxes(1, 2)).reshape(B, n, H, n)  # (b, i, h, j)
+        mask = None if self.cfg.mask is None else self.cfg.mask[:, None, :]
+        z = numerators_in_place(z, self._kind, bound, mask)
+        queries = np.arange(n)
+        own = z[:, queries, :, queries].transpose(1, 0, 2).copy()  # z^h_ii, (B, n, H)
+        z[:, queries, :, queries] = 0.0
+        values = np.matmul(X[:, None], self.values_t)  # (B, H, n, d): rows W_h x_j
+        outputs = np.matmul(z.transpose(0, 2, 1, 3), values)  # (B, H, n, d): sum_{j != i} z^h_ij W_h x_j
+        if self._softmax:
+            sums = z.sum(axis=-1).transpose(0, 2, 1) + own.transpose(0, 2, 1)  # (B, H, n), with z^h_ii
+            R = formulas.velocity(outputs.swapaxes(0, 1), sums.swapaxes(0, 1)[..., None], self._kind, n)
+            own = own / sums.transpose(0, 2, 1)
+            scale = 1.0
+        else:
+            R = formulas.velocity(outputs.swapaxes(0, 1), None, self._kind, n)
+            scale = 1.0 / n
+        if self._rest_stacked is not None:  # sum_h w^h_ii W'_h x_i
+            rows = (own[..., None] * X[:, :, None, :]).reshape(B, n, H * d)
+            R += scale * (rows @ self._rest_stacked) if scale != 1.0 else rows @ self._rest_stacked
+        return formulas.project(X, R, overwrite=True)
+
     def _sum(self, X: np.ndarray, bound: float) -> np.ndarray:
         """sum_h sum_j w^h_ij W_h x_j (usa: over n), over the weights the blocks give (with the self-weights lifted
         out while `velocity_parts` asks; softmax then divides by the row sums with them back in)."""
