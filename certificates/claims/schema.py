@@ -581,6 +581,8 @@ def _dynamics(
             target = _order_in_beta(raw, quantity, options, known)
         else:
             target = _expression(raw, target_key, known | (values or {}) | _time(prop), heads)
+        if prop == "decays-like" and target == 0:  # as parsed (0*t is 0): a refusal, no verdict rests on it
+            raise InputError("like", raw["like"], "is 0: the ratio q(t)/like(t) the property compares is undefined")
     exists = _exists(raw, prop)
     statement = stated or _dynamics_statement(raw, quantity, prop, options, exists)
     return DynamicsClaim(

@@ -108,6 +108,8 @@ def test_the_float_route_confirms_at_most_and_never_refutes(tmp_path: Path) -> N
         ("s**(-2)", "s", "like"),  # not a symbol of the claim: t is the time
         ("t**(-2", "", "like"),
         ("__import__('os')", "", "like"),
+        ("0*t", "is 0", "like"),  # the ratio q/like is undefined: refused, not REFUTED with a reading of |q/0|
+        ("t - t", "is 0", "like"),
     ],
 )
 def test_a_bad_like_is_a_one_line_input_error(like: str, text: str, field: str) -> None:
