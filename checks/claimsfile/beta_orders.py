@@ -35,6 +35,7 @@ from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import BETA, DynamicsClaim
 from headflow.checks.claimsfile.asymptotic_quantities import Unsupported, plain
+from headflow.checks.claimsfile.rate_shapes import separated
 from headflow.checks.evidence.fits import STANDARD_ERRORS, Estimate, least_squares
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
@@ -174,8 +175,8 @@ def _time_decision(
     derivation: Derivation, lower: sp.Expr, upper: sp.Expr, relation: str, g: sp.Expr, facts: signs.Facts
 ) -> tuple[str, str, str]:
     """(status, reason, verified by) of T relation g from lim lower/g and lim upper/g (`growth.compare`)."""
-    low = growth.compare(lower, g, BETA, facts, derivation, _separated)
-    high = growth.compare(upper, g, BETA, facts, derivation, _separated)
+    low = growth.compare(lower, g, BETA, facts, derivation, separated)
+    high = growth.compare(upper, g, BETA, facts, derivation, separated)
     by = "ball" if "ball" in (low.by, high.by) else "exact"
     status, reason = _by_limits(relation, low.status, high.status, "T")
     return status, f"lower/g: {low.reason}; upper/g: {high.reason}: {reason}", by
@@ -214,18 +215,9 @@ def _log_decision(
     shown = "; ".join(f"{key} = {value}" for key, value in decision.shown.items())
     if not linear or decision.status != "proved":
         return decision.status, f"{decision.reason} ({shown})", "exact"
-    found = growth.compare(BETA, g, BETA, facts, derivation, _separated)
+    found = growth.compare(BETA, g, BETA, facts, derivation, separated)
     status, reason = _by_limits(relation, found.status, found.status, "log T")
     return status, f"log T = Theta(beta) ({shown}) and beta/g: {found.reason}: {reason}", found.by
-
-
-def _separated(value: sp.Expr) -> str | None:
-    """ ">0" or "<0" for a number a ball separates from 0, else None."""
-    try:
-        enclosure = ball(value, {}, PRECISION)
-    except EvaluationError:
-        return None
-    return ">0" if enclosure > 0 else "<0" if enclosure < 0 else None
 
 
 # ---------------------------------------------------------------- the float route
