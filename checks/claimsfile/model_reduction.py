@@ -659,29 +659,32 @@ def _names_delta_op(claim: ModelClaim) -> bool:
     return any(names(t) for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs))
 
 
+#: The note each lemma of the Gram algebra adds to a derivation (in this order), when the algebra used it.
+LEMMA_NOTES = {
+    "scalar": "Scalar heads: M_h = lambda_h I with lambda_h > 0 (and W_h = M_h when the values are aligned)",
+    "identical": (
+        "Identical heads: M_h = alpha I for every head h, one real alpha of any sign, so every head's scores, "
+        "weights, attention means and energies are head h's (E = H E_h, dE/dt = H dE_h/dt); with W_h = M_h or "
+        "W_h = I also every output, f^g = f^h and F = H f^h"
+    ),
+    "one head": "One head (the domain's H = 1): the sums over heads are head h's terms, E = E_h and F = f^h",
+    "softmax means": (
+        "Softmax weights exp(beta s) over every key: f^h_k = sum_j p^h_kj W_h x_j = W_h xbar^h_k (linearity; "
+        "xbar^h_k = sum_j p^h_kj x_j with the same weights)"
+    ),
+    "energy gradient": (
+        "The lemma holds for any motion xdot (any attention kind, any values): with M_h symmetric, "
+        "dE_h/dt = (1/n^2) sum_k <xdot_k, sum_j e^(beta s_kj) M_h x_j>, and sum_j e^(beta s_kj) M_h x_j = "
+        "Z^h_k M_h xbar^h_k by linearity (xbar^h_k = sum_j p^h_kj x_j, p^h_kj = e^(beta s_kj) / Z^h_k)"
+    ),
+}
+
+
 def _quantity_lemmas(d: Derivation, algebra: SymbolicAlgebra) -> None:
     """The steps behind the reductions of head matrices, dE_h/dt for any kind and entropies."""
-    if "scalar" in algebra.lemmas:
-        d.note("Scalar heads: M_h = lambda_h I with lambda_h > 0 (and W_h = M_h when the values are aligned)")
-    if "identical" in algebra.lemmas:
-        d.note(
-            "Identical heads: M_h = alpha I for every head h, one real alpha of any sign, so every head's scores, "
-            "weights, attention means and energies are head h's (E = H E_h, dE/dt = H dE_h/dt); with W_h = M_h or "
-            "W_h = I also every output, f^g = f^h and F = H f^h"
-        )
-    if "one head" in algebra.lemmas:
-        d.note("One head (the domain's H = 1): the sums over heads are head h's terms, E = E_h and F = f^h")
-    if "softmax means" in algebra.lemmas:
-        d.note(
-            "Softmax weights exp(beta s) over every key: f^h_k = sum_j p^h_kj W_h x_j = W_h xbar^h_k (linearity; "
-            "xbar^h_k = sum_j p^h_kj x_j with the same weights)"
-        )
-    if "energy gradient" in algebra.lemmas:
-        d.note(
-            "The lemma holds for any motion xdot (any attention kind, any values): with M_h symmetric, "
-            "dE_h/dt = (1/n^2) sum_k <xdot_k, sum_j e^(beta s_kj) M_h x_j>, and sum_j e^(beta s_kj) M_h x_j = "
-            "Z^h_k M_h xbar^h_k by linearity (xbar^h_k = sum_j p^h_kj x_j, p^h_kj = e^(beta s_kj) / Z^h_k)"
-        )
+    for lemma, note in LEMMA_NOTES.items():
+        if lemma in algebra.lemmas:
+            d.note(note)
     if "entropy" in algebra.lemmas:
         entropy.entropy_lemma(d)
         d.note("sum_j p^h_tj s^h_tj = <x_t, M_h xbar^h_t>: the score is linear in its second token")
