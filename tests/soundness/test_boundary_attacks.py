@@ -1,0 +1,96 @@
+"""Attacks at a boundary, tried by hand on the routes of issue 43 and held here: a bound just past a trajectory's
+exact start, the repulsive triangle exactly at its threshold beta = -2/3 and a float literal just below it, an order
+in beta whose comparison function is a constant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from headflow.checks import api
+from headflow.checks.verdicts import Verdict
+
+START = 'points = [["3/5", "4/5", 0], [1, 0, 0], ["3/5", 0, "4/5"], ["7/25", "24/25", 0]]'
+
+
+def _verdicts(text: str, folder: Path) -> dict[str, Verdict]:
+    report = api.check(text, certificates=folder, progress=False)
+    return {claim.id: claim.verdict for claim in report.claims}
+
+
+def _least_inner_product(claim_id: str, bound: str) -> str:
+    return f"""
+[[claim]]
+id = "{claim_id}"
+kind = "dynamics"
+quantity = "least_inner_product"
+property = "at-least"
+bound = "{bound}"
+heads = "scalar"
+lambdas = [1.0]
+tokens = "given"
+{START}
+n = 4
+d = 3
+beta = 1.0
+time = 0.5
+"""
+
+
+def _triangle(claim_id: str, beta: str) -> str:
+    return f"""
+[[claim]]
+id = "{claim_id}"
+kind = "equilibrium"
+tokens = "simplex"
+property = "stable"
+n = 3
+d = 2
+beta = {beta}
+lambdas = [1]
+attention = "usa"
+"""
+
+
+def test_a_bound_a_hair_above_the_exact_start_is_refuted_at_t0(tmp_path: Path) -> None:
+    """The least inner product of the start is exactly 21/125: a bound 10^-40 above it fails at t = 0 (exactly),
+    while the bound itself is not refuted."""
+    verdicts = _verdicts(
+        _least_inner_product("above", "21/125 + 10**(-40)") + _least_inner_product("at", "21/125"), tmp_path
+    )
+    assert verdicts["above"] is Verdict.REFUTED
+    assert verdicts["at"] is not Verdict.REFUTED
+
+
+def test_the_repulsive_triangle_at_its_threshold_is_never_decided_either_way(tmp_path: Path) -> None:
+    """At beta = -2/3 the double eigenvalue (3 beta + 2) e^(-beta/2)/4 is exactly 0: neither stable nor unstable may
+    be decided (balls cannot sign an exact 0); the float literal -0.6666666666666667 is the decimal, below -2/3, where
+    the triangle is stable."""
+    text = _triangle("at-stable", '"-2/3"') + _triangle("at-unstable", '"-2/3"').replace('"stable"', '"unstable"')
+    verdicts = _verdicts(text + _triangle("float-below", "-0.6666666666666667"), tmp_path)
+    assert verdicts["at-stable"] is Verdict.INCONCLUSIVE
+    assert verdicts["at-unstable"] is Verdict.INCONCLUSIVE
+    assert verdicts["float-below"] is Verdict.PROVED
+
+
+def test_a_constant_order_of_an_exponentially_growing_merge_time_is_refuted(tmp_path: Path) -> None:
+    """"The merge time is Theta(n)" with n a number is a bounded order in beta: the equiangular merge time grows
+    exponentially in beta, so the claim is false."""
+    text = """
+[[claim]]
+id = "constant-order"
+kind = "dynamics"
+quantity = "merge_time"
+radius = 0.1
+k = 1
+property = "grows-like"
+order = "Theta(n)"
+attention = "softmax"
+heads = "scalar"
+lambdas = [1.0]
+tokens = "equiangular"
+rho = 0.2
+n = 4
+d = 4
+beta = 1.0
+"""
+    assert _verdicts(text, tmp_path)["constant-order"] is Verdict.REFUTED
