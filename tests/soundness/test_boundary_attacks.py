@@ -73,7 +73,7 @@ def test_the_repulsive_triangle_at_its_threshold_is_never_decided_either_way(tmp
 
 
 def test_a_constant_order_of_an_exponentially_growing_merge_time_is_refuted(tmp_path: Path) -> None:
-    """"The merge time is Theta(n)" with n a number is a bounded order in beta: the equiangular merge time grows
+    """ "The merge time is Theta(n)" with n a number is a bounded order in beta: the equiangular merge time grows
     exponentially in beta, so the claim is false."""
     text = """
 [[claim]]
