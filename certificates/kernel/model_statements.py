@@ -45,7 +45,7 @@ from .ball_model import ExactConfiguration
 from .exact import SETTLING, precision
 from .exprtree import TreeError, node_parts, parse_rational
 from .interaction import Interaction, check_tree
-from .model_terms import NEGATED, STATED, Relation, Term, TermError, make, scalar_term, term_text
+from .model_terms import FREE, NEGATED, STATED, Relation, Term, TermError, make, scalar_term, term_text
 from .model_values import DATA, WITNESS, settle, witnessed
 from .recheck import Rejected
 from .tree_text import term_text as tree_text
@@ -60,8 +60,9 @@ EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 FORM = "model"
 
 
-def term_of(data: object) -> Term:
-    """The scalar term of a JSON tree, typed by `make`; Rejected when it is not one (at most MAX_TERM_NODES nodes)."""
+def term_of(data: object, free: frozenset[str] = FREE) -> Term:
+    """The scalar term of a JSON tree, typed by `make`, its indices outside `free` bound; Rejected when it is not one
+    (at most MAX_TERM_NODES nodes)."""
     budget = [fmt.MAX_TERM_NODES]
 
     def read(node: object, depth: int) -> Term:
@@ -73,7 +74,7 @@ def term_of(data: object) -> Term:
         return make(op, tuple(map(parse_rational, args)) if op == "num" else args)
 
     try:
-        return scalar_term(read(data, 0))
+        return scalar_term(read(data, 0), free)
     except (TermError, TreeError) as exc:
         raise Rejected(f"not a model term: {exc}") from None
 

@@ -183,11 +183,12 @@ def _monomial(term: Term) -> bool:
     return term.op in ("*", "/", "neg", "pow") and all(_monomial(a) for a in term.args if isinstance(a, Term))
 
 
-def scalar_term(term: Term) -> Term:
-    """`term` when it may be a side of a statement (a number whose second indices j, g are bound); TermError else."""
+def scalar_term(term: Term, free: frozenset[str] = FREE) -> Term:
+    """`term` when it may be a side of a statement (a number whose indices outside `free`, by default the second
+    indices j and g, are bound); TermError else."""
     if term.vector:
         raise TermError("a side is a number, not a vector (use inner or norm2)")
-    for index in sorted(term.free - FREE):
+    for index in sorted(term.free - free):
         what = "token" if index in TOKENS else "head"
         raise TermError(f"index {index} is not bound: a second {what} is written inside sum_{index}(...)")
     return term

@@ -37,12 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import equilibrium_statements, model_statements, real_statements, registry_statements, solvers
+from . import equilibrium_statements, model_statements, real_statements, registry_statements, solvers, trajectory
 from .loading import load
 from .recheck import Rejected
 
 #: form -> its checker (the form's module holds its shape and its checker).
-FORMS = {m.FORM: m.check for m in (real_statements, registry_statements, model_statements, equilibrium_statements)}
+CHECKERS = (real_statements, registry_statements, model_statements, equilibrium_statements, trajectory)
+FORMS = {m.FORM: m.check for m in CHECKERS}
 
 
 @dataclass(frozen=True)

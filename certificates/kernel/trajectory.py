@@ -1,0 +1,257 @@
+"""Trajectory statements (form `trajectory`): a bound along the one trajectory of the model from exact tokens, at every
+time of [0, T] or at some time of it, and the replay of its certificate, a chain of validated steps.
+
+A claim about the trajectory from the user's exact tokens is elaborated outside the kernel into this data:
+
+    {"form": "trajectory", "claim": id, "configuration": exact configuration (as a witness's, a `mask` optional),
+     "interaction": exprtree tree of phi(s) or null, "term": model term tree (`model_terms`; free indices among i, j
+     (two distinct tokens) and h), "over": "least" | "largest", "op": ">" | ">=" | "<" | "<=", "bound": "p/q",
+     "when": "always" | "sometime", "time": "p/q" (T > 0)}
+
+It states: with x(t) the solution of the model's equation x' = F(x) from the exact tokens (F the chain's velocities of
+the configuration's heads, beta, kind, mask, interaction and geometry) and Q(t) the least (largest) value of the term
+over every binding of its free indices at x(t), Q(t) op bound at every t of [0, T] (always) or at some t of it.
+
+Its certificate (kind `trajectory`): {"prec": bits, "order": p, "steps": [{"h", "centre", "radius", "margin"}]}
+(rationals as text; centre a flat state of n d entries). From S_0 = {x(0)} and S_{k+1} = {x : |x - c_{k+1}|_oo <=
+r_{k+1}} at t_{k+1} = t_k + h_k the kernel replays each step with balls at the stated precision, from the data alone:
+
+1. B, the hull of S_k and S_{k+1} widened by the margin: S_k + [0, h] F(B) lies in B, so every solution from S_k
+   stays in B on [t_k, t_{k+1}] (Picard's a priori enclosure: the Picard map sends paths in B to paths in B);
+2. the solution z from the centre c_k: z(h) lies in sum_{j <= p} z_j h^j + h^(p+1) x_{p+1}(B) (Taylor's formula
+   with Lagrange's remainder componentwise; the coefficients by the series recursion x_{j+1} = f_j / (j + 1),
+   `solution_coefficients`, over balls: over B it holds for every point of B, where z stays by 1);
+3. every other solution from S_k: |x(h) - z(h)|_oo <= exp(h mu) r_k, mu the least upper end of max_i (J_ii +
+   sum_{l != i} |J_il|) over the balls J of F's Jacobian over B (the logarithmic norm mu_oo bounds the growth of
+   |x - z|_oo while both lie in the convex box B: Dahlquist's inequality, Gronwall);
+4. z(h)'s ball widened by exp(h mu) r_k lies in S_{k+1}.
+
+Then Q on the states: always, over every step that starts before T (the steps reach T), Q(B) satisfies the bound by
+balls (every binding, or one, as the least and largest read it); on the first step a binding whose value at the exact
+start is exact (a rational function of the tokens) may instead meet the bound there, exactly, with its rate along the
+flow (the first coefficient along the series B + s F(B)) of the bound's sign over B. Sometime: at the exact start or
+at some step end t_{k+1} <= T, Q over S_{k+1} (or the start's balls) satisfies it.
+"""
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+from flint import arb, arb_series, ctx
+
+from . import recheck
+from .equilibrium import jacobian
+from .exact import ball_of, holds, interval_ball, precision
+from .exact_data import ExactConfiguration
+from .exprtree import parse_rational
+from .interaction import Interaction, check_tree
+from .model_chain import Chain, add
+from .model_statements import term_of
+from .model_terms import TOKENS, term_text
+from .model_values import Trees
+from .recheck import Rejected
+from .tree_text import term_text as tree_text
+from .vocabulary import SMOOTH_KINDS
+
+FORM = "trajectory"
+STATEMENT_KEYS = {"form", "claim", "configuration", "interaction", "term", "over", "op", "bound", "when", "time"}
+STEP_KEYS = {"h", "centre", "radius", "margin"}
+MAX_STEPS, MAX_ORDER = 20_000, 40
+#: (over, op) read as a bound on every binding; the others are met by some binding.
+EVERY = {("least", ">"), ("least", ">="), ("largest", "<"), ("largest", "<=")}
+
+
+def solution_coefficients(field: Callable[[Sequence[Any]], list[Any]], start: Sequence[Any], order: int) -> list:
+    """x_0 .. x_order, the Taylor coefficients x^(k)(0) / k! of the solution through `start` (for every point of it
+    when it holds balls): x_{k+1} = f_k / (k + 1), f_k the t^k coefficient of the field along x_0 + ... + x_k t^k,
+    which series arithmetic truncated after t^k gets right. Series of length up to `order` (ctx.cap is raised)."""
+    coefficients, ctx.cap = [list(start)], max(ctx.cap, order + 1)
+    for k in range(order):
+        along = [arb_series([c[m] for c in coefficients], prec=k + 1) for m in range(len(start))] if k else start
+        coefficients.append([coefficient(f, k) / (k + 1) for f in field(along)])
+    return coefficients
+
+
+def coefficient(value: Any, k: int) -> arb:
+    """The t^k coefficient of a series, or of a constant (a ball, or a rational the chain folded); ValueError when
+    the series was truncated before t^k (its coefficient is unknown, not 0)."""
+    if not isinstance(value, arb_series):
+        return (value if isinstance(value, arb) else ball_of(value)) if k == 0 else arb(0)
+    if value.prec <= k:
+        raise ValueError(f"a series truncated at length {value.prec} has no coefficient {k}")
+    return value[k] if k < len(value) else arb(0)  # python-flint drops trailing zero coefficients
+
+
+@dataclasses.dataclass
+class Statement:
+    """A trajectory statement read from its data: the configuration, the residuals term - bound of every binding as
+    trees of one chain over symbolic tokens, and those of the exact start."""
+
+    cfg: ExactConfiguration
+    every: bool
+    op: str
+    when: str
+    time: Fraction
+    text: str
+
+    def __post_init__(self) -> None:
+        n, d = self.cfg.n, len(self.cfg.tokens[0])
+        self.names = [f"x_{i}_{k}" for i in range(n) for k in range(d)]
+        symbols = [[["sym", name] for name in self.names[i * d : (i + 1) * d]] for i in range(n)]
+        self.chain = Chain(dataclasses.replace(self.cfg, tokens=symbols))
+        self.velocities = [v for x in self.chain.velocities() for v in x]
+
+    def bind(self, term: Any, bound: Fraction) -> None:
+        """The residuals of the term at every binding of its free indices (i != j), symbolic and at the start."""
+        ranges = {"h": range(len(self.cfg.score_matrices))} | dict.fromkeys(TOKENS, range(self.cfg.n))
+        free = sorted(term.free)
+        bindings = [dict(zip(free, v, strict=True)) for v in product(*(ranges[k] for k in free))]
+        bindings = [at for at in bindings if at.get("i", -1) != at.get("j", -2)]
+        trees, exact = Trees(self.chain), Trees(Chain(self.cfg))
+        self.residuals = [add([trees.tree(term, at), -bound]) for at in bindings]
+        self.start = [add([exact.tree(term, at), -bound]) for at in bindings]
+
+    def field(self, state: Sequence[Any]) -> list[Any]:
+        """F over a flat state of balls or series."""
+        return self.chain.values(self.velocities, dict(zip(self.names, state, strict=True)), ball_of)
+
+    def met(self, residuals: Sequence[Any]) -> bool:
+        """Whether residual balls (or exact rationals) show the bound: at every binding, or at one."""
+        return (all if self.every else any)(holds(r, self.op) for r in residuals)
+
+    def residuals_at(self, state: Sequence[Any]) -> list[Any]:
+        return self.chain.values(self.residuals, dict(zip(self.names, state, strict=True)), ball_of)
+
+
+def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
+    """The statement of a certificate of `claim_id`; Rejected when the data are not a well-formed one."""
+    recheck.require_keys(data, STATEMENT_KEYS, "trajectory statement")
+    choices = {"over": ("least", "largest"), "op": (">", ">=", "<", "<="), "when": ("always", "sometime")}
+    recheck.require_choices(data, choices, "trajectory statement")
+    phi = data["interaction"]
+    interaction = None if phi is None else Interaction(tree_text(check_tree(phi, "phi")), phi)
+    masked = isinstance(data["configuration"], dict) and "mask" in data["configuration"]
+    cfg = recheck.exact_configuration(data["configuration"], interaction, None, masked)
+    if cfg.attention not in SMOOTH_KINDS:
+        raise Rejected(f"trajectories are replayed for {' and '.join(SMOOTH_KINDS)} attention, not {cfg.attention}")
+    term, bound, time = (
+        term_of(data["term"], frozenset({"i", "j", "h"})),
+        *map(parse_rational, (data[k] for k in ("bound", "time"))),
+    )
+    if time <= 0:
+        raise Rejected("the horizon T of a trajectory statement is positive")
+    pick = {"least": "min", "largest": "max"}[data["over"]]
+    quantity = f"{pick} over {', '.join(sorted(term.free)) or 'nothing'} of {term_text(term)}"
+    text = f"{quantity} {data['op']} {bound} at {'every' if data['when'] == 'always' else 'some'} t in [0, {time}]"
+    statement = Statement(cfg, (data["over"], data["op"]) in EVERY, data["op"], data["when"], time, text)
+    statement.bind(term, bound)
+    return statement
+
+
+def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fraction, Fraction, list, list]], arb]:
+    """(t_k, h_k, B_k, S_{k+1}'s balls) of every step and the widest radius, each step replayed (the module's
+    docstring); Rejected at the first step that does not hold."""
+    order, start = payload["order"], [v for x in statement.cfg.tokens for v in x]
+    steps = recheck.require_list(payload["steps"], MAX_STEPS, "steps", 1)
+    if not recheck.natural(order, 1, MAX_ORDER):
+        raise Rejected(f"order: a natural number from 1 to {MAX_ORDER}")
+    t, centre, radius, replayed = Fraction(0), start, Fraction(0), []
+    for k, step in enumerate(steps):
+        recheck.require_keys(step, STEP_KEYS, f"step {k}")
+        h, r, margin = (parse_rational(step[key]) for key in ("h", "radius", "margin"))
+        following = [
+            parse_rational(v) for v in recheck.require_list(step["centre"], len(start), "a centre", len(start))
+        ]
+        B, needed = replay_step(statement, centre, radius, (h, following, r, margin), order, f"step {k} at t = {t}")
+        if not needed <= ball_of(r):
+            raise Rejected(f"step {k} at t = {t}: the state at t + h is not inside the stated set S_(k+1)")
+        replayed.append((t, h, B, [interval_ball(c - r, c + r) for c in following]))
+        t, centre, radius = t + h, following, r
+    return replayed, max(ball_of(parse_rational(s["radius"])) for s in steps)
+
+
+def replay_step(statement: Statement, centre: list, radius: Fraction, step: tuple, order: int, where: str) -> tuple:
+    """(B, a ball whose upper end bounds |x(t + h) - c_{k+1}|_oo for every solution from S_k) of a step (h, c_{k+1},
+    r_{k+1}, margin) from S_k = (centre, radius): steps 1-3 of the module's docstring (the provers call it too)."""
+    h, following, r, margin = step
+    if min(h, r, margin) < 0 or h == 0:
+        raise Rejected(f"{where}: h > 0, a radius and a margin >= 0")
+    S = [interval_ball(c - radius, c + radius) for c in centre]
+    ends = [(min(a - radius, b - r), max(a + radius, b + r)) for a, b in zip(centre, following, strict=True)]
+    B = [interval_ball(low - margin, high + margin) for low, high in ends]
+    image = [s + interval_ball(0, h) * f for s, f in zip(S, statement.field(B), strict=True)]
+    if not all(b.contains(p) for b, p in zip(B, image, strict=True)):
+        raise Rejected(f"{where}: S + [0, h] F(B) is not inside the box B")
+    B = image  # every state of the step lies in it too: x(t + s) - x(t) is an integral of F along a path in B
+    z = _taylor(statement.field, centre, B, order, ball_of(h))
+    growth = _growth(statement.field, B, h) * ball_of(radius) if radius else arb(0)
+    return B, max((abs(a - ball_of(c)) + growth).upper() for a, c in zip(z, following, strict=True))
+
+
+def _taylor(field: Callable, centre: list[Fraction], box: list[arb], order: int, h: arb) -> list[arb]:
+    """Balls of z(h), z the solution from the centre: its Taylor polynomial and the Lagrange term over the box."""
+    polynomial = [arb(0)] * len(centre)
+    for c in reversed(solution_coefficients(field, [ball_of(v) for v in centre], order)):
+        polynomial = [p * h + ck for p, ck in zip(polynomial, c, strict=True)]
+    remainder = solution_coefficients(field, box, order + 1)[-1]
+    return [p + h ** (order + 1) * e for p, e in zip(polynomial, remainder, strict=True)]
+
+
+def _growth(field: Callable, box: list[arb], h: Fraction) -> arb:
+    """exp(h mu), mu >= the logarithmic norm mu_oo of F's Jacobian at every point of the box."""
+    J, n = jacobian(field, box), len(box)
+    mu = max((J[i, i] + sum((abs(J[i, m]) for m in range(n) if m != i), arb(0))).upper() for i in range(n))
+    return (ball_of(h) * mu).exp()
+
+
+def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
+    """(what the replayed chain proves, how); Rejected when a step or the bound does not hold."""
+    statement = statement_of(data, claim_id)
+    if kind != FORM:
+        raise Rejected(f"a trajectory statement's certificate is a chain of steps ({FORM}), not {kind}")
+    recheck.require_keys(payload, {"prec", "order", "steps"}, "the trajectory payload")
+    with precision(recheck.recorded_precision(payload)):
+        replayed, widest = replay(statement, payload)
+        how = _bound_shown(statement, replayed)
+    cfg = statement.cfg
+    sizes = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
+    proved = f"proves claim {claim_id!r}: along the trajectory of {cfg.attention} attention ({cfg.geometry}, {sizes})"
+    proved += f" from the exact tokens, {statement.text}"
+    return proved, f"{len(replayed)} steps replayed (widest end set radius {widest.str(3)}), {how}"
+
+
+def _bound_shown(statement: Statement, replayed: list) -> str:
+    """How the replayed steps (t, h, B, S) show the statement's bound; Rejected when they do not."""
+    T = statement.time
+    if statement.when == "sometime":
+        start = [ball_of(v) for x in statement.cfg.tokens for v in x]
+        ends = [(Fraction(0), start)] + [(t + h, end) for t, h, _, end in replayed]
+        shown = next((t for t, state in ends if t <= T and statement.met(statement.residuals_at(state))), None)
+        if shown is None:
+            raise Rejected(f"no step end t <= {T} shows the bound")
+        return f"the bound shown at t = {shown}"
+    covered = [step for step in replayed if step[0] < T]
+    if covered[-1][0] + covered[-1][1] < T:
+        raise Rejected(f"the steps end before T = {T}")
+    start = [interval_ball(v, v) for x in statement.cfg.tokens for v in x]
+    for k, (t, h, B, _) in enumerate(covered):
+        if not over_step(statement, covered[k - 1][3] if k else start, B, h, k == 0):
+            raise Rejected(f"the bound is not shown over the step at t = {t}")
+    return f"the bound shown over the {len(covered)} steps of [0, {T}]"
+
+
+def over_step(statement: Statement, start: list[arb], box: list[arb], h: Fraction, first: bool) -> bool:
+    """Whether each binding's residual q satisfies the bound over a step from the set `start` inside `box`: q(t + s)
+    lies in q(start) + [0, h] r, r its rate along the flow over the box (the first coefficient along the series B +
+    s F(B)); on the first step q may also be exact at the start, meet the bound there and move only to its side."""
+    with_rate = [arb_series([b, f], prec=2) for b, f in zip(box, statement.field(box), strict=True)]
+    rates = [coefficient(r, 1) for r in statement.residuals_at(with_rate)]
+    side = ">=" if statement.op in (">", ">=") else "<="
+    shown = [
+        holds(q + interval_ball(0, h) * rate, statement.op)
+        or (first and isinstance(exact, Fraction) and holds(exact, statement.op) and holds(rate, side))
+        for q, exact, rate in zip(statement.residuals_at(start), statement.start, rates, strict=True)
+    ]
+    return (all if statement.every else any)(shown)

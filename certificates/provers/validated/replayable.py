@@ -1,0 +1,120 @@
+"""A certificate of a trajectory statement: a chain of steps that the checking kernel replays
+(`headflow.certificates.kernel.trajectory`), built with the kernel's own step (`replay_step`) so that every step
+written is one the checker accepts.
+
+Each end set is a ball in the max norm around a dyadic centre (the Taylor polynomial's value at the step's end, its
+midpoint), of the radius the kernel's step needs times a small slack; the box is the hull of the step's two sets
+widened by a margin that grows until Picard's inclusion holds, and the step size halves when it never does and grows
+after each accepted step. Every budget is counted (steps, tries), never timed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from flint import arb
+from headflow.certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.trajectory import Statement, over_step, replay_step, solution_coefficients
+
+#: Order of the Taylor polynomials and working precision (bits) of the chain.
+ORDER, BITS = 12, 128
+#: The radius written is the needed one times this slack (the box, and so the step's remainder and growth, depend a
+#: little on the radius itself).
+SLACK = Fraction(5, 4)
+#: Tries of a step: margins (each 4 times the last) per step size, and step-size halvings.
+MARGIN_TRIES, HALVINGS = 5, 12
+#: Growth of the step size after an accepted step, and the largest remainder per unit time a step may add.
+GROWTH, TOLERANCE = Fraction(5, 4), Fraction(1, 2**80)
+
+
+@dataclass
+class Chain:
+    """The steps written so far (certificate data), where they reached and why the chain stopped ("" while going)."""
+
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    t: Fraction = Fraction(0)
+    radius: Fraction = Fraction(0)
+    stopped: str = ""
+
+    def payload(self) -> dict[str, Any]:
+        return {"prec": BITS, "order": ORDER, "steps": self.steps}
+
+
+def _dyadic_up(value: arb) -> Fraction:
+    """A dyadic rational >= the ball's upper end (48 significant bits)."""
+    upper = exact_value(value.upper())
+    if upper <= 0:
+        return Fraction(0)
+    exponent = upper.numerator.bit_length() - upper.denominator.bit_length() - 48
+    scale = Fraction(2) ** exponent
+    return (upper / scale).__ceil__() * scale
+
+
+def _predicted(statement: Statement, centre: list[Fraction], h: Fraction) -> list[Fraction]:
+    """The Taylor polynomial's value at h from the centre, as exact midpoints."""
+    value = [arb(0)] * len(centre)
+    for c in reversed(solution_coefficients(statement.field, [ball_of(v) for v in centre], ORDER)):
+        value = [p * ball_of(h) + ck for p, ck in zip(value, c, strict=True)]
+    return [exact_value(v.mid()) for v in value]
+
+
+def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction) -> dict[str, Any] | None:
+    """A step of size h the kernel accepts from (centre, radius), or None."""
+    following = _predicted(statement, centre, h)
+    motion = max(abs(a - b) for a, b in zip(centre, following, strict=True))
+    margin, r = motion / 16 + Fraction(1, 2**100), radius * 2 + Fraction(1, 2**100)
+    for _ in range(MARGIN_TRIES):
+        for _ in range(4):  # the box depends a little on the radius: settle it
+            try:
+                _, needed = replay_step(statement, centre, radius, (h, following, r, margin), ORDER, "")
+            except Rejected:
+                break
+            if float(needed) > float(TOLERANCE * h + radius * 4) and float(needed) > float(radius * 64):
+                return None  # a step whose remainder or growth is too large: a shorter one
+            if needed <= ball_of(r) and r <= _dyadic_up(needed * ball_of(SLACK * SLACK)):
+                if statement.when == "always" and not _shown(statement, centre, radius, h, following, r, margin):
+                    return None  # the bound is not shown over this step: a shorter one
+                return {"h": h, "centre": following, "radius": r, "margin": margin}
+            r = _dyadic_up(needed * ball_of(SLACK))
+        margin *= 4
+    return None
+
+
+def _shown(statement: Statement, centre: list, radius: Fraction, *step: Any) -> bool:
+    """Whether the kernel shows an `always` statement's bound over the step (`over_step`)."""
+    box, _ = replay_step(statement, centre, radius, step, ORDER, "")
+    start = [interval_ball(c - radius, c + radius) for c in centre]
+    return over_step(statement, start, box, step[0], not radius)
+
+
+def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chain:
+    """Steps from the exact start until they reach `horizon` (or the counted budget ends: `Chain.stopped` says
+    where and why)."""
+    chain = Chain()
+    centre = [v for x in statement.cfg.tokens for v in x]
+    h = min(horizon / 8, Fraction(1, 8))
+    with precision(BITS):
+        while chain.t < horizon:
+            if len(chain.steps) >= max_steps:
+                chain.stopped = f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}"
+                return chain
+            for _ in range(HALVINGS):
+                step = _try(statement, centre, chain.radius, min(h, horizon - chain.t))
+                if step is not None:
+                    break
+                h /= 2
+            else:
+                chain.stopped = f"no step could be validated at t = {float(chain.t):.6g}"
+                return chain
+            chain.steps.append({k: _text(v) for k, v in step.items()})
+            chain.t, centre, chain.radius = chain.t + step["h"], step["centre"], step["radius"]
+            h = step["h"] * GROWTH
+    return chain
+
+
+def _text(value: Any) -> Any:
+    """Rationals (and lists of them) as the certificate's text."""
+    return [str(v) for v in value] if isinstance(value, list) else str(value)
