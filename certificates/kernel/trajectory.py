@@ -39,7 +39,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from flint import arb, arb_series, ctx
+from flint import arb, arb_series
 
 from . import recheck
 from .equilibrium import jacobian
@@ -66,8 +66,9 @@ EVERY = {("least", ">"), ("least", ">="), ("largest", "<"), ("largest", "<=")}
 def solution_coefficients(field: Callable[[Sequence[Any]], list[Any]], start: Sequence[Any], order: int) -> list:
     """x_0 .. x_order, the Taylor coefficients x^(k)(0) / k! of the solution through `start` (for every point of it
     when it holds balls): x_{k+1} = f_k / (k + 1), f_k the t^k coefficient of the field along x_0 + ... + x_k t^k,
-    which series arithmetic truncated after t^k gets right. Series of length up to `order` (ctx.cap is raised)."""
-    coefficients, ctx.cap = [list(start)], max(ctx.cap, order + 1)
+    which series arithmetic truncated after t^k gets right (python-flint's series length cap, ctx.cap, must be at
+    least `order`: a series it truncates earlier has no coefficient, `coefficient`)."""
+    coefficients = [list(start)]
     for k in range(order):
         along = [arb_series([c[m] for c in coefficients], prec=k + 1) for m in range(len(start))] if k else start
         coefficients.append([coefficient(f, k) / (k + 1) for f in field(along)])

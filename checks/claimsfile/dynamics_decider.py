@@ -166,8 +166,9 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     """`initial-rate` by `initial_rate`; REFUTED exactly when the user's own exact tokens violate the claim at t = 0
     (`given_start`; angles by balls, `angle_start`), or with balls at a later time along a validated enclosure of
-    their trajectory (`validated_route`, whose note joins the outcome when it shows the claim holds or says why it
-    does not decide); statements about some start, `does-not-tend-to` and `decays-exponentially` by
+    their trajectory (`validated_route`: REFUTED, or CERTIFIED unless the universal route proves it at every
+    configuration; its note joins the outcome when it shows the claim holds without a certificate or says why it does
+    not decide); statements about some start, `does-not-tend-to` and `decays-exponentially` by
     `start_existence` (from the verdict of a universal claim where it needs one); otherwise the universal route
     (`decide_universal`)."""
     if claim.property == "initial-rate":
@@ -178,9 +179,12 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     if at_start is not None:
         return at_start
     enclosed = decide_by_enclosure(claim, ctx)
-    if enclosed.refuted is not None:
-        return enclosed.refuted
-    return enclosed.annotate(_decide_from_start(claim, ctx))
+    if enclosed.decided is not None and enclosed.decided.verdict is Verdict.REFUTED:
+        return enclosed.decided
+    other = _decide_from_start(claim, ctx)  # may prove it at every configuration: stronger than one trajectory's
+    if enclosed.decided is not None and other.verdict is not Verdict.PROVED:
+        return enclosed.decided
+    return enclosed.annotate(other)
 
 
 def _decide_order(claim: DynamicsClaim, ctx: Context) -> Outcome:

@@ -28,11 +28,13 @@ It decides, for a finite horizon [0, T] (`time`, or `dynamics_starts.HORIZON`; t
   holds in the other case.
 
 A refutation is a counterexample verified with balls (`witness.verified_by` = "ball": the time, the ball and the
-reading); there is no certificate file, since the checking kernel does not replay trajectory steps yet. For the same
-reason a claim the enclosure shows true is not CERTIFIED: the other routes decide it (CONFIRMED at most) and the
-outcome's notes and details say that the enclosure holds the bound. Where the integrator does not cover the model,
-the state is too large for the profile, or the enclosure does not reach T within its counted budget, the route does
-not decide and says why.
+reading); a claim the enclosure shows true, or false, then gets a certificate of the claim (CERTIFIED) or of its
+negation (REFUTED) that the checking kernel replays (`trajectory_certificates`: a `trajectory` statement and a chain of
+steps); where none is accepted (a quantity or a relation no statement form states, a chain that stops) a true claim is
+not CERTIFIED: the other routes decide it (CONFIRMED at most), and the outcome's notes and details say that the
+enclosure holds the bound and why there is no certificate. Where the integrator does not cover the model, the state is
+too large for the profile, or the enclosure does not reach T within its counted budget, the route does not decide and
+says why.
 """
 
 from __future__ import annotations
@@ -49,13 +51,15 @@ from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.kernel.exact import ball_of, precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.kernel.trajectory import coefficient
 from headflow.certificates.masks import mask_of
 from headflow.certificates.model_balls import TermAtTokens
 from headflow.certificates.provers.validated import Step, enclose
 from headflow.certificates.provers.validated.integrator import BITS
 from headflow.certificates.provers.validated.step import time_interval
-from headflow.certificates.provers.validated.taylor import coefficient, coverage_failure, model_field, series_length
+from headflow.certificates.provers.validated.taylor import coverage_failure, model_field, series_length
 from headflow.certificates.statements.dynamics import with_given_matrices
+from headflow.checks.claimsfile import trajectory_certificates
 from headflow.checks.claimsfile.dynamics_starts import HORIZON
 from headflow.checks.claimsfile.given_start import PAIRWISE
 from headflow.checks.registry import Context
@@ -78,7 +82,7 @@ TERMS = {"energy": ("E", "E_h"), "energy_rate": ("dE_dt", None)}
 INVARIANT_REGIONS = ("stays-non-negative", "stays-at-least")
 AS_BOUND = {"non-negative": "at-least"} | dict.fromkeys(INVARIANT_REGIONS, "at-least")
 METHOD = "balls along a validated enclosure of the trajectory from the user's exact tokens (Picard boxes, Lohner steps)"
-NO_CERTIFICATE = "no certificate yet: the kernel does not replay trajectory steps"
+NO_CERTIFICATE = "no certificate: no trajectory statement of the kernel states this claim"
 
 Number = Fraction | arb
 Terms = Callable[[Sequence[Sequence[Any]]], list[Any]]
@@ -86,10 +90,10 @@ Terms = Callable[[Sequence[Sequence[Any]]], list[Any]]
 
 @dataclass(frozen=True)
 class Enclosed:
-    """What the enclosure showed: a REFUTED outcome, or a note and details for the outcome the other routes give
-    (both empty where the route does not apply)."""
+    """What the enclosure showed: a REFUTED or CERTIFIED outcome, or a note and details for the outcome the other
+    routes give (both empty where the route does not apply)."""
 
-    refuted: Outcome | None = None
+    decided: Outcome | None = None
     note: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -229,20 +233,59 @@ class _Watch:
         except _Stop:
             status = self.stopped
         if self.refuted is not None:
-            return Enclosed(refuted=self.refuted)
+            return Enclosed(decided=self._certified(self.refuted, negated=True))
         reached = status == "reached T"
         details = self._details(reached, status)
         T = f"[0, {float(self.reading.horizon):.6g}]"
         if self.holds_early:
-            return Enclosed(note=f"a validated enclosure (balls) {self.holds_early}; {NO_CERTIFICATE}", details=details)
+            return self._holding(f"a validated enclosure (balls) {self.holds_early}", details)
         if not reached:
             return _undecided(f"the validated enclosure stopped: {status}", details)
         if self.held:
             holds = f"a validated enclosure (balls) holds the bound on {T} ({len(self.steps)} steps)"
-            return Enclosed(note=f"{holds}; {NO_CERTIFICATE}", details=details | {"holds": True})
+            return self._holding(holds, details | {"holds": True})
         assert self.straddled is not None
         a, b = self.straddled
         return _undecided(f"the enclosure reached T, but its balls straddle the bound on [{a:.6g}, {b:.6g}]", details)
+
+    def _statement(self, negated: bool) -> dict[str, Any] | None:
+        reading = self.reading
+        if reading.hypothesis:  # an invariant region: the claim is an implication from the start's value
+            return None
+        return trajectory_certificates.statement(
+            self.claim, self.cfg, reading.relation, reading.bound, reading.horizon, negated
+        )
+
+    def _certificate(self, negated: bool) -> tuple[str | None, str]:
+        """An accepted certificate of the claim (or of its negation) and what happened, or (None, why not)."""
+        data = self._statement(negated)
+        if data is None:
+            return None, NO_CERTIFICATE
+        return trajectory_certificates.certify(self.claim, data, self.ctx)
+
+    def _holding(self, holds: str, details: dict[str, Any]) -> Enclosed:
+        """CERTIFIED when a replayable certificate of the claim is accepted, else the enclosure's note."""
+        path, how = self._certificate(negated=False)
+        if path is None:
+            return Enclosed(note=f"{holds}; {how}", details=details)
+        return Enclosed(
+            decided=Outcome(
+                Verdict.CERTIFIED,
+                METHOD,
+                certificates=[path],
+                notes=f"{holds}; {how}",
+                details={"validated_enclosure": details},
+            )
+        )
+
+    def _certified(self, refuted: Outcome, negated: bool) -> Outcome:
+        """The refutation with an accepted certificate of the claim's negation, or with the note why it has none."""
+        path, how = self._certificate(negated)
+        if path is None:
+            return dataclasses.replace(refuted, notes=f"the counterexample is verified with balls; {how}")
+        return dataclasses.replace(
+            refuted, certificates=[path], notes=f"the counterexample is verified with balls; {how}"
+        )
 
     def _outside_hypothesis(self) -> str:
         """Why an invariant region's claim says nothing decidable about this start ("" when it is inside)."""
@@ -357,8 +400,7 @@ class _Watch:
             "reading": reading,
             "enclosure": {"steps": len(self.steps), "widest_end_set": max(s.width() for s in self.steps)},
         }
-        note = f"the counterexample is verified with balls; {NO_CERTIFICATE}"
-        return Outcome(Verdict.REFUTED, METHOD, witness=witness, cases=len(self.steps), notes=note)
+        return Outcome(Verdict.REFUTED, METHOD, witness=witness, cases=len(self.steps))
 
 
 def _tightened(field: Callable[[Sequence[Any]], list[Any]], step: Step) -> tuple[list[arb], list[arb]]:

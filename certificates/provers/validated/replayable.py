@@ -19,15 +19,17 @@ from headflow.certificates.kernel.exact import ball_of, exact_value, interval_ba
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.trajectory import Statement, over_step, replay_step, solution_coefficients
 
-#: Order of the Taylor polynomials and working precision (bits) of the chain.
-ORDER, BITS = 12, 128
+#: Order of the Taylor polynomials (the remainder's series has length ORDER + 2, within python-flint's default cap of
+#: 10 where the kernel replays it) and working precision (bits) of the chain.
+ORDER, BITS = 8, 128
 #: The radius written is the needed one times this slack (the box, and so the step's remainder and growth, depend a
 #: little on the radius itself).
 SLACK = Fraction(5, 4)
 #: Tries of a step: margins (each 4 times the last) per step size, and step-size halvings.
 MARGIN_TRIES, HALVINGS = 5, 12
-#: Growth of the step size after an accepted step, and the largest remainder per unit time a step may add.
-GROWTH, TOLERANCE = Fraction(5, 4), Fraction(1, 2**80)
+#: Growth of the step size after an accepted step, the largest remainder per unit time a step may add, and the
+#: largest growth rate of the radius a step may show (a larger one: a shorter step).
+GROWTH, TOLERANCE, GROWTH_RATE = Fraction(5, 4), Fraction(1, 2**36), 32
 
 
 @dataclass
@@ -72,7 +74,7 @@ def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction) -> d
                 _, needed = replay_step(statement, centre, radius, (h, following, r, margin), ORDER, "")
             except Rejected:
                 break
-            if float(needed) > float(TOLERANCE * h + radius * 4) and float(needed) > float(radius * 64):
+            if float(needed) > float(TOLERANCE * h + radius * (1 + GROWTH_RATE * h)):
                 return None  # a step whose remainder or growth is too large: a shorter one
             if needed <= ball_of(r) and r <= _dyadic_up(needed * ball_of(SLACK * SLACK)):
                 if statement.when == "always" and not _shown(statement, centre, radius, h, following, r, margin):

@@ -34,13 +34,13 @@ import numpy as np
 from flint import arb, arb_mat
 from headflow.certificates.kernel.exact import ball_of, precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.kernel.trajectory import solution_coefficients
 from headflow.certificates.provers.validated.program import FieldUndefined
 from headflow.certificates.provers.validated.taylor import (
     Field,
     model_field,
     polynomial,
     series_length,
-    solution_coefficients,
     variational_coefficients,
 )
 

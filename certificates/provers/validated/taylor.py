@@ -1,5 +1,6 @@
 """The field of the model over a flat state vector of balls or power series, the Taylor coefficients of the solution
-and the field's Jacobian over a box.
+and the field's Jacobian over a box (the series recursion of the solution's coefficients is the kernel's,
+`certificates.kernel.trajectory.solution_coefficients`, which replays the trajectory certificates with it).
 
 The field is the kernel's chain (`certificates.kernel.model_chain`, the one definition of the model, as
 `ball_model.velocity_field` evaluates it over balls and series), compiled once per model into a straight-line
@@ -9,10 +10,9 @@ i d + k).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
 
 from flint import arb, arb_mat, arb_series, ctx
 from headflow.certificates.kernel.exact import ball_of
@@ -67,30 +67,6 @@ def series_length(length: int) -> Iterator[None]:
         yield
     finally:
         ctx.cap = saved
-
-
-def coefficient(value: Any, k: int) -> arb:
-    """The k-th coefficient of a series (ValueError when the series was truncated before t^k: its coefficient is
-    unknown, not 0), or of a constant (a ball, or a rational the chain folded)."""
-    if isinstance(value, arb_series):
-        if value.prec <= k:
-            raise ValueError(f"a series truncated at length {value.prec} has no coefficient {k}")
-        return value[k] if k < len(value) else arb(0)  # python-flint drops trailing zero coefficients
-    return (value if isinstance(value, arb) else ball_of(value)) if k == 0 else arb(0)
-
-
-def solution_coefficients(field: Field, start: Sequence[arb], order: int) -> list[list[arb]]:
-    """x_0 .. x_order, the Taylor coefficients (x^(k)(0) / k!) of the solution through `start`, enclosed for every
-    point of `start` when it is a box: x_0 = start and x_{k+1} = f_k / (k+1), f_k the k-th coefficient of the field
-    along the series x_0 + ... + x_k t^k (which the series arithmetic gets right up to t^k)."""
-    coefficients = [list(start)]
-    for k in range(order):  # the caller holds the series length cap at order + 1 at least (`series_length`)
-        if k == 0:
-            along: Sequence[Any] = coefficients[0]
-        else:
-            along = [arb_series([c[m] for c in coefficients], prec=k + 1) for m in range(len(start))]
-        coefficients.append([coefficient(f, k) / (k + 1) for f in field(along)])
-    return coefficients
 
 
 def variational_coefficients(field: Field, coefficients: list[list[arb]], order: int) -> list[arb_mat]:

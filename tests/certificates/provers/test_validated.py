@@ -15,17 +15,12 @@ from headflow.certificates.kernel.ball_model import velocity_field
 from headflow.certificates.kernel.exact import ball_of, precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.masks import causal
+from headflow.certificates.kernel.trajectory import coefficient, solution_coefficients
 from headflow.certificates.provers.rational_sphere import stereographic_lift
 from headflow.certificates.provers.validated import Enclosure, enclose, recheck_step
 from headflow.certificates.provers.validated.integrator import recheck
 from headflow.certificates.provers.validated.program import FieldUndefined
-from headflow.certificates.provers.validated.taylor import (
-    coefficient,
-    model_field,
-    series_length,
-    solution_coefficients,
-    variational_coefficients,
-)
+from headflow.certificates.provers.validated.taylor import model_field, series_length, variational_coefficients
 from headflow.checks.integrator import integrate
 from headflow.checks.model.configuration import Configuration
 

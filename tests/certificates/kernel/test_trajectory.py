@@ -1,0 +1,144 @@
+"""The kernel's trajectory statements: a chain of steps the prover builds is replayed and accepted; a forged step
+(shifted, shrunk, a longer step, a relabelled bound), a false statement and a chain that stops short are rejected."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from headflow.certificates.kernel import trajectory
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.validated.replayable import BITS, build_chain
+from headflow.certificates.store import write_certificate
+
+IDENTITY = [["1", "0"], ["0", "1"]]
+#: Three exact unit tokens on the circle, usa attention: the inner products rise from 0, 3/5 and 4/5.
+CONFIGURATION = {
+    "tokens": [["1", "0"], ["3/5", "4/5"], ["0", "1"]],
+    "scores": [IDENTITY],
+    "values": [IDENTITY],
+    "beta": "1",
+    "attention": "usa",
+    "geometry": "sphere",
+}
+INNER = ["inner", ["name", "x_i"], ["name", "x_j"]]
+
+
+def statement(op: str, bound: str, when: str = "always", over: str = "least", time: str = "1/4") -> dict:
+    return {
+        "form": "trajectory",
+        "claim": "demo",
+        "configuration": CONFIGURATION,
+        "interaction": None,
+        "term": INNER,
+        "over": over,
+        "op": op,
+        "bound": bound,
+        "when": when,
+        "time": time,
+    }
+
+
+def chain_payload(data: dict) -> dict:
+    parsed = trajectory.statement_of(data, "demo")
+    chain = build_chain(parsed, parsed.time, 200)
+    assert not chain.stopped, chain.stopped
+    return chain.payload()
+
+
+@pytest.fixture(scope="module")
+def holding() -> tuple[dict, dict]:
+    """The least inner product stays >= 0 on [0, 1/4] (it starts at 0, exactly, and rises)."""
+    data = statement(">=", "0")
+    return data, chain_payload(data)
+
+
+def checked(tmp_path: Path, data: dict, payload: dict) -> tuple[bool, str]:
+    result = check_file(write_certificate(tmp_path, "demo", "trajectory", payload, None, data))
+    return result.ok, result.message
+
+
+def test_a_built_chain_is_accepted(tmp_path: Path, holding: tuple[dict, dict]) -> None:
+    ok, message = checked(tmp_path, *holding)
+    assert ok, message
+    assert ">= 0 at every t in [0, 1/4]" in message
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda step: step.update(centre=[str(Fraction(c) + Fraction(1, 1000)) for c in step["centre"]]),
+        lambda step: step.update(radius=str(Fraction(step["radius"]) / 100)),
+        lambda step: step.update(h=str(Fraction(step["h"]) * 2)),
+        lambda step: step.update(margin="0", radius="0"),
+    ],
+    ids=["shifted", "shrunk", "longer", "no-margin"],
+)
+def test_a_forged_step_is_rejected(tmp_path: Path, holding: tuple[dict, dict], forge) -> None:
+    data, payload = holding
+    forged = copy.deepcopy(payload)
+    forge(forged["steps"][len(forged["steps"]) // 2])
+    ok, message = checked(tmp_path, data, forged)
+    assert not ok and "step" in message, message
+
+
+def test_a_relabelled_bound_is_rejected(tmp_path: Path, holding: tuple[dict, dict]) -> None:
+    """The same steps under a stronger (false) bound: the least inner product is 0 at t = 0, not >= 1/100."""
+    data, payload = holding
+    ok, message = checked(tmp_path, data | {"bound": "1/100"}, payload)
+    assert not ok and "not shown" in message, message
+
+
+def test_steps_that_end_before_the_horizon_are_rejected(tmp_path: Path, holding: tuple[dict, dict]) -> None:
+    data, payload = holding
+    ok, message = checked(tmp_path, data, payload | {"steps": payload["steps"][:-1]})
+    assert not ok and "end before" in message, message
+
+
+def test_a_false_statement_gets_no_chain_and_its_negation_is_certified(tmp_path: Path) -> None:
+    """The largest inner product 4/5 at t = 0 rises: 'largest <= 4/5 on [0, 1/4]' is false (no chain shows it), and
+    'largest > 4/5 at some t' is certified."""
+    false = statement("<=", "4/5", over="largest")
+    parsed = trajectory.statement_of(false, "demo")
+    assert build_chain(parsed, parsed.time, 200).stopped
+    negation = statement(">", "4/5", when="sometime", over="largest")
+    ok, message = checked(tmp_path, negation, chain_payload(negation))
+    assert ok and "at some t" in message, message
+
+
+def test_the_replay_encloses_the_float_trajectory(holding: tuple[dict, dict]) -> None:
+    """Every end set holds the state of an independent float integration (scipy, tight tolerances)."""
+    import numpy as np
+    from scipy.integrate import solve_ivp
+
+    def field(_t: float, z: np.ndarray) -> np.ndarray:
+        X = z.reshape(3, 2)
+        V = np.exp(X @ X.T) @ X / 3
+        return (V - (V * X).sum(1, keepdims=True) * X).ravel()
+
+    data, payload = holding
+    parsed = trajectory.statement_of(data, "demo")
+    with precision(BITS):
+        replayed, _ = trajectory.replay(parsed, payload)
+    start = np.array([[1, 0], [0.6, 0.8], [0, 1]], dtype=float).ravel()
+    for t, h, _, end in replayed:
+        x = solve_ivp(field, (0, float(t + h)), start, rtol=1e-12, atol=1e-14).y[:, -1]
+        assert all(float(b.lower()) - 1e-9 <= v <= float(b.upper()) + 1e-9 for b, v in zip(end, x, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"time": "0"}, "positive"),
+        ({"op": "=="}, "op"),
+        ({"configuration": CONFIGURATION | {"attention": "relu"}}, "replayed for"),
+        ({"term": ["inner", ["name", "x_i"], ["name", "x_k"]]}, "model term"),
+    ],
+)
+def test_malformed_statements_are_refused(change: dict, why: str) -> None:
+    with pytest.raises(Rejected, match=why):
+        trajectory.statement_of(statement(">=", "0") | change, "demo")
