@@ -40,6 +40,8 @@ UNPROVED = "not re-checked by Coq"
 UNTRANSLATED = {
     "equilibrium": "an equilibrium enclosed in a Krawczyk box, or at tokens that are not unit rationals: no exact "
     "Coq term (at an exact centre Coq states the zero velocity; the spectrum stays check-cert's)",
+    "trajectory": "a chain of validated ODE steps: Coq's Interval and Coquelicot have no validated ODE solver to "
+    "replay it with (check-cert replays it)",
 }
 
 
