@@ -85,45 +85,35 @@ def coefficient(value: Any, k: int) -> arb:
     return value[k] if k < len(value) else arb(0)  # python-flint drops trailing zero coefficients
 
 
-@dataclasses.dataclass
 class Statement:
-    """A trajectory statement read from its data: the configuration, the residuals term - bound of every binding as
-    trees of one chain over symbolic tokens, and those of the exact start."""
+    """A trajectory statement read from its data: the configuration, whether every binding must meet the bound, the
+    relation, when and the horizon T, the residuals term - bound of every binding (i != j) as trees of one chain over
+    symbolic tokens (`residuals`) and at the exact start (`start`: rationals where the term is rational there)."""
 
-    cfg: ExactConfiguration
-    every: bool
-    op: str
-    when: str
-    time: Fraction
-    text: str
-
-    def __post_init__(self) -> None:
-        n, d = self.cfg.n, len(self.cfg.tokens[0])
+    def __init__(self, data: dict[str, Any], cfg: ExactConfiguration, term: Any, bound: Fraction) -> None:
+        self.cfg, self.op, self.when, self.time = cfg, data["op"], data["when"], parse_rational(data["time"])
+        self.every = (data["over"], data["op"]) in EVERY
+        n, d = cfg.n, len(cfg.tokens[0])
         self.names = [f"x_{i}_{k}" for i in range(n) for k in range(d)]
-        symbols = [[["sym", name] for name in self.names[i * d : (i + 1) * d]] for i in range(n)]
-        self.chain = Chain(dataclasses.replace(self.cfg, tokens=symbols))
+        self.chain = Chain(
+            dataclasses.replace(cfg, tokens=[[["sym", s] for s in self.names[i * d : i * d + d]] for i in range(n)])
+        )
         self.velocities = [v for x in self.chain.velocities() for v in x]
-
-    def bind(self, term: Any, bound: Fraction) -> None:
-        """The residuals of the term at every binding of its free indices (i != j), symbolic and at the start."""
-        ranges = {"h": range(len(self.cfg.score_matrices))} | dict.fromkeys(TOKENS, range(self.cfg.n))
+        ranges = {"h": range(len(cfg.score_matrices))} | dict.fromkeys(TOKENS, range(n))
         free = sorted(term.free)
         bindings = [dict(zip(free, v, strict=True)) for v in product(*(ranges[k] for k in free))]
         bindings = [at for at in bindings if at.get("i", -1) != at.get("j", -2)]
-        trees, exact = Trees(self.chain), Trees(Chain(self.cfg))
+        trees, exact = Trees(self.chain), Trees(Chain(cfg))
         self.residuals = [add([trees.tree(term, at), -bound]) for at in bindings]
         self.start = [add([exact.tree(term, at), -bound]) for at in bindings]
 
-    def field(self, state: Sequence[Any]) -> list[Any]:
-        """F over a flat state of balls or series."""
-        return self.chain.values(self.velocities, dict(zip(self.names, state, strict=True)), ball_of)
+    def field(self, state: Sequence[Any], trees: str = "velocities") -> list[Any]:
+        """F (or, with "residuals", the residuals) over a flat state of balls or series."""
+        return self.chain.values(getattr(self, trees), dict(zip(self.names, state, strict=True)), ball_of)
 
     def met(self, residuals: Sequence[Any]) -> bool:
         """Whether residual balls (or exact rationals) show the bound: at every binding, or at one."""
         return (all if self.every else any)(holds(r, self.op) for r in residuals)
-
-    def residuals_at(self, state: Sequence[Any]) -> list[Any]:
-        return self.chain.values(self.residuals, dict(zip(self.names, state, strict=True)), ball_of)
 
 
 def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
@@ -131,23 +121,18 @@ def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
     recheck.require_keys(data, STATEMENT_KEYS, "trajectory statement")
     choices = {"over": ("least", "largest"), "op": (">", ">=", "<", "<="), "when": ("always", "sometime")}
     recheck.require_choices(data, choices, "trajectory statement")
-    phi = data["interaction"]
+    phi, masked = data["interaction"], isinstance(data["configuration"], dict) and "mask" in data["configuration"]
     interaction = None if phi is None else Interaction(tree_text(check_tree(phi, "phi")), phi)
-    masked = isinstance(data["configuration"], dict) and "mask" in data["configuration"]
     cfg = recheck.exact_configuration(data["configuration"], interaction, None, masked)
     if cfg.attention not in SMOOTH_KINDS:
         raise Rejected(f"trajectories are replayed for {' and '.join(SMOOTH_KINDS)} attention, not {cfg.attention}")
-    term, bound, time = (
-        term_of(data["term"], frozenset({"i", "j", "h"})),
-        *map(parse_rational, (data[k] for k in ("bound", "time"))),
-    )
-    if time <= 0:
+    term, bound = term_of(data["term"], frozenset({"i", "j", "h"})), parse_rational(data["bound"])
+    if parse_rational(data["time"]) <= 0:
         raise Rejected("the horizon T of a trajectory statement is positive")
+    statement = Statement(data, cfg, term, bound)
     pick = {"least": "min", "largest": "max"}[data["over"]]
-    quantity = f"{pick} over {', '.join(sorted(term.free)) or 'nothing'} of {term_text(term)}"
-    text = f"{quantity} {data['op']} {bound} at {'every' if data['when'] == 'always' else 'some'} t in [0, {time}]"
-    statement = Statement(cfg, (data["over"], data["op"]) in EVERY, data["op"], data["when"], time, text)
-    statement.bind(term, bound)
+    quantity = f"{pick} over {', '.join(sorted(term.free)) or 'nothing'} of {term_text(term)} {data['op']} {bound}"
+    statement.text = f"{quantity} at {'every' if data['when'] == 'always' else 'some'} t in [0, {statement.time}]"
     return statement
 
 
@@ -155,6 +140,7 @@ def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fr
     """(t_k, h_k, B_k, S_{k+1}'s balls) of every step and the widest radius, each step replayed (the module's
     docstring); Rejected at the first step that does not hold."""
     order, start = payload["order"], [v for x in statement.cfg.tokens for v in x]
+    N = len(start)
     steps = recheck.require_list(payload["steps"], MAX_STEPS, "steps", 1)
     if not recheck.natural(order, 1, MAX_ORDER):
         raise Rejected(f"order: a natural number from 1 to {MAX_ORDER}")
@@ -162,9 +148,7 @@ def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fr
     for k, step in enumerate(steps):
         recheck.require_keys(step, STEP_KEYS, f"step {k}")
         h, r, margin = (parse_rational(step[key]) for key in ("h", "radius", "margin"))
-        following = [
-            parse_rational(v) for v in recheck.require_list(step["centre"], len(start), "a centre", len(start))
-        ]
+        following = [parse_rational(v) for v in recheck.require_list(step["centre"], N, "a centre", N)]
         B, needed = replay_step(statement, centre, radius, (h, following, r, margin), order, f"step {k} at t = {t}")
         if not needed <= ball_of(r):
             raise Rejected(f"step {k} at t = {t}: the state at t + h is not inside the stated set S_(k+1)")
@@ -229,7 +213,7 @@ def _bound_shown(statement: Statement, replayed: list) -> str:
     if statement.when == "sometime":
         start = [ball_of(v) for x in statement.cfg.tokens for v in x]
         ends = [(Fraction(0), start)] + [(t + h, end) for t, h, _, end in replayed]
-        shown = next((t for t, state in ends if t <= T and statement.met(statement.residuals_at(state))), None)
+        shown = next((t for t, state in ends if t <= T and statement.met(statement.field(state, "residuals"))), None)
         if shown is None:
             raise Rejected(f"no step end t <= {T} shows the bound")
         return f"the bound shown at t = {shown}"
@@ -248,11 +232,11 @@ def over_step(statement: Statement, start: list[arb], box: list[arb], h: Fractio
     lies in q(start) + [0, h] r, r its rate along the flow over the box (the first coefficient along the series B +
     s F(B)); on the first step q may also be exact at the start, meet the bound there and move only to its side."""
     with_rate = [arb_series([b, f], prec=2) for b, f in zip(box, statement.field(box), strict=True)]
-    rates = [coefficient(r, 1) for r in statement.residuals_at(with_rate)]
+    rates = [coefficient(r, 1) for r in statement.field(with_rate, "residuals")]
     side = ">=" if statement.op in (">", ">=") else "<="
     shown = [
         holds(q + interval_ball(0, h) * rate, statement.op)
         or (first and isinstance(exact, Fraction) and holds(exact, statement.op) and holds(rate, side))
-        for q, exact, rate in zip(statement.residuals_at(start), statement.start, rates, strict=True)
+        for q, exact, rate in zip(statement.field(start, "residuals"), statement.start, rates, strict=True)
     ]
     return (all if statement.every else any)(shown)
