@@ -23,10 +23,10 @@ from headflow.certificates.kernel.trajectory import Statement, over_step, replay
 #: 10 where the kernel replays it) and working precision (bits) of the chain.
 ORDER, BITS = 8, 128
 #: The radius written is the needed one times this slack (the box, and so the step's remainder and growth, depend a
-#: little on the radius itself).
-SLACK = Fraction(5, 4)
-#: Tries of a step: margins (each 4 times the last) per step size, and step-size halvings.
-MARGIN_TRIES, HALVINGS = 5, 12
+#: little on the radius itself): a slack s compounds to s^steps, so it is small.
+SLACK = 1 + Fraction(1, 2**16)
+#: Tries of a step: margins (each 4 times the last) per step size, radii settled, and step-size halvings.
+MARGIN_TRIES, SETTLING, HALVINGS = 5, 3, 12
 #: Growth of the step size after an accepted step, the largest remainder per unit time a step may add, and the
 #: largest growth rate of the radius a step may show (a larger one: a shorter step).
 GROWTH, TOLERANCE, GROWTH_RATE = Fraction(5, 4), Fraction(1, 2**36), 32
@@ -68,28 +68,21 @@ def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction) -> d
     following = _predicted(statement, centre, h)
     motion = max(abs(a - b) for a, b in zip(centre, following, strict=True))
     margin, r = motion / 16 + Fraction(1, 2**100), radius * 2 + Fraction(1, 2**100)
-    for _ in range(MARGIN_TRIES):
-        for _ in range(4):  # the box depends a little on the radius: settle it
-            try:
-                _, needed = replay_step(statement, centre, radius, (h, following, r, margin), ORDER, "")
-            except Rejected:
-                break
-            if float(needed) > float(TOLERANCE * h + radius * (1 + GROWTH_RATE * h)):
-                return None  # a step whose remainder or growth is too large: a shorter one
-            if needed <= ball_of(r) and r <= _dyadic_up(needed * ball_of(SLACK * SLACK)):
-                if statement.when == "always" and not _shown(statement, centre, radius, h, following, r, margin):
-                    return None  # the bound is not shown over this step: a shorter one
-                return {"h": h, "centre": following, "radius": r, "margin": margin}
-            r = _dyadic_up(needed * ball_of(SLACK))
-        margin *= 4
+    for _ in range(MARGIN_TRIES + SETTLING):
+        try:
+            box, needed = replay_step(statement, centre, radius, (h, following, r, margin), ORDER, "")
+        except Rejected:
+            margin *= 4
+            continue
+        if float(needed) > float(TOLERANCE * h + radius * (1 + GROWTH_RATE * h)):
+            return None  # a step whose remainder or growth is too large: a shorter one
+        if needed <= ball_of(r) and r <= _dyadic_up(needed * ball_of(SLACK * SLACK)):
+            start = [interval_ball(c - radius, c + radius) for c in centre]
+            if statement.when == "always" and not over_step(statement, start, box, h, not radius):
+                return None  # the bound is not shown over this step: a shorter one
+            return {"h": h, "centre": following, "radius": r, "margin": margin}
+        r = _dyadic_up(needed * ball_of(SLACK))  # the box depends a little on the radius: settle it
     return None
-
-
-def _shown(statement: Statement, centre: list, radius: Fraction, *step: Any) -> bool:
-    """Whether the kernel shows an `always` statement's bound over the step (`over_step`)."""
-    box, _ = replay_step(statement, centre, radius, step, ORDER, "")
-    start = [interval_ball(c - radius, c + radius) for c in centre]
-    return over_step(statement, start, box, step[0], not radius)
 
 
 def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chain:
