@@ -5,7 +5,8 @@ A claim about the trajectory from the user's exact tokens is elaborated outside 
 
     {"form": "trajectory", "claim": id, "configuration": exact configuration (as a witness's, a `mask` optional),
      "interaction": exprtree tree of phi(s) or null, "term": model term tree (`model_terms`; free indices among i, j
-     (two distinct tokens) and h), "over": "least" | "largest", "op": ">" | ">=" | "<" | "<=", "bound": "p/q",
+     (two distinct tokens) and h), "fixed": {} or the free indices it is at ({"i": 0, "j": 1}), "over": "least" |
+     "largest", "op": ">" | ">=" | "<" | "<=", "bound": "p/q",
      "when": "always" | "sometime", "time": "p/q" (T > 0)}
 
 It states: with x(t) the solution of the model's equation x' = F(x) from the exact tokens (F the chain's velocities of
@@ -56,7 +57,19 @@ from .tree_text import term_text as tree_text
 from .vocabulary import SMOOTH_KINDS
 
 FORM = "trajectory"
-STATEMENT_KEYS = {"form", "claim", "configuration", "interaction", "term", "over", "op", "bound", "when", "time"}
+STATEMENT_KEYS = {
+    "form",
+    "claim",
+    "configuration",
+    "interaction",
+    "term",
+    "fixed",
+    "over",
+    "op",
+    "bound",
+    "when",
+    "time",
+}
 STEP_KEYS = {"h", "centre", "radius", "margin"}
 MAX_STEPS, MAX_ORDER = 20_000, 40
 #: (over, op) read as a bound on every binding; the others are met by some binding.
@@ -102,7 +115,8 @@ class Statement:
         ranges = {"h": range(len(cfg.score_matrices))} | dict.fromkeys(TOKENS, range(n))
         free = sorted(term.free)
         bindings = [dict(zip(free, v, strict=True)) for v in product(*(ranges[k] for k in free))]
-        bindings = [at for at in bindings if at.get("i", -1) != at.get("j", -2)]
+        fixed = data["fixed"]  # the free indices the statement is at (the others: every binding, i != j)
+        bindings = [at for at in bindings if at.get("i", -1) != at.get("j", -2) and fixed.items() <= at.items()]
         trees, exact = Trees(self.chain), Trees(Chain(cfg))
         self.residuals = [add([trees.tree(term, at), -bound]) for at in bindings]
         self.start = [add([exact.tree(term, at), -bound]) for at in bindings]
@@ -129,9 +143,15 @@ def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
     term, bound = term_of(data["term"], frozenset({"i", "j", "h"})), parse_rational(data["bound"])
     if parse_rational(data["time"]) <= 0:
         raise Rejected("the horizon T of a trajectory statement is positive")
+    fixed = data["fixed"]
+    if not isinstance(fixed, dict) or not set(fixed) <= term.free or not all(map(recheck.natural, fixed.values())):
+        raise Rejected("statement fixed: free indices of the term (i, j, h) and the natural numbers they are at")
     statement = Statement(data, cfg, term, bound)
+    if not statement.residuals:  # no binding: the statement would hold vacuously
+        raise Rejected(f"the term has no binding at {fixed} (n = {cfg.n}, H = {len(cfg.score_matrices)})")
     pick = {"least": "min", "largest": "max"}[data["over"]]
-    quantity = f"{pick} over {', '.join(sorted(term.free)) or 'nothing'} of {term_text(term)} {data['op']} {bound}"
+    over = ", ".join(f"{k} = {fixed[k]}" if k in fixed else k for k in sorted(term.free)) or "nothing"
+    quantity = f"{pick} over {over} of {term_text(term)} {data['op']} {bound}"
     statement.text = f"{quantity} at {'every' if data['when'] == 'always' else 'some'} t in [0, {statement.time}]"
     return statement
 

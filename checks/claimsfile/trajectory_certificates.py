@@ -3,8 +3,8 @@ claim (or its negation) as a kernel `trajectory` statement and a chain of steps 
 (`headflow.certificates.kernel.trajectory`, built by `headflow.certificates.provers.validated.replayable`).
 
 The statement is elaborated here from the route's reading of the claim (`validated_route.Reading`): the observable's
-terms as a model term with free tokens i != j (the pairwise quantities) or none (the energy and its rate), the least
-or largest of them, the relation and the horizon:
+terms as a model term with free tokens i != j (the pairwise quantities; the first pair's gap at i = 0, j = 1) or none
+(the energy and its rate; a head's at its index h), the least or largest of them, the relation and the horizon:
 
 - `at-least c` / `at-most c` on [0, T]: Q >= c / Q <= c at every t of [0, T]; refuted by Q < c / Q > c at some t;
 - `non-decreasing` (the energy): dE/dt >= 0 at every t of [0, T] (E is C^1); refuted by dE/dt < 0 at some t;
@@ -42,7 +42,10 @@ TERMS: dict[str, tuple[list[Any], str]] = {
     "cluster_gap": (["-", ["num", "1"], _INNER], "largest"),
     "clustering_time": (["-", ["num", "1"], _INNER], "largest"),
     "energy": (["name", "E"], "least"),
+    "first_pair_gap": (["-", ["num", "1"], _INNER], "largest"),
 }
+#: The free indices a quantity is stated at: the first pair's tokens (a head's energy: its head).
+FIXED = {"first_pair_gap": {"i": 0, "j": 1}}
 #: The route's relation -> (op, when) it states, and (op, when) of its negation.
 RELATIONS = {
     "at-least": ((">=", "always"), ("<", "sometime")),
@@ -59,13 +62,17 @@ def statement(
     claim: DynamicsClaim, cfg: ExactConfiguration, relation: str, bound: Fraction, horizon: Fraction, negated: bool
 ) -> dict[str, Any] | None:
     """The kernel statement of the claim (or of its negation), or None where no statement form covers it."""
-    if claim.options.get("head") is not None or claim.quantity not in TERMS or relation not in RELATIONS:
+    head = claim.options.get("head")
+    if claim.quantity not in TERMS or relation not in RELATIONS or (head is not None and claim.quantity != "energy"):
         return None
     term, over = TERMS[claim.quantity]
+    fixed = FIXED.get(claim.quantity, {})
+    if head is not None:
+        term, fixed = ["name", "E_h"], {"h": head}
     if relation == "non-decreasing":
         if claim.quantity != "energy":
             return None
-        term, bound = ["name", "dE_dt"], Fraction(0)
+        term, bound = ["name", "dE_dt" if head is None else "dE_h_dt"], Fraction(0)
     op, when = RELATIONS[relation][negated]
     return {
         "form": trajectory.FORM,
@@ -73,6 +80,7 @@ def statement(
         "configuration": exact_record(cfg),
         "interaction": None if cfg.interaction is None else cfg.interaction.tree,
         "term": term,
+        "fixed": fixed,
         "over": over,
         "op": op,
         "bound": rational_text(bound),

@@ -35,6 +35,7 @@ def statement(op: str, bound: str, when: str = "always", over: str = "least", ti
         "configuration": CONFIGURATION,
         "interaction": None,
         "term": INNER,
+        "fixed": {},
         "over": over,
         "op": op,
         "bound": bound,
@@ -137,6 +138,9 @@ def test_the_replay_encloses_the_float_trajectory(holding: tuple[dict, dict]) ->
         ({"op": "=="}, "op"),
         ({"configuration": CONFIGURATION | {"attention": "relu"}}, "replayed for"),
         ({"term": ["inner", ["name", "x_i"], ["name", "x_k"]]}, "model term"),
+        ({"fixed": {"i": 7}}, "no binding"),
+        ({"fixed": {"i": 0, "j": 0}}, "no binding"),
+        ({"fixed": {"k": 0}}, "statement fixed"),
     ],
 )
 def test_malformed_statements_are_refused(change: dict, why: str) -> None:
