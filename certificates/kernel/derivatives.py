@@ -25,15 +25,11 @@ from functools import partial
 from . import stored_forms
 from .exprtree import NAMED, Tree, TreeError, expand, substitute, symbols
 
-ZERO: Tree = ["rat", "0"]
-ONE: Tree = ["rat", "1"]
+ZERO, ONE = ["rat", "0"], ["rat", "1"]
 #: f'(a) for the functions of one argument, from the node f(a) itself and a (the chain rule multiplies by da).
-OUTER = {
-    "exp": lambda node, a: node,
-    "log": lambda node, a: ["pow", a, -1],
-    "sqrt": lambda node, a: ["mul", ["rat", "1/2"], ["pow", node, -1]],
-    "lambertw": lambda node, a: ["mul", ["exp", ["mul", ["rat", "-1"], node]], ["pow", ["add", ONE, node], -1]],
-}
+OUTER = {"exp": lambda node, a: node, "log": lambda node, a: ["pow", a, -1]}
+OUTER |= {"sqrt": lambda node, a: ["mul", ["rat", "1/2"], ["pow", node, -1]]}
+OUTER |= {"lambertw": lambda node, a: ["mul", ["exp", ["mul", ["rat", "-1"], node]], ["pow", ["add", ONE, node], -1]]}
 
 
 def derivative(tree: Tree, name: str) -> Tree:

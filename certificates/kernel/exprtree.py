@@ -144,17 +144,13 @@ def fold(tree: object, rules: Mapping[str, Callable[..., Value]], depth: int = 0
 
 UNARY_BALLS = {"exp": arb.exp, "log": arb.log, "sqrt": arb.sqrt, "lambertw": arb.lambertw}
 #: The balls of the operations from the balls of their arguments.
-_BALLS: dict[str, Callable[..., arb]] = {
-    "add": lambda *values: reduce(operator.add, values),
-    "mul": lambda *values: reduce(endpoints.times, values),
-    "neg": operator.neg,
-    "sub": operator.sub,
-    "div": lambda a, b: endpoints.times(a, endpoints.power(b, -1)),
-    "pow": lambda base, k: endpoints.power(base, _exponent(k)),
-    "rpow": lambda base, exponent, walk: _real_power(walk(base), exponent, walk),
-    "rat": lambda value: rational_ball(value.numerator, value.denominator, ctx.prec),
-    "pi": arb.pi,
-} | {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()}
+_BALLS: dict[str, Callable[..., arb]] = {"neg": operator.neg, "sub": operator.sub, "pi": arb.pi}
+_BALLS |= {"add": lambda *values: reduce(operator.add, values), "mul": lambda *values: reduce(endpoints.times, values)}
+_BALLS |= {"div": lambda a, b: endpoints.times(a, endpoints.power(b, -1))}
+_BALLS |= {"pow": lambda base, k: endpoints.power(base, _exponent(k))}
+_BALLS |= {"rpow": lambda base, exponent, walk: _real_power(walk(base), exponent, walk)}
+_BALLS |= {"rat": lambda value: rational_ball(value.numerator, value.denominator, ctx.prec)}
+_BALLS |= {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()}
 
 
 def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None) -> arb:

@@ -102,18 +102,13 @@ class _Formal:
         self.names: dict[str, int] = {}
         self.atoms: list[tuple[str, tuple[Quotient, ...], int]] = []
         one = self.one = self.gens[0] ** 0
-        self.rules = {op: partial(self._atom, op) for op in ("exp", "log", "pi", "e")} | {
-            "rat": lambda q: (one * fmpq(q.numerator, q.denominator), one),
-            "sym": lambda name: (self.gens[self.names.setdefault(name, self._fresh())], one),
-            "pow": _power,
-            "add": lambda *parts: reduce(_plus, parts),
-            "sub": lambda a, b: _plus(a, (-b[0], b[1])),
-            "neg": lambda a: (-a[0], a[1]),
-            "mul": lambda *parts: reduce(_times, parts),
-            "div": lambda a, b: _times(a, _power(b, -1)),
-            "sqrt": self._sqrt,
-            "rpow": lambda a, b, walk: self._atom("rpow", walk(a), walk(b)),
-        }
+        self.rules = {op: partial(self._atom, op) for op in ("exp", "log", "pi", "e")} | {"sqrt": self._sqrt}
+        self.rules |= {"rat": lambda q: (one * fmpq(q.numerator, q.denominator), one), "pow": _power}
+        self.rules |= {"neg": lambda a: (-a[0], a[1])}
+        self.rules |= {"sym": lambda name: (self.gens[self.names.setdefault(name, self._fresh())], one)}
+        self.rules |= {"add": lambda *parts: reduce(_plus, parts), "sub": lambda a, b: _plus(a, (-b[0], b[1]))}
+        self.rules |= {"mul": lambda *parts: reduce(_times, parts), "div": lambda a, b: _times(a, _power(b, -1))}
+        self.rules |= {"rpow": lambda a, b, walk: self._atom("rpow", walk(a), walk(b))}
 
     def _fresh(self) -> int:
         return len(self.names) + len(self.atoms)

@@ -67,12 +67,8 @@ ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
 #: The nodes written in other nodes before they are encoded: -a, a - b, a / b, sqrt(a).
-SHAPES = {
-    "neg": lambda a: ["mul", MINUS_ONE, a],
-    "sub": lambda a, b: ["add", a, ["mul", MINUS_ONE, b]],
-    "div": lambda a, b: ["mul", a, ["pow", b, -1]],
-    "sqrt": lambda a: ["rpow", a, ["rat", "1/2"]],
-}
+SHAPES = {"neg": lambda a: ["mul", MINUS_ONE, a], "sub": lambda a, b: ["add", a, ["mul", MINUS_ONE, b]]}
+SHAPES |= {"div": lambda a, b: ["mul", a, ["pow", b, -1]], "sqrt": lambda a: ["rpow", a, ["rat", "1/2"]]}
 
 
 class NotEncodable(Rejected):

@@ -167,9 +167,7 @@ def _bound(tree: object, known: set[str], what: str) -> Fraction | Tree | None:
     if tree is None:
         return None
     _term(tree, known, what)
-    if isinstance(tree, list) and len(tree) == 2 and tree[0] == "rat":
-        return parse_rational(tree[1])
-    return tree  # type: ignore[return-value]
+    return parse_rational(tree[1]) if isinstance(tree, list) and len(tree) == 2 and tree[0] == "rat" else tree  # type: ignore[return-value]
 
 
 def _nonempty(statement: dict[str, Any], region: Region) -> str:

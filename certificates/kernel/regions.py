@@ -75,9 +75,7 @@ class Region:
         if bound is None or isinstance(bound, Fraction):
             return bound
         value = eval_ball(bound, {k: interval_ball(lo, hi) for k, (lo, hi) in box.items()})
-        if not value.is_finite():
-            return None
-        return exact_value(value.lower() if end == "low" else value.upper())
+        return exact_value(value.lower() if end == "low" else value.upper()) if value.is_finite() else None
 
     def clip(self, box: Box, relaxed: frozenset[str] = frozenset()) -> Box | None:
         """The box shrunk to the region (module docstring); None when no point of the region is in it."""

@@ -19,7 +19,6 @@ holds it to the regime the table names for the claim (`registry_failure`), so th
 """
 
 import json
-from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -167,10 +166,4 @@ def chain(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, 
 
 
 #: kind (or witness kind) -> its check: (statement, claim id, payload, solver seconds) -> (proved, how).
-CHECKERS: dict[str, Callable[[dict[str, Any], str, dict[str, Any], float], tuple[str, str]]] = {
-    "smt": _smt,
-    "point": _point,
-    "configuration": configuration,
-    "convexity": _convexity,
-    "gram": inner_products.check,
-}
+CHECKERS = dict(smt=_smt, point=_point, configuration=configuration, convexity=_convexity, gram=inner_products.check)

@@ -80,9 +80,5 @@ def _number(value: Fraction) -> str:
 
 
 #: The text of each term node but `sym` (a declared constant, by its new name).
-_TERMS = {
-    "rat": _number,
-    "add": lambda *parts: f"(+ {' '.join(parts)})",
-    "mul": lambda *parts: f"(* {' '.join(parts)})",
-    "pow": _power,
-}
+_TERMS = {"rat": _number, "pow": _power, "add": lambda *parts: f"(+ {' '.join(parts)})"}
+_TERMS |= {"mul": lambda *parts: f"(* {' '.join(parts)})"}

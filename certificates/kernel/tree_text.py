@@ -58,14 +58,8 @@ def _call(op: str) -> Callable[..., Text]:
     return lambda *parts: (f"{op}({', '.join(part[0] for part in parts)})" if parts else op, _ATOM)
 
 
-_RULES = {op: _call(op) for op in ARITY} | {
-    "rat": _rational,
-    "sym": lambda name: (name, _ATOM),
-    "pow": _power,
-    "add": _sum,
-    "mul": _product,
-    "neg": lambda a: (f"-{_wrapped(a, _PRODUCT)}", _NEGATED),
-    "sub": lambda a, b: (f"{a[0]} - {_wrapped(b, _PRODUCT)}", _SUM),
-    "div": lambda a, b: (f"{_wrapped(a, _PRODUCT)}/{_wrapped(b, _POWER)}", _PRODUCT),
-    "rpow": lambda a, b, walk: (f"{_wrapped(walk(a), _ATOM)}**{_wrapped(walk(b), _ATOM)}", _POWER),
-}
+_RULES = {op: _call(op) for op in ARITY} | {"rat": _rational, "pow": _power, "add": _sum, "mul": _product}
+_RULES |= {"sym": lambda name: (name, _ATOM), "neg": lambda a: (f"-{_wrapped(a, _PRODUCT)}", _NEGATED)}
+_RULES |= {"sub": lambda a, b: (f"{a[0]} - {_wrapped(b, _PRODUCT)}", _SUM)}
+_RULES |= {"div": lambda a, b: (f"{_wrapped(a, _PRODUCT)}/{_wrapped(b, _POWER)}", _PRODUCT)}
+_RULES |= {"rpow": lambda a, b, walk: (f"{_wrapped(walk(a), _ATOM)}**{_wrapped(walk(b), _ATOM)}", _POWER)}

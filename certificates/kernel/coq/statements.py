@@ -88,24 +88,14 @@ def translated(
             raise NotTranslatable("exponent too large")
         return f"({base} ^ {k})" if k >= 0 else defined(f"(/ ({base} ^ {-k}))", base, "!=")
 
-    rules = {op: partial(_untranslatable, op) for op in ARITY} | {
-        "rat": real,
-        "sym": lambda name: f"(IZR {identifier(name)})" if name in integers else identifier(name),
-        "lambda_c": partial(_untranslatable, "lambda_c") if roots is None else partial(_root, roots),
-        "add": lambda *texts: f"({' + '.join(texts)})",
-        "mul": lambda *texts: f"({' * '.join(texts)})",
-        "sub": "({} - {})".format,
-        "div": lambda a, b: defined(f"({a} / {b})", b, "!="),
-        "pow": power,
-        "neg": "(- {})".format,
-        "exp": "(exp {})".format,
-        "log": lambda a: defined(f"(ln {a})", a, ">"),
-        "sqrt": lambda a: defined(f"(sqrt {a})", a, ">="),
-        "c_star": "(c_star {})".format,
-        "golden": lambda: "((1 + sqrt 5) / 2)",
-        "pi": lambda: "PI",
-        "e": lambda: "(exp 1)",
-    }
+    rules = {op: partial(_untranslatable, op) for op in ARITY} | {"rat": real, "pow": power, "sub": "({} - {})".format}
+    rules |= {"sym": lambda name: f"(IZR {identifier(name)})" if name in integers else identifier(name)}
+    rules |= {"lambda_c": partial(_untranslatable, "lambda_c") if roots is None else partial(_root, roots)}
+    rules |= {"add": lambda *texts: f"({' + '.join(texts)})", "mul": lambda *texts: f"({' * '.join(texts)})"}
+    rules |= {"neg": "(- {})".format, "exp": "(exp {})".format, "c_star": "(c_star {})".format}
+    rules |= {"div": lambda a, b: defined(f"({a} / {b})", b, "!="), "log": lambda a: defined(f"(ln {a})", a, ">")}
+    rules |= {"sqrt": lambda a: defined(f"(sqrt {a})", a, ">="), "golden": lambda: "((1 + sqrt 5) / 2)"}
+    rules |= {"pi": lambda: "PI", "e": lambda: "(exp 1)"}
     return fold(expanded(tree), rules)
 
 
