@@ -57,19 +57,8 @@ from .tree_text import term_text as tree_text
 from .vocabulary import SMOOTH_KINDS
 
 FORM = "trajectory"
-STATEMENT_KEYS = {
-    "form",
-    "claim",
-    "configuration",
-    "interaction",
-    "term",
-    "fixed",
-    "over",
-    "op",
-    "bound",
-    "when",
-    "time",
-}
+STATEMENT_KEYS = {"form", "claim", "configuration", "interaction", "term", "fixed", "over", "op", "bound", "when"}
+STATEMENT_KEYS |= {"time"}
 STEP_KEYS = {"h", "centre", "radius", "margin"}
 MAX_STEPS, MAX_ORDER = 20_000, 40
 #: (over, op) read as a bound on every binding; the others are met by some binding.
@@ -108,9 +97,8 @@ class Statement:
         self.every = (data["over"], data["op"]) in EVERY
         n, d = cfg.n, len(cfg.tokens[0])
         self.names = [f"x_{i}_{k}" for i in range(n) for k in range(d)]
-        self.chain = Chain(
-            dataclasses.replace(cfg, tokens=[[["sym", s] for s in self.names[i * d : i * d + d]] for i in range(n)])
-        )
+        symbols = [[["sym", name] for name in self.names[i * d : i * d + d]] for i in range(n)]
+        self.chain = Chain(dataclasses.replace(cfg, tokens=symbols))
         self.velocities = [v for x in self.chain.velocities() for v in x]
         ranges = {"h": range(len(cfg.score_matrices))} | dict.fromkeys(TOKENS, range(n))
         free = sorted(term.free)
@@ -229,9 +217,8 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
 
 def _bound_shown(statement: Statement, replayed: list) -> str:
     """How the replayed steps (t, h, B, S) show the statement's bound; Rejected when they do not."""
-    T = statement.time
+    T, start = statement.time, [ball_of(v) for x in statement.cfg.tokens for v in x]
     if statement.when == "sometime":
-        start = [ball_of(v) for x in statement.cfg.tokens for v in x]
         ends = [(Fraction(0), start)] + [(t + h, end) for t, h, _, end in replayed]
         shown = next((t for t, state in ends if t <= T and statement.met(statement.field(state, "residuals"))), None)
         if shown is None:
@@ -240,7 +227,6 @@ def _bound_shown(statement: Statement, replayed: list) -> str:
     covered = [step for step in replayed if step[0] < T]
     if covered[-1][0] + covered[-1][1] < T:
         raise Rejected(f"the steps end before T = {T}")
-    start = [interval_ball(v, v) for x in statement.cfg.tokens for v in x]
     for k, (t, h, B, _) in enumerate(covered):
         if not over_step(statement, covered[k - 1][3] if k else start, B, h, k == 0):
             raise Rejected(f"the bound is not shown over the step at t = {t}")
