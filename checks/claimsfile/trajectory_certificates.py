@@ -55,7 +55,7 @@ RELATIONS = {
     "clustering-at-least": ((">", "always"), ("<", "sometime")),
 }
 #: Steps a chain may take, per profile (counted, never timed).
-MAX_STEPS = {"quick": 120, "thorough": 2_000}
+MAX_STEPS = {"quick": 300, "thorough": 3_000}
 
 
 def statement(

@@ -86,8 +86,8 @@ def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction) -> d
 
 
 def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chain:
-    """Steps from the exact start until they reach `horizon` (or the counted budget ends: `Chain.stopped` says
-    where and why)."""
+    """Steps from the exact start until they reach `horizon` (a `sometime` statement: until a step end shows its
+    bound), or until the counted budget ends (`Chain.stopped` says where and why)."""
     chain = Chain()
     centre = [v for x in statement.cfg.tokens for v in x]
     h = min(horizon / 8, Fraction(1, 8))
@@ -107,7 +107,14 @@ def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chai
             chain.steps.append({k: _text(v) for k, v in step.items()})
             chain.t, centre, chain.radius = chain.t + step["h"], step["centre"], step["radius"]
             h = step["h"] * GROWTH
+            if statement.when == "sometime" and _shown_at(statement, centre, chain.radius):
+                return chain  # a step end shows the bound: the kernel reads no later step
     return chain
+
+
+def _shown_at(statement: Statement, centre: list[Fraction], radius: Fraction) -> bool:
+    """Whether the statement's bound is shown on the set {|x - centre|_oo <= radius} (`Statement.met`)."""
+    return statement.met(statement.field([interval_ball(c - radius, c + radius) for c in centre], "residuals"))
 
 
 def _text(value: Any) -> Any:

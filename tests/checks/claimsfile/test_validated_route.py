@@ -1,8 +1,7 @@
 """Dynamics claims from the user's exact tokens decided along a validated enclosure of the trajectory (issue 42, item
 3): a claim that fails at a time t > 0 is REFUTED with a ball there, a true one is not and carries the enclosure's
-note, CERTIFIED where a kernel statement states it (a certificate the kernel replays) and CONFIRMED by the floats
-where none does (first_pair_gap names two fixed tokens), and models, sizes or horizons the integrator does not cover
-fall back to the float route with the reason."""
+note, CERTIFIED where a kernel statement states it (a certificate the kernel replays), and models, sizes or horizons
+the integrator does not cover fall back to the float route with the reason."""
 
 from __future__ import annotations
 
@@ -46,33 +45,51 @@ def claim(text: str = FLAT, **fields: str):  # type: ignore[no-untyped-def]
     return parsed
 
 
-def test_a_level_one_percent_too_high_is_refuted_at_a_later_time() -> None:
+def test_a_level_one_percent_too_high_is_refuted_at_a_later_time(tmp_path: Path) -> None:
     """The start satisfies the bound exactly (1/5 >= 191/10000): only the enclosure refutes, at t = 1/4."""
     wrong = claim(property='"at-least"', bound='"191/10000"')
     assert refuted_at_start(wrong) is None
-    outcome = decide_closed(wrong, Context("quick", seed=0))
+    outcome = decide_closed(wrong, Context("quick", seed=0, certificate_dir=tmp_path))
     assert outcome.verdict is Verdict.REFUTED, outcome
     witness = outcome.witness or {}
     assert witness["verified_by"] == "ball" and witness["time"] > 0
     assert "< 191/10000" in witness["reading"] and "0.0188607" in witness["value"]
-    assert not outcome.certificates and "no certificate: no trajectory statement" in outcome.notes
+    (path,) = outcome.certificates  # of the negation: the gap < 191/10000 at some t of [0, 1/4]
+    assert check_file(Path(path)).ok and "certificate re-checked by the kernel" in outcome.notes
 
 
-def test_a_true_claim_is_confirmed_with_the_enclosure_note() -> None:
-    """first_pair_gap <= 1/5, its exact start value: held over every step (the first one from the exact start)."""
-    outcome = decide_closed(claim(property='"at-most"', bound='"1/5"'), Context("quick", seed=0))
-    assert outcome.verdict is Verdict.CONFIRMED, outcome
+def test_a_true_claim_is_certified_with_the_enclosure_note(tmp_path: Path) -> None:
+    """first_pair_gap <= 1/5, its exact start value: held over every step (the first one from the exact start), and
+    a chain the kernel replays certifies it."""
+    outcome = decide_closed(
+        claim(property='"at-most"', bound='"1/5"'), Context("quick", seed=0, certificate_dir=tmp_path)
+    )
+    assert outcome.verdict is Verdict.CERTIFIED, outcome
     assert "a validated enclosure (balls) holds the bound on [0, 0.25]" in outcome.notes
     assert outcome.details["validated_enclosure"]["holds"] is True
+    (path,) = outcome.certificates
+    assert check_file(Path(path)).ok
 
 
-def test_bounds_either_side_of_the_value_at_the_horizon_are_told_apart() -> None:
+def test_a_head_energy_bound_is_certified_at_its_head(tmp_path: Path) -> None:
+    """A head's energy: the statement is at its index h (`fixed`), and a bound beyond the start's value is refused."""
+    text = FLAT.replace('quantity = "first_pair_gap"', 'quantity = "energy"')
+    ctx = Context("quick", seed=0, certificate_dir=tmp_path)
+    held = validated_route.decide_by_enclosure(claim(text, property='"at-least"', bound='"0"', head="0"), ctx)
+    assert held.decided is not None and held.decided.verdict is Verdict.CERTIFIED, held.note
+    assert check_file(Path(held.decided.certificates[0])).message.count("h = 0") == 1
+
+
+def test_bounds_either_side_of_the_value_at_the_horizon_are_told_apart(tmp_path: Path) -> None:
     """The gap is 0.0188607... at t = 1/4, its least value: a lower bound 0.0188 holds, 0.0189 fails there."""
-    held = validated_route.decide_by_enclosure(claim(property='"at-least"', bound='"0.0188"'), Context("quick", seed=0))
-    assert held.decided is None and "holds the bound" in held.note
-    failed = validated_route.decide_by_enclosure(
-        claim(property='"at-least"', bound='"0.0189"'), Context("quick", seed=0)
+    ctx = Context("quick", seed=0, certificate_dir=tmp_path)
+    held = validated_route.decide_by_enclosure(claim(property='"at-least"', bound='"0.0188"'), ctx)
+    assert (
+        held.decided is not None
+        and held.decided.verdict is Verdict.CERTIFIED
+        and "holds the bound" in held.decided.notes
     )
+    failed = validated_route.decide_by_enclosure(claim(property='"at-least"', bound='"0.0189"'), ctx)
     assert failed.decided is not None and failed.decided.witness["time"] == 0.25
 
 
@@ -94,18 +111,16 @@ def test_what_the_integrator_does_not_cover_falls_back_with_the_reason(fields: d
     assert enclosed.details["decided"] is False
 
 
-def test_a_causal_mask_is_integrated_and_decided_by_the_enclosure() -> None:
+def test_a_causal_mask_is_integrated_and_decided_by_the_enclosure(tmp_path: Path) -> None:
     """The integrator covers masks (the kernel's chain with the mask): a causal claim gets the enclosure's verdict,
     and a bound just past the masked trajectory's value is told apart from one just short of it."""
     text = FLAT.replace("beta = 0.5\n", "").replace("time = 0.25\n", "")
     fields = {"beta": "0.5", "time": "0.25", "mask": '"causal"'}
-    held = validated_route.decide_by_enclosure(
-        claim(text, property='"at-most"', bound='"1/5"', **fields), Context("quick", seed=0)
-    )
-    assert held.decided is None and held.details["decided"] is True and "holds the bound" in held.note, held.note
-    wrong = validated_route.decide_by_enclosure(
-        claim(text, property='"at-most"', bound='"1/10"', **fields), Context("quick", seed=0)
-    )
+    ctx = Context("quick", seed=0, certificate_dir=tmp_path)
+    held = validated_route.decide_by_enclosure(claim(text, property='"at-most"', bound='"1/5"', **fields), ctx)
+    assert held.decided is not None and held.decided.verdict is Verdict.CERTIFIED, held.note
+    assert '"mask"' in Path(held.decided.certificates[0]).read_text()  # the masked model is the one certified
+    wrong = validated_route.decide_by_enclosure(claim(text, property='"at-most"', bound='"1/10"', **fields), ctx)
     assert wrong.decided is not None and wrong.decided.verdict is Verdict.REFUTED
 
 
@@ -142,9 +157,8 @@ def test_the_least_of_exact_and_ball_ends_stays_exact_where_it_decides() -> None
 @pytest.mark.slow
 def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
     """examples/trajectories.toml (~90 s): the false neighbours REFUTED by the enclosure at t > 0, each with a
-    certificate of the negation that check-cert accepts (first_pair_gap: none, no statement names two fixed tokens; the
-    shear head: none, its balls of dE/dt at the step ends before T do not show a sign),
-    the true claims CERTIFIED (first_pair_gap: CONFIRMED with the enclosure's note)."""
+    certificate of the negation that check-cert accepts,
+    the true claims CERTIFIED."""
     claims = load_claims(ROOT / "examples" / "trajectories.toml")
     results = run_claims(register_claims(claims).claims(), Context("quick", seed=0, certificate_dir=tmp_path))
     verdicts = {r.claim.id: r.verdict for r in results}
@@ -153,17 +167,11 @@ def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
     assert refuted == {i for i, v in verdicts.items() if v is Verdict.REFUTED}, verdicts
     pointwise = {"usa.two-heads.energy.non-decreasing"}  # PROVED at every configuration (the pointwise route)
     assert all(verdicts[i] is Verdict.PROVED for i in pointwise), verdicts
-    fixed_pair = {i for i in verdicts if "first-pair" in i}
-    assert all(verdicts[i] is Verdict.CONFIRMED for i in fixed_pair - refuted), verdicts
-    assert all(verdicts[i] is Verdict.CERTIFIED for i in set(verdicts) - refuted - pointwise - fixed_pair), verdicts
+    assert all(verdicts[i] is Verdict.CERTIFIED for i in set(verdicts) - refuted - pointwise), verdicts
     for result in results:
         outcome = result.outcomes[0][1]
         if result.claim.id in refuted:
             assert outcome.witness["verified_by"] == "ball" and outcome.witness["time"] > 0
-        if result.claim.id in fixed_pair:
-            assert not outcome.certificates and "no certificate" in outcome.notes
-        elif "shear" in result.claim.id:  # E falls after t = 0.44 but no step end before 1/2 shows dE/dt < 0
-            assert not outcome.certificates and "no step end" in outcome.notes
-        elif result.claim.id not in pointwise:
+        if result.claim.id not in pointwise:
             (path,) = outcome.certificates
             assert check_file(Path(path)).ok
