@@ -129,6 +129,8 @@ def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
     if cfg.attention not in SMOOTH_KINDS:
         raise Rejected(f"trajectories are replayed for {' and '.join(SMOOTH_KINDS)} attention, not {cfg.attention}")
     term, bound = term_of(data["term"], frozenset({"i", "j", "h"})), parse_rational(data["bound"])
+    if term.names & {"lambda_h", "delta"}:  # a scalar head's strength, a stated bound: a model statement's hypotheses
+        raise Rejected("a trajectory statement names no lambda_h or delta (they need a model statement's hypotheses)")
     if parse_rational(data["time"]) <= 0:
         raise Rejected("the horizon T of a trajectory statement is positive")
     fixed = data["fixed"]

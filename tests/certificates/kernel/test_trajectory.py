@@ -141,6 +141,7 @@ def test_the_replay_encloses_the_float_trajectory(holding: tuple[dict, dict]) ->
         ({"fixed": {"i": 7}}, "no binding"),
         ({"fixed": {"i": 0, "j": 0}}, "no binding"),
         ({"fixed": {"k": 0}}, "statement fixed"),
+        ({"term": ["name", "lambda_h"]}, "no lambda_h"),
     ],
 )
 def test_malformed_statements_are_refused(change: dict, why: str) -> None:
