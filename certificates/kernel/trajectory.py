@@ -13,8 +13,9 @@ It states: with x(t) the solution of the model's equation x' = F(x) from the exa
 the configuration's heads, beta, kind, mask, interaction and geometry) and Q(t) the least (largest) value of the term
 over every binding of its free indices at x(t), Q(t) op bound at every t of [0, T] (always) or at some t of it.
 
-Its certificate (kind `trajectory`): {"prec": bits, "order": p, "steps": [{"h", "centre", "radius", "margin"}]}
-(rationals as text; centre a flat state of n d entries). From S_0 = {x(0)} and S_{k+1} = {x : |x - c_{k+1}|_oo <=
+Its certificate (kind `trajectory`): {"prec": bits, "order": p, "steps": [{"h", "centre", "radius", "margin"}],
+"negated": whether the statement is a claim's negation (the elaboration's business, unread here)} (rationals as text;
+centre a flat state of n d entries). From S_0 = {x(0)} and S_{k+1} = {x : |x - c_{k+1}|_oo <=
 r_{k+1}} at t_{k+1} = t_k + h_k the kernel replays each step with balls at the stated precision, from the data alone:
 
 1. B, the hull of S_k and S_{k+1} widened by the margin: S_k + [0, h] F(B) lies in B, so every solution from S_k
@@ -206,7 +207,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     statement = statement_of(data, claim_id)
     if kind != FORM:
         raise Rejected(f"a trajectory statement's certificate is a chain of steps ({FORM}), not {kind}")
-    recheck.require_keys(payload, {"prec", "order", "steps"}, "the trajectory payload")
+    recheck.require_keys(payload, {"prec", "order", "steps", "negated"}, "the trajectory payload")
     with precision(recheck.recorded_precision(payload)):
         replayed, widest = replay(statement, payload)
         how = _bound_shown(statement, replayed)

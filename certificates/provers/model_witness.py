@@ -13,11 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel.ball_model import ExactConfiguration
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.model_statements import statement_of
 from headflow.certificates.kernel.model_values import settle, witnessed
-from headflow.certificates.provers.witness import PRECISIONS, WitnessResult, enclosure_text, exact_record
+from headflow.certificates.provers.witness import PRECISIONS, WitnessResult, enclosure_text
 from headflow.certificates.store import write_certificate
 
 

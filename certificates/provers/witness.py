@@ -3,9 +3,9 @@
 A *point* witness binds the symbols of SymPy expressions to rationals and checks each condition (`expr > 0`, `< 0`,
 ...) with a ball (the verifier's own tree evaluator), raising the precision until the ball decides. A configuration
 witness starts here: a float configuration of the model rounded to exact data (rational heads, rational unit tokens by
-inverse stereographic projection, rational beta: `round_configuration`, `exact_record`), which
-`certificates.provers.model_witness` settles against a `model` statement. Either way a property is reported only when
-the ball settles it: rounding noise never becomes a witness.
+inverse stereographic projection, rational beta: `round_configuration`; its JSON form: `certificates.exact_records`),
+which `certificates.provers.model_witness` settles against a `model` statement. Either way a property is reported only
+when the ball settles it: rounding noise never becomes a witness.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from headflow.certificates.kernel.balls import eval_ball
 from headflow.certificates.kernel.exact import ExponentTooLarge, ball_of, exact_value, holds, precision
 from headflow.certificates.kernel.exprtree import Tree, TreeError, rational_text
 from headflow.certificates.kernel.interaction import Interaction
-from headflow.certificates.masks import mask_rows
 from headflow.certificates.provers.rational_sphere import stereographic_lift
 from headflow.certificates.store import write_certificate
 from headflow.certificates.sympy_trees import from_sympy
@@ -161,25 +160,6 @@ def rational_matrix(M: np.ndarray, denominator: int, symmetric: bool) -> list[li
     if symmetric:
         R = [[R[min(i, j)][max(i, j)] for j in range(d)] for i in range(d)]
     return R
-
-
-def exact_record(cfg: ball_model.ExactConfiguration) -> dict[str, Any]:
-    """The JSON form of exact data (rational strings), as the verifier reads it."""
-
-    def matrix(rows: Sequence[Sequence[Fraction]]) -> list[list[str]]:
-        return [[rational_text(v) for v in row] for row in rows]
-
-    record = {
-        "tokens": matrix(cfg.tokens),
-        "scores": [matrix(M) for M in cfg.score_matrices],
-        "values": [matrix(W) for W in cfg.values],
-        "beta": rational_text(cfg.beta),
-        "attention": cfg.attention,
-        "geometry": cfg.geometry,
-    }
-    if cfg.interaction is not None:  # phi as data: the checker compares it with the tree of the claim's text
-        record["interaction"] = cfg.interaction.tree
-    return record if cfg.mask is None else record | {"mask": mask_rows(cfg.mask)}
 
 
 def round_configuration(

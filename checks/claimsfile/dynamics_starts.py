@@ -40,6 +40,7 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.errors import InputError
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.quantity_uses import FIRST_TIME_OF, PARAMETER, RESCALED
+from headflow.certificates.statements.trajectory import HORIZON
 from headflow.checks.claimsfile import beta_orders, rate_shapes
 from headflow.checks.evidence.clustering_rates import late_exponent
 from headflow.checks.evidence.fits import Estimate, decay_rate
@@ -52,7 +53,6 @@ from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.observables import EVALUATORS
 from headflow.checks.model.rescaled import rescaled_speed
 
-HORIZON = {"sphere": 10.0, "flat": 1.0, "pre-ln": 10.0, "peri-ln": 10.0, "mix-ln": 10.0, "ngpt": 10.0}
 RECORDS = 201
 #: Relative float tolerance of pointwise and monotone properties (integration error).
 POINTWISE_TOLERANCE = 1e-8

@@ -23,11 +23,11 @@ from typing import Any
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.model_claim import model_statement
 from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel.ball_model import ExactConfiguration, Matrix
 from headflow.certificates.kernel.masks import claim_mask
 from headflow.certificates.kernel.model_terms import Relation
 from headflow.certificates.kernel.model_values import WITNESS, settle
-from headflow.certificates.provers.witness import exact_record
 from headflow.certificates.statements.model import kernel_statement
 from headflow.certificates.store import certificate_directory, write_certificate
 from headflow.checks.claimsfile.model_reduction import METHOD, prove_model

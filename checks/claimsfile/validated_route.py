@@ -46,21 +46,17 @@ from fractions import Fraction
 from typing import Any
 
 from flint import arb, arb_series
-from headflow.certificates.claims.evaluation import exact
-from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.kernel.exact import ball_of, precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.trajectory import coefficient
-from headflow.certificates.masks import mask_of
 from headflow.certificates.model_balls import TermAtTokens
 from headflow.certificates.provers.validated import Step, enclose
 from headflow.certificates.provers.validated.integrator import BITS
 from headflow.certificates.provers.validated.step import time_interval
 from headflow.certificates.provers.validated.taylor import coverage_failure, model_field, series_length
-from headflow.certificates.statements.dynamics import with_given_matrices
+from headflow.certificates.statements.trajectory import INVARIANT_REGIONS, bound_reading, given_configuration
 from headflow.checks.claimsfile import trajectory_certificates
-from headflow.checks.claimsfile.dynamics_starts import HORIZON
 from headflow.checks.claimsfile.given_start import PAIRWISE
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
@@ -78,11 +74,7 @@ PACE_STEPS = 16
 TIGHTENINGS = 2
 #: The model terms (`certificates.kernel.model_terms`) of the quantities read from the chain: (without, with) a head.
 TERMS = {"energy": ("E", "E_h"), "energy_rate": ("dE_dt", None)}
-#: The properties read as a lower bound along the one trajectory, and the invariant regions among them.
-INVARIANT_REGIONS = ("stays-non-negative", "stays-at-least")
-AS_BOUND = {"non-negative": "at-least"} | dict.fromkeys(INVARIANT_REGIONS, "at-least")
 METHOD = "balls along a validated enclosure of the trajectory from the user's exact tokens (Picard boxes, Lohner steps)"
-NO_CERTIFICATE = "no certificate: no trajectory statement of the kernel states this claim"
 
 Number = Fraction | arb
 Terms = Callable[[Sequence[Sequence[Any]]], list[Any]]
@@ -143,51 +135,19 @@ def decide_by_enclosure(claim: DynamicsClaim, ctx: Context) -> Enclosed:
     return _Watch(claim, cfg, reading, ctx).run()
 
 
-def given_configuration(options: dict[str, Any]) -> ExactConfiguration | None:
-    """The family's one member when the claim fixes it exactly: the user's exact tokens, scalar heads at the file's
-    strengths or the file's own matrices, aligned, identity or given values, the file's beta (None otherwise)."""
-    points, d = options.get("points"), options["d"]
-    if options["tokens"] != "given" or points is None or not points.exact:
-        return None
-    if options["heads"] not in ("scalar", "given") or options.get("values", "aligned") == "spd":
-        return None
-    identity = [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
-    heads = [[[stated(lam) * v for v in row] for row in identity] for lam in options.get("lambdas", ())]
-    cfg = ExactConfiguration(
-        [list(row) for row in points.rows],
-        heads,
-        heads,
-        stated(options["beta"]),
-        options["geometry"],
-        options["attention"],
-        mask_of(options.get("mask"), len(points.rows)),
-        options.get("interaction"),
-    )
-    cfg = with_given_matrices(options, cfg)
-    if options.get("values") == "identity":
-        cfg = dataclasses.replace(cfg, values=[identity] * len(cfg.score_matrices))
-    return cfg
-
-
 def _reading(claim: DynamicsClaim, cfg: ExactConfiguration) -> Reading | None:
-    """The claim's observable, relation, bound and horizon, or None when the route does not read the claim."""
-    options, quantity, head = claim.options, claim.quantity, claim.options.get("head")
-    bound = Fraction(0) if claim.target is None else exact(claim.target, {})
-    if bound is None:
+    """The claim's observable, relation, bound and horizon (`bound_reading`), or None when the route does not read
+    the claim."""
+    reading, head = bound_reading(claim, cfg.geometry), claim.options.get("head")
+    if reading is None:
         return None
-    if quantity == "clustering_time":
-        if claim.property not in ("at-most", "at-least") or bound <= 0:
-            return None
-        terms, pick = PAIRWISE["cluster_gap"]
-        return Reading(terms, pick, f"clustering-{claim.property}", stated(options["level"]), bound)
-    relation = AS_BOUND.get(claim.property, claim.property)
-    if relation not in ("at-least", "at-most", "non-decreasing"):
-        return None
-    horizon = stated(options["time"]) if "time" in options else Fraction(HORIZON[cfg.geometry])
+    relation, bound, horizon = reading
+    if relation.startswith("clustering"):
+        return Reading(*PAIRWISE["cluster_gap"], relation, bound, horizon)
     region = claim.property in INVARIANT_REGIONS
-    if quantity in PAIRWISE and head is None:
-        return Reading(*PAIRWISE[quantity], relation, bound, horizon, hypothesis=region)
-    if quantity in TERMS and (name := TERMS[quantity][head is not None]) is not None:
+    if claim.quantity in PAIRWISE and head is None:
+        return Reading(*PAIRWISE[claim.quantity], relation, bound, horizon, hypothesis=region)
+    if claim.quantity in TERMS and (name := TERMS[claim.quantity][head is not None]) is not None:
         term = TermAtTokens(cfg, name, head)
         return Reading(lambda rows: [term(rows)], max, relation, bound, horizon, rational=False, hypothesis=region)
     return None
@@ -248,20 +208,9 @@ class _Watch:
         a, b = self.straddled
         return _undecided(f"the enclosure reached T, but its balls straddle the bound on [{a:.6g}, {b:.6g}]", details)
 
-    def _statement(self, negated: bool) -> dict[str, Any] | None:
-        reading = self.reading
-        if reading.hypothesis:  # an invariant region: the claim is an implication from the start's value
-            return None
-        return trajectory_certificates.statement(
-            self.claim, self.cfg, reading.relation, reading.bound, reading.horizon, negated
-        )
-
     def _certificate(self, negated: bool) -> tuple[str | None, str]:
         """An accepted certificate of the claim (or of its negation) and what happened, or (None, why not)."""
-        data = self._statement(negated)
-        if data is None:
-            return None, NO_CERTIFICATE
-        return trajectory_certificates.certify(self.claim, data, self.ctx)
+        return trajectory_certificates.certify(self.claim, negated, self.ctx)
 
     def _holding(self, holds: str, details: dict[str, Any]) -> Enclosed:
         """CERTIFIED when a replayable certificate of the claim is accepted, else the enclosure's note."""

@@ -27,13 +27,13 @@ from typing import Any
 import numpy as np
 from flint import fmpq_mat
 from headflow.certificates.claims.regimes import head_blocks
+from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel import equilibrium as eq
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.exprtree import rational_text
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.vocabulary import SMOOTH_KINDS
-from headflow.certificates.provers.witness import exact_record
 from headflow.certificates.store import write_certificate
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration

@@ -13,10 +13,10 @@ import pytest
 from flint import arb
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel.ball_model import ExactConfiguration, stationary
 from headflow.certificates.kernel.exp_field import ExpFieldError, ExpNumber
 from headflow.certificates.kernel.model_values import WITNESS as EQUALITY
-from headflow.certificates.provers.witness import exact_record
 from headflow.certificates.statements import dynamics as elaboration
 from headflow.certificates.store import write_certificate
 

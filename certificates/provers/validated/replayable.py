@@ -41,8 +41,9 @@ class Chain:
     radius: Fraction = Fraction(0)
     stopped: str = ""
 
-    def payload(self) -> dict[str, Any]:
-        return {"prec": BITS, "order": ORDER, "steps": self.steps}
+    def payload(self, negated: bool) -> dict[str, Any]:
+        """The certificate's payload (`negated`: the statement is a claim's negation, for the elaboration)."""
+        return {"prec": BITS, "order": ORDER, "steps": self.steps, "negated": negated}
 
 
 def _dyadic_up(value: arb) -> Fraction:

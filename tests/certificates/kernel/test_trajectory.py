@@ -48,7 +48,7 @@ def chain_payload(data: dict) -> dict:
     parsed = trajectory.statement_of(data, "demo")
     chain = build_chain(parsed, parsed.time, 200)
     assert not chain.stopped, chain.stopped
-    return chain.payload()
+    return chain.payload(negated=False)
 
 
 @pytest.fixture(scope="module")
